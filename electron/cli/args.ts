@@ -1,0 +1,62 @@
+/** Minimal argv parsing for the actguy CLI: positionals plus `--flag value` / `--switch`. */
+export class UsageError extends Error {}
+
+export interface ParsedArgs {
+  positionals: string[];
+  options: Map<string, string | true>;
+}
+
+/**
+ * Parses argv. `valued` lists the options that take a value (`--out x` or `-o x`
+ * or `--out=x`); every other `--name` is a switch. Unknown options are refused
+ * so a typo never silently changes a build.
+ */
+export function parseArgs(argv: string[], valued: string[], switches: string[] = [], aliases: Record<string, string> = {}): ParsedArgs {
+  const positionals: string[] = [];
+  const options = new Map<string, string | true>();
+  for (let i = 0; i < argv.length; i++) {
+    let a = argv[i];
+    if (a === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (a.startsWith('-') && a !== '-') {
+      let value: string | undefined;
+      const eq = a.indexOf('=');
+      if (a.startsWith('--') && eq > 0) {
+        value = a.slice(eq + 1);
+        a = a.slice(0, eq);
+      }
+      let name = a.startsWith('--') ? a.slice(2) : a.slice(1);
+      name = aliases[name] ?? name;
+      if (valued.includes(name)) {
+        if (value === undefined) {
+          if (i + 1 >= argv.length) throw new UsageError(`option --${name} needs a value`);
+          value = argv[++i];
+        }
+        options.set(name, value);
+      } else if (switches.includes(name)) {
+        if (value !== undefined) throw new UsageError(`option --${name} takes no value`);
+        options.set(name, true);
+      } else {
+        throw new UsageError(`unknown option ${a}`);
+      }
+    } else {
+      positionals.push(a);
+    }
+  }
+  return { positionals, options };
+}
+
+export function stringOption(args: ParsedArgs, name: string): string | undefined {
+  const v = args.options.get(name);
+  return typeof v === 'string' ? v : undefined;
+}
+
+export function numberOption(args: ParsedArgs, name: string, fallback: number): number {
+  const v = stringOption(args, name);
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isFinite(n)) throw new UsageError(`option --${name} needs a number, got ${JSON.stringify(v)}`);
+  return n;
+}

@@ -1,0 +1,7 @@
+import type { CliCommand } from './command';
+
+/**
+ * Every subcommand of the actguy CLI. Add a command by creating
+ * `commands/<name>.ts` exporting a CliCommand and listing it here.
+ */
+export const commands: CliCommand[] = [];

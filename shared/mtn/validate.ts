@@ -1,0 +1,74 @@
+import { FormatError } from '../errors';
+import { KeyFlag, MotionFlag, type Motion } from '../motion/types';
+import { MTN_MAX_FRAMES, MTN_MAX_JOINTS } from './constants';
+
+const NAME_RE = /^[\x20-\x7e]{0,31}$/;
+
+/**
+ * Checks every invariant of FORMATS.md section 1 on an in-memory motion and
+ * throws a FormatError naming the section, frame and joint of the first problem.
+ * Used by the reader (after decoding) and by the writer (before encoding).
+ */
+export function validateMotion(m: Motion): void {
+  const N = m.frameCount;
+  const J = m.joints.length;
+  const S = N + 1;
+  const fail = (where: string, detail: string): never => {
+    throw new FormatError('MTN', detail, { where });
+  };
+  if (!Number.isInteger(N) || N < 1 || N > MTN_MAX_FRAMES) fail('header', `frameCount ${N} outside 1..${MTN_MAX_FRAMES}`);
+  if (J < 1 || J > MTN_MAX_JOINTS) fail('header', `jointCount ${J} outside 1..${MTN_MAX_JOINTS}`);
+  if (!(Number.isFinite(m.fps) && m.fps > 0)) fail('header', `frames per second must be a finite number > 0, found ${m.fps}`);
+  if (m.waistJoint !== -1 && (m.waistJoint < 0 || m.waistJoint >= J || !Number.isInteger(m.waistJoint)))
+    fail('header', `waist joint ${m.waistJoint} outside -1..${J - 1}`);
+  if (m.flags & MotionFlag.DIRECTION && m.waistJoint < 0)
+    fail('header', 'DIRECTION is set but no waist joint is given (waist joint is -1)');
+
+  const sizes: [string, ArrayLike<number>, number][] = [
+    ['translation', m.translation, S * 4],
+    ['rotation', m.rotation, S * J * 4],
+    ['offset', m.offset, S * J * 4],
+    ['translation key info', m.translationKeyInfo, S * 4],
+    ['joint key info', m.jointKeyInfo, S * J * 4],
+  ];
+  for (const [name, arr, want] of sizes)
+    if (arr.length !== want) fail(name, `expected ${want} values for ${S} frames x ${J} joints, found ${arr.length}`);
+
+  for (let j = 0; j < J; j++) {
+    const jt = m.joints[j];
+    const at = `skeleton joint ${j}`;
+    if (j === 0 && jt.parent !== -1) fail(at, `joint 0 must have parent -1, found ${jt.parent}`);
+    if (j > 0 && !(jt.parent >= 0 && jt.parent < j)) fail(at, `parent ${jt.parent} must be a joint before it (0..${j - 1})`);
+    if (!(jt.mirror >= 0 && jt.mirror < J)) fail(at, `mirror joint ${jt.mirror} outside 0..${J - 1}`);
+    if (!NAME_RE.test(jt.name)) fail(`names joint ${j}`, `name must be printable ASCII of at most 31 characters: ${JSON.stringify(jt.name)}`);
+  }
+
+  const checkFinite = (name: string, arr: Float32Array, perFrame: number) => {
+    for (let i = 0; i < arr.length; i++) {
+      if (!Number.isFinite(arr[i])) {
+        const v = Math.floor(i / 4);
+        const frame = Math.floor(v / perFrame);
+        const joint = v % perFrame;
+        fail(perFrame === 1 ? `${name} frame ${frame}` : `${name} frame ${frame} joint ${joint}`, `value ${arr[i]} is not finite (component ${'xyzw'[i % 4]})`);
+      }
+    }
+  };
+  checkFinite('translation', m.translation, 1);
+  checkFinite('rotation', m.rotation, J);
+  checkFinite('offset', m.offset, J);
+  for (let i = 0; i < S * J; i++) {
+    const x = m.rotation[i * 4], y = m.rotation[i * 4 + 1], z = m.rotation[i * 4 + 2], w = m.rotation[i * 4 + 3];
+    if (x * x + y * y + z * z + w * w < 1e-12)
+      fail(`rotation frame ${Math.floor(i / J)} joint ${i % J}`, 'quaternion has zero length');
+  }
+
+  for (let f = 0; f < S; f++) {
+    let locked = -1;
+    for (let j = 0; j < J; j++) {
+      if (m.jointKeyInfo[(f * J + j) * 4] & KeyFlag.LOCK) {
+        if (locked >= 0) fail(`joint key info frame ${f} joint ${j}`, `two joints locked on one frame (joints ${locked} and ${j}); at most one joint per frame`);
+        locked = j;
+      }
+    }
+  }
+}
