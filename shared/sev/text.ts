@@ -1,0 +1,67 @@
+import { FormatError, type FileKind } from '../errors';
+
+/**
+ * Decodes a UTF-8 text file strictly (the SEV and SE-table formats are UTF-8):
+ * a malformed byte sequence is a FormatError at the line:column where it sits,
+ * not a silent U+FFFD that later shows up as an "invalid name" somewhere else.
+ * A leading byte-order mark is dropped. Pure (no TextDecoder: shared/ has no DOM/Node lib).
+ */
+export function decodeUtf8Text(bytes: Uint8Array, kind: FileKind, file?: string): string {
+  let i = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const parts: string[] = [];
+  let chunk: number[] = [];
+  let line = 1;
+  let column = 1;
+  const fail = (what: string): never => {
+    throw new FormatError(kind, `invalid UTF-8: ${what} at byte offset ${i}`, { line, column }, file);
+  };
+  while (i < bytes.length) {
+    const b0 = bytes[i];
+    let cp: number;
+    let len: number;
+    if (b0 < 0x80) {
+      cp = b0;
+      len = 1;
+    } else {
+      let min: number;
+      if (b0 >= 0xc2 && b0 <= 0xdf) { len = 2; cp = b0 & 0x1f; min = 0x80; }
+      else if (b0 >= 0xe0 && b0 <= 0xef) { len = 3; cp = b0 & 0x0f; min = 0x800; }
+      else if (b0 >= 0xf0 && b0 <= 0xf4) { len = 4; cp = b0 & 0x07; min = 0x10000; }
+      else return fail(`byte 0x${b0.toString(16).padStart(2, '0')} cannot start a character`);
+      if (i + len > bytes.length) fail('the file ends inside a multi-byte character');
+      for (let k = 1; k < len; k++) {
+        const b = bytes[i + k];
+        if ((b & 0xc0) !== 0x80) fail(`byte 0x${b.toString(16).padStart(2, '0')} is not a continuation byte`);
+        cp = (cp << 6) | (b & 0x3f);
+      }
+      if (cp < min) fail('overlong encoding');
+      if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) fail(`code point U+${cp.toString(16).toUpperCase()} is not a character`);
+    }
+    chunk.push(cp);
+    if (chunk.length >= 4096) {
+      parts.push(String.fromCodePoint(...chunk));
+      chunk = [];
+    }
+    if (cp === 0x0a) { line++; column = 1; } else column++;
+    i += len;
+  }
+  parts.push(String.fromCodePoint(...chunk));
+  return parts.join('');
+}
+
+/** One source line: its text without the line break, and its 1-based number. */
+export interface SourceLine {
+  text: string;
+  line: number;
+}
+
+/**
+ * Splits text into lines on LF, CRLF or a lone CR, after dropping a leading
+ * BOM, so Windows-edited files give the same line numbers as Unix ones.
+ */
+export function splitLines(text: string): SourceLine[] {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const raw = body.split(/\r\n|\n|\r/);
+  if (raw.length > 1 && raw[raw.length - 1] === '') raw.pop();
+  return raw.map((t, k) => ({ text: t, line: k + 1 }));
+}
