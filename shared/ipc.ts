@@ -1,0 +1,463 @@
+/**
+ * The typed contract between the renderer and the main process.
+ *
+ * `ActGuyApi` is the whole main-process API. The main process implements it
+ * once (electron/handlers) and two transports serve those same functions:
+ * Electron IPC behind the preload (`window.actguy`) and, for tests and
+ * `npm run web`, a loopback HTTP transport (electron/loopback). The renderer
+ * gets either through `getApi()` in renderer/transport and never knows which.
+ *
+ * Rules that keep both transports honest:
+ * - Every member is listed in `ACTGUY_INVOKE_MEMBERS` (request/response) or
+ *   `ACTGUY_EVENT_MEMBERS` (subscriptions). A compile-time check below makes the
+ *   lists match the interface exactly, and the transports refuse any other name.
+ * - Invoke members take at most one argument (a plain object) and return a
+ *   Promise of plain data: numbers, strings, booleans, null, arrays, objects and
+ *   typed arrays (both transports carry typed arrays without copying to JSON).
+ * - A failure rejects the promise with an Error whose message is readable as is
+ *   (for a bad file it names the file and the place, as FormatError does).
+ * - Names are `<verb><Thing>` for path-based work and `<verb><Thing>Dialog` for
+ *   the same work after a file dialog, so later families (SEV, project, glTF
+ *   import/export) slot in as `openSev`, `openSevDialog`, `exportGltfDialog`...
+ *
+ * Additive changes only; note every change in /work/notes/IPC-CHANGES.md.
+ */
+import type { ChannelReport, CompressWarning } from './compress/types';
+import type { FileKind } from './errors';
+import type { Mt3Motion } from './mt3/types';
+
+// ---------------------------------------------------------------------------
+// Files and documents
+
+/** The kind of motion file a document came from. */
+export type MotionFileKind = 'mtn' | 'mt3' | 'mar';
+
+/**
+ * Identifies one opened motion in the main process. The main side caches the
+ * decoded motion under this id so compress requests only send what edits change.
+ * Opaque string; unique for the life of the main process.
+ */
+export type DocumentId = string;
+
+/** A motion the main process opened and cached. */
+export interface OpenedMotion {
+  documentId: DocumentId;
+  /** Absolute path of the file opened (the .mtn, .mt3 or .mar). */
+  path: string;
+  /** Display name: the base name without extension; for a .mar entry "<mar base>:<entry name>". */
+  name: string;
+  kind: MotionFileKind;
+  /**
+   * True for .mt3 and .mar: the motion was decoded from keyframes and cannot be
+   * saved back in place (save-as .mtn is allowed; `saveMotion` refuses non-.mtn paths).
+   */
+  readOnly: boolean;
+  /**
+   * The motion as an MTN v1 file (FORMATS.md 1): for .mtn the file bytes as read,
+   * for .mt3/.mar `writeMtn(decodeMt3ToMotion(mt3, skeleton))`. Read with `readMtn`.
+   */
+  mtnBytes: Uint8Array;
+  /** The skeleton .mtn that named joints of a decoded .mt3/.mar motion; null for .mtn or when opened without one. */
+  skeletonPath: string | null;
+  /** For a .mar document, the entry index that was opened; otherwise null. */
+  marEntry: number | null;
+}
+
+/** One motion inside a .mar archive, listed so the user can pick it. */
+export interface MarEntrySummary {
+  /** Index in the archive (0-based); pass as `OpenMotionRequest.marEntry`. */
+  index: number;
+  /** 24-bit GV_StrCode name hash. */
+  nameCode: number;
+  /** The name hash as text (formatStrCode), for display. */
+  nameText: string;
+  /** N: frames 0..N. */
+  frameCount: number;
+  /** Number of joint rotation tracks. */
+  jointCount: number;
+  /** Size of the entry's MT3 bytes. */
+  byteLength: number;
+}
+
+/** Where a skeleton for a .mt3/.mar comes from. */
+export interface OpenMotionRequest {
+  /** Absolute path (must be in the allowed set: chosen in a dialog, recent, the sample, the project or the workspace). */
+  path: string;
+  /** For .mar: which entry to open. Omit to get the entry list back. */
+  marEntry?: number;
+  /**
+   * For .mt3/.mar: the skeleton .mtn giving joint names and hierarchy. When
+   * omitted, main looks for `<same base name>.mtn` beside the file.
+   */
+  skeletonPath?: string;
+  /** For .mt3/.mar: decode without any skeleton (generic joint names) instead of asking for one. */
+  withoutSkeleton?: boolean;
+}
+
+/**
+ * Result of opening a motion. Besides `opened`:
+ * - `cancelled`: the user closed the dialog.
+ * - `chooseMarEntry`: a .mar was opened without `marEntry`; show `entries` and call
+ *   `openMotion({ path, marEntry })` with the pick.
+ * - `needsSkeleton`: a .mt3/.mar has no `<base>.mtn` beside it; ask the user for one
+ *   (`chooseSkeletonDialog`) and call `openMotion` again with `skeletonPath`, or with
+ *   `withoutSkeleton: true`.
+ */
+export type OpenMotionOutcome =
+  | { status: 'opened'; motion: OpenedMotion }
+  | { status: 'cancelled' }
+  | { status: 'chooseMarEntry'; path: string; entries: MarEntrySummary[] }
+  | { status: 'needsSkeleton'; path: string; kind: 'mt3' | 'mar'; marEntry: number | null };
+
+/** Save the edited motion as MTN bytes (writeMtn of the document). */
+export interface SaveMotionRequest {
+  documentId: DocumentId;
+  /** Absolute target path; must end in .mtn and be in the allowed set. */
+  path: string;
+  /** The whole motion as an MTN v1 file (keys, locks, trace keys and flags included). */
+  mtnBytes: Uint8Array;
+}
+
+export interface SaveMotionAsRequest {
+  documentId: DocumentId;
+  mtnBytes: Uint8Array;
+  /** Suggested file name (e.g. "walk.mtn"); the dialog starts beside the document. */
+  defaultName?: string;
+}
+
+/** A finished save. The main side now caches these bytes for the document. */
+export interface SavedFile {
+  /** Absolute path written. */
+  path: string;
+  /** Base name without extension. */
+  name: string;
+  /** Bytes written. */
+  byteLength: number;
+}
+
+export type SaveOutcome = { status: 'saved'; file: SavedFile } | { status: 'cancelled' };
+
+/** Export the compressed motion as .mt3: main compresses with these settings (in the worker) and writes atomically. */
+export interface ExportMt3Request {
+  /** The document state to compress (same shape as a compress request; its revision is ignored). */
+  compress: CompressRequest;
+  /** Absolute target path ending in .mt3, in the allowed set. */
+  path: string;
+}
+
+export interface ExportMt3DialogRequest {
+  compress: CompressRequest;
+  /** Suggested file name (e.g. "walk.mt3"). */
+  defaultName?: string;
+}
+
+export interface ExportedMt3 extends SavedFile {
+  totalKeys: number;
+  ratio: number;
+}
+
+export type ExportMt3Outcome = { status: 'exported'; file: ExportedMt3 } | { status: 'cancelled' };
+
+export type DialogPathOutcome = { status: 'chosen'; path: string } | { status: 'cancelled' };
+
+/** A file the user opened recently (newest first, at most 10, persisted in userData). */
+export interface RecentFile {
+  path: string;
+  name: string;
+  kind: MotionFileKind;
+  /** ms since the epoch. */
+  openedAt: number;
+}
+
+/** Files under the workspace root (loopback mode), for the in-app file picker. */
+export interface WorkspaceListing {
+  /** Absolute workspace root, or null when there is none (Electron without --workspace). */
+  root: string | null;
+  files: WorkspaceFile[];
+}
+
+export interface WorkspaceFile {
+  /** Absolute path (pass to openMotion/saveMotion). */
+  path: string;
+  /** Path relative to the root, '/'-separated, for display. */
+  relativePath: string;
+  byteLength: number;
+  /** Lower-case extension without the dot ("mtn", "mt3", "mar", ...). */
+  extension: string;
+}
+
+export interface ListWorkspaceRequest {
+  /** Only files with these lower-case extensions (no dot); all files when omitted. */
+  extensions?: string[];
+}
+
+/** Confirmation before unsaved edits are thrown away (opening another file, closing). */
+export interface ConfirmDiscardRequest {
+  /** The document's display name. */
+  documentName: string;
+  /** What is about to happen, e.g. "open another motion". */
+  action: string;
+}
+
+/** The renderer reports its dirty state so main can confirm on window close. */
+export interface DocumentStateReport {
+  /** Null when no document is open. */
+  documentId: DocumentId | null;
+  documentName: string | null;
+  /** True when there are edits not yet saved. */
+  dirty: boolean;
+}
+
+export interface AppInfo {
+  /** package.json version. */
+  version: string;
+  /** Absolute path of the bundled sample motion (assets/walk.mtn). */
+  samplePath: string;
+  /** The file to open at start-up (command line argument), else the sample. */
+  startupPath: string;
+  transport: 'electron' | 'loopback';
+  /**
+   * False over loopback: the dialog members are then served by the in-app picker
+   * that the renderer registers with `setInAppDialogs` (renderer/transport).
+   */
+  nativeDialogs: boolean;
+  /** Workspace root (loopback) or null. */
+  workspaceRoot: string | null;
+  /** process.platform of the main process ("linux", "darwin", "win32"). */
+  platform: string;
+}
+
+// ---------------------------------------------------------------------------
+// Compression
+
+/** Tolerances of one compression run (see CompressOptions). */
+export interface CompressTolerances {
+  /** Root translation tolerance, motion units. */
+  positionTolerance: number;
+  /** Joint rotation tolerance, degrees. */
+  rotationToleranceDeg: number;
+  /** Joint offset tolerance, motion units. */
+  offsetTolerance: number;
+}
+
+/**
+ * What an edit can change, sent on every recompression. The main side holds the
+ * rest of the motion (sample data, skeleton) under `documentId`.
+ */
+export interface CompressRequest {
+  documentId: DocumentId;
+  /**
+   * Increases with every request of a document. The worker drops queued requests
+   * superseded by a newer revision, and the renderer ignores any response whose
+   * revision is older than the newest it has shown.
+   */
+  revision: number;
+  /** Word 0 (KeyFlag bits) of every translation key-info vector: N+1 entries. */
+  translationKeyFlags: Uint32Array;
+  /** Word 0 (KeyFlag bits) of every joint key-info vector, frame-major: (N+1) x J entries. */
+  jointKeyFlags: Uint32Array;
+  /** MotionFlag bits. */
+  motionFlags: number;
+  /** Waist joint for direction correction, -1 if none. */
+  waistJoint: number;
+  tolerances: CompressTolerances;
+  /** Per-joint rotation tolerance overrides in degrees, by joint index. */
+  rotationToleranceOverridesDeg?: Record<number, number>;
+  /** Motion name hashed into the MT3 header; defaults to the document name. */
+  name?: string;
+  /** Also return the encoded .mt3 file bytes (off by default to keep responses small). */
+  includeBytes?: boolean;
+}
+
+/** A finished compression of one request. */
+export interface CompressResponse {
+  status: 'done';
+  documentId: DocumentId;
+  revision: number;
+  /** Stored values (h16 bits / s12 ints) exactly as written. */
+  mt3: Mt3Motion;
+  /** One report per channel with per-frame errors. */
+  channels: ChannelReport[];
+  warnings: CompressWarning[];
+  totalKeys: number;
+  mt3Bytes: number;
+  mtnBytes: number;
+  ratio: number;
+  /** Milliseconds spent in compressMotion inside the worker. */
+  compressMs: number;
+  /** The encoded MT3 file, only when `includeBytes` was set. */
+  bytes?: Uint8Array;
+}
+
+/** A request that a newer revision of the same document replaced before it ran. */
+export interface CompressSuperseded {
+  status: 'superseded';
+  documentId: DocumentId;
+  revision: number;
+  /** The revision that replaced it. */
+  supersededBy: number;
+}
+
+export type CompressOutcome = CompressResponse | CompressSuperseded;
+
+// ---------------------------------------------------------------------------
+// Menu events
+
+/**
+ * Commands from the native menu (and accelerators the menu owns). The renderer
+ * performs them so undo, dirty-checks and in-app dialogs stay in one place.
+ */
+export type MenuCommandId =
+  | 'file.open'
+  | 'file.openRecent'
+  | 'file.save'
+  | 'file.saveAs'
+  | 'file.exportMt3'
+  | 'edit.undo'
+  | 'edit.redo'
+  | 'view.resetCamera'
+  | 'view.zoomToFit'
+  | 'playback.togglePlay'
+  | 'playback.stepForward'
+  | 'playback.stepBack'
+  | 'playback.firstFrame'
+  | 'playback.lastFrame'
+  | 'help.about';
+
+export interface MenuCommand {
+  command: MenuCommandId;
+  /** For 'file.openRecent': the file to open. */
+  path?: string;
+}
+
+/** Removes a subscription. Calling it twice is harmless. */
+export type Unsubscribe = () => void;
+
+// ---------------------------------------------------------------------------
+// The API
+
+export interface ActGuyApi {
+  /** Version, sample path, start-up file and transport facts. */
+  getAppInfo(): Promise<AppInfo>;
+
+  /** Opens a motion file by path (.mtn, .mt3, .mar). See OpenMotionOutcome for the follow-up steps. */
+  openMotion(req: OpenMotionRequest): Promise<OpenMotionOutcome>;
+  /** Shows an open dialog (.mtn/.mt3/.mar), then behaves as openMotion on the chosen file. */
+  openMotionDialog(): Promise<OpenMotionOutcome>;
+  /** Asks the user for a skeleton .mtn for a .mt3/.mar (the chosen file becomes allowed). */
+  chooseSkeletonDialog(): Promise<DialogPathOutcome>;
+  /** Drops the main-side cache of a document (call when it is replaced or closed). */
+  closeDocument(req: { documentId: DocumentId }): Promise<void>;
+
+  /** Writes the motion atomically; on failure rejects with why, and the file on disk is untouched. */
+  saveMotion(req: SaveMotionRequest): Promise<SaveOutcome>;
+  /** Shows a save dialog (.mtn), then saves there. */
+  saveMotionAsDialog(req: SaveMotionAsRequest): Promise<SaveOutcome>;
+
+  /** Compresses the document's current state in the worker thread. */
+  compressMotion(req: CompressRequest): Promise<CompressOutcome>;
+  /** Compresses and writes a .mt3 atomically. */
+  exportMt3(req: ExportMt3Request): Promise<ExportMt3Outcome>;
+  /** Shows a save dialog (.mt3), then exports there. */
+  exportMt3Dialog(req: ExportMt3DialogRequest): Promise<ExportMt3Outcome>;
+
+  /** Recently opened files, newest first. */
+  getRecentFiles(): Promise<RecentFile[]>;
+  clearRecentFiles(): Promise<void>;
+
+  /** Files under the workspace root (loopback: the in-app picker's source). */
+  listWorkspace(req: ListWorkspaceRequest): Promise<WorkspaceListing>;
+
+  /** Asks whether to throw away unsaved edits; resolves true to discard. */
+  confirmDiscardChanges(req: ConfirmDiscardRequest): Promise<boolean>;
+  /** Tells main whether there are unsaved edits, so closing the window asks first. */
+  reportDocumentState(req: DocumentStateReport): Promise<void>;
+
+  /** Native menu commands. Over loopback no native menu exists and the callback never fires. */
+  onMenuCommand(callback: (command: MenuCommand) => void): Unsubscribe;
+}
+
+/** Members that are a request with one response. */
+export const ACTGUY_INVOKE_MEMBERS = [
+  'getAppInfo',
+  'openMotion',
+  'openMotionDialog',
+  'chooseSkeletonDialog',
+  'closeDocument',
+  'saveMotion',
+  'saveMotionAsDialog',
+  'compressMotion',
+  'exportMt3',
+  'exportMt3Dialog',
+  'getRecentFiles',
+  'clearRecentFiles',
+  'listWorkspace',
+  'confirmDiscardChanges',
+  'reportDocumentState',
+] as const;
+
+/** Members that subscribe to events from main (callback in, unsubscribe out). */
+export const ACTGUY_EVENT_MEMBERS = ['onMenuCommand'] as const;
+
+export type ActGuyInvokeMember = (typeof ACTGUY_INVOKE_MEMBERS)[number];
+export type ActGuyEventMember = (typeof ACTGUY_EVENT_MEMBERS)[number];
+
+/** Every member of ActGuyApi. */
+export const ACTGUY_API_MEMBERS: readonly (keyof ActGuyApi)[] = [...ACTGUY_INVOKE_MEMBERS, ...ACTGUY_EVENT_MEMBERS];
+
+/**
+ * Members that show a native dialog. Over loopback the renderer-side client
+ * serves them with the in-app picker instead of calling the server.
+ */
+export const ACTGUY_DIALOG_MEMBERS = [
+  'openMotionDialog',
+  'chooseSkeletonDialog',
+  'saveMotionAsDialog',
+  'exportMt3Dialog',
+  'confirmDiscardChanges',
+] as const satisfies readonly ActGuyInvokeMember[];
+
+// Compile-time proof that the lists and the interface agree in both directions.
+type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const membersMatchInterface: Exact<ActGuyInvokeMember | ActGuyEventMember, keyof ActGuyApi> = true;
+void membersMatchInterface;
+
+/** The Electron IPC channel of an invoke member. */
+export function ipcInvokeChannel(member: ActGuyInvokeMember): string {
+  return `actguy:${member}`;
+}
+
+/** The Electron IPC channel main sends menu commands on. */
+export const MENU_COMMAND_CHANNEL = 'actguy:event:menuCommand';
+
+/** Whether a string names an invoke member (transports refuse every other name). */
+export function isInvokeMember(name: string): name is ActGuyInvokeMember {
+  return (ACTGUY_INVOKE_MEMBERS as readonly string[]).includes(name);
+}
+
+/** Argument and result types of an invoke member. */
+export type InvokeArg<M extends ActGuyInvokeMember> = Parameters<ActGuyApi[M]> extends [infer A] ? A : undefined;
+export type InvokeResult<M extends ActGuyInvokeMember> = Awaited<ReturnType<ActGuyApi[M]>>;
+
+/**
+ * How a handler failure travels over a transport: the message (readable as is)
+ * plus the FormatError kind when the failure was a bad file.
+ */
+export interface IpcErrorPayload {
+  message: string;
+  /** Set when the failure was a FormatError. */
+  formatKind?: FileKind;
+}
+
+/** A transport's reply envelope: handlers never let an exception cross a transport raw. */
+export type IpcReply<T> = { ok: true; value: T } | { ok: false; error: IpcErrorPayload };
+
+/** The error a transport client rejects with; its message is the handler's message. */
+export class ActGuyApiError extends Error {
+  readonly formatKind: FileKind | undefined;
+  constructor(payload: IpcErrorPayload) {
+    super(payload.message);
+    this.name = 'ActGuyApiError';
+    this.formatKind = payload.formatKind;
+  }
+}
