@@ -14,6 +14,10 @@ const wanted = args.filter((a) => !a.startsWith('--'));
 const targets = {
   cli: [['electron/cli/actguy.ts', 'dist/cli/actguy.cjs', { banner: { js: '#!/usr/bin/env node' } }]],
   bench: [['scripts/bench.ts', 'dist/bench/bench.cjs', {}]],
+  samples: [
+    ['scripts/make-samples.ts', 'dist/gen/make-samples.cjs', {}],
+    ['scripts/make-sample-walk.ts', 'dist/gen/make-sample-walk.cjs', {}],
+  ],
   electron: [
     ['electron/main.ts', 'dist/electron/main.cjs', { external: ['electron'] }],
     ['electron/preload.ts', 'dist/electron/preload.cjs', { external: ['electron'] }],
