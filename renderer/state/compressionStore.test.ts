@@ -1,0 +1,70 @@
+import { describe, it, expect } from 'vitest';
+import { createDocumentStore } from './documentStore';
+import { createCompressionStore, connectCompression, type CompressFn } from './compressionStore';
+import { emptyMotion, KeyFlag } from '../../shared/motion/types';
+import type { CompressResult } from '../../shared/compress/types';
+
+function fakeResult(tag: number): CompressResult {
+  return {
+    mt3: { name: tag } as never,
+    bytes: new Uint8Array(0),
+    channels: [],
+    warnings: [],
+    totalKeys: tag,
+    mt3Bytes: 0,
+    mtnBytes: 0,
+    ratio: 0,
+    ms: 0,
+  };
+}
+
+const flush = () => new Promise((r) => setTimeout(r, 0));
+
+describe('compression controller', () => {
+  it('applies only the latest edit and coalesces edits made while a request runs', async () => {
+    const doc = createDocumentStore();
+    const out = createCompressionStore();
+    const pending: { resolve: (r: CompressResult) => void; userKeys: number }[] = [];
+    const compress: CompressFn = (motion) =>
+      new Promise((resolve) => {
+        let userKeys = 0;
+        for (let i = 0; i < motion.jointKeyInfo.length; i += 4) if (motion.jointKeyInfo[i] & KeyFlag.KEY) userKeys++;
+        pending.push({ resolve, userKeys });
+      });
+    connectCompression(doc, out, compress, () => 0);
+    doc.getState().load({ kind: 'mtn', path: 'w.mtn', motion: emptyMotion(10, [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'r' }]) });
+    expect(pending).toHaveLength(1);
+    // Three edits while the first request runs: only one follow-up request, for the latest state.
+    doc.getState().keys.toggle(0, 1);
+    doc.getState().keys.toggle(0, 2);
+    doc.getState().keys.toggle(0, 3);
+    expect(pending).toHaveLength(1);
+    pending[0].resolve(fakeResult(1));
+    await flush();
+    expect(out.getState().result).toBeNull(); // stale: answered the load, not the latest edit
+    expect(pending).toHaveLength(2);
+    expect(pending[1].userKeys).toBe(3);
+    pending[1].resolve(fakeResult(2));
+    await flush();
+    expect(out.getState().result?.totalKeys).toBe(2);
+    expect(out.getState().pending).toBe(false);
+  });
+
+  it('keeps the previous result and reports the error when compression fails', async () => {
+    const doc = createDocumentStore();
+    const out = createCompressionStore();
+    let fail = false;
+    connectCompression(doc, out, async () => {
+      if (fail) throw new Error('worker crashed');
+      return fakeResult(7);
+    });
+    doc.getState().load({ kind: 'mtn', path: 'w.mtn', motion: emptyMotion(4, [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'r' }]) });
+    await flush();
+    expect(out.getState().result?.totalKeys).toBe(7);
+    fail = true;
+    doc.getState().keys.toggle(0, 2);
+    await flush();
+    expect(out.getState().error).toBe('worker crashed');
+    expect(out.getState().result?.totalKeys).toBe(7);
+  });
+});

@@ -1,0 +1,149 @@
+import { describe, it, expect } from 'vitest';
+import { createDocumentStore } from './documentStore';
+import { emptyMotion, KeyFlag, MotionFlag, jointFlagsAt, translationFlagsAt, lockedJointAt } from '../../shared/motion/types';
+
+function sample() {
+  const joints = [
+    { parent: -1, mirror: 0, part: 0, reserved: 0, name: 'hips' },
+    { parent: 0, mirror: 2, part: 0, reserved: 0, name: 'footL' },
+    { parent: 0, mirror: 1, part: 0, reserved: 0, name: 'footR' },
+  ];
+  const store = createDocumentStore();
+  store.getState().load({ kind: 'mtn', path: 'walk.mtn', motion: emptyMotion(20, joints) });
+  return store;
+}
+
+describe('document store', () => {
+  it('toggles user keys on joints and on the root translation, one undo step each', () => {
+    const s = sample();
+    s.getState().keys.toggle(1, 5);
+    s.getState().keys.toggle(-1, 7);
+    const m = s.getState().motion!;
+    expect(jointFlagsAt(m, 5, 1) & KeyFlag.KEY).toBeTruthy();
+    expect(translationFlagsAt(m, 7) & KeyFlag.KEY).toBeTruthy();
+    expect(s.getState().past).toHaveLength(2);
+    s.getState().history.undo();
+    expect(translationFlagsAt(s.getState().motion!, 7) & KeyFlag.KEY).toBe(0);
+    expect(jointFlagsAt(s.getState().motion!, 5, 1) & KeyFlag.KEY).toBeTruthy();
+    s.getState().history.redo();
+    expect(translationFlagsAt(s.getState().motion!, 7) & KeyFlag.KEY).toBeTruthy();
+  });
+
+  it('never mutates the key-info arrays of an earlier revision', () => {
+    const s = sample();
+    const before = s.getState().motion!.jointKeyInfo;
+    s.getState().keys.toggle(2, 3);
+    expect(before.every((w) => w === 0)).toBe(true);
+    expect(s.getState().motion!.jointKeyInfo).not.toBe(before);
+  });
+
+  it('tracks dirty against the saved revision, including undo back to it', () => {
+    const s = sample();
+    expect(s.getState().dirty).toBe(false);
+    s.getState().keys.toggle(1, 4);
+    expect(s.getState().dirty).toBe(true);
+    s.getState().history.undo();
+    expect(s.getState().dirty).toBe(false);
+    s.getState().history.redo();
+    expect(s.getState().dirty).toBe(true);
+    s.getState().markSaved('walk.mtn');
+    expect(s.getState().dirty).toBe(false);
+    s.getState().history.undo();
+    expect(s.getState().dirty).toBe(true);
+  });
+
+  it('tolerance changes are undoable but do not make the file dirty', () => {
+    const s = sample();
+    s.getState().tolerancesActions.set({ rotationToleranceDeg: 2 });
+    expect(s.getState().tolerances.rotationToleranceDeg).toBe(2);
+    expect(s.getState().dirty).toBe(false);
+    s.getState().history.undo();
+    expect(s.getState().tolerances.rotationToleranceDeg).not.toBe(2);
+  });
+
+  it('groups a drag (begin..commit) into one undo step', () => {
+    const s = sample();
+    const start = s.getState().tolerances.positionTolerance;
+    s.getState().history.begin('Drag tolerance');
+    for (const v of [0.6, 0.7, 0.8, 0.9]) s.getState().tolerancesActions.set({ positionTolerance: v });
+    s.getState().history.commit();
+    expect(s.getState().past).toHaveLength(1);
+    expect(s.getState().past[0].label).toBe('Drag tolerance');
+    expect(s.getState().tolerances.positionTolerance).toBe(0.9);
+    s.getState().history.undo();
+    expect(s.getState().tolerances.positionTolerance).toBe(start);
+    s.getState().history.redo();
+    expect(s.getState().tolerances.positionTolerance).toBe(0.9);
+  });
+
+  it('an empty or cancelled transaction leaves no step', () => {
+    const s = sample();
+    s.getState().history.begin('nothing');
+    s.getState().history.commit();
+    expect(s.getState().past).toHaveLength(0);
+    s.getState().history.begin('drag');
+    s.getState().keys.toggle(0, 3);
+    s.getState().history.cancel();
+    expect(s.getState().past).toHaveLength(0);
+    expect(jointFlagsAt(s.getState().motion!, 3, 0)).toBe(0);
+    expect(s.getState().dirty).toBe(false);
+  });
+
+  it('a new edit clears the redo stack', () => {
+    const s = sample();
+    s.getState().keys.toggle(0, 1);
+    s.getState().history.undo();
+    expect(s.getState().future).toHaveLength(1);
+    s.getState().keys.toggle(0, 2);
+    expect(s.getState().future).toHaveLength(0);
+  });
+
+  it('sets a lock range and refuses an overlapping range on another joint, naming frame and joint', () => {
+    const s = sample();
+    expect(s.getState().locks.setRange(1, 8, 4)).toEqual({ ok: true });
+    for (let f = 4; f <= 8; f++) expect(lockedJointAt(s.getState().motion!, f)).toBe(1);
+    const refused = s.getState().locks.setRange(2, 0, 5);
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.message).toMatch(/frame 4 .*joint 1 "footL"/);
+    expect(lockedJointAt(s.getState().motion!, 2)).toBe(-1);
+    expect(s.getState().past).toHaveLength(1);
+    // Extending the same joint's range is fine; clearing frees the frames for others.
+    expect(s.getState().locks.setRange(1, 8, 10).ok).toBe(true);
+    s.getState().locks.clearRange(1, 0, 20);
+    expect(s.getState().locks.setRange(2, 0, 5).ok).toBe(true);
+  });
+
+  it('toggles trace keys and motion flags', () => {
+    const s = sample();
+    s.getState().trace.toggle(10);
+    expect(translationFlagsAt(s.getState().motion!, 10) & KeyFlag.TRACE).toBeTruthy();
+    s.getState().motionFlags.set(MotionFlag.MIRROR_UPPER | MotionFlag.OFFSETS, true);
+    expect(s.getState().motion!.flags).toBe(MotionFlag.MIRROR_UPPER | MotionFlag.OFFSETS);
+    s.getState().motionFlags.setWaistJoint(0);
+    expect(s.getState().motion!.waistJoint).toBe(0);
+    expect(s.getState().dirty).toBe(true);
+    s.getState().history.undo();
+    s.getState().history.undo();
+    s.getState().history.undo();
+    expect(s.getState().dirty).toBe(false);
+  });
+
+  it('bumps editId on every change that compression depends on', () => {
+    const s = sample();
+    const e0 = s.getState().editId;
+    s.getState().tolerancesActions.setOverride(1, 3);
+    expect(s.getState().editId).toBeGreaterThan(e0);
+    expect(s.getState().rotationOverridesDeg[1]).toBe(3);
+    s.getState().tolerancesActions.setOverride(1, null);
+    expect(s.getState().rotationOverridesDeg[1]).toBeUndefined();
+  });
+
+  it('refuses edits on read-only documents', () => {
+    const s = createDocumentStore();
+    const m = emptyMotion(4, [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'root' }]);
+    s.getState().load({ kind: 'mt3', path: 'a.mt3', entries: [], decoded: m });
+    s.getState().keys.toggle(0, 1);
+    expect(s.getState().past).toHaveLength(0);
+    expect(s.getState().locks.setRange(0, 0, 1).ok).toBe(false);
+  });
+});

@@ -1,0 +1,503 @@
+/**
+ * The document store: everything that is undoable and (mostly) saved.
+ *
+ * What undo means here: the editable part of the motion (user keys, locks,
+ * trace keys, motion flags, waist joint) plus the compression settings
+ * (tolerances, per-joint overrides). The float data of the motion is never
+ * edited, so every snapshot shares it; the key-info arrays are copied on
+ * write, so unchanged arrays are shared between history entries too.
+ *
+ * Dirty tracking compares the file part (what `writeMtn` stores) with the
+ * revision last saved or opened, so undoing back to it clears the marker;
+ * tolerances are not part of the MTN and never make the document dirty.
+ *
+ * Vanilla zustand: the viewport and canvases read it with getState/subscribe
+ * outside React; components use the hook in ./hooks.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { KeyFlag, type Motion } from '../../shared/motion/types';
+import type { Mt3Motion } from '../../shared/mt3/types';
+import { DEFAULT_TOLERANCES } from '../../shared/compress/types';
+
+/** The three global compression tolerances (units and degrees as in CompressOptions). */
+export interface Tolerances {
+  /** Root translation tolerance, motion units. */
+  positionTolerance: number;
+  /** Joint rotation tolerance, degrees. */
+  rotationToleranceDeg: number;
+  /** Joint offset tolerance, motion units. */
+  offsetTolerance: number;
+}
+
+/** The undoable state: one history entry is one of these. */
+export interface EditableState {
+  flags: number;
+  waistJoint: number;
+  /** (N+1) x 4 words, see Motion.translationKeyInfo. Never mutated in place. */
+  translationKeyInfo: Uint32Array;
+  /** (N+1) x J x 4 words, see Motion.jointKeyInfo. Never mutated in place. */
+  jointKeyInfo: Uint32Array;
+  tolerances: Tolerances;
+  /** Per-joint rotation tolerance overrides in degrees, by joint index. */
+  rotationOverridesDeg: Readonly<Record<number, number>>;
+}
+
+interface HistoryEntry {
+  /** What the step did, for the Edit menu ("Undo Toggle key"). */
+  label: string;
+  state: EditableState;
+}
+
+/** One motion of a read-only .mt3 / .mar document. */
+export interface Mt3Entry {
+  /** GV_StrCode of the motion name. */
+  name: number;
+  mt3: Mt3Motion;
+}
+
+export type DocumentKind = 'mtn' | 'mt3' | 'mar';
+
+/** Outcome of an edit that can be refused (locks). */
+export type EditOutcome = { ok: true } | { ok: false; message: string };
+
+export interface DocumentState {
+  /** Path of the open file as the API names it; null when nothing is open. */
+  path: string | null;
+  kind: DocumentKind | null;
+  /** .mt3 / .mar are shown, never edited or saved. */
+  readOnly: boolean;
+  /**
+   * The motion as edited: float data from the file, key info / flags from the
+   * current EditableState. A new object after every edit (identity = change).
+   * For read-only documents, the decoded motion of the active entry.
+   */
+  motion: Motion | null;
+  /** Read-only documents: their MT3 motions; null for .mtn. */
+  mt3Entries: Mt3Entry[] | null;
+  /** Index into mt3Entries shown now. */
+  activeEntry: number;
+  tolerances: Tolerances;
+  rotationOverridesDeg: Readonly<Record<number, number>>;
+  /** Bumps on every change of anything compression depends on. */
+  editId: number;
+  /** Whether the file part differs from the last saved/opened revision. */
+  dirty: boolean;
+  /** Undo stack (oldest first) and redo stack (next redo last). */
+  past: HistoryEntry[];
+  future: HistoryEntry[];
+  /** An open transaction (a drag): edits since `before` form one undo step. */
+  transaction: { label: string; before: EditableState } | null;
+
+  /** Replaces the document; clears history; the new revision counts as saved. */
+  load(doc: LoadDocument): void;
+  /** Closes the document. */
+  close(): void;
+  /** Records that the current file part is on disk at `path`. */
+  markSaved(path: string): void;
+  /** Selects the shown entry of a read-only archive. */
+  selectEntry(index: number, decoded: Motion): void;
+
+  keys: {
+    /** Toggles a user KEY at `frame`: joint -1 is the root translation channel. */
+    toggle(joint: number, frame: number): void;
+    /** Sets or clears a user KEY (idempotent). */
+    set(joint: number, frame: number, on: boolean): void;
+  };
+  locks: {
+    /**
+     * Pins `joint` on frames first..last (inclusive, any order). Refused when
+     * another joint holds a lock on a frame of the range (one joint per frame).
+     */
+    setRange(joint: number, first: number, last: number): EditOutcome;
+    /** Removes `joint`'s lock on frames first..last. */
+    clearRange(joint: number, first: number, last: number): void;
+  };
+  trace: {
+    /** Toggles a trajectory TRACE key at `frame`. */
+    toggle(frame: number): void;
+  };
+  tolerancesActions: {
+    set(patch: Partial<Tolerances>): void;
+    /** Sets (deg) or removes (null) a joint's rotation tolerance override. */
+    setOverride(joint: number, deg: number | null): void;
+  };
+  motionFlags: {
+    /** Sets or clears MotionFlag bits. */
+    set(bits: number, on: boolean): void;
+    setWaistJoint(joint: number): void;
+  };
+  history: {
+    undo(): void;
+    redo(): void;
+    /** Starts a transaction: edits until commit are one undo step. */
+    begin(label: string): void;
+    commit(): void;
+    /** Drops the transaction's edits. */
+    cancel(): void;
+  };
+}
+
+/** What `load` accepts. */
+export type LoadDocument =
+  | { kind: 'mtn'; path: string; motion: Motion; tolerances?: Tolerances }
+  | { kind: 'mt3' | 'mar'; path: string; entries: Mt3Entry[]; decoded: Motion; tolerances?: Tolerances };
+
+const HISTORY_LIMIT = 500;
+
+function editableOf(s: Pick<DocumentState, 'motion' | 'tolerances' | 'rotationOverridesDeg'>): EditableState {
+  const m = s.motion!;
+  return {
+    flags: m.flags,
+    waistJoint: m.waistJoint,
+    translationKeyInfo: m.translationKeyInfo,
+    jointKeyInfo: m.jointKeyInfo,
+    tolerances: s.tolerances,
+    rotationOverridesDeg: s.rotationOverridesDeg,
+  };
+}
+
+function sameWords(a: Uint32Array, b: Uint32Array): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Whether the MTN content (what saving writes) of two states is equal. */
+export function sameFileContent(a: EditableState, b: EditableState): boolean {
+  return (
+    a.flags === b.flags &&
+    a.waistJoint === b.waistJoint &&
+    sameWords(a.translationKeyInfo, b.translationKeyInfo) &&
+    sameWords(a.jointKeyInfo, b.jointKeyInfo)
+  );
+}
+
+function sameEditable(a: EditableState, b: EditableState): boolean {
+  if (!sameFileContent(a, b)) return false;
+  const ta = a.tolerances;
+  const tb = b.tolerances;
+  if (
+    ta.positionTolerance !== tb.positionTolerance ||
+    ta.rotationToleranceDeg !== tb.rotationToleranceDeg ||
+    ta.offsetTolerance !== tb.offsetTolerance
+  )
+    return false;
+  const ka = Object.keys(a.rotationOverridesDeg);
+  const kb = Object.keys(b.rotationOverridesDeg);
+  if (ka.length !== kb.length) return false;
+  for (const k of ka) if (a.rotationOverridesDeg[+k] !== b.rotationOverridesDeg[+k]) return false;
+  return true;
+}
+
+export function createDocumentStore(): StoreApi<DocumentState> {
+  /** File part as last saved/opened; null when nothing is open. */
+  let saved: EditableState | null = null;
+
+  return createStore<DocumentState>()((set, get) => {
+    /** Applies an editable state to the motion and recomputes derived fields. */
+    function withEditable(e: EditableState): Partial<DocumentState> {
+      const m = get().motion!;
+      const motion: Motion = {
+        ...m,
+        flags: e.flags,
+        waistJoint: e.waistJoint,
+        translationKeyInfo: e.translationKeyInfo,
+        jointKeyInfo: e.jointKeyInfo,
+      };
+      return {
+        motion,
+        tolerances: e.tolerances,
+        rotationOverridesDeg: e.rotationOverridesDeg,
+        editId: get().editId + 1,
+        dirty: saved ? !sameFileContent(e, saved) : false,
+      };
+    }
+
+    /** Records one edit: pushes history unless a transaction is open. */
+    function edit(label: string, next: (cur: EditableState) => EditableState | null): void {
+      const s = get();
+      if (!s.motion || s.readOnly) return;
+      const cur = editableOf(s);
+      const e = next(cur);
+      if (!e || sameEditable(e, cur)) return;
+      if (s.transaction) {
+        set(withEditable(e));
+        return;
+      }
+      const past = [...s.past, { label, state: cur }];
+      if (past.length > HISTORY_LIMIT) past.shift();
+      set({ ...withEditable(e), past, future: [] });
+    }
+
+    function jointWord(m: Motion, frame: number, joint: number): number {
+      return (frame * m.joints.length + joint) * 4;
+    }
+
+    function inFrames(m: Motion, frame: number): boolean {
+      return Number.isInteger(frame) && frame >= 0 && frame <= m.frameCount;
+    }
+
+    function setKey(cur: EditableState, joint: number, frame: number, on: boolean | 'toggle'): EditableState | null {
+      const m = get().motion!;
+      if (!inFrames(m, frame) || joint < -1 || joint >= m.joints.length) return null;
+      if (joint < 0) {
+        const arr = cur.translationKeyInfo.slice();
+        const w = frame * 4;
+        const want = on === 'toggle' ? !(arr[w] & KeyFlag.KEY) : on;
+        arr[w] = want ? arr[w] | KeyFlag.KEY : arr[w] & ~KeyFlag.KEY;
+        return { ...cur, translationKeyInfo: arr };
+      }
+      const arr = cur.jointKeyInfo.slice();
+      const w = jointWord(m, frame, joint);
+      const want = on === 'toggle' ? !(arr[w] & KeyFlag.KEY) : on;
+      arr[w] = want ? arr[w] | KeyFlag.KEY : arr[w] & ~KeyFlag.KEY;
+      return { ...cur, jointKeyInfo: arr };
+    }
+
+    function clampRange(m: Motion, first: number, last: number): [number, number] {
+      const a = Math.max(0, Math.min(m.frameCount, Math.round(Math.min(first, last))));
+      const b = Math.max(0, Math.min(m.frameCount, Math.round(Math.max(first, last))));
+      return [a, b];
+    }
+
+    return {
+      path: null,
+      kind: null,
+      readOnly: false,
+      motion: null,
+      mt3Entries: null,
+      activeEntry: 0,
+      tolerances: { ...DEFAULT_TOLERANCES },
+      rotationOverridesDeg: {},
+      editId: 0,
+      dirty: false,
+      past: [],
+      future: [],
+      transaction: null,
+
+      load(doc) {
+        const tolerances = doc.tolerances ?? get().tolerances;
+        if (doc.kind === 'mtn') {
+          set({
+            path: doc.path,
+            kind: 'mtn',
+            readOnly: false,
+            motion: doc.motion,
+            mt3Entries: null,
+            activeEntry: 0,
+            tolerances,
+            rotationOverridesDeg: {},
+            editId: get().editId + 1,
+            dirty: false,
+            past: [],
+            future: [],
+            transaction: null,
+          });
+        } else {
+          set({
+            path: doc.path,
+            kind: doc.kind,
+            readOnly: true,
+            motion: doc.decoded,
+            mt3Entries: doc.entries,
+            activeEntry: 0,
+            tolerances,
+            rotationOverridesDeg: {},
+            editId: get().editId + 1,
+            dirty: false,
+            past: [],
+            future: [],
+            transaction: null,
+          });
+        }
+        saved = editableOf(get());
+      },
+
+      close() {
+        saved = null;
+        set({
+          path: null,
+          kind: null,
+          readOnly: false,
+          motion: null,
+          mt3Entries: null,
+          activeEntry: 0,
+          rotationOverridesDeg: {},
+          editId: get().editId + 1,
+          dirty: false,
+          past: [],
+          future: [],
+          transaction: null,
+        });
+      },
+
+      markSaved(path) {
+        if (!get().motion) return;
+        saved = editableOf(get());
+        set({ path, dirty: false });
+      },
+
+      selectEntry(index, decoded) {
+        const s = get();
+        if (!s.mt3Entries || index < 0 || index >= s.mt3Entries.length) return;
+        set({ activeEntry: index, motion: decoded, editId: s.editId + 1 });
+        saved = editableOf(get());
+      },
+
+      keys: {
+        toggle(joint, frame) {
+          edit(joint < 0 ? 'Toggle root key' : 'Toggle key', (cur) => setKey(cur, joint, frame, 'toggle'));
+        },
+        set(joint, frame, on) {
+          edit(on ? 'Add key' : 'Remove key', (cur) => setKey(cur, joint, frame, on));
+        },
+      },
+
+      locks: {
+        setRange(joint, first, last) {
+          const m = get().motion;
+          if (!m || get().readOnly) return { ok: false, message: 'No editable motion is open.' };
+          if (joint < 0 || joint >= m.joints.length)
+            return { ok: false, message: 'Select a joint to lock (the root translation cannot be locked).' };
+          const [a, b] = clampRange(m, first, last);
+          const J = m.joints.length;
+          const info = get().motion!.jointKeyInfo;
+          for (let f = a; f <= b; f++) {
+            for (let j = 0; j < J; j++) {
+              if (j !== joint && info[(f * J + j) * 4] & KeyFlag.LOCK) {
+                return {
+                  ok: false,
+                  message: `Lock refused: frame ${f} is already locked by joint ${j} "${m.joints[j].name}" (one locked joint per frame).`,
+                };
+              }
+            }
+          }
+          edit(a === b ? `Lock frame ${a}` : `Lock frames ${a}-${b}`, (cur) => {
+            const arr = cur.jointKeyInfo.slice();
+            for (let f = a; f <= b; f++) arr[(f * J + joint) * 4] |= KeyFlag.LOCK;
+            return { ...cur, jointKeyInfo: arr };
+          });
+          return { ok: true };
+        },
+        clearRange(joint, first, last) {
+          const m = get().motion;
+          if (!m || joint < 0 || joint >= m.joints.length) return;
+          const [a, b] = clampRange(m, first, last);
+          const J = m.joints.length;
+          edit(`Unlock frames ${a}-${b}`, (cur) => {
+            const arr = cur.jointKeyInfo.slice();
+            for (let f = a; f <= b; f++) arr[(f * J + joint) * 4] &= ~KeyFlag.LOCK;
+            return { ...cur, jointKeyInfo: arr };
+          });
+        },
+      },
+
+      trace: {
+        toggle(frame) {
+          const m = get().motion;
+          if (!m || !inFrames(m, frame)) return;
+          edit('Toggle trace key', (cur) => {
+            const arr = cur.translationKeyInfo.slice();
+            arr[frame * 4] ^= KeyFlag.TRACE;
+            return { ...cur, translationKeyInfo: arr };
+          });
+        },
+      },
+
+      tolerancesActions: {
+        set(patch) {
+          const clean: Partial<Tolerances> = {};
+          for (const [k, v] of Object.entries(patch) as [keyof Tolerances, number][]) {
+            if (Number.isFinite(v) && v > 0) clean[k] = v;
+          }
+          edit('Change tolerance', (cur) => ({ ...cur, tolerances: { ...cur.tolerances, ...clean } }));
+        },
+        setOverride(joint, deg) {
+          const m = get().motion;
+          if (!m || joint < 0 || joint >= m.joints.length) return;
+          if (deg !== null && !(Number.isFinite(deg) && deg > 0)) return;
+          edit(deg === null ? 'Remove tolerance override' : 'Set tolerance override', (cur) => {
+            const o: Record<number, number> = { ...cur.rotationOverridesDeg };
+            if (deg === null) delete o[joint];
+            else o[joint] = deg;
+            return { ...cur, rotationOverridesDeg: o };
+          });
+        },
+      },
+
+      motionFlags: {
+        set(bits, on) {
+          edit('Change motion flags', (cur) => ({ ...cur, flags: on ? cur.flags | bits : cur.flags & ~bits }));
+        },
+        setWaistJoint(joint) {
+          const m = get().motion;
+          if (!m || joint < -1 || joint >= m.joints.length) return;
+          edit('Set waist joint', (cur) => ({ ...cur, waistJoint: joint }));
+        },
+      },
+
+      history: {
+        undo() {
+          const s = get();
+          if (!s.motion || s.transaction || s.past.length === 0) return;
+          const entry = s.past[s.past.length - 1];
+          const cur = editableOf(s);
+          set({
+            ...withEditable(entry.state),
+            past: s.past.slice(0, -1),
+            future: [...s.future, { label: entry.label, state: cur }],
+          });
+        },
+        redo() {
+          const s = get();
+          if (!s.motion || s.transaction || s.future.length === 0) return;
+          const entry = s.future[s.future.length - 1];
+          const cur = editableOf(s);
+          set({
+            ...withEditable(entry.state),
+            future: s.future.slice(0, -1),
+            past: [...s.past, { label: entry.label, state: cur }],
+          });
+        },
+        begin(label) {
+          const s = get();
+          if (!s.motion || s.readOnly) return;
+          if (s.transaction) get().history.commit();
+          set({ transaction: { label, before: editableOf(get()) } });
+        },
+        commit() {
+          const s = get();
+          if (!s.transaction) return;
+          const { label, before } = s.transaction;
+          const cur = editableOf(s);
+          if (sameEditable(before, cur)) {
+            set({ transaction: null });
+            return;
+          }
+          const past = [...s.past, { label, state: before }];
+          if (past.length > HISTORY_LIMIT) past.shift();
+          set({ transaction: null, past, future: [] });
+        },
+        cancel() {
+          const s = get();
+          if (!s.transaction) return;
+          const before = s.transaction.before;
+          set({ transaction: null });
+          set(withEditable(before));
+        },
+      },
+    };
+  });
+}
+
+/** The app's document. */
+export const documentStore = createDocumentStore();
+
+/** Label of the step Undo would revert, or null. */
+export function undoLabel(s: DocumentState): string | null {
+  return s.past.length ? s.past[s.past.length - 1].label : null;
+}
+export function redoLabel(s: DocumentState): string | null {
+  return s.future.length ? s.future[s.future.length - 1].label : null;
+}

@@ -1,0 +1,85 @@
+/**
+ * Preferences: persisted to localStorage, not undoable, not part of a document.
+ */
+import { createStore } from 'zustand/vanilla';
+import { persist, createJSONStorage, type StateStorage } from 'zustand/middleware';
+import { DEFAULT_TOLERANCES } from '../../shared/compress/types';
+import type { Tolerances } from './documentStore';
+
+export interface PreferencesState {
+  /** Playback speed multiplier (1 = the motion's fps). */
+  playbackSpeed: number;
+  loop: boolean;
+  /** Curve view layers. */
+  showSource: boolean;
+  showDecoded: boolean;
+  showError: boolean;
+  /** Viewport layers. */
+  showTrajectory: boolean;
+  showTrace: boolean;
+  /** Tolerances a newly opened motion starts with. */
+  defaultTolerances: Tolerances;
+
+  set(patch: Partial<Omit<PreferencesState, 'set'>>): void;
+}
+
+/** Storage that degrades to memory where localStorage is missing (unit tests) or blocked. */
+function safeStorage(): StateStorage {
+  const memory = new Map<string, string>();
+  const ls: Storage | undefined = typeof localStorage !== 'undefined' ? localStorage : undefined;
+  return {
+    getItem: (k) => {
+      try {
+        return ls ? ls.getItem(k) : (memory.get(k) ?? null);
+      } catch {
+        return memory.get(k) ?? null;
+      }
+    },
+    setItem: (k, v) => {
+      try {
+        if (ls) ls.setItem(k, v);
+        else memory.set(k, v);
+      } catch {
+        memory.set(k, v);
+      }
+    },
+    removeItem: (k) => {
+      try {
+        if (ls) ls.removeItem(k);
+        else memory.delete(k);
+      } catch {
+        memory.delete(k);
+      }
+    },
+  };
+}
+
+export const PLAYBACK_SPEEDS = [0.1, 0.25, 0.5, 1, 2, 4] as const;
+
+export function createPreferencesStore() {
+  return createStore<PreferencesState>()(
+    persist(
+      (set) => ({
+        playbackSpeed: 1,
+        loop: true,
+        showSource: true,
+        showDecoded: true,
+        showError: true,
+        showTrajectory: true,
+        showTrace: true,
+        defaultTolerances: { ...DEFAULT_TOLERANCES },
+        set(patch) {
+          set(patch);
+        },
+      }),
+      {
+        name: 'actguy.preferences',
+        version: 1,
+        storage: createJSONStorage(safeStorage),
+        partialize: ({ set: _set, ...rest }) => rest,
+      },
+    ),
+  );
+}
+
+export const preferencesStore = createPreferencesStore();

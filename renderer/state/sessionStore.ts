@@ -1,0 +1,139 @@
+/**
+ * Session state: selection, playhead, playback, hover, view ranges, messages.
+ * Never undoable, never saved. Vanilla so the viewport's render loop and the
+ * canvases read it without React.
+ */
+import { createStore } from 'zustand/vanilla';
+
+/** How the curve view shows the selected joint. */
+export type CurveChannel = 'euler' | 'quat' | 'offset';
+
+export type MessageLevel = 'info' | 'warning' | 'error';
+
+/** A message in the message bar (errors from the main process, refused edits). */
+export interface AppMessage {
+  id: number;
+  level: MessageLevel;
+  text: string;
+}
+
+/** The in-app file picker (loopback mode has no native dialogs). */
+export interface PickerRequest {
+  mode: 'open' | 'save' | 'export';
+  title: string;
+  /** Extensions accepted, lower case without the dot. */
+  extensions: string[];
+  suggested: string;
+  resolve(path: string | null): void;
+}
+
+/** A pending yes/no/cancel question (unsaved changes). */
+export interface ConfirmRequest {
+  title: string;
+  text: string;
+  buttons: { id: string; label: string; primary?: boolean }[];
+  resolve(id: string): void;
+}
+
+export interface SessionState {
+  /** Selected joint; -1 is the root translation channel. */
+  selectedJoint: number;
+  /** Curve view channel for a selected joint. */
+  curveChannel: CurveChannel;
+  /** Playhead in frames (fractional while playing). */
+  playhead: number;
+  playing: boolean;
+  /** Frame under the pointer in the curve view or timeline, or null. */
+  hoverFrame: number | null;
+  /** Visible frame range of the curve view and timeline (shared time axis). */
+  viewStart: number;
+  viewEnd: number;
+  /** Bumps to ask the viewport to frame everything. */
+  frameAllRequest: number;
+  messages: AppMessage[];
+  picker: PickerRequest | null;
+  confirm: ConfirmRequest | null;
+  /** A file operation is in flight (open/save/export): shown in the status bar. */
+  busy: string | null;
+
+  select(joint: number): void;
+  setCurveChannel(c: CurveChannel): void;
+  setPlayhead(frame: number): void;
+  setPlaying(on: boolean): void;
+  setHover(frame: number | null): void;
+  setView(start: number, end: number): void;
+  requestFrameAll(): void;
+  /** Adds a message; returns its id. Info messages time out in the UI. */
+  notify(level: MessageLevel, text: string): number;
+  dismiss(id: number): void;
+  setPicker(p: PickerRequest | null): void;
+  setConfirm(c: ConfirmRequest | null): void;
+  setBusy(what: string | null): void;
+  /** Resets per-document state when a document is opened. */
+  resetForDocument(frameCount: number): void;
+}
+
+let nextMessageId = 1;
+
+export function createSessionStore() {
+  return createStore<SessionState>()((set, get) => ({
+    selectedJoint: 0,
+    curveChannel: 'euler',
+    playhead: 0,
+    playing: false,
+    hoverFrame: null,
+    viewStart: 0,
+    viewEnd: 1,
+    frameAllRequest: 0,
+    messages: [],
+    picker: null,
+    confirm: null,
+    busy: null,
+
+    select(joint) {
+      set({ selectedJoint: joint });
+    },
+    setCurveChannel(c) {
+      set({ curveChannel: c });
+    },
+    setPlayhead(frame) {
+      if (Number.isFinite(frame)) set({ playhead: frame });
+    },
+    setPlaying(on) {
+      set({ playing: on });
+    },
+    setHover(frame) {
+      if (get().hoverFrame !== frame) set({ hoverFrame: frame });
+    },
+    setView(start, end) {
+      if (end - start < 1e-3 || !Number.isFinite(start) || !Number.isFinite(end)) return;
+      set({ viewStart: start, viewEnd: end });
+    },
+    requestFrameAll() {
+      set({ frameAllRequest: get().frameAllRequest + 1 });
+    },
+    notify(level, text) {
+      const id = nextMessageId++;
+      // Keep the bar short: the newest five messages.
+      set({ messages: [...get().messages, { id, level, text }].slice(-5) });
+      return id;
+    },
+    dismiss(id) {
+      set({ messages: get().messages.filter((m) => m.id !== id) });
+    },
+    setPicker(p) {
+      set({ picker: p });
+    },
+    setConfirm(c) {
+      set({ confirm: c });
+    },
+    setBusy(what) {
+      set({ busy: what });
+    },
+    resetForDocument(frameCount) {
+      set({ playhead: 0, playing: false, hoverFrame: null, viewStart: 0, viewEnd: Math.max(1, frameCount) });
+    },
+  }));
+}
+
+export const sessionStore = createSessionStore();
