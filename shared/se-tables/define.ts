@@ -1,0 +1,294 @@
+import { FormatError } from '../errors';
+import { SE_CODE_MAX, SE_CODE_NONE, type SeTableEntry, type SeTableReadResult } from './types';
+
+/**
+ * Reads `se_define.h`, the non-resident-SE table (FORMATS.md 5): every
+ * `#define NAME VALUE` whose value is an integer constant expression is an
+ * entry. Values may use decimal, hex and octal literals with u/l suffixes,
+ * parentheses, unary `+ - ~`, `* / % + - << >> & ^ |` with C precedence, and
+ * names defined earlier in the same file. Comments, include guards and other
+ * directives are skipped; a define that is not an integer expression (or not
+ * a u16 code) is skipped with a warning naming its line; a name redefined
+ * with another value is an error naming both lines.
+ */
+export function parseSeDefine(text: string, file = 'se_define.h'): SeTableReadResult {
+  const result: SeTableReadResult = { file, entries: [], rejected: [], errors: [], warnings: [] };
+  const place = (line: number, column: number) => ({ line, column });
+  const warn = (line: number, column: number, detail: string) => result.warnings.push(new FormatError('SE_DEFINE', detail, place(line, column), file));
+  const err = (line: number, column: number, detail: string) => result.errors.push(new FormatError('SE_DEFINE', detail, place(line, column), file));
+
+  const { code, unterminated } = blankComments(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  if (unterminated) err(unterminated.line, unterminated.column, 'unterminated /* comment');
+
+  /** Every name whose value is known (entries and non-u16 integers), for later expressions. */
+  const values = new Map<string, { value: bigint; line: number }>();
+  let guardCandidate: string | undefined;
+
+  for (const logical of logicalLines(code)) {
+    const { text: l, line, columnOf } = logical;
+    if (!l.trim()) continue;
+    const d = /^([ \t]*)#[ \t]*([A-Za-z_]*)/.exec(l);
+    if (!d) {
+      const col = l.search(/\S/);
+      warn(line, columnOf(col), `skipped a line that is not a preprocessor directive: \`${l.trim().slice(0, 40)}\``);
+      continue;
+    }
+    const directive = d[2];
+    if (directive === 'ifndef') {
+      guardCandidate = /^[ \t]*([A-Za-z_][A-Za-z0-9_]*)/.exec(l.slice(d[0].length))?.[1];
+      continue;
+    }
+    if (directive !== 'define') {
+      // #include, #endif, #if, #pragma, #undef ...: the table only holds #define entries.
+      if (directive === 'undef') warn(line, columnOf(d[1].length), '#undef is ignored: names keep the value they were first defined with');
+      continue;
+    }
+    const afterDefine = l.slice(d[0].length);
+    const nm = /^[ \t]+([A-Za-z_][A-Za-z0-9_]*)(\(?)/.exec(afterDefine);
+    if (!nm) {
+      err(line, columnOf(d[0].length), '#define needs a name');
+      continue;
+    }
+    const name = nm[1];
+    const nameCol = columnOf(d[0].length + nm[0].indexOf(name));
+    const wasGuard = guardCandidate === name;
+    guardCandidate = undefined;
+    if (nm[2]) {
+      warn(line, nameCol, `skipped function-like macro ${name}`);
+      continue;
+    }
+    const valueStart = d[0].length + nm[0].length;
+    const valueText = l.slice(valueStart);
+    if (!valueText.trim()) {
+      if (!wasGuard) warn(line, nameCol, `skipped ${name}: it defines no value`);
+      continue;
+    }
+    const evaluated = evaluateIntegerExpression(valueText, values);
+    if ('error' in evaluated) {
+      warn(line, columnOf(valueStart + evaluated.at), `skipped ${name}: not an integer constant expression (${evaluated.error})`);
+      result.rejected.push({ name, place: { file, line, column: nameCol }, reason: `not an integer constant expression (${evaluated.error})` });
+      continue;
+    }
+    const value = evaluated.value;
+    const prev = values.get(name);
+    if (prev) {
+      if (prev.value !== value) err(line, nameCol, `${name} is redefined as ${value}; it was ${prev.value} at ${file}:${prev.line}`);
+      continue;
+    }
+    values.set(name, { value, line });
+    if (value < 0n || value > BigInt(SE_CODE_MAX)) {
+      const reason = value === BigInt(SE_CODE_NONE) ? 'its value 0xFFFF means "no SE" in a SAR' : `its value ${value} is not a u16 SE code`;
+      warn(line, nameCol, `${name} is not an SE entry: ${reason}`);
+      result.rejected.push({ name, place: { file, line, column: nameCol }, reason });
+      continue;
+    }
+    const entry: SeTableEntry = { name, code: Number(value), place: { file, line, column: nameCol } };
+    result.entries.push(entry);
+  }
+  return result;
+}
+
+/**
+ * Replaces comments with spaces (newlines kept) so lines and columns stay
+ * where they were; string and character literals are left alone so a `//`
+ * inside quotes is not a comment.
+ */
+function blankComments(text: string): { code: string; unterminated?: { line: number; column: number } } {
+  const out: string[] = [];
+  let i = 0;
+  let line = 1;
+  let lineStart = 0;
+  while (i < text.length) {
+    const c = text[i];
+    const n = text[i + 1];
+    if (c === '/' && n === '/') {
+      while (i < text.length && text[i] !== '\n' && text[i] !== '\r') {
+        // a backslash-newline continues a // comment onto the next line in C
+        if (text[i] === '\\' && (text[i + 1] === '\n' || text[i + 1] === '\r')) break;
+        out.push(' ');
+        i++;
+      }
+      if (text[i] === '\\') { out.push(' '); i++; }
+      continue;
+    }
+    if (c === '/' && n === '*') {
+      const startLine = line;
+      const startCol = i - lineStart + 1;
+      out.push('  ');
+      i += 2;
+      let closed = false;
+      while (i < text.length) {
+        if (text[i] === '*' && text[i + 1] === '/') {
+          out.push('  ');
+          i += 2;
+          closed = true;
+          break;
+        }
+        if (text[i] === '\n') { out.push('\n'); line++; lineStart = i + 1; }
+        else if (text[i] === '\r') out.push('\r');
+        else out.push(' ');
+        i++;
+      }
+      if (!closed) return { code: out.join(''), unterminated: { line: startLine, column: startCol } };
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      out.push(c);
+      i++;
+      while (i < text.length && text[i] !== c && text[i] !== '\n') {
+        if (text[i] === '\\' && i + 1 < text.length && text[i + 1] !== '\n') { out.push(text[i], text[i + 1]); i += 2; continue; }
+        out.push(text[i]);
+        i++;
+      }
+      if (text[i] === c) { out.push(c); i++; }
+      continue;
+    }
+    if (c === '\n') { line++; lineStart = i + 1; }
+    out.push(c);
+    i++;
+  }
+  return { code: out.join('') };
+}
+
+interface LogicalLine {
+  text: string;
+  /** Line number of its first physical line. */
+  line: number;
+  /** Maps an index in `text` to the column on the first physical line (continued parts map to their own column). */
+  columnOf(index: number): number;
+}
+
+/** Physical lines joined across backslash-newline, as the C preprocessor does first. */
+function logicalLines(code: string): LogicalLine[] {
+  const physical = code.split(/\r\n|\n|\r/);
+  const out: LogicalLine[] = [];
+  for (let k = 0; k < physical.length; k++) {
+    const first = k;
+    let text = physical[k];
+    const starts: number[] = [0];
+    while (/\\[ \t]*$/.test(text) && k + 1 < physical.length) {
+      text = text.replace(/\\[ \t]*$/, ' ');
+      starts.push(text.length);
+      text += physical[++k];
+    }
+    out.push({
+      text,
+      line: first + 1,
+      columnOf: (index: number) => {
+        let part = 0;
+        while (part + 1 < starts.length && index >= starts[part + 1]) part++;
+        return part === 0 ? index + 1 : index - starts[part] + 1;
+      },
+    });
+  }
+  return out;
+}
+
+type Evaluated = { value: bigint } | { error: string; at: number };
+
+interface ExprToken {
+  kind: 'num' | 'name' | 'op' | 'end';
+  text: string;
+  at: number;
+  value?: bigint;
+}
+
+const INTEGER_LITERAL = /^(?:0[xX]([0-9a-fA-F]+)|0([0-7]*)|([1-9][0-9]*))(?:[uU](?:ll|LL|l|L)?|(?:ll|LL|l|L)[uU]?)?(?![A-Za-z0-9_.])/;
+
+function tokenizeExpression(src: string): ExprToken[] | { error: string; at: number } {
+  const tokens: ExprToken[] = [];
+  let i = 0;
+  while (i < src.length) {
+    const rest = src.slice(i);
+    const ws = /^[ \t]+/.exec(rest);
+    if (ws) { i += ws[0].length; continue; }
+    if (/^[0-9]/.test(rest)) {
+      const m = INTEGER_LITERAL.exec(rest);
+      if (!m) return { error: `\`${/^[0-9A-Za-z_.]+/.exec(rest)![0]}\` is not an integer literal`, at: i };
+      const value = m[1] !== undefined ? BigInt(`0x${m[1]}`) : m[2] !== undefined ? (m[2] ? BigInt(`0o${m[2]}`) : 0n) : BigInt(m[3]);
+      tokens.push({ kind: 'num', text: m[0], at: i, value });
+      i += m[0].length;
+      continue;
+    }
+    const id = /^[A-Za-z_][A-Za-z0-9_]*/.exec(rest);
+    if (id) { tokens.push({ kind: 'name', text: id[0], at: i }); i += id[0].length; continue; }
+    const op = /^(<<|>>|[-+*/%&|^~()])/.exec(rest);
+    if (op) { tokens.push({ kind: 'op', text: op[0], at: i }); i += op[0].length; continue; }
+    return { error: `unexpected \`${rest[0]}\``, at: i };
+  }
+  tokens.push({ kind: 'end', text: '', at: src.length });
+  return tokens;
+}
+
+/** Binary operators by C precedence, loosest first. */
+const LEVELS: string[][] = [['|'], ['^'], ['&'], ['<<', '>>'], ['+', '-'], ['*', '/', '%']];
+
+/**
+ * Evaluates a C integer constant expression exactly (BigInt, so nothing
+ * overflows silently). Names resolve through `names` (defines earlier in the file).
+ */
+export function evaluateIntegerExpression(src: string, names: ReadonlyMap<string, { value: bigint }>): Evaluated {
+  const toks = tokenizeExpression(src);
+  if (!Array.isArray(toks)) return toks;
+  let p = 0;
+  class Stop { constructor(readonly error: string, readonly at: number) {} }
+  const peek = () => toks[p];
+  const describe = (t: ExprToken) => (t.kind === 'end' ? 'the end of the value' : `\`${t.text}\``);
+
+  const primary = (): bigint => {
+    const t = toks[p++];
+    if (t.kind === 'num') return t.value!;
+    if (t.kind === 'name') {
+      const v = names.get(t.text);
+      if (!v) throw new Stop(`${t.text} is not an integer defined earlier in this file`, t.at);
+      return v.value;
+    }
+    if (t.kind === 'op' && t.text === '(') {
+      const v = binary(0);
+      const close = toks[p++];
+      if (close.text !== ')' || close.kind !== 'op') throw new Stop(`expected \`)\`, found ${describe(close)}`, close.at);
+      return v;
+    }
+    if (t.kind === 'op' && (t.text === '-' || t.text === '+' || t.text === '~')) {
+      const v = primary();
+      return t.text === '-' ? -v : t.text === '~' ? ~v : v;
+    }
+    throw new Stop(`expected a number, a name or \`(\`, found ${describe(t)}`, t.at);
+  };
+  const binary = (level: number): bigint => {
+    if (level === LEVELS.length) return primary();
+    let left = binary(level + 1);
+    for (;;) {
+      const t = peek();
+      if (t.kind !== 'op' || !LEVELS[level].includes(t.text)) return left;
+      p++;
+      const right = binary(level + 1);
+      switch (t.text) {
+        case '|': left |= right; break;
+        case '^': left ^= right; break;
+        case '&': left &= right; break;
+        case '<<': case '>>':
+          if (right < 0n || right > 63n) throw new Stop(`shift count ${right} is outside 0..63`, t.at);
+          left = t.text === '<<' ? left << right : left >> right;
+          break;
+        case '+': left += right; break;
+        case '-': left -= right; break;
+        case '*': left *= right; break;
+        case '/': case '%':
+          if (right === 0n) throw new Stop('division by zero', t.at);
+          left = t.text === '/' ? left / right : left % right;
+          break;
+      }
+    }
+  };
+  try {
+    const value = binary(0);
+    const t = peek();
+    if (t.kind !== 'end') return { error: `unexpected ${describe(t)}`, at: t.at };
+    return { value };
+  } catch (e) {
+    if (e instanceof Stop) return { error: e.error, at: e.at };
+    throw e;
+  }
+}
+

@@ -1,0 +1,60 @@
+import { FormatError } from '../errors';
+import { splitLines } from '../sev/text';
+import { SE_CODE_MAX, SE_CODE_NONE, formatSeCode, type SeTableEntry, type SeTableReadResult } from './types';
+
+/**
+ * Reads `default.sls`, the resident-SE table (FORMATS.md 5): one `NAME CODE`
+ * or `NAME = CODE` per line, comments from `;`, `#` or `//` to the end of the
+ * line. Codes are decimal or `0x` hex, 0..0xFFFE. Every error in the file is
+ * reported at once with its line and column; a name given twice with
+ * different codes names both lines.
+ */
+export function parseSls(text: string, file = 'default.sls'): SeTableReadResult {
+  const result: SeTableReadResult = { file, entries: [], rejected: [], errors: [], warnings: [] };
+  const err = (line: number, column: number, detail: string) => result.errors.push(new FormatError('SLS', detail, { line, column }, file));
+  const seen = new Map<string, SeTableEntry>();
+  for (const { text: raw, line } of splitLines(text)) {
+    const cut = raw.search(/;|#|\/\//);
+    const code = cut >= 0 ? raw.slice(0, cut) : raw;
+    if (!code.trim()) continue;
+    const m = /^([ \t]*)([^ \t=]+)[ \t]*(=?)[ \t]*([^ \t]*)[ \t]*(.*)$/.exec(code)!;
+    const nameCol = m[1].length + 1;
+    const name = m[2];
+    const valueCol = code.indexOf(m[4], nameCol - 1 + name.length + (m[3] ? 1 : 0)) + 1;
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+      err(line, nameCol, `invalid SE name \`${name}\`: names match [A-Za-z_][A-Za-z0-9_]*`);
+      continue;
+    }
+    if (!m[4]) {
+      err(line, nameCol + name.length, `\`${name}\` has no code: expected \`NAME CODE\` or \`NAME = CODE\``);
+      continue;
+    }
+    if (m[5]) {
+      err(line, code.indexOf(m[5], valueCol - 1 + m[4].length) + 1, `unexpected \`${m[5].trim()}\` after the code of ${name}`);
+      continue;
+    }
+    const value = /^0[xX][0-9a-fA-F]+$/.test(m[4]) ? parseInt(m[4].slice(2), 16) : /^[0-9]+$/.test(m[4]) ? Number(m[4]) : NaN;
+    if (Number.isNaN(value)) {
+      err(line, valueCol, `code of ${name} must be a decimal or 0x hex integer, found \`${m[4]}\``);
+      continue;
+    }
+    if (value > SE_CODE_MAX) {
+      err(line, valueCol, value === SE_CODE_NONE
+        ? `code of ${name} is 0xFFFF, which a SAR uses for "no SE"`
+        : `code of ${name} is ${m[4]}, outside the u16 SE code range 0..0xFFFE`);
+      continue;
+    }
+    const entry: SeTableEntry = { name, code: value, place: { file, line, column: nameCol } };
+    const prev = seen.get(name);
+    if (prev) {
+      if (prev.code !== value)
+        err(line, nameCol, `${name} is defined again as ${formatSeCode(value)}; it was ${formatSeCode(prev.code)} at ${file}:${prev.place.line}`);
+      else
+        result.warnings.push(new FormatError('SLS', `${name} is listed again with the same code (first at line ${prev.place.line})`, { line, column: nameCol }, file));
+      continue;
+    }
+    seen.set(name, entry);
+    result.entries.push(entry);
+  }
+  return result;
+}
