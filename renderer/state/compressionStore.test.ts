@@ -2,19 +2,21 @@ import { describe, it, expect } from 'vitest';
 import { createDocumentStore } from './documentStore';
 import { createCompressionStore, connectCompression, type CompressFn } from './compressionStore';
 import { emptyMotion, KeyFlag } from '../../shared/motion/types';
-import type { CompressResult } from '../../shared/compress/types';
+import type { CompressOutcome } from '../../shared/ipc';
 
-function fakeResult(tag: number): CompressResult {
+function fakeResult(tag: number): CompressOutcome {
   return {
+    status: 'done',
+    documentId: 'd',
+    revision: 0,
     mt3: { name: tag } as never,
-    bytes: new Uint8Array(0),
     channels: [],
     warnings: [],
     totalKeys: tag,
     mt3Bytes: 0,
     mtnBytes: 0,
     ratio: 0,
-    ms: 0,
+    compressMs: 0,
   };
 }
 
@@ -24,15 +26,15 @@ describe('compression controller', () => {
   it('applies only the latest edit and coalesces edits made while a request runs', async () => {
     const doc = createDocumentStore();
     const out = createCompressionStore();
-    const pending: { resolve: (r: CompressResult) => void; userKeys: number }[] = [];
-    const compress: CompressFn = (motion) =>
+    const pending: { resolve: (r: CompressOutcome) => void; userKeys: number; revision: number }[] = [];
+    const compress: CompressFn = (req) =>
       new Promise((resolve) => {
         let userKeys = 0;
-        for (let i = 0; i < motion.jointKeyInfo.length; i += 4) if (motion.jointKeyInfo[i] & KeyFlag.KEY) userKeys++;
-        pending.push({ resolve, userKeys });
+        for (const w of req.jointKeyFlags) if (w & KeyFlag.KEY) userKeys++;
+        pending.push({ resolve, userKeys, revision: req.revision });
       });
     connectCompression(doc, out, compress, () => 0);
-    doc.getState().load({ kind: 'mtn', path: 'w.mtn', motion: emptyMotion(10, [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'r' }]) });
+    doc.getState().load({ documentId: 'd', kind: 'mtn', readOnly: false, name: 'w', path: 'w.mtn', motion: emptyMotion(10, [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'r' }]) });
     expect(pending).toHaveLength(1);
     // Three edits while the first request runs: only one follow-up request, for the latest state.
     doc.getState().keys.toggle(0, 1);
@@ -44,6 +46,7 @@ describe('compression controller', () => {
     expect(out.getState().result).toBeNull(); // stale: answered the load, not the latest edit
     expect(pending).toHaveLength(2);
     expect(pending[1].userKeys).toBe(3);
+    expect(pending[1].revision).toBe(doc.getState().editId);
     pending[1].resolve(fakeResult(2));
     await flush();
     expect(out.getState().result?.totalKeys).toBe(2);
@@ -58,7 +61,7 @@ describe('compression controller', () => {
       if (fail) throw new Error('worker crashed');
       return fakeResult(7);
     });
-    doc.getState().load({ kind: 'mtn', path: 'w.mtn', motion: emptyMotion(4, [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'r' }]) });
+    doc.getState().load({ documentId: 'd', kind: 'mtn', readOnly: false, name: 'w', path: 'w.mtn', motion: emptyMotion(4, [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'r' }]) });
     await flush();
     expect(out.getState().result?.totalKeys).toBe(7);
     fail = true;

@@ -1,29 +1,26 @@
 /**
  * The compression result for the document: derived state, neither undoable
- * nor saved. A controller watches the document store and asks for a new
- * compression whenever something it depends on changed; a reply is applied
- * only when it answers the latest edit, and at most one request is in flight
- * (edits arriving meanwhile are coalesced into one follow-up request), so a
- * fast drag never queues a backlog.
+ * nor saved. A controller watches the document store and asks the main
+ * process (its compression worker) for a new compression whenever something
+ * compression depends on changed. The request's revision is the document's
+ * editId; a reply is applied only when it answers the latest edit, and at most
+ * one request is in flight (edits arriving meanwhile are coalesced into one
+ * follow-up request), so a fast drag never queues a backlog.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { Motion } from '../../shared/motion/types';
-import type { Mt3Motion } from '../../shared/mt3/types';
-import type { CompressOptions, CompressResult } from '../../shared/compress/types';
+import type { CompressOutcome, CompressRequest, CompressResponse } from '../../shared/ipc';
 import type { DocumentState } from './documentStore';
 
 export interface CompressionState {
-  /** Latest applied result for an editable document; null before the first or for read-only docs. */
-  result: CompressResult | null;
-  /** The MT3 the viewport and curves decode: the result's, or the file's for read-only docs. */
-  mt3: Mt3Motion | null;
+  /** Latest applied result; null before the first, and for read-only documents. */
+  result: CompressResponse | null;
   /** editId of the document the result belongs to. */
   editId: number;
   /** A request for a newer edit is running. */
   pending: boolean;
   /** Why the latest compression failed, or null. */
   error: string | null;
-  /** Milliseconds from edit to applied result (includes transport). */
+  /** Milliseconds from request to applied result (worker + transport). */
   roundTripMs: number;
   set(patch: Partial<Omit<CompressionState, 'set'>>): void;
 }
@@ -31,7 +28,6 @@ export interface CompressionState {
 export function createCompressionStore(): StoreApi<CompressionState> {
   return createStore<CompressionState>()((set) => ({
     result: null,
-    mt3: null,
     editId: -1,
     pending: false,
     error: null,
@@ -44,25 +40,31 @@ export function createCompressionStore(): StoreApi<CompressionState> {
 
 export const compressionStore = createCompressionStore();
 
-/** Name the compressor hashes into the MT3 header: the file's base name. */
-export function motionNameOf(path: string | null): string {
-  if (!path) return 'motion';
-  const base = path.split(/[\\/]/).pop() ?? path;
-  return base.replace(/\.[^.]*$/, '') || 'motion';
+/** Word 0 of every key-info vector (what compression reads from key info). */
+export function keyFlagWords(info: Uint32Array): Uint32Array {
+  const out = new Uint32Array(info.length / 4);
+  for (let i = 0; i < out.length; i++) out[i] = info[i * 4];
+  return out;
 }
 
-/** The options the document asks for. */
-export function compressOptionsOf(doc: DocumentState): CompressOptions {
+/** The compress request for the document's current state. */
+export function compressRequestOf(doc: DocumentState, revision: number, includeBytes = false): CompressRequest {
+  const m = doc.motion!;
   return {
-    positionTolerance: doc.tolerances.positionTolerance,
-    rotationToleranceDeg: doc.tolerances.rotationToleranceDeg,
-    offsetTolerance: doc.tolerances.offsetTolerance,
+    documentId: doc.documentId!,
+    revision,
+    translationKeyFlags: keyFlagWords(m.translationKeyInfo),
+    jointKeyFlags: keyFlagWords(m.jointKeyInfo),
+    motionFlags: m.flags,
+    waistJoint: m.waistJoint,
+    tolerances: { ...doc.tolerances },
     rotationToleranceOverridesDeg: { ...doc.rotationOverridesDeg },
-    name: motionNameOf(doc.path),
+    name: doc.name || undefined,
+    includeBytes,
   };
 }
 
-export type CompressFn = (motion: Motion, options: CompressOptions) => Promise<CompressResult>;
+export type CompressFn = (req: CompressRequest) => Promise<CompressOutcome>;
 
 /**
  * Connects a document store to a compression store. Returns the unsubscribe
@@ -80,21 +82,17 @@ export function connectCompression(
   async function run(): Promise<void> {
     if (inFlight) return;
     const doc = docStore.getState();
-    if (!doc.motion || doc.editId === lastRequested) return;
-    if (doc.readOnly) {
-      lastRequested = doc.editId;
-      return;
-    }
+    if (!doc.motion || !doc.documentId || doc.readOnly || doc.editId === lastRequested) return;
     inFlight = true;
     lastRequested = doc.editId;
     const editId = doc.editId;
     const started = now();
     out.getState().set({ pending: true });
     try {
-      const result = await compress(doc.motion, compressOptionsOf(doc));
-      // Apply only if no newer edit has arrived; a newer one triggers its own request below.
-      if (docStore.getState().editId === editId) {
-        out.getState().set({ result, mt3: result.mt3, editId, error: null, roundTripMs: now() - started });
+      const outcome = await compress(compressRequestOf(doc, editId));
+      // Apply only if no newer edit has arrived; a newer one gets its own request below.
+      if (outcome.status === 'done' && docStore.getState().editId === editId) {
+        out.getState().set({ result: outcome, editId, error: null, roundTripMs: now() - started });
       }
     } catch (err) {
       if (docStore.getState().editId === editId) {
@@ -103,7 +101,7 @@ export function connectCompression(
     } finally {
       inFlight = false;
       const latest = docStore.getState();
-      if (latest.editId !== lastRequested && latest.motion) {
+      if (latest.editId !== lastRequested && latest.motion && !latest.readOnly) {
         void run();
       } else {
         out.getState().set({ pending: false });
@@ -113,13 +111,12 @@ export function connectCompression(
 
   const unsubscribe = docStore.subscribe((s, prev) => {
     if (s.editId === prev.editId) return;
-    if (!s.motion) {
-      out.getState().set({ result: null, mt3: null, editId: s.editId, pending: false, error: null });
-      return;
+    if (s.documentId !== prev.documentId) {
+      // A different document: its old result must never be drawn over the new motion.
+      out.getState().set({ result: null, editId: -1, error: null });
     }
-    if (s.readOnly) {
-      const entry = s.mt3Entries?.[s.activeEntry];
-      out.getState().set({ result: null, mt3: entry?.mt3 ?? null, editId: s.editId, pending: false, error: null });
+    if (!s.motion || s.readOnly) {
+      out.getState().set({ result: null, editId: s.editId, pending: false, error: null });
       lastRequested = s.editId;
       return;
     }

@@ -9,7 +9,7 @@ function sample() {
     { parent: 0, mirror: 1, part: 0, reserved: 0, name: 'footR' },
   ];
   const store = createDocumentStore();
-  store.getState().load({ kind: 'mtn', path: 'walk.mtn', motion: emptyMotion(20, joints) });
+  store.getState().load({ documentId: 'd1', kind: 'mtn', readOnly: false, name: 'walk', path: 'walk.mtn', motion: emptyMotion(20, joints) });
   return store;
 }
 
@@ -141,7 +141,7 @@ describe('document store', () => {
   it('refuses edits on read-only documents', () => {
     const s = createDocumentStore();
     const m = emptyMotion(4, [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'root' }]);
-    s.getState().load({ kind: 'mt3', path: 'a.mt3', entries: [], decoded: m });
+    s.getState().load({ documentId: 'd2', kind: 'mt3', readOnly: true, name: 'a', path: 'a.mt3', motion: m });
     s.getState().keys.toggle(0, 1);
     expect(s.getState().past).toHaveLength(0);
     expect(s.getState().locks.setRange(0, 0, 1).ok).toBe(false);

@@ -16,7 +16,6 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { KeyFlag, type Motion } from '../../shared/motion/types';
-import type { Mt3Motion } from '../../shared/mt3/types';
 import { DEFAULT_TOLERANCES } from '../../shared/compress/types';
 
 /** The three global compression tolerances (units and degrees as in CompressOptions). */
@@ -48,34 +47,27 @@ interface HistoryEntry {
   state: EditableState;
 }
 
-/** One motion of a read-only .mt3 / .mar document. */
-export interface Mt3Entry {
-  /** GV_StrCode of the motion name. */
-  name: number;
-  mt3: Mt3Motion;
-}
-
 export type DocumentKind = 'mtn' | 'mt3' | 'mar';
 
 /** Outcome of an edit that can be refused (locks). */
 export type EditOutcome = { ok: true } | { ok: false; message: string };
 
 export interface DocumentState {
+  /** The main process's id of the open document (compress/save requests name it); null when none. */
+  documentId: string | null;
   /** Path of the open file as the API names it; null when nothing is open. */
   path: string | null;
+  /** Display name (base name without extension, "<mar>:<entry>" for archive entries). */
+  name: string;
   kind: DocumentKind | null;
-  /** .mt3 / .mar are shown, never edited or saved. */
+  /** .mt3 / .mar documents (decoded keyframes) are shown, never edited; Save As .mtn converts them. */
   readOnly: boolean;
   /**
    * The motion as edited: float data from the file, key info / flags from the
    * current EditableState. A new object after every edit (identity = change).
-   * For read-only documents, the decoded motion of the active entry.
+   * For read-only documents, the motion decoded from the MT3.
    */
   motion: Motion | null;
-  /** Read-only documents: their MT3 motions; null for .mtn. */
-  mt3Entries: Mt3Entry[] | null;
-  /** Index into mt3Entries shown now. */
-  activeEntry: number;
   tolerances: Tolerances;
   rotationOverridesDeg: Readonly<Record<number, number>>;
   /** Bumps on every change of anything compression depends on. */
@@ -93,9 +85,7 @@ export interface DocumentState {
   /** Closes the document. */
   close(): void;
   /** Records that the current file part is on disk at `path`. */
-  markSaved(path: string): void;
-  /** Selects the shown entry of a read-only archive. */
-  selectEntry(index: number, decoded: Motion): void;
+  markSaved(path: string, name?: string): void;
 
   keys: {
     /** Toggles a user KEY at `frame`: joint -1 is the root translation channel. */
@@ -138,9 +128,16 @@ export interface DocumentState {
 }
 
 /** What `load` accepts. */
-export type LoadDocument =
-  | { kind: 'mtn'; path: string; motion: Motion; tolerances?: Tolerances }
-  | { kind: 'mt3' | 'mar'; path: string; entries: Mt3Entry[]; decoded: Motion; tolerances?: Tolerances };
+export interface LoadDocument {
+  documentId: string;
+  path: string;
+  name: string;
+  kind: DocumentKind;
+  readOnly: boolean;
+  motion: Motion;
+  /** Starting tolerances (the preferences' defaults); the current ones when omitted. */
+  tolerances?: Tolerances;
+}
 
 const HISTORY_LIMIT = 500;
 
@@ -262,12 +259,12 @@ export function createDocumentStore(): StoreApi<DocumentState> {
     }
 
     return {
+      documentId: null,
       path: null,
+      name: '',
       kind: null,
       readOnly: false,
       motion: null,
-      mt3Entries: null,
-      activeEntry: 0,
       tolerances: { ...DEFAULT_TOLERANCES },
       rotationOverridesDeg: {},
       editId: 0,
@@ -277,52 +274,33 @@ export function createDocumentStore(): StoreApi<DocumentState> {
       transaction: null,
 
       load(doc) {
-        const tolerances = doc.tolerances ?? get().tolerances;
-        if (doc.kind === 'mtn') {
-          set({
-            path: doc.path,
-            kind: 'mtn',
-            readOnly: false,
-            motion: doc.motion,
-            mt3Entries: null,
-            activeEntry: 0,
-            tolerances,
-            rotationOverridesDeg: {},
-            editId: get().editId + 1,
-            dirty: false,
-            past: [],
-            future: [],
-            transaction: null,
-          });
-        } else {
-          set({
-            path: doc.path,
-            kind: doc.kind,
-            readOnly: true,
-            motion: doc.decoded,
-            mt3Entries: doc.entries,
-            activeEntry: 0,
-            tolerances,
-            rotationOverridesDeg: {},
-            editId: get().editId + 1,
-            dirty: false,
-            past: [],
-            future: [],
-            transaction: null,
-          });
-        }
+        set({
+          documentId: doc.documentId,
+          path: doc.path,
+          name: doc.name,
+          kind: doc.kind,
+          readOnly: doc.readOnly,
+          motion: doc.motion,
+          tolerances: doc.tolerances ?? get().tolerances,
+          rotationOverridesDeg: {},
+          editId: get().editId + 1,
+          dirty: false,
+          past: [],
+          future: [],
+          transaction: null,
+        });
         saved = editableOf(get());
       },
 
       close() {
         saved = null;
         set({
+          documentId: null,
           path: null,
+          name: '',
           kind: null,
           readOnly: false,
           motion: null,
-          mt3Entries: null,
-          activeEntry: 0,
           rotationOverridesDeg: {},
           editId: get().editId + 1,
           dirty: false,
@@ -332,17 +310,10 @@ export function createDocumentStore(): StoreApi<DocumentState> {
         });
       },
 
-      markSaved(path) {
+      markSaved(path, name) {
         if (!get().motion) return;
         saved = editableOf(get());
-        set({ path, dirty: false });
-      },
-
-      selectEntry(index, decoded) {
-        const s = get();
-        if (!s.mt3Entries || index < 0 || index >= s.mt3Entries.length) return;
-        set({ activeEntry: index, motion: decoded, editId: s.editId + 1 });
-        saved = editableOf(get());
+        set({ path, name: name ?? get().name, dirty: false });
       },
 
       keys: {
