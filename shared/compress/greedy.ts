@@ -1,0 +1,64 @@
+import { SegmentHeap } from './heap';
+import type { KeyList } from './keyList';
+import { finishOutcome, fitAllKeys, type TrackFit } from './track';
+
+export interface GreedyOutcome {
+  /** Error of the final stored track at every frame 0..N. */
+  errors: Float64Array;
+  maxError: number;
+  maxErrorFrame: number;
+  /** Keys inserted by the loop (not counting initial keys). */
+  inserted: number;
+}
+
+/**
+ * The classic greedy loop of COMPRESSION.md with incremental bookkeeping:
+ * a heap holds each segment's max interior error; inserting a key refits only
+ * the keys within `fit.fitRadius` of it and re-evaluates only the segments
+ * those keys bound. The result is identical to a full refit and full error
+ * pass per insertion (see naive.ts), because fits are local.
+ *
+ * A key is inserted at the non-key frame with the largest error (ties: the
+ * earliest) while that error exceeds the tolerance. Key frames cannot improve
+ * by inserting a key, so an error left on a key frame is a precision limit
+ * and is reported by the caller as a warning.
+ */
+export function greedyCompress(fit: TrackFit, keys: KeyList, tolerance: number): GreedyOutcome {
+  const N = fit.N;
+  const errors = new Float64Array(N + 1);
+  const heap = new SegmentHeap(N);
+  fitAllKeys(fit, keys);
+  for (let a = 0; a !== N; a = keys.next[a]) {
+    const e = fit.segmentError(a, keys.next[a], errors);
+    heap.set(a, e, fit.argmax);
+  }
+  let inserted = 0;
+  for (;;) {
+    const top = heap.peek();
+    if (!top || !(top.error > tolerance)) break;
+    const f = top.frame;
+    const a = top.segStart;
+    const b = keys.next[a];
+    keys.insertBetween(a, f, b);
+    inserted++;
+    // Refit the new key and, for neighbour-dependent fits, the keys around it.
+    let lo = f;
+    let hi = f;
+    for (let r = 0; r < fit.fitRadius; r++) {
+      if (keys.prev[lo] >= 0) lo = keys.prev[lo];
+      if (keys.next[hi] >= 0) hi = keys.next[hi];
+    }
+    for (let k = lo; ; k = keys.next[k]) {
+      fit.fitKey(k, keys.prev[k], keys.next[k]);
+      if (k === hi) break;
+    }
+    // Every segment with a refit key at either end: starts prev(lo)..hi.
+    const start = keys.prev[lo] >= 0 ? keys.prev[lo] : lo;
+    for (let s = start; s !== -1 && s !== N; s = keys.next[s]) {
+      const e = fit.segmentError(s, keys.next[s], errors);
+      heap.set(s, e, fit.argmax);
+      if (s === hi) break;
+    }
+  }
+  return finishOutcome(fit, keys, errors, inserted);
+}

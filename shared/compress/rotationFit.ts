@@ -1,0 +1,149 @@
+import { decodeS12, encodeS12 } from '../math/s12';
+import { conjQuat, expQuat, logQuat, mulQuat, normalize4, rotationErrorDeg } from '../math/quat';
+import { squadRef } from '../math/squad';
+import type { TrackFit } from './track';
+
+const tq = new Float64Array(4);
+const tl = new Float64Array(4);
+const tr = new Float64Array(4);
+const tinv = new Float64Array(4);
+const tout = new Float64Array(4);
+const segQ = new Float64Array(8);
+const segA = new Float64Array(8);
+
+/**
+ * Squad rotation track fit. A key stores s12(source rotation) and the
+ * textbook Squad inner quaternion computed from the neighbouring keys'
+ * quantised rotations, a_i = q_i exp(-(log(q_i^-1 q_i+1) + log(q_i^-1 q_i-1)) / 4)
+ * (a_i = q_i at the first and last key), itself stored as s12. The inner
+ * quaternion depends on the neighbours, so an insertion refits the keys on
+ * either side (fitRadius 1).
+ *
+ * Signs: each key is kept in the sign of its source sample; segments are
+ * evaluated with the far key (rotation and inner together) negated when the
+ * two stored rotations have a negative dot product, which is exactly what the
+ * written file holds after `alignSigns` (negating a key's two quaternions
+ * leaves the decoded rotation unchanged), so errors measured here are the
+ * errors of the written bytes.
+ */
+export class RotationFit implements TrackFit {
+  readonly fitRadius = 1 as const;
+  readonly N: number;
+  /** s12 integers per frame, 4 each (x, y, z, w). */
+  readonly qInt: Int16Array;
+  readonly aInt: Int16Array;
+  /** Decoded, normalised stored quaternions per frame. */
+  readonly q: Float64Array;
+  readonly a: Float64Array;
+  private readonly qReady: Uint8Array;
+  argmax = -1;
+
+  /** @param source (N+1) x 4 unit quaternions, sign-continuous, float64. */
+  constructor(readonly source: Float64Array, N: number) {
+    this.N = N;
+    this.qInt = new Int16Array((N + 1) * 4);
+    this.aInt = new Int16Array((N + 1) * 4);
+    this.q = new Float64Array((N + 1) * 4);
+    this.a = new Float64Array((N + 1) * 4);
+    this.qReady = new Uint8Array(N + 1);
+  }
+
+  /** Quantises the key rotation at f (independent of neighbours; done once). */
+  private ensureQ(f: number): void {
+    if (this.qReady[f]) return;
+    const i = f * 4;
+    for (let c = 0; c < 4; c++) {
+      this.qInt[i + c] = encodeS12(this.source[i + c]);
+      this.q[i + c] = decodeS12(this.qInt[i + c]);
+    }
+    normalize4(this.q, i);
+    this.qReady[f] = 1;
+  }
+
+  /** Sign of the stored dot product of two keys' rotations (exact on the integers). */
+  private intDot(f: number, g: number): number {
+    const a = f * 4, b = g * 4, q = this.qInt;
+    return q[a] * q[b] + q[a + 1] * q[b + 1] + q[a + 2] * q[b + 2] + q[a + 3] * q[b + 3];
+  }
+
+  fitKey(f: number, prev: number, next: number): void {
+    this.ensureQ(f);
+    const i = f * 4;
+    if (prev >= 0) this.ensureQ(prev);
+    if (next >= 0) this.ensureQ(next);
+    if (prev < 0 || next < 0) {
+      for (let c = 0; c < 4; c++) this.aInt[i + c] = this.qInt[i + c];
+    } else {
+      // log(q^-1 q_next) + log(q^-1 q_prev), neighbours taken in q's hemisphere.
+      conjQuat(tinv, this.q.subarray(i, i + 4));
+      this.relLog(tl, prev, f);
+      this.relLog(tr, next, f);
+      for (let c = 0; c < 3; c++) tq[c] = -(tl[c] + tr[c]) / 4;
+      tq[3] = 0;
+      expQuat(tout, tq);
+      mulQuat(tq, this.q.subarray(i, i + 4), tout);
+      for (let c = 0; c < 4; c++) this.aInt[i + c] = encodeS12(tq[c]);
+    }
+    for (let c = 0; c < 4; c++) this.a[i + c] = decodeS12(this.aInt[i + c]);
+    normalize4(this.a, i);
+  }
+
+  /** out = log(q_f^-1 * ±q_g) with the sign making the dot product non-negative; tinv holds q_f^-1. */
+  private relLog(out: Float64Array, g: number, f: number): void {
+    const sgn = this.intDot(f, g) < 0 ? -1 : 1;
+    const j = g * 4;
+    tq[0] = sgn * this.q[j]; tq[1] = sgn * this.q[j + 1]; tq[2] = sgn * this.q[j + 2]; tq[3] = sgn * this.q[j + 3];
+    mulQuat(tout, tinv, tq);
+    logQuat(out, tout);
+  }
+
+  keyError(f: number): number {
+    return rotationErrorDeg(this.q, f * 4, this.source, f * 4);
+  }
+
+  segmentError(a: number, b: number, errors: Float64Array): number {
+    const d = b - a;
+    const ia = a * 4, ib = b * 4;
+    const sgn = this.intDot(a, b) < 0 ? -1 : 1;
+    for (let c = 0; c < 4; c++) {
+      segQ[c] = this.q[ia + c];
+      segQ[4 + c] = sgn * this.q[ib + c];
+      segA[c] = this.a[ia + c];
+      segA[4 + c] = sgn * this.a[ib + c];
+    }
+    let max = -1;
+    let arg = -1;
+    const s = this.source;
+    for (let t = a + 1; t < b; t++) {
+      squadRef(tout, segQ, 0, 4, segA, 0, 4, (t - a) / d);
+      const e = rotationErrorDeg(tout, 0, s, t * 4);
+      errors[t] = e;
+      if (e > max) {
+        max = e;
+        arg = t;
+      }
+    }
+    this.argmax = arg;
+    return max;
+  }
+
+  /**
+   * Stored values of the given keys, with signs chained from the first key so
+   * that consecutive stored rotations have dot >= 0 (FORMATS.md 2.3).
+   */
+  storedKeys(frames: number[]): { rotation: Int16Array; inner: Int16Array } {
+    const K = frames.length;
+    const rotation = new Int16Array(K * 4);
+    const inner = new Int16Array(K * 4);
+    let sign = 1;
+    for (let k = 0; k < K; k++) {
+      const f = frames[k];
+      if (k > 0 && this.intDot(frames[k - 1], f) < 0) sign = -sign;
+      for (let c = 0; c < 4; c++) {
+        rotation[k * 4 + c] = sign * this.qInt[f * 4 + c];
+        inner[k * 4 + c] = sign * this.aInt[f * 4 + c];
+      }
+    }
+    return { rotation, inner };
+  }
+}
