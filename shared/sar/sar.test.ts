@@ -1,0 +1,202 @@
+import { describe, expect, it } from 'vitest';
+import { parseSevStrict } from '../sev/parse';
+import { parseSls } from '../se-tables/sls';
+import { parseSeDefine } from '../se-tables/define';
+import { mergeSeTables } from '../se-tables/table';
+import { gvStrCode } from '../strcode';
+import { SAR_NO_CODE } from './constants';
+import { compileSevEntry } from './compile';
+import { describeSar } from './describe';
+import { packSarEntries, type MarMotionInfo } from './pack';
+import { checkSarPairsWithMar, readSar } from './read';
+import { emptySarEntry, type SarEntry } from './types';
+import { writeSar } from './write';
+
+const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join(' ');
+const fromHex = (s: string) => new Uint8Array(s.trim().split(/\s+/).map((x) => parseInt(x, 16)));
+
+// GV_StrCode by hand: walk = 0x77 -> 0xF41 -> 0x1E88C -> 0x3D11EB; run = 0x72 -> 0xEB5 -> 0x1D70E.
+const WALK = 0x3d11eb;
+const RUN = 0x1d70e;
+
+const variants = Uint16Array.from([0x0201, 0x0202, 0x0203, 0x0204, 0x0205, 0x0206, 0x0207, 0x0208]);
+const FIXTURE_ENTRIES: SarEntry[] = [
+  {
+    name: WALK,
+    seCodes: Uint16Array.from([...new Array(8).fill(0x0101), ...variants]),
+    events: [{ frame: 12, se: 0, joint: 15 }, { frame: 40, se: 1, joint: 0xff }],
+  },
+  emptySarEntry(RUN),
+];
+// M = 2: table ends at 32 = dataBase. Entry 0: 8 + 2*16 + 2*4 = 48 bytes at 0; entry 1: 8 bytes at 48; file 32 + 64.
+const FIXTURE = fromHex(`
+  53 41 52 61 00 00 00 00 02 00 00 00 20 00 00 00
+  00 00 00 00 30 00 00 00 30 00 00 00 08 00 00 00
+  eb 11 3d 00 02 00 02 00 01 01 01 01 01 01 01 01
+  01 01 01 01 01 01 01 01 01 02 02 02 03 02 04 02
+  05 02 06 02 07 02 08 02 0c 00 00 0f 28 00 01 ff
+  0e d7 01 00 00 00 00 00 00 00 00 00 00 00 00 00
+`);
+
+describe('SAR layout', () => {
+  it('hashes the fixture names as computed by hand', () => {
+    expect(gvStrCode('walk')).toBe(WALK);
+    expect(gvStrCode('run')).toBe(RUN);
+  });
+
+  it('writes the hand-computed bytes', () => {
+    expect(hex(writeSar(FIXTURE_ENTRIES, [WALK, RUN]))).toBe(hex(FIXTURE));
+  });
+
+  it('read(write(x)) gives x back field by field, and write(read(bytes)) the same bytes', () => {
+    const back = readSar(FIXTURE);
+    expect(back.dataBase).toBe(32);
+    expect(back.entries).toEqual(FIXTURE_ENTRIES);
+    expect(hex(writeSar(back.entries, back.entries.map((e) => e.name)))).toBe(hex(FIXTURE));
+  });
+
+  it('an empty archive is just the header', () => {
+    const b = writeSar([], []);
+    expect(hex(b)).toBe('53 41 52 61 00 00 00 00 00 00 00 00 10 00 00 00');
+    expect(readSar(b).entries).toEqual([]);
+  });
+
+  it('the writer sorts events by frame and keeps file order on ties', () => {
+    const e: SarEntry = {
+      name: WALK,
+      seCodes: new Uint16Array(16).fill(7),
+      events: [{ frame: 9, se: 1, joint: 1 }, { frame: 3, se: 0, joint: 2 }, { frame: 9, se: 0, joint: 3 }, { frame: 3, se: 1, joint: 4 }],
+    };
+    expect(readSar(writeSar([e], [WALK])).entries[0].events.map((v) => v.joint)).toEqual([2, 4, 1, 3]);
+  });
+
+  it('the writer refuses names that do not match the MAR one for one', () => {
+    expect(() => writeSar(FIXTURE_ENTRIES, [RUN, WALK])).toThrow('entry 0 is motion 0x3d11eb but MAR entry 0 is 0x01d70e');
+    expect(() => writeSar(FIXTURE_ENTRIES, [WALK])).toThrow('the SAR would have 2 entries but the paired MAR has 1 motions');
+    expect(() => writeSar([emptySarEntry(WALK), emptySarEntry(WALK)], [WALK, WALK])).toThrow('entries 0 and 1 have the same motion name 0x3d11eb');
+    expect(() => writeSar([{ ...emptySarEntry(WALK), events: [{ frame: 1, se: 0, joint: 1 }] }], [WALK])).toThrow('event 0 uses SE index 0, but the entry defines 0');
+  });
+
+  it('checkSarPairsWithMar lists every mismatch', () => {
+    expect(checkSarPairsWithMar([WALK, RUN], [WALK, RUN])).toEqual([]);
+    expect(checkSarPairsWithMar([RUN], [WALK, RUN], 'a.sar', 'b.mar')).toEqual(['a.sar has 1 entries but b.mar has 2', 'entry 0: a.sar has 0x01d70e, b.mar has 0x3d11eb']);
+  });
+});
+
+describe('readSar rejects corrupt files with a place', () => {
+  const patch = (at: number, bytes: number[]) => {
+    const b = FIXTURE.slice();
+    b.set(bytes, at);
+    return b;
+  };
+  it.each([
+    ['short', FIXTURE.slice(0, 8), 'file is 8 bytes, shorter than the 16-byte header'],
+    ['magic', patch(0, [0x4d, 0x41, 0x52, 0x61]), 'bad magic: expected "SARa" (53 41 52 61), found 4d 41 52 61'],
+    ['reserved', patch(4, [1]), 'reserved word is 1, expected 0'],
+    ['count', patch(8, [0xff, 0xff, 0xff, 0x0f]), 'entry count 268435455 needs a 2147483640-byte table, but the file is 96 bytes'],
+    ['dataBase align', patch(12, [0x21]), 'dataBase 33 is not a multiple of 16'],
+    ['dataBase in table', patch(12, [0x10]), 'dataBase 16 lies inside the 2-entry table (which ends at 32)'],
+    ['offset align', patch(24, [0x31]), 'offset 49 is not a multiple of 16'],
+    ['range', patch(24, [0x40]), 'range 96..104 (size 8) does not fit in the 96-byte file'],
+    ['size', patch(20, [0x2f]), 'size 47 differs from the 48 bytes its 2 SEs and 2 events imply'],
+    ['same name', patch(24, [0x00]), 'entries 0 and 1 have the same motion name 0x3d11eb'],
+    ['unsorted', patch(72, [0x29]), 'event 1 at frame 40 comes after an event at frame 41'],
+    ['se index', patch(78, [0x02]), 'event 1 uses SE index 2, but the entry has 2'],
+    ['trailing bytes', new Uint8Array([...FIXTURE, 0, 0, 0, 0]), 'file is 100 bytes but its table implies 96 bytes'],
+  ])('%s', (_what, bytes, message) => {
+    expect(() => readSar(bytes)).toThrow(message);
+  });
+
+  it('rejects overlapping ranges', () => {
+    // entry 1 points into entry 0's SE slot, whose codes read as a valid empty entry (name 0x011234, S 0, E 0)
+    const e: SarEntry[] = [{ name: WALK, seCodes: Uint16Array.from([1, 1, 1, 1, 0x1234, 0x0001, 0, 0]), events: [] }, emptySarEntry(0x011234)];
+    const b = writeSar(e, [WALK, 0x011234]).slice();
+    const dv = new DataView(b.buffer);
+    dv.setUint32(24, 16, true);
+    expect(() => readSar(b.subarray(0, dv.getUint32(12, true) + 32))).toThrow('entries 0 and 1 overlap (32..56 and 48..56)');
+  });
+});
+
+const SLS = parseSls('SE_FOOT_L 0x0101\nSE_FOOT_R 0x0102\n', 'default.sls');
+const DEF = parseSeDefine('#define SE_FOOT_R_BASE 0x0200\n#define SE_FOOT_R_CONC (SE_FOOT_R_BASE + 1)\n#define SE_FOOT_R_GRASS (SE_FOOT_R_BASE + 2)\n#define SE_WHOOSH 0x300\n', 'se_define.h');
+const TABLE = mergeSeTables([SLS, DEF]).table;
+
+describe('compileSevEntry', () => {
+  it('resolves base names and variants, leaves gaps undefined, sorts events by frame then file order', () => {
+    const doc = parseSevStrict(`sev 1
+se 0 SE_FOOT_L
+se 2 SE_FOOT_R variants SE_FOOT_R_CONC SE_FOOT_R_GRASS SE_FOOT_R SE_FOOT_R SE_FOOT_R SE_FOOT_R SE_FOOT_R SE_FOOT_R
+event 30 2 4
+event 10 0 3
+event 30 0 -
+`);
+    const { entry, errors } = compileSevEntry(doc, TABLE, WALK, 'walk.sev');
+    expect(errors).toEqual([]);
+    expect(Array.from(entry.seCodes)).toEqual([
+      ...new Array(8).fill(0x0101),
+      ...new Array(8).fill(SAR_NO_CODE),
+      0x0201, 0x0202, 0x0102, 0x0102, 0x0102, 0x0102, 0x0102, 0x0102,
+    ]);
+    expect(entry.events).toEqual([{ frame: 10, se: 0, joint: 3 }, { frame: 30, se: 2, joint: 4 }, { frame: 30, se: 0, joint: 0xff }]);
+  });
+
+  it('reports every unknown SE name at its SEV token', () => {
+    const doc = parseSevStrict('sev 1\nse 0 SE_NOPE\nse 1 SE_FOOT_L variants A SE_FOOT_L SE_FOOT_L SE_FOOT_L SE_FOOT_L SE_FOOT_L SE_FOOT_L B\n');
+    expect(compileSevEntry(doc, TABLE, WALK, 'walk.sev').errors.map((e) => e.message)).toEqual([
+      'walk.sev:2:6: SE name SE_NOPE is not defined in default.sls or se_define.h',
+      'walk.sev:3:25: SE name A is not defined in default.sls or se_define.h',
+      'walk.sev:3:87: SE name B is not defined in default.sls or se_define.h',
+    ]);
+  });
+});
+
+describe('packSarEntries', () => {
+  const mar: MarMotionInfo[] = [
+    { name: gvStrCode('idle'), frameCount: 30, jointCount: 10, displayName: 'idle' },
+    { name: WALK, frameCount: 40, jointCount: 20, displayName: 'walk' },
+    { name: RUN, frameCount: 20, jointCount: 20, displayName: 'run' },
+  ];
+  const sev = (file: string, text: string) => ({ file, baseName: file.replace(/\.sev$/, ''), doc: parseSevStrict(text) });
+
+  it('pairs by motion name in any order and gives motions without a SEV empty entries', () => {
+    const r = packSarEntries(mar, [
+      sev('run.sev', 'sev 1\nse 0 SE_WHOOSH\nevent 5 0 -\n'),
+      sev('steps.sev', 'sev 1\nmotion walk\nse 0 SE_FOOT_L\nevent 40 0 19\n'),
+    ], TABLE, 'stage.mar');
+    expect(r.errors).toEqual([]);
+    expect(r.entries.map((e) => [e.name, e.seCodes.length / 8, e.events.length])).toEqual([[gvStrCode('idle'), 0, 0], [WALK, 1, 1], [RUN, 1, 1]]);
+    expect(r.paired.map((p) => p?.file)).toEqual([undefined, 'steps.sev', 'run.sev']);
+    const bytes = writeSar(r.entries, mar.map((m) => m.name));
+    expect(readSar(bytes).entries).toEqual(r.entries);
+    expect(describeSar(bytes, { motionNames: ['walk', 'run', 'idle'], seTable: TABLE })).toBe([
+      'SAR: 3 entries, 2 events, 128 bytes (dataBase 48)',
+      `  [0] idle (0x${gvStrCode('idle').toString(16).padStart(6, '0')}): 0 events, 0 SE slots`,
+      '  [1] walk (0x3d11eb): 1 event, 1 SE slot',
+      '      se 0: SE_FOOT_L (0x0101)',
+      '      frame    40  se 0 SE_FOOT_L (0x0101)  joint 19',
+      '  [2] run (0x01d70e): 1 event, 1 SE slot',
+      '      se 0: SE_WHOOSH (0x0300)',
+      '      frame     5  se 0 SE_WHOOSH (0x0300)  joint -',
+    ].join('\n'));
+  });
+
+  it('refuses a SEV for a motion not in the MAR and two SEVs for one motion, naming the files', () => {
+    const r = packSarEntries(mar, [
+      sev('walk.sev', 'sev 1\nse 0 SE_FOOT_L\n'),
+      sev('other.sev', 'sev 1\nmotion   walk\nse 0 SE_FOOT_L\n'),
+      sev('jump.sev', 'sev 1\nse 0 SE_FOOT_L\n'),
+    ], TABLE, 'stage.mar');
+    expect(r.errors.map((e) => e.message)).toEqual([
+      'other.sev:2:10: walk.sev and other.sev are both for motion walk (stage.mar entry 1); give each motion one .sev',
+      'jump.sev [SEV] (motion name jump from the file name): motion jump (0x0eb7c0) is not in stage.mar',
+    ].map((m) => m.replace('0x0eb7c0', `0x${gvStrCode('jump').toString(16).padStart(6, '0')}`)));
+  });
+
+  it('checks event frames and joints against the paired motion', () => {
+    const r = packSarEntries(mar, [sev('run.sev', 'sev 1\nse 0 SE_WHOOSH\nevent 21 0 20\n')], TABLE, 'stage.mar');
+    expect(r.errors.map((e) => e.message)).toEqual([
+      'run.sev:3:7: event frame 21 is past the end of motion run (frames 0..20)',
+      'run.sev:3:12: event joint 20 does not exist in motion run (joints 0..19)',
+    ]);
+  });
+});
