@@ -1,0 +1,57 @@
+import { compressMotion } from '../../shared/compress/compress';
+import type { CompressRequest, CompressResponse } from '../../shared/ipc';
+import type { Motion } from '../../shared/motion/types';
+import { validateMotion } from '../../shared/mtn/validate';
+
+/**
+ * Writes what an edit can change (CompressRequest) into a cached motion:
+ * word 0 of every key-info vector, the motion flags and the waist joint. The
+ * other key-info words and all samples stay as read from the file. Throws an
+ * Error naming the mismatch when the arrays do not fit the motion, and a
+ * FormatError when the edited motion breaks an MTN invariant (two locks on one frame).
+ */
+export function applyCompressRequest(motion: Motion, req: CompressRequest): void {
+  const S = motion.frameCount + 1;
+  const J = motion.joints.length;
+  if (!(req.translationKeyFlags instanceof Uint32Array) || req.translationKeyFlags.length !== S)
+    throw new Error(`compress: translationKeyFlags must be a Uint32Array of ${S} entries (frames 0..${S - 1}), found ${describe(req.translationKeyFlags)}`);
+  if (!(req.jointKeyFlags instanceof Uint32Array) || req.jointKeyFlags.length !== S * J)
+    throw new Error(`compress: jointKeyFlags must be a Uint32Array of ${S * J} entries (${S} frames x ${J} joints), found ${describe(req.jointKeyFlags)}`);
+  for (let f = 0; f < S; f++) motion.translationKeyInfo[f * 4] = req.translationKeyFlags[f];
+  for (let i = 0; i < S * J; i++) motion.jointKeyInfo[i * 4] = req.jointKeyFlags[i];
+  motion.flags = req.motionFlags >>> 0;
+  motion.waistJoint = req.waistJoint;
+  validateMotion(motion);
+}
+
+function describe(v: unknown): string {
+  if (ArrayBuffer.isView(v)) return `${Object.prototype.toString.call(v).slice(8, -1)} of ${(v as Uint32Array).length}`;
+  return typeof v;
+}
+
+/** Compresses a motion already updated by applyCompressRequest and shapes the response. */
+export function runCompressRequest(motion: Motion, req: CompressRequest, documentName: string): CompressResponse {
+  const t = req.tolerances;
+  const result = compressMotion(motion, {
+    positionTolerance: t.positionTolerance,
+    rotationToleranceDeg: t.rotationToleranceDeg,
+    offsetTolerance: t.offsetTolerance,
+    rotationToleranceOverridesDeg: req.rotationToleranceOverridesDeg,
+    name: req.name ?? documentName,
+  });
+  const response: CompressResponse = {
+    status: 'done',
+    documentId: req.documentId,
+    revision: req.revision,
+    mt3: result.mt3,
+    channels: result.channels,
+    warnings: result.warnings,
+    totalKeys: result.totalKeys,
+    mt3Bytes: result.mt3Bytes,
+    mtnBytes: result.mtnBytes,
+    ratio: result.ratio,
+    compressMs: result.ms,
+  };
+  if (req.includeBytes) response.bytes = result.bytes;
+  return response;
+}

@@ -1,0 +1,15 @@
+import type { CompressRequest, CompressResponse, DocumentId, IpcErrorPayload } from '../../shared/ipc';
+
+/**
+ * Messages between the compress client (main thread) and the compress worker.
+ * The worker keeps each open document's motion; a compress job carries only
+ * what edits change (see CompressRequest).
+ */
+export type ToCompressWorker =
+  | { type: 'open'; documentId: DocumentId; name: string; mtnBytes: Uint8Array }
+  | { type: 'close'; documentId: DocumentId }
+  | { type: 'compress'; jobId: number; request: CompressRequest };
+
+export type FromCompressWorker =
+  | { type: 'result'; jobId: number; response: CompressResponse }
+  | { type: 'error'; jobId: number; error: IpcErrorPayload };

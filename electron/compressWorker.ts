@@ -1,0 +1,47 @@
+/**
+ * The compress worker (worker_threads): runs compressMotion off the main
+ * thread so the window never stalls while a motion recompresses. It keeps one
+ * decoded Motion per open document and, for each job, writes the request's
+ * key-info flag words, motion flags and waist joint into that motion before
+ * compressing it. Built to dist/electron/compressWorker.cjs.
+ */
+import { parentPort } from 'node:worker_threads';
+import { applyCompressRequest, runCompressRequest } from './compress/apply';
+import type { FromCompressWorker, ToCompressWorker } from './compress/protocol';
+import { readMtn } from '../shared/mtn/read';
+import type { Motion } from '../shared/motion/types';
+import { FormatError } from '../shared/errors';
+
+if (!parentPort) throw new Error('compressWorker.cjs must run as a worker thread');
+const port = parentPort;
+const documents = new Map<string, { name: string; motion?: Motion; openError?: string }>();
+
+port.on('message', (msg: ToCompressWorker) => {
+  switch (msg.type) {
+    case 'open':
+      try {
+        documents.set(msg.documentId, { name: msg.name, motion: readMtn(msg.mtnBytes) });
+      } catch (e) {
+        documents.set(msg.documentId, { name: msg.name, openError: (e as Error).message });
+      }
+      return;
+    case 'close':
+      documents.delete(msg.documentId);
+      return;
+    case 'compress': {
+      let reply: FromCompressWorker;
+      try {
+        const doc = documents.get(msg.request.documentId);
+        if (!doc) throw new Error(`compress: document ${msg.request.documentId} is not open (it was closed or never opened)`);
+        if (!doc.motion) throw new Error(`compress: document ${msg.request.documentId} could not be read: ${doc.openError}`);
+        applyCompressRequest(doc.motion, msg.request);
+        reply = { type: 'result', jobId: msg.jobId, response: runCompressRequest(doc.motion, msg.request, doc.name) };
+      } catch (e) {
+        const error = e instanceof FormatError ? { message: e.message, formatKind: e.kind } : { message: (e as Error).message ?? String(e) };
+        reply = { type: 'error', jobId: msg.jobId, error };
+      }
+      port.postMessage(reply);
+      return;
+    }
+  }
+});

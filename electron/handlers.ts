@@ -1,0 +1,343 @@
+/**
+ * The one implementation of ActGuyApi's invoke members, as plain async
+ * functions over Node (fs, the compress worker). Electron IPC (main.ts) and
+ * the loopback server (loopback/server.ts) both serve exactly these functions
+ * through `dispatchInvoke`.
+ *
+ * The renderer is untrusted: every argument is checked for shape, and every
+ * path goes through the PathPolicy before anything is read or written.
+ */
+import { readdirSync, statSync } from 'node:fs';
+import { dirname, extname, join, relative, sep } from 'node:path';
+import { FormatError } from '../shared/errors';
+import {
+  ActGuyApiError,
+  isInvokeMember,
+  type ActGuyInvokeMember,
+  type AppInfo,
+  type CompressRequest,
+  type DocumentId,
+  type DocumentStateReport,
+  type ExportMt3Outcome,
+  type InvokeArg,
+  type InvokeResult,
+  type IpcReply,
+  type OpenMotionOutcome,
+  type OpenMotionRequest,
+  type SaveOutcome,
+  type WorkspaceFile,
+} from '../shared/ipc';
+import { readMtn } from '../shared/mtn/read';
+import type { CompressClient } from './compressClient';
+import type { DialogPort, FileFilter } from './dialogPort';
+import { baseNameOf, writeFileAtomic } from './fsutil';
+import { loadMotionFile, motionKindOfPath } from './motionFiles';
+import type { PathPolicy } from './pathPolicy';
+import type { RecentFilesStore } from './recentFiles';
+
+/** Every invoke member as a function of its one argument. */
+export type ApiHandlers = { [M in ActGuyInvokeMember]: (arg: InvokeArg<M>) => Promise<InvokeResult<M>> };
+
+export interface HandlerContext {
+  appInfo: AppInfo;
+  policy: PathPolicy;
+  recent: RecentFilesStore;
+  compress: CompressClient;
+  dialogs: DialogPort;
+  /** Called after the recent list changes (Electron rebuilds the Open Recent menu). */
+  onRecentFilesChanged?: () => void;
+  /** Called with each dirty-state report (Electron confirms on window close with it). */
+  onDocumentState?: (report: DocumentStateReport) => void;
+}
+
+/** Limits of the workspace listing, so a huge folder cannot stall the main process. */
+const WORKSPACE_MAX_FILES = 5000;
+const WORKSPACE_MAX_DEPTH = 8;
+
+const MOTION_FILTERS: FileFilter[] = [
+  { name: 'Motions (.mtn, .mt3, .mar)', extensions: ['mtn', 'mt3', 'mar'] },
+  { name: 'Editable motion (.mtn)', extensions: ['mtn'] },
+  { name: 'Compressed motion (.mt3)', extensions: ['mt3'] },
+  { name: 'Motion archive (.mar)', extensions: ['mar'] },
+];
+
+export function createHandlers(ctx: HandlerContext): ApiHandlers {
+  const { policy, recent, compress, dialogs } = ctx;
+  /** Documents the renderer has open: their file and the name compress defaults to. */
+  const documents = new Map<DocumentId, { path: string; name: string }>();
+
+  for (const file of recent.list()) policy.allowFile(file.path);
+  policy.allowFile(ctx.appInfo.samplePath);
+  policy.allowFile(ctx.appInfo.startupPath);
+  if (ctx.appInfo.workspaceRoot) policy.allowTree(ctx.appInfo.workspaceRoot);
+
+  const remember = (path: string, name: string, kind: 'mtn' | 'mt3' | 'mar'): void => {
+    recent.add({ path, name, kind });
+    ctx.onRecentFilesChanged?.();
+  };
+
+  const requireDocument = (id: unknown): { path: string; name: string } => {
+    const doc = typeof id === 'string' ? documents.get(id) : undefined;
+    if (!doc) throw new Error(`document ${String(id)} is not open (open a motion first)`);
+    return doc;
+  };
+
+  const openMotion = async (raw: OpenMotionRequest): Promise<OpenMotionOutcome> => {
+    const req = requireObject<OpenMotionRequest>(raw, 'openMotion');
+    const path = policy.check(requireString(req.path, 'openMotion: path'), 'read');
+    if (!motionKindOfPath(path)) throw new Error(`${path}: not a motion file (expected .mtn, .mt3 or .mar)`);
+    const skeletonPath = req.skeletonPath === undefined ? undefined : policy.check(requireString(req.skeletonPath, 'openMotion: skeletonPath'), 'read');
+    if (req.marEntry !== undefined && !Number.isInteger(req.marEntry)) throw new Error('openMotion: marEntry must be an integer');
+    const loaded = loadMotionFile({ path, marEntry: req.marEntry, skeletonPath, withoutSkeleton: req.withoutSkeleton === true });
+    if (loaded.status !== 'loaded') return loaded;
+    const m = loaded.motion;
+    const documentId = compress.open({ name: m.name, mtnBytes: m.mtnBytes });
+    documents.set(documentId, { path: m.path, name: m.name });
+    remember(m.path, m.name, m.kind);
+    return { status: 'opened', motion: { documentId, ...m } };
+  };
+
+  const saveMotion = async (raw: InvokeArg<'saveMotion'>): Promise<SaveOutcome> => {
+    const req = requireObject<InvokeArg<'saveMotion'>>(raw, 'saveMotion');
+    requireDocument(req.documentId);
+    const given = requireString(req.path, 'saveMotion: path');
+    if (extname(given).toLowerCase() !== '.mtn')
+      throw new Error(`Could not save ${given}: only .mtn files are saved (export .mt3 with Export; .mt3 and .mar are read-only)`);
+    const mtnBytes = requireBytes(req.mtnBytes, 'saveMotion: mtnBytes');
+    const path = policy.check(given, 'write');
+    try {
+      readMtn(mtnBytes);
+    } catch (e) {
+      throw new Error(`Could not save ${path}: the motion is not a valid MTN file (${(e as Error).message}); nothing was written`);
+    }
+    try {
+      writeFileAtomic(path, mtnBytes);
+    } catch (e) {
+      throw new Error(`Could not save ${path}: ${systemReason(e)}; the file on disk is unchanged and your edits are kept`);
+    }
+    const name = baseNameOf(path);
+    documents.set(req.documentId, { path, name });
+    compress.open({ documentId: req.documentId, name, mtnBytes });
+    policy.allowFile(path);
+    remember(path, name, 'mtn');
+    return { status: 'saved', file: { path, name, byteLength: mtnBytes.byteLength } };
+  };
+
+  const exportMt3 = async (raw: InvokeArg<'exportMt3'>): Promise<ExportMt3Outcome> => {
+    const req = requireObject<InvokeArg<'exportMt3'>>(raw, 'exportMt3');
+    const compressReq = requireCompressRequest(req.compress, 'exportMt3: compress');
+    requireDocument(compressReq.documentId);
+    const given = requireString(req.path, 'exportMt3: path');
+    if (extname(given).toLowerCase() !== '.mt3') throw new Error(`Could not export ${given}: the file name must end in .mt3`);
+    const path = policy.check(given, 'write');
+    const outcome = await compress.compress({ ...compressReq, includeBytes: true }, { coalesce: false });
+    if (outcome.status !== 'done' || !outcome.bytes) throw new Error(`Could not export ${path}: the compressor returned no file`);
+    try {
+      writeFileAtomic(path, outcome.bytes);
+    } catch (e) {
+      throw new Error(`Could not export ${path}: ${systemReason(e)}; the file on disk is unchanged`);
+    }
+    policy.allowFile(path);
+    return {
+      status: 'exported',
+      file: { path, name: baseNameOf(path), byteLength: outcome.bytes.byteLength, totalKeys: outcome.totalKeys, ratio: outcome.ratio },
+    };
+  };
+
+  /** The path to start a save dialog at: the document's folder with the suggested name. */
+  const defaultSavePath = (documentId: DocumentId, defaultName: unknown, extension: string): string => {
+    const doc = requireDocument(documentId);
+    const name = typeof defaultName === 'string' && defaultName && !/[\\/]/.test(defaultName) ? defaultName : `${baseNameOf(doc.path)}.${extension}`;
+    return join(dirname(doc.path), name);
+  };
+
+  const withExtension = (path: string, extension: string): string =>
+    extname(path).toLowerCase() === `.${extension}` ? path : `${path}.${extension}`;
+
+  return {
+    getAppInfo: async () => ({ ...ctx.appInfo }),
+
+    openMotion,
+
+    openMotionDialog: async () => {
+      const path = await dialogs.chooseFileToOpen({ title: 'Open motion', filters: MOTION_FILTERS });
+      if (!path) return { status: 'cancelled' };
+      policy.allowFile(path);
+      return openMotion({ path });
+    },
+
+    chooseSkeletonDialog: async () => {
+      const path = await dialogs.chooseFileToOpen({
+        title: 'Choose the skeleton (.mtn) this motion was made from',
+        filters: [{ name: 'Skeleton motion (.mtn)', extensions: ['mtn'] }],
+      });
+      if (!path) return { status: 'cancelled' };
+      policy.allowFile(path);
+      return { status: 'chosen', path };
+    },
+
+    closeDocument: async (raw) => {
+      const req = requireObject<{ documentId: DocumentId }>(raw, 'closeDocument');
+      if (documents.delete(req.documentId)) compress.close(req.documentId);
+    },
+
+    saveMotion,
+
+    saveMotionAsDialog: async (raw) => {
+      const req = requireObject<InvokeArg<'saveMotionAsDialog'>>(raw, 'saveMotionAsDialog');
+      const defaultPath = defaultSavePath(req.documentId, req.defaultName, 'mtn');
+      const chosen = await dialogs.chooseFileToSave({ title: 'Save motion as', filters: [{ name: 'Motion (.mtn)', extensions: ['mtn'] }], defaultPath });
+      if (!chosen) return { status: 'cancelled' };
+      const path = withExtension(chosen, 'mtn');
+      policy.allowFile(path);
+      return saveMotion({ documentId: req.documentId, path, mtnBytes: req.mtnBytes });
+    },
+
+    compressMotion: async (raw) => {
+      const req = requireCompressRequest(raw, 'compressMotion');
+      requireDocument(req.documentId);
+      return compress.compress(req);
+    },
+
+    exportMt3,
+
+    exportMt3Dialog: async (raw) => {
+      const req = requireObject<InvokeArg<'exportMt3Dialog'>>(raw, 'exportMt3Dialog');
+      const compressReq = requireCompressRequest(req.compress, 'exportMt3Dialog: compress');
+      const defaultPath = defaultSavePath(compressReq.documentId, req.defaultName, 'mt3');
+      const chosen = await dialogs.chooseFileToSave({ title: 'Export compressed motion', filters: [{ name: 'Compressed motion (.mt3)', extensions: ['mt3'] }], defaultPath });
+      if (!chosen) return { status: 'cancelled' };
+      const path = withExtension(chosen, 'mt3');
+      policy.allowFile(path);
+      return exportMt3({ compress: compressReq, path });
+    },
+
+    getRecentFiles: async () => recent.list(),
+
+    clearRecentFiles: async () => {
+      recent.clear();
+      ctx.onRecentFilesChanged?.();
+    },
+
+    listWorkspace: async (raw) => {
+      const req = raw === undefined || raw === null ? {} : requireObject<InvokeArg<'listWorkspace'>>(raw, 'listWorkspace');
+      const root = ctx.appInfo.workspaceRoot;
+      if (!root) return { root: null, files: [] };
+      const wanted = Array.isArray(req.extensions) ? req.extensions.map((e) => String(e).toLowerCase().replace(/^\./, '')) : null;
+      return { root, files: listFiles(root, wanted) };
+    },
+
+    confirmDiscardChanges: async (raw) => {
+      const req = requireObject<InvokeArg<'confirmDiscardChanges'>>(raw, 'confirmDiscardChanges');
+      return dialogs.confirm({
+        title: 'Unsaved changes',
+        message: `${String(req.documentName)} has unsaved changes.`,
+        detail: `Discard them and ${String(req.action)}?`,
+        confirmLabel: 'Discard changes',
+        cancelLabel: 'Cancel',
+      });
+    },
+
+    reportDocumentState: async (raw) => {
+      const req = requireObject<DocumentStateReport>(raw, 'reportDocumentState');
+      ctx.onDocumentState?.({
+        documentId: typeof req.documentId === 'string' ? req.documentId : null,
+        documentName: typeof req.documentName === 'string' ? req.documentName : null,
+        dirty: req.dirty === true,
+      });
+    },
+  };
+}
+
+/**
+ * Runs one invoke member for a transport and wraps the outcome in a reply, so
+ * no exception crosses a transport raw and both transports report failures alike.
+ */
+export async function dispatchInvoke(handlers: ApiHandlers, member: string, arg: unknown): Promise<IpcReply<unknown>> {
+  if (!isInvokeMember(member)) return { ok: false, error: { message: `unknown API member ${JSON.stringify(member)}` } };
+  try {
+    const handler = handlers[member] as (a: unknown) => Promise<unknown>;
+    return { ok: true, value: await handler(arg) };
+  } catch (e) {
+    if (e instanceof FormatError) return { ok: false, error: { message: e.message, formatKind: e.kind } };
+    if (e instanceof ActGuyApiError) return { ok: false, error: { message: e.message, formatKind: e.formatKind } };
+    return { ok: false, error: { message: e instanceof Error ? e.message : String(e) } };
+  }
+}
+
+function listFiles(root: string, extensions: string[] | null): WorkspaceFile[] {
+  const out: WorkspaceFile[] = [];
+  const walk = (dir: string, depth: number): void => {
+    if (depth > WORKSPACE_MAX_DEPTH || out.length >= WORKSPACE_MAX_FILES) return;
+    let names: string[];
+    try {
+      names = readdirSync(dir).sort();
+    } catch {
+      return; // an unreadable folder is left out, not fatal
+    }
+    for (const name of names) {
+      if (name.startsWith('.') || name === 'node_modules' || out.length >= WORKSPACE_MAX_FILES) continue;
+      const full = join(dir, name);
+      let st;
+      try {
+        st = statSync(full);
+      } catch {
+        continue;
+      }
+      if (st.isDirectory()) walk(full, depth + 1);
+      else if (st.isFile()) {
+        const extension = extname(name).slice(1).toLowerCase();
+        if (extensions && !extensions.includes(extension)) continue;
+        out.push({ path: full, relativePath: relative(root, full).split(sep).join('/'), byteLength: st.size, extension });
+      }
+    }
+  };
+  walk(root, 0);
+  return out;
+}
+
+function requireObject<T>(v: unknown, what: string): T {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error(`${what}: expected an object argument`);
+  return v as T;
+}
+
+function requireString(v: unknown, what: string): string {
+  if (typeof v !== 'string' || v.length === 0) throw new Error(`${what} must be a non-empty string`);
+  return v;
+}
+
+function requireBytes(v: unknown, what: string): Uint8Array {
+  if (!(v instanceof Uint8Array)) throw new Error(`${what} must be a Uint8Array`);
+  return v;
+}
+
+function requireCompressRequest(v: unknown, what: string): CompressRequest {
+  const r = requireObject<CompressRequest>(v, what);
+  requireString(r.documentId, `${what}.documentId`);
+  if (!Number.isFinite(r.revision)) throw new Error(`${what}.revision must be a number`);
+  if (!Number.isInteger(r.motionFlags) || !Number.isInteger(r.waistJoint)) throw new Error(`${what}: motionFlags and waistJoint must be integers`);
+  const t = requireObject<CompressRequest['tolerances']>(r.tolerances, `${what}.tolerances`);
+  for (const key of ['positionTolerance', 'rotationToleranceDeg', 'offsetTolerance'] as const)
+    if (!(Number.isFinite(t[key]) && t[key] > 0)) throw new Error(`${what}: tolerance ${key} must be a number > 0, found ${String(t[key])}`);
+  if (r.rotationToleranceOverridesDeg !== undefined) {
+    const o = requireObject<Record<string, unknown>>(r.rotationToleranceOverridesDeg, `${what}.rotationToleranceOverridesDeg`);
+    for (const [joint, deg] of Object.entries(o))
+      if (!(typeof deg === 'number' && Number.isFinite(deg) && deg > 0)) throw new Error(`${what}: rotation tolerance override for joint ${joint} must be a number > 0`);
+  }
+  return r;
+}
+
+/** A file-system error as a short reason ("permission denied", "no space left on device"). */
+function systemReason(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  const known: Record<string, string> = {
+    EACCES: 'permission denied',
+    EPERM: 'the operation is not permitted',
+    ENOSPC: 'no space left on the disk',
+    EROFS: 'the disk is read-only',
+    ENOENT: 'the folder does not exist',
+    EISDIR: 'a folder has that name',
+    EBUSY: 'the file is in use',
+  };
+  return (code && known[code]) ?? (e instanceof Error ? e.message : String(e));
+}

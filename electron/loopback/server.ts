@@ -1,0 +1,193 @@
+/**
+ * The loopback transport: serves the built renderer and the ActGuyApi
+ * handlers over HTTP so the real renderer runs in a plain browser (npm run
+ * web, Playwright). It is a development and test tool, never part of the
+ * packaged app (electron-builder.yml leaves it out).
+ *
+ * Security: it listens on 127.0.0.1 only; every request needs the random
+ * per-run token (403 otherwise); the Host header must name the loopback
+ * address (defeats DNS rebinding); RPCs need the token in a custom header
+ * (so another site cannot post a form to it) and a same-origin Origin when the
+ * browser sends one; only members of ACTGUY_INVOKE_MEMBERS are served (404
+ * otherwise); static files come only from the renderer folder.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { encodeIpcFrame, decodeIpcFrame } from '../../shared/ipc-codec';
+import { isInvokeMember } from '../../shared/ipc';
+import { dispatchInvoke, type ApiHandlers } from '../handlers';
+import { CONTENT_SECURITY_POLICY } from '../security';
+
+/** Header carrying the token on RPCs (same name as renderer/transport/loopback.ts). */
+export const TOKEN_HEADER = 'x-actguy-token';
+/** Largest RPC body accepted (an MTN of 65535 frames is far below this for real skeletons). */
+const MAX_BODY_BYTES = 512 * 1024 * 1024;
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.wasm': 'application/wasm',
+  '.map': 'application/json; charset=utf-8',
+};
+
+export interface LoopbackServerOptions {
+  /** The built renderer (dist/renderer, with index.html). */
+  rendererDir: string;
+  handlers: ApiHandlers;
+  /** Defaults to 32 random bytes as hex. */
+  token?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+}
+
+export interface LoopbackServer {
+  /** The page to open, token included: http://127.0.0.1:PORT/?token=... */
+  url: string;
+  origin: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+export async function startLoopbackServer(options: LoopbackServerOptions): Promise<LoopbackServer> {
+  const token = options.token ?? randomBytes(32).toString('hex');
+  const tokenBytes = Buffer.from(token, 'utf8');
+  const rendererDir = resolve(options.rendererDir);
+  let port = 0;
+  const cookieName = (): string => `actguy-token-${port}`;
+
+  const tokenMatches = (candidate: string | null | undefined): boolean => {
+    if (!candidate) return false;
+    const c = Buffer.from(candidate, 'utf8');
+    return c.length === tokenBytes.length && timingSafeEqual(c, tokenBytes);
+  };
+
+  const cookieToken = (req: IncomingMessage): string | null => {
+    for (const part of (req.headers.cookie ?? '').split(';')) {
+      const [k, ...v] = part.trim().split('=');
+      if (k === cookieName()) return v.join('=');
+    }
+    return null;
+  };
+
+  const send = (res: ServerResponse, status: number, body: string | Uint8Array, type = 'text/plain; charset=utf-8', extra: Record<string, string> = {}): void => {
+    res.writeHead(status, {
+      'Content-Type': type,
+      'Content-Length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength),
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'X-Frame-Options': 'DENY',
+      ...extra,
+    });
+    res.end(body);
+  };
+
+  const readBody = (req: IncomingMessage): Promise<Uint8Array> =>
+    new Promise((resolveBody, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      req.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size > MAX_BODY_BYTES) {
+          reject(new Error(`request body over ${MAX_BODY_BYTES} bytes`));
+          req.destroy();
+          return;
+        }
+        chunks.push(c);
+      });
+      req.on('end', () => {
+        const b = Buffer.concat(chunks);
+        resolveBody(new Uint8Array(b.buffer, b.byteOffset, b.byteLength));
+      });
+      req.on('error', reject);
+    });
+
+  const serveRpc = async (req: IncomingMessage, res: ServerResponse, member: string): Promise<void> => {
+    if (!isInvokeMember(member)) return send(res, 404, `no API member ${member}`);
+    if (req.method !== 'POST') return send(res, 405, 'RPCs are POST', undefined, { Allow: 'POST' });
+    let arg: unknown;
+    try {
+      const body = await readBody(req);
+      arg = body.byteLength === 0 ? undefined : decodeIpcFrame(body);
+    } catch (e) {
+      return send(res, 400, `bad request body: ${(e as Error).message}`);
+    }
+    const reply = await dispatchInvoke(options.handlers, member, arg);
+    let frame: Uint8Array;
+    try {
+      frame = encodeIpcFrame(reply);
+    } catch (e) {
+      frame = encodeIpcFrame({ ok: false, error: { message: `${member}: the reply could not be encoded (${(e as Error).message})` } });
+    }
+    send(res, 200, frame, 'application/octet-stream');
+  };
+
+  const serveStatic = async (res: ServerResponse, pathname: string, setCookie: boolean): Promise<void> => {
+    const rel = pathname === '/' ? 'index.html' : decodeURIComponent(pathname.slice(1));
+    const full = normalize(join(rendererDir, rel));
+    if (full !== rendererDir && !full.startsWith(rendererDir + sep)) return send(res, 404, 'not found');
+    let body: Buffer;
+    try {
+      body = await readFile(full);
+    } catch {
+      return send(res, 404, rel === 'index.html' ? `the renderer is not built (${full} is missing); run npm run web` : 'not found');
+    }
+    const type = CONTENT_TYPES[extname(full).toLowerCase()] ?? 'application/octet-stream';
+    const extra: Record<string, string> = { 'Content-Security-Policy': CONTENT_SECURITY_POLICY };
+    // The page's own requests (scripts, styles) cannot carry the query token: a strict same-site cookie does.
+    if (setCookie) extra['Set-Cookie'] = `${cookieName()}=${token}; HttpOnly; SameSite=Strict; Path=/`;
+    send(res, 200, new Uint8Array(body.buffer, body.byteOffset, body.byteLength), type, extra);
+  };
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      const host = req.headers.host ?? '';
+      if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return send(res, 403, 'forbidden host');
+      const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+      if (url.pathname.startsWith('/rpc/')) {
+        if (!tokenMatches(req.headers[TOKEN_HEADER] as string | undefined)) return send(res, 403, 'missing or wrong token');
+        const origin = req.headers.origin;
+        if (origin !== undefined && origin !== `http://127.0.0.1:${port}` && origin !== `http://localhost:${port}`) return send(res, 403, 'cross-origin request refused');
+        return serveRpc(req, res, url.pathname.slice('/rpc/'.length));
+      }
+      const queryOk = tokenMatches(url.searchParams.get('token'));
+      if (!queryOk && !tokenMatches(cookieToken(req))) return send(res, 403, 'missing or wrong token: open the URL printed by npm run web');
+      if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'only GET', undefined, { Allow: 'GET, HEAD' });
+      return serveStatic(res, url.pathname, queryOk);
+    })().catch((e) => {
+      if (!res.headersSent) send(res, 500, `internal error: ${(e as Error).message}`);
+      else res.destroy();
+    });
+  });
+
+  await new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(options.port ?? 0, '127.0.0.1', () => ok());
+  });
+  const address = server.address();
+  port = typeof address === 'object' && address ? address.port : 0;
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    url: `${origin}/?token=${token}`,
+    origin,
+    port,
+    token,
+    close: () =>
+      new Promise<void>((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
+  };
+}

@@ -1,0 +1,103 @@
+import { existsSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
+import { inFile } from '../shared/errors';
+import type { MarEntrySummary, MotionFileKind, OpenMotionOutcome } from '../shared/ipc';
+import { readMar } from '../shared/mar/read';
+import { decodeMt3ToMotion } from '../shared/mt3/decode';
+import { readMt3 } from '../shared/mt3/read';
+import type { Mt3Motion } from '../shared/mt3/types';
+import type { Motion } from '../shared/motion/types';
+import { readMtn } from '../shared/mtn/read';
+import { writeMtn } from '../shared/mtn/write';
+import { formatStrCode } from '../shared/strcode';
+import { baseNameOf, readBytes } from './fsutil';
+
+/** The motion kind a path names by its extension, or null for any other file. */
+export function motionKindOfPath(path: string): MotionFileKind | null {
+  const ext = extname(path).toLowerCase();
+  return ext === '.mtn' ? 'mtn' : ext === '.mt3' ? 'mt3' : ext === '.mar' ? 'mar' : null;
+}
+
+/** A motion decoded from a file, before the handlers give it a document id. */
+export interface LoadedMotion {
+  path: string;
+  name: string;
+  kind: MotionFileKind;
+  readOnly: boolean;
+  mtnBytes: Uint8Array;
+  skeletonPath: string | null;
+  marEntry: number | null;
+}
+
+export type LoadOutcome =
+  | { status: 'loaded'; motion: LoadedMotion }
+  | Extract<OpenMotionOutcome, { status: 'chooseMarEntry' | 'needsSkeleton' }>;
+
+export interface LoadRequest {
+  /** Canonical path, already checked against the path policy. */
+  path: string;
+  marEntry?: number;
+  /** Canonical skeleton path, already checked; else `<base>.mtn` beside the file is used when present. */
+  skeletonPath?: string;
+  withoutSkeleton?: boolean;
+}
+
+/**
+ * Reads a .mtn, .mt3 or .mar into MTN bytes. A .mtn is read and validated as
+ * is; a .mt3/.mar entry is decoded with decodeMt3ToMotion using a skeleton
+ * .mtn for joint names and hierarchy. Every bad file throws a FormatError
+ * naming the file and the place.
+ */
+export function loadMotionFile(req: LoadRequest): LoadOutcome {
+  const { path } = req;
+  const kind = motionKindOfPath(path);
+  if (!kind) throw new Error(`${path}: not a motion file (expected .mtn, .mt3 or .mar)`);
+  const bytes = readBytes(path);
+  const fileBase = baseNameOf(path);
+  if (kind === 'mtn') {
+    inFile(path, () => readMtn(bytes));
+    return { status: 'loaded', motion: { path, name: fileBase, kind, readOnly: false, mtnBytes: bytes, skeletonPath: null, marEntry: null } };
+  }
+
+  let mt3: Mt3Motion;
+  let name = fileBase;
+  let marEntry: number | null = null;
+  if (kind === 'mt3') {
+    mt3 = inFile(path, () => readMt3(bytes));
+  } else {
+    const mar = inFile(path, () => readMar(bytes));
+    if (req.marEntry === undefined) {
+      const entries: MarEntrySummary[] = mar.entries.map((e, index) => ({
+        index,
+        nameCode: e.name,
+        nameText: formatStrCode(e.name),
+        frameCount: e.mt3.numFrames,
+        jointCount: e.mt3.rotations.length,
+        byteLength: e.bytes.byteLength,
+      }));
+      return { status: 'chooseMarEntry', path, entries };
+    }
+    const entry = mar.entries[req.marEntry];
+    if (!Number.isInteger(req.marEntry) || !entry)
+      throw new Error(`${path}: the archive has ${mar.entries.length} entries (0..${mar.entries.length - 1}); entry ${req.marEntry} does not exist`);
+    mt3 = entry.mt3;
+    marEntry = req.marEntry;
+    name = `${fileBase}:${formatStrCode(entry.name)}`;
+  }
+
+  let skeleton: Motion | undefined;
+  let skeletonPath: string | null = null;
+  if (!req.withoutSkeleton) {
+    const beside = join(dirname(path), `${fileBase}.mtn`);
+    skeletonPath = req.skeletonPath ?? (existsSync(beside) ? beside : null);
+    if (!skeletonPath) return { status: 'needsSkeleton', path, kind, marEntry };
+    const sp = skeletonPath;
+    skeleton = inFile(sp, () => readMtn(readBytes(sp)));
+    if (skeleton.joints.length !== mt3.rotations.length)
+      throw new Error(
+        `${basename(sp)} has ${skeleton.joints.length} joints but ${basename(path)}${marEntry === null ? '' : ` entry ${marEntry}`} animates ${mt3.rotations.length}; choose the skeleton this motion was made from`,
+      );
+  }
+  const motion = inFile(path, () => decodeMt3ToMotion(mt3, skeleton));
+  return { status: 'loaded', motion: { path, name, kind, readOnly: true, mtnBytes: writeMtn(motion), skeletonPath, marEntry } };
+}

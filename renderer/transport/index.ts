@@ -1,0 +1,37 @@
+/**
+ * The renderer's only way to reach the main process. Under Electron the
+ * preload exposes `window.actguy`; in a plain browser (npm run web, e2e) the
+ * loopback client speaks to the local server with the page's token.
+ */
+import type { ActGuyApi } from '../../shared/ipc';
+import { createLoopbackClient, tokenFromLocation } from './loopback';
+
+export { setInAppDialogs, type InAppDialogs, type InAppPickRequest, type InAppConfirmRequest } from './loopback';
+
+declare global {
+  interface Window {
+    /** Set by the Electron preload (contextBridge); absent in a plain browser. */
+    actguy?: ActGuyApi;
+  }
+}
+
+let cached: ActGuyApi | null = null;
+
+/** The API of the current transport (the same object on every call). Throws when neither transport is available. */
+export function getApi(): ActGuyApi {
+  if (cached) return cached;
+  if (window.actguy) {
+    cached = window.actguy;
+    return cached;
+  }
+  const token = tokenFromLocation(window.location);
+  if (!token)
+    throw new Error('ActGuy could not reach its main process: no Electron preload and no ?token= in the address (open the URL `npm run web` prints)');
+  cached = createLoopbackClient({ token });
+  return cached;
+}
+
+/** Replaces the API (tests of renderer stores inject a fake). Pass null to go back to the real transport. */
+export function setApiForTests(api: ActGuyApi | null): void {
+  cached = api;
+}

@@ -1,0 +1,149 @@
+/**
+ * The renderer-side client of the loopback transport (electron/loopback):
+ * the same ActGuyApi as `window.actguy`, carried over HTTP on 127.0.0.1.
+ * Each invoke member is `POST /rpc/<member>` with the per-run token in the
+ * X-ActGuy-Token header and the argument as an ipc-codec frame; the reply is
+ * an IpcReply frame. Dialog members never reach the server: there is no native
+ * UI behind it, so they run the in-app dialogs the renderer registered
+ * (setInAppDialogs) over the workspace listing.
+ */
+import { decodeIpcFrame, encodeIpcFrame } from '../../shared/ipc-codec';
+import {
+  ActGuyApiError,
+  type ActGuyApi,
+  type ActGuyInvokeMember,
+  type InvokeArg,
+  type InvokeResult,
+  type IpcReply,
+  type WorkspaceListing,
+} from '../../shared/ipc';
+
+/** Header carrying the per-run token on every RPC. */
+export const LOOPBACK_TOKEN_HEADER = 'X-ActGuy-Token';
+
+/** What the in-app file picker is asked. */
+export interface InAppPickRequest {
+  /** 'open' picks an existing file; 'save' picks or names a file under listing.root. */
+  mode: 'open' | 'save';
+  title: string;
+  /** Lower-case extensions without the dot that fit. */
+  extensions: string[];
+  /** For 'save': the suggested file name. */
+  defaultName?: string;
+  /** Files under the workspace root with those extensions. */
+  listing: WorkspaceListing;
+}
+
+export interface InAppConfirmRequest {
+  title: string;
+  message: string;
+  confirmLabel: string;
+}
+
+/** The in-app dialogs the renderer provides over loopback. */
+export interface InAppDialogs {
+  /** Resolves an absolute path (under listing.root for 'save'), or null when cancelled. */
+  pickPath(req: InAppPickRequest): Promise<string | null>;
+  /** Resolves true to go ahead. Defaults to window.confirm. */
+  confirm?(req: InAppConfirmRequest): Promise<boolean>;
+}
+
+let inAppDialogs: InAppDialogs | null = null;
+
+/** Registers the in-app picker used for dialog members over loopback (call once at start-up; harmless under Electron). */
+export function setInAppDialogs(dialogs: InAppDialogs | null): void {
+  inAppDialogs = dialogs;
+}
+
+/** The token of this page: `?token=` in the query, or `#token=` in the hash. */
+export function tokenFromLocation(loc: { search: string; hash: string }): string | null {
+  const fromQuery = new URLSearchParams(loc.search).get('token');
+  if (fromQuery) return fromQuery;
+  const fromHash = new URLSearchParams(loc.hash.replace(/^#/, '')).get('token');
+  return fromHash || null;
+}
+
+export interface LoopbackClientOptions {
+  /** Base URL of the server (defaults to the page's origin). */
+  baseUrl?: string;
+  token: string;
+  fetchImpl?: typeof fetch;
+}
+
+/** Creates a loopback client implementing ActGuyApi. */
+export function createLoopbackClient(options: LoopbackClientOptions): ActGuyApi {
+  const fetchImpl = options.fetchImpl ?? fetch.bind(globalThis);
+  const base = (options.baseUrl ?? '').replace(/\/$/, '');
+
+  async function invoke<M extends ActGuyInvokeMember>(member: M, arg: InvokeArg<M>): Promise<InvokeResult<M>> {
+    let response: Response;
+    try {
+      response = await fetchImpl(`${base}/rpc/${member}`, {
+        method: 'POST',
+        headers: { [LOOPBACK_TOKEN_HEADER]: options.token, 'Content-Type': 'application/octet-stream' },
+        body: encodeIpcFrame(arg) as BodyInit,
+      });
+    } catch (e) {
+      throw new ActGuyApiError({ message: `ActGuy's local server is not reachable (${(e as Error).message}); is \`npm run web\` still running?` });
+    }
+    if (!response.ok) {
+      const text = await response.text().catch(() => '');
+      throw new ActGuyApiError({ message: `ActGuy's local server refused ${member}: HTTP ${response.status} ${text}`.trim() });
+    }
+    const reply = decodeIpcFrame(new Uint8Array(await response.arrayBuffer())) as IpcReply<InvokeResult<M>>;
+    if (!reply.ok) throw new ActGuyApiError(reply.error);
+    return reply.value;
+  }
+
+  const requireDialogs = (): InAppDialogs => {
+    if (!inAppDialogs) throw new ActGuyApiError({ message: 'no in-app file picker registered (setInAppDialogs) for the loopback transport' });
+    return inAppDialogs;
+  };
+
+  const pick = async (mode: 'open' | 'save', title: string, extensions: string[], defaultName?: string): Promise<string | null> => {
+    const dialogs = requireDialogs();
+    const listing = await invoke('listWorkspace', { extensions });
+    return dialogs.pickPath({ mode, title, extensions, defaultName, listing });
+  };
+
+  const withExtension = (path: string, ext: string): string => (path.toLowerCase().endsWith(`.${ext}`) ? path : `${path}.${ext}`);
+
+  const api: ActGuyApi = {
+    getAppInfo: () => invoke('getAppInfo', undefined),
+    openMotion: (req) => invoke('openMotion', req),
+    openMotionDialog: async () => {
+      const path = await pick('open', 'Open motion', ['mtn', 'mt3', 'mar']);
+      return path ? invoke('openMotion', { path }) : { status: 'cancelled' };
+    },
+    chooseSkeletonDialog: async () => {
+      const path = await pick('open', 'Choose the skeleton (.mtn) this motion was made from', ['mtn']);
+      return path ? { status: 'chosen', path } : { status: 'cancelled' };
+    },
+    closeDocument: (req) => invoke('closeDocument', req),
+    saveMotion: (req) => invoke('saveMotion', req),
+    saveMotionAsDialog: async (req) => {
+      const path = await pick('save', 'Save motion as', ['mtn'], req.defaultName);
+      return path ? invoke('saveMotion', { documentId: req.documentId, mtnBytes: req.mtnBytes, path: withExtension(path, 'mtn') }) : { status: 'cancelled' };
+    },
+    compressMotion: (req) => invoke('compressMotion', req),
+    exportMt3: (req) => invoke('exportMt3', req),
+    exportMt3Dialog: async (req) => {
+      const path = await pick('save', 'Export compressed motion', ['mt3'], req.defaultName);
+      return path ? invoke('exportMt3', { compress: req.compress, path: withExtension(path, 'mt3') }) : { status: 'cancelled' };
+    },
+    getRecentFiles: () => invoke('getRecentFiles', undefined),
+    clearRecentFiles: () => invoke('clearRecentFiles', undefined),
+    listWorkspace: (req) => invoke('listWorkspace', req),
+    confirmDiscardChanges: async (req) => {
+      const message = `${req.documentName} has unsaved changes. Discard them and ${req.action}?`;
+      const confirm = inAppDialogs?.confirm;
+      if (confirm) return confirm({ title: 'Unsaved changes', message, confirmLabel: 'Discard changes' });
+      return globalThis.confirm(message);
+    },
+    reportDocumentState: (req) => invoke('reportDocumentState', req),
+    // No native menu over loopback: the page's own menu bar drives the same actions.
+    onMenuCommand: () => () => {},
+  };
+  return api;
+}
+
