@@ -1,6 +1,6 @@
 import { decodeS12, encodeS12 } from '../math/s12';
 import { conjQuat, expQuat, logQuat, mulQuat, normalize4, rotationErrorDeg } from '../math/quat';
-import { squadRef } from '../math/squad';
+import { SquadSegment } from '../math/squad';
 import type { TrackFit } from './track';
 
 const tq = new Float64Array(4);
@@ -8,16 +8,26 @@ const tl = new Float64Array(4);
 const tr = new Float64Array(4);
 const tinv = new Float64Array(4);
 const tout = new Float64Array(4);
-const segQ = new Float64Array(8);
-const segA = new Float64Array(8);
+const segment = new SquadSegment();
+const ominv = new Float64Array(4);
+const orel = new Float64Array(4);
 
 /**
- * Squad rotation track fit. A key stores s12(source rotation) and the
- * textbook Squad inner quaternion computed from the neighbouring keys'
- * quantised rotations, a_i = q_i exp(-(log(q_i^-1 q_i+1) + log(q_i^-1 q_i-1)) / 4)
- * (a_i = q_i at the first and last key), itself stored as s12. The inner
- * quaternion depends on the neighbours, so an insertion refits the keys on
- * either side (fitRadius 1).
+ * Squad rotation track fit. A key stores s12(source rotation) and an inner
+ * quaternion a_i = q_i exp(t_i) computed from the neighbouring keys' quantised
+ * rotations, itself stored as s12. With tl = log(q_i^-1 q_i-1),
+ * tr = log(q_i^-1 q_i+1) and key spacings dl, dr:
+ *
+ *   t_i = -(dr tl + dl tr) / (2 (dl + dr))
+ *
+ * which is the textbook Squad control point -(tl + tr) / 4 when the keys are
+ * evenly spaced, corrected for uneven spacing so that a rotation at constant
+ * angular velocity is reproduced exactly whatever the spacing (the textbook
+ * point needs about four times the keys on such motion, because greedy
+ * insertion makes spacing uneven). At the first and last key the Squad
+ * tangent is matched to the source's angular velocity there.
+ * The inner quaternion depends on the neighbours, so an insertion refits the
+ * keys on either side (fitRadius 1).
  *
  * Signs: each key is kept in the sign of its source sample; segments are
  * evaluated with the far key (rotation and inner together) negated when the
@@ -71,21 +81,37 @@ export class RotationFit implements TrackFit {
     const i = f * 4;
     if (prev >= 0) this.ensureQ(prev);
     if (next >= 0) this.ensureQ(next);
+    conjQuat(tinv, this.q.subarray(i, i + 4));
+    const dl = prev >= 0 ? f - prev : 0;
+    const dr = next >= 0 ? next - f : 0;
+    if (prev >= 0) this.relLog(tl, prev, f);
+    if (next >= 0) this.relLog(tr, next, f);
     if (prev < 0 || next < 0) {
-      for (let c = 0; c < 4; c++) this.aInt[i + c] = this.qInt[i + c];
+      // End key: match the source angular velocity on the one segment there is.
+      this.sourceOmega(tq, f);
+      if (next >= 0) for (let c = 0; c < 3; c++) tq[c] = (dr * tq[c] - tr[c]) / 2;
+      else for (let c = 0; c < 3; c++) tq[c] = (-tl[c] - dl * tq[c]) / 2;
     } else {
-      // log(q^-1 q_next) + log(q^-1 q_prev), neighbours taken in q's hemisphere.
-      conjQuat(tinv, this.q.subarray(i, i + 4));
-      this.relLog(tl, prev, f);
-      this.relLog(tr, next, f);
-      for (let c = 0; c < 3; c++) tq[c] = -(tl[c] + tr[c]) / 4;
-      tq[3] = 0;
-      expQuat(tout, tq);
-      mulQuat(tq, this.q.subarray(i, i + 4), tout);
-      for (let c = 0; c < 4; c++) this.aInt[i + c] = encodeS12(tq[c]);
+      // Spacing-corrected control point; equals the textbook -(tl + tr) / 4 when dl = dr.
+      for (let c = 0; c < 3; c++) tq[c] = (-dr * tl[c] - dl * tr[c]) / (2 * (dl + dr));
     }
+    tq[3] = 0;
+    expQuat(tout, tq);
+    mulQuat(tq, this.q.subarray(i, i + 4), tout);
+    for (let c = 0; c < 4; c++) this.aInt[i + c] = encodeS12(tq[c]);
     for (let c = 0; c < 4; c++) this.a[i + c] = decodeS12(this.aInt[i + c]);
     normalize4(this.a, i);
+  }
+
+  /** Source angular velocity at f in log space (half-angle per frame), in the source frame at f. */
+  private sourceOmega(out: Float64Array, f: number): void {
+    const s = this.source;
+    const lo = f > 0 ? f - 1 : 0;
+    const hi = f < this.N ? f + 1 : this.N;
+    conjQuat(ominv, s.subarray(lo * 4, lo * 4 + 4));
+    mulQuat(orel, ominv, s.subarray(hi * 4, hi * 4 + 4));
+    logQuat(out, orel);
+    for (let c = 0; c < 3; c++) out[c] /= hi - lo;
   }
 
   /** out = log(q_f^-1 * ±q_g) with the sign making the dot product non-negative; tinv holds q_f^-1. */
@@ -103,19 +129,12 @@ export class RotationFit implements TrackFit {
 
   segmentError(a: number, b: number, errors: Float64Array): number {
     const d = b - a;
-    const ia = a * 4, ib = b * 4;
-    const sgn = this.intDot(a, b) < 0 ? -1 : 1;
-    for (let c = 0; c < 4; c++) {
-      segQ[c] = this.q[ia + c];
-      segQ[4 + c] = sgn * this.q[ib + c];
-      segA[c] = this.a[ia + c];
-      segA[4 + c] = sgn * this.a[ib + c];
-    }
+    const seg = segment.set(this.q, a * 4, b * 4, this.a, a * 4, b * 4, this.intDot(a, b) < 0 ? -1 : 1);
     let max = -1;
     let arg = -1;
     const s = this.source;
     for (let t = a + 1; t < b; t++) {
-      squadRef(tout, segQ, 0, 4, segA, 0, 4, (t - a) / d);
+      seg.eval(tout, (t - a) / d);
       const e = rotationErrorDeg(tout, 0, s, t * 4);
       errors[t] = e;
       if (e > max) {

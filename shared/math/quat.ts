@@ -10,7 +10,8 @@ export function dot4(a: Quat, ai: number, b: Quat, bi: number): number {
 
 /** Normalises in place; a zero vector becomes identity. */
 export function normalize4(q: Quat, i = 0): Quat {
-  const l = Math.hypot(q[i], q[i + 1], q[i + 2], q[i + 3]);
+  const x = q[i], y = q[i + 1], z = q[i + 2], w = q[i + 3];
+  const l = Math.sqrt(x * x + y * y + z * z + w * w); // not Math.hypot: several times slower in V8
   if (l === 0) {
     q[i] = 0; q[i + 1] = 0; q[i + 2] = 0; q[i + 3] = 1;
   } else {
