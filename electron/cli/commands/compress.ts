@@ -1,0 +1,68 @@
+import { compressMotion } from '../../../shared/compress/compress';
+import { compressReport } from '../../../shared/compress/report';
+import { DEFAULT_TOLERANCES } from '../../../shared/compress/types';
+import { inFile } from '../../../shared/errors';
+import { readMtn } from '../../../shared/mtn/read';
+import { baseNameOf, readBytes, writeFileAtomic } from '../../fsutil';
+import { numberOption, parseArgs, stringOption, UsageError } from '../args';
+import type { CliCommand } from '../command';
+
+export const compressCommand: CliCommand = {
+  name: 'compress',
+  usage: 'compress IN.mtn -o OUT.mt3 [--pos-tol U] [--rot-tol DEG] [--offset-tol U] [--joint-rot-tol J=DEG,...] [--name NAME] [--report report.json]',
+  summary: 'compress an .mtn to .mt3 by greedy max-error key insertion until every frame is within tolerance',
+  run(argv) {
+    const args = parseArgs(argv, ['o', 'pos-tol', 'rot-tol', 'offset-tol', 'joint-rot-tol', 'name', 'report'], ['quiet'], { out: 'o' });
+    if (args.positionals.length !== 1) throw new UsageError('expected exactly one input .mtn');
+    const input = args.positionals[0];
+    const output = stringOption(args, 'o');
+    if (!output) throw new UsageError('missing -o OUT.mt3');
+    const name = stringOption(args, 'name') ?? baseNameOf(input);
+    const options = {
+      positionTolerance: tolerance(args, 'pos-tol', DEFAULT_TOLERANCES.positionTolerance),
+      rotationToleranceDeg: tolerance(args, 'rot-tol', DEFAULT_TOLERANCES.rotationToleranceDeg),
+      offsetTolerance: tolerance(args, 'offset-tol', DEFAULT_TOLERANCES.offsetTolerance),
+      rotationToleranceOverridesDeg: jointOverrides(stringOption(args, 'joint-rot-tol')),
+      name,
+    };
+    const motion = inFile(input, () => readMtn(readBytes(input)));
+    for (const j of Object.keys(options.rotationToleranceOverridesDeg))
+      if (Number(j) >= motion.joints.length) throw new UsageError(`--joint-rot-tol names joint ${j} but ${input} has ${motion.joints.length} joints`);
+    const result = inFile(input, () => compressMotion(motion, options));
+    writeFileAtomic(output, result.bytes);
+    const reportPath = stringOption(args, 'report');
+    if (reportPath) writeFileAtomic(reportPath, JSON.stringify(compressReport(motion, result, input, output), null, 2) + '\n');
+    if (!args.options.has('quiet')) {
+      const worst = result.channels.reduce((w, c) => (c.maxError / (c.tolerance || 1) > w.maxError / (w.tolerance || 1) ? c : w));
+      console.log(
+        `${output}: ${result.totalKeys} keys, ${result.mt3Bytes} bytes (MTN ${result.mtnBytes}, ratio ${result.ratio.toFixed(2)}), ` +
+          `${result.ms.toFixed(1)} ms; worst ${describeChannel(worst.kind, worst.joint)} ${worst.maxError.toPrecision(3)} at frame ${worst.maxErrorFrame}`,
+      );
+    }
+    for (const w of result.warnings) console.error(`warning: ${input}: ${w.message}`);
+    return 0;
+  },
+};
+
+function describeChannel(kind: string, joint: number): string {
+  return kind === 'translation' ? 'root translation' : `${kind} joint ${joint}`;
+}
+
+function tolerance(args: ReturnType<typeof parseArgs>, name: string, fallback: number): number {
+  const v = numberOption(args, name, fallback);
+  if (v < 0) throw new UsageError(`--${name} must be >= 0`);
+  return v;
+}
+
+/** Parses `3=0.2,7=1` into joint -> degrees. */
+export function jointOverrides(text: string | undefined): Record<number, number> {
+  const out: Record<number, number> = {};
+  if (!text) return out;
+  for (const part of text.split(',')) {
+    const m = /^\s*(\d+)\s*=\s*([0-9.eE+-]+)\s*$/.exec(part);
+    const deg = m ? Number(m[2]) : NaN;
+    if (!m || !Number.isFinite(deg) || deg < 0) throw new UsageError(`--joint-rot-tol entry ${JSON.stringify(part)} is not JOINT=DEGREES`);
+    out[Number(m[1])] = deg;
+  }
+  return out;
+}
