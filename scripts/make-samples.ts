@@ -5,8 +5,11 @@
  *   the Debian package assimp-testmodels is installed (otherwise skipped with
  *   the reason printed; the committed file stays as it is).
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../electron/fsutil';
+import { listRealBvhSamples, realBvhSamplesMissingReason } from '../electron/interchange/realBvhSamples';
+import { importBvh } from '../shared/interchange/bvh/import';
 import { writeMtn } from '../shared/mtn/write';
 import { buildSampleWalk } from './samples/walk';
 
@@ -19,3 +22,13 @@ function write(name: string, bytes: Uint8Array): void {
 }
 
 write('walk.mtn', writeMtn(buildSampleWalk()));
+
+// CMU 01_01 at 30 fps, in centimetres like walk.mtn (CMU units are 1/0.45 inch).
+const cmu = listRealBvhSamples().find((s) => s.name === '01_01');
+if (cmu) {
+  const { motion, warnings } = importBvh(readFileSync(cmu.path, 'utf8'), { fps: 30, scale: cmu.centimetresPerUnit });
+  for (const w of warnings) console.log(`cmu_01_01: warning: ${w.message}`);
+  write('cmu_01_01.mtn', writeMtn(motion));
+} else {
+  console.log(`skip assets/cmu_01_01.mtn: ${realBvhSamplesMissingReason() ?? 'sample 01_01 not found'}`);
+}

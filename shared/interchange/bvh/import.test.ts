@@ -1,0 +1,207 @@
+import { describe, expect, it } from 'vitest';
+import { FormatError, inFile } from '../../errors';
+import { MotionFlag } from '../../motion/types';
+import { readMtn } from '../../mtn/read';
+import { writeMtn } from '../../mtn/write';
+import { worldPose, quatSlerpShortest, quatFromEulerOrder } from '../kinematics';
+import { bvhWorldPositions } from './fk';
+import { importBvh } from './import';
+import { parseBvh } from './parse';
+
+/** A small BVH: 4 joints (+1 End Site), root order ZXY with positions, a joint with XYZ order and its own position channels. */
+function sampleBvh(frames: number[][], opts: { rootOrder?: string; childOrder?: string; longName?: boolean } = {}): string {
+  const ro = (opts.rootOrder ?? 'ZXY').split('').map((c) => `${c}rotation`).join(' ');
+  const co = (opts.childOrder ?? 'XYZ').split('').map((c) => `${c}rotation`).join(' ');
+  const armName = opts.longName ? 'LeftArmWithAVeryLongJointNameThatGoesOn' : 'LeftArm';
+  return `HIERARCHY
+ROOT Hips
+{
+  OFFSET 1.0 2.0 3.0
+  CHANNELS 6 Xposition Yposition Zposition ${ro}
+  JOINT Spine
+  {
+    OFFSET 0 10 0
+    CHANNELS 3 ${co}
+    JOINT ${armName}
+    {
+      OFFSET 5 2 0
+      CHANNELS 6 Xposition Yposition Zposition ${co}
+      End Site
+      {
+        OFFSET 0 -8 0
+      }
+    }
+  }
+  JOINT RightArm
+  {
+    OFFSET -5 12 0
+    CHANNELS 3 Yrotation Zrotation Xrotation
+    End Site
+    {
+      OFFSET 0 -8 0
+    }
+  }
+}
+MOTION
+Frames: ${frames.length}
+Frame Time: 0.0333333
+${frames.map((f) => f.join(' ')).join('\n')}
+`;
+}
+
+/** Deterministic smooth frames: 18 channels. */
+function makeFrames(n: number): number[][] {
+  const out: number[][] = [];
+  for (let f = 0; f < n; f++) {
+    const s = (k: number) => Math.sin(0.13 * f * (1 + k * 0.37) + k);
+    out.push([
+      10 * s(0), 5 + s(1), 2 * f, 40 * s(2), 30 * s(3), 60 * s(4), // root
+      25 * s(5), 35 * s(6), 45 * s(7), // Spine
+      0.5 * s(8), 0.2 * s(9), -0.3 * s(10), 50 * s(11), 20 * s(12), 70 * s(13), // LeftArm: positions + rotations
+      80 * s(14), 10 * s(15), 30 * s(16), // RightArm
+    ].map((v) => Number(v.toFixed(6))));
+  }
+  return out;
+}
+
+const maxDiff = (a: ArrayLike<number>, b: ArrayLike<number>) => {
+  let d = 0;
+  for (let i = 0; i < a.length; i++) d = Math.max(d, Math.abs(a[i] - b[i]));
+  return d;
+};
+
+describe('BVH import', () => {
+  it('keeps joints in order, drops End Sites, animates offsets from non-root position channels', () => {
+    const text = sampleBvh(makeFrames(31));
+    const doc = parseBvh(text);
+    expect(doc.joints.map((j) => j.name)).toEqual(['Hips', 'Spine', 'LeftArm', 'RightArm']);
+    expect(doc.endSites).toBe(2);
+    expect(doc.channelCount).toBe(18);
+    const { motion: m, warnings } = importBvh(text, { fps: 30 });
+    expect(warnings).toEqual([]);
+    expect(m.joints.map((j) => j.parent)).toEqual([-1, 0, 1, 0]);
+    expect(m.frameCount).toBe(30); // 31 samples at 30 fps = frames 0..30
+    expect(m.flags & MotionFlag.OFFSETS).toBe(MotionFlag.OFFSETS);
+    // Mirror pair and parts guessed from names.
+    expect(m.joints[2].mirror).toBe(3);
+    expect(m.joints[3].mirror).toBe(2);
+    expect(m.joints.map((j) => j.part)).toEqual([0, 1, 1, 1]);
+    // Root OFFSET + position channels is the root translation; joint 0's offset is zero.
+    expect(Array.from(m.translation.subarray(0, 3))).toEqual([1 + doc.values[0], 2 + doc.values[1], 3 + doc.values[2]].map(Math.fround));
+    expect(Array.from(m.offset.subarray(0, 4))).toEqual([0, 0, 0, 0]);
+    // The LeftArm offset moves with its position channels.
+    expect(m.offset[(5 * 4 + 2) * 4]).toBeCloseTo(5 + doc.values[5 * 18 + 9], 5);
+    // Survives an MTN round trip.
+    expect(readMtn(writeMtn(m)).joints).toEqual(m.joints);
+  });
+
+  it('matches the BVH forward kinematics at every frame for every channel order', () => {
+    for (const order of ['XYZ', 'XZY', 'YXZ', 'YZX', 'ZXY', 'ZYX']) {
+      const text = sampleBvh(makeFrames(20), { rootOrder: order, childOrder: order.split('').reverse().join('') });
+      const doc = parseBvh(text);
+      const { motion: m } = importBvh(text, { fps: 30 });
+      for (let f = 0; f <= m.frameCount; f++) expect(maxDiff(worldPose(m, f).positions, bvhWorldPositions(doc, f))).toBeLessThan(1e-4);
+    }
+  });
+
+  it('resamples with slerp/linear: coinciding frames equal the source, others equal the interpolated source', () => {
+    const text = sampleBvh(makeFrames(41));
+    const doc = parseBvh(text);
+    // 30 -> 12 fps: target frame f sits at source frame 2.5 f.
+    const { motion: m } = importBvh(text, { fps: 12 });
+    expect(m.fps).toBe(12);
+    expect(m.frameCount).toBe(16); // 40 source intervals = 1.333 s -> 16 frames at 12 fps
+    for (let f = 0; f <= m.frameCount; f += 2) expect(maxDiff(worldPose(m, f).positions, bvhWorldPositions(doc, 2.5 * f))).toBeLessThan(1e-4);
+    // Odd frames: halfway between source frames a and a+1; rotations are the slerp of the per-frame Euler rotations.
+    const f = 3;
+    const a = Math.floor(2.5 * f);
+    const rootRot = (k: number) => quatFromEulerOrder('ZXY', [3, 4, 5].map((c) => (doc.values[k * 18 + c] * Math.PI) / 180));
+    const want = quatSlerpShortest(rootRot(a), rootRot(a + 1), 0.5);
+    const got = Array.from(m.rotation.subarray(f * 4 * 4, f * 4 * 4 + 4)); // joint 0 of frame f (4 joints)
+    const dot = Math.abs(want.reduce((s, v, i) => s + v * got[i], 0));
+    expect(dot).toBeGreaterThan(1 - 1e-6);
+    const tz = (doc.values[a * 18 + 2] + doc.values[(a + 1) * 18 + 2]) / 2 + 3;
+    expect(m.translation[f * 4 + 2]).toBeCloseTo(tz, 4);
+  });
+
+  it('scales positions and offsets', () => {
+    const text = sampleBvh(makeFrames(5));
+    const doc = parseBvh(text);
+    const { motion: m } = importBvh(text, { fps: 30, scale: 2.5 });
+    for (let f = 0; f <= m.frameCount; f++) {
+      const want = bvhWorldPositions(doc, f).map((v) => v * 2.5);
+      expect(maxDiff(worldPose(m, f).positions, want)).toBeLessThan(1e-3);
+    }
+  });
+
+  it('truncates long names with a warning and sets OFFSETS on request', () => {
+    const noPos = sampleBvh(makeFrames(3), { longName: true });
+    const { motion: m, warnings } = importBvh(noPos, { offsets: true });
+    expect(m.joints[2].name).toBe('LeftArmWithAVeryLongJointNameTh');
+    expect(m.joints[2].name.length).toBe(31);
+    expect(warnings.map((w) => w.code)).toContain('name-truncated');
+    expect(m.flags & MotionFlag.OFFSETS).toBeTruthy();
+  });
+
+  it('ignores frame lines beyond "Frames:" with a warning', () => {
+    const text = sampleBvh(makeFrames(4)).replace('Frames: 4', 'Frames: 3');
+    const { motion: m, warnings } = importBvh(text);
+    expect(m.frameCount).toBe(2);
+    expect(warnings[0].code).toBe('frames-extra');
+  });
+});
+
+describe('BVH errors', () => {
+  const good = sampleBvh(makeFrames(4));
+  const errorOf = (text: string): FormatError => {
+    try {
+      inFile('walk.bvh', () => importBvh(text));
+    } catch (e) {
+      expect(e).toBeInstanceOf(FormatError);
+      return e as FormatError;
+    }
+    throw new Error('expected a FormatError');
+  };
+
+  it('reports a truncated hierarchy at the end of the file', () => {
+    const cut = good.slice(0, good.indexOf('JOINT RightArm') + 20);
+    const e = errorOf(cut);
+    expect(e.kind).toBe('BVH');
+    expect(e.file).toBe('walk.bvh');
+    expect(e.message).toMatch(/^walk\.bvh:\d+:\d+: file ends early \(truncated\)/);
+  });
+
+  it('reports truncated motion data with the frame counts', () => {
+    const lines = good.trimEnd().split('\n');
+    const e = errorOf(lines.slice(0, -2).join('\n'));
+    expect(e.message).toContain('file ends after 2 of the 4 frames');
+    expect(e.place.line).toBe(lines.length - 2);
+  });
+
+  it('reports a frame line with more values than declared, at the first extra value', () => {
+    const lines = good.trimEnd().split('\n');
+    const at = lines.length - 2;
+    lines[at] += ' 1.5 2.5';
+    const e = errorOf(lines.join('\n'));
+    expect(e.message).toContain('frame 2 has more values than the 18 channels');
+    expect(e.place.line).toBe(at + 1);
+    expect(e.place.column).toBe(lines[at].length - 7 + 1);
+  });
+
+  it('reports a frame line with too few values naming the missing channel', () => {
+    const lines = good.trimEnd().split('\n');
+    lines[lines.length - 1] = lines[lines.length - 1].split(' ').slice(0, 17).join(' ');
+    const e = errorOf(lines.join('\n'));
+    expect(e.message).toContain('frame 3 has 17 values');
+    expect(e.message).toContain('joint RightArm channel Xrotation');
+  });
+
+  it('reports unknown channels, bad numbers and a missing MOTION', () => {
+    expect(errorOf(good.replace('CHANNELS 3 Yrotation Zrotation Xrotation', 'CHANNELS 3 Yrotation Zrotation Wrotation')).message).toContain('unknown channel "Wrotation"');
+    expect(errorOf(good.replace('OFFSET 0 10 0', 'OFFSET 0 ten 0')).message).toContain('expected OFFSET y (a number), found "ten"');
+    expect(errorOf(good.replace('MOTION', 'MOTON')).message).toContain('expected MOTION');
+    const lines = good.trimEnd().split('\n');
+    lines[lines.length - 1] = lines[lines.length - 1].replace(/^\S+/, 'nan');
+    expect(errorOf(lines.join('\n')).message).toContain('joint Hips channel Xposition) is not a number');
+  });
+});

@@ -1,0 +1,33 @@
+/** Target-frame timing shared by the importers. */
+
+/**
+ * Number of target frames N (the motion has N+1 samples) covering `duration`
+ * seconds at `fps`: the last sample never lies past the source's end, and N is
+ * at least 1 (MTN needs two samples; a one-sample source is held).
+ */
+export function targetFrameCount(duration: number, fps: number): number {
+  return Math.max(1, Math.floor(duration * fps + 1e-6));
+}
+
+/**
+ * Source rate used for resampling a BVH. Files print "Frame Time" with few
+ * digits (CMU writes .0083333 for 1/120 s); when 1/frameTime is within 1e-4
+ * (relative) of a whole number of frames per second, that whole number is the
+ * rate, so 120 -> 30 fps maps every target frame exactly onto a source frame.
+ */
+export function bvhSourceRate(frameTime: number): number {
+  const r = 1 / frameTime;
+  const whole = Math.round(r);
+  return whole > 0 && Math.abs(r - whole) <= 1e-4 * r ? whole : r;
+}
+
+/** Source position of target frame f: the sample index pair and the blend. */
+export function sourcePosition(f: number, fps: number, sourceRate: number, sourceSamples: number): { a: number; b: number; u: number } {
+  const s = Math.min((f * sourceRate) / fps, sourceSamples - 1);
+  let a = Math.floor(s);
+  // Exact rational ratios land on integers; float noise must not push them to the previous sample.
+  if (s - a > 1 - 1e-9) a += 1;
+  a = Math.min(a, sourceSamples - 1);
+  const u = Math.max(0, s - a);
+  return { a, b: Math.min(a + 1, sourceSamples - 1), u: u < 1e-9 ? 0 : u };
+}

@@ -1,0 +1,33 @@
+/** Results shared by the BVH and glTF importers. */
+import type { Motion } from '../motion/types';
+
+/**
+ * Something an importer changed or could not carry over. Import still
+ * succeeds; the app shows these next to the new motion, the CLI prints them.
+ */
+export interface InterchangeWarning {
+  /** Stable code for tests and UI grouping. */
+  code: 'name-truncated' | 'name-changed' | 'name-duplicate' | 'scale-unsupported' | 'frames-clamped' | 'frames-extra' | 'clip-trimmed' | 'root-added' | 'unanimated';
+  /** One line a user can act on. */
+  message: string;
+}
+
+export interface ImportResult {
+  /** A valid motion (validateMotion passes), frames 0..N at the requested rate. */
+  motion: Motion;
+  warnings: InterchangeWarning[];
+}
+
+/** Options common to every importer. */
+export interface ImportOptions {
+  /** Target frames per second (> 0). Default 30, the rate MGS2 motions play at. */
+  fps?: number;
+  /** Multiplies every position and offset (unit conversion). Default 1. */
+  scale?: number;
+  /**
+   * Set MotionFlag.OFFSETS even when the joint offsets are constant, so the
+   * compressed MT3 carries this skeleton's bone offsets. Importers set it on
+   * their own whenever offsets are animated.
+   */
+  offsets?: boolean;
+}
