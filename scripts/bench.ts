@@ -1,0 +1,82 @@
+/**
+ * `npm run bench`: compression figures for the bundled samples, the real CMU
+ * captures (when the Debian package assimp-testmodels is installed) and a
+ * synthetic 60 joints x 600 frames motion. For each: keys, bytes, ratio, max
+ * errors and time of the incremental compressor, the same for the naive
+ * full-refit reference, and the speed-up measured in this run.
+ * Figures only: nothing here asserts a time.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { compressMotion, type ChannelSolver } from '../shared/compress/compress';
+import { naiveGreedyCompress } from '../shared/compress/naive';
+import { DEFAULT_TOLERANCES, type CompressResult } from '../shared/compress/types';
+import type { Motion } from '../shared/motion/types';
+import { readMtn } from '../shared/mtn/read';
+import { syntheticMotion } from '../shared/testing/syntheticMotion';
+import { benchExtras } from './benchExtras';
+
+const root = join(__dirname, '..', '..');
+const options = { ...DEFAULT_TOLERANCES, name: 'bench' };
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+function timed(m: Motion, solver: ChannelSolver | undefined, runs: number): { r: CompressResult; ms: number } {
+  let r = compressMotion(m, options, solver); // warm-up
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    r = compressMotion(m, options, solver);
+    times.push(r.ms);
+  }
+  return { r, ms: median(times) };
+}
+
+function maxOf(r: CompressResult, kind: string): string {
+  const chans = r.channels.filter((c) => c.kind === kind);
+  if (chans.length === 0) return '-';
+  return Math.max(...chans.map((c) => c.maxError)).toFixed(3);
+}
+
+function row(cells: (string | number)[], widths: number[]): string {
+  return cells.map((c, i) => String(c).padStart(widths[i])).join(' ');
+}
+
+export async function main(): Promise<void> {
+  const motions: [string, Motion][] = [];
+  const assets = join(root, 'assets');
+  for (const f of readdirSync(assets).filter((f) => f.endsWith('.mtn')).sort()) motions.push([f, readMtn(new Uint8Array(readFileSync(join(assets, f))))]);
+  const extras = await benchExtras();
+  motions.push(...extras.motions);
+  motions.push(['synthetic 60x600', syntheticMotion({ frames: 600, joints: 60, seed: 1, noise: 0.002 })]);
+  motions.push(['synthetic 60x600 offsets', syntheticMotion({ frames: 600, joints: 60, seed: 2, noise: 0.002, offsets: true })]);
+
+  console.log(`ActGuy compression bench (tolerances: position ${options.positionTolerance}, rotation ${options.rotationToleranceDeg} deg, offset ${options.offsetTolerance}); times are medians`);
+  const w = [28, 6, 5, 7, 8, 6, 7, 7, 7, 9, 10, 8];
+  console.log(row(['motion', 'frames', 'jnts', 'keys', 'bytes', 'ratio', 'pos', 'rot', 'off', 'ms', 'naive ms', 'speedup'], w));
+  for (const [name, m] of motions) {
+    const big = m.frameCount * m.joints.length > 20000;
+    const fast = timed(m, undefined, big ? 5 : 9);
+    const slow = timed(m, naiveGreedyCompress, big ? 1 : 3);
+    const same = fast.r.totalKeys === slow.r.totalKeys && fast.r.mt3Bytes === slow.r.mt3Bytes;
+    console.log(
+      row([
+        name.slice(0, 28), m.frameCount, m.joints.length, fast.r.totalKeys, fast.r.mt3Bytes, fast.r.ratio.toFixed(1),
+        maxOf(fast.r, 'translation'), maxOf(fast.r, 'rotation'), maxOf(fast.r, 'offset'),
+        fast.ms.toFixed(1), slow.ms.toFixed(1), `${(slow.ms / fast.ms).toFixed(1)}x`,
+      ], w) + (same ? '' : '  (naive chose different keys!)') + (fast.r.warnings.length ? `  ${fast.r.warnings.length} warning(s)` : ''),
+    );
+  }
+  if (!extras.realDataNote) console.log('');
+  else console.log(extras.realDataNote);
+  for (const line of await extras.after()) console.log(line);
+}
+
+if (existsSync(join(root, 'package.json'))) {
+  main().catch((e) => {
+    console.error(`bench: ${e instanceof Error ? e.message : String(e)}`);
+    process.exitCode = 1;
+  });
+}
