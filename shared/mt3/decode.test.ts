@@ -140,9 +140,9 @@ describe('reference samplers (FORMATS.md 2.7)', () => {
   it('is fast enough for the compressor: 25 joints x 121 frames in a few ms', () => {
     const big = randomMt3(23, { numFrames: 120, numJoints: 25 });
     decodeMt3(big);
-    const t0 = performance.now();
+    const t0 = Date.now();
     for (let f = 0; f <= 120; f++) for (let j = 0; j < 25; j++) sampleRotation(big, j, f + 0.5 > 120 ? 120 : f + 0.5, out);
-    expect(performance.now() - t0).toBeLessThan(50);
+    expect(Date.now() - t0).toBeLessThan(50);
   });
 });
 

@@ -1,0 +1,44 @@
+import { FormatError } from '../errors';
+import { formatStrCode, gvStrCode } from '../strcode';
+
+/** A motion name known for a hash, with the 1-based line it came from. */
+export interface KnownName {
+  name: string;
+  line: number;
+}
+
+/**
+ * Parses a motion-names file: one name per line, `#` starts a comment (to the
+ * end of the line), blank lines ignored, surrounding whitespace trimmed. Names
+ * are printable ASCII without spaces. Returns hash -> name. A name listed twice
+ * is harmless; two different names with one GV_StrCode are an error naming
+ * both lines (FORMATS.md 2.6), since tools could not tell them apart.
+ */
+export function parseMotionNames(text: string): Map<number, KnownName> {
+  const out = new Map<number, KnownName>();
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const line = i + 1;
+    const hash = lines[i].indexOf('#');
+    const raw = hash >= 0 ? lines[i].slice(0, hash) : lines[i];
+    const name = raw.trim();
+    if (name === '') continue;
+    const column = raw.indexOf(name) + 1;
+    const bad = /[^\x21-\x7e]/.exec(name);
+    if (bad)
+      throw new FormatError('MAR', `motion name ${JSON.stringify(name)} has ${bad[0] === ' ' || bad[0] === '\t' ? 'whitespace' : `a non-ASCII character ${JSON.stringify(bad[0])}`}; one name per line`, { line, column: column + bad.index });
+    const code = gvStrCode(name);
+    const prev = out.get(code);
+    if (prev) {
+      if (prev.name === name) continue;
+      throw new FormatError('MAR', `names ${JSON.stringify(prev.name)} (line ${prev.line}) and ${JSON.stringify(name)} (line ${line}) have the same hash ${formatStrCode(code)}`, { line, column });
+    }
+    out.set(code, { name, line });
+  }
+  return out;
+}
+
+/** The readable name of a hash: the known name, else `0x<hash>`. */
+export function motionNameOf(code: number, names?: Map<number, KnownName>): string {
+  return names?.get(code)?.name ?? formatStrCode(code);
+}
