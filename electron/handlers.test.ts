@@ -1,0 +1,264 @@
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { compressMotion } from '../shared/compress/compress';
+import { DEFAULT_TOLERANCES } from '../shared/compress/types';
+import { ACTGUY_INVOKE_MEMBERS, type AppInfo, type CompressRequest, type CompressResponse } from '../shared/ipc';
+import { writeMar } from '../shared/mar/write';
+import { KeyFlag, type Motion } from '../shared/motion/types';
+import { readMtn } from '../shared/mtn/read';
+import { writeMtn } from '../shared/mtn/write';
+import { buildCompressWorker } from './compress/buildWorkerForTests';
+import { createCompressClient, type CompressClient } from './compressClient';
+import type { DialogPort } from './dialogPort';
+import { createHandlers, dispatchInvoke, type ApiHandlers } from './handlers';
+import { createPathPolicy } from './pathPolicy';
+import { createRecentFilesStore } from './recentFiles';
+
+const SAMPLE = resolve(__dirname, '..', 'assets', 'walk.mtn');
+let workerDir: string;
+let workerPath: string;
+beforeAll(async () => {
+  workerDir = mkdtempSync(join(tmpdir(), 'actguy-worker-'));
+  workerPath = await buildCompressWorker(workerDir);
+});
+afterAll(() => rmSync(workerDir, { recursive: true, force: true }));
+
+/** Dialog answers queued by a test, in order. */
+interface ScriptedDialogs extends DialogPort {
+  answers: (string | boolean | null)[];
+}
+function scriptedDialogs(): ScriptedDialogs {
+  const answers: (string | boolean | null)[] = [];
+  const next = async <T>(): Promise<T> => {
+    if (answers.length === 0) throw new Error('test dialog: no answer queued');
+    return answers.shift() as T;
+  };
+  return { answers, chooseFileToOpen: () => next(), chooseFileToSave: () => next(), confirm: () => next() };
+}
+
+let dir: string;
+let workspace: string;
+let compress: CompressClient;
+let dialogs: ScriptedDialogs;
+let handlers: ApiHandlers;
+let outside: string;
+
+function setup(): void {
+  dir = mkdtempSync(join(tmpdir(), 'actguy-handlers-'));
+  workspace = join(dir, 'workspace');
+  outside = join(dir, 'outside');
+  mkdirSync(workspace);
+  mkdirSync(outside);
+  copyFileSync(SAMPLE, join(workspace, 'walk.mtn'));
+  copyFileSync(SAMPLE, join(outside, 'walk.mtn'));
+  compress = createCompressClient({ workerPath });
+  dialogs = scriptedDialogs();
+  const appInfo: AppInfo = {
+    version: '0.0.0-test', samplePath: SAMPLE, startupPath: join(workspace, 'walk.mtn'), transport: 'loopback',
+    nativeDialogs: false, workspaceRoot: workspace, platform: process.platform,
+  };
+  handlers = createHandlers({ appInfo, policy: createPathPolicy(), recent: createRecentFilesStore(join(dir)), compress, dialogs });
+}
+beforeEach(setup);
+afterEach(async () => {
+  await compress.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A compress request reproducing the motion's own flags, with user keys toggled at `extraKeys` on joint 1. */
+function requestFor(m: Motion, documentId: string, revision: number, extraKeys: number[] = []): CompressRequest {
+  const S = m.frameCount + 1;
+  const J = m.joints.length;
+  const translationKeyFlags = new Uint32Array(S);
+  const jointKeyFlags = new Uint32Array(S * J);
+  for (let f = 0; f < S; f++) translationKeyFlags[f] = m.translationKeyInfo[f * 4];
+  for (let i = 0; i < S * J; i++) jointKeyFlags[i] = m.jointKeyInfo[i * 4];
+  for (const f of extraKeys) jointKeyFlags[f * J + 1] ^= KeyFlag.KEY;
+  return { documentId, revision, translationKeyFlags, jointKeyFlags, motionFlags: m.flags, waistJoint: m.waistJoint, tolerances: { ...DEFAULT_TOLERANCES } };
+}
+
+async function openWalk(path = join(workspace, 'walk.mtn')) {
+  const r = await handlers.openMotion({ path });
+  if (r.status !== 'opened') throw new Error(`expected opened, got ${r.status}`);
+  return r.motion;
+}
+
+describe('handlers', () => {
+  it('handle every invoke member of the API (and nothing else)', async () => {
+    expect(Object.keys(handlers).sort()).toEqual([...ACTGUY_INVOKE_MEMBERS].sort());
+    for (const member of ACTGUY_INVOKE_MEMBERS) {
+      const reply = await dispatchInvoke(handlers, member, undefined);
+      if (!reply.ok) expect(reply.error.message).not.toMatch(/unknown API member/);
+    }
+    const unknown = await dispatchInvoke(handlers, 'readAnyFile', { path: '/etc/passwd' });
+    expect(unknown).toEqual({ ok: false, error: { message: 'unknown API member "readAnyFile"' } });
+  });
+
+  it('opens the sample as MTN bytes equal to the file, read-write, and remembers it as recent', async () => {
+    const m = await openWalk();
+    expect(m.kind).toBe('mtn');
+    expect(m.readOnly).toBe(false);
+    expect(m.name).toBe('walk');
+    expect(Buffer.from(m.mtnBytes).equals(readFileSync(SAMPLE))).toBe(true);
+    const recent = await handlers.getRecentFiles(undefined);
+    expect(recent[0]).toMatchObject({ name: 'walk', kind: 'mtn' });
+    // persisted in the user-data folder
+    expect(JSON.parse(readFileSync(join(dir, 'recent-files.json'), 'utf8'))[0].name).toBe('walk');
+    await handlers.clearRecentFiles(undefined);
+    expect(await handlers.getRecentFiles(undefined)).toEqual([]);
+  });
+
+  it('refuses a path outside the allowed set, for reading and for writing, with a clear message', async () => {
+    const secret = join(outside, 'walk.mtn');
+    const open = await dispatchInvoke(handlers, 'openMotion', { path: secret });
+    expect(open.ok).toBe(false);
+    if (!open.ok) expect(open.error.message).toMatch(/refused to access .*outside.*walk\.mtn/);
+    const doc = await openWalk();
+    const before = readFileSync(secret);
+    const save = await dispatchInvoke(handlers, 'saveMotion', { documentId: doc.documentId, path: secret, mtnBytes: doc.mtnBytes });
+    expect(save.ok).toBe(false);
+    const exp = await dispatchInvoke(handlers, 'exportMt3', { path: join(outside, 'x.mt3'), compress: requestFor(readMtn(doc.mtnBytes), doc.documentId, 1) });
+    expect(exp.ok).toBe(false);
+    if (!exp.ok) expect(exp.error.message).toMatch(/refused/);
+    expect(readFileSync(secret).equals(before)).toBe(true);
+    // The same file becomes allowed once the user picks it in a dialog.
+    dialogs.answers.push(secret);
+    const picked = await handlers.openMotionDialog(undefined);
+    expect(picked.status).toBe('opened');
+  });
+
+  it('a corrupt file gives a readable FormatError message naming the file, over dispatch', async () => {
+    writeFileSync(join(workspace, 'broken.mtn'), readFileSync(SAMPLE).subarray(0, 200));
+    const reply = await dispatchInvoke(handlers, 'openMotion', { path: join(workspace, 'broken.mtn') });
+    expect(reply.ok).toBe(false);
+    if (!reply.ok) {
+      expect(reply.error.formatKind).toBe('MTN');
+      expect(reply.error.message).toMatch(/broken\.mtn/);
+    }
+  });
+
+  it('saves atomically the edited key flags; a failed save leaves the file untouched and says why', async () => {
+    const doc = await openWalk();
+    const motion = readMtn(doc.mtnBytes);
+    motion.jointKeyInfo[(5 * motion.joints.length + 2) * 4] |= KeyFlag.KEY;
+    const edited = writeMtn(motion);
+    const target = join(workspace, 'walk.mtn');
+    const saved = await handlers.saveMotion({ documentId: doc.documentId, path: target, mtnBytes: edited });
+    expect(saved.status).toBe('saved');
+    expect(readMtn(new Uint8Array(readFileSync(target))).jointKeyInfo[(5 * motion.joints.length + 2) * 4] & KeyFlag.KEY).toBe(KeyFlag.KEY);
+    expect(readdirSync(workspace).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+
+    const garbage = await dispatchInvoke(handlers, 'saveMotion', { documentId: doc.documentId, path: target, mtnBytes: new Uint8Array(10) });
+    expect(garbage.ok).toBe(false);
+    if (!garbage.ok) expect(garbage.error.message).toMatch(/not a valid MTN file.*nothing was written/);
+    const wrongKind = await dispatchInvoke(handlers, 'saveMotion', { documentId: doc.documentId, path: join(workspace, 'walk.mt3'), mtnBytes: edited });
+    expect(wrongKind.ok).toBe(false);
+
+    if (process.getuid?.() !== 0) {
+      const ro = join(workspace, 'ro');
+      mkdirSync(ro);
+      copyFileSync(SAMPLE, join(ro, 'walk.mtn'));
+      chmodSync(ro, 0o555);
+      const before = readFileSync(join(ro, 'walk.mtn'));
+      const failed = await dispatchInvoke(handlers, 'saveMotion', { documentId: doc.documentId, path: join(ro, 'walk.mtn'), mtnBytes: edited });
+      chmodSync(ro, 0o755);
+      expect(failed.ok).toBe(false);
+      if (!failed.ok) expect(failed.error.message).toMatch(/Could not save .*permission denied.*edits are kept/);
+      expect(readFileSync(join(ro, 'walk.mtn')).equals(before)).toBe(true);
+    }
+  });
+
+  it('compresses in the worker with the same result as compressMotion in-process, and a toggled key lands in the key list', async () => {
+    const doc = await openWalk();
+    const motion = readMtn(doc.mtnBytes);
+    const r = await handlers.compressMotion(requestFor(motion, doc.documentId, 1));
+    expect(r.status).toBe('done');
+    const done = r as CompressResponse;
+    const local = compressMotion(motion, { ...DEFAULT_TOLERANCES, name: 'walk' });
+    expect(done.totalKeys).toBe(local.totalKeys);
+    expect(done.bytes).toBeUndefined();
+    expect(done.channels[0].errors).toBeInstanceOf(Float64Array);
+    const rot1 = (x: CompressResponse) => x.channels.find((c) => c.kind === 'rotation' && c.joint === 1)!;
+    const frame = rot1(done).keyFrames.find((f, i, a) => i > 0 && a[i - 1] + 2 < f)! - 1;
+    const toggled = (await handlers.compressMotion(requestFor(motion, doc.documentId, 2, [frame]))) as CompressResponse;
+    expect(toggled.revision).toBe(2);
+    expect(rot1(toggled).userKeyFrames).toContain(frame);
+    expect(rot1(toggled).keyFrames).toContain(frame);
+  });
+
+  it('coalesces a burst of requests: the newest revision wins, older waiting ones resolve superseded', async () => {
+    const doc = await openWalk();
+    const motion = readMtn(doc.mtnBytes);
+    const outcomes = await Promise.all([1, 2, 3, 4].map((rev) => handlers.compressMotion(requestFor(motion, doc.documentId, rev))));
+    expect(outcomes.map((o) => o.status)).toEqual(['done', 'superseded', 'superseded', 'done']);
+    expect(outcomes[3].revision).toBe(4);
+    expect(outcomes[1]).toMatchObject({ supersededBy: 3 });
+    expect(outcomes[2]).toMatchObject({ supersededBy: 4 });
+  });
+
+  it('reports a bad request clearly (wrong array sizes, two locks on one frame, bad tolerance)', async () => {
+    const doc = await openWalk();
+    const motion = readMtn(doc.mtnBytes);
+    const short = { ...requestFor(motion, doc.documentId, 1), translationKeyFlags: new Uint32Array(3) };
+    await expect(handlers.compressMotion(short)).rejects.toThrow(/translationKeyFlags must be a Uint32Array of \d+ entries/);
+    const twoLocks = requestFor(motion, doc.documentId, 2);
+    twoLocks.jointKeyFlags[0] |= KeyFlag.LOCK;
+    twoLocks.jointKeyFlags[1] |= KeyFlag.LOCK;
+    const reply = await dispatchInvoke(handlers, 'compressMotion', twoLocks);
+    expect(reply.ok).toBe(false);
+    if (!reply.ok) expect(reply.error.formatKind).toBe('MTN');
+    const badTol = { ...requestFor(motion, doc.documentId, 3), tolerances: { positionTolerance: 0, rotationToleranceDeg: 1, offsetTolerance: 1 } };
+    await expect(handlers.compressMotion(badTol)).rejects.toThrow(/positionTolerance must be a number > 0/);
+    // The worker survives bad requests.
+    expect((await handlers.compressMotion(requestFor(motion, doc.documentId, 4))).status).toBe('done');
+    await handlers.closeDocument({ documentId: doc.documentId });
+    await expect(handlers.compressMotion(requestFor(motion, doc.documentId, 5))).rejects.toThrow(/not open/);
+  });
+
+  it('exports .mt3 and reopens it read-only with the skeleton beside it; a .mar lists entries then opens one', async () => {
+    const doc = await openWalk();
+    const motion = readMtn(doc.mtnBytes);
+    const mt3Path = join(workspace, 'walk.mt3');
+    const exported = await handlers.exportMt3({ path: mt3Path, compress: requestFor(motion, doc.documentId, 1) });
+    expect(exported.status).toBe('exported');
+    const opened = await handlers.openMotion({ path: mt3Path });
+    expect(opened.status).toBe('opened');
+    if (opened.status !== 'opened') return;
+    expect(opened.motion).toMatchObject({ kind: 'mt3', readOnly: true, skeletonPath: expect.stringContaining('walk.mtn') });
+    const decoded = readMtn(opened.motion.mtnBytes);
+    expect(decoded.joints.map((j) => j.name)).toEqual(motion.joints.map((j) => j.name));
+    expect(decoded.frameCount).toBe(motion.frameCount);
+
+    const mt3Bytes = new Uint8Array(readFileSync(mt3Path));
+    writeFileSync(join(workspace, 'moves.mar'), writeMar([mt3Bytes]));
+    const listing = await handlers.openMotion({ path: join(workspace, 'moves.mar') });
+    expect(listing.status).toBe('chooseMarEntry');
+    if (listing.status !== 'chooseMarEntry') return;
+    expect(listing.entries).toHaveLength(1);
+    expect(listing.entries[0]).toMatchObject({ index: 0, frameCount: motion.frameCount, jointCount: motion.joints.length });
+    const noSkeleton = await handlers.openMotion({ path: join(workspace, 'moves.mar'), marEntry: 0 });
+    expect(noSkeleton).toMatchObject({ status: 'needsSkeleton', kind: 'mar', marEntry: 0 });
+    const withSkeleton = await handlers.openMotion({ path: join(workspace, 'moves.mar'), marEntry: 0, skeletonPath: join(workspace, 'walk.mtn') });
+    expect(withSkeleton.status).toBe('opened');
+    const bare = await handlers.openMotion({ path: join(workspace, 'moves.mar'), marEntry: 0, withoutSkeleton: true });
+    expect(bare.status).toBe('opened');
+    await expect(handlers.openMotion({ path: join(workspace, 'moves.mar'), marEntry: 3 })).rejects.toThrow(/entry 3 does not exist/);
+  });
+
+  it('lists the workspace filtered by extension, and uses the dialog port for dialog members', async () => {
+    writeFileSync(join(workspace, 'notes.txt'), 'x');
+    const listing = await handlers.listWorkspace({ extensions: ['mtn'] });
+    expect(listing.files.map((f) => f.relativePath)).toEqual(['walk.mtn']);
+    const doc = await openWalk();
+    dialogs.answers.push(null);
+    expect(await handlers.saveMotionAsDialog({ documentId: doc.documentId, mtnBytes: doc.mtnBytes })).toEqual({ status: 'cancelled' });
+    dialogs.answers.push(join(outside, 'copy'));
+    const saved = await handlers.saveMotionAsDialog({ documentId: doc.documentId, mtnBytes: doc.mtnBytes });
+    expect(saved).toMatchObject({ status: 'saved', file: { name: 'copy' } });
+    expect(readFileSync(join(outside, 'copy.mtn')).equals(readFileSync(SAMPLE))).toBe(true);
+    dialogs.answers.push(true);
+    expect(await handlers.confirmDiscardChanges({ documentName: 'walk', action: 'open another motion' })).toBe(true);
+  });
+});

@@ -1,0 +1,245 @@
+/**
+ * The Electron main process: one window running the renderer from the
+ * `actguy://app/` scheme, the native menu, the ActGuyApi handlers on IPC, and
+ * a close confirmation while the document has unsaved edits.
+ *
+ * Security model: the renderer is sandboxed with context isolation and no Node;
+ * it reaches main only through the preload's ActGuyApi (one fixed channel per
+ * member, sender checked); it can only touch files the PathPolicy allows; new
+ * windows, navigation, webviews and permission requests are refused; a strict
+ * CSP is sent with every page resource.
+ *
+ * Usage: `electron . [file.mtn|.mt3|.mar] [--workspace DIR]`
+ */
+import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, type IpcMainInvokeEvent } from 'electron';
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { ACTGUY_INVOKE_MEMBERS, ipcInvokeChannel, MENU_COMMAND_CHANNEL, type DocumentStateReport, type MenuCommand } from '../shared/ipc';
+import { createCompressClient } from './compressClient';
+import { createHandlers, dispatchInvoke } from './handlers';
+import { buildAppMenu } from './menu';
+import { motionKindOfPath } from './motionFiles';
+import { createNativeDialogPort } from './nativeDialogs';
+import { createPathPolicy } from './pathPolicy';
+import { createRecentFilesStore } from './recentFiles';
+import { CONTENT_SECURITY_POLICY } from './security';
+
+const APP_SCHEME = 'actguy';
+const APP_ORIGIN = `${APP_SCHEME}://app`;
+const APP_NAME = 'ActGuy';
+
+// Must run before 'ready': a standard, secure scheme gets an origin, fetch and module scripts.
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json; charset=utf-8',
+};
+
+/** dist/electron -> dist/renderer (inside app.asar when packaged). */
+const rendererDir = resolve(__dirname, '..', 'renderer');
+
+function samplePath(): string {
+  return app.isPackaged ? join(process.resourcesPath, 'assets', 'walk.mtn') : join(app.getAppPath(), 'assets', 'walk.mtn');
+}
+
+/** The motion file and options given on the command line (Electron's own switches skipped). */
+function commandLine(): { file: string | null; workspace: string | null } {
+  const args = process.argv.slice(app.isPackaged ? 1 : 2);
+  let file: string | null = null;
+  let workspace: string | null = null;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--workspace' && args[i + 1]) workspace = resolve(args[++i]);
+    else if (!a.startsWith('-') && motionKindOfPath(a)) file = file ?? resolve(a);
+  }
+  return { file, workspace };
+}
+
+let mainWindow: BrowserWindow | null = null;
+let documentState: DocumentStateReport = { documentId: null, documentName: null, dirty: false };
+let closeConfirmed = false;
+
+const sendMenuCommand = (command: MenuCommand): void => {
+  mainWindow?.webContents.send(MENU_COMMAND_CHANNEL, command);
+};
+
+/** Only the app's own top frame may call the API. */
+function trustedSender(event: IpcMainInvokeEvent): boolean {
+  const frame = event.senderFrame;
+  return !!mainWindow && event.sender === mainWindow.webContents && !!frame && frame === event.sender.mainFrame && frame.url.startsWith(`${APP_ORIGIN}/`);
+}
+
+async function serveRenderer(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  if (url.host !== 'app') return new Response('not found', { status: 404 });
+  const rel = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname.slice(1));
+  const full = normalize(join(rendererDir, rel));
+  if (!full.startsWith(rendererDir + sep)) return new Response('not found', { status: 404 });
+  try {
+    const body = await readFile(full);
+    return new Response(new Uint8Array(body), {
+      headers: {
+        'Content-Type': CONTENT_TYPES[extname(full).toLowerCase()] ?? 'application/octet-stream',
+        'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+        'X-Content-Type-Options': 'nosniff',
+      },
+    });
+  } catch {
+    return new Response('not found', { status: 404 });
+  }
+}
+
+function showAbout(): void {
+  const options: Electron.MessageBoxOptions = {
+    type: 'info',
+    title: `About ${APP_NAME}`,
+    message: `${APP_NAME} ${app.getVersion()}`,
+    detail: `Motion-compression tuner and sound-event attach tool.\nElectron ${process.versions.electron}, Chromium ${process.versions.chrome}, Node ${process.versions.node}.`,
+    buttons: ['OK'],
+  };
+  void (mainWindow ? dialog.showMessageBox(mainWindow, options) : dialog.showMessageBox(options));
+}
+
+async function start(): Promise<void> {
+  await app.whenReady();
+  const { file, workspace } = commandLine();
+  const sample = samplePath();
+
+  protocol.handle(APP_SCHEME, serveRenderer);
+  // The app needs no camera, microphone, notifications, geolocation...
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
+
+  const compress = createCompressClient({ workerPath: join(__dirname, 'compressWorker.cjs') });
+  const recent = createRecentFilesStore(app.getPath('userData'));
+  const rebuildMenu = (): void => {
+    Menu.setApplicationMenu(
+      buildAppMenu({
+        appName: APP_NAME,
+        isMac: process.platform === 'darwin',
+        recentFiles: recent.list(),
+        send: sendMenuCommand,
+        clearRecentFiles: () => {
+          recent.clear();
+          rebuildMenu();
+        },
+        showAbout,
+        allowDevTools: !app.isPackaged,
+      }),
+    );
+  };
+  const handlers = createHandlers({
+    appInfo: {
+      version: app.getVersion(),
+      samplePath: sample,
+      startupPath: file ?? sample,
+      transport: 'electron',
+      nativeDialogs: true,
+      workspaceRoot: workspace,
+      platform: process.platform,
+    },
+    policy: createPathPolicy(),
+    recent,
+    compress,
+    dialogs: createNativeDialogPort(() => mainWindow),
+    onRecentFilesChanged: rebuildMenu,
+    onDocumentState: (report) => {
+      documentState = report;
+      mainWindow?.setDocumentEdited(report.dirty);
+      mainWindow?.setTitle(report.documentName ? `${report.documentName}${report.dirty ? ' •' : ''} — ${APP_NAME}` : APP_NAME);
+    },
+  });
+  for (const member of ACTGUY_INVOKE_MEMBERS) {
+    ipcMain.handle(ipcInvokeChannel(member), (event, arg: unknown) => {
+      if (!trustedSender(event)) return { ok: false, error: { message: 'refused: the request did not come from the ActGuy window' } };
+      return dispatchInvoke(handlers, member, arg);
+    });
+  }
+  rebuildMenu();
+
+  mainWindow = new BrowserWindow({
+    width: 1400,
+    height: 900,
+    minWidth: 900,
+    minHeight: 600,
+    title: APP_NAME,
+    backgroundColor: '#1b1d21',
+    show: false,
+    webPreferences: {
+      preload: join(__dirname, 'preload.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      spellcheck: false,
+      devTools: !app.isPackaged,
+    },
+  });
+  const win = mainWindow;
+  win.once('ready-to-show', () => win.show());
+  win.on('close', (event) => {
+    if (!documentState.dirty || closeConfirmed) return;
+    event.preventDefault();
+    void dialog
+      .showMessageBox(win, {
+        type: 'warning',
+        title: 'Unsaved changes',
+        message: `${documentState.documentName ?? 'The motion'} has unsaved changes.`,
+        detail: 'Close ActGuy and discard them?',
+        buttons: ['Discard changes', 'Cancel'],
+        defaultId: 1,
+        cancelId: 1,
+        noLink: true,
+      })
+      .then(({ response }) => {
+        if (response !== 0) return;
+        closeConfirmed = true;
+        win.close();
+      });
+  });
+  win.on('closed', () => {
+    mainWindow = null;
+  });
+  await win.loadURL(`${APP_ORIGIN}/index.html`);
+
+  app.on('window-all-closed', () => {
+    void compress.dispose().finally(() => app.quit());
+  });
+}
+
+// Every web contents (the window and anything it might try to create): no new windows, no navigation, no webviews.
+app.on('web-contents-created', (_event, contents) => {
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  contents.on('will-navigate', (event) => event.preventDefault());
+  contents.on('will-redirect', (event) => event.preventDefault());
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+});
+
+// Tests and side-by-side runs give each instance its own profile (recent files, single-instance lock).
+if (process.env.ACTGUY_USER_DATA_DIR) app.setPath('userData', resolve(process.env.ACTGUY_USER_DATA_DIR));
+
+// One instance per profile: a second launch focuses the first window.
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (mainWindow) {
+      if (mainWindow.isMinimized()) mainWindow.restore();
+      mainWindow.focus();
+    }
+  });
+  start().catch((e) => {
+    dialog.showErrorBox(`${APP_NAME} could not start`, e instanceof Error ? e.message : String(e));
+    app.exit(1);
+  });
+}
