@@ -1,5 +1,8 @@
 import type { CliCommand } from './command';
 import { compressCommand } from './commands/compress';
+import { checkSevCommand } from './commands/check-sev';
+import { packSarCommand } from './commands/pack-sar';
+import { buildCommand } from './commands/build';
 
 /**
  * Every subcommand of the actguy CLI. Add a command by creating
@@ -7,4 +10,7 @@ import { compressCommand } from './commands/compress';
  */
 export const commands: CliCommand[] = [
   compressCommand,
+  checkSevCommand,
+  packSarCommand,
+  buildCommand,
 ];

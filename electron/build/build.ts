@@ -1,0 +1,48 @@
+/**
+ * The Node side of `actguy build`: read the project file, let the pure core
+ * (shared/project) validate and build everything in memory, and write the
+ * .mar, .sar and report only when all of it succeeded.
+ */
+import { join } from 'node:path';
+import { FormatError } from '../../shared/errors';
+import { normalizePath } from '../../shared/project/paths';
+import { planBuild, type BuildProgress, type BuildReport } from '../../shared/project/plan';
+import { checkOutputPaths, parseProject, withOutputDir } from '../../shared/project/validate';
+import { decodeUtf8Text } from '../../shared/sev/text';
+import { readInputFile, writeFilesAtomically } from './files';
+
+export interface ProjectBuildOptions {
+  /** Put the outputs in this folder (keeping their file names) instead of the project's paths. */
+  outDir?: string;
+  /** Called after each motion is compressed (for a progress line). */
+  onProgress?: (p: BuildProgress) => void;
+}
+
+export type ProjectBuildOutcome =
+  | { ok: true; report: BuildReport; written: string[]; warnings: FormatError[] }
+  | { ok: false; errors: FormatError[]; warnings: FormatError[] };
+
+/** Validates, builds and writes a project; on any error writes nothing and returns every error. */
+export function buildProject(projectPath: string, options: ProjectBuildOptions = {}): ProjectBuildOutcome {
+  // Paths stay as the user wrote them (relative to the working folder), so messages read `assets/walk.sev:12:7`.
+  const projectFile = normalizePath(projectPath);
+  let text: string;
+  try {
+    text = decodeUtf8Text(readInputFile(projectFile), 'PROJECT', projectFile);
+  } catch (e) {
+    if (e instanceof FormatError) return { ok: false, errors: [e], warnings: [] };
+    return { ok: false, errors: [new FormatError('PROJECT', `cannot read the project file: ${(e as Error).message}`, {}, projectFile)], warnings: [] };
+  }
+  const parsed = parseProject(text, projectFile);
+  if (!parsed.resolved) return { ok: false, errors: parsed.errors, warnings: [] };
+  let project = parsed.resolved;
+  if (options.outDir !== undefined) {
+    project = withOutputDir(project, normalizePath(options.outDir), (dir, name) => normalizePath(join(dir, name)));
+    const clash = checkOutputPaths(project);
+    if (clash.length) return { ok: false, errors: clash, warnings: [] };
+  }
+  const result = planBuild(project, readInputFile, options.onProgress);
+  if (!result.ok) return result;
+  writeFilesAtomically(result.outputs);
+  return { ok: true, report: result.report, written: result.outputs.map((o) => o.path), warnings: result.warnings };
+}

@@ -1,0 +1,58 @@
+/** Loading SE tables and SEV files from disk for the CLI commands, collecting every error. */
+import { FormatError, type FileKind } from '../../shared/errors';
+import { parseSeDefine } from '../../shared/se-tables/define';
+import { parseSls } from '../../shared/se-tables/sls';
+import { mergeSeTables, type SeNameTable } from '../../shared/se-tables/table';
+import type { SeTableReadResult } from '../../shared/se-tables/types';
+import { stemOf } from '../../shared/project/paths';
+import type { SevSource } from '../../shared/sar/pack';
+import { parseSev } from '../../shared/sev/parse';
+import { decodeUtf8Text } from '../../shared/sev/text';
+import { readInputFile } from './files';
+
+/** Reads a UTF-8 text file; a read or decode failure becomes a FormatError naming the file. */
+export function readTextFile(path: string, kind: FileKind): { text?: string; error?: FormatError } {
+  try {
+    return { text: decodeUtf8Text(readInputFile(path), kind, path) };
+  } catch (e) {
+    if (e instanceof FormatError) return { error: e };
+    return { error: new FormatError(kind, `cannot read: ${(e as Error).message}`, {}, path) };
+  }
+}
+
+export interface LoadedSeTables {
+  table: SeNameTable;
+  errors: FormatError[];
+  warnings: FormatError[];
+}
+
+/** Reads and merges default.sls and se_define.h (either may be omitted). */
+export function loadSeTables(slsPath?: string, seDefinePath?: string): LoadedSeTables {
+  const sources: SeTableReadResult[] = [];
+  const errors: FormatError[] = [];
+  const load = (path: string | undefined, kind: 'SLS' | 'SE_DEFINE', parse: (t: string, f: string) => SeTableReadResult) => {
+    if (path === undefined) return;
+    const r = readTextFile(path, kind);
+    if (r.error) errors.push(r.error);
+    else sources.push(parse(r.text!, path));
+  };
+  load(slsPath, 'SLS', parseSls);
+  load(seDefinePath, 'SE_DEFINE', parseSeDefine);
+  const merged = mergeSeTables(sources);
+  return { table: merged.table, errors: [...errors, ...merged.errors], warnings: merged.warnings };
+}
+
+/** Reads and parses a SEV; the source is returned only when the file has no errors. */
+export function loadSev(path: string): { source?: SevSource; errors: FormatError[] } {
+  const r = readTextFile(path, 'SEV');
+  if (r.error) return { errors: [r.error] };
+  const parsed = parseSev(r.text!, path);
+  if (parsed.errors.length) return { errors: parsed.errors };
+  return { source: { file: path, baseName: stemOf(path), doc: parsed.doc }, errors: [] };
+}
+
+/** Prints errors (one per line) and warnings to stderr, the way compilers do. */
+export function printDiagnostics(errors: readonly FormatError[], warnings: readonly FormatError[] = []): void {
+  for (const w of warnings) console.error(`warning: ${w.message}`);
+  for (const e of errors) console.error(e.message);
+}

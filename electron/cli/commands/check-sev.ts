@@ -1,0 +1,60 @@
+import { FormatError, inFile } from '../../../shared/errors';
+import { readMtn } from '../../../shared/mtn/read';
+import { compileSevEntry } from '../../../shared/sar/compile';
+import { checkSevAgainstMotion, sevMotionName } from '../../../shared/sev/validate';
+import { gvStrCode } from '../../../shared/strcode';
+import { loadSeTables, loadSev, printDiagnostics } from '../../build/inputs';
+import { readInputFile } from '../../build/files';
+import { parseArgs, stringOption, UsageError } from '../args';
+import type { CliCommand } from '../command';
+
+export const checkSevCommand: CliCommand = {
+  name: 'check-sev',
+  usage: 'check-sev FILE.sev... [--sls default.sls] [--se-define se_define.h] [--mtn MOTION.mtn]',
+  summary: 'check .sev files: syntax, SE indices, SE names against the tables, frames and joints against the motion; every error as FILE:LINE:COL',
+  run(argv) {
+    const args = parseArgs(argv, ['sls', 'se-define', 'mtn'], ['quiet']);
+    const files = args.positionals;
+    if (files.length === 0) throw new UsageError('expected at least one .sev file');
+    const mtnPath = stringOption(args, 'mtn');
+    if (mtnPath && files.length > 1) throw new UsageError('--mtn checks one .sev against one motion; give a single .sev');
+    const slsPath = stringOption(args, 'sls');
+    const defPath = stringOption(args, 'se-define');
+    const useTables = slsPath !== undefined || defPath !== undefined;
+
+    const errors: FormatError[] = [];
+    const tables = useTables ? loadSeTables(slsPath, defPath) : undefined;
+    if (tables) errors.push(...tables.errors);
+    let motion: { frameCount: number; jointCount: number } | undefined;
+    if (mtnPath) {
+      try {
+        const m = inFile(mtnPath, () => readMtn(readInputFile(mtnPath)));
+        motion = { frameCount: m.frameCount, jointCount: m.joints.length };
+      } catch (e) {
+        if (e instanceof FormatError) errors.push(e);
+        else errors.push(new FormatError('MTN', `cannot read: ${(e as Error).message}`, {}, mtnPath));
+      }
+    }
+    let events = 0;
+    for (const file of files) {
+      const loaded = loadSev(file);
+      errors.push(...loaded.errors);
+      const src = loaded.source;
+      if (!src) continue;
+      events += src.doc.events.length;
+      const name = sevMotionName(src.doc, src.baseName);
+      if (motion) errors.push(...checkSevAgainstMotion(src.doc, { name, ...motion }, file));
+      if (tables) errors.push(...compileSevEntry(src.doc, tables.table, gvStrCode(name), file).errors);
+    }
+    printDiagnostics(errors, tables?.warnings);
+    if (errors.length) {
+      console.error(`${errors.length} error${errors.length === 1 ? '' : 's'}`);
+      return 1;
+    }
+    if (!args.options.has('quiet')) {
+      const checked = [useTables ? 'SE names' : '', motion ? 'frames and joints' : ''].filter(Boolean).join(', ');
+      console.log(`ok: ${files.length} file${files.length === 1 ? '' : 's'}, ${events} event${events === 1 ? '' : 's'}${checked ? ` (checked ${checked})` : ''}`);
+    }
+    return 0;
+  },
+};

@@ -1,0 +1,331 @@
+/**
+ * The pure core of `actguy build` (and later the desktop app's "Build"):
+ * read every input through an injected `readFile`, validate everything before
+ * any expensive work, then compress and archive. Nothing here touches a disk;
+ * the caller writes the outputs only when the plan succeeded, so a broken
+ * project never leaves a half-built .mar/.sar behind.
+ */
+import { compressMotion } from '../compress/compress';
+import type { CompressResult } from '../compress/types';
+import { FormatError, inFile } from '../errors';
+import { writeMar } from '../mar/write';
+import type { Motion } from '../motion/types';
+import { readMtn } from '../mtn/read';
+import { packSarEntries, type MarMotionInfo, type SevSource } from '../sar/pack';
+import type { SarEntry } from '../sar/types';
+import { writeSar } from '../sar/write';
+import { parseSeDefine } from '../se-tables/define';
+import { parseSls } from '../se-tables/sls';
+import { mergeSeTables, type SeNameTable } from '../se-tables/table';
+import type { SeTableReadResult } from '../se-tables/types';
+import { parseSev } from '../sev/parse';
+import { decodeUtf8Text } from '../sev/text';
+import { formatStrCode } from '../strcode';
+import type { ResolvedMotion, ResolvedProject } from './types';
+
+/**
+ * Reads a whole file. Throws an Error whose message says why in words (the
+ * Node side maps ENOENT etc.); planBuild turns it into a FormatError naming
+ * the project key that points at the file.
+ */
+export type ReadFile = (path: string) => Uint8Array;
+
+/** A motion whose inputs all read and validated. */
+export interface PreparedMotion {
+  resolved: ResolvedMotion;
+  motion: Motion;
+  /** Rotation tolerance overrides by joint index (names resolved against the skeleton). */
+  rotationOverridesDeg: Record<number, number>;
+  sev?: SevSource;
+}
+
+/** Everything validated and ready to compress. */
+export interface PreparedBuild {
+  project: ResolvedProject;
+  motions: PreparedMotion[];
+  table: SeNameTable;
+  /** SAR entries in archive order (SEVs paired, checked, compiled). */
+  sarEntries: SarEntry[];
+  /** Skipped table lines and other things worth a look; never stop a build. */
+  warnings: FormatError[];
+}
+
+export type PrepareResult = { ok: true; prepared: PreparedBuild } | { ok: false; errors: FormatError[]; warnings: FormatError[] };
+
+/**
+ * Reads and validates every input of a resolved project: each MTN, the
+ * rotation overrides against its skeleton, the SE tables, each SEV (syntax,
+ * `motion` statement, frames and joints against its motion, SE names against
+ * the tables). Returns all errors at once, or the prepared build.
+ */
+export function prepareBuild(project: ResolvedProject, readFile: ReadFile): PrepareResult {
+  const errors: FormatError[] = [];
+  const warnings: FormatError[] = [];
+  const pfail = (where: string, detail: string) => errors.push(new FormatError('PROJECT', detail, { where }, project.projectFile));
+  const read = (path: string, where: string): Uint8Array | undefined => {
+    try {
+      return readFile(path);
+    } catch (e) {
+      pfail(where, `cannot read ${path}: ${(e as Error).message}`);
+      return undefined;
+    }
+  };
+  const collect = <T>(fn: () => T): T | undefined => {
+    try {
+      return fn();
+    } catch (e) {
+      if (e instanceof FormatError) {
+        errors.push(e);
+        return undefined;
+      }
+      throw e;
+    }
+  };
+
+  // SE tables first: SEV names are checked against them below.
+  const sources: SeTableReadResult[] = [];
+  const tableInput = (path: string | undefined, key: string, parse: (text: string, file: string) => SeTableReadResult, kind: 'SLS' | 'SE_DEFINE') => {
+    if (!path) return;
+    const bytes = read(path, key);
+    if (!bytes) return;
+    const text = collect(() => decodeUtf8Text(bytes, kind, path));
+    if (text !== undefined) sources.push(parse(text, path));
+  };
+  tableInput(project.slsPath, 'seTables.sls', parseSls, 'SLS');
+  tableInput(project.seDefinePath, 'seTables.seDefine', parseSeDefine, 'SE_DEFINE');
+  const merged = mergeSeTables(sources);
+  errors.push(...merged.errors);
+  warnings.push(...merged.warnings);
+
+  const motions: PreparedMotion[] = [];
+  const sevs: SevSource[] = [];
+  let allRead = true;
+  for (const m of project.motions) {
+    const where = `motions[${m.index}]`;
+    const bytes = read(m.mtnPath, `${where}.mtn`);
+    const motion = bytes ? collect(() => inFile(m.mtnPath, () => readMtn(bytes))) : undefined;
+    let sev: SevSource | undefined;
+    if (m.sevPath) {
+      const sevBytes = read(m.sevPath, `${where}.sev`);
+      const text = sevBytes ? collect(() => decodeUtf8Text(sevBytes, 'SEV', m.sevPath)) : undefined;
+      if (text !== undefined) {
+        const parsed = parseSev(text, m.sevPath);
+        errors.push(...parsed.errors);
+        const stated = parsed.doc.motion;
+        if (stated && stated.name !== m.name) {
+          const place = stated.loc ? { line: stated.loc.line, column: stated.loc.columns[1] ?? 1 } : {};
+          errors.push(new FormatError('SEV', `this SEV is for motion ${stated.name}, but the project lists it for motion ${m.name} (${where})`, place, m.sevPath));
+        } else if (!parsed.errors.length) {
+          // The project decides the pairing: the motion name stands in for the file name.
+          sev = { file: m.sevPath, baseName: m.name, doc: parsed.doc };
+        }
+      }
+      if (!sev) allRead = false;
+    }
+    if (!motion) {
+      allRead = false;
+      continue;
+    }
+    const overrides = resolveRotationOverrides(m, motion, pfail);
+    if (!overrides) continue;
+    motions.push({ resolved: m, motion, rotationOverridesDeg: overrides, sev });
+    if (sev) sevs.push(sev);
+  }
+
+  let sarEntries: SarEntry[] = [];
+  if (allRead && motions.length === project.motions.length) {
+    const mar: MarMotionInfo[] = motions.map((p) => ({
+      name: p.resolved.hash, frameCount: p.motion.frameCount, jointCount: p.motion.joints.length, displayName: p.resolved.name,
+    }));
+    const packed = packSarEntries(mar, sevs, merged.table, project.marPath);
+    errors.push(...packed.errors);
+    sarEntries = packed.entries;
+  }
+  if (errors.length) return { ok: false, errors, warnings };
+  return { ok: true, prepared: { project, motions, table: merged.table, sarEntries, warnings } };
+}
+
+/** Joint index or joint name -> joint index, checked against the skeleton; undefined when any key is bad. */
+function resolveRotationOverrides(m: ResolvedMotion, motion: Motion, fail: (where: string, detail: string) => void): Record<number, number> | undefined {
+  const out: Record<number, number> = {};
+  let ok = true;
+  const J = motion.joints.length;
+  for (const [key, deg] of Object.entries(m.rotationOverridesDeg)) {
+    const where = `motions[${m.index}].rotationOverridesDeg.${key}`;
+    let joint: number;
+    if (/^[0-9]+$/.test(key)) {
+      joint = Number(key);
+      if (joint >= J) {
+        fail(where, `joint ${joint} does not exist: ${m.mtnPath} has joints 0..${J - 1}`);
+        ok = false;
+        continue;
+      }
+    } else {
+      joint = motion.joints.findIndex((j) => j.name === key);
+      if (joint < 0) {
+        fail(where, `no joint named ${key} in ${m.mtnPath} (its joints: ${motion.joints.map((j) => j.name).join(', ')})`);
+        ok = false;
+        continue;
+      }
+    }
+    if (out[joint] !== undefined && out[joint] !== deg) {
+      fail(where, `joint ${joint} (${motion.joints[joint].name}) is given two different overrides`);
+      ok = false;
+      continue;
+    }
+    out[joint] = deg;
+  }
+  return ok ? out : undefined;
+}
+
+/** One motion's line in the build report. */
+export interface BuildReportMotion {
+  index: number;
+  name: string;
+  /** GV_StrCode as `0x......`. */
+  hash: string;
+  mtn: string;
+  sev: string | null;
+  frameCount: number;
+  joints: number;
+  tolerances: { position: number; rotationDeg: number; offset: number };
+  rotationOverridesDeg: Record<number, number>;
+  keys: number;
+  mtnBytes: number;
+  mt3Bytes: number;
+  ratio: number;
+  ms: number;
+  /** Channels whose tolerance the stored precision cannot meet (compression still succeeded). */
+  unmetTolerances: string[];
+  seSlots: number;
+  events: number;
+}
+
+/** The JSON build report written beside the outputs. */
+export interface BuildReport {
+  tool: 'actguy build';
+  reportVersion: 1;
+  project: string;
+  outputs: { mar: { path: string; bytes: number }; sar: { path: string; bytes: number }; report: string };
+  motions: BuildReportMotion[];
+  totals: { motions: number; keys: number; mtnBytes: number; mt3Bytes: number; events: number; ms: number };
+  warnings: string[];
+}
+
+/** One file the build wants written. */
+export interface BuildOutput {
+  path: string;
+  bytes: Uint8Array;
+}
+
+export interface BuildProgress {
+  /** 0-based archive index of the motion just compressed. */
+  index: number;
+  count: number;
+  name: string;
+  result: CompressResult;
+}
+
+export type BuildResult =
+  | { ok: true; outputs: BuildOutput[]; report: BuildReport; warnings: FormatError[] }
+  | { ok: false; errors: FormatError[]; warnings: FormatError[] };
+
+/** Compresses every prepared motion and assembles the .mar, the .sar and the report (in memory). */
+export function executeBuild(prepared: PreparedBuild, onProgress?: (p: BuildProgress) => void): BuildResult {
+  const errors: FormatError[] = [];
+  const results: CompressResult[] = [];
+  prepared.motions.forEach((p, k) => {
+    const r = p.resolved;
+    try {
+      const result = inFile(r.mtnPath, () => compressMotion(p.motion, {
+        name: r.name,
+        positionTolerance: r.positionTolerance,
+        rotationToleranceDeg: r.rotationToleranceDeg,
+        offsetTolerance: r.offsetTolerance,
+        rotationToleranceOverridesDeg: p.rotationOverridesDeg,
+      }));
+      results.push(result);
+      onProgress?.({ index: k, count: prepared.motions.length, name: r.name, result });
+    } catch (e) {
+      if (!(e instanceof FormatError)) throw e;
+      errors.push(e);
+    }
+  });
+  if (errors.length) return { ok: false, errors, warnings: prepared.warnings };
+
+  const { project } = prepared;
+  let mar: Uint8Array;
+  let sar: Uint8Array;
+  try {
+    mar = inFile(project.marPath, () => writeMar(results.map((r) => r.bytes)));
+    sar = inFile(project.sarPath, () => writeSar(prepared.sarEntries, prepared.motions.map((p) => p.resolved.hash)));
+  } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    return { ok: false, errors: [e], warnings: prepared.warnings };
+  }
+
+  const motions: BuildReportMotion[] = prepared.motions.map((p, k) => {
+    const r = p.resolved;
+    const res = results[k];
+    const entry = prepared.sarEntries[k];
+    return {
+      index: r.index,
+      name: r.name,
+      hash: formatStrCode(r.hash),
+      mtn: r.mtnPath,
+      sev: r.sevPath ?? null,
+      frameCount: p.motion.frameCount,
+      joints: p.motion.joints.length,
+      tolerances: { position: r.positionTolerance, rotationDeg: r.rotationToleranceDeg, offset: r.offsetTolerance },
+      rotationOverridesDeg: p.rotationOverridesDeg,
+      keys: res.totalKeys,
+      mtnBytes: res.mtnBytes,
+      mt3Bytes: res.mt3Bytes,
+      ratio: Number(res.ratio.toFixed(3)),
+      ms: Number(res.ms.toFixed(1)),
+      unmetTolerances: res.warnings.map((w) => w.message),
+      seSlots: entry.seCodes.length / 8,
+      events: entry.events.length,
+    };
+  });
+  const sum = (f: (m: BuildReportMotion) => number) => motions.reduce((s, m) => s + f(m), 0);
+  const report: BuildReport = {
+    tool: 'actguy build',
+    reportVersion: 1,
+    project: project.projectFile,
+    outputs: { mar: { path: project.marPath, bytes: mar.byteLength }, sar: { path: project.sarPath, bytes: sar.byteLength }, report: project.reportPath },
+    motions,
+    totals: {
+      motions: motions.length, keys: sum((m) => m.keys), mtnBytes: sum((m) => m.mtnBytes), mt3Bytes: sum((m) => m.mt3Bytes),
+      events: sum((m) => m.events), ms: Number(sum((m) => m.ms).toFixed(1)),
+    },
+    warnings: [...prepared.warnings.map((w) => w.message), ...motions.flatMap((m) => m.unmetTolerances.map((u) => `${m.name}: ${u}`))],
+  };
+  const reportBytes = utf8(`${JSON.stringify(report, null, 2)}\n`);
+  return {
+    ok: true,
+    outputs: [{ path: project.marPath, bytes: mar }, { path: project.sarPath, bytes: sar }, { path: project.reportPath, bytes: reportBytes }],
+    report,
+    warnings: prepared.warnings,
+  };
+}
+
+/** prepareBuild then executeBuild: every error before any compression, outputs only when all is well. */
+export function planBuild(project: ResolvedProject, readFile: ReadFile, onProgress?: (p: BuildProgress) => void): BuildResult {
+  const prep = prepareBuild(project, readFile);
+  if (!prep.ok) return prep;
+  return executeBuild(prep.prepared, onProgress);
+}
+
+/** UTF-8 encode (no TextEncoder in shared/'s lib). */
+function utf8(s: string): Uint8Array {
+  const out: number[] = [];
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (c < 0x80) out.push(c);
+    else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
+    else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+    else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+  }
+  return Uint8Array.from(out);
+}

@@ -1,0 +1,83 @@
+/**
+ * The build project file (`*.actguy.json`): which motions go into the archive,
+ * in archive order, with their MTN, optional SEV and compression tuning, the
+ * SE tables, and where the .mar/.sar/report go. Relative paths resolve
+ * against the project file's folder. The JSON Schema is project.schema.json.
+ */
+
+/** Compression tolerances of one motion; any omitted value takes DEFAULT_TOLERANCES. */
+export interface ProjectTolerances {
+  /** Root translation tolerance, motion units (> 0). */
+  position?: number;
+  /** Joint rotation tolerance, degrees (> 0). */
+  rotationDeg?: number;
+  /** Joint offset tolerance, motion units (> 0); used only by motions with OFFSETS. */
+  offset?: number;
+}
+
+export interface ProjectMotion {
+  /** Motion name, hashed with GV_StrCode into the MT3/MAR/SAR; `[A-Za-z_][A-Za-z0-9_]*`, unique. */
+  name: string;
+  /** Path of the .mtn. */
+  mtn: string;
+  /** Path of the .sev; without one the motion gets an empty SAR entry. */
+  sev?: string;
+  tolerances?: ProjectTolerances;
+  /** Rotation tolerance overrides in degrees, keyed by joint index ("17") or joint name ("LeftFoot"). */
+  rotationOverridesDeg?: Record<string, number>;
+}
+
+export interface ProjectSeTables {
+  /** Path of default.sls (resident SEs). */
+  sls?: string;
+  /** Path of se_define.h (non-resident SEs). */
+  seDefine?: string;
+}
+
+export interface ProjectOutputs {
+  /** Path of the .mar to write. */
+  mar: string;
+  /** Path of the .sar to write (same order as the .mar). */
+  sar: string;
+  /** Path of the JSON build report; defaults to the .mar path with `.report.json` in place of `.mar`. */
+  report?: string;
+}
+
+/** The project file as written by users (version 1). */
+export interface ActGuyProject {
+  /** Optional pointer to the schema, for editors. */
+  $schema?: string;
+  /** Project format version: 1. */
+  version: 1;
+  /** Motions in archive order: index i of the .mar and the .sar. */
+  motions: ProjectMotion[];
+  seTables?: ProjectSeTables;
+  outputs: ProjectOutputs;
+}
+
+/** A project motion with paths resolved and tolerances filled in. */
+export interface ResolvedMotion {
+  /** Archive index. */
+  index: number;
+  name: string;
+  /** GV_StrCode of name. */
+  hash: number;
+  mtnPath: string;
+  sevPath?: string;
+  positionTolerance: number;
+  rotationToleranceDeg: number;
+  offsetTolerance: number;
+  /** Overrides as written (joint index or name -> degrees); joint names resolve once the MTN is read. */
+  rotationOverridesDeg: Record<string, number>;
+}
+
+/** A validated project with every path resolved against the project file's folder. */
+export interface ResolvedProject {
+  projectFile: string;
+  motions: ResolvedMotion[];
+  slsPath?: string;
+  seDefinePath?: string;
+  marPath: string;
+  sarPath: string;
+  reportPath: string;
+}
