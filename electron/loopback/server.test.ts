@@ -1,0 +1,170 @@
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ACTGUY_DIALOG_MEMBERS, ACTGUY_INVOKE_MEMBERS, type ActGuyApi, type CompressResponse } from '../../shared/ipc';
+import { decodeIpcFrame, encodeIpcFrame } from '../../shared/ipc-codec';
+import { readMtn } from '../../shared/mtn/read';
+import { createLoopbackClient, setInAppDialogs } from '../../renderer/transport/loopback';
+import { buildCompressWorker } from '../compress/buildWorkerForTests';
+import { createCompressClient, type CompressClient } from '../compressClient';
+import { loopbackDialogPort } from '../dialogPort';
+import { createHandlers } from '../handlers';
+import { createPathPolicy } from '../pathPolicy';
+import { createRecentFilesStore } from '../recentFiles';
+import { startLoopbackServer, type LoopbackServer } from './server';
+
+const SAMPLE = resolve(__dirname, '..', '..', 'assets', 'walk.mtn');
+let workerDir: string;
+let workerPath: string;
+beforeAll(async () => {
+  workerDir = mkdtempSync(join(tmpdir(), 'actguy-worker-'));
+  workerPath = await buildCompressWorker(workerDir);
+});
+afterAll(() => rmSync(workerDir, { recursive: true, force: true }));
+
+let dir: string;
+let workspace: string;
+let server: LoopbackServer;
+let compress: CompressClient;
+let api: ActGuyApi;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'actguy-loopback-'));
+  workspace = join(dir, 'workspace');
+  const rendererDir = join(dir, 'renderer');
+  mkdirSync(workspace);
+  mkdirSync(join(rendererDir, 'assets'), { recursive: true });
+  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><script type="module" src="./assets/app.js"></script>');
+  writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
+  writeFileSync(join(dir, 'secret.txt'), 'secret');
+  copyFileSync(SAMPLE, join(workspace, 'walk.mtn'));
+  compress = createCompressClient({ workerPath });
+  const handlers = createHandlers({
+    appInfo: { version: 't', samplePath: SAMPLE, startupPath: join(workspace, 'walk.mtn'), transport: 'loopback', nativeDialogs: false, workspaceRoot: workspace, platform: process.platform },
+    policy: createPathPolicy(),
+    recent: createRecentFilesStore(null),
+    compress,
+    dialogs: loopbackDialogPort,
+  });
+  server = await startLoopbackServer({ rendererDir, handlers });
+  api = createLoopbackClient({ baseUrl: server.origin, token: server.token });
+});
+afterEach(async () => {
+  setInAppDialogs(null);
+  await server.close();
+  await compress.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A raw HTTP request (custom Host and path allowed, unlike fetch). */
+function raw(path: string, init: { method?: string; headers?: Record<string, string>; body?: Uint8Array } = {}): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
+  return new Promise((ok, fail) => {
+    const req = request({ host: '127.0.0.1', port: server.port, path, method: init.method ?? 'GET', headers: init.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => ok({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', fail);
+    req.end(init.body);
+  });
+}
+
+const rpc = (member: string, arg: unknown, headers: Record<string, string> = { 'x-actguy-token': server.token }) =>
+  raw(`/rpc/${member}`, { method: 'POST', headers, body: encodeIpcFrame(arg) });
+
+describe('loopback server', () => {
+  it('listens on 127.0.0.1 only, and its URL carries the token', () => {
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}/?token=${server.token}`);
+    expect(server.token).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('refuses every request without the right token with 403', async () => {
+    expect((await raw('/')).status).toBe(403);
+    expect((await raw('/?token=wrong')).status).toBe(403);
+    expect((await raw('/assets/app.js')).status).toBe(403);
+    expect((await rpc('getAppInfo', undefined, {})).status).toBe(403);
+    expect((await rpc('getAppInfo', undefined, { 'x-actguy-token': 'nope' })).status).toBe(403);
+    // The query token does not authorise RPCs (a link cannot drive the API); the header does.
+    expect((await raw(`/rpc/getAppInfo?token=${server.token}`, { method: 'POST', body: encodeIpcFrame(undefined) })).status).toBe(403);
+    expect((await raw('/rpc/notAMember')).status).toBe(403);
+  });
+
+  it('refuses a foreign Host (DNS rebinding) and a cross-origin caller', async () => {
+    expect((await raw(`/?token=${server.token}`, { headers: { Host: `evil.example:${server.port}` } })).status).toBe(403);
+    expect((await rpc('getAppInfo', undefined, { 'x-actguy-token': server.token, Origin: 'http://evil.example' })).status).toBe(403);
+    expect((await rpc('getAppInfo', undefined, { 'x-actguy-token': server.token, Origin: server.origin })).status).toBe(200);
+  });
+
+  it('serves the renderer with CSP and a token cookie, and nothing outside the renderer folder', async () => {
+    const page = await raw(`/?token=${server.token}`);
+    expect(page.status).toBe(200);
+    expect(String(page.headers['content-security-policy'])).toContain("script-src 'self'");
+    const cookie = String(page.headers['set-cookie']).split(';')[0];
+    expect(cookie).toContain(server.token);
+    const script = await raw('/assets/app.js', { headers: { Cookie: cookie } });
+    expect(script.status).toBe(200);
+    expect(script.headers['content-type']).toContain('javascript');
+    expect((await raw(`/..%2fsecret.txt?token=${server.token}`)).status).toBe(404);
+    expect((await raw(`/%2e%2e/secret.txt?token=${server.token}`)).status).toBe(404);
+  });
+
+  it('serves every invoke member of the API and 404s any other name', async () => {
+    for (const member of ACTGUY_INVOKE_MEMBERS) {
+      const res = await rpc(member, undefined);
+      expect(res.status, member).toBe(200);
+      const reply = decodeIpcFrame(new Uint8Array(res.body)) as { ok: boolean; error?: { message: string } };
+      if (!reply.ok) expect(reply.error!.message).not.toMatch(/unknown API member/);
+    }
+    for (const name of ['constructor', '__proto__', 'readFile', 'onMenuCommand', 'getAppInfo/../x']) expect((await rpc(name, undefined)).status, name).toBe(404);
+  });
+
+  it('carries the API end to end: open the sample, compress with typed arrays both ways, errors as messages', async () => {
+    const info = await api.getAppInfo();
+    expect(info).toMatchObject({ transport: 'loopback', nativeDialogs: false, workspaceRoot: expect.stringContaining('workspace') });
+    const opened = await api.openMotion({ path: info.startupPath });
+    if (opened.status !== 'opened') throw new Error(opened.status);
+    expect(opened.motion.mtnBytes).toBeInstanceOf(Uint8Array);
+    const motion = readMtn(opened.motion.mtnBytes);
+    const S = motion.frameCount + 1;
+    const J = motion.joints.length;
+    const jointKeyFlags = new Uint32Array(S * J);
+    for (let i = 0; i < S * J; i++) jointKeyFlags[i] = motion.jointKeyInfo[i * 4];
+    const translationKeyFlags = new Uint32Array(S);
+    for (let f = 0; f < S; f++) translationKeyFlags[f] = motion.translationKeyInfo[f * 4];
+    const r = (await api.compressMotion({
+      documentId: opened.motion.documentId, revision: 1, translationKeyFlags, jointKeyFlags, motionFlags: motion.flags,
+      waistJoint: motion.waistJoint, tolerances: { positionTolerance: 0.5, rotationToleranceDeg: 0.5, offsetTolerance: 0.5 },
+    })) as CompressResponse;
+    expect(r.status).toBe('done');
+    expect(r.channels[1].errors).toBeInstanceOf(Float64Array);
+    expect(r.channels[1].errors.length).toBe(S);
+    expect(r.mt3.rotations[0].rotation).toBeInstanceOf(Int16Array);
+    await expect(api.openMotion({ path: join(dir, 'secret.txt') })).rejects.toThrow(/refused to access/);
+  });
+
+  it('serves dialog members in the page with the registered in-app picker, never on the server', async () => {
+    await expect(api.openMotionDialog()).rejects.toThrow(/no in-app file picker registered/);
+    const asked: string[] = [];
+    setInAppDialogs({
+      pickPath: async ({ mode, listing, extensions }) => {
+        asked.push(`${mode}:${extensions.join(',')}:${listing.files.map((f) => f.relativePath).join(',')}`);
+        return mode === 'open' ? listing.files[0].path : `${listing.root}/copy`;
+      },
+      confirm: async () => false,
+    });
+    const opened = await api.openMotionDialog();
+    expect(opened.status).toBe('opened');
+    if (opened.status !== 'opened') return;
+    const saved = await api.saveMotionAsDialog({ documentId: opened.motion.documentId, mtnBytes: opened.motion.mtnBytes });
+    expect(saved).toMatchObject({ status: 'saved', file: { name: 'copy' } });
+    expect(asked).toEqual(['open:mtn,mt3,mar:walk.mtn', 'save:mtn:walk.mtn']);
+    expect(await api.confirmDiscardChanges({ documentName: 'walk', action: 'close' })).toBe(false);
+    // The server-side dialog members exist but refuse: there is no UI behind them.
+    for (const member of ACTGUY_DIALOG_MEMBERS) {
+      const reply = decodeIpcFrame(new Uint8Array((await rpc(member, { documentId: opened.motion.documentId, compress: {} })).body)) as { ok: boolean };
+      expect(reply.ok, member).toBe(false);
+    }
+  });
+});
