@@ -1,5 +1,9 @@
 import type { CliCommand } from './command';
 import { compressCommand } from './commands/compress';
+import { decompressCommand } from './commands/decompress';
+import { infoCommand } from './commands/info';
+import { packMarCommand } from './commands/packMar';
+import { unpackMarCommand } from './commands/unpackMar';
 import { checkSevCommand } from './commands/check-sev';
 import { packSarCommand } from './commands/pack-sar';
 import { buildCommand } from './commands/build';
@@ -10,6 +14,10 @@ import { buildCommand } from './commands/build';
  */
 export const commands: CliCommand[] = [
   compressCommand,
+  decompressCommand,
+  packMarCommand,
+  unpackMarCommand,
+  infoCommand,
   checkSevCommand,
   packSarCommand,
   buildCommand,

@@ -1,0 +1,106 @@
+import { extname } from 'node:path';
+import { inFile } from '../../../shared/errors';
+import { describeMar } from '../../../shared/mar/describe';
+import { describeMt3 } from '../../../shared/mt3/describe';
+import { readMt3Header } from '../../../shared/mt3/read';
+import { KeyFlag, MotionFlag, type Motion } from '../../../shared/motion/types';
+import { readMtn } from '../../../shared/mtn/read';
+import { describeSar } from '../../../shared/sar/describe';
+import { readBytes } from '../../fsutil';
+import { parseArgs, stringOption, UsageError } from '../args';
+import type { CliCommand } from '../command';
+import { readMotionNamesFile } from '../motionNames';
+
+type Kind = 'mtn' | 'mt3' | 'mar' | 'sar';
+
+/** By extension; an unknown extension falls back to the magic (MT3 has none). */
+function kindOf(path: string, bytes: Uint8Array): Kind {
+  const ext = extname(path).toLowerCase();
+  if (ext === '.mtn' || ext === '.mt3' || ext === '.mar' || ext === '.sar') return ext.slice(1) as Kind;
+  const magic = String.fromCharCode(...bytes.subarray(0, 4));
+  if (magic === 'MTN\0') return 'mtn';
+  if (magic === 'MARa') return 'mar';
+  if (magic === 'SARa') return 'sar';
+  throw new UsageError(`${path}: cannot tell the file kind (expected .mtn, .mt3, .mar or .sar)`);
+}
+
+export const infoCommand: CliCommand = {
+  name: 'info',
+  usage: 'info FILE.(mtn|mt3|mar|sar) [--names NAMES.txt] [--skeleton REF.mtn]',
+  summary: 'print a readable summary: MTN skeleton and key info, MT3 header and streams, MAR/SAR entries (motion names from --names)',
+  run(argv) {
+    const args = parseArgs(argv, ['names', 'skeleton']);
+    if (args.positionals.length !== 1) throw new UsageError('expected exactly one file');
+    const path = args.positionals[0];
+    const namesPath = stringOption(args, 'names');
+    const names = namesPath ? readMotionNamesFile(namesPath) : undefined;
+    const skeletonPath = stringOption(args, 'skeleton');
+    const jointNames = skeletonPath ? inFile(skeletonPath, () => readMtn(readBytes(skeletonPath))).joints.map((j) => j.name) : undefined;
+    const bytes = readBytes(path);
+    const kind = kindOf(path, bytes);
+    let text: string;
+    if (kind === 'mtn') text = inFile(path, () => describeMtn(readMtn(bytes), bytes.byteLength));
+    else if (kind === 'mt3') text = inFile(path, () => describeMt3(bytes, names?.get(readMt3Header(bytes).name)?.name, jointNames));
+    else if (kind === 'mar') text = inFile(path, () => describeMar(bytes, names));
+    else {
+      const motionNames = names ? new Map([...names].map(([h, n]) => [h, n.name])) : undefined;
+      text = inFile(path, () => describeSar(bytes, { motionNames }));
+    }
+    console.log(`${path}\n${text}`);
+    return 0;
+  },
+};
+
+/** MTN summary: header, joints with parents, and counts of user keys, locks and trace keys. */
+export function describeMtn(m: Motion, size: number): string {
+  const N = m.frameCount;
+  const J = m.joints.length;
+  const flagNames = Object.entries(MotionFlag).filter(([, b]) => m.flags & b).map(([n]) => n);
+  const unknown = m.flags & ~Object.values(MotionFlag).reduce((a, b) => a | b, 0);
+  if (unknown) flagNames.push(`0x${(unknown >>> 0).toString(16)}`);
+  let transKeys = 0;
+  let traceKeys = 0;
+  const traceFrames: number[] = [];
+  for (let f = 0; f <= N; f++) {
+    const fl = m.translationKeyInfo[f * 4];
+    if (fl & KeyFlag.KEY) transKeys++;
+    if (fl & KeyFlag.TRACE) { traceKeys++; traceFrames.push(f); }
+  }
+  const jointKeys = new Array<number>(J).fill(0);
+  let lockFrames = 0;
+  const lockRanges: string[] = [];
+  let open: { joint: number; first: number; last: number } | null = null;
+  for (let f = 0; f <= N; f++) {
+    let locked = -1;
+    for (let j = 0; j < J; j++) {
+      const fl = m.jointKeyInfo[(f * J + j) * 4];
+      if (fl & KeyFlag.KEY) jointKeys[j]++;
+      if (fl & KeyFlag.LOCK) locked = j;
+    }
+    if (locked >= 0) lockFrames++;
+    if (open && (locked !== open.joint || f !== open.last + 1)) {
+      lockRanges.push(`${open.first === open.last ? open.first : `${open.first}..${open.last}`} joint ${open.joint}`);
+      open = null;
+    }
+    if (locked >= 0) {
+      if (open) open.last = f;
+      else open = { joint: locked, first: f, last: f };
+    }
+  }
+  if (open) lockRanges.push(`${open.first === open.last ? open.first : `${open.first}..${open.last}`} joint ${open.joint}`);
+  const lines = [
+    `MTN v1: ${size} bytes`,
+    `  frames     ${N + 1} samples (0..${N}) at ${m.fps} fps`,
+    `  joints     ${J}`,
+    `  flags      0x${(m.flags >>> 0).toString(16)}${flagNames.length ? ` (${flagNames.join(' | ')})` : ''}`,
+    `  waist      ${m.waistJoint < 0 ? 'none' : `${m.waistJoint} ${m.joints[m.waistJoint].name}`}`,
+    `  user keys  ${transKeys} on the root translation, ${jointKeys.reduce((a, b) => a + b, 0)} on joints`,
+    `  locks      ${lockFrames} frames in ${lockRanges.length} range${lockRanges.length === 1 ? '' : 's'}${lockRanges.length ? `: ${lockRanges.join(', ')}` : ''}`,
+    `  trace keys ${traceKeys}${traceFrames.length ? `: ${traceFrames.join(' ')}` : ''}`,
+    'joints (index name, parent, mirror, part, user keys):',
+  ];
+  m.joints.forEach((j, i) => {
+    lines.push(`  ${String(i).padStart(3)} ${j.name.padEnd(20)} parent ${String(j.parent).padStart(3)}${j.parent >= 0 ? ` (${m.joints[j.parent].name})` : ''}, mirror ${j.mirror}, ${j.part === 1 ? 'upper' : j.part === 0 ? 'lower' : `part ${j.part}`}, ${jointKeys[i]} keys`);
+  });
+  return lines.join('\n');
+}

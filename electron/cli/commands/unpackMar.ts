@@ -1,0 +1,49 @@
+import { join } from 'node:path';
+import { inFile } from '../../../shared/errors';
+import { readMar } from '../../../shared/mar/read';
+import { formatStrCode } from '../../../shared/strcode';
+import { readBytes, writeFileAtomic } from '../../fsutil';
+import { parseArgs, stringOption, UsageError } from '../args';
+import type { CliCommand } from '../command';
+import { readMotionNamesFile } from '../motionNames';
+
+/** File name for a motion: its known name when that is a safe file name, else its hash. */
+function entryFileName(hash: number, name: string | undefined): string {
+  const safe = name !== undefined && /^[A-Za-z0-9_.+@-]+$/.test(name) && name !== '.' && name !== '..';
+  return `${safe ? name : formatStrCode(hash)}.mt3`;
+}
+
+export const unpackMarCommand: CliCommand = {
+  name: 'unpack-mar',
+  usage: 'unpack-mar IN.mar -o DIR [--names NAMES.txt] [--quiet]',
+  summary: 'extract every .mt3 of a .mar into DIR as <name>.mt3 (names from --names, else 0x<hash>.mt3) plus index.txt in archive order',
+  run(argv) {
+    const args = parseArgs(argv, ['o', 'names'], ['quiet'], { out: 'o' });
+    if (args.positionals.length !== 1) throw new UsageError('expected exactly one input .mar');
+    const input = args.positionals[0];
+    const dir = stringOption(args, 'o');
+    if (!dir) throw new UsageError('missing -o DIR');
+    const namesPath = stringOption(args, 'names');
+    const names = namesPath ? readMotionNamesFile(namesPath) : undefined;
+    const mar = inFile(input, () => readMar(readBytes(input)));
+    const index = [
+      `# actguy unpack-mar of ${input}: maxJoint ${mar.maxJoint}, ${mar.entries.length} motions`,
+      '# motion index, file, name hash, joints, frames, bytes (repack in this order with pack-mar)',
+    ];
+    const used = new Set<string>();
+    mar.entries.forEach((e, i) => {
+      const file = entryFileName(e.name, names?.get(e.name)?.name);
+      // Hashes are unique in a valid archive, so file names are too; guard anyway.
+      if (used.has(file)) throw new Error(`${input}: two entries would be written to ${file}`);
+      used.add(file);
+      writeFileAtomic(join(dir, file), e.bytes);
+      index.push(`${i}\t${file}\t${formatStrCode(e.name)}\t${e.mt3.rotations.length}\t${e.mt3.numFrames}\t${e.bytes.byteLength}`);
+    });
+    writeFileAtomic(join(dir, 'index.txt'), index.join('\n') + '\n');
+    if (!args.options.has('quiet')) {
+      const known = names ? mar.entries.filter((e) => names.has(e.name)).length : 0;
+      console.log(`${dir}: ${mar.entries.length} motions from ${input}${names ? ` (${known} named)` : ''}, index in ${join(dir, 'index.txt')}`);
+    }
+    return 0;
+  },
+};

@@ -1,0 +1,29 @@
+import { describeMt3Flags } from '../mt3/describe';
+import { formatStrCode } from '../strcode';
+import type { KnownName } from './names';
+import { readMar } from './read';
+
+/**
+ * A readable summary of a MAR for `actguy info`: header, then per entry (the
+ * motion index) its name where known, offset, size, joints, frames, keys and
+ * flags. Throws the reader's FormatError for a bad file.
+ */
+export function describeMar(bytes: Uint8Array, names?: Map<number, KnownName>): string {
+  const mar = readMar(bytes);
+  const lines = [
+    `MAR: ${mar.entries.length} motion${mar.entries.length === 1 ? '' : 's'}, maxJoint ${mar.maxJoint}, dataBase ${mar.dataBase}, ${bytes.byteLength} bytes`,
+  ];
+  let known = 0;
+  mar.entries.forEach((e, i) => {
+    const n = names?.get(e.name)?.name;
+    if (n) known++;
+    const label = n ? `${n} (${formatStrCode(e.name)})` : formatStrCode(e.name);
+    const m = e.mt3;
+    const keys = m.root.frames.length + m.rotations.reduce((s, r) => s + r.frames.length, 0) + (m.offsets?.reduce((s, t) => s + t.frames.length, 0) ?? 0);
+    lines.push(
+      `  [${i}] ${label}: offset ${e.fileOffset}, ${e.bytes.byteLength} bytes, ${m.rotations.length} joints, ${m.numFrames} frames, ${keys} keys, flags ${describeMt3Flags(m.flags)}`,
+    );
+  });
+  if (names) lines.push(`names known for ${known} of ${mar.entries.length} entries`);
+  return lines.join('\n');
+}
