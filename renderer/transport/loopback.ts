@@ -81,7 +81,8 @@ export function createLoopbackClient(options: LoopbackClientOptions): ActGuyApi 
       response = await fetchImpl(`${base}/rpc/${member}`, {
         method: 'POST',
         headers: { [LOOPBACK_TOKEN_HEADER]: options.token, 'Content-Type': 'application/octet-stream' },
-        body: encodeIpcFrame(arg) as BodyInit,
+        // A Uint8Array is a valid fetch body in browsers and Node; the cast spans both lib typings.
+        body: encodeIpcFrame(arg) as unknown as RequestInit['body'],
       });
     } catch (e) {
       throw new ActGuyApiError({ message: `ActGuy's local server is not reachable (${(e as Error).message}); is \`npm run web\` still running?` });
@@ -138,7 +139,7 @@ export function createLoopbackClient(options: LoopbackClientOptions): ActGuyApi 
       const message = `${req.documentName} has unsaved changes. Discard them and ${req.action}?`;
       const confirm = inAppDialogs?.confirm;
       if (confirm) return confirm({ title: 'Unsaved changes', message, confirmLabel: 'Discard changes' });
-      return globalThis.confirm(message);
+      return (globalThis as unknown as { confirm(text: string): boolean }).confirm(message);
     },
     reportDocumentState: (req) => invoke('reportDocumentState', req),
     // No native menu over loopback: the page's own menu bar drives the same actions.

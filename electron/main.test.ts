@@ -1,0 +1,184 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { ACTGUY_INVOKE_MEMBERS, ipcInvokeChannel, MENU_COMMAND_CHANNEL } from '../shared/ipc';
+
+/** A fake `electron` recording what main.ts sets up. */
+const fake = vi.hoisted(() => {
+  const state = {
+    ipc: new Map<string, (event: unknown, arg: unknown) => unknown>(),
+    appEvents: new Map<string, (...args: unknown[]) => void>(),
+    protocolHandler: null as null | ((req: Request) => Promise<Response>),
+    privileged: [] as unknown[],
+    windows: [] as FakeWindow[],
+    menus: [] as { template: MenuTemplate[] }[],
+    sent: [] as { channel: string; payload: unknown }[],
+    messageBoxes: [] as unknown[],
+    messageBoxResponse: 1,
+    permissionHandler: null as null | ((wc: unknown, permission: string, cb: (ok: boolean) => void) => void),
+    userData: '',
+  };
+  type MenuTemplate = { label?: string; role?: string; submenu?: MenuTemplate[]; click?: () => void; type?: string; enabled?: boolean };
+  class FakeWindow {
+    options: { webPreferences: Record<string, unknown> };
+    events = new Map<string, (event: { preventDefault(): void; defaultPrevented?: boolean }) => void>();
+    mainFrame = { url: 'actguy://app/index.html' };
+    webContents = { mainFrame: this.mainFrame, send: (channel: string, payload: unknown) => state.sent.push({ channel, payload }) };
+    loadedUrl = '';
+    closed = 0;
+    constructor(options: FakeWindow['options']) {
+      this.options = options;
+      state.windows.push(this);
+    }
+    once() {}
+    on(name: string, fn: (event: { preventDefault(): void }) => void) {
+      this.events.set(name, fn);
+    }
+    async loadURL(url: string) {
+      this.loadedUrl = url;
+    }
+    setDocumentEdited() {}
+    setTitle() {}
+    show() {}
+    close() {
+      this.closed++;
+    }
+  }
+  return { state, FakeWindow };
+});
+
+vi.mock('electron', () => ({
+  app: {
+    isPackaged: false,
+    whenReady: () => Promise.resolve(),
+    getAppPath: () => resolve(__dirname, '..'),
+    getPath: () => fake.state.userData,
+    setPath: () => {},
+    getVersion: () => '9.9.9',
+    requestSingleInstanceLock: () => true,
+    on: (name: string, fn: (...args: unknown[]) => void) => fake.state.appEvents.set(name, fn),
+    quit: () => {},
+    exit: () => {},
+  },
+  protocol: {
+    registerSchemesAsPrivileged: (s: unknown[]) => fake.state.privileged.push(...s),
+    handle: (_scheme: string, fn: (req: Request) => Promise<Response>) => {
+      fake.state.protocolHandler = fn;
+    },
+  },
+  session: {
+    defaultSession: {
+      setPermissionRequestHandler: (fn: typeof fake.state.permissionHandler) => {
+        fake.state.permissionHandler = fn;
+      },
+      setPermissionCheckHandler: () => {},
+    },
+  },
+  ipcMain: { handle: (channel: string, fn: (event: unknown, arg: unknown) => unknown) => fake.state.ipc.set(channel, fn) },
+  Menu: {
+    setApplicationMenu: (m: { template: never[] }) => fake.state.menus.push(m),
+    buildFromTemplate: (template: unknown[]) => ({ template }),
+  },
+  dialog: {
+    showMessageBox: async (_win: unknown, options: unknown) => {
+      fake.state.messageBoxes.push(options);
+      return { response: fake.state.messageBoxResponse };
+    },
+    showErrorBox: (title: string, message: string) => {
+      throw new Error(`${title}: ${message}`);
+    },
+  },
+  BrowserWindow: fake.FakeWindow,
+}));
+
+fake.state.userData = mkdtempSync(join(tmpdir(), 'actguy-main-'));
+await import('./main');
+await vi.waitFor(() => expect(fake.state.windows[0]?.loadedUrl).toBe('actguy://app/index.html'));
+const win = fake.state.windows[0];
+afterAll(() => rmSync(fake.state.userData, { recursive: true, force: true }));
+const trustedEvent = { sender: win.webContents, senderFrame: win.mainFrame };
+
+describe('electron main', () => {
+  it('registers one IPC handler per invoke member and no other channel', () => {
+    expect([...fake.state.ipc.keys()].sort()).toEqual(ACTGUY_INVOKE_MEMBERS.map(ipcInvokeChannel).sort());
+  });
+
+  it('opens a sandboxed, context-isolated window without Node, with the preload', () => {
+    const prefs = win.options.webPreferences;
+    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false });
+    expect(String(prefs.preload)).toMatch(/preload\.cjs$/);
+  });
+
+  it('answers the app window and refuses any other sender', async () => {
+    const info = (await fake.state.ipc.get(ipcInvokeChannel('getAppInfo'))!(trustedEvent, undefined)) as { ok: boolean; value: { transport: string; nativeDialogs: boolean; version: string } };
+    expect(info).toMatchObject({ ok: true, value: { transport: 'electron', nativeDialogs: true, version: '9.9.9' } });
+    const foreignFrame = { url: 'https://evil.example/' };
+    const refused = await fake.state.ipc.get(ipcInvokeChannel('getAppInfo'))!({ sender: win.webContents, senderFrame: foreignFrame }, undefined);
+    expect(refused).toMatchObject({ ok: false, error: { message: expect.stringMatching(/refused/) } });
+    const other = await fake.state.ipc.get(ipcInvokeChannel('getAppInfo'))!({ sender: {}, senderFrame: win.mainFrame }, undefined);
+    expect(other).toMatchObject({ ok: false });
+    // A path the user never chose is refused over IPC too.
+    const open = await fake.state.ipc.get(ipcInvokeChannel('openMotion'))!(trustedEvent, { path: '/etc/passwd.mtn' });
+    expect(open).toMatchObject({ ok: false, error: { message: expect.stringMatching(/refused to access/) } });
+  });
+
+  it('denies new windows, navigation, webviews and permission requests', () => {
+    const handlers = new Map<string, (e: { preventDefault(): void }) => void>();
+    let openHandler: (() => { action: string }) | null = null;
+    fake.state.appEvents.get('web-contents-created')!({}, {
+      setWindowOpenHandler: (fn: () => { action: string }) => (openHandler = fn),
+      on: (name: string, fn: (e: { preventDefault(): void }) => void) => handlers.set(name, fn),
+    });
+    expect(openHandler!()).toEqual({ action: 'deny' });
+    for (const name of ['will-navigate', 'will-redirect', 'will-attach-webview']) {
+      const prevent = vi.fn();
+      handlers.get(name)!({ preventDefault: prevent });
+      expect(prevent, name).toHaveBeenCalled();
+    }
+    const decisions: boolean[] = [];
+    fake.state.permissionHandler!({}, 'media', (ok) => decisions.push(ok));
+    expect(decisions).toEqual([false]);
+    expect(fake.state.privileged).toEqual([{ scheme: 'actguy', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+  });
+
+  it('serves the renderer folder with the CSP header and nothing outside it', async () => {
+    const page = await fake.state.protocolHandler!(new Request('actguy://app/index.html'));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("object-src 'none'");
+    expect((await fake.state.protocolHandler!(new Request('actguy://app/%2e%2e/package.json'))).status).toBe(404);
+    expect((await fake.state.protocolHandler!(new Request('actguy://other/index.html'))).status).toBe(404);
+  });
+
+  it('builds a menu whose items send commands to the renderer', () => {
+    const menu = fake.state.menus.at(-1)!.template;
+    const file = menu.find((m) => m.label === 'File')!.submenu!;
+    expect(file.map((i) => i.label).filter(Boolean)).toEqual(['Open…', 'Open Recent', 'Save', 'Save As…', 'Export .mt3…', 'Exit']);
+    file.find((i) => i.label === 'Save')!.click!();
+    const edit = menu.find((m) => m.label === 'Edit')!.submenu!;
+    edit.find((i) => i.label === 'Undo')!.click!();
+    expect(fake.state.sent.slice(-2)).toEqual([
+      { channel: MENU_COMMAND_CHANNEL, payload: { command: 'file.save' } },
+      { channel: MENU_COMMAND_CHANNEL, payload: { command: 'edit.undo' } },
+    ]);
+    expect(menu.map((m) => m.label)).toEqual(['File', 'Edit', 'View', 'Playback', 'Help']);
+  });
+
+  it('asks before closing with unsaved edits, and closes only after "Discard"', async () => {
+    const close = win.events.get('close')!;
+    const clean = { preventDefault: vi.fn() };
+    close(clean);
+    expect(clean.preventDefault).not.toHaveBeenCalled();
+    await fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!(trustedEvent, { documentId: 'd', documentName: 'walk', dirty: true });
+    const dirty = { preventDefault: vi.fn() };
+    fake.state.messageBoxResponse = 1; // Cancel
+    close(dirty);
+    expect(dirty.preventDefault).toHaveBeenCalled();
+    await vi.waitFor(() => expect(fake.state.messageBoxes).toHaveLength(1));
+    expect(win.closed).toBe(0);
+    fake.state.messageBoxResponse = 0; // Discard changes
+    close({ preventDefault: vi.fn() });
+    await vi.waitFor(() => expect(win.closed).toBe(1));
+    expect(fake.state.messageBoxes[1]).toMatchObject({ message: 'walk has unsaved changes.' });
+  });
+});

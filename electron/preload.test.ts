@@ -1,0 +1,64 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ACTGUY_API_MEMBERS, ipcInvokeChannel, MENU_COMMAND_CHANNEL, type ActGuyApi } from '../shared/ipc';
+
+/** What the preload hands to contextBridge and sends over ipcRenderer, captured by a fake `electron`. */
+const bridge = vi.hoisted(() => ({
+  exposed: new Map<string, unknown>(),
+  invoked: [] as { channel: string; arg: unknown }[],
+  reply: { ok: true, value: 'v' } as unknown,
+  listeners: new Map<string, ((event: unknown, ...args: unknown[]) => void)[]>(),
+}));
+
+vi.mock('electron', () => ({
+  contextBridge: { exposeInMainWorld: (key: string, value: unknown) => bridge.exposed.set(key, value) },
+  ipcRenderer: {
+    invoke: async (channel: string, arg: unknown) => {
+      bridge.invoked.push({ channel, arg });
+      return bridge.reply;
+    },
+    on: (channel: string, fn: (event: unknown, ...args: unknown[]) => void) => bridge.listeners.set(channel, [...(bridge.listeners.get(channel) ?? []), fn]),
+    removeListener: (channel: string, fn: unknown) => bridge.listeners.set(channel, (bridge.listeners.get(channel) ?? []).filter((f) => f !== fn)),
+  },
+}));
+
+await import('./preload');
+const api = bridge.exposed.get('actguy') as ActGuyApi;
+
+beforeEach(() => {
+  bridge.invoked.length = 0;
+  bridge.reply = { ok: true, value: 'v' };
+});
+
+describe('preload', () => {
+  it('exposes exactly the members of ActGuyApi as window.actguy, and nothing else', () => {
+    expect([...bridge.exposed.keys()]).toEqual(['actguy']);
+    expect(Object.keys(api).sort()).toEqual([...ACTGUY_API_MEMBERS].sort());
+    for (const member of ACTGUY_API_MEMBERS) expect(typeof api[member]).toBe('function');
+  });
+
+  it('sends each member on its own fixed channel and unwraps replies into values or readable errors', async () => {
+    await expect(api.getAppInfo()).resolves.toBe('v');
+    await api.openMotion({ path: '/x/walk.mtn' });
+    expect(bridge.invoked).toEqual([
+      { channel: ipcInvokeChannel('getAppInfo'), arg: undefined },
+      { channel: ipcInvokeChannel('openMotion'), arg: { path: '/x/walk.mtn' } },
+    ]);
+    bridge.reply = { ok: false, error: { message: 'walk.mtn [MTN] (header): bad magic', formatKind: 'MTN' } };
+    await expect(api.openMotion({ path: '/x/walk.mtn' })).rejects.toThrow('walk.mtn [MTN] (header): bad magic');
+  });
+
+  it('delivers menu commands without Electron\'s event, and unsubscribes', () => {
+    const got: unknown[] = [];
+    const off = api.onMenuCommand((c) => got.push(c));
+    const fire = (payload: unknown) => (bridge.listeners.get(MENU_COMMAND_CHANNEL) ?? []).forEach((fn) => fn({ sender: 'ELECTRON-EVENT' }, payload));
+    fire({ command: 'file.save' });
+    fire({ command: 'file.openRecent', path: '/x/walk.mtn', extra: 'dropped' });
+    fire('not a command');
+    expect(got).toEqual([{ command: 'file.save' }, { command: 'file.openRecent', path: '/x/walk.mtn' }]);
+    off();
+    off();
+    fire({ command: 'file.save' });
+    expect(got).toHaveLength(2);
+    expect(() => api.onMenuCommand('nope' as never)).toThrow(TypeError);
+  });
+});
