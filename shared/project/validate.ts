@@ -1,6 +1,7 @@
 import { DEFAULT_TOLERANCES } from '../compress/types';
 import { FormatError } from '../errors';
 import { formatStrCode, gvStrCode } from '../strcode';
+import { findJsonSyntaxError } from './jsonPosition';
 import { resolveFrom } from './paths';
 import type { ActGuyProject, ResolvedMotion, ResolvedProject } from './types';
 
@@ -43,10 +44,12 @@ export function parseProject(text: string, projectFile: string): ProjectParseRes
   try {
     json = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (e) {
-    const msg = (e as Error).message;
-    const pos = /at position (\d+)/.exec(msg);
-    const place = pos ? lineColumnAt(text, Number(pos[1])) : { line: 1, column: 1 };
-    return { errors: [new FormatError('PROJECT', `not valid JSON: ${msg.replace(/ in JSON at position \d+.*$/, '')}`, place, projectFile)] };
+    const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    const at = findJsonSyntaxError(body);
+    const place = at ? lineColumnAt(body, at.offset) : { line: 1, column: 1 };
+    const found = at && at.offset < body.length ? `\`${body[at.offset]}\`` : 'the end of the file';
+    const detail = at ? `not valid JSON: expected ${at.expected}, found ${found}` : `not valid JSON: ${(e as Error).message}`;
+    return { errors: [new FormatError('PROJECT', detail, place, projectFile)] };
   }
   const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   const unknownKeys = (obj: Record<string, unknown>, known: readonly string[], where: string) => {

@@ -1,0 +1,243 @@
+import { describe, expect, it } from 'vitest';
+import { emptyMotion, type Motion } from '../motion/types';
+import { writeMtn } from '../mtn/write';
+import { readMar } from '../mar/read';
+import { readSar } from '../sar/read';
+import { gvStrCode } from '../strcode';
+import { basenameOf, dirnameOf, normalizePath, resolveFrom, stemOf } from './paths';
+import { planBuild } from './plan';
+import schema from './project.schema.json';
+import { MOTION_KEYS, OUTPUT_KEYS, PROJECT_KEYS, SE_TABLE_KEYS, TOLERANCE_KEYS, parseProject } from './validate';
+
+describe('project paths', () => {
+  it('resolve relative paths against the project folder, keep absolute ones', () => {
+    expect(resolveFrom('assets/sample.actguy.json', 'walk.mtn')).toBe('assets/walk.mtn');
+    expect(resolveFrom('assets/sample.actguy.json', '../out/stage.mar')).toBe('out/stage.mar');
+    expect(resolveFrom('sample.actguy.json', './a/../b.sev')).toBe('b.sev');
+    expect(resolveFrom('/p/x.json', '/abs/w.mtn')).toBe('/abs/w.mtn');
+    expect(resolveFrom('/p/x.json', '../../w.mtn')).toBe('/w.mtn');
+    expect(resolveFrom('../x.json', '../w.mtn')).toBe('../../w.mtn');
+    expect(resolveFrom('C:\\proj\\x.json', 'm\\w.mtn')).toBe('C:/proj/m/w.mtn');
+    expect(normalizePath('C:\\a\\.\\b\\..\\c')).toBe('C:\\a\\c');
+    expect(dirnameOf('w.mtn')).toBe('.');
+    expect(basenameOf('a/b/walk.sev')).toBe('walk.sev');
+    expect(stemOf('a/b/walk.sev')).toBe('walk');
+  });
+});
+
+const GOOD = {
+  version: 1,
+  motions: [
+    { name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev', tolerances: { rotationDeg: 0.25 }, rotationOverridesDeg: { '1': 0.1, foot: 0.2 } },
+    { name: 'idle', mtn: 'idle.mtn' },
+  ],
+  seTables: { sls: 'default.sls', seDefine: 'se_define.h' },
+  outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
+};
+
+describe('parseProject', () => {
+  it('resolves paths and fills default tolerances', () => {
+    const r = parseProject(JSON.stringify(GOOD), 'proj/p.actguy.json');
+    expect(r.errors).toEqual([]);
+    expect(r.resolved).toMatchObject({
+      marPath: 'proj/out/stage.mar',
+      sarPath: 'proj/out/stage.sar',
+      reportPath: 'proj/out/stage.report.json',
+      slsPath: 'proj/default.sls',
+      seDefinePath: 'proj/se_define.h',
+    });
+    expect(r.resolved!.motions[0]).toMatchObject({
+      index: 0, name: 'walk', hash: gvStrCode('walk'), mtnPath: 'proj/walk.mtn', sevPath: 'proj/walk.sev',
+      positionTolerance: 0.5, rotationToleranceDeg: 0.25, offsetTolerance: 0.5, rotationOverridesDeg: { '1': 0.1, foot: 0.2 },
+    });
+    expect(r.resolved!.motions[1].sevPath).toBeUndefined();
+  });
+
+  it('lists every problem at once', () => {
+    const bad = {
+      version: 2,
+      extra: true,
+      motions: [
+        { name: 'walk', mtn: 'walk.mtn', tolerances: { position: 0, rot: 1 } },
+        { name: 'walk', mtn: '' },
+        { name: '9lives', mtn: 'a.mtn', sev: 3, rotationOverridesDeg: { 'bad key': 1, Hips: -1 } },
+        'nope',
+      ],
+      seTables: { sls: 'x.sls', other: 'y' },
+      outputs: { mar: 'o.mar' },
+    };
+    const msgs = parseProject(JSON.stringify(bad), 'p.json').errors.map((e) => e.message);
+    expect(msgs).toEqual([
+      'p.json [PROJECT] (extra): unknown key "extra" (expected one of $schema, version, motions, seTables, outputs)',
+      'p.json [PROJECT] (version): must be 1, found 2',
+      'p.json [PROJECT] (motions[0].tolerances.rot): unknown key "rot" (expected one of position, rotationDeg, offset)',
+      'p.json [PROJECT] (motions[0].tolerances.position): must be a number greater than 0, found 0',
+      'p.json [PROJECT] (motions[1].name): motion walk is listed twice (motions[0] and motions[1])',
+      'p.json [PROJECT] (motions[1].mtn): must be a non-empty path string, found ""',
+      'p.json [PROJECT] (motions[2].name): must be a motion name matching [A-Za-z_][A-Za-z0-9_]*, found "9lives"',
+      'p.json [PROJECT] (motions[2].sev): must be a non-empty path string, found 3',
+      'p.json [PROJECT] (motions[2].rotationOverridesDeg.bad key): "bad key" is neither a joint index nor a joint name',
+      'p.json [PROJECT] (motions[2].rotationOverridesDeg.Hips): must be a number greater than 0, found -1',
+      'p.json [PROJECT] (motions[3]): must be an object with name and mtn',
+      'p.json [PROJECT] (seTables.other): unknown key "other" (expected one of sls, seDefine)',
+      'p.json [PROJECT] (outputs.sar): is required (a path)',
+    ]);
+  });
+
+  it('refuses outputs that overwrite inputs or each other', () => {
+    const p = { ...GOOD, outputs: { mar: 'walk.mtn', sar: 'x.bin', report: 'x.bin' } };
+    expect(parseProject(JSON.stringify(p), 'p.json').errors.map((e) => e.message)).toEqual([
+      'p.json [PROJECT] (outputs.mar): walk.mtn is the .mtn of motion walk; a build never overwrites its inputs',
+      'p.json [PROJECT] (outputs.report): x.bin is also outputs.sar; each output needs its own file',
+    ]);
+  });
+
+  it('refuses two motion names with one GV_StrCode', () => {
+    // "aa" = (0x61 << 5) + 0x61 and "bA" = (0x62 << 5) + 0x41 = (0x61 << 5) + 0x61: the shift lets a carry collide
+    const pair: [string, string] = ['aa', 'bA'];
+    expect(gvStrCode(pair[0])).toBe(gvStrCode(pair[1]));
+    const p = { ...GOOD, motions: [{ name: pair![0], mtn: 'a.mtn' }, { name: pair![1], mtn: 'b.mtn' }] };
+    const msgs = parseProject(JSON.stringify(p), 'p.json').errors.map((e) => e.message);
+    expect(msgs).toHaveLength(1);
+    expect(msgs[0]).toContain(`motions ${pair![0]} (motions[0]) and ${pair![1]} (motions[1]) have the same GV_StrCode`);
+  });
+
+  it('reports JSON syntax errors with line and column', () => {
+    const r = parseProject('{\n  "version": 1,\n  "motions": [}\n', 'p.json');
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0].message).toBe('p.json:3:15: not valid JSON: expected a value (object, array, string, number, true, false or null), found `}`');
+    const more = [
+      ['{"a": 1,}', 'p.json:1:9: not valid JSON: expected a "quoted" key, found `}`'],
+      ['{"a" 1}', 'p.json:1:6: not valid JSON: expected `:` after the key, found `1`'],
+      ['[1 2]', 'p.json:1:4: not valid JSON: expected `,` or `]`, found `2`'],
+      ['{"a": "x', 'p.json:1:9: not valid JSON: expected a closing `"`, found the end of the file'],
+      ['{} x', 'p.json:1:4: not valid JSON: expected the end of the file, found `x`'],
+    ];
+    for (const [text, msg] of more) expect(parseProject(text, 'p.json').errors[0].message).toBe(msg);
+  });
+
+  it('keeps the JSON Schema and the validator in step', () => {
+    expect(Object.keys(schema.properties).sort()).toEqual([...PROJECT_KEYS].sort());
+    expect(Object.keys(schema.$defs.motion.properties).sort()).toEqual([...MOTION_KEYS].sort());
+    expect(Object.keys(schema.$defs.motion.properties.tolerances.properties).sort()).toEqual([...TOLERANCE_KEYS].sort());
+    expect(Object.keys(schema.properties.seTables.properties).sort()).toEqual([...SE_TABLE_KEYS].sort());
+    expect(Object.keys(schema.properties.outputs.properties).sort()).toEqual([...OUTPUT_KEYS].sort());
+    expect(schema.required.sort()).toEqual(['motions', 'outputs', 'version']);
+    expect(schema.$defs.motion.required.sort()).toEqual(['mtn', 'name']);
+  });
+});
+
+/** A small motion whose joints swing, so compression places keys. */
+function swingMotion(frames: number, jointNames: string[]): Motion {
+  const m = emptyMotion(frames, jointNames.map((name, i) => ({ parent: i - 1, mirror: i, part: 0, reserved: 0, name })));
+  const J = jointNames.length;
+  for (let f = 0; f <= frames; f++) {
+    m.translation[f * 4] = f * 2;
+    for (let j = 0; j < J; j++) {
+      const a = 0.4 * Math.sin((f / frames) * Math.PI * 2 + j);
+      const o = (f * J + j) * 4;
+      m.rotation[o] = Math.sin(a / 2);
+      m.rotation[o + 3] = Math.cos(a / 2);
+      m.offset[o + 1] = j ? 10 : 0;
+    }
+  }
+  return m;
+}
+
+function memoryFiles(files: Record<string, string | Uint8Array>) {
+  return (path: string): Uint8Array => {
+    const f = files[path];
+    if (f === undefined) throw new Error('no such file or directory');
+    return typeof f === 'string' ? Uint8Array.from(Array.from(f, (c) => c.charCodeAt(0))) : f;
+  };
+}
+
+const SLS = 'SE_STEP 0x100\nSE_SWISH 0x101\n';
+const DEF = '#define SE_STEP_GRASS 0x200\n#define SE_STEP_METAL (SE_STEP_GRASS + 1)\n';
+const WALK_SEV = 'sev 1\nse 0 SE_STEP variants SE_STEP SE_STEP_GRASS SE_STEP SE_STEP_METAL SE_STEP SE_STEP SE_STEP SE_STEP\nse 1 SE_SWISH\nevent 20 0 2\nevent 5 1 -\nevent 20 1 0\n';
+
+function project(overrides: Record<string, unknown> = {}) {
+  const files: Record<string, string | Uint8Array> = {
+    'proj/walk.mtn': writeMtn(swingMotion(30, ['hips', 'leg', 'foot'])),
+    'proj/idle.mtn': writeMtn(swingMotion(12, ['hips', 'spine'])),
+    'proj/walk.sev': WALK_SEV,
+    'proj/default.sls': SLS,
+    'proj/se_define.h': DEF,
+  };
+  const parsed = parseProject(JSON.stringify({ ...GOOD, ...overrides }), 'proj/p.actguy.json');
+  expect(parsed.errors).toEqual([]);
+  return { resolved: parsed.resolved!, files };
+}
+
+describe('planBuild', () => {
+  it('builds a .mar and a .sar that read back with matching names, counts and events', () => {
+    const { resolved, files } = project();
+    const progress: string[] = [];
+    const r = planBuild(resolved, memoryFiles(files), (p) => progress.push(`${p.index + 1}/${p.count} ${p.name}`));
+    if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
+    expect(progress).toEqual(['1/2 walk', '2/2 idle']);
+    expect(r.outputs.map((o) => o.path)).toEqual(['proj/out/stage.mar', 'proj/out/stage.sar', 'proj/out/stage.report.json']);
+    const mar = readMar(r.outputs[0].bytes);
+    const sar = readSar(r.outputs[1].bytes);
+    expect(mar.entries.map((e) => e.name)).toEqual([gvStrCode('walk'), gvStrCode('idle')]);
+    expect(sar.entries.map((e) => e.name)).toEqual(mar.entries.map((e) => e.name));
+    expect(mar.entries.map((e) => e.mt3.numFrames)).toEqual([30, 12]);
+    expect(Array.from(sar.entries[0].seCodes)).toEqual([0x100, 0x200, 0x100, 0x201, 0x100, 0x100, 0x100, 0x100, ...new Array(8).fill(0x101)]);
+    expect(sar.entries[0].events).toEqual([{ frame: 5, se: 1, joint: 0xff }, { frame: 20, se: 0, joint: 2 }, { frame: 20, se: 1, joint: 0 }]);
+    expect(sar.entries[1]).toEqual({ name: gvStrCode('idle'), seCodes: new Uint16Array(0), events: [] });
+    const report = JSON.parse(String.fromCharCode(...r.outputs[2].bytes));
+    expect(report.motions.map((m: { name: string; events: number; rotationOverridesDeg: object }) => [m.name, m.events, m.rotationOverridesDeg]))
+      .toEqual([['walk', 3, { 1: 0.1, 2: 0.2 }], ['idle', 0, {}]]);
+    expect(report.totals.keys).toBe(report.motions[0].keys + report.motions[1].keys);
+    expect(report.totals.mt3Bytes).toBe(mar.entries.reduce((s, e) => s + e.bytes.byteLength, 0));
+    expect(report.outputs.sar.bytes).toBe(r.outputs[1].bytes.byteLength);
+  });
+
+  it('a project with one broken SEV produces no outputs and lists every error', () => {
+    const { resolved, files } = project();
+    files['proj/walk.sev'] = 'sev 1\nse 0 SE_STEP\nevent 5 3 -\nevent x 0 -\n';
+    const r = planBuild(resolved, memoryFiles(files));
+    expect(r.ok).toBe(false);
+    expect('outputs' in r).toBe(false);
+    if (!r.ok) expect(r.errors.map((e) => e.message)).toEqual([
+      'proj/walk.sev:3:9: event uses undefined SE index 3',
+      'proj/walk.sev:4:7: event frame must be an integer 0..65535, found `x`',
+    ]);
+  });
+
+  it('collects missing files, unknown SE names, out-of-range events and bad overrides together', () => {
+    const { resolved, files } = project();
+    delete files['proj/idle.mtn'];
+    files['proj/walk.sev'] = 'sev 1\nse 0 SE_NOPE\nevent 31 0 3\n';
+    let r = planBuild(resolved, memoryFiles(files));
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.errors.map((e) => e.message)).toEqual([
+      'proj/p.actguy.json [PROJECT] (motions[1].mtn): cannot read proj/idle.mtn: no such file or directory',
+    ]);
+    files['proj/idle.mtn'] = writeMtn(swingMotion(12, ['hips', 'spine']));
+    r = planBuild(resolved, memoryFiles(files));
+    if (!r.ok) expect(r.errors.map((e) => e.message)).toEqual([
+      'proj/walk.sev:3:7: event frame 31 is past the end of motion walk (frames 0..30)',
+      'proj/walk.sev:3:12: event joint 3 does not exist in motion walk (joints 0..2)',
+      'proj/walk.sev:2:6: SE name SE_NOPE is not defined in proj/default.sls or proj/se_define.h',
+    ]);
+    else throw new Error('expected errors');
+    const withBadOverride = project({ motions: [{ name: 'walk', mtn: 'walk.mtn', rotationOverridesDeg: { toe: 1, '7': 1 } }] });
+    r = planBuild(withBadOverride.resolved, memoryFiles(withBadOverride.files));
+    if (!r.ok) expect(r.errors.map((e) => e.message)).toEqual([
+      'proj/p.actguy.json [PROJECT] (motions[0].rotationOverridesDeg.7): joint 7 does not exist: proj/walk.mtn has joints 0..2',
+      'proj/p.actguy.json [PROJECT] (motions[0].rotationOverridesDeg.toe): no joint named toe in proj/walk.mtn (its joints: hips, leg, foot)',
+    ]);
+    else throw new Error('expected errors');
+  });
+
+  it('refuses a SEV whose motion statement names another motion', () => {
+    const { resolved, files } = project();
+    files['proj/walk.sev'] = 'sev 1\nmotion run\nse 0 SE_STEP\n';
+    const r = planBuild(resolved, memoryFiles(files));
+    if (!r.ok) expect(r.errors.map((e) => e.message)).toEqual([
+      'proj/walk.sev:2:8: this SEV is for motion run, but the project lists it for motion walk (motions[0])',
+    ]);
+    else throw new Error('expected errors');
+  });
+});
