@@ -19,6 +19,8 @@ export interface PreferencesState {
   showTrace: boolean;
   /** Tolerances a newly opened motion starts with. */
   defaultTolerances: Tolerances;
+  /** Panel sizes in CSS px (resizable splits). */
+  layout: { tuningWidth: number; curvesHeight: number; timelineHeight: number };
 
   set(patch: Partial<Omit<PreferencesState, 'set'>>): void;
 }
@@ -68,6 +70,7 @@ export function createPreferencesStore() {
         showTrajectory: true,
         showTrace: true,
         defaultTolerances: { ...DEFAULT_TOLERANCES },
+        layout: { tuningWidth: 330, curvesHeight: 300, timelineHeight: 260 },
         set(patch) {
           set(patch);
         },

@@ -4,6 +4,7 @@
  * canvases read it without React.
  */
 import { createStore } from 'zustand/vanilla';
+import type { WorkspaceFile } from '../../shared/ipc';
 
 /** How the curve view shows the selected joint. */
 export type CurveChannel = 'euler' | 'quat' | 'offset';
@@ -19,11 +20,16 @@ export interface AppMessage {
 
 /** The in-app file picker (loopback mode has no native dialogs). */
 export interface PickerRequest {
-  mode: 'open' | 'save' | 'export';
+  /** 'open' picks an existing file; 'save' picks one or types a new name under `root`. */
+  mode: 'open' | 'save';
   title: string;
   /** Extensions accepted, lower case without the dot. */
   extensions: string[];
-  suggested: string;
+  /** Suggested file name for 'save'. */
+  defaultName: string;
+  /** Workspace root (absolute) new names are placed under; null when none. */
+  root: string | null;
+  files: WorkspaceFile[];
   resolve(path: string | null): void;
 }
 

@@ -1,0 +1,396 @@
+/**
+ * The app's commands: everything a menu item, a shortcut or a button can do,
+ * in one place so the in-window menu, the native menu and the keyboard behave
+ * the same. Commands read and write the stores and talk to the main process
+ * through the typed API; every API failure becomes a readable message and the
+ * current document stays as it was.
+ */
+import type { ActGuyApi, OpenMotionOutcome, OpenedMotion, MenuCommand } from '../../shared/ipc';
+import { readMtn } from '../../shared/mtn/read';
+import { writeMtn } from '../../shared/mtn/write';
+import { KeyFlag } from '../../shared/motion/types';
+import { documentStore } from '../state/documentStore';
+import { sessionStore } from '../state/sessionStore';
+import { preferencesStore, PLAYBACK_SPEEDS } from '../state/preferencesStore';
+import { compressionStore, compressRequestOf } from '../state/compressionStore';
+import { askChoice } from './dialogs';
+
+let api: ActGuyApi | null = null;
+
+export function setControllerApi(a: ActGuyApi): void {
+  api = a;
+}
+
+function requireApi(): ActGuyApi {
+  if (!api) throw new Error('The main-process API is not connected.');
+  return api;
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function notifyError(prefix: string, err: unknown): void {
+  sessionStore.getState().notify('error', `${prefix}: ${errorText(err)}`);
+}
+
+/** Runs a file operation with the busy marker and error reporting. */
+async function busy<T>(what: string, fn: () => Promise<T>): Promise<T | undefined> {
+  sessionStore.getState().setBusy(what);
+  try {
+    return await fn();
+  } catch (err) {
+    notifyError(`${what} failed`, err);
+    return undefined;
+  } finally {
+    sessionStore.getState().setBusy(null);
+  }
+}
+
+/** Frame under the playhead, as an integer in 0..N. */
+export function playheadFrame(): number {
+  const m = documentStore.getState().motion;
+  if (!m) return 0;
+  return Math.max(0, Math.min(m.frameCount, Math.round(sessionStore.getState().playhead)));
+}
+
+// ---------------------------------------------------------------------------
+// Files
+
+/** Asks before unsaved edits are thrown away. Resolves true to go on. */
+async function confirmDiscard(action: string): Promise<boolean> {
+  const doc = documentStore.getState();
+  if (!doc.dirty) return true;
+  const choice = await askChoice({
+    title: 'Unsaved changes',
+    text: `"${doc.name}" has unsaved changes. Save them before you ${action}?`,
+    buttons: [
+      { id: 'save', label: 'Save', primary: true },
+      { id: 'discard', label: 'Discard changes' },
+      { id: 'cancel', label: 'Cancel' },
+    ],
+  });
+  if (choice === 'cancel') return false;
+  if (choice === 'save') return await save();
+  return true;
+}
+
+function adoptOpened(opened: OpenedMotion): void {
+  const motion = readMtn(opened.mtnBytes);
+  const previous = documentStore.getState().documentId;
+  documentStore.getState().load({
+    documentId: opened.documentId,
+    path: opened.path,
+    name: opened.name,
+    kind: opened.kind,
+    readOnly: opened.readOnly,
+    motion,
+    tolerances: { ...preferencesStore.getState().defaultTolerances },
+  });
+  const session = sessionStore.getState();
+  session.resetForDocument(motion.frameCount);
+  session.select(Math.min(session.selectedJoint, motion.joints.length - 1));
+  session.requestFrameAll();
+  if (previous && previous !== opened.documentId) void api?.closeDocument({ documentId: previous }).catch(() => undefined);
+  if (opened.readOnly)
+    session.notify('info', `${opened.name} is a compressed ${opened.kind.toUpperCase()} motion: shown read-only (Save As writes an editable .mtn).`);
+}
+
+/** Follows an open outcome through its follow-up questions (archive entry, skeleton). */
+async function followOpen(outcome: OpenMotionOutcome): Promise<void> {
+  const a = requireApi();
+  for (;;) {
+    switch (outcome.status) {
+      case 'cancelled':
+        return;
+      case 'opened':
+        adoptOpened(outcome.motion);
+        return;
+      case 'chooseMarEntry': {
+        const pick = await askChoice({
+          title: 'Open motion from archive',
+          text: `${outcome.path} holds ${outcome.entries.length} motions. Which one?`,
+          buttons: [
+            ...outcome.entries.map((e) => ({
+              id: String(e.index),
+              label: `#${e.index} ${e.nameText}  (${e.frameCount + 1} frames, ${e.jointCount} joints)`,
+            })),
+            { id: 'cancel', label: 'Cancel' },
+          ],
+        });
+        if (pick === 'cancel') return;
+        outcome = await a.openMotion({ path: outcome.path, marEntry: Number(pick) });
+        break;
+      }
+      case 'needsSkeleton': {
+        const pick = await askChoice({
+          title: 'Skeleton needed',
+          text: `No skeleton .mtn was found beside ${outcome.path}. Choose one for joint names and hierarchy, or open without one.`,
+          buttons: [
+            { id: 'choose', label: 'Choose skeleton…', primary: true },
+            { id: 'without', label: 'Open without skeleton' },
+            { id: 'cancel', label: 'Cancel' },
+          ],
+        });
+        if (pick === 'cancel') return;
+        const marEntry = outcome.marEntry ?? undefined;
+        if (pick === 'without') {
+          outcome = await a.openMotion({ path: outcome.path, marEntry, withoutSkeleton: true });
+        } else {
+          const sk = await a.chooseSkeletonDialog();
+          if (sk.status === 'cancelled') return;
+          outcome = await a.openMotion({ path: outcome.path, marEntry, skeletonPath: sk.path });
+        }
+        break;
+      }
+    }
+  }
+}
+
+/** File > Open: asks for a file (native or in-app dialog) and opens it. */
+export async function openDialog(): Promise<void> {
+  if (!(await confirmDiscard('open another motion'))) return;
+  await busy('Open', async () => followOpen(await requireApi().openMotionDialog()));
+}
+
+/** Opens a file by path (start-up, recent files). */
+export async function openPath(path: string, askDiscard = true): Promise<void> {
+  if (askDiscard && !(await confirmDiscard('open another motion'))) return;
+  await busy('Open', async () => followOpen(await requireApi().openMotion({ path })));
+}
+
+/** File > Close: asks about unsaved edits, then drops the document here and in main. */
+export async function closeDocument(): Promise<void> {
+  const doc = documentStore.getState();
+  if (!doc.motion) return;
+  if (!(await confirmDiscard('close it'))) return;
+  const id = documentStore.getState().documentId;
+  documentStore.getState().close();
+  sessionStore.getState().setPlaying(false);
+  if (id) void api?.closeDocument({ documentId: id }).catch(() => undefined);
+}
+
+/** File > Save. Resolves true when the document is on disk afterwards. */
+export async function save(): Promise<boolean> {
+  const doc = documentStore.getState();
+  if (!doc.motion || !doc.documentId) return false;
+  if (doc.readOnly || doc.kind !== 'mtn' || !doc.path) return saveAs();
+  const documentId = doc.documentId;
+  const motion = doc.motion;
+  const ok = await busy('Save', async () => {
+    const r = await requireApi().saveMotion({ documentId, path: doc.path!, mtnBytes: writeMtn(motion) });
+    if (r.status === 'cancelled') return false;
+    // Only the revision that was written counts as saved; edits made meanwhile stay dirty.
+    if (documentStore.getState().motion === motion) documentStore.getState().markSaved(r.file.path, r.file.name);
+    sessionStore.getState().notify('info', `Saved ${r.file.path} (${r.file.byteLength} bytes).`);
+    return true;
+  });
+  return ok === true;
+}
+
+/** File > Save As: a new .mtn; read-only documents are converted and reopened as editable. */
+export async function saveAs(): Promise<boolean> {
+  const doc = documentStore.getState();
+  if (!doc.motion || !doc.documentId) return false;
+  const motion = doc.motion;
+  const ok = await busy('Save As', async () => {
+    const a = requireApi();
+    const r = await a.saveMotionAsDialog({ documentId: doc.documentId!, mtnBytes: writeMtn(motion), defaultName: `${doc.name.replace(/[:/\\]/g, '_')}.mtn` });
+    if (r.status === 'cancelled') return false;
+    sessionStore.getState().notify('info', `Saved ${r.file.path} (${r.file.byteLength} bytes).`);
+    if (doc.readOnly) {
+      await followOpen(await a.openMotion({ path: r.file.path }));
+    } else if (documentStore.getState().motion === motion) {
+      documentStore.getState().markSaved(r.file.path, r.file.name);
+    }
+    return true;
+  });
+  return ok === true;
+}
+
+/** File > Export MT3: compresses the current state in main and writes the .mt3. */
+export async function exportMt3(): Promise<void> {
+  const doc = documentStore.getState();
+  if (!doc.motion || !doc.documentId) return;
+  if (doc.readOnly) {
+    sessionStore.getState().notify('warning', 'This motion is already compressed; open an .mtn to export an .mt3.');
+    return;
+  }
+  await busy('Export', async () => {
+    const r = await requireApi().exportMt3Dialog({ compress: compressRequestOf(doc, doc.editId), defaultName: `${doc.name}.mt3` });
+    if (r.status === 'cancelled') return;
+    sessionStore
+      .getState()
+      .notify('info', `Exported ${r.file.path}: ${r.file.byteLength} bytes, ${r.file.totalKeys} keys, ratio ${r.file.ratio.toFixed(2)}.`);
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Edits at the playhead (keyboard K / L / T)
+
+export function toggleKeyAtPlayhead(): void {
+  const doc = documentStore.getState();
+  if (!doc.motion || doc.readOnly) return;
+  doc.keys.toggle(sessionStore.getState().selectedJoint, playheadFrame());
+}
+
+/** L: locks the selected joint at the playhead, or unlocks it when it is locked there. */
+export function toggleLockAtPlayhead(): void {
+  const doc = documentStore.getState();
+  const m = doc.motion;
+  if (!m || doc.readOnly) return;
+  const joint = sessionStore.getState().selectedJoint;
+  const f = playheadFrame();
+  if (joint >= 0 && m.jointKeyInfo[(f * m.joints.length + joint) * 4] & KeyFlag.LOCK) {
+    doc.locks.clearRange(joint, f, f);
+    return;
+  }
+  const r = doc.locks.setRange(joint, f, f);
+  if (!r.ok) sessionStore.getState().notify('warning', r.message);
+}
+
+export function toggleTraceAtPlayhead(): void {
+  const doc = documentStore.getState();
+  if (!doc.motion || doc.readOnly) return;
+  doc.trace.toggle(playheadFrame());
+}
+
+// ---------------------------------------------------------------------------
+// Playback
+
+export function togglePlay(): void {
+  const s = sessionStore.getState();
+  const m = documentStore.getState().motion;
+  if (!m) return;
+  if (!s.playing && s.playhead >= m.frameCount && !preferencesStore.getState().loop) s.setPlayhead(0);
+  s.setPlaying(!s.playing);
+}
+
+export function step(delta: number): void {
+  const m = documentStore.getState().motion;
+  if (!m) return;
+  const s = sessionStore.getState();
+  s.setPlaying(false);
+  let f = Math.round(s.playhead) + delta;
+  if (preferencesStore.getState().loop) f = ((f % (m.frameCount + 1)) + m.frameCount + 1) % (m.frameCount + 1);
+  else f = Math.max(0, Math.min(m.frameCount, f));
+  s.setPlayhead(f);
+}
+
+export function gotoFrame(frame: number): void {
+  const m = documentStore.getState().motion;
+  if (!m) return;
+  sessionStore.getState().setPlaying(false);
+  sessionStore.getState().setPlayhead(Math.max(0, Math.min(m.frameCount, Math.round(frame))));
+}
+
+export function cycleSpeed(dir: 1 | -1): void {
+  const p = preferencesStore.getState();
+  const i = PLAYBACK_SPEEDS.indexOf(p.playbackSpeed as (typeof PLAYBACK_SPEEDS)[number]);
+  const next = PLAYBACK_SPEEDS[Math.max(0, Math.min(PLAYBACK_SPEEDS.length - 1, (i < 0 ? 3 : i) + dir))];
+  p.set({ playbackSpeed: next });
+}
+
+/** Jumps to a place the stats or a warning names: selects the channel and moves the playhead. */
+export function revealChannelFrame(joint: number, frame: number, kind?: 'translation' | 'rotation' | 'offset'): void {
+  const s = sessionStore.getState();
+  s.select(joint);
+  if (kind === 'offset') s.setCurveChannel('offset');
+  else if (kind === 'rotation' && s.curveChannel === 'offset') s.setCurveChannel('euler');
+  gotoFrame(frame);
+  // Keep the frame visible in the curve view and timeline.
+  if (frame < s.viewStart || frame > s.viewEnd) {
+    const span = s.viewEnd - s.viewStart;
+    s.setView(frame - span / 2, frame + span / 2);
+  }
+}
+
+/** Shows the whole motion in the curve view and timeline. */
+export function zoomTimeToFit(): void {
+  const m = documentStore.getState().motion;
+  if (m) sessionStore.getState().setView(0, m.frameCount);
+}
+
+// ---------------------------------------------------------------------------
+// Menu commands (native menu and the in-window menu bar)
+
+export function runMenuCommand(cmd: MenuCommand): void {
+  const doc = documentStore.getState();
+  switch (cmd.command) {
+    case 'file.open':
+      void openDialog();
+      break;
+    case 'file.openRecent':
+      if (cmd.path) void openPath(cmd.path);
+      break;
+    case 'file.save':
+      void save();
+      break;
+    case 'file.saveAs':
+      void saveAs();
+      break;
+    case 'file.exportMt3':
+      void exportMt3();
+      break;
+    case 'edit.undo':
+      doc.history.undo();
+      break;
+    case 'edit.redo':
+      doc.history.redo();
+      break;
+    case 'view.resetCamera':
+    case 'view.zoomToFit':
+      sessionStore.getState().requestFrameAll();
+      zoomTimeToFit();
+      break;
+    case 'playback.togglePlay':
+      togglePlay();
+      break;
+    case 'playback.stepForward':
+      step(1);
+      break;
+    case 'playback.stepBack':
+      step(-1);
+      break;
+    case 'playback.firstFrame':
+      gotoFrame(0);
+      break;
+    case 'playback.lastFrame':
+      gotoFrame(doc.motion?.frameCount ?? 0);
+      break;
+    case 'help.about':
+      void showAbout();
+      break;
+  }
+}
+
+async function showAbout(): Promise<void> {
+  let version = '';
+  try {
+    version = (await requireApi().getAppInfo()).version;
+  } catch {
+    /* about still shows without a version */
+  }
+  await askChoice({
+    title: 'About ActGuy',
+    text: `ActGuy ${version}: motion-compression tuner for .mtn → .mt3 (MGS2-style pipeline).`,
+    buttons: [{ id: 'ok', label: 'OK', primary: true }],
+  });
+}
+
+/** Keeps main informed of the dirty state (close confirmation, window title). */
+export function reportDocumentStateOnChange(): () => void {
+  let last = '';
+  return documentStore.subscribe((s) => {
+    const key = `${s.documentId}|${s.name}|${s.dirty}`;
+    if (key === last || !api) return;
+    last = key;
+    document.title = s.motion ? `${s.dirty ? '● ' : ''}${s.name} — ActGuy` : 'ActGuy';
+    void api.reportDocumentState({ documentId: s.documentId, documentName: s.motion ? s.name : null, dirty: s.dirty }).catch(() => undefined);
+  });
+}
+
+/** Whether the compression for the current edit has arrived (used by the status bar). */
+export function compressionIsCurrent(): boolean {
+  return compressionStore.getState().editId === documentStore.getState().editId;
+}

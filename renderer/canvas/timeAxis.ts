@@ -1,0 +1,125 @@
+/**
+ * The time axis shared by the curve view and the timeline: both draw frames
+ * viewStart..viewEnd over the same horizontal span right of a gutter of the
+ * same width, so a frame sits at the same x in both panels.
+ */
+import { COLORS } from '../theme';
+
+/** Width of the label gutter left of the time axis, CSS px. */
+export const GUTTER = 168;
+/** Right padding so frame N's marker is not clipped. */
+export const RIGHT_PAD = 12;
+/** Height of the frame ruler, CSS px. */
+export const RULER_H = 20;
+
+export interface TimeAxis {
+  viewStart: number;
+  viewEnd: number;
+  /** Plot x range in CSS px. */
+  left: number;
+  right: number;
+}
+
+export function frameToX(a: TimeAxis, frame: number): number {
+  return a.left + ((frame - a.viewStart) / (a.viewEnd - a.viewStart)) * (a.right - a.left);
+}
+
+export function xToFrame(a: TimeAxis, x: number): number {
+  return a.viewStart + ((x - a.left) / (a.right - a.left)) * (a.viewEnd - a.viewStart);
+}
+
+/** A "nice" tick spacing in frames for about `pixelsPerTick` px between ticks. */
+export function tickStep(a: TimeAxis, pixelsPerTick = 60): number {
+  const framesPerPx = (a.viewEnd - a.viewStart) / Math.max(1, a.right - a.left);
+  const raw = framesPerPx * pixelsPerTick;
+  const pow = Math.pow(10, Math.floor(Math.log10(Math.max(raw, 1))));
+  for (const m of [1, 2, 5, 10]) if (pow * m >= raw) return Math.max(1, pow * m);
+  return Math.max(1, pow * 10);
+}
+
+/** Draws the frame ruler at y 0..RULER_H. */
+export function drawRuler(ctx: CanvasRenderingContext2D, a: TimeAxis, frameCount: number, width: number): void {
+  ctx.fillStyle = COLORS.gutterBg;
+  ctx.fillRect(0, 0, width, RULER_H);
+  ctx.strokeStyle = COLORS.gridMajor;
+  ctx.beginPath();
+  ctx.moveTo(0, RULER_H - 0.5);
+  ctx.lineTo(width, RULER_H - 0.5);
+  ctx.stroke();
+  const step = tickStep(a);
+  const minor = step >= 5 ? step / 5 : 1;
+  ctx.font = '10px system-ui, sans-serif';
+  ctx.textBaseline = 'middle';
+  ctx.fillStyle = COLORS.textDim;
+  const first = Math.max(0, Math.ceil(a.viewStart / minor) * minor);
+  for (let f = first; f <= Math.min(frameCount, a.viewEnd); f += minor) {
+    const x = Math.round(frameToX(a, f)) + 0.5;
+    if (x < a.left - 1) continue;
+    const major = Math.abs(f / step - Math.round(f / step)) < 1e-6;
+    ctx.strokeStyle = major ? COLORS.textDim : COLORS.gridMajor;
+    ctx.beginPath();
+    ctx.moveTo(x, major ? RULER_H - 8 : RULER_H - 4);
+    ctx.lineTo(x, RULER_H);
+    ctx.stroke();
+    if (major) ctx.fillText(String(Math.round(f)), x + 3, 7);
+  }
+}
+
+/** Draws vertical grid lines at the ruler's major ticks over y0..y1. */
+export function drawTimeGrid(ctx: CanvasRenderingContext2D, a: TimeAxis, frameCount: number, y0: number, y1: number): void {
+  const step = tickStep(a);
+  ctx.strokeStyle = COLORS.gridLine;
+  ctx.beginPath();
+  for (let f = Math.max(0, Math.ceil(a.viewStart / step) * step); f <= Math.min(frameCount, a.viewEnd); f += step) {
+    const x = Math.round(frameToX(a, f)) + 0.5;
+    if (x < a.left) continue;
+    ctx.moveTo(x, y0);
+    ctx.lineTo(x, y1);
+  }
+  ctx.stroke();
+}
+
+/** Draws the playhead line over y0..y1 with a handle in the ruler. */
+export function drawPlayhead(ctx: CanvasRenderingContext2D, a: TimeAxis, frame: number, y1: number): void {
+  const x = Math.round(frameToX(a, frame)) + 0.5;
+  if (x < a.left - 1 || x > a.right + 1) return;
+  ctx.strokeStyle = COLORS.playhead;
+  ctx.lineWidth = 1;
+  ctx.beginPath();
+  ctx.moveTo(x, 0);
+  ctx.lineTo(x, y1);
+  ctx.stroke();
+  ctx.fillStyle = COLORS.playhead;
+  ctx.beginPath();
+  ctx.moveTo(x - 5, 0);
+  ctx.lineTo(x + 5, 0);
+  ctx.lineTo(x + 5, RULER_H - 8);
+  ctx.lineTo(x, RULER_H - 2);
+  ctx.lineTo(x - 5, RULER_H - 8);
+  ctx.closePath();
+  ctx.fill();
+}
+
+/** Zooms the view around `frame` by `factor` (< 1 zooms in), clamped to the motion. */
+export function zoomView(start: number, end: number, frame: number, factor: number, frameCount: number): [number, number] {
+  const minSpan = 4;
+  const maxSpan = frameCount + 20;
+  let span = Math.min(maxSpan, Math.max(minSpan, (end - start) * factor));
+  const u = (frame - start) / (end - start);
+  let s = frame - u * span;
+  let e = s + span;
+  [s, e] = clampView(s, e, frameCount);
+  span = e - s;
+  return [s, e];
+}
+
+/** Keeps a view inside -10..N+10 without changing its span when possible. */
+export function clampView(start: number, end: number, frameCount: number): [number, number] {
+  const span = end - start;
+  const lo = -Math.min(10, span * 0.1);
+  const hi = frameCount + Math.min(10, span * 0.1);
+  if (span >= hi - lo) return [lo, hi];
+  if (start < lo) return [lo, lo + span];
+  if (end > hi) return [hi - span, hi];
+  return [start, end];
+}

@@ -1,0 +1,75 @@
+import { useEffect, useRef } from 'react';
+import { CurvePainter } from '../curves/curvePainter';
+import { useCompression, useDocument, usePreferences, useSession } from '../state/hooks';
+import { sessionStore, type CurveChannel } from '../state/sessionStore';
+import { preferencesStore } from '../state/preferencesStore';
+import { MotionFlag } from '../../shared/motion/types';
+import { findChannel, userKeyFramesOf } from '../curves/series';
+import { zoomTimeToFit } from '../app/controller';
+import { JointSelect } from './JointSelect';
+
+/** Curves of the selected joint (canvas in CurvePainter) with its header controls. */
+export function CurveView() {
+  const host = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!host.current) return;
+    const p = new CurvePainter(host.current);
+    return () => p.dispose();
+  }, []);
+  const joint = useSession((s) => s.selectedJoint);
+  const channel = useSession((s) => s.curveChannel);
+  const motion = useDocument((d) => d.motion);
+  const offsets = useDocument((d) => !!d.motion && (d.motion.flags & MotionFlag.OFFSETS) !== 0);
+  const result = useCompression((c) => c.result);
+  const showSource = usePreferences((p) => p.showSource);
+  const showDecoded = usePreferences((p) => p.showDecoded);
+  const showError = usePreferences((p) => p.showError);
+  const kind = joint < 0 ? 'translation' : channel === 'offset' ? 'offset' : 'rotation';
+  const report = findChannel(result?.channels, kind, joint < 0 ? -1 : joint);
+  const userKeys = motion ? userKeyFramesOf(motion, joint).length : 0;
+  const tabs: { id: CurveChannel; label: string; title: string }[] = [
+    { id: 'euler', label: 'Euler°', title: 'Rotation as Euler XYZ angles in degrees' },
+    { id: 'quat', label: 'Quat', title: 'Rotation quaternion x, y, z, w' },
+    { id: 'offset', label: 'Offset', title: offsets ? 'Joint offset per axis' : 'Joint offset per axis (not compressed: OFFSETS flag off)' },
+  ];
+  return (
+    <section className="panel curve-panel" aria-label="Curves" data-testid="curve-view">
+      <div className="panel-header">
+        <span className="panel-title">Curves</span>
+        <JointSelect />
+        <div className="segmented" role="tablist" aria-label="Channel">
+          {tabs.map((t) => (
+            <button
+              key={t.id}
+              type="button"
+              role="tab"
+              aria-selected={joint >= 0 && channel === t.id}
+              disabled={joint < 0}
+              title={t.title}
+              data-testid={`channel-${t.id}`}
+              onClick={() => sessionStore.getState().setCurveChannel(t.id)}
+            >
+              {t.label}
+            </button>
+          ))}
+        </div>
+        <span className="stat" data-testid="curve-key-count" title="Keys on this channel (user keys)">
+          {report ? `${report.keyFrames.length} keys` : '— keys'} · {userKeys} user
+        </span>
+        {report && (
+          <span className={report.met ? 'stat' : 'stat bad'} data-testid="curve-max-error">
+            max {report.maxError.toFixed(3)}
+            {kind === 'rotation' ? '°' : 'u'} @{report.maxErrorFrame}
+          </span>
+        )}
+        <span className="spacer" />
+        <label className="check"><input type="checkbox" checked={showSource} onChange={(e) => preferencesStore.getState().set({ showSource: e.target.checked })} /> Source</label>
+        <label className="check"><input type="checkbox" checked={showDecoded} onChange={(e) => preferencesStore.getState().set({ showDecoded: e.target.checked })} /> Decoded</label>
+        <label className="check"><input type="checkbox" checked={showError} onChange={(e) => preferencesStore.getState().set({ showError: e.target.checked })} /> Error</label>
+        <button type="button" className="tool" title="Show all frames (double-click the curves)" onClick={zoomTimeToFit}>Fit</button>
+      </div>
+      <div className="canvas-host" ref={host} />
+      <div className="hint">Click: toggle user key · drag: pan · wheel: zoom time · drag ruler: scrub</div>
+    </section>
+  );
+}

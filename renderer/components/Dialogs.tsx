@@ -1,0 +1,120 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useSession } from '../state/hooks';
+
+/** The modal question (unsaved changes, archive entry, skeleton). */
+export function ConfirmDialog() {
+  const req = useSession((s) => s.confirm);
+  const first = useRef<HTMLButtonElement>(null);
+  useEffect(() => first.current?.focus(), [req]);
+  if (!req) return null;
+  return (
+    <div className="modal-backdrop" onKeyDown={(e) => e.key === 'Escape' && req.resolve('cancel')}>
+      <div className="modal" role="dialog" aria-modal="true" aria-label={req.title} data-testid="confirm-dialog">
+        <h2>{req.title}</h2>
+        <p>{req.text}</p>
+        <div className={req.buttons.length > 3 ? 'modal-buttons column' : 'modal-buttons'}>
+          {req.buttons.map((b, i) => (
+            <button
+              key={b.id}
+              ref={i === 0 ? first : undefined}
+              type="button"
+              className={b.primary ? 'primary' : ''}
+              data-testid={`confirm-${b.id}`}
+              onClick={() => req.resolve(b.id)}
+            >
+              {b.label}
+            </button>
+          ))}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function joinPath(root: string, name: string): string {
+  const sep = root.includes('\\') && !root.includes('/') ? '\\' : '/';
+  return root.endsWith(sep) ? root + name : root + sep + name;
+}
+
+/** The in-app file picker used where there are no native dialogs (loopback). */
+export function FilePicker() {
+  const req = useSession((s) => s.picker);
+  const [filter, setFilter] = useState('');
+  const [name, setName] = useState('');
+  const [chosen, setChosen] = useState<string | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    setFilter('');
+    setChosen(null);
+    setName(req?.defaultName ?? '');
+    setTimeout(() => input.current?.focus(), 0);
+  }, [req]);
+  const files = useMemo(() => {
+    if (!req) return [];
+    const f = filter.toLowerCase();
+    return req.files.filter((x) => req.extensions.includes(x.extension) && x.relativePath.toLowerCase().includes(f));
+  }, [req, filter]);
+  if (!req) return null;
+  const accept = () => {
+    if (req.mode === 'open') {
+      if (chosen) req.resolve(chosen);
+      return;
+    }
+    const typed = name.trim();
+    if (!typed) return;
+    const existing = req.files.find((x) => x.relativePath === typed);
+    if (existing) req.resolve(existing.path);
+    else if (req.root) req.resolve(joinPath(req.root, typed));
+  };
+  return (
+    <div className="modal-backdrop" onKeyDown={(e) => e.key === 'Escape' && req.resolve(null)}>
+      <div className="modal picker" role="dialog" aria-modal="true" aria-label={req.title} data-testid="file-picker">
+        <h2>{req.title}</h2>
+        <div className="dim small">{req.root ?? 'No workspace folder'} · {req.extensions.map((e) => `.${e}`).join(' ')}</div>
+        {req.mode === 'open' ? (
+          <input ref={input} className="picker-filter" placeholder="Filter…" value={filter} onChange={(e) => setFilter(e.target.value)} aria-label="Filter files" />
+        ) : (
+          <input
+            ref={input}
+            className="picker-filter"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            onKeyDown={(e) => e.key === 'Enter' && accept()}
+            aria-label="File name"
+            data-testid="picker-name"
+          />
+        )}
+        <ul className="picker-list" role="listbox" aria-label="Files">
+          {files.length === 0 && <li className="dim">No matching files.</li>}
+          {files.map((f) => (
+            <li key={f.path}>
+              <button
+                type="button"
+                role="option"
+                aria-selected={chosen === f.path}
+                className={chosen === f.path ? 'picker-file selected' : 'picker-file'}
+                data-testid="picker-file"
+                onClick={() => {
+                  setChosen(f.path);
+                  if (req.mode === 'save') setName(f.relativePath);
+                }}
+                onDoubleClick={() => req.resolve(f.path)}
+              >
+                <span>{f.relativePath}</span>
+                <span className="dim">{f.byteLength.toLocaleString()} B</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+        <div className="modal-buttons">
+          <button type="button" className="primary" data-testid="picker-ok" disabled={req.mode === 'open' ? !chosen : !name.trim() || !req.root} onClick={accept}>
+            {req.mode === 'open' ? 'Open' : 'Save'}
+          </button>
+          <button type="button" data-testid="picker-cancel" onClick={() => req.resolve(null)}>
+            Cancel
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,149 @@
+import { useEffect, useRef, useState } from 'react';
+import { useDocument, usePreferences, useSession } from '../state/hooks';
+import { documentStore, undoLabel, redoLabel } from '../state/documentStore';
+import { preferencesStore } from '../state/preferencesStore';
+import { sessionStore } from '../state/sessionStore';
+import {
+  cycleSpeed, exportMt3, gotoFrame, openDialog, openPath, save, saveAs, step, toggleKeyAtPlayhead, toggleLockAtPlayhead,
+  toggleTraceAtPlayhead, togglePlay, zoomTimeToFit, closeDocument,
+} from '../app/controller';
+import { getApi } from '../transport';
+import type { RecentFile } from '../../shared/ipc';
+
+interface Item {
+  label: string;
+  shortcut?: string;
+  run: () => void;
+  disabled?: boolean;
+  checked?: boolean;
+  testid?: string;
+}
+type Entry = Item | 'separator';
+
+/** The in-window menu bar (File / Edit / View / Playback); the native menu sends the same commands. */
+export function MenuBar() {
+  const [open, setOpen] = useState<string | null>(null);
+  const [recent, setRecent] = useState<RecentFile[]>([]);
+  const bar = useRef<HTMLDivElement>(null);
+  const hasMotion = useDocument((d) => !!d.motion);
+  const readOnly = useDocument((d) => d.readOnly);
+  const undo = useDocument(undoLabel);
+  const redo = useDocument(redoLabel);
+  const playing = useSession((s) => s.playing);
+  const loop = usePreferences((p) => p.loop);
+  const prefs = usePreferences((p) => p);
+  const channel = useSession((s) => s.curveChannel);
+  const editable = hasMotion && !readOnly;
+
+  useEffect(() => {
+    const close = (e: MouseEvent) => {
+      if (bar.current && !bar.current.contains(e.target as Node)) setOpen(null);
+    };
+    window.addEventListener('mousedown', close);
+    return () => window.removeEventListener('mousedown', close);
+  }, []);
+  useEffect(() => {
+    if (open === 'File')
+      getApi()
+        .getRecentFiles()
+        .then(setRecent)
+        .catch(() => setRecent([]));
+  }, [open]);
+
+  const menus: Record<string, Entry[]> = {
+    File: [
+      { label: 'Open…', shortcut: 'Ctrl+O', run: () => void openDialog(), testid: 'menu-open' },
+      ...recent.slice(0, 6).map((r) => ({ label: `Recent: ${r.name}.${r.kind}`, run: () => void openPath(r.path) })),
+      'separator',
+      { label: 'Save', shortcut: 'Ctrl+S', run: () => void save(), disabled: !editable, testid: 'menu-save' },
+      { label: 'Save As…', shortcut: 'Ctrl+Shift+S', run: () => void saveAs(), disabled: !hasMotion, testid: 'menu-save-as' },
+      { label: 'Export MT3…', shortcut: 'Ctrl+E', run: () => void exportMt3(), disabled: !editable, testid: 'menu-export' },
+      'separator',
+      { label: 'Close', run: () => void closeDocument(), disabled: !hasMotion, testid: 'menu-close' },
+    ],
+    Edit: [
+      { label: undo ? `Undo ${undo}` : 'Undo', shortcut: 'Ctrl+Z', run: () => documentStore.getState().history.undo(), disabled: !undo, testid: 'menu-undo' },
+      { label: redo ? `Redo ${redo}` : 'Redo', shortcut: 'Ctrl+Y', run: () => documentStore.getState().history.redo(), disabled: !redo, testid: 'menu-redo' },
+      'separator',
+      { label: 'Toggle user key at playhead', shortcut: 'K', run: toggleKeyAtPlayhead, disabled: !editable },
+      { label: 'Toggle lock at playhead', shortcut: 'L', run: toggleLockAtPlayhead, disabled: !editable },
+      { label: 'Toggle trace key at playhead', shortcut: 'T', run: toggleTraceAtPlayhead, disabled: !editable },
+    ],
+    View: [
+      { label: 'Frame all (viewport)', shortcut: 'F', run: () => sessionStore.getState().requestFrameAll(), disabled: !hasMotion },
+      { label: 'Show all frames (curves, timeline)', shortcut: 'A', run: zoomTimeToFit, disabled: !hasMotion },
+      'separator',
+      { label: 'Rotation as Euler angles', shortcut: 'E', run: () => sessionStore.getState().setCurveChannel('euler'), checked: channel === 'euler' },
+      { label: 'Rotation as quaternion', shortcut: 'Q', run: () => sessionStore.getState().setCurveChannel('quat'), checked: channel === 'quat' },
+      { label: 'Joint offset', shortcut: 'O', run: () => sessionStore.getState().setCurveChannel('offset'), checked: channel === 'offset' },
+      'separator',
+      { label: 'Source curves', run: () => preferencesStore.getState().set({ showSource: !prefs.showSource }), checked: prefs.showSource },
+      { label: 'Decoded curves', run: () => preferencesStore.getState().set({ showDecoded: !prefs.showDecoded }), checked: prefs.showDecoded },
+      { label: 'Error curve', run: () => preferencesStore.getState().set({ showError: !prefs.showError }), checked: prefs.showError },
+      { label: 'Root trajectory', run: () => preferencesStore.getState().set({ showTrajectory: !prefs.showTrajectory }), checked: prefs.showTrajectory },
+      { label: 'Trace path', run: () => preferencesStore.getState().set({ showTrace: !prefs.showTrace }), checked: prefs.showTrace },
+    ],
+    Playback: [
+      { label: playing ? 'Pause' : 'Play', shortcut: 'Space', run: togglePlay, disabled: !hasMotion },
+      { label: 'Step forward', shortcut: '→', run: () => step(1), disabled: !hasMotion },
+      { label: 'Step back', shortcut: '←', run: () => step(-1), disabled: !hasMotion },
+      { label: 'First frame', shortcut: 'Home', run: () => gotoFrame(0), disabled: !hasMotion },
+      { label: 'Last frame', shortcut: 'End', run: () => gotoFrame(documentStore.getState().motion?.frameCount ?? 0), disabled: !hasMotion },
+      'separator',
+      { label: 'Loop', run: () => preferencesStore.getState().set({ loop: !loop }), checked: loop },
+      { label: 'Faster', shortcut: ']', run: () => cycleSpeed(1) },
+      { label: 'Slower', shortcut: '[', run: () => cycleSpeed(-1) },
+    ],
+  };
+
+  return (
+    <div className="menubar" role="menubar" ref={bar} aria-label="Main menu">
+      {Object.entries(menus).map(([name, entries]) => (
+        <div key={name} className="menu">
+          <button
+            type="button"
+            role="menuitem"
+            aria-haspopup="menu"
+            aria-expanded={open === name}
+            className={open === name ? 'menu-title open' : 'menu-title'}
+            data-testid={`menu-${name.toLowerCase()}`}
+            onMouseDown={(e) => {
+              e.preventDefault();
+              setOpen(open === name ? null : name);
+            }}
+            onMouseEnter={() => open && setOpen(name)}
+          >
+            {name}
+          </button>
+          {open === name && (
+            <div className="menu-dropdown" role="menu" aria-label={name}>
+              {entries.map((e, i) =>
+                e === 'separator' ? (
+                  <div key={i} className="menu-sep" role="separator" />
+                ) : (
+                  <button
+                    key={i}
+                    type="button"
+                    role={e.checked !== undefined ? 'menuitemcheckbox' : 'menuitem'}
+                    aria-checked={e.checked}
+                    className="menu-item"
+                    disabled={e.disabled}
+                    data-testid={e.testid}
+                    onClick={() => {
+                      setOpen(null);
+                      e.run();
+                    }}
+                  >
+                    <span className="menu-check">{e.checked ? '✓' : ''}</span>
+                    <span className="menu-label">{e.label}</span>
+                    <span className="menu-shortcut">{e.shortcut ?? ''}</span>
+                  </button>
+                ),
+              )}
+            </div>
+          )}
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+import { useDocument, usePreferences, useSession } from '../state/hooks';
+import { preferencesStore, PLAYBACK_SPEEDS } from '../state/preferencesStore';
+import { gotoFrame, step, togglePlay } from '../app/controller';
+
+/** Play/pause, step, loop, speed and the frame field under the viewport. */
+export function PlaybackBar() {
+  const frameCount = useDocument((d) => d.motion?.frameCount ?? 0);
+  const fps = useDocument((d) => d.motion?.fps ?? 30);
+  const hasMotion = useDocument((d) => !!d.motion);
+  const playing = useSession((s) => s.playing);
+  const frame = useSession((s) => Math.round(s.playhead));
+  const loop = usePreferences((p) => p.loop);
+  const speed = usePreferences((p) => p.playbackSpeed);
+  return (
+    <div className="playback-bar" role="toolbar" aria-label="Playback">
+      <button type="button" className="tool" title="First frame (Home)" disabled={!hasMotion} onClick={() => gotoFrame(0)}>⏮</button>
+      <button type="button" className="tool" title="Step back (←)" disabled={!hasMotion} onClick={() => step(-1)} data-testid="step-back">◀︎|</button>
+      <button type="button" className="tool play" title="Play / pause (Space)" disabled={!hasMotion} onClick={togglePlay} data-testid="play-toggle" aria-pressed={playing}>
+        {playing ? '❚❚' : '▶︎'}
+      </button>
+      <button type="button" className="tool" title="Step forward (→)" disabled={!hasMotion} onClick={() => step(1)} data-testid="step-forward">|▶︎</button>
+      <button type="button" className="tool" title="Last frame (End)" disabled={!hasMotion} onClick={() => gotoFrame(frameCount)}>⏭</button>
+      <input
+        className="frame-field"
+        type="range"
+        min={0}
+        max={frameCount}
+        step={1}
+        value={frame}
+        disabled={!hasMotion}
+        aria-label="Scrub"
+        data-testid="scrub"
+        onChange={(e) => gotoFrame(Number(e.target.value))}
+      />
+      <input
+        className="num frame-number"
+        type="number"
+        min={0}
+        max={frameCount}
+        value={frame}
+        disabled={!hasMotion}
+        aria-label="Frame"
+        data-testid="frame-number"
+        onChange={(e) => gotoFrame(Number(e.target.value))}
+      />
+      <span className="dim">/ {frameCount}</span>
+      <label className="check" title="Loop playback">
+        <input type="checkbox" checked={loop} onChange={(e) => preferencesStore.getState().set({ loop: e.target.checked })} data-testid="loop" /> Loop
+      </label>
+      <label className="dim" title="Playback speed">
+        Speed{' '}
+        <select value={speed} onChange={(e) => preferencesStore.getState().set({ playbackSpeed: Number(e.target.value) })} data-testid="speed" aria-label="Playback speed">
+          {PLAYBACK_SPEEDS.map((s) => (
+            <option key={s} value={s}>{s}×</option>
+          ))}
+        </select>
+      </label>
+      <span className="dim">{fps} fps</span>
+    </div>
+  );
+}

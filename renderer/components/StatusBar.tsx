@@ -1,0 +1,48 @@
+import { useCompression, useDocument, useSession } from '../state/hooks';
+
+/** Document name with the dirty marker, frame, selection and compression figures. */
+export function StatusBar() {
+  const name = useDocument((d) => d.name);
+  const path = useDocument((d) => d.path);
+  const dirty = useDocument((d) => d.dirty);
+  const readOnly = useDocument((d) => d.readOnly);
+  const motion = useDocument((d) => d.motion);
+  const frame = useSession((s) => Math.round(s.playhead));
+  const joint = useSession((s) => s.selectedJoint);
+  const busy = useSession((s) => s.busy);
+  const result = useCompression((c) => c.result);
+  const pending = useCompression((c) => c.pending);
+  const error = useCompression((c) => c.error);
+  if (!motion) return <footer className="statusbar" data-testid="statusbar">No motion open</footer>;
+  const jointName = joint < 0 ? 'Root translation' : motion.joints[joint]?.name;
+  return (
+    <footer className="statusbar" data-testid="statusbar">
+      <span title={path ?? ''} data-testid="doc-name">
+        {name}
+        {readOnly ? ' (read-only)' : ''}
+      </span>
+      <span className={dirty ? 'dirty on' : 'dirty'} data-testid="dirty-marker" aria-label={dirty ? 'Unsaved changes' : 'Saved'}>
+        {dirty ? '● modified' : 'saved'}
+      </span>
+      <span>
+        frame <b data-testid="status-frame">{frame}</b> / {motion.frameCount}
+      </span>
+      <span>{jointName}</span>
+      {result && (
+        <>
+          <span>
+            keys <b data-testid="status-keys">{result.totalKeys}</b>
+          </span>
+          <span>
+            MT3 <b data-testid="status-bytes">{result.mt3Bytes}</b> B
+          </span>
+          <span>ratio {result.ratio.toFixed(2)}</span>
+        </>
+      )}
+      {pending && <span className="dim" data-testid="compress-pending">compressing…</span>}
+      {error && <span className="bad">compression failed: {error}</span>}
+      <span className="spacer" />
+      {busy && <span className="dim">{busy}…</span>}
+    </footer>
+  );
+}

@@ -1,0 +1,28 @@
+import { useEffect, useRef } from 'react';
+import { TimelinePainter } from '../timeline/timelinePainter';
+import { useDocument, useSession } from '../state/hooks';
+
+/** Timeline panel: rows per joint, lock row, trace row (canvas in TimelinePainter). */
+export function TimelineView() {
+  const host = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!host.current) return;
+    const p = new TimelinePainter(host.current);
+    return () => p.dispose();
+  }, []);
+  const joint = useSession((s) => s.selectedJoint);
+  const name = useDocument((d) => (joint < 0 ? 'Root translation' : (d.motion?.joints[joint]?.name ?? '')));
+  return (
+    <section className="panel timeline-panel" aria-label="Timeline" data-testid="timeline">
+      <div className="panel-header">
+        <span className="panel-title">Timeline</span>
+        <span className="dim">
+          Selected: <b data-testid="timeline-selected">{name}</b>
+        </span>
+        <span className="spacer" />
+        <span className="hint-inline">Lock row: drag to lock the selected joint (drag on its lock to clear) · Trace row: click · Ctrl+wheel: zoom · row label: select</span>
+      </div>
+      <div className="timeline-scroll" ref={host} />
+    </section>
+  );
+}

@@ -1,0 +1,278 @@
+import { useState, useEffect } from 'react';
+import { MotionFlag } from '../../shared/motion/types';
+import type { ChannelReport } from '../../shared/compress/types';
+import { useCompression, useDocument, useSession } from '../state/hooks';
+import { documentStore, type Tolerances } from '../state/documentStore';
+import { preferencesStore } from '../state/preferencesStore';
+import { revealChannelFrame } from '../app/controller';
+
+/**
+ * A tolerance editor: a slider (a drag is one undo step) and a number field
+ * (each committed value is one step).
+ */
+function ToleranceRow(props: { label: string; unit: string; field: keyof Tolerances; max: number; testid: string; disabled: boolean }) {
+  const value = useDocument((d) => d.tolerances[props.field]);
+  const [text, setText] = useState(String(value));
+  useEffect(() => setText(String(value)), [value]);
+  const commitText = () => {
+    const v = Number(text);
+    if (Number.isFinite(v) && v > 0) documentStore.getState().tolerancesActions.set({ [props.field]: v });
+    else setText(String(value));
+  };
+  return (
+    <div className="tol-row">
+      <label htmlFor={props.testid}>{props.label}</label>
+      <input
+        type="range"
+        min={0.01}
+        max={props.max}
+        step={0.01}
+        value={Math.min(value, props.max)}
+        disabled={props.disabled}
+        aria-label={`${props.label} slider`}
+        data-testid={`${props.testid}-slider`}
+        onPointerDown={() => documentStore.getState().history.begin(`Drag ${props.label.toLowerCase()}`)}
+        onPointerUp={() => documentStore.getState().history.commit()}
+        onPointerCancel={() => documentStore.getState().history.commit()}
+        onKeyUp={() => documentStore.getState().history.commit()}
+        onChange={(e) => documentStore.getState().tolerancesActions.set({ [props.field]: Number(e.target.value) })}
+      />
+      <input
+        id={props.testid}
+        className="num"
+        type="number"
+        min={0.001}
+        step={0.05}
+        value={text}
+        disabled={props.disabled}
+        data-testid={props.testid}
+        onChange={(e) => setText(e.target.value)}
+        onBlur={commitText}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') commitText();
+          if (e.key === 'Escape') setText(String(value));
+        }}
+      />
+      <span className="unit">{props.unit}</span>
+    </div>
+  );
+}
+
+function OverrideEditor({ disabled }: { disabled: boolean }) {
+  const joint = useSession((s) => s.selectedJoint);
+  const joints = useDocument((d) => d.motion?.joints);
+  const overrides = useDocument((d) => d.rotationOverridesDeg);
+  const global = useDocument((d) => d.tolerances.rotationToleranceDeg);
+  const current = joint >= 0 ? overrides[joint] : undefined;
+  const [text, setText] = useState(current !== undefined ? String(current) : '');
+  useEffect(() => setText(current !== undefined ? String(current) : ''), [current, joint]);
+  const entries = Object.entries(overrides).map(([j, v]) => [Number(j), v] as const).sort((a, b) => a[0] - b[0]);
+  const apply = () => {
+    const v = Number(text);
+    if (text.trim() === '') documentStore.getState().tolerancesActions.setOverride(joint, null);
+    else if (Number.isFinite(v) && v > 0) documentStore.getState().tolerancesActions.setOverride(joint, v);
+  };
+  return (
+    <div className="overrides">
+      <div className="tol-row">
+        <label htmlFor="override-input" title="Rotation tolerance for the selected joint only">
+          {joint >= 0 && joints ? `${joints[joint].name}` : 'Select a joint'}
+        </label>
+        <input
+          id="override-input"
+          className="num wide"
+          type="number"
+          min={0.001}
+          step={0.05}
+          placeholder={`global ${global}`}
+          value={text}
+          disabled={disabled || joint < 0}
+          data-testid="override-input"
+          onChange={(e) => setText(e.target.value)}
+          onBlur={apply}
+          onKeyDown={(e) => e.key === 'Enter' && apply()}
+        />
+        <span className="unit">°</span>
+      </div>
+      {entries.length > 0 && (
+        <ul className="override-list" data-testid="override-list">
+          {entries.map(([j, v]) => (
+            <li key={j}>
+              <span>{joints?.[j]?.name ?? `joint ${j}`}</span>
+              <span className="dim">{v}°</span>
+              <button type="button" className="tool small" aria-label={`Remove override of ${joints?.[j]?.name ?? j}`} disabled={disabled} onClick={() => documentStore.getState().tolerancesActions.setOverride(j, null)}>
+                ✕
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function FlagsEditor({ disabled }: { disabled: boolean }) {
+  const flags = useDocument((d) => d.motion?.flags ?? 0);
+  const waist = useDocument((d) => d.motion?.waistJoint ?? -1);
+  const joints = useDocument((d) => d.motion?.joints);
+  const set = (bit: number, on: boolean) => documentStore.getState().motionFlags.set(bit, on);
+  const box = (bit: number, label: string, testid: string, title: string) => (
+    <label className="check block" title={title}>
+      <input type="checkbox" checked={(flags & bit) !== 0} disabled={disabled} data-testid={testid} onChange={(e) => set(bit, e.target.checked)} /> {label}
+    </label>
+  );
+  return (
+    <div className="flags">
+      {box(MotionFlag.OFFSETS, 'Animated offsets', 'flag-offsets', 'Compress joint offsets too (OFFSETS / MT3 ROOT)')}
+      {box(MotionFlag.DIRECTION, 'Direction correction', 'flag-direction', 'Take the control direction from the waist joint at motion reset')}
+      <div className="tol-row indent">
+        <label htmlFor="waist-select">Waist joint</label>
+        <select
+          id="waist-select"
+          value={waist}
+          disabled={disabled || !joints}
+          data-testid="waist-select"
+          onChange={(e) => documentStore.getState().motionFlags.setWaistJoint(Number(e.target.value))}
+        >
+          <option value={-1}>none</option>
+          {joints?.map((j, i) => (
+            <option key={i} value={i}>{i} {j.name}</option>
+          ))}
+        </select>
+      </div>
+      {(flags & MotionFlag.DIRECTION) !== 0 && waist < 0 && <div className="warn-inline">Direction correction needs a waist joint.</div>}
+      {box(MotionFlag.MIRROR_UPPER, 'Mirror upper body', 'flag-mirror-upper', 'The runtime may mirror part-1 joints')}
+      {box(MotionFlag.MIRROR_LOWER, 'Mirror lower body', 'flag-mirror-lower', 'The runtime may mirror part-0 joints')}
+    </div>
+  );
+}
+
+function channelName(c: { kind: string; joint: number }, joints: { name: string }[] | undefined): string {
+  if (c.kind === 'translation') return 'Root translation';
+  const n = joints?.[c.joint]?.name ?? `joint ${c.joint}`;
+  return c.kind === 'offset' ? `${n} offset` : n;
+}
+
+function worstOf(channels: readonly ChannelReport[], kind: string): ChannelReport | null {
+  let w: ChannelReport | null = null;
+  for (const c of channels) if (c.kind === kind && (!w || c.maxError > w.maxError)) w = c;
+  return w;
+}
+
+function Stats() {
+  const result = useCompression((c) => c.result);
+  const pending = useCompression((c) => c.pending);
+  const error = useCompression((c) => c.error);
+  const roundTrip = useCompression((c) => c.roundTripMs);
+  const joints = useDocument((d) => d.motion?.joints);
+  const readOnly = useDocument((d) => d.readOnly);
+  const [sortByError, setSortByError] = useState(true);
+  if (readOnly) return <p className="dim">Read-only compressed motion: no recompression. Save As .mtn to tune it.</p>;
+  if (!result) return <p className="dim">{error ? <span className="bad">{error}</span> : pending ? 'Compressing…' : 'No motion.'}</p>;
+  const rows = [...result.channels].sort((a, b) => (sortByError ? b.maxError / b.tolerance - a.maxError / a.tolerance : 0));
+  const byKind = (['translation', 'rotation', 'offset'] as const).map((k) => [k, worstOf(result.channels, k)] as const).filter(([, w]) => w);
+  return (
+    <div className="stats">
+      <dl className="stat-grid">
+        <dt>Total keys</dt>
+        <dd data-testid="stat-total-keys">{result.totalKeys}</dd>
+        <dt>MT3 bytes</dt>
+        <dd data-testid="stat-mt3-bytes">{result.mt3Bytes}</dd>
+        <dt>MTN bytes</dt>
+        <dd>{result.mtnBytes}</dd>
+        <dt>Ratio</dt>
+        <dd data-testid="stat-ratio">{result.ratio.toFixed(2)} : 1</dd>
+        <dt>Compress</dt>
+        <dd className="dim">{result.compressMs.toFixed(1)} ms ({roundTrip.toFixed(0)} ms round trip){pending ? ' …' : ''}</dd>
+      </dl>
+      <div className="max-errors">
+        {byKind.map(([k, w]) => (
+          <button
+            key={k}
+            type="button"
+            className={w!.met ? 'link' : 'link bad'}
+            data-testid={`stat-max-error-${k}`}
+            title="Jump to the worst frame"
+            onClick={() => revealChannelFrame(w!.joint, w!.maxErrorFrame, w!.kind)}
+          >
+            max {k}: {w!.maxError.toFixed(3)}
+            {k === 'rotation' ? '°' : 'u'} at {channelName(w!, joints)} frame {w!.maxErrorFrame}
+          </button>
+        ))}
+      </div>
+      {result.warnings.length > 0 && (
+        <ul className="warnings" data-testid="warnings" aria-label="Warnings">
+          {result.warnings.map((w, i) => (
+            <li key={i}>
+              <button type="button" className="link bad" onClick={() => revealChannelFrame(w.joint, w.frame, w.kind)} title="Jump there">
+                ⚠ {channelName(w, joints)}: tolerance {w.tolerance} not reachable at frame {w.frame} (error {w.error.toFixed(3)})
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="channel-table-head">
+        <span>Keys per channel</span>
+        <label className="check small">
+          <input type="checkbox" checked={sortByError} onChange={(e) => setSortByError(e.target.checked)} /> worst first
+        </label>
+      </div>
+      <table className="channel-table" data-testid="channel-table">
+        <thead>
+          <tr>
+            <th>Channel</th>
+            <th title="keys (user keys)">Keys</th>
+            <th>Max err</th>
+            <th>@</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((c) => (
+            <tr key={`${c.kind}:${c.joint}`} className={c.met ? '' : 'bad'} onClick={() => revealChannelFrame(c.joint, c.maxErrorFrame, c.kind)}>
+              <td>{channelName(c, joints)}</td>
+              <td>
+                {c.keyFrames.length}
+                {c.userKeyFrames.length ? <span className="user-keys"> ({c.userKeyFrames.length})</span> : null}
+              </td>
+              <td>{c.maxError.toFixed(3)}</td>
+              <td>{c.maxErrorFrame}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Tolerances, overrides, motion flags and live compression stats. */
+export function TuningPanel() {
+  const disabled = useDocument((d) => !d.motion || d.readOnly);
+  return (
+    <aside className="panel tuning-panel" aria-label="Tuning" data-testid="tuning-panel">
+      <div className="panel-header">
+        <span className="panel-title">Tuning</span>
+      </div>
+      <div className="panel-scroll">
+        <h3>Tolerances</h3>
+        <ToleranceRow label="Position" unit="u" field="positionTolerance" max={5} testid="tol-position" disabled={disabled} />
+        <ToleranceRow label="Rotation" unit="°" field="rotationToleranceDeg" max={5} testid="tol-rotation" disabled={disabled} />
+        <ToleranceRow label="Offset" unit="u" field="offsetTolerance" max={5} testid="tol-offset" disabled={disabled} />
+        <button
+          type="button"
+          className="link small"
+          disabled={disabled}
+          title="New motions start with these tolerances"
+          onClick={() => preferencesStore.getState().set({ defaultTolerances: { ...documentStore.getState().tolerances } })}
+        >
+          Use as defaults for new motions
+        </button>
+        <h3>Rotation override (selected joint)</h3>
+        <OverrideEditor disabled={disabled} />
+        <h3>Motion flags</h3>
+        <FlagsEditor disabled={disabled} />
+        <h3>Compression</h3>
+        <Stats />
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,63 @@
+import { useEffect, useRef, useState } from 'react';
+import { ViewportScene } from '../viewport/scene';
+import { PlaybackBar } from './PlaybackBar';
+import { usePreferences, useDocument, useCompression } from '../state/hooks';
+import { preferencesStore } from '../state/preferencesStore';
+import { sessionStore } from '../state/sessionStore';
+import { COLORS } from '../theme';
+
+/** The 3D viewport panel: the three.js scene lives in ViewportScene, outside React. */
+export function Viewport() {
+  const host = useRef<HTMLDivElement>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const showTrajectory = usePreferences((p) => p.showTrajectory);
+  const showTrace = usePreferences((p) => p.showTrace);
+  const hasMotion = useDocument((d) => !!d.motion);
+  const readOnly = useDocument((d) => d.readOnly);
+  const hasDecoded = useCompression((c) => !!c.result);
+
+  useEffect(() => {
+    if (!host.current) return;
+    let scene: ViewportScene | null = null;
+    try {
+      scene = new ViewportScene(host.current);
+    } catch (err) {
+      setFailure(`The 3D view could not start (WebGL unavailable): ${err instanceof Error ? err.message : String(err)}`);
+    }
+    return () => scene?.dispose();
+  }, []);
+
+  return (
+    <section className="panel viewport-panel" aria-label="Viewport" data-testid="viewport">
+      <div className="panel-header">
+        <span className="panel-title">Viewport</span>
+        <span className="legend">
+          <i style={{ background: COLORS.source }} /> {readOnly ? 'Decoded (file)' : 'Source MTN'}
+          {!readOnly && (
+            <>
+              <i style={{ background: COLORS.decoded }} /> Decoded MT3{!hasDecoded && hasMotion ? ' (compressing…)' : ''}
+            </>
+          )}
+          <i style={{ background: COLORS.lock }} /> Lock
+        </span>
+        <span className="spacer" />
+        <label className="check">
+          <input type="checkbox" checked={showTrajectory} onChange={(e) => preferencesStore.getState().set({ showTrajectory: e.target.checked })} />
+          <span style={{ color: COLORS.trajectory }}>Trajectory</span>
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={showTrace} onChange={(e) => preferencesStore.getState().set({ showTrace: e.target.checked })} />
+          <span style={{ color: COLORS.trace }}>Trace path</span>
+        </label>
+        <button type="button" className="tool" title="Frame all (F)" data-testid="frame-all" onClick={() => sessionStore.getState().requestFrameAll()}>
+          Frame all
+        </button>
+      </div>
+      <div className="viewport-host" ref={host}>
+        {failure && <div className="viewport-failure" role="alert">{failure}</div>}
+        {!hasMotion && !failure && <div className="viewport-empty">No motion open. File › Open… (Ctrl+O)</div>}
+      </div>
+      <PlaybackBar />
+    </section>
+  );
+}

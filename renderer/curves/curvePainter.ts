@@ -1,0 +1,446 @@
+/**
+ * The curve view's canvas: source and decoded curves per component, key
+ * markers (user keys distinct from automatic keys), the error curve with the
+ * tolerance line, and the playhead. Mouse: click a frame to toggle a user key,
+ * drag to pan in time, wheel to zoom in time, drag the ruler to scrub,
+ * double-click to show all frames.
+ */
+import { documentStore } from '../state/documentStore';
+import { sessionStore } from '../state/sessionStore';
+import { preferencesStore } from '../state/preferencesStore';
+import { compressionStore } from '../state/compressionStore';
+import { HiDpiCanvas } from '../canvas/hidpiCanvas';
+import {
+  GUTTER, RIGHT_PAD, RULER_H, clampView, drawPlayhead, drawRuler, drawTimeGrid, frameToX, xToFrame, zoomView, type TimeAxis,
+} from '../canvas/timeAxis';
+import { buildSeries, type CurveSeries } from './series';
+import { COLORS } from '../theme';
+
+const KEY_BAND_H = 16;
+
+interface Layout {
+  axis: TimeAxis;
+  plotTop: number;
+  plotBottom: number;
+  keyTop: number;
+  errTop: number;
+  errBottom: number;
+}
+
+export class CurvePainter {
+  private readonly surface: HiDpiCanvas;
+  private series: CurveSeries | null = null;
+  private seriesKey: unknown[] = [];
+  private layout: Layout | null = null;
+  private readonly unsubscribers: (() => void)[] = [];
+  /** Value-axis labels of the last paint, drawn in the gutter after the clipped plot. */
+  private valueTicks: { label: string; y: number }[] = [];
+  private drag: { mode: 'pending' | 'pan' | 'scrub'; x0: number; start: number; end: number; button: number } | null = null;
+
+  constructor(host: HTMLElement) {
+    this.surface = new HiDpiCanvas(host, (ctx, w, h) => this.paint(ctx, w, h));
+    const c = this.surface.canvas;
+    c.dataset.testid = 'curve-canvas';
+    c.setAttribute('role', 'img');
+    c.setAttribute('aria-label', 'Curve view: click a frame to toggle a user key');
+    c.tabIndex = -1;
+    const inv = () => this.surface.invalidate();
+    this.unsubscribers.push(documentStore.subscribe(inv), compressionStore.subscribe(inv), preferencesStore.subscribe(inv), sessionStore.subscribe(inv));
+    c.addEventListener('pointerdown', this.onPointerDown);
+    c.addEventListener('pointermove', this.onPointerMove);
+    c.addEventListener('pointerup', this.onPointerUp);
+    c.addEventListener('pointercancel', () => (this.drag = null));
+    c.addEventListener('pointerleave', () => sessionStore.getState().setHover(null));
+    c.addEventListener('wheel', this.onWheel, { passive: false });
+    c.addEventListener('dblclick', () => {
+      const m = documentStore.getState().motion;
+      if (m) sessionStore.getState().setView(0, m.frameCount);
+    });
+    c.addEventListener('contextmenu', (e) => e.preventDefault());
+  }
+
+  private currentSeries(): CurveSeries | null {
+    const doc = documentStore.getState();
+    const m = doc.motion;
+    if (!m) return null;
+    const s = sessionStore.getState();
+    const comp = compressionStore.getState();
+    const result = comp.editId === doc.editId || comp.result ? comp.result : null;
+    const joint = Math.min(s.selectedJoint, m.joints.length - 1);
+    const channel = joint < 0 ? 'euler' : s.curveChannel;
+    const key = [m, joint, channel, result];
+    if (!this.series || key.some((k, i) => k !== this.seriesKey[i])) {
+      this.series = buildSeries(m, joint, channel, result?.mt3 ?? null, result?.channels);
+      this.seriesKey = key;
+    }
+    return this.series;
+  }
+
+  private paint(ctx: CanvasRenderingContext2D, w: number, h: number): void {
+    const m = documentStore.getState().motion;
+    ctx.fillStyle = COLORS.canvasBg;
+    ctx.fillRect(0, 0, w, h);
+    const c = this.surface.canvas;
+    if (!m) {
+      ctx.fillStyle = COLORS.textDim;
+      ctx.font = '12px system-ui, sans-serif';
+      ctx.fillText('Open a motion (File > Open) to see its curves.', 16, 28);
+      this.layout = null;
+      return;
+    }
+    const s = sessionStore.getState();
+    const prefs = preferencesStore.getState();
+    const series = this.currentSeries()!;
+    const axis: TimeAxis = { viewStart: s.viewStart, viewEnd: s.viewEnd, left: GUTTER, right: w - RIGHT_PAD };
+    const errH = prefs.showError ? Math.max(48, Math.round(h * 0.26)) : 0;
+    const errBottom = h - 4;
+    const errTop = errBottom - errH;
+    const keyTop = (prefs.showError ? errTop - 6 : h - 2) - KEY_BAND_H;
+    const plotTop = RULER_H + 8;
+    const plotBottom = keyTop - 6;
+    this.layout = { axis, plotTop, plotBottom, keyTop, errTop, errBottom };
+    c.dataset.plotLeft = String(axis.left);
+    c.dataset.plotRight = String(axis.right);
+    c.dataset.viewStart = String(axis.viewStart);
+    c.dataset.viewEnd = String(axis.viewEnd);
+    c.dataset.plotTop = String(plotTop);
+    c.dataset.plotBottom = String(plotBottom);
+
+    // Gutter.
+    ctx.fillStyle = COLORS.gutterBg;
+    ctx.fillRect(0, 0, GUTTER - 1, h);
+    drawRuler(ctx, axis, m.frameCount, w);
+    drawTimeGrid(ctx, axis, m.frameCount, RULER_H, h);
+
+    // Outside-the-motion shading.
+    ctx.fillStyle = 'rgba(0,0,0,0.25)';
+    const x0 = frameToX(axis, 0);
+    const xN = frameToX(axis, m.frameCount);
+    if (x0 > axis.left) ctx.fillRect(axis.left, RULER_H, x0 - axis.left, h - RULER_H);
+    if (xN < axis.right) ctx.fillRect(xN, RULER_H, axis.right + RIGHT_PAD - xN, h - RULER_H);
+
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(axis.left, RULER_H, axis.right + RIGHT_PAD - axis.left, h - RULER_H);
+    ctx.clip();
+    this.paintValues(ctx, series, axis, plotTop, plotBottom, prefs.showSource, prefs.showDecoded);
+    this.paintKeys(ctx, series, axis, keyTop);
+    if (prefs.showError) this.paintErrors(ctx, series, axis, errTop, errBottom);
+    ctx.restore();
+
+    ctx.font = '10px system-ui, sans-serif';
+    ctx.textBaseline = 'middle';
+    ctx.textAlign = 'right';
+    ctx.fillStyle = COLORS.textDim;
+    for (const t of this.valueTicks) if (t.y > plotTop - 4 && t.y < plotBottom + 4) ctx.fillText(t.label, GUTTER - 5, t.y);
+    ctx.textAlign = 'left';
+    this.paintGutter(ctx, series, s.hoverFrame ?? Math.round(s.playhead), plotTop, keyTop, errTop, prefs.showError);
+
+    if (s.hoverFrame !== null) {
+      const x = Math.round(frameToX(axis, s.hoverFrame)) + 0.5;
+      ctx.strokeStyle = 'rgba(255,255,255,0.18)';
+      ctx.beginPath();
+      ctx.moveTo(x, RULER_H);
+      ctx.lineTo(x, h);
+      ctx.stroke();
+    }
+    drawPlayhead(ctx, axis, s.playhead, h);
+  }
+
+  private paintValues(ctx: CanvasRenderingContext2D, series: CurveSeries, axis: TimeAxis, top: number, bottom: number, showSource: boolean, showDecoded: boolean): void {
+    const m = documentStore.getState().motion!;
+    const f0 = Math.max(0, Math.floor(axis.viewStart));
+    const f1 = Math.min(m.frameCount, Math.ceil(axis.viewEnd));
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const c of series.components) {
+      for (let f = f0; f <= f1; f++) {
+        lo = Math.min(lo, c.source[f]);
+        hi = Math.max(hi, c.source[f]);
+        if (c.decoded) {
+          lo = Math.min(lo, c.decoded[f]);
+          hi = Math.max(hi, c.decoded[f]);
+        }
+      }
+    }
+    if (!Number.isFinite(lo)) {
+      lo = -1;
+      hi = 1;
+    }
+    const pad = Math.max((hi - lo) * 0.08, series.kind === 'rotation' ? 0.5 : 1e-3);
+    lo -= pad;
+    hi += pad;
+    const y = (v: number) => bottom - ((v - lo) / (hi - lo)) * (bottom - top);
+
+    // Value grid lines and labels in the gutter's right edge.
+    const span = hi - lo;
+    const pow = Math.pow(10, Math.floor(Math.log10(span / 4)));
+    const step = [1, 2, 5, 10].map((k) => k * pow).find((s) => span / s <= 6) ?? pow * 10;
+    ctx.font = '10px system-ui, sans-serif';
+    ctx.textBaseline = 'middle';
+    for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) {
+      const yy = Math.round(y(v)) + 0.5;
+      ctx.strokeStyle = Math.abs(v) < step / 2 ? COLORS.gridMajor : COLORS.gridLine;
+      ctx.beginPath();
+      ctx.moveTo(axis.left, yy);
+      ctx.lineTo(axis.right + RIGHT_PAD, yy);
+      ctx.stroke();
+    }
+    this.valueTicks = [];
+    for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) {
+      this.valueTicks.push({ label: Math.abs(v) < 1e-9 ? '0' : Number(v.toPrecision(4)).toString(), y: y(v) });
+    }
+
+    const path = (vals: Float64Array) => {
+      ctx.beginPath();
+      for (let f = Math.max(0, f0 - 1); f <= Math.min(m.frameCount, f1 + 1); f++) {
+        const xx = frameToX(axis, f);
+        if (f === Math.max(0, f0 - 1)) ctx.moveTo(xx, y(vals[f]));
+        else ctx.lineTo(xx, y(vals[f]));
+      }
+      ctx.stroke();
+    };
+    for (const c of series.components) {
+      if (showSource) {
+        ctx.strokeStyle = c.color;
+        ctx.globalAlpha = 0.35;
+        ctx.lineWidth = 3.5;
+        path(c.source);
+      }
+      if (showDecoded && c.decoded) {
+        ctx.globalAlpha = 1;
+        ctx.lineWidth = 1.4;
+        ctx.strokeStyle = c.color;
+        path(c.decoded);
+        // Key dots on the decoded curve.
+        ctx.fillStyle = c.color;
+        for (const k of series.keyFrames) {
+          if (k < f0 - 1 || k > f1 + 1) continue;
+          ctx.fillRect(frameToX(axis, k) - 2, y(c.decoded[k]) - 2, 4, 4);
+        }
+      }
+    }
+    ctx.globalAlpha = 1;
+    ctx.lineWidth = 1;
+  }
+
+  private paintKeys(ctx: CanvasRenderingContext2D, series: CurveSeries, axis: TimeAxis, top: number): void {
+    ctx.fillStyle = 'rgba(255,255,255,0.03)';
+    ctx.fillRect(axis.left, top, axis.right + RIGHT_PAD - axis.left, KEY_BAND_H);
+    const cy = top + KEY_BAND_H / 2;
+    const user = new Set(series.userKeyFrames);
+    const diamond = (x: number, r: number) => {
+      ctx.beginPath();
+      ctx.moveTo(x, cy - r);
+      ctx.lineTo(x + r, cy);
+      ctx.lineTo(x, cy + r);
+      ctx.lineTo(x - r, cy);
+      ctx.closePath();
+    };
+    ctx.lineWidth = 1;
+    for (const k of series.keyFrames) {
+      if (user.has(k)) continue;
+      const x = frameToX(axis, k);
+      ctx.strokeStyle = COLORS.autoKey;
+      ctx.fillStyle = COLORS.canvasBg;
+      diamond(x, 4);
+      ctx.fill();
+      ctx.stroke();
+    }
+    for (const k of series.userKeyFrames) {
+      const x = frameToX(axis, k);
+      ctx.fillStyle = COLORS.userKey;
+      ctx.strokeStyle = '#000';
+      diamond(x, 5.5);
+      ctx.fill();
+      ctx.stroke();
+    }
+  }
+
+  private paintErrors(ctx: CanvasRenderingContext2D, series: CurveSeries, axis: TimeAxis, top: number, bottom: number): void {
+    const m = documentStore.getState().motion!;
+    ctx.fillStyle = 'rgba(0,0,0,0.2)';
+    ctx.fillRect(axis.left, top, axis.right + RIGHT_PAD - axis.left, bottom - top);
+    if (!series.errors || series.tolerance === null) return;
+    const tol = series.tolerance;
+    let max = tol * 1.4;
+    for (let f = 0; f <= m.frameCount; f++) max = Math.max(max, series.errors[f]);
+    const y = (v: number) => bottom - (v / max) * (bottom - top - 4);
+    ctx.beginPath();
+    ctx.moveTo(frameToX(axis, 0), bottom);
+    for (let f = 0; f <= m.frameCount; f++) ctx.lineTo(frameToX(axis, f), y(series.errors[f]));
+    ctx.lineTo(frameToX(axis, m.frameCount), bottom);
+    ctx.closePath();
+    ctx.fillStyle = 'rgba(255,107,107,0.25)';
+    ctx.fill();
+    ctx.strokeStyle = COLORS.error;
+    ctx.beginPath();
+    for (let f = 0; f <= m.frameCount; f++) {
+      const xx = frameToX(axis, f);
+      if (f === 0) ctx.moveTo(xx, y(series.errors[f]));
+      else ctx.lineTo(xx, y(series.errors[f]));
+    }
+    ctx.stroke();
+    // Tolerance line.
+    const ty = Math.round(y(tol)) + 0.5;
+    ctx.setLineDash([5, 4]);
+    ctx.strokeStyle = COLORS.tolerance;
+    ctx.beginPath();
+    ctx.moveTo(axis.left, ty);
+    ctx.lineTo(axis.right + RIGHT_PAD, ty);
+    ctx.stroke();
+    ctx.setLineDash([]);
+    // Worst frame.
+    if (series.maxErrorFrame !== null) {
+      const xx = frameToX(axis, series.maxErrorFrame);
+      ctx.fillStyle = series.maxError! > tol ? COLORS.tolerance : COLORS.error;
+      ctx.beginPath();
+      ctx.arc(xx, y(series.maxError!), 3, 0, Math.PI * 2);
+      ctx.fill();
+    }
+  }
+
+  private paintGutter(ctx: CanvasRenderingContext2D, series: CurveSeries, frame: number, plotTop: number, keyTop: number, errTop: number, showError: boolean): void {
+    const m = documentStore.getState().motion!;
+    const f = Math.max(0, Math.min(m.frameCount, frame));
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.textBaseline = 'middle';
+    ctx.textAlign = 'left';
+    ctx.fillStyle = COLORS.text;
+    ctx.fillText(`frame ${f}`, 8, RULER_H + 10);
+    let yy = plotTop + 18;
+    const fmt = (v: number) => (series.kind === 'rotation' && series.unit === '' ? v.toFixed(4) : v.toFixed(2));
+    for (const c of series.components) {
+      ctx.fillStyle = c.color;
+      ctx.fillRect(8, yy - 4, 8, 8);
+      ctx.fillStyle = COLORS.text;
+      ctx.fillText(c.label, 20, yy);
+      ctx.fillStyle = COLORS.textDim;
+      const dec = c.decoded ? fmt(c.decoded[f]) : '—';
+      ctx.fillText(`${fmt(c.source[f])} / ${dec}`, 44, yy);
+      yy += 16;
+    }
+    ctx.fillStyle = COLORS.textDim;
+    ctx.font = '10px system-ui, sans-serif';
+    if (yy < keyTop - 20) ctx.fillText('source / decoded', 20, yy);
+    ctx.fillStyle = COLORS.textDim;
+    ctx.fillText('keys', 8, keyTop + KEY_BAND_H / 2);
+    if (showError) {
+      ctx.fillStyle = COLORS.error;
+      ctx.fillText('error', 8, errTop + 10);
+      if (series.errors && series.tolerance !== null) {
+        const unit = series.kind === 'rotation' ? '°' : ' u';
+        ctx.fillStyle = COLORS.text;
+        ctx.fillText(`${series.errors[f].toFixed(3)}${unit} @${f}`, 8, errTop + 26);
+        ctx.fillStyle = COLORS.tolerance;
+        ctx.fillText(`tol ${series.tolerance}${unit}`, 8, errTop + 40);
+        ctx.fillStyle = series.maxError! > series.tolerance ? COLORS.tolerance : COLORS.textDim;
+        ctx.fillText(`max ${series.maxError!.toFixed(3)} @${series.maxErrorFrame}`, 8, errTop + 54);
+      }
+    }
+    if (series.note) {
+      ctx.fillStyle = COLORS.textDim;
+      ctx.font = 'italic 11px system-ui, sans-serif';
+      ctx.fillText(series.note, GUTTER + 8, plotTop + 4);
+    }
+  }
+
+  // -------------------------------------------------------------------------
+  // Interaction
+
+  private frameAt(x: number): number | null {
+    const l = this.layout;
+    const m = documentStore.getState().motion;
+    if (!l || !m) return null;
+    const f = Math.round(xToFrame(l.axis, x));
+    return Math.max(0, Math.min(m.frameCount, f));
+  }
+
+  private local(e: PointerEvent | WheelEvent): { x: number; y: number } {
+    const r = this.surface.canvas.getBoundingClientRect();
+    return { x: e.clientX - r.left, y: e.clientY - r.top };
+  }
+
+  private onPointerDown = (e: PointerEvent): void => {
+    const l = this.layout;
+    if (!l) return;
+    const { x, y } = this.local(e);
+    if (x < l.axis.left - 4) return;
+    this.surface.canvas.setPointerCapture(e.pointerId);
+    const s = sessionStore.getState();
+    if (y < RULER_H || e.button === 2) {
+      if (e.button === 2) {
+        this.drag = { mode: 'pan', x0: x, start: s.viewStart, end: s.viewEnd, button: e.button };
+        return;
+      }
+      this.drag = { mode: 'scrub', x0: x, start: s.viewStart, end: s.viewEnd, button: e.button };
+      s.setPlaying(false);
+      const f = this.frameAt(x);
+      if (f !== null) s.setPlayhead(f);
+      return;
+    }
+    this.drag = { mode: e.button === 1 ? 'pan' : 'pending', x0: x, start: s.viewStart, end: s.viewEnd, button: e.button };
+  };
+
+  private onPointerMove = (e: PointerEvent): void => {
+    const l = this.layout;
+    if (!l) return;
+    const { x } = this.local(e);
+    const s = sessionStore.getState();
+    if (x >= l.axis.left - 4) s.setHover(this.frameAt(x));
+    else s.setHover(null);
+    const d = this.drag;
+    if (!d) return;
+    if (d.mode === 'scrub') {
+      const f = this.frameAt(x);
+      if (f !== null) s.setPlayhead(f);
+      return;
+    }
+    if (d.mode === 'pending' && Math.abs(x - d.x0) > 4) d.mode = 'pan';
+    if (d.mode === 'pan') {
+      const m = documentStore.getState().motion!;
+      const framesPerPx = (d.end - d.start) / (l.axis.right - l.axis.left);
+      const shift = -(x - d.x0) * framesPerPx;
+      const [a, b] = clampView(d.start + shift, d.end + shift, m.frameCount);
+      s.setView(a, b);
+    }
+  };
+
+  private onPointerUp = (e: PointerEvent): void => {
+    const d = this.drag;
+    this.drag = null;
+    if (!d || d.mode !== 'pending' || d.button !== 0) return;
+    const l = this.layout!;
+    const { x, y } = this.local(e);
+    if (y < RULER_H || y > l.errBottom) return;
+    const f = this.frameAt(x);
+    const doc = documentStore.getState();
+    if (f === null || doc.readOnly) return;
+    doc.keys.toggle(sessionStore.getState().selectedJoint, f);
+  };
+
+  private onWheel = (e: WheelEvent): void => {
+    const l = this.layout;
+    const m = documentStore.getState().motion;
+    if (!l || !m) return;
+    e.preventDefault();
+    const s = sessionStore.getState();
+    const { x } = this.local(e);
+    if (e.shiftKey) {
+      // Shift+wheel pans in time.
+      const span = s.viewEnd - s.viewStart;
+      const shift = (Math.sign(e.deltaY || e.deltaX) * span) / 10;
+      const [a, b] = clampView(s.viewStart + shift, s.viewEnd + shift, m.frameCount);
+      s.setView(a, b);
+      return;
+    }
+    const factor = Math.pow(1.0015, e.deltaY);
+    const [a, b] = zoomView(s.viewStart, s.viewEnd, xToFrame(l.axis, x), factor, m.frameCount);
+    s.setView(a, b);
+  };
+
+  dispose(): void {
+    for (const u of this.unsubscribers) u();
+    this.surface.dispose();
+  }
+}

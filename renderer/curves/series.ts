@@ -1,0 +1,156 @@
+/**
+ * What the curve view plots for the selected joint: per component the source
+ * values and the decoded values at every frame 0..N, the channel's keys and
+ * its per-frame error against the tolerance.
+ */
+import { KeyFlag, MotionFlag, type Motion } from '../../shared/motion/types';
+import type { ChannelKind, ChannelReport } from '../../shared/compress/types';
+import type { Mt3Motion } from '../../shared/mt3/types';
+import { decodeMt3, samplePositionTrack, sampleRotationTrack } from '../../shared/mt3/decode';
+import { quatToEulerXYZDeg, unwrapDeg } from '../math/euler';
+import type { CurveChannel } from '../state/sessionStore';
+import { COLORS } from '../theme';
+
+export interface CurveComponent {
+  label: string;
+  color: string;
+  /** Source value per frame, N+1 entries. */
+  source: Float64Array;
+  /** Decoded value per frame, or null when there is no compressed motion yet. */
+  decoded: Float64Array | null;
+}
+
+export interface CurveSeries {
+  /** Which compression channel this is. */
+  kind: ChannelKind;
+  joint: number;
+  /** Title, e.g. 'thigh_L rotation (Euler XYZ, degrees)'. */
+  title: string;
+  unit: string;
+  components: CurveComponent[];
+  /** Every key of the compressed channel (auto and user), or empty before compression. */
+  keyFrames: number[];
+  /** User KEY frames of this channel in the document (immediate, before recompression). */
+  userKeyFrames: number[];
+  /** Error at every frame, or null (channel not compressed). */
+  errors: Float64Array | null;
+  tolerance: number | null;
+  maxError: number | null;
+  maxErrorFrame: number | null;
+  /** Why there is no decoded curve, when there is none. */
+  note: string | null;
+}
+
+/** Finds the compressor's report for a channel. */
+export function findChannel(channels: readonly ChannelReport[] | undefined, kind: ChannelKind, joint: number): ChannelReport | null {
+  if (!channels) return null;
+  for (const c of channels) if (c.kind === kind && c.joint === joint) return c;
+  return null;
+}
+
+/** User KEY frames of a channel read from the document's key info. */
+export function userKeyFramesOf(m: Motion, joint: number): number[] {
+  const out: number[] = [];
+  const J = m.joints.length;
+  for (let f = 0; f <= m.frameCount; f++) {
+    const w = joint < 0 ? m.translationKeyInfo[f * 4] : m.jointKeyInfo[(f * J + joint) * 4];
+    if (w & KeyFlag.KEY) out.push(f);
+  }
+  return out;
+}
+
+export function buildSeries(
+  m: Motion,
+  joint: number,
+  channel: CurveChannel,
+  mt3: Mt3Motion | null,
+  channels: readonly ChannelReport[] | undefined,
+): CurveSeries {
+  const N = m.frameCount;
+  const S = N + 1;
+  const J = m.joints.length;
+  const decodedOk = !!mt3 && mt3.numFrames === N && mt3.rotations.length === J;
+  const d = decodedOk ? decodeMt3(mt3!) : null;
+  const tmp = new Float64Array(4);
+  const kind: ChannelKind = joint < 0 ? 'translation' : channel === 'offset' ? 'offset' : 'rotation';
+  const name = joint < 0 ? 'Root' : m.joints[joint]?.name || `joint ${joint}`;
+  let note: string | null = decodedOk ? null : 'Compressing…';
+  const comps: CurveComponent[] = [];
+
+  if (kind === 'translation' || kind === 'offset') {
+    const labels = ['X', 'Y', 'Z'];
+    const colors = [COLORS.axisX, COLORS.axisY, COLORS.axisZ];
+    let track = null as ReturnType<typeof decodeMt3>['root'] | null;
+    if (d) {
+      if (kind === 'translation') track = d.root;
+      else if (d.offsets) track = d.offsets[joint];
+      else note = (m.flags & MotionFlag.OFFSETS) ? 'Compressing…' : 'Offsets are not animated (OFFSETS flag off): the runtime keeps the rest offsets.';
+    }
+    for (let c = 0; c < 3; c++) comps.push({ label: labels[c], color: colors[c], source: new Float64Array(S), decoded: track ? new Float64Array(S) : null });
+    for (let f = 0; f < S; f++) {
+      const base = kind === 'translation' ? f * 4 : (f * J + joint) * 4;
+      const src = kind === 'translation' ? m.translation : m.offset;
+      for (let c = 0; c < 3; c++) comps[c].source[f] = src[base + c];
+      if (track) {
+        samplePositionTrack(track, f, tmp);
+        for (let c = 0; c < 3; c++) comps[c].decoded![f] = tmp[c];
+      }
+    }
+  } else if (channel === 'quat') {
+    const labels = ['qX', 'qY', 'qZ', 'qW'];
+    const colors = [COLORS.axisX, COLORS.axisY, COLORS.axisZ, COLORS.axisW];
+    for (let c = 0; c < 4; c++) comps.push({ label: labels[c], color: colors[c], source: new Float64Array(S), decoded: d ? new Float64Array(S) : null });
+    let sign = 1;
+    for (let f = 0; f < S; f++) {
+      const i = (f * J + joint) * 4;
+      // Keep the source on one hemisphere along time so q and -q do not draw as a jump.
+      if (f > 0) {
+        let dot = 0;
+        for (let c = 0; c < 4; c++) dot += m.rotation[i + c] * sign * comps[c].source[f - 1];
+        if (dot < 0) sign = -sign;
+      }
+      for (let c = 0; c < 4; c++) comps[c].source[f] = m.rotation[i + c] * sign;
+      if (d) {
+        sampleRotationTrack(d.rotations[joint], f, tmp);
+        let dot = 0;
+        for (let c = 0; c < 4; c++) dot += tmp[c] * comps[c].source[f];
+        const s = dot < 0 ? -1 : 1;
+        for (let c = 0; c < 4; c++) comps[c].decoded![f] = tmp[c] * s;
+      }
+    }
+  } else {
+    const labels = ['rX', 'rY', 'rZ'];
+    const colors = [COLORS.axisX, COLORS.axisY, COLORS.axisZ];
+    for (let c = 0; c < 3; c++) comps.push({ label: labels[c], color: colors[c], source: new Float64Array(S), decoded: d ? new Float64Array(S) : null });
+    const e = new Float64Array(3);
+    for (let f = 0; f < S; f++) {
+      const i = (f * J + joint) * 4;
+      quatToEulerXYZDeg(m.rotation[i], m.rotation[i + 1], m.rotation[i + 2], m.rotation[i + 3], e);
+      for (let c = 0; c < 3; c++) comps[c].source[f] = f > 0 ? unwrapDeg(e[c], comps[c].source[f - 1]) : e[c];
+      if (d) {
+        sampleRotationTrack(d.rotations[joint], f, tmp);
+        quatToEulerXYZDeg(tmp[0], tmp[1], tmp[2], tmp[3], e);
+        // Unwrap against the source at the same frame so both curves share a branch.
+        for (let c = 0; c < 3; c++) comps[c].decoded![f] = unwrapDeg(e[c], comps[c].source[f]);
+      }
+    }
+  }
+
+  const report = decodedOk ? findChannel(channels, kind, kind === 'translation' ? -1 : joint) : null;
+  const unit = kind === 'rotation' ? (channel === 'quat' ? '' : '°') : 'u';
+  const what = kind === 'translation' ? 'root translation' : kind === 'offset' ? 'offset' : channel === 'quat' ? 'rotation (quaternion)' : 'rotation (Euler XYZ °)';
+  return {
+    kind,
+    joint,
+    title: `${name} · ${what}`,
+    unit,
+    components: comps,
+    keyFrames: report ? report.keyFrames : [],
+    userKeyFrames: userKeyFramesOf(m, joint),
+    errors: report ? report.errors : null,
+    tolerance: report ? report.tolerance : null,
+    maxError: report ? report.maxError : null,
+    maxErrorFrame: report ? report.maxErrorFrame : null,
+    note,
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * Renderer entry: connects the stores to the main-process API, registers the
+ * in-app dialogs (loopback has no native ones), starts the playback clock and
+ * the shortcuts, renders the window and opens the start-up motion.
+ */
+import { createRoot } from 'react-dom/client';
+import { App } from './components/App';
+import { getApi, setInAppDialogs } from './transport';
+import { documentStore } from './state/documentStore';
+import { compressionStore, connectCompression } from './state/compressionStore';
+import { sessionStore } from './state/sessionStore';
+import { openPath, reportDocumentStateOnChange, runMenuCommand, setControllerApi } from './app/controller';
+import { askChoice, pickPathInApp } from './app/dialogs';
+import { installShortcuts } from './app/shortcuts';
+import { startPlaybackClock } from './app/playback';
+import './styles.css';
+
+function start(): void {
+  createRoot(document.getElementById('root')!).render(<App />);
+  installShortcuts();
+  startPlaybackClock();
+
+  let api;
+  try {
+    api = getApi();
+  } catch (err) {
+    sessionStore.getState().notify('error', err instanceof Error ? err.message : String(err));
+    return;
+  }
+  setControllerApi(api);
+  setInAppDialogs({
+    pickPath: ({ mode, title, extensions, defaultName, listing }) =>
+      pickPathInApp({ mode, title, extensions, defaultName: defaultName ?? '', root: listing.root, files: listing.files }),
+    confirm: async ({ title, message, confirmLabel }) =>
+      (await askChoice({ title, text: message, buttons: [{ id: 'yes', label: confirmLabel, primary: true }, { id: 'cancel', label: 'Cancel' }] })) === 'yes',
+  });
+  connectCompression(documentStore, compressionStore, (req) => api.compressMotion(req));
+  reportDocumentStateOnChange();
+  api.onMenuCommand(runMenuCommand);
+
+  // Browser (loopback) mode: the tab itself asks before leaving with unsaved edits.
+  window.addEventListener('beforeunload', (e) => {
+    if (documentStore.getState().dirty) e.preventDefault();
+  });
+
+  void (async () => {
+    try {
+      const info = await api.getAppInfo();
+      if (info.startupPath) await openPath(info.startupPath, false);
+    } catch (err) {
+      sessionStore.getState().notify('error', `Start-up failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  })();
+}
+
+start();

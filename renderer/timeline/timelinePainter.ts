@@ -1,0 +1,402 @@
+/**
+ * The timeline canvas: a frame ruler (scrub), a lock-flag row (drag sets a
+ * LOCK range for the selected joint; a range another joint holds on any frame
+ * is refused with a message), a trace-key row (click toggles a TRACE key),
+ * then one row per channel (root translation, then every joint) showing key
+ * density and the error against the tolerance per frame, with the worst
+ * joints standing out. Click a row's label to select that joint.
+ */
+import { KeyFlag, type Motion } from '../../shared/motion/types';
+import type { ChannelReport } from '../../shared/compress/types';
+import { documentStore } from '../state/documentStore';
+import { sessionStore } from '../state/sessionStore';
+import { compressionStore } from '../state/compressionStore';
+import { HiDpiCanvas } from '../canvas/hidpiCanvas';
+import { GUTTER, RIGHT_PAD, RULER_H, clampView, drawPlayhead, drawRuler, drawTimeGrid, frameToX, xToFrame, zoomView, type TimeAxis } from '../canvas/timeAxis';
+import { userKeyFramesOf } from '../curves/series';
+import { COLORS } from '../theme';
+
+export const LOCK_ROW_H = 20;
+export const TRACE_ROW_H = 20;
+export const JOINT_ROW_H = 17;
+const SPECIAL_TOP = RULER_H;
+const JOINTS_TOP = RULER_H + LOCK_ROW_H + TRACE_ROW_H;
+
+/** Distinct colours for lock ranges, by joint. */
+const LOCK_PALETTE = ['#ff4f5e', '#ff9f43', '#4fd1c5', '#a78bfa', '#f472b6', '#60a5fa', '#facc15'];
+
+interface RowStat {
+  joint: number;
+  keys: number;
+  user: number;
+  /** maxError / tolerance. */
+  ratio: number;
+  maxError: number;
+  report: ChannelReport | null;
+}
+
+export class TimelinePainter {
+  private readonly surface: HiDpiCanvas;
+  private axis: TimeAxis | null = null;
+  private readonly unsubscribers: (() => void)[] = [];
+  private lockDrag: { anchor: number; current: number; clear: boolean } | null = null;
+  private scrubbing = false;
+  private pan: { x0: number; start: number; end: number } | null = null;
+
+  constructor(private readonly host: HTMLElement) {
+    this.surface = new HiDpiCanvas(host, (ctx, w, h) => this.paint(ctx, w, h), () => this.contentHeight());
+    const c = this.surface.canvas;
+    c.dataset.testid = 'timeline-canvas';
+    c.setAttribute('role', 'img');
+    c.setAttribute('aria-label', 'Timeline: drag in the lock row to lock the selected joint, click the trace row to toggle a trace key');
+    const inv = () => this.surface.invalidate();
+    this.unsubscribers.push(documentStore.subscribe(inv), compressionStore.subscribe(inv), sessionStore.subscribe(inv));
+    c.addEventListener('pointerdown', this.onPointerDown);
+    c.addEventListener('pointermove', this.onPointerMove);
+    c.addEventListener('pointerup', this.onPointerUp);
+    c.addEventListener('pointercancel', () => {
+      this.lockDrag = null;
+      this.scrubbing = false;
+      this.pan = null;
+      inv();
+    });
+    c.addEventListener('pointerleave', () => sessionStore.getState().setHover(null));
+    c.addEventListener('wheel', this.onWheel, { passive: false });
+    c.addEventListener('contextmenu', (e) => e.preventDefault());
+  }
+
+  private contentHeight(): number {
+    const m = documentStore.getState().motion;
+    const rows = m ? m.joints.length + 1 : 0;
+    return Math.max(this.host.clientHeight, JOINTS_TOP + rows * JOINT_ROW_H + 4);
+  }
+
+  private rowStats(m: Motion): RowStat[] {
+    const comp = compressionStore.getState();
+    const result = comp.result;
+    const rows: RowStat[] = [];
+    const byKey = new Map<string, ChannelReport>();
+    for (const c of result?.channels ?? []) byKey.set(`${c.kind}:${c.joint}`, c);
+    for (let j = -1; j < m.joints.length; j++) {
+      const rep = j < 0 ? byKey.get('translation:-1') : byKey.get(`rotation:${j}`);
+      const off = j >= 0 ? byKey.get(`offset:${j}`) : undefined;
+      let ratio = rep ? rep.maxError / rep.tolerance : 0;
+      let maxError = rep ? rep.maxError : 0;
+      if (off && off.maxError / off.tolerance > ratio) {
+        ratio = off.maxError / off.tolerance;
+        maxError = off.maxError;
+      }
+      rows.push({ joint: j, keys: rep ? rep.keyFrames.length : 0, user: rep ? rep.userKeyFrames.length : 0, ratio, maxError, report: rep ?? null });
+    }
+    return rows;
+  }
+
+  private paint(ctx: CanvasRenderingContext2D, w: number, h: number): void {
+    const m = documentStore.getState().motion;
+    ctx.fillStyle = COLORS.canvasBg;
+    ctx.fillRect(0, 0, w, h);
+    const c = this.surface.canvas;
+    if (!m) {
+      this.axis = null;
+      return;
+    }
+    const s = sessionStore.getState();
+    const axis: TimeAxis = { viewStart: s.viewStart, viewEnd: s.viewEnd, left: GUTTER, right: w - RIGHT_PAD };
+    this.axis = axis;
+    c.dataset.plotLeft = String(axis.left);
+    c.dataset.plotRight = String(axis.right);
+    c.dataset.viewStart = String(axis.viewStart);
+    c.dataset.viewEnd = String(axis.viewEnd);
+    c.dataset.lockRowY = String(SPECIAL_TOP + LOCK_ROW_H / 2);
+    c.dataset.traceRowY = String(SPECIAL_TOP + LOCK_ROW_H + TRACE_ROW_H / 2);
+    c.dataset.jointsTop = String(JOINTS_TOP);
+    c.dataset.rowHeight = String(JOINT_ROW_H);
+
+    const N = m.frameCount;
+    const J = m.joints.length;
+    const pxPerFrame = (axis.right - axis.left) / (axis.viewEnd - axis.viewStart);
+    const f0 = Math.max(0, Math.floor(axis.viewStart));
+    const f1 = Math.min(N, Math.ceil(axis.viewEnd));
+    const stats = this.rowStats(m);
+    // Worst rows: the three with the largest error relative to tolerance (when above half of it).
+    const worst = new Set(
+      [...stats].filter((r) => r.ratio > 0.5).sort((a, b) => b.ratio - a.ratio).slice(0, 3).map((r) => r.joint),
+    );
+
+    ctx.fillStyle = COLORS.gutterBg;
+    ctx.fillRect(0, 0, GUTTER - 1, h);
+
+    // Joint rows.
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.textBaseline = 'middle';
+    stats.forEach((row, i) => {
+      const y = JOINTS_TOP + i * JOINT_ROW_H;
+      const selected = row.joint === s.selectedJoint;
+      ctx.fillStyle = selected ? 'rgba(255,225,77,0.12)' : i % 2 ? COLORS.rowAlt : COLORS.canvasBg;
+      ctx.fillRect(GUTTER, y, w - GUTTER, JOINT_ROW_H);
+      ctx.fillStyle = selected ? '#3a3720' : COLORS.gutterBg;
+      ctx.fillRect(0, y, GUTTER - 1, JOINT_ROW_H);
+      // Error heat per frame.
+      const rep = row.report;
+      if (rep) {
+        for (let f = f0; f <= f1; f++) {
+          const r = rep.errors[f] / rep.tolerance;
+          if (r < 0.25) continue;
+          const a = Math.min(1, r);
+          ctx.fillStyle = r > 1.0001 ? 'rgba(255,59,59,0.85)' : `rgba(255,${Math.round(200 - 120 * a)},60,${0.12 + 0.45 * a * a})`;
+          const x = frameToX(axis, f - 0.5);
+          ctx.fillRect(x, y + 1, Math.max(1, pxPerFrame), JOINT_ROW_H - 2);
+        }
+        ctx.fillStyle = COLORS.autoKey;
+        for (const k of rep.keyFrames) {
+          if (k < f0 - 1 || k > f1 + 1) continue;
+          ctx.fillRect(Math.round(frameToX(axis, k)) - 1, y + 4, 2, JOINT_ROW_H - 8);
+        }
+      }
+      // User keys straight from the document, so they show before recompression finishes.
+      ctx.fillStyle = COLORS.userKey;
+      for (const k of userKeyFramesOf(m, row.joint)) {
+        if (k < f0 - 1 || k > f1 + 1) continue;
+        ctx.fillRect(Math.round(frameToX(axis, k)) - 2, y + 2, 4, JOINT_ROW_H - 4);
+      }
+      // Label: name, keys, max error.
+      const name = row.joint < 0 ? 'Root translation' : `${row.joint} ${m.joints[row.joint].name}`;
+      const isWorst = worst.has(row.joint);
+      ctx.fillStyle = row.ratio > 1.0001 ? COLORS.tolerance : isWorst ? '#ffb347' : selected ? COLORS.selection : COLORS.text;
+      ctx.textAlign = 'left';
+      ctx.fillText(name.length > 16 ? `${name.slice(0, 15)}…` : name, 6, y + JOINT_ROW_H / 2);
+      ctx.textAlign = 'right';
+      ctx.fillStyle = isWorst || row.ratio > 1.0001 ? ctx.fillStyle : COLORS.textDim;
+      if (rep) ctx.fillText(`${row.keys}k ${row.maxError.toFixed(2)}`, GUTTER - 6, y + JOINT_ROW_H / 2);
+      ctx.textAlign = 'left';
+    });
+
+    // Special rows.
+    this.paintLockRow(ctx, m, axis, w, f0, f1, pxPerFrame);
+    this.paintTraceRow(ctx, m, axis, w, f0, f1);
+
+    drawRuler(ctx, axis, N, w);
+    drawTimeGrid(ctx, axis, N, RULER_H, JOINTS_TOP);
+    ctx.fillStyle = COLORS.textDim;
+    ctx.font = '10px system-ui, sans-serif';
+    ctx.fillText(`${N + 1} frames · ${J} joints`, 6, RULER_H / 2);
+    if (s.hoverFrame !== null) {
+      const x = Math.round(frameToX(axis, s.hoverFrame)) + 0.5;
+      ctx.strokeStyle = 'rgba(255,255,255,0.18)';
+      ctx.beginPath();
+      ctx.moveTo(x, RULER_H);
+      ctx.lineTo(x, h);
+      ctx.stroke();
+    }
+    drawPlayhead(ctx, axis, s.playhead, h);
+  }
+
+  private paintLockRow(ctx: CanvasRenderingContext2D, m: Motion, axis: TimeAxis, w: number, f0: number, f1: number, pxPerFrame: number): void {
+    const y = SPECIAL_TOP;
+    ctx.fillStyle = '#22252b';
+    ctx.fillRect(GUTTER, y, w - GUTTER, LOCK_ROW_H);
+    ctx.fillStyle = COLORS.gutterBg;
+    ctx.fillRect(0, y, GUTTER - 1, LOCK_ROW_H);
+    ctx.fillStyle = COLORS.lock;
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.textAlign = 'left';
+    ctx.fillText('Locks (drag)', 6, y + LOCK_ROW_H / 2);
+    const J = m.joints.length;
+    // Runs of consecutive frames locked by one joint.
+    let runStart = -1;
+    let runJoint = -1;
+    const flush = (end: number) => {
+      if (runJoint < 0) return;
+      const xa = frameToX(axis, runStart - 0.5);
+      const xb = frameToX(axis, end + 0.5);
+      ctx.fillStyle = LOCK_PALETTE[runJoint % LOCK_PALETTE.length];
+      ctx.globalAlpha = 0.75;
+      ctx.fillRect(xa, y + 3, Math.max(2, xb - xa), LOCK_ROW_H - 6);
+      ctx.globalAlpha = 1;
+      if (xb - xa > 30) {
+        ctx.fillStyle = '#111';
+        ctx.save();
+        ctx.beginPath();
+        ctx.rect(xa, y, xb - xa, LOCK_ROW_H);
+        ctx.clip();
+        ctx.fillText(m.joints[runJoint].name, Math.max(xa, GUTTER) + 3, y + LOCK_ROW_H / 2);
+        ctx.restore();
+      }
+    };
+    for (let f = Math.max(0, f0 - 1); f <= Math.min(m.frameCount, f1 + 1); f++) {
+      let lj = -1;
+      for (let j = 0; j < J; j++) if (m.jointKeyInfo[(f * J + j) * 4] & KeyFlag.LOCK) { lj = j; break; }
+      if (lj !== runJoint) {
+        flush(f - 1);
+        runStart = f;
+        runJoint = lj;
+      }
+    }
+    flush(Math.min(m.frameCount, f1 + 1));
+    if (this.lockDrag) {
+      const a = Math.min(this.lockDrag.anchor, this.lockDrag.current);
+      const b = Math.max(this.lockDrag.anchor, this.lockDrag.current);
+      const xa = frameToX(axis, a - 0.5);
+      const xb = frameToX(axis, b + 0.5);
+      ctx.strokeStyle = this.lockDrag.clear ? '#ffffff' : COLORS.selection;
+      ctx.setLineDash([4, 3]);
+      ctx.strokeRect(xa + 0.5, y + 1.5, xb - xa - 1, LOCK_ROW_H - 3);
+      ctx.setLineDash([]);
+    }
+  }
+
+  private paintTraceRow(ctx: CanvasRenderingContext2D, m: Motion, axis: TimeAxis, w: number, f0: number, f1: number): void {
+    const y = SPECIAL_TOP + LOCK_ROW_H;
+    ctx.fillStyle = '#1f2227';
+    ctx.fillRect(GUTTER, y, w - GUTTER, TRACE_ROW_H);
+    ctx.fillStyle = COLORS.gutterBg;
+    ctx.fillRect(0, y, GUTTER - 1, TRACE_ROW_H);
+    ctx.fillStyle = COLORS.trace;
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.textAlign = 'left';
+    ctx.fillText('Trace keys (click)', 6, y + TRACE_ROW_H / 2);
+    const cy = y + TRACE_ROW_H / 2;
+    const diamond = (x: number, r: number) => {
+      ctx.beginPath();
+      ctx.moveTo(x, cy - r);
+      ctx.lineTo(x + r, cy);
+      ctx.lineTo(x, cy + r);
+      ctx.lineTo(x - r, cy);
+      ctx.closePath();
+    };
+    // The trace always has keys at 0 and N (hollow); TRACE frames are filled.
+    ctx.strokeStyle = COLORS.trace;
+    ctx.lineWidth = 1;
+    for (const f of [0, m.frameCount]) {
+      if (m.translationKeyInfo[f * 4] & KeyFlag.TRACE) continue;
+      diamond(frameToX(axis, f), 4.5);
+      ctx.stroke();
+    }
+    ctx.fillStyle = COLORS.trace;
+    for (let f = Math.max(0, f0 - 1); f <= Math.min(m.frameCount, f1 + 1); f++) {
+      if (!(m.translationKeyInfo[f * 4] & KeyFlag.TRACE)) continue;
+      diamond(frameToX(axis, f), 5.5);
+      ctx.fill();
+    }
+    ctx.strokeStyle = COLORS.gridMajor;
+    ctx.beginPath();
+    ctx.moveTo(0, JOINTS_TOP - 0.5);
+    ctx.lineTo(w, JOINTS_TOP - 0.5);
+    ctx.stroke();
+  }
+
+  // -------------------------------------------------------------------------
+  // Interaction
+
+  private local(e: PointerEvent | WheelEvent): { x: number; y: number } {
+    const r = this.surface.canvas.getBoundingClientRect();
+    return { x: e.clientX - r.left, y: e.clientY - r.top };
+  }
+
+  private frameAt(x: number): number {
+    const m = documentStore.getState().motion!;
+    return Math.max(0, Math.min(m.frameCount, Math.round(xToFrame(this.axis!, x))));
+  }
+
+  private onPointerDown = (e: PointerEvent): void => {
+    const m = documentStore.getState().motion;
+    if (!m || !this.axis) return;
+    const { x, y } = this.local(e);
+    const s = sessionStore.getState();
+    const doc = documentStore.getState();
+    this.surface.canvas.setPointerCapture(e.pointerId);
+    if (e.button === 1 || e.button === 2) {
+      this.pan = { x0: x, start: s.viewStart, end: s.viewEnd };
+      return;
+    }
+    if (y >= JOINTS_TOP) {
+      const row = Math.floor((y - JOINTS_TOP) / JOINT_ROW_H) - 1;
+      if (row >= -1 && row < m.joints.length) s.select(row);
+      if (x >= GUTTER) {
+        s.setPlaying(false);
+        s.setPlayhead(this.frameAt(x));
+      }
+      return;
+    }
+    if (x < GUTTER) return;
+    const f = this.frameAt(x);
+    if (y < RULER_H) {
+      this.scrubbing = true;
+      s.setPlaying(false);
+      s.setPlayhead(f);
+      return;
+    }
+    if (y < RULER_H + LOCK_ROW_H) {
+      if (doc.readOnly) return;
+      const j = s.selectedJoint;
+      const clear = j >= 0 && !!(m.jointKeyInfo[(f * m.joints.length + j) * 4] & KeyFlag.LOCK);
+      this.lockDrag = { anchor: f, current: f, clear };
+      this.surface.invalidate();
+      return;
+    }
+    if (!doc.readOnly) doc.trace.toggle(f);
+  };
+
+  private onPointerMove = (e: PointerEvent): void => {
+    if (!this.axis) return;
+    const { x } = this.local(e);
+    const s = sessionStore.getState();
+    s.setHover(x >= GUTTER ? this.frameAt(x) : null);
+    if (this.scrubbing) s.setPlayhead(this.frameAt(x));
+    if (this.lockDrag) {
+      const f = this.frameAt(x);
+      if (f !== this.lockDrag.current) {
+        this.lockDrag.current = f;
+        this.surface.invalidate();
+      }
+    }
+    if (this.pan) {
+      const m = documentStore.getState().motion!;
+      const framesPerPx = (this.pan.end - this.pan.start) / (this.axis.right - this.axis.left);
+      const shift = -(x - this.pan.x0) * framesPerPx;
+      const [a, b] = clampView(this.pan.start + shift, this.pan.end + shift, m.frameCount);
+      s.setView(a, b);
+    }
+  };
+
+  private onPointerUp = (): void => {
+    this.scrubbing = false;
+    this.pan = null;
+    const d = this.lockDrag;
+    this.lockDrag = null;
+    if (!d) return;
+    this.surface.invalidate();
+    // The whole drag is one edit, applied on release: one undo step.
+    const doc = documentStore.getState();
+    const joint = sessionStore.getState().selectedJoint;
+    if (d.clear) {
+      doc.locks.clearRange(joint, d.anchor, d.current);
+      return;
+    }
+    const r = doc.locks.setRange(joint, d.anchor, d.current);
+    if (!r.ok) sessionStore.getState().notify('warning', r.message);
+  };
+
+  private onWheel = (e: WheelEvent): void => {
+    const m = documentStore.getState().motion;
+    if (!m || !this.axis) return;
+    // Plain wheel scrolls the rows; Ctrl/Alt + wheel zooms time, Shift + wheel pans time.
+    const s = sessionStore.getState();
+    const { x } = this.local(e);
+    if (e.ctrlKey || e.altKey) {
+      e.preventDefault();
+      const [a, b] = zoomView(s.viewStart, s.viewEnd, xToFrame(this.axis, x), Math.pow(1.0015, e.deltaY), m.frameCount);
+      s.setView(a, b);
+    } else if (e.shiftKey) {
+      e.preventDefault();
+      const span = s.viewEnd - s.viewStart;
+      const [a, b] = clampView(s.viewStart + (Math.sign(e.deltaY || e.deltaX) * span) / 10, s.viewEnd + (Math.sign(e.deltaY || e.deltaX) * span) / 10, m.frameCount);
+      s.setView(a, b);
+    }
+  };
+
+  dispose(): void {
+    for (const u of this.unsubscribers) u();
+    this.surface.dispose();
+  }
+}

@@ -1,0 +1,385 @@
+/**
+ * The three.js viewport, kept outside React's render cycle: it subscribes to
+ * the vanilla stores and redraws on demand (store change, camera move,
+ * playback), reading state with getState().
+ *
+ * Drawn: the source (MTN) skeleton and the decoded (MT3) skeleton overlaid in
+ * two colours, the root trajectory over all frames, the linear trace path with
+ * its keys, the locked joint marked on frames where a LOCK holds, and the
+ * selected joint.
+ */
+import * as THREE from 'three';
+import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+import { decodeMt3, samplePositionTrack, sampleRotationTrack } from '../../shared/mt3/decode';
+import { KeyFlag, lockedJointAt, type Motion } from '../../shared/motion/types';
+import type { Mt3Motion } from '../../shared/mt3/types';
+import { documentStore } from '../state/documentStore';
+import { sessionStore } from '../state/sessionStore';
+import { preferencesStore } from '../state/preferencesStore';
+import { compressionStore } from '../state/compressionStore';
+import { createPoseBuffers, parentsOf, solvePose, sourceOffset, sourceRotation, type PoseBuffers } from '../math/pose';
+import { COLORS } from '../theme';
+
+/** Line segments (parent -> child) of a skeleton plus joint points. */
+class SkeletonGraphic {
+  readonly group = new THREE.Group();
+  private readonly bones: THREE.LineSegments;
+  private readonly points: THREE.Points;
+  private readonly bonePositions: Float32Array;
+  private readonly pointPositions: Float32Array;
+
+  constructor(
+    private readonly parents: Int32Array,
+    color: string,
+    pointSize: number,
+  ) {
+    const J = parents.length;
+    this.bonePositions = new Float32Array(Math.max(1, J - 1) * 2 * 3);
+    const bg = new THREE.BufferGeometry();
+    bg.setAttribute('position', new THREE.BufferAttribute(this.bonePositions, 3));
+    this.bones = new THREE.LineSegments(bg, new THREE.LineBasicMaterial({ color, transparent: true, opacity: 0.95 }));
+    this.pointPositions = new Float32Array(J * 3);
+    const pg = new THREE.BufferGeometry();
+    pg.setAttribute('position', new THREE.BufferAttribute(this.pointPositions, 3));
+    this.points = new THREE.Points(pg, new THREE.PointsMaterial({ color, size: pointSize, sizeAttenuation: false }));
+    this.bones.frustumCulled = false;
+    this.points.frustumCulled = false;
+    this.group.add(this.bones, this.points);
+  }
+
+  update(positions: Float32Array): void {
+    let k = 0;
+    for (let j = 0; j < this.parents.length; j++) {
+      const p = this.parents[j];
+      if (p < 0) continue;
+      this.bonePositions[k++] = positions[p * 3];
+      this.bonePositions[k++] = positions[p * 3 + 1];
+      this.bonePositions[k++] = positions[p * 3 + 2];
+      this.bonePositions[k++] = positions[j * 3];
+      this.bonePositions[k++] = positions[j * 3 + 1];
+      this.bonePositions[k++] = positions[j * 3 + 2];
+    }
+    this.pointPositions.set(positions);
+    (this.bones.geometry.getAttribute('position') as THREE.BufferAttribute).needsUpdate = true;
+    (this.points.geometry.getAttribute('position') as THREE.BufferAttribute).needsUpdate = true;
+  }
+
+  dispose(): void {
+    this.bones.geometry.dispose();
+    (this.bones.material as THREE.Material).dispose();
+    this.points.geometry.dispose();
+    (this.points.material as THREE.Material).dispose();
+  }
+}
+
+/** Per-motion scene content, rebuilt when the motion's skeleton/data changes. */
+interface MotionContent {
+  motion: Motion;
+  parents: Int32Array;
+  source: SkeletonGraphic;
+  decoded: SkeletonGraphic;
+  sourcePose: PoseBuffers;
+  decodedPose: PoseBuffers;
+  trajectory: THREE.Line;
+  bounds: THREE.Box3;
+}
+
+export class ViewportScene {
+  private readonly renderer: THREE.WebGLRenderer;
+  private readonly scene = new THREE.Scene();
+  private readonly camera = new THREE.PerspectiveCamera(40, 1, 0.1, 100000);
+  private readonly controls: OrbitControls;
+  private readonly grid = new THREE.Group();
+  private content: MotionContent | null = null;
+  private traceLine: THREE.Line | null = null;
+  private traceKeys: THREE.Points | null = null;
+  private readonly lockMarker: THREE.Mesh;
+  private readonly selectedMarker: THREE.Mesh;
+  private needsRender = true;
+  private raf = 0;
+  private readonly unsubscribers: (() => void)[] = [];
+  private readonly resizeObserver: ResizeObserver;
+  private lastFrameAllRequest = -1;
+  private readonly q = new Float64Array(4);
+  private readonly root = new Float64Array(4);
+
+  constructor(private readonly host: HTMLElement) {
+    this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+    this.renderer.setPixelRatio(window.devicePixelRatio || 1);
+    this.renderer.setClearColor(COLORS.viewportBg);
+    this.renderer.domElement.dataset.testid = 'viewport-canvas';
+    this.renderer.domElement.setAttribute('aria-label', '3D viewport: source and decoded skeletons');
+    host.appendChild(this.renderer.domElement);
+
+    this.controls = new OrbitControls(this.camera, this.renderer.domElement);
+    this.controls.enableDamping = false;
+    this.controls.screenSpacePanning = true;
+    this.controls.addEventListener('change', () => this.invalidate());
+
+    this.scene.add(new THREE.AmbientLight(0xffffff, 1));
+    this.scene.add(this.grid);
+
+    const markerGeo = new THREE.SphereGeometry(1, 16, 12);
+    this.lockMarker = new THREE.Mesh(
+      new THREE.TorusGeometry(1, 0.18, 8, 24),
+      new THREE.MeshBasicMaterial({ color: COLORS.lock, depthTest: false, transparent: true }),
+    );
+    this.lockMarker.rotation.x = Math.PI / 2;
+    this.lockMarker.renderOrder = 10;
+    this.selectedMarker = new THREE.Mesh(
+      markerGeo,
+      new THREE.MeshBasicMaterial({ color: COLORS.selection, depthTest: false, transparent: true, opacity: 0.85 }),
+    );
+    this.selectedMarker.renderOrder = 11;
+    this.scene.add(this.lockMarker, this.selectedMarker);
+
+    this.resizeObserver = new ResizeObserver(() => this.resize());
+    this.resizeObserver.observe(host);
+    this.resize();
+
+    const inv = () => this.invalidate();
+    this.unsubscribers.push(
+      documentStore.subscribe((s, p) => {
+        if (s.motion !== p.motion) this.syncMotion();
+      }),
+      compressionStore.subscribe((s, p) => {
+        if (s.result !== p.result) {
+          this.rebuildTrace();
+          inv();
+        }
+      }),
+      sessionStore.subscribe((s, p) => {
+        if (s.playhead !== p.playhead || s.selectedJoint !== p.selectedJoint) inv();
+        if (s.frameAllRequest !== this.lastFrameAllRequest) this.frameAll();
+      }),
+      preferencesStore.subscribe(inv),
+    );
+    this.syncMotion();
+    this.loop();
+  }
+
+  invalidate(): void {
+    this.needsRender = true;
+  }
+
+  private resize(): void {
+    const w = Math.max(1, this.host.clientWidth);
+    const h = Math.max(1, this.host.clientHeight);
+    this.renderer.setSize(w, h, true);
+    this.camera.aspect = w / h;
+    this.camera.updateProjectionMatrix();
+    this.invalidate();
+  }
+
+  /** Rebuilds skeleton graphics when the skeleton or the sample data changed (not on key edits). */
+  private syncMotion(): void {
+    const m = documentStore.getState().motion;
+    const c = this.content;
+    if (c && m && c.motion.rotation === m.rotation && c.motion.joints === m.joints) {
+      c.motion = m; // key info changed only: same geometry
+      this.invalidate();
+      return;
+    }
+    this.disposeContent();
+    if (!m) {
+      this.invalidate();
+      return;
+    }
+    const parents = parentsOf(m);
+    const source = new SkeletonGraphic(parents, COLORS.source, 5);
+    const decoded = new SkeletonGraphic(parents, COLORS.decoded, 4);
+    // Root trajectory and bounds over every frame of the source.
+    const N = m.frameCount;
+    const traj = new Float32Array((N + 1) * 3);
+    const bounds = new THREE.Box3();
+    const pose = createPoseBuffers(parents.length);
+    const v = new THREE.Vector3();
+    const step = Math.max(1, Math.floor((N + 1) / 240));
+    for (let f = 0; f <= N; f++) {
+      traj[f * 3] = m.translation[f * 4];
+      traj[f * 3 + 1] = m.translation[f * 4 + 1];
+      traj[f * 3 + 2] = m.translation[f * 4 + 2];
+      if (f % step === 0 || f === N) {
+        solvePose(parents, m.translation.subarray(f * 4, f * 4 + 3), sourceRotation(m, f), sourceOffset(m, f), pose);
+        for (let j = 0; j < parents.length; j++) bounds.expandByPoint(v.fromArray(pose.positions, j * 3));
+      }
+    }
+    const tg = new THREE.BufferGeometry();
+    tg.setAttribute('position', new THREE.BufferAttribute(traj, 3));
+    const trajectory = new THREE.Line(tg, new THREE.LineBasicMaterial({ color: COLORS.trajectory, transparent: true, opacity: 0.8 }));
+    trajectory.frustumCulled = false;
+    this.scene.add(source.group, decoded.group, trajectory);
+    this.content = {
+      motion: m,
+      parents,
+      source,
+      decoded,
+      sourcePose: createPoseBuffers(parents.length),
+      decodedPose: createPoseBuffers(parents.length),
+      trajectory,
+      bounds,
+    };
+    this.rebuildGrid(bounds);
+    const size = bounds.getSize(new THREE.Vector3()).length() || 1;
+    const r = size * 0.012;
+    this.lockMarker.scale.setScalar(r * 2.2);
+    this.selectedMarker.scale.setScalar(r);
+    this.rebuildTrace();
+    this.frameAll();
+  }
+
+  private rebuildGrid(bounds: THREE.Box3): void {
+    for (const child of [...this.grid.children]) {
+      this.grid.remove(child);
+      (child as THREE.GridHelper).geometry.dispose();
+    }
+    const size = bounds.getSize(new THREE.Vector3());
+    const extent = Math.max(size.x, size.z, size.y) * 1.6 || 100;
+    const cell = Math.pow(10, Math.floor(Math.log10(extent / 10)));
+    const divisions = Math.min(200, Math.ceil(extent / cell));
+    const grid = new THREE.GridHelper(divisions * cell, divisions, COLORS.gridMajor, COLORS.grid);
+    const center = bounds.getCenter(new THREE.Vector3());
+    grid.position.set(Math.round(center.x / cell) * cell, Math.min(0, bounds.min.y), Math.round(center.z / cell) * cell);
+    this.grid.add(grid);
+  }
+
+  /** The linear trace path through the decoded trace keys (MOVE stream). */
+  private rebuildTrace(): void {
+    if (this.traceLine) {
+      this.scene.remove(this.traceLine);
+      this.traceLine.geometry.dispose();
+      this.traceLine = null;
+    }
+    if (this.traceKeys) {
+      this.scene.remove(this.traceKeys);
+      this.traceKeys.geometry.dispose();
+      this.traceKeys = null;
+    }
+    const mt3 = compressionStore.getState().result?.mt3;
+    const m = documentStore.getState().motion;
+    let pts: Float32Array | null = null;
+    if (mt3?.move) {
+      const d = decodeMt3(mt3).move!;
+      pts = new Float32Array(d.p.length);
+      pts.set(d.p);
+    } else if (m) {
+      // No compression yet (or a read-only document): the trace the compressor would
+      // write — frames 0, N and every TRACE frame — taken from the source root.
+      const frames: number[] = [];
+      for (let f = 0; f <= m.frameCount; f++)
+        if (f === 0 || f === m.frameCount || m.translationKeyInfo[f * 4] & KeyFlag.TRACE) frames.push(f);
+      pts = new Float32Array(frames.length * 3);
+      frames.forEach((f, i) => pts!.set(m.translation.subarray(f * 4, f * 4 + 3), i * 3));
+    }
+    if (!pts) return;
+    const g = new THREE.BufferGeometry();
+    g.setAttribute('position', new THREE.BufferAttribute(pts, 3));
+    this.traceLine = new THREE.Line(g, new THREE.LineBasicMaterial({ color: COLORS.trace }));
+    this.traceLine.frustumCulled = false;
+    this.traceKeys = new THREE.Points(g, new THREE.PointsMaterial({ color: COLORS.trace, size: 7, sizeAttenuation: false }));
+    this.traceKeys.frustumCulled = false;
+    this.scene.add(this.traceLine, this.traceKeys);
+  }
+
+  /** Points the camera at everything the motion covers. */
+  frameAll(): void {
+    this.lastFrameAllRequest = sessionStore.getState().frameAllRequest;
+    const c = this.content;
+    if (!c) return;
+    const center = c.bounds.getCenter(new THREE.Vector3());
+    const radius = Math.max(1e-3, c.bounds.getSize(new THREE.Vector3()).length() / 2);
+    const dist = radius / Math.sin(THREE.MathUtils.degToRad(this.camera.fov / 2)) * 0.9;
+    // A three-quarter view from the front-right (Z+ is forward in MGS2 motions).
+    const dir = new THREE.Vector3(0.75, 0.45, 1).normalize();
+    this.camera.near = Math.max(0.01, dist / 1000);
+    this.camera.far = dist * 100;
+    this.camera.position.copy(center).addScaledVector(dir, dist);
+    this.camera.updateProjectionMatrix();
+    this.controls.target.copy(center);
+    this.controls.update();
+    this.invalidate();
+  }
+
+  private loop = (): void => {
+    this.raf = requestAnimationFrame(this.loop);
+    if (!this.needsRender) return;
+    this.needsRender = false;
+    this.updatePose();
+    this.renderer.render(this.scene, this.camera);
+  };
+
+  private updatePose(): void {
+    const c = this.content;
+    const prefs = preferencesStore.getState();
+    if (!c) {
+      this.lockMarker.visible = false;
+      this.selectedMarker.visible = false;
+      return;
+    }
+    const m = c.motion;
+    const frame = Math.max(0, Math.min(m.frameCount, Math.floor(sessionStore.getState().playhead)));
+    solvePose(c.parents, m.translation.subarray(frame * 4, frame * 4 + 3), sourceRotation(m, frame), sourceOffset(m, frame), c.sourcePose);
+    c.source.update(c.sourcePose.positions);
+
+    const mt3 = compressionStore.getState().result?.mt3 ?? null;
+    c.decoded.group.visible = !!mt3 && mt3.rotations.length === c.parents.length;
+    if (mt3 && c.decoded.group.visible) {
+      this.solveDecoded(mt3, m, frame, c);
+      c.decoded.update(c.decodedPose.positions);
+    }
+    c.trajectory.visible = prefs.showTrajectory;
+    if (this.traceLine) this.traceLine.visible = prefs.showTrace;
+    if (this.traceKeys) this.traceKeys.visible = prefs.showTrace;
+
+    const locked = lockedJointAt(m, frame);
+    this.lockMarker.visible = locked >= 0;
+    if (locked >= 0) this.lockMarker.position.fromArray(c.sourcePose.positions, locked * 3);
+    const sel = sessionStore.getState().selectedJoint;
+    this.selectedMarker.visible = sel >= 0 && sel < c.parents.length;
+    if (this.selectedMarker.visible) this.selectedMarker.position.fromArray(c.sourcePose.positions, sel * 3);
+  }
+
+  private solveDecoded(mt3: Mt3Motion, m: Motion, frame: number, c: MotionContent): void {
+    const d = decodeMt3(mt3);
+    samplePositionTrack(d.root, frame, this.root);
+    const J = m.joints.length;
+    solvePose(
+      c.parents,
+      this.root,
+      (j, out) => {
+        sampleRotationTrack(d.rotations[j], frame, this.q);
+        out.set(this.q);
+      },
+      (j, out) => {
+        if (d.offsets) {
+          samplePositionTrack(d.offsets[j], frame, this.q);
+          out[0] = this.q[0]; out[1] = this.q[1]; out[2] = this.q[2];
+        } else {
+          // Without offset tracks the runtime keeps the model's rest offsets: frame 0 of the source.
+          out[0] = m.offset[j * 4]; out[1] = m.offset[j * 4 + 1]; out[2] = m.offset[j * 4 + 2];
+        }
+      },
+      c.decodedPose,
+    );
+  }
+
+  private disposeContent(): void {
+    const c = this.content;
+    if (!c) return;
+    this.scene.remove(c.source.group, c.decoded.group, c.trajectory);
+    c.source.dispose();
+    c.decoded.dispose();
+    c.trajectory.geometry.dispose();
+    this.content = null;
+  }
+
+  dispose(): void {
+    cancelAnimationFrame(this.raf);
+    for (const u of this.unsubscribers) u();
+    this.resizeObserver.disconnect();
+    this.disposeContent();
+    this.controls.dispose();
+    this.renderer.dispose();
+    this.renderer.domElement.remove();
+  }
+}
