@@ -1,0 +1,113 @@
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readMar } from '../../shared/mar/read';
+import { readSar } from '../../shared/sar/read';
+import { parseSevStrict } from '../../shared/sev/parse';
+import { gvStrCode } from '../../shared/strcode';
+import { buildProject } from './build';
+import { writeFilesAtomically } from './files';
+
+const ASSETS = join(__dirname, '..', '..', 'assets');
+const dirs: string[] = [];
+afterEach(() => {
+  while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
+});
+
+function bytes(path: string): Uint8Array {
+  const b = readFileSync(path);
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+}
+
+/** A copy of the bundled sample in a temp folder, so the test can break it. */
+function sampleCopy(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'actguy-build-'));
+  dirs.push(dir);
+  for (const f of ['walk.mtn', 'walk.sev', 'default.sls', 'se_define.h']) copyFileSync(join(ASSETS, f), join(dir, f));
+  const project = JSON.parse(readFileSync(join(ASSETS, 'sample.actguy.json'), 'utf8'));
+  project.outputs = { mar: 'out/stage.mar', sar: 'out/stage.sar' };
+  writeFileSync(join(dir, 'p.actguy.json'), JSON.stringify(project, null, 2));
+  return dir;
+}
+
+function listing(dir: string): string[] {
+  return readdirSync(dir, { recursive: true }).map(String).sort();
+}
+
+describe('buildProject', () => {
+  it('builds the bundled sample project out of the box', () => {
+    const out = mkdtempSync(join(tmpdir(), 'actguy-sample-'));
+    dirs.push(out);
+    const r = buildProject(join(ASSETS, 'sample.actguy.json'), { outDir: out });
+    if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
+    expect(listing(out)).toEqual(['stage.mar', 'stage.report.json', 'stage.sar']);
+    const mar = readMar(bytes(join(out, 'stage.mar')));
+    const sar = readSar(bytes(join(out, 'stage.sar')));
+    expect(sar.entries.map((e) => e.name)).toEqual(mar.entries.map((e) => e.name));
+    expect(mar.entries[0].name).toBe(gvStrCode('walk'));
+    const sev = parseSevStrict(readFileSync(join(ASSETS, 'walk.sev'), 'utf8'));
+    expect(sar.entries[0].events.map((e) => [e.frame, e.se, e.joint === 0xff ? null : e.joint]))
+      .toEqual(sev.events.map((e) => [e.frame, e.se, e.joint]).sort((a, b) => (a[0] as number) - (b[0] as number)));
+    // the floor variants of the footsteps reach the SAR: 8 different codes for SE 0
+    expect(new Set(sar.entries[0].seCodes.subarray(0, 8)).size).toBe(8);
+  });
+
+  it('a good project writes a .mar and .sar that read back with matching names, counts and events', () => {
+    const dir = sampleCopy();
+    const r = buildProject(join(dir, 'p.actguy.json'));
+    if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
+    expect(r.written.map((p) => p.slice(dir.length + 1))).toEqual(['out/stage.mar', 'out/stage.sar', 'out/stage.report.json']);
+    const mar = readMar(bytes(join(dir, 'out/stage.mar')));
+    const sar = readSar(bytes(join(dir, 'out/stage.sar')));
+    expect(mar.entries.map((e) => e.name)).toEqual([gvStrCode('walk'), gvStrCode('walk_rough')]);
+    expect(sar.entries.map((e) => [e.name, e.events.length])).toEqual([[gvStrCode('walk'), 10], [gvStrCode('walk_rough'), 0]]);
+    const report = JSON.parse(readFileSync(join(dir, 'out/stage.report.json'), 'utf8'));
+    expect(report.motions.map((m: { name: string; events: number }) => [m.name, m.events])).toEqual([['walk', 10], ['walk_rough', 0]]);
+    expect(listing(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('a project with one broken SEV writes nothing and lists the error', () => {
+    const dir = sampleCopy();
+    const text = readFileSync(join(dir, 'walk.sev'), 'utf8');
+    const line = text.split('\n').indexOf('event 38 0 17') + 1;
+    expect(line).toBeGreaterThan(0);
+    writeFileSync(join(dir, 'walk.sev'), text.replace('event 38 0 17', 'event 38 7 17'));
+    const before = listing(dir);
+    const r = buildProject(join(dir, 'p.actguy.json'));
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.errors.map((e) => e.message)).toEqual([`${join(dir, 'walk.sev')}:${line}:10: event uses undefined SE index 7`]);
+    expect(listing(dir)).toEqual(before);
+    expect(existsSync(join(dir, 'out'))).toBe(false);
+  });
+
+  it('a broken project file writes nothing', () => {
+    const dir = sampleCopy();
+    writeFileSync(join(dir, 'p.actguy.json'), '{ "version": 1, "motions": [ { "name": "walk", "mtn": "missing.mtn" } ], "outputs": { "mar": "o.mar", "sar": "o.sar" } }');
+    const before = listing(dir);
+    const r = buildProject(join(dir, 'p.actguy.json'));
+    if (!r.ok) expect(r.errors.map((e) => e.message)).toEqual([
+      `${join(dir, 'p.actguy.json')} [PROJECT] (motions[0].mtn): cannot read ${join(dir, 'missing.mtn')}: no such file or directory`,
+    ]);
+    else throw new Error('expected errors');
+    expect(listing(dir)).toEqual(before);
+  });
+});
+
+describe('writeFilesAtomically', () => {
+  it('leaves every target untouched and no temp files when one write fails', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'actguy-atomic-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'a.bin'), 'old');
+    writeFileSync(join(dir, 'blocker'), 'a file where a folder should be');
+    expect(() => writeFilesAtomically([
+      { path: join(dir, 'a.bin'), bytes: new Uint8Array([1, 2, 3]) },
+      { path: join(dir, 'blocker', 'b.bin'), bytes: new Uint8Array([4]) },
+    ])).toThrow(/nothing was written/);
+    expect(readFileSync(join(dir, 'a.bin'), 'utf8')).toBe('old');
+    expect(listing(dir)).toEqual(['a.bin', 'blocker']);
+    mkdirSync(join(dir, 'ok'));
+    writeFilesAtomically([{ path: join(dir, 'ok', 'c.bin'), bytes: new Uint8Array([9]) }]);
+    expect(Array.from(bytes(join(dir, 'ok', 'c.bin')))).toEqual([9]);
+  });
+});
