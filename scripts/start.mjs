@@ -1,0 +1,37 @@
+// `npm start [-- FILE]`: builds ActGuy and opens it in Electron on FILE (default: the bundled sample).
+// When the Electron binary is missing (its download is blocked here), says so in one line and exits 1.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { buildApp, root } from './app-build.mjs';
+
+const MISSING =
+  'ActGuy: the Electron binary is not installed (its download was blocked); run `npm run web` to use ActGuy in a browser.';
+
+/** The Electron executable, or null when the package is there without its binary. */
+function electronBinary() {
+  try {
+    const path = createRequire(join(root, 'package.json'))('electron');
+    return typeof path === 'string' && existsSync(path) ? path : null;
+  } catch {
+    return null;
+  }
+}
+
+const binary = electronBinary();
+if (!binary) {
+  console.error(MISSING);
+  process.exit(1);
+}
+const args = process.argv.slice(2);
+const file = args.find((a) => !a.startsWith('-')) ?? join(root, 'assets', 'walk.mtn');
+try {
+  await buildApp();
+} catch (e) {
+  console.error(`ActGuy: ${e instanceof Error ? e.message : e}`);
+  process.exit(1);
+}
+const child = spawn(binary, [root, resolve(file), ...args.filter((a) => a.startsWith('-'))], { stdio: 'inherit' });
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));

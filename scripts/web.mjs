@@ -1,0 +1,18 @@
+// `npm run web [-- --workspace DIR] [--port N]`: builds ActGuy and serves the real renderer to a plain
+// browser over the loopback transport (127.0.0.1 only, per-run token). The workspace (default: assets/)
+// is the folder the in-app file picker lists; files in it can be opened and saved.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { buildApp, root } from './app-build.mjs';
+
+try {
+  await buildApp();
+} catch (e) {
+  console.error(`ActGuy: ${e instanceof Error ? e.message : e}`);
+  process.exit(1);
+}
+const args = process.argv.slice(2);
+if (!args.includes('--workspace')) args.push('--workspace', join(root, 'assets'));
+const child = spawn(process.execPath, [join(root, 'dist', 'electron', 'loopback.cjs'), ...args], { stdio: 'inherit' });
+child.on('exit', (code) => process.exit(code ?? 0));
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
