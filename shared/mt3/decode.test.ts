@@ -142,7 +142,7 @@ describe('reference samplers (FORMATS.md 2.7)', () => {
     decodeMt3(big);
     const t0 = Date.now();
     for (let f = 0; f <= 120; f++) for (let j = 0; j < 25; j++) sampleRotation(big, j, f + 0.5 > 120 ? 120 : f + 0.5, out);
-    expect(Date.now() - t0).toBeLessThan(50);
+    expect(Date.now() - t0).toBeLessThan(250); // ~1 ms here; generous for a loaded CI machine
   });
 });
 
