@@ -7,6 +7,8 @@ import { unpackMarCommand } from './commands/unpackMar';
 import { checkSevCommand } from './commands/check-sev';
 import { packSarCommand } from './commands/pack-sar';
 import { buildCommand } from './commands/build';
+import { importCommand } from './commands/import';
+import { exportGltfCommand } from './commands/export-gltf';
 
 /**
  * Every subcommand of the actguy CLI. Add a command by creating
@@ -21,4 +23,6 @@ export const commands: CliCommand[] = [
   checkSevCommand,
   packSarCommand,
   buildCommand,
+  importCommand,
+  exportGltfCommand,
 ];

@@ -6,7 +6,8 @@
  * at least 1 (MTN needs two samples; a one-sample source is held).
  */
 export function targetFrameCount(duration: number, fps: number): number {
-  return Math.max(1, Math.floor(duration * fps + 1e-6));
+  // 1e-3 frame of slack: glTF key times are float32 (22.9 s * 30 = 686.99998).
+  return Math.max(1, Math.floor(duration * fps + 1e-3));
 }
 
 /**

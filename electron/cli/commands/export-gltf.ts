@@ -1,0 +1,44 @@
+import { extname } from 'node:path';
+import { inFile } from '../../../shared/errors';
+import { motionToGlb } from '../../../shared/interchange/gltf/export';
+import type { Motion } from '../../../shared/motion/types';
+import { decompressMt3 } from '../../../shared/mt3/decode';
+import { readMt3 } from '../../../shared/mt3/read';
+import { readMtn } from '../../../shared/mtn/read';
+import { baseNameOf, readBytes, writeFileAtomic } from '../../fsutil';
+import { numberOption, parseArgs, stringOption, UsageError } from '../args';
+import type { CliCommand } from '../command';
+
+export const exportGltfCommand: CliCommand = {
+  name: 'export-gltf',
+  usage: 'export-gltf IN.mt3|IN.mtn [--skeleton REF.mtn] -o OUT.glb [--scale S] [--name CLIP] [--no-mesh] [--quiet]',
+  summary: 'write a motion (source .mtn, or an .mt3 decoded with the skeleton .mtn) as a GLB: skeleton nodes, skin, bone mesh, one animation',
+  run(argv) {
+    const args = parseArgs(argv, ['o', 'skeleton', 'scale', 'name'], ['no-mesh', 'quiet'], { out: 'o' });
+    if (args.positionals.length !== 1) throw new UsageError('expected exactly one input .mt3 or .mtn');
+    const input = args.positionals[0];
+    const output = stringOption(args, 'o');
+    if (!output) throw new UsageError('missing -o OUT.glb');
+    const scale = numberOption(args, 'scale', 1);
+    if (!(scale > 0)) throw new UsageError(`--scale must be > 0, got ${scale}`);
+    const skeletonPath = stringOption(args, 'skeleton');
+    const ext = extname(input).toLowerCase();
+
+    let motion: Motion;
+    if (ext === '.mtn') {
+      if (skeletonPath) throw new UsageError('--skeleton applies to .mt3 input only (an .mtn carries its skeleton)');
+      motion = inFile(input, () => readMtn(readBytes(input)));
+    } else {
+      const mt3 = inFile(input, () => readMt3(readBytes(input)));
+      const skeleton = skeletonPath ? inFile(skeletonPath, () => readMtn(readBytes(skeletonPath))) : undefined;
+      const decoded = skeletonPath ? inFile(skeletonPath, () => decompressMt3(mt3, skeleton)) : inFile(input, () => decompressMt3(mt3));
+      for (const n of decoded.notes) console.error(`note: ${input}: ${n}`);
+      motion = decoded.motion;
+    }
+    const glb = motionToGlb(motion, { animationName: stringOption(args, 'name') ?? baseNameOf(input), scale, boneMesh: !args.options.has('no-mesh') });
+    writeFileAtomic(output, glb);
+    if (!args.options.has('quiet'))
+      console.log(`${output}: ${glb.byteLength} bytes, ${motion.joints.length} joints, frames 0..${motion.frameCount} at ${motion.fps} fps from ${input}`);
+    return 0;
+  },
+};

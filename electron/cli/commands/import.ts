@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import { dirname, extname, join } from 'node:path';
+import { FormatError, inFile } from '../../../shared/errors';
+import { importBvh } from '../../../shared/interchange/bvh/import';
+import { decodeUtf8, isGlb } from '../../../shared/interchange/gltf/glb';
+import { GltfClipChoiceError, importGltf } from '../../../shared/interchange/gltf/import';
+import type { ImportResult } from '../../../shared/interchange/types';
+import { writeMtn } from '../../../shared/mtn/write';
+import { readBytes, writeFileAtomic } from '../../fsutil';
+import { numberOption, parseArgs, stringOption, UsageError } from '../args';
+import type { CliCommand } from '../command';
+
+export const importCommand: CliCommand = {
+  name: 'import',
+  usage: 'import IN.bvh|IN.glb|IN.gltf -o OUT.mtn [--fps 30] [--scale S] [--offsets] [--clip NAME|INDEX] [--quiet]',
+  summary: 'convert BVH mocap or a glTF/GLB skinned animation clip to an .mtn, resampled to --fps (default 30); lists the clips when a glTF has several and no --clip',
+  async run(argv) {
+    const args = parseArgs(argv, ['o', 'fps', 'scale', 'clip'], ['offsets', 'quiet'], { out: 'o' });
+    if (args.positionals.length !== 1) throw new UsageError('expected exactly one input file (.bvh, .glb or .gltf)');
+    const input = args.positionals[0];
+    const output = stringOption(args, 'o');
+    if (!output) throw new UsageError('missing -o OUT.mtn');
+    const fps = numberOption(args, 'fps', 30);
+    const scale = numberOption(args, 'scale', 1);
+    if (!(fps > 0)) throw new UsageError(`--fps must be > 0, got ${fps}`);
+    if (!(scale > 0)) throw new UsageError(`--scale must be > 0, got ${scale}`);
+    const offsets = args.options.has('offsets');
+    const clip = stringOption(args, 'clip');
+
+    const bytes = readBytes(input);
+    const ext = extname(input).toLowerCase();
+    const gltf = ext === '.glb' || ext === '.gltf' || isGlb(bytes);
+    if (!gltf && ext !== '.bvh' && !/^\s*HIERARCHY/i.test(decodeUtf8(bytes.subarray(0, 64))))
+      throw new UsageError(`cannot tell the format of ${input}: expected a .bvh, .glb or .gltf file`);
+    if (!gltf && clip !== undefined) throw new UsageError('--clip applies to glTF/GLB input only');
+
+    let result: ImportResult;
+    if (gltf) {
+      const base = dirname(input);
+      try {
+        result = await importGltf(bytes, {
+          fps, scale, offsets, clip,
+          // External buffers of a .gltf are read beside it.
+          resolveUri: (uri) => {
+            const path = join(base, uri);
+            try {
+              const b = readFileSync(path);
+              return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+            } catch (e) {
+              throw new FormatError('GLTF', `external buffer ${JSON.stringify(uri)} cannot be read: ${(e as Error).message}`, { where: 'buffers' }, input);
+            }
+          },
+        });
+      } catch (e) {
+        if (e instanceof GltfClipChoiceError) {
+          console.error(`actguy import: ${input}: ${clip === undefined ? `${e.clips.length} animation clips; choose one with --clip NAME|INDEX` : `no clip ${JSON.stringify(clip)}`}:`);
+          for (const c of e.clips) console.error(`  ${c.index}  ${c.name}  (${c.duration.toFixed(2)} s)`);
+          return 1;
+        }
+        if (e instanceof FormatError && !e.file) throw e.withFile(input);
+        throw e;
+      }
+    } else {
+      result = inFile(input, () => importBvh(decodeUtf8(bytes), { fps, scale, offsets }));
+    }
+    const { motion, warnings } = result;
+    writeFileAtomic(output, writeMtn(motion));
+    for (const w of warnings) console.error(`warning: ${input}: ${w.message}`);
+    if (!args.options.has('quiet'))
+      console.log(`${output}: ${motion.joints.length} joints, frames 0..${motion.frameCount} at ${motion.fps} fps from ${input}`);
+    return 0;
+  },
+};

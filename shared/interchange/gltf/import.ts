@@ -1,0 +1,380 @@
+/**
+ * glTF 2.0 / GLB skinned animation -> Motion, using three.js's GLTFLoader for
+ * what a library does well (accessor decoding incl. sparse / normalized data,
+ * node TRS and matrix decomposition, animation tracks, STEP / LINEAR /
+ * CUBICSPLINE interpolants with slerp). Hand-written around it: the container
+ * and buffer preparation (so no DOM is ever touched: meshes, materials and
+ * images are stripped before GLTFLoader sees the file, and external or data-URI
+ * buffers are merged into one GLB BIN chunk), the skin's joint hierarchy
+ * (parents first, static non-joint nodes folded in), per-frame resampling, and
+ * the clip choice.
+ *
+ * This is the only module under shared/ that imports three. It type-checks in
+ * shared/'s no-DOM configuration and runs in Node, a worker and the renderer.
+ */
+import type { AnimationClip, Interpolant, KeyframeTrack, Object3D } from 'three';
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { FormatError } from '../../errors';
+import { MotionFlag, emptyMotion, type JointInfo, type Motion } from '../../motion/types';
+import { MTN_MAX_FRAMES, MTN_MAX_JOINTS } from '../../mtn/constants';
+import { validateMotion } from '../../mtn/validate';
+import { makeQuatsContinuous, quatMul, quatNormalize, quatRotate, type Quat, type Vec3 } from '../kinematics';
+import { guessBodyParts, guessMirrorPairs } from '../mirror';
+import { sanitizeJointNames } from '../names';
+import { targetFrameCount } from '../resample';
+import type { ImportOptions, ImportResult, InterchangeWarning } from '../types';
+import type { ActguyGltfExtras } from './export';
+import { align4, decodeDataUri, readGltfContainer, writeGlb, type GltfJson } from './glb';
+
+export interface GltfImportOptions extends ImportOptions {
+  /** Animation clip to import: its name, or its index (as a number or a digit string). Required when the file has several. */
+  clip?: string | number;
+  /** Bytes of an external buffer named by a relative URI in a .gltf file (the CLI reads it beside the file). */
+  resolveUri?: (uri: string) => Uint8Array;
+}
+
+/** One animation clip of a glTF file, as listed for the user to choose from. */
+export interface GltfClipInfo {
+  index: number;
+  name: string;
+  /** Seconds from the first to the last key of the clip. */
+  duration: number;
+}
+
+/** Thrown when a file holds several clips and none was chosen; `clips` lists them. */
+export class GltfClipChoiceError extends FormatError {
+  readonly clips: GltfClipInfo[];
+  constructor(clips: GltfClipInfo[], detail: string) {
+    super('GLTF', detail, { where: 'animations' });
+    this.clips = clips;
+  }
+  override withFile(file: string): FormatError {
+    const e = new GltfClipChoiceError(this.clips, this.detail);
+    e.file = file;
+    Object.defineProperty(e, 'message', { value: new FormatError('GLTF', this.detail, this.place, file).message });
+    return e;
+  }
+}
+
+/** Lists the animation clips of a glTF/GLB (empty when it has none). */
+export async function listGltfClips(bytes: Uint8Array, options: Pick<GltfImportOptions, 'resolveUri'> = {}): Promise<GltfClipInfo[]> {
+  const loaded = await loadWithThree(bytes, options.resolveUri);
+  return clipInfos(loaded.json, loaded.clips);
+}
+
+/**
+ * Imports one skinned animation clip as a motion at `options.fps` (default 30).
+ * Errors: FormatError kind 'GLTF' (no skins, no animations, unknown clip, bad
+ * container or buffers); GltfClipChoiceError when several clips exist and no
+ * `clip` was given (its message lists them).
+ */
+export async function importGltf(bytes: Uint8Array, options: GltfImportOptions = {}): Promise<ImportResult> {
+  const fps = options.fps ?? 30;
+  const scale = options.scale ?? 1;
+  if (!(Number.isFinite(fps) && fps > 0)) throw new RangeError(`fps must be a number > 0, got ${fps}`);
+  if (!(Number.isFinite(scale) && scale > 0)) throw new RangeError(`scale must be a number > 0, got ${scale}`);
+  const { json, clips, nodeObjects } = await loadWithThree(bytes, options.resolveUri);
+  const warnings: InterchangeWarning[] = [];
+  const nodes = json.nodes ?? [];
+  if (!json.skins?.length) throw new FormatError('GLTF', 'the file has no skins: only skinned (skeletal) animation can become a motion', { where: 'skins' });
+  const infos = clipInfos(json, clips);
+  if (!infos.length) throw new FormatError('GLTF', 'the file has no animations', { where: 'animations' });
+  const listing = infos.map((c) => `${c.index} ${JSON.stringify(c.name)} (${c.duration.toFixed(2)} s)`).join(', ');
+  let clipIndex: number;
+  if (options.clip === undefined) {
+    if (infos.length > 1) throw new GltfClipChoiceError(infos, `the file has ${infos.length} animation clips: ${listing}; choose one with --clip NAME|INDEX`);
+    clipIndex = 0;
+  } else {
+    const byName = infos.find((c) => c.name === String(options.clip));
+    const asIndex = typeof options.clip === 'number' ? options.clip : /^\d+$/.test(options.clip) ? Number(options.clip) : -1;
+    if (byName) clipIndex = byName.index;
+    else if (asIndex >= 0 && asIndex < infos.length) clipIndex = asIndex;
+    else throw new GltfClipChoiceError(infos, `no animation clip ${JSON.stringify(String(options.clip))}; the file has ${listing}`);
+  }
+  const clip = clips[clipIndex];
+  const extras = actguyExtras(json, clipIndex);
+
+  // Which node each track animates.
+  const nodeByTarget = new Map<string, number>();
+  nodeObjects.forEach((o, i) => nodeByTarget.set(o.name ? o.name : o.uuid, i));
+  const tracksByNode = new Map<number, { translation?: KeyframeTrack; rotation?: KeyframeTrack }>();
+  let scaleTracks = 0;
+  let otherTracks = 0;
+  for (const track of clip.tracks) {
+    const dot = track.name.lastIndexOf('.');
+    const node = nodeByTarget.get(track.name.slice(0, dot));
+    const prop = track.name.slice(dot + 1);
+    if (node === undefined) { otherTracks++; continue; }
+    const entry = tracksByNode.get(node) ?? {};
+    if (prop === 'position') entry.translation = track;
+    else if (prop === 'quaternion') entry.rotation = track;
+    else if (prop === 'scale') { scaleTracks++; continue; }
+    else { otherTracks++; continue; }
+    tracksByNode.set(node, entry);
+  }
+
+  // The skin: the one whose joints the clip animates most.
+  const skinIndex = chooseSkin(json, tracksByNode);
+  const skin = json.skins[skinIndex];
+  const parentOf = new Int32Array(nodes.length).fill(-1);
+  nodes.forEach((n, i) => (n.children ?? []).forEach((c) => (parentOf[c] = i)));
+  const inSkin = new Set(skin.joints);
+  for (const j of skin.joints) if (j < 0 || j >= nodes.length) throw new FormatError('GLTF', `skin ${skinIndex} names node ${j}, which does not exist`, { where: `skins[${skinIndex}].joints` });
+  const jointAncestor = (n: number) => {
+    for (let a = parentOf[n]; a >= 0; a = parentOf[a]) if (inSkin.has(a)) return a;
+    return -1;
+  };
+  let roots = skin.joints.filter((j) => jointAncestor(j) < 0);
+  if (roots.length > 1) {
+    // Several top joints: their lowest common ancestor node becomes the root joint.
+    const chain = (n: number) => { const c: number[] = []; for (let a = parentOf[n]; a >= 0; a = parentOf[a]) c.push(a); return c; };
+    const common = chain(roots[0]).find((a) => roots.every((r) => chain(r).includes(a)));
+    if (common === undefined) throw new FormatError('GLTF', `skin ${skinIndex} has ${roots.length} unconnected root joints (${roots.map((r) => JSON.stringify(nodes[r].name ?? `node ${r}`)).join(', ')}) with no common parent node`, { where: `skins[${skinIndex}]` });
+    warnings.push({ code: 'root-added', message: `skin ${skinIndex} has ${roots.length} root joints; their common parent node ${JSON.stringify(nodes[common].name ?? `node ${common}`)} becomes the root joint` });
+    inSkin.add(common);
+    roots = [common];
+  }
+  // Parents first: depth-first over the node tree from the root, keeping skin joints.
+  const order: number[] = [];
+  const visit = (n: number) => {
+    if (inSkin.has(n)) order.push(n);
+    for (const c of nodes[n].children ?? []) visit(c);
+  };
+  visit(roots[0]);
+  const J = order.length;
+  if (J > MTN_MAX_JOINTS) throw new FormatError('GLTF', `the skin has ${J} joints; a motion holds at most ${MTN_MAX_JOINTS}`, { where: `skins[${skinIndex}]` });
+  const jointOfNode = new Map(order.map((n, j) => [n, j]));
+  const parents = order.map((n) => (n === roots[0] ? -1 : jointOfNode.get(jointAncestor(n)) as number));
+
+  // Static transform from each joint's parent-joint frame (the world for the
+  // root) down to the joint node's parent node: non-joint nodes in between
+  // (an "Armature" above the root, helper nodes between bones) are folded in.
+  const rest = (n: number): Rigid => {
+    const o = nodeObjects[n];
+    return { t: [o.position.x, o.position.y, o.position.z], q: [o.quaternion.x, o.quaternion.y, o.quaternion.z, o.quaternion.w], s: uniformScale(o, n, warnings) };
+  };
+  const animatedNonJoints = new Set<number>();
+  const prefix: Rigid[] = order.map((n, j) => {
+    const stop = parents[j] < 0 ? -1 : order[parents[j]];
+    let m: Rigid = identity();
+    for (let a = parentOf[n]; a !== stop && a >= 0; a = parentOf[a]) {
+      if (tracksByNode.has(a)) animatedNonJoints.add(a);
+      m = compose(rest(a), m);
+    }
+    return m;
+  });
+  if (animatedNonJoints.size)
+    warnings.push({ code: 'unanimated', message: `the clip animates ${animatedNonJoints.size} node(s) outside the skin that carry joints (${[...animatedNonJoints].map((a) => JSON.stringify(nodes[a].name ?? `node ${a}`)).join(', ')}); their rest transform is used` });
+  // Uniform world scale of every joint's parent frame (joint rest scales included).
+  const worldScale = new Float64Array(J);
+  for (let j = 0; j < J; j++) worldScale[j] = (parents[j] < 0 ? 1 : worldScale[parents[j]] * rest(order[parents[j]]).s) * prefix[j].s;
+  if (scaleTracks) warnings.push({ code: 'scale-unsupported', message: `clip ${JSON.stringify(infos[clipIndex].name)} has ${scaleTracks} scale track(s); motions carry no scale, so they are ignored (rest scale used)` });
+  if (otherTracks) warnings.push({ code: 'unanimated', message: `clip ${JSON.stringify(infos[clipIndex].name)} has ${otherTracks} track(s) on nodes or properties other than joint translation/rotation (morph weights, meshes); ignored` });
+  const animatedJoints = order.filter((n) => tracksByNode.has(n)).length;
+  if (animatedJoints === 0) warnings.push({ code: 'unanimated', message: `clip ${JSON.stringify(infos[clipIndex].name)} animates none of the skin's joints; the motion holds the rest pose` });
+
+  // Timing.
+  let t0 = Infinity, t1 = -Infinity;
+  for (const { translation, rotation } of tracksByNode.values()) for (const tr of [translation, rotation]) if (tr && tr.times.length) {
+    t0 = Math.min(t0, tr.times[0]);
+    t1 = Math.max(t1, tr.times[tr.times.length - 1]);
+  }
+  if (!Number.isFinite(t0)) { t0 = 0; t1 = 0; }
+  const N = targetFrameCount(t1 - t0, fps);
+  if (N > MTN_MAX_FRAMES) throw new FormatError('GLTF', `${(t1 - t0).toFixed(2)} s at ${fps} fps is ${N} frames; a motion holds at most ${MTN_MAX_FRAMES} (lower --fps)`, { where: `animations[${clipIndex}]` });
+
+  const names = sanitizeJointNames(order.map((n) => nodes[n].name ?? `node${n}`), warnings);
+  const mirror = guessMirrorPairs(names);
+  const parts = guessBodyParts(names, parents);
+  const joints: JointInfo[] = names.map((name, j) => ({ name, parent: parents[j], mirror: mirror[j], part: parts[j], reserved: 0 }));
+  const m = emptyMotion(N, joints, fps);
+
+  // KeyframeTrack.createInterpolant is installed at run time by setInterpolation
+  // (GLTFLoader replaces it for CUBICSPLINE); three's typings do not declare it.
+  const interpolantOf = (tr?: KeyframeTrack) => (tr ? (tr as KeyframeTrack & { createInterpolant(): Interpolant }).createInterpolant() : undefined);
+  const interpolants = order.map((n) => {
+    const e = tracksByNode.get(n);
+    return { t: interpolantOf(e?.translation), r: interpolantOf(e?.rotation) };
+  });
+  let offsetsMove = false;
+  for (let j = 0; j < J; j++) {
+    const r0 = rest(order[j]);
+    const k = worldScale[j] * scale;
+    const pre = prefix[j];
+    for (let f = 0; f <= N; f++) {
+      const time = t0 + f / fps;
+      const { t: ti, r: ri } = interpolants[j];
+      const tl = ti ? (Array.from(ti.evaluate(snapToKey(ti.parameterPositions, time, fps))) as Vec3) : r0.t;
+      const ql = ri ? quatNormalize(ri.evaluate(snapToKey(ri.parameterPositions, time, fps))) : r0.q;
+      // Position in the parent joint's frame: prefix applied to the node's local translation.
+      const p = quatRotate(pre.q, tl);
+      const pos: Vec3 = [(pre.t[0] + pre.s * p[0]) * k, (pre.t[1] + pre.s * p[1]) * k, (pre.t[2] + pre.s * p[2]) * k];
+      m.rotation.set(quatMul(pre.q, ql), (f * J + j) * 4);
+      if (j === 0) m.translation.set([pos[0], pos[1], pos[2], 0], f * 4);
+      else {
+        m.offset.set([pos[0], pos[1], pos[2], 0], (f * J + j) * 4);
+        if (interpolants[j].t && f > 0) for (let c = 0; c < 3; c++) if (m.offset[(f * J + j) * 4 + c] !== m.offset[j * 4 + c]) offsetsMove = true;
+      }
+    }
+  }
+  makeQuatsContinuous(m.rotation, N + 1, J);
+  if (offsetsMove || options.offsets) m.flags |= MotionFlag.OFFSETS;
+  if (extras && extras.joints.length === J) applyExtras(m, extras, warnings);
+  validateMotion(m);
+  return { motion: m, warnings };
+}
+
+/**
+ * Key times are float32 in glTF, so f / fps of a file sampled at our rate
+ * misses its key by an ulp and would blend two keys. A target time within
+ * 1e-3 frame of a key is moved onto that key: the stored value comes back exactly.
+ */
+function snapToKey(times: ArrayLike<number>, t: number, fps: number): number {
+  let lo = 0, hi = times.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (times[mid] < t) lo = mid + 1;
+    else hi = mid;
+  }
+  for (const k of [lo - 1, lo]) if (k >= 0 && k < times.length && Math.abs(times[k] - t) * fps < 1e-3) return times[k];
+  return t;
+}
+
+/** A rigid transform with uniform scale: p -> t + s * q p. */
+interface Rigid { t: Vec3; q: Quat; s: number }
+const identity = (): Rigid => ({ t: [0, 0, 0], q: [0, 0, 0, 1], s: 1 });
+/** a then b as seen from outside: compose(a, b) maps p to a(b(p)). */
+function compose(a: Rigid, b: Rigid): Rigid {
+  const bt = quatRotate(a.q, b.t);
+  return { t: [a.t[0] + a.s * bt[0], a.t[1] + a.s * bt[1], a.t[2] + a.s * bt[2]], q: quatMul(a.q, b.q), s: a.s * b.s };
+}
+
+/** A node's rest scale as one number; non-uniform scale is averaged with a warning. */
+function uniformScale(o: Object3D, n: number, warnings: InterchangeWarning[]): number {
+  const { x, y, z } = o.scale;
+  if (Math.abs(x - y) > 1e-6 * Math.abs(x) || Math.abs(x - z) > 1e-6 * Math.abs(x)) {
+    const msg = `node ${JSON.stringify(o.name || `node ${n}`)} has non-uniform rest scale (${x}, ${y}, ${z}); motions carry no scale, so its mean is applied to positions`;
+    if (!warnings.some((w) => w.message === msg)) warnings.push({ code: 'scale-unsupported', message: msg });
+    return (Math.abs(x) + Math.abs(y) + Math.abs(z)) / 3;
+  }
+  return Math.abs(x);
+}
+
+function chooseSkin(json: GltfJson, tracksByNode: Map<number, unknown>): number {
+  let best = 0, bestCount = -1;
+  json.skins!.forEach((s, i) => {
+    const count = s.joints.filter((j) => tracksByNode.has(j)).length;
+    if (count > bestCount) { best = i; bestCount = count; }
+  });
+  return best;
+}
+
+function clipInfos(json: GltfJson, clips: AnimationClip[]): GltfClipInfo[] {
+  return clips.map((c, i) => {
+    let t0 = Infinity, t1 = -Infinity;
+    for (const tr of c.tracks) if (tr.times.length) { t0 = Math.min(t0, tr.times[0]); t1 = Math.max(t1, tr.times[tr.times.length - 1]); }
+    return { index: i, name: json.animations?.[i]?.name ?? `animation_${i}`, duration: Number.isFinite(t0) ? t1 - t0 : 0 };
+  });
+}
+
+function actguyExtras(json: GltfJson, clip: number): ActguyGltfExtras | undefined {
+  const x = (json.animations?.[clip]?.extras as { actguy?: ActguyGltfExtras } | undefined)?.actguy;
+  return x && x.version === 1 && Array.isArray(x.joints) ? x : undefined;
+}
+
+/** Restores what our exporter stored in extras (flags, mirror/part, key info) when it fits this motion. */
+function applyExtras(m: Motion, x: ActguyGltfExtras, warnings: InterchangeWarning[]): void {
+  const J = m.joints.length;
+  if (x.scale && x.scale !== 1) {
+    // Undo the export scale so an export/import round trip is the identity on positions.
+    for (let i = 0; i < m.translation.length; i++) m.translation[i] /= x.scale;
+    for (let i = 0; i < m.offset.length; i++) m.offset[i] /= x.scale;
+  }
+  m.flags = x.flags >>> 0;
+  m.waistJoint = Number.isInteger(x.waistJoint) && x.waistJoint >= -1 && x.waistJoint < J ? x.waistJoint : -1;
+  if (m.flags & MotionFlag.DIRECTION && m.waistJoint < 0) m.flags &= ~MotionFlag.DIRECTION;
+  x.joints.forEach((jx, j) => {
+    if (Number.isInteger(jx.mirror) && jx.mirror >= 0 && jx.mirror < J) m.joints[j].mirror = jx.mirror;
+    if (Number.isInteger(jx.part)) m.joints[j].part = jx.part >>> 0;
+  });
+  let dropped = 0;
+  for (const [f, flags] of x.translationKeys ?? []) {
+    if (Number.isInteger(f) && f >= 0 && f <= m.frameCount) m.translationKeyInfo[f * 4] = flags >>> 0;
+    else dropped++;
+  }
+  for (const [f, j, flags] of x.jointKeys ?? []) {
+    if (Number.isInteger(f) && f >= 0 && f <= m.frameCount && Number.isInteger(j) && j >= 0 && j < J) m.jointKeyInfo[(f * J + j) * 4] = flags >>> 0;
+    else dropped++;
+  }
+  if (dropped) warnings.push({ code: 'clip-trimmed', message: `${dropped} key-info entries stored by ActGuy lie outside the imported frames or joints; dropped` });
+}
+
+interface Loaded {
+  json: GltfJson;
+  clips: AnimationClip[];
+  /** The three.js object GLTFLoader built for every node, by node index. */
+  nodeObjects: Object3D[];
+}
+
+/**
+ * Runs GLTFLoader on a copy of the file reduced to nodes, skins and
+ * animations, with all buffers merged into one BIN chunk. Returns the
+ * original JSON (for names, skins, extras) with the clips and node objects.
+ */
+async function loadWithThree(bytes: Uint8Array, resolveUri?: (uri: string) => Uint8Array): Promise<Loaded> {
+  const { json, bin } = readGltfContainer(bytes);
+  const reduced: GltfJson = JSON.parse(JSON.stringify(json));
+  for (const key of ['meshes', 'materials', 'textures', 'images', 'samplers', 'cameras']) delete reduced[key];
+  for (const n of reduced.nodes ?? []) {
+    delete n.mesh; delete n.skin; delete n.camera; delete n.extensions;
+  }
+  // Extensions only about the stripped parts (or unknown to us) would make GLTFLoader refuse the file.
+  reduced.extensionsRequired = (reduced.extensionsRequired ?? []).filter((e) => e === 'KHR_mesh_quantization');
+  reduced.extensionsUsed = (reduced.extensionsUsed ?? []).filter((e) => e === 'KHR_mesh_quantization');
+  if (!reduced.extensionsRequired.length) delete reduced.extensionsRequired;
+  if (!reduced.extensionsUsed.length) delete reduced.extensionsUsed;
+
+  // One BIN chunk: every buffer appended, 4-byte aligned, bufferViews rebased.
+  const buffers = reduced.buffers ?? [];
+  const parts: Uint8Array[] = [];
+  const bases: number[] = [];
+  let total = 0;
+  buffers.forEach((b, i) => {
+    let data: Uint8Array | undefined;
+    if (b.uri === undefined) {
+      if (i !== 0 || !bin) throw new FormatError('GLTF', `buffer ${i} has no uri and there is no GLB BIN chunk for it`, { where: `buffers[${i}]` });
+      data = bin;
+    } else if (b.uri.startsWith('data:')) {
+      data = decodeDataUri(b.uri);
+      if (!data) throw new FormatError('GLTF', `buffer ${i} has a data URI that is not base64`, { where: `buffers[${i}]` });
+    } else {
+      if (!resolveUri) throw new FormatError('GLTF', `buffer ${i} is an external file ${JSON.stringify(b.uri)} that cannot be read here (use a .glb, or open the .gltf from disk)`, { where: `buffers[${i}]` });
+      data = resolveUri(decodeURIComponent(b.uri));
+    }
+    if (data.byteLength < b.byteLength) throw new FormatError('GLTF', `buffer ${i} declares ${b.byteLength} bytes but has ${data.byteLength} (truncated)`, { where: `buffers[${i}]` });
+    bases.push(total);
+    parts.push(data.subarray(0, b.byteLength));
+    total = align4(total + b.byteLength);
+  });
+  const merged = new Uint8Array(total);
+  parts.forEach((p, i) => merged.set(p, bases[i]));
+  for (const [v, view] of (reduced.bufferViews ?? []).entries()) {
+    if (!(view.buffer >= 0 && view.buffer < buffers.length)) throw new FormatError('GLTF', `bufferView ${v} names buffer ${view.buffer}, which does not exist`, { where: `bufferViews[${v}]` });
+    const end = (view.byteOffset ?? 0) + view.byteLength;
+    if (end > buffers[view.buffer].byteLength) throw new FormatError('GLTF', `bufferView ${v} ends at byte ${end}, past the end of buffer ${view.buffer} (${buffers[view.buffer].byteLength} bytes)`, { where: `bufferViews[${v}]` });
+    view.byteOffset = (view.byteOffset ?? 0) + bases[view.buffer];
+    view.buffer = 0;
+  }
+  reduced.buffers = total ? [{ byteLength: total }] : [];
+  if (!total) delete reduced.buffers;
+  const glb = writeGlb(reduced, total ? merged : undefined);
+
+  const loader = new GLTFLoader();
+  const gltf = await new Promise<Awaited<ReturnType<GLTFLoader['parseAsync']>>>((resolve, reject) =>
+    loader.parse(glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength) as ArrayBuffer, '', resolve, (e: unknown) =>
+      reject(new FormatError('GLTF', `three.js GLTFLoader: ${(e as Error)?.message ?? String(e)}`, { where: 'GLTFLoader' })),
+    ),
+  );
+  const nodeObjects = await Promise.all((json.nodes ?? []).map((_, i) => gltf.parser.getDependency('node', i) as Promise<Object3D>));
+  return { json, clips: gltf.animations, nodeObjects };
+}
