@@ -42,13 +42,16 @@ export function loadSeTables(slsPath?: string, seDefinePath?: string): LoadedSeT
   return { table: merged.table, errors: [...errors, ...merged.errors], warnings: merged.warnings };
 }
 
-/** Reads and parses a SEV; the source is returned only when the file has no errors. */
+/**
+ * Reads and parses a SEV. The source holds every statement that parsed, even
+ * when others had errors, so callers can still check frames, joints and SE
+ * names and report everything wrong with the file in one run.
+ */
 export function loadSev(path: string): { source?: SevSource; errors: FormatError[] } {
   const r = readTextFile(path, 'SEV');
   if (r.error) return { errors: [r.error] };
   const parsed = parseSev(r.text!, path);
-  if (parsed.errors.length) return { errors: parsed.errors };
-  return { source: { file: path, baseName: stemOf(path), doc: parsed.doc }, errors: [] };
+  return { source: { file: path, baseName: stemOf(path), doc: parsed.doc }, errors: parsed.errors };
 }
 
 /** Prints errors (one per line) and warnings to stderr, the way compilers do. */

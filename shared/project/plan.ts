@@ -115,8 +115,9 @@ export function prepareBuild(project: ResolvedProject, readFile: ReadFile): Prep
         if (stated && stated.name !== m.name) {
           const place = stated.loc ? { line: stated.loc.line, column: stated.loc.columns[1] ?? 1 } : {};
           errors.push(new FormatError('SEV', `this SEV is for motion ${stated.name}, but the project lists it for motion ${m.name} (${where})`, place, m.sevPath));
-        } else if (!parsed.errors.length) {
-          // The project decides the pairing: the motion name stands in for the file name.
+        } else {
+          // The project decides the pairing: the motion name stands in for the file name. A SEV with
+          // syntax errors still goes on to the frame, joint and SE-name checks, so one run shows every error.
           sev = { file: m.sevPath, baseName: m.name, doc: parsed.doc };
         }
       }

@@ -36,11 +36,11 @@ export const packSarCommand: CliCommand = {
       errors.push(...loaded.errors);
       if (loaded.source) sevs.push(loaded.source);
     }
-    if (mar && errors.length === 0) {
+    if (mar) {
       const info = mar.entries.map((e) => ({ name: e.name, frameCount: e.mt3.numFrames, jointCount: e.mt3.rotations.length }));
       const packed = packSarEntries(info, sevs, tables.table, marPath);
       errors.push(...packed.errors);
-      if (packed.errors.length === 0) {
+      if (errors.length === 0) {
         const bytes = inFile(out, () => writeSar(packed.entries, info.map((m) => m.name)));
         printDiagnostics([], tables.warnings);
         writeFilesAtomically([{ path: out, bytes }]);
