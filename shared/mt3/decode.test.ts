@@ -4,7 +4,8 @@ import { emptyMotion, KeyFlag, MotionFlag } from '../motion/types';
 import { readMtn } from '../mtn/read';
 import { writeMtn } from '../mtn/write';
 import {
-  decodeMt3, decodeMt3ToMotion, decompressMt3, findKey, sampleOffset, sampleRootTranslation, sampleRotation, sampleTrace,
+  decodeMt3, decodeMt3ToMotion, decompressMt3, findKey, sampleOffset, samplePositionTrackFrames, sampleRootTranslation, sampleRotation,
+  sampleRotationTrackFrames, sampleTrace,
 } from './decode';
 import { randomMt3 } from './testFixtures';
 import { Mt3Flag, type Mt3Motion } from './types';
@@ -123,6 +124,17 @@ describe('reference samplers (FORMATS.md 2.7)', () => {
     const K = m.root.frames.length;
     sampleRootTranslation(m, 1e9, out);
     expect(out[0]).toBe(halfRef(m.root.position[3 * (K - 1)]));
+  });
+
+  it('the whole-track cursor samplers equal per-frame sampling exactly', () => {
+    const d = decodeMt3(m);
+    const rot = sampleRotationTrackFrames(d.rotations[1]);
+    const pos = samplePositionTrackFrames(d.root);
+    expect(rot.length).toBe(61 * 4);
+    for (let f = 0; f <= 60; f++) {
+      expect(Array.from(rot.subarray(4 * f, 4 * f + 4))).toEqual(Array.from(sampleRotation(m, 1, f, new Float64Array(4))));
+      expect(Array.from(pos.subarray(3 * f, 3 * f + 3))).toEqual(Array.from(sampleRootTranslation(m, f, new Float64Array(3))));
+    }
   });
 
   it('findKey picks frame_a <= t < frame_b', () => {

@@ -168,6 +168,37 @@ export function sampleTraceTrack(tr: DecodedTraceTrack, t: number, out: Quat, oi
   return out;
 }
 
+/**
+ * Every integer frame 0..N of a decoded position track into out ((N+1) x 3),
+ * walking the keys with a cursor (same arithmetic as samplePositionTrack).
+ */
+export function samplePositionTrackFrames(tr: DecodedPositionTrack, out: Float64Array = new Float64Array((lastFrame(tr) + 1) * 3)): Float64Array {
+  const F = tr.frames;
+  const N = F[F.length - 1];
+  for (let k = 0, f = 0; f <= N; f++) {
+    while (k + 1 < F.length - 1 && F[k + 1] <= f) k++;
+    if (k + 1 >= F.length) evalPositionSegment(out, 3 * f, tr.p, tr.v, k, k, F[k], F[k], f);
+    else evalPositionSegment(out, 3 * f, tr.p, tr.v, k, k + 1, F[k], F[k + 1], f);
+  }
+  return out;
+}
+
+/** Every integer frame 0..N of a decoded rotation track into out ((N+1) x 4), cursor walk. */
+export function sampleRotationTrackFrames(tr: DecodedRotationTrack, out: Float64Array = new Float64Array((lastFrame(tr) + 1) * 4)): Float64Array {
+  const F = tr.frames;
+  const N = F[F.length - 1];
+  for (let k = 0, f = 0; f <= N; f++) {
+    while (k + 1 < F.length - 1 && F[k + 1] <= f) k++;
+    if (k + 1 >= F.length) evalRotationSegment(out, 4 * f, tr.q, tr.a, k, k, F[k], F[k], f);
+    else evalRotationSegment(out, 4 * f, tr.q, tr.a, k, k + 1, F[k], F[k + 1], f);
+  }
+  return out;
+}
+
+function lastFrame(tr: { frames: Uint16Array }): number {
+  return tr.frames[tr.frames.length - 1];
+}
+
 /** Below the first key (t < 0 or NaN) the sampler returns key 0. */
 function clampT(t: number, first: number): number {
   return t > first ? t : first;
@@ -271,17 +302,21 @@ export function decompressMt3(m: Mt3Motion, skeleton?: Motion): DecompressResult
   const translation = new Float32Array(S * 4);
   const rotation = new Float32Array(S * J * 4);
   const offset = new Float32Array(S * J * 4);
-  const tmp = new Float64Array(4);
+  // Whole tracks at a time with the cursor samplers: one pass per channel.
+  const rootFrames = samplePositionTrackFrames(d.root);
   for (let f = 0; f < S; f++) {
-    samplePositionTrack(d.root, f, tmp);
-    translation[f * 4] = tmp[0]; translation[f * 4 + 1] = tmp[1]; translation[f * 4 + 2] = tmp[2];
-    for (let j = 0; j < J; j++) {
+    translation[f * 4] = rootFrames[f * 3]; translation[f * 4 + 1] = rootFrames[f * 3 + 1]; translation[f * 4 + 2] = rootFrames[f * 3 + 2];
+  }
+  const rot = new Float64Array(S * 4);
+  const pos = new Float64Array(S * 3);
+  for (let j = 0; j < J; j++) {
+    sampleRotationTrackFrames(d.rotations[j], rot);
+    if (d.offsets) samplePositionTrackFrames(d.offsets[j], pos);
+    for (let f = 0; f < S; f++) {
       const o = (f * J + j) * 4;
-      sampleRotationTrack(d.rotations[j], f, tmp);
-      rotation[o] = tmp[0]; rotation[o + 1] = tmp[1]; rotation[o + 2] = tmp[2]; rotation[o + 3] = tmp[3];
+      rotation[o] = rot[f * 4]; rotation[o + 1] = rot[f * 4 + 1]; rotation[o + 2] = rot[f * 4 + 2]; rotation[o + 3] = rot[f * 4 + 3];
       if (d.offsets) {
-        samplePositionTrack(d.offsets[j], f, tmp);
-        offset[o] = tmp[0]; offset[o + 1] = tmp[1]; offset[o + 2] = tmp[2];
+        offset[o] = pos[f * 3]; offset[o + 1] = pos[f * 3 + 1]; offset[o + 2] = pos[f * 3 + 2];
       } else if (skeleton) {
         offset[o] = skeleton.offset[j * 4]; offset[o + 1] = skeleton.offset[j * 4 + 1]; offset[o + 2] = skeleton.offset[j * 4 + 2];
       }
