@@ -317,6 +317,24 @@ describe('MT3 reader on corrupt input', () => {
     expectFormatError(() => readMt3(x.b), /FIX flag is clear but its stream has/);
   });
 
+  it('rejects NaN/inf h16, s12 -2048 and nonzero header padding, with the offset', () => {
+    const tiny = writeMt3(tinyMt3());
+    const t = new DataView(tiny.buffer);
+    // Move stream at pack word 29: record 0 is [delta, x, y, z]; x = 0x7e00 is a NaN.
+    const a = tiny.slice();
+    new DataView(a.buffer).setUint16(48 + 2 * 30, 0x7e00, true);
+    expect(expectFormatError(() => readMt3(a), /position x is NaN or infinite/).place.offset).toBe(48 + 60);
+    // Rotation stream at pack word 16: key 0 q.x is nibbles 2..4; 0x800 puts an 8 in word 17's low nibble.
+    const b = tiny.slice();
+    new DataView(b.buffer).setUint16(48 + 2 * 17, 0x0008, true);
+    expectFormatError(() => readMt3(b), /-2048, outside the s12 range/);
+    expect(t.getUint32(16, true)).toBe(48);
+    // J = 2: header 52 bytes, padded to 64.
+    const c = writeMt3(randomMt3(17, { numJoints: 2 }));
+    c[60] = 1;
+    expect(expectFormatError(() => readMt3(c), /header padding/).place.offset).toBe(60);
+  });
+
   it('survives random byte flips: a FormatError or a valid, re-writable result', () => {
     const rnd = seededRandom(42);
     const base = writeMt3(randomMt3(16, { numFrames: 40, numJoints: 3 }));
