@@ -75,6 +75,19 @@ describe('actguy pack-mar / unpack-mar / info / decompress', () => {
     expect(info.out).toMatch(/\[1\] stand /);
   });
 
+  it('decompresses one entry of an archive by index or by name', () => {
+    const mar = join(dir, 'pair.mar');
+    expect(run('pack-mar', '-o', mar, join(dir, 'stand.mt3'), join(dir, 'walk.mt3'), '--quiet').rc).toBe(0);
+    const byIndex = join(dir, 'e1.mtn');
+    const byName = join(dir, 'walk_e.mtn');
+    expect(run('decompress', mar, '--entry', '1', '-o', byIndex, '--quiet').rc).toBe(0);
+    expect(run('decompress', mar, '--entry', 'walk', '-o', byName, '--quiet').rc).toBe(0);
+    expect(readFileSync(byIndex).equals(readFileSync(byName))).toBe(true);
+    expect(readMtn(new Uint8Array(readFileSync(byIndex))).frameCount).toBe(30);
+    expect(run('decompress', mar, '--entry', '5', '-o', byIndex).rc).toBe(2);
+    expect(run('decompress', mar, '-o', byIndex).rc).toBe(2);
+  });
+
   it('refuses two motions with one name hash, naming both files', () => {
     const r = run('pack-mar', '-o', join(dir, 'clash.mar'), join(dir, 'aaap.mt3'), join(dir, 'stand.mt3'), join(dir, 'aac0.mt3'));
     expectOneLineError(r, 1, /aaap\.mt3 \(entry 0\) and .*aac0\.mt3 \(entry 2\) have the same name hash 0x321090/);
