@@ -165,9 +165,10 @@ export async function importGltf(bytes: Uint8Array, options: GltfImportOptions =
   });
   if (animatedNonJoints.size)
     warnings.push({ code: 'unanimated', message: `the clip animates ${animatedNonJoints.size} node(s) outside the skin that carry joints (${[...animatedNonJoints].map((a) => JSON.stringify(nodes[a].name ?? `node ${a}`)).join(', ')}); their rest transform is used` });
-  // Uniform world scale of every joint's parent frame (joint rest scales included).
+  // Uniform world scale of every joint's own frame (ancestors, folded nodes and its rest scale).
   const worldScale = new Float64Array(J);
-  for (let j = 0; j < J; j++) worldScale[j] = (parents[j] < 0 ? 1 : worldScale[parents[j]] * rest(order[parents[j]]).s) * prefix[j].s;
+  const parentScale = (j: number) => (parents[j] < 0 ? 1 : worldScale[parents[j]]);
+  for (let j = 0; j < J; j++) worldScale[j] = parentScale(j) * prefix[j].s * rest(order[j]).s;
   if (scaleTracks) warnings.push({ code: 'scale-unsupported', message: `clip ${JSON.stringify(infos[clipIndex].name)} has ${scaleTracks} scale track(s); motions carry no scale, so they are ignored (rest scale used)` });
   if (otherTracks) warnings.push({ code: 'unanimated', message: `clip ${JSON.stringify(infos[clipIndex].name)} has ${otherTracks} track(s) on nodes or properties other than joint translation/rotation (morph weights, meshes); ignored` });
   const animatedJoints = order.filter((n) => tracksByNode.has(n)).length;
@@ -199,7 +200,8 @@ export async function importGltf(bytes: Uint8Array, options: GltfImportOptions =
   let offsetsMove = false;
   for (let j = 0; j < J; j++) {
     const r0 = rest(order[j]);
-    const k = worldScale[j] * scale;
+    // Offsets live in the parent joint's frame, so that frame's scale applies.
+    const k = parentScale(j) * scale;
     const pre = prefix[j];
     for (let f = 0; f <= N; f++) {
       const time = t0 + f / fps;

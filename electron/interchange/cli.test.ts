@@ -1,0 +1,125 @@
+/**
+ * The import / export-gltf CLI commands end to end on real files: the bundled
+ * samples, a compressed .mt3, and the glTF files of assimp-testmodels (skipped
+ * with a printed reason when the package is absent).
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { FormatError } from '../../shared/errors';
+import { DEFAULT_TOLERANCES } from '../../shared/compress/types';
+import { compressMotion } from '../../shared/compress/compress';
+import { readGltfContainer, writeGlb } from '../../shared/interchange/gltf/glb';
+import { worldPose } from '../../shared/interchange/kinematics';
+import { readMtn } from '../../shared/mtn/read';
+import { exportGltfCommand } from '../cli/commands/export-gltf';
+import { importCommand } from '../cli/commands/import';
+import { ASSIMP_BVH_DIR } from './realBvhSamples';
+
+const dir = mkdtempSync(join(tmpdir(), 'actguy-interchange-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const assets = join(__dirname, '..', '..', 'assets');
+const walkPath = join(assets, 'walk.mtn');
+
+/** Runs a command capturing stderr lines. */
+async function run(cmd: { run(argv: string[]): Promise<number> | number }, argv: string[]): Promise<{ code: number; stderr: string }> {
+  const lines: string[] = [];
+  const err = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void lines.push(a.join(' ')));
+  const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+  try {
+    return { code: await cmd.run(argv), stderr: lines.join('\n') };
+  } finally {
+    err.mockRestore();
+    log.mockRestore();
+  }
+}
+
+describe('actguy export-gltf / import', () => {
+  it('exports the walk as GLB and imports it back to the same motion', async () => {
+    const glb = join(dir, 'walk.glb');
+    expect((await run(exportGltfCommand, [walkPath, '-o', glb])).code).toBe(0);
+    const back = join(dir, 'walk_back.mtn');
+    expect((await run(importCommand, [glb, '-o', back])).code).toBe(0);
+    const a = readMtn(new Uint8Array(readFileSync(walkPath)));
+    const b = readMtn(new Uint8Array(readFileSync(back)));
+    expect(b.joints).toEqual(a.joints);
+    expect(b.jointKeyInfo).toEqual(a.jointKeyInfo);
+    expect(b.translationKeyInfo).toEqual(a.translationKeyInfo);
+    for (let i = 0; i < a.rotation.length; i++) expect(Math.abs(a.rotation[i] - b.rotation[i])).toBeLessThan(1e-6);
+    for (let i = 0; i < a.translation.length; i++) expect(Math.abs(a.translation[i] - b.translation[i])).toBeLessThan(1e-4);
+  });
+
+  it('exports the compressed .mt3 with the skeleton .mtn; it stays within the compression tolerance', async () => {
+    const walk = readMtn(new Uint8Array(readFileSync(walkPath)));
+    const mt3Path = join(dir, 'walk.mt3');
+    writeFileSync(mt3Path, compressMotion(walk, { ...DEFAULT_TOLERANCES, name: 'walk' }).bytes);
+    const glb = join(dir, 'walk_compressed.glb');
+    expect((await run(exportGltfCommand, [mt3Path, '--skeleton', walkPath, '-o', glb])).code).toBe(0);
+    const back = join(dir, 'walk_compressed.mtn');
+    expect((await run(importCommand, [glb, '-o', back])).code).toBe(0);
+    const c = readMtn(new Uint8Array(readFileSync(back)));
+    expect(c.joints.map((j) => j.name)).toEqual(walk.joints.map((j) => j.name));
+    expect(c.frameCount).toBe(walk.frameCount);
+    // The decoded motion differs from the source by at most the tolerances: the hand stays close.
+    const hand = walk.joints.findIndex((j) => j.name === 'LeftHand');
+    for (let f = 0; f <= walk.frameCount; f += 11) {
+      const p = worldPose(walk, f).positions, q = worldPose(c, f).positions;
+      expect(Math.hypot(p[hand * 3] - q[hand * 3], p[hand * 3 + 1] - q[hand * 3 + 1], p[hand * 3 + 2] - q[hand * 3 + 2])).toBeLessThan(5);
+    }
+  });
+
+  it('lists both clips of a two-clip GLB and exits non-zero without --clip', async () => {
+    const glb = join(dir, 'walk.glb');
+    const { json, bin } = readGltfContainer(new Uint8Array(readFileSync(glb)));
+    json.animations![0].name = 'Walk';
+    json.animations!.push({ ...JSON.parse(JSON.stringify(json.animations![0])), name: 'Run' });
+    const two = join(dir, 'hero.glb');
+    writeFileSync(two, writeGlb(json, bin));
+    const out = join(dir, 'hero_run.mtn');
+    const r = await run(importCommand, [two, '-o', out]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('2 animation clips');
+    expect(r.stderr).toMatch(/0 {2}Walk/);
+    expect(r.stderr).toMatch(/1 {2}Run/);
+    expect(existsSync(out)).toBe(false);
+    expect((await run(importCommand, [two, '-o', out, '--clip', 'Run', '--fps', '15'])).code).toBe(0);
+    expect(readMtn(new Uint8Array(readFileSync(out))).fps).toBe(15);
+  });
+
+  it('bad input is a FormatError naming the file', async () => {
+    const bad = join(dir, 'broken.bvh');
+    writeFileSync(bad, 'HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 3 Xrotation Yrotation Zrotation\n}\nMOTION\nFrames: 2\nFrame Time: 0.1\n1 2 3\n1 2 3 4\n');
+    const err = await Promise.resolve(run(importCommand, [bad, '-o', join(dir, 'x.mtn')])).catch((e) => e);
+    expect(err).toBeInstanceOf(FormatError);
+    expect(err.message).toBe(`${bad}:11:7: frame 1 has more values than the 3 channels the hierarchy declares`);
+  });
+});
+
+const assimpGltf = '/usr/share/assimp/models/glTF2';
+const haveAssimp = existsSync(join(assimpGltf, 'simple_skin', 'simple_skin.gltf')) && existsSync(join(assimpGltf, 'BoxTextured-glTF-Binary', 'BoxTextured.glb'));
+if (!haveAssimp) console.log(`cli.test: skipping assimp glTF checks: ${assimpGltf} not found (install the Debian package assimp-testmodels; BVH dir ${ASSIMP_BVH_DIR})`);
+
+describe.skipIf(!haveAssimp)('third-party glTF files (assimp-testmodels)', () => {
+  it('imports the skinned simple_skin.gltf (data-URI buffers)', async () => {
+    const out = join(dir, 'simple_skin.mtn');
+    expect((await run(importCommand, [join(assimpGltf, 'simple_skin', 'simple_skin.gltf'), '-o', out])).code).toBe(0);
+    const m = readMtn(new Uint8Array(readFileSync(out)));
+    expect(m.joints.length).toBe(2);
+    expect(m.joints[1].parent).toBe(0);
+    expect(m.frameCount).toBe(165); // 5.5 s at 30 fps
+    // The clip bends the second joint: its rotation changes over time.
+    const J = 2;
+    let moved = 0;
+    for (let f = 1; f <= m.frameCount; f++) moved = Math.max(moved, Math.abs(m.rotation[(f * J + 1) * 4 + 3] - m.rotation[(1) * 4 + 3]));
+    expect(moved).toBeGreaterThan(0.01);
+  });
+
+  it('a textured GLB without skins is a clear GLTF error (textures never touch the DOM)', async () => {
+    const box = join(assimpGltf, 'BoxTextured-glTF-Binary', 'BoxTextured.glb');
+    const err = await Promise.resolve(run(importCommand, [box, '-o', join(dir, 'box.mtn')])).catch((e) => e);
+    expect(err).toBeInstanceOf(FormatError);
+    expect(err.kind).toBe('GLTF');
+    expect(err.message).toBe(`${box} [GLTF] (skins): the file has no skins: only skinned (skeletal) animation can become a motion`);
+  });
+});
