@@ -117,7 +117,8 @@ async function start(): Promise<void> {
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
 
-  const compress = createCompressClient({ workerPath: join(__dirname, 'compressWorker.cjs') });
+  // Packaged, the worker is unpacked beside app.asar (electron-builder asarUnpack): worker_threads needs a real file.
+  const compress = createCompressClient({ workerPath: join(__dirname, 'compressWorker.cjs').replace(`app.asar${sep}`, `app.asar.unpacked${sep}`) });
   const recent = createRecentFilesStore(app.getPath('userData'));
   const rebuildMenu = (): void => {
     Menu.setApplicationMenu(

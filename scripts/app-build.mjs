@@ -18,3 +18,11 @@ export async function buildApp({ quiet = true } = {}) {
     throw new Error(`building the renderer failed: ${e instanceof Error ? e.message.split('\n')[0] : e}`);
   }
 }
+
+// `node scripts/app-build.mjs`: build both halves (npm run build:app; packaging runs it first).
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  buildApp({ quiet: false }).catch((e) => {
+    console.error(`ActGuy: ${e instanceof Error ? e.message : e}`);
+    process.exit(1);
+  });
+}
