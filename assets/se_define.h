@@ -10,20 +10,19 @@
 
 #include "se_bank.h"            /* directives other than #define are skipped */
 
-/* footstep bank: floor/wall attribute in bits 4..6 */
-#define SE_BANK_FOOT            0x0200u
+/* footsteps: floor/wall attribute 0..7 in bits 4..6 of the code */
 #define SE_FLOOR_SHIFT          4
 #define SE_FOOT_RIGHT           0x0008      // right foot = left foot + 8
 
 /* left foot, one per floor attribute 0..7 */
-#define SE_FOOT_L_CONC          (SE_BANK_FOOT | (0 << SE_FLOOR_SHIFT))
-#define SE_FOOT_L_GRASS         (SE_BANK_FOOT | (1 << SE_FLOOR_SHIFT))
-#define SE_FOOT_L_WATER         (SE_BANK_FOOT | (2 << SE_FLOOR_SHIFT))
-#define SE_FOOT_L_METAL         (SE_BANK_FOOT | (3 << SE_FLOOR_SHIFT))
-#define SE_FOOT_L_SAND          (SE_BANK_FOOT | (4 << SE_FLOOR_SHIFT))
-#define SE_FOOT_L_SNOW          (SE_BANK_FOOT | (5 << SE_FLOOR_SHIFT))
-#define SE_FOOT_L_WOOD          (SE_BANK_FOOT | (6 << SE_FLOOR_SHIFT))
-#define SE_FOOT_L_GRATE         (SE_BANK_FOOT | (7 << SE_FLOOR_SHIFT))
+#define SE_FOOT_L_CONC          0x0200u
+#define SE_FOOT_L_GRASS         (SE_FOOT_L_CONC | (1 << SE_FLOOR_SHIFT))
+#define SE_FOOT_L_WATER         (SE_FOOT_L_CONC | (2 << SE_FLOOR_SHIFT))
+#define SE_FOOT_L_METAL         (SE_FOOT_L_CONC | (3 << SE_FLOOR_SHIFT))
+#define SE_FOOT_L_SAND          (SE_FOOT_L_CONC | (4 << SE_FLOOR_SHIFT))
+#define SE_FOOT_L_SNOW          (SE_FOOT_L_CONC | (5 << SE_FLOOR_SHIFT))
+#define SE_FOOT_L_WOOD          (SE_FOOT_L_CONC | (6 << SE_FLOOR_SHIFT))
+#define SE_FOOT_L_GRATE         (SE_FOOT_L_CONC | (7 << SE_FLOOR_SHIFT))
 
 /* right foot: same floors, next slot */
 #define SE_FOOT_R_CONC          (SE_FOOT_L_CONC  + SE_FOOT_RIGHT)

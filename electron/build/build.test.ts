@@ -6,7 +6,9 @@ import { readMar } from '../../shared/mar/read';
 import { readSar } from '../../shared/sar/read';
 import { parseSevStrict } from '../../shared/sev/parse';
 import { gvStrCode } from '../../shared/strcode';
+import { describeSar } from '../../shared/sar/describe';
 import { buildProject } from './build';
+import { loadSarDisplayNames } from './sarNames';
 import { writeFilesAtomically } from './files';
 
 const ASSETS = join(__dirname, '..', '..', 'assets');
@@ -51,6 +53,12 @@ describe('buildProject', () => {
       .toEqual(sev.events.map((e) => [e.frame, e.se, e.joint]).sort((a, b) => (a[0] as number) - (b[0] as number)));
     // the floor variants of the footsteps reach the SAR: 8 different codes for SE 0
     expect(new Set(sar.entries[0].seCodes.subarray(0, 8)).size).toBe(8);
+    // info: codes, motions and joints resolved back to names through the project
+    const text = describeSar(bytes(join(out, 'stage.sar')), loadSarDisplayNames({ project: join(ASSETS, 'sample.actguy.json') }));
+    expect(text).toContain('[0] walk (0x3d11eb): 10 events, 3 SE slots');
+    expect(text).toContain('se 2: SE_CLOTH_SWISH (0x0110)');
+    expect(text).toMatch(/frame +5 {2}se 0 SE_FOOT_L_CONC \(0x0200\) \+7 floor variants {2}joint 17 \(LeftFoot\)/);
+    expect(text).toContain('[1] walk_rough (0x9ddcdc): 0 events, 0 SE slots');
   });
 
   it('a good project writes a .mar and .sar that read back with matching names, counts and events', () => {

@@ -1,5 +1,5 @@
 import { formatSeCode } from '../se-tables/types';
-import { seNameOf, type SeNameTable } from '../se-tables/table';
+import type { SeNameTable } from '../se-tables/table';
 import { formatStrCode, gvStrCode } from '../strcode';
 import { SAR_NO_CODE, SAR_NO_JOINT, SAR_VARIANTS } from './constants';
 import { readSar } from './read';
@@ -26,8 +26,10 @@ export function describeSar(bytes: Uint8Array, names: SarDisplayNames = {}): str
   else if (Array.isArray(names.motionNames)) for (const n of names.motionNames) motionByHash.set(gvStrCode(n), n);
   const code = (c: number) => {
     if (c === SAR_NO_CODE) return 'none';
-    const n = names.seTable ? seNameOf(names.seTable, c) : undefined;
-    return n ? `${n} (${formatSeCode(c)})` : formatSeCode(c);
+    // tables may give one code several names; show them all rather than guess which one the SEV used
+    const all = names.seTable?.byCode.get(c)?.map((e) => e.name) ?? [];
+    if (!all.length) return formatSeCode(c);
+    return `${all[0]} (${formatSeCode(c)}${all.length > 1 ? `, also ${all.slice(1).join(', ')}` : ''})`;
   };
   const totalEvents = sar.entries.reduce((s, e) => s + e.events.length, 0);
   const lines = [`SAR: ${sar.entries.length} entr${sar.entries.length === 1 ? 'y' : 'ies'}, ${totalEvents} events, ${bytes.byteLength} bytes (dataBase ${sar.dataBase})`];
@@ -44,9 +46,10 @@ export function describeSar(bytes: Uint8Array, names: SarDisplayNames = {}): str
     }
     const joints = names.jointNames?.get(e.name);
     for (const ev of e.events) {
-      const slot = e.seCodes[ev.se * SAR_VARIANTS];
+      const slot = e.seCodes.subarray(ev.se * SAR_VARIANTS, (ev.se + 1) * SAR_VARIANTS);
+      const varies = slot.some((c) => c !== slot[0]);
       const joint = ev.joint === SAR_NO_JOINT ? '-' : joints?.[ev.joint] ? `${ev.joint} (${joints[ev.joint]})` : String(ev.joint);
-      lines.push(`      frame ${String(ev.frame).padStart(5)}  se ${ev.se} ${code(slot)}  joint ${joint}`);
+      lines.push(`      frame ${String(ev.frame).padStart(5)}  se ${ev.se} ${code(slot[0])}${varies ? ' +7 floor variants' : ''}  joint ${joint}`);
     }
   });
   return lines.join('\n');

@@ -10,6 +10,7 @@ import { readBytes } from '../../fsutil';
 import { parseArgs, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
 import { readMotionNamesFile } from '../motionNames';
+import { loadSarDisplayNames } from '../../build/sarNames';
 
 type Kind = 'mtn' | 'mt3' | 'mar' | 'sar';
 
@@ -26,10 +27,10 @@ function kindOf(path: string, bytes: Uint8Array): Kind {
 
 export const infoCommand: CliCommand = {
   name: 'info',
-  usage: 'info FILE.(mtn|mt3|mar|sar) [--names NAMES.txt] [--skeleton REF.mtn]',
+  usage: 'info FILE.(mtn|mt3|mar|sar) [--names NAMES.txt] [--skeleton REF.mtn] [--sls default.sls] [--se-define se_define.h] [--project P.actguy.json]',
   summary: 'print a readable summary: MTN skeleton and key info, MT3 header and streams, MAR/SAR entries (motion names from --names)',
   run(argv) {
-    const args = parseArgs(argv, ['names', 'skeleton']);
+    const args = parseArgs(argv, ['names', 'skeleton', 'sls', 'se-define', 'project']);
     if (args.positionals.length !== 1) throw new UsageError('expected exactly one file');
     const path = args.positionals[0];
     const namesPath = stringOption(args, 'names');
@@ -44,7 +45,9 @@ export const infoCommand: CliCommand = {
     else if (kind === 'mar') text = inFile(path, () => describeMar(bytes, names));
     else {
       const motionNames = names ? new Map([...names].map(([h, n]) => [h, n.name])) : undefined;
-      text = inFile(path, () => describeSar(bytes, { motionNames }));
+      // SE codes back to names (--sls/--se-define), motion and joint names (--project): loaded before the SAR so errors name their own file
+      const display = loadSarDisplayNames({ sls: stringOption(args, 'sls'), seDefine: stringOption(args, 'se-define'), project: stringOption(args, 'project') }, motionNames);
+      text = inFile(path, () => describeSar(bytes, display));
     }
     console.log(`${path}\n${text}`);
     return 0;

@@ -1,0 +1,51 @@
+/**
+ * Names for showing a SAR (`actguy info stage.sar`): SE codes back to names
+ * through the SE tables, motion hashes back to names and joint numbers back
+ * to joint names through a project file. Everything is optional.
+ */
+import { inFile } from '../../shared/errors';
+import { readMtn } from '../../shared/mtn/read';
+import { parseProject } from '../../shared/project/validate';
+import { normalizePath } from '../../shared/project/paths';
+import type { SarDisplayNames } from '../../shared/sar/describe';
+import { readInputFile } from './files';
+import { loadSeTables, readTextFile } from './inputs';
+
+export interface SarNameSources {
+  /** default.sls path. */
+  sls?: string;
+  /** se_define.h path. */
+  seDefine?: string;
+  /** A project file: supplies motion names, joint names and (unless given above) the table paths. */
+  project?: string;
+}
+
+/** Loads the display names; a table, project or MTN that cannot be read throws its FormatError. */
+export function loadSarDisplayNames(src: SarNameSources, motionNames?: ReadonlyMap<number, string>): SarDisplayNames {
+  const names = new Map<number, string>(motionNames ?? []);
+  const jointNames = new Map<number, readonly string[]>();
+  let sls = src.sls;
+  let seDefine = src.seDefine;
+  if (src.project) {
+    const file = normalizePath(src.project);
+    const text = readTextFile(file, 'PROJECT');
+    if (text.error) throw text.error;
+    const parsed = parseProject(text.text!, file);
+    if (!parsed.resolved) throw parsed.errors[0];
+    const p = parsed.resolved;
+    sls ??= p.slsPath;
+    seDefine ??= p.seDefinePath;
+    for (const m of p.motions) {
+      if (!names.has(m.hash)) names.set(m.hash, m.name);
+      const motion = inFile(m.mtnPath, () => readMtn(readInputFile(m.mtnPath)));
+      jointNames.set(m.hash, motion.joints.map((j) => j.name));
+    }
+  }
+  const out: SarDisplayNames = { motionNames: names, jointNames };
+  if (sls !== undefined || seDefine !== undefined) {
+    const tables = loadSeTables(sls, seDefine);
+    if (tables.errors.length) throw tables.errors[0];
+    out.seTable = tables.table;
+  }
+  return out;
+}
