@@ -54,8 +54,26 @@ export function loadSev(path: string): { source?: SevSource; errors: FormatError
   return { source: { file: path, baseName: stemOf(path), doc: parsed.doc }, errors: parsed.errors };
 }
 
-/** Prints errors (one per line) and warnings to stderr, the way compilers do. */
+/**
+ * Orders diagnostics the way a reader scans them: files in the order they
+ * first appear, then by line and column; errors without a line keep their place
+ * at the head of their file's group. Stable.
+ */
+export function sortDiagnostics(list: readonly FormatError[]): FormatError[] {
+  const fileRank = new Map<string, number>();
+  for (const e of list) if (!fileRank.has(e.file ?? '')) fileRank.set(e.file ?? '', fileRank.size);
+  return list
+    .map((e, k) => ({ e, k }))
+    .sort((a, b) =>
+      fileRank.get(a.e.file ?? '')! - fileRank.get(b.e.file ?? '')! ||
+      (a.e.place.line ?? 0) - (b.e.place.line ?? 0) ||
+      (a.e.place.column ?? 0) - (b.e.place.column ?? 0) ||
+      a.k - b.k)
+    .map(({ e }) => e);
+}
+
+/** Prints warnings, then errors (one per line, sorted by file and place) to stderr, the way compilers do. */
 export function printDiagnostics(errors: readonly FormatError[], warnings: readonly FormatError[] = []): void {
-  for (const w of warnings) console.error(`warning: ${w.message}`);
-  for (const e of errors) console.error(e.message);
+  for (const w of sortDiagnostics(warnings)) console.error(`warning: ${w.message}`);
+  for (const e of sortDiagnostics(errors)) console.error(e.message);
 }

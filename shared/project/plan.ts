@@ -127,8 +127,8 @@ export function prepareBuild(project: ResolvedProject, readFile: ReadFile): Prep
       allRead = false;
       continue;
     }
-    const overrides = resolveRotationOverrides(m, motion, pfail);
-    if (!overrides) continue;
+    // A bad override is already an error; the motion still takes part in the SEV checks below.
+    const overrides = resolveRotationOverrides(m, motion, pfail) ?? {};
     motions.push({ resolved: m, motion, rotationOverridesDeg: overrides, sev });
     if (sev) sevs.push(sev);
   }

@@ -91,10 +91,10 @@ describe('check-sev', () => {
     const code = await checkSevCommand.run([f('walk.sev'), '--sls', f('default.sls'), '--mtn', f('walk.mtn')]);
     expect(code).toBe(1);
     expect(err).toEqual([
-      `${f('walk.sev')}:5:9: event uses undefined SE index 5`,
+      `${f('walk.sev')}:2:6: SE name SE_NOPE is not defined in ${f('default.sls')}`,
       `${f('walk.sev')}:4:7: event frame 21 is past the end of motion walk (frames 0..20)`,
       `${f('walk.sev')}:4:12: event joint 3 does not exist in motion walk (joints 0..2)`,
-      `${f('walk.sev')}:2:6: SE name SE_NOPE is not defined in ${f('default.sls')}`,
+      `${f('walk.sev')}:5:9: event uses undefined SE index 5`,
       '4 errors',
     ]);
   });
