@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { dirname, extname, join } from 'node:path';
-import { FormatError, inFile } from '../../../shared/errors';
-import { importBvh } from '../../../shared/interchange/bvh/import';
-import { decodeUtf8, isGlb } from '../../../shared/interchange/gltf/glb';
-import { GltfClipChoiceError, importGltf } from '../../../shared/interchange/gltf/import';
+import { dirname, join } from 'node:path';
+import { FormatError } from '../../../shared/errors';
+import { GltfClipChoiceError } from '../../../shared/interchange/gltf/import';
+import { importMotionBytes, motionSourceKind } from '../../../shared/interchange/importMotion';
 import type { ImportResult } from '../../../shared/interchange/types';
 import { writeMtn } from '../../../shared/mtn/write';
 import { readBytes, writeFileAtomic } from '../../fsutil';
@@ -28,40 +27,33 @@ export const importCommand: CliCommand = {
     const clip = stringOption(args, 'clip');
 
     const bytes = readBytes(input);
-    const ext = extname(input).toLowerCase();
-    const gltf = ext === '.glb' || ext === '.gltf' || isGlb(bytes);
-    if (!gltf && ext !== '.bvh' && !/^\s*HIERARCHY/i.test(decodeUtf8(bytes.subarray(0, 64))))
-      throw new UsageError(`cannot tell the format of ${input}: expected a .bvh, .glb or .gltf file`);
-    if (!gltf && clip !== undefined) throw new UsageError('--clip applies to glTF/GLB input only');
+    const kind = motionSourceKind(bytes, input);
+    if (!kind) throw new UsageError(`cannot tell the format of ${input}: expected a .bvh, .glb or .gltf file`);
+    if (kind === 'bvh' && clip !== undefined) throw new UsageError('--clip applies to glTF/GLB input only');
 
     let result: ImportResult;
-    if (gltf) {
-      const base = dirname(input);
-      try {
-        result = await importGltf(bytes, {
-          fps, scale, offsets, clip,
-          // External buffers of a .gltf are read beside it.
-          resolveUri: (uri) => {
-            const path = join(base, uri);
-            try {
-              const b = readFileSync(path);
-              return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
-            } catch (e) {
-              throw new FormatError('GLTF', `external buffer ${JSON.stringify(uri)} cannot be read: ${(e as Error).message}`, { where: 'buffers' }, input);
-            }
-          },
-        });
-      } catch (e) {
-        if (e instanceof GltfClipChoiceError) {
-          console.error(`actguy import: ${input}: ${clip === undefined ? `${e.clips.length} animation clips; choose one with --clip NAME|INDEX` : `no clip ${JSON.stringify(clip)}`}:`);
-          for (const c of e.clips) console.error(`  ${c.index}  ${c.name}  (${c.duration.toFixed(2)} s)`);
-          return 1;
-        }
-        if (e instanceof FormatError && !e.file) throw e.withFile(input);
-        throw e;
+    const base = dirname(input);
+    try {
+      result = await importMotionBytes(bytes, input, {
+        fps, scale, offsets, clip,
+        // External buffers of a .gltf are read beside it.
+        resolveUri: (uri) => {
+          const path = join(base, uri);
+          try {
+            const b = readFileSync(path);
+            return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+          } catch (e) {
+            throw new FormatError('GLTF', `external buffer ${JSON.stringify(uri)} cannot be read: ${(e as Error).message}`, { where: 'buffers' });
+          }
+        },
+      });
+    } catch (e) {
+      if (e instanceof GltfClipChoiceError) {
+        console.error(`actguy import: ${input}: ${clip === undefined ? `${e.clips.length} animation clips; choose one with --clip NAME|INDEX` : `no clip ${JSON.stringify(clip)}`}:`);
+        for (const c of e.clips) console.error(`  ${c.index}  ${c.name}  (${c.duration.toFixed(2)} s)`);
+        return 1;
       }
-    } else {
-      result = inFile(input, () => importBvh(decodeUtf8(bytes), { fps, scale, offsets }));
+      throw e;
     }
     const { motion, warnings } = result;
     writeFileAtomic(output, writeMtn(motion));
