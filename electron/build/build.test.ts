@@ -26,7 +26,7 @@ function bytes(path: string): Uint8Array {
 function sampleCopy(): string {
   const dir = mkdtempSync(join(tmpdir(), 'actguy-build-'));
   dirs.push(dir);
-  for (const f of ['walk.mtn', 'walk.sev', 'default.sls', 'se_define.h']) copyFileSync(join(ASSETS, f), join(dir, f));
+  for (const f of ['walk.mtn', 'walk.sev', 'cmu_01_01.mtn', 'cmu_01_01.sev', 'default.sls', 'se_define.h']) copyFileSync(join(ASSETS, f), join(dir, f));
   const project = JSON.parse(readFileSync(join(ASSETS, 'sample.actguy.json'), 'utf8'));
   project.outputs = { mar: 'out/stage.mar', sar: 'out/stage.sar' };
   writeFileSync(join(dir, 'p.actguy.json'), JSON.stringify(project, null, 2));
@@ -44,9 +44,12 @@ describe('buildProject', () => {
     const r = buildProject(join(ASSETS, 'sample.actguy.json'), { outDir: out });
     if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
     expect(listing(out)).toEqual(['stage.mar', 'stage.report.json', 'stage.sar']);
+    // every motion of the project is in both archives, in project order
+    const project = JSON.parse(readFileSync(join(ASSETS, 'sample.actguy.json'), 'utf8'));
     const mar = readMar(bytes(join(out, 'stage.mar')));
     const sar = readSar(bytes(join(out, 'stage.sar')));
     expect(sar.entries.map((e) => e.name)).toEqual(mar.entries.map((e) => e.name));
+    expect(mar.entries.map((e) => e.name)).toEqual(project.motions.map((m: { name: string }) => gvStrCode(m.name)));
     expect(mar.entries[0].name).toBe(gvStrCode('walk'));
     const sev = parseSevStrict(readFileSync(join(ASSETS, 'walk.sev'), 'utf8'));
     expect(sar.entries[0].events.map((e) => [e.frame, e.se, e.joint === 0xff ? null : e.joint]))
@@ -58,7 +61,7 @@ describe('buildProject', () => {
     expect(text).toContain('[0] walk (0x3d11eb): 10 events, 3 SE slots');
     expect(text).toContain('se 2: SE_CLOTH_SWISH (0x0110)');
     expect(text).toMatch(/frame +5 {2}se 0 SE_FOOT_L_CONC \(0x0200\) \+7 floor variants {2}joint 17 \(LeftFoot\)/);
-    expect(text).toContain('[1] walk_rough (0x9ddcdc): 0 events, 0 SE slots');
+    expect(text).toContain('walk_rough (0x9ddcdc): 0 events, 0 SE slots');
   });
 
   it('a good project writes a .mar and .sar that read back with matching names, counts and events', () => {
@@ -68,10 +71,11 @@ describe('buildProject', () => {
     expect(r.written.map((p) => p.slice(dir.length + 1))).toEqual(['out/stage.mar', 'out/stage.sar', 'out/stage.report.json']);
     const mar = readMar(bytes(join(dir, 'out/stage.mar')));
     const sar = readSar(bytes(join(dir, 'out/stage.sar')));
-    expect(mar.entries.map((e) => e.name)).toEqual([gvStrCode('walk'), gvStrCode('walk_rough')]);
-    expect(sar.entries.map((e) => [e.name, e.events.length])).toEqual([[gvStrCode('walk'), 10], [gvStrCode('walk_rough'), 0]]);
+    expect(mar.entries.map((e) => e.name)).toEqual([gvStrCode('walk'), gvStrCode('cmu_01_01'), gvStrCode('walk_rough')]);
+    expect(mar.entries.map((e) => [e.mt3.numFrames, e.mt3.rotations.length])).toEqual([[132, 23], [687, 31], [132, 23]]);
+    expect(sar.entries.map((e) => [e.name, e.events.length])).toEqual([[gvStrCode('walk'), 10], [gvStrCode('cmu_01_01'), 30], [gvStrCode('walk_rough'), 0]]);
     const report = JSON.parse(readFileSync(join(dir, 'out/stage.report.json'), 'utf8'));
-    expect(report.motions.map((m: { name: string; events: number }) => [m.name, m.events])).toEqual([['walk', 10], ['walk_rough', 0]]);
+    expect(report.motions.map((m: { name: string; events: number }) => [m.name, m.events])).toEqual([['walk', 10], ['cmu_01_01', 30], ['walk_rough', 0]]);
     expect(listing(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
