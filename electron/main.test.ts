@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -39,6 +39,11 @@ const fake = vi.hoisted(() => {
       this.loadedUrl = url;
     }
     setDocumentEdited() {}
+    isMinimized() {
+      return false;
+    }
+    restore() {}
+    focus() {}
     setTitle() {}
     show() {}
     close() {
@@ -180,5 +185,15 @@ describe('electron main', () => {
     close({ preventDefault: vi.fn() });
     await vi.waitFor(() => expect(win.closed).toBe(1));
     expect(fake.state.messageBoxes[1]).toMatchObject({ message: 'walk has unsaved changes.' });
+  });
+
+  it('a file given to a second launch becomes allowed and is sent to the renderer to open', async () => {
+    const file = join(fake.state.userData, 'dropped.mtn');
+    copyFileSync(resolve(__dirname, '..', 'assets', 'walk.mtn'), file);
+    const open = fake.state.ipc.get(ipcInvokeChannel('openMotion'))!;
+    expect(await open(trustedEvent, { path: file })).toMatchObject({ ok: false, error: { message: expect.stringMatching(/refused/) } });
+    fake.state.appEvents.get('second-instance')!({}, ['/usr/bin/actguy', '--some-switch', file], '/');
+    expect(fake.state.sent.at(-1)).toEqual({ channel: MENU_COMMAND_CHANNEL, payload: { command: 'file.openRecent', path: file } });
+    expect(await open(trustedEvent, { path: file })).toMatchObject({ ok: true, value: { status: 'opened' } });
   });
 });

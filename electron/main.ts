@@ -49,20 +49,28 @@ function samplePath(): string {
   return app.isPackaged ? join(process.resourcesPath, 'assets', 'walk.mtn') : join(app.getAppPath(), 'assets', 'walk.mtn');
 }
 
-/** The motion file and options given on the command line (Electron's own switches skipped). */
-function commandLine(): { file: string | null; workspace: string | null } {
-  const args = process.argv.slice(app.isPackaged ? 1 : 2);
+/**
+ * The motion file and options on a command line. argv[0] is the executable;
+ * Electron's and Chromium's switches, the app folder (`electron .`) and any
+ * non-motion argument are skipped.
+ */
+function parseCommandLine(argv: string[], cwd: string): { file: string | null; workspace: string | null } {
+  const args = argv.slice(1);
   let file: string | null = null;
   let workspace: string | null = null;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    if (a === '--workspace' && args[i + 1]) workspace = resolve(args[++i]);
-    else if (!a.startsWith('-') && motionKindOfPath(a)) file = file ?? resolve(a);
+    if (a === '--workspace' && args[i + 1]) workspace = resolve(cwd, args[++i]);
+    else if (!a.startsWith('-') && motionKindOfPath(a)) file = file ?? resolve(cwd, a);
   }
   return { file, workspace };
 }
 
 let mainWindow: BrowserWindow | null = null;
+/** Files the user allowed from outside the window: command line, a second launch, Finder's "Open With". */
+const policy = createPathPolicy();
+/** A file the OS asked to open before the window could take it (macOS open-file at launch). */
+let pendingOpenFile: string | null = null;
 let documentState: DocumentStateReport = { documentId: null, documentName: null, dirty: false };
 let closeConfirmed = false;
 
@@ -109,7 +117,9 @@ function showAbout(): void {
 
 async function start(): Promise<void> {
   await app.whenReady();
-  const { file, workspace } = commandLine();
+  const { file: argFile, workspace } = parseCommandLine(process.argv, process.cwd());
+  const file = pendingOpenFile ?? argFile;
+  pendingOpenFile = null;
   const sample = samplePath();
 
   protocol.handle(APP_SCHEME, serveRenderer);
@@ -146,7 +156,7 @@ async function start(): Promise<void> {
       workspaceRoot: workspace,
       platform: process.platform,
     },
-    policy: createPathPolicy(),
+    policy,
     recent,
     compress,
     dialogs: createNativeDialogPort(() => mainWindow),
@@ -218,6 +228,25 @@ async function start(): Promise<void> {
   });
 }
 
+/**
+ * A file handed to the app by the user outside the window (a second launch with a
+ * file, macOS "Open With"): it becomes allowed and the renderer opens it as it
+ * opens a recent file, so its dirty-check runs first.
+ */
+function openFromOutside(path: string): void {
+  if (!mainWindow) {
+    pendingOpenFile = path;
+    return;
+  }
+  policy.allowFile(path);
+  sendMenuCommand({ command: 'file.openRecent', path });
+}
+
+app.on('open-file', (event, path) => {
+  event.preventDefault();
+  if (motionKindOfPath(path)) openFromOutside(path);
+});
+
 // Every web contents (the window and anything it might try to create): no new windows, no navigation, no webviews.
 app.on('web-contents-created', (_event, contents) => {
   contents.setWindowOpenHandler(() => ({ action: 'deny' }));
@@ -233,7 +262,9 @@ if (process.env.ACTGUY_USER_DATA_DIR) app.setPath('userData', resolve(process.en
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.on('second-instance', () => {
+  app.on('second-instance', (_event, argv, cwd) => {
+    const { file } = parseCommandLine(argv, cwd);
+    if (file) openFromOutside(file);
     if (mainWindow) {
       if (mainWindow.isMinimized()) mainWindow.restore();
       mainWindow.focus();
