@@ -151,9 +151,12 @@ export function encodeUtf8(s: string): Uint8Array {
 
 /** UTF-8 decode (lenient: bad sequences become U+FFFD), a BOM is skipped. */
 export function decodeUtf8(b: Uint8Array): string {
-  let s = '';
-  let i = b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
+  // TextDecoder exists in Node, browsers and workers but not in shared/'s ES2022 lib typings.
+  const TD = (globalThis as { TextDecoder?: new (label: string) => { decode(bytes: Uint8Array): string } }).TextDecoder;
+  if (TD) return new TD('utf-8').decode(b);
+  const units: number[] = [];
   const parts: string[] = [];
+  let i = b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
   while (i < b.length) {
     const c = b[i];
     let cp: number;
@@ -163,11 +166,12 @@ export function decodeUtf8(b: Uint8Array): string {
     else if (c >= 0xe0 && c < 0xf0) { cp = ((c & 15) << 12) | ((b[i + 1] & 63) << 6) | (b[i + 2] & 63); n = 3; }
     else if (c >= 0xf0 && c < 0xf8) { cp = ((c & 7) << 18) | ((b[i + 1] & 63) << 12) | ((b[i + 2] & 63) << 6) | (b[i + 3] & 63); n = 4; }
     else { cp = 0xfffd; n = 1; }
-    s += String.fromCodePoint(cp);
+    if (cp >= 0x10000) units.push(0xd800 + ((cp - 0x10000) >> 10), 0xdc00 + ((cp - 0x10000) & 1023));
+    else units.push(cp);
     i += n;
-    if (s.length > 8192) { parts.push(s); s = ''; }
+    if (units.length >= 4096) parts.push(String.fromCharCode(...units.splice(0)));
   }
-  parts.push(s);
+  parts.push(String.fromCharCode(...units));
   return parts.join('');
 }
 
