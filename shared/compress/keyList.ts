@@ -25,13 +25,7 @@ export class KeyList {
     if (this.isKey[f]) return;
     let a = f - 1;
     while (!this.isKey[a]) a--;
-    const b = this.next[a];
-    this.isKey[f] = 1;
-    this.prev[f] = a;
-    this.next[f] = b;
-    this.next[a] = f;
-    this.prev[b] = f;
-    this.count++;
+    this.insertBetween(a, f, this.next[a]);
   }
 
   /** Inserts between known neighbours a < f < b (a and b consecutive keys). */

@@ -4,20 +4,11 @@
  */
 import { encodeH16 } from '../math/half';
 import { encodeS12 } from '../math/s12';
+import { seededRandom } from '../testing/random';
+
+export { seededRandom };
 import { mt3FlagsFor } from './write';
 import type { LockRange, Mt3Motion, PositionTrack, RotationTrack, TraceTrack } from './types';
-
-/** mulberry32: a small deterministic PRNG returning [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Key frames 0..N with random gaps in 1..maxGap. */
 export function randomKeyFrames(rnd: () => number, N: number, maxGap: number): Uint16Array {
