@@ -1,6 +1,7 @@
 import { useDocument, usePreferences, useSession } from '../state/hooks';
 import { preferencesStore, PLAYBACK_SPEEDS } from '../state/preferencesStore';
 import { gotoFrame, step, togglePlay } from '../app/controller';
+import { Icon } from './Icons';
 
 /** Play/pause, step, loop, speed and the frame field under the viewport. */
 export function PlaybackBar() {
@@ -13,13 +14,13 @@ export function PlaybackBar() {
   const speed = usePreferences((p) => p.playbackSpeed);
   return (
     <div className="playback-bar" role="toolbar" aria-label="Playback">
-      <button type="button" className="tool" title="First frame (Home)" disabled={!hasMotion} onClick={() => gotoFrame(0)}>⏮</button>
-      <button type="button" className="tool" title="Step back (←)" disabled={!hasMotion} onClick={() => step(-1)} data-testid="step-back">◀︎|</button>
-      <button type="button" className="tool play" title="Play / pause (Space)" disabled={!hasMotion} onClick={togglePlay} data-testid="play-toggle" aria-pressed={playing}>
-        {playing ? '❚❚' : '▶︎'}
+      <button type="button" className="tool" title="First frame (Home)" aria-label="First frame" disabled={!hasMotion} onClick={() => gotoFrame(0)}><Icon name="first" /></button>
+      <button type="button" className="tool" title="Step back (←)" aria-label="Step back" disabled={!hasMotion} onClick={() => step(-1)} data-testid="step-back"><Icon name="stepBack" /></button>
+      <button type="button" className="tool play" title="Play / pause (Space)" aria-label={playing ? "Pause" : "Play"} disabled={!hasMotion} onClick={togglePlay} data-testid="play-toggle" aria-pressed={playing}>
+        {playing ? <Icon name="pause" /> : <Icon name="play" />}
       </button>
-      <button type="button" className="tool" title="Step forward (→)" disabled={!hasMotion} onClick={() => step(1)} data-testid="step-forward">|▶︎</button>
-      <button type="button" className="tool" title="Last frame (End)" disabled={!hasMotion} onClick={() => gotoFrame(frameCount)}>⏭</button>
+      <button type="button" className="tool" title="Step forward (→)" aria-label="Step forward" disabled={!hasMotion} onClick={() => step(1)} data-testid="step-forward"><Icon name="stepForward" /></button>
+      <button type="button" className="tool" title="Last frame (End)" aria-label="Last frame" disabled={!hasMotion} onClick={() => gotoFrame(frameCount)}><Icon name="last" /></button>
       <input
         className="frame-field"
         type="range"

@@ -5,6 +5,7 @@ import { useCompression, useDocument, useSession } from '../state/hooks';
 import { documentStore, type Tolerances } from '../state/documentStore';
 import { preferencesStore } from '../state/preferencesStore';
 import { revealChannelFrame } from '../app/controller';
+import { LocksList } from './LocksList';
 
 /**
  * A tolerance editor: a slider (a drag is one undo step) and a number field
@@ -166,10 +167,8 @@ function Stats() {
   const roundTrip = useCompression((c) => c.roundTripMs);
   const joints = useDocument((d) => d.motion?.joints);
   const readOnly = useDocument((d) => d.readOnly);
-  const [sortByError, setSortByError] = useState(true);
   if (readOnly) return <p className="dim">Read-only compressed motion: no recompression. Save As .mtn to tune it.</p>;
   if (!result) return <p className="dim">{error ? <span className="bad">{error}</span> : pending ? 'Compressing…' : 'No motion.'}</p>;
-  const rows = [...result.channels].sort((a, b) => (sortByError ? b.maxError / b.tolerance - a.maxError / a.tolerance : 0));
   const byKind = (['translation', 'rotation', 'offset'] as const).map((k) => [k, worstOf(result.channels, k)] as const).filter(([, w]) => w);
   return (
     <div className="stats">
@@ -211,6 +210,19 @@ function Stats() {
           ))}
         </ul>
       )}
+    </div>
+  );
+}
+
+/** Keys and error of every channel, worst first; click a row to jump to its worst frame. */
+function ChannelTable() {
+  const result = useCompression((c) => c.result);
+  const joints = useDocument((d) => d.motion?.joints);
+  const [sortByError, setSortByError] = useState(true);
+  if (!result) return null;
+  const rows = [...result.channels].sort((a, b) => (sortByError ? b.maxError / b.tolerance - a.maxError / a.tolerance : 0));
+  return (
+    <div>
       <div className="channel-table-head">
         <span>Keys per channel</span>
         <label className="check small">
@@ -266,12 +278,16 @@ export function TuningPanel() {
         >
           Use as defaults for new motions
         </button>
+        <h3>Compression</h3>
+        <Stats />
         <h3>Rotation override (selected joint)</h3>
         <OverrideEditor disabled={disabled} />
         <h3>Motion flags</h3>
         <FlagsEditor disabled={disabled} />
-        <h3>Compression</h3>
-        <Stats />
+        <h3>Locks &amp; trace keys</h3>
+        <LocksList disabled={disabled} />
+        <h3>Channels</h3>
+        <ChannelTable />
       </div>
     </aside>
   );

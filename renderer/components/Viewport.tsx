@@ -12,6 +12,7 @@ export function Viewport() {
   const [failure, setFailure] = useState<string | null>(null);
   const showTrajectory = usePreferences((p) => p.showTrajectory);
   const showTrace = usePreferences((p) => p.showTrace);
+  const follow = usePreferences((p) => p.followCamera);
   const hasMotion = useDocument((d) => !!d.motion);
   const readOnly = useDocument((d) => d.readOnly);
   const hasDecoded = useCompression((c) => !!c.result);
@@ -48,6 +49,10 @@ export function Viewport() {
         <label className="check">
           <input type="checkbox" checked={showTrace} onChange={(e) => preferencesStore.getState().set({ showTrace: e.target.checked })} />
           <span style={{ color: COLORS.trace }}>Trace path</span>
+        </label>
+        <label className="check" title="The camera follows the root while the motion plays">
+          <input type="checkbox" checked={follow} data-testid="follow" onChange={(e) => preferencesStore.getState().set({ followCamera: e.target.checked })} />
+          Follow
         </label>
         <button type="button" className="tool" title="Frame all (F)" data-testid="frame-all" onClick={() => sessionStore.getState().requestFrameAll()}>
           Frame all

@@ -105,6 +105,8 @@ export class CurvePainter {
     c.dataset.viewEnd = String(axis.viewEnd);
     c.dataset.plotTop = String(plotTop);
     c.dataset.plotBottom = String(plotBottom);
+    c.dataset.keyFrames = series.keyFrames.join(',');
+    c.dataset.userKeyFrames = series.userKeyFrames.join(',');
 
     // Gutter.
     ctx.fillStyle = COLORS.gutterBg;

@@ -17,6 +17,8 @@ export interface PreferencesState {
   /** Viewport layers. */
   showTrajectory: boolean;
   showTrace: boolean;
+  /** The viewport camera follows the root as the motion plays. */
+  followCamera: boolean;
   /** Tolerances a newly opened motion starts with. */
   defaultTolerances: Tolerances;
   /** Panel sizes in CSS px (resizable splits). */
@@ -69,6 +71,7 @@ export function createPreferencesStore() {
         showError: true,
         showTrajectory: true,
         showTrace: true,
+        followCamera: true,
         defaultTolerances: { ...DEFAULT_TOLERANCES },
         layout: { tuningWidth: 330, curvesHeight: 300, timelineHeight: 260 },
         set(patch) {

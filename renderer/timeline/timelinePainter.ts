@@ -141,9 +141,9 @@ export class TimelinePainter {
       if (rep) {
         for (let f = f0; f <= f1; f++) {
           const r = rep.errors[f] / rep.tolerance;
-          if (r < 0.25) continue;
-          const a = Math.min(1, r);
-          ctx.fillStyle = r > 1.0001 ? 'rgba(255,59,59,0.85)' : `rgba(255,${Math.round(200 - 120 * a)},60,${0.12 + 0.45 * a * a})`;
+          if (r < 0.6) continue;
+          const a = Math.min(1, (r - 0.6) / 0.4);
+          ctx.fillStyle = r > 1.0001 ? 'rgba(255,59,59,0.85)' : `rgba(255,${Math.round(190 - 110 * a)},60,${0.1 + 0.4 * a * a})`;
           const x = frameToX(axis, f - 0.5);
           ctx.fillRect(x, y + 1, Math.max(1, pxPerFrame), JOINT_ROW_H - 2);
         }
@@ -164,10 +164,10 @@ export class TimelinePainter {
       const isWorst = worst.has(row.joint);
       ctx.fillStyle = row.ratio > 1.0001 ? COLORS.tolerance : isWorst ? '#ffb347' : selected ? COLORS.selection : COLORS.text;
       ctx.textAlign = 'left';
-      ctx.fillText(name.length > 16 ? `${name.slice(0, 15)}…` : name, 6, y + JOINT_ROW_H / 2);
+      ctx.fillText(name.length > 15 ? `${name.slice(0, 14)}…` : name, 6, y + JOINT_ROW_H / 2);
       ctx.textAlign = 'right';
       ctx.fillStyle = isWorst || row.ratio > 1.0001 ? ctx.fillStyle : COLORS.textDim;
-      if (rep) ctx.fillText(`${row.keys}k ${row.maxError.toFixed(2)}`, GUTTER - 6, y + JOINT_ROW_H / 2);
+      if (rep) ctx.fillText(`${row.keys} · ${row.maxError.toFixed(2)}`, GUTTER - 6, y + JOINT_ROW_H / 2);
       ctx.textAlign = 'left';
     });
 

@@ -82,6 +82,8 @@ interface MotionContent {
   decodedPose: PoseBuffers;
   trajectory: THREE.Line;
   bounds: THREE.Box3;
+  /** Largest extent of a single pose (the character's size), for framing while following. */
+  poseSize: number;
 }
 
 export class ViewportScene {
@@ -100,6 +102,8 @@ export class ViewportScene {
   private readonly unsubscribers: (() => void)[] = [];
   private readonly resizeObserver: ResizeObserver;
   private lastFrameAllRequest = -1;
+  /** Root position the camera was last moved to while following. */
+  private followAnchor: THREE.Vector3 | null = null;
   private readonly q = new Float64Array(4);
   private readonly root = new Float64Array(4);
 
@@ -195,13 +199,20 @@ export class ViewportScene {
     const pose = createPoseBuffers(parents.length);
     const v = new THREE.Vector3();
     const step = Math.max(1, Math.floor((N + 1) / 240));
+    let poseSize = 0;
+    const poseBox = new THREE.Box3();
     for (let f = 0; f <= N; f++) {
       traj[f * 3] = m.translation[f * 4];
       traj[f * 3 + 1] = m.translation[f * 4 + 1];
       traj[f * 3 + 2] = m.translation[f * 4 + 2];
       if (f % step === 0 || f === N) {
         solvePose(parents, m.translation.subarray(f * 4, f * 4 + 3), sourceRotation(m, f), sourceOffset(m, f), pose);
-        for (let j = 0; j < parents.length; j++) bounds.expandByPoint(v.fromArray(pose.positions, j * 3));
+        poseBox.makeEmpty();
+        for (let j = 0; j < parents.length; j++) {
+          bounds.expandByPoint(v.fromArray(pose.positions, j * 3));
+          poseBox.expandByPoint(v);
+        }
+        poseSize = Math.max(poseSize, poseBox.getSize(new THREE.Vector3()).length());
       }
     }
     const tg = new THREE.BufferGeometry();
@@ -218,7 +229,9 @@ export class ViewportScene {
       decodedPose: createPoseBuffers(parents.length),
       trajectory,
       bounds,
+      poseSize: poseSize || 1,
     };
+    this.followAnchor = null;
     this.rebuildGrid(bounds);
     const size = bounds.getSize(new THREE.Vector3()).length() || 1;
     const r = size * 0.012;
@@ -281,23 +294,63 @@ export class ViewportScene {
     this.scene.add(this.traceLine, this.traceKeys);
   }
 
-  /** Points the camera at everything the motion covers. */
+  /**
+   * Points the camera at the character (following) or at everything the
+   * motion covers (not following).
+   */
   frameAll(): void {
     this.lastFrameAllRequest = sessionStore.getState().frameAllRequest;
     const c = this.content;
     if (!c) return;
-    const center = c.bounds.getCenter(new THREE.Vector3());
-    const radius = Math.max(1e-3, c.bounds.getSize(new THREE.Vector3()).length() / 2);
-    const dist = radius / Math.sin(THREE.MathUtils.degToRad(this.camera.fov / 2)) * 0.9;
+    const follow = preferencesStore.getState().followCamera;
+    let center: THREE.Vector3;
+    let radius: number;
+    if (follow) {
+      this.updatePose();
+      const box = new THREE.Box3();
+      const v = new THREE.Vector3();
+      for (let j = 0; j < c.parents.length; j++) box.expandByPoint(v.fromArray(c.sourcePose.positions, j * 3));
+      center = box.getCenter(new THREE.Vector3());
+      radius = Math.max(1e-3, c.poseSize * 0.75);
+    } else {
+      center = c.bounds.getCenter(new THREE.Vector3());
+      radius = Math.max(1e-3, c.bounds.getSize(new THREE.Vector3()).length() / 2);
+    }
+    const dist = (radius / Math.sin(THREE.MathUtils.degToRad(this.camera.fov / 2))) * 0.9;
     // A three-quarter view from the front-right (Z+ is forward in MGS2 motions).
     const dir = new THREE.Vector3(0.75, 0.45, 1).normalize();
     this.camera.near = Math.max(0.01, dist / 1000);
-    this.camera.far = dist * 100;
+    this.camera.far = Math.max(dist * 100, c.bounds.getSize(new THREE.Vector3()).length() * 10);
     this.camera.position.copy(center).addScaledVector(dir, dist);
     this.camera.updateProjectionMatrix();
     this.controls.target.copy(center);
     this.controls.update();
+    this.followAnchor = follow ? this.rootPosition(c) : null;
     this.invalidate();
+  }
+
+  private rootPosition(c: MotionContent): THREE.Vector3 {
+    return new THREE.Vector3(c.sourcePose.positions[0], c.sourcePose.positions[1], c.sourcePose.positions[2]);
+  }
+
+  /** While following, moves camera and target with the root (horizontal only, so the floor stays put). */
+  private follow(c: MotionContent): void {
+    if (!preferencesStore.getState().followCamera) {
+      this.followAnchor = null;
+      return;
+    }
+    const root = this.rootPosition(c);
+    if (!this.followAnchor) {
+      this.followAnchor = root;
+      return;
+    }
+    const delta = root.clone().sub(this.followAnchor);
+    delta.y = 0;
+    if (delta.lengthSq() === 0) return;
+    this.camera.position.add(delta);
+    this.controls.target.add(delta);
+    this.controls.update();
+    this.followAnchor = root;
   }
 
   private loop = (): void => {
@@ -320,6 +373,7 @@ export class ViewportScene {
     const frame = Math.max(0, Math.min(m.frameCount, Math.floor(sessionStore.getState().playhead)));
     solvePose(c.parents, m.translation.subarray(frame * 4, frame * 4 + 3), sourceRotation(m, frame), sourceOffset(m, frame), c.sourcePose);
     c.source.update(c.sourcePose.positions);
+    this.follow(c);
 
     const mt3 = compressionStore.getState().result?.mt3 ?? null;
     c.decoded.group.visible = !!mt3 && mt3.rotations.length === c.parents.length;

@@ -1,0 +1,31 @@
+import { writeFileSync } from 'node:fs';
+import { expect, test } from './fixtures';
+import { openThroughPicker, selectJoint, waitForDocument } from './ui';
+
+test('a corrupt file gives a readable message and the open document stays', async ({ page, workspace, appMode, pageErrors }) => {
+  test.skip(appMode === 'electron', 'opening uses the in-app picker of the loopback transport');
+  await waitForDocument(page);
+  await selectJoint(page, 'LeftFoot');
+  await page.getByTestId('curve-canvas').hover();
+  await page.keyboard.press('k');
+  await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
+  const keysBefore = await page.getByTestId('stat-total-keys').innerText();
+
+  // Right magic and version, a header that promises far more data than the file has.
+  const bytes = new Uint8Array(64);
+  bytes.set([0x4d, 0x54, 0x4e, 0x00, 1, 0, 0, 0, 10, 0, 0, 0, 3, 0, 0, 0]);
+  writeFileSync(workspace.path('broken.mtn'), bytes);
+
+  // The edits are unsaved: the question comes first; go on, the open then fails.
+  await openThroughPicker(page, 'broken.mtn', { discardEdits: true });
+  const error = page.getByTestId('message-error');
+  await expect(error).toContainText('broken.mtn');
+  await expect(error).toContainText(/bytes/);
+
+  // Still the same document, with its edits and stats.
+  await expect(page.getByTestId('doc-name')).toHaveText('walk');
+  await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
+  await expect(page.getByTestId('stat-total-keys')).toHaveText(keysBefore);
+  await expect(page.getByTestId('timeline-selected')).toHaveText('LeftFoot');
+  expect(pageErrors.filter((e) => e.startsWith('pageerror'))).toEqual([]);
+});

@@ -1,0 +1,62 @@
+import { expect, test } from './fixtures';
+import { canvasData, clickCurveFrame, selectJoint, waitForCompression, waitForDocument } from './ui';
+
+/** The frame in the middle of the longest gap between the channel's keys: certainly not a key yet. */
+function freeFrame(keyFrames: number[]): number {
+  let best = 0;
+  let at = 0;
+  for (let i = 1; i < keyFrames.length; i++) {
+    const gap = keyFrames[i] - keyFrames[i - 1];
+    if (gap > best) {
+      best = gap;
+      at = keyFrames[i - 1] + Math.floor(gap / 2);
+    }
+  }
+  return at;
+}
+
+test('a user key toggled in the curve view recompresses at once; undo and redo restore it', async ({ page }) => {
+  await waitForDocument(page);
+  await selectJoint(page, 'RightForeArm');
+  await waitForCompression(page);
+  const curve = page.getByTestId('curve-canvas');
+  const keys = (await canvasData(curve)).keyFrames.split(',').map(Number);
+  const frame = freeFrame(keys);
+  const keyCount = page.getByTestId('curve-key-count');
+  const before = await keyCount.innerText();
+  const stats = async () =>
+    [await page.getByTestId('stat-total-keys').innerText(), await page.getByTestId('stat-max-error-rotation').innerText(), await page.getByTestId('curve-max-error').innerText()].join('|');
+  const statsBefore = await stats();
+  expect(before).toMatch(/· 0 user$/);
+
+  await clickCurveFrame(page, frame);
+  await expect(keyCount).toHaveText(/· 1 user$/);
+  await waitForCompression(page);
+  // The new key is part of the compressed channel and the stats answer the new revision.
+  await expect.poll(async () => (await canvasData(curve)).keyFrames.split(',').map(Number)).toContain(frame);
+  await expect.poll(async () => (await canvasData(curve)).userKeyFrames).toBe(String(frame));
+  await expect(keyCount).not.toHaveText(before);
+  await expect.poll(stats).not.toBe(statsBefore);
+  await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
+
+  // Ctrl+Z removes the key again (one step), Ctrl+Y brings it back.
+  await page.keyboard.press('Control+z');
+  await expect(keyCount).toHaveText(before);
+  await waitForCompression(page);
+  await expect.poll(stats).toBe(statsBefore);
+  await expect(page.getByTestId('dirty-marker')).toHaveText('saved');
+  await page.keyboard.press('Control+y');
+  await expect(keyCount).toHaveText(/· 1 user$/);
+  await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
+
+  // Keyboard: K at the playhead toggles a key on the selected joint too.
+  await page.getByTestId('frame-number').fill(String(frame === 10 ? 11 : 10));
+  await page.getByTestId('curve-canvas').hover();
+  await page.keyboard.press('k');
+  await expect(keyCount).toHaveText(/· 2 user$/);
+  // Edit menu undo names the step.
+  await page.getByTestId('menu-edit').click();
+  await expect(page.getByTestId('menu-undo')).toContainText('Undo Toggle key');
+  await page.getByTestId('menu-undo').click();
+  await expect(keyCount).toHaveText(/· 1 user$/);
+});

@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+import { expect, test } from './fixtures';
+import { clickTraceRow, dragLockRow, freeRun, selectJoint, waitForDocument } from './ui';
+
+test('a lock range is set for one joint, refused on a second joint, and a trace key is added', async ({ page, workspace }) => {
+  await waitForDocument(page);
+  const start = freeRun(readFileSync(workspace.path('walk.mtn')), 5);
+  const locks = page.getByTestId('lock-item');
+  const lockCount = await locks.count();
+
+  await selectJoint(page, 'Head');
+  await dragLockRow(page, start, start + 4);
+  await expect(locks.filter({ hasText: `Head frames ${start}–${start + 4}` })).toHaveCount(1);
+  await expect(locks).toHaveCount(lockCount + 1);
+  await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
+
+  // A second joint on a locked frame is refused with a message naming frame and joint.
+  await selectJoint(page, 'Neck');
+  await dragLockRow(page, start + 2, start + 6);
+  const warning = page.getByTestId('message-warning');
+  await expect(warning).toContainText(`frame ${start + 2} is already locked by joint`);
+  await expect(warning).toContainText('"Head"');
+  await expect(locks).toHaveCount(lockCount + 1);
+
+  // Trace key: click in the trace row.
+  const traceFrame = start + 2;
+  const traceItems = page.getByTestId('trace-item');
+  await expect(traceItems.filter({ hasText: new RegExp(`^${traceFrame}`) })).toHaveCount(0);
+  await clickTraceRow(page, traceFrame);
+  await expect(traceItems.filter({ hasText: new RegExp(`^${traceFrame}`) })).toHaveCount(1);
+
+  // The lock drag was one undo step: undo the trace key, then the lock.
+  await page.keyboard.press('Control+z');
+  await expect(traceItems.filter({ hasText: new RegExp(`^${traceFrame}`) })).toHaveCount(0);
+  await page.keyboard.press('Control+z');
+  await expect(locks).toHaveCount(lockCount);
+  await expect(page.getByTestId('dirty-marker')).toHaveText('saved');
+});

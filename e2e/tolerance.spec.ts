@@ -1,0 +1,32 @@
+import { expect, test } from './fixtures';
+import { waitForCompression, waitForDocument } from './ui';
+
+test('changing a tolerance changes the MT3 bytes and the error, and undo restores them', async ({ page }) => {
+  await waitForDocument(page);
+  const bytes = page.getByTestId('stat-mt3-bytes');
+  const maxRot = page.getByTestId('stat-max-error-rotation');
+  const bytesBefore = Number(await bytes.innerText());
+  const errBefore = await maxRot.innerText();
+
+  const field = page.getByTestId('tol-rotation');
+  await field.fill('3');
+  await field.press('Enter');
+  await waitForCompression(page);
+  // A looser rotation tolerance needs fewer keys: fewer bytes, larger error.
+  await expect.poll(async () => Number(await bytes.innerText())).toBeLessThan(bytesBefore);
+  await expect(maxRot).not.toHaveText(errBefore);
+  const errLoose = Number(/: ([\d.]+)°/.exec(await maxRot.innerText())![1]);
+  expect(errLoose).toBeGreaterThan(Number(/: ([\d.]+)°/.exec(errBefore)![1]));
+  expect(errLoose).toBeLessThanOrEqual(3);
+  // Tolerances are not stored in the .mtn: the file stays clean.
+  await expect(page.getByTestId('dirty-marker')).toHaveText('saved');
+
+  await page.getByTestId('curve-canvas').hover();
+  await page.keyboard.press('Control+z');
+  await expect(field).toHaveValue('0.5');
+  await waitForCompression(page);
+  await expect.poll(async () => Number(await bytes.innerText())).toBe(bytesBefore);
+  await expect(maxRot).toHaveText(errBefore);
+  await page.keyboard.press('Control+y');
+  await expect(field).toHaveValue('3');
+});

@@ -1,0 +1,111 @@
+/**
+ * Helpers the product scenarios share: waiting for the sample, mapping frames
+ * to canvas coordinates (the canvases publish their time axis as data-*
+ * attributes), the in-app file picker, and screenshots of single panels.
+ */
+import { expect, type Locator, type Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from './electron-binary';
+import { readMtn } from '../shared/mtn/read';
+import { KeyFlag, lockedJointAt } from '../shared/motion/types';
+
+export const SCREENSHOT_DIR = join(repoRoot, 'e2e-output', 'screenshots');
+
+/** Waits until the document is open and its first compression is shown. */
+export async function waitForDocument(page: Page, name = 'walk'): Promise<void> {
+  await expect(page.getByTestId('doc-name')).toHaveText(name, { timeout: 30_000 });
+  await expect(page.getByTestId('stat-total-keys')).toHaveText(/^\d+$/, { timeout: 30_000 });
+  await expect(page.getByTestId('compress-pending')).toHaveCount(0);
+}
+
+/** Waits until no compression is in flight (the stats answer the latest edit). */
+export async function waitForCompression(page: Page): Promise<void> {
+  await expect(page.getByTestId('compress-pending')).toHaveCount(0);
+}
+
+/** x of a frame in a canvas that publishes data-plot-left/right and data-view-start/end. */
+export async function frameX(canvas: Locator, frame: number): Promise<number> {
+  const a = await canvas.evaluate((el) => ({ ...(el as HTMLElement).dataset }));
+  const left = Number(a.plotLeft);
+  const right = Number(a.plotRight);
+  const start = Number(a.viewStart);
+  const end = Number(a.viewEnd);
+  return left + ((frame - start) / (end - start)) * (right - left);
+}
+
+export async function canvasData(canvas: Locator): Promise<Record<string, string>> {
+  return canvas.evaluate((el) => ({ ...(el as HTMLElement).dataset }) as Record<string, string>);
+}
+
+/** Clicks the curve plot at a frame (toggles a user key there). */
+export async function clickCurveFrame(page: Page, frame: number): Promise<void> {
+  const canvas = page.getByTestId('curve-canvas');
+  const d = await canvasData(canvas);
+  const y = (Number(d.plotTop) + Number(d.plotBottom)) / 2;
+  await canvas.click({ position: { x: await frameX(canvas, frame), y } });
+}
+
+/** Drags in the timeline's lock row from one frame to another. */
+export async function dragLockRow(page: Page, from: number, to: number): Promise<void> {
+  const canvas = page.getByTestId('timeline-canvas');
+  const box = (await canvas.boundingBox())!;
+  const d = await canvasData(canvas);
+  const y = box.y + Number(d.lockRowY);
+  await page.mouse.move(box.x + (await frameX(canvas, from)), y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + (await frameX(canvas, (from + to) / 2)), y, { steps: 4 });
+  await page.mouse.move(box.x + (await frameX(canvas, to)), y, { steps: 4 });
+  await page.mouse.up();
+}
+
+/** Clicks the timeline's trace row at a frame (toggles a TRACE key). */
+export async function clickTraceRow(page: Page, frame: number): Promise<void> {
+  const canvas = page.getByTestId('timeline-canvas');
+  const d = await canvasData(canvas);
+  await canvas.click({ position: { x: await frameX(canvas, frame), y: Number(d.traceRowY) } });
+}
+
+/** Selects a joint by name in the curve view's joint list. */
+export async function selectJoint(page: Page, name: string): Promise<void> {
+  const select = page.getByTestId('joint-select');
+  const label = (await select.locator('option').allInnerTexts()).find((t) => t === name || t.endsWith(` ${name}`));
+  if (!label) throw new Error(`no joint named ${name}`);
+  await select.selectOption({ label });
+  await expect(page.getByTestId('timeline-selected')).toHaveText(name);
+}
+
+/**
+ * File > Open… then picks a workspace file in the in-app picker. With
+ * `discardEdits` the unsaved-changes question that comes first is answered "Discard".
+ */
+export async function openThroughPicker(page: Page, relativePath: string, options: { discardEdits?: boolean } = {}): Promise<void> {
+  await page.getByTestId('menu-file').click();
+  await page.getByTestId('menu-open').click();
+  if (options.discardEdits) {
+    await expect(page.getByTestId('confirm-dialog')).toContainText('unsaved changes');
+    await page.getByTestId('confirm-discard').click();
+  }
+  const picker = page.getByTestId('file-picker');
+  await expect(picker).toBeVisible();
+  await picker.getByTestId('picker-file').filter({ hasText: new RegExp(`^${relativePath.replace(/[.]/g, '\\.')}`) }).click();
+  await picker.getByTestId('picker-ok').click();
+  await expect(picker).toHaveCount(0);
+}
+
+/** Saves a screenshot of one element into e2e-output/screenshots/. */
+export async function screenshotOf(locator: Locator, project: string, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await locator.screenshot({ path: join(SCREENSHOT_DIR, `${project}-${name}.png`) });
+}
+
+/** First run of `length` frames of an MTN where no joint is locked and no trace key sits (with a free frame each side). */
+export function freeRun(bytes: Uint8Array, length: number): number {
+  const m = readMtn(bytes);
+  for (let start = 2; start + length < m.frameCount - 2; start++) {
+    let ok = true;
+    for (let f = start - 1; f <= start + length && ok; f++) ok = lockedJointAt(m, f) < 0 && !(m.translationKeyInfo[f * 4] & KeyFlag.TRACE);
+    if (ok) return start;
+  }
+  throw new Error('the sample has no free frames for a lock');
+}
