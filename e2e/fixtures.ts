@@ -185,3 +185,29 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 });
 
 export { expect };
+
+/** Answers for Electron's native dialogs while a scenario runs in project "electron". */
+export interface NativeDialogAnswers {
+  /** Path the next open dialogs return (null: cancel). */
+  openPath?: string | null;
+  /** Path the next save dialogs return (null: cancel). */
+  savePath?: string | null;
+  /** Button index message boxes return (0 = the confirming button, e.g. "Discard changes"). */
+  messageBoxResponse?: number;
+}
+
+/**
+ * Replaces Electron's native dialogs in the app under test with fixed answers
+ * (Playwright cannot click native dialogs). Only for project "electron"; in
+ * "chromium" use the in-app picker the page shows.
+ */
+export async function stubNativeDialogs(app: ElectronApplication, answers: NativeDialogAnswers): Promise<void> {
+  await app.evaluate(({ dialog }, a) => {
+    if (a.openPath !== undefined)
+      dialog.showOpenDialog = (async () => ({ canceled: a.openPath === null, filePaths: a.openPath ? [a.openPath] : [] })) as typeof dialog.showOpenDialog;
+    if (a.savePath !== undefined)
+      dialog.showSaveDialog = (async () => ({ canceled: a.savePath === null, filePath: a.savePath ?? '' })) as typeof dialog.showSaveDialog;
+    if (a.messageBoxResponse !== undefined)
+      dialog.showMessageBox = (async () => ({ response: a.messageBoxResponse!, checkboxChecked: false })) as typeof dialog.showMessageBox;
+  }, answers);
+}

@@ -7,7 +7,7 @@ import { ELECTRON_SKIP_REASON, electronBinary } from './electron-binary';
  */
 export default async function globalSetup(): Promise<void> {
   if (process.env.ACTGUY_E2E_SKIP_BUILD !== '1') {
-    const { buildApp } = (await import('../scripts/app-build.mjs')) as { buildApp(o?: { quiet?: boolean }): Promise<void> };
+    const { buildApp } = await import('../scripts/app-build.mjs');
     await buildApp({ quiet: true });
   }
   if (!electronBinary()) console.log(`e2e: ${ELECTRON_SKIP_REASON}`);
