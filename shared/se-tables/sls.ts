@@ -17,31 +17,42 @@ export function parseSls(text: string, file = 'default.sls'): SeTableReadResult 
     const cut = raw.search(/;|#|\/\//);
     const code = cut >= 0 ? raw.slice(0, cut) : raw;
     if (!code.trim()) continue;
-    const m = /^([ \t]*)([^ \t=]+)[ \t]*(=?)[ \t]*([^ \t]*)[ \t]*(.*)$/.exec(code)!;
-    const nameCol = m[1].length + 1;
-    const name = m[2];
-    const valueCol = code.indexOf(m[4], nameCol - 1 + name.length + (m[3] ? 1 : 0)) + 1;
+    const tokens: { text: string; column: number }[] = [];
+    const re = /=|[^ \t=]+/g;
+    for (let t = re.exec(code); t; t = re.exec(code)) tokens.push({ text: t[0], column: t.index + 1 });
+    const [first, second] = tokens;
+    if (first.text === '=') {
+      err(line, first.column, 'expected an SE name before `=`');
+      continue;
+    }
+    const name = first.text;
+    const nameCol = first.column;
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
       err(line, nameCol, `invalid SE name \`${name}\`: names match [A-Za-z_][A-Za-z0-9_]*`);
       continue;
     }
-    if (!m[4]) {
-      err(line, nameCol + name.length, `\`${name}\` has no code: expected \`NAME CODE\` or \`NAME = CODE\``);
+    const valueToken = second?.text === '=' ? tokens[2] : second;
+    if (!valueToken || valueToken.text === '=') {
+      const at = valueToken ?? tokens[tokens.length - 1];
+      err(line, at.column + (valueToken ? 0 : at.text.length), `\`${name}\` has no code: expected \`NAME CODE\` or \`NAME = CODE\``);
       continue;
     }
-    if (m[5]) {
-      err(line, code.indexOf(m[5], valueCol - 1 + m[4].length) + 1, `unexpected \`${m[5].trim()}\` after the code of ${name}`);
+    const extra = tokens[tokens.indexOf(valueToken) + 1];
+    if (extra) {
+      err(line, extra.column, `unexpected \`${extra.text}\` after the code of ${name}`);
       continue;
     }
-    const value = /^0[xX][0-9a-fA-F]+$/.test(m[4]) ? parseInt(m[4].slice(2), 16) : /^[0-9]+$/.test(m[4]) ? Number(m[4]) : NaN;
+    const valueText = valueToken.text;
+    const valueCol = valueToken.column;
+    const value = /^0[xX][0-9a-fA-F]+$/.test(valueText) ? parseInt(valueText.slice(2), 16) : /^[0-9]+$/.test(valueText) ? Number(valueText) : NaN;
     if (Number.isNaN(value)) {
-      err(line, valueCol, `code of ${name} must be a decimal or 0x hex integer, found \`${m[4]}\``);
+      err(line, valueCol, `code of ${name} must be a decimal or 0x hex integer, found \`${valueText}\``);
       continue;
     }
     if (value > SE_CODE_MAX) {
       err(line, valueCol, value === SE_CODE_NONE
         ? `code of ${name} is 0xFFFF, which a SAR uses for "no SE"`
-        : `code of ${name} is ${m[4]}, outside the u16 SE code range 0..0xFFFE`);
+        : `code of ${name} is ${valueText}, outside the u16 SE code range 0..0xFFFE`);
       continue;
     }
     const entry: SeTableEntry = { name, code: value, place: { file, line, column: nameCol } };

@@ -15,7 +15,7 @@ describe('parseSls', () => {
   });
 
   it('reports every bad line with line:column', () => {
-    const r = parseSls('SE_A 1\n1BAD 2\nSE_B\nSE_C 0x10000\nSE_D 12abc\nSE_E 1 2\nSE_A 3\nSE_F 65535\nSE_A 1\n', 'default.sls');
+    const r = parseSls('SE_A 1\n1BAD 2\nSE_B\nSE_C 0x10000\nSE_D 12abc\nSE_E 1 2\nSE_A 3\nSE_F 65535\nSE_A 1\n= 4\nSE_G =\nSE_H = = 1\n', 'default.sls');
     expect(msgs(r.errors)).toEqual([
       'default.sls:2:1: invalid SE name `1BAD`: names match [A-Za-z_][A-Za-z0-9_]*',
       'default.sls:3:5: `SE_B` has no code: expected `NAME CODE` or `NAME = CODE`',
@@ -24,6 +24,9 @@ describe('parseSls', () => {
       'default.sls:6:8: unexpected `2` after the code of SE_E',
       'default.sls:7:1: SE_A is defined again as 0x0003; it was 0x0001 at default.sls:1',
       'default.sls:8:6: code of SE_F is 0xFFFF, which a SAR uses for "no SE"',
+      'default.sls:10:1: expected an SE name before `=`',
+      'default.sls:11:7: `SE_G` has no code: expected `NAME CODE` or `NAME = CODE`',
+      'default.sls:12:8: `SE_H` has no code: expected `NAME CODE` or `NAME = CODE`',
     ]);
     expect(msgs(r.warnings)).toEqual(['default.sls:9:1: SE_A is listed again with the same code (first at line 1)']);
   });
@@ -137,5 +140,21 @@ describe('mergeSeTables', () => {
     expect(seNameOf(table, 9)).toBeUndefined();
     expect(explainUnknownSeName(table, 'SE_Z')).toBe('SE name SE_Z is not defined in default.sls or se_define.h');
     expect(explainUnknownSeName(table, 'SE_S')).toBe('SE name SE_S has no code: se_define.h:4 skips it (not an integer constant expression (unexpected `"`))');
+  });
+});
+
+describe('table readers on junk', () => {
+  it('never throw, and every error and warning names file, line and column', () => {
+    const pieces = ['#define', ' ', 'SE_A', '0x1', '(', ')', '<<', '|', '/*', '*/', '//', '\n', '\\\n', '"', "'", '=', ';', '#', '08', '1u', 'ul', '\t', 'é'];
+    let seed = 99;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    for (let k = 0; k < 300; k++) {
+      let text = '';
+      for (let n = Math.floor(rnd() * 40); n > 0; n--) text += pieces[Math.floor(rnd() * pieces.length)];
+      for (const r of [parseSeDefine(text, 'j.h'), parseSls(text, 'j.sls')]) {
+        for (const d of [...r.errors, ...r.warnings]) expect(d.message).toMatch(/^j\.(h|sls):\d+:\d+: /);
+        for (const e of r.entries) expect(e.code).toBeLessThanOrEqual(0xfffe);
+      }
+    }
   });
 });
