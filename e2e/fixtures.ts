@@ -56,6 +56,7 @@ interface WorkerFixtures {
   loopbackBrowser: Browser | null;
 }
 
+let electronSkipPrinted = false;
 const SCREENSHOT_DIR = join(repoRoot, 'e2e-output', 'screenshots');
 const LOOPBACK_BUNDLE = join(repoRoot, 'dist', 'electron', 'loopback.cjs');
 
@@ -139,7 +140,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     if (appMode !== 'electron') return use(null);
     const binary = electronBinary();
     if (!binary) {
-      console.log(`e2e: ${testInfo.title}: ${ELECTRON_SKIP_REASON}`);
+      if (!electronSkipPrinted) console.log(`e2e: ${ELECTRON_SKIP_REASON}`);
+      electronSkipPrinted = true;
       testInfo.skip(true, ELECTRON_SKIP_REASON);
       return use(null);
     }
