@@ -196,6 +196,8 @@ export interface BuildReportMotion {
   mt3Bytes: number;
   ratio: number;
   ms: number;
+  /** Largest error over all frames per channel kind, after quantisation (units / degrees; 0 when the kind has no channel). */
+  maxError: { translation: number; rotationDeg: number; offset: number };
   /** Channels whose tolerance the stored precision cannot meet (compression still succeeded). */
   unmetTolerances: string[];
   seSlots: number;
@@ -284,6 +286,11 @@ export function executeBuild(prepared: PreparedBuild, onProgress?: (p: BuildProg
       mt3Bytes: res.mt3Bytes,
       ratio: Number(res.ratio.toFixed(3)),
       ms: Number(res.ms.toFixed(1)),
+      maxError: {
+        translation: worst(res, 'translation'),
+        rotationDeg: worst(res, 'rotation'),
+        offset: worst(res, 'offset'),
+      },
       unmetTolerances: res.warnings.map((w) => w.message),
       seSlots: entry.seCodes.length / 8,
       events: entry.events.length,
@@ -316,6 +323,11 @@ export function planBuild(project: ResolvedProject, readFile: ReadFile, onProgre
   const prep = prepareBuild(project, readFile);
   if (!prep.ok) return prep;
   return executeBuild(prep.prepared, onProgress);
+}
+
+function worst(r: CompressResult, kind: 'translation' | 'rotation' | 'offset'): number {
+  const e = r.channels.filter((c) => c.kind === kind).reduce((m, c) => Math.max(m, c.maxError), 0);
+  return Number(e.toPrecision(4));
 }
 
 /** UTF-8 encode (no TextEncoder in shared/'s lib). */

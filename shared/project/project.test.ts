@@ -191,6 +191,10 @@ describe('planBuild', () => {
     expect(report.totals.keys).toBe(report.motions[0].keys + report.motions[1].keys);
     expect(report.totals.mt3Bytes).toBe(mar.entries.reduce((s, e) => s + e.bytes.byteLength, 0));
     expect(report.outputs.sar.bytes).toBe(r.outputs[1].bytes.byteLength);
+    // the report's worst errors stay within the tolerances the project asked for (0.25 deg on walk, overrides tighter)
+    expect(report.motions[0].maxError.rotationDeg).toBeLessThanOrEqual(0.25);
+    expect(report.motions[0].maxError.rotationDeg).toBeGreaterThan(0);
+    expect(report.motions[1].maxError.translation).toBeLessThanOrEqual(0.5);
   });
 
   it('a project with one broken SEV produces no outputs and lists every error', () => {
