@@ -31,6 +31,7 @@ import { readMtn } from '../shared/mtn/read';
 import type { CompressClient } from './compressClient';
 import type { DialogPort, FileFilter } from './dialogPort';
 import { baseNameOf, writeFileAtomic } from './fsutil';
+import { systemReason } from './fsErrors';
 import { loadMotionFile, motionKindOfPath } from './motionFiles';
 import type { PathPolicy } from './pathPolicy';
 import type { RecentFilesStore } from './recentFiles';
@@ -325,19 +326,4 @@ function requireCompressRequest(v: unknown, what: string): CompressRequest {
       if (!(typeof deg === 'number' && Number.isFinite(deg) && deg > 0)) throw new Error(`${what}: rotation tolerance override for joint ${joint} must be a number > 0`);
   }
   return r;
-}
-
-/** A file-system error as a short reason ("permission denied", "no space left on device"). */
-function systemReason(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException)?.code;
-  const known: Record<string, string> = {
-    EACCES: 'permission denied',
-    EPERM: 'the operation is not permitted',
-    ENOSPC: 'no space left on the disk',
-    EROFS: 'the disk is read-only',
-    ENOENT: 'the folder does not exist',
-    EISDIR: 'a folder has that name',
-    EBUSY: 'the file is in use',
-  };
-  return (code && known[code]) ?? (e instanceof Error ? e.message : String(e));
 }

@@ -10,6 +10,7 @@ import type { Motion } from '../shared/motion/types';
 import { readMtn } from '../shared/mtn/read';
 import { writeMtn } from '../shared/mtn/write';
 import { formatStrCode } from '../shared/strcode';
+import { systemReason } from './fsErrors';
 import { baseNameOf, readBytes } from './fsutil';
 
 /** The motion kind a path names by its extension, or null for any other file. */
@@ -52,7 +53,7 @@ export function loadMotionFile(req: LoadRequest): LoadOutcome {
   const { path } = req;
   const kind = motionKindOfPath(path);
   if (!kind) throw new Error(`${path}: not a motion file (expected .mtn, .mt3 or .mar)`);
-  const bytes = readBytes(path);
+  const bytes = readFileBytes(path);
   const fileBase = baseNameOf(path);
   if (kind === 'mtn') {
     inFile(path, () => readMtn(bytes));
@@ -92,7 +93,7 @@ export function loadMotionFile(req: LoadRequest): LoadOutcome {
     skeletonPath = req.skeletonPath ?? (existsSync(beside) ? beside : null);
     if (!skeletonPath) return { status: 'needsSkeleton', path, kind, marEntry };
     const sp = skeletonPath;
-    skeleton = inFile(sp, () => readMtn(readBytes(sp)));
+    skeleton = inFile(sp, () => readMtn(readFileBytes(sp)));
     if (skeleton.joints.length !== mt3.rotations.length)
       throw new Error(
         `${basename(sp)} has ${skeleton.joints.length} joints but ${basename(path)}${marEntry === null ? '' : ` entry ${marEntry}`} animates ${mt3.rotations.length}; choose the skeleton this motion was made from`,
@@ -100,4 +101,14 @@ export function loadMotionFile(req: LoadRequest): LoadOutcome {
   }
   const motion = inFile(path, () => decodeMt3ToMotion(mt3, skeleton));
   return { status: 'loaded', motion: { path, name, kind, readOnly: true, mtnBytes: writeMtn(motion), skeletonPath, marEntry } };
+}
+
+/** readBytes with a message naming the file and a plain reason ("it no longer exists"). */
+function readFileBytes(path: string): Uint8Array {
+  try {
+    return readBytes(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException)?.code;
+    throw new Error(`Could not read ${path}: ${code === 'ENOENT' ? 'it no longer exists' : systemReason(e)}`);
+  }
 }
