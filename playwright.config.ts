@@ -22,7 +22,7 @@ export default defineConfig<AppFixtureOptions>({
   expect: { timeout: 10_000 },
   reporter: [['list']],
   use: {
-    viewport: { width: 1400, height: 900 },
+    viewport: { width: 1600, height: 1000 },
     screenshot: 'only-on-failure',
     trace: 'off',
     launchOptions: {
@@ -35,6 +35,10 @@ export default defineConfig<AppFixtureOptions>({
         '--disable-background-networking',
         '--disable-component-update',
         '--disable-sync',
+        // WebGL for the three.js viewport without a GPU: Chromium's software ANGLE backend.
+        '--use-angle=swiftshader',
+        '--enable-unsafe-swiftshader',
+        '--ignore-gpu-blocklist',
       ],
     },
   },

@@ -168,7 +168,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       await use(window);
       return;
     }
-    const context = await loopbackBrowser!.newContext({ viewport: viewport ?? { width: 1400, height: 900 } });
+    const context = await loopbackBrowser!.newContext({ viewport: viewport ?? { width: 1600, height: 1000 } });
     const page = await context.newPage();
     collectErrors(page, pageErrors);
     await page.goto(server!.url);
