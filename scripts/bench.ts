@@ -48,7 +48,7 @@ export async function main(): Promise<void> {
   const motions: [string, Motion][] = [];
   const assets = join(root, 'assets');
   for (const f of readdirSync(assets).filter((f) => f.endsWith('.mtn')).sort()) motions.push([f, readMtn(new Uint8Array(readFileSync(join(assets, f))))]);
-  const extras = await benchExtras();
+  const extras = await benchExtras(root);
   motions.push(...extras.motions);
   motions.push(['synthetic 60x600', syntheticMotion({ frames: 600, joints: 60, seed: 1, noise: 0.002 })]);
   motions.push(['synthetic 60x600 offsets', syntheticMotion({ frames: 600, joints: 60, seed: 2, noise: 0.002, offsets: true })]);

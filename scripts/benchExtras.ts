@@ -1,10 +1,25 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { listRealBvhSamples, realBvhSamplesMissingReason } from '../electron/interchange/realBvhSamples';
+import { importBvh } from '../shared/interchange/bvh/import';
 import type { Motion } from '../shared/motion/types';
+import { benchWorker } from './bench-worker';
 
 /**
- * Extra bench inputs and sections contributed by other parts of the project
- * (real mocap samples, the worker round trip). Kept apart so the compression
- * bench does not depend on them being present.
+ * Extra bench inputs and sections: the real CMU captures shipped by the
+ * Debian package assimp-testmodels (imported at 30 fps, in centimetres), and
+ * the worker round trip the app waits for after a key toggle.
  */
-export async function benchExtras(): Promise<{ motions: [string, Motion][]; realDataNote: string; after: () => Promise<string[]> }> {
-  return { motions: [], realDataNote: '', after: async () => [] };
+export async function benchExtras(root: string): Promise<{ motions: [string, Motion][]; realDataNote: string; after: () => Promise<string[]> }> {
+  const motions: [string, Motion][] = [];
+  for (const s of listRealBvhSamples()) {
+    const { motion } = importBvh(readFileSync(s.path, 'utf8'), { fps: 30, scale: s.centimetresPerUnit });
+    motions.push([`${s.name}.bvh (real, 30 fps)`, motion]);
+  }
+  const missing = realBvhSamplesMissingReason();
+  return {
+    motions,
+    realDataNote: missing ? `note: ${missing}` : '',
+    after: () => benchWorker({ root: join(root) }),
+  };
 }
