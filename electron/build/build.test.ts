@@ -8,7 +8,7 @@ import { parseSevStrict } from '../../shared/sev/parse';
 import { gvStrCode } from '../../shared/strcode';
 import { describeSar } from '../../shared/sar/describe';
 import { buildProject } from './build';
-import { loadSarDisplayNames } from './sarNames';
+import { findProjectOfSar, loadSarDisplayNames } from './sarNames';
 import { writeFilesAtomically } from './files';
 
 const ASSETS = join(__dirname, '..', '..', 'assets');
@@ -62,6 +62,9 @@ describe('buildProject', () => {
     expect(text).toContain('se 2: SE_CLOTH_SWISH (0x0110)');
     expect(text).toMatch(/frame +5 {2}se 0 SE_FOOT_L_CONC \(0x0200\) \+7 floor variants {2}joint 17 \(LeftFoot\)/);
     expect(text).toContain('walk_rough (0x9ddcdc): 0 events, 0 SE slots');
+    // after a build, the report beside the .sar leads `info` back to the project
+    expect(findProjectOfSar(join(out, 'stage.sar'))).toEqual({ project: join(ASSETS, 'sample.actguy.json'), report: join(out, 'stage.report.json') });
+    expect(findProjectOfSar(join(ASSETS, 'nothing.sar'))).toBeUndefined();
   });
 
   it('a good project writes a .mar and .sar that read back with matching names, counts and events', () => {

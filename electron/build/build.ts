@@ -3,10 +3,11 @@
  * (shared/project) validate and build everything in memory, and write the
  * .mar, .sar and report only when all of it succeeded.
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { FormatError } from '../../shared/errors';
 import { normalizePath } from '../../shared/project/paths';
 import { planBuild, type BuildProgress, type BuildReport } from '../../shared/project/plan';
+import type { ResolvedProject } from '../../shared/project/types';
 import { checkOutputPaths, parseProject, withOutputDir } from '../../shared/project/validate';
 import { decodeUtf8Text } from '../../shared/sev/text';
 import { readInputFile, writeFilesAtomically } from './files';
@@ -35,7 +36,7 @@ export function buildProject(projectPath: string, options: ProjectBuildOptions =
   }
   const parsed = parseProject(text, projectFile);
   if (!parsed.resolved) return { ok: false, errors: parsed.errors, warnings: [] };
-  let project = parsed.resolved;
+  let project: ResolvedProject = { ...parsed.resolved, projectFileAbsolute: resolve(projectFile) };
   if (options.outDir !== undefined) {
     project = withOutputDir(project, normalizePath(options.outDir), (dir, name) => normalizePath(join(dir, name)));
     const clash = checkOutputPaths(project);

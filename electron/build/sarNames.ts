@@ -3,6 +3,8 @@
  * through the SE tables, motion hashes back to names and joint numbers back
  * to joint names through a project file. Everything is optional.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
 import { inFile } from '../../shared/errors';
 import { readMtn } from '../../shared/mtn/read';
 import { parseProject } from '../../shared/project/validate';
@@ -48,4 +50,21 @@ export function loadSarDisplayNames(src: SarNameSources, motionNames?: ReadonlyM
     out.seTable = tables.table;
   }
   return out;
+}
+
+/**
+ * The project a SAR was built from, found through the build report beside it
+ * (`stage.sar` -> `stage.report.json`, which records the project's absolute
+ * path). Undefined when there is no such report or the project is gone.
+ */
+export function findProjectOfSar(sarPath: string): { project: string; report: string } | undefined {
+  const report = join(dirname(sarPath), `${basename(sarPath, extname(sarPath))}.report.json`);
+  if (!existsSync(report)) return undefined;
+  try {
+    const r = JSON.parse(readFileSync(report, 'utf8')) as { tool?: string; projectAbsolute?: string; outputs?: { sar?: { path?: string } } };
+    if (r.tool !== 'actguy build' || typeof r.projectAbsolute !== 'string' || !existsSync(r.projectAbsolute)) return undefined;
+    return { project: r.projectAbsolute, report };
+  } catch {
+    return undefined; // not our report, or damaged: names are a convenience, so go on without them
+  }
 }

@@ -209,6 +209,8 @@ export interface BuildReport {
   tool: 'actguy build';
   reportVersion: 1;
   project: string;
+  /** Absolute path of the project file when known: `info stage.sar` finds names through it. */
+  projectAbsolute?: string;
   outputs: { mar: { path: string; bytes: number }; sar: { path: string; bytes: number }; report: string };
   motions: BuildReportMotion[];
   totals: { motions: number; keys: number; mtnBytes: number; mt3Bytes: number; events: number; ms: number };
@@ -301,6 +303,7 @@ export function executeBuild(prepared: PreparedBuild, onProgress?: (p: BuildProg
     tool: 'actguy build',
     reportVersion: 1,
     project: project.projectFile,
+    projectAbsolute: project.projectFileAbsolute,
     outputs: { mar: { path: project.marPath, bytes: mar.byteLength }, sar: { path: project.sarPath, bytes: sar.byteLength }, report: project.reportPath },
     motions,
     totals: {

@@ -74,6 +74,8 @@ export interface ResolvedMotion {
 /** A validated project with every path resolved against the project file's folder. */
 export interface ResolvedProject {
   projectFile: string;
+  /** The project file as an absolute path, when the host knows it (recorded in the build report so tools can find the project again). */
+  projectFileAbsolute?: string;
   motions: ResolvedMotion[];
   slsPath?: string;
   seDefinePath?: string;

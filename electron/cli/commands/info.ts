@@ -10,7 +10,7 @@ import { readBytes } from '../../fsutil';
 import { parseArgs, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
 import { readMotionNamesFile } from '../motionNames';
-import { loadSarDisplayNames } from '../../build/sarNames';
+import { findProjectOfSar, loadSarDisplayNames } from '../../build/sarNames';
 
 type Kind = 'mtn' | 'mt3' | 'mar' | 'sar';
 
@@ -46,7 +46,12 @@ export const infoCommand: CliCommand = {
     else {
       const motionNames = names ? new Map([...names].map(([h, n]) => [h, n.name])) : undefined;
       // SE codes back to names (--sls/--se-define), motion and joint names (--project): loaded before the SAR so errors name their own file
-      const display = loadSarDisplayNames({ sls: stringOption(args, 'sls'), seDefine: stringOption(args, 'se-define'), project: stringOption(args, 'project') }, motionNames);
+      const sources = { sls: stringOption(args, 'sls'), seDefine: stringOption(args, 'se-define'), project: stringOption(args, 'project') };
+      if (!sources.sls && !sources.seDefine && !sources.project) {
+        const found = findProjectOfSar(path); // after `actguy build`, its report beside the .sar names the project
+        if (found) { sources.project = found.project; console.error(`(names from ${found.project}, via ${found.report})`); }
+      }
+      const display = loadSarDisplayNames(sources, motionNames);
       text = inFile(path, () => describeSar(bytes, display));
     }
     console.log(`${path}\n${text}`);
