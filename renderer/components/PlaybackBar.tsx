@@ -43,6 +43,10 @@ export function PlaybackBar() {
         aria-label="Frame"
         data-testid="frame-number"
         onChange={(e) => gotoFrame(Number(e.target.value))}
+        onKeyDown={(e) => {
+          // Enter / Escape hand the keyboard back to the shortcuts (K, L, T, arrows).
+          if (e.key === 'Enter' || e.key === 'Escape') e.currentTarget.blur();
+        }}
       />
       <span className="dim">/ {frameCount}</span>
       <label className="check" title="Loop playback">

@@ -50,8 +50,12 @@ function ToleranceRow(props: { label: string; unit: string; field: keyof Toleran
         onChange={(e) => setText(e.target.value)}
         onBlur={commitText}
         onKeyDown={(e) => {
-          if (e.key === 'Enter') commitText();
-          if (e.key === 'Escape') setText(String(value));
+          // Enter commits (on blur) and hands the keyboard back to the shortcuts.
+          if (e.key === 'Enter') e.currentTarget.blur();
+          if (e.key === 'Escape') {
+            setText(String(value));
+            e.currentTarget.blur();
+          }
         }}
       />
       <span className="unit">{props.unit}</span>
@@ -91,7 +95,7 @@ function OverrideEditor({ disabled }: { disabled: boolean }) {
           data-testid="override-input"
           onChange={(e) => setText(e.target.value)}
           onBlur={apply}
-          onKeyDown={(e) => e.key === 'Enter' && apply()}
+          onKeyDown={(e) => e.key === 'Enter' && e.currentTarget.blur()}
         />
         <span className="unit">°</span>
       </div>

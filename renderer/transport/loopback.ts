@@ -10,6 +10,7 @@
 import { decodeIpcFrame, encodeIpcFrame } from '../../shared/ipc-codec';
 import {
   ActGuyApiError,
+  ACTGUY_INVOKE_MEMBERS,
   type ActGuyApi,
   type ActGuyInvokeMember,
   type InvokeArg,
@@ -96,6 +97,9 @@ export function createLoopbackClient(options: LoopbackClientOptions): ActGuyApi 
     return reply.value;
   }
 
+  const invokeByName = (member: string, arg: unknown): Promise<unknown> =>
+    (invoke as (m: string, a: unknown) => Promise<unknown>)(member, arg);
+
   const requireDialogs = (): InAppDialogs => {
     if (!inAppDialogs) throw new ActGuyApiError({ message: 'no in-app file picker registered (setInAppDialogs) for the loopback transport' });
     return inAppDialogs;
@@ -109,9 +113,12 @@ export function createLoopbackClient(options: LoopbackClientOptions): ActGuyApi 
 
   const withExtension = (path: string, ext: string): string => (path.toLowerCase().endsWith(`.${ext}`) ? path : `${path}.${ext}`);
 
-  const api: ActGuyApi = {
-    getAppInfo: () => invoke('getAppInfo', undefined),
-    openMotion: (req) => invoke('openMotion', req),
+  /**
+   * Dialog members, served in the page. Keyed by name and applied only when
+   * the contract lists the member, so families added to shared/ipc.ts later
+   * (projects, SEV) can register theirs here without breaking older builds.
+   */
+  const inPage: Record<string, (arg: never) => Promise<unknown>> = {
     openMotionDialog: async () => {
       const path = await pick('open', 'Open motion', ['mtn', 'mt3', 'mar']);
       return path ? invoke('openMotion', { path }) : { status: 'cancelled' };
@@ -120,31 +127,43 @@ export function createLoopbackClient(options: LoopbackClientOptions): ActGuyApi 
       const path = await pick('open', 'Choose the skeleton (.mtn) this motion was made from', ['mtn']);
       return path ? { status: 'chosen', path } : { status: 'cancelled' };
     },
-    closeDocument: (req) => invoke('closeDocument', req),
-    saveMotion: (req) => invoke('saveMotion', req),
-    saveMotionAsDialog: async (req) => {
+    saveMotionAsDialog: async (req: InvokeArg<'saveMotionAsDialog'>) => {
       const path = await pick('save', 'Save motion as', ['mtn'], req.defaultName);
       return path ? invoke('saveMotion', { documentId: req.documentId, mtnBytes: req.mtnBytes, path: withExtension(path, 'mtn') }) : { status: 'cancelled' };
     },
-    compressMotion: (req) => invoke('compressMotion', req),
-    exportMt3: (req) => invoke('exportMt3', req),
-    exportMt3Dialog: async (req) => {
+    exportMt3Dialog: async (req: InvokeArg<'exportMt3Dialog'>) => {
       const path = await pick('save', 'Export compressed motion', ['mt3'], req.defaultName);
       return path ? invoke('exportMt3', { compress: req.compress, path: withExtension(path, 'mt3') }) : { status: 'cancelled' };
     },
-    getRecentFiles: () => invoke('getRecentFiles', undefined),
-    clearRecentFiles: () => invoke('clearRecentFiles', undefined),
-    listWorkspace: (req) => invoke('listWorkspace', req),
-    confirmDiscardChanges: async (req) => {
+    confirmDiscardChanges: async (req: InvokeArg<'confirmDiscardChanges'>) => {
       const message = `${req.documentName} has unsaved changes. Discard them and ${req.action}?`;
       const confirm = inAppDialogs?.confirm;
       if (confirm) return confirm({ title: 'Unsaved changes', message, confirmLabel: 'Discard changes' });
       return (globalThis as unknown as { confirm(text: string): boolean }).confirm(message);
     },
-    reportDocumentState: (req) => invoke('reportDocumentState', req),
-    // No native menu over loopback: the page's own menu bar drives the same actions.
-    onMenuCommand: () => () => {},
+    // Issue 5 (projects): the same pattern, over the workspace listing.
+    openProjectDialog: async () => {
+      const path = await pick('open', 'Open project', ['json']);
+      return path ? invokeByName('openProject', { path }) : { status: 'cancelled' };
+    },
+    chooseProjectFileDialog: async (req: { purpose: string }) => {
+      const byPurpose: Record<string, [string, string[]]> = {
+        mtn: ['Add a motion', ['mtn']],
+        sev: ['Attach a sound-event file', ['sev']],
+        sound: ['Choose a sound in the audition folder', ['wav', 'ogg', 'mp3', 'flac']],
+      };
+      const [title, extensions] = byPurpose[req.purpose] ?? ['Choose a file', []];
+      const path = await pick('open', title, extensions);
+      return path ? { status: 'chosen', path } : { status: 'cancelled' };
+    },
   };
-  return api;
+
+  const api: Record<string, unknown> = {};
+  // Every other invoke member is a plain RPC: new contract members work without edits here.
+  for (const member of ACTGUY_INVOKE_MEMBERS) api[member] = inPage[member] ?? ((arg?: unknown) => invokeByName(member, arg));
+  // No native menu over loopback: the page's own menu bar drives the same actions.
+  const onMenuCommand: ActGuyApi['onMenuCommand'] = () => () => {};
+  api.onMenuCommand = onMenuCommand;
+  return api as unknown as ActGuyApi;
 }
 
