@@ -90,7 +90,7 @@ describe('handlers', () => {
     expect(Object.keys(handlers).sort()).toEqual([...ACTGUY_INVOKE_MEMBERS].sort());
     for (const member of ACTGUY_INVOKE_MEMBERS) {
       const reply = await dispatchInvoke(handlers, member, undefined);
-      if (!reply.ok) expect(reply.error.message).not.toMatch(/unknown API member/);
+      if (!reply.ok) expect(reply.error.message).not.toMatch(/unknown API member|has no handler/);
     }
     const unknown = await dispatchInvoke(handlers, 'readAnyFile', { path: '/etc/passwd' });
     expect(unknown).toEqual({ ok: false, error: { message: 'unknown API member "readAnyFile"' } });

@@ -257,7 +257,8 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
 export async function dispatchInvoke(handlers: ApiHandlers, member: string, arg: unknown): Promise<IpcReply<unknown>> {
   if (!isInvokeMember(member)) return { ok: false, error: { message: `unknown API member ${JSON.stringify(member)}` } };
   try {
-    const handler = handlers[member] as (a: unknown) => Promise<unknown>;
+    const handler = handlers[member] as ((a: unknown) => Promise<unknown>) | undefined;
+    if (typeof handler !== 'function') return { ok: false, error: { message: `API member ${member} has no handler in this build` } };
     return { ok: true, value: await handler(arg) };
   } catch (e) {
     if (e instanceof FormatError) return { ok: false, error: { message: e.message, formatKind: e.kind } };
