@@ -96,6 +96,25 @@ describe('buildProject', () => {
     expect(existsSync(join(dir, 'out'))).toBe(false);
   });
 
+  it('builds from unsaved project and SEV text without touching the files, and a dry run writes nothing', () => {
+    const dir = sampleCopy();
+    const before = listing(dir);
+    const sevPath = join(dir, 'walk.sev');
+    const diskSev = readFileSync(sevPath, 'utf8');
+    const projectText = readFileSync(join(dir, 'p.actguy.json'), 'utf8').replace('"walk_rough"', '"walk_loose"');
+    const textOverrides = new Map([[sevPath, 'sev 1\nse 0 SE_FOOT_L\nevent 7 0 17\n']]);
+    const dry = buildProject(join(dir, 'p.actguy.json'), { projectText, textOverrides, dryRun: true });
+    if (!dry.ok) throw new Error(dry.errors.map((e) => e.message).join('\n'));
+    expect(dry.written).toEqual([]);
+    expect(dry.report.motions.map((m) => [m.name, m.events])).toEqual([['walk', 1], ['cmu_01_01', 30], ['walk_loose', 0]]);
+    expect(listing(dir)).toEqual(before);
+    const bad = buildProject(join(dir, 'p.actguy.json'), { textOverrides: new Map([[sevPath, 'sev 1\nevent 7 0 17\n']]) });
+    if (!bad.ok) expect(bad.errors.map((e) => e.message)).toEqual([`${sevPath}:2:9: event uses undefined SE index 0`]);
+    else throw new Error('expected errors');
+    expect(readFileSync(sevPath, 'utf8')).toBe(diskSev);
+    expect(listing(dir)).toEqual(before);
+  });
+
   it('a broken project file writes nothing', () => {
     const dir = sampleCopy();
     writeFileSync(join(dir, 'p.actguy.json'), '{ "version": 1, "motions": [ { "name": "walk", "mtn": "missing.mtn" } ], "outputs": { "mar": "o.mar", "sar": "o.sar" } }');

@@ -17,6 +17,15 @@ export interface ProjectBuildOptions {
   outDir?: string;
   /** Called after each motion is compressed (for a progress line). */
   onProgress?: (p: BuildProgress) => void;
+  /** The project text to use instead of the file (an edited, unsaved project in the app). */
+  projectText?: string;
+  /**
+   * Text that replaces a file on disk for this build, by path as the project
+   * resolves it (unsaved SEV edits in the app). The files themselves are not touched.
+   */
+  textOverrides?: ReadonlyMap<string, string>;
+  /** Validate and compress everything but write nothing (the app's status check). */
+  dryRun?: boolean;
 }
 
 export type ProjectBuildOutcome =
@@ -29,7 +38,7 @@ export function buildProject(projectPath: string, options: ProjectBuildOptions =
   const projectFile = normalizePath(projectPath);
   let text: string;
   try {
-    text = decodeUtf8Text(readInputFile(projectFile), 'PROJECT', projectFile);
+    text = options.projectText ?? decodeUtf8Text(readInputFile(projectFile), 'PROJECT', projectFile);
   } catch (e) {
     if (e instanceof FormatError) return { ok: false, errors: [e], warnings: [] };
     return { ok: false, errors: [new FormatError('PROJECT', `cannot read the project file: ${(e as Error).message}`, {}, projectFile)], warnings: [] };
@@ -42,8 +51,21 @@ export function buildProject(projectPath: string, options: ProjectBuildOptions =
     const clash = checkOutputPaths(project);
     if (clash.length) return { ok: false, errors: clash, warnings: [] };
   }
-  const result = planBuild(project, readInputFile, options.onProgress);
+  const overrides = options.textOverrides;
+  const readFile = overrides?.size
+    ? (path: string) => {
+        const t = overrides.get(path);
+        return t === undefined ? readInputFile(path) : encodeUtf8(t);
+      }
+    : readInputFile;
+  const result = planBuild(project, readFile, options.onProgress);
   if (!result.ok) return result;
+  if (options.dryRun) return { ok: true, report: result.report, written: [], warnings: result.warnings };
   writeFilesAtomically(result.outputs);
   return { ok: true, report: result.report, written: result.outputs.map((o) => o.path), warnings: result.warnings };
+}
+
+function encodeUtf8(text: string): Uint8Array {
+  const b = Buffer.from(text, 'utf8');
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 }
