@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { openThroughPicker, selectJoint, waitForDocument } from './ui';
 
@@ -28,4 +28,24 @@ test('a corrupt file gives a readable message and the open document stays', asyn
   await expect(page.getByTestId('stat-total-keys')).toHaveText(keysBefore);
   await expect(page.getByTestId('timeline-selected')).toHaveText('LeftFoot');
   expect(pageErrors.filter((e) => e.startsWith('pageerror'))).toEqual([]);
+});
+
+test('a failed save says why and keeps the edits', async ({ page, workspace, appMode }) => {
+  test.skip(appMode === 'electron', 'the loopback workspace is replaced on disk by the test');
+  await waitForDocument(page);
+  await selectJoint(page, 'RightFoot');
+  await page.getByTestId('curve-canvas').hover();
+  await page.keyboard.press('k');
+  await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
+  const userKeys = await page.getByTestId('curve-key-count').innerText();
+
+  // A folder where the file was: the atomic rename cannot replace it (even as root).
+  rmSync(workspace.path('walk.mtn'));
+  mkdirSync(workspace.path('walk.mtn'));
+  await page.keyboard.press('Control+s');
+  const error = page.getByTestId('message-error');
+  await expect(error).toContainText('Save failed');
+  await expect(error).toContainText('walk.mtn');
+  await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
+  await expect(page.getByTestId('curve-key-count')).toHaveText(userKeys);
 });

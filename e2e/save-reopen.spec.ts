@@ -31,7 +31,7 @@ test('save writes keys, locks, trace keys and flags into the .mtn; reopening sho
   await page.getByTestId('curve-canvas').hover();
   await page.keyboard.press('Control+s');
   await expect(page.getByTestId('dirty-marker')).toHaveText('saved');
-  await expect(page.getByTestId('message-info')).toContainText('Saved');
+  await expect(page.getByTestId('message-info').filter({ hasText: 'Saved' })).toHaveCount(1);
 
   // The file on disk has the edits in its key info and header flags.
   const saved = readMtn(readFileSync(file));
@@ -53,7 +53,7 @@ test('save writes keys, locks, trace keys and flags into the .mtn; reopening sho
   await expect(page.getByTestId('dirty-marker')).toHaveText('saved');
 });
 
-test('export writes an .mt3 through the in-app picker', async ({ page, workspace, appMode }) => {
+test('export writes an .mt3 through the in-app picker, and it reopens read-only', async ({ page, workspace, appMode }) => {
   test.skip(appMode === 'electron', 'in-app picker is the loopback transport');
   await waitForDocument(page);
   await page.getByTestId('menu-file').click();
@@ -61,7 +61,16 @@ test('export writes an .mt3 through the in-app picker', async ({ page, workspace
   const picker = page.getByTestId('file-picker');
   await expect(picker.getByTestId('picker-name')).toHaveValue('walk.mt3');
   await picker.getByTestId('picker-ok').click();
-  await expect(page.getByTestId('message-info')).toContainText('Exported');
+  await expect(page.getByTestId('message-info').filter({ hasText: 'Exported' })).toHaveCount(1);
   const bytes = readFileSync(workspace.path('walk.mt3'));
   expect(bytes.byteLength).toBe(Number(await page.getByTestId('stat-mt3-bytes').innerText()));
+
+  // The exported motion opens read-only (skeleton: walk.mtn beside it), decoded, not editable.
+  await openThroughPicker(page, 'walk.mt3');
+  await expect(page.getByTestId('doc-name')).toHaveText('walk (read-only)');
+  await expect(page.getByTestId('message-info').filter({ hasText: 'read-only' })).toHaveCount(1);
+  await expect(page.getByTestId('tol-rotation')).toBeDisabled();
+  await page.keyboard.press('k');
+  await expect(page.getByTestId('dirty-marker')).toHaveText('saved');
+  await expect(page.getByTestId('viewport-canvas')).toBeVisible();
 });

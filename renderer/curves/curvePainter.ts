@@ -71,6 +71,7 @@ export class CurvePainter {
     const key = [m, joint, channel, result];
     if (!this.series || key.some((k, i) => k !== this.seriesKey[i])) {
       this.series = buildSeries(m, joint, channel, result?.mt3 ?? null, result?.channels);
+      if (doc.readOnly) this.series.note = 'Read-only: these curves are the motion decoded from the compressed file.';
       this.seriesKey = key;
     }
     return this.series;

@@ -137,6 +137,14 @@ export class ViewportScene {
     this.selectedMarker.renderOrder = 11;
     this.scene.add(this.lockMarker, this.selectedMarker);
 
+    // Click (without dragging the camera) on a joint selects it.
+    let down: { x: number; y: number } | null = null;
+    this.renderer.domElement.addEventListener('pointerdown', (e) => (down = { x: e.clientX, y: e.clientY }));
+    this.renderer.domElement.addEventListener('pointerup', (e) => {
+      if (down && Math.hypot(e.clientX - down.x, e.clientY - down.y) < 4 && e.button === 0) this.pickJoint(e.clientX, e.clientY);
+      down = null;
+    });
+
     this.resizeObserver = new ResizeObserver(() => this.resize());
     this.resizeObserver.observe(host);
     this.resize();
@@ -160,6 +168,28 @@ export class ViewportScene {
     );
     this.syncMotion();
     this.loop();
+  }
+
+  /** Selects the source joint drawn nearest to a client point (within 12 px). */
+  private pickJoint(clientX: number, clientY: number): void {
+    const c = this.content;
+    if (!c) return;
+    const rect = this.renderer.domElement.getBoundingClientRect();
+    const v = new THREE.Vector3();
+    let best = -1;
+    let bestD = 12;
+    for (let j = 0; j < c.parents.length; j++) {
+      v.fromArray(c.sourcePose.positions, j * 3).project(this.camera);
+      if (v.z > 1) continue;
+      const x = rect.left + ((v.x + 1) / 2) * rect.width;
+      const y = rect.top + ((1 - v.y) / 2) * rect.height;
+      const d = Math.hypot(x - clientX, y - clientY);
+      if (d < bestD) {
+        bestD = d;
+        best = j;
+      }
+    }
+    if (best >= 0) sessionStore.getState().select(best);
   }
 
   invalidate(): void {
