@@ -144,7 +144,7 @@ describe('electron main', () => {
     const decisions: boolean[] = [];
     fake.state.permissionHandler!({}, 'media', (ok) => decisions.push(ok));
     expect(decisions).toEqual([false]);
-    expect(fake.state.privileged).toEqual([{ scheme: 'actguy', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+    expect(fake.state.privileged).toEqual([{ scheme: 'actguy', privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } }]);
   });
 
   it('serves the renderer folder with the CSP header and nothing outside it', async () => {

@@ -29,7 +29,7 @@ const APP_ORIGIN = `${APP_SCHEME}://app`;
 const APP_NAME = 'ActGuy';
 
 // Must run before 'ready': a standard, secure scheme gets an origin, fetch and module scripts.
-protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } }]);
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
