@@ -35,6 +35,8 @@ import { systemReason } from './fsErrors';
 import { loadMotionFile, motionKindOfPath } from './motionFiles';
 import type { PathPolicy } from './pathPolicy';
 import type { RecentFilesStore } from './recentFiles';
+import { createProjectHandlers } from './project/projectHandlers';
+import type { BuildJobLauncher } from './project/buildRunner';
 
 /** Every invoke member as a function of its one argument. */
 export type ApiHandlers = { [M in ActGuyInvokeMember]: (arg: InvokeArg<M>) => Promise<InvokeResult<M>> };
@@ -49,6 +51,8 @@ export interface HandlerContext {
   onRecentFilesChanged?: () => void;
   /** Called with each dirty-state report (Electron confirms on window close with it). */
   onDocumentState?: (report: DocumentStateReport) => void;
+  /** How archive builds run (tests run them in-process); defaults to the build worker beside the bundle. */
+  launchBuild?: BuildJobLauncher;
 }
 
 /** Limits of the workspace listing, so a huge folder cannot stall the main process. */
@@ -156,6 +160,9 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     extname(path).toLowerCase() === `.${extension}` ? path : `${path}.${extension}`;
 
   return {
+    // Projects, SEV files, SE tables, archive builds, audition sounds (electron/project).
+    ...createProjectHandlers({ policy, dialogs, launchBuild: ctx.launchBuild }),
+
     getAppInfo: async () => ({ ...ctx.appInfo }),
 
     openMotion,

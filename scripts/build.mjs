@@ -22,6 +22,7 @@ const targets = {
     ['electron/main.ts', 'dist/electron/main.cjs', { external: ['electron'] }],
     ['electron/preload.ts', 'dist/electron/preload.cjs', { external: ['electron'] }],
     ['electron/compressWorker.ts', 'dist/electron/compressWorker.cjs', {}],
+    ['electron/project/buildWorker.ts', 'dist/electron/buildWorker.cjs', {}],
     ['electron/loopback/serve.ts', 'dist/electron/loopback.cjs', {}],
   ],
 };

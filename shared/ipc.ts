@@ -25,6 +25,7 @@
 import type { ChannelReport, CompressWarning } from './compress/types';
 import type { FileKind } from './errors';
 import type { Mt3Motion } from './mt3/types';
+import type { BuildReport } from './project/plan';
 
 // ---------------------------------------------------------------------------
 // Files and documents
@@ -322,7 +323,10 @@ export type MenuCommandId =
   | 'playback.stepBack'
   | 'playback.firstFrame'
   | 'playback.lastFrame'
-  | 'help.about';
+  | 'help.about'
+  | 'project.open'
+  | 'project.save'
+  | 'project.build';
 
 export interface MenuCommand {
   command: MenuCommandId;
@@ -332,6 +336,127 @@ export interface MenuCommand {
 
 /** Removes a subscription. Calling it twice is harmless. */
 export type Unsubscribe = () => void;
+
+// ---------------------------------------------------------------------------
+// Projects, SEV files, SE tables, archive builds, audition sounds (issue 5)
+
+/**
+ * A project file (`*.actguy.json`) as read from disk. The renderer validates
+ * and edits it with shared/project (parseProject); main only reads it and
+ * allows the files it lists (motions, SEVs, SE tables, outputs, `sounds/`).
+ */
+export interface OpenedProject {
+  /** Absolute path of the project file. */
+  path: string;
+  /** The file's text (UTF-8, BOM removed). */
+  text: string;
+}
+
+export type OpenProjectOutcome = { status: 'opened'; project: OpenedProject } | { status: 'cancelled' };
+
+/** Writes a project file atomically; refused (with every validation error) when the text is not a valid project. */
+export interface SaveProjectRequest {
+  /** Absolute path ending in `.json`, in the allowed set. */
+  path: string;
+  text: string;
+}
+
+/** A text file a project holds (a .sev, default.sls, se_define.h). */
+export interface ProjectTextFile {
+  path: string;
+  /** The text (UTF-8, BOM removed), or null when the file does not exist yet (a .sev the project names but nobody wrote). */
+  text: string | null;
+}
+
+/** Writes a .sev atomically (the serializer's text; comments are the user's). */
+export interface SaveSevRequest {
+  /**
+   * Absolute path ending in `.sev`: an allowed file, or a new .sev beside the
+   * open project file (a motion's first SEV).
+   */
+  path: string;
+  text: string;
+}
+
+/** What a project file dialog picks: a motion to add, a SEV to attach, or a sound file whose folder holds the audition sounds. */
+export type ProjectFilePurpose = 'mtn' | 'sev' | 'sound';
+
+/** A new archive build (or a dry run that compresses without writing, for the project panel's status). */
+export interface StartBuildRequest {
+  /** Absolute path of the project file (relative paths in it resolve against its folder). */
+  projectPath: string;
+  /** The project as edited (may be unsaved); validated exactly as `actguy build` does. */
+  projectText: string;
+  /** SEV files edited in the app but not saved: their text replaces the file on disk for this build. */
+  sevTexts?: { path: string; text: string }[];
+  /** Compress and check everything, write nothing. */
+  dryRun?: boolean;
+}
+
+/** One problem of a build, placed so the app can jump to it. */
+export interface BuildProblem {
+  /** Readable as is (`walk.sev:12:7: ...`). */
+  message: string;
+  /** File kind of the FormatError (SEV, PROJECT, MTN, ...). */
+  kind?: FileKind;
+  /** The file it is about, when known. */
+  file?: string;
+  line?: number;
+  column?: number;
+  /** A readable place such as `motions[1].sev`. */
+  where?: string;
+}
+
+/** One motion compressed by a build, in archive order. */
+export interface BuildMotionResult {
+  /** Archive index. */
+  index: number;
+  name: string;
+  totalKeys: number;
+  mt3Bytes: number;
+  mtnBytes: number;
+  ratio: number;
+  /** Largest error over all channels as a fraction of its tolerance (<= 1 when every tolerance is met). */
+  maxErrorRatio: number;
+  /** Largest rotation error, degrees. */
+  maxRotationErrorDeg: number;
+  /** Largest root translation error, motion units. */
+  maxPositionError: number;
+  /** SE slots and events in the motion's SAR entry. */
+  seSlots: number;
+  events: number;
+}
+
+export type BuildState = 'checking' | 'compressing' | 'writing' | 'done' | 'failed' | 'cancelled';
+
+/** Where a build is: poll it with getBuildStatus (both transports serve it the same way). */
+export interface BuildStatus {
+  buildId: string;
+  dryRun: boolean;
+  state: BuildState;
+  /** Motions compressed so far, and how many there are (0 until the project validated). */
+  done: number;
+  count: number;
+  /** The motion being compressed, or null. */
+  current: string | null;
+  /** Finished motions, in archive order. */
+  motions: BuildMotionResult[];
+  /** Every error (state 'failed'); nothing was written. */
+  errors: BuildProblem[];
+  warnings: string[];
+  /** Files written (state 'done', not dry run): .mar, .sar, report. */
+  written: string[];
+  /** The build report (state 'done'). */
+  report: BuildReport | null;
+  /** Milliseconds since the build started (or its total once finished). */
+  elapsedMs: number;
+}
+
+/** Audition sounds: files in a folder named by SE name (`SE_FOOT_L_CONC.wav`). */
+export interface SoundFolderListing {
+  folder: string;
+  sounds: { name: string; path: string; byteLength: number; extension: string }[];
+}
 
 // ---------------------------------------------------------------------------
 // The API
@@ -373,6 +498,28 @@ export interface ActGuyApi {
   /** Tells main whether there are unsaved edits, so closing the window asks first. */
   reportDocumentState(req: DocumentStateReport): Promise<void>;
 
+  /** Opens a project file; its listed files become allowed. */
+  openProject(req: { path: string }): Promise<OpenProjectOutcome>;
+  /** Shows an open dialog (*.actguy.json), then behaves as openProject. */
+  openProjectDialog(): Promise<OpenProjectOutcome>;
+  /** Validates and writes the project file atomically. */
+  saveProject(req: SaveProjectRequest): Promise<SavedFile>;
+  /** Picks a file for the project (a motion, a SEV, a sound whose folder becomes the audition folder); it becomes allowed. */
+  chooseProjectFileDialog(req: { purpose: ProjectFilePurpose }): Promise<DialogPathOutcome>;
+  /** Reads a .sev / .sls / .h the project holds (text null when a .sev does not exist yet). */
+  readProjectText(req: { path: string }): Promise<ProjectTextFile>;
+  /** Writes a .sev atomically. */
+  saveSev(req: SaveSevRequest): Promise<SavedFile>;
+  /** Starts an archive build (or dry run) in a worker; poll getBuildStatus. */
+  startBuild(req: StartBuildRequest): Promise<BuildStatus>;
+  getBuildStatus(req: { buildId: string }): Promise<BuildStatus>;
+  /** Stops a build; nothing is written once this resolves with state 'cancelled'. */
+  cancelBuild(req: { buildId: string }): Promise<BuildStatus>;
+  /** Sound files (.wav/.ogg/.mp3/.flac) in an allowed folder, named by SE name. */
+  listSounds(req: { folder: string }): Promise<SoundFolderListing>;
+  /** The bytes of one sound file (at most 16 MiB), for Web Audio's decodeAudioData. */
+  readSound(req: { path: string }): Promise<{ path: string; bytes: Uint8Array }>;
+
   /** Native menu commands. Over loopback no native menu exists and the callback never fires. */
   onMenuCommand(callback: (command: MenuCommand) => void): Unsubscribe;
 }
@@ -394,6 +541,17 @@ export const ACTGUY_INVOKE_MEMBERS = [
   'listWorkspace',
   'confirmDiscardChanges',
   'reportDocumentState',
+  'openProject',
+  'openProjectDialog',
+  'saveProject',
+  'chooseProjectFileDialog',
+  'readProjectText',
+  'saveSev',
+  'startBuild',
+  'getBuildStatus',
+  'cancelBuild',
+  'listSounds',
+  'readSound',
 ] as const;
 
 /** Members that subscribe to events from main (callback in, unsubscribe out). */
@@ -415,6 +573,8 @@ export const ACTGUY_DIALOG_MEMBERS = [
   'saveMotionAsDialog',
   'exportMt3Dialog',
   'confirmDiscardChanges',
+  'openProjectDialog',
+  'chooseProjectFileDialog',
 ] as const satisfies readonly ActGuyInvokeMember[];
 
 // Compile-time proof that the lists and the interface agree in both directions.

@@ -1,0 +1,98 @@
+/**
+ * One archive build as the build worker runs it: validate the project text,
+ * read and check every input (prepareBuild), compress each motion with
+ * progress (executeBuild), and hand the outputs back in memory. Writing is the
+ * main process's job, after it knows the build was not cancelled, so a
+ * cancelled or failed build never leaves a file behind.
+ *
+ * Pure apart from the injected readFile: it runs in the worker thread and, in
+ * unit tests, in-process.
+ */
+import { FormatError } from '../../shared/errors';
+import type { BuildMotionResult, BuildProblem } from '../../shared/ipc';
+import { executeBuild, prepareBuild, type BuildReport, type ReadFile } from '../../shared/project/plan';
+import { parseProject } from '../../shared/project/validate';
+import type { CompressResult } from '../../shared/compress/types';
+
+/** What the main process sends the worker. */
+export interface BuildJobRequest {
+  projectPath: string;
+  projectText: string;
+  /** Unsaved SEV texts by absolute path (UTF-8 encoded here, read in place of the file). */
+  sevTexts: { path: string; text: string }[];
+}
+
+/** What the worker sends back, in order: start, progress per motion, then one of done/failed. */
+export type BuildJobMessage =
+  | { type: 'start'; count: number; names: string[] }
+  | { type: 'progress'; motion: BuildMotionResult }
+  | { type: 'done'; outputs: { path: string; bytes: Uint8Array }[]; report: BuildReport; warnings: string[] }
+  | { type: 'failed'; errors: BuildProblem[]; warnings: string[] };
+
+/** A FormatError (or any Error) as a problem the renderer can place and click. */
+export function toBuildProblem(e: unknown): BuildProblem {
+  if (e instanceof FormatError) {
+    const p: BuildProblem = { message: e.message, kind: e.kind };
+    if (e.file !== undefined) p.file = e.file;
+    if (e.place.line !== undefined) p.line = e.place.line;
+    if (e.place.column !== undefined) p.column = e.place.column;
+    if (e.place.where !== undefined) p.where = e.place.where;
+    return p;
+  }
+  return { message: e instanceof Error ? e.message : String(e) };
+}
+
+/** Largest error as a fraction of tolerance, and the largest rotation / position error. */
+export function errorSummary(result: CompressResult): { maxErrorRatio: number; maxRotationErrorDeg: number; maxPositionError: number } {
+  let maxErrorRatio = 0;
+  let maxRotationErrorDeg = 0;
+  let maxPositionError = 0;
+  for (const ch of result.channels) {
+    if (ch.tolerance > 0) maxErrorRatio = Math.max(maxErrorRatio, ch.maxError / ch.tolerance);
+    if (ch.kind === 'rotation') maxRotationErrorDeg = Math.max(maxRotationErrorDeg, ch.maxError);
+    else if (ch.kind === 'translation') maxPositionError = Math.max(maxPositionError, ch.maxError);
+  }
+  return { maxErrorRatio, maxRotationErrorDeg, maxPositionError };
+}
+
+const encoder = new TextEncoder();
+
+/** Runs one build, posting every step through `post`. Never throws for bad input: that becomes a 'failed' message. */
+export function runBuildJob(req: BuildJobRequest, readFile: ReadFile, post: (m: BuildJobMessage) => void): void {
+  const parsed = parseProject(req.projectText, req.projectPath);
+  if (!parsed.resolved) {
+    post({ type: 'failed', errors: parsed.errors.map(toBuildProblem), warnings: [] });
+    return;
+  }
+  const overrides = new Map(req.sevTexts.map((s) => [s.path, encoder.encode(s.text)]));
+  const read: ReadFile = (path) => overrides.get(path) ?? readFile(path);
+  const prep = prepareBuild(parsed.resolved, read);
+  if (!prep.ok) {
+    post({ type: 'failed', errors: prep.errors.map(toBuildProblem), warnings: prep.warnings.map((w) => w.message) });
+    return;
+  }
+  const { prepared } = prep;
+  post({ type: 'start', count: prepared.motions.length, names: prepared.motions.map((m) => m.resolved.name) });
+  const result = executeBuild(prepared, (p) => {
+    const entry = prepared.sarEntries[p.index];
+    post({
+      type: 'progress',
+      motion: {
+        index: p.index,
+        name: p.name,
+        totalKeys: p.result.totalKeys,
+        mt3Bytes: p.result.mt3Bytes,
+        mtnBytes: p.result.mtnBytes,
+        ratio: p.result.ratio,
+        ...errorSummary(p.result),
+        seSlots: entry ? entry.seCodes.length / 8 : 0,
+        events: entry ? entry.events.length : 0,
+      },
+    });
+  });
+  if (!result.ok) {
+    post({ type: 'failed', errors: result.errors.map(toBuildProblem), warnings: result.warnings.map((w) => w.message) });
+    return;
+  }
+  post({ type: 'done', outputs: result.outputs, report: result.report, warnings: result.report.warnings });
+}

@@ -1,0 +1,146 @@
+/**
+ * Archive builds as the app runs them: each build is a job with an id that
+ * the renderer polls (getBuildStatus) for a progress bar, and can cancel. The
+ * work runs in a worker thread (buildWorker.ts); the main process writes the
+ * outputs only when the worker finished without an error and the build was not
+ * cancelled, all at once through writeFilesAtomically (temp files, then
+ * renames), so a failed or cancelled build writes nothing.
+ */
+import { Worker } from 'node:worker_threads';
+import { randomUUID } from 'node:crypto';
+import type { BuildProblem, BuildStatus } from '../../shared/ipc';
+import { writeFilesAtomically } from '../build/files';
+import type { BuildJobMessage, BuildJobRequest } from './buildJob';
+
+/** Runs a job and reports its messages; returns a stop function. Tests inject an in-process runner. */
+export type BuildJobLauncher = (req: BuildJobRequest, onMessage: (m: BuildJobMessage) => void, onCrash: (message: string) => void) => () => void;
+
+/** Starts buildWorker.cjs for one job. */
+export function workerLauncher(workerPath: string): BuildJobLauncher {
+  return (req, onMessage, onCrash) => {
+    const worker = new Worker(workerPath, { workerData: req });
+    let finished = false;
+    worker.on('message', (m: BuildJobMessage) => {
+      if (m.type === 'done' || m.type === 'failed') finished = true;
+      onMessage(m);
+    });
+    worker.on('error', (e) => {
+      if (!finished) onCrash(`the build worker failed: ${e.message}`);
+      finished = true;
+    });
+    worker.on('exit', (code) => {
+      if (!finished) onCrash(`the build worker stopped unexpectedly (exit code ${code})`);
+      finished = true;
+    });
+    return () => {
+      finished = true;
+      void worker.terminate();
+    };
+  };
+}
+
+export interface BuildRunner {
+  start(req: BuildJobRequest & { dryRun: boolean }): BuildStatus;
+  /** Records a build refused before it started (paths the policy does not allow): state 'failed'. */
+  reject(errors: BuildProblem[], dryRun: boolean): BuildStatus;
+  status(buildId: string): BuildStatus;
+  cancel(buildId: string): BuildStatus;
+}
+
+/** Finished builds kept for status queries (the newest ones). */
+const KEEP_FINISHED = 20;
+
+export function createBuildRunner(launch: BuildJobLauncher, write = writeFilesAtomically): BuildRunner {
+  const builds = new Map<string, { status: BuildStatus; started: number; stop: () => void }>();
+
+  const finished = (s: BuildStatus) => s.state === 'done' || s.state === 'failed' || s.state === 'cancelled';
+
+  const snapshot = (id: string): BuildStatus => {
+    const b = builds.get(id);
+    if (!b) throw new Error(`no build ${JSON.stringify(id)} (it finished long ago or never started)`);
+    const s = b.status;
+    return { ...s, elapsedMs: finished(s) ? s.elapsedMs : Date.now() - b.started, motions: s.motions.slice(), errors: s.errors.slice() };
+  };
+
+  const prune = () => {
+    const done = [...builds.entries()].filter(([, b]) => finished(b.status));
+    for (const [id] of done.slice(0, Math.max(0, done.length - KEEP_FINISHED))) builds.delete(id);
+  };
+
+  const fresh = (dryRun: boolean): BuildStatus => ({
+    buildId: randomUUID(), dryRun, state: 'checking', done: 0, count: 0, current: null,
+    motions: [], errors: [], warnings: [], written: [], report: null, elapsedMs: 0,
+  });
+
+  return {
+    reject(errors, dryRun) {
+      prune();
+      const status = { ...fresh(dryRun), state: 'failed' as const, errors };
+      builds.set(status.buildId, { status, started: Date.now(), stop: () => {} });
+      return snapshot(status.buildId);
+    },
+    start(req) {
+      prune();
+      const started = Date.now();
+      const status = fresh(req.dryRun);
+      const buildId = status.buildId;
+      const entry = { status, started, stop: () => {} };
+      let names: string[] = [];
+      builds.set(buildId, entry);
+      const end = (patch: Partial<BuildStatus>) => {
+        Object.assign(status, patch, { current: null, elapsedMs: Date.now() - started });
+      };
+      entry.stop = launch(
+        { projectPath: req.projectPath, projectText: req.projectText, sevTexts: req.sevTexts },
+        (m) => {
+          if (status.state === 'cancelled') return;
+          switch (m.type) {
+            case 'start':
+              Object.assign(status, { state: 'compressing', count: m.count, current: m.names[0] ?? null });
+              names = m.names;
+              return;
+            case 'progress': {
+              status.motions.push(m.motion);
+              status.done = status.motions.length;
+              status.current = names[status.done] ?? null;
+              return;
+            }
+            case 'failed':
+              end({ state: 'failed', errors: m.errors, warnings: m.warnings });
+              return;
+            case 'done':
+              status.warnings = m.warnings;
+              status.report = m.report;
+              if (req.dryRun) {
+                end({ state: 'done' });
+                return;
+              }
+              status.state = 'writing';
+              try {
+                write(m.outputs);
+                end({ state: 'done', written: m.outputs.map((o) => o.path) });
+              } catch (e) {
+                end({ state: 'failed', report: null, errors: [{ message: (e as Error).message }] });
+              }
+              return;
+          }
+        },
+        (message) => {
+          if (!finished(status)) end({ state: 'failed', errors: [{ message }] });
+        },
+      );
+      return snapshot(buildId);
+    },
+    status: snapshot,
+    cancel(buildId) {
+      const b = builds.get(buildId);
+      if (!b) throw new Error(`no build ${JSON.stringify(buildId)}`);
+      // 'writing' is a synchronous step inside a message handler, so a cancel never lands halfway through it.
+      if (!finished(b.status)) {
+        b.stop();
+        Object.assign(b.status, { state: 'cancelled', current: null, elapsedMs: Date.now() - b.started });
+      }
+      return snapshot(buildId);
+    },
+  };
+}

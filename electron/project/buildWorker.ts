@@ -1,0 +1,18 @@
+/**
+ * The build worker (worker_threads): runs one archive build off the main
+ * thread, so the window stays responsive while every motion compresses and a
+ * Cancel takes effect at once (main terminates the worker). One worker per
+ * build; it reads the inputs, posts progress per motion and the outputs in
+ * memory, and exits. Built to dist/electron/buildWorker.cjs.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { readInputFile } from '../build/files';
+import { runBuildJob, type BuildJobMessage, type BuildJobRequest } from './buildJob';
+
+if (!parentPort) throw new Error('buildWorker.cjs must run as a worker thread');
+const port = parentPort;
+runBuildJob(workerData as BuildJobRequest, readInputFile, (m: BuildJobMessage) => {
+  // The archive bytes move to main without a copy.
+  if (m.type === 'done') port.postMessage(m, m.outputs.map((o) => o.bytes.buffer as ArrayBuffer));
+  else port.postMessage(m);
+});
