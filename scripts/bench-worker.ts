@@ -9,6 +9,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { createCompressClient } from '../electron/compressClient';
@@ -100,6 +101,7 @@ export async function benchWorker(options: BenchWorkerOptions = {}): Promise<str
     await client.dispose();
   }
   lines.push('(compress: median ms inside the worker; loopback: median ms to encode + decode the response frame for npm run web;');
-  lines.push(' stall: longest main-thread event-loop delay during the toggles, ms)');
+  lines.push(' stall: longest main-thread event-loop delay during the toggles, ms; it also counts time the OS left the process unscheduled)');
+  lines.push(`(load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores when measured: times on a busy machine are longer and noisier)`);
   return lines;
 }
