@@ -8,9 +8,11 @@ test('a lock range is set for one joint, refused on a second joint, and a trace 
   const locks = page.getByTestId('lock-item');
   const lockCount = await locks.count();
 
-  await selectJoint(page, 'Head');
+  // A joint far down the list: the timeline scrolls to its row while the lock row stays pinned on top.
+  await selectJoint(page, 'RightToeBase');
+  await expect.poll(() => page.getByTestId('timeline-canvas').evaluate((el) => el.parentElement!.scrollTop)).toBeGreaterThan(0);
   await dragLockRow(page, start, start + 4);
-  await expect(locks.filter({ hasText: `Head frames ${start}–${start + 4}` })).toHaveCount(1);
+  await expect(locks.filter({ hasText: `RightToeBase frames ${start}–${start + 4}` })).toHaveCount(1);
   await expect(locks).toHaveCount(lockCount + 1);
   await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
 
@@ -19,7 +21,7 @@ test('a lock range is set for one joint, refused on a second joint, and a trace 
   await dragLockRow(page, start + 2, start + 6);
   const warning = page.getByTestId('message-warning');
   await expect(warning).toContainText(`frame ${start + 2} is already locked by joint`);
-  await expect(warning).toContainText('"Head"');
+  await expect(warning).toContainText('"RightToeBase"');
   await expect(locks).toHaveCount(lockCount + 1);
 
   // Trace key: click in the trace row.

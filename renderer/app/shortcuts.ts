@@ -44,6 +44,8 @@ export function installShortcuts(): () => void {
       return;
     }
     if (isTyping(e.target) || e.altKey) return;
+    // A focused slider keeps its arrow keys.
+    if (e.key.startsWith('Arrow') && (e.target as HTMLInputElement | null)?.type === 'range') return;
     let handled = true;
     switch (e.key) {
       case ' ':

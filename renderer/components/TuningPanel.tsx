@@ -32,9 +32,17 @@ function ToleranceRow(props: { label: string; unit: string; field: keyof Toleran
         disabled={props.disabled}
         aria-label={`${props.label} slider`}
         data-testid={`${props.testid}-slider`}
-        onPointerDown={() => documentStore.getState().history.begin(`Drag ${props.label.toLowerCase()}`)}
-        onPointerUp={() => documentStore.getState().history.commit()}
-        onPointerCancel={() => documentStore.getState().history.commit()}
+        onPointerDown={() => {
+          // The whole drag is one undo step; the release may happen outside the slider.
+          documentStore.getState().history.begin(`Drag ${props.label.toLowerCase()}`);
+          const end = () => {
+            window.removeEventListener('pointerup', end);
+            window.removeEventListener('pointercancel', end);
+            documentStore.getState().history.commit();
+          };
+          window.addEventListener('pointerup', end);
+          window.addEventListener('pointercancel', end);
+        }}
         onKeyUp={() => documentStore.getState().history.commit()}
         onChange={(e) => documentStore.getState().tolerancesActions.set({ [props.field]: Number(e.target.value) })}
       />

@@ -50,7 +50,14 @@ export class TimelinePainter {
     c.setAttribute('role', 'img');
     c.setAttribute('aria-label', 'Timeline: drag in the lock row to lock the selected joint, click the trace row to toggle a trace key');
     const inv = () => this.surface.invalidate();
-    this.unsubscribers.push(documentStore.subscribe(inv), compressionStore.subscribe(inv), sessionStore.subscribe(inv));
+    this.unsubscribers.push(
+      documentStore.subscribe(inv),
+      compressionStore.subscribe(inv),
+      sessionStore.subscribe((s, p) => {
+        inv();
+        if (s.selectedJoint !== p.selectedJoint) this.revealRow(s.selectedJoint);
+      }),
+    );
     c.addEventListener('pointerdown', this.onPointerDown);
     c.addEventListener('pointermove', this.onPointerMove);
     c.addEventListener('pointerup', this.onPointerUp);
@@ -62,7 +69,18 @@ export class TimelinePainter {
     });
     c.addEventListener('pointerleave', () => sessionStore.getState().setHover(null));
     c.addEventListener('wheel', this.onWheel, { passive: false });
+    host.addEventListener('scroll', inv);
     c.addEventListener('contextmenu', (e) => e.preventDefault());
+  }
+
+  /** Scrolls the rows so the selected joint's row is visible (the special rows stay as they are). */
+  private revealRow(joint: number): void {
+    // Row content coordinates; the visible joint area is scrollTop + JOINTS_TOP .. scrollTop + clientHeight.
+    const top = JOINTS_TOP + (joint + 1) * JOINT_ROW_H;
+    const bottom = top + JOINT_ROW_H;
+    const view = this.host;
+    if (top < view.scrollTop + JOINTS_TOP) view.scrollTop = Math.max(0, top - JOINTS_TOP);
+    else if (bottom > view.scrollTop + view.clientHeight) view.scrollTop = bottom - view.clientHeight;
   }
 
   private contentHeight(): number {
@@ -107,8 +125,6 @@ export class TimelinePainter {
     c.dataset.plotRight = String(axis.right);
     c.dataset.viewStart = String(axis.viewStart);
     c.dataset.viewEnd = String(axis.viewEnd);
-    c.dataset.lockRowY = String(SPECIAL_TOP + LOCK_ROW_H / 2);
-    c.dataset.traceRowY = String(SPECIAL_TOP + LOCK_ROW_H + TRACE_ROW_H / 2);
     c.dataset.jointsTop = String(JOINTS_TOP);
     c.dataset.rowHeight = String(JOINT_ROW_H);
 
@@ -171,24 +187,42 @@ export class TimelinePainter {
       ctx.textAlign = 'left';
     });
 
-    // Special rows.
+    if (s.hoverFrame !== null) {
+      const x = Math.round(frameToX(axis, s.hoverFrame)) + 0.5;
+      ctx.strokeStyle = 'rgba(255,255,255,0.18)';
+      ctx.beginPath();
+      ctx.moveTo(x, 0);
+      ctx.lineTo(x, h);
+      ctx.stroke();
+    }
+    drawPlayhead(ctx, axis, s.playhead, h);
+
+    // The ruler, lock row and trace row stay at the top while the joint rows scroll.
+    const st = this.host.scrollTop;
+    c.dataset.lockRowY = String(st + SPECIAL_TOP + LOCK_ROW_H / 2);
+    c.dataset.traceRowY = String(st + SPECIAL_TOP + LOCK_ROW_H + TRACE_ROW_H / 2);
+    ctx.save();
+    ctx.translate(0, st);
     this.paintLockRow(ctx, m, axis, w, f0, f1, pxPerFrame);
     this.paintTraceRow(ctx, m, axis, w, f0, f1);
-
     drawRuler(ctx, axis, N, w);
     drawTimeGrid(ctx, axis, N, RULER_H, JOINTS_TOP);
+    ctx.fillStyle = COLORS.gutterBg;
+    ctx.fillRect(0, 0, GUTTER - 1, RULER_H - 1);
     ctx.fillStyle = COLORS.textDim;
     ctx.font = '10px system-ui, sans-serif';
+    ctx.textAlign = 'left';
     ctx.fillText(`${N + 1} frames · ${J} joints`, 6, RULER_H / 2);
     if (s.hoverFrame !== null) {
       const x = Math.round(frameToX(axis, s.hoverFrame)) + 0.5;
       ctx.strokeStyle = 'rgba(255,255,255,0.18)';
       ctx.beginPath();
       ctx.moveTo(x, RULER_H);
-      ctx.lineTo(x, h);
+      ctx.lineTo(x, JOINTS_TOP);
       ctx.stroke();
     }
-    drawPlayhead(ctx, axis, s.playhead, h);
+    drawPlayhead(ctx, axis, s.playhead, JOINTS_TOP);
+    ctx.restore();
   }
 
   private paintLockRow(ctx: CanvasRenderingContext2D, m: Motion, axis: TimeAxis, w: number, f0: number, f1: number, pxPerFrame: number): void {
@@ -309,7 +343,9 @@ export class TimelinePainter {
       this.pan = { x0: x, start: s.viewStart, end: s.viewEnd };
       return;
     }
-    if (y >= JOINTS_TOP) {
+    // y is in content coordinates; the header rows are pinned at the visible top.
+    const yv = y - this.host.scrollTop;
+    if (yv >= JOINTS_TOP) {
       const row = Math.floor((y - JOINTS_TOP) / JOINT_ROW_H) - 1;
       if (row >= -1 && row < m.joints.length) s.select(row);
       if (x >= GUTTER) {
@@ -320,13 +356,13 @@ export class TimelinePainter {
     }
     if (x < GUTTER) return;
     const f = this.frameAt(x);
-    if (y < RULER_H) {
+    if (yv < RULER_H) {
       this.scrubbing = true;
       s.setPlaying(false);
       s.setPlayhead(f);
       return;
     }
-    if (y < RULER_H + LOCK_ROW_H) {
+    if (yv < RULER_H + LOCK_ROW_H) {
       if (doc.readOnly) return;
       const j = s.selectedJoint;
       const clear = j >= 0 && !!(m.jointKeyInfo[(f * m.joints.length + j) * 4] & KeyFlag.LOCK);

@@ -1,0 +1,263 @@
+/**
+ * The SEV document store: the sound events of the motion being edited, with
+ * undo. It is the SEV half of the undoable document (the motion half is
+ * renderer/state/documentStore.ts); ./undoOrder keeps one undo order over both.
+ *
+ * Every edit goes through the pure helpers of shared/sev/edit.ts, so the store
+ * only keeps documents: the undo history holds the previous ones, and a drag is
+ * one step (begin/commit, like the document store's transactions).
+ *
+ * A file that does not parse is never turned into a document (that would drop
+ * its broken lines on save): it stays as text with its errors, the editor
+ * shows them with line:column, and the user fixes the text in place.
+ */
+import { createStore } from 'zustand/vanilla';
+import type { FormatError } from '../../shared/errors';
+import { parseSev } from '../../shared/sev/parse';
+import { serializeSev } from '../../shared/sev/serialize';
+import { emptySevDocument, type SevDocument } from '../../shared/sev/types';
+import { dropSevSteps, recordSevStep, registerSevParticipant } from './undoOrder';
+
+/** A parse error, placed (line and column are 1-based). */
+export interface SevTextError {
+  message: string;
+  line: number;
+  column: number;
+}
+
+interface Step {
+  label: string;
+  doc: SevDocument;
+}
+
+/** One .sev the editor has open. */
+export interface SevFileState {
+  /** Absolute path (as the project resolves it). */
+  path: string;
+  /** The motion it belongs to (project name). */
+  motionName: string;
+  /** The document; null while the text has parse errors. */
+  doc: SevDocument | null;
+  /** The document as last opened or saved: `dirty` is `doc !== savedDoc`. */
+  savedDoc: SevDocument | null;
+  /** The file does not exist yet (a motion's first SEV). */
+  isNew: boolean;
+  /** The text being fixed when it does not parse (the file's own text at first). */
+  brokenText: string | null;
+  /** Errors of brokenText. */
+  parseErrors: SevTextError[];
+  /** Whether brokenText differs from the file on disk. */
+  brokenTextEdited: boolean;
+  past: Step[];
+  future: Step[];
+}
+
+export interface SevState {
+  file: SevFileState | null;
+  /** Selected event (index in doc.events), or null. */
+  selectedEvent: number | null;
+  /** The SE index "add event" uses. */
+  selectedSe: number;
+  /** Floor/wall attribute 0..7 whose SE variants the editor shows. */
+  floor: number;
+  /** While set, the next joint picked in the viewport / joint list becomes the selected event's joint. */
+  pickingJoint: boolean;
+  /** An open drag: edits since `before` are one undo step. */
+  transaction: { label: string; before: SevDocument } | null;
+  /** Bumps on every document change (subscribers that only need "something changed"). */
+  revision: number;
+
+  /** Shows a SEV: its text (null when the file does not exist yet). Clears the history. */
+  load(path: string, motionName: string, text: string | null): void;
+  close(): void;
+  /** Records that `doc` is on disk (after a save). */
+  markSaved(doc: SevDocument): void;
+  /** Edits the text of a file that does not parse; adopts it as the document once it parses. */
+  setBrokenText(text: string): void;
+
+  /** Applies a pure edit as one undo step (or into the open transaction). Returns the error message when the edit is refused. */
+  edit(label: string, fn: (doc: SevDocument) => SevDocument): string | null;
+  begin(label: string): void;
+  commit(): void;
+  cancel(): void;
+  undo(): void;
+  redo(): void;
+
+  selectEvent(index: number | null): void;
+  selectSe(index: number): void;
+  setFloor(attribute: number): void;
+  setPickingJoint(on: boolean): void;
+}
+
+const HISTORY_LIMIT = 500;
+
+function errorsOf(list: FormatError[]): SevTextError[] {
+  return list.map((e) => ({ message: e.detail, line: e.place.line ?? 1, column: e.place.column ?? 1 }));
+}
+
+export function isSevDirty(f: SevFileState | null): boolean {
+  if (!f) return false;
+  if (f.doc === null) return f.brokenTextEdited;
+  return f.doc !== f.savedDoc;
+}
+
+/** The text saving writes: the serializer's (statements in canonical order, comments kept). */
+export function sevTextToSave(f: SevFileState): string | null {
+  if (f.doc) return serializeSev(f.doc);
+  return null;
+}
+
+export function createSevStore() {
+  const store = createStore<SevState>()((set, get) => {
+    const setFile = (patch: Partial<SevFileState>) => {
+      const f = get().file;
+      if (f) set({ file: { ...f, ...patch }, revision: get().revision + 1 });
+    };
+    return {
+      file: null,
+      selectedEvent: null,
+      selectedSe: 0,
+      floor: 0,
+      pickingJoint: false,
+      transaction: null,
+      revision: 0,
+
+      load(path, motionName, text) {
+        let doc: SevDocument | null;
+        let parseErrors: SevTextError[] = [];
+        let brokenText: string | null = null;
+        if (text === null) doc = emptySevDocument(motionName);
+        else {
+          const parsed = parseSev(text, path);
+          if (parsed.errors.length) {
+            doc = null;
+            brokenText = text;
+            parseErrors = errorsOf(parsed.errors);
+          } else doc = parsed.doc;
+        }
+        dropSevSteps();
+        set({
+          file: { path, motionName, doc, savedDoc: doc, isNew: text === null, brokenText, parseErrors, brokenTextEdited: false, past: [], future: [] },
+          selectedEvent: null,
+          selectedSe: doc?.ses.slice().sort((a, b) => a.index - b.index)[0]?.index ?? 0,
+          pickingJoint: false,
+          transaction: null,
+          revision: get().revision + 1,
+        });
+      },
+
+      close() {
+        dropSevSteps();
+        set({ file: null, selectedEvent: null, pickingJoint: false, transaction: null, revision: get().revision + 1 });
+      },
+
+      markSaved(doc) {
+        const f = get().file;
+        if (!f) return;
+        setFile({ savedDoc: doc, isNew: false, brokenTextEdited: false });
+      },
+
+      setBrokenText(text) {
+        const f = get().file;
+        if (!f || f.doc) return;
+        const parsed = parseSev(text, f.path);
+        if (parsed.errors.length) {
+          setFile({ brokenText: text, parseErrors: errorsOf(parsed.errors), brokenTextEdited: true });
+          return;
+        }
+        // Fixed: the text becomes the document, unsaved (the file on disk is still the broken one).
+        dropSevSteps();
+        setFile({ doc: parsed.doc, savedDoc: null, brokenText: null, parseErrors: [], brokenTextEdited: false, past: [], future: [] });
+      },
+
+      edit(label, fn) {
+        const s = get();
+        const f = s.file;
+        if (!f?.doc) return 'No sound-event file is open.';
+        let next: SevDocument;
+        try {
+          next = fn(f.doc);
+        } catch (e) {
+          return e instanceof Error ? e.message.replace(/^SEV \(edit\): /, '') : String(e);
+        }
+        if (next === f.doc) return null;
+        if (s.transaction) {
+          setFile({ doc: next });
+          return null;
+        }
+        const past = [...f.past, { label, doc: f.doc }].slice(-HISTORY_LIMIT);
+        setFile({ doc: next, past, future: [] });
+        recordSevStep(label);
+        return null;
+      },
+
+      begin(label) {
+        const f = get().file;
+        if (!f?.doc) return;
+        if (get().transaction) get().commit();
+        set({ transaction: { label, before: f.doc } });
+      },
+
+      commit() {
+        const s = get();
+        const t = s.transaction;
+        if (!t) return;
+        set({ transaction: null });
+        const f = s.file;
+        if (!f?.doc || f.doc === t.before) return;
+        setFile({ past: [...f.past, { label: t.label, doc: t.before }].slice(-HISTORY_LIMIT), future: [] });
+        recordSevStep(t.label);
+      },
+
+      cancel() {
+        const t = get().transaction;
+        if (!t) return;
+        set({ transaction: null });
+        setFile({ doc: t.before });
+      },
+
+      undo() {
+        const f = get().file;
+        if (!f?.doc || get().transaction || !f.past.length) return;
+        const step = f.past[f.past.length - 1];
+        setFile({ doc: step.doc, past: f.past.slice(0, -1), future: [...f.future, { label: step.label, doc: f.doc }] });
+        clampSelection();
+      },
+
+      redo() {
+        const f = get().file;
+        if (!f?.doc || get().transaction || !f.future.length) return;
+        const step = f.future[f.future.length - 1];
+        setFile({ doc: step.doc, future: f.future.slice(0, -1), past: [...f.past, { label: step.label, doc: f.doc }] });
+        clampSelection();
+      },
+
+      selectEvent(index) {
+        set({ selectedEvent: index, pickingJoint: index === null ? false : get().pickingJoint });
+      },
+      selectSe(index) {
+        set({ selectedSe: index });
+      },
+      setFloor(attribute) {
+        if (Number.isInteger(attribute) && attribute >= 0 && attribute <= 7) set({ floor: attribute });
+      },
+      setPickingJoint(on) {
+        set({ pickingJoint: on && get().selectedEvent !== null });
+      },
+    };
+
+    function clampSelection(): void {
+      const n = get().file?.doc?.events.length ?? 0;
+      const sel = get().selectedEvent;
+      if (sel !== null && sel >= n) set({ selectedEvent: n ? n - 1 : null });
+    }
+  });
+  return store;
+}
+
+export const sevStore = createSevStore();
+
+registerSevParticipant({
+  undo: () => sevStore.getState().undo(),
+  redo: () => sevStore.getState().redo(),
+});

@@ -1,0 +1,141 @@
+/**
+ * One undo order for motion edits and SEV edits. The motion's history lives
+ * in the document store (renderer/state/documentStore.ts), the SEV's in the
+ * SEV store; this journal records which of the two made each step, so
+ * Ctrl+Z undoes the newest edit whichever it was, and Ctrl+Y redoes in order.
+ *
+ * Motion steps are learned by watching the document store (a new history
+ * entry is a motion edit; undo/redo made elsewhere move the matching step),
+ * so the document store needs no knowledge of SEVs. SEV steps are pushed by
+ * the SEV store, which owns their content.
+ */
+import { documentStore, redoLabel, undoLabel, type DocumentState } from '../state/documentStore';
+
+/** Who owns a step's content. */
+export type UndoOwner = { kind: 'motion' } | { kind: 'sev'; label: string };
+
+/** Undo/redo of one owner's newest step (the SEV store registers itself). */
+export interface UndoParticipant {
+  undo(): void;
+  redo(): void;
+}
+
+let past: UndoOwner[] = [];
+let future: UndoOwner[] = [];
+let applying = false;
+let sevParticipant: UndoParticipant | null = null;
+const listeners = new Set<() => void>();
+
+function changed(): void {
+  for (const l of listeners) l();
+}
+
+/** The SEV store registers its undo/redo here. */
+export function registerSevParticipant(p: UndoParticipant): void {
+  sevParticipant = p;
+}
+
+/** Records a new SEV step (clears the redo side, as any new edit does). */
+export function recordSevStep(label: string): void {
+  past.push({ kind: 'sev', label });
+  future = [];
+  changed();
+}
+
+/** Drops every SEV step (the SEV histories were cleared, e.g. another motion was opened). */
+export function dropSevSteps(): void {
+  past = past.filter((s) => s.kind !== 'sev');
+  future = future.filter((s) => s.kind !== 'sev');
+  changed();
+}
+
+function removeLast(list: UndoOwner[], kind: UndoOwner['kind']): void {
+  for (let i = list.length - 1; i >= 0; i--) if (list[i].kind === kind) return void list.splice(i, 1);
+}
+
+/** Keeps the journal in step with the document store's own history. */
+function onDocument(s: DocumentState, prev: DocumentState): void {
+  if (s.past === prev.past && s.future === prev.future) return;
+  if (applying) return;
+  const lastNow = s.past[s.past.length - 1];
+  const lastBefore = prev.past[prev.past.length - 1];
+  if (s.past.length === 0 && s.future.length === 0) {
+    // load/close: the motion's history is gone, and the SEV shown with it changes too
+    past = [];
+    future = [];
+  } else if (s.future.length === prev.future.length - 1 && s.past.length === prev.past.length + 1) {
+    // a redo made without the journal
+    const i = future.findIndex((x) => x.kind === 'motion');
+    if (i >= 0) future.splice(i, 1);
+    past.push({ kind: 'motion' });
+  } else if (s.past.length < prev.past.length && s.future.length > prev.future.length) {
+    // an undo made without the journal
+    removeLast(past, 'motion');
+    future.push({ kind: 'motion' });
+  } else if (lastNow && lastNow !== lastBefore) {
+    // a new motion edit; like any new edit it ends every redo
+    past.push({ kind: 'motion' });
+    future = [];
+  }
+  changed();
+}
+
+documentStore.subscribe(onDocument);
+
+/** Undoes the newest step, motion or SEV. */
+export function undoLatest(): void {
+  const step = past[past.length - 1];
+  if (!step) return;
+  applying = true;
+  try {
+    if (step.kind === 'motion') documentStore.getState().history.undo();
+    else sevParticipant?.undo();
+  } finally {
+    applying = false;
+  }
+  past.pop();
+  future.push(step);
+  changed();
+}
+
+/** Redoes the step undone last. */
+export function redoLatest(): void {
+  const step = future[future.length - 1];
+  if (!step) return;
+  applying = true;
+  try {
+    if (step.kind === 'motion') documentStore.getState().history.redo();
+    else sevParticipant?.redo();
+  } finally {
+    applying = false;
+  }
+  future.pop();
+  past.push(step);
+  changed();
+}
+
+/** What Undo would revert ("Move event"), or null. */
+export function latestUndoLabel(): string | null {
+  const step = past[past.length - 1];
+  if (!step) return null;
+  return step.kind === 'sev' ? step.label : undoLabel(documentStore.getState());
+}
+
+export function latestRedoLabel(): string | null {
+  const step = future[future.length - 1];
+  if (!step) return null;
+  return step.kind === 'sev' ? step.label : redoLabel(documentStore.getState());
+}
+
+/** Re-renders on any journal change (the Edit menu's labels). */
+export function subscribeUndoOrder(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** For tests: forget everything. */
+export function resetUndoOrderForTests(): void {
+  past = [];
+  future = [];
+  changed();
+}
