@@ -30,3 +30,20 @@ test('changing a tolerance changes the MT3 bytes and the error, and undo restore
   await page.keyboard.press('Control+y');
   await expect(field).toHaveValue('3');
 });
+
+test('an unreachable tolerance gives warnings that jump to the channel and frame', async ({ page }) => {
+  await waitForDocument(page);
+  const field = page.getByTestId('tol-rotation');
+  // Far below what 12-bit quaternion components can hold, even with a key on every frame.
+  await field.fill('0.001');
+  await field.press('Enter');
+  await waitForCompression(page);
+  const warnings = page.getByTestId('warning-item');
+  await expect(warnings.first()).toBeVisible({ timeout: 30_000 });
+  const text = await warnings.first().innerText();
+  const m = /^⚠ (.+): tolerance 0\.001 not reachable at frame (\d+)/.exec(text);
+  expect(m, text).not.toBeNull();
+  await warnings.first().getByRole('button').click();
+  await expect(page.getByTestId('timeline-selected')).toHaveText(m![1]);
+  await expect(page.getByTestId('status-frame')).toHaveText(m![2]);
+});

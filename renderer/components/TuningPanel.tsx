@@ -214,7 +214,7 @@ function Stats() {
       {result.warnings.length > 0 && (
         <ul className="warnings" data-testid="warnings" aria-label="Warnings">
           {result.warnings.map((w, i) => (
-            <li key={i}>
+            <li key={i} data-testid="warning-item">
               <button type="button" className="link bad" onClick={() => revealChannelFrame(w.joint, w.frame, w.kind)} title="Jump there">
                 ⚠ {channelName(w, joints)}: tolerance {w.tolerance} not reachable at frame {w.frame} (error {w.error.toFixed(3)})
               </button>

@@ -1,0 +1,197 @@
+/**
+ * The open build project (`*.actguy.json`) in the app: its motions in archive
+ * order, validation, the merged SE name table, per-motion status from a dry
+ * run, the archive build in progress, and the audition sound folder.
+ *
+ * The project is edited as its JSON object (reorder, add, remove motions) and
+ * validated with shared/project exactly as `actguy build` does; saving writes
+ * the text atomically through the API. Project edits are not part of the
+ * undo history (they are file-list changes, like Save As), but they mark the
+ * project dirty until saved.
+ */
+import { createStore } from 'zustand/vanilla';
+import type { BuildMotionResult, BuildProblem, BuildStatus } from '../../shared/ipc';
+import { parseProject } from '../../shared/project/validate';
+import type { ResolvedProject } from '../../shared/project/types';
+import { resolveFrom } from '../../shared/project/paths';
+import type { SeNameTable } from '../../shared/se-tables/table';
+
+/** A motion entry as the project file holds it (unknown keys are kept for the validator to report). */
+export interface ProjectMotionJson {
+  name: string;
+  mtn: string;
+  sev?: string;
+  [key: string]: unknown;
+}
+
+export interface ProjectJson {
+  motions: ProjectMotionJson[];
+  seTables?: { sls?: string; seDefine?: string };
+  outputs?: { mar?: string; sar?: string; report?: string };
+  [key: string]: unknown;
+}
+
+/** The loaded SE tables. */
+export interface SeTablesState {
+  table: SeNameTable;
+  /** Every SE name, sorted (autocomplete). */
+  names: string[];
+  /** Table problems (conflicts, unreadable files), readable as is. */
+  errors: string[];
+  warnings: string[];
+}
+
+export interface ProjectState {
+  /** Absolute path of the project file; null when none is open. */
+  path: string | null;
+  /** The text on disk (as last opened or saved). */
+  savedText: string;
+  /** The project being edited; null when its text is not a JSON object. */
+  json: ProjectJson | null;
+  /** The current text (savedText until the first edit, then JSON.stringify of json). */
+  text: string;
+  /** Validation of `text` (every problem at once). */
+  errors: BuildProblem[];
+  resolved: ResolvedProject | null;
+  /** Archive index of the motion open in the tuner, or null. */
+  current: number | null;
+  tables: SeTablesState | null;
+  /** Results of the last dry run by motion name, and its problems. */
+  status: Record<string, BuildMotionResult>;
+  problems: BuildProblem[];
+  checking: boolean;
+  /** When status was last computed (ms since the epoch), or 0. */
+  checkedAt: number;
+  /** The build dialog: null when closed. */
+  build: { status: BuildStatus | null; starting: boolean } | null;
+  /** Audition folder and its sounds by SE name. */
+  soundFolder: string | null;
+  sounds: Record<string, string>;
+
+  /** Adopts a project read from disk. */
+  adopt(path: string, text: string): void;
+  close(): void;
+  /** Replaces the JSON (an edit) and revalidates. */
+  setJson(json: ProjectJson): void;
+  markSaved(text: string): void;
+  setCurrent(index: number | null): void;
+  setTables(t: SeTablesState | null): void;
+  setStatus(patch: Partial<Pick<ProjectState, 'status' | 'problems' | 'checking' | 'checkedAt'>>): void;
+  setBuild(b: ProjectState['build']): void;
+  setSounds(folder: string | null, sounds: Record<string, string>): void;
+}
+
+/** Validation problems as placed, clickable problems. */
+export function problemsOf(errors: { message: string; kind?: string; file?: string; place: { line?: number; column?: number; where?: string } }[]): BuildProblem[] {
+  return errors.map((e) => {
+    const p: BuildProblem = { message: e.message };
+    if (e.file !== undefined) p.file = e.file;
+    if (e.place.line !== undefined) p.line = e.place.line;
+    if (e.place.column !== undefined) p.column = e.place.column;
+    if (e.place.where !== undefined) p.where = e.place.where;
+    return p;
+  });
+}
+
+function validate(text: string, path: string): { errors: BuildProblem[]; resolved: ResolvedProject | null } {
+  const r = parseProject(text, path);
+  return { errors: problemsOf(r.errors), resolved: r.resolved ?? null };
+}
+
+function asJson(text: string): ProjectJson | null {
+  try {
+    const v = JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
+    const o = v as ProjectJson;
+    if (!Array.isArray(o.motions)) o.motions = [];
+    return o;
+  } catch {
+    return null;
+  }
+}
+
+/** The text a project JSON is saved as (2-space JSON, one trailing newline, like the sample). */
+export function projectText(json: ProjectJson): string {
+  return `${JSON.stringify(json, null, 2)}\n`;
+}
+
+export function isProjectDirty(s: ProjectState): boolean {
+  return s.path !== null && s.text !== s.savedText;
+}
+
+/** Absolute paths of motion `index` (resolved against the project file even when validation failed). */
+export function motionPaths(s: ProjectState, index: number): { mtn: string; sev: string | null } | null {
+  const m = s.json?.motions[index];
+  if (!s.path || !m || typeof m.mtn !== 'string') return null;
+  return { mtn: resolveFrom(s.path, m.mtn), sev: typeof m.sev === 'string' && m.sev ? resolveFrom(s.path, m.sev) : null };
+}
+
+/** Which motion (archive index) a problem is about: by `motions[i]` in its place, else by file. */
+export function motionOfProblem(s: ProjectState, p: BuildProblem): number | null {
+  const m = /motions\[(\d+)\]/.exec(p.where ?? p.message);
+  if (m) return Number(m[1]);
+  if (p.file && s.json) {
+    const i = s.json.motions.findIndex((_, k) => {
+      const paths = motionPaths(s, k);
+      return paths !== null && (paths.mtn === p.file || paths.sev === p.file);
+    });
+    if (i >= 0) return i;
+  }
+  return null;
+}
+
+export function createProjectStore() {
+  return createStore<ProjectState>()((set, get) => ({
+    path: null,
+    savedText: '',
+    json: null,
+    text: '',
+    errors: [],
+    resolved: null,
+    current: null,
+    tables: null,
+    status: {},
+    problems: [],
+    checking: false,
+    checkedAt: 0,
+    build: null,
+    soundFolder: null,
+    sounds: {},
+
+    adopt(path, text) {
+      set({
+        path, savedText: text, text, json: asJson(text), ...validate(text, path), current: null, tables: null,
+        status: {}, problems: [], checking: false, checkedAt: 0, build: null, soundFolder: null, sounds: {},
+      });
+    },
+    close() {
+      set({ path: null, savedText: '', text: '', json: null, errors: [], resolved: null, current: null, tables: null, status: {}, problems: [], build: null, soundFolder: null, sounds: {} });
+    },
+    setJson(json) {
+      const path = get().path;
+      if (!path) return;
+      const text = projectText(json);
+      set({ json, text, ...validate(text, path) });
+    },
+    markSaved(text) {
+      set({ savedText: text });
+    },
+    setCurrent(index) {
+      set({ current: index });
+    },
+    setTables(tables) {
+      set({ tables });
+    },
+    setStatus(patch) {
+      set(patch);
+    },
+    setBuild(build) {
+      set({ build });
+    },
+    setSounds(soundFolder, sounds) {
+      set({ soundFolder, sounds });
+    },
+  }));
+}
+
+export const projectStore = createProjectStore();
