@@ -1,36 +1,7 @@
-import { KeyFlag, type Motion } from '../../shared/motion/types';
 import { useDocument } from '../state/hooks';
 import { documentStore } from '../state/documentStore';
 import { revealChannelFrame, gotoFrame } from '../app/controller';
-
-/** Lock ranges of a motion: consecutive LOCK frames of one joint. */
-export function lockRangesOf(m: Motion): { joint: number; first: number; last: number }[] {
-  const J = m.joints.length;
-  const out: { joint: number; first: number; last: number }[] = [];
-  let open: { joint: number; first: number; last: number } | null = null;
-  for (let f = 0; f <= m.frameCount; f++) {
-    let lj = -1;
-    for (let j = 0; j < J; j++)
-      if (m.jointKeyInfo[(f * J + j) * 4] & KeyFlag.LOCK) {
-        lj = j;
-        break;
-      }
-    if (open && open.joint === lj) {
-      open.last = f;
-      continue;
-    }
-    if (open) out.push(open);
-    open = lj >= 0 ? { joint: lj, first: f, last: f } : null;
-  }
-  if (open) out.push(open);
-  return out;
-}
-
-export function traceFramesOf(m: Motion): number[] {
-  const out: number[] = [];
-  for (let f = 0; f <= m.frameCount; f++) if (m.translationKeyInfo[f * 4] & KeyFlag.TRACE) out.push(f);
-  return out;
-}
+import { lockRangesOf, traceFramesOf } from '../state/keyInfo';
 
 /** Lists lock ranges and trace keys; click to jump, ✕ to remove. */
 export function LocksList({ disabled }: { disabled: boolean }) {

@@ -1,0 +1,447 @@
+/**
+ * Project commands: open/save the project, pick a motion (it opens in the
+ * tuner with its SEV in the SEV editor), reorder/add/remove motions, load the
+ * SE tables, check every motion (a dry-run build), build the archives with
+ * progress and cancel, and choose the audition folder. Every API failure
+ * becomes a message; nothing here throws into React.
+ */
+import type { BuildProblem, BuildStatus } from '../../shared/ipc';
+import { basenameOf, dirnameOf, stemOf } from '../../shared/project/paths';
+import { parseSeDefine } from '../../shared/se-tables/define';
+import { parseSls } from '../../shared/se-tables/sls';
+import { mergeSeTables } from '../../shared/se-tables/table';
+import type { SeTableReadResult } from '../../shared/se-tables/types';
+import { serializeSev } from '../../shared/sev/serialize';
+import { openPath } from '../app/controller';
+import { askChoice } from '../app/dialogs';
+import { documentStore } from '../state/documentStore';
+import { sessionStore } from '../state/sessionStore';
+import { getApi } from '../transport';
+import { isSevDirty, sevStore } from '../sev/sevStore';
+import { isProjectDirty, motionOfProblem, motionPaths, projectStore, projectText, type ProjectJson, type SeTablesState } from './projectStore';
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+function notify(level: 'info' | 'warning' | 'error', text: string): void {
+  sessionStore.getState().notify(level, text);
+}
+
+// ---------------------------------------------------------------------------
+// Open / save
+
+/** Asks before unsaved project or SEV edits are thrown away. Resolves true to go on. */
+async function confirmDiscardProject(action: string): Promise<boolean> {
+  const p = projectStore.getState();
+  const sev = sevStore.getState().file;
+  const dirtyNames = [...(isProjectDirty(p) ? [basenameOf(p.path!)] : []), ...(isSevDirty(sev) ? [basenameOf(sev!.path)] : [])];
+  if (!dirtyNames.length) return true;
+  const choice = await askChoice({
+    title: 'Unsaved changes',
+    text: `${dirtyNames.join(' and ')} ${dirtyNames.length > 1 ? 'have' : 'has'} unsaved changes. Save before you ${action}?`,
+    buttons: [
+      { id: 'save', label: 'Save', primary: true },
+      { id: 'discard', label: 'Discard changes' },
+      { id: 'cancel', label: 'Cancel' },
+    ],
+  });
+  if (choice === 'cancel') return false;
+  if (choice === 'save') return saveProjectAndSev();
+  return true;
+}
+
+/** File > Open Project…. */
+export async function openProjectDialog(): Promise<void> {
+  if (!(await confirmDiscardProject('open another project'))) return;
+  try {
+    const r = await getApi().openProjectDialog();
+    if (r.status === 'opened') await adoptProject(r.project.path, r.project.text);
+  } catch (e) {
+    notify('error', `Open project failed: ${message(e)}`);
+  }
+}
+
+/** Opens a project by path (tests, recent). */
+export async function openProject(path: string): Promise<void> {
+  try {
+    const r = await getApi().openProject({ path });
+    if (r.status === 'opened') await adoptProject(r.project.path, r.project.text);
+  } catch (e) {
+    notify('error', `Open project failed: ${message(e)}`);
+  }
+}
+
+async function adoptProject(path: string, text: string): Promise<void> {
+  sevStore.getState().close();
+  projectStore.getState().adopt(path, text);
+  const p = projectStore.getState();
+  if (p.errors.length) notify('warning', `${basenameOf(path)} has ${p.errors.length} problem${p.errors.length === 1 ? '' : 's'}; see the project panel.`);
+  await Promise.all([loadSeTables(), loadSounds(savedSoundFolder(path) ?? `${dirnameOf(path)}/sounds`, true)]);
+  if (p.json?.motions.length) await selectMotion(0);
+  void checkProject();
+}
+
+/** Saves the project file (when changed) and the open SEV (when changed). Resolves true when both are on disk. */
+export async function saveProjectAndSev(): Promise<boolean> {
+  const okSev = await saveSev();
+  if (!okSev) return false;
+  const p = projectStore.getState();
+  if (!p.path) return true;
+  if (!isProjectDirty(p)) return true;
+  try {
+    const text = p.text;
+    const saved = await getApi().saveProject({ path: p.path, text });
+    projectStore.getState().markSaved(text);
+    notify('info', `Saved ${saved.path}.`);
+    void checkProject();
+    return true;
+  } catch (e) {
+    notify('error', `Save project failed: ${message(e)}`);
+    return false;
+  }
+}
+
+/** Writes the open SEV (atomic). A motion's first SEV is created beside the project and recorded in it. */
+export async function saveSev(): Promise<boolean> {
+  const f = sevStore.getState().file;
+  if (!f || !isSevDirty(f)) return true;
+  if (!f.doc) {
+    notify('error', `${basenameOf(f.path)} still has ${f.parseErrors.length} error${f.parseErrors.length === 1 ? '' : 's'}; fix them before saving (the file on disk is unchanged).`);
+    return false;
+  }
+  const doc = f.doc;
+  try {
+    await getApi().saveSev({ path: f.path, text: serializeSev(doc) });
+    sevStore.getState().markSaved(doc);
+    ensureSevListed(f.path, f.motionName);
+    notify('info', `Saved ${f.path}.`);
+    return true;
+  } catch (e) {
+    notify('error', `Save ${basenameOf(f.path)} failed: ${message(e)}`);
+    return false;
+  }
+}
+
+/** Records a motion's new .sev in the project (relative to the project file). */
+function ensureSevListed(sevPath: string, motionName: string): void {
+  const p = projectStore.getState();
+  if (!p.json || !p.path) return;
+  const i = p.json.motions.findIndex((m) => m.name === motionName);
+  if (i < 0 || p.json.motions[i].sev) return;
+  const rel = dirnameOf(sevPath) === dirnameOf(p.path) ? basenameOf(sevPath) : sevPath;
+  const motions = p.json.motions.map((m, k) => (k === i ? { ...m, sev: rel } : m));
+  p.setJson({ ...p.json, motions });
+}
+
+// ---------------------------------------------------------------------------
+// Motions
+
+/** Opens motion `index` in the tuner and its SEV in the editor. */
+export async function selectMotion(index: number): Promise<void> {
+  const p = projectStore.getState();
+  const paths = motionPaths(p, index);
+  const m = p.json?.motions[index];
+  if (!paths || !m) return;
+  if (p.current === index && documentStore.getState().motion) return;
+  if (isSevDirty(sevStore.getState().file) && !(await confirmSevSwitch())) return;
+  const before = documentStore.getState().documentId;
+  await openPath(paths.mtn, true);
+  const after = documentStore.getState().documentId;
+  if (after === before && before !== null && p.current !== null) return; // the user kept the open motion
+  projectStore.getState().setCurrent(index);
+  await loadSev(paths.sev ?? `${dirnameOf(p.path!)}/${m.name}.sev`, m.name);
+}
+
+async function confirmSevSwitch(): Promise<boolean> {
+  const f = sevStore.getState().file!;
+  const choice = await askChoice({
+    title: 'Unsaved sound events',
+    text: `${basenameOf(f.path)} has unsaved changes. Save them before you open another motion?`,
+    buttons: [
+      { id: 'save', label: 'Save', primary: true },
+      { id: 'discard', label: 'Discard changes' },
+      { id: 'cancel', label: 'Cancel' },
+    ],
+  });
+  if (choice === 'cancel') return false;
+  if (choice === 'save') return saveSev();
+  return true;
+}
+
+/** Reads a SEV into the editor (a missing file starts an empty one). */
+export async function loadSev(path: string, motionName: string): Promise<void> {
+  try {
+    const r = await getApi().readProjectText({ path });
+    // A missing file starts as an empty SEV that names its motion (so a renamed file still pairs with it).
+    sevStore.getState().load(path, motionName, r.text);
+  } catch (e) {
+    sevStore.getState().close();
+    notify('error', `Could not open ${basenameOf(path)}: ${message(e)}`);
+  }
+}
+
+/** Re-reads the open SEV from disk (after fixing it in another editor). */
+export async function reloadSev(): Promise<void> {
+  const f = sevStore.getState().file;
+  if (f) await loadSev(f.path, f.motionName);
+}
+
+function editMotions(fn: (motions: ProjectJson['motions']) => ProjectJson['motions'], keepName: string | null): void {
+  const p = projectStore.getState();
+  if (!p.json) return;
+  const motions = fn(p.json.motions.slice());
+  p.setJson({ ...p.json, motions });
+  if (keepName !== null) {
+    const i = motions.findIndex((m) => m.name === keepName);
+    projectStore.getState().setCurrent(i >= 0 ? i : null);
+  }
+}
+
+function currentName(): string | null {
+  const p = projectStore.getState();
+  return p.current === null ? null : (p.json?.motions[p.current]?.name ?? null);
+}
+
+/** Moves motion `from` to archive index `to`. */
+export function moveMotion(from: number, to: number): void {
+  const n = projectStore.getState().json?.motions.length ?? 0;
+  if (from === to || from < 0 || to < 0 || from >= n || to >= n) return;
+  editMotions((ms) => {
+    const [m] = ms.splice(from, 1);
+    ms.splice(to, 0, m);
+    return ms;
+  }, currentName());
+}
+
+/** Adds a motion chosen in a dialog, named after its file (made unique). */
+export async function addMotion(): Promise<void> {
+  const p = projectStore.getState();
+  if (!p.json || !p.path) return;
+  try {
+    const r = await getApi().chooseProjectFileDialog({ purpose: 'mtn' });
+    if (r.status !== 'chosen') return;
+    const taken = new Set(p.json.motions.map((m) => m.name));
+    const base = stemOf(r.path).replace(/[^A-Za-z0-9_]/g, '_').replace(/^(?=[0-9])/, '_') || 'motion';
+    let name = base;
+    for (let k = 2; taken.has(name); k++) name = `${base}_${k}`;
+    const rel = dirnameOf(r.path) === dirnameOf(p.path) ? basenameOf(r.path) : r.path;
+    editMotions((ms) => [...ms, { name, mtn: rel }], currentName());
+    notify('info', `Added motion ${name} (${rel}) at index ${projectStore.getState().json!.motions.length - 1}.`);
+  } catch (e) {
+    notify('error', `Add motion failed: ${message(e)}`);
+  }
+}
+
+/** Removes motion `index` from the project (its files stay on disk). */
+export async function removeMotion(index: number): Promise<void> {
+  const p = projectStore.getState();
+  const m = p.json?.motions[index];
+  if (!m) return;
+  const choice = await askChoice({
+    title: 'Remove motion',
+    text: `Remove ${m.name} from the project? Its files stay on disk; the archives lose entry ${index} and later entries move up.`,
+    buttons: [{ id: 'remove', label: 'Remove', primary: true }, { id: 'cancel', label: 'Cancel' }],
+  });
+  if (choice !== 'remove') return;
+  const wasCurrent = p.current === index;
+  editMotions((ms) => ms.filter((_, k) => k !== index), wasCurrent ? null : currentName());
+  if (wasCurrent) {
+    projectStore.getState().setCurrent(null);
+    sevStore.getState().close();
+  }
+}
+
+// ---------------------------------------------------------------------------
+// SE tables
+
+/** Reads and merges the project's default.sls and se_define.h. */
+export async function loadSeTables(): Promise<void> {
+  const p = projectStore.getState();
+  if (!p.path || !p.json) return;
+  const t = p.json.seTables ?? {};
+  const sources: SeTableReadResult[] = [];
+  const errors: string[] = [];
+  const read = async (rel: string | undefined, parse: (text: string, file: string) => SeTableReadResult) => {
+    if (typeof rel !== 'string' || !rel) return;
+    const path = rel.startsWith('/') || /^[A-Za-z]:/.test(rel) ? rel : `${dirnameOf(p.path!)}/${rel}`;
+    try {
+      const r = await getApi().readProjectText({ path });
+      if (r.text !== null) sources.push(parse(r.text, path));
+    } catch (e) {
+      errors.push(message(e));
+    }
+  };
+  await read(t.sls, parseSls);
+  await read(t.seDefine, parseSeDefine);
+  const merged = mergeSeTables(sources);
+  const tables: SeTablesState = {
+    table: merged.table,
+    names: [...merged.table.byName.keys()].sort(),
+    errors: [...errors, ...merged.errors.map((e) => e.message)],
+    warnings: merged.warnings.map((w) => w.message),
+  };
+  projectStore.getState().setTables(tables);
+}
+
+// ---------------------------------------------------------------------------
+// Checks and builds
+
+/** Unsaved SEV text for a build (the open SEV when it has edits). */
+function sevTextsForBuild(): { path: string; text: string }[] {
+  const f = sevStore.getState().file;
+  if (!f || !isSevDirty(f)) return [];
+  const text = f.doc ? serializeSev(f.doc) : f.brokenText;
+  return text === null ? [] : [{ path: f.path, text }];
+}
+
+/** The project text a build uses: the edited one, listing the open SEV when it is new. */
+function projectTextForBuild(): string {
+  const p = projectStore.getState();
+  const f = sevStore.getState().file;
+  if (!p.json || !f || !isSevDirty(f)) return p.text;
+  const i = p.json.motions.findIndex((m) => m.name === f.motionName && !m.sev);
+  if (i < 0) return p.text;
+  return projectText({ ...p.json, motions: p.json.motions.map((m, k) => (k === i ? { ...m, sev: f.path } : m)) });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function poll(status: BuildStatus, onUpdate: (s: BuildStatus) => void): Promise<BuildStatus> {
+  let s = status;
+  onUpdate(s);
+  while (s.state === 'checking' || s.state === 'compressing' || s.state === 'writing') {
+    await sleep(80);
+    s = await getApi().getBuildStatus({ buildId: s.buildId });
+    onUpdate(s);
+  }
+  return s;
+}
+
+let checkSerial = 0;
+
+/** Dry-run build: keys, bytes, max error and events of every motion, and every problem. */
+export async function checkProject(): Promise<void> {
+  const p = projectStore.getState();
+  if (!p.path) return;
+  const serial = ++checkSerial;
+  p.setStatus({ checking: true });
+  try {
+    const start = await getApi().startBuild({ projectPath: p.path, projectText: projectTextForBuild(), sevTexts: sevTextsForBuild(), dryRun: true });
+    const done = await poll(start, () => undefined);
+    if (serial !== checkSerial) return;
+    const status = Object.fromEntries(done.motions.map((m) => [m.name, m]));
+    projectStore.getState().setStatus({ status, problems: done.errors, checking: false, checkedAt: Date.now() });
+  } catch (e) {
+    if (serial === checkSerial) projectStore.getState().setStatus({ checking: false, problems: [{ message: message(e) }], checkedAt: Date.now() });
+  }
+}
+
+/** File > Build Archives…: opens the build dialog and starts the build. */
+export async function buildArchives(): Promise<void> {
+  const p = projectStore.getState();
+  if (!p.path) {
+    notify('warning', 'Open a project first (File › Open Project…).');
+    return;
+  }
+  p.setBuild({ status: null, starting: true });
+  try {
+    const start = await getApi().startBuild({ projectPath: p.path, projectText: projectTextForBuild(), sevTexts: sevTextsForBuild() });
+    const done = await poll(start, (s) => {
+      if (projectStore.getState().build) projectStore.getState().setBuild({ status: s, starting: false });
+    });
+    if (done.state === 'done') {
+      notify('info', `Built ${done.written.map(basenameOf).join(', ')}: ${done.count} motions in ${(done.elapsedMs / 1000).toFixed(1)} s.`);
+      const status = Object.fromEntries(done.motions.map((m) => [m.name, m]));
+      projectStore.getState().setStatus({ status, problems: [], checkedAt: Date.now() });
+    } else if (done.state === 'failed') {
+      projectStore.getState().setStatus({ problems: done.errors, checkedAt: Date.now() });
+    }
+  } catch (e) {
+    const failed: BuildProblem[] = [{ message: message(e) }];
+    projectStore.getState().setBuild({
+      starting: false,
+      status: { buildId: '', dryRun: false, state: 'failed', done: 0, count: 0, current: null, motions: [], errors: failed, warnings: [], written: [], report: null, elapsedMs: 0 },
+    });
+  }
+}
+
+/** The build dialog's Cancel: stops the build; nothing is written. */
+export async function cancelBuild(): Promise<void> {
+  const b = projectStore.getState().build;
+  const id = b?.status?.buildId;
+  if (!id) return;
+  try {
+    const s = await getApi().cancelBuild({ buildId: id });
+    projectStore.getState().setBuild({ status: s, starting: false });
+  } catch (e) {
+    notify('error', `Cancel failed: ${message(e)}`);
+  }
+}
+
+export function closeBuildDialog(): void {
+  projectStore.getState().setBuild(null);
+}
+
+/** Goes to a problem: opens its motion and selects the SEV statement at its line. */
+export async function revealProblem(problem: BuildProblem): Promise<void> {
+  const p = projectStore.getState();
+  const index = motionOfProblem(p, problem);
+  if (index === null) {
+    notify('warning', problem.message);
+    return;
+  }
+  closeBuildDialog();
+  await selectMotion(index);
+  const f = sevStore.getState().file;
+  if (problem.line !== undefined && f?.doc && f.path === problem.file) {
+    const k = f.doc.events.findIndex((e) => e.loc?.line === problem.line);
+    if (k >= 0) sevStore.getState().selectEvent(k);
+  }
+  sessionStore.getState().setHover(null);
+  window.dispatchEvent(new CustomEvent('actguy:reveal-sev-line', { detail: { file: problem.file, line: problem.line } }));
+}
+
+// ---------------------------------------------------------------------------
+// Audition sounds
+
+const SOUND_FOLDER_KEY = 'actguy.soundFolder:';
+
+function savedSoundFolder(projectPath: string): string | null {
+  try {
+    return localStorage.getItem(SOUND_FOLDER_KEY + projectPath);
+  } catch {
+    return null;
+  }
+}
+
+/** Lists the sounds of a folder (quietly when it is the default that may not exist). */
+export async function loadSounds(folder: string, quiet = false): Promise<void> {
+  try {
+    const r = await getApi().listSounds({ folder });
+    const sounds: Record<string, string> = {};
+    for (const s of r.sounds) if (!(s.name in sounds)) sounds[s.name] = s.path;
+    projectStore.getState().setSounds(r.folder, sounds);
+  } catch (e) {
+    projectStore.getState().setSounds(null, {});
+    if (!quiet) notify('error', `Audition folder: ${message(e)}`);
+  }
+}
+
+/** Points the project at a folder of sounds named by SE name (pick any sound in it). */
+export async function chooseSoundFolder(): Promise<void> {
+  const p = projectStore.getState();
+  try {
+    const r = await getApi().chooseProjectFileDialog({ purpose: 'sound' });
+    if (r.status !== 'chosen') return;
+    const folder = dirnameOf(r.path);
+    await loadSounds(folder);
+    try {
+      if (p.path) localStorage.setItem(SOUND_FOLDER_KEY + p.path, folder);
+    } catch {
+      // private mode: the folder is remembered for this session only
+    }
+  } catch (e) {
+    notify('error', `Choose audition folder failed: ${message(e)}`);
+  }
+}
