@@ -37,4 +37,15 @@ test('a lock range is set for one joint, refused on a second joint, and a trace 
   await page.keyboard.press('Control+z');
   await expect(locks).toHaveCount(lockCount);
   await expect(page.getByTestId('dirty-marker')).toHaveText('saved');
+
+  // Keyboard at the playhead: T toggles a trace key, L locks the selected joint there (again: unlocks).
+  await page.getByTestId('frame-number').fill(String(traceFrame));
+  await page.getByTestId('frame-number').press('Enter');
+  await page.keyboard.press('t');
+  await expect(traceItems.filter({ hasText: new RegExp(`^${traceFrame}`) })).toHaveCount(1);
+  await selectJoint(page, 'Neck');
+  await page.keyboard.press('l');
+  await expect(locks.filter({ hasText: `Neck frame ${traceFrame}` })).toHaveCount(1);
+  await page.keyboard.press('l');
+  await expect(locks.filter({ hasText: `Neck frame ${traceFrame}` })).toHaveCount(0);
 });

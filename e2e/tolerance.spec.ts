@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { waitForCompression, waitForDocument } from './ui';
+import { selectJoint, waitForCompression, waitForDocument } from './ui';
 
 test('changing a tolerance changes the MT3 bytes and the error, and undo restores them', async ({ page }) => {
   await waitForDocument(page);
@@ -46,4 +46,31 @@ test('an unreachable tolerance gives warnings that jump to the channel and frame
   await warnings.first().getByRole('button').click();
   await expect(page.getByTestId('timeline-selected')).toHaveText(m![1]);
   await expect(page.getByTestId('status-frame')).toHaveText(m![2]);
+});
+
+test('a per-joint rotation override and the offsets flag recompress that joint', async ({ page }) => {
+  await waitForDocument(page);
+  await selectJoint(page, 'LeftUpLeg');
+  const keyCount = page.getByTestId('curve-key-count');
+  const keysOf = async () => Number(/^(\d+) keys/.exec(await keyCount.innerText())![1]);
+  await expect(keyCount).toHaveText(/^\d+ keys/);
+  const before = await keysOf();
+
+  // A looser tolerance on this joint only: fewer keys on its channel, the override is listed.
+  const override = page.getByTestId('override-input');
+  await override.fill('4');
+  await override.press('Enter');
+  await expect(page.getByTestId('override-list')).toContainText('LeftUpLeg');
+  await waitForCompression(page);
+  await expect.poll(keysOf).toBeLessThan(before);
+
+  // Animated offsets: the offset channel gets its own compressed track.
+  await page.getByTestId('channel-offset').click();
+  await expect(keyCount).toHaveText(/^— keys/);
+  await page.getByTestId('flag-offsets').check();
+  await waitForCompression(page);
+  await expect(keyCount).toHaveText(/^\d+ keys/);
+  await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
+  await page.getByTestId('channel-euler').click();
+  await expect(keyCount).toHaveText(/^\d+ keys/);
 });
