@@ -72,7 +72,20 @@ export function FilePicker() {
         <h2>{req.title}</h2>
         <div className="dim small">{req.root ?? 'No workspace folder'} · {req.extensions.map((e) => `.${e}`).join(' ')}</div>
         {req.mode === 'open' ? (
-          <input ref={input} className="picker-filter" placeholder="Filter…" value={filter} onChange={(e) => setFilter(e.target.value)} aria-label="Filter files" />
+          <input
+            ref={input}
+            className="picker-filter"
+            placeholder="Filter…"
+            value={filter}
+            onChange={(e) => setFilter(e.target.value)}
+            onKeyDown={(e) => {
+              // Enter opens the chosen file, or the only one the filter leaves.
+              if (e.key !== 'Enter') return;
+              if (chosen) req.resolve(chosen);
+              else if (files.length === 1) req.resolve(files[0].path);
+            }}
+            aria-label="Filter files"
+          />
         ) : (
           <input
             ref={input}

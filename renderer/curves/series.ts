@@ -7,7 +7,7 @@ import { KeyFlag, MotionFlag, type Motion } from '../../shared/motion/types';
 import type { ChannelKind, ChannelReport } from '../../shared/compress/types';
 import type { Mt3Motion } from '../../shared/mt3/types';
 import { decodeMt3, samplePositionTrack, sampleRotationTrack } from '../../shared/mt3/decode';
-import { quatToEulerXYZDeg, unwrapDeg } from '../math/euler';
+import { eulerFilterDeg, quatToEulerXYZDeg } from '../math/euler';
 import type { CurveChannel } from '../state/sessionStore';
 import { COLORS } from '../theme';
 
@@ -123,15 +123,22 @@ export function buildSeries(
     const colors = [COLORS.axisX, COLORS.axisY, COLORS.axisZ];
     for (let c = 0; c < 3; c++) comps.push({ label: labels[c], color: colors[c], source: new Float64Array(S), decoded: d ? new Float64Array(S) : null });
     const e = new Float64Array(3);
+    const prev = new Float64Array(3);
+    const out = new Float64Array(3);
     for (let f = 0; f < S; f++) {
       const i = (f * J + joint) * 4;
       quatToEulerXYZDeg(m.rotation[i], m.rotation[i + 1], m.rotation[i + 2], m.rotation[i + 3], e);
-      for (let c = 0; c < 3; c++) comps[c].source[f] = f > 0 ? unwrapDeg(e[c], comps[c].source[f - 1]) : e[c];
+      // Euler filter along time: no 360 jumps, no flips at the Y = +-90 branch point.
+      if (f > 0) eulerFilterDeg(prev, e, out);
+      else out.set(e);
+      for (let c = 0; c < 3; c++) comps[c].source[f] = out[c];
+      prev.set(out);
       if (d) {
         sampleRotationTrack(d.rotations[joint], f, tmp);
         quatToEulerXYZDeg(tmp[0], tmp[1], tmp[2], tmp[3], e);
-        // Unwrap against the source at the same frame so both curves share a branch.
-        for (let c = 0; c < 3; c++) comps[c].decoded![f] = unwrapDeg(e[c], comps[c].source[f]);
+        // The decoded angles take the branch nearest the source at the same frame, so both curves overlay.
+        eulerFilterDeg(prev, e, out);
+        for (let c = 0; c < 3; c++) comps[c].decoded![f] = out[c];
       }
     }
   }

@@ -39,3 +39,26 @@ export function unwrapDeg(value: number, previous: number): number {
   while (v - previous < -180) v += 360;
   return v;
 }
+
+/**
+ * Euler filter (as animators know it from Maya's): among the two XYZ triples that
+ * describe the same rotation, (x, y, z) and (x + 180, 180 - y, z + 180), each
+ * unwrapped by multiples of 360, picks the one closest to the previous frame's
+ * angles, so a turn through the Y = ±90 degree branch point draws as one smooth
+ * curve. Writes into out; `current` is what quatToEulerXYZDeg returned.
+ */
+export function eulerFilterDeg(previous: ArrayLike<number>, current: ArrayLike<number>, out: Float64Array | number[]): void {
+  const a0 = unwrapDeg(current[0], previous[0]);
+  const a1 = unwrapDeg(current[1], previous[1]);
+  const a2 = unwrapDeg(current[2], previous[2]);
+  const b0 = unwrapDeg(current[0] + 180, previous[0]);
+  const b1 = unwrapDeg(180 - current[1], previous[1]);
+  const b2 = unwrapDeg(current[2] + 180, previous[2]);
+  const da = Math.abs(a0 - previous[0]) + Math.abs(a1 - previous[1]) + Math.abs(a2 - previous[2]);
+  const db = Math.abs(b0 - previous[0]) + Math.abs(b1 - previous[1]) + Math.abs(b2 - previous[2]);
+  if (db + 1e-9 < da) {
+    out[0] = b0; out[1] = b1; out[2] = b2;
+  } else {
+    out[0] = a0; out[1] = a1; out[2] = a2;
+  }
+}

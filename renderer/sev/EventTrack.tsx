@@ -1,0 +1,174 @@
+import { useEffect, useLayoutEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
+import { GUTTER, RIGHT_PAD } from '../canvas/timeAxis';
+import { useDocument, useSession } from '../state/hooks';
+import { sessionStore } from '../state/sessionStore';
+import { sevStore } from './sevStore';
+import { useProject, useSev } from './hooks';
+import { events } from './sevActions';
+import { nameOnFloor, resolveName, stackEvents } from './resolve';
+import { playEvent } from './audition';
+import { seColor } from './colors';
+
+/** Marker size and vertical step between events stacked on one frame, CSS px. */
+const MARKER = 11;
+const TRACK_H = 46;
+
+/**
+ * The horizontal span of the timeline's time axis in this element's
+ * coordinates: read from the timeline canvas (it publishes its plot range),
+ * so a marker sits exactly above the timeline's frame even with its scrollbar.
+ */
+function useAxis(host: React.RefObject<HTMLDivElement | null>): { left: number; right: number; width: number } {
+  const [axis, setAxis] = useState({ left: GUTTER, right: 600, width: 800 });
+  const viewStart = useSession((s) => s.viewStart);
+  const viewEnd = useSession((s) => s.viewEnd);
+  useLayoutEffect(() => {
+    const measure = () => {
+      const el = host.current;
+      if (!el) return;
+      const me = el.getBoundingClientRect();
+      const canvas = document.querySelector<HTMLCanvasElement>('[data-testid="timeline-canvas"]');
+      let left = GUTTER;
+      let right = me.width - RIGHT_PAD;
+      if (canvas?.dataset.plotLeft && canvas.dataset.plotRight) {
+        const c = canvas.getBoundingClientRect();
+        left = c.left - me.left + Number(canvas.dataset.plotLeft);
+        right = c.left - me.left + Number(canvas.dataset.plotRight);
+      }
+      setAxis((a) => (a.left === left && a.right === right && a.width === me.width ? a : { left, right, width: me.width }));
+    };
+    measure();
+    const ro = new ResizeObserver(measure);
+    if (host.current) ro.observe(host.current);
+    const canvas = document.querySelector('[data-testid="timeline-canvas"]');
+    if (canvas) ro.observe(canvas);
+    return () => ro.disconnect();
+  }, [host, viewStart, viewEnd]);
+  return axis;
+}
+
+/** The event row: one marker per event at its frame, aligned with the timeline; drag to move (snaps to frames). */
+export function EventTrack() {
+  const host = useRef<HTMLDivElement>(null);
+  const axis = useAxis(host);
+  const doc = useSev((s) => s.file?.doc ?? null);
+  const selected = useSev((s) => s.selectedEvent);
+  const floor = useSev((s) => s.floor);
+  const table = useProject((p) => p.tables?.table ?? null);
+  const viewStart = useSession((s) => s.viewStart);
+  const viewEnd = useSession((s) => s.viewEnd);
+  const playhead = useSession((s) => s.playhead);
+  const motion = useDocument((d) => d.motion);
+  const drag = useRef<{ index: number; x0: number; moved: boolean } | null>(null);
+
+  const span = Math.max(1e-6, viewEnd - viewStart);
+  const toX = (f: number) => axis.left + ((f - viewStart) / span) * (axis.right - axis.left);
+  const toFrame = (x: number) => viewStart + ((x - axis.left) / (axis.right - axis.left)) * span;
+
+  useEffect(() => {
+    host.current?.setAttribute('data-plot-left', String(axis.left));
+    host.current?.setAttribute('data-plot-right', String(axis.right));
+  }, [axis]);
+
+  const localX = (e: { clientX: number }) => e.clientX - host.current!.getBoundingClientRect().left;
+
+  const onMarkerDown = (e: ReactPointerEvent<HTMLButtonElement>, index: number) => {
+    if (e.button !== 0) return;
+    e.stopPropagation();
+    e.currentTarget.setPointerCapture(e.pointerId);
+    e.currentTarget.focus();
+    sevStore.getState().selectEvent(index);
+    drag.current = { index, x0: e.clientX, moved: false };
+  };
+  const onMarkerMove = (e: ReactPointerEvent<HTMLButtonElement>) => {
+    const d = drag.current;
+    if (!d) return;
+    if (!d.moved && Math.abs(e.clientX - d.x0) < 3) return;
+    if (!d.moved) {
+      d.moved = true;
+      sevStore.getState().begin('Move event');
+    }
+    events.dragTo(d.index, toFrame(localX(e)));
+  };
+  const onMarkerUp = (e: ReactPointerEvent<HTMLButtonElement>) => {
+    const d = drag.current;
+    drag.current = null;
+    if (!d) return;
+    e.currentTarget.releasePointerCapture(e.pointerId);
+    if (d.moved) {
+      sevStore.getState().commit();
+      const f = sevStore.getState().file?.doc?.events[d.index]?.frame;
+      if (f !== undefined) sessionStore.getState().setPlayhead(f);
+    } else {
+      const f = sevStore.getState().file?.doc?.events[d.index]?.frame;
+      if (f !== undefined) sessionStore.getState().setPlayhead(f);
+      playEvent(d.index);
+    }
+  };
+
+  const onTrackDown = (e: ReactPointerEvent<HTMLDivElement>) => {
+    if (e.button !== 0 || !motion) return;
+    const f = Math.max(0, Math.min(motion.frameCount, Math.round(toFrame(localX(e)))));
+    sessionStore.getState().setPlayhead(f);
+    sevStore.getState().selectEvent(null);
+  };
+
+  const stacked = doc ? stackEvents(doc) : [];
+  const perFrame = new Map<number, number>();
+  for (const s of stacked) perFrame.set(s.frame, Math.max(perFrame.get(s.frame) ?? 0, s.stack + 1));
+
+  return (
+    <div className="sev-track" ref={host} style={{ height: TRACK_H }} onPointerDown={onTrackDown} data-testid="sev-track"
+      data-view-start={viewStart} data-view-end={viewEnd}>
+      <div className="sev-track-gutter" style={{ width: axis.left }}>
+        <span className="panel-title">Events</span>
+        <span className="dim small">{doc ? `${doc.events.length}` : ''}</span>
+      </div>
+      {motion && (
+        <div className="sev-track-end" style={{ left: toX(motion.frameCount) + 1, right: 0 }} />
+      )}
+      <div className="sev-track-playhead" style={{ left: Math.round(toX(playhead)) }} />
+      {doc && stacked.map(({ index, frame, stack }) => {
+        const ev = doc.events[index];
+        const def = doc.ses.find((d) => d.index === ev.se);
+        const name = def ? nameOnFloor(def, floor) : `SE ${ev.se}?`;
+        const r = resolveName(table, name);
+        const n = perFrame.get(frame) ?? 1;
+        const step = Math.min(MARKER + 2, (TRACK_H - MARKER - 4) / Math.max(1, n - 1));
+        const x = toX(frame);
+        if (x < axis.left - MARKER || x > axis.width) return null;
+        const joint = ev.joint === null ? 'no joint' : `joint ${ev.joint} ${motion?.joints[ev.joint]?.name ?? '(missing)'}`;
+        return (
+          <button
+            key={index}
+            type="button"
+            className={`sev-marker${selected === index ? ' selected' : ''}${r.error ? ' bad' : ''}`}
+            style={{ left: x - MARKER / 2, top: 3 + stack * (n > 1 ? step : 0) + (n > 1 ? 0 : (TRACK_H - MARKER) / 2 - 3), background: seColor(ev.se) }}
+            title={`frame ${frame} · SE ${ev.se} ${name}${r.codeText ? ` (${r.codeText})` : ''} · ${joint}${r.error ? `\n${r.error}` : ''}\nDrag to move · Delete removes · click plays`}
+            data-testid="sev-marker"
+            data-index={index}
+            data-frame={frame}
+            aria-label={`Event at frame ${frame}: ${name}, ${joint}`}
+            aria-pressed={selected === index}
+            onPointerDown={(e) => onMarkerDown(e, index)}
+            onPointerMove={onMarkerMove}
+            onPointerUp={onMarkerUp}
+            onPointerCancel={() => {
+              drag.current = null;
+              sevStore.getState().cancel();
+            }}
+            onKeyDown={(e) => {
+              if (e.key === 'Delete' || e.key === 'Backspace') {
+                e.preventDefault();
+                e.stopPropagation();
+                events.remove(index);
+              }
+            }}
+          >
+            {ev.se}
+          </button>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,136 @@
+/**
+ * Audition: plays the SE of each event at its frame during playback, and on
+ * demand when the user clicks an event. Sounds come from the project's
+ * audition folder (files named by SE name, read through the API) and play
+ * through Web Audio; the SE is the one the selected floor attribute resolves to.
+ *
+ * The playback clock lives in the session store; this module watches the
+ * playhead and fires every event whose frame the playhead crossed since the
+ * last tick (also across a loop back to frame 0), so no event is skipped at
+ * high speeds or low frame rates.
+ */
+import { createStore } from 'zustand/vanilla';
+import { getApi } from '../transport';
+import { sessionStore } from '../state/sessionStore';
+import { projectStore } from '../project/projectStore';
+import { sevStore } from './sevStore';
+import { nameOnFloor } from './resolve';
+
+export interface AuditionState {
+  /** Play events during playback. */
+  enabled: boolean;
+  /** SE names played most recently (newest last), shown as feedback in the editor. */
+  lastPlayed: { name: string; at: number; missing: boolean }[];
+  setEnabled(on: boolean): void;
+}
+
+export const auditionStore = createStore<AuditionState>()((set) => ({
+  enabled: true,
+  lastPlayed: [],
+  setEnabled(on) {
+    set({ enabled: on });
+  },
+}));
+
+let context: AudioContext | null = null;
+const buffers = new Map<string, Promise<AudioBuffer | null>>();
+
+function audio(): AudioContext | null {
+  if (context) return context;
+  const Ctor = (globalThis as { AudioContext?: typeof AudioContext }).AudioContext;
+  if (!Ctor) return null;
+  context = new Ctor();
+  return context;
+}
+
+function decode(path: string): Promise<AudioBuffer | null> {
+  let p = buffers.get(path);
+  if (!p) {
+    p = (async () => {
+      const ctx = audio();
+      if (!ctx) return null;
+      const { bytes } = await getApi().readSound({ path });
+      // decodeAudioData detaches its argument: give it a copy of exactly the file's bytes.
+      return ctx.decodeAudioData(bytes.slice().buffer as ArrayBuffer);
+    })().catch((e: unknown) => {
+      buffers.delete(path);
+      sessionStore.getState().notify('error', `Audition: could not play ${path}: ${e instanceof Error ? e.message : String(e)}`);
+      return null;
+    });
+    buffers.set(path, p);
+  }
+  return p;
+}
+
+/** Forgets decoded sounds (another folder was chosen). */
+export function clearAuditionCache(): void {
+  buffers.clear();
+}
+
+function remember(name: string, missing: boolean): void {
+  const list = [...auditionStore.getState().lastPlayed, { name, at: Date.now(), missing }].slice(-6);
+  auditionStore.setState({ lastPlayed: list });
+}
+
+/** Plays an SE by name (no-op with a note when the folder has no sound of that name). */
+export async function playSeName(name: string): Promise<void> {
+  const path = projectStore.getState().sounds[name];
+  remember(name, !path);
+  if (!path) return;
+  const ctx = audio();
+  if (!ctx) return;
+  if (ctx.state === 'suspended') await ctx.resume().catch(() => undefined);
+  const buffer = await decode(path);
+  if (!buffer) return;
+  const src = ctx.createBufferSource();
+  src.buffer = buffer;
+  src.connect(ctx.destination);
+  src.start();
+}
+
+/** The SE name event `index` plays on the selected floor attribute, or null. */
+export function eventSeName(index: number): string | null {
+  const s = sevStore.getState();
+  const doc = s.file?.doc;
+  const ev = doc?.events[index];
+  const def = ev ? doc!.ses.find((d) => d.index === ev.se) : undefined;
+  return def ? nameOnFloor(def, s.floor) : null;
+}
+
+/** Plays event `index` as the game would on the selected floor. */
+export function playEvent(index: number): void {
+  const name = eventSeName(index);
+  if (name) void playSeName(name);
+}
+
+/** Watches the playhead and plays the events it crosses while playing. Returns the unsubscribe. */
+export function startAudition(): () => void {
+  let last = sessionStore.getState().playhead;
+  return sessionStore.subscribe((s, prev) => {
+    const now = s.playhead;
+    const from = last;
+    last = now;
+    if (!s.playing || !auditionStore.getState().enabled) return;
+    if (!prev.playing) {
+      // playback just started: the frame under the playhead plays too
+      fireBetween(now - 1e-9, now);
+      return;
+    }
+    if (now === from) return;
+    if (now > from) fireBetween(from, now);
+    else {
+      // looped back to the start: the tail of the motion, then its head
+      fireBetween(from, Infinity);
+      fireBetween(-1, now);
+    }
+  });
+}
+
+/** Plays every event with from < frame <= to. */
+function fireBetween(from: number, to: number): void {
+  const doc = sevStore.getState().file?.doc;
+  if (!doc) return;
+  doc.events.forEach((e, k) => {
+    if (e.frame > from && e.frame <= to) playEvent(k);
+  });
+}

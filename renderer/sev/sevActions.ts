@@ -1,0 +1,99 @@
+/**
+ * The SEV editor's edits, named after what they change (events.add,
+ * events.move, ...). Each is one undo step through the SEV store; a refused
+ * edit (undefined SE, frame past the end) leaves the document as it was and
+ * says why in the message bar.
+ */
+import { addEvent, moveEvent, nextFreeSeIndex, removeEvent, removeSeDefinition, setSeDefinition } from '../../shared/sev/edit';
+import { SEV_VARIANT_COUNT, type SevDocument } from '../../shared/sev/types';
+import { documentStore } from '../state/documentStore';
+import { sessionStore } from '../state/sessionStore';
+import { projectStore } from '../project/projectStore';
+import { sevStore } from './sevStore';
+
+function apply(label: string, fn: (doc: SevDocument) => SevDocument): boolean {
+  const err = sevStore.getState().edit(label, fn);
+  if (err) sessionStore.getState().notify('warning', `${label} refused: ${err}`);
+  return err === null;
+}
+
+/** Last frame of the open motion (events must lie in 0..N), or the SEV limit without one. */
+export function lastFrame(): number {
+  return documentStore.getState().motion?.frameCount ?? 65535;
+}
+
+function clampFrame(f: number): number {
+  return Math.max(0, Math.min(lastFrame(), Math.round(f)));
+}
+
+export const events = {
+  /** Adds an event for the selected SE at the playhead, on the selected joint (root selection: no joint). */
+  addAtPlayhead(): void {
+    const s = sevStore.getState();
+    const doc = s.file?.doc;
+    if (!doc) return;
+    if (!doc.ses.some((d) => d.index === s.selectedSe)) {
+      sessionStore.getState().notify('warning', 'Define an SE first (SE definitions › Add SE), then add events for it.');
+      return;
+    }
+    const frame = clampFrame(sessionStore.getState().playhead);
+    const j = sessionStore.getState().selectedJoint;
+    const joint = j >= 0 ? j : null;
+    if (apply('Add event', (d) => addEvent(d, { frame, se: s.selectedSe, joint }))) {
+      sevStore.getState().selectEvent(sevStore.getState().file!.doc!.events.length - 1);
+    }
+  },
+  remove(index: number): void {
+    if (apply('Delete event', (d) => removeEvent(d, index))) sevStore.getState().selectEvent(null);
+  },
+  setFrame(index: number, frame: number): void {
+    apply('Move event', (d) => moveEvent(d, index, { frame: clampFrame(frame) }));
+  },
+  setSe(index: number, se: number): void {
+    apply('Change event SE', (d) => moveEvent(d, index, { se }));
+  },
+  setJoint(index: number, joint: number | null): void {
+    apply('Change event joint', (d) => moveEvent(d, index, { joint }));
+  },
+  /** During a drag (inside begin/commit): moves without a message per step. */
+  dragTo(index: number, frame: number): void {
+    sevStore.getState().edit('Move event', (d) => (d.events[index]?.frame === clampFrame(frame) ? d : moveEvent(d, index, { frame: clampFrame(frame) })));
+  },
+};
+
+export const ses = {
+  /** Adds an SE at the smallest free index, named after the first table name (or SE_NEW). */
+  add(): void {
+    const doc = sevStore.getState().file?.doc;
+    if (!doc) return;
+    const index = nextFreeSeIndex(doc);
+    if (index < 0) return void sessionStore.getState().notify('warning', 'All 256 SE indices are defined.');
+    const name = projectStore.getState().tables?.names[0] ?? 'SE_NEW';
+    if (apply('Add SE', (d) => setSeDefinition(d, { index, name }))) sevStore.getState().selectSe(index);
+  },
+  rename(index: number, name: string): void {
+    const def = sevStore.getState().file?.doc?.ses.find((d) => d.index === index);
+    if (!def || def.name === name) return;
+    apply('Rename SE', (d) => setSeDefinition(d, { index, name, variants: def.variants }));
+  },
+  setVariant(index: number, floor: number, name: string): void {
+    const def = sevStore.getState().file?.doc?.ses.find((d) => d.index === index);
+    if (!def?.variants || def.variants[floor] === name) return;
+    const variants = def.variants.map((v, k) => (k === floor ? name : v));
+    apply('Change SE variant', (d) => setSeDefinition(d, { index, name: def.name, variants }));
+  },
+  /** Turns per-floor variants on (every floor starts as the base SE) or off. */
+  setVariantsOn(index: number, on: boolean): void {
+    const def = sevStore.getState().file?.doc?.ses.find((d) => d.index === index);
+    if (!def || !!def.variants === on) return;
+    const variants = on ? Array.from({ length: SEV_VARIANT_COUNT }, () => def.name) : undefined;
+    apply(on ? 'Add SE variants' : 'Remove SE variants', (d) => setSeDefinition(d, { index, name: def.name, variants }));
+  },
+  remove(index: number): void {
+    const doc = sevStore.getState().file?.doc;
+    if (!doc) return;
+    const users = doc.events.filter((e) => e.se === index).length;
+    if (apply(users ? `Delete SE and ${users} event${users === 1 ? '' : 's'}` : 'Delete SE', (d) => removeSeDefinition(d, index, { removeEvents: true })))
+      sevStore.getState().selectEvent(null);
+  },
+};
