@@ -32,6 +32,8 @@ class SkeletonGraphic {
     private readonly parents: Int32Array,
     color: string,
     pointSize: number,
+    /** Drawn over everything else (the decoded skeleton sits on top of the source it nearly coincides with). */
+    onTop = false,
   ) {
     const J = parents.length;
     this.bonePositions = new Float32Array(Math.max(1, J - 1) * 2 * 3);
@@ -44,6 +46,13 @@ class SkeletonGraphic {
     this.points = new THREE.Points(pg, new THREE.PointsMaterial({ color, size: pointSize, sizeAttenuation: false }));
     this.bones.frustumCulled = false;
     this.points.frustumCulled = false;
+    if (onTop) {
+      // Coincident lines z-fight; a fixed order makes the overlay read the same from every angle.
+      for (const o of [this.bones, this.points]) {
+        (o.material as THREE.Material).depthTest = false;
+        o.renderOrder = 5;
+      }
+    }
     this.group.add(this.bones, this.points);
   }
 
@@ -220,8 +229,8 @@ export class ViewportScene {
       return;
     }
     const parents = parentsOf(m);
-    const source = new SkeletonGraphic(parents, COLORS.source, 5);
-    const decoded = new SkeletonGraphic(parents, COLORS.decoded, 4);
+    const source = new SkeletonGraphic(parents, COLORS.source, 7);
+    const decoded = new SkeletonGraphic(parents, COLORS.decoded, 3, true);
     // Root trajectory and bounds over every frame of the source.
     const N = m.frameCount;
     const traj = new Float32Array((N + 1) * 3);
