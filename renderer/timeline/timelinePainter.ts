@@ -42,6 +42,8 @@ export class TimelinePainter {
   private lockDrag: { anchor: number; current: number; clear: boolean } | null = null;
   private scrubbing = false;
   private pan: { x0: number; start: number; end: number } | null = null;
+  /** Pointer position over a joint row (content coordinates), for the tooltip. */
+  private hoverPoint: { x: number; y: number; row: number } | null = null;
 
   constructor(private readonly host: HTMLElement) {
     this.surface = new HiDpiCanvas(host, (ctx, w, h) => this.paint(ctx, w, h), () => this.contentHeight());
@@ -67,7 +69,10 @@ export class TimelinePainter {
       this.pan = null;
       inv();
     });
-    c.addEventListener('pointerleave', () => sessionStore.getState().setHover(null));
+    c.addEventListener('pointerleave', () => {
+      this.hoverPoint = null;
+      sessionStore.getState().setHover(null);
+    });
     c.addEventListener('wheel', this.onWheel, { passive: false });
     host.addEventListener('scroll', inv);
     c.addEventListener('contextmenu', (e) => e.preventDefault());
@@ -197,6 +202,8 @@ export class TimelinePainter {
     }
     drawPlayhead(ctx, axis, s.playhead, h);
 
+    this.paintTooltip(ctx, m, stats, w);
+
     // The ruler, lock row and trace row stay at the top while the joint rows scroll.
     const st = this.host.scrollTop;
     c.dataset.lockRowY = String(st + SPECIAL_TOP + LOCK_ROW_H / 2);
@@ -223,6 +230,36 @@ export class TimelinePainter {
     }
     drawPlayhead(ctx, axis, s.playhead, JOINTS_TOP);
     ctx.restore();
+  }
+
+  /** Row, frame, error against tolerance and key kind under the pointer. */
+  private paintTooltip(ctx: CanvasRenderingContext2D, m: Motion, stats: RowStat[], w: number): void {
+    const hp = this.hoverPoint;
+    const frame = sessionStore.getState().hoverFrame;
+    if (!hp || frame === null || hp.row < -1 || hp.row >= m.joints.length || hp.x < GUTTER) return;
+    const row = stats[hp.row + 1];
+    const name = hp.row < 0 ? 'Root translation' : m.joints[hp.row].name;
+    const unit = hp.row < 0 ? ' u' : '°';
+    const parts = [`${name} · frame ${frame}`];
+    if (row.report) {
+      parts.push(`error ${row.report.errors[frame].toFixed(3)}${unit} / tol ${row.report.tolerance}${unit}`);
+      const user = userKeyFramesOf(m, hp.row).includes(frame);
+      if (user) parts.push('user key');
+      else if (row.report.keyFrames.includes(frame)) parts.push('key');
+    }
+    const text = parts.join(' · ');
+    ctx.font = '11px system-ui, sans-serif';
+    const tw = ctx.measureText(text).width + 12;
+    const x = Math.min(w - tw - 4, hp.x + 12);
+    const y = hp.y + 14;
+    ctx.fillStyle = 'rgba(20,22,26,0.95)';
+    ctx.strokeStyle = COLORS.gridMajor;
+    ctx.fillRect(x, y, tw, 18);
+    ctx.strokeRect(x + 0.5, y + 0.5, tw - 1, 17);
+    ctx.fillStyle = COLORS.text;
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'middle';
+    ctx.fillText(text, x + 6, y + 9);
   }
 
   private paintLockRow(ctx: CanvasRenderingContext2D, m: Motion, axis: TimeAxis, w: number, f0: number, f1: number, pxPerFrame: number): void {
@@ -375,9 +412,14 @@ export class TimelinePainter {
 
   private onPointerMove = (e: PointerEvent): void => {
     if (!this.axis) return;
-    const { x } = this.local(e);
+    const { x, y } = this.local(e);
     const s = sessionStore.getState();
+    const yv = y - this.host.scrollTop;
+    const row = yv >= JOINTS_TOP ? Math.floor((y - JOINTS_TOP) / JOINT_ROW_H) - 1 : -99;
+    const changedRow = (this.hoverPoint?.row ?? -99) !== row;
+    this.hoverPoint = row > -99 ? { x, y, row } : null;
     s.setHover(x >= GUTTER ? this.frameAt(x) : null);
+    if (changedRow) this.surface.invalidate();
     if (this.scrubbing) s.setPlayhead(this.frameAt(x));
     if (this.lockDrag) {
       const f = this.frameAt(x);
