@@ -146,4 +146,31 @@ describe('document store', () => {
     expect(s.getState().past).toHaveLength(0);
     expect(s.getState().locks.setRange(0, 0, 1).ok).toBe(false);
   });
+
+  it('undo and redo restore key info word for word, unknown bits included, from compact history', () => {
+    const joints = [
+      { parent: -1, mirror: 0, part: 0, reserved: 0, name: 'hips' },
+      { parent: 0, mirror: 1, part: 0, reserved: 0, name: 'foot' },
+    ];
+    const m = emptyMotion(300, joints);
+    m.jointKeyInfo[(7 * 2 + 1) * 4] = 0x100 | KeyFlag.KEY; // a bit this tool does not know
+    m.translationKeyInfo[9 * 4] = KeyFlag.TRACE;
+    const s = createDocumentStore();
+    s.getState().load({ documentId: 'd', kind: 'mtn', readOnly: false, name: 'm', path: 'm.mtn', motion: m });
+    const original = s.getState().motion!.jointKeyInfo.slice();
+    s.getState().keys.toggle(1, 7); // clears KEY, keeps 0x100
+    expect(jointFlagsAt(s.getState().motion!, 7, 1)).toBe(0x100);
+    s.getState().locks.setRange(0, 100, 120);
+    const after = s.getState().motion!.jointKeyInfo.slice();
+    s.getState().history.undo();
+    s.getState().history.undo();
+    expect(Array.from(s.getState().motion!.jointKeyInfo)).toEqual(Array.from(original));
+    expect(translationFlagsAt(s.getState().motion!, 9)).toBe(KeyFlag.TRACE);
+    s.getState().history.redo();
+    s.getState().history.redo();
+    expect(Array.from(s.getState().motion!.jointKeyInfo)).toEqual(Array.from(after));
+    // History holds only the flagged words, not copies of the whole key info.
+    const entry = s.getState().past[0].state as unknown as { jointKeyInfo: { index: Uint32Array } };
+    expect(entry.jointKeyInfo.index.length).toBeLessThan(10);
+  });
 });

@@ -41,10 +41,55 @@ export interface EditableState {
   rotationOverridesDeg: Readonly<Record<number, number>>;
 }
 
+/**
+ * Key-info words as stored in history: only the non-zero words. Key info is
+ * almost all zeros (flags on a few frames), so a history step costs bytes per
+ * flagged frame instead of a copy of (N+1) x J x 4 words.
+ */
+interface SparseWords {
+  length: number;
+  index: Uint32Array;
+  value: Uint32Array;
+}
+
+function packWords(a: Uint32Array): SparseWords {
+  let n = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] !== 0) n++;
+  const index = new Uint32Array(n);
+  const value = new Uint32Array(n);
+  for (let i = 0, k = 0; i < a.length; i++) {
+    if (a[i] !== 0) {
+      index[k] = i;
+      value[k++] = a[i];
+    }
+  }
+  return { length: a.length, index, value };
+}
+
+function unpackWords(s: SparseWords): Uint32Array {
+  const a = new Uint32Array(s.length);
+  for (let k = 0; k < s.index.length; k++) a[s.index[k]] = s.value[k];
+  return a;
+}
+
+/** An EditableState with its key info packed. */
+interface StoredState extends Omit<EditableState, 'translationKeyInfo' | 'jointKeyInfo'> {
+  translationKeyInfo: SparseWords;
+  jointKeyInfo: SparseWords;
+}
+
+function pack(e: EditableState): StoredState {
+  return { ...e, translationKeyInfo: packWords(e.translationKeyInfo), jointKeyInfo: packWords(e.jointKeyInfo) };
+}
+
+function unpack(s: StoredState): EditableState {
+  return { ...s, translationKeyInfo: unpackWords(s.translationKeyInfo), jointKeyInfo: unpackWords(s.jointKeyInfo) };
+}
+
 interface HistoryEntry {
   /** What the step did, for the Edit menu ("Undo Toggle key"). */
   label: string;
-  state: EditableState;
+  state: StoredState;
 }
 
 export type DocumentKind = 'mtn' | 'mt3' | 'mar';
@@ -222,7 +267,7 @@ export function createDocumentStore(): StoreApi<DocumentState> {
         set(withEditable(e));
         return;
       }
-      const past = [...s.past, { label, state: cur }];
+      const past = [...s.past, { label, state: pack(cur) }];
       if (past.length > HISTORY_LIMIT) past.shift();
       set({ ...withEditable(e), past, future: [] });
     }
@@ -415,9 +460,9 @@ export function createDocumentStore(): StoreApi<DocumentState> {
           const entry = s.past[s.past.length - 1];
           const cur = editableOf(s);
           set({
-            ...withEditable(entry.state),
+            ...withEditable(unpack(entry.state)),
             past: s.past.slice(0, -1),
-            future: [...s.future, { label: entry.label, state: cur }],
+            future: [...s.future, { label: entry.label, state: pack(cur) }],
           });
         },
         redo() {
@@ -426,9 +471,9 @@ export function createDocumentStore(): StoreApi<DocumentState> {
           const entry = s.future[s.future.length - 1];
           const cur = editableOf(s);
           set({
-            ...withEditable(entry.state),
+            ...withEditable(unpack(entry.state)),
             future: s.future.slice(0, -1),
-            past: [...s.past, { label: entry.label, state: cur }],
+            past: [...s.past, { label: entry.label, state: pack(cur) }],
           });
         },
         begin(label) {
@@ -446,7 +491,7 @@ export function createDocumentStore(): StoreApi<DocumentState> {
             set({ transaction: null });
             return;
           }
-          const past = [...s.past, { label, state: before }];
+          const past = [...s.past, { label, state: pack(before) }];
           if (past.length > HISTORY_LIMIT) past.shift();
           set({ transaction: null, past, future: [] });
         },
