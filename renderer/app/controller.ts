@@ -14,6 +14,7 @@ import { sessionStore } from '../state/sessionStore';
 import { preferencesStore, PLAYBACK_SPEEDS } from '../state/preferencesStore';
 import { compressionStore, compressRequestOf } from '../state/compressionStore';
 import { askChoice } from './dialogs';
+import { redoLatest, undoLatest } from '../sev/undoOrder';
 
 let api: ActGuyApi | null = null;
 
@@ -333,10 +334,10 @@ export function runMenuCommand(cmd: MenuCommand): void {
       void exportMt3();
       break;
     case 'edit.undo':
-      doc.history.undo();
+      undoLatest();
       break;
     case 'edit.redo':
-      doc.history.redo();
+      redoLatest();
       break;
     case 'view.resetCamera':
     case 'view.zoomToFit':

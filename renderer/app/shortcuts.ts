@@ -6,6 +6,7 @@
  * Ignored while typing in a field or while a modal is open.
  */
 import { documentStore } from '../state/documentStore';
+import { redoLatest, undoLatest } from '../sev/undoOrder';
 import { sessionStore } from '../state/sessionStore';
 import {
   cycleSpeed, exportMt3, gotoFrame, openDialog, save, saveAs, step, toggleKeyAtPlayhead, toggleLockAtPlayhead, toggleTraceAtPlayhead,
@@ -33,8 +34,9 @@ export function installShortcuts(): () => void {
     const doc = documentStore.getState();
     if (mod) {
       let handled = true;
-      if (key === 'z' && !e.shiftKey) doc.history.undo();
-      else if (key === 'y' || (key === 'z' && e.shiftKey)) doc.history.redo();
+      // One undo order over motion and SEV edits (renderer/sev/undoOrder.ts).
+      if (key === 'z' && !e.shiftKey) undoLatest();
+      else if (key === 'y' || (key === 'z' && e.shiftKey)) redoLatest();
       else if (key === 's' && e.shiftKey) void saveAs();
       else if (key === 's') void save();
       else if (key === 'o') void openDialog();

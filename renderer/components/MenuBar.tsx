@@ -9,6 +9,10 @@ import {
 } from '../app/controller';
 import { getApi } from '../transport';
 import type { RecentFile } from '../../shared/ipc';
+import { latestRedoLabel, latestUndoLabel, redoLatest, subscribeUndoOrder, undoLatest } from '../sev/undoOrder';
+import { useSyncExternalStore } from 'react';
+import { buildArchives, openProjectDialog, saveProjectAndSev } from '../project/projectActions';
+import { useProject } from '../sev/hooks';
 
 interface Item {
   label: string;
@@ -27,8 +31,12 @@ export function MenuBar() {
   const bar = useRef<HTMLDivElement>(null);
   const hasMotion = useDocument((d) => !!d.motion);
   const readOnly = useDocument((d) => d.readOnly);
-  const undo = useDocument(undoLabel);
-  const redo = useDocument(redoLabel);
+  // Undo/Redo follow one order over motion and SEV edits (renderer/sev/undoOrder.ts).
+  useDocument(undoLabel);
+  useDocument(redoLabel);
+  const undo = useSyncExternalStore(subscribeUndoOrder, latestUndoLabel);
+  const redo = useSyncExternalStore(subscribeUndoOrder, latestRedoLabel);
+  const hasProject = useProject((p) => p.path !== null);
   const playing = useSession((s) => s.playing);
   const loop = usePreferences((p) => p.loop);
   const prefs = usePreferences((p) => p);
@@ -59,11 +67,15 @@ export function MenuBar() {
       { label: 'Save As…', shortcut: 'Ctrl+Shift+S', run: () => void saveAs(), disabled: !hasMotion, testid: 'menu-save-as' },
       { label: 'Export MT3…', shortcut: 'Ctrl+E', run: () => void exportMt3(), disabled: !editable, testid: 'menu-export' },
       'separator',
+      { label: 'Open Project…', run: () => void openProjectDialog(), testid: 'menu-open-project' },
+      { label: 'Save Project', run: () => void saveProjectAndSev(), disabled: !hasProject, testid: 'menu-save-project' },
+      { label: 'Build Archives…', run: () => void buildArchives(), disabled: !hasProject, testid: 'menu-build' },
+      'separator',
       { label: 'Close', run: () => void closeDocument(), disabled: !hasMotion, testid: 'menu-close' },
     ],
     Edit: [
-      { label: undo ? `Undo ${undo}` : 'Undo', shortcut: 'Ctrl+Z', run: () => documentStore.getState().history.undo(), disabled: !undo, testid: 'menu-undo' },
-      { label: redo ? `Redo ${redo}` : 'Redo', shortcut: 'Ctrl+Y', run: () => documentStore.getState().history.redo(), disabled: !redo, testid: 'menu-redo' },
+      { label: undo ? `Undo ${undo}` : 'Undo', shortcut: 'Ctrl+Z', run: undoLatest, disabled: !undo, testid: 'menu-undo' },
+      { label: redo ? `Redo ${redo}` : 'Redo', shortcut: 'Ctrl+Y', run: redoLatest, disabled: !redo, testid: 'menu-redo' },
       'separator',
       { label: 'Toggle user key at playhead', shortcut: 'K', run: toggleKeyAtPlayhead, disabled: !editable },
       { label: 'Toggle lock at playhead', shortcut: 'L', run: toggleLockAtPlayhead, disabled: !editable },

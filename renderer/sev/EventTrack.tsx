@@ -143,7 +143,7 @@ export function EventTrack() {
             key={index}
             type="button"
             className={`sev-marker${selected === index ? ' selected' : ''}${r.error ? ' bad' : ''}`}
-            style={{ left: x - MARKER / 2, top: 3 + stack * (n > 1 ? step : 0) + (n > 1 ? 0 : (TRACK_H - MARKER) / 2 - 3), background: seColor(ev.se) }}
+            style={{ left: x - MARKER / 2, top: n > 1 ? 3 + stack * step : (TRACK_H - MARKER) / 2, background: seColor(ev.se) }}
             title={`frame ${frame} · SE ${ev.se} ${name}${r.codeText ? ` (${r.codeText})` : ''} · ${joint}${r.error ? `\n${r.error}` : ''}\nDrag to move · Delete removes · click plays`}
             data-testid="sev-marker"
             data-index={index}

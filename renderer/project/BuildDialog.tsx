@@ -1,0 +1,76 @@
+import { useProject } from '../sev/hooks';
+import { cancelBuild, closeBuildDialog, revealProblem } from './projectActions';
+
+function kb(bytes: number): string {
+  return `${(bytes / 1024).toFixed(1)} KiB`;
+}
+
+const STATE_TEXT = {
+  checking: 'Checking the project, every motion and SEV…',
+  compressing: 'Compressing motions…',
+  writing: 'Writing the archives…',
+  done: 'Built.',
+  failed: 'Build refused: nothing was written.',
+  cancelled: 'Cancelled: nothing was written.',
+} as const;
+
+/** The build dialog: progress bar, Cancel, per-motion results, and every error (click to go to it). */
+export function BuildDialog() {
+  const build = useProject((p) => p.build);
+  if (!build) return null;
+  const s = build.status;
+  const running = build.starting || !s || s.state === 'checking' || s.state === 'compressing' || s.state === 'writing';
+  const fraction = s && s.count ? (s.state === 'done' ? 1 : s.done / s.count) : 0;
+  return (
+    <div className="modal-backdrop" role="presentation">
+      <div className="modal build-dialog" role="dialog" aria-modal="true" aria-labelledby="build-title" data-testid="build-dialog">
+        <h2 id="build-title">Build archives</h2>
+        <p data-testid="build-state" data-state={s?.state ?? 'starting'} className={s?.state === 'failed' ? 'bad' : ''}>
+          {s ? STATE_TEXT[s.state] : 'Starting…'}
+          {s?.current && running && <span className="dim"> {s.current}</span>}
+        </p>
+        <div className="build-progress" role="progressbar" aria-valuemin={0} aria-valuemax={s?.count ?? 0} aria-valuenow={s?.done ?? 0} data-testid="build-progress">
+          <div className={`build-progress-fill${s?.state === 'failed' || s?.state === 'cancelled' ? ' stopped' : ''}`} style={{ width: `${(fraction * 100).toFixed(1)}%` }} />
+          <span>{s && s.count ? `${s.done} / ${s.count} motions` : running ? '' : '—'}</span>
+        </div>
+        {s && s.motions.length > 0 && (
+          <table className="channel-table build-table" data-testid="build-motions">
+            <thead>
+              <tr><th>#</th><th>Motion</th><th>Keys</th><th>MT3</th><th>Ratio</th><th>Max err</th><th>SE slots</th><th>Events</th></tr>
+            </thead>
+            <tbody>
+              {s.motions.map((m) => (
+                <tr key={m.index}>
+                  <td>{m.index}</td><td>{m.name}</td><td>{m.totalKeys}</td><td>{kb(m.mt3Bytes)}</td><td>{m.ratio.toFixed(2)}</td>
+                  <td className={m.maxErrorRatio > 1 ? 'bad' : ''}>{(m.maxErrorRatio * 100).toFixed(0)}%</td><td>{m.seSlots}</td><td>{m.events}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {s && s.errors.length > 0 && (
+          <ul className="build-errors" data-testid="build-errors">
+            {s.errors.map((e, i) => (
+              <li key={i}>
+                <button type="button" className="link bad" onClick={() => void revealProblem(e)} data-testid="build-error">{e.message}</button>
+              </li>
+            ))}
+          </ul>
+        )}
+        {s && s.state === 'done' && (
+          <ul className="build-written small" data-testid="build-written">
+            {s.written.map((w) => <li key={w}>wrote {w}</li>)}
+            {s.warnings.map((w, i) => <li key={`w${i}`} className="warn-inline">{w}</li>)}
+          </ul>
+        )}
+        <div className="modal-buttons">
+          {running ? (
+            <button type="button" onClick={() => void cancelBuild()} data-testid="build-cancel">Cancel</button>
+          ) : (
+            <button type="button" className="primary" onClick={closeBuildDialog} data-testid="build-close">Close</button>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,164 @@
+import { useEffect, useState } from 'react';
+import { useDocument } from '../state/hooks';
+import { exportMt3 } from '../app/controller';
+import { getApi } from '../transport';
+import { useProject, useSev } from '../sev/hooks';
+import { isSevDirty } from '../sev/sevStore';
+import { isProjectDirty, motionOfProblem, projectStore } from './projectStore';
+import {
+  addMotion, buildArchives, checkProject, moveMotion, openProjectDialog, removeMotion, revealProblem, saveProjectAndSev, selectMotion,
+} from './projectActions';
+import './project.css';
+
+function kb(bytes: number): string {
+  return bytes >= 10240 ? `${(bytes / 1024).toFixed(0)} K` : bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} K` : `${bytes} B`;
+}
+
+/** The project panel: the motions in archive order with their status, reorder by drag, add/remove, save, check and build. */
+export function ProjectPanel() {
+  const path = useProject((p) => p.path);
+  const json = useProject((p) => p.json);
+  const current = useProject((p) => p.current);
+  const status = useProject((p) => p.status);
+  const problems = useProject((p) => p.problems);
+  const errors = useProject((p) => p.errors);
+  const checking = useProject((p) => p.checking);
+  const projectDirty = useProject(isProjectDirty);
+  const sevDirty = useSev((s) => isSevDirty(s.file));
+  const sevMotion = useSev((s) => s.file?.motionName ?? null);
+  const hasMotion = useDocument((d) => !!d.motion && !d.readOnly);
+  const [dragFrom, setDragFrom] = useState<number | null>(null);
+  const [dropAt, setDropAt] = useState<number | null>(null);
+
+  // File > Open Project / Save Project / Build Archives from the native menu.
+  useEffect(() => {
+    try {
+      return getApi().onMenuCommand(({ command }) => {
+        if (command === 'project.open') void openProjectDialog();
+        else if (command === 'project.save') void saveProjectAndSev();
+        else if (command === 'project.build') void buildArchives();
+      });
+    } catch {
+      return undefined; // no transport: the start-up message already says so
+    }
+  }, []);
+
+  const allProblems = [...errors, ...problems.filter((p) => !errors.some((e) => e.message === p.message))];
+  const state = projectStore.getState();
+  const problemsOf = (i: number) => allProblems.filter((p) => motionOfProblem(state, p) === i);
+  const title = path ? path.split(/[\\/]/).pop() : null;
+
+  return (
+    <section className="panel project-panel" aria-label="Project" data-testid="project-panel">
+      <div className="panel-header">
+        <span className="panel-title">Project</span>
+        {title && (
+          <span className="project-name" title={path ?? ''} data-testid="project-name">
+            {title}
+            {(projectDirty || sevDirty) && <span className="dirty on" data-testid="project-dirty"> ●</span>}
+          </span>
+        )}
+        <span className="spacer" />
+        <button type="button" className="tool small" onClick={() => void openProjectDialog()} data-testid="project-open" title="Open a *.actguy.json project">Open…</button>
+        <button type="button" className="tool small" disabled={!path || (!projectDirty && !sevDirty)} onClick={() => void saveProjectAndSev()} data-testid="project-save" title="Save the project file and the open SEV">Save</button>
+      </div>
+      {!path ? (
+        <div className="panel-scroll dim">
+          <p>No project open.</p>
+          <p>A project lists the motions of one archive in order, each with its .mtn and .sev, the SE tables and the .mar/.sar to build.</p>
+          <button type="button" className="tool" onClick={() => void openProjectDialog()}>Open Project…</button>
+        </div>
+      ) : (
+        <>
+          <div className="project-toolbar">
+            <button type="button" className="tool small" onClick={() => void addMotion()} data-testid="project-add-motion" disabled={!json}>+ Motion</button>
+            <button type="button" className="tool small" onClick={() => current !== null && void removeMotion(current)} disabled={current === null} data-testid="project-remove-motion">Remove</button>
+            <button type="button" className="tool small" title="Move up (earlier in the archive)" disabled={current === null || current === 0} onClick={() => current !== null && moveMotion(current, current - 1)} data-testid="project-move-up">▲</button>
+            <button type="button" className="tool small" title="Move down (later in the archive)" disabled={current === null || !json || current >= json.motions.length - 1} onClick={() => current !== null && moveMotion(current, current + 1)} data-testid="project-move-down">▼</button>
+            <span className="spacer" />
+            <button type="button" className="tool small" onClick={() => void checkProject()} disabled={checking} data-testid="project-check" title="Compress and check every motion and SEV (writes nothing)">{checking ? 'Checking…' : 'Check'}</button>
+          </div>
+          <ol className="project-motions" data-testid="project-motions" onDragLeave={() => setDropAt(null)}>
+            {(json?.motions ?? []).map((m, i) => {
+              const st = status[m.name];
+              const probs = problemsOf(i);
+              const sel = current === i;
+              const showDirty = sel && sevDirty && sevMotion === m.name;
+              return (
+                <li
+                  key={`${m.name}-${i}`}
+                  className={`project-motion${sel ? ' selected' : ''}${dropAt === i && dragFrom !== null && dragFrom !== i ? ' drop' : ''}${probs.length ? ' has-problems' : ''}`}
+                  data-testid="project-motion"
+                  data-name={m.name}
+                  draggable
+                  onDragStart={(e) => {
+                    setDragFrom(i);
+                    e.dataTransfer.effectAllowed = 'move';
+                    e.dataTransfer.setData('text/plain', String(i));
+                  }}
+                  onDragOver={(e) => {
+                    if (dragFrom === null) return;
+                    e.preventDefault();
+                    setDropAt(i);
+                  }}
+                  onDrop={(e) => {
+                    e.preventDefault();
+                    if (dragFrom !== null) moveMotion(dragFrom, i);
+                    setDragFrom(null);
+                    setDropAt(null);
+                  }}
+                  onDragEnd={() => {
+                    setDragFrom(null);
+                    setDropAt(null);
+                  }}
+                  onClick={() => void selectMotion(i)}
+                  title={`${m.mtn}${m.sev ? ` + ${m.sev}` : ' (no .sev)'}\nDrag to reorder the archive`}
+                >
+                  <span className="project-index">{i}</span>
+                  <div className="project-motion-main">
+                    <div className="project-motion-name">
+                      <b>{m.name}</b>
+                      {showDirty && <span className="dirty on"> ●</span>}
+                      <span className="dim small"> {m.sev ? m.sev.split(/[\\/]/).pop() : 'no .sev'}</span>
+                    </div>
+                    <div className="project-motion-stats small" data-testid="project-motion-stats">
+                      {st ? (
+                        <>
+                          <span title="keys">{st.totalKeys} keys</span>
+                          <span title="MT3 bytes">{kb(st.mt3Bytes)}</span>
+                          <span className={st.maxErrorRatio > 1 ? 'bad' : ''} title={`largest error ${(st.maxErrorRatio * 100).toFixed(0)}% of its tolerance; rotation ${st.maxRotationErrorDeg.toFixed(3)}°, position ${st.maxPositionError.toFixed(3)}`}>
+                            err {(st.maxErrorRatio * 100).toFixed(0)}%
+                          </span>
+                          <span title="SEV events" data-testid="project-motion-events">{st.events} ev</span>
+                        </>
+                      ) : (
+                        <span className="dim">{checking ? 'checking…' : probs.length ? 'not built' : '—'}</span>
+                      )}
+                      {probs.length > 0 && <span className="bad" data-testid="project-motion-problems">{probs.length} problem{probs.length === 1 ? '' : 's'}</span>}
+                    </div>
+                  </div>
+                </li>
+              );
+            })}
+          </ol>
+          {allProblems.length > 0 && (
+            <div className="project-problems" data-testid="project-problems">
+              <div className="sub">Problems ({allProblems.length}) — the build is refused until they are fixed</div>
+              <ul>
+                {allProblems.map((p, k) => (
+                  <li key={k}>
+                    <button type="button" className="link bad" onClick={() => void revealProblem(p)} data-testid="project-problem">{p.message}</button>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+          <div className="project-actions">
+            <button type="button" className="tool primary" onClick={() => void buildArchives()} data-testid="project-build" title="Compress every motion and write the .mar and .sar">Build archives…</button>
+            <button type="button" className="tool" onClick={() => void exportMt3()} disabled={!hasMotion} data-testid="project-export-mt3" title="Export the open motion as .mt3">Export .mt3…</button>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,137 @@
+import { useEffect, useRef } from 'react';
+import { eventsByFrame } from '../../shared/sev/serialize';
+import { useDocument } from '../state/hooks';
+import { sessionStore } from '../state/sessionStore';
+import { sevStore } from './sevStore';
+import { useProject, useSev } from './hooks';
+import { events } from './sevActions';
+import { nameOnFloor, resolveName } from './resolve';
+import { playEvent } from './audition';
+import { seColor } from './colors';
+import { NumberField } from './NumberField';
+
+/** The events as a list (frame, SE, joint, what plays on the selected floor), in frame order, in sync with the track. */
+export function EventList() {
+  const doc = useSev((s) => s.file?.doc ?? null);
+  const selected = useSev((s) => s.selectedEvent);
+  const picking = useSev((s) => s.pickingJoint);
+  const floor = useSev((s) => s.floor);
+  const table = useProject((p) => p.tables?.table ?? null);
+  const motion = useDocument((d) => d.motion);
+  const body = useRef<HTMLTableSectionElement>(null);
+
+  useEffect(() => {
+    if (selected === null) return;
+    body.current?.querySelector(`[data-index="${selected}"]`)?.scrollIntoView({ block: 'nearest' });
+  }, [selected]);
+
+  if (!doc) return null;
+  const order = eventsByFrame(doc.events.map((e, index) => ({ ...e, index }))) as (typeof doc.events[number] & { index: number })[];
+  const ses = doc.ses.slice().sort((a, b) => a.index - b.index);
+  const joints = motion?.joints ?? [];
+
+  return (
+    <div className="sev-list-wrap">
+      <table className="sev-table sev-events" data-testid="sev-event-list">
+        <thead>
+          <tr>
+            <th style={{ width: 62 }}>Frame</th>
+            <th>SE</th>
+            <th>Joint</th>
+            <th>Plays on floor {floor}</th>
+            <th style={{ width: 78 }} />
+          </tr>
+        </thead>
+        <tbody ref={body}>
+          {order.map((ev) => {
+            const def = doc.ses.find((d) => d.index === ev.se);
+            const name = def ? nameOnFloor(def, floor) : '';
+            const r = resolveName(table, name);
+            const pastEnd = motion && ev.frame > motion.frameCount;
+            const badJoint = motion && ev.joint !== null && ev.joint >= joints.length;
+            const isSel = selected === ev.index;
+            return (
+              <tr
+                key={ev.index}
+                data-testid="sev-event-row"
+                data-index={ev.index}
+                data-frame={ev.frame}
+                className={isSel ? 'selected' : ''}
+                onMouseDown={() => {
+                  sevStore.getState().selectEvent(ev.index);
+                  sessionStore.getState().setPlayhead(ev.frame);
+                }}
+                onKeyDown={(e) => {
+                  const t = e.target as HTMLElement;
+                  if ((e.key === 'Delete') && t.tagName !== 'INPUT' && t.tagName !== 'SELECT') {
+                    e.preventDefault();
+                    events.remove(ev.index);
+                  }
+                }}
+              >
+                <td>
+                  <NumberField
+                    value={ev.frame}
+                    min={0}
+                    max={motion?.frameCount ?? 65535}
+                    className={pastEnd ? 'bad' : ''}
+                    testid="sev-event-frame"
+                    title={pastEnd ? `frame ${ev.frame} is past the end of the motion (0..${motion!.frameCount})` : 'Frame'}
+                    onCommit={(v) => events.setFrame(ev.index, v)}
+                  />
+                </td>
+                <td>
+                  <span className="sev-swatch" style={{ background: seColor(ev.se) }} />
+                  <select value={ev.se} data-testid="sev-event-se" aria-label="Event SE" onChange={(e) => events.setSe(ev.index, Number(e.target.value))}>
+                    {ses.map((d) => (
+                      <option key={d.index} value={d.index}>{`${d.index} ${d.name}`}</option>
+                    ))}
+                  </select>
+                </td>
+                <td>
+                  <select
+                    value={ev.joint === null ? '-' : String(ev.joint)}
+                    data-testid="sev-event-joint"
+                    aria-label="Event joint"
+                    className={badJoint ? 'bad' : ''}
+                    onChange={(e) => events.setJoint(ev.index, e.target.value === '-' ? null : Number(e.target.value))}
+                  >
+                    <option value="-">– (none)</option>
+                    {joints.map((j, k) => (
+                      <option key={k} value={k}>{`${k} ${j.name}`}</option>
+                    ))}
+                    {badJoint && <option value={ev.joint!}>{`${ev.joint} (not in this motion)`}</option>}
+                  </select>
+                </td>
+                <td className={r.error ? 'bad' : ''} title={r.error ?? r.codeText} data-testid="sev-event-resolved">
+                  {name} <span className="dim">{r.codeText}</span>
+                </td>
+                <td className="sev-row-tools">
+                  <button type="button" className="tool small" title="Play this event's SE (audition)" onClick={() => playEvent(ev.index)}>▶</button>
+                  <button
+                    type="button"
+                    className={`tool small${picking && isSel ? ' armed' : ''}`}
+                    data-testid="sev-pick-joint"
+                    title="Pick the joint: the next joint selected in the viewport, curve view or timeline becomes this event's joint"
+                    onClick={() => {
+                      sevStore.getState().selectEvent(ev.index);
+                      sevStore.getState().setPickingJoint(!(picking && isSel));
+                    }}
+                  >
+                    ⌖
+                  </button>
+                  <button type="button" className="tool small" data-testid="sev-event-delete" title="Delete event (Delete)" onClick={() => events.remove(ev.index)}>✕</button>
+                </td>
+              </tr>
+            );
+          })}
+          {!order.length && (
+            <tr>
+              <td colSpan={5} className="dim">No events. Move the playhead, pick an SE and a joint, then “Add event at playhead”.</td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,158 @@
+import { useEffect } from 'react';
+import { useDocument, useSession } from '../state/hooks';
+import { sessionStore } from '../state/sessionStore';
+import { useAudition, useProject, useSev } from './hooks';
+import { isSevDirty, sevStore } from './sevStore';
+import { auditionStore, clearAuditionCache, startAudition } from './audition';
+import { events, ses } from './sevActions';
+import { FLOOR_NAMES, motionProblems, unknownNames } from './resolve';
+import { EventTrack } from './EventTrack';
+import { EventList } from './EventList';
+import { SeTable } from './SeTable';
+import { BrokenSevView } from './BrokenSevView';
+import { chooseSoundFolder, saveSev } from '../project/projectActions';
+import { seColor } from './colors';
+import './sev.css';
+
+/** The SEV editor of the current motion: toolbar, the event row under the timeline, the event list and the SE definitions. */
+export function SevEditor() {
+  const file = useSev((s) => s.file);
+  const floor = useSev((s) => s.floor);
+  const selectedSe = useSev((s) => s.selectedSe);
+  const selectedEvent = useSev((s) => s.selectedEvent);
+  const picking = useSev((s) => s.pickingJoint);
+  const projectPath = useProject((p) => p.path);
+  const tables = useProject((p) => p.tables);
+  const soundFolder = useProject((p) => p.soundFolder);
+  const soundCount = useProject((p) => Object.keys(p.sounds).length);
+  const audition = useAudition((a) => a.enabled);
+  const lastPlayed = useAudition((a) => a.lastPlayed[a.lastPlayed.length - 1] ?? null);
+  const motion = useDocument((d) => d.motion);
+  const motionName = useDocument((d) => d.name);
+  const selectedJoint = useSession((s) => s.selectedJoint);
+  const playhead = useSession((s) => s.playhead);
+
+  useEffect(() => startAudition(), []);
+
+  // Joint picking: while armed, the next joint selection (viewport, curve view, timeline labels) becomes the event's joint.
+  useEffect(
+    () =>
+      sessionStore.subscribe((s, prev) => {
+        const sev = sevStore.getState();
+        if (!sev.pickingJoint || s.selectedJoint === prev.selectedJoint || sev.selectedEvent === null) return;
+        events.setJoint(sev.selectedEvent, s.selectedJoint >= 0 ? s.selectedJoint : null);
+        sevStore.getState().setPickingJoint(false);
+      }),
+    [],
+  );
+
+  // Delete removes the selected event when the keyboard is not in a field.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && sevStore.getState().pickingJoint) {
+        sevStore.getState().setPickingJoint(false);
+        return;
+      }
+      if (e.key !== 'Delete' || e.defaultPrevented) return;
+      const t = e.target as HTMLElement | null;
+      if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA' || t.isContentEditable)) return;
+      const s = sevStore.getState();
+      if (s.selectedEvent === null || !s.file?.doc || sessionStore.getState().confirm || sessionStore.getState().picker) return;
+      e.preventDefault();
+      events.remove(s.selectedEvent);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const doc = file?.doc ?? null;
+  const dirty = isSevDirty(file);
+  const unknown = doc ? unknownNames(doc, tables?.table ?? null) : [];
+  const outside = doc && motion ? motionProblems(doc, { name: motionName, frameCount: motion.frameCount, jointCount: motion.joints.length }) : [];
+  const defs = doc ? doc.ses.slice().sort((a, b) => a.index - b.index) : [];
+  const jointLabel = selectedJoint >= 0 ? `${selectedJoint} ${motion?.joints[selectedJoint]?.name ?? ''}` : 'no joint';
+
+  return (
+    <section className="panel sev-panel" aria-label="Sound events" data-testid="sev-editor">
+      <div className="panel-header">
+        <span className="panel-title">Sound events</span>
+        {file ? (
+          <span className="sev-file" title={file.path} data-testid="sev-file">
+            {file.path.split(/[\\/]/).pop()}
+            {file.isNew && <span className="dim"> (new)</span>}
+            <span className={dirty ? 'dirty on' : 'dirty'} data-testid="sev-dirty">{dirty ? ' ● modified' : ''}</span>
+          </span>
+        ) : (
+          <span className="dim">{projectPath ? 'Select a motion in the project panel.' : 'Open a project (File › Open Project…) to edit its sound events.'}</span>
+        )}
+        <button type="button" className="tool" disabled={!dirty || !doc} onClick={() => void saveSev()} data-testid="sev-save" title="Write the .sev (your comments are kept)">Save SEV</button>
+        <span className="sev-sep" />
+        <span className="dim">Floor</span>
+        <div className="segmented" role="tablist" aria-label="Floor attribute" data-testid="sev-floor">
+          {FLOOR_NAMES.map((n, k) => (
+            <button key={k} type="button" role="tab" aria-selected={floor === k} title={`floor attribute ${k}: ${n}`} data-testid={`sev-floor-${k}`} onClick={() => sevStore.getState().setFloor(k)}>{k}</button>
+          ))}
+        </div>
+        <span className="dim small" data-testid="sev-floor-name">{FLOOR_NAMES[floor]}</span>
+        <span className="sev-sep" />
+        <label className="check" title="Play each event's SE at its frame during playback">
+          <input type="checkbox" checked={audition} data-testid="sev-audition" onChange={(e) => auditionStore.getState().setEnabled(e.target.checked)} />
+          Audition
+        </label>
+        <button
+          type="button"
+          className="tool"
+          disabled={!projectPath}
+          data-testid="sev-sound-folder"
+          title={soundFolder ? `${soundFolder}: ${soundCount} sounds named by SE name` : 'Choose the folder of sounds named by SE name (pick any sound in it)'}
+          onClick={() => void chooseSoundFolder().then(clearAuditionCache)}
+        >
+          {soundFolder ? `Sounds: ${soundCount}` : 'Sound folder…'}
+        </button>
+        {lastPlayed && (
+          <span className={`small ${lastPlayed.missing ? 'bad' : 'dim'}`} data-testid="sev-last-played" title={lastPlayed.missing ? 'no sound file with this SE name in the audition folder' : 'played'}>
+            ♪ {lastPlayed.name}{lastPlayed.missing ? ' (no sound)' : ''}
+          </span>
+        )}
+      </div>
+      {file && !doc && <BrokenSevView />}
+      {doc && (
+        <>
+          <div className="sev-toolbar">
+            <button type="button" className="tool" data-testid="sev-add-event" disabled={!motion || !defs.length} onClick={events.addAtPlayhead} title="Add an event for this SE at the playhead, on the selected joint">
+              + Add event at playhead
+            </button>
+            <span className="dim">frame <b data-testid="sev-playhead">{Math.round(playhead)}</b></span>
+            <label className="dim">
+              SE{' '}
+              <select value={selectedSe} data-testid="sev-add-se" onChange={(e) => sevStore.getState().selectSe(Number(e.target.value))} disabled={!defs.length}>
+                {defs.map((d) => (
+                  <option key={d.index} value={d.index}>{`${d.index} ${d.name}`}</option>
+                ))}
+              </select>
+              <span className="sev-swatch" style={{ background: seColor(selectedSe), marginLeft: 4 }} />
+            </label>
+            <span className="dim" title="Select a joint in the viewport, curve view or timeline">joint <b data-testid="sev-add-joint">{jointLabel}</b></span>
+            {picking && selectedEvent !== null && <span className="sev-picking" data-testid="sev-picking">Pick a joint for event {selectedEvent}… (Esc: stop)</span>}
+            <span className="spacer" />
+            <button type="button" className="tool" onClick={ses.add} data-testid="sev-add-se-def" title="Define an SE at the next free index">+ Add SE</button>
+            {(unknown.length > 0 || outside.length > 0) && (
+              <span className="sev-issues bad" data-testid="sev-issues" title={[...unknown.map((u) => `se ${u.index}: ${u.error}`), ...outside.map((e) => e.message)].join('\n')}>
+                {unknown.length + outside.length} problem{unknown.length + outside.length === 1 ? '' : 's'} — the build will refuse this SEV
+              </span>
+            )}
+          </div>
+          <EventTrack />
+          <div className="sev-body">
+            <div className="sev-col events">
+              <EventList />
+            </div>
+            <div className="sev-col defs">
+              <SeTable />
+            </div>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
