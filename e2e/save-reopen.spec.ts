@@ -1,7 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { clickCurveFrame, clickTraceRow, dragLockRow, freeRun, openThroughPicker, screenshotOf, selectJoint, waitForCompression, waitForDocument } from './ui';
 import { readMtn } from '../shared/mtn/read';
+import { compressMotion } from '../shared/compress/compress';
+import { writeMar } from '../shared/mar/write';
 import { KeyFlag, MotionFlag, jointFlagsAt, translationFlagsAt } from '../shared/motion/types';
 
 test('save writes keys, locks, trace keys and flags into the .mtn; reopening shows them', async ({ page, workspace, appMode, saveScreenshot }, testInfo) => {
@@ -73,4 +75,28 @@ test('export writes an .mt3 through the in-app picker, and it reopens read-only'
   await page.keyboard.press('k');
   await expect(page.getByTestId('dirty-marker')).toHaveText('saved');
   await expect(page.getByTestId('viewport-canvas')).toBeVisible();
+});
+
+test('a .mar entry opens read-only after choosing the entry and a skeleton', async ({ page, workspace, appMode }) => {
+  test.skip(appMode === 'electron', 'in-app picker is the loopback transport');
+  await waitForDocument(page);
+  const walk = readMtn(readFileSync(workspace.path('walk.mtn')));
+  const mt3 = compressMotion(walk, { positionTolerance: 0.5, rotationToleranceDeg: 0.5, offsetTolerance: 0.5, name: 'walk' });
+  // No anim.mtn beside it, so the app asks for a skeleton.
+  writeFileSync(workspace.path('anim.mar'), writeMar([mt3.bytes]));
+
+  await openThroughPicker(page, 'anim.mar');
+  const question = page.getByTestId('confirm-dialog');
+  await expect(question).toContainText('holds 1 motion.');
+  await question.getByTestId('confirm-0').click();
+  await expect(question).toContainText('Skeleton needed');
+  await question.getByTestId('confirm-choose').click();
+  const picker = page.getByTestId('file-picker');
+  await picker.getByTestId('picker-file').filter({ hasText: /^walk\.mtn/ }).click();
+  await picker.getByTestId('picker-ok').click();
+
+  await expect(page.getByTestId('doc-name')).toContainText('anim:');
+  await expect(page.getByTestId('doc-name')).toContainText('(read-only)');
+  await selectJoint(page, 'LeftFoot');
+  await expect(page.getByTestId('tol-position')).toBeDisabled();
 });

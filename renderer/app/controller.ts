@@ -110,7 +110,7 @@ async function followOpen(outcome: OpenMotionOutcome): Promise<void> {
       case 'chooseMarEntry': {
         const pick = await askChoice({
           title: 'Open motion from archive',
-          text: `${outcome.path} holds ${outcome.entries.length} motions. Which one?`,
+          text: `${outcome.path} holds ${outcome.entries.length} motion${outcome.entries.length === 1 ? '' : 's'}. Which one?`,
           buttons: [
             ...outcome.entries.map((e) => ({
               id: String(e.index),
