@@ -50,18 +50,25 @@ export function MenuBar() {
     window.addEventListener('mousedown', close);
     return () => window.removeEventListener('mousedown', close);
   }, []);
+  const documentId = useDocument((d) => d.documentId);
   useEffect(() => {
-    if (open === 'File')
-      getApi()
+    // Refreshed when a document opens and when the File menu opens.
+    if (open !== 'File' && open !== null) return;
+    let api;
+    try {
+      api = getApi();
+    } catch {
+      return; // no main process: the message bar already says why
+    }
+    api
         .getRecentFiles()
         .then(setRecent)
         .catch(() => setRecent([]));
-  }, [open]);
+  }, [open, documentId]);
 
   const menus: Record<string, Entry[]> = {
     File: [
       { label: 'Open…', shortcut: 'Ctrl+O', run: () => void openDialog(), testid: 'menu-open' },
-      ...recent.slice(0, 6).map((r) => ({ label: `Recent: ${r.name}.${r.kind}`, run: () => void openPath(r.path) })),
       'separator',
       { label: 'Save', shortcut: 'Ctrl+S', run: () => void save(), disabled: !editable, testid: 'menu-save' },
       { label: 'Save As…', shortcut: 'Ctrl+Shift+S', run: () => void saveAs(), disabled: !hasMotion, testid: 'menu-save-as' },
@@ -72,6 +79,9 @@ export function MenuBar() {
       { label: 'Build Archives…', run: () => void buildArchives(), disabled: !hasProject, testid: 'menu-build' },
       'separator',
       { label: 'Close', run: () => void closeDocument(), disabled: !hasMotion, testid: 'menu-close' },
+      // Recent files go last: they arrive asynchronously and must not shift the items above while the menu is open.
+      ...(recent.length ? (['separator'] as Entry[]) : []),
+      ...recent.slice(0, 8).map((r) => ({ label: `${r.name}.${r.kind}`, shortcut: 'recent', run: () => void openPath(r.path) })),
     ],
     Edit: [
       { label: undo ? `Undo ${undo}` : 'Undo', shortcut: 'Ctrl+Z', run: undoLatest, disabled: !undo, testid: 'menu-undo' },
