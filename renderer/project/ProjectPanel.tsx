@@ -54,7 +54,7 @@ export function ProjectPanel() {
         <span className="panel-title">Project</span>
         {title && (
           <span className="project-name" title={path ?? ''} data-testid="project-name">
-            {title}
+            {title.replace(/\.actguy\.json$/i, '').replace(/\.json$/i, '')}
             {(projectDirty || sevDirty) && <span className="dirty on" data-testid="project-dirty"> ●</span>}
           </span>
         )}
@@ -126,8 +126,8 @@ export function ProjectPanel() {
                         <>
                           <span title="keys">{st.totalKeys} keys</span>
                           <span title="MT3 bytes">{kb(st.mt3Bytes)}</span>
-                          <span className={st.maxErrorRatio > 1 ? 'bad' : ''} title={`largest error ${(st.maxErrorRatio * 100).toFixed(0)}% of its tolerance; rotation ${st.maxRotationErrorDeg.toFixed(3)}°, position ${st.maxPositionError.toFixed(3)}`}>
-                            err {(st.maxErrorRatio * 100).toFixed(0)}%
+                          <span className={st.maxErrorRatio > 1 ? 'bad' : ''} title={`largest error: rotation ${st.maxRotationErrorDeg.toFixed(3)}°, position ${st.maxPositionError.toFixed(3)} (${(st.maxErrorRatio * 100).toFixed(1)}% of the tightest tolerance)`}>
+                            max {st.maxRotationErrorDeg.toFixed(2)}°
                           </span>
                           <span title="SEV events" data-testid="project-motion-events">{st.events} ev</span>
                         </>

@@ -116,6 +116,7 @@ export async function saveSev(): Promise<boolean> {
     sevStore.getState().markSaved(doc);
     ensureSevListed(f.path, f.motionName);
     notify('info', `Saved ${f.path}.`);
+    void checkProject();
     return true;
   } catch (e) {
     notify('error', `Save ${basenameOf(f.path)} failed: ${message(e)}`);
@@ -174,7 +175,12 @@ export async function loadSev(path: string, motionName: string): Promise<void> {
   try {
     const r = await getApi().readProjectText({ path });
     // A missing file starts as an empty SEV that names its motion (so a renamed file still pairs with it).
+    const before = sevStore.getState().file;
     sevStore.getState().load(path, motionName, r.text);
+    // The panel's problems come from the last check: a file that changed on disk since (now broken, or fixed) is checked again.
+    const now = sevStore.getState().file;
+    const problems = projectStore.getState().problems.some((p) => p.file === path);
+    if (now && (now.parseErrors.length > 0) !== problems && before?.path !== path) void checkProject();
   } catch (e) {
     sevStore.getState().close();
     notify('error', `Could not open ${basenameOf(path)}: ${message(e)}`);

@@ -118,7 +118,10 @@ export function EventList() {
                       sevStore.getState().setPickingJoint(!(picking && isSel));
                     }}
                   >
-                    ⌖
+                    <svg width="11" height="11" viewBox="0 0 12 12" aria-hidden="true">
+                      <circle cx="6" cy="6" r="3.6" fill="none" stroke="currentColor" strokeWidth="1.3" />
+                      <path d="M6 0v3M6 9v3M0 6h3M9 6h3" stroke="currentColor" strokeWidth="1.3" />
+                    </svg>
                   </button>
                   <button type="button" className="tool small" data-testid="sev-event-delete" title="Delete event (Delete)" onClick={() => events.remove(ev.index)}>✕</button>
                 </td>

@@ -1,11 +1,15 @@
 import { useProject, useSev } from './hooks';
 import { sevStore } from './sevStore';
 import { ses } from './sevActions';
-import { FLOOR_NAMES, resolveName } from './resolve';
+import { FLOOR_NAMES, nameOnFloor, resolveName } from './resolve';
 import { seColor } from './colors';
 import { NameField } from './NameField';
 
-/** The SE definitions: index, name (autocomplete, resolved code or why not), and the 8 floor-attribute variants. */
+/**
+ * The SE definitions: index, name (autocomplete, resolved code or why not),
+ * what it plays on the selected floor, and, for the selected SE, its 8
+ * floor-attribute variants (each editable and resolved).
+ */
 export function SeTable() {
   const doc = useSev((s) => s.file?.doc ?? null);
   const floor = useSev((s) => s.floor);
@@ -14,6 +18,7 @@ export function SeTable() {
   const table = tables?.table ?? null;
   if (!doc) return null;
   const defs = doc.ses.slice().sort((a, b) => a.index - b.index);
+  const sel = defs.find((d) => d.index === selectedSe) ?? null;
   return (
     <div className="sev-list-wrap">
       <datalist id="sev-se-names">
@@ -24,18 +29,19 @@ export function SeTable() {
       <table className="sev-table sev-defs" data-testid="sev-se-table">
         <thead>
           <tr>
-            <th style={{ width: 34 }}>#</th>
-            <th style={{ minWidth: 170 }}>SE name · code</th>
-            <th style={{ width: 44 }} title="Different SEs per floor/wall attribute">Floors</th>
-            {FLOOR_NAMES.map((n, k) => (
-              <th key={k} className={k === floor ? 'floor' : ''} title={`floor attribute ${k}: ${n}`}>{`${k} ${n}`}</th>
-            ))}
-            <th style={{ width: 24 }} />
+            <th style={{ width: 40 }}>#</th>
+            <th>SE name · code</th>
+            <th style={{ width: 50 }} title="Different SEs per floor/wall attribute">Floors</th>
+            <th className="floor">{`Plays on floor ${floor} (${FLOOR_NAMES[floor]})`}</th>
+            <th style={{ width: 40 }}>Uses</th>
+            <th style={{ width: 28 }} />
           </tr>
         </thead>
         <tbody>
           {defs.map((d) => {
             const base = resolveName(table, d.name);
+            const onFloor = nameOnFloor(d, floor);
+            const rf = resolveName(table, onFloor);
             const used = doc.events.filter((e) => e.se === d.index).length;
             return (
               <tr key={d.index} data-testid="sev-se-row" data-index={d.index} className={selectedSe === d.index ? 'selected' : ''} onMouseDown={() => sevStore.getState().selectSe(d.index)}>
@@ -44,21 +50,17 @@ export function SeTable() {
                   {d.index}
                 </td>
                 <td>
-                  <NameField value={d.name} resolved={base} label={`SE ${d.index} name`} testid="sev-se-name" highlight={!d.variants} onCommit={(n) => ses.rename(d.index, n)} />
+                  <NameField value={d.name} resolved={base} label={`SE ${d.index} name`} testid="sev-se-name" onCommit={(n) => ses.rename(d.index, n)} />
                   {base.error && <div className="sev-error" data-testid="sev-se-error">{base.error}</div>}
                 </td>
                 <td>
                   <input type="checkbox" checked={!!d.variants} aria-label={`SE ${d.index} has floor variants`} data-testid="sev-se-variants-on" onChange={(e) => ses.setVariantsOn(d.index, e.target.checked)} />
+                  {d.variants && <span className="dim small"> 8</span>}
                 </td>
-                {FLOOR_NAMES.map((_, k) =>
-                  d.variants ? (
-                    <td key={k} className={k === floor ? 'floor' : ''}>
-                      <NameField compact value={d.variants[k]} resolved={resolveName(table, d.variants[k])} label={`SE ${d.index} floor ${k}`} testid={`sev-se-variant-${k}`} highlight={k === floor} onCommit={(n) => ses.setVariant(d.index, k, n)} />
-                    </td>
-                  ) : (
-                    <td key={k} className={`dim small${k === floor ? ' floor' : ''}`} title="no variants: every floor plays the base SE">{k === 0 ? '= base on every floor' : ''}</td>
-                  ),
-                )}
+                <td className={`floor${rf.error ? ' bad' : ''}`} data-testid="sev-se-on-floor" title={rf.error ?? ''}>
+                  {onFloor} <span className="sev-code">{rf.error ? 'unknown' : rf.codeText}</span>
+                </td>
+                <td className="dim">{used}</td>
                 <td>
                   <button type="button" className="tool small" title={used ? `Delete SE ${d.index} and its ${used} event${used === 1 ? '' : 's'}` : `Delete SE ${d.index}`} data-testid="sev-se-delete" onClick={() => ses.remove(d.index)}>✕</button>
                 </td>
@@ -67,11 +69,40 @@ export function SeTable() {
           })}
           {!defs.length && (
             <tr>
-              <td colSpan={12} className="dim">No SEs defined. “Add SE” defines one; events refer to SEs by index.</td>
+              <td colSpan={6} className="dim">No SEs defined. “Add SE” defines one; events refer to SEs by index.</td>
             </tr>
           )}
         </tbody>
       </table>
+      {sel && (
+        <div className="sev-variants" data-testid="sev-variants">
+          <div className="sev-variants-head">
+            <span className="sev-swatch" style={{ background: seColor(sel.index) }} />
+            <b>SE {sel.index}</b> <span className="dim">floor/wall variants</span>
+            {!sel.variants && (
+              <>
+                <span className="dim">— none: every floor plays {sel.name}.</span>
+                <button type="button" className="tool small" onClick={() => ses.setVariantsOn(sel.index, true)} data-testid="sev-variants-add">Give each floor its own SE</button>
+              </>
+            )}
+          </div>
+          {sel.variants && (
+            <div className="sev-variant-grid">
+              {FLOOR_NAMES.map((n, k) => {
+                const v = sel.variants![k];
+                const r = resolveName(table, v);
+                return (
+                  <div key={k} className={`sev-variant${k === floor ? ' current' : ''}`} data-testid="sev-variant" data-floor={k}>
+                    <button type="button" className="sev-variant-label link" title={`show floor ${k}`} onClick={() => sevStore.getState().setFloor(k)}>{`${k} ${n}`}</button>
+                    <NameField value={v} resolved={r} label={`SE ${sel.index} floor ${k}`} testid={`sev-se-variant-${k}`} onCommit={(name) => ses.setVariant(sel.index, k, name)} />
+                    {r.error && <div className="sev-error">{r.error}</div>}
+                  </div>
+                );
+              })}
+            </div>
+          )}
+        </div>
+      )}
       {!tables && <div className="dim small sev-note">SE tables not loaded: names are not checked.</div>}
       {tables && tables.errors.length > 0 && (
         <ul className="warnings small">

@@ -1,0 +1,166 @@
+/**
+ * The SEV sound-event editor (issue 5): events on frames with undo, SE names
+ * checked against the tables, floor variants, audition, and broken files.
+ */
+import { readFileSync, existsSync, writeFileSync } from 'node:fs';
+import { expect, test } from './fixtures';
+import { dragMarker, markerFrames, openSampleProject, trackX } from './sev-ui';
+import { selectJoint, screenshotOf } from './ui';
+import { parseSevStrict } from '../shared/sev/parse';
+
+const WALK_EVENTS = [0, 5, 21, 38, 54, 66, 71, 87, 104, 120];
+
+test('add an event at the playhead, drag it, change its SE and joint, undo and redo in order with a motion edit', async ({ page, workspace, pageErrors, saveScreenshot }, testInfo) => {
+  await openSampleProject(page, workspace);
+  expect(await markerFrames(page)).toEqual(WALK_EVENTS);
+
+  // playhead to frame 30 by clicking the event row there
+  const track = page.getByTestId('sev-track');
+  const tb = (await track.boundingBox())!;
+  await page.mouse.click(await trackX(page, 30), tb.y + 4);
+  await expect(page.getByTestId('sev-playhead')).toHaveText('30');
+  await page.getByTestId('sev-add-se').selectOption('2');
+  await selectJoint(page, 'LeftHand');
+  await page.getByTestId('sev-add-event').click();
+  await expect(page.getByTestId('sev-marker')).toHaveCount(11);
+  expect((await markerFrames(page))[10]).toBe(30);
+  const row = page.locator('[data-testid="sev-event-row"][data-index="10"]');
+  await expect(row.getByTestId('sev-event-se')).toHaveValue('2');
+  await expect(row.getByTestId('sev-event-joint')).toHaveValue('10');
+  await expect(page.getByTestId('sev-dirty')).toContainText('modified');
+
+  // drag its marker to frame 47 (snaps to whole frames)
+  await dragMarker(page, 10, 47);
+  await expect(page.locator('[data-testid="sev-marker"][data-index="10"]')).toHaveAttribute('data-frame', '47');
+  await expect(row.getByTestId('sev-event-frame')).toHaveValue('47');
+  await saveScreenshot('sev-editor-event-added');
+
+  // its SE and joint, from the list
+  await row.getByTestId('sev-event-se').selectOption('0');
+  await row.getByTestId('sev-event-joint').selectOption('21');
+  await expect(row.getByTestId('sev-event-resolved')).toContainText('SE_FOOT_L_CONC');
+
+  // a motion edit after the SEV edits: K toggles a user key at the playhead
+  await page.getByTestId('sev-playhead').click();
+  await page.keyboard.press('k');
+  await page.getByTestId('menu-edit').click();
+  await expect(page.getByTestId('menu-undo')).toContainText('Undo Toggle key');
+  await page.keyboard.press('Escape');
+  await page.getByTestId('menu-edit').click();
+
+  // Ctrl+Z walks back through both kinds of edits, newest first
+  const undo = () => page.keyboard.press('Control+z');
+  const redo = () => page.keyboard.press('Control+y');
+  await page.getByTestId('sev-playhead').click();
+  await undo(); // the key
+  await expect(row.getByTestId('sev-event-joint')).toHaveValue('21');
+  await undo(); // joint
+  await expect(row.getByTestId('sev-event-joint')).toHaveValue('10');
+  await expect(row.getByTestId('sev-event-se')).toHaveValue('0');
+  await undo(); // SE
+  await expect(row.getByTestId('sev-event-se')).toHaveValue('2');
+  await undo(); // the whole drag is one step
+  await expect(row.getByTestId('sev-event-frame')).toHaveValue('30');
+  await undo(); // the event itself
+  await expect(page.getByTestId('sev-marker')).toHaveCount(10);
+  await expect(page.getByTestId('sev-dirty')).not.toContainText('modified');
+
+  for (let k = 0; k < 5; k++) await redo();
+  await expect(page.getByTestId('sev-marker')).toHaveCount(11);
+  await expect(row.getByTestId('sev-event-frame')).toHaveValue('47');
+  await expect(row.getByTestId('sev-event-se')).toHaveValue('0');
+  await expect(row.getByTestId('sev-event-joint')).toHaveValue('21');
+  await page.getByTestId('menu-edit').click();
+  await expect(page.getByTestId('menu-undo')).toContainText('Undo Toggle key');
+  await page.getByTestId('menu-edit').click();
+
+  // Save writes the .sev with the user's comments kept
+  await page.getByTestId('sev-save').click();
+  await expect(page.getByTestId('sev-dirty')).not.toContainText('modified');
+  const saved = readFileSync(workspace.path('walk.sev'), 'utf8');
+  expect(saved).toContain('event 5 0 17  # left heel strike');
+  expect(saved).toContain('# right heel, same floors');
+  expect(parseSevStrict(saved).events.find((e) => e.frame === 47)).toMatchObject({ se: 0, joint: 21 });
+
+  // Delete removes the selected event
+  await page.locator('[data-testid="sev-marker"][data-index="10"]').click();
+  await page.keyboard.press('Delete');
+  await expect(page.getByTestId('sev-marker')).toHaveCount(10);
+  await screenshotOf(page.getByTestId('sev-editor'), testInfo.project.name, 'sev-editor-panel');
+  expect(pageErrors).toEqual([]);
+});
+
+test('an SE name no table defines shows the reason and the build is refused, writing nothing', async ({ page, workspace, pageErrors, saveScreenshot }) => {
+  await openSampleProject(page, workspace);
+  await page.getByTestId('sev-add-se-def').click();
+  const row = page.locator('[data-testid="sev-se-row"][data-index="3"]');
+  await expect(row).toBeVisible();
+  const name = row.getByTestId('sev-se-name');
+  await name.fill('SE_NOT_IN_TABLES');
+  await name.press('Enter');
+  await expect(row.getByTestId('sev-se-error')).toContainText(/SE name SE_NOT_IN_TABLES is not defined in .*default\.sls or .*se_define\.h/);
+  await expect(name).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByTestId('sev-issues')).toContainText('the build will refuse this SEV');
+  await saveScreenshot('sev-editor-unknown-se');
+
+  await page.getByTestId('project-build').click();
+  const dialog = page.getByTestId('build-dialog');
+  await expect(dialog.getByTestId('build-state')).toHaveAttribute('data-state', 'failed', { timeout: 30_000 });
+  await expect(dialog.getByTestId('build-error').first()).toContainText('SE name SE_NOT_IN_TABLES is not defined');
+  await expect(dialog.getByTestId('build-error').first()).toContainText('walk.sev');
+  await saveScreenshot('sev-editor-build-refused');
+  expect(existsSync(workspace.path('out'))).toBe(false);
+  // the error is clickable: it goes to the motion and closes the dialog
+  await dialog.getByTestId('build-error').first().click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.locator('[data-testid="project-motion"].selected')).toHaveAttribute('data-name', 'walk');
+  expect(pageErrors).toEqual([]);
+});
+
+test('switching the floor attribute shows which SE each event plays; clicking an event auditions it', async ({ page, workspace, pageErrors, saveScreenshot }) => {
+  await openSampleProject(page, workspace);
+  const heel = page.locator('[data-testid="sev-event-row"][data-frame="5"]');
+  const cloth = page.locator('[data-testid="sev-event-row"][data-frame="0"]');
+  await expect(heel.getByTestId('sev-event-resolved')).toHaveText('SE_FOOT_L_CONC 0x0200');
+  await page.getByTestId('sev-floor-2').click();
+  await expect(page.getByTestId('sev-floor-name')).toHaveText('water');
+  await expect(heel.getByTestId('sev-event-resolved')).toHaveText('SE_FOOT_L_WATER 0x0220');
+  await expect(cloth.getByTestId('sev-event-resolved')).toHaveText('SE_CLOTH_SWISH 0x0110');
+  await expect(page.locator('[data-testid="sev-se-row"][data-index="1"]').getByTestId('sev-se-on-floor')).toContainText('SE_FOOT_R_WATER');
+  await page.getByTestId('sev-floor-3').click();
+  await expect(heel.getByTestId('sev-event-resolved')).toHaveText('SE_FOOT_L_METAL 0x0230');
+
+  // the bundled sounds/ folder is the project's audition folder; clicking an event plays its SE on this floor
+  await expect(page.getByTestId('sev-sound-folder')).toHaveText(/Sounds: \d+/);
+  await page.locator('[data-testid="sev-marker"][data-frame="5"]').click();
+  await expect(page.getByTestId('sev-last-played')).toHaveText('♪ SE_FOOT_L_METAL');
+  await saveScreenshot('sev-editor-floor-metal');
+  expect(pageErrors).toEqual([]);
+});
+
+test('a hand-broken .sev shows its errors with line:column, keeps the file, and can be fixed in place', async ({ page, workspace, pageErrors, saveScreenshot }) => {
+  await openSampleProject(page, workspace);
+  // break the file on disk while the project is open, then reopen it
+  const good = readFileSync(workspace.path('walk.sev'), 'utf8');
+  const broken = good.replace('event 38 0 17', 'event 38 0 seventeen');
+  writeFileSync(workspace.path('walk.sev'), broken);
+  const line = broken.split('\n').findIndex((l) => l.startsWith('event 38 0 seventeen')) + 1;
+  await page.locator('[data-testid="project-motion"][data-name="cmu_01_01"]').click();
+  await expect(page.getByTestId('sev-file')).toContainText('cmu_01_01.sev');
+  await page.locator('[data-testid="project-motion"][data-name="walk"]').click();
+  await expect(page.getByTestId('sev-broken')).toBeVisible();
+  await expect(page.getByTestId('sev-parse-error').first()).toContainText(`line ${line}:12`);
+  await expect(page.getByTestId('sev-source')).toHaveValue(broken);
+  await saveScreenshot('sev-editor-broken-file');
+  // saving is refused while it does not parse, and the file on disk is untouched
+  await expect(page.getByTestId('sev-save')).toBeDisabled();
+  expect(readFileSync(workspace.path('walk.sev'), 'utf8')).toBe(broken);
+
+  // fix it in place: the editor comes back with every event, and Save writes the fixed file
+  await page.getByTestId('sev-source').fill(broken.replace('seventeen', '17'));
+  await expect(page.getByTestId('sev-marker')).toHaveCount(10);
+  await page.getByTestId('sev-save').click();
+  await expect(page.getByTestId('sev-dirty')).not.toContainText('modified');
+  expect(parseSevStrict(readFileSync(workspace.path('walk.sev'), 'utf8')).events.map((e) => e.frame)).toEqual(WALK_EVENTS);
+  expect(pageErrors).toEqual([]);
+});

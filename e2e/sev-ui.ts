@@ -1,0 +1,62 @@
+/**
+ * Helpers of the SEV editor and project scenarios: opening the sample project
+ * through the in-app picker, reading the editor's state, and dragging event
+ * markers on the event row (which is aligned with the timeline's time axis).
+ */
+import { expect, type Page } from '@playwright/test';
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { Workspace } from './fixtures';
+import { waitForDocument } from './ui';
+
+/** Points the workspace copy's sample project at outputs inside the workspace (the sample writes to ../out). */
+export function localOutputs(workspace: Workspace): void {
+  const path = workspace.path('sample.actguy.json');
+  const json = JSON.parse(readFileSync(path, 'utf8'));
+  json.outputs = { mar: 'out/stage.mar', sar: 'out/stage.sar' };
+  writeFileSync(path, `${JSON.stringify(json, null, 2)}\n`);
+}
+
+/** Opens sample.actguy.json through the project panel and waits for walk + walk.sev. */
+export async function openSampleProject(page: Page, workspace: Workspace): Promise<void> {
+  localOutputs(workspace);
+  await waitForDocument(page);
+  await page.getByTestId('project-open').first().click();
+  const picker = page.getByTestId('file-picker');
+  await expect(picker).toBeVisible();
+  await picker.getByTestId('picker-file').filter({ hasText: /^sample\.actguy\.json/ }).click();
+  await picker.getByTestId('picker-ok').click();
+  await expect(page.getByTestId('project-motion')).toHaveCount(3);
+  await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
+  await waitForDocument(page);
+}
+
+/** Frames of the event markers, in document order. */
+export async function markerFrames(page: Page): Promise<number[]> {
+  const frames = await page.getByTestId('sev-marker').evaluateAll((els) => els.map((e) => [Number((e as HTMLElement).dataset.index), Number((e as HTMLElement).dataset.frame)]));
+  return frames.sort((a, b) => a[0] - b[0]).map((f) => f[1]);
+}
+
+/** x (page coordinates) of a frame on the event row. */
+export async function trackX(page: Page, frame: number): Promise<number> {
+  const track = page.getByTestId('sev-track');
+  const box = (await track.boundingBox())!;
+  const d = await track.evaluate((el) => ({ ...(el as HTMLElement).dataset }));
+  const left = Number(d.plotLeft);
+  const right = Number(d.plotRight);
+  const start = Number(d.viewStart);
+  const end = Number(d.viewEnd);
+  return box.x + left + ((frame - start) / (end - start)) * (right - left);
+}
+
+/** Drags the marker of event `index` to `frame`. */
+export async function dragMarker(page: Page, index: number, frame: number): Promise<void> {
+  const marker = page.locator(`[data-testid="sev-marker"][data-index="${index}"]`);
+  const box = (await marker.boundingBox())!;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width / 2, y);
+  await page.mouse.down();
+  const to = await trackX(page, frame);
+  await page.mouse.move((box.x + to) / 2, y, { steps: 4 });
+  await page.mouse.move(to, y, { steps: 4 });
+  await page.mouse.up();
+}
