@@ -74,6 +74,16 @@ test('add an event at the playhead, drag it, change its SE and joint, undo and r
   await expect(page.getByTestId('menu-undo')).toContainText('Undo Toggle key');
   await page.getByTestId('menu-edit').click();
 
+  // picking a joint: arm it on the event, then select a joint (a click in the viewport selects the same way)
+  await row.getByTestId('sev-pick-joint').click();
+  await expect(page.getByTestId('sev-picking')).toBeVisible();
+  await selectJoint(page, 'Head');
+  await expect(row.getByTestId('sev-event-joint')).toHaveValue('5');
+  await expect(page.getByTestId('sev-picking')).toHaveCount(0);
+  await page.getByTestId('sev-playhead').click();
+  await undo();
+  await expect(row.getByTestId('sev-event-joint')).toHaveValue('21');
+
   // Save writes the .sev with the user's comments kept
   await page.getByTestId('sev-save').click();
   await expect(page.getByTestId('sev-dirty')).not.toContainText('modified');
@@ -134,6 +144,13 @@ test('switching the floor attribute shows which SE each event plays; clicking an
   await expect(page.getByTestId('sev-sound-folder')).toHaveText(/Sounds: \d+/);
   await page.locator('[data-testid="sev-marker"][data-frame="5"]').click();
   await expect(page.getByTestId('sev-last-played')).toHaveText('♪ SE_FOOT_L_METAL');
+  // the WAV was fetched through the API, decoded by Web Audio and started
+  await expect(page.getByTestId('sev-last-played')).toHaveAttribute('data-started', '1');
+  // during playback each event plays at its frame: from frame 5 the next is the right heel at 21
+  await page.getByTestId('play-toggle').click();
+  await expect(page.getByTestId('sev-last-played')).toHaveText('♪ SE_FOOT_R_METAL', { timeout: 5_000 });
+  await page.getByTestId('play-toggle').click();
+  await expect.poll(async () => Number(await page.getByTestId('sev-last-played').getAttribute('data-started'))).toBeGreaterThan(1);
   await saveScreenshot('sev-editor-floor-metal');
   expect(pageErrors).toEqual([]);
 });

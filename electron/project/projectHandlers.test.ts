@@ -186,18 +186,27 @@ describe('project handlers', () => {
 
   it('lists and reads audition sounds only in an allowed folder', async () => {
     const { dir, project } = workspace();
-    const { policy, h } = handlers(inProcess, { ...noDialogs, chooseFileToOpen: async () => join(dir, 'sounds', 'SE_CLOTH_SWISH.wav') });
     const { mkdirSync } = await import('node:fs');
-    mkdirSync(join(dir, 'sounds'), { recursive: true });
-    writeFileSync(join(dir, 'sounds', 'SE_CLOTH_SWISH.wav'), new Uint8Array([1, 2, 3]));
-    writeFileSync(join(dir, 'sounds', 'notes.txt'), 'x');
+    const mine = join(dir, 'mysounds');
+    mkdirSync(mine);
+    writeFileSync(join(mine, 'SE_CLOTH_SWISH.wav'), new Uint8Array([1, 2, 3]));
+    writeFileSync(join(mine, 'notes.txt'), 'x');
+    const { policy, h } = handlers(inProcess, { ...noDialogs, chooseFileToOpen: async () => join(mine, 'SE_CLOTH_SWISH.wav') });
     await expect(h.listSounds({ folder: join(dir, 'sounds') })).rejects.toThrow(/refused/);
+    await expect(h.listSounds({ folder: mine })).rejects.toThrow(/refused/);
+    // a project's sounds/ folder is the project's: the generated sample sounds are listed by SE name
     policy.allowFile(project);
-    await h.openProject({ path: project }); // a project's sounds/ folder is the project's
-    const list = await h.listSounds({ folder: join(dir, 'sounds') });
+    await h.openProject({ path: project });
+    const bundled = await h.listSounds({ folder: join(dir, 'sounds') });
+    expect(bundled.sounds.map((s) => s.name)).toContain('SE_FOOT_L_WATER');
+    const wav = await h.readSound({ path: bundled.sounds.find((s) => s.name === 'SE_FOOT_L_WATER')!.path });
+    expect(Buffer.from(wav.bytes.subarray(0, 4)).toString('latin1')).toBe('RIFF');
+    // another folder becomes allowed when the user picks a sound in it
+    expect(await h.chooseProjectFileDialog({ purpose: 'sound' })).toEqual({ status: 'chosen', path: join(mine, 'SE_CLOTH_SWISH.wav') });
+    const list = await h.listSounds({ folder: mine });
     expect(list.sounds.map((s) => [s.name, s.extension, s.byteLength])).toEqual([['SE_CLOTH_SWISH', 'wav', 3]]);
     expect(Array.from((await h.readSound({ path: list.sounds[0].path })).bytes)).toEqual([1, 2, 3]);
-    await expect(h.readSound({ path: join(dir, 'sounds', 'notes.txt') })).rejects.toThrow(/not a sound file/);
+    await expect(h.readSound({ path: join(mine, 'notes.txt') })).rejects.toThrow(/not a sound file/);
   });
 });
 

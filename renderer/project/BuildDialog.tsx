@@ -36,13 +36,13 @@ export function BuildDialog() {
         {s && s.motions.length > 0 && (
           <table className="channel-table build-table" data-testid="build-motions">
             <thead>
-              <tr><th>#</th><th>Motion</th><th>Keys</th><th>MT3</th><th>Ratio</th><th>Max err</th><th>SE slots</th><th>Events</th></tr>
+              <tr><th>#</th><th>Motion</th><th>Keys</th><th>MT3</th><th>Ratio</th><th>Max rot err</th><th>SE slots</th><th>Events</th></tr>
             </thead>
             <tbody>
               {s.motions.map((m) => (
                 <tr key={m.index}>
                   <td>{m.index}</td><td>{m.name}</td><td>{m.totalKeys}</td><td>{kb(m.mt3Bytes)}</td><td>{m.ratio.toFixed(2)}</td>
-                  <td className={m.maxErrorRatio > 1 ? 'bad' : ''}>{(m.maxErrorRatio * 100).toFixed(0)}%</td><td>{m.seSlots}</td><td>{m.events}</td>
+                  <td className={m.maxErrorRatio > 1 ? 'bad' : ''} title={`position ${m.maxPositionError.toFixed(3)}; ${(m.maxErrorRatio * 100).toFixed(1)}% of the tightest tolerance`}>{m.maxRotationErrorDeg.toFixed(3)}°</td><td>{m.seSlots}</td><td>{m.events}</td>
                 </tr>
               ))}
             </tbody>

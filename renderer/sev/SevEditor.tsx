@@ -27,6 +27,7 @@ export function SevEditor() {
   const soundCount = useProject((p) => Object.keys(p.sounds).length);
   const audition = useAudition((a) => a.enabled);
   const lastPlayed = useAudition((a) => a.lastPlayed[a.lastPlayed.length - 1] ?? null);
+  const started = useAudition((a) => a.started);
   const motion = useDocument((d) => d.motion);
   const motionName = useDocument((d) => d.name);
   const selectedJoint = useSession((s) => s.selectedJoint);
@@ -110,7 +111,7 @@ export function SevEditor() {
           {soundFolder ? `Sounds: ${soundCount}` : 'Sound folder…'}
         </button>
         {lastPlayed && (
-          <span className={`small ${lastPlayed.missing ? 'bad' : 'dim'}`} data-testid="sev-last-played" title={lastPlayed.missing ? 'no sound file with this SE name in the audition folder' : 'played'}>
+          <span className={`small ${lastPlayed.missing ? 'bad' : 'dim'}`} data-testid="sev-last-played" data-started={started} title={lastPlayed.missing ? 'no sound file with this SE name in the audition folder' : 'played'}>
             ♪ {lastPlayed.name}{lastPlayed.missing ? ' (no sound)' : ''}
           </span>
         )}

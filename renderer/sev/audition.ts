@@ -21,12 +21,15 @@ export interface AuditionState {
   enabled: boolean;
   /** SE names played most recently (newest last), shown as feedback in the editor. */
   lastPlayed: { name: string; at: number; missing: boolean }[];
+  /** Sounds actually started through Web Audio (decoded and playing). */
+  started: number;
   setEnabled(on: boolean): void;
 }
 
 export const auditionStore = createStore<AuditionState>()((set) => ({
   enabled: true,
   lastPlayed: [],
+  started: 0,
   setEnabled(on) {
     set({ enabled: on });
   },
@@ -86,6 +89,7 @@ export async function playSeName(name: string): Promise<void> {
   src.buffer = buffer;
   src.connect(ctx.destination);
   src.start();
+  auditionStore.setState({ started: auditionStore.getState().started + 1 });
 }
 
 /** The SE name event `index` plays on the selected floor attribute, or null. */
