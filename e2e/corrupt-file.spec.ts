@@ -2,7 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { openThroughPicker, selectJoint, waitForDocument } from './ui';
 
-test('a corrupt file gives a readable message and the open document stays', async ({ page, workspace, appMode, pageErrors }) => {
+test('a corrupt file gives a readable message and the open document stays', async ({ page, workspace, appMode, pageErrors, saveScreenshot }) => {
   test.skip(appMode === 'electron', 'opening uses the in-app picker of the loopback transport');
   await waitForDocument(page);
   await selectJoint(page, 'LeftFoot');
@@ -21,6 +21,7 @@ test('a corrupt file gives a readable message and the open document stays', asyn
   const error = page.getByTestId('message-error');
   await expect(error).toContainText('broken.mtn');
   await expect(error).toContainText(/bytes/);
+  await saveScreenshot('corrupt-file-message');
 
   // Still the same document, with its edits and stats.
   await expect(page.getByTestId('doc-name')).toHaveText('walk');

@@ -1,5 +1,4 @@
 import { MenuBar } from './MenuBar';
-import { MessageBar } from './MessageBar';
 import { Viewport } from './Viewport';
 import { CurveView } from './CurveView';
 import { TimelineView } from './TimelineView';
@@ -40,7 +39,7 @@ export function App() {
       }}
     >
       <div className="area-menu"><MenuBar /></div>
-      <div className="area-messages"><MessageBar /></div>
+      <div className="area-messages" />
       <div className="area-viewport"><Viewport /></div>
       <div className="area-split-v">
         <Splitter orientation="vertical" label="Resize tuning panel" size={layout.tuningWidth} invert min={240} max={700} onResize={(v) => setLayout({ tuningWidth: v })} />

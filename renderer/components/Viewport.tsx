@@ -5,6 +5,7 @@ import { usePreferences, useDocument, useCompression } from '../state/hooks';
 import { preferencesStore } from '../state/preferencesStore';
 import { sessionStore } from '../state/sessionStore';
 import { COLORS } from '../theme';
+import { MessageBar } from './MessageBar';
 
 /** The 3D viewport panel: the three.js scene lives in ViewportScene, outside React. */
 export function Viewport() {
@@ -61,6 +62,7 @@ export function Viewport() {
       <div className="viewport-host" ref={host}>
         {failure && <div className="viewport-failure" role="alert">{failure}</div>}
         {!hasMotion && !failure && <div className="viewport-empty">No motion open. File › Open… (Ctrl+O)</div>}
+        <MessageBar />
       </div>
       <PlaybackBar />
     </section>
