@@ -1,0 +1,44 @@
+import { expect, test } from './fixtures';
+import { openThroughPicker, waitForDocument } from './ui';
+
+test('closing with unsaved changes asks first: cancel keeps, save writes, discard closes', async ({ page, appMode }) => {
+  test.skip(appMode === 'electron', 'reopening uses the in-app picker of the loopback transport');
+  await waitForDocument(page);
+  const traceAt0 = page.getByTestId('trace-item').filter({ hasText: /^0/ });
+  const hadTrace0 = (await traceAt0.count()) === 1;
+  await page.keyboard.press('t'); // toggles the trace key at frame 0
+  await expect(traceAt0).toHaveCount(hadTrace0 ? 0 : 1);
+  await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
+  await expect(page).toHaveTitle(/^● walk/);
+
+  const close = async () => {
+    await page.getByTestId('menu-file').click();
+    await page.getByTestId('menu-close').click();
+  };
+  await close();
+  const question = page.getByTestId('confirm-dialog');
+  await expect(question).toContainText('unsaved changes');
+  await question.getByTestId('confirm-cancel').click();
+  await expect(question).toHaveCount(0);
+  await expect(page.getByTestId('doc-name')).toHaveText('walk');
+
+  // Save from the question: the document is written, then closed.
+  await close();
+  await question.getByTestId('confirm-save').click();
+  await expect(page.getByTestId('statusbar')).toHaveText('No motion open');
+  await expect(page.getByText('No motion open. File › Open… (Ctrl+O)')).toBeVisible();
+  await expect(page).toHaveTitle('ActGuy');
+
+  // Reopen: the saved toggle is there. Toggle back, close, discard: the file keeps the saved state.
+  await openThroughPicker(page, 'walk.mtn');
+  await waitForDocument(page);
+  await expect(traceAt0).toHaveCount(hadTrace0 ? 0 : 1);
+  await page.keyboard.press('t');
+  await expect(traceAt0).toHaveCount(hadTrace0 ? 1 : 0);
+  await close();
+  await question.getByTestId('confirm-discard').click();
+  await expect(page.getByTestId('statusbar')).toHaveText('No motion open');
+  await openThroughPicker(page, 'walk.mtn');
+  await waitForDocument(page);
+  await expect(traceAt0).toHaveCount(hadTrace0 ? 0 : 1);
+});
