@@ -12,7 +12,11 @@ export function JointSelect() {
       data-testid="joint-select"
       value={selected}
       disabled={!joints}
-      onChange={(e) => sessionStore.getState().select(Number(e.target.value))}
+      onChange={(e) => {
+        sessionStore.getState().select(Number(e.target.value));
+        // Hand the keyboard back so K / L / T act on the joint just chosen.
+        e.currentTarget.blur();
+      }}
     >
       <option value={-1}>Root translation</option>
       {joints?.map((j, i) => (

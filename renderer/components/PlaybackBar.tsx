@@ -54,7 +54,10 @@ export function PlaybackBar() {
       </label>
       <label className="dim" title="Playback speed">
         Speed{' '}
-        <select value={speed} onChange={(e) => preferencesStore.getState().set({ playbackSpeed: Number(e.target.value) })} data-testid="speed" aria-label="Playback speed">
+        <select value={speed} onChange={(e) => {
+            preferencesStore.getState().set({ playbackSpeed: Number(e.target.value) });
+            e.currentTarget.blur();
+          }} data-testid="speed" aria-label="Playback speed">
           {PLAYBACK_SPEEDS.map((s) => (
             <option key={s} value={s}>{s}×</option>
           ))}
