@@ -8,6 +8,7 @@ import { expect, test } from './fixtures';
 import { openSampleProject } from './sev-ui';
 import { readMar } from '../shared/mar/read';
 import { readSar } from '../shared/sar/read';
+import { readMt3 } from '../shared/mt3/read';
 import { parseSevStrict } from '../shared/sev/parse';
 import { gvStrCode } from '../shared/strcode';
 
@@ -28,12 +29,25 @@ test('the sample project opens with every motion in archive order and its status
     await expect(row.getByTestId('project-motion-events')).toHaveText(`${events} ev`);
   }
   await expect(page.getByTestId('project-problems')).toHaveCount(0);
+  // the tuner compresses the open motion with the project's tolerances and overrides: its keys match the build's
+  const walkStats = await page.locator('[data-testid="project-motion"][data-name="walk"]').getByTestId('project-motion-stats').textContent();
+  await expect(page.getByTestId('stat-total-keys')).toHaveText(/^(\d+)$/.exec(/(\d+) keys/.exec(walkStats ?? '')![1])![1]);
   // selecting a motion opens it in the tuner with its SEV
   await page.locator('[data-testid="project-motion"][data-name="cmu_01_01"]').click();
   await expect(page.getByTestId('doc-name')).toHaveText('cmu_01_01', { timeout: 30_000 });
   await expect(page.getByTestId('sev-file')).toContainText('cmu_01_01.sev');
   await expect(page.getByTestId('sev-marker')).toHaveCount(30);
   await saveScreenshot('project-panel-cmu');
+
+  // Export .mt3 for this one motion
+  await page.getByTestId('project-export-mt3').click();
+  const picker = page.getByTestId('file-picker');
+  await picker.getByTestId('picker-name').fill('cmu_export');
+  await picker.getByTestId('picker-ok').click();
+  await expect.poll(() => existsSync(workspace.path('cmu_export.mt3'))).toBe(true);
+  const mt3 = readMt3(bytes(workspace.path('cmu_export.mt3')));
+  expect(mt3.numFrames).toBe(687);
+  expect(mt3.name).toBe(gvStrCode('cmu_01_01'));
   expect(pageErrors).toEqual([]);
 });
 

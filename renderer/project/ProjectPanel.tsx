@@ -3,10 +3,11 @@ import { useDocument } from '../state/hooks';
 import { exportMt3 } from '../app/controller';
 import { getApi } from '../transport';
 import { useProject, useSev } from '../sev/hooks';
-import { isSevDirty } from '../sev/sevStore';
+import { isSevDirty, sevStore } from '../sev/sevStore';
 import { isProjectDirty, motionOfProblem, projectStore } from './projectStore';
 import {
   addMotion, buildArchives, checkProject, moveMotion, openProjectDialog, removeMotion, revealProblem, saveProjectAndSev, selectMotion,
+  storeTunerTolerances,
 } from './projectActions';
 import './project.css';
 
@@ -41,6 +42,17 @@ export function ProjectPanel() {
     } catch {
       return undefined; // no transport: the start-up message already says so
     }
+  }, []);
+
+  // Browser (loopback) mode: leaving the tab with unsaved project or SEV edits asks first. (Under Electron a
+  // cancelled beforeunload would silently keep the window open, so it is not used there.)
+  useEffect(() => {
+    if (window.actguy) return undefined;
+    const onLeave = (e: BeforeUnloadEvent) => {
+      if (isProjectDirty(projectStore.getState()) || isSevDirty(sevStore.getState().file)) e.preventDefault();
+    };
+    window.addEventListener('beforeunload', onLeave);
+    return () => window.removeEventListener('beforeunload', onLeave);
   }, []);
 
   const allProblems = [...errors, ...problems.filter((p) => !errors.some((e) => e.message === p.message))];
@@ -156,6 +168,7 @@ export function ProjectPanel() {
           <div className="project-actions">
             <button type="button" className="tool primary" onClick={() => void buildArchives()} data-testid="project-build" title="Compress every motion and write the .mar and .sar">Build archives…</button>
             <button type="button" className="tool" onClick={() => void exportMt3()} disabled={!hasMotion} data-testid="project-export-mt3" title="Export the open motion as .mt3">Export .mt3…</button>
+            <button type="button" className="tool" onClick={storeTunerTolerances} disabled={!hasMotion || current === null} data-testid="project-store-tolerances" title="Use the tuner's tolerances and per-joint overrides for this motion in the project">Tolerances → project</button>
           </div>
         </>
       )}

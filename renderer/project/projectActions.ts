@@ -6,6 +6,7 @@
  * becomes a message; nothing here throws into React.
  */
 import type { BuildProblem, BuildStatus } from '../../shared/ipc';
+import { DEFAULT_TOLERANCES } from '../../shared/compress/types';
 import { basenameOf, dirnameOf, stemOf } from '../../shared/project/paths';
 import { parseSeDefine } from '../../shared/se-tables/define';
 import { parseSls } from '../../shared/se-tables/sls';
@@ -139,18 +140,30 @@ function ensureSevListed(sevPath: string, motionName: string): void {
 // Motions
 
 /** Opens motion `index` in the tuner and its SEV in the editor. */
-export async function selectMotion(index: number): Promise<void> {
+export async function selectMotion(index: number, reopen = false): Promise<void> {
   const p = projectStore.getState();
   const paths = motionPaths(p, index);
   const m = p.json?.motions[index];
   if (!paths || !m) return;
-  if (p.current === index && documentStore.getState().motion) return;
+  if (p.current === index && documentStore.getState().documentId === p.currentDocumentId && documentStore.getState().motion) return;
+  if (reopen && p.current === index) {
+    // Only the tuner changed: bring the motion back, keep the SEV (and its unsaved edits) as they are.
+    const before = documentStore.getState().documentId;
+    await openPath(paths.mtn, true);
+    const after = documentStore.getState().documentId;
+    if (after !== before) {
+      projectStore.getState().setCurrent(index, after);
+      applyProjectTolerances(index);
+    }
+    return;
+  }
   if (isSevDirty(sevStore.getState().file) && !(await confirmSevSwitch())) return;
   const before = documentStore.getState().documentId;
   await openPath(paths.mtn, true);
   const after = documentStore.getState().documentId;
   if (after === before && before !== null && p.current !== null) return; // the user kept the open motion
-  projectStore.getState().setCurrent(index);
+  projectStore.getState().setCurrent(index, after);
+  applyProjectTolerances(index);
   await loadSev(paths.sev ?? `${dirnameOf(p.path!)}/${m.name}.sev`, m.name);
 }
 
@@ -168,6 +181,50 @@ async function confirmSevSwitch(): Promise<boolean> {
   if (choice === 'cancel') return false;
   if (choice === 'save') return saveSev();
   return true;
+}
+
+/**
+ * The tuner compresses an opened project motion with the project's tolerances
+ * and per-joint overrides (what the build uses), so its keys and errors match
+ * the project panel. Applied as the document's starting state, not as an edit.
+ */
+export function applyProjectTolerances(index: number): void {
+  const m = projectStore.getState().json?.motions[index];
+  const doc = documentStore.getState();
+  if (!m || !doc.motion || doc.past.length || doc.future.length) return;
+  const t = (m.tolerances ?? {}) as { position?: number; rotationDeg?: number; offset?: number };
+  const num = (v: unknown, d: number) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : d);
+  const tolerances = {
+    positionTolerance: num(t.position, DEFAULT_TOLERANCES.positionTolerance),
+    rotationToleranceDeg: num(t.rotationDeg, DEFAULT_TOLERANCES.rotationToleranceDeg),
+    offsetTolerance: num(t.offset, DEFAULT_TOLERANCES.offsetTolerance),
+  };
+  const overrides: Record<number, number> = {};
+  const joints = doc.motion.joints;
+  for (const [key, deg] of Object.entries((m.rotationOverridesDeg ?? {}) as Record<string, unknown>)) {
+    const j = /^[0-9]+$/.test(key) ? Number(key) : joints.findIndex((x) => x.name === key);
+    if (j >= 0 && j < joints.length && typeof deg === 'number' && deg > 0) overrides[j] = deg;
+  }
+  documentStore.setState({ tolerances, rotationOverridesDeg: overrides, editId: doc.editId + 1 });
+}
+
+/** Writes the tuner's tolerances and overrides into the current motion's project entry (joint names where the skeleton has them). */
+export function storeTunerTolerances(): void {
+  const p = projectStore.getState();
+  const doc = documentStore.getState();
+  if (p.current === null || !p.json || !doc.motion) return;
+  const t = doc.tolerances;
+  const overrides: Record<string, number> = {};
+  for (const [j, deg] of Object.entries(doc.rotationOverridesDeg)) overrides[doc.motion.joints[Number(j)]?.name || j] = deg;
+  const motions = p.json.motions.map((m, k) => {
+    if (k !== p.current) return m;
+    const next: ProjectJson['motions'][number] = { ...m, tolerances: { position: t.positionTolerance, rotationDeg: t.rotationToleranceDeg, offset: t.offsetTolerance } };
+    if (Object.keys(overrides).length) next.rotationOverridesDeg = overrides;
+    else delete next.rotationOverridesDeg;
+    return next;
+  });
+  p.setJson({ ...p.json, motions });
+  notify('info', `${p.json.motions[p.current].name}: the tuner's tolerances are now the project's (save the project to keep them).`);
 }
 
 /** Reads a SEV into the editor (a missing file starts an empty one). */

@@ -55,6 +55,8 @@ export interface ProjectState {
   resolved: ResolvedProject | null;
   /** Archive index of the motion open in the tuner, or null. */
   current: number | null;
+  /** The tuner document opened for `current` (another document in the tuner means the SEV shown is not its). */
+  currentDocumentId: string | null;
   tables: SeTablesState | null;
   /** Results of the last dry run by motion name, and its problems. */
   status: Record<string, BuildMotionResult>;
@@ -74,7 +76,7 @@ export interface ProjectState {
   /** Replaces the JSON (an edit) and revalidates. */
   setJson(json: ProjectJson): void;
   markSaved(text: string): void;
-  setCurrent(index: number | null): void;
+  setCurrent(index: number | null, documentId?: string | null): void;
   setTables(t: SeTablesState | null): void;
   setStatus(patch: Partial<Pick<ProjectState, 'status' | 'problems' | 'checking' | 'checkedAt'>>): void;
   setBuild(b: ProjectState['build']): void;
@@ -149,6 +151,7 @@ export function createProjectStore() {
     errors: [],
     resolved: null,
     current: null,
+    currentDocumentId: null,
     tables: null,
     status: {},
     problems: [],
@@ -176,8 +179,8 @@ export function createProjectStore() {
     markSaved(text) {
       set({ savedText: text });
     },
-    setCurrent(index) {
-      set({ current: index });
+    setCurrent(index, documentId) {
+      set(documentId === undefined ? { current: index } : { current: index, currentDocumentId: documentId });
     },
     setTables(tables) {
       set({ tables });

@@ -10,7 +10,7 @@ import { EventTrack } from './EventTrack';
 import { EventList } from './EventList';
 import { SeTable } from './SeTable';
 import { BrokenSevView } from './BrokenSevView';
-import { chooseSoundFolder, saveSev } from '../project/projectActions';
+import { chooseSoundFolder, saveSev, selectMotion } from '../project/projectActions';
 import { seColor } from './colors';
 import './sev.css';
 
@@ -30,6 +30,9 @@ export function SevEditor() {
   const started = useAudition((a) => a.started);
   const motion = useDocument((d) => d.motion);
   const motionName = useDocument((d) => d.name);
+  const documentId = useDocument((d) => d.documentId);
+  const sevDocumentId = useProject((p) => p.currentDocumentId);
+  const current = useProject((p) => p.current);
   const selectedJoint = useSession((s) => s.selectedJoint);
   const playhead = useSession((s) => s.playhead);
 
@@ -116,6 +119,14 @@ export function SevEditor() {
           </span>
         )}
       </div>
+      {file && sevDocumentId !== null && documentId !== sevDocumentId && (
+        <div className="sev-mismatch" data-testid="sev-mismatch">
+          The tuner shows {motionName ? <b>{motionName}</b> : 'no motion'}; these sound events belong to <b>{file.motionName}</b>.
+          {current !== null && (
+            <button type="button" className="tool small" onClick={() => void selectMotion(current, true)}>Open {file.motionName}</button>
+          )}
+        </div>
+      )}
       {file && !doc && <BrokenSevView />}
       {doc && (
         <>
