@@ -113,6 +113,8 @@ export class ViewportScene {
   private lastFrameAllRequest = -1;
   /** Root position the camera was last moved to while following. */
   private followAnchor: THREE.Vector3 | null = null;
+  /** Name tag of the selected joint, an HTML element over the canvas. */
+  private readonly label: HTMLDivElement;
   private readonly q = new Float64Array(4);
   private readonly root = new Float64Array(4);
 
@@ -153,6 +155,11 @@ export class ViewportScene {
       if (down && Math.hypot(e.clientX - down.x, e.clientY - down.y) < 4 && e.button === 0) this.pickJoint(e.clientX, e.clientY);
       down = null;
     });
+
+    this.label = document.createElement('div');
+    this.label.className = 'joint-label';
+    this.label.dataset.testid = 'viewport-joint-label';
+    host.appendChild(this.label);
 
     this.resizeObserver = new ResizeObserver(() => this.resize());
     this.resizeObserver.observe(host);
@@ -398,7 +405,30 @@ export class ViewportScene {
     this.needsRender = false;
     this.updatePose();
     this.renderer.render(this.scene, this.camera);
+    this.placeLabel();
   };
+
+  private placeLabel(): void {
+    const c = this.content;
+    const sel = sessionStore.getState().selectedJoint;
+    if (!c || sel < 0 || sel >= c.parents.length) {
+      this.label.style.display = 'none';
+      return;
+    }
+    const v = new THREE.Vector3().fromArray(c.sourcePose.positions, sel * 3).project(this.camera);
+    if (v.z > 1 || Math.abs(v.x) > 1.2 || Math.abs(v.y) > 1.2) {
+      this.label.style.display = 'none';
+      return;
+    }
+    const w = this.host.clientWidth;
+    const h = this.host.clientHeight;
+    const name = c.motion.joints[sel].name;
+    const locked = lockedJointAt(c.motion, Math.max(0, Math.min(c.motion.frameCount, Math.floor(sessionStore.getState().playhead)))) === sel;
+    const text = locked ? `${name} (locked)` : name;
+    if (this.label.textContent !== text) this.label.textContent = text;
+    this.label.style.display = 'block';
+    this.label.style.transform = `translate(${Math.round(((v.x + 1) / 2) * w + 10)}px, ${Math.round(((1 - v.y) / 2) * h - 8)}px)`;
+  }
 
   private updatePose(): void {
     const c = this.content;
@@ -474,5 +504,6 @@ export class ViewportScene {
     this.controls.dispose();
     this.renderer.dispose();
     this.renderer.domElement.remove();
+    this.label.remove();
   }
 }
