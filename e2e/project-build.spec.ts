@@ -105,3 +105,26 @@ test('a build can be cancelled and then leaves nothing behind', async ({ page, w
   await expect(dialog).toHaveCount(0);
   expect(pageErrors).toEqual([]);
 });
+
+test('add a motion to the project, check it, and remove it again', async ({ page, workspace, pageErrors }) => {
+  await openSampleProject(page, workspace);
+  await page.getByTestId('project-add-motion').click();
+  const picker = page.getByTestId('file-picker');
+  await picker.getByTestId('picker-file').filter({ hasText: /^cmu_01_01\.mtn/ }).click();
+  await picker.getByTestId('picker-ok').click();
+  const added = page.locator('[data-testid="project-motion"][data-name="cmu_01_01_2"]');
+  await expect(added).toBeVisible();
+  await expect(page.getByTestId('project-motion')).toHaveCount(4);
+  await page.getByTestId('project-check').click();
+  await expect(added.getByTestId('project-motion-stats')).toContainText(/\d+ keys/, { timeout: 30_000 });
+  await expect(added.getByTestId('project-motion-events')).toHaveText('0 ev');
+  // select it (opens in the tuner), then remove it from the project
+  await added.click();
+  await expect(page.getByTestId('doc-name')).toHaveText('cmu_01_01', { timeout: 30_000 });
+  await page.getByTestId('project-remove-motion').click();
+  await expect(page.getByTestId('confirm-dialog')).toContainText('Remove cmu_01_01_2 from the project?');
+  await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Remove' }).click();
+  await expect(page.getByTestId('project-motion')).toHaveCount(3);
+  await expect(page.getByTestId('project-dirty')).toHaveCount(0); // back to the text on disk
+  expect(pageErrors).toEqual([]);
+});

@@ -83,12 +83,12 @@ export function ProjectPanel() {
       ) : (
         <>
           <div className="project-toolbar">
-            <button type="button" className="tool small" onClick={() => void addMotion()} data-testid="project-add-motion" disabled={!json}>+ Motion</button>
+            <button type="button" className="tool small" onClick={() => void addMotion()} data-testid="project-add-motion" disabled={!json} title="Add a motion (.mtn) at the end of the archive">+ Add</button>
             <button type="button" className="tool small" onClick={() => current !== null && void removeMotion(current)} disabled={current === null} data-testid="project-remove-motion">Remove</button>
             <button type="button" className="tool small" title="Move up (earlier in the archive)" disabled={current === null || current === 0} onClick={() => current !== null && moveMotion(current, current - 1)} data-testid="project-move-up">▲</button>
             <button type="button" className="tool small" title="Move down (later in the archive)" disabled={current === null || !json || current >= json.motions.length - 1} onClick={() => current !== null && moveMotion(current, current + 1)} data-testid="project-move-down">▼</button>
             <span className="spacer" />
-            <button type="button" className="tool small" onClick={() => void checkProject()} disabled={checking} data-testid="project-check" title="Compress and check every motion and SEV (writes nothing)">{checking ? 'Checking…' : 'Check'}</button>
+            <button type="button" className="tool small project-check" onClick={() => void checkProject()} disabled={checking} data-testid="project-check" title="Compress and check every motion and SEV (writes nothing)">{checking ? 'Checking' : 'Check'}</button>
           </div>
           <ol className="project-motions" data-testid="project-motions" onDragLeave={() => setDropAt(null)}>
             {(json?.motions ?? []).map((m, i) => {
