@@ -1,0 +1,116 @@
+import { describe, it, expect, beforeEach } from 'vitest';
+import type { ActGuyApi, OpenedMotion, SaveMotionRequest, ExportMt3DialogRequest } from '../../shared/ipc';
+import { writeMtn } from '../../shared/mtn/write';
+import { readMtn } from '../../shared/mtn/read';
+import { emptyMotion, KeyFlag, jointFlagsAt } from '../../shared/motion/types';
+import { documentStore } from '../state/documentStore';
+import { sessionStore } from '../state/sessionStore';
+import { exportMt3, openPath, save, setControllerApi, toggleKeyAtPlayhead, toggleLockAtPlayhead } from './controller';
+
+function opened(id: string, name: string): OpenedMotion {
+  const joints = [
+    { parent: -1, mirror: 0, part: 0, reserved: 0, name: 'hips' },
+    { parent: 0, mirror: 1, part: 0, reserved: 0, name: 'foot' },
+    { parent: 0, mirror: 2, part: 0, reserved: 0, name: 'hand' },
+  ];
+  return { documentId: id, path: `/ws/${name}.mtn`, name, kind: 'mtn', readOnly: false, mtnBytes: writeMtn(emptyMotion(20, joints)), skeletonPath: null, marEntry: null };
+}
+
+/** A fake main process: only the members these flows use. */
+function fakeApi(overrides: Partial<ActGuyApi>): ActGuyApi {
+  const fail = () => Promise.reject(new Error('not in this test'));
+  return new Proxy(overrides as ActGuyApi, {
+    get: (t, k: string) => (k in t ? (t as unknown as Record<string, unknown>)[k] : k === 'closeDocument' ? () => Promise.resolve() : fail),
+  });
+}
+
+beforeEach(() => {
+  documentStore.getState().close();
+  sessionStore.setState({ messages: [], confirm: null, picker: null, selectedJoint: 0, playhead: 0 });
+});
+
+describe('controller', () => {
+  it('a failed open shows the main process message and keeps the document and its edits', async () => {
+    setControllerApi(
+      fakeApi({
+        openMotion: async ({ path }) => {
+          if (path.endsWith('bad.mtn')) throw new Error('/ws/bad.mtn [MTN] (header): bad magic');
+          return { status: 'opened', motion: opened('d1', 'walk') };
+        },
+      }),
+    );
+    await openPath('/ws/walk.mtn', false);
+    documentStore.getState().keys.toggle(1, 5);
+    await openPath('/ws/bad.mtn', false);
+    expect(documentStore.getState().name).toBe('walk');
+    expect(documentStore.getState().dirty).toBe(true);
+    const msg = sessionStore.getState().messages.at(-1)!;
+    expect(msg.level).toBe('error');
+    expect(msg.text).toContain('/ws/bad.mtn [MTN] (header): bad magic');
+  });
+
+  it('save sends the edited motion as MTN bytes and clears dirty; a failed save keeps it dirty and says why', async () => {
+    const saved: SaveMotionRequest[] = [];
+    let refuse = false;
+    setControllerApi(
+      fakeApi({
+        openMotion: async () => ({ status: 'opened', motion: opened('d1', 'walk') }),
+        saveMotion: async (req) => {
+          if (refuse) throw new Error('/ws/walk.mtn: EACCES: permission denied');
+          saved.push(req);
+          return { status: 'saved', file: { path: req.path, name: 'walk', byteLength: req.mtnBytes.byteLength } };
+        },
+      }),
+    );
+    await openPath('/ws/walk.mtn', false);
+    sessionStore.getState().select(2);
+    sessionStore.getState().setPlayhead(7);
+    toggleKeyAtPlayhead();
+    expect(await save()).toBe(true);
+    expect(documentStore.getState().dirty).toBe(false);
+    expect(jointFlagsAt(readMtn(saved[0].mtnBytes), 7, 2) & KeyFlag.KEY).toBe(KeyFlag.KEY);
+    expect(saved[0].documentId).toBe('d1');
+
+    refuse = true;
+    toggleLockAtPlayhead();
+    expect(await save()).toBe(false);
+    expect(documentStore.getState().dirty).toBe(true);
+    expect(sessionStore.getState().messages.at(-1)!.text).toContain('Save failed: /ws/walk.mtn: EACCES');
+  });
+
+  it('a refused lock at the playhead is reported with frame and joint', async () => {
+    setControllerApi(fakeApi({ openMotion: async () => ({ status: 'opened', motion: opened('d1', 'walk') }) }));
+    await openPath('/ws/walk.mtn', false);
+    sessionStore.getState().select(1);
+    sessionStore.getState().setPlayhead(3);
+    toggleLockAtPlayhead();
+    sessionStore.getState().select(2);
+    toggleLockAtPlayhead();
+    const msg = sessionStore.getState().messages.at(-1)!;
+    expect(msg.level).toBe('warning');
+    expect(msg.text).toContain('frame 3 is already locked by joint 1 "foot"');
+  });
+
+  it('export compresses the current state (flags and tolerances of this revision)', async () => {
+    const requests: ExportMt3DialogRequest[] = [];
+    setControllerApi(
+      fakeApi({
+        openMotion: async () => ({ status: 'opened', motion: opened('d9', 'walk') }),
+        exportMt3Dialog: async (req) => {
+          requests.push(req);
+          return { status: 'exported', file: { path: '/ws/walk.mt3', name: 'walk', byteLength: 100, totalKeys: 9, ratio: 3 } };
+        },
+      }),
+    );
+    await openPath('/ws/walk.mtn', false);
+    documentStore.getState().trace.toggle(4);
+    documentStore.getState().tolerancesActions.set({ rotationToleranceDeg: 2 });
+    await exportMt3();
+    const c = requests[0].compress;
+    expect(c.documentId).toBe('d9');
+    expect(c.translationKeyFlags[4] & KeyFlag.TRACE).toBe(KeyFlag.TRACE);
+    expect(c.tolerances.rotationToleranceDeg).toBe(2);
+    expect(requests[0].defaultName).toBe('walk.mt3');
+    expect(sessionStore.getState().messages.at(-1)!.text).toContain('Exported /ws/walk.mt3');
+  });
+});
