@@ -38,10 +38,14 @@ function start(): void {
   reportDocumentStateOnChange();
   api.onMenuCommand(runMenuCommand);
 
-  // Browser (loopback) mode: the tab itself asks before leaving with unsaved edits.
-  window.addEventListener('beforeunload', (e) => {
-    if (documentStore.getState().dirty) e.preventDefault();
-  });
+  // Browser (loopback) mode: the tab itself asks before leaving with unsaved edits. Not under Electron: there
+  // main asks on the window's close event (reportDocumentState), and a cancelled beforeunload would silently
+  // keep the window open after the user chose to discard.
+  if (!window.actguy) {
+    window.addEventListener('beforeunload', (e) => {
+      if (documentStore.getState().dirty) e.preventDefault();
+    });
+  }
 
   void (async () => {
     try {
