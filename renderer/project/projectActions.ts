@@ -459,7 +459,12 @@ export async function revealProblem(problem: BuildProblem): Promise<void> {
   const f = sevStore.getState().file;
   if (problem.line !== undefined && f?.doc && f.path === problem.file) {
     const k = f.doc.events.findIndex((e) => e.loc?.line === problem.line);
-    if (k >= 0) sevStore.getState().selectEvent(k);
+    if (k >= 0) {
+      sevStore.getState().selectEvent(k);
+      sessionStore.getState().setPlayhead(f.doc.events[k].frame);
+    }
+    const def = f.doc.ses.find((d) => d.loc?.line === problem.line);
+    if (def) sevStore.getState().selectSe(def.index);
   }
   sessionStore.getState().setHover(null);
   window.dispatchEvent(new CustomEvent('actguy:reveal-sev-line', { detail: { file: problem.file, line: problem.line } }));
