@@ -194,7 +194,7 @@ function Stats() {
         <dt>Ratio</dt>
         <dd data-testid="stat-ratio">{result.ratio.toFixed(2)} : 1</dd>
         <dt>Compress</dt>
-        <dd className="dim">{result.compressMs.toFixed(1)} ms ({roundTrip.toFixed(0)} ms round trip){pending ? ' …' : ''}</dd>
+        <dd className="dim" data-testid="stat-compress-time">{result.compressMs.toFixed(1)} ms ({roundTrip.toFixed(0)} ms round trip){pending ? ' …' : ''}</dd>
       </dl>
       <div className="max-errors">
         {byKind.map(([k, w]) => (
