@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
-import { openSampleProject } from './sev-ui';
+import { chooseFile, openSampleProject } from './sev-ui';
 import { readMar } from '../shared/mar/read';
 import { readSar } from '../shared/sar/read';
 import { readMt3 } from '../shared/mt3/read';
@@ -17,8 +17,8 @@ function bytes(path: string): Uint8Array {
   return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 }
 
-test('the sample project opens with every motion in archive order and its status', async ({ page, workspace, pageErrors, saveScreenshot }) => {
-  await openSampleProject(page, workspace);
+test('the sample project opens with every motion in archive order and its status', async ({ page, workspace, electronApp, pageErrors, saveScreenshot }) => {
+  await openSampleProject(page, workspace, electronApp);
   const motions = page.getByTestId('project-motion');
   await expect(motions).toHaveCount(3);
   expect(await motions.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.name))).toEqual(['walk', 'cmu_01_01', 'walk_rough']);
@@ -40,10 +40,7 @@ test('the sample project opens with every motion in archive order and its status
   await saveScreenshot('project-panel-cmu');
 
   // Export .mt3 for this one motion
-  await page.getByTestId('project-export-mt3').click();
-  const picker = page.getByTestId('file-picker');
-  await picker.getByTestId('picker-name').fill('cmu_export');
-  await picker.getByTestId('picker-ok').click();
+  await chooseFile(page, electronApp, workspace, 'cmu_export.mt3', 'save', () => page.getByTestId('project-export-mt3').click());
   await expect.poll(() => existsSync(workspace.path('cmu_export.mt3'))).toBe(true);
   const mt3 = readMt3(bytes(workspace.path('cmu_export.mt3')));
   expect(mt3.numFrames).toBe(687);
@@ -51,8 +48,8 @@ test('the sample project opens with every motion in archive order and its status
   expect(pageErrors).toEqual([]);
 });
 
-test('reorder by drag, build the archives with progress, and read the .mar names and .sar events back', async ({ page, workspace, pageErrors, saveScreenshot }) => {
-  await openSampleProject(page, workspace);
+test('reorder by drag, build the archives with progress, and read the .mar names and .sar events back', async ({ page, workspace, electronApp, pageErrors, saveScreenshot }) => {
+  await openSampleProject(page, workspace, electronApp);
   // drag walk_rough above cmu_01_01: the archive order follows the panel
   const rough = page.locator('[data-testid="project-motion"][data-name="walk_rough"]');
   await rough.dragTo(page.locator('[data-testid="project-motion"][data-name="cmu_01_01"]'));
@@ -91,8 +88,8 @@ test('reorder by drag, build the archives with progress, and read the .mar names
   expect(pageErrors).toEqual([]);
 });
 
-test('a build can be cancelled and then leaves nothing behind', async ({ page, workspace, pageErrors }) => {
-  await openSampleProject(page, workspace);
+test('a build can be cancelled and then leaves nothing behind', async ({ page, workspace, electronApp, pageErrors }) => {
+  await openSampleProject(page, workspace, electronApp);
   await page.getByTestId('project-build').click();
   const dialog = page.getByTestId('build-dialog');
   // Compressing the 687-frame CMU capture takes far longer than this click.
@@ -106,12 +103,9 @@ test('a build can be cancelled and then leaves nothing behind', async ({ page, w
   expect(pageErrors).toEqual([]);
 });
 
-test('add a motion to the project, check it, and remove it again', async ({ page, workspace, pageErrors }) => {
-  await openSampleProject(page, workspace);
-  await page.getByTestId('project-add-motion').click();
-  const picker = page.getByTestId('file-picker');
-  await picker.getByTestId('picker-file').filter({ hasText: /^cmu_01_01\.mtn/ }).click();
-  await picker.getByTestId('picker-ok').click();
+test('add a motion to the project, check it, and remove it again', async ({ page, workspace, electronApp, pageErrors }) => {
+  await openSampleProject(page, workspace, electronApp);
+  await chooseFile(page, electronApp, workspace, 'cmu_01_01.mtn', 'open', () => page.getByTestId('project-add-motion').click());
   const added = page.locator('[data-testid="project-motion"][data-name="cmu_01_01_2"]');
   await expect(added).toBeVisible();
   await expect(page.getByTestId('project-motion')).toHaveCount(4);

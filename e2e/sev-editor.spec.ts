@@ -10,8 +10,8 @@ import { parseSevStrict } from '../shared/sev/parse';
 
 const WALK_EVENTS = [0, 5, 21, 38, 54, 66, 71, 87, 104, 120];
 
-test('add an event at the playhead, drag it, change its SE and joint, undo and redo in order with a motion edit', async ({ page, workspace, pageErrors, saveScreenshot }, testInfo) => {
-  await openSampleProject(page, workspace);
+test('add an event at the playhead, drag it, change its SE and joint, undo and redo in order with a motion edit', async ({ page, workspace, electronApp, pageErrors, saveScreenshot }, testInfo) => {
+  await openSampleProject(page, workspace, electronApp);
   expect(await markerFrames(page)).toEqual(WALK_EVENTS);
 
   // playhead to frame 30 by clicking the event row there
@@ -100,8 +100,8 @@ test('add an event at the playhead, drag it, change its SE and joint, undo and r
   expect(pageErrors).toEqual([]);
 });
 
-test('an SE name no table defines shows the reason and the build is refused, writing nothing', async ({ page, workspace, pageErrors, saveScreenshot }) => {
-  await openSampleProject(page, workspace);
+test('an SE name no table defines shows the reason and the build is refused, writing nothing', async ({ page, workspace, electronApp, pageErrors, saveScreenshot }) => {
+  await openSampleProject(page, workspace, electronApp);
   await page.getByTestId('sev-add-se-def').click();
   const row = page.locator('[data-testid="sev-se-row"][data-index="3"]');
   await expect(row).toBeVisible();
@@ -127,8 +127,8 @@ test('an SE name no table defines shows the reason and the build is refused, wri
   expect(pageErrors).toEqual([]);
 });
 
-test('switching the floor attribute shows which SE each event plays; clicking an event auditions it', async ({ page, workspace, pageErrors, saveScreenshot }) => {
-  await openSampleProject(page, workspace);
+test('switching the floor attribute shows which SE each event plays; clicking an event auditions it', async ({ page, workspace, electronApp, pageErrors, saveScreenshot }) => {
+  await openSampleProject(page, workspace, electronApp);
   const heel = page.locator('[data-testid="sev-event-row"][data-frame="5"]');
   const cloth = page.locator('[data-testid="sev-event-row"][data-frame="0"]');
   await expect(heel.getByTestId('sev-event-resolved')).toHaveText('SE_FOOT_L_CONC 0x0200');
@@ -155,8 +155,8 @@ test('switching the floor attribute shows which SE each event plays; clicking an
   expect(pageErrors).toEqual([]);
 });
 
-test('a hand-broken .sev shows its errors with line:column, keeps the file, and can be fixed in place', async ({ page, workspace, pageErrors, saveScreenshot }) => {
-  await openSampleProject(page, workspace);
+test('a hand-broken .sev shows its errors with line:column, keeps the file, and can be fixed in place', async ({ page, workspace, electronApp, pageErrors, saveScreenshot }) => {
+  await openSampleProject(page, workspace, electronApp);
   // break the file on disk while the project is open, then reopen it
   const good = readFileSync(workspace.path('walk.sev'), 'utf8');
   const broken = good.replace('event 38 0 17', 'event 38 0 seventeen');

@@ -3,9 +3,9 @@
  * through the in-app picker, reading the editor's state, and dragging event
  * markers on the event row (which is aligned with the timeline's time axis).
  */
-import { expect, type Page } from '@playwright/test';
+import { expect, type ElectronApplication, type Page } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { Workspace } from './fixtures';
+import { stubNativeDialogs, type Workspace } from './fixtures';
 import { waitForDocument } from './ui';
 
 /** Points the workspace copy's sample project at outputs inside the workspace (the sample writes to ../out). */
@@ -16,15 +16,31 @@ export function localOutputs(workspace: Workspace): void {
   writeFileSync(path, `${JSON.stringify(json, null, 2)}\n`);
 }
 
-/** Opens sample.actguy.json through the project panel and waits for walk + walk.sev. */
-export async function openSampleProject(page: Page, workspace: Workspace): Promise<void> {
-  localOutputs(workspace);
-  await waitForDocument(page);
-  await page.getByTestId('project-open').first().click();
+/**
+ * Answers the file dialog that `click` opens with a workspace file: the in-app
+ * picker over loopback (open: pick the file; save: type its name), a stubbed
+ * native dialog under Electron.
+ */
+export async function chooseFile(page: Page, electronApp: ElectronApplication | null, workspace: Workspace, relative: string, mode: 'open' | 'save', click: () => Promise<void>): Promise<void> {
+  if (electronApp) {
+    await stubNativeDialogs(electronApp, mode === 'open' ? { openPath: workspace.path(relative) } : { savePath: workspace.path(relative) });
+    await click();
+    return;
+  }
+  await click();
   const picker = page.getByTestId('file-picker');
   await expect(picker).toBeVisible();
-  await picker.getByTestId('picker-file').filter({ hasText: /^sample\.actguy\.json/ }).click();
+  if (mode === 'open') await picker.getByTestId('picker-file').filter({ hasText: new RegExp(`^${relative.replace(/[.]/g, '\\.')}`) }).click();
+  else await picker.getByTestId('picker-name').fill(relative.replace(/\.[^.]+$/, ''));
   await picker.getByTestId('picker-ok').click();
+  await expect(picker).toHaveCount(0);
+}
+
+/** Opens sample.actguy.json through the project panel and waits for walk + walk.sev. */
+export async function openSampleProject(page: Page, workspace: Workspace, electronApp: ElectronApplication | null = null): Promise<void> {
+  localOutputs(workspace);
+  await waitForDocument(page);
+  await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () => page.getByTestId('project-open').first().click());
   await expect(page.getByTestId('project-motion')).toHaveCount(3);
   await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
   await waitForDocument(page);
