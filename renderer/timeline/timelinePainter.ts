@@ -210,7 +210,7 @@ export class TimelinePainter {
     c.dataset.traceRowY = String(st + SPECIAL_TOP + LOCK_ROW_H + TRACE_ROW_H / 2);
     ctx.save();
     ctx.translate(0, st);
-    this.paintLockRow(ctx, m, axis, w, f0, f1, pxPerFrame);
+    this.paintLockRow(ctx, m, axis, w, f0, f1);
     this.paintTraceRow(ctx, m, axis, w, f0, f1);
     drawRuler(ctx, axis, N, w);
     drawTimeGrid(ctx, axis, N, RULER_H, JOINTS_TOP);
@@ -262,7 +262,7 @@ export class TimelinePainter {
     ctx.fillText(text, x + 6, y + 9);
   }
 
-  private paintLockRow(ctx: CanvasRenderingContext2D, m: Motion, axis: TimeAxis, w: number, f0: number, f1: number, pxPerFrame: number): void {
+  private paintLockRow(ctx: CanvasRenderingContext2D, m: Motion, axis: TimeAxis, w: number, f0: number, f1: number): void {
     const y = SPECIAL_TOP;
     ctx.fillStyle = '#22252b';
     ctx.fillRect(GUTTER, y, w - GUTTER, LOCK_ROW_H);

@@ -465,7 +465,6 @@ export class ViewportScene {
   private solveDecoded(mt3: Mt3Motion, m: Motion, frame: number, c: MotionContent): void {
     const d = decodeMt3(mt3);
     samplePositionTrack(d.root, frame, this.root);
-    const J = m.joints.length;
     solvePose(
       c.parents,
       this.root,
