@@ -104,13 +104,11 @@ export function drawPlayhead(ctx: CanvasRenderingContext2D, a: TimeAxis, frame: 
 export function zoomView(start: number, end: number, frame: number, factor: number, frameCount: number): [number, number] {
   const minSpan = 4;
   const maxSpan = frameCount + 20;
-  let span = Math.min(maxSpan, Math.max(minSpan, (end - start) * factor));
+  const span = Math.min(maxSpan, Math.max(minSpan, (end - start) * factor));
+  // Keep the frame under the pointer where it is on screen.
   const u = (frame - start) / (end - start);
-  let s = frame - u * span;
-  let e = s + span;
-  [s, e] = clampView(s, e, frameCount);
-  span = e - s;
-  return [s, e];
+  const s = frame - u * span;
+  return clampView(s, s + span, frameCount);
 }
 
 /** Keeps a view inside -10..N+10 without changing its span when possible. */
