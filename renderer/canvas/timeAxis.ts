@@ -89,13 +89,14 @@ export function drawPlayhead(ctx: CanvasRenderingContext2D, a: TimeAxis, frame: 
   ctx.moveTo(x, 0);
   ctx.lineTo(x, y1);
   ctx.stroke();
+  // A small handle in the lower half of the ruler, so the frame numbers above stay readable.
   ctx.fillStyle = COLORS.playhead;
   ctx.beginPath();
-  ctx.moveTo(x - 5, 0);
-  ctx.lineTo(x + 5, 0);
-  ctx.lineTo(x + 5, RULER_H - 8);
-  ctx.lineTo(x, RULER_H - 2);
-  ctx.lineTo(x - 5, RULER_H - 8);
+  ctx.moveTo(x - 5, RULER_H - 11);
+  ctx.lineTo(x + 5, RULER_H - 11);
+  ctx.lineTo(x + 5, RULER_H - 6);
+  ctx.lineTo(x, RULER_H - 1);
+  ctx.lineTo(x - 5, RULER_H - 6);
   ctx.closePath();
   ctx.fill();
 }
