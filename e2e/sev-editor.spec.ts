@@ -84,11 +84,18 @@ test('add an event at the playhead, drag it, change its SE and joint, undo and r
   await undo();
   await expect(row.getByTestId('sev-event-joint')).toHaveValue('21');
 
+  // the selected event's note is the comment at the end of its line
+  await page.locator('[data-testid="sev-event-row"][data-frame="5"] td').first().click();
+  await expect(page.getByTestId('sev-event-note')).toHaveValue('left heel strike');
+  await page.getByTestId('sev-event-note').fill('left heel strike, hard');
+  await page.getByTestId('sev-event-note').press('Enter');
+
   // Save writes the .sev with the user's comments kept
   await page.getByTestId('sev-save').click();
   await expect(page.getByTestId('sev-dirty')).not.toContainText('modified');
   const saved = readFileSync(workspace.path('walk.sev'), 'utf8');
-  expect(saved).toContain('event 5 0 17  # left heel strike');
+  expect(saved).toContain('event 5 0 17  # left heel strike, hard');
+  expect(saved).toContain('event 0 2 -  # start of the cycle');
   expect(saved).toContain('# right heel, same floors');
   expect(parseSevStrict(saved).events.find((e) => e.frame === 47)).toMatchObject({ se: 0, joint: 21 });
 

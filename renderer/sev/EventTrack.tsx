@@ -1,7 +1,8 @@
 import { useEffect, useLayoutEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
-import { GUTTER, RIGHT_PAD } from '../canvas/timeAxis';
+import { GUTTER, RIGHT_PAD, clampView, zoomView } from '../canvas/timeAxis';
 import { useDocument, useSession } from '../state/hooks';
 import { sessionStore } from '../state/sessionStore';
+import { documentStore } from '../state/documentStore';
 import { sevStore } from './sevStore';
 import { useProject, useSev } from './hooks';
 import { events } from './sevActions';
@@ -51,6 +52,8 @@ function useAxis(host: React.RefObject<HTMLDivElement | null>): { left: number; 
 export function EventTrack() {
   const host = useRef<HTMLDivElement>(null);
   const axis = useAxis(host);
+  const axisRef = useRef(axis);
+  axisRef.current = axis;
   const doc = useSev((s) => s.file?.doc ?? null);
   const selected = useSev((s) => s.selectedEvent);
   const floor = useSev((s) => s.floor);
@@ -113,6 +116,32 @@ export function EventTrack() {
     sevStore.getState().selectEvent(null);
   };
 
+  // Same time navigation as the timeline: Ctrl/Alt + wheel zooms, wheel or Shift + wheel pans.
+  useEffect(() => {
+    const el = host.current;
+    if (!el) return undefined;
+    const onWheel = (e: WheelEvent) => {
+      const m = documentStore.getState().motion;
+      if (!m) return;
+      e.preventDefault();
+      const s = sessionStore.getState();
+      const a = axisRef.current;
+      if (e.ctrlKey || e.altKey) {
+        const x = e.clientX - el.getBoundingClientRect().left;
+        const f = s.viewStart + ((x - a.left) / (a.right - a.left)) * (s.viewEnd - s.viewStart);
+        const [v0, v1] = zoomView(s.viewStart, s.viewEnd, f, Math.pow(1.0015, e.deltaY), m.frameCount);
+        s.setView(v0, v1);
+      } else {
+        const span = s.viewEnd - s.viewStart;
+        const dir = Math.sign(e.deltaY || e.deltaX);
+        const [v0, v1] = clampView(s.viewStart + (dir * span) / 10, s.viewEnd + (dir * span) / 10, m.frameCount);
+        s.setView(v0, v1);
+      }
+    };
+    el.addEventListener('wheel', onWheel, { passive: false });
+    return () => el.removeEventListener('wheel', onWheel);
+  }, []);
+
   const stacked = doc ? stackEvents(doc) : [];
   const perFrame = new Map<number, number>();
   for (const s of stacked) perFrame.set(s.frame, Math.max(perFrame.get(s.frame) ?? 0, s.stack + 1));
@@ -120,7 +149,7 @@ export function EventTrack() {
   return (
     <div className="sev-track" ref={host} style={{ height: TRACK_H }} onPointerDown={onTrackDown} data-testid="sev-track"
       data-view-start={viewStart} data-view-end={viewEnd}>
-      <div className="sev-track-gutter" style={{ width: axis.left }}>
+      <div className="sev-track-gutter" style={{ width: axis.left }} onPointerDown={(e) => e.stopPropagation()} title="Drag an event to move it (snaps to frames) · click: select and play · Delete: remove · click the row: move the playhead · Ctrl+wheel: zoom, wheel: pan">
         <span className="panel-title">Events</span>
         <span className="dim small">{doc ? `${doc.events.length}` : ''}</span>
       </div>
@@ -144,7 +173,7 @@ export function EventTrack() {
             type="button"
             className={`sev-marker${selected === index ? ' selected' : ''}${r.error ? ' bad' : ''}`}
             style={{ left: x - MARKER / 2, top: n > 1 ? 3 + stack * step : (TRACK_H - MARKER) / 2, background: seColor(ev.se) }}
-            title={`frame ${frame} · SE ${ev.se} ${name}${r.codeText ? ` (${r.codeText})` : ''} · ${joint}${r.error ? `\n${r.error}` : ''}\nDrag to move · Delete removes · click plays`}
+            title={`frame ${frame} · SE ${ev.se} ${name}${r.codeText ? ` (${r.codeText})` : ''} · ${joint}${ev.comments.trailing ? `\n#${ev.comments.trailing}` : ''}${r.error ? `\n${r.error}` : ''}\nDrag to move · Delete removes · click plays`}
             data-testid="sev-marker"
             data-index={index}
             data-frame={frame}

@@ -10,6 +10,7 @@ import { EventTrack } from './EventTrack';
 import { EventList } from './EventList';
 import { SeTable } from './SeTable';
 import { BrokenSevView } from './BrokenSevView';
+import { NoteField } from './NoteField';
 import { chooseSoundFolder, saveSev, selectMotion } from '../project/projectActions';
 import { seColor } from './colors';
 import './sev.css';
@@ -145,6 +146,7 @@ export function SevEditor() {
               <span className="sev-swatch" style={{ background: seColor(selectedSe), marginLeft: 4 }} />
             </label>
             <span className="dim" title="Select a joint in the viewport, curve view or timeline">joint <b data-testid="sev-add-joint">{jointLabel}</b></span>
+            <NoteField />
             {picking && selectedEvent !== null && <span className="sev-picking" data-testid="sev-picking">Pick a joint for event {selectedEvent}… (Esc: stop)</span>}
             <span className="spacer" />
             <button type="button" className="tool" onClick={ses.add} data-testid="sev-add-se-def" title="Define an SE at the next free index">+ Add SE</button>

@@ -4,7 +4,7 @@
  * edit (undefined SE, frame past the end) leaves the document as it was and
  * says why in the message bar.
  */
-import { addEvent, moveEvent, nextFreeSeIndex, removeEvent, removeSeDefinition, setSeDefinition } from '../../shared/sev/edit';
+import { addEvent, moveEvent, nextFreeSeIndex, removeEvent, removeSeDefinition, setEventComments, setSeDefinition } from '../../shared/sev/edit';
 import { SEV_VARIANT_COUNT, type SevDocument } from '../../shared/sev/types';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
@@ -54,6 +54,14 @@ export const events = {
   },
   setJoint(index: number, joint: number | null): void {
     apply('Change event joint', (d) => moveEvent(d, index, { joint }));
+  },
+  /** Sets the comment at the end of the event's line (empty text removes it); the lines above it stay. */
+  setNote(index: number, note: string): void {
+    const ev = sevStore.getState().file?.doc?.events[index];
+    if (!ev) return;
+    const text = note.replace(/[\r\n]+/g, ' ').trim();
+    if ((ev.comments.trailing ?? '').trim() === text) return;
+    apply('Edit event note', (d) => setEventComments(d, index, { leading: ev.comments.leading, trailing: text ? ` ${text}` : undefined }));
   },
   /** During a drag (inside begin/commit): moves without a message per step. */
   dragTo(index: number, frame: number): void {
