@@ -99,11 +99,13 @@ test('add an event at the playhead, drag it, change its SE and joint, undo and r
   expect(saved).toContain('# right heel, same floors');
   expect(parseSevStrict(saved).events.find((e) => e.frame === 47)).toMatchObject({ se: 0, joint: 21 });
 
+  await page.locator('[data-testid="sev-marker"][data-frame="5"]').click();
+  await screenshotOf(page.getByTestId('sev-editor'), testInfo.project.name, 'sev-editor-panel');
+
   // Delete removes the selected event
   await page.locator('[data-testid="sev-marker"][data-index="10"]').click();
   await page.keyboard.press('Delete');
   await expect(page.getByTestId('sev-marker')).toHaveCount(10);
-  await screenshotOf(page.getByTestId('sev-editor'), testInfo.project.name, 'sev-editor-panel');
   expect(pageErrors).toEqual([]);
 });
 

@@ -233,7 +233,9 @@ export function createSevStore() {
       },
 
       selectEvent(index) {
-        set({ selectedEvent: index, pickingJoint: index === null ? false : get().pickingJoint });
+        // Selecting an event also selects its SE (the table shows its variants; "add event" reuses it).
+        const se = index === null ? undefined : get().file?.doc?.events[index]?.se;
+        set({ selectedEvent: index, pickingJoint: index === null ? false : get().pickingJoint, ...(se === undefined ? {} : { selectedSe: se }) });
       },
       selectSe(index) {
         set({ selectedSe: index });
