@@ -153,6 +153,9 @@ test('switching the floor attribute shows which SE each event plays; clicking an
   await expect(page.getByTestId('sev-sound-folder')).toHaveText(/Sounds: \d+/);
   await page.locator('[data-testid="sev-marker"][data-frame="5"]').click();
   await expect(page.getByTestId('sev-last-played')).toHaveText('♪ SE_FOOT_L_METAL');
+  // clicking an event also shows where it is attached: its joint is selected in the tuner and the playhead is on its frame
+  await expect(page.getByTestId('timeline-selected')).toHaveText('LeftFoot');
+  await expect(page.getByTestId('frame-number')).toHaveValue('5');
   // the WAV was fetched through the API, decoded by Web Audio and started
   await expect(page.getByTestId('sev-last-played')).toHaveAttribute('data-started', '1');
   // during playback each event plays at its frame: from frame 5 the next is the right heel at 21

@@ -1,10 +1,9 @@
 import { useEffect, useRef } from 'react';
 import { eventsByFrame } from '../../shared/sev/serialize';
 import { useDocument } from '../state/hooks';
-import { sessionStore } from '../state/sessionStore';
 import { sevStore } from './sevStore';
 import { useProject, useSev } from './hooks';
-import { events } from './sevActions';
+import { events, revealEvent } from './sevActions';
 import { nameOnFloor, resolveName } from './resolve';
 import { playEvent } from './audition';
 import { seColor } from './colors';
@@ -58,8 +57,7 @@ export function EventList() {
                 data-frame={ev.frame}
                 className={isSel ? 'selected' : ''}
                 onMouseDown={() => {
-                  sevStore.getState().selectEvent(ev.index);
-                  sessionStore.getState().setPlayhead(ev.frame);
+                  if (sevStore.getState().selectedEvent !== ev.index) revealEvent(ev.index);
                 }}
                 onKeyDown={(e) => {
                   const t = e.target as HTMLElement;

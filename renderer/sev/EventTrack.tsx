@@ -5,7 +5,7 @@ import { sessionStore } from '../state/sessionStore';
 import { documentStore } from '../state/documentStore';
 import { sevStore } from './sevStore';
 import { useProject, useSev } from './hooks';
-import { events } from './sevActions';
+import { events, revealEvent } from './sevActions';
 import { nameOnFloor, resolveName, stackEvents } from './resolve';
 import { playEvent } from './audition';
 import { seColor } from './colors';
@@ -80,7 +80,7 @@ export function EventTrack() {
     e.stopPropagation();
     e.currentTarget.setPointerCapture(e.pointerId);
     e.currentTarget.focus();
-    sevStore.getState().selectEvent(index);
+    revealEvent(index);
     drag.current = { index, x0: e.clientX, moved: false };
   };
   const onMarkerMove = (e: ReactPointerEvent<HTMLButtonElement>) => {
@@ -103,8 +103,6 @@ export function EventTrack() {
       const f = sevStore.getState().file?.doc?.events[d.index]?.frame;
       if (f !== undefined) sessionStore.getState().setPlayhead(f);
     } else {
-      const f = sevStore.getState().file?.doc?.events[d.index]?.frame;
-      if (f !== undefined) sessionStore.getState().setPlayhead(f);
       playEvent(d.index);
     }
   };

@@ -26,6 +26,19 @@ function clampFrame(f: number): number {
   return Math.max(0, Math.min(lastFrame(), Math.round(f)));
 }
 
+/**
+ * Selects an event and shows it: the playhead goes to its frame and, when it is attached to a joint
+ * (and no joint is being picked), that joint is selected in the viewport, curves and timeline.
+ */
+export function revealEvent(index: number): void {
+  sevStore.getState().selectEvent(index);
+  const ev = sevStore.getState().file?.doc?.events[index];
+  if (!ev) return;
+  sessionStore.getState().setPlayhead(ev.frame);
+  const joints = documentStore.getState().motion?.joints.length ?? 0;
+  if (ev.joint !== null && ev.joint < joints && !sevStore.getState().pickingJoint) sessionStore.getState().select(ev.joint);
+}
+
 export const events = {
   /** Adds an event for the selected SE at the playhead, on the selected joint (root selection: no joint). */
   addAtPlayhead(): void {
@@ -47,12 +60,15 @@ export const events = {
     if (apply('Delete event', (d) => removeEvent(d, index))) sevStore.getState().selectEvent(null);
   },
   setFrame(index: number, frame: number): void {
+    if (sevStore.getState().file?.doc?.events[index]?.frame === clampFrame(frame)) return;
     apply('Move event', (d) => moveEvent(d, index, { frame: clampFrame(frame) }));
   },
   setSe(index: number, se: number): void {
+    if (sevStore.getState().file?.doc?.events[index]?.se === se) return;
     apply('Change event SE', (d) => moveEvent(d, index, { se }));
   },
   setJoint(index: number, joint: number | null): void {
+    if (sevStore.getState().file?.doc?.events[index]?.joint === joint) return;
     apply('Change event joint', (d) => moveEvent(d, index, { joint }));
   },
   /** Sets the comment at the end of the event's line (empty text removes it); the lines above it stay. */

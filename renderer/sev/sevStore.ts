@@ -235,7 +235,9 @@ export function createSevStore() {
       selectEvent(index) {
         // Selecting an event also selects its SE (the table shows its variants; "add event" reuses it).
         const se = index === null ? undefined : get().file?.doc?.events[index]?.se;
-        set({ selectedEvent: index, pickingJoint: index === null ? false : get().pickingJoint, ...(se === undefined ? {} : { selectedSe: se }) });
+        // Picking stays armed only for the event it was armed for.
+        const pickingJoint = index !== null && index === get().selectedEvent && get().pickingJoint;
+        set({ selectedEvent: index, pickingJoint, ...(se === undefined ? {} : { selectedSe: se }) });
       },
       selectSe(index) {
         set({ selectedSe: index });
