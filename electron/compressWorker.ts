@@ -3,7 +3,9 @@
  * thread so the window never stalls while a motion recompresses. It keeps one
  * decoded Motion per open document and, for each job, writes the request's
  * key-info flag words, motion flags and waist joint into that motion before
- * compressing it. Built to dist/electron/compressWorker.cjs.
+ * compressing it. A per-document channel cache makes an edit recompress only
+ * the channels it touched (a key toggle: one joint). Built to
+ * dist/electron/compressWorker.cjs.
  */
 import { parentPort } from 'node:worker_threads';
 import { applyCompressRequest, runCompressRequest } from './compress/apply';
@@ -11,16 +13,17 @@ import type { FromCompressWorker, ToCompressWorker } from './compress/protocol';
 import { readMtn } from '../shared/mtn/read';
 import type { Motion } from '../shared/motion/types';
 import { FormatError } from '../shared/errors';
+import { CompressCache } from '../shared/compress/cache';
 
 if (!parentPort) throw new Error('compressWorker.cjs must run as a worker thread');
 const port = parentPort;
-const documents = new Map<string, { name: string; motion?: Motion; openError?: string }>();
+const documents = new Map<string, { name: string; motion?: Motion; cache?: CompressCache; openError?: string }>();
 
 port.on('message', (msg: ToCompressWorker) => {
   switch (msg.type) {
     case 'open':
       try {
-        documents.set(msg.documentId, { name: msg.name, motion: readMtn(msg.mtnBytes) });
+        documents.set(msg.documentId, { name: msg.name, motion: readMtn(msg.mtnBytes), cache: new CompressCache() });
       } catch (e) {
         documents.set(msg.documentId, { name: msg.name, openError: (e as Error).message });
       }
@@ -35,7 +38,7 @@ port.on('message', (msg: ToCompressWorker) => {
         if (!doc) throw new Error(`compress: document ${msg.request.documentId} is not open (it was closed or never opened)`);
         if (!doc.motion) throw new Error(`compress: document ${msg.request.documentId} could not be read: ${doc.openError}`);
         applyCompressRequest(doc.motion, msg.request);
-        reply = { type: 'result', jobId: msg.jobId, response: runCompressRequest(doc.motion, msg.request, doc.name) };
+        reply = { type: 'result', jobId: msg.jobId, response: runCompressRequest(doc.motion, msg.request, doc.name, doc.cache) };
       } catch (e) {
         const error = e instanceof FormatError ? { message: e.message, formatKind: e.kind } : { message: (e as Error).message ?? String(e) };
         reply = { type: 'error', jobId: msg.jobId, error };

@@ -1,3 +1,4 @@
+import type { CompressCache } from '../../shared/compress/cache';
 import { compressMotion } from '../../shared/compress/compress';
 import type { CompressRequest, CompressResponse } from '../../shared/ipc';
 import type { Motion } from '../../shared/motion/types';
@@ -29,8 +30,11 @@ function describe(v: unknown): string {
   return typeof v;
 }
 
-/** Compresses a motion already updated by applyCompressRequest and shapes the response. */
-export function runCompressRequest(motion: Motion, req: CompressRequest, documentName: string): CompressResponse {
+/**
+ * Compresses a motion already updated by applyCompressRequest and shapes the
+ * response; with the document's cache, unchanged channels are reused.
+ */
+export function runCompressRequest(motion: Motion, req: CompressRequest, documentName: string, cache?: CompressCache): CompressResponse {
   const t = req.tolerances;
   const result = compressMotion(motion, {
     positionTolerance: t.positionTolerance,
@@ -38,7 +42,7 @@ export function runCompressRequest(motion: Motion, req: CompressRequest, documen
     offsetTolerance: t.offsetTolerance,
     rotationToleranceOverridesDeg: req.rotationToleranceOverridesDeg,
     name: req.name ?? documentName,
-  });
+  }, undefined, cache);
   const response: CompressResponse = {
     status: 'done',
     documentId: req.documentId,

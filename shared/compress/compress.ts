@@ -7,6 +7,7 @@ import { writeMt3 } from '../mt3/write';
 import { Mt3Flag, type Mt3Motion, type PositionTrack, type RotationTrack, type TraceTrack } from '../mt3/types';
 import { gvStrCode } from '../strcode';
 import { greedyCompress, type GreedyOutcome } from './greedy';
+import { channelSignature, type CompressCache } from './cache';
 import { initialKeys, type KeyList } from './keyList';
 import { PositionFit } from './positionFit';
 import { RotationFit } from './rotationFit';
@@ -26,8 +27,16 @@ const now = (): number => (globalThis as { performance?: { now(): number } }).pe
  * LOCK flags, offset tracks only with OFFSETS. Errors are those of the stored
  * (quantised) values under the reference decoder. Throws FormatError for a
  * motion that fails validation or holds a value h16 cannot store.
+ *
+ * With a `cache` (one per open motion), channels whose tolerance and user keys
+ * are unchanged since the previous run are reused instead of recompressed.
  */
-export function compressMotion(motion: Motion, options: CompressOptions, solver: ChannelSolver = greedyCompress): CompressResult {
+export function compressMotion(
+  motion: Motion,
+  options: CompressOptions,
+  solver: ChannelSolver = greedyCompress,
+  cache?: CompressCache,
+): CompressResult {
   const t0 = now();
   validateMotion(motion);
   checkTolerances(options);
@@ -36,35 +45,52 @@ export function compressMotion(motion: Motion, options: CompressOptions, solver:
   const channels: ChannelReport[] = [];
   const warnings: CompressWarning[] = [];
 
-  const runPosition = (kind: ChannelKind, joint: number, source: Float64Array, userKeys: number[], tolerance: number, where: string) => {
-    const fit = new PositionFit(source, N, where);
-    const keys = initialKeys(N, userKeys);
-    const outcome = solver(fit, keys, tolerance);
-    const frames = keys.frames();
-    channels.push(report(kind, joint, frames, userKeys, tolerance, outcome, warnings));
-    return positionTrack(fit, frames, source);
+  cache?.begin(motion);
+  /** Compresses one channel, or reuses it from the cache when its inputs are unchanged. */
+  const runChannel = <T extends PositionTrack | RotationTrack>(
+    kind: ChannelKind, joint: number, userKeys: number[], tolerance: number,
+    compress: () => { keyFrames: number[]; outcome: GreedyOutcome; track: T },
+  ): T => {
+    const id = `${kind}:${joint}`;
+    const signature = channelSignature(tolerance, userKeys);
+    let entry = cache?.get<T>(id, signature);
+    if (!entry) {
+      entry = { signature, ...compress() };
+      cache?.set(id, entry);
+    }
+    channels.push(report(kind, joint, entry.keyFrames, userKeys, tolerance, entry.outcome, warnings));
+    return entry.track;
   };
+  const runPosition = (kind: ChannelKind, joint: number, source: () => Float64Array, userKeys: number[], tolerance: number, where: string) =>
+    runChannel(kind, joint, userKeys, tolerance, () => {
+      const fit = new PositionFit(source(), N, where);
+      const keys = initialKeys(N, userKeys);
+      const outcome = solver(fit, keys, tolerance);
+      const keyFrames = keys.frames();
+      return { keyFrames, outcome, track: positionTrack(fit, keyFrames) };
+    });
 
-  const root = runPosition('translation', -1, translationSource(motion), translationUserKeys(motion), options.positionTolerance, 'translation');
+  const root = runPosition('translation', -1, () => translationSource(motion), translationUserKeys(motion), options.positionTolerance, 'translation');
 
   const rotations: RotationTrack[] = [];
   for (let j = 0; j < J; j++) {
     const tolerance = options.rotationToleranceOverridesDeg?.[j] ?? options.rotationToleranceDeg;
     const userKeys = jointUserKeys(motion, j);
-    const fit = new RotationFit(rotationSource(motion, j), N);
-    const keys = initialKeys(N, userKeys);
-    const outcome = solver(fit, keys, tolerance);
-    const frames = keys.frames();
-    channels.push(report('rotation', j, frames, userKeys, tolerance, outcome, warnings));
-    const stored = fit.storedKeys(frames);
-    rotations.push({ frames: Uint16Array.from(frames), rotation: stored.rotation, inner: stored.inner });
+    rotations.push(runChannel('rotation', j, userKeys, tolerance, () => {
+      const fit = new RotationFit(rotationSource(motion, j), N);
+      const keys = initialKeys(N, userKeys);
+      const outcome = solver(fit, keys, tolerance);
+      const keyFrames = keys.frames();
+      const stored = fit.storedKeys(keyFrames);
+      return { keyFrames, outcome, track: { frames: Uint16Array.from(keyFrames), rotation: stored.rotation, inner: stored.inner } };
+    }));
   }
 
   let offsets: PositionTrack[] | null = null;
   if (motion.flags & MotionFlag.OFFSETS) {
     offsets = [];
     for (let j = 0; j < J; j++)
-      offsets.push(runPosition('offset', j, offsetSource(motion, j), jointUserKeys(motion, j), options.offsetTolerance, `offset joint ${j}`));
+      offsets.push(runPosition('offset', j, () => offsetSource(motion, j), jointUserKeys(motion, j), options.offsetTolerance, `offset joint ${j}`));
   }
 
   const move = traceTrack(motion);
@@ -135,7 +161,7 @@ function report(
   };
 }
 
-function positionTrack(fit: PositionFit, frames: number[], source: Float64Array): PositionTrack {
+function positionTrack(fit: PositionFit, frames: number[]): PositionTrack {
   const K = frames.length;
   const position = new Uint16Array(K * 3);
   const velocity = new Uint16Array(K * 3);
@@ -146,7 +172,6 @@ function positionTrack(fit: PositionFit, frames: number[], source: Float64Array)
     }
   });
   const origin = Uint16Array.from([0, 1, 2], (c) => fit.pBits[c]);
-  void source;
   return { origin, frames: Uint16Array.from(frames), position, velocity };
 }
 

@@ -1,0 +1,59 @@
+import type { Motion } from '../motion/types';
+import type { PositionTrack, RotationTrack } from '../mt3/types';
+import type { GreedyOutcome } from './greedy';
+
+/** One channel's finished compression, reusable while its inputs are unchanged. */
+export interface CachedChannel<T extends PositionTrack | RotationTrack> {
+  /** tolerance and user key frames the channel was compressed with. */
+  signature: string;
+  keyFrames: number[];
+  outcome: GreedyOutcome;
+  track: T;
+}
+
+/**
+ * Remembers each channel's result between compressions of one motion, so that
+ * an edit recompresses only the channels it changed: a user key toggled on a
+ * joint touches that joint's rotation (and offset) channel, a tolerance or
+ * override only the channels it applies to. Channels are independent in the
+ * classic mode, so a reused channel is exactly what a fresh run would produce.
+ * The cache is tied to the motion's sample arrays: a different motion (or new
+ * samples) clears it.
+ */
+export class CompressCache {
+  private samples: readonly unknown[] = [];
+  private readonly channels = new Map<string, CachedChannel<PositionTrack | RotationTrack>>();
+  /** Channels reused / recompressed by the last run (for tests and the bench). */
+  reused = 0;
+  computed = 0;
+
+  /** Called at the start of a run: forgets everything when the samples are not the ones cached. */
+  begin(m: Motion): void {
+    const samples = [m.translation, m.rotation, m.offset];
+    if (samples.some((a, i) => a !== this.samples[i])) {
+      this.channels.clear();
+      this.samples = samples;
+    }
+    this.reused = 0;
+    this.computed = 0;
+  }
+
+  get<T extends PositionTrack | RotationTrack>(channel: string, signature: string): CachedChannel<T> | undefined {
+    const hit = this.channels.get(channel);
+    if (hit && hit.signature === signature) {
+      this.reused++;
+      return hit as CachedChannel<T>;
+    }
+    return undefined;
+  }
+
+  set<T extends PositionTrack | RotationTrack>(channel: string, entry: CachedChannel<T>): void {
+    this.computed++;
+    this.channels.set(channel, entry);
+  }
+}
+
+/** The inputs that decide a channel's result besides its samples. */
+export function channelSignature(tolerance: number, userKeys: number[]): string {
+  return `${tolerance}|${userKeys.join(',')}`;
+}
