@@ -90,8 +90,9 @@ test('add an event at the playhead, drag it, change its SE and joint, undo and r
   await page.getByTestId('sev-event-note').fill('left heel strike, hard');
   await page.getByTestId('sev-event-note').press('Enter');
 
-  // Save writes the .sev with the user's comments kept
-  await page.getByTestId('sev-save').click();
+  // Ctrl+S saves the motion and the .sev, with the user's comments kept
+  await page.getByTestId('sev-playhead').click();
+  await page.keyboard.press('Control+s');
   await expect(page.getByTestId('sev-dirty')).not.toContainText('modified');
   const saved = readFileSync(workspace.path('walk.sev'), 'utf8');
   expect(saved).toContain('event 5 0 17  # left heel strike, hard');

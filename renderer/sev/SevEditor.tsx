@@ -11,7 +11,8 @@ import { EventList } from './EventList';
 import { SeTable } from './SeTable';
 import { BrokenSevView } from './BrokenSevView';
 import { NoteField } from './NoteField';
-import { chooseSoundFolder, saveSev, selectMotion } from '../project/projectActions';
+import { chooseSoundFolder, saveProjectAndSev, saveSev, selectMotion } from '../project/projectActions';
+import { isProjectDirty, projectStore } from '../project/projectStore';
 import { seColor } from './colors';
 import './sev.css';
 
@@ -54,6 +55,12 @@ export function SevEditor() {
   // Delete removes the selected event when the keyboard is not in a field.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
+      // Ctrl+S saves the motion (the tuner's shortcut) and, with it, the open SEV and the project when they changed.
+      if (sessionStore.getState().confirm || sessionStore.getState().picker) return;
+      if ((e.ctrlKey || e.metaKey) && !e.shiftKey && e.key.toLowerCase() === 's') {
+        if (isSevDirty(sevStore.getState().file) || isProjectDirty(projectStore.getState())) void saveProjectAndSev();
+        return;
+      }
       if (e.key === 'Escape' && sevStore.getState().pickingJoint) {
         sevStore.getState().setPickingJoint(false);
         return;
