@@ -161,7 +161,7 @@ export async function selectMotion(index: number, reopen = false): Promise<void>
   const before = documentStore.getState().documentId;
   await openPath(paths.mtn, true);
   const after = documentStore.getState().documentId;
-  if (after === before && before !== null && p.current !== null) return; // the user kept the open motion
+  if (after === before) return; // nothing opened: the user kept the open motion, or the open failed (its message is shown)
   projectStore.getState().setCurrent(index, after);
   applyProjectTolerances(index);
   await loadSev(paths.sev ?? `${dirnameOf(p.path!)}/${m.name}.sev`, m.name);
