@@ -115,26 +115,21 @@ export function startAudition(): () => void {
     const from = last;
     last = now;
     if (!s.playing || !auditionStore.getState().enabled) return;
-    if (!prev.playing) {
-      // playback just started: the frame under the playhead plays too
-      fireBetween(now - 1e-9, now);
-      return;
-    }
-    if (now === from) return;
-    if (now > from) fireBetween(from, now);
-    else {
-      // looped back to the start: the tail of the motion, then its head
-      fireBetween(from, Infinity);
-      fireBetween(-1, now);
-    }
+    const doc = sevStore.getState().file?.doc;
+    if (!doc) return;
+    for (const k of eventsCrossed(doc.events, prev.playing ? from : null, now)) playEvent(k);
   });
 }
 
-/** Plays every event with from < frame <= to. */
-function fireBetween(from: number, to: number): void {
-  const doc = sevStore.getState().file?.doc;
-  if (!doc) return;
-  doc.events.forEach((e, k) => {
-    if (e.frame > from && e.frame <= to) playEvent(k);
-  });
+/**
+ * Events (indices) the playhead crossed moving from `from` to `to` during playback:
+ * from < frame <= to; a backwards move is a loop (the tail after `from`, then the head up to `to`);
+ * `from` null means playback just started, so only the frame under the playhead plays.
+ */
+export function eventsCrossed(events: readonly { frame: number }[], from: number | null, to: number): number[] {
+  const hit = (lo: number, hi: number) => events.flatMap((e, k) => (e.frame > lo && e.frame <= hi ? [k] : []));
+  if (from === null) return events.flatMap((e, k) => (e.frame === Math.round(to) ? [k] : []));
+  if (to === from) return [];
+  if (to > from) return hit(from, to);
+  return [...hit(from, Infinity), ...hit(-1, to)];
 }

@@ -76,3 +76,22 @@ describe('SEV store', () => {
     expect(documentStore.getState().past).toHaveLength(2);
   });
 });
+
+describe('undo order with undo made elsewhere', () => {
+  it('keeps step with motion undo/redo done directly on the document store', () => {
+    resetUndoOrderForTests();
+    const m = emptyMotion(10, [0, 1].map((j) => ({ name: `j${j}`, parent: j - 1, mirror: j, part: 0, reserved: 0 })));
+    documentStore.getState().load({ documentId: 'e', path: '/p/walk.mtn', name: 'walk', kind: 'mtn', readOnly: false, motion: m });
+    sevStore.getState().load('/p/walk.sev', 'walk', TEXT);
+    sevStore.getState().edit('Add event', (d) => addEvent(d, { frame: 7, se: 0, joint: 1 }));
+    documentStore.getState().keys.toggle(0, 3);
+    documentStore.getState().history.undo(); // e.g. a component that calls the store directly
+    expect(latestUndoLabel()).toBe('Add event');
+    documentStore.getState().history.redo();
+    expect(latestUndoLabel()).toBe('Toggle key');
+    undoLatest();
+    undoLatest();
+    expect(sevStore.getState().file!.doc!.events).toHaveLength(1);
+    expect(documentStore.getState().past).toHaveLength(0);
+  });
+});
