@@ -122,3 +122,30 @@ test('add a motion to the project, check it, and remove it again', async ({ page
   await expect(page.getByTestId('project-dirty')).toHaveCount(0); // back to the text on disk
   expect(pageErrors).toEqual([]);
 });
+
+test('a motion without a .sev gets its first one: events added in the app, saved beside the project and listed in it', async ({ page, workspace, electronApp, pageErrors }) => {
+  await openSampleProject(page, workspace, electronApp);
+  await page.locator('[data-testid="project-motion"][data-name="walk_rough"]').click();
+  await expect(page.getByTestId('sev-file')).toContainText('walk_rough.sev (new)');
+  await expect(page.getByTestId('sev-add-event')).toBeDisabled(); // no SE defined yet
+  await page.getByTestId('sev-add-se-def').click();
+  const name = page.locator('[data-testid="sev-se-row"][data-index="0"]').getByTestId('sev-se-name');
+  await name.fill('SE_GEAR_RATTLE');
+  await name.press('Enter');
+  await expect(page.locator('[data-testid="sev-se-row"][data-index="0"]').getByTestId('sev-se-name-code')).toHaveText('0x0111');
+  await page.getByTestId('frame-number').fill('12');
+  await page.getByTestId('frame-number').press('Enter');
+  await page.getByTestId('sev-add-event').click();
+  await expect(page.getByTestId('sev-marker')).toHaveCount(1);
+  await page.getByTestId('project-save').click();
+  await expect(page.getByTestId('project-dirty')).toHaveCount(0);
+  const sev = parseSevStrict(readFileSync(workspace.path('walk_rough.sev'), 'utf8'));
+  expect(sev.motion?.name).toBe('walk_rough');
+  expect(sev.ses.map((d) => d.name)).toEqual(['SE_GEAR_RATTLE']);
+  expect(sev.events.map((e) => e.frame)).toEqual([12]);
+  const project = JSON.parse(readFileSync(workspace.path('sample.actguy.json'), 'utf8'));
+  expect(project.motions[2]).toMatchObject({ name: 'walk_rough', sev: 'walk_rough.sev' });
+  // the check now counts its event
+  await expect(page.locator('[data-testid="project-motion"][data-name="walk_rough"]').getByTestId('project-motion-events')).toHaveText('1 ev', { timeout: 30_000 });
+  expect(pageErrors).toEqual([]);
+});
