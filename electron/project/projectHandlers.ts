@@ -13,7 +13,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { FormatError } from '../../shared/errors';
-import type { ApiHandlersOf, BuildProblem, BuildStatus, OpenProjectOutcome, ProjectFilePurpose, SavedFile, SoundFolderListing } from './types';
+import type { ApiHandlersOf, BuildProblem, OpenProjectOutcome, ProjectFilePurpose, SavedFile, SoundFolderListing } from './types';
 import { resolveFrom } from '../../shared/project/paths';
 import { parseProject } from '../../shared/project/validate';
 import { parseSev } from '../../shared/sev/parse';
@@ -254,7 +254,6 @@ function saved(path: string, byteLength: number): SavedFile {
   return { path, name: baseNameOf(path), byteLength };
 }
 
-export type { BuildStatus };
 
 function requireObject<T>(v: unknown, what: string): T {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error(`${what}: expected an object argument`);

@@ -2,7 +2,7 @@
 import type { ActGuyInvokeMember, InvokeArg, InvokeResult } from '../../shared/ipc';
 
 export type {
-  BuildProblem, BuildStatus, OpenProjectOutcome, ProjectFilePurpose, SavedFile, SoundFolderListing,
+  BuildProblem, OpenProjectOutcome, ProjectFilePurpose, SavedFile, SoundFolderListing,
 } from '../../shared/ipc';
 
 /** A subset of the API's invoke members as functions of their one argument (the shape electron/handlers.ts serves). */
