@@ -141,30 +141,62 @@ export function evalTraceSegment(
   for (let c = 0; c < 3; c++) out[oi + c] = p[a + c] + (p[b + c] - p[a + c]) * u;
 }
 
+/**
+ * The segment a sampler evaluates at frame t: keys ia..ib with their frames
+ * fa..fb and t clamped into them. Past the last key (or with a single key)
+ * ia === ib and t is that key's frame, so the segment functions return the key
+ * exactly. One module-level scratch object, so sampling allocates nothing: read
+ * it before the next call.
+ */
+interface Segment { ia: number; ib: number; fa: number; fb: number; t: number }
+const segment: Segment = { ia: 0, ib: 0, fa: 0, fb: 0, t: 0 };
+
+/** The segment starting at key k (frames[k] <= t unless k is 0) that holds frame t. */
+function segmentFrom(frames: Uint16Array, k: number, t: number): Segment {
+  segment.ia = k;
+  segment.fa = frames[k];
+  if (k >= frames.length - 1) {
+    segment.ib = k;
+    segment.fb = segment.fa;
+    segment.t = segment.fa;
+  } else {
+    segment.ib = k + 1;
+    segment.fb = frames[k + 1];
+    segment.t = clampT(t, segment.fa);
+  }
+  return segment;
+}
+
+/**
+ * Calls visit(f, segment) for every integer frame f in 0..N, walking the keys
+ * with a cursor instead of a binary search per frame.
+ */
+function forEachFrameSegment(frames: Uint16Array, visit: (f: number, s: Segment) => void): void {
+  const N = frames[frames.length - 1];
+  for (let k = 0, f = 0; f <= N; f++) {
+    while (k + 1 < frames.length - 1 && frames[k + 1] <= f) k++;
+    visit(f, segmentFrom(frames, k, f));
+  }
+}
+
 /** Samples a decoded position track at frame t (clamped to [0, N]). */
 export function samplePositionTrack(tr: DecodedPositionTrack, t: number, out: Quat, oi = 0): Quat {
-  const k = findKey(tr.frames, t);
-  const last = tr.frames.length - 1;
-  if (k === last) evalPositionSegment(out, oi, tr.p, tr.v, k, k, tr.frames[k], tr.frames[k], tr.frames[k]);
-  else evalPositionSegment(out, oi, tr.p, tr.v, k, k + 1, tr.frames[k], tr.frames[k + 1], clampT(t, tr.frames[k]));
+  const s = segmentFrom(tr.frames, findKey(tr.frames, t), t);
+  evalPositionSegment(out, oi, tr.p, tr.v, s.ia, s.ib, s.fa, s.fb, s.t);
   return out;
 }
 
 /** Samples a decoded rotation track at frame t (clamped to [0, N]). */
 export function sampleRotationTrack(tr: DecodedRotationTrack, t: number, out: Quat, oi = 0): Quat {
-  const k = findKey(tr.frames, t);
-  const last = tr.frames.length - 1;
-  if (k === last) evalRotationSegment(out, oi, tr.q, tr.a, k, k, tr.frames[k], tr.frames[k], tr.frames[k]);
-  else evalRotationSegment(out, oi, tr.q, tr.a, k, k + 1, tr.frames[k], tr.frames[k + 1], clampT(t, tr.frames[k]));
+  const s = segmentFrom(tr.frames, findKey(tr.frames, t), t);
+  evalRotationSegment(out, oi, tr.q, tr.a, s.ia, s.ib, s.fa, s.fb, s.t);
   return out;
 }
 
 /** Samples a decoded trace track at frame t (clamped to [0, N]). */
 export function sampleTraceTrack(tr: DecodedTraceTrack, t: number, out: Quat, oi = 0): Quat {
-  const k = findKey(tr.frames, t);
-  const last = tr.frames.length - 1;
-  if (k === last) evalTraceSegment(out, oi, tr.p, k, k, tr.frames[k], tr.frames[k], tr.frames[k]);
-  else evalTraceSegment(out, oi, tr.p, k, k + 1, tr.frames[k], tr.frames[k + 1], clampT(t, tr.frames[k]));
+  const s = segmentFrom(tr.frames, findKey(tr.frames, t), t);
+  evalTraceSegment(out, oi, tr.p, s.ia, s.ib, s.fa, s.fb, s.t);
   return out;
 }
 
@@ -173,25 +205,13 @@ export function sampleTraceTrack(tr: DecodedTraceTrack, t: number, out: Quat, oi
  * walking the keys with a cursor (same arithmetic as samplePositionTrack).
  */
 export function samplePositionTrackFrames(tr: DecodedPositionTrack, out: Float64Array = new Float64Array((lastFrame(tr) + 1) * 3)): Float64Array {
-  const F = tr.frames;
-  const N = F[F.length - 1];
-  for (let k = 0, f = 0; f <= N; f++) {
-    while (k + 1 < F.length - 1 && F[k + 1] <= f) k++;
-    if (k + 1 >= F.length) evalPositionSegment(out, 3 * f, tr.p, tr.v, k, k, F[k], F[k], f);
-    else evalPositionSegment(out, 3 * f, tr.p, tr.v, k, k + 1, F[k], F[k + 1], f);
-  }
+  forEachFrameSegment(tr.frames, (f, s) => evalPositionSegment(out, 3 * f, tr.p, tr.v, s.ia, s.ib, s.fa, s.fb, s.t));
   return out;
 }
 
 /** Every integer frame 0..N of a decoded rotation track into out ((N+1) x 4), cursor walk. */
 export function sampleRotationTrackFrames(tr: DecodedRotationTrack, out: Float64Array = new Float64Array((lastFrame(tr) + 1) * 4)): Float64Array {
-  const F = tr.frames;
-  const N = F[F.length - 1];
-  for (let k = 0, f = 0; f <= N; f++) {
-    while (k + 1 < F.length - 1 && F[k + 1] <= f) k++;
-    if (k + 1 >= F.length) evalRotationSegment(out, 4 * f, tr.q, tr.a, k, k, F[k], F[k], f);
-    else evalRotationSegment(out, 4 * f, tr.q, tr.a, k, k + 1, F[k], F[k + 1], f);
-  }
+  forEachFrameSegment(tr.frames, (f, s) => evalRotationSegment(out, 4 * f, tr.q, tr.a, s.ia, s.ib, s.fa, s.fb, s.t));
   return out;
 }
 
