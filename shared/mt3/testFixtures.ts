@@ -5,8 +5,6 @@
 import { encodeH16 } from '../math/half';
 import { encodeS12 } from '../math/s12';
 import { seededRandom } from '../testing/random';
-
-export { seededRandom };
 import { mt3FlagsFor } from './write';
 import type { LockRange, Mt3Motion, PositionTrack, RotationTrack, TraceTrack } from './types';
 

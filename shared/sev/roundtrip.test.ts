@@ -1,22 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../testing/random';
 import { parseSev } from './parse';
 import { eventsByFrame, serializeSev } from './serialize';
 import type { SevComments, SevDocument } from './types';
 
-/** Small deterministic PRNG so a failure reproduces from its seed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function randomDoc(seed: number): SevDocument {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const int = (n: number) => Math.floor(r() * n);
   const name = () => {
     const first = 'ABCXYZ_abz';
@@ -91,7 +80,7 @@ describe('SEV random round trips', () => {
   it('never throws on random junk, and clean junk serializes idempotently', () => {
     const pieces = ['sev', '1', 'motion', 'se', 'event', 'variants', '-', '0', '12', '255', '256', 'X', 'A_1', '#', '# c', '\t', ' ', '  ', '\r\n', '\n', 'é'];
     for (let seed = 1; seed <= 300; seed++) {
-      const r = rng(seed * 7919);
+      const r = seededRandom(seed * 7919);
       let text = 'sev 1\n';
       for (let k = Math.floor(r() * 60); k > 0; k--) text += pieces[Math.floor(r() * pieces.length)] + (r() < 0.5 ? ' ' : '');
       const { doc, errors } = parseSev(text, 'junk.sev');
