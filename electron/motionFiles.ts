@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { inFile } from '../shared/errors';
-import type { MarEntrySummary, MotionFileKind, OpenMotionOutcome } from '../shared/ipc';
+import type { MarEntrySummary, MotionFileKind, OpenedMotion, OpenMotionOutcome } from '../shared/ipc';
 import { readMar } from '../shared/mar/read';
 import { decodeMt3ToMotion } from '../shared/mt3/decode';
 import { readMt3 } from '../shared/mt3/read';
@@ -20,15 +20,7 @@ export function motionKindOfPath(path: string): MotionFileKind | null {
 }
 
 /** A motion decoded from a file, before the handlers give it a document id. */
-export interface LoadedMotion {
-  path: string;
-  name: string;
-  kind: MotionFileKind;
-  readOnly: boolean;
-  mtnBytes: Uint8Array;
-  skeletonPath: string | null;
-  marEntry: number | null;
-}
+export type LoadedMotion = Omit<OpenedMotion, 'documentId'>;
 
 export type LoadOutcome =
   | { status: 'loaded'; motion: LoadedMotion }

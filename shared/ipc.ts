@@ -22,9 +22,8 @@
  *
  * Additive changes only; note every change in /work/notes/IPC-CHANGES.md.
  */
-import type { ChannelReport, CompressWarning } from './compress/types';
+import type { CompressResult } from './compress/types';
 import type { FileKind } from './errors';
-import type { Mt3Motion } from './mt3/types';
 import type { BuildReport } from './project/plan';
 
 // ---------------------------------------------------------------------------
@@ -270,20 +269,15 @@ export interface CompressRequest {
   includeBytes?: boolean;
 }
 
-/** A finished compression of one request. */
-export interface CompressResponse {
+/**
+ * A finished compression of one request: the compressor's own result
+ * (CompressResult: stored values, per-channel reports, sizes) with the time
+ * measured in the worker and the file bytes only when asked for.
+ */
+export interface CompressResponse extends Pick<CompressResult, 'mt3' | 'channels' | 'warnings' | 'totalKeys' | 'mt3Bytes' | 'mtnBytes' | 'ratio'> {
   status: 'done';
   documentId: DocumentId;
   revision: number;
-  /** Stored values (h16 bits / s12 ints) exactly as written. */
-  mt3: Mt3Motion;
-  /** One report per channel with per-frame errors. */
-  channels: ChannelReport[];
-  warnings: CompressWarning[];
-  totalKeys: number;
-  mt3Bytes: number;
-  mtnBytes: number;
-  ratio: number;
   /** Milliseconds spent in compressMotion inside the worker. */
   compressMs: number;
   /** The encoded MT3 file, only when `includeBytes` was set. */

@@ -53,9 +53,11 @@ export interface CompressWarning {
 }
 
 export interface CompressResult {
+  /** Stored values (h16 bits / s12 ints) exactly as written. */
   mt3: Mt3Motion;
   /** The encoded MT3 file. */
   bytes: Uint8Array;
+  /** One report per channel with per-frame errors. */
   channels: ChannelReport[];
   warnings: CompressWarning[];
   totalKeys: number;
