@@ -32,6 +32,7 @@ import type { CompressClient } from './compressClient';
 import type { DialogPort, FileFilter } from './dialogPort';
 import { baseNameOf, writeFileAtomic } from './fsutil';
 import { systemReason } from './fsErrors';
+import { requireBytes, requireObject, requireString } from './ipcArgs';
 import { loadMotionFile, motionKindOfPath } from './motionFiles';
 import type { PathPolicy } from './pathPolicy';
 import type { RecentFilesStore } from './recentFiles';
@@ -303,21 +304,6 @@ function listFiles(root: string, extensions: string[] | null): WorkspaceFile[] {
   };
   walk(root, 0);
   return out;
-}
-
-function requireObject<T>(v: unknown, what: string): T {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error(`${what}: expected an object argument`);
-  return v as T;
-}
-
-function requireString(v: unknown, what: string): string {
-  if (typeof v !== 'string' || v.length === 0) throw new Error(`${what} must be a non-empty string`);
-  return v;
-}
-
-function requireBytes(v: unknown, what: string): Uint8Array {
-  if (!(v instanceof Uint8Array)) throw new Error(`${what} must be a Uint8Array`);
-  return v;
 }
 
 function requireCompressRequest(v: unknown, what: string): CompressRequest {

@@ -20,6 +20,7 @@ import { parseSev } from '../../shared/sev/parse';
 import { decodeUtf8Text } from '../../shared/sev/text';
 import type { DialogPort, FileFilter } from '../dialogPort';
 import { baseNameOf, readBytes, writeFileAtomic } from '../fsutil';
+import { requireObject, requireString } from '../ipcArgs';
 import type { PathPolicy } from '../pathPolicy';
 import { createBuildRunner, workerLauncher, type BuildJobLauncher, type BuildRunner } from './buildRunner';
 
@@ -252,17 +253,6 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
 
 function saved(path: string, byteLength: number): SavedFile {
   return { path, name: baseNameOf(path), byteLength };
-}
-
-
-function requireObject<T>(v: unknown, what: string): T {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error(`${what}: expected an object argument`);
-  return v as T;
-}
-
-function requireString(v: unknown, what: string): string {
-  if (typeof v !== 'string' || v.length === 0) throw new Error(`${what} must be a non-empty string`);
-  return v;
 }
 
 function reason(e: unknown): string {
