@@ -37,6 +37,7 @@ import { loadMotionFile, motionKindOfPath } from './motionFiles';
 import type { PathPolicy } from './pathPolicy';
 import type { RecentFilesStore } from './recentFiles';
 import { createProjectHandlers } from './project/projectHandlers';
+import { createInterchangeHandlers } from './interchange/interchangeHandlers';
 import type { BuildJobLauncher } from './project/buildRunner';
 
 /** Every invoke member as a function of its one argument. */
@@ -163,6 +164,8 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
   return {
     // Projects, SEV files, SE tables, archive builds, audition sounds (electron/project).
     ...createProjectHandlers({ policy, dialogs, launchBuild: ctx.launchBuild }),
+    // File > Import (BVH, glTF/GLB) as a new unsaved document, File > Export glTF (electron/interchange).
+    ...createInterchangeHandlers({ policy, dialogs, compress, documents, checkCompressRequest: requireCompressRequest }),
 
     getAppInfo: async () => ({ ...ctx.appInfo }),
 

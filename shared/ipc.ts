@@ -25,6 +25,7 @@
 import type { CompressResult } from './compress/types';
 import type { FileKind } from './errors';
 import type { BuildReport } from './project/plan';
+import type { InterchangeWarning } from './interchange/types';
 
 // ---------------------------------------------------------------------------
 // Files and documents
@@ -308,6 +309,9 @@ export type MenuCommandId =
   | 'file.save'
   | 'file.saveAs'
   | 'file.exportMt3'
+  | 'file.import'
+  | 'file.exportGltfSource'
+  | 'file.exportGltfCompressed'
   | 'edit.undo'
   | 'edit.redo'
   | 'view.resetCamera'
@@ -453,6 +457,99 @@ export interface SoundFolderListing {
 }
 
 // ---------------------------------------------------------------------------
+// Motion interchange: File > Import (BVH, glTF/GLB), File > Export glTF (issue 6)
+
+/** Options of an import (both default to the importer's defaults). */
+export interface ImportMotionOptions {
+  /** Target frames per second, > 0 and <= 1000. Default 30 (the rate MGS2 motions play at). */
+  fps?: number;
+  /** Multiplies every position and offset (unit conversion), > 0. Default 1. */
+  scale?: number;
+}
+
+/** Imports a .bvh, .glb or .gltf by path as a new, unsaved motion. */
+export interface ImportMotionRequest extends ImportMotionOptions {
+  /** Absolute path of the source file (allowed set: chosen in a dialog or inside the workspace). */
+  path: string;
+  /** For a glTF with several animation clips: the clip's index (from `chooseClip`) or name. */
+  clip?: number | string;
+}
+
+/** One animation clip of a glTF, offered when a file holds several. */
+export interface ImportClipSummary {
+  /** Pass as `ImportMotionRequest.clip`. */
+  index: number;
+  name: string;
+  /** Seconds from the clip's first to its last key. */
+  duration: number;
+}
+
+/**
+ * A motion made by an importer. It has no file yet: the renderer shows it as
+ * modified, and Save asks for a path (saveMotionAsDialog) like Save As.
+ */
+export interface ImportedMotion {
+  /** Cached in main like an opened motion (compress and save requests name it). */
+  documentId: DocumentId;
+  /** Suggested name (source base name, plus the clip name for a multi-clip glTF); Save As proposes `<name>.mtn`. */
+  name: string;
+  /** The file it was imported from. */
+  sourcePath: string;
+  sourceKind: 'bvh' | 'gltf';
+  /** The clip imported from a glTF (its name), else null. */
+  clip: string | null;
+  /** The new motion as an MTN v1 file (writeMtn); read with `readMtn`. */
+  mtnBytes: Uint8Array;
+  /** What the importer changed or could not carry over (truncated names, scale tracks, ...). */
+  warnings: InterchangeWarning[];
+}
+
+/**
+ * Result of an import:
+ * - `imported`: a new document (see ImportedMotion).
+ * - `chooseClip`: a glTF holds several clips and none was named; show `clips`
+ *   and call `importMotion({ path, clip, fps, scale })` with the pick.
+ * - `cancelled`: the user closed the dialog.
+ */
+export type ImportMotionOutcome =
+  | { status: 'imported'; motion: ImportedMotion }
+  | { status: 'chooseClip'; path: string; clips: ImportClipSummary[] }
+  | { status: 'cancelled' };
+
+/** Which motion a glTF export writes: the source (the edited .mtn) or the MT3 the current settings produce, decoded. */
+export type GltfExportSource = 'source' | 'compressed';
+
+export interface ExportGltfDialogRequest {
+  documentId: DocumentId;
+  source: GltfExportSource;
+  /** The document's current motion (writeMtn): the source motion, and the skeleton the compressed one is decoded with. */
+  mtnBytes: Uint8Array;
+  /** For 'compressed': the current tolerances, overrides and key flags (as a compress request; its revision is ignored). */
+  compress?: CompressRequest;
+  /** Multiplies positions in the file (0.01: centimetres to metres). Default 1. */
+  scale?: number;
+  /** Suggested file name (e.g. "walk_compressed.glb"). */
+  defaultName?: string;
+}
+
+export interface ExportGltfRequest extends Omit<ExportGltfDialogRequest, 'defaultName'> {
+  /** Absolute target path ending in .glb, in the allowed set. */
+  path: string;
+}
+
+export interface ExportedGltf extends SavedFile {
+  source: GltfExportSource;
+  jointCount: number;
+  /** N: frames 0..N. */
+  frameCount: number;
+  fps: number;
+  /** For 'compressed': the keys of the MT3 that was decoded; null for 'source'. */
+  totalKeys: number | null;
+}
+
+export type ExportGltfOutcome = { status: 'exported'; file: ExportedGltf } | { status: 'cancelled' };
+
+// ---------------------------------------------------------------------------
 // The API
 
 export interface ActGuyApi {
@@ -514,6 +611,15 @@ export interface ActGuyApi {
   /** The bytes of one sound file (at most 16 MiB), for Web Audio's decodeAudioData. */
   readSound(req: { path: string }): Promise<{ path: string; bytes: Uint8Array }>;
 
+  /** Imports a .bvh/.glb/.gltf as a new unsaved motion (see ImportMotionOutcome). */
+  importMotion(req: ImportMotionRequest): Promise<ImportMotionOutcome>;
+  /** Shows an open dialog (.bvh/.glb/.gltf), then behaves as importMotion on the chosen file with these options. */
+  importMotionDialog(req: ImportMotionOptions): Promise<ImportMotionOutcome>;
+  /** Writes the source or the compressed motion as a .glb atomically. */
+  exportGltf(req: ExportGltfRequest): Promise<ExportGltfOutcome>;
+  /** Shows a save dialog (.glb), then exports there. */
+  exportGltfDialog(req: ExportGltfDialogRequest): Promise<ExportGltfOutcome>;
+
   /** Native menu commands. Over loopback no native menu exists and the callback never fires. */
   onMenuCommand(callback: (command: MenuCommand) => void): Unsubscribe;
 }
@@ -546,6 +652,10 @@ export const ACTGUY_INVOKE_MEMBERS = [
   'cancelBuild',
   'listSounds',
   'readSound',
+  'importMotion',
+  'importMotionDialog',
+  'exportGltf',
+  'exportGltfDialog',
 ] as const;
 
 /** Members that subscribe to events from main (callback in, unsubscribe out). */
@@ -569,6 +679,8 @@ export const ACTGUY_DIALOG_MEMBERS = [
   'confirmDiscardChanges',
   'openProjectDialog',
   'chooseProjectFileDialog',
+  'importMotionDialog',
+  'exportGltfDialog',
 ] as const satisfies readonly ActGuyInvokeMember[];
 
 // Compile-time proof that the lists and the interface agree in both directions.

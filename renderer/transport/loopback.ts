@@ -156,6 +156,18 @@ export function createLoopbackClient(options: LoopbackClientOptions): ActGuyApi 
       const path = await pick('open', title, extensions);
       return path ? { status: 'chosen', path } : { status: 'cancelled' };
     },
+    // Issue 6 (interchange): import a .bvh/.glb/.gltf, export a .glb.
+    importMotionDialog: async (req: InvokeArg<'importMotionDialog'>) => {
+      const path = await pick('open', 'Import motion (BVH, glTF)', ['bvh', 'glb', 'gltf']);
+      return path ? invoke('importMotion', { ...req, path }) : { status: 'cancelled' };
+    },
+    exportGltfDialog: async (req: InvokeArg<'exportGltfDialog'>) => {
+      const title = req.source === 'compressed' ? 'Export glTF of the compressed motion' : 'Export glTF of the source motion';
+      const path = await pick('save', title, ['glb'], req.defaultName);
+      if (!path) return { status: 'cancelled' };
+      const { documentId, source, mtnBytes, compress, scale } = req;
+      return invoke('exportGltf', { documentId, source, mtnBytes, compress, scale, path: withExtension(path, 'glb') });
+    },
   };
 
   const api: Record<string, unknown> = {};

@@ -1,0 +1,317 @@
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { compressMotion } from '../../shared/compress/compress';
+import { DEFAULT_TOLERANCES } from '../../shared/compress/types';
+import { motionToGlb } from '../../shared/interchange/gltf/export';
+import { readGltfContainer, writeGlb } from '../../shared/interchange/gltf/glb';
+import { importMotionBytes } from '../../shared/interchange/importMotion';
+import type { AppInfo, CompressRequest } from '../../shared/ipc';
+import type { Motion } from '../../shared/motion/types';
+import { decodeMt3ToMotion } from '../../shared/mt3/decode';
+import { readMtn } from '../../shared/mtn/read';
+import { buildCompressWorker } from '../compress/buildWorkerForTests';
+import { createCompressClient, type CompressClient } from '../compressClient';
+import type { DialogPort } from '../dialogPort';
+import { createHandlers, dispatchInvoke, type ApiHandlers } from '../handlers';
+import { createPathPolicy } from '../pathPolicy';
+import { createRecentFilesStore } from '../recentFiles';
+import { suggestedName } from './interchangeHandlers';
+
+const SAMPLE = resolve(__dirname, '..', '..', 'assets', 'walk.mtn');
+
+/** Two joints with an End Site, 5 frames at 30 fps: root position + rotation, child rotation in ZXY order. */
+const SMALL_BVH = `HIERARCHY
+ROOT Hips
+{
+  OFFSET 0 0 0
+  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation
+  JOINT Spine
+  {
+    OFFSET 0 10 0
+    CHANNELS 3 Zrotation Xrotation Yrotation
+    End Site
+    {
+      OFFSET 0 5 0
+    }
+  }
+}
+MOTION
+Frames: 5
+Frame Time: 0.0333333
+0 90 0 0 0 0 0 0 0
+1 90 2 5 0 0 10 0 0
+2 91 4 10 0 0 20 5 0
+3 90 6 15 0 0 30 10 0
+4 90 8 20 0 0 40 15 0
+`;
+
+let workerDir: string;
+let workerPath: string;
+beforeAll(async () => {
+  workerDir = mkdtempSync(join(tmpdir(), 'actguy-worker-'));
+  workerPath = await buildCompressWorker(workerDir);
+});
+afterAll(() => rmSync(workerDir, { recursive: true, force: true }));
+
+/** Dialog answers queued by a test, in order; the options each dialog was shown with are recorded. */
+interface ScriptedDialogs extends DialogPort {
+  answers: (string | null)[];
+  shown: { title: string; defaultPath?: string; extensions: string[] }[];
+}
+function scriptedDialogs(): ScriptedDialogs {
+  const answers: (string | null)[] = [];
+  const shown: ScriptedDialogs['shown'] = [];
+  const next = async (o: { title: string; defaultPath?: string; filters: { extensions: string[] }[] }): Promise<string | null> => {
+    shown.push({ title: o.title, defaultPath: o.defaultPath, extensions: o.filters.flatMap((f) => f.extensions) });
+    if (answers.length === 0) throw new Error('test dialog: no answer queued');
+    return answers.shift()!;
+  };
+  return { answers, shown, chooseFileToOpen: next, chooseFileToSave: next, confirm: async () => true };
+}
+
+let dir: string;
+let workspace: string;
+let outside: string;
+let compress: CompressClient;
+let dialogs: ScriptedDialogs;
+let handlers: ApiHandlers;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'actguy-interchange-'));
+  workspace = join(dir, 'workspace');
+  outside = join(dir, 'outside');
+  mkdirSync(workspace);
+  mkdirSync(outside);
+  copyFileSync(SAMPLE, join(workspace, 'walk.mtn'));
+  compress = createCompressClient({ workerPath });
+  dialogs = scriptedDialogs();
+  const appInfo: AppInfo = {
+    version: '0.0.0-test', samplePath: SAMPLE, startupPath: join(workspace, 'walk.mtn'), transport: 'loopback',
+    nativeDialogs: false, workspaceRoot: workspace, platform: process.platform,
+  };
+  handlers = createHandlers({ appInfo, policy: createPathPolicy(), recent: createRecentFilesStore(dir), compress, dialogs });
+});
+afterEach(async () => {
+  await compress.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A compress request with the motion's own key flags and flags. */
+function requestFor(m: Motion, documentId: string, tolerances = { ...DEFAULT_TOLERANCES }): CompressRequest {
+  const S = m.frameCount + 1;
+  const J = m.joints.length;
+  const translationKeyFlags = new Uint32Array(S);
+  const jointKeyFlags = new Uint32Array(S * J);
+  for (let f = 0; f < S; f++) translationKeyFlags[f] = m.translationKeyInfo[f * 4];
+  for (let i = 0; i < S * J; i++) jointKeyFlags[i] = m.jointKeyInfo[i * 4];
+  return { documentId, revision: 1, translationKeyFlags, jointKeyFlags, motionFlags: m.flags, waistJoint: m.waistJoint, tolerances };
+}
+
+/** A GLB of the sample with a second clip "Run" (the same tracks, no ActGuy extras). */
+function twoClipGlb(): Uint8Array {
+  const { json, bin } = readGltfContainer(motionToGlb(readMtn(readFileSync(SAMPLE)), { animationName: 'Walk' }));
+  const run = JSON.parse(JSON.stringify(json.animations![0]));
+  run.name = 'Run';
+  delete run.extras;
+  json.animations!.push(run);
+  return writeGlb(json, bin);
+}
+
+const maxDiff = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
+  let d = 0;
+  for (let i = 0; i < a.length; i++) d = Math.max(d, Math.abs(a[i] - b[i]));
+  return d;
+};
+
+describe('File > Import', () => {
+  it('imports a BVH as a new unsaved document that compresses, and Save As proposes <name>.mtn beside the source', async () => {
+    const bvh = join(workspace, 'small take.bvh');
+    writeFileSync(bvh, SMALL_BVH);
+    const r = await handlers.importMotion({ path: bvh });
+    if (r.status !== 'imported') throw new Error(`expected imported, got ${r.status}`);
+    expect(r.motion.name).toBe('small_take');
+    expect(r.motion.sourceKind).toBe('bvh');
+    expect(r.motion.clip).toBeNull();
+    expect(r.motion.warnings).toEqual([]);
+    const m = readMtn(r.motion.mtnBytes);
+    expect(m.joints.map((j) => j.name)).toEqual(['Hips', 'Spine']);
+    expect(m.frameCount).toBe(4);
+    expect(m.fps).toBe(30);
+    // The root position channels become the root translation.
+    expect(Array.from(m.translation.subarray(4 * 4, 4 * 4 + 3))).toEqual([4, 90, 8]);
+
+    // The new document is known to main like an opened one: it compresses and saves.
+    const c = await handlers.compressMotion(requestFor(m, r.motion.documentId));
+    expect(c.status).toBe('done');
+    dialogs.answers.push(join(workspace, 'small_take.mtn'));
+    const saved = await handlers.saveMotionAsDialog({ documentId: r.motion.documentId, mtnBytes: r.motion.mtnBytes, defaultName: 'small_take.mtn' });
+    expect(dialogs.shown[0].defaultPath).toBe(join(workspace, 'small_take.mtn'));
+    expect(saved.status).toBe('saved');
+    expect(new Uint8Array(readFileSync(join(workspace, 'small_take.mtn')))).toEqual(r.motion.mtnBytes);
+  });
+
+  it('applies fps and scale, and the dialog member allows the file chosen outside the workspace', async () => {
+    const bvh = join(outside, 'take.bvh');
+    writeFileSync(bvh, SMALL_BVH);
+    // Not chosen yet: refused by the path policy.
+    const refused = await dispatchInvoke(handlers, 'importMotion', { path: bvh });
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.error.message).toMatch(/refused to access .*take\.bvh/);
+
+    dialogs.answers.push(bvh);
+    const r = await handlers.importMotionDialog({ fps: 15, scale: 2 });
+    expect(dialogs.shown[0].extensions).toEqual(expect.arrayContaining(['bvh', 'glb', 'gltf']));
+    if (r.status !== 'imported') throw new Error(`expected imported, got ${r.status}`);
+    const m = readMtn(r.motion.mtnBytes);
+    expect(m.fps).toBe(15);
+    expect(m.frameCount).toBe(2); // 4 frames of 1/30 s = 0.133 s -> floor(0.133 * 15) = 2
+    expect(m.translation[1]).toBeCloseTo(180, 4); // 90 * scale 2
+    // Once chosen, the path works directly too (a re-import at another rate).
+    expect((await handlers.importMotion({ path: bvh })).status).toBe('imported');
+
+    dialogs.answers.push(null);
+    expect(await handlers.importMotionDialog({})).toEqual({ status: 'cancelled' });
+  });
+
+  it('a two-clip glTF asks for the clip; the pick imports under "<file>_<clip>"', async () => {
+    const glb = join(workspace, 'hero.glb');
+    writeFileSync(glb, twoClipGlb());
+    const ask = await handlers.importMotion({ path: glb });
+    if (ask.status !== 'chooseClip') throw new Error(`expected chooseClip, got ${ask.status}`);
+    expect(ask.path).toBe(glb);
+    expect(ask.clips.map((c) => [c.index, c.name])).toEqual([[0, 'Walk'], [1, 'Run']]);
+    expect(ask.clips[0].duration).toBeGreaterThan(1);
+
+    const r = await handlers.importMotion({ path: glb, clip: 1 });
+    if (r.status !== 'imported') throw new Error(`expected imported, got ${r.status}`);
+    expect(r.motion.name).toBe('hero_Run');
+    expect(r.motion.clip).toBe('Run');
+    expect(r.motion.sourceKind).toBe('gltf');
+    const walk = readMtn(readFileSync(SAMPLE));
+    const m = readMtn(r.motion.mtnBytes);
+    expect(m.joints.length).toBe(walk.joints.length);
+    expect(m.frameCount).toBe(walk.frameCount);
+
+    // An unknown clip is an error naming the file, not another question.
+    const bad = await dispatchInvoke(handlers, 'importMotion', { path: glb, clip: 'Jump' });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) {
+      expect(bad.error.formatKind).toBe('GLTF');
+      expect(bad.error.message).toContain('hero.glb');
+      expect(bad.error.message).toContain('no animation clip "Jump"');
+    }
+  });
+
+  it('reads the external buffer of a .gltf from its folder only', async () => {
+    const { json, bin } = readGltfContainer(motionToGlb(readMtn(readFileSync(SAMPLE))));
+    const gltfWith = (uri: string): string => JSON.stringify({ ...json, buffers: [{ byteLength: bin!.byteLength, uri }] });
+    mkdirSync(join(workspace, 'bin'));
+    writeFileSync(join(workspace, 'bin', 'walk data.bin'), bin!);
+    writeFileSync(join(workspace, 'beside.gltf'), gltfWith('bin/walk%20data.bin'));
+    const ok = await handlers.importMotion({ path: join(workspace, 'beside.gltf') });
+    expect(ok.status).toBe('imported');
+
+    writeFileSync(join(dir, 'secret.bin'), bin!);
+    for (const [name, uri] of [['up.gltf', '../secret.bin'], ['abs.gltf', join(dir, 'secret.bin')], ['scheme.gltf', 'file:///etc/passwd']]) {
+      writeFileSync(join(workspace, name), gltfWith(uri));
+      const r = await dispatchInvoke(handlers, 'importMotion', { path: join(workspace, name) });
+      expect(r.ok, name).toBe(false);
+      if (!r.ok) {
+        expect(r.error.formatKind).toBe('GLTF');
+        expect(r.error.message).toContain(name);
+        expect(r.error.message).toMatch(/outside the folder|only from the file's folder/);
+      }
+    }
+    // A link inside the folder that leads out of it is refused as well.
+    symlinkSync(join(dir, 'secret.bin'), join(workspace, 'link.bin'));
+    writeFileSync(join(workspace, 'link.gltf'), gltfWith('link.bin'));
+    const link = await dispatchInvoke(handlers, 'importMotion', { path: join(workspace, 'link.gltf') });
+    expect(link.ok).toBe(false);
+    if (!link.ok) expect(link.error.message).toContain('outside the folder');
+  });
+
+  it('refuses other file types, bad options and broken files with readable messages', async () => {
+    writeFileSync(join(workspace, 'notes.txt'), 'HIERARCHY');
+    writeFileSync(join(workspace, 'broken.bvh'), SMALL_BVH.replace('0 90 0 0 0 0 0 0 0', '0 90 0 0 0 0 0 0'));
+    const cases: [unknown, RegExp][] = [
+      [{ path: join(workspace, 'notes.txt') }, /takes \.bvh, \.glb or \.gltf/],
+      [{ path: join(workspace, 'missing.bvh') }, /missing\.bvh: the file does not exist/],
+      [{ path: join(workspace, 'broken.bvh'), fps: 0 }, /fps must be a number > 0/],
+      [{ path: join(workspace, 'broken.bvh'), scale: -1 }, /scale must be a number > 0/],
+      [{ path: join(workspace, 'broken.bvh'), clip: 0 }, /clip can be chosen for glTF\/GLB files only/],
+      [{ path: join(workspace, 'broken.bvh') }, /broken\.bvh.*\[BVH\]|broken\.bvh:\d+/],
+    ];
+    for (const [arg, message] of cases) {
+      const r = await dispatchInvoke(handlers, 'importMotion', arg);
+      expect(r.ok, JSON.stringify(arg)).toBe(false);
+      if (!r.ok) expect(r.error.message).toMatch(message);
+    }
+  });
+
+  it('suggests names made of letters, digits, _ and -', () => {
+    expect(suggestedName('01_03', null)).toBe('01_03');
+    expect(suggestedName('my take (2)', 'Run Fast')).toBe('my_take_2_Run_Fast');
+    expect(suggestedName('###', null)).toBe('motion');
+  });
+});
+
+describe('File > Export glTF', () => {
+  it('exports the source and the compressed motion as GLBs that import back with the same skeleton and frames', async () => {
+    const opened = await handlers.openMotion({ path: join(workspace, 'walk.mtn') });
+    if (opened.status !== 'opened') throw new Error('sample did not open');
+    const walk = readMtn(opened.motion.mtnBytes);
+    const documentId = opened.motion.documentId;
+
+    dialogs.answers.push(join(workspace, 'walk_source'));
+    const src = await handlers.exportGltfDialog({ documentId, source: 'source', mtnBytes: opened.motion.mtnBytes });
+    expect(dialogs.shown[0].defaultPath).toBe(join(workspace, 'walk.glb'));
+    if (src.status !== 'exported') throw new Error('source export cancelled');
+    expect(src.file.path).toBe(join(workspace, 'walk_source.glb'));
+    expect(src.file.totalKeys).toBeNull();
+    const srcBack = (await importMotionBytes(new Uint8Array(readFileSync(src.file.path)), 'walk_source.glb')).motion;
+    expect(srcBack.joints.map((j) => j.name)).toEqual(walk.joints.map((j) => j.name));
+    expect(srcBack.frameCount).toBe(walk.frameCount);
+    expect(maxDiff(srcBack.rotation, walk.rotation)).toBeLessThan(1e-5);
+
+    // Loose tolerances so the compressed motion visibly differs from the source.
+    const tolerances = { positionTolerance: 5, rotationToleranceDeg: 8, offsetTolerance: 5 };
+    dialogs.answers.push(join(workspace, 'walk_compressed.glb'));
+    const cmp = await handlers.exportGltfDialog({
+      documentId, source: 'compressed', mtnBytes: opened.motion.mtnBytes, compress: requestFor(walk, documentId, tolerances),
+    });
+    expect(dialogs.shown[1].defaultPath).toBe(join(workspace, 'walk_compressed.glb'));
+    if (cmp.status !== 'exported') throw new Error('compressed export cancelled');
+    const inProcess = compressMotion(walk, { ...tolerances, name: 'walk' });
+    expect(cmp.file.totalKeys).toBe(inProcess.totalKeys);
+    const cmpBack = (await importMotionBytes(new Uint8Array(readFileSync(cmp.file.path)), 'walk_compressed.glb')).motion;
+    expect(cmpBack.joints.map((j) => j.name)).toEqual(walk.joints.map((j) => j.name));
+    expect(cmpBack.frameCount).toBe(walk.frameCount);
+    expect([cmp.file.jointCount, cmp.file.frameCount]).toEqual([walk.joints.length, walk.frameCount]);
+    // It is the decoded MT3 (what the game plays), not the source.
+    const decoded = decodeMt3ToMotion(inProcess.mt3, walk);
+    expect(maxDiff(cmpBack.rotation, decoded.rotation)).toBeLessThan(1e-5);
+    expect(maxDiff(cmpBack.rotation, walk.rotation)).toBeGreaterThan(1e-3);
+  });
+
+  it('refuses a path outside the allowed set, a non-.glb name and a missing compress request', async () => {
+    const opened = await handlers.openMotion({ path: join(workspace, 'walk.mtn') });
+    if (opened.status !== 'opened') throw new Error('sample did not open');
+    const base = { documentId: opened.motion.documentId, mtnBytes: opened.motion.mtnBytes };
+    const cases: [unknown, RegExp][] = [
+      [{ ...base, source: 'source', path: join(outside, 'x.glb') }, /refused to access/],
+      [{ ...base, source: 'source', path: join(workspace, 'x.gltf') }, /must end in \.glb/],
+      [{ ...base, source: 'compressed', path: join(workspace, 'x.glb') }, /compress: expected an object/],
+      [{ ...base, source: 'both', path: join(workspace, 'x.glb') }, /source must be 'source' or 'compressed'/],
+      [{ ...base, documentId: 'nope', source: 'source', path: join(workspace, 'x.glb') }, /not open/],
+    ];
+    for (const [arg, message] of cases) {
+      const r = await dispatchInvoke(handlers, 'exportGltf', arg);
+      expect(r.ok, JSON.stringify(Object.keys(arg as object))).toBe(false);
+      if (!r.ok) expect(r.error.message).toMatch(message);
+    }
+    expect(existsSync(join(outside, 'x.glb'))).toBe(false);
+    expect(existsSync(join(workspace, 'x.glb'))).toBe(false);
+  });
+});
