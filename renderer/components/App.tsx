@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import { MenuBar } from './MenuBar';
 import { Viewport } from './Viewport';
 import { CurveView } from './CurveView';
@@ -10,7 +11,7 @@ import { usePreferences } from '../state/hooks';
 import { preferencesStore } from '../state/preferencesStore';
 import { ProjectPanel } from '../project/ProjectPanel';
 import { BuildDialog } from '../project/BuildDialog';
-import { useProjectLayout } from '../project/layout';
+import { PANEL_MIN, fitPanelHeights, useProjectLayout } from '../project/layout';
 import { useProject } from '../sev/hooks';
 import { SevEditor } from '../sev/SevEditor';
 
@@ -22,8 +23,20 @@ export function App() {
   // curve view and timeline keep their own heights, so the SEV editor's room does not change the tuner-only layout.
   const pl = useProjectLayout();
   const withProject = useProject((p) => p.path !== null);
-  const curvesHeight = withProject ? pl.curvesHeight : layout.curvesHeight;
-  const timelineHeight = withProject ? pl.timelineHeight : layout.timelineHeight;
+  const windowHeight = useWindowHeight();
+  // Saved sizes are what the user asked for; a short window shrinks the panels (never below their minimums) so the
+  // viewport keeps room, and the curve view never gets too short for its labels.
+  const [curvesHeight, timelineHeight, sevHeight] = withProject
+    ? fitPanelHeights(windowHeight, [
+        { wanted: pl.curvesHeight, min: PANEL_MIN.curves },
+        { wanted: pl.timelineHeight, min: PANEL_MIN.timeline },
+        { wanted: pl.sevHeight, min: PANEL_MIN.sev },
+      ])
+    : // Without a project the SEV row is only its header (auto height: it wraps to two lines in narrow windows).
+      [...fitPanelHeights(windowHeight, [
+        { wanted: layout.curvesHeight, min: PANEL_MIN.curves },
+        { wanted: layout.timelineHeight, min: PANEL_MIN.timeline },
+      ], 56), 0];
   const setLayout = (patch: Partial<typeof layout>) => {
     const { tuningWidth, ...heights } = patch;
     if (tuningWidth !== undefined) setTunerLayout({ tuningWidth });
@@ -35,7 +48,7 @@ export function App() {
       className="app with-project"
       style={{
         gridTemplateColumns: `${pl.projectWidth}px 5px minmax(0, 1fr) 5px ${layout.tuningWidth}px`,
-        gridTemplateRows: `auto auto minmax(120px, 1fr) 5px ${curvesHeight}px 5px ${timelineHeight}px 5px ${withProject ? pl.sevHeight : 30}px auto`,
+        gridTemplateRows: `auto auto minmax(120px, 1fr) 5px ${curvesHeight}px 5px ${timelineHeight}px 5px ${withProject ? `${sevHeight}px` : 'auto'} auto`,
       }}
     >
       <div className="area-menu"><MenuBar /></div>
@@ -46,11 +59,11 @@ export function App() {
       </div>
       <div className="area-tuning"><TuningPanel /></div>
       <div className="area-split-h1">
-        <Splitter orientation="horizontal" label="Resize curve view" size={curvesHeight} invert min={140} max={900} onResize={(v) => setLayout({ curvesHeight: v })} />
+        <Splitter orientation="horizontal" label="Resize curve view" size={curvesHeight} invert min={PANEL_MIN.curves} max={900} onResize={(v) => setLayout({ curvesHeight: v })} />
       </div>
       <div className="area-curves"><CurveView /></div>
       <div className="area-split-h2">
-        <Splitter orientation="horizontal" label="Resize timeline" size={timelineHeight} invert min={100} max={900} onResize={(v) => setLayout({ timelineHeight: v })} />
+        <Splitter orientation="horizontal" label="Resize timeline" size={timelineHeight} invert min={PANEL_MIN.timeline} max={900} onResize={(v) => setLayout({ timelineHeight: v })} />
       </div>
       <div className="area-timeline"><TimelineView /></div>
       <div className="area-project"><ProjectPanel /></div>
@@ -58,7 +71,7 @@ export function App() {
         <Splitter orientation="vertical" label="Resize project panel" size={pl.projectWidth} min={180} max={520} onResize={(v) => pl.set({ projectWidth: v })} />
       </div>
       <div className="area-split-h3">
-        {withProject && <Splitter orientation="horizontal" label="Resize sound-event editor" size={pl.sevHeight} invert min={120} max={900} onResize={(v) => pl.set({ sevHeight: v })} />}
+        {withProject && <Splitter orientation="horizontal" label="Resize sound-event editor" size={sevHeight} invert min={PANEL_MIN.sev} max={900} onResize={(v) => pl.set({ sevHeight: v })} />}
       </div>
       <div className="area-sev"><SevEditor /></div>
       <div className="area-status"><StatusBar /></div>
@@ -67,4 +80,15 @@ export function App() {
       <ConfirmDialog />
     </div>
   );
+}
+
+/** The window's inner height in px, updated on resize. */
+function useWindowHeight(): number {
+  const [h, setH] = useState(() => window.innerHeight);
+  useEffect(() => {
+    const onResize = () => setH(window.innerHeight);
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, []);
+  return h;
 }

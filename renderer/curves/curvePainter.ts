@@ -14,6 +14,7 @@ import {
   GUTTER, RIGHT_PAD, RULER_H, clampView, drawPlayhead, drawRuler, drawTimeGrid, frameToX, xToFrame, zoomView, type TimeAxis,
 } from '../canvas/timeAxis';
 import { buildSeries, type CurveSeries } from './series';
+import { planGutter, thinTickLabels, type ErrorLine } from './gutterLabels';
 import { COLORS } from '../theme';
 
 const KEY_BAND_H = 16;
@@ -135,9 +136,9 @@ export class CurvePainter {
     ctx.textBaseline = 'middle';
     ctx.textAlign = 'right';
     ctx.fillStyle = COLORS.textDim;
-    for (const t of this.valueTicks) if (t.y > plotTop - 4 && t.y < plotBottom + 4) ctx.fillText(t.label, GUTTER - 5, t.y);
+    for (const t of thinTickLabels(this.valueTicks, plotTop - 4, plotBottom + 4)) ctx.fillText(t.label, GUTTER - 5, t.y);
     ctx.textAlign = 'left';
-    this.paintGutter(ctx, series, s.hoverFrame ?? Math.round(s.playhead), plotTop, keyTop, errTop, prefs.showError);
+    this.paintGutter(ctx, series, s.hoverFrame ?? Math.round(s.playhead), h, plotTop, keyTop, errTop, errBottom, prefs.showError);
 
     if (s.hoverFrame !== null) {
       const x = Math.round(frameToX(axis, s.hoverFrame)) + 0.5;
@@ -303,17 +304,27 @@ export class CurvePainter {
     }
   }
 
-  private paintGutter(ctx: CanvasRenderingContext2D, series: CurveSeries, frame: number, plotTop: number, keyTop: number, errTop: number, showError: boolean): void {
+  private paintGutter(ctx: CanvasRenderingContext2D, series: CurveSeries, frame: number, h: number, plotTop: number, keyTop: number, errTop: number, errBottom: number, showError: boolean): void {
     const m = documentStore.getState().motion!;
     const f = Math.max(0, Math.min(m.frameCount, frame));
+    const hasErrors = !!series.errors && series.tolerance !== null;
+    // Label places come from planGutter: on a short canvas secondary labels are dropped instead of overlapping.
+    const plan = planGutter({ height: h, rulerH: RULER_H, plotTop, keyTop, keyH: KEY_BAND_H, errTop, errBottom, showError }, series.components.length, hasErrors);
+    this.surface.canvas.dataset.gutterLabels = [
+      `frame:${plan.frameY}`,
+      ...plan.componentYs.map((y, i) => `${series.components[i].label}:${y}`),
+      ...(plan.hintY === null ? [] : [`hint:${plan.hintY}`]),
+      ...(plan.keysY === null ? [] : [`keys:${plan.keysY}`]),
+      ...plan.errorLines.map((l) => `${l.line}:${l.y}`),
+    ].join(',');
     ctx.font = '11px system-ui, sans-serif';
     ctx.textBaseline = 'middle';
     ctx.textAlign = 'left';
     ctx.fillStyle = COLORS.text;
-    ctx.fillText(`frame ${f}`, 8, RULER_H + 10);
-    let yy = plotTop + 18;
+    ctx.fillText(`frame ${f}`, 8, plan.frameY);
     const fmt = (v: number) => (series.kind === 'rotation' && series.unit === '' ? v.toFixed(4) : v.toFixed(2));
-    for (const c of series.components) {
+    plan.componentYs.forEach((yy, i) => {
+      const c = series.components[i];
       ctx.fillStyle = c.color;
       ctx.fillRect(8, yy - 4, 8, 8);
       ctx.fillStyle = COLORS.text;
@@ -321,25 +332,24 @@ export class CurvePainter {
       ctx.fillStyle = COLORS.textDim;
       const dec = c.decoded ? fmt(c.decoded[f]) : '—';
       ctx.fillText(`${fmt(c.source[f])} / ${dec}`, 44, yy);
-      yy += 16;
-    }
+    });
     ctx.fillStyle = COLORS.textDim;
     ctx.font = '10px system-ui, sans-serif';
-    if (yy < keyTop - 20) ctx.fillText('source / decoded', 20, yy);
-    ctx.fillStyle = COLORS.textDim;
-    ctx.fillText('keys', 8, keyTop + KEY_BAND_H / 2);
-    if (showError) {
-      ctx.fillStyle = COLORS.error;
-      ctx.fillText('error', 8, errTop + 10);
-      if (series.errors && series.tolerance !== null) {
-        const unit = series.kind === 'rotation' ? '°' : ' u';
-        ctx.fillStyle = COLORS.text;
-        ctx.fillText(`${series.errors[f].toFixed(3)}${unit} @${f}`, 8, errTop + 26);
-        ctx.fillStyle = COLORS.tolerance;
-        ctx.fillText(`tol ${series.tolerance}${unit}`, 8, errTop + 40);
-        ctx.fillStyle = series.maxError! > series.tolerance ? COLORS.tolerance : COLORS.textDim;
-        ctx.fillText(`max ${series.maxError!.toFixed(3)} @${series.maxErrorFrame}`, 8, errTop + 54);
-      }
+    if (plan.hintY !== null) ctx.fillText('source / decoded', 20, plan.hintY);
+    if (plan.keysY !== null) ctx.fillText('keys', 8, plan.keysY);
+    const unit = series.kind === 'rotation' ? '°' : ' u';
+    const value = hasErrors ? `${series.errors![f].toFixed(3)}${unit} @${f}` : '';
+    const text: Record<ErrorLine, () => [string, string]> = {
+      header: () => [COLORS.error, 'error'],
+      headerValue: () => [COLORS.text, `error ${value}`],
+      value: () => [COLORS.text, value],
+      tol: () => [COLORS.tolerance, `tol ${series.tolerance}${unit}`],
+      max: () => [series.maxError! > series.tolerance! ? COLORS.tolerance : COLORS.textDim, `max ${series.maxError!.toFixed(3)} @${series.maxErrorFrame}`],
+    };
+    for (const l of plan.errorLines) {
+      const [color, label] = text[l.line]();
+      ctx.fillStyle = color;
+      ctx.fillText(label, 8, l.y);
     }
     if (series.note) {
       ctx.fillStyle = COLORS.textDim;
