@@ -62,7 +62,14 @@ test('reorder by drag, build the archives with progress, and read the .mar names
   await expect(dialog).toBeVisible();
   await expect(dialog.getByTestId('build-progress')).toBeVisible();
   await expect(dialog.getByTestId('build-state')).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
-  await expect(dialog.getByTestId('build-progress')).toHaveAttribute('aria-valuenow', '3');
+  // Done means full: validate + 3 motions + write, and the fill spans the whole bar.
+  const bar = dialog.getByTestId('build-progress');
+  await expect(bar).toHaveAttribute('data-motions-done', '3');
+  await expect(bar).toHaveAttribute('aria-valuenow', '5');
+  await expect(bar).toHaveAttribute('aria-valuemax', '5');
+  await expect(bar).toHaveAttribute('data-fraction', '1');
+  const [fillW, barW] = await bar.evaluate((el) => [el.querySelector('[data-testid="build-progress-fill"]')!.getBoundingClientRect().width, el.clientWidth]);
+  expect(fillW).toBeCloseTo(barW, 0);
   await expect(dialog.getByTestId('build-written')).toContainText('stage.mar');
   await saveScreenshot('project-build-done');
   await dialog.getByTestId('build-close').click();

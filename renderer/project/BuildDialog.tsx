@@ -1,5 +1,6 @@
 import { useProject } from '../sev/hooks';
 import { cancelBuild, closeBuildDialog, revealProblem } from './projectActions';
+import { buildProgress } from './buildProgress';
 
 function kb(bytes: number): string {
   return `${(bytes / 1024).toFixed(1)} KiB`;
@@ -20,7 +21,8 @@ export function BuildDialog() {
   if (!build) return null;
   const s = build.status;
   const running = build.starting || !s || s.state === 'checking' || s.state === 'compressing' || s.state === 'writing';
-  const fraction = s && s.count ? (s.state === 'done' ? 1 : s.done / s.count) : 0;
+  // Phases (validate, each motion, write), so the bar is full exactly when the build is done.
+  const progress = buildProgress(s);
   return (
     <div className="modal-backdrop" role="presentation">
       <div className="modal build-dialog" role="dialog" aria-modal="true" aria-labelledby="build-title" data-testid="build-dialog">
@@ -29,9 +31,24 @@ export function BuildDialog() {
           {s ? STATE_TEXT[s.state] : 'Starting…'}
           {s?.current && running && <span className="dim"> {s.current}</span>}
         </p>
-        <div className="build-progress" role="progressbar" aria-valuemin={0} aria-valuemax={s?.count ?? 0} aria-valuenow={s?.done ?? 0} data-testid="build-progress">
-          <div className={`build-progress-fill${s?.state === 'failed' || s?.state === 'cancelled' ? ' stopped' : ''}`} style={{ width: `${(fraction * 100).toFixed(1)}%` }} />
-          <span>{s && s.count ? `${s.done} / ${s.count} motions` : running ? '' : '—'}</span>
+        <div
+          className="build-progress"
+          role="progressbar"
+          aria-valuemin={0}
+          aria-valuemax={progress.steps}
+          aria-valuenow={progress.step}
+          aria-valuetext={progress.label}
+          data-testid="build-progress"
+          data-motions-done={s?.done ?? 0}
+          data-fraction={progress.fraction}
+        >
+          {/* No width transition once finished: the final state shows at once (and in screenshots). */}
+          <div
+            className={`build-progress-fill${s?.state === 'failed' || s?.state === 'cancelled' ? ' stopped' : ''}${running ? '' : ' finished'}`}
+            data-testid="build-progress-fill"
+            style={{ width: `${(progress.fraction * 100).toFixed(1)}%` }}
+          />
+          <span>{progress.label}</span>
         </div>
         {s && s.motions.length > 0 && (
           <table className="channel-table build-table" data-testid="build-motions">

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import type { BuildStatus } from '../../shared/ipc';
+import { buildProgress } from './buildProgress';
+
+function status(patch: Partial<BuildStatus>): BuildStatus {
+  return { buildId: 'b', dryRun: false, state: 'checking', done: 0, count: 0, current: null, motions: [], errors: [], warnings: [], written: [], report: null, elapsedMs: 0, ...patch };
+}
+
+describe('buildProgress', () => {
+  it('counts validate, one step per motion and write, and is full only when done', () => {
+    const seen = [
+      status({ state: 'checking' }),
+      status({ state: 'compressing', count: 3, done: 0 }),
+      status({ state: 'compressing', count: 3, done: 2 }),
+      status({ state: 'compressing', count: 3, done: 3 }),
+      status({ state: 'writing', count: 3, done: 3 }),
+      status({ state: 'done', count: 3, done: 3 }),
+    ].map(buildProgress);
+    expect(seen.map((p) => `${p.step}/${p.steps}`)).toEqual(['0/2', '1/5', '3/5', '4/5', '4/5', '5/5']);
+    for (let i = 1; i < seen.length; i++) expect(seen[i].fraction).toBeGreaterThanOrEqual(seen[i - 1].fraction);
+    expect(seen.slice(0, -1).every((p) => p.fraction < 1)).toBe(true);
+    expect(seen[5].fraction).toBe(1);
+    expect(seen[5].label).toBe('3 / 3 motions');
+    expect(seen[4].label).toContain('writing');
+  });
+
+  it('a dry run has no write step and still ends full', () => {
+    expect(buildProgress(status({ dryRun: true, state: 'compressing', count: 2, done: 2 }))).toMatchObject({ step: 3, steps: 3 });
+    expect(buildProgress(status({ dryRun: true, state: 'done', count: 2, done: 2 })).fraction).toBe(1);
+  });
+
+  it('a refused or cancelled build keeps what it finished and is never full', () => {
+    expect(buildProgress(status({ state: 'failed' })).fraction).toBe(0);
+    const c = buildProgress(status({ state: 'cancelled', count: 3, done: 1 }));
+    expect(c.step).toBe(2);
+    expect(c.fraction).toBeLessThan(1);
+  });
+});
