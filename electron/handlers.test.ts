@@ -1,15 +1,16 @@
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressMotion } from '../shared/compress/compress';
+import { compressRequestForMotion } from '../shared/compress/request';
 import { DEFAULT_TOLERANCES } from '../shared/compress/types';
 import { ACTGUY_INVOKE_MEMBERS, type AppInfo, type CompressRequest, type CompressResponse } from '../shared/ipc';
 import { writeMar } from '../shared/mar/write';
 import { KeyFlag, type Motion } from '../shared/motion/types';
 import { readMtn } from '../shared/mtn/read';
 import { writeMtn } from '../shared/mtn/write';
-import { buildCompressWorker } from './compress/buildWorkerForTests';
+import { useBuiltCompressWorker } from './compress/buildWorkerForTests';
 import { createCompressClient, type CompressClient } from './compressClient';
 import type { DialogPort } from './dialogPort';
 import { createHandlers, dispatchInvoke, type ApiHandlers } from './handlers';
@@ -17,13 +18,7 @@ import { createPathPolicy } from './pathPolicy';
 import { createRecentFilesStore } from './recentFiles';
 
 const SAMPLE = resolve(__dirname, '..', 'assets', 'walk.mtn');
-let workerDir: string;
-let workerPath: string;
-beforeAll(async () => {
-  workerDir = mkdtempSync(join(tmpdir(), 'actguy-worker-'));
-  workerPath = await buildCompressWorker(workerDir);
-});
-afterAll(() => rmSync(workerDir, { recursive: true, force: true }));
+const workerPath = useBuiltCompressWorker();
 
 /** Dialog answers queued by a test, in order. */
 interface ScriptedDialogs extends DialogPort {
@@ -53,7 +48,7 @@ function setup(): void {
   mkdirSync(outside);
   copyFileSync(SAMPLE, join(workspace, 'walk.mtn'));
   copyFileSync(SAMPLE, join(outside, 'walk.mtn'));
-  compress = createCompressClient({ workerPath });
+  compress = createCompressClient({ workerPath: workerPath() });
   dialogs = scriptedDialogs();
   const appInfo: AppInfo = {
     version: '0.0.0-test', samplePath: SAMPLE, startupPath: join(workspace, 'walk.mtn'), transport: 'loopback',
@@ -69,14 +64,9 @@ afterEach(async () => {
 
 /** A compress request reproducing the motion's own flags, with user keys toggled at `extraKeys` on joint 1. */
 function requestFor(m: Motion, documentId: string, revision: number, extraKeys: number[] = []): CompressRequest {
-  const S = m.frameCount + 1;
-  const J = m.joints.length;
-  const translationKeyFlags = new Uint32Array(S);
-  const jointKeyFlags = new Uint32Array(S * J);
-  for (let f = 0; f < S; f++) translationKeyFlags[f] = m.translationKeyInfo[f * 4];
-  for (let i = 0; i < S * J; i++) jointKeyFlags[i] = m.jointKeyInfo[i * 4];
-  for (const f of extraKeys) jointKeyFlags[f * J + 1] ^= KeyFlag.KEY;
-  return { documentId, revision, translationKeyFlags, jointKeyFlags, motionFlags: m.flags, waistJoint: m.waistJoint, tolerances: { ...DEFAULT_TOLERANCES } };
+  const req = compressRequestForMotion(m, documentId, revision);
+  for (const f of extraKeys) req.jointKeyFlags[f * m.joints.length + 1] ^= KeyFlag.KEY;
+  return req;
 }
 
 async function openWalk(path = join(workspace, 'walk.mtn')) {

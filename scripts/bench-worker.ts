@@ -13,8 +13,8 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { createCompressClient } from '../electron/compressClient';
-import { DEFAULT_TOLERANCES } from '../shared/compress/types';
-import type { CompressRequest, CompressResponse } from '../shared/ipc';
+import { compressRequestForMotion } from '../shared/compress/request';
+import type { CompressResponse } from '../shared/ipc';
 import { decodeIpcFrame, encodeIpcFrame } from '../shared/ipc-codec';
 import { KeyFlag, type Motion } from '../shared/motion/types';
 import { readMtn } from '../shared/mtn/read';
@@ -31,17 +31,6 @@ export interface BenchWorkerOptions {
 function percentile(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(p * s.length))];
-}
-
-/** The motion's own key flags as a compress request. */
-function baseRequest(m: Motion, documentId: string): CompressRequest {
-  const S = m.frameCount + 1;
-  const J = m.joints.length;
-  const translationKeyFlags = new Uint32Array(S);
-  const jointKeyFlags = new Uint32Array(S * J);
-  for (let f = 0; f < S; f++) translationKeyFlags[f] = m.translationKeyInfo[f * 4];
-  for (let i = 0; i < S * J; i++) jointKeyFlags[i] = m.jointKeyInfo[i * 4];
-  return { documentId, revision: 0, translationKeyFlags, jointKeyFlags, motionFlags: m.flags, waistJoint: m.waistJoint, tolerances: { ...DEFAULT_TOLERANCES } };
 }
 
 /** Runs the worker round-trip bench and returns the lines to print. */
@@ -67,7 +56,7 @@ export async function benchWorker(options: BenchWorkerOptions = {}): Promise<str
   try {
     for (const [name, motion, target] of motions) {
       const documentId = client.open({ name: 'bench', mtnBytes: writeMtn(motion) });
-      const req = baseRequest(motion, documentId);
+      const req = compressRequestForMotion(motion, documentId, 0);
       const J = motion.joints.length;
       await client.compress({ ...req, revision: 1 }); // warm-up: worker start, JIT
       const roundTrips: number[] = [];

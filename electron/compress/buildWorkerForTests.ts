@@ -1,5 +1,8 @@
 import { build } from 'esbuild';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 
 /**
  * Bundles electron/compressWorker.ts to `<outDir>/compressWorker.cjs` exactly as
@@ -17,4 +20,20 @@ export async function buildCompressWorker(outDir: string): Promise<string> {
     logLevel: 'error',
   });
   return outfile;
+}
+
+/**
+ * For a test file: bundles the worker into a temporary folder before its tests
+ * and removes the folder after them. Returns a getter of the bundle's path,
+ * valid from the file's first test on.
+ */
+export function useBuiltCompressWorker(): () => string {
+  let workerDir = '';
+  let workerPath = '';
+  beforeAll(async () => {
+    workerDir = mkdtempSync(join(tmpdir(), 'actguy-worker-'));
+    workerPath = await buildCompressWorker(workerDir);
+  });
+  afterAll(() => rmSync(workerDir, { recursive: true, force: true }));
+  return () => workerPath;
 }

@@ -2,12 +2,13 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { compressRequestForMotion } from '../../shared/compress/request';
 import { ACTGUY_DIALOG_MEMBERS, ACTGUY_INVOKE_MEMBERS, type ActGuyApi, type CompressResponse } from '../../shared/ipc';
 import { decodeIpcFrame, encodeIpcFrame } from '../../shared/ipc-codec';
 import { readMtn } from '../../shared/mtn/read';
 import { createLoopbackClient, setInAppDialogs } from '../../renderer/transport/loopback';
-import { buildCompressWorker } from '../compress/buildWorkerForTests';
+import { useBuiltCompressWorker } from '../compress/buildWorkerForTests';
 import { createCompressClient, type CompressClient } from '../compressClient';
 import { loopbackDialogPort } from '../dialogPort';
 import { createHandlers } from '../handlers';
@@ -16,13 +17,7 @@ import { createRecentFilesStore } from '../recentFiles';
 import { startLoopbackServer, type LoopbackServer } from './server';
 
 const SAMPLE = resolve(__dirname, '..', '..', 'assets', 'walk.mtn');
-let workerDir: string;
-let workerPath: string;
-beforeAll(async () => {
-  workerDir = mkdtempSync(join(tmpdir(), 'actguy-worker-'));
-  workerPath = await buildCompressWorker(workerDir);
-});
-afterAll(() => rmSync(workerDir, { recursive: true, force: true }));
+const workerPath = useBuiltCompressWorker();
 
 let dir: string;
 let workspace: string;
@@ -40,7 +35,7 @@ beforeEach(async () => {
   writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
   writeFileSync(join(dir, 'secret.txt'), 'secret');
   copyFileSync(SAMPLE, join(workspace, 'walk.mtn'));
-  compress = createCompressClient({ workerPath });
+  compress = createCompressClient({ workerPath: workerPath() });
   const handlers = createHandlers({
     appInfo: { version: 't', samplePath: SAMPLE, startupPath: join(workspace, 'walk.mtn'), transport: 'loopback', nativeDialogs: false, workspaceRoot: workspace, platform: process.platform },
     policy: createPathPolicy(),
@@ -128,15 +123,9 @@ describe('loopback server', () => {
     expect(opened.motion.mtnBytes).toBeInstanceOf(Uint8Array);
     const motion = readMtn(opened.motion.mtnBytes);
     const S = motion.frameCount + 1;
-    const J = motion.joints.length;
-    const jointKeyFlags = new Uint32Array(S * J);
-    for (let i = 0; i < S * J; i++) jointKeyFlags[i] = motion.jointKeyInfo[i * 4];
-    const translationKeyFlags = new Uint32Array(S);
-    for (let f = 0; f < S; f++) translationKeyFlags[f] = motion.translationKeyInfo[f * 4];
-    const r = (await api.compressMotion({
-      documentId: opened.motion.documentId, revision: 1, translationKeyFlags, jointKeyFlags, motionFlags: motion.flags,
-      waistJoint: motion.waistJoint, tolerances: { positionTolerance: 0.5, rotationToleranceDeg: 0.5, offsetTolerance: 0.5 },
-    })) as CompressResponse;
+    const r = (await api.compressMotion(
+      compressRequestForMotion(motion, opened.motion.documentId, 1, { positionTolerance: 0.5, rotationToleranceDeg: 0.5, offsetTolerance: 0.5 }),
+    )) as CompressResponse;
     expect(r.status).toBe('done');
     expect(r.channels[1].errors).toBeInstanceOf(Float64Array);
     expect(r.channels[1].errors.length).toBe(S);

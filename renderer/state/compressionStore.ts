@@ -8,6 +8,7 @@
  * follow-up request), so a fast drag never queues a backlog.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import { compressRequestForMotion } from '../../shared/compress/request';
 import type { CompressOutcome, CompressRequest, CompressResponse } from '../../shared/ipc';
 import type { DocumentState } from './documentStore';
 
@@ -40,24 +41,10 @@ export function createCompressionStore(): StoreApi<CompressionState> {
 
 export const compressionStore = createCompressionStore();
 
-/** Word 0 of every key-info vector (what compression reads from key info). */
-export function keyFlagWords(info: Uint32Array): Uint32Array {
-  const out = new Uint32Array(info.length / 4);
-  for (let i = 0; i < out.length; i++) out[i] = info[i * 4];
-  return out;
-}
-
 /** The compress request for the document's current state. */
 export function compressRequestOf(doc: DocumentState, revision: number, includeBytes = false): CompressRequest {
-  const m = doc.motion!;
   return {
-    documentId: doc.documentId!,
-    revision,
-    translationKeyFlags: keyFlagWords(m.translationKeyInfo),
-    jointKeyFlags: keyFlagWords(m.jointKeyInfo),
-    motionFlags: m.flags,
-    waistJoint: m.waistJoint,
-    tolerances: { ...doc.tolerances },
+    ...compressRequestForMotion(doc.motion!, doc.documentId!, revision, doc.tolerances),
     rotationToleranceOverridesDeg: { ...doc.rotationOverridesDeg },
     name: doc.name || undefined,
     includeBytes,
