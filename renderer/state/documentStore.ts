@@ -272,6 +272,24 @@ export function createDocumentStore(): StoreApi<DocumentState> {
       set({ ...withEditable(e), past, future: [] });
     }
 
+    /**
+     * Undo (from 'past') and redo (from 'future') are one move in opposite
+     * directions: the newest entry of `from` becomes the document, and the
+     * current document goes onto the other stack under that entry's label.
+     */
+    function travel(from: 'past' | 'future'): void {
+      const s = get();
+      const source = s[from];
+      if (!s.motion || s.transaction || source.length === 0) return;
+      const entry = source[source.length - 1];
+      const current = { label: entry.label, state: pack(editableOf(s)) };
+      const rest = source.slice(0, -1);
+      set({
+        ...withEditable(unpack(entry.state)),
+        ...(from === 'past' ? { past: rest, future: [...s.future, current] } : { future: rest, past: [...s.past, current] }),
+      });
+    }
+
     function jointWord(m: Motion, frame: number, joint: number): number {
       return (frame * m.joints.length + joint) * 4;
     }
@@ -455,26 +473,10 @@ export function createDocumentStore(): StoreApi<DocumentState> {
 
       history: {
         undo() {
-          const s = get();
-          if (!s.motion || s.transaction || s.past.length === 0) return;
-          const entry = s.past[s.past.length - 1];
-          const cur = editableOf(s);
-          set({
-            ...withEditable(unpack(entry.state)),
-            past: s.past.slice(0, -1),
-            future: [...s.future, { label: entry.label, state: pack(cur) }],
-          });
+          travel('past');
         },
         redo() {
-          const s = get();
-          if (!s.motion || s.transaction || s.future.length === 0) return;
-          const entry = s.future[s.future.length - 1];
-          const cur = editableOf(s);
-          set({
-            ...withEditable(unpack(entry.state)),
-            future: s.future.slice(0, -1),
-            past: [...s.past, { label: entry.label, state: pack(cur) }],
-          });
+          travel('future');
         },
         begin(label) {
           const s = get();
