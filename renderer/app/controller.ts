@@ -5,16 +5,17 @@
  * through the typed API; every API failure becomes a readable message and the
  * current document stays as it was.
  */
-import type { ActGuyApi, OpenMotionOutcome, OpenedMotion, MenuCommand } from '../../shared/ipc';
+import type { ActGuyApi, OpenMotionOutcome, OpenedMotion, MenuCommand, ImportMotionOutcome, ImportedMotion, GltfExportSource } from '../../shared/ipc';
 import { readMtn } from '../../shared/mtn/read';
 import { writeMtn } from '../../shared/mtn/write';
 import { KeyFlag } from '../../shared/motion/types';
-import { documentStore } from '../state/documentStore';
+import { documentStore, type LoadDocument } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { preferencesStore, PLAYBACK_SPEEDS } from '../state/preferencesStore';
 import { compressionStore, compressRequestOf } from '../state/compressionStore';
 import { askChoice } from './dialogs';
 import { redoLatest, undoLatest } from '../sev/undoOrder';
+import { askImportOptions, type ImportOptions } from '../interchange/importOptions';
 
 let api: ActGuyApi | null = null;
 
@@ -76,23 +77,27 @@ async function confirmDiscard(action: string): Promise<boolean> {
   return true;
 }
 
-function adoptOpened(opened: OpenedMotion): void {
-  const motion = readMtn(opened.mtnBytes);
+/** Shows a new document (opened or imported) with the default tolerances; main forgets the one it replaces. */
+function adoptDocument(doc: Omit<LoadDocument, 'tolerances'>): void {
   const previous = documentStore.getState().documentId;
-  documentStore.getState().load({
+  documentStore.getState().load({ ...doc, tolerances: { ...preferencesStore.getState().defaultTolerances } });
+  const session = sessionStore.getState();
+  session.resetForDocument(doc.motion.frameCount);
+  session.select(Math.min(session.selectedJoint, doc.motion.joints.length - 1));
+  session.requestFrameAll();
+  if (previous && previous !== doc.documentId) void api?.closeDocument({ documentId: previous }).catch(() => undefined);
+}
+
+function adoptOpened(opened: OpenedMotion): void {
+  adoptDocument({
     documentId: opened.documentId,
     path: opened.path,
     name: opened.name,
     kind: opened.kind,
     readOnly: opened.readOnly,
-    motion,
-    tolerances: { ...preferencesStore.getState().defaultTolerances },
+    motion: readMtn(opened.mtnBytes),
   });
   const session = sessionStore.getState();
-  session.resetForDocument(motion.frameCount);
-  session.select(Math.min(session.selectedJoint, motion.joints.length - 1));
-  session.requestFrameAll();
-  if (previous && previous !== opened.documentId) void api?.closeDocument({ documentId: previous }).catch(() => undefined);
   if (opened.readOnly)
     session.notify('info', `${opened.name} is a compressed ${opened.kind.toUpperCase()} motion: shown read-only (Save As writes an editable .mtn).`);
 }
@@ -227,6 +232,86 @@ export async function exportMt3(): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------
+// Interchange: File > Import (BVH, glTF/GLB), File > Export glTF
+
+/** An imported motion becomes an editable document with no file: modified until saved (Save asks for a path). */
+function adoptImported(imported: ImportedMotion): void {
+  const motion = readMtn(imported.mtnBytes);
+  adoptDocument({ documentId: imported.documentId, path: null, name: imported.name, kind: 'mtn', readOnly: false, motion, unsaved: true });
+  const session = sessionStore.getState();
+  const source = imported.sourcePath.split(/[\\/]/).pop() ?? imported.sourcePath;
+  session.notify(
+    'info',
+    `Imported ${source}${imported.clip ? ` (clip "${imported.clip}")` : ''}: ${motion.joints.length} joints, frames 0..${motion.frameCount} at ${motion.fps} fps. Not saved yet: Save writes it as an .mtn.`,
+  );
+  // Importer warnings (truncated names, ignored scale tracks, ...) stay until dismissed.
+  for (const w of imported.warnings) session.notify('warning', `${source}: ${w.message}`);
+}
+
+/** Follows an import through its clip question (a glTF with several clips). */
+async function followImport(outcome: ImportMotionOutcome, options: ImportOptions): Promise<void> {
+  for (;;) {
+    switch (outcome.status) {
+      case 'cancelled':
+        return;
+      case 'imported':
+        adoptImported(outcome.motion);
+        return;
+      case 'chooseClip': {
+        const pick = await askChoice({
+          title: 'Import animation clip',
+          text: `${outcome.path} holds ${outcome.clips.length} animation clips. Which one?`,
+          buttons: [
+            ...outcome.clips.map((c) => ({ id: String(c.index), label: `#${c.index} ${c.name}  (${c.duration.toFixed(2)} s)` })),
+            { id: 'cancel', label: 'Cancel' },
+          ],
+        });
+        if (pick === 'cancel') return;
+        outcome = await requireApi().importMotion({ path: outcome.path, clip: Number(pick), ...options });
+        break;
+      }
+    }
+  }
+}
+
+/** File > Import: frame rate and scale, a .bvh/.glb/.gltf (native or in-app dialog), the clip when there are several. */
+export async function importMotion(): Promise<void> {
+  if (!(await confirmDiscard('import another motion'))) return;
+  const options = await askImportOptions();
+  if (!options) return;
+  await busy('Import', async () => followImport(await requireApi().importMotionDialog(options), options));
+}
+
+/** File > Export glTF: the source motion as edited, or the MT3 the current settings produce, decoded (what the game plays). */
+export async function exportGltf(source: GltfExportSource): Promise<void> {
+  const doc = documentStore.getState();
+  if (!doc.motion || !doc.documentId) return;
+  if (source === 'compressed' && doc.readOnly) {
+    sessionStore.getState().notify('warning', 'This motion is already compressed: Export glTF (source) writes it as decoded.');
+    return;
+  }
+  const motion = doc.motion;
+  const base = doc.name.replace(/[:/\\]/g, '_');
+  await busy('Export glTF', async () => {
+    const r = await requireApi().exportGltfDialog({
+      documentId: doc.documentId!,
+      source,
+      mtnBytes: writeMtn(motion),
+      compress: source === 'compressed' ? compressRequestOf(doc, doc.editId) : undefined,
+      defaultName: `${base}${source === 'compressed' ? '_compressed' : ''}.glb`,
+    });
+    if (r.status === 'cancelled') return;
+    const f = r.file;
+    sessionStore
+      .getState()
+      .notify(
+        'info',
+        `Exported ${f.path}: glTF of the ${f.source} motion, ${f.jointCount} joints, frames 0..${f.frameCount}${f.totalKeys === null ? '' : `, ${f.totalKeys} keys`}, ${f.byteLength} bytes.`,
+      );
+  });
+}
+
+// ---------------------------------------------------------------------------
 // Edits at the playhead (keyboard K / L / T)
 
 export function toggleKeyAtPlayhead(): void {
@@ -332,6 +417,15 @@ export function runMenuCommand(cmd: MenuCommand): void {
       break;
     case 'file.exportMt3':
       void exportMt3();
+      break;
+    case 'file.import':
+      void importMotion();
+      break;
+    case 'file.exportGltfSource':
+      void exportGltf('source');
+      break;
+    case 'file.exportGltfCompressed':
+      void exportGltf('compressed');
       break;
     case 'edit.undo':
       undoLatest();

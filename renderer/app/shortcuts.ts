@@ -1,7 +1,7 @@
 /**
  * Keyboard shortcuts. Space play, arrows step, K key, L lock, T trace key,
  * Ctrl+Z / Ctrl+Y (and Ctrl+Shift+Z) undo/redo, Ctrl+S save, Ctrl+Shift+S save as,
- * Ctrl+O open, Ctrl+E export, F frame all, A show all frames, E/Q/O curve channel,
+ * Ctrl+O open, Ctrl+E export, Ctrl+I import, F frame all, A show all frames, E/Q/O curve channel,
  * [ / ] speed, Home/End, Up/Down select the previous/next joint.
  * Ignored while typing in a field or while a modal is open.
  */
@@ -10,8 +10,9 @@ import { redoLatest, undoLatest } from '../sev/undoOrder';
 import { sessionStore } from '../state/sessionStore';
 import {
   cycleSpeed, exportMt3, gotoFrame, openDialog, save, saveAs, step, toggleKeyAtPlayhead, toggleLockAtPlayhead, toggleTraceAtPlayhead,
-  togglePlay, zoomTimeToFit,
+  togglePlay, zoomTimeToFit, importMotion,
 } from './controller';
+import { importOptionsStore } from '../interchange/importOptions';
 
 function isTyping(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
@@ -28,7 +29,7 @@ function isTyping(target: EventTarget | null): boolean {
 export function installShortcuts(): () => void {
   const onKey = (e: KeyboardEvent) => {
     const s = sessionStore.getState();
-    if (s.picker || s.confirm) return;
+    if (s.picker || s.confirm || importOptionsStore.getState().request) return;
     const mod = e.ctrlKey || e.metaKey;
     const key = e.key.toLowerCase();
     const doc = documentStore.getState();
@@ -41,6 +42,7 @@ export function installShortcuts(): () => void {
       else if (key === 's') void save();
       else if (key === 'o') void openDialog();
       else if (key === 'e') void exportMt3();
+      else if (key === 'i') void importMotion();
       else handled = false;
       if (handled) e.preventDefault();
       return;

@@ -79,6 +79,17 @@ export function drawTimeGrid(ctx: CanvasRenderingContext2D, a: TimeAxis, frameCo
   ctx.stroke();
 }
 
+/** A faint line over y0..y1 at the frame under the pointer; nothing when no frame is hovered. */
+export function drawHoverLine(ctx: CanvasRenderingContext2D, a: TimeAxis, frame: number | null, y0: number, y1: number): void {
+  if (frame === null) return;
+  const x = Math.round(frameToX(a, frame)) + 0.5;
+  ctx.strokeStyle = 'rgba(255,255,255,0.18)';
+  ctx.beginPath();
+  ctx.moveTo(x, y0);
+  ctx.lineTo(x, y1);
+  ctx.stroke();
+}
+
 /** Draws the playhead line over y0..y1 with a handle in the ruler. */
 export function drawPlayhead(ctx: CanvasRenderingContext2D, a: TimeAxis, frame: number, y1: number): void {
   const x = Math.round(frameToX(a, frame)) + 0.5;

@@ -6,6 +6,7 @@ import { TimelineView } from './TimelineView';
 import { TuningPanel } from './TuningPanel';
 import { StatusBar } from './StatusBar';
 import { ConfirmDialog, FilePicker } from './Dialogs';
+import { ImportOptionsDialog } from '../interchange/ImportOptionsDialog';
 import { Splitter } from './Splitter';
 import { usePreferences } from '../state/hooks';
 import { preferencesStore } from '../state/preferencesStore';
@@ -78,6 +79,7 @@ export function App() {
       <FilePicker />
       <BuildDialog />
       <ConfirmDialog />
+      <ImportOptionsDialog />
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { preferencesStore } from '../state/preferencesStore';
 import { sessionStore } from '../state/sessionStore';
 import {
   cycleSpeed, exportMt3, gotoFrame, openDialog, openPath, save, saveAs, step, toggleKeyAtPlayhead, toggleLockAtPlayhead,
-  toggleTraceAtPlayhead, togglePlay, zoomTimeToFit, closeDocument,
+  toggleTraceAtPlayhead, togglePlay, zoomTimeToFit, closeDocument, importMotion, exportGltf,
 } from '../app/controller';
 import { getApi } from '../transport';
 import type { RecentFile } from '../../shared/ipc';
@@ -73,6 +73,10 @@ export function MenuBar() {
       { label: 'Save', shortcut: 'Ctrl+S', run: () => void save(), disabled: !editable, testid: 'menu-save' },
       { label: 'Save As…', shortcut: 'Ctrl+Shift+S', run: () => void saveAs(), disabled: !hasMotion, testid: 'menu-save-as' },
       { label: 'Export MT3…', shortcut: 'Ctrl+E', run: () => void exportMt3(), disabled: !editable, testid: 'menu-export' },
+      'separator',
+      { label: 'Import Motion (BVH, glTF)…', shortcut: 'Ctrl+I', run: () => void importMotion(), testid: 'menu-import' },
+      { label: 'Export glTF (source)…', run: () => void exportGltf('source'), disabled: !hasMotion, testid: 'menu-export-gltf-source' },
+      { label: 'Export glTF (compressed)…', run: () => void exportGltf('compressed'), disabled: !editable, testid: 'menu-export-gltf-compressed' },
       'separator',
       { label: 'Open Project…', run: () => void openProjectDialog(), testid: 'menu-open-project' },
       { label: 'Save Project', run: () => void saveProjectAndSev(), disabled: !hasProject, testid: 'menu-save-project' },

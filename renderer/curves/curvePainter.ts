@@ -11,7 +11,7 @@ import { preferencesStore } from '../state/preferencesStore';
 import { compressionStore } from '../state/compressionStore';
 import { HiDpiCanvas } from '../canvas/hidpiCanvas';
 import {
-  GUTTER, RIGHT_PAD, RULER_H, clampView, drawPlayhead, drawRuler, drawTimeGrid, frameToX, xToFrame, zoomView, type TimeAxis,
+  GUTTER, RIGHT_PAD, RULER_H, clampView, drawHoverLine, drawPlayhead, drawRuler, drawTimeGrid, frameToX, xToFrame, zoomView, type TimeAxis,
 } from '../canvas/timeAxis';
 import { buildSeries, type CurveSeries } from './series';
 import { planGutter, thinTickLabels, type ErrorLine } from './gutterLabels';
@@ -140,14 +140,7 @@ export class CurvePainter {
     ctx.textAlign = 'left';
     this.paintGutter(ctx, series, s.hoverFrame ?? Math.round(s.playhead), h, plotTop, keyTop, errTop, errBottom, prefs.showError);
 
-    if (s.hoverFrame !== null) {
-      const x = Math.round(frameToX(axis, s.hoverFrame)) + 0.5;
-      ctx.strokeStyle = 'rgba(255,255,255,0.18)';
-      ctx.beginPath();
-      ctx.moveTo(x, RULER_H);
-      ctx.lineTo(x, h);
-      ctx.stroke();
-    }
+    drawHoverLine(ctx, axis, s.hoverFrame, RULER_H, h);
     drawPlayhead(ctx, axis, s.playhead, h);
   }
 

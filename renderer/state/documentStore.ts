@@ -175,13 +175,16 @@ export interface DocumentState {
 /** What `load` accepts. */
 export interface LoadDocument {
   documentId: string;
-  path: string;
+  /** The file; null for a motion that has none yet (an import). */
+  path: string | null;
   name: string;
   kind: DocumentKind;
   readOnly: boolean;
   motion: Motion;
   /** Starting tolerances (the preferences' defaults); the current ones when omitted. */
   tolerances?: Tolerances;
+  /** A new motion that was never saved (File > Import): dirty until markSaved, even after undoing every edit. */
+  unsaved?: boolean;
 }
 
 const HISTORY_LIMIT = 500;
@@ -235,6 +238,8 @@ function sameEditable(a: EditableState, b: EditableState): boolean {
 export function createDocumentStore(): StoreApi<DocumentState> {
   /** File part as last saved/opened; null when nothing is open. */
   let saved: EditableState | null = null;
+  /** The document has never been written (an import): it stays dirty until markSaved. */
+  let neverSaved = false;
 
   return createStore<DocumentState>()((set, get) => {
     /** Applies an editable state to the motion and recomputes derived fields. */
@@ -252,7 +257,7 @@ export function createDocumentStore(): StoreApi<DocumentState> {
         tolerances: e.tolerances,
         rotationOverridesDeg: e.rotationOverridesDeg,
         editId: get().editId + 1,
-        dirty: saved ? !sameFileContent(e, saved) : false,
+        dirty: neverSaved || (saved ? !sameFileContent(e, saved) : false),
       };
     }
 
@@ -347,16 +352,18 @@ export function createDocumentStore(): StoreApi<DocumentState> {
           tolerances: doc.tolerances ?? get().tolerances,
           rotationOverridesDeg: {},
           editId: get().editId + 1,
-          dirty: false,
+          dirty: doc.unsaved === true,
           past: [],
           future: [],
           transaction: null,
         });
         saved = editableOf(get());
+        neverSaved = doc.unsaved === true;
       },
 
       close() {
         saved = null;
+        neverSaved = false;
         set({
           documentId: null,
           path: null,
@@ -376,6 +383,7 @@ export function createDocumentStore(): StoreApi<DocumentState> {
       markSaved(path, name) {
         if (!get().motion) return;
         saved = editableOf(get());
+        neverSaved = false;
         set({ path, name: name ?? get().name, dirty: false });
       },
 

@@ -12,7 +12,7 @@ import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { compressionStore } from '../state/compressionStore';
 import { HiDpiCanvas } from '../canvas/hidpiCanvas';
-import { GUTTER, RIGHT_PAD, RULER_H, clampView, drawPlayhead, drawRuler, drawTimeGrid, frameToX, xToFrame, zoomView, type TimeAxis } from '../canvas/timeAxis';
+import { GUTTER, RIGHT_PAD, RULER_H, clampView, drawHoverLine, drawPlayhead, drawRuler, drawTimeGrid, frameToX, xToFrame, zoomView, type TimeAxis } from '../canvas/timeAxis';
 import { userKeyFramesOf } from '../curves/series';
 import { COLORS } from '../theme';
 
@@ -192,14 +192,7 @@ export class TimelinePainter {
       ctx.textAlign = 'left';
     });
 
-    if (s.hoverFrame !== null) {
-      const x = Math.round(frameToX(axis, s.hoverFrame)) + 0.5;
-      ctx.strokeStyle = 'rgba(255,255,255,0.18)';
-      ctx.beginPath();
-      ctx.moveTo(x, 0);
-      ctx.lineTo(x, h);
-      ctx.stroke();
-    }
+    drawHoverLine(ctx, axis, s.hoverFrame, 0, h);
     drawPlayhead(ctx, axis, s.playhead, h);
 
     this.paintTooltip(ctx, m, stats, w);
@@ -220,14 +213,7 @@ export class TimelinePainter {
     ctx.font = '10px system-ui, sans-serif';
     ctx.textAlign = 'left';
     ctx.fillText(`${N + 1} frames · ${J} joints`, 6, RULER_H / 2);
-    if (s.hoverFrame !== null) {
-      const x = Math.round(frameToX(axis, s.hoverFrame)) + 0.5;
-      ctx.strokeStyle = 'rgba(255,255,255,0.18)';
-      ctx.beginPath();
-      ctx.moveTo(x, RULER_H);
-      ctx.lineTo(x, JOINTS_TOP);
-      ctx.stroke();
-    }
+    drawHoverLine(ctx, axis, s.hoverFrame, RULER_H, JOINTS_TOP);
     drawPlayhead(ctx, axis, s.playhead, JOINTS_TOP);
     ctx.restore();
   }
@@ -264,14 +250,7 @@ export class TimelinePainter {
 
   private paintLockRow(ctx: CanvasRenderingContext2D, m: Motion, axis: TimeAxis, w: number, f0: number, f1: number): void {
     const y = SPECIAL_TOP;
-    ctx.fillStyle = '#22252b';
-    ctx.fillRect(GUTTER, y, w - GUTTER, LOCK_ROW_H);
-    ctx.fillStyle = COLORS.gutterBg;
-    ctx.fillRect(0, y, GUTTER - 1, LOCK_ROW_H);
-    ctx.fillStyle = COLORS.lock;
-    ctx.font = '11px system-ui, sans-serif';
-    ctx.textAlign = 'left';
-    ctx.fillText('Locks (drag)', 6, y + LOCK_ROW_H / 2);
+    paintPinnedRowBand(ctx, y, LOCK_ROW_H, w, '#22252b', COLORS.lock, 'Locks (drag)');
     const J = m.joints.length;
     // Runs of consecutive frames locked by one joint.
     let runStart = -1;
@@ -318,14 +297,7 @@ export class TimelinePainter {
 
   private paintTraceRow(ctx: CanvasRenderingContext2D, m: Motion, axis: TimeAxis, w: number, f0: number, f1: number): void {
     const y = SPECIAL_TOP + LOCK_ROW_H;
-    ctx.fillStyle = '#1f2227';
-    ctx.fillRect(GUTTER, y, w - GUTTER, TRACE_ROW_H);
-    ctx.fillStyle = COLORS.gutterBg;
-    ctx.fillRect(0, y, GUTTER - 1, TRACE_ROW_H);
-    ctx.fillStyle = COLORS.trace;
-    ctx.font = '11px system-ui, sans-serif';
-    ctx.textAlign = 'left';
-    ctx.fillText('Trace keys (click)', 6, y + TRACE_ROW_H / 2);
+    paintPinnedRowBand(ctx, y, TRACE_ROW_H, w, '#1f2227', COLORS.trace, 'Trace keys (click)');
     const cy = y + TRACE_ROW_H / 2;
     const diamond = (x: number, r: number) => {
       ctx.beginPath();
@@ -477,4 +449,20 @@ export class TimelinePainter {
     for (const u of this.unsubscribers) u();
     this.surface.dispose();
   }
+}
+
+/**
+ * The band of a pinned row (locks, trace keys): its background across the
+ * frames, the gutter beside it and the row's label in the gutter. Leaves the
+ * label font and left alignment set for the row's own text.
+ */
+function paintPinnedRowBand(ctx: CanvasRenderingContext2D, y: number, rowHeight: number, width: number, background: string, labelColor: string, label: string): void {
+  ctx.fillStyle = background;
+  ctx.fillRect(GUTTER, y, width - GUTTER, rowHeight);
+  ctx.fillStyle = COLORS.gutterBg;
+  ctx.fillRect(0, y, GUTTER - 1, rowHeight);
+  ctx.fillStyle = labelColor;
+  ctx.font = '11px system-ui, sans-serif';
+  ctx.textAlign = 'left';
+  ctx.fillText(label, 6, y + rowHeight / 2);
 }

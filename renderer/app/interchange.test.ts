@@ -1,0 +1,184 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ActGuyApi, ExportGltfDialogRequest, ImportMotionRequest, ImportedMotion, OpenedMotion, SaveMotionAsRequest } from '../../shared/ipc';
+import { emptyMotion } from '../../shared/motion/types';
+import { writeMtn } from '../../shared/mtn/write';
+import { importOptionsStore, parseImportOptions } from '../interchange/importOptions';
+import { documentStore } from '../state/documentStore';
+import { sessionStore } from '../state/sessionStore';
+import { exportGltf, importMotion, openPath, save, setControllerApi } from './controller';
+
+const joints = [
+  { parent: -1, mirror: 0, part: 0, reserved: 0, name: 'Hips' },
+  { parent: 0, mirror: 1, part: 0, reserved: 0, name: 'Spine' },
+];
+
+function imported(id: string, name: string, clip: string | null = null): ImportedMotion {
+  return {
+    documentId: id, name, sourcePath: `/ws/${name}.bvh`, sourceKind: clip ? 'gltf' : 'bvh', clip,
+    mtnBytes: writeMtn(emptyMotion(12, joints, 30)),
+    warnings: [{ code: 'scale-unsupported', message: 'clip "Run" has 2 scale track(s); motions carry no scale, so they are ignored (rest scale used)' }],
+  };
+}
+
+function opened(id: string): OpenedMotion {
+  return { documentId: id, path: '/ws/walk.mtn', name: 'walk', kind: 'mtn', readOnly: false, mtnBytes: writeMtn(emptyMotion(20, joints)), skeletonPath: null, marEntry: null };
+}
+
+function fakeApi(overrides: Partial<ActGuyApi>): ActGuyApi {
+  const fail = () => Promise.reject(new Error('not in this test'));
+  return new Proxy(overrides as ActGuyApi, {
+    get: (t, k: string) => (k in t ? (t as unknown as Record<string, unknown>)[k] : k === 'closeDocument' ? () => Promise.resolve() : fail),
+  });
+}
+
+/** Waits until a modal question or the import options are shown (they open after awaited API calls). */
+async function until(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !cond(); i++) await new Promise((r) => setTimeout(r, 1));
+  if (!cond()) throw new Error('condition not reached');
+}
+
+beforeEach(() => {
+  documentStore.getState().close();
+  importOptionsStore.setState({ request: null, last: { fps: 30, scale: 1 } });
+  sessionStore.setState({ messages: [], confirm: null, picker: null, selectedJoint: 0, playhead: 0 });
+});
+
+describe('File > Import', () => {
+  it('asks fps and scale, imports a new unsaved motion with its warnings, and Save goes through Save As', async () => {
+    const calls: unknown[] = [];
+    const saveAs: SaveMotionAsRequest[] = [];
+    setControllerApi(
+      fakeApi({
+        importMotionDialog: async (req) => {
+          calls.push(req);
+          return { status: 'imported', motion: imported('n1', 'take') };
+        },
+        saveMotionAsDialog: async (req) => {
+          saveAs.push(req);
+          return { status: 'saved', file: { path: '/ws/take.mtn', name: 'take', byteLength: req.mtnBytes.byteLength } };
+        },
+      }),
+    );
+    const done = importMotion();
+    await until(() => importOptionsStore.getState().request !== null);
+    expect(importOptionsStore.getState().request!.initial).toEqual({ fps: 30, scale: 1 });
+    importOptionsStore.getState().request!.resolve({ fps: 60, scale: 0.5 });
+    await done;
+    expect(calls).toEqual([{ fps: 60, scale: 0.5 }]);
+    const doc = documentStore.getState();
+    expect(doc.documentId).toBe('n1');
+    expect(doc.path).toBeNull();
+    expect(doc.name).toBe('take');
+    expect(doc.readOnly).toBe(false);
+    expect(doc.dirty).toBe(true);
+    expect(doc.motion!.frameCount).toBe(12);
+    const texts = sessionStore.getState().messages.map((m) => `${m.level}: ${m.text}`);
+    expect(texts).toContain('info: Imported take.bvh: 2 joints, frames 0..12 at 30 fps. Not saved yet: Save writes it as an .mtn.');
+    expect(texts.some((t) => t.startsWith('warning: take.bvh: clip "Run" has 2 scale track(s)'))).toBe(true);
+
+    // A key toggled and undone leaves it modified: it was never saved.
+    documentStore.getState().keys.toggle(1, 3);
+    documentStore.getState().history.undo();
+    expect(documentStore.getState().dirty).toBe(true);
+
+    expect(await save()).toBe(true);
+    expect(saveAs[0].documentId).toBe('n1');
+    expect(saveAs[0].defaultName).toBe('take.mtn');
+    expect(documentStore.getState().dirty).toBe(false);
+    expect(documentStore.getState().path).toBe('/ws/take.mtn');
+    // The next import starts from the options used last.
+    const again = importMotion();
+    await until(() => importOptionsStore.getState().request !== null);
+    expect(importOptionsStore.getState().request!.initial).toEqual({ fps: 60, scale: 0.5 });
+    importOptionsStore.getState().request!.resolve(null);
+    await again;
+    expect(documentStore.getState().documentId).toBe('n1');
+  });
+
+  it('offers the clips of a multi-clip glTF and imports the pick with the same options', async () => {
+    const requests: ImportMotionRequest[] = [];
+    setControllerApi(
+      fakeApi({
+        importMotionDialog: async () => ({
+          status: 'chooseClip', path: '/ws/hero.glb',
+          clips: [{ index: 0, name: 'Walk', duration: 4.4 }, { index: 1, name: 'Run', duration: 2 }],
+        }),
+        importMotion: async (req) => {
+          requests.push(req);
+          return { status: 'imported', motion: imported('n2', 'hero_Run', 'Run') };
+        },
+      }),
+    );
+    const done = importMotion();
+    await until(() => importOptionsStore.getState().request !== null);
+    importOptionsStore.getState().request!.resolve({ fps: 30, scale: 1 });
+    await until(() => sessionStore.getState().confirm !== null);
+    const q = sessionStore.getState().confirm!;
+    expect(q.text).toBe('/ws/hero.glb holds 2 animation clips. Which one?');
+    expect(q.buttons.map((b) => b.label)).toEqual(['#0 Walk  (4.40 s)', '#1 Run  (2.00 s)', 'Cancel']);
+    q.resolve('1');
+    await done;
+    expect(requests).toEqual([{ path: '/ws/hero.glb', clip: 1, fps: 30, scale: 1 }]);
+    expect(documentStore.getState().name).toBe('hero_Run');
+  });
+
+  it('a failed import shows the message and keeps the current document', async () => {
+    setControllerApi(
+      fakeApi({
+        openMotion: async () => ({ status: 'opened', motion: opened('d1') }),
+        importMotionDialog: async () => {
+          throw new Error('/ws/broken.bvh [BVH] 12:3: expected 9 values, found 8');
+        },
+      }),
+    );
+    await openPath('/ws/walk.mtn', false);
+    const done = importMotion();
+    await until(() => importOptionsStore.getState().request !== null);
+    importOptionsStore.getState().request!.resolve({ fps: 30, scale: 1 });
+    await done;
+    expect(documentStore.getState().documentId).toBe('d1');
+    expect(documentStore.getState().dirty).toBe(false);
+    const msg = sessionStore.getState().messages.at(-1)!;
+    expect(msg.level).toBe('error');
+    expect(msg.text).toBe('Import failed: /ws/broken.bvh [BVH] 12:3: expected 9 values, found 8');
+  });
+
+  it('parses the option fields and says what is wrong', () => {
+    expect(parseImportOptions('24', '0.01')).toEqual({ fps: 24, scale: 0.01 });
+    expect(parseImportOptions('0', '1')).toHaveProperty('error');
+    expect(parseImportOptions('', '1')).toHaveProperty('error');
+    expect(parseImportOptions('30', 'x')).toHaveProperty('error');
+    expect(parseImportOptions('2000', '1')).toHaveProperty('error');
+  });
+});
+
+describe('File > Export glTF', () => {
+  it('sends the edited motion, and for the compressed one the current compress settings', async () => {
+    const requests: ExportGltfDialogRequest[] = [];
+    setControllerApi(
+      fakeApi({
+        openMotion: async () => ({ status: 'opened', motion: opened('d3') }),
+        exportGltfDialog: async (req) => {
+          requests.push(req);
+          return {
+            status: 'exported',
+            file: { path: `/ws/${req.defaultName}`, name: 'x', byteLength: 999, source: req.source, jointCount: 2, frameCount: 20, fps: 30, totalKeys: req.source === 'compressed' ? 7 : null },
+          };
+        },
+      }),
+    );
+    await openPath('/ws/walk.mtn', false);
+    documentStore.getState().tolerancesActions.set({ rotationToleranceDeg: 3 });
+    await exportGltf('source');
+    await exportGltf('compressed');
+    expect(requests.map((r) => [r.source, r.defaultName, r.compress === undefined])).toEqual([
+      ['source', 'walk.glb', true],
+      ['compressed', 'walk_compressed.glb', false],
+    ]);
+    expect(requests[1].compress!.tolerances.rotationToleranceDeg).toBe(3);
+    expect(requests[1].compress!.documentId).toBe('d3');
+    expect(sessionStore.getState().messages.at(-1)!.text).toBe(
+      'Exported /ws/walk_compressed.glb: glTF of the compressed motion, 2 joints, frames 0..20, 7 keys, 999 bytes.',
+    );
+  });
+});
