@@ -1,17 +1,18 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressMotion } from '../../shared/compress/compress';
+import { compressRequestForMotion } from '../../shared/compress/request';
 import { DEFAULT_TOLERANCES } from '../../shared/compress/types';
 import { motionToGlb } from '../../shared/interchange/gltf/export';
 import { readGltfContainer, writeGlb } from '../../shared/interchange/gltf/glb';
 import { importMotionBytes } from '../../shared/interchange/importMotion';
-import type { AppInfo, CompressRequest } from '../../shared/ipc';
+import type { AppInfo, CompressRequest, CompressTolerances } from '../../shared/ipc';
 import type { Motion } from '../../shared/motion/types';
 import { decodeMt3ToMotion } from '../../shared/mt3/decode';
 import { readMtn } from '../../shared/mtn/read';
-import { buildCompressWorker } from '../compress/buildWorkerForTests';
+import { useBuiltCompressWorker } from '../compress/buildWorkerForTests';
 import { createCompressClient, type CompressClient } from '../compressClient';
 import type { DialogPort } from '../dialogPort';
 import { createHandlers, dispatchInvoke, type ApiHandlers } from '../handlers';
@@ -47,13 +48,7 @@ Frame Time: 0.0333333
 4 90 8 20 0 0 40 15 0
 `;
 
-let workerDir: string;
-let workerPath: string;
-beforeAll(async () => {
-  workerDir = mkdtempSync(join(tmpdir(), 'actguy-worker-'));
-  workerPath = await buildCompressWorker(workerDir);
-});
-afterAll(() => rmSync(workerDir, { recursive: true, force: true }));
+const workerPath = useBuiltCompressWorker();
 
 /** Dialog answers queued by a test, in order; the options each dialog was shown with are recorded. */
 interface ScriptedDialogs extends DialogPort {
@@ -85,7 +80,7 @@ beforeEach(() => {
   mkdirSync(workspace);
   mkdirSync(outside);
   copyFileSync(SAMPLE, join(workspace, 'walk.mtn'));
-  compress = createCompressClient({ workerPath });
+  compress = createCompressClient({ workerPath: workerPath() });
   dialogs = scriptedDialogs();
   const appInfo: AppInfo = {
     version: '0.0.0-test', samplePath: SAMPLE, startupPath: join(workspace, 'walk.mtn'), transport: 'loopback',
@@ -99,14 +94,8 @@ afterEach(async () => {
 });
 
 /** A compress request with the motion's own key flags and flags. */
-function requestFor(m: Motion, documentId: string, tolerances = { ...DEFAULT_TOLERANCES }): CompressRequest {
-  const S = m.frameCount + 1;
-  const J = m.joints.length;
-  const translationKeyFlags = new Uint32Array(S);
-  const jointKeyFlags = new Uint32Array(S * J);
-  for (let f = 0; f < S; f++) translationKeyFlags[f] = m.translationKeyInfo[f * 4];
-  for (let i = 0; i < S * J; i++) jointKeyFlags[i] = m.jointKeyInfo[i * 4];
-  return { documentId, revision: 1, translationKeyFlags, jointKeyFlags, motionFlags: m.flags, waistJoint: m.waistJoint, tolerances };
+function requestFor(m: Motion, documentId: string, tolerances: CompressTolerances = DEFAULT_TOLERANCES): CompressRequest {
+  return compressRequestForMotion(m, documentId, 1, tolerances);
 }
 
 /** A GLB of the sample with a second clip "Run" (the same tracks, no ActGuy extras). */
