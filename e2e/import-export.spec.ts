@@ -1,0 +1,184 @@
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { screenshotOf, waitForCompression, waitForDocument } from './ui';
+import { motionToGlb } from '../shared/interchange/gltf/export';
+import { readGltfContainer, writeGlb } from '../shared/interchange/gltf/glb';
+import { importMotionBytes } from '../shared/interchange/importMotion';
+import { readMtn } from '../shared/mtn/read';
+
+/** The CMU take Debian's assimp-testmodels ships (31 joints, 120 fps); used when installed. */
+const REAL_BVH = '/usr/share/assimp/models/BVH/01_03.bvh';
+
+/** Three joints (an End Site dropped), 9 frames at 30 fps: root position + rotation, two rotating children. */
+const SMALL_BVH = `HIERARCHY
+ROOT Hips
+{
+  OFFSET 0 0 0
+  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation
+  JOINT Spine
+  {
+    OFFSET 0 20 0
+    CHANNELS 3 Zrotation Xrotation Yrotation
+    JOINT Head
+    {
+      OFFSET 0 25 0
+      CHANNELS 3 Zrotation Xrotation Yrotation
+      End Site
+      {
+        OFFSET 0 10 0
+      }
+    }
+  }
+}
+MOTION
+Frames: 9
+Frame Time: 0.0333333
+${Array.from({ length: 9 }, (_, f) => `${f * 2} 90 ${f * 3} 0 0 ${f * 5} ${f * 4} ${f * -3} 0 ${f * 6} 0 ${f * 2}`).join('\n')}
+`;
+
+/** File > Import Motion…, options (fps, scale), then the workspace file in the in-app picker. */
+async function importThroughPicker(page: Page, relativePath: string, options: { fps?: string; scale?: string; discardEdits?: boolean } = {}): Promise<void> {
+  await page.getByTestId('menu-file').click();
+  await page.getByTestId('menu-import').click();
+  if (options.discardEdits) {
+    await expect(page.getByTestId('confirm-dialog')).toContainText('unsaved changes');
+    await page.getByTestId('confirm-discard').click();
+  }
+  const dialog = page.getByTestId('import-options');
+  await expect(dialog).toBeVisible();
+  if (options.fps) await dialog.getByTestId('import-fps').fill(options.fps);
+  if (options.scale) await dialog.getByTestId('import-scale').fill(options.scale);
+  await dialog.getByTestId('import-choose-file').click();
+  const picker = page.getByTestId('file-picker');
+  await expect(picker).toBeVisible();
+  await expect(picker).toContainText('.bvh .glb .gltf');
+  await picker.getByTestId('picker-file').filter({ hasText: new RegExp(`^${relativePath.replace(/[.]/g, '\\.')}`) }).click();
+  await picker.getByTestId('picker-ok').click();
+  await expect(picker).toHaveCount(0);
+}
+
+/** The new document's joints as the joint list shows them (without the root translation entry). */
+async function jointNames(page: Page): Promise<string[]> {
+  const labels = await page.getByTestId('joint-select').locator('option').allInnerTexts();
+  return labels.slice(1).map((l) => l.replace(/^\d+ /, ''));
+}
+
+test('File > Import opens a BVH as a new unsaved motion; Save As writes it; Export glTF (compressed) writes a GLB that imports back', async ({ page, workspace, appMode, saveScreenshot, pageErrors }, testInfo) => {
+  test.skip(appMode === 'electron', 'the in-app picker is the loopback transport (native dialogs under Electron)');
+  await waitForDocument(page);
+  writeFileSync(workspace.path('small.bvh'), SMALL_BVH);
+
+  // The small BVH: three joints, frames 0..8.
+  await page.getByTestId('menu-file').click();
+  await page.getByTestId('menu-import').click();
+  await expect(page.getByTestId('import-options')).toBeVisible();
+  await screenshotOf(page.getByTestId('import-options'), testInfo.project.name, 'import-options');
+  await page.getByTestId('import-cancel').click();
+  await expect(page.getByTestId('doc-name')).toHaveText('walk');
+
+  await importThroughPicker(page, 'small.bvh');
+  await expect(page.getByTestId('doc-name')).toHaveText('small');
+  await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
+  await expect(page.getByTestId('statusbar')).toContainText('/ 8');
+  expect(await jointNames(page)).toEqual(['Hips', 'Spine', 'Head']);
+  await expect(page.getByTestId('message-info').filter({ hasText: 'Imported small.bvh: 3 joints, frames 0..8 at 30 fps' })).toHaveCount(1);
+  await waitForCompression(page);
+  await expect(page.getByTestId('stat-total-keys')).toHaveText(/^\d+$/);
+
+  // The real CMU take when installed, else the small one again at 15 fps and scale 2.
+  const real = existsSync(REAL_BVH);
+  if (real) copyFileSync(REAL_BVH, workspace.path('01_03.bvh'));
+  else testInfo.annotations.push({ type: 'note', description: `${REAL_BVH} is missing (apt package assimp-testmodels): the small BVH stands in` });
+  const file = real ? '01_03.bvh' : 'small.bvh';
+  const name = real ? '01_03' : 'small';
+  const options = real ? { scale: '5.644444' } : { fps: '15', scale: '2' };
+  const expected = (await importMotionBytes(new Uint8Array(readFileSync(workspace.path(file))), file, {
+    fps: Number(options.fps ?? 30), scale: Number(options.scale),
+  })).motion;
+  // Replacing the unsaved import asks first.
+  await importThroughPicker(page, file, { ...options, discardEdits: true });
+  await expect(page.getByTestId('doc-name')).toHaveText(name);
+  await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
+  await expect(page.getByTestId('statusbar')).toContainText(`/ ${expected.frameCount}`);
+  expect(await jointNames(page)).toEqual(expected.joints.map((j) => j.name));
+  if (real) expect([expected.joints.length, expected.frameCount]).toEqual([31, 1127]);
+  await waitForCompression(page);
+  await expect(page.getByTestId('stat-total-keys')).toHaveText(/^\d+$/, { timeout: 30_000 });
+  // A pose away from the rest frame, for the screenshot.
+  await page.getByTestId('frame-number').fill(String(Math.round(expected.frameCount / 3)));
+  await page.getByTestId('frame-number').press('Enter');
+  await saveScreenshot(`import-${name}`);
+
+  // Save (no file yet) goes through Save As, proposing <name>.mtn in the workspace.
+  await page.getByTestId('curve-canvas').hover();
+  await page.keyboard.press('Control+s');
+  const picker = page.getByTestId('file-picker');
+  await expect(picker.getByTestId('picker-name')).toHaveValue(`${name}.mtn`);
+  await picker.getByTestId('picker-ok').click();
+  await expect(page.getByTestId('dirty-marker')).toHaveText('saved');
+  const saved = readMtn(readFileSync(workspace.path(`${name}.mtn`)));
+  expect(saved.joints.map((j) => j.name)).toEqual(expected.joints.map((j) => j.name));
+  expect(saved.frameCount).toBe(expected.frameCount);
+  expect(saved.fps).toBe(expected.fps);
+  expect(Buffer.from(saved.rotation.buffer).equals(Buffer.from(expected.rotation.buffer))).toBe(true);
+
+  // Export glTF (compressed): the decoded MT3 as a .glb beside it.
+  await page.getByTestId('menu-file').click();
+  await page.getByTestId('menu-export-gltf-compressed').click();
+  await expect(picker).toContainText('Export glTF of the compressed motion');
+  await expect(picker.getByTestId('picker-name')).toHaveValue(`${name}_compressed.glb`);
+  await picker.getByTestId('picker-ok').click();
+  const keys = await page.getByTestId('stat-total-keys').innerText();
+  await expect(page.getByTestId('message-info').filter({ hasText: `Exported ${workspace.path(`${name}_compressed.glb`)}: glTF of the compressed motion` })).toHaveCount(1);
+  await expect(page.getByTestId('message-info').filter({ hasText: `, ${keys} keys,` })).toHaveCount(1);
+  const glb = await importMotionBytes(new Uint8Array(readFileSync(workspace.path(`${name}_compressed.glb`))), `${name}_compressed.glb`);
+  expect(glb.motion.joints.map((j) => j.name)).toEqual(expected.joints.map((j) => j.name));
+  expect(glb.motion.frameCount).toBe(expected.frameCount);
+  expect(glb.warnings).toEqual([]);
+
+  // Export glTF (source) too: the same skeleton and frames.
+  await page.getByTestId('menu-file').click();
+  await page.getByTestId('menu-export-gltf-source').click();
+  await expect(picker.getByTestId('picker-name')).toHaveValue(`${name}.glb`);
+  await picker.getByTestId('picker-ok').click();
+  await expect(page.getByTestId('message-info').filter({ hasText: 'glTF of the source motion' })).toHaveCount(1);
+  const source = (await importMotionBytes(new Uint8Array(readFileSync(workspace.path(`${name}.glb`))), `${name}.glb`)).motion;
+  expect([source.joints.length, source.frameCount]).toEqual([expected.joints.length, expected.frameCount]);
+  expect(pageErrors).toEqual([]);
+});
+
+test('a glTF with two clips asks which one; a broken BVH is an error and the document stays', async ({ page, workspace, appMode, saveScreenshot }, testInfo) => {
+  test.skip(appMode === 'electron', 'the in-app picker is the loopback transport (native dialogs under Electron)');
+  await waitForDocument(page);
+  const walk = readMtn(readFileSync(workspace.path('walk.mtn')));
+  const { json, bin } = readGltfContainer(motionToGlb(walk, { animationName: 'Walk' }));
+  const run = JSON.parse(JSON.stringify(json.animations![0]));
+  run.name = 'Run';
+  delete run.extras;
+  json.animations!.push(run);
+  writeFileSync(workspace.path('hero.glb'), writeGlb(json, bin));
+  writeFileSync(workspace.path('broken.bvh'), SMALL_BVH.replace('\n0 90 0 0 0 0 0 0 0 0 0 0\n', '\n0 90 0 0 0 0 0 0 0 0 0\n'));
+
+  await importThroughPicker(page, 'broken.bvh');
+  const error = page.getByTestId('message-error');
+  await expect(error).toContainText('Import failed: ');
+  await expect(error).toContainText('broken.bvh');
+  await expect(page.getByTestId('doc-name')).toHaveText('walk');
+  await expect(page.getByTestId('dirty-marker')).toHaveText('saved');
+  await saveScreenshot('import-error');
+
+  await importThroughPicker(page, 'hero.glb');
+  const question = page.getByTestId('confirm-dialog');
+  await expect(question).toContainText('holds 2 animation clips. Which one?');
+  await expect(question.getByTestId('confirm-0')).toContainText('Walk');
+  await expect(question.getByTestId('confirm-1')).toContainText('Run');
+  await screenshotOf(question, testInfo.project.name, 'import-clip-picker');
+  await question.getByTestId('confirm-1').click();
+  await expect(page.getByTestId('doc-name')).toHaveText('hero_Run');
+  await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
+  await expect(page.getByTestId('statusbar')).toContainText(`/ ${walk.frameCount}`);
+  expect(await jointNames(page)).toEqual(walk.joints.map((j) => j.name));
+  await waitForCompression(page);
+  await saveScreenshot('import-gltf-clip');
+});
