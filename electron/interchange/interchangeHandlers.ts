@@ -34,6 +34,7 @@ import type { CompressClient } from '../compressClient';
 import type { DialogPort, FileFilter } from '../dialogPort';
 import { systemReason } from '../fsErrors';
 import { baseNameOf, readBytes, writeFileAtomic } from '../fsutil';
+import { requireObject, requireString } from '../ipcArgs';
 import { canonicalPath, type PathPolicy } from '../pathPolicy';
 import type { ApiHandlersOf } from '../project/types';
 
@@ -262,15 +263,5 @@ function readLimited(path: string, what: string): Uint8Array {
 
 function requireSource(v: unknown, what: string): GltfExportSource {
   if (v !== 'source' && v !== 'compressed') throw new Error(`${what} must be 'source' or 'compressed', found ${JSON.stringify(v)}`);
-  return v;
-}
-
-function requireObject<T>(v: unknown, what: string): T {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error(`${what}: expected an object argument`);
-  return v as T;
-}
-
-function requireString(v: unknown, what: string): string {
-  if (typeof v !== 'string' || v.length === 0) throw new Error(`${what} must be a non-empty string`);
   return v;
 }
