@@ -1,14 +1,11 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
-import { openThroughPicker, selectJoint, waitForDocument } from './ui';
+import { makeKeyEdit, openThroughPicker, waitForDocument } from './ui';
 
 test('a corrupt file gives a readable message and the open document stays', async ({ page, workspace, appMode, pageErrors, saveScreenshot }) => {
   test.skip(appMode === 'electron', 'opening uses the in-app picker of the loopback transport');
   await waitForDocument(page);
-  await selectJoint(page, 'LeftFoot');
-  await page.getByTestId('curve-canvas').hover();
-  await page.keyboard.press('k');
-  await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
+  await makeKeyEdit(page, 'LeftFoot');
   const keysBefore = await page.getByTestId('stat-total-keys').innerText();
 
   // Right magic and version, a header that promises far more data than the file has.
@@ -34,10 +31,7 @@ test('a corrupt file gives a readable message and the open document stays', asyn
 test('a failed save says why and keeps the edits', async ({ page, workspace, appMode }) => {
   test.skip(appMode === 'electron', 'the loopback workspace is replaced on disk by the test');
   await waitForDocument(page);
-  await selectJoint(page, 'RightFoot');
-  await page.getByTestId('curve-canvas').hover();
-  await page.keyboard.press('k');
-  await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
+  await makeKeyEdit(page, 'RightFoot');
   const userKeys = await page.getByTestId('curve-key-count').innerText();
 
   // A folder where the file was: the atomic rename cannot replace it (even as root).

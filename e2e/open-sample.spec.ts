@@ -1,3 +1,4 @@
+import type { Locator } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { screenshotOf, selectJoint, waitForDocument } from './ui';
 
@@ -9,43 +10,8 @@ test('the sample opens, the viewport draws both skeletons and a joint can be sel
   // and both skeleton colours (source blue, decoded orange) are present.
   const canvas = page.getByTestId('viewport-canvas');
   await expect(canvas).toBeVisible();
-  await expect
-    .poll(
-      () =>
-        canvas.evaluate((el) => {
-          const gl = el as HTMLCanvasElement;
-          const probe = document.createElement('canvas');
-          probe.width = gl.width;
-          probe.height = gl.height;
-          const ctx = probe.getContext('2d')!;
-          ctx.drawImage(gl, 0, 0);
-          const px = ctx.getImageData(0, 0, probe.width, probe.height).data;
-          let drawn = 0;
-          let blue = 0;
-          let orange = 0;
-          for (let i = 0; i < px.length; i += 4) {
-            const [r, g, b] = [px[i], px[i + 1], px[i + 2]];
-            if (Math.abs(r - 0x1b) + Math.abs(g - 0x1d) + Math.abs(b - 0x21) > 24) drawn++;
-            if (b > 200 && r < 190 && g > 150) blue++;
-            if (r > 220 && g > 120 && g < 190 && b < 110) orange++;
-          }
-          return { drawn, blue: blue > 0, orange: orange > 0 };
-        }),
-      { timeout: 15_000 },
-    )
-    .toMatchObject({ blue: true, orange: true });
-  const drawn = await canvas.evaluate((el) => {
-    const gl = el as HTMLCanvasElement;
-    const probe = document.createElement('canvas');
-    probe.width = gl.width;
-    probe.height = gl.height;
-    const ctx = probe.getContext('2d')!;
-    ctx.drawImage(gl, 0, 0);
-    const px = ctx.getImageData(0, 0, probe.width, probe.height).data;
-    let n = 0;
-    for (let i = 0; i < px.length; i += 4) if (Math.abs(px[i] - 0x1b) + Math.abs(px[i + 1] - 0x1d) + Math.abs(px[i + 2] - 0x21) > 24) n++;
-    return n;
-  });
+  await expect.poll(() => viewportPixels(canvas), { timeout: 15_000 }).toMatchObject({ blue: true, orange: true });
+  const { drawn } = await viewportPixels(canvas);
   expect(drawn).toBeGreaterThan(1000);
 
   // Selecting a joint drives the curve view, the timeline and the tuning panel.
@@ -57,3 +23,30 @@ test('the sample opens, the viewport draws both skeletons and a joint can be sel
   await screenshotOf(page.getByTestId('timeline'), testInfo.project.name, 'timeline-sample');
   expect(pageErrors).toEqual([]);
 });
+
+/**
+ * What the WebGL viewport shows, read back through a 2D canvas: how many pixels
+ * differ from the clear colour (#1b1d21), and whether the source skeleton's blue
+ * and the decoded skeleton's orange appear anywhere.
+ */
+function viewportPixels(canvas: Locator): Promise<{ drawn: number; blue: boolean; orange: boolean }> {
+  return canvas.evaluate((el) => {
+    const gl = el as HTMLCanvasElement;
+    const probe = document.createElement('canvas');
+    probe.width = gl.width;
+    probe.height = gl.height;
+    const ctx = probe.getContext('2d')!;
+    ctx.drawImage(gl, 0, 0);
+    const px = ctx.getImageData(0, 0, probe.width, probe.height).data;
+    let drawn = 0;
+    let blue = 0;
+    let orange = 0;
+    for (let i = 0; i < px.length; i += 4) {
+      const [r, g, b] = [px[i], px[i + 1], px[i + 2]];
+      if (Math.abs(r - 0x1b) + Math.abs(g - 0x1d) + Math.abs(b - 0x21) > 24) drawn++;
+      if (b > 200 && r < 190 && g > 150) blue++;
+      if (r > 220 && g > 120 && g < 190 && b < 110) orange++;
+    }
+    return { drawn, blue: blue > 0, orange: orange > 0 };
+  });
+}

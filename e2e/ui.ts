@@ -75,6 +75,14 @@ export async function selectJoint(page: Page, name: string): Promise<void> {
   await expect(page.getByTestId('timeline-selected')).toHaveText(name);
 }
 
+/** Selects a joint and toggles a user key on it with K over the curve view, leaving an unsaved edit. */
+export async function makeKeyEdit(page: Page, joint: string): Promise<void> {
+  await selectJoint(page, joint);
+  await page.getByTestId('curve-canvas').hover();
+  await page.keyboard.press('k');
+  await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
+}
+
 /**
  * File > Open… then picks a workspace file in the in-app picker. With
  * `discardEdits` the unsaved-changes question that comes first is answered "Discard".
