@@ -256,6 +256,8 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
         documentId: typeof req.documentId === 'string' ? req.documentId : null,
         documentName: typeof req.documentName === 'string' ? req.documentName : null,
         dirty: req.dirty === true,
+        // Display names only (shown in the close confirmation): strings, a handful, bounded length.
+        ...(Array.isArray(req.unsaved) ? { unsaved: req.unsaved.filter((n): n is string => typeof n === 'string').slice(0, 8).map((n) => n.slice(0, 200)) } : {}),
       });
     },
   };

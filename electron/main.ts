@@ -23,6 +23,7 @@ import { createNativeDialogPort } from './nativeDialogs';
 import { createPathPolicy } from './pathPolicy';
 import { createRecentFilesStore } from './recentFiles';
 import { CONTENT_SECURITY_POLICY } from './security';
+import { unsavedSentence } from '../shared/unsaved';
 
 const APP_SCHEME = 'actguy';
 const APP_ORIGIN = `${APP_SCHEME}://app`;
@@ -205,7 +206,8 @@ async function start(): Promise<void> {
       .showMessageBox(win, {
         type: 'warning',
         title: 'Unsaved changes',
-        message: `${documentState.documentName ?? 'The motion'} has unsaved changes.`,
+        // Names the motion, the SEV and the project when they are unsaved ("walk.mtn, walk.sev and the project have ...").
+        message: unsavedSentence(documentState.unsaved ?? [], documentState.documentName ?? 'The motion'),
         detail: 'Close ActGuy and discard them?',
         buttons: ['Discard changes', 'Cancel'],
         defaultId: 1,

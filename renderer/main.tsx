@@ -10,6 +10,7 @@ import { documentStore } from './state/documentStore';
 import { compressionStore, connectCompression } from './state/compressionStore';
 import { sessionStore } from './state/sessionStore';
 import { openPath, reportDocumentStateOnChange, runMenuCommand, setControllerApi } from './app/controller';
+import { anyUnsaved } from './app/unsaved';
 import { askChoice, pickPathInApp } from './app/dialogs';
 import { installShortcuts } from './app/shortcuts';
 import { startPlaybackClock } from './app/playback';
@@ -43,7 +44,7 @@ function start(): void {
   // keep the window open after the user chose to discard.
   if (!window.actguy) {
     window.addEventListener('beforeunload', (e) => {
-      if (documentStore.getState().dirty) e.preventDefault();
+      if (anyUnsaved()) e.preventDefault(); // the motion, the SEV or the project
     });
   }
 

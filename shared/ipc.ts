@@ -205,8 +205,13 @@ export interface DocumentStateReport {
   /** Null when no document is open. */
   documentId: DocumentId | null;
   documentName: string | null;
-  /** True when there are edits not yet saved. */
+  /** True when there are edits not yet saved (in the motion, the open SEV or the open project). */
   dirty: boolean;
+  /**
+   * What is unsaved, as display names in the order motion, SEV, project (e.g. ["walk.mtn", "walk.sev",
+   * "the project"]); main names them in its close confirmation. Omitted by older renderers: documentName is used.
+   */
+  unsaved?: string[];
 }
 
 export interface AppInfo {

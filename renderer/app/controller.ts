@@ -15,6 +15,7 @@ import { preferencesStore, PLAYBACK_SPEEDS } from '../state/preferencesStore';
 import { compressionStore, compressRequestOf } from '../state/compressionStore';
 import { askChoice } from './dialogs';
 import { redoLatest, undoLatest } from '../sev/undoOrder';
+import { confirmUnsaved, reportUnsavedStateOnChange } from './unsaved';
 import { askImportOptions, type ImportOptions } from '../interchange/importOptions';
 
 let api: ActGuyApi | null = null;
@@ -59,22 +60,13 @@ export function playheadFrame(): number {
 // ---------------------------------------------------------------------------
 // Files
 
-/** Asks before unsaved edits are thrown away. Resolves true to go on. */
+/**
+ * Asks before unsaved motion edits are thrown away (opening another motion or closing it replaces only the tuner's
+ * document; the SEV and the project stay open). Resolves true to go on. Flows that also replace the SEV or the
+ * project ask with confirmUnsaved themselves, naming those too.
+ */
 async function confirmDiscard(action: string): Promise<boolean> {
-  const doc = documentStore.getState();
-  if (!doc.dirty) return true;
-  const choice = await askChoice({
-    title: 'Unsaved changes',
-    text: `"${doc.name}" has unsaved changes. Save them before you ${action}?`,
-    buttons: [
-      { id: 'save', label: 'Save', primary: true },
-      { id: 'discard', label: 'Discard changes' },
-      { id: 'cancel', label: 'Cancel' },
-    ],
-  });
-  if (choice === 'cancel') return false;
-  if (choice === 'save') return await save();
-  return true;
+  return confirmUnsaved(action, ['motion']);
 }
 
 /** Shows a new document (opened or imported) with the default tolerances; main forgets the one it replaces. */
@@ -473,16 +465,12 @@ async function showAbout(): Promise<void> {
   });
 }
 
-/** Keeps main informed of the dirty state (close confirmation, window title). */
+/**
+ * Keeps main informed of the dirty state (close confirmation, window title): the motion, the SEV and the project
+ * together, so closing the window never drops unsaved SEV or project edits silently.
+ */
 export function reportDocumentStateOnChange(): () => void {
-  let last = '';
-  return documentStore.subscribe((s) => {
-    const key = `${s.documentId}|${s.name}|${s.dirty}`;
-    if (key === last || !api) return;
-    last = key;
-    document.title = s.motion ? `${s.dirty ? '● ' : ''}${s.name} — ActGuy` : 'ActGuy';
-    void api.reportDocumentState({ documentId: s.documentId, documentName: s.motion ? s.name : null, dirty: s.dirty }).catch(() => undefined);
-  });
+  return reportUnsavedStateOnChange({ reportDocumentState: (r) => (api ? api.reportDocumentState(r) : Promise.resolve()) });
 }
 
 /** Whether the compression for the current edit has arrived (used by the status bar). */

@@ -14,6 +14,7 @@ import { mergeSeTables } from '../../shared/se-tables/table';
 import type { SeTableReadResult } from '../../shared/se-tables/types';
 import { serializeSev } from '../../shared/sev/serialize';
 import { openPath } from '../app/controller';
+import { ALL_PARTS, confirmUnsaved } from '../app/unsaved';
 import { askChoice } from '../app/dialogs';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
@@ -32,24 +33,12 @@ function notify(level: 'info' | 'warning' | 'error', text: string): void {
 // ---------------------------------------------------------------------------
 // Open / save
 
-/** Asks before unsaved project or SEV edits are thrown away. Resolves true to go on. */
+/**
+ * Asks before opening another project throws away unsaved work: the project, its open SEV and the motion in the
+ * tuner (the new project opens its first motion), named together in one question. Resolves true to go on.
+ */
 async function confirmDiscardProject(action: string): Promise<boolean> {
-  const p = projectStore.getState();
-  const sev = sevStore.getState().file;
-  const dirtyNames = [...(isProjectDirty(p) ? [basenameOf(p.path!)] : []), ...(isSevDirty(sev) ? [basenameOf(sev!.path)] : [])];
-  if (!dirtyNames.length) return true;
-  const choice = await askChoice({
-    title: 'Unsaved changes',
-    text: `${dirtyNames.join(' and ')} ${dirtyNames.length > 1 ? 'have' : 'has'} unsaved changes. Save before you ${action}?`,
-    buttons: [
-      { id: 'save', label: 'Save', primary: true },
-      { id: 'discard', label: 'Discard changes' },
-      { id: 'cancel', label: 'Cancel' },
-    ],
-  });
-  if (choice === 'cancel') return false;
-  if (choice === 'save') return saveProjectAndSev();
-  return true;
+  return confirmUnsaved(action, ALL_PARTS);
 }
 
 /** File > Open Project…. */
@@ -57,7 +46,8 @@ export async function openProjectDialog(): Promise<void> {
   if (!(await confirmDiscardProject('open another project'))) return;
   try {
     const r = await getApi().openProjectDialog();
-    if (r.status === 'opened') await adoptProject(r.project.path, r.project.text);
+    // Already asked about the motion too: its first motion opens without a second question.
+    if (r.status === 'opened') await adoptProject(r.project.path, r.project.text, true);
   } catch (e) {
     notify('error', `Open project failed: ${message(e)}`);
   }
@@ -73,13 +63,13 @@ export async function openProject(path: string): Promise<void> {
   }
 }
 
-async function adoptProject(path: string, text: string): Promise<void> {
+async function adoptProject(path: string, text: string, asked = false): Promise<void> {
   sevStore.getState().close();
   projectStore.getState().adopt(path, text);
   const p = projectStore.getState();
   if (p.errors.length) notify('warning', `${basenameOf(path)} has ${p.errors.length} problem${p.errors.length === 1 ? '' : 's'}; see the project panel.`);
   await Promise.all([loadSeTables(), loadSounds(savedSoundFolder(path) ?? `${dirnameOf(path)}/sounds`, true)]);
-  if (p.json?.motions.length) await selectMotion(0);
+  if (p.json?.motions.length) await selectMotion(0, false, asked);
   void checkProject();
 }
 
@@ -139,8 +129,11 @@ function ensureSevListed(sevPath: string, motionName: string): void {
 // ---------------------------------------------------------------------------
 // Motions
 
-/** Opens motion `index` in the tuner and its SEV in the editor. */
-export async function selectMotion(index: number, reopen = false): Promise<void> {
+/**
+ * Opens motion `index` in the tuner and its SEV in the editor. Unsaved edits of the motion and of the SEV (both
+ * replaced) are named in one question first, unless the caller `asked` already.
+ */
+export async function selectMotion(index: number, reopen = false, asked = false): Promise<void> {
   const p = projectStore.getState();
   const paths = motionPaths(p, index);
   const m = p.json?.motions[index];
@@ -157,30 +150,14 @@ export async function selectMotion(index: number, reopen = false): Promise<void>
     }
     return;
   }
-  if (isSevDirty(sevStore.getState().file) && !(await confirmSevSwitch())) return;
+  if (!asked && !(await confirmUnsaved('open another motion', ['motion', 'sev']))) return;
   const before = documentStore.getState().documentId;
-  await openPath(paths.mtn, true);
+  await openPath(paths.mtn, false);
   const after = documentStore.getState().documentId;
   if (after === before) return; // nothing opened: the user kept the open motion, or the open failed (its message is shown)
   projectStore.getState().setCurrent(index, after);
   applyProjectTolerances(index);
   await loadSev(paths.sev ?? `${dirnameOf(p.path!)}/${m.name}.sev`, m.name);
-}
-
-async function confirmSevSwitch(): Promise<boolean> {
-  const f = sevStore.getState().file!;
-  const choice = await askChoice({
-    title: 'Unsaved sound events',
-    text: `${basenameOf(f.path)} has unsaved changes. Save them before you open another motion?`,
-    buttons: [
-      { id: 'save', label: 'Save', primary: true },
-      { id: 'discard', label: 'Discard changes' },
-      { id: 'cancel', label: 'Cancel' },
-    ],
-  });
-  if (choice === 'cancel') return false;
-  if (choice === 'save') return saveSev();
-  return true;
 }
 
 /**

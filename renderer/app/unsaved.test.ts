@@ -1,0 +1,112 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ActGuyApi, DocumentStateReport } from '../../shared/ipc';
+import { writeMtn } from '../../shared/mtn/write';
+import { emptyMotion } from '../../shared/motion/types';
+import { documentStore } from '../state/documentStore';
+import { sessionStore } from '../state/sessionStore';
+import { sevStore } from '../sev/sevStore';
+import { projectStore } from '../project/projectStore';
+import { openPath, setControllerApi } from './controller';
+import { anyUnsaved, confirmUnsaved, reportUnsavedStateOnChange, unsavedNames } from './unsaved';
+
+const assets = join(__dirname, '..', '..', 'assets');
+const joints = [
+  { parent: -1, mirror: 0, part: 0, reserved: 0, name: 'hips' },
+  { parent: 0, mirror: 1, part: 0, reserved: 0, name: 'foot' },
+];
+
+function fakeApi(overrides: Partial<ActGuyApi>): ActGuyApi {
+  const fail = () => Promise.reject(new Error('not in this test'));
+  return new Proxy(overrides as ActGuyApi, {
+    get: (t, k: string) => (k in t ? (t as unknown as Record<string, unknown>)[k] : k === 'closeDocument' ? () => Promise.resolve() : fail),
+  });
+}
+
+async function openWalk(): Promise<void> {
+  setControllerApi(
+    fakeApi({
+      openMotion: async () => ({
+        status: 'opened',
+        motion: { documentId: 'd1', path: '/ws/walk.mtn', name: 'walk', kind: 'mtn', readOnly: false, mtnBytes: writeMtn(emptyMotion(20, joints)), skeletonPath: null, marEntry: null },
+      }),
+    }),
+  );
+  await openPath('/ws/walk.mtn', false);
+}
+
+function editSev(): void {
+  expect(sevStore.getState().edit('move event', (doc) => ({ ...doc, events: doc.events.map((e, i) => (i === 0 ? { ...e, frame: e.frame + 1 } : e)) }))).toBeNull();
+}
+
+function editProject(): void {
+  const json = projectStore.getState().json!;
+  projectStore.getState().setJson({ ...json, motions: [...json.motions].reverse() });
+}
+
+/** Answers the next in-window question with `id` and returns its text. */
+async function answer(id: string): Promise<string> {
+  for (let i = 0; i < 50 && !sessionStore.getState().confirm; i++) await new Promise((r) => setTimeout(r, 1));
+  const q = sessionStore.getState().confirm!;
+  q.resolve(id);
+  return q.text;
+}
+
+beforeEach(() => {
+  documentStore.getState().close();
+  sevStore.getState().close();
+  projectStore.getState().close();
+  sessionStore.setState({ messages: [], confirm: null, picker: null, selectedJoint: 0, playhead: 0 });
+  sevStore.getState().load('/ws/walk.sev', 'walk', readFileSync(join(assets, 'walk.sev'), 'utf8'));
+  projectStore.getState().adopt('/ws/sample.actguy.json', readFileSync(join(assets, 'sample.actguy.json'), 'utf8'));
+});
+
+describe('unsaved work across the motion, the SEV and the project', () => {
+  it('main hears the combined dirty state and every unsaved name, not only the motion', async () => {
+    await openWalk();
+    const reports: DocumentStateReport[] = [];
+    const off = reportUnsavedStateOnChange({ reportDocumentState: async (r) => void reports.push(r) });
+    expect(reports.at(-1)).toMatchObject({ documentName: 'walk', dirty: false, unsaved: [] });
+    // Only the SEV changed: the motion is clean, yet closing the window must ask.
+    editSev();
+    expect(reports.at(-1)).toMatchObject({ dirty: true, unsaved: ['walk.sev'] });
+    editProject();
+    expect(reports.at(-1)).toMatchObject({ dirty: true, unsaved: ['walk.sev', 'the project'] });
+    documentStore.getState().keys.toggle(1, 5);
+    expect(reports.at(-1)).toMatchObject({ dirty: true, unsaved: ['walk.mtn', 'walk.sev', 'the project'] });
+    const count = reports.length;
+    sessionStore.getState().setPlayhead(3); // unrelated changes send nothing new
+    expect(reports.length).toBe(count);
+    off();
+  });
+
+  it('one question names everything the action would lose; cancel keeps it all, discard goes on', async () => {
+    await openWalk();
+    documentStore.getState().keys.toggle(1, 5);
+    editSev();
+    editProject();
+    expect(anyUnsaved()).toBe(true);
+    const asked = confirmUnsaved('open another project', ['motion', 'sev', 'project']);
+    expect(await answer('cancel')).toBe('walk.mtn, walk.sev and the project have unsaved changes. Save them before you open another project?');
+    expect(await asked).toBe(false);
+    expect(unsavedNames()).toEqual(['walk.mtn', 'walk.sev', 'the project']);
+    // Opening another motion replaces the motion and the SEV, not the project: only those are named.
+    const motionOnly = confirmUnsaved('open another motion', ['motion', 'sev']);
+    expect(await answer('discard')).toMatch(/^walk\.mtn and walk\.sev have unsaved changes\./);
+    expect(await motionOnly).toBe(true);
+  });
+
+  it('opening another motion from the File menu asks about the motion only (the SEV and project stay open)', async () => {
+    await openWalk();
+    editSev();
+    // The SEV is dirty but File > Open does not replace it: no question.
+    await openPath('/ws/walk.mtn');
+    expect(sessionStore.getState().confirm).toBeNull();
+    documentStore.getState().keys.toggle(1, 5);
+    const opening = openPath('/ws/walk.mtn');
+    expect(await answer('cancel')).toBe('walk.mtn has unsaved changes. Save it before you open another motion?');
+    await opening;
+    expect(documentStore.getState().dirty).toBe(true);
+  });
+});

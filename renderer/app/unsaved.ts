@@ -1,0 +1,86 @@
+/**
+ * What the user has not saved yet, across the three things the window edits: the motion in the tuner, the SEV in
+ * the sound-event editor and the open project. One question names everything an action would throw away
+ * ("walk.mtn, walk.sev and the project have unsaved changes."), its Save saves all of them, and main is told the
+ * combined state so closing the window asks about all of them too.
+ */
+import type { ActGuyApi } from '../../shared/ipc';
+import { basenameOf } from '../../shared/project/paths';
+import { unsavedSentence } from '../../shared/unsaved';
+import { documentStore } from '../state/documentStore';
+import { isSevDirty, sevStore } from '../sev/sevStore';
+import { isProjectDirty, projectStore } from '../project/projectStore';
+import { askChoice } from './dialogs';
+import { save } from './controller';
+import { saveProjectAndSev, saveSev } from '../project/projectActions';
+
+/** The parts of the window's work that can be unsaved. */
+export type UnsavedPart = 'motion' | 'sev' | 'project';
+export const ALL_PARTS: readonly UnsavedPart[] = ['motion', 'sev', 'project'];
+
+/** Display names of the unsaved parts among `parts`, in the order motion, SEV, project. */
+export function unsavedNames(parts: readonly UnsavedPart[] = ALL_PARTS): string[] {
+  const names: string[] = [];
+  const doc = documentStore.getState();
+  if (parts.includes('motion') && doc.motion && doc.dirty) names.push(doc.path ? basenameOf(doc.path) : doc.name);
+  const sev = sevStore.getState().file;
+  if (parts.includes('sev') && isSevDirty(sev)) names.push(basenameOf(sev!.path));
+  if (parts.includes('project') && isProjectDirty(projectStore.getState())) names.push('the project');
+  return names;
+}
+
+/** Saves the unsaved parts among `parts`; true when all of them are on disk afterwards. */
+async function saveParts(parts: readonly UnsavedPart[]): Promise<boolean> {
+  const doc = documentStore.getState();
+  if (parts.includes('motion') && doc.motion && doc.dirty && !(await save())) return false;
+  if (parts.includes('project')) return saveProjectAndSev(); // writes the SEV first, then the project
+  if (parts.includes('sev')) return saveSev();
+  return true;
+}
+
+/**
+ * Asks before `action` throws away unsaved work among `parts` (only what that action would lose). Resolves true
+ * to go on: nothing unsaved, "Discard changes", or "Save" and every save succeeded.
+ */
+export async function confirmUnsaved(action: string, parts: readonly UnsavedPart[]): Promise<boolean> {
+  const names = unsavedNames(parts);
+  if (!names.length) return true;
+  const choice = await askChoice({
+    title: 'Unsaved changes',
+    text: `${unsavedSentence(names)} Save ${names.length > 1 ? 'them' : 'it'} before you ${action}?`,
+    buttons: [
+      { id: 'save', label: names.length > 1 ? 'Save all' : 'Save', primary: true },
+      { id: 'discard', label: 'Discard changes' },
+      { id: 'cancel', label: 'Cancel' },
+    ],
+  });
+  if (choice === 'cancel') return false;
+  if (choice === 'save') return saveParts(parts);
+  return true;
+}
+
+/** True when anything in the window is unsaved (browser tab close guard). */
+export function anyUnsaved(): boolean {
+  return unsavedNames().length > 0;
+}
+
+/**
+ * Keeps main informed of the combined dirty state (its close confirmation names every unsaved part) and the
+ * window title marked while anything is unsaved. Returns the unsubscriber.
+ */
+export function reportUnsavedStateOnChange(api: Pick<ActGuyApi, 'reportDocumentState'>): () => void {
+  let last = '';
+  const report = () => {
+    const doc = documentStore.getState();
+    const unsaved = unsavedNames();
+    const dirty = unsaved.length > 0;
+    const key = JSON.stringify([doc.documentId, doc.motion ? doc.name : null, unsaved]);
+    if (key === last) return;
+    last = key;
+    if (typeof document !== 'undefined') document.title = doc.motion ? `${dirty ? '● ' : ''}${doc.name} — ActGuy` : `${dirty ? '● ' : ''}ActGuy`;
+    void api.reportDocumentState({ documentId: doc.documentId, documentName: doc.motion ? doc.name : null, dirty, unsaved }).catch(() => undefined);
+  };
+  const offs = [documentStore.subscribe(report), sevStore.subscribe(report), projectStore.subscribe(report)];
+  report();
+  return () => offs.forEach((off) => off());
+}
