@@ -8,7 +8,7 @@ import { afterAll, beforeAll } from 'vitest';
  * Bundles electron/compressWorker.ts to `<outDir>/compressWorker.cjs` exactly as
  * scripts/build.mjs does, so tests run the real worker without a prior build.
  */
-export async function buildCompressWorker(outDir: string): Promise<string> {
+async function buildCompressWorker(outDir: string): Promise<string> {
   const outfile = join(outDir, 'compressWorker.cjs');
   await build({
     entryPoints: [resolve(__dirname, '..', 'compressWorker.ts')],

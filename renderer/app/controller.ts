@@ -472,8 +472,3 @@ async function showAbout(): Promise<void> {
 export function reportDocumentStateOnChange(): () => void {
   return reportUnsavedStateOnChange({ reportDocumentState: (r) => (api ? api.reportDocumentState(r) : Promise.resolve()) });
 }
-
-/** Whether the compression for the current edit has arrived (used by the status bar). */
-export function compressionIsCurrent(): boolean {
-  return compressionStore.getState().editId === documentStore.getState().editId;
-}

@@ -30,8 +30,3 @@ export function getApi(): ActGuyApi {
   cached = createLoopbackClient({ token });
   return cached;
 }
-
-/** Replaces the API (tests of renderer stores inject a fake). Pass null to go back to the real transport. */
-export function setApiForTests(api: ActGuyApi | null): void {
-  cached = api;
-}

@@ -17,10 +17,6 @@ export type Quat = [number, number, number, number];
 /** A 3-vector x, y, z. */
 export type Vec3 = [number, number, number];
 
-export function quatIdentity(): Quat {
-  return [0, 0, 0, 1];
-}
-
 /** Rotation of `angleRad` radians about the unit axis (ax, ay, az). */
 export function quatFromAxisAngle(ax: number, ay: number, az: number, angleRad: number): Quat {
   const s = Math.sin(angleRad / 2);

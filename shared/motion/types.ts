@@ -69,11 +69,6 @@ export function jointCount(m: Motion): number {
   return m.joints.length;
 }
 
-/** Samples per channel: frames 0..N inclusive. */
-export function sampleCount(m: Motion): number {
-  return m.frameCount + 1;
-}
-
 export function translationFlagsAt(m: Motion, frame: number): number {
   return m.translationKeyInfo[frame * 4];
 }

@@ -25,10 +25,6 @@ export interface SarEntry {
   events: SarEvent[];
 }
 
-export function sarSeCount(e: SarEntry): number {
-  return e.seCodes.length / 8;
-}
-
 /** An entry for a motion without a SEV: S = 0, E = 0. */
 export function emptySarEntry(name: number): SarEntry {
   return { name, seCodes: new Uint16Array(0), events: [] };

@@ -67,8 +67,3 @@ export function explainUnknownSeName(table: SeNameTable, name: string): string {
   const files = table.files.length ? table.files.join(' or ') : 'the SE tables (none given)';
   return `SE name ${name} is not defined in ${files}`;
 }
-
-/** A code -> name table built from a plain list (for `info` when only names are known). */
-export function seTableFromEntries(entries: SeTableEntry[]): SeNameTable {
-  return mergeSeTables([{ file: 'names', entries, rejected: [], errors: [], warnings: [] }]).table;
-}
