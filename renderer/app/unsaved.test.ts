@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ActGuyApi, DocumentStateReport } from '../../shared/ipc';
 import { writeMtn } from '../../shared/mtn/write';
@@ -10,8 +8,9 @@ import { sevStore } from '../sev/sevStore';
 import { projectStore } from '../project/projectStore';
 import { openPath, setControllerApi } from './controller';
 import { anyUnsaved, confirmUnsaved, reportUnsavedStateOnChange, unsavedNames } from './unsaved';
+import walkSevText from '../../assets/walk.sev?raw';
+import sampleProjectText from '../../assets/sample.actguy.json?raw';
 
-const assets = join(__dirname, '..', '..', 'assets');
 const joints = [
   { parent: -1, mirror: 0, part: 0, reserved: 0, name: 'hips' },
   { parent: 0, mirror: 1, part: 0, reserved: 0, name: 'foot' },
@@ -58,8 +57,8 @@ beforeEach(() => {
   sevStore.getState().close();
   projectStore.getState().close();
   sessionStore.setState({ messages: [], confirm: null, picker: null, selectedJoint: 0, playhead: 0 });
-  sevStore.getState().load('/ws/walk.sev', 'walk', readFileSync(join(assets, 'walk.sev'), 'utf8'));
-  projectStore.getState().adopt('/ws/sample.actguy.json', readFileSync(join(assets, 'sample.actguy.json'), 'utf8'));
+  sevStore.getState().load('/ws/walk.sev', 'walk', walkSevText);
+  projectStore.getState().adopt('/ws/sample.actguy.json', sampleProjectText);
 });
 
 describe('unsaved work across the motion, the SEV and the project', () => {
