@@ -38,6 +38,7 @@ import type { PathPolicy } from './pathPolicy';
 import type { RecentFilesStore } from './recentFiles';
 import { createProjectHandlers } from './project/projectHandlers';
 import { createInterchangeHandlers } from './interchange/interchangeHandlers';
+import type { ImportRunner } from './interchange/importRunner';
 import type { BuildJobLauncher } from './project/buildRunner';
 
 /** Every invoke member as a function of its one argument. */
@@ -55,6 +56,8 @@ export interface HandlerContext {
   onDocumentState?: (report: DocumentStateReport) => void;
   /** How archive builds run (tests run them in-process); defaults to the build worker beside the bundle. */
   launchBuild?: BuildJobLauncher;
+  /** How File > Import runs (tests run it in-process); defaults to one import worker per import beside the bundle. */
+  runImport?: ImportRunner;
 }
 
 /** Limits of the workspace listing, so a huge folder cannot stall the main process. */
@@ -165,7 +168,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     // Projects, SEV files, SE tables, archive builds, audition sounds (electron/project).
     ...createProjectHandlers({ policy, dialogs, launchBuild: ctx.launchBuild }),
     // File > Import (BVH, glTF/GLB) as a new unsaved document, File > Export glTF (electron/interchange).
-    ...createInterchangeHandlers({ policy, dialogs, compress, documents, checkCompressRequest: requireCompressRequest }),
+    ...createInterchangeHandlers({ policy, dialogs, compress, documents, checkCompressRequest: requireCompressRequest, runImport: ctx.runImport }),
 
     getAppInfo: async () => ({ ...ctx.appInfo }),
 

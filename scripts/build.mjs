@@ -23,6 +23,7 @@ const targets = {
     ['electron/preload.ts', 'dist/electron/preload.cjs', { external: ['electron'] }],
     ['electron/compressWorker.ts', 'dist/electron/compressWorker.cjs', {}],
     ['electron/project/buildWorker.ts', 'dist/electron/buildWorker.cjs', {}],
+    ['electron/interchange/importWorker.ts', 'dist/electron/importWorker.cjs', {}],
     ['electron/loopback/serve.ts', 'dist/electron/loopback.cjs', {}],
   ],
 };

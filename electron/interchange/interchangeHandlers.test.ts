@@ -1,7 +1,8 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { build } from 'esbuild';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { compressMotion } from '../../shared/compress/compress';
 import { compressRequestForMotion } from '../../shared/compress/request';
 import { DEFAULT_TOLERANCES } from '../../shared/compress/types';
@@ -19,6 +20,7 @@ import { createHandlers, dispatchInvoke, type ApiHandlers } from '../handlers';
 import { createPathPolicy } from '../pathPolicy';
 import { createRecentFilesStore } from '../recentFiles';
 import { suggestedName } from './interchangeHandlers';
+import { workerImportRunner } from './importRunner';
 
 const SAMPLE = resolve(__dirname, '..', '..', 'assets', 'walk.mtn');
 
@@ -49,6 +51,19 @@ Frame Time: 0.0333333
 `;
 
 const workerPath = useBuiltCompressWorker();
+
+// The import worker bundled as scripts/build.mjs does, so every import here crosses the real worker boundary.
+let importWorkerDir = '';
+let importWorkerPath = '';
+beforeAll(async () => {
+  importWorkerDir = mkdtempSync(join(tmpdir(), 'actguy-import-worker-'));
+  importWorkerPath = join(importWorkerDir, 'importWorker.cjs');
+  await build({
+    entryPoints: [resolve(__dirname, 'importWorker.ts')], outfile: importWorkerPath,
+    bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error',
+  });
+});
+afterAll(() => rmSync(importWorkerDir, { recursive: true, force: true }));
 
 /** Dialog answers queued by a test, in order; the options each dialog was shown with are recorded. */
 interface ScriptedDialogs extends DialogPort {
@@ -86,7 +101,7 @@ beforeEach(() => {
     version: '0.0.0-test', samplePath: SAMPLE, startupPath: join(workspace, 'walk.mtn'), transport: 'loopback',
     nativeDialogs: false, workspaceRoot: workspace, platform: process.platform,
   };
-  handlers = createHandlers({ appInfo, policy: createPathPolicy(), recent: createRecentFilesStore(dir), compress, dialogs });
+  handlers = createHandlers({ appInfo, policy: createPathPolicy(), recent: createRecentFilesStore(dir), compress, dialogs, runImport: workerImportRunner(importWorkerPath) });
 });
 afterEach(async () => {
   await compress.dispose();
@@ -237,6 +252,17 @@ describe('File > Import', () => {
       expect(r.ok, JSON.stringify(arg)).toBe(false);
       if (!r.ok) expect(r.error.message).toMatch(message);
     }
+  });
+
+  it('an import worker that cannot start is a readable error that names the file', async () => {
+    writeFileSync(join(workspace, 'take.bvh'), SMALL_BVH);
+    const broken = createHandlers({
+      appInfo: { version: '0', samplePath: SAMPLE, startupPath: SAMPLE, transport: 'loopback', nativeDialogs: false, workspaceRoot: workspace, platform: process.platform },
+      policy: createPathPolicy(), recent: createRecentFilesStore(dir), compress, dialogs, runImport: workerImportRunner(join(dir, 'no-such-worker.cjs')),
+    });
+    const r = await dispatchInvoke(broken, 'importMotion', { path: join(workspace, 'take.bvh') });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.message).toMatch(/^Could not import .*take\.bvh: the import/);
   });
 
   it('suggests names made of letters, digits, _ and -', () => {

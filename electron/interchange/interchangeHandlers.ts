@@ -6,42 +6,36 @@
  *
  * The renderer is untrusted: the file to import must be in the allowed set (a
  * file chosen in the dialog becomes allowed; the workspace over loopback), and
- * the external buffers of a .gltf are read only from inside that file's folder,
- * after resolving symbolic links, so a crafted .gltf cannot make main read
- * anything else. Exports are written atomically to an allowed path.
+ * the external buffers of a .gltf are read only from inside that file's folder
+ * (importJob.ts). The parsing runs in a worker per import (importWorker.ts).
+ * Exports are written atomically to an allowed path.
  */
-import { statSync } from 'node:fs';
-import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { FormatError } from '../../shared/errors';
+import { dirname, extname, join } from 'node:path';
 import { motionToGlb } from '../../shared/interchange/gltf/export';
-import { GltfClipChoiceError, listGltfClips } from '../../shared/interchange/gltf/import';
-import { importMotionBytes, motionSourceKind } from '../../shared/interchange/importMotion';
-import type { ImportResult } from '../../shared/interchange/types';
-import type {
-  CompressRequest,
-  DocumentId,
-  ExportGltfOutcome,
-  ExportGltfRequest,
-  GltfExportSource,
-  ImportMotionOutcome,
-  ImportMotionRequest,
+import {
+  ActGuyApiError,
+  type CompressRequest,
+  type DocumentId,
+  type ExportGltfOutcome,
+  type ExportGltfRequest,
+  type GltfExportSource,
+  type ImportMotionOutcome,
+  type ImportMotionRequest,
 } from '../../shared/ipc';
 import type { Motion } from '../../shared/motion/types';
 import { decodeMt3ToMotion } from '../../shared/mt3/decode';
 import { readMtn } from '../../shared/mtn/read';
-import { writeMtn } from '../../shared/mtn/write';
 import type { CompressClient } from '../compressClient';
 import type { DialogPort, FileFilter } from '../dialogPort';
 import { systemReason } from '../fsErrors';
-import { baseNameOf, readBytes, writeFileAtomic } from '../fsutil';
-import { requireObject, requireString } from '../ipcArgs';
-import { canonicalPath, type PathPolicy } from '../pathPolicy';
+import { baseNameOf, writeFileAtomic } from '../fsutil';
+import { requireBytes, requireObject, requireString } from '../ipcArgs';
+import type { PathPolicy } from '../pathPolicy';
 import type { ApiHandlersOf } from '../project/types';
+import { workerImportRunner, type ImportRunner } from './importRunner';
 
 /** Extensions File > Import takes (lower case, with the dot). */
 export const IMPORT_EXTENSIONS = ['.bvh', '.glb', '.gltf'] as const;
-/** Largest source file (and external buffer) read for an import: a long mocap take is a few tens of MiB. */
-export const IMPORT_MAX_BYTES = 512 * 1024 * 1024;
 /** Highest import frame rate accepted (more only makes huge motions; MGS2 plays at 30). */
 export const IMPORT_MAX_FPS = 1000;
 
@@ -70,12 +64,15 @@ export interface InterchangeHandlerContext {
   documents: Map<DocumentId, HandlerDocument>;
   /** createHandlers' compress-request check (shape, array types, tolerances > 0), so exports refuse what compressMotion refuses. */
   checkCompressRequest(v: unknown, what: string): CompressRequest;
+  /** How imports run; defaults to a fresh importWorker.cjs (beside the running bundle) per import. */
+  runImport?: ImportRunner;
 }
 
 export type InterchangeHandlers = ApiHandlersOf<'importMotion' | 'importMotionDialog' | 'exportGltf' | 'exportGltfDialog'>;
 
 export function createInterchangeHandlers(ctx: InterchangeHandlerContext): InterchangeHandlers {
   const { policy, dialogs, compress, documents } = ctx;
+  const runImport = ctx.runImport ?? workerImportRunner();
 
   const requireDocument = (id: unknown): HandlerDocument => {
     const doc = typeof id === 'string' ? documents.get(id) : undefined;
@@ -94,35 +91,17 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
     if (clip !== undefined && !(typeof clip === 'string' ? clip.length > 0 : Number.isInteger(clip) && clip >= 0))
       throw new Error('importMotion: clip must be a clip index (an integer >= 0) or a clip name');
 
-    const bytes = readLimited(path, `Could not import ${path}`);
-    const sourceKind = motionSourceKind(bytes, path);
-    if (!sourceKind) throw new FormatError('BVH', 'not a BVH (no HIERARCHY) nor a glTF/GLB file; import takes .bvh, .glb or .gltf', { offset: 0 }, path);
-    if (sourceKind === 'bvh' && clip !== undefined) throw new Error(`Could not import ${path}: a clip can be chosen for glTF/GLB files only`);
-    const resolveUri = externalBufferReader(path);
-
-    let result: ImportResult;
-    try {
-      result = await importMotionBytes(bytes, path, { fps, scale, clip, resolveUri });
-    } catch (e) {
-      // Several clips and none chosen: the renderer shows them and asks again with `clip`.
-      if (e instanceof GltfClipChoiceError && clip === undefined)
-        return { status: 'chooseClip', path, clips: e.clips.map((c) => ({ index: c.index, name: c.name, duration: c.duration })) };
-      throw e;
-    }
-
-    // The clip's name, when one was chosen among several (an index names it only through the list).
-    let clipName: string | null = null;
-    if (sourceKind === 'gltf' && clip !== undefined) {
-      const clips = await listGltfClips(bytes, { resolveUri });
-      clipName = (clips.find((c) => c.name === String(clip)) ?? clips.find((c) => c.index === Number(clip)))?.name ?? String(clip);
-    }
+    // Parsed in the import worker: a large take or a hostile glTF never stalls the main process.
+    const job = await runImport({ path, fps, scale, clip });
+    if (job.status === 'failed') throw new ActGuyApiError({ message: job.message, formatKind: job.formatKind });
+    if (job.status === 'chooseClip') return { status: 'chooseClip', path, clips: job.clips };
+    const { sourceKind, mtnBytes, warnings, clipName } = job;
     const name = suggestedName(baseNameOf(path), clipName);
-    const mtnBytes = writeMtn(result.motion);
     const documentId = compress.open({ name, mtnBytes });
     documents.set(documentId, { path: join(dirname(path), `${name}.mtn`), name });
     return {
       status: 'imported',
-      motion: { documentId, name, sourcePath: path, sourceKind, clip: clipName, mtnBytes, warnings: result.warnings },
+      motion: { documentId, name, sourcePath: path, sourceKind, clip: clipName, mtnBytes, warnings },
     };
   };
 
@@ -135,10 +114,10 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
     const path = policy.check(given, 'write');
     const scale = req.scale === undefined ? 1 : req.scale;
     if (!(typeof scale === 'number' && Number.isFinite(scale) && scale > 0)) throw new Error(`exportGltf: scale must be a number > 0, found ${String(req.scale)}`);
-    if (!(req.mtnBytes instanceof Uint8Array)) throw new Error('exportGltf: mtnBytes must be a Uint8Array');
+    const mtnBytes = requireBytes(req.mtnBytes, 'exportGltf: mtnBytes');
     let motion: Motion;
     try {
-      motion = readMtn(req.mtnBytes);
+      motion = readMtn(mtnBytes);
     } catch (e) {
       throw new Error(`Could not export ${path}: the motion is not a valid MTN file (${(e as Error).message}); nothing was written`);
     }
@@ -204,37 +183,6 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
 
 type InterchangeDialogRequest = Parameters<InterchangeHandlers['exportGltfDialog']>[0];
 
-/**
- * Reads the external buffers a .gltf names, only from inside its own folder
- * (sub-folders included): no absolute paths, no URL schemes, no `..` or
- * symbolic link that leads out of it.
- */
-export function externalBufferReader(gltfPath: string): (uri: string) => Uint8Array {
-  const folder = canonicalPath(dirname(gltfPath));
-  return (uri) => {
-    const refuse = (why: string): never => {
-      throw new FormatError('GLTF', `external buffer ${JSON.stringify(uri)} ${why}`, { where: 'buffers' });
-    };
-    let relativeName: string;
-    try {
-      relativeName = decodeURIComponent(uri);
-    } catch {
-      return refuse('is not a valid URI');
-    }
-    if (/^[a-z][a-z0-9+.-]*:/i.test(relativeName) || isAbsolute(relativeName) || relativeName.startsWith('\\'))
-      refuse('is not a file beside the .gltf; ActGuy reads external buffers only from the file\'s folder');
-    const target = canonicalPath(resolve(folder, relativeName));
-    const rel = relative(folder, target);
-    if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel))
-      refuse(`lies outside the folder of the .gltf (${folder}); ActGuy reads external buffers only from there`);
-    try {
-      return readLimited(target, 'the buffer');
-    } catch (e) {
-      return refuse(`cannot be read: ${(e as Error).message}`);
-    }
-  };
-}
-
 /** A document name from the source's base name and the chosen clip: letters, digits, `_`, `-` only. */
 export function suggestedName(base: string, clip: string | null): string {
   const clean = (s: string): string => s.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '');
@@ -249,16 +197,6 @@ function importOptions(req: { fps?: unknown; scale?: unknown }, what: string): {
     throw new Error(`${what}: fps must be a number > 0 and <= ${IMPORT_MAX_FPS}, found ${String(req.fps)}`);
   if (!(typeof scale === 'number' && Number.isFinite(scale) && scale > 0)) throw new Error(`${what}: scale must be a number > 0, found ${String(req.scale)}`);
   return { fps, scale };
-}
-
-function readLimited(path: string, what: string): Uint8Array {
-  try {
-    const size = statSync(path).size;
-    if (size > IMPORT_MAX_BYTES) throw new Error(`${(size / 1048576).toFixed(0)} MiB is more than the ${IMPORT_MAX_BYTES / 1048576} MiB an import reads`);
-    return readBytes(path);
-  } catch (e) {
-    throw new Error(`${what}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : systemReason(e)}`);
-  }
 }
 
 function requireSource(v: unknown, what: string): GltfExportSource {

@@ -1,0 +1,112 @@
+/**
+ * One File > Import as a job: read the source (and a .gltf's external buffers,
+ * only from its own folder), run the importer, and return the new motion as
+ * MTN bytes, or the clip list when a glTF holds several clips and none was
+ * chosen. Runs in the import worker (importWorker.ts) so parsing a large mocap
+ * take or a crafted glTF never stalls the main process; tests run it in-process.
+ */
+import { statSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { FormatError, type FileKind } from '../../shared/errors';
+import { GltfClipChoiceError, listGltfClips } from '../../shared/interchange/gltf/import';
+import { importMotionBytes, motionSourceKind } from '../../shared/interchange/importMotion';
+import type { InterchangeWarning } from '../../shared/interchange/types';
+import type { ImportClipSummary } from '../../shared/ipc';
+import { writeMtn } from '../../shared/mtn/write';
+import { systemReason } from '../fsErrors';
+import { readBytes } from '../fsutil';
+import { canonicalPath } from '../pathPolicy';
+
+/** Largest source file (and external buffer) an import reads: a long mocap take is a few tens of MiB. */
+export const IMPORT_MAX_BYTES = 512 * 1024 * 1024;
+
+/** What the handler asks (the path already passed the path policy; options already checked). */
+export interface ImportJobRequest {
+  /** Canonical absolute path of the .bvh/.glb/.gltf. */
+  path: string;
+  fps: number;
+  scale: number;
+  /** A clip index or name, for a glTF with several clips. */
+  clip?: number | string;
+}
+
+export type ImportJobResult =
+  | { status: 'imported'; sourceKind: 'bvh' | 'gltf'; mtnBytes: Uint8Array; warnings: InterchangeWarning[]; clipName: string | null }
+  | { status: 'chooseClip'; clips: ImportClipSummary[] }
+  /** A failure, as the transports carry it: the message names the file (and the place for a FormatError). */
+  | { status: 'failed'; message: string; formatKind?: FileKind };
+
+/** Runs an import job; never throws (failures come back as `failed`, so they cross a worker boundary intact). */
+export async function runImportJob(req: ImportJobRequest): Promise<ImportJobResult> {
+  try {
+    return await importFile(req);
+  } catch (e) {
+    if (e instanceof FormatError) return { status: 'failed', message: e.message, formatKind: e.kind };
+    return { status: 'failed', message: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+async function importFile({ path, fps, scale, clip }: ImportJobRequest): Promise<ImportJobResult> {
+  const bytes = readLimited(path, `Could not import ${path}`);
+  const sourceKind = motionSourceKind(bytes, path);
+  if (!sourceKind) throw new FormatError('BVH', 'not a BVH (no HIERARCHY) nor a glTF/GLB file; import takes .bvh, .glb or .gltf', { offset: 0 }, path);
+  if (sourceKind === 'bvh' && clip !== undefined) throw new Error(`Could not import ${path}: a clip can be chosen for glTF/GLB files only`);
+  const resolveUri = externalBufferReader(path);
+  let result;
+  try {
+    result = await importMotionBytes(bytes, path, { fps, scale, clip, resolveUri });
+  } catch (e) {
+    // Several clips and none chosen: the renderer shows them and asks again with `clip`.
+    if (e instanceof GltfClipChoiceError && clip === undefined)
+      return { status: 'chooseClip', clips: e.clips.map((c) => ({ index: c.index, name: c.name, duration: c.duration })) };
+    throw e;
+  }
+  // The clip's name when one was chosen among several (an index names it only through the list).
+  let clipName: string | null = null;
+  if (sourceKind === 'gltf' && clip !== undefined) {
+    const clips = await listGltfClips(bytes, { resolveUri });
+    clipName = (clips.find((c) => c.name === String(clip)) ?? clips.find((c) => c.index === Number(clip)))?.name ?? String(clip);
+  }
+  return { status: 'imported', sourceKind, mtnBytes: writeMtn(result.motion), warnings: result.warnings, clipName };
+}
+
+/**
+ * Reads the external buffers a .gltf names, only from inside its own folder
+ * (sub-folders included): no absolute paths, no URL schemes, no `..` or
+ * symbolic link that leads out of it.
+ */
+export function externalBufferReader(gltfPath: string): (uri: string) => Uint8Array {
+  const folder = canonicalPath(dirname(gltfPath));
+  return (uri) => {
+    const refuse = (why: string): never => {
+      throw new FormatError('GLTF', `external buffer ${JSON.stringify(uri)} ${why}`, { where: 'buffers' });
+    };
+    let relativeName: string;
+    try {
+      relativeName = decodeURIComponent(uri);
+    } catch {
+      return refuse('is not a valid URI');
+    }
+    if (/^[a-z][a-z0-9+.-]*:/i.test(relativeName) || isAbsolute(relativeName) || relativeName.startsWith('\\'))
+      refuse("is not a file beside the .gltf; ActGuy reads external buffers only from the file's folder");
+    const target = canonicalPath(resolve(folder, relativeName));
+    const rel = relative(folder, target);
+    if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel))
+      refuse(`lies outside the folder of the .gltf (${folder}); ActGuy reads external buffers only from there`);
+    try {
+      return readLimited(target, 'the buffer');
+    } catch (e) {
+      return refuse(`cannot be read: ${(e as Error).message}`);
+    }
+  };
+}
+
+function readLimited(path: string, what: string): Uint8Array {
+  try {
+    const size = statSync(path).size;
+    if (size > IMPORT_MAX_BYTES) throw new Error(`${(size / 1048576).toFixed(0)} MiB is more than the ${IMPORT_MAX_BYTES / 1048576} MiB an import reads`);
+    return readBytes(path);
+  } catch (e) {
+    throw new Error(`${what}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : systemReason(e)}`);
+  }
+}
