@@ -60,3 +60,23 @@ export function numberOption(args: ParsedArgs, name: string, fallback: number): 
   if (!Number.isFinite(n)) throw new UsageError(`option --${name} needs a number, got ${JSON.stringify(v)}`);
   return n;
 }
+
+/** The single positional argument of a command; `what` names it in the usage error ("expected exactly one <what>"). */
+export function singlePositional(args: ParsedArgs, what: string): string {
+  if (args.positionals.length !== 1) throw new UsageError(`expected exactly one ${what}`);
+  return args.positionals[0];
+}
+
+/** A valued option the command cannot run without; the usage error shows it with its placeholder ("missing -o OUT.mt3"). */
+export function requiredOption(args: ParsedArgs, name: string, placeholder: string): string {
+  const v = stringOption(args, name);
+  if (!v) throw new UsageError(`missing ${name.length === 1 ? '-' : '--'}${name} ${placeholder}`);
+  return v;
+}
+
+/** A number option that must be > 0 (a scale, a frame rate). */
+export function positiveNumberOption(args: ParsedArgs, name: string, fallback: number): number {
+  const v = numberOption(args, name, fallback);
+  if (!(v > 0)) throw new UsageError(`--${name} must be > 0, got ${v}`);
+  return v;
+}

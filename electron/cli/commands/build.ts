@@ -1,6 +1,6 @@
 import { buildProject } from '../../build/build';
 import { printDiagnostics } from '../../build/inputs';
-import { parseArgs, stringOption, UsageError } from '../args';
+import { parseArgs, singlePositional, stringOption } from '../args';
 import type { CliCommand } from '../command';
 
 export const buildCommand: CliCommand = {
@@ -9,10 +9,9 @@ export const buildCommand: CliCommand = {
   summary: 'validate a project, compress every motion and write the .mar, the .sar and a JSON build report (nothing is written on any error)',
   run(argv) {
     const args = parseArgs(argv, ['o'], ['quiet'], { out: 'o' });
-    if (args.positionals.length !== 1) throw new UsageError('expected exactly one project file');
     const quiet = args.options.has('quiet');
     const tty = Boolean(process.stdout.isTTY) && !quiet;
-    const outcome = buildProject(args.positionals[0], {
+    const outcome = buildProject(singlePositional(args, 'project file'), {
       outDir: stringOption(args, 'o'),
       onProgress: tty
         ? (p) => {

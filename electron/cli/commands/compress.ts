@@ -4,7 +4,7 @@ import { DEFAULT_TOLERANCES } from '../../../shared/compress/types';
 import { inFile } from '../../../shared/errors';
 import { readMtn } from '../../../shared/mtn/read';
 import { baseNameOf, readBytes, writeFileAtomic } from '../../fsutil';
-import { numberOption, parseArgs, stringOption, UsageError } from '../args';
+import { numberOption, parseArgs, requiredOption, singlePositional, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
 
 export const compressCommand: CliCommand = {
@@ -13,10 +13,8 @@ export const compressCommand: CliCommand = {
   summary: 'compress an .mtn to .mt3 by greedy max-error key insertion until every frame is within tolerance',
   run(argv) {
     const args = parseArgs(argv, ['o', 'pos-tol', 'rot-tol', 'offset-tol', 'joint-rot-tol', 'name', 'report'], ['quiet'], { out: 'o' });
-    if (args.positionals.length !== 1) throw new UsageError('expected exactly one input .mtn');
-    const input = args.positionals[0];
-    const output = stringOption(args, 'o');
-    if (!output) throw new UsageError('missing -o OUT.mt3');
+    const input = singlePositional(args, 'input .mtn');
+    const output = requiredOption(args, 'o', 'OUT.mt3');
     const name = stringOption(args, 'name') ?? baseNameOf(input);
     const options = {
       positionTolerance: tolerance(args, 'pos-tol', DEFAULT_TOLERANCES.positionTolerance),

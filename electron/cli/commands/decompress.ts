@@ -8,7 +8,7 @@ import { readMtn } from '../../../shared/mtn/read';
 import { writeMtn } from '../../../shared/mtn/write';
 import { gvStrCode } from '../../../shared/strcode';
 import { readBytes, writeFileAtomic } from '../../fsutil';
-import { parseArgs, stringOption, UsageError } from '../args';
+import { parseArgs, requiredOption, singlePositional, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
 
 export const decompressCommand: CliCommand = {
@@ -17,10 +17,8 @@ export const decompressCommand: CliCommand = {
   summary: 'decode an .mt3 (or one .mar entry) to an .mtn, every frame 0..N, with the reference decoder; the skeleton gives joint names, hierarchy and fps',
   run(argv) {
     const args = parseArgs(argv, ['o', 'skeleton', 'entry'], ['quiet'], { out: 'o' });
-    if (args.positionals.length !== 1) throw new UsageError('expected exactly one input .mt3 or .mar');
-    const input = args.positionals[0];
-    const output = stringOption(args, 'o');
-    if (!output) throw new UsageError('missing -o OUT.mtn');
+    const input = singlePositional(args, 'input .mt3 or .mar');
+    const output = requiredOption(args, 'o', 'OUT.mtn');
     const skeletonPath = stringOption(args, 'skeleton');
     const entry = stringOption(args, 'entry');
     const bytes = readBytes(input);

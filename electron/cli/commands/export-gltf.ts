@@ -6,7 +6,7 @@ import { decompressMt3 } from '../../../shared/mt3/decode';
 import { readMt3 } from '../../../shared/mt3/read';
 import { readMtn } from '../../../shared/mtn/read';
 import { baseNameOf, readBytes, writeFileAtomic } from '../../fsutil';
-import { numberOption, parseArgs, stringOption, UsageError } from '../args';
+import { parseArgs, positiveNumberOption, requiredOption, singlePositional, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
 
 export const exportGltfCommand: CliCommand = {
@@ -15,12 +15,9 @@ export const exportGltfCommand: CliCommand = {
   summary: 'write a motion (source .mtn, or an .mt3 decoded with the skeleton .mtn) as a GLB: skeleton nodes, skin, bone mesh, one animation',
   run(argv) {
     const args = parseArgs(argv, ['o', 'skeleton', 'scale', 'name'], ['no-mesh', 'quiet'], { out: 'o' });
-    if (args.positionals.length !== 1) throw new UsageError('expected exactly one input .mt3 or .mtn');
-    const input = args.positionals[0];
-    const output = stringOption(args, 'o');
-    if (!output) throw new UsageError('missing -o OUT.glb');
-    const scale = numberOption(args, 'scale', 1);
-    if (!(scale > 0)) throw new UsageError(`--scale must be > 0, got ${scale}`);
+    const input = singlePositional(args, 'input .mt3 or .mtn');
+    const output = requiredOption(args, 'o', 'OUT.glb');
+    const scale = positiveNumberOption(args, 'scale', 1);
     const skeletonPath = stringOption(args, 'skeleton');
     const ext = extname(input).toLowerCase();
 

@@ -6,7 +6,7 @@ import { importMotionBytes, motionSourceKind } from '../../../shared/interchange
 import type { ImportResult } from '../../../shared/interchange/types';
 import { writeMtn } from '../../../shared/mtn/write';
 import { readBytes, writeFileAtomic } from '../../fsutil';
-import { numberOption, parseArgs, stringOption, UsageError } from '../args';
+import { parseArgs, positiveNumberOption, requiredOption, singlePositional, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
 
 export const importCommand: CliCommand = {
@@ -15,14 +15,10 @@ export const importCommand: CliCommand = {
   summary: 'convert BVH mocap or a glTF/GLB skinned animation clip to an .mtn, resampled to --fps (default 30); lists the clips when a glTF has several and no --clip',
   async run(argv) {
     const args = parseArgs(argv, ['o', 'fps', 'scale', 'clip'], ['offsets', 'quiet'], { out: 'o' });
-    if (args.positionals.length !== 1) throw new UsageError('expected exactly one input file (.bvh, .glb or .gltf)');
-    const input = args.positionals[0];
-    const output = stringOption(args, 'o');
-    if (!output) throw new UsageError('missing -o OUT.mtn');
-    const fps = numberOption(args, 'fps', 30);
-    const scale = numberOption(args, 'scale', 1);
-    if (!(fps > 0)) throw new UsageError(`--fps must be > 0, got ${fps}`);
-    if (!(scale > 0)) throw new UsageError(`--scale must be > 0, got ${scale}`);
+    const input = singlePositional(args, 'input file (.bvh, .glb or .gltf)');
+    const output = requiredOption(args, 'o', 'OUT.mtn');
+    const fps = positiveNumberOption(args, 'fps', 30);
+    const scale = positiveNumberOption(args, 'scale', 1);
     const offsets = args.options.has('offsets');
     const clip = stringOption(args, 'clip');
 

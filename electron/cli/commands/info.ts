@@ -7,7 +7,7 @@ import { KeyFlag, MotionFlag, type Motion } from '../../../shared/motion/types';
 import { readMtn } from '../../../shared/mtn/read';
 import { describeSar } from '../../../shared/sar/describe';
 import { readBytes } from '../../fsutil';
-import { parseArgs, stringOption, UsageError } from '../args';
+import { parseArgs, singlePositional, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
 import { readMotionNamesFile } from '../motionNames';
 import { findProjectOfSar, loadSarDisplayNames } from '../../build/sarNames';
@@ -31,8 +31,7 @@ export const infoCommand: CliCommand = {
   summary: 'print a readable summary: MTN skeleton and key info, MT3 header and streams, MAR/SAR entries (motion names from --names)',
   run(argv) {
     const args = parseArgs(argv, ['names', 'skeleton', 'sls', 'se-define', 'project']);
-    if (args.positionals.length !== 1) throw new UsageError('expected exactly one file');
-    const path = args.positionals[0];
+    const path = singlePositional(args, 'file');
     const namesPath = stringOption(args, 'names');
     const names = namesPath ? readMotionNamesFile(namesPath) : undefined;
     const skeletonPath = stringOption(args, 'skeleton');

@@ -3,7 +3,7 @@ import { writeMar } from '../../../shared/mar/write';
 import { readMt3 } from '../../../shared/mt3/read';
 import { formatStrCode } from '../../../shared/strcode';
 import { readBytes, writeFileAtomic } from '../../fsutil';
-import { parseArgs, stringOption, UsageError } from '../args';
+import { parseArgs, requiredOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
 
 export const packMarCommand: CliCommand = {
@@ -12,8 +12,7 @@ export const packMarCommand: CliCommand = {
   summary: 'archive .mt3 files into a .mar; the order given is the motion index (the paired .sar uses the same order)',
   run(argv) {
     const args = parseArgs(argv, ['o'], ['quiet'], { out: 'o' });
-    const output = stringOption(args, 'o');
-    if (!output) throw new UsageError('missing -o OUT.mar');
+    const output = requiredOption(args, 'o', 'OUT.mar');
     if (args.positionals.length === 0) throw new UsageError('expected at least one .mt3');
     const files = args.positionals;
     const byHash = new Map<number, number>();

@@ -3,7 +3,7 @@ import { inFile } from '../../../shared/errors';
 import { readMar } from '../../../shared/mar/read';
 import { formatStrCode } from '../../../shared/strcode';
 import { readBytes, writeFileAtomic } from '../../fsutil';
-import { parseArgs, stringOption, UsageError } from '../args';
+import { parseArgs, requiredOption, singlePositional, stringOption } from '../args';
 import type { CliCommand } from '../command';
 import { readMotionNamesFile } from '../motionNames';
 
@@ -19,10 +19,8 @@ export const unpackMarCommand: CliCommand = {
   summary: 'extract every .mt3 of a .mar into DIR as <name>.mt3 (names from --names, else 0x<hash>.mt3) plus index.txt in archive order',
   run(argv) {
     const args = parseArgs(argv, ['o', 'names'], ['quiet'], { out: 'o' });
-    if (args.positionals.length !== 1) throw new UsageError('expected exactly one input .mar');
-    const input = args.positionals[0];
-    const dir = stringOption(args, 'o');
-    if (!dir) throw new UsageError('missing -o DIR');
+    const input = singlePositional(args, 'input .mar');
+    const dir = requiredOption(args, 'o', 'DIR');
     const namesPath = stringOption(args, 'names');
     const names = namesPath ? readMotionNamesFile(namesPath) : undefined;
     const mar = inFile(input, () => readMar(readBytes(input)));
