@@ -13,6 +13,7 @@ import { HiDpiCanvas } from '../canvas/hidpiCanvas';
 import {
   GUTTER, RIGHT_PAD, RULER_H, clampView, drawHoverLine, drawPlayhead, drawRuler, drawTimeGrid, frameToX, xToFrame, zoomView, type TimeAxis,
 } from '../canvas/timeAxis';
+import { diamondPath } from '../canvas/shapes';
 import { buildSeries, type CurveSeries } from './series';
 import { planGutter, thinTickLabels, type ErrorLine } from './gutterLabels';
 import { COLORS } from '../theme';
@@ -226,21 +227,13 @@ export class CurvePainter {
     ctx.fillRect(axis.left, top, axis.right + RIGHT_PAD - axis.left, KEY_BAND_H);
     const cy = top + KEY_BAND_H / 2;
     const user = new Set(series.userKeyFrames);
-    const diamond = (x: number, r: number) => {
-      ctx.beginPath();
-      ctx.moveTo(x, cy - r);
-      ctx.lineTo(x + r, cy);
-      ctx.lineTo(x, cy + r);
-      ctx.lineTo(x - r, cy);
-      ctx.closePath();
-    };
     ctx.lineWidth = 1;
     for (const k of series.keyFrames) {
       if (user.has(k)) continue;
       const x = frameToX(axis, k);
       ctx.strokeStyle = COLORS.autoKey;
       ctx.fillStyle = COLORS.canvasBg;
-      diamond(x, 4);
+      diamondPath(ctx, x, cy, 4);
       ctx.fill();
       ctx.stroke();
     }
@@ -248,7 +241,7 @@ export class CurvePainter {
       const x = frameToX(axis, k);
       ctx.fillStyle = COLORS.userKey;
       ctx.strokeStyle = '#000';
-      diamond(x, 5.5);
+      diamondPath(ctx, x, cy, 5.5);
       ctx.fill();
       ctx.stroke();
     }

@@ -13,6 +13,7 @@ import { sessionStore } from '../state/sessionStore';
 import { compressionStore } from '../state/compressionStore';
 import { HiDpiCanvas } from '../canvas/hidpiCanvas';
 import { GUTTER, RIGHT_PAD, RULER_H, clampView, drawHoverLine, drawPlayhead, drawRuler, drawTimeGrid, frameToX, xToFrame, zoomView, type TimeAxis } from '../canvas/timeAxis';
+import { diamondPath } from '../canvas/shapes';
 import { userKeyFramesOf } from '../curves/series';
 import { COLORS } from '../theme';
 
@@ -299,26 +300,18 @@ export class TimelinePainter {
     const y = SPECIAL_TOP + LOCK_ROW_H;
     paintPinnedRowBand(ctx, y, TRACE_ROW_H, w, '#1f2227', COLORS.trace, 'Trace keys (click)');
     const cy = y + TRACE_ROW_H / 2;
-    const diamond = (x: number, r: number) => {
-      ctx.beginPath();
-      ctx.moveTo(x, cy - r);
-      ctx.lineTo(x + r, cy);
-      ctx.lineTo(x, cy + r);
-      ctx.lineTo(x - r, cy);
-      ctx.closePath();
-    };
     // The trace always has keys at 0 and N (hollow); TRACE frames are filled.
     ctx.strokeStyle = COLORS.trace;
     ctx.lineWidth = 1;
     for (const f of [0, m.frameCount]) {
       if (m.translationKeyInfo[f * 4] & KeyFlag.TRACE) continue;
-      diamond(frameToX(axis, f), 4.5);
+      diamondPath(ctx, frameToX(axis, f), cy, 4.5);
       ctx.stroke();
     }
     ctx.fillStyle = COLORS.trace;
     for (let f = Math.max(0, f0 - 1); f <= Math.min(m.frameCount, f1 + 1); f++) {
       if (!(m.translationKeyInfo[f * 4] & KeyFlag.TRACE)) continue;
-      diamond(frameToX(axis, f), 5.5);
+      diamondPath(ctx, frameToX(axis, f), cy, 5.5);
       ctx.fill();
     }
     ctx.strokeStyle = COLORS.gridMajor;
