@@ -15,6 +15,7 @@ import type { SeTableReadResult } from '../../shared/se-tables/types';
 import { serializeSev } from '../../shared/sev/serialize';
 import { openPath } from '../app/controller';
 import { ALL_PARTS, confirmUnsaved } from '../app/unsaved';
+import { clearProjectHistory, editProject } from './projectHistory';
 import { askChoice } from '../app/dialogs';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
@@ -66,6 +67,7 @@ export async function openProject(path: string): Promise<void> {
 async function adoptProject(path: string, text: string, asked = false): Promise<void> {
   sevStore.getState().close();
   projectStore.getState().adopt(path, text);
+  clearProjectHistory();
   const p = projectStore.getState();
   if (p.errors.length) notify('warning', `${basenameOf(path)} has ${p.errors.length} problem${p.errors.length === 1 ? '' : 's'}; see the project panel.`);
   await Promise.all([loadSeTables(), loadSounds(savedSoundFolder(path) ?? `${dirnameOf(path)}/sounds`, true)]);
@@ -122,8 +124,7 @@ function ensureSevListed(sevPath: string, motionName: string): void {
   const i = p.json.motions.findIndex((m) => m.name === motionName);
   if (i < 0 || p.json.motions[i].sev) return;
   const rel = dirnameOf(sevPath) === dirnameOf(p.path) ? basenameOf(sevPath) : sevPath;
-  const motions = p.json.motions.map((m, k) => (k === i ? { ...m, sev: rel } : m));
-  p.setJson({ ...p.json, motions });
+  editProject(`List ${basenameOf(sevPath)} in the project`, (json) => ({ ...json, motions: json.motions.map((m, k) => (k === i ? { ...m, sev: rel } : m)) }));
 }
 
 // ---------------------------------------------------------------------------
@@ -193,15 +194,16 @@ export function storeTunerTolerances(): void {
   const t = doc.tolerances;
   const overrides: Record<string, number> = {};
   for (const [j, deg] of Object.entries(doc.rotationOverridesDeg)) overrides[doc.motion.joints[Number(j)]?.name || j] = deg;
-  const motions = p.json.motions.map((m, k) => {
-    if (k !== p.current) return m;
+  const current = p.current;
+  const motions = (json: ProjectJson) => json.motions.map((m, k) => {
+    if (k !== current) return m;
     const next: ProjectJson['motions'][number] = { ...m, tolerances: { position: t.positionTolerance, rotationDeg: t.rotationToleranceDeg, offset: t.offsetTolerance } };
     if (Object.keys(overrides).length) next.rotationOverridesDeg = overrides;
     else delete next.rotationOverridesDeg;
     return next;
   });
-  p.setJson({ ...p.json, motions });
-  notify('info', `${p.json.motions[p.current].name}: the tuner's tolerances are now the project's (save the project to keep them).`);
+  editProject(`Tolerances → project (${p.json.motions[current].name})`, (json) => ({ ...json, motions: motions(json) }));
+  notify('info', `${p.json.motions[current].name}: the tuner's tolerances are now the project's (save the project to keep them).`);
 }
 
 /** Reads a SEV into the editor (a missing file starts an empty one). */
@@ -227,15 +229,9 @@ export async function reloadSev(): Promise<void> {
   if (f) await loadSev(f.path, f.motionName);
 }
 
-function editMotions(fn: (motions: ProjectJson['motions']) => ProjectJson['motions'], keepName: string | null): void {
-  const p = projectStore.getState();
-  if (!p.json) return;
-  const motions = fn(p.json.motions.slice());
-  p.setJson({ ...p.json, motions });
-  if (keepName !== null) {
-    const i = motions.findIndex((m) => m.name === keepName);
-    projectStore.getState().setCurrent(i >= 0 ? i : null);
-  }
+/** A change of the motion list as one undo step (renderer/project/projectHistory.ts); `keepName` stays selected. */
+function editMotions(label: string, fn: (motions: ProjectJson['motions']) => ProjectJson['motions'], keepName: string | null): void {
+  editProject(label, (json) => ({ ...json, motions: fn(json.motions.slice()) }), keepName);
 }
 
 function currentName(): string | null {
@@ -247,7 +243,8 @@ function currentName(): string | null {
 export function moveMotion(from: number, to: number): void {
   const n = projectStore.getState().json?.motions.length ?? 0;
   if (from === to || from < 0 || to < 0 || from >= n || to >= n) return;
-  editMotions((ms) => {
+  const name = projectStore.getState().json!.motions[from].name;
+  editMotions(`Move ${name} to index ${to}`, (ms) => {
     const [m] = ms.splice(from, 1);
     ms.splice(to, 0, m);
     return ms;
@@ -266,7 +263,7 @@ export async function addMotion(): Promise<void> {
     let name = base;
     for (let k = 2; taken.has(name); k++) name = `${base}_${k}`;
     const rel = dirnameOf(r.path) === dirnameOf(p.path) ? basenameOf(r.path) : r.path;
-    editMotions((ms) => [...ms, { name, mtn: rel }], currentName());
+    editMotions(`Add motion ${name}`, (ms) => [...ms, { name, mtn: rel }], currentName());
     notify('info', `Added motion ${name} (${rel}) at index ${projectStore.getState().json!.motions.length - 1}.`);
   } catch (e) {
     notify('error', `Add motion failed: ${message(e)}`);
@@ -285,7 +282,7 @@ export async function removeMotion(index: number): Promise<void> {
   });
   if (choice !== 'remove') return;
   const wasCurrent = p.current === index;
-  editMotions((ms) => ms.filter((_, k) => k !== index), wasCurrent ? null : currentName());
+  editMotions(`Remove motion ${m.name}`, (ms) => ms.filter((_, k) => k !== index), wasCurrent ? null : currentName());
   if (wasCurrent) {
     projectStore.getState().setCurrent(null);
     sevStore.getState().close();

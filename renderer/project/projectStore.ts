@@ -5,9 +5,9 @@
  *
  * The project is edited as its JSON object (reorder, add, remove motions) and
  * validated with shared/project exactly as `actguy build` does; saving writes
- * the text atomically through the API. Project edits are not part of the
- * undo history (they are file-list changes, like Save As), but they mark the
- * project dirty until saved.
+ * the text atomically through the API. Project edits are undoable in the
+ * window's one undo order (renderer/project/projectHistory.ts) and mark the
+ * project dirty until saved (undoing back to the saved text makes it clean).
  */
 import { createStore } from 'zustand/vanilla';
 import type { BuildMotionResult, BuildProblem, BuildStatus } from '../../shared/ipc';

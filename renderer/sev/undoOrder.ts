@@ -1,8 +1,9 @@
 /**
- * One undo order for motion edits and SEV edits. The motion's history lives
+ * One undo order for motion, SEV and project edits. The motion's history lives
  * in the document store (renderer/state/documentStore.ts), the SEV's in the
- * SEV store; this journal records which of the two made each step, so
- * Ctrl+Z undoes the newest edit whichever it was, and Ctrl+Y redoes in order.
+ * SEV store, the project's in renderer/project/projectHistory.ts; this journal
+ * records which of them made each step, so Ctrl+Z undoes the newest edit
+ * whichever it was, and Ctrl+Y redoes in order.
  *
  * Motion steps are learned by watching the document store (a new history
  * entry is a motion edit; undo/redo made elsewhere move the matching step),
@@ -12,7 +13,7 @@
 import { documentStore, redoLabel, undoLabel, type DocumentState } from '../state/documentStore';
 
 /** Who owns a step's content. */
-export type UndoOwner = { kind: 'motion' } | { kind: 'sev'; label: string };
+export type UndoOwner = { kind: 'motion' } | { kind: 'sev'; label: string } | { kind: 'project'; label: string };
 
 /** Undo/redo of one owner's newest step (the SEV store registers itself). */
 export interface UndoParticipant {
@@ -24,6 +25,7 @@ let past: UndoOwner[] = [];
 let future: UndoOwner[] = [];
 let applying = false;
 let sevParticipant: UndoParticipant | null = null;
+let projectParticipant: UndoParticipant | null = null;
 const listeners = new Set<() => void>();
 
 function changed(): void {
@@ -39,6 +41,25 @@ export function registerSevParticipant(p: UndoParticipant): void {
 export function recordSevStep(label: string): void {
   past.push({ kind: 'sev', label });
   future = [];
+  changed();
+}
+
+/** The project history registers its undo/redo here. */
+export function registerProjectParticipant(p: UndoParticipant): void {
+  projectParticipant = p;
+}
+
+/** Records a new project step (reorder, add, remove, tolerances); clears the redo side. */
+export function recordProjectStep(label: string): void {
+  past.push({ kind: 'project', label });
+  future = [];
+  changed();
+}
+
+/** Drops every project step (another project was opened, or it was closed). */
+export function dropProjectSteps(): void {
+  past = past.filter((s) => s.kind !== 'project');
+  future = future.filter((s) => s.kind !== 'project');
   changed();
 }
 
@@ -60,9 +81,10 @@ function onDocument(s: DocumentState, prev: DocumentState): void {
   const lastNow = s.past[s.past.length - 1];
   const lastBefore = prev.past[prev.past.length - 1];
   if (s.past.length === 0 && s.future.length === 0) {
-    // load/close: the motion's history is gone, and the SEV shown with it changes too
-    past = [];
-    future = [];
+    // load/close: the motion's history is gone, and the SEV shown with it changes too; the project stays open,
+    // so its steps stay (a project motion switch must not forget a reorder)
+    past = past.filter((x) => x.kind === 'project');
+    future = future.filter((x) => x.kind === 'project');
   } else if (s.future.length === prev.future.length - 1 && s.past.length === prev.past.length + 1) {
     // a redo made without the journal
     const i = future.findIndex((x) => x.kind === 'motion');
@@ -89,6 +111,7 @@ export function undoLatest(): void {
   applying = true;
   try {
     if (step.kind === 'motion') documentStore.getState().history.undo();
+    else if (step.kind === 'project') projectParticipant?.undo();
     else sevParticipant?.undo();
   } finally {
     applying = false;
@@ -105,6 +128,7 @@ export function redoLatest(): void {
   applying = true;
   try {
     if (step.kind === 'motion') documentStore.getState().history.redo();
+    else if (step.kind === 'project') projectParticipant?.redo();
     else sevParticipant?.redo();
   } finally {
     applying = false;
@@ -118,13 +142,13 @@ export function redoLatest(): void {
 export function latestUndoLabel(): string | null {
   const step = past[past.length - 1];
   if (!step) return null;
-  return step.kind === 'sev' ? step.label : undoLabel(documentStore.getState());
+  return step.kind === 'motion' ? undoLabel(documentStore.getState()) : step.label;
 }
 
 export function latestRedoLabel(): string | null {
   const step = future[future.length - 1];
   if (!step) return null;
-  return step.kind === 'sev' ? step.label : redoLabel(documentStore.getState());
+  return step.kind === 'motion' ? redoLabel(documentStore.getState()) : step.label;
 }
 
 /** Re-renders on any journal change (the Edit menu's labels). */

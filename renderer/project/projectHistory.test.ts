@@ -1,0 +1,92 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { writeMtn } from '../../shared/mtn/write';
+import { readMtn } from '../../shared/mtn/read';
+import { emptyMotion } from '../../shared/motion/types';
+import { documentStore } from '../state/documentStore';
+import { sevStore } from '../sev/sevStore';
+import { latestRedoLabel, latestUndoLabel, redoLatest, resetUndoOrderForTests, undoLatest } from '../sev/undoOrder';
+import { isProjectDirty, projectStore } from './projectStore';
+import { moveMotion, storeTunerTolerances } from './projectActions';
+import { clearProjectHistory } from './projectHistory';
+import walkSevText from '../../assets/walk.sev?raw';
+import sampleProjectText from '../../assets/sample.actguy.json?raw';
+
+const order = () => projectStore.getState().json!.motions.map((m) => m.name);
+const selected = () => {
+  const p = projectStore.getState();
+  return p.current === null ? null : p.json!.motions[p.current].name;
+};
+
+function loadMotion(id: string): void {
+  const motion = readMtn(writeMtn(emptyMotion(20, [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'hips' }])));
+  documentStore.getState().load({ documentId: id, path: `/ws/${id}.mtn`, name: id, kind: 'mtn', readOnly: false, motion, tolerances: { positionTolerance: 0.5, rotationToleranceDeg: 0.5, offsetTolerance: 0.5 } });
+}
+
+beforeEach(() => {
+  documentStore.getState().close();
+  sevStore.getState().close();
+  projectStore.getState().close();
+  resetUndoOrderForTests();
+  projectStore.getState().adopt('/ws/sample.actguy.json', sampleProjectText);
+  clearProjectHistory();
+  loadMotion('walk');
+  sevStore.getState().load('/ws/walk.sev', 'walk', walkSevText);
+  projectStore.getState().setCurrent(0);
+});
+
+describe('project edits in the window-wide undo order', () => {
+  it('a reorder is one step, undone and redone in order with SEV and motion edits', () => {
+    expect(order()).toEqual(['walk', 'cmu_01_01', 'walk_rough']);
+    const sevBefore = sevStore.getState().file!.doc;
+    sevStore.getState().edit('Move event', (doc) => ({ ...doc, events: doc.events.map((e, i) => (i === 0 ? { ...e, frame: e.frame + 2 } : e)) }));
+    moveMotion(0, 2); // a drag-reorder drops once: one moveMotion call
+    documentStore.getState().keys.toggle(0, 4);
+    expect(order()).toEqual(['cmu_01_01', 'walk_rough', 'walk']);
+    expect(selected()).toBe('walk');
+    expect(isProjectDirty(projectStore.getState())).toBe(true);
+
+    undoLatest(); // the key toggle
+    expect(documentStore.getState().dirty).toBe(false);
+    expect(order()).toEqual(['cmu_01_01', 'walk_rough', 'walk']);
+    expect(latestUndoLabel()).toBe('Move walk to index 2');
+    undoLatest(); // the reorder, in one step
+    expect(order()).toEqual(['walk', 'cmu_01_01', 'walk_rough']);
+    expect(selected()).toBe('walk');
+    expect(isProjectDirty(projectStore.getState())).toBe(false);
+    expect(sevStore.getState().file!.doc).not.toBe(sevBefore); // the SEV edit is older: still there
+    undoLatest(); // the SEV edit
+    expect(sevStore.getState().file!.doc).toBe(sevBefore);
+
+    redoLatest();
+    expect(sevStore.getState().file!.doc).not.toBe(sevBefore);
+    expect(latestRedoLabel()).toBe('Move walk to index 2');
+    redoLatest();
+    expect(order()).toEqual(['cmu_01_01', 'walk_rough', 'walk']);
+    expect(selected()).toBe('walk');
+    redoLatest();
+    expect(documentStore.getState().dirty).toBe(true);
+  });
+
+  it('opening another project motion keeps the project steps; opening another project drops them', () => {
+    moveMotion(2, 0);
+    expect(order()).toEqual(['walk_rough', 'walk', 'cmu_01_01']);
+    loadMotion('cmu_01_01'); // switching motions clears motion and SEV history only
+    undoLatest();
+    expect(order()).toEqual(['walk', 'cmu_01_01', 'walk_rough']);
+    redoLatest();
+    projectStore.getState().close();
+    projectStore.getState().adopt('/ws/other.actguy.json', sampleProjectText);
+    expect(latestUndoLabel()).toBeNull();
+  });
+
+  it('"Tolerances → project" is an undoable step', () => {
+    documentStore.setState({ tolerances: { positionTolerance: 0.25, rotationToleranceDeg: 0.75, offsetTolerance: 0.5 } });
+    const before = projectStore.getState().json!.motions[0].tolerances;
+    storeTunerTolerances();
+    expect(projectStore.getState().json!.motions[0].tolerances).toEqual({ position: 0.25, rotationDeg: 0.75, offset: 0.5 });
+    expect(latestUndoLabel()).toBe('Tolerances → project (walk)');
+    undoLatest();
+    expect(projectStore.getState().json!.motions[0].tolerances).toEqual(before);
+    expect(isProjectDirty(projectStore.getState())).toBe(false);
+  });
+});
