@@ -135,16 +135,9 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
       if (!given.toLowerCase().endsWith('.json')) throw new Error(`Could not save ${given}: a project file name ends in .actguy.json`);
       if (typeof req.text !== 'string') throw new Error('saveProject: text must be a string');
       const path = policy.check(given, 'write');
-      const parsed = parseProject(req.text, path);
-      if (parsed.errors.length)
-        throw new Error(`Could not save ${path}: the project has errors; nothing was written\n${parsed.errors.map((e) => e.message).join('\n')}`);
-      try {
-        writeFileAtomic(path, req.text);
-      } catch (e) {
-        throw new Error(`Could not save ${path}: ${reason(e)}; the file on disk is unchanged`);
-      }
+      const file = writeCheckedText(path, req.text, parseProject(req.text, path).errors, 'the project', 'the file on disk is unchanged');
       allowProjectFiles(path, req.text);
-      return saved(path, Buffer.byteLength(req.text));
+      return file;
     },
 
     chooseProjectFileDialog: async (raw) => {
@@ -177,15 +170,7 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
       if (typeof req.text !== 'string') throw new Error('saveSev: text must be a string');
       if (!policy.isAllowed(given) && projectFolders.has(resolve(dirname(given)))) policy.allowFile(given);
       const path = policy.check(given, 'write');
-      const parsed = parseSev(req.text, path);
-      if (parsed.errors.length)
-        throw new Error(`Could not save ${path}: the text has errors; nothing was written\n${parsed.errors.map((e) => e.message).join('\n')}`);
-      try {
-        writeFileAtomic(path, req.text);
-      } catch (e) {
-        throw new Error(`Could not save ${path}: ${reason(e)}; the file on disk is unchanged and your edits are kept`);
-      }
-      return saved(path, Buffer.byteLength(req.text));
+      return writeCheckedText(path, req.text, parseSev(req.text, path).errors, 'the text', 'the file on disk is unchanged and your edits are kept');
     },
 
     startBuild: async (raw) => {
@@ -253,6 +238,21 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
 
 function saved(path: string, byteLength: number): SavedFile {
   return { path, name: baseNameOf(path), byteLength };
+}
+
+/**
+ * Writes text that was just parsed, atomically, only when the parse found no
+ * errors. `subject` names what had errors ("the project"); `unchanged` says
+ * what the user keeps when the write itself fails.
+ */
+function writeCheckedText(path: string, text: string, errors: readonly { message: string }[], subject: string, unchanged: string): SavedFile {
+  if (errors.length) throw new Error(`Could not save ${path}: ${subject} has errors; nothing was written\n${errors.map((e) => e.message).join('\n')}`);
+  try {
+    writeFileAtomic(path, text);
+  } catch (e) {
+    throw new Error(`Could not save ${path}: ${reason(e)}; ${unchanged}`);
+  }
+  return saved(path, Buffer.byteLength(text));
 }
 
 function reason(e: unknown): string {
