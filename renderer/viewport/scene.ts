@@ -406,7 +406,22 @@ export class ViewportScene {
     this.updatePose();
     this.renderer.render(this.scene, this.camera);
     this.placeLabel();
+    this.publishCamera();
   };
+
+  /**
+   * Publishes the camera's view-projection matrix (column-major, world -> clip) and the frame drawn as data-*
+   * attributes, as the curve and timeline canvases publish their time axes: tests project a joint's world position
+   * (renderer/math/pose.ts) to the screen with it and click there.
+   */
+  private publishCamera(): void {
+    const el = this.renderer.domElement;
+    const vp = new THREE.Matrix4().multiplyMatrices(this.camera.projectionMatrix, this.camera.matrixWorldInverse);
+    const text = vp.elements.map((v) => Number(v.toPrecision(9))).join(',');
+    if (el.dataset.viewProjection !== text) el.dataset.viewProjection = text;
+    const frame = String(this.content ? Math.max(0, Math.min(this.content.motion.frameCount, Math.floor(sessionStore.getState().playhead))) : '');
+    if (el.dataset.frame !== frame) el.dataset.frame = frame;
+  }
 
   private placeLabel(): void {
     const c = this.content;
