@@ -126,6 +126,11 @@ test('File > Import opens a BVH as a new unsaved motion; Save As writes it; Expo
   // Export glTF (compressed): the decoded MT3 as a .glb beside it.
   await page.getByTestId('menu-file').click();
   await page.getByTestId('menu-export-gltf-compressed').click();
+  // Units first: Blender reads metres (the import below undoes the scale).
+  const units = page.getByTestId('confirm-dialog');
+  await expect(units).toContainText('read metres');
+  await screenshotOf(units, testInfo.project.name, 'export-gltf-units');
+  await units.getByTestId('confirm-metres').click();
   await expect(picker).toContainText('Export glTF of the compressed motion');
   await expect(picker.getByTestId('picker-name')).toHaveValue(`${name}_compressed.glb`);
   await picker.getByTestId('picker-ok').click();
@@ -140,11 +145,17 @@ test('File > Import opens a BVH as a new unsaved motion; Save As writes it; Expo
   // Export glTF (source) too: the same skeleton and frames.
   await page.getByTestId('menu-file').click();
   await page.getByTestId('menu-export-gltf-source').click();
+  await units.getByTestId('confirm-metres').click();
   await expect(picker.getByTestId('picker-name')).toHaveValue(`${name}.glb`);
   await picker.getByTestId('picker-ok').click();
   await expect(page.getByTestId('message-info').filter({ hasText: 'glTF of the source motion' })).toHaveCount(1);
-  const source = (await importMotionBytes(new Uint8Array(readFileSync(workspace.path(`${name}.glb`))), `${name}.glb`)).motion;
+  const sourceBytes = new Uint8Array(readFileSync(workspace.path(`${name}.glb`)));
+  const source = (await importMotionBytes(sourceBytes, `${name}.glb`)).motion;
   expect([source.joints.length, source.frameCount]).toEqual([expected.joints.length, expected.frameCount]);
+  // The file holds metres (root position ×0.01); importing it back gives the motion's own units.
+  const rootNode = readGltfContainer(sourceBytes).json.nodes![0];
+  expect(rootNode.translation![1]).toBeCloseTo(expected.translation[1] * 0.01, 4);
+  expect(source.translation[1]).toBeCloseTo(expected.translation[1], 2);
   expect(pageErrors).toEqual([]);
 });
 

@@ -274,6 +274,27 @@ export async function importMotion(): Promise<void> {
   await busy('Import', async () => followImport(await requireApi().importMotionDialog(options), options));
 }
 
+/** The export scale chosen last in this session (offered first next time); null before the first export. */
+let lastGltfScale: number | null = null;
+
+/**
+ * Asks the units of a glTF export: Blender and most viewers read metres, while
+ * ActGuy's sample motions are in centimetres. Resolves the scale, or null.
+ */
+async function askGltfScale(): Promise<number | null> {
+  const metres = { id: 'metres', label: 'Centimetres → metres (×0.01)' };
+  const asIs = { id: 'as-is', label: 'Keep motion units (×1)' };
+  const first = lastGltfScale === 1 ? [asIs, metres] : [metres, asIs];
+  const pick = await askChoice({
+    title: 'Export glTF',
+    text: 'Blender and most glTF viewers read metres. Scale positions by 0.01 when this motion is in centimetres (the samples are); ActGuy\'s import undoes the scale.',
+    buttons: [{ ...first[0], primary: true }, first[1], { id: 'cancel', label: 'Cancel' }],
+  });
+  if (pick === 'cancel') return null;
+  lastGltfScale = pick === 'metres' ? 0.01 : 1;
+  return lastGltfScale;
+}
+
 /** File > Export glTF: the source motion as edited, or the MT3 the current settings produce, decoded (what the game plays). */
 export async function exportGltf(source: GltfExportSource): Promise<void> {
   const doc = documentStore.getState();
@@ -284,12 +305,15 @@ export async function exportGltf(source: GltfExportSource): Promise<void> {
   }
   const motion = doc.motion;
   const base = doc.name.replace(/[:/\\]/g, '_');
+  const scale = await askGltfScale();
+  if (scale === null) return;
   await busy('Export glTF', async () => {
     const r = await requireApi().exportGltfDialog({
       documentId: doc.documentId!,
       source,
       mtnBytes: writeMtn(motion),
       compress: source === 'compressed' ? compressRequestOf(doc, doc.editId) : undefined,
+      scale,
       defaultName: `${base}${source === 'compressed' ? '_compressed' : ''}.glb`,
     });
     if (r.status === 'cancelled') return;
@@ -298,7 +322,7 @@ export async function exportGltf(source: GltfExportSource): Promise<void> {
       .getState()
       .notify(
         'info',
-        `Exported ${f.path}: glTF of the ${f.source} motion, ${f.jointCount} joints, frames 0..${f.frameCount}${f.totalKeys === null ? '' : `, ${f.totalKeys} keys`}, ${f.byteLength} bytes.`,
+        `Exported ${f.path}: glTF of the ${f.source} motion, ${f.jointCount} joints, frames 0..${f.frameCount}${f.totalKeys === null ? '' : `, ${f.totalKeys} keys`}, ${scale === 1 ? 'motion units' : `positions ×${scale}`}, ${f.byteLength} bytes.`,
       );
   });
 }

@@ -169,16 +169,25 @@ describe('File > Export glTF', () => {
     );
     await openPath('/ws/walk.mtn', false);
     documentStore.getState().tolerancesActions.set({ rotationToleranceDeg: 3 });
-    await exportGltf('source');
-    await exportGltf('compressed');
-    expect(requests.map((r) => [r.source, r.defaultName, r.compress === undefined])).toEqual([
-      ['source', 'walk.glb', true],
-      ['compressed', 'walk_compressed.glb', false],
+    // Each export asks the units first; the choice made last is offered first.
+    const answer = async (run: Promise<void>, expectedFirst: string, pick: string): Promise<void> => {
+      await until(() => sessionStore.getState().confirm !== null);
+      const q = sessionStore.getState().confirm!;
+      expect(q.buttons.map((b) => b.id)).toEqual([expectedFirst, expectedFirst === 'metres' ? 'as-is' : 'metres', 'cancel']);
+      q.resolve(pick);
+      await run;
+    };
+    await answer(exportGltf('source'), 'metres', 'as-is');
+    await answer(exportGltf('compressed'), 'as-is', 'metres');
+    await answer(exportGltf('source'), 'metres', 'cancel');
+    expect(requests.map((r) => [r.source, r.defaultName, r.compress === undefined, r.scale])).toEqual([
+      ['source', 'walk.glb', true, 1],
+      ['compressed', 'walk_compressed.glb', false, 0.01],
     ]);
     expect(requests[1].compress!.tolerances.rotationToleranceDeg).toBe(3);
     expect(requests[1].compress!.documentId).toBe('d3');
     expect(sessionStore.getState().messages.at(-1)!.text).toBe(
-      'Exported /ws/walk_compressed.glb: glTF of the compressed motion, 2 joints, frames 0..20, 7 keys, 999 bytes.',
+      'Exported /ws/walk_compressed.glb: glTF of the compressed motion, 2 joints, frames 0..20, 7 keys, positions ×0.01, 999 bytes.',
     );
   });
 });
