@@ -235,6 +235,23 @@ function sameEditable(a: EditableState, b: EditableState): boolean {
   return true;
 }
 
+/** The document fields with nothing open (fresh arrays each time); tolerances and editId carry over a close. */
+function noDocument(): Pick<DocumentState, 'documentId' | 'path' | 'name' | 'kind' | 'readOnly' | 'motion' | 'rotationOverridesDeg' | 'dirty' | 'past' | 'future' | 'transaction'> {
+  return {
+    documentId: null,
+    path: null,
+    name: '',
+    kind: null,
+    readOnly: false,
+    motion: null,
+    rotationOverridesDeg: {},
+    dirty: false,
+    past: [],
+    future: [],
+    transaction: null,
+  };
+}
+
 export function createDocumentStore(): StoreApi<DocumentState> {
   /** File part as last saved/opened; null when nothing is open. */
   let saved: EditableState | null = null;
@@ -327,19 +344,9 @@ export function createDocumentStore(): StoreApi<DocumentState> {
     }
 
     return {
-      documentId: null,
-      path: null,
-      name: '',
-      kind: null,
-      readOnly: false,
-      motion: null,
+      ...noDocument(),
       tolerances: { ...DEFAULT_TOLERANCES },
-      rotationOverridesDeg: {},
       editId: 0,
-      dirty: false,
-      past: [],
-      future: [],
-      transaction: null,
 
       load(doc) {
         set({
@@ -364,20 +371,7 @@ export function createDocumentStore(): StoreApi<DocumentState> {
       close() {
         saved = null;
         neverSaved = false;
-        set({
-          documentId: null,
-          path: null,
-          name: '',
-          kind: null,
-          readOnly: false,
-          motion: null,
-          rotationOverridesDeg: {},
-          editId: get().editId + 1,
-          dirty: false,
-          past: [],
-          future: [],
-          transaction: null,
-        });
+        set({ ...noDocument(), editId: get().editId + 1 });
       },
 
       markSaved(path, name) {
