@@ -9,6 +9,7 @@ import type { ActGuyApi, OpenMotionOutcome, OpenedMotion, MenuCommand, ImportMot
 import { readMtn } from '../../shared/mtn/read';
 import { writeMtn } from '../../shared/mtn/write';
 import { KeyFlag } from '../../shared/motion/types';
+import { basenameOf } from '../../shared/project/paths';
 import { documentStore, type LoadDocument } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { preferencesStore, PLAYBACK_SPEEDS } from '../state/preferencesStore';
@@ -231,7 +232,7 @@ function adoptImported(imported: ImportedMotion): void {
   const motion = readMtn(imported.mtnBytes);
   adoptDocument({ documentId: imported.documentId, path: null, name: imported.name, kind: 'mtn', readOnly: false, motion, unsaved: true });
   const session = sessionStore.getState();
-  const source = imported.sourcePath.split(/[\\/]/).pop() ?? imported.sourcePath;
+  const source = basenameOf(imported.sourcePath);
   session.notify(
     'info',
     `Imported ${source}${imported.clip ? ` (clip "${imported.clip}")` : ''}: ${motion.joints.length} joints, frames 0..${motion.frameCount} at ${motion.fps} fps. Not saved yet: Save writes it as an .mtn.`,
