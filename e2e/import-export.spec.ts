@@ -1,6 +1,6 @@
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import type { ElectronApplication, Page } from '@playwright/test';
+import { expect, stubNativeDialogs, test, type Workspace } from './fixtures';
 import { screenshotOf, waitForCompression, waitForDocument } from './ui';
 import { motionToGlb } from '../shared/interchange/gltf/export';
 import { readGltfContainer, writeGlb } from '../shared/interchange/gltf/glb';
@@ -37,8 +37,38 @@ Frame Time: 0.0333333
 ${Array.from({ length: 9 }, (_, f) => `${f * 2} 90 ${f * 3} 0 0 ${f * 5} ${f * 4} ${f * -3} 0 ${f * 6} 0 ${f * 2}`).join('\n')}
 `;
 
-/** File > Import Motion…, options (fps, scale), then the workspace file in the in-app picker. */
-async function importThroughPicker(page: Page, relativePath: string, options: { fps?: string; scale?: string; discardEdits?: boolean } = {}): Promise<void> {
+/**
+ * Answers the file dialog that `click` opens with a workspace file: the in-app picker over loopback (for
+ * 'save' it checks the proposed name and keeps it; `listing` is text the picker must show), a stubbed
+ * native dialog under Electron (which cannot show what it would propose).
+ */
+async function answerFileDialog(
+  page: Page, electronApp: ElectronApplication | null, workspace: Workspace, mode: 'open' | 'save', relativePath: string,
+  click: () => Promise<void>, expectPicker: { proposed?: string; listing?: string } = {},
+): Promise<void> {
+  if (electronApp) {
+    await stubNativeDialogs(electronApp, mode === 'open' ? { openPath: workspace.path(relativePath) } : { savePath: workspace.path(relativePath) });
+    await click();
+    return;
+  }
+  await click();
+  const picker = page.getByTestId('file-picker');
+  await expect(picker).toBeVisible();
+  if (expectPicker.listing) await expect(picker).toContainText(expectPicker.listing);
+  if (mode === 'open') await picker.getByTestId('picker-file').filter({ hasText: new RegExp(`^${relativePath.replace(/[.]/g, '\\.')}`) }).click();
+  else {
+    if (expectPicker.proposed) await expect(picker.getByTestId('picker-name')).toHaveValue(expectPicker.proposed);
+    await picker.getByTestId('picker-name').fill(relativePath);
+  }
+  await picker.getByTestId('picker-ok').click();
+  await expect(picker).toHaveCount(0);
+}
+
+/** File > Import Motion…, options (fps, scale), then the workspace file in the file dialog. */
+async function importFile(
+  page: Page, electronApp: ElectronApplication | null, workspace: Workspace, relativePath: string,
+  options: { fps?: string; scale?: string; discardEdits?: boolean } = {},
+): Promise<void> {
   await page.getByTestId('menu-file').click();
   await page.getByTestId('menu-import').click();
   if (options.discardEdits) {
@@ -49,13 +79,8 @@ async function importThroughPicker(page: Page, relativePath: string, options: { 
   await expect(dialog).toBeVisible();
   if (options.fps) await dialog.getByTestId('import-fps').fill(options.fps);
   if (options.scale) await dialog.getByTestId('import-scale').fill(options.scale);
-  await dialog.getByTestId('import-choose-file').click();
-  const picker = page.getByTestId('file-picker');
-  await expect(picker).toBeVisible();
-  await expect(picker).toContainText('.bvh .glb .gltf');
-  await picker.getByTestId('picker-file').filter({ hasText: new RegExp(`^${relativePath.replace(/[.]/g, '\\.')}`) }).click();
-  await picker.getByTestId('picker-ok').click();
-  await expect(picker).toHaveCount(0);
+  await answerFileDialog(page, electronApp, workspace, 'open', relativePath, () => dialog.getByTestId('import-choose-file').click(), { listing: '.bvh .glb .gltf' });
+  await expect(dialog).toHaveCount(0);
 }
 
 /** The new document's joints as the joint list shows them (without the root translation entry). */
@@ -64,8 +89,7 @@ async function jointNames(page: Page): Promise<string[]> {
   return labels.slice(1).map((l) => l.replace(/^\d+ /, ''));
 }
 
-test('File > Import opens a BVH as a new unsaved motion; Save As writes it; Export glTF (compressed) writes a GLB that imports back', async ({ page, workspace, appMode, saveScreenshot, pageErrors }, testInfo) => {
-  test.skip(appMode === 'electron', 'the in-app picker is the loopback transport (native dialogs under Electron)');
+test('File > Import opens a BVH as a new unsaved motion; Save As writes it; Export glTF (compressed) writes a GLB that imports back', async ({ page, workspace, electronApp, saveScreenshot, pageErrors }, testInfo) => {
   await waitForDocument(page);
   writeFileSync(workspace.path('small.bvh'), SMALL_BVH);
 
@@ -77,7 +101,7 @@ test('File > Import opens a BVH as a new unsaved motion; Save As writes it; Expo
   await page.getByTestId('import-cancel').click();
   await expect(page.getByTestId('doc-name')).toHaveText('walk');
 
-  await importThroughPicker(page, 'small.bvh');
+  await importFile(page, electronApp, workspace, 'small.bvh');
   await expect(page.getByTestId('doc-name')).toHaveText('small');
   await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
   await expect(page.getByTestId('statusbar')).toContainText('/ 8');
@@ -97,7 +121,7 @@ test('File > Import opens a BVH as a new unsaved motion; Save As writes it; Expo
     fps: Number(options.fps ?? 30), scale: Number(options.scale),
   })).motion;
   // Replacing the unsaved import asks first.
-  await importThroughPicker(page, file, { ...options, discardEdits: true });
+  await importFile(page, electronApp, workspace, file, { ...options, discardEdits: true });
   await expect(page.getByTestId('doc-name')).toHaveText(name);
   await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
   await expect(page.getByTestId('statusbar')).toContainText(`/ ${expected.frameCount}`);
@@ -110,13 +134,14 @@ test('File > Import opens a BVH as a new unsaved motion; Save As writes it; Expo
   await page.getByTestId('frame-number').press('Enter');
   await saveScreenshot(`import-${name}`);
 
-  // Save (no file yet) goes through Save As, proposing <name>.mtn in the workspace.
-  await page.getByTestId('curve-canvas').hover();
-  await page.keyboard.press('Control+s');
-  const picker = page.getByTestId('file-picker');
-  await expect(picker.getByTestId('picker-name')).toHaveValue(`${name}.mtn`);
-  await picker.getByTestId('picker-ok').click();
+  // File > Save (no file yet) goes through Save As, proposing <name>.mtn beside the source.
+  const saveFromMenu = async (): Promise<void> => {
+    await page.getByTestId('menu-file').click();
+    await page.getByTestId('menu-save').click();
+  };
+  await answerFileDialog(page, electronApp, workspace, 'save', `${name}.mtn`, saveFromMenu, { proposed: `${name}.mtn`, listing: 'Save motion as' });
   await expect(page.getByTestId('dirty-marker')).toHaveText('saved');
+  await expect(page.getByTestId('doc-name')).toHaveText(name);
   const saved = readMtn(readFileSync(workspace.path(`${name}.mtn`)));
   expect(saved.joints.map((j) => j.name)).toEqual(expected.joints.map((j) => j.name));
   expect(saved.frameCount).toBe(expected.frameCount);
@@ -130,10 +155,9 @@ test('File > Import opens a BVH as a new unsaved motion; Save As writes it; Expo
   const units = page.getByTestId('confirm-dialog');
   await expect(units).toContainText('read metres');
   await screenshotOf(units, testInfo.project.name, 'export-gltf-units');
-  await units.getByTestId('confirm-metres').click();
-  await expect(picker).toContainText('Export glTF of the compressed motion');
-  await expect(picker.getByTestId('picker-name')).toHaveValue(`${name}_compressed.glb`);
-  await picker.getByTestId('picker-ok').click();
+  await answerFileDialog(page, electronApp, workspace, 'save', `${name}_compressed.glb`, () => units.getByTestId('confirm-metres').click(), {
+    proposed: `${name}_compressed.glb`, listing: 'Export glTF of the compressed motion',
+  });
   const keys = await page.getByTestId('stat-total-keys').innerText();
   await expect(page.getByTestId('message-info').filter({ hasText: `Exported ${workspace.path(`${name}_compressed.glb`)}: glTF of the compressed motion` })).toHaveCount(1);
   await expect(page.getByTestId('message-info').filter({ hasText: `, ${keys} keys,` })).toHaveCount(1);
@@ -145,9 +169,9 @@ test('File > Import opens a BVH as a new unsaved motion; Save As writes it; Expo
   // Export glTF (source) too: the same skeleton and frames.
   await page.getByTestId('menu-file').click();
   await page.getByTestId('menu-export-gltf-source').click();
-  await units.getByTestId('confirm-metres').click();
-  await expect(picker.getByTestId('picker-name')).toHaveValue(`${name}.glb`);
-  await picker.getByTestId('picker-ok').click();
+  await answerFileDialog(page, electronApp, workspace, 'save', `${name}.glb`, () => units.getByTestId('confirm-metres').click(), {
+    proposed: `${name}.glb`, listing: 'Export glTF of the source motion',
+  });
   await expect(page.getByTestId('message-info').filter({ hasText: 'glTF of the source motion' })).toHaveCount(1);
   const sourceBytes = new Uint8Array(readFileSync(workspace.path(`${name}.glb`)));
   const source = (await importMotionBytes(sourceBytes, `${name}.glb`)).motion;
@@ -159,8 +183,7 @@ test('File > Import opens a BVH as a new unsaved motion; Save As writes it; Expo
   expect(pageErrors).toEqual([]);
 });
 
-test('a glTF with two clips asks which one; a broken BVH is an error and the document stays', async ({ page, workspace, appMode, saveScreenshot }, testInfo) => {
-  test.skip(appMode === 'electron', 'the in-app picker is the loopback transport (native dialogs under Electron)');
+test('a glTF with two clips asks which one; a broken BVH is an error and the document stays', async ({ page, workspace, electronApp, saveScreenshot }, testInfo) => {
   await waitForDocument(page);
   const walk = readMtn(readFileSync(workspace.path('walk.mtn')));
   const { json, bin } = readGltfContainer(motionToGlb(walk, { animationName: 'Walk' }));
@@ -171,7 +194,7 @@ test('a glTF with two clips asks which one; a broken BVH is an error and the doc
   writeFileSync(workspace.path('hero.glb'), writeGlb(json, bin));
   writeFileSync(workspace.path('broken.bvh'), SMALL_BVH.replace('\n0 90 0 0 0 0 0 0 0 0 0 0\n', '\n0 90 0 0 0 0 0 0 0 0 0\n'));
 
-  await importThroughPicker(page, 'broken.bvh');
+  await importFile(page, electronApp, workspace, 'broken.bvh');
   const error = page.getByTestId('message-error');
   await expect(error).toContainText('Import failed: ');
   await expect(error).toContainText('broken.bvh');
@@ -179,7 +202,7 @@ test('a glTF with two clips asks which one; a broken BVH is an error and the doc
   await expect(page.getByTestId('dirty-marker')).toHaveText('saved');
   await saveScreenshot('import-error');
 
-  await importThroughPicker(page, 'hero.glb');
+  await importFile(page, electronApp, workspace, 'hero.glb');
   const question = page.getByTestId('confirm-dialog');
   await expect(question).toContainText('holds 2 animation clips. Which one?');
   await expect(question.getByTestId('confirm-0')).toContainText('Walk');
