@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { inFile } from '../shared/errors';
-import type { MarEntrySummary, MotionFileKind, OpenedMotion, OpenMotionOutcome } from '../shared/ipc';
+import type { MarEntrySummary, MotionFileKind, OpenedMotion, OpenMotionOutcome, OpenMotionRequest } from '../shared/ipc';
 import { readMar } from '../shared/mar/read';
 import { decodeMt3ToMotion } from '../shared/mt3/decode';
 import { readMt3 } from '../shared/mt3/read';
@@ -26,14 +26,12 @@ export type LoadOutcome =
   | { status: 'loaded'; motion: LoadedMotion }
   | Extract<OpenMotionOutcome, { status: 'chooseMarEntry' | 'needsSkeleton' }>;
 
-export interface LoadRequest {
-  /** Canonical path, already checked against the path policy. */
-  path: string;
-  marEntry?: number;
-  /** Canonical skeleton path, already checked; else `<base>.mtn` beside the file is used when present. */
-  skeletonPath?: string;
-  withoutSkeleton?: boolean;
-}
+/**
+ * What openMotion asked for, once the handler has made `path` and
+ * `skeletonPath` canonical and checked them against the path policy (without
+ * a skeletonPath, `<base>.mtn` beside the file is used when present).
+ */
+export type LoadRequest = OpenMotionRequest;
 
 /**
  * Reads a .mtn, .mt3 or .mar into MTN bytes. A .mtn is read and validated as

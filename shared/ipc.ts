@@ -410,15 +410,11 @@ export interface BuildProblem {
   where?: string;
 }
 
-/** One motion compressed by a build, in archive order. */
-export interface BuildMotionResult {
+/** One motion compressed by a build, in archive order: the compressor's sizes plus what the build measured. */
+export interface BuildMotionResult extends Pick<CompressResult, 'totalKeys' | 'mt3Bytes' | 'mtnBytes' | 'ratio'> {
   /** Archive index. */
   index: number;
   name: string;
-  totalKeys: number;
-  mt3Bytes: number;
-  mtnBytes: number;
-  ratio: number;
   /** Largest error over all channels as a fraction of its tolerance (<= 1 when every tolerance is met). */
   maxErrorRatio: number;
   /** Largest rotation error, degrees. */
