@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { readBytes } from '../fsutil';
 
 /** Says why a file could not be read or written, in words (ENOENT -> "no such file or directory"). */
 export function describeFsError(e: unknown): string {
@@ -18,8 +19,7 @@ export function describeFsError(e: unknown): string {
 /** Reads a whole file for the pure build core; failures become an Error with a readable message. */
 export function readInputFile(path: string): Uint8Array {
   try {
-    const b = readFileSync(path);
-    return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+    return readBytes(path);
   } catch (e) {
     throw new Error(describeFsError(e));
   }

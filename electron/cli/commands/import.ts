@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { FormatError } from '../../../shared/errors';
 import { GltfClipChoiceError } from '../../../shared/interchange/gltf/import';
@@ -36,8 +35,7 @@ export const importCommand: CliCommand = {
         resolveUri: (uri) => {
           const path = join(base, uri);
           try {
-            const b = readFileSync(path);
-            return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+            return readBytes(path);
           } catch (e) {
             throw new FormatError('GLTF', `external buffer ${JSON.stringify(uri)} cannot be read: ${(e as Error).message}`, { where: 'buffers' });
           }
