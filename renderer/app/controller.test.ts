@@ -1,11 +1,12 @@
 import { describe, it, expect, beforeEach } from 'vitest';
-import type { ActGuyApi, OpenedMotion, SaveMotionRequest, ExportMt3DialogRequest } from '../../shared/ipc';
+import type { OpenedMotion, SaveMotionRequest, ExportMt3DialogRequest } from '../../shared/ipc';
 import { writeMtn } from '../../shared/mtn/write';
 import { readMtn } from '../../shared/mtn/read';
 import { emptyMotion, KeyFlag, jointFlagsAt } from '../../shared/motion/types';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { exportMt3, openPath, save, setControllerApi, toggleKeyAtPlayhead, toggleLockAtPlayhead } from './controller';
+import { fakeApi } from './fakeApiForTests';
 
 function opened(id: string, name: string): OpenedMotion {
   const joints = [
@@ -14,14 +15,6 @@ function opened(id: string, name: string): OpenedMotion {
     { parent: 0, mirror: 2, part: 0, reserved: 0, name: 'hand' },
   ];
   return { documentId: id, path: `/ws/${name}.mtn`, name, kind: 'mtn', readOnly: false, mtnBytes: writeMtn(emptyMotion(20, joints)), skeletonPath: null, marEntry: null };
-}
-
-/** A fake main process: only the members these flows use. */
-function fakeApi(overrides: Partial<ActGuyApi>): ActGuyApi {
-  const fail = () => Promise.reject(new Error('not in this test'));
-  return new Proxy(overrides as ActGuyApi, {
-    get: (t, k: string) => (k in t ? (t as unknown as Record<string, unknown>)[k] : k === 'closeDocument' ? () => Promise.resolve() : fail),
-  });
 }
 
 beforeEach(() => {

@@ -1,11 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ActGuyApi, ExportGltfDialogRequest, ImportMotionRequest, ImportedMotion, OpenedMotion, SaveMotionAsRequest } from '../../shared/ipc';
+import type { ExportGltfDialogRequest, ImportMotionRequest, ImportedMotion, OpenedMotion, SaveMotionAsRequest } from '../../shared/ipc';
 import { emptyMotion } from '../../shared/motion/types';
 import { writeMtn } from '../../shared/mtn/write';
 import { importOptionsStore, parseImportOptions } from '../interchange/importOptions';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { exportGltf, importMotion, openPath, save, setControllerApi } from './controller';
+import { fakeApi } from './fakeApiForTests';
 
 const joints = [
   { parent: -1, mirror: 0, part: 0, reserved: 0, name: 'Hips' },
@@ -22,13 +23,6 @@ function imported(id: string, name: string, clip: string | null = null): Importe
 
 function opened(id: string): OpenedMotion {
   return { documentId: id, path: '/ws/walk.mtn', name: 'walk', kind: 'mtn', readOnly: false, mtnBytes: writeMtn(emptyMotion(20, joints)), skeletonPath: null, marEntry: null };
-}
-
-function fakeApi(overrides: Partial<ActGuyApi>): ActGuyApi {
-  const fail = () => Promise.reject(new Error('not in this test'));
-  return new Proxy(overrides as ActGuyApi, {
-    get: (t, k: string) => (k in t ? (t as unknown as Record<string, unknown>)[k] : k === 'closeDocument' ? () => Promise.resolve() : fail),
-  });
 }
 
 /** Waits until a modal question or the import options are shown (they open after awaited API calls). */

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ActGuyApi, DocumentStateReport } from '../../shared/ipc';
+import type { DocumentStateReport } from '../../shared/ipc';
 import { writeMtn } from '../../shared/mtn/write';
 import { emptyMotion } from '../../shared/motion/types';
 import { documentStore } from '../state/documentStore';
@@ -10,18 +10,12 @@ import { openPath, setControllerApi } from './controller';
 import { anyUnsaved, confirmUnsaved, reportUnsavedStateOnChange, unsavedNames } from './unsaved';
 import walkSevText from '../../assets/walk.sev?raw';
 import sampleProjectText from '../../assets/sample.actguy.json?raw';
+import { fakeApi } from './fakeApiForTests';
 
 const joints = [
   { parent: -1, mirror: 0, part: 0, reserved: 0, name: 'hips' },
   { parent: 0, mirror: 1, part: 0, reserved: 0, name: 'foot' },
 ];
-
-function fakeApi(overrides: Partial<ActGuyApi>): ActGuyApi {
-  const fail = () => Promise.reject(new Error('not in this test'));
-  return new Proxy(overrides as ActGuyApi, {
-    get: (t, k: string) => (k in t ? (t as unknown as Record<string, unknown>)[k] : k === 'closeDocument' ? () => Promise.resolve() : fail),
-  });
-}
 
 async function openWalk(): Promise<void> {
   setControllerApi(
