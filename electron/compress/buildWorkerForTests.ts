@@ -1,17 +1,18 @@
 import { build } from 'esbuild';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 
 /**
- * Bundles electron/compressWorker.ts to `<outDir>/compressWorker.cjs` exactly as
- * scripts/build.mjs does, so tests run the real worker without a prior build.
+ * Bundles a worker entry point (a .ts under electron/) to `<outDir>/<entry
+ * name>.cjs` exactly as scripts/build.mjs does, so tests run the real worker
+ * without a prior build. Returns the bundle's path.
  */
-async function buildCompressWorker(outDir: string): Promise<string> {
-  const outfile = join(outDir, 'compressWorker.cjs');
+export async function bundleWorkerForTests(entryPoint: string, outDir: string): Promise<string> {
+  const outfile = join(outDir, `${basename(entryPoint, '.ts')}.cjs`);
   await build({
-    entryPoints: [resolve(__dirname, '..', 'compressWorker.ts')],
+    entryPoints: [entryPoint],
     outfile,
     bundle: true,
     platform: 'node',
@@ -23,17 +24,22 @@ async function buildCompressWorker(outDir: string): Promise<string> {
 }
 
 /**
- * For a test file: bundles the worker into a temporary folder before its tests
- * and removes the folder after them. Returns a getter of the bundle's path,
- * valid from the file's first test on.
+ * For a test file: bundles the worker entry into a temporary folder before its
+ * tests and removes the folder after them. Returns a getter of the bundle's
+ * path, valid from the file's first test on.
  */
-export function useBuiltCompressWorker(): () => string {
+export function useBundledWorker(entryPoint: string): () => string {
   let workerDir = '';
   let workerPath = '';
   beforeAll(async () => {
-    workerDir = mkdtempSync(join(tmpdir(), 'actguy-worker-'));
-    workerPath = await buildCompressWorker(workerDir);
+    workerDir = mkdtempSync(join(tmpdir(), `actguy-${basename(entryPoint, '.ts')}-`));
+    workerPath = await bundleWorkerForTests(entryPoint, workerDir);
   });
   afterAll(() => rmSync(workerDir, { recursive: true, force: true }));
   return () => workerPath;
+}
+
+/** useBundledWorker for electron/compressWorker.ts, the worker behind compressMotion. */
+export function useBuiltCompressWorker(): () => string {
+  return useBundledWorker(resolve(__dirname, '..', 'compressWorker.ts'));
 }

@@ -1,8 +1,7 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressMotion } from '../../shared/compress/compress';
 import { compressRequestForMotion } from '../../shared/compress/request';
 import { DEFAULT_TOLERANCES } from '../../shared/compress/types';
@@ -13,7 +12,7 @@ import type { AppInfo, CompressRequest, CompressTolerances } from '../../shared/
 import type { Motion } from '../../shared/motion/types';
 import { decodeMt3ToMotion } from '../../shared/mt3/decode';
 import { readMtn } from '../../shared/mtn/read';
-import { useBuiltCompressWorker } from '../compress/buildWorkerForTests';
+import { useBuiltCompressWorker, useBundledWorker } from '../compress/buildWorkerForTests';
 import { createCompressClient, type CompressClient } from '../compressClient';
 import type { DialogPort } from '../dialogPort';
 import { createHandlers, dispatchInvoke, type ApiHandlers } from '../handlers';
@@ -53,17 +52,7 @@ Frame Time: 0.0333333
 const workerPath = useBuiltCompressWorker();
 
 // The import worker bundled as scripts/build.mjs does, so every import here crosses the real worker boundary.
-let importWorkerDir = '';
-let importWorkerPath = '';
-beforeAll(async () => {
-  importWorkerDir = mkdtempSync(join(tmpdir(), 'actguy-import-worker-'));
-  importWorkerPath = join(importWorkerDir, 'importWorker.cjs');
-  await build({
-    entryPoints: [resolve(__dirname, 'importWorker.ts')], outfile: importWorkerPath,
-    bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error',
-  });
-});
-afterAll(() => rmSync(importWorkerDir, { recursive: true, force: true }));
+const importWorkerPath = useBundledWorker(resolve(__dirname, 'importWorker.ts'));
 
 /** Dialog answers queued by a test, in order; the options each dialog was shown with are recorded. */
 interface ScriptedDialogs extends DialogPort {
@@ -101,7 +90,7 @@ beforeEach(() => {
     version: '0.0.0-test', samplePath: SAMPLE, startupPath: join(workspace, 'walk.mtn'), transport: 'loopback',
     nativeDialogs: false, workspaceRoot: workspace, platform: process.platform,
   };
-  handlers = createHandlers({ appInfo, policy: createPathPolicy(), recent: createRecentFilesStore(dir), compress, dialogs, runImport: workerImportRunner(importWorkerPath) });
+  handlers = createHandlers({ appInfo, policy: createPathPolicy(), recent: createRecentFilesStore(dir), compress, dialogs, runImport: workerImportRunner(importWorkerPath()) });
 });
 afterEach(async () => {
   await compress.dispose();

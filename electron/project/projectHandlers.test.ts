@@ -1,4 +1,3 @@
-import { build } from 'esbuild';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -10,6 +9,7 @@ import { gvStrCode } from '../../shared/strcode';
 import type { DialogPort } from '../dialogPort';
 import { createPathPolicy } from '../pathPolicy';
 import { readInputFile } from '../build/files';
+import { bundleWorkerForTests } from '../compress/buildWorkerForTests';
 import { runBuildJob } from './buildJob';
 import type { BuildJobLauncher } from './buildRunner';
 import { createProjectHandlers } from './projectHandlers';
@@ -109,13 +109,10 @@ describe('project handlers', () => {
   it('builds the archives with progress in the real worker; the .sar events and .mar names read back', async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'actguy-bw-'));
     dirs.push(outDir);
-    await build({
-      entryPoints: [resolve(__dirname, 'buildWorker.ts')], outfile: join(outDir, 'buildWorker.cjs'),
-      bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error',
-    });
+    const workerPath = await bundleWorkerForTests(resolve(__dirname, 'buildWorker.ts'), outDir);
     const { workerLauncher } = await import('./buildRunner');
     const { dir, project } = workspace();
-    const { policy, h } = handlers(workerLauncher(join(outDir, 'buildWorker.cjs')));
+    const { policy, h } = handlers(workerLauncher(workerPath));
     policy.allowFile(project);
     const opened = await h.openProject({ path: project });
     if (opened.status !== 'opened') throw new Error('not opened');
