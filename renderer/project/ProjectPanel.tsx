@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useDocument } from '../state/hooks';
 import { exportMt3 } from '../app/controller';
 import { getApi } from '../transport';
@@ -30,6 +30,14 @@ export function ProjectPanel() {
   const hasMotion = useDocument((d) => !!d.motion && !d.readOnly);
   const [dragFrom, setDragFrom] = useState<number | null>(null);
   const [dropAt, setDropAt] = useState<number | null>(null);
+  // The dragged row, read synchronously by dragover/drop: the first dragover can arrive before React has
+  // re-rendered with the new state, and a dragover that does not preventDefault refuses the drop.
+  const dragFromRef = useRef<number | null>(null);
+  const endDrag = () => {
+    dragFromRef.current = null;
+    setDragFrom(null);
+    setDropAt(null);
+  };
 
   // File > Open Project / Save Project / Build Archives from the native menu.
   useEffect(() => {
@@ -104,25 +112,23 @@ export function ProjectPanel() {
                   data-name={m.name}
                   draggable
                   onDragStart={(e) => {
+                    dragFromRef.current = i;
                     setDragFrom(i);
                     e.dataTransfer.effectAllowed = 'move';
                     e.dataTransfer.setData('text/plain', String(i));
                   }}
                   onDragOver={(e) => {
-                    if (dragFrom === null) return;
+                    if (dragFromRef.current === null) return;
                     e.preventDefault();
                     setDropAt(i);
                   }}
                   onDrop={(e) => {
                     e.preventDefault();
-                    if (dragFrom !== null) moveMotion(dragFrom, i);
-                    setDragFrom(null);
-                    setDropAt(null);
+                    const from = dragFromRef.current;
+                    endDrag();
+                    if (from !== null) moveMotion(from, i);
                   }}
-                  onDragEnd={() => {
-                    setDragFrom(null);
-                    setDropAt(null);
-                  }}
+                  onDragEnd={endDrag}
                   onClick={() => void selectMotion(i)}
                   title={`${m.mtn}${m.sev ? ` + ${m.sev}` : ' (no .sev)'}\nDrag to reorder the archive`}
                 >
