@@ -11,9 +11,10 @@ import { waitForDocument } from './ui';
 async function checkCurveView(page: Page, where: string, components = 3): Promise<void> {
   const canvas = page.getByTestId('curve-canvas');
   await expect(canvas).toHaveAttribute('data-gutter-labels', /frame:/);
+  // Ruler, three value rows, key band and a 4-line error readout need about 150 px of canvas. Polled: the
+  // panels settle a frame or two after the window or the open panels change.
+  await expect.poll(() => canvas.evaluate((el) => el.clientHeight), { message: where }).toBeGreaterThanOrEqual(150);
   const { height, labels } = await canvas.evaluate((el) => ({ height: el.clientHeight, labels: (el as HTMLElement).dataset.gutterLabels! }));
-  // Ruler, three value rows, key band and a 4-line error readout need about 150 px of canvas.
-  expect(height, where).toBeGreaterThanOrEqual(150);
   const placed = labels.split(',').map((l) => {
     const [name, y] = l.split(':');
     return { name, y: Number(y) };
@@ -27,8 +28,7 @@ async function checkCurveView(page: Page, where: string, components = 3): Promis
   expect(names, where).toContain('tol');
   expect(names.some((n) => n === 'value' || n === 'headerValue'), `${where}: ${labels}`).toBe(true);
   // The viewport is not squeezed away either.
-  const viewport = (await page.getByTestId('viewport').boundingBox())!;
-  expect(viewport.height, where).toBeGreaterThanOrEqual(150);
+  await expect.poll(async () => (await page.getByTestId('viewport').boundingBox())?.height ?? 0, { message: where }).toBeGreaterThanOrEqual(150);
   // Nothing below the window's bottom edge: the status bar stays visible.
   const status = (await page.getByTestId('statusbar').boundingBox())!;
   expect(status.y + status.height, where).toBeLessThanOrEqual(page.viewportSize()!.height + 1);
