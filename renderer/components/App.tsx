@@ -90,6 +90,8 @@ function useWindowHeight(): number {
   useEffect(() => {
     const onResize = () => setH(window.innerHeight);
     window.addEventListener('resize', onResize);
+    // A resize between the first render and this effect fired no event we could hear: catch up now.
+    onResize();
     return () => window.removeEventListener('resize', onResize);
   }, []);
   return h;
