@@ -2,14 +2,15 @@ import type { CompressCache } from '../../shared/compress/cache';
 import { compressMotion } from '../../shared/compress/compress';
 import type { CompressRequest, CompressResponse } from '../../shared/ipc';
 import type { Motion } from '../../shared/motion/types';
-import { validateMotion } from '../../shared/mtn/validate';
 
 /**
  * Writes what an edit can change (CompressRequest) into a cached motion:
  * word 0 of every key-info vector, the motion flags and the waist joint. The
  * other key-info words and all samples stay as read from the file. Throws an
- * Error naming the mismatch when the arrays do not fit the motion, and a
- * FormatError when the edited motion breaks an MTN invariant (two locks on one frame).
+ * Error naming the mismatch when the arrays do not fit the motion. An edit that
+ * breaks an MTN invariant (two locks on one frame) is refused with a
+ * FormatError by compressMotion, which validates the motion it is given, so it
+ * is not validated twice per recompression here.
  */
 export function applyCompressRequest(motion: Motion, req: CompressRequest): void {
   const S = motion.frameCount + 1;
@@ -22,7 +23,6 @@ export function applyCompressRequest(motion: Motion, req: CompressRequest): void
   for (let i = 0; i < S * J; i++) motion.jointKeyInfo[i * 4] = req.jointKeyFlags[i];
   motion.flags = req.motionFlags >>> 0;
   motion.waistJoint = req.waistJoint;
-  validateMotion(motion);
 }
 
 function describe(v: unknown): string {
