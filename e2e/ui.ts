@@ -55,12 +55,17 @@ export async function canvasData(canvas: Locator): Promise<Record<string, string
   return canvas.evaluate((el) => ({ ...(el as HTMLElement).dataset }) as Record<string, string>);
 }
 
-/** Clicks the curve plot at a frame (toggles a user key there). */
-export async function clickCurveFrame(page: Page, frame: number): Promise<void> {
+/** Clicks the curve plot at a frame (plain: goes to the frame; with Control: adds or removes a user key there). */
+export async function clickCurveFrame(page: Page, frame: number, modifiers: ('Control' | 'Shift' | 'Alt')[] = []): Promise<void> {
   const canvas = page.getByTestId('curve-canvas');
   const d = await canvasData(canvas);
   const y = (Number(d.plotTop) + Number(d.plotBottom)) / 2;
-  await canvas.click({ position: { x: await frameX(canvas, frame), y } });
+  await canvas.click({ position: { x: await frameX(canvas, frame), y }, modifiers });
+}
+
+/** Ctrl+clicks a frame in the curve view: adds or removes the selected joint's user key there. */
+export async function toggleCurveKey(page: Page, frame: number): Promise<void> {
+  await clickCurveFrame(page, frame, ['Control']);
 }
 
 /** Drags in the timeline's lock row from one frame to another. */
