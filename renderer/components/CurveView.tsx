@@ -96,7 +96,7 @@ export function CurveView() {
         <button type="button" className="tool" title="Show all frames (double-click the curves)" onClick={zoomTimeToFit}>Fit</button>
       </div>
       <div className="canvas-host" ref={host} />
-      <div className="hint">Click: toggle user key · drag: pan · wheel: zoom time · drag ruler: scrub</div>
+      <div className="hint" data-testid="curve-hint">Click: go to frame · Ctrl+click: add/remove user key · drag: pan · wheel: zoom time · drag ruler: scrub</div>
     </section>
   );
 }
