@@ -2,7 +2,8 @@
  * Keyboard shortcuts. Space play, arrows step, K key, L lock, T trace key,
  * Ctrl+Z / Ctrl+Y (and Ctrl+Shift+Z) undo/redo, Ctrl+S save, Ctrl+Shift+S save as,
  * Ctrl+O open, Ctrl+E export, Ctrl+I import, F frame all, A show all frames, E/Q/O curve channel,
- * [ / ] speed, Home/End, Up/Down select the previous/next joint.
+ * [ / ] speed, Home/End, Up/Down jump to the previous/next key of the selected channel,
+ * PageUp/PageDown select the previous/next joint, Delete/Backspace delete the selected user keys.
  * Ignored while typing in a field or while a modal is open.
  */
 import { documentStore } from '../state/documentStore';
@@ -10,7 +11,7 @@ import { redoLatest, undoLatest } from '../sev/undoOrder';
 import { sessionStore } from '../state/sessionStore';
 import {
   cycleSpeed, exportMt3, gotoFrame, openDialog, save, saveAs, step, toggleKeyAtPlayhead, toggleLockAtPlayhead, toggleTraceAtPlayhead,
-  togglePlay, zoomTimeToFit, importMotion,
+  togglePlay, zoomTimeToFit, importMotion, jumpToKey, selectNeighbourJoint, deleteSelectedKeys,
 } from './controller';
 import { importOptionsStore } from '../interchange/importOptions';
 
@@ -62,13 +63,17 @@ export function installShortcuts(): () => void {
         step(e.shiftKey ? -10 : -1);
         break;
       case 'ArrowUp':
-      case 'ArrowDown': {
-        const m = doc.motion;
-        if (!m) break;
-        const next = s.selectedJoint + (e.key === 'ArrowUp' ? -1 : 1);
-        s.select(Math.max(-1, Math.min(m.joints.length - 1, next)));
+      case 'ArrowDown':
+        jumpToKey(e.key === 'ArrowUp' ? -1 : 1);
         break;
-      }
+      case 'PageUp':
+      case 'PageDown':
+        selectNeighbourJoint(e.key === 'PageUp' ? -1 : 1);
+        break;
+      case 'Delete':
+      case 'Backspace':
+        deleteSelectedKeys();
+        break;
       case 'Home':
         gotoFrame(0);
         break;
