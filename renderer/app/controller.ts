@@ -233,12 +233,14 @@ function adoptImported(imported: ImportedMotion): void {
   adoptDocument({ documentId: imported.documentId, path: null, name: imported.name, kind: 'mtn', readOnly: false, motion, unsaved: true });
   const session = sessionStore.getState();
   const source = basenameOf(imported.sourcePath);
+  // A snapped source rate (BVH Frame Time .0083333 -> 120 fps) is how the frames were read, not a problem: part of the summary.
+  const snap = imported.warnings.find((w) => w.code === 'rate-snapped');
   session.notify(
     'info',
-    `Imported ${source}${imported.clip ? ` (clip "${imported.clip}")` : ''}: ${motion.joints.length} joints, frames 0..${motion.frameCount} at ${motion.fps} fps. Not saved yet: Save writes it as an .mtn.`,
+    `Imported ${source}${imported.clip ? ` (clip "${imported.clip}")` : ''}: ${motion.joints.length} joints, frames 0..${motion.frameCount} at ${motion.fps} fps${snap ? ` (${snap.message})` : ''}. Not saved yet: Save writes it as an .mtn.`,
   );
   // Importer warnings (truncated names, ignored scale tracks, ...) stay until dismissed.
-  for (const w of imported.warnings) session.notify('warning', `${source}: ${w.message}`);
+  for (const w of imported.warnings) if (w !== snap) session.notify('warning', `${source}: ${w.message}`);
 }
 
 /** Follows an import through its clip question (a glTF with several clips). */

@@ -35,9 +35,9 @@ export function snapFrameRate(rate: number): SnappedRate {
   return { rate };
 }
 
-/** Frames per second for messages: whole rates as integers, others with up to 4 decimals (29.97). */
+/** Frames per second for messages: whole rates as integers, others with up to 6 decimals (29.97). */
 export function formatFps(fps: number): string {
-  return Number.isInteger(fps) ? String(fps) : String(Number(fps.toFixed(4)));
+  return Number.isInteger(fps) ? String(fps) : String(Number(fps.toFixed(6)));
 }
 
 /**

@@ -154,7 +154,7 @@ describe('BVH import', () => {
 describe('BVH frame rates', () => {
   it('snaps a frame time within 0.01% of a standard rate and says so in the summary', () => {
     const { motion, warnings } = importBvh(sampleBvh(makeFrames(9), { frameTime: '.0083333' }), { fps: 120 });
-    expect(warnings).toEqual([{ code: 'rate-snapped', message: 'Frame Time 0.0083333 s is 120.0005 fps, within 0.01% of 120 fps: read as exactly 120 fps' }]);
+    expect(warnings).toEqual([{ code: 'rate-snapped', message: 'Frame Time 0.0083333 s is 120.00048 fps, within 0.01% of 120 fps: read as exactly 120 fps' }]);
     expect(motion.frameCount).toBe(8); // 8 intervals of exactly 1/120 s; unsnapped 8 * 120/120.0005 = 7.99997 floors to 7
   });
 
