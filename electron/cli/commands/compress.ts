@@ -8,6 +8,7 @@ import { readMtn } from '../../../shared/mtn/read';
 import { baseNameOf, readBytes, writeFileAtomic } from '../../fsutil';
 import { numberOption, parseArgs, positiveNumberOption, requiredOption, singlePositional, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
+import { refuseOutputClashes } from '../../pathIdentity';
 
 export const compressCommand: CliCommand = {
   name: 'compress',
@@ -17,6 +18,8 @@ export const compressCommand: CliCommand = {
     const args = parseArgs(argv, ['o', 'pos-tol', 'rot-tol', 'offset-tol', 'joint-rot-tol', 'name', 'report', 'fps'], ['quiet'], { out: 'o' });
     const input = singlePositional(args, 'input .mtn');
     const output = requiredOption(args, 'o', 'OUT.mt3');
+    const reportPath = stringOption(args, 'report');
+    refuseOutputClashes([{ path: input, role: 'the input' }], [{ path: output, role: '-o' }, ...(reportPath ? [{ path: reportPath, role: '--report' }] : [])]);
     const name = mt3MotionName(input, stringOption(args, 'name'));
     const gameFps = positiveNumberOption(args, 'fps', DEFAULT_GAME_FPS);
     const options = {
@@ -33,7 +36,6 @@ export const compressCommand: CliCommand = {
     // An MT3 carries no frame rate: the game plays it at its one rate, so another rate changes the motion's speed.
     const fpsWarning = frameRateMismatch(motion.fps, gameFps);
     writeFileAtomic(output, result.bytes);
-    const reportPath = stringOption(args, 'report');
     if (reportPath) writeFileAtomic(reportPath, JSON.stringify(compressReport(motion, result, input, output), null, 2) + '\n');
     if (!args.options.has('quiet')) {
       const worst = result.channels.reduce((w, c) => (c.maxError / (c.tolerance || 1) > w.maxError / (w.tolerance || 1) ? c : w));
