@@ -15,6 +15,7 @@ import { sessionStore } from '../state/sessionStore';
 import { preferencesStore, PLAYBACK_SPEEDS } from '../state/preferencesStore';
 import { compressionStore, compressRequestOf } from '../state/compressionStore';
 import { askChoice } from './dialogs';
+import { hasOwnUndo } from './textFields';
 import { redoLatest, undoLatest } from '../sev/undoOrder';
 import { confirmUnsaved, reportUnsavedStateOnChange } from './unsaved';
 import { askImportOptions, type ImportOptions } from '../interchange/importOptions';
@@ -70,13 +71,28 @@ async function confirmDiscard(action: string): Promise<boolean> {
   return confirmUnsaved(action, ['motion']);
 }
 
+/**
+ * The joint to select in a newly opened motion: the one with the same name as the joint selected before (skeletons
+ * differ in order, so "9 RightFoot" must not become "9 LeftForeArm"); the root when the name is not there; the same
+ * index when there was no motion before or its joints are unnamed.
+ */
+export function carryJointSelection(selected: number, before: readonly { name: string }[] | null, after: readonly { name: string }[]): number {
+  if (after.length === 0) return -1;
+  if (selected < 0) return selected;
+  const name = before?.[selected]?.name;
+  if (!before || !name) return Math.min(selected, after.length - 1);
+  const byName = after.findIndex((j) => j.name === name);
+  return byName >= 0 ? byName : 0;
+}
+
 /** Shows a new document (opened or imported) with the default tolerances; main forgets the one it replaces. */
 function adoptDocument(doc: Omit<LoadDocument, 'tolerances'>): void {
   const previous = documentStore.getState().documentId;
+  const previousJoints = documentStore.getState().motion?.joints ?? null;
   documentStore.getState().load({ ...doc, tolerances: { ...preferencesStore.getState().defaultTolerances } });
   const session = sessionStore.getState();
   session.resetForDocument(doc.motion.frameCount);
-  session.select(Math.min(session.selectedJoint, doc.motion.joints.length - 1));
+  session.select(carryJointSelection(session.selectedJoint, previousJoints, doc.motion.joints));
   session.requestFrameAll();
   if (previous && previous !== doc.documentId) void api?.closeDocument({ documentId: previous }).catch(() => undefined);
 }
@@ -445,10 +461,13 @@ export function runMenuCommand(cmd: MenuCommand): void {
       void exportGltf('compressed');
       break;
     case 'edit.undo':
-      undoLatest();
+      // The native menu's Ctrl+Z reaches here even while a text field has the keyboard: that field's typing is undone.
+      if (typeof document !== 'undefined' && hasOwnUndo(document.activeElement)) document.execCommand('undo');
+      else undoLatest();
       break;
     case 'edit.redo':
-      redoLatest();
+      if (typeof document !== 'undefined' && hasOwnUndo(document.activeElement)) document.execCommand('redo');
+      else redoLatest();
       break;
     case 'view.resetCamera':
     case 'view.zoomToFit':

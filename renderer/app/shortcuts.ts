@@ -13,18 +13,7 @@ import {
   togglePlay, zoomTimeToFit, importMotion,
 } from './controller';
 import { importOptionsStore } from '../interchange/importOptions';
-
-function isTyping(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  if (!el) return false;
-  if (el.isContentEditable) return true;
-  if (el.tagName === 'TEXTAREA' || el.tagName === 'SELECT') return true;
-  if (el.tagName === 'INPUT') {
-    const type = (el as HTMLInputElement).type;
-    return !['checkbox', 'radio', 'range', 'button'].includes(type);
-  }
-  return false;
-}
+import { hasOwnUndo, isTyping } from './textFields';
 
 export function installShortcuts(): () => void {
   const onKey = (e: KeyboardEvent) => {
@@ -34,6 +23,8 @@ export function installShortcuts(): () => void {
     const key = e.key.toLowerCase();
     const doc = documentStore.getState();
     if (mod) {
+      // Inside a text field Ctrl+Z / Ctrl+Y are the field's own undo: an app undo there would revert a hidden edit.
+      if ((key === 'z' || key === 'y') && hasOwnUndo(e.target)) return;
       let handled = true;
       // One undo order over motion and SEV edits (renderer/sev/undoOrder.ts).
       if (key === 'z' && !e.shiftKey) undoLatest();
