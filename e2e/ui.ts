@@ -24,6 +24,23 @@ export async function waitForCompression(page: Page): Promise<void> {
   await expect(page.getByTestId('compress-pending')).toHaveCount(0);
 }
 
+/**
+ * Lets the page render `count` animation frames. A check that something did NOT happen
+ * (playback stayed paused, a click selected nothing) waits for rendered frames, the unit the
+ * app works in, rather than a fixed number of milliseconds.
+ */
+export async function animationFrames(page: Page, count = 10): Promise<void> {
+  await page.evaluate(
+    (n) =>
+      new Promise<void>((done) => {
+        let left = n;
+        const step = () => (--left <= 0 ? done() : requestAnimationFrame(step));
+        requestAnimationFrame(step);
+      }),
+    count,
+  );
+}
+
 /** x of a frame in a canvas that publishes data-plot-left/right and data-view-start/end. */
 export async function frameX(canvas: Locator, frame: number): Promise<number> {
   const a = await canvas.evaluate((el) => ({ ...(el as HTMLElement).dataset }));

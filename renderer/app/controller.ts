@@ -15,7 +15,6 @@ import { sessionStore } from '../state/sessionStore';
 import { preferencesStore, PLAYBACK_SPEEDS } from '../state/preferencesStore';
 import { compressionStore, compressRequestOf } from '../state/compressionStore';
 import { askChoice } from './dialogs';
-import { hasOwnUndo } from './textFields';
 import { redoLatest, undoLatest } from '../sev/undoOrder';
 import { confirmUnsaved, reportUnsavedStateOnChange } from './unsaved';
 import { askImportOptions, type ImportOptions } from '../interchange/importOptions';
@@ -461,13 +460,10 @@ export function runMenuCommand(cmd: MenuCommand): void {
       void exportGltf('compressed');
       break;
     case 'edit.undo':
-      // The native menu's Ctrl+Z reaches here even while a text field has the keyboard: that field's typing is undone.
-      if (typeof document !== 'undefined' && hasOwnUndo(document.activeElement)) document.execCommand('undo');
-      else undoLatest();
+      undoLatest();
       break;
     case 'edit.redo':
-      if (typeof document !== 'undefined' && hasOwnUndo(document.activeElement)) document.execCommand('redo');
-      else redoLatest();
+      redoLatest();
       break;
     case 'view.resetCamera':
     case 'view.zoomToFit':
