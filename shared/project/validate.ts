@@ -1,6 +1,7 @@
 import { DEFAULT_TOLERANCES } from '../compress/types';
 import { FormatError } from '../errors';
 import { formatStrCode, gvStrCode } from '../strcode';
+import { findExcessiveNesting, nestedTooDeeply } from '../json/nesting';
 import { findJsonSyntaxError } from './jsonPosition';
 import { resolveFrom } from './paths';
 import type { ActGuyProject, ResolvedMotion, ResolvedProject } from './types';
@@ -41,6 +42,8 @@ export function parseProject(text: string, projectFile: string): ProjectParseRes
   const errors: FormatError[] = [];
   const fail = (where: string, detail: string) => errors.push(new FormatError('PROJECT', detail, { where }, projectFile));
   let json: unknown;
+  const deep = findExcessiveNesting(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  if (deep) return { errors: [new FormatError('PROJECT', nestedTooDeeply(), { line: deep.line, column: deep.column }, projectFile)] };
   try {
     json = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (e) {

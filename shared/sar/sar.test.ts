@@ -102,6 +102,8 @@ describe('readSar rejects corrupt files with a place', () => {
     ['same name', patch(24, [0x00]), 'entries 0 and 1 have the same motion name 0x3d11eb'],
     ['unsorted', patch(72, [0x29]), 'event 1 at frame 40 comes after an event at frame 41'],
     ['se index', patch(78, [0x02]), 'event 1 uses SE index 2, but the entry has 2'],
+    // SE 0's eight codes (bytes 40..55) all 0xFFFF: event 0 plays nothing the game could find.
+    ['undefined se', patch(40, new Array(16).fill(0xff)), 'event 0 uses SE index 0, which the entry leaves undefined (0xFFFF)'],
     ['trailing bytes', new Uint8Array([...FIXTURE, 0, 0, 0, 0]), 'file is 100 bytes but its table implies 96 bytes'],
   ])('%s', (_what, bytes, message) => {
     expect(() => readSar(bytes)).toThrow(message);

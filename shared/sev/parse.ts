@@ -1,5 +1,5 @@
-import { FormatError } from '../errors';
-import { splitLines } from './text';
+import { ProblemList, type FormatError } from '../errors';
+import { splitLines, trimEndBlanks } from './text';
 import {
   SEV_MAX_FRAME, SEV_MAX_JOINT, SEV_MAX_SE_INDEX, SEV_NAME_PATTERN, SEV_VARIANT_COUNT, SEV_VERSION,
   type SevComments, type SevDocument, type SevEvent, type SevLocation, type SevSeDefinition,
@@ -29,7 +29,7 @@ function tokenize(code: string): Token[] {
 
 /** Comment text after `#`, without trailing whitespace (the serializer writes `#` + this). */
 function commentText(raw: string): string {
-  return raw.replace(/[ \t]+$/, '');
+  return trimEndBlanks(raw);
 }
 
 /**
@@ -38,10 +38,8 @@ function commentText(raw: string): string {
  * them all in one pass. `file` names the file in messages (`walk.sev:12:7: ...`).
  */
 export function parseSev(text: string, file?: string): SevParseResult {
-  const errors: FormatError[] = [];
-  const err = (line: number, column: number, detail: string) => {
-    errors.push(new FormatError('SEV', detail, { line, column }, file));
-  };
+  const problems = new ProblemList('SEV', file);
+  const err = (line: number, column: number, detail: string) => problems.add(line, column, detail);
   const doc: SevDocument = { header: { leading: [] }, ses: [], events: [], trailingComments: [] };
 
   let pending: string[] = [];
@@ -195,7 +193,7 @@ export function parseSev(text: string, file?: string): SevParseResult {
   for (const r of eventRefs) {
     if (!seLines.has(r.se)) err(r.line, r.column, `event uses undefined SE index ${r.se}`);
   }
-  errors.sort((a, b) => a.place.line! - b.place.line! || a.place.column! - b.place.column!);
+  const errors = problems.done('errors').sort((a, b) => a.place.line! - b.place.line! || a.place.column! - b.place.column!);
   return { doc, errors };
 }
 
