@@ -70,13 +70,28 @@ async function confirmDiscard(action: string): Promise<boolean> {
   return confirmUnsaved(action, ['motion']);
 }
 
+/**
+ * The joint to select in a newly opened motion: the one with the same name as the joint selected before (skeletons
+ * differ in order, so "9 RightFoot" must not become "9 LeftForeArm"); the root when the name is not there; the same
+ * index when there was no motion before or its joints are unnamed.
+ */
+export function carryJointSelection(selected: number, before: readonly { name: string }[] | null, after: readonly { name: string }[]): number {
+  if (after.length === 0) return -1;
+  if (selected < 0) return selected;
+  const name = before?.[selected]?.name;
+  if (!before || !name) return Math.min(selected, after.length - 1);
+  const byName = after.findIndex((j) => j.name === name);
+  return byName >= 0 ? byName : 0;
+}
+
 /** Shows a new document (opened or imported) with the default tolerances; main forgets the one it replaces. */
 function adoptDocument(doc: Omit<LoadDocument, 'tolerances'>): void {
   const previous = documentStore.getState().documentId;
+  const previousJoints = documentStore.getState().motion?.joints ?? null;
   documentStore.getState().load({ ...doc, tolerances: { ...preferencesStore.getState().defaultTolerances } });
   const session = sessionStore.getState();
   session.resetForDocument(doc.motion.frameCount);
-  session.select(Math.min(session.selectedJoint, doc.motion.joints.length - 1));
+  session.select(carryJointSelection(session.selectedJoint, previousJoints, doc.motion.joints));
   session.requestFrameAll();
   if (previous && previous !== doc.documentId) void api?.closeDocument({ documentId: previous }).catch(() => undefined);
 }
