@@ -7,6 +7,7 @@
  */
 import type { BuildProblem, BuildStatus } from '../../shared/ipc';
 import { DEFAULT_TOLERANCES } from '../../shared/compress/types';
+import { suggestMotionName } from '../../shared/motionName';
 import { basenameOf, dirnameOf, normalizePath, stemOf } from '../../shared/project/paths';
 import { parseSeDefine } from '../../shared/se-tables/define';
 import { parseSls } from '../../shared/se-tables/sls';
@@ -278,9 +279,7 @@ export async function addMotion(): Promise<void> {
     const r = await getApi().chooseProjectFileDialog({ purpose: 'mtn' });
     if (r.status !== 'chosen') return;
     const taken = new Set(p.json.motions.map((m) => m.name));
-    const base = stemOf(r.path).replace(/[^A-Za-z0-9_]/g, '_').replace(/^(?=[0-9])/, '_') || 'motion';
-    let name = base;
-    for (let k = 2; taken.has(name); k++) name = `${base}_${k}`;
+    const name = suggestMotionName(stemOf(r.path), taken);
     const rel = dirnameOf(r.path) === dirnameOf(p.path) ? basenameOf(r.path) : r.path;
     editMotions(`Add motion ${name}`, (ms) => [...ms, { name, mtn: rel }], currentName());
     notify('info', `Added motion ${name} (${rel}) at index ${projectStore.getState().json!.motions.length - 1}.`);
