@@ -94,7 +94,7 @@ describe('project handlers', () => {
     await h.saveSev({ path: join(dir, 'walk_rough.sev'), text: 'sev 1\n' });
     expect(existsSync(join(dir, 'walk_rough.sev'))).toBe(true);
     await expect(h.saveSev({ path: join(tmpdir(), 'elsewhere.sev'), text: 'sev 1\n' })).rejects.toThrow(/refused/);
-    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    expect(readdirSync(dir).filter((f) => f.includes('.actguy-'))).toEqual([]);
   });
 
   it('refuses to save an invalid project', async () => {

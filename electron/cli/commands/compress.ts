@@ -6,6 +6,7 @@ import { readMtn } from '../../../shared/mtn/read';
 import { baseNameOf, readBytes, writeFileAtomic } from '../../fsutil';
 import { numberOption, parseArgs, requiredOption, singlePositional, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
+import { commitOutputs } from '../../build/commit';
 import { refuseOutputClashes } from '../../pathIdentity';
 
 export const compressCommand: CliCommand = {
@@ -30,8 +31,13 @@ export const compressCommand: CliCommand = {
     for (const j of Object.keys(options.rotationToleranceOverridesDeg))
       if (Number(j) >= motion.joints.length) throw new UsageError(`--joint-rot-tol names joint ${j} but ${input} has ${motion.joints.length} joints`);
     const result = inFile(input, () => compressMotion(motion, options));
-    writeFileAtomic(output, result.bytes);
-    if (reportPath) writeFileAtomic(reportPath, JSON.stringify(compressReport(motion, result, input, output), null, 2) + '\n');
+    if (reportPath) {
+      // The .mt3 and its report go in together or not at all.
+      const report = new TextEncoder().encode(JSON.stringify(compressReport(motion, result, input, output), null, 2) + '\n');
+      commitOutputs([{ path: output, bytes: result.bytes }, { path: reportPath, bytes: report }]);
+    } else {
+      writeFileAtomic(output, result.bytes);
+    }
     if (!args.options.has('quiet')) {
       const worst = result.channels.reduce((w, c) => (c.maxError / (c.tolerance || 1) > w.maxError / (w.tolerance || 1) ? c : w));
       console.log(
