@@ -71,9 +71,10 @@ export class CurvePainter {
     const result = comp.editId === doc.editId || comp.result ? comp.result : null;
     const joint = Math.min(s.selectedJoint, m.joints.length - 1);
     const channel = joint < 0 ? 'euler' : s.curveChannel;
-    const key = [m, joint, channel, result];
+    const order = preferencesStore.getState().eulerOrder;
+    const key = [m, joint, channel, result, order];
     if (!this.series || key.some((k, i) => k !== this.seriesKey[i])) {
-      this.series = buildSeries(m, joint, channel, result?.mt3 ?? null, result?.channels);
+      this.series = buildSeries(m, joint, channel, result?.mt3 ?? null, result?.channels, order);
       if (doc.readOnly) this.series.note = 'Read-only: these curves are the motion decoded from the compressed file.';
       this.seriesKey = key;
     }
@@ -111,6 +112,7 @@ export class CurvePainter {
     c.dataset.plotBottom = String(plotBottom);
     c.dataset.keyFrames = series.keyFrames.join(',');
     c.dataset.userKeyFrames = series.userKeyFrames.join(',');
+    c.dataset.eulerOrder = series.eulerOrder ?? '';
 
     // Gutter.
     ctx.fillStyle = COLORS.gutterBg;
