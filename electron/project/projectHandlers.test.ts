@@ -70,7 +70,7 @@ function handlers(launchBuild: BuildJobLauncher = inProcess, dialogs: DialogPort
   const h = createProjectHandlers({ policy, dialogs: scripted, launchBuild, checkText: inProcessTextChecker });
   const openPicked = async (project: string): Promise<string> => {
     picks.push(project);
-    const r = await h.openProjectDialog();
+    const r = await h.openProjectDialog(undefined);
     if (r.status !== 'opened') throw new Error('not opened');
     return r.project.text;
   };
