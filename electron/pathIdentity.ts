@@ -1,57 +1,141 @@
 /**
- * Whether two paths name the same file, however they are spelled: `./` and
- * `..` segments, symbolic links, hard links and, on a case-insensitive file
- * system (Windows, macOS by default), other letter cases. An output that is
- * one of the inputs must be refused before anything is written.
+ * Whether two spellings name the same file: `./a.mtn`, `a.mtn`, `/abs/a.mtn`,
+ * a symbolic link to it, a hard link, and `A.MTN` on a case-insensitive file
+ * system are all one file. Every command that writes refuses an output that is
+ * one of its inputs or another of its outputs (issue 9 section 3); the CLI and
+ * the app's save/export/build share this check.
  */
-import { statSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { canonicalPath, quotePath } from './pathPolicy';
+import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { quotePath } from './pathPolicy';
 
-/** Whether the file system at `path` ignores letter case (the platform default where it cannot be probed). */
-function caseInsensitiveAt(target: string): boolean {
-  // Probe the nearest folder that exists: a file about to be written has none of its own yet.
-  let path = target;
-  for (;;) {
+/** A path the user gave, with what it is for ("the input", "-o", "--report"). */
+export interface RolePath {
+  path: string;
+  role: string;
+}
+
+/** An output that would destroy an input or another output; the message names both paths as the user wrote them. */
+export class OutputClashError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OutputClashError';
+  }
+}
+
+interface Identity {
+  /** dev:ino of an existing file (catches hard links and case-insensitive spellings). */
+  inode?: string;
+  /** Canonical path of the file (links resolved), folded to lower case where the folder ignores case. */
+  key: string;
+}
+
+/** Whether the folder `dir` (which exists) treats names case-insensitively: its own name in other case resolves to it. */
+function folderIgnoresCase(dir: string): boolean {
+  const name = basename(dir);
+  const swapped = swapCase(name);
+  if (swapped === name) {
+    // No letters in the folder's name: probe with an entry of the folder instead.
+    let entries: string[];
     try {
-      statSync(path);
-      break;
+      entries = readdirSync(dir);
     } catch {
-      const parent = dirname(path);
-      if (parent === path) return process.platform === 'win32' || process.platform === 'darwin';
-      path = parent;
+      return false;
+    }
+    const entry = entries.find((e) => swapCase(e) !== e);
+    if (!entry) return false;
+    try {
+      const a = statSync(join(dir, entry));
+      const b = statSync(join(dir, swapCase(entry)));
+      return a.ino === b.ino && a.dev === b.dev;
+    } catch {
+      return false;
     }
   }
-  const flipped = path.replace(/[a-z]/gi, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
-  if (flipped === path) return process.platform === 'win32' || process.platform === 'darwin';
   try {
-    const a = statSync(path);
-    const b = statSync(flipped);
-    return a.dev === b.dev && a.ino === b.ino;
+    const a = statSync(dir);
+    const b = statSync(join(dirname(dir), swapped));
+    return a.ino === b.ino && a.dev === b.dev;
   } catch {
     return false;
   }
 }
 
-/** True when `a` and `b` are the same file (or would be, once written). */
-export function sameFile(a: string, b: string): boolean {
-  try {
-    const sa = statSync(a);
-    const sb = statSync(b);
-    // Both exist: the same inode on the same device is the same file, whatever the spelling.
-    if (sa.ino !== 0 && sa.dev === sb.dev && sa.ino === sb.ino) return true;
-  } catch {
-    // one of them does not exist yet: compare where they would be
-  }
-  const ca = canonicalPath(a);
-  const cb = canonicalPath(b);
-  if (ca === cb) return true;
-  if (ca.toLowerCase() !== cb.toLowerCase()) return false;
-  // Same letters in another case: the same file only where the folder ignores case.
-  return caseInsensitiveAt(ca) || caseInsensitiveAt(cb);
+function swapCase(s: string): string {
+  let out = '';
+  for (const ch of s) out += ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase();
+  return out;
 }
 
-/** The first of `inputs` that `output` would overwrite, or null. */
+/** Canonical path of `path`: links resolved in the longest existing prefix (the file itself may not exist yet). */
+export function canonicalFilePath(path: string): string {
+  const abs = resolve(path);
+  try {
+    return realpathSync.native(abs);
+  } catch {
+    const parent = dirname(abs);
+    if (parent === abs) return abs;
+    return join(canonicalFilePath(parent), basename(abs));
+  }
+}
+
+function identityOf(path: string): Identity {
+  const canon = canonicalFilePath(path);
+  let inode: string | undefined;
+  try {
+    const st = statSync(canon);
+    if (!st.isDirectory()) inode = `${st.dev}:${st.ino}`;
+  } catch {
+    /* not there yet */
+  }
+  let key = canon;
+  // A file that does not exist yet: two spellings differing in case still collide where its folder ignores case.
+  const parent = dirname(canon);
+  try {
+    if (lstatSync(parent).isDirectory() && folderIgnoresCase(parent)) key = join(parent, basename(canon).toLowerCase());
+  } catch {
+    /* the folder does not exist yet: case-sensitive comparison is all we can do */
+  }
+  return { inode, key };
+}
+
+function same(a: Identity, b: Identity): boolean {
+  return (a.inode !== undefined && a.inode === b.inode) || a.key === b.key;
+}
+
+/** Whether two paths name the same file (after links, `./`, case on case-insensitive folders, hard links). */
+export function sameFile(a: string, b: string): boolean {
+  return same(identityOf(a), identityOf(b));
+}
+
+/**
+ * The clashes among a command's paths: each output that is one of the inputs
+ * or an earlier output, as messages naming the user's spellings. Empty when
+ * every output is a file of its own.
+ */
+export function findOutputClashes(inputs: readonly RolePath[], outputs: readonly RolePath[]): string[] {
+  const inIds = inputs.map((i) => ({ ...i, id: identityOf(i.path) }));
+  const outIds = outputs.map((o) => ({ ...o, id: identityOf(o.path) }));
+  const problems: string[] = [];
+  outIds.forEach((o, k) => {
+    const input = inIds.find((i) => same(i.id, o.id));
+    if (input) {
+      problems.push(`${o.role} ${o.path} is ${input.role} ${input.path}; an output never overwrites an input`);
+      return;
+    }
+    const earlier = outIds.slice(0, k).find((p) => same(p.id, o.id));
+    if (earlier) problems.push(`${o.role} ${o.path} is also ${earlier.role} ${earlier.path}; each output needs a file of its own`);
+  });
+  return problems;
+}
+
+/** Throws OutputClashError (all clashes, one per line) when an output would overwrite an input or another output. */
+export function refuseOutputClashes(inputs: readonly RolePath[], outputs: readonly RolePath[]): void {
+  const problems = findOutputClashes(inputs, outputs);
+  if (problems.length) throw new OutputClashError(problems.join('\n'));
+}
+
+/** The first of `inputs` that `output` would overwrite, or null (the app's saves, exports and builds ask this). */
 export function inputOverwrittenBy(output: string, inputs: readonly string[]): string | null {
   for (const input of inputs) if (sameFile(output, input)) return input;
   return null;

@@ -9,7 +9,8 @@ import { getApi, setInAppDialogs } from './transport';
 import { documentStore } from './state/documentStore';
 import { compressionStore, connectCompression } from './state/compressionStore';
 import { sessionStore } from './state/sessionStore';
-import { openPath, reportDocumentStateOnChange, runMenuCommand, setControllerApi } from './app/controller';
+import { openPath, reportDocumentStateOnChange, setControllerApi } from './app/controller';
+import { runCommand } from './app/commands';
 import { anyUnsaved } from './app/unsaved';
 import { askChoice, pickPathInApp } from './app/dialogs';
 import { installShortcuts } from './app/shortcuts';
@@ -37,7 +38,8 @@ function start(): void {
   });
   connectCompression(documentStore, compressionStore, (req) => api.compressMotion(req));
   reportDocumentStateOnChange();
-  api.onMenuCommand(runMenuCommand);
+  // Native menu commands and files the OS handed to main (renderer/app/commands.ts: respects an open modal).
+  api.onMenuCommand((cmd) => void runCommand(cmd));
 
   // Browser (loopback) mode: the tab itself asks before leaving with unsaved edits. Not under Electron: there
   // main asks on the window's close event (reportDocumentState), and a cancelled beforeunload would silently

@@ -6,10 +6,12 @@ import { readMt3 } from '../../../shared/mt3/read';
 import type { Mt3Motion } from '../../../shared/mt3/types';
 import { readMtn } from '../../../shared/mtn/read';
 import { writeMtn } from '../../../shared/mtn/write';
+import { motionNameProblem } from '../../../shared/motionName';
 import { gvStrCode } from '../../../shared/strcode';
 import { readBytes, writeFileAtomic } from '../../fsutil';
 import { parseArgs, requiredOption, singlePositional, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
+import { refuseOutputClashes } from '../../pathIdentity';
 
 export const decompressCommand: CliCommand = {
   name: 'decompress',
@@ -21,12 +23,15 @@ export const decompressCommand: CliCommand = {
     const output = requiredOption(args, 'o', 'OUT.mtn');
     const skeletonPath = stringOption(args, 'skeleton');
     const entry = stringOption(args, 'entry');
+    refuseOutputClashes([{ path: input, role: 'the input' }, ...(skeletonPath ? [{ path: skeletonPath, role: 'the --skeleton' }] : [])], [{ path: output, role: '-o' }]);
     const bytes = readBytes(input);
     const isMar = extname(input).toLowerCase() === '.mar' || String.fromCharCode(...bytes.subarray(0, 4)) === 'MARa';
     let mt3: Mt3Motion;
     if (isMar) {
       if (entry === undefined) throw new UsageError(`${input} is an archive: choose a motion with --entry INDEX or --entry NAME`);
       const mar = inFile(input, () => readMar(bytes));
+      const problem = /^\d+$/.test(entry) ? undefined : motionNameProblem(entry);
+      if (problem) throw new UsageError(`--entry ${entry}: neither an index nor a motion name: ${problem}`);
       const index = /^\d+$/.test(entry) ? Number(entry) : mar.entries.findIndex((e) => e.name === gvStrCode(entry));
       if (!(index >= 0 && index < mar.entries.length))
         throw new UsageError(`${input} has ${mar.entries.length} entries (0..${mar.entries.length - 1}); --entry ${entry} names none of them`);
