@@ -138,7 +138,7 @@ describe('handlers', () => {
     const saved = await handlers.saveMotion({ documentId: doc.documentId, path: target, mtnBytes: edited });
     expect(saved.status).toBe('saved');
     expect(readMtn(new Uint8Array(readFileSync(target))).jointKeyInfo[(5 * motion.joints.length + 2) * 4] & KeyFlag.KEY).toBe(KeyFlag.KEY);
-    expect(readdirSync(workspace).filter((n) => n.includes('.actguy-'))).toEqual([]);
+    expect(readdirSync(workspace).filter((n) => n.endsWith('.tmp'))).toEqual([]);
 
     const garbage = await dispatchInvoke(handlers, 'saveMotion', { documentId: doc.documentId, path: target, mtnBytes: new Uint8Array(10) });
     expect(garbage.ok).toBe(false);

@@ -1,6 +1,6 @@
 /**
  * Temp files of ActGuy's own naming, beside the file they will replace:
- * `.<target name>.actguy-<kind>.<host>.<pid>.<random>`. The name says who
+ * `<target name>.actguy-<kind>.<host>.<pid>.<random>.tmp`. The name says who
  * wrote it, so a later run can sweep the ones whose writer died (a kill, a
  * power cut) without touching a temp another running process still needs.
  */
@@ -8,8 +8,8 @@ import * as nodeFs from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 
-/** Temp files of our naming: `.<target name>.actguy-<kind>.<host>.<pid>.<random>`. */
-export const OWN_TEMP = /^\.(.+)\.actguy-(new|old|journal)\.([^.]*)\.(\d+)\.([0-9a-z]+)$/;
+/** Temp files of our naming: `<target name>.actguy-<kind>.<host>.<pid>.<random>.tmp`. */
+export const OWN_TEMP = /^(.+)\.actguy-(new|old|journal)\.([^.]*)\.(\d+)\.([0-9a-z]+)\.tmp$/;
 /** Temps older than this are stale even when their writer might be alive (another machine on a shared disk). */
 export const STALE_MS = 24 * 3600 * 1000;
 
@@ -20,7 +20,7 @@ export function host(): string {
 /** A temp name beside `target` of the given kind, unique to this process and call. */
 export function ownTempName(target: string, kind: 'new' | 'old' | 'journal'): string {
   const rand = Math.floor(Math.random() * 36 ** 6).toString(36);
-  return join(dirname(target), `.${basename(target)}.actguy-${kind}.${host()}.${process.pid}.${rand}`);
+  return join(dirname(target), `${basename(target)}.actguy-${kind}.${host()}.${process.pid}.${rand}.tmp`);
 }
 
 export function processAlive(pid: number): boolean {

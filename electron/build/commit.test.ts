@@ -125,13 +125,13 @@ describe('sweepStaleTemps', () => {
     writeFileSync(dead, 'writer died');
     const old = ownTempName(target, 'old').replace(/actguy-old\.[^.]*\./, 'actguy-old.otherhost.');
     writeFileSync(old, 'another machine, long ago');
-    const fresh = ownTempName(target, 'old').replace(/actguy-old\.[^.]*\./, 'actguy-old.otherhost.').replace(/\.[0-9a-z]+$/, '.zz');
+    const fresh = ownTempName(target, 'old').replace(/actguy-old\.[^.]*\./, 'actguy-old.otherhost.').replace(/\.[0-9a-z]+\.tmp$/, '.zz.tmp');
     writeFileSync(fresh, 'another machine, now');
     const day = (Date.now() - 25 * 3600 * 1000) / 1000;
     utimesSync(old, day, day);
-    writeFileSync(join(dir, '.stage.mar.user-notes'), 'not ours');
-    writeFileSync(join(dir, '.other.mar.actguy-new.h.999999999.abc'), 'another target');
+    writeFileSync(join(dir, 'stage.mar.user-notes.tmp'), 'not ours');
+    writeFileSync(join(dir, 'other.mar.actguy-new.h.999999999.abc.tmp'), 'another target');
     expect(sweepStaleTemps([target]).sort()).toEqual([dead, old].sort());
-    expect(readdirSync(dir).sort()).toEqual(['.other.mar.actguy-new.h.999999999.abc', '.stage.mar.user-notes', mine.slice(dir.length + 1), fresh.slice(dir.length + 1), 'stage.mar'].sort());
+    expect(readdirSync(dir).sort()).toEqual(['other.mar.actguy-new.h.999999999.abc.tmp', 'stage.mar.user-notes.tmp', mine.slice(dir.length + 1), fresh.slice(dir.length + 1), 'stage.mar'].sort());
   });
 });

@@ -80,11 +80,11 @@ interface Journal {
 }
 
 function journalPath(first: string): string {
-  return join(dirname(first), `.${basename(first)}.actguy-commit`);
+  return join(dirname(first), `${basename(first)}.actguy-commit`);
 }
 
 function lockPath(first: string): string {
-  return join(dirname(first), `.${basename(first)}.actguy-lock`);
+  return join(dirname(first), `${basename(first)}.actguy-lock`);
 }
 
 /** An output problem, in the user's words and naming the user's path (never a temp file). */

@@ -67,7 +67,7 @@ describe('build killed at every commit step', () => {
         break;
       }
       expect(r.signal, `step ${k}: ${r.err}`).toBe('SIGKILL');
-      const journal = readdirSync(join(dir, 'out')).includes('.stage.mar.actguy-commit');
+      const journal = readdirSync(join(dir, 'out')).includes('stage.mar.actguy-commit');
       if (!journal) {
         expect(outputs(), `step ${k}`).toEqual(OLD);
         seen.old++;
