@@ -392,6 +392,12 @@ export async function checkProject(): Promise<void> {
   }
 }
 
+/**
+ * Cancel pressed while the build was still starting (main checks the project
+ * text in a worker before the build has an id): honoured as soon as it has one.
+ */
+let cancelWhenStarted = false;
+
 /** File > Build Archives…: opens the build dialog and starts the build. */
 export async function buildArchives(): Promise<void> {
   const p = projectStore.getState();
@@ -400,8 +406,10 @@ export async function buildArchives(): Promise<void> {
     return;
   }
   p.setBuild({ status: null, starting: true });
+  cancelWhenStarted = false;
   try {
-    const start = await getApi().startBuild({ projectPath: p.path, projectText: projectTextForBuild(), sevTexts: sevTextsForBuild() });
+    let start = await getApi().startBuild({ projectPath: p.path, projectText: projectTextForBuild(), sevTexts: sevTextsForBuild() });
+    if (cancelWhenStarted) start = await getApi().cancelBuild({ buildId: start.buildId });
     const done = await poll(start, (s) => {
       if (projectStore.getState().build) projectStore.getState().setBuild({ status: s, starting: false });
     });
@@ -425,7 +433,10 @@ export async function buildArchives(): Promise<void> {
 export async function cancelBuild(): Promise<void> {
   const b = projectStore.getState().build;
   const id = b?.status?.buildId;
-  if (!id) return;
+  if (!id) {
+    if (b?.starting) cancelWhenStarted = true;
+    return;
+  }
   try {
     const s = await getApi().cancelBuild({ buildId: id });
     projectStore.getState().setBuild({ status: s, starting: false });
