@@ -15,6 +15,7 @@ import type { Motion } from '../shared/motion/types';
 import { readMtn } from '../shared/mtn/read';
 import { syntheticMotion } from '../shared/testing/syntheticMotion';
 import { benchExtras } from './benchExtras';
+import { benchUi } from './bench-ui';
 
 const root = join(__dirname, '..', '..');
 const options = { ...DEFAULT_TOLERANCES, name: 'bench' };
@@ -45,6 +46,11 @@ function row(cells: (string | number)[], widths: number[]): string {
 }
 
 export async function main(): Promise<void> {
+  if (process.argv.includes('--ui')) {
+    // `npm run bench -- --ui`: only the renderer latency section.
+    for (const line of await benchUi({ root })) console.log(line);
+    return;
+  }
   const motions: [string, Motion][] = [];
   const assets = join(root, 'assets');
   for (const f of readdirSync(assets).filter((f) => f.endsWith('.mtn')).sort()) motions.push([f, readMtn(new Uint8Array(readFileSync(join(assets, f))))]);

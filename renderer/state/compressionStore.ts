@@ -3,9 +3,11 @@
  * nor saved. A controller watches the document store and asks the main
  * process (its compression worker) for a new compression whenever something
  * compression depends on changed. The request's revision is the document's
- * editId; a reply is applied only when it answers the latest edit, and at most
- * one request is in flight (edits arriving meanwhile are coalesced into one
- * follow-up request), so a fast drag never queues a backlog.
+ * editId. At most one request is in flight: edits arriving meanwhile are
+ * coalesced into one follow-up request for the latest state, so a fast drag
+ * never queues a backlog. A reply for an older edit of the same document is
+ * still shown (an intermediate result while a tolerance slider moves; `editId`
+ * says which edit it answers and `pending` stays on until the latest is in).
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { compressRequestForMotion } from '../../shared/compress/request';
@@ -73,12 +75,14 @@ export function connectCompression(
     inFlight = true;
     lastRequested = doc.editId;
     const editId = doc.editId;
+    const documentId = doc.documentId;
     const started = now();
     out.getState().set({ pending: true });
     try {
       const outcome = await compress(compressRequestOf(doc, editId));
-      // Apply only if no newer edit has arrived; a newer one gets its own request below.
-      if (outcome.status === 'done' && docStore.getState().editId === editId) {
+      // Shown even when a newer edit has arrived meanwhile (that one gets its own request below), but never
+      // over another document.
+      if (outcome.status === 'done' && docStore.getState().documentId === documentId && docStore.getState().motion) {
         out.getState().set({ result: outcome, editId, error: null, roundTripMs: now() - started });
       }
     } catch (err) {
