@@ -33,6 +33,8 @@ export interface ImportJobRequest {
 export type ImportJobResult =
   | { status: 'imported'; sourceKind: 'bvh' | 'gltf'; mtnBytes: Uint8Array; warnings: InterchangeWarning[]; clipName: string | null }
   | { status: 'chooseClip'; clips: ImportClipSummary[] }
+  /** Stopped by cancelImport before it finished. */
+  | { status: 'cancelled' }
   /** A failure, as the transports carry it: the message names the file (and the place for a FormatError). */
   | { status: 'failed'; message: string; formatKind?: FileKind };
 
