@@ -7,6 +7,7 @@
  */
 import type { BuildProblem, BuildStatus } from '../../shared/ipc';
 import { DEFAULT_TOLERANCES } from '../../shared/compress/types';
+import { suggestMotionName } from '../../shared/motionName';
 import { basenameOf, dirnameOf, normalizePath, stemOf } from '../../shared/project/paths';
 import { parseSeDefine } from '../../shared/se-tables/define';
 import { parseSls } from '../../shared/se-tables/sls';
@@ -278,9 +279,7 @@ export async function addMotion(): Promise<void> {
     const r = await getApi().chooseProjectFileDialog({ purpose: 'mtn' });
     if (r.status !== 'chosen') return;
     const taken = new Set(p.json.motions.map((m) => m.name));
-    const base = stemOf(r.path).replace(/[^A-Za-z0-9_]/g, '_').replace(/^(?=[0-9])/, '_') || 'motion';
-    let name = base;
-    for (let k = 2; taken.has(name); k++) name = `${base}_${k}`;
+    const name = suggestMotionName(stemOf(r.path), taken);
     const rel = dirnameOf(r.path) === dirnameOf(p.path) ? basenameOf(r.path) : r.path;
     editMotions(`Add motion ${name}`, (ms) => [...ms, { name, mtn: rel }], currentName());
     notify('info', `Added motion ${name} (${rel}) at index ${projectStore.getState().json!.motions.length - 1}.`);
@@ -393,6 +392,12 @@ export async function checkProject(): Promise<void> {
   }
 }
 
+/**
+ * Cancel pressed while the build was still starting (main checks the project
+ * text in a worker before the build has an id): honoured as soon as it has one.
+ */
+let cancelWhenStarted = false;
+
 /** File > Build Archives…: opens the build dialog and starts the build. */
 export async function buildArchives(): Promise<void> {
   const p = projectStore.getState();
@@ -401,8 +406,10 @@ export async function buildArchives(): Promise<void> {
     return;
   }
   p.setBuild({ status: null, starting: true });
+  cancelWhenStarted = false;
   try {
-    const start = await getApi().startBuild({ projectPath: p.path, projectText: projectTextForBuild(), sevTexts: sevTextsForBuild() });
+    let start = await getApi().startBuild({ projectPath: p.path, projectText: projectTextForBuild(), sevTexts: sevTextsForBuild() });
+    if (cancelWhenStarted) start = await getApi().cancelBuild({ buildId: start.buildId });
     const done = await poll(start, (s) => {
       if (projectStore.getState().build) projectStore.getState().setBuild({ status: s, starting: false });
     });
@@ -426,7 +433,10 @@ export async function buildArchives(): Promise<void> {
 export async function cancelBuild(): Promise<void> {
   const b = projectStore.getState().build;
   const id = b?.status?.buildId;
-  if (!id) return;
+  if (!id) {
+    if (b?.starting) cancelWhenStarted = true;
+    return;
+  }
   try {
     const s = await getApi().cancelBuild({ buildId: id });
     projectStore.getState().setBuild({ status: s, starting: false });

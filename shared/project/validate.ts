@@ -1,5 +1,6 @@
 import { DEFAULT_TOLERANCES } from '../compress/types';
 import { FormatError } from '../errors';
+import { isMotionName, MOTION_NAME_RULE, motionNameProblem } from '../motionName';
 import { formatStrCode, gvStrCode } from '../strcode';
 import { findExcessiveNesting, nestedTooDeeply } from '../json/nesting';
 import { findJsonSyntaxError } from './jsonPosition';
@@ -13,7 +14,6 @@ export const TOLERANCE_KEYS = ['position', 'rotationDeg', 'offset'] as const;
 export const SE_TABLE_KEYS = ['sls', 'seDefine'] as const;
 export const OUTPUT_KEYS = ['mar', 'sar', 'report'] as const;
 
-const MOTION_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const OVERRIDE_KEY = /^(?:[0-9]+|[A-Za-z_][A-Za-z0-9_.:-]*)$/;
 
 export interface ProjectParseResult {
@@ -101,8 +101,8 @@ export function parseProject(text: string, projectFile: string): ProjectParseRes
       unknownKeys(m, MOTION_KEYS, where);
       let ok = true;
       const name = m.name;
-      if (typeof name !== 'string' || !MOTION_NAME.test(name)) {
-        fail(`${where}.name`, `must be a motion name matching [A-Za-z_][A-Za-z0-9_]*, found ${JSON.stringify(name)}`);
+      if (typeof name !== 'string' || !isMotionName(name)) {
+        fail(`${where}.name`, typeof name === 'string' ? motionNameProblem(name)! : `must be a motion name (${MOTION_NAME_RULE}), found ${JSON.stringify(name)}`);
         ok = false;
       } else {
         const prev = byName.get(name);
