@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { canvasData, clickCurveFrame, selectJoint, waitForCompression, waitForDocument } from './ui';
+import { canvasData, clickCurveFrame, toggleCurveKey, selectJoint, waitForCompression, waitForDocument } from './ui';
 
 /** The frame in the middle of the longest gap between the channel's keys: certainly not a key yet. */
 function freeFrame(keyFrames: number[]): number {
@@ -31,7 +31,7 @@ test('a user key toggled in the curve view recompresses at once; undo and redo r
   const userText = (n: number) => new RegExp(`· ${n} user$`);
   const userFramesBefore = (await canvasData(curve)).userKeyFrames;
 
-  await clickCurveFrame(page, frame);
+  await toggleCurveKey(page, frame);
   await expect(keyCount).toHaveText(userText(users + 1));
   await waitForCompression(page);
   // The new key is part of the compressed channel and the stats answer the new revision.
@@ -70,4 +70,24 @@ test('a user key toggled in the curve view recompresses at once; undo and redo r
   await expect(page.getByTestId('menu-undo')).toContainText('Undo Toggle key');
   await page.getByTestId('menu-undo').click();
   await expect(keyCount).toHaveText(userText(users + 1));
+});
+
+test('a plain click in the curve plot goes to the frame and never edits; Ctrl+click is the key edit, as the hint says', async ({ page }) => {
+  await waitForDocument(page);
+  await selectJoint(page, 'RightForeArm');
+  await waitForCompression(page);
+  const curve = page.getByTestId('curve-canvas');
+  const frame = freeFrame((await canvasData(curve)).keyFrames.split(',').map(Number));
+  const keyCount = page.getByTestId('curve-key-count');
+  const before = await keyCount.innerText();
+  await expect(page.getByTestId('curve-hint')).toContainText('Ctrl+click: add/remove user key');
+
+  await clickCurveFrame(page, frame);
+  await expect(page.getByTestId('status-frame')).toHaveText(String(frame));
+  await expect(keyCount).toHaveText(before);
+  await expect(page.getByTestId('dirty-marker')).toHaveText('saved');
+
+  await toggleCurveKey(page, frame);
+  await expect(keyCount).not.toHaveText(before);
+  await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
 });

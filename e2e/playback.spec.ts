@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { waitForDocument } from './ui';
+import { animationFrames, waitForDocument } from './ui';
 
 test('playback: space plays and pauses, arrows step, Home/End jump, loop and speed apply', async ({ page }) => {
   await waitForDocument(page);
@@ -22,7 +22,7 @@ test('playback: space plays and pauses, arrows step, Home/End jump, loop and spe
   await page.keyboard.press(' ');
   await expect(page.getByTestId('play-toggle')).toHaveAttribute('aria-pressed', 'false');
   const stopped = await frameOf();
-  await page.waitForTimeout(200);
+  await animationFrames(page, 12);
   expect(await frameOf()).toBe(stopped);
 
   // End, then a step forward wraps to 0 with loop on, and stays at N with loop off.

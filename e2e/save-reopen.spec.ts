@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
-import { clickCurveFrame, clickTraceRow, dragLockRow, freeRun, openThroughPicker, screenshotOf, selectJoint, waitForCompression, waitForDocument } from './ui';
+import { toggleCurveKey, clickTraceRow, dragLockRow, freeRun, openThroughPicker, screenshotOf, selectJoint, waitForCompression, waitForDocument } from './ui';
 import { readMtn } from '../shared/mtn/read';
 import { compressMotion } from '../shared/compress/compress';
 import { writeMar } from '../shared/mar/write';
@@ -17,7 +17,7 @@ test('save writes keys, locks, trace keys and flags into the .mtn; reopening sho
   const traceFrame = start + 3;
 
   await selectJoint(page, 'Head');
-  await clickCurveFrame(page, keyFrame);
+  await toggleCurveKey(page, keyFrame);
   await expect(page.getByTestId('curve-key-count')).toHaveText(/· \d+ user$/);
   await dragLockRow(page, start, start + 4);
   await clickTraceRow(page, traceFrame);

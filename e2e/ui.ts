@@ -24,6 +24,23 @@ export async function waitForCompression(page: Page): Promise<void> {
   await expect(page.getByTestId('compress-pending')).toHaveCount(0);
 }
 
+/**
+ * Lets the page render `count` animation frames. A check that something did NOT happen
+ * (playback stayed paused, a click selected nothing) waits for rendered frames, the unit the
+ * app works in, rather than a fixed number of milliseconds.
+ */
+export async function animationFrames(page: Page, count = 10): Promise<void> {
+  await page.evaluate(
+    (n) =>
+      new Promise<void>((done) => {
+        let left = n;
+        const step = () => (--left <= 0 ? done() : requestAnimationFrame(step));
+        requestAnimationFrame(step);
+      }),
+    count,
+  );
+}
+
 /** x of a frame in a canvas that publishes data-plot-left/right and data-view-start/end. */
 export async function frameX(canvas: Locator, frame: number): Promise<number> {
   const a = await canvas.evaluate((el) => ({ ...(el as HTMLElement).dataset }));
@@ -38,12 +55,17 @@ export async function canvasData(canvas: Locator): Promise<Record<string, string
   return canvas.evaluate((el) => ({ ...(el as HTMLElement).dataset }) as Record<string, string>);
 }
 
-/** Clicks the curve plot at a frame (toggles a user key there). */
-export async function clickCurveFrame(page: Page, frame: number): Promise<void> {
+/** Clicks the curve plot at a frame (plain: goes to the frame; with Control: adds or removes a user key there). */
+export async function clickCurveFrame(page: Page, frame: number, modifiers: ('Control' | 'Shift' | 'Alt')[] = []): Promise<void> {
   const canvas = page.getByTestId('curve-canvas');
   const d = await canvasData(canvas);
   const y = (Number(d.plotTop) + Number(d.plotBottom)) / 2;
-  await canvas.click({ position: { x: await frameX(canvas, frame), y } });
+  await canvas.click({ position: { x: await frameX(canvas, frame), y }, modifiers });
+}
+
+/** Ctrl+clicks a frame in the curve view: adds or removes the selected joint's user key there. */
+export async function toggleCurveKey(page: Page, frame: number): Promise<void> {
+  await clickCurveFrame(page, frame, ['Control']);
 }
 
 /** Drags in the timeline's lock row from one frame to another. */

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
-import { waitForDocument } from './ui';
+import { animationFrames, waitForDocument } from './ui';
 import { readMtn } from '../shared/mtn/read';
 import { createPoseBuffers, parentsOf, solvePose, sourceOffset, sourceRotation } from '../renderer/math/pose';
 
@@ -56,7 +56,7 @@ test('clicking a joint in the viewport selects it; clicking empty floor keeps th
   const far = { x: box.x + 30, y: box.y + box.height - 30 };
   expect(Math.min(...points.map((p) => Math.hypot(p.x - far.x, p.y - far.y)))).toBeGreaterThan(40);
   await page.mouse.click(far.x, far.y);
-  await page.waitForTimeout(200);
+  await animationFrames(page, 12);
   await expect(page.getByTestId('timeline-selected')).toHaveText(m.joints[target].name);
   expect(pageErrors).toEqual([]);
 });

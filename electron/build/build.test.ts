@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, linkSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -31,6 +31,16 @@ function sampleCopy(): string {
   project.outputs = { mar: 'out/stage.mar', sar: 'out/stage.sar' };
   writeFileSync(join(dir, 'p.actguy.json'), JSON.stringify(project, null, 2));
   return dir;
+}
+
+/** Every file under `dir` with its bytes (base64), folders left out: proves nothing changed. */
+function contents(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const f of listing(dir)) {
+    const p = join(dir, f);
+    if (!statSync(p).isDirectory()) out[f] = readFileSync(p).toString('base64');
+  }
+  return out;
 }
 
 function listing(dir: string): string[] {
@@ -143,5 +153,25 @@ describe('writeFilesAtomically', () => {
     mkdirSync(join(dir, 'ok'));
     writeFilesAtomically([{ path: join(dir, 'ok', 'c.bin'), bytes: new Uint8Array([9]) }]);
     expect(Array.from(bytes(join(dir, 'ok', 'c.bin')))).toEqual([9]);
+  });
+});
+
+describe('build outputs never overwrite inputs', () => {
+  it('refuses outputs that reach an input through a link or a ./.. spelling, and writes nothing', () => {
+    const dir = sampleCopy();
+    symlinkSync(join(dir, 'walk.sev'), join(dir, 'sev-link.sar'));
+    mkdirSync(join(dir, 'out'));
+    linkSync(join(dir, 'walk.mtn'), join(dir, 'out', 'hard.mar'));
+    const project = JSON.parse(readFileSync(join(dir, 'p.actguy.json'), 'utf8'));
+    project.outputs = { mar: 'out/hard.mar', sar: 'sev-link.sar', report: './out/r.json' };
+    writeFileSync(join(dir, 'p.actguy.json'), JSON.stringify(project));
+    const before = contents(dir);
+    const r = buildProject(join(dir, 'p.actguy.json'));
+    if (r.ok) throw new Error('expected the build to be refused');
+    expect(r.errors.map((e) => e.message)).toEqual([
+      expect.stringContaining(`outputs.mar ${join(dir, 'out', 'hard.mar')} is the .mtn of motion walk ${join(dir, 'walk.mtn')}; an output never overwrites an input`),
+      expect.stringContaining(`outputs.sar ${join(dir, 'sev-link.sar')} is the .sev of motion walk ${join(dir, 'walk.sev')}`),
+    ]);
+    expect(contents(dir)).toEqual(before);
   });
 });

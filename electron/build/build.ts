@@ -10,6 +10,7 @@ import { planBuild, type BuildProgress, type BuildReport } from '../../shared/pr
 import type { ResolvedProject } from '../../shared/project/types';
 import { checkOutputPaths, parseProject, withOutputDir } from '../../shared/project/validate';
 import { decodeUtf8Text } from '../../shared/sev/text';
+import { findOutputClashes, type RolePath } from '../pathIdentity';
 import { readInputFile, writeFilesAtomically } from './files';
 
 export interface ProjectBuildOptions {
@@ -51,6 +52,8 @@ export function buildProject(projectPath: string, options: ProjectBuildOptions =
     const clash = checkOutputPaths(project);
     if (clash.length) return { ok: false, errors: clash, warnings: [] };
   }
+  const clashes = outputClashes(project);
+  if (clashes.length) return { ok: false, errors: clashes, warnings: [] };
   const overrides = options.textOverrides;
   const readFile = overrides?.size
     ? (path: string) => {
@@ -63,6 +66,27 @@ export function buildProject(projectPath: string, options: ProjectBuildOptions =
   if (options.dryRun) return { ok: true, report: result.report, written: [], warnings: result.warnings };
   writeFilesAtomically(result.outputs);
   return { ok: true, report: result.report, written: result.outputs.map((o) => o.path), warnings: result.warnings };
+}
+
+/**
+ * The project's own check compares paths as written; this one asks the file
+ * system, so `./out/../walk.mtn`, a link to an input or a hard link is caught
+ * too (an output never overwrites an input or another output).
+ */
+export function outputClashes(project: ResolvedProject): FormatError[] {
+  const inputs: RolePath[] = [{ path: project.projectFile, role: 'the project file' }];
+  for (const m of project.motions) {
+    inputs.push({ path: m.mtnPath, role: `the .mtn of motion ${m.name}` });
+    if (m.sevPath) inputs.push({ path: m.sevPath, role: `the .sev of motion ${m.name}` });
+  }
+  if (project.slsPath) inputs.push({ path: project.slsPath, role: 'seTables.sls' });
+  if (project.seDefinePath) inputs.push({ path: project.seDefinePath, role: 'seTables.seDefine' });
+  const outputs: RolePath[] = [
+    { path: project.marPath, role: 'outputs.mar' },
+    { path: project.sarPath, role: 'outputs.sar' },
+    { path: project.reportPath, role: 'outputs.report' },
+  ];
+  return findOutputClashes(inputs, outputs).map((m) => new FormatError('PROJECT', m, {}, project.projectFile));
 }
 
 function encodeUtf8(text: string): Uint8Array {

@@ -35,10 +35,16 @@ async function run(cmd: { run(argv: string[]): Promise<number> | number }, argv:
   }
 }
 
+/** Exports the walk to a GLB of the calling test's own (no test reads another test's files: order-independent). */
+async function exportWalkGlb(name: string): Promise<string> {
+  const glb = join(dir, name);
+  expect((await run(exportGltfCommand, [walkPath, '-o', glb])).code).toBe(0);
+  return glb;
+}
+
 describe('actguy export-gltf / import', () => {
   it('exports the walk as GLB and imports it back to the same motion', async () => {
-    const glb = join(dir, 'walk.glb');
-    expect((await run(exportGltfCommand, [walkPath, '-o', glb])).code).toBe(0);
+    const glb = await exportWalkGlb('walk.glb');
     const back = join(dir, 'walk_back.mtn');
     expect((await run(importCommand, [glb, '-o', back])).code).toBe(0);
     const a = readMtn(new Uint8Array(readFileSync(walkPath)));
@@ -70,7 +76,7 @@ describe('actguy export-gltf / import', () => {
   });
 
   it('lists both clips of a two-clip GLB and exits non-zero without --clip', async () => {
-    const glb = join(dir, 'walk.glb');
+    const glb = await exportWalkGlb('walk_for_clips.glb');
     const { json, bin } = readGltfContainer(new Uint8Array(readFileSync(glb)));
     json.animations![0].name = 'Walk';
     json.animations!.push({ ...JSON.parse(JSON.stringify(json.animations![0])), name: 'Run' });

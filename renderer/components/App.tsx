@@ -16,7 +16,7 @@ import { PANEL_MIN, fitPanelHeights, useProjectLayout } from '../project/layout'
 import { useProject } from '../sev/hooks';
 import { SevEditor } from '../sev/SevEditor';
 
-/** The main window: menu, messages, viewport + curves | tuning, timeline, status bar. */
+/** The main window: menu, messages, viewport over curves over timeline beside the tuning panel, SEV editor, status bar. */
 export function App() {
   const layout = usePreferences((p) => p.layout);
   const setTunerLayout = (patch: Partial<typeof layout>) => preferencesStore.getState().set({ layout: { ...preferencesStore.getState().layout, ...patch } });

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { CurvePainter } from '../curves/curvePainter';
 import { useCompression, useDocument, usePreferences, useSession } from '../state/hooks';
 import { sessionStore, type CurveChannel } from '../state/sessionStore';
@@ -7,6 +7,7 @@ import { MotionFlag } from '../../shared/motion/types';
 import { findChannel, userKeyFramesOf } from '../curves/series';
 import { zoomTimeToFit } from '../app/controller';
 import { JointSelect } from './JointSelect';
+import { EULER_ORDERS, bestEulerOrder, type EulerOrder } from '../math/euler';
 
 /** Curves of the selected joint (canvas in CurvePainter) with its header controls. */
 export function CurveView() {
@@ -24,11 +25,19 @@ export function CurveView() {
   const showSource = usePreferences((p) => p.showSource);
   const showDecoded = usePreferences((p) => p.showDecoded);
   const showError = usePreferences((p) => p.showError);
+  const eulerOrder = usePreferences((p) => p.eulerOrder);
+  const rotation = motion?.rotation;
+  const jointCount = motion?.joints.length ?? 0;
+  const frames = motion ? motion.frameCount + 1 : 0;
+  const autoOrder = useMemo(
+    () => (rotation && joint >= 0 && joint < jointCount ? bestEulerOrder(rotation, joint * 4, jointCount * 4, frames) : 'XYZ'),
+    [rotation, joint, jointCount, frames],
+  );
   const kind = joint < 0 ? 'translation' : channel === 'offset' ? 'offset' : 'rotation';
   const report = findChannel(result?.channels, kind, joint < 0 ? -1 : joint);
   const userKeys = motion ? userKeyFramesOf(motion, joint).length : 0;
   const tabs: { id: CurveChannel; label: string; title: string }[] = [
-    { id: 'euler', label: 'Euler°', title: 'Rotation as Euler XYZ angles in degrees' },
+    { id: 'euler', label: 'Euler°', title: 'Rotation as Euler angles in degrees (rotate order beside)' },
     { id: 'quat', label: 'Quat', title: 'Rotation quaternion x, y, z, w' },
     { id: 'offset', label: 'Offset', title: offsets ? 'Joint offset per axis' : 'Joint offset per axis (not compressed: OFFSETS flag off)' },
   ];
@@ -53,6 +62,24 @@ export function CurveView() {
             </button>
           ))}
         </div>
+        {joint >= 0 && channel === 'euler' && (
+          <select
+            className="order-select"
+            aria-label="Rotate order"
+            title="Rotate order of the Euler curves. Auto picks, per joint, the order whose middle angle stays farthest from ±90° (gimbal lock), so a joint that turns around does not draw 180° swings."
+            data-testid="euler-order"
+            value={eulerOrder}
+            onChange={(e) => {
+              preferencesStore.getState().set({ eulerOrder: e.target.value as EulerOrder | 'auto' });
+              e.currentTarget.blur();
+            }}
+          >
+            <option value="auto">Auto ({autoOrder})</option>
+            {EULER_ORDERS.map((o) => (
+              <option key={o} value={o}>{o}</option>
+            ))}
+          </select>
+        )}
         <span className="stat" data-testid="curve-key-count" title="Keys on this channel (user keys)">
           {report ? `${report.keyFrames.length} keys` : '— keys'} · {userKeys} user
         </span>
@@ -69,7 +96,7 @@ export function CurveView() {
         <button type="button" className="tool" title="Show all frames (double-click the curves)" onClick={zoomTimeToFit}>Fit</button>
       </div>
       <div className="canvas-host" ref={host} />
-      <div className="hint">Click: toggle user key · drag: pan · wheel: zoom time · drag ruler: scrub</div>
+      <div className="hint" data-testid="curve-hint">Click: go to frame · Ctrl+click: add/remove user key · drag: pan · wheel: zoom time · drag ruler: scrub</div>
     </section>
   );
 }

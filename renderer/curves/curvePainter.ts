@@ -1,9 +1,10 @@
 /**
  * The curve view's canvas: source and decoded curves per component, key
  * markers (user keys distinct from automatic keys), the error curve with the
- * tolerance line, and the playhead. Mouse: click a frame to toggle a user key,
- * drag to pan in time, wheel to zoom in time, drag the ruler to scrub,
- * double-click to show all frames.
+ * tolerance line, and the playhead. Mouse: a plain click selects the frame
+ * under it (moves the playhead there) and never edits; Ctrl+click (Cmd+click)
+ * adds or removes a user key, the one explicit edit; drag to pan in time, wheel
+ * to zoom in time, drag the ruler to scrub, double-click to show all frames.
  */
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
@@ -44,7 +45,7 @@ export class CurvePainter {
     const c = this.surface.canvas;
     c.dataset.testid = 'curve-canvas';
     c.setAttribute('role', 'img');
-    c.setAttribute('aria-label', 'Curve view: click a frame to toggle a user key');
+    c.setAttribute('aria-label', 'Curve view: click selects a frame, Ctrl+click adds or removes a user key');
     c.tabIndex = -1;
     const inv = () => this.surface.invalidate();
     this.unsubscribers.push(documentStore.subscribe(inv), compressionStore.subscribe(inv), preferencesStore.subscribe(inv), sessionStore.subscribe(inv));
@@ -70,9 +71,10 @@ export class CurvePainter {
     const result = comp.editId === doc.editId || comp.result ? comp.result : null;
     const joint = Math.min(s.selectedJoint, m.joints.length - 1);
     const channel = joint < 0 ? 'euler' : s.curveChannel;
-    const key = [m, joint, channel, result];
+    const order = preferencesStore.getState().eulerOrder;
+    const key = [m, joint, channel, result, order];
     if (!this.series || key.some((k, i) => k !== this.seriesKey[i])) {
-      this.series = buildSeries(m, joint, channel, result?.mt3 ?? null, result?.channels);
+      this.series = buildSeries(m, joint, channel, result?.mt3 ?? null, result?.channels, order);
       if (doc.readOnly) this.series.note = 'Read-only: these curves are the motion decoded from the compressed file.';
       this.seriesKey = key;
     }
@@ -110,6 +112,7 @@ export class CurvePainter {
     c.dataset.plotBottom = String(plotBottom);
     c.dataset.keyFrames = series.keyFrames.join(',');
     c.dataset.userKeyFrames = series.userKeyFrames.join(',');
+    c.dataset.eulerOrder = series.eulerOrder ?? '';
 
     // Gutter.
     ctx.fillStyle = COLORS.gutterBg;
@@ -413,8 +416,15 @@ export class CurvePainter {
     const { x, y } = this.local(e);
     if (y < RULER_H || y > l.errBottom) return;
     const f = this.frameAt(x);
+    if (f === null) return;
+    // A stray click must not dirty the document: only Ctrl/Cmd+click edits keys.
+    if (!(e.ctrlKey || e.metaKey)) {
+      sessionStore.getState().setPlaying(false);
+      sessionStore.getState().setPlayhead(f);
+      return;
+    }
     const doc = documentStore.getState();
-    if (f === null || doc.readOnly) return;
+    if (doc.readOnly) return;
     doc.keys.toggle(sessionStore.getState().selectedJoint, f);
   };
 

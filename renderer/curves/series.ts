@@ -7,7 +7,7 @@ import { KeyFlag, MotionFlag, type Motion } from '../../shared/motion/types';
 import type { ChannelKind, ChannelReport } from '../../shared/compress/types';
 import type { Mt3Motion } from '../../shared/mt3/types';
 import { decodeMt3, samplePositionTrack, sampleRotationTrack } from '../../shared/mt3/decode';
-import { eulerFilterDeg, quatToEulerXYZDeg } from '../math/euler';
+import { bestEulerOrder, eulerFilterDeg, quatToEulerDeg, type EulerOrder } from '../math/euler';
 import type { CurveChannel } from '../state/sessionStore';
 import { COLORS } from '../theme';
 
@@ -39,6 +39,8 @@ export interface CurveSeries {
   maxErrorFrame: number | null;
   /** Why there is no decoded curve, when there is none. */
   note: string | null;
+  /** The rotate order of Euler curves (the one asked for, or the one 'auto' chose); null for other channels. */
+  eulerOrder: EulerOrder | null;
 }
 
 /** Finds the compressor's report for a channel. */
@@ -65,6 +67,8 @@ export function buildSeries(
   channel: CurveChannel,
   mt3: Mt3Motion | null,
   channels: readonly ChannelReport[] | undefined,
+  /** Rotate order of Euler curves; 'auto' picks the one farthest from gimbal lock for this joint. */
+  order: EulerOrder | 'auto' = 'XYZ',
 ): CurveSeries {
   const N = m.frameCount;
   const S = N + 1;
@@ -75,6 +79,7 @@ export function buildSeries(
   const kind: ChannelKind = joint < 0 ? 'translation' : channel === 'offset' ? 'offset' : 'rotation';
   const name = joint < 0 ? 'Root' : m.joints[joint]?.name || `joint ${joint}`;
   let note: string | null = decodedOk ? null : 'Compressing…';
+  let eulerOrder: EulerOrder | null = null;
   const comps: CurveComponent[] = [];
 
   if (kind === 'translation' || kind === 'offset') {
@@ -122,22 +127,25 @@ export function buildSeries(
     const labels = ['rX', 'rY', 'rZ'];
     const colors = [COLORS.axisX, COLORS.axisY, COLORS.axisZ];
     for (let c = 0; c < 3; c++) comps.push({ label: labels[c], color: colors[c], source: new Float64Array(S), decoded: d ? new Float64Array(S) : null });
+    const ord = order === 'auto' ? bestEulerOrder(m.rotation, joint * 4, J * 4, S) : order;
+    eulerOrder = ord;
+    const middle = ord.charCodeAt(1) - 88; // 'X' 0, 'Y' 1, 'Z' 2
     const e = new Float64Array(3);
     const prev = new Float64Array(3);
     const out = new Float64Array(3);
     for (let f = 0; f < S; f++) {
       const i = (f * J + joint) * 4;
-      quatToEulerXYZDeg(m.rotation[i], m.rotation[i + 1], m.rotation[i + 2], m.rotation[i + 3], e);
-      // Euler filter along time: no 360 jumps, no flips at the Y = +-90 branch point.
-      if (f > 0) eulerFilterDeg(prev, e, out);
+      quatToEulerDeg(ord, m.rotation[i], m.rotation[i + 1], m.rotation[i + 2], m.rotation[i + 3], e);
+      // Euler filter along time: no 360 jumps, no flips at the middle axis' ±90 branch point.
+      if (f > 0) eulerFilterDeg(prev, e, out, middle);
       else out.set(e);
       for (let c = 0; c < 3; c++) comps[c].source[f] = out[c];
       prev.set(out);
       if (d) {
         sampleRotationTrack(d.rotations[joint], f, tmp);
-        quatToEulerXYZDeg(tmp[0], tmp[1], tmp[2], tmp[3], e);
+        quatToEulerDeg(ord, tmp[0], tmp[1], tmp[2], tmp[3], e);
         // The decoded angles take the branch nearest the source at the same frame, so both curves overlay.
-        eulerFilterDeg(prev, e, out);
+        eulerFilterDeg(prev, e, out, middle);
         for (let c = 0; c < 3; c++) comps[c].decoded![f] = out[c];
       }
     }
@@ -145,7 +153,7 @@ export function buildSeries(
 
   const report = decodedOk ? findChannel(channels, kind, kind === 'translation' ? -1 : joint) : null;
   const unit = kind === 'rotation' ? (channel === 'quat' ? '' : '°') : 'u';
-  const what = kind === 'translation' ? 'root translation' : kind === 'offset' ? 'offset' : channel === 'quat' ? 'rotation (quaternion)' : 'rotation (Euler XYZ °)';
+  const what = kind === 'translation' ? 'root translation' : kind === 'offset' ? 'offset' : channel === 'quat' ? 'rotation (quaternion)' : `rotation (Euler ${eulerOrder} °)`;
   return {
     kind,
     joint,
@@ -159,5 +167,6 @@ export function buildSeries(
     maxError: report ? report.maxError : null,
     maxErrorFrame: report ? report.maxErrorFrame : null,
     note,
+    eulerOrder,
   };
 }

@@ -3,7 +3,7 @@ import { addEvent, moveEvent } from '../../shared/sev/edit';
 import { serializeSev } from '../../shared/sev/serialize';
 import { documentStore } from '../state/documentStore';
 import { emptyMotion } from '../../shared/motion/types';
-import { createSevStore, isSevDirty, sevStore } from './sevStore';
+import { createSevStore, HISTORY_LIMIT, isSevDirty, sevStore } from './sevStore';
 import { latestUndoLabel, redoLatest, resetUndoOrderForTests, undoLatest } from './undoOrder';
 
 const TEXT = '# my notes\nsev 1\nmotion walk\nse 0 SE_A  # heel\nevent 5 0 17  # strike\n';
@@ -93,5 +93,27 @@ describe('undo order with undo made elsewhere', () => {
     undoLatest();
     expect(sevStore.getState().file!.doc!.events).toHaveLength(1);
     expect(documentStore.getState().past).toHaveLength(0);
+  });
+});
+
+describe('SEV history cap', () => {
+  it('a full history drops its oldest step, never the newest (plain edits and drag transactions)', () => {
+    for (const viaTransaction of [false, true]) {
+      const s = createSevStore();
+      s.getState().load('/p/walk.sev', 'walk', TEXT);
+      const frameOf = () => s.getState().file!.doc!.events[0].frame;
+      for (let i = 1; i <= HISTORY_LIMIT + 1; i++) {
+        if (viaTransaction) s.getState().begin('Move event');
+        s.getState().edit('Move event', (d) => moveEvent(d, 0, { frame: 100 + i }));
+        if (viaTransaction) s.getState().commit();
+      }
+      expect(s.getState().file!.past).toHaveLength(HISTORY_LIMIT);
+      s.getState().undo();
+      expect(frameOf()).toBe(100 + HISTORY_LIMIT);
+      for (let i = 1; i < HISTORY_LIMIT; i++) s.getState().undo();
+      expect(frameOf()).toBe(101);
+      s.getState().undo();
+      expect(frameOf()).toBe(101);
+    }
   });
 });

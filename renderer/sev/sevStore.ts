@@ -89,7 +89,8 @@ export interface SevState {
   setPickingJoint(on: boolean): void;
 }
 
-const HISTORY_LIMIT = 500;
+/** Undo steps kept per .sev; the oldest step is dropped first. */
+export const HISTORY_LIMIT = 500;
 
 function errorsOf(list: FormatError[]): SevTextError[] {
   return list.map((e) => ({ message: e.detail, line: e.place.line ?? 1, column: e.place.column ?? 1 }));

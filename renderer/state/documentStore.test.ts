@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { createDocumentStore } from './documentStore';
+import { createDocumentStore, HISTORY_LIMIT } from './documentStore';
 import { emptyMotion, KeyFlag, MotionFlag, jointFlagsAt, translationFlagsAt, lockedJointAt } from '../../shared/motion/types';
 
 function sample() {
@@ -172,5 +172,29 @@ describe('document store', () => {
     // History holds only the flagged words, not copies of the whole key info.
     const entry = s.getState().past[0].state as unknown as { jointKeyInfo: { index: Uint32Array } };
     expect(entry.jointKeyInfo.index.length).toBeLessThan(10);
+  });
+
+  it('a full history drops its oldest step, never the newest (plain edits and drag transactions)', () => {
+    for (const viaTransaction of [false, true]) {
+      const s = sample();
+      const tolOf = () => s.getState().tolerances.rotationToleranceDeg;
+      const original = tolOf();
+      const valueAt = (i: number) => 1 + i / 1000;
+      for (let i = 1; i <= HISTORY_LIMIT + 1; i++) {
+        if (viaTransaction) s.getState().history.begin(`Drag ${i}`);
+        s.getState().tolerancesActions.set({ rotationToleranceDeg: valueAt(i) });
+        if (viaTransaction) s.getState().history.commit();
+      }
+      expect(s.getState().past).toHaveLength(HISTORY_LIMIT);
+      // The newest step undoes first...
+      s.getState().history.undo();
+      expect(tolOf()).toBe(valueAt(HISTORY_LIMIT));
+      // ...and the step that fell off is the oldest: undoing everything stops after edit 1, not at the original.
+      for (let i = 1; i < HISTORY_LIMIT; i++) s.getState().history.undo();
+      expect(tolOf()).toBe(valueAt(1));
+      s.getState().history.undo();
+      expect(tolOf()).toBe(valueAt(1));
+      expect(tolOf()).not.toBe(original);
+    }
   });
 });

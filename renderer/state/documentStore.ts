@@ -187,7 +187,8 @@ export interface LoadDocument {
   unsaved?: boolean;
 }
 
-const HISTORY_LIMIT = 500;
+/** Undo steps kept per document; the oldest step is dropped first. */
+export const HISTORY_LIMIT = 500;
 
 function editableOf(s: Pick<DocumentState, 'motion' | 'tolerances' | 'rotationOverridesDeg'>): EditableState {
   const m = s.motion!;

@@ -5,6 +5,7 @@ import { createStore } from 'zustand/vanilla';
 import { persist, createJSONStorage, type StateStorage } from 'zustand/middleware';
 import { DEFAULT_TOLERANCES } from '../../shared/compress/types';
 import type { Tolerances } from './documentStore';
+import type { EulerOrder } from '../math/euler';
 
 export interface PreferencesState {
   /** Playback speed multiplier (1 = the motion's fps). */
@@ -14,6 +15,8 @@ export interface PreferencesState {
   showSource: boolean;
   showDecoded: boolean;
   showError: boolean;
+  /** Rotate order of the Euler curves; 'auto' picks, per joint, the order farthest from gimbal lock. */
+  eulerOrder: EulerOrder | 'auto';
   /** Viewport layers. */
   showTrajectory: boolean;
   showTrace: boolean;
@@ -69,6 +72,7 @@ export function createPreferencesStore() {
         showSource: true,
         showDecoded: true,
         showError: true,
+        eulerOrder: 'auto',
         showTrajectory: true,
         showTrace: true,
         followCamera: true,

@@ -118,12 +118,23 @@ describe('compressMotion on random motions', () => {
       const userRoot: number[] = [];
       for (let f = 0; f <= N; f++) if (m.translationKeyInfo[f * 4] & KeyFlag.KEY) userRoot.push(f);
       expect(byChannel('translation', -1).userKeyFrames).toEqual(userRoot);
+      // User keys are checked against the written bytes, not only against the compressor's own key list.
+      const storedRoot = new Set(ind.mt3.root.frames);
+      for (const f of userRoot) expect(storedRoot.has(f)).toBe(true);
       for (let j = 0; j < J; j++) {
         check('rotation', j, ind.rot[j], ind.mt3.rotations[j].frames);
         const userJ: number[] = [];
         for (let f = 0; f <= N; f++) if (m.jointKeyInfo[(f * J + j) * 4] & KeyFlag.KEY) userJ.push(f);
         expect(byChannel('rotation', j).userKeyFrames).toEqual(userJ);
-        if (c.offsets) check('offset', j, ind.off![j], ind.mt3.offsets![j].frames);
+        const storedRot = new Set(ind.mt3.rotations[j].frames);
+        for (const f of userJ) expect(storedRot.has(f)).toBe(true);
+        if (c.offsets) {
+          check('offset', j, ind.off![j], ind.mt3.offsets![j].frames);
+          // An offset channel's user keys are the joint's KEY frames, read from the MTN here.
+          expect(byChannel('offset', j).userKeyFrames).toEqual(userJ);
+          const storedOff = new Set(ind.mt3.offsets![j].frames);
+          for (const f of userJ) expect(storedOff.has(f)).toBe(true);
+        }
       }
       expect(ind.mt3.offsets !== null).toBe(c.offsets);
       expect(r.channels.filter((ch) => ch.kind === 'offset').length).toBe(c.offsets ? J : 0);

@@ -149,12 +149,16 @@ describe('reference samplers (FORMATS.md 2.7)', () => {
     expect(() => sampleRotation(bare, 9, 1, out)).toThrow(/joint 9 outside/);
   });
 
-  it('is fast enough for the compressor: 25 joints x 121 frames in a few ms', () => {
+  it('samples 25 joints x 121 frames at half frames to unit quaternions (the compressor samples this way)', () => {
+    // Speed is a bench figure (npm run bench), never a timed assertion here.
     const big = randomMt3(23, { numFrames: 120, numJoints: 25 });
     decodeMt3(big);
-    const t0 = Date.now();
-    for (let f = 0; f <= 120; f++) for (let j = 0; j < 25; j++) sampleRotation(big, j, f + 0.5 > 120 ? 120 : f + 0.5, out);
-    expect(Date.now() - t0).toBeLessThan(250); // ~1 ms here; generous for a loaded CI machine
+    for (let f = 0; f <= 120; f++)
+      for (let j = 0; j < 25; j++) {
+        sampleRotation(big, j, f + 0.5 > 120 ? 120 : f + 0.5, out);
+        expect(out.every(Number.isFinite)).toBe(true);
+        expect(Math.abs(Math.hypot(out[0], out[1], out[2], out[3]) - 1)).toBeLessThan(1e-3);
+      }
   });
 });
 

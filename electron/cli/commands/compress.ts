@@ -6,6 +6,7 @@ import { readMtn } from '../../../shared/mtn/read';
 import { baseNameOf, readBytes, writeFileAtomic } from '../../fsutil';
 import { numberOption, parseArgs, requiredOption, singlePositional, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
+import { refuseOutputClashes } from '../../pathIdentity';
 
 export const compressCommand: CliCommand = {
   name: 'compress',
@@ -15,6 +16,8 @@ export const compressCommand: CliCommand = {
     const args = parseArgs(argv, ['o', 'pos-tol', 'rot-tol', 'offset-tol', 'joint-rot-tol', 'name', 'report', 'object-tol', 'shell'], ['quiet', 'classic'], { out: 'o' });
     const input = singlePositional(args, 'input .mtn');
     const output = requiredOption(args, 'o', 'OUT.mt3');
+    const reportPath = stringOption(args, 'report');
+    refuseOutputClashes([{ path: input, role: 'the input' }], [{ path: output, role: '-o' }, ...(reportPath ? [{ path: reportPath, role: '--report' }] : [])]);
     const name = stringOption(args, 'name') ?? baseNameOf(input);
     const options = {
       positionTolerance: tolerance(args, 'pos-tol', DEFAULT_TOLERANCES.positionTolerance),
@@ -32,7 +35,6 @@ export const compressCommand: CliCommand = {
       if (Number(j) >= motion.joints.length) throw new UsageError(`--joint-rot-tol names joint ${j} but ${input} has ${motion.joints.length} joints`);
     const result = inFile(input, () => compressMotion(motion, options));
     writeFileAtomic(output, result.bytes);
-    const reportPath = stringOption(args, 'report');
     if (reportPath) writeFileAtomic(reportPath, JSON.stringify(compressReport(motion, result, input, output), null, 2) + '\n');
     if (!args.options.has('quiet')) {
       const worst = result.channels.reduce((w, c) => (c.maxError / (c.tolerance || 1) > w.maxError / (w.tolerance || 1) ? c : w));

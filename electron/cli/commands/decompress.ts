@@ -10,6 +10,7 @@ import { gvStrCode } from '../../../shared/strcode';
 import { readBytes, writeFileAtomic } from '../../fsutil';
 import { parseArgs, requiredOption, singlePositional, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
+import { refuseOutputClashes } from '../../pathIdentity';
 
 export const decompressCommand: CliCommand = {
   name: 'decompress',
@@ -21,6 +22,7 @@ export const decompressCommand: CliCommand = {
     const output = requiredOption(args, 'o', 'OUT.mtn');
     const skeletonPath = stringOption(args, 'skeleton');
     const entry = stringOption(args, 'entry');
+    refuseOutputClashes([{ path: input, role: 'the input' }, ...(skeletonPath ? [{ path: skeletonPath, role: 'the --skeleton' }] : [])], [{ path: output, role: '-o' }]);
     const bytes = readBytes(input);
     const isMar = extname(input).toLowerCase() === '.mar' || String.fromCharCode(...bytes.subarray(0, 4)) === 'MARa';
     let mt3: Mt3Motion;

@@ -8,6 +8,7 @@ import { readMtn } from '../../../shared/mtn/read';
 import { baseNameOf, readBytes, writeFileAtomic } from '../../fsutil';
 import { parseArgs, positiveNumberOption, requiredOption, singlePositional, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
+import { refuseOutputClashes } from '../../pathIdentity';
 
 export const exportGltfCommand: CliCommand = {
   name: 'export-gltf',
@@ -20,6 +21,7 @@ export const exportGltfCommand: CliCommand = {
     const scale = positiveNumberOption(args, 'scale', 1);
     const skeletonPath = stringOption(args, 'skeleton');
     const ext = extname(input).toLowerCase();
+    refuseOutputClashes([{ path: input, role: 'the input' }, ...(skeletonPath ? [{ path: skeletonPath, role: 'the --skeleton' }] : [])], [{ path: output, role: '-o' }]);
 
     let motion: Motion;
     if (ext === '.mtn') {

@@ -7,6 +7,7 @@ import { writeMtn } from '../../../shared/mtn/write';
 import { readBytes, writeFileAtomic } from '../../fsutil';
 import { parseArgs, positiveNumberOption, requiredOption, singlePositional, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
+import { refuseOutputClashes } from '../../pathIdentity';
 
 export const importCommand: CliCommand = {
   name: 'import',
@@ -20,6 +21,7 @@ export const importCommand: CliCommand = {
     const scale = positiveNumberOption(args, 'scale', 1);
     const offsets = args.options.has('offsets');
     const clip = stringOption(args, 'clip');
+    refuseOutputClashes([{ path: input, role: 'the input' }], [{ path: output, role: '-o' }]);
 
     const bytes = readBytes(input);
     const kind = motionSourceKind(bytes, input);

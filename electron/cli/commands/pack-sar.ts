@@ -6,6 +6,7 @@ import { loadSeTables, loadSev, printDiagnostics } from '../../build/inputs';
 import { readInputFile, writeFilesAtomically } from '../../build/files';
 import { parseArgs, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
+import { refuseOutputClashes } from '../../pathIdentity';
 
 export const packSarCommand: CliCommand = {
   name: 'pack-sar',
@@ -18,10 +19,17 @@ export const packSarCommand: CliCommand = {
     const marPath = stringOption(args, 'mar');
     if (!marPath) throw new UsageError('missing --mar STAGE.mar (the .sar follows its order)');
     const sevPaths = args.positionals;
-    if (sevPaths.includes(out) || out === marPath) throw new UsageError(`-o ${out} would overwrite an input`);
+    const sls = stringOption(args, 'sls');
+    const seDefine = stringOption(args, 'se-define');
+    refuseOutputClashes([
+      { path: marPath, role: 'the --mar' },
+      ...(sls ? [{ path: sls, role: 'the --sls' }] : []),
+      ...(seDefine ? [{ path: seDefine, role: 'the --se-define' }] : []),
+      ...sevPaths.map((path) => ({ path, role: 'the input' })),
+    ], [{ path: out, role: '-o' }]);
 
     const errors: FormatError[] = [];
-    const tables = loadSeTables(stringOption(args, 'sls'), stringOption(args, 'se-define'));
+    const tables = loadSeTables(sls, seDefine);
     errors.push(...tables.errors);
     let mar: ReturnType<typeof readMar> | undefined;
     try {

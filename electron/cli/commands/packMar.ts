@@ -5,6 +5,7 @@ import { formatStrCode } from '../../../shared/strcode';
 import { readBytes, writeFileAtomic } from '../../fsutil';
 import { parseArgs, requiredOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
+import { refuseOutputClashes } from '../../pathIdentity';
 
 export const packMarCommand: CliCommand = {
   name: 'pack-mar',
@@ -15,6 +16,7 @@ export const packMarCommand: CliCommand = {
     const output = requiredOption(args, 'o', 'OUT.mar');
     if (args.positionals.length === 0) throw new UsageError('expected at least one .mt3');
     const files = args.positionals;
+    refuseOutputClashes(files.map((path) => ({ path, role: 'the input' })), [{ path: output, role: '-o' }]);
     const byHash = new Map<number, number>();
     const blobs: Uint8Array[] = [];
     let maxJoint = 0;

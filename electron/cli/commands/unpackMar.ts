@@ -5,6 +5,7 @@ import { formatStrCode } from '../../../shared/strcode';
 import { readBytes, writeFileAtomic } from '../../fsutil';
 import { parseArgs, requiredOption, singlePositional, stringOption } from '../args';
 import type { CliCommand } from '../command';
+import { refuseOutputClashes } from '../../pathIdentity';
 import { readMotionNamesFile } from '../motionNames';
 
 /** File name for a motion: its known name when that is a safe file name, else its hash. */
@@ -28,12 +29,14 @@ export const unpackMarCommand: CliCommand = {
       `# actguy unpack-mar of ${input}: maxJoint ${mar.maxJoint}, ${mar.entries.length} motions`,
       '# motion index, file, name hash, joints, frames, bytes (repack in this order with pack-mar)',
     ];
-    const used = new Set<string>();
+    const files = mar.entries.map((e) => entryFileName(e.name, names?.get(e.name)?.name));
+    // Hashes are unique in a valid archive, so file names are too; the check also keeps index.txt and the inputs safe.
+    refuseOutputClashes(
+      [{ path: input, role: 'the input' }, ...(namesPath ? [{ path: namesPath, role: 'the --names file' }] : [])],
+      [...files, 'index.txt'].map((f) => ({ path: join(dir, f), role: 'the output' })),
+    );
     mar.entries.forEach((e, i) => {
-      const file = entryFileName(e.name, names?.get(e.name)?.name);
-      // Hashes are unique in a valid archive, so file names are too; guard anyway.
-      if (used.has(file)) throw new Error(`${input}: two entries would be written to ${file}`);
-      used.add(file);
+      const file = files[i];
       writeFileAtomic(join(dir, file), e.bytes);
       index.push(`${i}\t${file}\t${formatStrCode(e.name)}\t${e.mt3.rotations.length}\t${e.mt3.numFrames}\t${e.bytes.byteLength}`);
     });

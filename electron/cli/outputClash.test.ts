@@ -1,0 +1,90 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * Issue 9 section 3: no command overwrites one of its inputs, however the
+ * output is spelled, and no command writes one output over another.
+ */
+const root = join(__dirname, '..', '..');
+const cli = join(root, 'dist', 'cli', 'actguy.cjs');
+let dir: string;
+
+function run(...args: string[]): { rc: number; err: string } {
+  const r = spawnSync(process.execPath, [cli, ...args], { cwd: dir, encoding: 'utf8' });
+  return { rc: r.status ?? -1, err: r.stderr };
+}
+
+const BVH = `HIERARCHY
+ROOT Hips
+{
+  OFFSET 0 0 0
+  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation
+  End Site
+  {
+    OFFSET 0 1 0
+  }
+}
+MOTION
+Frames: 2
+Frame Time: 0.0333333
+0 0 0 0 0 0
+1 0 0 0 10 0
+`;
+
+/** Every file of the folder with its bytes, to prove nothing changed. */
+function snapshot(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const f of readdirSync(dir).sort()) out[f] = readFileSync(join(dir, f)).toString('base64');
+  return out;
+}
+
+beforeAll(() => {
+  const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], { cwd: root, encoding: 'utf8' });
+  if (b.status !== 0) throw new Error(`CLI build failed: ${b.stderr}`);
+  dir = mkdtempSync(join(tmpdir(), 'actguy-clash-'));
+  for (const f of ['walk.mtn', 'walk.sev', 'default.sls', 'se_define.h']) copyFileSync(join(root, 'assets', f), join(dir, f));
+  writeFileSync(join(dir, 'x.bvh'), BVH);
+  if (run('compress', 'walk.mtn', '-o', 'walk.mt3', '--quiet').rc !== 0) throw new Error('setup compress failed');
+  if (run('pack-mar', '-o', 'stage.mar', 'walk.mt3', '--quiet').rc !== 0) throw new Error('setup pack-mar failed');
+}, 60000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('outputs never overwrite inputs', () => {
+  const cases: [string, string[], RegExp][] = [
+    ['compress onto its input', ['compress', 'walk.mtn', '-o', 'walk.mtn'], /-o walk\.mtn is the input walk\.mtn; an output never overwrites an input/],
+    ['compress onto its input spelled ./', ['compress', 'walk.mtn', '-o', './walk.mtn'], /-o \.\/walk\.mtn is the input walk\.mtn/],
+    ['compress onto its input spelled ../dir/', ['compress', 'walk.mtn', '-o', '../DIR/walk.mtn'], /is the input walk\.mtn/],
+    ['compress with the report on the input', ['compress', 'walk.mtn', '-o', 'new.mt3', '--report', 'walk.mtn'], /--report walk\.mtn is the input walk\.mtn/],
+    ['compress with the report on -o', ['compress', 'walk.mtn', '-o', 'new.mt3', '--report', './new.mt3'], /--report \.\/new\.mt3 is also -o new\.mt3/],
+    ['pack-mar onto its input', ['pack-mar', '-o', 'walk.mt3', 'walk.mt3'], /-o walk\.mt3 is the input walk\.mt3/],
+    ['import onto its input', ['import', 'x.bvh', '-o', 'x.bvh'], /-o x\.bvh is the input x\.bvh/],
+    ['decompress onto its input', ['decompress', 'walk.mt3', '-o', 'walk.mt3'], /-o walk\.mt3 is the input walk\.mt3/],
+    ['decompress onto its skeleton', ['decompress', 'walk.mt3', '--skeleton', 'walk.mtn', '-o', './walk.mtn'], /-o \.\/walk\.mtn is the --skeleton walk\.mtn/],
+    ['export-gltf onto its input', ['export-gltf', 'walk.mtn', '-o', 'walk.mtn'], /is the input walk\.mtn/],
+    ['pack-sar onto its .mar', ['pack-sar', '-o', 'stage.mar', '--mar', 'stage.mar', 'walk.sev'], /-o stage\.mar is the --mar stage\.mar/],
+    ['pack-sar onto a .sev', ['pack-sar', '-o', './walk.sev', '--mar', 'stage.mar', 'walk.sev'], /-o \.\/walk\.sev is the input walk\.sev/],
+    ['pack-sar onto the SE table', ['pack-sar', '-o', 'default.sls', '--mar', 'stage.mar', '--sls', 'default.sls', 'walk.sev'], /is the --sls default\.sls/],
+  ];
+  for (const [what, args, message] of cases) {
+    it(`refuses ${what} and leaves every file as it was`, () => {
+      const before = snapshot();
+      const r = run(...args.map((a) => a.replace('DIR', dir.split('/').pop()!)));
+      expect(r.rc).toBe(1);
+      expect(r.err).toMatch(message);
+      expect(snapshot()).toEqual(before);
+    });
+  }
+
+  it('refuses an input reached through a symbolic link', () => {
+    spawnSync('ln', ['-sf', join(dir, 'walk.mtn'), join(dir, 'alias.mt3')]);
+    const before = snapshot();
+    const r = run('compress', 'walk.mtn', '-o', 'alias.mt3');
+    expect(r.rc).toBe(1);
+    expect(r.err).toMatch(/-o alias\.mt3 is the input walk\.mtn/);
+    expect(snapshot()).toEqual(before);
+    rmSync(join(dir, 'alias.mt3'));
+  });
+});

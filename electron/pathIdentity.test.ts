@@ -1,0 +1,61 @@
+import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { findOutputClashes, OutputClashError, refuseOutputClashes, sameFile } from './pathIdentity';
+
+const dirs: string[] = [];
+afterEach(() => {
+  while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'actguy-identity-'));
+  dirs.push(d);
+  return d;
+}
+
+describe('sameFile', () => {
+  it('sees one file through ./, .., relative, absolute, symlink and hard-link spellings', () => {
+    const d = tempDir();
+    mkdirSync(join(d, 'sub'));
+    writeFileSync(join(d, 'a.mtn'), 'x');
+    symlinkSync(join(d, 'a.mtn'), join(d, 'link.mtn'));
+    linkSync(join(d, 'a.mtn'), join(d, 'hard.mtn'));
+    symlinkSync(join(d, 'sub'), join(d, 'subLink'));
+    const a = join(d, 'a.mtn');
+    expect(sameFile(a, join(d, '.', 'a.mtn'))).toBe(true);
+    expect(sameFile(a, join(d, 'sub', '..', 'a.mtn'))).toBe(true);
+    expect(sameFile(a, relative(process.cwd(), a))).toBe(true);
+    expect(sameFile(a, join(d, 'link.mtn'))).toBe(true);
+    expect(sameFile(a, join(d, 'hard.mtn'))).toBe(true);
+    // files that do not exist yet compare by their canonical path (links in the folder resolved)
+    expect(sameFile(join(d, 'sub', 'new.mar'), join(d, 'subLink', 'new.mar'))).toBe(true);
+    expect(sameFile(join(d, 'sub', 'new.mar'), join(d, 'sub', 'other.mar'))).toBe(false);
+    expect(sameFile(a, join(d, 'b.mtn'))).toBe(false);
+  });
+
+  it('case spellings: the same file only where the file system ignores case', () => {
+    const d = tempDir();
+    writeFileSync(join(d, 'walk.mtn'), 'x');
+    writeFileSync(join(d, 'WALK.mtn'), 'y');
+    // This folder is case-sensitive (two files exist), so the spellings are two files.
+    expect(sameFile(join(d, 'walk.mtn'), join(d, 'WALK.mtn'))).toBe(false);
+  });
+});
+
+describe('findOutputClashes', () => {
+  it('names an output that is an input, and an output given twice, in the user\'s spellings', () => {
+    const d = tempDir();
+    writeFileSync(join(d, 'a.mtn'), 'x');
+    const problems = findOutputClashes(
+      [{ path: join(d, 'a.mtn'), role: 'the input' }],
+      [{ path: join(d, '.', 'a.mtn'), role: '-o' }, { path: join(d, 'r.json'), role: '--report' }, { path: join(d, 'x', '..', 'r.json'), role: 'the other' }],
+    );
+    expect(problems).toEqual([
+      `-o ${join(d, '.', 'a.mtn')} is the input ${join(d, 'a.mtn')}; an output never overwrites an input`,
+      `the other ${join(d, 'x', '..', 'r.json')} is also --report ${join(d, 'r.json')}; each output needs a file of its own`,
+    ]);
+    expect(() => refuseOutputClashes([{ path: join(d, 'a.mtn'), role: 'the input' }], [{ path: join(d, 'a.mtn'), role: '-o' }])).toThrow(OutputClashError);
+    expect(() => refuseOutputClashes([{ path: join(d, 'a.mtn'), role: 'the input' }], [{ path: join(d, 'b.mt3'), role: '-o' }])).not.toThrow();
+  });
+});

@@ -1,0 +1,135 @@
+/**
+ * Whether two spellings name the same file: `./a.mtn`, `a.mtn`, `/abs/a.mtn`,
+ * a symbolic link to it, a hard link, and `A.MTN` on a case-insensitive file
+ * system are all one file. Every command that writes refuses an output that is
+ * one of its inputs or another of its outputs (issue 9 section 3); the CLI and
+ * the app's save/export/build share this check.
+ */
+import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+
+/** A path the user gave, with what it is for ("the input", "-o", "--report"). */
+export interface RolePath {
+  path: string;
+  role: string;
+}
+
+/** An output that would destroy an input or another output; the message names both paths as the user wrote them. */
+export class OutputClashError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OutputClashError';
+  }
+}
+
+interface Identity {
+  /** dev:ino of an existing file (catches hard links and case-insensitive spellings). */
+  inode?: string;
+  /** Canonical path of the file (links resolved), folded to lower case where the folder ignores case. */
+  key: string;
+}
+
+/** Whether the folder `dir` (which exists) treats names case-insensitively: its own name in other case resolves to it. */
+function folderIgnoresCase(dir: string): boolean {
+  const name = basename(dir);
+  const swapped = swapCase(name);
+  if (swapped === name) {
+    // No letters in the folder's name: probe with an entry of the folder instead.
+    let entries: string[];
+    try {
+      entries = readdirSync(dir);
+    } catch {
+      return false;
+    }
+    const entry = entries.find((e) => swapCase(e) !== e);
+    if (!entry) return false;
+    try {
+      const a = statSync(join(dir, entry));
+      const b = statSync(join(dir, swapCase(entry)));
+      return a.ino === b.ino && a.dev === b.dev;
+    } catch {
+      return false;
+    }
+  }
+  try {
+    const a = statSync(dir);
+    const b = statSync(join(dirname(dir), swapped));
+    return a.ino === b.ino && a.dev === b.dev;
+  } catch {
+    return false;
+  }
+}
+
+function swapCase(s: string): string {
+  let out = '';
+  for (const ch of s) out += ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase();
+  return out;
+}
+
+/** Canonical path of `path`: links resolved in the longest existing prefix (the file itself may not exist yet). */
+export function canonicalFilePath(path: string): string {
+  const abs = resolve(path);
+  try {
+    return realpathSync.native(abs);
+  } catch {
+    const parent = dirname(abs);
+    if (parent === abs) return abs;
+    return join(canonicalFilePath(parent), basename(abs));
+  }
+}
+
+function identityOf(path: string): Identity {
+  const canon = canonicalFilePath(path);
+  let inode: string | undefined;
+  try {
+    const st = statSync(canon);
+    if (!st.isDirectory()) inode = `${st.dev}:${st.ino}`;
+  } catch {
+    /* not there yet */
+  }
+  let key = canon;
+  // A file that does not exist yet: two spellings differing in case still collide where its folder ignores case.
+  const parent = dirname(canon);
+  try {
+    if (lstatSync(parent).isDirectory() && folderIgnoresCase(parent)) key = join(parent, basename(canon).toLowerCase());
+  } catch {
+    /* the folder does not exist yet: case-sensitive comparison is all we can do */
+  }
+  return { inode, key };
+}
+
+function same(a: Identity, b: Identity): boolean {
+  return (a.inode !== undefined && a.inode === b.inode) || a.key === b.key;
+}
+
+/** Whether two paths name the same file (after links, `./`, case on case-insensitive folders, hard links). */
+export function sameFile(a: string, b: string): boolean {
+  return same(identityOf(a), identityOf(b));
+}
+
+/**
+ * The clashes among a command's paths: each output that is one of the inputs
+ * or an earlier output, as messages naming the user's spellings. Empty when
+ * every output is a file of its own.
+ */
+export function findOutputClashes(inputs: readonly RolePath[], outputs: readonly RolePath[]): string[] {
+  const inIds = inputs.map((i) => ({ ...i, id: identityOf(i.path) }));
+  const outIds = outputs.map((o) => ({ ...o, id: identityOf(o.path) }));
+  const problems: string[] = [];
+  outIds.forEach((o, k) => {
+    const input = inIds.find((i) => same(i.id, o.id));
+    if (input) {
+      problems.push(`${o.role} ${o.path} is ${input.role} ${input.path}; an output never overwrites an input`);
+      return;
+    }
+    const earlier = outIds.slice(0, k).find((p) => same(p.id, o.id));
+    if (earlier) problems.push(`${o.role} ${o.path} is also ${earlier.role} ${earlier.path}; each output needs a file of its own`);
+  });
+  return problems;
+}
+
+/** Throws OutputClashError (all clashes, one per line) when an output would overwrite an input or another output. */
+export function refuseOutputClashes(inputs: readonly RolePath[], outputs: readonly RolePath[]): void {
+  const problems = findOutputClashes(inputs, outputs);
+  if (problems.length) throw new OutputClashError(problems.join('\n'));
+}
