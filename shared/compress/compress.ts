@@ -172,7 +172,8 @@ function compressChannels(
     kind: ChannelKind, joint: number, userKeys: number[], tolerance: number,
     compress: () => { keyFrames: number[]; outcome: GreedyOutcome; track: T },
   ): T => {
-    const id = `${kind}:${joint}`;
+    // Classic and refined entries side by side: the app asks for both after every edit.
+    const id = `${method}:${kind}:${joint}`;
     const signature = channelSignature(tolerance, userKeys, method);
     let entry = cache?.get<T>(id, signature);
     if (!entry) {
