@@ -24,7 +24,13 @@ const fake = vi.hoisted(() => {
     options: { webPreferences: Record<string, unknown> };
     events = new Map<string, (event: { preventDefault(): void; defaultPrevented?: boolean }) => void>();
     mainFrame = { url: 'actguy://app/index.html' };
-    webContents = { mainFrame: this.mainFrame, send: (channel: string, payload: unknown) => state.sent.push({ channel, payload }) };
+    webContentsEvents = new Map<string, () => void>();
+    webContents = {
+      mainFrame: this.mainFrame,
+      send: (channel: string, payload: unknown) => state.sent.push({ channel, payload }),
+      once: (name: string, fn: () => void) => this.webContentsEvents.set(name, fn),
+    };
+    menuBarVisible: boolean | undefined;
     loadedUrl = '';
     closed = 0;
     constructor(options: FakeWindow['options']) {
@@ -39,6 +45,9 @@ const fake = vi.hoisted(() => {
       this.loadedUrl = url;
     }
     setDocumentEdited() {}
+    setMenuBarVisibility(visible: boolean) {
+      this.menuBarVisible = visible;
+    }
     isMinimized() {
       return false;
     }
@@ -105,6 +114,39 @@ afterAll(() => rmSync(fake.state.userData, { recursive: true, force: true }));
 const trustedEvent = { sender: win.webContents, senderFrame: win.mainFrame };
 
 describe('electron main', () => {
+  // First: nothing has asked for the app info yet, as at a real start-up.
+  it('keeps files the OS hands over before the page listens, then opens them: a motion at start-up, the rest after it', async () => {
+    const dir = mkdtempSync(join(fake.state.userData, 'os-'));
+    for (const f of ['walk.mtn', 'walk.sev', 'sample.actguy.json']) copyFileSync(resolve(__dirname, '..', 'assets', f), join(dir, f));
+    copyFileSync(join(dir, 'walk.mtn'), join(dir, 'late.mtn'));
+    const sentBefore = fake.state.sent.length;
+    // macOS open-file after ready (the window exists, its page has not subscribed yet), and a second launch during start-up.
+    const prevent = vi.fn();
+    fake.state.appEvents.get('open-file')!({ preventDefault: prevent }, join(dir, 'late.mtn'));
+    expect(prevent).toHaveBeenCalled();
+    fake.state.appEvents.get('second-instance')!({}, ['/usr/bin/actguy', join(dir, 'walk.sev'), join(dir, 'notes.txt')], '/');
+    fake.state.appEvents.get('open-file')!({ preventDefault: vi.fn() }, join(dir, 'sample.actguy.json'));
+    expect(fake.state.sent.length).toBe(sentBefore);
+
+    const info = (await fake.state.ipc.get(ipcInvokeChannel('getAppInfo'))!(trustedEvent, undefined)) as { value: { startupPath: string } };
+    expect(info.value.startupPath).toBe(join(dir, 'late.mtn'));
+    expect(fake.state.sent.slice(sentBefore)).toEqual([
+      // The .sev opens in the project beside it that lists it.
+      { channel: MENU_COMMAND_CHANNEL, payload: { command: 'file.openFromSystem', path: join(dir, 'walk.sev'), projectPath: join(dir, 'sample.actguy.json') } },
+      { channel: MENU_COMMAND_CHANNEL, payload: { command: 'file.openFromSystem', path: join(dir, 'sample.actguy.json') } },
+    ]);
+    const open = fake.state.ipc.get(ipcInvokeChannel('openMotion'))!;
+    expect(await open(trustedEvent, { path: join(dir, 'late.mtn') })).toMatchObject({ ok: true, value: { status: 'opened' } });
+    // Once the page listens, a file goes straight through.
+    fake.state.appEvents.get('open-file')!({ preventDefault: vi.fn() }, join(dir, 'walk.mtn'));
+    expect(fake.state.sent.at(-1)).toEqual({ channel: MENU_COMMAND_CHANNEL, payload: { command: 'file.openFromSystem', path: join(dir, 'walk.mtn') } });
+  });
+
+  it('on Windows and Linux the native menu bar is hidden (the page draws the menu bar); the page load also releases kept files', () => {
+    expect(win.menuBarVisible).toBe(process.platform === 'darwin' ? undefined : false);
+    expect(win.webContentsEvents.has('did-finish-load')).toBe(true);
+  });
+
   it('registers one IPC handler per invoke member and no other channel', () => {
     expect([...fake.state.ipc.keys()].sort()).toEqual(ACTGUY_INVOKE_MEMBERS.map(ipcInvokeChannel).sort());
   });
@@ -208,7 +250,7 @@ describe('electron main', () => {
     const open = fake.state.ipc.get(ipcInvokeChannel('openMotion'))!;
     expect(await open(trustedEvent, { path: file })).toMatchObject({ ok: false, error: { message: expect.stringMatching(/refused/) } });
     fake.state.appEvents.get('second-instance')!({}, ['/usr/bin/actguy', '--some-switch', file], '/');
-    expect(fake.state.sent.at(-1)).toEqual({ channel: MENU_COMMAND_CHANNEL, payload: { command: 'file.openRecent', path: file } });
+    expect(fake.state.sent.at(-1)).toEqual({ channel: MENU_COMMAND_CHANNEL, payload: { command: 'file.openFromSystem', path: file } });
     expect(await open(trustedEvent, { path: file })).toMatchObject({ ok: true, value: { status: 'opened' } });
   });
 });

@@ -1,5 +1,6 @@
 import { Menu, type MenuItemConstructorOptions } from 'electron';
 import type { MenuCommand, MenuCommandId, RecentFile } from '../shared/ipc';
+import { primaryShortcut } from '../shared/shortcuts';
 
 export interface AppMenuOptions {
   appName: string;
@@ -13,19 +14,29 @@ export interface AppMenuOptions {
   allowDevTools: boolean;
 }
 
-/**
- * The native menu. Every item works: commands the renderer performs are sent
- * to it; the rest are Electron roles. Keys the renderer handles itself (Space,
- * arrows, Home/End, K/L/T) are shown as hints but not registered, so typing in
- * a text field is never hijacked.
- */
+/** The native menu (see appMenuTemplate). */
 export function buildAppMenu(o: AppMenuOptions): Menu {
-  const item = (label: string, command: MenuCommandId, accelerator?: string, registerAccelerator = true): MenuItemConstructorOptions => ({
-    label,
-    accelerator,
-    registerAccelerator,
-    click: () => o.send({ command }),
-  });
+  return Menu.buildFromTemplate(appMenuTemplate(o));
+}
+
+/**
+ * The native menu's items. Every item works: commands the renderer performs
+ * are sent to it; the rest are Electron roles. Accelerators come from the one
+ * shortcut table (shared/shortcuts.ts): the menu registers the `native` ones
+ * and owns them (the page leaves those keys alone under Electron); keys the
+ * page handles itself (Space, arrows, Home/End) are shown as hints but not
+ * registered, so typing in a text field is never hijacked.
+ */
+export function appMenuTemplate(o: AppMenuOptions): MenuItemConstructorOptions[] {
+  const platform = o.isMac ? 'mac' : 'other';
+  const item = (label: string, command: MenuCommandId): MenuItemConstructorOptions => {
+    const binding = primaryShortcut(command, platform);
+    return {
+      label,
+      ...(binding ? { accelerator: binding.accelerator, registerAccelerator: binding.native } : {}),
+      click: () => o.send({ command }),
+    };
+  };
   const recent: MenuItemConstructorOptions[] =
     o.recentFiles.length === 0
       ? [{ label: 'No Recent Files', enabled: false }]
@@ -41,20 +52,20 @@ export function buildAppMenu(o: AppMenuOptions): Menu {
     {
       label: 'File',
       submenu: [
-        item('Open…', 'file.open', 'CmdOrCtrl+O'),
+        item('Open…', 'file.open'),
         { label: 'Open Recent', submenu: recent },
         { type: 'separator' },
-        item('Save', 'file.save', 'CmdOrCtrl+S'),
-        item('Save As…', 'file.saveAs', 'CmdOrCtrl+Shift+S'),
-        item('Export .mt3…', 'file.exportMt3', 'CmdOrCtrl+E'),
+        item('Save', 'file.save'),
+        item('Save As…', 'file.saveAs'),
+        item('Export .mt3…', 'file.exportMt3'),
         { type: 'separator' },
-        item('Import Motion (BVH, glTF)…', 'file.import', 'CmdOrCtrl+I'),
+        item('Import Motion (BVH, glTF)…', 'file.import'),
         item('Export glTF (source)…', 'file.exportGltfSource'),
         item('Export glTF (compressed)…', 'file.exportGltfCompressed'),
         { type: 'separator' },
-        item('Open Project…', 'project.open', 'CmdOrCtrl+Shift+O'),
-        item('Save Project', 'project.save', 'CmdOrCtrl+Alt+S'),
-        item('Build Archives…', 'project.build', 'CmdOrCtrl+B'),
+        item('Open Project…', 'project.open'),
+        item('Save Project', 'project.save'),
+        item('Build Archives…', 'project.build'),
         { type: 'separator' },
         o.isMac ? { role: 'close' } : { role: 'quit', label: 'Exit' },
       ],
@@ -62,8 +73,8 @@ export function buildAppMenu(o: AppMenuOptions): Menu {
     {
       label: 'Edit',
       submenu: [
-        item('Undo', 'edit.undo', 'CmdOrCtrl+Z'),
-        item('Redo', 'edit.redo', o.isMac ? 'Cmd+Shift+Z' : 'Ctrl+Y'),
+        item('Undo', 'edit.undo'),
+        item('Redo', 'edit.redo'),
         { type: 'separator' },
         { role: 'cut' },
         { role: 'copy' },
@@ -88,14 +99,14 @@ export function buildAppMenu(o: AppMenuOptions): Menu {
     {
       label: 'Playback',
       submenu: [
-        item('Play / Pause', 'playback.togglePlay', 'Space', false),
-        item('Next Frame', 'playback.stepForward', 'Right', false),
-        item('Previous Frame', 'playback.stepBack', 'Left', false),
-        item('First Frame', 'playback.firstFrame', 'Home', false),
-        item('Last Frame', 'playback.lastFrame', 'End', false),
+        item('Play / Pause', 'playback.togglePlay'),
+        item('Next Frame', 'playback.stepForward'),
+        item('Previous Frame', 'playback.stepBack'),
+        item('First Frame', 'playback.firstFrame'),
+        item('Last Frame', 'playback.lastFrame'),
       ],
     },
     { label: 'Help', submenu: [{ label: `About ${o.appName}`, click: () => o.showAbout() }] },
   );
-  return Menu.buildFromTemplate(template);
+  return template;
 }

@@ -1,5 +1,5 @@
 // Builds the Node-side bundles with esbuild. `node scripts/build.mjs <target...> [--quiet]`
-// Targets: cli, bench, electron, all. Each bundle is CommonJS so it runs with plain `node FILE`.
+// Targets: cli, bench, fuzz, electron, all. Each bundle is CommonJS so it runs with plain `node FILE`.
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -14,6 +14,10 @@ const wanted = args.filter((a) => !a.startsWith('--'));
 const targets = {
   cli: [['electron/cli/actguy.ts', 'dist/cli/actguy.cjs', { banner: { js: '#!/usr/bin/env node' } }]],
   bench: [['scripts/bench.ts', 'dist/bench/bench.cjs', {}]],
+  fuzz: [
+    ['scripts/fuzz.ts', 'dist/fuzz/fuzz.cjs', {}],
+    ['scripts/fuzz/worker.ts', 'dist/fuzz/fuzzWorker.cjs', {}],
+  ],
   samples: [
     ['scripts/make-samples.ts', 'dist/gen/make-samples.cjs', {}],
     ['scripts/make-sample-walk.ts', 'dist/gen/make-sample-walk.cjs', {}],
@@ -24,6 +28,7 @@ const targets = {
     ['electron/compressWorker.ts', 'dist/electron/compressWorker.cjs', {}],
     ['electron/project/buildWorker.ts', 'dist/electron/buildWorker.cjs', {}],
     ['electron/interchange/importWorker.ts', 'dist/electron/importWorker.cjs', {}],
+    ['electron/project/textCheckWorker.ts', 'dist/electron/textCheckWorker.cjs', {}],
     ['electron/loopback/serve.ts', 'dist/electron/loopback.cjs', {}],
   ],
 };

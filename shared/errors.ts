@@ -56,3 +56,37 @@ export function inFile<T>(file: string, fn: () => T): T {
     throw e;
   }
 }
+
+/** How many problems a text reader lists for one file; past that it counts them (a user fixes the first ones first). */
+export const MAX_LISTED_PROBLEMS = 100;
+
+/**
+ * Collects a text reader's errors or warnings at line:column, keeping the
+ * first MAX_LISTED_PROBLEMS and counting the rest, so a mangled file of
+ * 100,000 bad lines costs no more than reading it (building each error has a
+ * cost of its own) and gives a list a person can read.
+ */
+export class ProblemList {
+  readonly listed: FormatError[] = [];
+  private unlisted = 0;
+  constructor(
+    private readonly kind: FileKind,
+    private readonly file: string | undefined,
+    private readonly limit = MAX_LISTED_PROBLEMS,
+  ) {}
+
+  add(line: number, column: number, detail: string): void {
+    if (this.listed.length < this.limit) this.listed.push(new FormatError(this.kind, detail, { line, column }, this.file));
+    else this.unlisted++;
+  }
+
+  /** The listed problems, plus one at the last listed place that says how many more there are. */
+  done(what: string): FormatError[] {
+    if (this.unlisted) {
+      const last = this.listed[this.listed.length - 1].place;
+      this.listed.push(new FormatError(this.kind, `${this.unlisted} more ${what} not listed (only the first ${this.limit} are)`, { line: last.line, column: last.column }, this.file));
+      this.unlisted = 0;
+    }
+    return this.listed;
+  }
+}

@@ -317,6 +317,8 @@ export type CompressOutcome = CompressResponse | CompressSuperseded;
 export type MenuCommandId =
   | 'file.open'
   | 'file.openRecent'
+  /** A file the OS handed over (motion, .sev or project); `path` names it, `projectPath` the project of a .sev. */
+  | 'file.openFromSystem'
   | 'file.save'
   | 'file.saveAs'
   | 'file.exportMt3'
@@ -339,8 +341,10 @@ export type MenuCommandId =
 
 export interface MenuCommand {
   command: MenuCommandId;
-  /** For 'file.openRecent': the file to open. */
+  /** For 'file.openRecent' and 'file.openFromSystem': the file to open. */
   path?: string;
+  /** For 'file.openFromSystem' of a .sev: the project (*.actguy.json) beside it that lists it, when main found one. */
+  projectPath?: string;
 }
 
 /** Removes a subscription. Calling it twice is harmless. */

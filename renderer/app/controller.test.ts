@@ -5,7 +5,7 @@ import { readMtn } from '../../shared/mtn/read';
 import { emptyMotion, KeyFlag, jointFlagsAt } from '../../shared/motion/types';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
-import { exportMt3, openPath, save, setControllerApi, toggleKeyAtPlayhead, toggleLockAtPlayhead } from './controller';
+import { carryJointSelection, exportMt3, openPath, save, setControllerApi, toggleKeyAtPlayhead, toggleLockAtPlayhead } from './controller';
 import { fakeApi } from './fakeApiForTests';
 
 function opened(id: string, name: string): OpenedMotion {
@@ -105,5 +105,16 @@ describe('controller', () => {
     expect(c.tolerances.rotationToleranceDeg).toBe(2);
     expect(requests[0].defaultName).toBe('walk.mt3');
     expect(sessionStore.getState().messages.at(-1)!.text).toContain('Exported /ws/walk.mt3');
+  });
+
+  it('carries the joint selection to another motion by name, not by index', () => {
+    const walk = ['Hips', 'Spine', 'LeftFoot', 'RightFoot'].map((name) => ({ name }));
+    const cmu = ['Hips', 'LHipJoint', 'RightFoot', 'LeftFoot', 'Head'].map((name) => ({ name }));
+    expect(carryJointSelection(3, walk, cmu)).toBe(2); // RightFoot stays RightFoot
+    expect(carryJointSelection(2, walk, cmu)).toBe(3);
+    expect(carryJointSelection(1, walk, cmu)).toBe(0); // no Spine: the root, never joint 1 (LHipJoint)
+    expect(carryJointSelection(-1, walk, cmu)).toBe(-1); // root translation stays
+    expect(carryJointSelection(7, null, cmu)).toBe(4); // first motion: the index, clamped
+    expect(carryJointSelection(0, walk, [])).toBe(-1);
   });
 });

@@ -70,13 +70,28 @@ async function confirmDiscard(action: string): Promise<boolean> {
   return confirmUnsaved(action, ['motion']);
 }
 
+/**
+ * The joint to select in a newly opened motion: the one with the same name as the joint selected before (skeletons
+ * differ in order, so "9 RightFoot" must not become "9 LeftForeArm"); the root when the name is not there; the same
+ * index when there was no motion before or its joints are unnamed.
+ */
+export function carryJointSelection(selected: number, before: readonly { name: string }[] | null, after: readonly { name: string }[]): number {
+  if (after.length === 0) return -1;
+  if (selected < 0) return selected;
+  const name = before?.[selected]?.name;
+  if (!before || !name) return Math.min(selected, after.length - 1);
+  const byName = after.findIndex((j) => j.name === name);
+  return byName >= 0 ? byName : 0;
+}
+
 /** Shows a new document (opened or imported) with the default tolerances; main forgets the one it replaces. */
 function adoptDocument(doc: Omit<LoadDocument, 'tolerances'>): void {
   const previous = documentStore.getState().documentId;
+  const previousJoints = documentStore.getState().motion?.joints ?? null;
   documentStore.getState().load({ ...doc, tolerances: { ...preferencesStore.getState().defaultTolerances } });
   const session = sessionStore.getState();
   session.resetForDocument(doc.motion.frameCount);
-  session.select(Math.min(session.selectedJoint, doc.motion.joints.length - 1));
+  session.select(carryJointSelection(session.selectedJoint, previousJoints, doc.motion.joints));
   session.requestFrameAll();
   if (previous && previous !== doc.documentId) void api?.closeDocument({ documentId: previous }).catch(() => undefined);
 }
@@ -233,12 +248,14 @@ function adoptImported(imported: ImportedMotion): void {
   adoptDocument({ documentId: imported.documentId, path: null, name: imported.name, kind: 'mtn', readOnly: false, motion, unsaved: true });
   const session = sessionStore.getState();
   const source = basenameOf(imported.sourcePath);
+  // A snapped source rate (BVH Frame Time .0083333 -> 120 fps) is how the frames were read, not a problem: part of the summary.
+  const snap = imported.warnings.find((w) => w.code === 'rate-snapped');
   session.notify(
     'info',
-    `Imported ${source}${imported.clip ? ` (clip "${imported.clip}")` : ''}: ${motion.joints.length} joints, frames 0..${motion.frameCount} at ${motion.fps} fps. Not saved yet: Save writes it as an .mtn.`,
+    `Imported ${source}${imported.clip ? ` (clip "${imported.clip}")` : ''}: ${motion.joints.length} joints, frames 0..${motion.frameCount} at ${motion.fps} fps${snap ? ` (${snap.message})` : ''}. Not saved yet: Save writes it as an .mtn.`,
   );
   // Importer warnings (truncated names, ignored scale tracks, ...) stay until dismissed.
-  for (const w of imported.warnings) session.notify('warning', `${source}: ${w.message}`);
+  for (const w of imported.warnings) if (w !== snap) session.notify('warning', `${source}: ${w.message}`);
 }
 
 /** Follows an import through its clip question (a glTF with several clips). */

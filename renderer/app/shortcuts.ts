@@ -1,121 +1,75 @@
 /**
- * Keyboard shortcuts. Space play, arrows step, K key, L lock, T trace key,
- * Ctrl+Z / Ctrl+Y (and Ctrl+Shift+Z) undo/redo, Ctrl+S save, Ctrl+Shift+S save as,
- * Ctrl+O open, Ctrl+E export, Ctrl+I import, F frame all, A show all frames, E/Q/O curve channel,
- * [ / ] speed, Home/End, Up/Down select the previous/next joint.
- * Ignored while typing in a field or while a modal is open.
+ * Keyboard shortcuts of the page. Space play, arrows step (Shift: 10 frames),
+ * K key, L lock, T trace key, F frame all, A show all frames, E/Q/O curve
+ * channel, [ / ] speed, Home/End, Up/Down select the previous/next joint, and
+ * the menu commands' shortcuts from shared/shortcuts.ts (Ctrl+O open,
+ * Ctrl+Shift+O open project, Ctrl+S save, Ctrl+Alt+S save project, ...).
+ *
+ * One owner per shortcut: under Electron the native menu owns the menu
+ * commands' accelerators, so the page leaves those keys alone (taking them
+ * would keep the accelerator from firing); in the browser build the page
+ * runs them. Ignored while a modal is open (keys belong to the dialog);
+ * plain keys and Undo/Redo are ignored while typing in a field.
  */
+import { chordOfKeyPress, pageShortcutOf, type KeyPress, type PageAction, type ShortcutOwnerMode, type ShortcutPlatform } from '../../shared/shortcuts';
 import { documentStore } from '../state/documentStore';
-import { redoLatest, undoLatest } from '../sev/undoOrder';
 import { sessionStore } from '../state/sessionStore';
-import {
-  cycleSpeed, exportMt3, gotoFrame, openDialog, save, saveAs, step, toggleKeyAtPlayhead, toggleLockAtPlayhead, toggleTraceAtPlayhead,
-  togglePlay, zoomTimeToFit, importMotion,
-} from './controller';
-import { importOptionsStore } from '../interchange/importOptions';
+import { cycleSpeed, step, toggleKeyAtPlayhead, toggleLockAtPlayhead, toggleTraceAtPlayhead, zoomTimeToFit } from './controller';
+import { isModalOpen, isTypingTarget, runCommand } from './commands';
 
-function isTyping(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  if (!el) return false;
-  if (el.isContentEditable) return true;
-  if (el.tagName === 'TEXTAREA' || el.tagName === 'SELECT') return true;
-  if (el.tagName === 'INPUT') {
-    const type = (el as HTMLInputElement).type;
-    return !['checkbox', 'radio', 'range', 'button'].includes(type);
+function runAction(action: PageAction): void {
+  const s = sessionStore.getState();
+  switch (action) {
+    case 'toggleKey': return toggleKeyAtPlayhead();
+    case 'toggleLock': return toggleLockAtPlayhead();
+    case 'toggleTrace': return toggleTraceAtPlayhead();
+    case 'frameAll': return s.requestFrameAll();
+    case 'showAllFrames': return zoomTimeToFit();
+    case 'channelEuler': return s.setCurveChannel('euler');
+    case 'channelQuat': return s.setCurveChannel('quat');
+    case 'channelOffset': return s.setCurveChannel('offset');
+    case 'slower': return cycleSpeed(-1);
+    case 'faster': return cycleSpeed(1);
+    case 'step10Forward': return step(10);
+    case 'step10Back': return step(-10);
+    case 'previousJoint':
+    case 'nextJoint': {
+      const m = documentStore.getState().motion;
+      if (!m) return;
+      const next = s.selectedJoint + (action === 'previousJoint' ? -1 : 1);
+      s.select(Math.max(-1, Math.min(m.joints.length - 1, next)));
+      return;
+    }
+    default: {
+      const never: never = action;
+      return never;
+    }
   }
-  return false;
+}
+
+/** macOS or not, as the shortcut table distinguishes them. */
+export function currentShortcutPlatform(): ShortcutPlatform {
+  return /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent) ? 'mac' : 'other';
+}
+
+/** Under Electron (the preload's API is there) the native menu owns the command shortcuts. */
+export function currentOwnerMode(): ShortcutOwnerMode {
+  return window.actguy ? 'native-menu' : 'page';
 }
 
 export function installShortcuts(): () => void {
+  const platform = currentShortcutPlatform();
+  const mode = currentOwnerMode();
   const onKey = (e: KeyboardEvent) => {
-    const s = sessionStore.getState();
-    if (s.picker || s.confirm || importOptionsStore.getState().request) return;
-    const mod = e.ctrlKey || e.metaKey;
-    const key = e.key.toLowerCase();
-    const doc = documentStore.getState();
-    if (mod) {
-      let handled = true;
-      // One undo order over motion and SEV edits (renderer/sev/undoOrder.ts).
-      if (key === 'z' && !e.shiftKey) undoLatest();
-      else if (key === 'y' || (key === 'z' && e.shiftKey)) redoLatest();
-      else if (key === 's' && e.shiftKey) void saveAs();
-      else if (key === 's') void save();
-      else if (key === 'o') void openDialog();
-      else if (key === 'e') void exportMt3();
-      else if (key === 'i') void importMotion();
-      else handled = false;
-      if (handled) e.preventDefault();
-      return;
-    }
-    if (isTyping(e.target) || e.altKey) return;
-    // A focused slider keeps its arrow keys.
-    if (e.key.startsWith('Arrow') && (e.target as HTMLInputElement | null)?.type === 'range') return;
-    let handled = true;
-    switch (e.key) {
-      case ' ':
-        togglePlay();
-        break;
-      case 'ArrowRight':
-        step(e.shiftKey ? 10 : 1);
-        break;
-      case 'ArrowLeft':
-        step(e.shiftKey ? -10 : -1);
-        break;
-      case 'ArrowUp':
-      case 'ArrowDown': {
-        const m = doc.motion;
-        if (!m) break;
-        const next = s.selectedJoint + (e.key === 'ArrowUp' ? -1 : 1);
-        s.select(Math.max(-1, Math.min(m.joints.length - 1, next)));
-        break;
-      }
-      case 'Home':
-        gotoFrame(0);
-        break;
-      case 'End':
-        gotoFrame(doc.motion?.frameCount ?? 0);
-        break;
-      case '[':
-        cycleSpeed(-1);
-        break;
-      case ']':
-        cycleSpeed(1);
-        break;
-      default:
-        switch (key) {
-          case 'k':
-            toggleKeyAtPlayhead();
-            break;
-          case 'l':
-            toggleLockAtPlayhead();
-            break;
-          case 't':
-            toggleTraceAtPlayhead();
-            break;
-          case 'f':
-            s.requestFrameAll();
-            break;
-          case 'a':
-            zoomTimeToFit();
-            break;
-          case 'e':
-            s.setCurveChannel('euler');
-            break;
-          case 'q':
-            s.setCurveChannel('quat');
-            break;
-          case 'o':
-            s.setCurveChannel('offset');
-            break;
-          default:
-            handled = false;
-        }
-    }
-    if (handled) {
-      e.preventDefault();
-      // Keep Space from also "clicking" a focused button.
-      if (document.activeElement instanceof HTMLButtonElement) document.activeElement.blur();
-    }
+    if (isModalOpen()) return;
+    const target = e.target as HTMLInputElement | null;
+    const shortcut = pageShortcutOf(chordOfKeyPress(e as KeyPress, platform), { typing: isTypingTarget(target), onSlider: target?.type === 'range' }, platform, mode);
+    if (!shortcut) return;
+    e.preventDefault();
+    if ('command' in shortcut) runCommand({ command: shortcut.command });
+    else runAction(shortcut.action);
+    // Keep Space from also "clicking" a focused button.
+    if (document.activeElement instanceof HTMLButtonElement) document.activeElement.blur();
   };
   window.addEventListener('keydown', onKey);
   return () => window.removeEventListener('keydown', onKey);

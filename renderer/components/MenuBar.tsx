@@ -1,17 +1,16 @@
 import { useEffect, useRef, useState } from 'react';
 import { useDocument, usePreferences, useSession } from '../state/hooks';
-import { documentStore, undoLabel, redoLabel } from '../state/documentStore';
+import { undoLabel, redoLabel } from '../state/documentStore';
 import { preferencesStore } from '../state/preferencesStore';
 import { sessionStore } from '../state/sessionStore';
-import {
-  cycleSpeed, exportMt3, gotoFrame, openDialog, openPath, save, saveAs, step, toggleKeyAtPlayhead, toggleLockAtPlayhead,
-  toggleTraceAtPlayhead, togglePlay, zoomTimeToFit, closeDocument, importMotion, exportGltf,
-} from '../app/controller';
+import { cycleSpeed, openPath, toggleKeyAtPlayhead, toggleLockAtPlayhead, toggleTraceAtPlayhead, zoomTimeToFit, closeDocument } from '../app/controller';
 import { getApi } from '../transport';
-import type { RecentFile } from '../../shared/ipc';
-import { latestRedoLabel, latestUndoLabel, redoLatest, subscribeUndoOrder, undoLatest } from '../sev/undoOrder';
+import type { MenuCommandId, RecentFile } from '../../shared/ipc';
+import { acceleratorLabel, primaryShortcut } from '../../shared/shortcuts';
+import { runCommand } from '../app/commands';
+import { currentShortcutPlatform } from '../app/shortcuts';
+import { latestRedoLabel, latestUndoLabel, subscribeUndoOrder } from '../sev/undoOrder';
 import { useSyncExternalStore } from 'react';
-import { buildArchives, openProjectDialog, saveProjectAndSev } from '../project/projectActions';
 import { useProject } from '../sev/hooks';
 
 interface Item {
@@ -23,6 +22,13 @@ interface Item {
   testid?: string;
 }
 type Entry = Item | 'separator';
+
+/** A menu command's run and shortcut label (from the one shortcut table, shared/shortcuts.ts). */
+function command(id: MenuCommandId): Pick<Item, 'run' | 'shortcut'> {
+  const platform = currentShortcutPlatform();
+  const binding = primaryShortcut(id, platform);
+  return { run: () => void runCommand({ command: id }), shortcut: binding ? acceleratorLabel(binding.accelerator, platform) : undefined };
+}
 
 /** The in-window menu bar (File / Edit / View / Playback); the native menu sends the same commands. */
 export function MenuBar() {
@@ -68,19 +74,19 @@ export function MenuBar() {
 
   const menus: Record<string, Entry[]> = {
     File: [
-      { label: 'Open…', shortcut: 'Ctrl+O', run: () => void openDialog(), testid: 'menu-open' },
+      { label: 'Open…', ...command('file.open'), testid: 'menu-open' },
       'separator',
-      { label: 'Save', shortcut: 'Ctrl+S', run: () => void save(), disabled: !editable, testid: 'menu-save' },
-      { label: 'Save As…', shortcut: 'Ctrl+Shift+S', run: () => void saveAs(), disabled: !hasMotion, testid: 'menu-save-as' },
-      { label: 'Export MT3…', shortcut: 'Ctrl+E', run: () => void exportMt3(), disabled: !editable, testid: 'menu-export' },
+      { label: 'Save', ...command('file.save'), disabled: !editable, testid: 'menu-save' },
+      { label: 'Save As…', ...command('file.saveAs'), disabled: !hasMotion, testid: 'menu-save-as' },
+      { label: 'Export MT3…', ...command('file.exportMt3'), disabled: !editable, testid: 'menu-export' },
       'separator',
-      { label: 'Import Motion (BVH, glTF)…', shortcut: 'Ctrl+I', run: () => void importMotion(), testid: 'menu-import' },
-      { label: 'Export glTF (source)…', run: () => void exportGltf('source'), disabled: !hasMotion, testid: 'menu-export-gltf-source' },
-      { label: 'Export glTF (compressed)…', run: () => void exportGltf('compressed'), disabled: !editable, testid: 'menu-export-gltf-compressed' },
+      { label: 'Import Motion (BVH, glTF)…', ...command('file.import'), testid: 'menu-import' },
+      { label: 'Export glTF (source)…', ...command('file.exportGltfSource'), disabled: !hasMotion, testid: 'menu-export-gltf-source' },
+      { label: 'Export glTF (compressed)…', ...command('file.exportGltfCompressed'), disabled: !editable, testid: 'menu-export-gltf-compressed' },
       'separator',
-      { label: 'Open Project…', run: () => void openProjectDialog(), testid: 'menu-open-project' },
-      { label: 'Save Project', run: () => void saveProjectAndSev(), disabled: !hasProject, testid: 'menu-save-project' },
-      { label: 'Build Archives…', run: () => void buildArchives(), disabled: !hasProject, testid: 'menu-build' },
+      { label: 'Open Project…', ...command('project.open'), testid: 'menu-open-project' },
+      { label: 'Save Project', ...command('project.save'), disabled: !hasProject, testid: 'menu-save-project' },
+      { label: 'Build Archives…', ...command('project.build'), disabled: !hasProject, testid: 'menu-build' },
       'separator',
       { label: 'Close', run: () => void closeDocument(), disabled: !hasMotion, testid: 'menu-close' },
       // Recent files go last: they arrive asynchronously and must not shift the items above while the menu is open.
@@ -88,8 +94,8 @@ export function MenuBar() {
       ...recent.slice(0, 8).map((r) => ({ label: `${r.name}.${r.kind}`, shortcut: 'recent', run: () => void openPath(r.path) })),
     ],
     Edit: [
-      { label: undo ? `Undo ${undo}` : 'Undo', shortcut: 'Ctrl+Z', run: undoLatest, disabled: !undo, testid: 'menu-undo' },
-      { label: redo ? `Redo ${redo}` : 'Redo', shortcut: 'Ctrl+Y', run: redoLatest, disabled: !redo, testid: 'menu-redo' },
+      { label: undo ? `Undo ${undo}` : 'Undo', ...command('edit.undo'), disabled: !undo, testid: 'menu-undo' },
+      { label: redo ? `Redo ${redo}` : 'Redo', ...command('edit.redo'), disabled: !redo, testid: 'menu-redo' },
       'separator',
       { label: 'Toggle user key at playhead', shortcut: 'K', run: toggleKeyAtPlayhead, disabled: !editable },
       { label: 'Toggle lock at playhead', shortcut: 'L', run: toggleLockAtPlayhead, disabled: !editable },
@@ -110,11 +116,11 @@ export function MenuBar() {
       { label: 'Trace path', run: () => preferencesStore.getState().set({ showTrace: !prefs.showTrace }), checked: prefs.showTrace },
     ],
     Playback: [
-      { label: playing ? 'Pause' : 'Play', shortcut: 'Space', run: togglePlay, disabled: !hasMotion },
-      { label: 'Step forward', shortcut: '→', run: () => step(1), disabled: !hasMotion },
-      { label: 'Step back', shortcut: '←', run: () => step(-1), disabled: !hasMotion },
-      { label: 'First frame', shortcut: 'Home', run: () => gotoFrame(0), disabled: !hasMotion },
-      { label: 'Last frame', shortcut: 'End', run: () => gotoFrame(documentStore.getState().motion?.frameCount ?? 0), disabled: !hasMotion },
+      { label: playing ? 'Pause' : 'Play', ...command('playback.togglePlay'), disabled: !hasMotion },
+      { label: 'Step forward', ...command('playback.stepForward'), disabled: !hasMotion },
+      { label: 'Step back', ...command('playback.stepBack'), disabled: !hasMotion },
+      { label: 'First frame', ...command('playback.firstFrame'), disabled: !hasMotion },
+      { label: 'Last frame', ...command('playback.lastFrame'), disabled: !hasMotion },
       'separator',
       { label: 'Loop', run: () => preferencesStore.getState().set({ loop: !loop }), checked: loop },
       { label: 'Faster', shortcut: ']', run: () => cycleSpeed(1) },

@@ -1,4 +1,4 @@
-import { useState, useEffect } from 'react';
+import { useState, useEffect, useRef } from 'react';
 import { MotionFlag } from '../../shared/motion/types';
 import type { ChannelReport } from '../../shared/compress/types';
 import { useCompression, useDocument, useSession } from '../state/hooks';
@@ -15,11 +15,24 @@ import { LocksList } from './LocksList';
 function ToleranceRow(props: { label: string; unit: string; field: 'positionTolerance' | 'rotationToleranceDeg' | 'offsetTolerance'; max: number; testid: string; disabled: boolean }) {
   const value = useDocument((d) => d.tolerances[props.field]);
   const [text, setText] = useState(String(value));
+  const [invalid, setInvalid] = useState<string | null>(null);
+  // Escape reverts: the blur it causes must not commit the text typed before it (the handler still sees that text).
+  const reverting = useRef(false);
   useEffect(() => setText(String(value)), [value]);
   const commitText = () => {
+    if (reverting.current) {
+      reverting.current = false;
+      return;
+    }
     const v = Number(text);
-    if (Number.isFinite(v) && v > 0) documentStore.getState().tolerancesActions.set({ [props.field]: v });
-    else setText(String(value));
+    if (Number.isFinite(v) && v > 0) {
+      setInvalid(null);
+      documentStore.getState().tolerancesActions.set({ [props.field]: v });
+    } else {
+      // Say why instead of silently reverting: 0 would ask for a key on every frame and still never be met.
+      setInvalid(toleranceProblem(props.label, text, value, props.unit));
+      setText(String(value));
+    }
   };
   return (
     <div className="tol-row">
@@ -56,20 +69,37 @@ function ToleranceRow(props: { label: string; unit: string; field: 'positionTole
         value={text}
         disabled={props.disabled}
         data-testid={props.testid}
-        onChange={(e) => setText(e.target.value)}
+        aria-invalid={invalid !== null}
+        aria-describedby={invalid ? `${props.testid}-error` : undefined}
+        onChange={(e) => {
+          setText(e.target.value);
+          setInvalid(null);
+        }}
         onBlur={commitText}
         onKeyDown={(e) => {
           // Enter commits (on blur) and hands the keyboard back to the shortcuts.
           if (e.key === 'Enter') e.currentTarget.blur();
           if (e.key === 'Escape') {
+            reverting.current = true;
             setText(String(value));
+            setInvalid(null);
             e.currentTarget.blur();
           }
         }}
       />
       <span className="unit">{props.unit}</span>
+      {invalid && (
+        <div className="tol-error bad small" id={`${props.testid}-error`} role="alert" data-testid={`${props.testid}-error`}>{invalid}</div>
+      )}
     </div>
   );
+}
+
+/** Why a typed tolerance was not taken (the field keeps the current value). */
+export function toleranceProblem(label: string, text: string, current: number, unit: string): string {
+  const shown = text.trim() === '' ? 'an empty field' : `"${text.trim()}"`;
+  const why = Number.isFinite(Number(text)) && text.trim() !== '' ? 'must be greater than 0 (0 or less can never be met)' : 'must be a number greater than 0';
+  return `${label} tolerance ${why}; ${shown} was not applied, it stays ${current}${unit === '°' ? '°' : ` ${unit}`}.`;
 }
 
 function OverrideEditor({ disabled }: { disabled: boolean }) {

@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useDocument } from '../state/hooks';
 import { exportMt3 } from '../app/controller';
-import { getApi } from '../transport';
 import { useProject, useSev } from '../sev/hooks';
 import { isSevDirty, sevStore } from '../sev/sevStore';
 import { isProjectDirty, motionOfProblem, projectStore } from './projectStore';
@@ -38,19 +37,6 @@ export function ProjectPanel() {
     setDragFrom(null);
     setDropAt(null);
   };
-
-  // File > Open Project / Save Project / Build Archives from the native menu.
-  useEffect(() => {
-    try {
-      return getApi().onMenuCommand(({ command }) => {
-        if (command === 'project.open') void openProjectDialog();
-        else if (command === 'project.save') void saveProjectAndSev();
-        else if (command === 'project.build') void buildArchives();
-      });
-    } catch {
-      return undefined; // no transport: the start-up message already says so
-    }
-  }, []);
 
   // Browser (loopback) mode: leaving the tab with unsaved project or SEV edits asks first. (Under Electron a
   // cancelled beforeunload would silently keep the window open, so it is not used there.)

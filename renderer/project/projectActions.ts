@@ -7,7 +7,8 @@
  */
 import type { BuildProblem, BuildStatus } from '../../shared/ipc';
 import { DEFAULT_TOLERANCES } from '../../shared/compress/types';
-import { basenameOf, dirnameOf, stemOf } from '../../shared/project/paths';
+import { suggestMotionName } from '../../shared/motionName';
+import { basenameOf, dirnameOf, normalizePath, stemOf } from '../../shared/project/paths';
 import { parseSeDefine } from '../../shared/se-tables/define';
 import { parseSls } from '../../shared/se-tables/sls';
 import { mergeSeTables } from '../../shared/se-tables/table';
@@ -64,14 +65,33 @@ export async function openProject(path: string): Promise<void> {
   }
 }
 
-async function adoptProject(path: string, text: string, asked = false): Promise<void> {
+/**
+ * Opens a project on the motion whose SEV is `sevPath` (a .sev the OS handed
+ * over: main found the project beside it). The caller has asked about unsaved edits.
+ */
+export async function openProjectForSev(projectPath: string, sevPath: string): Promise<void> {
+  try {
+    const r = await getApi().openProject({ path: projectPath });
+    if (r.status !== 'opened') return;
+    const same = (a: string) => normalizePath(a) === normalizePath(sevPath);
+    await adoptProject(r.project.path, r.project.text, true, (s) => {
+      const n = s.json?.motions.length ?? 0;
+      for (let i = 0; i < n; i++) if (same(motionPaths(s, i)?.sev ?? `${dirnameOf(projectPath)}/${s.json!.motions[i].name}.sev`)) return i;
+      return 0;
+    });
+  } catch (e) {
+    notify('error', `Open project failed: ${message(e)}`);
+  }
+}
+
+async function adoptProject(path: string, text: string, asked = false, pickMotion: (s: ReturnType<typeof projectStore.getState>) => number = () => 0): Promise<void> {
   sevStore.getState().close();
   projectStore.getState().adopt(path, text);
   clearProjectHistory();
   const p = projectStore.getState();
   if (p.errors.length) notify('warning', `${basenameOf(path)} has ${p.errors.length} problem${p.errors.length === 1 ? '' : 's'}; see the project panel.`);
   await Promise.all([loadSeTables(), loadSounds(savedSoundFolder(path) ?? `${dirnameOf(path)}/sounds`, true)]);
-  if (p.json?.motions.length) await selectMotion(0, false, asked);
+  if (p.json?.motions.length) await selectMotion(pickMotion(p), false, asked);
   void checkProject();
 }
 
@@ -270,9 +290,7 @@ export async function addMotion(): Promise<void> {
     const r = await getApi().chooseProjectFileDialog({ purpose: 'mtn' });
     if (r.status !== 'chosen') return;
     const taken = new Set(p.json.motions.map((m) => m.name));
-    const base = stemOf(r.path).replace(/[^A-Za-z0-9_]/g, '_').replace(/^(?=[0-9])/, '_') || 'motion';
-    let name = base;
-    for (let k = 2; taken.has(name); k++) name = `${base}_${k}`;
+    const name = suggestMotionName(stemOf(r.path), taken);
     const rel = dirnameOf(r.path) === dirnameOf(p.path) ? basenameOf(r.path) : r.path;
     editMotions(`Add motion ${name}`, (ms) => [...ms, { name, mtn: rel }], currentName());
     notify('info', `Added motion ${name} (${rel}) at index ${projectStore.getState().json!.motions.length - 1}.`);
@@ -385,6 +403,12 @@ export async function checkProject(): Promise<void> {
   }
 }
 
+/**
+ * Cancel pressed while the build was still starting (main checks the project
+ * text in a worker before the build has an id): honoured as soon as it has one.
+ */
+let cancelWhenStarted = false;
+
 /** File > Build Archives…: opens the build dialog and starts the build. */
 export async function buildArchives(): Promise<void> {
   const p = projectStore.getState();
@@ -393,8 +417,10 @@ export async function buildArchives(): Promise<void> {
     return;
   }
   p.setBuild({ status: null, starting: true });
+  cancelWhenStarted = false;
   try {
-    const start = await getApi().startBuild({ projectPath: p.path, projectText: projectTextForBuild(), sevTexts: sevTextsForBuild() });
+    let start = await getApi().startBuild({ projectPath: p.path, projectText: projectTextForBuild(), sevTexts: sevTextsForBuild() });
+    if (cancelWhenStarted) start = await getApi().cancelBuild({ buildId: start.buildId });
     const done = await poll(start, (s) => {
       if (projectStore.getState().build) projectStore.getState().setBuild({ status: s, starting: false });
     });
@@ -418,7 +444,10 @@ export async function buildArchives(): Promise<void> {
 export async function cancelBuild(): Promise<void> {
   const b = projectStore.getState().build;
   const id = b?.status?.buildId;
-  if (!id) return;
+  if (!id) {
+    if (b?.starting) cancelWhenStarted = true;
+    return;
+  }
   try {
     const s = await getApi().cancelBuild({ buildId: id });
     projectStore.getState().setBuild({ status: s, starting: false });

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { eventsByFrame } from '../../shared/sev/serialize';
 import { useDocument } from '../state/hooks';
+import { sessionStore } from '../state/sessionStore';
 import { sevStore } from './sevStore';
 import { useProject, useSev } from './hooks';
 import { events, revealEvent } from './sevActions';
@@ -17,6 +18,7 @@ export function EventList() {
   const floor = useSev((s) => s.floor);
   const table = useProject((p) => p.tables?.table ?? null);
   const motion = useDocument((d) => d.motion);
+  const motionLabel = useDocument((d) => d.name);
   const body = useRef<HTMLTableSectionElement>(null);
 
   useEffect(() => {
@@ -74,6 +76,8 @@ export function EventList() {
                     max={motion?.frameCount ?? 65535}
                     className={pastEnd ? 'bad' : ''}
                     testid="sev-event-frame"
+                    what={`Event frame (${motionLabel})`}
+                    onInvalid={(why) => sessionStore.getState().notify('warning', why)}
                     title={pastEnd ? `frame ${ev.frame} is past the end of the motion (0..${motion!.frameCount})` : 'Frame'}
                     onCommit={(v) => events.setFrame(ev.index, v)}
                   />

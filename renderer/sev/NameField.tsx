@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ResolvedName } from './resolve';
 
 /**
@@ -8,8 +8,14 @@ import type { ResolvedName } from './resolve';
  */
 export function NameField(props: { value: string; resolved: ResolvedName; onCommit: (name: string) => void; testid?: string; label: string; compact?: boolean; highlight?: boolean }) {
   const [text, setText] = useState(props.value);
+  // Escape reverts; the blur it causes must not commit the text typed before it.
+  const reverting = useRef(false);
   useEffect(() => setText(props.value), [props.value]);
   const commit = () => {
+    if (reverting.current) {
+      reverting.current = false;
+      return;
+    }
     const t = text.trim();
     if (t && t !== props.value) props.onCommit(t);
     else setText(props.value);
@@ -30,6 +36,7 @@ export function NameField(props: { value: string; resolved: ResolvedName; onComm
         onKeyDown={(e) => {
           if (e.key === 'Enter') (e.target as HTMLInputElement).blur();
           else if (e.key === 'Escape') {
+            reverting.current = true;
             setText(props.value);
             (e.target as HTMLInputElement).blur();
           }

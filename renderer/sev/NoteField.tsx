@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useSev } from './hooks';
 import { events } from './sevActions';
 
@@ -8,9 +8,17 @@ export function NoteField() {
   const ev = useSev((s) => (s.selectedEvent === null ? null : (s.file?.doc?.events[s.selectedEvent] ?? null)));
   const saved = (ev?.comments.trailing ?? '').trim();
   const [text, setText] = useState(saved);
+  // Escape reverts; the blur it causes must not commit the text typed before it.
+  const reverting = useRef(false);
   useEffect(() => setText(saved), [saved, index]);
   if (index === null || !ev) return null;
-  const commit = () => events.setNote(index, text);
+  const commit = () => {
+    if (reverting.current) {
+      reverting.current = false;
+      return;
+    }
+    events.setNote(index, text);
+  };
   return (
     <label className="sev-note-field dim" title="Comment at the end of this event's line in the .sev">
       note
@@ -24,6 +32,7 @@ export function NoteField() {
         onKeyDown={(e) => {
           if (e.key === 'Enter') (e.target as HTMLInputElement).blur();
           else if (e.key === 'Escape') {
+            reverting.current = true;
             setText(saved);
             (e.target as HTMLInputElement).blur();
           }

@@ -5,6 +5,8 @@ import { FLOOR_NAMES, nameOnFloor, resolveName } from './resolve';
 import { seColor } from './colors';
 import { NameField } from './NameField';
 
+const NONE_HIDDEN: Record<number, string[]> = {};
+
 /**
  * The SE definitions: index, name (autocomplete, resolved code or why not),
  * what it plays on the selected floor, and, for the selected SE, its 8
@@ -14,6 +16,7 @@ export function SeTable() {
   const doc = useSev((s) => s.file?.doc ?? null);
   const floor = useSev((s) => s.floor);
   const selectedSe = useSev((s) => s.selectedSe);
+  const hidden = useSev((s) => s.file?.hiddenVariants ?? NONE_HIDDEN);
   const tables = useProject((p) => p.tables);
   const table = tables?.table ?? null;
   if (!doc) return null;
@@ -54,8 +57,16 @@ export function SeTable() {
                   {base.error && <div className="sev-error" data-testid="sev-se-error">{base.error}</div>}
                 </td>
                 <td>
-                  <input type="checkbox" checked={!!d.variants} aria-label={`SE ${d.index} has floor variants`} data-testid="sev-se-variants-on" onChange={(e) => ses.setVariantsOn(d.index, e.target.checked)} />
+                  <input
+                    type="checkbox"
+                    checked={!!d.variants}
+                    aria-label={`SE ${d.index} has floor variants`}
+                    data-testid="sev-se-variants-on"
+                    title={d.variants ? 'Untick to hide the 8 floor variants (tick again to restore them; they are dropped only when saved unticked)' : hidden[d.index] ? 'Tick to restore the hidden floor variants' : 'Tick to give each floor its own SE'}
+                    onChange={(e) => ses.setVariantsOn(d.index, e.target.checked)}
+                  />
                   {d.variants && <span className="dim small"> 8</span>}
+                  {!d.variants && hidden[d.index] && <span className="dim small" data-testid="sev-se-variants-hidden" title={hidden[d.index].join(' ')}> 8 hidden</span>}
                 </td>
                 <td className={`floor${rf.error ? ' bad' : ''}`} data-testid="sev-se-on-floor" title={rf.error ?? ''}>
                   {onFloor} <span className="sev-code">{rf.error ? 'unknown' : rf.codeText}</span>

@@ -106,12 +106,22 @@ export const ses = {
     const variants = def.variants.map((v, k) => (k === floor ? name : v));
     apply('Change SE variant', (d) => setSeDefinition(d, { index, name: def.name, variants }));
   },
-  /** Turns per-floor variants on (every floor starts as the base SE) or off. */
+  /**
+   * Turns per-floor variants off (they are kept aside, so turning them on again brings them back until the file
+   * is saved without them) or on (the kept variants, else every floor starts as the base SE).
+   */
   setVariantsOn(index: number, on: boolean): void {
-    const def = sevStore.getState().file?.doc?.ses.find((d) => d.index === index);
-    if (!def || !!def.variants === on) return;
-    const variants = on ? Array.from({ length: SEV_VARIANT_COUNT }, () => def.name) : undefined;
-    apply(on ? 'Add SE variants' : 'Remove SE variants', (d) => setSeDefinition(d, { index, name: def.name, variants }));
+    const file = sevStore.getState().file;
+    const def = file?.doc?.ses.find((d) => d.index === index);
+    if (!file || !def || !!def.variants === on) return;
+    if (!on) {
+      const hidden = def.variants!;
+      if (apply('Hide SE floor variants', (d) => setSeDefinition(d, { index, name: def.name, variants: undefined }))) sevStore.getState().setHiddenVariants(index, hidden);
+      return;
+    }
+    const kept = file.hiddenVariants[index];
+    const variants = kept ?? Array.from({ length: SEV_VARIANT_COUNT }, () => def.name);
+    if (apply(kept ? 'Restore SE floor variants' : 'Add SE floor variants', (d) => setSeDefinition(d, { index, name: def.name, variants }))) sevStore.getState().setHiddenVariants(index, null);
   },
   remove(index: number): void {
     const doc = sevStore.getState().file?.doc;

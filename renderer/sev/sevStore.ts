@@ -50,6 +50,11 @@ export interface SevFileState {
   brokenTextEdited: boolean;
   past: Step[];
   future: Step[];
+  /**
+   * Floor variants of SEs whose "Floors" box was unticked, by SE index: ticking it again brings them back.
+   * They are dropped only when the file is saved with the box unticked (markSaved).
+   */
+  hiddenVariants: Record<number, string[]>;
 }
 
 export interface SevState {
@@ -70,8 +75,10 @@ export interface SevState {
   /** Shows a SEV: its text (null when the file does not exist yet). Clears the history. */
   load(path: string, motionName: string, text: string | null): void;
   close(): void;
-  /** Records that `doc` is on disk (after a save). */
+  /** Records that `doc` is on disk (after a save); variants hidden from SEs saved without them are dropped. */
   markSaved(doc: SevDocument): void;
+  /** Keeps (or, with null, forgets) the floor variants an unticked "Floors" box hid. */
+  setHiddenVariants(index: number, variants: string[] | null): void;
   /** Edits the text of a file that does not parse; adopts it as the document once it parses. */
   setBrokenText(text: string): void;
 
@@ -138,7 +145,7 @@ export function createSevStore() {
         }
         dropSevSteps();
         set({
-          file: { path, motionName, doc, savedDoc: doc, isNew: text === null, brokenText, parseErrors, brokenTextEdited: false, past: [], future: [] },
+          file: { path, motionName, doc, savedDoc: doc, isNew: text === null, brokenText, parseErrors, brokenTextEdited: false, past: [], future: [], hiddenVariants: {} },
           selectedEvent: null,
           selectedSe: doc?.ses.slice().sort((a, b) => a.index - b.index)[0]?.index ?? 0,
           pickingJoint: false,
@@ -155,7 +162,21 @@ export function createSevStore() {
       markSaved(doc) {
         const f = get().file;
         if (!f) return;
-        setFile({ savedDoc: doc, isNew: false, brokenTextEdited: false });
+        // Variants of an SE saved unticked (or deleted) are gone from the file now: ticking again starts afresh.
+        const hiddenVariants: Record<number, string[]> = {};
+        for (const [k, v] of Object.entries(f.hiddenVariants)) {
+          if (doc.ses.find((d) => d.index === Number(k))?.variants) hiddenVariants[Number(k)] = v;
+        }
+        setFile({ savedDoc: doc, isNew: false, brokenTextEdited: false, hiddenVariants });
+      },
+
+      setHiddenVariants(index, variants) {
+        const f = get().file;
+        if (!f) return;
+        const hiddenVariants = { ...f.hiddenVariants };
+        if (variants) hiddenVariants[index] = variants.slice();
+        else delete hiddenVariants[index];
+        setFile({ hiddenVariants });
       },
 
       setBrokenText(text) {

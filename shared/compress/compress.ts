@@ -5,6 +5,7 @@ import { mtnByteSize } from '../mtn/constants';
 import { validateMotion } from '../mtn/validate';
 import { writeMt3 } from '../mt3/write';
 import { Mt3Flag, type Mt3Motion, type PositionTrack, type RotationTrack, type TraceTrack } from '../mt3/types';
+import { motionNameProblem } from '../motionName';
 import { gvStrCode } from '../strcode';
 import { greedyCompress, type GreedyOutcome } from './greedy';
 import { channelSignature, CompressCache } from './cache';
@@ -233,7 +234,7 @@ function compressChannels(
   if (motion.flags & MotionFlag.MIRROR_LOWER) flags |= Mt3Flag.MIRROR_LOWER;
 
   const mt3: Mt3Motion = {
-    name: gvStrCode(options.name),
+    name: motionNameHash(options.name),
     flags,
     baseTick: 0,
     numFrames: N,
@@ -325,4 +326,11 @@ function traceTrack(m: Motion): TraceTrack {
     }
   });
   return { frames: Uint16Array.from(frames), position };
+}
+
+/** GV_StrCode of the motion name, or a FormatError saying why the name cannot be hashed (FORMATS.md 2.6). */
+function motionNameHash(name: string): number {
+  const problem = motionNameProblem(name);
+  if (problem) throw new FormatError('MTN', problem, { where: 'motion name' });
+  return gvStrCode(name);
 }

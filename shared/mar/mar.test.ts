@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../errors';
 import { gvStrCode } from '../strcode';
+import { validateMt3 } from '../mt3/validate';
 import { writeMt3 } from '../mt3/write';
 import { randomMt3 } from '../mt3/testFixtures';
 import { seededRandom } from '../testing/random';
@@ -123,6 +124,16 @@ describe('MAR reader on corrupt input', () => {
     expectMarError(() => readMar(x.b), /entries 0 .* and 1 .* overlap/);
   });
 
+  it('rejects two entries with one name hash (written by another tool), naming both', () => {
+    // writeMar refuses this, so the archive is patched: entry 2 takes entry 0's name.
+    const x = copy();
+    const dataBase = x.dv.getUint32(12, true);
+    const off2 = x.dv.getUint32(16 + 8 * 2, true);
+    x.dv.setUint32(dataBase + off2, gvStrCode('stand'), true);
+    const e = expectMarError(() => readMar(x.b), new RegExp(`entries 0 and 2 have the same name hash 0x${gvStrCode('stand').toString(16).padStart(6, '0')}`));
+    expect(e.place.offset).toBe(dataBase + off2);
+  });
+
   it('rejects a maxJoint that does not hold', () => {
     const x = copy();
     x.dv.setUint32(4, 4, true);
@@ -145,18 +156,32 @@ describe('MAR reader on corrupt input', () => {
     expectMarError(() => readMar(b), new RegExp(`file is ${good.byteLength + 16} bytes but its table implies ${good.byteLength} bytes`));
   });
 
-  it('survives random byte flips: a FormatError or a valid archive', () => {
+  it('survives random byte flips: a FormatError, or an archive whose entries validate and re-pack', () => {
     const rnd = seededRandom(99);
+    let rejected = 0;
+    let accepted = 0;
     for (let trial = 0; trial < 800; trial++) {
       const b = good.slice();
       b[Math.floor(rnd() * b.length)] ^= 1 << Math.floor(rnd() * 8);
+      let m;
       try {
-        const m = readMar(b);
-        expect(m.entries.length).toBe(3);
+        m = readMar(b);
       } catch (e) {
         if (!(e instanceof FormatError)) throw new Error(`trial ${trial}: ${String(e)}`);
+        rejected++;
+        continue;
       }
+      accepted++;
+      expect(m.entries.length).toBe(3);
+      expect(new Set(m.entries.map((e) => e.name)).size).toBe(3);
+      for (const e of m.entries) validateMt3(e.mt3);
+      // What was accepted packs again into an archive that reads back to the same MT3 bytes.
+      const again = readMar(writeMar(m.entries.map((e) => e.bytes)));
+      again.entries.forEach((e, i) => expect(e.bytes).toEqual(m.entries[i].bytes));
     }
+    // Most flips land in key data the format cannot check; header, table and stream flips must be caught.
+    expect(rejected).toBeGreaterThan(100);
+    expect(accepted).toBeGreaterThan(0);
   });
 });
 
@@ -171,15 +196,27 @@ describe('motion names file', () => {
 
   it('refuses two names with one hash, naming both lines', () => {
     expect(() => parseMotionNames('aaap\n# x\naac0\n')).toThrow(/names "aaap" \(line 1\) and "aac0" \(line 3\) have the same hash 0x321090/);
+    let thrown: unknown;
     try {
       parseMotionNames('aaap\naac0');
     } catch (e) {
-      expect((e as FormatError).place.line).toBe(2);
+      thrown = e;
     }
+    expect(thrown).toBeInstanceOf(FormatError);
+    expect((thrown as FormatError).place.line).toBe(2);
   });
 
   it('refuses names with inner whitespace or non-ASCII characters', () => {
     expect(() => parseMotionNames('ok\nbad name\n')).toThrow(/:2:4: .*whitespace/);
-    expect(() => parseMotionNames('caf\u00e9\n')).toThrow(FormatError);
+    expect(() => parseMotionNames('caf\u00e9\n')).toThrow(/:1:4: motion name "caf\u00e9" has the non-ASCII character/);
+    expect(() => parseMotionNames('walk\n  \u6b69\n')).toThrow(/:2:3: .*U\+6B69/);
+    expect(() => parseMotionNames('walk:0x1\n')).toThrow(/:1:5: .*":"/);
+    expect(() => parseMotionNames('.hidden\n')).toThrow(/:1:1: .*starts with "\."/);
+  });
+
+  it('reads every name of the motion-name rule, digits first included', () => {
+    const names = parseMotionNames('131_01\nsna-mugen.bdn1\n');
+    expect(names.get(gvStrCode('131_01'))?.name).toBe('131_01');
+    expect(names.get(gvStrCode('sna-mugen.bdn1'))?.name).toBe('sna-mugen.bdn1');
   });
 });

@@ -5,6 +5,7 @@ import { seededRandom } from '../testing/random';
 import { syntheticMotion } from '../testing/syntheticMotion';
 import { MTN_HEADER_SIZE, mtnByteSize } from './constants';
 import { readMtn } from './read';
+import { validateMotion } from './validate';
 import { writeMtn } from './write';
 
 const sample = (): Motion => {
@@ -112,19 +113,30 @@ describe('MTN v1', () => {
     corrupt((b) => { b[MTN_HEADER_SIZE + 4 * 16 + 1] = 0xff; }, /non-ASCII/);
   });
 
-  it('never throws anything but FormatError on random corruption', () => {
+  it('on random corruption: a FormatError, or a motion that validates and writes back to the same bytes', () => {
     const good = writeMtn(sample());
     const rnd = seededRandom(5);
+    let rejected = 0;
+    let accepted = 0;
     for (let i = 0; i < 300; i++) {
       const b = good.slice();
       const n = 1 + Math.floor(rnd() * 4);
       for (let k = 0; k < n; k++) b[Math.floor(rnd() * b.length)] = Math.floor(rnd() * 256);
       const cut = rnd() < 0.3 ? b.subarray(0, Math.floor(rnd() * b.length)) : b;
+      let m: Motion;
       try {
-        readMtn(cut);
+        m = readMtn(cut);
       } catch (e) {
         expect(e).toBeInstanceOf(FormatError);
+        rejected++;
+        continue;
       }
+      accepted++;
+      validateMotion(m);
+      expect(Array.from(writeMtn(m))).toEqual(Array.from(cut));
     }
+    // Every truncation and most header/skeleton/name damage must be refused; float payload damage may pass.
+    expect(rejected).toBeGreaterThan(90);
+    expect(accepted).toBeGreaterThan(0);
   });
 });

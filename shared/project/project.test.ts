@@ -60,7 +60,7 @@ describe('parseProject', () => {
       motions: [
         { name: 'walk', mtn: 'walk.mtn', tolerances: { position: 0, rot: 1 } },
         { name: 'walk', mtn: '' },
-        { name: '9lives', mtn: 'a.mtn', sev: 3, rotationOverridesDeg: { 'bad key': 1, Hips: -1 } },
+        { name: '歩く', mtn: 'a.mtn', sev: 3, rotationOverridesDeg: { 'bad key': 1, Hips: -1 } },
         'nope',
       ],
       seTables: { sls: 'x.sls', other: 'y' },
@@ -74,7 +74,7 @@ describe('parseProject', () => {
       'p.json [PROJECT] (motions[0].tolerances.position): must be a number greater than 0, found 0',
       'p.json [PROJECT] (motions[1].name): motion walk is listed twice (motions[0] and motions[1])',
       'p.json [PROJECT] (motions[1].mtn): must be a non-empty path string, found ""',
-      'p.json [PROJECT] (motions[2].name): must be a motion name matching [A-Za-z_][A-Za-z0-9_]*, found "9lives"',
+      'p.json [PROJECT] (motions[2].name): motion name "歩く" has the non-ASCII character "歩" (U+6B69); GV_StrCode hashes ASCII bytes (motion names: 1-31 characters from A-Z a-z 0-9 _ . -, not starting with . or -)',
       'p.json [PROJECT] (motions[2].sev): must be a non-empty path string, found 3',
       'p.json [PROJECT] (motions[2].rotationOverridesDeg.bad key): "bad key" is neither a joint index nor a joint name',
       'p.json [PROJECT] (motions[2].rotationOverridesDeg.Hips): must be a number greater than 0, found -1',

@@ -22,7 +22,7 @@ export interface ProjectTolerances {
 }
 
 export interface ProjectMotion {
-  /** Motion name, hashed with GV_StrCode into the MT3/MAR/SAR; `[A-Za-z_][A-Za-z0-9_]*`, unique. */
+  /** Motion name (FORMATS.md 2.6: 1-31 of `[A-Za-z0-9_.-]`, not starting with `.` or `-`), hashed with GV_StrCode into the MT3/MAR/SAR; unique. */
   name: string;
   /** Path of the .mtn. */
   mtn: string;

@@ -1,6 +1,8 @@
 import { DEFAULT_TOLERANCES } from '../compress/types';
 import { FormatError } from '../errors';
+import { isMotionName, MOTION_NAME_RULE, motionNameProblem } from '../motionName';
 import { formatStrCode, gvStrCode } from '../strcode';
+import { findExcessiveNesting, nestedTooDeeply } from '../json/nesting';
 import { findJsonSyntaxError } from './jsonPosition';
 import { resolveFrom } from './paths';
 import type { ActGuyProject, ResolvedMotion, ResolvedProject } from './types';
@@ -12,7 +14,6 @@ export const TOLERANCE_KEYS = ['position', 'rotationDeg', 'offset', 'object', 's
 export const SE_TABLE_KEYS = ['sls', 'seDefine'] as const;
 export const OUTPUT_KEYS = ['mar', 'sar', 'report'] as const;
 
-const MOTION_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const OVERRIDE_KEY = /^(?:[0-9]+|[A-Za-z_][A-Za-z0-9_.:-]*)$/;
 
 export interface ProjectParseResult {
@@ -41,6 +42,8 @@ export function parseProject(text: string, projectFile: string): ProjectParseRes
   const errors: FormatError[] = [];
   const fail = (where: string, detail: string) => errors.push(new FormatError('PROJECT', detail, { where }, projectFile));
   let json: unknown;
+  const deep = findExcessiveNesting(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  if (deep) return { errors: [new FormatError('PROJECT', nestedTooDeeply(), { line: deep.line, column: deep.column }, projectFile)] };
   try {
     json = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (e) {
@@ -98,8 +101,8 @@ export function parseProject(text: string, projectFile: string): ProjectParseRes
       unknownKeys(m, MOTION_KEYS, where);
       let ok = true;
       const name = m.name;
-      if (typeof name !== 'string' || !MOTION_NAME.test(name)) {
-        fail(`${where}.name`, `must be a motion name matching [A-Za-z_][A-Za-z0-9_]*, found ${JSON.stringify(name)}`);
+      if (typeof name !== 'string' || !isMotionName(name)) {
+        fail(`${where}.name`, typeof name === 'string' ? motionNameProblem(name)! : `must be a motion name (${MOTION_NAME_RULE}), found ${JSON.stringify(name)}`);
         ok = false;
       } else {
         const prev = byName.get(name);

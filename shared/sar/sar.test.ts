@@ -102,6 +102,8 @@ describe('readSar rejects corrupt files with a place', () => {
     ['same name', patch(24, [0x00]), 'entries 0 and 1 have the same motion name 0x3d11eb'],
     ['unsorted', patch(72, [0x29]), 'event 1 at frame 40 comes after an event at frame 41'],
     ['se index', patch(78, [0x02]), 'event 1 uses SE index 2, but the entry has 2'],
+    // SE 0's eight codes (bytes 40..55) all 0xFFFF: event 0 plays nothing the game could find.
+    ['undefined se', patch(40, new Array(16).fill(0xff)), 'event 0 uses SE index 0, which the entry leaves undefined (0xFFFF)'],
     ['trailing bytes', new Uint8Array([...FIXTURE, 0, 0, 0, 0]), 'file is 100 bytes but its table implies 96 bytes'],
   ])('%s', (_what, bytes, message) => {
     expect(() => readSar(bytes)).toThrow(message);
@@ -157,6 +159,19 @@ describe('packSarEntries', () => {
     { name: RUN, frameCount: 20, jointCount: 20, displayName: 'run' },
   ];
   const sev = (file: string, text: string) => ({ file, baseName: file.replace(/\.sev$/, ''), doc: parseSevStrict(text) });
+
+  it('pairs a digit-first motion name (motion 131_01 and 131_01.sev) and refuses a file base name outside the rule', () => {
+    const cmu: MarMotionInfo[] = [{ name: gvStrCode('131_01'), frameCount: 30, jointCount: 10 }, { name: gvStrCode('131_02'), frameCount: 30, jointCount: 10 }];
+    const r = packSarEntries(cmu, [
+      sev('steps.sev', 'sev 1\nmotion 131_01\nse 0 SE_FOOT_L\nevent 3 0 -\n'),
+      sev('131_02.sev', 'sev 1\nse 0 SE_FOOT_L\nevent 4 0 -\n'),
+      sev('歩.sev', 'sev 1\nse 0 SE_FOOT_L\n'),
+    ], TABLE, 'cmu.mar');
+    expect(r.paired.map((p) => p?.file)).toEqual(['steps.sev', '131_02.sev']);
+    expect(r.errors.map((e) => e.message)).toEqual([
+      '歩.sev [SEV] (motion name from the file name 歩): motion name "歩" has the non-ASCII character "歩" (U+6B69); GV_StrCode hashes ASCII bytes (motion names: 1-31 characters from A-Z a-z 0-9 _ . -, not starting with . or -); add a `motion NAME` line or rename the file',
+    ]);
+  });
 
   it('pairs by motion name in any order and gives motions without a SEV empty entries', () => {
     const r = packSarEntries(mar, [

@@ -1,4 +1,4 @@
-import { FormatError } from '../errors';
+import { ProblemList } from '../errors';
 import { SE_CODE_MAX, SE_CODE_NONE, type SeTableEntry, type SeTableReadResult } from './types';
 
 /**
@@ -14,8 +14,10 @@ import { SE_CODE_MAX, SE_CODE_NONE, type SeTableEntry, type SeTableReadResult } 
 export function parseSeDefine(text: string, file = 'se_define.h'): SeTableReadResult {
   const result: SeTableReadResult = { file, entries: [], rejected: [], errors: [], warnings: [] };
   const place = (line: number, column: number) => ({ line, column });
-  const warn = (line: number, column: number, detail: string) => result.warnings.push(new FormatError('SE_DEFINE', detail, place(line, column), file));
-  const err = (line: number, column: number, detail: string) => result.errors.push(new FormatError('SE_DEFINE', detail, place(line, column), file));
+  const warnings = new ProblemList('SE_DEFINE', file);
+  const errors = new ProblemList('SE_DEFINE', file);
+  const warn = (line: number, column: number, detail: string) => warnings.add(line, column, detail);
+  const err = (line: number, column: number, detail: string) => errors.add(line, column, detail);
 
   const { code, unterminated } = blankComments(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   if (unterminated) err(unterminated.line, unterminated.column, 'unterminated /* comment');
@@ -85,6 +87,8 @@ export function parseSeDefine(text: string, file = 'se_define.h'): SeTableReadRe
     const entry: SeTableEntry = { name, code: Number(value), place: { file, line, column: nameCol } };
     result.entries.push(entry);
   }
+  result.errors = errors.done('errors');
+  result.warnings = warnings.done('warnings');
   return result;
 }
 
@@ -158,26 +162,45 @@ interface LogicalLine {
   columnOf(index: number): number;
 }
 
-/** Physical lines joined across backslash-newline, as the C preprocessor does first. */
+/**
+ * Physical lines joined across backslash-newline, as the C preprocessor does
+ * first. Linear in the file size: each physical line is looked at once, and
+ * the joined text is built from its parts at the end.
+ */
 function logicalLines(code: string): LogicalLine[] {
   const physical = code.split(/\r\n|\n|\r/);
   const out: LogicalLine[] = [];
+  /** Index of the backslash that continues this line (only spaces or tabs after it), or -1. */
+  const continuation = (line: string): number => {
+    let e = line.length - 1;
+    while (e >= 0 && (line[e] === ' ' || line[e] === '\t')) e--;
+    return e >= 0 && line[e] === '\\' ? e : -1;
+  };
   for (let k = 0; k < physical.length; k++) {
     const first = k;
-    let text = physical[k];
+    const parts: string[] = [];
     const starts: number[] = [0];
-    while (/\\[ \t]*$/.test(text) && k + 1 < physical.length) {
-      text = text.replace(/\\[ \t]*$/, ' ');
-      starts.push(text.length);
-      text += physical[++k];
+    let length = 0;
+    let line = physical[k];
+    for (let cut = continuation(line); cut >= 0 && k + 1 < physical.length; cut = continuation(line)) {
+      parts.push(line.slice(0, cut), ' ');
+      length += cut + 1;
+      starts.push(length);
+      line = physical[++k];
     }
+    parts.push(line);
     out.push({
-      text,
+      text: parts.join(''),
       line: first + 1,
       columnOf: (index: number) => {
-        let part = 0;
-        while (part + 1 < starts.length && index >= starts[part + 1]) part++;
-        return part === 0 ? index + 1 : index - starts[part] + 1;
+        // The last part that starts at or before index (binary search: a line may have thousands of parts).
+        let lo = 0, hi = starts.length - 1;
+        while (lo < hi) {
+          const mid = (lo + hi + 1) >> 1;
+          if (starts[mid] <= index) lo = mid;
+          else hi = mid - 1;
+        }
+        return lo === 0 ? index + 1 : index - starts[lo] + 1;
       },
     });
   }
@@ -193,28 +216,38 @@ interface ExprToken {
   value?: bigint;
 }
 
-const INTEGER_LITERAL = /^(?:0[xX]([0-9a-fA-F]+)|0([0-7]*)|([1-9][0-9]*))(?:[uU](?:ll|LL|l|L)?|(?:ll|LL|l|L)[uU]?)?(?![A-Za-z0-9_.])/;
+const INTEGER_LITERAL = /(?:0[xX]([0-9a-fA-F]+)|0([0-7]*)|([1-9][0-9]*))(?:[uU](?:ll|LL|l|L)?|(?:ll|LL|l|L)[uU]?)?(?![A-Za-z0-9_.])/y;
+const BAD_LITERAL = /[0-9A-Za-z_.]+/y;
+const SPACES = /[ \t]+/y;
+const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]*/y;
+const OPERATOR = /<<|>>|[-+*/%&|^~()]/y;
+
+/** Matches a sticky regex at `at` (no slicing: the tokenizer stays linear on long values). */
+function matchAt(re: RegExp, src: string, at: number): RegExpExecArray | null {
+  re.lastIndex = at;
+  return re.exec(src);
+}
 
 function tokenizeExpression(src: string): ExprToken[] | { error: string; at: number } {
   const tokens: ExprToken[] = [];
   let i = 0;
   while (i < src.length) {
-    const rest = src.slice(i);
-    const ws = /^[ \t]+/.exec(rest);
+    const ws = matchAt(SPACES, src, i);
     if (ws) { i += ws[0].length; continue; }
-    if (/^[0-9]/.test(rest)) {
-      const m = INTEGER_LITERAL.exec(rest);
-      if (!m) return { error: `\`${/^[0-9A-Za-z_.]+/.exec(rest)![0]}\` is not an integer literal`, at: i };
+    const c = src.charCodeAt(i);
+    if (c >= 0x30 && c <= 0x39) {
+      const m = matchAt(INTEGER_LITERAL, src, i);
+      if (!m) return { error: `\`${matchAt(BAD_LITERAL, src, i)![0].slice(0, 40)}\` is not an integer literal`, at: i };
       const value = m[1] !== undefined ? BigInt(`0x${m[1]}`) : m[2] !== undefined ? (m[2] ? BigInt(`0o${m[2]}`) : 0n) : BigInt(m[3]);
       tokens.push({ kind: 'num', text: m[0], at: i, value });
       i += m[0].length;
       continue;
     }
-    const id = /^[A-Za-z_][A-Za-z0-9_]*/.exec(rest);
+    const id = matchAt(IDENTIFIER, src, i);
     if (id) { tokens.push({ kind: 'name', text: id[0], at: i }); i += id[0].length; continue; }
-    const op = /^(<<|>>|[-+*/%&|^~()])/.exec(rest);
+    const op = matchAt(OPERATOR, src, i);
     if (op) { tokens.push({ kind: 'op', text: op[0], at: i }); i += op[0].length; continue; }
-    return { error: `unexpected \`${rest[0]}\``, at: i };
+    return { error: `unexpected \`${String.fromCodePoint(src.codePointAt(i)!)}\``, at: i };
   }
   tokens.push({ kind: 'end', text: '', at: src.length });
   return tokens;
@@ -223,9 +256,17 @@ function tokenizeExpression(src: string): ExprToken[] | { error: string; at: num
 /** Binary operators by C precedence, loosest first. */
 const LEVELS: string[][] = [['|'], ['^'], ['&'], ['<<', '>>'], ['+', '-'], ['*', '/', '%']];
 
+/** Deepest nesting of parentheses and unary operators in one value. */
+export const SE_DEFINE_MAX_DEPTH = 64;
+/** Largest magnitude an intermediate value may reach: C's widest integer is 64 bits. */
+const MAGNITUDE_LIMIT = 1n << 64n;
+
 /**
  * Evaluates a C integer constant expression exactly (BigInt, so nothing
  * overflows silently). Names resolve through `names` (defines earlier in the file).
+ * Bounded work: nesting deeper than SE_DEFINE_MAX_DEPTH and any intermediate
+ * value beyond 64 bits stop the evaluation with an error (repeated squaring
+ * would otherwise grow numbers to megabytes).
  */
 export function evaluateIntegerExpression(src: string, names: ReadonlyMap<string, { value: bigint }>): Evaluated {
   const toks = tokenizeExpression(src);
@@ -235,25 +276,39 @@ export function evaluateIntegerExpression(src: string, names: ReadonlyMap<string
   const peek = () => toks[p];
   const describe = (t: ExprToken) => (t.kind === 'end' ? 'the end of the value' : `\`${t.text}\``);
 
+  let depth = 0;
+  const bounded = (v: bigint, at: number): bigint => {
+    if (v >= MAGNITUDE_LIMIT || v <= -MAGNITUDE_LIMIT) throw new Stop('the value does not fit in 64 bits', at);
+    return v;
+  };
   const primary = (): bigint => {
     const t = toks[p++];
-    if (t.kind === 'num') return t.value!;
+    if (t.kind === 'op' && (t.text === '(' || t.text === '-' || t.text === '+' || t.text === '~')) {
+      if (++depth > SE_DEFINE_MAX_DEPTH) throw new Stop(`nested too deeply (more than ${SE_DEFINE_MAX_DEPTH} levels of parentheses or unary operators)`, t.at);
+      try {
+        return nested(t);
+      } finally {
+        depth--;
+      }
+    }
+    if (t.kind === 'num') return bounded(t.value!, t.at);
     if (t.kind === 'name') {
       const v = names.get(t.text);
       if (!v) throw new Stop(`${t.text} is not an integer defined earlier in this file`, t.at);
       return v.value;
     }
-    if (t.kind === 'op' && t.text === '(') {
+    throw new Stop(`expected a number, a name or \`(\`, found ${describe(t)}`, t.at);
+  };
+  /** `( expr )` or a unary operator applied to a primary. */
+  const nested = (t: ExprToken): bigint => {
+    if (t.text === '(') {
       const v = binary(0);
       const close = toks[p++];
       if (close.text !== ')' || close.kind !== 'op') throw new Stop(`expected \`)\`, found ${describe(close)}`, close.at);
       return v;
     }
-    if (t.kind === 'op' && (t.text === '-' || t.text === '+' || t.text === '~')) {
-      const v = primary();
-      return t.text === '-' ? -v : t.text === '~' ? ~v : v;
-    }
-    throw new Stop(`expected a number, a name or \`(\`, found ${describe(t)}`, t.at);
+    const v = primary();
+    return t.text === '-' ? -v : t.text === '~' ? ~v : v;
   };
   const binary = (level: number): bigint => {
     if (level === LEVELS.length) return primary();
@@ -279,6 +334,7 @@ export function evaluateIntegerExpression(src: string, names: ReadonlyMap<string
           left = t.text === '/' ? left / right : left % right;
           break;
       }
+      left = bounded(left, t.at);
     }
   };
   try {

@@ -1,4 +1,4 @@
-import { FormatError } from '../errors';
+import { ProblemList } from '../errors';
 import { splitLines } from '../sev/text';
 import { SE_CODE_MAX, SE_CODE_NONE, formatSeCode, type SeTableEntry, type SeTableReadResult } from './types';
 
@@ -11,7 +11,9 @@ import { SE_CODE_MAX, SE_CODE_NONE, formatSeCode, type SeTableEntry, type SeTabl
  */
 export function parseSls(text: string, file = 'default.sls'): SeTableReadResult {
   const result: SeTableReadResult = { file, entries: [], rejected: [], errors: [], warnings: [] };
-  const err = (line: number, column: number, detail: string) => result.errors.push(new FormatError('SLS', detail, { line, column }, file));
+  const errors = new ProblemList('SLS', file);
+  const warnings = new ProblemList('SLS', file);
+  const err = (line: number, column: number, detail: string) => errors.add(line, column, detail);
   const seen = new Map<string, SeTableEntry>();
   for (const { text: raw, line } of splitLines(text)) {
     const cut = raw.search(/;|#|\/\//);
@@ -61,11 +63,13 @@ export function parseSls(text: string, file = 'default.sls'): SeTableReadResult 
       if (prev.code !== value)
         err(line, nameCol, `${name} is defined again as ${formatSeCode(value)}; it was ${formatSeCode(prev.code)} at ${file}:${prev.place.line}`);
       else
-        result.warnings.push(new FormatError('SLS', `${name} is listed again with the same code (first at line ${prev.place.line})`, { line, column: nameCol }, file));
+        warnings.add(line, nameCol, `${name} is listed again with the same code (first at line ${prev.place.line})`);
       continue;
     }
     seen.set(name, entry);
     result.entries.push(entry);
   }
+  result.errors = errors.done('errors');
+  result.warnings = warnings.done('warnings');
   return result;
 }

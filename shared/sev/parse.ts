@@ -1,5 +1,6 @@
-import { FormatError } from '../errors';
-import { splitLines } from './text';
+import { ProblemList, type FormatError } from '../errors';
+import { motionNameProblem } from '../motionName';
+import { splitLines, trimEndBlanks } from './text';
 import {
   SEV_MAX_FRAME, SEV_MAX_JOINT, SEV_MAX_SE_INDEX, SEV_NAME_PATTERN, SEV_VARIANT_COUNT, SEV_VERSION,
   type SevComments, type SevDocument, type SevEvent, type SevLocation, type SevSeDefinition,
@@ -29,7 +30,7 @@ function tokenize(code: string): Token[] {
 
 /** Comment text after `#`, without trailing whitespace (the serializer writes `#` + this). */
 function commentText(raw: string): string {
-  return raw.replace(/[ \t]+$/, '');
+  return trimEndBlanks(raw);
 }
 
 /**
@@ -38,10 +39,8 @@ function commentText(raw: string): string {
  * them all in one pass. `file` names the file in messages (`walk.sev:12:7: ...`).
  */
 export function parseSev(text: string, file?: string): SevParseResult {
-  const errors: FormatError[] = [];
-  const err = (line: number, column: number, detail: string) => {
-    errors.push(new FormatError('SEV', detail, { line, column }, file));
-  };
+  const problems = new ProblemList('SEV', file);
+  const err = (line: number, column: number, detail: string) => problems.add(line, column, detail);
   const doc: SevDocument = { header: { leading: [] }, ses: [], events: [], trailingComments: [] };
 
   let pending: string[] = [];
@@ -123,8 +122,10 @@ export function parseSev(text: string, file?: string): SevParseResult {
         }
         motionLine = line;
         if (!arity(1, 'motion <name>')) break;
-        const n = name(args[0], 'motion name');
-        if (n !== undefined) doc.motion = { name: n, comments, loc };
+        // A motion name follows the motion-name rule (FORMATS.md 2.6), not the SE-name rule: `motion 131_01` pairs with 131_01.mtn.
+        const problem = motionNameProblem(args[0].text);
+        if (problem) err(line, args[0].column, problem);
+        else doc.motion = { name: args[0].text, comments, loc };
         break;
       }
       case 'se': {
@@ -195,7 +196,7 @@ export function parseSev(text: string, file?: string): SevParseResult {
   for (const r of eventRefs) {
     if (!seLines.has(r.se)) err(r.line, r.column, `event uses undefined SE index ${r.se}`);
   }
-  errors.sort((a, b) => a.place.line! - b.place.line! || a.place.column! - b.place.column!);
+  const errors = problems.done('errors').sort((a, b) => a.place.line! - b.place.line! || a.place.column! - b.place.column!);
   return { doc, errors };
 }
 

@@ -1,13 +1,14 @@
+import { trimEndBlanks } from './text';
 import { SEV_VERSION, type SevComments, type SevDocument, type SevEvent, type SevSeDefinition } from './types';
 
 /** A comment line is written as `#` + its text; text with line breaks becomes several lines. */
 function leadingLines(c: SevComments): string[] {
-  return c.leading.flatMap((t) => t.split(/\r\n|\n|\r/)).map((t) => `#${t.replace(/[ \t]+$/, '')}`);
+  return c.leading.flatMap((t) => t.split(/\r\n|\n|\r/)).map((t) => `#${trimEndBlanks(t)}`);
 }
 
 function withTrailing(code: string, c: SevComments): string {
   if (c.trailing === undefined) return code;
-  return `${code}  #${c.trailing.replace(/[\r\n]+/g, ' ').replace(/[ \t]+$/, '')}`;
+  return `${code}  #${trimEndBlanks(c.trailing.replace(/[\r\n]+/g, ' '))}`;
 }
 
 /** One block of statements; a blank line separates blocks, and a commented statement inside a block. */
@@ -48,7 +49,7 @@ export function serializeSev(doc: SevDocument): string {
   const ses = doc.ses.slice().sort((a, b) => a.index - b.index).map((d) => ({ code: seCode(d), comments: d.comments }));
   const events = eventsByFrame(doc.events).map((e) => ({ code: eventCode(e), comments: e.comments }));
   const sections = [block(head), block(ses), block(events)];
-  const tail = doc.trailingComments.flatMap((t) => t.split(/\r\n|\n|\r/)).map((t) => `#${t.replace(/[ \t]+$/, '')}`);
+  const tail = doc.trailingComments.flatMap((t) => t.split(/\r\n|\n|\r/)).map((t) => `#${trimEndBlanks(t)}`);
   if (tail.length) sections.push(tail);
   const lines: string[] = [];
   for (const s of sections) {

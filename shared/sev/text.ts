@@ -65,3 +65,18 @@ export function splitLines(text: string): SourceLine[] {
   if (raw.length > 1 && raw[raw.length - 1] === '') raw.pop();
   return raw.map((t, k) => ({ text: t, line: k + 1 }));
 }
+
+/**
+ * `text` without trailing spaces and tabs. A loop, not `/[ \t]+$/`: that
+ * regex retries from every blank of a long blank run that is followed by
+ * something else, which is quadratic (100 KB of spaces took seconds).
+ */
+export function trimEndBlanks(text: string): string {
+  let end = text.length;
+  while (end > 0) {
+    const c = text.charCodeAt(end - 1);
+    if (c !== 0x20 && c !== 0x09) break;
+    end--;
+  }
+  return end === text.length ? text : text.slice(0, end);
+}

@@ -2,23 +2,27 @@ import { compressMotion } from '../../../shared/compress/compress';
 import { compressReport } from '../../../shared/compress/report';
 import { DEFAULT_TOLERANCES } from '../../../shared/compress/types';
 import { inFile } from '../../../shared/errors';
+import { motionNameProblem } from '../../../shared/motionName';
+import { DEFAULT_GAME_FPS, frameRateMismatch } from '../../../shared/motion/frameRate';
 import { readMtn } from '../../../shared/mtn/read';
 import { baseNameOf, readBytes, writeFileAtomic } from '../../fsutil';
-import { numberOption, parseArgs, requiredOption, singlePositional, stringOption, UsageError } from '../args';
+import { numberOption, parseArgs, positiveNumberOption, requiredOption, singlePositional, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
+import { commitOutputs } from '../../build/commit';
 import { refuseOutputClashes } from '../../pathIdentity';
 
 export const compressCommand: CliCommand = {
   name: 'compress',
-  usage: 'compress IN.mtn -o OUT.mt3 [--pos-tol U] [--rot-tol DEG] [--offset-tol U] [--joint-rot-tol J=DEG,...] [--object-tol U [--shell U]] [--classic] [--name NAME] [--report report.json]',
+  usage: 'compress IN.mtn -o OUT.mt3 [--pos-tol U] [--rot-tol DEG] [--offset-tol U] [--joint-rot-tol J=DEG,...] [--object-tol U [--shell U]] [--classic] [--name NAME] [--fps RATE] [--report report.json]',
   summary: 'compress an .mtn to .mt3: greedy max-error key insertion, then key removal with inner quaternions searched against the source (--classic: the greedy rule alone)',
   run(argv) {
-    const args = parseArgs(argv, ['o', 'pos-tol', 'rot-tol', 'offset-tol', 'joint-rot-tol', 'name', 'report', 'object-tol', 'shell'], ['quiet', 'classic'], { out: 'o' });
+    const args = parseArgs(argv, ['o', 'pos-tol', 'rot-tol', 'offset-tol', 'joint-rot-tol', 'name', 'report', 'fps', 'object-tol', 'shell'], ['quiet', 'classic'], { out: 'o' });
     const input = singlePositional(args, 'input .mtn');
     const output = requiredOption(args, 'o', 'OUT.mt3');
     const reportPath = stringOption(args, 'report');
     refuseOutputClashes([{ path: input, role: 'the input' }], [{ path: output, role: '-o' }, ...(reportPath ? [{ path: reportPath, role: '--report' }] : [])]);
-    const name = stringOption(args, 'name') ?? baseNameOf(input);
+    const name = mt3MotionName(input, stringOption(args, 'name'));
+    const gameFps = positiveNumberOption(args, 'fps', DEFAULT_GAME_FPS);
     const options = {
       positionTolerance: tolerance(args, 'pos-tol', DEFAULT_TOLERANCES.positionTolerance),
       rotationToleranceDeg: tolerance(args, 'rot-tol', DEFAULT_TOLERANCES.rotationToleranceDeg),
@@ -34,8 +38,15 @@ export const compressCommand: CliCommand = {
     for (const j of Object.keys(options.rotationToleranceOverridesDeg))
       if (Number(j) >= motion.joints.length) throw new UsageError(`--joint-rot-tol names joint ${j} but ${input} has ${motion.joints.length} joints`);
     const result = inFile(input, () => compressMotion(motion, options));
-    writeFileAtomic(output, result.bytes);
-    if (reportPath) writeFileAtomic(reportPath, JSON.stringify(compressReport(motion, result, input, output), null, 2) + '\n');
+    // An MT3 carries no frame rate: the game plays it at its one rate, so another rate changes the motion's speed.
+    const fpsWarning = frameRateMismatch(motion.fps, gameFps);
+    if (reportPath) {
+      // The .mt3 and its report go in together or not at all.
+      const report = new TextEncoder().encode(JSON.stringify(compressReport(motion, result, input, output), null, 2) + '\n');
+      commitOutputs([{ path: output, bytes: result.bytes }, { path: reportPath, bytes: report }]);
+    } else {
+      writeFileAtomic(output, result.bytes);
+    }
     if (!args.options.has('quiet')) {
       const worst = result.channels.reduce((w, c) => (c.maxError / (c.tolerance || 1) > w.maxError / (w.tolerance || 1) ? c : w));
       console.log(
@@ -50,10 +61,20 @@ export const compressCommand: CliCommand = {
         );
       }
     }
+    if (fpsWarning) console.error(`warning: ${input}: ${fpsWarning}`);
     for (const w of result.warnings) console.error(`warning: ${input}: ${w.message}`);
     return 0;
   },
 };
+
+/** The MT3's motion name: --name, else the input's base name; either must follow the motion-name rule. */
+export function mt3MotionName(input: string, given: string | undefined): string {
+  const name = given ?? baseNameOf(input);
+  const problem = motionNameProblem(name);
+  if (!problem) return name;
+  if (given !== undefined) throw new UsageError(`--name: ${problem}`);
+  throw new UsageError(`${input}: the motion name comes from the file name: ${problem}; pass --name NAME or rename the file`);
+}
 
 function describeChannel(kind: string, joint: number): string {
   return kind === 'translation' ? 'root translation' : `${kind} joint ${joint}`;

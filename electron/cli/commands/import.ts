@@ -53,9 +53,12 @@ export const importCommand: CliCommand = {
     }
     const { motion, warnings } = result;
     writeFileAtomic(output, writeMtn(motion));
-    for (const w of warnings) console.error(`warning: ${input}: ${w.message}`);
+    // A snapped source rate is not a problem, it is how the frames were read: the summary says it.
+    const snap = warnings.find((w) => w.code === 'rate-snapped');
+    for (const w of warnings) if (w !== snap) console.error(`warning: ${input}: ${w.message}`);
     if (!args.options.has('quiet'))
-      console.log(`${output}: ${motion.joints.length} joints, frames 0..${motion.frameCount} at ${motion.fps} fps from ${input}`);
+      console.log(`${output}: ${motion.joints.length} joints, frames 0..${motion.frameCount} at ${motion.fps} fps from ${input}${snap ? ` (${snap.message})` : ''}`);
+    else if (snap) console.error(`note: ${input}: ${snap.message}`);
     return 0;
   },
 };

@@ -48,6 +48,9 @@ export interface BvhDocument {
   warnings: string[];
 }
 
+/** Deepest joint nesting read (a motion holds at most 1024 joints; real skeletons nest about 10 deep). */
+export const BVH_MAX_DEPTH = 256;
+
 const CHANNEL_NAMES: Record<string, BvhChannel> = {
   xposition: 'Xposition', yposition: 'Yposition', zposition: 'Zposition',
   xrotation: 'Xrotation', yrotation: 'Yrotation', zrotation: 'Zrotation',
@@ -135,7 +138,8 @@ export function parseBvh(text: string): BvhDocument {
     return [number('OFFSET x'), number('OFFSET y'), number('OFFSET z')];
   };
 
-  const readJoint = (kw: Token, parent: number): void => {
+  const readJoint = (kw: Token, parent: number, depth: number): void => {
+    if (depth > BVH_MAX_DEPTH) fail(kw.line, kw.column, `joints nested too deeply (more than ${BVH_MAX_DEPTH} levels)`);
     const name = nameAfter(kw);
     const open = next('"{"');
     if (open.text !== '{') fail(open.line, open.column, `expected "{" after ${kw.text} ${name}, found "${open.text}"`);
@@ -163,7 +167,7 @@ export function parseBvh(text: string): BvhDocument {
       const word = t.text.toUpperCase();
       if (t.text === '}') break;
       if (word === 'JOINT') {
-        readJoint(t, index);
+        readJoint(t, index, depth + 1);
       } else if (word === 'END') {
         const site = next('"Site"');
         if (site.text.toUpperCase() !== 'SITE') fail(site.line, site.column, `expected "End Site", found "End ${site.text}"`);
@@ -182,7 +186,7 @@ export function parseBvh(text: string): BvhDocument {
   expectWord('HIERARCHY');
   const root = next('ROOT');
   if (root.text.toUpperCase() !== 'ROOT') fail(root.line, root.column, `expected ROOT, found "${root.text}"`);
-  readJoint(root, -1);
+  readJoint(root, -1, 1);
   const motion = next('MOTION');
   if (motion.text.toUpperCase() === 'ROOT') fail(motion.line, motion.column, 'more than one ROOT: only single-rooted hierarchies can become a motion');
   if (motion.text.toUpperCase() !== 'MOTION') fail(motion.line, motion.column, `expected MOTION after the hierarchy, found "${motion.text}"`);
@@ -202,12 +206,14 @@ export function parseBvh(text: string): BvhDocument {
   };
   const fr = headerLine(/^(\s*Frames\s*:\s*)(\S+)\s*$/i, 'Frames: <count>');
   const frameCount = Number(fr.value);
-  if (!/^\d+$/.test(fr.value) || frameCount < 1) fail(fr.line, fr.column, `Frames must be a whole number >= 1, found "${fr.value}"`);
+  if (!/^\d+$/.test(fr.value) || frameCount < 1 || !Number.isSafeInteger(frameCount)) fail(fr.line, fr.column, `Frames must be a whole number >= 1, found "${fr.value.length > 24 ? `${fr.value.slice(0, 24)}...` : fr.value}"`);
   const ft = headerLine(/^(\s*Frame\s+Time\s*:\s*)(\S+)\s*$/i, 'Frame Time: <seconds>');
   const frameTime = Number(ft.value);
   if (!(Number.isFinite(frameTime) && frameTime > 0)) fail(ft.line, ft.column, `Frame Time must be a number of seconds > 0, found "${ft.value}"`);
 
-  const values = new Float64Array(frameCount * channelCount);
+  // Allocation bounded by the data, not by the count: every frame needs a line of its own, so
+  // "Frames: 99999999999" over three lines allocates three frames (and reports the truncation below).
+  const values = new Float64Array(Math.min(frameCount, lines.length - li) * channelCount);
   const warnings: string[] = [];
   let frame = 0;
   for (; li < lines.length; li++) {

@@ -4,6 +4,7 @@
  * and shared/ cannot use three's GLTFExporter (it needs Blob/FileReader).
  */
 import { FormatError } from '../../errors';
+import { findExcessiveNesting, nestedTooDeeply } from '../../json/nesting';
 
 export const GLB_MAGIC = 0x46546c67; // "glTF"
 export const GLB_VERSION = 2;
@@ -70,7 +71,7 @@ export function isGlb(bytes: Uint8Array): boolean {
  * file size; errors are FormatError kind 'GLTF' with the byte offset.
  */
 export function readGltfContainer(bytes: Uint8Array): GltfContainer {
-  if (!isGlb(bytes)) return { json: parseJson(decodeUtf8(bytes), 'the file (neither GLB nor glTF JSON)', 0) };
+  if (!isGlb(bytes)) return { json: parseJson(decodeUtf8(bytes), 'the file (neither GLB nor glTF JSON)') };
   const fail = (offset: number, detail: string): never => {
     throw new FormatError('GLTF', detail, { offset, where: 'GLB' });
   };
@@ -96,7 +97,11 @@ export function readGltfContainer(bytes: Uint8Array): GltfContainer {
   return { json: json as GltfJson, bin };
 }
 
-function parseJson(text: string, what: string, offset: number): GltfJson {
+/** Parses the JSON text of a .gltf (`chunkOffset` undefined: places are line:column) or of a GLB's JSON chunk. */
+function parseJson(text: string, what: string, chunkOffset?: number): GltfJson {
+  const offset = chunkOffset ?? 0;
+  const deep = findExcessiveNesting(text);
+  if (deep) throw new FormatError('GLTF', `${what} is ${nestedTooDeeply()}`, chunkOffset === undefined ? { line: deep.line, column: deep.column } : { offset: chunkOffset, where: 'JSON chunk' });
   let json: unknown;
   try {
     json = JSON.parse(text);

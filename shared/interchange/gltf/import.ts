@@ -25,6 +25,7 @@ import { targetFrameCount } from '../resample';
 import type { ImportOptions, ImportResult, InterchangeWarning } from '../types';
 import type { ActguyGltfExtras } from './export';
 import { align4, decodeDataUri, readGltfContainer, writeGlb, type GltfJson } from './glb';
+import { checkKeyTimes, validateGltfJson } from './validate';
 
 export interface GltfImportOptions extends ImportOptions {
   /** Animation clip to import: its name, or its index (as a number or a digit string). Required when the file has several. */
@@ -280,8 +281,22 @@ function clipInfos(json: GltfJson, clips: AnimationClip[]): GltfClipInfo[] {
 }
 
 function actguyExtras(json: GltfJson, clip: number): ActguyGltfExtras | undefined {
-  const x = (json.animations?.[clip]?.extras as { actguy?: ActguyGltfExtras } | undefined)?.actguy;
-  return x && x.version === 1 && Array.isArray(x.joints) ? x : undefined;
+  const x = (json.animations?.[clip]?.extras as { actguy?: unknown } | undefined)?.actguy as Partial<ActguyGltfExtras> | undefined;
+  if (!x || typeof x !== 'object' || x.version !== 1 || !Array.isArray(x.joints)) return undefined;
+  // Written by our exporter, but the file may have been edited: every field is checked before use.
+  const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+  const rows = (v: unknown, n: number): number[][] =>
+    Array.isArray(v) ? v.filter((r): r is number[] => Array.isArray(r) && r.length === n && r.every((c) => typeof c === 'number')) : [];
+  return {
+    version: 1,
+    fps: typeof x.fps === 'number' ? x.fps : 0,
+    flags: typeof x.flags === 'number' ? x.flags : 0,
+    waistJoint: typeof x.waistJoint === 'number' ? x.waistJoint : -1,
+    joints: x.joints.map((j) => (isObj(j) ? { mirror: j.mirror as number, part: j.part as number } : { mirror: NaN, part: NaN })),
+    scale: typeof x.scale === 'number' && Number.isFinite(x.scale) && x.scale > 0 ? x.scale : 1,
+    translationKeys: rows(x.translationKeys, 2) as [number, number][],
+    jointKeys: rows(x.jointKeys, 3) as [number, number, number][],
+  };
 }
 
 /** Restores what our exporter stored in extras (flags, mirror/part, key info) when it fits this motion. */
@@ -325,19 +340,11 @@ interface Loaded {
  */
 async function loadWithThree(bytes: Uint8Array, resolveUri?: (uri: string) => Uint8Array): Promise<Loaded> {
   const { json, bin } = readGltfContainer(bytes);
-  const reduced: GltfJson = JSON.parse(JSON.stringify(json));
-  for (const key of ['meshes', 'materials', 'textures', 'images', 'samplers', 'cameras']) delete reduced[key];
-  for (const n of reduced.nodes ?? []) {
-    delete n.mesh; delete n.skin; delete n.camera; delete n.extensions;
-  }
-  // Extensions only about the stripped parts (or unknown to us) would make GLTFLoader refuse the file.
-  reduced.extensionsRequired = (reduced.extensionsRequired ?? []).filter((e) => e === 'KHR_mesh_quantization');
-  reduced.extensionsUsed = (reduced.extensionsUsed ?? []).filter((e) => e === 'KHR_mesh_quantization');
-  if (!reduced.extensionsRequired.length) delete reduced.extensionsRequired;
-  if (!reduced.extensionsUsed.length) delete reduced.extensionsUsed;
+  validateGltfJson(json);
+  const reduced = reducedForThree(json);
 
   // One BIN chunk: every buffer appended, 4-byte aligned, bufferViews rebased.
-  const buffers = reduced.buffers ?? [];
+  const buffers = json.buffers ?? [];
   const parts: Uint8Array[] = [];
   const bases: number[] = [];
   let total = 0;
@@ -351,7 +358,14 @@ async function loadWithThree(bytes: Uint8Array, resolveUri?: (uri: string) => Ui
       if (!data) throw new FormatError('GLTF', `buffer ${i} has a data URI that is not base64`, { where: `buffers[${i}]` });
     } else {
       if (!resolveUri) throw new FormatError('GLTF', `buffer ${i} is an external file ${JSON.stringify(b.uri)} that cannot be read here (use a .glb, or open the .gltf from disk)`, { where: `buffers[${i}]` });
-      data = resolveUri(decodeURIComponent(b.uri));
+      // Decoded here, once: the resolver gets the file name, not the URI.
+      let name: string;
+      try {
+        name = decodeURIComponent(b.uri);
+      } catch {
+        throw new FormatError('GLTF', `buffer ${i} has the URI ${JSON.stringify(b.uri)}, whose % escapes are not valid`, { where: `buffers[${i}].uri` });
+      }
+      data = resolveUri(name);
     }
     if (data.byteLength < b.byteLength) throw new FormatError('GLTF', `buffer ${i} declares ${b.byteLength} bytes but has ${data.byteLength} (truncated)`, { where: `buffers[${i}]` });
     bases.push(total);
@@ -360,15 +374,11 @@ async function loadWithThree(bytes: Uint8Array, resolveUri?: (uri: string) => Ui
   });
   const merged = new Uint8Array(total);
   parts.forEach((p, i) => merged.set(p, bases[i]));
-  for (const [v, view] of (reduced.bufferViews ?? []).entries()) {
-    if (!(view.buffer >= 0 && view.buffer < buffers.length)) throw new FormatError('GLTF', `bufferView ${v} names buffer ${view.buffer}, which does not exist`, { where: `bufferViews[${v}]` });
-    const end = (view.byteOffset ?? 0) + view.byteLength;
-    if (end > buffers[view.buffer].byteLength) throw new FormatError('GLTF', `bufferView ${v} ends at byte ${end}, past the end of buffer ${view.buffer} (${buffers[view.buffer].byteLength} bytes)`, { where: `bufferViews[${v}]` });
+  for (const view of reduced.bufferViews ?? []) {
     view.byteOffset = (view.byteOffset ?? 0) + bases[view.buffer];
     view.buffer = 0;
   }
-  reduced.buffers = total ? [{ byteLength: total }] : [];
-  if (!total) delete reduced.buffers;
+  if (total) reduced.buffers = [{ byteLength: total }];
   const glb = writeGlb(reduced, total ? merged : undefined);
 
   const loader = new GLTFLoader();
@@ -378,5 +388,37 @@ async function loadWithThree(bytes: Uint8Array, resolveUri?: (uri: string) => Ui
     ),
   );
   const nodeObjects = await Promise.all((json.nodes ?? []).map((_, i) => gltf.parser.getDependency('node', i) as Promise<Object3D>));
+  // Key times are read only now (they live in the buffers); three's interpolants assume them sorted and finite.
+  gltf.animations.forEach((clip, i) => clip.tracks.forEach((t) => checkKeyTimes(t.times, `animations[${i}] track ${t.name}`)));
   return { json, clips: gltf.animations, nodeObjects };
+}
+
+/**
+ * A copy of the glTF with only what the motion needs, field by field from the
+ * validated JSON: nodes (name, children, TRS, matrix), scenes, accessors,
+ * buffer views and animations (morph-weight channels dropped: their meshes
+ * are gone). No meshes, materials, images, skins, cameras, extensions or
+ * extras reach GLTFLoader, so no DOM is touched and nothing unchecked is read.
+ */
+function reducedForThree(json: GltfJson): GltfJson {
+  const pickKeys = <T extends object>(o: T, keys: readonly (keyof T)[]): T => {
+    const out = {} as T;
+    for (const k of keys) if (o[k] !== undefined) out[k] = o[k];
+    return out;
+  };
+  const reduced: GltfJson = { asset: { version: '2.0' } };
+  if (json.scene !== undefined) reduced.scene = json.scene;
+  if (json.scenes) reduced.scenes = json.scenes.map((s) => pickKeys(s, ['nodes']));
+  if (json.nodes) reduced.nodes = json.nodes.map((n) => pickKeys(n, ['name', 'children', 'translation', 'rotation', 'scale', 'matrix']));
+  if (json.accessors) reduced.accessors = json.accessors.map((a) => pickKeys(a, ['bufferView', 'byteOffset', 'componentType', 'normalized', 'count', 'type', 'sparse']));
+  if (json.bufferViews) reduced.bufferViews = json.bufferViews.map((v) => pickKeys(v, ['buffer', 'byteOffset', 'byteLength', 'byteStride']));
+  if (json.animations)
+    reduced.animations = json.animations.map((a) => ({
+      name: a.name,
+      samplers: a.samplers.map((s) => pickKeys(s, ['input', 'output', 'interpolation'])),
+      channels: a.channels.filter((c) => c.target.path !== 'weights').map((c) => ({ sampler: c.sampler, target: pickKeys(c.target, ['node', 'path']) })),
+    }));
+  // KHR_mesh_quantization allows normalized integer key values; GLTFLoader refuses it unless declared.
+  if (json.extensionsUsed?.includes('KHR_mesh_quantization')) reduced.extensionsUsed = ['KHR_mesh_quantization'];
+  return reduced;
 }

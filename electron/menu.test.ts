@@ -1,0 +1,157 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { MenuItemConstructorOptions } from 'electron';
+import type { MenuCommand } from '../shared/ipc';
+import {
+  acceleratorLabel, chordOfAccelerator, chordOfKeyPress, pageShortcutOf, SHORTCUTS, shortcutsFor,
+  type KeyChord, type ShortcutOwnerMode, type ShortcutPlatform,
+} from '../shared/shortcuts';
+
+vi.mock('electron', () => ({ Menu: { buildFromTemplate: (template: unknown) => ({ template }) } }));
+const { appMenuTemplate } = await import('./menu');
+
+/** Electron's default accelerators of the roles the menu uses (lib/browser/api/menu-item-roles.ts). */
+function roleAccelerator(role: string, platform: ShortcutPlatform): string | null {
+  const mac = platform === 'mac';
+  const table: Record<string, string | null> = {
+    cut: 'CmdOrCtrl+X', copy: 'CmdOrCtrl+C', paste: 'CmdOrCtrl+V', selectAll: 'CmdOrCtrl+A',
+    close: 'CmdOrCtrl+W', quit: 'CmdOrCtrl+Q', hide: 'Cmd+H', hideOthers: 'Cmd+Alt+H', unhide: null,
+    resetZoom: 'CmdOrCtrl+0', zoomIn: 'CmdOrCtrl+Plus', zoomOut: 'CmdOrCtrl+-',
+    togglefullscreen: mac ? 'Ctrl+Cmd+F' : 'F11', toggleDevTools: mac ? 'Alt+Cmd+I' : 'Ctrl+Shift+I',
+  };
+  if (!(role in table)) throw new Error(`role ${role}: add its default accelerator to this test`);
+  return table[role];
+}
+
+interface NativeBinding {
+  label: string;
+  chord: KeyChord;
+  /** The command the item sends, or null for an Electron role. */
+  command: MenuCommand | null;
+}
+
+/** Every accelerator the native menu registers, with what its item does. */
+function nativeBindings(platform: ShortcutPlatform): NativeBinding[] {
+  let sent: MenuCommand | null = null;
+  const template = appMenuTemplate({
+    appName: 'ActGuy', isMac: platform === 'mac', recentFiles: [{ path: '/w/walk.mtn', name: 'walk', kind: 'mtn' }] as never,
+    send: (c) => (sent = c), clearRecentFiles: () => {}, showAbout: () => {}, allowDevTools: true,
+  });
+  const out: NativeBinding[] = [];
+  const walk = (items: MenuItemConstructorOptions[]) => {
+    for (const i of items) {
+      if (Array.isArray(i.submenu)) walk(i.submenu);
+      const accelerator = i.accelerator ?? (i.role ? roleAccelerator(i.role, platform) : null);
+      if (!accelerator || i.registerAccelerator === false) continue;
+      sent = null;
+      if (i.click) (i.click as () => void)();
+      out.push({ label: String(i.label ?? i.role), chord: chordOfAccelerator(String(accelerator), platform), command: sent });
+    }
+  };
+  walk(template);
+  return out;
+}
+
+const key = (c: KeyChord) => JSON.stringify(c);
+const notTyping = { typing: false, onSlider: false };
+
+/** Every chord anyone binds, and its Shift/Alt/Ctrl variants (which must not be swallowed by the plain binding). */
+function chordsToCheck(platform: ShortcutPlatform): KeyChord[] {
+  const base = [
+    ...nativeBindings(platform).map((b) => b.chord),
+    ...shortcutsFor(platform).map((b) => chordOfAccelerator(b.accelerator, platform)),
+    ...'kltfaeqo[]'.split('').map((k) => chordOfAccelerator(k, platform)),
+    ...['Up', 'Down', 'Left', 'Right'].flatMap((k) => [chordOfAccelerator(k, platform), chordOfAccelerator(`Shift+${k}`, platform)]),
+  ];
+  const all = new Map<string, KeyChord>();
+  for (const c of base)
+    for (const v of [c, { ...c, shift: !c.shift }, { ...c, alt: !c.alt }, { ...c, primary: !c.primary }]) all.set(key(v), v);
+  return [...all.values()];
+}
+
+describe.each(['other', 'mac'] as const)('shortcuts on %s', (platform) => {
+  const native = nativeBindings(platform);
+
+  it('the native menu registers each accelerator once', () => {
+    const seen = new Map<string, string>();
+    for (const b of native) {
+      expect(seen.get(key(b.chord)), `${b.label} and ${seen.get(key(b.chord))} share an accelerator`).toBeUndefined();
+      seen.set(key(b.chord), b.label);
+    }
+    // The table's native bindings are all on the menu (a binding the menu lacks would reach no one under Electron).
+    for (const b of shortcutsFor(platform).filter((s) => s.native)) {
+      expect(native.find((n) => key(n.chord) === key(chordOfAccelerator(b.accelerator, platform)))?.command, b.accelerator).toEqual({ command: b.command });
+    }
+  });
+
+  it('under Electron every key reaches exactly one owner: the native menu or the page, never both', () => {
+    let bound = 0;
+    for (const chord of chordsToCheck(platform)) {
+      const menuOwners = native.filter((b) => key(b.chord) === key(chord)).length;
+      const pageOwner = pageShortcutOf(chord, notTyping, platform, 'native-menu') ? 1 : 0;
+      expect(menuOwners + pageOwner, `${JSON.stringify(chord)}: menu ${menuOwners}, page ${pageOwner}`).toBeLessThanOrEqual(1);
+      bound += menuOwners + pageOwner;
+    }
+    expect(bound).toBeGreaterThan(30);
+  });
+
+  it('the browser build runs the same command the native menu item sends, and leaves Electron roles (copy, paste) to the browser', () => {
+    for (const b of native) {
+      const page = pageShortcutOf(b.chord, notTyping, platform, 'page');
+      if (b.command) expect(page, b.label).toEqual({ command: b.command.command });
+      else expect(page, b.label).toBeNull();
+    }
+    // Keys only the page owns behave the same in both builds.
+    for (const b of SHORTCUTS.filter((s) => !s.native && (!s.platform || s.platform === platform))) {
+      const chord = chordOfAccelerator(b.accelerator, platform);
+      for (const mode of ['page', 'native-menu'] as ShortcutOwnerMode[]) expect(pageShortcutOf(chord, notTyping, platform, mode), `${b.accelerator} ${mode}`).toEqual({ command: b.command });
+    }
+  });
+
+  it('Shift and Alt variants reach their own command: Open Project is not Open, Save Project is not Save', () => {
+    const commandOf = (accelerator: string) => native.find((b) => key(b.chord) === key(chordOfAccelerator(accelerator, platform)))?.command?.command;
+    const pageOf = (accelerator: string) => pageShortcutOf(chordOfAccelerator(accelerator, platform), notTyping, platform, 'page');
+    const cases: [string, string][] = [
+      ['CmdOrCtrl+O', 'file.open'], ['CmdOrCtrl+Shift+O', 'project.open'],
+      ['CmdOrCtrl+S', 'file.save'], ['CmdOrCtrl+Shift+S', 'file.saveAs'], ['CmdOrCtrl+Alt+S', 'project.save'],
+      ['CmdOrCtrl+Z', 'edit.undo'],
+    ];
+    for (const [accelerator, command] of cases) {
+      expect(commandOf(accelerator), accelerator).toBe(command);
+      expect(pageOf(accelerator), accelerator).toEqual({ command });
+    }
+    // Under Electron the page leaves all of them to the menu.
+    for (const [accelerator] of cases) expect(pageShortcutOf(chordOfAccelerator(accelerator, platform), notTyping, platform, 'native-menu'), accelerator).toBeNull();
+    // A chord nobody binds reaches nobody (Ctrl+Alt+O is neither Open nor Open Project).
+    expect(pageOf('CmdOrCtrl+Alt+O')).toBeNull();
+    expect(commandOf('CmdOrCtrl+Alt+O')).toBeUndefined();
+  });
+
+  it('a text field keeps its typing and its own undo; a slider keeps its arrows', () => {
+    const typing = { typing: true, onSlider: false };
+    for (const a of ['K', 'Space', 'Right', 'CmdOrCtrl+Z']) expect(pageShortcutOf(chordOfAccelerator(a, platform), typing, platform, 'page'), a).toBeNull();
+    expect(pageShortcutOf(chordOfAccelerator('CmdOrCtrl+S', platform), typing, platform, 'page')).toEqual({ command: 'file.save' });
+    expect(pageShortcutOf(chordOfAccelerator('Right', platform), { typing: false, onSlider: true }, platform, 'page')).toBeNull();
+    expect(pageShortcutOf(chordOfAccelerator('K', platform), notTyping, platform, 'page')).toEqual({ action: 'toggleKey' });
+    expect(pageShortcutOf(chordOfAccelerator('Shift+Right', platform), notTyping, platform, 'page')).toEqual({ action: 'step10Forward' });
+  });
+});
+
+describe('key presses', () => {
+  it('Ctrl is the primary modifier off macOS and Cmd on macOS; Ctrl on macOS is another key', () => {
+    const press = { key: 'O', code: 'KeyO', ctrlKey: true, metaKey: false, shiftKey: true, altKey: false };
+    expect(chordOfKeyPress(press, 'other')).toEqual(chordOfAccelerator('CmdOrCtrl+Shift+O', 'other'));
+    expect(chordOfKeyPress(press, 'mac')).not.toEqual(chordOfAccelerator('CmdOrCtrl+Shift+O', 'mac'));
+    expect(chordOfKeyPress({ ...press, ctrlKey: false, metaKey: true }, 'mac')).toEqual(chordOfAccelerator('CmdOrCtrl+Shift+O', 'mac'));
+  });
+
+  it('Option+S on macOS (which types "ß") is still Save Project', () => {
+    const press = { key: 'ß', code: 'KeyS', ctrlKey: false, metaKey: true, shiftKey: false, altKey: true };
+    expect(pageShortcutOf(chordOfKeyPress(press, 'mac'), notTyping, 'mac', 'page')).toEqual({ command: 'project.save' });
+  });
+
+  it('menus label accelerators the platform way', () => {
+    expect(acceleratorLabel('CmdOrCtrl+Shift+O', 'other')).toBe('Ctrl+Shift+O');
+    expect(acceleratorLabel('CmdOrCtrl+Alt+S', 'mac')).toBe('⌥⌘S');
+    expect(acceleratorLabel('Space', 'other')).toBe('Space');
+  });
+});

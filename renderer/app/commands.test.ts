@@ -1,0 +1,86 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { writeMtn } from '../../shared/mtn/write';
+import { emptyMotion } from '../../shared/motion/types';
+import type { OpenMotionOutcome } from '../../shared/ipc';
+import { importOptionsStore } from '../interchange/importOptions';
+import { projectStore } from '../project/projectStore';
+import { documentStore } from '../state/documentStore';
+import { sessionStore } from '../state/sessionStore';
+import { runCommand } from './commands';
+import { setControllerApi } from './controller';
+import { fakeApi } from './fakeApiForTests';
+
+const joints = [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'hips' }];
+const opened = (path: string): OpenMotionOutcome => ({
+  status: 'opened',
+  motion: { documentId: path, path, name: 'walk', kind: 'mtn', readOnly: false, mtnBytes: writeMtn(emptyMotion(10, joints)), skeletonPath: null, marEntry: null },
+});
+
+function recordingApi() {
+  const calls: string[] = [];
+  setControllerApi(
+    fakeApi({
+      openMotionDialog: async () => {
+        calls.push('openMotionDialog');
+        return { status: 'cancelled' };
+      },
+      openMotion: async ({ path }) => {
+        calls.push(`openMotion ${path}`);
+        return opened(path);
+      },
+    }),
+  );
+  return calls;
+}
+
+const question = { title: 'Unsaved changes', text: 'walk has unsaved changes.', buttons: [{ id: 'cancel', label: 'Cancel' }], resolve: () => {} };
+
+afterEach(() => {
+  sessionStore.getState().setConfirm(null);
+  importOptionsStore.setState({ request: null });
+  projectStore.getState().setBuild(null);
+  documentStore.getState().close();
+});
+
+describe('menu commands and an open modal', () => {
+  it('a command does not run behind an open question, and runs once it is answered', async () => {
+    const calls = recordingApi();
+    sessionStore.getState().setConfirm(question);
+    await runCommand({ command: 'file.open' });
+    expect(calls).toEqual([]);
+    sessionStore.getState().setConfirm(null);
+    await runCommand({ command: 'file.open' });
+    await vi.waitFor(() => expect(calls).toEqual(['openMotionDialog']));
+  });
+
+  it('the import options and the build dialog are modal too', async () => {
+    const calls = recordingApi();
+    importOptionsStore.setState({ request: { initial: { fps: 30, scale: 1 } as never, resolve: () => {} } });
+    await runCommand({ command: 'file.open' });
+    importOptionsStore.setState({ request: null });
+    projectStore.getState().setBuild({ starting: true, status: null } as never);
+    await runCommand({ command: 'file.open' });
+    expect(calls).toEqual([]);
+  });
+
+  it('a file the OS hands over while a question is open is opened after it is answered, not dropped', async () => {
+    const calls = recordingApi();
+    sessionStore.getState().setConfirm(question);
+    await runCommand({ command: 'file.openFromSystem', path: '/ws/run.mtn' });
+    expect(calls).toEqual([]);
+    sessionStore.getState().setConfirm(null);
+    await vi.waitFor(() => expect(documentStore.getState().path).toBe('/ws/run.mtn'));
+    expect(calls).toEqual(['openMotion /ws/run.mtn']);
+  });
+
+  it('a file the OS hands over opens by its kind; an unknown kind says what ActGuy opens', async () => {
+    const calls = recordingApi();
+    await runCommand({ command: 'file.openFromSystem', path: '/ws/walk.MTN' });
+    expect(calls).toEqual(['openMotion /ws/walk.MTN']);
+    await runCommand({ command: 'file.openFromSystem', path: '/ws/notes.txt' });
+    expect(sessionStore.getState().messages.at(-1)?.text).toMatch(/notes\.txt: ActGuy opens motions/);
+    await runCommand({ command: 'file.openFromSystem', path: '/ws/lonely.sev' });
+    expect(sessionStore.getState().messages.at(-1)?.text).toMatch(/lonely\.sev: a \.sev is edited in the project that lists it/);
+    expect(calls).toEqual(['openMotion /ws/walk.MTN']);
+  });
+});

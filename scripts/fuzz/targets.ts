@@ -1,0 +1,460 @@
+/**
+ * What the fuzz harness feeds and how it judges the result: per format, a
+ * seed corpus (built in-process from the writers and the bundled assets),
+ * the mutation family that fits it, and the reader or importer under test
+ * with the check an accepted input must pass.
+ *
+ * A run of one input ends in one of:
+ * - rejected: the reader threw a FormatError (the typed error users see);
+ * - accepted: the reader returned, and the check passed (the result validates
+ *   and, where the format allows, writes back to the same bytes or text);
+ * - a defect (thrown as FuzzDefect): any other exception (a TypeError, a
+ *   stack overflow...), an accepted input that fails validation or the round
+ *   trip, or an error message that does not name the file it is about.
+ * Hangs and memory blow-ups are judged by the runner around this.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FormatError } from '../../shared/errors';
+import { motionToGlb } from '../../shared/interchange/gltf/export';
+import { readGltfContainer, writeGlb } from '../../shared/interchange/gltf/glb';
+import { importMotionBytes } from '../../shared/interchange/importMotion';
+import { readMar } from '../../shared/mar/read';
+import { writeMar } from '../../shared/mar/write';
+import type { Motion } from '../../shared/motion/types';
+import { decodeMt3ToMotion } from '../../shared/mt3/decode';
+import { readMt3 } from '../../shared/mt3/read';
+import { randomMt3 } from '../../shared/mt3/testFixtures';
+import { validateMt3 } from '../../shared/mt3/validate';
+import { writeMt3 } from '../../shared/mt3/write';
+import { readMtn } from '../../shared/mtn/read';
+import { validateMotion } from '../../shared/mtn/validate';
+import { writeMtn } from '../../shared/mtn/write';
+import { parseProject } from '../../shared/project/validate';
+import { readSar } from '../../shared/sar/read';
+import { writeSar } from '../../shared/sar/write';
+import type { SarEntry } from '../../shared/sar/types';
+import { parseSeDefine } from '../../shared/se-tables/define';
+import { parseSls } from '../../shared/se-tables/sls';
+import { SE_CODE_MAX, type SeTableReadResult } from '../../shared/se-tables/types';
+import { parseSev } from '../../shared/sev/parse';
+import { serializeSev } from '../../shared/sev/serialize';
+import { decodeUtf8Text } from '../../shared/sev/text';
+import { SEV_NAME_PATTERN } from '../../shared/sev/types';
+import { gvStrCode } from '../../shared/strcode';
+import { syntheticMotion } from '../../shared/testing/syntheticMotion';
+import { mutateBinary, mutateJson, mutateText, pick, type Rng } from './mutate';
+
+/** A finding: what went wrong, in one line (the signature reproducers are grouped and minimized by). */
+export class FuzzDefect extends Error {
+  constructor(readonly kind: DefectKind, message: string) {
+    super(message);
+    this.name = 'FuzzDefect';
+  }
+}
+
+/**
+ * What counts as a defect:
+ * - crash: the reader threw something other than a FormatError;
+ * - invalid: it accepted an input whose result fails validation or the round trip;
+ * - unnamed: an importer's error does not start with the file name;
+ * - hang: one input took longer than the time limit (judged by the runner);
+ * - memory: the process grew past the memory limit (judged by the runner).
+ */
+export type DefectKind = 'crash' | 'invalid' | 'unnamed' | 'hang' | 'memory';
+export const DEFECT_KINDS: readonly DefectKind[] = ['crash', 'invalid', 'unnamed', 'hang', 'memory'];
+
+export type Outcome = 'accepted' | 'rejected';
+
+export interface FuzzTarget {
+  /** Format name as given to --format. */
+  name: string;
+  /** File extension of saved reproducers. */
+  ext: string;
+  /** Valid inputs to mutate. */
+  seeds(): Uint8Array[];
+  /** One mutated input from a seed. */
+  mutate(rnd: Rng, seed: Uint8Array): Uint8Array;
+  /** Runs the reader/importer on one input; throws FuzzDefect for a defect. */
+  run(input: Uint8Array): Outcome | Promise<Outcome>;
+}
+
+const ASSETS = join(__dirname, '..', '..', 'assets');
+const asset = (name: string) => new Uint8Array(readFileSync(join(ASSETS, name)));
+const utf8 = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
+const text = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8');
+const equalBytes = (a: Uint8Array, b: Uint8Array) => a.byteLength === b.byteLength && Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0;
+
+/** Runs `read`; a FormatError is a rejection, anything else a crash. */
+function judge<T>(read: () => T, check: (value: T) => Outcome | void): Outcome {
+  let value: T;
+  try {
+    value = read();
+  } catch (e) {
+    if (e instanceof FormatError) return 'rejected';
+    throw new FuzzDefect('crash', describeThrown(e));
+  }
+  let outcome: Outcome | void;
+  try {
+    outcome = check(value);
+  } catch (e) {
+    if (e instanceof FuzzDefect) throw e;
+    throw new FuzzDefect('invalid', `accepted, then: ${describeThrown(e)}`);
+  }
+  return outcome ?? 'accepted';
+}
+
+async function judgeAsync<T>(read: () => Promise<T>, check: (value: T) => void, fileName: string): Promise<Outcome> {
+  let value: T;
+  try {
+    value = await read();
+  } catch (e) {
+    if (e instanceof FormatError) {
+      if (!namesFile(e.message, fileName))
+        throw new FuzzDefect('unnamed', `error does not name ${fileName}: ${e.message.slice(0, 200)}`);
+      return 'rejected';
+    }
+    throw new FuzzDefect('crash', describeThrown(e));
+  }
+  try {
+    check(value);
+  } catch (e) {
+    throw new FuzzDefect('invalid', `accepted, then: ${describeThrown(e)}`);
+  }
+  return 'accepted';
+}
+
+/** The project's error shapes: `FILE:line:column: detail` or `FILE [KIND] (place): detail`. */
+const namesFile = (message: string, file: string) => message.startsWith(`${file}:`) || message.startsWith(`${file} [`);
+
+export function describeThrown(e: unknown): string {
+  if (e instanceof Error) return `${e.name}: ${e.message.slice(0, 300)}`;
+  return `non-error thrown: ${String(e).slice(0, 300)}`;
+}
+
+function must(cond: boolean, what: string): void {
+  if (!cond) throw new Error(what);
+}
+
+/** A motion read back from its own MTN bytes must be equal (the importer's output is a savable motion). */
+function checkMotionSaves(m: Motion): void {
+  validateMotion(m);
+  const bytes = writeMtn(m);
+  must(equalBytes(writeMtn(readMtn(bytes)), bytes), 'the imported motion does not survive an MTN round trip');
+}
+
+const binary = (mutations: number) => (rnd: Rng, seed: Uint8Array) => {
+  let b = seed;
+  const n = 1 + pick(rnd, mutations);
+  for (let k = 0; k < n; k++) b = mutateBinary(rnd, b);
+  return b;
+};
+
+const textual = (tokens: readonly string[]) => (rnd: Rng, seed: Uint8Array) => {
+  if (rnd() < 0.08) return mutateBinary(rnd, seed); // invalid UTF-8 and raw byte damage
+  let s = text(seed);
+  const n = 1 + pick(rnd, 3);
+  for (let k = 0; k < n; k++) s = mutateText(rnd, s, tokens);
+  return utf8(s);
+};
+
+// ---- seeds ----
+
+function smallMotion(seed: number, frames: number, joints: number): Motion {
+  return syntheticMotion({ frames, joints, seed, offsets: seed % 2 === 1, userKeys: 2, locks: 1, traceKeys: 1 });
+}
+
+const mt3Seeds = () => [
+  writeMt3(randomMt3(1, { numFrames: 12, numJoints: 3, name: gvStrCode('stand') })),
+  writeMt3(randomMt3(2, { numFrames: 30, numJoints: 2, name: gvStrCode('walk'), offsets: false, fix: false })),
+  writeMt3(randomMt3(3, { numFrames: 5, numJoints: 1, name: gvStrCode('run'), move: false, turn: false })),
+];
+
+function sarEntry(name: string, S: number, events: [number, number, number][]): SarEntry {
+  const seCodes = new Uint16Array(S * 8).fill(0xffff);
+  for (let i = 0; i < S; i++) for (let a = 0; a < 8; a++) if ((i + a) % 3 !== 2) seCodes[i * 8 + a] = 0x200 + i * 16 + a;
+  return { name: gvStrCode(name), seCodes, events: events.map(([frame, se, joint]) => ({ frame, se, joint })) };
+}
+
+const SE_DEFINE_EXTRA = `#ifndef X_H
+#define X_H
+#define BASE 0x100u
+#define SHIFTED (BASE << 2) /* comment */
+#define MIXED ((BASE | 3) * 2 - ~0 + (7 % 4) ^ 1) // trailing
+#define LONG_ONE \\
+  (BASE + \\
+   0x20)
+#define NEG -(1)
+#define OCT 0777
+#define F(x) x
+#endif
+`;
+
+function bvhText(frames: number): string {
+  const rows: string[] = [];
+  for (let f = 0; f < frames; f++) rows.push([f * 0.5, 90 + f, -1.25, f * 3, -f * 2, 1.5, f, 0.5, -f, 2, f * 0.25, 0].map((v) => v.toFixed(4)).join(' '));
+  return `HIERARCHY
+ROOT Hips
+{
+  OFFSET 0.0 90.0 0.0
+  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation
+  JOINT Spine
+  {
+    OFFSET 0 10 0
+    CHANNELS 3 Zrotation Xrotation Yrotation
+    JOINT LeftArm
+    {
+      OFFSET 5 2 0
+      CHANNELS 3 Xrotation Yrotation Zrotation
+      End Site
+      {
+        OFFSET 0 -8 0
+      }
+    }
+  }
+}
+MOTION
+Frames: ${frames}
+Frame Time: 0.0333333
+${rows.join('\n')}
+`;
+}
+
+function glbSeeds(): Uint8Array[] {
+  const a = smallMotion(4, 6, 4);
+  a.joints.forEach((j, i) => (j.name = ['Hips', 'Spine', 'LeftArm', 'RightArm'][i]));
+  return [motionToGlb(a), motionToGlb(smallMotion(5, 3, 3), { boneMesh: false, scale: 0.01 })];
+}
+
+/** A .gltf text with its buffer as a base64 data URI, from a GLB. */
+function gltfTextOf(glb: Uint8Array): Uint8Array {
+  const { json, bin } = readGltfContainer(glb);
+  const copy = JSON.parse(JSON.stringify(json)) as typeof json;
+  if (bin && copy.buffers?.[0]) copy.buffers[0].uri = `data:application/octet-stream;base64,${Buffer.from(bin).toString('base64')}`;
+  return utf8(JSON.stringify(copy, null, 1));
+}
+
+const GLTF_STRINGS = ['LINEAR', 'STEP', 'CUBICSPLINE', 'translation', 'rotation', 'scale', 'weights', 'SCALAR', 'VEC3', 'VEC4', 'MAT4', 'data:application/octet-stream;base64,AAAA', 'data:,', '%', '%zz', '%2e%2e/x.bin', '../x.bin', '/dev/zero', 'x.bin', 'KHR_mesh_quantization', 'EXT_unknown', '2.0', '1.0'];
+
+/** glTF JSON mutations, plus mutations of the buffer (key times, values) inside the data URI. */
+function mutateGltfText(rnd: Rng, seed: Uint8Array): Uint8Array {
+  const r = rnd();
+  if (r < 0.1) return textual(GLTF_STRINGS)(rnd, seed);
+  let json: Record<string, unknown>;
+  try {
+    json = JSON.parse(text(seed)) as Record<string, unknown>;
+  } catch {
+    return textual(GLTF_STRINGS)(rnd, seed);
+  }
+  const buffers = json.buffers as { uri?: string }[] | undefined;
+  const uri = buffers?.[0]?.uri;
+  if (r < 0.45 && typeof uri === 'string' && uri.startsWith('data:')) {
+    const comma = uri.indexOf(',');
+    let bin: Uint8Array = new Uint8Array(Buffer.from(uri.slice(comma + 1), 'base64'));
+    const n = 1 + pick(rnd, 3);
+    for (let k = 0; k < n; k++) bin = mutateBinary(rnd, bin);
+    buffers![0].uri = `${uri.slice(0, comma + 1)}${Buffer.from(bin).toString('base64')}`;
+    if (rnd() < 0.5) return utf8(JSON.stringify(json));
+  }
+  let s = mutateJson(rnd, json, GLTF_STRINGS);
+  if (rnd() < 0.4) {
+    try {
+      s = mutateJson(rnd, JSON.parse(s), GLTF_STRINGS);
+    } catch { /* deeply nested: keep the one mutation */ }
+  }
+  return utf8(s);
+}
+
+/** GLB: container-level byte damage, JSON-chunk mutations or BIN-chunk mutations. */
+function mutateGlb(rnd: Rng, seed: Uint8Array): Uint8Array {
+  const r = rnd();
+  if (r < 0.3) return binary(3)(rnd, seed);
+  const { json, bin } = readGltfContainer(seed);
+  if (r < 0.6 && bin) {
+    let b = bin;
+    const n = 1 + pick(rnd, 3);
+    for (let k = 0; k < n; k++) b = mutateBinary(rnd, b);
+    return writeGlbRaw(JSON.stringify(json), b);
+  }
+  return writeGlbRaw(mutateJson(rnd, json, GLTF_STRINGS), bin);
+}
+
+/** writeGlb for JSON text that may not parse (so the reader sees it, not our writer). */
+function writeGlbRaw(jsonText: string, bin?: Uint8Array): Uint8Array {
+  const placeholder = writeGlb({ asset: { version: '2.0' } }, bin);
+  const jsonBytes = utf8(jsonText);
+  const jsonPadded = (jsonBytes.byteLength + 3) & ~3;
+  const binPart = placeholder.subarray(12 + 8 + new DataView(placeholder.buffer).getUint32(12, true));
+  const out = new Uint8Array(12 + 8 + jsonPadded + binPart.byteLength);
+  out.set(placeholder.subarray(0, 12));
+  const dv = new DataView(out.buffer);
+  dv.setUint32(8, out.byteLength, true);
+  dv.setUint32(12, jsonPadded, true);
+  dv.setUint32(16, 0x4e4f534a, true);
+  out.set(jsonBytes, 20);
+  out.fill(0x20, 20 + jsonBytes.byteLength, 20 + jsonPadded);
+  out.set(binPart, 20 + jsonPadded);
+  return out;
+}
+
+const plainSar = (e: SarEntry) => ({ name: e.name, seCodes: Array.from(e.seCodes), events: e.events });
+
+/** An accepted SE table: every entry a valid name with a u16 code, unique names. Text readers that list errors reject with them. */
+function checkSeTable(r: SeTableReadResult): Outcome {
+  if (r.errors.length) return 'rejected';
+  const names = new Set<string>();
+  for (const e of r.entries) {
+    must(SEV_NAME_PATTERN.test(e.name), `entry name ${JSON.stringify(e.name)} is not a valid SE name`);
+    must(Number.isInteger(e.code) && e.code >= 0 && e.code <= SE_CODE_MAX, `entry ${e.name} has code ${e.code}`);
+    must(!names.has(e.name), `entry ${e.name} listed twice`);
+    names.add(e.name);
+  }
+  return 'accepted';
+}
+
+/** Text readers collect errors instead of throwing: every error must be a FormatError naming the file at line:column. */
+function checkCollectedErrors(errors: readonly unknown[], file: string): void {
+  for (const e of errors) {
+    if (!(e instanceof FormatError)) throw new FuzzDefect('crash', `collected a non-FormatError: ${describeThrown(e)}`);
+    if (!namesFile(e.message, file)) throw new FuzzDefect('unnamed', `error does not name ${file}: ${e.message.slice(0, 200)}`);
+  }
+}
+
+export const TARGETS: FuzzTarget[] = [
+  {
+    name: 'mtn',
+    ext: 'mtn',
+    seeds: () => [writeMtn(smallMotion(1, 8, 3)), writeMtn(smallMotion(2, 3, 5)), writeMtn(smallMotion(3, 1, 1))],
+    mutate: binary(3),
+    run: (b) => judge(() => readMtn(b), (m) => {
+      validateMotion(m);
+      must(equalBytes(writeMtn(m), b), 'accepted bytes do not write back identically');
+    }),
+  },
+  {
+    name: 'mt3',
+    ext: 'mt3',
+    seeds: mt3Seeds,
+    mutate: binary(3),
+    run: (b) => judge(() => {
+      const m = readMt3(b);
+      return { m, decoded: decodeMt3ToMotion(m) };
+    }, ({ m, decoded }) => {
+      validateMt3(m);
+      must(equalBytes(writeMt3(m), b), 'accepted bytes do not write back identically');
+      validateMotion(decoded);
+    }),
+  },
+  {
+    name: 'mar',
+    ext: 'mar',
+    seeds: () => {
+      const mt3s = mt3Seeds();
+      return [writeMar(mt3s), writeMar(mt3s.slice(0, 1)), writeMar([])];
+    },
+    mutate: binary(3),
+    run: (b) => judge(() => readMar(b), (a) => {
+      must(new Set(a.entries.map((e) => e.name)).size === a.entries.length, 'two entries share a name hash');
+      for (const e of a.entries) validateMt3(e.mt3);
+      // Padding, maxJoint and dataBase may differ from what we write (the spec allows it); the entries must not.
+      const again = readMar(writeMar(a.entries.map((e) => e.bytes)));
+      must(again.entries.length === a.entries.length && again.entries.every((e, i) => equalBytes(e.bytes, a.entries[i].bytes)), 'the entries do not survive a write and re-read');
+    }),
+  },
+  {
+    name: 'sar',
+    ext: 'sar',
+    seeds: () => {
+      const entries = [sarEntry('walk', 3, [[0, 0, 1], [4, 2, 255], [4, 1, 3], [9, 0, 0]]), sarEntry('stand', 0, []), sarEntry('run', 1, [[2, 0, 7]])];
+      return [writeSar(entries, entries.map((e) => e.name)), writeSar(entries.slice(0, 1), [entries[0].name])];
+    },
+    mutate: binary(3),
+    run: (b) => judge(() => readSar(b), (a) => {
+      for (const e of a.entries)
+        for (const ev of e.events) {
+          let defined = false;
+          for (let v = 0; v < 8; v++) if (e.seCodes[ev.se * 8 + v] !== 0xffff) defined = true;
+          must(defined, `an event uses SE index ${ev.se}, which is undefined`);
+        }
+      const again = readSar(writeSar(a.entries, a.entries.map((e) => e.name)));
+      must(JSON.stringify(again.entries.map(plainSar)) === JSON.stringify(a.entries.map(plainSar)), 'the entries do not survive a write and re-read');
+    }),
+  },
+  {
+    name: 'sev',
+    ext: 'sev',
+    seeds: () => [asset('walk.sev'), asset('cmu_01_01.sev'), utf8('sev 1\nmotion m\nse 0 A variants A B C D E F G H  # t \t\nevent 3 0 -\n')],
+    mutate: textual(['sev', 'motion', 'se', 'event', 'variants', 'SE_FOOT_L', '-', '#', 'walk']),
+    run: (b) => judge(() => {
+      const t = decodeUtf8Text(b, 'SEV', 'x.sev');
+      return parseSev(t, 'x.sev');
+    }, ({ doc, errors }) => {
+      checkCollectedErrors(errors, 'x.sev');
+      if (errors.length) return 'rejected';
+      const once = serializeSev(doc);
+      const again = parseSev(once, 'x.sev');
+      must(again.errors.length === 0, `the serialized document does not parse: ${again.errors[0]?.message}`);
+      must(serializeSev(again.doc) === once, 'serialize(parse(serialize(doc))) differs from serialize(doc)');
+    }),
+  },
+  {
+    name: 'sls',
+    ext: 'sls',
+    seeds: () => [asset('default.sls'), utf8('A 1\nB = 0x2 ; c\n// x\nC 65534 # d\n')],
+    mutate: textual(['=', '0x', 'SE_FOOT_L', ';', '#', '//']),
+    run: (b) => judge(() => parseSls(decodeUtf8Text(b, 'SLS', 'x.sls'), 'x.sls'), (r) => {
+      checkCollectedErrors([...r.errors, ...r.warnings], 'x.sls');
+      return checkSeTable(r);
+    }),
+  },
+  {
+    name: 'se_define',
+    ext: 'h',
+    seeds: () => [asset('se_define.h'), utf8(SE_DEFINE_EXTRA)],
+    mutate: textual(['#define', '#ifndef', '#endif', '#undef', '(', ')', '<<', '>>', '*', '-', '~', '|', 'SE_FOOT_L_CONC', 'BASE', '\\', '0x10u', '077', '/*', '*/']),
+    run: (b) => judge(() => parseSeDefine(decodeUtf8Text(b, 'SE_DEFINE', 'x.h'), 'x.h'), (r) => {
+      checkCollectedErrors([...r.errors, ...r.warnings], 'x.h');
+      return checkSeTable(r);
+    }),
+  },
+  {
+    name: 'project',
+    ext: 'json',
+    seeds: () => [asset('sample.actguy.json'), utf8('{"version":1,"motions":[{"name":"a","mtn":"a.mtn"}],"outputs":{"mar":"o/s.mar","sar":"o/s.sar"}}')],
+    mutate: (rnd, seed) => {
+      if (rnd() < 0.3) return textual(['{', '}', '[', ']', 'version', 'motions', 'outputs', '"mtn"', '"a.mtn"'])(rnd, seed);
+      return utf8(mutateJson(rnd, JSON.parse(text(seed)), ['walk', 'a.mtn', '../x', '/abs/x.mar', '', 'C:\\x', 'x.mar', 'name', 'aaap', 'aac0']));
+    },
+    run: (b) => judge(() => parseProject(decodeUtf8Text(b, 'PROJECT', '/w/p.actguy.json'), '/w/p.actguy.json'), (r) => {
+      checkCollectedErrors(r.errors, '/w/p.actguy.json');
+      if (r.errors.length) return 'rejected';
+      must(!!r.resolved && !!r.project, 'no errors but no project');
+      const hashes = new Set(r.resolved!.motions.map((m) => m.hash));
+      must(hashes.size === r.resolved!.motions.length, 'two motions share a hash');
+      for (const m of r.resolved!.motions) must(/^[A-Za-z_][A-Za-z0-9_]*$/.test(m.name), `bad motion name ${m.name}`);
+      const outs = [r.resolved!.marPath, r.resolved!.sarPath, r.resolved!.reportPath];
+      must(new Set(outs).size === 3, 'two outputs share a path');
+    }),
+  },
+  {
+    name: 'bvh',
+    ext: 'bvh',
+    seeds: () => [utf8(bvhText(4)), utf8(bvhText(1))],
+    mutate: textual(['HIERARCHY', 'ROOT', 'JOINT', 'End', 'Site', 'OFFSET', 'CHANNELS', 'Xposition', 'Zrotation', 'MOTION', 'Frames:', 'Frame Time:', '{', '}', '6', '3']),
+    run: (b) => judgeAsync(() => importMotionBytes(b, 'x.bvh'), (r) => checkMotionSaves(r.motion), 'x.bvh'),
+  },
+  {
+    name: 'gltf',
+    ext: 'gltf',
+    seeds: () => glbSeeds().map(gltfTextOf),
+    mutate: mutateGltfText,
+    run: (b) => judgeAsync(() => importMotionBytes(b, 'x.gltf'), (r) => checkMotionSaves(r.motion), 'x.gltf'),
+  },
+  {
+    name: 'glb',
+    ext: 'glb',
+    seeds: glbSeeds,
+    mutate: mutateGlb,
+    run: (b) => judgeAsync(() => importMotionBytes(b, 'x.glb'), (r) => checkMotionSaves(r.motion), 'x.glb'),
+  },
+];
