@@ -626,6 +626,12 @@ export interface ActGuyApi {
   importMotion(req: ImportMotionRequest): Promise<ImportMotionOutcome>;
   /** Shows an open dialog (.bvh/.glb/.gltf), then behaves as importMotion on the chosen file with these options. */
   importMotionDialog(req: ImportMotionOptions): Promise<ImportMotionOutcome>;
+  /**
+   * Stops every import in progress: each one's importMotion resolves `cancelled`
+   * and no document is opened. Resolves with how many were stopped. (An import
+   * that runs past its time budget is stopped on its own, with a message.)
+   */
+  cancelImport(): Promise<{ cancelled: number }>;
   /** Writes the source or the compressed motion as a .glb atomically. */
   exportGltf(req: ExportGltfRequest): Promise<ExportGltfOutcome>;
   /** Shows a save dialog (.glb), then exports there. */
@@ -665,6 +671,7 @@ export const ACTGUY_INVOKE_MEMBERS = [
   'readSound',
   'importMotion',
   'importMotionDialog',
+  'cancelImport',
   'exportGltf',
   'exportGltfDialog',
 ] as const;

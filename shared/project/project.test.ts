@@ -53,6 +53,15 @@ describe('parseProject', () => {
     expect(r.resolved!.motions[1].sevPath).toBeUndefined();
   });
 
+  it('refuses JSON nested too deeply at line:column, valid or not (a stack overflow before)', () => {
+    const deep = `{\n  "version": 1,\n  "motions": ${'['.repeat(200)}${']'.repeat(200)}\n}`;
+    expect(parseProject(deep, 'p.json').errors.map((e) => e.message)).toEqual(['p.json:3:141: nested too deeply (more than 128 levels of [ ] or { })']);
+    // Unbalanced: JSON.parse fails and the syntax-error finder would have recursed once per bracket.
+    expect(parseProject('['.repeat(100000), 'p.json').errors.map((e) => e.message)).toEqual(['p.json:1:129: nested too deeply (more than 128 levels of [ ] or { })']);
+    // Brackets inside strings are text, not nesting.
+    expect(parseProject(JSON.stringify({ ...GOOD, $schema: '['.repeat(500) }), 'p.json').errors).toEqual([]);
+  });
+
   it('lists every problem at once', () => {
     const bad = {
       version: 2,
