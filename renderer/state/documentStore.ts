@@ -137,6 +137,14 @@ export interface DocumentState {
     toggle(joint: number, frame: number): void;
     /** Sets or clears a user KEY (idempotent). */
     set(joint: number, frame: number, on: boolean): void;
+    /**
+     * Moves the user KEYs at `frames` of one channel by `delta` frames, as one undo step. The delta is
+     * clamped so every key stays inside 0..N; a key landing on another user key merges with it.
+     * Returns the frames the keys now sit on (empty when nothing moved).
+     */
+    move(joint: number, frames: readonly number[], delta: number): number[];
+    /** Removes the user KEYs at `frames` of one channel, as one undo step. */
+    remove(joint: number, frames: readonly number[]): void;
   };
   locks: {
     /**
@@ -338,6 +346,11 @@ export function createDocumentStore(): StoreApi<DocumentState> {
       return { ...cur, jointKeyInfo: arr };
     }
 
+    function hasKey(cur: EditableState, m: Motion, joint: number, frame: number): boolean {
+      if (joint < 0) return (cur.translationKeyInfo[frame * 4] & KeyFlag.KEY) !== 0;
+      return joint < m.joints.length && (cur.jointKeyInfo[jointWord(m, frame, joint)] & KeyFlag.KEY) !== 0;
+    }
+
     function clampRange(m: Motion, first: number, last: number): [number, number] {
       const a = Math.max(0, Math.min(m.frameCount, Math.round(Math.min(first, last))));
       const b = Math.max(0, Math.min(m.frameCount, Math.round(Math.max(first, last))));
@@ -388,6 +401,31 @@ export function createDocumentStore(): StoreApi<DocumentState> {
         },
         set(joint, frame, on) {
           edit(on ? 'Add key' : 'Remove key', (cur) => setKey(cur, joint, frame, on));
+        },
+        move(joint, frames, delta) {
+          const m = get().motion;
+          if (!m || get().readOnly || frames.length === 0) return [];
+          const own = frames.filter((f) => inFrames(m, f) && hasKey(editableOf(get()), m, joint, f));
+          if (own.length === 0) return [];
+          const d = Math.max(-Math.min(...own), Math.min(m.frameCount - Math.max(...own), Math.round(delta)));
+          if (d === 0) return [];
+          const moved = own.map((f) => f + d);
+          edit(own.length === 1 ? 'Move key' : `Move ${own.length} keys`, (cur) => {
+            let e: EditableState | null = cur;
+            for (const f of own) e = e && setKey(e, joint, f, false);
+            for (const f of moved) e = e && setKey(e, joint, f, true);
+            return e;
+          });
+          return moved;
+        },
+        remove(joint, frames) {
+          const m = get().motion;
+          if (!m || frames.length === 0) return;
+          edit(frames.length === 1 ? 'Delete key' : `Delete ${frames.length} keys`, (cur) => {
+            let e: EditableState | null = cur;
+            for (const f of frames) e = e && setKey(e, joint, f, false);
+            return e;
+          });
         },
       },
 

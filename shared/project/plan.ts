@@ -195,7 +195,6 @@ export interface BuildReportMotion {
   mtnBytes: number;
   mt3Bytes: number;
   ratio: number;
-  ms: number;
   /** Largest error over all frames per channel kind, after quantisation (units / degrees; 0 when the kind has no channel). */
   maxError: { translation: number; rotationDeg: number; offset: number };
   /** Channels whose tolerance the stored precision cannot meet (compression still succeeded). */
@@ -213,7 +212,8 @@ export interface BuildReport {
   projectAbsolute?: string;
   outputs: { mar: { path: string; bytes: number }; sar: { path: string; bytes: number }; report: string };
   motions: BuildReportMotion[];
-  totals: { motions: number; keys: number; mtnBytes: number; mt3Bytes: number; events: number; ms: number };
+  /** No timings here: the report is part of a reproducible build (byte-identical for the same inputs). */
+  totals: { motions: number; keys: number; mtnBytes: number; mt3Bytes: number; events: number };
   warnings: string[];
 }
 
@@ -287,7 +287,6 @@ export function executeBuild(prepared: PreparedBuild, onProgress?: (p: BuildProg
       mtnBytes: res.mtnBytes,
       mt3Bytes: res.mt3Bytes,
       ratio: Number(res.ratio.toFixed(3)),
-      ms: Number(res.ms.toFixed(1)),
       maxError: {
         translation: worst(res, 'translation'),
         rotationDeg: worst(res, 'rotation'),
@@ -308,7 +307,7 @@ export function executeBuild(prepared: PreparedBuild, onProgress?: (p: BuildProg
     motions,
     totals: {
       motions: motions.length, keys: sum((m) => m.keys), mtnBytes: sum((m) => m.mtnBytes), mt3Bytes: sum((m) => m.mt3Bytes),
-      events: sum((m) => m.events), ms: Number(sum((m) => m.ms).toFixed(1)),
+      events: sum((m) => m.events),
     },
     warnings: [...prepared.warnings.map((w) => w.message), ...motions.flatMap((m) => m.unmetTolerances.map((u) => `${m.name}: ${u}`))],
   };

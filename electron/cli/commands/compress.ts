@@ -8,6 +8,7 @@ import { readMtn } from '../../../shared/mtn/read';
 import { baseNameOf, readBytes, writeFileAtomic } from '../../fsutil';
 import { numberOption, parseArgs, positiveNumberOption, requiredOption, singlePositional, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
+import { commitOutputs } from '../../build/commit';
 import { refuseOutputClashes } from '../../pathIdentity';
 
 export const compressCommand: CliCommand = {
@@ -35,8 +36,13 @@ export const compressCommand: CliCommand = {
     const result = inFile(input, () => compressMotion(motion, options));
     // An MT3 carries no frame rate: the game plays it at its one rate, so another rate changes the motion's speed.
     const fpsWarning = frameRateMismatch(motion.fps, gameFps);
-    writeFileAtomic(output, result.bytes);
-    if (reportPath) writeFileAtomic(reportPath, JSON.stringify(compressReport(motion, result, input, output), null, 2) + '\n');
+    if (reportPath) {
+      // The .mt3 and its report go in together or not at all.
+      const report = new TextEncoder().encode(JSON.stringify(compressReport(motion, result, input, output), null, 2) + '\n');
+      commitOutputs([{ path: output, bytes: result.bytes }, { path: reportPath, bytes: report }]);
+    } else {
+      writeFileAtomic(output, result.bytes);
+    }
     if (!args.options.has('quiet')) {
       const worst = result.channels.reduce((w, c) => (c.maxError / (c.tolerance || 1) > w.maxError / (w.tolerance || 1) ? c : w));
       console.log(
