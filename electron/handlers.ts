@@ -362,6 +362,9 @@ function requireCompressRequest(v: unknown, what: string): CompressRequest {
   const t = requireObject<CompressRequest['tolerances']>(r.tolerances, `${what}.tolerances`);
   for (const key of ['positionTolerance', 'rotationToleranceDeg', 'offsetTolerance'] as const)
     if (!(Number.isFinite(t[key]) && t[key] > 0)) throw new Error(`${what}: tolerance ${key} must be a number > 0, found ${String(t[key])}`);
+  for (const key of ['objectTolerance', 'shell'] as const)
+    if (t[key] !== undefined && !(Number.isFinite(t[key]) && t[key]! > 0)) throw new Error(`${what}: ${key} must be a number > 0 when given, found ${String(t[key])}`);
+  if (t.method !== undefined && t.method !== 'classic' && t.method !== 'refined') throw new Error(`${what}: method must be "classic" or "refined", found ${String(t.method)}`);
   if (r.rotationToleranceOverridesDeg !== undefined) {
     const o = requireObject<Record<string, unknown>>(r.rotationToleranceOverridesDeg, `${what}.rotationToleranceOverridesDeg`);
     for (const [joint, deg] of Object.entries(o))
