@@ -119,6 +119,19 @@ describe('handlers', () => {
     expect(picked.status).toBe('opened');
   });
 
+  it('an opened .mtn brings its own .sev beside it into reach (read and create), and no other file there', async () => {
+    const secret = join(outside, 'walk.mtn');
+    expect((await dispatchInvoke(handlers, 'readProjectText', { path: join(outside, 'walk.sev') })).ok).toBe(false);
+    dialogs.answers.push(secret);
+    expect((await handlers.openMotionDialog(undefined)).status).toBe('opened');
+    expect(await handlers.readProjectText({ path: join(outside, 'walk.sev') })).toEqual({ path: join(outside, 'walk.sev'), text: null });
+    await handlers.saveSev({ path: join(outside, 'walk.sev'), text: 'sev 1\nmotion walk\nse 0 SE_A\nevent 3 0 -\n' });
+    expect(readFileSync(join(outside, 'walk.sev'), 'utf8')).toContain('event 3 0 -');
+    const other = await dispatchInvoke(handlers, 'saveSev', { path: join(outside, 'run.sev'), text: 'sev 1\n' });
+    expect(other.ok).toBe(false);
+    if (!other.ok) expect(other.error.message).toMatch(/refused/);
+  });
+
   it('a corrupt file gives a readable FormatError message naming the file, over dispatch', async () => {
     writeFileSync(join(workspace, 'broken.mtn'), readFileSync(SAMPLE).subarray(0, 200));
     const reply = await dispatchInvoke(handlers, 'openMotion', { path: join(workspace, 'broken.mtn') });

@@ -92,6 +92,11 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     return doc;
   };
 
+  /** A motion's own .sev (`walk.mtn` -> `walk.sev` beside it) may be read and written once the motion is open: the SEV editor pairs them without a project. */
+  const allowSiblingSev = (motionPath: string): void => {
+    if (extname(motionPath).toLowerCase() === '.mtn') policy.allowFile(join(dirname(motionPath), `${baseNameOf(motionPath)}.sev`));
+  };
+
   const openMotion = async (raw: OpenMotionRequest): Promise<OpenMotionOutcome> => {
     const req = requireObject<OpenMotionRequest>(raw, 'openMotion');
     const path = policy.check(requireString(req.path, 'openMotion: path'), 'read');
@@ -104,6 +109,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     const documentId = compress.open({ name: m.name, mtnBytes: m.mtnBytes });
     documents.set(documentId, { path: m.path, name: m.name });
     remember(m.path, m.name, m.kind);
+    allowSiblingSev(m.path);
     return { status: 'opened', motion: { documentId, ...m } };
   };
 
@@ -129,6 +135,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     documents.set(req.documentId, { path, name });
     compress.open({ documentId: req.documentId, name, mtnBytes });
     policy.allowFile(path);
+    allowSiblingSev(path);
     remember(path, name, 'mtn');
     return { status: 'saved', file: { path, name, byteLength: mtnBytes.byteLength } };
   };

@@ -331,7 +331,9 @@ export type MenuCommandId =
   | 'help.about'
   | 'project.open'
   | 'project.save'
-  | 'project.build';
+  | 'project.build'
+  /** File › Open .sev…: a .sev with its motion, with or without a project. */
+  | 'sev.open';
 
 export interface MenuCommand {
   command: MenuCommandId;

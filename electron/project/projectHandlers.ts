@@ -117,6 +117,17 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
     return { status: 'opened', project: { path, text } };
   };
 
+  /** A .sev chosen to edit opens with its motion: `<motion>.mtn` beside it (its `motion` statement, else its own base name). */
+  const allowMotionOfSev = (sevPath: string): void => {
+    policy.allowFile(join(dirname(sevPath), `${baseNameOf(sevPath)}.mtn`));
+    try {
+      const named = parseSev(readText(sevPath), sevPath).doc?.motion?.name;
+      if (named) policy.allowFile(join(dirname(sevPath), `${named}.mtn`));
+    } catch {
+      // unreadable or broken: the renderer reports it when it reads the file
+    }
+  };
+
   const requireBuildId = (raw: unknown, what: string): string => requireString(requireObject<{ buildId: string }>(raw, what).buildId, `${what}: buildId`);
 
   return {
@@ -148,6 +159,7 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
       if (!path) return { status: 'cancelled' };
       policy.allowFile(path);
       if (req.purpose === 'sound') policy.allowTree(dirname(path));
+      if (req.purpose === 'sev') allowMotionOfSev(path);
       return { status: 'chosen', path };
     },
 
