@@ -2,6 +2,10 @@ import type { CompressCache } from '../../shared/compress/cache';
 import { compressMotion } from '../../shared/compress/compress';
 import type { CompressRequest, CompressResponse } from '../../shared/ipc';
 import type { Motion } from '../../shared/motion/types';
+import { motionNameProblem } from '../../shared/motionName';
+
+/** Hashed into preview compressions of a document whose name is not a motion name (their bytes are never returned). */
+const PREVIEW_NAME = 'preview';
 
 /**
  * Writes what an edit can change (CompressRequest) into a cached motion:
@@ -36,12 +40,20 @@ function describe(v: unknown): string {
  */
 export function runCompressRequest(motion: Motion, req: CompressRequest, documentName: string, cache?: CompressCache): CompressResponse {
   const t = req.tolerances;
+  const requested = req.name ?? documentName;
+  const problem = motionNameProblem(requested);
+  // The file the user exports carries the hash of its motion name, so an unhashable name stops the export;
+  // a preview returns no bytes, so it compresses under a stand-in name (the name never changes sizes or errors).
+  if (problem && req.includeBytes) throw new Error(`cannot write the .mt3: ${problem}; rename the .mtn to a valid motion name`);
   const result = compressMotion(motion, {
     positionTolerance: t.positionTolerance,
     rotationToleranceDeg: t.rotationToleranceDeg,
     offsetTolerance: t.offsetTolerance,
     rotationToleranceOverridesDeg: req.rotationToleranceOverridesDeg,
-    name: req.name ?? documentName,
+    name: problem ? PREVIEW_NAME : requested,
+    method: t.method ?? 'refined',
+    ...(t.objectTolerance !== undefined ? { objectTolerance: t.objectTolerance } : {}),
+    ...(t.shell !== undefined ? { shell: t.shell } : {}),
   }, undefined, cache);
   const response: CompressResponse = {
     status: 'done',
@@ -54,6 +66,9 @@ export function runCompressRequest(motion: Motion, req: CompressRequest, documen
     mt3Bytes: result.mt3Bytes,
     mtnBytes: result.mtnBytes,
     ratio: result.ratio,
+    method: result.method,
+    objectError: result.objectError,
+    ...(result.skeleton ? { skeleton: result.skeleton } : {}),
     compressMs: result.ms,
   };
   if (req.includeBytes) response.bytes = result.bytes;

@@ -55,7 +55,7 @@ describe.skipIf(samples.length === 0)('real BVH samples (assimp-testmodels)', ()
 
       const height = skeletonHeight(m);
       const tol = 1e-4 * height;
-      const ratio = bvhSourceRate(doc.frameTime) / 30;
+      const ratio = bvhSourceRate(doc.frameTime).rate / 30;
 
       // 1. Coinciding frames against the raw-channel matrix FK.
       let compared = 0;

@@ -127,7 +127,7 @@ describe('File > Import', () => {
     expect(r.motion.name).toBe('small_take');
     expect(r.motion.sourceKind).toBe('bvh');
     expect(r.motion.clip).toBeNull();
-    expect(r.motion.warnings).toEqual([]);
+    expect(r.motion.warnings.map((w) => w.code)).toEqual(['rate-snapped']); // Frame Time 0.0333333 is read as exactly 30 fps
     const m = readMtn(r.motion.mtnBytes);
     expect(m.joints.map((j) => j.name)).toEqual(['Hips', 'Spine']);
     expect(m.frameCount).toBe(4);
@@ -252,6 +252,30 @@ describe('File > Import', () => {
     const r = await dispatchInvoke(broken, 'importMotion', { path: join(workspace, 'take.bvh') });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.message).toMatch(/^Could not import .*take\.bvh: the import/);
+  });
+
+  it('cancelImport stops an import in progress: it ends cancelled and opens no document', async () => {
+    const bvh = join(workspace, 'take.bvh');
+    writeFileSync(bvh, SMALL_BVH);
+    // importMotion hands the job to the worker before its first await; the cancel comes while the worker starts.
+    const pending = handlers.importMotion({ path: bvh });
+    expect(await handlers.cancelImport(undefined)).toEqual({ cancelled: 1 });
+    expect(await pending).toEqual({ status: 'cancelled' });
+    expect(await handlers.cancelImport(undefined)).toEqual({ cancelled: 0 });
+    // The next import is not affected.
+    expect((await handlers.importMotion({ path: bvh })).status).toBe('imported');
+  });
+
+  it('an import that runs past its time budget is stopped with a message naming the file', async () => {
+    writeFileSync(join(workspace, 'take.bvh'), SMALL_BVH);
+    const slow = createHandlers({
+      appInfo: { version: '0', samplePath: SAMPLE, startupPath: SAMPLE, transport: 'loopback', nativeDialogs: false, workspaceRoot: workspace, platform: process.platform },
+      // A 1 ms budget: no worker starts, parses and answers that fast.
+      policy: createPathPolicy(), recent: createRecentFilesStore(dir), compress, dialogs, runImport: workerImportRunner(importWorkerPath(), 1),
+    });
+    const r = await dispatchInvoke(slow, 'importMotion', { path: join(workspace, 'take.bvh') });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.message).toMatch(/^Could not import .*take\.bvh: stopped after 0\.001 s, the most an import may take/);
   });
 
   it('suggests names made of letters, digits, _ and -', () => {

@@ -1,4 +1,5 @@
 /** Target-frame timing shared by the importers. */
+import { snapFrameRate, type SnappedRate } from '../motion/frameRate';
 
 /**
  * Number of target frames N (the motion has N+1 samples) covering `duration`
@@ -12,14 +13,13 @@ export function targetFrameCount(duration: number, fps: number): number {
 
 /**
  * Source rate used for resampling a BVH. Files print "Frame Time" with few
- * digits (CMU writes .0083333 for 1/120 s); when 1/frameTime is within 1e-4
- * (relative) of a whole number of frames per second, that whole number is the
- * rate, so 120 -> 30 fps maps every target frame exactly onto a source frame.
+ * digits (CMU writes .0083333 for 1/120 s); a rate within 0.01 % of a standard
+ * rate (24, 25, 30, 48, 50, 60, 90, 100, 120, 240) is that rate, so 120 -> 30
+ * fps maps every target frame exactly onto a source frame. `snappedFrom` is
+ * the rate the file gave, when it was snapped.
  */
-export function bvhSourceRate(frameTime: number): number {
-  const r = 1 / frameTime;
-  const whole = Math.round(r);
-  return whole > 0 && Math.abs(r - whole) <= 1e-4 * r ? whole : r;
+export function bvhSourceRate(frameTime: number): SnappedRate {
+  return snapFrameRate(1 / frameTime);
 }
 
 /** Source position of target frame f: the sample index pair and the blend. */

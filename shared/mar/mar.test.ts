@@ -208,6 +208,15 @@ describe('motion names file', () => {
 
   it('refuses names with inner whitespace or non-ASCII characters', () => {
     expect(() => parseMotionNames('ok\nbad name\n')).toThrow(/:2:4: .*whitespace/);
-    expect(() => parseMotionNames('caf\u00e9\n')).toThrow(FormatError);
+    expect(() => parseMotionNames('caf\u00e9\n')).toThrow(/:1:4: motion name "caf\u00e9" has the non-ASCII character/);
+    expect(() => parseMotionNames('walk\n  \u6b69\n')).toThrow(/:2:3: .*U\+6B69/);
+    expect(() => parseMotionNames('walk:0x1\n')).toThrow(/:1:5: .*":"/);
+    expect(() => parseMotionNames('.hidden\n')).toThrow(/:1:1: .*starts with "\."/);
+  });
+
+  it('reads every name of the motion-name rule, digits first included', () => {
+    const names = parseMotionNames('131_01\nsna-mugen.bdn1\n');
+    expect(names.get(gvStrCode('131_01'))?.name).toBe('131_01');
+    expect(names.get(gvStrCode('sna-mugen.bdn1'))?.name).toBe('sna-mugen.bdn1');
   });
 });

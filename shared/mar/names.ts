@@ -1,4 +1,5 @@
 import { FormatError } from '../errors';
+import { motionNameProblem } from '../motionName';
 import { formatStrCode, gvStrCode } from '../strcode';
 
 /** A motion name known for a hash, with the 1-based line it came from. */
@@ -10,7 +11,7 @@ export interface KnownName {
 /**
  * Parses a motion-names file: one name per line, `#` starts a comment (to the
  * end of the line), blank lines ignored, surrounding whitespace trimmed. Names
- * are printable ASCII without spaces. Returns hash -> name. A name listed twice
+ * follow the motion-name rule (FORMATS.md 2.6). Returns hash -> name. A name listed twice
  * is harmless; two different names with one GV_StrCode are an error naming
  * both lines (FORMATS.md 2.6), since tools could not tell them apart.
  */
@@ -24,9 +25,12 @@ export function parseMotionNames(text: string): Map<number, KnownName> {
     const name = raw.trim();
     if (name === '') continue;
     const column = raw.indexOf(name) + 1;
-    const bad = /[^\x21-\x7e]/.exec(name);
-    if (bad)
-      throw new FormatError('MAR', `motion name ${JSON.stringify(name)} has ${bad[0] === ' ' || bad[0] === '\t' ? 'whitespace' : `a non-ASCII character ${JSON.stringify(bad[0])}`}; one name per line`, { line, column: column + bad.index });
+    const problem = motionNameProblem(name);
+    if (problem) {
+      // Point at the first character outside the rule (or the name itself when its length or first character is the problem).
+      const bad = /[^A-Za-z0-9_.-]/.exec(name);
+      throw new FormatError('MAR', `${problem}; a names file lists one name per line`, { line, column: column + (bad?.index ?? 0) });
+    }
     const code = gvStrCode(name);
     const prev = out.get(code);
     if (prev) {

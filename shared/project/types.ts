@@ -13,10 +13,16 @@ export interface ProjectTolerances {
   rotationDeg?: number;
   /** Joint offset tolerance, motion units (> 0); used only by motions with OFFSETS. */
   offset?: number;
+  /** Skeleton-aware mode: object-space error bound, motion units (> 0); replaces rotationDeg (see CompressOptions.objectTolerance). */
+  object?: number;
+  /** Virtual-point distance for `object`, motion units (> 0); default a tenth of the skeleton size. */
+  shell?: number;
+  /** "refined" (default) or "classic" (ActGuy's original greedy rule). */
+  method?: 'classic' | 'refined';
 }
 
 export interface ProjectMotion {
-  /** Motion name, hashed with GV_StrCode into the MT3/MAR/SAR; `[A-Za-z_][A-Za-z0-9_]*`, unique. */
+  /** Motion name (FORMATS.md 2.6: 1-31 of `[A-Za-z0-9_.-]`, not starting with `.` or `-`), hashed with GV_StrCode into the MT3/MAR/SAR; unique. */
   name: string;
   /** Path of the .mtn. */
   mtn: string;
@@ -67,6 +73,9 @@ export interface ResolvedMotion {
   positionTolerance: number;
   rotationToleranceDeg: number;
   offsetTolerance: number;
+  method: 'classic' | 'refined';
+  objectTolerance?: number;
+  shell?: number;
   /** Overrides as written (joint index or name -> degrees); joint names resolve once the MTN is read. */
   rotationOverridesDeg: Record<string, number>;
 }

@@ -1,5 +1,6 @@
 import { DEFAULT_TOLERANCES } from '../compress/types';
 import { FormatError } from '../errors';
+import { isMotionName, MOTION_NAME_RULE, motionNameProblem } from '../motionName';
 import { formatStrCode, gvStrCode } from '../strcode';
 import { findExcessiveNesting, nestedTooDeeply } from '../json/nesting';
 import { findJsonSyntaxError } from './jsonPosition';
@@ -9,11 +10,10 @@ import type { ActGuyProject, ResolvedMotion, ResolvedProject } from './types';
 /** Keys the project format knows at each level (project.schema.json lists the same; a test keeps them equal). */
 export const PROJECT_KEYS = ['$schema', 'version', 'motions', 'seTables', 'outputs'] as const;
 export const MOTION_KEYS = ['name', 'mtn', 'sev', 'tolerances', 'rotationOverridesDeg'] as const;
-export const TOLERANCE_KEYS = ['position', 'rotationDeg', 'offset'] as const;
+export const TOLERANCE_KEYS = ['position', 'rotationDeg', 'offset', 'object', 'shell', 'method'] as const;
 export const SE_TABLE_KEYS = ['sls', 'seDefine'] as const;
 export const OUTPUT_KEYS = ['mar', 'sar', 'report'] as const;
 
-const MOTION_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const OVERRIDE_KEY = /^(?:[0-9]+|[A-Za-z_][A-Za-z0-9_.:-]*)$/;
 
 export interface ProjectParseResult {
@@ -101,8 +101,8 @@ export function parseProject(text: string, projectFile: string): ProjectParseRes
       unknownKeys(m, MOTION_KEYS, where);
       let ok = true;
       const name = m.name;
-      if (typeof name !== 'string' || !MOTION_NAME.test(name)) {
-        fail(`${where}.name`, `must be a motion name matching [A-Za-z_][A-Za-z0-9_]*, found ${JSON.stringify(name)}`);
+      if (typeof name !== 'string' || !isMotionName(name)) {
+        fail(`${where}.name`, typeof name === 'string' ? motionNameProblem(name)! : `must be a motion name (${MOTION_NAME_RULE}), found ${JSON.stringify(name)}`);
         ok = false;
       } else {
         const prev = byName.get(name);
@@ -137,7 +137,18 @@ export function parseProject(text: string, projectFile: string): ProjectParseRes
       const position = positive(tol.position, `${where}.tolerances.position`);
       const rotationDeg = positive(tol.rotationDeg, `${where}.tolerances.rotationDeg`);
       const offset = positive(tol.offset, `${where}.tolerances.offset`);
+      const object = positive(tol.object, `${where}.tolerances.object`);
+      const shell = positive(tol.shell, `${where}.tolerances.shell`);
       if ((tol.position !== undefined && position === undefined) || (tol.rotationDeg !== undefined && rotationDeg === undefined) || (tol.offset !== undefined && offset === undefined)) ok = false;
+      if ((tol.object !== undefined && object === undefined) || (tol.shell !== undefined && shell === undefined)) ok = false;
+      if (tol.shell !== undefined && tol.object === undefined) {
+        fail(`${where}.tolerances.shell`, 'needs tolerances.object (the shell is where the object-space error is measured)');
+        ok = false;
+      }
+      if (tol.method !== undefined && tol.method !== 'classic' && tol.method !== 'refined') {
+        fail(`${where}.tolerances.method`, `must be "refined" or "classic", found ${JSON.stringify(tol.method)}`);
+        ok = false;
+      }
       const overrides: Record<string, number> = {};
       if (m.rotationOverridesDeg !== undefined) {
         if (!isObject(m.rotationOverridesDeg)) {
@@ -167,6 +178,9 @@ export function parseProject(text: string, projectFile: string): ProjectParseRes
         positionTolerance: position ?? DEFAULT_TOLERANCES.positionTolerance,
         rotationToleranceDeg: rotationDeg ?? DEFAULT_TOLERANCES.rotationToleranceDeg,
         offsetTolerance: offset ?? DEFAULT_TOLERANCES.offsetTolerance,
+        method: tol.method === 'classic' ? 'classic' : 'refined',
+        ...(object !== undefined ? { objectTolerance: object } : {}),
+        ...(shell !== undefined ? { shell } : {}),
         rotationOverridesDeg: overrides,
       });
     });

@@ -2,7 +2,7 @@ import { FormatError } from '../errors';
 import type { SeNameTable } from '../se-tables/table';
 import { gvStrCode, formatStrCode } from '../strcode';
 import type { SevDocument } from '../sev/types';
-import { checkSevAgainstMotion, sevMotionName } from '../sev/validate';
+import { checkedSevMotionName, checkSevAgainstMotion, sevMotionName } from '../sev/validate';
 import { compileSevEntry } from './compile';
 import { emptySarEntry, type SarEntry } from './types';
 
@@ -48,7 +48,12 @@ export function packSarEntries(mar: readonly MarMotionInfo[], sevs: readonly Sev
   });
   const paired: (SevSource | undefined)[] = mar.map(() => undefined);
   for (const sev of sevs) {
-    const motion = sevMotionName(sev.doc, sev.baseName);
+    const checked = checkedSevMotionName(sev.doc, sev.baseName, sev.file);
+    if ('error' in checked) {
+      errors.push(checked.error);
+      continue;
+    }
+    const motion = checked.name;
     const code = gvStrCode(motion);
     const place = sev.doc.motion?.loc
       ? { line: sev.doc.motion.loc.line, column: sev.doc.motion.loc.columns[1] ?? 1 }

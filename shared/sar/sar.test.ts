@@ -160,6 +160,19 @@ describe('packSarEntries', () => {
   ];
   const sev = (file: string, text: string) => ({ file, baseName: file.replace(/\.sev$/, ''), doc: parseSevStrict(text) });
 
+  it('pairs a digit-first motion name (motion 131_01 and 131_01.sev) and refuses a file base name outside the rule', () => {
+    const cmu: MarMotionInfo[] = [{ name: gvStrCode('131_01'), frameCount: 30, jointCount: 10 }, { name: gvStrCode('131_02'), frameCount: 30, jointCount: 10 }];
+    const r = packSarEntries(cmu, [
+      sev('steps.sev', 'sev 1\nmotion 131_01\nse 0 SE_FOOT_L\nevent 3 0 -\n'),
+      sev('131_02.sev', 'sev 1\nse 0 SE_FOOT_L\nevent 4 0 -\n'),
+      sev('歩.sev', 'sev 1\nse 0 SE_FOOT_L\n'),
+    ], TABLE, 'cmu.mar');
+    expect(r.paired.map((p) => p?.file)).toEqual(['steps.sev', '131_02.sev']);
+    expect(r.errors.map((e) => e.message)).toEqual([
+      '歩.sev [SEV] (motion name from the file name 歩): motion name "歩" has the non-ASCII character "歩" (U+6B69); GV_StrCode hashes ASCII bytes (motion names: 1-31 characters from A-Z a-z 0-9 _ . -, not starting with . or -); add a `motion NAME` line or rename the file',
+    ]);
+  });
+
   it('pairs by motion name in any order and gives motions without a SEV empty entries', () => {
     const r = packSarEntries(mar, [
       sev('run.sev', 'sev 1\nse 0 SE_WHOOSH\nevent 5 0 -\n'),

@@ -62,6 +62,12 @@ describe('parseSev statements', () => {
     expect(doc.events[0].comments.trailing).toBe('x');
   });
 
+  it.each(['131_01', '9a', 'sna_mugen_bdn1', 'a.b-c', 'a234567890123456789012345678901'])('accepts every motion name of the rule: motion %s', (name) => {
+    const { doc, errors } = parseSev(`sev 1\nmotion ${name}\n`, 'x.sev');
+    expect(errors).toEqual([]);
+    expect(doc.motion?.name).toBe(name);
+  });
+
   it('lets events come before the se they use', () => {
     expect(parseSev('sev 1\nevent 1 0 -\nse 0 X\n').errors).toEqual([]);
   });
@@ -77,7 +83,10 @@ describe('parseSev errors carry file:line:column', () => {
     ['sev 1 1\n', ['walk.sev:1:7: unexpected `1` after `sev <version>`']],
     ['sev 1\nsev 1\n', ['walk.sev:2:1: `sev` given twice (first at line 1)']],
     ['sev 1\nmotion a\n  motion b\n', ['walk.sev:3:3: `motion` given twice (first at line 2)']],
-    ['sev 1\nmotion 9a\n', ['walk.sev:2:8: invalid motion name `9a`: names match [A-Za-z_][A-Za-z0-9_]*']],
+    ['sev 1\nmotion 歩\n', ['walk.sev:2:8: motion name "歩" has the non-ASCII character "歩" (U+6B69); GV_StrCode hashes ASCII bytes (motion names: 1-31 characters from A-Z a-z 0-9 _ . -, not starting with . or -)']],
+    ['sev 1\nmotion -walk\n', ['walk.sev:2:8: motion name "-walk" starts with "-" (motion names: 1-31 characters from A-Z a-z 0-9 _ . -, not starting with . or -)']],
+    ['sev 1\nmotion a2345678901234567890123456789012\n', ['walk.sev:2:8: motion name "a2345678901234567890123456789012" is 32 characters long (motion names: 1-31 characters from A-Z a-z 0-9 _ . -, not starting with . or -)']],
+    ['sev 1\nmotion walk:2\n', ['walk.sev:2:8: motion name "walk:2" has the character ":" (motion names: 1-31 characters from A-Z a-z 0-9 _ . -, not starting with . or -)']],
     ['sev 1\nsound 1\n', ['walk.sev:2:1: unknown statement `sound` (expected sev, motion, se or event)']],
     ['sev 1\nse 0\n', ['walk.sev:2:5: `se` needs 2 arguments (se <index> <name>), found 1']],
     ['sev 1\nse 256 X\n', ['walk.sev:2:4: SE index must be an integer 0..255, found `256`']],
@@ -111,6 +120,21 @@ describe('parseSev errors carry file:line:column', () => {
       expect(e).toBeInstanceOf(FormatError);
       expect(e.kind).toBe('SEV');
     }
+  });
+
+  it('lists the first 100 errors of a mangled file and counts the rest', () => {
+    const errors = parseSev(`sev 1\n${'bogus\n'.repeat(500)}`, 'walk.sev').errors;
+    expect(errors).toHaveLength(101);
+    expect(errors[99].message).toBe('walk.sev:101:1: unknown statement `bogus` (expected sev, motion, se or event)');
+    expect(errors[100].message).toBe('walk.sev:101:1: 400 more errors not listed (only the first 100 are)');
+  });
+
+  it('keeps a comment with a long run of blanks inside it and trims only the trailing ones', () => {
+    const blanks = ' \t'.repeat(50000);
+    const doc = parseSevStrict(`sev 1  # head${blanks}tail${blanks}\nse 0 A  #${blanks}\n`, 'walk.sev');
+    expect(doc.header.trailing).toBe(` head${blanks}tail`);
+    expect(doc.ses[0].comments.trailing).toBe('');
+    expect(serializeSev(doc)).toBe(`sev 1  # head${blanks}tail\n\nse 0 A  #\n`);
   });
 
   it('does not report an undefined index for an se line that had another error', () => {

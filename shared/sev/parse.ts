@@ -1,4 +1,5 @@
 import { ProblemList, type FormatError } from '../errors';
+import { motionNameProblem } from '../motionName';
 import { splitLines, trimEndBlanks } from './text';
 import {
   SEV_MAX_FRAME, SEV_MAX_JOINT, SEV_MAX_SE_INDEX, SEV_NAME_PATTERN, SEV_VARIANT_COUNT, SEV_VERSION,
@@ -121,8 +122,10 @@ export function parseSev(text: string, file?: string): SevParseResult {
         }
         motionLine = line;
         if (!arity(1, 'motion <name>')) break;
-        const n = name(args[0], 'motion name');
-        if (n !== undefined) doc.motion = { name: n, comments, loc };
+        // A motion name follows the motion-name rule (FORMATS.md 2.6), not the SE-name rule: `motion 131_01` pairs with 131_01.mtn.
+        const problem = motionNameProblem(args[0].text);
+        if (problem) err(line, args[0].column, problem);
+        else doc.motion = { name: args[0].text, comments, loc };
         break;
       }
       case 'se': {

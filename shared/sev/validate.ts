@@ -1,4 +1,5 @@
 import { FormatError } from '../errors';
+import { motionNameProblem } from '../motionName';
 import type { SevDocument, SevMotionShape } from './types';
 
 /**
@@ -22,4 +23,16 @@ export function checkSevAgainstMotion(doc: SevDocument, motion: SevMotionShape, 
 /** The motion a SEV belongs to: its `motion` statement, else the file's base name. */
 export function sevMotionName(doc: SevDocument, fileBaseName: string): string {
   return doc.motion?.name ?? fileBaseName;
+}
+
+/**
+ * The motion a SEV belongs to, or an error naming the file when that name
+ * comes from a file base name outside the motion-name rule (a `motion`
+ * statement was already checked by the parser). Such a name is never hashed.
+ */
+export function checkedSevMotionName(doc: SevDocument, fileBaseName: string, file?: string): { name: string } | { error: FormatError } {
+  const name = sevMotionName(doc, fileBaseName);
+  const problem = motionNameProblem(name);
+  if (!problem) return { name };
+  return { error: new FormatError('SEV', `${problem}; add a \`motion NAME\` line or rename the file`, { where: `motion name from the file name ${fileBaseName}` }, file) };
 }

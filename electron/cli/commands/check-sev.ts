@@ -1,7 +1,7 @@
 import { FormatError, inFile } from '../../../shared/errors';
 import { readMtn } from '../../../shared/mtn/read';
 import { compileSevEntry } from '../../../shared/sar/compile';
-import { checkSevAgainstMotion, sevMotionName } from '../../../shared/sev/validate';
+import { checkedSevMotionName, checkSevAgainstMotion } from '../../../shared/sev/validate';
 import { gvStrCode } from '../../../shared/strcode';
 import { loadSeTables, loadSev, printDiagnostics } from '../../build/inputs';
 import { readInputFile } from '../../build/files';
@@ -42,7 +42,12 @@ export const checkSevCommand: CliCommand = {
       const src = loaded.source;
       if (!src) continue;
       events += src.doc.events.length;
-      const name = sevMotionName(src.doc, src.baseName);
+      const checked = checkedSevMotionName(src.doc, src.baseName, file);
+      if ('error' in checked) {
+        errors.push(checked.error);
+        continue;
+      }
+      const name = checked.name;
       if (motion) errors.push(...checkSevAgainstMotion(src.doc, { name, ...motion }, file));
       if (tables) errors.push(...compileSevEntry(src.doc, tables.table, gvStrCode(name), file).errors);
     }

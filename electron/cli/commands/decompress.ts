@@ -6,6 +6,7 @@ import { readMt3 } from '../../../shared/mt3/read';
 import type { Mt3Motion } from '../../../shared/mt3/types';
 import { readMtn } from '../../../shared/mtn/read';
 import { writeMtn } from '../../../shared/mtn/write';
+import { motionNameProblem } from '../../../shared/motionName';
 import { gvStrCode } from '../../../shared/strcode';
 import { readBytes, writeFileAtomic } from '../../fsutil';
 import { parseArgs, requiredOption, singlePositional, stringOption, UsageError } from '../args';
@@ -29,6 +30,8 @@ export const decompressCommand: CliCommand = {
     if (isMar) {
       if (entry === undefined) throw new UsageError(`${input} is an archive: choose a motion with --entry INDEX or --entry NAME`);
       const mar = inFile(input, () => readMar(bytes));
+      const problem = /^\d+$/.test(entry) ? undefined : motionNameProblem(entry);
+      if (problem) throw new UsageError(`--entry ${entry}: neither an index nor a motion name: ${problem}`);
       const index = /^\d+$/.test(entry) ? Number(entry) : mar.entries.findIndex((e) => e.name === gvStrCode(entry));
       if (!(index >= 0 && index < mar.entries.length))
         throw new UsageError(`${input} has ${mar.entries.length} entries (0..${mar.entries.length - 1}); --entry ${entry} names none of them`);

@@ -9,7 +9,7 @@ import { importBvh } from './import';
 import { parseBvh } from './parse';
 
 /** A small BVH: 4 joints (+1 End Site), root order ZXY with positions, a joint with XYZ order and its own position channels. */
-function sampleBvh(frames: number[][], opts: { rootOrder?: string; childOrder?: string; longName?: boolean } = {}): string {
+function sampleBvh(frames: number[][], opts: { rootOrder?: string; childOrder?: string; longName?: boolean; frameTime?: string } = {}): string {
   const ro = (opts.rootOrder ?? 'ZXY').split('').map((c) => `${c}rotation`).join(' ');
   const co = (opts.childOrder ?? 'XYZ').split('').map((c) => `${c}rotation`).join(' ');
   const armName = opts.longName ? 'LeftArmWithAVeryLongJointNameThatGoesOn' : 'LeftArm';
@@ -44,7 +44,7 @@ ROOT Hips
 }
 MOTION
 Frames: ${frames.length}
-Frame Time: 0.0333333
+Frame Time: ${opts.frameTime ?? '0.0333333'}
 ${frames.map((f) => f.join(' ')).join('\n')}
 `;
 }
@@ -78,7 +78,7 @@ describe('BVH import', () => {
     expect(doc.endSites).toBe(2);
     expect(doc.channelCount).toBe(18);
     const { motion: m, warnings } = importBvh(text, { fps: 30 });
-    expect(warnings).toEqual([]);
+    expect(warnings.map((w) => w.code)).toEqual(['rate-snapped']);
     expect(m.joints.map((j) => j.parent)).toEqual([-1, 0, 1, 0]);
     expect(m.frameCount).toBe(30); // 31 samples at 30 fps = frames 0..30
     expect(m.flags & MotionFlag.OFFSETS).toBe(MotionFlag.OFFSETS);
@@ -151,6 +151,56 @@ describe('BVH import', () => {
   });
 });
 
+describe('BVH frame rates', () => {
+  it('snaps a frame time within 0.01% of a standard rate and says so in the summary', () => {
+    const { motion, warnings } = importBvh(sampleBvh(makeFrames(9), { frameTime: '.0083333' }), { fps: 120 });
+    expect(warnings).toEqual([{ code: 'rate-snapped', message: 'Frame Time 0.0083333 s is 120.00048 fps, within 0.01% of 120 fps: read as exactly 120 fps' }]);
+    expect(motion.frameCount).toBe(8); // 8 intervals of exactly 1/120 s; unsnapped 8 * 120/120.0005 = 7.99997 floors to 7
+  });
+
+  it.each([['0.04', 25], ['0.02', 50], ['0.01', 100]])('uses an exact standard frame time %s as is, with no snap reported', (frameTime, rate) => {
+    const { motion, warnings } = importBvh(sampleBvh(makeFrames(5), { frameTime }), { fps: rate });
+    expect(warnings).toEqual([]);
+    expect(motion.frameCount).toBe(4);
+  });
+
+  it('keeps a rate that is not near a standard one (72 fps stays 71.9986 fps: no snap)', () => {
+    const text = sampleBvh(makeFrames(73), { frameTime: '.0138891' });
+    const doc = parseBvh(text);
+    const { motion, warnings } = importBvh(text, { fps: 36 });
+    expect(warnings).toEqual([]);
+    // Target frame 1 sits at source frame 71.9986 / 36 = 1.99992, a blend of samples 1 and 2, not sample 2 itself.
+    const x = (s: number) => 1 + doc.values[s * 18];
+    const u = 71.99858 / 36 - 1;
+    expect(motion.translation[4]).not.toBe(Math.fround(x(2)));
+    expect(motion.translation[4]).toBeCloseTo(x(1) + (x(2) - x(1)) * u, 4);
+  });
+
+  it('turns 120 fps into 30 fps by exact 4:1 decimation: every frame is a source sample, bit for bit', () => {
+    const frames = makeFrames(401);
+    const text = sampleBvh(frames, { frameTime: '.0083333' });
+    const doc = parseBvh(text);
+    const { motion: m } = importBvh(text, { fps: 30 });
+    expect(m.frameCount).toBe(100);
+    const J = 4;
+    const DEG = Math.PI / 180;
+    const orders = ['ZXY', 'XYZ', 'XYZ', 'YZX'];
+    const rotChannels = [[3, 4, 5], [6, 7, 8], [12, 13, 14], [15, 16, 17]];
+    for (let f = 0; f <= m.frameCount; f++) {
+      const s = 4 * f;
+      const v = (c: number) => doc.values[s * 18 + c];
+      // Root translation: the source sample's position channels plus the root OFFSET, with no blend of neighbours.
+      expect(Array.from(m.translation.subarray(f * 4, f * 4 + 3))).toEqual([1 + v(0), 2 + v(1), 3 + v(2)].map(Math.fround));
+      for (let j = 0; j < J; j++) {
+        const q = quatFromEulerOrder(orders[j], rotChannels[j].map((c) => v(c) * DEG));
+        const got = m.rotation.subarray((f * J + j) * 4, (f * J + j) * 4 + 4);
+        const sign = Math.sign(q.reduce((acc, x, k) => acc + x * got[k], 0)) || 1;
+        expect(Array.from(got)).toEqual(q.map((x) => Math.fround(sign * x)));
+      }
+    }
+  });
+});
+
 describe('BVH errors', () => {
   const good = sampleBvh(makeFrames(4));
   const errorOf = (text: string): FormatError => {
@@ -169,6 +219,21 @@ describe('BVH errors', () => {
     expect(e.kind).toBe('BVH');
     expect(e.file).toBe('walk.bvh');
     expect(e.message).toMatch(/^walk\.bvh:\d+:\d+: file ends early \(truncated\)/);
+  });
+
+  it('reports joints nested too deeply at the joint, without overflowing the stack', () => {
+    let text = 'HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 3 Xrotation Yrotation Zrotation\n';
+    for (let d = 0; d < 5000; d++) text += `JOINT J${d}\n{\nOFFSET 0 1 0\n`;
+    const e = errorOf(text);
+    // ROOT is level 1; the JOINT opening level 257 sits at line 6 + 3 * 255.
+    expect(e.message).toBe(`walk.bvh:${6 + 3 * 255}:1: joints nested too deeply (more than 256 levels)`);
+  });
+
+  it('a huge "Frames:" costs only the lines the file has: a truncation error, not an allocation', () => {
+    const huge = good.replace(/Frames:\s*4/, 'Frames: 99999999999999');
+    expect(errorOf(huge).message).toMatch(/^walk\.bvh:\d+:\d+: file ends after 4 of the 99999999999999 frames declared by "Frames:" \(truncated\)$/);
+    const beyond = good.replace(/Frames:\s*4/, `Frames: ${'9'.repeat(400)}`);
+    expect(errorOf(beyond).message).toMatch(/Frames must be a whole number >= 1, found "9{24}\.\.\."$/);
   });
 
   it('reports truncated motion data with the frame counts', () => {

@@ -7,6 +7,7 @@
  * for positions. Mirror pairs and body parts are guessed from the names.
  */
 import { FormatError } from '../../errors';
+import { formatFps } from '../../motion/frameRate';
 import { MotionFlag, emptyMotion, type JointInfo } from '../../motion/types';
 import { MTN_MAX_FRAMES, MTN_MAX_JOINTS } from '../../mtn/constants';
 import { validateMotion } from '../../mtn/validate';
@@ -34,7 +35,10 @@ export function bvhToMotion(doc: BvhDocument, options: ImportOptions = {}): Impo
   const J = doc.joints.length;
   if (J > MTN_MAX_JOINTS) throw new FormatError('BVH', `${J} joints; a motion holds at most ${MTN_MAX_JOINTS}`, { line: doc.joints[MTN_MAX_JOINTS].line, column: 1 });
 
-  const sourceRate = bvhSourceRate(doc.frameTime);
+  const snapped = bvhSourceRate(doc.frameTime);
+  const sourceRate = snapped.rate;
+  if (snapped.snappedFrom !== undefined)
+    warnings.push({ code: 'rate-snapped', message: `Frame Time ${doc.frameTime} s is ${formatFps(snapped.snappedFrom)} fps, within 0.01% of ${sourceRate} fps: read as exactly ${sourceRate} fps` });
   const F = doc.frameCount;
   const duration = (F - 1) / sourceRate;
   const N = targetFrameCount(duration, fps);

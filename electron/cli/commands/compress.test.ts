@@ -1,0 +1,76 @@
+/** `actguy compress`: motion names from the file or --name follow the rule, and a frame rate the game would not play is warned about. */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { readMt3Header } from '../../../shared/mt3/read';
+import { writeMtn } from '../../../shared/mtn/write';
+import { gvStrCode } from '../../../shared/strcode';
+import { syntheticMotion } from '../../../shared/testing/syntheticMotion';
+import { UsageError } from '../args';
+import { compressCommand } from './compress';
+
+const dir = mkdtempSync(join(tmpdir(), 'actguy-compress-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function mtnAt(fileName: string, fps = 30): string {
+  const m = syntheticMotion({ frames: 20, joints: 3, seed: 7 });
+  m.fps = fps;
+  const path = join(dir, fileName);
+  writeFileSync(path, writeMtn(m));
+  return path;
+}
+
+async function run(argv: string[]): Promise<{ code: number; stderr: string[] }> {
+  const lines: string[] = [];
+  const err = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void lines.push(a.join(' ')));
+  const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+  try {
+    return { code: await compressCommand.run(argv), stderr: lines };
+  } finally {
+    err.mockRestore();
+    log.mockRestore();
+  }
+}
+
+const headerName = (path: string) => readMt3Header(new Uint8Array(readFileSync(path))).name;
+
+describe('actguy compress motion names', () => {
+  it('hashes a digit-first CMU name from the file (131_01.mtn) and from --name', async () => {
+    const out = join(dir, 'a.mt3');
+    expect((await run([mtnAt('131_01.mtn'), '-o', out])).code).toBe(0);
+    expect(headerName(out)).toBe(gvStrCode('131_01'));
+    expect((await run([mtnAt('x.mtn'), '-o', out, '--name', 'sna-mugen.bdn1'])).code).toBe(0);
+    expect(headerName(out)).toBe(gvStrCode('sna-mugen.bdn1'));
+  });
+
+  it('refuses a non-ASCII file base name, pointing at --name, and writes nothing', async () => {
+    const input = mtnAt('歩.mtn');
+    const out = join(dir, 'walk_kanji.mt3');
+    await expect(run([input, '-o', out])).rejects.toThrow(new UsageError(`${input}: the motion name comes from the file name: motion name "歩" has the non-ASCII character "歩" (U+6B69); GV_StrCode hashes ASCII bytes (motion names: 1-31 characters from A-Z a-z 0-9 _ . -, not starting with . or -); pass --name NAME or rename the file`));
+    expect(() => readFileSync(out)).toThrow();
+    expect((await run([input, '-o', out, '--name', 'aruku'])).code).toBe(0);
+    expect(headerName(out)).toBe(gvStrCode('aruku'));
+  });
+
+  it.each(['a b', '-x', 'walk:1', 'a2345678901234567890123456789012', ''])('refuses --name %j', async (name) => {
+    await expect(run([mtnAt('ok.mtn'), '-o', join(dir, 'n.mt3'), '--name', name])).rejects.toThrow(/^--name: .*motion name/);
+  });
+});
+
+describe('actguy compress frame rates', () => {
+  const warning = (lines: string[]) => lines.filter((l) => l.includes(' fps'));
+
+  it('warns when the MTN is not at the game rate (default 30), naming both rates', async () => {
+    const input = mtnAt('fast.mtn', 60);
+    const r = await run([input, '-o', join(dir, 'fast.mt3')]);
+    expect(r.code).toBe(0);
+    expect(warning(r.stderr)).toEqual([`warning: ${input}: the motion is 60 fps but the game plays motions at 30 fps (an MT3 stores no rate), so it would play at 0.5x speed; resample it to 30 fps first`]);
+  });
+
+  it('is quiet when the rates agree, by default and with --fps', async () => {
+    expect(warning((await run([mtnAt('thirty.mtn'), '-o', join(dir, 't.mt3')])).stderr)).toEqual([]);
+    expect(warning((await run([mtnAt('sixty.mtn', 60), '-o', join(dir, 's.mt3'), '--fps', '60'])).stderr)).toEqual([]);
+    expect(warning((await run([mtnAt('thirty2.mtn'), '-o', join(dir, 't2.mt3'), '--fps', '25'])).stderr)).toHaveLength(1);
+  });
+});
