@@ -1,3 +1,4 @@
+import { inProcessTextChecker } from './project/textCheckJob';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -54,7 +55,7 @@ function setup(): void {
     version: '0.0.0-test', samplePath: SAMPLE, startupPath: join(workspace, 'walk.mtn'), transport: 'loopback',
     nativeDialogs: false, workspaceRoot: workspace, platform: process.platform,
   };
-  handlers = createHandlers({ appInfo, policy: createPathPolicy(), recent: createRecentFilesStore(join(dir)), compress, dialogs });
+  handlers = createHandlers({ appInfo, policy: createPathPolicy(), recent: createRecentFilesStore(join(dir)), compress, dialogs, checkText: inProcessTextChecker });
 }
 beforeEach(setup);
 afterEach(async () => {
