@@ -11,6 +11,8 @@ export function systemReason(e: unknown): string {
     ENOENT: 'the folder does not exist',
     EISDIR: 'a folder has that name',
     EBUSY: 'the file is in use',
+    ENOTDIR: 'a file is in the way where a folder should be',
+    EEXIST: 'a file is in the way where a folder should be',
   };
   return (code && known[code]) ?? (e instanceof Error ? e.message : String(e));
 }

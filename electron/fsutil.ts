@@ -1,5 +1,7 @@
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, extname } from 'node:path';
+import { systemReason } from './fsErrors';
+import { ownTempName, sweepStaleTemps } from './tempFiles';
 
 /** Reads a whole file as bytes (a Uint8Array view, not a Buffer subclass surprise). */
 export function readBytes(path: string): Uint8Array {
@@ -8,19 +10,74 @@ export function readBytes(path: string): Uint8Array {
 }
 
 /**
- * Writes a file atomically: a temp file beside it, then rename, so a crash or
- * a full disk never leaves a half-written file where a good one was.
+ * The file-system calls writeFileAtomic makes, as a seam: tests replace one
+ * to make a write fail halfway the way a full disk does, which works as root
+ * (CI runs as root, where a read-only folder does not stop a write). Never
+ * replaced outside tests.
+ */
+export const atomicWriteIo = { openSync, writeSync, fsyncSync, closeSync, renameSync, unlinkSync };
+
+/**
+ * Writes a file atomically: a temp file beside it, flushed, then renamed over
+ * the target, so a crash or a full disk never leaves a half-written file
+ * where a good one was. A failure removes the temp file and throws an error
+ * that names `path` (never the temp file) and keeps the system error's code.
+ * Temps of this target that a killed run left behind are swept first
+ * (tempFiles.ts names them after their writer).
  */
 export function writeFileAtomic(path: string, data: Uint8Array | string): void {
-  mkdirSync(dirname(path) || '.', { recursive: true });
-  const tmp = `${path}.${process.pid}.${Date.now().toString(36)}.tmp`;
+  const dir = dirname(path) || '.';
   try {
-    writeFileSync(tmp, data);
-    renameSync(tmp, path);
+    mkdirSync(dir, { recursive: true });
   } catch (e) {
-    try { unlinkSync(tmp); } catch { /* temp file may not exist */ }
-    throw e;
+    throw userPathError(e, path, `cannot create the folder ${dir} for ${path}`);
   }
+  if (isFolder(path)) throw userPathError(Object.assign(new Error('EISDIR'), { code: 'EISDIR' }), path, `cannot write ${path}`);
+  sweepStaleTemps([path]);
+  const tmp = ownTempName(path, 'new');
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  const io = atomicWriteIo;
+  let fd: number | null = null;
+  try {
+    fd = io.openSync(tmp, 'wx');
+    for (let at = 0; at < bytes.byteLength; ) at += io.writeSync(fd, bytes, at, bytes.byteLength - at);
+    io.fsyncSync(fd);
+    io.closeSync(fd);
+    fd = null;
+    io.renameSync(tmp, path);
+  } catch (e) {
+    if (fd !== null) try { io.closeSync(fd); } catch { /* already failing */ }
+    try { io.unlinkSync(tmp); } catch { /* temp file may not exist */ }
+    throw withoutTempPath(e, tmp, path);
+  }
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A file-system error before any write, naming the user's path in words:
+ * `cannot write out.mt3: a folder has that name`. It keeps `code` and sets
+ * `path` to the user's file.
+ */
+function userPathError(e: unknown, path: string, what: string): NodeJS.ErrnoException {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  return Object.assign(new Error(`${what}: ${systemReason(e)}`), { code, path });
+}
+
+/** The same error with the temp file's name replaced by the user's (node's messages quote the paths of the failing call). */
+function withoutTempPath(e: unknown, tmp: string, path: string): Error {
+  if (!(e instanceof Error)) return new Error(String(e));
+  const err = new Error(e.message.split(tmp).join(path)) as NodeJS.ErrnoException;
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code !== undefined) err.code = code;
+  err.path = path;
+  return err;
 }
 
 /** The motion name a file stands for: its base name without the extension. */

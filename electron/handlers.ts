@@ -7,7 +7,7 @@
  * The renderer is untrusted: every argument is checked for shape, and every
  * path goes through the PathPolicy before anything is read or written.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import { FormatError } from '../shared/errors';
 import {
@@ -30,16 +30,19 @@ import {
 import { readMtn } from '../shared/mtn/read';
 import type { CompressClient } from './compressClient';
 import type { DialogPort, FileFilter } from './dialogPort';
+import { DocumentTable, type HandlerDocument } from './documents';
 import { baseNameOf, writeFileAtomic } from './fsutil';
 import { systemReason } from './fsErrors';
 import { requireBytes, requireObject, requireString } from './ipcArgs';
 import { loadMotionFile, motionKindOfPath } from './motionFiles';
-import type { PathPolicy } from './pathPolicy';
+import { refuseOverwritingInput } from './pathIdentity';
+import { canonicalPath, isInside, PathNotAllowedError, quotePath, type PathPolicy } from './pathPolicy';
 import type { RecentFilesStore } from './recentFiles';
 import { createProjectHandlers } from './project/projectHandlers';
 import { createInterchangeHandlers } from './interchange/interchangeHandlers';
 import type { ImportRunner } from './interchange/importRunner';
 import type { BuildJobLauncher } from './project/buildRunner';
+import type { TextChecker } from './project/textCheck';
 
 /** Every invoke member as a function of its one argument. */
 export type ApiHandlers = { [M in ActGuyInvokeMember]: (arg: InvokeArg<M>) => Promise<InvokeResult<M>> };
@@ -58,6 +61,8 @@ export interface HandlerContext {
   launchBuild?: BuildJobLauncher;
   /** How File > Import runs (tests run it in-process); defaults to one import worker per import beside the bundle. */
   runImport?: ImportRunner;
+  /** How SEV and project texts are parsed (tests run it in-process); defaults to the text-check worker beside the bundle. */
+  checkText?: TextChecker;
 }
 
 /** Limits of the workspace listing, so a huge folder cannot stall the main process. */
@@ -73,8 +78,8 @@ const MOTION_FILTERS: FileFilter[] = [
 
 export function createHandlers(ctx: HandlerContext): ApiHandlers {
   const { policy, recent, compress, dialogs } = ctx;
-  /** Documents the renderer has open: their file and the name compress defaults to. */
-  const documents = new Map<DocumentId, { path: string; name: string }>();
+  /** Documents the renderer has open: their file, the name compress defaults to, the inputs a save must not overwrite. */
+  const documents = new DocumentTable((id) => compress.close(id));
 
   for (const file of recent.list()) policy.allowFile(file.path);
   policy.allowFile(ctx.appInfo.samplePath);
@@ -86,7 +91,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     ctx.onRecentFilesChanged?.();
   };
 
-  const requireDocument = (id: unknown): { path: string; name: string } => {
+  const requireDocument = (id: unknown): HandlerDocument => {
     const doc = typeof id === 'string' ? documents.get(id) : undefined;
     if (!doc) throw new Error(`document ${String(id)} is not open (open a motion first)`);
     return doc;
@@ -98,23 +103,26 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     if (!motionKindOfPath(path)) throw new Error(`${path}: not a motion file (expected .mtn, .mt3 or .mar)`);
     const skeletonPath = req.skeletonPath === undefined ? undefined : policy.check(requireString(req.skeletonPath, 'openMotion: skeletonPath'), 'read');
     if (req.marEntry !== undefined && !Number.isInteger(req.marEntry)) throw new Error('openMotion: marEntry must be an integer');
-    const loaded = loadMotionFile({ path, marEntry: req.marEntry, skeletonPath, withoutSkeleton: req.withoutSkeleton === true });
+    // The skeleton beside an .mt3 is read only when it is allowed too (else the user is asked to choose it).
+    const loaded = loadMotionFile({ path, marEntry: req.marEntry, skeletonPath, withoutSkeleton: req.withoutSkeleton === true, mayReadBeside: (p) => policy.isAllowed(p) });
     if (loaded.status !== 'loaded') return loaded;
     const m = loaded.motion;
     const documentId = compress.open({ name: m.name, mtnBytes: m.mtnBytes });
-    documents.set(documentId, { path: m.path, name: m.name });
+    const inputs = m.kind === 'mtn' ? [] : [m.path, ...(m.skeletonPath ? [m.skeletonPath] : [])];
+    documents.set(documentId, { path: m.path, name: m.name, inputs });
     remember(m.path, m.name, m.kind);
     return { status: 'opened', motion: { documentId, ...m } };
   };
 
   const saveMotion = async (raw: InvokeArg<'saveMotion'>): Promise<SaveOutcome> => {
     const req = requireObject<InvokeArg<'saveMotion'>>(raw, 'saveMotion');
-    requireDocument(req.documentId);
+    const doc = requireDocument(req.documentId);
     const given = requireString(req.path, 'saveMotion: path');
     if (extname(given).toLowerCase() !== '.mtn')
-      throw new Error(`Could not save ${given}: only .mtn files are saved (export .mt3 with Export; .mt3 and .mar are read-only)`);
+      throw new Error(`Could not save ${quotePath(given)}: only .mtn files are saved (export .mt3 with Export; .mt3 and .mar are read-only)`);
     const mtnBytes = requireBytes(req.mtnBytes, 'saveMotion: mtnBytes');
     const path = policy.check(given, 'write');
+    refuseOverwritingInput('save', path, doc.inputs ?? []);
     try {
       readMtn(mtnBytes);
     } catch (e) {
@@ -126,7 +134,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       throw new Error(`Could not save ${path}: ${systemReason(e)}; the file on disk is unchanged and your edits are kept`);
     }
     const name = baseNameOf(path);
-    documents.set(req.documentId, { path, name });
+    documents.set(req.documentId, { path, name, inputs: doc.inputs });
     compress.open({ documentId: req.documentId, name, mtnBytes });
     policy.allowFile(path);
     remember(path, name, 'mtn');
@@ -136,10 +144,11 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
   const exportMt3 = async (raw: InvokeArg<'exportMt3'>): Promise<ExportMt3Outcome> => {
     const req = requireObject<InvokeArg<'exportMt3'>>(raw, 'exportMt3');
     const compressReq = requireCompressRequest(req.compress, 'exportMt3: compress');
-    requireDocument(compressReq.documentId);
+    const doc = requireDocument(compressReq.documentId);
     const given = requireString(req.path, 'exportMt3: path');
-    if (extname(given).toLowerCase() !== '.mt3') throw new Error(`Could not export ${given}: the file name must end in .mt3`);
+    if (extname(given).toLowerCase() !== '.mt3') throw new Error(`Could not export ${quotePath(given)}: the file name must end in .mt3`);
     const path = policy.check(given, 'write');
+    refuseOverwritingInput('export', path, [...(doc.inputs ?? []), doc.path]);
     const outcome = await compress.compress({ ...compressReq, includeBytes: true }, { coalesce: false });
     if (outcome.status !== 'done' || !outcome.bytes) throw new Error(`Could not export ${path}: the compressor returned no file`);
     try {
@@ -166,7 +175,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
 
   return {
     // Projects, SEV files, SE tables, archive builds, audition sounds (electron/project).
-    ...createProjectHandlers({ policy, dialogs, launchBuild: ctx.launchBuild }),
+    ...createProjectHandlers({ policy, dialogs, launchBuild: ctx.launchBuild, checkText: ctx.checkText }),
     // File > Import (BVH, glTF/GLB) as a new unsaved document, File > Export glTF (electron/interchange).
     ...createInterchangeHandlers({ policy, dialogs, compress, documents, checkCompressRequest: requireCompressRequest, runImport: ctx.runImport }),
 
@@ -239,7 +248,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       const root = ctx.appInfo.workspaceRoot;
       if (!root) return { root: null, files: [] };
       const wanted = Array.isArray(req.extensions) ? req.extensions.map((e) => String(e).toLowerCase().replace(/^\./, '')) : null;
-      return { root, files: listFiles(root, wanted) };
+      return { root, files: listFiles(canonicalPath(root), wanted) };
     },
 
     confirmDiscardChanges: async (raw) => {
@@ -266,20 +275,46 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
   };
 }
 
+/** Longest error message a reply carries: a handler that quotes its input must not send back megabytes. */
+const REPLY_MESSAGE_MAX = 16 * 1024;
+
+/** The file an invoke argument is about (its path), for messages of unexpected failures. */
+function fileOfArgument(arg: unknown): string | null {
+  if (typeof arg !== 'object' || arg === null) return null;
+  const a = arg as Record<string, unknown>;
+  for (const key of ['path', 'projectPath', 'folder']) if (typeof a[key] === 'string' && a[key]) return quotePath(a[key] as string);
+  return null;
+}
+
+/**
+ * An error as the message a user sees. Errors the handlers raise already
+ * name the file; anything else (a TypeError from a bug) is reported as
+ * `FILE: message` (or `member: message`), never as a bare JS message or a stack.
+ */
+function replyMessage(e: unknown, member: string, arg: unknown): string {
+  const deliberate = e instanceof Error && (e.constructor === Error || e instanceof PathNotAllowedError);
+  const text = e instanceof Error ? e.message : String(e);
+  return clipMessage(deliberate ? text : `${fileOfArgument(arg) ?? member}: ${text}`);
+}
+
+function clipMessage(message: string): string {
+  return message.length <= REPLY_MESSAGE_MAX ? message : `${message.slice(0, REPLY_MESSAGE_MAX)}… (message shortened)`;
+}
+
 /**
  * Runs one invoke member for a transport and wraps the outcome in a reply, so
  * no exception crosses a transport raw and both transports report failures alike.
  */
 export async function dispatchInvoke(handlers: ApiHandlers, member: string, arg: unknown): Promise<IpcReply<unknown>> {
-  if (!isInvokeMember(member)) return { ok: false, error: { message: `unknown API member ${JSON.stringify(member)}` } };
+  if (!isInvokeMember(member)) return { ok: false, error: { message: `unknown API member ${JSON.stringify(member.slice(0, 64))}` } };
   try {
     const handler = handlers[member] as ((a: unknown) => Promise<unknown>) | undefined;
     if (typeof handler !== 'function') return { ok: false, error: { message: `API member ${member} has no handler in this build` } };
     return { ok: true, value: await handler(arg) };
   } catch (e) {
-    if (e instanceof FormatError) return { ok: false, error: { message: e.message, formatKind: e.kind } };
-    if (e instanceof ActGuyApiError) return { ok: false, error: { message: e.message, formatKind: e.formatKind } };
-    return { ok: false, error: { message: e instanceof Error ? e.message : String(e) } };
+    if (e instanceof FormatError) return { ok: false, error: { message: clipMessage(e.message), formatKind: e.kind } };
+    if (e instanceof ActGuyApiError) return { ok: false, error: { message: clipMessage(e.message), formatKind: e.formatKind } };
+    return { ok: false, error: { message: replyMessage(e, member, arg) } };
   }
 }
 
@@ -298,9 +333,14 @@ function listFiles(root: string, extensions: string[] | null): WorkspaceFile[] {
       const full = join(dir, name);
       let st;
       try {
-        st = statSync(full);
+        st = lstatSync(full);
+        if (st.isSymbolicLink()) {
+          // A link is listed only when it resolves inside the workspace (a link out would be refused on open anyway).
+          if (!isInside(root, canonicalPath(full))) continue;
+          st = statSync(full);
+        }
       } catch {
-        continue;
+        continue; // vanished, unreadable or a link loop: left out
       }
       if (st.isDirectory()) walk(full, depth + 1);
       else if (st.isFile()) {
@@ -322,6 +362,9 @@ function requireCompressRequest(v: unknown, what: string): CompressRequest {
   const t = requireObject<CompressRequest['tolerances']>(r.tolerances, `${what}.tolerances`);
   for (const key of ['positionTolerance', 'rotationToleranceDeg', 'offsetTolerance'] as const)
     if (!(Number.isFinite(t[key]) && t[key] > 0)) throw new Error(`${what}: tolerance ${key} must be a number > 0, found ${String(t[key])}`);
+  for (const key of ['objectTolerance', 'shell'] as const)
+    if (t[key] !== undefined && !(Number.isFinite(t[key]) && t[key]! > 0)) throw new Error(`${what}: ${key} must be a number > 0 when given, found ${String(t[key])}`);
+  if (t.method !== undefined && t.method !== 'classic' && t.method !== 'refined') throw new Error(`${what}: method must be "classic" or "refined", found ${String(t.method)}`);
   if (r.rotationToleranceOverridesDeg !== undefined) {
     const o = requireObject<Record<string, unknown>>(r.rotationToleranceOverridesDeg, `${what}.rotationToleranceOverridesDeg`);
     for (const [joint, deg] of Object.entries(o))

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -16,6 +16,8 @@ const fake = vi.hoisted(() => {
     sent: [] as { channel: string; payload: unknown }[],
     messageBoxes: [] as unknown[],
     messageBoxResponse: 1,
+    /** Paths the next native open dialogs answer with (the user's picks). */
+    openDialogAnswers: [] as string[],
     permissionHandler: null as null | ((wc: unknown, permission: string, cb: (ok: boolean) => void) => void),
     userData: '',
   };
@@ -24,7 +26,13 @@ const fake = vi.hoisted(() => {
     options: { webPreferences: Record<string, unknown> };
     events = new Map<string, (event: { preventDefault(): void; defaultPrevented?: boolean }) => void>();
     mainFrame = { url: 'actguy://app/index.html' };
-    webContents = { mainFrame: this.mainFrame, send: (channel: string, payload: unknown) => state.sent.push({ channel, payload }) };
+    webContentsEvents = new Map<string, () => void>();
+    webContents = {
+      mainFrame: this.mainFrame,
+      send: (channel: string, payload: unknown) => state.sent.push({ channel, payload }),
+      once: (name: string, fn: () => void) => this.webContentsEvents.set(name, fn),
+    };
+    menuBarVisible: boolean | undefined;
     loadedUrl = '';
     closed = 0;
     constructor(options: FakeWindow['options']) {
@@ -39,6 +47,9 @@ const fake = vi.hoisted(() => {
       this.loadedUrl = url;
     }
     setDocumentEdited() {}
+    setMenuBarVisibility(visible: boolean) {
+      this.menuBarVisible = visible;
+    }
     isMinimized() {
       return false;
     }
@@ -90,12 +101,22 @@ vi.mock('electron', () => ({
       fake.state.messageBoxes.push(options);
       return { response: fake.state.messageBoxResponse };
     },
+    showOpenDialog: async () => {
+      const path = fake.state.openDialogAnswers.shift();
+      return path ? { canceled: false, filePaths: [path] } : { canceled: true, filePaths: [] };
+    },
     showErrorBox: (title: string, message: string) => {
       throw new Error(`${title}: ${message}`);
     },
   },
   BrowserWindow: fake.FakeWindow,
 }));
+
+// The text-check worker is a built bundle; here the same check runs in-process.
+vi.mock('./project/textCheck', async (importOriginal) => {
+  const { inProcessTextChecker } = await import('./project/textCheckJob');
+  return { ...(await importOriginal<typeof import('./project/textCheck')>()), workerTextChecker: () => inProcessTextChecker };
+});
 
 fake.state.userData = mkdtempSync(join(tmpdir(), 'actguy-main-'));
 await import('./main');
@@ -105,6 +126,39 @@ afterAll(() => rmSync(fake.state.userData, { recursive: true, force: true }));
 const trustedEvent = { sender: win.webContents, senderFrame: win.mainFrame };
 
 describe('electron main', () => {
+  // First: nothing has asked for the app info yet, as at a real start-up.
+  it('keeps files the OS hands over before the page listens, then opens them: a motion at start-up, the rest after it', async () => {
+    const dir = mkdtempSync(join(fake.state.userData, 'os-'));
+    for (const f of ['walk.mtn', 'walk.sev', 'sample.actguy.json']) copyFileSync(resolve(__dirname, '..', 'assets', f), join(dir, f));
+    copyFileSync(join(dir, 'walk.mtn'), join(dir, 'late.mtn'));
+    const sentBefore = fake.state.sent.length;
+    // macOS open-file after ready (the window exists, its page has not subscribed yet), and a second launch during start-up.
+    const prevent = vi.fn();
+    fake.state.appEvents.get('open-file')!({ preventDefault: prevent }, join(dir, 'late.mtn'));
+    expect(prevent).toHaveBeenCalled();
+    fake.state.appEvents.get('second-instance')!({}, ['/usr/bin/actguy', join(dir, 'walk.sev'), join(dir, 'notes.txt')], '/');
+    fake.state.appEvents.get('open-file')!({ preventDefault: vi.fn() }, join(dir, 'sample.actguy.json'));
+    expect(fake.state.sent.length).toBe(sentBefore);
+
+    const info = (await fake.state.ipc.get(ipcInvokeChannel('getAppInfo'))!(trustedEvent, undefined)) as { value: { startupPath: string } };
+    expect(info.value.startupPath).toBe(join(dir, 'late.mtn'));
+    expect(fake.state.sent.slice(sentBefore)).toEqual([
+      // The .sev opens in the project beside it that lists it.
+      { channel: MENU_COMMAND_CHANNEL, payload: { command: 'file.openFromSystem', path: join(dir, 'walk.sev'), projectPath: join(dir, 'sample.actguy.json') } },
+      { channel: MENU_COMMAND_CHANNEL, payload: { command: 'file.openFromSystem', path: join(dir, 'sample.actguy.json') } },
+    ]);
+    const open = fake.state.ipc.get(ipcInvokeChannel('openMotion'))!;
+    expect(await open(trustedEvent, { path: join(dir, 'late.mtn') })).toMatchObject({ ok: true, value: { status: 'opened' } });
+    // Once the page listens, a file goes straight through.
+    fake.state.appEvents.get('open-file')!({ preventDefault: vi.fn() }, join(dir, 'walk.mtn'));
+    expect(fake.state.sent.at(-1)).toEqual({ channel: MENU_COMMAND_CHANNEL, payload: { command: 'file.openFromSystem', path: join(dir, 'walk.mtn') } });
+  });
+
+  it('on Windows and Linux the native menu bar is hidden (the page draws the menu bar); the page load also releases kept files', () => {
+    expect(win.menuBarVisible).toBe(process.platform === 'darwin' ? undefined : false);
+    expect(win.webContentsEvents.has('did-finish-load')).toBe(true);
+  });
+
   it('registers one IPC handler per invoke member and no other channel', () => {
     expect([...fake.state.ipc.keys()].sort()).toEqual(ACTGUY_INVOKE_MEMBERS.map(ipcInvokeChannel).sort());
   });
@@ -208,7 +262,43 @@ describe('electron main', () => {
     const open = fake.state.ipc.get(ipcInvokeChannel('openMotion'))!;
     expect(await open(trustedEvent, { path: file })).toMatchObject({ ok: false, error: { message: expect.stringMatching(/refused/) } });
     fake.state.appEvents.get('second-instance')!({}, ['/usr/bin/actguy', '--some-switch', file], '/');
-    expect(fake.state.sent.at(-1)).toEqual({ channel: MENU_COMMAND_CHANNEL, payload: { command: 'file.openRecent', path: file } });
+    expect(fake.state.sent.at(-1)).toEqual({ channel: MENU_COMMAND_CHANNEL, payload: { command: 'file.openFromSystem', path: file } });
     expect(await open(trustedEvent, { path: file })).toMatchObject({ ok: true, value: { status: 'opened' } });
+  });
+
+  it('over IPC, a project picked in the dialog that the renderer saves with outside paths widens nothing', async () => {
+    const ipc = (member: string, arg?: unknown) => fake.state.ipc.get(ipcInvokeChannel(member as never))!(trustedEvent, arg) as Promise<{ ok: boolean; value?: unknown; error?: { message: string } }>;
+    const projectDir = join(fake.state.userData, 'proj');
+    const outside = join(fake.state.userData, 'elsewhere');
+    cpSync(resolve(__dirname, '..', 'assets'), projectDir, { recursive: true });
+    mkdirSync(outside);
+    writeFileSync(join(outside, 'secret.sev'), '# OUTSIDE\nsev 1\n');
+    writeFileSync(join(outside, 'notes.json'), '{}');
+    const project = join(projectDir, 'sample.actguy.json');
+    // The user picks the project in the native dialog: the files it names on disk become readable.
+    fake.state.openDialogAnswers.push(project);
+    const opened = await ipc('openProjectDialog');
+    expect(opened).toMatchObject({ ok: true, value: { status: 'opened', project: { path: project } } });
+    expect(await ipc('readProjectText', { path: join(projectDir, 'walk.sev') })).toMatchObject({ ok: true });
+    // A compromised renderer rewrites the project to name outside files, saves it, and opens it again by path.
+    const json = JSON.parse((opened.value as { project: { text: string } }).project.text);
+    json.motions[2].sev = join(outside, 'secret.sev');
+    json.outputs = { mar: join(outside, 'x.mar'), sar: join(outside, 'x.sar') };
+    const text = JSON.stringify(json);
+    expect(await ipc('saveProject', { path: project, text })).toMatchObject({ ok: true });
+    expect(await ipc('openProject', { path: project })).toMatchObject({ ok: true });
+    expect(await ipc('readProjectText', { path: join(outside, 'secret.sev') })).toEqual({ ok: false, error: { message: expect.stringContaining(`ActGuy refused to access ${join(outside, 'secret.sev')}`) } });
+    const build = (await ipc('startBuild', { projectPath: project, projectText: text })) as { ok: true; value: { state: string; errors: { message: string }[] } };
+    expect(build.value.state).toBe('failed');
+    expect(build.value.errors.map((e) => e.message.split(':')[0])).toEqual([
+      `ActGuy refused to read ${join(outside, 'secret.sev')}`,
+      `ActGuy refused to write ${join(outside, 'x.mar')}`,
+      `ActGuy refused to write ${join(outside, 'x.sar')}`,
+      `ActGuy refused to write ${join(outside, 'x.report.json')}`,
+    ]);
+    expect(await ipc('saveProject', { path: join(outside, 'notes.json'), text })).toMatchObject({ ok: false, error: { message: expect.stringMatching(/refused to access/) } });
+    expect(await ipc('readSound', { path: join(outside, 'x.wav') })).toMatchObject({ ok: false, error: { message: expect.stringMatching(/refused to access/) } });
+    expect(readdirSync(outside).sort()).toEqual(['notes.json', 'secret.sev']);
+    expect(readFileSync(join(outside, 'notes.json'), 'utf8')).toBe('{}');
   });
 });

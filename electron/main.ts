@@ -9,20 +9,21 @@
  * windows, navigation, webviews and permission requests are refused; a strict
  * CSP is sent with every page resource.
  *
- * Usage: `electron . [file.mtn|.mt3|.mar] [--workspace DIR]`
+ * Usage: `electron . [file.mtn|.mt3|.mar|.sev|.actguy.json ...] [--workspace DIR]`
  */
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, type IpcMainInvokeEvent } from 'electron';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
-import { ACTGUY_INVOKE_MEMBERS, ipcInvokeChannel, MENU_COMMAND_CHANNEL, type DocumentStateReport, type MenuCommand } from '../shared/ipc';
+import { ACTGUY_INVOKE_MEMBERS, ipcInvokeChannel, MENU_COMMAND_CHANNEL, type AppInfo, type DocumentStateReport, type MenuCommand } from '../shared/ipc';
+import { systemFileKindOfPath } from '../shared/systemFiles';
 import { createCompressClient } from './compressClient';
 import { createHandlers, dispatchInvoke } from './handlers';
 import { buildAppMenu } from './menu';
-import { motionKindOfPath } from './motionFiles';
 import { createNativeDialogPort } from './nativeDialogs';
 import { createPathPolicy } from './pathPolicy';
 import { createRecentFilesStore } from './recentFiles';
 import { CONTENT_SECURITY_POLICY } from './security';
+import { createSystemFileQueue, findProjectListingSev, parseCommandLine } from './systemFiles';
 import { unsavedSentence } from '../shared/unsaved';
 
 const APP_SCHEME = 'actguy';
@@ -50,28 +51,9 @@ function samplePath(): string {
   return app.isPackaged ? join(process.resourcesPath, 'assets', 'walk.mtn') : join(app.getAppPath(), 'assets', 'walk.mtn');
 }
 
-/**
- * The motion file and options on a command line. argv[0] is the executable;
- * Electron's and Chromium's switches, the app folder (`electron .`) and any
- * non-motion argument are skipped.
- */
-function parseCommandLine(argv: string[], cwd: string): { file: string | null; workspace: string | null } {
-  const args = argv.slice(1);
-  let file: string | null = null;
-  let workspace: string | null = null;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === '--workspace' && args[i + 1]) workspace = resolve(cwd, args[++i]);
-    else if (!a.startsWith('-') && motionKindOfPath(a)) file = file ?? resolve(cwd, a);
-  }
-  return { file, workspace };
-}
-
 let mainWindow: BrowserWindow | null = null;
 /** Files the user allowed from outside the window: command line, a second launch, Finder's "Open With". */
 const policy = createPathPolicy();
-/** A file the OS asked to open before the window could take it (macOS open-file at launch). */
-let pendingOpenFile: string | null = null;
 let documentState: DocumentStateReport = { documentId: null, documentName: null, dirty: false };
 let closeConfirmed = false;
 
@@ -116,11 +98,33 @@ function showAbout(): void {
   void (mainWindow ? dialog.showMessageBox(mainWindow, options) : dialog.showMessageBox(options));
 }
 
+/**
+ * A file the OS handed over, once the renderer listens: it becomes allowed and
+ * the renderer opens it where its kind belongs (renderer/app/commands.ts), after
+ * its own unsaved-changes question. A .sev goes with the project beside it that lists it.
+ */
+function deliverSystemFile(path: string): void {
+  policy.allowFile(path);
+  const command: MenuCommand = { command: 'file.openFromSystem', path };
+  if (systemFileKindOfPath(path) === 'sev') {
+    const project = findProjectListingSev(path);
+    if (project) {
+      policy.allowFile(project);
+      command.projectPath = project;
+    }
+  }
+  sendMenuCommand(command);
+}
+
+/** Files from the OS (command line, second launch, macOS open-file), kept until the renderer listens. */
+const systemFiles = createSystemFileQueue(deliverSystemFile);
+
 async function start(): Promise<void> {
   await app.whenReady();
-  const { file: argFile, workspace } = parseCommandLine(process.argv, process.cwd());
-  const file = pendingOpenFile ?? argFile;
-  pendingOpenFile = null;
+  const { files, workspace } = parseCommandLine(process.argv, process.cwd());
+  // The first motion on the command line opens at start-up; the rest (a project, a .sev, more motions) follow it.
+  const argMotion = files.find((f) => systemFileKindOfPath(f) === 'motion') ?? null;
+  for (const f of files) if (f !== argMotion) systemFiles.offer(f);
   const sample = samplePath();
 
   protocol.handle(APP_SCHEME, serveRenderer);
@@ -147,16 +151,17 @@ async function start(): Promise<void> {
       }),
     );
   };
+  const appInfo: AppInfo = {
+    version: app.getVersion(),
+    samplePath: sample,
+    startupPath: argMotion ?? sample,
+    transport: 'electron',
+    nativeDialogs: true,
+    workspaceRoot: workspace,
+    platform: process.platform,
+  };
   const handlers = createHandlers({
-    appInfo: {
-      version: app.getVersion(),
-      samplePath: sample,
-      startupPath: file ?? sample,
-      transport: 'electron',
-      nativeDialogs: true,
-      workspaceRoot: workspace,
-      platform: process.platform,
-    },
+    appInfo,
     policy,
     recent,
     compress,
@@ -168,6 +173,20 @@ async function start(): Promise<void> {
       mainWindow?.setTitle(report.documentName ? `${report.documentName}${report.dirty ? ' •' : ''} — ${APP_NAME}` : APP_NAME);
     },
   });
+  // The renderer asks for the app info right after subscribing to menu commands: it listens now. A motion the
+  // OS handed over before (macOS open-file at launch) becomes the start-up file; the other files follow it.
+  const answerAppInfo = handlers.getAppInfo;
+  handlers.getAppInfo = async (arg) => {
+    if (!argMotion) {
+      const motion = systemFiles.take((f) => systemFileKindOfPath(f) === 'motion');
+      if (motion) {
+        policy.allowFile(motion);
+        appInfo.startupPath = motion;
+      }
+    }
+    systemFiles.rendererListening();
+    return answerAppInfo(arg);
+  };
   for (const member of ACTGUY_INVOKE_MEMBERS) {
     ipcMain.handle(ipcInvokeChannel(member), (event, arg: unknown) => {
       if (!trustedSender(event)) return { ok: false, error: { message: 'refused: the request did not come from the ActGuy window' } };
@@ -198,7 +217,12 @@ async function start(): Promise<void> {
     },
   });
   const win = mainWindow;
+  // Windows and Linux: the page draws its own menu bar (with the same commands), so the native one is not
+  // shown too; its accelerators stay registered (the native menu owns the command shortcuts, shared/shortcuts.ts).
+  if (process.platform !== 'darwin') win.setMenuBarVisibility(false);
   win.once('ready-to-show', () => win.show());
+  // A page that never asked for the app info (a failed start-up) still gets the files once it has loaded.
+  win.webContents.once('did-finish-load', () => systemFiles.rendererListening());
   win.on('close', (event) => {
     if (!documentState.dirty || closeConfirmed) return;
     event.preventDefault();
@@ -230,23 +254,10 @@ async function start(): Promise<void> {
   });
 }
 
-/**
- * A file handed to the app by the user outside the window (a second launch with a
- * file, macOS "Open With"): it becomes allowed and the renderer opens it as it
- * opens a recent file, so its dirty-check runs first.
- */
-function openFromOutside(path: string): void {
-  if (!mainWindow) {
-    pendingOpenFile = path;
-    return;
-  }
-  policy.allowFile(path);
-  sendMenuCommand({ command: 'file.openRecent', path });
-}
-
+// macOS Finder's "Open With" and a double-click: before or after ready, before or after the page listens.
 app.on('open-file', (event, path) => {
   event.preventDefault();
-  if (motionKindOfPath(path)) openFromOutside(path);
+  if (systemFileKindOfPath(path)) systemFiles.offer(path);
 });
 
 // Every web contents (the window and anything it might try to create): no new windows, no navigation, no webviews.
@@ -265,8 +276,7 @@ if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   app.on('second-instance', (_event, argv, cwd) => {
-    const { file } = parseCommandLine(argv, cwd);
-    if (file) openFromOutside(file);
+    for (const file of parseCommandLine(argv, cwd).files) systemFiles.offer(file);
     if (mainWindow) {
       if (mainWindow.isMinimized()) mainWindow.restore();
       mainWindow.focus();

@@ -29,9 +29,10 @@ export type LoadOutcome =
 /**
  * What openMotion asked for, once the handler has made `path` and
  * `skeletonPath` canonical and checked them against the path policy (without
- * a skeletonPath, `<base>.mtn` beside the file is used when present).
+ * a skeletonPath, `<base>.mtn` beside the file is used when present and
+ * `mayReadBeside` allows it: the handler lets it read only an allowed file).
  */
-export type LoadRequest = OpenMotionRequest;
+export type LoadRequest = OpenMotionRequest & { mayReadBeside?: (path: string) => boolean };
 
 /**
  * Reads a .mtn, .mt3 or .mar into MTN bytes. A .mtn is read and validated as
@@ -80,7 +81,7 @@ export function loadMotionFile(req: LoadRequest): LoadOutcome {
   let skeletonPath: string | null = null;
   if (!req.withoutSkeleton) {
     const beside = join(dirname(path), `${fileBase}.mtn`);
-    skeletonPath = req.skeletonPath ?? (existsSync(beside) ? beside : null);
+    skeletonPath = req.skeletonPath ?? (existsSync(beside) && (req.mayReadBeside?.(beside) ?? true) ? beside : null);
     if (!skeletonPath) return { status: 'needsSkeleton', path, kind, marEntry };
     const sp = skeletonPath;
     skeleton = inFile(sp, () => readMtn(readFileBytes(sp)));

@@ -1,9 +1,31 @@
+import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SYSTEM_FILE_EXTENSIONS } from '../shared/systemFiles';
+import { buildApp } from '../scripts/app-build.mjs';
 
 const root = resolve(__dirname, '..');
+const require = createRequire(join(root, 'package.json'));
+const yaml = require('js-yaml') as { load(text: string): unknown };
+const asar = require('@electron/asar') as { listPackage(archive: string, options: { isPack: boolean }): string[] };
+const { validateConfiguration } = require('app-builder-lib/out/util/config/config') as { validateConfiguration(config: unknown, logger: unknown): Promise<void> };
+const { DebugLogger } = require('builder-util') as { DebugLogger: new (enabled?: boolean) => unknown };
+
+interface BuilderConfig {
+  files: string[];
+  asarUnpack: string[];
+  extraResources: { from: string; to: string; filter: string[] }[];
+  electronFuses: Record<string, boolean>;
+  fileAssociations: { ext: string; name: string; mimeType?: string; role: string }[];
+  linux: { icon: string };
+  win: { icon: string };
+  mac: { icon: string };
+}
+const config = yaml.load(readFileSync(join(root, 'electron-builder.yml'), 'utf8')) as BuilderConfig;
 
 /** The source files esbuild pulls into a bundle (as scripts/build.mjs builds it). */
 async function bundleInputs(entry: string): Promise<string[]> {
@@ -13,16 +35,51 @@ async function bundleInputs(entry: string): Promise<string[]> {
   return Object.keys(r.metafile.inputs);
 }
 
-describe('packaged app', () => {
-  it('ships main, preload, worker and renderer, and never the loopback server or node_modules', () => {
-    const yml = readFileSync(resolve(root, 'electron-builder.yml'), 'utf8');
-    const files = yml.slice(yml.indexOf('\nfiles:'), yml.indexOf('\nextraResources:')).split('\n').map((l) => l.trim().replace(/^- /, '').replace(/"/g, ''));
-    for (const wanted of ['package.json', 'dist/electron/main.cjs', 'dist/electron/preload.cjs', 'dist/electron/compressWorker.cjs', 'dist/renderer/**/*'])
-      expect(files).toContain(wanted);
-    expect(files).toContain('!dist/electron/loopback.cjs');
-    expect(files).toContain('!node_modules/**/*');
-    expect(files.some((f) => f === 'dist/electron/**/*' || f === 'dist/**/*')).toBe(false);
-    expect(yml).toMatch(/extraResources:\n\s+- from: assets\/walk\.mtn\n\s+to: assets\/walk\.mtn/);
+describe('electron-builder.yml', () => {
+  it('passes electron-builder\'s own configuration validation, which refuses a misspelt key', async () => {
+    await expect(validateConfiguration(structuredClone(config), new DebugLogger(false))).resolves.toBeUndefined();
+    await expect(validateConfiguration({ ...structuredClone(config), fileAssociation: [] }, new DebugLogger(false))).rejects.toThrow(/fileAssociation/);
+  });
+
+  it('sets the security fuses: no RunAsNode, NODE_OPTIONS or --inspect; cookies encrypted; app.asar checked and the only app source', () => {
+    expect(config.electronFuses).toEqual({
+      runAsNode: false,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableCookieEncryption: true,
+      enableEmbeddedAsarIntegrityValidation: true,
+      onlyLoadAppFromAsar: true,
+      grantFileProtocolExtraPrivileges: false,
+    });
+  });
+
+  it('associates every kind of file ActGuy opens, each with a MIME type (Linux skips an association without one)', () => {
+    const exts = Object.values(SYSTEM_FILE_EXTENSIONS).flat().map((e) => e.slice(1)).sort();
+    expect(config.fileAssociations.map((a) => a.ext).sort()).toEqual(exts);
+    for (const a of config.fileAssociations) expect(a.mimeType, a.ext).toMatch(/^(application|text)\/x-actguy-[a-z0-9+.-]+$/);
+    expect(new Set(config.fileAssociations.map((a) => a.mimeType)).size).toBe(config.fileAssociations.length);
+  });
+
+  it('points at an icon set that exists: PNG sizes for Linux, .ico for Windows, .icns for macOS', () => {
+    const pngSize = (file: string) => {
+      const b = readFileSync(file);
+      expect(b.subarray(0, 8).toString('latin1'), file).toBe('\x89PNG\r\n\x1a\n');
+      return [b.readUInt32BE(16), b.readUInt32BE(20)];
+    };
+    const linux = join(root, config.linux.icon);
+    const sizes = readdirSync(linux).map((f) => {
+      const [w, h] = pngSize(join(linux, f));
+      expect(f).toBe(`${w}x${h}.png`);
+      return w;
+    });
+    expect(sizes.sort((a, b) => a - b)).toEqual([16, 24, 32, 48, 64, 128, 256, 512]);
+    expect(pngSize(join(root, 'build-resources', 'icon.png'))).toEqual([1024, 1024]);
+    const ico = readFileSync(join(root, config.win.icon));
+    expect([ico.readUInt16LE(0), ico.readUInt16LE(2)]).toEqual([0, 1]);
+    expect(ico.readUInt16LE(4)).toBeGreaterThanOrEqual(5);
+    const icns = readFileSync(join(root, config.mac.icon));
+    expect(icns.subarray(0, 4).toString('latin1')).toBe('icns');
+    expect(icns.readUInt32BE(4)).toBe(icns.length);
   });
 
   it('main and preload bundles contain no loopback code; the preload bundles nothing from Node or the handlers', async () => {
@@ -31,5 +88,76 @@ describe('packaged app', () => {
     expect(main).toContain('electron/handlers.ts');
     const preload = await bundleInputs('electron/preload.ts');
     expect(preload.sort()).toEqual(['electron/preload.ts', 'shared/ipc.ts']);
+  });
+});
+
+/** Electron's fuse sentinel (@electron/fuses); the fuse wire follows it: version 1, length, one byte per fuse. */
+const FUSE_SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
+/** Electron's own defaults, in wire order: RunAsNode, cookie encryption, NODE_OPTIONS, --inspect, asar integrity, only asar, V8 snapshot, file:// privileges. */
+const STOCK_FUSES = '10110001';
+
+/**
+ * A --dir pack with a stand-in Electron distribution (electronDist): a folder with a dummy
+ * executable that carries a fuse wire, so electron-builder packs, flips the fuses and
+ * writes app.asar exactly as for a release, without downloading Electron. Runs without
+ * a network (in a network namespace where `unshare` allows one).
+ */
+describe('packed app (electron-builder --dir with a stand-in Electron)', () => {
+  const work = mkdtempSync(join(tmpdir(), 'actguy-pack-'));
+  const out = join(work, 'out');
+  let unpacked = '';
+  let log = '';
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  beforeAll(async () => {
+    await buildApp({ quiet: true });
+    const dist = join(work, 'electron-dist');
+    mkdirSync(dist);
+    const exe = join(dist, 'electron');
+    writeFileSync(exe, Buffer.concat([Buffer.from('#!/bin/sh\necho "stand-in Electron"\n'), Buffer.from(FUSE_SENTINEL, 'latin1'), Buffer.from([1, STOCK_FUSES.length]), Buffer.from(STOCK_FUSES, 'latin1')]));
+    chmodSync(exe, 0o755);
+    writeFileSync(join(dist, 'LICENSE'), 'stand-in');
+    writeFileSync(join(dist, 'version'), '0.0.0');
+    const cli = [join(root, 'node_modules', 'electron-builder', 'cli.js'), '--config', 'electron-builder.yml', '--linux', '--dir', '--x64', `-c.electronDist=${dist}`, `-c.directories.output=${out}`];
+    const offline = process.platform === 'linux' && spawnSync('unshare', ['-rn', 'true']).status === 0;
+    const r = offline ? spawnSync('unshare', ['-rn', process.execPath, ...cli], { cwd: root, encoding: 'utf8' }) : spawnSync(process.execPath, cli, { cwd: root, encoding: 'utf8' });
+    log = `${offline ? '(no network) ' : '(network namespace unavailable) '}${r.stdout}${r.stderr}`;
+    if (r.status !== 0) throw new Error(`electron-builder failed:\n${log}`);
+    unpacked = join(out, 'linux-unpacked');
+  }, 600_000);
+
+  it('app.asar holds exactly main, preload, the workers\' entries and the renderer: no node_modules, no loopback server, no source maps', () => {
+    const files = asar.listPackage(join(unpacked, 'resources', 'app.asar'), { isPack: false }).map((f) => f.replace(/\\/g, '/'));
+    const plain = files.filter((f) => !files.some((other) => other.startsWith(`${f}/`)));
+    const renderer = readdirSync(join(root, 'dist', 'renderer', 'assets')).filter((f) => !f.endsWith('.map')).map((f) => `/dist/renderer/assets/${f}`);
+    expect(plain.sort()).toEqual(
+      ['/package.json', '/dist/electron/main.cjs', '/dist/electron/preload.cjs', '/dist/electron/compressWorker.cjs', '/dist/electron/buildWorker.cjs', '/dist/electron/importWorker.cjs', '/dist/electron/textCheckWorker.cjs', '/dist/renderer/index.html', ...renderer].sort(),
+    );
+    expect(files.filter((f) => /node_modules|loopback|\.map$/.test(f))).toEqual([]);
+  });
+
+  it('app.asar.unpacked holds the workers (worker_threads loads a real file)', () => {
+    const dir = join(unpacked, 'resources', 'app.asar.unpacked', 'dist', 'electron');
+    expect(readdirSync(dir).sort()).toEqual(['buildWorker.cjs', 'compressWorker.cjs', 'importWorker.cjs', 'textCheckWorker.cjs']);
+    expect(config.asarUnpack.map((p) => p.split('/').pop()).sort()).toEqual(['buildWorker.cjs', 'compressWorker.cjs', 'importWorker.cjs', 'textCheckWorker.cjs']);
+  });
+
+  it('ships the sample project with every file it names, its .sev files, the SE tables and the sounds', () => {
+    const assets = join(unpacked, 'resources', 'assets');
+    const project = JSON.parse(readFileSync(join(assets, 'sample.actguy.json'), 'utf8')) as { motions: { mtn: string; sev?: string }[]; seTables: { sls: string; seDefine: string } };
+    const named = [...project.motions.flatMap((m) => [m.mtn, ...(m.sev ? [m.sev] : [])]), project.seTables.sls, project.seTables.seDefine];
+    for (const f of named) expect(existsSync(join(assets, f)), f).toBe(true);
+    // The start-up sample main.cjs opens (process.resourcesPath/assets/walk.mtn).
+    expect(existsSync(join(assets, 'walk.mtn'))).toBe(true);
+    const sounds = readdirSync(join(root, 'assets', 'sounds')).filter((f) => f.endsWith('.wav')).sort();
+    expect(sounds.length).toBeGreaterThan(0);
+    expect(readdirSync(join(assets, 'sounds')).sort()).toEqual(sounds);
+  });
+
+  it('flips the security fuses in the packed executable', () => {
+    const exe = readFileSync(join(unpacked, 'actguy'));
+    const at = exe.indexOf(FUSE_SENTINEL) + FUSE_SENTINEL.length;
+    // RunAsNode off, cookies encrypted, NODE_OPTIONS off, --inspect off, asar integrity on, only asar, V8 snapshot as shipped, file:// privileges off.
+    expect(exe.subarray(at + 2, at + 2 + STOCK_FUSES.length).toString('latin1'), log).toBe('01001100');
   });
 });

@@ -7,6 +7,7 @@
  */
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { quotePath } from './pathPolicy';
 
 /** A path the user gave, with what it is for ("the input", "-o", "--report"). */
 export interface RolePath {
@@ -132,4 +133,17 @@ export function findOutputClashes(inputs: readonly RolePath[], outputs: readonly
 export function refuseOutputClashes(inputs: readonly RolePath[], outputs: readonly RolePath[]): void {
   const problems = findOutputClashes(inputs, outputs);
   if (problems.length) throw new OutputClashError(problems.join('\n'));
+}
+
+/** The first of `inputs` that `output` would overwrite, or null (the app's saves, exports and builds ask this). */
+export function inputOverwrittenBy(output: string, inputs: readonly string[]): string | null {
+  for (const input of inputs) if (sameFile(output, input)) return input;
+  return null;
+}
+
+/** Refuses a save or export onto a file the document was read from (its .mt3/.mar, skeleton or import source), however spelled. */
+export function refuseOverwritingInput(verb: 'save' | 'export', path: string, inputs: readonly string[]): void {
+  const input = inputOverwrittenBy(path, inputs);
+  if (input !== null)
+    throw new Error(`Could not ${verb} ${quotePath(path)}: it is ${quotePath(input)}, a file this motion was read from; choose another name (nothing was written)`);
 }

@@ -1,20 +1,32 @@
-import { existsSync, realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /**
  * Which files the renderer may make the main process touch. The renderer is
- * untrusted: it can only name files the user chose in a dialog, files it
- * opened before (recent files), files an opened project lists, the bundled
- * sample, and (loopback mode) anything under the workspace root.
+ * untrusted (a compromised page, or any page over loopback), so access is
+ * granted only by things the renderer cannot forge:
  *
- * Paths are compared after resolving symbolic links, so a link inside the
- * workspace that points outside it is refused too.
+ * - the workspace folder (`--workspace`, the loopback transport's root);
+ * - files the user picked in a native dialog, handed over on the command
+ *   line or by the OS, opened before (recent files), and the bundled sample;
+ * - the files a project names, but only a project the user picked in a
+ *   dialog and the main process read from disk itself (projectHandlers'
+ *   grantProject) -- never project text the renderer sends;
+ * - a sound folder the user picked (sound files only).
+ *
+ * Every check resolves symbolic links (the longest existing prefix, and a
+ * dangling link's target), so a link inside an allowed folder that points
+ * outside it is refused like the outside path itself.
  */
 export interface PathPolicy {
-  /** Allows one file (chosen in a dialog, listed by a project, the sample, a recent file). */
+  /** Allows one file (chosen in a dialog, named by a picked project, the sample, a recent file). */
   allowFile(path: string): void;
-  /** Allows every file under a directory (the loopback workspace root). */
-  allowTree(root: string): void;
+  /**
+   * Allows every file under a directory: the workspace root, or with
+   * `extensions` (lower case, no dot) only files of those types plus the
+   * folder itself for listing (an audition sound folder).
+   */
+  allowTree(root: string, options?: { extensions?: readonly string[] }): void;
   /**
    * Returns the canonical absolute path when `path` is allowed, else throws
    * PathNotAllowedError. For writes the file may not exist yet: its directory
@@ -23,59 +35,108 @@ export interface PathPolicy {
   check(path: string, purpose: 'read' | 'write'): string;
   /** Whether `path` is allowed (check without throwing). */
   isAllowed(path: string): boolean;
-  /** The allowed trees (canonical), for listing the workspace. */
+  /** The allowed trees without an extension filter (canonical): the workspace. */
   trees(): string[];
 }
 
-/** A path outside the allowed set. The message says what to do instead. */
+/** Longest piece of a user's path quoted in a message: a hostile 1 MB path must not come back in every reply. */
+const QUOTED_PATH_MAX = 300;
+
+/** A path for a message: as given, but at most QUOTED_PATH_MAX characters (its head and its tail). */
+export function quotePath(path: string): string {
+  if (path.length <= QUOTED_PATH_MAX) return path;
+  const half = Math.floor((QUOTED_PATH_MAX - 1) / 2);
+  return `${path.slice(0, half)}…${path.slice(-half)}`;
+}
+
+/** A path outside the allowed set. The message names the path and says what to do instead. */
 export class PathNotAllowedError extends Error {
   readonly path: string;
   constructor(path: string, reason: string) {
-    super(`ActGuy refused to access ${path}: ${reason}`);
+    super(`ActGuy refused to access ${quotePath(path)}: ${reason}`);
     this.name = 'PathNotAllowedError';
     this.path = path;
   }
 }
 
-/** Resolves symbolic links of the longest existing prefix, so a not-yet-written file still gets a canonical path. */
-export function canonicalPath(path: string): string {
+/** Symbolic links followed while resolving one path before it counts as a loop. */
+const MAX_LINK_HOPS = 40;
+
+/**
+ * The real location of a path: symbolic links of the longest existing prefix
+ * resolved, and a dangling link followed to where it points, so a file that
+ * does not exist yet (or a link to one) gets the path a write would create.
+ */
+export function canonicalPath(path: string, hops = 0): string {
   const abs = resolve(path);
-  if (existsSync(abs)) return realpathSync.native(abs);
+  try {
+    return realpathSync.native(abs);
+  } catch {
+    // missing, or a dangling link: resolved below
+  }
+  let linkTarget: string | null = null;
+  try {
+    if (lstatSync(abs).isSymbolicLink()) linkTarget = readlinkSync(abs);
+  } catch {
+    // does not exist at all
+  }
+  if (linkTarget !== null) {
+    if (hops >= MAX_LINK_HOPS) throw new PathNotAllowedError(abs, 'its symbolic links form a loop');
+    return canonicalPath(resolve(dirname(abs), linkTarget), hops + 1);
+  }
   const parent = dirname(abs);
   if (parent === abs) return abs;
-  return join(canonicalPath(parent), basename(abs));
+  return join(canonicalPath(parent, hops), basename(abs));
 }
 
-function isInside(root: string, target: string): boolean {
+/** Whether `target` is `root` or inside it (both canonical). */
+export function isInside(root: string, target: string): boolean {
   const rel = relative(root, target);
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }
 
+/** Longest path accepted from the renderer (Linux PATH_MAX; Windows long paths are shorter in practice). */
+const MAX_PATH_LENGTH = 4096;
+
 export function createPathPolicy(): PathPolicy {
   const files = new Set<string>();
-  const roots: string[] = [];
-  const allowedCanonical = (canon: string): boolean => files.has(canon) || roots.some((r) => isInside(r, canon));
+  const roots: { root: string; extensions: readonly string[] | null }[] = [];
+  const allowedCanonical = (canon: string): boolean =>
+    files.has(canon) ||
+    roots.some(({ root, extensions }) =>
+      extensions === null ? isInside(root, canon) : canon === root || (isInside(root, canon) && extensions.includes(extname(canon).slice(1).toLowerCase())),
+    );
   const policy: PathPolicy = {
     allowFile(path) {
       files.add(canonicalPath(path));
     },
-    allowTree(root) {
+    allowTree(root, options) {
       const canon = canonicalPath(root);
-      if (!roots.includes(canon)) roots.push(canon);
+      const extensions = options?.extensions ? options.extensions.map((e) => e.toLowerCase()) : null;
+      if (!roots.some((r) => r.root === canon && String(r.extensions) === String(extensions))) roots.push({ root: canon, extensions });
     },
     check(path, purpose) {
-      if (typeof path !== 'string' || path.length === 0) throw new PathNotAllowedError(String(path), 'no path given');
+      if (typeof path !== 'string' || path.length === 0) throw new PathNotAllowedError(String(path).slice(0, 100), 'no path given');
       if (path.includes('\0')) throw new PathNotAllowedError(JSON.stringify(path), 'the path contains a NUL character');
+      if (path.length > MAX_PATH_LENGTH) throw new PathNotAllowedError(path, `the path is longer than ${MAX_PATH_LENGTH} characters`);
       if (!isAbsolute(path)) throw new PathNotAllowedError(path, 'only absolute paths are accepted');
       const canon = canonicalPath(path);
       if (!allowedCanonical(canon)) {
         throw new PathNotAllowedError(
           path,
-          'it is not a file you chose, a recent file, a project file, the bundled sample or inside the workspace; choose it with Open or Save As',
+          canon === resolve(path)
+            ? 'it is not a file you chose, a file of a project you opened, a recent file, the bundled sample or inside the workspace; choose it with Open or Save As'
+            : `it resolves to ${quotePath(canon)}, which is not a file you chose, a file of a project you opened, a recent file, the bundled sample or inside the workspace`,
         );
       }
-      if (purpose === 'write' && !existsSync(dirname(canon))) {
-        throw new PathNotAllowedError(path, `its folder ${dirname(canon)} does not exist`);
+      if (purpose === 'write') {
+        let folderOk = false;
+        try {
+          folderOk = lstatSync(dirname(canon)).isDirectory();
+        } catch {
+          // missing folder: refused below
+        }
+        if (!folderOk) throw new PathNotAllowedError(path, `its folder ${quotePath(dirname(canon))} does not exist`);
       }
       return canon;
     },
@@ -87,7 +148,7 @@ export function createPathPolicy(): PathPolicy {
         return false;
       }
     },
-    trees: () => [...roots],
+    trees: () => roots.filter((r) => r.extensions === null).map((r) => r.root),
   };
   return policy;
 }

@@ -39,7 +39,11 @@ function start(): void {
   connectCompression(documentStore, compressionStore, (req) => api.compressMotion(req));
   reportDocumentStateOnChange();
   // Native menu commands and files the OS handed to main (renderer/app/commands.ts: respects an open modal).
-  api.onMenuCommand((cmd) => void runCommand(cmd));
+  // Main sends the files it kept during start-up right after the app info below: they run once the start-up
+  // motion is open, so that one cannot replace them.
+  let startedUp: () => void = () => {};
+  const startup = new Promise<void>((done) => (startedUp = done));
+  api.onMenuCommand((cmd) => void startup.then(() => runCommand(cmd)));
 
   // Browser (loopback) mode: the tab itself asks before leaving with unsaved edits. Not under Electron: there
   // main asks on the window's close event (reportDocumentState), and a cancelled beforeunload would silently
@@ -57,6 +61,7 @@ function start(): void {
     } catch (err) {
       sessionStore.getState().notify('error', `Start-up failed: ${err instanceof Error ? err.message : String(err)}`);
     }
+    startedUp();
   })();
 }
 

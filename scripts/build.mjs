@@ -28,6 +28,7 @@ const targets = {
     ['electron/compressWorker.ts', 'dist/electron/compressWorker.cjs', {}],
     ['electron/project/buildWorker.ts', 'dist/electron/buildWorker.cjs', {}],
     ['electron/interchange/importWorker.ts', 'dist/electron/importWorker.cjs', {}],
+    ['electron/project/textCheckWorker.ts', 'dist/electron/textCheckWorker.cjs', {}],
     ['electron/loopback/serve.ts', 'dist/electron/loopback.cjs', {}],
   ],
 };

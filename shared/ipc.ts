@@ -22,7 +22,7 @@
  *
  * Additive changes only; note every change in /work/notes/IPC-CHANGES.md.
  */
-import type { CompressResult } from './compress/types';
+import type { CompressMethod, CompressResult } from './compress/types';
 import type { FileKind } from './errors';
 import type { BuildReport } from './project/plan';
 import type { InterchangeWarning } from './interchange/types';
@@ -244,6 +244,12 @@ export interface CompressTolerances {
   rotationToleranceDeg: number;
   /** Joint offset tolerance, motion units. */
   offsetTolerance: number;
+  /** Key selection (CompressOptions.method); 'refined' when absent. */
+  method?: CompressMethod;
+  /** Skeleton-aware bound on the object-space error, motion units (CompressOptions.objectTolerance); off when absent. */
+  objectTolerance?: number;
+  /** Virtual-point distance for the object-space error, motion units; a tenth of the skeleton size when absent. */
+  shell?: number;
 }
 
 /**
@@ -280,7 +286,7 @@ export interface CompressRequest {
  * (CompressResult: stored values, per-channel reports, sizes) with the time
  * measured in the worker and the file bytes only when asked for.
  */
-export interface CompressResponse extends Pick<CompressResult, 'mt3' | 'channels' | 'warnings' | 'totalKeys' | 'mt3Bytes' | 'mtnBytes' | 'ratio'> {
+export interface CompressResponse extends Pick<CompressResult, 'mt3' | 'channels' | 'warnings' | 'totalKeys' | 'mt3Bytes' | 'mtnBytes' | 'ratio' | 'method' | 'objectError' | 'skeleton'> {
   status: 'done';
   documentId: DocumentId;
   revision: number;
@@ -629,6 +635,12 @@ export interface ActGuyApi {
   importMotion(req: ImportMotionRequest): Promise<ImportMotionOutcome>;
   /** Shows an open dialog (.bvh/.glb/.gltf), then behaves as importMotion on the chosen file with these options. */
   importMotionDialog(req: ImportMotionOptions): Promise<ImportMotionOutcome>;
+  /**
+   * Stops every import in progress: each one's importMotion resolves `cancelled`
+   * and no document is opened. Resolves with how many were stopped. (An import
+   * that runs past its time budget is stopped on its own, with a message.)
+   */
+  cancelImport(): Promise<{ cancelled: number }>;
   /** Writes the source or the compressed motion as a .glb atomically. */
   exportGltf(req: ExportGltfRequest): Promise<ExportGltfOutcome>;
   /** Shows a save dialog (.glb), then exports there. */
@@ -668,6 +680,7 @@ export const ACTGUY_INVOKE_MEMBERS = [
   'readSound',
   'importMotion',
   'importMotionDialog',
+  'cancelImport',
   'exportGltf',
   'exportGltfDialog',
 ] as const;

@@ -9,7 +9,7 @@ import { gvStrCode } from '../../shared/strcode';
 import { describeSar } from '../../shared/sar/describe';
 import { buildProject } from './build';
 import { findProjectOfSar, loadSarDisplayNames } from './sarNames';
-import { writeFilesAtomically } from './files';
+import { commitOutputs } from './commit';
 
 const ASSETS = join(__dirname, '..', '..', 'assets');
 const dirs: string[] = [];
@@ -104,7 +104,7 @@ describe('buildProject', () => {
     expect(report.warnings).toContain('walk_60: resampled from 60 fps (frames 0..264) to 30 fps (frames 0..132)');
     // the resampled motion is compressed within its own tolerance
     expect(report.motions[3].maxError.rotationDeg).toBeLessThanOrEqual(0.75);
-    expect(listing(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    expect(listing(dir).filter((f) => f.includes('.actguy-'))).toEqual([]);
   });
 
   it('a project with one broken SEV writes nothing and lists the error', () => {
@@ -153,20 +153,20 @@ describe('buildProject', () => {
   });
 });
 
-describe('writeFilesAtomically', () => {
+describe('commitOutputs', () => {
   it('leaves every target untouched and no temp files when one write fails', () => {
     const dir = mkdtempSync(join(tmpdir(), 'actguy-atomic-'));
     dirs.push(dir);
     writeFileSync(join(dir, 'a.bin'), 'old');
     writeFileSync(join(dir, 'blocker'), 'a file where a folder should be');
-    expect(() => writeFilesAtomically([
+    expect(() => commitOutputs([
       { path: join(dir, 'a.bin'), bytes: new Uint8Array([1, 2, 3]) },
       { path: join(dir, 'blocker', 'b.bin'), bytes: new Uint8Array([4]) },
-    ])).toThrow(/nothing was written/);
+    ])).toThrow(`cannot write ${join(dir, 'blocker', 'b.bin')}: ${join(dir, 'blocker')} is a file, not a folder; nothing was written`);
     expect(readFileSync(join(dir, 'a.bin'), 'utf8')).toBe('old');
     expect(listing(dir)).toEqual(['a.bin', 'blocker']);
     mkdirSync(join(dir, 'ok'));
-    writeFilesAtomically([{ path: join(dir, 'ok', 'c.bin'), bytes: new Uint8Array([9]) }]);
+    commitOutputs([{ path: join(dir, 'ok', 'c.bin'), bytes: new Uint8Array([9]) }]);
     expect(Array.from(bytes(join(dir, 'ok', 'c.bin')))).toEqual([9]);
   });
 });

@@ -11,7 +11,8 @@ import type { ResolvedProject } from '../../shared/project/types';
 import { checkOutputPaths, parseProject, withOutputDir } from '../../shared/project/validate';
 import { decodeUtf8Text } from '../../shared/sev/text';
 import { findOutputClashes, type RolePath } from '../pathIdentity';
-import { readInputFile, writeFilesAtomically } from './files';
+import { commitOutputs } from './commit';
+import { readInputFile } from './files';
 
 export interface ProjectBuildOptions {
   /** Put the outputs in this folder (keeping their file names) instead of the project's paths. */
@@ -30,7 +31,7 @@ export interface ProjectBuildOptions {
 }
 
 export type ProjectBuildOutcome =
-  | { ok: true; report: BuildReport; written: string[]; warnings: FormatError[] }
+  | { ok: true; report: BuildReport; written: string[]; warnings: FormatError[]; notes: string[] }
   | { ok: false; errors: FormatError[]; warnings: FormatError[] };
 
 /** Validates, builds and writes a project; on any error writes nothing and returns every error. */
@@ -63,9 +64,9 @@ export function buildProject(projectPath: string, options: ProjectBuildOptions =
     : readInputFile;
   const result = planBuild(project, readFile, options.onProgress);
   if (!result.ok) return result;
-  if (options.dryRun) return { ok: true, report: result.report, written: [], warnings: result.warnings };
-  writeFilesAtomically(result.outputs);
-  return { ok: true, report: result.report, written: result.outputs.map((o) => o.path), warnings: result.warnings };
+  if (options.dryRun) return { ok: true, report: result.report, written: [], warnings: result.warnings, notes: [] };
+  const note = commitOutputs(result.outputs);
+  return { ok: true, report: result.report, written: result.outputs.map((o) => o.path), warnings: result.warnings, notes: note ? [note] : [] };
 }
 
 /**

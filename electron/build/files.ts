@@ -1,5 +1,3 @@
-import { mkdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { readBytes } from '../fsutil';
 
 /** Says why a file could not be read or written, in words (ENOENT -> "no such file or directory"). */
@@ -12,7 +10,10 @@ export function describeFsError(e: unknown): string {
     case 'ENOTDIR': return 'a component of the path is not a directory';
     case 'ENOSPC': return 'no space left on the device';
     case 'EROFS': return 'read-only file system';
-    default: return err?.message ?? String(e);
+    case 'EEXIST': return 'it already exists';
+    case 'EXDEV': return 'it is on another disk';
+    // Node appends the path it worked on (`, open '/x/.stage.mar.actguy-new…'`): the caller names the user's path instead.
+    default: return (err?.message ?? String(e)).replace(/, \w+ '[^']*'( -> '[^']*')?$/, '');
   }
 }
 
@@ -23,30 +24,4 @@ export function readInputFile(path: string): Uint8Array {
   } catch (e) {
     throw new Error(describeFsError(e));
   }
-}
-
-/**
- * Writes several files as one step, as far as a file system allows: every
- * file goes to a temp file beside its target first; only when all temps are
- * written are they renamed over the targets. A failure while writing temps
- * removes them and leaves every target untouched.
- */
-export function writeFilesAtomically(files: readonly { path: string; bytes: Uint8Array }[]): void {
-  const stamp = `${process.pid}.${Date.now().toString(36)}`;
-  const temps: { tmp: string; path: string }[] = [];
-  try {
-    for (const f of files) {
-      mkdirSync(dirname(f.path) || '.', { recursive: true });
-      const tmp = `${f.path}.${stamp}.tmp`;
-      temps.push({ tmp, path: f.path });
-      writeFileSync(tmp, f.bytes);
-    }
-  } catch (e) {
-    for (const t of temps) {
-      try { unlinkSync(t.tmp); } catch { /* the temp may not exist yet */ }
-    }
-    const err = e as NodeJS.ErrnoException;
-    throw new Error(`cannot write ${err.path ?? 'output'}: ${describeFsError(e)}; nothing was written`);
-  }
-  for (const t of temps) renameSync(t.tmp, t.path);
 }

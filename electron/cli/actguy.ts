@@ -31,7 +31,8 @@ async function main(argv: string[]): Promise<number> {
       return 1;
     }
     const err = e as NodeJS.ErrnoException;
-    if (err && typeof err.code === 'string' && err.path) {
+    // A raw Node error (`ENOENT: ..., open 'x'`) gets words; one of ours (`cannot write x: ...`) already has them.
+    if (err && typeof err.code === 'string' && err.path && err.message.startsWith(`${err.code}:`)) {
       console.error(`actguy ${name}: ${err.path}: ${describeFsError(err)}`);
       return 1;
     }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,3 +88,34 @@ describe('outputs never overwrite inputs', () => {
     rmSync(join(dir, 'alias.mt3'));
   });
 });
+
+describe('output errors name the user\'s path', () => {
+  const cases: [string, string[], string][] = [
+    ['a folder given as the output file', ['compress', 'walk.mtn', '-o', 'adir'], 'actguy compress: cannot write adir: a folder has that name'],
+    ['an output folder that is a file', ['compress', 'walk.mtn', '-o', 'afile/x.mt3'], 'actguy compress: cannot create the folder afile for afile/x.mt3: a file is in the way where a folder should be'],
+    ['a folder given as the report (nothing written, not even the .mt3)', ['compress', 'walk.mtn', '-o', 'fresh.mt3', '--report', 'adir'], `actguy compress: cannot write adir: it is a folder, not a file; nothing was written`],
+    ['a folder given as the .mar', ['pack-mar', '-o', 'adir', 'walk.mt3'], 'actguy pack-mar: cannot write adir: a folder has that name'],
+    ['a folder given as the .sar', ['pack-sar', '-o', 'adir', '--mar', 'stage.mar', '--sls', 'default.sls', '--se-define', 'se_define.h', 'walk.sev'], 'actguy pack-sar: cannot write adir: it is a folder, not a file; nothing was written'],
+  ];
+  for (const [what, args, message] of cases) {
+    it(what, () => {
+      mkdirSync(join(dir, 'adir'), { recursive: true });
+      writeFileSync(join(dir, 'afile'), 'a file');
+      const before = snapshotAll();
+      const r = run(...args);
+      expect(r.rc).toBe(1);
+      expect(r.err.trim()).toBe(message);
+      expect(snapshotAll()).toEqual(before);
+    });
+  }
+});
+
+/** Files and folders of the test folder (names only for folders). */
+function snapshotAll(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const f of readdirSync(dir, { recursive: true }).map(String).sort()) {
+    const p = join(dir, f);
+    out[f] = statSync(p).isDirectory() ? '<dir>' : readFileSync(p).toString('base64');
+  }
+  return out;
+}

@@ -26,11 +26,13 @@ import type { Motion } from '../../shared/motion/types';
 import { decodeMt3ToMotion } from '../../shared/mt3/decode';
 import { readMtn } from '../../shared/mtn/read';
 import type { CompressClient } from '../compressClient';
+import type { HandlerDocument } from '../documents';
 import type { DialogPort, FileFilter } from '../dialogPort';
 import { systemReason } from '../fsErrors';
 import { baseNameOf, writeFileAtomic } from '../fsutil';
 import { requireBytes, requireObject, requireString } from '../ipcArgs';
-import type { PathPolicy } from '../pathPolicy';
+import { quotePath, type PathPolicy } from '../pathPolicy';
+import { refuseOverwritingInput } from '../pathIdentity';
 import type { ApiHandlersOf } from '../project/types';
 import { workerImportRunner, type ImportRunner } from './importRunner';
 
@@ -46,15 +48,7 @@ const IMPORT_FILTERS: FileFilter[] = [
 ];
 const GLB_FILTERS: FileFilter[] = [{ name: 'glTF binary (.glb)', extensions: ['glb'] }];
 
-/** A document as electron/handlers.ts keeps it: the file it saves beside and the name compress defaults to. */
-export interface HandlerDocument {
-  /**
-   * Its file. An imported motion has none yet: this is then the path Save As
-   * proposes (`<source folder>/<suggested name>.mtn`); nothing reads it.
-   */
-  path: string;
-  name: string;
-}
+export type { HandlerDocument } from '../documents';
 
 export interface InterchangeHandlerContext {
   policy: PathPolicy;
@@ -68,11 +62,13 @@ export interface InterchangeHandlerContext {
   runImport?: ImportRunner;
 }
 
-export type InterchangeHandlers = ApiHandlersOf<'importMotion' | 'importMotionDialog' | 'exportGltf' | 'exportGltfDialog'>;
+export type InterchangeHandlers = ApiHandlersOf<'importMotion' | 'importMotionDialog' | 'cancelImport' | 'exportGltf' | 'exportGltfDialog'>;
 
 export function createInterchangeHandlers(ctx: InterchangeHandlerContext): InterchangeHandlers {
   const { policy, dialogs, compress, documents } = ctx;
   const runImport = ctx.runImport ?? workerImportRunner();
+  /** Imports in progress, so cancelImport can stop them. */
+  const importsInFlight = new Set<AbortController>();
 
   const requireDocument = (id: unknown): HandlerDocument => {
     const doc = typeof id === 'string' ? documents.get(id) : undefined;
@@ -92,13 +88,21 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
       throw new Error('importMotion: clip must be a clip index (an integer >= 0) or a clip name');
 
     // Parsed in the import worker: a large take or a hostile glTF never stalls the main process.
-    const job = await runImport({ path, fps, scale, clip });
+    const abort = new AbortController();
+    importsInFlight.add(abort);
+    let job;
+    try {
+      job = await runImport({ path, fps, scale, clip }, abort.signal);
+    } finally {
+      importsInFlight.delete(abort);
+    }
+    if (job.status === 'cancelled') return { status: 'cancelled' };
     if (job.status === 'failed') throw new ActGuyApiError({ message: job.message, formatKind: job.formatKind });
     if (job.status === 'chooseClip') return { status: 'chooseClip', path, clips: job.clips };
     const { sourceKind, mtnBytes, warnings, clipName } = job;
     const name = suggestedName(baseNameOf(path), clipName);
     const documentId = compress.open({ name, mtnBytes });
-    documents.set(documentId, { path: join(dirname(path), `${name}.mtn`), name });
+    documents.set(documentId, { path: join(dirname(path), `${name}.mtn`), name, inputs: [path] });
     return {
       status: 'imported',
       motion: { documentId, name, sourcePath: path, sourceKind, clip: clipName, mtnBytes, warnings },
@@ -110,8 +114,9 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
     const doc = requireDocument(req.documentId);
     const source = requireSource(req.source, 'exportGltf: source');
     const given = requireString(req.path, 'exportGltf: path');
-    if (extname(given).toLowerCase() !== '.glb') throw new Error(`Could not export ${given}: the file name must end in .glb`);
+    if (extname(given).toLowerCase() !== '.glb') throw new Error(`Could not export ${quotePath(given)}: the file name must end in .glb`);
     const path = policy.check(given, 'write');
+    refuseOverwritingInput('export', path, [...(doc.inputs ?? []), doc.path]);
     const scale = req.scale === undefined ? 1 : req.scale;
     if (!(typeof scale === 'number' && Number.isFinite(scale) && scale > 0)) throw new Error(`exportGltf: scale must be a number > 0, found ${String(req.scale)}`);
     const mtnBytes = requireBytes(req.mtnBytes, 'exportGltf: mtnBytes');
@@ -151,6 +156,12 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
 
   return {
     importMotion,
+    cancelImport: async () => {
+      const cancelled = importsInFlight.size;
+      for (const a of importsInFlight) a.abort();
+      importsInFlight.clear();
+      return { cancelled };
+    },
 
     importMotionDialog: async (raw) => {
       const options = raw === undefined || raw === null ? {} : importOptions(requireObject<ImportMotionRequest>(raw, 'importMotionDialog'), 'importMotionDialog');

@@ -10,6 +10,11 @@
  * (so another site cannot post a form to it) and a same-origin Origin when the
  * browser sends one; only members of ACTGUY_INVOKE_MEMBERS are served (404
  * otherwise); static files come only from the renderer folder.
+ *
+ * Limits: a request body is at most 64 MiB and all bodies being received at
+ * once share a budget (413 / 503 beyond, before the bytes are kept); a
+ * malformed URL gets 400; an error reply quotes at most a short piece of
+ * what the request said.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -22,8 +27,24 @@ import { CONTENT_SECURITY_POLICY } from '../security';
 
 /** Header carrying the token on RPCs (same name as renderer/transport/loopback.ts). */
 export const TOKEN_HEADER = 'x-actguy-token';
-/** Largest RPC body accepted (an MTN of 65535 frames is far below this for real skeletons). */
-const MAX_BODY_BYTES = 512 * 1024 * 1024;
+/** Largest RPC body accepted (a 100-joint MTN of 10,000 frames is about 12 MiB). */
+export const MAX_BODY_BYTES = 64 * 1024 * 1024;
+/** Bytes of request bodies held at once across concurrent uploads. */
+export const BODY_BUDGET_BYTES = 2 * MAX_BODY_BYTES;
+/** Longest piece of a request (a member name, a path) an error reply quotes. */
+const ECHO_MAX = 64;
+
+/** A piece of the request for an error reply: short, and JSON-quoted so no control character goes back raw. */
+function echo(s: string): string {
+  return JSON.stringify(s.length <= ECHO_MAX ? s : `${s.slice(0, ECHO_MAX)}…`);
+}
+
+/** A request refused with an HTTP status (413 too large, 503 over the shared budget). */
+class BodyRefused extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -48,6 +69,10 @@ export interface LoopbackServerOptions {
   token?: string;
   /** 0 (default) picks a free port. */
   port?: number;
+  /** Largest request body (default MAX_BODY_BYTES). */
+  maxBodyBytes?: number;
+  /** Bytes of bodies held at once across concurrent requests (default BODY_BUDGET_BYTES). */
+  bodyBudgetBytes?: number;
 }
 
 export interface LoopbackServer {
@@ -56,6 +81,8 @@ export interface LoopbackServer {
   origin: string;
   port: number;
   token: string;
+  /** Bytes of request bodies reserved right now (tests watch uploads start and end with it). */
+  bodyBytesInFlight(): number;
   close(): Promise<void>;
 }
 
@@ -94,35 +121,79 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
     res.end(body);
   };
 
+  const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const budget = options.bodyBudgetBytes ?? BODY_BUDGET_BYTES;
+  let inFlight = 0;
+
+  /**
+   * Reads a body within the limits: a declared Content-Length is reserved
+   * from the shared budget before any byte is read; bytes beyond what was
+   * declared (or of a chunked body) are reserved as they arrive. The
+   * reservation is returned when the request ends, fails or is refused.
+   */
   const readBody = (req: IncomingMessage): Promise<Uint8Array> =>
     new Promise((resolveBody, reject) => {
+      const declared = req.headers['content-length'] === undefined ? 0 : Number(req.headers['content-length']);
+      if (!Number.isSafeInteger(declared) || declared < 0) return reject(new BodyRefused(400, 'bad Content-Length'));
+      if (declared > maxBody) return reject(new BodyRefused(413, `request body of ${declared} bytes is over the ${maxBody}-byte limit`));
+      if (inFlight + declared > budget) return reject(new BodyRefused(503, 'the server is receiving other uploads; try again when they are done'));
+      let reserved = declared;
+      inFlight += reserved;
+      let done = false;
+      const release = (): void => {
+        if (done) return;
+        done = true;
+        inFlight -= reserved;
+      };
       const chunks: Buffer[] = [];
       let size = 0;
       req.on('data', (c: Buffer) => {
+        if (done) return;
         size += c.length;
-        if (size > MAX_BODY_BYTES) {
-          reject(new Error(`request body over ${MAX_BODY_BYTES} bytes`));
-          req.destroy();
-          return;
+        const refuse = (e: BodyRefused): void => {
+          release();
+          chunks.length = 0;
+          reject(e);
+        };
+        if (size > maxBody) return refuse(new BodyRefused(413, `request body over the ${maxBody}-byte limit`));
+        if (size > reserved) {
+          if (inFlight + (size - reserved) > budget) return refuse(new BodyRefused(503, 'the server is receiving other uploads; try again when they are done'));
+          inFlight += size - reserved;
+          reserved = size;
         }
         chunks.push(c);
       });
       req.on('end', () => {
+        if (done) return;
         const b = Buffer.concat(chunks);
+        release();
         resolveBody(new Uint8Array(b.buffer, b.byteOffset, b.byteLength));
       });
-      req.on('error', reject);
+      req.on('error', (e) => {
+        release();
+        reject(e);
+      });
+      req.on('close', release);
     });
 
+  /** Answers a refused body and closes the connection: the rest of the body is never read. */
+  const refuseBody = (res: ServerResponse, e: BodyRefused): void => {
+    const socket = res.socket;
+    send(res, e.status, e.message, undefined, { Connection: 'close' });
+    // Node discards the unread rest while the reply drains; a sender that keeps going is cut off soon after.
+    res.on('finish', () => setTimeout(() => socket?.destroy(), 1000).unref());
+  };
+
   const serveRpc = async (req: IncomingMessage, res: ServerResponse, member: string): Promise<void> => {
-    if (!isInvokeMember(member)) return send(res, 404, `no API member ${member}`);
+    if (!isInvokeMember(member)) return send(res, 404, `no API member ${echo(member)}`);
     if (req.method !== 'POST') return send(res, 405, 'RPCs are POST', undefined, { Allow: 'POST' });
     let arg: unknown;
     try {
       const body = await readBody(req);
       arg = body.byteLength === 0 ? undefined : decodeIpcFrame(body);
     } catch (e) {
-      return send(res, 400, `bad request body: ${(e as Error).message}`);
+      if (e instanceof BodyRefused) return refuseBody(res, e);
+      return send(res, 400, `bad request body: ${echo((e as Error).message)}`);
     }
     const reply = await dispatchInvoke(options.handlers, member, arg);
     let frame: Uint8Array;
@@ -135,7 +206,13 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
   };
 
   const serveStatic = async (res: ServerResponse, pathname: string, setCookie: boolean): Promise<void> => {
-    const rel = pathname === '/' ? 'index.html' : decodeURIComponent(pathname.slice(1));
+    let rel: string;
+    try {
+      rel = pathname === '/' ? 'index.html' : decodeURIComponent(pathname.slice(1));
+    } catch {
+      return send(res, 400, 'malformed URL');
+    }
+    if (rel.includes('\0')) return send(res, 400, 'malformed URL');
     const full = normalize(join(rendererDir, rel));
     if (full !== rendererDir && !full.startsWith(rendererDir + sep)) return send(res, 404, 'not found');
     let body: Buffer;
@@ -155,7 +232,12 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
     void (async () => {
       const host = req.headers.host ?? '';
       if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return send(res, 403, 'forbidden host');
-      const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+      let url: URL;
+      try {
+        url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+      } catch {
+        return send(res, 400, 'malformed URL');
+      }
       if (url.pathname.startsWith('/rpc/')) {
         if (!tokenMatches(req.headers[TOKEN_HEADER] as string | undefined)) return send(res, 403, 'missing or wrong token');
         const origin = req.headers.origin;
@@ -167,7 +249,7 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
       if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'only GET', undefined, { Allow: 'GET, HEAD' });
       return serveStatic(res, url.pathname, queryOk);
     })().catch((e) => {
-      if (!res.headersSent) send(res, 500, `internal error: ${(e as Error).message}`);
+      if (!res.headersSent) send(res, 500, `internal error: ${echo(String((e as Error)?.message ?? e))}`);
       else res.destroy();
     });
   });
@@ -184,6 +266,7 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
     origin,
     port,
     token,
+    bodyBytesInFlight: () => inFlight,
     close: () =>
       new Promise<void>((ok) => {
         server.closeAllConnections();

@@ -3,13 +3,13 @@
  * the renderer polls (getBuildStatus) for a progress bar, and can cancel. The
  * work runs in a worker thread (buildWorker.ts); the main process writes the
  * outputs only when the worker finished without an error and the build was not
- * cancelled, all at once through writeFilesAtomically (temp files, then
+ * cancelled, all at once through commitOutputs (staged temps, a journal,
  * renames), so a failed or cancelled build writes nothing.
  */
 import { Worker } from 'node:worker_threads';
 import { randomUUID } from 'node:crypto';
 import type { BuildProblem, BuildStatus } from '../../shared/ipc';
-import { writeFilesAtomically } from '../build/files';
+import { commitOutputs } from '../build/commit';
 import type { BuildJobMessage, BuildJobRequest } from './buildJob';
 
 /** Runs a job and reports its messages; returns a stop function. Tests inject an in-process runner. */
@@ -50,7 +50,7 @@ export interface BuildRunner {
 /** Finished builds kept for status queries (the newest ones). */
 const KEEP_FINISHED = 20;
 
-export function createBuildRunner(launch: BuildJobLauncher, write = writeFilesAtomically): BuildRunner {
+export function createBuildRunner(launch: BuildJobLauncher, write: (files: { path: string; bytes: Uint8Array }[]) => unknown = commitOutputs): BuildRunner {
   const builds = new Map<string, { status: BuildStatus; started: number; stop: () => void }>();
 
   const finished = (s: BuildStatus) => s.state === 'done' || s.state === 'failed' || s.state === 'cancelled';

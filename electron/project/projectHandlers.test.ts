@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { bundleWorkerForTests } from '../compress/buildWorkerForTests';
 import { runBuildJob } from './buildJob';
 import type { BuildJobLauncher } from './buildRunner';
 import { createProjectHandlers } from './projectHandlers';
+import { inProcessTextChecker } from './textCheckJob';
 
 const ASSETS = resolve(__dirname, '..', '..', 'assets');
 const dirs: string[] = [];
@@ -56,20 +57,33 @@ async function settle(get: () => Promise<BuildStatus>): Promise<BuildStatus> {
   throw new Error('build did not finish');
 }
 
-function handlers(launchBuild: BuildJobLauncher = inProcess, dialogs = noDialogs) {
+/**
+ * Project handlers on a fresh policy. `pick(path)` queues the answer of the
+ * next open dialog; `openPicked(project)` opens a project the way File > Open
+ * Project does (the user picks it in the dialog), which is what allows the
+ * files it names.
+ */
+function handlers(launchBuild: BuildJobLauncher = inProcess, dialogs: DialogPort = noDialogs) {
   const policy = createPathPolicy();
-  return { policy, h: createProjectHandlers({ policy, dialogs, launchBuild }) };
+  const picks: string[] = [];
+  const scripted: DialogPort = { ...dialogs, chooseFileToOpen: async (o) => (picks.length ? picks.shift()! : dialogs.chooseFileToOpen(o)) };
+  const h = createProjectHandlers({ policy, dialogs: scripted, launchBuild, checkText: inProcessTextChecker });
+  const openPicked = async (project: string): Promise<string> => {
+    picks.push(project);
+    const r = await h.openProjectDialog(undefined);
+    if (r.status !== 'opened') throw new Error('not opened');
+    return r.project.text;
+  };
+  return { policy, h, pick: (path: string) => picks.push(path), openPicked };
 }
 
 describe('project handlers', () => {
-  it('opening a project allows exactly the files it lists', async () => {
+  it('a project picked in the open dialog allows exactly the files it lists', async () => {
     const { dir, project } = workspace();
-    const { policy, h } = handlers();
+    const { policy, h, openPicked } = handlers();
     await expect(h.openProject({ path: project })).rejects.toThrow(/refused/);
-    policy.allowFile(project);
-    const r = await h.openProject({ path: project });
-    expect(r.status).toBe('opened');
-    if (r.status === 'opened') expect(JSON.parse(r.project.text).motions.map((m: { name: string }) => m.name)).toEqual(['walk', 'cmu_01_01', 'walk_rough', 'walk_60']);
+    const text = await openPicked(project);
+    expect(JSON.parse(text).motions.map((m: { name: string }) => m.name)).toEqual(['walk', 'cmu_01_01', 'walk_rough', 'walk_60']);
     const sev = await h.readProjectText({ path: join(dir, 'walk.sev') });
     expect(sev.text).toContain('se 0 SE_FOOT_L variants');
     expect((await h.readProjectText({ path: join(dir, 'default.sls') })).text).toContain('SE_FOOT_L');
@@ -77,11 +91,81 @@ describe('project handlers', () => {
     expect(policy.isAllowed(join(dir, 'README.md'))).toBe(false);
   });
 
+  it('project text the renderer sends never widens access; only a project picked in the dialog and read from disk does', async () => {
+    const { dir, project } = workspace();
+    const outside = mkdtempSync(join(tmpdir(), 'actguy-outside-'));
+    dirs.push(outside);
+    writeFileSync(join(outside, 'secret.sev'), 'sev 1\n');
+    writeFileSync(join(outside, 'secret.json'), '{"token": "do not read"}');
+    cpSync(join(dir, 'walk.mtn'), join(outside, 'walk.mtn'));
+    const outsideBefore = readdirSync(outside).sort();
+    const { h, openPicked } = handlers();
+    const original = await openPicked(project);
+    // The (compromised) renderer saves the project naming outside files: an SE table, a SEV, a motion and the outputs.
+    const json = JSON.parse(original);
+    json.seTables.sls = join(outside, 'secret.json');
+    json.motions[2].sev = join(outside, 'secret.sev');
+    json.motions.push({ name: 'stolen', mtn: join(outside, 'walk.mtn') });
+    json.outputs = { mar: join(outside, 'x.mar'), sar: join(outside, 'x.sar') };
+    const hostile = JSON.stringify(json, null, 2);
+    // (secret.json is not an .sls: the save refuses the text, so the hostile text goes to disk the way a valid one would)
+    json.seTables.sls = 'default.sls';
+    const savable = JSON.stringify(json, null, 2);
+    await h.saveProject({ path: project, text: savable });
+    expect(readFileSync(project, 'utf8')).toBe(savable);
+    for (const p of ['secret.json', 'secret.sev']) await expect(h.readProjectText({ path: join(outside, p) })).rejects.toThrow(new RegExp(`refused to access ${join(outside, p)}`));
+    // Opening it again by path (not in the dialog) reads it and still allows nothing new.
+    await h.openProject({ path: project });
+    await expect(h.readProjectText({ path: join(outside, 'secret.sev') })).rejects.toThrow(/refused/);
+    // A build of that text refuses the outside inputs and outputs, naming each path, and writes nothing.
+    const s = await settle(async () => h.startBuild({ projectPath: project, projectText: hostile }));
+    expect(s.state).toBe('failed');
+    const messages = s.errors.map((e) => e.message).join('\n');
+    expect(messages).toContain(`refused to read ${join(outside, 'secret.json')}`);
+    expect(messages).toContain(`refused to read ${join(outside, 'secret.sev')}`);
+    expect(messages).toContain(`refused to read ${join(outside, 'walk.mtn')}`);
+    expect(messages).toContain(`refused to write ${join(outside, 'x.mar')}: a build writes only inside the project's folder`);
+    await expect(h.saveProject({ path: join(outside, 'secret.json'), text: original })).rejects.toThrow(/refused/);
+    await expect(h.saveSev({ path: join(outside, 'secret.sev'), text: 'sev 1\n' })).rejects.toThrow(/refused/);
+    expect(readdirSync(outside).sort()).toEqual(outsideBefore);
+    expect(readFileSync(join(outside, 'secret.sev'), 'utf8')).toBe('sev 1\n');
+    // Picked in the dialog again, the project on disk names the outside SEV and motion: now they are the user's choice.
+    await openPicked(project);
+    expect((await h.readProjectText({ path: join(outside, 'secret.sev') })).text).toBe('sev 1\n');
+    // ...but outputs outside the project's folder stay refused.
+    const again = await settle(async () => h.startBuild({ projectPath: project, projectText: savable }));
+    expect(again.errors.map((e) => e.message)).toEqual([
+      `ActGuy refused to write ${join(outside, 'x.mar')}: a build writes only inside the project's folder (${dir}) or the workspace`,
+      `ActGuy refused to write ${join(outside, 'x.sar')}: a build writes only inside the project's folder (${dir}) or the workspace`,
+      `ActGuy refused to write ${join(outside, 'x.report.json')}: a build writes only inside the project's folder (${dir}) or the workspace`,
+    ]);
+    expect(readdirSync(outside).sort()).toEqual(outsideBefore);
+  });
+
+  it('a build output that resolves through a link to outside the project folder, or onto an input, is refused', async () => {
+    const { dir, project } = workspace();
+    const outside = mkdtempSync(join(tmpdir(), 'actguy-outside-'));
+    dirs.push(outside);
+    symlinkSync(outside, join(dir, 'out'));
+    const { h, openPicked } = handlers();
+    const text = await openPicked(project);
+    const viaLink = await settle(async () => h.startBuild({ projectPath: project, projectText: text }));
+    expect(viaLink.errors[0].message).toBe(`ActGuy refused to write ${join(dir, 'out', 'stage.mar')}: a build writes only inside the project's folder (${dir}) or the workspace`);
+    expect(readdirSync(outside)).toEqual([]);
+    // An output spelled differently from an input but the same file (a link to walk.mtn) would destroy the input.
+    symlinkSync(join(dir, 'walk.mtn'), join(dir, 'stage.mar'));
+    const before = readFileSync(join(dir, 'walk.mtn'));
+    const json = JSON.parse(text);
+    json.outputs = { mar: 'stage.mar', sar: 'stage.sar' };
+    const onInput = await settle(async () => h.startBuild({ projectPath: project, projectText: JSON.stringify(json) }));
+    expect(onInput.errors.map((e) => e.message)).toEqual([`ActGuy refused to write ${join(dir, 'stage.mar')}: it is ${join(dir, 'walk.mtn')}, an input of this build`]);
+    expect(readFileSync(join(dir, 'walk.mtn'))).toEqual(before);
+  });
+
   it('saves a SEV atomically and refuses text with errors, leaving the file as it was', async () => {
     const { dir, project } = workspace();
-    const { policy, h } = handlers();
-    policy.allowFile(project);
-    await h.openProject({ path: project });
+    const { h, openPicked } = handlers();
+    await openPicked(project);
     const path = join(dir, 'walk.sev');
     const before = readFileSync(path, 'utf8');
     await expect(h.saveSev({ path, text: 'sev 1\nevent 3 9 -\n' })).rejects.toThrow(/has errors; nothing was written\n.*walk\.sev:2:9: event uses undefined SE index 9/);
@@ -99,8 +183,8 @@ describe('project handlers', () => {
 
   it('refuses to save an invalid project', async () => {
     const { project } = workspace();
-    const { policy, h } = handlers();
-    policy.allowFile(project);
+    const { h, openPicked } = handlers();
+    await openPicked(project);
     const before = readFileSync(project, 'utf8');
     await expect(h.saveProject({ path: project, text: before.replace('"walk_rough"', '"walk rough"') })).rejects.toThrow(/project has errors/);
     expect(readFileSync(project, 'utf8')).toBe(before);
@@ -112,14 +196,12 @@ describe('project handlers', () => {
     const workerPath = await bundleWorkerForTests(resolve(__dirname, 'buildWorker.ts'), outDir);
     const { workerLauncher } = await import('./buildRunner');
     const { dir, project } = workspace();
-    const { policy, h } = handlers(workerLauncher(workerPath));
-    policy.allowFile(project);
-    const opened = await h.openProject({ path: project });
-    if (opened.status !== 'opened') throw new Error('not opened');
+    const { h, openPicked } = handlers(workerLauncher(workerPath));
+    const projectText = await openPicked(project);
     // an unsaved SEV edit takes part in the build
     const sevPath = join(dir, 'walk.sev');
     const edited = readFileSync(sevPath, 'utf8').replace('event 66 2 -', 'event 66 2 -\nevent 70 2 3');
-    const started = await h.startBuild({ projectPath: project, projectText: opened.project.text, sevTexts: [{ path: sevPath, text: edited }] });
+    const started = await h.startBuild({ projectPath: project, projectText, sevTexts: [{ path: sevPath, text: edited }] });
     const done = await settle(() => h.getBuildStatus({ buildId: started.buildId }));
     expect(done.errors).toEqual([]);
     expect(done.state).toBe('done');
@@ -134,13 +216,11 @@ describe('project handlers', () => {
 
   it('an unknown SE name refuses the build and writes nothing', async () => {
     const { dir, project } = workspace();
-    const { policy, h } = handlers();
-    policy.allowFile(project);
-    const opened = await h.openProject({ path: project });
-    if (opened.status !== 'opened') throw new Error('not opened');
+    const { h, openPicked } = handlers();
+    const projectText = await openPicked(project);
     const sevPath = join(dir, 'walk.sev');
     const text = readFileSync(sevPath, 'utf8').replace('se 2 SE_CLOTH_SWISH', 'se 2 SE_NOT_THERE');
-    const started = await h.startBuild({ projectPath: project, projectText: opened.project.text, sevTexts: [{ path: sevPath, text }] });
+    const started = await h.startBuild({ projectPath: project, projectText, sevTexts: [{ path: sevPath, text }] });
     const s = await settle(() => h.getBuildStatus({ buildId: started.buildId }));
     expect(s.state).toBe('failed');
     expect(s.errors).toEqual([expect.objectContaining({ kind: 'SEV', file: sevPath, line: 15, column: 6, message: expect.stringContaining('SE name SE_NOT_THERE is not defined') })]);
@@ -149,14 +229,11 @@ describe('project handlers', () => {
 
   it('a build of paths the opened project does not list is refused before anything is read', async () => {
     const { project } = workspace();
-    const { policy, h } = handlers();
-    policy.allowFile(project);
-    const opened = await h.openProject({ path: project });
-    if (opened.status !== 'opened') throw new Error('not opened');
-    const text = opened.project.text.replace('"out/stage.mar"', '"/etc/evil.mar"');
+    const { h, openPicked } = handlers();
+    const text = (await openPicked(project)).replace('"out/stage.mar"', '"/etc/evil.mar"');
     const s = await h.startBuild({ projectPath: project, projectText: text });
     expect(s.state).toBe('failed');
-    expect(s.errors[0].message).toMatch(/refused to write \/etc\/evil\.mar/);
+    expect(s.errors[0].message).toMatch(/refused to write \/etc\/evil\.mar: a build writes only inside the project's folder/);
   });
 
   it('cancelling a build writes nothing', async () => {
@@ -169,11 +246,8 @@ describe('project handlers', () => {
         stopped = true;
       };
     };
-    const { policy, h } = handlers(slow);
-    policy.allowFile(project);
-    const opened = await h.openProject({ path: project });
-    if (opened.status !== 'opened') throw new Error('not opened');
-    const s = await h.startBuild({ projectPath: project, projectText: opened.project.text });
+    const { h, openPicked } = handlers(slow);
+    const s = await h.startBuild({ projectPath: project, projectText: await openPicked(project) });
     expect(s.state).toBe('checking');
     expect((await h.cancelBuild({ buildId: s.buildId })).state).toBe('cancelled');
     deliver!();
@@ -188,12 +262,11 @@ describe('project handlers', () => {
     mkdirSync(mine);
     writeFileSync(join(mine, 'SE_CLOTH_SWISH.wav'), new Uint8Array([1, 2, 3]));
     writeFileSync(join(mine, 'notes.txt'), 'x');
-    const { policy, h } = handlers(inProcess, { ...noDialogs, chooseFileToOpen: async () => join(mine, 'SE_CLOTH_SWISH.wav') });
+    const { h, openPicked } = handlers(inProcess, { ...noDialogs, chooseFileToOpen: async () => join(mine, 'SE_CLOTH_SWISH.wav') });
     await expect(h.listSounds({ folder: join(dir, 'sounds') })).rejects.toThrow(/refused/);
     await expect(h.listSounds({ folder: mine })).rejects.toThrow(/refused/);
     // a project's sounds/ folder is the project's: the generated sample sounds are listed by SE name
-    policy.allowFile(project);
-    await h.openProject({ path: project });
+    await openPicked(project);
     const bundled = await h.listSounds({ folder: join(dir, 'sounds') });
     expect(bundled.sounds.map((s) => s.name)).toContain('SE_FOOT_L_WATER');
     const wav = await h.readSound({ path: bundled.sounds.find((s) => s.name === 'SE_FOOT_L_WATER')!.path });

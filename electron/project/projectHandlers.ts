@@ -3,26 +3,27 @@
  * archive builds and audition sounds. The same functions serve Electron IPC
  * and the loopback transport (electron/handlers.ts spreads them into the API).
  *
- * The renderer is untrusted. Every path goes through the PathPolicy: a
- * project file the user opened makes the files it lists allowed (its motions,
- * SEVs, SE tables and outputs, and its `sounds/` folder), a file picked in a
- * dialog becomes allowed, and nothing else is read or written. A build checks
- * every path of the (possibly unsaved) project text against the policy before
- * its worker reads anything.
+ * The renderer is untrusted. Every path goes through the PathPolicy. A
+ * project widens it only when the user picked the project in a dialog: the
+ * main process then reads the file from disk itself and allows the files it
+ * names (its motions, SEVs and SE tables, and its `sounds/` folder). Project
+ * text the renderer sends (saveProject, startBuild) never allows anything: a
+ * build reads only allowed files and writes its outputs only inside the
+ * project's folder (of a project picked in a dialog) or the workspace.
+ * The texts the renderer sends are parsed in a worker (textCheck.ts).
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { dirname, extname, join, resolve, sep } from 'node:path';
+import { dirname, extname, join, sep } from 'node:path';
 import { FormatError } from '../../shared/errors';
 import type { ApiHandlersOf, BuildProblem, OpenProjectOutcome, ProjectFilePurpose, SavedFile, SoundFolderListing } from './types';
-import { resolveFrom } from '../../shared/project/paths';
-import { parseProject } from '../../shared/project/validate';
-import { parseSev } from '../../shared/sev/parse';
 import { decodeUtf8Text } from '../../shared/sev/text';
 import type { DialogPort, FileFilter } from '../dialogPort';
 import { baseNameOf, readBytes, writeFileAtomic } from '../fsutil';
 import { requireObject, requireString } from '../ipcArgs';
-import type { PathPolicy } from '../pathPolicy';
+import { inputOverwrittenBy } from '../pathIdentity';
+import { canonicalPath, isInside, quotePath, type PathPolicy } from '../pathPolicy';
 import { createBuildRunner, workerLauncher, type BuildJobLauncher, type BuildRunner } from './buildRunner';
+import { workerTextChecker, type TextChecker } from './textCheck';
 
 /** Sound file types Web Audio decodes in Chromium. */
 export const SOUND_EXTENSIONS = ['wav', 'ogg', 'mp3', 'flac'] as const;
@@ -43,6 +44,8 @@ export interface ProjectHandlerContext {
   dialogs: DialogPort;
   /** How builds run; defaults to buildWorker.cjs beside the running bundle. */
   launchBuild?: BuildJobLauncher;
+  /** How SEV and project texts are parsed; defaults to textCheckWorker.cjs beside the running bundle. */
+  checkText?: TextChecker;
 }
 
 export type ProjectHandlers = ApiHandlersOf<
@@ -55,47 +58,27 @@ export function defaultBuildWorkerPath(): string {
   return join(__dirname, 'buildWorker.cjs').replace(`app.asar${sep}`, `app.asar.unpacked${sep}`);
 }
 
-/** Every path a project text names, resolved (also for a project with validation errors, as far as its JSON goes). */
-export function pathsNamedByProject(text: string, projectFile: string): { inputs: string[]; outputs: string[] } {
-  const parsed = parseProject(text, projectFile);
-  if (parsed.resolved) {
-    const r = parsed.resolved;
-    const inputs = [...r.motions.flatMap((m) => (m.sevPath ? [m.mtnPath, m.sevPath] : [m.mtnPath]))];
-    if (r.slsPath) inputs.push(r.slsPath);
-    if (r.seDefinePath) inputs.push(r.seDefinePath);
-    return { inputs, outputs: [r.marPath, r.sarPath, r.reportPath] };
-  }
-  // A project with errors still opens (the panel lists them); allow what its JSON plainly names.
-  const inputs: string[] = [];
-  const outputs: string[] = [];
-  try {
-    const json = JSON.parse(text.replace(/^\uFEFF/, '')) as Record<string, unknown>;
-    const add = (into: string[], v: unknown) => {
-      if (typeof v === 'string' && v) into.push(resolveFrom(projectFile, v));
-    };
-    if (Array.isArray(json.motions)) for (const m of json.motions as Record<string, unknown>[]) if (m && typeof m === 'object') { add(inputs, m.mtn); add(inputs, m.sev); }
-    const t = json.seTables as Record<string, unknown> | undefined;
-    if (t && typeof t === 'object') { add(inputs, t.sls); add(inputs, t.seDefine); }
-    const o = json.outputs as Record<string, unknown> | undefined;
-    if (o && typeof o === 'object') { add(outputs, o.mar); add(outputs, o.sar); add(outputs, o.report); }
-  } catch {
-    // not JSON: nothing to allow
-  }
-  return { inputs, outputs };
-}
-
 export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandlers {
   const { policy, dialogs } = ctx;
   const runner: BuildRunner = createBuildRunner(ctx.launchBuild ?? workerLauncher(defaultBuildWorkerPath()));
-  /** Folders of the projects opened in this session: a motion's first .sev may be created there. */
-  const projectFolders = new Set<string>();
+  const checkText: TextChecker = ctx.checkText ?? workerTextChecker();
+  /**
+   * Folders (canonical) of the projects the user picked in a dialog: a
+   * motion's first .sev may be created there, and their builds write there.
+   */
+  const pickedProjectFolders = new Map<string, string>();
 
-  const allowProjectFiles = (path: string, text: string): void => {
-    const named = pathsNamedByProject(text, path);
-    for (const p of [...named.inputs, ...named.outputs]) policy.allowFile(p);
+  /**
+   * Allows what a project the user just picked in a dialog names: `text` is
+   * what this process read from disk, never what the renderer sent. Outputs
+   * are not allowed here: startBuild places them (project folder or workspace).
+   */
+  const grantPickedProject = async (path: string, text: string): Promise<void> => {
+    const { named } = await checkText({ kind: 'project', path, text });
+    for (const p of named.inputs) policy.allowFile(p);
     const sounds = join(dirname(path), 'sounds');
-    if (existsSync(sounds) && statSync(sounds).isDirectory()) policy.allowTree(sounds);
-    projectFolders.add(resolve(dirname(path)));
+    if (existsSync(sounds) && statSync(sounds).isDirectory()) policy.allowTree(sounds, { extensions: SOUND_EXTENSIONS });
+    pickedProjectFolders.set(canonicalPath(path), canonicalPath(dirname(path)));
   };
 
   const readText = (path: string): string => {
@@ -107,37 +90,56 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
     }
   };
 
-  const openProject = async (raw: { path: string }): Promise<OpenProjectOutcome> => {
-    const req = requireObject<{ path: string }>(raw, 'openProject');
-    const given = requireString(req.path, 'openProject: path');
-    if (!given.toLowerCase().endsWith('.json')) throw new Error(`${given}: not a project file (expected *.actguy.json)`);
+  const readProject = (given: string): { path: string; text: string } => {
+    if (!given.toLowerCase().endsWith('.json')) throw new Error(`${quotePath(given)}: not a project file (expected *.actguy.json)`);
     const path = policy.check(given, 'read');
-    const text = readText(path);
-    allowProjectFiles(path, text);
-    return { status: 'opened', project: { path, text } };
+    return { path, text: readText(path) };
+  };
+
+  /** Whether `canon` may be written by a build of `projectPath`: inside the folder of a picked project, or the workspace. */
+  const buildMayWrite = (projectPath: string, canon: string): boolean => {
+    const folder = pickedProjectFolders.get(projectPath);
+    return (folder !== undefined && isInside(folder, canon)) || policy.trees().some((root) => isInside(root, canon));
+  };
+
+  /** Writes text the checker found no errors in, atomically. `unchanged` says what the user keeps when the write fails. */
+  const saveCheckedText = async (kind: 'sev' | 'project', path: string, text: string, unchanged: string): Promise<SavedFile> => {
+    const { errors } = await checkText({ kind, path, text });
+    if (errors.length) throw new Error(`Could not save ${path}: ${kind === 'project' ? 'the project' : 'the text'} has errors; nothing was written\n${errors.join('\n')}`);
+    try {
+      writeFileAtomic(path, text);
+    } catch (e) {
+      throw new Error(`Could not save ${path}: ${reason(e)}; ${unchanged}`);
+    }
+    return saved(path, Buffer.byteLength(text));
   };
 
   const requireBuildId = (raw: unknown, what: string): string => requireString(requireObject<{ buildId: string }>(raw, what).buildId, `${what}: buildId`);
 
   return {
-    openProject,
+    openProject: async (raw) => {
+      // A project opened by path (the workspace picker, tests) is only read: what it names must be allowed already.
+      const req = requireObject<{ path: string }>(raw, 'openProject');
+      return { status: 'opened', project: readProject(requireString(req.path, 'openProject: path')) };
+    },
 
-    openProjectDialog: async () => {
-      const path = await dialogs.chooseFileToOpen({ title: 'Open project', filters: PROJECT_FILTERS });
-      if (!path) return { status: 'cancelled' };
-      policy.allowFile(path);
-      return openProject({ path });
+    openProjectDialog: async (): Promise<OpenProjectOutcome> => {
+      const chosen = await dialogs.chooseFileToOpen({ title: 'Open project', filters: PROJECT_FILTERS });
+      if (!chosen) return { status: 'cancelled' };
+      policy.allowFile(chosen);
+      const project = readProject(chosen);
+      await grantPickedProject(project.path, project.text);
+      return { status: 'opened', project };
     },
 
     saveProject: async (raw) => {
       const req = requireObject<{ path: string; text: string }>(raw, 'saveProject');
       const given = requireString(req.path, 'saveProject: path');
-      if (!given.toLowerCase().endsWith('.json')) throw new Error(`Could not save ${given}: a project file name ends in .actguy.json`);
+      if (!given.toLowerCase().endsWith('.json')) throw new Error(`Could not save ${quotePath(given)}: a project file name ends in .actguy.json`);
       if (typeof req.text !== 'string') throw new Error('saveProject: text must be a string');
       const path = policy.check(given, 'write');
-      const file = writeCheckedText(path, req.text, parseProject(req.text, path).errors, 'the project', 'the file on disk is unchanged');
-      allowProjectFiles(path, req.text);
-      return file;
+      // The text is written, never trusted: the files it names stay as allowed (or not) as they were.
+      return saveCheckedText('project', path, req.text, 'the file on disk is unchanged');
     },
 
     chooseProjectFileDialog: async (raw) => {
@@ -147,14 +149,14 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
       const path = await dialogs.chooseFileToOpen(kind);
       if (!path) return { status: 'cancelled' };
       policy.allowFile(path);
-      if (req.purpose === 'sound') policy.allowTree(dirname(path));
+      if (req.purpose === 'sound') policy.allowTree(dirname(path), { extensions: SOUND_EXTENSIONS });
       return { status: 'chosen', path };
     },
 
     readProjectText: async (raw) => {
       const req = requireObject<{ path: string }>(raw, 'readProjectText');
       const given = requireString(req.path, 'readProjectText: path');
-      if (!TEXT_EXTENSIONS.includes(extname(given).toLowerCase())) throw new Error(`${given}: not a project text file (.sev, .sls, .h, .json)`);
+      if (!TEXT_EXTENSIONS.includes(extname(given).toLowerCase())) throw new Error(`${quotePath(given)}: not a project text file (.sev, .sls, .h, .json)`);
       const path = policy.check(given, 'read');
       if (!existsSync(path)) {
         if (extname(path).toLowerCase() === '.sev') return { path: given, text: null };
@@ -166,28 +168,44 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
     saveSev: async (raw) => {
       const req = requireObject<{ path: string; text: string }>(raw, 'saveSev');
       const given = requireString(req.path, 'saveSev: path');
-      if (extname(given).toLowerCase() !== '.sev') throw new Error(`Could not save ${given}: a sound-event file name ends in .sev`);
+      if (extname(given).toLowerCase() !== '.sev') throw new Error(`Could not save ${quotePath(given)}: a sound-event file name ends in .sev`);
       if (typeof req.text !== 'string') throw new Error('saveSev: text must be a string');
-      if (!policy.isAllowed(given) && projectFolders.has(resolve(dirname(given)))) policy.allowFile(given);
+      // A motion's first .sev is created beside a project the user picked.
+      if (!policy.isAllowed(given) && !given.includes('\0') && [...pickedProjectFolders.values()].includes(canonicalPath(dirname(given)))) policy.allowFile(given);
       const path = policy.check(given, 'write');
-      return writeCheckedText(path, req.text, parseSev(req.text, path).errors, 'the text', 'the file on disk is unchanged and your edits are kept');
+      return saveCheckedText('sev', path, req.text, 'the file on disk is unchanged and your edits are kept');
     },
 
     startBuild: async (raw) => {
       const req = requireObject<{ projectPath: string; projectText: string; sevTexts?: { path: string; text: string }[]; dryRun?: boolean }>(raw, 'startBuild');
-      const projectPath = policy.check(requireString(req.projectPath, 'startBuild: projectPath'), 'read');
+      const given = requireString(req.projectPath, 'startBuild: projectPath');
+      const projectPath = policy.check(given, 'read');
       if (typeof req.projectText !== 'string') throw new Error('startBuild: projectText must be a string');
       const sevTexts = Array.isArray(req.sevTexts) ? req.sevTexts : [];
       for (const s of sevTexts)
         if (typeof s?.path !== 'string' || typeof s.text !== 'string') throw new Error('startBuild: sevTexts must be {path, text} objects');
       const dryRun = req.dryRun === true;
-      // Every file the build will touch must be one the user's project (or a dialog) allowed.
-      const named = pathsNamedByProject(req.projectText, projectPath);
+      // Every file the build reads must be allowed; every file it writes must lie in the project's folder or the workspace.
+      // Named as the worker will resolve them (from the path given), each checked after resolving links.
+      const { named } = await checkText({ kind: 'project', path: given, text: req.projectText });
       const refused: BuildProblem[] = [];
-      for (const p of named.inputs) if (!policy.isAllowed(p)) refused.push({ message: `ActGuy refused to read ${p}: the project file on disk does not list it (save the project or add the file with its dialog)`, file: p });
-      if (!dryRun) for (const p of named.outputs) if (!policy.isAllowed(p)) refused.push({ message: `ActGuy refused to write ${p}: the project file on disk does not name it as an output`, file: p });
+      for (const p of named.inputs)
+        if (!policy.isAllowed(p)) refused.push({ message: `ActGuy refused to read ${quotePath(p)}: it is not in the workspace, not named by a project you opened with Open Project, and not a file you chose (add it with its dialog, or reopen the project)`, file: p });
+      if (!dryRun)
+        for (const p of named.outputs) {
+          let canon: string;
+          try {
+            canon = canonicalPath(p);
+          } catch {
+            canon = '';
+          }
+          const overwritten = inputOverwrittenBy(p, [projectPath, ...named.inputs]);
+          if (!canon || !buildMayWrite(projectPath, canon))
+            refused.push({ message: `ActGuy refused to write ${quotePath(p)}: a build writes only inside the project's folder (${quotePath(dirname(projectPath))}) or the workspace`, file: p });
+          else if (overwritten !== null) refused.push({ message: `ActGuy refused to write ${quotePath(p)}: it is ${quotePath(overwritten)}, an input of this build`, file: p });
+        }
       if (refused.length) return runner.reject(refused, dryRun);
-      return runner.start({ projectPath: req.projectPath, projectText: req.projectText, sevTexts: sevTexts.map((s) => ({ path: s.path, text: s.text })), dryRun });
+      return runner.start({ projectPath: given, projectText: req.projectText, sevTexts: sevTexts.map((s) => ({ path: s.path, text: s.text })), dryRun });
     },
 
     getBuildStatus: async (raw) => runner.status(requireBuildId(raw, 'getBuildStatus')),
@@ -208,6 +226,8 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
         const extension = extname(name).slice(1).toLowerCase();
         if (!(SOUND_EXTENSIONS as readonly string[]).includes(extension)) continue;
         const path = join(folder, name);
+        // A link that leads out of the allowed set is left out, as readSound would refuse it.
+        if (!policy.isAllowed(path)) continue;
         try {
           const st = statSync(path);
           if (st.isFile()) sounds.push({ name: baseNameOf(name), path, byteLength: st.size, extension });
@@ -238,21 +258,6 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
 
 function saved(path: string, byteLength: number): SavedFile {
   return { path, name: baseNameOf(path), byteLength };
-}
-
-/**
- * Writes text that was just parsed, atomically, only when the parse found no
- * errors. `subject` names what had errors ("the project"); `unchanged` says
- * what the user keeps when the write itself fails.
- */
-function writeCheckedText(path: string, text: string, errors: readonly { message: string }[], subject: string, unchanged: string): SavedFile {
-  if (errors.length) throw new Error(`Could not save ${path}: ${subject} has errors; nothing was written\n${errors.map((e) => e.message).join('\n')}`);
-  try {
-    writeFileAtomic(path, text);
-  } catch (e) {
-    throw new Error(`Could not save ${path}: ${reason(e)}; ${unchanged}`);
-  }
-  return saved(path, Buffer.byteLength(text));
 }
 
 function reason(e: unknown): string {

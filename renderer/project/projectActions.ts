@@ -18,7 +18,7 @@ import { openPath } from '../app/controller';
 import { ALL_PARTS, confirmUnsaved } from '../app/unsaved';
 import { clearProjectHistory, editProject } from './projectHistory';
 import { askChoice } from '../app/dialogs';
-import { documentStore } from '../state/documentStore';
+import { documentStore, type Tolerances } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { getApi } from '../transport';
 import { isSevDirty, sevStore } from '../sev/sevStore';
@@ -190,13 +190,20 @@ export function applyProjectTolerances(index: number): void {
   const m = projectStore.getState().json?.motions[index];
   const doc = documentStore.getState();
   if (!m || !doc.motion || doc.past.length || doc.future.length) return;
-  const t = (m.tolerances ?? {}) as { position?: number; rotationDeg?: number; offset?: number };
+  const t = (m.tolerances ?? {}) as { position?: number; rotationDeg?: number; offset?: number; object?: number; shell?: number; method?: string };
   const num = (v: unknown, d: number) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : d);
-  const tolerances = {
+  const tolerances: Tolerances = {
     positionTolerance: num(t.position, DEFAULT_TOLERANCES.positionTolerance),
     rotationToleranceDeg: num(t.rotationDeg, DEFAULT_TOLERANCES.rotationToleranceDeg),
     offsetTolerance: num(t.offset, DEFAULT_TOLERANCES.offsetTolerance),
   };
+  if (t.method === 'classic') tolerances.method = 'classic';
+  const object = num(t.object, 0);
+  if (object > 0) {
+    tolerances.objectTolerance = object;
+    const shell = num(t.shell, 0);
+    if (shell > 0) tolerances.shell = shell;
+  }
   const overrides: Record<number, number> = {};
   const joints = doc.motion.joints;
   for (const [key, deg] of Object.entries((m.rotationOverridesDeg ?? {}) as Record<string, unknown>)) {
@@ -217,7 +224,11 @@ export function storeTunerTolerances(): void {
   const current = p.current;
   const motions = (json: ProjectJson) => json.motions.map((m, k) => {
     if (k !== current) return m;
-    const next: ProjectJson['motions'][number] = { ...m, tolerances: { position: t.positionTolerance, rotationDeg: t.rotationToleranceDeg, offset: t.offsetTolerance } };
+    const tolerances: Record<string, number | string> = { position: t.positionTolerance, rotationDeg: t.rotationToleranceDeg, offset: t.offsetTolerance };
+    if (t.method === 'classic') tolerances.method = 'classic';
+    if (t.objectTolerance !== undefined) tolerances.object = t.objectTolerance;
+    if (t.shell !== undefined) tolerances.shell = t.shell;
+    const next: ProjectJson['motions'][number] = { ...m, tolerances };
     if (Object.keys(overrides).length) next.rotationOverridesDeg = overrides;
     else delete next.rotationOverridesDeg;
     return next;
@@ -392,6 +403,12 @@ export async function checkProject(): Promise<void> {
   }
 }
 
+/**
+ * Cancel pressed while the build was still starting (main checks the project
+ * text in a worker before the build has an id): honoured as soon as it has one.
+ */
+let cancelWhenStarted = false;
+
 /** File > Build Archives…: opens the build dialog and starts the build. */
 export async function buildArchives(): Promise<void> {
   const p = projectStore.getState();
@@ -400,8 +417,10 @@ export async function buildArchives(): Promise<void> {
     return;
   }
   p.setBuild({ status: null, starting: true });
+  cancelWhenStarted = false;
   try {
-    const start = await getApi().startBuild({ projectPath: p.path, projectText: projectTextForBuild(), sevTexts: sevTextsForBuild() });
+    let start = await getApi().startBuild({ projectPath: p.path, projectText: projectTextForBuild(), sevTexts: sevTextsForBuild() });
+    if (cancelWhenStarted) start = await getApi().cancelBuild({ buildId: start.buildId });
     const done = await poll(start, (s) => {
       if (projectStore.getState().build) projectStore.getState().setBuild({ status: s, starting: false });
     });
@@ -425,7 +444,10 @@ export async function buildArchives(): Promise<void> {
 export async function cancelBuild(): Promise<void> {
   const b = projectStore.getState().build;
   const id = b?.status?.buildId;
-  if (!id) return;
+  if (!id) {
+    if (b?.starting) cancelWhenStarted = true;
+    return;
+  }
   try {
     const s = await getApi().cancelBuild({ buildId: id });
     projectStore.getState().setBuild({ status: s, starting: false });

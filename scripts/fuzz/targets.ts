@@ -458,3 +458,45 @@ export const TARGETS: FuzzTarget[] = [
     run: (b) => judgeAsync(() => importMotionBytes(b, 'x.glb'), (r) => checkMotionSaves(r.motion), 'x.glb'),
   },
 ];
+
+/**
+ * Targets with a known defect, never run by default (`--format selftest-hang`
+ * and so on): the harness's own tests run them to prove that each kind of
+ * defect is detected, counted and saved.
+ */
+export const SELF_TEST_TARGETS: FuzzTarget[] = [
+  {
+    name: 'selftest-crash',
+    ext: 'bin',
+    seeds: () => [utf8('seed')],
+    mutate: binary(1),
+    run: (b) => judge(() => (b as unknown as { notAFunction(): void }).notAFunction(), () => undefined),
+  },
+  {
+    name: 'selftest-invalid',
+    ext: 'bin',
+    seeds: () => [utf8('seed')],
+    mutate: binary(1),
+    run: (b) => judge(() => b.length, (n) => must(n < 0, 'a length is never negative')),
+  },
+  {
+    name: 'selftest-hang',
+    ext: 'bin',
+    seeds: () => [utf8('seed')],
+    mutate: binary(1),
+    run: (b) => judge(() => {
+      let x = b.length;
+      for (;;) x = (x * 31 + 7) % 1000003;
+    }, () => undefined),
+  },
+  {
+    name: 'selftest-memory',
+    ext: 'bin',
+    seeds: () => [utf8('seed')],
+    mutate: binary(1),
+    run: () => judge(() => {
+      const hoard: Float64Array[] = [];
+      for (;;) hoard.push(new Float64Array(1 << 20).fill(1));
+    }, () => undefined),
+  },
+];

@@ -6,7 +6,8 @@
  * project never leaves a half-built .mar/.sar behind.
  */
 import { compressMotion } from '../compress/compress';
-import type { CompressResult } from '../compress/types';
+import { objectErrorJson, type CompressReportJson } from '../compress/report';
+import type { CompressOptions, CompressResult } from '../compress/types';
 import { FormatError, inFile } from '../errors';
 import { writeMar } from '../mar/write';
 import type { Motion } from '../motion/types';
@@ -252,11 +253,16 @@ export interface BuildReportMotion {
   mtnBytes: number;
   mt3Bytes: number;
   ratio: number;
-  ms: number;
   /** Largest error over all frames per channel kind, after quantisation (units / degrees; 0 when the kind has no channel). */
   maxError: { translation: number; rotationDeg: number; offset: number };
   /** Channels whose tolerance the stored precision cannot meet (compression still succeeded). */
   unmetTolerances: string[];
+  /** 'refined' or 'classic'. */
+  method: string;
+  /** Object-space error of the written bytes per joint (FK at joints and virtual points), motion units. */
+  objectError: CompressReportJson['objectError'];
+  /** The skeleton-aware bound and outcome, when the motion uses it. */
+  skeleton: CompressReportJson['skeleton'];
   seSlots: number;
   events: number;
   /** The rate the game plays it at (the project's fps). */
@@ -295,7 +301,8 @@ export interface BuildReport {
   fps: number;
   motions: BuildReportMotion[];
   aliases: BuildReportAlias[];
-  totals: { motions: number; aliases: number; keys: number; mtnBytes: number; mt3Bytes: number; events: number; ms: number };
+  /** No timings here: the report is part of a reproducible build (byte-identical for the same inputs). */
+  totals: { motions: number; aliases: number; keys: number; mtnBytes: number; mt3Bytes: number; events: number };
   warnings: string[];
 }
 
@@ -317,6 +324,26 @@ export type BuildResult =
   | { ok: true; outputs: BuildOutput[]; report: BuildReport; warnings: FormatError[] }
   | { ok: false; errors: FormatError[]; warnings: FormatError[] };
 
+/**
+ * The one settings object a prepared motion is compressed with (tolerances,
+ * overrides, method, skeleton-aware bound): everything besides the samples
+ * and key flags that decides the bytes.
+ */
+export function compressOptionsFor(p: PreparedMotion): CompressOptions {
+  const r = p.resolved;
+  const options: CompressOptions = {
+    name: r.name,
+    positionTolerance: r.positionTolerance,
+    rotationToleranceDeg: r.rotationToleranceDeg,
+    offsetTolerance: r.offsetTolerance,
+    rotationToleranceOverridesDeg: p.rotationOverridesDeg,
+    method: r.method,
+  };
+  if (r.objectTolerance !== undefined) options.objectTolerance = r.objectTolerance;
+  if (r.shell !== undefined) options.shell = r.shell;
+  return options;
+}
+
 /** Compresses every prepared motion and assembles the .mar, the .sar and the report (in memory). */
 export function executeBuild(prepared: PreparedBuild, onProgress?: (p: BuildProgress) => void): BuildResult {
   const errors: FormatError[] = [];
@@ -324,13 +351,7 @@ export function executeBuild(prepared: PreparedBuild, onProgress?: (p: BuildProg
   prepared.motions.forEach((p, k) => {
     const r = p.resolved;
     try {
-      const result = inFile(r.mtnPath, () => compressMotion(p.motion, {
-        name: r.name,
-        positionTolerance: r.positionTolerance,
-        rotationToleranceDeg: r.rotationToleranceDeg,
-        offsetTolerance: r.offsetTolerance,
-        rotationToleranceOverridesDeg: p.rotationOverridesDeg,
-      }));
+      const result = inFile(r.mtnPath, () => compressMotion(p.motion, compressOptionsFor(p)));
       results.push(result);
       onProgress?.({ index: k, count: prepared.motions.length, name: r.name, result });
     } catch (e) {
@@ -370,13 +391,15 @@ export function executeBuild(prepared: PreparedBuild, onProgress?: (p: BuildProg
       mtnBytes: res.mtnBytes,
       mt3Bytes: res.mt3Bytes,
       ratio: Number(res.ratio.toFixed(3)),
-      ms: Number(res.ms.toFixed(1)),
       maxError: {
         translation: worst(res, 'translation'),
         rotationDeg: worst(res, 'rotation'),
         offset: worst(res, 'offset'),
       },
       unmetTolerances: res.warnings.map((w) => w.message),
+      method: res.method,
+      objectError: objectErrorJson(p.motion, res.objectError),
+      skeleton: res.skeleton ? { ...res.skeleton } : null,
       seSlots: entry.seCodes.length / 8,
       events: entry.events.length,
       fps: project.fps,
@@ -407,7 +430,7 @@ export function executeBuild(prepared: PreparedBuild, onProgress?: (p: BuildProg
     aliases,
     totals: {
       motions: motions.length, aliases: aliases.length, keys: sum((m) => m.keys), mtnBytes: sum((m) => m.mtnBytes), mt3Bytes: sum((m) => m.mt3Bytes),
-      events: sum((m) => m.events), ms: Number(sum((m) => m.ms).toFixed(1)),
+      events: sum((m) => m.events),
     },
     warnings: [
       ...prepared.warnings.map((w) => w.message),

@@ -53,6 +53,15 @@ describe('parseProject', () => {
     expect(r.resolved!.motions[1].sevPath).toBeUndefined();
   });
 
+  it('refuses JSON nested too deeply at line:column, valid or not (a stack overflow before)', () => {
+    const deep = `{\n  "version": 1,\n  "motions": ${'['.repeat(200)}${']'.repeat(200)}\n}`;
+    expect(parseProject(deep, 'p.json').errors.map((e) => e.message)).toEqual(['p.json:3:141: nested too deeply (more than 128 levels of [ ] or { })']);
+    // Unbalanced: JSON.parse fails and the syntax-error finder would have recursed once per bracket.
+    expect(parseProject('['.repeat(100000), 'p.json').errors.map((e) => e.message)).toEqual(['p.json:1:129: nested too deeply (more than 128 levels of [ ] or { })']);
+    // Brackets inside strings are text, not nesting.
+    expect(parseProject(JSON.stringify({ ...GOOD, $schema: '['.repeat(500) }), 'p.json').errors).toEqual([]);
+  });
+
   it('lists every problem at once', () => {
     const bad = {
       version: 2,
@@ -70,7 +79,7 @@ describe('parseProject', () => {
     expect(msgs).toEqual([
       'p.json [PROJECT] (extra): unknown key "extra" (expected one of $schema, version, fps, resample, motions, aliases, seTables, outputs)',
       'p.json [PROJECT] (version): must be 1, found 2',
-      'p.json [PROJECT] (motions[0].tolerances.rot): unknown key "rot" (expected one of position, rotationDeg, offset)',
+      'p.json [PROJECT] (motions[0].tolerances.rot): unknown key "rot" (expected one of position, rotationDeg, offset, object, shell, method)',
       'p.json [PROJECT] (motions[0].tolerances.position): must be a number greater than 0, found 0',
       'p.json [PROJECT] (motions[1].name): motion walk is listed twice (motions[0] and motions[1])',
       'p.json [PROJECT] (motions[1].mtn): must be a non-empty path string, found ""',
@@ -198,6 +207,33 @@ describe('planBuild', () => {
     expect(report.motions[0].maxError.rotationDeg).toBeLessThanOrEqual(0.25);
     expect(report.motions[0].maxError.rotationDeg).toBeGreaterThan(0);
     expect(report.motions[1].maxError.translation).toBeLessThanOrEqual(0.5);
+  });
+
+  it('compresses each motion with its method and skeleton-aware bound, and reports the object-space error per joint', () => {
+    const motions = [
+      { name: 'walk', mtn: 'walk.mtn', tolerances: { object: 0.8, shell: 4 } },
+      { name: 'idle', mtn: 'idle.mtn', tolerances: { method: 'classic' } },
+    ];
+    const { resolved, files } = project({ motions });
+    expect(resolved.motions.map((m) => [m.method, m.objectTolerance, m.shell])).toEqual([['refined', 0.8, 4], ['classic', undefined, undefined]]);
+    const r = planBuild(resolved, memoryFiles(files));
+    if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
+    const report = JSON.parse(String.fromCharCode(...r.outputs[2].bytes));
+    const [walk, idle] = report.motions;
+    expect([walk.method, idle.method]).toEqual(['refined', 'classic']);
+    expect(walk.skeleton).toMatchObject({ objectTolerance: 0.8, shell: 4, met: true });
+    expect(idle.skeleton).toBeNull();
+    expect(walk.objectError.maxError).toBeLessThanOrEqual(0.8);
+    expect(walk.objectError.joints.map((j: { jointName: string }) => j.jointName)).toEqual(['hips', 'leg', 'foot']);
+    expect(idle.objectError.shell).toBeGreaterThan(0);
+  });
+
+  it('refuses a shell without an object tolerance and an unknown method', () => {
+    const bad = { ...GOOD, motions: [{ name: 'walk', mtn: 'walk.mtn', tolerances: { shell: 2, method: 'fast' } }] };
+    expect(parseProject(JSON.stringify(bad), 'p.json').errors.map((e) => e.message)).toEqual([
+      'p.json [PROJECT] (motions[0].tolerances.shell): needs tolerances.object (the shell is where the object-space error is measured)',
+      'p.json [PROJECT] (motions[0].tolerances.method): must be "refined" or "classic", found "fast"',
+    ]);
   });
 
   it('a project with one broken SEV produces no outputs and lists every error', () => {

@@ -13,6 +13,12 @@ export interface ProjectTolerances {
   rotationDeg?: number;
   /** Joint offset tolerance, motion units (> 0); used only by motions with OFFSETS. */
   offset?: number;
+  /** Skeleton-aware mode: object-space error bound, motion units (> 0); replaces rotationDeg (see CompressOptions.objectTolerance). */
+  object?: number;
+  /** Virtual-point distance for `object`, motion units (> 0); default a tenth of the skeleton size. */
+  shell?: number;
+  /** "refined" (default) or "classic" (ActGuy's original greedy rule). */
+  method?: 'classic' | 'refined';
 }
 
 export interface ProjectMotion {
@@ -89,6 +95,9 @@ export interface ResolvedMotion {
   positionTolerance: number;
   rotationToleranceDeg: number;
   offsetTolerance: number;
+  method: 'classic' | 'refined';
+  objectTolerance?: number;
+  shell?: number;
   /** Overrides as written (joint index or name -> degrees); joint names resolve once the MTN is read. */
   rotationOverridesDeg: Record<string, number>;
   /** Playback factor (1 when not set). */

@@ -12,7 +12,7 @@ import type { ActGuyProject, ResolvedAlias, ResolvedMotion, ResolvedProject } fr
 export const PROJECT_KEYS = ['$schema', 'version', 'fps', 'resample', 'motions', 'aliases', 'seTables', 'outputs'] as const;
 export const MOTION_KEYS = ['name', 'mtn', 'sev', 'tolerances', 'rotationOverridesDeg', 'speed', 'resample'] as const;
 export const ALIAS_KEYS = ['name', 'target', 'speed'] as const;
-export const TOLERANCE_KEYS = ['position', 'rotationDeg', 'offset'] as const;
+export const TOLERANCE_KEYS = ['position', 'rotationDeg', 'offset', 'object', 'shell', 'method'] as const;
 export const SE_TABLE_KEYS = ['sls', 'seDefine'] as const;
 export const OUTPUT_KEYS = ['mar', 'sar', 'report', 'msh'] as const;
 
@@ -155,7 +155,18 @@ export function parseProject(text: string, projectFile: string): ProjectParseRes
       const position = positive(tol.position, `${where}.tolerances.position`);
       const rotationDeg = positive(tol.rotationDeg, `${where}.tolerances.rotationDeg`);
       const offset = positive(tol.offset, `${where}.tolerances.offset`);
+      const object = positive(tol.object, `${where}.tolerances.object`);
+      const shell = positive(tol.shell, `${where}.tolerances.shell`);
       if ((tol.position !== undefined && position === undefined) || (tol.rotationDeg !== undefined && rotationDeg === undefined) || (tol.offset !== undefined && offset === undefined)) ok = false;
+      if ((tol.object !== undefined && object === undefined) || (tol.shell !== undefined && shell === undefined)) ok = false;
+      if (tol.shell !== undefined && tol.object === undefined) {
+        fail(`${where}.tolerances.shell`, 'needs tolerances.object (the shell is where the object-space error is measured)');
+        ok = false;
+      }
+      if (tol.method !== undefined && tol.method !== 'classic' && tol.method !== 'refined') {
+        fail(`${where}.tolerances.method`, `must be "refined" or "classic", found ${JSON.stringify(tol.method)}`);
+        ok = false;
+      }
       const overrides: Record<string, number> = {};
       if (m.rotationOverridesDeg !== undefined) {
         if (!isObject(m.rotationOverridesDeg)) {
@@ -189,6 +200,9 @@ export function parseProject(text: string, projectFile: string): ProjectParseRes
         positionTolerance: position ?? DEFAULT_TOLERANCES.positionTolerance,
         rotationToleranceDeg: rotationDeg ?? DEFAULT_TOLERANCES.rotationToleranceDeg,
         offsetTolerance: offset ?? DEFAULT_TOLERANCES.offsetTolerance,
+        method: tol.method === 'classic' ? 'classic' : 'refined',
+        ...(object !== undefined ? { objectTolerance: object } : {}),
+        ...(shell !== undefined ? { shell } : {}),
         rotationOverridesDeg: overrides,
         speed: speed!,
         resample: resample ?? projectResample,

@@ -26,6 +26,7 @@ export const buildCommand: CliCommand = {
       return 1;
     }
     printDiagnostics([], outcome.warnings);
+    for (const n of outcome.notes) console.error(`note: ${n}`);
     for (const w of outcome.report.warnings.slice(outcome.warnings.length)) console.error(`warning: ${w}`);
     if (!quiet) {
       const { report } = outcome;

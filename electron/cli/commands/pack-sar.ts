@@ -3,7 +3,8 @@ import { readMar } from '../../../shared/mar/read';
 import { packSarEntries, type SevSource } from '../../../shared/sar/pack';
 import { writeSar } from '../../../shared/sar/write';
 import { loadSeTables, loadSev, printDiagnostics } from '../../build/inputs';
-import { readInputFile, writeFilesAtomically } from '../../build/files';
+import { commitOutputs } from '../../build/commit';
+import { readInputFile } from '../../build/files';
 import { parseArgs, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
 import { refuseOutputClashes } from '../../pathIdentity';
@@ -51,7 +52,7 @@ export const packSarCommand: CliCommand = {
       if (errors.length === 0) {
         const bytes = inFile(out, () => writeSar(packed.entries, info.map((m) => m.name)));
         printDiagnostics([], tables.warnings);
-        writeFilesAtomically([{ path: out, bytes }]);
+        commitOutputs([{ path: out, bytes }]);
         if (!args.options.has('quiet')) {
           const events = packed.entries.reduce((s, e) => s + e.events.length, 0);
           const withSev = packed.paired.filter(Boolean).length;

@@ -1,0 +1,174 @@
+/**
+ * Saves are temp file + rename: a write that fails halfway (a full disk)
+ * leaves the original bytes in place, no temp file behind, a message naming
+ * the user's file (never the temp file), and the edits still in the app to
+ * save again. The failure is injected through fsutil's atomicWriteIo seam,
+ * which works as root (CI runs as root, where a read-only folder stops nothing).
+ * A save that wrote the target directly would leave half a file and fail here.
+ */
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeSync as realWriteSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { compressRequestForMotion } from '../shared/compress/request';
+import type { AppInfo } from '../shared/ipc';
+import { KeyFlag } from '../shared/motion/types';
+import { readMtn } from '../shared/mtn/read';
+import { writeMtn } from '../shared/mtn/write';
+import { useBuiltCompressWorker } from './compress/buildWorkerForTests';
+import { createCompressClient, type CompressClient } from './compressClient';
+import { createHandlers, dispatchInvoke, type ApiHandlers } from './handlers';
+import { atomicWriteIo, writeFileAtomic } from './fsutil';
+import { inProcessImportRunner } from './interchange/importRunner';
+import { createPathPolicy } from './pathPolicy';
+import { inProcessTextChecker } from './project/textCheckJob';
+import { createRecentFilesStore } from './recentFiles';
+
+const ASSETS = resolve(__dirname, '..', 'assets');
+const workerPath = useBuiltCompressWorker();
+const realIo = { ...atomicWriteIo };
+
+let ws: string;
+let compress: CompressClient;
+let handlers: ApiHandlers;
+
+/** From now on every write through the seam stores half its bytes, then fails as a full disk does. */
+function diskFillsUp(): { writes: string[] } {
+  const seen = { writes: [] as string[] };
+  const paths = new Map<number, string>();
+  atomicWriteIo.openSync = ((path: string, flags: string) => {
+    const fd = realIo.openSync(path, flags);
+    paths.set(fd, path);
+    return fd;
+  }) as typeof atomicWriteIo.openSync;
+  const halfThenFull = (fd: number, buffer: Uint8Array, offset: number, length: number): number => {
+    seen.writes.push(paths.get(fd) ?? String(fd));
+    realWriteSync(fd, buffer, offset, Math.max(1, Math.floor(length / 2)));
+    throw Object.assign(new Error(`ENOSPC: no space left on device, write`), { code: 'ENOSPC' });
+  };
+  atomicWriteIo.writeSync = halfThenFull as unknown as typeof atomicWriteIo.writeSync;
+  return seen;
+}
+
+function restoreIo(): void {
+  Object.assign(atomicWriteIo, realIo);
+}
+
+const tempFiles = (): string[] => readdirSync(ws).filter((n) => n.endsWith('.tmp'));
+
+beforeEach(() => {
+  ws = mkdtempSync(join(tmpdir(), 'actguy-atomic-'));
+  cpSync(ASSETS, ws, { recursive: true });
+  compress = createCompressClient({ workerPath: workerPath() });
+  const appInfo: AppInfo = {
+    version: 't', samplePath: join(ASSETS, 'walk.mtn'), startupPath: join(ws, 'walk.mtn'), transport: 'loopback', nativeDialogs: false, workspaceRoot: ws, platform: process.platform,
+  };
+  handlers = createHandlers({
+    appInfo, policy: createPathPolicy(), recent: createRecentFilesStore(null), compress,
+    dialogs: { chooseFileToOpen: async () => null, chooseFileToSave: async () => null, confirm: async () => false },
+    runImport: inProcessImportRunner, checkText: inProcessTextChecker,
+  });
+});
+afterEach(async () => {
+  restoreIo();
+  await compress.dispose();
+  rmSync(ws, { recursive: true, force: true });
+});
+
+describe('writeFileAtomic', () => {
+  it('a write that fails halfway leaves the original bytes, no temp file, and an error naming the target with the system code', () => {
+    const target = join(ws, 'walk.sev');
+    const before = readFileSync(target);
+    const seen = diskFillsUp();
+    let error: NodeJS.ErrnoException | null = null;
+    try {
+      writeFileAtomic(target, 'sev 1\n'.repeat(100));
+    } catch (e) {
+      error = e as NodeJS.ErrnoException;
+    }
+    expect(error?.code).toBe('ENOSPC');
+    expect(error?.path).toBe(target);
+    expect(error?.message).not.toMatch(/\.tmp/);
+    // The bytes went to a temp file beside the target, never to the target itself.
+    expect(seen.writes).toHaveLength(1);
+    expect(seen.writes[0]).not.toBe(target);
+    expect(seen.writes[0].startsWith(`${target}.`)).toBe(true);
+    expect(readFileSync(target).equals(before)).toBe(true);
+    expect(tempFiles()).toEqual([]);
+  });
+
+  it('a failing rename names the target, not the temp file, and removes the temp file', () => {
+    const target = join(ws, 'walk.sev');
+    const before = readFileSync(target);
+    atomicWriteIo.renameSync = ((from: string, to: string) => {
+      throw Object.assign(new Error(`EXDEV: cross-device link not permitted, rename '${from}' -> '${to}'`), { code: 'EXDEV' });
+    }) as typeof atomicWriteIo.renameSync;
+    expect(() => writeFileAtomic(target, 'sev 1\n')).toThrow(new RegExp(`^EXDEV: cross-device link not permitted, rename '${target}' -> '${target}'$`));
+    expect(readFileSync(target).equals(before)).toBe(true);
+    expect(tempFiles()).toEqual([]);
+  });
+});
+
+describe('every save and export of the app is atomic', () => {
+  it('saveMotion: the disk fills up halfway; the .mtn on disk is intact, the message names it, and the edits save once there is room', async () => {
+    const target = join(ws, 'walk.mtn');
+    const before = readFileSync(target);
+    const opened = await handlers.openMotion({ path: target });
+    if (opened.status !== 'opened') throw new Error('not opened');
+    const motion = readMtn(opened.motion.mtnBytes);
+    const flag = (5 * motion.joints.length + 2) * 4;
+    motion.jointKeyInfo[flag] ^= KeyFlag.KEY;
+    const edited = writeMtn(motion);
+    diskFillsUp();
+    const failed = await dispatchInvoke(handlers, 'saveMotion', { documentId: opened.motion.documentId, path: target, mtnBytes: edited });
+    expect(failed).toEqual({ ok: false, error: { message: `Could not save ${target}: no space left on the disk; the file on disk is unchanged and your edits are kept` } });
+    expect(readFileSync(target).equals(before)).toBe(true);
+    expect(tempFiles()).toEqual([]);
+    // Nothing was lost: the same document saves the same edits once the disk has room.
+    restoreIo();
+    const saved = await handlers.saveMotion({ documentId: opened.motion.documentId, path: target, mtnBytes: edited });
+    expect(saved.status).toBe('saved');
+    expect(readMtn(new Uint8Array(readFileSync(target))).jointKeyInfo[flag]).toBe(motion.jointKeyInfo[flag]);
+  });
+
+  it('saveSev and saveProject: the text on disk is intact, the message names the file, and a retry writes the edit', async () => {
+    for (const [member, name, edit] of [
+      ['saveSev', 'walk.sev', (t: string) => t.replace('event 66 2 -', 'event 67 2 -')],
+      ['saveProject', 'sample.actguy.json', (t: string) => t.replace('"walk_rough"', '"walk_rougher"')],
+    ] as const) {
+      const target = join(ws, name);
+      const before = readFileSync(target, 'utf8');
+      const text = edit(before);
+      expect(text).not.toBe(before);
+      diskFillsUp();
+      const failed = await dispatchInvoke(handlers, member, { path: target, text });
+      expect(failed.ok, member).toBe(false);
+      if (!failed.ok) expect(failed.error.message).toMatch(new RegExp(`^Could not save ${target}: no space left on the disk; the file on disk is unchanged`));
+      expect(readFileSync(target, 'utf8')).toBe(before);
+      expect(tempFiles()).toEqual([]);
+      restoreIo();
+      expect(await dispatchInvoke(handlers, member, { path: target, text })).toMatchObject({ ok: true });
+      expect(readFileSync(target, 'utf8')).toBe(text);
+    }
+  });
+
+  it('exportMt3 and exportGltf: an existing export survives a failed overwrite', async () => {
+    const opened = await handlers.openMotion({ path: join(ws, 'walk.mtn') });
+    if (opened.status !== 'opened') throw new Error('not opened');
+    const { documentId, mtnBytes } = opened.motion;
+    const request = compressRequestForMotion(readMtn(mtnBytes), documentId, 1);
+    const mt3 = join(ws, 'walk.mt3');
+    const glb = join(ws, 'walk.glb');
+    await handlers.exportMt3({ path: mt3, compress: request });
+    await handlers.exportGltf({ documentId, source: 'source', mtnBytes, path: glb });
+    const before = [readFileSync(mt3), readFileSync(glb)];
+    diskFillsUp();
+    const a = await dispatchInvoke(handlers, 'exportMt3', { path: mt3, compress: { ...request, revision: 2 } });
+    const b = await dispatchInvoke(handlers, 'exportGltf', { documentId, source: 'source', mtnBytes, path: glb });
+    expect(a).toEqual({ ok: false, error: { message: `Could not export ${mt3}: no space left on the disk; the file on disk is unchanged` } });
+    expect(b).toEqual({ ok: false, error: { message: `Could not export ${glb}: no space left on the disk; the file on disk is unchanged` } });
+    expect(readFileSync(mt3).equals(before[0])).toBe(true);
+    expect(readFileSync(glb).equals(before[1])).toBe(true);
+    expect(tempFiles()).toEqual([]);
+  });
+});

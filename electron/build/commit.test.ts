@@ -1,0 +1,137 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ownTempName, sweepStaleTemps } from '../tempFiles';
+import { commitOutputs, commitStepCount, recoverOutputs, type CommitFs } from './commit';
+
+const dirs: string[] = [];
+afterEach(() => {
+  while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'actguy-commit-'));
+  dirs.push(d);
+  return d;
+}
+
+/** Every file under dir (recursively) with its text; folders left out. */
+function contents(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const f of readdirSync(dir, { recursive: true }).map(String).sort()) {
+    if (!statSync(join(dir, f)).isDirectory()) out[f] = readFileSync(join(dir, f), 'utf8');
+  }
+  return out;
+}
+
+const te = new TextEncoder();
+const set = (dir: string, tag: string) => [
+  { path: join(dir, 'out', 'stage.mar'), bytes: te.encode(`mar ${tag}`) },
+  { path: join(dir, 'out', 'stage.sar'), bytes: te.encode(`sar ${tag}`) },
+  { path: join(dir, 'rep', 'stage.report.json'), bytes: te.encode(`report ${tag}`) },
+];
+const OLD = { 'out/stage.mar': 'mar old', 'out/stage.sar': 'sar old', 'rep/stage.report.json': 'report old' };
+const NEW = { 'out/stage.mar': 'mar new', 'out/stage.sar': 'sar new', 'rep/stage.report.json': 'report new' };
+
+describe('commitOutputs', () => {
+  it('replaces every target and leaves no temp, lock or journal behind', () => {
+    const dir = tempDir();
+    commitOutputs(set(dir, 'old'));
+    expect(contents(dir)).toEqual(OLD);
+    commitOutputs(set(dir, 'new'));
+    expect(contents(dir)).toEqual(NEW);
+  });
+
+  it('a failure at any step leaves the complete old set (or the complete new one once installed) and no temp file', () => {
+    const dir = tempDir();
+    commitOutputs(set(dir, 'old'));
+    const steps: string[] = [];
+    commitOutputs(set(dir, 'old'), { onStep: (_, label) => steps.push(label) });
+    expect(steps.length).toBe(commitStepCount(3, 3));
+    expect(steps).toEqual(['write 1', 'write 2', 'write 3', 'backup 1', 'backup 2', 'backup 3', 'journal',
+      'install 1', 'install 2', 'install 3', 'drop backup 1', 'drop backup 2', 'drop backup 3', 'remove journal']);
+    for (let k = 1; k <= steps.length; k++) {
+      let thrown: unknown;
+      try {
+        commitOutputs(set(dir, 'new'), { onStep: (n) => { if (n === k) throw new Error(`disk trouble at step ${k}`); } });
+      } catch (e) {
+        thrown = e;
+      }
+      const installed = steps[k - 1].startsWith('drop') || steps[k - 1] === 'remove journal';
+      if (installed) {
+        // Tidying after the new set is in place may fail without undoing it; the next run finishes the tidying.
+        expect(contents(dir)).toEqual(expect.objectContaining(NEW));
+        recoverOutputs(set(dir, 'x').map((f) => f.path));
+        expect(contents(dir)).toEqual(NEW);
+      } else {
+        expect(thrown, `step ${k}`).toBeInstanceOf(Error);
+        expect((thrown as Error).message).toMatch(/disk trouble/);
+        expect(contents(dir), `step ${k} (${steps[k - 1]})`).toEqual(OLD);
+      }
+      commitOutputs(set(dir, 'old'));
+      expect(contents(dir)).toEqual(OLD);
+    }
+  });
+
+  it('an unwritable output, a folder given as a file and a file given as a folder name the user\'s path, not a temp', () => {
+    const dir = tempDir();
+    commitOutputs(set(dir, 'old'));
+    // Permissions do not stop root (CI), so the refusal is injected at the file-system seam.
+    const denied: Partial<CommitFs> = {
+      writeFileSync: (p, d, o) => {
+        if (p.includes('stage.sar.actguy-new')) throw Object.assign(new Error(`EACCES: permission denied, open '${p}'`), { code: 'EACCES', path: p });
+        writeFileSync(p, d, o);
+      },
+    };
+    expect(() => commitOutputs(set(dir, 'new'), { fs: denied })).toThrow(`cannot write ${join(dir, 'out', 'stage.sar')}: permission denied; nothing was written`);
+    expect(contents(dir)).toEqual(OLD);
+    const full: Partial<CommitFs> = {
+      writeFileSync: (p, d, o) => {
+        if (p.includes('actguy-new')) throw Object.assign(new Error(`ENOSPC: no space left on device, write '${p}'`), { code: 'ENOSPC' });
+        writeFileSync(p, d, o);
+      },
+    };
+    expect(() => commitOutputs(set(dir, 'new'), { fs: full })).toThrow(`cannot write ${join(dir, 'out', 'stage.mar')}: no space left on the device; nothing was written`);
+    expect(contents(dir)).toEqual(OLD);
+    // A rename that fails mid-install (after one target was replaced) rolls the installed one back.
+    let renames = 0;
+    const flaky: Partial<CommitFs> = {
+      renameSync: (a, b) => {
+        if (a.includes('actguy-new') && ++renames === 2) throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
+        return require('node:fs').renameSync(a, b);
+      },
+    };
+    expect(() => commitOutputs(set(dir, 'new'), { fs: flaky })).toThrow(/EIO: i\/o error; the previous files were kept/);
+    expect(contents(dir)).toEqual(OLD);
+
+    mkdirSync(join(dir, 'folder.mar'));
+    expect(() => commitOutputs([{ path: join(dir, 'folder.mar'), bytes: te.encode('x') }]))
+      .toThrow(`cannot write ${join(dir, 'folder.mar')}: it is a folder, not a file; nothing was written`);
+    writeFileSync(join(dir, 'plain'), 'a file');
+    expect(() => commitOutputs([{ path: join(dir, 'out', 'ok.mar'), bytes: te.encode('x') }, { path: join(dir, 'plain', 'sub', 'x.sar'), bytes: te.encode('y') }]))
+      .toThrow(`cannot write ${join(dir, 'plain', 'sub', 'x.sar')}: ${join(dir, 'plain')} is a file, not a folder; nothing was written`);
+    expect(contents(dir)).toEqual({ ...OLD, plain: 'a file' });
+  });
+});
+
+describe('sweepStaleTemps', () => {
+  it('removes our temps whose writer is gone or that are a day old, and nothing else', () => {
+    const dir = tempDir();
+    const target = join(dir, 'stage.mar');
+    writeFileSync(target, 'keep');
+    const mine = ownTempName(target, 'new');
+    writeFileSync(mine, 'live writer: this process');
+    const dead = mine.replace(`.${process.pid}.`, '.999999999.');
+    writeFileSync(dead, 'writer died');
+    const old = ownTempName(target, 'old').replace(/actguy-old\.[^.]*\./, 'actguy-old.otherhost.');
+    writeFileSync(old, 'another machine, long ago');
+    const fresh = ownTempName(target, 'old').replace(/actguy-old\.[^.]*\./, 'actguy-old.otherhost.').replace(/\.[0-9a-z]+\.tmp$/, '.zz.tmp');
+    writeFileSync(fresh, 'another machine, now');
+    const day = (Date.now() - 25 * 3600 * 1000) / 1000;
+    utimesSync(old, day, day);
+    writeFileSync(join(dir, 'stage.mar.user-notes.tmp'), 'not ours');
+    writeFileSync(join(dir, 'other.mar.actguy-new.h.999999999.abc.tmp'), 'another target');
+    expect(sweepStaleTemps([target]).sort()).toEqual([dead, old].sort());
+    expect(readdirSync(dir).sort()).toEqual(['other.mar.actguy-new.h.999999999.abc.tmp', 'stage.mar.user-notes.tmp', mine.slice(dir.length + 1), fresh.slice(dir.length + 1), 'stage.mar'].sort());
+  });
+});

@@ -1,0 +1,381 @@
+/**
+ * Writes a set of outputs (a .mar, its .sar and the report) as one unit: after
+ * a failure at any point, or a kill at any moment followed by the next run,
+ * the targets hold either every old file or every new one, never a new .mar
+ * beside an old .sar (a mismatched pair the game would load).
+ *
+ * The protocol, with a journal beside the first target:
+ *   1. check every target (not a folder; its folder exists or can be made);
+ *   2. take the lock, finish any interrupted commit of these targets, sweep
+ *      stale temp files of our own naming;
+ *   3. write each new file to a temp beside its target (fsync);
+ *   4. hard-link each existing target to a backup beside it;
+ *   5. write the journal (temp + fsync + rename): the commit point;
+ *   6. rename each temp over its target;
+ *   7. remove the backups, then the journal; release the lock.
+ * A kill before 5 leaves the old set (the next run sweeps the temps); a kill
+ * after 5 leaves a journal that the next run rolls forward. A failure in 6
+ * rolls back from the backups. Every step is numbered so a test can kill the
+ * process at each one (ACTGUY_TEST_KILL_AT_COMMIT_STEP).
+ */
+import * as nodeFs from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { host, ownTempName, processAlive, STALE_MS, sweepStaleTemps } from '../tempFiles';
+import { describeFsError } from './files';
+
+/** The file-system calls the commit makes; tests replace some to inject failures (as root, permissions cannot). */
+export interface CommitFs {
+  writeFileSync(path: string, data: Uint8Array | string, options?: { flag?: string }): void;
+  renameSync(from: string, to: string): void;
+  linkSync(existing: string, link: string): void;
+  copyFileSync(from: string, to: string): void;
+  unlinkSync(path: string): void;
+  mkdirSync(path: string, options: { recursive: true }): unknown;
+  lstatSync(path: string): nodeFs.Stats;
+  readdirSync(path: string): string[];
+  readFileSync(path: string, encoding: 'utf8'): string;
+}
+
+const realFs: CommitFs = {
+  writeFileSync: (p, d, o) => writeDurably(p, d, o?.flag ?? 'w'),
+  renameSync: nodeFs.renameSync,
+  linkSync: nodeFs.linkSync,
+  copyFileSync: nodeFs.copyFileSync,
+  unlinkSync: nodeFs.unlinkSync,
+  mkdirSync: nodeFs.mkdirSync,
+  lstatSync: (p) => nodeFs.lstatSync(p),
+  readdirSync: (p) => nodeFs.readdirSync(p),
+  readFileSync: (p, e) => nodeFs.readFileSync(p, e),
+};
+
+/** Writes and fsyncs, so a renamed temp never turns out empty after a power cut. */
+function writeDurably(path: string, data: Uint8Array | string, flag: string): void {
+  const fd = nodeFs.openSync(path, flag);
+  try {
+    nodeFs.writeFileSync(fd, data);
+    nodeFs.fsyncSync(fd);
+  } finally {
+    nodeFs.closeSync(fd);
+  }
+}
+
+export interface CommitOptions {
+  fs?: Partial<CommitFs>;
+  /** Called before each numbered step (1-based) with its label; a test seam. */
+  onStep?: (step: number, label: string) => void;
+}
+
+export interface OutputFile {
+  path: string;
+  bytes: Uint8Array;
+}
+
+/** The journal: which temps replace which targets, and the backups of the old files. */
+interface Journal {
+  tool: 'actguy commit';
+  version: 1;
+  /** 'forward': install the temps; 'back': restore the backups. */
+  state: 'forward' | 'back';
+  entries: { path: string; temp: string; backup: string | null }[];
+}
+
+function journalPath(first: string): string {
+  return join(dirname(first), `${basename(first)}.actguy-commit`);
+}
+
+function lockPath(first: string): string {
+  return join(dirname(first), `${basename(first)}.actguy-lock`);
+}
+
+/** An output problem, in the user's words and naming the user's path (never a temp file). */
+export class OutputWriteError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OutputWriteError';
+  }
+}
+
+function exists(fs: CommitFs, p: string): boolean {
+  try {
+    fs.lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Checks that `target` can be a file: not a folder, and its folder exists or can be created. */
+function prepareTarget(fs: CommitFs, target: string, shown: string): void {
+  let st: nodeFs.Stats | undefined;
+  try {
+    st = fs.lstatSync(target);
+  } catch {
+    /* does not exist yet: fine */
+  }
+  if (st?.isDirectory()) throw new OutputWriteError(`cannot write ${shown}: it is a folder, not a file; nothing was written`);
+  const dir = dirname(target) || '.';
+  // Walk up to the first existing ancestor: it must be a folder.
+  let probe = dir;
+  for (;;) {
+    let pst: nodeFs.Stats | undefined;
+    try {
+      pst = fs.lstatSync(probe);
+    } catch {
+      const up = dirname(probe);
+      if (up === probe) break;
+      probe = up;
+      continue;
+    }
+    if (!pst.isDirectory() && !nodeFs.statSync(probe).isDirectory())
+      throw new OutputWriteError(`cannot write ${shown}: ${relativeLike(probe, target, shown)} is a file, not a folder; nothing was written`);
+    break;
+  }
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+  } catch (e) {
+    throw new OutputWriteError(`cannot create the folder ${dirname(shown)} for ${shown}: ${describeFsError(e)}; nothing was written`);
+  }
+}
+
+/** `ancestor` of the absolute `target`, spelled the way the user spelled the target (`out/x` for `out/x/y.mar`). */
+function relativeLike(ancestor: string, target: string, shown: string): string {
+  let a = target;
+  let s = shown;
+  while (a !== ancestor && dirname(a) !== a && dirname(s) !== s) {
+    a = dirname(a);
+    s = dirname(s);
+  }
+  return a === ancestor ? s : ancestor;
+}
+
+/** Takes the commit lock of an output set; a lock whose owner died (or is a day old) is taken over. */
+function takeLock(fs: CommitFs, path: string): () => void {
+  const me = `${host()} ${process.pid} ${Date.now()}`;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      fs.writeFileSync(path, me, { flag: 'wx' });
+      return () => {
+        try {
+          fs.unlinkSync(path);
+        } catch {
+          /* already gone */
+        }
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      let owner = '';
+      try {
+        owner = fs.readFileSync(path, 'utf8');
+      } catch {
+        continue; // released meanwhile
+      }
+      const [h, pid, time] = owner.split(' ');
+      const dead = (h === host() && !processAlive(Number(pid))) || !(Date.now() - Number(time) < STALE_MS);
+      if (!dead) throw new OutputWriteError(`another build (process ${pid} on ${h}) is writing these outputs now (lock ${path}); try again when it has finished`);
+      try {
+        fs.unlinkSync(path);
+      } catch {
+        /* another process took it over first */
+      }
+    }
+  }
+  throw new OutputWriteError(`cannot take the lock ${path}`);
+}
+
+function writeJournal(fs: CommitFs, path: string, journal: Journal): void {
+  const tmp = ownTempName(path, 'journal');
+  try {
+    fs.writeFileSync(tmp, `${JSON.stringify(journal, null, 1)}\n`);
+    fs.renameSync(tmp, path);
+  } catch (e) {
+    try {
+      fs.unlinkSync(tmp);
+    } catch {
+      /* not written */
+    }
+    throw e;
+  }
+}
+
+function readJournal(fs: CommitFs, path: string): Journal | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const j = JSON.parse(text) as Journal;
+  if (j?.tool !== 'actguy commit' || !Array.isArray(j.entries)) throw new OutputWriteError(`${path} is not an ActGuy commit journal; move it away and build again`);
+  return j;
+}
+
+function unlinkQuiet(fs: CommitFs, p: string | null): void {
+  if (!p) return;
+  try {
+    fs.unlinkSync(p);
+  } catch {
+    /* already gone */
+  }
+}
+
+/** Restores the backups (state 'back'): the old set returns; targets that did not exist before are removed. */
+function rollBack(fs: CommitFs, jpath: string, journal: Journal): void {
+  if (journal.state !== 'back') writeJournal(fs, jpath, { ...journal, state: 'back' });
+  for (const e of journal.entries) {
+    if (exists(fs, e.temp)) {
+      // Never installed: the target still holds the old file (rename() of a hard link onto
+      // its twin would do nothing, so the backup is dropped rather than renamed).
+      unlinkQuiet(fs, e.temp);
+      unlinkQuiet(fs, e.backup);
+    } else if (e.backup !== null) {
+      if (exists(fs, e.backup)) fs.renameSync(e.backup, e.path);
+    } else {
+      // The new file was installed where none was before.
+      unlinkQuiet(fs, e.path);
+    }
+  }
+  fs.unlinkSync(jpath);
+}
+
+/** Installs the temps (state 'forward'); on a failure rolls back. Returns whether the new set is in place. */
+function rollForward(fs: CommitFs, jpath: string, journal: Journal, step: (label: string) => void): boolean {
+  try {
+    journal.entries.forEach((e, k) => {
+      step(`install ${k + 1}`);
+      if (exists(fs, e.temp)) fs.renameSync(e.temp, e.path);
+    });
+  } catch (e) {
+    if ((e as Error).name === 'CommitKilled') throw e;
+    rollBack(fs, jpath, journal);
+    throw e;
+  }
+  // The new set is in place: what remains is tidying. A failure here leaves a journal whose temps are
+  // all installed, which the next run finishes in no time; it never undoes the new set.
+  journal.entries.forEach((e, k) => {
+    step(`drop backup ${k + 1}`);
+    unlinkQuiet(fs, e.backup);
+  });
+  step('remove journal');
+  unlinkQuiet(fs, jpath);
+  return true;
+}
+
+/**
+ * Finishes a commit of these outputs that a kill interrupted (rolls it
+ * forward, or back if it was rolling back) and sweeps stale temps. Returns
+ * what it did, for a note to the user; nothing when there was nothing to do.
+ */
+export function recoverOutputs(paths: readonly string[], options: CommitOptions = {}): string | undefined {
+  if (paths.length === 0) return undefined;
+  const fs = { ...realFs, ...options.fs };
+  const first = resolve(paths[0]);
+  const release = takeLock(fs, lockPath(first));
+  try {
+    return recoverLocked(fs, first, paths);
+  } finally {
+    release();
+  }
+}
+
+function recoverLocked(fs: CommitFs, first: string, paths: readonly string[]): string | undefined {
+  const jpath = journalPath(first);
+  const journal = readJournal(fs, jpath);
+  let note: string | undefined;
+  if (journal) {
+    if (journal.state === 'back') {
+      rollBack(fs, jpath, journal);
+      note = `an interrupted build was rolled back: ${journal.entries.map((e) => e.path).join(', ')} hold their previous contents`;
+    } else {
+      try {
+        rollForward(fs, jpath, journal, () => {});
+        note = `an interrupted build was completed: ${journal.entries.map((e) => e.path).join(', ')} hold its outputs`;
+      } catch (e) {
+        note = `an interrupted build could not be completed (${describeFsError(e)}) and was rolled back`;
+      }
+    }
+  }
+  sweepStaleTemps([...paths, jpath], fs);
+  return note;
+}
+
+/** The step numbers a commit of `n` files goes through with `existing` old targets (for kill-at-every-step tests). */
+export function commitStepCount(n: number, existing: number): number {
+  return n + existing + 1 + n + n + 1;
+}
+
+class CommitKilled extends Error {
+  override name = 'CommitKilled';
+}
+
+/**
+ * Writes `files` as one unit (see the protocol above). On a failure the
+ * targets keep their old contents, no temp file remains, and the error names
+ * the user's path. Returns a note when an interrupted earlier commit of the
+ * same outputs had to be finished first.
+ */
+export function commitOutputs(files: readonly OutputFile[], options: CommitOptions = {}): string | undefined {
+  if (files.length === 0) return undefined;
+  const fs = { ...realFs, ...options.fs };
+  const targets = files.map((f) => resolve(f.path));
+  const shown = new Map(targets.map((t, k) => [t, files[k].path]));
+  targets.forEach((t, k) => prepareTarget(fs, t, files[k].path));
+  const first = targets[0];
+  const jpath = journalPath(first);
+  const release = takeLock(fs, lockPath(first));
+  let n = 0;
+  const killAt = Number(process.env.ACTGUY_TEST_KILL_AT_COMMIT_STEP ?? 0);
+  const step = (label: string) => {
+    n++;
+    options.onStep?.(n, label);
+    if (n === killAt) {
+      // The test seam: die here as a power cut would, with no cleanup at all.
+      process.kill(process.pid, 'SIGKILL');
+      throw new CommitKilled(label);
+    }
+  };
+  try {
+    const note = recoverLocked(fs, first, targets);
+    const entries: Journal['entries'] = targets.map((t) => ({ path: t, temp: ownTempName(t, 'new'), backup: null }));
+    try {
+      files.forEach((f, k) => {
+        step(`write ${k + 1}`);
+        try {
+          fs.writeFileSync(entries[k].temp, f.bytes);
+        } catch (e) {
+          throw new OutputWriteError(`cannot write ${shown.get(entries[k].path)}: ${describeFsError(e)}; nothing was written`);
+        }
+      });
+      entries.forEach((e, k) => {
+        if (!exists(fs, e.path)) return;
+        step(`backup ${k + 1}`);
+        const backup = ownTempName(e.path, 'old');
+        try {
+          fs.linkSync(e.path, backup);
+        } catch {
+          // A file system without hard links: a copy serves as well.
+          fs.copyFileSync(e.path, backup);
+        }
+        e.backup = backup;
+      });
+      step('journal');
+      writeJournal(fs, jpath, { tool: 'actguy commit', version: 1, state: 'forward', entries });
+    } catch (e) {
+      if ((e as Error).name === 'CommitKilled') throw e;
+      for (const x of entries) {
+        unlinkQuiet(fs, x.temp);
+        unlinkQuiet(fs, x.backup);
+      }
+      if (e instanceof OutputWriteError) throw e;
+      throw new OutputWriteError(`cannot write ${files.map((f) => f.path).join(', ')}: ${describeFsError(e)}; nothing was written`);
+    }
+    try {
+      rollForward(fs, jpath, { tool: 'actguy commit', version: 1, state: 'forward', entries }, step);
+    } catch (e) {
+      if ((e as Error).name === 'CommitKilled') throw e;
+      throw new OutputWriteError(`cannot write ${files.map((f) => f.path).join(', ')}: ${describeFsError(e)}; the previous files were kept`);
+    }
+    return note;
+  } finally {
+    if (n !== killAt || killAt === 0) release();
+  }
+}

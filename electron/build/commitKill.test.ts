@@ -1,0 +1,106 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commitStepCount, recoverOutputs } from './commit';
+
+/**
+ * Issue 9 section 3: `build` commits its outputs as one unit. The real CLI is
+ * killed (SIGKILL, no cleanup) at every step of the commit; afterwards the
+ * outputs are the complete old set, or a journal is left that the next run
+ * completes to the complete new set, and no temp file survives the next run.
+ */
+const root = join(__dirname, '..', '..');
+const cli = join(root, 'dist', 'cli', 'actguy.cjs');
+let dir: string;
+const OUTS = ['stage.mar', 'stage.sar', 'stage.report.json'];
+
+function project(rotationDeg: number, sev: string): string {
+  return JSON.stringify({
+    version: 1,
+    motions: [{ name: 'walk', mtn: 'walk.mtn', sev, tolerances: { rotationDeg } }],
+    seTables: { sls: 'default.sls', seDefine: 'se_define.h' },
+    outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
+  });
+}
+
+function build(projectFile: string, killAt?: number): { rc: number | null; signal: string | null; err: string } {
+  const env = { ...process.env, ACTGUY_TEST_KILL_AT_COMMIT_STEP: killAt ? String(killAt) : '' };
+  const r = spawnSync(process.execPath, [cli, 'build', projectFile, '--quiet'], { cwd: dir, encoding: 'utf8', env });
+  return { rc: r.status, signal: r.signal, err: r.stderr };
+}
+
+const outputs = () => Object.fromEntries(OUTS.map((f) => [f, readFileSync(join(dir, 'out', f)).toString('base64')]));
+let OLD: Record<string, string>;
+let NEW: Record<string, string>;
+
+beforeAll(() => {
+  const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], { cwd: root, encoding: 'utf8' });
+  if (b.status !== 0) throw new Error(`CLI build failed: ${b.stderr}`);
+  dir = mkdtempSync(join(tmpdir(), 'actguy-kill-'));
+  for (const f of ['walk.mtn', 'walk.sev', 'default.sls', 'se_define.h']) copyFileSync(join(root, 'assets', f), join(dir, f));
+  const sev = readFileSync(join(dir, 'walk.sev'), 'utf8');
+  expect(sev).toContain('event 38 0 17');
+  writeFileSync(join(dir, 'new.sev'), sev.replace('event 38 0 17', 'event 40 0 17'));
+  writeFileSync(join(dir, 'old.actguy.json'), project(0.5, 'walk.sev'));
+  writeFileSync(join(dir, 'new.actguy.json'), project(3, 'new.sev'));
+  expect(build('new.actguy.json').rc).toBe(0);
+  NEW = outputs();
+  expect(build('old.actguy.json').rc).toBe(0);
+  OLD = outputs();
+  // The two sets differ in every file, so a mixed pair cannot pass for either.
+  for (const f of OUTS) expect(NEW[f], f).not.toBe(OLD[f]);
+}, 60000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('build killed at every commit step', () => {
+  it('leaves the old set, or a journal the next run completes to the new set; never a mix, never an orphan temp', () => {
+    const steps = commitStepCount(3, 3);
+    const seen = { old: 0, completed: 0 };
+    for (let k = 1; k <= steps + 1; k++) {
+      const r = build('new.actguy.json', k);
+      if (k > steps) {
+        // Past the last step: the seam never fires and the build finishes.
+        expect(r.rc).toBe(0);
+        expect(outputs()).toEqual(NEW);
+        break;
+      }
+      expect(r.signal, `step ${k}: ${r.err}`).toBe('SIGKILL');
+      const journal = readdirSync(join(dir, 'out')).includes('stage.mar.actguy-commit');
+      if (!journal) {
+        expect(outputs(), `step ${k}`).toEqual(OLD);
+        seen.old++;
+      }
+      // What the next run does first: finish (or sweep) what the killed one left.
+      recoverOutputs(OUTS.map((f) => join(dir, 'out', f)));
+      if (journal) {
+        expect(outputs(), `step ${k}`).toEqual(NEW);
+        seen.completed++;
+      }
+      expect(readdirSync(join(dir, 'out')).sort(), `step ${k}`).toEqual([...OUTS].sort());
+      // Back to the old set for the next step (what a build of old.actguy.json writes).
+      for (const f of OUTS) writeFileSync(join(dir, 'out', f), Buffer.from(OLD[f], 'base64'));
+    }
+    // Kills before the journal keep the old set; kills after it are completed.
+    expect(seen).toEqual({ old: 7, completed: 7 });
+  }, 120000);
+
+  it('the next build finishes an interrupted commit, says so, and leaves no temp file', () => {
+    // Killed between the first and second install: a new .mar beside an old .sar until the next run.
+    const r = build('new.actguy.json', 9);
+    expect(r.signal).toBe('SIGKILL');
+    expect(readFileSync(join(dir, 'out', 'stage.mar')).toString('base64')).toBe(NEW['stage.mar']);
+    const next = build('old.actguy.json');
+    expect(next.rc).toBe(0);
+    expect(next.err).toMatch(/note: an interrupted build was completed/);
+    expect(outputs()).toEqual(OLD);
+    expect(readdirSync(join(dir, 'out')).sort()).toEqual([...OUTS].sort());
+    // Killed while writing temps: the next build sweeps the orphans.
+    expect(build('new.actguy.json', 2).signal).toBe('SIGKILL');
+    expect(readdirSync(join(dir, 'out')).some((f) => f.includes('.actguy-new.'))).toBe(true);
+    expect(build('new.actguy.json').rc).toBe(0);
+    expect(outputs()).toEqual(NEW);
+    expect(readdirSync(join(dir, 'out')).sort()).toEqual([...OUTS].sort());
+  }, 60000);
+});

@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useBundledWorker } from '../compress/buildWorkerForTests';
+import { workerTextChecker } from './textCheck';
+import { checkText } from './textCheckJob';
+
+const workerPath = useBundledWorker(resolve(__dirname, 'textCheckWorker.ts'));
+const scratch = mkdtempSync(join(tmpdir(), 'actguy-textcheck-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe('text check worker', () => {
+  it('parses a SEV and a project in the worker exactly as in-process, errors placed at file:line:column', async () => {
+    const check = workerTextChecker(workerPath());
+    const sev = { kind: 'sev' as const, path: '/p/walk.sev', text: 'sev 1\nevent 3 9 -\n' };
+    const inWorker = await check(sev);
+    expect(inWorker).toEqual(checkText(sev));
+    expect(inWorker.errors).toEqual(['/p/walk.sev:2:9: event uses undefined SE index 9']);
+    const project = {
+      kind: 'project' as const,
+      path: '/p/a.actguy.json',
+      text: JSON.stringify({ version: 1, motions: [{ name: 'walk', mtn: 'walk.mtn', sev: '../x/walk.sev' }], outputs: { mar: 'out/a.mar', sar: 'out/a.sar' } }),
+    };
+    expect(await check(project)).toEqual({ errors: [], named: { inputs: ['/p/walk.mtn', '/x/walk.sev'], outputs: ['/p/out/a.mar', '/p/out/a.sar', '/p/out/a.report.json'] } });
+  });
+
+  it('a checker that does not answer within its budget is stopped, and the save gets a message naming the file', async () => {
+    const silent = join(scratch, 'silent.cjs');
+    writeFileSync(silent, 'setInterval(() => {}, 1000);\n');
+    const check = workerTextChecker(silent, 50);
+    await expect(check({ kind: 'sev', path: '/p/huge.sev', text: 'sev 1\n' })).rejects.toThrow('/p/huge.sev: reading the sound-event file took longer than 0.05 s and was stopped');
+  });
+
+  it('an unexpected exception in the checker is reported as FILE: message', async () => {
+    const throwing = join(scratch, 'throwing.cjs');
+    writeFileSync(throwing, "const { parentPort } = require('node:worker_threads'); parentPort.postMessage({ ok: false, message: 'x.forEach is not a function' });\n");
+    await expect(workerTextChecker(throwing)({ kind: 'project', path: '/p/a.actguy.json', text: '{}' })).rejects.toThrow(/^\/p\/a\.actguy\.json: x\.forEach is not a function$/);
+    await expect(workerTextChecker(join(scratch, 'missing.cjs'))({ kind: 'sev', path: '/p/b.sev', text: '' })).rejects.toThrow(/^\/p\/b\.sev: the text checker stopped/);
+  });
+
+  it('the main process bundle contains no SEV or project parser: they run only in the worker', async () => {
+    const r = await build({
+      entryPoints: [resolve(__dirname, '..', 'main.ts')], bundle: true, platform: 'node', format: 'cjs', external: ['electron'], write: false, metafile: true, logLevel: 'silent',
+    });
+    const inputs = Object.keys(r.metafile.inputs);
+    expect(inputs).toContain('electron/project/projectHandlers.ts');
+    expect(inputs.filter((f) => f === 'shared/sev/parse.ts' || f === 'shared/project/validate.ts' || f.endsWith('textCheckJob.ts'))).toEqual([]);
+  });
+});

@@ -1,0 +1,65 @@
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createSystemFileQueue, findProjectListingSev, parseCommandLine } from './systemFiles';
+
+describe('files handed over by the OS', () => {
+  it('are kept until the renderer listens, then delivered in order; later ones go straight through', () => {
+    const delivered: string[] = [];
+    const q = createSystemFileQueue((p) => delivered.push(p));
+    q.offer('/a.mtn');
+    q.offer('/b.sev');
+    q.offer('/c.mtn');
+    expect(delivered).toEqual([]);
+    expect(q.take((p) => p.endsWith('.mtn'))).toBe('/a.mtn');
+    q.rendererListening();
+    expect(delivered).toEqual(['/b.sev', '/c.mtn']);
+    q.rendererListening(); // the page load after the app info: nothing twice
+    q.offer('/d.actguy.json');
+    expect(delivered).toEqual(['/b.sev', '/c.mtn', '/d.actguy.json']);
+    expect(q.pending()).toEqual([]);
+  });
+});
+
+describe('command line', () => {
+  const cwd = resolve('/home/u/work');
+  it('--workspace DIR takes DIR as the workspace, never as the file (npm start -- --workspace DIR)', () => {
+    expect(parseCommandLine(['electron', '/repo', '--workspace', 'ws'], cwd)).toEqual({ files: [], workspace: resolve(cwd, 'ws') });
+    // A folder named like a motion is still the workspace.
+    expect(parseCommandLine(['electron', '.', '--workspace', 'takes.mtn', 'walk.mtn'], cwd)).toEqual({ files: [resolve(cwd, 'walk.mtn')], workspace: resolve(cwd, 'takes.mtn') });
+    expect(parseCommandLine(['electron', '.', '--workspace=ws2', 'x.sev'], cwd)).toEqual({ files: [resolve(cwd, 'x.sev')], workspace: resolve(cwd, 'ws2') });
+    expect(parseCommandLine(['electron', '.', '--workspace'], cwd)).toEqual({ files: [], workspace: null });
+  });
+
+  it('collects every file ActGuy opens, skipping switches, the app folder and other files', () => {
+    const argv = ['/usr/bin/actguy', '--no-sandbox', '-r', '/pw/loader.js', '.', 'a.mtn', 'b.MAR', 'c.sev', 'p.actguy.json', 'notes.txt', 'x.json', '--inspect=0'];
+    expect(parseCommandLine(argv, cwd).files).toEqual(['a.mtn', 'b.MAR', 'c.sev', 'p.actguy.json'].map((f) => resolve(cwd, f)));
+  });
+});
+
+describe('the project of a .sev', () => {
+  const root = mkdtempSync(join(tmpdir(), 'actguy-sevproject-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const assets = resolve(__dirname, '..', 'assets');
+
+  it('is the project beside it (or one folder up) that lists it, by path or by default name', () => {
+    const dir = join(root, 'proj');
+    mkdirSync(join(dir, 'sev'), { recursive: true });
+    copyFileSync(join(assets, 'walk.sev'), join(dir, 'sev', 'walk.sev'));
+    copyFileSync(join(assets, 'walk.sev'), join(dir, 'run.sev'));
+    writeFileSync(join(dir, 'a-broken.actguy.json'), '{ not json');
+    writeFileSync(join(dir, 'b-other.actguy.json'), JSON.stringify({ version: 1, motions: [{ name: 'x', mtn: 'x.mtn', sev: 'x.sev' }] }));
+    writeFileSync(join(dir, 'c.actguy.json'), JSON.stringify({ version: 1, motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'sev/walk.sev' }, { name: 'run', mtn: 'run.mtn' }] }));
+    expect(findProjectListingSev(join(dir, 'sev', 'walk.sev'))).toBe(join(dir, 'c.actguy.json'));
+    expect(findProjectListingSev(join(dir, 'run.sev'))).toBe(join(dir, 'c.actguy.json'));
+  });
+
+  it('is null when no project lists it', () => {
+    const dir = join(root, 'lonely');
+    mkdirSync(dir);
+    copyFileSync(join(assets, 'walk.sev'), join(dir, 'walk.sev'));
+    writeFileSync(join(dir, 'p.actguy.json'), JSON.stringify({ version: 1, motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'other.sev' }] }));
+    expect(findProjectListingSev(join(dir, 'walk.sev'))).toBeNull();
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * Files the OS hands to the running app (a double-click, "Open With", a
+ * second launch with a file) before and after the window can take them.
+ *
+ * The renderer subscribes to menu commands when its script runs, and says it
+ * is listening by asking for the app info (or, failing that, when the page
+ * has loaded). Until then every file is kept, in order: a macOS `open-file`
+ * after `ready` or a second launch during start-up is never sent to a page
+ * that is not listening yet.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { resolveFrom } from '../shared/project/paths';
+import { systemFileKindOfPath } from '../shared/systemFiles';
+import { canonicalPath } from './pathPolicy';
+
+export interface SystemFileQueue {
+  /** A file handed over by the OS: delivered at once when the renderer listens, else kept. */
+  offer(path: string): void;
+  /** Takes the first kept file that `wanted` accepts (the start-up motion), or null. */
+  take(wanted: (path: string) => boolean): string | null;
+  /** The renderer listens: the kept files are delivered in order; later files go straight through. */
+  rendererListening(): void;
+  /** Files kept so far (for tests and diagnostics). */
+  pending(): readonly string[];
+}
+
+export function createSystemFileQueue(deliver: (path: string) => void): SystemFileQueue {
+  const kept: string[] = [];
+  let listening = false;
+  return {
+    offer(path) {
+      if (listening) deliver(path);
+      else kept.push(path);
+    },
+    take(wanted) {
+      const i = kept.findIndex(wanted);
+      return i < 0 ? null : kept.splice(i, 1)[0];
+    },
+    rendererListening() {
+      if (listening) return;
+      listening = true;
+      for (const path of kept.splice(0)) deliver(path);
+    },
+    pending: () => kept.slice(),
+  };
+}
+
+/**
+ * The files ActGuy opens among command-line arguments, and the workspace
+ * option. argv[0] is the executable; Electron's and Chromium's switches, the
+ * app folder (`electron .`) and other arguments are skipped. `--workspace DIR`
+ * and `--workspace=DIR` both work; the value is never taken for a file.
+ */
+export function parseCommandLine(argv: readonly string[], cwd: string): { files: string[]; workspace: string | null } {
+  const files: string[] = [];
+  let workspace: string | null = null;
+  const args = argv.slice(1);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--workspace') {
+      if (i + 1 < args.length) workspace = resolve(cwd, args[++i]);
+    } else if (a.startsWith('--workspace=')) workspace = resolve(cwd, a.slice('--workspace='.length));
+    else if (!a.startsWith('-') && systemFileKindOfPath(a)) files.push(resolve(cwd, a));
+  }
+  return { files, workspace };
+}
+
+/** Bigger project files are not read while looking for a .sev's project. */
+const MAX_PROJECT_BYTES = 4 * 1024 * 1024;
+/** At most this many projects are read per folder. */
+const MAX_PROJECTS_PER_FOLDER = 64;
+
+/**
+ * The project (*.actguy.json) in a .sev's folder or the folder above that
+ * lists it (its `sev`, or `<name>.sev` beside the project when it names
+ * none), or null. Files that do not read or parse are skipped: this only
+ * picks where to open the .sev.
+ */
+export function findProjectListingSev(sevPath: string): string | null {
+  const target = canonicalPath(sevPath);
+  const folder = dirname(target);
+  for (const dir of [folder, dirname(folder)]) {
+    let names: string[];
+    try {
+      names = readdirSync(dir).filter((n) => systemFileKindOfPath(n) === 'project').sort().slice(0, MAX_PROJECTS_PER_FOLDER);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const project = join(dir, name);
+      if (projectListsSev(project, target)) return project;
+    }
+    if (dirname(folder) === folder) break;
+  }
+  return null;
+}
+
+function projectListsSev(project: string, canonicalSev: string): boolean {
+  try {
+    if (statSync(project).size > MAX_PROJECT_BYTES) return false;
+    const json = JSON.parse(readFileSync(project, 'utf8').replace(/^\uFEFF/, '')) as { motions?: unknown };
+    if (!Array.isArray(json.motions)) return false;
+    const projectPath = project.replace(/\\/g, '/');
+    return json.motions.some((m: unknown) => {
+      if (!m || typeof m !== 'object') return false;
+      const { sev, name } = m as { sev?: unknown; name?: unknown };
+      const rel = typeof sev === 'string' ? sev : typeof name === 'string' ? `${name}.sev` : null;
+      return rel !== null && canonicalPath(resolveFrom(projectPath, rel)) === canonicalSev;
+    });
+  } catch {
+    return false;
+  }
+}

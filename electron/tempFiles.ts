@@ -1,0 +1,88 @@
+/**
+ * Temp files of ActGuy's own naming, beside the file they will replace:
+ * `<target name>.actguy-<kind>.<host>.<pid>.<random>.tmp`. The name says who
+ * wrote it, so a later run can sweep the ones whose writer died (a kill, a
+ * power cut) without touching a temp another running process still needs.
+ */
+import * as nodeFs from 'node:fs';
+import { hostname } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+
+/** Temp files of our naming: `<target name>.actguy-<kind>.<host>.<pid>.<random>.tmp`. */
+export const OWN_TEMP = /^(.+)\.actguy-(new|old|journal)\.([^.]*)\.(\d+)\.([0-9a-z]+)\.tmp$/;
+/** Temps older than this are stale even when their writer might be alive (another machine on a shared disk). */
+export const STALE_MS = 24 * 3600 * 1000;
+
+export function host(): string {
+  return hostname().replace(/[^A-Za-z0-9-]/g, '') || 'host';
+}
+
+/** A temp name beside `target` of the given kind, unique to this process and call. */
+export function ownTempName(target: string, kind: 'new' | 'old' | 'journal'): string {
+  const rand = Math.floor(Math.random() * 36 ** 6).toString(36);
+  return join(dirname(target), `${basename(target)}.actguy-${kind}.${host()}.${process.pid}.${rand}.tmp`);
+}
+
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The file-system calls a sweep makes (tests inject failures through the same seam as the commit). */
+export interface SweepFs {
+  readdirSync(path: string): string[];
+  lstatSync(path: string): nodeFs.Stats;
+  unlinkSync(path: string): void;
+}
+
+/**
+ * Removes temp files of our own naming beside `targets` that no running
+ * process on this machine owns (their writer died), or that are older than a
+ * day. Files of other names are never touched.
+ */
+export function sweepStaleTemps(targets: readonly string[], fsOverride: Partial<SweepFs> = {}): string[] {
+  const fs: SweepFs = { readdirSync: (p) => nodeFs.readdirSync(p), lstatSync: (p) => nodeFs.lstatSync(p), unlinkSync: nodeFs.unlinkSync, ...fsOverride };
+  const removed: string[] = [];
+  const byDir = new Map<string, Set<string>>();
+  for (const t of targets) {
+    const abs = resolve(t);
+    const set = byDir.get(dirname(abs)) ?? new Set<string>();
+    set.add(basename(abs));
+    byDir.set(dirname(abs), set);
+  }
+  for (const [dir, names] of byDir) {
+    let entries: string[];
+    try {
+      entries = fs.readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      const m = OWN_TEMP.exec(e);
+      if (!m || !names.has(m[1])) continue;
+      const pid = Number(m[4]);
+      const mine = m[3] === host();
+      let stale = mine ? pid !== process.pid && !processAlive(pid) : false;
+      if (!stale) {
+        try {
+          stale = Date.now() - fs.lstatSync(join(dir, e)).mtimeMs > STALE_MS;
+        } catch {
+          continue;
+        }
+      }
+      if (!stale) continue;
+      try {
+        fs.unlinkSync(join(dir, e));
+        removed.push(join(dir, e));
+      } catch {
+        /* gone already, or another process swept it */
+      }
+    }
+  }
+  return removed;
+}
+
