@@ -280,4 +280,14 @@ describe('every handler that takes a path enforces the policy', () => {
     // Errors the handlers raise on purpose already name the file and pass through unchanged.
     expect(await call('readSound', { path: join(ws, 'notes.txt') })).toEqual({ ok: false, error: { message: `${join(ws, 'notes.txt')}: not a sound file (wav, ogg, mp3, flac)` } });
   });
+
+  it('an .mt3 picked in a dialog is decoded with the skeleton beside it only when that skeleton may be read', async () => {
+    const picked = createHandlers({
+      appInfo: (await handlers.getAppInfo(undefined)), policy: createPathPolicy(), recent: createRecentFilesStore(null), compress,
+      dialogs: { ...noDialogs, chooseFileToOpen: async () => join(out, 'secret.mt3') }, checkText: inProcessTextChecker,
+    });
+    // out/secret.mtn lies beside out/secret.mt3, but only the .mt3 was picked.
+    expect(await picked.openMotionDialog(undefined)).toMatchObject({ status: 'needsSkeleton', path: join(out, 'secret.mt3') });
+    expect(await picked.openMotion({ path: join(ws, 'walk.mt3'), skeletonPath: join(ws, 'mine.mtn') })).toMatchObject({ status: 'opened' });
+  });
 });
