@@ -97,6 +97,11 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     return doc;
   };
 
+  /** A motion's own .sev (`walk.mtn` -> `walk.sev` beside it) may be read and written once the motion is open: the SEV editor pairs them without a project. */
+  const allowSiblingSev = (motionPath: string): void => {
+    if (extname(motionPath).toLowerCase() === '.mtn') policy.allowFile(join(dirname(motionPath), `${baseNameOf(motionPath)}.sev`));
+  };
+
   const openMotion = async (raw: OpenMotionRequest): Promise<OpenMotionOutcome> => {
     const req = requireObject<OpenMotionRequest>(raw, 'openMotion');
     const path = policy.check(requireString(req.path, 'openMotion: path'), 'read');
@@ -111,6 +116,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     const inputs = m.kind === 'mtn' ? [] : [m.path, ...(m.skeletonPath ? [m.skeletonPath] : [])];
     documents.set(documentId, { path: m.path, name: m.name, inputs });
     remember(m.path, m.name, m.kind);
+    allowSiblingSev(m.path);
     return { status: 'opened', motion: { documentId, ...m } };
   };
 
@@ -137,6 +143,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     documents.set(req.documentId, { path, name, inputs: doc.inputs });
     compress.open({ documentId: req.documentId, name, mtnBytes });
     policy.allowFile(path);
+    allowSiblingSev(path);
     remember(path, name, 'mtn');
     return { status: 'saved', file: { path, name, byteLength: mtnBytes.byteLength } };
   };
@@ -362,6 +369,9 @@ function requireCompressRequest(v: unknown, what: string): CompressRequest {
   const t = requireObject<CompressRequest['tolerances']>(r.tolerances, `${what}.tolerances`);
   for (const key of ['positionTolerance', 'rotationToleranceDeg', 'offsetTolerance'] as const)
     if (!(Number.isFinite(t[key]) && t[key] > 0)) throw new Error(`${what}: tolerance ${key} must be a number > 0, found ${String(t[key])}`);
+  for (const key of ['objectTolerance', 'shell'] as const)
+    if (t[key] !== undefined && !(Number.isFinite(t[key]) && t[key]! > 0)) throw new Error(`${what}: ${key} must be a number > 0 when given, found ${String(t[key])}`);
+  if (t.method !== undefined && t.method !== 'classic' && t.method !== 'refined') throw new Error(`${what}: method must be "classic" or "refined", found ${String(t.method)}`);
   if (r.rotationToleranceOverridesDeg !== undefined) {
     const o = requireObject<Record<string, unknown>>(r.rotationToleranceOverridesDeg, `${what}.rotationToleranceOverridesDeg`);
     for (const [joint, deg] of Object.entries(o))

@@ -168,12 +168,14 @@ export function acceleratorLabel(accelerator: string, platform: ShortcutPlatform
 export type PageAction =
   | 'toggleKey' | 'toggleLock' | 'toggleTrace' | 'frameAll' | 'showAllFrames'
   | 'channelEuler' | 'channelQuat' | 'channelOffset' | 'slower' | 'faster'
-  | 'step10Forward' | 'step10Back' | 'previousJoint' | 'nextJoint';
+  | 'step10Forward' | 'step10Back' | 'previousJoint' | 'nextJoint' | 'previousKey' | 'nextKey' | 'deleteKeys';
 
 const PLAIN_KEYS: Record<string, PageAction> = {
   k: 'toggleKey', l: 'toggleLock', t: 'toggleTrace', f: 'frameAll', a: 'showAllFrames',
   e: 'channelEuler', q: 'channelQuat', o: 'channelOffset', '[': 'slower', ']': 'faster',
-  ArrowUp: 'previousJoint', ArrowDown: 'nextJoint',
+  // Blender's habit: Up / Down jump between keys; joints move to PageUp / PageDown.
+  ArrowUp: 'previousKey', ArrowDown: 'nextKey', PageUp: 'previousJoint', PageDown: 'nextJoint',
+  Delete: 'deleteKeys', Backspace: 'deleteKeys',
 };
 const SHIFT_KEYS: Record<string, PageAction> = { ArrowRight: 'step10Forward', ArrowLeft: 'step10Back' };
 

@@ -87,6 +87,7 @@ export async function runBuildJob(req: BuildJobRequest, readFile: ReadFile, post
   const cache = deps.cacheDir === undefined ? undefined : openBuildCache(deps.cacheDir);
   const compressed = await compressMotions(prepared, { compressor, cache, onMotion: (p) => {
     const entry = prepared.sarEntries[p.index];
+    const motion = prepared.motions[p.index];
     post({
       type: 'progress',
       etaMs: p.etaMs,
@@ -101,6 +102,11 @@ export async function runBuildJob(req: BuildJobRequest, readFile: ReadFile, post
         ...errorSummary(p.result),
         seSlots: entry ? entry.seCodes.length / 8 : 0,
         events: entry ? entry.events.length : 0,
+        frameCount: motion.motion.frameCount,
+        fps: prepared.project.fps,
+        resampledFromFps: motion.resampledFrom?.fps ?? null,
+        speed: motion.resolved.speed,
+        durationMs: motion.durationMs,
       },
     });
   } });

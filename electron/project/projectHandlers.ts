@@ -114,6 +114,18 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
     return saved(path, Buffer.byteLength(text));
   };
 
+  /** A .sev chosen to edit opens with its motion: `<motion>.mtn` beside it (its `motion` statement, else its own base name). */
+  const allowMotionOfSev = (sevPath: string): void => {
+    policy.allowFile(join(dirname(sevPath), `${baseNameOf(sevPath)}.mtn`));
+    try {
+      // Only the `motion <name>` statement is needed here (the full parse runs in the renderer).
+      const named = /^[ \t]*motion[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?:#.*)?$/m.exec(readText(sevPath))?.[1];
+      if (named) policy.allowFile(join(dirname(sevPath), `${named}.mtn`));
+    } catch {
+      // unreadable or broken: the renderer reports it when it reads the file
+    }
+  };
+
   const requireBuildId = (raw: unknown, what: string): string => requireString(requireObject<{ buildId: string }>(raw, what).buildId, `${what}: buildId`);
 
   return {
@@ -150,6 +162,7 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
       if (!path) return { status: 'cancelled' };
       policy.allowFile(path);
       if (req.purpose === 'sound') policy.allowTree(dirname(path), { extensions: SOUND_EXTENSIONS });
+      if (req.purpose === 'sev') allowMotionOfSev(path);
       return { status: 'chosen', path };
     },
 

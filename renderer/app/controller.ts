@@ -18,6 +18,7 @@ import { askChoice } from './dialogs';
 import { redoLatest, undoLatest } from '../sev/undoOrder';
 import { confirmUnsaved, reportUnsavedStateOnChange } from './unsaved';
 import { askImportOptions, type ImportOptions } from '../interchange/importOptions';
+import { findChannel, userKeyFramesOf } from '../curves/series';
 
 let api: ActGuyApi | null = null;
 
@@ -292,6 +293,15 @@ export async function importMotion(): Promise<void> {
   await busy('Import', async () => followImport(await requireApi().importMotionDialog(options), options));
 }
 
+/** Stops the import in progress (the status bar's Cancel): it ends as if its dialog had been closed. */
+export async function cancelImport(): Promise<void> {
+  try {
+    await requireApi().cancelImport();
+  } catch (err) {
+    notifyError('Cancel import failed', err);
+  }
+}
+
 /** The export scale chosen last in this session (offered first next time); null before the first export. */
 let lastGltfScale: number | null = null;
 
@@ -352,6 +362,50 @@ export function toggleKeyAtPlayhead(): void {
   const doc = documentStore.getState();
   if (!doc.motion || doc.readOnly) return;
   doc.keys.toggle(sessionStore.getState().selectedJoint, playheadFrame());
+}
+
+/** Every key frame of the selected joint's channel: the compressed keys and the document's user keys, sorted. */
+export function channelKeyFrames(): number[] {
+  const doc = documentStore.getState();
+  const m = doc.motion;
+  if (!m) return [];
+  const s = sessionStore.getState();
+  const joint = Math.min(s.selectedJoint, m.joints.length - 1);
+  const kind = joint < 0 ? 'translation' : s.curveChannel === 'offset' ? 'offset' : 'rotation';
+  const report = findChannel(compressionStore.getState().result?.channels, kind, joint);
+  return [...new Set([...(report?.keyFrames ?? []), ...userKeyFramesOf(m, joint)])].sort((a, b) => a - b);
+}
+
+/** Up / Down: moves the playhead to the previous / next key of the selected channel (Blender's habit). */
+export function jumpToKey(dir: 1 | -1): void {
+  const m = documentStore.getState().motion;
+  if (!m) return;
+  const here = playheadFrame();
+  const keys = channelKeyFrames();
+  const target = dir > 0 ? keys.find((k) => k > here) : [...keys].reverse().find((k) => k < here);
+  if (target === undefined) return;
+  revealChannelFrame(sessionStore.getState().selectedJoint, target);
+}
+
+/** Delete: removes the user keys selected in the curve view (one undo step). */
+export function deleteSelectedKeys(): void {
+  const doc = documentStore.getState();
+  const m = doc.motion;
+  if (!m || doc.readOnly) return;
+  const s = sessionStore.getState();
+  const user = new Set(userKeyFramesOf(m, s.selectedJoint));
+  const frames = s.selectedKeys.filter((f) => user.has(f));
+  if (frames.length === 0) return;
+  doc.keys.remove(s.selectedJoint, frames);
+  s.selectKeys([]);
+}
+
+/** PageUp / PageDown: selects the previous / next joint (root translation first). */
+export function selectNeighbourJoint(dir: 1 | -1): void {
+  const m = documentStore.getState().motion;
+  if (!m) return;
+  const s = sessionStore.getState();
+  s.select(Math.max(-1, Math.min(m.joints.length - 1, s.selectedJoint + dir)));
 }
 
 /** L: locks the selected joint at the playhead, or unlocks it when it is locked there. */

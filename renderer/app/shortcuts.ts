@@ -1,7 +1,9 @@
 /**
  * Keyboard shortcuts of the page. Space play, arrows step (Shift: 10 frames),
  * K key, L lock, T trace key, F frame all, A show all frames, E/Q/O curve
- * channel, [ / ] speed, Home/End, Up/Down select the previous/next joint, and
+ * channel, [ / ] speed, Home/End, Up/Down jump to the previous/next key of the
+ * selected channel, PageUp/PageDown select the previous/next joint, Delete removes the
+ * selected user keys, and
  * the menu commands' shortcuts from shared/shortcuts.ts (Ctrl+O open,
  * Ctrl+Shift+O open project, Ctrl+S save, Ctrl+Alt+S save project, ...).
  *
@@ -12,9 +14,10 @@
  * plain keys and Undo/Redo are ignored while typing in a field.
  */
 import { chordOfKeyPress, pageShortcutOf, type KeyPress, type PageAction, type ShortcutOwnerMode, type ShortcutPlatform } from '../../shared/shortcuts';
-import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
-import { cycleSpeed, step, toggleKeyAtPlayhead, toggleLockAtPlayhead, toggleTraceAtPlayhead, zoomTimeToFit } from './controller';
+import {
+  cycleSpeed, deleteSelectedKeys, jumpToKey, selectNeighbourJoint, step, toggleKeyAtPlayhead, toggleLockAtPlayhead, toggleTraceAtPlayhead, zoomTimeToFit,
+} from './controller';
 import { isModalOpen, isTypingTarget, runCommand } from './commands';
 
 function runAction(action: PageAction): void {
@@ -32,14 +35,11 @@ function runAction(action: PageAction): void {
     case 'faster': return cycleSpeed(1);
     case 'step10Forward': return step(10);
     case 'step10Back': return step(-10);
-    case 'previousJoint':
-    case 'nextJoint': {
-      const m = documentStore.getState().motion;
-      if (!m) return;
-      const next = s.selectedJoint + (action === 'previousJoint' ? -1 : 1);
-      s.select(Math.max(-1, Math.min(m.joints.length - 1, next)));
-      return;
-    }
+    case 'previousJoint': return selectNeighbourJoint(-1);
+    case 'nextJoint': return selectNeighbourJoint(1);
+    case 'previousKey': return jumpToKey(-1);
+    case 'nextKey': return jumpToKey(1);
+    case 'deleteKeys': return deleteSelectedKeys();
     default: {
       const never: never = action;
       return never;

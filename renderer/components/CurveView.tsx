@@ -96,7 +96,10 @@ export function CurveView() {
         <button type="button" className="tool" title="Show all frames (double-click the curves)" onClick={zoomTimeToFit}>Fit</button>
       </div>
       <div className="canvas-host" ref={host} />
-      <div className="hint" data-testid="curve-hint">Click: go to frame · Ctrl+click: add/remove user key · drag: pan · wheel: zoom time · drag ruler: scrub</div>
+      <div className="hint" data-testid="curve-hint">
+        Click: go to frame · Ctrl+click: add/remove user key · click / Shift+click / drag a box: select keys · drag keys: retime · Del: delete ·
+        ↑/↓: previous/next key · right-drag: pan · wheel: zoom time
+      </div>
     </section>
   );
 }

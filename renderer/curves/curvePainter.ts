@@ -38,7 +38,24 @@ export class CurvePainter {
   private readonly unsubscribers: (() => void)[] = [];
   /** Value-axis labels of the last paint, drawn in the gutter after the clipped plot. */
   private valueTicks: { label: string; y: number }[] = [];
-  private drag: { mode: 'pending' | 'pan' | 'scrub'; x0: number; start: number; end: number; button: number } | null = null;
+  private drag: {
+    /** pending: pressed on empty plot (click or box select); key: pressed on a user key (click or move). */
+    mode: 'pending' | 'pan' | 'scrub' | 'box' | 'key' | 'move';
+    x0: number;
+    y0: number;
+    start: number;
+    end: number;
+    button: number;
+    shift: boolean;
+    /** While moving keys: the keys and the whole-frame offset so far. */
+    frames: number[];
+    delta: number;
+    /** The user key pressed on, for 'key'. */
+    hit: number | null;
+    /** While box selecting: the pointer now. */
+    x: number;
+    y: number;
+  } | null = null;
 
   constructor(host: HTMLElement) {
     this.surface = new HiDpiCanvas(host, (ctx, w, h) => this.paint(ctx, w, h));
@@ -52,7 +69,10 @@ export class CurvePainter {
     c.addEventListener('pointerdown', this.onPointerDown);
     c.addEventListener('pointermove', this.onPointerMove);
     c.addEventListener('pointerup', this.onPointerUp);
-    c.addEventListener('pointercancel', () => (this.drag = null));
+    c.addEventListener('pointercancel', () => {
+      this.drag = null;
+      this.surface.invalidate();
+    });
     c.addEventListener('pointerleave', () => sessionStore.getState().setHover(null));
     c.addEventListener('wheel', this.onWheel, { passive: false });
     c.addEventListener('dblclick', () => {
@@ -113,6 +133,8 @@ export class CurvePainter {
     c.dataset.keyFrames = series.keyFrames.join(',');
     c.dataset.userKeyFrames = series.userKeyFrames.join(',');
     c.dataset.eulerOrder = series.eulerOrder ?? '';
+    c.dataset.keyBandY = String(keyTop + KEY_BAND_H / 2);
+    c.dataset.selectedKeys = s.selectedKeys.filter((f) => series.userKeyFrames.includes(f)).join(',');
 
     // Gutter.
     ctx.fillStyle = COLORS.gutterBg;
@@ -132,7 +154,8 @@ export class CurvePainter {
     ctx.rect(axis.left, RULER_H, axis.right + RIGHT_PAD - axis.left, h - RULER_H);
     ctx.clip();
     this.paintValues(ctx, series, axis, plotTop, plotBottom, prefs.showSource, prefs.showDecoded);
-    this.paintKeys(ctx, series, axis, keyTop);
+    this.paintKeys(ctx, series, axis, keyTop, plotTop);
+    this.paintBox(ctx, keyTop + KEY_BAND_H);
     if (prefs.showError) this.paintErrors(ctx, series, axis, errTop, errBottom);
     ctx.restore();
 
@@ -225,29 +248,57 @@ export class CurvePainter {
     ctx.lineWidth = 1;
   }
 
-  private paintKeys(ctx: CanvasRenderingContext2D, series: CurveSeries, axis: TimeAxis, top: number): void {
+  private paintKeys(ctx: CanvasRenderingContext2D, series: CurveSeries, axis: TimeAxis, top: number, plotTop: number): void {
     ctx.fillStyle = 'rgba(255,255,255,0.03)';
     ctx.fillRect(axis.left, top, axis.right + RIGHT_PAD - axis.left, KEY_BAND_H);
     const cy = top + KEY_BAND_H / 2;
     const user = new Set(series.userKeyFrames);
+    const selected = new Set(sessionStore.getState().selectedKeys.filter((f) => user.has(f)));
+    const d = this.drag;
+    const moving = d?.mode === 'move' ? d.delta : 0;
+    // Automatic keys: small and low in the band, so user keys stay visible among them at full view.
     ctx.lineWidth = 1;
+    ctx.strokeStyle = COLORS.autoKey;
+    ctx.fillStyle = COLORS.canvasBg;
     for (const k of series.keyFrames) {
       if (user.has(k)) continue;
-      const x = frameToX(axis, k);
-      ctx.strokeStyle = COLORS.autoKey;
-      ctx.fillStyle = COLORS.canvasBg;
-      diamondPath(ctx, x, cy, 4);
+      diamondPath(ctx, frameToX(axis, k), cy + 3, 3);
       ctx.fill();
       ctx.stroke();
     }
+    // User keys: a faint line through the plot, and a large diamond; selected ones white.
     for (const k of series.userKeyFrames) {
-      const x = frameToX(axis, k);
-      ctx.fillStyle = COLORS.userKey;
-      ctx.strokeStyle = '#000';
-      diamondPath(ctx, x, cy, 5.5);
+      const sel = selected.has(k);
+      const x = Math.round(frameToX(axis, k + (sel ? moving : 0))) + 0.5;
+      ctx.strokeStyle = sel ? 'rgba(255,255,255,0.45)' : 'rgba(255,210,63,0.3)';
+      ctx.beginPath();
+      ctx.moveTo(x, plotTop);
+      ctx.lineTo(x, top);
+      ctx.stroke();
+      if (sel && moving) {
+        // Where the key was: a hollow outline.
+        ctx.strokeStyle = COLORS.userKey;
+        diamondPath(ctx, frameToX(axis, k), cy, 5.5);
+        ctx.stroke();
+      }
+      ctx.fillStyle = sel ? '#ffffff' : COLORS.userKey;
+      ctx.strokeStyle = sel ? COLORS.userKey : '#000';
+      diamondPath(ctx, x, cy, sel ? 6.5 : 5.5);
       ctx.fill();
       ctx.stroke();
     }
+  }
+
+  /** The box-select rectangle while dragging on empty plot. */
+  private paintBox(ctx: CanvasRenderingContext2D, bottom: number): void {
+    const d = this.drag;
+    if (d?.mode !== 'box') return;
+    const x = Math.min(d.x0, d.x);
+    const w = Math.abs(d.x - d.x0);
+    ctx.fillStyle = 'rgba(120,170,255,0.12)';
+    ctx.fillRect(x, RULER_H, w, bottom - RULER_H);
+    ctx.strokeStyle = 'rgba(120,170,255,0.7)';
+    ctx.strokeRect(Math.round(x) + 0.5, RULER_H + 0.5, Math.round(w), bottom - RULER_H - 1);
   }
 
   private paintErrors(ctx: CanvasRenderingContext2D, series: CurveSeries, axis: TimeAxis, top: number, bottom: number): void {
@@ -363,6 +414,29 @@ export class CurvePainter {
     return { x: e.clientX - r.left, y: e.clientY - r.top };
   }
 
+  /** The user key drawn nearest x (within 6 px) when y is over the plot or the key band; null otherwise. */
+  private userKeyAt(x: number, y: number): number | null {
+    const l = this.layout;
+    const series = this.series;
+    if (!l || !series || y < l.plotTop - 6 || y > l.keyTop + KEY_BAND_H) return null;
+    let best: number | null = null;
+    let bestDx = 6;
+    for (const k of series.userKeyFrames) {
+      const dx = Math.abs(frameToX(l.axis, k) - x);
+      if (dx <= bestDx) {
+        best = k;
+        bestDx = dx;
+      }
+    }
+    return best;
+  }
+
+  /** The selected keys that are still user keys of the shown channel (an undo may have removed some). */
+  private liveSelection(): number[] {
+    const user = new Set(this.series?.userKeyFrames ?? []);
+    return sessionStore.getState().selectedKeys.filter((f) => user.has(f));
+  }
+
   private onPointerDown = (e: PointerEvent): void => {
     const l = this.layout;
     if (!l) return;
@@ -370,35 +444,63 @@ export class CurvePainter {
     if (x < l.axis.left - 4) return;
     this.surface.canvas.setPointerCapture(e.pointerId);
     const s = sessionStore.getState();
-    if (y < RULER_H || e.button === 2) {
-      if (e.button === 2) {
-        this.drag = { mode: 'pan', x0: x, start: s.viewStart, end: s.viewEnd, button: e.button };
-        return;
-      }
-      this.drag = { mode: 'scrub', x0: x, start: s.viewStart, end: s.viewEnd, button: e.button };
+    const base = { x0: x, y0: y, x, y, start: s.viewStart, end: s.viewEnd, button: e.button, shift: e.shiftKey, frames: [] as number[], delta: 0, hit: null as number | null };
+    if (e.button === 2 || e.button === 1) {
+      this.drag = { ...base, mode: 'pan' };
+      return;
+    }
+    if (y < RULER_H) {
+      this.drag = { ...base, mode: 'scrub' };
       s.setPlaying(false);
       const f = this.frameAt(x);
       if (f !== null) s.setPlayhead(f);
       return;
     }
-    this.drag = { mode: e.button === 1 ? 'pan' : 'pending', x0: x, start: s.viewStart, end: s.viewEnd, button: e.button };
+    const key = e.ctrlKey || e.metaKey ? null : this.userKeyAt(x, y);
+    if (key === null) {
+      this.drag = { ...base, mode: 'pending' };
+      return;
+    }
+    // Pressed on a user key: Shift adds it to (or takes it from) the selection, a plain press selects it
+    // unless it is selected already (so a drag moves the whole selection).
+    let sel = this.liveSelection();
+    if (e.shiftKey) sel = sel.includes(key) ? sel.filter((f) => f !== key) : [...sel, key];
+    else if (!sel.includes(key)) sel = [key];
+    s.selectKeys(sel);
+    this.drag = { ...base, mode: 'key', hit: key, frames: sel.includes(key) ? [...sel] : [] };
   };
 
   private onPointerMove = (e: PointerEvent): void => {
     const l = this.layout;
     if (!l) return;
-    const { x } = this.local(e);
+    const { x, y } = this.local(e);
     const s = sessionStore.getState();
     if (x >= l.axis.left - 4) s.setHover(this.frameAt(x));
     else s.setHover(null);
     const d = this.drag;
     if (!d) return;
+    d.x = x;
+    d.y = y;
     if (d.mode === 'scrub') {
       const f = this.frameAt(x);
       if (f !== null) s.setPlayhead(f);
       return;
     }
-    if (d.mode === 'pending' && Math.abs(x - d.x0) > 4) d.mode = 'pan';
+    if (d.mode === 'pending' && Math.abs(x - d.x0) > 4) d.mode = 'box';
+    if (d.mode === 'key' && Math.abs(x - d.x0) > 4 && d.frames.length > 0 && !documentStore.getState().readOnly) d.mode = 'move';
+    if (d.mode === 'move') {
+      // Whole frames, clamped so every moved key stays inside the motion.
+      const m = documentStore.getState().motion!;
+      const raw = Math.round(xToFrame(l.axis, x) - xToFrame(l.axis, d.x0));
+      d.delta = Math.max(-Math.min(...d.frames), Math.min(m.frameCount - Math.max(...d.frames), raw));
+      this.surface.canvas.dataset.moveDelta = String(d.delta);
+      this.surface.invalidate();
+      return;
+    }
+    if (d.mode === 'box') {
+      this.surface.invalidate();
+      return;
+    }
     if (d.mode === 'pan') {
       const m = documentStore.getState().motion!;
       const framesPerPx = (d.end - d.start) / (l.axis.right - l.axis.left);
@@ -411,21 +513,46 @@ export class CurvePainter {
   private onPointerUp = (e: PointerEvent): void => {
     const d = this.drag;
     this.drag = null;
-    if (!d || d.mode !== 'pending' || d.button !== 0) return;
+    delete this.surface.canvas.dataset.moveDelta;
+    if (!d || d.button !== 0) return;
     const l = this.layout!;
+    const s = sessionStore.getState();
+    const joint = s.selectedJoint;
+    if (d.mode === 'move') {
+      this.surface.invalidate();
+      if (d.delta === 0) return;
+      const moved = documentStore.getState().keys.move(joint, d.frames, d.delta);
+      if (moved.length) s.selectKeys(moved);
+      return;
+    }
+    if (d.mode === 'box') {
+      this.surface.invalidate();
+      const a = xToFrame(l.axis, Math.min(d.x0, d.x));
+      const b = xToFrame(l.axis, Math.max(d.x0, d.x));
+      const inside = (this.series?.userKeyFrames ?? []).filter((f) => f >= a && f <= b);
+      s.selectKeys(d.shift ? [...this.liveSelection(), ...inside] : inside);
+      return;
+    }
+    if (d.mode === 'key') {
+      // A plain click (no drag) on a key of a larger selection selects that key alone.
+      if (!d.shift && d.hit !== null) s.selectKeys([d.hit]);
+      return;
+    }
+    if (d.mode !== 'pending') return;
     const { x, y } = this.local(e);
     if (y < RULER_H || y > l.errBottom) return;
     const f = this.frameAt(x);
     if (f === null) return;
     // A stray click must not dirty the document: only Ctrl/Cmd+click edits keys.
     if (!(e.ctrlKey || e.metaKey)) {
-      sessionStore.getState().setPlaying(false);
-      sessionStore.getState().setPlayhead(f);
+      if (!e.shiftKey) s.selectKeys([]);
+      s.setPlaying(false);
+      s.setPlayhead(f);
       return;
     }
     const doc = documentStore.getState();
     if (doc.readOnly) return;
-    doc.keys.toggle(sessionStore.getState().selectedJoint, f);
+    doc.keys.toggle(joint, f);
   };
 
   private onWheel = (e: WheelEvent): void => {

@@ -6,6 +6,12 @@
  * editId; a reply is applied only when it answers the latest edit, and at most
  * one request is in flight (edits arriving meanwhile are coalesced into one
  * follow-up request), so a fast drag never queues a backlog.
+ *
+ * Two stages per edit: the greedy (classic) compression answers first, in
+ * milliseconds, and is shown at once; when the settings ask for the refined
+ * compressor (the default), a second request refines in the background and
+ * its result replaces the greedy one, unless a newer edit arrived meanwhile.
+ * `stage` says which of the two is on screen.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { compressRequestForMotion } from '../../shared/compress/request';
@@ -23,6 +29,14 @@ export interface CompressionState {
   error: string | null;
   /** Milliseconds from request to applied result (worker + transport). */
   roundTripMs: number;
+  /**
+   * What `result` is: 'greedy' while the refined compression of the same edit
+   * is still running, 'final' when it is what Export writes (the refined
+   * result, or the classic one when the settings ask for classic).
+   */
+  stage: 'greedy' | 'final';
+  /** MT3 bytes of the greedy compression of the edit on screen (to show what refining saved), or null. */
+  greedyMt3Bytes: number | null;
   set(patch: Partial<Omit<CompressionState, 'set'>>): void;
 }
 
@@ -33,6 +47,8 @@ export function createCompressionStore(): StoreApi<CompressionState> {
     pending: false,
     error: null,
     roundTripMs: 0,
+    stage: 'final',
+    greedyMt3Bytes: null,
     set(patch) {
       set(patch);
     },
@@ -75,11 +91,20 @@ export function connectCompression(
     const editId = doc.editId;
     const started = now();
     out.getState().set({ pending: true });
+    const request = compressRequestOf(doc, editId);
+    const refine = (request.tolerances.method ?? 'refined') === 'refined';
     try {
-      const outcome = await compress(compressRequestOf(doc, editId));
+      const greedy = await compress({ ...request, tolerances: { ...request.tolerances, method: 'classic' } });
       // Apply only if no newer edit has arrived; a newer one gets its own request below.
-      if (outcome.status === 'done' && docStore.getState().editId === editId) {
-        out.getState().set({ result: outcome, editId, error: null, roundTripMs: now() - started });
+      if (greedy.status === 'done' && docStore.getState().editId === editId) {
+        out.getState().set({
+          result: greedy, editId, error: null, roundTripMs: now() - started,
+          stage: refine ? 'greedy' : 'final', greedyMt3Bytes: greedy.mt3Bytes,
+        });
+        if (refine) {
+          const refined = await compress({ ...request, tolerances: { ...request.tolerances, method: 'refined' } });
+          if (refined.status === 'done' && docStore.getState().editId === editId) out.getState().set({ result: refined, stage: 'final' });
+        }
       }
     } catch (err) {
       if (docStore.getState().editId === editId) {

@@ -29,6 +29,34 @@ describe('document store', () => {
     expect(translationFlagsAt(s.getState().motion!, 7) & KeyFlag.KEY).toBeTruthy();
   });
 
+  it('moves user keys by whole frames as one undo step, clamped to the motion, and deletes them as one step', () => {
+    const s = sample();
+    s.getState().keys.toggle(1, 5);
+    s.getState().keys.toggle(1, 8);
+    s.getState().keys.toggle(2, 8);
+    const keysOf = (j: number) => Array.from({ length: 21 }, (_, f) => f).filter((f) => jointFlagsAt(s.getState().motion!, f, j) & KeyFlag.KEY);
+    const steps = s.getState().past.length;
+    // Frame 7 holds no key of joint 1: it is ignored. 8 + 20 is past N = 20: the delta is clamped to 12.
+    expect(s.getState().keys.move(1, [5, 7, 8], 20)).toEqual([17, 20]);
+    expect(keysOf(1)).toEqual([17, 20]);
+    expect(keysOf(2)).toEqual([8]);
+    expect(s.getState().past).toHaveLength(steps + 1);
+    expect(s.getState().past.at(-1)!.label).toBe('Move 2 keys');
+    s.getState().history.undo();
+    expect(keysOf(1)).toEqual([5, 8]);
+    expect(s.getState().keys.move(1, [5], -9)).toEqual([0]);
+    s.getState().keys.remove(1, [0, 8]);
+    expect(keysOf(1)).toEqual([]);
+    expect(s.getState().past.at(-1)!.label).toBe('Delete 2 keys');
+    s.getState().history.undo();
+    expect(keysOf(1)).toEqual([0, 8]);
+    // Root translation keys move the same way.
+    s.getState().keys.toggle(-1, 3);
+    expect(s.getState().keys.move(-1, [3], 2)).toEqual([5]);
+    expect(translationFlagsAt(s.getState().motion!, 5) & KeyFlag.KEY).toBeTruthy();
+    expect(translationFlagsAt(s.getState().motion!, 3) & KeyFlag.KEY).toBe(0);
+  });
+
   it('never mutates the key-info arrays of an earlier revision', () => {
     const s = sample();
     const before = s.getState().motion!.jointKeyInfo;

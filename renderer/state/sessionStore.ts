@@ -49,6 +49,11 @@ export interface SessionState {
   /** Playhead in frames (fractional while playing). */
   playhead: number;
   playing: boolean;
+  /**
+   * Selected user keys in the curve view: frames on the selected joint's channel. Cleared when another joint
+   * is selected or a document opens; frames that are no longer user keys (after an undo) are ignored.
+   */
+  selectedKeys: number[];
   /** Frame under the pointer in the curve view or timeline, or null. */
   hoverFrame: number | null;
   /** Visible frame range of the curve view and timeline (shared time axis). */
@@ -63,6 +68,7 @@ export interface SessionState {
   busy: string | null;
 
   select(joint: number): void;
+  selectKeys(frames: readonly number[]): void;
   setCurveChannel(c: CurveChannel): void;
   setPlayhead(frame: number): void;
   setPlaying(on: boolean): void;
@@ -87,6 +93,7 @@ export function createSessionStore() {
     curveChannel: 'euler',
     playhead: 0,
     playing: false,
+    selectedKeys: [],
     hoverFrame: null,
     viewStart: 0,
     viewEnd: 1,
@@ -97,7 +104,10 @@ export function createSessionStore() {
     busy: null,
 
     select(joint) {
-      set({ selectedJoint: joint });
+      if (joint !== get().selectedJoint) set({ selectedJoint: joint, selectedKeys: [] });
+    },
+    selectKeys(frames) {
+      set({ selectedKeys: [...new Set(frames)].sort((a, b) => a - b) });
     },
     setCurveChannel(c) {
       set({ curveChannel: c });
@@ -137,7 +147,7 @@ export function createSessionStore() {
       set({ busy: what });
     },
     resetForDocument(frameCount) {
-      set({ playhead: 0, playing: false, hoverFrame: null, viewStart: 0, viewEnd: Math.max(1, frameCount) });
+      set({ playhead: 0, playing: false, hoverFrame: null, selectedKeys: [], viewStart: 0, viewEnd: Math.max(1, frameCount) });
     },
   }));
 }
