@@ -50,7 +50,7 @@ function row(cells: (string | number)[], widths: number[]): string {
 
 export async function main(): Promise<void> {
   if (process.argv.includes('--methods-only')) {
-    for (const line of benchMethods(root)) console.log(line);
+    benchMethods(root);
     return;
   }
   const motions: [string, Motion][] = [];
@@ -80,7 +80,7 @@ export async function main(): Promise<void> {
   if (!extras.realDataNote) console.log('');
   else console.log(extras.realDataNote);
   for (const line of await extras.after()) console.log(line);
-  for (const line of benchMethods(root)) console.log(line);
+  benchMethods(root);
 }
 
 if (existsSync(join(root, 'package.json'))) {

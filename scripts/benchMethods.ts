@@ -77,11 +77,12 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-/** Runs the comparison, writes the JSON and the chart, and returns the lines to print. */
-export function benchMethods(root: string): string[] {
+/** Runs the comparison, writes the JSON and the chart, and prints as it goes (`print`). */
+export function benchMethods(root: string, print: (line: string) => void = console.log): void {
   const base = { positionTolerance: 0.5, offsetTolerance: 0.5, name: 'bench' };
   const rows: MethodRow[] = [];
-  const lines: string[] = ['', 'Compression methods (classic = ActGuy\'s original greedy rule, refined = the default, dp = DP optimum of segment-independent fits, a reference):'];
+  const lines = { push: (...xs: string[]) => xs.forEach((x) => print(x)) };
+  lines.push('', 'Compression methods (classic = ActGuy\'s original greedy rule, refined = the default, dp = DP optimum of segment-independent fits, a reference):');
   const w = [16, 8, 6, 5, 13, 8, 8, 8, 7, 9, 9];
   const fmt = (cells: (string | number)[]) => cells.map((c, i) => String(c).padStart(w[i])).join(' ');
   lines.push(fmt(['clip', 'rate', 'frames', 'deg', 'method', 'rot keys', 'keys', 'bytes', 'x MTN', 'obj err', 'ms']));
@@ -142,7 +143,6 @@ export function benchMethods(root: string): string[] {
   writeFileSync(join(dir, 'compression.json'), JSON.stringify({ generated: new Date().toISOString(), positionTolerance: 0.5, rows, skeleton, timing, targets }, null, 2) + '\n');
   writeFileSync(join(dir, 'compression.svg'), chart(rows.filter((r) => r.fps === 30)));
   lines.push(`wrote ${join(BENCH_OUTPUT_DIR, 'compression.json')} and ${join(BENCH_OUTPUT_DIR, 'compression.svg')}`);
-  return lines;
 }
 
 const COLORS: Record<MethodRow['method'], string> = { classic: '#d9534f', refined: '#2a7ae2', 'dp-reference': '#8a8a8a', skeleton: '#2ca02c' };
