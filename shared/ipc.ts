@@ -337,7 +337,9 @@ export type MenuCommandId =
   | 'help.about'
   | 'project.open'
   | 'project.save'
-  | 'project.build';
+  | 'project.build'
+  /** File › Open .sev…: a .sev with its motion, with or without a project. */
+  | 'sev.open';
 
 export interface MenuCommand {
   command: MenuCommandId;
@@ -434,6 +436,15 @@ export interface BuildMotionResult extends Pick<CompressResult, 'totalKeys' | 'm
   /** SE slots and events in the motion's SAR entry. */
   seSlots: number;
   events: number;
+  /** Frames 0..frameCount as the game plays them, at `fps` (after resampling, when the build resampled). */
+  frameCount: number;
+  /** The project's playback rate. */
+  fps: number;
+  /** The MTN's own rate when the build resampled it, else null. */
+  resampledFromFps: number | null;
+  /** Authored playback factor, and the effective duration round(frameCount / fps / speed * 1000) in ms. */
+  speed: number;
+  durationMs: number;
 }
 
 export type BuildState = 'checking' | 'compressing' | 'writing' | 'done' | 'failed' | 'cancelled';

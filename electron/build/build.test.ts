@@ -26,7 +26,7 @@ function bytes(path: string): Uint8Array {
 function sampleCopy(): string {
   const dir = mkdtempSync(join(tmpdir(), 'actguy-build-'));
   dirs.push(dir);
-  for (const f of ['walk.mtn', 'walk.sev', 'cmu_01_01.mtn', 'cmu_01_01.sev', 'default.sls', 'se_define.h']) copyFileSync(join(ASSETS, f), join(dir, f));
+  for (const f of ['walk.mtn', 'walk_60fps.mtn', 'walk.sev', 'cmu_01_01.mtn', 'cmu_01_01.sev', 'default.sls', 'se_define.h']) copyFileSync(join(ASSETS, f), join(dir, f));
   const project = JSON.parse(readFileSync(join(ASSETS, 'sample.actguy.json'), 'utf8'));
   project.outputs = { mar: 'out/stage.mar', sar: 'out/stage.sar' };
   writeFileSync(join(dir, 'p.actguy.json'), JSON.stringify(project, null, 2));
@@ -59,7 +59,8 @@ describe('buildProject', () => {
     const mar = readMar(bytes(join(out, 'stage.mar')));
     const sar = readSar(bytes(join(out, 'stage.sar')));
     expect(sar.entries.map((e) => e.name)).toEqual(mar.entries.map((e) => e.name));
-    expect(mar.entries.map((e) => e.name)).toEqual(project.motions.map((m: { name: string }) => gvStrCode(m.name)));
+    // motions in project order, then the aliases
+    expect(mar.entries.map((e) => e.name)).toEqual([...project.motions, ...project.aliases].map((m: { name: string }) => gvStrCode(m.name)));
     expect(mar.entries[0].name).toBe(gvStrCode('walk'));
     const sev = parseSevStrict(readFileSync(join(ASSETS, 'walk.sev'), 'utf8'));
     expect(sar.entries[0].events.map((e) => [e.frame, e.se, e.joint === 0xff ? null : e.joint]))
@@ -84,11 +85,25 @@ describe('buildProject', () => {
     expect(r.written.map((p) => p.slice(dir.length + 1))).toEqual(['out/stage.mar', 'out/stage.sar', 'out/stage.report.json']);
     const mar = readMar(bytes(join(dir, 'out/stage.mar')));
     const sar = readSar(bytes(join(dir, 'out/stage.sar')));
-    expect(mar.entries.map((e) => e.name)).toEqual([gvStrCode('walk'), gvStrCode('cmu_01_01'), gvStrCode('walk_rough')]);
-    expect(mar.entries.map((e) => [e.mt3.numFrames, e.mt3.rotations.length])).toEqual([[132, 23], [687, 31], [132, 23]]);
-    expect(sar.entries.map((e) => [e.name, e.events.length])).toEqual([[gvStrCode('walk'), 10], [gvStrCode('cmu_01_01'), 30], [gvStrCode('walk_rough'), 0]]);
+    const names = ['walk', 'cmu_01_01', 'walk_rough', 'walk_60', 'walk_slow'];
+    expect(mar.entries.map((e) => e.name)).toEqual(names.map(gvStrCode));
+    // walk_60fps.mtn (264 frames at 60 fps) is resampled to the project's 30 fps; the alias walk_slow is walk's data
+    expect(mar.entries.map((e) => [e.mt3.numFrames, e.mt3.rotations.length])).toEqual([[132, 23], [687, 31], [132, 23], [132, 23], [132, 23]]);
+    expect(mar.entries[4].bytes.subarray(4)).toEqual(mar.entries[0].bytes.subarray(4));
+    expect(sar.entries.map((e) => [e.name, e.events.length])).toEqual([[gvStrCode('walk'), 10], [gvStrCode('cmu_01_01'), 30], [gvStrCode('walk_rough'), 0], [gvStrCode('walk_60'), 0], [gvStrCode('walk_slow'), 10]]);
     const report = JSON.parse(readFileSync(join(dir, 'out/stage.report.json'), 'utf8'));
-    expect(report.motions.map((m: { name: string; events: number }) => [m.name, m.events])).toEqual([['walk', 10], ['cmu_01_01', 30], ['walk_rough', 0]]);
+    expect(report.fps).toBe(30);
+    expect(report.motions.map((m: Record<string, unknown>) => [m.name, m.events, m.frameCount, m.fps, m.resampledFrom, m.speed, m.durationMs])).toEqual([
+      ['walk', 10, 132, 30, null, 1, 4400],
+      ['cmu_01_01', 30, 687, 30, null, 1.25, 18320],
+      ['walk_rough', 0, 132, 30, null, 1, 4400],
+      ['walk_60', 0, 132, 30, { fps: 60, frameCount: 264 }, 2, 2200],
+    ]);
+    expect(report.aliases).toEqual([{ index: 4, name: 'walk_slow', hash: '0x' + gvStrCode('walk_slow').toString(16).padStart(6, '0'), target: 'walk', targetIndex: 0, frameCount: 132, speed: 0.5, durationMs: 8800 }]);
+    expect(report.totals).toMatchObject({ motions: 4, aliases: 1, events: 40 });
+    expect(report.warnings).toContain('walk_60: resampled from 60 fps (frames 0..264) to 30 fps (frames 0..132)');
+    // the resampled motion is compressed within its own tolerance
+    expect(report.motions[3].maxError.rotationDeg).toBeLessThanOrEqual(0.75);
     expect(listing(dir).filter((f) => f.includes('.actguy-'))).toEqual([]);
   });
 
@@ -116,7 +131,7 @@ describe('buildProject', () => {
     const dry = buildProject(join(dir, 'p.actguy.json'), { projectText, textOverrides, dryRun: true });
     if (!dry.ok) throw new Error(dry.errors.map((e) => e.message).join('\n'));
     expect(dry.written).toEqual([]);
-    expect(dry.report.motions.map((m) => [m.name, m.events])).toEqual([['walk', 1], ['cmu_01_01', 30], ['walk_loose', 0]]);
+    expect(dry.report.motions.map((m) => [m.name, m.events])).toEqual([['walk', 1], ['cmu_01_01', 30], ['walk_loose', 0], ['walk_60', 0]]);
     expect(listing(dir)).toEqual(before);
     const bad = buildProject(join(dir, 'p.actguy.json'), { textOverrides: new Map([[sevPath, 'sev 1\nevent 7 0 17\n']]) });
     if (!bad.ok) expect(bad.errors.map((e) => e.message)).toEqual([`${sevPath}:2:9: event uses undefined SE index 0`]);

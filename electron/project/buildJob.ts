@@ -75,6 +75,7 @@ export function runBuildJob(req: BuildJobRequest, readFile: ReadFile, post: (m: 
   post({ type: 'start', count: prepared.motions.length, names: prepared.motions.map((m) => m.resolved.name) });
   const result = executeBuild(prepared, (p) => {
     const entry = prepared.sarEntries[p.index];
+    const motion = prepared.motions[p.index];
     post({
       type: 'progress',
       motion: {
@@ -87,6 +88,11 @@ export function runBuildJob(req: BuildJobRequest, readFile: ReadFile, post: (m: 
         ...errorSummary(p.result),
         seSlots: entry ? entry.seCodes.length / 8 : 0,
         events: entry ? entry.events.length : 0,
+        frameCount: motion.motion.frameCount,
+        fps: prepared.project.fps,
+        resampledFromFps: motion.resampledFrom?.fps ?? null,
+        speed: motion.resolved.speed,
+        durationMs: motion.durationMs,
       },
     });
   });

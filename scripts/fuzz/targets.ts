@@ -19,6 +19,7 @@ import { FormatError } from '../../shared/errors';
 import { motionToGlb } from '../../shared/interchange/gltf/export';
 import { readGltfContainer, writeGlb } from '../../shared/interchange/gltf/glb';
 import { importMotionBytes } from '../../shared/interchange/importMotion';
+import { parseMotionNames } from '../../shared/mar/names';
 import { readMar } from '../../shared/mar/read';
 import { writeMar } from '../../shared/mar/write';
 import type { Motion } from '../../shared/motion/types';
@@ -41,6 +42,7 @@ import { parseSev } from '../../shared/sev/parse';
 import { serializeSev } from '../../shared/sev/serialize';
 import { decodeUtf8Text } from '../../shared/sev/text';
 import { SEV_NAME_PATTERN } from '../../shared/sev/types';
+import { motionNameProblem } from '../../shared/motionName';
 import { gvStrCode } from '../../shared/strcode';
 import { syntheticMotion } from '../../shared/testing/syntheticMotion';
 import { mutateBinary, mutateJson, mutateText, pick, type Rng } from './mutate';
@@ -456,6 +458,18 @@ export const TARGETS: FuzzTarget[] = [
     seeds: glbSeeds,
     mutate: mutateGlb,
     run: (b) => judgeAsync(() => importMotionBytes(b, 'x.glb'), (r) => checkMotionSaves(r.motion), 'x.glb'),
+  },
+  {
+    name: 'names',
+    ext: 'txt',
+    seeds: () => [utf8('# motions of stage 1\nstand\nwalk   # the walk\r\nrun\n131_01\nsq.wait-2\n')],
+    mutate: textual(['#', 'aaap', 'aac0', 'walk', '.', '-', '_']),
+    run: (b) => judge(() => parseMotionNames(decodeUtf8Text(b, 'MAR', 'x.txt')), (names) => {
+      for (const [code, { name }] of names) {
+        must(motionNameProblem(name) === undefined, `accepted the name ${JSON.stringify(name)}`);
+        must(gvStrCode(name) === code, `${name} is filed under another hash`);
+      }
+    }),
   },
 ];
 

@@ -68,14 +68,17 @@ describe('glTF JSON shape is checked before three.js sees it', () => {
     expect((await importError(glb((j) => { j.nodes![0].children = [99]; }))).message).toMatch(/nodes\[0\]\.children\[0\] names node 99, but the file has 3/);
     expect((await importError(glb((j) => { j.skins![0].joints[1] = 7; }))).message).toMatch(/skins\[0\]\.joints\[1\] names node 7/);
     expect((await importError(glb((j) => { j.animations![0].channels[0].sampler = -1; }))).message).toMatch(/channels\[0\]\.sampler must be an index \(an integer >= 0\), found -1/);
-    expect((await importError(glb((j) => { j.accessors![0].bufferView = 0.5; }))).message).toMatch(/accessors\[0\]\.bufferView must be an index/);
+    const input = base.json.animations![0].samplers[0].input;
+    expect((await importError(glb((j) => { j.accessors![input].bufferView = 0.5; }))).message).toMatch(new RegExp(`accessors\\[${input}\\]\\.bufferView must be an index`));
+    expect((await importError(glb((j) => { (j.accessors as unknown[])[0] = null; }))).message).toMatch(/accessors\[0\] must be an object, found null/);
   });
 
   it('byte lengths must be integers >= 1 and accessors must fit their views', async () => {
     expect((await importError(glb((j) => { j.bufferViews![0].byteLength = 1.5; }))).message).toMatch(/bufferViews\[0\]\.byteLength must be an integer >= 1, found 1.5/);
     expect((await importError(glb((j) => { j.buffers![0].byteLength = -4; }))).message).toMatch(/buffers\[0\]\.byteLength must be an integer >= 1/);
-    expect((await importError(glb((j) => { j.accessors![1].count = 1e6; }))).message).toMatch(/accessors\[1\] needs bytes up to \d+ of bufferView/);
-    expect((await importError(glb((j) => { delete j.accessors![1].bufferView; j.accessors![1].count = 1e8; }))).message).toMatch(/declares 100000000 elements without data/);
+    const output = base.json.animations![0].samplers[0].output;
+    expect((await importError(glb((j) => { j.accessors![output].count = 1e6; }))).message).toMatch(new RegExp(`accessors\\[${output}\\] needs bytes up to \\d+ of bufferView`));
+    expect((await importError(glb((j) => { delete j.accessors![output].bufferView; j.accessors![output].count = 1e8; }))).message).toMatch(/declares 100000000 elements without data/);
   });
 
   it('a node graph with a cycle, or a node with two parents', async () => {
@@ -114,6 +117,13 @@ describe('glTF JSON shape is checked before three.js sees it', () => {
     const e = await importMotionBytes(encodeUtf8(text), 'deep.gltf').then(() => undefined, (err: unknown) => err);
     expect(e).toBeInstanceOf(FormatError);
     expect((e as Error).message).toMatch(/^deep\.gltf:1:\d+: the file \(neither GLB nor glTF JSON\) is nested too deeply \(more than 128 levels/);
+  });
+
+  it('accessors no animation reads (a mesh\'s, say) are not held against the motion', async () => {
+    const r = await importMotionBytes(glb((j) => {
+      j.accessors!.push({ componentType: 5126, count: 1e8, type: 'VEC3' } as never); // a Draco-style accessor: no bufferView
+    }), 'mesh.glb');
+    expect(r.motion.frameCount).toBe(6);
   });
 
   it('ActGuy extras of the wrong shape are ignored, not trusted', async () => {
