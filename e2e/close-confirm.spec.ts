@@ -1,8 +1,7 @@
 import { expect, test } from './fixtures';
 import { openThroughPicker, waitForDocument } from './ui';
 
-test('closing with unsaved changes asks first: cancel keeps, save writes, discard closes', async ({ page, appMode }) => {
-  test.skip(appMode === 'electron', 'reopening uses the in-app picker of the loopback transport');
+test('closing with unsaved changes asks first: cancel keeps, save writes, discard closes', async ({ page }) => {
   await waitForDocument(page);
   const traceAt0 = page.getByTestId('trace-item').filter({ hasText: /^0/ });
   const hadTrace0 = (await traceAt0.count()) === 1;

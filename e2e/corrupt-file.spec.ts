@@ -2,8 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { makeKeyEdit, openThroughPicker, waitForDocument } from './ui';
 
-test('a corrupt file gives a readable message and the open document stays', async ({ page, workspace, appMode, pageErrors, saveScreenshot }) => {
-  test.skip(appMode === 'electron', 'opening uses the in-app picker of the loopback transport');
+test('a corrupt file gives a readable message and the open document stays', async ({ page, workspace, pageErrors, saveScreenshot }) => {
   await waitForDocument(page);
   await makeKeyEdit(page, 'LeftFoot');
   const keysBefore = await page.getByTestId('stat-total-keys').innerText();
@@ -28,8 +27,7 @@ test('a corrupt file gives a readable message and the open document stays', asyn
   expect(pageErrors.filter((e) => e.startsWith('pageerror'))).toEqual([]);
 });
 
-test('a failed save says why and keeps the edits', async ({ page, workspace, appMode }) => {
-  test.skip(appMode === 'electron', 'the loopback workspace is replaced on disk by the test');
+test('a failed save says why and keeps the edits', async ({ page, workspace }) => {
   await waitForDocument(page);
   await makeKeyEdit(page, 'RightFoot');
   const userKeys = await page.getByTestId('curve-key-count').innerText();

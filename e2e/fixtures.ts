@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ELECTRON_SKIP_REASON, electronBinary, repoRoot } from './electron-binary';
+import { SHORTCUTS, chordOfAccelerator, chordOfKeyPress, sameChord, type ShortcutPlatform } from '../shared/shortcuts';
 
 export interface AppFixtureOptions {
   /** Which transport the project drives: the loopback server in Chromium, or Electron. */
@@ -57,6 +58,13 @@ interface WorkerFixtures {
 }
 
 let electronSkipPrinted = false;
+/** The Electron app and workspace of the scenario running now (project "electron"), for helpers that answer native dialogs. */
+let running: { app: ElectronApplication; workspace: Workspace } | null = null;
+
+/** The running Electron app and its workspace, or null in project "chromium". */
+export function runningElectronApp(): { app: ElectronApplication; workspace: Workspace } | null {
+  return running;
+}
 const SCREENSHOT_DIR = join(repoRoot, 'e2e-output', 'screenshots');
 const LOOPBACK_BUNDLE = join(repoRoot, 'dist', 'electron', 'loopback.cjs');
 
@@ -146,14 +154,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       return use(null);
     }
     const userData = mkdtempSync(join(tmpdir(), 'actguy-e2e-profile-'));
-    const app = await _electron.launch({
-      executablePath: binary,
-      args: [repoRoot, workspace.path('walk.mtn'), '--workspace', workspace.dir],
-      cwd: repoRoot,
-      env: { ...process.env, ACTGUY_USER_DATA_DIR: userData } as Record<string, string>,
-    });
+    const app = await _electron.launch(electronLaunchOptions(workspace, userData));
+    running = { app, workspace };
     await use(app);
-    await app.close();
+    running = null;
+    await closeElectronApp(app);
     rmSync(userData, { recursive: true, force: true });
   },
 
@@ -165,6 +170,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     if (appMode === 'electron') {
       const window = await electronApp!.firstWindow();
       collectErrors(window, pageErrors);
+      await routeShortcutsToNativeMenu(window, electronApp!);
       await use(window);
       return;
     }
@@ -187,6 +193,86 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 });
 
 export { expect };
+
+/**
+ * How the scenarios launch Electron: through Playwright's own Electron loader (no `executablePath`, so it
+ * resolves node_modules/electron and preloads its loader, which appends Chromium switches such as
+ * --enable-unsafe-swiftshader: WebGL for the viewport on a machine without a GPU), with SwiftShader's ANGLE
+ * backend asked for as in the Chromium project, and a profile of its own.
+ */
+export function electronLaunchOptions(workspace: Workspace, userData: string): Parameters<typeof _electron.launch>[0] {
+  return {
+    args: [repoRoot, workspace.path('walk.mtn'), '--workspace', workspace.dir, '--use-angle=swiftshader', '--ignore-gpu-blocklist'],
+    cwd: repoRoot,
+    env: { ...process.env, ACTGUY_USER_DATA_DIR: userData } as Record<string, string>,
+  };
+}
+
+/**
+ * Ends the app even when the scenario left unsaved edits: the window's close would ask "Discard changes?"
+ * in a native message box nobody can answer, and `app.close()` would wait forever. The windows are
+ * destroyed (no close event), then the app quits as after the last window.
+ */
+export async function closeElectronApp(app: ElectronApplication): Promise<void> {
+  await app
+    .evaluate(({ BrowserWindow }) => {
+      for (const w of BrowserWindow.getAllWindows()) w.destroy();
+    })
+    .catch(() => undefined); // already gone
+  await app.close();
+}
+
+/** The native-menu accelerator a Playwright key chord ("Control+Shift+o") means on a platform, if any. */
+export function nativeAcceleratorOf(keys: string, platform: ShortcutPlatform): string | null {
+  const parts = keys.split('+');
+  const key = parts.pop()!;
+  const press = { key, ctrlKey: parts.includes('Control'), metaKey: parts.includes('Meta'), shiftKey: parts.includes('Shift'), altKey: parts.includes('Alt') };
+  const chord = chordOfKeyPress(press, platform);
+  const binding = SHORTCUTS.find((b) => b.native && (!b.platform || b.platform === platform) && sameChord(chordOfAccelerator(b.accelerator, platform), chord));
+  return binding?.accelerator ?? null;
+}
+
+/**
+ * Under Electron the native menu owns the command shortcuts (shared/shortcuts.ts), and a menu accelerator
+ * fires when the page leaves the key unhandled. Key presses Playwright synthesizes (DevTools protocol) skip
+ * the browser side's accelerator handling, so `page.keyboard.press` is completed here the way Electron
+ * completes a real key press: the key goes to the page first; when it is a native accelerator and the page
+ * did not take it (no preventDefault), the menu item it names is clicked.
+ */
+async function routeShortcutsToNativeMenu(page: Page, app: ElectronApplication): Promise<void> {
+  const platform: ShortcutPlatform = process.platform === 'darwin' ? 'mac' : 'other';
+  // The last keydown event itself: read after its dispatch, its defaultPrevented is what every listener decided.
+  const remember = () => {
+    window.addEventListener('keydown', (e) => {
+      (window as unknown as { __actguyLastKeyDown: KeyboardEvent }).__actguyLastKeyDown = e;
+    });
+  };
+  await page.addInitScript(remember);
+  await page.evaluate(remember);
+  const press = page.keyboard.press.bind(page.keyboard);
+  page.keyboard.press = async (keys, options) => {
+    await press(keys, options);
+    const accelerator = nativeAcceleratorOf(keys, platform);
+    if (!accelerator) return;
+    if (await page.evaluate(() => (window as unknown as { __actguyLastKeyDown?: KeyboardEvent }).__actguyLastKeyDown?.defaultPrevented === true)) return;
+    const clicked = await app.evaluate(({ BrowserWindow, Menu }, wanted) => {
+      const find = (items: Electron.MenuItem[]): Electron.MenuItem | null => {
+        for (const item of items) {
+          if (item.accelerator === wanted && item.registerAccelerator !== false) return item;
+          const inner = item.submenu ? find(item.submenu.items) : null;
+          if (inner) return inner;
+        }
+        return null;
+      };
+      const item = find(Menu.getApplicationMenu()?.items ?? []);
+      if (!item || !item.enabled) return false;
+      const win = BrowserWindow.getAllWindows()[0];
+      item.click(undefined, win, win?.webContents);
+      return true;
+    }, accelerator);
+    if (!clicked) throw new Error(`${keys}: no enabled native menu item has the accelerator ${accelerator}`);
+  };
+}
 
 /** Answers for Electron's native dialogs while a scenario runs in project "electron". */
 export interface NativeDialogAnswers {

@@ -7,6 +7,7 @@ import { expect, type Locator, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from './electron-binary';
+import { runningElectronApp, stubNativeDialogs } from './fixtures';
 import { readMtn } from '../shared/mtn/read';
 import { KeyFlag, lockedJointAt } from '../shared/motion/types';
 
@@ -106,16 +107,20 @@ export async function makeKeyEdit(page: Page, joint: string): Promise<void> {
 }
 
 /**
- * File > Open… then picks a workspace file in the in-app picker. With
- * `discardEdits` the unsaved-changes question that comes first is answered "Discard".
+ * File > Open… then picks a workspace file in the in-app picker (under Electron: the native open dialog,
+ * answered with the workspace file). With `discardEdits` the unsaved-changes question that comes first is
+ * answered "Discard".
  */
 export async function openThroughPicker(page: Page, relativePath: string, options: { discardEdits?: boolean } = {}): Promise<void> {
+  const electron = runningElectronApp();
+  if (electron) await stubNativeDialogs(electron.app, { openPath: electron.workspace.path(relativePath) });
   await page.getByTestId('menu-file').click();
   await page.getByTestId('menu-open').click();
   if (options.discardEdits) {
     await expect(page.getByTestId('confirm-dialog')).toContainText('unsaved changes');
     await page.getByTestId('confirm-discard').click();
   }
+  if (electron) return;
   const picker = page.getByTestId('file-picker');
   await expect(picker).toBeVisible();
   await picker.getByTestId('picker-file').filter({ hasText: new RegExp(`^${relativePath.replace(/[.]/g, '\\.')}`) }).click();

@@ -239,4 +239,55 @@ describe('every handler that takes a path enforces the policy', () => {
     expect(sounds.sounds.length).toBeGreaterThan(0);
     expect(sounds.sounds.map((s) => s.name)).not.toContain('zz_link');
   });
+
+  it('a save or export onto a file the motion was read from is refused, however it is spelled', async () => {
+    const opened = await handlers.openMotion({ path: join(ws, 'walk.mt3'), skeletonPath: join(ws, 'mine.mtn') });
+    if (opened.status !== 'opened') throw new Error('not opened');
+    const { documentId, mtnBytes } = opened.motion;
+    const before = [readFileSync(join(ws, 'walk.mt3')), readFileSync(join(ws, 'mine.mtn'))];
+    const request = compressRequestForMotion(readMtn(mtnBytes), documentId, 1);
+    const exported = await call('exportMt3', { path: `${ws}/./walk.mt3`, compress: request });
+    expect(exported).toEqual({ ok: false, error: { message: `Could not export ${join(ws, 'walk.mt3')}: it is ${join(ws, 'walk.mt3')}, a file this motion was read from; choose another name (nothing was written)` } });
+    symlinkSync(join(ws, 'mine.mtn'), join(ws, 'alias.mtn'));
+    for (const p of [`${ws}/sub/../mine.mtn`, join(ws, 'alias.mtn')]) {
+      const saved = await call('saveMotion', { documentId, path: p, mtnBytes });
+      expect(saved.ok, p).toBe(false);
+      if (!saved.ok) expect(saved.error.message).toMatch(new RegExp(`a file this motion was read from`));
+    }
+    expect([readFileSync(join(ws, 'walk.mt3')), readFileSync(join(ws, 'mine.mtn'))]).toEqual(before);
+    // A glTF export of an imported .glb may not replace the .glb it came from.
+    const mine = await openMine();
+    await handlers.exportGltf({ documentId: mine.documentId, source: 'source', mtnBytes: walkBytes, path: join(ws, 'take.glb') });
+    const imported = await handlers.importMotion({ path: join(ws, 'take.glb') });
+    if (imported.status !== 'imported') throw new Error('not imported');
+    const glbBefore = readFileSync(join(ws, 'take.glb'));
+    const back = await call('exportGltf', { documentId: imported.motion.documentId, source: 'source', mtnBytes: imported.motion.mtnBytes, path: join(ws, 'take.glb') });
+    expect(back).toMatchObject({ ok: false, error: { message: expect.stringContaining('a file this motion was read from') } });
+    expect(readFileSync(join(ws, 'take.glb')).equals(glbBefore)).toBe(true);
+  });
+
+  it('an unexpected exception is reported as FILE: message, never as a bare JS message', async () => {
+    const broken = {
+      readSound: async () => {
+        throw new TypeError('buffers.forEach is not a function');
+      },
+      getAppInfo: async () => {
+        throw new RangeError('Invalid array length');
+      },
+    } as unknown as ApiHandlers;
+    expect(await dispatchInvoke(broken, 'readSound', { path: '/songs/a.wav' })).toEqual({ ok: false, error: { message: '/songs/a.wav: buffers.forEach is not a function' } });
+    expect(await dispatchInvoke(broken, 'getAppInfo', undefined)).toEqual({ ok: false, error: { message: 'getAppInfo: Invalid array length' } });
+    // Errors the handlers raise on purpose already name the file and pass through unchanged.
+    expect(await call('readSound', { path: join(ws, 'notes.txt') })).toEqual({ ok: false, error: { message: `${join(ws, 'notes.txt')}: not a sound file (wav, ogg, mp3, flac)` } });
+  });
+
+  it('an .mt3 picked in a dialog is decoded with the skeleton beside it only when that skeleton may be read', async () => {
+    const picked = createHandlers({
+      appInfo: (await handlers.getAppInfo(undefined)), policy: createPathPolicy(), recent: createRecentFilesStore(null), compress,
+      dialogs: { ...noDialogs, chooseFileToOpen: async () => join(out, 'secret.mt3') }, checkText: inProcessTextChecker,
+    });
+    // out/secret.mtn lies beside out/secret.mt3, but only the .mt3 was picked.
+    expect(await picked.openMotionDialog(undefined)).toMatchObject({ status: 'needsSkeleton', path: join(out, 'secret.mt3') });
+    expect(await picked.openMotion({ path: join(ws, 'walk.mt3'), skeletonPath: join(ws, 'mine.mtn') })).toMatchObject({ status: 'opened' });
+  });
 });

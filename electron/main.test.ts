@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -16,6 +16,8 @@ const fake = vi.hoisted(() => {
     sent: [] as { channel: string; payload: unknown }[],
     messageBoxes: [] as unknown[],
     messageBoxResponse: 1,
+    /** Paths the next native open dialogs answer with (the user's picks). */
+    openDialogAnswers: [] as string[],
     permissionHandler: null as null | ((wc: unknown, permission: string, cb: (ok: boolean) => void) => void),
     userData: '',
   };
@@ -99,12 +101,22 @@ vi.mock('electron', () => ({
       fake.state.messageBoxes.push(options);
       return { response: fake.state.messageBoxResponse };
     },
+    showOpenDialog: async () => {
+      const path = fake.state.openDialogAnswers.shift();
+      return path ? { canceled: false, filePaths: [path] } : { canceled: true, filePaths: [] };
+    },
     showErrorBox: (title: string, message: string) => {
       throw new Error(`${title}: ${message}`);
     },
   },
   BrowserWindow: fake.FakeWindow,
 }));
+
+// The text-check worker is a built bundle; here the same check runs in-process.
+vi.mock('./project/textCheck', async (importOriginal) => {
+  const { inProcessTextChecker } = await import('./project/textCheckJob');
+  return { ...(await importOriginal<typeof import('./project/textCheck')>()), workerTextChecker: () => inProcessTextChecker };
+});
 
 fake.state.userData = mkdtempSync(join(tmpdir(), 'actguy-main-'));
 await import('./main');
@@ -252,5 +264,41 @@ describe('electron main', () => {
     fake.state.appEvents.get('second-instance')!({}, ['/usr/bin/actguy', '--some-switch', file], '/');
     expect(fake.state.sent.at(-1)).toEqual({ channel: MENU_COMMAND_CHANNEL, payload: { command: 'file.openFromSystem', path: file } });
     expect(await open(trustedEvent, { path: file })).toMatchObject({ ok: true, value: { status: 'opened' } });
+  });
+
+  it('over IPC, a project picked in the dialog that the renderer saves with outside paths widens nothing', async () => {
+    const ipc = (member: string, arg?: unknown) => fake.state.ipc.get(ipcInvokeChannel(member as never))!(trustedEvent, arg) as Promise<{ ok: boolean; value?: unknown; error?: { message: string } }>;
+    const projectDir = join(fake.state.userData, 'proj');
+    const outside = join(fake.state.userData, 'elsewhere');
+    cpSync(resolve(__dirname, '..', 'assets'), projectDir, { recursive: true });
+    mkdirSync(outside);
+    writeFileSync(join(outside, 'secret.sev'), '# OUTSIDE\nsev 1\n');
+    writeFileSync(join(outside, 'notes.json'), '{}');
+    const project = join(projectDir, 'sample.actguy.json');
+    // The user picks the project in the native dialog: the files it names on disk become readable.
+    fake.state.openDialogAnswers.push(project);
+    const opened = await ipc('openProjectDialog');
+    expect(opened).toMatchObject({ ok: true, value: { status: 'opened', project: { path: project } } });
+    expect(await ipc('readProjectText', { path: join(projectDir, 'walk.sev') })).toMatchObject({ ok: true });
+    // A compromised renderer rewrites the project to name outside files, saves it, and opens it again by path.
+    const json = JSON.parse((opened.value as { project: { text: string } }).project.text);
+    json.motions[2].sev = join(outside, 'secret.sev');
+    json.outputs = { mar: join(outside, 'x.mar'), sar: join(outside, 'x.sar') };
+    const text = JSON.stringify(json);
+    expect(await ipc('saveProject', { path: project, text })).toMatchObject({ ok: true });
+    expect(await ipc('openProject', { path: project })).toMatchObject({ ok: true });
+    expect(await ipc('readProjectText', { path: join(outside, 'secret.sev') })).toEqual({ ok: false, error: { message: expect.stringContaining(`ActGuy refused to access ${join(outside, 'secret.sev')}`) } });
+    const build = (await ipc('startBuild', { projectPath: project, projectText: text })) as { ok: true; value: { state: string; errors: { message: string }[] } };
+    expect(build.value.state).toBe('failed');
+    expect(build.value.errors.map((e) => e.message.split(':')[0])).toEqual([
+      `ActGuy refused to read ${join(outside, 'secret.sev')}`,
+      `ActGuy refused to write ${join(outside, 'x.mar')}`,
+      `ActGuy refused to write ${join(outside, 'x.sar')}`,
+      `ActGuy refused to write ${join(outside, 'x.report.json')}`,
+    ]);
+    expect(await ipc('saveProject', { path: join(outside, 'notes.json'), text })).toMatchObject({ ok: false, error: { message: expect.stringMatching(/refused to access/) } });
+    expect(await ipc('readSound', { path: join(outside, 'x.wav') })).toMatchObject({ ok: false, error: { message: expect.stringMatching(/refused to access/) } });
+    expect(readdirSync(outside).sort()).toEqual(['notes.json', 'secret.sev']);
+    expect(readFileSync(join(outside, 'notes.json'), 'utf8')).toBe('{}');
   });
 });

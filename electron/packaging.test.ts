@@ -131,15 +131,15 @@ describe('packed app (electron-builder --dir with a stand-in Electron)', () => {
     const plain = files.filter((f) => !files.some((other) => other.startsWith(`${f}/`)));
     const renderer = readdirSync(join(root, 'dist', 'renderer', 'assets')).filter((f) => !f.endsWith('.map')).map((f) => `/dist/renderer/assets/${f}`);
     expect(plain.sort()).toEqual(
-      ['/package.json', '/dist/electron/main.cjs', '/dist/electron/preload.cjs', '/dist/electron/compressWorker.cjs', '/dist/electron/buildWorker.cjs', '/dist/electron/importWorker.cjs', '/dist/renderer/index.html', ...renderer].sort(),
+      ['/package.json', '/dist/electron/main.cjs', '/dist/electron/preload.cjs', '/dist/electron/compressWorker.cjs', '/dist/electron/buildWorker.cjs', '/dist/electron/importWorker.cjs', '/dist/electron/textCheckWorker.cjs', '/dist/renderer/index.html', ...renderer].sort(),
     );
     expect(files.filter((f) => /node_modules|loopback|\.map$/.test(f))).toEqual([]);
   });
 
   it('app.asar.unpacked holds the workers (worker_threads loads a real file)', () => {
     const dir = join(unpacked, 'resources', 'app.asar.unpacked', 'dist', 'electron');
-    expect(readdirSync(dir).sort()).toEqual(['buildWorker.cjs', 'compressWorker.cjs', 'importWorker.cjs']);
-    expect(config.asarUnpack.map((p) => p.split('/').pop()).sort()).toEqual(['buildWorker.cjs', 'compressWorker.cjs', 'importWorker.cjs']);
+    expect(readdirSync(dir).sort()).toEqual(['buildWorker.cjs', 'compressWorker.cjs', 'importWorker.cjs', 'textCheckWorker.cjs']);
+    expect(config.asarUnpack.map((p) => p.split('/').pop()).sort()).toEqual(['buildWorker.cjs', 'compressWorker.cjs', 'importWorker.cjs', 'textCheckWorker.cjs']);
   });
 
   it('ships the sample project with every file it names, its .sev files, the SE tables and the sounds', () => {

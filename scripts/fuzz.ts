@@ -3,7 +3,8 @@
  *
  * Deterministic mutation fuzzing of every reader and importer, in-process
  * (a worker thread per format range). Each input runs under a watchdog: one
- * that takes longer than --time-limit (default 2000 ms) is a hang, and the
+ * that uses more than --time-limit (default 2000 ms) of CPU time is a hang
+ * (CPU, not wall time: this machine may be shared), and the
  * process growing past --memory-mb (default 1024) is a memory defect; the
  * worker is stopped and the run goes on with the next input. Prints a table of
  * inputs and defects per format and saves each finding (minimized) with its
@@ -16,7 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { emptyTally, formatTable, fuzzInput, targetByName, type Finding, type FormatTally } from './fuzz/harness';
 import { DEFECT_KINDS, TARGETS, type DefectKind } from './fuzz/targets';
-import { SHARED_SLOTS, type WorkerJob } from './fuzz/protocol';
+import { SHARED_SLOTS, SLOT, cpuMs, type WorkerJob } from './fuzz/protocol';
 
 interface Options {
   formats: string[];
@@ -89,13 +90,13 @@ function runWorker(o: Options, format: string, from: number, to: number, tally: 
   const worker = new Worker(WORKER, { workerData: job, resourceLimits: { maxOldGenerationSizeMb: o.memoryMb } });
   const base = { ...tally, defects: { ...tally.defects } };
   const absorb = () => {
-    tally.inputs = base.inputs + s[2];
-    tally.accepted = base.accepted + s[3];
-    tally.rejected = base.rejected + s[4];
-    tally.maxMs = Math.max(base.maxMs, s[5]);
-    tally.totalMs = base.totalMs + s[6];
-    DEFECT_KINDS.forEach((k, n) => (tally.defects[k] = base.defects[k] + s[7 + n]));
-    return from + s[2];
+    tally.inputs = base.inputs + s[SLOT.inputs];
+    tally.accepted = base.accepted + s[SLOT.accepted];
+    tally.rejected = base.rejected + s[SLOT.rejected];
+    tally.maxCpuMs = Math.max(base.maxCpuMs, s[SLOT.maxCpuMs]);
+    tally.totalMs = base.totalMs + s[SLOT.totalMs];
+    DEFECT_KINDS.forEach((k, n) => (tally.defects[k] = base.defects[k] + s[SLOT.defects + n]));
+    return from + s[SLOT.inputs];
   };
   return new Promise((resolve) => {
     let finished = false;
@@ -103,14 +104,14 @@ function runWorker(o: Options, format: string, from: number, to: number, tally: 
       if (finished) return;
       finished = true;
       clearInterval(watch);
-      const ms = s[1] ? performance.timeOrigin + performance.now() - s[1] : 0;
+      const ms = s[SLOT.cpuStart] ? cpuMs() - s[SLOT.cpuStart] : 0;
       void worker.terminate().then(() => resolve({ next: absorb(), stopped: { kind, message, ms } }));
     };
     const watch = setInterval(() => {
       const rss = process.memoryUsage.rss();
       peakRss = Math.max(peakRss, rss);
       if (rss > o.memoryMb * 1048576) stopFor('memory', `process memory reached ${(rss / 1048576).toFixed(0)} MB (limit ${o.memoryMb} MB)`);
-      else if (s[1] && performance.timeOrigin + performance.now() - s[1] > o.hangMs) stopFor('hang', `still running after ${o.hangMs} ms`);
+      else if (s[SLOT.cpuStart] && cpuMs() - s[SLOT.cpuStart] > o.hangMs) stopFor('hang', `still running after ${o.hangMs} ms of CPU time`);
     }, 25);
     worker.on('message', (m: { type: string; finding?: Finding }) => {
       if (m.type === 'finding') save(o, { ...m.finding!, input: new Uint8Array(m.finding!.input) });
@@ -132,8 +133,7 @@ function runWorker(o: Options, format: string, from: number, to: number, tally: 
 
 /**
  * All inputs of one format. When the watchdog stops a worker, that one input
- * runs again alone: a defect only when it fails the same way twice (on a
- * machine shared with other work, a process can be descheduled for seconds).
+ * runs again alone: a defect only when it fails the same way twice.
  */
 async function runFormat(o: Options, format: string): Promise<FormatTally> {
   const tally = emptyTally(format);
@@ -147,7 +147,7 @@ async function runFormat(o: Options, format: string): Promise<FormatTally> {
       const { kind, message, ms } = again.stopped;
       tally.inputs++;
       tally.defects[kind]++;
-      if (kind === 'hang') tally.maxMs = Math.max(tally.maxMs, ms);
+      if (kind === 'hang') tally.maxCpuMs = Math.max(tally.maxCpuMs, ms);
       save(o, { format, kind, message: `${message} (twice)`, seed: o.seed, index: next, input: fuzzInput(targetByName(format), o.seed, next), ms });
       next++;
     } else {
@@ -174,7 +174,7 @@ async function main(): Promise<number> {
   peakRss = Math.max(peakRss, process.memoryUsage.rss());
   const table = formatTable(tallies, { peakRssMb: peakRss / 1048576, seconds: (performance.now() - t0) / 1000 });
   console.log(`\n${table}`);
-  if (retried) console.log(`${retried} input(s) stopped by the watchdog once ran within the limits when run again (machine load), and are not defects`);
+  if (retried) console.log(`${retried} input(s) stopped by the watchdog once ran within the limits when run again, and are not defects`);
   if (o.table) writeFileSync(o.table, `npm run fuzz -- ${process.argv.slice(2).join(' ')}\n\n${table}\n`);
   return tallies.some((t) => DEFECT_KINDS.some((k) => t.defects[k] > 0)) ? 1 : 0;
 }

@@ -22,7 +22,7 @@
  *
  * Additive changes only; note every change in /work/notes/IPC-CHANGES.md.
  */
-import type { CompressResult } from './compress/types';
+import type { CompressMethod, CompressResult } from './compress/types';
 import type { FileKind } from './errors';
 import type { BuildReport } from './project/plan';
 import type { InterchangeWarning } from './interchange/types';
@@ -244,6 +244,12 @@ export interface CompressTolerances {
   rotationToleranceDeg: number;
   /** Joint offset tolerance, motion units. */
   offsetTolerance: number;
+  /** Key selection (CompressOptions.method); 'refined' when absent. */
+  method?: CompressMethod;
+  /** Skeleton-aware bound on the object-space error, motion units (CompressOptions.objectTolerance); off when absent. */
+  objectTolerance?: number;
+  /** Virtual-point distance for the object-space error, motion units; a tenth of the skeleton size when absent. */
+  shell?: number;
 }
 
 /**
@@ -280,7 +286,7 @@ export interface CompressRequest {
  * (CompressResult: stored values, per-channel reports, sizes) with the time
  * measured in the worker and the file bytes only when asked for.
  */
-export interface CompressResponse extends Pick<CompressResult, 'mt3' | 'channels' | 'warnings' | 'totalKeys' | 'mt3Bytes' | 'mtnBytes' | 'ratio'> {
+export interface CompressResponse extends Pick<CompressResult, 'mt3' | 'channels' | 'warnings' | 'totalKeys' | 'mt3Bytes' | 'mtnBytes' | 'ratio' | 'method' | 'objectError' | 'skeleton'> {
   status: 'done';
   documentId: DocumentId;
   revision: number;
@@ -331,7 +337,9 @@ export type MenuCommandId =
   | 'help.about'
   | 'project.open'
   | 'project.save'
-  | 'project.build';
+  | 'project.build'
+  /** File › Open .sev…: a .sev with its motion, with or without a project. */
+  | 'sev.open';
 
 export interface MenuCommand {
   command: MenuCommandId;
@@ -418,6 +426,8 @@ export interface BuildProblem {
 export interface BuildMotionResult extends Pick<CompressResult, 'totalKeys' | 'mt3Bytes' | 'mtnBytes' | 'ratio'> {
   /** Archive index. */
   index: number;
+  /** Taken from the build cache (unchanged since an earlier build) instead of compressed. */
+  cached?: boolean;
   name: string;
   /** Largest error over all channels as a fraction of its tolerance (<= 1 when every tolerance is met). */
   maxErrorRatio: number;
@@ -428,6 +438,15 @@ export interface BuildMotionResult extends Pick<CompressResult, 'totalKeys' | 'm
   /** SE slots and events in the motion's SAR entry. */
   seSlots: number;
   events: number;
+  /** Frames 0..frameCount as the game plays them, at `fps` (after resampling, when the build resampled). */
+  frameCount: number;
+  /** The project's playback rate. */
+  fps: number;
+  /** The MTN's own rate when the build resampled it, else null. */
+  resampledFromFps: number | null;
+  /** Authored playback factor, and the effective duration round(frameCount / fps / speed * 1000) in ms. */
+  speed: number;
+  durationMs: number;
 }
 
 export type BuildState = 'checking' | 'compressing' | 'writing' | 'done' | 'failed' | 'cancelled';
@@ -442,8 +461,10 @@ export interface BuildStatus {
   count: number;
   /** The motion being compressed, or null. */
   current: string | null;
-  /** Finished motions, in archive order. */
+  /** Finished motions, in archive order (motions finish in any order on the pool). */
   motions: BuildMotionResult[];
+  /** Estimated milliseconds left while compressing (null before the first motion finished, or when not compressing). */
+  etaMs?: number | null;
   /** Every error (state 'failed'); nothing was written. */
   errors: BuildProblem[];
   warnings: string[];
@@ -620,6 +641,12 @@ export interface ActGuyApi {
   importMotion(req: ImportMotionRequest): Promise<ImportMotionOutcome>;
   /** Shows an open dialog (.bvh/.glb/.gltf), then behaves as importMotion on the chosen file with these options. */
   importMotionDialog(req: ImportMotionOptions): Promise<ImportMotionOutcome>;
+  /**
+   * Stops every import in progress: each one's importMotion resolves `cancelled`
+   * and no document is opened. Resolves with how many were stopped. (An import
+   * that runs past its time budget is stopped on its own, with a message.)
+   */
+  cancelImport(): Promise<{ cancelled: number }>;
   /** Writes the source or the compressed motion as a .glb atomically. */
   exportGltf(req: ExportGltfRequest): Promise<ExportGltfOutcome>;
   /** Shows a save dialog (.glb), then exports there. */
@@ -659,6 +686,7 @@ export const ACTGUY_INVOKE_MEMBERS = [
   'readSound',
   'importMotion',
   'importMotionDialog',
+  'cancelImport',
   'exportGltf',
   'exportGltfDialog',
 ] as const;

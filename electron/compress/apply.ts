@@ -51,6 +51,9 @@ export function runCompressRequest(motion: Motion, req: CompressRequest, documen
     offsetTolerance: t.offsetTolerance,
     rotationToleranceOverridesDeg: req.rotationToleranceOverridesDeg,
     name: problem ? PREVIEW_NAME : requested,
+    method: t.method ?? 'refined',
+    ...(t.objectTolerance !== undefined ? { objectTolerance: t.objectTolerance } : {}),
+    ...(t.shell !== undefined ? { shell: t.shell } : {}),
   }, undefined, cache);
   const response: CompressResponse = {
     status: 'done',
@@ -63,6 +66,9 @@ export function runCompressRequest(motion: Motion, req: CompressRequest, documen
     mt3Bytes: result.mt3Bytes,
     mtnBytes: result.mtnBytes,
     ratio: result.ratio,
+    method: result.method,
+    objectError: result.objectError,
+    ...(result.skeleton ? { skeleton: result.skeleton } : {}),
     compressMs: result.ms,
   };
   if (req.includeBytes) response.bytes = result.bytes;

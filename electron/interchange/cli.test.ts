@@ -3,7 +3,7 @@
  * samples, a compressed .mt3, and the glTF files of assimp-testmodels (skipped
  * with a printed reason when the package is absent).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -99,6 +99,59 @@ describe('actguy export-gltf / import', () => {
     const err = await Promise.resolve(run(importCommand, [bad, '-o', join(dir, 'x.mtn')])).catch((e) => e);
     expect(err).toBeInstanceOf(FormatError);
     expect(err.message).toBe(`${bad}:11:7: frame 1 has more values than the 3 channels the hierarchy declares`);
+  });
+});
+
+describe('actguy import: external buffers of a .gltf follow the app\'s rules', () => {
+  /** The walk as a .gltf in its own folder whose buffer is the file `uri` names; the BIN bytes are written to `binName` there. */
+  async function gltfWithBuffer(name: string, uri: string, binName?: string): Promise<{ gltf: string; folder: string; binBytes: Uint8Array }> {
+    const folder = join(dir, name);
+    mkdirSync(folder, { recursive: true });
+    const glb = await exportWalkGlb(`${name}.glb`);
+    const { json, bin } = readGltfContainer(new Uint8Array(readFileSync(glb)));
+    json.buffers![0].uri = uri;
+    const gltf = join(folder, `${name}.gltf`);
+    writeFileSync(gltf, JSON.stringify(json));
+    if (binName) writeFileSync(join(folder, binName), bin!);
+    return { gltf, folder, binBytes: bin! };
+  }
+  const importFails = async (gltf: string) => {
+    const err = await run(importCommand, [gltf, '-o', join(dir, 'never.mtn')]).then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(FormatError);
+    expect(existsSync(join(dir, 'never.mtn'))).toBe(false);
+    return (err as FormatError).message;
+  };
+
+  it('reads a buffer beside the file, its URI decoded exactly once', async () => {
+    // "walk%2520data.bin" decodes once to the file "walk%20data.bin"; decoding twice would look for "walk data.bin".
+    const { gltf } = await gltfWithBuffer('once', 'walk%2520data.bin', 'walk%20data.bin');
+    const out = join(dir, 'once.mtn');
+    expect((await run(importCommand, [gltf, '-o', out])).code).toBe(0);
+    expect(readMtn(new Uint8Array(readFileSync(out))).joints.length).toBeGreaterThan(10);
+  });
+
+  it('refuses a buffer outside the folder, a device, a symlink to a device, a folder and a bad % escape', async () => {
+    const outside = await gltfWithBuffer('outside', '../outside.bin');
+    writeFileSync(join(dir, 'outside.bin'), outside.binBytes);
+    expect(await importFails(outside.gltf)).toMatch(/^.*outside\.gltf .*external buffer "\.\.\/outside\.bin" lies outside the folder of the \.gltf/);
+
+    expect(await importFails((await gltfWithBuffer('device', '/dev/zero')).gltf)).toMatch(/external buffer "\/dev\/zero" is not a file beside the \.gltf/);
+
+    const linked = await gltfWithBuffer('linked', 'zero.bin');
+    symlinkSync('/dev/zero', join(linked.folder, 'zero.bin'));
+    expect(await importFails(linked.gltf)).toMatch(/external buffer "zero\.bin" lies outside the folder/);
+
+    const devInside = await gltfWithBuffer('fifo', 'sub');
+    mkdirSync(join(devInside.folder, 'sub'));
+    expect(await importFails(devInside.gltf)).toMatch(/external buffer "sub" cannot be read: the buffer: it is a folder, not a file/);
+
+    expect(await importFails((await gltfWithBuffer('escape', 'walk%zz.bin')).gltf)).toMatch(/escape\.gltf .*whose % escapes are not valid/);
+  });
+
+  it('says so when the input is a folder, naming it', async () => {
+    const folder = join(dir, 'a_folder.gltf');
+    mkdirSync(folder, { recursive: true });
+    await expect(run(importCommand, [folder, '-o', join(dir, 'never.mtn')])).rejects.toThrow(`Could not import ${folder}: it is a folder, not a file`);
   });
 });
 

@@ -33,6 +33,8 @@ export interface ImportJobRequest {
 export type ImportJobResult =
   | { status: 'imported'; sourceKind: 'bvh' | 'gltf'; mtnBytes: Uint8Array; warnings: InterchangeWarning[]; clipName: string | null }
   | { status: 'chooseClip'; clips: ImportClipSummary[] }
+  /** Stopped by cancelImport before it finished. */
+  | { status: 'cancelled' }
   /** A failure, as the transports carry it: the message names the file (and the place for a FormatError). */
   | { status: 'failed'; message: string; formatKind?: FileKind };
 
@@ -46,8 +48,13 @@ export async function runImportJob(req: ImportJobRequest): Promise<ImportJobResu
   }
 }
 
+/** The bytes of a file to import: a regular file of at most IMPORT_MAX_BYTES (errors name the path). */
+export function readImportSource(path: string): Uint8Array {
+  return readLimited(path, `Could not import ${path}`);
+}
+
 async function importFile({ path, fps, scale, clip }: ImportJobRequest): Promise<ImportJobResult> {
-  const bytes = readLimited(path, `Could not import ${path}`);
+  const bytes = readImportSource(path);
   const sourceKind = motionSourceKind(bytes, path);
   if (!sourceKind) throw new FormatError('BVH', 'not a BVH (no HIERARCHY) nor a glTF/GLB file; import takes .bvh, .glb or .gltf', { offset: 0 }, path);
   if (sourceKind === 'bvh' && clip !== undefined) throw new Error(`Could not import ${path}: a clip can be chosen for glTF/GLB files only`);
@@ -73,20 +80,17 @@ async function importFile({ path, fps, scale, clip }: ImportJobRequest): Promise
 /**
  * Reads the external buffers a .gltf names, only from inside its own folder
  * (sub-folders included): no absolute paths, no URL schemes, no `..` or
- * symbolic link that leads out of it.
+ * symbolic link that leads out of it, only regular files (not a device such
+ * as /dev/zero, not a folder) and at most IMPORT_MAX_BYTES. The app's import
+ * worker and `actguy import` both use it. It takes the file name the importer
+ * decoded from the URI (decoded once there: `%2525` names `%25`, not `%`).
  */
-export function externalBufferReader(gltfPath: string): (uri: string) => Uint8Array {
+export function externalBufferReader(gltfPath: string): (relativeName: string) => Uint8Array {
   const folder = canonicalPath(dirname(gltfPath));
-  return (uri) => {
+  return (relativeName) => {
     const refuse = (why: string): never => {
-      throw new FormatError('GLTF', `external buffer ${JSON.stringify(uri)} ${why}`, { where: 'buffers' });
+      throw new FormatError('GLTF', `external buffer ${JSON.stringify(relativeName)} ${why}`, { where: 'buffers' });
     };
-    let relativeName: string;
-    try {
-      relativeName = decodeURIComponent(uri);
-    } catch {
-      return refuse('is not a valid URI');
-    }
     if (/^[a-z][a-z0-9+.-]*:/i.test(relativeName) || isAbsolute(relativeName) || relativeName.startsWith('\\'))
       refuse("is not a file beside the .gltf; ActGuy reads external buffers only from the file's folder");
     const target = canonicalPath(resolve(folder, relativeName));
@@ -103,7 +107,9 @@ export function externalBufferReader(gltfPath: string): (uri: string) => Uint8Ar
 
 function readLimited(path: string, what: string): Uint8Array {
   try {
-    const size = statSync(path).size;
+    const stat = statSync(path);
+    if (!stat.isFile()) throw new Error(stat.isDirectory() ? 'it is a folder, not a file' : 'it is not a regular file (a device, pipe or socket)');
+    const size = stat.size;
     if (size > IMPORT_MAX_BYTES) throw new Error(`${(size / 1048576).toFixed(0)} MiB is more than the ${IMPORT_MAX_BYTES / 1048576} MiB an import reads`);
     return readBytes(path);
   } catch (e) {

@@ -3,38 +3,60 @@ import { join, sep } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { runImportJob, type ImportJobRequest, type ImportJobResult } from './importJob';
 
-export type ImportRunner = (req: ImportJobRequest) => Promise<ImportJobResult>;
+/** Runs one import; `signal` cancels it (the result is then `cancelled`). */
+export type ImportRunner = (req: ImportJobRequest, signal?: AbortSignal) => Promise<ImportJobResult>;
+
+/**
+ * The time one import may take before it is stopped with a message. A long
+ * mocap take (tens of MiB of BVH) imports in seconds; a file that needs
+ * minutes is damaged or not a motion, and must not keep a worker busy forever.
+ */
+export const IMPORT_TIME_BUDGET_MS = 120_000;
 
 /** dist/electron/importWorker.cjs beside the running bundle (unpacked beside app.asar in a packaged app). */
 export function defaultImportWorkerPath(): string {
   return join(__dirname, 'importWorker.cjs').replace(`app.asar${sep}`, `app.asar.unpacked${sep}`);
 }
 
-/** Runs each import in a fresh worker thread, which ends when the job does. */
-export function workerImportRunner(workerPath: string = defaultImportWorkerPath()): ImportRunner {
-  return (req) =>
+/**
+ * Runs each import in a fresh worker thread, which ends when the job does, when
+ * it is cancelled, or when it runs past `budgetMs` (then it is stopped and the
+ * import fails with a message naming the file and the budget).
+ */
+export function workerImportRunner(workerPath: string = defaultImportWorkerPath(), budgetMs = IMPORT_TIME_BUDGET_MS): ImportRunner {
+  return (req, signal) =>
     new Promise<ImportJobResult>((resolve) => {
+      if (signal?.aborted) {
+        resolve({ status: 'cancelled' });
+        return;
+      }
       let settled = false;
+      let worker: Worker | undefined;
       const settle = (result: ImportJobResult): void => {
         if (settled) return;
         settled = true;
+        clearTimeout(budget);
+        signal?.removeEventListener('abort', onAbort);
+        void worker?.terminate();
         resolve(result);
       };
-      let worker: Worker;
+      const onAbort = () => settle({ status: 'cancelled' });
+      const budget = setTimeout(() => settle({
+        status: 'failed',
+        message: `Could not import ${req.path}: stopped after ${budgetMs / 1000} s, the most an import may take (the file is damaged, or far larger than a motion)`,
+      }), budgetMs);
+      signal?.addEventListener('abort', onAbort);
       try {
         worker = new Worker(workerPath, { workerData: req });
       } catch (e) {
         settle({ status: 'failed', message: `Could not import ${req.path}: the import worker did not start (${(e as Error).message})` });
         return;
       }
-      worker.on('message', (result: ImportJobResult) => {
-        settle(result);
-        void worker.terminate();
-      });
+      worker.on('message', (result: ImportJobResult) => settle(result));
       worker.on('error', (e) => settle({ status: 'failed', message: `Could not import ${req.path}: the importer stopped (${e.message})` }));
       worker.on('exit', (code) => settle({ status: 'failed', message: `Could not import ${req.path}: the importer stopped (exit code ${code})` }));
     });
 }
 
-/** Runs imports on the calling thread (unit tests). */
-export const inProcessImportRunner: ImportRunner = runImportJob;
+/** Runs imports on the calling thread (unit tests); a cancelled signal is honoured before the job starts. */
+export const inProcessImportRunner: ImportRunner = (req, signal) => (signal?.aborted ? Promise.resolve({ status: 'cancelled' }) : runImportJob(req));

@@ -254,6 +254,30 @@ describe('File > Import', () => {
     if (!r.ok) expect(r.error.message).toMatch(/^Could not import .*take\.bvh: the import/);
   });
 
+  it('cancelImport stops an import in progress: it ends cancelled and opens no document', async () => {
+    const bvh = join(workspace, 'take.bvh');
+    writeFileSync(bvh, SMALL_BVH);
+    // importMotion hands the job to the worker before its first await; the cancel comes while the worker starts.
+    const pending = handlers.importMotion({ path: bvh });
+    expect(await handlers.cancelImport(undefined)).toEqual({ cancelled: 1 });
+    expect(await pending).toEqual({ status: 'cancelled' });
+    expect(await handlers.cancelImport(undefined)).toEqual({ cancelled: 0 });
+    // The next import is not affected.
+    expect((await handlers.importMotion({ path: bvh })).status).toBe('imported');
+  });
+
+  it('an import that runs past its time budget is stopped with a message naming the file', async () => {
+    writeFileSync(join(workspace, 'take.bvh'), SMALL_BVH);
+    const slow = createHandlers({
+      appInfo: { version: '0', samplePath: SAMPLE, startupPath: SAMPLE, transport: 'loopback', nativeDialogs: false, workspaceRoot: workspace, platform: process.platform },
+      // A 1 ms budget: no worker starts, parses and answers that fast.
+      policy: createPathPolicy(), recent: createRecentFilesStore(dir), compress, dialogs, runImport: workerImportRunner(importWorkerPath(), 1),
+    });
+    const r = await dispatchInvoke(slow, 'importMotion', { path: join(workspace, 'take.bvh') });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.message).toMatch(/^Could not import .*take\.bvh: stopped after 0\.001 s, the most an import may take/);
+  });
+
   it('suggests names made of letters, digits, _ and -', () => {
     expect(suggestedName('01_03', null)).toBe('01_03');
     expect(suggestedName('my take (2)', 'Run Fast')).toBe('my_take_2_Run_Fast');

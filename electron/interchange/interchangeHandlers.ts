@@ -62,11 +62,13 @@ export interface InterchangeHandlerContext {
   runImport?: ImportRunner;
 }
 
-export type InterchangeHandlers = ApiHandlersOf<'importMotion' | 'importMotionDialog' | 'exportGltf' | 'exportGltfDialog'>;
+export type InterchangeHandlers = ApiHandlersOf<'importMotion' | 'importMotionDialog' | 'cancelImport' | 'exportGltf' | 'exportGltfDialog'>;
 
 export function createInterchangeHandlers(ctx: InterchangeHandlerContext): InterchangeHandlers {
   const { policy, dialogs, compress, documents } = ctx;
   const runImport = ctx.runImport ?? workerImportRunner();
+  /** Imports in progress, so cancelImport can stop them. */
+  const importsInFlight = new Set<AbortController>();
 
   const requireDocument = (id: unknown): HandlerDocument => {
     const doc = typeof id === 'string' ? documents.get(id) : undefined;
@@ -86,7 +88,15 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
       throw new Error('importMotion: clip must be a clip index (an integer >= 0) or a clip name');
 
     // Parsed in the import worker: a large take or a hostile glTF never stalls the main process.
-    const job = await runImport({ path, fps, scale, clip });
+    const abort = new AbortController();
+    importsInFlight.add(abort);
+    let job;
+    try {
+      job = await runImport({ path, fps, scale, clip }, abort.signal);
+    } finally {
+      importsInFlight.delete(abort);
+    }
+    if (job.status === 'cancelled') return { status: 'cancelled' };
     if (job.status === 'failed') throw new ActGuyApiError({ message: job.message, formatKind: job.formatKind });
     if (job.status === 'chooseClip') return { status: 'chooseClip', path, clips: job.clips };
     const { sourceKind, mtnBytes, warnings, clipName } = job;
@@ -146,6 +156,12 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
 
   return {
     importMotion,
+    cancelImport: async () => {
+      const cancelled = importsInFlight.size;
+      for (const a of importsInFlight) a.abort();
+      importsInFlight.clear();
+      return { cancelled };
+    },
 
     importMotionDialog: async (raw) => {
       const options = raw === undefined || raw === null ? {} : importOptions(requireObject<ImportMotionRequest>(raw, 'importMotionDialog'), 'importMotionDialog');

@@ -293,6 +293,15 @@ export async function importMotion(): Promise<void> {
   await busy('Import', async () => followImport(await requireApi().importMotionDialog(options), options));
 }
 
+/** Stops the import in progress (the status bar's Cancel): it ends as if its dialog had been closed. */
+export async function cancelImport(): Promise<void> {
+  try {
+    await requireApi().cancelImport();
+  } catch (err) {
+    notifyError('Cancel import failed', err);
+  }
+}
+
 /** The export scale chosen last in this session (offered first next time); null before the first export. */
 let lastGltfScale: number | null = null;
 

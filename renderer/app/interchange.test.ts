@@ -5,7 +5,7 @@ import { writeMtn } from '../../shared/mtn/write';
 import { importOptionsStore, parseImportOptions } from '../interchange/importOptions';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
-import { exportGltf, importMotion, openPath, save, setControllerApi } from './controller';
+import { cancelImport, exportGltf, importMotion, openPath, save, setControllerApi } from './controller';
 import { fakeApi } from './fakeApiForTests';
 
 const joints = [
@@ -38,6 +38,32 @@ beforeEach(() => {
 });
 
 describe('File > Import', () => {
+  it('is busy "Import" while the main process imports, and Cancel ends it with no document and no error', async () => {
+    let answer: ((o: { status: 'cancelled' }) => void) | undefined;
+    let cancels = 0;
+    setControllerApi(
+      fakeApi({
+        importMotionDialog: () => new Promise((resolve) => (answer = resolve)),
+        cancelImport: async () => {
+          cancels++;
+          answer!({ status: 'cancelled' });
+          return { cancelled: 1 };
+        },
+      }),
+    );
+    const done = importMotion();
+    await until(() => importOptionsStore.getState().request !== null);
+    importOptionsStore.getState().request!.resolve({ fps: 30, scale: 1 });
+    await until(() => answer !== undefined);
+    expect(sessionStore.getState().busy).toBe('Import');
+    await cancelImport();
+    await done;
+    expect(cancels).toBe(1);
+    expect(sessionStore.getState().busy).toBeNull();
+    expect(documentStore.getState().motion).toBeNull();
+    expect(sessionStore.getState().messages).toEqual([]);
+  });
+
   it('puts a snapped BVH frame rate in the import summary, not among the warnings', async () => {
     const snapped: ImportedMotion = { ...imported('n9', 'cmu'), warnings: [{ code: 'rate-snapped', message: 'Frame Time 0.0083333 s is 120.00048 fps, within 0.01% of 120 fps: read as exactly 120 fps' }] };
     setControllerApi(fakeApi({ importMotionDialog: async () => ({ status: 'imported', motion: snapped }) }));

@@ -1,3 +1,4 @@
+import { cancelImport } from '../app/controller';
 import { useCompression, useDocument, useSession } from '../state/hooks';
 
 /** Document name with the dirty marker, frame, selection and compression figures. */
@@ -13,7 +14,25 @@ export function StatusBar() {
   const result = useCompression((c) => c.result);
   const pending = useCompression((c) => c.pending);
   const error = useCompression((c) => c.error);
-  if (!motion) return <footer className="statusbar" data-testid="statusbar">No motion open</footer>;
+  // An import runs in a worker and may take a while on a long take: it can be stopped from here.
+  const busyNote = busy && (
+    <>
+      <span className="dim">{busy}…</span>
+      {busy === 'Import' && (
+        <button type="button" className="tool small" data-testid="cancel-import" onClick={() => void cancelImport()}>
+          Cancel
+        </button>
+      )}
+    </>
+  );
+  if (!motion)
+    return (
+      <footer className="statusbar" data-testid="statusbar">
+        No motion open
+        {busy && <span className="spacer" />}
+        {busyNote}
+      </footer>
+    );
   const jointName = joint < 0 ? 'Root translation' : motion.joints[joint]?.name;
   return (
     <footer className="statusbar" data-testid="statusbar">
@@ -42,7 +61,7 @@ export function StatusBar() {
       {pending && <span className="dim" data-testid="compress-pending">compressing…</span>}
       {error && <span className="bad">compression failed: {error}</span>}
       <span className="spacer" />
-      {busy && <span className="dim">{busy}…</span>}
+      {busyNote}
     </footer>
   );
 }

@@ -2,7 +2,8 @@ import { useState, useEffect, useRef } from 'react';
 import { MotionFlag } from '../../shared/motion/types';
 import type { ChannelReport } from '../../shared/compress/types';
 import { useCompression, useDocument, useSession } from '../state/hooks';
-import { documentStore, type Tolerances } from '../state/documentStore';
+import { documentStore } from '../state/documentStore';
+import { CompressorReadout, CompressorSettings } from './CompressorSettings';
 import { preferencesStore } from '../state/preferencesStore';
 import { revealChannelFrame } from '../app/controller';
 import { LocksList } from './LocksList';
@@ -11,7 +12,7 @@ import { LocksList } from './LocksList';
  * A tolerance editor: a slider (a drag is one undo step) and a number field
  * (each committed value is one step).
  */
-function ToleranceRow(props: { label: string; unit: string; field: keyof Tolerances; max: number; testid: string; disabled: boolean }) {
+function ToleranceRow(props: { label: string; unit: string; field: 'positionTolerance' | 'rotationToleranceDeg' | 'offsetTolerance'; max: number; testid: string; disabled: boolean }) {
   const value = useDocument((d) => d.tolerances[props.field]);
   const [text, setText] = useState(String(value));
   const [invalid, setInvalid] = useState<string | null>(null);
@@ -320,8 +321,10 @@ export function TuningPanel() {
         >
           Use as defaults for new motions
         </button>
+        <CompressorSettings disabled={disabled} />
         <h3>Compression</h3>
         <Stats />
+        <CompressorReadout />
         <h3>Rotation override (selected joint)</h3>
         <OverrideEditor disabled={disabled} />
         <h3>Motion flags</h3>

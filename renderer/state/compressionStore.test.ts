@@ -17,6 +17,8 @@ function fakeResult(tag: number): CompressOutcome {
     mtnBytes: 0,
     ratio: 0,
     compressMs: 0,
+    method: 'classic',
+    objectError: null,
   };
 }
 
@@ -35,6 +37,7 @@ describe('compression controller', () => {
       });
     connectCompression(doc, out, compress, () => 0);
     doc.getState().load({ documentId: 'd', kind: 'mtn', readOnly: false, name: 'w', path: 'w.mtn', motion: emptyMotion(10, [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'r' }]) });
+    doc.getState().tolerancesActions.setMethod('classic'); // one stage per edit here; the two stages have their own test
     expect(pending).toHaveLength(1);
     // Three edits while the first request runs: only one follow-up request, for the latest state.
     doc.getState().keys.toggle(0, 1);
@@ -71,6 +74,38 @@ describe('compression controller', () => {
     pending[1](fakeResult(2));
     await flush();
     expect(out.getState().result?.totalKeys).toBe(2);
+  });
+
+  it('shows the greedy result at once, then swaps in the refined one; a newer edit drops a stale refinement', async () => {
+    const doc = createDocumentStore();
+    const out = createCompressionStore();
+    const calls: { method: string | undefined; revision: number; resolve: (r: CompressOutcome) => void }[] = [];
+    connectCompression(doc, out, (req) => new Promise((resolve) => calls.push({ method: req.tolerances.method, revision: req.revision, resolve })), () => 0);
+    doc.getState().load({ documentId: 'd', kind: 'mtn', readOnly: false, name: 'w', path: 'w.mtn', motion: emptyMotion(10, [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'r' }]) });
+    expect(calls.map((c) => c.method)).toEqual(['classic']);
+    calls[0].resolve({ ...fakeResult(10), mt3Bytes: 500 } as CompressOutcome);
+    await flush();
+    expect(out.getState().result?.totalKeys).toBe(10);
+    expect(out.getState().stage).toBe('greedy');
+    expect(calls.map((c) => c.method)).toEqual(['classic', 'refined']);
+    expect(calls[1].revision).toBe(calls[0].revision);
+    calls[1].resolve({ ...fakeResult(6), mt3Bytes: 300, method: 'refined' } as CompressOutcome);
+    await flush();
+    expect(out.getState().result?.totalKeys).toBe(6);
+    expect(out.getState()).toMatchObject({ stage: 'final', greedyMt3Bytes: 500, pending: false });
+
+    // An edit while the refinement runs: the refined answer for the old edit is never shown.
+    doc.getState().keys.toggle(0, 4);
+    await flush();
+    calls[2].resolve(fakeResult(11));
+    await flush();
+    expect(calls[3].method).toBe('refined');
+    doc.getState().keys.toggle(0, 5);
+    calls[3].resolve(fakeResult(99));
+    await flush();
+    expect(out.getState().result?.totalKeys).toBe(11);
+    expect(calls[4].method).toBe('classic');
+    expect(calls[4].revision).toBe(doc.getState().editId);
   });
 
   it('keeps the previous result and reports the error when compression fails', async () => {

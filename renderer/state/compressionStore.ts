@@ -8,6 +8,12 @@
  * never queues a backlog. A reply for an older edit of the same document is
  * still shown (an intermediate result while a tolerance slider moves; `editId`
  * says which edit it answers and `pending` stays on until the latest is in).
+ *
+ * Two stages per edit: the greedy (classic) compression answers first, in
+ * milliseconds, and is shown at once; when the settings ask for the refined
+ * compressor (the default), a second request refines in the background and
+ * its result replaces the greedy one, unless a newer edit arrived meanwhile.
+ * `stage` says which of the two is on screen.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { compressRequestForMotion } from '../../shared/compress/request';
@@ -25,6 +31,14 @@ export interface CompressionState {
   error: string | null;
   /** Milliseconds from request to applied result (worker + transport). */
   roundTripMs: number;
+  /**
+   * What `result` is: 'greedy' while the refined compression of the same edit
+   * is still running, 'final' when it is what Export writes (the refined
+   * result, or the classic one when the settings ask for classic).
+   */
+  stage: 'greedy' | 'final';
+  /** MT3 bytes of the greedy compression of the edit on screen (to show what refining saved), or null. */
+  greedyMt3Bytes: number | null;
   set(patch: Partial<Omit<CompressionState, 'set'>>): void;
 }
 
@@ -35,6 +49,8 @@ export function createCompressionStore(): StoreApi<CompressionState> {
     pending: false,
     error: null,
     roundTripMs: 0,
+    stage: 'final',
+    greedyMt3Bytes: null,
     set(patch) {
       set(patch);
     },
@@ -78,12 +94,22 @@ export function connectCompression(
     const documentId = doc.documentId;
     const started = now();
     out.getState().set({ pending: true });
+    const request = compressRequestOf(doc, editId);
+    const refine = (request.tolerances.method ?? 'refined') === 'refined';
     try {
-      const outcome = await compress(compressRequestOf(doc, editId));
-      // Shown even when a newer edit has arrived meanwhile (that one gets its own request below), but never
-      // over another document.
-      if (outcome.status === 'done' && docStore.getState().documentId === documentId && docStore.getState().motion) {
-        out.getState().set({ result: outcome, editId, error: null, roundTripMs: now() - started });
+      const greedy = await compress({ ...request, tolerances: { ...request.tolerances, method: 'classic' } });
+      // Shown even when a newer edit has arrived meanwhile (that one gets its own request below), but never over
+      // another document; only the latest edit is refined.
+      if (greedy.status === 'done' && docStore.getState().documentId === documentId && docStore.getState().motion) {
+        const latest = docStore.getState().editId === editId;
+        out.getState().set({
+          result: greedy, editId, error: null, roundTripMs: now() - started,
+          stage: refine ? 'greedy' : 'final', greedyMt3Bytes: greedy.mt3Bytes,
+        });
+        if (refine && latest) {
+          const refined = await compress({ ...request, tolerances: { ...request.tolerances, method: 'refined' } });
+          if (refined.status === 'done' && docStore.getState().editId === editId) out.getState().set({ result: refined, stage: 'final' });
+        }
       }
     } catch (err) {
       if (docStore.getState().editId === editId) {

@@ -16,7 +16,7 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { KeyFlag, type Motion } from '../../shared/motion/types';
-import { DEFAULT_TOLERANCES } from '../../shared/compress/types';
+import { DEFAULT_TOLERANCES, type CompressMethod } from '../../shared/compress/types';
 
 /** The three global compression tolerances (units and degrees as in CompressOptions). */
 export interface Tolerances {
@@ -26,6 +26,12 @@ export interface Tolerances {
   rotationToleranceDeg: number;
   /** Joint offset tolerance, motion units. */
   offsetTolerance: number;
+  /** 'classic' keeps ActGuy's original greedy rule; refined when absent. */
+  method?: CompressMethod;
+  /** Skeleton-aware bound on the object-space error, motion units; off when absent. */
+  objectTolerance?: number;
+  /** Virtual-point distance for the object-space error, motion units; the default shell when absent. */
+  shell?: number;
 }
 
 /** The undoable state: one history entry is one of these. */
@@ -161,6 +167,10 @@ export interface DocumentState {
   };
   tolerancesActions: {
     set(patch: Partial<Tolerances>): void;
+    /** Classic (the original greedy rule) or refined key selection. */
+    setMethod(method: CompressMethod): void;
+    /** The skeleton-aware bound (null: off) and its shell (null: the default); a bad value is ignored. */
+    setSkeleton(objectTolerance: number | null, shell: number | null): void;
     /** Sets (deg) or removes (null) a joint's rotation tolerance override. */
     setOverride(joint: number, deg: number | null): void;
   };
@@ -234,7 +244,10 @@ function sameEditable(a: EditableState, b: EditableState): boolean {
   if (
     ta.positionTolerance !== tb.positionTolerance ||
     ta.rotationToleranceDeg !== tb.rotationToleranceDeg ||
-    ta.offsetTolerance !== tb.offsetTolerance
+    ta.offsetTolerance !== tb.offsetTolerance ||
+    ta.method !== tb.method ||
+    ta.objectTolerance !== tb.objectTolerance ||
+    ta.shell !== tb.shell
   )
     return false;
   const ka = Object.keys(a.rotationOverridesDeg);
@@ -484,9 +497,32 @@ export function createDocumentStore(): StoreApi<DocumentState> {
         set(patch) {
           const clean: Partial<Tolerances> = {};
           for (const [k, v] of Object.entries(patch) as [keyof Tolerances, number][]) {
-            if (Number.isFinite(v) && v > 0) clean[k] = v;
+            if (k === 'method') continue; // setMethod
+            if (Number.isFinite(v) && v > 0) (clean as Record<string, number>)[k] = v;
           }
           edit('Change tolerance', (cur) => ({ ...cur, tolerances: { ...cur.tolerances, ...clean } }));
+        },
+        setMethod(method) {
+          edit(method === 'classic' ? 'Use the classic rule' : 'Use the refined compressor', (cur) => {
+            const t = { ...cur.tolerances };
+            if (method === 'classic') t.method = 'classic';
+            else delete t.method;
+            return { ...cur, tolerances: t };
+          });
+        },
+        setSkeleton(objectTolerance, shell) {
+          if (objectTolerance !== null && !(Number.isFinite(objectTolerance) && objectTolerance > 0)) return;
+          if (shell !== null && !(Number.isFinite(shell) && shell > 0)) return;
+          edit(objectTolerance === null ? 'Turn off the object-space bound' : 'Set the object-space bound', (cur) => {
+            const t = { ...cur.tolerances };
+            delete t.objectTolerance;
+            delete t.shell;
+            if (objectTolerance !== null) {
+              t.objectTolerance = objectTolerance;
+              if (shell !== null) t.shell = shell;
+            }
+            return { ...cur, tolerances: t };
+          });
         },
         setOverride(joint, deg) {
           const m = get().motion;

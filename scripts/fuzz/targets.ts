@@ -19,6 +19,7 @@ import { FormatError } from '../../shared/errors';
 import { motionToGlb } from '../../shared/interchange/gltf/export';
 import { readGltfContainer, writeGlb } from '../../shared/interchange/gltf/glb';
 import { importMotionBytes } from '../../shared/interchange/importMotion';
+import { parseMotionNames } from '../../shared/mar/names';
 import { readMar } from '../../shared/mar/read';
 import { writeMar } from '../../shared/mar/write';
 import type { Motion } from '../../shared/motion/types';
@@ -41,6 +42,7 @@ import { parseSev } from '../../shared/sev/parse';
 import { serializeSev } from '../../shared/sev/serialize';
 import { decodeUtf8Text } from '../../shared/sev/text';
 import { SEV_NAME_PATTERN } from '../../shared/sev/types';
+import { motionNameProblem } from '../../shared/motionName';
 import { gvStrCode } from '../../shared/strcode';
 import { syntheticMotion } from '../../shared/testing/syntheticMotion';
 import { mutateBinary, mutateJson, mutateText, pick, type Rng } from './mutate';
@@ -431,7 +433,7 @@ export const TARGETS: FuzzTarget[] = [
       must(!!r.resolved && !!r.project, 'no errors but no project');
       const hashes = new Set(r.resolved!.motions.map((m) => m.hash));
       must(hashes.size === r.resolved!.motions.length, 'two motions share a hash');
-      for (const m of r.resolved!.motions) must(/^[A-Za-z_][A-Za-z0-9_]*$/.test(m.name), `bad motion name ${m.name}`);
+      for (const m of r.resolved!.motions) must(motionNameProblem(m.name) === undefined, `bad motion name ${m.name}`);
       const outs = [r.resolved!.marPath, r.resolved!.sarPath, r.resolved!.reportPath];
       must(new Set(outs).size === 3, 'two outputs share a path');
     }),
@@ -456,5 +458,59 @@ export const TARGETS: FuzzTarget[] = [
     seeds: glbSeeds,
     mutate: mutateGlb,
     run: (b) => judgeAsync(() => importMotionBytes(b, 'x.glb'), (r) => checkMotionSaves(r.motion), 'x.glb'),
+  },
+  {
+    name: 'names',
+    ext: 'txt',
+    seeds: () => [utf8('# motions of stage 1\nstand\nwalk   # the walk\r\nrun\n131_01\nsq.wait-2\n')],
+    mutate: textual(['#', 'aaap', 'aac0', 'walk', '.', '-', '_']),
+    run: (b) => judge(() => parseMotionNames(decodeUtf8Text(b, 'MAR', 'x.txt')), (names) => {
+      for (const [code, { name }] of names) {
+        must(motionNameProblem(name) === undefined, `accepted the name ${JSON.stringify(name)}`);
+        must(gvStrCode(name) === code, `${name} is filed under another hash`);
+      }
+    }),
+  },
+];
+
+/**
+ * Targets with a known defect, never run by default (`--format selftest-hang`
+ * and so on): the harness's own tests run them to prove that each kind of
+ * defect is detected, counted and saved.
+ */
+export const SELF_TEST_TARGETS: FuzzTarget[] = [
+  {
+    name: 'selftest-crash',
+    ext: 'bin',
+    seeds: () => [utf8('seed')],
+    mutate: binary(1),
+    run: (b) => judge(() => (b as unknown as { notAFunction(): void }).notAFunction(), () => undefined),
+  },
+  {
+    name: 'selftest-invalid',
+    ext: 'bin',
+    seeds: () => [utf8('seed')],
+    mutate: binary(1),
+    run: (b) => judge(() => b.length, (n) => must(n < 0, 'a length is never negative')),
+  },
+  {
+    name: 'selftest-hang',
+    ext: 'bin',
+    seeds: () => [utf8('seed')],
+    mutate: binary(1),
+    run: (b) => judge(() => {
+      let x = b.length;
+      for (;;) x = (x * 31 + 7) % 1000003;
+    }, () => undefined),
+  },
+  {
+    name: 'selftest-memory',
+    ext: 'bin',
+    seeds: () => [utf8('seed')],
+    mutate: binary(1),
+    run: () => judge(() => {
+      const hoard: Float64Array[] = [];
+      for (;;) hoard.push(new Float64Array(1 << 20).fill(1));
+    }, () => undefined),
   },
 ];

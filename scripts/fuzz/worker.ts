@@ -1,13 +1,12 @@
 /**
  * A fuzz worker thread: runs one range of one format and publishes, in shared
- * memory, which input it is on and since when (the main thread's watchdog
- * stops it when one input runs past the time limit) and the running counts
- * (so a stopped worker's work is still counted).
+ * memory, which input it is on and the process CPU time when it started (the
+ * main thread's watchdog stops it when one input uses more CPU time than the
+ * limit) and the running counts (so a stopped worker's work is still counted).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { performance } from 'node:perf_hooks';
 import { runRange, type Finding } from './harness';
-import type { WorkerJob } from './protocol';
+import { SLOT, cpuMs, type WorkerJob } from './protocol';
 import { DEFECT_KINDS } from './targets';
 
 async function main(): Promise<void> {
@@ -18,12 +17,12 @@ async function main(): Promise<void> {
     from: job.from,
     to: job.to,
     hangMs: job.hangMs,
-    onStart: (i) => { s[0] = i; s[1] = performance.timeOrigin + performance.now(); },
-    onPause: () => { s[1] = 0; },
+    onStart: (i) => { s[SLOT.index] = i; s[SLOT.cpuStart] = cpuMs(); },
+    onPause: () => { s[SLOT.cpuStart] = 0; },
     onResult: (t) => {
-      s[1] = 0;
-      s[2] = t.inputs; s[3] = t.accepted; s[4] = t.rejected; s[5] = t.maxMs; s[6] = t.totalMs;
-      DEFECT_KINDS.forEach((k, n) => (s[7 + n] = t.defects[k]));
+      s[SLOT.cpuStart] = 0;
+      s[SLOT.inputs] = t.inputs; s[SLOT.accepted] = t.accepted; s[SLOT.rejected] = t.rejected; s[SLOT.maxCpuMs] = t.maxCpuMs; s[SLOT.totalMs] = t.totalMs;
+      DEFECT_KINDS.forEach((k, n) => (s[SLOT.defects + n] = t.defects[k]));
     },
     onFinding: (f: Finding) => parentPort!.postMessage({ type: 'finding', finding: f }),
   });

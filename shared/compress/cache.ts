@@ -1,6 +1,7 @@
 import type { Motion } from '../motion/types';
 import type { PositionTrack, RotationTrack } from '../mt3/types';
 import type { GreedyOutcome } from './greedy';
+import type { CompressMethod } from './types';
 
 /** One channel's finished compression, reusable while its inputs are unchanged. */
 export interface CachedChannel<T extends PositionTrack | RotationTrack> {
@@ -54,6 +55,6 @@ export class CompressCache {
 }
 
 /** The inputs that decide a channel's result besides its samples. */
-export function channelSignature(tolerance: number, userKeys: number[]): string {
-  return `${tolerance}|${userKeys.join(',')}`;
+export function channelSignature(tolerance: number, userKeys: number[], method: CompressMethod | 'dp-reference' = 'refined'): string {
+  return `${method}|${tolerance}|${userKeys.join(',')}`;
 }

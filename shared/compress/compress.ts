@@ -8,8 +8,11 @@ import { Mt3Flag, type Mt3Motion, type PositionTrack, type RotationTrack, type T
 import { motionNameProblem } from '../motionName';
 import { gvStrCode } from '../strcode';
 import { greedyCompress, type GreedyOutcome } from './greedy';
-import { channelSignature, type CompressCache } from './cache';
+import { channelSignature, CompressCache } from './cache';
+import { defaultShell, objectSpaceError } from './objectError';
 import { initialKeys, type KeyList } from './keyList';
+import { dpOptimalKeys, refineRotationChannel } from './refine';
+import { FixedSpanRotationFit } from './referenceFit';
 import { PositionFit } from './positionFit';
 import { RotationFit } from './rotationFit';
 import {
@@ -41,19 +44,156 @@ export function compressMotion(
   const t0 = now();
   validateMotion(motion);
   checkTolerances(options);
+  const shell = options.shell ?? defaultShell(motion);
+  let result: CompressResult;
+  if (options.objectTolerance === undefined) {
+    result = compressChannels(motion, options, solver, cache);
+    result.objectError = objectSpaceError(motion, result.mt3, shell);
+  } else {
+    result = compressSkeletonAware(motion, options, options.objectTolerance, shell, solver, cache);
+  }
+  result.ms = now() - t0;
+  return result;
+}
+
+/**
+ * The DP reference (tests and the bench, never the product): the exact fewest
+ * keys of segment-independent fits, the Hermite fit for positions (as
+ * refined) and FixedSpanRotationFit for rotations. Same guarantees on the
+ * written bytes as compressMotion.
+ */
+export function compressMotionDpReference(motion: Motion, options: CompressOptions): CompressResult {
+  const t0 = now();
+  validateMotion(motion);
+  checkTolerances(options);
+  const result = compressChannels(motion, options, greedyCompress, undefined, 'dp-reference');
+  result.objectError = objectSpaceError(motion, result.mt3, options.shell ?? defaultShell(motion));
+  result.ms = now() - t0;
+  return result;
+}
+
+/** At most this many compress-and-check rounds in the skeleton-aware mode before the guaranteed allocation. */
+const SKELETON_ROUNDS = 6;
+/**
+ * The skeleton-aware start is this many times the guaranteed allocation:
+ * errors of a chain's joints rarely line up, so the first round usually holds
+ * with looser tolerances and rounds that do not hold only tighten the chains
+ * that went over.
+ */
+const SKELETON_OPTIMISM = 3;
+
+/**
+ * Skeleton-aware mode (COMPRESSION.md): per-joint rotation tolerances derived
+ * from the chain so that the object-space error (FK at the joints and their
+ * virtual points) stays within `objectTolerance`.
+ *
+ * A rotation error theta at joint j moves a point at distance r from it by at
+ * most theta r, and errors along a chain add, so with reach_j (the longest
+ * path from j to a descendant's virtual point) and chain_j (the most joints on
+ * a root-to-leaf chain through j), theta_j = D_rot / (chain_j reach_j) bounds
+ * every point by D_rot (plus the root translation and offset tolerances, which
+ * take the rest of D). That bound is pessimistic, so the mode starts at
+ * SKELETON_OPTIMISM times it, checks FK, and scales down the joints on the
+ * chains of every joint that went over, by how much it went over, until the
+ * check holds; after SKELETON_ROUNDS it falls back to the guaranteed
+ * allocation.
+ */
+function compressSkeletonAware(
+  motion: Motion, options: CompressOptions, objectTolerance: number, shell: number,
+  solver: ChannelSolver, cache: CompressCache | undefined,
+): CompressResult {
+  const J = motion.joints.length;
+  const hasOffsets = (motion.flags & MotionFlag.OFFSETS) !== 0;
+  const { reach, chain, depth } = chainGeometry(motion, shell);
+  const maxDepth = Math.max(1, ...depth);
+  const positionTolerance = Math.min(options.positionTolerance, objectTolerance / 4);
+  const offsetTolerance = hasOffsets ? Math.min(options.offsetTolerance, objectTolerance / (4 * maxDepth)) : options.offsetTolerance;
+  const rotationBudget = objectTolerance - positionTolerance - (hasOffsets ? maxDepth * offsetTolerance : 0);
+  const guaranteed = (j: number) => Math.min(180, (rotationBudget / (chain[j] * reach[j])) * (180 / Math.PI));
+  const userCap = (j: number) => options.rotationToleranceOverridesDeg?.[j] ?? Infinity;
+  const tolerances = Array.from({ length: J }, (_, j) => Math.min(userCap(j), SKELETON_OPTIMISM * guaranteed(j)));
+  const runCache = cache ?? new CompressCache();
+  let rounds = 0;
+  for (;;) {
+    rounds++;
+    const last = rounds > SKELETON_ROUNDS;
+    if (last) for (let j = 0; j < J; j++) tolerances[j] = Math.min(userCap(j), guaranteed(j));
+    const overrides: Record<number, number> = {};
+    tolerances.forEach((t, j) => (overrides[j] = t));
+    const r = compressChannels(motion, {
+      ...options, positionTolerance, offsetTolerance, rotationToleranceOverridesDeg: overrides,
+    }, solver, runCache);
+    const oe = objectSpaceError(motion, r.mt3, shell);
+    r.objectError = oe;
+    r.skeleton = { objectTolerance, shell, rounds, met: oe.maxError <= objectTolerance, positionTolerance, offsetTolerance };
+    if (oe.maxError <= objectTolerance || last) return r;
+    const scale = new Array<number>(J).fill(1);
+    for (let k = 0; k < J; k++) {
+      const e = oe.jointMaxError[k];
+      if (!(e > objectTolerance)) continue;
+      const factor = (0.9 * objectTolerance) / e;
+      for (let j = k; j >= 0; j = motion.joints[j].parent) scale[j] = Math.min(scale[j], factor);
+    }
+    for (let j = 0; j < J; j++) tolerances[j] *= scale[j];
+  }
+}
+
+/**
+ * Per joint: reach (longest offset path from the joint to a descendant, plus
+ * the shell), chain (joints on the longest root-to-leaf chain through it) and
+ * depth (joints from the root to it, itself included). Offset lengths are the
+ * largest over frames, so the reach bounds every frame.
+ */
+function chainGeometry(m: Motion, shell: number): { reach: number[]; chain: number[]; depth: number[] } {
+  const J = m.joints.length;
+  const S = m.frameCount + 1;
+  const length = new Array<number>(J).fill(0);
+  for (let f = 0; f < S; f++)
+    for (let j = 0; j < J; j++) {
+      const i = (f * J + j) * 4;
+      length[j] = Math.max(length[j], Math.hypot(m.offset[i], m.offset[i + 1], m.offset[i + 2]));
+    }
+  const below = new Array<number>(J).fill(0);
+  const levelsBelow = new Array<number>(J).fill(0);
+  for (let j = J - 1; j > 0; j--) {
+    const p = m.joints[j].parent;
+    below[p] = Math.max(below[p], length[j] + below[j]);
+    levelsBelow[p] = Math.max(levelsBelow[p], levelsBelow[j] + 1);
+  }
+  const depth = new Array<number>(J).fill(1);
+  for (let j = 0; j < J; j++) if (m.joints[j].parent >= 0) depth[j] = depth[m.joints[j].parent] + 1;
+  return {
+    reach: below.map((b) => b + shell),
+    chain: depth.map((d, j) => d + levelsBelow[j]),
+    depth,
+  };
+}
+
+/** The per-channel compression of one set of tolerances (classic or refined keys). */
+function compressChannels(
+  motion: Motion,
+  options: CompressOptions,
+  solver: ChannelSolver,
+  cache: CompressCache | undefined,
+  referenceMethod?: 'dp-reference',
+): CompressResult {
+  const t0 = now();
   const N = motion.frameCount;
   const J = motion.joints.length;
   const channels: ChannelReport[] = [];
   const warnings: CompressWarning[] = [];
 
+  const method: CompressResult['method'] = referenceMethod ?? options.method ?? 'refined';
+  const refined = method !== 'classic';
   cache?.begin(motion);
   /** Compresses one channel, or reuses it from the cache when its inputs are unchanged. */
   const runChannel = <T extends PositionTrack | RotationTrack>(
     kind: ChannelKind, joint: number, userKeys: number[], tolerance: number,
     compress: () => { keyFrames: number[]; outcome: GreedyOutcome; track: T },
   ): T => {
-    const id = `${kind}:${joint}`;
-    const signature = channelSignature(tolerance, userKeys);
+    // Classic and refined entries side by side: the app asks for both after every edit.
+    const id = `${method}:${kind}:${joint}`;
+    const signature = channelSignature(tolerance, userKeys, method);
     let entry = cache?.get<T>(id, signature);
     if (!entry) {
       entry = { signature, ...compress() };
@@ -65,8 +205,13 @@ export function compressMotion(
   const runPosition = (kind: ChannelKind, joint: number, source: () => Float64Array, userKeys: number[], tolerance: number, where: string) =>
     runChannel(kind, joint, userKeys, tolerance, () => {
       const fit = new PositionFit(source(), N, where);
-      const keys = initialKeys(N, userKeys);
-      const outcome = solver(fit, keys, tolerance);
+      let keys: KeyList;
+      let outcome: GreedyOutcome;
+      if (refined) ({ keys, outcome } = dpOptimalKeys(fit, userKeys, tolerance));
+      else {
+        keys = initialKeys(N, userKeys);
+        outcome = solver(fit, keys, tolerance);
+      }
       const keyFrames = keys.frames();
       return { keyFrames, outcome, track: positionTrack(fit, keyFrames) };
     });
@@ -78,9 +223,16 @@ export function compressMotion(
     const tolerance = options.rotationToleranceOverridesDeg?.[j] ?? options.rotationToleranceDeg;
     const userKeys = jointUserKeys(motion, j);
     rotations.push(runChannel('rotation', j, userKeys, tolerance, () => {
-      const fit = new RotationFit(rotationSource(motion, j), N);
-      const keys = initialKeys(N, userKeys);
-      const outcome = solver(fit, keys, tolerance);
+      const source = rotationSource(motion, j);
+      let fit = new RotationFit(source, N);
+      let keys = initialKeys(N, userKeys);
+      let outcome = solver(fit, keys, tolerance);
+      if (method === 'dp-reference') {
+        // The classic result's mean key gap is the fixed span of the segment-independent fit.
+        const span = Math.max(1, Math.round(N / Math.max(1, keys.count - 1)));
+        fit = new FixedSpanRotationFit(source, N, span);
+        ({ keys, outcome } = dpOptimalKeys(fit, userKeys, tolerance));
+      } else if (refined) outcome = refineRotationChannel(fit, keys, tolerance, outcome, userKeys);
       const keyFrames = keys.frames();
       const stored = fit.storedKeys(keyFrames);
       return { keyFrames, outcome, track: { frames: Uint16Array.from(keyFrames), rotation: stored.rotation, inner: stored.inner } };
@@ -121,6 +273,7 @@ export function compressMotion(
   const totalKeys = channels.reduce((s, c) => s + c.keyFrames.length, 0);
   const mtnBytes = mtnByteSize(N, J);
   return {
+    method,
     mt3,
     bytes,
     channels,
@@ -130,6 +283,7 @@ export function compressMotion(
     mtnBytes,
     ratio: mtnBytes / bytes.length,
     ms: now() - t0,
+    objectError: null,
   };
 }
 
@@ -141,6 +295,12 @@ function checkTolerances(o: CompressOptions): void {
     if (!(Number.isFinite(v) && v >= 0)) bad(name, v);
   for (const [j, v] of Object.entries(o.rotationToleranceOverridesDeg ?? {}))
     if (!(Number.isFinite(v) && v >= 0)) bad(`rotation tolerance override of joint ${j}`, v);
+  for (const [name, v] of [['object tolerance', o.objectTolerance], ['shell', o.shell]] as const)
+    if (v !== undefined && !(Number.isFinite(v) && v > 0)) {
+      throw new FormatError('MTN', `${name} must be a finite number > 0, got ${String(v)}`, { where: 'compression options' });
+    }
+  if (o.method !== undefined && o.method !== 'classic' && o.method !== 'refined')
+    throw new FormatError('MTN', `method must be "classic" or "refined", got ${String(o.method)}`, { where: 'compression options' });
 }
 
 function report(

@@ -38,6 +38,25 @@ export class KeyList {
     this.count++;
   }
 
+  /** Removes key f (0 < f < N, a key), linking its neighbours to each other. */
+  remove(f: number): void {
+    const a = this.prev[f];
+    const b = this.next[f];
+    this.next[a] = b;
+    this.prev[b] = a;
+    this.isKey[f] = 0;
+    this.prev[f] = -1;
+    this.next[f] = -1;
+    this.count--;
+  }
+
+  /** A key list holding exactly the given frames (sorted, 0 and N included). */
+  static fromFrames(N: number, frames: ArrayLike<number>): KeyList {
+    const keys = new KeyList(N);
+    for (let i = 0; i < frames.length; i++) if (frames[i] > 0 && frames[i] < N) keys.insert(frames[i]);
+    return keys;
+  }
+
   frames(): number[] {
     const out: number[] = [];
     for (let f = 0; f !== -1; f = this.next[f]) out.push(f);

@@ -84,6 +84,25 @@ export class PositionFit implements TrackFit {
     return max;
   }
 
+  segmentWithin(a: number, b: number, tolerance: number): boolean {
+    // The middle first: a segment over tolerance usually shows it there.
+    if (this.frameError(a, b, (a + b) >> 1) > tolerance) return false;
+    for (let t = a + 1; t < b; t++) if (this.frameError(a, b, t) > tolerance) return false;
+    return true;
+  }
+
+  /** Error at interior frame t of segment (a, b): the same operations as segmentError. */
+  private frameError(a: number, b: number, t: number): number {
+    const d = b - a;
+    const p = this.p, v = this.v, s = this.source;
+    const ia = a * 3, ib = b * 3, it = t * 3;
+    const u = (t - a) / d;
+    const dx = hermite(p[ia], v[ia], p[ib], v[ib], d, u) - s[it];
+    const dy = hermite(p[ia + 1], v[ia + 1], p[ib + 1], v[ib + 1], d, u) - s[it + 1];
+    const dz = hermite(p[ia + 2], v[ia + 2], p[ib + 2], v[ib + 2], d, u) - s[it + 2];
+    return Math.sqrt(dx * dx + dy * dy + dz * dz);
+  }
+
   private quantize(value: number, frame: number, what: string): number {
     try {
       return encodeH16(value);

@@ -1,4 +1,5 @@
 import type { Motion } from '../motion/types';
+import type { ObjectErrorReport } from './objectError';
 import type { CompressResult } from './types';
 
 /** The JSON written by `actguy compress --report` and by project builds. */
@@ -12,6 +13,18 @@ export interface CompressReportJson {
   mtnBytes: number;
   ratio: number;
   milliseconds: number;
+  /** 'classic' or 'refined'. */
+  method: string;
+  /** Object-space error of the written bytes (FK at each joint and its virtual points), motion units. */
+  objectError: {
+    shell: number;
+    maxError: number;
+    maxErrorJoint: number;
+    maxErrorFrame: number;
+    joints: { joint: number; jointName: string; maxError: number; maxErrorFrame: number }[];
+  } | null;
+  /** The skeleton-aware mode's bound and outcome, when it was used. */
+  skeleton: { objectTolerance: number; shell: number; met: boolean; rounds: number; positionTolerance: number; offsetTolerance: number } | null;
   warnings: string[];
   channels: {
     kind: string;
@@ -37,6 +50,9 @@ export function compressReport(motion: Motion, r: CompressResult, input: string,
     mtnBytes: r.mtnBytes,
     ratio: r.ratio,
     milliseconds: r.ms,
+    method: r.method,
+    objectError: objectErrorJson(motion, r.objectError),
+    skeleton: r.skeleton ? { ...r.skeleton } : null,
     warnings: r.warnings.map((w) => w.message),
     channels: r.channels.map((c) => ({
       kind: c.kind,
@@ -49,5 +65,17 @@ export function compressReport(motion: Motion, r: CompressResult, input: string,
       maxErrorFrame: c.maxErrorFrame,
       toleranceMet: c.met,
     })),
+  };
+}
+
+/** The object-space error for a JSON report: per joint, named, without the per-frame array. */
+export function objectErrorJson(motion: Motion, oe: Omit<ObjectErrorReport, 'frameMaxError'> | null): CompressReportJson['objectError'] {
+  if (!oe) return null;
+  return {
+    shell: oe.shell,
+    maxError: oe.maxError,
+    maxErrorJoint: oe.maxErrorJoint,
+    maxErrorFrame: oe.maxErrorFrame,
+    joints: oe.jointMaxError.map((e, j) => ({ joint: j, jointName: motion.joints[j].name, maxError: e, maxErrorFrame: oe.jointMaxErrorFrame[j] })),
   };
 }

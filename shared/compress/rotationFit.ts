@@ -7,6 +7,8 @@ const tq = new Float64Array(4);
 const tl = new Float64Array(4);
 const tr = new Float64Array(4);
 const tinv = new Float64Array(4);
+const tkey = new Float64Array(4);
+const ohi = new Float64Array(4);
 const tout = new Float64Array(4);
 const segment = new SquadSegment();
 const ominv = new Float64Array(4);
@@ -37,7 +39,7 @@ const orel = new Float64Array(4);
  * errors of the written bytes.
  */
 export class RotationFit implements TrackFit {
-  readonly fitRadius = 1 as const;
+  readonly fitRadius: 0 | 1 = 1;
   readonly N: number;
   /** s12 integers per frame, 4 each (x, y, z, w). */
   readonly qInt: Int16Array;
@@ -81,7 +83,9 @@ export class RotationFit implements TrackFit {
     const i = f * 4;
     if (prev >= 0) this.ensureQ(prev);
     if (next >= 0) this.ensureQ(next);
-    conjQuat(tinv, this.q.subarray(i, i + 4));
+    // Copies, not subarray views: fitKey runs per key of every channel and views cost a GC allocation each.
+    for (let c = 0; c < 4; c++) tkey[c] = this.q[i + c];
+    conjQuat(tinv, tkey);
     const dl = prev >= 0 ? f - prev : 0;
     const dr = next >= 0 ? next - f : 0;
     if (prev >= 0) this.relLog(tl, prev, f);
@@ -97,7 +101,7 @@ export class RotationFit implements TrackFit {
     }
     tq[3] = 0;
     expQuat(tout, tq);
-    mulQuat(tq, this.q.subarray(i, i + 4), tout);
+    mulQuat(tq, tkey, tout);
     for (let c = 0; c < 4; c++) this.aInt[i + c] = encodeS12(tq[c]);
     for (let c = 0; c < 4; c++) this.a[i + c] = decodeS12(this.aInt[i + c]);
     normalize4(this.a, i);
@@ -108,8 +112,12 @@ export class RotationFit implements TrackFit {
     const s = this.source;
     const lo = f > 0 ? f - 1 : 0;
     const hi = f < this.N ? f + 1 : this.N;
-    conjQuat(ominv, s.subarray(lo * 4, lo * 4 + 4));
-    mulQuat(orel, ominv, s.subarray(hi * 4, hi * 4 + 4));
+    for (let c = 0; c < 4; c++) {
+      ominv[c] = s[lo * 4 + c];
+      ohi[c] = s[hi * 4 + c];
+    }
+    conjQuat(ominv, ominv);
+    mulQuat(orel, ominv, ohi);
     logQuat(out, orel);
     for (let c = 0; c < 3; c++) out[c] /= hi - lo;
   }
@@ -121,6 +129,19 @@ export class RotationFit implements TrackFit {
     tq[0] = sgn * this.q[j]; tq[1] = sgn * this.q[j + 1]; tq[2] = sgn * this.q[j + 2]; tq[3] = sgn * this.q[j + 3];
     mulQuat(tout, tinv, tq);
     logQuat(out, tout);
+  }
+
+  /** +1 or -1: the sign the far key b takes in segment (a, b) (stored dot product >= 0). */
+  segmentSign(a: number, b: number): number {
+    return this.intDot(a, b) < 0 ? -1 : 1;
+  }
+
+  /** Stores the inner quaternion of key f as the given s12 integers (x, y, z, w), decoded and normalised. */
+  setInner(f: number, x: number, y: number, z: number, w: number): void {
+    const i = f * 4;
+    this.aInt[i] = x; this.aInt[i + 1] = y; this.aInt[i + 2] = z; this.aInt[i + 3] = w;
+    for (let c = 0; c < 4; c++) this.a[i + c] = decodeS12(this.aInt[i + c]);
+    normalize4(this.a, i);
   }
 
   keyError(f: number): number {
@@ -144,6 +165,16 @@ export class RotationFit implements TrackFit {
     }
     this.argmax = arg;
     return max;
+  }
+
+  segmentWithin(a: number, b: number, tolerance: number): boolean {
+    const d = b - a;
+    const seg = segment.set(this.q, a * 4, b * 4, this.a, a * 4, b * 4, this.intDot(a, b) < 0 ? -1 : 1);
+    // The middle first: a segment over tolerance usually shows it there.
+    const mid = (a + b) >> 1;
+    if (mid > a && rotationErrorDeg(seg.eval(tout, (mid - a) / d), 0, this.source, mid * 4) > tolerance) return false;
+    for (let t = a + 1; t < b; t++) if (rotationErrorDeg(seg.eval(tout, (t - a) / d), 0, this.source, t * 4) > tolerance) return false;
+    return true;
   }
 
   /**

@@ -26,6 +26,12 @@ export interface TrackFit {
    */
   segmentError(a: number, b: number, errors: Float64Array): number;
   argmax: number;
+  /**
+   * Optional fast feasibility test: whether every interior frame of (a, b) is
+   * within tolerance, with the very error values segmentError would compute
+   * (it may stop at the first frame over).
+   */
+  segmentWithin?(a: number, b: number, tolerance: number): boolean;
 }
 
 /** Fits every key of the list (used at start and by the naive reference). */

@@ -1,4 +1,5 @@
 import type { Mt3Motion } from '../mt3/types';
+import type { ObjectErrorReport } from './objectError';
 
 /** Tolerances and naming for one compression run. */
 export interface CompressOptions {
@@ -12,7 +13,30 @@ export interface CompressOptions {
   rotationToleranceOverridesDeg?: Record<number, number>;
   /** Motion name hashed into the header with GV_StrCode. */
   name: string;
+  /** Key selection: 'refined' (default) or ActGuy's original 'classic' greedy rule. */
+  method?: CompressMethod;
+  /**
+   * Skeleton-aware mode: bound the object-space error (FK at every joint and
+   * its virtual points) to this many motion units instead of per-joint
+   * degrees; per-joint rotation tolerances are derived from the chain
+   * (rotationToleranceDeg is then unused; overrides still cap a joint).
+   */
+  objectTolerance?: number;
+  /**
+   * Distance of the virtual points from each joint along its axes, motion
+   * units; default DEFAULT_SHELL_FRACTION of the skeleton size (objectError.ts).
+   */
+  shell?: number;
 }
+
+/**
+ * How keys are chosen (COMPRESSION.md). 'classic': the greedy max-error
+ * insertion with closed-form fits, exactly ActGuy's original rule. 'refined':
+ * the same greedy pass, then a removal pass with inner quaternions searched
+ * against the source (rotations) and the exact DP optimum of the Hermite fit
+ * (root translation and offsets). Both bound the error of the written bytes.
+ */
+export type CompressMethod = 'classic' | 'refined';
 
 export const DEFAULT_TOLERANCES = {
   positionTolerance: 0.5,
@@ -52,7 +76,22 @@ export interface CompressWarning {
   message: string;
 }
 
+/** What the skeleton-aware mode did. */
+export interface SkeletonModeReport {
+  objectTolerance: number;
+  shell: number;
+  /** Compress-and-check rounds run. */
+  rounds: number;
+  /** Whether the object-space error is within objectTolerance. */
+  met: boolean;
+  /** Root translation and offset tolerances used (the requested ones capped by the object tolerance). */
+  positionTolerance: number;
+  offsetTolerance: number;
+}
+
 export interface CompressResult {
+  /** How keys were chosen ('dp-reference': compressMotionDpReference, tests and the bench only). */
+  method: CompressMethod | 'dp-reference';
   /** Stored values (h16 bits / s12 ints) exactly as written. */
   mt3: Mt3Motion;
   /** The encoded MT3 file. */
@@ -67,4 +106,8 @@ export interface CompressResult {
   ratio: number;
   /** Wall-clock milliseconds of the compression. */
   ms: number;
+  /** Object-space error of the written bytes (FK at joints and virtual points); set by compressMotion. */
+  objectError: ObjectErrorReport | null;
+  /** Present in the skeleton-aware mode. */
+  skeleton?: SkeletonModeReport;
 }

@@ -25,15 +25,20 @@ export function motionSourceKind(bytes: Uint8Array, fileName: string): MotionSou
 /** Imports a BVH or glTF/GLB file's bytes as a motion (see the module comment). */
 export async function importMotionBytes(bytes: Uint8Array, fileName: string, options: GltfImportOptions = {}): Promise<ImportResult> {
   const kind = motionSourceKind(bytes, fileName);
+  // The caller's mistakes are RangeErrors, raised before the file is read.
+  for (const key of ['fps', 'scale'] as const) {
+    const v = options[key];
+    if (v !== undefined && !(Number.isFinite(v) && v > 0)) throw new RangeError(`${key} must be a number > 0, got ${v}`);
+  }
+  if (kind === 'bvh' && options.clip !== undefined) throw new RangeError('a clip can be chosen for glTF/GLB input only');
   try {
     if (kind === 'gltf') return await importGltf(bytes, options);
-    if (kind === 'bvh') {
-      if (options.clip !== undefined) throw new RangeError('a clip can be chosen for glTF/GLB input only');
-      return importBvh(decodeUtf8(bytes), options);
-    }
+    if (kind === 'bvh') return importBvh(decodeUtf8(bytes), options);
   } catch (e) {
-    if (e instanceof FormatError && !e.file) throw e.withFile(fileName);
-    throw e;
+    if (e instanceof FormatError) throw e.file ? e : e.withFile(fileName);
+    // Anything else is a bug of ours (the fuzz harness hunts them); the user still sees which file and why, not a bare JS message.
+    const detail = e instanceof Error ? e.message : String(e);
+    throw new FormatError(kind === 'gltf' ? 'GLTF' : 'BVH', `could not be imported (${detail}); this is a defect in ActGuy, please report it with the file`, {}, fileName);
   }
   throw new FormatError('BVH', 'not a BVH (no HIERARCHY) nor a glTF/GLB file; import takes .bvh, .glb or .gltf', { offset: 0 }, fileName);
 }

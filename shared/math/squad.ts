@@ -26,8 +26,10 @@ export class SquadSegment {
       this.aa[c] = a[aa + c];
       this.ab[c] = sign * a[ab + c];
     }
-    [this.thQ, this.sinQ] = angle(this.qa, this.qb);
-    [this.thA, this.sinA] = angle(this.aa, this.ab);
+    this.thQ = angle(this.qa, this.qb);
+    this.sinQ = Math.sin(this.thQ);
+    this.thA = angle(this.aa, this.ab);
+    this.sinA = Math.sin(this.thA);
     return this;
   }
 
@@ -40,11 +42,11 @@ export class SquadSegment {
   }
 }
 
-function angle(p: Float64Array, q: Float64Array): [number, number] {
+/** acos of the clamped dot product (no tuple: this runs once per segment evaluated). */
+function angle(p: Float64Array, q: Float64Array): number {
   let d = p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3];
   d = d > 1 ? 1 : d < -1 ? -1 : d;
-  const theta = Math.acos(d);
-  return [theta, Math.sin(theta)];
+  return Math.acos(d);
 }
 
 /** slerpRef with theta and sin(theta) precomputed (same operations, same order). */

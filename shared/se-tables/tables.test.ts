@@ -96,6 +96,48 @@ int not_a_directive;
     expect(codes(r)).not.toHaveProperty('IN_COMMENT');
   });
 
+  it('refuses nesting deeper than 64 parentheses or unary operators at file:line:column, without overflowing the stack', () => {
+    const r = parseSeDefine(`#define OK ${'('.repeat(60)}1${')'.repeat(60)}\n#define DEEP ${'('.repeat(5000)}1${')'.repeat(5000)}\n#define NEG ${'-'.repeat(100000)}1\n`, 'x.h');
+    expect(codes(r)).toEqual({ OK: 1 });
+    expect(msgs(r.warnings)).toEqual([
+      'x.h:2:78: skipped DEEP: not an integer constant expression (nested too deeply (more than 64 levels of parentheses or unary operators))',
+      'x.h:3:77: skipped NEG: not an integer constant expression (nested too deeply (more than 64 levels of parentheses or unary operators))',
+    ]);
+  });
+
+  it('stops a value that grows past 64 bits (repeated squaring) at the operator', () => {
+    const lines = ['#define A0 0xFFFF'];
+    for (let k = 1; k < 40; k++) lines.push(`#define A${k} (A${k - 1} * A${k - 1})`);
+    const r = parseSeDefine(lines.join('\n'), 'x.h');
+    // A3 = 0xFFFF^8 needs 128 bits: stopped there, and every later one names an undefined A3, A4 ...
+    expect(msgs(r.warnings).slice(1, 5)).toEqual([
+      'x.h:2:9: A1 is not an SE entry: its value 4294836225 is not a u16 SE code',
+      'x.h:3:9: A2 is not an SE entry: its value 18445618199572250625 is not a u16 SE code',
+      'x.h:4:16: skipped A3: not an integer constant expression (the value does not fit in 64 bits)',
+      'x.h:5:13: skipped A4: not an integer constant expression (A3 is not an integer defined earlier in this file)',
+    ]);
+    expect(evaluateIntegerExpression('1 << 63', new Map())).toEqual({ value: 1n << 63n });
+    expect(evaluateIntegerExpression('(1 << 63) * 4', new Map())).toEqual({ error: 'the value does not fit in 64 bits', at: 10 });
+  });
+
+  it('joins thousands of continuation lines into one value and places a late error on its own physical line', () => {
+    const n = 20000;
+    const text = `#define SUM 1 \\\n${'  + 1 \\\n'.repeat(n)}  + 1\n#define BAD 1 \\\n${'  + 1 \\\n'.repeat(n)}  + @\n`;
+    const r = parseSeDefine(text, 'x.h');
+    expect(r.entries.find((e) => e.name === 'SUM')?.code).toBe(n + 2);
+    // The error is at the logical line's first line (C reports it there) and the column on the physical line of the `@`.
+    expect(msgs(r.warnings)).toEqual([`x.h:${n + 3}:5: skipped BAD: not an integer constant expression (unexpected \`@\`)`]);
+  });
+
+  it('lists the first 100 problems of a mangled file and counts the rest', () => {
+    const r = parseSeDefine('int x;\n'.repeat(1000), 'x.h');
+    expect(r.warnings).toHaveLength(101);
+    expect(r.warnings[100].message).toBe('x.h:100:1: 900 more warnings not listed (only the first 100 are)');
+    const sls = parseSls('bad-name 1\n'.repeat(250), 'x.sls');
+    expect(sls.errors).toHaveLength(101);
+    expect(sls.errors[100].message).toBe('x.sls:100:1: 150 more errors not listed (only the first 100 are)');
+  });
+
   it('reports a redefinition with another value, naming both lines', () => {
     const r = parseSeDefine('#define A 1\n#define B (A + 1)\n#define A 2\n', 'x.h');
     expect(msgs(r.errors)).toEqual(['x.h:3:9: A is redefined as 2; it was 1 at x.h:1']);

@@ -122,6 +122,21 @@ describe('parseSev errors carry file:line:column', () => {
     }
   });
 
+  it('lists the first 100 errors of a mangled file and counts the rest', () => {
+    const errors = parseSev(`sev 1\n${'bogus\n'.repeat(500)}`, 'walk.sev').errors;
+    expect(errors).toHaveLength(101);
+    expect(errors[99].message).toBe('walk.sev:101:1: unknown statement `bogus` (expected sev, motion, se or event)');
+    expect(errors[100].message).toBe('walk.sev:101:1: 400 more errors not listed (only the first 100 are)');
+  });
+
+  it('keeps a comment with a long run of blanks inside it and trims only the trailing ones', () => {
+    const blanks = ' \t'.repeat(50000);
+    const doc = parseSevStrict(`sev 1  # head${blanks}tail${blanks}\nse 0 A  #${blanks}\n`, 'walk.sev');
+    expect(doc.header.trailing).toBe(` head${blanks}tail`);
+    expect(doc.ses[0].comments.trailing).toBe('');
+    expect(serializeSev(doc)).toBe(`sev 1  # head${blanks}tail\n\nse 0 A  #\n`);
+  });
+
   it('does not report an undefined index for an se line that had another error', () => {
     expect(messages('sev 1\nse 3 bad-name\nevent 1 3 -\n')).toEqual(['walk.sev:2:6: invalid SE name `bad-name`: names match [A-Za-z_][A-Za-z0-9_]*']);
   });

@@ -13,10 +13,10 @@ import { refuseOutputClashes } from '../../pathIdentity';
 
 export const compressCommand: CliCommand = {
   name: 'compress',
-  usage: 'compress IN.mtn -o OUT.mt3 [--pos-tol U] [--rot-tol DEG] [--offset-tol U] [--joint-rot-tol J=DEG,...] [--name NAME] [--fps RATE] [--report report.json]',
-  summary: 'compress an .mtn to .mt3 by greedy max-error key insertion until every frame is within tolerance',
+  usage: 'compress IN.mtn -o OUT.mt3 [--pos-tol U] [--rot-tol DEG] [--offset-tol U] [--joint-rot-tol J=DEG,...] [--object-tol U [--shell U]] [--classic] [--name NAME] [--fps RATE] [--report report.json]',
+  summary: 'compress an .mtn to .mt3: greedy max-error key insertion, then key removal with inner quaternions searched against the source (--classic: the greedy rule alone)',
   run(argv) {
-    const args = parseArgs(argv, ['o', 'pos-tol', 'rot-tol', 'offset-tol', 'joint-rot-tol', 'name', 'report', 'fps'], ['quiet'], { out: 'o' });
+    const args = parseArgs(argv, ['o', 'pos-tol', 'rot-tol', 'offset-tol', 'joint-rot-tol', 'name', 'report', 'fps', 'object-tol', 'shell'], ['quiet', 'classic'], { out: 'o' });
     const input = singlePositional(args, 'input .mtn');
     const output = requiredOption(args, 'o', 'OUT.mt3');
     const reportPath = stringOption(args, 'report');
@@ -29,7 +29,11 @@ export const compressCommand: CliCommand = {
       offsetTolerance: tolerance(args, 'offset-tol', DEFAULT_TOLERANCES.offsetTolerance),
       rotationToleranceOverridesDeg: jointOverrides(stringOption(args, 'joint-rot-tol')),
       name,
+      method: args.options.has('classic') ? 'classic' as const : 'refined' as const,
+      objectTolerance: positiveOption(args, 'object-tol'),
+      shell: positiveOption(args, 'shell'),
     };
+    if (options.shell !== undefined && options.objectTolerance === undefined) throw new UsageError('--shell needs --object-tol (it sets where the object-space error is measured)');
     const motion = inFile(input, () => readMtn(readBytes(input)));
     for (const j of Object.keys(options.rotationToleranceOverridesDeg))
       if (Number(j) >= motion.joints.length) throw new UsageError(`--joint-rot-tol names joint ${j} but ${input} has ${motion.joints.length} joints`);
@@ -47,8 +51,15 @@ export const compressCommand: CliCommand = {
       const worst = result.channels.reduce((w, c) => (c.maxError / (c.tolerance || 1) > w.maxError / (w.tolerance || 1) ? c : w));
       console.log(
         `${output}: ${result.totalKeys} keys, ${result.mt3Bytes} bytes (MTN ${result.mtnBytes}, ratio ${result.ratio.toFixed(2)}), ` +
-          `${result.ms.toFixed(1)} ms; worst ${describeChannel(worst.kind, worst.joint)} ${worst.maxError.toPrecision(3)} at frame ${worst.maxErrorFrame}`,
+          `${result.ms.toFixed(1)} ms, ${result.method}; worst ${describeChannel(worst.kind, worst.joint)} ${worst.maxError.toPrecision(3)} at frame ${worst.maxErrorFrame}`,
       );
+      const oe = result.objectError;
+      if (oe) {
+        console.log(
+          `object-space error (shell ${oe.shell.toPrecision(3)}): max ${oe.maxError.toPrecision(3)} at joint ${oe.maxErrorJoint} ${motion.joints[oe.maxErrorJoint]?.name ?? ''} frame ${oe.maxErrorFrame}` +
+            (result.skeleton ? ` (bound ${result.skeleton.objectTolerance}, ${result.skeleton.met ? 'met' : 'NOT met'} after ${result.skeleton.rounds} round(s))` : ''),
+        );
+      }
     }
     if (fpsWarning) console.error(`warning: ${input}: ${fpsWarning}`);
     for (const w of result.warnings) console.error(`warning: ${input}: ${w.message}`);
@@ -67,6 +78,13 @@ export function mt3MotionName(input: string, given: string | undefined): string 
 
 function describeChannel(kind: string, joint: number): string {
   return kind === 'translation' ? 'root translation' : `${kind} joint ${joint}`;
+}
+
+function positiveOption(args: ReturnType<typeof parseArgs>, name: string): number | undefined {
+  if (stringOption(args, name) === undefined) return undefined;
+  const v = numberOption(args, name, 0);
+  if (!(v > 0)) throw new UsageError(`--${name} must be > 0, got ${v}`);
+  return v;
 }
 
 function tolerance(args: ReturnType<typeof parseArgs>, name: string, fallback: number): number {

@@ -1,10 +1,9 @@
-import { dirname, join } from 'node:path';
-import { FormatError } from '../../../shared/errors';
 import { GltfClipChoiceError } from '../../../shared/interchange/gltf/import';
 import { importMotionBytes, motionSourceKind } from '../../../shared/interchange/importMotion';
 import type { ImportResult } from '../../../shared/interchange/types';
 import { writeMtn } from '../../../shared/mtn/write';
-import { readBytes, writeFileAtomic } from '../../fsutil';
+import { writeFileAtomic } from '../../fsutil';
+import { externalBufferReader, readImportSource } from '../../interchange/importJob';
 import { parseArgs, positiveNumberOption, requiredOption, singlePositional, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
 import { refuseOutputClashes } from '../../pathIdentity';
@@ -23,26 +22,15 @@ export const importCommand: CliCommand = {
     const clip = stringOption(args, 'clip');
     refuseOutputClashes([{ path: input, role: 'the input' }], [{ path: output, role: '-o' }]);
 
-    const bytes = readBytes(input);
+    const bytes = readImportSource(input);
     const kind = motionSourceKind(bytes, input);
     if (!kind) throw new UsageError(`cannot tell the format of ${input}: expected a .bvh, .glb or .gltf file`);
     if (kind === 'bvh' && clip !== undefined) throw new UsageError('--clip applies to glTF/GLB input only');
 
     let result: ImportResult;
-    const base = dirname(input);
     try {
-      result = await importMotionBytes(bytes, input, {
-        fps, scale, offsets, clip,
-        // External buffers of a .gltf are read beside it.
-        resolveUri: (uri) => {
-          const path = join(base, uri);
-          try {
-            return readBytes(path);
-          } catch (e) {
-            throw new FormatError('GLTF', `external buffer ${JSON.stringify(uri)} cannot be read: ${(e as Error).message}`, { where: 'buffers' });
-          }
-        },
-      });
+      // External buffers of a .gltf: by the same rules as in the app (its own folder, regular files, size cap).
+      result = await importMotionBytes(bytes, input, { fps, scale, offsets, clip, resolveUri: externalBufferReader(input) });
     } catch (e) {
       if (e instanceof GltfClipChoiceError) {
         console.error(`actguy import: ${input}: ${clip === undefined ? `${e.clips.length} animation clips; choose one with --clip NAME|INDEX` : `no clip ${JSON.stringify(clip)}`}:`);

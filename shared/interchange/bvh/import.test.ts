@@ -221,6 +221,29 @@ describe('BVH errors', () => {
     expect(e.message).toMatch(/^walk\.bvh:\d+:\d+: file ends early \(truncated\)/);
   });
 
+  it('reports joints nested too deeply at the joint, without overflowing the stack', () => {
+    let text = 'HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 3 Xrotation Yrotation Zrotation\n';
+    for (let d = 0; d < 5000; d++) text += `JOINT J${d}\n{\nOFFSET 0 1 0\n`;
+    const e = errorOf(text);
+    // ROOT is level 1; the JOINT opening level 257 sits at line 6 + 3 * 255.
+    expect(e.message).toBe(`walk.bvh:${6 + 3 * 255}:1: joints nested too deeply (more than 256 levels)`);
+  });
+
+  it('a huge "Frames:" costs only the lines the file has: a truncation error, not an allocation', () => {
+    const huge = good.replace(/Frames:\s*4/, 'Frames: 99999999999999');
+    expect(errorOf(huge).message).toMatch(/^walk\.bvh:\d+:\d+: file ends after 4 of the 99999999999999 frames declared by "Frames:" \(truncated\)$/);
+    const beyond = good.replace(/Frames:\s*4/, `Frames: ${'9'.repeat(400)}`);
+    expect(errorOf(beyond).message).toMatch(/Frames must be a whole number >= 1, found "9{24}\.\.\."$/);
+  });
+
+  it('refuses a 30,000-digit number that is not one (a quadratic regex took seconds) and quotes only its start', () => {
+    const long = `${'9'.repeat(30000)}.0.0`;
+    const e = errorOf(good.replace('OFFSET 1.0 2.0 3.0', `OFFSET ${long} 2.0 3.0`));
+    expect(e.message).toBe(`walk.bvh:4:10: expected OFFSET x (a number), found "${'9'.repeat(40)}..."`);
+    const frame = errorOf(good.replace(/\nMOTION\n([^]*?Frame Time: \S+\n)(\S+)/, (_m, head: string, first: string) => `\nMOTION\n${head}${long}${first.slice(1)}`));
+    expect(frame.message).toMatch(new RegExp(`frame 0 value 1 \\(.*\\) is not a number: "9{40}\\.\\.\\."$`));
+  });
+
   it('reports truncated motion data with the frame counts', () => {
     const lines = good.trimEnd().split('\n');
     const e = errorOf(lines.slice(0, -2).join('\n'));

@@ -30,7 +30,7 @@ import { checkKeyTimes, validateGltfJson } from './validate';
 export interface GltfImportOptions extends ImportOptions {
   /** Animation clip to import: its name, or its index (as a number or a digit string). Required when the file has several. */
   clip?: string | number;
-  /** Bytes of an external buffer named by a relative URI in a .gltf file (the CLI reads it beside the file). */
+  /** Bytes of an external buffer of a .gltf, given the file name its URI names (already %-decoded, once). The app and the CLI read it beside the file. */
   resolveUri?: (uri: string) => Uint8Array;
 }
 

@@ -99,9 +99,17 @@ export function validateGltfJson(json: GltfJson): GltfJson {
       fail(w, `bufferView ${i} ends at byte ${byteOffset + byteLength}, past the end of buffer ${buffer} (${buffers[buffer].byteLength} bytes)`);
     return { byteLength, byteStride: o.byteStride as number | undefined };
   });
-  const accessors = array(root, 'accessors').map((a, i) => {
+  // Every accessor must be an object; the ones animations read (the only ones GLTFLoader loads once
+  // meshes and skins are stripped) are checked in full where they are used, so a mesh accessor this
+  // importer never reads (a Draco-compressed one, say) cannot make a motion fail to import.
+  const accessorList = array(root, 'accessors');
+  accessorList.forEach((a, i) => object(a, `accessors[${i}]`));
+  const checked = new Map<number, { count: number; type: string; componentType: number }>();
+  const accessor = (i: number) => {
+    const known = checked.get(i);
+    if (known) return known;
     const w = `accessors[${i}]`;
-    const o = object(a, w);
+    const o = accessorList[i] as Obj;
     const componentType = o.componentType as number;
     const componentBytes = COMPONENT_BYTES[componentType];
     if (!componentBytes) fail(`${w}.componentType`, `${w}.componentType must be one of 5120 5121 5122 5123 5125 5126, found ${show(o.componentType)}`);
@@ -110,7 +118,6 @@ export function validateGltfJson(json: GltfJson): GltfJson {
     if (!components) fail(`${w}.type`, `${w}.type must be one of ${Object.keys(TYPE_COMPONENTS).join(' ')}, found ${show(o.type)}`);
     const count = nonNegativeInteger(o.count, `${w}.count`, 1);
     if (o.normalized !== undefined && typeof o.normalized !== 'boolean') fail(`${w}.normalized`, `${w}.normalized must be true or false, found ${show(o.normalized)}`);
-    for (const k of ['min', 'max']) if (o[k] !== undefined) numbers(o[k], `${w}.${k}`, components);
     const elementBytes = componentBytes * components;
     const view = optionalIndex(o.bufferView, `${w}.bufferView`, views.length, 'bufferView');
     const byteOffset = o.byteOffset === undefined ? 0 : nonNegativeInteger(o.byteOffset, `${w}.byteOffset`);
@@ -136,11 +143,14 @@ export function validateGltfJson(json: GltfJson): GltfJson {
         const pw = part === ind ? `${sw}.indices` : `${sw}.values`;
         const pv = index(part.bufferView, `${pw}.bufferView`, views.length, 'bufferView');
         const po = part.byteOffset === undefined ? 0 : nonNegativeInteger(part.byteOffset, `${pw}.byteOffset`);
+        if (po % (part === ind ? indBytes : componentBytes)) fail(`${pw}.byteOffset`, `${pw}.byteOffset ${po} is not a multiple of its component size`);
         if (po + sc * bytesEach > views[pv].byteLength) fail(pw, `${pw} needs bytes up to ${po + sc * bytesEach} of bufferView ${pv}, which has ${views[pv].byteLength}`);
       }
     }
-    return { count, type, componentType };
-  });
+    const info = { count, type, componentType };
+    checked.set(i, info);
+    return info;
+  };
 
   const nodes = array(root, 'nodes');
   const parentOf = new Int32Array(nodes.length).fill(-1);
@@ -191,7 +201,7 @@ export function validateGltfJson(json: GltfJson): GltfJson {
       seen.add(n);
     });
     optionalIndex(o.skeleton, `${w}.skeleton`, nodes.length, 'node');
-    optionalIndex(o.inverseBindMatrices, `${w}.inverseBindMatrices`, accessors.length, 'accessor');
+    optionalIndex(o.inverseBindMatrices, `${w}.inverseBindMatrices`, accessorList.length, 'accessor');
     optionalString(o.name, `${w}.name`);
   });
 
@@ -204,8 +214,8 @@ export function validateGltfJson(json: GltfJson): GltfJson {
     const samplers = o.samplers.map((s, k) => {
       const sw = `${w}.samplers[${k}]`;
       const so = object(s, sw);
-      const input = accessors[index(so.input, `${sw}.input`, accessors.length, 'accessor')];
-      const output = accessors[index(so.output, `${sw}.output`, accessors.length, 'accessor')];
+      const input = accessor(index(so.input, `${sw}.input`, accessorList.length, 'accessor'));
+      const output = accessor(index(so.output, `${sw}.output`, accessorList.length, 'accessor'));
       const interpolation = so.interpolation === undefined ? 'LINEAR' : (so.interpolation as string);
       if (!INTERPOLATIONS.includes(interpolation)) fail(`${sw}.interpolation`, `${sw}.interpolation must be LINEAR, STEP or CUBICSPLINE, found ${show(so.interpolation)}`);
       if (input.type !== 'SCALAR' || input.componentType !== 5126) fail(`${sw}.input`, `${sw}.input must be a float SCALAR accessor (key times), found ${input.type}`);

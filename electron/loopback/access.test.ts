@@ -1,0 +1,247 @@
+/**
+ * The loopback transport as an attacker meets it: the issue's scenario (a
+ * project saved in the workspace naming outside files must not widen access)
+ * driven through the real HTTP client, body limits with a shared budget,
+ * malformed URLs, bounded error replies, and open documents that are freed
+ * when closed and capped in number.
+ */
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { compressRequestForMotion } from '../../shared/compress/request';
+import type { ActGuyApi, BuildStatus } from '../../shared/ipc';
+import { readMtn } from '../../shared/mtn/read';
+import { decodeIpcFrame, encodeIpcFrame } from '../../shared/ipc-codec';
+import { createLoopbackClient } from '../../renderer/transport/loopback';
+import { readInputFile } from '../build/files';
+import { newDocumentId, type CompressClient } from '../compressClient';
+import { loopbackDialogPort } from '../dialogPort';
+import { MAX_OPEN_DOCUMENTS } from '../documents';
+import { createHandlers, type ApiHandlers } from '../handlers';
+import { createPathPolicy } from '../pathPolicy';
+import { runBuildJob } from '../project/buildJob';
+import type { BuildJobLauncher } from '../project/buildRunner';
+import { inProcessTextChecker } from '../project/textCheckJob';
+import { createRecentFilesStore } from '../recentFiles';
+import { MAX_BODY_BYTES, startLoopbackServer, type LoopbackServer, type LoopbackServerOptions } from './server';
+
+const ASSETS = resolve(__dirname, '..', '..', 'assets');
+
+/** A compress client that only records which documents are open (nothing here compresses). */
+function recordingCompress(): CompressClient & { open_: Set<string>; closed: string[] } {
+  const open_ = new Set<string>();
+  const closed: string[] = [];
+  return {
+    open_, closed,
+    open: ({ documentId }) => {
+      const id = documentId ?? newDocumentId();
+      open_.add(id);
+      return id;
+    },
+    close: (id) => {
+      open_.delete(id);
+      closed.push(id);
+    },
+    compress: async (req) => {
+      if (!open_.has(req.documentId)) throw new Error(`compress: document ${req.documentId} is not open`);
+      return { status: 'superseded', documentId: req.documentId, revision: req.revision, supersededBy: req.revision + 1 };
+    },
+    dispose: async () => {},
+  };
+}
+
+const inProcessBuild: BuildJobLauncher = (req, onMessage) => {
+  let stopped = false;
+  setTimeout(() => runBuildJob(req, readInputFile, (m) => !stopped && onMessage(m)), 0);
+  return () => {
+    stopped = true;
+  };
+};
+
+let dir: string;
+let ws: string;
+let out: string;
+let compress: ReturnType<typeof recordingCompress>;
+let handlers: ApiHandlers;
+let server: LoopbackServer;
+let api: ActGuyApi;
+
+async function serve(options: Partial<LoopbackServerOptions> = {}): Promise<void> {
+  await server?.close();
+  const rendererDir = join(dir, 'renderer');
+  mkdirSync(rendererDir, { recursive: true });
+  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html>');
+  server = await startLoopbackServer({ rendererDir, handlers, ...options });
+  api = createLoopbackClient({ baseUrl: server.origin, token: server.token });
+}
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'actguy-loopback-access-'));
+  ws = join(dir, 'ws');
+  out = join(dir, 'outside');
+  cpSync(ASSETS, ws, { recursive: true });
+  mkdirSync(out);
+  writeFileSync(join(out, 'secret.sev'), '# OUTSIDE\nsev 1\n');
+  writeFileSync(join(out, 'secret.json'), '{"outside": true}');
+  compress = recordingCompress();
+  handlers = createHandlers({
+    appInfo: { version: 't', samplePath: join(ASSETS, 'walk.mtn'), startupPath: join(ws, 'walk.mtn'), transport: 'loopback', nativeDialogs: false, workspaceRoot: ws, platform: process.platform },
+    policy: createPathPolicy(), recent: createRecentFilesStore(null), compress, dialogs: loopbackDialogPort,
+    launchBuild: inProcessBuild, checkText: inProcessTextChecker,
+  });
+  await serve();
+});
+afterEach(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A raw request; `hold` keeps the body open after writing `body` (the returned `finish` ends it). */
+function raw(
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: Uint8Array; hold?: boolean } = {},
+): { done: Promise<{ status: number; body: Buffer }>; finish: (rest?: Uint8Array) => void } {
+  let finish: (rest?: Uint8Array) => void = () => {};
+  const done = new Promise<{ status: number; body: Buffer }>((ok, fail) => {
+    const req = request({ host: '127.0.0.1', port: server.port, path, method: init.method ?? 'GET', headers: init.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => ok({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', fail);
+    if (init.hold) {
+      if (init.body) req.write(init.body);
+      finish = (rest) => req.end(rest);
+    } else req.end(init.body);
+  });
+  return { done, finish };
+}
+
+const rpcHeaders = (extra: Record<string, string> = {}) => ({ 'x-actguy-token': server.token, ...extra });
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((r) => setTimeout(r, 5));
+}
+
+async function settle(get: () => Promise<BuildStatus>): Promise<BuildStatus> {
+  for (;;) {
+    const s = await get();
+    if (s.state === 'done' || s.state === 'failed' || s.state === 'cancelled') return s;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('loopback: a project saved in the workspace never widens access', () => {
+  it('saving a project that names outside files, then opening it and building it, reaches none of them', async () => {
+    const project = join(ws, 'sample.actguy.json');
+    const before = readdirSync(out).sort();
+    const json = JSON.parse(readFileSync(project, 'utf8'));
+    json.motions[2].sev = join(out, 'secret.sev');
+    json.outputs = { mar: join(out, 'stage.mar'), sar: join(out, 'stage.sar') };
+    const text = JSON.stringify(json, null, 2);
+    // The page saves it (a valid project) and opens it again the way the in-app picker does.
+    await api.saveProject({ path: project, text });
+    const reopened = await api.openProject({ path: project });
+    expect(reopened).toMatchObject({ status: 'opened', project: { text } });
+    await expect(api.readProjectText({ path: join(out, 'secret.sev') })).rejects.toThrow(`ActGuy refused to access ${join(out, 'secret.sev')}`);
+    const build = await api.startBuild({ projectPath: project, projectText: text });
+    const s = await settle(() => api.getBuildStatus({ buildId: build.buildId }));
+    expect(s.state).toBe('failed');
+    expect(s.errors.map((e) => e.message)).toEqual([
+      expect.stringMatching(new RegExp(`^ActGuy refused to read ${join(out, 'secret.sev')}: `)),
+      `ActGuy refused to write ${join(out, 'stage.mar')}: a build writes only inside the project's folder (${ws}) or the workspace`,
+      `ActGuy refused to write ${join(out, 'stage.sar')}: a build writes only inside the project's folder (${ws}) or the workspace`,
+      `ActGuy refused to write ${join(out, 'stage.report.json')}: a build writes only inside the project's folder (${ws}) or the workspace`,
+    ]);
+    await expect(api.saveProject({ path: join(out, 'secret.json'), text })).rejects.toThrow(/refused to access/);
+    await expect(api.saveSev({ path: join(out, 'secret.sev'), text: 'sev 1\n' })).rejects.toThrow(/refused to access/);
+    await expect(api.readProjectText({ path: `${ws}/../outside/secret.json` })).rejects.toThrow(/refused to access/);
+    expect(readdirSync(out).sort()).toEqual(before);
+    expect(readFileSync(join(out, 'secret.sev'), 'utf8')).toBe('# OUTSIDE\nsev 1\n');
+  });
+});
+
+describe('loopback server limits', () => {
+  it('refuses a body over 64 MiB from its Content-Length with 413, before reading it', async () => {
+    expect(MAX_BODY_BYTES).toBe(64 * 1024 * 1024);
+    const big = raw('/rpc/getAppInfo', { method: 'POST', headers: rpcHeaders({ 'Content-Length': String(MAX_BODY_BYTES + 1) }), body: new Uint8Array(16), hold: true });
+    const r = await big.done;
+    expect(r.status).toBe(413);
+    expect(r.body.toString()).toBe(`request body of ${MAX_BODY_BYTES + 1} bytes is over the ${MAX_BODY_BYTES}-byte limit`);
+    expect(server.bodyBytesInFlight()).toBe(0);
+  });
+
+  it('refuses a chunked body that grows past the limit, and keeps serving', async () => {
+    await serve({ maxBodyBytes: 1000, bodyBudgetBytes: 4000 });
+    const r = await raw('/rpc/getAppInfo', { method: 'POST', headers: rpcHeaders({ 'Transfer-Encoding': 'chunked' }), body: new Uint8Array(3000) }).done;
+    expect(r.status).toBe(413);
+    await until(() => server.bodyBytesInFlight() === 0);
+    const ok = await raw('/rpc/getAppInfo', { method: 'POST', headers: rpcHeaders(), body: encodeIpcFrame(undefined) }).done;
+    expect(ok.status).toBe(200);
+  });
+
+  it('concurrent uploads share one byte budget: one over it gets 503 until the first is done', async () => {
+    await serve({ maxBodyBytes: 1000, bodyBudgetBytes: 1500 });
+    const first = raw('/rpc/getAppInfo', { method: 'POST', headers: rpcHeaders({ 'Content-Length': '1000' }), body: new Uint8Array(10), hold: true });
+    await until(() => server.bodyBytesInFlight() === 1000);
+    const second = await raw('/rpc/getAppInfo', { method: 'POST', headers: rpcHeaders({ 'Content-Length': '600' }), body: new Uint8Array(600) }).done;
+    expect(second.status).toBe(503);
+    expect(second.body.toString()).toMatch(/receiving other uploads/);
+    // A small one still fits beside the first.
+    const small = await raw('/rpc/getAppInfo', { method: 'POST', headers: rpcHeaders(), body: encodeIpcFrame(undefined) }).done;
+    expect(small.status).toBe(200);
+    first.finish(new Uint8Array(990));
+    expect((await first.done).status).toBe(400); // zeros are not an IPC frame: refused as a bad body, after reading it
+    await until(() => server.bodyBytesInFlight() === 0);
+    const again = await raw('/rpc/getAppInfo', { method: 'POST', headers: rpcHeaders({ 'Content-Length': '600' }), body: new Uint8Array(600) }).done;
+    expect(again.status).toBe(400);
+  });
+
+  it('answers malformed URLs with 400', async () => {
+    for (const path of [`/%E0%A4%A?token=${'x'}`, '/%E0%A4%A', `/%00?token=t`, '//[']) {
+      const withToken = path.includes('token=') ? path.replace(/token=[^&]*/, `token=${server.token}`) : path;
+      const r = await raw(withToken, { headers: { Cookie: `actguy-token-${server.port}=${server.token}` } }).done;
+      expect(r.status, path).toBe(400);
+      expect(r.body.toString()).toBe('malformed URL');
+    }
+  });
+
+  it('error replies quote at most a short piece of the request', async () => {
+    const longName = `x${'y'.repeat(8000)}`;
+    const r = await raw(`/rpc/${longName}`, { method: 'POST', headers: rpcHeaders(), body: encodeIpcFrame(undefined) }).done;
+    expect(r.status).toBe(404);
+    expect(r.body.length).toBeLessThan(120);
+    const bad = await raw('/rpc/getAppInfo', { method: 'POST', headers: rpcHeaders(), body: new Uint8Array(5000).fill(65) }).done;
+    expect(bad.status).toBe(400);
+    expect(bad.body.length).toBeLessThan(200);
+    const longPath = `/${'a'.repeat(100000)}.sev`;
+    const reply = decodeIpcFrame(new Uint8Array((await raw('/rpc/readProjectText', { method: 'POST', headers: rpcHeaders(), body: encodeIpcFrame({ path: longPath }) }).done).body)) as { ok: boolean; error: { message: string } };
+    expect(reply.ok).toBe(false);
+    expect(reply.error.message).toMatch(/refused to access \/aaa.*….*aaa\.sev: the path is longer than 4096 characters/);
+    expect(reply.error.message.length).toBeLessThan(500);
+  });
+});
+
+describe('open documents', () => {
+  it('are freed when closed, and past the cap the least recently used one is closed', async () => {
+    const ids: string[] = [];
+    const motion = readMtn(new Uint8Array(readFileSync(join(ws, 'walk.mtn'))));
+    for (let i = 0; i < MAX_OPEN_DOCUMENTS + 2; i++) {
+      const r = await api.openMotion({ path: join(ws, 'walk.mtn') });
+      if (r.status !== 'opened') throw new Error('not opened');
+      ids.push(r.motion.documentId);
+      // The first document stays in use: it is never the one evicted.
+      if (i > 0) expect((await api.compressMotion(compressRequestForMotion(motion, ids[0], i))).status).toBe('superseded');
+    }
+    expect(compress.open_.size).toBe(MAX_OPEN_DOCUMENTS);
+    expect(compress.closed).toEqual([ids[1], ids[2]]);
+    expect(compress.open_.has(ids[0])).toBe(true);
+    await api.closeDocument({ documentId: ids[5] });
+    expect(compress.open_.has(ids[5])).toBe(false);
+    const mtnBytes = new Uint8Array(readFileSync(join(ws, 'walk.mtn')));
+    for (const id of [ids[1], ids[5]])
+      await expect(api.saveMotion({ documentId: id, path: join(ws, 'walk.mtn'), mtnBytes })).rejects.toThrow(`document ${id} is not open`);
+  });
+});

@@ -1,0 +1,151 @@
+import { useEffect, useState } from 'react';
+import { revealChannelFrame } from '../app/controller';
+import { documentStore } from '../state/documentStore';
+import { useCompression, useDocument } from '../state/hooks';
+
+/**
+ * Compressor choice for the open motion: the classic rule (ActGuy's original
+ * greedy) or the refined default, and the skeleton-aware bound on the
+ * object-space error with its shell. Empty bound: off.
+ */
+export function CompressorSettings(props: { disabled: boolean }) {
+  const method = useDocument((d) => d.tolerances.method ?? 'refined');
+  const objectTolerance = useDocument((d) => d.tolerances.objectTolerance);
+  const shell = useDocument((d) => d.tolerances.shell);
+  const [objectText, setObjectText] = useState(objectTolerance === undefined ? '' : String(objectTolerance));
+  const [shellText, setShellText] = useState(shell === undefined ? '' : String(shell));
+  useEffect(() => setObjectText(objectTolerance === undefined ? '' : String(objectTolerance)), [objectTolerance]);
+  useEffect(() => setShellText(shell === undefined ? '' : String(shell)), [shell]);
+  const commit = () => {
+    const o = objectText.trim() === '' ? null : Number(objectText);
+    const s = shellText.trim() === '' ? null : Number(shellText);
+    const bad = (v: number | null) => v !== null && !(Number.isFinite(v) && v > 0);
+    if (bad(o) || bad(s)) {
+      setObjectText(objectTolerance === undefined ? '' : String(objectTolerance));
+      setShellText(shell === undefined ? '' : String(shell));
+      return;
+    }
+    if (o === (objectTolerance ?? null) && (o === null || s === (shell ?? null))) return;
+    documentStore.getState().tolerancesActions.setSkeleton(o, s);
+  };
+  const onKey = (e: React.KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'Enter') commit();
+  };
+  return (
+    <div className="compressor-settings">
+      <label className="check small" title="ActGuy's original rule: greedy insertion only (for comparison and fidelity)">
+        <input
+          type="checkbox"
+          data-testid="method-classic"
+          checked={method === 'classic'}
+          disabled={props.disabled}
+          onChange={(e) => documentStore.getState().tolerancesActions.setMethod(e.target.checked ? 'classic' : 'refined')}
+        />{' '}
+        Classic rule (no refinement)
+      </label>
+      <div className="tol-row" title="Bound the object-space error (FK at every joint and its virtual points) instead of per-joint degrees; empty: off">
+        <label htmlFor="tol-object">Object</label>
+        <input
+          id="tol-object"
+          className="num"
+          type="number"
+          min={0.001}
+          step={0.1}
+          placeholder="off"
+          value={objectText}
+          disabled={props.disabled}
+          data-testid="tol-object"
+          onChange={(e) => setObjectText(e.target.value)}
+          onBlur={commit}
+          onKeyDown={onKey}
+        />
+        <span className="unit">u</span>
+        <label htmlFor="tol-shell">shell</label>
+        <input
+          id="tol-shell"
+          className="num"
+          type="number"
+          min={0.001}
+          step={1}
+          placeholder="auto"
+          value={shellText}
+          disabled={props.disabled || objectText.trim() === ''}
+          data-testid="tol-shell"
+          onChange={(e) => setShellText(e.target.value)}
+          onBlur={commit}
+          onKeyDown={onKey}
+        />
+      </div>
+    </div>
+  );
+}
+
+/**
+ * Which compression is on screen (greedy while the refined one runs, then
+ * refined, with the bytes refining saved) and the object-space error per
+ * joint, with a jump to the worst frame.
+ */
+export function CompressorReadout() {
+  const result = useCompression((c) => c.result);
+  const stage = useCompression((c) => c.stage);
+  const greedyBytes = useCompression((c) => c.greedyMt3Bytes);
+  const joints = useDocument((d) => d.motion?.joints);
+  const [open, setOpen] = useState(false);
+  if (!result) return null;
+  const oe = result.objectError;
+  const saved = greedyBytes !== null ? greedyBytes - result.mt3Bytes : 0;
+  const name = (j: number) => joints?.[j]?.name ?? `joint ${j}`;
+  const label =
+    stage === 'greedy' ? 'greedy (refining…)' : result.method === 'classic' ? 'classic rule' : `refined${saved > 0 ? `: ${saved} bytes saved vs greedy` : ''}`;
+  return (
+    <div className="compressor-readout">
+      <p className="small" data-testid="compress-stage" data-stage={stage} data-method={result.method}>
+        On screen: {label}
+      </p>
+      {result.skeleton && (
+        <p className={result.skeleton.met ? 'small' : 'small bad'} data-testid="skeleton-status">
+          Object bound {result.skeleton.objectTolerance} u {result.skeleton.met ? 'met' : 'NOT met'} ({result.skeleton.rounds} round{result.skeleton.rounds === 1 ? '' : 's'})
+        </p>
+      )}
+      {oe && (
+        <>
+          <button
+            type="button"
+            className="link"
+            data-testid="object-error-worst"
+            title="Jump to the frame with the largest object-space error"
+            onClick={() => revealChannelFrame(oe.maxErrorJoint, oe.maxErrorFrame, 'rotation')}
+          >
+            max object-space: {oe.maxError.toFixed(3)}u at {name(oe.maxErrorJoint)} frame {oe.maxErrorFrame} (shell {oe.shell.toPrecision(3)})
+          </button>
+          <button type="button" className="link small" data-testid="object-error-toggle" onClick={() => setOpen(!open)}>
+            {open ? 'Hide' : 'Show'} per-joint object-space error
+          </button>
+          {open && (
+            <table className="channel-table" data-testid="object-error-table">
+              <thead>
+                <tr>
+                  <th>Joint</th>
+                  <th>Max err (u)</th>
+                  <th>@</th>
+                </tr>
+              </thead>
+              <tbody>
+                {oe.jointMaxError
+                  .map((e, j) => [j, e] as const)
+                  .sort((a, b) => b[1] - a[1])
+                  .map(([j, e]) => (
+                    <tr key={j} onClick={() => revealChannelFrame(j, oe.jointMaxErrorFrame[j], 'rotation')}>
+                      <td>{name(j)}</td>
+                      <td>{e.toFixed(3)}</td>
+                      <td>{oe.jointMaxErrorFrame[j]}</td>
+                    </tr>
+                  ))}
+              </tbody>
+            </table>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../testing/random';
+import { syntheticMotion } from '../testing/syntheticMotion';
+import { independentErrors } from '../testing/independentDecode';
+import { independentObjectErrors } from '../testing/independentFk';
+import { compressMotion } from './compress';
+import { PositionFit } from './positionFit';
+import { dpOptimalKeys } from './refine';
+import type { CompressOptions } from './types';
+
+/** A small position channel: a random walk with some smooth drift, (N+1) x 3. */
+function randomChannel(seed: number, N: number): Float64Array {
+  const rnd = seededRandom(seed);
+  const s = new Float64Array((N + 1) * 3);
+  for (let f = 1; f <= N; f++) for (let c = 0; c < 3; c++) s[f * 3 + c] = s[(f - 1) * 3 + c] + Math.sin(f * 0.7 + c) + (rnd() - 0.5) * 2;
+  return s;
+}
+
+/** The fewest keys over all key subsets containing 0, N and the user keys whose every segment is within tolerance. */
+function bruteForceMinKeys(fit: PositionFit, N: number, user: number[], tol: number): number {
+  for (let f = 0; f <= N; f++) fit.fitKey(f);
+  const scratch = new Float64Array(N + 1);
+  let best = Infinity;
+  for (let mask = 0; mask < 1 << (N - 1); mask++) {
+    const keys = [0];
+    for (let f = 1; f < N; f++) if (mask & (1 << (f - 1))) keys.push(f);
+    keys.push(N);
+    if (!user.every((u) => keys.includes(u))) continue;
+    if (keys.length >= best) continue;
+    let ok = true;
+    for (let k = 0; k + 1 < keys.length && ok; k++) if (fit.segmentError(keys[k], keys[k + 1], scratch) > tol) ok = false;
+    if (ok) best = keys.length;
+  }
+  return best;
+}
+
+describe('dpOptimalKeys (segment-independent fits)', () => {
+  it('finds the same key count as brute force over all key subsets, with user keys kept and every frame within tolerance', () => {
+    let nontrivial = 0;
+    for (let seed = 1; seed <= 24; seed++) {
+      const rnd = seededRandom(seed * 7);
+      const N = 6 + (seed % 7); // 6..12 frames: at most 2^11 subsets
+      const source = randomChannel(seed, N);
+      const tol = [0.3, 1, 3][seed % 3];
+      const user = seed % 2 ? [1 + Math.floor(rnd() * (N - 1))] : [];
+      const brute = bruteForceMinKeys(new PositionFit(source, N, 'test'), N, user, tol);
+      const fit = new PositionFit(source, N, 'test');
+      const { keys, outcome } = dpOptimalKeys(fit, user, tol);
+      const frames = keys.frames();
+      expect(frames.length).toBe(brute);
+      for (const u of user) expect(frames).toContain(u);
+      expect(outcome.maxError).toBeLessThanOrEqual(tol);
+      if (brute > 2 + user.length && brute < N + 1) nontrivial++;
+    }
+    expect(nontrivial).toBeGreaterThan(5); // the cases exercise real choices, not all-keys or no-keys
+  });
+
+  it('keeps gaps within 255 frames even when one segment would do', () => {
+    const N = 600;
+    const source = new Float64Array((N + 1) * 3);
+    for (let f = 0; f <= N; f++) source[f * 3] = f * 0.25; // linear: any segment is exact
+    const { keys } = dpOptimalKeys(new PositionFit(source, N, 'test'), [], 0.5);
+    const frames = keys.frames();
+    expect(frames.length).toBe(4);
+    for (let k = 1; k < frames.length; k++) expect(frames[k] - frames[k - 1]).toBeLessThanOrEqual(255);
+  });
+});
+
+const opts = (tol: number, extra: Partial<CompressOptions> = {}): CompressOptions => ({
+  positionTolerance: tol, rotationToleranceDeg: tol, offsetTolerance: tol, name: 'refine_test', ...extra,
+});
+
+describe('refined compression', () => {
+  const cases = [
+    { seed: 31, frames: 240, joints: 5, tol: 0.5, noise: 0.01, offsets: false },
+    { seed: 32, frames: 400, joints: 3, tol: 0.2, noise: 0.004, offsets: true },
+    { seed: 33, frames: 150, joints: 4, tol: 1, noise: 0.03, offsets: false },
+  ];
+  for (const c of cases) {
+    it(`seed ${c.seed}: every frame within tolerance (independent decoder), user keys kept, never more keys than classic on any channel`, () => {
+      const m = syntheticMotion({ frames: c.frames, joints: c.joints, seed: c.seed, noise: c.noise, offsets: c.offsets, userKeys: 5 });
+      const classic = compressMotion(m, opts(c.tol, { method: 'classic' }));
+      const refined = compressMotion(m, opts(c.tol));
+      expect(refined.method).toBe('refined');
+      const ind = independentErrors(m, refined.bytes);
+      const decoded = (kind: string, joint: number) =>
+        kind === 'translation' ? ind.root : kind === 'rotation' ? ind.rot[joint] : ind.off![joint];
+      refined.channels.forEach((ch, i) => {
+        const errs = decoded(ch.kind, ch.joint);
+        const cl = classic.channels[i];
+        for (let t = 0; t <= m.frameCount; t++) {
+          // Within tolerance, or a key whose stored value itself misses it (h16 precision at large root positions).
+          if (!(errs[t] <= c.tol + 1e-9)) expect(ch.keyFrames).toContain(t);
+          expect(Math.abs(ch.errors[t] - errs[t])).toBeLessThan(1e-6);
+        }
+        expect(ch.maxError).toBeLessThanOrEqual(Math.max(c.tol, cl.maxError));
+        for (const u of ch.userKeyFrames) expect(ch.keyFrames).toContain(u);
+        for (let k = 1; k < ch.keyFrames.length; k++) expect(ch.keyFrames[k] - ch.keyFrames[k - 1]).toBeLessThanOrEqual(255);
+        expect([cl.kind, cl.joint]).toEqual([ch.kind, ch.joint]);
+        expect(ch.keyFrames.length).toBeLessThanOrEqual(cl.keyFrames.length);
+      });
+      // The refinement does something: fewer rotation keys than classic overall.
+      const rot = (r: typeof refined) => r.channels.filter((ch) => ch.kind === 'rotation').reduce((s, ch) => s + ch.keyFrames.length, 0);
+      expect(rot(refined)).toBeLessThan(rot(classic));
+      expect(refined.mt3Bytes).toBeLessThan(classic.mt3Bytes);
+      // Trace and lock streams do not depend on the method.
+      expect(refined.mt3.move).toEqual(classic.mt3.move);
+      expect(refined.mt3.fix).toEqual(classic.mt3.fix);
+    });
+  }
+});
+
+describe('object-space error and the skeleton-aware mode', () => {
+  it('reports the FK error of the written bytes at every frame, matching an independent FK', () => {
+    const m = syntheticMotion({ frames: 90, joints: 6, seed: 41, noise: 0.01 });
+    for (const method of ['classic', 'refined'] as const) {
+      const r = compressMotion(m, opts(0.5, { method, shell: 5 }));
+      const oe = r.objectError!;
+      expect(oe.shell).toBe(5);
+      const ind = independentObjectErrors(m, r.mt3, 5);
+      for (let t = 0; t <= m.frameCount; t++) expect(Math.abs(oe.frameMaxError[t] - Math.max(...ind[t]))).toBeLessThan(1e-6);
+      for (let j = 0; j < m.joints.length; j++) expect(Math.abs(oe.jointMaxError[j] - Math.max(...ind.map((row) => row[j])))).toBeLessThan(1e-6);
+      expect(oe.maxError).toBe(Math.max(...oe.jointMaxError));
+    }
+  });
+
+  it('bounds the object-space error by --object-tol at every frame, joint and virtual point (independent FK)', () => {
+    const m = syntheticMotion({ frames: 120, joints: 8, seed: 42, noise: 0.005, userKeys: 3 });
+    for (const D of [0.5, 2]) {
+      const r = compressMotion(m, opts(0.5, { objectTolerance: D, shell: 10 }));
+      expect(r.skeleton).toMatchObject({ objectTolerance: D, shell: 10, met: true });
+      const ind = independentObjectErrors(m, r.mt3, 10);
+      for (const row of ind) for (const e of row) expect(e).toBeLessThanOrEqual(D + 1e-9);
+      // Tolerances came from the chain: a leaf joint gets more than the root.
+      const tol = (j: number) => r.channels.find((ch) => ch.kind === 'rotation' && ch.joint === j)!.tolerance;
+      const leaf = m.joints.findIndex((_, j) => !m.joints.some((o) => o.parent === j));
+      expect(tol(leaf)).toBeGreaterThan(tol(0));
+    }
+  });
+
+  it('refuses a bad object tolerance or shell', () => {
+    const m = syntheticMotion({ frames: 10, joints: 2, seed: 1 });
+    expect(() => compressMotion(m, opts(0.5, { objectTolerance: 0 }))).toThrowError(/object tolerance must be a finite number > 0/);
+    expect(() => compressMotion(m, opts(0.5, { objectTolerance: 1, shell: -1 }))).toThrowError(/shell must be/);
+  });
+});

@@ -1,0 +1,124 @@
+import type { GreedyOutcome } from './greedy';
+import { InnerSearch } from './innerSearch';
+import { KeyList, MAX_KEY_GAP } from './keyList';
+import type { RotationFit } from './rotationFit';
+import { finishOutcome, type TrackFit } from './track';
+
+/** Removal passes over a rotation channel (on CMU captures a second pass removes about 2 % more keys for 40 % more time). */
+const REMOVAL_PASSES = 1;
+
+/**
+ * Refines a rotation channel that the greedy loop has compressed (`keys` and
+ * the fit's stored values are its result): a removal pass drops each non-user
+ * key in turn, searches its two neighbours' inner quaternions against the
+ * source frames of the three segments they touch (on the s12 grid, starting
+ * from their current values), and keeps the drop only while every frame there stays within the
+ * bound. The bound is the tolerance, or the greedy result's own max error when
+ * the stored precision could not meet the tolerance, so the channel's max
+ * error never grows and its key count never does either. User keys, 0 and N
+ * stay; no gap grows past 255 frames.
+ */
+export function refineRotationChannel(fit: RotationFit, keys: KeyList, tolerance: number, greedy: GreedyOutcome, userKeys: ArrayLike<number>): GreedyOutcome {
+  const N = fit.N;
+  const bound = Math.max(tolerance, greedy.maxError);
+  const search = new InnerSearch(fit);
+  const userKey = new Uint8Array(N + 1);
+  userKey[0] = 1;
+  userKey[N] = 1;
+  for (let i = 0; i < userKeys.length; i++) userKey[userKeys[i]] = 1;
+  const chain: number[] = [];
+  const variable = [0, 0];
+  const saved = new Int16Array(8);
+  let removed = 0;
+  for (let pass = 0; pass < REMOVAL_PASSES; pass++) {
+    let removedThisPass = 0;
+    for (let k = keys.next[0]; k !== N && k !== -1; ) {
+      const after = keys.next[k];
+      const a = keys.prev[k];
+      const b = after;
+      if (userKey[k] || b - a > MAX_KEY_GAP) {
+        k = after;
+        continue;
+      }
+      saveInner(fit, a, saved, 0);
+      saveInner(fit, b, saved, 4);
+      keys.remove(k);
+      chain.length = 0;
+      if (keys.prev[a] >= 0) chain.push(keys.prev[a]);
+      chain.push(a, b);
+      if (keys.next[b] >= 0) chain.push(keys.next[b]);
+      // Warm start: the inner quaternions as they were (on CMU captures a closed-form refit for the
+      // new neighbours finds no more removals and costs a chain evaluation per attempt).
+      variable[0] = a;
+      variable[1] = b;
+      const e = search.optimise(chain, variable, bound);
+      if (e <= bound) {
+        removed++;
+        removedThisPass++;
+      } else {
+        keys.insertBetween(a, k, b);
+        restoreInner(fit, a, saved, 0);
+        restoreInner(fit, b, saved, 4);
+      }
+      k = after;
+    }
+    if (removedThisPass === 0) break;
+  }
+  const errors = new Float64Array(N + 1);
+  for (let a = 0; a !== N; a = keys.next[a]) fit.segmentError(a, keys.next[a], errors);
+  return finishOutcome(fit, keys, errors, greedy.inserted - removed);
+}
+
+function saveInner(fit: RotationFit, f: number, into: Int16Array, o: number): void {
+  for (let c = 0; c < 4; c++) into[o + c] = fit.aInt[f * 4 + c];
+}
+
+function restoreInner(fit: RotationFit, f: number, from: Int16Array, o: number): void {
+  fit.setInner(f, from[o], from[o + 1], from[o + 2], from[o + 3]);
+}
+
+/**
+ * The fewest keys for a fit whose stored values at a key depend only on that
+ * key's frame (fitRadius 0, e.g. the Hermite position fit): every segment's
+ * error is then independent of the other keys, so a dynamic programme over
+ * frames finds an exact optimum. Required keys (0, N, user keys) are kept and
+ * no gap exceeds 255 frames. Ties go to the key set whose last segment starts
+ * latest. A segment (a, a+1) has no interior frame, so a solution always exists.
+ */
+export function dpOptimalKeys(fit: TrackFit, userKeys: ArrayLike<number>, tolerance: number): { keys: KeyList; outcome: GreedyOutcome } {
+  if (fit.fitRadius !== 0) throw new Error('dpOptimalKeys needs a segment-independent fit (fitRadius 0)');
+  const N = fit.N;
+  const required = new Uint8Array(N + 1);
+  required[0] = 1;
+  required[N] = 1;
+  for (let i = 0; i < userKeys.length; i++) if (userKeys[i] >= 0 && userKeys[i] <= N) required[userKeys[i]] = 1;
+  for (let f = 0; f <= N; f++) fit.fitKey(f, -1, -1);
+  const best = new Int32Array(N + 1).fill(0x7fffffff);
+  const from = new Int32Array(N + 1).fill(-1);
+  best[0] = 1;
+  const scratch = new Float64Array(N + 1);
+  let lastRequired = 0;
+  for (let b = 1; b <= N; b++) {
+    const lo = Math.max(lastRequired, b - MAX_KEY_GAP);
+    for (let a = b - 1; a >= lo; a--) {
+      if (best[a] + 1 >= best[b]) continue;
+      if (b - a > 1 && !segmentWithin(fit, a, b, tolerance, scratch)) continue;
+      best[b] = best[a] + 1;
+      from[b] = a;
+    }
+    if (required[b]) lastRequired = b;
+  }
+  const frames: number[] = [];
+  for (let f = N; f !== -1; f = from[f]) frames.push(f);
+  frames.reverse();
+  const keys = KeyList.fromFrames(N, frames);
+  const errors = new Float64Array(N + 1);
+  for (let a = 0; a !== N; a = keys.next[a]) fit.segmentError(a, keys.next[a], errors);
+  return { keys, outcome: finishOutcome(fit, keys, errors, frames.length - 2) };
+}
+
+/** Whether every interior frame of segment (a, b) is within tolerance (the reference error, early exit). */
+function segmentWithin(fit: TrackFit, a: number, b: number, tolerance: number, scratch: Float64Array): boolean {
+  if (fit.segmentWithin) return fit.segmentWithin(a, b, tolerance);
+  return !(fit.segmentError(a, b, scratch) > tolerance);
+}

@@ -1,0 +1,86 @@
+/**
+ * Forward kinematics for tests, written apart from the compressor's
+ * (shared/compress/objectError.ts) and from shared/interchange/kinematics.ts:
+ * 3x3 rotation matrices built from the quaternions, plain number arrays.
+ * p_j = p_parent + M_parent off_j, M_j = M_parent M(r_j); the root adds the
+ * root translation. Used to check the object-space error the compressor reports.
+ */
+import type { Motion } from '../motion/types';
+import type { Mt3Motion } from '../mt3/types';
+import { decodePos, decodeRot } from './independentDecode';
+
+type Mat3 = number[]; // row-major
+
+function matFromQuat(q: number[]): Mat3 {
+  const l = Math.sqrt(q[0] ** 2 + q[1] ** 2 + q[2] ** 2 + q[3] ** 2);
+  const [x, y, z, w] = q.map((c) => c / l);
+  return [
+    1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w),
+    2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w),
+    2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y),
+  ];
+}
+function matMul(a: Mat3, b: Mat3): Mat3 {
+  const o: number[] = [];
+  for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) o.push(a[r * 3] * b[c] + a[r * 3 + 1] * b[3 + c] + a[r * 3 + 2] * b[6 + c]);
+  return o;
+}
+function apply(m: Mat3, v: number[]): number[] {
+  return [0, 1, 2].map((r) => m[r * 3] * v[0] + m[r * 3 + 1] * v[1] + m[r * 3 + 2] * v[2]);
+}
+
+/** Positions of every joint and of its virtual points (shell along local X, Y, Z): J x 4 points x 3. */
+export function fkPoints(
+  m: Motion, root: number[], rotation: (j: number) => number[], offset: (j: number) => number[], shell: number,
+): number[][][] {
+  const J = m.joints.length;
+  const pos: number[][] = [];
+  const mat: Mat3[] = [];
+  const out: number[][][] = [];
+  for (let j = 0; j < J; j++) {
+    const p = m.joints[j].parent;
+    const local = matFromQuat(rotation(j));
+    if (p < 0) {
+      pos[j] = offset(j).map((o, c) => o + root[c]);
+      mat[j] = local;
+    } else {
+      const o = apply(mat[p], offset(j));
+      pos[j] = o.map((v, c) => v + pos[p][c]);
+      mat[j] = matMul(mat[p], local);
+    }
+    const pts = [pos[j]];
+    for (let axis = 0; axis < 3; axis++) {
+      const e = [0, 0, 0];
+      e[axis] = shell;
+      pts.push(apply(mat[j], e).map((v, c) => v + pos[j][c]));
+    }
+    out.push(pts);
+  }
+  return out;
+}
+
+/**
+ * Object-space error at every frame and joint (J entries per frame): the
+ * largest distance between the decoded and source positions of the joint and
+ * its virtual points. The decoded motion comes from the independent decoder;
+ * without offset streams the source's frame 0 offsets stand in (as the game's
+ * skeleton does).
+ */
+export function independentObjectErrors(m: Motion, mt3: Mt3Motion, shell: number): number[][] {
+  const J = m.joints.length;
+  const out: number[][] = [];
+  const off = (f: number, j: number) => [0, 1, 2].map((c) => m.offset[(f * J + j) * 4 + c]);
+  for (let t = 0; t <= m.frameCount; t++) {
+    const src = fkPoints(
+      m, [0, 1, 2].map((c) => m.translation[t * 4 + c]),
+      (j) => [0, 1, 2, 3].map((c) => m.rotation[(t * J + j) * 4 + c]), (j) => off(t, j), shell,
+    );
+    const dec = fkPoints(
+      m, decodePos(mt3.root.frames, mt3.root.position, mt3.root.velocity, t),
+      (j) => decodeRot(mt3, j, t),
+      (j) => (mt3.offsets ? decodePos(mt3.offsets[j].frames, mt3.offsets[j].position, mt3.offsets[j].velocity, t) : off(0, j)), shell,
+    );
+    out.push(src.map((pts, j) => Math.max(...pts.map((p, k) => Math.hypot(p[0] - dec[j][k][0], p[1] - dec[j][k][1], p[2] - dec[j][k][2])))));
+  }
+  return out;
+}
