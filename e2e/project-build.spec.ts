@@ -20,8 +20,8 @@ function bytes(path: string): Uint8Array {
 test('the sample project opens with every motion in archive order and its status', async ({ page, workspace, electronApp, pageErrors, saveScreenshot }) => {
   await openSampleProject(page, workspace, electronApp);
   const motions = page.getByTestId('project-motion');
-  await expect(motions).toHaveCount(3);
-  expect(await motions.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.name))).toEqual(['walk', 'cmu_01_01', 'walk_rough']);
+  await expect(motions).toHaveCount(4);
+  expect(await motions.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.name))).toEqual(['walk', 'cmu_01_01', 'walk_rough', 'walk_60']);
   // the dry-run check fills in keys, bytes, max error and SEV events for each motion
   for (const [name, events] of [['walk', 10], ['cmu_01_01', 30], ['walk_rough', 0]] as const) {
     const row = page.locator(`[data-testid="project-motion"][data-name="${name}"]`);
@@ -29,6 +29,13 @@ test('the sample project opens with every motion in archive order and its status
     await expect(row.getByTestId('project-motion-events')).toHaveText(`${events} ev`);
   }
   await expect(page.getByTestId('project-problems')).toHaveCount(0);
+  // effective durations: frames / fps / speed (walk_60 is resampled from 60 fps; the alias walk_slow plays walk at half speed)
+  const duration = (name: string) => page.locator(`[data-testid="project-motion"][data-name="${name}"]`).getByTestId('project-motion-duration');
+  await expect(duration('walk')).toHaveText('4.40 s');
+  await expect(duration('cmu_01_01')).toHaveText('18.32 s');
+  await expect(duration('walk_60')).toHaveText('2.20 s', { timeout: 30_000 });
+  await expect(duration('walk_60')).toHaveAttribute('title', 'effective duration 2200 ms = 132 frames / 30 fps (resampled from 60 fps) / speed 2');
+  await expect(page.locator('[data-testid="project-alias"][data-name="walk_slow"]').getByTestId('project-alias-duration')).toHaveText('8.80 s');
   // the tuner compresses the open motion with the project's tolerances and overrides: its keys match the build's
   const walkStats = await page.locator('[data-testid="project-motion"][data-name="walk"]').getByTestId('project-motion-stats').textContent();
   await expect(page.getByTestId('stat-total-keys')).toHaveText(/^(\d+)$/.exec(/(\d+) keys/.exec(walkStats ?? '')![1])![1]);
@@ -54,7 +61,7 @@ test('reorder by drag, build the archives with progress, and read the .mar names
   const rough = page.locator('[data-testid="project-motion"][data-name="walk_rough"]');
   await rough.dragTo(page.locator('[data-testid="project-motion"][data-name="cmu_01_01"]'));
   const order = () => page.getByTestId('project-motion').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.name));
-  await expect.poll(order).toEqual(['walk', 'walk_rough', 'cmu_01_01']);
+  await expect.poll(order).toEqual(['walk', 'walk_rough', 'cmu_01_01', 'walk_60']);
   await expect(page.getByTestId('project-dirty')).toBeVisible();
 
   await page.getByTestId('project-build').click();
@@ -62,11 +69,11 @@ test('reorder by drag, build the archives with progress, and read the .mar names
   await expect(dialog).toBeVisible();
   await expect(dialog.getByTestId('build-progress')).toBeVisible();
   await expect(dialog.getByTestId('build-state')).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
-  // Done means full: validate + 3 motions + write, and the fill spans the whole bar.
+  // Done means full: validate + 4 motions (the alias is not compressed again) + write, and the fill spans the whole bar.
   const bar = dialog.getByTestId('build-progress');
-  await expect(bar).toHaveAttribute('data-motions-done', '3');
-  await expect(bar).toHaveAttribute('aria-valuenow', '5');
-  await expect(bar).toHaveAttribute('aria-valuemax', '5');
+  await expect(bar).toHaveAttribute('data-motions-done', '4');
+  await expect(bar).toHaveAttribute('aria-valuenow', '6');
+  await expect(bar).toHaveAttribute('aria-valuemax', '6');
   await expect(bar).toHaveAttribute('data-fraction', '1');
   const [fillW, barW] = await bar.evaluate((el) => [el.querySelector('[data-testid="build-progress-fill"]')!.getBoundingClientRect().width, el.clientWidth]);
   expect(fillW).toBeCloseTo(barW, 0);
@@ -76,7 +83,7 @@ test('reorder by drag, build the archives with progress, and read the .mar names
 
   const mar = readMar(bytes(workspace.path('out/stage.mar')));
   const sar = readSar(bytes(workspace.path('out/stage.sar')));
-  expect(mar.entries.map((e) => e.name)).toEqual(['walk', 'walk_rough', 'cmu_01_01'].map(gvStrCode));
+  expect(mar.entries.map((e) => e.name)).toEqual(['walk', 'walk_rough', 'cmu_01_01', 'walk_60', 'walk_slow'].map(gvStrCode)); // the alias walk_slow is the last entry
   expect(sar.entries.map((e) => e.name)).toEqual(mar.entries.map((e) => e.name));
   const sevEvents = (file: string) =>
     parseSevStrict(readFileSync(workspace.path(file), 'utf8')).events.map((e) => ({ frame: e.frame, se: e.se, joint: e.joint ?? 0xff })).sort((a, b) => a.frame - b.frame);
@@ -91,7 +98,7 @@ test('reorder by drag, build the archives with progress, and read the .mar names
   await page.getByTestId('project-save').click();
   await expect(page.getByTestId('project-dirty')).toHaveCount(0);
   const saved = JSON.parse(readFileSync(workspace.path('sample.actguy.json'), 'utf8'));
-  expect(saved.motions.map((m: { name: string }) => m.name)).toEqual(['walk', 'walk_rough', 'cmu_01_01']);
+  expect(saved.motions.map((m: { name: string }) => m.name)).toEqual(['walk', 'walk_rough', 'cmu_01_01', 'walk_60']);
   expect(pageErrors).toEqual([]);
 });
 
@@ -115,7 +122,7 @@ test('add a motion to the project, check it, and remove it again', async ({ page
   await chooseFile(page, electronApp, workspace, 'cmu_01_01.mtn', 'open', () => page.getByTestId('project-add-motion').click());
   const added = page.locator('[data-testid="project-motion"][data-name="cmu_01_01_2"]');
   await expect(added).toBeVisible();
-  await expect(page.getByTestId('project-motion')).toHaveCount(4);
+  await expect(page.getByTestId('project-motion')).toHaveCount(5);
   await page.getByTestId('project-check').click();
   await expect(added.getByTestId('project-motion-stats')).toContainText(/\d+ keys/, { timeout: 30_000 });
   await expect(added.getByTestId('project-motion-events')).toHaveText('0 ev');
@@ -125,7 +132,7 @@ test('add a motion to the project, check it, and remove it again', async ({ page
   await page.getByTestId('project-remove-motion').click();
   await expect(page.getByTestId('confirm-dialog')).toContainText('Remove cmu_01_01_2 from the project?');
   await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Remove' }).click();
-  await expect(page.getByTestId('project-motion')).toHaveCount(3);
+  await expect(page.getByTestId('project-motion')).toHaveCount(4);
   await expect(page.getByTestId('project-dirty')).toHaveCount(0); // back to the text on disk
   expect(pageErrors).toEqual([]);
 });

@@ -14,20 +14,20 @@ test('undo and redo a drag-reorder in order with SEV and motion edits', async ({
   await page.keyboard.press('t'); // 1: motion edit (trace key at frame 0)
   await expect(traceAt0).toHaveCount(hadTrace0 ? 0 : 1);
   await page.locator('[data-testid="project-motion"][data-name="walk_rough"]').dragTo(page.locator('[data-testid="project-motion"][data-name="walk"]')); // 2: reorder
-  await expect.poll(order).toEqual(['walk_rough', 'walk', 'cmu_01_01']);
+  await expect.poll(order).toEqual(['walk_rough', 'walk', 'cmu_01_01', 'walk_60']);
   await page.getByTestId('sev-add-event').click(); // 3: SEV edit
   await expect(page.getByTestId('sev-marker')).toHaveCount(11);
 
   await page.locator('body').click({ position: { x: 5, y: 990 } }); // focus out of any button: shortcuts apply
   await page.keyboard.press('Control+z'); // undoes 3
   await expect(page.getByTestId('sev-marker')).toHaveCount(10);
-  await expect.poll(order).toEqual(['walk_rough', 'walk', 'cmu_01_01']);
+  await expect.poll(order).toEqual(['walk_rough', 'walk', 'cmu_01_01', 'walk_60']);
   await page.getByTestId('menu-edit').click();
   await expect(page.getByTestId('menu-undo')).toContainText('Move walk_rough to index 0');
   await page.getByTestId('menu-edit').click(); // closes the menu
   await expect(page.getByTestId('menu-undo')).toHaveCount(0);
   await page.keyboard.press('Control+z'); // undoes 2 in one step
-  await expect.poll(order).toEqual(['walk', 'cmu_01_01', 'walk_rough']);
+  await expect.poll(order).toEqual(['walk', 'cmu_01_01', 'walk_rough', 'walk_60']);
   await expect(page.getByTestId('project-dirty')).toHaveCount(0);
   await expect(traceAt0).toHaveCount(hadTrace0 ? 0 : 1); // 1 is older: still there
   await page.keyboard.press('Control+z'); // undoes 1
@@ -36,7 +36,7 @@ test('undo and redo a drag-reorder in order with SEV and motion edits', async ({
   await page.keyboard.press('Control+y'); // redoes 1
   await expect(traceAt0).toHaveCount(hadTrace0 ? 0 : 1);
   await page.keyboard.press('Control+y'); // redoes 2
-  await expect.poll(order).toEqual(['walk_rough', 'walk', 'cmu_01_01']);
+  await expect.poll(order).toEqual(['walk_rough', 'walk', 'cmu_01_01', 'walk_60']);
   await expect(page.getByTestId('project-dirty')).toBeVisible();
   await saveScreenshot('project-undo-redo');
   expect(pageErrors).toEqual([]);

@@ -41,7 +41,7 @@ export async function openSampleProject(page: Page, workspace: Workspace, electr
   localOutputs(workspace);
   await waitForDocument(page);
   await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () => page.getByTestId('project-open').first().click());
-  await expect(page.getByTestId('project-motion')).toHaveCount(3);
+  await expect(page.getByTestId('project-motion')).toHaveCount(4);
   await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
   await waitForDocument(page);
 }

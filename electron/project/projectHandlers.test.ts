@@ -7,7 +7,7 @@ import { readMar } from '../../shared/mar/read';
 import { readSar } from '../../shared/sar/read';
 import { gvStrCode } from '../../shared/strcode';
 import type { DialogPort } from '../dialogPort';
-import { createPathPolicy } from '../pathPolicy';
+import { canonicalPath, createPathPolicy } from '../pathPolicy';
 import { readInputFile } from '../build/files';
 import { bundleWorkerForTests } from '../compress/buildWorkerForTests';
 import { runBuildJob } from './buildJob';
@@ -78,12 +78,28 @@ function handlers(launchBuild: BuildJobLauncher = inProcess, dialogs: DialogPort
 }
 
 describe('project handlers', () => {
+  it('a project the user chose outside the window (double-click, Open With) is granted like a dialog pick; any other opened by path is only read', async () => {
+    const { dir, project } = workspace();
+    const other = workspace();
+    const policy = createPathPolicy();
+    const chosen = new Set([canonicalPath(project)]);
+    const h = createProjectHandlers({ policy, dialogs: noDialogs, launchBuild: inProcess, checkText: inProcessTextChecker, userChoseProject: (p) => chosen.has(p) });
+    // main allows the handed-over file itself (electron/main.ts deliverSystemFile); the project then grants what it names.
+    policy.allowFile(project);
+    policy.allowFile(other.project);
+    await expect(h.readProjectText({ path: join(dir, 'walk.sev') })).rejects.toThrow(/refused/);
+    await h.openProject({ path: project });
+    expect((await h.readProjectText({ path: join(dir, 'walk.sev') })).text).toContain('walk');
+    await h.openProject({ path: other.project });
+    await expect(h.readProjectText({ path: join(other.dir, 'walk.sev') })).rejects.toThrow(/refused/);
+  });
+
   it('a project picked in the open dialog allows exactly the files it lists', async () => {
     const { dir, project } = workspace();
     const { policy, h, openPicked } = handlers();
     await expect(h.openProject({ path: project })).rejects.toThrow(/refused/);
     const text = await openPicked(project);
-    expect(JSON.parse(text).motions.map((m: { name: string }) => m.name)).toEqual(['walk', 'cmu_01_01', 'walk_rough']);
+    expect(JSON.parse(text).motions.map((m: { name: string }) => m.name)).toEqual(['walk', 'cmu_01_01', 'walk_rough', 'walk_60']);
     const sev = await h.readProjectText({ path: join(dir, 'walk.sev') });
     expect(sev.text).toContain('se 0 SE_FOOT_L variants');
     expect((await h.readProjectText({ path: join(dir, 'default.sls') })).text).toContain('SE_FOOT_L');
@@ -205,12 +221,12 @@ describe('project handlers', () => {
     const done = await settle(() => h.getBuildStatus({ buildId: started.buildId }));
     expect(done.errors).toEqual([]);
     expect(done.state).toBe('done');
-    expect(done.motions.map((m) => [m.name, m.events])).toEqual([['walk', 11], ['cmu_01_01', 30], ['walk_rough', 0]]);
+    expect(done.motions.map((m) => [m.name, m.events])).toEqual([['walk', 11], ['cmu_01_01', 30], ['walk_rough', 0], ['walk_60', 0]]);
     expect(done.motions.every((m) => m.totalKeys > 0 && m.maxErrorRatio > 0)).toBe(true);
     expect(done.written.map((p) => p.slice(dir.length + 1))).toEqual(['out/stage.mar', 'out/stage.sar', 'out/stage.report.json']);
     const mar = readMar(new Uint8Array(readFileSync(join(dir, 'out/stage.mar'))));
     const sar = readSar(new Uint8Array(readFileSync(join(dir, 'out/stage.sar'))));
-    expect(mar.entries.map((e) => e.name)).toEqual(['walk', 'cmu_01_01', 'walk_rough'].map(gvStrCode));
+    expect(mar.entries.map((e) => e.name)).toEqual(['walk', 'cmu_01_01', 'walk_rough', 'walk_60', 'walk_slow'].map(gvStrCode)); // the alias walk_slow is the last entry
     expect(sar.entries[0].events.find((e) => e.frame === 70)).toEqual({ frame: 70, se: 2, joint: 3 });
   });
 

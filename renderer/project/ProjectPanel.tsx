@@ -8,6 +8,7 @@ import {
   addMotion, buildArchives, checkProject, moveMotion, openProjectDialog, removeMotion, revealProblem, saveProjectAndSev, selectMotion,
   storeTunerTolerances,
 } from './projectActions';
+import { aliasRows, durationTitle, formatDurationMs } from './durations';
 import './project.css';
 
 function kb(bytes: number): string {
@@ -53,6 +54,7 @@ export function ProjectPanel() {
   const state = projectStore.getState();
   const problemsOf = (i: number) => allProblems.filter((p) => motionOfProblem(state, p) === i);
   const title = path ? path.split(/[\\/]/).pop() : null;
+  const aliases = aliasRows(json?.aliases, status);
 
   return (
     <section className="panel project-panel" aria-label="Project" data-testid="project-panel">
@@ -134,6 +136,7 @@ export function ProjectPanel() {
                             max {st.maxRotationErrorDeg.toFixed(2)}°
                           </span>
                           <span title="SEV events" data-testid="project-motion-events">{st.events} ev</span>
+                          <span title={durationTitle(st)} data-testid="project-motion-duration">{formatDurationMs(st.durationMs)}</span>
                         </>
                       ) : (
                         <span className="dim">{checking ? 'checking…' : probs.length ? 'not built' : '—'}</span>
@@ -145,6 +148,21 @@ export function ProjectPanel() {
               );
             })}
           </ol>
+          {aliases.length > 0 && (
+            <div className="project-aliases" data-testid="project-aliases">
+              <div className="sub">Aliases (archive entries {json!.motions.length}..{json!.motions.length + aliases.length - 1}: a motion's data under another name)</div>
+              <ul>
+                {aliases.map((a) => (
+                  <li key={a.name} data-testid="project-alias" data-name={a.name}>
+                    <b>{a.name}</b> <span className="dim">→ {a.target}{a.speed !== 1 ? ` ×${a.speed}` : ''}</span>{' '}
+                    <span className={a.error ? 'bad small' : 'small'} title={a.error ?? 'effective duration: the target\'s frames / fps / the alias\'s speed'} data-testid="project-alias-duration">
+                      {a.error ? 'invalid duration' : a.durationMs === null ? '—' : formatDurationMs(a.durationMs)}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
           {allProblems.length > 0 && (
             <div className="project-problems" data-testid="project-problems">
               <div className="sub">Problems ({allProblems.length}) — the build is refused until they are fixed</div>

@@ -36,21 +36,21 @@ beforeEach(() => {
 
 describe('project edits in the window-wide undo order', () => {
   it('a reorder is one step, undone and redone in order with SEV and motion edits', () => {
-    expect(order()).toEqual(['walk', 'cmu_01_01', 'walk_rough']);
+    expect(order()).toEqual(['walk', 'cmu_01_01', 'walk_rough', 'walk_60']);
     const sevBefore = sevStore.getState().file!.doc;
     sevStore.getState().edit('Move event', (doc) => ({ ...doc, events: doc.events.map((e, i) => (i === 0 ? { ...e, frame: e.frame + 2 } : e)) }));
     moveMotion(0, 2); // a drag-reorder drops once: one moveMotion call
     documentStore.getState().keys.toggle(0, 4);
-    expect(order()).toEqual(['cmu_01_01', 'walk_rough', 'walk']);
+    expect(order()).toEqual(['cmu_01_01', 'walk_rough', 'walk', 'walk_60']);
     expect(selected()).toBe('walk');
     expect(isProjectDirty(projectStore.getState())).toBe(true);
 
     undoLatest(); // the key toggle
     expect(documentStore.getState().dirty).toBe(false);
-    expect(order()).toEqual(['cmu_01_01', 'walk_rough', 'walk']);
+    expect(order()).toEqual(['cmu_01_01', 'walk_rough', 'walk', 'walk_60']);
     expect(latestUndoLabel()).toBe('Move walk to index 2');
     undoLatest(); // the reorder, in one step
-    expect(order()).toEqual(['walk', 'cmu_01_01', 'walk_rough']);
+    expect(order()).toEqual(['walk', 'cmu_01_01', 'walk_rough', 'walk_60']);
     expect(selected()).toBe('walk');
     expect(isProjectDirty(projectStore.getState())).toBe(false);
     expect(sevStore.getState().file!.doc).not.toBe(sevBefore); // the SEV edit is older: still there
@@ -61,7 +61,7 @@ describe('project edits in the window-wide undo order', () => {
     expect(sevStore.getState().file!.doc).not.toBe(sevBefore);
     expect(latestRedoLabel()).toBe('Move walk to index 2');
     redoLatest();
-    expect(order()).toEqual(['cmu_01_01', 'walk_rough', 'walk']);
+    expect(order()).toEqual(['cmu_01_01', 'walk_rough', 'walk', 'walk_60']);
     expect(selected()).toBe('walk');
     redoLatest();
     expect(documentStore.getState().dirty).toBe(true);
@@ -69,10 +69,10 @@ describe('project edits in the window-wide undo order', () => {
 
   it('opening another project motion keeps the project steps; opening another project drops them', () => {
     moveMotion(2, 0);
-    expect(order()).toEqual(['walk_rough', 'walk', 'cmu_01_01']);
+    expect(order()).toEqual(['walk_rough', 'walk', 'cmu_01_01', 'walk_60']);
     loadMotion('cmu_01_01'); // switching motions clears motion and SEV history only
     undoLatest();
-    expect(order()).toEqual(['walk', 'cmu_01_01', 'walk_rough']);
+    expect(order()).toEqual(['walk', 'cmu_01_01', 'walk_rough', 'walk_60']);
     redoLatest();
     projectStore.getState().close();
     projectStore.getState().adopt('/ws/other.actguy.json', sampleProjectText);

@@ -111,3 +111,13 @@ function writeMoveStream(w: BitWriter, t: TraceTrack): void {
   }
   w.align();
 }
+
+/**
+ * A copy of an encoded MT3 under another name hash (header word 0): the same
+ * streams, byte for byte, as a project alias reuses a motion's compressed data.
+ */
+export function withMt3Name(bytes: Uint8Array, nameHash: number): Uint8Array {
+  const out = bytes.slice();
+  new DataView(out.buffer, out.byteOffset, out.byteLength).setUint32(MT3_HDR_NAME, nameHash >>> 0, true);
+  return out;
+}

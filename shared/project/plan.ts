@@ -7,7 +7,8 @@
  */
 import { compressMotion } from '../compress/compress';
 import { objectErrorJson, type CompressReportJson } from '../compress/report';
-import type { CompressOptions, CompressResult } from '../compress/types';
+import type { ObjectErrorReport } from '../compress/objectError';
+import type { ChannelReport, CompressOptions, CompressResult, CompressWarning } from '../compress/types';
 import { FormatError, inFile } from '../errors';
 import { writeMar } from '../mar/write';
 import type { Motion } from '../motion/types';
@@ -22,7 +23,10 @@ import type { SeTableReadResult } from '../se-tables/types';
 import { parseSev } from '../sev/parse';
 import { decodeUtf8Text } from '../sev/text';
 import { formatStrCode } from '../strcode';
-import type { ResolvedMotion, ResolvedProject } from './types';
+import { effectiveDurationMs, formatFps } from '../motion/frameRate';
+import { resampleMotion } from '../motion/resample';
+import { withMt3Name } from '../mt3/write';
+import type { ResolvedAlias, ResolvedMotion, ResolvedProject } from './types';
 
 /**
  * Reads a whole file. Throws an Error whose message says why in words (the
@@ -34,18 +38,32 @@ export type ReadFile = (path: string) => Uint8Array;
 /** A motion whose inputs all read and validated. */
 export interface PreparedMotion {
   resolved: ResolvedMotion;
+  /** The motion as the game will play it: resampled to the project's fps when it asked for that. */
   motion: Motion;
+  /** The MTN's own rate and frame count, when the build resampled it. */
+  resampledFrom?: { fps: number; frameCount: number };
+  /** Effective playback duration in ms: round(frames / fps / speed * 1000). */
+  durationMs: number;
   /** Rotation tolerance overrides by joint index (names resolved against the skeleton). */
   rotationOverridesDeg: Record<number, number>;
   sev?: SevSource;
+}
+
+/** An alias with its target's frame count and its own effective duration. */
+export interface PreparedAlias {
+  resolved: ResolvedAlias;
+  frameCount: number;
+  durationMs: number;
 }
 
 /** Everything validated and ready to compress. */
 export interface PreparedBuild {
   project: ResolvedProject;
   motions: PreparedMotion[];
+  /** Archive entries after the motions, reusing their targets' data. */
+  aliases: PreparedAlias[];
   table: SeNameTable;
-  /** SAR entries in archive order (SEVs paired, checked, compiled). */
+  /** SAR entries in archive order, aliases included (SEVs paired, checked, compiled). */
   sarEntries: SarEntry[];
   /** Skipped table lines and other things worth a look; never stop a build. */
   warnings: FormatError[];
@@ -104,7 +122,9 @@ export function prepareBuild(project: ResolvedProject, readFile: ReadFile): Prep
   for (const m of project.motions) {
     const where = `motions[${m.index}]`;
     const bytes = read(m.mtnPath, `${where}.mtn`);
-    const motion = bytes ? collect(() => inFile(m.mtnPath, () => readMtn(bytes))) : undefined;
+    const asRead = bytes ? collect(() => inFile(m.mtnPath, () => readMtn(bytes))) : undefined;
+    const played = asRead ? atGameRate(m, asRead, project.fps, pfail, collect) : undefined;
+    const motion = played?.motion;
     let sev: SevSource | undefined;
     if (m.sevPath) {
       const sevBytes = read(m.sevPath, `${where}.sev`);
@@ -130,7 +150,8 @@ export function prepareBuild(project: ResolvedProject, readFile: ReadFile): Prep
     }
     // A bad override is already an error; the motion still takes part in the SEV checks below.
     const overrides = resolveRotationOverrides(m, motion, pfail) ?? {};
-    motions.push({ resolved: m, motion, rotationOverridesDeg: overrides, sev });
+    const durationMs = durationOf(motion.frameCount, project.fps, m.speed, `motion ${m.name}`, `${where}.speed`, pfail);
+    motions.push({ resolved: m, motion, resampledFrom: played!.resampledFrom, durationMs, rotationOverridesDeg: overrides, sev });
     if (sev) sevs.push(sev);
   }
 
@@ -141,10 +162,47 @@ export function prepareBuild(project: ResolvedProject, readFile: ReadFile): Prep
     }));
     const packed = packSarEntries(mar, sevs, merged.table, project.marPath);
     errors.push(...packed.errors);
-    sarEntries = packed.entries;
+    // An alias's entry is its target's, SE slots and events included, under the alias's name hash.
+    sarEntries = [...packed.entries, ...project.aliases.map((a) => ({ ...packed.entries[a.targetIndex], name: a.hash }))];
+  }
+  const aliases: PreparedAlias[] = [];
+  for (const a of project.aliases) {
+    const target = motions.find((p) => p.resolved.index === a.targetIndex);
+    if (!target) continue; // the target's own errors are already reported
+    const frameCount = target.motion.frameCount;
+    aliases.push({ resolved: a, frameCount, durationMs: durationOf(frameCount, project.fps, a.speed, `alias ${a.name} (of ${a.target})`, `aliases[${a.aliasIndex}].speed`, pfail) });
   }
   if (errors.length) return { ok: false, errors, warnings };
-  return { ok: true, prepared: { project, motions, table: merged.table, sarEntries, warnings } };
+  return { ok: true, prepared: { project, motions, aliases, table: merged.table, sarEntries, warnings } };
+}
+
+/**
+ * The motion at the rate the game plays (an MT3 stores no rate): as read when
+ * its fps is the project's, resampled (slerp / lerp, as import does) when the
+ * motion or the project asks for that, else an error naming the motion and
+ * both rates.
+ */
+function atGameRate(
+  m: ResolvedMotion, motion: Motion, fps: number,
+  fail: (where: string, detail: string) => void, collect: <T>(fn: () => T) => T | undefined,
+): { motion: Motion; resampledFrom?: { fps: number; frameCount: number } } | undefined {
+  if (motion.fps === fps) return { motion };
+  if (!m.resample) {
+    fail(`motions[${m.index}].mtn`, `motion ${m.name}: ${m.mtnPath} is ${formatFps(motion.fps)} fps but the project plays motions at ${formatFps(fps)} fps (an MT3 stores no rate, so it would play at ${Number((fps / motion.fps).toFixed(3))}x speed); set "resample": true on the motion or the project, or re-import it at ${formatFps(fps)} fps`);
+    return undefined;
+  }
+  const resampled = collect(() => inFile(m.mtnPath, () => resampleMotion(motion, fps)));
+  return resampled && { motion: resampled, resampledFrom: { fps: motion.fps, frameCount: motion.frameCount } };
+}
+
+/** effectiveDurationMs, with a failure reported as a project error naming the motion or alias; 0 when it failed. */
+function durationOf(frames: number, fps: number, speed: number, who: string, where: string, fail: (where: string, detail: string) => void): number {
+  try {
+    return effectiveDurationMs(frames, fps, speed);
+  } catch (e) {
+    fail(where, `${who}: ${(e as Error).message}`);
+    return 0;
+  }
 }
 
 /** Joint index or joint name -> joint index, checked against the skeleton; undefined when any key is bad. */
@@ -208,6 +266,28 @@ export interface BuildReportMotion {
   skeleton: CompressReportJson['skeleton'];
   seSlots: number;
   events: number;
+  /** The rate the game plays it at (the project's fps). */
+  fps: number;
+  /** The MTN's own rate and frame count when the build resampled it to `fps`, else null. */
+  resampledFrom: { fps: number; frameCount: number } | null;
+  /** Authored playback factor. */
+  speed: number;
+  /** Effective playback duration: round(frameCount / fps / speed * 1000) ms. */
+  durationMs: number;
+}
+
+/** An alias's line in the build report. */
+export interface BuildReportAlias {
+  /** Archive index (after every motion). */
+  index: number;
+  name: string;
+  hash: string;
+  /** The motion whose compressed data and .sev it reuses. */
+  target: string;
+  targetIndex: number;
+  frameCount: number;
+  speed: number;
+  durationMs: number;
 }
 
 /** The JSON build report written beside the outputs. */
@@ -218,9 +298,12 @@ export interface BuildReport {
   /** Absolute path of the project file when known: `info stage.sar` finds names through it. */
   projectAbsolute?: string;
   outputs: { mar: { path: string; bytes: number }; sar: { path: string; bytes: number }; report: string };
+  /** The game's playback rate every motion was built for. */
+  fps: number;
   motions: BuildReportMotion[];
+  aliases: BuildReportAlias[];
   /** No timings here: the report is part of a reproducible build (byte-identical for the same inputs). */
-  totals: { motions: number; keys: number; mtnBytes: number; mt3Bytes: number; events: number };
+  totals: { motions: number; aliases: number; keys: number; mtnBytes: number; mt3Bytes: number; events: number };
   warnings: string[];
 }
 
@@ -230,12 +313,46 @@ export interface BuildOutput {
   bytes: Uint8Array;
 }
 
+/**
+ * What a build keeps of one compression: the MT3 bytes and the figures the
+ * report and the progress lines need. Structured-clone friendly (it crosses
+ * worker threads) and small enough to cache (no per-frame error arrays).
+ */
+export interface CompressedMotion extends Pick<CompressResult, 'bytes' | 'totalKeys' | 'mt3Bytes' | 'mtnBytes' | 'ratio' | 'ms' | 'method' | 'skeleton'> {
+  /** The object-space error without its per-frame array. */
+  objectError: Omit<ObjectErrorReport, 'frameMaxError'> | null;
+  channels: Pick<ChannelReport, 'kind' | 'joint' | 'tolerance' | 'maxError' | 'maxErrorFrame' | 'met'>[];
+  warnings: Pick<CompressWarning, 'kind' | 'joint' | 'frame' | 'error' | 'tolerance' | 'message'>[];
+}
+
+/** The summary a build keeps of a CompressResult. */
+export function compressedMotionOf(r: CompressResult): CompressedMotion {
+  return {
+    bytes: r.bytes,
+    totalKeys: r.totalKeys,
+    mt3Bytes: r.mt3Bytes,
+    mtnBytes: r.mtnBytes,
+    ratio: r.ratio,
+    ms: r.ms,
+    method: r.method,
+    ...(r.skeleton ? { skeleton: { ...r.skeleton } } : {}),
+    objectError: r.objectError && {
+      shell: r.objectError.shell, jointMaxError: r.objectError.jointMaxError.slice(), jointMaxErrorFrame: r.objectError.jointMaxErrorFrame.slice(),
+      maxError: r.objectError.maxError, maxErrorJoint: r.objectError.maxErrorJoint, maxErrorFrame: r.objectError.maxErrorFrame,
+    },
+    channels: r.channels.map((c) => ({ kind: c.kind, joint: c.joint, tolerance: c.tolerance, maxError: c.maxError, maxErrorFrame: c.maxErrorFrame, met: c.met })),
+    warnings: r.warnings.map((w) => ({ kind: w.kind, joint: w.joint, frame: w.frame, error: w.error, tolerance: w.tolerance, message: w.message })),
+  };
+}
+
 export interface BuildProgress {
   /** 0-based archive index of the motion just compressed. */
   index: number;
   count: number;
   name: string;
-  result: CompressResult;
+  result: CompressedMotion;
+  /** Whether the result came from the build cache instead of the compressor. */
+  cached?: boolean;
 }
 
 export type BuildResult =
@@ -245,7 +362,8 @@ export type BuildResult =
 /**
  * The one settings object a prepared motion is compressed with (tolerances,
  * overrides, method, skeleton-aware bound): everything besides the samples
- * and key flags that decides the bytes.
+ * and key flags that decides the bytes. The build cache hashes this whole
+ * object into its key, so a setting added here enters the key by itself.
  */
 export function compressOptionsFor(p: PreparedMotion): CompressOptions {
   const r = p.resolved;
@@ -265,11 +383,11 @@ export function compressOptionsFor(p: PreparedMotion): CompressOptions {
 /** Compresses every prepared motion and assembles the .mar, the .sar and the report (in memory). */
 export function executeBuild(prepared: PreparedBuild, onProgress?: (p: BuildProgress) => void): BuildResult {
   const errors: FormatError[] = [];
-  const results: CompressResult[] = [];
+  const results: CompressedMotion[] = [];
   prepared.motions.forEach((p, k) => {
     const r = p.resolved;
     try {
-      const result = inFile(r.mtnPath, () => compressMotion(p.motion, compressOptionsFor(p)));
+      const result = compressedMotionOf(inFile(r.mtnPath, () => compressMotion(p.motion, compressOptionsFor(p))));
       results.push(result);
       onProgress?.({ index: k, count: prepared.motions.length, name: r.name, result });
     } catch (e) {
@@ -278,13 +396,23 @@ export function executeBuild(prepared: PreparedBuild, onProgress?: (p: BuildProg
     }
   });
   if (errors.length) return { ok: false, errors, warnings: prepared.warnings };
+  return assembleBuild(prepared, results);
+}
 
+/**
+ * The .mar, the .sar and the report from every motion's compressed result, in
+ * archive order. Depends only on its arguments (no clock, no finishing order),
+ * so a build is byte-identical however its motions were compressed: serially,
+ * by N workers, or from the cache.
+ */
+export function assembleBuild(prepared: PreparedBuild, results: readonly CompressedMotion[]): BuildResult {
   const { project } = prepared;
   let mar: Uint8Array;
   let sar: Uint8Array;
   try {
-    mar = inFile(project.marPath, () => writeMar(results.map((r) => r.bytes)));
-    sar = inFile(project.sarPath, () => writeSar(prepared.sarEntries, prepared.motions.map((p) => p.resolved.hash)));
+    const aliasBlobs = prepared.aliases.map((a) => withMt3Name(results[a.resolved.targetIndex].bytes, a.resolved.hash));
+    mar = inFile(project.marPath, () => writeMar([...results.map((r) => r.bytes), ...aliasBlobs]));
+    sar = inFile(project.sarPath, () => writeSar(prepared.sarEntries, [...prepared.motions.map((p) => p.resolved.hash), ...prepared.aliases.map((a) => a.resolved.hash)]));
   } catch (e) {
     if (!(e instanceof FormatError)) throw e;
     return { ok: false, errors: [e], warnings: prepared.warnings };
@@ -319,8 +447,22 @@ export function executeBuild(prepared: PreparedBuild, onProgress?: (p: BuildProg
       skeleton: res.skeleton ? { ...res.skeleton } : null,
       seSlots: entry.seCodes.length / 8,
       events: entry.events.length,
+      fps: project.fps,
+      resampledFrom: p.resampledFrom ?? null,
+      speed: r.speed,
+      durationMs: p.durationMs,
     };
   });
+  const aliases: BuildReportAlias[] = prepared.aliases.map((a) => ({
+    index: a.resolved.index,
+    name: a.resolved.name,
+    hash: formatStrCode(a.resolved.hash),
+    target: a.resolved.target,
+    targetIndex: a.resolved.targetIndex,
+    frameCount: a.frameCount,
+    speed: a.resolved.speed,
+    durationMs: a.durationMs,
+  }));
   const sum = (f: (m: BuildReportMotion) => number) => motions.reduce((s, m) => s + f(m), 0);
   const report: BuildReport = {
     tool: 'actguy build',
@@ -328,12 +470,18 @@ export function executeBuild(prepared: PreparedBuild, onProgress?: (p: BuildProg
     project: project.projectFile,
     projectAbsolute: project.projectFileAbsolute,
     outputs: { mar: { path: project.marPath, bytes: mar.byteLength }, sar: { path: project.sarPath, bytes: sar.byteLength }, report: project.reportPath },
+    fps: project.fps,
     motions,
+    aliases,
     totals: {
-      motions: motions.length, keys: sum((m) => m.keys), mtnBytes: sum((m) => m.mtnBytes), mt3Bytes: sum((m) => m.mt3Bytes),
+      motions: motions.length, aliases: aliases.length, keys: sum((m) => m.keys), mtnBytes: sum((m) => m.mtnBytes), mt3Bytes: sum((m) => m.mt3Bytes),
       events: sum((m) => m.events),
     },
-    warnings: [...prepared.warnings.map((w) => w.message), ...motions.flatMap((m) => m.unmetTolerances.map((u) => `${m.name}: ${u}`))],
+    warnings: [
+      ...prepared.warnings.map((w) => w.message),
+      ...motions.flatMap((m) => m.resampledFrom ? [`${m.name}: resampled from ${formatFps(m.resampledFrom.fps)} fps (frames 0..${m.resampledFrom.frameCount}) to ${formatFps(m.fps)} fps (frames 0..${m.frameCount})`] : []),
+      ...motions.flatMap((m) => m.unmetTolerances.map((u) => `${m.name}: ${u}`)),
+    ],
   };
   const reportBytes = utf8(`${JSON.stringify(report, null, 2)}\n`);
   return {
@@ -351,7 +499,7 @@ export function planBuild(project: ResolvedProject, readFile: ReadFile, onProgre
   return executeBuild(prep.prepared, onProgress);
 }
 
-function worst(r: CompressResult, kind: 'translation' | 'rotation' | 'offset'): number {
+function worst(r: CompressedMotion, kind: 'translation' | 'rotation' | 'offset'): number {
   const e = r.channels.filter((c) => c.kind === kind).reduce((m, c) => Math.max(m, c.maxError), 0);
   return Number(e.toPrecision(4));
 }

@@ -7,7 +7,7 @@ import { gvStrCode } from '../strcode';
 import { basenameOf, dirnameOf, normalizePath, resolveFrom, stemOf } from './paths';
 import { planBuild } from './plan';
 import schema from './project.schema.json';
-import { MOTION_KEYS, OUTPUT_KEYS, PROJECT_KEYS, SE_TABLE_KEYS, TOLERANCE_KEYS, parseProject } from './validate';
+import { ALIAS_KEYS, MOTION_KEYS, OUTPUT_KEYS, PROJECT_KEYS, SE_TABLE_KEYS, TOLERANCE_KEYS, parseProject } from './validate';
 
 describe('project paths', () => {
   it('resolve relative paths against the project folder, keep absolute ones', () => {
@@ -77,7 +77,7 @@ describe('parseProject', () => {
     };
     const msgs = parseProject(JSON.stringify(bad), 'p.json').errors.map((e) => e.message);
     expect(msgs).toEqual([
-      'p.json [PROJECT] (extra): unknown key "extra" (expected one of $schema, version, motions, seTables, outputs)',
+      'p.json [PROJECT] (extra): unknown key "extra" (expected one of $schema, version, fps, resample, motions, aliases, seTables, outputs)',
       'p.json [PROJECT] (version): must be 1, found 2',
       'p.json [PROJECT] (motions[0].tolerances.rot): unknown key "rot" (expected one of position, rotationDeg, offset, object, shell, method)',
       'p.json [PROJECT] (motions[0].tolerances.position): must be a number greater than 0, found 0',
@@ -131,6 +131,9 @@ describe('parseProject', () => {
     expect(Object.keys(schema.$defs.motion.properties.tolerances.properties).sort()).toEqual([...TOLERANCE_KEYS].sort());
     expect(Object.keys(schema.properties.seTables.properties).sort()).toEqual([...SE_TABLE_KEYS].sort());
     expect(Object.keys(schema.properties.outputs.properties).sort()).toEqual([...OUTPUT_KEYS].sort());
+    expect(Object.keys(schema.$defs.alias.properties).sort()).toEqual([...ALIAS_KEYS].sort());
+    expect(schema.$defs.alias.required.sort()).toEqual(['name', 'target']);
+    expect(schema.$defs.alias.properties.name.pattern).toBe(schema.$defs.motion.properties.name.pattern);
     expect(schema.required.sort()).toEqual(['motions', 'outputs', 'version']);
     expect(schema.$defs.motion.required.sort()).toEqual(['mtn', 'name']);
   });
@@ -279,5 +282,151 @@ describe('planBuild', () => {
       'proj/walk.sev:2:8: this SEV is for motion run, but the project lists it for motion walk (motions[0])',
     ]);
     else throw new Error('expected errors');
+  });
+});
+
+const errorsOf = (json: object) => parseProject(JSON.stringify(json), 'p.json').errors.map((e) => e.message);
+
+describe('project frame rate, speed and aliases (validation)', () => {
+  it('defaults fps to 30, speed to 1 and resample to off; a motion setting wins over the project', () => {
+    const r = parseProject(JSON.stringify({ ...GOOD, resample: true, motions: [{ name: 'walk', mtn: 'w.mtn', speed: 1.5, resample: false }, { name: 'idle', mtn: 'i.mtn' }] }), 'p.json');
+    expect(r.resolved!.fps).toBe(30);
+    expect(r.resolved!.aliases).toEqual([]);
+    expect(r.resolved!.motions.map((m) => [m.speed, m.resample])).toEqual([[1.5, false], [1, true]]);
+    expect(parseProject(JSON.stringify({ ...GOOD, fps: 60 }), 'p.json').resolved!.fps).toBe(60);
+  });
+
+  it.each([0, -1, 'fast', null, 1e400])('refuses speed %j', (speed) => {
+    const text = JSON.stringify({ ...GOOD, motions: [{ name: 'walk', mtn: 'w.mtn', speed }] }).replace('"speed":null', `"speed":${speed === 1e400 ? '1e400' : 'null'}`);
+    expect(parseProject(text, 'p.json').errors.map((e) => e.message)).toEqual([
+      `p.json [PROJECT] (motions[0].speed): must be a positive, finite playback factor with a finite reciprocal, found ${JSON.stringify(speed === 1e400 ? null : speed)}`,
+    ]);
+  });
+
+  it('refuses a speed whose reciprocal is not finite (5e-324), fps <= 0 and a non-boolean resample', () => {
+    expect(errorsOf({ ...GOOD, fps: 0, resample: 'yes', motions: [{ name: 'walk', mtn: 'w.mtn', speed: 5e-324, resample: 1 }] })).toEqual([
+      'p.json [PROJECT] (fps): must be a number greater than 0, found 0',
+      'p.json [PROJECT] (resample): must be true or false, found "yes"',
+      'p.json [PROJECT] (motions[0].speed): must be a positive, finite playback factor with a finite reciprocal, found 5e-324',
+      'p.json [PROJECT] (motions[0].resample): must be true or false, found 1',
+    ]);
+  });
+
+  it('resolves an alias in one step to a motion, after every motion in archive order', () => {
+    const r = parseProject(JSON.stringify({ ...GOOD, aliases: [{ name: 'walk_slow', target: 'walk', speed: 0.5 }, { name: '131_01', target: 'idle' }] }), 'p.json');
+    expect(r.errors).toEqual([]);
+    expect(r.resolved!.aliases).toEqual([
+      { aliasIndex: 0, index: 2, name: 'walk_slow', hash: gvStrCode('walk_slow'), target: 'walk', targetIndex: 0, speed: 0.5 },
+      { aliasIndex: 1, index: 3, name: '131_01', hash: gvStrCode('131_01'), target: 'idle', targetIndex: 1, speed: 1 },
+    ]);
+  });
+
+  it('refuses alias -> alias, a missing target, shadowing, duplicates, bad names and hash clashes, naming both sides', () => {
+    const [a, b] = ['aaap', 'aac0']; // one GV_StrCode
+    expect(gvStrCode(a)).toBe(gvStrCode(b));
+    expect(errorsOf({
+      ...GOOD,
+      motions: [...GOOD.motions, { name: a, mtn: 'a.mtn' }],
+      aliases: [
+        { name: 'slow', target: 'walk' },
+        { name: 'slower', target: 'slow' },
+        { name: 'ghost', target: 'nothing' },
+        { name: 'idle', target: 'walk' },
+        { name: 'slow', target: 'idle' },
+        { name: 'bad name', target: 'walk' },
+        { name: b, target: 'walk' },
+        { name: 'x', target: 'walk', speed: 0, extra: 1 },
+      ],
+    })).toEqual([
+      'p.json [PROJECT] (aliases[1].target): alias slower points at alias slow (aliases[0]); aliases resolve in one step, so point slower at a motion',
+      'p.json [PROJECT] (aliases[2].target): alias ghost points at nothing, which is not a motion of this project',
+      'p.json [PROJECT] (aliases[3].name): alias idle shadows motion idle (motions[1]); an alias needs a name of its own',
+      'p.json [PROJECT] (aliases[4].name): alias slow is listed twice (aliases[0] and aliases[4])',
+      'p.json [PROJECT] (aliases[5].name): motion name "bad name" has whitespace (motion names: 1-31 characters from A-Z a-z 0-9 _ . -, not starting with . or -)',
+      `p.json [PROJECT] (aliases[6].name): alias ${b} and ${a} have the same GV_StrCode 0x321090; rename one`,
+      'p.json [PROJECT] (aliases[7].extra): unknown key "extra" (expected one of name, target, speed)',
+      'p.json [PROJECT] (aliases[7].speed): must be a positive, finite playback factor with a finite reciprocal, found 0',
+    ]);
+    expect(errorsOf({ ...GOOD, aliases: {} })).toEqual(['p.json [PROJECT] (aliases): must be an array of { name, target, speed? }']);
+  });
+});
+
+describe('planBuild: frame rates, durations and aliases', () => {
+  const at = (fps: number, frames: number, names = ['hips', 'leg', 'foot']) => {
+    const m = swingMotion(frames, names);
+    m.fps = fps;
+    return writeMtn(m);
+  };
+  const build = (json: Record<string, unknown>, files: Record<string, string | Uint8Array> = {}) => {
+    const p = project(json);
+    return planBuild(p.resolved, memoryFiles({ ...p.files, ...files }));
+  };
+
+  it('refuses a motion at another rate than the project, naming it and both rates', () => {
+    const r = build({}, { 'proj/walk.mtn': at(60, 60) });
+    if (r.ok) throw new Error('expected errors');
+    expect(r.errors.map((e) => e.message)).toEqual([
+      'proj/p.actguy.json [PROJECT] (motions[0].mtn): motion walk: proj/walk.mtn is 60 fps but the project plays motions at 30 fps (an MT3 stores no rate, so it would play at 0.5x speed); set "resample": true on the motion or the project, or re-import it at 30 fps',
+    ]);
+  });
+
+  it('resamples a motion that asks for it (and any motion when the project does) and says so in the report', () => {
+    for (const json of [{ motions: [{ ...GOOD.motions[0], resample: true }, GOOD.motions[1]] }, { resample: true }]) {
+      const r = build(json, { 'proj/walk.mtn': at(60, 60) });
+      if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
+      expect(r.report.motions[0]).toMatchObject({ name: 'walk', fps: 30, frameCount: 30, resampledFrom: { fps: 60, frameCount: 60 }, durationMs: 1000 });
+      expect(r.report.motions[1]).toMatchObject({ name: 'idle', resampledFrom: null });
+      expect(r.report.warnings).toContain('walk: resampled from 60 fps (frames 0..60) to 30 fps (frames 0..30)');
+      expect(readMar(r.outputs[0].bytes).entries[0].mt3.numFrames).toBe(30);
+    }
+  });
+
+  it('builds for the project rate: a 60 fps project takes 60 fps motions as they are', () => {
+    const r = build({ fps: 60 }, { 'proj/walk.mtn': at(60, 60), 'proj/idle.mtn': at(60, 24, ['hips', 'spine']) });
+    if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
+    expect(r.report.fps).toBe(60);
+    expect(r.report.motions.map((m) => [m.frameCount, m.durationMs, m.resampledFrom])).toEqual([[60, 1000, null], [24, 400, null]]);
+  });
+
+  it('reports effective durations round(frames / fps / speed * 1000) ms', () => {
+    const r = build({ motions: [{ ...GOOD.motions[0], speed: 1.5 }, { ...GOOD.motions[1], speed: 0.7 }] });
+    if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
+    // walk: 30 frames / 30 fps / 1.5 = 666.67 ms; idle: 12 / 30 / 0.7 = 571.43 ms
+    expect(r.report.motions.map((m) => [m.name, m.speed, m.durationMs])).toEqual([['walk', 1.5, 667], ['idle', 0.7, 571]]);
+  });
+
+  it('refuses durations that round to 0 or pass the signed 32-bit millisecond range, naming the motion or alias', () => {
+    const r = build({ motions: [{ ...GOOD.motions[0], speed: 1e300 }, { ...GOOD.motions[1], speed: 1e-300 }], aliases: [{ name: 'blink', target: 'walk', speed: 1e6 }] });
+    if (r.ok) throw new Error('expected errors');
+    expect(r.errors.map((e) => e.message)).toEqual([
+      'proj/p.actguy.json [PROJECT] (motions[0].speed): motion walk: effective duration 30 frames / 30 fps / speed 1e+300 rounds to 0 ms; a motion must last at least 1 ms',
+      'proj/p.actguy.json [PROJECT] (motions[1].speed): motion idle: effective duration 12 frames / 30 fps / speed 1e-300 is 4e+302 ms, past the signed 32-bit millisecond range (2147483647)',
+      'proj/p.actguy.json [PROJECT] (aliases[0].speed): alias blink (of walk): effective duration 30 frames / 30 fps / speed 1000000 rounds to 0 ms; a motion must last at least 1 ms',
+    ]);
+    const big = build({ motions: [{ ...GOOD.motions[0], speed: 1e-7 }, GOOD.motions[1]] });
+    if (big.ok) throw new Error('expected errors');
+    expect(big.errors[0].message).toBe('proj/p.actguy.json [PROJECT] (motions[0].speed): motion walk: effective duration 30 frames / 30 fps / speed 1e-7 is 10000000000 ms, past the signed 32-bit millisecond range (2147483647)');
+  });
+
+  it('adds an alias as its own archive entry: the target\'s streams and SAR entry under the alias name, with its own speed', () => {
+    const r = build({ aliases: [{ name: 'walk_slow', target: 'walk', speed: 0.5 }] });
+    if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
+    const mar = readMar(r.outputs[0].bytes);
+    const sar = readSar(r.outputs[1].bytes);
+    expect(mar.entries.map((e) => e.name)).toEqual([gvStrCode('walk'), gvStrCode('idle'), gvStrCode('walk_slow')]);
+    expect(sar.entries.map((e) => e.name)).toEqual(mar.entries.map((e) => e.name));
+    // Same bytes as the target after the 4-byte name.
+    expect(Array.from(mar.entries[2].bytes.subarray(4))).toEqual(Array.from(mar.entries[0].bytes.subarray(4)));
+    expect({ ...sar.entries[2], name: 0 }).toEqual({ ...sar.entries[0], name: 0 });
+    expect(sar.entries[2].events.length).toBe(3);
+    expect(r.report.aliases).toEqual([{ index: 2, name: 'walk_slow', hash: `0x${gvStrCode('walk_slow').toString(16).padStart(6, '0')}`, target: 'walk', targetIndex: 0, frameCount: 30, speed: 0.5, durationMs: 2000 }]);
+    expect(r.report.totals).toMatchObject({ motions: 2, aliases: 1 });
+  });
+
+  it('pairs a digit-first motion name: 131_01 in the project with `motion 131_01` in its .sev', () => {
+    const r = build({ motions: [{ name: '131_01', mtn: 'walk.mtn', sev: 'walk.sev' }] }, { 'proj/walk.sev': `sev 1\nmotion 131_01\n${WALK_SEV.slice(6)}` });
+    if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
+    expect(readSar(r.outputs[1].bytes).entries[0]).toMatchObject({ name: gvStrCode('131_01') });
+    expect(readSar(r.outputs[1].bytes).entries[0].events.length).toBe(3);
   });
 });

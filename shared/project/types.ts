@@ -31,6 +31,20 @@ export interface ProjectMotion {
   tolerances?: ProjectTolerances;
   /** Rotation tolerance overrides in degrees, keyed by joint index ("17") or joint name ("LeftFoot"). */
   rotationOverridesDeg?: Record<string, number>;
+  /** Authored playback factor (positive, finite, with a finite reciprocal; default 1): the effective duration is frames / fps / speed. */
+  speed?: number;
+  /** Resample this motion to the project's fps when its MTN is at another rate (default: the project's `resample`). */
+  resample?: boolean;
+}
+
+/** Another archive entry that reuses a motion's compressed data (and its .sev) under its own name. */
+export interface ProjectAlias {
+  /** The alias's own motion name (FORMATS.md 2.6); must not be a motion's name. */
+  name: string;
+  /** The motion it reuses: a name from `motions` (never another alias). */
+  target: string;
+  /** Its own playback factor (default 1; not the target's). */
+  speed?: number;
 }
 
 export interface ProjectSeTables {
@@ -47,6 +61,8 @@ export interface ProjectOutputs {
   sar: string;
   /** Path of the JSON build report; defaults to the .mar path with `.report.json` in place of `.mar`. */
   report?: string;
+  /** Extra output: a folder that gets every motion (and alias) exported as MSH animation, `<name>.res8`, `.res19`, `.nodes.json`. */
+  msh?: string;
 }
 
 /** The project file as written by users (version 1). */
@@ -55,8 +71,14 @@ export interface ActGuyProject {
   $schema?: string;
   /** Project format version: 1. */
   version: 1;
+  /** The rate the game plays motions at (frames per second, default 30): an MT3 stores no rate, so every motion must be at this one. */
+  fps?: number;
+  /** Resample every motion whose MTN is at another rate (a motion's own `resample` wins). Default false: such a motion is an error. */
+  resample?: boolean;
   /** Motions in archive order: index i of the .mar and the .sar. */
   motions: ProjectMotion[];
+  /** Extra archive entries after the motions, in this order, each reusing one motion's data. */
+  aliases?: ProjectAlias[];
   seTables?: ProjectSeTables;
   outputs: ProjectOutputs;
 }
@@ -78,6 +100,25 @@ export interface ResolvedMotion {
   shell?: number;
   /** Overrides as written (joint index or name -> degrees); joint names resolve once the MTN is read. */
   rotationOverridesDeg: Record<string, number>;
+  /** Playback factor (1 when not set). */
+  speed: number;
+  /** Resample to the project's fps when the MTN's rate differs (the motion's setting, else the project's). */
+  resample: boolean;
+}
+
+/** An alias with its target resolved (exactly one step: the target is a motion). */
+export interface ResolvedAlias {
+  /** Index in the project's `aliases`. */
+  aliasIndex: number;
+  /** Archive index: after every motion. */
+  index: number;
+  name: string;
+  /** GV_StrCode of name. */
+  hash: number;
+  /** The target motion's name and its index in `motions`. */
+  target: string;
+  targetIndex: number;
+  speed: number;
 }
 
 /** A validated project with every path resolved against the project file's folder. */
@@ -85,10 +126,15 @@ export interface ResolvedProject {
   projectFile: string;
   /** The project file as an absolute path, when the host knows it (recorded in the build report so tools can find the project again). */
   projectFileAbsolute?: string;
+  /** The game's playback rate (frames per second). */
+  fps: number;
   motions: ResolvedMotion[];
+  aliases: ResolvedAlias[];
   slsPath?: string;
   seDefinePath?: string;
   marPath: string;
   sarPath: string;
   reportPath: string;
+  /** Folder for the MSH animation export of every entry, when the project asks for it. */
+  mshDir?: string;
 }

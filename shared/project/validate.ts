@@ -5,14 +5,16 @@ import { formatStrCode, gvStrCode } from '../strcode';
 import { findExcessiveNesting, nestedTooDeeply } from '../json/nesting';
 import { findJsonSyntaxError } from './jsonPosition';
 import { resolveFrom } from './paths';
-import type { ActGuyProject, ResolvedMotion, ResolvedProject } from './types';
+import { DEFAULT_GAME_FPS } from '../motion/frameRate';
+import type { ActGuyProject, ResolvedAlias, ResolvedMotion, ResolvedProject } from './types';
 
 /** Keys the project format knows at each level (project.schema.json lists the same; a test keeps them equal). */
-export const PROJECT_KEYS = ['$schema', 'version', 'motions', 'seTables', 'outputs'] as const;
-export const MOTION_KEYS = ['name', 'mtn', 'sev', 'tolerances', 'rotationOverridesDeg'] as const;
+export const PROJECT_KEYS = ['$schema', 'version', 'fps', 'resample', 'motions', 'aliases', 'seTables', 'outputs'] as const;
+export const MOTION_KEYS = ['name', 'mtn', 'sev', 'tolerances', 'rotationOverridesDeg', 'speed', 'resample'] as const;
+export const ALIAS_KEYS = ['name', 'target', 'speed'] as const;
 export const TOLERANCE_KEYS = ['position', 'rotationDeg', 'offset', 'object', 'shell', 'method'] as const;
 export const SE_TABLE_KEYS = ['sls', 'seDefine'] as const;
-export const OUTPUT_KEYS = ['mar', 'sar', 'report'] as const;
+export const OUTPUT_KEYS = ['mar', 'sar', 'report', 'msh'] as const;
 
 const OVERRIDE_KEY = /^(?:[0-9]+|[A-Za-z_][A-Za-z0-9_.:-]*)$/;
 
@@ -77,6 +79,20 @@ export function parseProject(text: string, projectFile: string): ProjectParseRes
     }
     return v;
   };
+  /** A playback factor: positive, finite and with a finite reciprocal (1 / 5e-324 is Infinity). */
+  const speedOf = (v: unknown, where: string): number | undefined => {
+    if (v === undefined) return 1;
+    if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0 || !Number.isFinite(1 / v)) {
+      fail(where, `must be a positive, finite playback factor with a finite reciprocal, found ${JSON.stringify(v)}`);
+      return undefined;
+    }
+    return v;
+  };
+  const flag = (v: unknown, where: string): boolean | undefined => {
+    if (v === undefined || typeof v === 'boolean') return v;
+    fail(where, `must be true or false, found ${JSON.stringify(v)}`);
+    return undefined;
+  };
 
   if (!isObject(json)) {
     fail('(top level)', 'a project file holds one JSON object');
@@ -85,6 +101,8 @@ export function parseProject(text: string, projectFile: string): ProjectParseRes
   unknownKeys(json, PROJECT_KEYS, '');
   if (json.version !== 1) fail('version', `must be 1, found ${JSON.stringify(json.version)}`);
   if (json.$schema !== undefined && typeof json.$schema !== 'string') fail('$schema', 'must be a string');
+  const fps = json.fps === undefined ? DEFAULT_GAME_FPS : positive(json.fps, 'fps');
+  const projectResample = flag(json.resample, 'resample') ?? false;
 
   const motions: ResolvedMotion[] = [];
   if (!Array.isArray(json.motions) || json.motions.length === 0) {
@@ -168,6 +186,10 @@ export function parseProject(text: string, projectFile: string): ProjectParseRes
           }
         }
       }
+      const speed = speedOf(m.speed, `${where}.speed`);
+      if (speed === undefined) ok = false;
+      const resample = flag(m.resample, `${where}.resample`);
+      if (m.resample !== undefined && resample === undefined) ok = false;
       if (!ok) return;
       motions.push({
         index: i,
@@ -182,9 +204,13 @@ export function parseProject(text: string, projectFile: string): ProjectParseRes
         ...(object !== undefined ? { objectTolerance: object } : {}),
         ...(shell !== undefined ? { shell } : {}),
         rotationOverridesDeg: overrides,
+        speed: speed!,
+        resample: resample ?? projectResample,
       });
     });
   }
+
+  const aliases = resolveAliases(json.aliases, json.motions, motions.length, fail, speedOf, unknownKeys, isObject);
 
   let slsPath: string | undefined;
   let seDefinePath: string | undefined;
@@ -202,12 +228,15 @@ export function parseProject(text: string, projectFile: string): ProjectParseRes
   let marPath: string | undefined;
   let sarPath: string | undefined;
   let reportPath: string | undefined;
+  let mshDir: string | undefined;
   if (!isObject(json.outputs)) fail('outputs', 'is required: an object with mar and sar paths (and optionally report)');
   else {
     unknownKeys(json.outputs, OUTPUT_KEYS, 'outputs');
     const mar = path(json.outputs.mar, 'outputs.mar', true);
     const sar = path(json.outputs.sar, 'outputs.sar', true);
     const report = path(json.outputs.report, 'outputs.report', false);
+    const msh = path(json.outputs.msh, 'outputs.msh', false);
+    if (msh !== undefined) mshDir = resolveFrom(projectFile, msh);
     if (mar !== undefined) marPath = resolveFrom(projectFile, mar);
     if (sar !== undefined) sarPath = resolveFrom(projectFile, sar);
     if (report !== undefined) reportPath = resolveFrom(projectFile, report);
@@ -215,10 +244,94 @@ export function parseProject(text: string, projectFile: string): ProjectParseRes
   }
 
   if (errors.length) return { errors };
-  const resolved: ResolvedProject = { projectFile, motions, slsPath, seDefinePath, marPath: marPath!, sarPath: sarPath!, reportPath: reportPath! };
+  const resolved: ResolvedProject = {
+    projectFile, fps: fps!, motions, aliases: aliases!, slsPath, seDefinePath, marPath: marPath!, sarPath: sarPath!, reportPath: reportPath!, mshDir,
+  };
   errors.push(...checkOutputPaths(resolved));
   if (errors.length) return { errors };
   return { project: json as unknown as ActGuyProject, resolved, errors };
+}
+
+/**
+ * Checks `aliases` against the motions (raw, so names that failed other checks
+ * still count as taken): each alias has a valid, unique name that is not a
+ * motion's, and its target is a motion, reached in exactly one step. Returns
+ * undefined when any alias is bad (the errors are reported through `fail`).
+ */
+function resolveAliases(
+  raw: unknown, rawMotions: unknown, motionCount: number,
+  fail: (where: string, detail: string) => void,
+  speedOf: (v: unknown, where: string) => number | undefined,
+  unknownKeys: (obj: Record<string, unknown>, known: readonly string[], where: string) => void,
+  isObject: (v: unknown) => v is Record<string, unknown>,
+): ResolvedAlias[] | undefined {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) {
+    fail('aliases', 'must be an array of { name, target, speed? }');
+    return undefined;
+  }
+  const motionIndex = new Map<string, number>();
+  const motionByHash = new Map<number, string>();
+  if (Array.isArray(rawMotions))
+    rawMotions.forEach((m: unknown, i) => {
+      if (isObject(m) && typeof m.name === 'string' && !motionIndex.has(m.name)) {
+        motionIndex.set(m.name, i);
+        if (isMotionName(m.name)) motionByHash.set(gvStrCode(m.name), m.name);
+      }
+    });
+  const aliasIndex = new Map<string, number>();
+  raw.forEach((a: unknown, k) => {
+    if (isObject(a) && typeof a.name === 'string' && !aliasIndex.has(a.name)) aliasIndex.set(a.name, k);
+  });
+  const out: ResolvedAlias[] = [];
+  const aliasByHash = new Map<number, number>();
+  let ok = true;
+  raw.forEach((a: unknown, k) => {
+    const where = `aliases[${k}]`;
+    if (!isObject(a)) {
+      fail(where, 'must be an object with name and target');
+      ok = false;
+      return;
+    }
+    unknownKeys(a, ALIAS_KEYS, where);
+    const { name, target } = a;
+    let good = true;
+    if (typeof name !== 'string' || !isMotionName(name)) {
+      fail(`${where}.name`, typeof name === 'string' ? motionNameProblem(name)! : `must be a motion name (${MOTION_NAME_RULE}), found ${JSON.stringify(name)}`);
+      good = false;
+    } else if (motionIndex.has(name)) {
+      fail(`${where}.name`, `alias ${name} shadows motion ${name} (motions[${motionIndex.get(name)}]); an alias needs a name of its own`);
+      good = false;
+    } else if (aliasIndex.get(name) !== k) {
+      fail(`${where}.name`, `alias ${name} is listed twice (aliases[${aliasIndex.get(name)}] and aliases[${k}])`);
+      good = false;
+    } else {
+      const hash = gvStrCode(name);
+      const clash = motionByHash.get(hash) ?? (aliasByHash.has(hash) ? (raw[aliasByHash.get(hash)!] as { name: string }).name : undefined);
+      if (clash !== undefined) {
+        fail(`${where}.name`, `alias ${name} and ${clash} have the same GV_StrCode ${formatStrCode(hash)}; rename one`);
+        good = false;
+      } else aliasByHash.set(hash, k);
+    }
+    const shownName = typeof name === 'string' ? name : `aliases[${k}]`;
+    if (typeof target !== 'string' || target === '') {
+      fail(`${where}.target`, `must name a motion of the project, found ${JSON.stringify(target)}`);
+      good = false;
+    } else if (!motionIndex.has(target)) {
+      if (aliasIndex.has(target))
+        fail(`${where}.target`, `alias ${shownName} points at alias ${target} (aliases[${aliasIndex.get(target)}]); aliases resolve in one step, so point ${shownName} at a motion`);
+      else fail(`${where}.target`, `alias ${shownName} points at ${target}, which is not a motion of this project`);
+      good = false;
+    }
+    const speed = speedOf(a.speed, `${where}.speed`);
+    if (speed === undefined) good = false;
+    if (!good) {
+      ok = false;
+      return;
+    }
+    out.push({ aliasIndex: k, index: motionCount + out.length, name: name as string, hash: gvStrCode(name as string), target: target as string, targetIndex: motionIndex.get(target as string)!, speed: speed! });
+  });
+  return ok ? out : undefined;
 }
 
 /** `stage.mar` -> `stage.report.json`. */
@@ -253,5 +366,8 @@ export function checkOutputPaths(p: ResolvedProject): FormatError[] {
 /** Places the outputs in another folder (the CLI's `-o outdir`), keeping their file names. */
 export function withOutputDir(p: ResolvedProject, outDir: string, join: (dir: string, name: string) => string): ResolvedProject {
   const name = (x: string) => x.slice(Math.max(x.lastIndexOf('/'), x.lastIndexOf('\\')) + 1);
-  return { ...p, marPath: join(outDir, name(p.marPath)), sarPath: join(outDir, name(p.sarPath)), reportPath: join(outDir, name(p.reportPath)) };
+  return {
+    ...p, marPath: join(outDir, name(p.marPath)), sarPath: join(outDir, name(p.sarPath)), reportPath: join(outDir, name(p.reportPath)),
+    mshDir: p.mshDir === undefined ? undefined : join(outDir, name(p.mshDir)),
+  };
 }

@@ -1,0 +1,69 @@
+/**
+ * Resamples a motion to another frame rate the way the importers do: slerp
+ * (shorter arc) for rotations, linear interpolation for the root translation
+ * and joint offsets. Key info moves with the frames it marks.
+ */
+import { makeQuatsContinuous, quatSlerpShortest } from '../interchange/kinematics';
+import { sourcePosition, targetFrameCount } from '../interchange/resample';
+import { FormatError } from '../errors';
+import { MTN_MAX_FRAMES } from '../mtn/constants';
+import { KeyFlag, emptyMotion, type Motion } from './types';
+
+/**
+ * The motion at `fps`: frames 0..N' covering the same duration (the last
+ * sample never lies past the source's end). Every key-info vector of a source
+ * frame is carried to the nearest target frame (flags OR-ed, so user keys and
+ * trace keys survive decimation); a lock that would land on a target frame
+ * already locked on another joint is dropped, keeping at most one lock per
+ * frame. A rate that divides the source rate takes the source samples exactly.
+ */
+export function resampleMotion(m: Motion, fps: number): Motion {
+  if (!(Number.isFinite(fps) && fps > 0)) throw new RangeError(`fps must be a number > 0, got ${fps}`);
+  if (fps === m.fps) return m;
+  const J = m.joints.length;
+  const S = m.frameCount + 1;
+  const N = targetFrameCount(m.frameCount / m.fps, fps);
+  if (N > MTN_MAX_FRAMES)
+    throw new FormatError('MTN', `${m.frameCount} frames at ${m.fps} fps resampled to ${fps} fps is ${N} frames; a motion holds at most ${MTN_MAX_FRAMES}`, { where: 'resampling' });
+  const out = emptyMotion(N, m.joints.map((j) => ({ ...j })), fps);
+  out.flags = m.flags;
+  out.waistJoint = m.waistJoint;
+  out.headerReserved = m.headerReserved;
+  for (let f = 0; f <= N; f++) {
+    const { a, b, u } = sourcePosition(f, fps, m.fps, S);
+    const lerp4 = (src: Float32Array, dst: Float32Array, ia: number, ib: number, io: number) => {
+      for (let k = 0; k < 3; k++) dst[io + k] = u === 0 ? src[ia + k] : src[ia + k] + (src[ib + k] - src[ia + k]) * u;
+      dst[io + 3] = src[ia + 3];
+    };
+    lerp4(m.translation, out.translation, a * 4, b * 4, f * 4);
+    for (let j = 0; j < J; j++) {
+      const ia = (a * J + j) * 4, ib = (b * J + j) * 4, io = (f * J + j) * 4;
+      out.rotation.set(u === 0 ? m.rotation.subarray(ia, ia + 4) : quatSlerpShortest(m.rotation.subarray(ia, ia + 4), m.rotation.subarray(ib, ib + 4), u), io);
+      lerp4(m.offset, out.offset, ia, ib, io);
+    }
+  }
+  makeQuatsContinuous(out.rotation, N + 1, J);
+  const target = (s: number) => Math.min(N, Math.round((s * fps) / m.fps));
+  const lockedAt = new Int32Array(N + 1).fill(-1);
+  const lock = (f: number, j: number) => {
+    if (lockedAt[f] >= 0 && lockedAt[f] !== j) return; // at most one locked joint per frame: the first one stays
+    lockedAt[f] = j;
+    out.jointKeyInfo[(f * J + j) * 4] |= KeyFlag.LOCK;
+  };
+  for (let s = 0; s < S; s++) {
+    const f = target(s);
+    for (let w = 0; w < 4; w++) out.translationKeyInfo[f * 4 + w] |= m.translationKeyInfo[s * 4 + w];
+    for (let j = 0; j < J; j++) {
+      const si = (s * J + j) * 4, di = (f * J + j) * 4;
+      const flags = m.jointKeyInfo[si];
+      out.jointKeyInfo[di] |= flags & ~KeyFlag.LOCK;
+      for (let w = 1; w < 4; w++) out.jointKeyInfo[di + w] |= m.jointKeyInfo[si + w];
+      if (!(flags & KeyFlag.LOCK)) continue;
+      // A lock held into the next source frame stays held on every target frame in between (upsampling keeps ranges whole).
+      const held = s + 1 < S && (m.jointKeyInfo[si + J * 4] & KeyFlag.LOCK) !== 0;
+      const last = held ? target(s + 1) : f;
+      for (let g = f; g <= last; g++) lock(g, j);
+    }
+  }
+  return out;
+}
