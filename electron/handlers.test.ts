@@ -1,3 +1,4 @@
+import { inProcessTextChecker } from './project/textCheckJob';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -54,7 +55,7 @@ function setup(): void {
     version: '0.0.0-test', samplePath: SAMPLE, startupPath: join(workspace, 'walk.mtn'), transport: 'loopback',
     nativeDialogs: false, workspaceRoot: workspace, platform: process.platform,
   };
-  handlers = createHandlers({ appInfo, policy: createPathPolicy(), recent: createRecentFilesStore(join(dir)), compress, dialogs });
+  handlers = createHandlers({ appInfo, policy: createPathPolicy(), recent: createRecentFilesStore(join(dir)), compress, dialogs, checkText: inProcessTextChecker });
 }
 beforeEach(setup);
 afterEach(async () => {
@@ -117,6 +118,19 @@ describe('handlers', () => {
     dialogs.answers.push(secret);
     const picked = await handlers.openMotionDialog(undefined);
     expect(picked.status).toBe('opened');
+  });
+
+  it('an opened .mtn brings its own .sev beside it into reach (read and create), and no other file there', async () => {
+    const secret = join(outside, 'walk.mtn');
+    expect((await dispatchInvoke(handlers, 'readProjectText', { path: join(outside, 'walk.sev') })).ok).toBe(false);
+    dialogs.answers.push(secret);
+    expect((await handlers.openMotionDialog(undefined)).status).toBe('opened');
+    expect(await handlers.readProjectText({ path: join(outside, 'walk.sev') })).toEqual({ path: join(outside, 'walk.sev'), text: null });
+    await handlers.saveSev({ path: join(outside, 'walk.sev'), text: 'sev 1\nmotion walk\nse 0 SE_A\nevent 3 0 -\n' });
+    expect(readFileSync(join(outside, 'walk.sev'), 'utf8')).toContain('event 3 0 -');
+    const other = await dispatchInvoke(handlers, 'saveSev', { path: join(outside, 'run.sev'), text: 'sev 1\n' });
+    expect(other.ok).toBe(false);
+    if (!other.ok) expect(other.error.message).toMatch(/refused/);
   });
 
   it('a corrupt file gives a readable FormatError message naming the file, over dispatch', async () => {

@@ -63,6 +63,8 @@ export interface HandlerContext {
   runImport?: ImportRunner;
   /** How SEV and project texts are parsed (tests run it in-process); defaults to the text-check worker beside the bundle. */
   checkText?: TextChecker;
+  /** Projects the user chose outside the window (see ProjectHandlerContext.userChoseProject). */
+  userChoseProject?: (canonicalPath: string) => boolean;
 }
 
 /** Limits of the workspace listing, so a huge folder cannot stall the main process. */
@@ -97,6 +99,11 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     return doc;
   };
 
+  /** A motion's own .sev (`walk.mtn` -> `walk.sev` beside it) may be read and written once the motion is open: the SEV editor pairs them without a project. */
+  const allowSiblingSev = (motionPath: string): void => {
+    if (extname(motionPath).toLowerCase() === '.mtn') policy.allowFile(join(dirname(motionPath), `${baseNameOf(motionPath)}.sev`));
+  };
+
   const openMotion = async (raw: OpenMotionRequest): Promise<OpenMotionOutcome> => {
     const req = requireObject<OpenMotionRequest>(raw, 'openMotion');
     const path = policy.check(requireString(req.path, 'openMotion: path'), 'read');
@@ -111,6 +118,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     const inputs = m.kind === 'mtn' ? [] : [m.path, ...(m.skeletonPath ? [m.skeletonPath] : [])];
     documents.set(documentId, { path: m.path, name: m.name, inputs });
     remember(m.path, m.name, m.kind);
+    allowSiblingSev(m.path);
     return { status: 'opened', motion: { documentId, ...m } };
   };
 
@@ -137,6 +145,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     documents.set(req.documentId, { path, name, inputs: doc.inputs });
     compress.open({ documentId: req.documentId, name, mtnBytes });
     policy.allowFile(path);
+    allowSiblingSev(path);
     remember(path, name, 'mtn');
     return { status: 'saved', file: { path, name, byteLength: mtnBytes.byteLength } };
   };
@@ -175,7 +184,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
 
   return {
     // Projects, SEV files, SE tables, archive builds, audition sounds (electron/project).
-    ...createProjectHandlers({ policy, dialogs, launchBuild: ctx.launchBuild, checkText: ctx.checkText }),
+    ...createProjectHandlers({ policy, dialogs, launchBuild: ctx.launchBuild, checkText: ctx.checkText, userChoseProject: ctx.userChoseProject }),
     // File > Import (BVH, glTF/GLB) as a new unsaved document, File > Export glTF (electron/interchange).
     ...createInterchangeHandlers({ policy, dialogs, compress, documents, checkCompressRequest: requireCompressRequest, runImport: ctx.runImport }),
 

@@ -66,6 +66,7 @@ export function appMenuTemplate(o: AppMenuOptions): MenuItemConstructorOptions[]
         item('Open Project…', 'project.open'),
         item('Save Project', 'project.save'),
         item('Build Archives…', 'project.build'),
+        item('Open .sev…', 'sev.open'),
         { type: 'separator' },
         o.isMac ? { role: 'close' } : { role: 'quit', label: 'Exit' },
       ],

@@ -46,6 +46,12 @@ export interface ProjectHandlerContext {
   launchBuild?: BuildJobLauncher;
   /** How SEV and project texts are parsed; defaults to textCheckWorker.cjs beside the running bundle. */
   checkText?: TextChecker;
+  /**
+   * Whether the user chose this project (canonical path) outside the window: a double-click, "Open With"
+   * or the command line (electron/main.ts). Opened by path, such a project is granted like one picked in
+   * the dialog; any other project opened by path is only read.
+   */
+  userChoseProject?: (canonicalPath: string) => boolean;
 }
 
 export type ProjectHandlers = ApiHandlersOf<
@@ -114,13 +120,27 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
     return saved(path, Buffer.byteLength(text));
   };
 
+  /** A .sev chosen to edit opens with its motion: `<motion>.mtn` beside it (its `motion` statement, else its own base name). */
+  const allowMotionOfSev = (sevPath: string): void => {
+    policy.allowFile(join(dirname(sevPath), `${baseNameOf(sevPath)}.mtn`));
+    try {
+      // Only the `motion <name>` statement is needed here (the full parse runs in the renderer).
+      const named = /^[ \t]*motion[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?:#.*)?$/m.exec(readText(sevPath))?.[1];
+      if (named) policy.allowFile(join(dirname(sevPath), `${named}.mtn`));
+    } catch {
+      // unreadable or broken: the renderer reports it when it reads the file
+    }
+  };
+
   const requireBuildId = (raw: unknown, what: string): string => requireString(requireObject<{ buildId: string }>(raw, what).buildId, `${what}: buildId`);
 
   return {
     openProject: async (raw) => {
       // A project opened by path (the workspace picker, tests) is only read: what it names must be allowed already.
       const req = requireObject<{ path: string }>(raw, 'openProject');
-      return { status: 'opened', project: readProject(requireString(req.path, 'openProject: path')) };
+      const project = readProject(requireString(req.path, 'openProject: path'));
+      if (ctx.userChoseProject?.(project.path)) await grantPickedProject(project.path, project.text);
+      return { status: 'opened', project };
     },
 
     openProjectDialog: async (): Promise<OpenProjectOutcome> => {
@@ -150,6 +170,7 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
       if (!path) return { status: 'cancelled' };
       policy.allowFile(path);
       if (req.purpose === 'sound') policy.allowTree(dirname(path), { extensions: SOUND_EXTENSIONS });
+      if (req.purpose === 'sev') allowMotionOfSev(path);
       return { status: 'chosen', path };
     },
 

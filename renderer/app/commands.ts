@@ -14,6 +14,7 @@ import { systemFileKindOfPath } from '../../shared/systemFiles';
 import { basenameOf } from '../../shared/project/paths';
 import { importOptionsStore } from '../interchange/importOptions';
 import { projectStore } from '../project/projectStore';
+import { openSevDialog } from '../sev/sevMotion';
 import { buildArchives, openProject, openProjectDialog, openProjectForSev, saveProjectAndSev } from '../project/projectActions';
 import { sessionStore } from '../state/sessionStore';
 import { openPath, runMenuCommand } from './controller';
@@ -109,6 +110,8 @@ export async function runCommand(cmd: MenuCommand): Promise<void> {
       return;
     case 'project.build':
       return buildArchives();
+    case 'sev.open':
+      return openSevDialog();
     default:
       runMenuCommand(cmd);
   }

@@ -87,6 +87,7 @@ export function MenuBar() {
       { label: 'Open Project…', ...command('project.open'), testid: 'menu-open-project' },
       { label: 'Save Project', ...command('project.save'), disabled: !hasProject, testid: 'menu-save-project' },
       { label: 'Build Archives…', ...command('project.build'), disabled: !hasProject, testid: 'menu-build' },
+      { label: 'Open .sev…', ...command('sev.open'), testid: 'menu-open-sev' },
       'separator',
       { label: 'Close', run: () => void closeDocument(), disabled: !hasMotion, testid: 'menu-close' },
       // Recent files go last: they arrive asynchronously and must not shift the items above while the menu is open.

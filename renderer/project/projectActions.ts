@@ -22,6 +22,7 @@ import { documentStore, type Tolerances } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { getApi } from '../transport';
 import { isSevDirty, sevStore } from '../sev/sevStore';
+import { sevBelongsTo, sevProblemLines, tunerBinding, withoutFollowing } from '../sev/sevMotion';
 import { isProjectDirty, motionOfProblem, motionPaths, projectStore, projectText, type ProjectJson, type SeTablesState } from './projectStore';
 
 function message(e: unknown): string {
@@ -99,6 +100,11 @@ async function adoptProject(path: string, text: string, asked = false, pickMotio
 export async function saveProjectAndSev(): Promise<boolean> {
   const okSev = await saveSev();
   if (!okSev) return false;
+  return saveProject();
+}
+
+/** Saves the project file when it changed. Resolves true when it is on disk. */
+export async function saveProject(): Promise<boolean> {
   const p = projectStore.getState();
   if (!p.path) return true;
   if (!isProjectDirty(p)) return true;
@@ -124,6 +130,19 @@ export async function saveSev(): Promise<boolean> {
     return false;
   }
   const doc = f.doc;
+  // Say exactly what the build would refuse before writing it (checked against its motion when the tuner shows it).
+  const d = documentStore.getState();
+  const motion = d.motion && sevBelongsTo(f, d) ? { name: f.motionName, frameCount: d.motion.frameCount, jointCount: d.motion.joints.length } : null;
+  const problems = sevProblemLines(doc, motion);
+  if (problems.length) {
+    const shown = problems.slice(0, 8).map((l) => `• ${l}`).join('\n') + (problems.length > 8 ? `\n… and ${problems.length - 8} more` : '');
+    const pick = await askChoice({
+      title: `Save ${basenameOf(f.path)}?`,
+      text: `${basenameOf(f.path)} has ${problems.length} problem${problems.length === 1 ? '' : 's'} the build will refuse:\n${shown}`,
+      buttons: [{ id: 'cancel', label: 'Cancel (fix first)', primary: true }, { id: 'save', label: 'Save anyway' }],
+    });
+    if (pick !== 'save') return false;
+  }
   try {
     await getApi().saveSev({ path: f.path, text: serializeSev(doc) });
     sevStore.getState().markSaved(doc);
@@ -155,6 +174,11 @@ function ensureSevListed(sevPath: string, motionName: string): void {
  * replaced) are named in one question first, unless the caller `asked` already.
  */
 export async function selectMotion(index: number, reopen = false, asked = false): Promise<void> {
+  // This opens the motion and its .sev itself: the SEV editor does not also follow the tuner meanwhile.
+  return withoutFollowing(() => selectMotionNow(index, reopen, asked));
+}
+
+async function selectMotionNow(index: number, reopen: boolean, asked: boolean): Promise<void> {
   const p = projectStore.getState();
   const paths = motionPaths(p, index);
   const m = p.json?.motions[index];
@@ -168,6 +192,7 @@ export async function selectMotion(index: number, reopen = false, asked = false)
     if (after !== before) {
       projectStore.getState().setCurrent(index, after);
       applyProjectTolerances(index);
+      if (sevStore.getState().file?.motionName === m.name) sevStore.getState().rebind(tunerBinding());
     }
     return;
   }
@@ -243,7 +268,8 @@ export async function loadSev(path: string, motionName: string): Promise<void> {
     const r = await getApi().readProjectText({ path });
     // A missing file starts as an empty SEV that names its motion (so a renamed file still pairs with it).
     const before = sevStore.getState().file;
-    sevStore.getState().load(path, motionName, r.text);
+    // Edited against the motion the tuner shows now (selectMotion opened it just before).
+    sevStore.getState().load(path, motionName, r.text, tunerBinding());
     // The panel's problems come from the last check: a file that changed on disk since (now broken, or fixed) is checked again.
     const now = sevStore.getState().file;
     const problems = projectStore.getState().problems.some((p) => p.file === path);

@@ -165,13 +165,20 @@ export function EventTrack() {
         const x = toX(frame);
         if (x < axis.left - MARKER || x > axis.width) return null;
         const joint = ev.joint === null ? 'no joint' : `joint ${ev.joint} ${motion?.joints[ev.joint]?.name ?? '(missing)'}`;
+        // Out of this motion's range (a file edited elsewhere): flagged in place, the build refuses it.
+        const outOfRange = motion
+          ? [ev.frame > motion.frameCount ? `frame ${frame} is past the end (0..${motion.frameCount})` : '', ev.joint !== null && ev.joint >= motion.joints.length ? `joint ${ev.joint} is not in this motion (0..${motion.joints.length - 1})` : '']
+              .filter(Boolean)
+              .join('; ')
+          : '';
         return (
           <button
             key={index}
             type="button"
-            className={`sev-marker${selected === index ? ' selected' : ''}${r.error ? ' bad' : ''}`}
+            className={`sev-marker${selected === index ? ' selected' : ''}${r.error || outOfRange ? ' bad' : ''}`}
+            data-out-of-range={outOfRange || undefined}
             style={{ left: x - MARKER / 2, top: n > 1 ? 3 + stack * step : (TRACK_H - MARKER) / 2, background: seColor(ev.se) }}
-            title={`frame ${frame} · SE ${ev.se} ${name}${r.codeText ? ` (${r.codeText})` : ''} · ${joint}${ev.comments.trailing ? `\n#${ev.comments.trailing}` : ''}${r.error ? `\n${r.error}` : ''}\nDrag to move · Delete removes · click plays`}
+            title={`frame ${frame} · SE ${ev.se} ${name}${r.codeText ? ` (${r.codeText})` : ''} · ${joint}${ev.comments.trailing ? `\n#${ev.comments.trailing}` : ''}${r.error ? `\n${r.error}` : ''}${outOfRange ? `\n${outOfRange}: the build refuses this event` : ''}\nDrag to move · Delete removes · click plays`}
             data-testid="sev-marker"
             data-index={index}
             data-frame={frame}

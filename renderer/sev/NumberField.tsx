@@ -52,6 +52,7 @@ export function NumberField(props: {
       onKeyDown={(e) => {
         if (e.key === 'Enter') {
           commit();
+          reverting.current = true; // committed: the blur below must not commit (or complain) a second time
           (e.target as HTMLInputElement).blur();
         } else if (e.key === 'Escape') {
           reverting.current = true;

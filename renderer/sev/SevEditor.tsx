@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useDocument, useSession } from '../state/hooks';
 import { sessionStore } from '../state/sessionStore';
+import { documentStore } from '../state/documentStore';
 import { useAudition, useProject, useSev } from './hooks';
 import { isSevDirty, sevStore } from './sevStore';
 import { auditionStore, clearAuditionCache, startAudition } from './audition';
@@ -11,7 +12,9 @@ import { EventList } from './EventList';
 import { SeTable } from './SeTable';
 import { BrokenSevView } from './BrokenSevView';
 import { NoteField } from './NoteField';
-import { chooseSoundFolder, saveProjectAndSev, saveSev, selectMotion } from '../project/projectActions';
+import { chooseSoundFolder, saveProject, saveProjectAndSev, saveSev } from '../project/projectActions';
+import { confirmUnsaved } from '../app/unsaved';
+import { createSevForTuner, followTuner, installSevFollower, openSevDialog, openSevMotion, sevBelongsTo } from './sevMotion';
 import { isProjectDirty, projectStore } from '../project/projectStore';
 import { seColor } from './colors';
 import './sev.css';
@@ -33,12 +36,17 @@ export function SevEditor() {
   const motion = useDocument((d) => d.motion);
   const motionName = useDocument((d) => d.name);
   const documentId = useDocument((d) => d.documentId);
-  const sevDocumentId = useProject((p) => p.currentDocumentId);
-  const current = useProject((p) => p.current);
+  const motionPath = useDocument((d) => d.path);
   const selectedJoint = useSession((s) => s.selectedJoint);
   const playhead = useSession((s) => s.playhead);
 
   useEffect(() => startAudition(), []);
+  // The editor follows the tuner's motion (its .sev, or none); see ./sevMotion.ts.
+  useEffect(() => {
+    const stop = installSevFollower();
+    void followTuner(); // the motion opened at start-up brings its .sev too
+    return stop;
+  }, []);
 
   // Joint picking: while armed, the next joint selection (viewport, curve view, timeline labels) becomes the event's joint.
   useEffect(
@@ -58,7 +66,10 @@ export function SevEditor() {
       // Ctrl+S saves the motion (the tuner's shortcut) and, with it, the open SEV and the project when they changed.
       if (sessionStore.getState().confirm || sessionStore.getState().picker) return;
       if ((e.ctrlKey || e.metaKey) && !e.shiftKey && e.key.toLowerCase() === 's') {
-        if (isSevDirty(sevStore.getState().file) || isProjectDirty(projectStore.getState())) void saveProjectAndSev();
+        // Only the .sev of the motion being saved: a parked .sev of another motion is saved with its own button.
+        const sevFile = sevStore.getState().file;
+        const own = sevBelongsTo(sevFile, documentStore.getState());
+        if ((own && isSevDirty(sevFile)) || isProjectDirty(projectStore.getState())) void (own ? saveProjectAndSev() : saveProjectOnly());
         return;
       }
       if (e.key === 'Escape' && sevStore.getState().pickingJoint) {
@@ -77,7 +88,9 @@ export function SevEditor() {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  const doc = file?.doc ?? null;
+  const belongs = sevBelongsTo(file, { documentId, path: motionPath, motion });
+  // Another motion's .sev is never shown against this skeleton: its events stay hidden until its motion is back.
+  const doc = belongs ? (file?.doc ?? null) : null;
   const dirty = isSevDirty(file);
   const unknown = doc ? unknownNames(doc, tables?.table ?? null) : [];
   const outside = doc && motion ? motionProblems(doc, { name: motionName, frameCount: motion.frameCount, jointCount: motion.joints.length }) : [];
@@ -95,7 +108,7 @@ export function SevEditor() {
             <span className={dirty ? 'dirty on' : 'dirty'} data-testid="sev-dirty">{dirty ? ' ● modified' : ''}</span>
           </span>
         ) : (
-          <span className="dim">{projectPath ? 'Select a motion in the project panel.' : 'Open a project (File › Open Project…) to edit its sound events.'}</span>
+          <span className="dim">{motion ? 'no .sev' : projectPath ? 'Select a motion in the project panel.' : 'Open a motion, a project, or a .sev (File › Open .sev…).'}</span>
         )}
         <button type="button" className="tool" disabled={!dirty || !doc} onClick={() => void saveSev()} data-testid="sev-save" title="Write the .sev (your comments are kept)">Save SEV</button>
         <span className="sev-sep" />
@@ -127,15 +140,29 @@ export function SevEditor() {
           </span>
         )}
       </div>
-      {file && sevDocumentId !== null && documentId !== sevDocumentId && (
-        <div className="sev-mismatch" data-testid="sev-mismatch">
-          The tuner shows {motionName ? <b>{motionName}</b> : 'no motion'}; these sound events belong to <b>{file.motionName}</b>.
-          {current !== null && (
-            <button type="button" className="tool small" onClick={() => void selectMotion(current, true)}>Open {file.motionName}</button>
+      {file && !belongs && (
+        <div className="sev-mismatch" data-testid="sev-mismatch" role="status">
+          <span>
+            The tuner shows {motion ? <b>{motionName}</b> : 'no motion'}; <b>{file.path.split(/[\\/]/).pop()}</b> holds the sound events of <b>{file.motionName}</b>
+            {dirty ? ' and has unsaved edits' : ''}, so they are hidden here (they would land on another skeleton's joints and frames).
+          </span>
+          <button type="button" className="tool small" data-testid="sev-open-motion" onClick={() => void openSevMotion()}>Open {file.motionName}</button>
+          {dirty && file.doc && (
+            <button type="button" className="tool small" data-testid="sev-save-parked" onClick={() => void saveSev()}>Save {file.path.split(/[\\/]/).pop()}</button>
+          )}
+          {dirty && (
+            <button type="button" className="tool small" data-testid="sev-discard-parked" onClick={() => void discardParked()}>Discard its edits</button>
           )}
         </div>
       )}
-      {file && !doc && <BrokenSevView />}
+      {!file && motion && (
+        <div className="sev-none" data-testid="sev-none">
+          <span><b>{motionName}</b> has no .sev.</span>
+          <button type="button" className="tool" data-testid="sev-create" onClick={() => void createSevForTuner()}>Create {motionName}.sev</button>
+          <button type="button" className="tool" data-testid="sev-open" onClick={() => void openSevDialog()}>Open .sev…</button>
+        </div>
+      )}
+      {file && belongs && !file.doc && <BrokenSevView />}
       {doc && (
         <>
           <div className="sev-toolbar">
@@ -176,4 +203,18 @@ export function SevEditor() {
       )}
     </section>
   );
+}
+
+/** Saves the project alone (Ctrl+S while the tuner shows a motion the open .sev does not belong to). */
+async function saveProjectOnly(): Promise<void> {
+  if (isProjectDirty(projectStore.getState())) await saveProject();
+}
+
+/** Drops the parked .sev's edits (after asking) and shows the tuner motion's own .sev. */
+async function discardParked(): Promise<void> {
+  const f = sevStore.getState().file;
+  if (!f) return;
+  if (!(await confirmUnsaved(`show ${documentStore.getState().name}'s sound events instead`, ['sev']))) return;
+  sevStore.getState().close();
+  await followTuner();
 }

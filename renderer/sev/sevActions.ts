@@ -10,6 +10,7 @@ import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { projectStore } from '../project/projectStore';
 import { sevStore } from './sevStore';
+import { sevBelongsTo } from './sevMotion';
 
 function apply(label: string, fn: (doc: SevDocument) => SevDocument): boolean {
   const err = sevStore.getState().edit(label, fn);
@@ -45,6 +46,11 @@ export const events = {
     const s = sevStore.getState();
     const doc = s.file?.doc;
     if (!doc) return;
+    const tuner = documentStore.getState();
+    if (!tuner.motion || !sevBelongsTo(s.file, tuner)) {
+      sessionStore.getState().notify('warning', `Not added: ${s.file!.path.split(/[\\/]/).pop()} belongs to ${s.file!.motionName}, and the tuner shows ${tuner.motion ? tuner.name : 'no motion'}.`);
+      return;
+    }
     if (!doc.ses.some((d) => d.index === s.selectedSe)) {
       sessionStore.getState().notify('warning', 'Define an SE first (SE definitions › Add SE), then add events for it.');
       return;

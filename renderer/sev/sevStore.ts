@@ -30,12 +30,26 @@ interface Step {
   doc: SevDocument;
 }
 
+/** Which tuner motion a .sev is edited against. */
+export interface SevMotionBinding {
+  /** The tuner document (null when none was open). */
+  documentId: string | null;
+  /** Its file (null for an imported motion not saved yet). */
+  path: string | null;
+}
+
 /** One .sev the editor has open. */
 export interface SevFileState {
   /** Absolute path (as the project resolves it). */
   path: string;
   /** The motion it belongs to (project name). */
   motionName: string;
+  /**
+   * The motion it is edited against: the tuner document shown when it was opened (its frames and joints bound
+   * every edit) and that motion's file. The editor shows and edits the events only while the tuner shows this
+   * motion (renderer/sev/sevMotion.ts), so one motion's events never meet another's skeleton.
+   */
+  motion: SevMotionBinding;
   /** The document; null while the text has parse errors. */
   doc: SevDocument | null;
   /** The document as last opened or saved: `dirty` is `doc !== savedDoc`. */
@@ -73,7 +87,9 @@ export interface SevState {
   revision: number;
 
   /** Shows a SEV: its text (null when the file does not exist yet). Clears the history. */
-  load(path: string, motionName: string, text: string | null): void;
+  load(path: string, motionName: string, text: string | null, motion?: SevMotionBinding): void;
+  /** The tuner reopened the SEV's own motion (a new document of the same file): edits go on against it. */
+  rebind(motion: SevMotionBinding): void;
   close(): void;
   /** Records that `doc` is on disk (after a save); variants hidden from SEs saved without them are dropped. */
   markSaved(doc: SevDocument): void;
@@ -130,7 +146,7 @@ export function createSevStore() {
       transaction: null,
       revision: 0,
 
-      load(path, motionName, text) {
+      load(path, motionName, text, motion = { documentId: null, path: null }) {
         let doc: SevDocument | null;
         let parseErrors: SevTextError[] = [];
         let brokenText: string | null = null;
@@ -145,13 +161,17 @@ export function createSevStore() {
         }
         dropSevSteps();
         set({
-          file: { path, motionName, doc, savedDoc: doc, isNew: text === null, brokenText, parseErrors, brokenTextEdited: false, past: [], future: [], hiddenVariants: {} },
+          file: { path, motionName, motion, doc, savedDoc: doc, isNew: text === null, brokenText, parseErrors, brokenTextEdited: false, past: [], future: [], hiddenVariants: {} },
           selectedEvent: null,
           selectedSe: doc?.ses.slice().sort((a, b) => a.index - b.index)[0]?.index ?? 0,
           pickingJoint: false,
           transaction: null,
           revision: get().revision + 1,
         });
+      },
+
+      rebind(motion) {
+        setFile({ motion });
       },
 
       close() {

@@ -1,0 +1,209 @@
+/**
+ * A .sev is always edited against its own motion. This module pairs the SEV
+ * editor with the motion in the tuner:
+ *
+ * - when the tuner's motion changes, the editor follows it: that motion's .sev
+ *   (the project's entry, else `<motion>.sev` beside the motion file), or none
+ *   ("no .sev", with a button that creates one);
+ * - a .sev with unsaved edits is never dropped by a motion change: it stays
+ *   open but hidden ("parked") until its motion is back, so its events are
+ *   never shown against, or added for, another motion's skeleton;
+ * - File › Open .sev… opens a .sev with its motion, with or without a project;
+ * - saving says exactly what the build would refuse before it writes.
+ */
+import { basenameOf, dirnameOf, normalizePath, stemOf } from '../../shared/project/paths';
+import { parseSev } from '../../shared/sev/parse';
+import type { SevDocument } from '../../shared/sev/types';
+import { askChoice } from '../app/dialogs';
+import { confirmUnsaved } from '../app/unsaved';
+import { openPath } from '../app/controller';
+import { documentStore, type DocumentState } from '../state/documentStore';
+import { sessionStore } from '../state/sessionStore';
+import { getApi } from '../transport';
+import { loadSev } from '../project/projectActions';
+import { motionPaths, projectStore, type ProjectState } from '../project/projectStore';
+import { motionProblems, unknownNames } from './resolve';
+import { isSevDirty, sevStore, type SevFileState, type SevMotionBinding } from './sevStore';
+
+/** The tuner's motion as a SEV binding. */
+export function tunerBinding(d: Pick<DocumentState, 'documentId' | 'path'> = documentStore.getState()): SevMotionBinding {
+  return { documentId: d.documentId, path: d.path };
+}
+
+/** Whether `f` is the .sev of the motion the tuner shows (the same document, or the same motion file reopened). */
+export function sevBelongsTo(f: Pick<SevFileState, 'motion'> | null, d: Pick<DocumentState, 'documentId' | 'path' | 'motion'>): boolean {
+  if (!f || !d.motion) return false;
+  if (f.motion.documentId !== null && f.motion.documentId === d.documentId) return true;
+  return f.motion.path !== null && d.path !== null && normalizePath(f.motion.path) === normalizePath(d.path);
+}
+
+/** The .sev that sits beside a motion file (`walk.mtn` -> `walk.sev`); null for a motion without a file or a .mar entry. */
+export function siblingSevPath(motionPath: string | null): string | null {
+  if (!motionPath || !/\.mtn$/i.test(motionPath)) return null;
+  return `${dirnameOf(motionPath)}/${stemOf(motionPath)}.sev`;
+}
+
+/** The project motion (archive index) whose .mtn is `path`, or null. */
+export function projectMotionOfPath(p: ProjectState, path: string | null): number | null {
+  if (!path || !p.json) return null;
+  const want = normalizePath(path);
+  const i = p.json.motions.findIndex((_, k) => {
+    const paths = motionPaths(p, k);
+    return paths !== null && normalizePath(paths.mtn) === want;
+  });
+  return i >= 0 ? i : null;
+}
+
+/** What the build would refuse in `doc`: SE names no table defines, and (against its motion) frames and joints out of range. */
+export function sevProblemLines(doc: SevDocument, motion: { name: string; frameCount: number; jointCount: number } | null): string[] {
+  const tables = projectStore.getState().tables?.table ?? null;
+  const lines = unknownNames(doc, tables).map((u) => `SE ${u.index}: ${u.error}`);
+  for (const e of motionProblems(doc, motion)) {
+    const where = e.place.line !== undefined ? `line ${e.place.line}` : (e.place.where ?? '');
+    lines.push(where ? `${where}: ${e.detail}` : e.detail);
+  }
+  return lines;
+}
+
+let following = 0;
+
+/** Runs `fn` (which opens a motion and its .sev itself) without the editor following the tuner meanwhile. */
+export async function withoutFollowing<T>(fn: () => Promise<T>): Promise<T> {
+  following++;
+  try {
+    return await fn();
+  } finally {
+    following--;
+  }
+}
+
+/** The SEV editor follows the tuner: installed once by the editor; returns the unsubscriber. */
+export function installSevFollower(): () => void {
+  return documentStore.subscribe((s, prev) => {
+    if (s.documentId === prev.documentId || following > 0) return;
+    void followTuner();
+  });
+}
+
+/**
+ * Shows the tuner motion's .sev: keeps the open one when it is that motion's (rebinding it to a reopened
+ * document), keeps an unsaved one of another motion parked, else opens the motion's own .sev or none.
+ */
+export async function followTuner(): Promise<void> {
+  const d = documentStore.getState();
+  const f = sevStore.getState().file;
+  if (!d.motion || !d.documentId) return;
+  if (f && sevBelongsTo(f, d)) {
+    if (f.motion.documentId !== d.documentId) sevStore.getState().rebind(tunerBinding(d));
+    return;
+  }
+  if (f && isSevDirty(f)) return;
+  const p = projectStore.getState();
+  const index = projectMotionOfPath(p, d.path);
+  if (index !== null && p.path && p.json) {
+    const m = p.json.motions[index];
+    projectStore.getState().setCurrent(index, d.documentId);
+    await loadSev(motionPaths(p, index)?.sev ?? `${dirnameOf(p.path)}/${m.name}.sev`, m.name);
+    return;
+  }
+  const sibling = siblingSevPath(d.path);
+  if (sibling) {
+    try {
+      const r = await getApi().readProjectText({ path: sibling });
+      if (documentStore.getState().documentId !== d.documentId) return; // the tuner moved on meanwhile
+      if (r.text !== null) {
+        sevStore.getState().load(sibling, d.name, r.text, tunerBinding(d));
+        return;
+      }
+    } catch {
+      // not readable here (outside what the user opened): the motion has no .sev the editor can show
+    }
+  }
+  if (documentStore.getState().documentId === d.documentId) sevStore.getState().close();
+}
+
+/** "Create <motion>.sev": a new, empty .sev for the tuner's motion (the project's entry, else beside the motion file). */
+export async function createSevForTuner(): Promise<void> {
+  const d = documentStore.getState();
+  if (!d.motion) return;
+  const p = projectStore.getState();
+  const index = projectMotionOfPath(p, d.path);
+  const f = sevStore.getState().file;
+  if (f && isSevDirty(f) && !(await confirmUnsaved(`create a .sev for ${d.name}`, ['sev']))) return;
+  if (index !== null && p.path && p.json) {
+    const m = p.json.motions[index];
+    projectStore.getState().setCurrent(index, d.documentId);
+    const path = motionPaths(p, index)?.sev ?? `${dirnameOf(p.path)}/${m.name}.sev`;
+    sevStore.getState().load(path, m.name, null, tunerBinding(d));
+    return;
+  }
+  const sibling = siblingSevPath(d.path);
+  if (!sibling) {
+    sessionStore.getState().notify('warning', `${d.name} has no .mtn file yet: save it (File › Save As…) and its .sev is created beside it.`);
+    return;
+  }
+  sevStore.getState().load(sibling, d.name, null, tunerBinding(d));
+}
+
+/** Brings the parked .sev's motion back into the tuner (its events show again). */
+export async function openSevMotion(): Promise<void> {
+  const f = sevStore.getState().file;
+  if (!f) return;
+  const p = projectStore.getState();
+  const index = p.json?.motions.findIndex((m) => m.name === f.motionName) ?? -1;
+  const path = f.motion.path ?? (index >= 0 ? motionPaths(p, index)?.mtn ?? null : null);
+  if (!path) {
+    sessionStore.getState().notify('warning', `${basenameOf(f.path)} belongs to ${f.motionName}, which has no file to reopen: save or discard its edits.`);
+    return;
+  }
+  await withoutFollowing(() => openPath(path, true));
+  await followTuner();
+}
+
+/** File › Open .sev…: a .sev and its motion (`motion <name>` in the file, else its base name), with or without a project. */
+export async function openSevDialog(): Promise<void> {
+  const f = sevStore.getState().file;
+  if (f && isSevDirty(f) && !(await confirmUnsaved('open another .sev', ['sev']))) return;
+  try {
+    const chosen = await getApi().chooseProjectFileDialog({ purpose: 'sev' });
+    if (chosen.status !== 'chosen') return;
+    await openSevPath(chosen.path);
+  } catch (e) {
+    sessionStore.getState().notify('error', `Open .sev failed: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** Opens a .sev with its motion: the tuner's when it is that motion, else `<motion>.mtn` beside it, else one the user picks. */
+export async function openSevPath(sevPath: string): Promise<void> {
+  const r = await getApi().readProjectText({ path: sevPath });
+  if (r.text === null) throw new Error(`${sevPath}: no such file`);
+  const parsed = parseSev(r.text, sevPath);
+  const motionName = parsed.doc?.motion?.name ?? stemOf(sevPath);
+  const isItsMotion = () => {
+    const d = documentStore.getState();
+    return d.motion !== null && (d.name === motionName || (d.path !== null && stemOf(d.path) === motionName));
+  };
+  if (!isItsMotion()) {
+    const beside = `${dirnameOf(sevPath)}/${motionName}.mtn`;
+    const opened = await withoutFollowing(async () => {
+      await openPath(beside, true);
+      if (isItsMotion()) return true;
+      const pick = await askChoice({
+        title: 'Open .sev',
+        text: `${basenameOf(sevPath)} holds the sound events of motion ${motionName}, and ${motionName}.mtn could not be opened beside it. Choose that motion: its events are edited against its frames and joints.`,
+        buttons: [{ id: 'choose', label: `Choose ${motionName}'s motion…`, primary: true }, { id: 'cancel', label: 'Cancel' }],
+      });
+      if (pick !== 'choose') return false;
+      const m = await getApi().chooseProjectFileDialog({ purpose: 'mtn' });
+      if (m.status !== 'chosen') return false;
+      const before = documentStore.getState().documentId;
+      await openPath(m.path, true);
+      return documentStore.getState().documentId !== before;
+    });
+    if (!opened) return;
+  }
+  const d = documentStore.getState();
+  if (!d.motion) return;
+  sevStore.getState().load(sevPath, motionName, r.text, tunerBinding(d));
+  sessionStore.getState().notify('info', `Opened ${basenameOf(sevPath)} with motion ${d.name}.`);
+}
