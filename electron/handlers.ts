@@ -63,6 +63,8 @@ export interface HandlerContext {
   runImport?: ImportRunner;
   /** How SEV and project texts are parsed (tests run it in-process); defaults to the text-check worker beside the bundle. */
   checkText?: TextChecker;
+  /** Projects the user chose outside the window (see ProjectHandlerContext.userChoseProject). */
+  userChoseProject?: (canonicalPath: string) => boolean;
 }
 
 /** Limits of the workspace listing, so a huge folder cannot stall the main process. */
@@ -182,7 +184,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
 
   return {
     // Projects, SEV files, SE tables, archive builds, audition sounds (electron/project).
-    ...createProjectHandlers({ policy, dialogs, launchBuild: ctx.launchBuild, checkText: ctx.checkText }),
+    ...createProjectHandlers({ policy, dialogs, launchBuild: ctx.launchBuild, checkText: ctx.checkText, userChoseProject: ctx.userChoseProject }),
     // File > Import (BVH, glTF/GLB) as a new unsaved document, File > Export glTF (electron/interchange).
     ...createInterchangeHandlers({ policy, dialogs, compress, documents, checkCompressRequest: requireCompressRequest, runImport: ctx.runImport }),
 

@@ -20,7 +20,7 @@ import { createCompressClient } from './compressClient';
 import { createHandlers, dispatchInvoke } from './handlers';
 import { buildAppMenu } from './menu';
 import { createNativeDialogPort } from './nativeDialogs';
-import { createPathPolicy } from './pathPolicy';
+import { canonicalPath, createPathPolicy } from './pathPolicy';
 import { createRecentFilesStore } from './recentFiles';
 import { CONTENT_SECURITY_POLICY } from './security';
 import { createSystemFileQueue, findProjectListingSev, parseCommandLine } from './systemFiles';
@@ -106,15 +106,21 @@ function showAbout(): void {
 function deliverSystemFile(path: string): void {
   policy.allowFile(path);
   const command: MenuCommand = { command: 'file.openFromSystem', path };
-  if (systemFileKindOfPath(path) === 'sev') {
+  const kind = systemFileKindOfPath(path);
+  if (kind === 'project') chosenProjects.add(canonicalPath(path));
+  if (kind === 'sev') {
     const project = findProjectListingSev(path);
     if (project) {
       policy.allowFile(project);
+      chosenProjects.add(canonicalPath(project));
       command.projectPath = project;
     }
   }
   sendMenuCommand(command);
 }
+
+/** Projects the user handed over from outside the window: opened, they are granted as if picked in the dialog. */
+const chosenProjects = new Set<string>();
 
 /** Files from the OS (command line, second launch, macOS open-file), kept until the renderer listens. */
 const systemFiles = createSystemFileQueue(deliverSystemFile);
@@ -162,6 +168,7 @@ async function start(): Promise<void> {
   };
   const handlers = createHandlers({
     appInfo,
+    userChoseProject: (canon) => chosenProjects.has(canon),
     policy,
     recent,
     compress,

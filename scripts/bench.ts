@@ -3,7 +3,9 @@
  * captures (when the Debian package assimp-testmodels is installed) and a
  * synthetic 60 joints x 600 frames motion. For each: keys, bytes, ratio, max
  * errors and time of the incremental compressor, the same for the naive
- * full-refit reference, and the speed-up measured in this run.
+ * full-refit reference, and the speed-up measured in this run; then the
+ * method comparison (benchMethods.ts: classic, refined, DP reference and the
+ * skeleton-aware mode; `npm run bench -- --methods-only` runs only that).
  * Figures only: nothing here asserts a time.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -15,9 +17,11 @@ import type { Motion } from '../shared/motion/types';
 import { readMtn } from '../shared/mtn/read';
 import { syntheticMotion } from '../shared/testing/syntheticMotion';
 import { benchExtras } from './benchExtras';
+import { benchMethods } from './benchMethods';
 
 const root = join(__dirname, '..', '..');
-const options = { ...DEFAULT_TOLERANCES, name: 'bench' };
+/** The first table times the greedy loop itself (classic) against the naive full-refit reference. */
+const options = { ...DEFAULT_TOLERANCES, name: 'bench', method: 'classic' as const };
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -45,6 +49,10 @@ function row(cells: (string | number)[], widths: number[]): string {
 }
 
 export async function main(): Promise<void> {
+  if (process.argv.includes('--methods-only')) {
+    benchMethods(root);
+    return;
+  }
   const motions: [string, Motion][] = [];
   const assets = join(root, 'assets');
   for (const f of readdirSync(assets).filter((f) => f.endsWith('.mtn')).sort()) motions.push([f, readMtn(new Uint8Array(readFileSync(join(assets, f))))]);
@@ -72,6 +80,7 @@ export async function main(): Promise<void> {
   if (!extras.realDataNote) console.log('');
   else console.log(extras.realDataNote);
   for (const line of await extras.after()) console.log(line);
+  benchMethods(root);
 }
 
 if (existsSync(join(root, 'package.json'))) {

@@ -7,7 +7,7 @@ import { readMar } from '../../shared/mar/read';
 import { readSar } from '../../shared/sar/read';
 import { gvStrCode } from '../../shared/strcode';
 import type { DialogPort } from '../dialogPort';
-import { createPathPolicy } from '../pathPolicy';
+import { canonicalPath, createPathPolicy } from '../pathPolicy';
 import { readInputFile } from '../build/files';
 import { bundleWorkerForTests } from '../compress/buildWorkerForTests';
 import { runBuildJob } from './buildJob';
@@ -78,6 +78,22 @@ function handlers(launchBuild: BuildJobLauncher = inProcess, dialogs: DialogPort
 }
 
 describe('project handlers', () => {
+  it('a project the user chose outside the window (double-click, Open With) is granted like a dialog pick; any other opened by path is only read', async () => {
+    const { dir, project } = workspace();
+    const other = workspace();
+    const policy = createPathPolicy();
+    const chosen = new Set([canonicalPath(project)]);
+    const h = createProjectHandlers({ policy, dialogs: noDialogs, launchBuild: inProcess, checkText: inProcessTextChecker, userChoseProject: (p) => chosen.has(p) });
+    // main allows the handed-over file itself (electron/main.ts deliverSystemFile); the project then grants what it names.
+    policy.allowFile(project);
+    policy.allowFile(other.project);
+    await expect(h.readProjectText({ path: join(dir, 'walk.sev') })).rejects.toThrow(/refused/);
+    await h.openProject({ path: project });
+    expect((await h.readProjectText({ path: join(dir, 'walk.sev') })).text).toContain('walk');
+    await h.openProject({ path: other.project });
+    await expect(h.readProjectText({ path: join(other.dir, 'walk.sev') })).rejects.toThrow(/refused/);
+  });
+
   it('a project picked in the open dialog allows exactly the files it lists', async () => {
     const { dir, project } = workspace();
     const { policy, h, openPicked } = handlers();

@@ -46,6 +46,12 @@ export interface ProjectHandlerContext {
   launchBuild?: BuildJobLauncher;
   /** How SEV and project texts are parsed; defaults to textCheckWorker.cjs beside the running bundle. */
   checkText?: TextChecker;
+  /**
+   * Whether the user chose this project (canonical path) outside the window: a double-click, "Open With"
+   * or the command line (electron/main.ts). Opened by path, such a project is granted like one picked in
+   * the dialog; any other project opened by path is only read.
+   */
+  userChoseProject?: (canonicalPath: string) => boolean;
 }
 
 export type ProjectHandlers = ApiHandlersOf<
@@ -132,7 +138,9 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
     openProject: async (raw) => {
       // A project opened by path (the workspace picker, tests) is only read: what it names must be allowed already.
       const req = requireObject<{ path: string }>(raw, 'openProject');
-      return { status: 'opened', project: readProject(requireString(req.path, 'openProject: path')) };
+      const project = readProject(requireString(req.path, 'openProject: path'));
+      if (ctx.userChoseProject?.(project.path)) await grantPickedProject(project.path, project.text);
+      return { status: 'opened', project };
     },
 
     openProjectDialog: async (): Promise<OpenProjectOutcome> => {

@@ -12,6 +12,7 @@ import { channelSignature, CompressCache } from './cache';
 import { defaultShell, objectSpaceError } from './objectError';
 import { initialKeys, type KeyList } from './keyList';
 import { dpOptimalKeys, refineRotationChannel } from './refine';
+import { FixedSpanRotationFit } from './referenceFit';
 import { PositionFit } from './positionFit';
 import { RotationFit } from './rotationFit';
 import {
@@ -51,6 +52,22 @@ export function compressMotion(
   } else {
     result = compressSkeletonAware(motion, options, options.objectTolerance, shell, solver, cache);
   }
+  result.ms = now() - t0;
+  return result;
+}
+
+/**
+ * The DP reference (tests and the bench, never the product): the exact fewest
+ * keys of segment-independent fits, the Hermite fit for positions (as
+ * refined) and FixedSpanRotationFit for rotations. Same guarantees on the
+ * written bytes as compressMotion.
+ */
+export function compressMotionDpReference(motion: Motion, options: CompressOptions): CompressResult {
+  const t0 = now();
+  validateMotion(motion);
+  checkTolerances(options);
+  const result = compressChannels(motion, options, greedyCompress, undefined, 'dp-reference');
+  result.objectError = objectSpaceError(motion, result.mt3, options.shell ?? defaultShell(motion));
   result.ms = now() - t0;
   return result;
 }
@@ -158,6 +175,7 @@ function compressChannels(
   options: CompressOptions,
   solver: ChannelSolver,
   cache: CompressCache | undefined,
+  referenceMethod?: 'dp-reference',
 ): CompressResult {
   const t0 = now();
   const N = motion.frameCount;
@@ -165,8 +183,8 @@ function compressChannels(
   const channels: ChannelReport[] = [];
   const warnings: CompressWarning[] = [];
 
-  const method = options.method ?? 'refined';
-  const refined = method === 'refined';
+  const method: CompressResult['method'] = referenceMethod ?? options.method ?? 'refined';
+  const refined = method !== 'classic';
   cache?.begin(motion);
   /** Compresses one channel, or reuses it from the cache when its inputs are unchanged. */
   const runChannel = <T extends PositionTrack | RotationTrack>(
@@ -205,10 +223,16 @@ function compressChannels(
     const tolerance = options.rotationToleranceOverridesDeg?.[j] ?? options.rotationToleranceDeg;
     const userKeys = jointUserKeys(motion, j);
     rotations.push(runChannel('rotation', j, userKeys, tolerance, () => {
-      const fit = new RotationFit(rotationSource(motion, j), N);
-      const keys = initialKeys(N, userKeys);
+      const source = rotationSource(motion, j);
+      let fit = new RotationFit(source, N);
+      let keys = initialKeys(N, userKeys);
       let outcome = solver(fit, keys, tolerance);
-      if (refined) outcome = refineRotationChannel(fit, keys, tolerance, outcome, userKeys);
+      if (method === 'dp-reference') {
+        // The classic result's mean key gap is the fixed span of the segment-independent fit.
+        const span = Math.max(1, Math.round(N / Math.max(1, keys.count - 1)));
+        fit = new FixedSpanRotationFit(source, N, span);
+        ({ keys, outcome } = dpOptimalKeys(fit, userKeys, tolerance));
+      } else if (refined) outcome = refineRotationChannel(fit, keys, tolerance, outcome, userKeys);
       const keyFrames = keys.frames();
       const stored = fit.storedKeys(keyFrames);
       return { keyFrames, outcome, track: { frames: Uint16Array.from(keyFrames), rotation: stored.rotation, inner: stored.inner } };

@@ -10,9 +10,9 @@ const REMOVAL_PASSES = 1;
 /**
  * Refines a rotation channel that the greedy loop has compressed (`keys` and
  * the fit's stored values are its result): a removal pass drops each non-user
- * key in turn, refits its two neighbours' inner quaternions (closed form, then
- * searched against the source frames of the three segments they touch, on the
- * s12 grid), and keeps the drop only while every frame there stays within the
+ * key in turn, searches its two neighbours' inner quaternions against the
+ * source frames of the three segments they touch (on the s12 grid, starting
+ * from their current values), and keeps the drop only while every frame there stays within the
  * bound. The bound is the tolerance, or the greedy result's own max error when
  * the stored precision could not meet the tolerance, so the channel's max
  * error never grows and its key count never does either. User keys, 0 and N
@@ -47,14 +47,8 @@ export function refineRotationChannel(fit: RotationFit, keys: KeyList, tolerance
       if (keys.prev[a] >= 0) chain.push(keys.prev[a]);
       chain.push(a, b);
       if (keys.next[b] >= 0) chain.push(keys.next[b]);
-      // Warm start: the better of the inner quaternions as they were and the closed-form refit.
-      const kept = search.chainError(chain);
-      fit.fitKey(a, keys.prev[a], b);
-      fit.fitKey(b, a, keys.next[b]);
-      if (search.chainError(chain) > kept) {
-        restoreInner(fit, a, saved, 0);
-        restoreInner(fit, b, saved, 4);
-      }
+      // Warm start: the inner quaternions as they were (on CMU captures a closed-form refit for the
+      // new neighbours finds no more removals and costs a chain evaluation per attempt).
       variable[0] = a;
       variable[1] = b;
       const e = search.optimise(chain, variable, bound);

@@ -39,7 +39,7 @@ const orel = new Float64Array(4);
  * errors of the written bytes.
  */
 export class RotationFit implements TrackFit {
-  readonly fitRadius = 1 as const;
+  readonly fitRadius: 0 | 1 = 1;
   readonly N: number;
   /** s12 integers per frame, 4 each (x, y, z, w). */
   readonly qInt: Int16Array;
@@ -165,6 +165,16 @@ export class RotationFit implements TrackFit {
     }
     this.argmax = arg;
     return max;
+  }
+
+  segmentWithin(a: number, b: number, tolerance: number): boolean {
+    const d = b - a;
+    const seg = segment.set(this.q, a * 4, b * 4, this.a, a * 4, b * 4, this.intDot(a, b) < 0 ? -1 : 1);
+    // The middle first: a segment over tolerance usually shows it there.
+    const mid = (a + b) >> 1;
+    if (mid > a && rotationErrorDeg(seg.eval(tout, (mid - a) / d), 0, this.source, mid * 4) > tolerance) return false;
+    for (let t = a + 1; t < b; t++) if (rotationErrorDeg(seg.eval(tout, (t - a) / d), 0, this.source, t * 4) > tolerance) return false;
+    return true;
   }
 
   /**

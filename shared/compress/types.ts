@@ -90,8 +90,8 @@ export interface SkeletonModeReport {
 }
 
 export interface CompressResult {
-  /** How keys were chosen. */
-  method: CompressMethod;
+  /** How keys were chosen ('dp-reference': compressMotionDpReference, tests and the bench only). */
+  method: CompressMethod | 'dp-reference';
   /** Stored values (h16 bits / s12 ints) exactly as written. */
   mt3: Mt3Motion;
   /** The encoded MT3 file. */
