@@ -18,6 +18,7 @@ import { readMtn } from '../shared/mtn/read';
 import { syntheticMotion } from '../shared/testing/syntheticMotion';
 import { benchBuild } from './benchBuild';
 import { benchExtras } from './benchExtras';
+import { benchUi } from './bench-ui';
 import { benchMethods } from './benchMethods';
 
 const root = join(__dirname, '..', '..');
@@ -50,6 +51,11 @@ function row(cells: (string | number)[], widths: number[]): string {
 }
 
 export async function main(): Promise<void> {
+  if (process.argv.includes('--ui')) {
+    // `npm run bench -- --ui`: only the renderer latency section.
+    for (const line of await benchUi({ root })) console.log(line);
+    return;
+  }
   if (process.argv.includes('--methods-only')) {
     benchMethods(root);
     return;
