@@ -16,6 +16,7 @@ import { DEFAULT_TOLERANCES, type CompressResult } from '../shared/compress/type
 import type { Motion } from '../shared/motion/types';
 import { readMtn } from '../shared/mtn/read';
 import { syntheticMotion } from '../shared/testing/syntheticMotion';
+import { benchBuild } from './benchBuild';
 import { benchExtras } from './benchExtras';
 import { benchUi } from './bench-ui';
 import { benchMethods } from './benchMethods';
@@ -59,6 +60,12 @@ export async function main(): Promise<void> {
     benchMethods(root);
     return;
   }
+  if (process.argv.includes('--build-only')) {
+    // `npm run bench -- --build-only`: just the build-scaling figures.
+    const extras = await benchExtras(root);
+    for (const line of await benchBuild(root, extras.motions)) console.log(line);
+    return;
+  }
   const motions: [string, Motion][] = [];
   const assets = join(root, 'assets');
   for (const f of readdirSync(assets).filter((f) => f.endsWith('.mtn')).sort()) motions.push([f, readMtn(new Uint8Array(readFileSync(join(assets, f))))]);
@@ -86,6 +93,7 @@ export async function main(): Promise<void> {
   if (!extras.realDataNote) console.log('');
   else console.log(extras.realDataNote);
   for (const line of await extras.after()) console.log(line);
+  for (const line of await benchBuild(root, extras.motions)) console.log(line);
   benchMethods(root);
 }
 

@@ -26,6 +26,9 @@ import { formatStrCode } from '../strcode';
 import { effectiveDurationMs, formatFps } from '../motion/frameRate';
 import { resampleMotion } from '../motion/resample';
 import { withMt3Name } from '../mt3/write';
+import { exportMshAnimation } from '../msh/export';
+import { mshNodesJson } from '../msh/nodesJson';
+import { writeMshResources } from '../msh/write';
 import type { ResolvedAlias, ResolvedMotion, ResolvedProject } from './types';
 
 /**
@@ -486,7 +489,7 @@ export function assembleBuild(prepared: PreparedBuild, results: readonly Compres
   const reportBytes = utf8(`${JSON.stringify(report, null, 2)}\n`);
   return {
     ok: true,
-    outputs: [{ path: project.marPath, bytes: mar }, { path: project.sarPath, bytes: sar }, { path: project.reportPath, bytes: reportBytes }],
+    outputs: [{ path: project.marPath, bytes: mar }, { path: project.sarPath, bytes: sar }, { path: project.reportPath, bytes: reportBytes }, ...mshOutputs(prepared)],
     report,
     warnings: prepared.warnings,
   };
@@ -502,6 +505,36 @@ export function planBuild(project: ResolvedProject, readFile: ReadFile, onProgre
 function worst(r: CompressedMotion, kind: 'translation' | 'rotation' | 'offset'): number {
   const e = r.channels.filter((c) => c.kind === kind).reduce((m, c) => Math.max(m, c.maxError), 0);
   return Number(e.toPrecision(4));
+}
+
+/**
+ * The extra MSH output (outputs.msh): every motion exported with its own
+ * tolerances (position, rotation and per-joint overrides as for MT3) to
+ * DIR/<name>.res8, .res19 and .nodes.json; an alias gets its target's export
+ * under its own name.
+ */
+function mshOutputs(prepared: PreparedBuild): BuildOutput[] {
+  const dir = prepared.project.mshDir;
+  if (dir === undefined) return [];
+  const at = (name: string) => `${dir.replace(/[\\/]+$/, '')}/${name}`;
+  const byMotion = prepared.motions.map((p) => {
+    const r = p.resolved;
+    const tolerances = { position: r.positionTolerance, rotationDeg: r.rotationToleranceDeg, rotationOverridesDeg: p.rotationOverridesDeg };
+    const result = inFile(r.mtnPath, () => exportMshAnimation(p.motion, { positionTolerance: r.positionTolerance, rotationToleranceDeg: r.rotationToleranceDeg, rotationToleranceOverridesDeg: p.rotationOverridesDeg }));
+    return { result, resources: writeMshResources(result.animation), tolerances, source: r.mtnPath };
+  });
+  const files = (name: string, e: (typeof byMotion)[number]): BuildOutput[] => {
+    const json = mshNodesJson(e.result, e.resources, { source: e.source, res8: `${name}.res8`, res19: `${name}.res19` }, e.tolerances);
+    return [
+      { path: at(`${name}.res8`), bytes: e.resources.res8.bytes },
+      { path: at(`${name}.res19`), bytes: e.resources.res19.bytes },
+      { path: at(`${name}.nodes.json`), bytes: utf8(`${JSON.stringify(json, null, 2)}\n`) },
+    ];
+  };
+  return [
+    ...prepared.motions.flatMap((p, k) => files(p.resolved.name, byMotion[k])),
+    ...prepared.aliases.map((a) => files(a.resolved.name, byMotion[a.resolved.targetIndex])).flat(),
+  ];
 }
 
 /** UTF-8 encode (no TextEncoder in shared/'s lib). */
