@@ -48,4 +48,41 @@ describe('path policy', () => {
     expect(() => policy.check(join(dir, 'workspace', 'missing', 'new.mtn'), 'write')).toThrow(/does not exist/);
     expect(policy.isAllowed(join(dir, 'outside', 'secret.mtn'))).toBe(false);
   });
+
+  it('follows a dangling link to where a write would land, and refuses a link loop', () => {
+    const policy = createPathPolicy();
+    policy.allowTree(join(dir, 'workspace'));
+    symlinkSync(join(dir, 'outside', 'not-yet.mtn'), join(dir, 'workspace', 'dangling.mtn'));
+    expect(() => policy.check(join(dir, 'workspace', 'dangling.mtn'), 'write')).toThrow(/refused to access .*dangling\.mtn: it resolves to .*outside.*not-yet\.mtn/);
+    symlinkSync(join(dir, 'workspace', 'b.mtn'), join(dir, 'workspace', 'a.mtn'));
+    symlinkSync(join(dir, 'workspace', 'a.mtn'), join(dir, 'workspace', 'b.mtn'));
+    expect(() => policy.check(join(dir, 'workspace', 'a.mtn'), 'read')).toThrow(/symbolic links form a loop/);
+  });
+
+  it('a tree allowed for some file types allows its folder and those files only', () => {
+    const policy = createPathPolicy();
+    mkdirSync(join(dir, 'outside', 'sounds'));
+    writeFileSync(join(dir, 'outside', 'sounds', 'a.wav'), 'x');
+    writeFileSync(join(dir, 'outside', 'sounds', 'a.json'), 'x');
+    policy.allowTree(join(dir, 'outside', 'sounds'), { extensions: ['wav'] });
+    expect(policy.isAllowed(join(dir, 'outside', 'sounds'))).toBe(true);
+    expect(policy.isAllowed(join(dir, 'outside', 'sounds', 'a.wav'))).toBe(true);
+    expect(policy.isAllowed(join(dir, 'outside', 'sounds', 'a.json'))).toBe(false);
+    expect(policy.isAllowed(join(dir, 'outside', 'secret.mtn'))).toBe(false);
+    expect(policy.trees()).toEqual([]);
+  });
+
+  it('refuses an over-long path and quotes only its head and tail', () => {
+    const policy = createPathPolicy();
+    policy.allowTree(join(dir, 'workspace'));
+    const long = join(dir, 'workspace', `${'a'.repeat(5000)}.mtn`);
+    let message = '';
+    try {
+      policy.check(long, 'read');
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/^ActGuy refused to access .*…a+\.mtn: the path is longer than 4096 characters$/);
+    expect(message.length).toBeLessThan(400);
+  });
 });

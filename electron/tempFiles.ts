@@ -32,6 +32,19 @@ export function processAlive(pid: number): boolean {
   }
 }
 
+/**
+ * Whether a file named `name` (of our naming) is an orphan: its writer on this
+ * machine is gone, or it is older than a day (a writer on another machine).
+ * Names of other shapes are never orphans.
+ */
+export function isStaleTemp(name: string, mtimeMs: number): boolean {
+  const m = OWN_TEMP.exec(name);
+  if (!m) return false;
+  const pid = Number(m[4]);
+  if (m[3] === host() && pid !== process.pid && !processAlive(pid)) return true;
+  return Date.now() - mtimeMs > STALE_MS;
+}
+
 /** The file-system calls a sweep makes (tests inject failures through the same seam as the commit). */
 export interface SweepFs {
   readdirSync(path: string): string[];

@@ -16,7 +16,9 @@ import { DEFAULT_TOLERANCES, type CompressResult } from '../shared/compress/type
 import type { Motion } from '../shared/motion/types';
 import { readMtn } from '../shared/mtn/read';
 import { syntheticMotion } from '../shared/testing/syntheticMotion';
+import { benchBuild } from './benchBuild';
 import { benchExtras } from './benchExtras';
+import { benchUi } from './bench-ui';
 import { benchMethods } from './benchMethods';
 
 const root = join(__dirname, '..', '..');
@@ -49,8 +51,19 @@ function row(cells: (string | number)[], widths: number[]): string {
 }
 
 export async function main(): Promise<void> {
+  if (process.argv.includes('--ui')) {
+    // `npm run bench -- --ui`: only the renderer latency section.
+    for (const line of await benchUi({ root })) console.log(line);
+    return;
+  }
   if (process.argv.includes('--methods-only')) {
     benchMethods(root);
+    return;
+  }
+  if (process.argv.includes('--build-only')) {
+    // `npm run bench -- --build-only`: just the build-scaling figures.
+    const extras = await benchExtras(root);
+    for (const line of await benchBuild(root, extras.motions)) console.log(line);
     return;
   }
   const motions: [string, Motion][] = [];
@@ -80,6 +93,7 @@ export async function main(): Promise<void> {
   if (!extras.realDataNote) console.log('');
   else console.log(extras.realDataNote);
   for (const line of await extras.after()) console.log(line);
+  for (const line of await benchBuild(root, extras.motions)) console.log(line);
   benchMethods(root);
 }
 

@@ -4,11 +4,13 @@ import { listRealBvhSamples, realBvhSamplesMissingReason } from '../electron/int
 import { importBvh } from '../shared/interchange/bvh/import';
 import type { Motion } from '../shared/motion/types';
 import { benchWorker } from './bench-worker';
+import { benchUi } from './bench-ui';
 
 /**
  * Extra bench inputs and sections: the real CMU captures shipped by the
  * Debian package assimp-testmodels (imported at 30 fps, in centimetres), and
- * the worker round trip the app waits for after a key toggle.
+ * the worker round trip the app waits for after a key toggle, and the latency in the real renderer
+ * (key toggle -> repainted curves, tolerance drag) measured in Chromium.
  */
 export async function benchExtras(root: string): Promise<{ motions: [string, Motion][]; realDataNote: string; after: () => Promise<string[]> }> {
   const motions: [string, Motion][] = [];
@@ -20,6 +22,6 @@ export async function benchExtras(root: string): Promise<{ motions: [string, Mot
   return {
     motions,
     realDataNote: missing ? `note: ${missing}` : '',
-    after: () => benchWorker({ root: join(root) }),
+    after: async () => [...(await benchWorker({ root: join(root) })), ...(await benchUi({ root }))],
   };
 }

@@ -1,7 +1,8 @@
 // Builds the Node-side bundles with esbuild. `node scripts/build.mjs <target...> [--quiet]`
 // Targets: cli, bench, fuzz, electron, all. Each bundle is CommonJS so it runs with plain `node FILE`.
 import { build } from 'esbuild';
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,8 +13,15 @@ const wanted = args.filter((a) => !a.startsWith('--'));
 
 /** target -> list of [entry, outfile, options] */
 const targets = {
-  cli: [['electron/cli/actguy.ts', 'dist/cli/actguy.cjs', { banner: { js: '#!/usr/bin/env node' } }]],
-  bench: [['scripts/bench.ts', 'dist/bench/bench.cjs', {}]],
+  cli: [
+    ['electron/cli/actguy.ts', 'dist/cli/actguy.cjs', { banner: { js: '#!/usr/bin/env node' } }],
+    ['electron/build/compressPoolWorker.ts', 'dist/cli/compressPoolWorker.cjs', {}],
+  ],
+  bench: [
+    // Playwright stays a runtime require: the renderer latency section drives Chromium with it.
+    ['scripts/bench.ts', 'dist/bench/bench.cjs', { external: ['@playwright/test', 'playwright', 'playwright-core'] }],
+    ['electron/build/compressPoolWorker.ts', 'dist/bench/compressPoolWorker.cjs', {}],
+  ],
   fuzz: [
     ['scripts/fuzz.ts', 'dist/fuzz/fuzz.cjs', {}],
     ['scripts/fuzz/worker.ts', 'dist/fuzz/fuzzWorker.cjs', {}],
@@ -27,11 +35,31 @@ const targets = {
     ['electron/preload.ts', 'dist/electron/preload.cjs', { external: ['electron'] }],
     ['electron/compressWorker.ts', 'dist/electron/compressWorker.cjs', {}],
     ['electron/project/buildWorker.ts', 'dist/electron/buildWorker.cjs', {}],
+    ['electron/build/compressPoolWorker.ts', 'dist/electron/compressPoolWorker.cjs', {}],
     ['electron/interchange/importWorker.ts', 'dist/electron/importWorker.cjs', {}],
     ['electron/project/textCheckWorker.ts', 'dist/electron/textCheckWorker.cjs', {}],
     ['electron/loopback/serve.ts', 'dist/electron/loopback.cjs', {}],
   ],
 };
+
+/**
+ * A digest of the compressor's source, compiled into every bundle: the build
+ * cache keys on it, so a changed compressor never reuses an old result even
+ * when COMPRESSOR_VERSION was not bumped.
+ */
+function compressorDigest() {
+  const h = createHash('sha256');
+  for (const dir of ['shared/compress', 'shared/mt3', 'shared/math', 'shared/mtn', 'shared/motion']) {
+    const abs = join(root, dir);
+    if (!existsSync(abs)) continue;
+    for (const f of readdirSync(abs).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).sort()) {
+      h.update(`${dir}/${f}\0`);
+      h.update(readFileSync(join(abs, f)));
+    }
+  }
+  return h.digest('hex').slice(0, 16);
+}
+const digest = compressorDigest();
 
 const names = wanted.length === 0 || wanted.includes('all') ? Object.keys(targets) : wanted;
 for (const name of names) {
@@ -54,6 +82,7 @@ for (const name of names) {
       target: 'node20',
       sourcemap: 'linked',
       logLevel: quiet ? 'error' : 'info',
+      define: { __ACTGUY_COMPRESSOR_DIGEST__: JSON.stringify(digest) },
       ...extra,
     });
   }

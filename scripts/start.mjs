@@ -1,4 +1,4 @@
-// `npm start [-- FILE...] [--workspace DIR]`: builds ActGuy and opens it in Electron on FILE (default: the
+// `npm start [-- FILE...] [--workspace DIR]`: builds ActGuy (skipped when nothing changed) and opens it in Electron on FILE (default: the
 // bundled sample). When the Electron binary is missing (its download is blocked here), says so in one line and
 // exits 1; when this Linux would make Electron abort at start (AppArmor's user-namespace restriction on Ubuntu
 // 23.10+/24.04), says exactly what to do and exits 1.
@@ -41,7 +41,7 @@ if (problem) {
   process.exit(1);
 }
 try {
-  await buildApp();
+  if (!(await buildApp())) console.log('ActGuy: nothing changed since the last build: starting at once.');
 } catch (e) {
   console.error(`ActGuy: ${e instanceof Error ? e.message : e}`);
   process.exit(1);

@@ -1,4 +1,4 @@
-// `npm run web [-- --workspace DIR] [--port N]`: builds ActGuy and serves the real renderer to a plain
+// `npm run web [-- --workspace DIR] [--port N]`: builds ActGuy (skipped when nothing changed) and serves the real renderer to a plain
 // browser over the loopback transport (127.0.0.1 only, per-run token). The workspace (default: assets/)
 // is the folder the in-app file picker lists; files in it can be opened and saved.
 import { spawn } from 'node:child_process';
@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { buildApp, root } from './app-build.mjs';
 
 try {
-  await buildApp();
+  if (!(await buildApp())) console.log('ActGuy: nothing changed since the last build: starting at once.');
 } catch (e) {
   console.error(`ActGuy: ${e instanceof Error ? e.message : e}`);
   process.exit(1);

@@ -426,6 +426,8 @@ export interface BuildProblem {
 export interface BuildMotionResult extends Pick<CompressResult, 'totalKeys' | 'mt3Bytes' | 'mtnBytes' | 'ratio'> {
   /** Archive index. */
   index: number;
+  /** Taken from the build cache (unchanged since an earlier build) instead of compressed. */
+  cached?: boolean;
   name: string;
   /** Largest error over all channels as a fraction of its tolerance (<= 1 when every tolerance is met). */
   maxErrorRatio: number;
@@ -459,8 +461,10 @@ export interface BuildStatus {
   count: number;
   /** The motion being compressed, or null. */
   current: string | null;
-  /** Finished motions, in archive order. */
+  /** Finished motions, in archive order (motions finish in any order on the pool). */
   motions: BuildMotionResult[];
+  /** Estimated milliseconds left while compressing (null before the first motion finished, or when not compressing). */
+  etaMs?: number | null;
   /** Every error (state 'failed'); nothing was written. */
   errors: BuildProblem[];
   warnings: string[];

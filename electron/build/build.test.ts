@@ -43,15 +43,16 @@ function contents(dir: string): Record<string, string> {
   return out;
 }
 
+/** Files and folders under dir; the build cache (not an output) is left out. */
 function listing(dir: string): string[] {
-  return readdirSync(dir, { recursive: true }).map(String).sort();
+  return readdirSync(dir, { recursive: true }).map(String).filter((f) => !f.startsWith('.actguy-cache')).sort();
 }
 
 describe('buildProject', () => {
-  it('builds the bundled sample project out of the box', () => {
+  it('builds the bundled sample project out of the box', async () => {
     const out = mkdtempSync(join(tmpdir(), 'actguy-sample-'));
     dirs.push(out);
-    const r = buildProject(join(ASSETS, 'sample.actguy.json'), { outDir: out });
+    const r = await buildProject(join(ASSETS, 'sample.actguy.json'), { outDir: out, cacheDir: null });
     if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
     expect(listing(out)).toEqual(['stage.mar', 'stage.report.json', 'stage.sar']);
     // every motion of the project is in both archives, in project order
@@ -78,9 +79,9 @@ describe('buildProject', () => {
     expect(findProjectOfSar(join(ASSETS, 'nothing.sar'))).toBeUndefined();
   });
 
-  it('a good project writes a .mar and .sar that read back with matching names, counts and events', () => {
+  it('a good project writes a .mar and .sar that read back with matching names, counts and events', async () => {
     const dir = sampleCopy();
-    const r = buildProject(join(dir, 'p.actguy.json'));
+    const r = await buildProject(join(dir, 'p.actguy.json'));
     if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
     expect(r.written.map((p) => p.slice(dir.length + 1))).toEqual(['out/stage.mar', 'out/stage.sar', 'out/stage.report.json']);
     const mar = readMar(bytes(join(dir, 'out/stage.mar')));
@@ -107,44 +108,44 @@ describe('buildProject', () => {
     expect(listing(dir).filter((f) => f.includes('.actguy-'))).toEqual([]);
   });
 
-  it('a project with one broken SEV writes nothing and lists the error', () => {
+  it('a project with one broken SEV writes nothing and lists the error', async () => {
     const dir = sampleCopy();
     const text = readFileSync(join(dir, 'walk.sev'), 'utf8');
     const line = text.split('\n').indexOf('event 38 0 17') + 1;
     expect(line).toBeGreaterThan(0);
     writeFileSync(join(dir, 'walk.sev'), text.replace('event 38 0 17', 'event 38 7 17'));
     const before = listing(dir);
-    const r = buildProject(join(dir, 'p.actguy.json'));
+    const r = await buildProject(join(dir, 'p.actguy.json'));
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.errors.map((e) => e.message)).toEqual([`${join(dir, 'walk.sev')}:${line}:10: event uses undefined SE index 7`]);
     expect(listing(dir)).toEqual(before);
     expect(existsSync(join(dir, 'out'))).toBe(false);
   });
 
-  it('builds from unsaved project and SEV text without touching the files, and a dry run writes nothing', () => {
+  it('builds from unsaved project and SEV text without touching the files, and a dry run writes nothing', async () => {
     const dir = sampleCopy();
     const before = listing(dir);
     const sevPath = join(dir, 'walk.sev');
     const diskSev = readFileSync(sevPath, 'utf8');
     const projectText = readFileSync(join(dir, 'p.actguy.json'), 'utf8').replace('"walk_rough"', '"walk_loose"');
     const textOverrides = new Map([[sevPath, 'sev 1\nse 0 SE_FOOT_L\nevent 7 0 17\n']]);
-    const dry = buildProject(join(dir, 'p.actguy.json'), { projectText, textOverrides, dryRun: true });
+    const dry = await buildProject(join(dir, 'p.actguy.json'), { projectText, textOverrides, dryRun: true });
     if (!dry.ok) throw new Error(dry.errors.map((e) => e.message).join('\n'));
     expect(dry.written).toEqual([]);
     expect(dry.report.motions.map((m) => [m.name, m.events])).toEqual([['walk', 1], ['cmu_01_01', 30], ['walk_loose', 0], ['walk_60', 0]]);
     expect(listing(dir)).toEqual(before);
-    const bad = buildProject(join(dir, 'p.actguy.json'), { textOverrides: new Map([[sevPath, 'sev 1\nevent 7 0 17\n']]) });
+    const bad = await buildProject(join(dir, 'p.actguy.json'), { textOverrides: new Map([[sevPath, 'sev 1\nevent 7 0 17\n']]) });
     if (!bad.ok) expect(bad.errors.map((e) => e.message)).toEqual([`${sevPath}:2:9: event uses undefined SE index 0`]);
     else throw new Error('expected errors');
     expect(readFileSync(sevPath, 'utf8')).toBe(diskSev);
     expect(listing(dir)).toEqual(before);
   });
 
-  it('a broken project file writes nothing', () => {
+  it('a broken project file writes nothing', async () => {
     const dir = sampleCopy();
     writeFileSync(join(dir, 'p.actguy.json'), '{ "version": 1, "motions": [ { "name": "walk", "mtn": "missing.mtn" } ], "outputs": { "mar": "o.mar", "sar": "o.sar" } }');
     const before = listing(dir);
-    const r = buildProject(join(dir, 'p.actguy.json'));
+    const r = await buildProject(join(dir, 'p.actguy.json'));
     if (!r.ok) expect(r.errors.map((e) => e.message)).toEqual([
       `${join(dir, 'p.actguy.json')} [PROJECT] (motions[0].mtn): cannot read ${join(dir, 'missing.mtn')}: no such file or directory`,
     ]);
@@ -154,7 +155,7 @@ describe('buildProject', () => {
 });
 
 describe('commitOutputs', () => {
-  it('leaves every target untouched and no temp files when one write fails', () => {
+  it('leaves every target untouched and no temp files when one write fails', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'actguy-atomic-'));
     dirs.push(dir);
     writeFileSync(join(dir, 'a.bin'), 'old');
@@ -172,7 +173,7 @@ describe('commitOutputs', () => {
 });
 
 describe('build outputs never overwrite inputs', () => {
-  it('refuses outputs that reach an input through a link or a ./.. spelling, and writes nothing', () => {
+  it('refuses outputs that reach an input through a link or a ./.. spelling, and writes nothing', async () => {
     const dir = sampleCopy();
     symlinkSync(join(dir, 'walk.sev'), join(dir, 'sev-link.sar'));
     mkdirSync(join(dir, 'out'));
@@ -181,7 +182,7 @@ describe('build outputs never overwrite inputs', () => {
     project.outputs = { mar: 'out/hard.mar', sar: 'sev-link.sar', report: './out/r.json' };
     writeFileSync(join(dir, 'p.actguy.json'), JSON.stringify(project));
     const before = contents(dir);
-    const r = buildProject(join(dir, 'p.actguy.json'));
+    const r = await buildProject(join(dir, 'p.actguy.json'));
     if (r.ok) throw new Error('expected the build to be refused');
     expect(r.errors.map((e) => e.message)).toEqual([
       expect.stringContaining(`outputs.mar ${join(dir, 'out', 'hard.mar')} is the .mtn of motion walk ${join(dir, 'walk.mtn')}; an output never overwrites an input`),

@@ -3,22 +3,33 @@
  * (shared/project) validate and build everything in memory, and write the
  * .mar, .sar and report only when all of it succeeded.
  */
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { FormatError } from '../../shared/errors';
 import { normalizePath } from '../../shared/project/paths';
-import { planBuild, type BuildProgress, type BuildReport } from '../../shared/project/plan';
+import { assembleBuild, prepareBuild, type BuildReport } from '../../shared/project/plan';
 import type { ResolvedProject } from '../../shared/project/types';
 import { checkOutputPaths, parseProject, withOutputDir } from '../../shared/project/validate';
 import { decodeUtf8Text } from '../../shared/sev/text';
 import { findOutputClashes, type RolePath } from '../pathIdentity';
+import { openBuildCache, type CacheStats } from './buildCache';
 import { commitOutputs } from './commit';
+import { compressMotions, type MotionDone } from './compressMotions';
+import { compressorFor, defaultJobs, type MotionCompressor } from './compressPool';
 import { readInputFile } from './files';
 
 export interface ProjectBuildOptions {
   /** Put the outputs in this folder (keeping their file names) instead of the project's paths. */
   outDir?: string;
-  /** Called after each motion is compressed (for a progress line). */
-  onProgress?: (p: BuildProgress) => void;
+  /** Called after each motion is compressed or found in the cache (for a progress line). */
+  onProgress?: (p: MotionDone) => void;
+  /** Motions compressed at once (worker threads); default: the machine's cores. */
+  jobs?: number;
+  /** The cache folder; default `.actguy-cache/` beside the project; null: no cache. */
+  cacheDir?: string | null;
+  /** Size limit of the cache folder in bytes (least recently used entries go first). */
+  cacheMaxBytes?: number;
+  /** The compressor to use instead of one made for `jobs` (tests). */
+  compressor?: MotionCompressor;
   /** The project text to use instead of the file (an edited, unsaved project in the app). */
   projectText?: string;
   /**
@@ -31,11 +42,11 @@ export interface ProjectBuildOptions {
 }
 
 export type ProjectBuildOutcome =
-  | { ok: true; report: BuildReport; written: string[]; warnings: FormatError[]; notes: string[] }
+  | { ok: true; report: BuildReport; written: string[]; warnings: FormatError[]; notes: string[]; cache?: CacheStats }
   | { ok: false; errors: FormatError[]; warnings: FormatError[] };
 
 /** Validates, builds and writes a project; on any error writes nothing and returns every error. */
-export function buildProject(projectPath: string, options: ProjectBuildOptions = {}): ProjectBuildOutcome {
+export async function buildProject(projectPath: string, options: ProjectBuildOptions = {}): Promise<ProjectBuildOutcome> {
   // Paths stay as the user wrote them (relative to the working folder), so messages read `assets/walk.sev:12:7`.
   const projectFile = normalizePath(projectPath);
   let text: string;
@@ -62,11 +73,23 @@ export function buildProject(projectPath: string, options: ProjectBuildOptions =
         return t === undefined ? readInputFile(path) : encodeUtf8(t);
       }
     : readInputFile;
-  const result = planBuild(project, readFile, options.onProgress);
+  const prep = prepareBuild(project, readFile);
+  if (!prep.ok) return prep;
+  const cacheDir = options.cacheDir === undefined ? defaultCacheDir(projectFile) : options.cacheDir;
+  const cache = cacheDir === null ? undefined : openBuildCache(cacheDir, { maxBytes: options.cacheMaxBytes });
+  const compressor = options.compressor ?? compressorFor(options.jobs ?? defaultJobs());
+  let compressed;
+  try {
+    compressed = await compressMotions(prep.prepared, { compressor, cache, onMotion: options.onProgress });
+  } finally {
+    if (!options.compressor) await compressor.close();
+  }
+  if (!compressed.ok) return { ok: false, errors: compressed.errors, warnings: prep.prepared.warnings };
+  const result = assembleBuild(prep.prepared, compressed.results);
   if (!result.ok) return result;
-  if (options.dryRun) return { ok: true, report: result.report, written: [], warnings: result.warnings, notes: [] };
+  if (options.dryRun) return { ok: true, report: result.report, written: [], warnings: result.warnings, notes: [], cache: cache?.stats };
   const note = commitOutputs(result.outputs);
-  return { ok: true, report: result.report, written: result.outputs.map((o) => o.path), warnings: result.warnings, notes: note ? [note] : [] };
+  return { ok: true, report: result.report, written: result.outputs.map((o) => o.path), warnings: result.warnings, notes: note ? [note] : [], cache: cache?.stats };
 }
 
 /**
@@ -88,6 +111,11 @@ export function outputClashes(project: ResolvedProject): FormatError[] {
     { path: project.reportPath, role: 'outputs.report' },
   ];
   return findOutputClashes(inputs, outputs).map((m) => new FormatError('PROJECT', m, {}, project.projectFile));
+}
+
+/** `.actguy-cache/` in the project's folder. */
+export function defaultCacheDir(projectFile: string): string {
+  return join(dirname(resolve(projectFile)), '.actguy-cache');
 }
 
 function encodeUtf8(text: string): Uint8Array {

@@ -27,7 +27,7 @@ function project(rotationDeg: number, sev: string): string {
 
 function build(projectFile: string, killAt?: number): { rc: number | null; signal: string | null; err: string } {
   const env = { ...process.env, ACTGUY_TEST_KILL_AT_COMMIT_STEP: killAt ? String(killAt) : '' };
-  const r = spawnSync(process.execPath, [cli, 'build', projectFile, '--quiet'], { cwd: dir, encoding: 'utf8', env });
+  const r = spawnSync(process.execPath, [cli, 'build', projectFile, '--quiet', '--no-cache'], { cwd: dir, encoding: 'utf8', env });
   return { rc: r.status, signal: r.signal, err: r.stderr };
 }
 

@@ -9,6 +9,7 @@ import { packSarCommand } from './commands/pack-sar';
 import { buildCommand } from './commands/build';
 import { importCommand } from './commands/import';
 import { exportGltfCommand } from './commands/export-gltf';
+import { exportMshCommand } from './commands/export-msh';
 
 /**
  * Every subcommand of the actguy CLI. Add a command by creating
@@ -25,4 +26,5 @@ export const commands: CliCommand[] = [
   buildCommand,
   importCommand,
   exportGltfCommand,
+  exportMshCommand,
 ];

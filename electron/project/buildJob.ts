@@ -1,7 +1,8 @@
 /**
  * One archive build as the build worker runs it: validate the project text,
  * read and check every input (prepareBuild), compress each motion with
- * progress (executeBuild), and hand the outputs back in memory. Writing is the
+ * progress on the compression pool, with the build cache (compressMotions),
+ * and hand the outputs back in memory. Writing is the
  * main process's job, after it knows the build was not cancelled, so a
  * cancelled or failed build never leaves a file behind.
  *
@@ -10,9 +11,11 @@
  */
 import { FormatError } from '../../shared/errors';
 import type { BuildMotionResult, BuildProblem } from '../../shared/ipc';
-import { executeBuild, prepareBuild, type BuildReport, type ReadFile } from '../../shared/project/plan';
+import { assembleBuild, prepareBuild, type BuildReport, type CompressedMotion, type ReadFile } from '../../shared/project/plan';
 import { parseProject } from '../../shared/project/validate';
-import type { CompressResult } from '../../shared/compress/types';
+import { openBuildCache } from '../build/buildCache';
+import { compressMotions } from '../build/compressMotions';
+import { inProcessCompressor, type MotionCompressor } from '../build/compressPool';
 
 /** What the main process sends the worker. */
 export interface BuildJobRequest {
@@ -25,7 +28,7 @@ export interface BuildJobRequest {
 /** What the worker sends back, in order: start, progress per motion, then one of done/failed. */
 export type BuildJobMessage =
   | { type: 'start'; count: number; names: string[] }
-  | { type: 'progress'; motion: BuildMotionResult }
+  | { type: 'progress'; motion: BuildMotionResult; etaMs: number | null }
   | { type: 'done'; outputs: { path: string; bytes: Uint8Array }[]; report: BuildReport; warnings: string[] }
   | { type: 'failed'; errors: BuildProblem[]; warnings: string[] };
 
@@ -43,7 +46,7 @@ export function toBuildProblem(e: unknown): BuildProblem {
 }
 
 /** Largest error as a fraction of tolerance, and the largest rotation / position error. */
-export function errorSummary(result: CompressResult): { maxErrorRatio: number; maxRotationErrorDeg: number; maxPositionError: number } {
+export function errorSummary(result: Pick<CompressedMotion, 'channels'>): { maxErrorRatio: number; maxRotationErrorDeg: number; maxPositionError: number } {
   let maxErrorRatio = 0;
   let maxRotationErrorDeg = 0;
   let maxPositionError = 0;
@@ -58,7 +61,14 @@ export function errorSummary(result: CompressResult): { maxErrorRatio: number; m
 const encoder = new TextEncoder();
 
 /** Runs one build, posting every step through `post`. Never throws for bad input: that becomes a 'failed' message. */
-export function runBuildJob(req: BuildJobRequest, readFile: ReadFile, post: (m: BuildJobMessage) => void): void {
+/** What a build job compresses with: the pool (the worker passes one of defaultJobs() threads) and the cache. */
+export interface BuildJobDeps {
+  compressor?: MotionCompressor;
+  /** The cache folder (the app uses `.actguy-cache/` beside the project); none when omitted. */
+  cacheDir?: string;
+}
+
+export async function runBuildJob(req: BuildJobRequest, readFile: ReadFile, post: (m: BuildJobMessage) => void, deps: BuildJobDeps = {}): Promise<void> {
   const parsed = parseProject(req.projectText, req.projectPath);
   if (!parsed.resolved) {
     post({ type: 'failed', errors: parsed.errors.map(toBuildProblem), warnings: [] });
@@ -73,12 +83,16 @@ export function runBuildJob(req: BuildJobRequest, readFile: ReadFile, post: (m: 
   }
   const { prepared } = prep;
   post({ type: 'start', count: prepared.motions.length, names: prepared.motions.map((m) => m.resolved.name) });
-  const result = executeBuild(prepared, (p) => {
+  const compressor = deps.compressor ?? inProcessCompressor();
+  const cache = deps.cacheDir === undefined ? undefined : openBuildCache(deps.cacheDir);
+  const compressed = await compressMotions(prepared, { compressor, cache, onMotion: (p) => {
     const entry = prepared.sarEntries[p.index];
     const motion = prepared.motions[p.index];
     post({
       type: 'progress',
+      etaMs: p.etaMs,
       motion: {
+        cached: p.cached,
         index: p.index,
         name: p.name,
         totalKeys: p.result.totalKeys,
@@ -95,7 +109,12 @@ export function runBuildJob(req: BuildJobRequest, readFile: ReadFile, post: (m: 
         durationMs: motion.durationMs,
       },
     });
-  });
+  } });
+  if (!compressed.ok) {
+    post({ type: 'failed', errors: compressed.errors.map(toBuildProblem), warnings: prepared.warnings.map((w) => w.message) });
+    return;
+  }
+  const result = assembleBuild(prepared, compressed.results);
   if (!result.ok) {
     post({ type: 'failed', errors: result.errors.map(toBuildProblem), warnings: result.warnings.map((w) => w.message) });
     return;

@@ -88,7 +88,7 @@ export function createBuildRunner(launch: BuildJobLauncher, write: (files: { pat
       let names: string[] = [];
       builds.set(buildId, entry);
       const end = (patch: Partial<BuildStatus>) => {
-        Object.assign(status, patch, { current: null, elapsedMs: Date.now() - started });
+        Object.assign(status, patch, { current: null, etaMs: null, elapsedMs: Date.now() - started });
       };
       entry.stop = launch(
         { projectPath: req.projectPath, projectText: req.projectText, sevTexts: req.sevTexts },
@@ -100,9 +100,13 @@ export function createBuildRunner(launch: BuildJobLauncher, write: (files: { pat
               names = m.names;
               return;
             case 'progress': {
-              status.motions.push(m.motion);
+              // Motions finish in any order on the pool; the table stays in archive order.
+              const at = status.motions.findIndex((x) => x.index > m.motion.index);
+              if (at < 0) status.motions.push(m.motion);
+              else status.motions.splice(at, 0, m.motion);
               status.done = status.motions.length;
-              status.current = names[status.done] ?? null;
+              status.etaMs = m.etaMs;
+              status.current = names.find((_, i) => !status.motions.some((x) => x.index === i)) ?? null;
               return;
             }
             case 'failed':

@@ -33,9 +33,22 @@ describe('text check worker', () => {
     await expect(check({ kind: 'sev', path: '/p/huge.sev', text: 'sev 1\n' })).rejects.toThrow('/p/huge.sev: reading the sound-event file took longer than 0.05 s and was stopped');
   });
 
+  it('after a check is stopped for its budget, the next check runs in a fresh worker', async () => {
+    const stuckOnce = join(scratch, 'stuck-once.cjs');
+    writeFileSync(
+      stuckOnce,
+      "const { parentPort } = require('node:worker_threads');\n" +
+        "parentPort.on('message', ({ id, req }) => { if (req.text === 'hang') for (;;) {} parentPort.postMessage({ id, ok: true, result: { errors: [req.text], named: { inputs: [], outputs: [] } } }); });\n",
+    );
+    const check = workerTextChecker(stuckOnce, 3000); // ample for a tiny worker to start on a busy machine
+    expect(await check({ kind: 'sev', path: '/p/a.sev', text: 'first' })).toEqual({ errors: ['first'], named: { inputs: [], outputs: [] } });
+    await expect(check({ kind: 'sev', path: '/p/b.sev', text: 'hang' })).rejects.toThrow(/^\/p\/b\.sev: reading the sound-event file took longer than 3 s/);
+    expect(await check({ kind: 'project', path: '/p/c.actguy.json', text: 'after' })).toEqual({ errors: ['after'], named: { inputs: [], outputs: [] } });
+  });
+
   it('an unexpected exception in the checker is reported as FILE: message', async () => {
     const throwing = join(scratch, 'throwing.cjs');
-    writeFileSync(throwing, "const { parentPort } = require('node:worker_threads'); parentPort.postMessage({ ok: false, message: 'x.forEach is not a function' });\n");
+    writeFileSync(throwing, "const { parentPort } = require('node:worker_threads'); parentPort.on('message', ({ id }) => parentPort.postMessage({ id, ok: false, message: 'x.forEach is not a function' }));\n");
     await expect(workerTextChecker(throwing)({ kind: 'project', path: '/p/a.actguy.json', text: '{}' })).rejects.toThrow(/^\/p\/a\.actguy\.json: x\.forEach is not a function$/);
     await expect(workerTextChecker(join(scratch, 'missing.cjs'))({ kind: 'sev', path: '/p/b.sev', text: '' })).rejects.toThrow(/^\/p\/b\.sev: the text checker stopped/);
   });

@@ -33,36 +33,64 @@ export function defaultTextCheckWorkerPath(): string {
   return join(__dirname, 'textCheckWorker.cjs').replace(`app.asar${sep}`, `app.asar.unpacked${sep}`);
 }
 
-/** Runs each check in a fresh worker thread, stopped after `budgetMs`. */
+/** What the main process posts to the text-check worker, and what comes back. */
+export interface TextCheckJob {
+  id: number;
+  req: TextCheckRequest;
+}
+export type TextCheckReply = { id: number; ok: true; result: TextCheckResult } | { id: number; ok: false; message: string };
+
+/**
+ * Checks in one long-lived worker thread (started on first use, so a save
+ * costs a message, not a thread start). A check that runs past `budgetMs`
+ * stops the worker (a hostile text cannot hold it) and is refused with a
+ * message naming the file; the next check starts a fresh worker.
+ */
 export function workerTextChecker(workerPath: string = defaultTextCheckWorkerPath(), budgetMs = TEXT_CHECK_BUDGET_MS): TextChecker {
+  let worker: Worker | null = null;
+  let nextId = 1;
+  const pending = new Map<number, { req: TextCheckRequest; resolve: (r: TextCheckResult) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
+
+  const settle = (id: number, outcome: { result: TextCheckResult } | { why: string }): void => {
+    const job = pending.get(id);
+    if (!job) return;
+    pending.delete(id);
+    clearTimeout(job.timer);
+    if ('result' in outcome) job.resolve(outcome.result);
+    else job.reject(new Error(`${job.req.path}: ${outcome.why}`));
+  };
+
+  const lose = (w: Worker, why: string): void => {
+    if (worker !== w) return;
+    worker = null;
+    void w.terminate();
+    for (const id of [...pending.keys()]) settle(id, { why });
+  };
+
+  const start = (): Worker => {
+    const w = new Worker(workerPath);
+    w.on('message', (m: TextCheckReply) => settle(m.id, m.ok ? { result: m.result } : { why: m.message }));
+    w.on('error', (e) => lose(w, `the text checker stopped (${e.message})`));
+    w.on('exit', (code) => lose(w, `the text checker stopped (exit code ${code})`));
+    // After the listeners (a 'message' listener refs the port again): an idle checker never keeps the process alive.
+    w.unref();
+    return w;
+  };
+
   return (req) =>
     new Promise<TextCheckResult>((resolve, reject) => {
-      let settled = false;
-      let worker: Worker | null = null;
+      const id = nextId++;
       const what = req.kind === 'sev' ? 'sound-event file' : 'project';
-      const timer = setTimeout(() => fail(`reading the ${what} took longer than ${budgetMs / 1000} s and was stopped`), budgetMs);
-      function fail(why: string): void {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        void worker?.terminate();
-        reject(new Error(`${req.path}: ${why}`));
-      }
+      const timer = setTimeout(() => {
+        settle(id, { why: `reading the ${what} took longer than ${budgetMs / 1000} s and was stopped` });
+        if (worker) lose(worker, `the text checker was stopped while reading another file that took too long`);
+      }, budgetMs);
+      pending.set(id, { req, resolve, reject, timer });
       try {
-        worker = new Worker(workerPath, { workerData: req });
+        worker ??= start();
+        worker.postMessage({ id, req } satisfies TextCheckJob);
       } catch (e) {
-        fail(`the text checker did not start (${(e as Error).message})`);
-        return;
+        settle(id, { why: `the text checker did not start (${(e as Error).message})` });
       }
-      worker.on('message', (m: { ok: true; result: TextCheckResult } | { ok: false; message: string }) => {
-        if (settled) return;
-        if (!m.ok) return fail(m.message);
-        settled = true;
-        clearTimeout(timer);
-        resolve(m.result);
-        void worker?.terminate();
-      });
-      worker.on('error', (e) => fail(`the text checker stopped (${e.message})`));
-      worker.on('exit', (code) => fail(`the text checker stopped (exit code ${code})`));
     });
 }

@@ -9,6 +9,10 @@ import { zoomTimeToFit } from '../app/controller';
 import { JointSelect } from './JointSelect';
 import { EULER_ORDERS, bestEulerOrder, type EulerOrder } from '../math/euler';
 
+const CURVE_HINT =
+  'Click: go to frame · Ctrl+click: add/remove user key · click / Shift+click / drag a box: select keys · drag keys: retime · ' +
+  'Del: delete · ↑/↓: previous/next key · PgUp/PgDn: joint · right-drag: pan · wheel: zoom time';
+
 /** Curves of the selected joint (canvas in CurvePainter) with its header controls. */
 export function CurveView() {
   const host = useRef<HTMLDivElement>(null);
@@ -96,10 +100,7 @@ export function CurveView() {
         <button type="button" className="tool" title="Show all frames (double-click the curves)" onClick={zoomTimeToFit}>Fit</button>
       </div>
       <div className="canvas-host" ref={host} />
-      <div className="hint" data-testid="curve-hint">
-        Click: go to frame · Ctrl+click: add/remove user key · click / Shift+click / drag a box: select keys · drag keys: retime · Del: delete ·
-        ↑/↓: previous/next key · right-drag: pan · wheel: zoom time
-      </div>
+      <div className="hint one-line" data-testid="curve-hint" title={CURVE_HINT}>{CURVE_HINT}</div>
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { useProject } from '../sev/hooks';
 import { cancelBuild, closeBuildDialog, revealProblem } from './projectActions';
 import { buildProgress } from './buildProgress';
+import { formatEta } from '../../shared/project/eta';
 
 function kb(bytes: number): string {
   return `${(bytes / 1024).toFixed(1)} KiB`;
@@ -30,6 +31,9 @@ export function BuildDialog() {
         <p data-testid="build-state" data-state={s?.state ?? 'starting'} className={s?.state === 'failed' ? 'bad' : ''}>
           {s ? STATE_TEXT[s.state] : 'Starting…'}
           {s?.current && running && <span className="dim"> {s.current}</span>}
+          {running && s?.state === 'compressing' && s.etaMs !== undefined && s.etaMs !== null && (
+            <span className="dim" data-testid="build-eta"> · about {formatEta(s.etaMs)} left</span>
+          )}
         </p>
         <div
           className="build-progress"
@@ -58,7 +62,7 @@ export function BuildDialog() {
             <tbody>
               {s.motions.map((m) => (
                 <tr key={m.index}>
-                  <td>{m.index}</td><td>{m.name}</td><td>{m.totalKeys}</td><td>{kb(m.mt3Bytes)}</td><td>{m.ratio.toFixed(2)}</td>
+                  <td>{m.index}</td><td>{m.name}{m.cached && <span className="dim" data-testid="build-cached"> (cached)</span>}</td><td>{m.totalKeys}</td><td>{kb(m.mt3Bytes)}</td><td>{m.ratio.toFixed(2)}</td>
                   <td className={m.maxErrorRatio > 1 ? 'bad' : ''} title={`position ${m.maxPositionError.toFixed(3)}; ${(m.maxErrorRatio * 100).toFixed(1)}% of the tightest tolerance`}>{m.maxRotationErrorDeg.toFixed(3)}°</td><td>{m.seSlots}</td><td>{m.events}</td>
                 </tr>
               ))}

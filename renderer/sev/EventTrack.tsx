@@ -63,6 +63,7 @@ export function EventTrack() {
   const playhead = useSession((s) => s.playhead);
   const motion = useDocument((d) => d.motion);
   const drag = useRef<{ index: number; x0: number; moved: boolean } | null>(null);
+  const suggested = useSev((s) => s.footsteps);
 
   const span = Math.max(1e-6, viewEnd - viewStart);
   const toX = (f: number) => axis.left + ((f - viewStart) / span) * (axis.right - axis.left);
@@ -155,6 +156,23 @@ export function EventTrack() {
         <div className="sev-track-end" style={{ left: toX(motion.frameCount) + 1, right: 0 }} />
       )}
       <div className="sev-track-playhead" style={{ left: Math.round(toX(playhead)) }} />
+      {suggested?.contacts.map((c, k) => {
+        const x = toX(c.frame);
+        if (!suggested.accepted[k] || x < axis.left - MARKER || x > axis.width) return null;
+        // Ghosts of suggested footsteps: left feet in the upper half, right feet in the lower half.
+        return (
+          <span
+            key={`ghost${c.side}${c.frame}`}
+            className="sev-ghost"
+            style={{ left: x - MARKER / 2, top: c.side === 'L' ? 2 : TRACK_H - MARKER - 2 }}
+            data-testid="sev-ghost"
+            data-frame={c.frame}
+            title={`suggested footstep ${c.side} at frame ${c.frame}`}
+          >
+            {c.side}
+          </span>
+        );
+      })}
       {doc && stacked.map(({ index, frame, stack }) => {
         const ev = doc.events[index];
         const def = doc.ses.find((d) => d.index === ev.se);

@@ -5,7 +5,8 @@ import { documentStore } from '../state/documentStore';
 import { useAudition, useProject, useSev } from './hooks';
 import { isSevDirty, sevStore } from './sevStore';
 import { auditionStore, clearAuditionCache, startAudition } from './audition';
-import { events, ses } from './sevActions';
+import { events, footsteps, ses } from './sevActions';
+import { FootstepPanel } from './FootstepPanel';
 import { FLOOR_NAMES, motionProblems, unknownNames } from './resolve';
 import { EventTrack } from './EventTrack';
 import { EventList } from './EventList';
@@ -182,6 +183,9 @@ export function SevEditor() {
             <span className="dim" title="Select a joint in the viewport, curve view or timeline">joint <b data-testid="sev-add-joint">{jointLabel}</b></span>
             <NoteField />
             {picking && selectedEvent !== null && <span className="sev-picking" data-testid="sev-picking">Pick a joint for event {selectedEvent}… (Esc: stop)</span>}
+            <button type="button" className="tool" data-testid="sev-suggest-footsteps" disabled={!motion} onClick={() => footsteps.suggest()} title="Find the foot contacts in this motion and propose SE_FOOT_L / SE_FOOT_R events on them">
+              Suggest footsteps
+            </button>
             <span className="spacer" />
             <button type="button" className="tool" onClick={ses.add} data-testid="sev-add-se-def" title="Define an SE at the next free index">+ Add SE</button>
             {(unknown.length > 0 || outside.length > 0) && (
@@ -190,6 +194,7 @@ export function SevEditor() {
               </span>
             )}
           </div>
+          <FootstepPanel />
           <EventTrack />
           <div className="sev-body">
             <div className="sev-col events">

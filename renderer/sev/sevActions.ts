@@ -6,6 +6,7 @@
  */
 import { addEvent, moveEvent, nextFreeSeIndex, removeEvent, removeSeDefinition, setEventComments, setSeDefinition } from '../../shared/sev/edit';
 import { SEV_VARIANT_COUNT, type SevDocument } from '../../shared/sev/types';
+import { detectFootContacts, findFootJoints, type FootContactOptions, type FootSide } from '../../shared/sev/footsteps';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { projectStore } from '../project/projectStore';
@@ -135,5 +136,66 @@ export const ses = {
     const users = doc.events.filter((e) => e.se === index).length;
     if (apply(users ? `Delete SE and ${users} event${users === 1 ? '' : 's'}` : 'Delete SE', (d) => removeSeDefinition(d, index, { removeEvents: true })))
       sevStore.getState().selectEvent(null);
+  },
+};
+
+/** The SE a footstep of `side` plays: an SE named SE_FOOT_L / SE_FOOT_R (or starting so), else null. */
+function footstepSe(doc: SevDocument, side: FootSide): number | null {
+  const want = `SE_FOOT_${side}`;
+  const def = doc.ses.find((d) => d.name === want) ?? doc.ses.find((d) => d.name.startsWith(want));
+  return def ? def.index : null;
+}
+
+export const footsteps = {
+  /** Detects foot contacts in the tuner's motion and shows them as ghost markers, all accepted. */
+  suggest(options: Partial<FootContactOptions> = {}): void {
+    const m = documentStore.getState().motion;
+    if (!m) return;
+    const contacts = detectFootContacts(m, options);
+    if (!findFootJoints(m.joints).length) {
+      sessionStore.getState().notify('warning', 'Suggest footsteps: this motion has no joint named LeftFoot/RightFoot (or l_foot, foot_r, …).');
+      return;
+    }
+    sevStore.getState().setFootsteps({ contacts, accepted: contacts.map(() => true) });
+  },
+  setAccepted(index: number, on: boolean): void {
+    const f = sevStore.getState().footsteps;
+    if (f) sevStore.getState().setFootsteps({ ...f, accepted: f.accepted.map((a, k) => (k === index ? on : a)) });
+  },
+  setAll(on: boolean): void {
+    const f = sevStore.getState().footsteps;
+    if (f) sevStore.getState().setFootsteps({ ...f, accepted: f.accepted.map(() => on) });
+  },
+  close(): void {
+    sevStore.getState().setFootsteps(null);
+  },
+  /**
+   * Adds the accepted footsteps as one undo step: SE_FOOT_L / SE_FOOT_R events on the foot joint (the SEs are
+   * defined first when the .sev lacks them); a footstep that already has its event on that frame is skipped.
+   */
+  accept(): void {
+    const f = sevStore.getState().footsteps;
+    const doc = sevStore.getState().file?.doc;
+    if (!f || !doc) return;
+    const chosen = f.contacts.filter((_, k) => f.accepted[k]);
+    if (!chosen.length) return;
+    const ok = apply(`Add ${chosen.length} footstep${chosen.length === 1 ? '' : 's'}`, (d) => {
+      let next = d;
+      const seOf: Record<FootSide, number | null> = { L: footstepSe(next, 'L'), R: footstepSe(next, 'R') };
+      for (const side of ['L', 'R'] as const) {
+        if (seOf[side] !== null || !chosen.some((c) => c.side === side)) continue;
+        const index = nextFreeSeIndex(next);
+        if (index < 0) throw new Error('all 256 SE indices are defined');
+        next = setSeDefinition(next, { index, name: `SE_FOOT_${side}` });
+        seOf[side] = index;
+      }
+      for (const c of chosen) {
+        const se = seOf[c.side]!;
+        if (next.events.some((e) => e.frame === c.frame && e.se === se)) continue;
+        next = addEvent(next, { frame: c.frame, se, joint: c.joint });
+      }
+      return next;
+    });
+    if (ok) sevStore.getState().setFootsteps(null);
   },
 };

@@ -16,6 +16,7 @@ import type { FormatError } from '../../shared/errors';
 import { parseSev } from '../../shared/sev/parse';
 import { serializeSev } from '../../shared/sev/serialize';
 import { emptySevDocument, type SevDocument } from '../../shared/sev/types';
+import type { FootContact } from '../../shared/sev/footsteps';
 import { dropSevSteps, recordSevStep, registerSevParticipant } from './undoOrder';
 
 /** A parse error, placed (line and column are 1-based). */
@@ -83,6 +84,8 @@ export interface SevState {
   pickingJoint: boolean;
   /** An open drag: edits since `before` are one undo step. */
   transaction: { label: string; before: SevDocument } | null;
+  /** Suggested footsteps under review (ghost markers on the event row), each with whether it will be added; null when closed. */
+  footsteps: { contacts: FootContact[]; accepted: boolean[] } | null;
   /** Bumps on every document change (subscribers that only need "something changed"). */
   revision: number;
 
@@ -110,6 +113,7 @@ export interface SevState {
   selectSe(index: number): void;
   setFloor(attribute: number): void;
   setPickingJoint(on: boolean): void;
+  setFootsteps(f: SevState['footsteps']): void;
 }
 
 /** Undo steps kept per .sev; the oldest step is dropped first. */
@@ -144,6 +148,7 @@ export function createSevStore() {
       floor: 0,
       pickingJoint: false,
       transaction: null,
+      footsteps: null,
       revision: 0,
 
       load(path, motionName, text, motion = { documentId: null, path: null }) {
@@ -166,6 +171,7 @@ export function createSevStore() {
           selectedSe: doc?.ses.slice().sort((a, b) => a.index - b.index)[0]?.index ?? 0,
           pickingJoint: false,
           transaction: null,
+          footsteps: null,
           revision: get().revision + 1,
         });
       },
@@ -176,7 +182,7 @@ export function createSevStore() {
 
       close() {
         dropSevSteps();
-        set({ file: null, selectedEvent: null, pickingJoint: false, transaction: null, revision: get().revision + 1 });
+        set({ file: null, selectedEvent: null, pickingJoint: false, transaction: null, footsteps: null, revision: get().revision + 1 });
       },
 
       markSaved(doc) {
@@ -286,6 +292,9 @@ export function createSevStore() {
       },
       setFloor(attribute) {
         if (Number.isInteger(attribute) && attribute >= 0 && attribute <= 7) set({ floor: attribute });
+      },
+      setFootsteps(footsteps) {
+        set({ footsteps });
       },
       setPickingJoint(on) {
         set({ pickingJoint: on && get().selectedEvent !== null });

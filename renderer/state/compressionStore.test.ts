@@ -25,7 +25,7 @@ function fakeResult(tag: number): CompressOutcome {
 const flush = () => new Promise((r) => setTimeout(r, 0));
 
 describe('compression controller', () => {
-  it('applies only the latest edit and coalesces edits made while a request runs', async () => {
+  it('coalesces edits made while a request runs into one request for the latest state, showing the older reply meanwhile', async () => {
     const doc = createDocumentStore();
     const out = createCompressionStore();
     const pending: { resolve: (r: CompressOutcome) => void; userKeys: number; revision: number }[] = [];
@@ -46,14 +46,34 @@ describe('compression controller', () => {
     expect(pending).toHaveLength(1);
     pending[0].resolve(fakeResult(1));
     await flush();
-    expect(out.getState().result).toBeNull(); // stale: answered the load, not the latest edit
+    // The reply for the load is shown as an intermediate result, marked as answering an older edit.
+    expect(out.getState().result?.totalKeys).toBe(1);
+    expect(out.getState().editId).toBeLessThan(doc.getState().editId);
+    expect(out.getState().pending).toBe(true);
     expect(pending).toHaveLength(2);
     expect(pending[1].userKeys).toBe(3);
     expect(pending[1].revision).toBe(doc.getState().editId);
     pending[1].resolve(fakeResult(2));
     await flush();
     expect(out.getState().result?.totalKeys).toBe(2);
+    expect(out.getState().editId).toBe(doc.getState().editId);
     expect(out.getState().pending).toBe(false);
+  });
+
+  it("never shows a reply over another document", async () => {
+    const doc = createDocumentStore();
+    const out = createCompressionStore();
+    const pending: ((r: CompressOutcome) => void)[] = [];
+    connectCompression(doc, out, () => new Promise((resolve) => pending.push(resolve)), () => 0);
+    const joints = [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'r' }];
+    doc.getState().load({ documentId: 'a', kind: 'mtn', readOnly: false, name: 'a', path: 'a.mtn', motion: emptyMotion(10, joints) });
+    doc.getState().load({ documentId: 'b', kind: 'mtn', readOnly: false, name: 'b', path: 'b.mtn', motion: emptyMotion(10, joints) });
+    pending[0](fakeResult(1));
+    await flush();
+    expect(out.getState().result).toBeNull();
+    pending[1](fakeResult(2));
+    await flush();
+    expect(out.getState().result?.totalKeys).toBe(2);
   });
 
   it('shows the greedy result at once, then swaps in the refined one; a newer edit drops a stale refinement', async () => {

@@ -3,9 +3,11 @@
  * nor saved. A controller watches the document store and asks the main
  * process (its compression worker) for a new compression whenever something
  * compression depends on changed. The request's revision is the document's
- * editId; a reply is applied only when it answers the latest edit, and at most
- * one request is in flight (edits arriving meanwhile are coalesced into one
- * follow-up request), so a fast drag never queues a backlog.
+ * editId. At most one request is in flight: edits arriving meanwhile are
+ * coalesced into one follow-up request for the latest state, so a fast drag
+ * never queues a backlog. A reply for an older edit of the same document is
+ * still shown (an intermediate result while a tolerance slider moves; `editId`
+ * says which edit it answers and `pending` stays on until the latest is in).
  *
  * Two stages per edit: the greedy (classic) compression answers first, in
  * milliseconds, and is shown at once; when the settings ask for the refined
@@ -89,19 +91,22 @@ export function connectCompression(
     inFlight = true;
     lastRequested = doc.editId;
     const editId = doc.editId;
+    const documentId = doc.documentId;
     const started = now();
     out.getState().set({ pending: true });
     const request = compressRequestOf(doc, editId);
     const refine = (request.tolerances.method ?? 'refined') === 'refined';
     try {
       const greedy = await compress({ ...request, tolerances: { ...request.tolerances, method: 'classic' } });
-      // Apply only if no newer edit has arrived; a newer one gets its own request below.
-      if (greedy.status === 'done' && docStore.getState().editId === editId) {
+      // Shown even when a newer edit has arrived meanwhile (that one gets its own request below), but never over
+      // another document; only the latest edit is refined.
+      if (greedy.status === 'done' && docStore.getState().documentId === documentId && docStore.getState().motion) {
+        const latest = docStore.getState().editId === editId;
         out.getState().set({
           result: greedy, editId, error: null, roundTripMs: now() - started,
           stage: refine ? 'greedy' : 'final', greedyMt3Bytes: greedy.mt3Bytes,
         });
-        if (refine) {
+        if (refine && latest) {
           const refined = await compress({ ...request, tolerances: { ...request.tolerances, method: 'refined' } });
           if (refined.status === 'done' && docStore.getState().editId === editId) out.getState().set({ result: refined, stage: 'final' });
         }

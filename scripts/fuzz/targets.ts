@@ -433,7 +433,7 @@ export const TARGETS: FuzzTarget[] = [
       must(!!r.resolved && !!r.project, 'no errors but no project');
       const hashes = new Set(r.resolved!.motions.map((m) => m.hash));
       must(hashes.size === r.resolved!.motions.length, 'two motions share a hash');
-      for (const m of r.resolved!.motions) must(/^[A-Za-z_][A-Za-z0-9_]*$/.test(m.name), `bad motion name ${m.name}`);
+      for (const m of r.resolved!.motions) must(motionNameProblem(m.name) === undefined, `bad motion name ${m.name}`);
       const outs = [r.resolved!.marPath, r.resolved!.sarPath, r.resolved!.reportPath];
       must(new Set(outs).size === 3, 'two outputs share a path');
     }),

@@ -7,7 +7,8 @@
  */
 import { compressMotion } from '../compress/compress';
 import { objectErrorJson, type CompressReportJson } from '../compress/report';
-import type { CompressOptions, CompressResult } from '../compress/types';
+import type { ObjectErrorReport } from '../compress/objectError';
+import type { ChannelReport, CompressOptions, CompressResult, CompressWarning } from '../compress/types';
 import { FormatError, inFile } from '../errors';
 import { writeMar } from '../mar/write';
 import type { Motion } from '../motion/types';
@@ -25,6 +26,9 @@ import { formatStrCode } from '../strcode';
 import { effectiveDurationMs, formatFps } from '../motion/frameRate';
 import { resampleMotion } from '../motion/resample';
 import { withMt3Name } from '../mt3/write';
+import { exportMshAnimation } from '../msh/export';
+import { mshNodesJson } from '../msh/nodesJson';
+import { writeMshResources } from '../msh/write';
 import type { ResolvedAlias, ResolvedMotion, ResolvedProject } from './types';
 
 /**
@@ -312,12 +316,46 @@ export interface BuildOutput {
   bytes: Uint8Array;
 }
 
+/**
+ * What a build keeps of one compression: the MT3 bytes and the figures the
+ * report and the progress lines need. Structured-clone friendly (it crosses
+ * worker threads) and small enough to cache (no per-frame error arrays).
+ */
+export interface CompressedMotion extends Pick<CompressResult, 'bytes' | 'totalKeys' | 'mt3Bytes' | 'mtnBytes' | 'ratio' | 'ms' | 'method' | 'skeleton'> {
+  /** The object-space error without its per-frame array. */
+  objectError: Omit<ObjectErrorReport, 'frameMaxError'> | null;
+  channels: Pick<ChannelReport, 'kind' | 'joint' | 'tolerance' | 'maxError' | 'maxErrorFrame' | 'met'>[];
+  warnings: Pick<CompressWarning, 'kind' | 'joint' | 'frame' | 'error' | 'tolerance' | 'message'>[];
+}
+
+/** The summary a build keeps of a CompressResult. */
+export function compressedMotionOf(r: CompressResult): CompressedMotion {
+  return {
+    bytes: r.bytes,
+    totalKeys: r.totalKeys,
+    mt3Bytes: r.mt3Bytes,
+    mtnBytes: r.mtnBytes,
+    ratio: r.ratio,
+    ms: r.ms,
+    method: r.method,
+    ...(r.skeleton ? { skeleton: { ...r.skeleton } } : {}),
+    objectError: r.objectError && {
+      shell: r.objectError.shell, jointMaxError: r.objectError.jointMaxError.slice(), jointMaxErrorFrame: r.objectError.jointMaxErrorFrame.slice(),
+      maxError: r.objectError.maxError, maxErrorJoint: r.objectError.maxErrorJoint, maxErrorFrame: r.objectError.maxErrorFrame,
+    },
+    channels: r.channels.map((c) => ({ kind: c.kind, joint: c.joint, tolerance: c.tolerance, maxError: c.maxError, maxErrorFrame: c.maxErrorFrame, met: c.met })),
+    warnings: r.warnings.map((w) => ({ kind: w.kind, joint: w.joint, frame: w.frame, error: w.error, tolerance: w.tolerance, message: w.message })),
+  };
+}
+
 export interface BuildProgress {
   /** 0-based archive index of the motion just compressed. */
   index: number;
   count: number;
   name: string;
-  result: CompressResult;
+  result: CompressedMotion;
+  /** Whether the result came from the build cache instead of the compressor. */
+  cached?: boolean;
 }
 
 export type BuildResult =
@@ -327,7 +365,8 @@ export type BuildResult =
 /**
  * The one settings object a prepared motion is compressed with (tolerances,
  * overrides, method, skeleton-aware bound): everything besides the samples
- * and key flags that decides the bytes.
+ * and key flags that decides the bytes. The build cache hashes this whole
+ * object into its key, so a setting added here enters the key by itself.
  */
 export function compressOptionsFor(p: PreparedMotion): CompressOptions {
   const r = p.resolved;
@@ -347,11 +386,11 @@ export function compressOptionsFor(p: PreparedMotion): CompressOptions {
 /** Compresses every prepared motion and assembles the .mar, the .sar and the report (in memory). */
 export function executeBuild(prepared: PreparedBuild, onProgress?: (p: BuildProgress) => void): BuildResult {
   const errors: FormatError[] = [];
-  const results: CompressResult[] = [];
+  const results: CompressedMotion[] = [];
   prepared.motions.forEach((p, k) => {
     const r = p.resolved;
     try {
-      const result = inFile(r.mtnPath, () => compressMotion(p.motion, compressOptionsFor(p)));
+      const result = compressedMotionOf(inFile(r.mtnPath, () => compressMotion(p.motion, compressOptionsFor(p))));
       results.push(result);
       onProgress?.({ index: k, count: prepared.motions.length, name: r.name, result });
     } catch (e) {
@@ -360,7 +399,16 @@ export function executeBuild(prepared: PreparedBuild, onProgress?: (p: BuildProg
     }
   });
   if (errors.length) return { ok: false, errors, warnings: prepared.warnings };
+  return assembleBuild(prepared, results);
+}
 
+/**
+ * The .mar, the .sar and the report from every motion's compressed result, in
+ * archive order. Depends only on its arguments (no clock, no finishing order),
+ * so a build is byte-identical however its motions were compressed: serially,
+ * by N workers, or from the cache.
+ */
+export function assembleBuild(prepared: PreparedBuild, results: readonly CompressedMotion[]): BuildResult {
   const { project } = prepared;
   let mar: Uint8Array;
   let sar: Uint8Array;
@@ -441,7 +489,7 @@ export function executeBuild(prepared: PreparedBuild, onProgress?: (p: BuildProg
   const reportBytes = utf8(`${JSON.stringify(report, null, 2)}\n`);
   return {
     ok: true,
-    outputs: [{ path: project.marPath, bytes: mar }, { path: project.sarPath, bytes: sar }, { path: project.reportPath, bytes: reportBytes }],
+    outputs: [{ path: project.marPath, bytes: mar }, { path: project.sarPath, bytes: sar }, { path: project.reportPath, bytes: reportBytes }, ...mshOutputs(prepared)],
     report,
     warnings: prepared.warnings,
   };
@@ -454,9 +502,39 @@ export function planBuild(project: ResolvedProject, readFile: ReadFile, onProgre
   return executeBuild(prep.prepared, onProgress);
 }
 
-function worst(r: CompressResult, kind: 'translation' | 'rotation' | 'offset'): number {
+function worst(r: CompressedMotion, kind: 'translation' | 'rotation' | 'offset'): number {
   const e = r.channels.filter((c) => c.kind === kind).reduce((m, c) => Math.max(m, c.maxError), 0);
   return Number(e.toPrecision(4));
+}
+
+/**
+ * The extra MSH output (outputs.msh): every motion exported with its own
+ * tolerances (position, rotation and per-joint overrides as for MT3) to
+ * DIR/<name>.res8, .res19 and .nodes.json; an alias gets its target's export
+ * under its own name.
+ */
+function mshOutputs(prepared: PreparedBuild): BuildOutput[] {
+  const dir = prepared.project.mshDir;
+  if (dir === undefined) return [];
+  const at = (name: string) => `${dir.replace(/[\\/]+$/, '')}/${name}`;
+  const byMotion = prepared.motions.map((p) => {
+    const r = p.resolved;
+    const tolerances = { position: r.positionTolerance, rotationDeg: r.rotationToleranceDeg, rotationOverridesDeg: p.rotationOverridesDeg };
+    const result = inFile(r.mtnPath, () => exportMshAnimation(p.motion, { positionTolerance: r.positionTolerance, rotationToleranceDeg: r.rotationToleranceDeg, rotationToleranceOverridesDeg: p.rotationOverridesDeg }));
+    return { result, resources: writeMshResources(result.animation), tolerances, source: r.mtnPath };
+  });
+  const files = (name: string, e: (typeof byMotion)[number]): BuildOutput[] => {
+    const json = mshNodesJson(e.result, e.resources, { source: e.source, res8: `${name}.res8`, res19: `${name}.res19` }, e.tolerances);
+    return [
+      { path: at(`${name}.res8`), bytes: e.resources.res8.bytes },
+      { path: at(`${name}.res19`), bytes: e.resources.res19.bytes },
+      { path: at(`${name}.nodes.json`), bytes: utf8(`${JSON.stringify(json, null, 2)}\n`) },
+    ];
+  };
+  return [
+    ...prepared.motions.flatMap((p, k) => files(p.resolved.name, byMotion[k])),
+    ...prepared.aliases.map((a) => files(a.resolved.name, byMotion[a.resolved.targetIndex])).flat(),
+  ];
 }
 
 /** UTF-8 encode (no TextEncoder in shared/'s lib). */

@@ -430,3 +430,23 @@ describe('planBuild: frame rates, durations and aliases', () => {
     expect(readSar(r.outputs[1].bytes).entries[0].events.length).toBe(3);
   });
 });
+
+describe('planBuild: MSH as an extra output', () => {
+  it('exports every motion and alias to outputs.msh as <name>.res8/.res19/.nodes.json that read back', async () => {
+    const { readMshAnimation } = await import('../msh/read');
+    const { parseMshNodesJson } = await import('../msh/nodesJson');
+    const p = project({ outputs: { ...GOOD.outputs, msh: 'out/msh' }, aliases: [{ name: 'walk2', target: 'walk' }] });
+    expect(p.resolved.mshDir).toBe('proj/out/msh');
+    const r = planBuild(p.resolved, memoryFiles(p.files));
+    if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
+    const names = ['walk', 'idle', 'walk2'];
+    expect(r.outputs.map((o) => o.path).slice(3)).toEqual(names.flatMap((n) => ['res8', 'res19', 'nodes.json'].map((x) => `proj/out/msh/${n}.${x}`)));
+    const file = (path: string) => r.outputs.find((o) => o.path === path)!.bytes;
+    const nodes = parseMshNodesJson(String.fromCharCode(...file('proj/out/msh/walk2.nodes.json')), 'walk2.nodes.json');
+    expect(nodes.res8File).toBe('walk2.res8');
+    const a = readMshAnimation(file('proj/out/msh/walk2.res8'), file('proj/out/msh/walk2.res19'), nodes.attrs, nodes.nodes);
+    expect(a.frameCount).toBe(31);
+    expect(a.nodes.map((n) => n.name)).toEqual(['hips', 'leg', 'foot']);
+    expect(file('proj/out/msh/walk2.res8')).toEqual(file('proj/out/msh/walk.res8'));
+  });
+});

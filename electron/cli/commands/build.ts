@@ -1,25 +1,35 @@
 import { buildProject } from '../../build/build';
+import { DEFAULT_CACHE_MAX_BYTES } from '../../build/buildCache';
+import type { MotionDone } from '../../build/compressMotions';
 import { printDiagnostics } from '../../build/inputs';
-import { parseArgs, singlePositional, stringOption } from '../args';
+import { formatEta } from '../../../shared/project/eta';
+import { parseArgs, positiveNumberOption, singlePositional, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
 
 export const buildCommand: CliCommand = {
   name: 'build',
-  usage: 'build PROJECT.actguy.json [-o OUTDIR] [--quiet]',
-  summary: 'validate a project, compress every motion and write the .mar, the .sar and a JSON build report (nothing is written on any error)',
-  run(argv) {
-    const args = parseArgs(argv, ['o'], ['quiet'], { out: 'o' });
+  usage: 'build PROJECT.actguy.json [-o OUTDIR] [--jobs N] [--cache DIR | --no-cache] [--cache-max-mb MB] [--quiet]',
+  summary:
+    'validate a project, compress every motion (N worker threads, default: the cores; unchanged motions come from the cache, default .actguy-cache/ beside the project) ' +
+    'and write the .mar, the .sar and a JSON build report as one unit (nothing is written on any error)',
+  async run(argv) {
+    const args = parseArgs(argv, ['o', 'jobs', 'cache', 'cache-max-mb'], ['quiet', 'no-cache'], { out: 'o' });
     const quiet = args.options.has('quiet');
-    const tty = Boolean(process.stdout.isTTY) && !quiet;
-    const outcome = buildProject(singlePositional(args, 'project file'), {
+    const jobsText = stringOption(args, 'jobs');
+    const jobs = jobsText === undefined ? undefined : Number(jobsText);
+    if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 1 && jobs <= 256)) throw new UsageError(`--jobs needs a whole number from 1 to 256, got ${JSON.stringify(jobsText)}`);
+    const cacheOption = stringOption(args, 'cache');
+    if (cacheOption !== undefined && args.options.has('no-cache')) throw new UsageError('--cache and --no-cache contradict each other');
+    const cacheMaxBytes = Math.round(positiveNumberOption(args, 'cache-max-mb', DEFAULT_CACHE_MAX_BYTES / 2 ** 20) * 2 ** 20);
+    const progress = quiet ? undefined : progressPrinter(Boolean(process.stdout.isTTY));
+    const outcome = await buildProject(singlePositional(args, 'project file'), {
       outDir: stringOption(args, 'o'),
-      onProgress: tty
-        ? (p) => {
-            const r = p.result;
-            console.log(`[${p.index + 1}/${p.count}] ${p.name}: ${r.totalKeys} keys, ${r.mt3Bytes} bytes (ratio ${r.ratio.toFixed(2)}), ${r.ms.toFixed(0)} ms`);
-          }
-        : undefined,
+      jobs,
+      cacheDir: args.options.has('no-cache') ? null : cacheOption,
+      cacheMaxBytes,
+      onProgress: progress?.motion,
     });
+    progress?.end();
     if (!outcome.ok) {
       printDiagnostics(outcome.errors, outcome.warnings);
       console.error(`${outcome.errors.length} error${outcome.errors.length === 1 ? '' : 's'}; nothing was written`);
@@ -31,11 +41,39 @@ export const buildCommand: CliCommand = {
     if (!quiet) {
       const { report } = outcome;
       const t = report.totals;
+      const c = outcome.cache;
       console.log(
         `built ${t.motions} motion${t.motions === 1 ? '' : 's'}: ${report.outputs.mar.path} (${report.outputs.mar.bytes} bytes, ${t.keys} keys), ` +
-          `${report.outputs.sar.path} (${report.outputs.sar.bytes} bytes, ${t.events} events), report ${report.outputs.report}`,
+          `${report.outputs.sar.path} (${report.outputs.sar.bytes} bytes, ${t.events} events), report ${report.outputs.report}` +
+          (c ? `; cache: ${c.hits} reused, ${c.misses} compressed${c.damaged ? `, ${c.damaged} damaged entries recomputed` : ''}${c.evicted ? `, ${c.evicted} old entries evicted` : ''}` : ''),
       );
     }
     return 0;
   },
 };
+
+/**
+ * Per-motion progress with the time left: on a terminal one live line with a
+ * bar, redrawn per motion; otherwise (a log, CI) one plain line per motion.
+ */
+export function progressPrinter(tty: boolean, write: (s: string) => void = (s) => process.stdout.write(s)): { motion: (m: MotionDone) => void; end: () => void } {
+  let drawn = false;
+  return {
+    motion(m) {
+      const r = m.result;
+      const what = m.cached ? 'from the cache' : `${r.totalKeys} keys, ${r.mt3Bytes} bytes (ratio ${r.ratio.toFixed(2)}), ${r.ms.toFixed(0)} ms`;
+      if (tty) {
+        const width = 24;
+        const full = Math.round((m.done / m.count) * width);
+        write(`\r\x1b[K[${'#'.repeat(full)}${'.'.repeat(width - full)}] ${m.done}/${m.count} ${m.name} (${m.cached ? 'cached' : `${r.totalKeys} keys`}), ${formatEta(m.done === m.count ? 0 : m.etaMs)} left`);
+        drawn = true;
+      } else {
+        write(`[${m.done}/${m.count}] ${m.name}: ${what}; ${formatEta(m.done === m.count ? 0 : m.etaMs)} left\n`);
+      }
+    },
+    end() {
+      if (drawn) write('\n');
+      drawn = false;
+    },
+  };
+}

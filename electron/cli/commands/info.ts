@@ -1,4 +1,8 @@
-import { extname } from 'node:path';
+import { dirname, extname, join } from 'node:path';
+import { effectiveDurationMs } from '../../../shared/motion/frameRate';
+import { describeMshAnimation } from '../../../shared/msh/describe';
+import { parseMshNodesJson } from '../../../shared/msh/nodesJson';
+import { readMshAnimation } from '../../../shared/msh/read';
 import { inFile } from '../../../shared/errors';
 import { describeMar } from '../../../shared/mar/describe';
 import { describeMt3 } from '../../../shared/mt3/describe';
@@ -7,16 +11,17 @@ import { KeyFlag, MotionFlag, type Motion } from '../../../shared/motion/types';
 import { readMtn } from '../../../shared/mtn/read';
 import { describeSar } from '../../../shared/sar/describe';
 import { readBytes } from '../../fsutil';
-import { parseArgs, singlePositional, stringOption, UsageError } from '../args';
+import { numberOption, parseArgs, singlePositional, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
 import { readMotionNamesFile } from '../motionNames';
 import { findProjectOfSar, loadSarDisplayNames } from '../../build/sarNames';
 
-type Kind = 'mtn' | 'mt3' | 'mar' | 'sar';
+type Kind = 'mtn' | 'mt3' | 'mar' | 'sar' | 'msh';
 
 /** By extension; an unknown extension falls back to the magic (MT3 has none). */
 function kindOf(path: string, bytes: Uint8Array): Kind {
   const ext = extname(path).toLowerCase();
+  if (ext === '.res8' || ext === '.res19' || /\.nodes\.json$/i.test(path)) return 'msh';
   if (ext === '.mtn' || ext === '.mt3' || ext === '.mar' || ext === '.sar') return ext.slice(1) as Kind;
   const magic = String.fromCharCode(...bytes.subarray(0, 4));
   if (magic === 'MTN\0') return 'mtn';
@@ -27,10 +32,11 @@ function kindOf(path: string, bytes: Uint8Array): Kind {
 
 export const infoCommand: CliCommand = {
   name: 'info',
-  usage: 'info FILE.(mtn|mt3|mar|sar) [--names NAMES.txt] [--skeleton REF.mtn] [--sls default.sls] [--se-define se_define.h] [--project P.actguy.json]',
-  summary: 'print a readable summary: MTN skeleton and key info, MT3 header and streams, MAR/SAR entries (motion names from --names)',
+  usage: 'info FILE.(mtn|mt3|mar|sar|nodes.json|res8|res19) [--speed S] [--names NAMES.txt] [--skeleton REF.mtn] [--sls default.sls] [--se-define se_define.h] [--project P.actguy.json]',
+  summary: 'print a readable summary: MTN skeleton and key info, MT3 header and streams, MAR/SAR entries (motion names from --names), an MSH export (its .nodes.json with the .res8 and .res19 beside it)',
   run(argv) {
-    const args = parseArgs(argv, ['names', 'skeleton', 'sls', 'se-define', 'project']);
+    const args = parseArgs(argv, ['names', 'skeleton', 'sls', 'se-define', 'project', 'speed']);
+    const speed = numberOption(args, 'speed', 1);
     const path = singlePositional(args, 'file');
     const namesPath = stringOption(args, 'names');
     const names = namesPath ? readMotionNamesFile(namesPath) : undefined;
@@ -39,7 +45,8 @@ export const infoCommand: CliCommand = {
     const bytes = readBytes(path);
     const kind = kindOf(path, bytes);
     let text: string;
-    if (kind === 'mtn') text = inFile(path, () => describeMtn(readMtn(bytes), bytes.byteLength));
+    if (kind === 'mtn') text = inFile(path, () => describeMtn(readMtn(bytes), bytes.byteLength, speed));
+    else if (kind === 'msh') text = describeMshFiles(path);
     else if (kind === 'mt3') text = inFile(path, () => describeMt3(bytes, names?.get(readMt3Header(bytes).name)?.name, jointNames));
     else if (kind === 'mar') text = inFile(path, () => describeMar(bytes, names));
     else {
@@ -58,8 +65,18 @@ export const infoCommand: CliCommand = {
   },
 };
 
-/** MTN summary: header, joints with parents, and counts of user keys, locks and trace keys. */
-export function describeMtn(m: Motion, size: number): string {
+/** Reads an MSH export back (the .nodes.json and the two payloads beside it, from any of the three) and describes it. */
+function describeMshFiles(path: string): string {
+  const nodesPath = path.replace(/\.(res8|res19|nodes\.json)$/i, '.nodes.json');
+  const parsed = parseMshNodesJson(new TextDecoder().decode(readBytes(nodesPath)), nodesPath);
+  const res8 = join(dirname(nodesPath), parsed.res8File);
+  const res19 = join(dirname(nodesPath), parsed.res19File);
+  const animation = inFile(nodesPath, () => readMshAnimation(readBytes(res8), readBytes(res19), parsed.attrs, parsed.nodes));
+  return `${nodesPath} + ${res8} + ${res19}${parsed.source ? ` (from ${parsed.source})` : ''}\n${describeMshAnimation(animation)}`;
+}
+
+/** MTN summary: header, effective duration, joints with parents, and counts of user keys, locks and trace keys. */
+export function describeMtn(m: Motion, size: number, speed = 1): string {
   const N = m.frameCount;
   const J = m.joints.length;
   const flagNames = Object.entries(MotionFlag).filter(([, b]) => m.flags & b).map(([n]) => n);
@@ -98,6 +115,7 @@ export function describeMtn(m: Motion, size: number): string {
   const lines = [
     `MTN v1: ${size} bytes`,
     `  frames     ${N + 1} samples (0..${N}) at ${m.fps} fps`,
+    `  duration   ${durationLine(N, m.fps, speed)}`,
     `  joints     ${J}`,
     `  flags      0x${(m.flags >>> 0).toString(16)}${flagNames.length ? ` (${flagNames.join(' | ')})` : ''}`,
     `  waist      ${m.waistJoint < 0 ? 'none' : `${m.waistJoint} ${m.joints[m.waistJoint].name}`}`,
@@ -110,4 +128,13 @@ export function describeMtn(m: Motion, size: number): string {
     lines.push(`  ${String(i).padStart(3)} ${j.name.padEnd(20)} parent ${String(j.parent).padStart(3)}${j.parent >= 0 ? ` (${m.joints[j.parent].name})` : ''}, mirror ${j.mirror}, ${j.part === 1 ? 'upper' : j.part === 0 ? 'lower' : `part ${j.part}`}, ${jointKeys[i]} keys`);
   });
   return lines.join('\n');
+}
+
+/** `4400 ms (132 frames / 30 fps / speed 1)`, or why the duration is invalid. */
+function durationLine(frames: number, fps: number, speed: number): string {
+  try {
+    return `${effectiveDurationMs(frames, fps, speed)} ms (${frames} frames / ${fps} fps / speed ${speed})`;
+  } catch (e) {
+    return `invalid: ${(e as Error).message}`;
+  }
 }

@@ -236,6 +236,14 @@ describe('BVH errors', () => {
     expect(errorOf(beyond).message).toMatch(/Frames must be a whole number >= 1, found "9{24}\.\.\."$/);
   });
 
+  it('refuses a 30,000-digit number that is not one (a quadratic regex took seconds) and quotes only its start', () => {
+    const long = `${'9'.repeat(30000)}.0.0`;
+    const e = errorOf(good.replace('OFFSET 1.0 2.0 3.0', `OFFSET ${long} 2.0 3.0`));
+    expect(e.message).toBe(`walk.bvh:4:10: expected OFFSET x (a number), found "${'9'.repeat(40)}..."`);
+    const frame = errorOf(good.replace(/\nMOTION\n([^]*?Frame Time: \S+\n)(\S+)/, (_m, head: string, first: string) => `\nMOTION\n${head}${long}${first.slice(1)}`));
+    expect(frame.message).toMatch(new RegExp(`frame 0 value 1 \\(.*\\) is not a number: "9{40}\\.\\.\\."$`));
+  });
+
   it('reports truncated motion data with the frame counts', () => {
     const lines = good.trimEnd().split('\n');
     const e = errorOf(lines.slice(0, -2).join('\n'));

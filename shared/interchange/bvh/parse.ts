@@ -51,6 +51,16 @@ export interface BvhDocument {
 /** Deepest joint nesting read (a motion holds at most 1024 joints; real skeletons nest about 10 deep). */
 export const BVH_MAX_DEPTH = 256;
 
+/**
+ * A decimal number as BVH files write them. Unambiguous on purpose: in
+ * `\d+\.?\d*` the two digit runs can split a long digit string in n ways,
+ * and a 30 KB number that fails at its end took seconds to refuse.
+ */
+const BVH_NUMBER = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
+
+/** A token as quoted in a message: long ones are cut (a message quotes, it does not copy the file). */
+const clip = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}...` : text);
+
 const CHANNEL_NAMES: Record<string, BvhChannel> = {
   xposition: 'Xposition', yposition: 'Yposition', zposition: 'Zposition',
   xrotation: 'Xrotation', yrotation: 'Yrotation', zrotation: 'Zrotation',
@@ -118,7 +128,7 @@ export function parseBvh(text: string): BvhDocument {
   const number = (what: string): number => {
     const t = next(what);
     const v = Number(t.text);
-    if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t.text) || !Number.isFinite(v)) fail(t.line, t.column, `expected ${what} (a number), found "${t.text}"`);
+    if (!BVH_NUMBER.test(t.text) || !Number.isFinite(v)) fail(t.line, t.column, `expected ${what} (a number), found "${clip(t.text)}"`);
     return v;
   };
   /** The rest of the current line after the keyword, up to a '{' (joint names may contain spaces). */
@@ -235,8 +245,8 @@ export function parseBvh(text: string): BvhDocument {
       if (k >= channelCount)
         fail(lineNo, m.index + 1, `frame ${frame} has more values than the ${channelCount} channels the hierarchy declares`);
       const v = Number(m[0]);
-      if (!Number.isFinite(v) || !/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(m[0]))
-        fail(lineNo, m.index + 1, `frame ${frame} value ${k + 1} (${describeChannel(joints, k)}) is not a number: "${m[0]}"`);
+      if (!Number.isFinite(v) || !BVH_NUMBER.test(m[0]))
+        fail(lineNo, m.index + 1, `frame ${frame} value ${k + 1} (${describeChannel(joints, k)}) is not a number: "${clip(m[0])}"`);
       values[frame * channelCount + k] = v;
       k++;
     }

@@ -1,0 +1,175 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_TOLERANCES } from '../../shared/compress/types';
+import { COMPRESSOR_VERSION } from '../../shared/compress/version';
+import { readMtn } from '../../shared/mtn/read';
+import { cacheKey, decodeEntry, encodeEntry, openBuildCache } from './buildCache';
+import { compressMtnBytes } from './compressPool';
+import { buildProject } from './build';
+
+const root = join(__dirname, '..', '..');
+const ASSETS = join(root, 'assets');
+const dirs: string[] = [];
+afterEach(() => {
+  while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'actguy-cache-'));
+  dirs.push(d);
+  return d;
+}
+const walk = new Uint8Array(readFileSync(join(ASSETS, 'walk.mtn')));
+const options = { ...DEFAULT_TOLERANCES, name: 'walk' };
+
+/** Every cache entry file under dir. */
+function entries(dir: string): string[] {
+  return readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.mt3c')).sort();
+}
+
+describe('cacheKey', () => {
+  it('changes with the MTN bytes, every setting (even one added later), and the compressor version', () => {
+    const base = cacheKey(walk, options);
+    expect(cacheKey(walk, { ...options })).toBe(base);
+    // Key order does not matter; every value does.
+    expect(cacheKey(walk, { name: 'walk', offsetTolerance: 0.5, rotationToleranceDeg: 0.5, positionTolerance: 0.5 })).toBe(base);
+    const changed = new Set([
+      cacheKey(walk.slice(0, -1), options),
+      cacheKey(walk, { ...options, name: 'walk2' }),
+      cacheKey(walk, { ...options, positionTolerance: 0.25 }),
+      cacheKey(walk, { ...options, rotationToleranceDeg: 1 }),
+      cacheKey(walk, { ...options, offsetTolerance: 1 }),
+      cacheKey(walk, { ...options, rotationToleranceOverridesDeg: { 3: 0.1 } }),
+      cacheKey(walk, { ...options, rotationToleranceOverridesDeg: { 3: 0.2 } }),
+      // A setting the compressor may grow later (a mode, object-space tolerances) enters the key untouched.
+      cacheKey(walk, { ...options, mode: 'classic' } as typeof options),
+      cacheKey(walk, options, { version: COMPRESSOR_VERSION + 1, digest: 'unbundled' }),
+      cacheKey(walk, options, { version: COMPRESSOR_VERSION, digest: 'another compressor source' }),
+    ]);
+    expect(changed.size).toBe(10);
+    expect(changed.has(base)).toBe(false);
+  });
+});
+
+describe('openBuildCache', () => {
+  const value = compressMtnBytes(walk, options);
+  const key = cacheKey(walk, options);
+
+  it('returns what was stored, byte for byte', () => {
+    const cache = openBuildCache(tempDir());
+    expect(cache.get(key)).toBeUndefined();
+    cache.put(key, value);
+    const back = cache.get(key)!;
+    expect(Buffer.from(back.bytes).equals(Buffer.from(value.bytes))).toBe(true);
+    expect(back).toEqual({ ...value, bytes: back.bytes });
+    expect(cache.stats).toMatchObject({ hits: 1, misses: 1, written: 1, damaged: 0 });
+  });
+
+  it('a damaged entry (any flipped byte, a truncation, another key\'s entry) is a miss, is deleted, and is recomputed', () => {
+    const dir = tempDir();
+    const cache = openBuildCache(dir);
+    cache.put(key, value);
+    const [file] = entries(dir);
+    const good = readFileSync(join(dir, file));
+    const damage = [
+      (b: Buffer) => { b[b.length - 1] ^= 1; return b; }, // in the MT3 bytes
+      (b: Buffer) => { b[60] ^= 0x20; return b; }, // in the JSON
+      (b: Buffer) => { b[5] ^= 1; return b; }, // in the checksum
+      (b: Buffer) => b.subarray(0, b.length - 7), // truncated
+      () => Buffer.from(encodeEntry(cacheKey(walk, { ...options, name: 'other' }), value)), // intact, but another key's
+    ];
+    for (const d of damage) {
+      writeFileSync(join(dir, file), d(Buffer.from(good)));
+      expect(cache.get(key)).toBeUndefined();
+      expect(entries(dir)).toEqual([]);
+      cache.put(key, value);
+      expect(cache.get(key)?.totalKeys).toBe(value.totalKeys);
+    }
+    expect(cache.stats.damaged).toBe(damage.length);
+    expect(decodeEntry(key, good)?.mt3Bytes).toBe(value.mt3Bytes);
+  });
+
+  it('stays under its size limit, evicting the least recently used entries', () => {
+    const dir = tempDir();
+    const size = encodeEntry(key, value).byteLength;
+    const cache = openBuildCache(dir, { maxBytes: size * 3 });
+    const keys = ['a', 'b', 'c', 'd', 'e'].map((n) => cacheKey(walk, { ...options, name: n }));
+    keys.forEach((k, i) => {
+      cache.put(k, value);
+      const t = new Date(Date.UTC(2020, 0, 1 + i));
+      utimesSync(join(dir, k.slice(0, 2), `${k}.mt3c`), t, t);
+    });
+    // Entry a is the oldest, but a hit makes it the most recent.
+    expect(cache.get(keys[0])).toBeDefined();
+    cache.prune();
+    expect(cache.stats.evicted).toBe(2);
+    expect(keys.map((k) => cache.get(k) !== undefined)).toEqual([true, false, false, true, true]);
+    const total = entries(dir).reduce((s, f) => s + statSync(join(dir, f)).size, 0);
+    expect(total).toBeLessThanOrEqual(size * 3);
+  });
+});
+
+describe('build cache in builds', () => {
+  it('an unchanged rebuild reuses every motion and writes the same bytes; --no-cache writes no cache', async () => {
+    const dir = tempDir();
+    for (const f of ['walk.mtn', 'walk.sev', 'default.sls', 'se_define.h']) copyFileSync(join(ASSETS, f), join(dir, f));
+    writeFileSync(join(dir, 'p.actguy.json'), JSON.stringify({
+      version: 1,
+      motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev' }, { name: 'walk_b', mtn: 'walk.mtn', tolerances: { rotationDeg: 2 } }],
+      seTables: { sls: 'default.sls', seDefine: 'se_define.h' },
+      outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
+    }));
+    const none = await buildProject(join(dir, 'p.actguy.json'), { cacheDir: null, jobs: 1 });
+    if (!none.ok) throw new Error(none.errors.map((e) => e.message).join('\n'));
+    expect(readdirSync(dir)).not.toContain('.actguy-cache');
+    const cold = readFileSync(join(dir, 'out', 'stage.mar'));
+    const first = await buildProject(join(dir, 'p.actguy.json'), { jobs: 1 });
+    if (!first.ok) throw new Error('build failed');
+    expect(first.cache).toMatchObject({ hits: 0, misses: 2, written: 2 });
+    expect(entries(join(dir, '.actguy-cache'))).toHaveLength(2);
+    const cached: boolean[] = [];
+    const second = await buildProject(join(dir, 'p.actguy.json'), { jobs: 1, onProgress: (m) => cached.push(m.cached) });
+    if (!second.ok) throw new Error('build failed');
+    expect(second.cache).toMatchObject({ hits: 2, misses: 0 });
+    expect(cached).toEqual([true, true]);
+    expect(readFileSync(join(dir, 'out', 'stage.mar')).equals(cold)).toBe(true);
+    // A changed setting misses for that motion only.
+    const p = JSON.parse(readFileSync(join(dir, 'p.actguy.json'), 'utf8'));
+    p.motions[1].tolerances.rotationDeg = 3;
+    writeFileSync(join(dir, 'p.actguy.json'), JSON.stringify(p));
+    const third = await buildProject(join(dir, 'p.actguy.json'), { jobs: 1 });
+    if (!third.ok) throw new Error('build failed');
+    expect(third.cache).toMatchObject({ hits: 1, misses: 1 });
+  });
+
+  it('several processes building at once into one shared cache all succeed with identical outputs and valid entries', async () => {
+    const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], { cwd: root, encoding: 'utf8' });
+    if (b.status !== 0) throw new Error(`CLI build failed: ${b.stderr}`);
+    const dir = tempDir();
+    for (const f of ['walk.mtn', 'walk.sev']) copyFileSync(join(ASSETS, f), join(dir, f));
+    const shared = join(dir, 'shared-cache');
+    const runs = [0, 1, 2, 3].map((i) => {
+      writeFileSync(join(dir, `p${i}.actguy.json`), JSON.stringify({
+        version: 1,
+        motions: [{ name: 'walk', mtn: 'walk.mtn' }, { name: 'walk_b', mtn: 'walk.mtn', tolerances: { rotationDeg: 2 } }],
+        outputs: { mar: `out${i}/stage.mar`, sar: `out${i}/stage.sar` },
+      }));
+      return new Promise<number>((resolve) => {
+        const child = spawn(process.execPath, [join(root, 'dist', 'cli', 'actguy.cjs'), 'build', `p${i}.actguy.json`, '--quiet', '--jobs', '2', '--cache', shared], { cwd: dir, stdio: 'ignore' });
+        child.on('exit', (code) => resolve(code ?? -1));
+      });
+    });
+    expect(await Promise.all(runs)).toEqual([0, 0, 0, 0]);
+    const mar = readFileSync(join(dir, 'out0', 'stage.mar'));
+    for (const i of [1, 2, 3]) expect(readFileSync(join(dir, `out${i}`, 'stage.mar')).equals(mar)).toBe(true);
+    // Two entries, both intact (checksum and key), and no temp file left in the shared folder.
+    const files = readdirSync(shared, { recursive: true }).map(String).filter((f) => !/^[0-9a-f]{2}$/.test(f));
+    expect(files.length).toBe(2);
+    for (const f of files) {
+      const k = f.split('/').pop()!.replace('.mt3c', '');
+      expect(decodeEntry(k, readFileSync(join(shared, f)))?.mt3Bytes).toBeGreaterThan(0);
+    }
+  }, 60000);
+});

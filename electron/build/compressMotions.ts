@@ -1,0 +1,89 @@
+/**
+ * The compression stage of a build, shared by `actguy build` and the app:
+ * look every motion up in the cache, compress the rest on the pool (largest
+ * first, so the last job to finish is a short one), store new results in the
+ * cache, and report each finished motion with the time left. Results come
+ * back in archive order whatever order they finished in.
+ */
+import type { CompressOptions } from '../../shared/compress/types';
+import { FormatError } from '../../shared/errors';
+import { writeMtn } from '../../shared/mtn/write';
+import { BuildEta } from '../../shared/project/eta';
+import { compressOptionsFor, type CompressedMotion, type PreparedBuild } from '../../shared/project/plan';
+import { cacheKey, type BuildCache } from './buildCache';
+import type { MotionCompressor } from './compressPool';
+
+export interface MotionDone {
+  /** Archive index. */
+  index: number;
+  count: number;
+  name: string;
+  result: CompressedMotion;
+  /** Taken from the cache. */
+  cached: boolean;
+  /** Motions finished so far, this one included. */
+  done: number;
+  /** Milliseconds left (null until the first compression finished). */
+  etaMs: number | null;
+}
+
+export interface CompressMotionsOptions {
+  compressor: MotionCompressor;
+  cache?: BuildCache;
+  onMotion?: (m: MotionDone) => void;
+  /** The clock (tests make it step). */
+  now?: () => number;
+}
+
+export type CompressMotionsResult = { ok: true; results: CompressedMotion[] } | { ok: false; errors: FormatError[] };
+
+/** Compresses every motion of a prepared build (see the file comment). Errors name the motion's MTN. */
+export async function compressMotions(prepared: PreparedBuild, options: CompressMotionsOptions): Promise<CompressMotionsResult> {
+  const now = options.now ?? Date.now;
+  const count = prepared.motions.length;
+  const results: (CompressedMotion | undefined)[] = new Array(count);
+  const errors: { index: number; error: FormatError }[] = [];
+  let done = 0;
+  const jobs: { index: number; mtn: Uint8Array; settings: CompressOptions; key: string; weight: number }[] = [];
+  const cachedHits: number[] = [];
+  prepared.motions.forEach((p, index) => {
+    // The bytes compressed are the motion as prepared (after any resampling), written out: the cache key and
+    // the workers see exactly what is compressed, and every path compresses the same bytes the same way.
+    const mtn = writeMtn(p.motion);
+    const settings = compressOptionsFor(p);
+    const key = cacheKey(mtn, settings);
+    const hit = options.cache?.get(key);
+    if (hit) {
+      results[index] = hit;
+      cachedHits.push(index);
+    } else jobs.push({ index, mtn, settings, key, weight: Math.max(1, (p.motion.frameCount + 1) * p.motion.joints.length) });
+  });
+  const eta = new BuildEta(new Map(jobs.map((j) => [j.index, j.weight])), now());
+  for (const index of cachedHits) {
+    done++;
+    options.onMotion?.({ index, count, name: prepared.motions[index].resolved.name, result: results[index]!, cached: true, done, etaMs: eta.remainingMs(now()) });
+  }
+  jobs.sort((a, b) => b.weight - a.weight || a.index - b.index);
+  await Promise.all(jobs.map(async (j) => {
+    const p = prepared.motions[j.index];
+    try {
+      const result = await options.compressor.compress(j.mtn, j.settings);
+      results[j.index] = result;
+      options.cache?.put(j.key, result);
+      eta.done(j.index);
+      done++;
+      options.onMotion?.({ index: j.index, count, name: p.resolved.name, result, cached: false, done, etaMs: eta.remainingMs(now()) });
+    } catch (e) {
+      if (e instanceof FormatError) errors.push({ index: j.index, error: e.withFile(p.resolved.mtnPath) });
+      else errors.push({ index: j.index, error: inFileError(p.resolved.mtnPath, e) });
+    }
+  }));
+  options.cache?.prune();
+  if (errors.length) return { ok: false, errors: errors.sort((a, b) => a.index - b.index).map((e) => e.error) };
+  return { ok: true, results: results as CompressedMotion[] };
+}
+
+/** An unexpected failure (a worker that died) as a FormatError naming the motion's file. */
+function inFileError(file: string, e: unknown): FormatError {
+  return new FormatError('MTN', `compression failed: ${e instanceof Error ? e.message : String(e)}`, {}, file);
+}

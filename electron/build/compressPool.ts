@@ -1,0 +1,171 @@
+/**
+ * Compressing a build's motions in parallel: a pool of worker threads (one
+ * per job) that each take an MTN and the compressor's settings and return the
+ * compressed motion. The results are placed by archive index, so the .mar,
+ * .sar and report are byte-identical whatever the number of jobs and whatever
+ * order the workers finish in. `actguy build --jobs N` and the app's build
+ * use the same pool.
+ */
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { compressMotion } from '../../shared/compress/compress';
+import type { CompressOptions } from '../../shared/compress/types';
+import { FormatError, type FileKind, type FormatErrorPlace } from '../../shared/errors';
+import { readMtn } from '../../shared/mtn/read';
+import { compressedMotionOf, type CompressedMotion } from '../../shared/project/plan';
+
+/** Compresses one motion given as MTN bytes (the same code in a worker and in-process, so N never changes a byte). */
+export function compressMtnBytes(mtn: Uint8Array, options: CompressOptions): CompressedMotion {
+  return compressedMotionOf(compressMotion(readMtn(mtn), options));
+}
+
+/** Something that compresses motions, possibly several at once. */
+export interface MotionCompressor {
+  /** How many motions it compresses at the same time. */
+  readonly jobs: number;
+  compress(mtn: Uint8Array, options: CompressOptions): Promise<CompressedMotion>;
+  close(): Promise<void>;
+}
+
+/** A request to a pool worker. */
+export interface PoolRequest {
+  id: number;
+  mtn: Uint8Array;
+  options: CompressOptions;
+}
+
+/** A pool worker's answer: the compressed motion, or the error as plain data (a FormatError keeps kind and place). */
+export type PoolReply =
+  | { id: number; ok: true; result: CompressedMotion }
+  | { id: number; ok: false; error: { message: string; format?: { kind: FileKind; detail: string; place: FormatErrorPlace } } };
+
+/** Runs one request (the worker's whole job); never throws. */
+export function answerPoolRequest(req: PoolRequest): PoolReply {
+  try {
+    return { id: req.id, ok: true, result: compressMtnBytes(req.mtn, req.options) };
+  } catch (e) {
+    if (e instanceof FormatError) return { id: req.id, ok: false, error: { message: e.message, format: { kind: e.kind, detail: e.detail, place: e.place } } };
+    return { id: req.id, ok: false, error: { message: e instanceof Error ? e.message : String(e) } };
+  }
+}
+
+function errorOf(reply: Extract<PoolReply, { ok: false }>): Error {
+  const f = reply.error.format;
+  return f ? new FormatError(f.kind, f.detail, f.place) : new Error(reply.error.message);
+}
+
+/** Compresses on the calling thread, one motion at a time (--jobs 1, and hosts without the worker bundle). */
+export function inProcessCompressor(): MotionCompressor {
+  return {
+    jobs: 1,
+    compress: async (mtn, options) => {
+      const reply = answerPoolRequest({ id: 0, mtn, options });
+      if (!reply.ok) throw errorOf(reply);
+      return reply.result;
+    },
+    close: async () => {},
+  };
+}
+
+/** The machine's cores: the default number of jobs. */
+export function defaultJobs(): number {
+  return Math.max(1, availableParallelism());
+}
+
+/** Where the pool worker bundle lies beside the running bundle (dist/cli or dist/electron). */
+export function defaultPoolWorkerPath(): string {
+  return join(__dirname, 'compressPoolWorker.cjs');
+}
+
+/**
+ * A pool of `jobs` worker threads running compressPoolWorker.cjs. Requests
+ * queue and go to the first free worker; a worker that dies fails its request
+ * and is replaced.
+ */
+export function workerCompressor(workerPath: string, jobs: number): MotionCompressor {
+  type Pending = { req: PoolRequest; resolve: (r: CompressedMotion) => void; reject: (e: Error) => void };
+  const queue: Pending[] = [];
+  const idle: Worker[] = [];
+  const busy = new Map<Worker, Pending>();
+  let live = 0;
+  let nextId = 1;
+  let closed = false;
+
+  const spawn = (): Worker => {
+    const w = new Worker(workerPath);
+    live++;
+    w.on('message', (reply: PoolReply) => {
+      const p = busy.get(w);
+      busy.delete(w);
+      idle.push(w);
+      if (p) {
+        if (reply.ok) p.resolve(reply.result);
+        else p.reject(errorOf(reply));
+      }
+      pump();
+    });
+    const died = (why: string) => {
+      const p = busy.get(w);
+      busy.delete(w);
+      const i = idle.indexOf(w);
+      if (i >= 0) idle.splice(i, 1);
+      live--;
+      if (p) p.reject(new Error(`a compression worker stopped: ${why}`));
+      if (!closed) pump();
+    };
+    w.on('error', (e) => died(e.message));
+    w.on('exit', (code) => {
+      if (busy.has(w) || idle.includes(w)) died(`exit code ${code}`);
+    });
+    w.unref();
+    return w;
+  };
+
+  const pump = () => {
+    while (queue.length) {
+      let w = idle.pop();
+      if (!w) {
+        if (live >= jobs) return;
+        w = spawn();
+      }
+      const p = queue.shift()!;
+      busy.set(w, p);
+      w.ref();
+      // The MTN bytes are the caller's copy: send without transferring, so a caller may still hash them.
+      w.postMessage(p.req);
+    }
+    for (const w of idle) w.unref();
+  };
+
+  return {
+    jobs,
+    compress(mtn, options) {
+      if (closed) return Promise.reject(new Error('the compression pool is closed'));
+      return new Promise<CompressedMotion>((resolve, reject) => {
+        queue.push({ req: { id: nextId++, mtn, options }, resolve, reject });
+        pump();
+      });
+    },
+    async close() {
+      closed = true;
+      const all = [...idle, ...busy.keys()];
+      idle.length = 0;
+      for (const [, p] of busy) p.reject(new Error('the build was stopped'));
+      busy.clear();
+      for (const p of queue.splice(0)) p.reject(new Error('the build was stopped'));
+      await Promise.all(all.map((w) => w.terminate()));
+    },
+  };
+}
+
+/**
+ * The compressor for `jobs` jobs: in-process for 1, else the worker pool when
+ * its bundle is there. (Unbundled runs, such as unit tests that do not build
+ * the worker, compress in-process: the bytes are the same either way.)
+ */
+export function compressorFor(jobs: number, workerPath = defaultPoolWorkerPath()): MotionCompressor {
+  if (jobs <= 1 || !existsSync(workerPath)) return inProcessCompressor();
+  return workerCompressor(workerPath, jobs);
+}

@@ -1,0 +1,113 @@
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useBundledWorker } from '../compress/buildWorkerForTests';
+import { buildProject } from './build';
+import { inProcessCompressor, workerCompressor, type MotionCompressor } from './compressPool';
+
+/**
+ * Issue 11: `build --jobs N` compresses on worker threads, and the outputs are
+ * byte-identical whatever N is and whatever order the motions finish in.
+ */
+const ASSETS = join(__dirname, '..', '..', 'assets');
+const poolWorker = useBundledWorker(resolve(__dirname, 'compressPoolWorker.ts'));
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'actguy-parallel-'));
+  for (const f of ['walk.mtn', 'walk.sev', 'default.sls', 'se_define.h']) copyFileSync(join(ASSETS, f), join(dir, f));
+  writeFileSync(join(dir, 'p.actguy.json'), JSON.stringify({
+    version: 1,
+    motions: [
+      { name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev' },
+      { name: 'walk_2', mtn: 'walk.mtn', tolerances: { rotationDeg: 2 } },
+      { name: 'walk_4', mtn: 'walk.mtn', tolerances: { rotationDeg: 4, position: 2 } },
+      { name: 'walk_tight', mtn: 'walk.mtn', tolerances: { rotationDeg: 0.25 }, rotationOverridesDeg: { LeftFoot: 0.1 } },
+      { name: 'walk_1', mtn: 'walk.mtn', tolerances: { rotationDeg: 1 } },
+    ],
+    seTables: { sls: 'default.sls', seDefine: 'se_define.h' },
+    outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
+  }));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Builds with this compressor (no cache) and returns the three outputs' bytes plus the order motions finished in. */
+async function buildWith(compressor: MotionCompressor): Promise<{ files: Buffer[]; finished: number[] }> {
+  const finished: number[] = [];
+  try {
+    const r = await buildProject(join(dir, 'p.actguy.json'), { compressor, cacheDir: null, onProgress: (m) => finished.push(m.index) });
+    if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
+  } finally {
+    await compressor.close();
+  }
+  return { files: ['stage.mar', 'stage.sar', 'stage.report.json'].map((f) => readFileSync(join(dir, 'out', f))), finished };
+}
+
+/** In-process compression whose results are held back so they arrive in the given order. */
+function finishingIn(order: number[]): MotionCompressor {
+  const inner = inProcessCompressor();
+  const waiting: { n: number; release: () => void }[] = [];
+  let calls = 0;
+  let next = 0;
+  const flush = () => {
+    for (;;) {
+      const w = waiting.find((x) => x.n === order[next]);
+      if (!w) return;
+      next++;
+      w.release();
+    }
+  };
+  return {
+    jobs: order.length,
+    async compress(mtn, options) {
+      const n = calls++;
+      const result = await inner.compress(mtn, options);
+      await new Promise<void>((release) => {
+        waiting.push({ n, release });
+        flush();
+      });
+      return result;
+    },
+    close: inner.close,
+  };
+}
+
+describe('parallel builds', () => {
+  it('are byte-identical for 1, 2 and 3 worker threads and for any finishing order', async () => {
+    const one = await buildWith(inProcessCompressor());
+    for (const jobs of [2, 3]) {
+      const many = await buildWith(workerCompressor(poolWorker(), jobs));
+      many.files.forEach((f, k) => expect(f.equals(one.files[k]), `jobs ${jobs}, file ${k}`).toBe(true));
+    }
+    // Motions are sent largest first; hold the results back so they finish in reverse, then shuffled.
+    for (const order of [[4, 3, 2, 1, 0], [2, 0, 4, 1, 3]]) {
+      const shuffled = await buildWith(finishingIn(order));
+      expect(new Set(shuffled.finished).size).toBe(5);
+      shuffled.files.forEach((f, k) => expect(f.equals(one.files[k]), `order ${order}, file ${k}`).toBe(true));
+    }
+  }, 120000);
+
+  it('the finishing order really varies (the test above is not vacuous)', async () => {
+    const a = await buildWith(finishingIn([4, 3, 2, 1, 0]));
+    const b = await buildWith(finishingIn([0, 1, 2, 3, 4]));
+    expect(a.finished).not.toEqual(b.finished);
+    expect(b.finished).toEqual([0, 1, 2, 3, 4]);
+    expect(a.finished[0]).not.toBe(0);
+  }, 60000);
+
+  it('a motion that fails in a worker is reported against its file; nothing is written', async () => {
+    const compressor = workerCompressor(poolWorker(), 2);
+    const broken: MotionCompressor = {
+      jobs: 2,
+      compress: (mtn, options) => compressor.compress(options.name === 'walk_4' ? mtn.subarray(0, 40) : mtn, options),
+      close: () => compressor.close(),
+    };
+    const before = readFileSync(join(dir, 'out', 'stage.mar'));
+    const r = await buildProject(join(dir, 'p.actguy.json'), { compressor: broken, cacheDir: null });
+    await broken.close();
+    if (r.ok) throw new Error('expected a failure');
+    expect(r.errors.map((e) => e.message)).toEqual([expect.stringMatching(new RegExp(`^${join(dir, 'walk.mtn').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\[MTN\\]`))]);
+    expect(readFileSync(join(dir, 'out', 'stage.mar')).equals(before)).toBe(true);
+  }, 60000);
+});
