@@ -21,6 +21,11 @@ import { readGltfContainer, writeGlb } from '../../shared/interchange/gltf/glb';
 import { importMotionBytes } from '../../shared/interchange/importMotion';
 import { parseMotionNames } from '../../shared/mar/names';
 import { readMar } from '../../shared/mar/read';
+import { exportMshAnimation } from '../../shared/msh/export';
+import { mshNodesJson, parseMshNodesJson } from '../../shared/msh/nodesJson';
+import { readMshAnimation } from '../../shared/msh/read';
+import { sampleMshNode } from '../../shared/msh/sample';
+import { writeMshResources } from '../../shared/msh/write';
 import { writeMar } from '../../shared/mar/write';
 import type { Motion } from '../../shared/motion/types';
 import { decodeMt3ToMotion } from '../../shared/mt3/decode';
@@ -301,6 +306,35 @@ function writeGlbRaw(jsonText: string, bin?: Uint8Array): Uint8Array {
 
 const plainSar = (e: SarEntry) => ({ name: e.name, seCodes: Array.from(e.seCodes), events: e.events });
 
+function mshEnvelope(m: Motion): Uint8Array {
+  const r = exportMshAnimation(m, { positionTolerance: 0.5, rotationToleranceDeg: 0.5 });
+  const res = writeMshResources(r.animation);
+  const json = utf8(JSON.stringify(mshNodesJson(r, res, { source: 'x.mtn', res8: 'x.res8', res19: 'x.res19' }, { position: 0.5, rotationDeg: 0.5, rotationOverridesDeg: {} })));
+  const parts = [json, res.res8.bytes, res.res19.bytes];
+  const out = new Uint8Array(parts.reduce((n, p) => n + 4 + p.byteLength, 0));
+  const dv = new DataView(out.buffer);
+  let at = 0;
+  for (const p of parts) {
+    dv.setUint32(at, p.byteLength, true);
+    out.set(p, at + 4);
+    at += 4 + p.byteLength;
+  }
+  return out;
+}
+
+function openEnvelope(b: Uint8Array): [Uint8Array, Uint8Array, Uint8Array] {
+  const parts: Uint8Array[] = [];
+  let at = 0;
+  for (let k = 0; k < 3; k++) {
+    const len = at + 4 <= b.byteLength ? new DataView(b.buffer, b.byteOffset + at, 4).getUint32(0, true) : 0;
+    const start = Math.min(at + 4, b.byteLength);
+    const end = Math.min(start + len, b.byteLength);
+    parts.push(b.slice(start, end));
+    at = end;
+  }
+  return parts as [Uint8Array, Uint8Array, Uint8Array];
+}
+
 /** An accepted SE table: every entry a valid name with a u16 code, unique names. Text readers that list errors reject with them. */
 function checkSeTable(r: SeTableReadResult): Outcome {
   if (r.errors.length) return 'rejected';
@@ -458,6 +492,30 @@ export const TARGETS: FuzzTarget[] = [
     seeds: glbSeeds,
     mutate: mutateGlb,
     run: (b) => judgeAsync(() => importMotionBytes(b, 'x.glb'), (r) => checkMotionSaves(r.motion), 'x.glb'),
+  },
+  {
+    // MSH animation as `actguy export-msh` writes it: the .nodes.json, Res8 and Res19, in one envelope
+    // of three length-prefixed parts (the lengths are fuzzed too; a part runs to the end when its length lies).
+    name: 'msh',
+    ext: 'mshfuzz',
+    seeds: () => [mshEnvelope(smallMotion(6, 10, 3)), mshEnvelope(smallMotion(7, 4, 2))],
+    mutate: (rnd, seed) => binary(3)(rnd, seed),
+    run: (b) => {
+      const [text, res8, res19] = openEnvelope(b);
+      return judge(() => {
+        const n = parseMshNodesJson(decodeUtf8Text(text, 'MSH', 'x.nodes.json'), 'x.nodes.json');
+        return readMshAnimation(res8, res19, n.attrs, n.nodes);
+      }, (a) => {
+        const back = writeMshResources(a);
+        must(equalBytes(back.res8.bytes, res8) && equalBytes(back.res19.bytes, res19), 'accepted payloads do not write back identically');
+        a.nodes.forEach((_, i) => {
+          for (const t of [0, a.frameCount / 2, a.frameCount]) {
+            const p = sampleMshNode(a, i, t);
+            must([...p.position, ...p.rotation].every(Number.isFinite), `node ${i} at ${t} samples to a non-finite pose`);
+          }
+        });
+      });
+    },
   },
   {
     name: 'names',
