@@ -39,7 +39,8 @@ test('the refined result replaces the greedy one; the classic checkbox and the o
   await expect(page.getByTestId('skeleton-status')).toHaveText(/Object bound 2 u met/);
   const bounded = Number(/max object-space: ([\d.]+)u/.exec(await worst.innerText())![1]);
   expect(bounded).toBeLessThanOrEqual(2);
-  // Undo turns the bound off again.
+  // Undo turns the bound off again (with the keyboard back on the app, not in the field).
+  await field.blur();
   await page.getByTestId('curve-canvas').hover();
   await page.keyboard.press('Control+z');
   await waitForCompression(page);

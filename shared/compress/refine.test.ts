@@ -6,6 +6,7 @@ import { independentObjectErrors } from '../testing/independentFk';
 import { compressMotion } from './compress';
 import { PositionFit } from './positionFit';
 import { dpOptimalKeys } from './refine';
+import { FixedSpanRotationFit } from './referenceFit';
 import type { CompressOptions } from './types';
 
 /** A small position channel: a random walk with some smooth drift, (N+1) x 3. */
@@ -142,5 +143,40 @@ describe('object-space error and the skeleton-aware mode', () => {
     const m = syntheticMotion({ frames: 10, joints: 2, seed: 1 });
     expect(() => compressMotion(m, opts(0.5, { objectTolerance: 0 }))).toThrowError(/object tolerance must be a finite number > 0/);
     expect(() => compressMotion(m, opts(0.5, { objectTolerance: 1, shell: -1 }))).toThrowError(/shell must be/);
+  });
+});
+
+describe('the DP reference for rotations', () => {
+  it('finds the fewest keys of the segment-independent Squad fit, as brute force does', () => {
+    for (let seed = 1; seed <= 8; seed++) {
+      const rnd = seededRandom(seed);
+      const N = 9 + (seed % 3);
+      const source = new Float64Array((N + 1) * 4);
+      let angle = 0;
+      for (let f = 0; f <= N; f++) {
+        angle += 0.05 + 0.1 * rnd();
+        const axis = [Math.sin(f * 0.3), 1, Math.cos(f * 0.2)];
+        const l = Math.hypot(...axis);
+        const s = Math.sin(angle / 2) / l;
+        source.set([axis[0] * s, axis[1] * s, axis[2] * s, Math.cos(angle / 2)], f * 4);
+      }
+      const tol = [0.5, 2, 5][seed % 3];
+      const fit = new FixedSpanRotationFit(source, N, 2);
+      for (let f = 0; f <= N; f++) fit.fitKey(f);
+      const scratch = new Float64Array(N + 1);
+      let brute = Infinity;
+      for (let mask = 0; mask < 1 << (N - 1); mask++) {
+        const keys = [0];
+        for (let f = 1; f < N; f++) if (mask & (1 << (f - 1))) keys.push(f);
+        keys.push(N);
+        if (keys.length >= brute) continue;
+        let ok = true;
+        for (let k = 0; k + 1 < keys.length && ok; k++) if (fit.segmentError(keys[k], keys[k + 1], scratch) > tol) ok = false;
+        if (ok) brute = keys.length;
+      }
+      const { keys, outcome } = dpOptimalKeys(new FixedSpanRotationFit(source, N, 2), [], tol);
+      expect(keys.count).toBe(brute);
+      expect(outcome.maxError).toBeLessThanOrEqual(tol);
+    }
   });
 });
