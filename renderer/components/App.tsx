@@ -13,7 +13,7 @@ import { preferencesStore } from '../state/preferencesStore';
 import { ProjectPanel } from '../project/ProjectPanel';
 import { BuildDialog } from '../project/BuildDialog';
 import { PANEL_MIN, fitPanelHeights, useProjectLayout } from '../project/layout';
-import { useProject } from '../sev/hooks';
+import { useProject, useSev } from '../sev/hooks';
 import { SevEditor } from '../sev/SevEditor';
 
 /** The main window: menu, messages, viewport over curves over timeline beside the tuning panel, SEV editor, status bar. */
@@ -23,17 +23,21 @@ export function App() {
   // Project column on the left and the SEV editor under the timeline (issue 5). While a project is open the
   // curve view and timeline keep their own heights, so the SEV editor's room does not change the tuner-only layout.
   const pl = useProjectLayout();
+  // The SEV editor takes a full, resizable row whenever it shows a .sev: with a project, or a motion's own .sev
+  // (the one beside the .mtn, or one opened with File > Open .sev) without one.
   const withProject = useProject((p) => p.path !== null);
+  const sevOpen = useSev((s) => s.file !== null);
+  const sevPanel = withProject || sevOpen;
   const windowHeight = useWindowHeight();
   // Saved sizes are what the user asked for; a short window shrinks the panels (never below their minimums) so the
   // viewport keeps room, and the curve view never gets too short for its labels.
-  const [curvesHeight, timelineHeight, sevHeight] = withProject
+  const [curvesHeight, timelineHeight, sevHeight] = sevPanel
     ? fitPanelHeights(windowHeight, [
         { wanted: pl.curvesHeight, min: PANEL_MIN.curves },
         { wanted: pl.timelineHeight, min: PANEL_MIN.timeline },
         { wanted: pl.sevHeight, min: PANEL_MIN.sev },
       ])
-    : // Without a project the SEV row is only its header (auto height: it wraps to two lines in narrow windows).
+    : // Without a .sev the SEV row is only its header (auto height: it wraps to two lines in narrow windows).
       [...fitPanelHeights(windowHeight, [
         { wanted: layout.curvesHeight, min: PANEL_MIN.curves },
         { wanted: layout.timelineHeight, min: PANEL_MIN.timeline },
@@ -41,7 +45,7 @@ export function App() {
   const setLayout = (patch: Partial<typeof layout>) => {
     const { tuningWidth, ...heights } = patch;
     if (tuningWidth !== undefined) setTunerLayout({ tuningWidth });
-    if (withProject) pl.set(heights);
+    if (sevPanel) pl.set(heights);
     else if (Object.keys(heights).length) setTunerLayout(heights);
   };
   return (
@@ -49,7 +53,7 @@ export function App() {
       className="app with-project"
       style={{
         gridTemplateColumns: `${pl.projectWidth}px 5px minmax(0, 1fr) 5px ${layout.tuningWidth}px`,
-        gridTemplateRows: `auto auto minmax(120px, 1fr) 5px ${curvesHeight}px 5px ${timelineHeight}px 5px ${withProject ? `${sevHeight}px` : 'auto'} auto`,
+        gridTemplateRows: `auto auto minmax(120px, 1fr) 5px ${curvesHeight}px 5px ${timelineHeight}px 5px ${sevPanel ? `${sevHeight}px` : 'auto'} auto`,
       }}
     >
       <div className="area-menu"><MenuBar /></div>
@@ -72,7 +76,7 @@ export function App() {
         <Splitter orientation="vertical" label="Resize project panel" size={pl.projectWidth} min={180} max={520} onResize={(v) => pl.set({ projectWidth: v })} />
       </div>
       <div className="area-split-h3">
-        {withProject && <Splitter orientation="horizontal" label="Resize sound-event editor" size={sevHeight} invert min={PANEL_MIN.sev} max={900} onResize={(v) => pl.set({ sevHeight: v })} />}
+        {sevPanel && <Splitter orientation="horizontal" label="Resize sound-event editor" size={sevHeight} invert min={PANEL_MIN.sev} max={900} onResize={(v) => pl.set({ sevHeight: v })} />}
       </div>
       <div className="area-sev"><SevEditor /></div>
       <div className="area-status"><StatusBar /></div>
