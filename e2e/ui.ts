@@ -17,12 +17,16 @@ export const SCREENSHOT_DIR = join(repoRoot, 'e2e-output', 'screenshots');
 export async function waitForDocument(page: Page, name = 'walk'): Promise<void> {
   await expect(page.getByTestId('doc-name')).toHaveText(name, { timeout: 30_000 });
   await expect(page.getByTestId('stat-total-keys')).toHaveText(/^\d+$/, { timeout: 30_000 });
-  await expect(page.getByTestId('compress-pending')).toHaveCount(0);
+  await waitForCompression(page);
 }
 
-/** Waits until no compression is in flight (the stats answer the latest edit). */
+/**
+ * Waits until no compression is in flight and the refined result has replaced the instant greedy one (the
+ * stats answer the latest edit and will not change on their own any more).
+ */
 export async function waitForCompression(page: Page): Promise<void> {
   await expect(page.getByTestId('compress-pending')).toHaveCount(0);
+  await expect(page.locator('[data-testid="compress-stage"][data-stage="greedy"]')).toHaveCount(0, { timeout: 30_000 });
 }
 
 /**
@@ -104,6 +108,7 @@ export async function makeKeyEdit(page: Page, joint: string): Promise<void> {
   await page.getByTestId('curve-canvas').hover();
   await page.keyboard.press('k');
   await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
+  await waitForCompression(page);
 }
 
 /**
