@@ -1,11 +1,11 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { atomicWriteIo, baseNameOf, readBytes, writeFileAtomic } from './fsutil';
 
 const realIo = { ...atomicWriteIo };
-import { ownTempName } from './tempFiles';
+import { OWN_TEMP, ownTempName } from './tempFiles';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -143,6 +143,23 @@ describe('writeFileAtomic: folders, partial writes and errors', () => {
     expect(error && 'code' in error).toBe(false);
     expect(error?.path).toBe(target);
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('writes through a temp file beside the target, named as one of this process (so a later run can sweep it)', () => {
+    const dir = fresh();
+    const target = join(dir, 'walk.mtn');
+    const opened: string[] = [];
+    atomicWriteIo.openSync = ((path: string, flags: string) => {
+      opened.push(path);
+      return realIo.openSync(path, flags);
+    }) as typeof atomicWriteIo.openSync;
+    writeFileAtomic(target, 'x');
+    expect(opened).toHaveLength(1);
+    expect(dirname(opened[0])).toBe(dir);
+    const m = OWN_TEMP.exec(basename(opened[0]));
+    expect(m?.[1]).toBe('walk.mtn');
+    expect(m?.[2]).toBe('new');
+    expect(Number(m?.[4])).toBe(process.pid);
   });
 });
 
