@@ -332,14 +332,14 @@ describe('compression and export', () => {
 describe('workspace listing', () => {
   it('without a workspace lists nothing', async () => {
     handlers = make({ workspaceRoot: null });
-    expect(await handlers.listWorkspace(undefined)).toEqual({ root: null, files: [] });
+    expect(await handlers.listWorkspace(undefined as never)).toEqual({ root: null, files: [] });
   });
 
   it('lists every file with its relative path, size and extension; filters by extension with or without the dot, any case', async () => {
     mkdirSync(join(ws, 'sub'));
     writeFileSync(join(ws, 'sub', 'B.SEV'), 'sev 1\n');
     writeFileSync(join(ws, 'a.txt'), 'abc');
-    const all = await handlers.listWorkspace(null);
+    const all = await handlers.listWorkspace(null as never);
     expect(all.root).toBe(ws);
     expect(all.files.map((f) => [f.relativePath, f.byteLength, f.extension])).toEqual([
       ['a.txt', 3, 'txt'],
@@ -377,7 +377,7 @@ describe('workspace listing', () => {
   it('stops at 5000 files', async () => {
     mkdirSync(join(ws, 'many'));
     for (let i = 0; i < 5001; i++) writeFileSync(join(ws, 'many', `f${String(i).padStart(4, '0')}.txt`), '');
-    const files = (await handlers.listWorkspace(undefined)).files;
+    const files = (await handlers.listWorkspace(undefined as never)).files;
     expect(files).toHaveLength(5000);
     expect(files.at(-1)!.relativePath).toBe('many/f4999.txt');
   });
