@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeS12 } from '../math/s12';
-import { normalize4, rotationErrorDeg } from '../math/quat';
+import { conjQuat, expQuat, logQuat, mulQuat, normalize4, rotationErrorDeg } from '../math/quat';
+import { encodeS12 } from '../math/s12';
 import { squadRef } from '../math/squad';
 import { seededRandom } from '../testing/random';
 import { RotationFit } from './rotationFit';
@@ -94,5 +95,50 @@ describe('RotationFit.segmentError (inlined Squad)', () => {
     const max = fit.segmentError(0, N, errors);
     expect(Array.from(errors.subarray(1, N))).toEqual(referenceErrors(fit, 0, N));
     expect(max).toBe(0);
+  });
+});
+
+/**
+ * The inner quaternion of FORMATS/COMPRESSION written with the quaternion
+ * helpers, step by step: t = -(dr tl + dl tr) / (2 (dl + dr)) with tl, tr the
+ * logs towards the sign-aligned neighbours (end keys: the source's angular
+ * velocity over the one segment), a = q exp(t), stored as s12.
+ */
+function referenceInner(fit: RotationFit, f: number, prev: number, next: number): number[] {
+  const q = (g: number) => fit.q.slice(g * 4, g * 4 + 4);
+  const inv = conjQuat(new Float64Array(4), q(f));
+  const rel = (g: number) => {
+    const dot = [0, 1, 2, 3].reduce((s, c) => s + fit.qInt[f * 4 + c] * fit.qInt[g * 4 + c], 0);
+    const other = q(g).map((v) => (dot < 0 ? -v : v));
+    return logQuat(new Float64Array(4), mulQuat(new Float64Array(4), inv, other));
+  };
+  const dl = prev >= 0 ? f - prev : 0, dr = next >= 0 ? next - f : 0;
+  const t = new Float64Array(4);
+  if (prev >= 0 && next >= 0) {
+    const tl = rel(prev), tr = rel(next);
+    for (let c = 0; c < 3; c++) t[c] = (-dr * tl[c] - dl * tr[c]) / (2 * (dl + dr));
+  } else {
+    const s = fit.source, lo = Math.max(0, f - 1), hi = Math.min(fit.N, f + 1);
+    const w = logQuat(new Float64Array(4), mulQuat(new Float64Array(4), conjQuat(new Float64Array(4), s.slice(lo * 4, lo * 4 + 4)), s.slice(hi * 4, hi * 4 + 4)));
+    for (let c = 0; c < 3; c++) w[c] /= hi - lo;
+    if (next >= 0) { const tr = rel(next); for (let c = 0; c < 3; c++) t[c] = (dr * w[c] - tr[c]) / 2; }
+    else { const tl = rel(prev); for (let c = 0; c < 3; c++) t[c] = (-tl[c] - dl * w[c]) / 2; }
+  }
+  const a = mulQuat(new Float64Array(4), q(f), expQuat(new Float64Array(4), t));
+  return Array.from(a, encodeS12);
+}
+
+describe('RotationFit.fitKey (inlined quaternion algebra)', () => {
+  it('stores the inner quaternion the quaternion helpers give, for interior and end keys, across a sign flip', () => {
+    for (const [seed, spin] of [[11, undefined], [12, (300 * Math.PI) / 180]] as const) {
+      const N = 60;
+      const fit = new RotationFit(source(N, seed, spin), N);
+      const keys = [0, 5, 6, 20, 41, 60];
+      fitKeys(fit, keys);
+      keys.forEach((f, k) => {
+        const prev = k > 0 ? keys[k - 1] : -1, next = k + 1 < keys.length ? keys[k + 1] : -1;
+        expect(Array.from(fit.aInt.subarray(f * 4, f * 4 + 4))).toEqual(referenceInner(fit, f, prev, next));
+      });
+    }
   });
 });

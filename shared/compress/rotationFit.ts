@@ -1,13 +1,11 @@
 import { decodeS12, encodeS12 } from '../math/s12';
-import { conjQuat, expQuat, logQuat, mulQuat, normalize4, rotationErrorDeg } from '../math/quat';
+import { conjQuat, logQuat, mulQuat, normalize4, rotationErrorDeg } from '../math/quat';
 import { SquadSegment } from '../math/squad';
 import type { TrackFit } from './track';
 
 const tq = new Float64Array(4);
 const tl = new Float64Array(4);
 const tr = new Float64Array(4);
-const tinv = new Float64Array(4);
-const tkey = new Float64Array(4);
 const ohi = new Float64Array(4);
 const tout = new Float64Array(4);
 const segment = new SquadSegment();
@@ -79,32 +77,44 @@ export class RotationFit implements TrackFit {
   }
 
   fitKey(f: number, prev: number, next: number): void {
+    // On scalars, with the operations of conjQuat / mulQuat / logQuat / expQuat in their order (so
+    // the stored integers are those of the quaternion helpers): fitKey runs three times per inserted key.
     this.ensureQ(f);
-    const i = f * 4;
     if (prev >= 0) this.ensureQ(prev);
     if (next >= 0) this.ensureQ(next);
-    // Copies, not subarray views: fitKey runs per key of every channel and views cost a GC allocation each.
-    for (let c = 0; c < 4; c++) tkey[c] = this.q[i + c];
-    conjQuat(tinv, tkey);
+    const q = this.q;
+    const i = f * 4;
+    const kx = q[i], ky = q[i + 1], kz = q[i + 2], kw = q[i + 3];
     const dl = prev >= 0 ? f - prev : 0;
     const dr = next >= 0 ? next - f : 0;
-    if (prev >= 0) this.relLog(tl, prev, f);
-    if (next >= 0) this.relLog(tr, next, f);
+    if (prev >= 0) this.relLog(tl, prev, f, kx, ky, kz, kw);
+    if (next >= 0) this.relLog(tr, next, f, kx, ky, kz, kw);
+    let tx: number, ty: number, tz: number;
     if (prev < 0 || next < 0) {
       // End key: match the source angular velocity on the one segment there is.
       this.sourceOmega(tq, f);
-      if (next >= 0) for (let c = 0; c < 3; c++) tq[c] = (dr * tq[c] - tr[c]) / 2;
-      else for (let c = 0; c < 3; c++) tq[c] = (-tl[c] - dl * tq[c]) / 2;
+      if (next >= 0) {
+        tx = (dr * tq[0] - tr[0]) / 2; ty = (dr * tq[1] - tr[1]) / 2; tz = (dr * tq[2] - tr[2]) / 2;
+      } else {
+        tx = (-tl[0] - dl * tq[0]) / 2; ty = (-tl[1] - dl * tq[1]) / 2; tz = (-tl[2] - dl * tq[2]) / 2;
+      }
     } else {
       // Spacing-corrected control point; equals the textbook -(tl + tr) / 4 when dl = dr.
-      for (let c = 0; c < 3; c++) tq[c] = (-dr * tl[c] - dl * tr[c]) / (2 * (dl + dr));
+      const den = 2 * (dl + dr);
+      tx = (-dr * tl[0] - dl * tr[0]) / den; ty = (-dr * tl[1] - dl * tr[1]) / den; tz = (-dr * tl[2] - dl * tr[2]) / den;
     }
-    tq[3] = 0;
-    expQuat(tout, tq);
-    mulQuat(tq, tkey, tout);
-    for (let c = 0; c < 4; c++) this.aInt[i + c] = encodeS12(tq[c]);
-    for (let c = 0; c < 4; c++) this.a[i + c] = decodeS12(this.aInt[i + c]);
-    normalize4(this.a, i);
+    // exp of the pure quaternion t, then key * exp(t).
+    const th = Math.sqrt(tx * tx + ty * ty + tz * tz);
+    const k = th < 1e-12 ? 1 : Math.sin(th) / th;
+    const ex = tx * k, ey = ty * k, ez = tz * k, ew = Math.cos(th);
+    const ax = kw * ex + kx * ew + ky * ez - kz * ey;
+    const ay = kw * ey - kx * ez + ky * ew + kz * ex;
+    const az = kw * ez + kx * ey - ky * ex + kz * ew;
+    const aw = kw * ew - kx * ex - ky * ey - kz * ez;
+    const aInt = this.aInt, a = this.a;
+    aInt[i] = encodeS12(ax); aInt[i + 1] = encodeS12(ay); aInt[i + 2] = encodeS12(az); aInt[i + 3] = encodeS12(aw);
+    for (let c = 0; c < 4; c++) a[i + c] = decodeS12(aInt[i + c]);
+    normalize4(a, i);
   }
 
   /** Source angular velocity at f in log space (half-angle per frame), in the source frame at f. */
@@ -122,13 +132,24 @@ export class RotationFit implements TrackFit {
     for (let c = 0; c < 3; c++) out[c] /= hi - lo;
   }
 
-  /** out = log(q_f^-1 * ±q_g) with the sign making the dot product non-negative; tinv holds q_f^-1. */
-  private relLog(out: Float64Array, g: number, f: number): void {
+  /**
+   * out = log(q_f^-1 * ±q_g) with the sign making the stored dot product non-negative; (kx, ky, kz, kw)
+   * is q_f. The operations of conjQuat, mulQuat and logQuat, in their order.
+   */
+  private relLog(out: Float64Array, g: number, f: number, kx: number, ky: number, kz: number, kw: number): void {
     const sgn = this.intDot(f, g) < 0 ? -1 : 1;
-    const j = g * 4;
-    tq[0] = sgn * this.q[j]; tq[1] = sgn * this.q[j + 1]; tq[2] = sgn * this.q[j + 2]; tq[3] = sgn * this.q[j + 3];
-    mulQuat(tout, tinv, tq);
-    logQuat(out, tout);
+    const j = g * 4, q = this.q;
+    const bx = sgn * q[j], by = sgn * q[j + 1], bz = sgn * q[j + 2], bw = sgn * q[j + 3];
+    const ix = -kx, iy = -ky, iz = -kz, iw = kw;
+    const rx = iw * bx + ix * bw + iy * bz - iz * by;
+    const ry = iw * by - ix * bz + iy * bw + iz * bx;
+    const rz = iw * bz + ix * by - iy * bx + iz * bw;
+    const rw = iw * bw - ix * bx - iy * by - iz * bz;
+    const vl = Math.sqrt(rx * rx + ry * ry + rz * rz);
+    const w = Math.max(-1, Math.min(1, rw));
+    const theta = Math.atan2(vl, w);
+    const k = vl < 1e-12 ? 1 : theta / vl;
+    out[0] = rx * k; out[1] = ry * k; out[2] = rz * k;
   }
 
   /** +1 or -1: the sign the far key b takes in segment (a, b) (stored dot product >= 0). */
