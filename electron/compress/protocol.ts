@@ -12,4 +12,15 @@ export type ToCompressWorker =
 
 export type FromCompressWorker =
   | { type: 'result'; jobId: number; response: CompressResponse }
-  | { type: 'error'; jobId: number; error: IpcErrorPayload };
+  | { type: 'error'; jobId: number; error: IpcErrorPayload }
+  /** The job stopped early because the client asked (its abort word held the job id). */
+  | { type: 'aborted'; jobId: number };
+
+/**
+ * The worker's `workerData`: a 4-byte SharedArrayBuffer whose Int32 word the
+ * client sets to the id of the running job it no longer wants; the worker reads
+ * it between channels (Atomics.load) and answers `aborted`.
+ */
+export interface CompressWorkerData {
+  abortWord: SharedArrayBuffer;
+}
