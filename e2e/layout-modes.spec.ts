@@ -44,7 +44,7 @@ async function wholeEventRows(page: Page): Promise<number> {
     const area = col.getBoundingClientRect();
     const head = table.querySelector('thead')!.getBoundingClientRect();
     const bottom = Math.min(area.bottom, window.innerHeight);
-    return [...table.querySelectorAll('[data-testid="sev-event-row"]')].filter((r) => {
+    return Array.from(table.querySelectorAll('[data-testid="sev-event-row"]')).filter((r) => {
       const b = r.getBoundingClientRect();
       return b.height > 0 && b.top >= head.bottom - 1 && b.bottom <= bottom + 1;
     }).length;
