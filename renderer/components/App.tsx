@@ -7,6 +7,7 @@ import { TuningPanel } from './TuningPanel';
 import { StatusBar } from './StatusBar';
 import { ConfirmDialog, FilePicker } from './Dialogs';
 import { ImportOptionsDialog } from '../interchange/ImportOptionsDialog';
+import { MshExportDialog } from '../interchange/MshExportDialog';
 import { Splitter } from './Splitter';
 import { usePreferences } from '../state/hooks';
 import { preferencesStore } from '../state/preferencesStore';
@@ -84,6 +85,7 @@ export function App() {
       <BuildDialog />
       <ConfirmDialog />
       <ImportOptionsDialog />
+      <MshExportDialog />
     </div>
   );
 }
