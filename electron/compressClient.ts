@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ActGuyApiError, type CompressOutcome, type CompressRequest, type DocumentId } from '../shared/ipc';
+import type { MshExportOptions } from '../shared/msh/export';
+import type { MshExportFiles } from '../shared/msh/files';
 import type { CompressWorkerData, FromCompressWorker, ToCompressWorker } from './compress/protocol';
 
 /**
@@ -26,6 +28,14 @@ export interface CompressClient {
    * by a newer revision of the same document; exports pass false so they always run.
    */
   compress(req: CompressRequest, options?: { coalesce?: boolean }): Promise<CompressOutcome>;
+  /**
+   * Exports an open document's motion as MSH animation (the three files'
+   * contents; nothing is written). It runs in a worker of its own, started from
+   * the same bundle and ended with the job: an export resamples every node's
+   * track per key it adds and takes seconds on a long capture, which must not
+   * hold up the recompression of edits.
+   */
+  exportMsh(req: { documentId: DocumentId; options: MshExportOptions; names: { source: string; baseName: string } }): Promise<MshExportFiles>;
   /** Stops the worker; queued and running requests reject. */
   dispose(): Promise<void>;
 }
@@ -72,6 +82,8 @@ export function createCompressClient(options: CompressClientOptions = {}): Compr
   };
   let nextJobId = 1;
   let disposed = false;
+  /** MSH export workers in flight, each with how to fail its job when the client is disposed. */
+  const exports = new Map<Worker, (error: Error) => void>();
 
   const post = (lane: Lane, msg: ToCompressWorker): void => {
     lane.worker?.postMessage(msg);
@@ -97,7 +109,8 @@ export function createCompressClient(options: CompressClientOptions = {}): Compr
       else if (msg.type === 'aborted') {
         const { documentId, revision } = job.request;
         job.resolve({ status: 'superseded', documentId, revision, supersededBy: supersededBy ?? revision });
-      } else job.reject(new ActGuyApiError(msg.error));
+      } else if (msg.type === 'error') job.reject(new ActGuyApiError(msg.error));
+      else job.reject(new Error(`the compressor answered a compression with ${msg.type}`));
       pump(lane);
     });
     const lost = (why: string): void => {
@@ -162,9 +175,43 @@ export function createCompressClient(options: CompressClientOptions = {}): Compr
         pump(lane);
       });
     },
+    exportMsh({ documentId, options, names }) {
+      if (disposed) return Promise.reject(new Error('the compressor was shut down'));
+      const doc = documents.get(documentId);
+      if (!doc) return Promise.reject(new Error(`export MSH: document ${documentId} is not open (open a motion first)`));
+      return new Promise<MshExportFiles>((resolve, reject) => {
+        let w: Worker;
+        try {
+          w = new Worker(workerPath);
+        } catch (e) {
+          reject(new Error(`the MSH export did not start (${(e as Error).message})`));
+          return;
+        }
+        let settled = false;
+        const settle = (finish: () => void): void => {
+          if (settled) return;
+          settled = true;
+          exports.delete(w);
+          void w.terminate();
+          finish();
+        };
+        exports.set(w, (error) => settle(() => reject(error)));
+        w.on('message', (msg: FromCompressWorker) => {
+          if (msg.type === 'msh') settle(() => resolve(msg.files));
+          else if (msg.type === 'error') settle(() => reject(new ActGuyApiError(msg.error)));
+        });
+        w.on('error', (e) => settle(() => reject(new Error(`the MSH export stopped (${e.message})`))));
+        w.on('exit', (code) => settle(() => reject(new Error(`the MSH export stopped (exit code ${code})`))));
+        const jobId = nextJobId++;
+        const send = (msg: ToCompressWorker) => w.postMessage(msg);
+        send({ type: 'open', documentId, name: doc.name, mtnBytes: doc.mtnBytes });
+        send({ type: 'exportMsh', jobId, documentId, options, names });
+      });
+    },
     async dispose() {
       disposed = true;
       const error = new Error('the compressor was shut down');
+      for (const fail of [...exports.values()]) fail(error);
       const stopping: Promise<number>[] = [];
       for (const lane of Object.values(lanes)) {
         for (const job of lane.waiting.splice(0)) job.reject(error);

@@ -15,6 +15,8 @@ import type { CompressWorkerData, FromCompressWorker, ToCompressWorker } from '.
 import { readMtn } from '../shared/mtn/read';
 import type { Motion } from '../shared/motion/types';
 import { FormatError } from '../shared/errors';
+import type { IpcErrorPayload } from '../shared/ipc';
+import { exportMshFiles } from '../shared/msh/files';
 import { CompressCache } from '../shared/compress/cache';
 import { CompressAborted } from '../shared/compress/types';
 
@@ -51,11 +53,27 @@ port.on('message', (msg: ToCompressWorker) => {
           port.postMessage({ type: 'aborted', jobId: msg.jobId } satisfies FromCompressWorker);
           return;
         }
-        const error = e instanceof FormatError ? { message: e.message, formatKind: e.kind } : { message: (e as Error).message ?? String(e) };
-        reply = { type: 'error', jobId: msg.jobId, error };
+        reply = { type: 'error', jobId: msg.jobId, error: errorPayload(e) };
       }
       port.postMessage(reply);
       return;
     }
+    case 'exportMsh': {
+      // Runs in a worker of its own (CompressClient.exportMsh), so it never holds up an edit's recompression.
+      try {
+        const doc = documents.get(msg.documentId);
+        if (!doc) throw new Error(`export MSH: document ${msg.documentId} is not open (it was closed or never opened)`);
+        if (!doc.motion) throw new Error(`export MSH: document ${msg.documentId} could not be read: ${doc.openError}`);
+        const files = exportMshFiles(doc.motion, msg.options, msg.names);
+        port.postMessage({ type: 'msh', jobId: msg.jobId, files } satisfies FromCompressWorker, [files.res8.buffer as ArrayBuffer, files.res19.buffer as ArrayBuffer]);
+      } catch (e) {
+        port.postMessage({ type: 'error', jobId: msg.jobId, error: errorPayload(e) } satisfies FromCompressWorker);
+      }
+      return;
+    }
   }
 });
+
+function errorPayload(e: unknown): IpcErrorPayload {
+  return e instanceof FormatError ? { message: e.message, formatKind: e.kind } : { message: (e as Error).message ?? String(e) };
+}

@@ -62,6 +62,7 @@ export function appMenuTemplate(o: AppMenuOptions): MenuItemConstructorOptions[]
         item('Import Motion (BVH, glTF)…', 'file.import'),
         item('Export glTF (source)…', 'file.exportGltfSource'),
         item('Export glTF (compressed)…', 'file.exportGltfCompressed'),
+        item('Export MSH…', 'file.exportMsh'),
         { type: 'separator' },
         item('Open Project…', 'project.open'),
         item('Save Project', 'project.save'),

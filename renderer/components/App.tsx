@@ -7,6 +7,7 @@ import { TuningPanel } from './TuningPanel';
 import { StatusBar } from './StatusBar';
 import { ConfirmDialog, FilePicker } from './Dialogs';
 import { ImportOptionsDialog } from '../interchange/ImportOptionsDialog';
+import { MshExportDialog } from '../interchange/MshExportDialog';
 import { Splitter } from './Splitter';
 import { LayoutModes, PanelStrip, PanelToggle } from './PanelControls';
 import { usePreferences } from '../state/hooks';
@@ -103,6 +104,7 @@ export function App() {
       <BuildDialog />
       <ConfirmDialog />
       <ImportOptionsDialog />
+      <MshExportDialog />
     </div>
   );
 }

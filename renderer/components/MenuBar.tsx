@@ -86,6 +86,7 @@ export function MenuBar() {
       { label: 'Import Motion (BVH, glTF)…', ...command('file.import'), testid: 'menu-import' },
       { label: 'Export glTF (source)…', ...command('file.exportGltfSource'), disabled: !hasMotion, testid: 'menu-export-gltf-source' },
       { label: 'Export glTF (compressed)…', ...command('file.exportGltfCompressed'), disabled: !editable, testid: 'menu-export-gltf-compressed' },
+      { label: 'Export MSH…', ...command('file.exportMsh'), disabled: !hasMotion, testid: 'menu-export-msh' },
       'separator',
       { label: 'Open Project…', ...command('project.open'), testid: 'menu-open-project' },
       { label: 'Save Project', ...command('project.save'), disabled: !hasProject, testid: 'menu-save-project' },
