@@ -39,6 +39,9 @@ function fakeCompress(): FakeCompress {
       calls.push(`compress ${req.documentId} coalesce=${String(options?.coalesce)}`);
       return { status: 'done', documentId: req.documentId, revision: req.revision, totalKeys: 7, ratio: 0.25, bytes: new Uint8Array([1, 2, 3]), channels: [] } as never;
     },
+    exportMsh: async () => {
+      throw new Error('not used by these tests');
+    },
     dispose: async () => {},
   };
 }
