@@ -331,6 +331,12 @@ export type MenuCommandId =
   | 'edit.redo'
   | 'view.resetCamera'
   | 'view.zoomToFit'
+  /** Window layout: a work mode takes the whole window (again: the full layout comes back). */
+  | 'view.maximizeTuning'
+  | 'view.maximizeSev'
+  | 'view.maximizeProject'
+  /** Window layout: every panel shown and restored from collapsed, in the full layout. */
+  | 'view.showAllPanels'
   | 'playback.togglePlay'
   | 'playback.stepForward'
   | 'playback.stepBack'

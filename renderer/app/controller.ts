@@ -20,6 +20,7 @@ import { confirmUnsaved, reportUnsavedStateOnChange } from './unsaved';
 import { askImportOptions, type ImportOptions } from '../interchange/importOptions';
 import { askMshExportOptions } from '../interchange/mshExportOptions';
 import { findChannel, userKeyFramesOf } from '../curves/series';
+import { projectLayoutStore } from '../project/layout';
 
 let api: ActGuyApi | null = null;
 
@@ -560,6 +561,18 @@ export function runMenuCommand(cmd: MenuCommand): void {
     case 'view.zoomToFit':
       sessionStore.getState().requestFrameAll();
       zoomTimeToFit();
+      break;
+    case 'view.maximizeTuning':
+      projectLayoutStore.getState().toggleMaximized('tuning');
+      break;
+    case 'view.maximizeSev':
+      projectLayoutStore.getState().toggleMaximized('sev');
+      break;
+    case 'view.maximizeProject':
+      projectLayoutStore.getState().toggleMaximized('project');
+      break;
+    case 'view.showAllPanels':
+      projectLayoutStore.getState().showAllPanels();
       break;
     case 'playback.togglePlay':
       togglePlay();
