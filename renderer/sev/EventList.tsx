@@ -51,7 +51,7 @@ export function EventList() {
             <th>SE</th>
             <th>Joint</th>
             <th>Plays on floor {floor}</th>
-            <th style={{ width: 78 }} />
+            <th style={{ width: 100 }} />
           </tr>
         </thead>
         <tbody ref={body}>
@@ -124,6 +124,8 @@ export function EventList() {
                 </td>
                 <td className={r.error ? 'bad' : ''} title={r.error ?? r.codeText} data-testid="sev-event-resolved">
                   {name} <span className="dim">{r.codeText}</span>
+                </td>
+                <td className="sev-row-tools">
                   {def?.variants && (
                     <button
                       type="button"
@@ -138,11 +140,9 @@ export function EventList() {
                         return n;
                       })}
                     >
-                      8 floors {floorsShown ? '▴' : '▾'}
+                      {floorsShown ? '▴' : '▾'} 8
                     </button>
                   )}
-                </td>
-                <td className="sev-row-tools">
                   <button type="button" className="tool small" title="Play this event's SE (audition)" onClick={() => playEvent(ev.index)}>▶</button>
                   <button
                     type="button"
