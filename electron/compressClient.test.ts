@@ -9,10 +9,13 @@ import { createCompressClient } from './compressClient';
  * A stand-in worker speaking the compress protocol, so the client's queueing,
  * coalescing and crash recovery are tested apart from the compressor: it
  * answers after `delayMs`, reports which documents it knows (to see replays
- * after a restart), and exits when asked to compress revision 666.
+ * after a restart), and exits when asked to compress revision 666. Revision 100
+ * never finishes by itself: it polls the shared abort word and answers
+ * `aborted` once the client names its job there.
  */
 const FAKE_WORKER = `
-const { parentPort } = require('node:worker_threads');
+const { parentPort, workerData } = require('node:worker_threads');
+const abort = workerData && workerData.abortWord ? new Int32Array(workerData.abortWord) : null;
 const docs = new Set();
 parentPort.on('message', (msg) => {
   if (msg.type === 'open') docs.add(msg.documentId);
@@ -20,6 +23,15 @@ parentPort.on('message', (msg) => {
   else if (msg.type === 'compress') {
     const r = msg.request;
     if (r.revision === 666) process.exit(3);
+    if (r.revision === 100) {
+      const poll = setInterval(() => {
+        if (abort && Atomics.load(abort, 0) === msg.jobId) {
+          clearInterval(poll);
+          parentPort.postMessage({ type: 'aborted', jobId: msg.jobId });
+        }
+      }, 2);
+      return;
+    }
     if (!docs.has(r.documentId)) {
       parentPort.postMessage({ type: 'error', jobId: msg.jobId, error: { message: 'not open: ' + r.documentId } });
       return;
@@ -39,9 +51,9 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const req = (documentId: string, revision: number): CompressRequest => ({
+const req = (documentId: string, revision: number, method?: 'classic' | 'refined'): CompressRequest => ({
   documentId, revision, translationKeyFlags: new Uint32Array(1), jointKeyFlags: new Uint32Array(1), motionFlags: 0, waistJoint: -1,
-  tolerances: { positionTolerance: 1, rotationToleranceDeg: 1, offsetTolerance: 1 },
+  tolerances: { positionTolerance: 1, rotationToleranceDeg: 1, offsetTolerance: 1, ...(method ? { method } : {}) },
 });
 
 describe('compress client', () => {
@@ -62,6 +74,44 @@ describe('compress client', () => {
     );
     await client.dispose();
   });
+
+  it('answers a classic request while a refined one is still running (two lanes), and stops the running refined job when a newer one arrives', async () => {
+    const client = createCompressClient({ workerPath });
+    const a = client.open({ name: 'a', mtnBytes: new Uint8Array(1) });
+    const order: string[] = [];
+    const refinedOld = client.compress(req(a, 100, 'refined')).then((r) => (order.push(`refined100:${r.status}`), r));
+    const classic = await client.compress(req(a, 99, 'classic'));
+    order.push(`classic99:${classic.status}`);
+    // The refined job of revision 100 never finishes by itself; revision 101 makes the client ask it to stop.
+    const refinedNew = client.compress(req(a, 101)).then((r) => (order.push(`refined101:${r.status}`), r));
+    const stopped = await refinedOld;
+    expect(stopped).toEqual({ status: 'superseded', documentId: a, revision: 100, supersededBy: 101 });
+    await refinedNew;
+    expect(order).toEqual(['classic99:done', 'refined100:superseded', 'refined101:done']);
+    await client.dispose();
+  });
+
+  for (const [what, coalesce, newer] of [
+    ['a running export (coalesce: false), even for a newer revision', false, 'a'],
+    ['a running job when another document gets a newer revision', true, 'b'],
+  ] as const) {
+    it(`never stops ${what}`, async () => {
+      const client = createCompressClient({ workerPath });
+      const a = client.open({ name: 'a', mtnBytes: new Uint8Array(1) });
+      const b = client.open({ name: 'b', mtnBytes: new Uint8Array(1) });
+      const held = client.compress(req(a, 100), { coalesce });
+      let settled = false;
+      held.then(() => (settled = true), () => undefined);
+      const later = client.compress(req(newer === 'a' ? a : b, 102));
+      // A classic job on the other lane takes 30 ms, many polls of the held job's abort word.
+      expect((await client.compress(req(b, 5, 'classic'))).status).toBe('done');
+      const dispose = client.dispose();
+      await expect(later).rejects.toThrow(/shut down/);
+      await expect(held).rejects.toThrow(/shut down/);
+      expect(settled).toBe(false);
+      await dispose;
+    });
+  }
 
   it('restarts a worker that died, fails only the job that was running, and replays the open documents', async () => {
     const client = createCompressClient({ workerPath });

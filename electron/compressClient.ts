@@ -1,13 +1,21 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ActGuyApiError, type CompressOutcome, type CompressRequest, type DocumentId } from '../shared/ipc';
-import type { FromCompressWorker, ToCompressWorker } from './compress/protocol';
+import type { MshExportOptions } from '../shared/msh/export';
+import type { MshExportFiles } from '../shared/msh/files';
+import type { CompressWorkerData, FromCompressWorker, ToCompressWorker } from './compress/protocol';
 
 /**
- * The main-thread side of the compress worker. One worker stays alive; jobs
- * run one at a time in arrival order. While a job runs, a newer request for
- * the same document replaces any older one still waiting (the older resolves
- * `superseded`), so a burst of key toggles costs at most two compressions.
+ * The main-thread side of the compress workers. Two workers stay alive, one
+ * per lane: the interactive lane runs classic (greedy) requests, which answer
+ * an edit in milliseconds, and the background lane runs refined requests
+ * (hundreds of milliseconds), so a key toggle is never queued behind the
+ * refinement of the previous edit. In each lane jobs run one at a time in
+ * arrival order. While a job runs, a newer request for the same document
+ * replaces any older one still waiting (the older resolves `superseded`), and
+ * the running one is asked to stop between channels (it resolves
+ * `superseded` too, unless it finished first), so a burst of edits costs at
+ * most one compression per lane after the last one.
  * Nothing here blocks: every call posts a message and returns.
  */
 export interface CompressClient {
@@ -20,6 +28,14 @@ export interface CompressClient {
    * by a newer revision of the same document; exports pass false so they always run.
    */
   compress(req: CompressRequest, options?: { coalesce?: boolean }): Promise<CompressOutcome>;
+  /**
+   * Exports an open document's motion as MSH animation (the three files'
+   * contents; nothing is written). It runs in a worker of its own, started from
+   * the same bundle and ended with the job: an export resamples every node's
+   * track per key it adds and takes seconds on a long capture, which must not
+   * hold up the recompression of edits.
+   */
+  exportMsh(req: { documentId: DocumentId; options: MshExportOptions; names: { source: string; baseName: string } }): Promise<MshExportFiles>;
   /** Stops the worker; queued and running requests reject. */
   dispose(): Promise<void>;
 }
@@ -43,99 +59,168 @@ export function newDocumentId(): DocumentId {
   return `doc-${process.pid.toString(36)}-${Date.now().toString(36)}-${documentCounter}`;
 }
 
+/** Which lane runs a request: classic answers interactively, everything else (refined) in the background. */
+export function laneOf(request: CompressRequest): 'interactive' | 'background' {
+  return request.tolerances.method === 'classic' ? 'interactive' : 'background';
+}
+
+interface Lane {
+  name: 'interactive' | 'background';
+  worker: Worker | null;
+  waiting: Job[];
+  running: { jobId: number; job: Job; supersededBy?: number } | null;
+  /** Int32 word shared with the lane's worker: the id of the running job to stop. */
+  abortWord: SharedArrayBuffer;
+}
+
 export function createCompressClient(options: CompressClientOptions = {}): CompressClient {
   const workerPath = options.workerPath ?? join(__dirname, 'compressWorker.cjs');
   const documents = new Map<DocumentId, { name: string; mtnBytes: Uint8Array }>();
-  const waiting: Job[] = [];
-  let running: { jobId: number; job: Job } | null = null;
-  let worker: Worker | null = null;
+  const lanes: Record<Lane['name'], Lane> = {
+    interactive: { name: 'interactive', worker: null, waiting: [], running: null, abortWord: new SharedArrayBuffer(4) },
+    background: { name: 'background', worker: null, waiting: [], running: null, abortWord: new SharedArrayBuffer(4) },
+  };
   let nextJobId = 1;
   let disposed = false;
+  /** MSH export workers in flight, each with how to fail its job when the client is disposed. */
+  const exports = new Map<Worker, (error: Error) => void>();
 
-  const post = (msg: ToCompressWorker): void => {
-    worker?.postMessage(msg);
+  const post = (lane: Lane, msg: ToCompressWorker): void => {
+    lane.worker?.postMessage(msg);
+  };
+  const postAll = (msg: ToCompressWorker): void => {
+    for (const lane of Object.values(lanes)) post(lane, msg);
   };
 
-  const failRunning = (error: Error): void => {
-    const r = running;
-    running = null;
+  const failRunning = (lane: Lane, error: Error): void => {
+    const r = lane.running;
+    lane.running = null;
     r?.job.reject(error);
   };
 
-  const startWorker = (): Worker => {
-    const w = new Worker(workerPath);
+  const startWorker = (lane: Lane): Worker => {
+    const workerData: CompressWorkerData = { abortWord: lane.abortWord };
+    const w = new Worker(workerPath, { workerData });
     w.on('message', (msg: FromCompressWorker) => {
-      if (!running || msg.jobId !== running.jobId) return;
-      const { job } = running;
-      running = null;
+      if (!lane.running || msg.jobId !== lane.running.jobId) return;
+      const { job, supersededBy } = lane.running;
+      lane.running = null;
       if (msg.type === 'result') job.resolve(msg.response);
-      else job.reject(new ActGuyApiError(msg.error));
-      pump();
+      else if (msg.type === 'aborted') {
+        const { documentId, revision } = job.request;
+        job.resolve({ status: 'superseded', documentId, revision, supersededBy: supersededBy ?? revision });
+      } else if (msg.type === 'error') job.reject(new ActGuyApiError(msg.error));
+      else job.reject(new Error(`the compressor answered a compression with ${msg.type}`));
+      pump(lane);
     });
     const lost = (why: string): void => {
-      if (worker !== w) return;
-      worker = null;
-      failRunning(new Error(`the compressor stopped (${why}); the next edit restarts it`));
-      if (!disposed) pump();
+      if (lane.worker !== w) return;
+      lane.worker = null;
+      failRunning(lane, new Error(`the compressor stopped (${why}); the next edit restarts it`));
+      if (!disposed) pump(lane);
     };
     w.on('error', (e) => lost(e.message));
     w.on('exit', (code) => lost(`exit code ${code}`));
-    worker = w;
+    lane.worker = w;
     // A fresh worker knows no documents: replay the open ones.
-    for (const [documentId, d] of documents) post({ type: 'open', documentId, name: d.name, mtnBytes: d.mtnBytes });
+    for (const [documentId, d] of documents) post(lane, { type: 'open', documentId, name: d.name, mtnBytes: d.mtnBytes });
     return w;
   };
 
-  const pump = (): void => {
-    if (disposed || running || waiting.length === 0) return;
-    if (!worker) startWorker();
-    const job = waiting.shift()!;
+  const pump = (lane: Lane): void => {
+    if (disposed || lane.running || lane.waiting.length === 0) return;
+    if (!lane.worker) startWorker(lane);
+    const job = lane.waiting.shift()!;
     const jobId = nextJobId++;
-    running = { jobId, job };
-    post({ type: 'compress', jobId, request: job.request });
+    lane.running = { jobId, job };
+    post(lane, { type: 'compress', jobId, request: job.request });
   };
 
   return {
     open({ documentId, name, mtnBytes }) {
       const id = documentId ?? newDocumentId();
       documents.set(id, { name, mtnBytes });
-      if (worker) post({ type: 'open', documentId: id, name, mtnBytes });
+      postAll({ type: 'open', documentId: id, name, mtnBytes });
       return id;
     },
     close(documentId) {
       documents.delete(documentId);
-      if (worker) post({ type: 'close', documentId });
+      postAll({ type: 'close', documentId });
     },
     compress(request, { coalesce = true } = {}) {
       if (disposed) return Promise.reject(new Error('the compressor was shut down'));
+      const lane = lanes[laneOf(request)];
       return new Promise<CompressOutcome>((resolve, reject) => {
         const job: Job = { request, coalesce, resolve, reject };
         if (coalesce) {
-          const newer = waiting.find((w) => w.coalesce && w.request.documentId === request.documentId && w.request.revision > request.revision);
+          const newer = lane.waiting.find((w) => w.coalesce && w.request.documentId === request.documentId && w.request.revision > request.revision);
           if (newer) {
             resolve({ status: 'superseded', documentId: request.documentId, revision: request.revision, supersededBy: newer.request.revision });
             return;
           }
-          for (let i = waiting.length - 1; i >= 0; i--) {
-            const w = waiting[i];
+          for (let i = lane.waiting.length - 1; i >= 0; i--) {
+            const w = lane.waiting[i];
             if (w.coalesce && w.request.documentId === request.documentId) {
-              waiting.splice(i, 1);
+              lane.waiting.splice(i, 1);
               w.resolve({ status: 'superseded', documentId: w.request.documentId, revision: w.request.revision, supersededBy: request.revision });
             }
           }
+          const r = lane.running;
+          if (r && r.job.coalesce && r.job.request.documentId === request.documentId && r.job.request.revision < request.revision) {
+            r.supersededBy ??= request.revision;
+            Atomics.store(new Int32Array(lane.abortWord), 0, r.jobId);
+          }
         }
-        waiting.push(job);
-        pump();
+        lane.waiting.push(job);
+        pump(lane);
+      });
+    },
+    exportMsh({ documentId, options, names }) {
+      if (disposed) return Promise.reject(new Error('the compressor was shut down'));
+      const doc = documents.get(documentId);
+      if (!doc) return Promise.reject(new Error(`export MSH: document ${documentId} is not open (open a motion first)`));
+      return new Promise<MshExportFiles>((resolve, reject) => {
+        let w: Worker;
+        try {
+          w = new Worker(workerPath);
+        } catch (e) {
+          reject(new Error(`the MSH export did not start (${(e as Error).message})`));
+          return;
+        }
+        let settled = false;
+        const settle = (finish: () => void): void => {
+          if (settled) return;
+          settled = true;
+          exports.delete(w);
+          void w.terminate();
+          finish();
+        };
+        exports.set(w, (error) => settle(() => reject(error)));
+        w.on('message', (msg: FromCompressWorker) => {
+          if (msg.type === 'msh') settle(() => resolve(msg.files));
+          else if (msg.type === 'error') settle(() => reject(new ActGuyApiError(msg.error)));
+        });
+        w.on('error', (e) => settle(() => reject(new Error(`the MSH export stopped (${e.message})`))));
+        w.on('exit', (code) => settle(() => reject(new Error(`the MSH export stopped (exit code ${code})`))));
+        const jobId = nextJobId++;
+        const send = (msg: ToCompressWorker) => w.postMessage(msg);
+        send({ type: 'open', documentId, name: doc.name, mtnBytes: doc.mtnBytes });
+        send({ type: 'exportMsh', jobId, documentId, options, names });
       });
     },
     async dispose() {
       disposed = true;
       const error = new Error('the compressor was shut down');
-      for (const job of waiting.splice(0)) job.reject(error);
-      failRunning(error);
-      const w = worker;
-      worker = null;
-      if (w) await w.terminate();
+      for (const fail of [...exports.values()]) fail(error);
+      const stopping: Promise<number>[] = [];
+      for (const lane of Object.values(lanes)) {
+        for (const job of lane.waiting.splice(0)) job.reject(error);
+        failRunning(lane, error);
+        const w = lane.worker;
+        lane.worker = null;
+        if (w) stopping.push(w.terminate());
+      }
+      await Promise.all(stopping);
     },
   };
 }

@@ -4,19 +4,26 @@
  * decoded Motion per open document and, for each job, writes the request's
  * key-info flag words, motion flags and waist joint into that motion before
  * compressing it. A per-document channel cache makes an edit recompress only
- * the channels it touched (a key toggle: one joint). Built to
+ * the channels it touched (a key toggle: one joint). The client runs two of
+ * these (an interactive lane and a background lane) and may ask a running job
+ * to stop through the shared abort word. Built to
  * dist/electron/compressWorker.cjs.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { applyCompressRequest, runCompressRequest } from './compress/apply';
-import type { FromCompressWorker, ToCompressWorker } from './compress/protocol';
+import type { CompressWorkerData, FromCompressWorker, ToCompressWorker } from './compress/protocol';
 import { readMtn } from '../shared/mtn/read';
 import type { Motion } from '../shared/motion/types';
 import { FormatError } from '../shared/errors';
+import type { IpcErrorPayload } from '../shared/ipc';
+import { exportMshFiles } from '../shared/msh/files';
 import { CompressCache } from '../shared/compress/cache';
+import { CompressAborted } from '../shared/compress/types';
 
 if (!parentPort) throw new Error('compressWorker.cjs must run as a worker thread');
 const port = parentPort;
+const abortWord = (workerData as CompressWorkerData | undefined)?.abortWord;
+const abortFlag = abortWord ? new Int32Array(abortWord) : null;
 const documents = new Map<string, { name: string; motion?: Motion; cache?: CompressCache; openError?: string }>();
 
 port.on('message', (msg: ToCompressWorker) => {
@@ -38,13 +45,35 @@ port.on('message', (msg: ToCompressWorker) => {
         if (!doc) throw new Error(`compress: document ${msg.request.documentId} is not open (it was closed or never opened)`);
         if (!doc.motion) throw new Error(`compress: document ${msg.request.documentId} could not be read: ${doc.openError}`);
         applyCompressRequest(doc.motion, msg.request);
-        reply = { type: 'result', jobId: msg.jobId, response: runCompressRequest(doc.motion, msg.request, doc.name, doc.cache) };
+        const jobId = msg.jobId;
+        const shouldStop = abortFlag ? () => Atomics.load(abortFlag, 0) === jobId : undefined;
+        reply = { type: 'result', jobId, response: runCompressRequest(doc.motion, msg.request, doc.name, doc.cache, shouldStop) };
       } catch (e) {
-        const error = e instanceof FormatError ? { message: e.message, formatKind: e.kind } : { message: (e as Error).message ?? String(e) };
-        reply = { type: 'error', jobId: msg.jobId, error };
+        if (e instanceof CompressAborted) {
+          port.postMessage({ type: 'aborted', jobId: msg.jobId } satisfies FromCompressWorker);
+          return;
+        }
+        reply = { type: 'error', jobId: msg.jobId, error: errorPayload(e) };
       }
       port.postMessage(reply);
       return;
     }
+    case 'exportMsh': {
+      // Runs in a worker of its own (CompressClient.exportMsh), so it never holds up an edit's recompression.
+      try {
+        const doc = documents.get(msg.documentId);
+        if (!doc) throw new Error(`export MSH: document ${msg.documentId} is not open (it was closed or never opened)`);
+        if (!doc.motion) throw new Error(`export MSH: document ${msg.documentId} could not be read: ${doc.openError}`);
+        const files = exportMshFiles(doc.motion, msg.options, msg.names);
+        port.postMessage({ type: 'msh', jobId: msg.jobId, files } satisfies FromCompressWorker, [files.res8.buffer as ArrayBuffer, files.res19.buffer as ArrayBuffer]);
+      } catch (e) {
+        port.postMessage({ type: 'error', jobId: msg.jobId, error: errorPayload(e) } satisfies FromCompressWorker);
+      }
+      return;
+    }
   }
 });
+
+function errorPayload(e: unknown): IpcErrorPayload {
+  return e instanceof FormatError ? { message: e.message, formatKind: e.kind } : { message: (e as Error).message ?? String(e) };
+}

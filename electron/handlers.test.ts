@@ -192,12 +192,13 @@ describe('handlers', () => {
     expect(rot1(toggled).keyFrames).toContain(frame);
   });
 
-  it('coalesces a burst of requests: the newest revision wins, older waiting ones resolve superseded', async () => {
+  it('coalesces a burst of requests: the newest revision wins, older waiting ones resolve superseded and the running one is stopped', async () => {
     const doc = await openWalk();
     const motion = readMtn(doc.mtnBytes);
     const outcomes = await Promise.all([1, 2, 3, 4].map((rev) => handlers.compressMotion(requestFor(motion, doc.documentId, rev))));
-    expect(outcomes.map((o) => o.status)).toEqual(['done', 'superseded', 'superseded', 'done']);
+    expect(outcomes.map((o) => o.status)).toEqual(['superseded', 'superseded', 'superseded', 'done']);
     expect(outcomes[3].revision).toBe(4);
+    expect(outcomes[0]).toMatchObject({ supersededBy: 2 });
     expect(outcomes[1]).toMatchObject({ supersededBy: 3 });
     expect(outcomes[2]).toMatchObject({ supersededBy: 4 });
   });

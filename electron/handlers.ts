@@ -40,6 +40,8 @@ import { canonicalPath, isInside, PathNotAllowedError, quotePath, type PathPolic
 import type { RecentFilesStore } from './recentFiles';
 import { createProjectHandlers } from './project/projectHandlers';
 import { createInterchangeHandlers } from './interchange/interchangeHandlers';
+import { createMshExportHandlers } from './interchange/mshExportHandlers';
+import type { CommitOptions } from './build/commit';
 import type { ImportRunner } from './interchange/importRunner';
 import type { BuildJobLauncher } from './project/buildRunner';
 import type { TextChecker } from './project/textCheck';
@@ -65,6 +67,8 @@ export interface HandlerContext {
   checkText?: TextChecker;
   /** Projects the user chose outside the window (see ProjectHandlerContext.userChoseProject). */
   userChoseProject?: (canonicalPath: string) => boolean;
+  /** How File > Export MSH commits its three files; a test seam (an injected file-system failure). */
+  mshCommit?: CommitOptions;
 }
 
 /** Limits of the workspace listing, so a huge folder cannot stall the main process. */
@@ -187,6 +191,8 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     ...createProjectHandlers({ policy, dialogs, launchBuild: ctx.launchBuild, checkText: ctx.checkText, userChoseProject: ctx.userChoseProject }),
     // File > Import (BVH, glTF/GLB) as a new unsaved document, File > Export glTF (electron/interchange).
     ...createInterchangeHandlers({ policy, dialogs, compress, documents, checkCompressRequest: requireCompressRequest, runImport: ctx.runImport }),
+    // File > Export MSH: the motion as .res8 + .res19 + .nodes.json, in a worker, the three as one unit.
+    ...createMshExportHandlers({ policy, dialogs, compress, documents, commit: ctx.mshCommit }),
 
     getAppInfo: async () => ({ ...ctx.appInfo }),
 

@@ -26,7 +26,7 @@ function start(): void {
   try {
     api = getApi();
   } catch (err) {
-    sessionStore.getState().notify('error', err instanceof Error ? err.message : String(err));
+    sessionStore.getState().notify('error', err instanceof Error ? err.message : String(err), 'app');
     return;
   }
   setControllerApi(api);
@@ -59,7 +59,7 @@ function start(): void {
       const info = await api.getAppInfo();
       if (info.startupPath) await openPath(info.startupPath, false);
     } catch (err) {
-      sessionStore.getState().notify('error', `Start-up failed: ${err instanceof Error ? err.message : String(err)}`);
+      sessionStore.getState().notify('error', `Start-up failed: ${err instanceof Error ? err.message : String(err)}`, 'app');
     }
     startedUp();
   })();

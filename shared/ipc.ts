@@ -325,10 +325,18 @@ export type MenuCommandId =
   | 'file.import'
   | 'file.exportGltfSource'
   | 'file.exportGltfCompressed'
+  /** File › Export MSH…: the motion as MSH animation (.res8, .res19, .nodes.json). */
+  | 'file.exportMsh'
   | 'edit.undo'
   | 'edit.redo'
   | 'view.resetCamera'
   | 'view.zoomToFit'
+  /** Window layout: a work mode takes the whole window (again: the full layout comes back). */
+  | 'view.maximizeTuning'
+  | 'view.maximizeSev'
+  | 'view.maximizeProject'
+  /** Window layout: every panel shown and restored from collapsed, in the full layout. */
+  | 'view.showAllPanels'
   | 'playback.togglePlay'
   | 'playback.stepForward'
   | 'playback.stepBack'
@@ -575,6 +583,48 @@ export interface ExportedGltf extends SavedFile {
 
 export type ExportGltfOutcome = { status: 'exported'; file: ExportedGltf } | { status: 'cancelled' };
 
+/**
+ * File > Export MSH: the document's motion as MSH animation (MSH-ANIM.md), the
+ * three files `PREFIX.res8`, `PREFIX.res19` and `PREFIX.nodes.json` written as
+ * one unit. The motion is the one main holds for the document (its samples are
+ * never edited); the export runs in a worker.
+ */
+export interface ExportMshDialogRequest {
+  documentId: DocumentId;
+  /** Position tolerance (root translation and joint offsets), motion units, >= 0. */
+  positionTolerance: number;
+  /** Rotation tolerance, degrees, >= 0. */
+  rotationToleranceDeg: number;
+  /** Per-joint rotation tolerances in degrees, by joint index (the tuning panel's overrides). */
+  rotationToleranceOverridesDeg?: Record<number, number>;
+  /** Suggested file name of the .res8 (e.g. "walk.res8"); the prefix is the name without `.res8`. */
+  defaultName?: string;
+}
+
+export interface ExportMshRequest extends Omit<ExportMshDialogRequest, 'defaultName'> {
+  /** Absolute path of the .res8 to write (ends in .res8, in the allowed set); the .res19 and .nodes.json go beside it with the same prefix. */
+  path: string;
+}
+
+/** A finished MSH export. */
+export interface ExportedMsh {
+  /** The three files written, absolute paths. */
+  files: { res8: string; res19: string; nodes: string };
+  /** Bytes of each file. */
+  byteLengths: { res8: number; res19: number; nodes: number };
+  totalKeys: number;
+  /** Res19 attr1: frame map words. */
+  mapWords: number;
+  /** Frames on the timeline (N + 1). */
+  frameCount: number;
+  nodeCount: number;
+  animatedNodes: number;
+  /** Nodes whose tolerance float32 / s16 precision cannot meet, in words. */
+  warnings: string[];
+}
+
+export type ExportMshOutcome = { status: 'exported'; export: ExportedMsh } | { status: 'cancelled' };
+
 // ---------------------------------------------------------------------------
 // The API
 
@@ -651,6 +701,10 @@ export interface ActGuyApi {
   exportGltf(req: ExportGltfRequest): Promise<ExportGltfOutcome>;
   /** Shows a save dialog (.glb), then exports there. */
   exportGltfDialog(req: ExportGltfDialogRequest): Promise<ExportGltfOutcome>;
+  /** Writes the motion as MSH animation: PREFIX.res8, .res19 and .nodes.json, all three or none. */
+  exportMsh(req: ExportMshRequest): Promise<ExportMshOutcome>;
+  /** Shows a save dialog (.res8, naming the prefix), then exports there. */
+  exportMshDialog(req: ExportMshDialogRequest): Promise<ExportMshOutcome>;
 
   /** Native menu commands. Over loopback no native menu exists and the callback never fires. */
   onMenuCommand(callback: (command: MenuCommand) => void): Unsubscribe;
@@ -689,6 +743,8 @@ export const ACTGUY_INVOKE_MEMBERS = [
   'cancelImport',
   'exportGltf',
   'exportGltfDialog',
+  'exportMsh',
+  'exportMshDialog',
 ] as const;
 
 /** Members that subscribe to events from main (callback in, unsubscribe out). */
@@ -714,6 +770,7 @@ export const ACTGUY_DIALOG_MEMBERS = [
   'chooseProjectFileDialog',
   'importMotionDialog',
   'exportGltfDialog',
+  'exportMshDialog',
 ] as const satisfies readonly ActGuyInvokeMember[];
 
 // Compile-time proof that the lists and the interface agree in both directions.

@@ -36,6 +36,10 @@ export const SHORTCUTS: readonly ShortcutBinding[] = [
   { command: 'project.open', accelerator: 'CmdOrCtrl+Shift+O', native: true },
   { command: 'project.save', accelerator: 'CmdOrCtrl+Alt+S', native: true },
   { command: 'project.build', accelerator: 'CmdOrCtrl+B', native: true },
+  // Work modes take the window (Blender's Ctrl+Space maximizes an area; Unity numbers its windows Ctrl+1..).
+  { command: 'view.maximizeTuning', accelerator: 'CmdOrCtrl+1', native: true },
+  { command: 'view.maximizeSev', accelerator: 'CmdOrCtrl+2', native: true },
+  { command: 'view.maximizeProject', accelerator: 'CmdOrCtrl+3', native: true },
   { command: 'edit.undo', accelerator: 'CmdOrCtrl+Z', native: true },
   { command: 'edit.redo', accelerator: 'Cmd+Shift+Z', native: true, platform: 'mac' },
   { command: 'edit.redo', accelerator: 'Ctrl+Y', native: true, platform: 'other' },

@@ -190,4 +190,24 @@ describe('build outputs never overwrite inputs', () => {
     ]);
     expect(contents(dir)).toEqual(before);
   });
+
+  it('refuses an outputs.msh whose files reach an input through a link, or are another output, and writes nothing', async () => {
+    const dir = sampleCopy();
+    // msh/walk.res19 is a hard link to walk.sev; rep.json is a link to the old msh/cmu_01_01.nodes.json.
+    mkdirSync(join(dir, 'msh'));
+    linkSync(join(dir, 'walk.sev'), join(dir, 'msh', 'walk.res19'));
+    writeFileSync(join(dir, 'msh', 'cmu_01_01.nodes.json'), '{}');
+    symlinkSync(join(dir, 'msh', 'cmu_01_01.nodes.json'), join(dir, 'rep.json'));
+    const project = JSON.parse(readFileSync(join(dir, 'p.actguy.json'), 'utf8'));
+    project.outputs = { mar: 'out/stage.mar', sar: 'out/stage.sar', report: 'rep.json', msh: 'msh' };
+    writeFileSync(join(dir, 'p.actguy.json'), JSON.stringify(project));
+    const before = contents(dir);
+    const r = await buildProject(join(dir, 'p.actguy.json'), { cacheDir: null });
+    if (r.ok) throw new Error('expected the build to be refused');
+    expect(r.errors.map((e) => e.message)).toEqual([
+      expect.stringContaining(`outputs.msh walk.res19 ${join(dir, 'msh', 'walk.res19')} is the .sev of motion walk ${join(dir, 'walk.sev')}; an output never overwrites an input`),
+      expect.stringContaining(`outputs.msh cmu_01_01.nodes.json ${join(dir, 'msh', 'cmu_01_01.nodes.json')} is also outputs.report ${join(dir, 'rep.json')}; each output needs a file of its own`),
+    ]);
+    expect(contents(dir)).toEqual(before);
+  });
 });

@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { FormatError } from '../../shared/errors';
 import { normalizePath } from '../../shared/project/paths';
 import { assembleBuild, prepareBuild, type BuildReport } from '../../shared/project/plan';
+import { projectOutputFiles } from '../../shared/project/outputs';
 import type { ResolvedProject } from '../../shared/project/types';
 import { checkOutputPaths, parseProject, withOutputDir } from '../../shared/project/validate';
 import { decodeUtf8Text } from '../../shared/sev/text';
@@ -105,11 +106,7 @@ export function outputClashes(project: ResolvedProject): FormatError[] {
   }
   if (project.slsPath) inputs.push({ path: project.slsPath, role: 'seTables.sls' });
   if (project.seDefinePath) inputs.push({ path: project.seDefinePath, role: 'seTables.seDefine' });
-  const outputs: RolePath[] = [
-    { path: project.marPath, role: 'outputs.mar' },
-    { path: project.sarPath, role: 'outputs.sar' },
-    { path: project.reportPath, role: 'outputs.report' },
-  ];
+  const outputs: RolePath[] = projectOutputFiles(project).map(({ path, role }) => ({ path, role }));
   return findOutputClashes(inputs, outputs).map((m) => new FormatError('PROJECT', m, {}, project.projectFile));
 }
 

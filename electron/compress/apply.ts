@@ -36,9 +36,12 @@ function describe(v: unknown): string {
 
 /**
  * Compresses a motion already updated by applyCompressRequest and shapes the
- * response; with the document's cache, unchanged channels are reused.
+ * response; with the document's cache, unchanged channels are reused. With
+ * `shouldStop`, throws CompressAborted as soon as it answers true (between channels).
  */
-export function runCompressRequest(motion: Motion, req: CompressRequest, documentName: string, cache?: CompressCache): CompressResponse {
+export function runCompressRequest(
+  motion: Motion, req: CompressRequest, documentName: string, cache?: CompressCache, shouldStop?: () => boolean,
+): CompressResponse {
   const t = req.tolerances;
   const requested = req.name ?? documentName;
   const problem = motionNameProblem(requested);
@@ -54,7 +57,7 @@ export function runCompressRequest(motion: Motion, req: CompressRequest, documen
     method: t.method ?? 'refined',
     ...(t.objectTolerance !== undefined ? { objectTolerance: t.objectTolerance } : {}),
     ...(t.shell !== undefined ? { shell: t.shell } : {}),
-  }, undefined, cache);
+  }, undefined, cache, shouldStop);
   const response: CompressResponse = {
     status: 'done',
     documentId: req.documentId,

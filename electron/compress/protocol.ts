@@ -1,15 +1,31 @@
 import type { CompressRequest, CompressResponse, DocumentId, IpcErrorPayload } from '../../shared/ipc';
+import type { MshExportOptions } from '../../shared/msh/export';
+import type { MshExportFiles } from '../../shared/msh/files';
 
 /**
  * Messages between the compress client (main thread) and the compress worker.
  * The worker keeps each open document's motion; a compress job carries only
- * what edits change (see CompressRequest).
+ * what edits change (see CompressRequest). An MSH export job runs in a
+ * worker of its own (CompressClient.exportMsh): 'open' then 'exportMsh'.
  */
 export type ToCompressWorker =
   | { type: 'open'; documentId: DocumentId; name: string; mtnBytes: Uint8Array }
   | { type: 'close'; documentId: DocumentId }
-  | { type: 'compress'; jobId: number; request: CompressRequest };
+  | { type: 'compress'; jobId: number; request: CompressRequest }
+  | { type: 'exportMsh'; jobId: number; documentId: DocumentId; options: MshExportOptions; names: { source: string; baseName: string } };
 
 export type FromCompressWorker =
   | { type: 'result'; jobId: number; response: CompressResponse }
-  | { type: 'error'; jobId: number; error: IpcErrorPayload };
+  | { type: 'msh'; jobId: number; files: MshExportFiles }
+  | { type: 'error'; jobId: number; error: IpcErrorPayload }
+  /** The job stopped early because the client asked (its abort word held the job id). */
+  | { type: 'aborted'; jobId: number };
+
+/**
+ * The worker's `workerData`: a 4-byte SharedArrayBuffer whose Int32 word the
+ * client sets to the id of the running job it no longer wants; the worker reads
+ * it between channels (Atomics.load) and answers `aborted`.
+ */
+export interface CompressWorkerData {
+  abortWord: SharedArrayBuffer;
+}

@@ -48,6 +48,9 @@ function recordingCompress(): CompressClient & { open_: Set<string>; closed: str
       if (!open_.has(req.documentId)) throw new Error(`compress: document ${req.documentId} is not open`);
       return { status: 'superseded', documentId: req.documentId, revision: req.revision, supersededBy: req.revision + 1 };
     },
+    exportMsh: async (req) => {
+      throw new Error(`export MSH: not in this test (document ${req.documentId})`);
+    },
     dispose: async () => {},
   };
 }

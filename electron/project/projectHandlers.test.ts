@@ -178,6 +178,29 @@ describe('project handlers', () => {
     expect(readFileSync(join(dir, 'walk.mtn'))).toEqual(before);
   });
 
+  it('the MSH files of outputs.msh pass the same write checks: through a link to outside, or onto an input, they are refused', async () => {
+    const { dir, project } = workspace();
+    const outside = mkdtempSync(join(tmpdir(), 'actguy-outside-'));
+    dirs.push(outside);
+    symlinkSync(outside, join(dir, 'msh-out'));
+    const { h, openPicked } = handlers();
+    const json = JSON.parse(await openPicked(project));
+    json.outputs = { ...json.outputs, msh: 'msh-out' };
+    const viaLink = await settle(async () => h.startBuild({ projectPath: project, projectText: JSON.stringify(json) }));
+    const refusedFiles = viaLink.errors.map((e) => e.file);
+    expect(refusedFiles).toContain(join(dir, 'msh-out', 'walk.res8'));
+    expect(refusedFiles).toContain(join(dir, 'msh-out', 'cmu_01_01.nodes.json'));
+    expect(viaLink.errors[0].message).toBe(`ActGuy refused to write ${join(dir, 'msh-out', 'walk.res8')}: a build writes only inside the project's folder (${dir}) or the workspace`);
+    expect(readdirSync(outside)).toEqual([]);
+    // The project's folder itself is fine, but an MSH file that is an input (a link to walk.mtn) is refused.
+    symlinkSync(join(dir, 'walk.mtn'), join(dir, 'walk.res8'));
+    const before = readFileSync(join(dir, 'walk.mtn'));
+    json.outputs.msh = '.';
+    const onInput = await settle(async () => h.startBuild({ projectPath: project, projectText: JSON.stringify(json) }));
+    expect(onInput.errors.map((e) => e.message)).toEqual([`ActGuy refused to write ${join(dir, 'walk.res8')}: it is ${join(dir, 'walk.mtn')}, an input of this build`]);
+    expect(readFileSync(join(dir, 'walk.mtn'))).toEqual(before);
+  });
+
   it('saves a SEV atomically and refuses text with errors, leaving the file as it was', async () => {
     const { dir, project } = workspace();
     const { h, openPicked } = handlers();

@@ -4,6 +4,7 @@
  * bundle must not contain the parsers (electron/packaging.test.ts checks).
  */
 import { resolveFrom } from '../../shared/project/paths';
+import { projectOutputFiles } from '../../shared/project/outputs';
 import { parseProject } from '../../shared/project/validate';
 import { parseSev } from '../../shared/sev/parse';
 import type { TextChecker, TextCheckRequest, TextCheckResult } from './textCheck';
@@ -25,7 +26,7 @@ export function pathsNamedByProject(text: string, projectFile: string): { inputs
     const inputs = [...r.motions.flatMap((m) => (m.sevPath ? [m.mtnPath, m.sevPath] : [m.mtnPath]))];
     if (r.slsPath) inputs.push(r.slsPath);
     if (r.seDefinePath) inputs.push(r.seDefinePath);
-    return { inputs, outputs: [r.marPath, r.sarPath, r.reportPath] };
+    return { inputs, outputs: projectOutputFiles(r).map((o) => o.path) };
   }
   // A project with errors still opens (the panel lists them): what its JSON plainly names.
   const inputs: string[] = [];
@@ -39,7 +40,7 @@ export function pathsNamedByProject(text: string, projectFile: string): { inputs
     const t = json.seTables as Record<string, unknown> | undefined;
     if (t && typeof t === 'object') { add(inputs, t.sls); add(inputs, t.seDefine); }
     const o = json.outputs as Record<string, unknown> | undefined;
-    if (o && typeof o === 'object') { add(outputs, o.mar); add(outputs, o.sar); add(outputs, o.report); }
+    if (o && typeof o === 'object') { add(outputs, o.mar); add(outputs, o.sar); add(outputs, o.report); add(outputs, o.msh); }
   } catch {
     // not JSON (or nested too deeply): names nothing
   }

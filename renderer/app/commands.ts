@@ -78,10 +78,10 @@ export async function openSystemFile(path: string, projectPath?: string): Promis
     }
     sessionStore
       .getState()
-      .notify('warning', `${basenameOf(path)}: a .sev is edited in the project that lists it, and no project (*.actguy.json) beside it does. Open or create that project (File › Open Project…).`);
+      .notify('warning', `${basenameOf(path)}: a .sev is edited in the project that lists it, and no project (*.actguy.json) beside it does. Open or create that project (File › Open Project…).`, 'app');
     return;
   }
-  sessionStore.getState().notify('error', `${basenameOf(path)}: ActGuy opens motions (.mtn, .mt3, .mar), .sev files and projects (.actguy.json).`);
+  sessionStore.getState().notify('error', `${basenameOf(path)}: ActGuy opens motions (.mtn, .mt3, .mar), .sev files and projects (.actguy.json).`, 'app');
 }
 
 /**

@@ -18,7 +18,9 @@ import { askChoice } from './dialogs';
 import { redoLatest, undoLatest } from '../sev/undoOrder';
 import { confirmUnsaved, reportUnsavedStateOnChange } from './unsaved';
 import { askImportOptions, type ImportOptions } from '../interchange/importOptions';
+import { askMshExportOptions } from '../interchange/mshExportOptions';
 import { findChannel, userKeyFramesOf } from '../curves/series';
+import { projectLayoutStore } from '../project/layout';
 
 let api: ActGuyApi | null = null;
 
@@ -355,6 +357,37 @@ export async function exportGltf(source: GltfExportSource): Promise<void> {
   });
 }
 
+/**
+ * File > Export MSH: the motion as MSH animation (`PREFIX.res8`, `.res19`, `.nodes.json`, written by main as one
+ * unit, fitted in a worker). Asks the tolerances, then the .res8 in a save dialog; the message names the files.
+ */
+export async function exportMsh(): Promise<void> {
+  const doc = documentStore.getState();
+  if (!doc.motion || !doc.documentId) return;
+  const documentId = doc.documentId;
+  const overrides = { ...doc.rotationOverridesDeg };
+  const options = await askMshExportOptions(Object.keys(overrides).length);
+  if (!options) return;
+  const base = doc.name.replace(/[:/\\]/g, '_');
+  await busy('Export MSH', async () => {
+    const r = await requireApi().exportMshDialog({
+      documentId,
+      positionTolerance: options.positionTolerance,
+      rotationToleranceDeg: options.rotationToleranceDeg,
+      rotationToleranceOverridesDeg: options.useJointOverrides ? overrides : undefined,
+      defaultName: `${base}.res8`,
+    });
+    if (r.status === 'cancelled') return;
+    const e = r.export;
+    const session = sessionStore.getState();
+    session.notify(
+      'info',
+      `Exported MSH animation: ${e.files.res8} (${e.totalKeys} keys), ${e.files.res19} (${e.mapWords} map words, ${e.frameCount} frames) and ${e.files.nodes} (${e.animatedNodes} of ${e.nodeCount} nodes animated).`,
+    );
+    for (const w of e.warnings) session.notify('warning', `MSH export: ${w}`);
+  });
+}
+
 // ---------------------------------------------------------------------------
 // Edits at the playhead (keyboard K / L / T)
 
@@ -515,6 +548,9 @@ export function runMenuCommand(cmd: MenuCommand): void {
     case 'file.exportGltfCompressed':
       void exportGltf('compressed');
       break;
+    case 'file.exportMsh':
+      void exportMsh();
+      break;
     case 'edit.undo':
       undoLatest();
       break;
@@ -525,6 +561,18 @@ export function runMenuCommand(cmd: MenuCommand): void {
     case 'view.zoomToFit':
       sessionStore.getState().requestFrameAll();
       zoomTimeToFit();
+      break;
+    case 'view.maximizeTuning':
+      projectLayoutStore.getState().toggleMaximized('tuning');
+      break;
+    case 'view.maximizeSev':
+      projectLayoutStore.getState().toggleMaximized('sev');
+      break;
+    case 'view.maximizeProject':
+      projectLayoutStore.getState().toggleMaximized('project');
+      break;
+    case 'view.showAllPanels':
+      projectLayoutStore.getState().showAllPanels();
       break;
     case 'playback.togglePlay':
       togglePlay();

@@ -1,11 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ExportGltfDialogRequest, ImportMotionRequest, ImportedMotion, OpenedMotion, SaveMotionAsRequest } from '../../shared/ipc';
+import type { ExportGltfDialogRequest, ExportMshDialogRequest, ImportMotionRequest, ImportedMotion, OpenedMotion, SaveMotionAsRequest } from '../../shared/ipc';
 import { emptyMotion } from '../../shared/motion/types';
 import { writeMtn } from '../../shared/mtn/write';
 import { importOptionsStore, parseImportOptions } from '../interchange/importOptions';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
-import { cancelImport, exportGltf, importMotion, openPath, save, setControllerApi } from './controller';
+import { cancelImport, exportGltf, exportMsh, importMotion, openPath, save, setControllerApi } from './controller';
+import { MSH_EXPORT_DEFAULTS, mshExportOptionsStore, parseMshExportOptions } from '../interchange/mshExportOptions';
 import { fakeApi } from './fakeApiForTests';
 
 const joints = [
@@ -221,5 +222,86 @@ describe('File > Export glTF', () => {
     expect(sessionStore.getState().messages.at(-1)!.text).toBe(
       'Exported /ws/walk_compressed.glb: glTF of the compressed motion, 2 joints, frames 0..20, 7 keys, positions ×0.01, 999 bytes.',
     );
+  });
+});
+
+describe('File > Export MSH', () => {
+  it('asks the tolerances (the CLI defaults, then the last ones), sends them with the overrides when asked, and names the three files', async () => {
+    const requests: ExportMshDialogRequest[] = [];
+    mshExportOptionsStore.setState({ request: null, last: { ...MSH_EXPORT_DEFAULTS } });
+    setControllerApi(
+      fakeApi({
+        openMotion: async () => ({ status: 'opened', motion: opened('d4') }),
+        exportMshDialog: async (req) => {
+          requests.push(req);
+          const p = `/ws/${req.defaultName!.replace(/\.res8$/, '')}`;
+          return {
+            status: 'exported',
+            export: {
+              files: { res8: `${p}.res8`, res19: `${p}.res19`, nodes: `${p}.nodes.json` }, byteLengths: { res8: 24, res19: 42, nodes: 500 },
+              totalKeys: 40, mapWords: 42, frameCount: 21, nodeCount: 2, animatedNodes: 1, warnings: ['node 1 (Spine): a key on every frame still misses the tolerance'],
+            },
+          };
+        },
+      }),
+    );
+    await openPath('/ws/walk.mtn', false);
+    documentStore.getState().tolerancesActions.setOverride(1, 0.2);
+    const first = exportMsh();
+    await until(() => mshExportOptionsStore.getState().request !== null);
+    const ask = mshExportOptionsStore.getState().request!;
+    expect(ask.initial).toEqual({ positionTolerance: 0.5, rotationToleranceDeg: 0.5, useJointOverrides: true });
+    expect(ask.jointOverrideCount).toBe(1);
+    ask.resolve({ positionTolerance: 0.25, rotationToleranceDeg: 1, useJointOverrides: true });
+    await first;
+    // The next export starts from the last choice; without the overrides none are sent; Cancel sends nothing.
+    const second = exportMsh();
+    await until(() => mshExportOptionsStore.getState().request !== null);
+    expect(mshExportOptionsStore.getState().request!.initial).toEqual({ positionTolerance: 0.25, rotationToleranceDeg: 1, useJointOverrides: true });
+    mshExportOptionsStore.getState().request!.resolve({ positionTolerance: 0.25, rotationToleranceDeg: 1, useJointOverrides: false });
+    await second;
+    const third = exportMsh();
+    await until(() => mshExportOptionsStore.getState().request !== null);
+    mshExportOptionsStore.getState().request!.resolve(null);
+    await third;
+    expect(requests.map((r) => [r.documentId, r.positionTolerance, r.rotationToleranceDeg, r.rotationToleranceOverridesDeg, r.defaultName])).toEqual([
+      ['d4', 0.25, 1, { 1: 0.2 }, 'walk.res8'],
+      ['d4', 0.25, 1, undefined, 'walk.res8'],
+    ]);
+    const texts = sessionStore.getState().messages.map((m) => `${m.level}: ${m.text}`);
+    expect(texts).toContain('info: Exported MSH animation: /ws/walk.res8 (40 keys), /ws/walk.res19 (42 map words, 21 frames) and /ws/walk.nodes.json (1 of 2 nodes animated).');
+    expect(texts).toContain('warning: MSH export: node 1 (Spine): a key on every frame still misses the tolerance');
+    expect(sessionStore.getState().busy).toBeNull();
+  });
+
+  it('a failed export is an error message naming the files, and the document stays', async () => {
+    mshExportOptionsStore.setState({ request: null, last: { ...MSH_EXPORT_DEFAULTS } });
+    setControllerApi(
+      fakeApi({
+        openMotion: async () => ({ status: 'opened', motion: opened('d5') }),
+        exportMshDialog: async () => {
+          throw new Error('Could not export /ws/walk.{res8,res19,nodes.json}: cannot write /ws/walk.res19: no space left on the device; nothing was written');
+        },
+      }),
+    );
+    await openPath('/ws/walk.mtn', false);
+    const run = exportMsh();
+    await until(() => mshExportOptionsStore.getState().request !== null);
+    expect(mshExportOptionsStore.getState().request!.jointOverrideCount).toBe(0);
+    mshExportOptionsStore.getState().request!.resolve({ ...MSH_EXPORT_DEFAULTS, useJointOverrides: false });
+    await run;
+    expect(sessionStore.getState().messages.map((m) => `${m.level}: ${m.text}`)).toEqual([
+      'error: Export MSH failed: Could not export /ws/walk.{res8,res19,nodes.json}: cannot write /ws/walk.res19: no space left on the device; nothing was written',
+    ]);
+    expect(documentStore.getState().documentId).toBe('d5');
+  });
+
+  it('parses the dialog fields: tolerances of 0 or more', () => {
+    expect(parseMshExportOptions('0.5', '0', true)).toEqual({ positionTolerance: 0.5, rotationToleranceDeg: 0, useJointOverrides: true });
+    expect(parseMshExportOptions(' 2 ', '1.5', false)).toEqual({ positionTolerance: 2, rotationToleranceDeg: 1.5, useJointOverrides: false });
+    expect(parseMshExportOptions('-1', '1', true)).toEqual({ error: 'Position tolerance must be a number of motion units, 0 or more.' });
+    expect(parseMshExportOptions('', '1', true)).toHaveProperty('error');
+    expect(parseMshExportOptions('1', 'x', true)).toEqual({ error: 'Rotation tolerance must be a number of degrees, 0 or more.' });
+    expect(parseMshExportOptions('1', 'Infinity', true)).toHaveProperty('error');
   });
 });

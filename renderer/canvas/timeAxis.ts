@@ -83,6 +83,8 @@ export function drawTimeGrid(ctx: CanvasRenderingContext2D, a: TimeAxis, frameCo
 export function drawHoverLine(ctx: CanvasRenderingContext2D, a: TimeAxis, frame: number | null, y0: number, y1: number): void {
   if (frame === null) return;
   const x = Math.round(frameToX(a, frame)) + 0.5;
+  // A frame outside the view (hovered in another panel) would land on the row labels.
+  if (x < a.left - 1 || x > a.right + 1) return;
   ctx.strokeStyle = 'rgba(255,255,255,0.18)';
   ctx.beginPath();
   ctx.moveTo(x, y0);

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { MenuBar } from './MenuBar';
 import { Viewport } from './Viewport';
 import { CurveView } from './CurveView';
@@ -7,96 +7,143 @@ import { TuningPanel } from './TuningPanel';
 import { StatusBar } from './StatusBar';
 import { ConfirmDialog, FilePicker } from './Dialogs';
 import { ImportOptionsDialog } from '../interchange/ImportOptionsDialog';
+import { MshExportDialog } from '../interchange/MshExportDialog';
 import { Splitter } from './Splitter';
+import { LayoutModes, PanelStrip, PanelToggle } from './PanelControls';
 import { usePreferences } from '../state/hooks';
 import { preferencesStore } from '../state/preferencesStore';
 import { ProjectPanel } from '../project/ProjectPanel';
 import { BuildDialog } from '../project/BuildDialog';
-import { PANEL_MIN, fitPanelHeights, useProjectLayout } from '../project/layout';
+import { PANEL_MIN, panelStates, planColumns, planRows, resizeRow, useProjectLayout, type PanelId, type PanelState, type RowHeights, type RowId, type RowInput } from '../project/layout';
 import { useProject, useSev } from '../sev/hooks';
 import { SevEditor } from '../sev/SevEditor';
 
-/** The main window: menu, messages, viewport over curves over timeline beside the tuning panel, SEV editor, status bar. */
+/** Height (px) of the SEV editor's header row without a .sev (it wraps to two lines in narrow windows). */
+const SEV_HEADER_ONLY = 56;
+
+/**
+ * The main window: menu, viewport over curves over timeline beside the tuning panel, the project column on the
+ * left, the SEV editor under them, status bar. Every panel can be collapsed to its header (or a strip), and a
+ * work mode can take the window (renderer/project/layout.ts plans the sizes).
+ */
 export function App() {
-  const layout = usePreferences((p) => p.layout);
-  const setTunerLayout = (patch: Partial<typeof layout>) => preferencesStore.getState().set({ layout: { ...preferencesStore.getState().layout, ...patch } });
-  // Project column on the left and the SEV editor under the timeline (issue 5). While a project is open the
-  // curve view and timeline keep their own heights, so the SEV editor's room does not change the tuner-only layout.
+  const tunerLayout = usePreferences((p) => p.layout);
   const pl = useProjectLayout();
   // The SEV editor takes a full, resizable row whenever it shows a .sev: with a project, or a motion's own .sev
   // (the one beside the .mtn, or one opened with File > Open .sev) without one.
   const withProject = useProject((p) => p.path !== null);
   const sevOpen = useSev((s) => s.file !== null);
   const sevPanel = withProject || sevOpen;
-  const windowHeight = useWindowHeight();
-  // Saved sizes are what the user asked for; a short window shrinks the panels (never below their minimums) so the
-  // viewport keeps room, and the curve view never gets too short for its labels.
-  const [curvesHeight, timelineHeight, sevHeight] = sevPanel
-    ? fitPanelHeights(windowHeight, [
-        { wanted: pl.curvesHeight, min: PANEL_MIN.curves },
-        { wanted: pl.timelineHeight, min: PANEL_MIN.timeline },
-        { wanted: pl.sevHeight, min: PANEL_MIN.sev },
-      ])
-    : // Without a .sev the SEV row is only its header (auto height: it wraps to two lines in narrow windows).
-      [...fitPanelHeights(windowHeight, [
-        { wanted: layout.curvesHeight, min: PANEL_MIN.curves },
-        { wanted: layout.timelineHeight, min: PANEL_MIN.timeline },
-      ], 56), 0];
-  const setLayout = (patch: Partial<typeof layout>) => {
-    const { tuningWidth, ...heights } = patch;
-    if (tuningWidth !== undefined) setTunerLayout({ tuningWidth });
-    if (sevPanel) pl.set(heights);
-    else if (Object.keys(heights).length) setTunerLayout(heights);
+  const win = useWindowSize();
+  const states = panelStates(pl);
+  // The tuner-only full layout keeps the curve and timeline heights it always had (preferences); a .sev or a
+  // work mode has its own (the SEV editor's room must not change the tuner-only layout the user set).
+  const ownHeights = sevPanel || pl.maximized !== null;
+  const heights = ownHeights ? pl.heights[pl.maximized ?? 'all'] : { ...tunerLayout, sevHeight: 0 };
+  const rows: Record<RowId, RowInput> = {
+    viewport: { state: states.viewport, wanted: 0, min: 0 },
+    curves: { state: states.curves, wanted: heights.curvesHeight, min: PANEL_MIN.curves },
+    timeline: { state: states.timeline, wanted: heights.timelineHeight, min: PANEL_MIN.timeline },
+    sev: { state: states.sev, wanted: heights.sevHeight, min: PANEL_MIN.sev, ...(sevPanel ? {} : { autoHeight: SEV_HEADER_ONLY }) },
   };
+  // Saved sizes are what the user asked for; a short window shrinks the panels (never below their minimums) so the
+  // viewport keeps room, and a drag moves the splitter under the pointer (the other panels give way).
+  const plan = planRows(win.height, rows);
+  const cols = planColumns(win.width, {
+    project: { state: states.project, wanted: pl.projectWidth },
+    tuning: { state: states.tuning, wanted: tunerLayout.tuningWidth },
+  });
+  const resize = (id: RowId, size: number) => {
+    const next = resizeRow(win.height, rows, id, size);
+    const patch: Partial<RowHeights> = {};
+    if (next.curves !== undefined) patch.curvesHeight = next.curves;
+    if (next.timeline !== undefined) patch.timelineHeight = next.timeline;
+    if (next.sev !== undefined) patch.sevHeight = next.sev;
+    if (ownHeights) pl.setHeights(patch);
+    else {
+      const { sevHeight: _sev, ...tuner } = patch;
+      preferencesStore.getState().set({ layout: { ...preferencesStore.getState().layout, ...tuner } });
+    }
+  };
+  const setTuningWidth = (tuningWidth: number) => preferencesStore.getState().set({ layout: { ...preferencesStore.getState().layout, tuningWidth } });
+  const split = (show: boolean) => (show ? '5px' : '0px');
   return (
     <div
       className="app with-project"
+      data-maximized={pl.maximized ?? 'none'}
       style={{
-        gridTemplateColumns: `${pl.projectWidth}px 5px minmax(0, 1fr) 5px ${layout.tuningWidth}px`,
-        gridTemplateRows: `auto auto minmax(120px, 1fr) 5px ${curvesHeight}px 5px ${timelineHeight}px 5px ${sevPanel ? `${sevHeight}px` : 'auto'} auto`,
+        gridTemplateColumns: `${cols.project.width}px ${split(cols.project.splitter)} minmax(0, 1fr) ${split(cols.tuning.splitter)} ${cols.tuning.width}px`,
+        gridTemplateRows: `auto auto ${plan.viewport.track} ${split(plan.curves.splitter)} ${plan.curves.track} ${split(plan.timeline.splitter)} ${plan.timeline.track} ${split(plan.sev.splitter)} ${plan.sev.track} auto`,
       }}
     >
-      <div className="area-menu"><MenuBar /></div>
+      <div className="area-menu"><MenuBar /><LayoutModes /></div>
       <div className="area-messages" />
-      <div className="area-viewport"><Viewport /></div>
-      <div className="area-split-v">
-        <Splitter orientation="vertical" label="Resize tuning panel" size={layout.tuningWidth} invert min={240} max={700} onResize={(v) => setLayout({ tuningWidth: v })} />
+      <RowArea id="viewport" state={states.viewport}><Viewport /></RowArea>
+      <div className={`area-split-v${cols.tuning.splitter ? '' : ' area-hidden'}`}>
+        <Splitter orientation="vertical" label="Resize tuning panel" size={cols.tuning.width} invert min={cols.tuning.min} max={cols.tuning.max} onResize={setTuningWidth} />
       </div>
-      <div className="area-tuning"><TuningPanel /></div>
-      <div className="area-split-h1">
-        <Splitter orientation="horizontal" label="Resize curve view" size={curvesHeight} invert min={PANEL_MIN.curves} max={900} onResize={(v) => setLayout({ curvesHeight: v })} />
+      <ColumnArea id="tuning" state={states.tuning}><TuningPanel /></ColumnArea>
+      <div className={`area-split-h1${plan.curves.splitter ? '' : ' area-hidden'}`}>
+        <Splitter orientation="horizontal" label="Resize curve view" size={plan.curves.height ?? 0} invert min={plan.curves.min} max={plan.curves.max} onResize={(v) => resize('curves', v)} />
       </div>
-      <div className="area-curves"><CurveView /></div>
-      <div className="area-split-h2">
-        <Splitter orientation="horizontal" label="Resize timeline" size={timelineHeight} invert min={PANEL_MIN.timeline} max={900} onResize={(v) => setLayout({ timelineHeight: v })} />
+      <RowArea id="curves" state={states.curves}><CurveView /></RowArea>
+      <div className={`area-split-h2${plan.timeline.splitter ? '' : ' area-hidden'}`}>
+        <Splitter orientation="horizontal" label="Resize timeline" size={plan.timeline.height ?? 0} invert min={plan.timeline.min} max={plan.timeline.max} onResize={(v) => resize('timeline', v)} />
       </div>
-      <div className="area-timeline"><TimelineView /></div>
-      <div className="area-project"><ProjectPanel /></div>
-      <div className="area-split-p">
-        <Splitter orientation="vertical" label="Resize project panel" size={pl.projectWidth} min={180} max={520} onResize={(v) => pl.set({ projectWidth: v })} />
+      <RowArea id="timeline" state={states.timeline}><TimelineView /></RowArea>
+      <ColumnArea id="project" state={states.project}><ProjectPanel /></ColumnArea>
+      <div className={`area-split-p${cols.project.splitter ? '' : ' area-hidden'}`}>
+        <Splitter orientation="vertical" label="Resize project panel" size={cols.project.width} min={cols.project.min} max={cols.project.max} onResize={(v) => pl.set({ projectWidth: v })} />
       </div>
-      <div className="area-split-h3">
-        {sevPanel && <Splitter orientation="horizontal" label="Resize sound-event editor" size={sevHeight} invert min={PANEL_MIN.sev} max={900} onResize={(v) => pl.set({ sevHeight: v })} />}
+      <div className={`area-split-h3${plan.sev.splitter ? '' : ' area-hidden'}`}>
+        <Splitter orientation="horizontal" label="Resize sound-event editor" size={plan.sev.height ?? 0} invert min={plan.sev.min} max={plan.sev.max} onResize={(v) => resize('sev', v)} />
       </div>
-      <div className="area-sev"><SevEditor /></div>
+      <RowArea id="sev" state={states.sev}><SevEditor /></RowArea>
       <div className="area-status"><StatusBar /></div>
       <FilePicker />
       <BuildDialog />
       <ConfirmDialog />
       <ImportOptionsDialog />
+      <MshExportDialog />
     </div>
   );
 }
 
-/** The window's inner height in px, updated on resize. */
-function useWindowHeight(): number {
-  const [h, setH] = useState(() => window.innerHeight);
+/**
+ * A row of the centre column. Its panel stays mounted whatever the state (painters, the SEV editor's keys and
+ * audition keep running): collapsed shows only its header, hidden (another work mode has the window) nothing.
+ */
+function RowArea(props: { id: PanelId; state: PanelState; children: ReactNode }) {
+  const cls = props.state === 'hidden' ? ' area-hidden' : props.state === 'collapsed' ? ' collapsed-row' : '';
+  return (
+    <div className={`area-${props.id} panel-area${cls}`} data-testid={`area-${props.id}`} data-state={props.state}>
+      {props.children}
+      <PanelToggle panel={props.id} collapsed={props.state === 'collapsed'} />
+    </div>
+  );
+}
+
+/** A side column: collapsed, a strip with its title that restores it; its panel stays mounted, hidden. */
+function ColumnArea(props: { id: PanelId; state: PanelState; children: ReactNode }) {
+  const cls = props.state === 'hidden' ? ' area-hidden' : props.state === 'collapsed' ? ' collapsed-column' : '';
+  return (
+    <div className={`area-${props.id} panel-area${cls}`} data-testid={`area-${props.id}`} data-state={props.state}>
+      {props.state === 'collapsed' && <PanelStrip panel={props.id} />}
+      {props.children}
+      {props.state !== 'collapsed' && <PanelToggle panel={props.id} collapsed={false} />}
+    </div>
+  );
+}
+
+/** The window's inner size in px, updated on resize. */
+function useWindowSize(): { width: number; height: number } {
+  const [size, setSize] = useState(() => ({ width: window.innerWidth, height: window.innerHeight }));
   useEffect(() => {
-    const onResize = () => setH(window.innerHeight);
+    const onResize = () => setSize((s) => (s.width === window.innerWidth && s.height === window.innerHeight ? s : { width: window.innerWidth, height: window.innerHeight }));
     window.addEventListener('resize', onResize);
     // A resize between the first render and this effect fired no event we could hear: catch up now.
     onResize();
     return () => window.removeEventListener('resize', onResize);
   }, []);
-  return h;
+  return size;
 }

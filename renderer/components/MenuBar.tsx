@@ -12,6 +12,7 @@ import { currentShortcutPlatform } from '../app/shortcuts';
 import { latestRedoLabel, latestUndoLabel, subscribeUndoOrder } from '../sev/undoOrder';
 import { useSyncExternalStore } from 'react';
 import { useProject } from '../sev/hooks';
+import { PANELS, PANEL_TITLES, panelStates, projectLayoutStore, useProjectLayout } from '../project/layout';
 
 interface Item {
   label: string;
@@ -48,6 +49,8 @@ export function MenuBar() {
   const prefs = usePreferences((p) => p);
   const channel = useSession((s) => s.curveChannel);
   const editable = hasMotion && !readOnly;
+  const layout = useProjectLayout();
+  const panels = panelStates(layout);
 
   useEffect(() => {
     const close = (e: MouseEvent) => {
@@ -83,6 +86,7 @@ export function MenuBar() {
       { label: 'Import Motion (BVH, glTF)…', ...command('file.import'), testid: 'menu-import' },
       { label: 'Export glTF (source)…', ...command('file.exportGltfSource'), disabled: !hasMotion, testid: 'menu-export-gltf-source' },
       { label: 'Export glTF (compressed)…', ...command('file.exportGltfCompressed'), disabled: !editable, testid: 'menu-export-gltf-compressed' },
+      { label: 'Export MSH…', ...command('file.exportMsh'), disabled: !hasMotion, testid: 'menu-export-msh' },
       'separator',
       { label: 'Open Project…', ...command('project.open'), testid: 'menu-open-project' },
       { label: 'Save Project', ...command('project.save'), disabled: !hasProject, testid: 'menu-save-project' },
@@ -115,6 +119,20 @@ export function MenuBar() {
       { label: 'Error curve', run: () => preferencesStore.getState().set({ showError: !prefs.showError }), checked: prefs.showError },
       { label: 'Root trajectory', run: () => preferencesStore.getState().set({ showTrajectory: !prefs.showTrajectory }), checked: prefs.showTrajectory },
       { label: 'Trace path', run: () => preferencesStore.getState().set({ showTrace: !prefs.showTrace }), checked: prefs.showTrace },
+      'separator',
+      { label: 'Maximize Tuning', ...command('view.maximizeTuning'), checked: layout.maximized === 'tuning', testid: 'menu-maximize-tuning' },
+      { label: 'Maximize Sound Events', ...command('view.maximizeSev'), checked: layout.maximized === 'sev', testid: 'menu-maximize-sev' },
+      { label: 'Maximize Project', ...command('view.maximizeProject'), checked: layout.maximized === 'project', testid: 'menu-maximize-project' },
+      { label: 'Show All Panels', ...command('view.showAllPanels'), testid: 'menu-show-all-panels' },
+      'separator',
+      // Collapse or restore each panel of the layout on screen (panels another work mode hides are greyed).
+      ...PANELS.map((id) => ({
+        label: `${PANEL_TITLES[id]} panel`,
+        run: () => projectLayoutStore.getState().setCollapsed(id, panels[id] === 'open'),
+        checked: panels[id] === 'open',
+        disabled: panels[id] === 'hidden',
+        testid: `menu-panel-${id}`,
+      })),
     ],
     Playback: [
       { label: playing ? 'Pause' : 'Play', ...command('playback.togglePlay'), disabled: !hasMotion },

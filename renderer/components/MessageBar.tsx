@@ -1,28 +1,52 @@
 import { useEffect } from 'react';
-import { useSession } from '../state/hooks';
-import { sessionStore } from '../state/sessionStore';
+import { useDocument, useSession } from '../state/hooks';
+import { messageShownFor, sessionStore } from '../state/sessionStore';
 
-/** Messages: errors from the main process, refused edits, confirmations. Info messages fade after a while. */
+/**
+ * The message list above the viewport: errors from the main process, refused edits, confirmations.
+ *
+ * It sits in the viewport's column, not over the picture, so it never covers the character; several messages
+ * stack, newest first, each with its own ✕, and "Dismiss all" clears the ones shown. A message about a motion
+ * shows only while the tuner shows that motion (a lock refused on walk is not shown over cmu_01_01, and is back
+ * when walk is). Info messages fade after a while; warnings and errors stay until dismissed.
+ */
 export function MessageBar() {
   const messages = useSession((s) => s.messages);
+  const documentId = useDocument((d) => d.documentId);
+  const path = useDocument((d) => d.path);
+  const motion = useDocument((d) => d.motion);
+  const shown = messages.filter((m) => messageShownFor(m, { documentId, path, motion })).reverse();
   useEffect(() => {
     const timers = messages
       .filter((m) => m.level === 'info')
       .map((m) => window.setTimeout(() => sessionStore.getState().dismiss(m.id), 6000));
     return () => timers.forEach((t) => window.clearTimeout(t));
   }, [messages]);
-  if (messages.length === 0) return null;
+  if (shown.length === 0) return null;
   return (
-    <div className="message-bar">
-      {messages.map((m) => (
+    <div className="message-bar" role="region" aria-label="Messages" data-testid="message-list">
+      {shown.map((m, k) => (
         <div
           key={m.id}
           className={`message ${m.level}`}
           role={m.level === 'info' ? 'status' : 'alert'}
           data-testid={`message-${m.level}`}
+          data-owner={m.owner?.name}
         >
           <span className="message-text">{m.text}</span>
-          <button type="button" className="tool small" aria-label="Dismiss message" onClick={() => sessionStore.getState().dismiss(m.id)}>
+          {k === 0 && shown.length > 1 && (
+            // On the newest message's line: the list stays one line per message.
+            <button
+              type="button"
+              className="tool small"
+              data-testid="message-dismiss-all"
+              title="Dismiss every message shown"
+              onClick={() => sessionStore.getState().dismissMany(shown.map((x) => x.id))}
+            >
+              Dismiss all <span data-testid="message-count">{shown.length}</span>
+            </button>
+          )}
+          <button type="button" className="tool small" aria-label="Dismiss message" data-testid="message-dismiss" onClick={() => sessionStore.getState().dismiss(m.id)}>
             ✕
           </button>
         </div>

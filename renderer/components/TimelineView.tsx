@@ -19,10 +19,10 @@ export function TimelineView() {
         <span className="dim">
           Selected: <b data-testid="timeline-selected">{name}</b>
         </span>
-        <span className="spacer" />
-        <span className="hint-inline">Lock row: drag to lock the selected joint (drag on its lock to clear) · Trace row: click · Ctrl+wheel: zoom · row label: select</span>
       </div>
       <div className="timeline-scroll" ref={host} />
+      {/* Under the rows and wrapping, so narrow windows show all of it (in the header it was cut off). */}
+      <div className="hint" data-testid="timeline-hint">Lock row: drag to lock the selected joint, drag on a lock to clear · Trace row: click · Ctrl+wheel: zoom · Shift+wheel: pan · label: select</div>
     </section>
   );
 }

@@ -59,10 +59,11 @@ export function Viewport() {
           Frame all
         </button>
       </div>
-      <div className="viewport-host" ref={host}>
+      {/* Above the picture, not over it: messages never cover the character. */}
+      <MessageBar />
+      <div className="viewport-host" ref={host} data-testid="viewport-host">
         {failure && <div className="viewport-failure" role="alert">{failure}</div>}
         {!hasMotion && !failure && <div className="viewport-empty">No motion open. File › Open… (Ctrl+O)</div>}
-        <MessageBar />
       </div>
       <PlaybackBar />
     </section>

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { PANEL_MIN, VIEWPORT_MIN, WINDOW_CHROME, fitPanelHeights } from './layout';
+import {
+  CENTER_MIN, COLLAPSED_COLUMN, COLUMN_MIN, MODE_PANELS, PANEL_MIN, SPLITTER, VIEWPORT_MIN, WINDOW_CHROME, WORK_MODES,
+  fitPanelHeights, maxSizeWithin, panelStates, parseLayout, planColumns, planRows, resizeRow, resizeWithin,
+  type PanelState, type RowId, type RowInput,
+} from './layout';
 
 const panels = (c: number, t: number, s: number) => [
   { wanted: c, min: PANEL_MIN.curves },
@@ -34,5 +38,155 @@ describe('fitPanelHeights', () => {
     const free = fitPanelHeights(800, panels(300, 260, 150).slice(0, 2));
     const fixed = fitPanelHeights(800, panels(300, 260, 150).slice(0, 2), 56);
     expect(fixed[0] + fixed[1]).toBe(free[0] + free[1] - 56);
+  });
+});
+
+describe('resizeWithin (a splitter drag)', () => {
+  const three = [
+    { wanted: 230, min: 220 },
+    { wanted: 150, min: 130 },
+    { wanted: 260, min: 150 },
+  ];
+  it('gives the dragged panel what it asks when it fits, leaving the others alone', () => {
+    expect(resizeWithin(1000, three, 1, 200, VIEWPORT_MIN)).toEqual([230, 200, 260]);
+  });
+
+  it('lets the others give way instead of sharing the shortage with the dragged panel (the splitter follows the pointer)', () => {
+    // 900 px for the rows, 200 of them kept for the viewport: 700 for three panels that would take 740.
+    const out = resizeWithin(900, three, 1, 250, VIEWPORT_MIN);
+    expect(out[1]).toBe(250);
+    expect(out.reduce((a, b) => a + b, 0)).toBe(900 - VIEWPORT_MIN);
+    expect(out[0]).toBeGreaterThanOrEqual(220);
+    expect(out[2]).toBeGreaterThanOrEqual(150);
+  });
+
+  it('stops at what the window allows with every other panel at its minimum', () => {
+    const out = resizeWithin(730, three, 2, 2000, VIEWPORT_MIN);
+    expect(out).toEqual([220, 130, 730 - VIEWPORT_MIN - 220 - 130]);
+    expect(maxSizeWithin(730, three, 2, VIEWPORT_MIN)).toBe(out[2]);
+  });
+
+  it('never goes below the panel minimum', () => {
+    expect(resizeWithin(1000, three, 0, 10, VIEWPORT_MIN)[0]).toBe(220);
+  });
+});
+
+const row = (state: PanelState, wanted: number, min: number, autoHeight?: number): RowInput => ({ state, wanted, min, ...(autoHeight === undefined ? {} : { autoHeight }) });
+
+describe('planRows', () => {
+  const all = (over: Partial<Record<RowId, RowInput>> = {}): Record<RowId, RowInput> => ({
+    viewport: row('open', 0, 0),
+    curves: row('open', 230, PANEL_MIN.curves),
+    timeline: row('open', 150, PANEL_MIN.timeline),
+    sev: row('open', 260, PANEL_MIN.sev),
+    ...over,
+  });
+
+  it('gives the viewport the flexible track and the panels their fitted heights', () => {
+    const p = planRows(1080, all());
+    expect(p.viewport.track).toMatch(/1fr/);
+    expect([p.curves.height, p.timeline.height, p.sev.height]).toEqual([230, 150, 260]);
+    expect(p.curves.splitter && p.timeline.splitter && p.sev.splitter).toBe(true);
+  });
+
+  it('hides the rows of panels another work mode hides and gives their room to the others', () => {
+    const p = planRows(800, all({ curves: row('hidden', 230, PANEL_MIN.curves) }));
+    expect(p.curves.track).toBe('0px');
+    expect(p.curves.splitter).toBe(false);
+    // timeline and SEV keep their full saved sizes: the curve view's room went to them and the viewport
+    expect([p.timeline.height, p.sev.height]).toEqual([150, 260]);
+  });
+
+  it('counts a collapsed panel as its header only', () => {
+    const open = planRows(800, all());
+    const collapsed = planRows(800, all({ curves: row('collapsed', 230, PANEL_MIN.curves) }));
+    expect(collapsed.curves.track).toBe('auto');
+    expect(collapsed.curves.splitter).toBe(false);
+    expect(collapsed.sev.height!).toBeGreaterThan(open.sev.height!);
+    expect(collapsed.timeline.max).toBeGreaterThan(open.timeline.max);
+  });
+
+  it('gives the lowest open panel the flexible track when the viewport is collapsed', () => {
+    const p = planRows(800, all({ viewport: row('collapsed', 0, 0) }));
+    expect(p.viewport.track).toBe('auto');
+    expect(p.sev.track).toMatch(/1fr/);
+    expect(p.sev.splitter).toBe(false);
+    expect(p.curves.height).toBe(230);
+  });
+
+  it('keeps a row sized by its content (the SEV header without a .sev) out of the sized rows', () => {
+    const p = planRows(800, all({ sev: row('open', 0, PANEL_MIN.sev, 56) }));
+    expect(p.sev.track).toBe('auto');
+    expect(p.sev.splitter).toBe(false);
+  });
+
+  it('limits a splitter to what the window allows', () => {
+    const p = planRows(800, all());
+    expect(p.sev.max).toBe(800 - WINDOW_CHROME - VIEWPORT_MIN - PANEL_MIN.curves - PANEL_MIN.timeline);
+  });
+
+  it('resizeRow saves the new heights of every sized row, within the window', () => {
+    const rows = all();
+    const next = resizeRow(1000, rows, 'timeline', 340);
+    expect(next.timeline).toBe(340);
+    expect(next.curves! + next.timeline! + next.sev!).toBe(1000 - WINDOW_CHROME - VIEWPORT_MIN);
+    expect(next.sev).toBeLessThan(260);
+    expect(next.curves).toBeGreaterThanOrEqual(PANEL_MIN.curves);
+  });
+});
+
+describe('planColumns', () => {
+  it('keeps the saved widths when the window is wide, a strip when collapsed, nothing when hidden', () => {
+    const p = planColumns(1920, { project: { state: 'open', wanted: 250 }, tuning: { state: 'open', wanted: 330 } });
+    expect([p.project.width, p.tuning.width]).toEqual([250, 330]);
+    const c = planColumns(1920, { project: { state: 'collapsed', wanted: 250 }, tuning: { state: 'hidden', wanted: 330 } });
+    expect([c.project.width, c.tuning.width]).toEqual([COLLAPSED_COLUMN, 0]);
+    expect(c.project.splitter || c.tuning.splitter).toBe(false);
+  });
+
+  it('shrinks the columns in a narrow window so the centre keeps its minimum', () => {
+    const p = planColumns(1000, { project: { state: 'open', wanted: 400 }, tuning: { state: 'open', wanted: 500 } });
+    expect(1000 - p.project.width - p.tuning.width - 2 * SPLITTER).toBeGreaterThanOrEqual(CENTER_MIN);
+    expect(p.project.width).toBeGreaterThanOrEqual(COLUMN_MIN.project);
+    expect(p.tuning.max).toBeLessThanOrEqual(1000 - 2 * SPLITTER - CENTER_MIN - COLUMN_MIN.project);
+  });
+});
+
+describe('panelStates and work modes', () => {
+  const none = { all: [], tuning: [], sev: [], project: [] };
+  it('shows every panel in the full layout, collapsed ones as such', () => {
+    const s = panelStates({ maximized: null, collapsed: { ...none, all: ['curves'] } });
+    expect(s).toEqual({ project: 'open', viewport: 'open', curves: 'collapsed', timeline: 'open', sev: 'open', tuning: 'open' });
+  });
+
+  it('shows only the work mode panels while it has the window, with the mode’s own collapsed panels', () => {
+    const s = panelStates({ maximized: 'sev', collapsed: { ...none, all: ['timeline'], sev: ['viewport'] } });
+    expect(s).toEqual({ project: 'hidden', viewport: 'collapsed', curves: 'hidden', timeline: 'open', sev: 'open', tuning: 'hidden' });
+    for (const mode of WORK_MODES) expect(MODE_PANELS[mode]).toContain('viewport');
+    expect(MODE_PANELS.tuning).toEqual(expect.arrayContaining(['curves', 'timeline', 'tuning']));
+    expect(MODE_PANELS.project).toContain('project');
+  });
+});
+
+describe('parseLayout', () => {
+  it('reads the first version (four numbers) into the full layout', () => {
+    const l = parseLayout(JSON.stringify({ projectWidth: 300, sevHeight: 200, curvesHeight: 240, timelineHeight: 180 }));
+    expect(l.projectWidth).toBe(300);
+    expect(l.heights.all).toEqual({ curvesHeight: 240, timelineHeight: 180, sevHeight: 200 });
+    expect(l.maximized).toBeNull();
+  });
+
+  it('round-trips collapsed panels and the maximized mode, dropping what it does not know', () => {
+    const l = parseLayout(JSON.stringify({ collapsed: { all: ['curves', 'nonsense', 'curves'], sev: ['viewport'] }, maximized: 'sev', heights: { sev: { sevHeight: 400, timelineHeight: 'x' } } }));
+    expect(l.collapsed.all).toEqual(['curves']);
+    expect(l.collapsed.sev).toEqual(['viewport']);
+    expect(l.maximized).toBe('sev');
+    expect(l.heights.sev.sevHeight).toBe(400);
+    expect(Number.isFinite(l.heights.sev.timelineHeight)).toBe(true);
+    expect(parseLayout(JSON.stringify({ maximized: 'everything' })).maximized).toBeNull();
+  });
+
+  it('falls back to the defaults on text that is not JSON', () => {
+    expect(parseLayout('{nope').collapsed.all).toEqual([]);
   });
 });

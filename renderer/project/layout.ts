@@ -1,43 +1,110 @@
 /**
- * Sizes of the project column and the SEV editor row, and the curve/timeline
- * heights used while a project is open (the SEV editor takes room from them,
- * so they keep their own sizes and the tuner-only layout is left as the user set it).
- * Persisted in localStorage like the other preferences.
+ * The window layout: which panels show, which are collapsed to their header, how tall the bottom rows and how
+ * wide the side columns are, and which work mode (tuning, sound events, project) has the window to itself.
+ *
+ * Rows of the centre column, top to bottom: viewport, curve view, timeline, SEV editor. The viewport is the
+ * flexible row (it takes what the others leave); the others have saved heights that a short window shrinks,
+ * never below their minimums. Columns: project panel, centre, tuning panel.
+ *
+ * Sizes and collapsed panels are remembered per layout: the full window ("all") and each maximized work mode,
+ * so collapsing the curve view in the sound-events mode leaves the full layout alone. Persisted in localStorage
+ * like the other preferences. The tuner-only layout (no project, no .sev) keeps its curve and timeline heights
+ * in the preferences store (renderer/state/preferencesStore.ts), as before.
  */
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 
-export interface ProjectLayout {
-  projectWidth: number;
-  sevHeight: number;
+export type PanelId = 'project' | 'viewport' | 'curves' | 'timeline' | 'sev' | 'tuning';
+/** The panels in the order of the Window menu. */
+export const PANELS: readonly PanelId[] = ['project', 'viewport', 'curves', 'timeline', 'sev', 'tuning'];
+export const PANEL_TITLES: Record<PanelId, string> = {
+  project: 'Project',
+  viewport: 'Viewport',
+  curves: 'Curves',
+  timeline: 'Timeline',
+  sev: 'Sound events',
+  tuning: 'Tuning',
+};
+
+/** A work mode that can take the whole window. */
+export type WorkMode = 'tuning' | 'sev' | 'project';
+export const WORK_MODES: readonly WorkMode[] = ['tuning', 'sev', 'project'];
+export const WORK_MODE_TITLES: Record<WorkMode, string> = { tuning: 'Tuning', sev: 'Sound events', project: 'Project' };
+/** The panels a maximized work mode shows; the others are hidden until the mode is restored. */
+export const MODE_PANELS: Record<WorkMode, readonly PanelId[]> = {
+  tuning: ['viewport', 'curves', 'timeline', 'tuning'],
+  sev: ['viewport', 'timeline', 'sev'],
+  project: ['project', 'viewport', 'timeline', 'sev'],
+};
+
+/** A saved layout: the full window, or one maximized work mode. */
+export type LayoutKey = 'all' | WorkMode;
+
+export interface RowHeights {
   curvesHeight: number;
   timelineHeight: number;
+  sevHeight: number;
+}
+
+export interface ProjectLayout {
+  projectWidth: number;
+  /** Heights of the bottom rows per layout (px, whole panel with its header). */
+  heights: Record<LayoutKey, RowHeights>;
+  /** Panels collapsed to their header (rows) or to a strip (columns), per layout. */
+  collapsed: Record<LayoutKey, PanelId[]>;
+  /** The work mode that has the window, or null for the full layout. */
+  maximized: WorkMode | null;
 }
 
 const KEY = 'actguy.projectLayout';
-const DEFAULTS: ProjectLayout = { projectWidth: 250, sevHeight: 260, curvesHeight: 230, timelineHeight: 150 };
+
+function defaults(): ProjectLayout {
+  return {
+    projectWidth: 250,
+    heights: {
+      all: { curvesHeight: 230, timelineHeight: 190, sevHeight: 260 },
+      // Each mode's defaults leave the viewport about 250 px at 1280x800 and show 7+ timeline rows, 7+ event rows.
+      tuning: { curvesHeight: 260, timelineHeight: 230, sevHeight: 260 },
+      sev: { curvesHeight: 230, timelineHeight: 200, sevHeight: 290 },
+      project: { curvesHeight: 230, timelineHeight: 190, sevHeight: 300 },
+    },
+    collapsed: { all: [], tuning: [], sev: [], project: [] },
+    maximized: null,
+  };
+}
 
 /**
  * Smallest heights (px, whole panel including its header) at which each bottom panel stays usable. The curve
  * view needs room for the ruler, three or four value rows, the key band and the error band with its readout
  * (renderer/curves/gutterLabels.ts drops secondary labels below that, but the curves themselves need height).
+ * The timeline keeps its header, pinned ruler, lock and trace rows, two whole joint rows and its help line; the SEV
+ * editor its toolbar, event row and a few events.
  */
-export const PANEL_MIN = { curves: 220, timeline: 110, sev: 150 } as const;
+export const PANEL_MIN = { curves: 226, timeline: 150, sev: 150 } as const;
 /** The 3D viewport keeps at least this height (px) when the window is short; the bottom panels shrink first. */
 export const VIEWPORT_MIN = 200;
 /** Height (px) of everything that is not a resizable row: menu bar, status bar, splitters (estimated generously). */
 export const WINDOW_CHROME = 26 + 24 + 4 * 5;
+/** Height (px) of a row collapsed to its header, for the sums (the grid sizes it to its content). */
+export const COLLAPSED_ROW = 40;
+/** Width (px) of a side column collapsed to a strip. */
+export const COLLAPSED_COLUMN = 26;
+/** Side columns' widths (px): what each needs, and the least the centre column (viewport, curves) keeps. */
+export const COLUMN_MIN = { project: 180, tuning: 240 } as const;
+export const COLUMN_MAX = { project: 640, tuning: 700 } as const;
+export const CENTER_MIN = 420;
+/** Width (px) of a vertical splitter. */
+export const SPLITTER = 5;
 
 /**
- * The heights to show for the bottom panels in a window `windowHeight` px tall. Each wanted height is raised to
- * its minimum (sizes saved by older versions may be smaller), then, when the panels and the viewport's minimum do
- * not fit, every panel gives up room in proportion to what it has above its minimum. The user's saved sizes are not
- * changed, so enlarging the window brings them back. When even the minimums do not fit, the minimums are returned.
+ * Sizes `panels` into `available` px, leaving `flexMin` for the flexible neighbour. Each wanted size is raised to
+ * its minimum (sizes saved by older versions may be smaller), then, when the panels and `flexMin` do not fit,
+ * every panel gives up room in proportion to what it has above its minimum. When even the minimums do not fit,
+ * the minimums are returned.
  */
-export function fitPanelHeights(windowHeight: number, panels: readonly { wanted: number; min: number }[], fixed = 0): number[] {
+export function fitSizes(available: number, panels: readonly { wanted: number; min: number }[], flexMin: number): number[] {
   const wanted = panels.map((p) => Math.max(p.min, Math.round(p.wanted)));
-  const budget = windowHeight - WINDOW_CHROME - VIEWPORT_MIN - fixed;
-  const excess = wanted.reduce((a, b) => a + b, 0) - budget;
+  const excess = wanted.reduce((a, b) => a + b, 0) - (available - flexMin);
   if (excess <= 0) return wanted;
   const slack = wanted.map((w, i) => w - panels[i].min);
   const totalSlack = slack.reduce((a, b) => a + b, 0);
@@ -46,30 +113,279 @@ export function fitPanelHeights(windowHeight: number, panels: readonly { wanted:
   return wanted.map((w, i) => Math.floor(w - slack[i] * share));
 }
 
+/**
+ * The heights to show for the bottom panels in a window `windowHeight` px tall (see fitSizes); `fixed` px are
+ * taken by rows that are not resizable (a collapsed panel, the SEV header of the tuner-only layout). The user's
+ * saved sizes are not changed, so enlarging the window brings them back.
+ */
+export function fitPanelHeights(windowHeight: number, panels: readonly { wanted: number; min: number }[], fixed = 0, flexMin = VIEWPORT_MIN): number[] {
+  return fitSizes(windowHeight - WINDOW_CHROME - fixed, panels, flexMin);
+}
+
+/**
+ * A splitter drag: panel `index` asks for `size`. It gets it up to what the window allows once every other
+ * panel is at its minimum and the flexible row keeps `flexMin`; the others give up the room it takes beyond
+ * the window, in proportion to what they have above their minimum. Returns every panel's new saved size, so
+ * a drag moves the splitter under the pointer instead of being shared out again on the next render.
+ */
+export function resizeWithin(available: number, panels: readonly { wanted: number; min: number }[], index: number, size: number, flexMin: number): number[] {
+  const current = fitSizes(available, panels, flexMin);
+  const othersMin = panels.reduce((a, p, i) => (i === index ? a : a + p.min), 0);
+  const max = Math.max(panels[index].min, available - flexMin - othersMin);
+  const mine = Math.max(panels[index].min, Math.min(max, Math.round(size)));
+  let excess = current.reduce((a, b, i) => (i === index ? a : a + b), mine) - (available - flexMin);
+  const out = current.slice();
+  out[index] = mine;
+  if (excess <= 0) return out;
+  const slack = out.map((w, i) => (i === index ? 0 : w - panels[i].min));
+  const totalSlack = slack.reduce((a, b) => a + b, 0);
+  for (let i = 0; i < out.length; i++) {
+    if (i === index || totalSlack <= 0) continue;
+    const give = Math.min(slack[i], Math.floor((excess * slack[i]) / totalSlack));
+    out[i] -= give;
+  }
+  excess = out.reduce((a, b) => a + b, 0) - (available - flexMin);
+  // Rounding down leaves a pixel or two: take them from whoever still has room.
+  for (let i = 0; i < out.length && excess > 0; i++) {
+    if (i === index) continue;
+    const give = Math.min(excess, out[i] - panels[i].min);
+    out[i] -= give;
+    excess -= give;
+  }
+  return out;
+}
+
+/** The largest size panel `index` can take (see resizeWithin). */
+export function maxSizeWithin(available: number, panels: readonly { min: number }[], index: number, flexMin: number): number {
+  const othersMin = panels.reduce((a, p, i) => (i === index ? a : a + p.min), 0);
+  return Math.max(panels[index].min, available - flexMin - othersMin);
+}
+
+/** How a row or column shows: not at all (another work mode has the window), as its header only, or open. */
+export type PanelState = 'hidden' | 'collapsed' | 'open';
+
+export type RowId = 'viewport' | 'curves' | 'timeline' | 'sev';
+export const ROWS: readonly RowId[] = ['viewport', 'curves', 'timeline', 'sev'];
+
+export interface RowInput {
+  state: PanelState;
+  /** Saved height (ignored for the viewport). */
+  wanted: number;
+  min: number;
+  /** A row sized by its content whatever its state (the SEV header without a .sev): `height` px estimated. */
+  autoHeight?: number;
+}
+
+export interface RowPlan {
+  state: PanelState;
+  /** The CSS grid track. */
+  track: string;
+  /** Height in px of a sized row; null for the flexible, collapsed, automatic and hidden rows. */
+  height: number | null;
+  /** Whether the splitter above the row shows (the row is open and sized). */
+  splitter: boolean;
+  /** The splitter's limits. */
+  min: number;
+  max: number;
+}
+
+/**
+ * Plans the centre column's rows: hidden rows take nothing, collapsed ones their header, sized ones their saved
+ * height fitted to the window (fitPanelHeights), and one open row takes the rest: the viewport when it is open,
+ * else the lowest open row (so collapsing the viewport gives its room to the panels), else the lowest visible row.
+ */
+export function planRows(windowHeight: number, rows: Record<RowId, RowInput>): Record<RowId, RowPlan> {
+  const open = ROWS.filter((id) => rows[id].state === 'open' && rows[id].autoHeight === undefined);
+  const flex: RowId | undefined = rows.viewport.state === 'open' ? 'viewport' : (open[open.length - 1] ?? ROWS.filter((id) => rows[id].state !== 'hidden').pop());
+  const sized = open.filter((id) => id !== flex);
+  let fixed = 0;
+  for (const id of ROWS) {
+    const r = rows[id];
+    if (r.state === 'hidden' || id === flex) continue;
+    if (r.autoHeight !== undefined && r.state === 'open') fixed += r.autoHeight;
+    else if (r.state === 'collapsed') fixed += COLLAPSED_ROW;
+  }
+  const flexMin = flex === 'viewport' ? VIEWPORT_MIN : flex && rows[flex].state === 'open' ? rows[flex].min : 0;
+  const inputs = sized.map((id) => ({ wanted: rows[id].wanted, min: rows[id].min }));
+  const heights = fitPanelHeights(windowHeight, inputs, fixed, flexMin);
+  const available = windowHeight - WINDOW_CHROME - fixed;
+  const out = {} as Record<RowId, RowPlan>;
+  for (const id of ROWS) {
+    const r = rows[id];
+    const i = sized.indexOf(id);
+    let track: string;
+    if (r.state === 'hidden') track = '0px';
+    else if (id === flex) track = r.state === 'open' ? `minmax(${id === 'viewport' ? 120 : Math.min(r.min, 120)}px, 1fr)` : 'minmax(auto, 1fr)';
+    else if (i >= 0) track = `${heights[i]}px`;
+    else track = 'auto';
+    out[id] = {
+      state: r.state,
+      track,
+      height: i >= 0 ? heights[i] : null,
+      splitter: i >= 0,
+      min: r.min,
+      max: i >= 0 ? maxSizeWithin(available, inputs, i, flexMin) : r.min,
+    };
+  }
+  return out;
+}
+
+/** A splitter drag on row `id`: the new saved heights of every sized row (see resizeWithin). */
+export function resizeRow(windowHeight: number, rows: Record<RowId, RowInput>, id: RowId, size: number): Partial<Record<RowId, number>> {
+  const plan = planRows(windowHeight, rows);
+  const sized = ROWS.filter((r) => plan[r].splitter);
+  const i = sized.indexOf(id);
+  if (i < 0) return {};
+  let fixed = 0;
+  let flexMin = 0;
+  for (const r of ROWS) {
+    const p = plan[r];
+    if (p.state === 'hidden' || p.splitter) continue;
+    if (p.track.includes('1fr')) flexMin = p.state === 'open' ? (r === 'viewport' ? VIEWPORT_MIN : rows[r].min) : 0;
+    else fixed += rows[r].autoHeight !== undefined && p.state === 'open' ? rows[r].autoHeight! : COLLAPSED_ROW;
+  }
+  const next = resizeWithin(windowHeight - WINDOW_CHROME - fixed, sized.map((r) => ({ wanted: rows[r].wanted, min: rows[r].min })), i, size, flexMin);
+  const out: Partial<Record<RowId, number>> = {};
+  sized.forEach((r, k) => (out[r] = next[k]));
+  return out;
+}
+
+export interface ColumnInput {
+  state: PanelState;
+  wanted: number;
+}
+export interface ColumnPlan {
+  state: PanelState;
+  /** Width in px (0 hidden, the strip when collapsed). */
+  width: number;
+  splitter: boolean;
+  min: number;
+  max: number;
+}
+
+/**
+ * Widths of the project and tuning columns in a window `windowWidth` px wide: collapsed ones are a strip, open
+ * ones their saved width (within their limits) shrunk, never below their minimum, so the centre keeps CENTER_MIN.
+ */
+export function planColumns(windowWidth: number, cols: { project: ColumnInput; tuning: ColumnInput }): { project: ColumnPlan; tuning: ColumnPlan } {
+  const ids = ['project', 'tuning'] as const;
+  const openIds = ids.filter((id) => cols[id].state === 'open');
+  const strips = ids.filter((id) => cols[id].state === 'collapsed').length * COLLAPSED_COLUMN;
+  const available = windowWidth - strips - openIds.length * SPLITTER;
+  const inputs = openIds.map((id) => ({ wanted: Math.min(COLUMN_MAX[id], cols[id].wanted), min: COLUMN_MIN[id] }));
+  const widths = fitSizes(available, inputs, CENTER_MIN);
+  const plan = (id: 'project' | 'tuning'): ColumnPlan => {
+    const i = openIds.indexOf(id as never);
+    const state = cols[id].state;
+    if (i < 0) return { state, width: state === 'collapsed' ? COLLAPSED_COLUMN : 0, splitter: false, min: COLUMN_MIN[id], max: COLUMN_MIN[id] };
+    return { state, width: widths[i], splitter: true, min: COLUMN_MIN[id], max: Math.min(COLUMN_MAX[id], maxSizeWithin(available, inputs, i, CENTER_MIN)) };
+  };
+  return { project: plan('project'), tuning: plan('tuning') };
+}
+
+/** The panels shown in a layout, and how. */
+export function panelStates(layout: Pick<ProjectLayout, 'collapsed' | 'maximized'>): Record<PanelId, PanelState> {
+  const key: LayoutKey = layout.maximized ?? 'all';
+  const shown = layout.maximized ? MODE_PANELS[layout.maximized] : PANELS;
+  const out = {} as Record<PanelId, PanelState>;
+  for (const id of PANELS) out[id] = !shown.includes(id) ? 'hidden' : layout.collapsed[key].includes(id) ? 'collapsed' : 'open';
+  return out;
+}
+
+function isPanel(v: unknown): v is PanelId {
+  return typeof v === 'string' && (PANELS as readonly string[]).includes(v);
+}
+
+/** Reads a saved layout; anything missing or malformed falls back to the defaults (older versions saved four numbers). */
+export function parseLayout(text: string | null): ProjectLayout {
+  const out = defaults();
+  let v: Record<string, unknown>;
+  try {
+    v = JSON.parse(text ?? '{}') as Record<string, unknown>;
+  } catch {
+    return out;
+  }
+  if (!v || typeof v !== 'object') return out;
+  const num = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+  if (num(v.projectWidth)) out.projectWidth = v.projectWidth;
+  // The first version saved the full layout's heights at the top level.
+  for (const k of ['curvesHeight', 'timelineHeight', 'sevHeight'] as const) if (num(v[k])) out.heights.all[k] = v[k];
+  const heights = v.heights as Record<string, Record<string, unknown>> | undefined;
+  const collapsed = v.collapsed as Record<string, unknown> | undefined;
+  for (const key of ['all', ...WORK_MODES] as LayoutKey[]) {
+    const h = heights?.[key];
+    if (h && typeof h === 'object') for (const k of ['curvesHeight', 'timelineHeight', 'sevHeight'] as const) if (num(h[k])) out.heights[key][k] = h[k];
+    const c = collapsed?.[key];
+    if (Array.isArray(c)) out.collapsed[key] = [...new Set(c.filter(isPanel))];
+  }
+  if (typeof v.maximized === 'string' && (WORK_MODES as readonly string[]).includes(v.maximized)) out.maximized = v.maximized as WorkMode;
+  return out;
+}
+
 function load(): ProjectLayout {
   try {
-    const v = JSON.parse(localStorage.getItem(KEY) ?? '{}') as Partial<ProjectLayout>;
-    const out = { ...DEFAULTS };
-    for (const k of Object.keys(DEFAULTS) as (keyof ProjectLayout)[]) if (typeof v[k] === 'number' && Number.isFinite(v[k])) out[k] = v[k]!;
-    return out;
+    return parseLayout(localStorage.getItem(KEY));
   } catch {
-    return { ...DEFAULTS };
+    return defaults();
   }
 }
 
-export const projectLayoutStore = createStore<ProjectLayout & { set(patch: Partial<ProjectLayout>): void }>()((set, get) => ({
-  ...load(),
-  set(patch) {
-    set(patch);
-    const { projectWidth, sevHeight, curvesHeight, timelineHeight } = get();
-    try {
-      localStorage.setItem(KEY, JSON.stringify({ projectWidth, sevHeight, curvesHeight, timelineHeight }));
-    } catch {
-      // storage unavailable: sizes last for this session
-    }
-  },
-}));
+export interface ProjectLayoutActions {
+  set(patch: Partial<Pick<ProjectLayout, 'projectWidth'>>): void;
+  /** Sets row heights of the layout on screen now. */
+  setHeights(patch: Partial<RowHeights>): void;
+  /** Collapses or restores a panel in the layout on screen now. */
+  setCollapsed(panel: PanelId, collapsed: boolean): void;
+  /** Gives the window to a work mode, or back to the full layout (null). */
+  setMaximized(mode: WorkMode | null): void;
+  /** Maximizes the mode, or restores the full layout when it already has the window. */
+  toggleMaximized(mode: WorkMode): void;
+  /** The full layout with every panel open (collapsed ones restored). */
+  showAllPanels(): void;
+}
 
-export function useProjectLayout(): ProjectLayout & { set(patch: Partial<ProjectLayout>): void } {
+export const projectLayoutStore = createStore<ProjectLayout & ProjectLayoutActions>()((set, get) => {
+  const save = () => {
+    const { projectWidth, heights, collapsed, maximized } = get();
+    try {
+      localStorage.setItem(KEY, JSON.stringify({ projectWidth, heights, collapsed, maximized }));
+    } catch {
+      // storage unavailable: the layout lasts for this session
+    }
+  };
+  const key = (): LayoutKey => get().maximized ?? 'all';
+  return {
+    ...load(),
+    set(patch) {
+      set(patch);
+      save();
+    },
+    setHeights(patch) {
+      const k = key();
+      set({ heights: { ...get().heights, [k]: { ...get().heights[k], ...patch } } });
+      save();
+    },
+    setCollapsed(panel, collapsed) {
+      const k = key();
+      const now = get().collapsed[k].filter((p) => p !== panel);
+      set({ collapsed: { ...get().collapsed, [k]: collapsed ? [...now, panel] : now } });
+      save();
+    },
+    setMaximized(mode) {
+      set({ maximized: mode });
+      save();
+    },
+    toggleMaximized(mode) {
+      set({ maximized: get().maximized === mode ? null : mode });
+      save();
+    },
+    showAllPanels() {
+      set({ maximized: null, collapsed: { ...get().collapsed, all: [] } });
+      save();
+    },
+  };
+});
+
+export function useProjectLayout(): ProjectLayout & ProjectLayoutActions {
   return useStore(projectLayoutStore);
 }

@@ -30,7 +30,8 @@ function message(e: unknown): string {
 }
 
 function notify(level: 'info' | 'warning' | 'error', text: string): void {
-  sessionStore.getState().notify(level, text);
+  // The project's messages are not about one motion: they show whichever motion the tuner shows.
+  sessionStore.getState().notify(level, text, 'app');
 }
 
 // ---------------------------------------------------------------------------

@@ -57,7 +57,7 @@ function decode(path: string): Promise<AudioBuffer | null> {
       return ctx.decodeAudioData(bytes.slice().buffer as ArrayBuffer);
     })().catch((e: unknown) => {
       buffers.delete(path);
-      sessionStore.getState().notify('error', `Audition: could not play ${path}: ${e instanceof Error ? e.message : String(e)}`);
+      sessionStore.getState().notify('error', `Audition: could not play ${path}: ${e instanceof Error ? e.message : String(e)}`, 'app');
       return null;
     });
     buffers.set(path, p);

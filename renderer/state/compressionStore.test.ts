@@ -108,6 +108,35 @@ describe('compression controller', () => {
     expect(calls[4].revision).toBe(doc.getState().editId);
   });
 
+  it('asks for the greedy answer of a new edit at once, while the previous edit is still being refined', async () => {
+    const doc = createDocumentStore();
+    const out = createCompressionStore();
+    const calls: { method: string | undefined; revision: number; resolve: (r: CompressOutcome) => void }[] = [];
+    connectCompression(doc, out, (req) => new Promise((resolve) => calls.push({ method: req.tolerances.method, revision: req.revision, resolve })), () => 0);
+    doc.getState().load({ documentId: 'd', kind: 'mtn', readOnly: false, name: 'w', path: 'w.mtn', motion: emptyMotion(10, [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'r' }]) });
+    calls[0].resolve(fakeResult(10));
+    await flush();
+    expect(calls.map((c) => c.method)).toEqual(['classic', 'refined']);
+    expect(out.getState()).toMatchObject({ stage: 'greedy', pending: false });
+    // The refinement of the load has not answered; a key toggle still gets its greedy request now.
+    doc.getState().keys.toggle(0, 4);
+    await flush();
+    expect(calls.map((c) => c.method)).toEqual(['classic', 'refined', 'classic']);
+    expect(calls[2].revision).toBe(doc.getState().editId);
+    calls[2].resolve(fakeResult(12));
+    await flush();
+    expect(out.getState().result?.totalKeys).toBe(12);
+    expect(calls[3]).toMatchObject({ method: 'refined', revision: doc.getState().editId });
+    // The stale refinement answering late is never shown; the current one is.
+    calls[1].resolve({ ...fakeResult(3), method: 'refined' } as CompressOutcome);
+    await flush();
+    expect(out.getState().result?.totalKeys).toBe(12);
+    calls[3].resolve({ ...fakeResult(8), method: 'refined' } as CompressOutcome);
+    await flush();
+    expect(out.getState()).toMatchObject({ stage: 'final', pending: false });
+    expect(out.getState().result?.totalKeys).toBe(8);
+  });
+
   it('keeps the previous result and reports the error when compression fails', async () => {
     const doc = createDocumentStore();
     const out = createCompressionStore();

@@ -13,7 +13,9 @@
  * milliseconds, and is shown at once; when the settings ask for the refined
  * compressor (the default), a second request refines in the background and
  * its result replaces the greedy one, unless a newer edit arrived meanwhile.
- * `stage` says which of the two is on screen.
+ * `stage` says which of the two is on screen. The refinement is not awaited
+ * before the next edit's request: a key toggle answers from the greedy pass
+ * even while the previous edit is still being refined.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { compressRequestForMotion } from '../../shared/compress/request';
@@ -106,10 +108,9 @@ export function connectCompression(
           result: greedy, editId, error: null, roundTripMs: now() - started,
           stage: refine ? 'greedy' : 'final', greedyMt3Bytes: greedy.mt3Bytes,
         });
-        if (refine && latest) {
-          const refined = await compress({ ...request, tolerances: { ...request.tolerances, method: 'refined' } });
-          if (refined.status === 'done' && docStore.getState().editId === editId) out.getState().set({ result: refined, stage: 'final' });
-        }
+        // Not awaited: the next edit's greedy request must not wait for this refinement (the main process runs
+        // the two in separate workers, and a newer refinement stops this one).
+        if (refine && latest) void refineInBackground(request, editId);
       }
     } catch (err) {
       if (docStore.getState().editId === editId) {
@@ -123,6 +124,17 @@ export function connectCompression(
       } else {
         out.getState().set({ pending: false });
       }
+    }
+  }
+
+  /** The refined compression of an edit; its result replaces the greedy one only while that edit is still the latest. */
+  async function refineInBackground(request: CompressRequest, editId: number): Promise<void> {
+    const current = () => docStore.getState().editId === editId && docStore.getState().documentId === request.documentId;
+    try {
+      const refined = await compress({ ...request, tolerances: { ...request.tolerances, method: 'refined' } });
+      if (refined.status === 'done' && current() && out.getState().editId === editId) out.getState().set({ result: refined, stage: 'final' });
+    } catch (err) {
+      if (current()) out.getState().set({ error: err instanceof Error ? err.message : String(err), editId });
     }
   }
 

@@ -5,17 +5,47 @@
  */
 import { createStore } from 'zustand/vanilla';
 import type { WorkspaceFile } from '../../shared/ipc';
+import { normalizePath } from '../../shared/project/paths';
+import { documentStore } from './documentStore';
 
 /** How the curve view shows the selected joint. */
 export type CurveChannel = 'euler' | 'quat' | 'offset';
 
 export type MessageLevel = 'info' | 'warning' | 'error';
 
-/** A message in the message bar (errors from the main process, refused edits). */
+/** The motion a message is about: it shows only while the tuner shows that motion (the same document, or its file reopened). */
+export interface MessageOwner {
+  documentId: string | null;
+  /** The motion's file; null for an imported motion not saved yet. */
+  path: string | null;
+  /** Its name, for the message list. */
+  name: string;
+}
+
+/**
+ * Who a message belongs to: `document`, the motion the tuner shows when the message is raised (a refused lock,
+ * a failed save); `app`, nobody in particular (start-up, the project, the audition folder): always shown.
+ */
+export type MessageScope = 'document' | 'app';
+
+/** A message in the message list (errors from the main process, refused edits). */
 export interface AppMessage {
   id: number;
   level: MessageLevel;
   text: string;
+  /** The motion it is about, or null for an app-wide message. */
+  owner: MessageOwner | null;
+}
+
+/** Messages kept, newest last; the oldest go first (those of other motions included). */
+export const MESSAGE_LIMIT = 30;
+
+/** Whether `m` shows while the tuner shows document `d`: app messages always, a motion's only over that motion. */
+export function messageShownFor(m: AppMessage, d: { documentId: string | null; path: string | null; motion: unknown }): boolean {
+  if (!m.owner) return true;
+  if (!d.motion) return false;
+  if (m.owner.documentId !== null && m.owner.documentId === d.documentId) return true;
+  return m.owner.path !== null && d.path !== null && normalizePath(m.owner.path) === normalizePath(d.path);
 }
 
 /** The in-app file picker (loopback mode has no native dialogs). */
@@ -75,9 +105,14 @@ export interface SessionState {
   setHover(frame: number | null): void;
   setView(start: number, end: number): void;
   requestFrameAll(): void;
-  /** Adds a message; returns its id. Info messages time out in the UI. */
-  notify(level: MessageLevel, text: string): number;
+  /**
+   * Adds a message; returns its id. By default it belongs to the motion the tuner shows now (it is hidden while
+   * another motion is shown); `app` messages show over every motion. Info messages time out in the UI.
+   */
+  notify(level: MessageLevel, text: string, scope?: MessageScope): number;
   dismiss(id: number): void;
+  /** Dismisses every message in `ids` (the list's "Dismiss all": the messages shown). */
+  dismissMany(ids: readonly number[]): void;
   setPicker(p: PickerRequest | null): void;
   setConfirm(c: ConfirmRequest | null): void;
   setBusy(what: string | null): void;
@@ -128,14 +163,19 @@ export function createSessionStore() {
     requestFrameAll() {
       set({ frameAllRequest: get().frameAllRequest + 1 });
     },
-    notify(level, text) {
+    notify(level, text, scope = 'document') {
       const id = nextMessageId++;
-      // Keep the bar short: the newest five messages.
-      set({ messages: [...get().messages, { id, level, text }].slice(-5) });
+      const d = documentStore.getState();
+      const owner = scope === 'document' && d.motion ? { documentId: d.documentId, path: d.path, name: d.name } : null;
+      set({ messages: [...get().messages, { id, level, text, owner }].slice(-MESSAGE_LIMIT) });
       return id;
     },
     dismiss(id) {
       set({ messages: get().messages.filter((m) => m.id !== id) });
+    },
+    dismissMany(ids) {
+      const gone = new Set(ids);
+      set({ messages: get().messages.filter((m) => !gone.has(m.id)) });
     },
     setPicker(p) {
       set({ picker: p });

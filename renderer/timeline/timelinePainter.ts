@@ -135,6 +135,50 @@ export class TimelinePainter {
     c.addEventListener('wheel', this.onWheel, { passive: false });
     host.addEventListener('scroll', inv);
     c.addEventListener('contextmenu', (e) => e.preventDefault());
+    // A motion that opens shows the selected joint's row (its selection is carried over by name, so the joint
+    // index may not change at all); so does a timeline that comes back from a collapsed or hidden panel.
+    this.unsubscribers.push(
+      documentStore.subscribe((d, p) => {
+        // A load (documentStore.load) brings a new motion with a fresh, empty history; reopening the same file
+        // keeps its documentId.
+        const loaded = d.motion !== p.motion && d.past !== p.past && d.past.length === 0 && d.future.length === 0;
+        if (loaded || d.documentId !== p.documentId) this.revealPending = true;
+      }),
+    );
+    let lastHeight = host.clientHeight;
+    const ro = new ResizeObserver(() => {
+      if (lastHeight === 0 && host.clientHeight > 0) {
+        this.revealPending = true;
+        inv();
+      }
+      lastHeight = host.clientHeight;
+    });
+    ro.observe(host);
+    this.unsubscribers.push(() => ro.disconnect());
+  }
+
+  /** Reveal the selected row once the canvas has the new motion's height (set by a document change). */
+  private revealPending = true;
+  /** Scroll-snap points, one per joint row, so the rows scroll whole under the pinned rows. */
+  private snaps: HTMLElement[] = [];
+
+  /**
+   * The rows scroll in whole rows: the pinned ruler, lock and trace rows cover the top JOINTS_TOP px of the
+   * scrolled content, so a scroll offset that is a multiple of the row height puts a row's top edge right
+   * under them (never half a row hidden). CSS scroll snapping (styles.css) does the rounding for the wheel,
+   * the scrollbar and the keyboard; these are its snap points.
+   */
+  private updateSnapPoints(rows: number): void {
+    const wanted = rows + 1;
+    while (this.snaps.length < wanted) {
+      const el = document.createElement('div');
+      el.className = 'timeline-snap';
+      el.style.top = `${this.snaps.length * JOINT_ROW_H}px`;
+      el.style.height = `${JOINT_ROW_H}px`;
+      this.host.appendChild(el);
+      this.snaps.push(el);
+    }
+    while (this.snaps.length > wanted) this.snaps.pop()!.remove();
   }
 
   /** Scrolls the rows so the selected joint's row is visible (the special rows stay as they are). */
@@ -144,13 +188,20 @@ export class TimelinePainter {
     const bottom = top + JOINT_ROW_H;
     const view = this.host;
     if (top < view.scrollTop + JOINTS_TOP) view.scrollTop = Math.max(0, top - JOINTS_TOP);
-    else if (bottom > view.scrollTop + view.clientHeight) view.scrollTop = bottom - view.clientHeight;
+    // Whole rows (see updateSnapPoints): the smallest multiple of the row height that shows the row's bottom.
+    else if (bottom > view.scrollTop + view.clientHeight) view.scrollTop = Math.ceil((bottom - view.clientHeight) / JOINT_ROW_H) * JOINT_ROW_H;
   }
 
+  /**
+   * The canvas height: every row, padded so that the last scroll position is a whole number of rows too (the
+   * last row then ends at the bottom edge or above it, and the top row is never cut by the pinned rows).
+   */
   private contentHeight(): number {
     const m = documentStore.getState().motion;
     const rows = m ? m.joints.length + 1 : 0;
-    return Math.max(this.host.clientHeight, JOINTS_TOP + rows * JOINT_ROW_H + 4);
+    const view = this.host.clientHeight;
+    const overflow = JOINTS_TOP + rows * JOINT_ROW_H - view;
+    return overflow <= 0 ? view : view + Math.ceil(overflow / JOINT_ROW_H) * JOINT_ROW_H;
   }
 
   private rowStats(m: Motion): RowStat[] {
@@ -180,9 +231,16 @@ export class TimelinePainter {
     const c = this.surface.canvas;
     if (!m) {
       this.axis = null;
+      this.updateSnapPoints(0);
       return;
     }
     const s = sessionStore.getState();
+    this.updateSnapPoints(m.joints.length + 1);
+    if (this.revealPending && this.host.clientHeight > 0) {
+      this.revealPending = false;
+      // The canvas already has this motion's height (HiDpiCanvas sized it before painting).
+      this.revealRow(s.selectedJoint);
+    }
     const axis: TimeAxis = { viewStart: s.viewStart, viewEnd: s.viewEnd, left: GUTTER, right: w - RIGHT_PAD };
     this.axis = axis;
     c.dataset.plotLeft = String(axis.left);
@@ -500,6 +558,7 @@ export class TimelinePainter {
 
   dispose(): void {
     for (const u of this.unsubscribers) u();
+    for (const el of this.snaps) el.remove();
     this.surface.dispose();
   }
 }

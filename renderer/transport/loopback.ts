@@ -8,6 +8,7 @@
  * (setInAppDialogs) over the workspace listing.
  */
 import { decodeIpcFrame, encodeIpcFrame } from '../../shared/ipc-codec';
+import { mshFilesOf, mshPrefixOf } from '../../shared/msh/files';
 import {
   ActGuyApiError,
   ACTGUY_INVOKE_MEMBERS,
@@ -167,6 +168,13 @@ export function createLoopbackClient(options: LoopbackClientOptions): ActGuyApi 
       if (!path) return { status: 'cancelled' };
       const { documentId, source, mtnBytes, compress, scale } = req;
       return invoke('exportGltf', { documentId, source, mtnBytes, compress, scale, path: withExtension(path, 'glb') });
+    },
+    // Issue 11: File > Export MSH names the .res8; the .res19 and .nodes.json go beside it (main derives them).
+    exportMshDialog: async (req: InvokeArg<'exportMshDialog'>) => {
+      const path = await pick('save', 'Export MSH animation (.res8, .res19, .nodes.json)', ['res8'], req.defaultName);
+      if (!path) return { status: 'cancelled' };
+      const { documentId, positionTolerance, rotationToleranceDeg, rotationToleranceOverridesDeg } = req;
+      return invoke('exportMsh', { documentId, positionTolerance, rotationToleranceDeg, rotationToleranceOverridesDeg, path: mshFilesOf(mshPrefixOf(path)).res8 });
     },
   };
 

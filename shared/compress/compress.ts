@@ -18,7 +18,7 @@ import { RotationFit } from './rotationFit';
 import {
   jointUserKeys, lockRanges, offsetSource, rotationSource, traceKeyFrames, translationSource, translationUserKeys,
 } from './sources';
-import type { ChannelKind, ChannelReport, CompressOptions, CompressResult, CompressWarning } from './types';
+import { CompressAborted, type ChannelKind, type ChannelReport, type CompressOptions, type CompressResult, type CompressWarning } from './types';
 
 /** The greedy loop to use; the naive reference (naive.ts) plugs in here for benchmarks and tests. */
 export type ChannelSolver = (fit: PositionFit | RotationFit, keys: KeyList, tolerance: number) => GreedyOutcome;
@@ -34,12 +34,16 @@ const now = (): number => (globalThis as { performance?: { now(): number } }).pe
  *
  * With a `cache` (one per open motion), channels whose tolerance and user keys
  * are unchanged since the previous run are reused instead of recompressed.
+ * `shouldStop` is asked before every channel; when it answers true the run
+ * throws CompressAborted (the app's background refinement of an edit the user
+ * has already replaced stops within one channel instead of finishing).
  */
 export function compressMotion(
   motion: Motion,
   options: CompressOptions,
   solver: ChannelSolver = greedyCompress,
   cache?: CompressCache,
+  shouldStop?: () => boolean,
 ): CompressResult {
   const t0 = now();
   validateMotion(motion);
@@ -47,10 +51,10 @@ export function compressMotion(
   const shell = options.shell ?? defaultShell(motion);
   let result: CompressResult;
   if (options.objectTolerance === undefined) {
-    result = compressChannels(motion, options, solver, cache);
+    result = compressChannels(motion, options, solver, cache, undefined, shouldStop);
     result.objectError = objectSpaceError(motion, result.mt3, shell);
   } else {
-    result = compressSkeletonAware(motion, options, options.objectTolerance, shell, solver, cache);
+    result = compressSkeletonAware(motion, options, options.objectTolerance, shell, solver, cache, shouldStop);
   }
   result.ms = now() - t0;
   return result;
@@ -100,7 +104,7 @@ const SKELETON_OPTIMISM = 3;
  */
 function compressSkeletonAware(
   motion: Motion, options: CompressOptions, objectTolerance: number, shell: number,
-  solver: ChannelSolver, cache: CompressCache | undefined,
+  solver: ChannelSolver, cache: CompressCache | undefined, shouldStop: (() => boolean) | undefined,
 ): CompressResult {
   const J = motion.joints.length;
   const hasOffsets = (motion.flags & MotionFlag.OFFSETS) !== 0;
@@ -122,7 +126,7 @@ function compressSkeletonAware(
     tolerances.forEach((t, j) => (overrides[j] = t));
     const r = compressChannels(motion, {
       ...options, positionTolerance, offsetTolerance, rotationToleranceOverridesDeg: overrides,
-    }, solver, runCache);
+    }, solver, runCache, undefined, shouldStop);
     const oe = objectSpaceError(motion, r.mt3, shell);
     r.objectError = oe;
     r.skeleton = { objectTolerance, shell, rounds, met: oe.maxError <= objectTolerance, positionTolerance, offsetTolerance };
@@ -176,6 +180,7 @@ function compressChannels(
   solver: ChannelSolver,
   cache: CompressCache | undefined,
   referenceMethod?: 'dp-reference',
+  shouldStop?: () => boolean,
 ): CompressResult {
   const t0 = now();
   const N = motion.frameCount;
@@ -196,6 +201,7 @@ function compressChannels(
     const signature = channelSignature(tolerance, userKeys, method);
     let entry = cache?.get<T>(id, signature);
     if (!entry) {
+      if (shouldStop?.()) throw new CompressAborted();
       entry = { signature, ...compress() };
       cache?.set(id, entry);
     }

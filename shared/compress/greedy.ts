@@ -34,10 +34,9 @@ export function greedyCompress(fit: TrackFit, keys: KeyList, tolerance: number):
   }
   let inserted = 0;
   for (;;) {
-    const top = heap.peek();
-    if (!top || !(top.error > tolerance)) break;
-    const f = top.frame;
-    const a = top.segStart;
+    if (!heap.peek() || !(heap.topError > tolerance)) break;
+    const f = heap.topFrame;
+    const a = heap.topSegStart;
     const b = keys.next[a];
     keys.insertBetween(a, f, b);
     inserted++;

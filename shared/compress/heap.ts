@@ -45,13 +45,30 @@ export class SegmentHeap {
     this.version[segStart]++;
   }
 
-  /** The live entry with the largest error, or null; stale entries are discarded. */
-  peek(): { error: number; frame: number; segStart: number } | null {
+  /**
+   * Discards stale entries from the top; true when a live entry remains, whose
+   * error, frame and segment start are then `topError`, `topFrame` and
+   * `topSegStart` (fields, not a returned object: the greedy loop asks once per
+   * inserted key and an object per call was a measurable share of its GC).
+   */
+  peek(): boolean {
     while (this.size > 0) {
-      if (this.ver[0] === this.version[this.seg[0]]) return { error: this.err[0], frame: this.frame[0], segStart: this.seg[0] };
+      if (this.ver[0] === this.version[this.seg[0]]) return true;
       this.popTop();
     }
-    return null;
+    return false;
+  }
+
+  get topError(): number {
+    return this.err[0];
+  }
+
+  get topFrame(): number {
+    return this.frame[0];
+  }
+
+  get topSegStart(): number {
+    return this.seg[0];
   }
 
   private above(e1: number, f1: number, e2: number, f2: number): boolean {

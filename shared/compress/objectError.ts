@@ -34,7 +34,7 @@ export function skeletonSize(m: Motion): number {
   const J = m.joints.length;
   const world = new Float64Array(J * 3);
   const rot = new Float64Array(J * 4);
-  fkFrame(m.joints, m.translation, 0, (j) => m.rotation, (j) => (0 * J + j) * 4, m.offset, (j) => j * 4, world, rot);
+  fkFrame(m.joints, m.translation, 0, m.rotation, 0, 4, m.offset, 0, 4, world, rot);
   const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
   for (let j = 0; j < J; j++)
     for (let c = 0; c < 3; c++) {
@@ -57,13 +57,14 @@ export function defaultShell(m: Motion): number {
  */
 function fkFrame(
   joints: Motion['joints'], translation: ArrayLike<number>, tIndex: number,
-  rotArray: (j: number) => ArrayLike<number>, rotIndex: (j: number) => number,
-  offset: ArrayLike<number>, offIndex: (j: number) => number,
+  rotation: ArrayLike<number>, rotBase: number, rotStride: number,
+  offset: ArrayLike<number>, offBase: number, offStride: number,
   world: Float64Array, rot: Float64Array,
 ): void {
+  // Plain arrays and strides, not index callbacks: this runs twice per frame of every compression.
   for (let j = 0; j < joints.length; j++) {
-    const ra = rotArray(j), ri = rotIndex(j), oi = offIndex(j);
-    let x = ra[ri], y = ra[ri + 1], z = ra[ri + 2], w = ra[ri + 3];
+    const ri = rotBase + j * rotStride, oi = offBase + j * offStride;
+    let x = rotation[ri], y = rotation[ri + 1], z = rotation[ri + 2], w = rotation[ri + 3];
     const l = Math.sqrt(x * x + y * y + z * z + w * w) || 1;
     x /= l; y /= l; z /= l; w /= l;
     const ox = offset[oi], oy = offset[oi + 1], oz = offset[oi + 2];
@@ -113,16 +114,18 @@ export function objectSpaceError(source: Motion, mt3: Mt3Motion, shell: number):
   const rotations: Float64Array[] = d.rotations.map((t) => sampleRotationTrackFrames(t));
   const offsets: Float64Array[] | null = d.offsets ? d.offsets.map((t) => samplePositionTrackFrames(t)) : null;
   const decOffset = new Float64Array(J * 3);
+  const decRotIn = new Float64Array(J * 4);
   const srcWorld = new Float64Array(J * 3), srcRot = new Float64Array(J * 4);
   const decWorld = new Float64Array(J * 3), decRot = new Float64Array(J * 4);
   const jointMaxError = new Array<number>(J).fill(0);
   const jointMaxErrorFrame = new Array<number>(J).fill(0);
   const frameMaxError = new Float64Array(S);
   for (let f = 0; f < S; f++) {
-    fkFrame(source.joints, source.translation, f * 4, () => source.rotation, (j) => (f * J + j) * 4, source.offset, (j) => (f * J + j) * 4, srcWorld, srcRot);
+    fkFrame(source.joints, source.translation, f * 4, source.rotation, f * J * 4, 4, source.offset, f * J * 4, 4, srcWorld, srcRot);
     for (let j = 0; j < J; j++)
       for (let c = 0; c < 3; c++) decOffset[j * 3 + c] = offsets ? offsets[j][f * 3 + c] : source.offset[j * 4 + c];
-    fkFrame(source.joints, root, f * 3, (j) => rotations[j], () => f * 4, decOffset, (j) => j * 3, decWorld, decRot);
+    for (let j = 0; j < J; j++) for (let c = 0; c < 4; c++) decRotIn[j * 4 + c] = rotations[j][f * 4 + c];
+    fkFrame(source.joints, root, f * 3, decRotIn, 0, 4, decOffset, 0, 3, decWorld, decRot);
     let frameWorst = 0;
     for (let j = 0; j < J; j++) {
       const dx = decWorld[j * 3] - srcWorld[j * 3], dy = decWorld[j * 3 + 1] - srcWorld[j * 3 + 1], dz = decWorld[j * 3 + 2] - srcWorld[j * 3 + 2];

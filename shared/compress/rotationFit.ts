@@ -1,13 +1,11 @@
 import { decodeS12, encodeS12 } from '../math/s12';
-import { conjQuat, expQuat, logQuat, mulQuat, normalize4, rotationErrorDeg } from '../math/quat';
+import { conjQuat, logQuat, mulQuat, normalize4, rotationErrorDeg } from '../math/quat';
 import { SquadSegment } from '../math/squad';
 import type { TrackFit } from './track';
 
 const tq = new Float64Array(4);
 const tl = new Float64Array(4);
 const tr = new Float64Array(4);
-const tinv = new Float64Array(4);
-const tkey = new Float64Array(4);
 const ohi = new Float64Array(4);
 const tout = new Float64Array(4);
 const segment = new SquadSegment();
@@ -79,32 +77,44 @@ export class RotationFit implements TrackFit {
   }
 
   fitKey(f: number, prev: number, next: number): void {
+    // On scalars, with the operations of conjQuat / mulQuat / logQuat / expQuat in their order (so
+    // the stored integers are those of the quaternion helpers): fitKey runs three times per inserted key.
     this.ensureQ(f);
-    const i = f * 4;
     if (prev >= 0) this.ensureQ(prev);
     if (next >= 0) this.ensureQ(next);
-    // Copies, not subarray views: fitKey runs per key of every channel and views cost a GC allocation each.
-    for (let c = 0; c < 4; c++) tkey[c] = this.q[i + c];
-    conjQuat(tinv, tkey);
+    const q = this.q;
+    const i = f * 4;
+    const kx = q[i], ky = q[i + 1], kz = q[i + 2], kw = q[i + 3];
     const dl = prev >= 0 ? f - prev : 0;
     const dr = next >= 0 ? next - f : 0;
-    if (prev >= 0) this.relLog(tl, prev, f);
-    if (next >= 0) this.relLog(tr, next, f);
+    if (prev >= 0) this.relLog(tl, prev, f, kx, ky, kz, kw);
+    if (next >= 0) this.relLog(tr, next, f, kx, ky, kz, kw);
+    let tx: number, ty: number, tz: number;
     if (prev < 0 || next < 0) {
       // End key: match the source angular velocity on the one segment there is.
       this.sourceOmega(tq, f);
-      if (next >= 0) for (let c = 0; c < 3; c++) tq[c] = (dr * tq[c] - tr[c]) / 2;
-      else for (let c = 0; c < 3; c++) tq[c] = (-tl[c] - dl * tq[c]) / 2;
+      if (next >= 0) {
+        tx = (dr * tq[0] - tr[0]) / 2; ty = (dr * tq[1] - tr[1]) / 2; tz = (dr * tq[2] - tr[2]) / 2;
+      } else {
+        tx = (-tl[0] - dl * tq[0]) / 2; ty = (-tl[1] - dl * tq[1]) / 2; tz = (-tl[2] - dl * tq[2]) / 2;
+      }
     } else {
       // Spacing-corrected control point; equals the textbook -(tl + tr) / 4 when dl = dr.
-      for (let c = 0; c < 3; c++) tq[c] = (-dr * tl[c] - dl * tr[c]) / (2 * (dl + dr));
+      const den = 2 * (dl + dr);
+      tx = (-dr * tl[0] - dl * tr[0]) / den; ty = (-dr * tl[1] - dl * tr[1]) / den; tz = (-dr * tl[2] - dl * tr[2]) / den;
     }
-    tq[3] = 0;
-    expQuat(tout, tq);
-    mulQuat(tq, tkey, tout);
-    for (let c = 0; c < 4; c++) this.aInt[i + c] = encodeS12(tq[c]);
-    for (let c = 0; c < 4; c++) this.a[i + c] = decodeS12(this.aInt[i + c]);
-    normalize4(this.a, i);
+    // exp of the pure quaternion t, then key * exp(t).
+    const th = Math.sqrt(tx * tx + ty * ty + tz * tz);
+    const k = th < 1e-12 ? 1 : Math.sin(th) / th;
+    const ex = tx * k, ey = ty * k, ez = tz * k, ew = Math.cos(th);
+    const ax = kw * ex + kx * ew + ky * ez - kz * ey;
+    const ay = kw * ey - kx * ez + ky * ew + kz * ex;
+    const az = kw * ez + kx * ey - ky * ex + kz * ew;
+    const aw = kw * ew - kx * ex - ky * ey - kz * ez;
+    const aInt = this.aInt, a = this.a;
+    aInt[i] = encodeS12(ax); aInt[i + 1] = encodeS12(ay); aInt[i + 2] = encodeS12(az); aInt[i + 3] = encodeS12(aw);
+    for (let c = 0; c < 4; c++) a[i + c] = decodeS12(aInt[i + c]);
+    normalize4(a, i);
   }
 
   /** Source angular velocity at f in log space (half-angle per frame), in the source frame at f. */
@@ -122,13 +132,24 @@ export class RotationFit implements TrackFit {
     for (let c = 0; c < 3; c++) out[c] /= hi - lo;
   }
 
-  /** out = log(q_f^-1 * ±q_g) with the sign making the dot product non-negative; tinv holds q_f^-1. */
-  private relLog(out: Float64Array, g: number, f: number): void {
+  /**
+   * out = log(q_f^-1 * ±q_g) with the sign making the stored dot product non-negative; (kx, ky, kz, kw)
+   * is q_f. The operations of conjQuat, mulQuat and logQuat, in their order.
+   */
+  private relLog(out: Float64Array, g: number, f: number, kx: number, ky: number, kz: number, kw: number): void {
     const sgn = this.intDot(f, g) < 0 ? -1 : 1;
-    const j = g * 4;
-    tq[0] = sgn * this.q[j]; tq[1] = sgn * this.q[j + 1]; tq[2] = sgn * this.q[j + 2]; tq[3] = sgn * this.q[j + 3];
-    mulQuat(tout, tinv, tq);
-    logQuat(out, tout);
+    const j = g * 4, q = this.q;
+    const bx = sgn * q[j], by = sgn * q[j + 1], bz = sgn * q[j + 2], bw = sgn * q[j + 3];
+    const ix = -kx, iy = -ky, iz = -kz, iw = kw;
+    const rx = iw * bx + ix * bw + iy * bz - iz * by;
+    const ry = iw * by - ix * bz + iy * bw + iz * bx;
+    const rz = iw * bz + ix * by - iy * bx + iz * bw;
+    const rw = iw * bw - ix * bx - iy * by - iz * bz;
+    const vl = Math.sqrt(rx * rx + ry * ry + rz * rz);
+    const w = Math.max(-1, Math.min(1, rw));
+    const theta = Math.atan2(vl, w);
+    const k = vl < 1e-12 ? 1 : theta / vl;
+    out[0] = rx * k; out[1] = ry * k; out[2] = rz * k;
   }
 
   /** +1 or -1: the sign the far key b takes in segment (a, b) (stored dot product >= 0). */
@@ -149,14 +170,69 @@ export class RotationFit implements TrackFit {
   }
 
   segmentError(a: number, b: number, errors: Float64Array): number {
+    // SquadSegment.eval and rotationErrorDeg inlined on scalars: the same operations in the same
+    // order (so the same bits as the reference decoder), without the calls and typed-array stores
+    // that dominate the greedy loop. The equality is tested against squadRef in rotationFit.test.ts.
     const d = b - a;
-    const seg = segment.set(this.q, a * 4, b * 4, this.a, a * 4, b * 4, this.intDot(a, b) < 0 ? -1 : 1);
+    const sign = this.intDot(a, b) < 0 ? -1 : 1;
+    const q = this.q, A = this.a, s = this.source;
+    const ia = a * 4, ib = b * 4;
+    const qax = q[ia], qay = q[ia + 1], qaz = q[ia + 2], qaw = q[ia + 3];
+    const qbx = sign * q[ib], qby = sign * q[ib + 1], qbz = sign * q[ib + 2], qbw = sign * q[ib + 3];
+    const aax = A[ia], aay = A[ia + 1], aaz = A[ia + 2], aaw = A[ia + 3];
+    const abx = sign * A[ib], aby = sign * A[ib + 1], abz = sign * A[ib + 2], abw = sign * A[ib + 3];
+    const thQ = clampedAcos(qax * qbx + qay * qby + qaz * qbz + qaw * qbw);
+    const sinQ = Math.sin(thQ);
+    const thA = clampedAcos(aax * abx + aay * aby + aaz * abz + aaw * abw);
+    const sinA = Math.sin(thA);
     let max = -1;
     let arg = -1;
-    const s = this.source;
     for (let t = a + 1; t < b; t++) {
-      seg.eval(tout, (t - a) / d);
-      const e = rotationErrorDeg(tout, 0, s, t * 4);
+      const u = (t - a) / d;
+      // s1 = blend(qa, qb, u)
+      let s1x: number, s1y: number, s1z: number, s1w: number;
+      if (thQ < 1e-6) {
+        const w0 = 1 - u;
+        s1x = w0 * qax + u * qbx; s1y = w0 * qay + u * qby; s1z = w0 * qaz + u * qbz; s1w = w0 * qaw + u * qbw;
+        const l = Math.sqrt(s1x * s1x + s1y * s1y + s1z * s1z + s1w * s1w);
+        if (l === 0) { s1x = 0; s1y = 0; s1z = 0; s1w = 1; } else { s1x /= l; s1y /= l; s1z /= l; s1w /= l; }
+      } else {
+        const w0 = Math.sin((1 - u) * thQ) / sinQ;
+        const w1 = Math.sin(u * thQ) / sinQ;
+        s1x = w0 * qax + w1 * qbx; s1y = w0 * qay + w1 * qby; s1z = w0 * qaz + w1 * qbz; s1w = w0 * qaw + w1 * qbw;
+      }
+      // s2 = blend(aa, ab, u)
+      let s2x: number, s2y: number, s2z: number, s2w: number;
+      if (thA < 1e-6) {
+        const w0 = 1 - u;
+        s2x = w0 * aax + u * abx; s2y = w0 * aay + u * aby; s2z = w0 * aaz + u * abz; s2w = w0 * aaw + u * abw;
+        const l = Math.sqrt(s2x * s2x + s2y * s2y + s2z * s2z + s2w * s2w);
+        if (l === 0) { s2x = 0; s2y = 0; s2z = 0; s2w = 1; } else { s2x /= l; s2y /= l; s2z /= l; s2w /= l; }
+      } else {
+        const w0 = Math.sin((1 - u) * thA) / sinA;
+        const w1 = Math.sin(u * thA) / sinA;
+        s2x = w0 * aax + w1 * abx; s2y = w0 * aay + w1 * aby; s2z = w0 * aaz + w1 * abz; s2w = w0 * aaw + w1 * abw;
+      }
+      // out = normalize(slerpRef(s1, s2, 2u(1-u)))
+      const h = 2 * u * (1 - u);
+      const th = clampedAcos(s1x * s2x + s1y * s2y + s1z * s2z + s1w * s2w);
+      let ox: number, oy: number, oz: number, ow: number;
+      if (th < 1e-6) {
+        const w0 = 1 - h;
+        ox = w0 * s1x + h * s2x; oy = w0 * s1y + h * s2y; oz = w0 * s1z + h * s2z; ow = w0 * s1w + h * s2w;
+        const l = Math.sqrt(ox * ox + oy * oy + oz * oz + ow * ow);
+        if (l === 0) { ox = 0; oy = 0; oz = 0; ow = 1; } else { ox /= l; oy /= l; oz /= l; ow /= l; }
+      } else {
+        const sn = Math.sin(th);
+        const w0 = Math.sin((1 - h) * th) / sn;
+        const w1 = Math.sin(h * th) / sn;
+        ox = w0 * s1x + w1 * s2x; oy = w0 * s1y + w1 * s2y; oz = w0 * s1z + w1 * s2z; ow = w0 * s1w + w1 * s2w;
+      }
+      const l = Math.sqrt(ox * ox + oy * oy + oz * oz + ow * ow);
+      if (l === 0) { ox = 0; oy = 0; oz = 0; ow = 1; } else { ox /= l; oy /= l; oz /= l; ow /= l; }
+      // rotationErrorDeg(out, source[t])
+      const it = t * 4;
+      const e = (2 * Math.acos(Math.min(1, Math.abs(ox * s[it] + oy * s[it + 1] + oz * s[it + 2] + ow * s[it + 3]))) * 180) / Math.PI;
       errors[t] = e;
       if (e > max) {
         max = e;
@@ -196,4 +272,9 @@ export class RotationFit implements TrackFit {
     }
     return { rotation, inner };
   }
+}
+
+/** acos of a dot product clamped to [-1, 1] (SquadSegment's angle and slerpRef's theta). */
+function clampedAcos(d: number): number {
+  return Math.acos(d > 1 ? 1 : d < -1 ? -1 : d);
 }

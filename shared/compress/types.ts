@@ -111,3 +111,16 @@ export interface CompressResult {
   /** Present in the skeleton-aware mode. */
   skeleton?: SkeletonModeReport;
 }
+
+/**
+ * Thrown by compressMotion when its `shouldStop` hook answers true (checked
+ * before every channel): the caller no longer wants this result, for example
+ * because a newer edit of the same motion is waiting. Nothing is half-written:
+ * the channels finished before it stay valid in the cache.
+ */
+export class CompressAborted extends Error {
+  constructor() {
+    super('compression stopped: a newer request replaced it');
+    this.name = 'CompressAborted';
+  }
+}

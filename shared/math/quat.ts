@@ -66,7 +66,7 @@ export function conjQuat(out: Quat, a: Quat): Quat {
 
 /** Logarithm of a unit quaternion as a pure quaternion (w = 0). */
 export function logQuat(out: Quat, a: Quat): Quat {
-  const vl = Math.hypot(a[0], a[1], a[2]);
+  const vl = Math.sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]); // not Math.hypot: several times slower in V8
   const w = Math.max(-1, Math.min(1, a[3]));
   const theta = Math.atan2(vl, w);
   const k = vl < 1e-12 ? 1 : theta / vl;
@@ -76,7 +76,7 @@ export function logQuat(out: Quat, a: Quat): Quat {
 
 /** Exponential of a pure quaternion. */
 export function expQuat(out: Quat, a: Quat): Quat {
-  const t = Math.hypot(a[0], a[1], a[2]);
+  const t = Math.sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
   const k = t < 1e-12 ? 1 : Math.sin(t) / t;
   out[0] = a[0] * k; out[1] = a[1] * k; out[2] = a[2] * k; out[3] = Math.cos(t);
   return out;

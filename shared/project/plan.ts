@@ -29,6 +29,8 @@ import { withMt3Name } from '../mt3/write';
 import { exportMshAnimation } from '../msh/export';
 import { mshNodesJson } from '../msh/nodesJson';
 import { writeMshResources } from '../msh/write';
+import { mshFilesOf } from '../msh/files';
+import { mshPrefixIn } from './outputs';
 import type { ResolvedAlias, ResolvedMotion, ResolvedProject } from './types';
 
 /**
@@ -185,7 +187,7 @@ export function prepareBuild(project: ResolvedProject, readFile: ReadFile): Prep
  * motion or the project asks for that, else an error naming the motion and
  * both rates.
  */
-function atGameRate(
+export function atGameRate(
   m: ResolvedMotion, motion: Motion, fps: number,
   fail: (where: string, detail: string) => void, collect: <T>(fn: () => T) => T | undefined,
 ): { motion: Motion; resampledFrom?: { fps: number; frameCount: number } } | undefined {
@@ -516,7 +518,7 @@ function worst(r: CompressedMotion, kind: 'translation' | 'rotation' | 'offset')
 function mshOutputs(prepared: PreparedBuild): BuildOutput[] {
   const dir = prepared.project.mshDir;
   if (dir === undefined) return [];
-  const at = (name: string) => `${dir.replace(/[\\/]+$/, '')}/${name}`;
+
   const byMotion = prepared.motions.map((p) => {
     const r = p.resolved;
     const tolerances = { position: r.positionTolerance, rotationDeg: r.rotationToleranceDeg, rotationOverridesDeg: p.rotationOverridesDeg };
@@ -525,10 +527,11 @@ function mshOutputs(prepared: PreparedBuild): BuildOutput[] {
   });
   const files = (name: string, e: (typeof byMotion)[number]): BuildOutput[] => {
     const json = mshNodesJson(e.result, e.resources, { source: e.source, res8: `${name}.res8`, res19: `${name}.res19` }, e.tolerances);
+    const paths = mshFilesOf(mshPrefixIn(dir, name));
     return [
-      { path: at(`${name}.res8`), bytes: e.resources.res8.bytes },
-      { path: at(`${name}.res19`), bytes: e.resources.res19.bytes },
-      { path: at(`${name}.nodes.json`), bytes: utf8(`${JSON.stringify(json, null, 2)}\n`) },
+      { path: paths.res8, bytes: e.resources.res8.bytes },
+      { path: paths.res19, bytes: e.resources.res19.bytes },
+      { path: paths.nodes, bytes: utf8(`${JSON.stringify(json, null, 2)}\n`) },
     ];
   };
   return [

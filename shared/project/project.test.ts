@@ -101,6 +101,22 @@ describe('parseProject', () => {
     ]);
   });
 
+  it('refuses an outputs.msh whose files would overwrite an input or another output', () => {
+    // The SE table lies where idle's .res19 would go; the report is walk's .nodes.json.
+    const p = { ...GOOD, seTables: { sls: 'm/idle.res19' }, outputs: { ...GOOD.outputs, report: 'm/walk.nodes.json', msh: 'm' } };
+    expect(parseProject(JSON.stringify(p), 'p.json').errors.map((e) => e.message)).toEqual([
+      'p.json [PROJECT] (outputs.msh): m/walk.nodes.json (outputs.msh walk.nodes.json) is also outputs.report; each output needs its own file',
+      'p.json [PROJECT] (outputs.msh): m/idle.res19 (outputs.msh idle.res19) is seTables.sls; a build never overwrites its inputs',
+    ]);
+    // An alias's files count too: its name is its own file's.
+    const alias = { ...GOOD, aliases: [{ name: 'walk2', target: 'walk' }], outputs: { ...GOOD.outputs, mar: 'm/walk2.res8', msh: 'm' } };
+    expect(parseProject(JSON.stringify(alias), 'p.json').errors.map((e) => e.message)).toEqual([
+      'p.json [PROJECT] (outputs.msh): m/walk2.res8 (outputs.msh walk2.res8) is also outputs.mar; each output needs its own file',
+    ]);
+    // Apart from the others, the MSH folder is fine.
+    expect(parseProject(JSON.stringify({ ...GOOD, outputs: { ...GOOD.outputs, msh: 'm' } }), 'p.json').errors).toEqual([]);
+  });
+
   it('refuses two motion names with one GV_StrCode', () => {
     // "aa" = (0x61 << 5) + 0x61 and "bA" = (0x62 << 5) + 0x41 = (0x61 << 5) + 0x61: the shift lets a carry collide
     const pair: [string, string] = ['aa', 'bA'];

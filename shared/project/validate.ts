@@ -5,6 +5,7 @@ import { formatStrCode, gvStrCode } from '../strcode';
 import { findExcessiveNesting, nestedTooDeeply } from '../json/nesting';
 import { findJsonSyntaxError } from './jsonPosition';
 import { resolveFrom } from './paths';
+import { projectOutputFiles } from './outputs';
 import { DEFAULT_GAME_FPS } from '../motion/frameRate';
 import type { ActGuyProject, ResolvedAlias, ResolvedMotion, ResolvedProject } from './types';
 
@@ -340,9 +341,10 @@ export function defaultReportPath(marPath: string): string {
 }
 
 /**
- * Outputs must be three different files, none of them an input (a build must
- * never overwrite the project, an MTN, a SEV or a table). Paths compare after
- * normalisation, case-sensitively.
+ * Outputs (the .mar, .sar, report and every MSH file of `outputs.msh`) must
+ * be different files, none of them an input (a build must never overwrite the
+ * project, an MTN, a SEV or a table). Paths compare after normalisation,
+ * case-sensitively.
  */
 export function checkOutputPaths(p: ResolvedProject): FormatError[] {
   const errors: FormatError[] = [];
@@ -353,12 +355,13 @@ export function checkOutputPaths(p: ResolvedProject): FormatError[] {
   }
   if (p.slsPath) inputs.set(p.slsPath, 'seTables.sls');
   if (p.seDefinePath) inputs.set(p.seDefinePath, 'seTables.seDefine');
-  const outs: [string, string][] = [['outputs.mar', p.marPath], ['outputs.sar', p.sarPath], ['outputs.report', p.reportPath]];
-  outs.forEach(([key, path], k) => {
+  const outs = projectOutputFiles(p);
+  outs.forEach(({ key, path, role }, k) => {
     const input = inputs.get(path);
-    if (input) errors.push(new FormatError('PROJECT', `${path} is ${input}; a build never overwrites its inputs`, { where: key }, p.projectFile));
-    for (let o = 0; o < k; o++)
-      if (outs[o][1] === path) errors.push(new FormatError('PROJECT', `${path} is also ${outs[o][0]}; each output needs its own file`, { where: key }, p.projectFile));
+    const who = role === key ? '' : ` (${role})`;
+    if (input) errors.push(new FormatError('PROJECT', `${path}${who} is ${input}; a build never overwrites its inputs`, { where: key }, p.projectFile));
+    const earlier = outs.slice(0, k).find((o) => o.path === path);
+    if (earlier) errors.push(new FormatError('PROJECT', `${path}${who} is also ${earlier.role}; each output needs its own file`, { where: key }, p.projectFile));
   });
   return errors;
 }

@@ -1,9 +1,7 @@
 import { basename, dirname, join } from 'node:path';
 import { DEFAULT_TOLERANCES } from '../../../shared/compress/types';
 import { inFile } from '../../../shared/errors';
-import { exportMshAnimation } from '../../../shared/msh/export';
-import { mshNodesJson } from '../../../shared/msh/nodesJson';
-import { writeMshResources } from '../../../shared/msh/write';
+import { exportMshFiles, mshFilesOf } from '../../../shared/msh/files';
 import { readMtn } from '../../../shared/mtn/read';
 import { commitOutputs } from '../../build/commit';
 import { readBytes } from '../../fsutil';
@@ -28,24 +26,20 @@ export const exportMshCommand: CliCommand = {
     const positionTolerance = tol('pos-tol', DEFAULT_TOLERANCES.positionTolerance);
     const rotationToleranceDeg = tol('rot-tol', DEFAULT_TOLERANCES.rotationToleranceDeg);
     const overrides = jointOverrides(stringOption(args, 'joint-rot-tol'));
-    const files = { res8: `${prefix}.res8`, res19: `${prefix}.res19`, nodes: `${prefix}.nodes.json` };
+    const files = mshFilesOf(prefix);
     refuseOutputClashes([{ path: input, role: 'the input' }], [{ path: files.res8, role: 'the .res8' }, { path: files.res19, role: 'the .res19' }, { path: files.nodes, role: 'the .nodes.json' }]);
     const motion = inFile(input, () => readMtn(readBytes(input)));
     for (const j of Object.keys(overrides))
       if (Number(j) >= motion.joints.length) throw new UsageError(`--joint-rot-tol names joint ${j} but ${input} has ${motion.joints.length} joints`);
-    const result = inFile(input, () => exportMshAnimation(motion, { positionTolerance, rotationToleranceDeg, rotationToleranceOverridesDeg: overrides }));
-    const resources = writeMshResources(result.animation);
-    const nodes = mshNodesJson(result, resources, { source: input, res8: basename(files.res8), res19: basename(files.res19) }, { position: positionTolerance, rotationDeg: rotationToleranceDeg, rotationOverridesDeg: overrides });
+    const out = inFile(input, () => exportMshFiles(motion, { positionTolerance, rotationToleranceDeg, rotationToleranceOverridesDeg: overrides }, { source: input, baseName: basename(prefix) }));
     commitOutputs([
-      { path: files.res8, bytes: resources.res8.bytes },
-      { path: files.res19, bytes: resources.res19.bytes },
-      { path: files.nodes, bytes: new TextEncoder().encode(`${JSON.stringify(nodes, null, 2)}\n`) },
+      { path: files.res8, bytes: out.res8 },
+      { path: files.res19, bytes: out.res19 },
+      { path: files.nodes, bytes: new TextEncoder().encode(out.nodesJson) },
     ]);
-    if (!args.options.has('quiet')) {
-      const animated = result.animation.nodes.filter((n) => n.animMapStart !== 0xffff).length;
-      console.log(`${join(dirname(prefix), basename(prefix))}.{res8,res19,nodes.json}: ${result.totalKeys} keys (${resources.res8.bytes.byteLength} bytes), ${resources.res19.attr1} map words, ${result.animation.frameCount} frames, ${animated} of ${result.animation.nodes.length} nodes animated`);
-    }
-    for (const w of result.warnings) console.error(`warning: ${input}: ${w}`);
+    if (!args.options.has('quiet'))
+      console.log(`${join(dirname(prefix), basename(prefix))}.{res8,res19,nodes.json}: ${out.totalKeys} keys (${out.res8.byteLength} bytes), ${out.mapWords} map words, ${out.frameCount} frames, ${out.animatedNodes} of ${out.nodeCount} nodes animated`);
+    for (const w of out.warnings) console.error(`warning: ${input}: ${w}`);
     return 0;
   },
 };

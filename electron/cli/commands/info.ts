@@ -1,5 +1,11 @@
 import { dirname, extname, join } from 'node:path';
-import { effectiveDurationMs } from '../../../shared/motion/frameRate';
+import { DEFAULT_GAME_FPS, effectiveDurationMs, formatFps } from '../../../shared/motion/frameRate';
+import { projectDurations } from '../../../shared/project/durations';
+import { normalizePath } from '../../../shared/project/paths';
+import { parseProject } from '../../../shared/project/validate';
+import { decodeUtf8Text } from '../../../shared/sev/text';
+import { readInputFile } from '../../build/files';
+import { printDiagnostics } from '../../build/inputs';
 import { describeMshAnimation } from '../../../shared/msh/describe';
 import { parseMshNodesJson } from '../../../shared/msh/nodesJson';
 import { readMshAnimation } from '../../../shared/msh/read';
@@ -16,27 +22,32 @@ import type { CliCommand } from '../command';
 import { readMotionNamesFile } from '../motionNames';
 import { findProjectOfSar, loadSarDisplayNames } from '../../build/sarNames';
 
-type Kind = 'mtn' | 'mt3' | 'mar' | 'sar' | 'msh';
+type Kind = 'mtn' | 'mt3' | 'mar' | 'sar' | 'msh' | 'project';
 
 /** By extension; an unknown extension falls back to the magic (MT3 has none). */
 function kindOf(path: string, bytes: Uint8Array): Kind {
   const ext = extname(path).toLowerCase();
   if (ext === '.res8' || ext === '.res19' || /\.nodes\.json$/i.test(path)) return 'msh';
+  if (ext === '.json') return 'project';
   if (ext === '.mtn' || ext === '.mt3' || ext === '.mar' || ext === '.sar') return ext.slice(1) as Kind;
   const magic = String.fromCharCode(...bytes.subarray(0, 4));
   if (magic === 'MTN\0') return 'mtn';
   if (magic === 'MARa') return 'mar';
   if (magic === 'SARa') return 'sar';
-  throw new UsageError(`${path}: cannot tell the file kind (expected .mtn, .mt3, .mar or .sar)`);
+  throw new UsageError(`${path}: cannot tell the file kind (expected .mtn, .mt3, .mar, .sar or a project .actguy.json)`);
 }
 
 export const infoCommand: CliCommand = {
   name: 'info',
-  usage: 'info FILE.(mtn|mt3|mar|sar|nodes.json|res8|res19) [--speed S] [--names NAMES.txt] [--skeleton REF.mtn] [--sls default.sls] [--se-define se_define.h] [--project P.actguy.json]',
-  summary: 'print a readable summary: MTN skeleton and key info, MT3 header and streams, MAR/SAR entries (motion names from --names), an MSH export (its .nodes.json with the .res8 and .res19 beside it)',
+  usage: 'info FILE.(mtn|mt3|mar|sar|actguy.json|nodes.json|res8|res19) [--speed S] [--fps F] [--names NAMES.txt] [--skeleton REF.mtn] [--sls default.sls] [--se-define se_define.h] [--project P.actguy.json]',
+  summary:
+    'print a readable summary: MTN skeleton and key info, MT3 header and streams, MAR/SAR entries (motion names from --names; MAR durations at --fps, default 30), ' +
+    'a project\'s motions and aliases with their effective durations, an MSH export (its .nodes.json with the .res8 and .res19 beside it)',
   run(argv) {
-    const args = parseArgs(argv, ['names', 'skeleton', 'sls', 'se-define', 'project', 'speed']);
+    const args = parseArgs(argv, ['names', 'skeleton', 'sls', 'se-define', 'project', 'speed', 'fps']);
     const speed = numberOption(args, 'speed', 1);
+    const fps = numberOption(args, 'fps', DEFAULT_GAME_FPS);
+    if (!(fps > 0 && Number.isFinite(fps))) throw new UsageError(`--fps must be a number above 0, got ${fps}`);
     const path = singlePositional(args, 'file');
     const namesPath = stringOption(args, 'names');
     const names = namesPath ? readMotionNamesFile(namesPath) : undefined;
@@ -47,8 +58,9 @@ export const infoCommand: CliCommand = {
     let text: string;
     if (kind === 'mtn') text = inFile(path, () => describeMtn(readMtn(bytes), bytes.byteLength, speed));
     else if (kind === 'msh') text = describeMshFiles(path);
+    else if (kind === 'project') return describeProjectFile(path, bytes);
     else if (kind === 'mt3') text = inFile(path, () => describeMt3(bytes, names?.get(readMt3Header(bytes).name)?.name, jointNames));
-    else if (kind === 'mar') text = inFile(path, () => describeMar(bytes, names));
+    else if (kind === 'mar') text = inFile(path, () => describeMar(bytes, names, { fps }));
     else {
       const motionNames = names ? new Map([...names].map(([h, n]) => [h, n.name])) : undefined;
       // SE codes back to names (--sls/--se-define), motion and joint names (--project): loaded before the SAR so errors name their own file
@@ -64,6 +76,40 @@ export const infoCommand: CliCommand = {
     return 0;
   },
 };
+
+/**
+ * A project's motions and aliases with their effective durations (the build's
+ * rule, at the project's fps, after resampling), each entry on its own line;
+ * an entry without a duration names its problem and the exit status is 1.
+ */
+function describeProjectFile(path: string, bytes: Uint8Array): number {
+  const projectFile = normalizePath(path);
+  const parsed = parseProject(decodeUtf8Text(bytes, 'PROJECT', projectFile), projectFile);
+  if (!parsed.resolved) {
+    printDiagnostics(parsed.errors, []);
+    console.error(`${parsed.errors.length} error${parsed.errors.length === 1 ? '' : 's'} in the project`);
+    return 1;
+  }
+  const p = parsed.resolved;
+  const entries = projectDurations(p, readInputFile);
+  const width = Math.max(...entries.map((e) => e.name.length));
+  const lines = [
+    `${path}`,
+    `project: ${p.motions.length} motion${p.motions.length === 1 ? '' : 's'}, ${p.aliases.length} alias${p.aliases.length === 1 ? '' : 'es'}, played at ${formatFps(p.fps)} fps`,
+    'entries (archive index, name, frames at the project rate, speed, effective duration = round(frames / fps / speed * 1000)):',
+  ];
+  for (const e of entries) {
+    const what = e.target !== undefined ? `alias of ${e.target}, ` : '';
+    const frames = e.frameCount === undefined ? '' : `frames 0..${e.frameCount}${e.resampledFrom ? ` (resampled from ${formatFps(e.resampledFrom.fps)} fps, 0..${e.resampledFrom.frameCount})` : ''}, `;
+    const result = e.durationMs !== undefined ? `${e.durationMs} ms` : `no duration: ${e.problem}`;
+    lines.push(`  [${e.index}] ${e.name.padEnd(width)}  ${what}${frames}speed ${e.speed}: ${result}`);
+  }
+  console.log(lines.join('\n'));
+  const bad = entries.filter((e) => e.durationMs === undefined).length;
+  if (bad === 0) return 0;
+  console.error(`${bad} entr${bad === 1 ? 'y has' : 'ies have'} no effective duration`);
+  return 1;
+}
 
 /** Reads an MSH export back (the .nodes.json and the two payloads beside it, from any of the three) and describes it. */
 function describeMshFiles(path: string): string {

@@ -1,0 +1,238 @@
+/**
+ * The window layout at a laptop size (1280x800) and a desktop size (1920x1080): each work mode (tuning on the CMU
+ * capture, sound events on a .sev, the sample project) takes the window, and its panels get usable room, measured
+ * on their bounding boxes: the viewport's height, the timeline's fully visible joint rows, the event list's fully
+ * visible rows, no panel overlapping another or running off the window. Screenshots of every mode go to
+ * e2e-output/screenshots/. Panels collapse and restore, the layout is remembered across a reload, and a splitter
+ * drag moves the splitter with the pointer.
+ */
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { chooseFile, localOutputs } from './sev-ui';
+import { openThroughPicker, waitForDocument } from './ui';
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Bounding box of a test id (fails when it is not laid out). */
+async function boxOf(page: Page, testid: string): Promise<Box> {
+  const b = await page.getByTestId(testid).first().boundingBox();
+  expect(b, `${testid} is laid out`).not.toBeNull();
+  return b!;
+}
+
+/** Joint rows of the timeline shown whole below its pinned ruler, lock and trace rows. */
+async function wholeTimelineRows(page: Page): Promise<number> {
+  return page.getByTestId('timeline-canvas').evaluate((c) => {
+    const host = c.parentElement!;
+    const top = Number((c as HTMLElement).dataset.jointsTop);
+    const row = Number((c as HTMLElement).dataset.rowHeight);
+    // Rows start right under the pinned rows when the scroll offset is a whole number of rows.
+    const hidden = host.scrollTop % row;
+    return Math.floor((host.clientHeight - top + hidden) / row) - (hidden ? 1 : 0);
+  });
+}
+
+/** Event-list rows shown whole: below the sticky header, inside the scrolled column and the window. */
+async function wholeEventRows(page: Page): Promise<number> {
+  return page.getByTestId('sev-event-list').evaluate((table) => {
+    const col = table.parentElement!.closest('.sev-col') ?? table.parentElement!;
+    const area = col.getBoundingClientRect();
+    const head = table.querySelector('thead')!.getBoundingClientRect();
+    const bottom = Math.min(area.bottom, window.innerHeight);
+    return Array.from(table.querySelectorAll('[data-testid="sev-event-row"]')).filter((r) => {
+      const b = r.getBoundingClientRect();
+      return b.height > 0 && b.top >= head.bottom - 1 && b.bottom <= bottom + 1;
+    }).length;
+  });
+}
+
+/** The panels on screen: inside the window, above the status bar, none overlapping another. */
+async function expectPanelsTile(page: Page, where: string): Promise<void> {
+  const areas = await page.locator('[data-testid^="area-"]').evaluateAll((els) =>
+    els
+      .filter((e) => (e as HTMLElement).dataset.state !== 'hidden')
+      .map((e) => {
+        const r = e.getBoundingClientRect();
+        return { id: (e as HTMLElement).dataset.testid!, x: r.x, y: r.y, right: r.right, bottom: r.bottom };
+      }),
+  );
+  const size = page.viewportSize()!;
+  const status = await boxOf(page, 'statusbar');
+  expect(status.y + status.height, `${where}: status bar on screen`).toBeLessThanOrEqual(size.height + 1);
+  for (const a of areas) {
+    expect(a.x, `${where}: ${a.id} left edge`).toBeGreaterThanOrEqual(-1);
+    expect(a.right, `${where}: ${a.id} right edge`).toBeLessThanOrEqual(size.width + 1);
+    expect(a.bottom, `${where}: ${a.id} runs into the status bar`).toBeLessThanOrEqual(status.y + 1);
+    expect(a.bottom - a.y, `${where}: ${a.id} has a height`).toBeGreaterThan(20);
+  }
+  for (let i = 0; i < areas.length; i++)
+    for (let j = i + 1; j < areas.length; j++) {
+      const a = areas[i];
+      const b = areas[j];
+      const overlapX = Math.min(a.right, b.right) - Math.max(a.x, b.x);
+      const overlapY = Math.min(a.bottom, b.bottom) - Math.max(a.y, b.y);
+      expect(overlapX > 1 && overlapY > 1, `${where}: ${a.id} overlaps ${b.id}`).toBe(false);
+    }
+}
+
+async function expectHidden(page: Page, ids: string[], where: string): Promise<void> {
+  for (const id of ids) await expect(page.getByTestId(`area-${id}`), `${where}: ${id} hidden`).toBeHidden();
+}
+
+const SIZES = [
+  // Least room each mode must leave at the laptop size; the desktop size must do better.
+  { width: 1280, height: 800, viewport: 240, tuningRows: 6, sevRows: 4, projectRows: 3, events: 6 },
+  { width: 1920, height: 1080, viewport: 500, tuningRows: 7, sevRows: 5, projectRows: 4, events: 7 },
+];
+
+for (const size of SIZES) {
+  test(`each work mode takes the window at ${size.width}x${size.height} with usable panels`, async ({ page, workspace, electronApp, pageErrors, saveScreenshot }) => {
+    test.skip(!!electronApp, 'window size is set through the page viewport in Chromium');
+    await page.setViewportSize({ width: size.width, height: size.height });
+    localOutputs(workspace);
+    await waitForDocument(page);
+
+    // Tuning, on the CMU capture (31 joints): View › Maximize Tuning.
+    await openThroughPicker(page, 'cmu_01_01.mtn');
+    await waitForDocument(page, 'cmu_01_01');
+    await page.getByTestId('menu-view').click();
+    await page.getByTestId('menu-maximize-tuning').click();
+    await expect(page.getByTestId('mode-tuning')).toHaveAttribute('aria-pressed', 'true');
+    await expectHidden(page, ['project', 'sev'], 'tuning');
+    await expect.poll(async () => (await boxOf(page, 'viewport')).height, { message: 'tuning: viewport height' }).toBeGreaterThanOrEqual(size.viewport);
+    expect(await wholeTimelineRows(page), 'tuning: whole timeline rows').toBeGreaterThanOrEqual(size.tuningRows);
+    expect((await boxOf(page, 'curve-canvas')).height, 'tuning: curve canvas').toBeGreaterThanOrEqual(150);
+    await expect(page.getByTestId('stat-total-keys')).toBeInViewport();
+    await expectPanelsTile(page, 'tuning');
+    await saveScreenshot(`mode-tuning-${size.width}x${size.height}`);
+
+    // Sound events, on a .sev opened with its motion (File › Open .sev…): Ctrl+2.
+    await page.keyboard.press('Control+2');
+    await expect(page.getByTestId('mode-sev')).toHaveAttribute('aria-pressed', 'true');
+    await page.getByTestId('menu-file').click();
+    await chooseFile(page, electronApp, workspace, 'walk.sev', 'open', () => page.getByTestId('menu-open-sev').click());
+    await waitForDocument(page, 'walk');
+    await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
+    await expectHidden(page, ['project', 'curves', 'tuning'], 'sound events');
+    await expect.poll(async () => (await boxOf(page, 'viewport')).height, { message: 'sound events: viewport height' }).toBeGreaterThanOrEqual(size.viewport);
+    expect(await wholeTimelineRows(page), 'sound events: whole timeline rows').toBeGreaterThanOrEqual(size.sevRows);
+    expect(await wholeEventRows(page), 'sound events: whole event rows').toBeGreaterThanOrEqual(size.events);
+    for (const id of ['sev-add-event', 'sev-track', 'sev-se-table', 'sev-variants']) await expect(page.getByTestId(id), `sound events: ${id}`).toBeInViewport();
+    await expectPanelsTile(page, 'sound events');
+    await saveScreenshot(`mode-sev-${size.width}x${size.height}`);
+
+    // Project, on the sample project (File › Open Project…): the work-mode button.
+    await page.getByTestId('mode-project').click();
+    await page.getByTestId('menu-file').click();
+    await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () => page.getByTestId('menu-open-project').click());
+    await expect(page.getByTestId('project-motion')).toHaveCount(4);
+    await waitForDocument(page, 'walk');
+    await expectHidden(page, ['curves', 'tuning'], 'project');
+    for (let i = 0; i < 4; i++) await expect(page.getByTestId('project-motion').nth(i), `project: motion ${i}`).toBeInViewport({ ratio: 1 });
+    await expect(page.getByTestId('project-build'), 'project: Build archives').toBeInViewport();
+    await expect.poll(async () => (await boxOf(page, 'viewport')).height, { message: 'project: viewport height' }).toBeGreaterThanOrEqual(size.viewport);
+    expect(await wholeTimelineRows(page), 'project: whole timeline rows').toBeGreaterThanOrEqual(size.projectRows);
+    expect(await wholeEventRows(page), 'project: whole event rows').toBeGreaterThanOrEqual(size.events);
+    await expectPanelsTile(page, 'project');
+    await saveScreenshot(`mode-project-${size.width}x${size.height}`);
+
+    // Pressed again, the full layout comes back with every panel.
+    await page.keyboard.press('Control+3');
+    await expect(page.locator('.app')).toHaveAttribute('data-maximized', 'none');
+    for (const id of ['project', 'viewport', 'curves', 'timeline', 'sev', 'tuning']) await expect(page.getByTestId(`area-${id}`)).toHaveAttribute('data-state', 'open');
+    await expectPanelsTile(page, 'full layout with a project');
+    await saveScreenshot(`layout-all-${size.width}x${size.height}`);
+    expect(pageErrors).toEqual([]);
+  });
+}
+
+test('panels collapse and restore, and the layout is remembered across a reload', async ({ page, electronApp }) => {
+  test.skip(!!electronApp, 'the reload runs the page again over the loopback server');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await waitForDocument(page);
+  const timelineBefore = (await boxOf(page, 'timeline')).height;
+  const viewportBefore = (await boxOf(page, 'viewport')).height;
+
+  // A collapsed row keeps its header; the rows below get its room.
+  await page.getByTestId('panel-toggle-curves').click();
+  await expect(page.getByTestId('area-curves')).toHaveAttribute('data-state', 'collapsed');
+  await expect(page.getByTestId('curve-canvas')).toBeHidden();
+  const header = page.getByTestId('curve-view').locator('.panel-header');
+  await expect.poll(async () => (await boxOf(page, 'area-curves')).height - (await header.boundingBox())!.height).toBeLessThanOrEqual(2);
+  await expect.poll(async () => (await boxOf(page, 'viewport')).height).toBeGreaterThan(viewportBefore + 50);
+  expect((await boxOf(page, 'timeline')).height).toBeGreaterThanOrEqual(timelineBefore);
+
+  // A collapsed column is a strip that restores it.
+  await page.getByTestId('panel-toggle-tuning').click();
+  await expect(page.getByTestId('area-tuning')).toHaveAttribute('data-state', 'collapsed');
+  await expect.poll(async () => (await boxOf(page, 'area-tuning')).width).toBeLessThan(40);
+  await expect(page.getByTestId('stat-total-keys')).toBeHidden();
+
+  // The sound-events mode remembers its own collapsed panels.
+  await page.keyboard.press('Control+2');
+  await page.getByTestId('panel-toggle-viewport').click();
+  await expect(page.getByTestId('area-viewport')).toHaveAttribute('data-state', 'collapsed');
+
+  await page.reload();
+  await expect(page.locator('.app')).toHaveAttribute('data-maximized', 'sev');
+  await expect(page.getByTestId('area-viewport')).toHaveAttribute('data-state', 'collapsed');
+  await page.getByTestId('mode-sev').click();
+  await expect(page.locator('.app')).toHaveAttribute('data-maximized', 'none');
+  await expect(page.getByTestId('area-viewport')).toHaveAttribute('data-state', 'open');
+  await expect(page.getByTestId('area-curves')).toHaveAttribute('data-state', 'collapsed');
+  await expect(page.getByTestId('area-tuning')).toHaveAttribute('data-state', 'collapsed');
+
+  // Restored from the strip and the header button; View › Show All Panels restores the rest.
+  await page.getByTestId('panel-toggle-tuning').click();
+  await expect(page.getByTestId('area-tuning')).toHaveAttribute('data-state', 'open');
+  await expect(page.getByTestId('stat-total-keys')).toBeVisible();
+  await page.getByTestId('panel-toggle-timeline').click();
+  await expect(page.getByTestId('area-timeline')).toHaveAttribute('data-state', 'collapsed');
+  await page.getByTestId('menu-view').click();
+  await page.getByTestId('menu-show-all-panels').click();
+  for (const id of ['project', 'viewport', 'curves', 'timeline', 'sev', 'tuning']) await expect(page.getByTestId(`area-${id}`)).toHaveAttribute('data-state', 'open');
+  await expect(page.getByTestId('curve-canvas')).toBeVisible();
+});
+
+test('a splitter follows the pointer: the other panels give way down to their minimums', async ({ page, workspace, electronApp }) => {
+  test.skip(!!electronApp, 'window size is set through the page viewport in Chromium');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  localOutputs(workspace);
+  await waitForDocument(page);
+  await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () => page.getByTestId('project-open').first().click());
+  await expect(page.getByTestId('project-motion')).toHaveCount(4);
+  await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
+  await page.getByTestId('panel-toggle-curves').click();
+  await expect(page.getByTestId('curve-canvas')).toBeHidden();
+
+  const splitter = page.getByRole('separator', { name: 'Resize sound-event editor' });
+  const before = await boxOf(page, 'sev-editor');
+  const grip = (await splitter.boundingBox())!;
+  const x = grip.x + grip.width / 2;
+  const y = grip.y + grip.height / 2;
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x, y - 30, { steps: 3 });
+  await page.mouse.move(x, y - 60, { steps: 3 });
+  await page.mouse.up();
+  await expect.poll(async () => (await boxOf(page, 'sev-editor')).height).toBeGreaterThanOrEqual(before.height + 58);
+  expect((await boxOf(page, 'sev-editor')).height).toBeLessThanOrEqual(before.height + 62);
+  const after = (await splitter.boundingBox())!;
+  expect(Math.abs(after.y - (grip.y - 60)), 'the splitter stays under the pointer').toBeLessThanOrEqual(2);
+  await expect.poll(async () => (await boxOf(page, 'viewport')).height).toBeGreaterThanOrEqual(190);
+
+  // Dragged far past what the window allows: the editor stops where the viewport and timeline keep their minimums.
+  const g2 = (await splitter.boundingBox())!;
+  await page.mouse.move(x, g2.y + 2);
+  await page.mouse.down();
+  await page.mouse.move(x, 60, { steps: 4 });
+  await page.mouse.up();
+  await expect.poll(async () => (await boxOf(page, 'viewport')).height).toBeGreaterThanOrEqual(190);
+  expect((await boxOf(page, 'timeline')).height).toBeGreaterThanOrEqual(148);
+  await expectPanelsTile(page, 'after the drags');
+});

@@ -1,0 +1,137 @@
+/**
+ * File > Export MSH in the app (issue 11 section 4): the open motion as MSH
+ * animation, `PREFIX.res8`, `PREFIX.res19` and `PREFIX.nodes.json`, the same
+ * bytes `actguy export-msh` writes (shared/msh/files.ts). electron/handlers.ts
+ * spreads these into the API, so Electron IPC and the loopback transport serve
+ * them alike.
+ *
+ * The renderer is untrusted: it names only the .res8; the other two paths are
+ * derived here, and each of the three must pass the PathPolicy for writing (a
+ * prefix picked in the save dialog grants all three) and must not be a file
+ * the motion was read from. The export runs in a worker (CompressClient.exportMsh);
+ * the three files are then committed as one unit (build/commit.ts): all three
+ * new ones or, on any failure, the old trio as it was and no temp file.
+ */
+import { basename, dirname, extname, join } from 'node:path';
+import type { DocumentId, ExportMshDialogRequest, ExportMshOutcome, ExportMshRequest } from '../../shared/ipc';
+import type { MshExportOptions } from '../../shared/msh/export';
+import { mshFilesOf, mshPrefixOf, type MshFilePaths } from '../../shared/msh/files';
+import { commitOutputs, type CommitOptions } from '../build/commit';
+import type { CompressClient } from '../compressClient';
+import type { DialogPort, FileFilter } from '../dialogPort';
+import type { HandlerDocument } from '../documents';
+import { baseNameOf } from '../fsutil';
+import { requireObject, requireString } from '../ipcArgs';
+import { findOutputClashes, refuseOverwritingInput } from '../pathIdentity';
+import { quotePath, type PathPolicy } from '../pathPolicy';
+import type { ApiHandlersOf } from '../project/types';
+
+const MSH_FILTERS: FileFilter[] = [{ name: 'MSH animation key pool (.res8; the .res19 and .nodes.json are written beside it)', extensions: ['res8'] }];
+
+/** Most per-joint overrides a request may carry (a skeleton has far fewer joints). */
+const MAX_OVERRIDES = 4096;
+
+export interface MshExportHandlerContext {
+  policy: PathPolicy;
+  dialogs: DialogPort;
+  compress: CompressClient;
+  /** The open documents of createHandlers. */
+  documents: Map<DocumentId, HandlerDocument>;
+  /** How the three files are committed; a test seam (a failing file-system call), the real file system by default. */
+  commit?: CommitOptions;
+}
+
+export type MshExportHandlers = ApiHandlersOf<'exportMsh' | 'exportMshDialog'>;
+
+export function createMshExportHandlers(ctx: MshExportHandlerContext): MshExportHandlers {
+  const { policy, dialogs, compress, documents } = ctx;
+
+  const requireDocument = (id: unknown): HandlerDocument => {
+    const doc = typeof id === 'string' ? documents.get(id) : undefined;
+    if (!doc) throw new Error(`document ${String(id)} is not open (open or import a motion first)`);
+    return doc;
+  };
+
+  const exportMsh = async (raw: ExportMshRequest): Promise<ExportMshOutcome> => {
+    const req = requireObject<ExportMshRequest>(raw, 'exportMsh');
+    const doc = requireDocument(req.documentId);
+    const options = requireMshOptions(req, 'exportMsh');
+    const given = requireString(req.path, 'exportMsh: path');
+    if (extname(given).toLowerCase() !== '.res8')
+      throw new Error(`Could not export ${quotePath(given)}: name the .res8 file (the .res19 and .nodes.json are written beside it with the same prefix)`);
+    const prefix = mshPrefixOf(given);
+    const named = mshFilesOf(prefix);
+    const files: MshFilePaths = { res8: policy.check(named.res8, 'write'), res19: policy.check(named.res19, 'write'), nodes: policy.check(named.nodes, 'write') };
+    const inputs = [...(doc.inputs ?? []), doc.path];
+    for (const path of [named.res8, named.res19, named.nodes]) refuseOverwritingInput('export', path, inputs);
+    // Three names, but links could make two of them one file: the second write would replace the first.
+    const clashes = findOutputClashes([], [{ path: named.res8, role: 'the .res8' }, { path: named.res19, role: 'the .res19' }, { path: named.nodes, role: 'the .nodes.json' }]);
+    if (clashes.length) throw new Error(`Could not export ${quotePath(given)}: ${clashes.join('; ')} (nothing was written)`);
+
+    const shown = `${quotePath(prefix)}.{res8,res19,nodes.json}`;
+    const out = await compress.exportMsh({
+      documentId: req.documentId,
+      options,
+      // A .mar entry's document name says which entry ("stage:walk"); a file's own name says enough otherwise.
+      names: { source: doc.name.includes(':') ? doc.name : basename(doc.path), baseName: basename(prefix) },
+    });
+    const nodesBytes = new TextEncoder().encode(out.nodesJson);
+    try {
+      commitOutputs([{ path: named.res8, bytes: out.res8 }, { path: named.res19, bytes: out.res19 }, { path: named.nodes, bytes: nodesBytes }], ctx.commit);
+    } catch (e) {
+      throw new Error(`Could not export ${shown}: ${(e as Error).message}`);
+    }
+    for (const path of Object.values(files)) policy.allowFile(path);
+    return {
+      status: 'exported',
+      export: {
+        files: named,
+        byteLengths: { res8: out.res8.byteLength, res19: out.res19.byteLength, nodes: nodesBytes.byteLength },
+        totalKeys: out.totalKeys,
+        mapWords: out.mapWords,
+        frameCount: out.frameCount,
+        nodeCount: out.nodeCount,
+        animatedNodes: out.animatedNodes,
+        warnings: out.warnings,
+      },
+    };
+  };
+
+  return {
+    exportMsh,
+
+    exportMshDialog: async (raw) => {
+      const req = requireObject<ExportMshDialogRequest>(raw, 'exportMshDialog');
+      const doc = requireDocument(req.documentId);
+      // A bad request is refused before any dialog shows.
+      requireMshOptions(req, 'exportMshDialog');
+      const fallback = `${baseNameOf(doc.path)}.res8`;
+      const name = typeof req.defaultName === 'string' && req.defaultName && !/[\\/]/.test(req.defaultName) ? req.defaultName : fallback;
+      const chosen = await dialogs.chooseFileToSave({ title: 'Export MSH animation (.res8, .res19, .nodes.json)', filters: MSH_FILTERS, defaultPath: join(dirname(doc.path), name) });
+      if (!chosen) return { status: 'cancelled' };
+      // Whichever of the three the user named (or a bare prefix), the prefix it gives names all three: the pick grants them.
+      const files = mshFilesOf(mshPrefixOf(chosen));
+      for (const path of [files.res8, files.res19, files.nodes]) policy.allowFile(path);
+      const { documentId, positionTolerance, rotationToleranceDeg, rotationToleranceOverridesDeg } = req;
+      return exportMsh({ documentId, positionTolerance, rotationToleranceDeg, rotationToleranceOverridesDeg, path: files.res8 });
+    },
+  };
+}
+
+/** The export options of a request: tolerances finite and >= 0 (as `actguy export-msh` takes them), overrides by joint index. */
+function requireMshOptions(req: ExportMshDialogRequest, what: string): MshExportOptions {
+  for (const key of ['positionTolerance', 'rotationToleranceDeg'] as const)
+    if (!(typeof req[key] === 'number' && Number.isFinite(req[key]) && req[key] >= 0)) throw new Error(`${what}: ${key} must be a number >= 0, found ${String(req[key])}`);
+  const overrides: Record<number, number> = {};
+  if (req.rotationToleranceOverridesDeg !== undefined) {
+    const o = requireObject<Record<string, unknown>>(req.rotationToleranceOverridesDeg, `${what}.rotationToleranceOverridesDeg`);
+    const entries = Object.entries(o);
+    if (entries.length > MAX_OVERRIDES) throw new Error(`${what}: at most ${MAX_OVERRIDES} rotation tolerance overrides, found ${entries.length}`);
+    for (const [joint, deg] of entries) {
+      if (!/^(0|[1-9][0-9]{0,4})$/.test(joint)) throw new Error(`${what}: rotation tolerance override key ${JSON.stringify(joint.slice(0, 40))} is not a joint index`);
+      if (!(typeof deg === 'number' && Number.isFinite(deg) && deg >= 0)) throw new Error(`${what}: rotation tolerance override for joint ${joint} must be a number >= 0`);
+      overrides[Number(joint)] = deg;
+    }
+  }
+  return { positionTolerance: req.positionTolerance, rotationToleranceDeg: req.rotationToleranceDeg, rotationToleranceOverridesDeg: overrides };
+}

@@ -1,0 +1,74 @@
+/**
+ * The window layout's controls: a panel's collapse / restore button, the strip a collapsed side column leaves,
+ * and the work-mode buttons of the menu bar (each mode takes the window; pressed again, the full layout returns).
+ */
+import { Icon } from './Icons';
+import { acceleratorLabel, primaryShortcut } from '../../shared/shortcuts';
+import type { MenuCommandId } from '../../shared/ipc';
+import { currentShortcutPlatform } from '../app/shortcuts';
+import { PANEL_TITLES, WORK_MODES, WORK_MODE_TITLES, projectLayoutStore, useProjectLayout, type PanelId, type WorkMode } from '../project/layout';
+
+export const MODE_COMMANDS: Record<WorkMode, MenuCommandId> = { tuning: 'view.maximizeTuning', sev: 'view.maximizeSev', project: 'view.maximizeProject' };
+
+/** The shortcut label of a menu command ("Ctrl+1"), from the one shortcut table. */
+export function shortcutLabel(command: MenuCommandId): string | undefined {
+  const platform = currentShortcutPlatform();
+  const b = primaryShortcut(command, platform);
+  return b ? acceleratorLabel(b.accelerator, platform) : undefined;
+}
+
+/** Collapses a panel to its header, or restores it. Sits at the right end of the panel's header. */
+export function PanelToggle({ panel, collapsed }: { panel: PanelId; collapsed: boolean }) {
+  const title = `${collapsed ? 'Restore' : 'Collapse'} ${PANEL_TITLES[panel]}`;
+  return (
+    <button
+      type="button"
+      className="panel-toggle"
+      title={title}
+      aria-label={title}
+      aria-expanded={!collapsed}
+      data-testid={`panel-toggle-${panel}`}
+      onClick={() => projectLayoutStore.getState().setCollapsed(panel, !collapsed)}
+    >
+      <Icon name={collapsed ? 'restore' : 'collapse'} />
+    </button>
+  );
+}
+
+/** What a collapsed side column shows: its title, vertical, and a button that restores it. */
+export function PanelStrip({ panel }: { panel: PanelId }) {
+  const title = `Restore ${PANEL_TITLES[panel]}`;
+  return (
+    <button type="button" className="panel-strip" title={title} aria-label={title} aria-expanded={false} data-testid={`panel-toggle-${panel}`} onClick={() => projectLayoutStore.getState().setCollapsed(panel, false)}>
+      <Icon name="restore" />
+      <span className="panel-strip-title">{PANEL_TITLES[panel]}</span>
+    </button>
+  );
+}
+
+/** The work modes at the right of the menu bar: pressed, a mode has the window; pressed again, all panels return. */
+export function LayoutModes() {
+  const maximized = useProjectLayout().maximized;
+  return (
+    <div className="layout-modes" role="group" aria-label="Work modes">
+      {WORK_MODES.map((mode) => {
+        const on = maximized === mode;
+        const keys = shortcutLabel(MODE_COMMANDS[mode]);
+        return (
+          <button
+            key={mode}
+            type="button"
+            className={on ? 'layout-mode on' : 'layout-mode'}
+            aria-pressed={on}
+            data-testid={`mode-${mode}`}
+            title={`${on ? 'Restore all panels' : `${WORK_MODE_TITLES[mode]} takes the window`}${keys ? ` (${keys})` : ''}`}
+            onClick={() => projectLayoutStore.getState().toggleMaximized(mode)}
+          >
+            <Icon name="maximize" />
+            {WORK_MODE_TITLES[mode]}
+          </button>
+        );
+      })}
+    </div>
+  );
+}

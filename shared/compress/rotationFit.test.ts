@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import { decodeS12 } from '../math/s12';
+import { conjQuat, expQuat, logQuat, mulQuat, normalize4, rotationErrorDeg } from '../math/quat';
+import { encodeS12 } from '../math/s12';
+import { squadRef } from '../math/squad';
+import { seededRandom } from '../testing/random';
+import { RotationFit } from './rotationFit';
+
+/** (N+1) x 4 sign-continuous unit quaternions: a random walk, or a spin about Z by `spin` radians in all. */
+function source(N: number, seed: number, spin?: number): Float64Array {
+  const rnd = seededRandom(seed);
+  const s = new Float64Array((N + 1) * 4);
+  const q = [rnd() - 0.5, rnd() - 0.5, rnd() - 0.5, rnd() + 0.5];
+  for (let f = 0; f <= N; f++) {
+    if (spin !== undefined) {
+      const th = (spin * f) / N;
+      q[0] = 0; q[1] = 0; q[2] = Math.sin(th / 2); q[3] = Math.cos(th / 2);
+    } else {
+      for (let c = 0; c < 4; c++) q[c] += (rnd() - 0.5) * 0.2;
+    }
+    const l = Math.hypot(...q);
+    for (let c = 0; c < 4; c++) s[f * 4 + c] = q[c] / l;
+    if (f > 0) {
+      let d = 0;
+      for (let c = 0; c < 4; c++) d += s[f * 4 + c] * s[(f - 1) * 4 + c];
+      if (d < 0) for (let c = 0; c < 4; c++) s[f * 4 + c] = -s[f * 4 + c];
+    }
+  }
+  return s;
+}
+
+/**
+ * The error at every interior frame of segment (a, b) as the reference decoder
+ * computes it from the stored integers: squadRef on the decoded, normalised,
+ * sign-chained keys (what the written MT3 holds), against the source.
+ */
+function referenceErrors(fit: RotationFit, a: number, b: number): number[] {
+  const stored = fit.storedKeys([a, b]);
+  const q = new Float64Array(8), inner = new Float64Array(8);
+  for (let i = 0; i < 8; i++) {
+    q[i] = decodeS12(stored.rotation[i]);
+    inner[i] = decodeS12(stored.inner[i]);
+  }
+  normalize4(q, 0); normalize4(q, 4); normalize4(inner, 0); normalize4(inner, 4);
+  const out = new Float64Array(4);
+  const errors: number[] = [];
+  for (let t = a + 1; t < b; t++) {
+    squadRef(out, q, 0, 4, inner, 0, 4, (t - a) / (b - a));
+    errors.push(rotationErrorDeg(out, 0, fit.source, t * 4));
+  }
+  return errors;
+}
+
+function fitKeys(fit: RotationFit, keys: number[]): void {
+  keys.forEach((f, k) => fit.fitKey(f, k > 0 ? keys[k - 1] : -1, k + 1 < keys.length ? keys[k + 1] : -1));
+}
+
+describe('RotationFit.segmentError (inlined Squad)', () => {
+  it('gives bit-identical errors to squadRef on the stored keys, on random motion', () => {
+    const N = 120;
+    const fit = new RotationFit(source(N, 7), N);
+    const keys = [0, 3, 4, 17, 40, 41, 77, 100, 120];
+    fitKeys(fit, keys);
+    const errors = new Float64Array(N + 1);
+    for (let k = 0; k + 1 < keys.length; k++) {
+      const [a, b] = [keys[k], keys[k + 1]];
+      const max = fit.segmentError(a, b, errors);
+      const ref = referenceErrors(fit, a, b);
+      expect(Array.from(errors.subarray(a + 1, b))).toEqual(ref);
+      if (ref.length === 0) {
+        expect(fit.argmax).toBe(-1);
+        continue;
+      }
+      expect(max).toBe(Math.max(...ref));
+      expect(fit.argmax).toBe(a + 1 + ref.indexOf(Math.max(...ref)));
+    }
+  });
+
+  it('matches across a segment whose stored keys have a negative dot product (far key negated)', () => {
+    const N = 30;
+    const fit = new RotationFit(source(N, 1, (300 * Math.PI) / 180), N);
+    fitKeys(fit, [0, N]);
+    expect(fit.segmentSign(0, N)).toBe(-1);
+    const errors = new Float64Array(N + 1);
+    fit.segmentError(0, N, errors);
+    expect(Array.from(errors.subarray(1, N))).toEqual(referenceErrors(fit, 0, N));
+  });
+
+  it('matches on the linear branches of the slerps (identical keys, identical inner quaternions)', () => {
+    const N = 10;
+    const s = source(N, 3, 0); // constant rotation: every slerp angle is 0
+    const fit = new RotationFit(s, N);
+    fitKeys(fit, [0, N]);
+    const errors = new Float64Array(N + 1);
+    const max = fit.segmentError(0, N, errors);
+    expect(Array.from(errors.subarray(1, N))).toEqual(referenceErrors(fit, 0, N));
+    expect(max).toBe(0);
+  });
+});
+
+/**
+ * The inner quaternion of FORMATS/COMPRESSION written with the quaternion
+ * helpers, step by step: t = -(dr tl + dl tr) / (2 (dl + dr)) with tl, tr the
+ * logs towards the sign-aligned neighbours (end keys: the source's angular
+ * velocity over the one segment), a = q exp(t), stored as s12.
+ */
+function referenceInner(fit: RotationFit, f: number, prev: number, next: number): number[] {
+  const q = (g: number) => fit.q.slice(g * 4, g * 4 + 4);
+  const inv = conjQuat(new Float64Array(4), q(f));
+  const rel = (g: number) => {
+    const dot = [0, 1, 2, 3].reduce((s, c) => s + fit.qInt[f * 4 + c] * fit.qInt[g * 4 + c], 0);
+    const other = q(g).map((v) => (dot < 0 ? -v : v));
+    return logQuat(new Float64Array(4), mulQuat(new Float64Array(4), inv, other));
+  };
+  const dl = prev >= 0 ? f - prev : 0, dr = next >= 0 ? next - f : 0;
+  const t = new Float64Array(4);
+  if (prev >= 0 && next >= 0) {
+    const tl = rel(prev), tr = rel(next);
+    for (let c = 0; c < 3; c++) t[c] = (-dr * tl[c] - dl * tr[c]) / (2 * (dl + dr));
+  } else {
+    const s = fit.source, lo = Math.max(0, f - 1), hi = Math.min(fit.N, f + 1);
+    const w = logQuat(new Float64Array(4), mulQuat(new Float64Array(4), conjQuat(new Float64Array(4), s.slice(lo * 4, lo * 4 + 4)), s.slice(hi * 4, hi * 4 + 4)));
+    for (let c = 0; c < 3; c++) w[c] /= hi - lo;
+    if (next >= 0) { const tr = rel(next); for (let c = 0; c < 3; c++) t[c] = (dr * w[c] - tr[c]) / 2; }
+    else { const tl = rel(prev); for (let c = 0; c < 3; c++) t[c] = (-tl[c] - dl * w[c]) / 2; }
+  }
+  const a = mulQuat(new Float64Array(4), q(f), expQuat(new Float64Array(4), t));
+  return Array.from(a, encodeS12);
+}
+
+describe('RotationFit.fitKey (inlined quaternion algebra)', () => {
+  it('stores the inner quaternion the quaternion helpers give, for interior and end keys, across a sign flip', () => {
+    for (const [seed, spin] of [[11, undefined], [12, (300 * Math.PI) / 180]] as const) {
+      const N = 60;
+      const fit = new RotationFit(source(N, seed, spin), N);
+      const keys = [0, 5, 6, 20, 41, 60];
+      fitKeys(fit, keys);
+      keys.forEach((f, k) => {
+        const prev = k > 0 ? keys[k - 1] : -1, next = k + 1 < keys.length ? keys[k + 1] : -1;
+        expect(Array.from(fit.aInt.subarray(f * 4, f * 4 + 4))).toEqual(referenceInner(fit, f, prev, next));
+      });
+    }
+  });
+});

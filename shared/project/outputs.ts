@@ -1,0 +1,42 @@
+/**
+ * Every file a build writes, with the project key that names it: the .mar,
+ * the .sar, the report and, when the project lists `outputs.msh`, each
+ * entry's MSH export. The clash checks (validate.ts by spelling, the Node
+ * side by file identity), the app's write policy and the build itself read
+ * this one list, so an MSH file can never slip past them.
+ */
+import { mshFilesOf } from '../msh/files';
+import type { ResolvedProject } from './types';
+
+export interface ProjectOutputFile {
+  path: string;
+  /** The project key that names it: `outputs.mar`, `outputs.sar`, `outputs.report` or `outputs.msh`. */
+  key: string;
+  /** How a message names it: the key, with the file name for an MSH file (`outputs.msh walk.res8`). */
+  role: string;
+}
+
+/** `DIR/<name>` inside the MSH folder (the folder as resolved, without a trailing separator). */
+export function mshPrefixIn(mshDir: string, name: string): string {
+  return `${mshDir.replace(/[\\/]+$/, '')}/${name}`;
+}
+
+/** The MSH files of `outputs.msh`: `<name>.res8`, `.res19`, `.nodes.json` of every motion, then of every alias. */
+export function mshOutputFiles(p: Pick<ResolvedProject, 'mshDir' | 'motions' | 'aliases'>): ProjectOutputFile[] {
+  const dir = p.mshDir;
+  if (dir === undefined) return [];
+  return [...p.motions.map((m) => m.name), ...p.aliases.map((a) => a.name)].flatMap((name) => {
+    const f = mshFilesOf(mshPrefixIn(dir, name));
+    return [f.res8, f.res19, f.nodes].map((path) => ({ path, key: 'outputs.msh', role: `outputs.msh ${path.slice(path.lastIndexOf('/') + 1)}` }));
+  });
+}
+
+/** Every output of a build, in the order the build writes them. */
+export function projectOutputFiles(p: Pick<ResolvedProject, 'marPath' | 'sarPath' | 'reportPath' | 'mshDir' | 'motions' | 'aliases'>): ProjectOutputFile[] {
+  return [
+    { path: p.marPath, key: 'outputs.mar', role: 'outputs.mar' },
+    { path: p.sarPath, key: 'outputs.sar', role: 'outputs.sar' },
+    { path: p.reportPath, key: 'outputs.report', role: 'outputs.report' },
+    ...mshOutputFiles(p),
+  ];
+}
