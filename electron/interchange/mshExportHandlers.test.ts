@@ -83,7 +83,17 @@ describe('File > Export MSH (main process)', () => {
   it('writes PREFIX.res8, .res19 and .nodes.json from the picked .res8: the bytes actguy export-msh writes, and they read back', async () => {
     const doc = await openWalk();
     answers.push(join(workspace, 'out.res8'));
+    // The fit runs in a worker: the main process's event loop keeps turning meanwhile (a fit on this thread would block it).
+    let turns = 0;
+    let exporting = true;
+    const turn = () => {
+      turns++;
+      if (exporting) setImmediate(turn);
+    };
+    setImmediate(turn);
     const r = await handlers.exportMshDialog({ documentId: doc.documentId, ...TOL, rotationToleranceOverridesDeg: { 3: 0.25 }, defaultName: 'walk.res8' });
+    exporting = false;
+    expect(turns).toBeGreaterThan(2);
     if (r.status !== 'exported') throw new Error('expected exported');
     expect(shown).toEqual([{ title: 'Export MSH animation (.res8, .res19, .nodes.json)', defaultPath: join(workspace, 'walk.res8'), extensions: ['res8'] }]);
     const prefix = join(workspace, 'out');
