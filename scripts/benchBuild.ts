@@ -77,7 +77,8 @@ export async function benchBuild(root: string, extraCaptures: [string, Motion][]
       return performance.now() - t0;
     };
     const one = inProcessCompressor();
-    const cold1 = await time('jobs 1', { compressor: one, cacheDir: null });
+    // Both cold builds as `actguy build --jobs N` runs them by default: each fills its own (empty) cache.
+    const cold1 = await time('jobs 1', { compressor: one, cacheDir: join(dir, 'cache-jobs1') });
     const two = workerCompressor(worker, 2);
     const cold2 = await time('jobs 2', { compressor: two, cacheDir: join(dir, 'cache') });
     const warm = await time('rebuild', { compressor: two, cacheDir: join(dir, 'cache') });

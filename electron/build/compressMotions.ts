@@ -1,7 +1,8 @@
 /**
  * The compression stage of a build, shared by `actguy build` and the app:
  * look every motion up in the cache, compress the rest on the pool (largest
- * first, so the last job to finish is a short one), store new results in the
+ * first, so the last job to finish is a short one; each dispatched as soon as
+ * it is hashed), store new results in the
  * cache, and report each finished motion with the time left. Results come
  * back in archive order whatever order they finished in.
  */
@@ -44,9 +45,16 @@ export async function compressMotions(prepared: PreparedBuild, options: Compress
   const results: (CompressedMotion | undefined)[] = new Array(count);
   const errors: { index: number; error: FormatError }[] = [];
   let done = 0;
-  const jobs: { index: number; mtn: Uint8Array; settings: CompressOptions; key: string; weight: number }[] = [];
-  const cachedHits: number[] = [];
-  prepared.motions.forEach((p, index) => {
+  // Largest first, so the last job to finish is a short one. Each motion is written, hashed and looked up
+  // right before it is dispatched, so the pool starts on the largest motion while the rest are still being
+  // hashed (on a cold build of many motions the hashing is a few percent of the work, all of it serial).
+  const order = prepared.motions
+    .map((p, index) => ({ index, weight: Math.max(1, (p.motion.frameCount + 1) * p.motion.joints.length) }))
+    .sort((a, b) => b.weight - a.weight || a.index - b.index);
+  const eta = new BuildEta(new Map(order.map((o) => [o.index, o.weight])), now());
+  const running: Promise<void>[] = [];
+  for (const { index } of order) {
+    const p = prepared.motions[index];
     // The bytes compressed are the motion as prepared (after any resampling), written out: the cache key and
     // the workers see exactly what is compressed, and every path compresses the same bytes the same way.
     const mtn = writeMtn(p.motion);
@@ -55,29 +63,28 @@ export async function compressMotions(prepared: PreparedBuild, options: Compress
     const hit = options.cache?.get(key);
     if (hit) {
       results[index] = hit;
-      cachedHits.push(index);
-    } else jobs.push({ index, mtn, settings, key, weight: Math.max(1, (p.motion.frameCount + 1) * p.motion.joints.length) });
-  });
-  const eta = new BuildEta(new Map(jobs.map((j) => [j.index, j.weight])), now());
-  for (const index of cachedHits) {
-    done++;
-    options.onMotion?.({ index, count, name: prepared.motions[index].resolved.name, result: results[index]!, cached: true, done, etaMs: eta.remainingMs(now()) });
-  }
-  jobs.sort((a, b) => b.weight - a.weight || a.index - b.index);
-  await Promise.all(jobs.map(async (j) => {
-    const p = prepared.motions[j.index];
-    try {
-      const result = await options.compressor.compress(j.mtn, j.settings);
-      results[j.index] = result;
-      options.cache?.put(j.key, result);
-      eta.done(j.index);
+      eta.drop(index);
       done++;
-      options.onMotion?.({ index: j.index, count, name: p.resolved.name, result, cached: false, done, etaMs: eta.remainingMs(now()) });
-    } catch (e) {
-      if (e instanceof FormatError) errors.push({ index: j.index, error: e.withFile(p.resolved.mtnPath) });
-      else errors.push({ index: j.index, error: inFileError(p.resolved.mtnPath, e) });
+      options.onMotion?.({ index, count, name: p.resolved.name, result: hit, cached: true, done, etaMs: eta.remainingMs(now()) });
+      continue;
     }
-  }));
+    running.push((async () => {
+      try {
+        const result = await options.compressor.compress(mtn, settings);
+        results[index] = result;
+        options.cache?.put(key, result);
+        eta.done(index);
+        done++;
+        options.onMotion?.({ index, count, name: p.resolved.name, result, cached: false, done, etaMs: eta.remainingMs(now()) });
+      } catch (e) {
+        if (e instanceof FormatError) errors.push({ index, error: e.withFile(p.resolved.mtnPath) });
+        else errors.push({ index, error: inFileError(p.resolved.mtnPath, e) });
+      }
+    })());
+    // Let finished workers take their next job while the rest is hashed.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  await Promise.all(running);
   options.cache?.prune();
   if (errors.length) return { ok: false, errors: errors.sort((a, b) => a.index - b.index).map((e) => e.error) };
   return { ok: true, results: results as CompressedMotion[] };

@@ -17,6 +17,21 @@ describe('BuildEta', () => {
     expect(new BuildEta(new Map(), 0).remainingMs(5)).toBe(0);
   });
 
+  it('drops a motion found in the cache after the clock started: it weighs nothing, once, and never after it was done', () => {
+    const eta = new BuildEta(new Map([[0, 100], [1, 300], [2, 600]]), 0);
+    eta.drop(2);
+    eta.drop(2);
+    eta.done(1);
+    // 300 of the 400 left in 3000 ms: 100 more take 1000 ms.
+    expect(eta.remainingMs(3000)).toBe(1000);
+    eta.done(2); // dropped: not counted as work done
+    expect(eta.remainingMs(3000)).toBe(1000);
+    eta.drop(1); // already done: stays in the estimate
+    expect(eta.remainingMs(3000)).toBe(1000);
+    eta.done(0);
+    expect(eta.remainingMs(4000)).toBe(0);
+  });
+
   it('formats seconds and minutes', () => {
     expect(formatEta(null)).toBe('…');
     expect(formatEta(12_400)).toBe('12 s');

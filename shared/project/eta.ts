@@ -7,7 +7,7 @@
 export class BuildEta {
   private readonly weights: number[];
   private doneWeight = 0;
-  private readonly total: number;
+  private total: number;
   private readonly counted = new Set<number>();
 
   /** `weights` by archive index of the motions still to compress; `startedMs` when compression began. */
@@ -19,6 +19,13 @@ export class BuildEta {
       total += w;
     }
     this.total = total;
+  }
+
+  /** Takes a motion out of the estimate (found in the cache after the clock started): it weighs nothing. */
+  drop(index: number): void {
+    if (this.counted.has(index) || this.weights[index] === undefined) return;
+    this.total -= this.weights[index];
+    this.weights[index] = undefined as unknown as number;
   }
 
   /** Marks a motion done. */
