@@ -1,9 +1,11 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeFileAtomic } from './fsutil';
-import { ownTempName } from './tempFiles';
+import { atomicWriteIo, baseNameOf, readBytes, writeFileAtomic } from './fsutil';
+
+const realIo = { ...atomicWriteIo };
+import { OWN_TEMP, ownTempName } from './tempFiles';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -26,5 +28,154 @@ describe('writeFileAtomic', () => {
     writeFileSync(join(dir, 'folder.mtn', 'inside'), 'x');
     expect(() => writeFileAtomic(join(dir, 'folder.mtn'), 'bytes')).toThrow();
     expect(readdirSync(dir).sort()).toEqual(['folder.mtn', 'walk.mtn']);
+  });
+});
+
+describe('writeFileAtomic: folders, partial writes and errors', () => {
+  const fresh = (): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'actguy-fsutil-'));
+    dirs.push(dir);
+    return dir;
+  };
+  afterEach(() => Object.assign(atomicWriteIo, realIo));
+
+  it('creates missing folders and writes text as UTF-8 and bytes as given', () => {
+    const dir = fresh();
+    const target = join(dir, 'a', 'b', 'walk.sev');
+    writeFileAtomic(target, 'sev 1 # é\n');
+    expect(readFileSync(target)).toEqual(Buffer.from('sev 1 # é\n', 'utf8'));
+    writeFileAtomic(target, new Uint8Array([0, 255, 7]));
+    expect(Array.from(readFileSync(target))).toEqual([0, 255, 7]);
+    writeFileAtomic(target, new Uint8Array(0));
+    expect(readFileSync(target).length).toBe(0);
+    expect(readdirSync(join(dir, 'a', 'b'))).toEqual(['walk.sev']);
+  });
+
+  it('a folder where the file should be is refused before anything is written, in words, naming the file', () => {
+    const dir = fresh();
+    mkdirSync(join(dir, 'out.mt3'));
+    let error: NodeJS.ErrnoException | null = null;
+    try {
+      writeFileAtomic(join(dir, 'out.mt3'), 'x');
+    } catch (e) {
+      error = e as NodeJS.ErrnoException;
+    }
+    expect(error?.message).toBe(`cannot write ${join(dir, 'out.mt3')}: a folder has that name`);
+    expect(error?.code).toBe('EISDIR');
+    expect(error?.path).toBe(join(dir, 'out.mt3'));
+    expect(readdirSync(dir)).toEqual(['out.mt3']);
+  });
+
+  it('a file where a folder should be is refused naming the folder and the file', () => {
+    const dir = fresh();
+    writeFileSync(join(dir, 'out'), 'a file');
+    let error: NodeJS.ErrnoException | null = null;
+    try {
+      writeFileAtomic(join(dir, 'out', 'x.mt3'), 'x');
+    } catch (e) {
+      error = e as NodeJS.ErrnoException;
+    }
+    expect(error?.message).toBe(`cannot create the folder ${join(dir, 'out')} for ${join(dir, 'out', 'x.mt3')}: a file is in the way where a folder should be`);
+    expect(['EEXIST', 'ENOTDIR']).toContain(error?.code);
+    expect(error?.path).toBe(join(dir, 'out', 'x.mt3'));
+    expect(readFileSync(join(dir, 'out'), 'utf8')).toBe('a file');
+  });
+
+  it('keeps writing until every byte is down when the system writes only part of a buffer, and flushes before the rename', () => {
+    const dir = fresh();
+    const target = join(dir, 'big.mtn');
+    const calls: string[] = [];
+    atomicWriteIo.writeSync = ((fd: number, buffer: Uint8Array, offset: number, length: number) => {
+      calls.push(`write ${offset} ${length}`);
+      return realIo.writeSync(fd, buffer, offset, Math.min(3, length));
+    }) as typeof atomicWriteIo.writeSync;
+    atomicWriteIo.fsyncSync = ((fd: number) => {
+      calls.push('fsync');
+      realIo.fsyncSync(fd);
+    }) as typeof atomicWriteIo.fsyncSync;
+    atomicWriteIo.renameSync = ((from: string, to: string) => {
+      calls.push('rename');
+      realIo.renameSync(from, to);
+    }) as typeof atomicWriteIo.renameSync;
+    writeFileAtomic(target, 'abcdefgh');
+    expect(readFileSync(target, 'utf8')).toBe('abcdefgh');
+    expect(calls).toEqual(['write 0 8', 'write 3 5', 'write 6 2', 'fsync', 'rename']);
+  });
+
+  it('a failure after the temp file was opened closes it and removes it; a thrown non-Error becomes an Error', () => {
+    const dir = fresh();
+    const target = join(dir, 'walk.sev');
+    writeFileSync(target, 'old');
+    const closed: number[] = [];
+    atomicWriteIo.closeSync = ((fd: number) => {
+      closed.push(fd);
+      realIo.closeSync(fd);
+    }) as typeof atomicWriteIo.closeSync;
+    atomicWriteIo.fsyncSync = (() => {
+      throw 'disk gone';
+    }) as typeof atomicWriteIo.fsyncSync;
+    let error: unknown = null;
+    try {
+      writeFileAtomic(target, 'new');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toBe('disk gone');
+    expect(closed).toHaveLength(1);
+    expect(readdirSync(dir)).toEqual(['walk.sev']);
+    expect(readFileSync(target, 'utf8')).toBe('old');
+  });
+
+  it('an error without a system code keeps no code, and names the target where node named the temp file', () => {
+    const dir = fresh();
+    const target = join(dir, 'walk.sev');
+    atomicWriteIo.openSync = ((path: string) => {
+      throw new Error(`cannot open ${path} (twice: ${path})`);
+    }) as unknown as typeof atomicWriteIo.openSync;
+    let error: NodeJS.ErrnoException | null = null;
+    try {
+      writeFileAtomic(target, 'x');
+    } catch (e) {
+      error = e as NodeJS.ErrnoException;
+    }
+    expect(error?.message).toBe(`cannot open ${target} (twice: ${target})`);
+    expect(error && 'code' in error).toBe(false);
+    expect(error?.path).toBe(target);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('writes through a temp file beside the target, named as one of this process (so a later run can sweep it)', () => {
+    const dir = fresh();
+    const target = join(dir, 'walk.mtn');
+    const opened: string[] = [];
+    atomicWriteIo.openSync = ((path: string, flags: string) => {
+      opened.push(path);
+      return realIo.openSync(path, flags);
+    }) as typeof atomicWriteIo.openSync;
+    writeFileAtomic(target, 'x');
+    expect(opened).toHaveLength(1);
+    expect(dirname(opened[0])).toBe(dir);
+    const m = OWN_TEMP.exec(basename(opened[0]));
+    expect(m?.[1]).toBe('walk.mtn');
+    expect(m?.[2]).toBe('new');
+    expect(Number(m?.[4])).toBe(process.pid);
+  });
+});
+
+describe('readBytes and baseNameOf', () => {
+  it('readBytes returns exactly the file bytes as a Uint8Array', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'actguy-fsutil-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'x.bin'), new Uint8Array([9, 8, 7, 6]));
+    const bytes = readBytes(join(dir, 'x.bin'));
+    expect(bytes.constructor).toBe(Uint8Array);
+    expect(Array.from(bytes)).toEqual([9, 8, 7, 6]);
+  });
+
+  it('baseNameOf drops the folder and the last extension only', () => {
+    expect(baseNameOf('/w/motions/walk_01.mtn')).toBe('walk_01');
+    expect(baseNameOf('/w/stage.actguy.json')).toBe('stage.actguy');
+    expect(baseNameOf('noext')).toBe('noext');
   });
 });

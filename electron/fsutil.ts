@@ -26,15 +26,18 @@ export const atomicWriteIo = { openSync, writeSync, fsyncSync, closeSync, rename
  * (tempFiles.ts names them after their writer).
  */
 export function writeFileAtomic(path: string, data: Uint8Array | string): void {
+  // Stryker disable next-line StringLiteral: node's dirname never returns '' (it gives '.'), so the fallback's value is never used
   const dir = dirname(path) || '.';
   try {
     mkdirSync(dir, { recursive: true });
   } catch (e) {
     throw userPathError(e, path, `cannot create the folder ${dir} for ${path}`);
   }
+  // Stryker disable next-line StringLiteral: the inner message is never shown (systemReason words EISDIR by its code)
   if (isFolder(path)) throw userPathError(Object.assign(new Error('EISDIR'), { code: 'EISDIR' }), path, `cannot write ${path}`);
   sweepStaleTemps([path]);
   const tmp = ownTempName(path, 'new');
+  // Stryker disable next-line ConditionalExpression,StringLiteral: Buffer.from copies a Uint8Array whatever the encoding, and '' means utf8 too
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   const io = atomicWriteIo;
   let fd: number | null = null;
@@ -46,6 +49,7 @@ export function writeFileAtomic(path: string, data: Uint8Array | string): void {
     fd = null;
     io.renameSync(tmp, path);
   } catch (e) {
+    // Stryker disable next-line ConditionalExpression: true only adds closeSync(null), which throws into the empty catch
     if (fd !== null) try { io.closeSync(fd); } catch { /* already failing */ }
     try { io.unlinkSync(tmp); } catch { /* temp file may not exist */ }
     throw withoutTempPath(e, tmp, path);
@@ -55,6 +59,7 @@ export function writeFileAtomic(path: string, data: Uint8Array | string): void {
 function isFolder(path: string): boolean {
   try {
     return statSync(path).isDirectory();
+  // Stryker disable next-line BlockStatement: an empty catch returns undefined, as falsy as false for the one caller's if
   } catch {
     return false;
   }
@@ -66,6 +71,7 @@ function isFolder(path: string): boolean {
  * `path` to the user's file.
  */
 function userPathError(e: unknown, path: string, what: string): NodeJS.ErrnoException {
+  // Stryker disable next-line OptionalChaining: e is always an Error here (mkdirSync's, or the EISDIR one built above)
   const code = (e as NodeJS.ErrnoException)?.code;
   return Object.assign(new Error(`${what}: ${systemReason(e)}`), { code, path });
 }

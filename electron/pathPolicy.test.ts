@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createPathPolicy, PathNotAllowedError } from './pathPolicy';
+import { canonicalPath, createPathPolicy, isInside, PathNotAllowedError, quotePath } from './pathPolicy';
 
 let dir: string;
 beforeEach(() => {
@@ -84,5 +84,113 @@ describe('path policy', () => {
     }
     expect(message).toMatch(/^ActGuy refused to access .*…a+\.mtn: the path is longer than 4096 characters$/);
     expect(message.length).toBeLessThan(400);
+  });
+});
+
+describe('path policy: edges', () => {
+  it('quotePath keeps a path of 300 characters whole and shortens a longer one to its head and tail', () => {
+    const p300 = `/${'a'.repeat(299)}`;
+    expect(quotePath(p300)).toBe(p300);
+    const p301 = `/${'b'.repeat(150)}${'c'.repeat(150)}`;
+    const q = quotePath(p301);
+    expect(q).toBe(`${p301.slice(0, 149)}…${p301.slice(-149)}`);
+    expect(q).toHaveLength(299);
+  });
+
+  it('its error is a PathNotAllowedError by name and keeps the refused path', () => {
+    const policy = createPathPolicy();
+    let error: PathNotAllowedError | null = null;
+    try {
+      policy.check('/nowhere/x.mtn', 'read');
+    } catch (e) {
+      error = e as PathNotAllowedError;
+    }
+    expect(error?.name).toBe('PathNotAllowedError');
+    expect(error?.path).toBe('/nowhere/x.mtn');
+  });
+
+  it('a non-string path is refused as no path given, quoting at most 100 characters of it', () => {
+    const policy = createPathPolicy();
+    policy.allowTree(join(dir, 'workspace'));
+    for (const bad of [undefined, null, 42, {}]) expect(() => policy.check(bad as unknown as string, 'read')).toThrow(/no path given/);
+    let error: PathNotAllowedError | null = null;
+    try {
+      policy.check(['x'.repeat(250)] as unknown as string, 'read');
+    } catch (e) {
+      error = e as PathNotAllowedError;
+    }
+    expect(error).toBeInstanceOf(PathNotAllowedError);
+    expect(error?.path).toBe('x'.repeat(100));
+  });
+
+  it('a path of exactly 4096 characters is still checked (the limit refuses longer ones only)', () => {
+    const policy = createPathPolicy();
+    const ws = canonicalPath(join(dir, 'workspace'));
+    policy.allowTree(ws);
+    let p = ws;
+    while (p.length + 201 < 4096) p = join(p, 'd'.repeat(200));
+    p = join(p, 'e'.repeat(4096 - p.length - 1));
+    expect(p).toHaveLength(4096);
+    expect(policy.check(p, 'read')).toBe(p);
+    expect(() => policy.check(`${p}f`, 'read')).toThrow(/longer than 4096/);
+  });
+
+  it('reading needs no existing folder (a missing file is for the reader to report); writing does', () => {
+    const policy = createPathPolicy();
+    const ws = canonicalPath(join(dir, 'workspace'));
+    policy.allowTree(ws);
+    expect(policy.check(join(ws, 'missing', 'x.mtn'), 'read')).toBe(join(ws, 'missing', 'x.mtn'));
+    expect(policy.isAllowed(join(ws, 'missing', 'x.mtn'))).toBe(true);
+  });
+
+  it('the folder above an allowed tree is not inside it', () => {
+    const policy = createPathPolicy();
+    policy.allowTree(join(dir, 'workspace', 'sub'));
+    expect(policy.isAllowed(join(dir, 'workspace', 'sub'))).toBe(true);
+    expect(policy.isAllowed(join(dir, 'workspace'))).toBe(false);
+    expect(policy.isAllowed(join(dir, 'workspace', 'sub', '..'))).toBe(false);
+    expect(isInside('/a/b', '/a')).toBe(false);
+    expect(isInside('/a/b', '/a/b')).toBe(true);
+    expect(isInside('/a/b', '/a/b/..c')).toBe(true);
+  });
+
+  it('a link whose target climbs out through another link is resolved the way the file system does, not by spelling', () => {
+    const policy = createPathPolicy();
+    policy.allowTree(join(dir, 'workspace'));
+    mkdirSync(join(dir, 'outside', 'deep', 'dir'), { recursive: true });
+    writeFileSync(join(dir, 'outside', 'deep', 'secret.mtn'), 'x');
+    writeFileSync(join(dir, 'workspace', 'secret.mtn'), 'decoy');
+    symlinkSync(join(dir, 'outside', 'deep', 'dir'), join(dir, 'workspace', 'a'));
+    // workspace/b -> a/../secret.mtn: spelled, that is workspace/secret.mtn; on disk it is outside/deep/secret.mtn.
+    symlinkSync(`a${sep}..${sep}secret.mtn`, join(dir, 'workspace', 'b')); // not join(): it would tidy the ".." away
+    expect(() => policy.check(join(dir, 'workspace', 'b'), 'read')).toThrow(/resolves to .*outside.*deep.*secret\.mtn/);
+  });
+
+  it('follows a chain of 40 dangling links and calls a 41st a loop', () => {
+    const policy = createPathPolicy();
+    const ws = canonicalPath(join(dir, 'workspace'));
+    policy.allowTree(ws);
+    const chain = (n: number, tag: string): string => {
+      for (let i = 0; i < n; i++) symlinkSync(join(ws, i === n - 1 ? `${tag}-end.mtn` : `${tag}${i + 1}`), join(ws, `${tag}${i}`));
+      return join(ws, `${tag}0`);
+    };
+    expect(policy.check(chain(40, 'p'), 'write')).toBe(join(ws, 'p-end.mtn'));
+    expect(() => policy.check(chain(41, 'q'), 'write')).toThrow(/symbolic links form a loop/);
+  });
+
+  it('allowing a tree twice keeps one entry; a filtered tree and the same tree unfiltered are two grants', () => {
+    const policy = createPathPolicy();
+    const ws = canonicalPath(join(dir, 'workspace'));
+    policy.allowTree(ws);
+    policy.allowTree(join(ws, '.'));
+    expect(policy.trees()).toEqual([ws]);
+    const other = createPathPolicy();
+    other.allowTree(ws, { extensions: ['WAV'] });
+    other.allowTree(ws, { extensions: ['wav'] });
+    expect(other.trees()).toEqual([]);
+    expect(other.isAllowed(join(ws, 'sub', 'a.mtn'))).toBe(false);
+    other.allowTree(ws);
+    expect(other.trees()).toEqual([ws]);
+    expect(other.isAllowed(join(ws, 'sub', 'a.mtn'))).toBe(true);
   });
 });

@@ -1,9 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { addEvent, moveEvent } from '../../shared/sev/edit';
+import { addEvent, moveEvent, removeEvent, setSeDefinition } from '../../shared/sev/edit';
+import { emptySevDocument } from '../../shared/sev/types';
 import { serializeSev } from '../../shared/sev/serialize';
 import { documentStore } from '../state/documentStore';
 import { emptyMotion } from '../../shared/motion/types';
-import { createSevStore, HISTORY_LIMIT, isSevDirty, sevStore } from './sevStore';
+import { createSevStore, HISTORY_LIMIT, isSevDirty, sevStore, sevTextToSave } from './sevStore';
 import { latestUndoLabel, redoLatest, resetUndoOrderForTests, undoLatest } from './undoOrder';
 
 const TEXT = '# my notes\nsev 1\nmotion walk\nse 0 SE_A  # heel\nevent 5 0 17  # strike\n';
@@ -115,5 +116,413 @@ describe('SEV history cap', () => {
       s.getState().undo();
       expect(frameOf()).toBe(101);
     }
+  });
+});
+
+const TWO_SES = 'sev 1\nse 3 SE_C\nse 1 SE_B variants F0 F1 F2 F3 F4 F5 F6 F7\nevent 5 3 -\nevent 9 1 2\nevent 12 1 -\n';
+
+describe('SEV store: loading and closing', () => {
+  it('a missing file becomes an empty, new document named after the motion, with nothing to save yet', () => {
+    const s = createSevStore();
+    s.getState().load('/p/run.sev', 'run', null);
+    const f = s.getState().file!;
+    expect(f.isNew).toBe(true);
+    expect(f.doc!.motion!.name).toBe('run');
+    expect(f.doc!.events).toEqual([]);
+    expect(f.savedDoc).toBe(f.doc);
+    expect(f.brokenText).toBeNull();
+    expect(f.parseErrors).toEqual([]);
+    expect(f.motion).toEqual({ documentId: null, path: null });
+    expect(isSevDirty(f)).toBe(false);
+    expect(s.getState().selectedSe).toBe(0);
+    expect(sevTextToSave(f)).toBe(serializeSev(f.doc!));
+  });
+
+  it('a loaded file resets selection, picking, drag, footsteps and history; the SE selected is the lowest index', () => {
+    const s = createSevStore();
+    s.getState().load('/p/walk.sev', 'walk', TEXT);
+    s.getState().selectEvent(0);
+    s.getState().setPickingJoint(true);
+    s.getState().setFootsteps({ contacts: [], accepted: [] });
+    s.getState().edit('Add event', (d) => addEvent(d, { frame: 2, se: 0, joint: null }));
+    s.getState().begin('Move event');
+    const revision = s.getState().revision;
+    const binding = { documentId: 'doc-7', path: '/p/walk.mtn' };
+    s.getState().load('/p/walk2.sev', 'walk2', TWO_SES, binding);
+    const st = s.getState();
+    expect(st.revision).toBe(revision + 1);
+    expect(st.file!.path).toBe('/p/walk2.sev');
+    expect(st.file!.motionName).toBe('walk2');
+    expect(st.file!.motion).toBe(binding);
+    expect(st.file!.isNew).toBe(false);
+    expect(st.file!.past).toEqual([]);
+    expect(st.file!.future).toEqual([]);
+    expect(st.file!.hiddenVariants).toEqual({});
+    expect(st.file!.brokenTextEdited).toBe(false);
+    expect(st.selectedEvent).toBeNull();
+    expect(st.pickingJoint).toBe(false);
+    expect(st.transaction).toBeNull();
+    expect(st.footsteps).toBeNull();
+    expect(st.selectedSe).toBe(1);
+    expect(st.file!.doc!.ses.map((d) => d.index)).toEqual([3, 1]); // file order kept; the selection took the lowest
+  });
+
+  it('loading or closing forgets the SEV steps in the shared undo order', () => {
+    const s = createSevStore();
+    s.getState().load('/p/walk.sev', 'walk', TEXT);
+    s.getState().edit('Add event', (d) => addEvent(d, { frame: 2, se: 0, joint: null }));
+    expect(latestUndoLabel()).toBe('Add event');
+    s.getState().load('/p/walk.sev', 'walk', TEXT);
+    expect(latestUndoLabel()).toBeNull();
+    s.getState().edit('Add event', (d) => addEvent(d, { frame: 2, se: 0, joint: null }));
+    s.getState().close();
+    expect(latestUndoLabel()).toBeNull();
+  });
+
+  it('close clears the file, the selection, picking, drag and footsteps, and bumps the revision', () => {
+    const s = createSevStore();
+    s.getState().load('/p/walk.sev', 'walk', TEXT);
+    s.getState().selectEvent(0);
+    s.getState().setPickingJoint(true);
+    s.getState().setFootsteps({ contacts: [], accepted: [] });
+    s.getState().begin('Move event');
+    const revision = s.getState().revision;
+    s.getState().close();
+    const st = s.getState();
+    expect(st.file).toBeNull();
+    expect(st.selectedEvent).toBeNull();
+    expect(st.pickingJoint).toBe(false);
+    expect(st.transaction).toBeNull();
+    expect(st.footsteps).toBeNull();
+    expect(st.revision).toBe(revision + 1);
+    expect(isSevDirty(st.file)).toBe(false);
+  });
+
+  it('rebind points the file at another tuner document and keeps its edits; without a file it does nothing', () => {
+    const s = createSevStore();
+    s.getState().rebind({ documentId: 'x', path: '/p/x.mtn' });
+    expect(s.getState().file).toBeNull();
+    expect(s.getState().revision).toBe(0);
+    s.getState().load('/p/walk.sev', 'walk', TEXT, { documentId: 'a', path: '/p/walk.mtn' });
+    s.getState().edit('Add event', (d) => addEvent(d, { frame: 2, se: 0, joint: null }));
+    const doc = s.getState().file!.doc;
+    const revision = s.getState().revision;
+    s.getState().rebind({ documentId: 'b', path: '/p/walk.mtn' });
+    expect(s.getState().file!.motion).toEqual({ documentId: 'b', path: '/p/walk.mtn' });
+    expect(s.getState().file!.doc).toBe(doc);
+    expect(s.getState().file!.past).toHaveLength(1);
+    expect(s.getState().revision).toBe(revision + 1);
+  });
+});
+
+describe('SEV store: broken text', () => {
+  it('places each parse error (1-based line and column) and keeps editing the text until it parses', () => {
+    const s = createSevStore();
+    s.getState().load('/p/walk.sev', 'walk', 'sev 1\nse 0 SE_A\nevent x 0 1\n');
+    expect(isSevDirty(s.getState().file)).toBe(false);
+    expect(sevTextToSave(s.getState().file!)).toBeNull();
+    expect(s.getState().file!.parseErrors[0].message).toMatch(/frame/i);
+    expect(s.getState().selectedSe).toBe(0);
+    s.getState().setBrokenText('sev 1\nse 0 SE_A\n\nevent 1 0 zz\n');
+    const f = s.getState().file!;
+    expect(f.doc).toBeNull();
+    expect(f.brokenText).toBe('sev 1\nse 0 SE_A\n\nevent 1 0 zz\n');
+    expect(f.brokenTextEdited).toBe(true);
+    expect(f.parseErrors).toHaveLength(1);
+    expect(f.parseErrors[0]).toMatchObject({ line: 4, column: 11 });
+    expect(isSevDirty(f)).toBe(true);
+    // Edits need a document: refused while the text does not parse.
+    expect(s.getState().edit('Add event', (d) => d)).toBe('No sound-event file is open.');
+  });
+
+  it('text that parses becomes an unsaved document with a fresh history; a parsed file ignores setBrokenText', () => {
+    const s = createSevStore();
+    s.getState().load('/p/walk.sev', 'walk', 'sev 1\nse 0 SE_A\nevent x 0 1\n');
+    s.getState().setBrokenText('sev 1\nse 0 SE_A\nevent 4 0 1\n');
+    const f = s.getState().file!;
+    expect(f.savedDoc).toBeNull();
+    expect(f.brokenText).toBeNull();
+    expect(f.parseErrors).toEqual([]);
+    expect(f.brokenTextEdited).toBe(false);
+    expect(f.past).toEqual([]);
+    expect(f.future).toEqual([]);
+    const doc = f.doc;
+    s.getState().setBrokenText('garbage');
+    expect(s.getState().file!.doc).toBe(doc);
+    expect(s.getState().file!.brokenText).toBeNull();
+    expect(s.getState().file!.parseErrors).toEqual([]);
+  });
+
+  it('setBrokenText and markSaved without a file do nothing', () => {
+    const s = createSevStore();
+    s.getState().setBrokenText('sev 1\n');
+    s.getState().markSaved(emptySevDocument('x'));
+    s.getState().setHiddenVariants(1, ['A']);
+    expect(s.getState().file).toBeNull();
+    expect(s.getState().revision).toBe(0);
+  });
+});
+
+describe('SEV store: saving', () => {
+  it('markSaved makes the saved document the clean one and the file no longer new', () => {
+    const s = createSevStore();
+    s.getState().load('/p/run.sev', 'run', null);
+    s.getState().edit('Add SE', (d) => setSeDefinition(d, { index: 0, name: 'SE_A' }));
+    expect(isSevDirty(s.getState().file)).toBe(true);
+    const saved = s.getState().file!.doc!;
+    s.getState().markSaved(saved);
+    expect(s.getState().file!.isNew).toBe(false);
+    expect(s.getState().file!.savedDoc).toBe(saved);
+    expect(isSevDirty(s.getState().file)).toBe(false);
+    expect(s.getState().file!.past).toHaveLength(1); // saving keeps the history
+  });
+
+  it('hidden floor variants survive a save only for SEs saved with variants', () => {
+    const s = createSevStore();
+    s.getState().load('/p/walk2.sev', 'walk2', TWO_SES);
+    const names = ['F0', 'F1', 'F2', 'F3', 'F4', 'F5', 'F6', 'F7'];
+    s.getState().setHiddenVariants(1, names);
+    s.getState().setHiddenVariants(3, names);
+    s.getState().setHiddenVariants(9, names);
+    expect(Object.keys(s.getState().file!.hiddenVariants).sort()).toEqual(['1', '3', '9']);
+    s.getState().markSaved(s.getState().file!.doc!);
+    // SE 1 has variants in the saved file (kept), SE 3 has none and SE 9 does not exist (dropped).
+    expect(s.getState().file!.hiddenVariants).toEqual({ 1: names });
+  });
+
+  it('setHiddenVariants keeps a copy and null forgets the SE', () => {
+    const s = createSevStore();
+    s.getState().load('/p/walk2.sev', 'walk2', TWO_SES);
+    const names = ['A0', 'A1'];
+    const revision = s.getState().revision;
+    s.getState().setHiddenVariants(1, names);
+    expect(s.getState().revision).toBe(revision + 1);
+    names.push('changed later');
+    expect(s.getState().file!.hiddenVariants[1]).toEqual(['A0', 'A1']);
+    s.getState().setHiddenVariants(3, ['B']);
+    s.getState().setHiddenVariants(1, null);
+    expect(s.getState().file!.hiddenVariants).toEqual({ 3: ['B'] });
+  });
+});
+
+describe('SEV store: edits, drags and undo', () => {
+  it('an edit function that throws is refused with its message (the SEV (edit) prefix dropped), a non-Error as text', () => {
+    const s = createSevStore();
+    s.getState().load('/p/walk.sev', 'walk', TEXT);
+    const doc = s.getState().file!.doc;
+    expect(s.getState().edit('x', () => { throw new Error('SEV (edit): frame 99999 is out of range'); })).toBe('frame 99999 is out of range');
+    expect(s.getState().edit('x', () => { throw new Error('plain SEV (edit): kept'); })).toBe('plain SEV (edit): kept');
+    expect(s.getState().edit('x', () => { throw 'a string'; })).toBe('a string');
+    expect(s.getState().file!.doc).toBe(doc);
+    expect(s.getState().file!.past).toEqual([]);
+  });
+
+  it('an edit that returns the same document is no step', () => {
+    const s = createSevStore();
+    s.getState().load('/p/walk.sev', 'walk', TEXT);
+    const revision = s.getState().revision;
+    expect(s.getState().edit('Nothing', (d) => d)).toBeNull();
+    expect(s.getState().file!.past).toEqual([]);
+    expect(s.getState().revision).toBe(revision);
+    expect(latestUndoLabel()).toBeNull();
+  });
+
+  it('an edit clears the redo side and records its label in the shared undo order', () => {
+    const s = createSevStore();
+    s.getState().load('/p/walk.sev', 'walk', TEXT);
+    s.getState().edit('Add event', (d) => addEvent(d, { frame: 2, se: 0, joint: null }));
+    s.getState().undo();
+    expect(s.getState().file!.future).toHaveLength(1);
+    expect(s.getState().file!.future[0].label).toBe('Add event');
+    s.getState().edit('Remove event', (d) => removeEvent(d, 0));
+    expect(s.getState().file!.future).toEqual([]);
+    expect(s.getState().file!.past.map((p) => p.label)).toEqual(['Remove event']);
+    expect(latestUndoLabel()).toBe('Remove event');
+  });
+
+  it('a drag shows its edits at once, records one step only when it changed something, and cancel restores the start', () => {
+    const s = createSevStore();
+    s.getState().load('/p/walk.sev', 'walk', TEXT);
+    const start = s.getState().file!.doc;
+    s.getState().begin('Move event');
+    expect(s.getState().transaction).toEqual({ label: 'Move event', before: start });
+    s.getState().edit('Move event', (d) => moveEvent(d, 0, { frame: 8 }));
+    expect(s.getState().file!.doc!.events[0].frame).toBe(8);
+    expect(s.getState().file!.past).toEqual([]);
+    expect(latestUndoLabel()).toBeNull();
+    // undo and redo wait for the drag to end
+    s.getState().undo();
+    expect(s.getState().file!.doc!.events[0].frame).toBe(8);
+    s.getState().cancel();
+    expect(s.getState().transaction).toBeNull();
+    expect(s.getState().file!.doc).toBe(start);
+    expect(s.getState().file!.past).toEqual([]);
+    // a drag that ends where it began is no step
+    s.getState().begin('Move event');
+    s.getState().commit();
+    expect(s.getState().transaction).toBeNull();
+    expect(s.getState().file!.past).toEqual([]);
+    expect(latestUndoLabel()).toBeNull();
+    // commit and cancel without a drag change nothing
+    const revision = s.getState().revision;
+    s.getState().commit();
+    s.getState().cancel();
+    expect(s.getState().revision).toBe(revision);
+    expect(s.getState().file!.doc).toBe(start);
+  });
+
+  it('a committed drag is one step labelled by the drag, clears redo, and records itself in the undo order', () => {
+    const s = createSevStore();
+    s.getState().load('/p/walk.sev', 'walk', TEXT);
+    s.getState().edit('Add event', (d) => addEvent(d, { frame: 2, se: 0, joint: null }));
+    s.getState().undo();
+    const start = s.getState().file!.doc;
+    s.getState().begin('Drag event');
+    s.getState().edit('Move event', (d) => moveEvent(d, 0, { frame: 8 }));
+    s.getState().commit();
+    expect(s.getState().file!.past).toEqual([{ label: 'Drag event', doc: start }]);
+    expect(s.getState().file!.future).toEqual([]);
+    expect(latestUndoLabel()).toBe('Drag event');
+  });
+
+  it('beginning a drag while one is open commits the open one first', () => {
+    const s = createSevStore();
+    s.getState().load('/p/walk.sev', 'walk', TEXT);
+    s.getState().begin('First');
+    s.getState().edit('Move event', (d) => moveEvent(d, 0, { frame: 8 }));
+    const afterFirst = s.getState().file!.doc;
+    s.getState().begin('Second');
+    expect(s.getState().file!.past.map((p) => p.label)).toEqual(['First']);
+    expect(s.getState().transaction).toEqual({ label: 'Second', before: afterFirst });
+  });
+
+  it('begin without a document opens no drag', () => {
+    const s = createSevStore();
+    s.getState().begin('Move event');
+    expect(s.getState().transaction).toBeNull();
+    s.getState().load('/p/walk.sev', 'walk', 'sev 1\nevent x\n');
+    s.getState().begin('Move event');
+    expect(s.getState().transaction).toBeNull();
+  });
+
+  it('undo and redo with nothing to undo or redo change nothing', () => {
+    const s = createSevStore();
+    s.getState().undo();
+    s.getState().redo();
+    expect(s.getState().file).toBeNull();
+    s.getState().load('/p/walk.sev', 'walk', TEXT);
+    const doc = s.getState().file!.doc;
+    const revision = s.getState().revision;
+    s.getState().undo();
+    s.getState().redo();
+    expect(s.getState().file!.doc).toBe(doc);
+    expect(s.getState().revision).toBe(revision);
+  });
+
+  it('redo waits for an open drag', () => {
+    const s = createSevStore();
+    s.getState().load('/p/walk.sev', 'walk', TEXT);
+    s.getState().edit('Add event', (d) => addEvent(d, { frame: 2, se: 0, joint: null }));
+    s.getState().undo();
+    s.getState().begin('Move event');
+    s.getState().redo();
+    expect(s.getState().file!.doc!.events).toHaveLength(1);
+    expect(s.getState().file!.future).toHaveLength(1);
+    s.getState().cancel();
+    s.getState().redo();
+    expect(s.getState().file!.doc!.events).toHaveLength(2);
+    expect(s.getState().file!.past.map((p) => p.label)).toEqual(['Add event']);
+    expect(s.getState().file!.future).toEqual([]);
+  });
+
+  it('undo and redo keep the selected event inside the document', () => {
+    const s = createSevStore();
+    s.getState().load('/p/walk2.sev', 'walk2', TWO_SES);
+    s.getState().edit('Add event', (d) => addEvent(d, { frame: 20, se: 3, joint: null }));
+    s.getState().selectEvent(3);
+    s.getState().undo();
+    expect(s.getState().selectedEvent).toBe(2);
+    s.getState().selectEvent(1);
+    s.getState().redo();
+    expect(s.getState().selectedEvent).toBe(1);
+    // undoing to no events at all clears the selection
+    s.getState().load('/p/run.sev', 'run', null);
+    s.getState().edit('Add SE', (d) => setSeDefinition(d, { index: 0, name: 'SE_A' }));
+    s.getState().edit('Add event', (d) => addEvent(d, { frame: 1, se: 0, joint: null }));
+    s.getState().selectEvent(0);
+    s.getState().undo();
+    expect(s.getState().selectedEvent).toBeNull();
+    s.getState().redo();
+    s.getState().selectEvent(null);
+    s.getState().undo();
+    expect(s.getState().selectedEvent).toBeNull();
+  });
+});
+
+describe('SEV store: selection', () => {
+  it('selecting an event selects its SE; clearing the selection keeps the SE', () => {
+    const s = createSevStore();
+    s.getState().load('/p/walk2.sev', 'walk2', TWO_SES);
+    s.getState().selectEvent(0);
+    expect(s.getState().selectedEvent).toBe(0);
+    expect(s.getState().selectedSe).toBe(3);
+    s.getState().selectEvent(null);
+    expect(s.getState().selectedEvent).toBeNull();
+    expect(s.getState().selectedSe).toBe(3);
+    s.getState().selectEvent(99); // no such event: its SE is unknown, the SE stays
+    expect(s.getState().selectedSe).toBe(3);
+    s.getState().selectSe(1);
+    expect(s.getState().selectedSe).toBe(1);
+  });
+
+  it('joint picking needs a selected event and stays armed only for that event', () => {
+    const s = createSevStore();
+    s.getState().load('/p/walk2.sev', 'walk2', TWO_SES);
+    s.getState().setPickingJoint(true);
+    expect(s.getState().pickingJoint).toBe(false);
+    s.getState().selectEvent(1);
+    s.getState().setPickingJoint(true);
+    expect(s.getState().pickingJoint).toBe(true);
+    s.getState().selectEvent(1);
+    expect(s.getState().pickingJoint).toBe(true);
+    s.getState().selectEvent(2);
+    expect(s.getState().pickingJoint).toBe(false);
+    s.getState().setPickingJoint(true);
+    s.getState().selectEvent(null);
+    expect(s.getState().pickingJoint).toBe(false);
+    s.getState().selectEvent(2);
+    s.getState().setPickingJoint(true);
+    s.getState().setPickingJoint(false);
+    expect(s.getState().pickingJoint).toBe(false);
+  });
+
+  it('the floor attribute is an integer 0..7; anything else is ignored', () => {
+    const s = createSevStore();
+    s.getState().setFloor(7);
+    expect(s.getState().floor).toBe(7);
+    s.getState().setFloor(0);
+    expect(s.getState().floor).toBe(0);
+    s.getState().setFloor(3);
+    for (const bad of [8, -1, 2.5, Number.NaN]) s.getState().setFloor(bad);
+    expect(s.getState().floor).toBe(3);
+  });
+
+  it('footstep suggestions are kept as given and cleared with null', () => {
+    const s = createSevStore();
+    const f = { contacts: [], accepted: [true] };
+    s.getState().setFootsteps(f);
+    expect(s.getState().footsteps).toBe(f);
+    s.getState().setFootsteps(null);
+    expect(s.getState().footsteps).toBeNull();
+  });
+
+  it('the shared Ctrl+Z reaches the app-wide SEV store', () => {
+    sevStore.getState().load('/p/walk.sev', 'walk', TEXT);
+    sevStore.getState().edit('Add event', (d) => addEvent(d, { frame: 7, se: 0, joint: null }));
+    undoLatest();
+    expect(sevStore.getState().file!.doc!.events).toHaveLength(1);
+    redoLatest();
+    expect(sevStore.getState().file!.doc!.events).toHaveLength(2);
+    sevStore.getState().close();
   });
 });

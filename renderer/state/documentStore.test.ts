@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { createDocumentStore, HISTORY_LIMIT } from './documentStore';
+import { createDocumentStore, HISTORY_LIMIT, redoLabel, sameFileContent, undoLabel } from './documentStore';
+import { DEFAULT_TOLERANCES } from '../../shared/compress/types';
 import { emptyMotion, KeyFlag, MotionFlag, jointFlagsAt, translationFlagsAt, lockedJointAt } from '../../shared/motion/types';
 
 function sample() {
@@ -224,5 +225,398 @@ describe('document store', () => {
       expect(tolOf()).toBe(valueAt(1));
       expect(tolOf()).not.toBe(original);
     }
+  });
+});
+
+const JOINTS = [
+  { parent: -1, mirror: 0, part: 0, reserved: 0, name: 'hips' },
+  { parent: 0, mirror: 2, part: 0, reserved: 0, name: 'footL' },
+  { parent: 0, mirror: 1, part: 0, reserved: 0, name: 'footR' },
+];
+const labels = (s: ReturnType<typeof createDocumentStore>) => s.getState().past.map((p) => p.label);
+
+describe('document store: load, close and save', () => {
+  it('load takes the document fields, given tolerances or the current ones, and starts clean with no history', () => {
+    const s = createDocumentStore();
+    const e0 = s.getState().editId;
+    const motion = emptyMotion(20, JOINTS);
+    const tolerances = { positionTolerance: 2, rotationToleranceDeg: 3, offsetTolerance: 4 };
+    s.getState().load({ documentId: 'd9', kind: 'mt3', readOnly: true, name: 'run', path: '/w/run.mt3', motion, tolerances });
+    const st = s.getState();
+    expect([st.documentId, st.kind, st.readOnly, st.name, st.path]).toEqual(['d9', 'mt3', true, 'run', '/w/run.mt3']);
+    expect(st.motion).toBe(motion);
+    expect(st.tolerances).toBe(tolerances);
+    expect(st.editId).toBe(e0 + 1);
+    expect(st.dirty).toBe(false);
+    expect(st.rotationOverridesDeg).toEqual({});
+    // A second load without tolerances keeps the current ones; overrides, history and drag go.
+    s.getState().load({ documentId: 'd1', kind: 'mtn', readOnly: false, name: 'walk', path: 'walk.mtn', motion: emptyMotion(20, JOINTS) });
+    s.getState().tolerancesActions.setOverride(1, 3);
+    s.getState().keys.toggle(1, 2);
+    s.getState().history.undo();
+    s.getState().history.begin('drag');
+    s.getState().load({ documentId: 'd2', kind: 'mtn', readOnly: false, name: 'walk2', path: 'walk2.mtn', motion: emptyMotion(20, JOINTS) });
+    expect(s.getState().tolerances).toBe(tolerances);
+    expect(s.getState().rotationOverridesDeg).toEqual({});
+    expect(s.getState().past).toEqual([]);
+    expect(s.getState().future).toEqual([]);
+    expect(s.getState().transaction).toBeNull();
+    expect(s.getState().dirty).toBe(false);
+  });
+
+  it('an unsaved import is dirty from the start and stays dirty after undoing every edit, until markSaved', () => {
+    const s = createDocumentStore();
+    s.getState().load({ documentId: 'i', kind: 'mtn', readOnly: false, name: 'imp', path: null, motion: emptyMotion(20, JOINTS), unsaved: true });
+    expect(s.getState().dirty).toBe(true);
+    s.getState().keys.toggle(1, 2);
+    s.getState().history.undo();
+    expect(s.getState().dirty).toBe(true);
+    s.getState().markSaved('/w/imp.mtn', 'imp2');
+    expect(s.getState().dirty).toBe(false);
+    expect(s.getState().path).toBe('/w/imp.mtn');
+    expect(s.getState().name).toBe('imp2');
+    s.getState().keys.toggle(1, 2);
+    s.getState().history.undo();
+    expect(s.getState().dirty).toBe(false);
+    // markSaved without a name keeps the name; a later load with unsaved false is clean
+    s.getState().markSaved('/w/other.mtn');
+    expect(s.getState().name).toBe('imp2');
+    s.getState().load({ documentId: 'i', kind: 'mtn', readOnly: false, name: 'x', path: 'x.mtn', motion: emptyMotion(20, JOINTS), unsaved: false });
+    s.getState().keys.toggle(1, 2);
+    s.getState().history.undo();
+    expect(s.getState().dirty).toBe(false);
+  });
+
+  it('close forgets the document but keeps the tolerances; markSaved without a document does nothing', () => {
+    const s = sample();
+    s.getState().tolerancesActions.set({ positionTolerance: 3 });
+    s.getState().keys.toggle(1, 2);
+    s.getState().history.begin('drag');
+    const e = s.getState().editId;
+    s.getState().close();
+    const st = s.getState();
+    expect([st.documentId, st.path, st.name, st.kind, st.readOnly, st.motion, st.dirty, st.transaction]).toEqual([null, null, '', null, false, null, false, null]);
+    expect(st.past).toEqual([]);
+    expect(st.future).toEqual([]);
+    expect(st.rotationOverridesDeg).toEqual({});
+    expect(st.tolerances.positionTolerance).toBe(3);
+    expect(st.editId).toBe(e + 1);
+    s.getState().markSaved('/w/x.mtn', 'x');
+    expect(s.getState().path).toBeNull();
+    expect(s.getState().name).toBe('');
+    // edits, undo and drags without a document do nothing
+    s.getState().keys.toggle(1, 2);
+    s.getState().keys.remove(1, [2]);
+    expect(s.getState().keys.move(1, [2], 1)).toEqual([]);
+    s.getState().trace.toggle(1);
+    s.getState().motionFlags.setWaistJoint(0);
+    s.getState().tolerancesActions.setOverride(0, 2);
+    s.getState().locks.clearRange(0, 0, 1);
+    expect(s.getState().locks.setRange(0, 0, 1)).toEqual({ ok: false, message: 'No editable motion is open.' });
+    s.getState().history.begin('x');
+    expect(s.getState().transaction).toBeNull();
+    s.getState().history.undo();
+    expect(s.getState().motion).toBeNull();
+    expect(s.getState().editId).toBe(e + 1);
+  });
+
+  it('a document closed after an import is not dirty, and the next one loaded is not either', () => {
+    const s = createDocumentStore();
+    s.getState().load({ documentId: 'i', kind: 'mtn', readOnly: false, name: 'imp', path: null, motion: emptyMotion(20, JOINTS), unsaved: true });
+    s.getState().close();
+    expect(s.getState().dirty).toBe(false);
+  });
+});
+
+describe('document store: keys', () => {
+  it('labels each key edit by what it did', () => {
+    const s = sample();
+    s.getState().keys.toggle(1, 5);
+    s.getState().keys.toggle(-1, 5);
+    s.getState().keys.set(2, 6, true);
+    s.getState().keys.set(2, 6, false);
+    s.getState().keys.move(1, [5], 1);
+    s.getState().keys.remove(1, [6]);
+    expect(labels(s)).toEqual(['Toggle key', 'Toggle root key', 'Add key', 'Remove key', 'Move key', 'Delete key']);
+  });
+
+  it('set is idempotent, toggle flips, and both keep the other bits of the word', () => {
+    const s = sample();
+    s.getState().locks.setRange(1, 4, 4);
+    s.getState().trace.toggle(4);
+    s.getState().keys.set(1, 4, true);
+    s.getState().keys.set(1, 4, true);
+    s.getState().keys.set(-1, 4, true);
+    s.getState().keys.set(-1, 4, true);
+    expect(s.getState().past).toHaveLength(4);
+    expect(jointFlagsAt(s.getState().motion!, 4, 1)).toBe(KeyFlag.KEY | KeyFlag.LOCK);
+    expect(translationFlagsAt(s.getState().motion!, 4)).toBe(KeyFlag.KEY | KeyFlag.TRACE);
+    s.getState().keys.toggle(1, 4);
+    s.getState().keys.toggle(-1, 4);
+    expect(jointFlagsAt(s.getState().motion!, 4, 1)).toBe(KeyFlag.LOCK);
+    expect(translationFlagsAt(s.getState().motion!, 4)).toBe(KeyFlag.TRACE);
+    s.getState().keys.set(1, 4, false);
+    s.getState().keys.set(-1, 4, false);
+    expect(s.getState().past).toHaveLength(6);
+    // other joints and frames are untouched
+    expect(jointFlagsAt(s.getState().motion!, 4, 0)).toBe(0);
+    expect(jointFlagsAt(s.getState().motion!, 4, 2)).toBe(0);
+    expect(jointFlagsAt(s.getState().motion!, 5, 1)).toBe(0);
+  });
+
+  it('ignores keys outside the motion: frames past N, negative or fractional frames, unknown joints', () => {
+    const s = sample();
+    for (const [j, f] of [[0, 21], [0, -1], [0, 2.5], [3, 2], [-2, 2], [-1, 21]]) s.getState().keys.toggle(j, f);
+    expect(s.getState().past).toHaveLength(0);
+    s.getState().keys.toggle(2, 20); // the last frame N itself is a frame
+    s.getState().keys.toggle(0, 0);
+    s.getState().keys.toggle(-1, 20);
+    expect(jointFlagsAt(s.getState().motion!, 20, 2)).toBe(KeyFlag.KEY);
+    expect(jointFlagsAt(s.getState().motion!, 0, 0)).toBe(KeyFlag.KEY);
+    expect(translationFlagsAt(s.getState().motion!, 20)).toBe(KeyFlag.KEY);
+  });
+
+  it('move does nothing without frames, without keys of that joint, with a zero delta, or on a read-only document', () => {
+    const s = sample();
+    s.getState().keys.toggle(1, 5);
+    s.getState().keys.toggle(2, 9);
+    const steps = s.getState().past.length;
+    expect(s.getState().keys.move(1, [], 3)).toEqual([]);
+    expect(s.getState().keys.move(1, [9], 3)).toEqual([]); // joint 2's key, not joint 1's
+    expect(s.getState().keys.move(1, [30], 3)).toEqual([]);
+    expect(s.getState().keys.move(1, [5], 0.4)).toEqual([]); // rounds to 0
+    expect(s.getState().keys.move(3, [5], 1)).toEqual([]);
+    expect(s.getState().past).toHaveLength(steps);
+    // rounds the delta, and clamps a move below frame 0
+    expect(s.getState().keys.move(1, [5], 1.6)).toEqual([7]);
+    expect(s.getState().keys.move(1, [7], -30)).toEqual([0]);
+    // a key landing on another merges with it
+    s.getState().keys.toggle(1, 3);
+    expect(s.getState().keys.move(1, [0, 3], 3)).toEqual([3, 6]);
+    expect(Array.from({ length: 21 }, (_, f) => f).filter((f) => jointFlagsAt(s.getState().motion!, f, 1) & KeyFlag.KEY)).toEqual([3, 6]);
+    const ro = createDocumentStore();
+    const m = emptyMotion(4, JOINTS);
+    m.jointKeyInfo[(1 * 3 + 1) * 4] = KeyFlag.KEY;
+    ro.getState().load({ documentId: 'r', kind: 'mt3', readOnly: true, name: 'a', path: 'a.mt3', motion: m });
+    expect(ro.getState().keys.move(1, [1], 1)).toEqual([]);
+    ro.getState().keys.remove(1, [1]);
+    expect(jointFlagsAt(ro.getState().motion!, 1, 1)).toBe(KeyFlag.KEY);
+  });
+
+  it('remove with no frames is no step; removing keys that are not there is no step', () => {
+    const s = sample();
+    s.getState().keys.remove(1, []);
+    s.getState().keys.remove(1, [4, 5]);
+    expect(s.getState().past).toHaveLength(0);
+  });
+});
+
+describe('document store: locks, trace and flags', () => {
+  it('refuses a lock on the root or an unknown joint, and labels lock steps by their range', () => {
+    const s = sample();
+    const msg = 'Select a joint to lock (the root translation cannot be locked).';
+    expect(s.getState().locks.setRange(-1, 0, 2)).toEqual({ ok: false, message: msg });
+    expect(s.getState().locks.setRange(3, 0, 2)).toEqual({ ok: false, message: msg });
+    expect(s.getState().locks.setRange(0, 3, 3)).toEqual({ ok: true });
+    expect(s.getState().locks.setRange(2, -5, 40)).toEqual({ ok: false, message: 'Lock refused: frame 3 is already locked by joint 0 "hips" (one locked joint per frame).' });
+    s.getState().locks.clearRange(0, 3, 3);
+    // clamped to 0..N and rounded
+    expect(s.getState().locks.setRange(2, 40, -5.2)).toEqual({ ok: true });
+    expect(labels(s)).toEqual(['Lock frame 3', 'Unlock frames 3-3', 'Lock frames 0-20']);
+    for (let f = 0; f <= 20; f++) expect(lockedJointAt(s.getState().motion!, f)).toBe(2);
+    expect(s.getState().locks.setRange(1, 2.4, 2.4).ok).toBe(false);
+  });
+
+  it('a lock keeps the key bits; clearing unlocks only that joint and range, and ignores bad joints', () => {
+    const s = sample();
+    s.getState().keys.toggle(1, 5);
+    s.getState().locks.setRange(1, 4, 8);
+    expect(jointFlagsAt(s.getState().motion!, 5, 1)).toBe(KeyFlag.KEY | KeyFlag.LOCK);
+    const steps = s.getState().past.length;
+    s.getState().locks.clearRange(-1, 0, 20);
+    s.getState().locks.clearRange(3, 0, 20);
+    expect(s.getState().past).toHaveLength(steps);
+    s.getState().locks.clearRange(1, 7, 5);
+    expect([4, 5, 6, 7, 8].map((f) => lockedJointAt(s.getState().motion!, f))).toEqual([1, -1, -1, -1, 1]);
+    expect(jointFlagsAt(s.getState().motion!, 5, 1)).toBe(KeyFlag.KEY);
+    expect(labels(s).at(-1)).toBe('Unlock frames 5-7');
+  });
+
+  it('trace toggles only the TRACE bit of frames inside the motion', () => {
+    const s = sample();
+    s.getState().keys.toggle(-1, 6);
+    s.getState().trace.toggle(6);
+    expect(translationFlagsAt(s.getState().motion!, 6)).toBe(KeyFlag.KEY | KeyFlag.TRACE);
+    s.getState().trace.toggle(6);
+    expect(translationFlagsAt(s.getState().motion!, 6)).toBe(KeyFlag.KEY);
+    s.getState().trace.toggle(21);
+    s.getState().trace.toggle(-1);
+    expect(labels(s)).toEqual(['Toggle root key', 'Toggle trace key', 'Toggle trace key']);
+  });
+
+  it('motion flags set and clear bits; the waist joint takes -1..J-1 only', () => {
+    const s = sample();
+    s.getState().motionFlags.set(MotionFlag.OFFSETS | MotionFlag.DIRECTION, true);
+    s.getState().motionFlags.set(MotionFlag.OFFSETS, false);
+    expect(s.getState().motion!.flags).toBe(MotionFlag.DIRECTION);
+    s.getState().motionFlags.setWaistJoint(2);
+    s.getState().motionFlags.setWaistJoint(3);
+    s.getState().motionFlags.setWaistJoint(-2);
+    expect(s.getState().motion!.waistJoint).toBe(2);
+    s.getState().motionFlags.setWaistJoint(-1);
+    expect(s.getState().motion!.waistJoint).toBe(-1);
+    expect(labels(s)).toEqual(['Change motion flags', 'Change motion flags', 'Set waist joint', 'Set waist joint']);
+  });
+});
+
+describe('document store: tolerances', () => {
+  it('set keeps only finite positive values, never the method, and a change to the same value is no step', () => {
+    const s = sample();
+    s.getState().tolerancesActions.set({ positionTolerance: 2, rotationToleranceDeg: -1, offsetTolerance: Number.NaN });
+    expect(s.getState().tolerances).toEqual({ positionTolerance: 2, rotationToleranceDeg: 0.5, offsetTolerance: 0.5 });
+    s.getState().tolerancesActions.set({ offsetTolerance: 0 });
+    s.getState().tolerancesActions.set({ offsetTolerance: Number.POSITIVE_INFINITY });
+    s.getState().tolerancesActions.set({ method: 'classic' } as never);
+    s.getState().tolerancesActions.set({ positionTolerance: 2 });
+    expect(s.getState().past).toHaveLength(1);
+    expect(labels(s)).toEqual(['Change tolerance']);
+    for (const k of ['rotationToleranceDeg', 'offsetTolerance', 'objectTolerance', 'shell'] as const) s.getState().tolerancesActions.set({ [k]: 7 });
+    expect(s.getState().past).toHaveLength(5);
+  });
+
+  it('setMethod switches between the classic rule and the refined compressor (no method), each an undo step', () => {
+    const s = sample();
+    s.getState().tolerancesActions.setMethod('classic');
+    expect(s.getState().tolerances.method).toBe('classic');
+    s.getState().tolerancesActions.setMethod('classic');
+    s.getState().tolerancesActions.setMethod('refined');
+    expect('method' in s.getState().tolerances).toBe(false);
+    expect(labels(s)).toEqual(['Use the classic rule', 'Use the refined compressor']);
+    s.getState().history.undo();
+    expect(s.getState().tolerances.method).toBe('classic');
+  });
+
+  it('setSkeleton sets the bound and shell, turns both off, and ignores bad values', () => {
+    const s = sample();
+    s.getState().tolerancesActions.setSkeleton(2, 5);
+    expect(s.getState().tolerances).toMatchObject({ objectTolerance: 2, shell: 5 });
+    s.getState().tolerancesActions.setSkeleton(3, null);
+    expect(s.getState().tolerances.objectTolerance).toBe(3);
+    expect('shell' in s.getState().tolerances).toBe(false);
+    for (const [o, sh] of [[0, null], [-1, null], [Number.NaN, null], [Number.POSITIVE_INFINITY, null], [2, 0], [2, -3], [2, Number.NaN], [null, 0]] as const) s.getState().tolerancesActions.setSkeleton(o, sh);
+    expect(s.getState().tolerances.objectTolerance).toBe(3);
+    s.getState().tolerancesActions.setSkeleton(null, 4); // off: the shell goes too
+    expect('objectTolerance' in s.getState().tolerances).toBe(false);
+    expect('shell' in s.getState().tolerances).toBe(false);
+    expect(labels(s)).toEqual(['Set the object-space bound', 'Set the object-space bound', 'Turn off the object-space bound']);
+    expect(s.getState().dirty).toBe(false);
+  });
+
+  it('setOverride takes a positive finite degree for a joint of the motion; the same value again is no step', () => {
+    const s = sample();
+    for (const [j, d] of [[-1, 2], [3, 2], [0, 0], [0, -2], [0, Number.NaN], [0, Number.POSITIVE_INFINITY]] as const) s.getState().tolerancesActions.setOverride(j, d);
+    expect(s.getState().rotationOverridesDeg).toEqual({});
+    s.getState().tolerancesActions.setOverride(0, 2);
+    s.getState().tolerancesActions.setOverride(2, 4);
+    s.getState().tolerancesActions.setOverride(2, 4);
+    expect(s.getState().rotationOverridesDeg).toEqual({ 0: 2, 2: 4 });
+    s.getState().tolerancesActions.setOverride(2, 5);
+    s.getState().tolerancesActions.setOverride(0, null);
+    expect(s.getState().rotationOverridesDeg).toEqual({ 2: 5 });
+    expect(labels(s)).toEqual(['Set tolerance override', 'Set tolerance override', 'Set tolerance override', 'Remove tolerance override']);
+    s.getState().history.undo();
+    expect(s.getState().rotationOverridesDeg).toEqual({ 0: 2, 2: 5 });
+    // the same number of overrides on other joints is a change
+    s.getState().history.begin('swap');
+    s.getState().tolerancesActions.setOverride(0, null);
+    s.getState().tolerancesActions.setOverride(1, 2);
+    s.getState().history.commit();
+    expect(labels(s).at(-1)).toBe('swap');
+  });
+});
+
+describe('document store: history', () => {
+  it('undo and redo move one step between the stacks under its label, and bump editId', () => {
+    const s = sample();
+    s.getState().keys.toggle(1, 1);
+    s.getState().trace.toggle(2);
+    s.getState().history.undo();
+    expect(undoLabel(s.getState())).toBe('Toggle key');
+    expect(redoLabel(s.getState())).toBe('Toggle trace key');
+    const e = s.getState().editId;
+    s.getState().history.undo();
+    expect(s.getState().editId).toBe(e + 1);
+    expect(undoLabel(s.getState())).toBeNull();
+    expect(s.getState().future.map((f) => f.label)).toEqual(['Toggle trace key', 'Toggle key']);
+    s.getState().history.undo(); // nothing left
+    expect(s.getState().editId).toBe(e + 1);
+    s.getState().history.redo();
+    expect(labels(s)).toEqual(['Toggle key']);
+    expect(redoLabel(s.getState())).toBe('Toggle trace key');
+    s.getState().history.redo();
+    s.getState().history.redo(); // nothing left
+    expect(redoLabel(s.getState())).toBeNull();
+    expect(translationFlagsAt(s.getState().motion!, 2)).toBe(KeyFlag.TRACE);
+  });
+
+  it('undo and redo wait while a drag is open; edits in a drag show at once but make no step until commit', () => {
+    const s = sample();
+    s.getState().keys.toggle(1, 1);
+    s.getState().history.undo();
+    s.getState().keys.toggle(1, 2);
+    s.getState().history.begin('Drag');
+    expect(s.getState().transaction!.label).toBe('Drag');
+    s.getState().keys.toggle(1, 3);
+    expect(jointFlagsAt(s.getState().motion!, 3, 1)).toBe(KeyFlag.KEY);
+    expect(s.getState().dirty).toBe(true);
+    expect(labels(s)).toEqual(['Toggle key']);
+    s.getState().history.undo();
+    s.getState().history.redo();
+    expect(jointFlagsAt(s.getState().motion!, 3, 1)).toBe(KeyFlag.KEY);
+    expect(jointFlagsAt(s.getState().motion!, 2, 1)).toBe(KeyFlag.KEY);
+    s.getState().history.commit();
+    expect(labels(s)).toEqual(['Toggle key', 'Drag']);
+    expect(s.getState().transaction).toBeNull();
+    s.getState().history.commit(); // no drag: nothing
+    s.getState().history.cancel();
+    expect(labels(s)).toEqual(['Toggle key', 'Drag']);
+    expect(jointFlagsAt(s.getState().motion!, 3, 1)).toBe(KeyFlag.KEY);
+  });
+
+  it('a committed drag clears the redo side; beginning a drag inside one commits the first', () => {
+    const s = sample();
+    s.getState().keys.toggle(1, 1);
+    s.getState().history.undo();
+    s.getState().history.begin('First');
+    s.getState().keys.toggle(1, 3);
+    s.getState().history.begin('Second');
+    expect(labels(s)).toEqual(['First']);
+    expect(s.getState().future).toEqual([]);
+    s.getState().keys.toggle(1, 4);
+    s.getState().history.cancel();
+    expect(jointFlagsAt(s.getState().motion!, 4, 1)).toBe(0);
+    expect(jointFlagsAt(s.getState().motion!, 3, 1)).toBe(KeyFlag.KEY);
+    s.getState().history.undo();
+    expect(jointFlagsAt(s.getState().motion!, 3, 1)).toBe(0);
+  });
+
+  it('a read-only document opens no drag', () => {
+    const s = createDocumentStore();
+    s.getState().load({ documentId: 'r', kind: 'mar', readOnly: true, name: 'a:b', path: 'a.mar', motion: emptyMotion(4, JOINTS) });
+    s.getState().history.begin('x');
+    expect(s.getState().transaction).toBeNull();
+    s.getState().tolerancesActions.set({ positionTolerance: 3 });
+    expect(s.getState().past).toHaveLength(0);
+  });
+
+  it('sameFileContent compares flags, waist joint and every key-info word', () => {
+    const base = { flags: 1, waistJoint: 0, translationKeyInfo: new Uint32Array([0, 1]), jointKeyInfo: new Uint32Array([2, 0]), tolerances: { ...DEFAULT_TOLERANCES }, rotationOverridesDeg: {} };
+    expect(sameFileContent(base, { ...base, translationKeyInfo: new Uint32Array([0, 1]), jointKeyInfo: new Uint32Array([2, 0]) })).toBe(true);
+    expect(sameFileContent(base, { ...base, flags: 3 })).toBe(false);
+    expect(sameFileContent(base, { ...base, waistJoint: 1 })).toBe(false);
+    expect(sameFileContent(base, { ...base, translationKeyInfo: new Uint32Array([0, 2]) })).toBe(false);
+    expect(sameFileContent(base, { ...base, jointKeyInfo: new Uint32Array([2, 0, 0]) })).toBe(false);
+    expect(sameFileContent(base, { ...base, jointKeyInfo: new Uint32Array([3, 0]) })).toBe(false);
+    expect(sameFileContent(base, { ...base, tolerances: { ...DEFAULT_TOLERANCES, positionTolerance: 9 } })).toBe(true);
   });
 });

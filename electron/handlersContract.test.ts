@@ -1,0 +1,407 @@
+/**
+ * The handlers' contract with the renderer, apart from compression itself: how
+ * dispatchInvoke words every failure, what the dialogs are asked, how the
+ * workspace is listed, and how untrusted arguments are checked and trimmed.
+ * A fake compress client stands in for the worker (handlers.test.ts runs the real one).
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FormatError } from '../shared/errors';
+import { ActGuyApiError, type AppInfo, type CompressRequest, type DocumentStateReport } from '../shared/ipc';
+import { readMtn } from '../shared/mtn/read';
+import { compressRequestForMotion } from '../shared/compress/request';
+import type { CompressClient } from './compressClient';
+import type { DialogPort } from './dialogPort';
+import { createHandlers, dispatchInvoke, type ApiHandlers } from './handlers';
+import { canonicalPath, createPathPolicy, PathNotAllowedError, type PathPolicy } from './pathPolicy';
+import { inProcessTextChecker } from './project/textCheckJob';
+import { createRecentFilesStore } from './recentFiles';
+
+const SAMPLE = resolve(__dirname, '..', 'assets', 'walk.mtn');
+
+interface FakeCompress extends CompressClient {
+  calls: string[];
+}
+function fakeCompress(): FakeCompress {
+  let n = 0;
+  const calls: string[] = [];
+  return {
+    calls,
+    open: (doc) => {
+      const id = doc.documentId ?? `doc-${++n}`;
+      calls.push(`open ${id} ${doc.name}`);
+      return id;
+    },
+    close: (id) => void calls.push(`close ${id}`),
+    compress: async (req, options) => {
+      calls.push(`compress ${req.documentId} coalesce=${String(options?.coalesce)}`);
+      return { status: 'done', documentId: req.documentId, revision: req.revision, totalKeys: 7, ratio: 0.25, bytes: new Uint8Array([1, 2, 3]), channels: [] } as never;
+    },
+    exportMsh: async () => {
+      throw new Error('not used by these tests');
+    },
+    dispose: async () => {},
+  };
+}
+
+interface Asked {
+  kind: string;
+  options: unknown;
+}
+function scripted(answers: (string | boolean | null)[], asked: Asked[]): DialogPort {
+  const next = async <T>(kind: string, options: unknown): Promise<T> => {
+    asked.push({ kind, options });
+    if (answers.length === 0) throw new Error('test dialog: no answer queued');
+    return answers.shift() as T;
+  };
+  return { chooseFileToOpen: (o) => next('open', o), chooseFileToSave: (o) => next('save', o), confirm: (o) => next('confirm', o) };
+}
+
+let dir: string;
+let ws: string;
+let outside: string;
+let compress: FakeCompress;
+let answers: (string | boolean | null)[];
+let asked: Asked[];
+let policy: PathPolicy;
+let reports: DocumentStateReport[];
+let recentChanges: number;
+let handlers: ApiHandlers;
+
+function make(overrides: Partial<AppInfo> = {}): ApiHandlers {
+  const appInfo: AppInfo = {
+    version: '1.2.3', samplePath: SAMPLE, startupPath: SAMPLE, transport: 'loopback', nativeDialogs: false, workspaceRoot: ws, platform: process.platform, ...overrides,
+  };
+  policy = createPathPolicy();
+  return createHandlers({
+    appInfo, policy, recent: createRecentFilesStore(null), compress, dialogs: scripted(answers, asked), checkText: inProcessTextChecker,
+    onDocumentState: (r) => reports.push(r), onRecentFilesChanged: () => void recentChanges++,
+  });
+}
+
+beforeEach(() => {
+  dir = canonicalPath(mkdtempSync(join(tmpdir(), 'actguy-contract-')));
+  ws = join(dir, 'ws');
+  outside = join(dir, 'outside');
+  mkdirSync(ws);
+  mkdirSync(outside);
+  copyFileSync(SAMPLE, join(ws, 'walk.mtn'));
+  compress = fakeCompress();
+  answers = [];
+  asked = [];
+  reports = [];
+  recentChanges = 0;
+  handlers = make();
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+async function openWalk(path = join(ws, 'walk.mtn')) {
+  const r = await handlers.openMotion({ path });
+  if (r.status !== 'opened') throw new Error(`expected opened, got ${r.status}`);
+  return r.motion;
+}
+const requestFor = (mtnBytes: Uint8Array, documentId: string): CompressRequest => compressRequestForMotion(readMtn(mtnBytes), documentId, 1);
+const failure = async (member: string, arg: unknown): Promise<string> => {
+  const r = await dispatchInvoke(handlers, member, arg);
+  if (r.ok) throw new Error(`${member} did not fail`);
+  return r.error.message;
+};
+
+describe('dispatchInvoke', () => {
+  it('names an unknown member, JSON-quoted and cut to 64 characters', async () => {
+    expect(await failure('x'.repeat(100), {})).toBe(`unknown API member "${'x'.repeat(64)}"`);
+  });
+
+  it('a member without a handler in this build says so', async () => {
+    const partial = { ...handlers, getAppInfo: undefined } as unknown as ApiHandlers;
+    expect(await dispatchInvoke(partial, 'getAppInfo', undefined)).toEqual({ ok: false, error: { message: 'API member getAppInfo has no handler in this build' } });
+  });
+
+  it('passes a value through, and a FormatError or an API error with its kind', async () => {
+    expect(await dispatchInvoke(handlers, 'getAppInfo', undefined)).toMatchObject({ ok: true, value: { version: '1.2.3' } });
+    const formatError = { ...handlers, getAppInfo: async () => { throw new FormatError('MTN', 'bad header', {}, '/w/a.mtn'); } } as unknown as ApiHandlers;
+    const f = await dispatchInvoke(formatError, 'getAppInfo', undefined);
+    expect(f).toEqual({ ok: false, error: { message: new FormatError('MTN', 'bad header', {}, '/w/a.mtn').message, formatKind: 'MTN' } });
+    const apiError = { ...handlers, getAppInfo: async () => { throw new ActGuyApiError({ message: 'worker said no', formatKind: 'MT3' }); } } as unknown as ApiHandlers;
+    expect(await dispatchInvoke(apiError, 'getAppInfo', undefined)).toEqual({ ok: false, error: { message: 'worker said no', formatKind: 'MT3' } });
+  });
+
+  it('a deliberate Error or a refusal is worded as raised; a bug is prefixed with the file the call was about, else the member', async () => {
+    const throwing = (e: unknown) => ({ ...handlers, openMotion: async () => { throw e; }, listSounds: async () => { throw e; }, startBuild: async () => { throw e; }, getAppInfo: async () => { throw e; } }) as unknown as ApiHandlers;
+    const said = async (e: unknown, member: string, arg: unknown) => {
+      const r = await dispatchInvoke(throwing(e), member, arg);
+      return r.ok ? null : r.error.message;
+    };
+    expect(await said(new Error('Could not read /w/a.mtn: gone'), 'openMotion', { path: '/w/a.mtn' })).toBe('Could not read /w/a.mtn: gone');
+    expect(await said(new PathNotAllowedError('/x', 'no'), 'openMotion', { path: '/x' })).toBe('ActGuy refused to access /x: no');
+    expect(await said(new TypeError('buffers.forEach is not a function'), 'openMotion', { path: '/w/a.mtn' })).toBe('/w/a.mtn: buffers.forEach is not a function');
+    expect(await said(new TypeError('t'), 'startBuild', { projectPath: '/w/p.actguy.json' })).toBe('/w/p.actguy.json: t');
+    expect(await said(new TypeError('t'), 'listSounds', { folder: '/w/sounds' })).toBe('/w/sounds: t');
+    expect(await said(new TypeError('t'), 'openMotion', { path: '' })).toBe('openMotion: t');
+    expect(await said(new TypeError('t'), 'openMotion', { path: 5 })).toBe('openMotion: t');
+    expect(await said(new TypeError('t'), 'getAppInfo', null)).toBe('getAppInfo: t');
+    expect(await said(new TypeError('t'), 'getAppInfo', 'a string')).toBe('getAppInfo: t');
+    expect(await said('a thrown string', 'getAppInfo', undefined)).toBe('getAppInfo: a thrown string');
+    // A long path in the prefix is quoted head and tail only.
+    const long = `/${'p'.repeat(1000)}`;
+    expect(await said(new TypeError('t'), 'openMotion', { path: long })).toBe(`${long.slice(0, 149)}…${long.slice(-149)}: t`);
+  });
+
+  it('a message over 16 KiB is shortened, saying so; one of exactly 16 KiB is not', async () => {
+    const exact = 'm'.repeat(16 * 1024);
+    const throwing = (message: string, kind: 'plain' | 'format' | 'api') =>
+      ({ ...handlers, getAppInfo: async () => { throw kind === 'plain' ? new Error(message) : kind === 'api' ? new ActGuyApiError({ message }) : Object.assign(new FormatError('MTN', 'x'), { message }); } }) as unknown as ApiHandlers;
+    for (const kind of ['plain', 'format', 'api'] as const) {
+      const ok = await dispatchInvoke(throwing(exact, kind), 'getAppInfo', undefined);
+      expect(!ok.ok && ok.error.message).toBe(exact);
+      const cut = await dispatchInvoke(throwing(`${exact}tail`, kind), 'getAppInfo', undefined);
+      expect(!cut.ok && cut.error.message).toBe(`${exact}… (message shortened)`);
+    }
+  });
+});
+
+describe('what the handlers allow at start', () => {
+  it('the sample, the start-up file, the recent files and the workspace, nothing else', async () => {
+    const recentDir = join(dir, 'user');
+    mkdirSync(recentDir);
+    copyFileSync(SAMPLE, join(outside, 'recent.mtn'));
+    copyFileSync(SAMPLE, join(outside, 'startup.mtn'));
+    copyFileSync(SAMPLE, join(outside, 'other.mtn'));
+    const recent = createRecentFilesStore(recentDir);
+    recent.add({ path: join(outside, 'recent.mtn'), name: 'recent', kind: 'mtn' });
+    policy = createPathPolicy();
+    createHandlers({
+      appInfo: { version: 't', samplePath: SAMPLE, startupPath: join(outside, 'startup.mtn'), transport: 'electron', nativeDialogs: true, workspaceRoot: null, platform: 'linux' },
+      policy, recent, compress, dialogs: scripted(answers, asked),
+    });
+    expect(policy.isAllowed(SAMPLE)).toBe(true);
+    expect(policy.isAllowed(join(outside, 'startup.mtn'))).toBe(true);
+    expect(policy.isAllowed(join(outside, 'recent.mtn'))).toBe(true);
+    expect(policy.isAllowed(join(outside, 'other.mtn'))).toBe(false);
+    expect(policy.isAllowed(join(ws, 'walk.mtn'))).toBe(false);
+    expect(policy.trees()).toEqual([]);
+    expect(make().getAppInfo).toBeTypeOf('function');
+    expect(policy.trees()).toEqual([ws]);
+  });
+
+  it('getAppInfo returns a copy: changing it changes nothing', async () => {
+    const info = await handlers.getAppInfo(undefined);
+    info.workspaceRoot = '/';
+    expect((await handlers.getAppInfo(undefined)).workspaceRoot).toBe(ws);
+  });
+});
+
+describe('opening and saving motions', () => {
+  it('refuses a file that is not a motion and a marEntry that is not an integer', async () => {
+    writeFileSync(join(ws, 'notes.txt'), 'x');
+    expect(await failure('openMotion', { path: join(ws, 'notes.txt') })).toBe(`${join(ws, 'notes.txt')}: not a motion file (expected .mtn, .mt3 or .mar)`);
+    expect(await failure('openMotion', { path: join(ws, 'walk.mtn'), marEntry: 1.5 })).toBe('openMotion: marEntry must be an integer');
+    expect(compress.calls).toEqual([]);
+  });
+
+  it('opening caches the motion in the compressor, remembers it, and brings its .sev into reach', async () => {
+    const m = await openWalk();
+    expect(compress.calls).toEqual([`open ${m.documentId} walk`]);
+    expect(recentChanges).toBe(1);
+    expect((await handlers.getRecentFiles(undefined)).map((r) => [r.path, r.name, r.kind])).toEqual([[join(ws, 'walk.mtn'), 'walk', 'mtn']]);
+    await handlers.clearRecentFiles(undefined);
+    expect(recentChanges).toBe(2);
+    expect(await handlers.getRecentFiles(undefined)).toEqual([]);
+  });
+
+  it('a motion outside the workspace opened from the dialog makes its own .sev readable, and only that', async () => {
+    copyFileSync(SAMPLE, join(outside, 'run.MTN'));
+    answers.push(join(outside, 'run.MTN'));
+    expect((await handlers.openMotionDialog(undefined)).status).toBe('opened');
+    expect(asked[0]).toEqual({ kind: 'open', options: { title: 'Open motion', filters: expect.arrayContaining([{ name: 'Motions (.mtn, .mt3, .mar)', extensions: ['mtn', 'mt3', 'mar'] }]) } });
+    expect(policy.isAllowed(join(outside, 'run.sev'))).toBe(true);
+    expect(policy.isAllowed(join(outside, 'walk.sev'))).toBe(false);
+    answers.push(null);
+    expect(await handlers.openMotionDialog(undefined)).toEqual({ status: 'cancelled' });
+  });
+
+  it('save refuses another extension and an unknown document, naming them', async () => {
+    const m = await openWalk();
+    expect(await failure('saveMotion', { documentId: m.documentId, path: join(ws, 'walk.mt3'), mtnBytes: m.mtnBytes })).toBe(
+      `Could not save ${join(ws, 'walk.mt3')}: only .mtn files are saved (export .mt3 with Export; .mt3 and .mar are read-only)`,
+    );
+    expect(await failure('saveMotion', { documentId: 'nope', path: join(ws, 'walk.mtn'), mtnBytes: m.mtnBytes })).toBe('document nope is not open (open a motion first)');
+    expect(await failure('saveMotion', { documentId: 7, path: join(ws, 'walk.mtn'), mtnBytes: m.mtnBytes })).toBe('document 7 is not open (open a motion first)');
+  });
+
+  it('a save re-caches the document under its new name, allows the new file and its .sev, and is remembered', async () => {
+    const m = await openWalk();
+    answers.push(join(outside, 'copy.MTN'));
+    const saved = await handlers.saveMotionAsDialog({ documentId: m.documentId, mtnBytes: m.mtnBytes, defaultName: 'sub/evil.mtn' });
+    expect(saved).toEqual({ status: 'saved', file: { path: join(outside, 'copy.MTN'), name: 'copy', byteLength: m.mtnBytes.byteLength } });
+    expect(asked[0]).toEqual({ kind: 'save', options: { title: 'Save motion as', filters: [{ name: 'Motion (.mtn)', extensions: ['mtn'] }], defaultPath: join(ws, 'walk.mtn') } });
+    expect(compress.calls.at(-1)).toBe(`open ${m.documentId} copy`);
+    expect(policy.isAllowed(join(outside, 'copy.sev'))).toBe(true);
+    expect((await handlers.getRecentFiles(undefined))[0]).toMatchObject({ path: join(outside, 'copy.MTN'), name: 'copy' });
+    // the document now lives at the copy: Save As proposes its folder and name
+    answers.push(null);
+    await handlers.saveMotionAsDialog({ documentId: m.documentId, mtnBytes: m.mtnBytes });
+    expect((asked[1].options as { defaultPath: string }).defaultPath).toBe(join(outside, 'copy.mtn'));
+    answers.push(null);
+    await handlers.saveMotionAsDialog({ documentId: m.documentId, mtnBytes: m.mtnBytes, defaultName: 'named.mtn' });
+    expect((asked[2].options as { defaultPath: string }).defaultPath).toBe(join(outside, 'named.mtn'));
+    answers.push(null);
+    await handlers.saveMotionAsDialog({ documentId: m.documentId, mtnBytes: m.mtnBytes, defaultName: 'back\\slash.mtn' });
+    expect((asked[3].options as { defaultPath: string }).defaultPath).toBe(join(outside, 'copy.mtn'));
+  });
+
+  it('Save As adds .mtn to a name without it', async () => {
+    const m = await openWalk();
+    answers.push(join(outside, 'plain'));
+    expect(await handlers.saveMotionAsDialog({ documentId: m.documentId, mtnBytes: m.mtnBytes })).toMatchObject({ status: 'saved', file: { path: join(outside, 'plain.mtn') } });
+  });
+
+  it('closeDocument frees the compressor copy once; an unknown id closes nothing', async () => {
+    const m = await openWalk();
+    await handlers.closeDocument({ documentId: m.documentId });
+    await handlers.closeDocument({ documentId: m.documentId });
+    await handlers.closeDocument({ documentId: 'never' });
+    expect(compress.calls.filter((c) => c.startsWith('close'))).toEqual([`close ${m.documentId}`]);
+    expect(await failure('compressMotion', requestFor(m.mtnBytes, m.documentId))).toBe(`document ${m.documentId} is not open (open a motion first)`);
+  });
+
+  it('chooseSkeletonDialog asks for an .mtn and allows the one chosen', async () => {
+    copyFileSync(SAMPLE, join(outside, 'skel.mtn'));
+    answers.push(null, join(outside, 'skel.mtn'));
+    expect(await handlers.chooseSkeletonDialog(undefined)).toEqual({ status: 'cancelled' });
+    expect(policy.isAllowed(join(outside, 'skel.mtn'))).toBe(false);
+    expect(await handlers.chooseSkeletonDialog(undefined)).toEqual({ status: 'chosen', path: join(outside, 'skel.mtn') });
+    expect(policy.isAllowed(join(outside, 'skel.mtn'))).toBe(true);
+    expect(asked[0].options).toEqual({ title: 'Choose the skeleton (.mtn) this motion was made from', filters: [{ name: 'Skeleton motion (.mtn)', extensions: ['mtn'] }] });
+  });
+});
+
+describe('compression and export', () => {
+  it('export always runs (no coalescing), writes the bytes the compressor returned and reports them', async () => {
+    const m = await openWalk();
+    const r = await handlers.exportMt3({ path: join(ws, 'walk.mt3'), compress: requestFor(m.mtnBytes, m.documentId) });
+    expect(r).toEqual({ status: 'exported', file: { path: join(ws, 'walk.mt3'), name: 'walk', byteLength: 3, totalKeys: 7, ratio: 0.25 } });
+    expect(compress.calls.at(-1)).toBe(`compress ${m.documentId} coalesce=false`);
+    await handlers.compressMotion(requestFor(m.mtnBytes, m.documentId));
+    expect(compress.calls.at(-1)).toBe(`compress ${m.documentId} coalesce=undefined`);
+  });
+
+  it('export refuses another extension, and a compressor answer without a file', async () => {
+    const m = await openWalk();
+    expect(await failure('exportMt3', { path: join(ws, 'walk.mtn'), compress: requestFor(m.mtnBytes, m.documentId) })).toBe(`Could not export ${join(ws, 'walk.mtn')}: the file name must end in .mt3`);
+    compress.compress = async () => ({ status: 'superseded' }) as never;
+    expect(await failure('exportMt3', { path: join(ws, 'x.mt3'), compress: requestFor(m.mtnBytes, m.documentId) })).toBe(`Could not export ${join(ws, 'x.mt3')}: the compressor returned no file`);
+    compress.compress = async () => ({ status: 'done' }) as never;
+    expect(await failure('exportMt3', { path: join(ws, 'x.mt3'), compress: requestFor(m.mtnBytes, m.documentId) })).toBe(`Could not export ${join(ws, 'x.mt3')}: the compressor returned no file`);
+  });
+
+  it('the export dialog proposes the motion name as .mt3 beside it and adds .mt3 to a bare name', async () => {
+    const m = await openWalk();
+    answers.push(null, join(outside, 'out'));
+    expect(await handlers.exportMt3Dialog({ compress: requestFor(m.mtnBytes, m.documentId) })).toEqual({ status: 'cancelled' });
+    expect(asked[0].options).toEqual({ title: 'Export compressed motion', filters: [{ name: 'Compressed motion (.mt3)', extensions: ['mt3'] }], defaultPath: join(ws, 'walk.mt3') });
+    expect(await handlers.exportMt3Dialog({ compress: requestFor(m.mtnBytes, m.documentId), defaultName: 'fast.mt3' })).toMatchObject({ status: 'exported', file: { path: join(outside, 'out.mt3') } });
+    expect((asked[1].options as { defaultPath: string }).defaultPath).toBe(join(ws, 'fast.mt3'));
+  });
+
+  it('checks every field of a compress request and names the bad one', async () => {
+    const m = await openWalk();
+    const good = requestFor(m.mtnBytes, m.documentId);
+    const bad = async (patch: Record<string, unknown>, tol?: Record<string, unknown>) =>
+      failure('compressMotion', { ...good, ...patch, tolerances: { ...good.tolerances, ...tol } });
+    expect(await bad({ revision: 'x' })).toBe('compressMotion.revision must be a number');
+    expect(await bad({ revision: Number.NaN })).toBe('compressMotion.revision must be a number');
+    expect(await bad({ motionFlags: 1.5 })).toBe('compressMotion: motionFlags and waistJoint must be integers');
+    expect(await bad({ waistJoint: '0' })).toBe('compressMotion: motionFlags and waistJoint must be integers');
+    expect(await bad({}, { rotationToleranceDeg: -1 })).toBe('compressMotion: tolerance rotationToleranceDeg must be a number > 0, found -1');
+    expect(await bad({}, { offsetTolerance: Number.POSITIVE_INFINITY })).toBe('compressMotion: tolerance offsetTolerance must be a number > 0, found Infinity');
+    expect(await bad({}, { objectTolerance: 0 })).toBe('compressMotion: objectTolerance must be a number > 0 when given, found 0');
+    expect(await bad({}, { shell: Number.NaN })).toBe('compressMotion: shell must be a number > 0 when given, found NaN');
+    expect(await bad({}, { method: 'fast' })).toBe('compressMotion: method must be "classic" or "refined", found fast');
+    expect(await bad({ rotationToleranceOverridesDeg: { 3: 0 } })).toBe('compressMotion: rotation tolerance override for joint 3 must be a number > 0');
+    expect(await bad({ rotationToleranceOverridesDeg: { 2: '1' } })).toBe('compressMotion: rotation tolerance override for joint 2 must be a number > 0');
+    expect(await bad({ rotationToleranceOverridesDeg: { 2: Number.POSITIVE_INFINITY } })).toBe('compressMotion: rotation tolerance override for joint 2 must be a number > 0');
+    expect(await bad({ rotationToleranceOverridesDeg: 5 })).toMatch(/^compressMotion\.rotationToleranceOverridesDeg/);
+    // the valid optional fields pass
+    for (const tol of [{ objectTolerance: 1, shell: 2, method: 'classic' }, { method: 'refined' }]) {
+      expect((await dispatchInvoke(handlers, 'compressMotion', { ...good, tolerances: { ...good.tolerances, ...tol }, rotationToleranceOverridesDeg: { 1: 2 } })).ok).toBe(true);
+    }
+    expect(await failure('exportMt3', { path: join(ws, 'x.mt3'), compress: { ...good, revision: 'x' } })).toBe('exportMt3: compress.revision must be a number');
+  });
+});
+
+describe('workspace listing', () => {
+  it('without a workspace lists nothing', async () => {
+    handlers = make({ workspaceRoot: null });
+    expect(await handlers.listWorkspace(undefined as never)).toEqual({ root: null, files: [] });
+  });
+
+  it('lists every file with its relative path, size and extension; filters by extension with or without the dot, any case', async () => {
+    mkdirSync(join(ws, 'sub'));
+    writeFileSync(join(ws, 'sub', 'B.SEV'), 'sev 1\n');
+    writeFileSync(join(ws, 'a.txt'), 'abc');
+    const all = await handlers.listWorkspace(null as never);
+    expect(all.root).toBe(ws);
+    expect(all.files.map((f) => [f.relativePath, f.byteLength, f.extension])).toEqual([
+      ['a.txt', 3, 'txt'],
+      ['sub/B.SEV', 6, 'sev'],
+      ['walk.mtn', all.files[2].byteLength, 'mtn'],
+    ]);
+    expect(all.files[1].path).toBe(join(ws, 'sub', 'B.SEV'));
+    expect((await handlers.listWorkspace({ extensions: ['.SEV', 'mtn'] })).files.map((f) => f.relativePath)).toEqual(['sub/B.SEV', 'walk.mtn']);
+    expect((await handlers.listWorkspace({})).files).toHaveLength(3);
+  });
+
+  it('leaves out hidden files and folders, node_modules, links out of the workspace and folders nested past 8 levels', async () => {
+    writeFileSync(join(ws, '.hidden.mtn'), 'x');
+    mkdirSync(join(ws, '.git'));
+    writeFileSync(join(ws, '.git', 'x.mtn'), 'x');
+    mkdirSync(join(ws, 'node_modules'));
+    writeFileSync(join(ws, 'node_modules', 'x.mtn'), 'x');
+    writeFileSync(join(outside, 'secret.mtn'), 'x');
+    symlinkSync(join(outside, 'secret.mtn'), join(ws, 'link-out.mtn'));
+    symlinkSync(join(ws, 'walk.mtn'), join(ws, 'link-in.mtn'));
+    symlinkSync(join(ws, 'nowhere.mtn'), join(ws, 'dangling.mtn'));
+    let deep = ws;
+    for (let d = 1; d <= 9; d++) {
+      deep = join(deep, `d${d}`);
+      mkdirSync(deep);
+      writeFileSync(join(deep, `at${d}.mtn`), 'x');
+    }
+    const listed = (await handlers.listWorkspace({ extensions: ['mtn'] })).files.map((f) => f.relativePath);
+    expect(listed).toEqual([
+      'd1/at1.mtn', 'd1/d2/at2.mtn', 'd1/d2/d3/at3.mtn', 'd1/d2/d3/d4/at4.mtn', 'd1/d2/d3/d4/d5/at5.mtn', 'd1/d2/d3/d4/d5/d6/at6.mtn',
+      'd1/d2/d3/d4/d5/d6/d7/at7.mtn', 'd1/d2/d3/d4/d5/d6/d7/d8/at8.mtn', 'link-in.mtn', 'walk.mtn',
+    ]);
+  });
+
+  it('stops at 5000 files', async () => {
+    mkdirSync(join(ws, 'many'));
+    for (let i = 0; i < 5001; i++) writeFileSync(join(ws, 'many', `f${String(i).padStart(4, '0')}.txt`), '');
+    const files = (await handlers.listWorkspace(undefined as never)).files;
+    expect(files).toHaveLength(5000);
+    expect(files.at(-1)!.relativePath).toBe('many/f4999.txt');
+  });
+});
+
+describe('window and document reports', () => {
+  it('confirmDiscardChanges asks in words naming the document and the action', async () => {
+    answers.push(false);
+    expect(await handlers.confirmDiscardChanges({ documentName: 'walk', action: 'open another motion' })).toBe(false);
+    expect(asked[0]).toEqual({
+      kind: 'confirm',
+      options: { title: 'Unsaved changes', message: 'walk has unsaved changes.', detail: 'Discard them and open another motion?', confirmLabel: 'Discard changes', cancelLabel: 'Cancel' },
+    });
+  });
+
+  it('reportDocumentState passes on a cleaned report: strings or null, dirty only when true, at most 8 names of at most 200 characters', async () => {
+    await handlers.reportDocumentState({ documentId: 'd1', documentName: 'walk', dirty: true, unsaved: ['walk.sev', 3, 'x'.repeat(300), 'a', 'b', 'c', 'd', 'e', 'f', 'g'] } as never);
+    await handlers.reportDocumentState({ documentId: 5, documentName: null, dirty: 'yes' } as never);
+    expect(reports).toEqual([
+      { documentId: 'd1', documentName: 'walk', dirty: true, unsaved: ['walk.sev', 'x'.repeat(200), 'a', 'b', 'c', 'd', 'e', 'f'] },
+      { documentId: null, documentName: null, dirty: false },
+    ]);
+  });
+});
