@@ -115,8 +115,19 @@ test('select several events, copy, paste at the playhead, nudge, box-select, del
   await page.keyboard.press('Control+z');
   await expect.poll(() => markerFrames(page)).toEqual([0, 5, 21, 38, 54, 66, 71, 87, 104, 132, 81, 98, 126]);
 
-  // In a text field Ctrl+C / Delete are the field's own: the note field does not delete events.
+  // The keyboard stays in the event row between keys (a handled key does not drop it on the page).
   await marker(page, 5).click();
+  await page.keyboard.press('Alt+ArrowRight');
+  await page.keyboard.press('Alt+ArrowRight');
+  await expect.poll(() => markerFrames(page)).toEqual([0, 7, 21, 38, 54, 66, 71, 87, 104, 132, 81, 98, 126]);
+  // The Edit menu has the same actions, with the keys from the one shortcut table.
+  await page.getByTestId('menu-edit').click();
+  await expect(page.getByTestId('menu-nudge-back')).toContainText('Alt+←');
+  await page.getByTestId('menu-nudge-back').click();
+  await expect.poll(() => markerFrames(page)).toEqual([0, 6, 21, 38, 54, 66, 71, 87, 104, 132, 81, 98, 126]);
+
+  // In a text field Ctrl+C / Delete are the field's own: the note field does not delete events.
+  await marker(page, 6).click();
   await page.getByTestId('sev-event-note').focus();
   await page.keyboard.press('Delete');
   await expect(page.getByTestId('sev-marker')).toHaveCount(13);
