@@ -91,8 +91,14 @@ test('select several events, copy, paste at the playhead, nudge, box-select, del
   await page.keyboard.press('Alt+ArrowRight');
   await expect(page.getByTestId('message-warning').filter({ hasText: 'Nudge 2 events +1 frame refused: the event at frame 132 would move to frame 133, outside 0..132' })).toHaveCount(1);
   expect(await markerFrames(page)).toEqual([0, 5, 21, 38, 54, 66, 71, 87, 104, 132, 81, 98, 126]);
-  // The SEV editor with a multi-selection and the message list, at 1280x800.
+  // The SEV editor with a multi-selection and the message list, at 1280x800: full layout, and the sound-event mode.
   await saveScreenshot('sev-multiselect-1280x800');
+  await page.keyboard.press('Control+2');
+  await expect(page.getByTestId('curve-view')).toBeHidden();
+  await saveScreenshot('sev-multiselect-mode-1280x800');
+  await page.keyboard.press('Control+2');
+  await expect(page.getByTestId('curve-view')).toBeVisible();
+  await page.getByTestId('sev-track').focus();
 
   // Delete removes the selection as one step; Ctrl+Z brings both back.
   await page.keyboard.press('Delete');
