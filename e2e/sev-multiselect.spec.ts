@@ -91,8 +91,14 @@ test('select several events, copy, paste at the playhead, nudge, box-select, del
   await page.keyboard.press('Alt+ArrowRight');
   await expect(page.getByTestId('message-warning').filter({ hasText: 'Nudge 2 events +1 frame refused: the event at frame 132 would move to frame 133, outside 0..132' })).toHaveCount(1);
   expect(await markerFrames(page)).toEqual([0, 5, 21, 38, 54, 66, 71, 87, 104, 132, 81, 98, 126]);
-  // The SEV editor with a multi-selection and the message list, at 1280x800.
+  // The SEV editor with a multi-selection and the message list, at 1280x800: full layout, and the sound-event mode.
   await saveScreenshot('sev-multiselect-1280x800');
+  await page.keyboard.press('Control+2');
+  await expect(page.getByTestId('curve-view')).toBeHidden();
+  await saveScreenshot('sev-multiselect-mode-1280x800');
+  await page.keyboard.press('Control+2');
+  await expect(page.getByTestId('curve-view')).toBeVisible();
+  await page.getByTestId('sev-track').focus();
 
   // Delete removes the selection as one step; Ctrl+Z brings both back.
   await page.keyboard.press('Delete');
@@ -115,8 +121,19 @@ test('select several events, copy, paste at the playhead, nudge, box-select, del
   await page.keyboard.press('Control+z');
   await expect.poll(() => markerFrames(page)).toEqual([0, 5, 21, 38, 54, 66, 71, 87, 104, 132, 81, 98, 126]);
 
-  // In a text field Ctrl+C / Delete are the field's own: the note field does not delete events.
+  // The keyboard stays in the event row between keys (a handled key does not drop it on the page).
   await marker(page, 5).click();
+  await page.keyboard.press('Alt+ArrowRight');
+  await page.keyboard.press('Alt+ArrowRight');
+  await expect.poll(() => markerFrames(page)).toEqual([0, 7, 21, 38, 54, 66, 71, 87, 104, 132, 81, 98, 126]);
+  // The Edit menu has the same actions, with the keys from the one shortcut table.
+  await page.getByTestId('menu-edit').click();
+  await expect(page.getByTestId('menu-nudge-back')).toContainText('Alt+←');
+  await page.getByTestId('menu-nudge-back').click();
+  await expect.poll(() => markerFrames(page)).toEqual([0, 6, 21, 38, 54, 66, 71, 87, 104, 132, 81, 98, 126]);
+
+  // In a text field Ctrl+C / Delete are the field's own: the note field does not delete events.
+  await marker(page, 6).click();
   await page.getByTestId('sev-event-note').focus();
   await page.keyboard.press('Delete');
   await expect(page.getByTestId('sev-marker')).toHaveCount(13);
