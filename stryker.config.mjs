@@ -16,7 +16,7 @@ export default {
   mutate: [
     'shared/mtn/{read,write,validate}.ts',
     'shared/mt3/{read,write,bitstream,decode,validate}.ts',
-    'shared/math/{h16,s12}.ts',
+    'shared/math/{half,s12}.ts',
     'shared/mar/{read,write,names}.ts',
     'shared/sar/{read,write,compile,pack}.ts',
     'shared/sev/{parse,serialize,edit,text,validate}.ts',

@@ -203,3 +203,86 @@ event 40 1 -  # late
     expect(once).toContain('event 12 0 15  #\tleft\theel\tstrike\n');
   });
 });
+
+describe('parseSev keeps only clean statements in the document', () => {
+  it.each([
+    ['sev 1\nse 300 X\n', 'ses'],
+    ['sev 1\nse 0 1bad\n', 'ses'],
+    ['sev 1\nse 0 X variant A B C D E F G H\n', 'ses'],
+    ['sev 1\nse 0 X variants A B C D E F G\n', 'ses'],
+    ['sev 1\nse 0 X variants A B C D E F G 1H\n', 'ses'],
+    ['sev 1\nse 0 X\nevent x 0 -\n', 'events'],
+    ['sev 1\nse 0 X\nevent 1 x -\n', 'events'],
+    ['sev 1\nse 0 X\nevent 1 0 x\n', 'events'],
+    ['sev 1\nse 0 X\nevent 1 0 - 4\n', 'events'],
+  ] as const)('%j has no %s', (text, field) => {
+    const { doc, errors } = parseSev(text);
+    expect(errors).toHaveLength(1);
+    expect(doc[field]).toEqual([]);
+  });
+
+  it('keeps the first of two definitions of one index and a motion statement only when it has one argument', () => {
+    expect(parseSev('sev 1\nse 0 A\nse 0 B\n').doc.ses.map((d) => d.name)).toEqual(['A']);
+    expect(parseSev('sev 1\nmotion a b\n').doc.motion).toBeUndefined();
+    expect(messages('sev 1\nmotion\n')).toEqual(['walk.sev:2:7: `motion` needs 1 argument (motion <name>), found 0']);
+  });
+
+  it('builds statements without keys for what the file does not have', () => {
+    const { doc } = parseSev('sev 1\nse 0 X\nse 1 Y variants A B C D E F G H  # v\n');
+    expect(doc.ses[0]).toStrictEqual({ index: 0, name: 'X', comments: { leading: [] }, loc: { line: 2, columns: [1, 4, 6] } });
+    expect(doc.ses[1].comments).toStrictEqual({ leading: [], trailing: ' v' });
+    const headless = parseSev('se 0 X\n').doc;
+    expect(headless.header).toEqual({ leading: [] });
+    expect(parseSev('sev 1\n').doc.ses).toEqual([]);
+  });
+
+  it('says where sev belongs when it is not first', () => {
+    expect(messages('se 0 X\nsev 1\n')).toEqual([
+      'walk.sev:1:1: the first statement must be `sev 1`, found `se`',
+      'walk.sev:2:1: `sev` must be the first statement',
+    ]);
+  });
+
+  it('treats only plain decimal digits as numbers (no hex, exponent or sign)', () => {
+    expect(messages('sev 1\nse 0 X\nevent 1 0 0x5\nevent 1 0 1e1\n')).toEqual([
+      'walk.sev:3:11: joint must be an integer 0..254 or `-` (no joint), found `0x5`',
+      'walk.sev:4:11: joint must be an integer 0..254 or `-` (no joint), found `1e1`',
+    ]);
+    // an se line missing its name still counts as defining a decimal index, but not a hex one
+    expect(messages('sev 1\nse 0x5\nevent 1 5 -\n')).toEqual([
+      'walk.sev:2:7: `se` needs 2 arguments (se <index> <name>), found 1',
+      'walk.sev:3:9: event uses undefined SE index 5',
+    ]);
+    expect(messages('sev 1\nse 12\nevent 1 12 -\n')).toEqual(['walk.sev:2:6: `se` needs 2 arguments (se <index> <name>), found 1']);
+    expect(messages('sev 1\nse 5\nse 5 X\n')).toEqual([
+      'walk.sev:2:5: `se` needs 2 arguments (se <index> <name>), found 1',
+      'walk.sev:3:4: SE index 5 defined twice (first at line 2)',
+    ]);
+  });
+
+  it('does not take an out-of-range index as defined', () => {
+    expect(messages('sev 1\nse 300 X\nse 300 Y\n')).toEqual([
+      'walk.sev:2:4: SE index must be an integer 0..255, found `300`',
+      'walk.sev:3:4: SE index must be an integer 0..255, found `300`',
+    ]);
+  });
+
+  it('orders errors of one line by column, the late undefined-SE check included', () => {
+    expect(messages('sev 1\nevent x 9 300\n')).toEqual([
+      'walk.sev:2:7: event frame must be an integer 0..65535, found `x`',
+      'walk.sev:2:9: event uses undefined SE index 9',
+      'walk.sev:2:11: joint must be an integer 0..254 or `-` (no joint), found `300`',
+    ]);
+  });
+});
+
+describe('serializeSev leaves its input alone', () => {
+  it('sorts copies, and folds a multi-line trailing comment into one line', () => {
+    const doc = parseSevStrict('sev 1\nse 1 B\nse 0 A\nevent 9 0 -\nevent 2 0 -\n');
+    doc.events[0].comments.trailing = 'a\r\nb\nc';
+    const out = serializeSev(doc);
+    expect(out).toBe('sev 1\n\nse 0 A\nse 1 B\n\nevent 2 0 -\nevent 9 0 -  #a b c\n');
+    expect(doc.ses.map((d) => d.index)).toEqual([1, 0]);
+    expect(doc.events.map((e) => e.frame)).toEqual([9, 2]);
+  });
+});

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { decodeUtf8Text, splitLines, trimEndBlanks } from './text';
+
+const ascii = (s: string) => Array.from(s, (c) => c.charCodeAt(0));
+const decode = (bytes: number[]) => decodeUtf8Text(new Uint8Array(bytes), 'SEV', 'w.sev');
+
+describe('decodeUtf8Text', () => {
+  it('drops a byte-order mark only when all three of its bytes lead the file', () => {
+    expect(decode([0xef, 0xbb, 0xbf, ...ascii('a')])).toBe('a');
+    expect(decode([0xef, 0xbb, 0xbf])).toBe('');
+    // a BOM later in the file is a character (U+FEFF), not dropped
+    expect(decode([...ascii('a'), 0xef, 0xbb, 0xbf])).toBe('a\uFEFF');
+    // two of the three BOM bytes are no BOM: each is decoded (and fails) as UTF-8
+    expect(() => decode([0xef, 0xbb])).toThrow('w.sev:1:1: invalid UTF-8: the file ends inside a multi-byte character at byte offset 0');
+    expect(() => decode([0xef])).toThrow('the file ends inside a multi-byte character at byte offset 0');
+    expect(() => decode([0x41, 0xbb, 0xbf])).toThrow('w.sev:1:2: invalid UTF-8: byte 0xbb cannot start a character at byte offset 1');
+    expect(() => decode([0xef, 0x41, 0xbf])).toThrow('w.sev:1:1: invalid UTF-8: byte 0x41 is not a continuation byte at byte offset 0');
+    expect(() => decode([0xef, 0xbb, 0x41])).toThrow('byte 0x41 is not a continuation byte at byte offset 0');
+    expect(() => decode([0x41, 0x42, 0xbf])).toThrow('w.sev:1:3: invalid UTF-8: byte 0xbf cannot start a character at byte offset 2');
+  });
+
+  it.each([
+    [[0x7f], '\u007f'],
+    [[0xc2, 0x80], '\u0080'],
+    [[0xc2, 0xa9], '\u00a9'],
+    [[0xdf, 0xbf], '\u07ff'],
+    [[0xe0, 0xa0, 0x80], '\u0800'],
+    [[0xe2, 0x82, 0xac], '\u20ac'],
+    [[0xed, 0x9f, 0xbf], '\ud7ff'],
+    [[0xee, 0x80, 0x80], '\ue000'],
+    [[0x41, 0xef, 0xbf, 0xbd], 'A\ufffd'],
+    [[0xf0, 0x90, 0x80, 0x80], '\u{10000}'],
+    [[0xf0, 0x9f, 0x98, 0x80], '\u{1f600}'],
+    [[0xf4, 0x8f, 0xbf, 0xbf], '\u{10ffff}'],
+  ])('decodes the boundary sequence %j', (bytes, text) => {
+    expect(decode(bytes)).toBe(text);
+  });
+
+  it.each([
+    [[0x80], 'byte 0x80 cannot start a character at byte offset 0'],
+    [[0xc0, 0x80], 'byte 0xc0 cannot start a character'],
+    [[0xc1, 0xbf], 'byte 0xc1 cannot start a character'],
+    [[0xf5, 0x80, 0x80, 0x80], 'byte 0xf5 cannot start a character'],
+    [[0xff], 'byte 0xff cannot start a character'],
+    [[0xe0, 0x80, 0x80], 'overlong encoding at byte offset 0'],
+    [[0xe0, 0x9f, 0xbf], 'overlong encoding'],
+    [[0xf0, 0x8f, 0xbf, 0xbf], 'overlong encoding'],
+    [[0xf4, 0x90, 0x80, 0x80], 'code point U+110000 is not a character'],
+    [[0xed, 0xa0, 0x80], 'code point U+D800 is not a character'],
+    [[0xed, 0xbf, 0xbf], 'code point U+DFFF is not a character'],
+    [[0xe2, 0x82], 'the file ends inside a multi-byte character'],
+    [[0xf0, 0x9f, 0x98], 'the file ends inside a multi-byte character'],
+    [[0xc2, 0x41], 'byte 0x41 is not a continuation byte'],
+  ])('refuses %j: %s', (bytes, message) => {
+    expect(() => decode(bytes)).toThrow(message);
+  });
+
+  it('places an error after multi-byte characters and line breaks on its line and column', () => {
+    // "é\n€x" then a stray continuation byte: line 2, column 3 (characters, not bytes), byte offset 7
+    expect(() => decode([0xc3, 0xa9, 0x0a, 0xe2, 0x82, 0xac, 0x78, 0x80])).toThrow(
+      'w.sev:2:3: invalid UTF-8: byte 0x80 cannot start a character at byte offset 7',
+    );
+  });
+
+  it('decodes long files exactly, across its internal chunks, without exhausting the stack', () => {
+    const text = `${'é'.repeat(3000)}${'x'.repeat(600_000)}\u{1f600}`;
+    const bytes = [...Array(3000).fill([0xc3, 0xa9]).flat(), ...Array(600_000).fill(0x78), 0xf0, 0x9f, 0x98, 0x80];
+    expect(decode(bytes)).toBe(text);
+  });
+});
+
+describe('splitLines', () => {
+  const texts = (s: string) => splitLines(s).map((l) => [l.text, l.line]);
+  it('keeps one empty line for an empty text and drops only the empty piece after a final break', () => {
+    expect(texts('')).toEqual([['', 1]]);
+    expect(texts('\n')).toEqual([['', 1]]);
+    expect(texts('a')).toEqual([['a', 1]]);
+    expect(texts('a\n')).toEqual([['a', 1]]);
+    expect(texts('a\n\n')).toEqual([['a', 1], ['', 2]]);
+    expect(texts('a\r\nb\rc\n')).toEqual([['a', 1], ['b', 2], ['c', 3]]);
+    expect(texts('\uFEFFa\nb')).toEqual([['a', 1], ['b', 2]]);
+  });
+});
+
+describe('trimEndBlanks', () => {
+  it('removes trailing spaces and tabs only', () => {
+    expect(trimEndBlanks('')).toBe('');
+    expect(trimEndBlanks(' \t ')).toBe('');
+    expect(trimEndBlanks(' a b \t')).toBe(' a b');
+    expect(trimEndBlanks('a\n ')).toBe('a\n');
+    expect(trimEndBlanks('a')).toBe('a');
+  });
+});

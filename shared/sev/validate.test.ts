@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { addEvent } from './edit';
+import { parseSevStrict } from './parse';
+import { checkedSevMotionName, checkSevAgainstMotion, sevMotionName } from './validate';
+
+const walk = { name: 'walk', frameCount: 120, jointCount: 22 };
+
+describe('checkSevAgainstMotion', () => {
+  it('accepts the last frame and joint, and refuses one past each', () => {
+    const doc = parseSevStrict('sev 1\nse 0 X\nevent 120 0 21\nevent 0 0 -\nevent 121 0 22\n');
+    expect(checkSevAgainstMotion(doc, walk, 'walk.sev').map((e) => e.message)).toEqual([
+      'walk.sev:5:7: event frame 121 is past the end of motion walk (frames 0..120)',
+      'walk.sev:5:13: event joint 22 does not exist in motion walk (joints 0..21)',
+    ]);
+  });
+
+  it('places an error on an event made in the editor (no file location) by its index and frame', () => {
+    const doc = addEvent(parseSevStrict('sev 1\nse 0 X\nevent 1 0 -\n'), { frame: 130, se: 0, joint: 30 });
+    const errors = checkSevAgainstMotion(doc, walk, 'walk.sev');
+    expect(errors.map((e) => e.message)).toEqual([
+      'walk.sev [SEV] (event 1 (frame 130)): event frame 130 is past the end of motion walk (frames 0..120)',
+      'walk.sev [SEV] (event 1 (frame 130)): event joint 30 does not exist in motion walk (joints 0..21)',
+    ]);
+    expect(errors.every((e) => e.kind === 'SEV')).toBe(true);
+  });
+
+  it('an event without a joint fits any motion, even one without joints', () => {
+    const doc = parseSevStrict('sev 1\nse 0 X\nevent 3 0 -\n');
+    expect(checkSevAgainstMotion(doc, { name: 'cam', frameCount: 3, jointCount: 0 })).toEqual([]);
+  });
+});
+
+describe('the motion a SEV belongs to', () => {
+  it('is its motion statement, else the file base name', () => {
+    expect(sevMotionName(parseSevStrict('sev 1\nmotion run_01\n'), 'walk')).toBe('run_01');
+    expect(sevMotionName(parseSevStrict('sev 1\n'), 'walk')).toBe('walk');
+    expect(checkedSevMotionName(parseSevStrict('sev 1\nmotion 131_01\n'), 'x y')).toEqual({ name: '131_01' });
+    expect(checkedSevMotionName(parseSevStrict('sev 1\n'), 'walk')).toEqual({ name: 'walk' });
+  });
+
+  it('refuses a file base name outside the motion-name rule, naming the file and saying how to fix it', () => {
+    const r = checkedSevMotionName(parseSevStrict('sev 1\n'), 'walk cycle', 'walk cycle.sev');
+    expect('error' in r && r.error.message).toBe(
+      'walk cycle.sev [SEV] (motion name from the file name walk cycle): motion name "walk cycle" has whitespace ' +
+        '(motion names: 1-31 characters from A-Z a-z 0-9 _ . -, not starting with . or -); add a `motion NAME` line or rename the file',
+    );
+  });
+});
