@@ -116,7 +116,7 @@ test('the timeline help text is shown whole at 1280x800', async ({ page }) => {
   await waitForDocument(page);
   const hint = page.getByTestId('timeline-hint');
   await expect(hint).toContainText('Ctrl+wheel: zoom');
-  await expect(hint).toContainText('label: select');
+  await expect(hint).toContainText('Label: select');
   const clipped = await hint.evaluate((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1);
   expect(clipped).toBe(false);
   const panel = (await page.getByTestId('timeline').boundingBox())!;
@@ -133,11 +133,14 @@ test('the SE table header stays opaque while rows scroll under it', async ({ pag
   await expect(page.getByTestId('sev-variants')).toBeVisible();
   const scrollable = await column.evaluate((el) => el.scrollHeight - el.clientHeight);
   expect(scrollable, 'the SE column scrolls at this size').toBeGreaterThan(30);
-  const before = await head.screenshot();
+  // Page screenshots clipped to the header's box: an element screenshot would scroll the column back to the top.
+  const clip = (await head.boundingBox())!;
+  const before = await page.screenshot({ clip });
   await column.evaluate((el) => (el.scrollTop = 30));
   await expect.poll(() => column.evaluate((el) => el.scrollTop)).toBe(30);
   await animationFrames(page, 2);
   await saveScreenshot('sev-table-scrolled');
-  const after = await head.screenshot();
+  expect(await column.evaluate((el) => el.scrollTop), 'still scrolled').toBe(30);
+  const after = await page.screenshot({ clip });
   expect(after.equals(before), 'the header looks the same with rows under it').toBe(true);
 });

@@ -75,8 +75,9 @@ function defaults(): ProjectLayout {
 
 /**
  * Smallest heights (px, whole panel including its header) at which each bottom panel stays usable. The curve
- * view needs room for the ruler, three or four value rows, the key band and the error band with its readout
- * (renderer/curves/gutterLabels.ts drops secondary labels below that, but the curves themselves need height).
+ * view needs room for its header (two lines at 1280 px), a 150 px canvas for the ruler, three or four value rows,
+ * the key band and the error band with its readout (renderer/curves/gutterLabels.ts drops secondary labels below
+ * that, but the curves themselves need height), and its hint line.
  * The timeline keeps its header, pinned ruler, lock and trace rows, two whole joint rows and its help line; the SEV
  * editor its toolbar, event row and a few events.
  */
