@@ -172,7 +172,34 @@ export function acceleratorLabel(accelerator: string, platform: ShortcutPlatform
 export type PageAction =
   | 'toggleKey' | 'toggleLock' | 'toggleTrace' | 'frameAll' | 'showAllFrames'
   | 'channelEuler' | 'channelQuat' | 'channelOffset' | 'slower' | 'faster'
-  | 'step10Forward' | 'step10Back' | 'previousJoint' | 'nextJoint' | 'previousKey' | 'nextKey' | 'deleteKeys';
+  | 'step10Forward' | 'step10Back' | 'previousJoint' | 'nextJoint' | 'previousKey' | 'nextKey' | 'deleteKeys'
+  | EventAction;
+
+/** Keys of the SEV editor's events, while the keyboard is in its event list or event row. */
+export type EventAction = 'copyEvents' | 'cutEvents' | 'pasteEvents' | 'selectAllEvents' | 'deleteEvents' | 'nudgeEventsBack' | 'nudgeEventsForward';
+
+/**
+ * The event keys, in Electron accelerator syntax. They apply only while the keyboard is in the event list or
+ * the event row (not in one of their fields), so elsewhere Ctrl+C / Ctrl+V stay the page's copy and paste,
+ * Delete deletes curve keys, and Alt+Left / Alt+Right mean nothing. The first binding of an action is the one
+ * menus show.
+ */
+export const EVENT_SHORTCUTS: readonly { action: EventAction; accelerator: string }[] = [
+  { action: 'copyEvents', accelerator: 'CmdOrCtrl+C' },
+  { action: 'cutEvents', accelerator: 'CmdOrCtrl+X' },
+  { action: 'pasteEvents', accelerator: 'CmdOrCtrl+V' },
+  { action: 'selectAllEvents', accelerator: 'CmdOrCtrl+A' },
+  { action: 'deleteEvents', accelerator: 'Delete' },
+  { action: 'deleteEvents', accelerator: 'Backspace' },
+  { action: 'nudgeEventsBack', accelerator: 'Alt+Left' },
+  { action: 'nudgeEventsForward', accelerator: 'Alt+Right' },
+];
+
+/** How a menu shows an event action's key on a platform ("Ctrl+C", "Alt+←"). */
+export function eventShortcutLabel(action: EventAction, platform: ShortcutPlatform): string {
+  const b = EVENT_SHORTCUTS.find((x) => x.action === action)!;
+  return acceleratorLabel(b.accelerator, platform);
+}
 
 const PLAIN_KEYS: Record<string, PageAction> = {
   k: 'toggleKey', l: 'toggleLock', t: 'toggleTrace', f: 'frameAll', a: 'showAllFrames',
@@ -189,6 +216,8 @@ export interface KeyContext {
   typing: boolean;
   /** Focus is on a slider (it keeps its arrow keys). */
   onSlider: boolean;
+  /** Focus is in the SEV editor's event list or event row: the event keys apply (EVENT_SHORTCUTS). */
+  inEvents?: boolean;
 }
 
 export type PageShortcut = { command: MenuCommandId } | { action: PageAction };
@@ -201,6 +230,10 @@ export type PageShortcut = { command: MenuCommandId } | { action: PageAction };
 export function pageShortcutOf(chord: KeyChord, ctx: KeyContext, platform: ShortcutPlatform, mode: ShortcutOwnerMode): PageShortcut | null {
   const modified = chord.primary || chord.macCtrl || chord.alt;
   if (ctx.onSlider && chord.key.startsWith('Arrow') && !modified) return null;
+  if (ctx.inEvents && !ctx.typing) {
+    const ev = EVENT_SHORTCUTS.find((b) => sameChord(chordOfAccelerator(b.accelerator, platform), chord));
+    if (ev) return { action: ev.action };
+  }
   const command = pageCommandOf(chord, platform, mode);
   if (command) {
     // A text field keeps its own undo, and its typed characters.

@@ -4,6 +4,8 @@
  * channel, [ / ] speed, Home/End, Up/Down jump to the previous/next key of the
  * selected channel, PageUp/PageDown select the previous/next joint, Delete removes the
  * selected user keys, and
+ * in the SEV editor's event list or event row Ctrl+C / Ctrl+X / Ctrl+V copy, cut and paste events, Ctrl+A
+ * selects them all, Delete removes them and Alt+Left / Alt+Right nudge them by a frame (EVENT_SHORTCUTS), and
  * the menu commands' shortcuts from shared/shortcuts.ts (Ctrl+O open,
  * Ctrl+Shift+O open project, Ctrl+S save, Ctrl+Alt+S save project, ...).
  *
@@ -19,6 +21,10 @@ import {
   cycleSpeed, deleteSelectedKeys, jumpToKey, selectNeighbourJoint, step, toggleKeyAtPlayhead, toggleLockAtPlayhead, toggleTraceAtPlayhead, zoomTimeToFit,
 } from './controller';
 import { isModalOpen, isTypingTarget, runCommand } from './commands';
+import { events } from '../sev/sevActions';
+
+/** The SEV editor's event list and event row mark themselves with this attribute: the event keys apply inside. */
+export const EVENT_SCOPE_ATTRIBUTE = 'data-sev-events';
 
 function runAction(action: PageAction): void {
   const s = sessionStore.getState();
@@ -40,6 +46,13 @@ function runAction(action: PageAction): void {
     case 'previousKey': return jumpToKey(-1);
     case 'nextKey': return jumpToKey(1);
     case 'deleteKeys': return deleteSelectedKeys();
+    case 'copyEvents': return void events.copySelected();
+    case 'cutEvents': return events.cutSelected();
+    case 'pasteEvents': return events.pasteAtPlayhead();
+    case 'selectAllEvents': return events.selectAll();
+    case 'deleteEvents': return events.removeSelected();
+    case 'nudgeEventsBack': return events.nudgeSelected(-1);
+    case 'nudgeEventsForward': return events.nudgeSelected(1);
     default: {
       const never: never = action;
       return never;
@@ -63,13 +76,16 @@ export function installShortcuts(): () => void {
   const onKey = (e: KeyboardEvent) => {
     if (isModalOpen()) return;
     const target = e.target as HTMLInputElement | null;
-    const shortcut = pageShortcutOf(chordOfKeyPress(e as KeyPress, platform), { typing: isTypingTarget(target), onSlider: target?.type === 'range' }, platform, mode);
+    const scope = target instanceof Element ? target.closest<HTMLElement>(`[${EVENT_SCOPE_ATTRIBUTE}]`) : null;
+    const shortcut = pageShortcutOf(chordOfKeyPress(e as KeyPress, platform), { typing: isTypingTarget(target), onSlider: target?.type === 'range', inEvents: scope !== null }, platform, mode);
     if (!shortcut) return;
     e.preventDefault();
     if ('command' in shortcut) runCommand({ command: shortcut.command });
     else runAction(shortcut.action);
     // Keep Space from also "clicking" a focused button.
     if (document.activeElement instanceof HTMLButtonElement) document.activeElement.blur();
+    // The keyboard stays in the event list or row (a deleted marker took the focus with it): the next nudge or paste goes there too.
+    if (scope?.isConnected && (document.activeElement === null || document.activeElement === document.body)) scope.focus({ preventScroll: true });
   };
   window.addEventListener('keydown', onKey);
   return () => window.removeEventListener('keydown', onKey);

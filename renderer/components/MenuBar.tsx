@@ -6,12 +6,13 @@ import { sessionStore } from '../state/sessionStore';
 import { cycleSpeed, openPath, toggleKeyAtPlayhead, toggleLockAtPlayhead, toggleTraceAtPlayhead, zoomTimeToFit, closeDocument } from '../app/controller';
 import { getApi } from '../transport';
 import type { MenuCommandId, RecentFile } from '../../shared/ipc';
-import { acceleratorLabel, primaryShortcut } from '../../shared/shortcuts';
+import { acceleratorLabel, eventShortcutLabel, primaryShortcut } from '../../shared/shortcuts';
 import { runCommand } from '../app/commands';
 import { currentShortcutPlatform } from '../app/shortcuts';
 import { latestRedoLabel, latestUndoLabel, subscribeUndoOrder } from '../sev/undoOrder';
 import { useSyncExternalStore } from 'react';
-import { useProject } from '../sev/hooks';
+import { useProject, useSev } from '../sev/hooks';
+import { events } from '../sev/sevActions';
 import { PANELS, PANEL_TITLES, panelStates, projectLayoutStore, useProjectLayout } from '../project/layout';
 
 interface Item {
@@ -49,6 +50,11 @@ export function MenuBar() {
   const prefs = usePreferences((p) => p);
   const channel = useSession((s) => s.curveChannel);
   const editable = hasMotion && !readOnly;
+  const selectedEvents = useSev((s) => s.selectedEvents.length);
+  const clipboard = useSev((s) => s.clipboard);
+  const hasSev = useSev((s) => !!s.file?.doc);
+  const platform = currentShortcutPlatform();
+  const eventKey = (a: Parameters<typeof eventShortcutLabel>[0]) => eventShortcutLabel(a, platform);
   const layout = useProjectLayout();
   const panels = panelStates(layout);
 
@@ -105,6 +111,21 @@ export function MenuBar() {
       { label: 'Toggle user key at playhead', shortcut: 'K', run: toggleKeyAtPlayhead, disabled: !editable },
       { label: 'Toggle lock at playhead', shortcut: 'L', run: toggleLockAtPlayhead, disabled: !editable },
       { label: 'Toggle trace key at playhead', shortcut: 'T', run: toggleTraceAtPlayhead, disabled: !editable },
+      'separator',
+      // Sound events: the keys work while the event list or event row has the keyboard (shared/shortcuts.ts EVENT_SHORTCUTS).
+      { label: 'Copy sound events', shortcut: eventKey('copyEvents'), run: () => void events.copySelected(), disabled: !selectedEvents, testid: 'menu-copy-events' },
+      { label: 'Cut sound events', shortcut: eventKey('cutEvents'), run: events.cutSelected, disabled: !selectedEvents, testid: 'menu-cut-events' },
+      {
+        label: clipboard ? `Paste ${clipboard.events.length} sound event${clipboard.events.length === 1 ? '' : 's'} at playhead` : 'Paste sound events at playhead',
+        shortcut: eventKey('pasteEvents'),
+        run: events.pasteAtPlayhead,
+        disabled: !clipboard || !hasSev,
+        testid: 'menu-paste-events',
+      },
+      { label: 'Select all sound events', shortcut: eventKey('selectAllEvents'), run: events.selectAll, disabled: !hasSev },
+      { label: 'Delete sound events', shortcut: eventKey('deleteEvents'), run: () => events.removeSelected(), disabled: !selectedEvents },
+      { label: 'Nudge sound events 1 frame earlier', shortcut: eventKey('nudgeEventsBack'), run: () => events.nudgeSelected(-1), disabled: !selectedEvents, testid: 'menu-nudge-back' },
+      { label: 'Nudge sound events 1 frame later', shortcut: eventKey('nudgeEventsForward'), run: () => events.nudgeSelected(1), disabled: !selectedEvents, testid: 'menu-nudge-forward' },
     ],
     View: [
       { label: 'Frame all (viewport)', shortcut: 'F', run: () => sessionStore.getState().requestFrameAll(), disabled: !hasMotion },

@@ -1,25 +1,36 @@
-import { useEffect, useRef } from 'react';
+import { Fragment, useEffect, useRef, useState } from 'react';
 import { eventsByFrame } from '../../shared/sev/serialize';
 import { useDocument } from '../state/hooks';
 import { sessionStore } from '../state/sessionStore';
 import { sevStore } from './sevStore';
 import { useProject, useSev } from './hooks';
 import { events, revealEvent } from './sevActions';
-import { nameOnFloor, resolveName } from './resolve';
-import { playEvent } from './audition';
+import { FLOOR_NAMES, nameOnFloor, resolveName } from './resolve';
+import { playEvent, playSeName } from './audition';
+import { EVENT_SCOPE_ATTRIBUTE } from '../app/shortcuts';
 import { seColor } from './colors';
 import { NumberField } from './NumberField';
 
-/** The events as a list (frame, SE, joint, what plays on the selected floor), in frame order, in sync with the track. */
+/**
+ * The events as a list (frame, SE, joint, what plays on the selected floor), in frame order, in sync with the
+ * track. Click selects an event, Ctrl+click adds or removes one, Shift+click selects a range; the keyboard then
+ * copies, pastes, deletes and nudges the selection (shared/shortcuts.ts EVENT_SHORTCUTS). An event whose SE has
+ * floor variants opens a preview of what each of the 8 floors plays, each with a play button.
+ */
 export function EventList() {
   const doc = useSev((s) => s.file?.doc ?? null);
+  const path = useSev((s) => s.file?.path ?? null);
   const selected = useSev((s) => s.selectedEvent);
+  const selection = useSev((s) => s.selectedEvents);
   const picking = useSev((s) => s.pickingJoint);
   const floor = useSev((s) => s.floor);
   const table = useProject((p) => p.tables?.table ?? null);
   const motion = useDocument((d) => d.motion);
   const motionLabel = useDocument((d) => d.name);
   const body = useRef<HTMLTableSectionElement>(null);
+  const wrap = useRef<HTMLDivElement>(null);
+  const [floorsOpen, setFloorsOpen] = useState<ReadonlySet<number>>(new Set());
+  useEffect(() => setFloorsOpen(new Set()), [path]);
 
   useEffect(() => {
     if (selected === null) return;
@@ -32,15 +43,15 @@ export function EventList() {
   const joints = motion?.joints ?? [];
 
   return (
-    <div className="sev-list-wrap">
-      <table className="sev-table sev-events" data-testid="sev-event-list">
+    <div className="sev-list-wrap sev-events-scope" ref={wrap} tabIndex={-1} {...{ [EVENT_SCOPE_ATTRIBUTE]: '' }}>
+      <table className="sev-table sev-events" data-testid="sev-event-list" aria-multiselectable="true">
         <thead>
           <tr>
             <th style={{ width: 62 }}>Frame</th>
             <th>SE</th>
             <th>Joint</th>
             <th>Plays on floor {floor}</th>
-            <th style={{ width: 78 }} />
+            <th style={{ width: 100 }} />
           </tr>
         </thead>
         <tbody ref={body}>
@@ -51,22 +62,28 @@ export function EventList() {
             const pastEnd = motion && ev.frame > motion.frameCount;
             const badJoint = motion && ev.joint !== null && ev.joint >= joints.length;
             const isSel = selected === ev.index;
+            const inSel = selection.includes(ev.index);
+            const floorsShown = floorsOpen.has(ev.index) && !!def?.variants;
             return (
+              <Fragment key={ev.index}>
               <tr
-                key={ev.index}
                 data-testid="sev-event-row"
                 data-index={ev.index}
                 data-frame={ev.frame}
-                className={isSel ? 'selected' : ''}
-                onMouseDown={() => {
-                  if (sevStore.getState().selectedEvent !== ev.index) revealEvent(ev.index);
-                }}
-                onKeyDown={(e) => {
-                  const t = e.target as HTMLElement;
-                  if ((e.key === 'Delete') && t.tagName !== 'INPUT' && t.tagName !== 'SELECT') {
+                aria-selected={inSel}
+                className={`${inSel ? 'selected' : ''}${isSel ? ' current' : ''}`}
+                onMouseDown={(e) => {
+                  const onControl = (e.target as HTMLElement).closest('input, select, button, textarea') !== null;
+                  const s = sevStore.getState();
+                  if ((e.ctrlKey || e.metaKey || e.shiftKey) && !onControl) {
+                    // No text selection; the keyboard comes to the list (copy, delete, nudge act on the selection).
                     e.preventDefault();
-                    events.remove(ev.index);
+                    wrap.current?.focus({ preventScroll: true });
+                    if (e.shiftKey) s.selectEventRange(ev.index, order.map((o) => o.index));
+                    else s.toggleEventSelected(ev.index);
+                    return;
                   }
+                  if (s.selectedEvent !== ev.index || s.selectedEvents.length > 1) revealEvent(ev.index);
                 }}
               >
                 <td>
@@ -109,6 +126,23 @@ export function EventList() {
                   {name} <span className="dim">{r.codeText}</span>
                 </td>
                 <td className="sev-row-tools">
+                  {def?.variants && (
+                    <button
+                      type="button"
+                      className={`tool small sev-floors-toggle${floorsShown ? ' armed' : ''}`}
+                      data-testid="sev-event-floors-toggle"
+                      aria-expanded={floorsShown}
+                      title={floorsShown ? 'Hide what each floor plays' : `SE ${def.index} ${def.name} plays another SE on each floor: show all 8 and play them`}
+                      onClick={() => setFloorsOpen((o) => {
+                        const n = new Set(o);
+                        if (n.has(ev.index)) n.delete(ev.index);
+                        else n.add(ev.index);
+                        return n;
+                      })}
+                    >
+                      {floorsShown ? '▴' : '▾'} 8
+                    </button>
+                  )}
                   <button type="button" className="tool small" title="Play this event's SE (audition)" onClick={() => playEvent(ev.index)}>▶</button>
                   <button
                     type="button"
@@ -125,9 +159,36 @@ export function EventList() {
                       <path d="M6 0v3M6 9v3M0 6h3M9 6h3" stroke="currentColor" strokeWidth="1.3" />
                     </svg>
                   </button>
-                  <button type="button" className="tool small" data-testid="sev-event-delete" title="Delete event (Delete)" onClick={() => events.remove(ev.index)}>✕</button>
+                  <button type="button" className="tool small" data-testid="sev-event-delete" title="Delete this event" onClick={() => events.remove(ev.index)}>✕</button>
                 </td>
               </tr>
+              {floorsShown && (
+                <tr className="sev-floors-row" data-testid="sev-event-floors" data-index={ev.index}>
+                  <td colSpan={5}>
+                    <div className="sev-floor-preview">
+                      {FLOOR_NAMES.map((floorName, k) => {
+                        const v = def!.variants![k];
+                        const rv = resolveName(table, v);
+                        return (
+                          <span
+                            key={k}
+                            className={`sev-floor-chip${k === floor ? ' current' : ''}${rv.error ? ' bad' : ''}`}
+                            data-testid="sev-event-floor"
+                            data-floor={k}
+                            title={rv.error ?? `floor ${k} (${floorName}) plays ${v} ${rv.codeText}`}
+                          >
+                            <button type="button" className="link" title={`show floor ${k}`} onClick={() => sevStore.getState().setFloor(k)}>{`${k} ${floorName}`}</button>
+                            <span data-testid="sev-event-floor-name">{v}</span>
+                            <span className="sev-code">{rv.error ? 'unknown' : rv.codeText}</span>
+                            <button type="button" className="tool small" data-testid="sev-event-floor-play" title={`Play ${v} (audition)`} onClick={() => void playSeName(v)}>▶</button>
+                          </span>
+                        );
+                      })}
+                    </div>
+                  </td>
+                </tr>
+              )}
+              </Fragment>
             );
           })}
           {!order.length && (

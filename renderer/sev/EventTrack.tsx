@@ -9,6 +9,7 @@ import { events, revealEvent } from './sevActions';
 import { nameOnFloor, resolveName, stackEvents } from './resolve';
 import { playEvent } from './audition';
 import { seColor } from './colors';
+import { EVENT_SCOPE_ATTRIBUTE } from '../app/shortcuts';
 
 /** Marker size and vertical step between events stacked on one frame, CSS px. */
 const MARKER = 11;
@@ -48,7 +49,16 @@ function useAxis(host: React.RefObject<HTMLDivElement | null>): { left: number; 
   return axis;
 }
 
-/** The event row: one marker per event at its frame, aligned with the timeline; drag to move (snaps to frames). */
+/** Events in the order the row shows them (by frame, then document order): what a Shift+click range runs over. */
+function frameOrder(doc: { events: readonly { frame: number }[] }): number[] {
+  return doc.events.map((_, k) => k).sort((a, b) => doc.events[a].frame - doc.events[b].frame || a - b);
+}
+
+/**
+ * The event row: one marker per event at its frame, aligned with the timeline. Click selects (Ctrl+click adds
+ * or removes, Shift+click selects a range), dragging a marker moves it, or the whole selection when it is part
+ * of one (snaps to frames, one undo step); dragging over empty row selects the events in the box (Ctrl/Shift: adds).
+ */
 export function EventTrack() {
   const host = useRef<HTMLDivElement>(null);
   const axis = useAxis(host);
@@ -56,13 +66,18 @@ export function EventTrack() {
   axisRef.current = axis;
   const doc = useSev((s) => s.file?.doc ?? null);
   const selected = useSev((s) => s.selectedEvent);
+  const selection = useSev((s) => s.selectedEvents);
   const floor = useSev((s) => s.floor);
   const table = useProject((p) => p.tables?.table ?? null);
   const viewStart = useSession((s) => s.viewStart);
   const viewEnd = useSession((s) => s.viewEnd);
   const playhead = useSession((s) => s.playhead);
   const motion = useDocument((d) => d.motion);
-  const drag = useRef<{ index: number; x0: number; moved: boolean } | null>(null);
+  /** A marker drag: `group` moves the whole selection. */
+  const drag = useRef<{ index: number; x0: number; moved: boolean; group: boolean } | null>(null);
+  /** A box selection over empty row: from x0 to x (host coordinates); `base` is kept (Ctrl/Shift held). */
+  const box = useRef<{ x0: number; base: number[]; active: boolean } | null>(null);
+  const [boxSpan, setBoxSpan] = useState<{ from: number; to: number } | null>(null);
   const suggested = useSev((s) => s.footsteps);
 
   const span = Math.max(1e-6, viewEnd - viewStart);
@@ -79,10 +94,15 @@ export function EventTrack() {
   const onMarkerDown = (e: ReactPointerEvent<HTMLButtonElement>, index: number) => {
     if (e.button !== 0) return;
     e.stopPropagation();
-    e.currentTarget.setPointerCapture(e.pointerId);
     e.currentTarget.focus();
-    revealEvent(index);
-    drag.current = { index, x0: e.clientX, moved: false };
+    const s = sevStore.getState();
+    if (e.ctrlKey || e.metaKey) return s.toggleEventSelected(index);
+    if (e.shiftKey) return s.selectEventRange(index, s.file?.doc ? frameOrder(s.file.doc) : []);
+    e.currentTarget.setPointerCapture(e.pointerId);
+    // A marker of a multi-selection keeps the selection: dragging it moves them all (a click without a drag selects it alone).
+    const group = s.selectedEvents.length > 1 && s.selectedEvents.includes(index);
+    if (!group) revealEvent(index);
+    drag.current = { index, x0: e.clientX, moved: false, group };
   };
   const onMarkerMove = (e: ReactPointerEvent<HTMLButtonElement>) => {
     const d = drag.current;
@@ -90,9 +110,13 @@ export function EventTrack() {
     if (!d.moved && Math.abs(e.clientX - d.x0) < 3) return;
     if (!d.moved) {
       d.moved = true;
-      sevStore.getState().begin('Move event');
+      const n = sevStore.getState().selectedEvents.length;
+      sevStore.getState().begin(d.group ? `Move ${n} events` : 'Move event');
     }
-    events.dragTo(d.index, toFrame(localX(e)));
+    if (d.group) {
+      const x0 = d.x0 - host.current!.getBoundingClientRect().left;
+      events.dragSelectionBy(toFrame(localX(e)) - toFrame(x0));
+    } else events.dragTo(d.index, toFrame(localX(e)));
   };
   const onMarkerUp = (e: ReactPointerEvent<HTMLButtonElement>) => {
     const d = drag.current;
@@ -104,15 +128,39 @@ export function EventTrack() {
       const f = sevStore.getState().file?.doc?.events[d.index]?.frame;
       if (f !== undefined) sessionStore.getState().setPlayhead(f);
     } else {
+      if (d.group) revealEvent(d.index);
       playEvent(d.index);
     }
   };
 
   const onTrackDown = (e: ReactPointerEvent<HTMLDivElement>) => {
     if (e.button !== 0 || !motion) return;
-    const f = Math.max(0, Math.min(motion.frameCount, Math.round(toFrame(localX(e)))));
-    sessionStore.getState().setPlayhead(f);
-    sevStore.getState().selectEvent(null);
+    const additive = e.ctrlKey || e.metaKey || e.shiftKey;
+    if (!additive) {
+      const f = Math.max(0, Math.min(motion.frameCount, Math.round(toFrame(localX(e)))));
+      sessionStore.getState().setPlayhead(f);
+      sevStore.getState().selectEvent(null);
+    }
+    e.currentTarget.setPointerCapture(e.pointerId);
+    box.current = { x0: localX(e), base: additive ? sevStore.getState().selectedEvents : [], active: false };
+  };
+  const onTrackMove = (e: ReactPointerEvent<HTMLDivElement>) => {
+    const b = box.current;
+    const d = sevStore.getState().file?.doc;
+    if (!b || !d) return;
+    const x = localX(e);
+    if (!b.active && Math.abs(x - b.x0) < 3) return;
+    b.active = true;
+    const [lo, hi] = [toFrame(Math.min(b.x0, x)), toFrame(Math.max(b.x0, x))];
+    setBoxSpan({ from: Math.min(b.x0, x), to: Math.max(b.x0, x) });
+    const inside = d.events.flatMap((ev, k) => (ev.frame >= lo && ev.frame <= hi ? [k] : []));
+    sevStore.getState().selectEvents([...b.base, ...inside], inside[0] ?? sevStore.getState().selectedEvent);
+  };
+  const onTrackUp = (e: ReactPointerEvent<HTMLDivElement>) => {
+    if (!box.current) return;
+    box.current = null;
+    setBoxSpan(null);
+    if (e.currentTarget.hasPointerCapture(e.pointerId)) e.currentTarget.releasePointerCapture(e.pointerId);
   };
 
   // Same time navigation as the timeline: Ctrl/Alt + wheel zooms, wheel or Shift + wheel pans.
@@ -146,9 +194,10 @@ export function EventTrack() {
   for (const s of stacked) perFrame.set(s.frame, Math.max(perFrame.get(s.frame) ?? 0, s.stack + 1));
 
   return (
-    <div className="sev-track" ref={host} style={{ height: TRACK_H }} onPointerDown={onTrackDown} data-testid="sev-track"
-      data-view-start={viewStart} data-view-end={viewEnd}>
-      <div className="sev-track-gutter" style={{ width: axis.left }} onPointerDown={(e) => e.stopPropagation()} title="Drag an event to move it (snaps to frames) · click: select and play · Delete: remove · click the row: move the playhead · Ctrl+wheel: zoom, wheel: pan">
+    <div className="sev-track sev-events-scope" ref={host} style={{ height: TRACK_H }} onPointerDown={onTrackDown} onPointerMove={onTrackMove} onPointerUp={onTrackUp}
+      onPointerCancel={onTrackUp} data-testid="sev-track" data-view-start={viewStart} data-view-end={viewEnd} tabIndex={-1} {...{ [EVENT_SCOPE_ATTRIBUTE]: '' }}>
+      <div className="sev-track-gutter" style={{ width: axis.left }} onPointerDown={(e) => e.stopPropagation()}
+        title="Click an event: select and play · Ctrl+click: add or remove · Shift+click: range · drag over the row: box select · drag events to move them (snaps to frames) · Ctrl+C / Ctrl+V: copy, paste at the playhead · Alt+←/→: nudge · Delete: remove · click the row: move the playhead · Ctrl+wheel: zoom, wheel: pan">
         <span className="panel-title">Events</span>
         <span className="dim small">{doc ? `${doc.events.length}` : ''}</span>
       </div>
@@ -156,6 +205,7 @@ export function EventTrack() {
         <div className="sev-track-end" style={{ left: toX(motion.frameCount) + 1, right: 0 }} />
       )}
       <div className="sev-track-playhead" style={{ left: Math.round(toX(playhead)) }} />
+      {boxSpan && <div className="sev-box" data-testid="sev-box" style={{ left: boxSpan.from, width: boxSpan.to - boxSpan.from }} />}
       {suggested?.contacts.map((c, k) => {
         const x = toX(c.frame);
         if (!suggested.accepted[k] || x < axis.left - MARKER || x > axis.width) return null;
@@ -193,28 +243,21 @@ export function EventTrack() {
           <button
             key={index}
             type="button"
-            className={`sev-marker${selected === index ? ' selected' : ''}${r.error || outOfRange ? ' bad' : ''}`}
+            className={`sev-marker${selection.includes(index) ? ' selected' : ''}${selected === index ? ' current' : ''}${r.error || outOfRange ? ' bad' : ''}`}
             data-out-of-range={outOfRange || undefined}
             style={{ left: x - MARKER / 2, top: n > 1 ? 3 + stack * step : (TRACK_H - MARKER) / 2, background: seColor(ev.se) }}
-            title={`frame ${frame} · SE ${ev.se} ${name}${r.codeText ? ` (${r.codeText})` : ''} · ${joint}${ev.comments.trailing ? `\n#${ev.comments.trailing}` : ''}${r.error ? `\n${r.error}` : ''}${outOfRange ? `\n${outOfRange}: the build refuses this event` : ''}\nDrag to move · Delete removes · click plays`}
+            title={`frame ${frame} · SE ${ev.se} ${name}${r.codeText ? ` (${r.codeText})` : ''} · ${joint}${ev.comments.trailing ? `\n#${ev.comments.trailing}` : ''}${r.error ? `\n${r.error}` : ''}${outOfRange ? `\n${outOfRange}: the build refuses this event` : ''}\nDrag to move · Ctrl+click: add to the selection · Delete removes · click plays`}
             data-testid="sev-marker"
             data-index={index}
             data-frame={frame}
             aria-label={`Event at frame ${frame}: ${name}, ${joint}`}
-            aria-pressed={selected === index}
+            aria-pressed={selection.includes(index)}
             onPointerDown={(e) => onMarkerDown(e, index)}
             onPointerMove={onMarkerMove}
             onPointerUp={onMarkerUp}
             onPointerCancel={() => {
               drag.current = null;
               sevStore.getState().cancel();
-            }}
-            onKeyDown={(e) => {
-              if (e.key === 'Delete' || e.key === 'Backspace') {
-                e.preventDefault();
-                e.stopPropagation();
-                events.remove(index);
-              }
             }}
           >
             {ev.se}

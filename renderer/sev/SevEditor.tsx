@@ -27,6 +27,8 @@ export function SevEditor() {
   const selectedSe = useSev((s) => s.selectedSe);
   const selectedEvent = useSev((s) => s.selectedEvent);
   const picking = useSev((s) => s.pickingJoint);
+  const selectionCount = useSev((s) => s.selectedEvents.length);
+  const clipboard = useSev((s) => s.clipboard);
   const projectPath = useProject((p) => p.path);
   const tables = useProject((p) => p.tables);
   const soundFolder = useProject((p) => p.soundFolder);
@@ -61,7 +63,7 @@ export function SevEditor() {
     [],
   );
 
-  // Delete removes the selected event when the keyboard is not in a field.
+  // Ctrl+S here; the event keys (copy, paste, Delete, nudge) are in renderer/app/shortcuts.ts.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       // Ctrl+S saves the motion (the tuner's shortcut) and, with it, the open SEV and the project when they changed.
@@ -73,17 +75,7 @@ export function SevEditor() {
         if ((own && isSevDirty(sevFile)) || isProjectDirty(projectStore.getState())) void (own ? saveProjectAndSev() : saveProjectOnly());
         return;
       }
-      if (e.key === 'Escape' && sevStore.getState().pickingJoint) {
-        sevStore.getState().setPickingJoint(false);
-        return;
-      }
-      if (e.key !== 'Delete' || e.defaultPrevented) return;
-      const t = e.target as HTMLElement | null;
-      if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA' || t.isContentEditable)) return;
-      const s = sevStore.getState();
-      if (s.selectedEvent === null || !s.file?.doc || sessionStore.getState().confirm || sessionStore.getState().picker) return;
-      e.preventDefault();
-      events.remove(s.selectedEvent);
+      if (e.key === 'Escape' && sevStore.getState().pickingJoint) sevStore.getState().setPickingJoint(false);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -181,7 +173,24 @@ export function SevEditor() {
               <span className="sev-swatch" style={{ background: seColor(selectedSe), marginLeft: 4 }} />
             </label>
             <span className="dim" title="Select a joint in the viewport, curve view or timeline">joint <b data-testid="sev-add-joint">{jointLabel}</b></span>
-            <NoteField />
+            {selectionCount > 1 ? (
+              <span className="sev-selection" data-testid="sev-selection" title="Ctrl+C copy · Ctrl+X cut · Delete remove · Alt+←/→ nudge by a frame · drag one of them to move them all">
+                {selectionCount} events selected
+              </span>
+            ) : (
+              <NoteField />
+            )}
+            {clipboard && (
+              <button
+                type="button"
+                className="tool"
+                data-testid="sev-paste"
+                onClick={events.pasteAtPlayhead}
+                title={`Paste the ${clipboard.events.length} copied event${clipboard.events.length === 1 ? '' : 's'} of ${clipboard.sourceMotion} with the first at the playhead (Ctrl+V in the event list or row); joints are found by name`}
+              >
+                Paste {clipboard.events.length}
+              </button>
+            )}
             {picking && selectedEvent !== null && <span className="sev-picking" data-testid="sev-picking">Pick a joint for event {selectedEvent}… (Esc: stop)</span>}
             <button type="button" className="tool" data-testid="sev-suggest-footsteps" disabled={!motion} onClick={() => footsteps.suggest()} title="Find the foot contacts in this motion and propose SE_FOOT_L / SE_FOOT_R events on them">
               Suggest footsteps

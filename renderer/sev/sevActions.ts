@@ -4,7 +4,8 @@
  * edit (undefined SE, frame past the end) leaves the document as it was and
  * says why in the message bar.
  */
-import { addEvent, moveEvent, nextFreeSeIndex, removeEvent, removeSeDefinition, setEventComments, setSeDefinition } from '../../shared/sev/edit';
+import { addEvent, moveEvent, nextFreeSeIndex, removeEvent, removeEvents, removeSeDefinition, setEventComments, setSeDefinition, shiftEvents } from '../../shared/sev/edit';
+import { copySevEvents, pasteSevEvents } from '../../shared/sev/clipboard';
 import { SEV_VARIANT_COUNT, type SevDocument } from '../../shared/sev/types';
 import { detectFootContacts, findFootJoints, type FootContactOptions, type FootSide } from '../../shared/sev/footsteps';
 import { documentStore } from '../state/documentStore';
@@ -39,6 +40,23 @@ export function revealEvent(index: number): void {
   sessionStore.getState().setPlayhead(ev.frame);
   const joints = documentStore.getState().motion?.joints.length ?? 0;
   if (ev.joint !== null && ev.joint < joints && !sevStore.getState().pickingJoint) sessionStore.getState().select(ev.joint);
+}
+
+/** "3 events" / "1 event". */
+function count(n: number): string {
+  return `${n} event${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * Why the open .sev cannot take an edit made against the tuner's motion (it belongs to another motion, or no
+ * motion is shown), or null when it can.
+ */
+function notOwnMotion(): string | null {
+  const f = sevStore.getState().file;
+  const tuner = documentStore.getState();
+  if (!f?.doc) return 'no sound-event file is open';
+  if (tuner.motion && sevBelongsTo(f, tuner)) return null;
+  return `${f.path.split(/[\\/]/).pop()} belongs to ${f.motionName}, and the tuner shows ${tuner.motion ? tuner.name : 'no motion'}`;
 }
 
 export const events = {
@@ -85,6 +103,87 @@ export const events = {
     const text = note.replace(/[\r\n]+/g, ' ').trim();
     if ((ev.comments.trailing ?? '').trim() === text) return;
     apply('Edit event note', (d) => setEventComments(d, index, { leading: ev.comments.leading, trailing: text ? ` ${text}` : undefined }));
+  },
+  /** Ctrl+C: copies the selected events (with their SEs and joint names) to paste here or into another motion's .sev. */
+  copySelected(): boolean {
+    const s = sevStore.getState();
+    const doc = s.file?.doc;
+    const m = documentStore.getState().motion;
+    if (!doc || !s.selectedEvents.length) return false;
+    const why = notOwnMotion();
+    if (why || !m) {
+      sessionStore.getState().notify('warning', `Copy refused: ${why}.`);
+      return false;
+    }
+    const clip = copySevEvents(doc, s.selectedEvents, { name: s.file!.motionName, jointNames: m.joints.map((j) => j.name) });
+    s.setClipboard(clip);
+    const span = clip.events[clip.events.length - 1].offset;
+    sessionStore.getState().notify('info', `Copied ${count(clip.events.length)} of ${clip.sourceMotion}${span ? ` (spanning ${span} frames)` : ''}: Ctrl+V pastes them at the playhead, here or in another motion's .sev.`);
+    return true;
+  },
+  /** Ctrl+X: copies the selected events, then deletes them (one undo step). */
+  cutSelected(): void {
+    const n = sevStore.getState().selectedEvents.length;
+    if (events.copySelected()) events.removeSelected(`Cut ${count(n)}`);
+  },
+  /**
+   * Ctrl+V: pastes the copied events with the earliest at the playhead, keeping their spacing; in another
+   * motion their joints are found by name. All or nothing: when one cannot land (no joint of that name, a frame
+   * past the end) nothing is pasted and the message lists each such event. The pasted events become the selection.
+   */
+  pasteAtPlayhead(): void {
+    const s = sevStore.getState();
+    const clip = s.clipboard;
+    const doc = s.file?.doc;
+    if (!clip || !doc) return;
+    const why = notOwnMotion();
+    const d = documentStore.getState();
+    if (why || !d.motion) return void sessionStore.getState().notify('warning', `Paste refused: ${why}.`);
+    const at = clampFrame(sessionStore.getState().playhead);
+    const r = pasteSevEvents(doc, clip, at, { name: d.name, frameCount: d.motion.frameCount, jointNames: d.motion.joints.map((j) => j.name) });
+    if (!r.ok) {
+      sessionStore.getState().notify('warning', `Paste refused, nothing pasted: ${count(clip.events.length)} copied from ${clip.sourceMotion} at frame ${at}:\n${r.problems.map((p) => `• ${p}`).join('\n')}`);
+      return;
+    }
+    if (!apply(`Paste ${count(clip.events.length)}`, () => r.doc)) return;
+    sevStore.getState().selectEvents(r.added, r.added[0]);
+    sessionStore.getState().setPlayhead(at);
+    if (r.definedSes.length)
+      sessionStore.getState().notify('info', `Pasted ${count(clip.events.length)} from ${clip.sourceMotion}; defined ${r.definedSes.map((x) => `SE ${x.index} ${x.name}`).join(', ')} (not in this .sev before).`);
+  },
+  /** Delete: removes every selected event as one undo step. */
+  removeSelected(label?: string): void {
+    const sel = sevStore.getState().selectedEvents;
+    if (!sel.length) return;
+    if (apply(label ?? (sel.length === 1 ? 'Delete event' : `Delete ${count(sel.length)}`), (d) => removeEvents(d, sel))) sevStore.getState().selectEvent(null);
+  },
+  /** Alt+Left / Alt+Right: moves the selected events by `delta` frames together; refused if one would leave 0..N. */
+  nudgeSelected(delta: number): void {
+    const sel = sevStore.getState().selectedEvents;
+    if (!sel.length) return;
+    const why = notOwnMotion();
+    if (why) return void sessionStore.getState().notify('warning', `Nudge refused: ${why}.`);
+    if (apply(`Nudge ${count(sel.length)} ${delta > 0 ? '+' : ''}${delta} frame${Math.abs(delta) === 1 ? '' : 's'}`, (d) => shiftEvents(d, sel, delta, lastFrame()))) {
+      const f = sevStore.getState().file?.doc?.events[sevStore.getState().selectedEvent ?? sel[0]]?.frame;
+      if (f !== undefined) sessionStore.getState().setPlayhead(f);
+    }
+  },
+  /** Ctrl+A in the event list or row: selects every event. */
+  selectAll(): void {
+    const n = sevStore.getState().file?.doc?.events.length ?? 0;
+    sevStore.getState().selectEvents(Array.from({ length: n }, (_, k) => k), sevStore.getState().selectedEvent);
+  },
+  /** During a group drag (inside begin/commit): moves the selected events by `delta` frames from where the drag began, clamped to 0..N. */
+  dragSelectionBy(delta: number): void {
+    const s = sevStore.getState();
+    const before = s.transaction?.before;
+    const sel = s.selectedEvents;
+    if (!before || !sel.length) return;
+    const frames = sel.map((k) => before.events[k]?.frame ?? 0);
+    const d = Math.max(-Math.min(...frames), Math.min(lastFrame() - Math.max(...frames), Math.round(delta)));
+    const now = s.file?.doc?.events[sel[0]]?.frame;
+    if (now === frames[0] + d) return;
+    s.edit('Move events', () => shiftEvents(before, sel, d, lastFrame()));
   },
   /** During a drag (inside begin/commit): moves without a message per step. */
   dragTo(index: number, frame: number): void {

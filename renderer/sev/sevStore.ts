@@ -17,6 +17,7 @@ import { parseSev } from '../../shared/sev/parse';
 import { serializeSev } from '../../shared/sev/serialize';
 import { emptySevDocument, type SevDocument } from '../../shared/sev/types';
 import type { FootContact } from '../../shared/sev/footsteps';
+import type { SevEventClipboard } from '../../shared/sev/clipboard';
 import { dropSevSteps, recordSevStep, registerSevParticipant } from './undoOrder';
 
 /** A parse error, placed (line and column are 1-based). */
@@ -74,8 +75,15 @@ export interface SevFileState {
 
 export interface SevState {
   file: SevFileState | null;
-  /** Selected event (index in doc.events), or null. */
+  /**
+   * The event the editor is on (index in doc.events), or null: its note is edited, its joint picked, and it is
+   * the anchor of a Shift-click range. Always one of `selectedEvents` when set.
+   */
   selectedEvent: number | null;
+  /** Every selected event (indices in doc.events, ascending): what copy, cut, delete and nudge act on. */
+  selectedEvents: number[];
+  /** Copied events (Ctrl+C); kept when another motion's .sev opens, so they can be pasted there. */
+  clipboard: SevEventClipboard | null;
   /** The SE index "add event" uses. */
   selectedSe: number;
   /** Floor/wall attribute 0..7 whose SE variants the editor shows. */
@@ -109,7 +117,15 @@ export interface SevState {
   undo(): void;
   redo(): void;
 
+  /** Selects one event (or none). */
   selectEvent(index: number | null): void;
+  /** Selects `indices`; `current` (default: the first) becomes the event the editor is on. */
+  selectEvents(indices: readonly number[], current?: number | null): void;
+  /** Ctrl-click: adds the event to the selection (and goes to it), or takes it out. */
+  toggleEventSelected(index: number): void;
+  /** Shift-click: selects the events from the current one to `index` in `order` (the order they are shown in); the current one stays the anchor. */
+  selectEventRange(index: number, order: readonly number[]): void;
+  setClipboard(clip: SevEventClipboard | null): void;
   selectSe(index: number): void;
   setFloor(attribute: number): void;
   setPickingJoint(on: boolean): void;
@@ -144,6 +160,8 @@ export function createSevStore() {
     return {
       file: null,
       selectedEvent: null,
+      selectedEvents: [],
+      clipboard: null,
       selectedSe: 0,
       floor: 0,
       pickingJoint: false,
@@ -168,6 +186,7 @@ export function createSevStore() {
         set({
           file: { path, motionName, motion, doc, savedDoc: doc, isNew: text === null, brokenText, parseErrors, brokenTextEdited: false, past: [], future: [], hiddenVariants: {} },
           selectedEvent: null,
+          selectedEvents: [],
           selectedSe: doc?.ses.slice().sort((a, b) => a.index - b.index)[0]?.index ?? 0,
           pickingJoint: false,
           transaction: null,
@@ -182,7 +201,7 @@ export function createSevStore() {
 
       close() {
         dropSevSteps();
-        set({ file: null, selectedEvent: null, pickingJoint: false, transaction: null, footsteps: null, revision: get().revision + 1 });
+        set({ file: null, selectedEvent: null, selectedEvents: [], pickingJoint: false, transaction: null, footsteps: null, revision: get().revision + 1 });
       },
 
       markSaved(doc) {
@@ -252,6 +271,7 @@ export function createSevStore() {
         if (!t) return;
         set({ transaction: null });
         const f = s.file;
+        // Stryker disable next-line OptionalChaining: a drag needs a document (begin), and load and close end it, so the file is never null here
         if (!f?.doc || f.doc === t.before) return;
         setFile({ past: [...f.past, { label: t.label, doc: t.before }].slice(-HISTORY_LIMIT), future: [] });
         recordSevStep(t.label);
@@ -285,7 +305,33 @@ export function createSevStore() {
         const se = index === null ? undefined : get().file?.doc?.events[index]?.se;
         // Picking stays armed only for the event it was armed for.
         const pickingJoint = index !== null && index === get().selectedEvent && get().pickingJoint;
-        set({ selectedEvent: index, pickingJoint, ...(se === undefined ? {} : { selectedSe: se }) });
+        set({ selectedEvent: index, selectedEvents: index === null ? [] : [index], pickingJoint, ...(se === undefined ? {} : { selectedSe: se }) });
+      },
+      selectEvents(indices, current) {
+        const n = get().file?.doc?.events.length ?? 0;
+        const list = [...new Set(indices)].filter((k) => Number.isInteger(k) && k >= 0 && k < n).sort((a, b) => a - b);
+        const on = current !== undefined && current !== null && list.includes(current) ? current : (list[0] ?? null);
+        const se = on === null ? undefined : get().file?.doc?.events[on]?.se;
+        const pickingJoint = on !== null && on === get().selectedEvent && list.length === 1 && get().pickingJoint;
+        set({ selectedEvent: on, selectedEvents: list, pickingJoint, ...(se === undefined ? {} : { selectedSe: se }) });
+      },
+      toggleEventSelected(index) {
+        const s = get();
+        if (s.selectedEvents.includes(index)) {
+          const rest = s.selectedEvents.filter((k) => k !== index);
+          s.selectEvents(rest, s.selectedEvent === index ? (rest[rest.length - 1] ?? null) : s.selectedEvent);
+        } else s.selectEvents([...s.selectedEvents, index], index);
+      },
+      selectEventRange(index, order) {
+        const s = get();
+        const anchor = s.selectedEvent ?? index;
+        const a = order.indexOf(anchor);
+        const b = order.indexOf(index);
+        if (a < 0 || b < 0) return s.selectEvents([index], index);
+        s.selectEvents(order.slice(Math.min(a, b), Math.max(a, b) + 1), anchor);
+      },
+      setClipboard(clipboard) {
+        set({ clipboard });
       },
       selectSe(index) {
         set({ selectedSe: index });
@@ -297,14 +343,19 @@ export function createSevStore() {
         set({ footsteps });
       },
       setPickingJoint(on) {
-        set({ pickingJoint: on && get().selectedEvent !== null });
+        set({ pickingJoint: on && get().selectedEvent !== null && get().selectedEvents.length === 1 });
       },
     };
 
+    /** After an undo or redo: selected events that no longer exist are dropped. */
     function clampSelection(): void {
+      // Stryker disable next-line OptionalChaining: only undo and redo call this, after checking the file has a document
       const n = get().file?.doc?.events.length ?? 0;
-      const sel = get().selectedEvent;
-      if (sel !== null && sel >= n) set({ selectedEvent: n ? n - 1 : null });
+      const s = get();
+      const kept = s.selectedEvents.filter((k) => k < n);
+      const sel = s.selectedEvent;
+      if (kept.length === s.selectedEvents.length && (sel === null || sel < n)) return;
+      set({ selectedEvents: kept, selectedEvent: sel !== null && sel < n ? sel : (kept[kept.length - 1] ?? null) });
     }
   });
   return store;

@@ -117,3 +117,26 @@ export function nextFreeSeIndex(doc: SevDocument): number {
   for (let i = 0; i <= SEV_MAX_SE_INDEX; i++) if (!used.has(i)) return i;
   return -1;
 }
+
+/** Removes the events at `eventIndices` (document order; duplicates ignored), as one edit. */
+export function removeEvents(doc: SevDocument, eventIndices: readonly number[]): SevDocument {
+  eventIndices.forEach((k) => checkEventIndex(doc, k));
+  const gone = new Set(eventIndices);
+  return { ...doc, events: doc.events.filter((_, k) => !gone.has(k)) };
+}
+
+/**
+ * Moves the events at `eventIndices` by `delta` frames together (a nudge, a group drag). Refused, with the first
+ * event that would leave them, when any would land outside frames 0..`lastFrame`: the group keeps its spacing.
+ */
+export function shiftEvents(doc: SevDocument, eventIndices: readonly number[], delta: number, lastFrame: number): SevDocument {
+  eventIndices.forEach((k) => checkEventIndex(doc, k));
+  if (!Number.isInteger(delta)) fail(`a shift is a whole number of frames, got ${delta}`);
+  const moving = new Set(eventIndices);
+  for (const k of [...moving].sort((a, b) => doc.events[a].frame - doc.events[b].frame)) {
+    const to = doc.events[k].frame + delta;
+    if (to < 0 || to > lastFrame) fail(`the event at frame ${doc.events[k].frame} would move to frame ${to}, outside 0..${lastFrame}`);
+  }
+  if (delta === 0 || !moving.size) return doc;
+  return { ...doc, events: doc.events.map((e, k) => (moving.has(k) ? { frame: e.frame + delta, se: e.se, joint: e.joint, comments: e.comments } : e)) };
+}

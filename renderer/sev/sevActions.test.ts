@@ -1,0 +1,138 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { emptyMotion } from '../../shared/motion/types';
+import { documentStore } from '../state/documentStore';
+import { sessionStore } from '../state/sessionStore';
+import { sevStore } from './sevStore';
+import { events } from './sevActions';
+import { latestUndoLabel, resetUndoOrderForTests, undoLatest } from './undoOrder';
+
+const WALK = `sev 1
+motion walk
+se 0 SE_FOOT_L
+se 1 SE_FOOT_R
+event 5 0 1  # left heel
+event 21 1 2
+event 38 0 1
+event 54 1 2
+`;
+const joint = (name: string, parent = 0) => ({ parent, mirror: 0, part: 0, reserved: 0, name });
+const WALK_JOINTS = [joint('Hips', -1), joint('LeftFoot'), joint('RightFoot')];
+/** Another skeleton: the feet are other joints. */
+const CMU_JOINTS = [joint('Hips', -1), joint('RightFoot'), joint('Neck'), joint('LeftFoot')];
+
+function openWalk(): void {
+  documentStore.getState().load({ documentId: 'walk-1', path: '/p/walk.mtn', name: 'walk', kind: 'mtn', readOnly: false, motion: emptyMotion(60, WALK_JOINTS) });
+  sevStore.getState().load('/p/walk.sev', 'walk', WALK, { documentId: 'walk-1', path: '/p/walk.mtn' });
+}
+const frames = () => sevStore.getState().file!.doc!.events.map((e) => e.frame);
+const lastWarning = () => sessionStore.getState().messages.filter((m) => m.level === 'warning').at(-1)?.text ?? '';
+
+beforeEach(() => {
+  resetUndoOrderForTests();
+  sessionStore.setState({ messages: [], playhead: 0 });
+  sevStore.getState().setClipboard(null);
+  openWalk();
+});
+
+describe('multi-event edits', () => {
+  it('deletes the selection as one named undo step', () => {
+    sevStore.getState().selectEvents([0, 2]);
+    events.removeSelected();
+    expect(frames()).toEqual([21, 54]);
+    expect(sevStore.getState().selectedEvents).toEqual([]);
+    expect(latestUndoLabel()).toBe('Delete 2 events');
+    undoLatest();
+    expect(frames()).toEqual([5, 21, 38, 54]);
+  });
+
+  it('nudges the selection by a frame as one step, and refuses (changing nothing) at the ends of the motion', () => {
+    sevStore.getState().selectEvents([1, 3]);
+    events.nudgeSelected(1);
+    expect(frames()).toEqual([5, 22, 38, 55]);
+    expect(latestUndoLabel()).toBe('Nudge 2 events +1 frame');
+    for (let k = 0; k < 5; k++) events.nudgeSelected(1);
+    expect(frames()).toEqual([5, 27, 38, 60]);
+    events.nudgeSelected(1);
+    expect(frames()).toEqual([5, 27, 38, 60]);
+    expect(lastWarning()).toBe('Nudge 2 events +1 frame refused: the event at frame 60 would move to frame 61, outside 0..60');
+    sevStore.getState().selectEvents([0]);
+    for (let k = 0; k < 6; k++) events.nudgeSelected(-1);
+    expect(frames()[0]).toBe(0);
+    expect(lastWarning()).toContain('the event at frame 0 would move to frame -1, outside 0..60');
+    undoLatest();
+    expect(frames()[0]).toBe(1);
+  });
+
+  it('copies and pastes at the playhead, keeping the spacing, as one step that selects the pasted events', () => {
+    sevStore.getState().selectEvents([0, 1]);
+    expect(events.copySelected()).toBe(true);
+    sessionStore.getState().setPlayhead(30);
+    events.pasteAtPlayhead();
+    expect(frames()).toEqual([5, 21, 38, 54, 30, 46]);
+    expect(sevStore.getState().selectedEvents).toEqual([4, 5]);
+    expect(sevStore.getState().file!.doc!.events[4].comments.trailing).toBe(' left heel');
+    expect(latestUndoLabel()).toBe('Paste 2 events');
+    undoLatest();
+    expect(frames()).toEqual([5, 21, 38, 54]);
+    expect(sevStore.getState().selectedEvents).toEqual([]);
+  });
+
+  it('cut is one step: copy, then delete', () => {
+    sevStore.getState().selectEvents([3]);
+    events.cutSelected();
+    expect(frames()).toEqual([5, 21, 38]);
+    expect(latestUndoLabel()).toBe('Cut 1 event');
+    expect(sevStore.getState().clipboard?.events).toHaveLength(1);
+  });
+
+  it('pastes into another motion’s .sev by joint name, and refuses the whole paste when one event cannot land', () => {
+    sevStore.getState().selectEvents([0, 1]);
+    events.copySelected();
+    documentStore.getState().load({ documentId: 'cmu-1', path: '/p/cmu.mtn', name: 'cmu', kind: 'mtn', readOnly: false, motion: emptyMotion(100, CMU_JOINTS) });
+    sevStore.getState().load('/p/cmu.sev', 'cmu', 'sev 1\nse 0 SE_FOOT_L\n', { documentId: 'cmu-1', path: '/p/cmu.mtn' });
+    // Frame 90 + 16 is past the end (0..100): nothing is pasted, and the message names the event.
+    sessionStore.getState().setPlayhead(90);
+    events.pasteAtPlayhead();
+    expect(sevStore.getState().file!.doc!.events).toEqual([]);
+    expect(lastWarning()).toContain('Paste refused, nothing pasted: 2 events copied from walk at frame 90:');
+    expect(lastWarning()).toContain('event at frame 106 (SE_FOOT_R on RightFoot): frame 106 is past the end of cmu (0..100)');
+    expect(lastWarning()).toContain('with the playhead at frame 84 or earlier they all fit');
+    sessionStore.getState().setPlayhead(10);
+    events.pasteAtPlayhead();
+    const doc = sevStore.getState().file!.doc!;
+    // LeftFoot is joint 1 in walk and 3 here; RightFoot 2 and 1. SE_FOOT_L is reused; SE_FOOT_R is defined.
+    expect(doc.events.map((e) => [e.frame, e.joint, doc.ses.find((d) => d.index === e.se)!.name])).toEqual([[10, 3, 'SE_FOOT_L'], [26, 1, 'SE_FOOT_R']]);
+    expect(latestUndoLabel()).toBe('Paste 2 events');
+  });
+
+  it('refuses to paste into a .sev the tuner does not show', () => {
+    sevStore.getState().selectEvents([0]);
+    events.copySelected();
+    documentStore.getState().load({ documentId: 'cmu-2', path: '/p/cmu.mtn', name: 'cmu', kind: 'mtn', readOnly: false, motion: emptyMotion(100, CMU_JOINTS) });
+    events.pasteAtPlayhead();
+    expect(frames()).toEqual([5, 21, 38, 54]);
+    expect(lastWarning()).toBe('Paste refused: walk.sev belongs to walk, and the tuner shows cmu.');
+  });
+});
+
+describe('event selection', () => {
+  it('Ctrl+click adds and removes, Shift+click selects a range in the shown order from the current event', () => {
+    const s = sevStore.getState();
+    s.selectEvent(1);
+    s.toggleEventSelected(3);
+    expect(sevStore.getState().selectedEvents).toEqual([1, 3]);
+    expect(sevStore.getState().selectedEvent).toBe(3);
+    s.toggleEventSelected(3);
+    expect(sevStore.getState().selectedEvents).toEqual([1]);
+    expect(sevStore.getState().selectedEvent).toBe(1);
+    // shown order 3, 0, 2, 1 (say, by frame): from 1 back to 0 is 0, 2, 1
+    s.selectEventRange(0, [3, 0, 2, 1]);
+    expect(sevStore.getState().selectedEvents).toEqual([0, 1, 2]);
+    expect(sevStore.getState().selectedEvent).toBe(1);
+    events.selectAll();
+    expect(sevStore.getState().selectedEvents).toEqual([0, 1, 2, 3]);
+    // Undoing a paste drops the pasted events from the selection
+    sevStore.getState().selectEvents([9, 2, 2, -1]);
+    expect(sevStore.getState().selectedEvents).toEqual([2]);
+  });
+});
