@@ -346,13 +346,15 @@ export function createSevStore() {
       },
     };
 
-    /** After an undo or redo: selected events that no longer exist are dropped. */
+    /** After an undo or redo: selected events that no longer exist are dropped; if none is left, the last event is selected. */
     function clampSelection(): void {
       const n = get().file?.doc?.events.length ?? 0;
       const s = get();
       const kept = s.selectedEvents.filter((k) => k < n);
       const sel = s.selectedEvent;
       if (kept.length === s.selectedEvents.length && (sel === null || sel < n)) return;
+      // Nothing of the selection is left: the last event is selected (the selection stays inside the document).
+      if (!kept.length && sel !== null && sel >= n && n) return s.selectEvent(n - 1);
       set({ selectedEvents: kept, selectedEvent: sel !== null && sel < n ? sel : (kept[kept.length - 1] ?? null) });
     }
   });
