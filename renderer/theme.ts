@@ -17,6 +17,15 @@ export const COLORS = {
   source: '#8fb8ff',
   /** Decoded (MT3) skeleton and curves. */
   decoded: '#ffa24a',
+  /** The source skeleton drawn as a ghost behind the decoded one (desaturated, translucent). */
+  ghost: '#a9b3c4',
+  /** Onion-skin poses before and after the playhead. */
+  onionBefore: '#6f8fd0',
+  onionAfter: '#7fc08f',
+  /** Joint error against its tolerance at the current frame: within half, near, over. */
+  errorOk: '#4fd16b',
+  errorNear: '#ffb020',
+  errorOver: '#ff3b3b',
   trajectory: '#5fbf7f',
   trace: '#e070e0',
   lock: '#ff4f5e',

@@ -319,3 +319,161 @@ describe('project handlers', () => {
   });
 });
 
+
+describe('project handlers: arguments and refusals', () => {
+  it('opening refuses a file that is not a project, and a dialog answered with cancel opens nothing', async () => {
+    const { dir } = workspace();
+    const asked: unknown[] = [];
+    const { h } = handlers(inProcess, { ...noDialogs, chooseFileToOpen: async (o) => (asked.push(o), null) });
+    await expect(h.openProject({ path: join(dir, 'walk.sev') })).rejects.toThrow(`${join(dir, 'walk.sev')}: not a project file (expected *.actguy.json)`);
+    expect(await h.openProjectDialog(undefined)).toEqual({ status: 'cancelled' });
+    expect(asked).toEqual([{ title: 'Open project', filters: [{ name: 'ActGuy project (.actguy.json)', extensions: ['json'] }] }]);
+  });
+
+  it('a project picked in the dialog allows the sound files of its sounds/ folder, not its other files', async () => {
+    const { dir, project } = workspace();
+    writeFileSync(join(dir, 'sounds', 'notes.txt'), 'x');
+    const { policy, openPicked } = handlers();
+    await openPicked(project);
+    expect(policy.isAllowed(join(dir, 'sounds', 'SE_FOOT_L.wav'))).toBe(true);
+    expect(policy.isAllowed(join(dir, 'sounds', 'notes.txt'))).toBe(false);
+    expect(policy.isAllowed(join(dir, 'README.md'))).toBe(false);
+  });
+
+  it('a sounds entry that is a file grants nothing', async () => {
+    const { dir, project } = workspace();
+    rmSync(join(dir, 'sounds'), { recursive: true });
+    writeFileSync(join(dir, 'sounds'), 'not a folder');
+    const { policy, openPicked } = handlers();
+    await openPicked(project);
+    expect(policy.isAllowed(join(dir, 'sounds'))).toBe(false);
+  });
+
+  it('saveProject checks the name and the text before anything else', async () => {
+    const { dir, project } = workspace();
+    const { h, openPicked } = handlers();
+    await openPicked(project);
+    await expect(h.saveProject({ path: join(dir, 'p.txt'), text: '{}' })).rejects.toThrow(`Could not save ${join(dir, 'p.txt')}: a project file name ends in .actguy.json`);
+    await expect(h.saveProject({ path: project, text: 5 as unknown as string })).rejects.toThrow('saveProject: text must be a string');
+    const saved = await h.saveProject({ path: project, text: readFileSync(project, 'utf8') });
+    expect(saved).toEqual({ path: canonicalPath(project), name: 'sample.actguy', byteLength: readFileSync(project).length });
+  });
+
+  it('chooseProjectFileDialog asks per purpose, refuses an unknown one, and a cancel allows nothing', async () => {
+    const { dir } = workspace();
+    const asked: unknown[] = [];
+    const answers: (string | null)[] = [null];
+    const { h, policy } = handlers(inProcess, { ...noDialogs, chooseFileToOpen: async (o) => (asked.push(o), answers.shift() ?? null) });
+    await expect(h.chooseProjectFileDialog({ purpose: 'exe' as never })).rejects.toThrow('chooseProjectFileDialog: purpose must be one of mtn, sev, sound');
+    expect(await h.chooseProjectFileDialog({ purpose: 'mtn' })).toEqual({ status: 'cancelled' });
+    expect(asked).toEqual([{ title: 'Add a motion to the project', filters: [{ name: 'Motion (.mtn)', extensions: ['mtn'] }] }]);
+    answers.push(join(dir, 'walk.mtn'));
+    expect(await h.chooseProjectFileDialog({ purpose: 'mtn' })).toEqual({ status: 'chosen', path: join(dir, 'walk.mtn') });
+    expect(policy.isAllowed(join(dir, 'walk.mtn'))).toBe(true);
+    expect(policy.isAllowed(join(dir, 'walk.sev'))).toBe(false);
+    expect(policy.isAllowed(join(dir, 'sounds', 'SE_FOOT_L.wav'))).toBe(false);
+  });
+
+  it('a .sev chosen to attach brings its motion into reach: <name>.mtn beside it and the one its motion statement names', async () => {
+    const { dir } = workspace();
+    writeFileSync(join(dir, 'steps.sev'), '# notes\nsev 1\n  motion cmu_01_01  # the mocap take\nse 0 SE_A\n');
+    writeFileSync(join(dir, 'broken.sev'), Buffer.from([0xff, 0xfe, 0x00]));
+    const answers = [join(dir, 'steps.sev'), join(dir, 'broken.sev')];
+    const asked: unknown[] = [];
+    const { h, policy } = handlers(inProcess, { ...noDialogs, chooseFileToOpen: async (o) => (asked.push(o), answers.shift() ?? null) });
+    expect(await h.chooseProjectFileDialog({ purpose: 'sev' })).toEqual({ status: 'chosen', path: join(dir, 'steps.sev') });
+    expect(asked[0]).toEqual({ title: 'Attach a sound-event file', filters: [{ name: 'Sound events (.sev)', extensions: ['sev'] }] });
+    expect(policy.isAllowed(join(dir, 'steps.sev'))).toBe(true);
+    expect(policy.isAllowed(join(dir, 'steps.mtn'))).toBe(true);
+    expect(policy.isAllowed(join(dir, 'cmu_01_01.mtn'))).toBe(true);
+    expect(policy.isAllowed(join(dir, 'walk.mtn'))).toBe(false);
+    // a file that does not read as text still opens; only its own motion comes into reach
+    expect(await h.chooseProjectFileDialog({ purpose: 'sev' })).toEqual({ status: 'chosen', path: join(dir, 'broken.sev') });
+    expect(policy.isAllowed(join(dir, 'broken.mtn'))).toBe(true);
+  });
+
+  it('readProjectText: a missing .sev is a new one, any other missing file is an error; a folder says so', async () => {
+    const { dir, project } = workspace();
+    const { h, openPicked, policy } = handlers();
+    await openPicked(project);
+    policy.allowTree(dir);
+    expect(await h.readProjectText({ path: join(dir, 'new.SEV') })).toEqual({ path: join(dir, 'new.SEV'), text: null });
+    await expect(h.readProjectText({ path: join(dir, 'gone.sls') })).rejects.toThrow(`Could not read ${join(dir, 'gone.sls')}: no such file`);
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(dir, 'folder.h'));
+    await expect(h.readProjectText({ path: join(dir, 'folder.h') })).rejects.toThrow(`Could not read ${join(dir, 'folder.h')}: a folder has that name`);
+    expect((await h.readProjectText({ path: join(dir, 'se_define.h') })).text).toContain('SE_');
+    expect((await h.readProjectText({ path: join(dir, 'sample.actguy.JSON'.replace('JSON', 'json')) })).path).toBe(join(dir, 'sample.actguy.json'));
+  });
+
+  it('saveSev checks the name and the text, and a NUL in the name creates nothing', async () => {
+    const { dir, project } = workspace();
+    const { h, openPicked } = handlers();
+    await openPicked(project);
+    await expect(h.saveSev({ path: join(dir, 'walk.txt'), text: 'sev 1\n' })).rejects.toThrow(`Could not save ${join(dir, 'walk.txt')}: a sound-event file name ends in .sev`);
+    await expect(h.saveSev({ path: join(dir, 'walk.sev'), text: null as unknown as string })).rejects.toThrow('saveSev: text must be a string');
+    await expect(h.saveSev({ path: `${join(dir, 'a')}\0.sev`, text: 'sev 1\n' })).rejects.toThrow(/NUL/);
+    const saved = await h.saveSev({ path: join(dir, 'fresh.sev'), text: 'sev 1\n' });
+    expect(saved).toEqual({ path: join(canonicalPath(dir), 'fresh.sev'), name: 'fresh', byteLength: 6 });
+  });
+
+  it('startBuild checks its arguments and names the bad one', async () => {
+    const { project } = workspace();
+    const { h, openPicked } = handlers();
+    const text = await openPicked(project);
+    await expect(h.startBuild({ projectPath: project, projectText: 3 as unknown as string })).rejects.toThrow('startBuild: projectText must be a string');
+    await expect(h.startBuild({ projectPath: project, projectText: text, sevTexts: [{ path: 'a.sev' }] as never })).rejects.toThrow('startBuild: sevTexts must be {path, text} objects');
+    await expect(h.startBuild({ projectPath: project, projectText: text, sevTexts: [null] as never })).rejects.toThrow('startBuild: sevTexts must be {path, text} objects');
+    await expect(h.getBuildStatus({} as never)).rejects.toThrow(/getBuildStatus: buildId/);
+    await expect(h.cancelBuild({ buildId: 5 } as never)).rejects.toThrow(/cancelBuild: buildId/);
+  });
+
+  it('a dry run checks the inputs but not the outputs, and writes nothing', async () => {
+    const { dir, project } = workspace();
+    const { h, openPicked } = handlers();
+    const json = JSON.parse(await openPicked(project));
+    json.outputs = { mar: '/etc/evil.mar', sar: '/etc/evil.sar' };
+    const dry = await h.startBuild({ projectPath: project, projectText: JSON.stringify(json), dryRun: true, sevTexts: 'x' as never });
+    expect(dry.errors).toEqual([]);
+    expect(dry.state).toBe('checking');
+    await h.cancelBuild({ buildId: dry.buildId });
+    const real = await h.startBuild({ projectPath: project, projectText: JSON.stringify(json) });
+    expect(real.state).toBe('failed');
+    expect(real.errors.map((e) => e.file)).toEqual(['/etc/evil.mar', '/etc/evil.sar', '/etc/evil.report.json']);
+    expect(existsSync(join(dir, 'out'))).toBe(false);
+  });
+
+  it('listSounds lists only sound files of a readable folder, sorted, and says when a folder cannot be listed', async () => {
+    const { dir } = workspace();
+    const { mkdirSync } = await import('node:fs');
+    const mine = join(dir, 'mysounds');
+    mkdirSync(mine);
+    writeFileSync(join(mine, 'b.OGG'), new Uint8Array(5));
+    writeFileSync(join(mine, 'a.flac'), new Uint8Array(2));
+    mkdirSync(join(mine, 'folder.wav'));
+    writeFileSync(join(mine, 'c.txt'), 'x');
+    const { h, policy } = handlers();
+    policy.allowTree(dir);
+    const list = await h.listSounds({ folder: mine });
+    expect(list.folder).toBe(join(canonicalPath(dir), 'mysounds'));
+    expect(list.sounds).toEqual([
+      { name: 'a', path: join(list.folder, 'a.flac'), byteLength: 2, extension: 'flac' },
+      { name: 'b', path: join(list.folder, 'b.OGG'), byteLength: 5, extension: 'ogg' },
+    ]);
+    writeFileSync(join(dir, 'file.wav'), 'x');
+    await expect(h.listSounds({ folder: join(dir, 'file.wav') })).rejects.toThrow(`Could not list ${join(canonicalPath(dir), 'file.wav')}: `);
+  });
+
+  it('readSound refuses a missing file and one over 16 MiB, naming them', async () => {
+    const { dir } = workspace();
+    const { h, policy } = handlers();
+    policy.allowTree(dir);
+    const c = canonicalPath(dir);
+    await expect(h.readSound({ path: join(dir, 'gone.mp3') })).rejects.toThrow(`Could not read ${join(c, 'gone.mp3')}: no such file or folder`);
+    writeFileSync(join(dir, 'big.wav'), new Uint8Array(16 * 1024 * 1024 + 1));
+    await expect(h.readSound({ path: join(dir, 'big.wav') })).rejects.toThrow(`${join(c, 'big.wav')}: 16777217 bytes is too large for audition (at most 16777216)`);
+    writeFileSync(join(dir, 'max.wav'), new Uint8Array(16 * 1024 * 1024));
+    expect((await h.readSound({ path: join(dir, 'max.wav') })).bytes.byteLength).toBe(16 * 1024 * 1024);
+    await expect(h.readSound({ path: join(dir, 'x.exe') })).rejects.toThrow(`${join(dir, 'x.exe')}: not a sound file (wav, ogg, mp3, flac)`);
+  });
+});

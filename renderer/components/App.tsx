@@ -14,7 +14,7 @@ import { usePreferences } from '../state/hooks';
 import { preferencesStore } from '../state/preferencesStore';
 import { ProjectPanel } from '../project/ProjectPanel';
 import { BuildDialog } from '../project/BuildDialog';
-import { PANEL_MIN, panelStates, planColumns, planRows, resizeRow, useProjectLayout, type PanelId, type PanelState, type RowHeights, type RowId, type RowInput } from '../project/layout';
+import { PANEL_MIN, ROWS, panelStates, planColumns, planRows, resizeRow, useProjectLayout, type PanelId, type PanelState, type RowHeights, type RowId, type RowInput } from '../project/layout';
 import { useProject, useSev } from '../sev/hooks';
 import { SevEditor } from '../sev/SevEditor';
 
@@ -49,6 +49,8 @@ export function App() {
   // Saved sizes are what the user asked for; a short window shrinks the panels (never below their minimums) so the
   // viewport keeps room, and a drag moves the splitter under the pointer (the other panels give way).
   const plan = planRows(win.height, rows);
+  // The full layout shrank a panel below the size the user gave it: the work modes are the way to more room.
+  const squeezed = pl.maximized === null && ROWS.some((id) => plan[id].height !== null && plan[id].height! < rows[id].wanted);
   const cols = planColumns(win.width, {
     project: { state: states.project, wanted: pl.projectWidth },
     tuning: { state: states.tuning, wanted: tunerLayout.tuningWidth },
@@ -76,7 +78,7 @@ export function App() {
         gridTemplateRows: `auto auto ${plan.viewport.track} ${split(plan.curves.splitter)} ${plan.curves.track} ${split(plan.timeline.splitter)} ${plan.timeline.track} ${split(plan.sev.splitter)} ${plan.sev.track} auto`,
       }}
     >
-      <div className="area-menu"><MenuBar /><LayoutModes /></div>
+      <div className="area-menu"><MenuBar /><LayoutModes squeezed={squeezed} /></div>
       <div className="area-messages" />
       <RowArea id="viewport" state={states.viewport}><Viewport /></RowArea>
       <div className={`area-split-v${cols.tuning.splitter ? '' : ' area-hidden'}`}>

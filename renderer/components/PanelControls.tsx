@@ -46,11 +46,20 @@ export function PanelStrip({ panel }: { panel: PanelId }) {
   );
 }
 
-/** The work modes at the right of the menu bar: pressed, a mode has the window; pressed again, all panels return. */
-export function LayoutModes() {
+/**
+ * The work modes at the right of the menu bar: pressed, a mode has the window; pressed again, all panels return.
+ * `squeezed`: the window is too short for the full layout's panels at the sizes the user gave them, so it says
+ * where the room is.
+ */
+export function LayoutModes({ squeezed }: { squeezed: boolean }) {
   const maximized = useProjectLayout().maximized;
   return (
     <div className="layout-modes" role="group" aria-label="Work modes">
+      {squeezed && (
+        <span className="layout-squeezed" data-testid="layout-squeezed" title="The window is too short for every panel at its size: a work mode shows fewer panels, bigger; or collapse a panel (the button at the right of its header).">
+          Short window: panels shrunk —
+        </span>
+      )}
       {WORK_MODES.map((mode) => {
         const on = maximized === mode;
         const keys = shortcutLabel(MODE_COMMANDS[mode]);

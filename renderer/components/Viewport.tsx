@@ -14,6 +14,8 @@ export function Viewport() {
   const showTrajectory = usePreferences((p) => p.showTrajectory);
   const showTrace = usePreferences((p) => p.showTrace);
   const follow = usePreferences((p) => p.followCamera);
+  const showGhost = usePreferences((p) => p.showGhost);
+  const showOnion = usePreferences((p) => p.showOnionSkin);
   const hasMotion = useDocument((d) => !!d.motion);
   const readOnly = useDocument((d) => d.readOnly);
   const hasDecoded = useCompression((c) => !!c.result);
@@ -34,11 +36,24 @@ export function Viewport() {
       <div className="panel-header">
         <span className="panel-title">Viewport</span>
         <span className="legend">
-          <i style={{ background: COLORS.source }} /> {readOnly ? 'Decoded (file)' : 'Source MTN'}
+          {readOnly || !hasDecoded ? (
+            <>
+              <i style={{ background: COLORS.source }} /> {readOnly ? 'Decoded (file)' : 'Source MTN'}
+            </>
+          ) : (
+            <>
+              <i style={{ background: COLORS.ghost, opacity: 0.6 }} /> Source (ghost)
+            </>
+          )}
           {!readOnly && (
             <>
               <i style={{ background: COLORS.decoded }} /> Decoded MT3{!hasDecoded && hasMotion ? ' (compressing…)' : ''}
             </>
+          )}
+          {hasDecoded && !readOnly && (
+            <span className="error-legend" data-testid="joint-error-legend" title="Decoded joints coloured by their error at this frame against the tolerance">
+              joints: <b style={{ color: COLORS.errorOk }}>●</b> ≤ ½ tol <b style={{ color: COLORS.errorNear }}>●</b> ≤ tol <b style={{ color: COLORS.errorOver }}>●</b> over
+            </span>
           )}
           <i style={{ background: COLORS.lock }} /> Lock
         </span>
@@ -51,7 +66,15 @@ export function Viewport() {
           <input type="checkbox" checked={showTrace} onChange={(e) => preferencesStore.getState().set({ showTrace: e.target.checked })} />
           <span style={{ color: COLORS.trace }}>Trace path</span>
         </label>
-        <label className="check" title="The camera follows the root while the motion plays">
+        <label className="check" title="The source skeleton as a translucent ghost behind the decoded one">
+          <input type="checkbox" checked={showGhost} data-testid="show-ghost" onChange={(e) => preferencesStore.getState().set({ showGhost: e.target.checked })} />
+          <span style={{ color: COLORS.ghost }}>Ghost</span>
+        </label>
+        <label className="check" title="Faint source poses before (blue) and after (green) the playhead">
+          <input type="checkbox" checked={showOnion} data-testid="show-onion" onChange={(e) => preferencesStore.getState().set({ showOnionSkin: e.target.checked })} />
+          Onion skin
+        </label>
+        <label className="check" title="The camera follows the root while the motion plays and keeps the whole pose in view">
           <input type="checkbox" checked={follow} data-testid="follow" onChange={(e) => preferencesStore.getState().set({ followCamera: e.target.checked })} />
           Follow
         </label>

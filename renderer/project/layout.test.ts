@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   CENTER_MIN, COLLAPSED_COLUMN, COLUMN_MIN, MODE_PANELS, PANEL_MIN, SPLITTER, VIEWPORT_MIN, WINDOW_CHROME, WORK_MODES,
-  fitPanelHeights, maxSizeWithin, panelStates, parseLayout, planColumns, planRows, resizeRow, resizeWithin,
+  fitPanelHeights, maxSizeWithin, panelStates, parseLayout, planColumns, planRows, projectLayoutStore, resizeRow, resizeWithin,
   type PanelState, type RowId, type RowInput,
 } from './layout';
 
@@ -188,5 +188,41 @@ describe('parseLayout', () => {
 
   it('falls back to the defaults on text that is not JSON', () => {
     expect(parseLayout('{nope').collapsed.all).toEqual([]);
+  });
+});
+
+describe('projectLayoutStore', () => {
+  it('keeps collapsed panels and heights per layout, toggles a work mode, and shows all panels again', () => {
+    const s = projectLayoutStore.getState();
+    s.showAllPanels();
+    s.setCollapsed('curves', true);
+    s.setHeights({ timelineHeight: 333 });
+    expect(projectLayoutStore.getState().collapsed.all).toEqual(['curves']);
+
+    s.toggleMaximized('sev');
+    expect(projectLayoutStore.getState().maximized).toBe('sev');
+    s.setCollapsed('viewport', true);
+    s.setHeights({ timelineHeight: 222 });
+    const inMode = projectLayoutStore.getState();
+    expect(inMode.collapsed.sev).toEqual(['viewport']);
+    expect(inMode.collapsed.all).toEqual(['curves']);
+    expect([inMode.heights.sev.timelineHeight, inMode.heights.all.timelineHeight]).toEqual([222, 333]);
+    expect(panelStates(inMode).viewport).toBe('collapsed');
+
+    // Another mode's button switches to it; the same mode's button restores the full layout.
+    s.toggleMaximized('project');
+    expect(projectLayoutStore.getState().maximized).toBe('project');
+    s.toggleMaximized('project');
+    expect(projectLayoutStore.getState().maximized).toBeNull();
+    s.setCollapsed('curves', false);
+    expect(projectLayoutStore.getState().collapsed.all).toEqual([]);
+
+    s.setCollapsed('tuning', true);
+    s.toggleMaximized('tuning');
+    s.showAllPanels();
+    const all = projectLayoutStore.getState();
+    expect(all.maximized).toBeNull();
+    expect(all.collapsed.all).toEqual([]);
+    expect(all.collapsed.sev).toEqual(['viewport']);
   });
 });

@@ -275,6 +275,7 @@ describe('SEV store: saving', () => {
     expect(s.getState().file!.savedDoc).toBe(saved);
     expect(isSevDirty(s.getState().file)).toBe(false);
     expect(s.getState().file!.past).toHaveLength(1); // saving keeps the history
+    expect(s.getState().file!.brokenTextEdited).toBe(false);
   });
 
   it('hidden floor variants survive a save only for SEs saved with variants', () => {
@@ -394,6 +395,45 @@ describe('SEV store: edits, drags and undo', () => {
     s.getState().begin('Second');
     expect(s.getState().file!.past.map((p) => p.label)).toEqual(['First']);
     expect(s.getState().transaction).toEqual({ label: 'Second', before: afterFirst });
+  });
+
+  it('a new store has nothing open, nothing selected and no picking; an edit without a file is refused', () => {
+    const s = createSevStore();
+    expect(s.getState()).toMatchObject({ file: null, selectedEvent: null, selectedSe: 0, floor: 0, pickingJoint: false, transaction: null, footsteps: null, revision: 0 });
+    expect(s.getState().edit('Add event', (d) => d)).toBe('No sound-event file is open.');
+    s.getState().selectEvent(0);
+    expect(s.getState().selectedEvent).toBe(0);
+    expect(s.getState().selectedSe).toBe(0);
+  });
+
+  it('selecting in a file that does not parse selects the row only', () => {
+    const s = createSevStore();
+    s.getState().load('/p/walk.sev', 'walk', 'sev 1\nevent x\n');
+    s.getState().selectEvent(1);
+    expect(s.getState().selectedEvent).toBe(1);
+    expect(s.getState().selectedSe).toBe(0);
+  });
+
+  it('undo keeps "no event selected" when events remain', () => {
+    const s = createSevStore();
+    s.getState().load('/p/walk2.sev', 'walk2', TWO_SES);
+    s.getState().edit('Add event', (d) => addEvent(d, { frame: 20, se: 3, joint: null }));
+    s.getState().selectEvent(null);
+    s.getState().undo();
+    expect(s.getState().selectedEvent).toBeNull();
+  });
+
+  it('picking armed for an event that undo took away ends when the selection is cleared', () => {
+    const s = createSevStore();
+    s.getState().load('/p/run.sev', 'run', null);
+    s.getState().edit('Add SE', (d) => setSeDefinition(d, { index: 0, name: 'SE_A' }));
+    s.getState().edit('Add event', (d) => addEvent(d, { frame: 1, se: 0, joint: null }));
+    s.getState().selectEvent(0);
+    s.getState().setPickingJoint(true);
+    s.getState().undo();
+    expect(s.getState().selectedEvent).toBeNull();
+    s.getState().selectEvent(null);
+    expect(s.getState().pickingJoint).toBe(false);
   });
 
   it('begin without a document opens no drag', () => {

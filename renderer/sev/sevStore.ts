@@ -271,6 +271,7 @@ export function createSevStore() {
         if (!t) return;
         set({ transaction: null });
         const f = s.file;
+        // Stryker disable next-line OptionalChaining: a drag needs a document (begin), and load and close end it, so the file is never null here
         if (!f?.doc || f.doc === t.before) return;
         setFile({ past: [...f.past, { label: t.label, doc: t.before }].slice(-HISTORY_LIMIT), future: [] });
         recordSevStep(t.label);
@@ -348,6 +349,7 @@ export function createSevStore() {
 
     /** After an undo or redo: selected events that no longer exist are dropped; if none is left, the last event is selected. */
     function clampSelection(): void {
+      // Stryker disable next-line OptionalChaining: only undo and redo call this, after checking the file has a document
       const n = get().file?.doc?.events.length ?? 0;
       const s = get();
       const kept = s.selectedEvents.filter((k) => k < n);

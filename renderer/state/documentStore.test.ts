@@ -110,6 +110,7 @@ describe('document store', () => {
     s.getState().history.begin('nothing');
     s.getState().history.commit();
     expect(s.getState().past).toHaveLength(0);
+    expect(s.getState().transaction).toBeNull();
     s.getState().history.begin('drag');
     s.getState().keys.toggle(0, 3);
     s.getState().history.cancel();
@@ -199,8 +200,10 @@ describe('document store', () => {
     s.getState().history.redo();
     expect(Array.from(s.getState().motion!.jointKeyInfo)).toEqual(Array.from(after));
     // History holds only the flagged words, not copies of the whole key info.
-    const entry = s.getState().past[0].state as unknown as { jointKeyInfo: { index: Uint32Array } };
-    expect(entry.jointKeyInfo.index.length).toBeLessThan(10);
+    const entry = s.getState().past[0].state as unknown as { jointKeyInfo: { index: Uint32Array; value: Uint32Array }; translationKeyInfo: { index: Uint32Array } };
+    expect(Array.from(entry.jointKeyInfo.index)).toEqual([(7 * 2 + 1) * 4]); // the one flagged word before the toggle
+    expect(Array.from(entry.jointKeyInfo.value)).toEqual([0x100 | KeyFlag.KEY]);
+    expect(Array.from(entry.translationKeyInfo.index)).toEqual([9 * 4]);
   });
 
   it('a full history drops its oldest step, never the newest (plain edits and drag transactions)', () => {
@@ -571,9 +574,12 @@ describe('document store: history', () => {
     expect(s.getState().dirty).toBe(true);
     expect(labels(s)).toEqual(['Toggle key']);
     s.getState().history.undo();
+    expect(jointFlagsAt(s.getState().motion!, 2, 1)).toBe(KeyFlag.KEY);
+    expect(labels(s)).toEqual(['Toggle key']);
     s.getState().history.redo();
     expect(jointFlagsAt(s.getState().motion!, 3, 1)).toBe(KeyFlag.KEY);
     expect(jointFlagsAt(s.getState().motion!, 2, 1)).toBe(KeyFlag.KEY);
+    expect(s.getState().future).toEqual([]);
     s.getState().history.commit();
     expect(labels(s)).toEqual(['Toggle key', 'Drag']);
     expect(s.getState().transaction).toBeNull();
@@ -618,5 +624,50 @@ describe('document store: history', () => {
     expect(sameFileContent(base, { ...base, jointKeyInfo: new Uint32Array([2, 0, 0]) })).toBe(false);
     expect(sameFileContent(base, { ...base, jointKeyInfo: new Uint32Array([3, 0]) })).toBe(false);
     expect(sameFileContent(base, { ...base, tolerances: { ...DEFAULT_TOLERANCES, positionTolerance: 9 } })).toBe(true);
+  });
+});
+
+describe('document store: channels and clamps', () => {
+  it('moves keys of joint 0 as joint keys (not root keys), and finds no root key where there is none', () => {
+    const s = sample();
+    s.getState().keys.toggle(0, 5);
+    expect(s.getState().keys.move(0, [5], 2)).toEqual([7]);
+    expect(jointFlagsAt(s.getState().motion!, 7, 0)).toBe(KeyFlag.KEY);
+    expect(s.getState().keys.move(-1, [4], 1)).toEqual([]);
+    expect(s.getState().keys.move(-1, [7], 1)).toEqual([]);
+  });
+
+  it('a joint past the skeleton has no keys to move, even where the next frame holds a key of joint 0', () => {
+    const s = sample();
+    s.getState().keys.toggle(0, 6);
+    expect(s.getState().keys.move(3, [5], 1)).toEqual([]);
+    expect(jointFlagsAt(s.getState().motion!, 6, 0)).toBe(KeyFlag.KEY);
+  });
+
+  it('a move to the left stops where the leftmost key reaches frame 0', () => {
+    const s = sample();
+    s.getState().keys.toggle(1, 3);
+    s.getState().keys.toggle(1, 8);
+    expect(s.getState().keys.move(1, [3, 8], -10)).toEqual([0, 5]);
+  });
+
+  it('clearing the locks of the root or of a joint past the skeleton touches no other joint', () => {
+    const s = sample();
+    s.getState().locks.setRange(2, 4, 4);
+    s.getState().locks.clearRange(-1, 0, 20);
+    expect(lockedJointAt(s.getState().motion!, 4)).toBe(2);
+    s.getState().locks.clearRange(2, 0, 20);
+    s.getState().locks.setRange(0, 6, 6);
+    s.getState().locks.clearRange(3, 0, 20);
+    expect(lockedJointAt(s.getState().motion!, 6)).toBe(0);
+  });
+
+  it('changing the method or the object-space bound keeps the other tolerances', () => {
+    const s = sample();
+    s.getState().tolerancesActions.set({ positionTolerance: 2, rotationToleranceDeg: 3, offsetTolerance: 4 });
+    s.getState().tolerancesActions.setMethod('classic');
+    expect(s.getState().tolerances).toEqual({ positionTolerance: 2, rotationToleranceDeg: 3, offsetTolerance: 4, method: 'classic' });
+    s.getState().tolerancesActions.setSkeleton(1, 2);
+    expect(s.getState().tolerances).toEqual({ positionTolerance: 2, rotationToleranceDeg: 3, offsetTolerance: 4, method: 'classic', objectTolerance: 1, shell: 2 });
   });
 });

@@ -63,6 +63,7 @@ function packWords(a: Uint32Array): SparseWords {
   for (let i = 0; i < a.length; i++) if (a[i] !== 0) n++;
   const index = new Uint32Array(n);
   const value = new Uint32Array(n);
+  // Stryker disable next-line EqualityOperator: the extra pass reads undefined past the end and writes index[n], past the typed array's end, which is ignored
   for (let i = 0, k = 0; i < a.length; i++) {
     if (a[i] !== 0) {
       index[k] = i;
@@ -74,6 +75,7 @@ function packWords(a: Uint32Array): SparseWords {
 
 function unpackWords(s: SparseWords): Uint32Array {
   const a = new Uint32Array(s.length);
+  // Stryker disable next-line EqualityOperator: the extra pass writes a[undefined], a named property, never a word
   for (let k = 0; k < s.index.length; k++) a[s.index[k]] = s.value[k];
   return a;
 }
@@ -221,8 +223,10 @@ function editableOf(s: Pick<DocumentState, 'motion' | 'tolerances' | 'rotationOv
 }
 
 function sameWords(a: Uint32Array, b: Uint32Array): boolean {
+  // Stryker disable next-line ConditionalExpression: a short cut; the loop below gives the same answer for the same array
   if (a === b) return true;
   if (a.length !== b.length) return false;
+  // Stryker disable next-line EqualityOperator: past the end both read undefined, which compare equal
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
@@ -278,6 +282,7 @@ export function createDocumentStore(): StoreApi<DocumentState> {
   /** File part as last saved/opened; null when nothing is open. */
   let saved: EditableState | null = null;
   /** The document has never been written (an import): it stays dirty until markSaved. */
+  // Stryker disable next-line BooleanLiteral: every edit needs a motion, and load sets neverSaved before the first one
   let neverSaved = false;
 
   return createStore<DocumentState>()((set, get) => {
@@ -296,6 +301,7 @@ export function createDocumentStore(): StoreApi<DocumentState> {
         tolerances: e.tolerances,
         rotationOverridesDeg: e.rotationOverridesDeg,
         editId: get().editId + 1,
+        // Stryker disable next-line BooleanLiteral: saved is null only while no motion is open, and no edit runs then
         dirty: neverSaved || (saved ? !sameFileContent(e, saved) : false),
       };
     }
@@ -397,6 +403,7 @@ export function createDocumentStore(): StoreApi<DocumentState> {
 
       close() {
         saved = null;
+        // Stryker disable next-line BooleanLiteral: nothing is edited after close until load, which sets neverSaved again
         neverSaved = false;
         set({ ...noDocument(), editId: get().editId + 1 });
       },

@@ -20,6 +20,10 @@ export interface PreferencesState {
   /** Viewport layers. */
   showTrajectory: boolean;
   showTrace: boolean;
+  /** The source skeleton drawn as a translucent ghost behind the decoded one. */
+  showGhost: boolean;
+  /** Faint poses before and after the playhead. */
+  showOnionSkin: boolean;
   /** The viewport camera follows the root as the motion plays. */
   followCamera: boolean;
   /** Tolerances a newly opened motion starts with. */
@@ -75,6 +79,8 @@ export function createPreferencesStore() {
         eulerOrder: 'auto',
         showTrajectory: true,
         showTrace: true,
+        showGhost: true,
+        showOnionSkin: false,
         followCamera: true,
         defaultTolerances: { ...DEFAULT_TOLERANCES },
         layout: { tuningWidth: 330, curvesHeight: 300, timelineHeight: 260 },

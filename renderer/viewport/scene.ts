@@ -19,6 +19,7 @@ import { preferencesStore } from '../state/preferencesStore';
 import { compressionStore } from '../state/compressionStore';
 import { createPoseBuffers, parentsOf, solvePose, sourceOffset, sourceRotation, type PoseBuffers } from '../math/pose';
 import { COLORS } from '../theme';
+import { classifyError, fitDistance, jointErrorRatios, onionFrames, type ErrorClass } from './viewMath';
 
 /** Line segments (parent -> child) of a skeleton plus joint points. */
 class SkeletonGraphic {
@@ -28,12 +29,17 @@ class SkeletonGraphic {
   private readonly bonePositions: Float32Array;
   private readonly pointPositions: Float32Array;
 
+  /** Per-joint point colours (RGB), when the skeleton was built with them. */
+  private readonly pointColors: Float32Array | null;
+
   constructor(
     private readonly parents: Int32Array,
     color: string,
     pointSize: number,
     /** Drawn over everything else (the decoded skeleton sits on top of the source it nearly coincides with). */
     onTop = false,
+    /** Points coloured one by one (setJointColors) instead of in the skeleton's colour. */
+    jointColors = false,
   ) {
     const J = parents.length;
     this.bonePositions = new Float32Array(Math.max(1, J - 1) * 2 * 3);
@@ -43,7 +49,12 @@ class SkeletonGraphic {
     this.pointPositions = new Float32Array(J * 3);
     const pg = new THREE.BufferGeometry();
     pg.setAttribute('position', new THREE.BufferAttribute(this.pointPositions, 3));
-    this.points = new THREE.Points(pg, new THREE.PointsMaterial({ color, size: pointSize, sizeAttenuation: false }));
+    this.pointColors = jointColors ? new Float32Array(J * 3).fill(1) : null;
+    if (this.pointColors) pg.setAttribute('color', new THREE.BufferAttribute(this.pointColors, 3));
+    this.points = new THREE.Points(
+      pg,
+      new THREE.PointsMaterial({ color: jointColors ? '#ffffff' : color, vertexColors: jointColors, size: pointSize, sizeAttenuation: false, transparent: true }),
+    );
     this.bones.frustumCulled = false;
     this.points.frustumCulled = false;
     if (onTop) {
@@ -54,6 +65,29 @@ class SkeletonGraphic {
       }
     }
     this.group.add(this.bones, this.points);
+  }
+
+  /** Colour and opacity of bones and points (a ghost is faint, a solid skeleton nearly opaque). */
+  setStyle(color: string, opacity: number, pointOpacity = opacity): void {
+    const bm = this.bones.material as THREE.LineBasicMaterial;
+    bm.color.set(color);
+    bm.opacity = opacity;
+    const pm = this.points.material as THREE.PointsMaterial;
+    if (!this.pointColors) pm.color.set(color);
+    pm.opacity = pointOpacity;
+  }
+
+  /** Sets each joint's point colour (skeletons built with jointColors). */
+  setJointColors(rgb: (joint: number) => THREE.Color): void {
+    const c = this.pointColors;
+    if (!c) return;
+    for (let j = 0; j < this.parents.length; j++) {
+      const col = rgb(j);
+      c[j * 3] = col.r;
+      c[j * 3 + 1] = col.g;
+      c[j * 3 + 2] = col.b;
+    }
+    (this.points.geometry.getAttribute('color') as THREE.BufferAttribute).needsUpdate = true;
   }
 
   update(positions: Float32Array): void {
@@ -91,9 +125,33 @@ interface MotionContent {
   decodedPose: PoseBuffers;
   trajectory: THREE.Line;
   bounds: THREE.Box3;
-  /** Largest extent of a single pose (the character's size), for framing while following. */
-  poseSize: number;
+  /**
+   * Every sampled pose's joints relative to that frame's root on the floor plane (x, z; y stays world): the
+   * room the character needs around its root, for framing it whatever frame is on screen.
+   */
+  envelope: THREE.Box3;
+  /** Onion-skin skeletons (ONION_COUNT before, ONION_COUNT after) and their scratch pose. */
+  onion: SkeletonGraphic[];
+  onionPose: PoseBuffers;
+  /** Frames the onion skeletons show now (empty when the onion skin is off). */
+  onionShown: number[];
 }
+
+/** Onion-skin poses on each side of the playhead, and their spacing in frames. */
+export const ONION_COUNT = 3;
+function onionStep(fps: number): number {
+  return Math.max(1, Math.round(fps / 7.5));
+}
+/** While following, the pose is re-framed as soon as a joint leaves this fraction of the view (NDC). */
+const FOLLOW_LIMIT = 0.92;
+/** How much of the view (NDC) the framed character fills. */
+const FRAME_FILL = 0.8;
+const ERROR_COLORS: Record<ErrorClass, THREE.Color> = {
+  ok: new THREE.Color(COLORS.errorOk),
+  near: new THREE.Color(COLORS.errorNear),
+  over: new THREE.Color(COLORS.errorOver),
+};
+const DECODED_COLOR = new THREE.Color(COLORS.decoded);
 
 export class ViewportScene {
   private readonly renderer: THREE.WebGLRenderer;
@@ -117,6 +175,10 @@ export class ViewportScene {
   private readonly label: HTMLDivElement;
   private readonly q = new Float64Array(4);
   private readonly root = new Float64Array(4);
+  /** Error class of each decoded joint at the frame drawn (empty without a decoded skeleton). */
+  private errorClasses: ErrorClass[] = [];
+  /** A motion was loaded and not yet drawn: a Frame all request now is the open's, which frames the character. */
+  private justOpened = false;
 
   constructor(private readonly host: HTMLElement) {
     this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
@@ -178,7 +240,7 @@ export class ViewportScene {
       }),
       sessionStore.subscribe((s, p) => {
         if (s.playhead !== p.playhead || s.selectedJoint !== p.selectedJoint) inv();
-        if (s.frameAllRequest !== this.lastFrameAllRequest) this.frameAll();
+        if (s.frameAllRequest !== this.lastFrameAllRequest) this.frameAll(this.justOpened);
       }),
       preferencesStore.subscribe(inv),
     );
@@ -237,7 +299,8 @@ export class ViewportScene {
     }
     const parents = parentsOf(m);
     const source = new SkeletonGraphic(parents, COLORS.source, 7);
-    const decoded = new SkeletonGraphic(parents, COLORS.decoded, 3, true);
+    const decoded = new SkeletonGraphic(parents, COLORS.decoded, 6, true, true);
+    const onion = Array.from({ length: ONION_COUNT * 2 }, () => new SkeletonGraphic(parents, COLORS.onionBefore, 3));
     // Root trajectory and bounds over every frame of the source.
     const N = m.frameCount;
     const traj = new Float32Array((N + 1) * 3);
@@ -245,27 +308,24 @@ export class ViewportScene {
     const pose = createPoseBuffers(parents.length);
     const v = new THREE.Vector3();
     const step = Math.max(1, Math.floor((N + 1) / 240));
-    let poseSize = 0;
-    const poseBox = new THREE.Box3();
+    const envelope = new THREE.Box3();
     for (let f = 0; f <= N; f++) {
       traj[f * 3] = m.translation[f * 4];
       traj[f * 3 + 1] = m.translation[f * 4 + 1];
       traj[f * 3 + 2] = m.translation[f * 4 + 2];
       if (f % step === 0 || f === N) {
         solvePose(parents, m.translation.subarray(f * 4, f * 4 + 3), sourceRotation(m, f), sourceOffset(m, f), pose);
-        poseBox.makeEmpty();
         for (let j = 0; j < parents.length; j++) {
           bounds.expandByPoint(v.fromArray(pose.positions, j * 3));
-          poseBox.expandByPoint(v);
+          envelope.expandByPoint(v.set(v.x - m.translation[f * 4], v.y, v.z - m.translation[f * 4 + 2]));
         }
-        poseSize = Math.max(poseSize, poseBox.getSize(new THREE.Vector3()).length());
       }
     }
     const tg = new THREE.BufferGeometry();
     tg.setAttribute('position', new THREE.BufferAttribute(traj, 3));
     const trajectory = new THREE.Line(tg, new THREE.LineBasicMaterial({ color: COLORS.trajectory, transparent: true, opacity: 0.8 }));
     trajectory.frustumCulled = false;
-    this.scene.add(source.group, decoded.group, trajectory);
+    this.scene.add(source.group, decoded.group, trajectory, ...onion.map((o) => o.group));
     this.content = {
       motion: m,
       parents,
@@ -275,7 +335,10 @@ export class ViewportScene {
       decodedPose: createPoseBuffers(parents.length),
       trajectory,
       bounds,
-      poseSize: poseSize || 1,
+      envelope,
+      onion,
+      onionPose: createPoseBuffers(parents.length),
+      onionShown: [],
     };
     this.followAnchor = null;
     this.rebuildGrid(bounds);
@@ -284,7 +347,9 @@ export class ViewportScene {
     this.lockMarker.scale.setScalar(r * 2.2);
     this.selectedMarker.scale.setScalar(r);
     this.rebuildTrace();
-    this.frameAll();
+    // A motion opens framed on its character, whatever Follow says (the whole path can be long: F frames it).
+    this.frameAll(true);
+    this.justOpened = true;
   }
 
   private rebuildGrid(bounds: THREE.Box3): void {
@@ -341,45 +406,71 @@ export class ViewportScene {
   }
 
   /**
-   * Points the camera at the character (following) or at everything the
-   * motion covers (not following).
+   * Points the camera at the character (following, or `character` on open) or at everything the motion covers
+   * (Frame all while not following). The character is framed by its envelope around the current root, so
+   * every pose of the motion fits at this distance.
    */
-  frameAll(): void {
+  frameAll(character = false): void {
     this.lastFrameAllRequest = sessionStore.getState().frameAllRequest;
     const c = this.content;
     if (!c) return;
     const follow = preferencesStore.getState().followCamera;
-    let center: THREE.Vector3;
-    let radius: number;
-    if (follow) {
-      this.updatePose();
-      const box = new THREE.Box3();
-      const v = new THREE.Vector3();
-      for (let j = 0; j < c.parents.length; j++) box.expandByPoint(v.fromArray(c.sourcePose.positions, j * 3));
-      center = box.getCenter(new THREE.Vector3());
-      radius = Math.max(1e-3, c.poseSize * 0.75);
+    let box: THREE.Box3;
+    if (follow || character) {
+      this.updatePose(false);
+      box = this.characterBox(c);
     } else {
-      center = c.bounds.getCenter(new THREE.Vector3());
-      radius = Math.max(1e-3, c.bounds.getSize(new THREE.Vector3()).length() / 2);
+      box = c.bounds.clone();
     }
-    const dist = (radius / Math.sin(THREE.MathUtils.degToRad(this.camera.fov / 2))) * 0.9;
     // A three-quarter view from the front-right (Z+ is forward in MGS2 motions).
-    const dir = new THREE.Vector3(0.75, 0.45, 1).normalize();
+    this.fitCamera(box, new THREE.Vector3(0.75, 0.45, 1).normalize(), 0);
+    this.camera.far = Math.max(this.camera.far, c.bounds.getSize(new THREE.Vector3()).length() * 10);
+    this.camera.updateProjectionMatrix();
+    this.followAnchor = follow ? this.rootPosition(c) : null;
+    this.invalidate();
+  }
+
+  /** The character's envelope placed at the current root (floor plane), joined with the pose on screen. */
+  private characterBox(c: MotionContent): THREE.Box3 {
+    const root = this.rootPosition(c);
+    const box = c.envelope.clone();
+    box.min.x += root.x; box.max.x += root.x;
+    box.min.z += root.z; box.max.z += root.z;
+    const v = new THREE.Vector3();
+    for (let j = 0; j < c.parents.length; j++) box.expandByPoint(v.fromArray(c.sourcePose.positions, j * 3));
+    return box;
+  }
+
+  /**
+   * Looks at the box's centre from `toCamera`, at the distance where its eight corners fill FRAME_FILL of the
+   * view (viewMath.fitDistance), and never nearer than `minDistance`.
+   */
+  private fitCamera(box: THREE.Box3, toCamera: THREE.Vector3, minDistance: number): void {
+    const center = box.getCenter(new THREE.Vector3());
+    const corners: number[] = [];
+    for (let i = 0; i < 8; i++)
+      corners.push(i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y, i & 4 ? box.max.z : box.min.z);
+    const up = this.camera.up;
+    const fit = fitDistance(corners, [center.x, center.y, center.z], [toCamera.x, toCamera.y, toCamera.z], [up.x, up.y, up.z], this.camera.fov, this.camera.aspect, FRAME_FILL);
+    const dist = Math.max(1e-3, fit, minDistance);
     this.camera.near = Math.max(0.01, dist / 1000);
-    this.camera.far = Math.max(dist * 100, c.bounds.getSize(new THREE.Vector3()).length() * 10);
-    this.camera.position.copy(center).addScaledVector(dir, dist);
+    this.camera.far = Math.max(this.camera.far, dist * 100);
+    this.camera.position.copy(center).addScaledVector(toCamera, dist);
     this.camera.updateProjectionMatrix();
     this.controls.target.copy(center);
     this.controls.update();
-    this.followAnchor = follow ? this.rootPosition(c) : null;
-    this.invalidate();
+    this.camera.updateMatrixWorld();
   }
 
   private rootPosition(c: MotionContent): THREE.Vector3 {
     return new THREE.Vector3(c.sourcePose.positions[0], c.sourcePose.positions[1], c.sourcePose.positions[2]);
   }
 
-  /** While following, moves camera and target with the root (horizontal only, so the floor stays put). */
+  /**
+   * While following, moves camera and target with the root (horizontal only, so the floor stays put), then
+   * makes sure the whole pose is in view: when a joint of either skeleton leaves the inner FOLLOW_LIMIT of the
+   * view (a jump, a zoom or orbit too close), the camera re-frames the character from the same direction.
+   */
   private follow(c: MotionContent): void {
     if (!preferencesStore.getState().followCamera) {
       this.followAnchor = null;
@@ -388,15 +479,36 @@ export class ViewportScene {
     const root = this.rootPosition(c);
     if (!this.followAnchor) {
       this.followAnchor = root;
-      return;
+    } else {
+      const delta = root.clone().sub(this.followAnchor);
+      delta.y = 0;
+      if (delta.lengthSq() > 0) {
+        this.camera.position.add(delta);
+        this.controls.target.add(delta);
+        this.controls.update();
+        this.followAnchor = root;
+      }
     }
-    const delta = root.clone().sub(this.followAnchor);
-    delta.y = 0;
-    if (delta.lengthSq() === 0) return;
-    this.camera.position.add(delta);
-    this.controls.target.add(delta);
-    this.controls.update();
-    this.followAnchor = root;
+    this.camera.updateMatrixWorld();
+    if (this.poseExtentNdc(c) <= FOLLOW_LIMIT) return;
+    const toCamera = this.camera.position.clone().sub(this.controls.target).normalize();
+    this.fitCamera(this.characterBox(c), toCamera, 0);
+  }
+
+  /** Largest |x| or |y| (NDC) of the joints drawn now; Infinity when one is behind the camera. */
+  private poseExtentNdc(c: MotionContent): number {
+    const v = new THREE.Vector3();
+    let m = 0;
+    const poses = c.decoded.group.visible ? [c.sourcePose, c.decodedPose] : [c.sourcePose];
+    const view = this.camera.matrixWorldInverse;
+    for (const pose of poses)
+      for (let j = 0; j < c.parents.length; j++) {
+        v.fromArray(pose.positions, j * 3).applyMatrix4(view);
+        if (v.z >= -this.camera.near) return Infinity;
+        v.applyMatrix4(this.camera.projectionMatrix);
+        m = Math.max(m, Math.abs(v.x), Math.abs(v.y));
+      }
+    return m;
   }
 
   private loop = (): void => {
@@ -407,6 +519,7 @@ export class ViewportScene {
     this.renderer.render(this.scene, this.camera);
     this.placeLabel();
     this.publishCamera();
+    this.justOpened = false;
   };
 
   /**
@@ -421,6 +534,34 @@ export class ViewportScene {
     if (el.dataset.viewProjection !== text) el.dataset.viewProjection = text;
     const frame = String(this.content ? Math.max(0, Math.min(this.content.motion.frameCount, Math.floor(sessionStore.getState().playhead))) : '');
     if (el.dataset.frame !== frame) el.dataset.frame = frame;
+    // What the picture shows, for tests that assert on it rather than on pixels: each joint's error class,
+    // whether the source ghost is drawn, how many onion poses, and the pose's bounding box in canvas CSS px.
+    const c = this.content;
+    const set = (key: string, value: string) => {
+      if (el.dataset[key] !== value) el.dataset[key] = value;
+    };
+    set('jointErrors', this.errorClasses.join(','));
+    set('ghost', c && c.decoded.group.visible && c.source.group.visible ? '1' : '0');
+    set('onionCount', String(c?.onionShown.length ?? 0));
+    set('poseBox', c ? this.poseBox(c) : '');
+  }
+
+  /** Screen bounding box (left, top, right, bottom in canvas CSS px) of the joints of both skeletons drawn. */
+  private poseBox(c: MotionContent): string {
+    const w = this.host.clientWidth;
+    const h = this.host.clientHeight;
+    const v = new THREE.Vector3();
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    const poses = c.decoded.group.visible ? [c.sourcePose, c.decodedPose] : [c.sourcePose];
+    for (const pose of poses)
+      for (let j = 0; j < c.parents.length; j++) {
+        v.fromArray(pose.positions, j * 3).project(this.camera);
+        const x = ((v.x + 1) / 2) * w;
+        const y = ((1 - v.y) / 2) * h;
+        x0 = Math.min(x0, x); x1 = Math.max(x1, x);
+        y0 = Math.min(y0, y); y1 = Math.max(y1, y);
+      }
+    return [x0, y0, x1, y1].map((n) => Math.round(n)).join(',');
   }
 
   private placeLabel(): void {
@@ -445,7 +586,8 @@ export class ViewportScene {
     this.label.style.transform = `translate(${Math.round(((v.x + 1) / 2) * w + 10)}px, ${Math.round(((1 - v.y) / 2) * h - 8)}px)`;
   }
 
-  private updatePose(): void {
+  /** Solves the poses of the frame on screen and styles the skeletons; `withCamera` lets Follow move the camera. */
+  private updatePose(withCamera = true): void {
     const c = this.content;
     const prefs = preferencesStore.getState();
     if (!c) {
@@ -457,14 +599,40 @@ export class ViewportScene {
     const frame = Math.max(0, Math.min(m.frameCount, Math.floor(sessionStore.getState().playhead)));
     solvePose(c.parents, m.translation.subarray(frame * 4, frame * 4 + 3), sourceRotation(m, frame), sourceOffset(m, frame), c.sourcePose);
     c.source.update(c.sourcePose.positions);
-    this.follow(c);
 
-    const mt3 = compressionStore.getState().result?.mt3 ?? null;
+    const result = compressionStore.getState().result;
+    const mt3 = result?.mt3 ?? null;
     c.decoded.group.visible = !!mt3 && mt3.rotations.length === c.parents.length;
     if (mt3 && c.decoded.group.visible) {
       this.solveDecoded(mt3, m, frame, c);
       c.decoded.update(c.decodedPose.positions);
+      // Each decoded joint in the colour of its error against the tolerance at this frame.
+      const ratios = jointErrorRatios(result!.channels, c.parents.length, frame);
+      this.errorClasses = Array.from(ratios, classifyError);
+      c.decoded.setJointColors((j) => ERROR_COLORS[this.errorClasses[j]]);
+      // With the decoded skeleton on top, the source is a ghost behind it (or hidden).
+      c.source.group.visible = prefs.showGhost;
+      c.source.setStyle(COLORS.ghost, 0.35, 0.3);
+    } else {
+      this.errorClasses = [];
+      c.decoded.setJointColors(() => DECODED_COLOR);
+      c.source.group.visible = true;
+      c.source.setStyle(COLORS.source, 0.95);
     }
+    if (withCamera) this.follow(c);
+
+    c.onionShown = prefs.showOnionSkin ? onionFrames(frame, m.frameCount, ONION_COUNT, onionStep(m.fps)) : [];
+    c.onion.forEach((o, i) => {
+      const f = c.onionShown[i];
+      o.group.visible = f !== undefined;
+      if (f === undefined) return;
+      solvePose(c.parents, m.translation.subarray(f * 4, f * 4 + 3), sourceRotation(m, f), sourceOffset(m, f), c.onionPose);
+      o.update(c.onionPose.positions);
+      // fainter with distance from the playhead; cool before, warm-green after
+      const rank = Math.abs(f - frame) / onionStep(m.fps);
+      o.setStyle(f < frame ? COLORS.onionBefore : COLORS.onionAfter, 0.5 / rank, 0);
+    });
+
     c.trajectory.visible = prefs.showTrajectory;
     if (this.traceLine) this.traceLine.visible = prefs.showTrace;
     if (this.traceKeys) this.traceKeys.visible = prefs.showTrace;
@@ -503,9 +671,10 @@ export class ViewportScene {
   private disposeContent(): void {
     const c = this.content;
     if (!c) return;
-    this.scene.remove(c.source.group, c.decoded.group, c.trajectory);
+    this.scene.remove(c.source.group, c.decoded.group, c.trajectory, ...c.onion.map((o) => o.group));
     c.source.dispose();
     c.decoded.dispose();
+    for (const o of c.onion) o.dispose();
     c.trajectory.geometry.dispose();
     this.content = null;
   }
