@@ -59,7 +59,6 @@ export function writeFileAtomic(path: string, data: Uint8Array | string): void {
 function isFolder(path: string): boolean {
   try {
     return statSync(path).isDirectory();
-  // Stryker disable next-line BlockStatement: an empty catch returns undefined, as falsy as false for the one caller's if
   } catch {
     return false;
   }

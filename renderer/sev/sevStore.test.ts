@@ -475,13 +475,14 @@ describe('SEV store: edits, drags and undo', () => {
     expect(s.getState().file!.future).toEqual([]);
   });
 
-  it('undo and redo keep the selected event inside the document', () => {
+  it('undo and redo keep the selection inside the document: an event undo took away leaves it', () => {
     const s = createSevStore();
     s.getState().load('/p/walk2.sev', 'walk2', TWO_SES);
     s.getState().edit('Add event', (d) => addEvent(d, { frame: 20, se: 3, joint: null }));
-    s.getState().selectEvent(3);
+    s.getState().selectEvents([1, 3], 3);
     s.getState().undo();
-    expect(s.getState().selectedEvent).toBe(2);
+    expect(s.getState().selectedEvents).toEqual([1]);
+    expect(s.getState().selectedEvent).toBe(1);
     s.getState().selectEvent(1);
     s.getState().redo();
     expect(s.getState().selectedEvent).toBe(1);
