@@ -8,10 +8,13 @@ import { findChannel, userKeyFramesOf } from '../curves/series';
 import { zoomTimeToFit } from '../app/controller';
 import { JointSelect } from './JointSelect';
 import { EULER_ORDERS, bestEulerOrder, type EulerOrder } from '../math/euler';
+import { overlayDash } from '../curves/overlay';
+import { COLORS } from '../theme';
 
 const CURVE_HINT =
   'Click: go to frame · Ctrl+click: add/remove user key · click / Shift+click / drag a box: select keys · drag keys: retime · ' +
-  'Del: delete · ↑/↓: previous/next key · PgUp/PgDn: joint · right-drag: pan · wheel: zoom time';
+  'Del: delete · ↑/↓: previous/next key · PgUp/PgDn: joint · right-drag: pan · wheel: zoom time · ' +
+  'click an axis label: solo it · Ctrl/Shift+click a timeline label: overlay that joint';
 
 /** Curves of the selected joint (canvas in CurvePainter) with its header controls. */
 export function CurveView() {
@@ -23,6 +26,7 @@ export function CurveView() {
   }, []);
   const joint = useSession((s) => s.selectedJoint);
   const channel = useSession((s) => s.curveChannel);
+  const overlayJoints = useSession((s) => s.overlayJoints);
   const motion = useDocument((d) => d.motion);
   const offsets = useDocument((d) => !!d.motion && (d.motion.flags & MotionFlag.OFFSETS) !== 0);
   const result = useCompression((c) => c.result);
@@ -91,6 +95,19 @@ export function CurveView() {
           <span className={report.met ? 'stat' : 'stat bad'} data-testid="curve-max-error">
             max {report.maxError.toFixed(3)}
             {kind === 'rotation' ? '°' : 'u'} @{report.maxErrorFrame}
+          </span>
+        )}
+        {joint >= 0 && overlayJoints.length > 0 && motion && (
+          <span className="legend overlay-legend" data-testid="curve-overlay-legend" title="Overlaid joints (Ctrl/Shift+click a timeline label to add or remove one)">
+            <svg width="18" height="6" aria-hidden="true"><line x1="0" y1="3" x2="18" y2="3" stroke={COLORS.text} strokeWidth="1.5" /></svg>
+            {motion.joints[joint]?.name}
+            {overlayJoints.map((j, i) => (
+              <span key={j} className="overlay-item" data-testid="curve-overlay-item">
+                <svg width="18" height="6" aria-hidden="true"><line x1="0" y1="3" x2="18" y2="3" stroke={COLORS.text} strokeWidth="1.5" strokeDasharray={overlayDash(i).join(' ')} /></svg>
+                {motion.joints[j]?.name ?? `joint ${j}`}
+                <button type="button" className="link" title="Remove from the overlay" aria-label={`Remove ${motion.joints[j]?.name ?? j} from the overlay`} onClick={() => sessionStore.getState().toggleOverlayJoint(j)}>×</button>
+              </span>
+            ))}
           </span>
         )}
         <span className="spacer" />

@@ -18,6 +18,10 @@ import { diamondPath } from '../canvas/shapes';
 import { buildSeries, type CurveSeries } from './series';
 import { planGutter, thinTickLabels, type ErrorLine } from './gutterLabels';
 import { COLORS } from '../theme';
+import { overlayDash } from './overlay';
+import type { CurveChannel } from '../state/sessionStore';
+import type { CompressResponse } from '../../shared/ipc';
+import type { EulerOrder } from '../math/euler';
 
 const KEY_BAND_H = 16;
 
@@ -34,6 +38,11 @@ export class CurvePainter {
   private readonly surface: HiDpiCanvas;
   private series: CurveSeries | null = null;
   private seriesKey: unknown[] = [];
+  /** Curves of the overlaid joints (same channel as the selected joint's), and what they were built from. */
+  private overlays: CurveSeries[] = [];
+  private overlayKey: unknown[] = [];
+  /** Gutter rows of the component labels (y, canvas px) of the last paint: a click there solos the component. */
+  private componentLabelYs: number[] = [];
   /** The document edit whose new compression result the next paint shows first (for `npm run bench`); else null. */
   private seriesResultEdit: number | null = null;
   private layout: Layout | null = null;
@@ -104,6 +113,20 @@ export class CurvePainter {
     return this.series;
   }
 
+  /** The overlaid joints' series; none while the root translation (another unit) is selected. */
+  private currentOverlays(series: CurveSeries): CurveSeries[] {
+    const m = documentStore.getState().motion!;
+    const s = sessionStore.getState();
+    const joints = series.joint < 0 ? [] : s.overlayJoints.filter((j) => j >= 0 && j < m.joints.length && j !== series.joint);
+    const [, , channel, result, order] = this.seriesKey as [unknown, number, CurveChannel, CompressResponse | null, EulerOrder | 'auto'];
+    const key = [m, joints.join(','), channel, result, order];
+    if (key.some((k, i) => k !== this.overlayKey[i])) {
+      this.overlays = joints.map((j) => buildSeries(m, j, channel, result?.mt3 ?? null, result?.channels, order));
+      this.overlayKey = key;
+    }
+    return this.overlays;
+  }
+
   private paint(ctx: CanvasRenderingContext2D, w: number, h: number): void {
     const m = documentStore.getState().motion;
     ctx.fillStyle = COLORS.canvasBg;
@@ -119,6 +142,8 @@ export class CurvePainter {
     const s = sessionStore.getState();
     const prefs = preferencesStore.getState();
     const series = this.currentSeries()!;
+    const overlays = this.currentOverlays(series);
+    const solo = s.soloComponent !== null && s.soloComponent < series.components.length ? s.soloComponent : null;
     const axis: TimeAxis = { viewStart: s.viewStart, viewEnd: s.viewEnd, left: GUTTER, right: w - RIGHT_PAD };
     const errH = prefs.showError ? Math.max(48, Math.round(h * 0.26)) : 0;
     const errBottom = h - 4;
@@ -138,6 +163,8 @@ export class CurvePainter {
     c.dataset.eulerOrder = series.eulerOrder ?? '';
     c.dataset.keyBandY = String(keyTop + KEY_BAND_H / 2);
     c.dataset.selectedKeys = s.selectedKeys.filter((f) => series.userKeyFrames.includes(f)).join(',');
+    c.dataset.overlayJoints = overlays.map((o) => o.joint).join(',');
+    c.dataset.drawnComponents = series.components.filter((_, i) => solo === null || i === solo).map((k) => k.label).join(',');
 
     // Gutter.
     ctx.fillStyle = COLORS.gutterBg;
@@ -156,7 +183,7 @@ export class CurvePainter {
     ctx.beginPath();
     ctx.rect(axis.left, RULER_H, axis.right + RIGHT_PAD - axis.left, h - RULER_H);
     ctx.clip();
-    this.paintValues(ctx, series, axis, plotTop, plotBottom, prefs.showSource, prefs.showDecoded);
+    this.paintValues(ctx, series, overlays, solo, axis, plotTop, plotBottom, prefs.showSource, prefs.showDecoded);
     this.paintKeys(ctx, series, axis, keyTop, plotTop);
     this.paintBox(ctx, keyTop + KEY_BAND_H);
     if (prefs.showError) this.paintErrors(ctx, series, axis, errTop, errBottom);
@@ -179,13 +206,18 @@ export class CurvePainter {
     }
   }
 
-  private paintValues(ctx: CanvasRenderingContext2D, series: CurveSeries, axis: TimeAxis, top: number, bottom: number, showSource: boolean, showDecoded: boolean): void {
+  private paintValues(
+    ctx: CanvasRenderingContext2D, series: CurveSeries, overlays: readonly CurveSeries[], solo: number | null,
+    axis: TimeAxis, top: number, bottom: number, showSource: boolean, showDecoded: boolean,
+  ): void {
     const m = documentStore.getState().motion!;
     const f0 = Math.max(0, Math.floor(axis.viewStart));
     const f1 = Math.min(m.frameCount, Math.ceil(axis.viewEnd));
+    const shown = (i: number) => solo === null || i === solo;
     let lo = Infinity;
     let hi = -Infinity;
-    for (const c of series.components) {
+    // The value range covers every curve drawn: the soloed component alone, the overlaid joints' too.
+    for (const c of [series, ...overlays].flatMap((x) => x.components.filter((_, i) => shown(i)))) {
       for (let f = f0; f <= f1; f++) {
         lo = Math.min(lo, c.source[f]);
         hi = Math.max(hi, c.source[f]);
@@ -232,7 +264,20 @@ export class CurvePainter {
       }
       ctx.stroke();
     };
-    for (const c of series.components) {
+    // Overlaid joints: the decoded curve (the source before the first compression), in their dash pattern.
+    overlays.forEach((o, k) => {
+      ctx.setLineDash(overlayDash(k) as number[]);
+      ctx.lineWidth = 1.3;
+      ctx.globalAlpha = 0.9;
+      o.components.forEach((c, i) => {
+        if (!shown(i)) return;
+        ctx.strokeStyle = c.color;
+        path(c.decoded ?? c.source);
+      });
+    });
+    ctx.setLineDash([]);
+    series.components.forEach((c, i) => {
+      if (!shown(i)) return;
       if (showSource) {
         ctx.strokeStyle = c.color;
         ctx.globalAlpha = 0.35;
@@ -251,7 +296,7 @@ export class CurvePainter {
           ctx.fillRect(frameToX(axis, k) - 2, y(c.decoded[k]) - 2, 4, 4);
         }
       }
-    }
+    });
     ctx.globalAlpha = 1;
     ctx.lineWidth = 1;
   }
@@ -371,8 +416,12 @@ export class CurvePainter {
     ctx.fillStyle = COLORS.text;
     ctx.fillText(`frame ${f}`, 8, plan.frameY);
     const fmt = (v: number) => (series.kind === 'rotation' && series.unit === '' ? v.toFixed(4) : v.toFixed(2));
+    this.componentLabelYs = plan.componentYs;
+    const solo = sessionStore.getState().soloComponent;
     plan.componentYs.forEach((yy, i) => {
       const c = series.components[i];
+      // Hidden by a solo: the label stays (click it to solo it instead), dimmed.
+      ctx.globalAlpha = solo === null || solo === i || solo >= series.components.length ? 1 : 0.35;
       ctx.fillStyle = c.color;
       ctx.fillRect(8, yy - 4, 8, 8);
       ctx.fillStyle = COLORS.text;
@@ -380,6 +429,7 @@ export class CurvePainter {
       ctx.fillStyle = COLORS.textDim;
       const dec = c.decoded ? fmt(c.decoded[f]) : '—';
       ctx.fillText(`${fmt(c.source[f])} / ${dec}`, 44, yy);
+      ctx.globalAlpha = 1;
     });
     ctx.fillStyle = COLORS.textDim;
     ctx.font = '10px system-ui, sans-serif';
@@ -449,7 +499,12 @@ export class CurvePainter {
     const l = this.layout;
     if (!l) return;
     const { x, y } = this.local(e);
-    if (x < l.axis.left - 4) return;
+    if (x < l.axis.left - 4) {
+      // A click on a component's label (its swatch and name) solos it; on the soloed one shows all again.
+      const i = x < 44 && e.button === 0 ? this.componentLabelYs.findIndex((yy) => Math.abs(yy - y) <= 7) : -1;
+      if (i >= 0) sessionStore.getState().toggleSolo(i);
+      return;
+    }
     this.surface.canvas.setPointerCapture(e.pointerId);
     const s = sessionStore.getState();
     const base = { x0: x, y0: y, x, y, start: s.viewStart, end: s.viewEnd, button: e.button, shift: e.shiftKey, frames: [] as number[], delta: 0, hit: null as number | null };

@@ -74,7 +74,8 @@ describe('multi-event edits', () => {
     expect(latestUndoLabel()).toBe('Paste 2 events');
     undoLatest();
     expect(frames()).toEqual([5, 21, 38, 54]);
-    expect(sevStore.getState().selectedEvents).toEqual([]);
+    // the pasted events are gone: the selection stays inside the document, on the last event
+    expect(sevStore.getState().selectedEvents).toEqual([3]);
   });
 
   it('cut is one step: copy, then delete', () => {

@@ -347,7 +347,7 @@ export function createSevStore() {
       },
     };
 
-    /** After an undo or redo: selected events that no longer exist are dropped. */
+    /** After an undo or redo: selected events that no longer exist are dropped; if none is left, the last event is selected. */
     function clampSelection(): void {
       // Stryker disable next-line OptionalChaining: only undo and redo call this, after checking the file has a document
       const n = get().file?.doc?.events.length ?? 0;
@@ -355,6 +355,8 @@ export function createSevStore() {
       const kept = s.selectedEvents.filter((k) => k < n);
       const sel = s.selectedEvent;
       if (kept.length === s.selectedEvents.length && (sel === null || sel < n)) return;
+      // Nothing of the selection is left: the last event is selected (the selection stays inside the document).
+      if (!kept.length && sel !== null && sel >= n && n) return s.selectEvent(n - 1);
       set({ selectedEvents: kept, selectedEvent: sel !== null && sel < n ? sel : (kept[kept.length - 1] ?? null) });
     }
   });

@@ -63,3 +63,35 @@ describe('messages belong to their document', () => {
     expect(s.getState().messages[0].text).toBe('m3');
   });
 });
+
+describe('curve overlay and solo', () => {
+  it('toggles extra joints, never the selected one or the root translation, and drops a joint once it is selected', () => {
+    const s = createSessionStore();
+    s.getState().select(2);
+    s.getState().toggleOverlayJoint(5);
+    s.getState().toggleOverlayJoint(7);
+    s.getState().toggleOverlayJoint(2);
+    s.getState().toggleOverlayJoint(-1);
+    expect(s.getState().overlayJoints).toEqual([5, 7]);
+    s.getState().toggleOverlayJoint(5);
+    expect(s.getState().overlayJoints).toEqual([7]);
+    s.getState().select(7);
+    expect(s.getState().overlayJoints).toEqual([]);
+    s.getState().toggleOverlayJoint(3);
+    s.getState().resetForDocument(10);
+    expect(s.getState().overlayJoints).toEqual([]);
+  });
+
+  it('solos one component, restores all on a second click, and forgets the solo when the channel changes', () => {
+    const s = createSessionStore();
+    s.getState().toggleSolo(1);
+    expect(s.getState().soloComponent).toBe(1);
+    s.getState().toggleSolo(2);
+    expect(s.getState().soloComponent).toBe(2);
+    s.getState().toggleSolo(2);
+    expect(s.getState().soloComponent).toBeNull();
+    s.getState().toggleSolo(0);
+    s.getState().setCurveChannel('quat');
+    expect(s.getState().soloComponent).toBeNull();
+  });
+});

@@ -76,6 +76,10 @@ export interface SessionState {
   selectedJoint: number;
   /** Curve view channel for a selected joint. */
   curveChannel: CurveChannel;
+  /** Other joints whose curves the curve view overlays on the selected joint's (Ctrl/Shift+click a timeline label). */
+  overlayJoints: number[];
+  /** The one curve component (index: X, Y, Z, W) the curve view shows alone, or null for all. */
+  soloComponent: number | null;
   /** Playhead in frames (fractional while playing). */
   playhead: number;
   playing: boolean;
@@ -100,6 +104,11 @@ export interface SessionState {
   select(joint: number): void;
   selectKeys(frames: readonly number[]): void;
   setCurveChannel(c: CurveChannel): void;
+  /** Adds a joint to the curve overlay, or takes it out (the selected joint and the root translation never join it). */
+  toggleOverlayJoint(joint: number): void;
+  clearOverlay(): void;
+  /** Solos a curve component, or shows all again when it is the one soloed. */
+  toggleSolo(component: number): void;
   setPlayhead(frame: number): void;
   setPlaying(on: boolean): void;
   setHover(frame: number | null): void;
@@ -126,6 +135,8 @@ export function createSessionStore() {
   return createStore<SessionState>()((set, get) => ({
     selectedJoint: 0,
     curveChannel: 'euler',
+    overlayJoints: [],
+    soloComponent: null,
     playhead: 0,
     playing: false,
     selectedKeys: [],
@@ -139,13 +150,26 @@ export function createSessionStore() {
     busy: null,
 
     select(joint) {
-      if (joint !== get().selectedJoint) set({ selectedJoint: joint, selectedKeys: [] });
+      if (joint !== get().selectedJoint)
+        set({ selectedJoint: joint, selectedKeys: [], overlayJoints: get().overlayJoints.filter((j) => j !== joint) });
     },
     selectKeys(frames) {
       set({ selectedKeys: [...new Set(frames)].sort((a, b) => a - b) });
     },
     setCurveChannel(c) {
-      set({ curveChannel: c });
+      // X, Y, Z of one channel are not those of another (quaternions have four): show all again.
+      if (c !== get().curveChannel) set({ curveChannel: c, soloComponent: null });
+    },
+    toggleOverlayJoint(joint) {
+      const { overlayJoints, selectedJoint } = get();
+      if (joint < 0 || joint === selectedJoint) return;
+      set({ overlayJoints: overlayJoints.includes(joint) ? overlayJoints.filter((j) => j !== joint) : [...overlayJoints, joint] });
+    },
+    clearOverlay() {
+      if (get().overlayJoints.length) set({ overlayJoints: [] });
+    },
+    toggleSolo(component) {
+      set({ soloComponent: get().soloComponent === component ? null : component });
     },
     setPlayhead(frame) {
       if (Number.isFinite(frame)) set({ playhead: frame });
@@ -187,7 +211,7 @@ export function createSessionStore() {
       set({ busy: what });
     },
     resetForDocument(frameCount) {
-      set({ playhead: 0, playing: false, hoverFrame: null, selectedKeys: [], viewStart: 0, viewEnd: Math.max(1, frameCount) });
+      set({ playhead: 0, playing: false, hoverFrame: null, selectedKeys: [], overlayJoints: [], soloComponent: null, viewStart: 0, viewEnd: Math.max(1, frameCount) });
     },
   }));
 }

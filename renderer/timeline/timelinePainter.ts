@@ -4,7 +4,7 @@
  * is refused with a message), a trace-key row (click toggles a TRACE key),
  * then one row per channel (root translation, then every joint) showing key
  * density and the error against the tolerance per frame, with the worst
- * joints standing out. Click a row's label to select that joint.
+ * joints standing out. Click a row's label to select that joint; Ctrl/Shift+click it to overlay its curves.
  */
 import { KeyFlag, type Motion } from '../../shared/motion/types';
 import type { ChannelReport } from '../../shared/compress/types';
@@ -467,6 +467,11 @@ export class TimelinePainter {
     const yv = y - this.host.scrollTop;
     if (yv >= JOINTS_TOP) {
       const row = Math.floor((y - JOINTS_TOP) / JOINT_ROW_H) - 1;
+      // Ctrl/Shift+click on a label overlays that joint's curves on the selected one's (again: takes it out).
+      if (x < GUTTER && (e.ctrlKey || e.metaKey || e.shiftKey)) {
+        if (row >= 0 && row < m.joints.length) s.toggleOverlayJoint(row);
+        return;
+      }
       if (row >= -1 && row < m.joints.length) s.select(row);
       if (x >= GUTTER) {
         s.setPlaying(false);

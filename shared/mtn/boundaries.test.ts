@@ -40,6 +40,19 @@ describe('MTN reader errors name the section and byte offset', () => {
     expect(e?.message).toBe(message);
   });
 
+  it('checks the size before the counts it cannot hold: a bare header and counts at their limits', () => {
+    const b = bytes();
+    expect(errorOf(() => readMtn(b.subarray(0, 32)))?.message).toBe(`MTN (header): file is 32 bytes but its header (2 frames, 3 joints) implies ${mtnByteSize(2, 3)} bytes`);
+    const maxFrames = bytes();
+    new DataView(maxFrames.buffer).setUint32(8, MTN_MAX_FRAMES, true);
+    expect(errorOf(() => readMtn(maxFrames))?.message).toBe(`MTN (header): file is ${maxFrames.length} bytes but its header (65535 frames, 3 joints) implies ${mtnByteSize(65535, 3)} bytes`);
+    const maxJoints = bytes();
+    new DataView(maxJoints.buffer).setUint32(12, 1024, true);
+    expect(errorOf(() => readMtn(maxJoints))?.message).toBe(`MTN (header): file is ${maxJoints.length} bytes but its header (2 frames, 1024 joints) implies ${mtnByteSize(2, 1024)} bytes`);
+    const one = readMtn(writeMtn(emptyMotion(1, [joint(-1, 0, 'only')])));
+    expect([one.frameCount, one.joints.length]).toEqual([1, 1]);
+  });
+
   it('accepts the extremes of the printable range, a 31-character name and an empty one', () => {
     const m = three();
     m.joints[0].name = ' ~';
@@ -112,6 +125,8 @@ describe('validateMotion', () => {
     expect(check((m) => { m.rotation.set([0, 0, 0, 1.1e-6], 4); })).toBeUndefined();
     expect(check((m) => { for (let f = 0; f < 3; f++) m.jointKeyInfo[(f * 3 + f) * 4] = KeyFlag.LOCK; })).toBeUndefined();
     expect(check((m) => { m.jointKeyInfo[0] = KeyFlag.LOCK; m.jointKeyInfo[(1 * 3 + 0) * 4] = KeyFlag.LOCK; })).toBeUndefined();
+    // unit quaternions along every axis are fine
+    expect(check((m) => { m.rotation.set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, -1]); })).toBeUndefined();
     // KEY bits on several joints of one frame are not locks
     expect(check((m) => { m.jointKeyInfo.fill(KeyFlag.KEY | KeyFlag.TRACE); })).toBeUndefined();
     const big = emptyMotion(1, Array.from({ length: 1024 }, (_, j) => joint(j - 1, j, `j${j}`)));
