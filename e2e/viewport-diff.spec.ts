@@ -144,6 +144,22 @@ test.describe('at 1280x800', () => {
       expect(box.bottom, `frame ${f}`).toBeLessThanOrEqual(box.height);
     }
     await saveScreenshot('viewport-follow-1280');
+
+    // With Follow off a motion still opens framed on its character, not on the whole path it walks.
+    await page.getByTestId('follow').uncheck();
+    await page.reload();
+    await waitForDocument(page);
+    await expect(page.getByTestId('follow')).not.toBeChecked();
+    await cameraSettled(page);
+    box = await poseBox(page);
+    const fill = (b: typeof box) => Math.max((b.bottom - b.top) / b.height, (b.right - b.left) / b.width);
+    expect(fill(box)).toBeGreaterThan(0.5);
+    expect(box.top).toBeGreaterThanOrEqual(0);
+    expect(box.bottom).toBeLessThanOrEqual(box.height);
+    // Frame all (F) then shows the whole motion: the character gets smaller.
+    await page.getByTestId('frame-all').click();
+    await cameraSettled(page);
+    expect(fill(await poseBox(page))).toBeLessThan(fill(box));
     expect(pageErrors).toEqual([]);
   });
 });

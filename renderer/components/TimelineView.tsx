@@ -22,7 +22,7 @@ export function TimelineView() {
       </div>
       <div className="timeline-scroll" ref={host} />
       {/* Under the rows and wrapping, so narrow windows show all of it (in the header it was cut off). */}
-      <div className="hint" data-testid="timeline-hint">Lock row: drag to lock the selected joint (on a lock: clear) · Trace row: click · Ctrl+wheel: zoom · Shift+wheel: pan · Label: select (Ctrl/Shift: overlay its curves)</div>
+      <div className="hint" data-testid="timeline-hint">Lock row: drag to lock the joint (on a lock: clear) · Trace row: click · Ctrl+wheel: zoom · Shift+wheel: pan · Label: select (Ctrl/Shift: overlay its curves)</div>
     </section>
   );
 }

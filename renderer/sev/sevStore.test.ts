@@ -567,3 +567,117 @@ describe('SEV store: selection', () => {
     sevStore.getState().close();
   });
 });
+
+describe('SEV store: multi-select', () => {
+  const loaded = () => {
+    const s = createSevStore();
+    s.getState().load('/p/walk2.sev', 'walk2', TWO_SES); // events: 0 on SE 3, 1 and 2 on SE 1
+    return s;
+  };
+
+  it('starts, loads and closes with no event selected', () => {
+    const s = createSevStore();
+    expect(s.getState().selectedEvents).toEqual([]);
+    s.getState().load('/p/walk2.sev', 'walk2', TWO_SES);
+    s.getState().selectEvents([0, 1]);
+    s.getState().load('/p/walk2.sev', 'walk2', TWO_SES);
+    expect(s.getState().selectedEvents).toEqual([]);
+    s.getState().selectEvents([0, 1]);
+    s.getState().close();
+    expect(s.getState().selectedEvents).toEqual([]);
+  });
+
+  it('selectEvents keeps existing events once, sorted; the current one is the one given when selected, else the first', () => {
+    const s = loaded();
+    s.getState().selectEvents([2, 0, 2, 3, -1, 1.5], 2);
+    expect(s.getState().selectedEvents).toEqual([0, 2]);
+    expect(s.getState().selectedEvent).toBe(2);
+    expect(s.getState().selectedSe).toBe(1);
+    s.getState().selectEvents([2, 0], 1);
+    expect(s.getState().selectedEvent).toBe(0);
+    expect(s.getState().selectedSe).toBe(3);
+    s.getState().selectEvents([1, 2], null);
+    expect(s.getState().selectedEvent).toBe(1);
+    s.getState().selectEvents([1, 2]);
+    expect(s.getState().selectedEvent).toBe(1);
+    s.getState().selectEvents([]);
+    expect(s.getState().selectedEvent).toBeNull();
+    expect(s.getState().selectedEvents).toEqual([]);
+    expect(s.getState().selectedSe).toBe(1); // no event: the SE stays
+  });
+
+  it('joint picking survives reselecting its one event, and ends with a second event or another current one', () => {
+    const s = loaded();
+    s.getState().selectEvents([1]);
+    s.getState().setPickingJoint(true);
+    expect(s.getState().pickingJoint).toBe(true);
+    s.getState().selectEvents([1], 1);
+    expect(s.getState().pickingJoint).toBe(true);
+    s.getState().selectEvents([1, 2], 1);
+    expect(s.getState().pickingJoint).toBe(false);
+    s.getState().setPickingJoint(true);
+    expect(s.getState().pickingJoint).toBe(false); // several events: no joint to pick for
+    s.getState().selectEvents([1]);
+    s.getState().setPickingJoint(true);
+    s.getState().selectEvents([2]);
+    expect(s.getState().pickingJoint).toBe(false);
+    s.getState().setPickingJoint(true);
+    s.getState().selectEvents([]);
+    expect(s.getState().pickingJoint).toBe(false);
+  });
+
+  it('Ctrl-click adds an event and goes to it, or takes it out and goes to the last one left', () => {
+    const s = loaded();
+    s.getState().selectEvent(0);
+    s.getState().toggleEventSelected(2);
+    expect(s.getState().selectedEvents).toEqual([0, 2]);
+    expect(s.getState().selectedEvent).toBe(2);
+    s.getState().toggleEventSelected(1);
+    expect(s.getState().selectedEvents).toEqual([0, 1, 2]);
+    s.getState().toggleEventSelected(1); // the current one goes: the last one left becomes current
+    expect(s.getState().selectedEvents).toEqual([0, 2]);
+    expect(s.getState().selectedEvent).toBe(2);
+    s.getState().toggleEventSelected(0); // another one goes: the current one stays
+    expect(s.getState().selectedEvents).toEqual([2]);
+    expect(s.getState().selectedEvent).toBe(2);
+    s.getState().toggleEventSelected(2);
+    expect(s.getState().selectedEvents).toEqual([]);
+    expect(s.getState().selectedEvent).toBeNull();
+  });
+
+  it('Shift-click selects the shown range from the current event; without a current one, or off the list, just the event', () => {
+    const s = loaded();
+    const order = [2, 0, 1]; // as shown (by frame, say)
+    s.getState().selectEventRange(0, order);
+    expect(s.getState().selectedEvents).toEqual([0]);
+    expect(s.getState().selectedEvent).toBe(0);
+    s.getState().selectEvent(2);
+    s.getState().selectEventRange(1, order);
+    expect(s.getState().selectedEvents).toEqual([0, 1, 2]);
+    expect(s.getState().selectedEvent).toBe(2); // the anchor stays current
+    s.getState().selectEvent(1);
+    s.getState().selectEventRange(0, order);
+    expect(s.getState().selectedEvents).toEqual([0, 1]);
+    s.getState().selectEventRange(2, [0, 1]); // the event is not shown
+    expect(s.getState().selectedEvents).toEqual([2]);
+    expect(s.getState().selectedEvent).toBe(2);
+    s.getState().selectEventRange(0, [0, 1]); // the anchor (2) is not shown
+    expect(s.getState().selectedEvents).toEqual([0]);
+    s.getState().selectEventRange(2, [2, 0]); // first place of the list
+    expect(s.getState().selectedEvents).toEqual([0, 2]);
+  });
+
+  it('undo keeps a selection that still exists as it is', () => {
+    const s = loaded();
+    s.getState().edit('Add event', (d) => addEvent(d, { frame: 20, se: 3, joint: null }));
+    s.getState().selectEvents([0, 2], 0);
+    s.getState().undo();
+    expect(s.getState().selectedEvents).toEqual([0, 2]);
+    expect(s.getState().selectedEvent).toBe(0);
+    s.getState().redo();
+    s.getState().selectEvents([2, 3], 2);
+    s.getState().undo();
+    expect(s.getState().selectedEvents).toEqual([2]);
+    expect(s.getState().selectedEvent).toBe(2);
+  });
+});
