@@ -92,3 +92,24 @@ describe('h16 codec (FORMATS.md 2.2: half(v/128), RNE)', () => {
     expect(quantizeH16(100)).toBe(100);
   });
 });
+
+describe('h16 special values', () => {
+  it('decodes the all-ones exponent as infinities (zero mantissa) and NaN (any other)', () => {
+    expect(decodeH16(0x7c00)).toBe(Infinity);
+    expect(decodeH16(0xfc00)).toBe(-Infinity);
+    expect(decodeH16(0x7c01)).toBeNaN();
+    expect(decodeH16(0xfe00)).toBeNaN();
+    expect(decodeH16(0x7bff)).toBe(H16_MAX);
+  });
+
+  it('refuses what it cannot store with a QuantizeError that says so', () => {
+    let error: unknown;
+    try {
+      encodeH16(NaN);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(QuantizeError);
+    expect(error).toMatchObject({ name: 'QuantizeError', message: 'value NaN cannot be stored as h16 (not finite)' });
+  });
+});

@@ -67,6 +67,7 @@ export function parseSev(text: string, file?: string): SevParseResult {
     const loc: SevLocation = { line, columns: tokens.map((t) => t.column) };
     const [kw, ...args] = tokens;
     const first = statements === 0;
+    // Stryker disable next-line UpdateOperator: only `statements === 0` is ever asked, and ++ and -- both leave it non-zero after the first statement
     statements++;
 
     if (first && kw.text !== 'sev') {
