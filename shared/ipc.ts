@@ -26,6 +26,7 @@ import type { CompressMethod, CompressResult } from './compress/types';
 import type { FileKind } from './errors';
 import type { BuildReport } from './project/plan';
 import type { InterchangeWarning } from './interchange/types';
+import type { MshExportFiles } from './msh/files';
 
 // ---------------------------------------------------------------------------
 // Files and documents
@@ -606,21 +607,12 @@ export interface ExportMshRequest extends Omit<ExportMshDialogRequest, 'defaultN
   path: string;
 }
 
-/** A finished MSH export. */
-export interface ExportedMsh {
+/** A finished MSH export: what the fit achieved (as MshExportFiles reports it), with the three files written. */
+export interface ExportedMsh extends Pick<MshExportFiles, 'totalKeys' | 'mapWords' | 'frameCount' | 'nodeCount' | 'animatedNodes' | 'warnings'> {
   /** The three files written, absolute paths. */
   files: { res8: string; res19: string; nodes: string };
   /** Bytes of each file. */
   byteLengths: { res8: number; res19: number; nodes: number };
-  totalKeys: number;
-  /** Res19 attr1: frame map words. */
-  mapWords: number;
-  /** Frames on the timeline (N + 1). */
-  frameCount: number;
-  nodeCount: number;
-  animatedNodes: number;
-  /** Nodes whose tolerance float32 / s16 precision cannot meet, in words. */
-  warnings: string[];
 }
 
 export type ExportMshOutcome = { status: 'exported'; export: ExportedMsh } | { status: 'cancelled' };
