@@ -66,6 +66,8 @@ export async function benchUi(options: { root: string; toggles?: number }): Prom
     const idle = async () => {
       await page.getByTestId('stat-total-keys').filter({ hasText: /^\d+$/ }).waitFor({ timeout: 60_000 });
       await page.getByTestId('compress-pending').waitFor({ state: 'detached', timeout: 60_000 });
+      // The background refinement too: a toggle must not race the previous edit's refinement for the CPU.
+      await page.locator('[data-testid="compress-stage"][data-stage="final"]').waitFor({ timeout: 60_000 });
     };
     await page.getByTestId('doc-name').filter({ hasText: /^cmu_01_01$/ }).waitFor({ timeout: 60_000 });
     await idle();
@@ -85,26 +87,29 @@ export async function benchUi(options: { root: string; toggles?: number }): Prom
     const workerMs: number[] = [];
     for (let i = 0; i < toggles + 3; i++) {
       const frame = 20 + ((i * 97) % 640);
+      // The newest edit painted so far: the click's result is the first mark of a newer edit (a late mark of an
+      // older edit, such as its refinement, does not count).
+      const before = (await page.evaluate(`Math.max(-1, ...performance.getEntriesByName('actguy:curves-painted').map((m) => m.detail?.editId ?? -1))`)) as number;
       await page.evaluate(`performance.clearMarks('actguy:curves-painted')`);
       await page.keyboard.down('Control');
       await page.mouse.click(box.x + frameX(frame), box.y + y);
       await page.keyboard.up('Control');
-      const ms = (await page.evaluate(`new Promise((done, fail) => {
+      const [ms, greedyMs] = (await page.evaluate(`new Promise((done, fail) => {
         const up = window.__benchUp;
         const t0 = performance.now();
         const poll = () => {
-          const mark = performance.getEntriesByName('actguy:curves-painted').find((m) => m.startTime >= up);
-          if (mark) done(mark.startTime - up);
+          const mark = performance.getEntriesByName('actguy:curves-painted').find((m) => m.startTime >= up && (m.detail?.editId ?? -1) > ${before});
+          if (mark) done([mark.startTime - up, mark.detail.compressMs]);
           else if (performance.now() - t0 > 20000) fail(new Error('no repaint within 20 s'));
           else setTimeout(poll, 5);
         };
         poll();
-      })`)) as number;
+      })`)) as [number, number];
       await idle();
       // The first three warm up the JIT and the worker.
       if (i >= 3) {
         clickToPaint.push(ms);
-        workerMs.push(Number(/^([\d.]+) ms/.exec(await page.getByTestId('stat-compress-time').innerText())?.[1] ?? NaN));
+        workerMs.push(greedyMs);
       }
     }
 
@@ -141,7 +146,7 @@ export async function benchUi(options: { root: string; toggles?: number }): Prom
     return [
       ...head,
       `  key toggle (Ctrl+click) -> repainted curves, ${clickToPaint.length} toggles: median ${percentile(clickToPaint, 0.5).toFixed(1)} ms, p95 ${percentile(clickToPaint, 0.95).toFixed(1)} ms, max ${Math.max(...clickToPaint).toFixed(1)} ms  (target: median <= 40, p95 <= 80)`,
-      `  of which compressing in the worker: median ${percentile(workerMs, 0.5).toFixed(1)} ms`,
+      `  of which compressing (the greedy answer) in the worker: median ${percentile(workerMs, 0.5).toFixed(1)} ms`,
       ...(drag ? [drag] : ['  tolerance drag: skipped (no rotation slider found)']),
       `  (load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores when measured: times on a busy machine are longer and noisier)`,
     ];

@@ -1,6 +1,7 @@
 import type { Motion } from '../motion/types';
 import type { PositionTrack, RotationTrack } from '../mt3/types';
 import type { GreedyOutcome } from './greedy';
+import { ObjectErrorMemo } from './objectError';
 import type { CompressMethod } from './types';
 
 /** One channel's finished compression, reusable while its inputs are unchanged. */
@@ -24,6 +25,8 @@ export interface CachedChannel<T extends PositionTrack | RotationTrack> {
 export class CompressCache {
   private samples: readonly unknown[] = [];
   private readonly channels = new Map<string, CachedChannel<PositionTrack | RotationTrack>>();
+  /** The object-space error's own memo for this motion (objectError.ts): only frames an edit changed are redone. */
+  readonly objectMemo = new ObjectErrorMemo();
   /** Channels reused / recompressed by the last run (for tests and the bench). */
   reused = 0;
   computed = 0;

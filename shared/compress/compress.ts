@@ -52,7 +52,7 @@ export function compressMotion(
   let result: CompressResult;
   if (options.objectTolerance === undefined) {
     result = compressChannels(motion, options, solver, cache, undefined, shouldStop);
-    result.objectError = objectSpaceError(motion, result.mt3, shell);
+    result.objectError = objectSpaceError(motion, result.mt3, shell, cache?.objectMemo);
   } else {
     result = compressSkeletonAware(motion, options, options.objectTolerance, shell, solver, cache, shouldStop);
   }
@@ -127,7 +127,7 @@ function compressSkeletonAware(
     const r = compressChannels(motion, {
       ...options, positionTolerance, offsetTolerance, rotationToleranceOverridesDeg: overrides,
     }, solver, runCache, undefined, shouldStop);
-    const oe = objectSpaceError(motion, r.mt3, shell);
+    const oe = objectSpaceError(motion, r.mt3, shell, runCache.objectMemo);
     r.objectError = oe;
     r.skeleton = { objectTolerance, shell, rounds, met: oe.maxError <= objectTolerance, positionTolerance, offsetTolerance };
     if (oe.maxError <= objectTolerance || last) return r;

@@ -1,5 +1,5 @@
-import { decodeMt3, samplePositionTrackFrames, sampleRotationTrackFrames } from '../mt3/decode';
-import type { Mt3Motion } from '../mt3/types';
+import { decodePositionTrack, decodeRotationTrack, samplePositionTrackFrames, sampleRotationTrackFrames } from '../mt3/decode';
+import type { Mt3Motion, PositionTrack, RotationTrack } from '../mt3/types';
 import type { Motion } from '../motion/types';
 
 /**
@@ -96,6 +96,112 @@ function rotateInto(out: Float64Array, o: number, qx: number, qy: number, qz: nu
   out[o + 2] = vz + qw * tz + (qx * ty - qy * tx);
 }
 
+/**
+ * What objectSpaceError keeps between runs on one motion (one per open motion,
+ * inside its CompressCache), so that an edit pays only for what it changed:
+ * - the source's FK (each joint and its three virtual points at every frame),
+ *   computed once per motion and shell;
+ * - each stored track's per-frame samples, by track object: a channel the
+ *   compression cache reused is the same object, so it is not decoded again;
+ * - the previous run's per-frame, per-joint errors: only frames where some
+ *   track's samples differ from the previous run's get their FK redone.
+ * The report is exactly what a run without a memo returns (the same
+ * arithmetic on the same numbers, reduced in the same order).
+ */
+export class ObjectErrorMemo {
+  private samples: readonly unknown[] = [];
+  private shell = NaN;
+  /** Source joint (3) and virtual points (3 x 3) per frame and joint: S x J x 12. */
+  private sourcePoints: Float64Array = new Float64Array(0);
+  private readonly sampled = new WeakMap<object, Float64Array>();
+  /** The samples the previous run used, channel by channel (root, J rotations, J offsets or none). */
+  private previous: (Float64Array | null)[] | null = null;
+  /** Error of each joint at each frame from the previous run: S x J. */
+  private errors: Float64Array = new Float64Array(0);
+  /** Frames whose FK the last run redid (for tests and the bench). */
+  recomputedFrames = 0;
+
+  /** The source's points for this motion and shell, computed on first use. */
+  sourceFor(source: Motion, shell: number): Float64Array {
+    const samples = [source.translation, source.rotation, source.offset, source.joints];
+    if (shell !== this.shell || samples.some((a, i) => a !== this.samples[i])) {
+      this.samples = samples;
+      this.shell = shell;
+      this.sourcePoints = sourcePoints(source, shell);
+      this.previous = null;
+    }
+    return this.sourcePoints;
+  }
+
+  /** Per-frame samples of a stored rotation track, decoded once per track object. */
+  rotationFrames(t: RotationTrack): Float64Array {
+    let out = this.sampled.get(t);
+    if (!out) this.sampled.set(t, (out = sampleRotationTrackFrames(decodeRotationTrack(t))));
+    return out;
+  }
+
+  /** Per-frame samples of a stored position track, decoded once per track object. */
+  positionFrames(t: PositionTrack): Float64Array {
+    let out = this.sampled.get(t);
+    if (!out) this.sampled.set(t, (out = samplePositionTrackFrames(decodePositionTrack(t))));
+    return out;
+  }
+
+  /**
+   * Marks the frames where `channels` differ from the previous run's (every
+   * frame when there is none), remembers them for the next run, and returns
+   * the error table to update.
+   */
+  dirtyFrames(channels: (Float64Array | null)[], S: number, J: number, dirty: Uint8Array): Float64Array {
+    const prev = this.previous;
+    if (!prev || prev.length !== channels.length || this.errors.length !== S * J) {
+      dirty.fill(1);
+      this.errors = new Float64Array(S * J);
+    } else {
+      for (let c = 0; c < channels.length; c++) {
+        const a = channels[c], b = prev[c];
+        if (a === b) continue;
+        if (!a || !b) {
+          dirty.fill(1);
+          break;
+        }
+        const width = a.length / S;
+        for (let f = 0; f < S; f++) {
+          if (dirty[f]) continue;
+          for (let k = f * width; k < (f + 1) * width; k++)
+            if (a[k] !== b[k]) {
+              dirty[f] = 1;
+              break;
+            }
+        }
+      }
+    }
+    this.previous = channels;
+    return this.errors;
+  }
+}
+
+/** FK of the source at every frame: each joint's position and its three virtual points (S x J x 12). */
+function sourcePoints(source: Motion, shell: number): Float64Array {
+  const J = source.joints.length;
+  const S = source.frameCount + 1;
+  const out = new Float64Array(S * J * 12);
+  const world = new Float64Array(J * 3), rot = new Float64Array(J * 4);
+  for (let f = 0; f < S; f++) {
+    fkFrame(source.joints, source.translation, f * 4, source.rotation, f * J * 4, 4, source.offset, f * J * 4, 4, world, rot);
+    for (let j = 0; j < J; j++) {
+      const o = (f * J + j) * 12;
+      out[o] = world[j * 3];
+      out[o + 1] = world[j * 3 + 1];
+      out[o + 2] = world[j * 3 + 2];
+      for (let axis = 0; axis < 3; axis++) {
+        rotateInto(out, o + 3 + axis * 3, rot[j * 4], rot[j * 4 + 1], rot[j * 4 + 2], rot[j * 4 + 3], axis === 0 ? shell : 0, axis === 1 ? shell : 0, axis === 2 ? shell : 0);
+      }
+    }
+  }
+  return out;
+}
+
 const axisScratch = new Float64Array(3);
 
 /**
@@ -104,42 +210,52 @@ const axisScratch = new Float64Array(3);
  * plus `shell` along its local X, Y, Z). The decoded motion is what the
  * reference decoder returns (joint offsets from the offset streams, or the
  * source's frame 0 offsets when the MT3 has none, as decompressMt3 does).
+ * With a memo (one per motion), only what changed since its previous run is
+ * recomputed; the report is the same.
  */
-export function objectSpaceError(source: Motion, mt3: Mt3Motion, shell: number): ObjectErrorReport {
+export function objectSpaceError(source: Motion, mt3: Mt3Motion, shell: number, memo: ObjectErrorMemo = new ObjectErrorMemo()): ObjectErrorReport {
   const N = source.frameCount;
   const J = source.joints.length;
   const S = N + 1;
-  const d = decodeMt3(mt3, true);
-  const root = samplePositionTrackFrames(d.root);
-  const rotations: Float64Array[] = d.rotations.map((t) => sampleRotationTrackFrames(t));
-  const offsets: Float64Array[] | null = d.offsets ? d.offsets.map((t) => samplePositionTrackFrames(t)) : null;
+  const src = memo.sourceFor(source, shell);
+  const root = memo.positionFrames(mt3.root);
+  const rotations = mt3.rotations.map((t) => memo.rotationFrames(t));
+  const offsets = mt3.offsets ? mt3.offsets.map((t) => memo.positionFrames(t)) : null;
+  const dirty = new Uint8Array(S);
+  const errors = memo.dirtyFrames([root, ...rotations, ...(offsets ?? [null])], S, J, dirty);
   const decOffset = new Float64Array(J * 3);
+  if (!offsets) for (let j = 0; j < J; j++) for (let c = 0; c < 3; c++) decOffset[j * 3 + c] = source.offset[j * 4 + c];
   const decRotIn = new Float64Array(J * 4);
-  const srcWorld = new Float64Array(J * 3), srcRot = new Float64Array(J * 4);
   const decWorld = new Float64Array(J * 3), decRot = new Float64Array(J * 4);
+  let recomputed = 0;
+  for (let f = 0; f < S; f++) {
+    if (!dirty[f]) continue;
+    recomputed++;
+    if (offsets) for (let j = 0; j < J; j++) for (let c = 0; c < 3; c++) decOffset[j * 3 + c] = offsets[j][f * 3 + c];
+    for (let j = 0; j < J; j++) for (let c = 0; c < 4; c++) decRotIn[j * 4 + c] = rotations[j][f * 4 + c];
+    fkFrame(source.joints, root, f * 3, decRotIn, 0, 4, decOffset, 0, 3, decWorld, decRot);
+    for (let j = 0; j < J; j++) {
+      const o = (f * J + j) * 12;
+      const dx = decWorld[j * 3] - src[o], dy = decWorld[j * 3 + 1] - src[o + 1], dz = decWorld[j * 3 + 2] - src[o + 2];
+      let e2 = dx * dx + dy * dy + dz * dz;
+      for (let axis = 0; axis < 3; axis++) {
+        rotateInto(axisScratch, 0, decRot[j * 4], decRot[j * 4 + 1], decRot[j * 4 + 2], decRot[j * 4 + 3], axis === 0 ? shell : 0, axis === 1 ? shell : 0, axis === 2 ? shell : 0);
+        const v = o + 3 + axis * 3;
+        const ex = dx + axisScratch[0] - src[v], ey = dy + axisScratch[1] - src[v + 1], ez = dz + axisScratch[2] - src[v + 2];
+        const a2 = ex * ex + ey * ey + ez * ez;
+        if (a2 > e2) e2 = a2;
+      }
+      errors[f * J + j] = Math.sqrt(e2);
+    }
+  }
+  memo.recomputedFrames = recomputed;
   const jointMaxError = new Array<number>(J).fill(0);
   const jointMaxErrorFrame = new Array<number>(J).fill(0);
   const frameMaxError = new Float64Array(S);
   for (let f = 0; f < S; f++) {
-    fkFrame(source.joints, source.translation, f * 4, source.rotation, f * J * 4, 4, source.offset, f * J * 4, 4, srcWorld, srcRot);
-    for (let j = 0; j < J; j++)
-      for (let c = 0; c < 3; c++) decOffset[j * 3 + c] = offsets ? offsets[j][f * 3 + c] : source.offset[j * 4 + c];
-    for (let j = 0; j < J; j++) for (let c = 0; c < 4; c++) decRotIn[j * 4 + c] = rotations[j][f * 4 + c];
-    fkFrame(source.joints, root, f * 3, decRotIn, 0, 4, decOffset, 0, 3, decWorld, decRot);
     let frameWorst = 0;
     for (let j = 0; j < J; j++) {
-      const dx = decWorld[j * 3] - srcWorld[j * 3], dy = decWorld[j * 3 + 1] - srcWorld[j * 3 + 1], dz = decWorld[j * 3 + 2] - srcWorld[j * 3 + 2];
-      let e2 = dx * dx + dy * dy + dz * dz;
-      for (let axis = 0; axis < 3; axis++) {
-        const vx = axis === 0 ? shell : 0, vy = axis === 1 ? shell : 0, vz = axis === 2 ? shell : 0;
-        rotateInto(axisScratch, 0, decRot[j * 4], decRot[j * 4 + 1], decRot[j * 4 + 2], decRot[j * 4 + 3], vx, vy, vz);
-        const ax = axisScratch[0], ay = axisScratch[1], az = axisScratch[2];
-        rotateInto(axisScratch, 0, srcRot[j * 4], srcRot[j * 4 + 1], srcRot[j * 4 + 2], srcRot[j * 4 + 3], vx, vy, vz);
-        const ex = dx + ax - axisScratch[0], ey = dy + ay - axisScratch[1], ez = dz + az - axisScratch[2];
-        const a2 = ex * ex + ey * ey + ez * ez;
-        if (a2 > e2) e2 = a2;
-      }
-      const e = Math.sqrt(e2);
+      const e = errors[f * J + j];
       if (e > jointMaxError[j]) {
         jointMaxError[j] = e;
         jointMaxErrorFrame[j] = f;

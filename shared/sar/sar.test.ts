@@ -80,31 +80,32 @@ describe('SAR layout', () => {
   it('checkSarPairsWithMar lists every mismatch', () => {
     expect(checkSarPairsWithMar([WALK, RUN], [WALK, RUN])).toEqual([]);
     expect(checkSarPairsWithMar([RUN], [WALK, RUN], 'a.sar', 'b.mar')).toEqual(['a.sar has 1 entries but b.mar has 2', 'entry 0: a.sar has 0x01d70e, b.mar has 0x3d11eb']);
+    expect(checkSarPairsWithMar([RUN, WALK], [RUN])).toEqual(['SAR has 2 entries but MAR has 1']);
   });
 });
 
-describe('readSar rejects corrupt files with a place', () => {
+describe('readSar rejects corrupt files, naming the part (header, entry, table) and the byte offset', () => {
   const patch = (at: number, bytes: number[]) => {
     const b = FIXTURE.slice();
     b.set(bytes, at);
     return b;
   };
   it.each([
-    ['short', FIXTURE.slice(0, 8), 'file is 8 bytes, shorter than the 16-byte header'],
-    ['magic', patch(0, [0x4d, 0x41, 0x52, 0x61]), 'bad magic: expected "SARa" (53 41 52 61), found 4d 41 52 61'],
-    ['reserved', patch(4, [1]), 'reserved word is 1, expected 0'],
-    ['count', patch(8, [0xff, 0xff, 0xff, 0x0f]), 'entry count 268435455 needs a 2147483640-byte table, but the file is 96 bytes'],
-    ['dataBase align', patch(12, [0x21]), 'dataBase 33 is not a multiple of 16'],
-    ['dataBase in table', patch(12, [0x10]), 'dataBase 16 lies inside the 2-entry table (which ends at 32)'],
-    ['offset align', patch(24, [0x31]), 'offset 49 is not a multiple of 16'],
-    ['range', patch(24, [0x40]), 'range 96..104 (size 8) does not fit in the 96-byte file'],
-    ['size', patch(20, [0x2f]), 'size 47 differs from the 48 bytes its 2 SEs and 2 events imply'],
-    ['same name', patch(24, [0x00]), 'entries 0 and 1 have the same motion name 0x3d11eb'],
-    ['unsorted', patch(72, [0x29]), 'event 1 at frame 40 comes after an event at frame 41'],
-    ['se index', patch(78, [0x02]), 'event 1 uses SE index 2, but the entry has 2'],
+    ['short', FIXTURE.slice(0, 8), 'SAR (header, offset 0): file is 8 bytes, shorter than the 16-byte header'],
+    ['magic', patch(0, [0x4d, 0x41, 0x52, 0x61]), 'SAR (header, offset 0): bad magic: expected "SARa" (53 41 52 61), found 4d 41 52 61'],
+    ['reserved', patch(4, [1]), 'SAR (header, offset 4): reserved word is 1, expected 0'],
+    ['count', patch(8, [0xff, 0xff, 0xff, 0x0f]), 'SAR (header, offset 8): entry count 268435455 needs a 2147483640-byte table, but the file is 96 bytes'],
+    ['dataBase align', patch(12, [0x21]), 'SAR (header, offset 12): dataBase 33 is not a multiple of 16'],
+    ['dataBase in table', patch(12, [0x10]), 'SAR (header, offset 12): dataBase 16 lies inside the 2-entry table (which ends at 32)'],
+    ['offset align', patch(24, [0x31]), 'SAR (entry 1, offset 24): offset 49 is not a multiple of 16'],
+    ['range', patch(24, [0x40]), 'SAR (entry 1, offset 24): range 96..104 (size 8) does not fit in the 96-byte file with an 8-byte entry header'],
+    ['size', patch(20, [0x2f]), 'SAR (entry 0, offset 20): size 47 differs from the 48 bytes its 2 SEs and 2 events imply'],
+    ['same name', patch(24, [0x00]), 'SAR (entry 1, offset 32): entries 0 and 1 have the same motion name 0x3d11eb'],
+    ['unsorted', patch(72, [0x29]), 'SAR (entry 0, offset 76): event 1 at frame 40 comes after an event at frame 41'],
+    ['se index', patch(78, [0x02]), 'SAR (entry 0, offset 78): event 1 uses SE index 2, but the entry has 2'],
     // SE 0's eight codes (bytes 40..55) all 0xFFFF: event 0 plays nothing the game could find.
-    ['undefined se', patch(40, new Array(16).fill(0xff)), 'event 0 uses SE index 0, which the entry leaves undefined (0xFFFF)'],
-    ['trailing bytes', new Uint8Array([...FIXTURE, 0, 0, 0, 0]), 'file is 100 bytes but its table implies 96 bytes'],
+    ['undefined se', patch(40, new Array(16).fill(0xff)), 'SAR (entry 0, offset 74): event 0 uses SE index 0, which the entry leaves undefined (0xFFFF)'],
+    ['trailing bytes', new Uint8Array([...FIXTURE, 0, 0, 0, 0]), 'SAR (table): file is 100 bytes but its table implies 96 bytes'],
   ])('%s', (_what, bytes, message) => {
     expect(() => readSar(bytes)).toThrow(message);
   });
@@ -115,7 +116,71 @@ describe('readSar rejects corrupt files with a place', () => {
     const b = writeSar(e, [WALK, 0x011234]).slice();
     const dv = new DataView(b.buffer);
     dv.setUint32(24, 16, true);
-    expect(() => readSar(b.subarray(0, dv.getUint32(12, true) + 32))).toThrow('entries 0 and 1 overlap (32..56 and 48..56)');
+    expect(() => readSar(b.subarray(0, dv.getUint32(12, true) + 32))).toThrow('SAR (table): entries 0 and 1 overlap (32..56 and 48..56)');
+  });
+
+  it('a dataBase past the end of the file, and an entry range shorter than the entry header, are refused', () => {
+    expect(() => readSar(patch(12, [0x70]))).toThrow('SAR (header, offset 12): dataBase 112 is past the end of the 96-byte file');
+    // entry 1 (at 80) given size 4: inside the file, but too short for name, S and E
+    expect(() => readSar(patch(28, [0x04]))).toThrow('SAR (entry 1, offset 24): range 80..84 (size 4) does not fit in the 96-byte file with an 8-byte entry header');
+  });
+
+  it('names must be 24-bit codes from 0x000001 to 0xffffff', () => {
+    expect(() => readSar(patch(80, [0, 0, 0, 0]))).toThrow('SAR (entry 1, offset 80): name 0x000000 is not a 24-bit GV_StrCode');
+    expect(() => readSar(patch(80, [0, 0, 0, 1]))).toThrow('SAR (entry 1, offset 80): name 0x1000000 is not a 24-bit GV_StrCode');
+    for (const name of [1, 0xffffff]) expect(readSar(writeSar([emptySarEntry(name)], [name])).entries[0].name).toBe(name);
+  });
+
+  it('an entry may define 256 SE indices (the u8 limit) but not 257', () => {
+    const full: SarEntry = { name: WALK, seCodes: new Uint16Array(256 * 8).fill(0x0101), events: [{ frame: 3, se: 255, joint: 1 }] };
+    expect(readSar(writeSar([full], [WALK])).entries[0]).toEqual(full);
+    // by hand: one entry of 257 empty-event SEs, its size matching what S and E imply
+    const size = 8 + 257 * 16;
+    const b = new Uint8Array(32 + Math.ceil(size / 16) * 16);
+    const dv = new DataView(b.buffer);
+    b.set([0x53, 0x41, 0x52, 0x61]);
+    dv.setUint32(8, 1, true);
+    dv.setUint32(12, 32, true);
+    dv.setUint32(20, size, true);
+    dv.setUint32(32, WALK, true);
+    dv.setUint16(36, 257, true);
+    expect(() => readSar(b)).toThrow('SAR (entry 0, offset 36): SE count 257 exceeds 256 (SE indices are u8)');
+  });
+
+  it('an event on an undefined SE index is refused whichever index it is', () => {
+    // SE 1's eight codes (bytes 56..71) all 0xFFFF while SE 0 stays defined: event 1 (at 76) uses SE 1
+    expect(() => readSar(patch(56, new Array(16).fill(0xff)))).toThrow('SAR (entry 0, offset 78): event 1 uses SE index 1, which the entry leaves undefined (0xFFFF)');
+  });
+
+  it('the last entry may end exactly at the end of the file', () => {
+    const b = writeSar([FIXTURE_ENTRIES[0]], [WALK]);
+    expect(b.length).toBe(32 + 48);
+    expect(readSar(b).entries).toEqual([FIXTURE_ENTRIES[0]]);
+  });
+
+  it('entries stored in another order than the table lists them read back; overlaps are found in any order', () => {
+    // table: entry 0 (walk, 48 bytes) at offset 16, entry 1 (run, 8 bytes) at offset 0
+    const b = new Uint8Array(96);
+    b.set(FIXTURE.subarray(0, 32));
+    const dv = new DataView(b.buffer);
+    dv.setUint32(16, 16, true);
+    dv.setUint32(24, 0, true);
+    b.set(FIXTURE.subarray(80, 88), 32);
+    b.set(FIXTURE.subarray(32, 80), 48);
+    expect(readSar(b).entries).toEqual(FIXTURE_ENTRIES);
+    // entry 1 (24 bytes at 32) holds entry 0 (8 bytes at 48) inside its SE slot
+    const e: SarEntry[] = [{ name: WALK, seCodes: Uint16Array.from([1, 1, 1, 1, 0x1234, 0x0001, 0, 0]), events: [] }, emptySarEntry(0x011234)];
+    const o = writeSar(e, [WALK, 0x011234]).slice();
+    const ov = new DataView(o.buffer);
+    ov.setUint32(16, 16, true);
+    ov.setUint32(20, 8, true);
+    ov.setUint32(24, 0, true);
+    ov.setUint32(28, 24, true);
+    expect(() => readSar(o.subarray(0, 64))).toThrow('SAR (table): entries 1 and 0 overlap (32..56 and 48..56)');
+  });
+
+  it('a bad magic shows every byte as two hex digits', () => {
+    expect(() => readSar(new Uint8Array(16))).toThrow('found 00 00 00 00');
   });
 });
 
