@@ -205,4 +205,37 @@ describe('compression controller', () => {
     doc.getState().load({ documentId: 'e', kind: 'mtn', readOnly: false, name: 'x', path: 'x.mtn', motion: emptyMotion(10, joints) });
     expect(out.getState().awaitingSince).toBeNull();
   });
+
+  it('starts the refinement only after the greedy result was painted, and not at all for an edit already replaced', async () => {
+    const doc = createDocumentStore();
+    const out = createCompressionStore();
+    const calls: { method: string | undefined; revision: number; resolve: (r: CompressOutcome) => void }[] = [];
+    const painted: (() => void)[] = [];
+    connectCompression(doc, out, (req) => new Promise((resolve) => calls.push({ method: req.tolerances.method, revision: req.revision, resolve })), () => 0, (run) => painted.push(run));
+    doc.getState().load({ documentId: 'd', kind: 'mtn', readOnly: false, name: 'w', path: 'w.mtn', motion: emptyMotion(10, [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'r' }]) });
+    calls[0].resolve(fakeResult(10));
+    await flush();
+    expect(out.getState().result?.totalKeys).toBe(10);
+    // Not before the paint...
+    expect(calls.map((c) => c.method)).toEqual(['classic']);
+    painted.shift()!();
+    // ...then for that very edit.
+    expect(calls.map((c) => c.method)).toEqual(['classic', 'refined']);
+    expect(calls[1].revision).toBe(calls[0].revision);
+    calls[1].resolve({ ...fakeResult(6), method: 'refined' } as CompressOutcome);
+    await flush();
+
+    // An edit whose greedy answer arrives, then a newer edit before the paint: the old refinement is never asked for.
+    doc.getState().keys.toggle(0, 4);
+    calls[2].resolve(fakeResult(11));
+    await flush();
+    doc.getState().keys.toggle(0, 5);
+    await flush();
+    painted.shift()!();
+    expect(calls.map((c) => c.method)).toEqual(['classic', 'refined', 'classic', 'classic']);
+    calls[3].resolve(fakeResult(12));
+    await flush();
+    painted.shift()!();
+    expect(calls[4]).toMatchObject({ method: 'refined', revision: doc.getState().editId });
+  });
 });

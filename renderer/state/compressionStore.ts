@@ -93,6 +93,15 @@ export function compressRequestOf(doc: DocumentState, revision: number, includeB
 
 export type CompressFn = (req: CompressRequest) => Promise<CompressOutcome>;
 
+/** Runs `run` after the next animation frame has been painted (at once where there are no frames: tests, workers). */
+function afterNextPaint(run: () => void): void {
+  if (typeof requestAnimationFrame !== 'function') {
+    run();
+    return;
+  }
+  requestAnimationFrame(() => setTimeout(run, 0));
+}
+
 /**
  * Connects a document store to a compression store. Returns the unsubscribe
  * function. `now` is injectable for tests.
@@ -102,6 +111,7 @@ export function connectCompression(
   out: StoreApi<CompressionState>,
   compress: CompressFn,
   now: () => number = () => performance.now(),
+  afterPaint: (run: () => void) => void = afterNextPaint,
 ): () => void {
   let inFlight = false;
   let lastRequested = -1;
@@ -131,8 +141,14 @@ export function connectCompression(
           awaitingSince: null,
         });
         // Not awaited: the next edit's greedy request must not wait for this refinement (the main process runs
-        // the two in separate workers, and a newer refinement stops this one).
-        if (refine && latest) void refineInBackground(request, editId);
+        // the two in separate workers, and a newer refinement stops this one). Started once the greedy result is
+        // painted, so that on a small machine the refinement does not take the CPU from that paint; skipped when a
+        // newer edit arrived meanwhile (its own greedy answer asks for its refinement).
+        if (refine && latest) {
+          afterPaint(() => {
+            if (docStore.getState().editId === editId && docStore.getState().documentId === documentId) void refineInBackground(request, editId);
+          });
+        }
       }
     } catch (err) {
       if (docStore.getState().editId === editId) {
