@@ -80,15 +80,51 @@ async function expectPanelsTile(page: Page, where: string): Promise<void> {
     }
 }
 
+/** An element lies whole inside the box of its scrolled column (nothing of it needs a sideways scroll to be seen). */
+async function expectWithinColumn(page: Page, testid: string, where: string): Promise<void> {
+  const r = await page.getByTestId(testid).first().evaluate((el) => {
+    const col = el.closest('.sev-col')!.getBoundingClientRect();
+    const b = el.getBoundingClientRect();
+    return { left: b.left - col.left, right: col.right - b.right, scroll: el.closest('.sev-col')!.scrollWidth - el.closest('.sev-col')!.clientWidth };
+  });
+  expect(r.left, `${where}: ${testid} left of its column`).toBeGreaterThanOrEqual(-1);
+  expect(r.right, `${where}: ${testid} runs off its column`).toBeGreaterThanOrEqual(-1);
+  expect(r.scroll, `${where}: ${testid}'s column scrolls sideways`).toBeLessThanOrEqual(1);
+}
+
+/**
+ * The full layout with a .sev and every panel open: the viewport, curve view, timeline and SEV editor are all
+ * usable at once (measured on their boxes), the floor variants reachable, every panel inside the window.
+ */
+async function expectFullLayoutUsable(page: Page, size: (typeof SIZES)[number], where: string): Promise<void> {
+  for (const id of ['project', 'viewport', 'curves', 'timeline', 'sev', 'tuning']) await expect(page.getByTestId(`area-${id}`), `${where}: ${id}`).toHaveAttribute('data-state', 'open');
+  await expect(page.locator('.app'), where).toHaveAttribute('data-arrangement', size.arrangement);
+  await expect(page.getByTestId('layout-squeezed'), `${where}: no panel shrunk below its size`).toHaveCount(0);
+  await expect.poll(async () => (await boxOf(page, 'viewport-host')).height, { message: `${where}: 3D view height` }).toBeGreaterThanOrEqual(size.full.view3d);
+  expect((await boxOf(page, 'viewport-host')).width, `${where}: 3D view width`).toBeGreaterThanOrEqual(300);
+  expect((await boxOf(page, 'curve-canvas')).height, `${where}: curve canvas height`).toBeGreaterThanOrEqual(150);
+  expect((await boxOf(page, 'curve-canvas')).width, `${where}: curve canvas width`).toBeGreaterThanOrEqual(500);
+  expect(await wholeTimelineRows(page), `${where}: whole timeline rows`).toBeGreaterThanOrEqual(size.full.timelineRows);
+  expect(await wholeEventRows(page), `${where}: whole event rows`).toBeGreaterThanOrEqual(size.full.events);
+  for (const id of ['sev-add-event', 'sev-suggest-footsteps', 'sev-add-se-def', 'sev-track', 'sev-se-table', 'stat-total-keys', 'play-toggle', 'frame-all']) await expect(page.getByTestId(id), `${where}: ${id}`).toBeInViewport({ ratio: 1 });
+  // The event rows' tools and the SE table's columns fit their halves of the editor.
+  for (const id of ['sev-event-delete', 'sev-se-delete', 'sev-se-on-floor', 'sev-event-resolved']) await expectWithinColumn(page, id, where);
+  // The floor variants of the selected SE are there, a scroll of the SE column away.
+  await page.getByTestId('sev-variant').first().scrollIntoViewIfNeeded();
+  await expect(page.getByTestId('sev-variant').first(), `${where}: floor variants reachable`).toBeInViewport({ ratio: 1 });
+  await expectPanelsTile(page, where);
+}
+
 async function expectHidden(page: Page, ids: string[], where: string): Promise<void> {
   for (const id of ids) await expect(page.getByTestId(`area-${id}`), `${where}: ${id} hidden`).toBeHidden();
 }
 
 const SIZES = [
-  // Least room each mode must leave at the laptop size; the desktop size must do better.
-  { width: 1280, height: 800, viewport: 240, tuningRows: 6, sevRows: 4, projectRows: 3, events: 6 },
-  { width: 1920, height: 1080, viewport: 500, tuningRows: 7, sevRows: 5, projectRows: 4, events: 7 },
-];
+  // Least room each mode must leave at the laptop size; the desktop size must do better. `full`: the full layout
+  // with a .sev and every panel open (side by side in the laptop's short window, stacked in the tall one).
+  { width: 1280, height: 800, viewport: 240, tuningRows: 6, sevRows: 4, projectRows: 3, events: 6, arrangement: 'side-by-side', full: { view3d: 250, timelineRows: 5, events: 5 } },
+  { width: 1920, height: 1080, viewport: 500, tuningRows: 7, sevRows: 5, projectRows: 4, events: 7, arrangement: 'stacked', full: { view3d: 180, timelineRows: 5, events: 5 } },
+] as const;
 
 for (const size of SIZES) {
   test(`each work mode takes the window at ${size.width}x${size.height} with usable panels`, async ({ page, workspace, electronApp, pageErrors, saveScreenshot }) => {
@@ -97,8 +133,11 @@ for (const size of SIZES) {
     localOutputs(workspace);
     await waitForDocument(page);
 
-    // The full layout says when the window is too short for its panels (the modes are the way to more room).
-    await expect(page.getByTestId('layout-squeezed')).toHaveCount(size.height < 1000 ? 1 : 0);
+    // The full layout (walk with its walk.sev, every panel open) fits the window without shrinking a panel: stacked
+    // in the tall window, side by side at the laptop size (see the full-layout checks at the end).
+    await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
+    await expectFullLayoutUsable(page, size, 'full layout on walk.sev');
+    await saveScreenshot(`layout-all-start-${size.width}x${size.height}`);
 
     // Tuning, on the CMU capture (31 joints): View › Maximize Tuning.
     await openThroughPicker(page, 'cmu_01_01.mtn');
@@ -148,14 +187,13 @@ for (const size of SIZES) {
     // Pressed again, the full layout comes back with every panel.
     await page.keyboard.press('Control+3');
     await expect(page.locator('.app')).toHaveAttribute('data-maximized', 'none');
-    for (const id of ['project', 'viewport', 'curves', 'timeline', 'sev', 'tuning']) await expect(page.getByTestId(`area-${id}`)).toHaveAttribute('data-state', 'open');
-    await expectPanelsTile(page, 'full layout with a project');
+    await expectFullLayoutUsable(page, size, 'full layout with a project');
     await saveScreenshot(`layout-all-${size.width}x${size.height}`);
     expect(pageErrors).toEqual([]);
   });
 }
 
-test('panels collapse and restore, and the layout is remembered across a reload', async ({ page, electronApp }) => {
+test('panels collapse and restore, and the layout is remembered across a reload', async ({ page, electronApp, saveScreenshot }) => {
   test.skip(!!electronApp, 'the reload runs the page again over the loopback server');
   await page.setViewportSize({ width: 1280, height: 800 });
   await waitForDocument(page);
@@ -175,6 +213,10 @@ test('panels collapse and restore, and the layout is remembered across a reload'
   expect(freed).toBeGreaterThan(150);
   await expect.poll(async () => (await others()) - othersBefore).toBeGreaterThanOrEqual(freed - 4);
   expect((await boxOf(page, 'timeline')).height).toBeGreaterThanOrEqual(timelineBefore);
+  // Side by side (walk.sev open, 1280x800) the curves' header stays over the timeline, which gets their room.
+  await expect(page.locator('.app')).toHaveAttribute('data-arrangement', 'side-by-side');
+  await expectPanelsTile(page, 'curves collapsed');
+  await saveScreenshot('layout-all-curves-collapsed-1280x800');
 
   // A collapsed column is a strip that restores it.
   await page.getByTestId('panel-toggle-tuning').click();

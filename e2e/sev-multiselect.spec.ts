@@ -126,10 +126,10 @@ test('select several events, copy, paste at the playhead, nudge, box-select, del
   await page.keyboard.press('Alt+ArrowRight');
   await page.keyboard.press('Alt+ArrowRight');
   await expect.poll(() => markerFrames(page)).toEqual([0, 7, 21, 38, 54, 66, 71, 87, 104, 132, 81, 98, 126]);
-  // The Edit menu has the same actions, with the keys from the one shortcut table.
-  await page.getByTestId('menu-edit').click();
-  await expect(page.getByTestId('menu-nudge-back')).toContainText('Alt+←');
-  await page.getByTestId('menu-nudge-back').click();
+  // The Events menu has the same actions, with the keys from the one shortcut table.
+  await page.getByTestId('menu-events').click();
+  await expect(page.getByTestId('menu-events-nudgeEarlier')).toContainText('Alt+←');
+  await page.getByTestId('menu-events-nudgeEarlier').click();
   await expect.poll(() => markerFrames(page)).toEqual([0, 6, 21, 38, 54, 66, 71, 87, 104, 132, 81, 98, 126]);
 
   // In a text field Ctrl+C / Delete are the field's own: the note field does not delete events.

@@ -10,6 +10,7 @@
 import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import { FormatError } from '../shared/errors';
+import { isEventsMenuCommand, type EventsMenuCommand } from '../shared/eventsMenu';
 import {
   ActGuyApiError,
   isInvokeMember,
@@ -285,6 +286,8 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
         dirty: req.dirty === true,
         // Display names only (shown in the close confirmation): strings, a handful, bounded length.
         ...(Array.isArray(req.unsaved) ? { unsaved: req.unsaved.filter((n): n is string => typeof n === 'string').slice(0, 8).map((n) => n.slice(0, 200)) } : {}),
+        // The Events menu's commands only (the renderer greys out those it cannot run now), each once.
+        ...(Array.isArray(req.disabledCommands) ? { disabledCommands: [...new Set(req.disabledCommands.filter((c): c is EventsMenuCommand => typeof c === 'string' && isEventsMenuCommand(c)))] } : {}),
       });
     },
   };

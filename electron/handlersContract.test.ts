@@ -404,4 +404,9 @@ describe('window and document reports', () => {
       { documentId: null, documentName: null, dirty: false },
     ]);
   });
+
+  it('reportDocumentState passes on the Events menu commands the renderer cannot run now, each once, and nothing else', async () => {
+    await handlers.reportDocumentState({ documentId: 'd1', documentName: 'walk', dirty: false, disabledCommands: ['events.paste', 'events.copy', 'events.paste', 'file.quitNow', 7] } as never);
+    expect(reports.at(-1)).toEqual({ documentId: 'd1', documentName: 'walk', dirty: false, disabledCommands: ['events.paste', 'events.copy'] });
+  });
 });

@@ -154,6 +154,7 @@ async function start(): Promise<void> {
         },
         showAbout,
         allowDevTools: !app.isPackaged,
+        disabledCommands: documentState.disabledCommands,
       }),
     );
   };
@@ -175,7 +176,10 @@ async function start(): Promise<void> {
     dialogs: createNativeDialogPort(() => mainWindow),
     onRecentFilesChanged: rebuildMenu,
     onDocumentState: (report) => {
+      // The greyed-out items follow the renderer (an event selected, something copied): rebuilt only on a change.
+      const menuChanged = (report.disabledCommands ?? []).join() !== (documentState.disabledCommands ?? []).join();
       documentState = report;
+      if (menuChanged) rebuildMenu();
       mainWindow?.setDocumentEdited(report.dirty);
       mainWindow?.setTitle(report.documentName ? `${report.documentName}${report.dirty ? ' •' : ''} — ${APP_NAME}` : APP_NAME);
     },

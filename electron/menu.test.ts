@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { MenuItemConstructorOptions } from 'electron';
 import type { MenuCommand } from '../shared/ipc';
+import { EVENTS_MENU, EVENTS_MENU_COMMANDS } from '../shared/eventsMenu';
 import {
-  acceleratorLabel, chordOfAccelerator, chordOfKeyPress, pageShortcutOf, SHORTCUTS, shortcutsFor,
+  acceleratorLabel, chordOfAccelerator, chordOfKeyPress, EVENT_SHORTCUTS, pageShortcutOf, SHORTCUTS, shortcutsFor,
   type KeyChord, type ShortcutOwnerMode, type ShortcutPlatform,
 } from '../shared/shortcuts';
 
@@ -133,6 +134,55 @@ describe.each(['other', 'mac'] as const)('shortcuts on %s', (platform) => {
     expect(pageShortcutOf(chordOfAccelerator('Right', platform), { typing: false, onSlider: true }, platform, 'page')).toBeNull();
     expect(pageShortcutOf(chordOfAccelerator('K', platform), notTyping, platform, 'page')).toEqual({ action: 'toggleKey' });
     expect(pageShortcutOf(chordOfAccelerator('Shift+Right', platform), notTyping, platform, 'page')).toEqual({ action: 'step10Forward' });
+  });
+});
+
+describe('the Events menu', () => {
+  const build = (o: { disabledCommands?: string[]; isMac?: boolean } = {}) => {
+    const sent: MenuCommand[] = [];
+    const template = appMenuTemplate({
+      appName: 'ActGuy', isMac: o.isMac ?? false, recentFiles: [], send: (c) => sent.push(c), clearRecentFiles: () => {}, showAbout: () => {}, allowDevTools: false,
+      disabledCommands: o.disabledCommands as never,
+    });
+    const events = template.find((m) => m.label === 'Events');
+    return { template, sent, items: (events?.submenu ?? []) as MenuItemConstructorOptions[] };
+  };
+
+  it('sits between Edit and View with the SEV editor actions in order, each sending its command', () => {
+    const { template, sent, items } = build();
+    expect(template.map((m) => m.label).filter(Boolean)).toEqual(['File', 'Edit', 'Events', 'View', 'Playback', 'Help']);
+    expect(items.map((i) => (i.type === 'separator' ? '-' : i.label))).toEqual(EVENTS_MENU.map((e) => (e === 'separator' ? '-' : e.label)));
+    expect(items.map((i) => i.label)).toEqual(expect.arrayContaining(['Add Event at Playhead', 'Suggest Footsteps…', 'Copy Events', 'Paste Events at Playhead', 'Delete Events', 'Nudge Events 1 Frame Earlier', 'Nudge Events 1 Frame Later']));
+    for (const i of items) if (i.type !== 'separator') (i.click as () => void)();
+    expect(sent).toEqual(EVENTS_MENU_COMMANDS.map((command) => ({ command })));
+  });
+
+  it("shows the event list's keys without registering them (Ctrl+C stays Edit › Copy outside the event list)", () => {
+    for (const isMac of [false, true]) {
+      const { items } = build({ isMac });
+      for (const e of EVENTS_MENU) {
+        if (e === 'separator') continue;
+        const i = items.find((x) => x.label === e.label)!;
+        if (!e.key) {
+          expect(i.accelerator, e.label).toBeUndefined();
+          continue;
+        }
+        expect(i.accelerator, e.label).toBe(EVENT_SHORTCUTS.find((b) => b.action === e.key)!.accelerator);
+        expect(i.registerAccelerator, e.label).toBe(false);
+      }
+    }
+    const byLabel = (l: string) => build().items.find((x) => x.label === l)!.accelerator;
+    expect([byLabel('Copy Events'), byLabel('Delete Events'), byLabel('Nudge Events 1 Frame Later')]).toEqual(['CmdOrCtrl+C', 'Delete', 'Alt+Right']);
+  });
+
+  it('greys out the commands the renderer reports it cannot run now, and only those', () => {
+    const { items } = build({ disabledCommands: ['events.copy', 'events.paste'] });
+    const enabled = (l: string) => items.find((x) => x.label === l)!.enabled !== false;
+    expect(enabled('Copy Events')).toBe(false);
+    expect(enabled('Paste Events at Playhead')).toBe(false);
+    expect(enabled('Cut Events')).toBe(true);
+    expect(enabled('Add Event at Playhead')).toBe(true);
+    expect(build().items.every((i) => i.enabled !== false)).toBe(true);
   });
 });
 

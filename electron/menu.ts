@@ -1,6 +1,7 @@
 import { Menu, type MenuItemConstructorOptions } from 'electron';
 import type { MenuCommand, MenuCommandId, RecentFile } from '../shared/ipc';
-import { primaryShortcut } from '../shared/shortcuts';
+import { EVENT_SHORTCUTS, primaryShortcut } from '../shared/shortcuts';
+import { EVENTS_MENU } from '../shared/eventsMenu';
 
 export interface AppMenuOptions {
   appName: string;
@@ -12,6 +13,8 @@ export interface AppMenuOptions {
   showAbout(): void;
   /** Developer tools only outside a packaged build. */
   allowDevTools: boolean;
+  /** Commands the renderer says cannot run now (DocumentStateReport.disabledCommands): their items are greyed out. */
+  disabledCommands?: readonly MenuCommandId[];
 }
 
 /** The native menu (see appMenuTemplate). */
@@ -29,14 +32,24 @@ export function buildAppMenu(o: AppMenuOptions): Menu {
  */
 export function appMenuTemplate(o: AppMenuOptions): MenuItemConstructorOptions[] {
   const platform = o.isMac ? 'mac' : 'other';
+  const disabled = new Set(o.disabledCommands ?? []);
   const item = (label: string, command: MenuCommandId): MenuItemConstructorOptions => {
     const binding = primaryShortcut(command, platform);
     return {
       label,
       ...(binding ? { accelerator: binding.accelerator, registerAccelerator: binding.native } : {}),
+      ...(disabled.has(command) ? { enabled: false } : {}),
       click: () => o.send({ command }),
     };
   };
+  // The Events menu: its keys (Ctrl+C, Delete, Alt+←, ...) act only while the SEV editor's event list or row has
+  // the keyboard, so the page owns them; the menu shows them as hints and never registers them (Ctrl+C stays
+  // Edit › Copy elsewhere).
+  const eventsMenu: MenuItemConstructorOptions[] = EVENTS_MENU.map((e): MenuItemConstructorOptions => {
+    if (e === 'separator') return { type: 'separator' };
+    const key = e.key && EVENT_SHORTCUTS.find((b) => b.action === e.key);
+    return { ...item(e.label, e.command), ...(key ? { accelerator: key.accelerator, registerAccelerator: false } : {}) };
+  });
   const recent: MenuItemConstructorOptions[] =
     o.recentFiles.length === 0
       ? [{ label: 'No Recent Files', enabled: false }]
@@ -84,6 +97,7 @@ export function appMenuTemplate(o: AppMenuOptions): MenuItemConstructorOptions[]
         { role: 'selectAll' },
       ],
     },
+    { label: 'Events', submenu: eventsMenu },
     {
       label: 'View',
       submenu: [

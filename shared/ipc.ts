@@ -213,6 +213,11 @@ export interface DocumentStateReport {
    * "the project"]); main names them in its close confirmation. Omitted by older renderers: documentName is used.
    */
   unsaved?: string[];
+  /**
+   * Menu commands that cannot run now (no .sev open, no event selected, nothing copied, ...): the native menu
+   * greys them out. Omitted by older renderers: every item stays enabled.
+   */
+  disabledCommands?: MenuCommandId[];
 }
 
 export interface AppInfo {
@@ -348,7 +353,19 @@ export type MenuCommandId =
   | 'project.save'
   | 'project.build'
   /** File › Open .sev…: a .sev with its motion, with or without a project. */
-  | 'sev.open';
+  | 'sev.open'
+  /** The Events menu (shared/eventsMenu.ts): the SEV editor's actions on the open .sev, one undo step each. */
+  | 'events.addAtPlayhead'
+  | 'events.suggestFootsteps'
+  | 'events.cut'
+  | 'events.copy'
+  | 'events.paste'
+  | 'events.delete'
+  | 'events.selectAll'
+  | 'events.nudgeEarlier'
+  | 'events.nudgeLater'
+  | 'events.addSe'
+  | 'events.saveSev';
 
 export interface MenuCommand {
   command: MenuCommandId;

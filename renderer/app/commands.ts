@@ -15,6 +15,8 @@ import { basenameOf } from '../../shared/project/paths';
 import { importOptionsStore } from '../interchange/importOptions';
 import { projectStore } from '../project/projectStore';
 import { openSevDialog } from '../sev/sevMotion';
+import { runEventsCommand } from '../sev/eventsMenu';
+import { isEventsMenuCommand } from '../../shared/eventsMenu';
 import { buildArchives, openProject, openProjectDialog, openProjectForSev, saveProjectAndSev } from '../project/projectActions';
 import { sessionStore } from '../state/sessionStore';
 import { openPath, runMenuCommand } from './controller';
@@ -99,6 +101,7 @@ export async function runCommand(cmd: MenuCommand): Promise<void> {
     if (cmd.command === 'file.openFromSystem') openWhenModalCloses(cmd);
     return;
   }
+  if (isEventsMenuCommand(cmd.command)) return runEventsCommand(cmd.command);
   switch (cmd.command) {
     case 'file.openFromSystem':
       if (cmd.path) await openSystemFile(cmd.path, cmd.projectPath);

@@ -13,6 +13,7 @@ import { isProjectDirty, projectStore } from '../project/projectStore';
 import { askChoice } from './dialogs';
 import { save } from './controller';
 import { saveProjectAndSev, saveSev } from '../project/projectActions';
+import { disabledEventsCommands } from '../sev/eventsMenu';
 
 /** The parts of the window's work that can be unsaved. */
 export type UnsavedPart = 'motion' | 'sev' | 'project';
@@ -65,8 +66,9 @@ export function anyUnsaved(): boolean {
 }
 
 /**
- * Keeps main informed of the combined dirty state (its close confirmation names every unsaved part) and the
- * window title marked while anything is unsaved. Returns the unsubscriber.
+ * Keeps main informed of the combined dirty state (its close confirmation names every unsaved part) and of the
+ * Events menu commands that cannot run now (the native menu greys them out), and the window title marked while
+ * anything is unsaved. Returns the unsubscriber.
  */
 export function reportUnsavedStateOnChange(api: Pick<ActGuyApi, 'reportDocumentState'>): () => void {
   let last = '';
@@ -74,11 +76,12 @@ export function reportUnsavedStateOnChange(api: Pick<ActGuyApi, 'reportDocumentS
     const doc = documentStore.getState();
     const unsaved = unsavedNames();
     const dirty = unsaved.length > 0;
-    const key = JSON.stringify([doc.documentId, doc.motion ? doc.name : null, unsaved]);
+    const disabledCommands = disabledEventsCommands();
+    const key = JSON.stringify([doc.documentId, doc.motion ? doc.name : null, unsaved, disabledCommands]);
     if (key === last) return;
     last = key;
     if (typeof document !== 'undefined') document.title = doc.motion ? `${dirty ? '● ' : ''}${doc.name} — ActGuy` : `${dirty ? '● ' : ''}ActGuy`;
-    void api.reportDocumentState({ documentId: doc.documentId, documentName: doc.motion ? doc.name : null, dirty, unsaved }).catch(() => undefined);
+    void api.reportDocumentState({ documentId: doc.documentId, documentName: doc.motion ? doc.name : null, dirty, unsaved, disabledCommands }).catch(() => undefined);
   };
   const offs = [documentStore.subscribe(report), sevStore.subscribe(report), projectStore.subscribe(report)];
   report();

@@ -9,13 +9,20 @@ export class HiDpiCanvas {
   width = 1;
   height = 1;
   private raf = 0;
+  private holdTimer: ReturnType<typeof setTimeout> | 0 = 0;
+  private hostSize: { w: number; h: number };
   private readonly observer: ResizeObserver;
 
   constructor(
     private readonly host: HTMLElement,
     private readonly paint: (ctx: CanvasRenderingContext2D, width: number, height: number) => void,
-    /** When set, the canvas height follows this instead of the host's height (scrolling content). */
-    private readonly contentHeight?: () => number,
+    /** When set, the canvas height follows this (given the host's height) instead of the host's height (scrolling content). */
+    private readonly contentHeight?: (hostHeight: number) => number,
+    /**
+     * When set, milliseconds to put off a repaint (0: paint in this frame): an edit's canvases wait a moment
+     * for its compression so both reach the screen in one frame (compressionStore's settleHoldMs).
+     */
+    private readonly hold?: () => number,
   ) {
     this.canvas = document.createElement('canvas');
     this.canvas.style.display = 'block';
@@ -23,15 +30,33 @@ export class HiDpiCanvas {
     const ctx = this.canvas.getContext('2d');
     if (!ctx) throw new Error('Canvas 2D is not available in this window.');
     this.ctx = ctx;
-    this.observer = new ResizeObserver(() => this.invalidate());
+    // The host's size is read when the observer reports it (layout is fresh then), not in draw(), where reading
+    // clientWidth after a DOM change would force a layout inside the animation frame.
+    this.hostSize = { w: host.clientWidth, h: host.clientHeight };
+    this.observer = new ResizeObserver(() => {
+      this.hostSize = { w: host.clientWidth, h: host.clientHeight };
+      this.invalidate();
+    });
     this.observer.observe(host);
     this.invalidate();
   }
 
   invalidate(): void {
     if (this.raf) return;
+    // A held repaint waits for its timer, unless what it waited for has arrived.
+    if (this.holdTimer && (this.hold?.() ?? 0) > 0) return;
+    clearTimeout(this.holdTimer);
+    this.holdTimer = 0;
     this.raf = requestAnimationFrame(() => {
       this.raf = 0;
+      const wait = this.hold?.() ?? 0;
+      if (wait > 0) {
+        this.holdTimer = setTimeout(() => {
+          this.holdTimer = 0;
+          this.invalidate();
+        }, wait);
+        return;
+      }
       this.draw();
     });
   }
@@ -39,8 +64,8 @@ export class HiDpiCanvas {
   /** Draws now (tests and resize). */
   draw(): void {
     const dpr = window.devicePixelRatio || 1;
-    const w = Math.max(1, this.host.clientWidth);
-    const h = Math.max(1, this.contentHeight ? this.contentHeight() : this.host.clientHeight);
+    const w = Math.max(1, this.hostSize.w);
+    const h = Math.max(1, this.contentHeight ? this.contentHeight(this.hostSize.h) : this.hostSize.h);
     if (w !== this.width || h !== this.height || this.canvas.width !== Math.round(w * dpr)) {
       this.width = w;
       this.height = h;
@@ -56,6 +81,7 @@ export class HiDpiCanvas {
 
   dispose(): void {
     cancelAnimationFrame(this.raf);
+    clearTimeout(this.holdTimer);
     this.observer.disconnect();
     this.canvas.remove();
   }

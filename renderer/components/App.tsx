@@ -14,7 +14,7 @@ import { usePreferences } from '../state/hooks';
 import { preferencesStore } from '../state/preferencesStore';
 import { ProjectPanel } from '../project/ProjectPanel';
 import { BuildDialog } from '../project/BuildDialog';
-import { PANEL_MIN, ROWS, panelStates, planColumns, planRows, resizeRow, useProjectLayout, type PanelId, type PanelState, type RowHeights, type RowId, type RowInput } from '../project/layout';
+import { PANEL_MIN, ROWS, SIDE_MAX, SIDE_MIN, isSideBySide, panelStates, planColumns, planRows, resizeRow, useProjectLayout, type PanelId, type PanelState, type RowHeights, type RowId, type RowInput } from '../project/layout';
 import { useProject, useSev } from '../sev/hooks';
 import { SevEditor } from '../sev/SevEditor';
 
@@ -24,7 +24,9 @@ const SEV_HEADER_ONLY = 56;
 /**
  * The main window: menu, viewport over curves over timeline beside the tuning panel, the project column on the
  * left, the SEV editor under them, status bar. Every panel can be collapsed to its header (or a strip), and a
- * work mode can take the window (renderer/project/layout.ts plans the sizes).
+ * work mode can take the window (renderer/project/layout.ts plans the sizes). In a window too short for those
+ * rows stacked (a 1280x800 laptop) the full layout with a .sev goes side by side: the viewport over the project
+ * panel on the left, the curves over the timeline in the centre (isSideBySide).
  */
 export function App() {
   const tunerLayout = usePreferences((p) => p.layout);
@@ -46,17 +48,19 @@ export function App() {
     timeline: { state: states.timeline, wanted: heights.timelineHeight, min: PANEL_MIN.timeline },
     sev: { state: states.sev, wanted: heights.sevHeight, min: PANEL_MIN.sev, ...(sevPanel ? {} : { autoHeight: SEV_HEADER_ONLY }) },
   };
+  const side = isSideBySide(win, states, { maximized: pl.maximized, sevPanel });
   // Saved sizes are what the user asked for; a short window shrinks the panels (never below their minimums) so the
   // viewport keeps room, and a drag moves the splitter under the pointer (the other panels give way).
-  const plan = planRows(win.height, rows);
+  const plan = planRows(win.height, rows, side);
   // The full layout shrank a panel below the size the user gave it: the work modes are the way to more room.
   const squeezed = pl.maximized === null && ROWS.some((id) => plan[id].height !== null && plan[id].height! < rows[id].wanted);
   const cols = planColumns(win.width, {
-    project: { state: states.project, wanted: pl.projectWidth },
+    // Side by side the left column holds the viewport over the project panel: its own width and limits.
+    project: side ? { state: states.project, wanted: pl.sideWidth, min: SIDE_MIN, max: SIDE_MAX } : { state: states.project, wanted: pl.projectWidth },
     tuning: { state: states.tuning, wanted: tunerLayout.tuningWidth },
   });
   const resize = (id: RowId, size: number) => {
-    const next = resizeRow(win.height, rows, id, size);
+    const next = resizeRow(win.height, rows, id, size, side);
     const patch: Partial<RowHeights> = {};
     if (next.curves !== undefined) patch.curvesHeight = next.curves;
     if (next.timeline !== undefined) patch.timelineHeight = next.timeline;
@@ -71,11 +75,15 @@ export function App() {
   const split = (show: boolean) => (show ? '5px' : '0px');
   return (
     <div
-      className="app with-project"
+      className={`app with-project${side ? ' side-by-side' : ''}`}
       data-maximized={pl.maximized ?? 'none'}
+      data-arrangement={side ? 'side-by-side' : 'stacked'}
       style={{
         gridTemplateColumns: `${cols.project.width}px ${split(cols.project.splitter)} minmax(0, 1fr) ${split(cols.tuning.splitter)} ${cols.tuning.width}px`,
-        gridTemplateRows: `auto auto ${plan.viewport.track} ${split(plan.curves.splitter)} ${plan.curves.track} ${split(plan.timeline.splitter)} ${plan.timeline.track} ${split(plan.sev.splitter)} ${plan.sev.track} auto`,
+        // Side by side the curves' splitter moves under them (row 6: the timeline, the flexible row, has none).
+        gridTemplateRows: side
+          ? `auto auto 0px 0px ${plan.curves.track} ${split(plan.curves.splitter)} ${plan.timeline.track} ${split(plan.sev.splitter)} ${plan.sev.track} auto`
+          : `auto auto ${plan.viewport.track} ${split(plan.curves.splitter)} ${plan.curves.track} ${split(plan.timeline.splitter)} ${plan.timeline.track} ${split(plan.sev.splitter)} ${plan.sev.track} auto`,
       }}
     >
       <div className="area-menu"><MenuBar /><LayoutModes squeezed={squeezed} /></div>
@@ -86,7 +94,7 @@ export function App() {
       </div>
       <ColumnArea id="tuning" state={states.tuning}><TuningPanel /></ColumnArea>
       <div className={`area-split-h1${plan.curves.splitter ? '' : ' area-hidden'}`}>
-        <Splitter orientation="horizontal" label="Resize curve view" size={plan.curves.height ?? 0} invert min={plan.curves.min} max={plan.curves.max} onResize={(v) => resize('curves', v)} />
+        <Splitter orientation="horizontal" label="Resize curve view" size={plan.curves.height ?? 0} invert={!side} min={plan.curves.min} max={plan.curves.max} onResize={(v) => resize('curves', v)} />
       </div>
       <RowArea id="curves" state={states.curves}><CurveView /></RowArea>
       <div className={`area-split-h2${plan.timeline.splitter ? '' : ' area-hidden'}`}>
@@ -95,7 +103,14 @@ export function App() {
       <RowArea id="timeline" state={states.timeline}><TimelineView /></RowArea>
       <ColumnArea id="project" state={states.project}><ProjectPanel /></ColumnArea>
       <div className={`area-split-p${cols.project.splitter ? '' : ' area-hidden'}`}>
-        <Splitter orientation="vertical" label="Resize project panel" size={cols.project.width} min={cols.project.min} max={cols.project.max} onResize={(v) => pl.set({ projectWidth: v })} />
+        <Splitter
+          orientation="vertical"
+          label={side ? 'Resize viewport and project panel' : 'Resize project panel'}
+          size={cols.project.width}
+          min={cols.project.min}
+          max={cols.project.max}
+          onResize={(v) => pl.set(side ? { sideWidth: v } : { projectWidth: v })}
+        />
       </div>
       <div className={`area-split-h3${plan.sev.splitter ? '' : ' area-hidden'}`}>
         <Splitter orientation="horizontal" label="Resize sound-event editor" size={plan.sev.height ?? 0} invert min={plan.sev.min} max={plan.sev.max} onResize={(v) => resize('sev', v)} />

@@ -12,7 +12,8 @@ import { currentShortcutPlatform } from '../app/shortcuts';
 import { latestRedoLabel, latestUndoLabel, subscribeUndoOrder } from '../sev/undoOrder';
 import { useSyncExternalStore } from 'react';
 import { useProject, useSev } from '../sev/hooks';
-import { events } from '../sev/sevActions';
+import { eventsCommandsEnabled } from '../sev/eventsMenu';
+import { EVENTS_MENU } from '../../shared/eventsMenu';
 import { PANELS, PANEL_TITLES, panelStates, projectLayoutStore, useProjectLayout } from '../project/layout';
 
 interface Item {
@@ -32,7 +33,7 @@ function command(id: MenuCommandId): Pick<Item, 'run' | 'shortcut'> {
   return { run: () => void runCommand({ command: id }), shortcut: binding ? acceleratorLabel(binding.accelerator, platform) : undefined };
 }
 
-/** The in-window menu bar (File / Edit / View / Playback); the native menu sends the same commands. */
+/** The in-window menu bar (File / Edit / Events / View / Playback); the native menu sends the same commands. */
 export function MenuBar() {
   const [open, setOpen] = useState<string | null>(null);
   const [recent, setRecent] = useState<RecentFile[]>([]);
@@ -50,9 +51,11 @@ export function MenuBar() {
   const prefs = usePreferences((p) => p);
   const channel = useSession((s) => s.curveChannel);
   const editable = hasMotion && !readOnly;
-  const selectedEvents = useSev((s) => s.selectedEvents.length);
+  // The Events menu's items follow the SEV editor (its file, selection and copy) and the motion shown.
+  useSev((s) => s.selectedEvents.length);
+  useSev((s) => s.file);
   const clipboard = useSev((s) => s.clipboard);
-  const hasSev = useSev((s) => !!s.file?.doc);
+  const eventsEnabled = eventsCommandsEnabled();
   const platform = currentShortcutPlatform();
   const eventKey = (a: Parameters<typeof eventShortcutLabel>[0]) => eventShortcutLabel(a, platform);
   const layout = useProjectLayout();
@@ -111,22 +114,13 @@ export function MenuBar() {
       { label: 'Toggle user key at playhead', shortcut: 'K', run: toggleKeyAtPlayhead, disabled: !editable },
       { label: 'Toggle lock at playhead', shortcut: 'L', run: toggleLockAtPlayhead, disabled: !editable },
       { label: 'Toggle trace key at playhead', shortcut: 'T', run: toggleTraceAtPlayhead, disabled: !editable },
-      'separator',
-      // Sound events: the keys work while the event list or event row has the keyboard (shared/shortcuts.ts EVENT_SHORTCUTS).
-      { label: 'Copy sound events', shortcut: eventKey('copyEvents'), run: () => void events.copySelected(), disabled: !selectedEvents, testid: 'menu-copy-events' },
-      { label: 'Cut sound events', shortcut: eventKey('cutEvents'), run: events.cutSelected, disabled: !selectedEvents, testid: 'menu-cut-events' },
-      {
-        label: clipboard ? `Paste ${clipboard.events.length} sound event${clipboard.events.length === 1 ? '' : 's'} at playhead` : 'Paste sound events at playhead',
-        shortcut: eventKey('pasteEvents'),
-        run: events.pasteAtPlayhead,
-        disabled: !clipboard || !hasSev,
-        testid: 'menu-paste-events',
-      },
-      { label: 'Select all sound events', shortcut: eventKey('selectAllEvents'), run: events.selectAll, disabled: !hasSev },
-      { label: 'Delete sound events', shortcut: eventKey('deleteEvents'), run: () => events.removeSelected(), disabled: !selectedEvents },
-      { label: 'Nudge sound events 1 frame earlier', shortcut: eventKey('nudgeEventsBack'), run: () => events.nudgeSelected(-1), disabled: !selectedEvents, testid: 'menu-nudge-back' },
-      { label: 'Nudge sound events 1 frame later', shortcut: eventKey('nudgeEventsForward'), run: () => events.nudgeSelected(1), disabled: !selectedEvents, testid: 'menu-nudge-forward' },
     ],
+    // The SEV editor's actions, the same list and commands as the native Events menu (shared/eventsMenu.ts).
+    Events: EVENTS_MENU.map((e): Entry => {
+      if (e === 'separator') return 'separator';
+      const label = e.command === 'events.paste' && clipboard ? `Paste ${clipboard.events.length} Event${clipboard.events.length === 1 ? '' : 's'} at Playhead` : e.label;
+      return { label, ...command(e.command), shortcut: e.key ? eventKey(e.key) : undefined, disabled: !eventsEnabled[e.command], testid: `menu-${e.command.replace('.', '-')}` };
+    }),
     View: [
       { label: 'Frame all (viewport)', shortcut: 'F', run: () => sessionStore.getState().requestFrameAll(), disabled: !hasMotion },
       { label: 'Show all frames (curves, timeline)', shortcut: 'A', run: zoomTimeToFit, disabled: !hasMotion },

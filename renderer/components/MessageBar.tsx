@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useDocument, useSession } from '../state/hooks';
+import { useDocument, useSession, useMotionShape } from '../state/hooks';
 import { messageShownFor, sessionStore } from '../state/sessionStore';
 
 /**
@@ -14,7 +14,7 @@ export function MessageBar() {
   const messages = useSession((s) => s.messages);
   const documentId = useDocument((d) => d.documentId);
   const path = useDocument((d) => d.path);
-  const motion = useDocument((d) => d.motion);
+  const motion = useMotionShape();
   const shown = messages.filter((m) => messageShownFor(m, { documentId, path, motion })).reverse();
   useEffect(() => {
     const timers = messages

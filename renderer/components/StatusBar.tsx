@@ -1,5 +1,5 @@
 import { cancelImport } from '../app/controller';
-import { useCompression, useDocument, useSession } from '../state/hooks';
+import { useCompression, useDocument, useSession, useMotionShape } from '../state/hooks';
 
 /** Document name with the dirty marker, frame, selection and compression figures. */
 export function StatusBar() {
@@ -7,7 +7,7 @@ export function StatusBar() {
   const path = useDocument((d) => d.path);
   const dirty = useDocument((d) => d.dirty);
   const readOnly = useDocument((d) => d.readOnly);
-  const motion = useDocument((d) => d.motion);
+  const motion = useMotionShape();
   const frame = useSession((s) => Math.round(s.playhead));
   const joint = useSession((s) => s.selectedJoint);
   const busy = useSession((s) => s.busy);

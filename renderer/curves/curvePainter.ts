@@ -9,7 +9,7 @@
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { preferencesStore } from '../state/preferencesStore';
-import { compressionStore } from '../state/compressionStore';
+import { compressionStore, settleHoldMs } from '../state/compressionStore';
 import { HiDpiCanvas } from '../canvas/hidpiCanvas';
 import {
   GUTTER, RIGHT_PAD, RULER_H, clampView, drawHoverLine, drawPlayhead, drawRuler, drawTimeGrid, frameToX, xToFrame, zoomView, type TimeAxis,
@@ -44,7 +44,8 @@ export class CurvePainter {
   /** Gutter rows of the component labels (y, canvas px) of the last paint: a click there solos the component. */
   private componentLabelYs: number[] = [];
   /** The document edit whose new compression result the next paint shows first (for `npm run bench`); else null. */
-  private seriesResultEdit: number | null = null;
+  /** The new result the next paint shows (for the bench's mark), or null. */
+  private seriesResultEdit: { editId: number; stage: string; compressMs: number } | null = null;
   private layout: Layout | null = null;
   private readonly unsubscribers: (() => void)[] = [];
   /** Value-axis labels of the last paint, drawn in the gutter after the clipped plot. */
@@ -69,7 +70,7 @@ export class CurvePainter {
   } | null = null;
 
   constructor(host: HTMLElement) {
-    this.surface = new HiDpiCanvas(host, (ctx, w, h) => this.paint(ctx, w, h));
+    this.surface = new HiDpiCanvas(host, (ctx, w, h) => this.paint(ctx, w, h), undefined, () => settleHoldMs(compressionStore.getState(), performance.now()));
     const c = this.surface.canvas;
     c.dataset.testid = 'curve-canvas';
     c.setAttribute('role', 'img');
@@ -105,7 +106,7 @@ export class CurvePainter {
     const order = preferencesStore.getState().eulerOrder;
     const key = [m, joint, channel, result, order];
     if (!this.series || key.some((k, i) => k !== this.seriesKey[i])) {
-      this.seriesResultEdit = result && result !== this.seriesKey[3] ? comp.editId : null;
+      this.seriesResultEdit = result && result !== this.seriesKey[3] ? { editId: comp.editId, stage: comp.stage, compressMs: result.compressMs } : null;
       this.series = buildSeries(m, joint, channel, result?.mt3 ?? null, result?.channels, order);
       if (doc.readOnly) this.series.note = 'Read-only: these curves are the motion decoded from the compressed file.';
       this.seriesKey = key;
@@ -201,7 +202,7 @@ export class CurvePainter {
     drawPlayhead(ctx, axis, s.playhead, h);
     if (this.seriesResultEdit !== null) {
       // `npm run bench` measures click -> repainted curves up to here (one mark per new result, not per frame).
-      performance.mark('actguy:curves-painted', { detail: { editId: this.seriesResultEdit } });
+      performance.mark('actguy:curves-painted', { detail: this.seriesResultEdit });
       this.seriesResultEdit = null;
     }
   }

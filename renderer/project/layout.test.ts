@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  CENTER_MIN, COLLAPSED_COLUMN, COLUMN_MIN, MODE_PANELS, PANEL_MIN, SPLITTER, VIEWPORT_MIN, WINDOW_CHROME, WORK_MODES,
-  fitPanelHeights, maxSizeWithin, panelStates, parseLayout, planColumns, planRows, projectLayoutStore, resizeRow, resizeWithin,
+  CENTER_MIN, COLLAPSED_COLUMN, COLLAPSED_ROW, COLUMN_MIN, MODE_PANELS, PANEL_MIN, SIDE_MAX, SIDE_MIN, SIDE_TIMELINE_MIN, SPLITTER, VIEWPORT_MIN, WINDOW_CHROME, WORK_MODES,
+  fitPanelHeights, isSideBySide, maxSizeWithin, panelStates, parseLayout, planColumns, planRows, projectLayoutStore, resizeRow, resizeWithin,
   type PanelState, type RowId, type RowInput,
 } from './layout';
 
@@ -135,6 +135,82 @@ describe('planRows', () => {
   });
 });
 
+describe('side by side (the full layout in a short window)', () => {
+  const open = (over: Partial<Record<string, PanelState>> = {}) =>
+    ({ project: 'open', viewport: 'open', curves: 'open', timeline: 'open', sev: 'open', tuning: 'open', ...over }) as Record<'project' | 'viewport' | 'curves' | 'timeline' | 'sev' | 'tuning', PanelState>;
+  const laptop = { width: 1280, height: 800 };
+  const all = { maximized: null, sevPanel: true } as const;
+
+  it('goes side by side at 1280x800 with a .sev and every panel open, stacked when the window is tall enough', () => {
+    expect(isSideBySide(laptop, open(), all)).toBe(true);
+    expect(isSideBySide({ width: 1440, height: 900 }, open(), all)).toBe(true);
+    expect(isSideBySide({ width: 1920, height: 1080 }, open(), all)).toBe(false);
+    expect(isSideBySide({ width: 1600, height: 1000 }, open(), all)).toBe(false);
+  });
+
+  it('stays stacked in a work mode, without a .sev, too narrow a window, or with a panel it needs collapsed', () => {
+    expect(isSideBySide(laptop, open(), { maximized: 'sev', sevPanel: true })).toBe(false);
+    expect(isSideBySide(laptop, open(), { maximized: null, sevPanel: false })).toBe(false);
+    expect(isSideBySide({ width: SIDE_MIN + CENTER_MIN + COLUMN_MIN.tuning + 2 * SPLITTER - 1, height: 800 }, open(), all)).toBe(false);
+    for (const id of ['project', 'viewport', 'timeline', 'sev'] as const) expect(isSideBySide(laptop, open({ [id]: 'collapsed' }), all), id).toBe(false);
+    // The curve view collapsed leaves its header over the timeline; a collapsed tuning panel is its own column.
+    expect(isSideBySide(laptop, open({ curves: 'collapsed' }), all)).toBe(true);
+    expect(isSideBySide(laptop, open({ tuning: 'collapsed' }), all)).toBe(true);
+  });
+
+  const rows = (over: Partial<Record<RowId, RowInput>> = {}): Record<RowId, RowInput> => ({
+    viewport: row('open', 0, 0),
+    curves: row('open', 230, PANEL_MIN.curves),
+    timeline: row('open', 210, PANEL_MIN.timeline),
+    sev: row('open', 260, PANEL_MIN.sev),
+    ...over,
+  });
+
+  it('takes the viewport out of the column and gives the timeline the rest, at least five joint rows', () => {
+    const p = planRows(800, rows(), true);
+    expect(p.viewport.track).toBe('0px');
+    expect(p.viewport.splitter).toBe(false);
+    expect(p.timeline.track).toMatch(/1fr/);
+    expect(p.timeline.splitter).toBe(false);
+    expect([p.curves.height, p.sev.height]).toEqual([230, 260]);
+    // Stacked, the same window left the timeline its minimum and the viewport VIEWPORT_MIN.
+    const stacked = planRows(800, rows());
+    expect(stacked.timeline.height).toBeLessThan(SIDE_TIMELINE_MIN);
+    // The curves' splitter stops where the timeline keeps SIDE_TIMELINE_MIN.
+    expect(p.curves.max).toBe(800 - WINDOW_CHROME - SIDE_TIMELINE_MIN - 260 + (260 - PANEL_MIN.sev));
+    expect(p.sev.max).toBe(800 - WINDOW_CHROME - SIDE_TIMELINE_MIN - PANEL_MIN.curves);
+  });
+
+  it('shrinks the curves and the SEV editor in a shorter window so the timeline keeps its least height', () => {
+    const p = planRows(700, rows(), true);
+    expect(700 - WINDOW_CHROME - p.curves.height! - p.sev.height!).toBeGreaterThanOrEqual(SIDE_TIMELINE_MIN);
+  });
+
+  it('counts the collapsed curve view as its header', () => {
+    const p = planRows(800, rows({ curves: row('collapsed', 230, PANEL_MIN.curves) }), true);
+    expect(p.curves.track).toBe('auto');
+    expect(p.sev.max).toBe(800 - WINDOW_CHROME - COLLAPSED_ROW - SIDE_TIMELINE_MIN);
+  });
+
+  it('resizeRow moves the curves splitter within the window, the SEV editor giving way', () => {
+    const next = resizeRow(800, rows(), 'curves', 400, true);
+    expect(Object.keys(next).sort()).toEqual(['curves', 'sev']);
+    expect(next.curves! + next.sev!).toBe(800 - WINDOW_CHROME - SIDE_TIMELINE_MIN);
+    expect(next.curves).toBe(800 - WINDOW_CHROME - SIDE_TIMELINE_MIN - PANEL_MIN.sev);
+    expect(resizeRow(800, rows(), 'timeline', 300, true)).toEqual({});
+  });
+
+  it('sizes the left column (viewport over project panel) within its own limits', () => {
+    const p = planColumns(1280, { project: { state: 'open', wanted: 360, min: SIDE_MIN, max: SIDE_MAX }, tuning: { state: 'open', wanted: 330 } });
+    expect(p.project.width).toBe(360);
+    expect(p.project.min).toBe(SIDE_MIN);
+    expect(p.project.max).toBe(Math.min(SIDE_MAX, 1280 - 2 * SPLITTER - CENTER_MIN - COLUMN_MIN.tuning));
+    const narrow = planColumns(1100, { project: { state: 'open', wanted: 800, min: SIDE_MIN, max: SIDE_MAX }, tuning: { state: 'open', wanted: 330 } });
+    expect(narrow.project.width).toBeGreaterThanOrEqual(SIDE_MIN);
+    expect(1100 - 2 * SPLITTER - narrow.project.width - narrow.tuning.width).toBeGreaterThanOrEqual(CENTER_MIN);
+  });
+});
+
 describe('planColumns', () => {
   it('keeps the saved widths when the window is wide, a strip when collapsed, nothing when hidden', () => {
     const p = planColumns(1920, { project: { state: 'open', wanted: 250 }, tuning: { state: 'open', wanted: 330 } });
@@ -184,6 +260,8 @@ describe('parseLayout', () => {
     expect(l.heights.sev.sevHeight).toBe(400);
     expect(Number.isFinite(l.heights.sev.timelineHeight)).toBe(true);
     expect(parseLayout(JSON.stringify({ maximized: 'everything' })).maximized).toBeNull();
+    expect(parseLayout(JSON.stringify({ sideWidth: 512 })).sideWidth).toBe(512);
+    expect(parseLayout(JSON.stringify({ sideWidth: 'wide' })).sideWidth).toBe(parseLayout(null).sideWidth);
   });
 
   it('falls back to the defaults on text that is not JSON', () => {

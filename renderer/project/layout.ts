@@ -48,6 +48,8 @@ export interface RowHeights {
 
 export interface ProjectLayout {
   projectWidth: number;
+  /** Width (px) of the left column in the side-by-side arrangement (viewport over the project panel); see isSideBySide. */
+  sideWidth: number;
   /** Heights of the bottom rows per layout (px, whole panel with its header). */
   heights: Record<LayoutKey, RowHeights>;
   /** Panels collapsed to their header (rows) or to a strip (columns), per layout. */
@@ -61,8 +63,9 @@ const KEY = 'actguy.projectLayout';
 function defaults(): ProjectLayout {
   return {
     projectWidth: 250,
+    sideWidth: 360,
     heights: {
-      all: { curvesHeight: 230, timelineHeight: 190, sevHeight: 260 },
+      all: { curvesHeight: 230, timelineHeight: 210, sevHeight: 260 },
       // Each mode's defaults leave the viewport about 250 px at 1280x800 and show 7+ timeline rows, 7+ event rows.
       tuning: { curvesHeight: 260, timelineHeight: 230, sevHeight: 260 },
       sev: { curvesHeight: 230, timelineHeight: 200, sevHeight: 290 },
@@ -96,6 +99,36 @@ export const COLUMN_MAX = { project: 640, tuning: 700 } as const;
 export const CENTER_MIN = 420;
 /** Width (px) of a vertical splitter. */
 export const SPLITTER = 5;
+
+/**
+ * Heights (px) at which each row of the full layout is comfortable: the viewport shows the character whole, the
+ * timeline five or more joint rows, the SEV editor several events. When the stacked rows cannot all have them
+ * (a 1280x800 laptop), the full layout with a .sev goes side by side (useSideBySide).
+ */
+export const ROW_COMFORT: Record<RowId, number> = { viewport: 250, curves: PANEL_MIN.curves, timeline: 200, sev: 230 };
+/** Least height (px) of the timeline in the side-by-side arrangement, where it takes the room the curves leave: five joint rows. */
+export const SIDE_TIMELINE_MIN = 200;
+/** Limits (px) of the side-by-side arrangement's left column (viewport over the project panel). */
+export const SIDE_MIN = 320;
+export const SIDE_MAX = 900;
+
+/**
+ * Whether the full layout goes side by side: viewport over the project panel on the left, curves over timeline in
+ * the centre beside the tuning panel, the SEV editor under the curves, timeline and tuning panel. Stacked, the
+ * viewport, curve view, timeline and SEV editor share one column, which a window shorter than their comfortable
+ * heights (ROW_COMFORT) cannot give them: at 1280x800 the viewport kept 90 px and the timeline two joint rows.
+ * Only the full layout with a .sev in the editor, the project panel and every row open (the curve view may be
+ * collapsed), and a window wide enough for the three columns; the work modes and a layout with another panel
+ * collapsed stay stacked (they have the room).
+ */
+export function isSideBySide(win: { width: number; height: number }, states: Record<PanelId, PanelState>, opts: { maximized: WorkMode | null; sevPanel: boolean }): boolean {
+  if (opts.maximized !== null || !opts.sevPanel) return false;
+  // The curve view may be collapsed (its header stays over the timeline, which takes its room); the viewport, the
+  // timeline it stands beside, the SEV editor and the project panel under it must be open.
+  if ((['project', 'viewport', 'timeline', 'sev'] as const).some((id) => states[id] !== 'open') || states.curves === 'hidden') return false;
+  const stacked = WINDOW_CHROME + ROWS.reduce((a, id) => a + ROW_COMFORT[id], 0);
+  return win.height < stacked && win.width >= SIDE_MIN + CENTER_MIN + COLUMN_MIN.tuning + 2 * SPLITTER;
+}
 
 /**
  * Sizes `panels` into `available` px, leaving `flexMin` for the flexible neighbour. Each wanted size is raised to
@@ -190,23 +223,44 @@ export interface RowPlan {
   max: number;
 }
 
-/**
- * Plans the centre column's rows: hidden rows take nothing, collapsed ones their header, sized ones their saved
- * height fitted to the window (fitPanelHeights), and one open row takes the rest: the viewport when it is open,
- * else the lowest open row (so collapsing the viewport gives its room to the panels), else the lowest visible row.
- */
-export function planRows(windowHeight: number, rows: Record<RowId, RowInput>): Record<RowId, RowPlan> {
-  const open = ROWS.filter((id) => rows[id].state === 'open' && rows[id].autoHeight === undefined);
-  const flex: RowId | undefined = rows.viewport.state === 'open' ? 'viewport' : (open[open.length - 1] ?? ROWS.filter((id) => rows[id].state !== 'hidden').pop());
+/** How the rows share the column: the flexible row, the sized ones (in order), what the others take, the flexible row's least height. */
+function stackOf(rows: Record<RowId, RowInput>, sideBySide: boolean): { flex: RowId | undefined; sized: RowId[]; fixed: number; flexMin: number } {
+  // Side by side (isSideBySide) the viewport leaves the column: it stands beside the curves and timeline, which
+  // take the room the SEV editor leaves, the timeline what the curves leave.
+  const inColumn = ROWS.filter((id) => !(sideBySide && id === 'viewport'));
+  const open = inColumn.filter((id) => rows[id].state === 'open' && rows[id].autoHeight === undefined);
+  const flex: RowId | undefined = sideBySide
+    ? 'timeline'
+    : rows.viewport.state === 'open'
+      ? 'viewport'
+      : (open[open.length - 1] ?? inColumn.filter((id) => rows[id].state !== 'hidden').pop());
   const sized = open.filter((id) => id !== flex);
   let fixed = 0;
-  for (const id of ROWS) {
+  for (const id of inColumn) {
     const r = rows[id];
     if (r.state === 'hidden' || id === flex) continue;
     if (r.autoHeight !== undefined && r.state === 'open') fixed += r.autoHeight;
     else if (r.state === 'collapsed') fixed += COLLAPSED_ROW;
   }
-  const flexMin = flex === 'viewport' ? VIEWPORT_MIN : flex && rows[flex].state === 'open' ? rows[flex].min : 0;
+  const flexMin = sideBySide
+    ? Math.max(SIDE_TIMELINE_MIN, rows.timeline.min)
+    : flex === 'viewport'
+      ? VIEWPORT_MIN
+      : flex && rows[flex].state === 'open'
+        ? rows[flex].min
+        : 0;
+  return { flex, sized, fixed, flexMin };
+}
+
+/**
+ * Plans the centre column's rows: hidden rows take nothing, collapsed ones their header, sized ones their saved
+ * height fitted to the window (fitPanelHeights), and one open row takes the rest: the viewport when it is open,
+ * else the lowest open row (so collapsing the viewport gives its room to the panels), else the lowest visible row.
+ * `sideBySide` (isSideBySide): the viewport stands beside the column (its own row is empty) and the timeline takes
+ * the rest, at least SIDE_TIMELINE_MIN.
+ */
+export function planRows(windowHeight: number, rows: Record<RowId, RowInput>, sideBySide = false): Record<RowId, RowPlan> {
+  const { flex, sized, fixed, flexMin } = stackOf(rows, sideBySide);
   const inputs = sized.map((id) => ({ wanted: rows[id].wanted, min: rows[id].min }));
   const heights = fitPanelHeights(windowHeight, inputs, fixed, flexMin);
   const available = windowHeight - WINDOW_CHROME - fixed;
@@ -215,7 +269,7 @@ export function planRows(windowHeight: number, rows: Record<RowId, RowInput>): R
     const r = rows[id];
     const i = sized.indexOf(id);
     let track: string;
-    if (r.state === 'hidden') track = '0px';
+    if (r.state === 'hidden' || (sideBySide && id === 'viewport')) track = '0px';
     else if (id === flex) track = r.state === 'open' ? `minmax(${id === 'viewport' ? 120 : Math.min(r.min, 120)}px, 1fr)` : 'minmax(auto, 1fr)';
     else if (i >= 0) track = `${heights[i]}px`;
     else track = 'auto';
@@ -232,19 +286,10 @@ export function planRows(windowHeight: number, rows: Record<RowId, RowInput>): R
 }
 
 /** A splitter drag on row `id`: the new saved heights of every sized row (see resizeWithin). */
-export function resizeRow(windowHeight: number, rows: Record<RowId, RowInput>, id: RowId, size: number): Partial<Record<RowId, number>> {
-  const plan = planRows(windowHeight, rows);
-  const sized = ROWS.filter((r) => plan[r].splitter);
+export function resizeRow(windowHeight: number, rows: Record<RowId, RowInput>, id: RowId, size: number, sideBySide = false): Partial<Record<RowId, number>> {
+  const { sized, fixed, flexMin } = stackOf(rows, sideBySide);
   const i = sized.indexOf(id);
   if (i < 0) return {};
-  let fixed = 0;
-  let flexMin = 0;
-  for (const r of ROWS) {
-    const p = plan[r];
-    if (p.state === 'hidden' || p.splitter) continue;
-    if (p.track.includes('1fr')) flexMin = p.state === 'open' ? (r === 'viewport' ? VIEWPORT_MIN : rows[r].min) : 0;
-    else fixed += rows[r].autoHeight !== undefined && p.state === 'open' ? rows[r].autoHeight! : COLLAPSED_ROW;
-  }
   const next = resizeWithin(windowHeight - WINDOW_CHROME - fixed, sized.map((r) => ({ wanted: rows[r].wanted, min: rows[r].min })), i, size, flexMin);
   const out: Partial<Record<RowId, number>> = {};
   sized.forEach((r, k) => (out[r] = next[k]));
@@ -254,6 +299,9 @@ export function resizeRow(windowHeight: number, rows: Record<RowId, RowInput>, i
 export interface ColumnInput {
   state: PanelState;
   wanted: number;
+  /** Limits (px) other than the column's own (COLUMN_MIN, COLUMN_MAX): the side-by-side left column. */
+  min?: number;
+  max?: number;
 }
 export interface ColumnPlan {
   state: PanelState;
@@ -270,16 +318,18 @@ export interface ColumnPlan {
  */
 export function planColumns(windowWidth: number, cols: { project: ColumnInput; tuning: ColumnInput }): { project: ColumnPlan; tuning: ColumnPlan } {
   const ids = ['project', 'tuning'] as const;
+  const lo = (id: 'project' | 'tuning') => cols[id].min ?? COLUMN_MIN[id];
+  const hi = (id: 'project' | 'tuning') => cols[id].max ?? COLUMN_MAX[id];
   const openIds = ids.filter((id) => cols[id].state === 'open');
   const strips = ids.filter((id) => cols[id].state === 'collapsed').length * COLLAPSED_COLUMN;
   const available = windowWidth - strips - openIds.length * SPLITTER;
-  const inputs = openIds.map((id) => ({ wanted: Math.min(COLUMN_MAX[id], cols[id].wanted), min: COLUMN_MIN[id] }));
+  const inputs = openIds.map((id) => ({ wanted: Math.min(hi(id), cols[id].wanted), min: lo(id) }));
   const widths = fitSizes(available, inputs, CENTER_MIN);
   const plan = (id: 'project' | 'tuning'): ColumnPlan => {
     const i = openIds.indexOf(id as never);
     const state = cols[id].state;
-    if (i < 0) return { state, width: state === 'collapsed' ? COLLAPSED_COLUMN : 0, splitter: false, min: COLUMN_MIN[id], max: COLUMN_MIN[id] };
-    return { state, width: widths[i], splitter: true, min: COLUMN_MIN[id], max: Math.min(COLUMN_MAX[id], maxSizeWithin(available, inputs, i, CENTER_MIN)) };
+    if (i < 0) return { state, width: state === 'collapsed' ? COLLAPSED_COLUMN : 0, splitter: false, min: lo(id), max: lo(id) };
+    return { state, width: widths[i], splitter: true, min: lo(id), max: Math.min(hi(id), maxSizeWithin(available, inputs, i, CENTER_MIN)) };
   };
   return { project: plan('project'), tuning: plan('tuning') };
 }
@@ -309,6 +359,7 @@ export function parseLayout(text: string | null): ProjectLayout {
   if (!v || typeof v !== 'object') return out;
   const num = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
   if (num(v.projectWidth)) out.projectWidth = v.projectWidth;
+  if (num(v.sideWidth)) out.sideWidth = v.sideWidth;
   // The first version saved the full layout's heights at the top level.
   for (const k of ['curvesHeight', 'timelineHeight', 'sevHeight'] as const) if (num(v[k])) out.heights.all[k] = v[k];
   const heights = v.heights as Record<string, Record<string, unknown>> | undefined;
@@ -332,7 +383,7 @@ function load(): ProjectLayout {
 }
 
 export interface ProjectLayoutActions {
-  set(patch: Partial<Pick<ProjectLayout, 'projectWidth'>>): void;
+  set(patch: Partial<Pick<ProjectLayout, 'projectWidth' | 'sideWidth'>>): void;
   /** Sets row heights of the layout on screen now. */
   setHeights(patch: Partial<RowHeights>): void;
   /** Collapses or restores a panel in the layout on screen now. */
@@ -347,9 +398,9 @@ export interface ProjectLayoutActions {
 
 export const projectLayoutStore = createStore<ProjectLayout & ProjectLayoutActions>()((set, get) => {
   const save = () => {
-    const { projectWidth, heights, collapsed, maximized } = get();
+    const { projectWidth, sideWidth, heights, collapsed, maximized } = get();
     try {
-      localStorage.setItem(KEY, JSON.stringify({ projectWidth, heights, collapsed, maximized }));
+      localStorage.setItem(KEY, JSON.stringify({ projectWidth, sideWidth, heights, collapsed, maximized }));
     } catch {
       // storage unavailable: the layout lasts for this session
     }

@@ -1,6 +1,6 @@
 import { Fragment, useEffect, useRef, useState } from 'react';
 import { eventsByFrame } from '../../shared/sev/serialize';
-import { useDocument } from '../state/hooks';
+import { useDocument, useMotionShape } from '../state/hooks';
 import { sessionStore } from '../state/sessionStore';
 import { sevStore } from './sevStore';
 import { useProject, useSev } from './hooks';
@@ -25,7 +25,7 @@ export function EventList() {
   const picking = useSev((s) => s.pickingJoint);
   const floor = useSev((s) => s.floor);
   const table = useProject((p) => p.tables?.table ?? null);
-  const motion = useDocument((d) => d.motion);
+  const motion = useMotionShape();
   const motionLabel = useDocument((d) => d.name);
   const body = useRef<HTMLTableSectionElement>(null);
   const wrap = useRef<HTMLDivElement>(null);

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { GUTTER, RIGHT_PAD, clampView, zoomView } from '../canvas/timeAxis';
-import { useDocument, useSession } from '../state/hooks';
+import { useSession, useMotionShape } from '../state/hooks';
 import { sessionStore } from '../state/sessionStore';
 import { documentStore } from '../state/documentStore';
 import { sevStore } from './sevStore';
@@ -72,7 +72,7 @@ export function EventTrack() {
   const viewStart = useSession((s) => s.viewStart);
   const viewEnd = useSession((s) => s.viewEnd);
   const playhead = useSession((s) => s.playhead);
-  const motion = useDocument((d) => d.motion);
+  const motion = useMotionShape();
   /** A marker drag: `group` moves the whole selection. */
   const drag = useRef<{ index: number; x0: number; moved: boolean; group: boolean } | null>(null);
   /** A box selection over empty row: from x0 to x (host coordinates); `base` is kept (Ctrl/Shift held). */

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useDocument, useSession } from '../state/hooks';
+import { useDocument, useSession, useMotionShape } from '../state/hooks';
 import { sessionStore } from '../state/sessionStore';
 import { documentStore } from '../state/documentStore';
 import { useAudition, useProject, useSev } from './hooks';
@@ -36,7 +36,7 @@ export function SevEditor() {
   const audition = useAudition((a) => a.enabled);
   const lastPlayed = useAudition((a) => a.lastPlayed[a.lastPlayed.length - 1] ?? null);
   const started = useAudition((a) => a.started);
-  const motion = useDocument((d) => d.motion);
+  const motion = useMotionShape();
   const motionName = useDocument((d) => d.name);
   const documentId = useDocument((d) => d.documentId);
   const motionPath = useDocument((d) => d.path);

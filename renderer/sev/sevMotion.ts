@@ -31,7 +31,7 @@ export function tunerBinding(d: Pick<DocumentState, 'documentId' | 'path'> = doc
 }
 
 /** Whether `f` is the .sev of the motion the tuner shows (the same document, or the same motion file reopened). */
-export function sevBelongsTo(f: Pick<SevFileState, 'motion'> | null, d: Pick<DocumentState, 'documentId' | 'path' | 'motion'>): boolean {
+export function sevBelongsTo(f: Pick<SevFileState, 'motion'> | null, d: Pick<DocumentState, 'documentId' | 'path'> & { motion: unknown }): boolean {
   if (!f || !d.motion) return false;
   if (f.motion.documentId !== null && f.motion.documentId === d.documentId) return true;
   return f.motion.path !== null && d.path !== null && normalizePath(f.motion.path) === normalizePath(d.path);

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { createDocumentStore } from './documentStore';
-import { createCompressionStore, connectCompression, type CompressFn } from './compressionStore';
+import { createCompressionStore, connectCompression, EDIT_SETTLE_MS, settleHoldMs, type CompressFn } from './compressionStore';
 import { emptyMotion, KeyFlag } from '../../shared/motion/types';
 import type { CompressOutcome } from '../../shared/ipc';
 
@@ -153,5 +153,89 @@ describe('compression controller', () => {
     await flush();
     expect(out.getState().error).toBe('worker crashed');
     expect(out.getState().result?.totalKeys).toBe(7);
+  });
+
+  it("holds an edit's canvases until its result arrives, at most EDIT_SETTLE_MS; a failure or another document stops the wait", async () => {
+    const doc = createDocumentStore();
+    const out = createCompressionStore();
+    let clock = 1000;
+    const calls: { revision: number; resolve: (r: CompressOutcome) => void; reject: (e: Error) => void }[] = [];
+    connectCompression(doc, out, (req) => new Promise((resolve, reject) => calls.push({ revision: req.revision, resolve, reject })), () => clock);
+    const joints = [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'r' }];
+    doc.getState().load({ documentId: 'd', kind: 'mtn', readOnly: false, name: 'w', path: 'w.mtn', motion: emptyMotion(10, joints) });
+    doc.getState().tolerancesActions.setMethod('classic');
+    // Opening a motion waits for nothing: there is no result to keep on screen yet.
+    expect(out.getState().awaitingSince).toBeNull();
+    calls[0].resolve(fakeResult(1));
+    await flush();
+    calls[1]?.resolve(fakeResult(1));
+    await flush();
+    expect(out.getState().awaitingSince).toBeNull();
+
+    // A key toggle: the canvases hold from the edit's time...
+    clock = 2000;
+    doc.getState().keys.toggle(0, 3);
+    expect(out.getState().awaitingSince).toBe(2000);
+    expect(settleHoldMs(out.getState(), 2000)).toBe(EDIT_SETTLE_MS);
+    expect(settleHoldMs(out.getState(), 2000 + EDIT_SETTLE_MS - 10)).toBe(10);
+    expect(settleHoldMs(out.getState(), 2000 + EDIT_SETTLE_MS + 5)).toBe(0);
+    // ...and a second edit before the answer does not push the deadline back.
+    clock = 2020;
+    doc.getState().keys.toggle(0, 4);
+    expect(out.getState().awaitingSince).toBe(2000);
+    // The answer (even for the older edit) is painted at once.
+    calls[calls.length - 1].resolve(fakeResult(2));
+    await flush();
+    expect(out.getState().awaitingSince).toBeNull();
+    expect(settleHoldMs(out.getState(), 2021)).toBe(0);
+    calls[calls.length - 1].resolve(fakeResult(3));
+    await flush();
+
+    // A failed compression does not leave the canvases waiting.
+    clock = 3000;
+    doc.getState().keys.toggle(0, 5);
+    expect(out.getState().awaitingSince).toBe(3000);
+    calls[calls.length - 1].reject(new Error('worker crashed'));
+    await flush();
+    expect(out.getState().awaitingSince).toBeNull();
+
+    // Nor does switching to another document.
+    doc.getState().keys.toggle(0, 6);
+    expect(out.getState().awaitingSince).not.toBeNull();
+    doc.getState().load({ documentId: 'e', kind: 'mtn', readOnly: false, name: 'x', path: 'x.mtn', motion: emptyMotion(10, joints) });
+    expect(out.getState().awaitingSince).toBeNull();
+  });
+
+  it('starts the refinement only after the greedy result was painted, and not at all for an edit already replaced', async () => {
+    const doc = createDocumentStore();
+    const out = createCompressionStore();
+    const calls: { method: string | undefined; revision: number; resolve: (r: CompressOutcome) => void }[] = [];
+    const painted: (() => void)[] = [];
+    connectCompression(doc, out, (req) => new Promise((resolve) => calls.push({ method: req.tolerances.method, revision: req.revision, resolve })), () => 0, (run) => painted.push(run));
+    doc.getState().load({ documentId: 'd', kind: 'mtn', readOnly: false, name: 'w', path: 'w.mtn', motion: emptyMotion(10, [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'r' }]) });
+    calls[0].resolve(fakeResult(10));
+    await flush();
+    expect(out.getState().result?.totalKeys).toBe(10);
+    // Not before the paint...
+    expect(calls.map((c) => c.method)).toEqual(['classic']);
+    painted.shift()!();
+    // ...then for that very edit.
+    expect(calls.map((c) => c.method)).toEqual(['classic', 'refined']);
+    expect(calls[1].revision).toBe(calls[0].revision);
+    calls[1].resolve({ ...fakeResult(6), method: 'refined' } as CompressOutcome);
+    await flush();
+
+    // An edit whose greedy answer arrives, then a newer edit before the paint: the old refinement is never asked for.
+    doc.getState().keys.toggle(0, 4);
+    calls[2].resolve(fakeResult(11));
+    await flush();
+    doc.getState().keys.toggle(0, 5);
+    await flush();
+    painted.shift()!();
+    expect(calls.map((c) => c.method)).toEqual(['classic', 'refined', 'classic', 'classic']);
+    calls[3].resolve(fakeResult(12));
+    await flush();
+    painted.shift()!();
+    expect(calls[4]).toMatchObject({ method: 'refined', revision: doc.getState().editId });
   });
 });

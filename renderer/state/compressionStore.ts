@@ -41,6 +41,12 @@ export interface CompressionState {
   stage: 'greedy' | 'final';
   /** MT3 bytes of the greedy compression of the edit on screen (to show what refining saved), or null. */
   greedyMt3Bytes: number | null;
+  /**
+   * When (performance.now()) the document got ahead of the result on screen, or null when the result shown
+   * answers the latest edit. The curve and timeline canvases hold their repaint for up to EDIT_SETTLE_MS after
+   * it (settleHoldMs), so that an edit and its compression reach the screen in one frame instead of two.
+   */
+  awaitingSince: number | null;
   set(patch: Partial<Omit<CompressionState, 'set'>>): void;
 }
 
@@ -53,6 +59,7 @@ export function createCompressionStore(): StoreApi<CompressionState> {
     roundTripMs: 0,
     stage: 'final',
     greedyMt3Bytes: null,
+    awaitingSince: null,
     set(patch) {
       set(patch);
     },
@@ -60,6 +67,19 @@ export function createCompressionStore(): StoreApi<CompressionState> {
 }
 
 export const compressionStore = createCompressionStore();
+
+/**
+ * How long an edit's canvases wait for its compression before they show the edit alone: the greedy answer
+ * usually arrives well within it, and painting the edit and then its result costs the window two frames (on a
+ * software-composited machine the first one delays the result's by tens of ms).
+ */
+export const EDIT_SETTLE_MS = 50;
+
+/** Milliseconds a canvas should still hold its repaint for the edit's result (0: paint now). */
+export function settleHoldMs(state: Pick<CompressionState, 'awaitingSince'>, now: number): number {
+  if (state.awaitingSince === null) return 0;
+  return Math.max(0, EDIT_SETTLE_MS - (now - state.awaitingSince));
+}
 
 /** The compress request for the document's current state. */
 export function compressRequestOf(doc: DocumentState, revision: number, includeBytes = false): CompressRequest {
@@ -73,6 +93,15 @@ export function compressRequestOf(doc: DocumentState, revision: number, includeB
 
 export type CompressFn = (req: CompressRequest) => Promise<CompressOutcome>;
 
+/** Runs `run` after the next animation frame has been painted (at once where there are no frames: tests, workers). */
+function afterNextPaint(run: () => void): void {
+  if (typeof requestAnimationFrame !== 'function') {
+    run();
+    return;
+  }
+  requestAnimationFrame(() => setTimeout(run, 0));
+}
+
 /**
  * Connects a document store to a compression store. Returns the unsubscribe
  * function. `now` is injectable for tests.
@@ -82,6 +111,7 @@ export function connectCompression(
   out: StoreApi<CompressionState>,
   compress: CompressFn,
   now: () => number = () => performance.now(),
+  afterPaint: (run: () => void) => void = afterNextPaint,
 ): () => void {
   let inFlight = false;
   let lastRequested = -1;
@@ -107,14 +137,22 @@ export function connectCompression(
         out.getState().set({
           result: greedy, editId, error: null, roundTripMs: now() - started,
           stage: refine ? 'greedy' : 'final', greedyMt3Bytes: greedy.mt3Bytes,
+          // Shown at once, even as an intermediate result while a newer edit waits for its own.
+          awaitingSince: null,
         });
         // Not awaited: the next edit's greedy request must not wait for this refinement (the main process runs
-        // the two in separate workers, and a newer refinement stops this one).
-        if (refine && latest) void refineInBackground(request, editId);
+        // the two in separate workers, and a newer refinement stops this one). Started once the greedy result is
+        // painted, so that on a small machine the refinement does not take the CPU from that paint; skipped when a
+        // newer edit arrived meanwhile (its own greedy answer asks for its refinement).
+        if (refine && latest) {
+          afterPaint(() => {
+            if (docStore.getState().editId === editId && docStore.getState().documentId === documentId) void refineInBackground(request, editId);
+          });
+        }
       }
     } catch (err) {
       if (docStore.getState().editId === editId) {
-        out.getState().set({ error: err instanceof Error ? err.message : String(err), editId });
+        out.getState().set({ error: err instanceof Error ? err.message : String(err), editId, awaitingSince: null });
       }
     } finally {
       inFlight = false;
@@ -122,7 +160,7 @@ export function connectCompression(
       if (latest.editId !== lastRequested && latest.motion && !latest.readOnly) {
         void run();
       } else {
-        out.getState().set({ pending: false });
+        out.getState().set({ pending: false, awaitingSince: null });
       }
     }
   }
@@ -141,11 +179,14 @@ export function connectCompression(
   const unsubscribe = docStore.subscribe((s, prev) => {
     if (s.editId === prev.editId) return;
     if (s.documentId !== prev.documentId) {
-      // A different document: its old result must never be drawn over the new motion.
-      out.getState().set({ result: null, editId: -1, error: null });
+      // A different document: its old result must never be drawn over the new motion (nor waited for).
+      out.getState().set({ result: null, editId: -1, error: null, awaitingSince: null });
+    } else if (out.getState().awaitingSince === null && out.getState().result && s.motion && !s.readOnly) {
+      // An edit of the motion on screen: its canvases wait a moment for its compression (EDIT_SETTLE_MS).
+      out.getState().set({ awaitingSince: now() });
     }
     if (!s.motion || s.readOnly) {
-      out.getState().set({ result: null, editId: s.editId, pending: false, error: null });
+      out.getState().set({ result: null, editId: s.editId, pending: false, error: null, awaitingSince: null });
       lastRequested = s.editId;
       return;
     }

@@ -10,7 +10,7 @@ import { KeyFlag, type Motion } from '../../shared/motion/types';
 import type { ChannelReport } from '../../shared/compress/types';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
-import { compressionStore } from '../state/compressionStore';
+import { compressionStore, settleHoldMs } from '../state/compressionStore';
 import { HiDpiCanvas } from '../canvas/hidpiCanvas';
 import { GUTTER, RIGHT_PAD, RULER_H, clampView, drawHoverLine, drawPlayhead, drawRuler, drawTimeGrid, frameToX, xToFrame, zoomView, type TimeAxis } from '../canvas/timeAxis';
 import { diamondPath } from '../canvas/shapes';
@@ -105,7 +105,7 @@ export class TimelinePainter {
   private hoverPoint: { x: number; y: number; row: number } | null = null;
 
   constructor(private readonly host: HTMLElement) {
-    this.surface = new HiDpiCanvas(host, (ctx, w, h) => this.paint(ctx, w, h), () => this.contentHeight());
+    this.surface = new HiDpiCanvas(host, (ctx, w, h) => this.paint(ctx, w, h), (view) => this.contentHeight(view), () => settleHoldMs(compressionStore.getState(), performance.now()));
     const c = this.surface.canvas;
     c.dataset.testid = 'timeline-canvas';
     c.setAttribute('role', 'img');
@@ -196,10 +196,9 @@ export class TimelinePainter {
    * The canvas height: every row, padded so that the last scroll position is a whole number of rows too (the
    * last row then ends at the bottom edge or above it, and the top row is never cut by the pinned rows).
    */
-  private contentHeight(): number {
+  private contentHeight(view: number): number {
     const m = documentStore.getState().motion;
     const rows = m ? m.joints.length + 1 : 0;
-    const view = this.host.clientHeight;
     const overflow = JOINTS_TOP + rows * JOINT_ROW_H - view;
     return overflow <= 0 ? view : view + Math.ceil(overflow / JOINT_ROW_H) * JOINT_ROW_H;
   }

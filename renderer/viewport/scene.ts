@@ -165,6 +165,11 @@ export class ViewportScene {
   private readonly lockMarker: THREE.Mesh;
   private readonly selectedMarker: THREE.Mesh;
   private needsRender = true;
+  /**
+   * The host's size in CSS px as of the last resize (the ResizeObserver keeps it current): read here instead of
+   * clientWidth, which would force a layout in every frame the DOM changed in.
+   */
+  private size = { w: 1, h: 1 };
   private raf = 0;
   private readonly unsubscribers: (() => void)[] = [];
   private readonly resizeObserver: ResizeObserver;
@@ -277,6 +282,7 @@ export class ViewportScene {
   private resize(): void {
     const w = Math.max(1, this.host.clientWidth);
     const h = Math.max(1, this.host.clientHeight);
+    this.size = { w, h };
     this.renderer.setSize(w, h, true);
     this.camera.aspect = w / h;
     this.camera.updateProjectionMatrix();
@@ -288,8 +294,14 @@ export class ViewportScene {
     const m = documentStore.getState().motion;
     const c = this.content;
     if (c && m && c.motion.rotation === m.rotation && c.motion.joints === m.joints) {
-      c.motion = m; // key info changed only: same geometry
-      this.invalidate();
+      // Key info changed only: same geometry. The picture shows key info only through the trace drawn before the
+      // first compression; once a result is on screen, the edit's own result (a moment later) is what redraws, so
+      // a key toggle does not pay for a 3D frame that would look the same.
+      c.motion = m;
+      if (!compressionStore.getState().result?.mt3) {
+        this.rebuildTrace();
+        this.invalidate();
+      }
       return;
     }
     this.disposeContent();
@@ -548,8 +560,7 @@ export class ViewportScene {
 
   /** Screen bounding box (left, top, right, bottom in canvas CSS px) of the joints of both skeletons drawn. */
   private poseBox(c: MotionContent): string {
-    const w = this.host.clientWidth;
-    const h = this.host.clientHeight;
+    const { w, h } = this.size;
     const v = new THREE.Vector3();
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
     const poses = c.decoded.group.visible ? [c.sourcePose, c.decodedPose] : [c.sourcePose];
@@ -576,8 +587,7 @@ export class ViewportScene {
       this.label.style.display = 'none';
       return;
     }
-    const w = this.host.clientWidth;
-    const h = this.host.clientHeight;
+    const { w, h } = this.size;
     const name = c.motion.joints[sel].name;
     const locked = lockedJointAt(c.motion, Math.max(0, Math.min(c.motion.frameCount, Math.floor(sessionStore.getState().playhead)))) === sel;
     const text = locked ? `${name} (locked)` : name;
