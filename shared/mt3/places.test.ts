@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { FormatError } from '../errors';
 import { MotionFlag, emptyMotion } from '../motion/types';
 import { BitReader, BitWriter } from './bitstream';
-import { decompressMt3, sampleOffset, sampleRotation } from './decode';
+import { decodeMt3, decompressMt3, sampleOffset, sampleRootTranslation, sampleRotation, sampleTrace } from './decode';
+import { randomMt3 } from './testFixtures';
 import { mt3StreamSpans, readMt3, readMt3Header } from './read';
 import { Mt3Flag, type Mt3Motion, type PositionTrack, type RotationTrack } from './types';
 import { validateMt3 } from './validate';
@@ -300,5 +301,49 @@ describe('MT3 -> MTN decompression notes and flags', () => {
     const out = new Float64Array(4);
     expect(() => sampleRotation(motion(), 2, 0, out)).toThrow('joint 2 outside 0..1');
     expect(() => sampleOffset(motion(), 2, 0, out)).toThrow('joint 2 outside 0..1');
+  });
+});
+
+describe('MT3 decoding of every component', () => {
+  it('the trace is linear between its keys and clamped outside [0, N]', () => {
+    const m = motion();
+    m.move!.position.set([0x3c00, 0x4000, 0xbc00], 3); // key at frame 2: 1, 2, -1 (x 128)
+    const out = new Float64Array(3);
+    expect(Array.from(sampleTrace(m, 1, out))).toEqual([64, 128, -64]);
+    expect(Array.from(sampleTrace(m, 2, out))).toEqual([128, 256, -128]);
+    expect(Array.from(sampleTrace(m, 5, out))).toEqual([128, 256, -128]);
+    expect(Array.from(sampleTrace(m, -1, out))).toEqual([0, 0, 0]);
+    expect(() => sampleTrace({ ...m, move: null }, 1, out)).toThrow('this MT3 has no trace (move) stream (MOVE flag clear)');
+  });
+
+  it('decompression fills x, y, z (and w) of the root, every rotation and every offset from the samplers', () => {
+    const m = randomMt3(41, { numFrames: 12, numJoints: 3 });
+    const { motion: out, notes } = decompressMt3(m);
+    expect(notes[0]).toBe('no skeleton given: joints are named joint_0..joint_2 with a guessed chain hierarchy (each joint\'s parent is the one before it), no mirror pairs, all lower body, 30 fps; pass --skeleton to use real names and parents');
+    const v = new Float64Array(4);
+    for (let f = 0; f <= 12; f++) {
+      sampleRootTranslation(m, f, v);
+      expect(Array.from(out.translation.subarray(f * 4, f * 4 + 3))).toEqual(Array.from(v.subarray(0, 3), Math.fround));
+      for (let j = 0; j < 3; j++) {
+        const o = (f * 3 + j) * 4;
+        sampleRotation(m, j, f, v);
+        expect(Array.from(out.rotation.subarray(o, o + 4))).toEqual(Array.from(v, Math.fround));
+        sampleOffset(m, j, f, v);
+        expect(Array.from(out.offset.subarray(o, o + 3))).toEqual(Array.from(v.subarray(0, 3), Math.fround));
+      }
+    }
+  });
+
+  it('decoded tracks are cached per motion object; refresh decodes an edited one again', () => {
+    const m = motion();
+    m.root.position[3] = 0x3c00; // key 1 x = 128
+    const first = decodeMt3(m);
+    expect(decodeMt3(m)).toBe(first);
+    m.root.position[3] = 0x4000;
+    expect(decodeMt3(m).root.p[3]).toBe(128);
+    const again = decodeMt3(m, true);
+    expect(again).not.toBe(first);
+    expect(again.root.p[3]).toBe(256);
+    expect(decodeMt3(m)).toBe(again);
   });
 });
