@@ -7,7 +7,7 @@ import { randomMt3 } from './testFixtures';
 import { mt3StreamSpans, readMt3, readMt3Header } from './read';
 import { Mt3Flag, type Mt3Motion, type PositionTrack, type RotationTrack } from './types';
 import { validateMt3 } from './validate';
-import { writeMt3 } from './write';
+import { withMt3Name, writeMt3 } from './write';
 
 /**
  * Every refusal of the MT3 reader and validator names the part of the file
@@ -87,6 +87,7 @@ describe('readMt3 names the header field and its offset', () => {
     ['no joints', u32At(24, 0), 'MT3 (header, offset 24): numJoints 0 outside 1..1024'],
     ['too many joints', u32At(24, 1025), 'MT3 (header, offset 24): numJoints 1025 outside 1..1024'],
     ['the most joints, in too small a file', u32At(24, 1024), 'MT3 (header, offset 0): file is 266 bytes, shorter than the 4140-byte header of 1024 joints'],
+    ['dataOffset off the 16-byte grid', u32At(16, 72), 'MT3 (header, offset 16): dataOffset 72 is not a multiple of 16'],
     ['dataOffset inside the header', u32At(16, 48), 'MT3 (header, offset 16): dataOffset 48 lies inside the 52-byte header of 2 joints'],
     ['an odd dataSize', u32At(20, 201), 'MT3 (header, offset 20): dataSize 201 is odd (the pack is 16-bit words)'],
     ['a dataSize that disagrees with the file', new Uint8Array([...GOOD, 0, 0]), 'MT3 (header, offset 20): file is 268 bytes but its header (dataOffset 64 + dataSize 202) implies 266 bytes'],
@@ -345,5 +346,15 @@ describe('MT3 decoding of every component', () => {
     expect(again).not.toBe(first);
     expect(again.root.p[3]).toBe(256);
     expect(decodeMt3(m)).toBe(again);
+  });
+});
+
+describe('withMt3Name', () => {
+  it('gives a copy under another name hash, the streams byte for byte, and leaves the original as it was', () => {
+    const before = GOOD.slice();
+    const alias = withMt3Name(GOOD, 0xabcdef);
+    expect(readMt3(alias)).toEqual({ ...readMt3(GOOD), name: 0xabcdef });
+    expect(alias.subarray(4)).toEqual(GOOD.subarray(4));
+    expect(GOOD).toEqual(before);
   });
 });
