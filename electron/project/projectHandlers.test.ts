@@ -12,7 +12,7 @@ import { readInputFile } from '../build/files';
 import { bundleWorkerForTests } from '../compress/buildWorkerForTests';
 import { runBuildJob } from './buildJob';
 import type { BuildJobLauncher } from './buildRunner';
-import { createProjectHandlers } from './projectHandlers';
+import { createProjectHandlers, defaultBuildWorkerPath } from './projectHandlers';
 import { inProcessTextChecker } from './textCheckJob';
 
 const ASSETS = resolve(__dirname, '..', '..', 'assets');
@@ -475,5 +475,104 @@ describe('project handlers: arguments and refusals', () => {
     writeFileSync(join(dir, 'max.wav'), new Uint8Array(16 * 1024 * 1024));
     expect((await h.readSound({ path: join(dir, 'max.wav') })).bytes.byteLength).toBe(16 * 1024 * 1024);
     await expect(h.readSound({ path: join(dir, 'x.exe') })).rejects.toThrow(`${join(dir, 'x.exe')}: not a sound file (wav, ogg, mp3, flac)`);
+  });
+});
+
+describe('project handlers: what each refusal says', () => {
+  it('builds run in buildWorker.cjs beside the running bundle by default', () => {
+    expect(defaultBuildWorkerPath()).toBe(join(__dirname, 'buildWorker.cjs'));
+  });
+
+  it('every handler names itself and the field when the renderer sends a malformed argument', async () => {
+    const { h } = handlers();
+    const members = ['openProject', 'saveProject', 'readProjectText', 'saveSev', 'listSounds', 'readSound', 'startBuild', 'chooseProjectFileDialog'] as const;
+    for (const m of members) await expect((h[m] as (raw: unknown) => Promise<unknown>)(null)).rejects.toThrow(`${m}: expected an object argument`);
+    const field: [keyof typeof h, string][] = [
+      ['openProject', 'path'], ['saveProject', 'path'], ['readProjectText', 'path'], ['saveSev', 'path'],
+      ['listSounds', 'folder'], ['readSound', 'path'], ['startBuild', 'projectPath'],
+    ];
+    for (const [m, f] of field) await expect((h[m] as (raw: unknown) => Promise<unknown>)({ [f]: '' })).rejects.toThrow(`${m}: ${f} must be a non-empty string`);
+  });
+
+  it('openProject answers with the project path and the text read from disk', async () => {
+    const { dir, project } = workspace();
+    const { h, policy } = handlers();
+    policy.allowTree(dir);
+    expect(await h.openProject({ path: project })).toEqual({ status: 'opened', project: { path: canonicalPath(project), text: readFileSync(project, 'utf8') } });
+  });
+
+  it('a save into a folder that does not exist says so, naming the folder, and creates nothing', async () => {
+    const { dir } = workspace();
+    const { h, policy } = handlers();
+    policy.allowTree(dir);
+    const missing = join(canonicalPath(dir), 'missing');
+    await expect(h.saveProject({ path: join(dir, 'missing', 'p.actguy.json'), text: readFileSync(join(dir, 'sample.actguy.json'), 'utf8') }))
+      .rejects.toThrow(`its folder ${missing} does not exist`);
+    await expect(h.saveSev({ path: join(dir, 'missing', 'walk.sev'), text: 'sev 1\n' })).rejects.toThrow(`its folder ${missing} does not exist`);
+    expect(existsSync(missing)).toBe(false);
+  });
+
+  it('a text file that is not UTF-8 is reported as a SEV or a project error at its line and column, naming the file', async () => {
+    const { dir } = workspace();
+    const { h, policy } = handlers();
+    policy.allowTree(dir);
+    writeFileSync(join(dir, 'bad.SEV'), Buffer.from('sev 1\n\xff', 'latin1'));
+    writeFileSync(join(dir, 'bad.json'), Buffer.from('{\n \xff}', 'latin1'));
+    const c = canonicalPath(dir);
+    await expect(h.readProjectText({ path: join(dir, 'bad.SEV') })).rejects.toThrow(`${join(c, 'bad.SEV')}:2:1: invalid UTF-8: byte 0xff cannot start a character at byte offset 6`);
+    await expect(h.readProjectText({ path: join(dir, 'bad.json') })).rejects.toMatchObject({ kind: 'PROJECT', message: `${join(c, 'bad.json')}:2:2: invalid UTF-8: byte 0xff cannot start a character at byte offset 3` });
+    await expect(h.readProjectText({ path: join(dir, 'bad.SEV') })).rejects.toMatchObject({ kind: 'SEV' });
+  });
+
+  it('a SEV with errors is refused with every error on its own line', async () => {
+    const { dir } = workspace();
+    const { h, policy } = handlers();
+    policy.allowTree(dir);
+    const path = join(canonicalPath(dir), 'walk.sev');
+    await expect(h.saveSev({ path, text: 'sev 1\nevent 3 9 -\nbogus\n' })).rejects.toThrow(
+      new RegExp(`^Could not save ${path}: the text has errors; nothing was written\\n${path}:2:9: [^\\n]+\\n${path}:3:1: `),
+    );
+  });
+
+  it('only a real motion statement of a chosen .sev brings a motion into reach (not a comment, any spacing, with or without a comment)', async () => {
+    const { dir } = workspace();
+    writeFileSync(join(dir, 'a.sev'), 'sev 1\n# motion secret_a\nmotion \t walk_60\nse 0 SE_A\n');
+    writeFileSync(join(dir, 'b.sev'), 'sev 1\n  # see motion secret_b  \n');
+    const answers = [join(dir, 'a.sev'), join(dir, 'b.sev')];
+    const { h, policy } = handlers(inProcess, { ...noDialogs, chooseFileToOpen: async () => answers.shift() ?? null });
+    await h.chooseProjectFileDialog({ purpose: 'sev' });
+    expect(policy.isAllowed(join(dir, 'walk_60.mtn'))).toBe(true);
+    expect(policy.isAllowed(join(dir, 'secret_a.mtn'))).toBe(false);
+    await h.chooseProjectFileDialog({ purpose: 'sev' });
+    expect(policy.isAllowed(join(dir, 'b.mtn'))).toBe(true);
+    expect(policy.isAllowed(join(dir, 'secret_b.mtn'))).toBe(false);
+    expect(policy.isAllowed(join(dir, 'undefined.mtn'))).toBe(false);
+  });
+
+  it('a sound picked in the dialog brings the sounds of its folder into reach, not its other files nor a motion of that name', async () => {
+    const { dir } = workspace();
+    const { mkdirSync } = await import('node:fs');
+    const mine = join(dir, 'mine');
+    mkdirSync(mine);
+    for (const f of ['SE_A.wav', 'SE_B.mp3', 'notes.txt', 'SE_A.mtn', 'SE_A.sev']) writeFileSync(join(mine, f), 'x');
+    const { h, policy } = handlers(inProcess, { ...noDialogs, chooseFileToOpen: async () => join(mine, 'SE_A.wav') });
+    expect(await h.chooseProjectFileDialog({ purpose: 'sound' })).toEqual({ status: 'chosen', path: join(mine, 'SE_A.wav') });
+    expect(policy.isAllowed(join(mine, 'SE_B.mp3'))).toBe(true);
+    for (const f of ['notes.txt', 'SE_A.mtn', 'SE_A.sev']) expect(policy.isAllowed(join(mine, f))).toBe(false);
+  });
+
+  it('a build output behind a symbolic link loop is refused like one outside, and the build reads nothing', async () => {
+    const { dir, project } = workspace();
+    symlinkSync(join(dir, 'loop'), join(dir, 'loop'));
+    const { h, openPicked } = handlers();
+    const json = JSON.parse(await openPicked(project));
+    json.outputs = { mar: 'loop/stage.mar', sar: 'out/stage.sar' };
+    const s = await h.startBuild({ projectPath: project, projectText: JSON.stringify(json) });
+    expect(s.state).toBe('failed');
+    expect(s.errors.map((e) => e.message)).toEqual([
+      `ActGuy refused to write ${join(dir, 'loop', 'stage.mar')}: a build writes only inside the project's folder (${dir}) or the workspace`,
+      `ActGuy refused to write ${join(dir, 'loop', 'stage.report.json')}: a build writes only inside the project's folder (${dir}) or the workspace`,
+    ]);
+    expect(existsSync(join(dir, 'out'))).toBe(false);
   });
 });
