@@ -68,7 +68,7 @@ export async function compressMotions(prepared: PreparedBuild, options: Compress
   // right before it is dispatched, so the pool starts on the largest motion while the rest are still being
   // hashed (on a cold build of many motions the hashing is a few percent of the work, all of it serial).
   const order = prepared.motions
-    .map((p, index) => ({ index, weight: Math.max(1, (p.motion.frameCount + 1) * p.motion.joints.length) }))
+    .map((p, index) => ({ index, weight: Math.max(1, (p.frameCount + 1) * p.joints.length) }))
     .sort((a, b) => b.weight - a.weight || a.index - b.index);
   const eta = new BuildEta(new Map(order.map((o) => [o.index, o.weight])), now());
   const running: Promise<void>[] = [];
@@ -79,7 +79,7 @@ export async function compressMotions(prepared: PreparedBuild, options: Compress
     const settings = compressOptionsFor(p);
     const file = options.inputBytes?.(p.resolved.mtnPath);
     const key = file
-      ? cacheKey(file, settings, undefined, { file: 'mtn', resampledTo: p.resampledFrom ? p.motion.fps : null })
+      ? cacheKey(file, settings, undefined, { file: 'mtn', resampledTo: p.resampledFrom ? prepared.project.fps : null })
       : cacheKey(writeMtn(p.motion), settings);
     const hit = options.cache?.get(key);
     if (hit) {

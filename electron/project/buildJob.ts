@@ -102,7 +102,7 @@ export async function runBuildJob(req: BuildJobRequest, readFile: ReadFile, post
         ...errorSummary(p.result),
         seSlots: entry ? entry.seCodes.length / 8 : 0,
         events: entry ? entry.events.length : 0,
-        frameCount: motion.motion.frameCount,
+        frameCount: motion.frameCount,
         fps: prepared.project.fps,
         resampledFromFps: motion.resampledFrom?.fps ?? null,
         speed: motion.resolved.speed,
