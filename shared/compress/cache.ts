@@ -1,5 +1,6 @@
 import type { Motion } from '../motion/types';
 import type { PositionTrack, RotationTrack } from '../mt3/types';
+import type { Mt3StreamMemo } from '../mt3/write';
 import type { GreedyOutcome } from './greedy';
 import { ObjectErrorMemo } from './objectError';
 import type { CompressMethod } from './types';
@@ -25,6 +26,8 @@ export interface CachedChannel<T extends PositionTrack | RotationTrack> {
 export class CompressCache {
   private samples: readonly unknown[] = [];
   private readonly channels = new Map<string, CachedChannel<PositionTrack | RotationTrack>>();
+  /** Encoded MT3 streams of this motion's tracks (writeMt3): only the channels an edit changed are encoded again. */
+  readonly streams: Mt3StreamMemo = new WeakMap();
   /** The object-space error's own memo for this motion (objectError.ts): only frames an edit changed are redone. */
   readonly objectMemo = new ObjectErrorMemo();
   /** Channels reused / recompressed by the last run (for tests and the bench). */

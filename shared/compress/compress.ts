@@ -275,7 +275,7 @@ function compressChannels(
     turn: direction ? motion.waistJoint : null,
     fix: locks.length > 0 ? locks : null,
   };
-  const bytes = writeMt3(mt3);
+  const bytes = writeMt3(mt3, cache?.streams);
   const totalKeys = channels.reduce((s, c) => s + c.keyFrames.length, 0);
   const mtnBytes = mtnByteSize(N, J);
   return {
