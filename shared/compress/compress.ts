@@ -46,7 +46,9 @@ export function compressMotion(
   shouldStop?: () => boolean,
 ): CompressResult {
   const t0 = now();
-  validateMotion(motion);
+  // The sample checks once per motion a cache has seen (an edit changes key info, never samples).
+  validateMotion(motion, { samplesChecked: cache?.samplesChecked(motion) });
+  cache?.markSamplesChecked(motion);
   checkTolerances(options);
   const shell = options.shell ?? defaultShell(motion);
   let result: CompressResult;
