@@ -89,10 +89,14 @@ export async function compressMotions(prepared: PreparedBuild, options: Compress
       options.onMotion?.({ index, count, name: p.resolved.name, result: hit, cached: true, done, etaMs: eta.remainingMs(now()) });
       continue;
     }
-    const mtn = writeMtn(p.motion);
+    // The file as read goes to the pool, which resamples it there (the bytes are the same: resampling is
+    // deterministic), so a cold build's main thread neither resamples nor writes each motion out; without the
+    // file, the motion as prepared, written out.
+    const resampleTo = file && p.resampledFrom ? prepared.project.fps : undefined;
+    const mtn = file ?? writeMtn(p.motion);
     running.push((async () => {
       try {
-        const result = await options.compressor.compress(mtn, settings);
+        const result = await options.compressor.compress(mtn, settings, resampleTo);
         results[index] = result;
         options.cache?.put(key, result);
         eta.done(index);
