@@ -287,3 +287,56 @@ test('a splitter follows the pointer: the other panels give way down to their mi
   expect((await boxOf(page, 'timeline')).height).toBeGreaterThanOrEqual(148);
   await expectPanelsTile(page, 'after the drags');
 });
+
+test('side by side, the divider under the curves and the one right of the viewport follow the pointer, and are remembered', async ({ page, electronApp }) => {
+  test.skip(!!electronApp, 'window size is set through the page viewport in Chromium');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await waitForDocument(page);
+  await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
+  await expect(page.locator('.app')).toHaveAttribute('data-arrangement', 'side-by-side');
+
+  /** Drags a divider by (dx, dy) and checks it stays under the pointer. */
+  const drag = async (name: string, dx: number, dy: number) => {
+    const splitter = page.getByRole('separator', { name });
+    const grip = (await splitter.boundingBox())!;
+    const x = grip.x + grip.width / 2;
+    const y = grip.y + grip.height / 2;
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    await page.mouse.move(x + dx / 2, y + dy / 2, { steps: 3 });
+    await page.mouse.move(x + dx, y + dy, { steps: 3 });
+    await page.mouse.up();
+    await expect.poll(async () => {
+      const b = (await splitter.boundingBox())!;
+      return Math.abs(b.x - (grip.x + dx)) + Math.abs(b.y - (grip.y + dy));
+    }, { message: `${name} stays under the pointer` }).toBeLessThanOrEqual(2);
+  };
+
+  // Under the curves: dragging down grows the curve view, the timeline gives way (the viewport beside them keeps its height).
+  const curves = (await boxOf(page, 'area-curves')).height;
+  const timeline = (await boxOf(page, 'area-timeline')).height;
+  const viewport = (await boxOf(page, 'area-viewport')).height;
+  await drag('Resize curve view', 0, 30);
+  await expect.poll(async () => (await boxOf(page, 'area-curves')).height - curves).toBeGreaterThanOrEqual(28);
+  expect(timeline - (await boxOf(page, 'area-timeline')).height).toBeGreaterThanOrEqual(28);
+  expect(Math.abs((await boxOf(page, 'area-viewport')).height - viewport)).toBeLessThanOrEqual(1);
+
+  // Right of the viewport: the viewport and the project panel under it widen together, the centre gives way.
+  const left = (await boxOf(page, 'area-viewport')).width;
+  const centre = (await boxOf(page, 'area-curves')).width;
+  await drag('Resize viewport and project panel', 60, 0);
+  await expect.poll(async () => (await boxOf(page, 'area-viewport')).width - left).toBeGreaterThanOrEqual(58);
+  expect(Math.abs((await boxOf(page, 'area-project')).width - (await boxOf(page, 'area-viewport')).width)).toBeLessThanOrEqual(1);
+  expect(centre - (await boxOf(page, 'area-curves')).width).toBeGreaterThanOrEqual(58);
+  await expectPanelsTile(page, 'after the drags');
+
+  // Both are remembered; the stacked layout of a tall window keeps its own project width.
+  const widths = { viewport: (await boxOf(page, 'area-viewport')).width, curves: (await boxOf(page, 'area-curves')).height };
+  await page.reload();
+  await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
+  await expect.poll(async () => (await boxOf(page, 'area-viewport')).width).toBeCloseTo(widths.viewport, 0);
+  expect((await boxOf(page, 'area-curves')).height).toBeCloseTo(widths.curves, 0);
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await expect(page.locator('.app')).toHaveAttribute('data-arrangement', 'stacked');
+  expect((await boxOf(page, 'area-project')).width).toBeLessThan(widths.viewport - 50);
+});

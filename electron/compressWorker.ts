@@ -15,7 +15,8 @@ import type { CompressWorkerData, FromCompressWorker, ToCompressWorker } from '.
 import { readMtn } from '../shared/mtn/read';
 import type { Motion } from '../shared/motion/types';
 import { FormatError } from '../shared/errors';
-import type { IpcErrorPayload } from '../shared/ipc';
+import type { CompressResponse, IpcErrorPayload } from '../shared/ipc';
+import { deltaPossible, diffCompressResponse } from '../shared/compress/delta';
 import { exportMshFiles } from '../shared/msh/files';
 import { CompressCache } from '../shared/compress/cache';
 import { CompressAborted } from '../shared/compress/types';
@@ -24,15 +25,19 @@ if (!parentPort) throw new Error('compressWorker.cjs must run as a worker thread
 const port = parentPort;
 const abortWord = (workerData as CompressWorkerData | undefined)?.abortWord;
 const abortFlag = abortWord ? new Int32Array(abortWord) : null;
-const documents = new Map<string, { name: string; motion?: Motion; cache?: CompressCache; openError?: string }>();
+/**
+ * Per open document: its motion, its channel cache, and the last answer sent for each method (classic, refined),
+ * which a request's knownRevision may name so that the answer goes as a delta (shared/compress/delta.ts).
+ */
+const documents = new Map<string, { name: string; motion?: Motion; cache?: CompressCache; openError?: string; sent: Map<string, CompressResponse> }>();
 
 port.on('message', (msg: ToCompressWorker) => {
   switch (msg.type) {
     case 'open':
       try {
-        documents.set(msg.documentId, { name: msg.name, motion: readMtn(msg.mtnBytes), cache: new CompressCache() });
+        documents.set(msg.documentId, { name: msg.name, motion: readMtn(msg.mtnBytes), cache: new CompressCache(), sent: new Map() });
       } catch (e) {
-        documents.set(msg.documentId, { name: msg.name, openError: (e as Error).message });
+        documents.set(msg.documentId, { name: msg.name, openError: (e as Error).message, sent: new Map() });
       }
       return;
     case 'close':
@@ -47,7 +52,14 @@ port.on('message', (msg: ToCompressWorker) => {
         applyCompressRequest(doc.motion, msg.request);
         const jobId = msg.jobId;
         const shouldStop = abortFlag ? () => Atomics.load(abortFlag, 0) === jobId : undefined;
-        reply = { type: 'result', jobId, response: runCompressRequest(doc.motion, msg.request, doc.name, doc.cache, shouldStop) };
+        const response = runCompressRequest(doc.motion, msg.request, doc.name, doc.cache, shouldStop);
+        // As changes when the caller holds the last answer of this method and it has the same channels (never with
+        // the file bytes: exports; the offsets flag adds or drops channels).
+        const base = doc.sent.get(response.method);
+        const known = msg.request.knownRevision;
+        const delta = known !== undefined && base && base.revision === known && !msg.request.includeBytes && deltaPossible(base, response) ? diffCompressResponse(base, response) : null;
+        if (!msg.request.includeBytes) doc.sent.set(response.method, response);
+        reply = { type: 'result', jobId, response: delta ?? response };
       } catch (e) {
         if (e instanceof CompressAborted) {
           port.postMessage({ type: 'aborted', jobId: msg.jobId } satisfies FromCompressWorker);

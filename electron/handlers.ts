@@ -383,6 +383,7 @@ function requireCompressRequest(v: unknown, what: string): CompressRequest {
   for (const key of ['objectTolerance', 'shell'] as const)
     if (t[key] !== undefined && !(Number.isFinite(t[key]) && t[key]! > 0)) throw new Error(`${what}: ${key} must be a number > 0 when given, found ${String(t[key])}`);
   if (t.method !== undefined && t.method !== 'classic' && t.method !== 'refined') throw new Error(`${what}: method must be "classic" or "refined", found ${String(t.method)}`);
+  if (r.knownRevision !== undefined && !Number.isInteger(r.knownRevision)) throw new Error(`${what}.knownRevision must be an integer when given, found ${String(r.knownRevision)}`);
   if (r.rotationToleranceOverridesDeg !== undefined) {
     const o = requireObject<Record<string, unknown>>(r.rotationToleranceOverridesDeg, `${what}.rotationToleranceOverridesDeg`);
     for (const [joint, deg] of Object.entries(o))

@@ -115,6 +115,8 @@ describe('packed app (electron-builder --dir with a stand-in Electron)', () => {
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   beforeAll(async () => {
+    // Built from inside vitest (NODE_ENV=test) when not fresh, as `npm test` on a clean checkout does before the
+    // e2e suite and `npm run web` reuse the bundles.
     await buildApp({ quiet: true });
     const dist = join(work, 'electron-dist');
     mkdirSync(dist);
@@ -130,6 +132,14 @@ describe('packed app (electron-builder --dir with a stand-in Electron)', () => {
     if (r.status !== 0) throw new Error(`electron-builder failed:\n${log}`);
     unpacked = join(out, 'linux-unpacked');
   }, 600_000);
+
+  it('the renderer bundle is React\'s production build, even when built from the test runner', () => {
+    const assets = join(root, 'dist', 'renderer', 'assets');
+    const js = readdirSync(assets).filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(assets, f), 'utf8')).join('\n');
+    expect(js.length).toBeGreaterThan(0);
+    // (A boolean, not the bundle: a failure must not print a megabyte of JavaScript.)
+    expect(/jsxDEV|react-jsx-dev-runtime|ReactDebugCurrentFrame/.test(js), 'development React in dist/renderer').toBe(false);
+  });
 
   it('app.asar holds exactly main, preload, the workers\' entries and the renderer: no node_modules, no loopback server, no source maps', () => {
     const files = asar.listPackage(join(unpacked, 'resources', 'app.asar'), { isPack: false }).map((f) => f.replace(/\\/g, '/'));

@@ -8,6 +8,7 @@ import { App } from './components/App';
 import { getApi, setInAppDialogs } from './transport';
 import { documentStore } from './state/documentStore';
 import { compressionStore, connectCompression } from './state/compressionStore';
+import { withCompressDeltas } from './state/compressDeltas';
 import { sessionStore } from './state/sessionStore';
 import { openPath, reportDocumentStateOnChange, setControllerApi } from './app/controller';
 import { runCommand } from './app/commands';
@@ -36,7 +37,8 @@ function start(): void {
     confirm: async ({ title, message, confirmLabel }) =>
       (await askChoice({ title, text: message, buttons: [{ id: 'yes', label: confirmLabel, primary: true }, { id: 'cancel', label: 'Cancel' }] })) === 'yes',
   });
-  connectCompression(documentStore, compressionStore, (req) => api.compressMotion(req));
+  // Answers after the first come as changes from the previous one (a key toggle changes one channel of 32).
+  connectCompression(documentStore, compressionStore, withCompressDeltas((req) => api.compressMotion(req)));
   reportDocumentStateOnChange();
   // Native menu commands and files the OS handed to main (renderer/app/commands.ts: respects an open modal).
   // Main sends the files it kept during start-up right after the app info below: they run once the start-up

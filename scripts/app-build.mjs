@@ -32,11 +32,19 @@ export function sourceFingerprint() {
   return hash.digest('hex');
 }
 
+/**
+ * What the stamp records: the inputs' fingerprint and the build mode. Always a production build: a build started
+ * from a test runner (NODE_ENV=test) must not leave a development React behind for `npm run web` to serve; an
+ * older stamp without the mode rebuilds.
+ */
+const BUILD_MODE = 'production';
+const stampOf = (fingerprint) => `${fingerprint} ${BUILD_MODE}`;
+
 /** True when the last successful build was made from exactly the current inputs and its outputs are there. */
 export function appBuildIsFresh() {
   if (!OUTPUTS.every((o) => existsSync(join(root, o)))) return false;
   try {
-    return readFileSync(STAMP, 'utf8').trim() === sourceFingerprint();
+    return readFileSync(STAMP, 'utf8').trim() === stampOf(sourceFingerprint());
   } catch {
     return false;
   }
@@ -55,13 +63,19 @@ export async function buildApp({ quiet = true, force = false } = {}) {
   const electron = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'electron', ...(quiet ? ['--quiet'] : [])], { stdio: 'inherit', cwd: root });
   if (electron.status !== 0) throw new Error('building the Electron bundles failed (see above)');
   const { build } = await import('vite');
+  // Vite takes React's build (production or development) from NODE_ENV when it is set: vitest sets it to "test".
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = BUILD_MODE;
   try {
-    await build({ configFile: join(root, 'vite.config.ts'), logLevel: quiet ? 'warn' : 'info' });
+    await build({ configFile: join(root, 'vite.config.ts'), logLevel: quiet ? 'warn' : 'info', mode: BUILD_MODE });
   } catch (e) {
     throw new Error(`building the renderer failed: ${e instanceof Error ? e.message.split('\n')[0] : e}`);
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
   }
   // Stamped with the inputs as they were when the build started: an edit during the build rebuilds next time.
-  writeFileSync(STAMP, `${before}\n`);
+  writeFileSync(STAMP, `${stampOf(before)}\n`);
   return true;
 }
 

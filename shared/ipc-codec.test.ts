@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { decodeIpcFrame, encodeIpcFrame } from './ipc-codec';
 
+// shared/'s typings lack these; the tests run in Node, which has both.
+declare const TextEncoder: { new (): { encode(text: string): Uint8Array } };
+declare const TextDecoder: { new (): { decode(bytes: Uint8Array): string } };
+
 describe('ipc codec', () => {
   it('round-trips every typed array kind with exact contents and types', () => {
     const value = {
@@ -57,5 +61,67 @@ describe('ipc codec', () => {
     const bad = frame.slice();
     bad[0] = 0;
     expect(() => decodeIpcFrame(bad)).toThrow(/bad magic/);
+  });
+
+  it('sends a large, mostly zero array as its non-zero words and brings back the exact bytes', () => {
+    // A CMU motion's joint key flags: 689 frames x 31 joints, a few user keys and locks.
+    const flags = new Uint32Array(689 * 31);
+    flags[5 * 31 + 2] = 1;
+    flags[300 * 31 + 30] = 3;
+    flags[flags.length - 1] = 0xffffffff;
+    const floats = new Float64Array(600);
+    floats[7] = -0;
+    floats[8] = NaN;
+    floats[599] = 1.5e300;
+    const frame = encodeIpcFrame({ flags, floats, small: new Uint32Array(16) });
+    // Far smaller than the 85 KB of flags alone.
+    expect(frame.byteLength).toBeLessThan(1000);
+    const back = decodeIpcFrame(frame) as { flags: Uint32Array; floats: Float64Array; small: Uint32Array };
+    expect(back.flags).toBeInstanceOf(Uint32Array);
+    expect(Array.from(back.flags)).toEqual(Array.from(flags));
+    expect(back.floats).toBeInstanceOf(Float64Array);
+    expect(Array.from(new Uint8Array(back.floats.buffer))).toEqual(Array.from(new Uint8Array(floats.buffer)));
+    expect(Object.is(back.floats[7], -0)).toBe(true);
+    expect(back.small).toEqual(new Uint32Array(16));
+    // A view into a larger buffer: its own words only.
+    const big = new Uint32Array(4096);
+    big[1000] = 9;
+    big[3000] = 7;
+    const view = big.subarray(1024, 4096);
+    expect(Array.from((decodeIpcFrame(encodeIpcFrame(view)) as Uint32Array))).toEqual(Array.from(view));
+  });
+
+  it('sends a dense or a byte array whole', () => {
+    const dense = new Float64Array(2000).map((_, i) => i + 0.5);
+    expect(encodeIpcFrame(dense).byteLength).toBeGreaterThan(dense.byteLength);
+    const bytes = new Uint8Array(5000);
+    expect(encodeIpcFrame(bytes).byteLength).toBeGreaterThan(bytes.byteLength);
+    // Just over a quarter of the words set: whole.
+    const quarter = new Uint32Array(1024);
+    for (let i = 0; i < 1024; i += 3) quarter[i] = 1;
+    expect(encodeIpcFrame(quarter).byteLength).toBeGreaterThan(quarter.byteLength);
+    expect(Array.from(decodeIpcFrame(encodeIpcFrame(quarter)) as Uint32Array)).toEqual(Array.from(quarter));
+  });
+
+  it('refuses a sparse array that points outside itself or claims an impossible size', () => {
+    const sparse = new Uint32Array(1024);
+    sparse[3] = 1;
+    const frame = encodeIpcFrame({ s: sparse });
+    const text = new TextDecoder().decode(frame);
+    expect(text).toContain('\\u0000sp');
+    const edit = (from: string, to: string) => {
+      const at = text.indexOf(from);
+      const out = frame.slice();
+      out.set(new TextEncoder().encode(to), at);
+      return out;
+    };
+    // The word index of the one pair, in the blob after the JSON: point it past the end.
+    const blobAt = frame.byteLength - 8;
+    const outside = frame.slice();
+    new DataView(outside.buffer).setUint32(blobAt, 5000, true);
+    expect(() => decodeIpcFrame(outside)).toThrow(/word 5000 is outside its 1024 words/);
+    expect(() => decodeIpcFrame(edit('"Uint32Array",0,4096', '"Uint32Array",0,4097'))).toThrow(/sparse Uint32Array of 4097 bytes/);
+    // A byte array cannot be sparse (the same JSON length: a space pads it).
+    expect(() => decodeIpcFrame(edit('"Uint32Array",0,4096', '"Uint8Array", 0,4096'))).toThrow(/sparse Uint8Array of 4096 bytes/);
   });
 });

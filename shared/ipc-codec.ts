@@ -12,7 +12,10 @@
  *   .. JSON text, then zero padding to a multiple of 8
  *   .. each blob, each followed by zero padding to a multiple of 8
  *
- * In the JSON a typed array becomes `{"\u0000ta": [type, blobIndex]}` and a
+ * In the JSON a typed array becomes `{"\u0000ta": [type, blobIndex]}`, or, when
+ * it is a large array of 4- or 8-byte elements that is mostly zero words (a
+ * motion's key-flag words), `{"\u0000sp": [type, blobIndex, byteLength]}` whose
+ * blob lists (word index, word) u32 pairs of its non-zero 32-bit words, and a
  * non-finite number becomes `{"\u0000n": "NaN" | "Infinity" | "-Infinity"}`
  * (JSON has neither). Blob bytes are in the platform's byte order; both ends
  * of a loopback link are the same machine. Decoded typed arrays are fresh
@@ -25,6 +28,9 @@ declare const TextDecoder: { new (label?: string, options?: { fatal?: boolean })
 
 const FRAME_MAGIC = 0x31464741; // "AGF1" read as a little-endian u32
 const TYPED_ARRAY_TAG = '\u0000ta';
+const SPARSE_TAG = '\u0000sp';
+/** Arrays below this many bytes always go whole. */
+const SPARSE_MIN_BYTES = 1024;
 const NUMBER_TAG = '\u0000n';
 
 type TypedArray =
@@ -46,6 +52,29 @@ function typedArrayName(value: object): string | null {
 
 const pad8 = (n: number): number => (n + 7) & ~7;
 
+/** A sparse array never claims more than this (the largest frame the loopback server takes is 64 MiB). */
+const MAX_SPARSE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The non-zero 32-bit words of a large array of 4- or 8-byte elements as (index, word) pairs, when that is under
+ * a quarter of its bytes; else null (sent whole). The bytes come back exactly (a -0 or a NaN payload is a
+ * non-zero word).
+ */
+function sparseWords(ta: TypedArray): Uint32Array | null {
+  if (ta.BYTES_PER_ELEMENT < 4 || ta.byteLength < SPARSE_MIN_BYTES) return null;
+  const words = new Uint32Array(ta.buffer, ta.byteOffset, ta.byteLength / 4);
+  const limit = words.length / 8; // pairs take 8 bytes: at most a quarter of the array's bytes
+  let nonZero = 0;
+  for (let i = 0; i < words.length; i++) if (words[i] !== 0 && ++nonZero > limit) return null;
+  const pairs = new Uint32Array(nonZero * 2);
+  for (let i = 0, k = 0; i < words.length; i++)
+    if (words[i] !== 0) {
+      pairs[k++] = i;
+      pairs[k++] = words[i];
+    }
+  return pairs;
+}
+
 /** Encodes a value of plain data (see shared/ipc.ts) into one frame. Throws TypeError for functions, symbols and bigints. */
 export function encodeIpcFrame(value: unknown): Uint8Array {
   const blobs: Uint8Array[] = [];
@@ -63,6 +92,11 @@ export function encodeIpcFrame(value: unknown): Uint8Array {
         const name = typedArrayName(v);
         if (name) {
           const ta = v as TypedArray;
+          const sparse = sparseWords(ta);
+          if (sparse) {
+            blobs.push(new Uint8Array(sparse.buffer, 0, sparse.byteLength));
+            return { [SPARSE_TAG]: [name, blobs.length - 1, ta.byteLength] };
+          }
           blobs.push(new Uint8Array(ta.buffer, ta.byteOffset, ta.byteLength));
           return { [TYPED_ARRAY_TAG]: [name, blobs.length - 1] };
         }
@@ -140,6 +174,23 @@ export function decodeIpcFrame(frame: Uint8Array): unknown {
       // Copy into a fresh, aligned buffer: the frame may sit at any offset.
       const copy = blob.slice();
       return new ctor(copy.buffer as ArrayBuffer, 0, blob.byteLength / ctor.BYTES_PER_ELEMENT);
+    }
+    const sp = obj[SPARSE_TAG];
+    if (sp !== undefined) {
+      const [name, index, byteLength] = sp as [string, number, number];
+      const ctor = TYPED_ARRAYS[name];
+      const blob = blobs[index];
+      if (!ctor || !blob) return fail(`sparse ${String(name)} refers to missing blob ${String(index)}`);
+      if (ctor.BYTES_PER_ELEMENT < 4 || !Number.isInteger(byteLength) || byteLength < 0 || byteLength % ctor.BYTES_PER_ELEMENT !== 0 || byteLength > MAX_SPARSE_BYTES)
+        return fail(`sparse ${name} of ${String(byteLength)} bytes`);
+      if (blob.byteLength % 8 !== 0) return fail(`sparse ${name} blob of ${blob.byteLength} bytes is not whole (index, word) pairs`);
+      const words = new Uint32Array(byteLength / 4);
+      const pairs = new Uint32Array(blob.slice().buffer);
+      for (let k = 0; k < pairs.length; k += 2) {
+        if (pairs[k] >= words.length) return fail(`sparse ${name}: word ${pairs[k]} is outside its ${words.length} words`);
+        words[pairs[k]] = pairs[k + 1];
+      }
+      return new ctor(words.buffer as ArrayBuffer, 0, byteLength / ctor.BYTES_PER_ELEMENT);
     }
     const num = obj[NUMBER_TAG];
     if (num !== undefined) return Number(num);

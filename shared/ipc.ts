@@ -22,7 +22,8 @@
  *
  * Additive changes only; note every change in /work/notes/IPC-CHANGES.md.
  */
-import type { CompressMethod, CompressResult } from './compress/types';
+import type { ChannelReport, CompressMethod, CompressResult } from './compress/types';
+import type { Mt3Motion, PositionTrack, RotationTrack } from './mt3/types';
 import type { FileKind } from './errors';
 import type { BuildReport } from './project/plan';
 import type { InterchangeWarning } from './interchange/types';
@@ -285,6 +286,12 @@ export interface CompressRequest {
   name?: string;
   /** Also return the encoded .mt3 file bytes (off by default to keep responses small). */
   includeBytes?: boolean;
+  /**
+   * The revision of a complete answer of the same method (classic or refined) for this document that the caller
+   * still holds. The compressor may then answer with a CompressDelta against it: what an edit left unchanged
+   * (every channel but the one a key toggle touched) does not cross the process boundary again.
+   */
+  knownRevision?: number;
 }
 
 /**
@@ -311,7 +318,24 @@ export interface CompressSuperseded {
   supersededBy: number;
 }
 
-export type CompressOutcome = CompressResponse | CompressSuperseded;
+/**
+ * A finished compression sent as the changes from an answer the caller holds (CompressRequest.knownRevision):
+ * every field of CompressResponse, except that a channel report or a stored track that is the base answer's is
+ * null. shared/compress/delta.ts makes and applies it; the caller turns it back into a CompressResponse.
+ */
+export interface CompressDelta extends Omit<CompressResponse, 'status' | 'channels' | 'mt3'> {
+  status: 'delta';
+  /** The revision of the answer this delta is against. */
+  baseRevision: number;
+  channels: (ChannelReport | null)[];
+  mt3: Omit<Mt3Motion, 'root' | 'rotations' | 'offsets'> & {
+    root: PositionTrack | null;
+    rotations: (RotationTrack | null)[];
+    offsets: (PositionTrack | null)[] | null;
+  };
+}
+
+export type CompressOutcome = CompressResponse | CompressSuperseded | CompressDelta;
 
 // ---------------------------------------------------------------------------
 // Menu events

@@ -14,7 +14,7 @@ import { decodeUtf8Text } from '../../shared/sev/text';
 import { findOutputClashes, type RolePath } from '../pathIdentity';
 import { openBuildCache, type CacheStats } from './buildCache';
 import { commitOutputs } from './commit';
-import { compressMotions, type MotionDone } from './compressMotions';
+import { compressMotions, recordingReader, type MotionDone } from './compressMotions';
 import { compressorFor, defaultJobs, type MotionCompressor } from './compressPool';
 import { readInputFile } from './files';
 
@@ -74,14 +74,15 @@ export async function buildProject(projectPath: string, options: ProjectBuildOpt
         return t === undefined ? readInputFile(path) : encodeUtf8(t);
       }
     : readInputFile;
-  const prep = prepareBuild(project, readFile);
+  const recorded = recordingReader(readFile);
+  const prep = prepareBuild(project, recorded.read);
   if (!prep.ok) return prep;
   const cacheDir = options.cacheDir === undefined ? defaultCacheDir(projectFile) : options.cacheDir;
   const cache = cacheDir === null ? undefined : openBuildCache(cacheDir, { maxBytes: options.cacheMaxBytes });
   const compressor = options.compressor ?? compressorFor(options.jobs ?? defaultJobs());
   let compressed;
   try {
-    compressed = await compressMotions(prep.prepared, { compressor, cache, onMotion: options.onProgress });
+    compressed = await compressMotions(prep.prepared, { compressor, cache, onMotion: options.onProgress, inputBytes: recorded.bytesOf });
   } finally {
     if (!options.compressor) await compressor.close();
   }

@@ -51,6 +51,19 @@ describe('cacheKey', () => {
     expect(changed.size).toBe(10);
     expect(changed.has(base)).toBe(false);
   });
+
+  it('keys a motion file as read apart from the same bytes compressed as they are, and by the rate it is resampled to', () => {
+    const asFile = cacheKey(walk, options, undefined, { file: 'mtn', resampledTo: null });
+    const keys = new Set([
+      cacheKey(walk, options),
+      asFile,
+      cacheKey(walk, options, undefined, { file: 'mtn', resampledTo: 30 }),
+      cacheKey(walk, options, undefined, { file: 'mtn', resampledTo: 60 }),
+      cacheKey(walk.slice(0, -1), options, undefined, { file: 'mtn', resampledTo: null }),
+    ]);
+    expect(keys.size).toBe(5);
+    expect(cacheKey(walk, { ...options }, undefined, { file: 'mtn', resampledTo: null })).toBe(asFile);
+  });
 });
 
 describe('openBuildCache', () => {
@@ -142,6 +155,35 @@ describe('build cache in builds', () => {
     const third = await buildProject(join(dir, 'p.actguy.json'), { jobs: 1 });
     if (!third.ok) throw new Error('build failed');
     expect(third.cache).toMatchObject({ hits: 1, misses: 1 });
+    // The cache is keyed by each motion's file as read: a changed file misses for every motion made from it.
+    const walk = readFileSync(join(dir, 'walk.mtn'));
+    walk.writeFloatLE(walk.readFloatLE(walk.length - 8) + 0.001, walk.length - 8);
+    writeFileSync(join(dir, 'walk.mtn'), walk);
+    const fourth = await buildProject(join(dir, 'p.actguy.json'), { jobs: 1 });
+    if (!fourth.ok) throw new Error(fourth.errors.map((e) => e.message).join('\n'));
+    expect(fourth.cache).toMatchObject({ hits: 0, misses: 2 });
+  });
+
+  it('a motion resampled to another project rate misses the cache, and the rebuild matches a build without cache', async () => {
+    const dir = tempDir();
+    copyFileSync(join(ASSETS, 'walk_60fps.mtn'), join(dir, 'w60.mtn'));
+    const project = (fps: number) => JSON.stringify({ version: 1, fps, resample: true, motions: [{ name: 'w60', mtn: 'w60.mtn' }], outputs: { mar: 'out/a.mar', sar: 'out/a.sar' } });
+    writeFileSync(join(dir, 'p.actguy.json'), project(30));
+    const at30 = await buildProject(join(dir, 'p.actguy.json'), { jobs: 1 });
+    if (!at30.ok) throw new Error(at30.errors.map((e) => e.message).join('\n'));
+    expect(at30.cache).toMatchObject({ hits: 0, misses: 1 });
+    writeFileSync(join(dir, 'p.actguy.json'), project(25));
+    const at25 = await buildProject(join(dir, 'p.actguy.json'), { jobs: 1 });
+    if (!at25.ok) throw new Error(at25.errors.map((e) => e.message).join('\n'));
+    expect(at25.cache).toMatchObject({ hits: 0, misses: 1 });
+    const cachedMar = readFileSync(join(dir, 'out', 'a.mar'));
+    const again = await buildProject(join(dir, 'p.actguy.json'), { jobs: 1 });
+    if (!again.ok) throw new Error('build failed');
+    expect(again.cache).toMatchObject({ hits: 1, misses: 0 });
+    expect(readFileSync(join(dir, 'out', 'a.mar')).equals(cachedMar)).toBe(true);
+    const fresh = await buildProject(join(dir, 'p.actguy.json'), { jobs: 1, cacheDir: null });
+    if (!fresh.ok) throw new Error('build failed');
+    expect(readFileSync(join(dir, 'out', 'a.mar')).equals(cachedMar)).toBe(true);
   });
 
   it('several processes building at once into one shared cache all succeed with identical outputs and valid entries', async () => {

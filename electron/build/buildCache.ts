@@ -54,9 +54,17 @@ function canonicalJson(value: unknown): string {
  * compressor takes (every field, so new settings enter the key by themselves),
  * the compressor version and its source digest.
  */
-export function cacheKey(mtn: Uint8Array, options: CompressOptions, compressor: { version: number; digest: string } = { version: COMPRESSOR_VERSION, digest: SOURCE_DIGEST }): string {
+export function cacheKey(
+  mtn: Uint8Array, options: CompressOptions, compressor: { version: number; digest: string } = { version: COMPRESSOR_VERSION, digest: SOURCE_DIGEST },
+  /**
+   * What the bytes are when they are not the MTN compressed: the motion's file as read, and the rate a build
+   * resamples it to (null: none). Reading and resampling are in the compressor digest (scripts/build.mjs), so
+   * a change to either misses too.
+   */
+  input?: { file: 'mtn'; resampledTo: number | null },
+): string {
   const h = createHash('sha256');
-  h.update(canonicalJson({ format: CACHE_FORMAT, compressor: compressor.version, source: compressor.digest, options }));
+  h.update(canonicalJson({ format: CACHE_FORMAT, compressor: compressor.version, source: compressor.digest, options, input }));
   h.update('\0');
   h.update(mtn);
   return h.digest('hex');

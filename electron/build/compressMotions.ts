@@ -10,7 +10,7 @@ import type { CompressOptions } from '../../shared/compress/types';
 import { FormatError } from '../../shared/errors';
 import { writeMtn } from '../../shared/mtn/write';
 import { BuildEta } from '../../shared/project/eta';
-import { compressOptionsFor, type CompressedMotion, type PreparedBuild } from '../../shared/project/plan';
+import { compressOptionsFor, type CompressedMotion, type PreparedBuild, type ReadFile } from '../../shared/project/plan';
 import { cacheKey, type BuildCache } from './buildCache';
 import type { MotionCompressor } from './compressPool';
 
@@ -34,6 +34,25 @@ export interface CompressMotionsOptions {
   onMotion?: (m: MotionDone) => void;
   /** The clock (tests make it step). */
   now?: () => number;
+  /**
+   * The bytes of a motion's file as the build read it (recordingReader), by path. With them the cache is looked
+   * up by the file itself, so an unchanged rebuild never writes each motion out again to hash it; without, by
+   * the motion as prepared, written out.
+   */
+  inputBytes?: (path: string) => Uint8Array | undefined;
+}
+
+/** A project reader that remembers the bytes it returned, by path (compressMotions' `inputBytes`). */
+export function recordingReader(read: ReadFile): { read: ReadFile; bytesOf: (path: string) => Uint8Array | undefined } {
+  const seen = new Map<string, Uint8Array>();
+  return {
+    read: (path) => {
+      const bytes = read(path);
+      seen.set(path, bytes);
+      return bytes;
+    },
+    bytesOf: (path) => seen.get(path),
+  };
 }
 
 export type CompressMotionsResult = { ok: true; results: CompressedMotion[] } | { ok: false; errors: FormatError[] };
@@ -49,7 +68,7 @@ export async function compressMotions(prepared: PreparedBuild, options: Compress
   // right before it is dispatched, so the pool starts on the largest motion while the rest are still being
   // hashed (on a cold build of many motions the hashing is a few percent of the work, all of it serial).
   const order = prepared.motions
-    .map((p, index) => ({ index, weight: Math.max(1, (p.motion.frameCount + 1) * p.motion.joints.length) }))
+    .map((p, index) => ({ index, weight: Math.max(1, (p.frameCount + 1) * p.joints.length) }))
     .sort((a, b) => b.weight - a.weight || a.index - b.index);
   const eta = new BuildEta(new Map(order.map((o) => [o.index, o.weight])), now());
   const running: Promise<void>[] = [];
@@ -57,9 +76,11 @@ export async function compressMotions(prepared: PreparedBuild, options: Compress
     const p = prepared.motions[index];
     // The bytes compressed are the motion as prepared (after any resampling), written out: the cache key and
     // the workers see exactly what is compressed, and every path compresses the same bytes the same way.
-    const mtn = writeMtn(p.motion);
     const settings = compressOptionsFor(p);
-    const key = cacheKey(mtn, settings);
+    const file = options.inputBytes?.(p.resolved.mtnPath);
+    const key = file
+      ? cacheKey(file, settings, undefined, { file: 'mtn', resampledTo: p.resampledFrom ? prepared.project.fps : null })
+      : cacheKey(writeMtn(p.motion), settings);
     const hit = options.cache?.get(key);
     if (hit) {
       results[index] = hit;
@@ -68,9 +89,14 @@ export async function compressMotions(prepared: PreparedBuild, options: Compress
       options.onMotion?.({ index, count, name: p.resolved.name, result: hit, cached: true, done, etaMs: eta.remainingMs(now()) });
       continue;
     }
+    // The file as read goes to the pool, which resamples it there (the bytes are the same: resampling is
+    // deterministic), so a cold build's main thread neither resamples nor writes each motion out; without the
+    // file, the motion as prepared, written out.
+    const resampleTo = file && p.resampledFrom ? prepared.project.fps : undefined;
+    const mtn = file ?? writeMtn(p.motion);
     running.push((async () => {
       try {
-        const result = await options.compressor.compress(mtn, settings);
+        const result = await options.compressor.compress(mtn, settings, resampleTo);
         results[index] = result;
         options.cache?.put(key, result);
         eta.done(index);

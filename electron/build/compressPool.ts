@@ -14,18 +14,24 @@ import { compressMotion } from '../../shared/compress/compress';
 import type { CompressOptions } from '../../shared/compress/types';
 import { FormatError, type FileKind, type FormatErrorPlace } from '../../shared/errors';
 import { readMtn } from '../../shared/mtn/read';
+import { resampleMotion } from '../../shared/motion/resample';
 import { compressedMotionOf, type CompressedMotion } from '../../shared/project/plan';
 
-/** Compresses one motion given as MTN bytes (the same code in a worker and in-process, so N never changes a byte). */
-export function compressMtnBytes(mtn: Uint8Array, options: CompressOptions): CompressedMotion {
-  return compressedMotionOf(compressMotion(readMtn(mtn), options));
+/**
+ * Compresses one motion given as MTN bytes, resampled to `resampleTo` fps first when given (the same code in a
+ * worker and in-process, so N never changes a byte).
+ */
+export function compressMtnBytes(mtn: Uint8Array, options: CompressOptions, resampleTo?: number): CompressedMotion {
+  const read = readMtn(mtn);
+  return compressedMotionOf(compressMotion(resampleTo === undefined ? read : resampleMotion(read, resampleTo), options));
 }
 
 /** Something that compresses motions, possibly several at once. */
 export interface MotionCompressor {
   /** How many motions it compresses at the same time. */
   readonly jobs: number;
-  compress(mtn: Uint8Array, options: CompressOptions): Promise<CompressedMotion>;
+  /** `mtn` as its file, resampled to `resampleTo` fps first when given (in the worker: off the build's main thread). */
+  compress(mtn: Uint8Array, options: CompressOptions, resampleTo?: number): Promise<CompressedMotion>;
   close(): Promise<void>;
 }
 
@@ -34,6 +40,7 @@ export interface PoolRequest {
   id: number;
   mtn: Uint8Array;
   options: CompressOptions;
+  resampleTo?: number;
 }
 
 /** A pool worker's answer: the compressed motion, or the error as plain data (a FormatError keeps kind and place). */
@@ -44,7 +51,7 @@ export type PoolReply =
 /** Runs one request (the worker's whole job); never throws. */
 export function answerPoolRequest(req: PoolRequest): PoolReply {
   try {
-    return { id: req.id, ok: true, result: compressMtnBytes(req.mtn, req.options) };
+    return { id: req.id, ok: true, result: compressMtnBytes(req.mtn, req.options, req.resampleTo) };
   } catch (e) {
     if (e instanceof FormatError) return { id: req.id, ok: false, error: { message: e.message, format: { kind: e.kind, detail: e.detail, place: e.place } } };
     return { id: req.id, ok: false, error: { message: e instanceof Error ? e.message : String(e) } };
@@ -60,8 +67,8 @@ function errorOf(reply: Extract<PoolReply, { ok: false }>): Error {
 export function inProcessCompressor(): MotionCompressor {
   return {
     jobs: 1,
-    compress: async (mtn, options) => {
-      const reply = answerPoolRequest({ id: 0, mtn, options });
+    compress: async (mtn, options, resampleTo) => {
+      const reply = answerPoolRequest({ id: 0, mtn, options, resampleTo });
       if (!reply.ok) throw errorOf(reply);
       return reply.result;
     },
@@ -141,10 +148,10 @@ export function workerCompressor(workerPath: string, jobs: number): MotionCompre
 
   return {
     jobs,
-    compress(mtn, options) {
+    compress(mtn, options, resampleTo) {
       if (closed) return Promise.reject(new Error('the compression pool is closed'));
       return new Promise<CompressedMotion>((resolve, reject) => {
-        queue.push({ req: { id: nextId++, mtn, options }, resolve, reject });
+        queue.push({ req: { id: nextId++, mtn, options, ...(resampleTo === undefined ? {} : { resampleTo }) }, resolve, reject });
         pump();
       });
     },

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBundledWorker } from '../compress/buildWorkerForTests';
 import { buildProject } from './build';
 import { inProcessCompressor, workerCompressor, type MotionCompressor } from './compressPool';
+import { planBuild } from '../../shared/project/plan';
+import { parseProject } from '../../shared/project/validate';
 
 /**
  * Issue 11: `build --jobs N` compresses on worker threads, and the outputs are
@@ -95,6 +97,38 @@ describe('parallel builds', () => {
     expect(b.finished).toEqual([0, 1, 2, 3, 4]);
     expect(a.finished[0]).not.toBe(0);
   }, 60000);
+
+  it('a motion resampled in the workers (its file as read goes to the pool) gives the bytes of the in-memory build', async () => {
+    const rdir = mkdtempSync(join(tmpdir(), 'actguy-parallel-resample-'));
+    try {
+      copyFileSync(join(ASSETS, 'walk_60fps.mtn'), join(rdir, 'w60.mtn'));
+      copyFileSync(join(ASSETS, 'walk.mtn'), join(rdir, 'walk.mtn'));
+      const text = JSON.stringify({
+        version: 1, resample: true,
+        motions: [{ name: 'w60', mtn: 'w60.mtn' }, { name: 'walk', mtn: 'walk.mtn' }, { name: 'w60_2', mtn: 'w60.mtn', tolerances: { rotationDeg: 2 } }],
+        outputs: { mar: 'out/r.mar', sar: 'out/r.sar' },
+      });
+      const projectPath = join(rdir, 'r.actguy.json');
+      writeFileSync(projectPath, text);
+      // The reference: shared/'s build, compressing each prepared (resampled in memory) motion itself.
+      const parsed = parseProject(text, projectPath);
+      const reference = planBuild(parsed.resolved!, (path) => new Uint8Array(readFileSync(path)));
+      if (!reference.ok) throw new Error(reference.errors.map((e) => e.message).join('\n'));
+      const refMar = reference.outputs.find((o) => o.path.endsWith('r.mar'))!.bytes;
+      for (const compressor of [inProcessCompressor(), workerCompressor(poolWorker(), 2)]) {
+        try {
+          const r = await buildProject(projectPath, { compressor, cacheDir: null });
+          if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
+          expect(r.report.motions.map((m) => m.resampledFrom?.fps ?? null)).toEqual([60, null, 60]);
+        } finally {
+          await compressor.close();
+        }
+        expect(Buffer.from(readFileSync(join(rdir, 'out', 'r.mar'))).equals(Buffer.from(refMar))).toBe(true);
+      }
+    } finally {
+      rmSync(rdir, { recursive: true, force: true });
+    }
+  }, 120000);
 
   it('a motion that fails in a worker is reported against its file; nothing is written', async () => {
     const compressor = workerCompressor(poolWorker(), 2);

@@ -1,4 +1,4 @@
-import type { CompressRequest, CompressResponse, DocumentId, IpcErrorPayload } from '../../shared/ipc';
+import type { CompressDelta, CompressRequest, CompressResponse, DocumentId, IpcErrorPayload } from '../../shared/ipc';
 import type { MshExportOptions } from '../../shared/msh/export';
 import type { MshExportFiles } from '../../shared/msh/files';
 
@@ -15,7 +15,8 @@ export type ToCompressWorker =
   | { type: 'exportMsh'; jobId: number; documentId: DocumentId; options: MshExportOptions; names: { source: string; baseName: string } };
 
 export type FromCompressWorker =
-  | { type: 'result'; jobId: number; response: CompressResponse }
+  /** A delta only when the request named the revision of the last answer (CompressRequest.knownRevision). */
+  | { type: 'result'; jobId: number; response: CompressResponse | CompressDelta }
   | { type: 'msh'; jobId: number; files: MshExportFiles }
   | { type: 'error'; jobId: number; error: IpcErrorPayload }
   /** The job stopped early because the client asked (its abort word held the job id). */

@@ -14,7 +14,7 @@ import type { BuildMotionResult, BuildProblem } from '../../shared/ipc';
 import { assembleBuild, prepareBuild, type BuildReport, type CompressedMotion, type ReadFile } from '../../shared/project/plan';
 import { parseProject } from '../../shared/project/validate';
 import { openBuildCache } from '../build/buildCache';
-import { compressMotions } from '../build/compressMotions';
+import { compressMotions, recordingReader } from '../build/compressMotions';
 import { inProcessCompressor, type MotionCompressor } from '../build/compressPool';
 
 /** What the main process sends the worker. */
@@ -75,8 +75,8 @@ export async function runBuildJob(req: BuildJobRequest, readFile: ReadFile, post
     return;
   }
   const overrides = new Map(req.sevTexts.map((s) => [s.path, encoder.encode(s.text)]));
-  const read: ReadFile = (path) => overrides.get(path) ?? readFile(path);
-  const prep = prepareBuild(parsed.resolved, read);
+  const recorded = recordingReader((path) => overrides.get(path) ?? readFile(path));
+  const prep = prepareBuild(parsed.resolved, recorded.read);
   if (!prep.ok) {
     post({ type: 'failed', errors: prep.errors.map(toBuildProblem), warnings: prep.warnings.map((w) => w.message) });
     return;
@@ -85,7 +85,7 @@ export async function runBuildJob(req: BuildJobRequest, readFile: ReadFile, post
   post({ type: 'start', count: prepared.motions.length, names: prepared.motions.map((m) => m.resolved.name) });
   const compressor = deps.compressor ?? inProcessCompressor();
   const cache = deps.cacheDir === undefined ? undefined : openBuildCache(deps.cacheDir);
-  const compressed = await compressMotions(prepared, { compressor, cache, onMotion: (p) => {
+  const compressed = await compressMotions(prepared, { compressor, cache, inputBytes: recorded.bytesOf, onMotion: (p) => {
     const entry = prepared.sarEntries[p.index];
     const motion = prepared.motions[p.index];
     post({
@@ -102,7 +102,7 @@ export async function runBuildJob(req: BuildJobRequest, readFile: ReadFile, post
         ...errorSummary(p.result),
         seSlots: entry ? entry.seCodes.length / 8 : 0,
         events: entry ? entry.events.length : 0,
-        frameCount: motion.motion.frameCount,
+        frameCount: motion.frameCount,
         fps: prepared.project.fps,
         resampledFromFps: motion.resampledFrom?.fps ?? null,
         speed: motion.resolved.speed,

@@ -41,6 +41,11 @@ export class HiDpiCanvas {
     this.invalidate();
   }
 
+  /** The host's height in CSS px as last reported by the ResizeObserver (no layout read). */
+  get hostHeight(): number {
+    return this.hostSize.h;
+  }
+
   invalidate(): void {
     if (this.raf) return;
     // A held repaint waits for its timer, unless what it waited for has arrived.

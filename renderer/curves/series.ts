@@ -6,7 +6,8 @@
 import { KeyFlag, MotionFlag, type Motion } from '../../shared/motion/types';
 import type { ChannelKind, ChannelReport } from '../../shared/compress/types';
 import type { Mt3Motion } from '../../shared/mt3/types';
-import { decodeMt3, samplePositionTrack, sampleRotationTrack } from '../../shared/mt3/decode';
+import { samplePositionTrack, sampleRotationTrack, type DecodedMt3 } from '../../shared/mt3/decode';
+import { decodeResult } from '../math/decodedResult';
 import { bestEulerOrder, eulerFilterDeg, quatToEulerDeg, type EulerOrder } from '../math/euler';
 import type { CurveChannel } from '../state/sessionStore';
 import { COLORS } from '../theme';
@@ -61,6 +62,37 @@ export function userKeyFramesOf(m: Motion, joint: number): number[] {
   return out;
 }
 
+/** The last source Euler curves made (an edit or a new result redraws the same joint's source). */
+let eulerMemo: { rotation: Float32Array; joint: number; order: EulerOrder | 'auto'; ord: EulerOrder; source: Float64Array[] } | null = null;
+
+/**
+ * A joint's source rotation as Euler angles in degrees, filtered along time (no 360 jumps, no flips at the middle
+ * axis' ±90 branch point), in `order` or the one 'auto' picks; remembered for the same samples, joint and order.
+ * The arrays are shared: callers only read them.
+ */
+function sourceEuler(m: Motion, joint: number, order: EulerOrder | 'auto'): { ord: EulerOrder; source: Float64Array[] } {
+  const hit = eulerMemo;
+  if (hit && hit.rotation === m.rotation && hit.joint === joint && hit.order === order) return hit;
+  const S = m.frameCount + 1;
+  const J = m.joints.length;
+  const ord = order === 'auto' ? bestEulerOrder(m.rotation, joint * 4, J * 4, S) : order;
+  const middle = ord.charCodeAt(1) - 88; // 'X' 0, 'Y' 1, 'Z' 2
+  const source = [new Float64Array(S), new Float64Array(S), new Float64Array(S)];
+  const e = new Float64Array(3);
+  const prev = new Float64Array(3);
+  const out = new Float64Array(3);
+  for (let f = 0; f < S; f++) {
+    const i = (f * J + joint) * 4;
+    quatToEulerDeg(ord, m.rotation[i], m.rotation[i + 1], m.rotation[i + 2], m.rotation[i + 3], e);
+    if (f > 0) eulerFilterDeg(prev, e, out, middle);
+    else out.set(e);
+    for (let c = 0; c < 3; c++) source[c][f] = out[c];
+    prev.set(out);
+  }
+  eulerMemo = { rotation: m.rotation, joint, order, ord, source };
+  return eulerMemo;
+}
+
 export function buildSeries(
   m: Motion,
   joint: number,
@@ -74,7 +106,7 @@ export function buildSeries(
   const S = N + 1;
   const J = m.joints.length;
   const decodedOk = !!mt3 && mt3.numFrames === N && mt3.rotations.length === J;
-  const d = decodedOk ? decodeMt3(mt3!) : null;
+  const d = decodedOk ? decodeResult(mt3!) : null;
   const tmp = new Float64Array(4);
   const kind: ChannelKind = joint < 0 ? 'translation' : channel === 'offset' ? 'offset' : 'rotation';
   const name = joint < 0 ? 'Root' : m.joints[joint]?.name || `joint ${joint}`;
@@ -85,7 +117,7 @@ export function buildSeries(
   if (kind === 'translation' || kind === 'offset') {
     const labels = ['X', 'Y', 'Z'];
     const colors = [COLORS.axisX, COLORS.axisY, COLORS.axisZ];
-    let track = null as ReturnType<typeof decodeMt3>['root'] | null;
+    let track = null as DecodedMt3['root'] | null;
     if (d) {
       if (kind === 'translation') track = d.root;
       else if (d.offsets) track = d.offsets[joint];
@@ -126,25 +158,19 @@ export function buildSeries(
   } else {
     const labels = ['rX', 'rY', 'rZ'];
     const colors = [COLORS.axisX, COLORS.axisY, COLORS.axisZ];
-    for (let c = 0; c < 3; c++) comps.push({ label: labels[c], color: colors[c], source: new Float64Array(S), decoded: d ? new Float64Array(S) : null });
-    const ord = order === 'auto' ? bestEulerOrder(m.rotation, joint * 4, J * 4, S) : order;
+    const { ord, source } = sourceEuler(m, joint, order);
+    for (let c = 0; c < 3; c++) comps.push({ label: labels[c], color: colors[c], source: source[c], decoded: d ? new Float64Array(S) : null });
     eulerOrder = ord;
     const middle = ord.charCodeAt(1) - 88; // 'X' 0, 'Y' 1, 'Z' 2
     const e = new Float64Array(3);
     const prev = new Float64Array(3);
     const out = new Float64Array(3);
-    for (let f = 0; f < S; f++) {
-      const i = (f * J + joint) * 4;
-      quatToEulerDeg(ord, m.rotation[i], m.rotation[i + 1], m.rotation[i + 2], m.rotation[i + 3], e);
-      // Euler filter along time: no 360 jumps, no flips at the middle axis' ±90 branch point.
-      if (f > 0) eulerFilterDeg(prev, e, out, middle);
-      else out.set(e);
-      for (let c = 0; c < 3; c++) comps[c].source[f] = out[c];
-      prev.set(out);
-      if (d) {
+    if (d) {
+      for (let f = 0; f < S; f++) {
         sampleRotationTrack(d.rotations[joint], f, tmp);
         quatToEulerDeg(ord, tmp[0], tmp[1], tmp[2], tmp[3], e);
         // The decoded angles take the branch nearest the source at the same frame, so both curves overlay.
+        for (let c = 0; c < 3; c++) prev[c] = source[c][f];
         eulerFilterDeg(prev, e, out, middle);
         for (let c = 0; c < 3; c++) comps[c].decoded![f] = out[c];
       }

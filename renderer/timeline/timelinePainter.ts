@@ -103,6 +103,8 @@ export class TimelinePainter {
   private pan: { x0: number; start: number; end: number } | null = null;
   /** Pointer position over a joint row (content coordinates), for the tooltip. */
   private hoverPoint: { x: number; y: number; row: number } | null = null;
+  /** The host's scroll offset, kept by its scroll event (and revealRow). */
+  private scrollTop = 0;
 
   constructor(private readonly host: HTMLElement) {
     this.surface = new HiDpiCanvas(host, (ctx, w, h) => this.paint(ctx, w, h), (view) => this.contentHeight(view), () => settleHoldMs(compressionStore.getState(), performance.now()));
@@ -133,7 +135,10 @@ export class TimelinePainter {
       sessionStore.getState().setHover(null);
     });
     c.addEventListener('wheel', this.onWheel, { passive: false });
-    host.addEventListener('scroll', inv);
+    host.addEventListener('scroll', () => {
+      this.scrollTop = host.scrollTop;
+      inv();
+    });
     c.addEventListener('contextmenu', (e) => e.preventDefault());
     // A motion that opens shows the selected joint's row (its selection is carried over by name, so the joint
     // index may not change at all); so does a timeline that comes back from a collapsed or hidden panel.
@@ -190,6 +195,7 @@ export class TimelinePainter {
     if (top < view.scrollTop + JOINTS_TOP) view.scrollTop = Math.max(0, top - JOINTS_TOP);
     // Whole rows (see updateSnapPoints): the smallest multiple of the row height that shows the row's bottom.
     else if (bottom > view.scrollTop + view.clientHeight) view.scrollTop = Math.ceil((bottom - view.clientHeight) / JOINT_ROW_H) * JOINT_ROW_H;
+    this.scrollTop = view.scrollTop;
   }
 
   /**
@@ -235,7 +241,7 @@ export class TimelinePainter {
     }
     const s = sessionStore.getState();
     this.updateSnapPoints(m.joints.length + 1);
-    if (this.revealPending && this.host.clientHeight > 0) {
+    if (this.revealPending && this.surface.hostHeight > 0) {
       this.revealPending = false;
       // The canvas already has this motion's height (HiDpiCanvas sized it before painting).
       this.revealRow(s.selectedJoint);
@@ -266,8 +272,10 @@ export class TimelinePainter {
     ctx.font = '11px system-ui, sans-serif';
     ctx.textBaseline = 'middle';
     // Only the rows in view are painted (the canvas is as tall as all rows; the host scrolls it).
-    const firstRow = Math.max(0, Math.floor((this.host.scrollTop - JOINT_ROW_H) / JOINT_ROW_H) - 1);
-    const lastRow = Math.ceil((this.host.scrollTop + this.host.clientHeight) / JOINT_ROW_H);
+    // (Scroll offset and height as last reported by the scroll event and ResizeObserver: reading them here would
+    // force a layout in every frame after a DOM change.)
+    const firstRow = Math.max(0, Math.floor((this.scrollTop - JOINT_ROW_H) / JOINT_ROW_H) - 1);
+    const lastRow = Math.ceil((this.scrollTop + this.surface.hostHeight) / JOINT_ROW_H);
     const heat = new HeatColumns(axis, f0, f1);
     stats.forEach((row, i) => {
       if (i < firstRow || i > lastRow) return;
@@ -312,7 +320,7 @@ export class TimelinePainter {
     this.paintTooltip(ctx, m, stats, w);
 
     // The ruler, lock row and trace row stay at the top while the joint rows scroll.
-    const st = this.host.scrollTop;
+    const st = this.scrollTop;
     c.dataset.lockRowY = String(st + SPECIAL_TOP + LOCK_ROW_H / 2);
     c.dataset.traceRowY = String(st + SPECIAL_TOP + LOCK_ROW_H + TRACE_ROW_H / 2);
     ctx.save();

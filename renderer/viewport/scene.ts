@@ -10,7 +10,8 @@
  */
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
-import { decodeMt3, samplePositionTrack, sampleRotationTrack } from '../../shared/mt3/decode';
+import { decodeTraceTrack, samplePositionTrack, sampleRotationTrack } from '../../shared/mt3/decode';
+import { decodeResult } from '../math/decodedResult';
 import { KeyFlag, lockedJointAt, type Motion } from '../../shared/motion/types';
 import type { Mt3Motion } from '../../shared/mt3/types';
 import { documentStore } from '../state/documentStore';
@@ -395,7 +396,7 @@ export class ViewportScene {
     const m = documentStore.getState().motion;
     let pts: Float32Array | null = null;
     if (mt3?.move) {
-      const d = decodeMt3(mt3).move!;
+      const d = decodeTraceTrack(mt3.move);
       pts = new Float32Array(d.p.length);
       pts.set(d.p);
     } else if (m) {
@@ -656,7 +657,7 @@ export class ViewportScene {
   }
 
   private solveDecoded(mt3: Mt3Motion, m: Motion, frame: number, c: MotionContent): void {
-    const d = decodeMt3(mt3);
+    const d = decodeResult(mt3);
     samplePositionTrack(d.root, frame, this.root);
     solvePose(
       c.parents,

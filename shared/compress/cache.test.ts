@@ -53,4 +53,21 @@ describe('CompressCache', () => {
     expect(cache.computed).toBe(0);
     expect(Array.from(r.mt3.move!.frames)).toEqual([0, 20, 60]);
   });
+
+  it('checks the samples once per motion, but key info on every run, and a new motion\'s samples again', () => {
+    const m = syntheticMotion({ frames: 40, joints: 3, seed: 5 });
+    const cache = new CompressCache();
+    expect(cache.samplesChecked(m)).toBe(false);
+    compressMotion(m, options, undefined, cache);
+    expect(cache.samplesChecked(m)).toBe(true);
+    // Two locks on one frame is an edit of key info: refused on a cached run too.
+    m.jointKeyInfo[(10 * 3 + 0) * 4] |= KeyFlag.LOCK;
+    m.jointKeyInfo[(10 * 3 + 1) * 4] |= KeyFlag.LOCK;
+    expect(() => compressMotion(m, options, undefined, cache)).toThrow(/two joints locked on one frame/);
+    // Another motion with a NaN sample: its own arrays, checked.
+    const bad = syntheticMotion({ frames: 40, joints: 3, seed: 6 });
+    bad.rotation[7] = NaN;
+    expect(() => compressMotion(bad, options, undefined, cache)).toThrow(/not finite/);
+    expect(cache.samplesChecked(bad)).toBe(false);
+  });
 });

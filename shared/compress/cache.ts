@@ -1,5 +1,6 @@
 import type { Motion } from '../motion/types';
 import type { PositionTrack, RotationTrack } from '../mt3/types';
+import type { Mt3StreamMemo } from '../mt3/write';
 import type { GreedyOutcome } from './greedy';
 import { ObjectErrorMemo } from './objectError';
 import type { CompressMethod } from './types';
@@ -24,12 +25,25 @@ export interface CachedChannel<T extends PositionTrack | RotationTrack> {
  */
 export class CompressCache {
   private samples: readonly unknown[] = [];
+  private checked: readonly unknown[] = [];
   private readonly channels = new Map<string, CachedChannel<PositionTrack | RotationTrack>>();
+  /** Encoded MT3 streams of this motion's tracks (writeMt3): only the channels an edit changed are encoded again. */
+  readonly streams: Mt3StreamMemo = new WeakMap();
   /** The object-space error's own memo for this motion (objectError.ts): only frames an edit changed are redone. */
   readonly objectMemo = new ObjectErrorMemo();
   /** Channels reused / recompressed by the last run (for tests and the bench). */
   reused = 0;
   computed = 0;
+
+  /** Whether these very sample arrays passed validateMotion's sample checks in an earlier run. */
+  samplesChecked(m: Motion): boolean {
+    return this.checked.length === 3 && [m.translation, m.rotation, m.offset].every((a, i) => a === this.checked[i]);
+  }
+
+  /** Records that the motion's sample arrays passed validateMotion (called after it passed). */
+  markSamplesChecked(m: Motion): void {
+    this.checked = [m.translation, m.rotation, m.offset];
+  }
 
   /** Called at the start of a run: forgets everything when the samples are not the ones cached. */
   begin(m: Motion): void {

@@ -46,7 +46,9 @@ export function compressMotion(
   shouldStop?: () => boolean,
 ): CompressResult {
   const t0 = now();
-  validateMotion(motion);
+  // The sample checks once per motion a cache has seen (an edit changes key info, never samples).
+  validateMotion(motion, { samplesChecked: cache?.samplesChecked(motion) });
+  cache?.markSamplesChecked(motion);
   checkTolerances(options);
   const shell = options.shell ?? defaultShell(motion);
   let result: CompressResult;
@@ -275,7 +277,7 @@ function compressChannels(
     turn: direction ? motion.waistJoint : null,
     fix: locks.length > 0 ? locks : null,
   };
-  const bytes = writeMt3(mt3);
+  const bytes = writeMt3(mt3, cache?.streams);
   const totalKeys = channels.reduce((s, c) => s + c.keyFrames.length, 0);
   const mtnBytes = mtnByteSize(N, J);
   return {

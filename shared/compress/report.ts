@@ -69,7 +69,7 @@ export function compressReport(motion: Motion, r: CompressResult, input: string,
 }
 
 /** The object-space error for a JSON report: per joint, named, without the per-frame array. */
-export function objectErrorJson(motion: Motion, oe: Omit<ObjectErrorReport, 'frameMaxError'> | null): CompressReportJson['objectError'] {
+export function objectErrorJson(motion: Pick<Motion, 'joints'>, oe: Omit<ObjectErrorReport, 'frameMaxError'> | null): CompressReportJson['objectError'] {
   if (!oe) return null;
   return {
     shell: oe.shell,

@@ -10,6 +10,19 @@ import { MTN_MAX_FRAMES } from '../mtn/constants';
 import { KeyFlag, emptyMotion, type Motion } from './types';
 
 /**
+ * The last frame N of `m` resampled to `fps` (what resampleMotion makes, without making it): a RangeError for a
+ * rate that is not a number > 0, a FormatError when the motion would hold more than an MTN can.
+ */
+export function resampledFrameCount(m: Pick<Motion, 'frameCount' | 'fps'>, fps: number): number {
+  if (!(Number.isFinite(fps) && fps > 0)) throw new RangeError(`fps must be a number > 0, got ${fps}`);
+  if (fps === m.fps) return m.frameCount;
+  const N = targetFrameCount(m.frameCount / m.fps, fps);
+  if (N > MTN_MAX_FRAMES)
+    throw new FormatError('MTN', `${m.frameCount} frames at ${m.fps} fps resampled to ${fps} fps is ${N} frames; a motion holds at most ${MTN_MAX_FRAMES}`, { where: 'resampling' });
+  return N;
+}
+
+/**
  * The motion at `fps`: frames 0..N' covering the same duration (the last
  * sample never lies past the source's end). Every key-info vector of a source
  * frame is carried to the nearest target frame (flags OR-ed, so user keys and
@@ -18,13 +31,10 @@ import { KeyFlag, emptyMotion, type Motion } from './types';
  * frame. A rate that divides the source rate takes the source samples exactly.
  */
 export function resampleMotion(m: Motion, fps: number): Motion {
-  if (!(Number.isFinite(fps) && fps > 0)) throw new RangeError(`fps must be a number > 0, got ${fps}`);
-  if (fps === m.fps) return m;
+  if (fps === m.fps && Number.isFinite(fps) && fps > 0) return m;
+  const N = resampledFrameCount(m, fps);
   const J = m.joints.length;
   const S = m.frameCount + 1;
-  const N = targetFrameCount(m.frameCount / m.fps, fps);
-  if (N > MTN_MAX_FRAMES)
-    throw new FormatError('MTN', `${m.frameCount} frames at ${m.fps} fps resampled to ${fps} fps is ${N} frames; a motion holds at most ${MTN_MAX_FRAMES}`, { where: 'resampling' });
   const out = emptyMotion(N, m.joints.map((j) => ({ ...j })), fps);
   out.flags = m.flags;
   out.waistJoint = m.waistJoint;

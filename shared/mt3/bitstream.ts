@@ -45,6 +45,20 @@ export class BitWriter {
     if (this.bitPos >>> 4 > this.words.length) this.grow();
   }
 
+  /** Appends whole words at a word boundary: a stream written before (writeMt3's stream memo). */
+  appendWords(src: Uint16Array): void {
+    if (this.bitPos & 15) throw new RangeError('appendWords: not at a word boundary (align() first)');
+    const at = this.bitPos >>> 4;
+    while (at + src.length > this.words.length) this.grow();
+    this.words.set(src, at);
+    this.bitPos += src.length * 16;
+  }
+
+  /** The words from word `start` to the current position (call align() first). */
+  wordsFrom(start: number): Uint16Array {
+    return this.words.slice(start, this.wordLength);
+  }
+
   /** The words written so far (call align() first). */
   toWords(): Uint16Array {
     return this.words.slice(0, this.wordLength);

@@ -6,7 +6,7 @@ import { seededRandom } from '../testing/random';
 import { randomMt3 } from './testFixtures';
 import { Mt3Flag, type Mt3Motion } from './types';
 import { validateMt3 } from './validate';
-import { writeMt3 } from './write';
+import { writeMt3, type Mt3StreamMemo } from './write';
 
 /**
  * A tiny MT3 (N = 2, J = 1, two keys per stream) whose pack words are
@@ -175,6 +175,32 @@ describe('MT3 round trip', () => {
       }
     });
   }
+
+  it('with a stream memo writes the same bytes, copying the streams of tracks it has seen', () => {
+    for (const o of [{}, { offsets: false, move: false, turn: false, fix: false }]) {
+      const a = randomMt3(21, { numFrames: 120, numJoints: 4, ...o });
+      const b = randomMt3(22, { numFrames: 120, numJoints: 4, ...o });
+      const memo: Mt3StreamMemo = new WeakMap();
+      expect(writeMt3(a, memo)).toEqual(writeMt3(a));
+      for (const t of [a.root, ...a.rotations, ...(a.offsets ?? [])]) expect(memo.has(t)).toBe(true);
+      // Another motion sharing some of a's tracks (an edit that changed joint 2 and the root): the mix is exact.
+      const mixed: Mt3Motion = { ...a, root: b.root, rotations: a.rotations.map((t, j) => (j === 2 ? b.rotations[2] : t)) };
+      const seen = memo.get(a.rotations[0]);
+      expect(writeMt3(mixed, memo)).toEqual(writeMt3(mixed));
+      expect(memo.get(a.rotations[0])).toBe(seen);
+      expect(readMt3(writeMt3(mixed, memo)).rotations[2]).toEqual(b.rotations[2]);
+    }
+  });
+
+  it('appends words only at a word boundary', () => {
+    const w = new BitWriter(1);
+    w.write(1, 3);
+    expect(() => w.appendWords(Uint16Array.of(7))).toThrow(/not at a word boundary/);
+    w.align();
+    w.appendWords(Uint16Array.of(7, 8, 9));
+    expect(Array.from(w.toWords())).toEqual([1, 7, 8, 9]);
+    expect(Array.from(w.wordsFrom(2))).toEqual([8, 9]);
+  });
 
   it('keeps 255-frame gaps and unknown flag bits and baseTick', () => {
     const m = randomMt3(9, { numFrames: 510, numJoints: 1 });

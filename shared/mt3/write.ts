@@ -23,25 +23,43 @@ export function mt3FlagsFor(m: Mt3Motion): number {
 }
 
 /**
+ * Encoded streams of tracks already written, by track object (one per open motion, in its CompressCache): an
+ * edit that changed one channel encodes that channel's stream alone.
+ */
+export type Mt3StreamMemo = WeakMap<PositionTrack | RotationTrack, Uint16Array>;
+
+/**
  * Serialises an MT3 exactly per FORMATS.md 2.1-2.4: header (zero-padded to a
  * 16-byte dataOffset), then one 16-bit word pack with the streams back to back
  * in the order root translation, rotation 0..J-1, joint offsets, move, turn,
  * fix. Validates first and throws FormatError (kind MT3) naming the stream and
  * key of any invariant the motion breaks.
  */
-export function writeMt3(m: Mt3Motion): Uint8Array {
+export function writeMt3(m: Mt3Motion, memo?: Mt3StreamMemo): Uint8Array {
   validateMt3(m);
   const J = m.rotations.length;
   const w = new BitWriter(1024);
+  // Each track stream starts and ends on a word boundary and depends on its track alone: with a memo, a track
+  // written before (the same object: tracks are never changed once made) is copied instead of encoded.
+  const stream = <T extends PositionTrack | RotationTrack>(t: T, write: (w: BitWriter, t: T) => void) => {
+    const known = memo?.get(t);
+    if (known) {
+      w.appendWords(known);
+      return;
+    }
+    const start = w.wordLength;
+    write(w, t);
+    memo?.set(t, w.wordsFrom(start));
+  };
 
-  writePositionStream(w, m.root);
+  stream(m.root, writePositionStream);
   const quatOffsets: number[] = [];
   for (let j = 0; j < J; j++) {
     quatOffsets.push(w.wordLength);
-    writeRotationStream(w, m.rotations[j]);
+    stream(m.rotations[j], writeRotationStream);
   }
   const rootOffset = w.wordLength;
-  if (m.offsets) for (const t of m.offsets) writePositionStream(w, t);
+  if (m.offsets) for (const t of m.offsets) stream(t, writePositionStream);
   const moveOffset = w.wordLength;
   if (m.move) writeMoveStream(w, m.move);
   const turnOffset = w.wordLength;

@@ -8,8 +8,10 @@ const NAME_RE = /^[\x20-\x7e]{0,31}$/;
  * Checks every invariant of FORMATS.md section 1 on an in-memory motion and
  * throws a FormatError naming the section, frame and joint of the first problem.
  * Used by the reader (after decoding) and by the writer (before encoding).
+ * `samplesChecked` skips the per-sample checks (finite values, non-zero
+ * quaternions) for sample arrays the caller saw pass before.
  */
-export function validateMotion(m: Motion): void {
+export function validateMotion(m: Motion, options: { samplesChecked?: boolean } = {}): void {
   const N = m.frameCount;
   const J = m.joints.length;
   const S = N + 1;
@@ -53,13 +55,16 @@ export function validateMotion(m: Motion): void {
       }
     }
   };
-  checkFinite('translation', m.translation, 1);
-  checkFinite('rotation', m.rotation, J);
-  checkFinite('offset', m.offset, J);
-  for (let i = 0; i < S * J; i++) {
-    const x = m.rotation[i * 4], y = m.rotation[i * 4 + 1], z = m.rotation[i * 4 + 2], w = m.rotation[i * 4 + 3];
-    if (x * x + y * y + z * z + w * w < 1e-12)
-      fail(`rotation frame ${Math.floor(i / J)} joint ${i % J}`, 'quaternion has zero length');
+  // (The caller may know these very sample arrays passed before: a compression cache that saw them.)
+  if (!options.samplesChecked) {
+    checkFinite('translation', m.translation, 1);
+    checkFinite('rotation', m.rotation, J);
+    checkFinite('offset', m.offset, J);
+    for (let i = 0; i < S * J; i++) {
+      const x = m.rotation[i * 4], y = m.rotation[i * 4 + 1], z = m.rotation[i * 4 + 2], w = m.rotation[i * 4 + 3];
+      if (x * x + y * y + z * z + w * w < 1e-12)
+        fail(`rotation frame ${Math.floor(i / J)} joint ${i % J}`, 'quaternion has zero length');
+    }
   }
 
   for (let f = 0; f < S; f++) {

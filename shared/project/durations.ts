@@ -57,10 +57,10 @@ export function projectDurations(project: ResolvedProject, readFile: ReadFile): 
     const asRead = bytes && collect(() => inFile(m.mtnPath, () => readMtn(bytes)));
     const played = asRead && atGameRate(m, asRead, project.fps, fail, collect);
     if (played) {
-      entry.frameCount = played.motion.frameCount;
+      entry.frameCount = played.frameCount;
       if (played.resampledFrom) entry.resampledFrom = played.resampledFrom;
-      frames.set(m.index, played.motion.frameCount);
-      entry.durationMs = durationOrProblem(played.motion.frameCount, project.fps, m.speed, fail);
+      frames.set(m.index, played.frameCount);
+      entry.durationMs = durationOrProblem(played.frameCount, project.fps, m.speed, fail);
     }
     if (problem !== undefined) entry.problem = problem;
     out.push(entry);

@@ -24,7 +24,7 @@ import { parseSev } from '../sev/parse';
 import { decodeUtf8Text } from '../sev/text';
 import { formatStrCode } from '../strcode';
 import { effectiveDurationMs, formatFps } from '../motion/frameRate';
-import { resampleMotion } from '../motion/resample';
+import { resampledFrameCount, resampleMotion } from '../motion/resample';
 import { withMt3Name } from '../mt3/write';
 import { exportMshAnimation } from '../msh/export';
 import { mshNodesJson } from '../msh/nodesJson';
@@ -32,6 +32,7 @@ import { writeMshResources } from '../msh/write';
 import { mshFilesOf } from '../msh/files';
 import { mshPrefixIn } from './outputs';
 import type { ResolvedAlias, ResolvedMotion, ResolvedProject } from './types';
+import { encodeUtf8 } from '../utf8';
 
 /**
  * Reads a whole file. Throws an Error whose message says why in words (the
@@ -43,8 +44,14 @@ export type ReadFile = (path: string) => Uint8Array;
 /** A motion whose inputs all read and validated. */
 export interface PreparedMotion {
   resolved: ResolvedMotion;
-  /** The motion as the game will play it: resampled to the project's fps when it asked for that. */
-  motion: Motion;
+  /**
+   * The motion as the game will play it: resampled to the project's fps when it asked for that. A resampled
+   * motion is made on first use, so a rebuild whose motions all come from the cache never resamples.
+   */
+  readonly motion: Motion;
+  /** Its last frame and skeleton (known without resampling). */
+  frameCount: number;
+  joints: Motion['joints'];
   /** The MTN's own rate and frame count, when the build resampled it. */
   resampledFrom?: { fps: number; frameCount: number };
   /** Effective playback duration in ms: round(frames / fps / speed * 1000). */
@@ -129,7 +136,8 @@ export function prepareBuild(project: ResolvedProject, readFile: ReadFile): Prep
     const bytes = read(m.mtnPath, `${where}.mtn`);
     const asRead = bytes ? collect(() => inFile(m.mtnPath, () => readMtn(bytes))) : undefined;
     const played = asRead ? atGameRate(m, asRead, project.fps, pfail, collect) : undefined;
-    const motion = played?.motion;
+    // The skeleton (joint names for overrides): the same before and after resampling.
+    const motion = played && asRead;
     let sev: SevSource | undefined;
     if (m.sevPath) {
       const sevBytes = read(m.sevPath, `${where}.sev`);
@@ -155,15 +163,18 @@ export function prepareBuild(project: ResolvedProject, readFile: ReadFile): Prep
     }
     // A bad override is already an error; the motion still takes part in the SEV checks below.
     const overrides = resolveRotationOverrides(m, motion, pfail) ?? {};
-    const durationMs = durationOf(motion.frameCount, project.fps, m.speed, `motion ${m.name}`, `${where}.speed`, pfail);
-    motions.push({ resolved: m, motion, resampledFrom: played!.resampledFrom, durationMs, rotationOverridesDeg: overrides, sev });
+    const durationMs = durationOf(played!.frameCount, project.fps, m.speed, `motion ${m.name}`, `${where}.speed`, pfail);
+    motions.push({
+      resolved: m, get motion() { return played!.motion; }, frameCount: played!.frameCount, joints: motion.joints,
+      resampledFrom: played!.resampledFrom, durationMs, rotationOverridesDeg: overrides, sev,
+    });
     if (sev) sevs.push(sev);
   }
 
   let sarEntries: SarEntry[] = [];
   if (allRead && motions.length === project.motions.length) {
     const mar: MarMotionInfo[] = motions.map((p) => ({
-      name: p.resolved.hash, frameCount: p.motion.frameCount, jointCount: p.motion.joints.length, displayName: p.resolved.name,
+      name: p.resolved.hash, frameCount: p.frameCount, jointCount: p.joints.length, displayName: p.resolved.name,
     }));
     const packed = packSarEntries(mar, sevs, merged.table, project.marPath);
     errors.push(...packed.errors);
@@ -174,7 +185,7 @@ export function prepareBuild(project: ResolvedProject, readFile: ReadFile): Prep
   for (const a of project.aliases) {
     const target = motions.find((p) => p.resolved.index === a.targetIndex);
     if (!target) continue; // the target's own errors are already reported
-    const frameCount = target.motion.frameCount;
+    const frameCount = target.frameCount;
     aliases.push({ resolved: a, frameCount, durationMs: durationOf(frameCount, project.fps, a.speed, `alias ${a.name} (of ${a.target})`, `aliases[${a.aliasIndex}].speed`, pfail) });
   }
   if (errors.length) return { ok: false, errors, warnings };
@@ -185,19 +196,28 @@ export function prepareBuild(project: ResolvedProject, readFile: ReadFile): Prep
  * The motion at the rate the game plays (an MT3 stores no rate): as read when
  * its fps is the project's, resampled (slerp / lerp, as import does) when the
  * motion or the project asks for that, else an error naming the motion and
- * both rates.
+ * both rates. The resampled motion is made when `motion` is first read; its
+ * frame count, and any error resampling would give, are known at once.
  */
 export function atGameRate(
   m: ResolvedMotion, motion: Motion, fps: number,
   fail: (where: string, detail: string) => void, collect: <T>(fn: () => T) => T | undefined,
-): { motion: Motion; resampledFrom?: { fps: number; frameCount: number } } | undefined {
-  if (motion.fps === fps) return { motion };
+): { readonly motion: Motion; frameCount: number; resampledFrom?: { fps: number; frameCount: number } } | undefined {
+  if (motion.fps === fps) return { motion, frameCount: motion.frameCount };
   if (!m.resample) {
     fail(`motions[${m.index}].mtn`, `motion ${m.name}: ${m.mtnPath} is ${formatFps(motion.fps)} fps but the project plays motions at ${formatFps(fps)} fps (an MT3 stores no rate, so it would play at ${Number((fps / motion.fps).toFixed(3))}x speed); set "resample": true on the motion or the project, or re-import it at ${formatFps(fps)} fps`);
     return undefined;
   }
-  const resampled = collect(() => inFile(m.mtnPath, () => resampleMotion(motion, fps)));
-  return resampled && { motion: resampled, resampledFrom: { fps: motion.fps, frameCount: motion.frameCount } };
+  const frameCount = collect(() => inFile(m.mtnPath, () => resampledFrameCount(motion, fps)));
+  if (frameCount === undefined) return undefined;
+  let resampled: Motion | undefined;
+  return {
+    get motion() {
+      return (resampled ??= inFile(m.mtnPath, () => resampleMotion(motion, fps)));
+    },
+    frameCount,
+    resampledFrom: { fps: motion.fps, frameCount: motion.frameCount },
+  };
 }
 
 /** effectiveDurationMs, with a failure reported as a project error naming the motion or alias; 0 when it failed. */
@@ -433,8 +453,8 @@ export function assembleBuild(prepared: PreparedBuild, results: readonly Compres
       hash: formatStrCode(r.hash),
       mtn: r.mtnPath,
       sev: r.sevPath ?? null,
-      frameCount: p.motion.frameCount,
-      joints: p.motion.joints.length,
+      frameCount: p.frameCount,
+      joints: p.joints.length,
       tolerances: { position: r.positionTolerance, rotationDeg: r.rotationToleranceDeg, offset: r.offsetTolerance },
       rotationOverridesDeg: p.rotationOverridesDeg,
       keys: res.totalKeys,
@@ -448,7 +468,7 @@ export function assembleBuild(prepared: PreparedBuild, results: readonly Compres
       },
       unmetTolerances: res.warnings.map((w) => w.message),
       method: res.method,
-      objectError: objectErrorJson(p.motion, res.objectError),
+      objectError: objectErrorJson(p, res.objectError),
       skeleton: res.skeleton ? { ...res.skeleton } : null,
       seSlots: entry.seCodes.length / 8,
       events: entry.events.length,
@@ -488,7 +508,7 @@ export function assembleBuild(prepared: PreparedBuild, results: readonly Compres
       ...motions.flatMap((m) => m.unmetTolerances.map((u) => `${m.name}: ${u}`)),
     ],
   };
-  const reportBytes = utf8(`${JSON.stringify(report, null, 2)}\n`);
+  const reportBytes = encodeUtf8(`${JSON.stringify(report, null, 2)}\n`);
   return {
     ok: true,
     outputs: [{ path: project.marPath, bytes: mar }, { path: project.sarPath, bytes: sar }, { path: project.reportPath, bytes: reportBytes }, ...mshOutputs(prepared)],
@@ -531,7 +551,7 @@ function mshOutputs(prepared: PreparedBuild): BuildOutput[] {
     return [
       { path: paths.res8, bytes: e.resources.res8.bytes },
       { path: paths.res19, bytes: e.resources.res19.bytes },
-      { path: paths.nodes, bytes: utf8(`${JSON.stringify(json, null, 2)}\n`) },
+      { path: paths.nodes, bytes: encodeUtf8(`${JSON.stringify(json, null, 2)}\n`) },
     ];
   };
   return [
@@ -540,15 +560,3 @@ function mshOutputs(prepared: PreparedBuild): BuildOutput[] {
   ];
 }
 
-/** UTF-8 encode (no TextEncoder in shared/'s lib). */
-function utf8(s: string): Uint8Array {
-  const out: number[] = [];
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (c < 0x80) out.push(c);
-    else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
-    else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-    else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-  }
-  return Uint8Array.from(out);
-}

@@ -1,12 +1,19 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { resampleMotion } from '../motion/resample';
 import { emptyMotion, type Motion } from '../motion/types';
 import { writeMtn } from '../mtn/write';
 import { readMar } from '../mar/read';
 import { readSar } from '../sar/read';
 import { gvStrCode } from '../strcode';
 import { basenameOf, dirnameOf, normalizePath, resolveFrom, stemOf } from './paths';
-import { planBuild } from './plan';
+import { planBuild, prepareBuild } from './plan';
 import schema from './project.schema.json';
+
+// Resampling as it is, counted: a prepared motion is resampled on first use only.
+vi.mock('../motion/resample', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../motion/resample')>();
+  return { ...real, resampleMotion: vi.fn(real.resampleMotion) };
+});
 import { ALIAS_KEYS, MOTION_KEYS, OUTPUT_KEYS, PROJECT_KEYS, SE_TABLE_KEYS, TOLERANCE_KEYS, parseProject } from './validate';
 
 describe('project paths', () => {
@@ -395,6 +402,32 @@ describe('planBuild: frame rates, durations and aliases', () => {
       expect(r.report.warnings).toContain('walk: resampled from 60 fps (frames 0..60) to 30 fps (frames 0..30)');
       expect(readMar(r.outputs[0].bytes).entries[0].mt3.numFrames).toBe(30);
     }
+  });
+
+  it('prepares a resampled motion without resampling it until its samples are asked for, with the same frame count', () => {
+    vi.mocked(resampleMotion).mockClear();
+    const p = project({ resample: true });
+    const prep = prepareBuild(p.resolved, memoryFiles({ ...p.files, 'proj/walk.mtn': at(60, 60) }));
+    if (!prep.ok) throw new Error(prep.errors.map((e) => e.message).join('\n'));
+    const walk = prep.prepared.motions[0];
+    expect(resampleMotion).not.toHaveBeenCalled();
+    expect(walk.frameCount).toBe(30);
+    expect(walk.joints.map((j) => j.name)).toEqual(['hips', 'leg', 'foot']);
+    expect(walk.resampledFrom).toEqual({ fps: 60, frameCount: 60 });
+    // Made on first use, once.
+    const samples = walk.motion;
+    expect(samples.frameCount).toBe(30);
+    expect(samples.fps).toBe(30);
+    expect(walk.motion).toBe(samples);
+    expect(resampleMotion).toHaveBeenCalledTimes(1);
+    // A motion at the project's rate is the one read.
+    expect(prep.prepared.motions[1].motion.frameCount).toBe(prep.prepared.motions[1].frameCount);
+  });
+
+  it('refuses at once a motion that resampling would make too long for an MTN', () => {
+    const r = build({ fps: 240, resample: true }, { 'proj/walk.mtn': at(1, 300), 'proj/idle.mtn': at(240, 24, ['hips', 'spine']) });
+    if (r.ok) throw new Error('expected errors');
+    expect(r.errors.map((e) => e.message)).toEqual([expect.stringMatching(/^proj\/walk\.mtn \[MTN\] \(resampling\): 300 frames at 1 fps resampled to 240 fps is 72000 frames; a motion holds at most \d+$/)]);
   });
 
   it('builds for the project rate: a 60 fps project takes 60 fps motions as they are', () => {

@@ -86,6 +86,28 @@ describe('parseSeDefine: comments, strings and continuations keep lines and colu
     expect(codes(r)).toEqual({ A: 1 });
   });
 
+  it('splices the line after a // comment ending in a backslash into the comment, as C joins lines first', () => {
+    for (const nl of ['\n', '\r\n']) {
+      const r = parseSeDefine(`#define A 1 // note \\${nl}#define B 2${nl}#define C 3${nl}`, 'x.h');
+      expect(codes(r)).toEqual({ A: 1, C: 3 });
+      expect(at(r, 'C')).toEqual([3, 9]);
+    }
+  });
+
+  it('reads a comment that spans lines inside a #define as one space: the directive goes on after it', () => {
+    for (const nl of ['\n', '\r\n', '\r']) {
+      const r = parseSeDefine(`#define A /* the${nl} value */ 5${nl}#define B (1 + /* x${nl}y */ 2) << 1${nl}#define C 7${nl}`, 'x.h');
+      expect(codes(r)).toEqual({ A: 5, B: 6, C: 7 });
+      expect(msgs(r.warnings)).toEqual([]);
+      // Named at the line and column of the name, and the lines after keep their numbers.
+      expect(at(r, 'B')).toEqual([3, 9]);
+      expect(at(r, 'C')).toEqual([5, 9]);
+    }
+    // A bad value after such a comment is still named on its own line's column.
+    const bad = parseSeDefine('#define A /* x\n */ @\n', 'x.h');
+    expect(msgs(bad.warnings)).toEqual(['x.h:1:5: skipped A: not an integer constant expression (unexpected `@`)']);
+  });
+
   it('ends a // comment at a lone CR', () => {
     expect(codes(parseSeDefine('#define A 1 // x\r#define B 2\r'))).toEqual({ A: 1, B: 2 });
   });

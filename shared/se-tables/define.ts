@@ -106,13 +106,21 @@ function blankComments(text: string): { code: string; unterminated?: { line: num
     const c = text[i];
     const n = text[i + 1];
     if (c === '/' && n === '/') {
+      // To the end of the line; a backslash-newline splices the next line into the comment (C joins lines
+      // before it finds comments), so that line is blanked too. Newlines stay, so line numbers do.
       while (i < text.length && text[i] !== '\n' && text[i] !== '\r') {
-        // a backslash-newline continues a // comment onto the next line in C
-        if (text[i] === '\\' && (text[i + 1] === '\n' || text[i + 1] === '\r')) break;
+        if (text[i] === '\\' && (text[i + 1] === '\n' || text[i + 1] === '\r')) {
+          out.push(' ');
+          i++;
+          if (text[i] === '\r' && text[i + 1] === '\n') { out.push('\r'); i++; }
+          out.push(text[i]);
+          if (text[i] === '\n') { line++; lineStart = i + 1; }
+          i++;
+          continue;
+        }
         out.push(' ');
         i++;
       }
-      if (text[i] === '\\') { out.push(' '); i++; }
       continue;
     }
     if (c === '/' && n === '*') {
@@ -128,9 +136,14 @@ function blankComments(text: string): { code: string; unterminated?: { line: num
           closed = true;
           break;
         }
-        if (text[i] === '\n') { out.push('\n'); line++; lineStart = i + 1; }
-        else if (text[i] === '\r') out.push('\r');
-        else out.push(' ');
+        // A comment is one space in C, so a directive goes on after one that spans lines: its line breaks become
+        // backslash-newlines (joined by logicalLines), keeping line numbers and columns.
+        if (text[i] === '\n' || text[i] === '\r') {
+          out.push('\\');
+          if (text[i] === '\r' && text[i + 1] === '\n') { out.push('\r'); i++; }
+          out.push(text[i]);
+          if (text[i] === '\n') { line++; lineStart = i + 1; }
+        } else out.push(' ');
         i++;
       }
       if (!closed) return { code: out.join(''), unterminated: { line: startLine, column: startCol } };
@@ -177,12 +190,19 @@ function logicalLines(code: string): LogicalLine[] {
     return e >= 0 && line[e] === '\\' ? e : -1;
   };
   for (let k = 0; k < physical.length; k++) {
-    const first = k;
+    let first = k;
     const parts: string[] = [];
     const starts: number[] = [0];
     let length = 0;
     let line = physical[k];
     for (let cut = continuation(line); cut >= 0 && k + 1 < physical.length; cut = continuation(line)) {
+      if (length === 0 && !line.slice(0, cut).trim()) {
+        // Nothing but blanks so far (a comment that spans lines, blanked): the logical line starts on the next
+        // physical line, where its first character is, as a C compiler reports it.
+        line = physical[++k];
+        first = k;
+        continue;
+      }
       parts.push(line.slice(0, cut), ' ');
       length += cut + 1;
       starts.push(length);

@@ -3,6 +3,7 @@
  * optional BIN chunk, each 4-byte aligned. Hand-written: it is a few lines,
  * and shared/ cannot use three's GLTFExporter (it needs Blob/FileReader).
  */
+import { encodeUtf8 } from '../../utf8';
 import { FormatError } from '../../errors';
 import { findExcessiveNesting, nestedTooDeeply } from '../../json/nesting';
 
@@ -141,18 +142,8 @@ export function writeGlb(json: GltfJson, bin?: Uint8Array): Uint8Array {
 
 export const align4 = (n: number) => (n + 3) & ~3;
 
-/** UTF-8 encode without TextEncoder (not in shared/'s ES2022 lib). */
-export function encodeUtf8(s: string): Uint8Array {
-  const out: number[] = [];
-  for (const ch of s) {
-    const c = ch.codePointAt(0) as number;
-    if (c < 0x80) out.push(c);
-    else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
-    else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-    else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-  }
-  return new Uint8Array(out);
-}
+/** UTF-8 encode (shared/utf8.ts; re-exported here for the glTF writers). */
+export { encodeUtf8 };
 
 /** UTF-8 decode (lenient: bad sequences become U+FFFD), a BOM is skipped. */
 export function decodeUtf8(b: Uint8Array): string {
