@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { encodeH16 } from '../math/half';
 import { readMt3 } from '../mt3/read';
 import { syntheticMotion } from '../testing/syntheticMotion';
-import { compressMotion } from './compress';
+import { MotionFlag } from '../motion/types';
+import { Mt3Flag } from '../mt3/types';
+import { compressMotion, compressMotionDpReference } from './compress';
+import { CompressAborted } from './types';
 import type { CompressOptions } from './types';
 
 const options = (tol: number): CompressOptions => ({ positionTolerance: tol, rotationToleranceDeg: tol, offsetTolerance: tol, name: 'test_motion', method: 'classic' });
@@ -59,5 +62,40 @@ describe('compressMotion reports', () => {
     m.translation.set([12.5, -3, 40], 0);
     const root = readMt3(compressMotion(m, options(0.5)).bytes).root;
     expect(Array.from(root.origin)).toEqual([12.5, -3, 40].map(encodeH16));
+  });
+});
+
+describe('compressMotion returns what it wrote', () => {
+  it('the Mt3Motion in the result is exactly what the bytes read back as, whatever streams and mirror flags the motion has', () => {
+    const variants: [boolean, number][] = [[false, 0], [true, MotionFlag.DIRECTION | MotionFlag.MIRROR_UPPER], [true, MotionFlag.MIRROR_LOWER]];
+    for (const [rich, flags] of variants) {
+      const m = syntheticMotion({ frames: 30, joints: 3, seed: 9, offsets: rich, locks: rich ? 2 : 0, traceKeys: rich ? 2 : 0 });
+      m.flags |= flags;
+      if (flags & MotionFlag.DIRECTION) m.waistJoint = 1;
+      const r = compressMotion(m, options(0.5));
+      expect(r.mt3).toEqual(readMt3(r.bytes));
+      expect(r.mt3.flags & (Mt3Flag.MIRROR_UPPER | Mt3Flag.MIRROR_LOWER)).toBe(
+        (flags & MotionFlag.MIRROR_UPPER ? Mt3Flag.MIRROR_UPPER : 0) | (flags & MotionFlag.MIRROR_LOWER ? Mt3Flag.MIRROR_LOWER : 0),
+      );
+      expect(r.mt3.fix === null).toBe(!rich);
+    }
+  });
+
+  it('asks shouldStop before every channel and stops with CompressAborted when it answers true', () => {
+    const m = syntheticMotion({ frames: 20, joints: 2, seed: 4, offsets: true });
+    let asked = 0;
+    compressMotion(m, options(0.5), undefined, undefined, () => (asked++, false));
+    expect(asked).toBe(1 + 2 + 2);
+    let left = 2;
+    expect(() => compressMotion(m, options(0.5), undefined, undefined, () => left-- <= 0)).toThrow(CompressAborted);
+    expect(left).toBe(-1);
+  });
+
+  it('the DP reference names itself and meets every tolerance on a smooth motion', () => {
+    const m = syntheticMotion({ frames: 40, joints: 2, seed: 12 });
+    const r = compressMotionDpReference(m, options(0.5));
+    expect(r.method).toBe('dp-reference');
+    expect(r.channels.every((c) => c.met)).toBe(true);
+    expect(r.mt3).toEqual(readMt3(r.bytes));
   });
 });
