@@ -1,6 +1,5 @@
 import { encodeS12 } from '../math/s12';
 import { expQuat, logQuat, mulQuat, normalize4 } from '../math/quat';
-import { SquadSegment } from '../math/squad';
 import type { RotationFit } from './rotationFit';
 
 /** Most keys whose inner quaternion one search varies at once (a removal refits the two neighbours). */
@@ -16,8 +15,6 @@ const GAUSS_NEWTON_STEPS = 4;
 const GIVE_UP_RATIO = [Infinity, 5, 2.5, 1.8];
 const RAD_TO_DEG = 180 / Math.PI;
 
-const qa = new Float64Array(8);
-const aa = new Float64Array(8);
 const d = new Float64Array(4);
 const tmp = new Float64Array(4);
 const tmp2 = new Float64Array(4);
@@ -35,7 +32,6 @@ const tmp2 = new Float64Array(4);
  * (`RotationFit.segmentError`): the continuous model only proposes.
  */
 export class InnerSearch {
-  private readonly seg = new SquadSegment();
   private readonly scratch: Float64Array;
   /** Residual vectors (vector part of src^-1 * decoded, half-angle sines), 3 per frame of the chain. */
   private readonly r: Float64Array;
@@ -222,24 +218,70 @@ export class InnerSearch {
   private residuals(out: Float64Array, s0: number, s1: number): number {
     const fit = this.fit;
     const src = fit.source;
+    const q = fit.q, A = this.contA;
     let worst = 0;
     for (let s = s0; s <= s1; s++) {
       const ka = this.chain[s], kb = this.chain[s + 1];
       const sign = fit.segmentSign(ka, kb);
-      for (let c = 0; c < 4; c++) {
-        qa[c] = fit.q[ka * 4 + c];
-        qa[4 + c] = fit.q[kb * 4 + c];
-        aa[c] = this.contA[s * 4 + c];
-        aa[4 + c] = this.contA[(s + 1) * 4 + c];
-      }
-      this.seg.set(qa, 0, 4, aa, 0, 4, sign);
+      // SquadSegment.set and .eval inlined on scalars, as in RotationFit.segmentError: the same operations in the
+      // same order (the same bits), without the calls that box every double argument (this loop is most of a
+      // refinement, and its garbage most of a build's collection).
+      const ia = ka * 4, ib = kb * 4, ja = s * 4, jb = (s + 1) * 4;
+      const qax = q[ia], qay = q[ia + 1], qaz = q[ia + 2], qaw = q[ia + 3];
+      const qbx = sign * q[ib], qby = sign * q[ib + 1], qbz = sign * q[ib + 2], qbw = sign * q[ib + 3];
+      const aax = A[ja], aay = A[ja + 1], aaz = A[ja + 2], aaw = A[ja + 3];
+      const abx = sign * A[jb], aby = sign * A[jb + 1], abz = sign * A[jb + 2], abw = sign * A[jb + 3];
+      const thQ = clampedAcos(qax * qbx + qay * qby + qaz * qbz + qaw * qbw);
+      const sinQ = Math.sin(thQ);
+      const thA = clampedAcos(aax * abx + aay * aby + aaz * abz + aaw * abw);
+      const sinA = Math.sin(thA);
       const span = kb - ka;
       let row = this.segRow[s];
       for (let t = ka + 1; t < kb; t++, row += 3) {
-        this.seg.eval(d, (t - ka) / span);
+        const u = (t - ka) / span;
+        // s1 = blend(qa, qb, u)
+        let s1x: number, s1y: number, s1z: number, s1w: number;
+        if (thQ < 1e-6) {
+          const w0 = 1 - u;
+          s1x = w0 * qax + u * qbx; s1y = w0 * qay + u * qby; s1z = w0 * qaz + u * qbz; s1w = w0 * qaw + u * qbw;
+          const l = Math.sqrt(s1x * s1x + s1y * s1y + s1z * s1z + s1w * s1w);
+          if (l === 0) { s1x = 0; s1y = 0; s1z = 0; s1w = 1; } else { s1x /= l; s1y /= l; s1z /= l; s1w /= l; }
+        } else {
+          const w0 = Math.sin((1 - u) * thQ) / sinQ;
+          const w1 = Math.sin(u * thQ) / sinQ;
+          s1x = w0 * qax + w1 * qbx; s1y = w0 * qay + w1 * qby; s1z = w0 * qaz + w1 * qbz; s1w = w0 * qaw + w1 * qbw;
+        }
+        // s2 = blend(aa, ab, u)
+        let s2x: number, s2y: number, s2z: number, s2w: number;
+        if (thA < 1e-6) {
+          const w0 = 1 - u;
+          s2x = w0 * aax + u * abx; s2y = w0 * aay + u * aby; s2z = w0 * aaz + u * abz; s2w = w0 * aaw + u * abw;
+          const l = Math.sqrt(s2x * s2x + s2y * s2y + s2z * s2z + s2w * s2w);
+          if (l === 0) { s2x = 0; s2y = 0; s2z = 0; s2w = 1; } else { s2x /= l; s2y /= l; s2z /= l; s2w /= l; }
+        } else {
+          const w0 = Math.sin((1 - u) * thA) / sinA;
+          const w1 = Math.sin(u * thA) / sinA;
+          s2x = w0 * aax + w1 * abx; s2y = w0 * aay + w1 * aby; s2z = w0 * aaz + w1 * abz; s2w = w0 * aaw + w1 * abw;
+        }
+        // d = normalize(slerpRef(s1, s2, 2u(1-u)))
+        const h = 2 * u * (1 - u);
+        const th = clampedAcos(s1x * s2x + s1y * s2y + s1z * s2z + s1w * s2w);
+        let dx: number, dy: number, dz: number, dw: number;
+        if (th < 1e-6) {
+          const w0 = 1 - h;
+          dx = w0 * s1x + h * s2x; dy = w0 * s1y + h * s2y; dz = w0 * s1z + h * s2z; dw = w0 * s1w + h * s2w;
+          const l = Math.sqrt(dx * dx + dy * dy + dz * dz + dw * dw);
+          if (l === 0) { dx = 0; dy = 0; dz = 0; dw = 1; } else { dx /= l; dy /= l; dz /= l; dw /= l; }
+        } else {
+          const sn = Math.sin(th);
+          const w0 = Math.sin((1 - h) * th) / sn;
+          const w1 = Math.sin(h * th) / sn;
+          dx = w0 * s1x + w1 * s2x; dy = w0 * s1y + w1 * s2y; dz = w0 * s1z + w1 * s2z; dw = w0 * s1w + w1 * s2w;
+        }
+        const l = Math.sqrt(dx * dx + dy * dy + dz * dz + dw * dw);
+        if (l === 0) { dx = 0; dy = 0; dz = 0; dw = 1; } else { dx /= l; dy /= l; dz /= l; dw /= l; }
         const j = t * 4;
         const sx = src[j], sy = src[j + 1], sz = src[j + 2], sw = src[j + 3];
-        const dx = d[0], dy = d[1], dz = d[2], dw = d[3];
         let x = sw * dx - sx * dw - sy * dz + sz * dy;
         let y = sw * dy + sx * dz - sy * dw - sz * dx;
         let z = sw * dz - sx * dy + sy * dx - sz * dw;
@@ -335,4 +377,9 @@ export class InnerSearch {
     }
     return true;
   }
+}
+
+/** acos of a clamped dot product (as SquadSegment and slerpRef clamp it). */
+function clampedAcos(v: number): number {
+  return Math.acos(v > 1 ? 1 : v < -1 ? -1 : v);
 }
