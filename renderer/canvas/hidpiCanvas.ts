@@ -48,10 +48,16 @@ export class HiDpiCanvas {
 
   invalidate(): void {
     if (this.raf) return;
-    // A held repaint waits for its timer, unless what it waited for has arrived.
-    if (this.holdTimer && (this.hold?.() ?? 0) > 0) return;
+    // A held repaint waits for its timer, unless what it waited for has arrived...
+    const held = this.holdTimer !== 0;
+    if (held && (this.hold?.() ?? 0) > 0) return;
     clearTimeout(this.holdTimer);
     this.holdTimer = 0;
+    if (held) {
+      // ...and then it is painted at once, between frames, so the next frame only has to show it.
+      this.draw();
+      return;
+    }
     this.raf = requestAnimationFrame(() => {
       this.raf = 0;
       const wait = this.hold?.() ?? 0;
