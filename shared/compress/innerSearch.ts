@@ -1,5 +1,6 @@
 import { encodeS12 } from '../math/s12';
 import { expQuat, logQuat, mulQuat, normalize4 } from '../math/quat';
+import { ScalarSquad } from '../math/squad';
 import type { RotationFit } from './rotationFit';
 
 /** Most keys whose inner quaternion one search varies at once (a removal refits the two neighbours). */
@@ -44,6 +45,7 @@ export class InnerSearch {
   /** First residual row of each segment of the chain. */
   private readonly segRow = new Int32Array(MAX_CHAIN + 1);
   private readonly chain = new Int32Array(MAX_CHAIN);
+  private readonly squad = new ScalarSquad();
   private n = 0;
   /** Chain positions of the variable keys. */
   private readonly vars = new Int32Array(MAX_VARIABLE_KEYS);
@@ -219,67 +221,20 @@ export class InnerSearch {
     const fit = this.fit;
     const src = fit.source;
     const q = fit.q, A = this.contA;
+    const seg = this.squad;
+    const o = seg.out;
     let worst = 0;
     for (let s = s0; s <= s1; s++) {
       const ka = this.chain[s], kb = this.chain[s + 1];
       const sign = fit.segmentSign(ka, kb);
-      // SquadSegment.set and .eval inlined on scalars, as in RotationFit.segmentError: the same operations in the
-      // same order (the same bits), without the calls that box every double argument (this loop is most of a
-      // refinement, and its garbage most of a build's collection).
-      const ia = ka * 4, ib = kb * 4, ja = s * 4, jb = (s + 1) * 4;
-      const qax = q[ia], qay = q[ia + 1], qaz = q[ia + 2], qaw = q[ia + 3];
-      const qbx = sign * q[ib], qby = sign * q[ib + 1], qbz = sign * q[ib + 2], qbw = sign * q[ib + 3];
-      const aax = A[ja], aay = A[ja + 1], aaz = A[ja + 2], aaw = A[ja + 3];
-      const abx = sign * A[jb], aby = sign * A[jb + 1], abz = sign * A[jb + 2], abw = sign * A[jb + 3];
-      const thQ = clampedAcos(qax * qbx + qay * qby + qaz * qbz + qaw * qbw);
-      const sinQ = Math.sin(thQ);
-      const thA = clampedAcos(aax * abx + aay * aby + aaz * abz + aaw * abw);
-      const sinA = Math.sin(thA);
+      // Squad on scalars (ScalarSquad): the same bits as SquadSegment, without a boxed double per frame (this
+      // loop is most of a refinement).
+      seg.set(q, ka * 4, kb * 4, A, s * 4, (s + 1) * 4, sign);
       const span = kb - ka;
       let row = this.segRow[s];
       for (let t = ka + 1; t < kb; t++, row += 3) {
-        const u = (t - ka) / span;
-        // s1 = blend(qa, qb, u)
-        let s1x: number, s1y: number, s1z: number, s1w: number;
-        if (thQ < 1e-6) {
-          const w0 = 1 - u;
-          s1x = w0 * qax + u * qbx; s1y = w0 * qay + u * qby; s1z = w0 * qaz + u * qbz; s1w = w0 * qaw + u * qbw;
-          const l = Math.sqrt(s1x * s1x + s1y * s1y + s1z * s1z + s1w * s1w);
-          if (l === 0) { s1x = 0; s1y = 0; s1z = 0; s1w = 1; } else { s1x /= l; s1y /= l; s1z /= l; s1w /= l; }
-        } else {
-          const w0 = Math.sin((1 - u) * thQ) / sinQ;
-          const w1 = Math.sin(u * thQ) / sinQ;
-          s1x = w0 * qax + w1 * qbx; s1y = w0 * qay + w1 * qby; s1z = w0 * qaz + w1 * qbz; s1w = w0 * qaw + w1 * qbw;
-        }
-        // s2 = blend(aa, ab, u)
-        let s2x: number, s2y: number, s2z: number, s2w: number;
-        if (thA < 1e-6) {
-          const w0 = 1 - u;
-          s2x = w0 * aax + u * abx; s2y = w0 * aay + u * aby; s2z = w0 * aaz + u * abz; s2w = w0 * aaw + u * abw;
-          const l = Math.sqrt(s2x * s2x + s2y * s2y + s2z * s2z + s2w * s2w);
-          if (l === 0) { s2x = 0; s2y = 0; s2z = 0; s2w = 1; } else { s2x /= l; s2y /= l; s2z /= l; s2w /= l; }
-        } else {
-          const w0 = Math.sin((1 - u) * thA) / sinA;
-          const w1 = Math.sin(u * thA) / sinA;
-          s2x = w0 * aax + w1 * abx; s2y = w0 * aay + w1 * aby; s2z = w0 * aaz + w1 * abz; s2w = w0 * aaw + w1 * abw;
-        }
-        // d = normalize(slerpRef(s1, s2, 2u(1-u)))
-        const h = 2 * u * (1 - u);
-        const th = clampedAcos(s1x * s2x + s1y * s2y + s1z * s2z + s1w * s2w);
-        let dx: number, dy: number, dz: number, dw: number;
-        if (th < 1e-6) {
-          const w0 = 1 - h;
-          dx = w0 * s1x + h * s2x; dy = w0 * s1y + h * s2y; dz = w0 * s1z + h * s2z; dw = w0 * s1w + h * s2w;
-          const l = Math.sqrt(dx * dx + dy * dy + dz * dz + dw * dw);
-          if (l === 0) { dx = 0; dy = 0; dz = 0; dw = 1; } else { dx /= l; dy /= l; dz /= l; dw /= l; }
-        } else {
-          const sn = Math.sin(th);
-          const w0 = Math.sin((1 - h) * th) / sn;
-          const w1 = Math.sin(h * th) / sn;
-          dx = w0 * s1x + w1 * s2x; dy = w0 * s1y + w1 * s2y; dz = w0 * s1z + w1 * s2z; dw = w0 * s1w + w1 * s2w;
-        }
-        const l = Math.sqrt(dx * dx + dy * dy + dz * dz + dw * dw);
-        if (l === 0) { dx = 0; dy = 0; dz = 0; dw = 1; } else { dx /= l; dy /= l; dz /= l; dw /= l; }
+        seg.at(t, ka, span);
+        const dx = o[0], dy = o[1], dz = o[2], dw = o[3];
         const j = t * 4;
         const sx = src[j], sy = src[j + 1], sz = src[j + 2], sw = src[j + 3];
         let x = sw * dx - sx * dw - sy * dz + sz * dy;
@@ -377,9 +332,4 @@ export class InnerSearch {
     }
     return true;
   }
-}
-
-/** acos of a clamped dot product (as SquadSegment and slerpRef clamp it). */
-function clampedAcos(v: number): number {
-  return Math.acos(v > 1 ? 1 : v < -1 ? -1 : v);
 }

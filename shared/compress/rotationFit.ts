@@ -1,6 +1,6 @@
 import { decodeS12, encodeS12 } from '../math/s12';
 import { conjQuat, logQuat, mulQuat, normalize4, rotationErrorDeg } from '../math/quat';
-import { SquadSegment } from '../math/squad';
+import { ScalarSquad, SquadSegment } from '../math/squad';
 import type { TrackFit } from './track';
 
 const tq = new Float64Array(4);
@@ -47,6 +47,7 @@ export class RotationFit implements TrackFit {
   readonly a: Float64Array;
   private readonly qReady: Uint8Array;
   argmax = -1;
+  private readonly squad = new ScalarSquad();
 
   /** @param source (N+1) x 4 unit quaternions, sign-continuous, float64. */
   constructor(readonly source: Float64Array, N: number) {
@@ -170,69 +171,20 @@ export class RotationFit implements TrackFit {
   }
 
   segmentError(a: number, b: number, errors: Float64Array): number {
-    // SquadSegment.eval and rotationErrorDeg inlined on scalars: the same operations in the same
-    // order (so the same bits as the reference decoder), without the calls and typed-array stores
-    // that dominate the greedy loop. The equality is tested against squadRef in rotationFit.test.ts.
+    // Squad and rotationErrorDeg on scalars (ScalarSquad): the same operations in the same order (so the same
+    // bits as the reference decoder), without the calls and boxed doubles that dominate the greedy loop. The
+    // equality is tested against squadRef in rotationFit.test.ts.
     const d = b - a;
-    const sign = this.intDot(a, b) < 0 ? -1 : 1;
-    const q = this.q, A = this.a, s = this.source;
-    const ia = a * 4, ib = b * 4;
-    const qax = q[ia], qay = q[ia + 1], qaz = q[ia + 2], qaw = q[ia + 3];
-    const qbx = sign * q[ib], qby = sign * q[ib + 1], qbz = sign * q[ib + 2], qbw = sign * q[ib + 3];
-    const aax = A[ia], aay = A[ia + 1], aaz = A[ia + 2], aaw = A[ia + 3];
-    const abx = sign * A[ib], aby = sign * A[ib + 1], abz = sign * A[ib + 2], abw = sign * A[ib + 3];
-    const thQ = clampedAcos(qax * qbx + qay * qby + qaz * qbz + qaw * qbw);
-    const sinQ = Math.sin(thQ);
-    const thA = clampedAcos(aax * abx + aay * aby + aaz * abz + aaw * abw);
-    const sinA = Math.sin(thA);
+    const seg = this.squad;
+    seg.set(this.q, a * 4, b * 4, this.a, a * 4, b * 4, this.intDot(a, b) < 0 ? -1 : 1);
+    const o = seg.out, s = this.source;
     let max = -1;
     let arg = -1;
     for (let t = a + 1; t < b; t++) {
-      const u = (t - a) / d;
-      // s1 = blend(qa, qb, u)
-      let s1x: number, s1y: number, s1z: number, s1w: number;
-      if (thQ < 1e-6) {
-        const w0 = 1 - u;
-        s1x = w0 * qax + u * qbx; s1y = w0 * qay + u * qby; s1z = w0 * qaz + u * qbz; s1w = w0 * qaw + u * qbw;
-        const l = Math.sqrt(s1x * s1x + s1y * s1y + s1z * s1z + s1w * s1w);
-        if (l === 0) { s1x = 0; s1y = 0; s1z = 0; s1w = 1; } else { s1x /= l; s1y /= l; s1z /= l; s1w /= l; }
-      } else {
-        const w0 = Math.sin((1 - u) * thQ) / sinQ;
-        const w1 = Math.sin(u * thQ) / sinQ;
-        s1x = w0 * qax + w1 * qbx; s1y = w0 * qay + w1 * qby; s1z = w0 * qaz + w1 * qbz; s1w = w0 * qaw + w1 * qbw;
-      }
-      // s2 = blend(aa, ab, u)
-      let s2x: number, s2y: number, s2z: number, s2w: number;
-      if (thA < 1e-6) {
-        const w0 = 1 - u;
-        s2x = w0 * aax + u * abx; s2y = w0 * aay + u * aby; s2z = w0 * aaz + u * abz; s2w = w0 * aaw + u * abw;
-        const l = Math.sqrt(s2x * s2x + s2y * s2y + s2z * s2z + s2w * s2w);
-        if (l === 0) { s2x = 0; s2y = 0; s2z = 0; s2w = 1; } else { s2x /= l; s2y /= l; s2z /= l; s2w /= l; }
-      } else {
-        const w0 = Math.sin((1 - u) * thA) / sinA;
-        const w1 = Math.sin(u * thA) / sinA;
-        s2x = w0 * aax + w1 * abx; s2y = w0 * aay + w1 * aby; s2z = w0 * aaz + w1 * abz; s2w = w0 * aaw + w1 * abw;
-      }
-      // out = normalize(slerpRef(s1, s2, 2u(1-u)))
-      const h = 2 * u * (1 - u);
-      const th = clampedAcos(s1x * s2x + s1y * s2y + s1z * s2z + s1w * s2w);
-      let ox: number, oy: number, oz: number, ow: number;
-      if (th < 1e-6) {
-        const w0 = 1 - h;
-        ox = w0 * s1x + h * s2x; oy = w0 * s1y + h * s2y; oz = w0 * s1z + h * s2z; ow = w0 * s1w + h * s2w;
-        const l = Math.sqrt(ox * ox + oy * oy + oz * oz + ow * ow);
-        if (l === 0) { ox = 0; oy = 0; oz = 0; ow = 1; } else { ox /= l; oy /= l; oz /= l; ow /= l; }
-      } else {
-        const sn = Math.sin(th);
-        const w0 = Math.sin((1 - h) * th) / sn;
-        const w1 = Math.sin(h * th) / sn;
-        ox = w0 * s1x + w1 * s2x; oy = w0 * s1y + w1 * s2y; oz = w0 * s1z + w1 * s2z; ow = w0 * s1w + w1 * s2w;
-      }
-      const l = Math.sqrt(ox * ox + oy * oy + oz * oz + ow * ow);
-      if (l === 0) { ox = 0; oy = 0; oz = 0; ow = 1; } else { ox /= l; oy /= l; oz /= l; ow /= l; }
+      seg.at(t, a, d);
       // rotationErrorDeg(out, source[t])
       const it = t * 4;
-      const e = (2 * Math.acos(Math.min(1, Math.abs(ox * s[it] + oy * s[it + 1] + oz * s[it + 2] + ow * s[it + 3]))) * 180) / Math.PI;
+      const e = (2 * Math.acos(Math.min(1, Math.abs(o[0] * s[it] + o[1] * s[it + 1] + o[2] * s[it + 2] + o[3] * s[it + 3]))) * 180) / Math.PI;
       errors[t] = e;
       if (e > max) {
         max = e;
@@ -272,9 +224,4 @@ export class RotationFit implements TrackFit {
     }
     return { rotation, inner };
   }
-}
-
-/** acos of a dot product clamped to [-1, 1] (SquadSegment's angle and slerpRef's theta). */
-function clampedAcos(d: number): number {
-  return Math.acos(d > 1 ? 1 : d < -1 ? -1 : d);
 }

@@ -83,3 +83,87 @@ export function squadRef(
 ): Quat {
   return shared.set(q, qa, qb, a, aa, ab).eval(out, u);
 }
+
+/** acos of a dot product clamped to [-1, 1] (as SquadSegment and slerpRef clamp it). */
+function clampedAcos(v: number): number {
+  return Math.acos(v > 1 ? 1 : v < -1 ? -1 : v);
+}
+
+/**
+ * SquadSegment for the compressor's hot loops: keys loaded from their arrays
+ * and each sample computed on scalars into `out`, with the same operations in
+ * the same order (so the same bits as squadRef; rotationFit.test.ts holds them
+ * equal). Nothing but small integers crosses a call, so evaluating a segment
+ * frame by frame allocates nothing (a double passed to a call that is not
+ * inlined is boxed: that was most of a build's garbage).
+ */
+export class ScalarSquad {
+  /** The normalised Squad sample of the last `at` (x, y, z, w). */
+  readonly out = new Float64Array(4);
+  private readonly k = new Float64Array(20);
+
+  /** Loads keys a (q[ia], A[ja]) and b (q[ib], A[jb]); `sign` -1 negates key b's two quaternions. */
+  set(q: ArrayLike<number>, ia: number, ib: number, A: ArrayLike<number>, ja: number, jb: number, sign: number): void {
+    const k = this.k;
+    for (let c = 0; c < 4; c++) {
+      k[c] = q[ia + c];
+      k[4 + c] = sign * q[ib + c];
+      k[8 + c] = A[ja + c];
+      k[12 + c] = sign * A[jb + c];
+    }
+    k[16] = clampedAcos(k[0] * k[4] + k[1] * k[5] + k[2] * k[6] + k[3] * k[7]);
+    k[17] = Math.sin(k[16]);
+    k[18] = clampedAcos(k[8] * k[12] + k[9] * k[13] + k[10] * k[14] + k[11] * k[15]);
+    k[19] = Math.sin(k[18]);
+  }
+
+  /** out = the Squad at u = (t - a) / d. */
+  at(t: number, a: number, d: number): void {
+    const k = this.k;
+    const u = (t - a) / d;
+    // s1 = blend(qa, qb, u): slerpRef with the keys' angle computed once
+    const thQ = k[16], sinQ = k[17];
+    let s1x: number, s1y: number, s1z: number, s1w: number;
+    if (thQ < 1e-6) {
+      const w0 = 1 - u;
+      s1x = w0 * k[0] + u * k[4]; s1y = w0 * k[1] + u * k[5]; s1z = w0 * k[2] + u * k[6]; s1w = w0 * k[3] + u * k[7];
+      const l = Math.sqrt(s1x * s1x + s1y * s1y + s1z * s1z + s1w * s1w);
+      if (l === 0) { s1x = 0; s1y = 0; s1z = 0; s1w = 1; } else { s1x /= l; s1y /= l; s1z /= l; s1w /= l; }
+    } else {
+      const w0 = Math.sin((1 - u) * thQ) / sinQ;
+      const w1 = Math.sin(u * thQ) / sinQ;
+      s1x = w0 * k[0] + w1 * k[4]; s1y = w0 * k[1] + w1 * k[5]; s1z = w0 * k[2] + w1 * k[6]; s1w = w0 * k[3] + w1 * k[7];
+    }
+    // s2 = blend(aa, ab, u)
+    const thA = k[18], sinA = k[19];
+    let s2x: number, s2y: number, s2z: number, s2w: number;
+    if (thA < 1e-6) {
+      const w0 = 1 - u;
+      s2x = w0 * k[8] + u * k[12]; s2y = w0 * k[9] + u * k[13]; s2z = w0 * k[10] + u * k[14]; s2w = w0 * k[11] + u * k[15];
+      const l = Math.sqrt(s2x * s2x + s2y * s2y + s2z * s2z + s2w * s2w);
+      if (l === 0) { s2x = 0; s2y = 0; s2z = 0; s2w = 1; } else { s2x /= l; s2y /= l; s2z /= l; s2w /= l; }
+    } else {
+      const w0 = Math.sin((1 - u) * thA) / sinA;
+      const w1 = Math.sin(u * thA) / sinA;
+      s2x = w0 * k[8] + w1 * k[12]; s2y = w0 * k[9] + w1 * k[13]; s2z = w0 * k[10] + w1 * k[14]; s2w = w0 * k[11] + w1 * k[15];
+    }
+    // out = normalize(slerpRef(s1, s2, 2u(1-u)))
+    const h = 2 * u * (1 - u);
+    const th = clampedAcos(s1x * s2x + s1y * s2y + s1z * s2z + s1w * s2w);
+    let ox: number, oy: number, oz: number, ow: number;
+    if (th < 1e-6) {
+      const w0 = 1 - h;
+      ox = w0 * s1x + h * s2x; oy = w0 * s1y + h * s2y; oz = w0 * s1z + h * s2z; ow = w0 * s1w + h * s2w;
+      const l = Math.sqrt(ox * ox + oy * oy + oz * oz + ow * ow);
+      if (l === 0) { ox = 0; oy = 0; oz = 0; ow = 1; } else { ox /= l; oy /= l; oz /= l; ow /= l; }
+    } else {
+      const sn = Math.sin(th);
+      const w0 = Math.sin((1 - h) * th) / sn;
+      const w1 = Math.sin(h * th) / sn;
+      ox = w0 * s1x + w1 * s2x; oy = w0 * s1y + w1 * s2y; oz = w0 * s1z + w1 * s2z; ow = w0 * s1w + w1 * s2w;
+    }
+    const l = Math.sqrt(ox * ox + oy * oy + oz * oz + ow * ow);
+    const out = this.out;
+    if (l === 0) { out[0] = 0; out[1] = 0; out[2] = 0; out[3] = 1; } else { out[0] = ox / l; out[1] = oy / l; out[2] = oz / l; out[3] = ow / l; }
+  }
+}
