@@ -8,7 +8,6 @@
  */
 import type { CompressOptions } from '../../shared/compress/types';
 import { FormatError } from '../../shared/errors';
-import { writeMtn } from '../../shared/mtn/write';
 import { BuildEta } from '../../shared/project/eta';
 import { compressOptionsFor, type CompressedMotion, type PreparedBuild, type ReadFile } from '../../shared/project/plan';
 import { cacheKey, type BuildCache } from './buildCache';
@@ -35,11 +34,10 @@ export interface CompressMotionsOptions {
   /** The clock (tests make it step). */
   now?: () => number;
   /**
-   * The bytes of a motion's file as the build read it (recordingReader), by path. With them the cache is looked
-   * up by the file itself, so an unchanged rebuild never writes each motion out again to hash it; without, by
-   * the motion as prepared, written out.
+   * The bytes of a motion's file as the build read it (recordingReader), by path: the cache is looked up by the
+   * file itself (an unchanged rebuild never writes a motion out to hash it), and the pool compresses it.
    */
-  inputBytes?: (path: string) => Uint8Array | undefined;
+  inputBytes: (path: string) => Uint8Array | undefined;
 }
 
 /** A project reader that remembers the bytes it returned, by path (compressMotions' `inputBytes`). */
@@ -64,7 +62,7 @@ export async function compressMotions(prepared: PreparedBuild, options: Compress
   const results: (CompressedMotion | undefined)[] = new Array(count);
   const errors: { index: number; error: FormatError }[] = [];
   let done = 0;
-  // Largest first, so the last job to finish is a short one. Each motion is written, hashed and looked up
+  // Largest first, so the last job to finish is a short one. Each motion's file is hashed and looked up
   // right before it is dispatched, so the pool starts on the largest motion while the rest are still being
   // hashed (on a cold build of many motions the hashing is a few percent of the work, all of it serial).
   const order = prepared.motions
@@ -74,13 +72,14 @@ export async function compressMotions(prepared: PreparedBuild, options: Compress
   const running: Promise<void>[] = [];
   for (const { index } of order) {
     const p = prepared.motions[index];
-    // The bytes compressed are the motion as prepared (after any resampling), written out: the cache key and
-    // the workers see exactly what is compressed, and every path compresses the same bytes the same way.
+    // The motion's file as read, and the rate it is resampled to: what the cache key holds and what the pool
+    // compresses (it resamples there: the bytes are the same, resampling is deterministic), so a cold build's
+    // main thread neither resamples nor writes each motion out.
     const settings = compressOptionsFor(p);
-    const file = options.inputBytes?.(p.resolved.mtnPath);
-    const key = file
-      ? cacheKey(file, settings, undefined, { file: 'mtn', resampledTo: p.resampledFrom ? prepared.project.fps : null })
-      : cacheKey(writeMtn(p.motion), settings);
+    const file = options.inputBytes(p.resolved.mtnPath);
+    if (!file) throw new Error(`compressMotions: ${p.resolved.mtnPath} was not read by this build's reader (recordingReader)`);
+    const resampleTo = p.resampledFrom ? prepared.project.fps : undefined;
+    const key = cacheKey(file, settings, undefined, { file: 'mtn', resampledTo: resampleTo ?? null });
     const hit = options.cache?.get(key);
     if (hit) {
       results[index] = hit;
@@ -89,14 +88,9 @@ export async function compressMotions(prepared: PreparedBuild, options: Compress
       options.onMotion?.({ index, count, name: p.resolved.name, result: hit, cached: true, done, etaMs: eta.remainingMs(now()) });
       continue;
     }
-    // The file as read goes to the pool, which resamples it there (the bytes are the same: resampling is
-    // deterministic), so a cold build's main thread neither resamples nor writes each motion out; without the
-    // file, the motion as prepared, written out.
-    const resampleTo = file && p.resampledFrom ? prepared.project.fps : undefined;
-    const mtn = file ?? writeMtn(p.motion);
     running.push((async () => {
       try {
-        const result = await options.compressor.compress(mtn, settings, resampleTo);
+        const result = await options.compressor.compress(file, settings, resampleTo);
         results[index] = result;
         options.cache?.put(key, result);
         eta.done(index);
