@@ -25,7 +25,6 @@ export interface CachedChannel<T extends PositionTrack | RotationTrack> {
  */
 export class CompressCache {
   private samples: readonly unknown[] = [];
-  private checked: readonly unknown[] = [];
   private readonly channels = new Map<string, CachedChannel<PositionTrack | RotationTrack>>();
   /** Encoded MT3 streams of this motion's tracks (writeMt3): only the channels an edit changed are encoded again. */
   readonly streams: Mt3StreamMemo = new WeakMap();
@@ -35,14 +34,12 @@ export class CompressCache {
   reused = 0;
   computed = 0;
 
-  /** Whether these very sample arrays passed validateMotion's sample checks in an earlier run. */
+  /**
+   * Whether these very sample arrays passed validateMotion's sample checks in an earlier run: they are the ones
+   * cached, and a run only reaches begin() once the motion it compresses has passed validation.
+   */
   samplesChecked(m: Motion): boolean {
-    return this.checked.length === 3 && [m.translation, m.rotation, m.offset].every((a, i) => a === this.checked[i]);
-  }
-
-  /** Records that the motion's sample arrays passed validateMotion (called after it passed). */
-  markSamplesChecked(m: Motion): void {
-    this.checked = [m.translation, m.rotation, m.offset];
+    return this.samples.length === 3 && [m.translation, m.rotation, m.offset].every((a, i) => a === this.samples[i]);
   }
 
   /** Called at the start of a run: forgets everything when the samples are not the ones cached. */

@@ -48,7 +48,6 @@ export function compressMotion(
   const t0 = now();
   // The sample checks once per motion a cache has seen (an edit changes key info, never samples).
   validateMotion(motion, { samplesChecked: cache?.samplesChecked(motion) });
-  cache?.markSamplesChecked(motion);
   checkTolerances(options);
   const shell = options.shell ?? defaultShell(motion);
   let result: CompressResult;
