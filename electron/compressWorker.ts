@@ -77,7 +77,9 @@ port.on('message', (msg: ToCompressWorker) => {
         if (!doc) throw new Error(`export MSH: document ${msg.documentId} is not open (it was closed or never opened)`);
         if (!doc.motion) throw new Error(`export MSH: document ${msg.documentId} could not be read: ${doc.openError}`);
         const files = exportMshFiles(doc.motion, msg.options, msg.names);
-        port.postMessage({ type: 'msh', jobId: msg.jobId, files } satisfies FromCompressWorker, [files.res8.buffer as ArrayBuffer, files.res19.buffer as ArrayBuffer]);
+        // Copied, not transferred: a detached buffer would make V8 recompile every typed-array function of this
+        // long-lived worker (see servePoolRequests).
+        port.postMessage({ type: 'msh', jobId: msg.jobId, files } satisfies FromCompressWorker);
       } catch (e) {
         port.postMessage({ type: 'error', jobId: msg.jobId, error: errorPayload(e) } satisfies FromCompressWorker);
       }

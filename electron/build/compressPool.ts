@@ -58,6 +58,25 @@ export function answerPoolRequest(req: PoolRequest): PoolReply {
   }
 }
 
+/** The side of a message port a pool worker answers on (its parentPort). */
+export interface PoolPort {
+  on(event: 'message', listener: (req: PoolRequest) => void): unknown;
+  postMessage(reply: PoolReply): void;
+}
+
+/**
+ * Answers the pool's requests on `port`, one at a time (the pool worker's whole body).
+ *
+ * The reply is copied, never transferred: transferring detaches the MT3's buffer, and the first detach in an
+ * isolate invalidates V8's array-buffer-detaching protector, which throws away every optimized function that reads
+ * a typed array and recompiles it with detach checks. Measured on the bench project (120 motions): one worker
+ * compiled 333 functions with TurboFan instead of 189, and a two-worker build spent 11.7 CPU-s instead of 8.8.
+ * An MT3 is a few kilobytes; copying it costs nothing in comparison.
+ */
+export function servePoolRequests(port: PoolPort): void {
+  port.on('message', (req) => port.postMessage(answerPoolRequest(req)));
+}
+
 function errorOf(reply: Extract<PoolReply, { ok: false }>): Error {
   const f = reply.error.format;
   return f ? new FormatError(f.kind, f.detail, f.place) : new Error(reply.error.message);

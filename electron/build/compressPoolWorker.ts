@@ -4,12 +4,7 @@
  * as compressPoolWorker.cjs.
  */
 import { parentPort } from 'node:worker_threads';
-import { answerPoolRequest, type PoolRequest } from './compressPool';
+import { servePoolRequests } from './compressPool';
 
 if (!parentPort) throw new Error('compressPoolWorker.cjs must run as a worker thread');
-const port = parentPort;
-port.on('message', (req: PoolRequest) => {
-  const reply = answerPoolRequest(req);
-  // The MT3 bytes move to the pool without a copy.
-  port.postMessage(reply, reply.ok ? [reply.result.bytes.buffer as ArrayBuffer] : []);
-});
+servePoolRequests(parentPort);

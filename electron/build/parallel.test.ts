@@ -4,7 +4,8 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBundledWorker } from '../compress/buildWorkerForTests';
 import { buildProject } from './build';
-import { inProcessCompressor, workerCompressor, type MotionCompressor } from './compressPool';
+import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
+import { compressMtnBytes, inProcessCompressor, servePoolRequests, workerCompressor, type MotionCompressor, type PoolReply, type PoolRequest } from './compressPool';
 import { planBuild } from '../../shared/project/plan';
 import { parseProject } from '../../shared/project/validate';
 
@@ -143,5 +144,35 @@ describe('parallel builds', () => {
     if (r.ok) throw new Error('expected a failure');
     expect(r.errors.map((e) => e.message)).toEqual([expect.stringMatching(new RegExp(`^${join(dir, 'walk.mtn').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\[MTN\\]`))]);
     expect(readFileSync(join(dir, 'out', 'stage.mar')).equals(before)).toBe(true);
+  }, 60000);
+
+  it('a pool worker copies each answer instead of transferring it, so its own buffers are never detached', () => {
+    // A transfer would detach the MT3's buffer in the worker, and V8 would then recompile every typed-array
+    // function of that worker (servePoolRequests); the answer must still arrive whole.
+    const { port1, port2 } = new MessageChannel();
+    let onRequest: ((req: PoolRequest) => void) | undefined;
+    const sent: { reply: PoolReply }[] = [];
+    servePoolRequests({
+      on: (_event, listener) => { onRequest = listener; },
+      postMessage: (reply: PoolReply, ...extra: unknown[]) => {
+        sent.push({ reply });
+        (port1.postMessage as (v: unknown, ...rest: unknown[]) => void)(reply, ...extra);
+      },
+    });
+    const mtn = new Uint8Array(readFileSync(join(ASSETS, 'walk.mtn')));
+    const options: PoolRequest['options'] = { name: 'walk', positionTolerance: 0.5, rotationToleranceDeg: 1, offsetTolerance: 0.5 };
+    onRequest!({ id: 7, mtn, options });
+    try {
+      expect(sent).toHaveLength(1);
+      const { reply } = sent[0];
+      if (!reply.ok) throw new Error(reply.error.message);
+      // Posted through a real port: a transferred buffer would read as empty here.
+      const expected = compressMtnBytes(mtn, options).bytes;
+      expect(reply.result.bytes.byteLength).toBe(expected.byteLength);
+      const received = receiveMessageOnPort(port2)?.message as PoolReply;
+      expect(received.ok && Buffer.from(received.result.bytes).equals(Buffer.from(expected))).toBe(true);
+    } finally {
+      port1.close();
+    }
   }, 60000);
 });
