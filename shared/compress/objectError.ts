@@ -34,7 +34,7 @@ export function skeletonSize(m: Motion): number {
   const J = m.joints.length;
   const world = new Float64Array(J * 3);
   const rot = new Float64Array(J * 4);
-  fkFrame(m.joints, m.translation, 0, m.rotation, 0, 4, m.offset, 0, 4, world, rot);
+  fkFrame(parentsOf(m), m.translation, 0, m.rotation, 0, 4, m.offset, 0, 4, world, rot);
   const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
   for (let j = 0; j < J; j++)
     for (let c = 0; c < 3; c++) {
@@ -56,19 +56,21 @@ export function defaultShell(m: Motion): number {
  * the root translation. Rotations are normalised.
  */
 function fkFrame(
-  joints: Motion['joints'], translation: ArrayLike<number>, tIndex: number,
+  parents: Int32Array, translation: ArrayLike<number>, tIndex: number,
   rotation: ArrayLike<number>, rotBase: number, rotStride: number,
   offset: ArrayLike<number>, offBase: number, offStride: number,
   world: Float64Array, rot: Float64Array,
 ): void {
-  // Plain arrays and strides, not index callbacks: this runs twice per frame of every compression.
-  for (let j = 0; j < joints.length; j++) {
+  // Plain arrays and strides, not index callbacks: this runs twice per frame of every compression. (The parents
+  // as an Int32Array, not the joints: motions read from a file and resampled ones hold their joints in arrays of
+  // different shapes, and V8 would optimise this twice.)
+  for (let j = 0; j < parents.length; j++) {
     const ri = rotBase + j * rotStride, oi = offBase + j * offStride;
     let x = rotation[ri], y = rotation[ri + 1], z = rotation[ri + 2], w = rotation[ri + 3];
     const l = Math.sqrt(x * x + y * y + z * z + w * w) || 1;
     x /= l; y /= l; z /= l; w /= l;
     const ox = offset[oi], oy = offset[oi + 1], oz = offset[oi + 2];
-    const p = joints[j].parent;
+    const p = parents[j];
     if (p < 0) {
       world[j * 3] = translation[tIndex] + ox;
       world[j * 3 + 1] = translation[tIndex + 1] + oy;
@@ -86,6 +88,11 @@ function fkFrame(
     rot[j * 4 + 2] = pw * z + px * y - py * x + pz * w;
     rot[j * 4 + 3] = pw * w - px * x - py * y - pz * z;
   }
+}
+
+/** Each joint's parent index (-1 for the root). */
+function parentsOf(m: Motion): Int32Array {
+  return Int32Array.from(m.joints, (j) => j.parent);
 }
 
 /** out[o..o+2] = q v q^-1 for a unit q. */
@@ -187,8 +194,9 @@ function sourcePoints(source: Motion, shell: number): Float64Array {
   const S = source.frameCount + 1;
   const out = new Float64Array(S * J * 12);
   const world = new Float64Array(J * 3), rot = new Float64Array(J * 4);
+  const parents = parentsOf(source);
   for (let f = 0; f < S; f++) {
-    fkFrame(source.joints, source.translation, f * 4, source.rotation, f * J * 4, 4, source.offset, f * J * 4, 4, world, rot);
+    fkFrame(parents, source.translation, f * 4, source.rotation, f * J * 4, 4, source.offset, f * J * 4, 4, world, rot);
     for (let j = 0; j < J; j++) {
       const o = (f * J + j) * 12;
       out[o] = world[j * 3];
@@ -201,8 +209,6 @@ function sourcePoints(source: Motion, shell: number): Float64Array {
   }
   return out;
 }
-
-const axisScratch = new Float64Array(3);
 
 /**
  * Object-space error of an MT3 against its source motion: FK of both at every
@@ -223,17 +229,43 @@ export function objectSpaceError(source: Motion, mt3: Mt3Motion, shell: number, 
   const offsets = mt3.offsets ? mt3.offsets.map((t) => memo.positionFrames(t)) : null;
   const dirty = new Uint8Array(S);
   const errors = memo.dirtyFrames([root, ...rotations, ...(offsets ?? [null])], S, J, dirty);
-  const decOffset = new Float64Array(J * 3);
-  if (!offsets) for (let j = 0; j < J; j++) for (let c = 0; c < 3; c++) decOffset[j * 3 + c] = source.offset[j * 4 + c];
-  const decRotIn = new Float64Array(J * 4);
-  const decWorld = new Float64Array(J * 3), decRot = new Float64Array(J * 4);
+  const k = new FrameErrorKernel(parentsOf(source), src, shell);
+  if (!offsets) for (let j = 0; j < J; j++) for (let c = 0; c < 3; c++) k.offset[j * 3 + c] = source.offset[j * 4 + c];
   let recomputed = 0;
+  // One call per frame, not one loop over all frames here: V8 then optimises the small per-frame kernel once
+  // instead of compiling this whole function on the stack (OSR) and again when the loop below first runs.
   for (let f = 0; f < S; f++) {
     if (!dirty[f]) continue;
     recomputed++;
-    if (offsets) for (let j = 0; j < J; j++) for (let c = 0; c < 3; c++) decOffset[j * 3 + c] = offsets[j][f * 3 + c];
-    for (let j = 0; j < J; j++) for (let c = 0; c < 4; c++) decRotIn[j * 4 + c] = rotations[j][f * 4 + c];
-    fkFrame(source.joints, root, f * 3, decRotIn, 0, 4, decOffset, 0, 3, decWorld, decRot);
+    k.frame(f, root, rotations, offsets, errors);
+  }
+  memo.recomputedFrames = recomputed;
+  return reportOf(errors, S, J, shell);
+}
+
+/** FK of one frame of the decoded samples, compared with the source's points (objectSpaceError's inner loop). */
+class FrameErrorKernel {
+  readonly offset: Float64Array;
+  private readonly rotIn: Float64Array;
+  private readonly world: Float64Array;
+  private readonly rot: Float64Array;
+  private readonly axis = new Float64Array(3);
+
+  constructor(private readonly parents: Int32Array, private readonly src: Float64Array, private readonly shell: number) {
+    const J = parents.length;
+    this.offset = new Float64Array(J * 3);
+    this.rotIn = new Float64Array(J * 4);
+    this.world = new Float64Array(J * 3);
+    this.rot = new Float64Array(J * 4);
+  }
+
+  /** errors[f * J + j] for every joint j (offsets null: this.offset holds the source's frame 0 offsets). */
+  frame(f: number, root: Float64Array, rotations: Float64Array[], offsets: Float64Array[] | null, errors: Float64Array): void {
+    const J = this.parents.length, src = this.src, shell = this.shell;
+    const decWorld = this.world, decRot = this.rot, axisScratch = this.axis;
+    if (offsets) for (let j = 0; j < J; j++) for (let c = 0; c < 3; c++) this.offset[j * 3 + c] = offsets[j][f * 3 + c];
+    for (let j = 0; j < J; j++) for (let c = 0; c < 4; c++) this.rotIn[j * 4 + c] = rotations[j][f * 4 + c];
+    fkFrame(this.parents, root, f * 3, this.rotIn, 0, 4, this.offset, 0, 3, decWorld, decRot);
     for (let j = 0; j < J; j++) {
       const o = (f * J + j) * 12;
       const dx = decWorld[j * 3] - src[o], dy = decWorld[j * 3 + 1] - src[o + 1], dz = decWorld[j * 3 + 2] - src[o + 2];
@@ -248,31 +280,34 @@ export function objectSpaceError(source: Motion, mt3: Mt3Motion, shell: number, 
       errors[f * J + j] = Math.sqrt(e2);
     }
   }
-  memo.recomputedFrames = recomputed;
-  const jointMaxError = new Array<number>(J).fill(0);
-  const jointMaxErrorFrame = new Array<number>(J).fill(0);
+}
+
+/** The report of a table of per-frame, per-joint errors (S x J): each joint's worst and its earliest frame, each frame's worst. */
+function reportOf(errors: Float64Array, S: number, J: number, shell: number): ObjectErrorReport {
+  const jointMax = new Float64Array(J);
+  const jointMaxFrame = new Int32Array(J);
   const frameMaxError = new Float64Array(S);
   for (let f = 0; f < S; f++) {
     let frameWorst = 0;
     for (let j = 0; j < J; j++) {
       const e = errors[f * J + j];
-      if (e > jointMaxError[j]) {
-        jointMaxError[j] = e;
-        jointMaxErrorFrame[j] = f;
+      if (e > jointMax[j]) {
+        jointMax[j] = e;
+        jointMaxFrame[j] = f;
       }
       if (e > frameWorst) frameWorst = e;
     }
     frameMaxError[f] = frameWorst;
   }
   let maxErrorJoint = 0;
-  for (let j = 1; j < J; j++) if (jointMaxError[j] > jointMaxError[maxErrorJoint]) maxErrorJoint = j;
+  for (let j = 1; j < J; j++) if (jointMax[j] > jointMax[maxErrorJoint]) maxErrorJoint = j;
   return {
     shell,
-    jointMaxError,
-    jointMaxErrorFrame,
-    maxError: J > 0 ? jointMaxError[maxErrorJoint] : 0,
+    jointMaxError: Array.from(jointMax),
+    jointMaxErrorFrame: Array.from(jointMaxFrame),
+    maxError: J > 0 ? jointMax[maxErrorJoint] : 0,
     maxErrorJoint,
-    maxErrorFrame: J > 0 ? jointMaxErrorFrame[maxErrorJoint] : 0,
+    maxErrorFrame: J > 0 ? jointMaxFrame[maxErrorJoint] : 0,
     frameMaxError,
   };
 }

@@ -7,7 +7,7 @@ import { makeQuatsContinuous, quatSlerpShortest } from '../interchange/kinematic
 import { sourcePosition, targetFrameCount } from '../interchange/resample';
 import { FormatError } from '../errors';
 import { MTN_MAX_FRAMES } from '../mtn/constants';
-import { KeyFlag, emptyMotion, type Motion } from './types';
+import { KeyFlag, copyJoints, emptyMotion, type Motion } from './types';
 
 /**
  * The last frame N of `m` resampled to `fps` (what resampleMotion makes, without making it): a RangeError for a
@@ -35,7 +35,7 @@ export function resampleMotion(m: Motion, fps: number): Motion {
   const N = resampledFrameCount(m, fps);
   const J = m.joints.length;
   const S = m.frameCount + 1;
-  const out = emptyMotion(N, m.joints.map((j) => ({ ...j })), fps);
+  const out = emptyMotion(N, copyJoints(m.joints), fps);
   out.flags = m.flags;
   out.waistJoint = m.waistJoint;
   out.headerReserved = m.headerReserved;

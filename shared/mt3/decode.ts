@@ -5,7 +5,7 @@ import { normalize4, type Quat } from '../math/quat';
 import { decodeS12 } from '../math/s12';
 import { squadRef } from '../math/squad';
 import { validateMotion } from '../mtn/validate';
-import { KeyFlag, MotionFlag, type JointInfo, type Motion } from '../motion/types';
+import { KeyFlag, MotionFlag, copyJoints, makeJoint, makeMotion, type JointInfo, type Motion } from '../motion/types';
 import { Mt3Flag, type Mt3Motion, type PositionTrack, type RotationTrack, type TraceTrack } from './types';
 
 /**
@@ -310,11 +310,11 @@ export function decompressMt3(m: Mt3Motion, skeleton?: Motion): DecompressResult
   let joints: JointInfo[];
   let fps = 30;
   if (skeleton) {
-    joints = skeleton.joints.map((j) => ({ ...j }));
+    joints = copyJoints(skeleton.joints);
     fps = skeleton.fps;
   } else {
     joints = [];
-    for (let j = 0; j < J; j++) joints.push({ parent: j - 1, mirror: j, part: 0, reserved: 0, name: `joint_${j}` });
+    for (let j = 0; j < J; j++) joints.push(makeJoint({ parent: j - 1, mirror: j, part: 0, reserved: 0, name: `joint_${j}` }));
     notes.push(`no skeleton given: joints are named joint_0..joint_${J - 1} with a guessed chain hierarchy (each joint's parent is the one before it), no mirror pairs, all lower body, 30 fps; pass --skeleton to use real names and parents`);
   }
 
@@ -358,7 +358,7 @@ export function decompressMt3(m: Mt3Motion, skeleton?: Motion): DecompressResult
   const unknown = m.flags & ~known;
   if (unknown) notes.push(`MT3 flag bits 0x${(unknown >>> 0).toString(16)} have no MTN equivalent and were dropped`);
 
-  const motion: Motion = {
+  const motion = makeMotion({
     frameCount: N,
     flags,
     waistJoint: m.turn ?? -1,
@@ -370,7 +370,7 @@ export function decompressMt3(m: Mt3Motion, skeleton?: Motion): DecompressResult
     offset,
     translationKeyInfo,
     jointKeyInfo,
-  };
+  });
   validateMotion(motion);
   return { motion, notes };
 }

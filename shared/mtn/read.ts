@@ -1,5 +1,5 @@
 import { FormatError } from '../errors';
-import type { JointInfo, Motion } from '../motion/types';
+import { makeJoint, makeMotion, type JointInfo, type Motion } from '../motion/types';
 import {
   MTN_HEADER_SIZE, MTN_MAGIC, MTN_MAX_FRAMES, MTN_MAX_JOINTS, MTN_NAME_SIZE, MTN_SKELETON_ENTRY, MTN_VECTOR, MTN_VERSION, mtnByteSize,
 } from './constants';
@@ -36,13 +36,13 @@ export function readMtn(bytes: Uint8Array): Motion {
   let off = MTN_HEADER_SIZE;
   const joints: JointInfo[] = [];
   for (let j = 0; j < J; j++, off += MTN_SKELETON_ENTRY) {
-    joints.push({
+    joints.push(makeJoint({
       parent: dv.getInt32(off, true),
       mirror: dv.getInt32(off + 4, true),
       part: dv.getUint32(off + 8, true),
       reserved: dv.getUint32(off + 12, true),
       name: '',
-    });
+    }));
   }
   for (let j = 0; j < J; j++, off += MTN_NAME_SIZE) {
     const raw = bytes.subarray(off, off + MTN_NAME_SIZE);
@@ -78,7 +78,7 @@ export function readMtn(bytes: Uint8Array): Motion {
   const jointKeyInfo = u32(S * J * 4);
   void MTN_VECTOR;
 
-  const motion: Motion = { frameCount: N, flags, waistJoint, fps, headerReserved, joints, translation, rotation, offset, translationKeyInfo, jointKeyInfo };
+  const motion = makeMotion({ frameCount: N, flags, waistJoint, fps, headerReserved, joints, translation, rotation, offset, translationKeyInfo, jointKeyInfo });
   validateMotion(motion);
   return motion;
 }

@@ -8,7 +8,7 @@
  */
 import { FormatError } from '../../errors';
 import { formatFps } from '../../motion/frameRate';
-import { MotionFlag, emptyMotion, type JointInfo } from '../../motion/types';
+import { MotionFlag, copyJoints, emptyMotion } from '../../motion/types';
 import { MTN_MAX_FRAMES, MTN_MAX_JOINTS } from '../../mtn/constants';
 import { validateMotion } from '../../mtn/validate';
 import { makeQuatsContinuous, quatFromEulerOrder, quatSlerpShortest } from '../kinematics';
@@ -75,7 +75,7 @@ export function bvhToMotion(doc: BvhDocument, options: ImportOptions = {}): Impo
   const parents = doc.joints.map((j) => j.parent);
   const mirror = guessMirrorPairs(names);
   const parts = guessBodyParts(names, parents);
-  const joints: JointInfo[] = names.map((name, j) => ({ name, parent: parents[j], mirror: mirror[j], part: parts[j], reserved: 0 }));
+  const joints = copyJoints(names.map((name, j) => ({ name, parent: parents[j], mirror: mirror[j], part: parts[j], reserved: 0 })));
 
   const m = emptyMotion(N, joints, fps);
   for (let f = 0; f <= N; f++) {

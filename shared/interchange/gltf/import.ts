@@ -15,7 +15,7 @@
 import type { AnimationClip, Interpolant, KeyframeTrack, Object3D } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { FormatError } from '../../errors';
-import { MotionFlag, emptyMotion, type JointInfo, type Motion } from '../../motion/types';
+import { MotionFlag, copyJoints, emptyMotion, type Motion } from '../../motion/types';
 import { MTN_MAX_FRAMES, MTN_MAX_JOINTS } from '../../mtn/constants';
 import { validateMotion } from '../../mtn/validate';
 import { makeQuatsContinuous, quatMul, quatNormalize, quatRotate, type Quat, type Vec3 } from '../kinematics';
@@ -188,7 +188,7 @@ export async function importGltf(bytes: Uint8Array, options: GltfImportOptions =
   const names = sanitizeJointNames(order.map((n) => nodes[n].name ?? `node${n}`), warnings);
   const mirror = guessMirrorPairs(names);
   const parts = guessBodyParts(names, parents);
-  const joints: JointInfo[] = names.map((name, j) => ({ name, parent: parents[j], mirror: mirror[j], part: parts[j], reserved: 0 }));
+  const joints = copyJoints(names.map((name, j) => ({ name, parent: parents[j], mirror: mirror[j], part: parts[j], reserved: 0 })));
   const m = emptyMotion(N, joints, fps);
 
   // KeyframeTrack.createInterpolant is installed at run time by setInterpolation
