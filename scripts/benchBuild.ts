@@ -78,27 +78,37 @@ export async function benchBuild(root: string, extraCaptures: [string, Motion][]
       if (r.status !== 0) throw new Error(`${label}: actguy build exited ${r.status}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ')}`);
       return ms;
     };
-    // Three rounds, alternating, each cold build into a fresh cache; medians (the machine is shared and noisy).
+    // Five rounds, each cold build into a fresh cache. The machine's speed drifts over tens of seconds (shared
+    // hosts), so each ratio is taken within one round, between builds run back to back, and the figure is the
+    // median of those paired ratios; the order of --jobs 1 and --jobs 2 alternates between rounds.
+    const ROUNDS = 5;
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
     const c1: number[] = [], c2: number[] = [], w: number[] = [], n1: number[] = [], n2: number[] = [];
-    for (let round = 0; round < 3; round++) {
-      n1.push(time('jobs 1 --no-cache', ['--jobs', '1', '--no-cache']));
-      n2.push(time('jobs 2 --no-cache', ['--jobs', '2', '--no-cache']));
-      c1.push(time('jobs 1', ['--jobs', '1', '--cache', join(dir, `cache-jobs1-${round}`)]));
-      c2.push(time('jobs 2', ['--jobs', '2', '--cache', join(dir, `cache-jobs2-${round}`)]));
-      w.push(time('rebuild', ['--jobs', '2', '--cache', join(dir, `cache-jobs2-${round}`)]));
+    const coldRatio: number[] = [], bareRatio: number[] = [], warmRatio: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const pair = (one: () => number, two: () => number): [number, number] => {
+        if (round % 2 === 0) { const a = one(); return [a, two()]; }
+        const b = two();
+        return [one(), b];
+      };
+      const [b1, b2] = pair(() => time('jobs 1 --no-cache', ['--jobs', '1', '--no-cache']), () => time('jobs 2 --no-cache', ['--jobs', '2', '--no-cache']));
+      const [k1, k2] = pair(() => time('jobs 1', ['--jobs', '1', '--cache', join(dir, `cache-jobs1-${round}`)]), () => time('jobs 2', ['--jobs', '2', '--cache', join(dir, `cache-jobs2-${round}`)]));
+      const warm = time('rebuild', ['--jobs', '2', '--cache', join(dir, `cache-jobs2-${round}`)]);
+      n1.push(b1); n2.push(b2); c1.push(k1); c2.push(k2); w.push(warm);
+      bareRatio.push(b2 / b1); coldRatio.push(k2 / k1); warmRatio.push(warm / k2);
     }
     const cold1 = median(c1), cold2 = median(c2), warm = median(w), bare1 = median(n1), bare2 = median(n2);
+    const range = (xs: number[], digits: number) => `${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)}`;
     const p = JSON.parse(readFileSync(project, 'utf8'));
     return [
       '',
       `Build scaling: ${p.motions.length} real-capture motions (slices of ${captures.map(([n]) => n).join(', ')}; full and half rate; varied tolerances), ${availableParallelism()} cores here`,
-      '  (each build is `actguy build` in a fresh process; medians of 3)',
+      `  (each build is \`actguy build\` in a fresh process; ${ROUNDS} rounds; times are medians, ratios are medians of the ratios within each round)`,
       `  cold build, --jobs 1          ${(cold1 / 1000).toFixed(2)} s`,
-      `  cold build, --jobs 2          ${(cold2 / 1000).toFixed(2)} s   ratio ${(cold2 / cold1).toFixed(2)}x of --jobs 1 (target <= 0.65x on 2 cores)`,
+      `  cold build, --jobs 2          ${(cold2 / 1000).toFixed(2)} s   ratio ${median(coldRatio).toFixed(2)}x of --jobs 1 (target <= 0.65x on 2 cores; rounds ${range(coldRatio, 2)})`,
       `  --no-cache, --jobs 1          ${(bare1 / 1000).toFixed(2)} s`,
-      `  --no-cache, --jobs 2          ${(bare2 / 1000).toFixed(2)} s   ratio ${(bare2 / bare1).toFixed(2)}x of --jobs 1 (no cache written)`,
-      `  unchanged rebuild (cache)     ${(warm / 1000).toFixed(2)} s   ratio ${(warm / cold2).toFixed(3)}x of the cold build (target <= 0.1x)`,
+      `  --no-cache, --jobs 2          ${(bare2 / 1000).toFixed(2)} s   ratio ${median(bareRatio).toFixed(2)}x of --jobs 1 (no cache written; rounds ${range(bareRatio, 2)})`,
+      `  unchanged rebuild (cache)     ${(warm / 1000).toFixed(2)} s   ratio ${median(warmRatio).toFixed(3)}x of the cold build (target <= 0.1x; rounds ${range(warmRatio, 3)})`,
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });

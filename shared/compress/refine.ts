@@ -93,6 +93,23 @@ export function dpOptimalKeys(fit: TrackFit, userKeys: ArrayLike<number>, tolera
   required[N] = 1;
   for (let i = 0; i < userKeys.length; i++) if (userKeys[i] >= 0 && userKeys[i] <= N) required[userKeys[i]] = 1;
   for (let f = 0; f <= N; f++) fit.fitKey(f, -1, -1);
+  const from = previousKeys(fit, required, tolerance);
+  const frames: number[] = [];
+  for (let f = N; f !== -1; f = from[f]) frames.push(f);
+  frames.reverse();
+  const keys = KeyList.fromFrames(N, frames);
+  const errors = new Float64Array(N + 1);
+  for (let a = 0; a !== N; a = keys.next[a]) fit.segmentError(a, keys.next[a], errors);
+  return { keys, outcome: finishOutcome(fit, keys, errors, frames.length - 2) };
+}
+
+/**
+ * The dynamic programme of dpOptimalKeys: for each frame b, the key before it on a fewest-keys path from 0 to b.
+ * (Its own function: V8 compiles this loop on the stack, and code after the loop that has never run would make
+ * that compiled loop bail out at its end on every call.)
+ */
+function previousKeys(fit: TrackFit, required: Uint8Array, tolerance: number): Int32Array {
+  const N = fit.N;
   const best = new Int32Array(N + 1).fill(0x7fffffff);
   const from = new Int32Array(N + 1).fill(-1);
   best[0] = 1;
@@ -108,13 +125,7 @@ export function dpOptimalKeys(fit: TrackFit, userKeys: ArrayLike<number>, tolera
     }
     if (required[b]) lastRequired = b;
   }
-  const frames: number[] = [];
-  for (let f = N; f !== -1; f = from[f]) frames.push(f);
-  frames.reverse();
-  const keys = KeyList.fromFrames(N, frames);
-  const errors = new Float64Array(N + 1);
-  for (let a = 0; a !== N; a = keys.next[a]) fit.segmentError(a, keys.next[a], errors);
-  return { keys, outcome: finishOutcome(fit, keys, errors, frames.length - 2) };
+  return from;
 }
 
 /** Whether every interior frame of segment (a, b) is within tolerance (the reference error, early exit). */
