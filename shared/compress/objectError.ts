@@ -282,11 +282,12 @@ class FrameErrorKernel {
   }
 }
 
-/** The report of a table of per-frame, per-joint errors (S x J): each joint's worst and its earliest frame, each frame's worst. */
-function reportOf(errors: Float64Array, S: number, J: number, shell: number): ObjectErrorReport {
-  const jointMax = new Float64Array(J);
-  const jointMaxFrame = new Int32Array(J);
-  const frameMaxError = new Float64Array(S);
+/**
+ * Each joint's worst error and its earliest frame, and each frame's worst, from the S x J table. (Nothing after
+ * the loop: V8 compiles this on the stack, and code after the loop that has never run would make that compiled
+ * loop bail out at its end on every call.)
+ */
+function worstOf(errors: Float64Array, S: number, J: number, jointMax: Float64Array, jointMaxFrame: Int32Array, frameMaxError: Float64Array): void {
   for (let f = 0; f < S; f++) {
     let frameWorst = 0;
     for (let j = 0; j < J; j++) {
@@ -299,6 +300,14 @@ function reportOf(errors: Float64Array, S: number, J: number, shell: number): Ob
     }
     frameMaxError[f] = frameWorst;
   }
+}
+
+/** The report of a table of per-frame, per-joint errors (S x J): each joint's worst and its earliest frame, each frame's worst. */
+function reportOf(errors: Float64Array, S: number, J: number, shell: number): ObjectErrorReport {
+  const jointMax = new Float64Array(J);
+  const jointMaxFrame = new Int32Array(J);
+  const frameMaxError = new Float64Array(S);
+  worstOf(errors, S, J, jointMax, jointMaxFrame, frameMaxError);
   let maxErrorJoint = 0;
   for (let j = 1; j < J; j++) if (jointMax[j] > jointMax[maxErrorJoint]) maxErrorJoint = j;
   return {

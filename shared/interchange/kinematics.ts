@@ -57,8 +57,19 @@ export function quatRotate(q: ArrayLike<number>, v: ArrayLike<number>): Vec3 {
  * dot < 0), for resampling source animation; the result is normalised.
  */
 export function quatSlerpShortest(a: ArrayLike<number>, b: ArrayLike<number>, u: number): Quat {
-  let bx = b[0], by = b[1], bz = b[2], bw = b[3];
-  let d = a[0] * bx + a[1] * by + a[2] * bz + a[3] * bw;
+  const out: Quat = [0, 0, 0, 1];
+  slerpShortestInto(a, 0, b, 0, u, out, 0);
+  return out;
+}
+
+/**
+ * quatSlerpShortest of the quaternions at a[ai..ai+3] and b[bi..bi+3], written to out[o..o+3]: the same
+ * arithmetic without an array per call (resampling runs it for every joint at every frame).
+ */
+export function slerpShortestInto(a: ArrayLike<number>, ai: number, b: ArrayLike<number>, bi: number, u: number, out: { [i: number]: number }, o: number): void {
+  const ax = a[ai], ay = a[ai + 1], az = a[ai + 2], aw = a[ai + 3];
+  let bx = b[bi], by = b[bi + 1], bz = b[bi + 2], bw = b[bi + 3];
+  let d = ax * bx + ay * by + az * bz + aw * bw;
   if (d < 0) {
     d = -d; bx = -bx; by = -by; bz = -bz; bw = -bw;
   }
@@ -71,7 +82,14 @@ export function quatSlerpShortest(a: ArrayLike<number>, b: ArrayLike<number>, u:
     wa = Math.sin((1 - u) * th) / s;
     wb = Math.sin(u * th) / s;
   }
-  return quatNormalize([wa * a[0] + wb * bx, wa * a[1] + wb * by, wa * a[2] + wb * bz, wa * a[3] + wb * bw]);
+  // quatNormalize's arithmetic.
+  const x = wa * ax + wb * bx, y = wa * ay + wb * by, z = wa * az + wb * bz, w = wa * aw + wb * bw;
+  const n = Math.hypot(x, y, z, w);
+  if (n < 1e-300) {
+    out[o] = 0; out[o + 1] = 0; out[o + 2] = 0; out[o + 3] = 1;
+    return;
+  }
+  out[o] = x / n; out[o + 1] = y / n; out[o + 2] = z / n; out[o + 3] = w / n;
 }
 
 /**

@@ -3,7 +3,7 @@
  * (shorter arc) for rotations, linear interpolation for the root translation
  * and joint offsets. Key info moves with the frames it marks.
  */
-import { makeQuatsContinuous, quatSlerpShortest } from '../interchange/kinematics';
+import { makeQuatsContinuous, slerpShortestInto } from '../interchange/kinematics';
 import { sourcePosition, targetFrameCount } from '../interchange/resample';
 import { FormatError } from '../errors';
 import { MTN_MAX_FRAMES } from '../mtn/constants';
@@ -41,16 +41,7 @@ export function resampleMotion(m: Motion, fps: number): Motion {
   out.headerReserved = m.headerReserved;
   for (let f = 0; f <= N; f++) {
     const { a, b, u } = sourcePosition(f, fps, m.fps, S);
-    const lerp4 = (src: Float32Array, dst: Float32Array, ia: number, ib: number, io: number) => {
-      for (let k = 0; k < 3; k++) dst[io + k] = u === 0 ? src[ia + k] : src[ia + k] + (src[ib + k] - src[ia + k]) * u;
-      dst[io + 3] = src[ia + 3];
-    };
-    lerp4(m.translation, out.translation, a * 4, b * 4, f * 4);
-    for (let j = 0; j < J; j++) {
-      const ia = (a * J + j) * 4, ib = (b * J + j) * 4, io = (f * J + j) * 4;
-      out.rotation.set(u === 0 ? m.rotation.subarray(ia, ia + 4) : quatSlerpShortest(m.rotation.subarray(ia, ia + 4), m.rotation.subarray(ib, ib + 4), u), io);
-      lerp4(m.offset, out.offset, ia, ib, io);
-    }
+    resampleFrame(m, out, J, f, a, b, u);
   }
   makeQuatsContinuous(out.rotation, N + 1, J);
   const target = (s: number) => Math.min(N, Math.round((s * fps) / m.fps));
@@ -76,4 +67,24 @@ export function resampleMotion(m: Motion, fps: number): Motion {
     }
   }
   return out;
+}
+
+/**
+ * Target frame f from source frames a and b at fraction u: lerp of the root translation and joint offsets
+ * (w kept from a), slerp of the rotations. One call per frame, on scalars: V8 optimises this small kernel once.
+ */
+function resampleFrame(m: Motion, out: Motion, J: number, f: number, a: number, b: number, u: number): void {
+  lerp3(m.translation, a * 4, b * 4, u, out.translation, f * 4);
+  for (let j = 0; j < J; j++) {
+    const ia = (a * J + j) * 4, ib = (b * J + j) * 4, io = (f * J + j) * 4;
+    if (u === 0) for (let k = 0; k < 4; k++) out.rotation[io + k] = m.rotation[ia + k];
+    else slerpShortestInto(m.rotation, ia, m.rotation, ib, u, out.rotation, io);
+    lerp3(m.offset, ia, ib, u, out.offset, io);
+  }
+}
+
+/** dst[io..io+2] = lerp of src at ia and ib by u (exactly src at ia when u is 0); dst[io+3] = src[ia+3]. */
+function lerp3(src: Float32Array, ia: number, ib: number, u: number, dst: Float32Array, io: number): void {
+  for (let k = 0; k < 3; k++) dst[io + k] = u === 0 ? src[ia + k] : src[ia + k] + (src[ib + k] - src[ia + k]) * u;
+  dst[io + 3] = src[ia + 3];
 }
