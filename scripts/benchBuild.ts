@@ -105,10 +105,10 @@ export async function benchBuild(root: string, extraCaptures: [string, Motion][]
       `Build scaling: ${p.motions.length} real-capture motions (slices of ${captures.map(([n]) => n).join(', ')}; full and half rate; varied tolerances), ${availableParallelism()} cores here`,
       `  (each build is \`actguy build\` in a fresh process; ${ROUNDS} rounds; times are medians, ratios are medians of the ratios within each round)`,
       `  cold build, --jobs 1          ${(cold1 / 1000).toFixed(2)} s`,
-      `  cold build, --jobs 2          ${(cold2 / 1000).toFixed(2)} s   ratio ${median(coldRatio).toFixed(2)}x of --jobs 1 (target <= 0.65x on 2 cores; rounds ${range(coldRatio, 2)})`,
-      `    fastest of ${ROUNDS}: --jobs 1 ${(Math.min(...c1) / 1000).toFixed(2)} s, --jobs 2 ${(Math.min(...c2) / 1000).toFixed(2)} s, ratio ${(Math.min(...c2) / Math.min(...c1)).toFixed(2)}x (noise only ever slows a build down)`,
+      `  cold build, --jobs 2          ${(cold2 / 1000).toFixed(2)} s   ratio ${median(coldRatio).toFixed(3)}x of --jobs 1 (target <= 0.65x on 2 cores; rounds ${range(coldRatio, 2)})`,
+      `    fastest of ${ROUNDS}: --jobs 1 ${(Math.min(...c1) / 1000).toFixed(2)} s, --jobs 2 ${(Math.min(...c2) / 1000).toFixed(2)} s, ratio ${(Math.min(...c2) / Math.min(...c1)).toFixed(3)}x (noise only ever slows a build down)`,
       `  --no-cache, --jobs 1          ${(bare1 / 1000).toFixed(2)} s`,
-      `  --no-cache, --jobs 2          ${(bare2 / 1000).toFixed(2)} s   ratio ${median(bareRatio).toFixed(2)}x of --jobs 1 (no cache written; rounds ${range(bareRatio, 2)})`,
+      `  --no-cache, --jobs 2          ${(bare2 / 1000).toFixed(2)} s   ratio ${median(bareRatio).toFixed(3)}x of --jobs 1 (no cache written; rounds ${range(bareRatio, 2)})`,
       `  unchanged rebuild (cache)     ${(warm / 1000).toFixed(2)} s   ratio ${median(warmRatio).toFixed(3)}x of the cold build (target <= 0.1x; rounds ${range(warmRatio, 3)})`,
     ];
   } finally {
