@@ -15,7 +15,7 @@
  * outside React; components use the hook in ./hooks.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { KeyFlag, type Motion } from '../../shared/motion/types';
+import { KeyFlag, makeMotion, type Motion } from '../../shared/motion/types';
 import { DEFAULT_TOLERANCES, type CompressMethod } from '../../shared/compress/types';
 
 /** The three global compression tolerances (units and degrees as in CompressOptions). */
@@ -289,13 +289,13 @@ export function createDocumentStore(): StoreApi<DocumentState> {
     /** Applies an editable state to the motion and recomputes derived fields. */
     function withEditable(e: EditableState): Partial<DocumentState> {
       const m = get().motion!;
-      const motion: Motion = {
+      const motion = makeMotion({
         ...m,
         flags: e.flags,
         waistJoint: e.waistJoint,
         translationKeyInfo: e.translationKeyInfo,
         jointKeyInfo: e.jointKeyInfo,
-      };
+      });
       return {
         motion,
         tolerances: e.tolerances,

@@ -86,8 +86,8 @@ export function lockedJointAt(m: Motion, frame: number): number {
 
 /**
  * A Motion of these parts. Every motion is built here (readMtn, emptyMotion and so resampling and the importers,
- * the MT3 decoder, cloneMotion): one object literal for all, so V8 gives every motion one hidden class and
- * optimises the compressor once for it, instead of again for each way a motion was made.
+ * the MT3 decoder, cloneMotion, the editor's document): one object literal for all, so V8 gives every motion one
+ * hidden class and optimises the compressor once for it, instead of again for each way a motion was made.
  */
 export function makeMotion(m: Motion): Motion {
   return {
