@@ -62,8 +62,7 @@ function fkFrame(
   world: Float64Array, rot: Float64Array,
 ): void {
   // Plain arrays and strides, not index callbacks: this runs twice per frame of every compression. (The parents
-  // as an Int32Array, not the joints: motions read from a file and resampled ones hold their joints in arrays of
-  // different shapes, and V8 would optimise this twice.)
+  // as an Int32Array, not the joint entries: one typed load per joint, whatever built the motion.)
   for (let j = 0; j < parents.length; j++) {
     const ri = rotBase + j * rotStride, oi = offBase + j * offStride;
     let x = rotation[ri], y = rotation[ri + 1], z = rotation[ri + 2], w = rotation[ri + 3];
