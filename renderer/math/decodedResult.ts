@@ -7,7 +7,7 @@
  * a new result decodes all of it).
  */
 import {
-  decodePositionTrack, decodeRotationTrack, decodeTraceTrack,
+  decodePositionTrack, decodeRotationTrack, decodeTracks,
   type DecodedMt3, type DecodedPositionTrack, type DecodedRotationTrack,
 } from '../../shared/mt3/decode';
 import type { Mt3Motion, PositionTrack, RotationTrack } from '../../shared/mt3/types';
@@ -31,15 +31,6 @@ function rotation(t: RotationTrack): DecodedRotationTrack {
 /** The decoded result (the same numbers as decodeMt3), reusing the decode of every track seen before. */
 export function decodeResult(m: Mt3Motion): DecodedMt3 {
   let d = results.get(m);
-  if (!d) {
-    d = {
-      numFrames: m.numFrames,
-      root: position(m.root),
-      rotations: m.rotations.map(rotation),
-      offsets: m.offsets ? m.offsets.map(position) : null,
-      move: m.move ? decodeTraceTrack(m.move) : null,
-    };
-    results.set(m, d);
-  }
+  if (!d) results.set(m, (d = decodeTracks(m, position, rotation)));
   return d;
 }

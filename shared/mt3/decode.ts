@@ -242,17 +242,26 @@ const cache = new WeakMap<Mt3Motion, DecodedMt3>();
 
 export function decodeMt3(m: Mt3Motion, refresh = false): DecodedMt3 {
   let d = refresh ? undefined : cache.get(m);
-  if (!d) {
-    d = {
-      numFrames: m.numFrames,
-      root: decodePositionTrack(m.root),
-      rotations: m.rotations.map(decodeRotationTrack),
-      offsets: m.offsets ? m.offsets.map(decodePositionTrack) : null,
-      move: m.move ? decodeTraceTrack(m.move) : null,
-    };
-    cache.set(m, d);
-  }
+  if (!d) cache.set(m, (d = decodeTracks(m)));
   return d;
+}
+
+/**
+ * Every track of `m` decoded with the given track decoders (by default the plain ones; a caller that keeps
+ * decoded tracks by object passes its memoised ones), uncached.
+ */
+export function decodeTracks(
+  m: Mt3Motion,
+  position: (t: PositionTrack) => DecodedPositionTrack = decodePositionTrack,
+  rotation: (t: RotationTrack) => DecodedRotationTrack = decodeRotationTrack,
+): DecodedMt3 {
+  return {
+    numFrames: m.numFrames,
+    root: position(m.root),
+    rotations: m.rotations.map(rotation),
+    offsets: m.offsets ? m.offsets.map(position) : null,
+    move: m.move ? decodeTraceTrack(m.move) : null,
+  };
 }
 
 /** Root translation at frame t in [0, N] (fractional allowed): out[0..2] = x, y, z. */
