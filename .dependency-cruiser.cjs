@@ -1,0 +1,50 @@
+/**
+ * Import rules checked in CI (`npm run lint:deps`): the layers of docs/architecture.md and no import
+ * cycles. A rule nobody checks wears away; this file is the check.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'Modules that import each other in a circle cannot be read, tested or moved one at a time.',
+      from: { pathNot: '^node_modules' },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'shared-is-pure',
+      severity: 'error',
+      comment: 'shared/ runs unchanged in the main process, the workers, the renderer and tests.',
+      from: { path: '^shared/' },
+      to: { path: '^(electron|renderer|scripts|e2e)/' },
+    },
+    {
+      name: 'shared-no-node',
+      severity: 'error',
+      comment: 'shared/ never touches Node (fs, path, worker_threads...).',
+      from: { path: '^shared/', pathNot: '\\.test\\.ts$|^shared/testing/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'renderer-not-electron',
+      severity: 'error',
+      comment: 'The page reaches the main process only through the typed API in shared/.',
+      from: { path: '^renderer/' },
+      to: { path: '^electron/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'electron-not-renderer',
+      severity: 'error',
+      comment: 'Tests of the loopback server drive it with the real page-side client; nothing else crosses.',
+      from: { path: '^electron/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^renderer/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|dist|e2e-output)' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.base.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};
