@@ -266,6 +266,16 @@ describe('electron main', () => {
     expect(await open(trustedEvent, { path: file })).toMatchObject({ ok: true, value: { status: 'opened' } });
   });
 
+  it('a .sev given to a second launch is sent with the project beside it that lists it', () => {
+    const dir = mkdtempSync(join(fake.state.userData, 'second-sev-'));
+    for (const f of ['walk.sev', 'sample.actguy.json']) copyFileSync(resolve(__dirname, '..', 'assets', f), join(dir, f));
+    fake.state.appEvents.get('second-instance')!({}, ['/usr/bin/actguy', join(dir, 'walk.sev')], '/');
+    expect(fake.state.sent.at(-1)).toEqual({
+      channel: MENU_COMMAND_CHANNEL,
+      payload: { command: 'file.openFromSystem', path: join(dir, 'walk.sev'), projectPath: join(dir, 'sample.actguy.json') },
+    });
+  });
+
   it('over IPC, a project picked in the dialog that the renderer saves with outside paths widens nothing', async () => {
     const ipc = (member: string, arg?: unknown) => fake.state.ipc.get(ipcInvokeChannel(member as never))!(trustedEvent, arg) as Promise<{ ok: boolean; value?: unknown; error?: { message: string } }>;
     const projectDir = join(fake.state.userData, 'proj');
