@@ -16,6 +16,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { ACTGUY_INVOKE_MEMBERS, ipcInvokeChannel, MENU_COMMAND_CHANNEL, type AppInfo, type DocumentStateReport, type MenuCommand } from '../shared/ipc';
 import { systemFileKindOfPath } from '../shared/systemFiles';
+import { APP_NAME, applyAppIdentity } from './appIdentity';
 import { createCompressClient } from './compressClient';
 import { createHandlers, dispatchInvoke } from './handlers';
 import { buildAppMenu } from './menu';
@@ -28,7 +29,8 @@ import { unsavedSentence } from '../shared/unsaved';
 
 const APP_SCHEME = 'actguy';
 const APP_ORIGIN = `${APP_SCHEME}://app`;
-const APP_NAME = 'ActGuy';
+
+applyAppIdentity(app, process.platform);
 
 // Must run before 'ready': a standard, secure scheme gets an origin, fetch and module scripts.
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } }]);
