@@ -25,6 +25,7 @@ import { canonicalPath, createPathPolicy } from './pathPolicy';
 import { createRecentFilesStore } from './recentFiles';
 import { CONTENT_SECURITY_POLICY } from './security';
 import { createSystemFileQueue, findProjectListingSev, parseCommandLine } from './systemFiles';
+import { prepareUserSamples, STARTUP_SAMPLE, type UserSamples } from './userSamples';
 import { unsavedSentence } from '../shared/unsaved';
 
 const APP_SCHEME = 'actguy';
@@ -49,8 +50,20 @@ const CONTENT_TYPES: Record<string, string> = {
 /** dist/electron -> dist/renderer (inside app.asar when packaged). */
 const rendererDir = resolve(__dirname, '..', 'renderer');
 
-function samplePath(): string {
-  return app.isPackaged ? join(process.resourcesPath, 'assets', 'walk.mtn') : join(app.getAppPath(), 'assets', 'walk.mtn');
+/**
+ * The sample the app starts on. Packaged, the bundled samples are copied on first run to a folder of the
+ * user's and opened from there (electron/userSamples.ts); from a checkout (`electron .`) the repository's
+ * assets are the developer's own and open in place.
+ */
+function startupSamples(): UserSamples {
+  if (!app.isPackaged) return { startupPath: join(app.getAppPath(), 'assets', STARTUP_SAMPLE), folder: null, notice: null };
+  let documentsDir: string | null = null;
+  try {
+    documentsDir = app.getPath('documents');
+  } catch {
+    // no Documents folder on this system: the app's own folder takes the copy
+  }
+  return prepareUserSamples({ bundledDir: join(process.resourcesPath, 'assets'), documentsDir, fallbackDir: app.getPath('userData') });
 }
 
 let mainWindow: BrowserWindow | null = null;
@@ -133,7 +146,8 @@ async function start(): Promise<void> {
   // The first motion on the command line opens at start-up; the rest (a project, a .sev, more motions) follow it.
   const argMotion = files.find((f) => systemFileKindOfPath(f) === 'motion') ?? null;
   for (const f of files) if (f !== argMotion) systemFiles.offer(f);
-  const sample = samplePath();
+  const samples = startupSamples();
+  const sample = samples.startupPath;
 
   protocol.handle(APP_SCHEME, serveRenderer);
   // The app needs no camera, microphone, notifications, geolocation...
@@ -168,6 +182,7 @@ async function start(): Promise<void> {
     nativeDialogs: true,
     workspaceRoot: workspace,
     platform: process.platform,
+    ...(samples.notice ? { startupNotice: samples.notice } : {}),
   };
   const handlers = createHandlers({
     appInfo,
