@@ -39,7 +39,21 @@ const fake = vi.hoisted(() => {
       this.options = options;
       state.windows.push(this);
     }
-    once() {}
+    onceEvents = new Map<string, () => void>();
+    maximized = false;
+    once(name: string, fn: () => void) {
+      this.onceEvents.set(name, fn);
+    }
+    maximize() {
+      this.maximized = true;
+    }
+    isMaximized() {
+      return this.maximized;
+    }
+    getNormalBounds() {
+      const o = this.options as unknown as { x?: number; y?: number; width: number; height: number };
+      return { x: o.x ?? 100, y: o.y ?? 20, width: o.width, height: o.height };
+    }
     on(name: string, fn: (event: { preventDefault(): void }) => void) {
       this.events.set(name, fn);
     }
@@ -110,6 +124,11 @@ vi.mock('electron', () => ({
     },
   },
   BrowserWindow: fake.FakeWindow,
+  // A 1366x768 laptop screen with a 40 px taskbar.
+  screen: {
+    getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1366, height: 728 } }],
+    getPrimaryDisplay: () => ({ workArea: { x: 0, y: 0, width: 1366, height: 728 } }),
+  },
 }));
 
 // The text-check worker is a built bundle; here the same check runs in-process.
@@ -119,6 +138,8 @@ vi.mock('./project/textCheck', async (importOriginal) => {
 });
 
 fake.state.userData = mkdtempSync(join(tmpdir(), 'actguy-main-'));
+// Left by a run on a big monitor that is no longer connected.
+writeFileSync(join(fake.state.userData, 'window-state.json'), JSON.stringify({ x: 2400, y: 100, width: 1800, height: 1000, maximized: true }));
 await import('./main');
 await vi.waitFor(() => expect(fake.state.windows[0]?.loadedUrl).toBe('actguy://app/index.html'));
 const win = fake.state.windows[0];
@@ -157,6 +178,16 @@ describe('electron main', () => {
   it('on Windows and Linux the native menu bar is hidden (the page draws the menu bar); the page load also releases kept files', () => {
     expect(win.menuBarVisible).toBe(process.platform === 'darwin' ? undefined : false);
     expect(win.webContentsEvents.has('did-finish-load')).toBe(true);
+  });
+
+  it('opens the window within the screen it is on (a saved position on an unplugged monitor is dropped), maximised as it was left', () => {
+    const o = win.options as unknown as { x?: number; width: number; height: number; minWidth: number; minHeight: number };
+    expect(o.x).toBeUndefined();
+    expect([o.width, o.height]).toEqual([1366, 728]);
+    expect(o.minWidth).toBeLessThanOrEqual(1366);
+    expect(o.minHeight).toBeLessThanOrEqual(728);
+    win.onceEvents.get('ready-to-show')!();
+    expect(win.maximized).toBe(true);
   });
 
   it('registers one IPC handler per invoke member and no other channel', () => {
@@ -254,6 +285,12 @@ describe('electron main', () => {
     close({ preventDefault: vi.fn() });
     await vi.waitFor(() => expect(win.closed).toBe(1));
     expect(fake.state.messageBoxes[1]).toMatchObject({ message: 'walk has unsaved changes.' });
+  });
+
+  it('keeps the window\'s size, position and maximised state when it closes', () => {
+    win.maximized = false;
+    win.events.get('close')!({ preventDefault: vi.fn() });
+    expect(JSON.parse(readFileSync(join(fake.state.userData, 'window-state.json'), 'utf8'))).toEqual({ x: 100, y: 20, width: 1366, height: 728, maximized: false });
   });
 
   it('a file given to a second launch becomes allowed and is sent to the renderer to open', async () => {

@@ -11,7 +11,7 @@
  *
  * Usage: `electron . [file.mtn|.mt3|.mar|.sev|.actguy.json ...] [--workspace DIR]`
  */
-import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, type IpcMainInvokeEvent } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, screen, session, type IpcMainInvokeEvent } from 'electron';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { ACTGUY_INVOKE_MEMBERS, ipcInvokeChannel, MENU_COMMAND_CHANNEL, type AppInfo, type DocumentStateReport, type MenuCommand } from '../shared/ipc';
@@ -26,6 +26,7 @@ import { createRecentFilesStore } from './recentFiles';
 import { CONTENT_SECURITY_POLICY } from './security';
 import { createSystemFileQueue, findProjectListingSev, parseCommandLine } from './systemFiles';
 import { prepareUserSamples, STARTUP_SAMPLE, type UserSamples } from './userSamples';
+import { initialWindow, MIN_SIZE, readWindowState, writeWindowState } from './windowState';
 import { unsavedSentence } from '../shared/unsaved';
 
 const APP_SCHEME = 'actguy';
@@ -223,11 +224,16 @@ async function start(): Promise<void> {
   }
   rebuildMenu();
 
+  // Size, position and maximised state as the user left them (on a screen still connected), else fitted to the primary screen.
+  const userData = app.getPath('userData');
+  const warn = (message: string) => console.warn(`${APP_NAME}: ${message}`);
+  const placement = initialWindow(readWindowState(userData, warn), screen.getAllDisplays().map((d) => d.workArea), screen.getPrimaryDisplay().workArea);
   mainWindow = new BrowserWindow({
-    width: 1400,
-    height: 900,
-    minWidth: 900,
-    minHeight: 600,
+    ...(placement.x !== undefined && placement.y !== undefined ? { x: placement.x, y: placement.y } : {}),
+    width: placement.width,
+    height: placement.height,
+    minWidth: MIN_SIZE.width,
+    minHeight: MIN_SIZE.height,
     title: APP_NAME,
     backgroundColor: '#1b1d21',
     show: false,
@@ -248,11 +254,17 @@ async function start(): Promise<void> {
   // Windows and Linux: the page draws its own menu bar (with the same commands), so the native one is not
   // shown too; its accelerators stay registered (the native menu owns the command shortcuts, shared/shortcuts.ts).
   if (process.platform !== 'darwin') win.setMenuBarVisibility(false);
-  win.once('ready-to-show', () => win.show());
+  win.once('ready-to-show', () => {
+    if (placement.maximized) win.maximize();
+    win.show();
+  });
   // A page that never asked for the app info (a failed start-up) still gets the files once it has loaded.
   win.webContents.once('did-finish-load', () => systemFiles.rendererListening());
   win.on('close', (event) => {
-    if (!documentState.dirty || closeConfirmed) return;
+    if (!documentState.dirty || closeConfirmed) {
+      writeWindowState(userData, { ...win.getNormalBounds(), maximized: win.isMaximized() }, warn);
+      return;
+    }
     event.preventDefault();
     void dialog
       .showMessageBox(win, {
