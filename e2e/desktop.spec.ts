@@ -82,11 +82,12 @@ test('Electron: closing with unsaved edits asks natively; Cancel keeps the windo
   await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
   const closeWindow = () => electronApp!.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]?.close());
   const windows = () => electronApp!.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().length);
-  await stubNativeDialogs(electronApp!, { messageBoxResponse: 1 });
+  // The question's buttons: Save, Discard changes, Cancel.
+  await stubNativeDialogs(electronApp!, { messageBoxResponse: 2 });
   await closeWindow();
   await expect(page.getByTestId('doc-name')).toHaveText('walk');
   expect(await windows()).toBe(1);
-  await stubNativeDialogs(electronApp!, { messageBoxResponse: 0 });
+  await stubNativeDialogs(electronApp!, { messageBoxResponse: 1 });
   const closed = electronApp!.waitForEvent('close');
   await closeWindow();
   await closed; // the last window closed: the app quits

@@ -11,13 +11,14 @@
  *
  * Usage: `electron . [file.mtn|.mt3|.mar|.sev|.actguy.json ...] [--workspace DIR]`
  */
-import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, screen, session, type IpcMainInvokeEvent } from 'electron';
+import { app, BrowserWindow, crashReporter, dialog, ipcMain, Menu, protocol, screen, session, type IpcMainInvokeEvent } from 'electron';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { ACTGUY_INVOKE_MEMBERS, ipcInvokeChannel, MENU_COMMAND_CHANNEL, type AppInfo, type DocumentStateReport, type MenuCommand } from '../shared/ipc';
 import { systemFileKindOfPath } from '../shared/systemFiles';
 import { APP_NAME, applyAppIdentity } from './appIdentity';
 import { createCompressClient } from './compressClient';
+import { recoveryQuestion, writeCrashRecord, type CrashRecord } from './crashRecords';
 import { createHandlers, dispatchInvoke } from './handlers';
 import { buildAppMenu } from './menu';
 import { createNativeDialogPort } from './nativeDialogs';
@@ -33,6 +34,8 @@ const APP_SCHEME = 'actguy';
 const APP_ORIGIN = `${APP_SCHEME}://app`;
 
 applyAppIdentity(app, process.platform);
+// Native crashes leave a minidump in app.getPath('crashDumps') for a bug report; nothing is ever uploaded.
+crashReporter.start({ uploadToServer: false });
 
 // Must run before 'ready': a standard, secure scheme gets an origin, fetch and module scripts.
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } }]);
@@ -266,24 +269,66 @@ async function start(): Promise<void> {
       return;
     }
     event.preventDefault();
+    const several = (documentState.unsaved ?? []).length > 1;
+    // The same three choices as the page's own question (renderer/app/unsaved.ts).
     void dialog
       .showMessageBox(win, {
         type: 'warning',
         title: 'Unsaved changes',
         // Names the motion, the SEV and the project when they are unsaved ("walk.mtn, walk.sev and the project have ...").
         message: unsavedSentence(documentState.unsaved ?? [], documentState.documentName ?? 'The motion'),
-        detail: 'Close ActGuy and discard them?',
-        buttons: ['Discard changes', 'Cancel'],
-        defaultId: 1,
-        cancelId: 1,
+        detail: `Save ${several ? 'them' : 'it'} before you close ActGuy?`,
+        buttons: [several ? 'Save all' : 'Save', 'Discard changes', 'Cancel'],
+        defaultId: 0,
+        cancelId: 2,
         noLink: true,
       })
       .then(({ response }) => {
-        if (response !== 0) return;
+        // Save: the page saves everything, tells main it is clean and closes the window (a failed save keeps it open).
+        if (response === 0) sendMenuCommand({ command: 'app.saveAllAndClose' });
+        if (response !== 1) return;
         closeConfirmed = true;
         win.close();
       });
   });
+  // A crashed or hung page: a crash record, then the offer to reload (electron/crashRecords.ts).
+  let recoveryAsked = false;
+  const pageInTrouble = (event: CrashRecord['event'], details?: Electron.RenderProcessGoneDetails): void => {
+    if (recoveryAsked) return;
+    recoveryAsked = true;
+    const unsaved = documentState.dirty ? (documentState.unsaved ?? [documentState.documentName ?? 'the motion']) : [];
+    let recordPath: string | null = null;
+    try {
+      recordPath = writeCrashRecord(userData, {
+        event,
+        time: new Date().toISOString(),
+        ...(details ? { reason: details.reason, exitCode: details.exitCode } : {}),
+        appVersion: app.getVersion(),
+        versions: { electron: process.versions.electron, chrome: process.versions.chrome, node: process.versions.node },
+        platform: process.platform,
+        arch: process.arch,
+        documentName: documentState.documentName,
+        unsaved,
+      });
+    } catch (e) {
+      warn(`the crash record was not written: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    const { question, actions } = recoveryQuestion(event, unsaved, recordPath);
+    void dialog.showMessageBox(win, { type: event === 'unresponsive' ? 'warning' : 'error', noLink: true, ...question }).then(({ response }) => {
+      recoveryAsked = false;
+      const action = actions[response] ?? 'wait';
+      if (action === 'wait' || win.isDestroyed()) return;
+      // What the page had unsaved is gone with it (crashed) or discarded (reload): nothing left to ask about on close.
+      documentState = { documentId: null, documentName: null, dirty: false };
+      win.setDocumentEdited(false);
+      if (action === 'reload') win.webContents.reload();
+      else win.close();
+    });
+  };
+  win.webContents.on('render-process-gone', (_event, details) => {
+    if (details.reason !== 'clean-exit') pageInTrouble('render-process-gone', details);
+  });
+  win.on('unresponsive', () => pageInTrouble('unresponsive'));
   win.on('closed', () => {
     mainWindow = null;
   });

@@ -378,6 +378,8 @@ export type MenuCommandId =
   | 'playback.firstFrame'
   | 'playback.lastFrame'
   | 'help.about'
+  /** The Save of the native close question (Electron): save every unsaved part, then close the window. */
+  | 'app.saveAllAndClose'
   | 'project.open'
   | 'project.save'
   | 'project.build'
