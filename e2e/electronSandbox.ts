@@ -1,33 +1,12 @@
 /**
- * Whether Electron's Chromium sandbox can start on this machine, and what the
- * e2e launch does about it (docs/install.md#linux-sandbox).
+ * What the e2e launch of Electron does about its Chromium sandbox (docs/install.md#linux-sandbox).
  *
- * - As root (CI): Chromium refuses to start sandboxed, so `--no-sandbox` is
- *   added there, and only there.
- * - On Linux otherwise the sandbox needs unprivileged user namespaces, or a
- *   setuid-root chrome-sandbox helper beside the binary. Ubuntu 24.04 restricts
- *   the namespaces through AppArmor (kernel.apparmor_restrict_unprivileged_userns=1)
- *   and npm's Electron ships the helper without the setuid bit: there the
- *   scenarios are skipped with that reason, never run with the sandbox off.
+ * - As root (CI) on Linux Chromium refuses to start sandboxed, so `--no-sandbox` is added there, and only there.
+ * - Otherwise, where `npm start`'s sandbox check (scripts/start-support.mjs) finds that Electron would abort
+ *   (Ubuntu 23.10+/24.04 restricting user namespaces, chrome-sandbox not setuid root, no AppArmor profile),
+ *   the Electron scenarios are skipped with that check's reason, never run with the sandbox off.
  */
-import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-
-/** What decides whether the sandbox can start. */
-export interface SandboxFacts {
-  platform: NodeJS.Platform;
-  /** process.getuid(); null where there is none (Windows). */
-  uid: number | null;
-  /** kernel.apparmor_restrict_unprivileged_userns is 1. */
-  apparmorRestrictsUserns: boolean;
-  /** `unshare -Ur true` works: the kernel lets an unprivileged process make a user namespace. */
-  userNamespaces: boolean;
-  /** The chrome-sandbox helper beside the binary is owned by root and setuid. */
-  suidHelper: boolean;
-  /** The helper's path (named in the skip reason). */
-  helperPath: string;
-}
+import { probeSandbox, sandboxProblem, type SandboxProbe } from '../scripts/start-support.mjs';
 
 export interface SandboxPlan {
   /** Extra Electron switches. */
@@ -36,44 +15,19 @@ export interface SandboxPlan {
   skip: string | null;
 }
 
-export function electronSandboxPlan(f: SandboxFacts): SandboxPlan {
-  if (f.platform !== 'linux') return { args: [], skip: null };
-  if (f.uid === 0) return { args: ['--no-sandbox'], skip: null };
-  if (f.suidHelper || (f.userNamespaces && !f.apparmorRestrictsUserns)) return { args: [], skip: null };
-  const why = f.apparmorRestrictsUserns
-    ? 'AppArmor restricts unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns=1)'
-    : 'unprivileged user namespaces are unavailable (`unshare -Ur true` fails)';
-  return {
-    args: [],
-    skip:
-      `project "electron" skipped: Electron's sandbox cannot start here: ${why}, and ${f.helperPath} is not setuid root. ` +
-      `Make it so (sudo chown root:root '${f.helperPath}' && sudo chmod 4755 '${f.helperPath}'), or run the suite as root, ` +
-      'where it starts with --no-sandbox; the same scenarios run in Chromium over the loopback transport',
-  };
+/** `--no-sandbox` for root on Linux, nothing anywhere else. */
+export function rootSandboxArgs(platform: string, uid: number | null): string[] {
+  return platform === 'linux' && uid === 0 ? ['--no-sandbox'] : [];
 }
 
-/** The facts of this machine for the Electron binary at `binary`. */
-export function sandboxFacts(binary: string): SandboxFacts {
-  const helperPath = join(dirname(binary), 'chrome-sandbox');
-  let apparmorRestrictsUserns = false;
-  try {
-    apparmorRestrictsUserns = readFileSync('/proc/sys/kernel/apparmor_restrict_unprivileged_userns', 'utf8').trim() === '1';
-  } catch {
-    // no such knob: not restricted by AppArmor
-  }
-  let suidHelper = false;
-  try {
-    const st = statSync(helperPath);
-    suidHelper = st.uid === 0 && (st.mode & 0o4000) !== 0;
-  } catch {
-    // no helper
-  }
-  return {
-    platform: process.platform,
-    uid: typeof process.getuid === 'function' ? process.getuid() : null,
-    apparmorRestrictsUserns,
-    userNamespaces: process.platform === 'linux' && spawnSync('unshare', ['-Ur', 'true']).status === 0,
-    suidHelper,
-    helperPath,
-  };
+/** The plan for a machine `probe` describes, as root (`uid` 0) or not. */
+export function sandboxPlanOf(probe: Omit<SandboxProbe, 'args'>, uid: number | null): SandboxPlan {
+  const args = rootSandboxArgs(probe.platform, uid);
+  const problem = sandboxProblem({ ...probe, args });
+  return { args, skip: problem ? `project "electron" skipped: ${problem}` : null };
+}
+
+/** The plan for this machine and the Electron binary at `binary`. */
+export function electronSandboxPlan(binary: string): SandboxPlan {
+  return sandboxPlanOf(probeSandbox(binary, []), typeof process.getuid === 'function' ? process.getuid() : null);
 }

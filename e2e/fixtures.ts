@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ELECTRON_SKIP_REASON, electronBinary, repoRoot } from './electron-binary';
-import { electronSandboxPlan, sandboxFacts } from './electronSandbox';
+import { electronSandboxPlan } from './electronSandbox';
 import { SHORTCUTS, chordOfAccelerator, chordOfKeyPress, sameChord, type ShortcutPlatform } from '../shared/shortcuts';
 
 export interface AppFixtureOptions {
@@ -154,7 +154,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       testInfo.skip(true, ELECTRON_SKIP_REASON);
       return use(null);
     }
-    const sandbox = electronSandboxPlan(sandboxFacts(binary));
+    const sandbox = electronSandboxPlan(binary);
     if (sandbox.skip) {
       testInfo.skip(true, sandbox.skip);
       return use(null);
