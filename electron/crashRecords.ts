@@ -2,7 +2,7 @@
  * What the app does when its page crashes or hangs: a local crash record the
  * user can attach to a bug report, and the question that offers a reload.
  *
- * Records are JSON files in `<userData>/Crash Records/` (docs/install.md#crash-records),
+ * Records are JSON files in `<userData>/Crash Records/` (docs/install.md#where-actguy-keeps-things),
  * one per event, written atomically; nothing is uploaded. Electron's own
  * crashReporter (uploads off) writes minidumps of native crashes to
  * app.getPath('crashDumps') beside them.
