@@ -66,6 +66,15 @@ test('Electron: files the OS hands over open where they belong (a motion in the 
   await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
 });
 
+test('Electron: a .sev the OS hands over opens in the project beside it that lists it, not as a lone .sev', async ({ page, workspace, electronApp }) => {
+  test.skip(!electronApp, ELECTRON_ONLY);
+  localOutputs(workspace);
+  await waitForDocument(page);
+  await electronApp!.evaluate(({ app }, p) => app.emit('open-file', { preventDefault() {} }, p), workspace.path('walk.sev'));
+  await expect(page.getByTestId('project-motion')).toHaveCount(sampleMotionCount(workspace));
+  await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
+});
+
 test('Electron: closing with unsaved edits asks natively; Cancel keeps the window, Discard closes it', async ({ page, electronApp }) => {
   test.skip(!electronApp, ELECTRON_ONLY);
   await waitForDocument(page);
@@ -73,11 +82,12 @@ test('Electron: closing with unsaved edits asks natively; Cancel keeps the windo
   await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
   const closeWindow = () => electronApp!.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]?.close());
   const windows = () => electronApp!.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().length);
-  await stubNativeDialogs(electronApp!, { messageBoxResponse: 1 });
+  // The question's buttons: Save, Discard changes, Cancel.
+  await stubNativeDialogs(electronApp!, { messageBoxResponse: 2 });
   await closeWindow();
   await expect(page.getByTestId('doc-name')).toHaveText('walk');
   expect(await windows()).toBe(1);
-  await stubNativeDialogs(electronApp!, { messageBoxResponse: 0 });
+  await stubNativeDialogs(electronApp!, { messageBoxResponse: 1 });
   const closed = electronApp!.waitForEvent('close');
   await closeWindow();
   await closed; // the last window closed: the app quits

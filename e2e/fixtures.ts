@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ELECTRON_SKIP_REASON, electronBinary, repoRoot } from './electron-binary';
+import { electronSandboxPlan } from './electronSandbox';
 import { SHORTCUTS, chordOfAccelerator, chordOfKeyPress, sameChord, type ShortcutPlatform } from '../shared/shortcuts';
 
 export interface AppFixtureOptions {
@@ -153,8 +154,13 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       testInfo.skip(true, ELECTRON_SKIP_REASON);
       return use(null);
     }
+    const sandbox = electronSandboxPlan(binary);
+    if (sandbox.skip) {
+      testInfo.skip(true, sandbox.skip);
+      return use(null);
+    }
     const userData = mkdtempSync(join(tmpdir(), 'actguy-e2e-profile-'));
-    const app = await _electron.launch(electronLaunchOptions(workspace, userData));
+    const app = await _electron.launch(electronLaunchOptions(workspace, userData, sandbox.args));
     running = { app, workspace };
     await use(app);
     running = null;
@@ -200,9 +206,10 @@ export { expect };
  * --enable-unsafe-swiftshader: WebGL for the viewport on a machine without a GPU), with SwiftShader's ANGLE
  * backend asked for as in the Chromium project, and a profile of its own.
  */
-export function electronLaunchOptions(workspace: Workspace, userData: string): Parameters<typeof _electron.launch>[0] {
+export function electronLaunchOptions(workspace: Workspace, userData: string, sandboxArgs: readonly string[]): Parameters<typeof _electron.launch>[0] {
   return {
-    args: [repoRoot, workspace.path('walk.mtn'), '--workspace', workspace.dir, '--use-angle=swiftshader', '--ignore-gpu-blocklist'],
+    // sandboxArgs: --no-sandbox as root only (e2e/electronSandbox.ts).
+    args: [...sandboxArgs, repoRoot, workspace.path('walk.mtn'), '--workspace', workspace.dir, '--use-angle=swiftshader', '--ignore-gpu-blocklist'],
     cwd: repoRoot,
     env: { ...process.env, ACTGUY_USER_DATA_DIR: userData } as Record<string, string>,
   };

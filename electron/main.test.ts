@@ -20,18 +20,26 @@ const fake = vi.hoisted(() => {
     openDialogAnswers: [] as string[],
     permissionHandler: null as null | ((wc: unknown, permission: string, cb: (ok: boolean) => void) => void),
     userData: '',
+    crashReporter: [] as unknown[],
   };
   type MenuTemplate = { label?: string; role?: string; submenu?: MenuTemplate[]; click?: () => void; type?: string; enabled?: boolean };
   class FakeWindow {
     options: { webPreferences: Record<string, unknown> };
     events = new Map<string, (event: { preventDefault(): void; defaultPrevented?: boolean }) => void>();
+    edited: boolean | undefined;
     mainFrame = { url: 'actguy://app/index.html' };
-    webContentsEvents = new Map<string, () => void>();
+    webContentsEvents = new Map<string, (...args: unknown[]) => void>();
+    reloads = 0;
     webContents = {
       mainFrame: this.mainFrame,
       send: (channel: string, payload: unknown) => state.sent.push({ channel, payload }),
       once: (name: string, fn: () => void) => this.webContentsEvents.set(name, fn),
+      on: (name: string, fn: (...args: unknown[]) => void) => this.webContentsEvents.set(name, fn),
+      reload: () => this.reloads++,
     };
+    isDestroyed() {
+      return false;
+    }
     menuBarVisible: boolean | undefined;
     loadedUrl = '';
     closed = 0;
@@ -39,14 +47,30 @@ const fake = vi.hoisted(() => {
       this.options = options;
       state.windows.push(this);
     }
-    once() {}
+    onceEvents = new Map<string, () => void>();
+    maximized = false;
+    once(name: string, fn: () => void) {
+      this.onceEvents.set(name, fn);
+    }
+    maximize() {
+      this.maximized = true;
+    }
+    isMaximized() {
+      return this.maximized;
+    }
+    getNormalBounds() {
+      const o = this.options as unknown as { x?: number; y?: number; width: number; height: number };
+      return { x: o.x ?? 100, y: o.y ?? 20, width: o.width, height: o.height };
+    }
     on(name: string, fn: (event: { preventDefault(): void }) => void) {
       this.events.set(name, fn);
     }
     async loadURL(url: string) {
       this.loadedUrl = url;
     }
-    setDocumentEdited() {}
+    setDocumentEdited(edited: boolean) {
+      this.edited = edited;
+    }
     setMenuBarVisibility(visible: boolean) {
       this.menuBarVisible = visible;
     }
@@ -110,6 +134,12 @@ vi.mock('electron', () => ({
     },
   },
   BrowserWindow: fake.FakeWindow,
+  crashReporter: { start: (o: unknown) => fake.state.crashReporter.push(o) },
+  // A 1366x768 laptop screen with a 40 px taskbar.
+  screen: {
+    getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1366, height: 728 } }],
+    getPrimaryDisplay: () => ({ workArea: { x: 0, y: 0, width: 1366, height: 728 } }),
+  },
 }));
 
 // The text-check worker is a built bundle; here the same check runs in-process.
@@ -119,6 +149,8 @@ vi.mock('./project/textCheck', async (importOriginal) => {
 });
 
 fake.state.userData = mkdtempSync(join(tmpdir(), 'actguy-main-'));
+// Left by a run on a big monitor that is no longer connected.
+writeFileSync(join(fake.state.userData, 'window-state.json'), JSON.stringify({ x: 2400, y: 100, width: 1800, height: 1000, maximized: true }));
 await import('./main');
 await vi.waitFor(() => expect(fake.state.windows[0]?.loadedUrl).toBe('actguy://app/index.html'));
 const win = fake.state.windows[0];
@@ -157,6 +189,16 @@ describe('electron main', () => {
   it('on Windows and Linux the native menu bar is hidden (the page draws the menu bar); the page load also releases kept files', () => {
     expect(win.menuBarVisible).toBe(process.platform === 'darwin' ? undefined : false);
     expect(win.webContentsEvents.has('did-finish-load')).toBe(true);
+  });
+
+  it('opens the window within the screen it is on (a saved position on an unplugged monitor is dropped), maximised as it was left', () => {
+    const o = win.options as unknown as { x?: number; width: number; height: number; minWidth: number; minHeight: number };
+    expect(o.x).toBeUndefined();
+    expect([o.width, o.height]).toEqual([1366, 728]);
+    expect(o.minWidth).toBeLessThanOrEqual(1366);
+    expect(o.minHeight).toBeLessThanOrEqual(728);
+    win.onceEvents.get('ready-to-show')!();
+    expect(win.maximized).toBe(true);
   });
 
   it('registers one IPC handler per invoke member and no other channel', () => {
@@ -238,6 +280,67 @@ describe('electron main', () => {
     expect(top.at(-1)).toBe('Help');
   });
 
+  it('a crashed page: a local crash record naming what was unsaved, then the offer to reload (no uploads)', async () => {
+    expect(fake.state.crashReporter).toEqual([{ uploadToServer: false }]);
+    const report = fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!;
+    await report(trustedEvent, { documentId: 'd', documentName: 'walk', dirty: true, unsaved: ['walk.mtn', 'walk.sev'] });
+    const asked = fake.state.messageBoxes.length;
+    fake.state.messageBoxResponse = 0; // Reload
+    win.webContentsEvents.get('render-process-gone')!({}, { reason: 'crashed', exitCode: 139 });
+    await vi.waitFor(() => expect(win.reloads).toBe(1));
+    const records = join(fake.state.userData, 'Crash Records');
+    const [name] = readdirSync(records);
+    const record = JSON.parse(readFileSync(join(records, name), 'utf8'));
+    expect(record).toMatchObject({ event: 'render-process-gone', reason: 'crashed', exitCode: 139, appVersion: '9.9.9', documentName: 'walk', unsaved: ['walk.mtn', 'walk.sev'] });
+    const question = fake.state.messageBoxes[asked] as { buttons: string[]; detail: string };
+    expect(question.buttons).toEqual(['Reload', 'Quit']);
+    expect(question.detail).toContain(join(records, name));
+    expect(question.detail).toContain('walk.mtn, walk.sev');
+    // The reloaded page starts clean: closing does not ask about edits that went with the crash.
+    expect(win.edited).toBe(false);
+    const close = { preventDefault: vi.fn() };
+    win.events.get('close')!(close);
+    expect(close.preventDefault).not.toHaveBeenCalled();
+    // A page closing itself is no crash.
+    win.webContentsEvents.get('render-process-gone')!({}, { reason: 'clean-exit', exitCode: 0 });
+    expect(readdirSync(records)).toHaveLength(1);
+  });
+
+  it('a hung page: waiting (the default) keeps its unsaved edits; reloading is offered, saying what it discards', async () => {
+    const report = fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!;
+    await report(trustedEvent, { documentId: 'd', documentName: 'walk', dirty: true, unsaved: ['walk.mtn'] });
+    const asked = fake.state.messageBoxes.length;
+    fake.state.messageBoxResponse = 0; // Wait
+    (win.events.get('unresponsive') as () => void)();
+    await vi.waitFor(() => expect(fake.state.messageBoxes).toHaveLength(asked + 1));
+    const question = fake.state.messageBoxes[asked] as { buttons: string[]; detail: string; defaultId: number };
+    expect(question.buttons[question.defaultId]).toBe('Wait');
+    expect(question.detail).toMatch(/reloading discards the unsaved changes to walk\.mtn/);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(win.reloads).toBe(1); // still the one from the crash
+    const close = { preventDefault: vi.fn() };
+    fake.state.messageBoxResponse = 2; // Cancel the close question: the edits are still there to ask about
+    win.events.get('close')!(close);
+    expect(close.preventDefault).toHaveBeenCalled();
+    await vi.waitFor(() => expect(fake.state.messageBoxes).toHaveLength(asked + 2));
+  });
+
+  it('the close question offers Save like the page\'s own: the page saves everything and closes the window itself', async () => {
+    const report = fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!;
+    await report(trustedEvent, { documentId: 'd', documentName: 'walk', dirty: true, unsaved: ['walk.mtn', 'the project'] });
+    const asked = fake.state.messageBoxes.length;
+    fake.state.messageBoxResponse = 0; // Save all
+    win.events.get('close')!({ preventDefault: vi.fn() });
+    await vi.waitFor(() => expect(fake.state.sent.at(-1)).toEqual({ channel: MENU_COMMAND_CHANNEL, payload: { command: 'app.saveAllAndClose' } }));
+    expect(fake.state.messageBoxes[asked]).toMatchObject({ buttons: ['Save all', 'Discard changes', 'Cancel'], defaultId: 0, cancelId: 2 });
+    expect(win.closed).toBe(0);
+    // The page reports it is clean, then closes the window: no second question.
+    await report(trustedEvent, { documentId: 'd', documentName: 'walk', dirty: false, unsaved: [] });
+    const close = { preventDefault: vi.fn() };
+    win.events.get('close')!(close);
+    expect(close.preventDefault).not.toHaveBeenCalled();
+  });
+
   it('asks before closing with unsaved edits, and closes only after "Discard"', async () => {
     const close = win.events.get('close')!;
     const clean = { preventDefault: vi.fn() };
@@ -245,15 +348,22 @@ describe('electron main', () => {
     expect(clean.preventDefault).not.toHaveBeenCalled();
     await fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!(trustedEvent, { documentId: 'd', documentName: 'walk', dirty: true });
     const dirty = { preventDefault: vi.fn() };
-    fake.state.messageBoxResponse = 1; // Cancel
+    const asked = fake.state.messageBoxes.length;
+    fake.state.messageBoxResponse = 2; // Cancel
     close(dirty);
     expect(dirty.preventDefault).toHaveBeenCalled();
-    await vi.waitFor(() => expect(fake.state.messageBoxes).toHaveLength(1));
+    await vi.waitFor(() => expect(fake.state.messageBoxes).toHaveLength(asked + 1));
     expect(win.closed).toBe(0);
-    fake.state.messageBoxResponse = 0; // Discard changes
+    fake.state.messageBoxResponse = 1; // Discard changes
     close({ preventDefault: vi.fn() });
     await vi.waitFor(() => expect(win.closed).toBe(1));
-    expect(fake.state.messageBoxes[1]).toMatchObject({ message: 'walk has unsaved changes.' });
+    expect(fake.state.messageBoxes[asked + 1]).toMatchObject({ message: 'walk has unsaved changes.' });
+  });
+
+  it('keeps the window\'s size, position and maximised state when it closes', () => {
+    win.maximized = false;
+    win.events.get('close')!({ preventDefault: vi.fn() });
+    expect(JSON.parse(readFileSync(join(fake.state.userData, 'window-state.json'), 'utf8'))).toEqual({ x: 100, y: 20, width: 1366, height: 728, maximized: false });
   });
 
   it('a file given to a second launch becomes allowed and is sent to the renderer to open', async () => {
@@ -264,6 +374,16 @@ describe('electron main', () => {
     fake.state.appEvents.get('second-instance')!({}, ['/usr/bin/actguy', '--some-switch', file], '/');
     expect(fake.state.sent.at(-1)).toEqual({ channel: MENU_COMMAND_CHANNEL, payload: { command: 'file.openFromSystem', path: file } });
     expect(await open(trustedEvent, { path: file })).toMatchObject({ ok: true, value: { status: 'opened' } });
+  });
+
+  it('a .sev given to a second launch is sent with the project beside it that lists it', () => {
+    const dir = mkdtempSync(join(fake.state.userData, 'second-sev-'));
+    for (const f of ['walk.sev', 'sample.actguy.json']) copyFileSync(resolve(__dirname, '..', 'assets', f), join(dir, f));
+    fake.state.appEvents.get('second-instance')!({}, ['/usr/bin/actguy', join(dir, 'walk.sev')], '/');
+    expect(fake.state.sent.at(-1)).toEqual({
+      channel: MENU_COMMAND_CHANNEL,
+      payload: { command: 'file.openFromSystem', path: join(dir, 'walk.sev'), projectPath: join(dir, 'sample.actguy.json') },
+    });
   });
 
   it('over IPC, a project picked in the dialog that the renderer saves with outside paths widens nothing', async () => {

@@ -11,12 +11,14 @@
  *
  * Usage: `electron . [file.mtn|.mt3|.mar|.sev|.actguy.json ...] [--workspace DIR]`
  */
-import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, type IpcMainInvokeEvent } from 'electron';
+import { app, BrowserWindow, crashReporter, dialog, ipcMain, Menu, protocol, screen, session, type IpcMainInvokeEvent } from 'electron';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { ACTGUY_INVOKE_MEMBERS, ipcInvokeChannel, MENU_COMMAND_CHANNEL, type AppInfo, type DocumentStateReport, type MenuCommand } from '../shared/ipc';
 import { systemFileKindOfPath } from '../shared/systemFiles';
+import { APP_NAME, applyAppIdentity } from './appIdentity';
 import { createCompressClient } from './compressClient';
+import { recoveryQuestion, writeCrashRecord, type CrashRecord } from './crashRecords';
 import { createHandlers, dispatchInvoke } from './handlers';
 import { buildAppMenu } from './menu';
 import { createNativeDialogPort } from './nativeDialogs';
@@ -24,11 +26,16 @@ import { canonicalPath, createPathPolicy } from './pathPolicy';
 import { createRecentFilesStore } from './recentFiles';
 import { CONTENT_SECURITY_POLICY } from './security';
 import { createSystemFileQueue, findProjectListingSev, parseCommandLine } from './systemFiles';
+import { prepareUserSamples, STARTUP_SAMPLE, type UserSamples } from './userSamples';
+import { initialWindow, MIN_SIZE, readWindowState, writeWindowState } from './windowState';
 import { unsavedSentence } from '../shared/unsaved';
 
 const APP_SCHEME = 'actguy';
 const APP_ORIGIN = `${APP_SCHEME}://app`;
-const APP_NAME = 'ActGuy';
+
+applyAppIdentity(app, process.platform);
+// Native crashes leave a minidump in app.getPath('crashDumps') for a bug report; nothing is ever uploaded.
+crashReporter.start({ uploadToServer: false });
 
 // Must run before 'ready': a standard, secure scheme gets an origin, fetch and module scripts.
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } }]);
@@ -47,8 +54,20 @@ const CONTENT_TYPES: Record<string, string> = {
 /** dist/electron -> dist/renderer (inside app.asar when packaged). */
 const rendererDir = resolve(__dirname, '..', 'renderer');
 
-function samplePath(): string {
-  return app.isPackaged ? join(process.resourcesPath, 'assets', 'walk.mtn') : join(app.getAppPath(), 'assets', 'walk.mtn');
+/**
+ * The sample the app starts on. Packaged, the bundled samples are copied on first run to a folder of the
+ * user's and opened from there (electron/userSamples.ts); from a checkout (`electron .`) the repository's
+ * assets are the developer's own and open in place.
+ */
+function startupSamples(): UserSamples {
+  if (!app.isPackaged) return { startupPath: join(app.getAppPath(), 'assets', STARTUP_SAMPLE), folder: null, notice: null };
+  let documentsDir: string | null = null;
+  try {
+    documentsDir = app.getPath('documents');
+  } catch {
+    // no Documents folder on this system: the app's own folder takes the copy
+  }
+  return prepareUserSamples({ bundledDir: join(process.resourcesPath, 'assets'), documentsDir, fallbackDir: app.getPath('userData') });
 }
 
 let mainWindow: BrowserWindow | null = null;
@@ -131,7 +150,8 @@ async function start(): Promise<void> {
   // The first motion on the command line opens at start-up; the rest (a project, a .sev, more motions) follow it.
   const argMotion = files.find((f) => systemFileKindOfPath(f) === 'motion') ?? null;
   for (const f of files) if (f !== argMotion) systemFiles.offer(f);
-  const sample = samplePath();
+  const samples = startupSamples();
+  const sample = samples.startupPath;
 
   protocol.handle(APP_SCHEME, serveRenderer);
   // The app needs no camera, microphone, notifications, geolocation...
@@ -166,6 +186,7 @@ async function start(): Promise<void> {
     nativeDialogs: true,
     workspaceRoot: workspace,
     platform: process.platform,
+    ...(samples.notice ? { startupNotice: samples.notice } : {}),
   };
   const handlers = createHandlers({
     appInfo,
@@ -206,11 +227,16 @@ async function start(): Promise<void> {
   }
   rebuildMenu();
 
+  // Size, position and maximised state as the user left them (on a screen still connected), else fitted to the primary screen.
+  const userData = app.getPath('userData');
+  const warn = (message: string) => console.warn(`${APP_NAME}: ${message}`);
+  const placement = initialWindow(readWindowState(userData, warn), screen.getAllDisplays().map((d) => d.workArea), screen.getPrimaryDisplay().workArea);
   mainWindow = new BrowserWindow({
-    width: 1400,
-    height: 900,
-    minWidth: 900,
-    minHeight: 600,
+    ...(placement.x !== undefined && placement.y !== undefined ? { x: placement.x, y: placement.y } : {}),
+    width: placement.width,
+    height: placement.height,
+    minWidth: MIN_SIZE.width,
+    minHeight: MIN_SIZE.height,
     title: APP_NAME,
     backgroundColor: '#1b1d21',
     show: false,
@@ -231,30 +257,78 @@ async function start(): Promise<void> {
   // Windows and Linux: the page draws its own menu bar (with the same commands), so the native one is not
   // shown too; its accelerators stay registered (the native menu owns the command shortcuts, shared/shortcuts.ts).
   if (process.platform !== 'darwin') win.setMenuBarVisibility(false);
-  win.once('ready-to-show', () => win.show());
+  win.once('ready-to-show', () => {
+    if (placement.maximized) win.maximize();
+    win.show();
+  });
   // A page that never asked for the app info (a failed start-up) still gets the files once it has loaded.
   win.webContents.once('did-finish-load', () => systemFiles.rendererListening());
   win.on('close', (event) => {
-    if (!documentState.dirty || closeConfirmed) return;
+    if (!documentState.dirty || closeConfirmed) {
+      writeWindowState(userData, { ...win.getNormalBounds(), maximized: win.isMaximized() }, warn);
+      return;
+    }
     event.preventDefault();
+    const several = (documentState.unsaved ?? []).length > 1;
+    // The same three choices as the page's own question (renderer/app/unsaved.ts).
     void dialog
       .showMessageBox(win, {
         type: 'warning',
         title: 'Unsaved changes',
         // Names the motion, the SEV and the project when they are unsaved ("walk.mtn, walk.sev and the project have ...").
         message: unsavedSentence(documentState.unsaved ?? [], documentState.documentName ?? 'The motion'),
-        detail: 'Close ActGuy and discard them?',
-        buttons: ['Discard changes', 'Cancel'],
-        defaultId: 1,
-        cancelId: 1,
+        detail: `Save ${several ? 'them' : 'it'} before you close ActGuy?`,
+        buttons: [several ? 'Save all' : 'Save', 'Discard changes', 'Cancel'],
+        defaultId: 0,
+        cancelId: 2,
         noLink: true,
       })
       .then(({ response }) => {
-        if (response !== 0) return;
+        // Save: the page saves everything, tells main it is clean and closes the window (a failed save keeps it open).
+        if (response === 0) sendMenuCommand({ command: 'app.saveAllAndClose' });
+        if (response !== 1) return;
         closeConfirmed = true;
         win.close();
       });
   });
+  // A crashed or hung page: a crash record, then the offer to reload (electron/crashRecords.ts).
+  let recoveryAsked = false;
+  const pageInTrouble = (event: CrashRecord['event'], details?: Electron.RenderProcessGoneDetails): void => {
+    if (recoveryAsked) return;
+    recoveryAsked = true;
+    const unsaved = documentState.dirty ? (documentState.unsaved ?? [documentState.documentName ?? 'the motion']) : [];
+    let recordPath: string | null = null;
+    try {
+      recordPath = writeCrashRecord(userData, {
+        event,
+        time: new Date().toISOString(),
+        ...(details ? { reason: details.reason, exitCode: details.exitCode } : {}),
+        appVersion: app.getVersion(),
+        versions: { electron: process.versions.electron, chrome: process.versions.chrome, node: process.versions.node },
+        platform: process.platform,
+        arch: process.arch,
+        documentName: documentState.documentName,
+        unsaved,
+      });
+    } catch (e) {
+      warn(`the crash record was not written: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    const { question, actions } = recoveryQuestion(event, unsaved, recordPath);
+    void dialog.showMessageBox(win, { type: event === 'unresponsive' ? 'warning' : 'error', noLink: true, ...question }).then(({ response }) => {
+      recoveryAsked = false;
+      const action = actions[response] ?? 'wait';
+      if (action === 'wait' || win.isDestroyed()) return;
+      // What the page had unsaved is gone with it (crashed) or discarded (reload): nothing left to ask about on close.
+      documentState = { documentId: null, documentName: null, dirty: false };
+      win.setDocumentEdited(false);
+      if (action === 'reload') win.webContents.reload();
+      else win.close();
+    });
+  };
+  win.webContents.on('render-process-gone', (_event, details) => {
+    if (details.reason !== 'clean-exit') pageInTrouble('render-process-gone', details);
+  });
+  win.on('unresponsive', () => pageInTrouble('unresponsive'));
   win.on('closed', () => {
     mainWindow = null;
   });

@@ -42,7 +42,8 @@ function nativeBindings(platform: ShortcutPlatform): NativeBinding[] {
     for (const i of items) {
       if (Array.isArray(i.submenu)) walk(i.submenu);
       const accelerator = i.accelerator ?? (i.role ? roleAccelerator(i.role, platform) : null);
-      if (!accelerator || i.registerAccelerator === false) continue;
+      // macOS ignores registerAccelerator: false (Electron's docs): there every accelerator shown is registered.
+      if (!accelerator || (i.registerAccelerator === false && platform !== 'mac')) continue;
       sent = null;
       if (i.click) (i.click as () => void)();
       out.push({ label: String(i.label ?? i.role), chord: chordOfAccelerator(String(accelerator), platform), command: sent });
@@ -137,6 +138,46 @@ describe.each(['other', 'mac'] as const)('shortcuts on %s', (platform) => {
   });
 });
 
+/** Items that carry an accelerator, with whether Electron registers it on the platform. */
+function acceleratorItems(platform: ShortcutPlatform): { label: string; accelerator: string; registered: boolean }[] {
+  const template = appMenuTemplate({
+    appName: 'ActGuy', isMac: platform === 'mac', recentFiles: [], send: () => {}, clearRecentFiles: () => {}, showAbout: () => {}, allowDevTools: false,
+  });
+  const out: { label: string; accelerator: string; registered: boolean }[] = [];
+  const walk = (items: MenuItemConstructorOptions[]) => {
+    for (const i of items) {
+      if (Array.isArray(i.submenu)) walk(i.submenu);
+      if (i.accelerator) out.push({ label: String(i.label), accelerator: String(i.accelerator), registered: platform === 'mac' || i.registerAccelerator !== false });
+    }
+  };
+  walk(template);
+  return out;
+}
+
+/** A key typed into a text field: no Ctrl/Cmd, so a registered accelerator on it would take the keystroke from the field. */
+const typedKey = (accelerator: string, platform: ShortcutPlatform) => {
+  const c = chordOfAccelerator(accelerator, platform);
+  return !c.primary && !c.macCtrl;
+};
+
+describe('keys the page owns (Space, arrows, Home/End, Delete, Alt+arrows)', () => {
+  it('on Windows and Linux are shown on their menu items but not registered', () => {
+    const plain = acceleratorItems('other').filter((i) => typedKey(i.accelerator, 'other'));
+    expect(plain.map((i) => i.accelerator)).toEqual(expect.arrayContaining(['Space', 'Right', 'Left', 'Home', 'End', 'Delete', 'Alt+Left', 'Alt+Right']));
+    expect(plain.filter((i) => i.registered)).toEqual([]);
+  });
+
+  it('on macOS, which registers every accelerator an item carries, are left off the menu items', () => {
+    const items = acceleratorItems('mac');
+    expect(items.filter((i) => typedKey(i.accelerator, 'mac')).map((i) => `${i.label}: ${i.accelerator}`)).toEqual([]);
+    // The page's Cmd+C / Cmd+V in the event list do not become a second menu owner of Edit's Copy and Paste either.
+    const events = new Set(EVENTS_MENU.flatMap((e) => (e === 'separator' ? [] : [e.label])));
+    expect(items.filter((i) => events.has(i.label))).toEqual([]);
+    // What stays are the command shortcuts the menu owns.
+    expect(items.length).toBe(shortcutsFor('mac').filter((b) => b.native).length);
+  });
+});
+
 describe('the Events menu', () => {
   const build = (o: { disabledCommands?: string[]; isMac?: boolean } = {}) => {
     const sent: MenuCommand[] = [];
@@ -157,19 +198,17 @@ describe('the Events menu', () => {
     expect(sent).toEqual(EVENTS_MENU_COMMANDS.map((command) => ({ command })));
   });
 
-  it("shows the event list's keys without registering them (Ctrl+C stays Edit › Copy outside the event list)", () => {
-    for (const isMac of [false, true]) {
-      const { items } = build({ isMac });
-      for (const e of EVENTS_MENU) {
-        if (e === 'separator') continue;
-        const i = items.find((x) => x.label === e.label)!;
-        if (!e.key) {
-          expect(i.accelerator, e.label).toBeUndefined();
-          continue;
-        }
-        expect(i.accelerator, e.label).toBe(EVENT_SHORTCUTS.find((b) => b.action === e.key)!.accelerator);
-        expect(i.registerAccelerator, e.label).toBe(false);
+  it("shows the event list's keys without registering them (Windows and Linux: Ctrl+C stays Edit › Copy outside the event list)", () => {
+    const { items } = build();
+    for (const e of EVENTS_MENU) {
+      if (e === 'separator') continue;
+      const i = items.find((x) => x.label === e.label)!;
+      if (!e.key) {
+        expect(i.accelerator, e.label).toBeUndefined();
+        continue;
       }
+      expect(i.accelerator, e.label).toBe(EVENT_SHORTCUTS.find((b) => b.action === e.key)!.accelerator);
+      expect(i.registerAccelerator, e.label).toBe(false);
     }
     const byLabel = (l: string) => build().items.find((x) => x.label === l)!.accelerator;
     expect([byLabel('Copy Events'), byLabel('Delete Events'), byLabel('Nudge Events 1 Frame Later')]).toEqual(['CmdOrCtrl+C', 'Delete', 'Alt+Right']);

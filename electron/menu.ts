@@ -28,27 +28,33 @@ export function buildAppMenu(o: AppMenuOptions): Menu {
  * shortcut table (shared/shortcuts.ts): the menu registers the `native` ones
  * and owns them (the page leaves those keys alone under Electron); keys the
  * page handles itself (Space, arrows, Home/End) are shown as hints but not
- * registered, so typing in a text field is never hijacked.
+ * registered, so typing in a text field is never hijacked. macOS registers
+ * every accelerator a menu item carries (`registerAccelerator: false` works
+ * only on Windows and Linux), so there those items carry none.
  */
 export function appMenuTemplate(o: AppMenuOptions): MenuItemConstructorOptions[] {
   const platform = o.isMac ? 'mac' : 'other';
   const disabled = new Set(o.disabledCommands ?? []);
+  // A key the page owns is shown on the item without being registered; macOS ignores registerAccelerator (the
+  // menu would take Space from a text field), so there the item carries no accelerator at all.
+  const hint = (accelerator: string, registered: boolean): MenuItemConstructorOptions =>
+    registered ? { accelerator } : o.isMac ? {} : { accelerator, registerAccelerator: false };
   const item = (label: string, command: MenuCommandId): MenuItemConstructorOptions => {
     const binding = primaryShortcut(command, platform);
     return {
       label,
-      ...(binding ? { accelerator: binding.accelerator, registerAccelerator: binding.native } : {}),
+      ...(binding ? hint(binding.accelerator, binding.native) : {}),
       ...(disabled.has(command) ? { enabled: false } : {}),
       click: () => o.send({ command }),
     };
   };
   // The Events menu: its keys (Ctrl+C, Delete, Alt+←, ...) act only while the SEV editor's event list or row has
   // the keyboard, so the page owns them; the menu shows them as hints and never registers them (Ctrl+C stays
-  // Edit › Copy elsewhere).
+  // Edit › Copy elsewhere). On macOS it cannot show them without registering them: they are left off.
   const eventsMenu: MenuItemConstructorOptions[] = EVENTS_MENU.map((e): MenuItemConstructorOptions => {
     if (e === 'separator') return { type: 'separator' };
     const key = e.key && EVENT_SHORTCUTS.find((b) => b.action === e.key);
-    return { ...item(e.label, e.command), ...(key ? { accelerator: key.accelerator, registerAccelerator: false } : {}) };
+    return { ...item(e.label, e.command), ...(key ? hint(key.accelerator, false) : {}) };
   });
   const recent: MenuItemConstructorOptions[] =
     o.recentFiles.length === 0

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_FILE_EXTENSIONS } from '../shared/systemFiles';
 import { buildApp } from '../scripts/app-build.mjs';
+import { APP_ID, APP_NAME } from './appIdentity';
 
 const root = resolve(__dirname, '..');
 const require = createRequire(join(root, 'package.json'));
@@ -16,16 +17,21 @@ const { validateConfiguration } = require('app-builder-lib/out/util/config/confi
 const { DebugLogger } = require('builder-util') as { DebugLogger: new (enabled?: boolean) => unknown };
 
 interface BuilderConfig {
+  appId: string;
+  productName: string;
+  publish: unknown;
+  toolsets?: { appimage?: string };
   files: string[];
   asarUnpack: string[];
   extraResources: { from: string; to: string; filter: string[] }[];
   electronFuses: Record<string, boolean>;
   fileAssociations: { ext: string; name: string; mimeType?: string; role: string }[];
-  linux: { icon: string };
+  linux: { icon: string; syncDesktopName?: boolean };
   win: { icon: string };
-  mac: { icon: string };
+  mac: { icon: string; target: { target: string; arch: string[] }[]; hardenedRuntime: boolean };
 }
 const config = yaml.load(readFileSync(join(root, 'electron-builder.yml'), 'utf8')) as BuilderConfig;
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; productName: string; homepage: string; repository: { url: string }; desktopName: string };
 
 /** The source files esbuild pulls into a bundle (as scripts/build.mjs builds it). */
 async function bundleInputs(entry: string): Promise<string[]> {
@@ -50,7 +56,29 @@ describe('electron-builder.yml', () => {
       enableEmbeddedAsarIntegrityValidation: true,
       onlyLoadAppFromAsar: true,
       grantFileProtocolExtraPrivileges: false,
+      resetAdHocDarwinSignature: true,
     });
+  });
+
+  it('names the app ActGuy with a homepage (the deb needs one), and links its Linux window to the launcher entry', () => {
+    expect(pkg.productName).toBe('ActGuy');
+    expect(config.productName).toBe(pkg.productName);
+    expect(pkg.homepage).toMatch(/^https:\/\//);
+    expect(pkg.repository.url).toMatch(/^git\+https:\/\//);
+    // Electron takes desktopName as the window's app_id / WM_CLASS; syncDesktopName installs the entry under that name.
+    expect(pkg.desktopName).toBe(`${pkg.name}.desktop`);
+    expect(config.linux.syncDesktopName).toBe(true);
+    // No update feed: package.json's GitHub repository must not become a publish target.
+    expect(config.publish).toBeNull();
+  });
+
+  it('AppImage on the static runtime (no libfuse2 on the host); macOS universal, hardened, unsigned builds re-signed ad hoc; Windows AppUserModelID = appId', () => {
+    expect(config.toolsets?.appimage ?? '0.0.0').not.toBe('0.0.0');
+    for (const t of config.mac.target) expect(t.arch, t.target).toEqual(['universal']);
+    expect(config.mac.target.map((t) => t.target)).toEqual(['dmg', 'zip']);
+    expect(config.mac.hardenedRuntime).toBe(true);
+    expect(config.appId).toBe(APP_ID);
+    expect(config.productName).toBe(APP_NAME);
   });
 
   it('associates every kind of file ActGuy opens, each with a MIME type (Linux skips an association without one)', () => {
@@ -91,6 +119,17 @@ describe('electron-builder.yml', () => {
   });
 });
 
+/** What scripts/installer-options.mjs reports electron-builder would build. */
+interface InstallerOptions {
+  deb: { fpmArgs: string[]; desktopEntry: string };
+  appImage: { desktopEntry: string; desktopFileName: string };
+}
+
+/** The [Desktop Entry] keys of a .desktop file. */
+function desktopEntry(text: string): Record<string, string> {
+  return Object.fromEntries(text.split('\n').filter((l) => /^[A-Za-z-]+=/.test(l)).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+}
+
 /** The worker bundles scripts/build.mjs makes for the app (dist/electron/*Worker.cjs): each must ship, unpacked. */
 function workers(): string[] {
   return readdirSync(join(root, 'dist', 'electron')).filter((f) => /Worker\.cjs$/.test(f)).sort();
@@ -102,16 +141,19 @@ const FUSE_SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
 const STOCK_FUSES = '10110001';
 
 /**
- * A --dir pack with a stand-in Electron distribution (electronDist): a folder with a dummy
+ * A pack with a stand-in Electron distribution (electronDist): a folder with a dummy
  * executable that carries a fuse wire, so electron-builder packs, flips the fuses and
- * writes app.asar exactly as for a release, without downloading Electron. Runs without
- * a network (in a network namespace where `unshare` allows one).
+ * writes app.asar exactly as for a release, without downloading Electron; then the deb
+ * and AppImage targets compute their options and stop before their tools would be
+ * downloaded (scripts/installer-options.mjs). Runs without a network (in a network
+ * namespace where `unshare` allows one).
  */
-describe('packed app (electron-builder --dir with a stand-in Electron)', () => {
+describe('packed app and its Linux installers (electron-builder with a stand-in Electron)', () => {
   const work = mkdtempSync(join(tmpdir(), 'actguy-pack-'));
   const out = join(work, 'out');
   let unpacked = '';
   let log = '';
+  let installers: InstallerOptions;
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   beforeAll(async () => {
@@ -125,13 +167,48 @@ describe('packed app (electron-builder --dir with a stand-in Electron)', () => {
     chmodSync(exe, 0o755);
     writeFileSync(join(dist, 'LICENSE'), 'stand-in');
     writeFileSync(join(dist, 'version'), '0.0.0');
-    const cli = [join(root, 'node_modules', 'electron-builder', 'cli.js'), '--config', 'electron-builder.yml', '--linux', '--dir', '--x64', `-c.electronDist=${dist}`, `-c.directories.output=${out}`];
+    // The deb and AppImage targets run up to their options (scripts/installer-options.mjs), which packs linux-unpacked first.
+    const cli = [join(root, 'scripts', 'installer-options.mjs'), '--electron-dist', dist, '--out', out];
     const offline = process.platform === 'linux' && spawnSync('unshare', ['-rn', 'true']).status === 0;
-    const r = offline ? spawnSync('unshare', ['-rn', process.execPath, ...cli], { cwd: root, encoding: 'utf8' }) : spawnSync(process.execPath, cli, { cwd: root, encoding: 'utf8' });
+    // Without VITEST: electron-builder hard-links files into the pack under a test runner (and then trips over
+    // its own links when a second target copies the resources again); a release build copies them.
+    const options = { cwd: root, encoding: 'utf8' as const, env: { ...process.env, VITEST: undefined } };
+    const r = offline ? spawnSync('unshare', ['-rn', process.execPath, ...cli], options) : spawnSync(process.execPath, cli, options);
     log = `${offline ? '(no network) ' : '(network namespace unavailable) '}${r.stdout}${r.stderr}`;
     if (r.status !== 0) throw new Error(`electron-builder failed:\n${log}`);
+    installers = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as InstallerOptions;
     unpacked = join(out, 'linux-unpacked');
   }, 600_000);
+
+  it('builds the deb: homepage, maintainer, name and install folder from package.json, its launcher entry named after desktopName', () => {
+    const deb = installers.deb;
+    expect(deb, log).toBeDefined();
+    const flag = (name: string) => deb.fpmArgs[deb.fpmArgs.indexOf(name) + 1];
+    expect(flag('--url')).toBe(pkg.homepage);
+    expect(flag('--name')).toBe('actguy');
+    expect(flag('--maintainer')).toBeTruthy();
+    expect(deb.fpmArgs).toContain(`${join(out, 'linux-unpacked')}/=/opt/${pkg.productName}`);
+    expect(deb.fpmArgs.some((a) => a.endsWith(`=/usr/share/applications/${pkg.desktopName}`))).toBe(true);
+    const entry = desktopEntry(deb.desktopEntry);
+    expect(entry.Name).toBe('ActGuy');
+    expect(entry.Exec).toBe(`/opt/${pkg.productName}/actguy %U`);
+  });
+
+  it('builds the AppImage with the static runtime: no --no-sandbox written into its launcher entry, named after desktopName', () => {
+    const appImage = installers.appImage;
+    expect(appImage, log).toBeDefined();
+    expect(appImage.desktopFileName).toBe(pkg.desktopName);
+    expect(desktopEntry(appImage.desktopEntry).Exec).toBe('AppRun %U');
+  });
+
+  it('both launcher entries open every ActGuy file type and link the running window (WM_CLASS from desktopName) to themselves', () => {
+    const mimeTypes = config.fileAssociations.map((a) => a.mimeType).sort();
+    for (const text of [installers.deb.desktopEntry, installers.appImage.desktopEntry]) {
+      const entry = desktopEntry(text);
+      expect(entry.StartupWMClass).toBe(pkg.desktopName.replace(/\.desktop$/, ''));
+      expect([...new Set(entry.MimeType.split(';').filter(Boolean))].sort()).toEqual(mimeTypes);
+    }
+  });
 
   it('the renderer bundle is React\'s production build, even when built from the test runner', () => {
     const assets = join(root, 'dist', 'renderer', 'assets');

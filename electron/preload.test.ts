@@ -61,4 +61,20 @@ describe('preload', () => {
     expect(got).toHaveLength(2);
     expect(() => api.onMenuCommand('nope' as never)).toThrow(TypeError);
   });
+
+  it('hands a .sev the OS opened over with the project that lists it, so it opens in that project', () => {
+    const got: unknown[] = [];
+    const off = api.onMenuCommand((c) => got.push(c));
+    const fire = (payload: unknown) => (bridge.listeners.get(MENU_COMMAND_CHANNEL) ?? []).forEach((fn) => fn({ sender: 'ELECTRON-EVENT' }, payload));
+    // As main sends it at start-up (kept until the page listens) and from a second launch: the same command.
+    fire({ command: 'file.openFromSystem', path: '/p/sev/walk.sev', projectPath: '/p/sample.actguy.json' });
+    fire({ command: 'file.openFromSystem', path: '/p/lonely.sev' });
+    fire({ command: 'file.openFromSystem', path: '/p/walk.sev', projectPath: 42 });
+    expect(got).toEqual([
+      { command: 'file.openFromSystem', path: '/p/sev/walk.sev', projectPath: '/p/sample.actguy.json' },
+      { command: 'file.openFromSystem', path: '/p/lonely.sev' },
+      { command: 'file.openFromSystem', path: '/p/walk.sev' },
+    ]);
+    off();
+  });
 });

@@ -33,7 +33,11 @@ const onMenuCommand: ActGuyApi['onMenuCommand'] = (callback) => {
   if (typeof callback !== 'function') throw new TypeError('onMenuCommand needs a function');
   const listener = (_event: IpcRendererEvent, command: MenuCommand): void => {
     if (typeof command?.command !== 'string') return;
-    callback(typeof command.path === 'string' ? { command: command.command, path: command.path } : { command: command.command });
+    // Only the fields a MenuCommand has: the file (a recent file, an OS hand-off) and the project of a handed-over .sev.
+    const forwarded: MenuCommand = { command: command.command };
+    if (typeof command.path === 'string') forwarded.path = command.path;
+    if (typeof command.projectPath === 'string') forwarded.projectPath = command.projectPath;
+    callback(forwarded);
   };
   ipcRenderer.on(MENU_COMMAND_CHANNEL, listener);
   let subscribed = true;

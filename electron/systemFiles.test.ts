@@ -38,6 +38,14 @@ describe('command line', () => {
   });
 });
 
+describe('command line from a Linux file manager (.desktop Exec %U)', () => {
+  it('takes file:// URLs as the files they name, decoding escapes; other URLs are not files', () => {
+    if (process.platform === 'win32') return; // file:///C:/... is the Windows spelling; the POSIX one is tested here
+    const argv = ['/opt/ActGuy/actguy', 'file:///home/u/My%20Takes/walk.mtn', 'FILE:///home/u/p.actguy.json', 'file:///home/u/notes.txt', 'https://example.com/x.mtn', 'file://server/share/x.mtn'];
+    expect(parseCommandLine(argv, '/home/u/work').files).toEqual(['/home/u/My Takes/walk.mtn', '/home/u/p.actguy.json']);
+  });
+});
+
 describe('the project of a .sev', () => {
   const root = mkdtempSync(join(tmpdir(), 'actguy-sevproject-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -10,6 +10,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { resolveFrom } from '../shared/project/paths';
 import { systemFileKindOfPath } from '../shared/systemFiles';
 import { canonicalPath } from './pathPolicy';
@@ -51,6 +52,7 @@ export function createSystemFileQueue(deliver: (path: string) => void): SystemFi
  * option. argv[0] is the executable; Electron's and Chromium's switches, the
  * app folder (`electron .`) and other arguments are skipped. `--workspace DIR`
  * and `--workspace=DIR` both work; the value is never taken for a file.
+ * A `file://` URL (a Linux file manager's `%U`) is taken as the file it names.
  */
 export function parseCommandLine(argv: readonly string[], cwd: string): { files: string[]; workspace: string | null } {
   const files: string[] = [];
@@ -61,9 +63,27 @@ export function parseCommandLine(argv: readonly string[], cwd: string): { files:
     if (a === '--workspace') {
       if (i + 1 < args.length) workspace = resolve(cwd, args[++i]);
     } else if (a.startsWith('--workspace=')) workspace = resolve(cwd, a.slice('--workspace='.length));
-    else if (!a.startsWith('-') && systemFileKindOfPath(a)) files.push(resolve(cwd, a));
+    else if (!a.startsWith('-')) {
+      const file = commandLineFile(a, cwd);
+      if (file && systemFileKindOfPath(file)) files.push(file);
+    }
   }
   return { files, workspace };
+}
+
+/**
+ * A command-line file as an absolute path. Linux file managers start the app
+ * through its .desktop entry, whose Exec line takes `%U`: they pass
+ * `file:///home/u/walk%202.mtn`, not a path. Other URLs (a network location) are not files ActGuy opens.
+ */
+function commandLineFile(arg: string, cwd: string): string | null {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(arg)) return resolve(cwd, arg);
+  if (!/^file:/i.test(arg)) return null;
+  try {
+    return fileURLToPath(arg);
+  } catch {
+    return null; // file://host/... on POSIX, or a malformed URL
+  }
 }
 
 /** Bigger project files are not read while looking for a .sev's project. */

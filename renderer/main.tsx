@@ -60,6 +60,7 @@ function start(): void {
     try {
       const info = await api.getAppInfo();
       if (info.startupPath) await openPath(info.startupPath, false);
+      if (info.startupNotice) sessionStore.getState().notify('info', info.startupNotice, 'app');
     } catch (err) {
       sessionStore.getState().notify('error', `Start-up failed: ${err instanceof Error ? err.message : String(err)}`, 'app');
     }

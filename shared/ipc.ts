@@ -224,7 +224,10 @@ export interface DocumentStateReport {
 export interface AppInfo {
   /** package.json version. */
   version: string;
-  /** Absolute path of the bundled sample motion (assets/walk.mtn). */
+  /**
+   * Absolute path of the sample motion: the user's copy of the bundled samples in a packaged app
+   * (Documents/ActGuy Samples/walk.mtn, docs/install.md#first-run), else assets/walk.mtn.
+   */
   samplePath: string;
   /** The file to open at start-up (command line argument), else the sample. */
   startupPath: string;
@@ -238,6 +241,8 @@ export interface AppInfo {
   workspaceRoot: string | null;
   /** process.platform of the main process ("linux", "darwin", "win32"). */
   platform: string;
+  /** Something the user should read once the start-up file is open (where the sample project was copied), if any. */
+  startupNotice?: string;
 }
 
 // ---------------------------------------------------------------------------
@@ -373,6 +378,8 @@ export type MenuCommandId =
   | 'playback.firstFrame'
   | 'playback.lastFrame'
   | 'help.about'
+  /** The Save of the native close question (Electron): save every unsaved part, then close the window. */
+  | 'app.saveAllAndClose'
   | 'project.open'
   | 'project.save'
   | 'project.build'

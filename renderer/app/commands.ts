@@ -19,7 +19,7 @@ import { runEventsCommand } from '../sev/eventsMenu';
 import { isEventsMenuCommand } from '../../shared/eventsMenu';
 import { buildArchives, openProject, openProjectDialog, openProjectForSev, saveProjectAndSev } from '../project/projectActions';
 import { sessionStore } from '../state/sessionStore';
-import { openPath, runMenuCommand } from './controller';
+import { openPath, runMenuCommand, saveAllAndCloseWindow } from './controller';
 import { ALL_PARTS, confirmUnsaved } from './unsaved';
 
 /** A text field that has its own keys and its own undo. */
@@ -103,6 +103,9 @@ export async function runCommand(cmd: MenuCommand): Promise<void> {
   }
   if (isEventsMenuCommand(cmd.command)) return runEventsCommand(cmd.command);
   switch (cmd.command) {
+    case 'app.saveAllAndClose':
+      await saveAllAndCloseWindow();
+      return;
     case 'file.openFromSystem':
       if (cmd.path) await openSystemFile(cmd.path, cmd.projectPath);
       return;

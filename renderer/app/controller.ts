@@ -16,7 +16,7 @@ import { preferencesStore, PLAYBACK_SPEEDS } from '../state/preferencesStore';
 import { compressionStore, compressRequestOf } from '../state/compressionStore';
 import { askChoice } from './dialogs';
 import { redoLatest, undoLatest } from '../sev/undoOrder';
-import { confirmUnsaved, reportUnsavedStateOnChange } from './unsaved';
+import { confirmUnsaved, reportUnsavedStateOnChange, saveAllAndClose } from './unsaved';
 import { askImportOptions, type ImportOptions } from '../interchange/importOptions';
 import { askMshExportOptions } from '../interchange/mshExportOptions';
 import { findChannel, userKeyFramesOf } from '../curves/series';
@@ -615,4 +615,9 @@ async function showAbout(): Promise<void> {
  */
 export function reportDocumentStateOnChange(): () => void {
   return reportUnsavedStateOnChange({ reportDocumentState: (r) => (api ? api.reportDocumentState(r) : Promise.resolve()) });
+}
+
+/** The Save of Electron's native close question: everything saved, then the window closes (renderer/app/unsaved.ts). */
+export function saveAllAndCloseWindow(): Promise<boolean> {
+  return saveAllAndClose({ reportDocumentState: (r) => requireApi().reportDocumentState(r) }, () => window.close());
 }

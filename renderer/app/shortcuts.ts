@@ -70,6 +70,15 @@ export function currentOwnerMode(): ShortcutOwnerMode {
   return window.actguy ? 'native-menu' : 'page';
 }
 
+/**
+ * Whether the page draws its own menu bar. Not on macOS under Electron: there the app's menu is the native one
+ * at the top of the screen, and a second one inside the window would only take room. Windows and Linux hide the
+ * native bar (electron/main.ts) and show the page's; the browser build has no other.
+ */
+export function pageDrawsMenuBar(platform: ShortcutPlatform = currentShortcutPlatform(), mode: ShortcutOwnerMode = currentOwnerMode()): boolean {
+  return !(platform === 'mac' && mode === 'native-menu');
+}
+
 export function installShortcuts(): () => void {
   const platform = currentShortcutPlatform();
   const mode = currentOwnerMode();

@@ -7,7 +7,7 @@ import { sessionStore } from '../state/sessionStore';
 import { sevStore } from '../sev/sevStore';
 import { projectStore } from '../project/projectStore';
 import { openPath, setControllerApi } from './controller';
-import { anyUnsaved, confirmUnsaved, reportUnsavedStateOnChange, unsavedNames } from './unsaved';
+import { anyUnsaved, confirmUnsaved, reportUnsavedStateOnChange, saveAllAndClose, unsavedNames } from './unsaved';
 import walkSevText from '../../assets/walk.sev?raw';
 import sampleProjectText from '../../assets/sample.actguy.json?raw';
 import { fakeApi } from './fakeApiForTests';
@@ -101,5 +101,22 @@ describe('unsaved work across the motion, the SEV and the project', () => {
     expect(await answer('cancel')).toBe('walk.mtn has unsaved changes. Save it before you open another motion?');
     await opening;
     expect(documentStore.getState().dirty).toBe(true);
+  });
+
+  it("the native close question's Save saves everything, tells main it is clean, then closes; a failed save keeps the window", async () => {
+    await openWalk();
+    const reports: DocumentStateReport[] = [];
+    let closed = 0;
+    const close = () => closed++;
+    const api = { reportDocumentState: async (r: DocumentStateReport) => void reports.push(r) };
+    documentStore.getState().keys.toggle(1, 5);
+    setControllerApi(fakeApi({ saveMotion: () => Promise.reject(new Error('/ws/walk.mtn: disk full')) }));
+    expect(await saveAllAndClose(api, close)).toBe(false);
+    expect(closed).toBe(0);
+    expect(unsavedNames()).toEqual(['walk.mtn']);
+    setControllerApi(fakeApi({ saveMotion: async () => ({ status: 'saved', file: { path: '/ws/walk.mtn', name: 'walk', byteLength: 10 } }) }));
+    expect(await saveAllAndClose(api, close)).toBe(true);
+    expect(closed).toBe(1);
+    expect(reports).toEqual([expect.objectContaining({ documentName: 'walk', dirty: false, unsaved: [] })]);
   });
 });

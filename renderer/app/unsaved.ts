@@ -4,7 +4,7 @@
  * ("walk.mtn, walk.sev and the project have unsaved changes."), its Save saves all of them, and main is told the
  * combined state so closing the window asks about all of them too.
  */
-import type { ActGuyApi } from '../../shared/ipc';
+import type { ActGuyApi, DocumentStateReport } from '../../shared/ipc';
 import { basenameOf } from '../../shared/project/paths';
 import { unsavedSentence } from '../../shared/unsaved';
 import { documentStore } from '../state/documentStore';
@@ -60,6 +60,25 @@ export async function confirmUnsaved(action: string, parts: readonly UnsavedPart
   return true;
 }
 
+/**
+ * The Save of the native close question (Electron): saves every unsaved part; when all are on disk, tells main
+ * the window is clean (awaited, so main's close check sees it) and closes the window. A save that fails or a
+ * Save As the user cancels keeps the window open, with the error shown as for any save. Resolves whether it closed.
+ */
+export async function saveAllAndClose(api: Pick<ActGuyApi, 'reportDocumentState'>, closeWindow: () => void): Promise<boolean> {
+  if (!(await saveParts(ALL_PARTS)) || anyUnsaved()) return false;
+  await api.reportDocumentState(currentReport());
+  closeWindow();
+  return true;
+}
+
+/** What main is told: the document, every unsaved name, and the Events commands that cannot run now. */
+function currentReport(): DocumentStateReport {
+  const doc = documentStore.getState();
+  const unsaved = unsavedNames();
+  return { documentId: doc.documentId, documentName: doc.motion ? doc.name : null, dirty: unsaved.length > 0, unsaved, disabledCommands: disabledEventsCommands() };
+}
+
 /** True when anything in the window is unsaved (browser tab close guard). */
 export function anyUnsaved(): boolean {
   return unsavedNames().length > 0;
@@ -74,14 +93,12 @@ export function reportUnsavedStateOnChange(api: Pick<ActGuyApi, 'reportDocumentS
   let last = '';
   const report = () => {
     const doc = documentStore.getState();
-    const unsaved = unsavedNames();
-    const dirty = unsaved.length > 0;
-    const disabledCommands = disabledEventsCommands();
-    const key = JSON.stringify([doc.documentId, doc.motion ? doc.name : null, unsaved, disabledCommands]);
+    const r = currentReport();
+    const key = JSON.stringify([r.documentId, r.documentName, r.unsaved, r.disabledCommands]);
     if (key === last) return;
     last = key;
-    if (typeof document !== 'undefined') document.title = doc.motion ? `${dirty ? '● ' : ''}${doc.name} — ActGuy` : `${dirty ? '● ' : ''}ActGuy`;
-    void api.reportDocumentState({ documentId: doc.documentId, documentName: doc.motion ? doc.name : null, dirty, unsaved, disabledCommands }).catch(() => undefined);
+    if (typeof document !== 'undefined') document.title = doc.motion ? `${r.dirty ? '● ' : ''}${doc.name} — ActGuy` : `${r.dirty ? '● ' : ''}ActGuy`;
+    void api.reportDocumentState(r).catch(() => undefined);
   };
   const offs = [documentStore.subscribe(report), sevStore.subscribe(report), projectStore.subscribe(report)];
   report();

@@ -1,5 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { MenuBar } from './MenuBar';
+import { pageDrawsMenuBar } from '../app/shortcuts';
 import { Viewport } from './Viewport';
 import { CurveView } from './CurveView';
 import { TimelineView } from './TimelineView';
@@ -86,7 +87,7 @@ export function App() {
           : `auto auto ${plan.viewport.track} ${split(plan.curves.splitter)} ${plan.curves.track} ${split(plan.timeline.splitter)} ${plan.timeline.track} ${split(plan.sev.splitter)} ${plan.sev.track} auto`,
       }}
     >
-      <div className="area-menu"><MenuBar /><LayoutModes squeezed={squeezed} /></div>
+      <div className="area-menu">{pageDrawsMenuBar() && <MenuBar />}<LayoutModes squeezed={squeezed} /></div>
       <div className="area-messages" />
       <RowArea id="viewport" state={states.viewport}><Viewport /></RowArea>
       <div className={`area-split-v${cols.tuning.splitter ? '' : ' area-hidden'}`}>

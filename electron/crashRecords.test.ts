@@ -1,0 +1,45 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CRASH_RECORDS_FOLDER, MAX_CRASH_RECORDS, recoveryQuestion, writeCrashRecord, type CrashRecord } from './crashRecords';
+
+const root = mkdtempSync(join(tmpdir(), 'actguy-crash-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const record = (i: number): CrashRecord => ({
+  event: 'render-process-gone', time: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), reason: 'oom', exitCode: 1,
+  appVersion: '1.0.0', versions: { electron: '41' }, platform: 'linux', arch: 'x64', documentName: 'walk', unsaved: ['walk.mtn'],
+});
+
+describe('crash records', () => {
+  it('are JSON files under Crash Records, one per event, the oldest removed past the cap', () => {
+    const paths = Array.from({ length: MAX_CRASH_RECORDS + 3 }, (_, i) => writeCrashRecord(root, record(i)));
+    const dir = join(root, CRASH_RECORDS_FOLDER);
+    const names = readdirSync(dir).sort();
+    expect(names).toHaveLength(MAX_CRASH_RECORDS);
+    expect(names[0]).toBe(paths[3].slice(dir.length + 1));
+    expect(names.every((n) => /^2026-01-01T00-00-\d\d-\d{3}Z-render-process-gone\.json$/.test(n))).toBe(true);
+    expect(JSON.parse(readFileSync(paths.at(-1)!, 'utf8'))).toEqual(record(MAX_CRASH_RECORDS + 2));
+  });
+});
+
+describe('the question after a crash or a hang', () => {
+  it('a crash: Reload (default) or Quit, naming what was lost and where the record is', () => {
+    const { question, actions } = recoveryQuestion('render-process-gone', ['walk.mtn', 'the project'], '/u/Crash Records/x.json');
+    expect(question.buttons).toEqual(['Reload', 'Quit']);
+    expect(actions).toEqual(['reload', 'quit']);
+    expect(actions[question.defaultId]).toBe('reload');
+    expect(question.detail).toContain('walk.mtn, the project were lost');
+    expect(question.detail).toContain('/u/Crash Records/x.json');
+    expect(recoveryQuestion('render-process-gone', [], null).question.detail).toMatch(/^Reload the window[\s\S]*could not be written/);
+  });
+
+  it('a hang: Wait is the default and the cancel answer (it keeps the edits); Reload says what it discards', () => {
+    const { question, actions } = recoveryQuestion('unresponsive', ['walk.sev'], null);
+    expect(actions[question.defaultId]).toBe('wait');
+    expect(actions[question.cancelId]).toBe('wait');
+    expect(actions).toContain('reload');
+    expect(question.detail).toContain('reloading discards the unsaved changes to walk.sev');
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * What the app does when its page crashes or hangs: a local crash record the
+ * user can attach to a bug report, and the question that offers a reload.
+ *
+ * Records are JSON files in `<userData>/Crash Records/` (docs/install.md#where-actguy-keeps-things),
+ * one per event, written atomically; nothing is uploaded. Electron's own
+ * crashReporter (uploads off) writes minidumps of native crashes to
+ * app.getPath('crashDumps') beside them.
+ *
+ * The unsaved edits live in the page: after a crash they are gone with it,
+ * so the question names them (from the last state the page reported) rather
+ * than promising them back; for a hung page the default is to wait, which
+ * keeps them.
+ */
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from './fsutil';
+
+export const CRASH_RECORDS_FOLDER = 'Crash Records';
+/** Older records beyond this many are removed when a new one is written. */
+export const MAX_CRASH_RECORDS = 20;
+
+/** One crash or hang, as written to its record. */
+export interface CrashRecord {
+  /** 'render-process-gone' (the page crashed or was killed) or 'unresponsive' (the page hangs). */
+  event: 'render-process-gone' | 'unresponsive';
+  /** ISO 8601 time. */
+  time: string;
+  /** Electron's reason ('crashed', 'oom', 'killed', ...) for a gone page. */
+  reason?: string;
+  exitCode?: number;
+  appVersion: string;
+  versions: { electron?: string; chrome?: string; node?: string };
+  platform: string;
+  arch: string;
+  /** The motion shown and what was unsaved, as the page last reported them. */
+  documentName: string | null;
+  unsaved: string[];
+}
+
+/** Writes `record` to a new file in `<userData>/Crash Records` and returns its path; older records past the cap go. */
+export function writeCrashRecord(userData: string, record: CrashRecord): string {
+  const dir = join(userData, CRASH_RECORDS_FOLDER);
+  const file = join(dir, `${record.time.replace(/[:.]/g, '-')}-${record.event}.json`);
+  writeFileAtomic(file, `${JSON.stringify(record, null, 2)}\n`);
+  pruneCrashRecords(dir);
+  return file;
+}
+
+function pruneCrashRecords(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
+  } catch {
+    return;
+  }
+  for (const old of names.slice(0, Math.max(0, names.length - MAX_CRASH_RECORDS))) rmSync(join(dir, old), { force: true });
+}
+
+/** The native question after a crash or a hang. */
+export interface RecoveryQuestion {
+  title: string;
+  message: string;
+  detail: string;
+  buttons: string[];
+  defaultId: number;
+  cancelId: number;
+}
+
+/** What each button of the question does. */
+export type RecoveryAction = 'reload' | 'wait' | 'quit';
+
+/**
+ * The question to ask and the action of each of its buttons. A crashed page
+ * can only be reloaded (or the app quit); a hung one may still answer, so
+ * waiting (which keeps unsaved edits) is the default and reloading says what it drops.
+ */
+export function recoveryQuestion(event: CrashRecord['event'], unsaved: readonly string[], recordPath: string | null): { question: RecoveryQuestion; actions: RecoveryAction[] } {
+  const lost = unsaved.length ? `Unsaved changes to ${unsaved.join(', ')}` : null;
+  const where = recordPath ? `A crash record was written to ${recordPath}; attach it to a bug report.` : 'The crash record could not be written.';
+  if (event === 'render-process-gone') {
+    return {
+      question: {
+        title: 'ActGuy stopped working',
+        message: 'The ActGuy window crashed.',
+        detail: `${lost ? `${lost} were lost with it. ` : ''}Reload the window to go on working; your files on disk are as last saved.\n\n${where}`,
+        buttons: ['Reload', 'Quit'],
+        defaultId: 0,
+        cancelId: 1,
+      },
+      actions: ['reload', 'quit'],
+    };
+  }
+  return {
+    question: {
+      title: 'ActGuy is not responding',
+      message: 'The ActGuy window is not responding.',
+      detail: `Wait for it to finish, or reload the window${lost ? `: reloading discards the unsaved changes to ${unsaved.join(', ')}` : ''}.\n\n${where}`,
+      buttons: ['Wait', 'Reload'],
+      defaultId: 0,
+      cancelId: 0,
+    },
+    actions: ['wait', 'reload'],
+  };
+}
