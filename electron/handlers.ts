@@ -89,8 +89,10 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
   const documents = new DocumentTable((id) => compress.close(id));
 
   for (const file of recent.list()) policy.allowFile(file.path);
-  policy.allowFile(ctx.appInfo.samplePath);
-  policy.allowFile(ctx.appInfo.startupPath);
+  // The sample the app opens by itself is read, never written: the user did not choose it (docs/limits.md#what-the-page-may-touch).
+  const sample = canonicalPath(ctx.appInfo.samplePath);
+  policy.allowFile(sample, { readOnly: true });
+  policy.allowFile(ctx.appInfo.startupPath, { readOnly: canonicalPath(ctx.appInfo.startupPath) === sample });
   if (ctx.appInfo.workspaceRoot) policy.allowTree(ctx.appInfo.workspaceRoot);
 
   const remember = (path: string, name: string, kind: 'mtn' | 'mt3' | 'mar'): void => {
@@ -104,9 +106,13 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     return doc;
   };
 
-  /** A motion's own .sev (`walk.mtn` -> `walk.sev` beside it) may be read and written once the motion is open: the SEV editor pairs them without a project. */
+  /**
+   * A motion's own .sev (`walk.mtn` -> `walk.sev` beside it) may be read and written once the motion is open: the
+   * SEV editor pairs them without a project. Beside a motion that is only read (the start-up sample), it is only read.
+   */
   const allowSiblingSev = (motionPath: string): void => {
-    if (extname(motionPath).toLowerCase() === '.mtn') policy.allowFile(join(dirname(motionPath), `${baseNameOf(motionPath)}.sev`));
+    if (extname(motionPath).toLowerCase() === '.mtn')
+      policy.allowFile(join(dirname(motionPath), `${baseNameOf(motionPath)}.sev`), { readOnly: !policy.mayWrite(motionPath) });
   };
 
   const openMotion = async (raw: OpenMotionRequest): Promise<OpenMotionOutcome> => {
@@ -122,7 +128,8 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     const documentId = compress.open({ name: m.name, mtnBytes: m.mtnBytes });
     const inputs = m.kind === 'mtn' ? [] : [m.path, ...(m.skeletonPath ? [m.skeletonPath] : [])];
     documents.set(documentId, { path: m.path, name: m.name, inputs });
-    remember(m.path, m.name, m.kind);
+    // Recent files are granted in full at the next start: a file only read (the sample) does not become one by opening.
+    if (policy.mayWrite(m.path)) remember(m.path, m.name, m.kind);
     allowSiblingSev(m.path);
     return { status: 'opened', motion: { documentId, ...m } };
   };

@@ -27,6 +27,25 @@ describe('path policy', () => {
     expect(() => policy.check('/etc/passwd', 'read')).toThrow(PathNotAllowedError);
   });
 
+  it('a file allowed read-only is read, never written; a later full grant wins and a read-only one never takes it back', () => {
+    const policy = createPathPolicy();
+    const sample = join(dir, 'outside', 'chosen.mtn');
+    policy.allowFile(sample, { readOnly: true });
+    expect(policy.check(sample, 'read')).toBe(canonicalPath(sample));
+    expect(() => policy.check(sample, 'write')).toThrow(/refused to access .*chosen\.mtn: ActGuy opened it by itself/);
+    expect(policy.isAllowed(sample)).toBe(true);
+    expect(policy.mayWrite(sample)).toBe(false);
+    policy.allowFile(sample);
+    expect(policy.check(sample, 'write')).toBe(canonicalPath(sample));
+    policy.allowFile(sample, { readOnly: true });
+    expect(policy.mayWrite(sample)).toBe(true);
+    // Under an allowed tree a read-only grant changes nothing.
+    const inTree = join(dir, 'workspace', 'sub', 'a.mtn');
+    policy.allowTree(join(dir, 'workspace'));
+    policy.allowFile(inTree, { readOnly: true });
+    expect(policy.check(inTree, 'write')).toBe(canonicalPath(inTree));
+  });
+
   it('refuses escapes: "..", relative paths, NUL bytes and a symlink pointing outside the tree', () => {
     const policy = createPathPolicy();
     policy.allowTree(join(dir, 'workspace'));

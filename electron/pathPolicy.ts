@@ -14,13 +14,20 @@ import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } 
  *   grantProject) -- never project text the renderer sends;
  * - a sound folder the user picked (sound files only).
  *
+ * A file the app opens by itself (the bundled sample at start-up) is allowed
+ * for reading only, and so is the .sev beside it: the page can show it but
+ * never write it, nor anything it names, until the user chooses a file.
+ *
  * Every check resolves symbolic links (the longest existing prefix, and a
  * dangling link's target), so a link inside an allowed folder that points
  * outside it is refused like the outside path itself.
  */
 export interface PathPolicy {
-  /** Allows one file (chosen in a dialog, named by a picked project, the sample, a recent file). */
-  allowFile(path: string): void;
+  /**
+   * Allows one file (chosen in a dialog, named by a picked project, a recent file). With `readOnly` (a file the
+   * user did not choose: the sample opened at start-up) it may be read but not written; a later full grant wins.
+   */
+  allowFile(path: string, options?: { readOnly?: boolean }): void;
   /**
    * Allows every file under a directory: the workspace root, or with
    * `extensions` (lower case, no dot) only files of those types plus the
@@ -35,6 +42,8 @@ export interface PathPolicy {
   check(path: string, purpose: 'read' | 'write'): string;
   /** Whether `path` is allowed (check without throwing). */
   isAllowed(path: string): boolean;
+  /** Whether `path` is allowed for writing by a grant (not only for reading): its folder need not exist. */
+  mayWrite(path: string): boolean;
   /** The allowed trees without an extension filter (canonical): the workspace. */
   trees(): string[];
 }
@@ -103,15 +112,24 @@ const MAX_PATH_LENGTH = 4096;
 
 export function createPathPolicy(): PathPolicy {
   const files = new Set<string>();
+  /** Files allowed for reading only (opened by the app itself); never also in `files`. */
+  const readOnlyFiles = new Set<string>();
   const roots: { root: string; extensions: readonly string[] | null }[] = [];
-  const allowedCanonical = (canon: string): boolean =>
+  const writableCanonical = (canon: string): boolean =>
     files.has(canon) ||
     roots.some(({ root, extensions }) =>
       extensions === null ? isInside(root, canon) : canon === root || (isInside(root, canon) && extensions.includes(extname(canon).slice(1).toLowerCase())),
     );
+  const allowedCanonical = (canon: string): boolean => readOnlyFiles.has(canon) || writableCanonical(canon);
   const policy: PathPolicy = {
-    allowFile(path) {
-      files.add(canonicalPath(path));
+    allowFile(path, options) {
+      const canon = canonicalPath(path);
+      if (options?.readOnly) {
+        if (!files.has(canon)) readOnlyFiles.add(canon);
+        return;
+      }
+      readOnlyFiles.delete(canon);
+      files.add(canon);
     },
     allowTree(root, options) {
       const canon = canonicalPath(root);
@@ -133,6 +151,8 @@ export function createPathPolicy(): PathPolicy {
         );
       }
       if (purpose === 'write') {
+        if (!writableCanonical(canon))
+          throw new PathNotAllowedError(path, 'ActGuy opened it by itself (it is not a file you chose), so it is only read; save your work elsewhere with Save As');
         let folderOk = false;
         try {
           folderOk = lstatSync(dirname(canon)).isDirectory();
@@ -148,6 +168,13 @@ export function createPathPolicy(): PathPolicy {
         // Stryker disable next-line StringLiteral: check treats every purpose but 'write' as a read
         policy.check(path, 'read');
         return true;
+      } catch {
+        return false;
+      }
+    },
+    mayWrite(path) {
+      try {
+        return writableCanonical(canonicalPath(path));
       } catch {
         return false;
       }

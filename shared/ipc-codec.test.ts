@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeIpcFrame, encodeIpcFrame } from './ipc-codec';
+import { decodeIpcFrame, decodeIpcFrameSized, encodeIpcFrame, IpcFrameTooLargeError, MAX_FRAME_DEPTH } from './ipc-codec';
+import { rawIpcFrame, sparseBombFrame } from './testing/rawIpcFrame';
 
 // shared/'s typings lack these; the tests run in Node, which has both.
 declare const TextEncoder: { new (): { encode(text: string): Uint8Array } };
@@ -123,5 +124,56 @@ describe('ipc codec', () => {
     expect(() => decodeIpcFrame(edit('"Uint32Array",0,4096', '"Uint32Array",0,4097'))).toThrow(/sparse Uint32Array of 4097 bytes/);
     // A byte array cannot be sparse (the same JSON length: a space pads it).
     expect(() => decodeIpcFrame(edit('"Uint32Array",0,4096', '"Uint8Array", 0,4096'))).toThrow(/sparse Uint8Array of 4096 bytes/);
+  });
+
+  describe('the decoded size is bounded, not only the frame size', () => {
+    const MiB = 1024 * 1024;
+
+    it('refuses a 300-byte frame whose two sparse arrays claim 256 MiB each, before allocating them', () => {
+      const bomb = sparseBombFrame(2, 256 * MiB);
+      expect(bomb.byteLength).toBeLessThan(320);
+      let thrown: unknown;
+      try {
+        decodeIpcFrame(bomb, { maxDecodedBytes: 64 * MiB });
+      } catch (e) {
+        thrown = e;
+      }
+      expect(thrown).toBeInstanceOf(IpcFrameTooLargeError);
+      // The first array alone crosses the bound: it is refused at its own size, nothing of it allocated.
+      expect((thrown as IpcFrameTooLargeError).decodedBytes).toBeLessThan(257 * MiB);
+      expect((thrown as Error).message).toMatch(/decodes to more than 67108864 bytes/);
+      // With no bound named, the default still refuses the pair (512 MiB).
+      expect(() => decodeIpcFrame(bomb)).toThrow(IpcFrameTooLargeError);
+    });
+
+    it('counts a blob once per typed array that names it', () => {
+      const blob = new Uint8Array(1024);
+      const refs = Array.from({ length: 100 }, () => '{"\\u0000ta":["Uint8Array",0]}').join(',');
+      const frame = rawIpcFrame(`[${refs}]`, [blob]);
+      expect(() => decodeIpcFrame(frame, { maxDecodedBytes: 50 * 1024 })).toThrow(IpcFrameTooLargeError);
+      const { value, decodedBytes } = decodeIpcFrameSized(frame, { maxDecodedBytes: 200 * 1024 });
+      expect((value as Uint8Array[]).length).toBe(100);
+      expect(decodedBytes).toBe(100 * 1024 + new TextEncoder().encode(`[${refs}]`).byteLength);
+    });
+
+    it('passes a frame exactly at the bound and says what it decoded to', () => {
+      const frame = encodeIpcFrame({ f: new Float64Array(1000).fill(1) });
+      const { decodedBytes } = decodeIpcFrameSized(frame);
+      expect(decodedBytes).toBeGreaterThan(8000);
+      expect(() => decodeIpcFrame(frame, { maxDecodedBytes: decodedBytes })).not.toThrow();
+      expect(() => decodeIpcFrame(frame, { maxDecodedBytes: decodedBytes - 1 })).toThrow(IpcFrameTooLargeError);
+    });
+
+    it('refuses values nested too deep, tags that name no type or blob, and keeps "__proto__" a plain key', () => {
+      const deep = `${'['.repeat(MAX_FRAME_DEPTH + 2)}${']'.repeat(MAX_FRAME_DEPTH + 2)}`;
+      expect(() => decodeIpcFrame(rawIpcFrame(deep))).toThrow(/nested deeper than 64 levels/);
+      expect(() => decodeIpcFrame(rawIpcFrame('{"\\u0000ta":5}'))).toThrow(/malformed frame: typed array 5 refers to no typed array type/);
+      expect(() => decodeIpcFrame(rawIpcFrame('{"\\u0000ta":["constructor",0]}', [new Uint8Array(8)]))).toThrow(/malformed frame/);
+      expect(() => decodeIpcFrame(rawIpcFrame('{"\\u0000sp":["Uint32Array","length",8]}', [new Uint8Array(8)]))).toThrow(/malformed frame/);
+      const polluted = decodeIpcFrame(rawIpcFrame('{"__proto__":{"isAdmin":true}}')) as Record<string, unknown>;
+      expect(Object.getPrototypeOf(polluted)).toBe(Object.prototype);
+      expect((polluted as { isAdmin?: boolean }).isAdmin).toBeUndefined();
+      expect(Object.keys(polluted)).toEqual(['__proto__']);
+    });
   });
 });

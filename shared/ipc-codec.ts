@@ -20,6 +20,11 @@
  * (JSON has neither). Blob bytes are in the platform's byte order; both ends
  * of a loopback link are the same machine. Decoded typed arrays are fresh
  * copies, never views into the frame.
+ *
+ * Decoding is bounded by what it allocates, not by the frame's size: a sparse
+ * array of a few bytes may claim 256 MiB, and one blob may be named by many
+ * typed arrays. Every typed array's bytes (and the JSON text) count toward
+ * `maxDecodedBytes`, checked before each allocation (docs/limits.md).
  */
 
 // shared/ has no DOM or Node types; both runtimes provide these globals.
@@ -52,8 +57,37 @@ function typedArrayName(value: object): string | null {
 
 const pad8 = (n: number): number => (n + 7) & ~7;
 
-/** A sparse array never claims more than this (the largest frame the loopback server takes is 64 MiB). */
-const MAX_SPARSE_BYTES = 256 * 1024 * 1024;
+/**
+ * A piece of the frame for an error message: JSON of at most 64 characters, one level deep (the frame may hold
+ * megabytes, nested thousands deep).
+ */
+function clipQuote(v: unknown): string {
+  const shallow = (x: unknown): string => (x !== null && typeof x === 'object' ? (Array.isArray(x) ? '[…]' : '{…}') : String(JSON.stringify(x)));
+  const text = Array.isArray(v) ? `[${v.slice(0, 4).map(shallow).join(',')}${v.length > 4 ? ',…' : ''}]` : shallow(v);
+  return text.length <= 64 ? text : `${text.slice(0, 64)}…`;
+}
+
+/** What one frame may decode to when the caller names no bound (the loopback server passes its own, smaller one). */
+export const DEFAULT_MAX_DECODED_BYTES = 256 * 1024 * 1024;
+/** Nesting of arrays and objects a frame may hold (the API's values are a few levels deep). */
+export const MAX_FRAME_DEPTH = 64;
+
+/** A frame that would decode to more than the bound: refused before the allocation that would cross it. */
+export class IpcFrameTooLargeError extends Error {
+  constructor(
+    /** Bytes the frame had decoded to, counting the allocation that was refused. */
+    readonly decodedBytes: number,
+    readonly maxDecodedBytes: number,
+  ) {
+    super(`ipc codec: the frame decodes to more than ${maxDecodedBytes} bytes (at least ${decodedBytes}); nothing more was allocated`);
+    this.name = 'IpcFrameTooLargeError';
+  }
+}
+
+export interface DecodeIpcFrameOptions {
+  /** Largest number of bytes the decoded typed arrays and the JSON text may take together (default DEFAULT_MAX_DECODED_BYTES). */
+  maxDecodedBytes?: number;
+}
 
 /**
  * The non-zero 32-bit words of a large array of 4- or 8-byte elements as (index, word) pairs, when that is under
@@ -132,8 +166,23 @@ export function encodeIpcFrame(value: unknown): Uint8Array {
   return frame;
 }
 
-/** Decodes a frame made by encodeIpcFrame. Throws an Error naming the problem for a malformed frame. */
-export function decodeIpcFrame(frame: Uint8Array): unknown {
+/**
+ * Decodes a frame made by encodeIpcFrame. Throws an Error naming the problem for a malformed frame, and an
+ * IpcFrameTooLargeError before an allocation would take the decoded size past `maxDecodedBytes`.
+ */
+export function decodeIpcFrame(frame: Uint8Array, options: DecodeIpcFrameOptions = {}): unknown {
+  return decodeIpcFrameSized(frame, options).value;
+}
+
+/** decodeIpcFrame, also saying how many bytes the decoded value holds (the loopback server reserves them while it works). */
+export function decodeIpcFrameSized(frame: Uint8Array, options: DecodeIpcFrameOptions = {}): { value: unknown; decodedBytes: number } {
+  const maxDecodedBytes = options.maxDecodedBytes ?? DEFAULT_MAX_DECODED_BYTES;
+  let decodedBytes = 0;
+  /** Counts an allocation of `bytes` before it is made. */
+  const allocate = (bytes: number): void => {
+    decodedBytes += bytes;
+    if (decodedBytes > maxDecodedBytes) throw new IpcFrameTooLargeError(decodedBytes, maxDecodedBytes);
+  };
   const fail = (detail: string): never => {
     throw new Error(`ipc codec: malformed frame: ${detail}`);
   };
@@ -153,37 +202,43 @@ export function decodeIpcFrame(frame: Uint8Array): unknown {
     blobs.push(frame.subarray(at, at + len));
     at += pad8(len);
   }
-  const jsonText = new TextDecoder('utf-8', { fatal: true }).decode(frame.subarray(headerSize, headerSize + jsonLength));
+  allocate(jsonLength);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(jsonText);
+    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(frame.subarray(headerSize, headerSize + jsonLength)));
   } catch (e) {
-    fail(`JSON text: ${(e as Error).message}`);
+    fail(`JSON text: ${(e as Error).message.slice(0, 200)}`);
   }
-  const revive = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(revive);
+  const revive = (v: unknown, depth: number): unknown => {
     if (v === null || typeof v !== 'object') return v;
+    if (depth > MAX_FRAME_DEPTH) return fail(`values nested deeper than ${MAX_FRAME_DEPTH} levels`);
+    if (Array.isArray(v)) return v.map((item) => revive(item, depth + 1));
     const obj = v as Record<string, unknown>;
+    /** The constructor and blob a typed-array tag names, or undefined for a tag that names none. */
+    const tagged = (tag: unknown[]): { name: string; ctor: TypedArrayCtor; blob: Uint8Array } | undefined => {
+      const [name, index] = tag;
+      if (typeof name !== 'string' || !Object.hasOwn(TYPED_ARRAYS, name) || !Number.isInteger(index) || !blobs[index as number]) return undefined;
+      return { name, ctor: TYPED_ARRAYS[name], blob: blobs[index as number] };
+    };
     const ta = obj[TYPED_ARRAY_TAG];
     if (ta !== undefined) {
-      const [name, index] = ta as [string, number];
-      const ctor = TYPED_ARRAYS[name];
-      const blob = blobs[index];
-      if (!ctor || !blob) return fail(`typed array ${String(name)} refers to missing blob ${String(index)}`);
+      if (!Array.isArray(ta) || !tagged(ta)) return fail(`typed array ${clipQuote(ta)} refers to no typed array type or blob`);
+      const { name, ctor, blob } = tagged(ta)!;
       if (blob.byteLength % ctor.BYTES_PER_ELEMENT !== 0) fail(`${name} blob of ${blob.byteLength} bytes is not a whole number of elements`);
       // Copy into a fresh, aligned buffer: the frame may sit at any offset.
+      allocate(blob.byteLength);
       const copy = blob.slice();
       return new ctor(copy.buffer as ArrayBuffer, 0, blob.byteLength / ctor.BYTES_PER_ELEMENT);
     }
     const sp = obj[SPARSE_TAG];
     if (sp !== undefined) {
-      const [name, index, byteLength] = sp as [string, number, number];
-      const ctor = TYPED_ARRAYS[name];
-      const blob = blobs[index];
-      if (!ctor || !blob) return fail(`sparse ${String(name)} refers to missing blob ${String(index)}`);
-      if (ctor.BYTES_PER_ELEMENT < 4 || !Number.isInteger(byteLength) || byteLength < 0 || byteLength % ctor.BYTES_PER_ELEMENT !== 0 || byteLength > MAX_SPARSE_BYTES)
-        return fail(`sparse ${name} of ${String(byteLength)} bytes`);
+      if (!Array.isArray(sp) || !tagged(sp)) return fail(`sparse array ${clipQuote(sp)} refers to no typed array type or blob`);
+      const { name, ctor, blob } = tagged(sp)!;
+      const byteLength = sp[2] as number;
+      if (ctor.BYTES_PER_ELEMENT < 4 || !Number.isInteger(byteLength) || byteLength < 0 || byteLength % ctor.BYTES_PER_ELEMENT !== 0)
+        return fail(`sparse ${name} of ${clipQuote(byteLength)} bytes`);
       if (blob.byteLength % 8 !== 0) return fail(`sparse ${name} blob of ${blob.byteLength} bytes is not whole (index, word) pairs`);
+      allocate(byteLength + blob.byteLength);
       const words = new Uint32Array(byteLength / 4);
       const pairs = new Uint32Array(blob.slice().buffer);
       for (let k = 0; k < pairs.length; k += 2) {
@@ -193,10 +248,15 @@ export function decodeIpcFrame(frame: Uint8Array): unknown {
       return new ctor(words.buffer as ArrayBuffer, 0, byteLength / ctor.BYTES_PER_ELEMENT);
     }
     const num = obj[NUMBER_TAG];
-    if (num !== undefined) return Number(num);
+    if (num !== undefined) {
+      if (num !== 'NaN' && num !== 'Infinity' && num !== '-Infinity') return fail(`number tag ${clipQuote(num)} is not NaN, Infinity or -Infinity`);
+      return Number(num);
+    }
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(obj)) out[key] = revive(obj[key]);
+    // defineProperty: a "__proto__" key in the JSON stays a plain property instead of replacing the prototype.
+    for (const key of Object.keys(obj)) Object.defineProperty(out, key, { value: revive(obj[key], depth + 1), enumerable: true, writable: true, configurable: true });
     return out;
   };
-  return revive(parsed);
+  const value = revive(parsed, 0);
+  return { value, decodedBytes };
 }

@@ -14,6 +14,7 @@ import { compressRequestForMotion } from '../../shared/compress/request';
 import type { ActGuyApi, BuildStatus } from '../../shared/ipc';
 import { readMtn } from '../../shared/mtn/read';
 import { decodeIpcFrame, encodeIpcFrame } from '../../shared/ipc-codec';
+import { sparseBombFrame } from '../../shared/testing/rawIpcFrame';
 import { createLoopbackClient } from '../../renderer/transport/loopback';
 import { readInputFile } from '../build/files';
 import { newDocumentId, type CompressClient } from '../compressClient';
@@ -200,6 +201,45 @@ describe('loopback server limits', () => {
     await until(() => server.bodyBytesInFlight() === 0);
     const again = await raw('/rpc/getAppInfo', { method: 'POST', headers: rpcHeaders({ 'Content-Length': '600' }), body: new Uint8Array(600) }).done;
     expect(again.status).toBe(400);
+  });
+
+  it('a 300-byte request whose sparse arrays claim 256 MiB each is refused with 413 before they are allocated; the handler never runs', async () => {
+    const seen: unknown[] = [];
+    const compressMotion = handlers.compressMotion;
+    handlers.compressMotion = async (arg) => {
+      seen.push(arg);
+      return compressMotion(arg);
+    };
+    const bomb = sparseBombFrame(2, 256 * 1024 * 1024);
+    expect(bomb.byteLength).toBeLessThan(320);
+    const replies = await Promise.all(Array.from({ length: 4 }, () => raw('/rpc/compressMotion', { method: 'POST', headers: rpcHeaders(), body: bomb }).done));
+    for (const r of replies) {
+      expect(r.status).toBe(413);
+      expect(r.body.toString()).toBe(`request body decodes to more than the ${MAX_BODY_BYTES}-byte limit`);
+    }
+    expect(seen).toEqual([]);
+    expect(server.bodyBytesInFlight()).toBe(0);
+  });
+
+  it('what a request decodes to stays reserved from the shared budget while its handler runs', async () => {
+    await serve({ maxBodyBytes: 64 * 1024, bodyBudgetBytes: 100 * 1024 });
+    let open = (): void => {};
+    const gate = new Promise<void>((r) => (open = r));
+    const compressMotion = handlers.compressMotion;
+    handlers.compressMotion = async (arg) => {
+      await gate;
+      return compressMotion(arg);
+    };
+    // 60 KiB decoded from a 100-byte body: under the per-request cap, but two do not fit in the budget at once.
+    const claim = sparseBombFrame(1, 60 * 1024);
+    const first = raw('/rpc/compressMotion', { method: 'POST', headers: rpcHeaders(), body: claim }).done;
+    await until(() => server.bodyBytesInFlight() >= 60 * 1024);
+    const second = await raw('/rpc/compressMotion', { method: 'POST', headers: rpcHeaders(), body: claim }).done;
+    expect(second.status).toBe(503);
+    open();
+    expect((await first).status).toBe(200);
+    expect(server.bodyBytesInFlight()).toBe(0);
+    expect((await raw('/rpc/compressMotion', { method: 'POST', headers: rpcHeaders(), body: claim }).done).status).toBe(200);
   });
 
   it('answers malformed URLs with 400', async () => {

@@ -12,7 +12,10 @@
  * otherwise); static files come only from the renderer folder.
  *
  * Limits: a request body is at most 64 MiB and all bodies being received at
- * once share a budget (413 / 503 beyond, before the bytes are kept); a
+ * once share a budget (413 / 503 beyond, before the bytes are kept); what a
+ * body decodes to is bounded the same way, before it is allocated (a few
+ * bytes can name a 256 MiB sparse array), and stays reserved from the shared
+ * budget until the reply is sent (docs/limits.md); a
  * malformed URL gets 400; an error reply quotes at most a short piece of
  * what the request said.
  */
@@ -20,7 +23,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
-import { encodeIpcFrame, decodeIpcFrame } from '../../shared/ipc-codec';
+import { decodeIpcFrameSized, encodeIpcFrame, IpcFrameTooLargeError } from '../../shared/ipc-codec';
 import { isInvokeMember } from '../../shared/ipc';
 import { dispatchInvoke, type ApiHandlers } from '../handlers';
 import { CONTENT_SECURITY_POLICY } from '../security';
@@ -188,14 +191,32 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
     if (!isInvokeMember(member)) return send(res, 404, `no API member ${echo(member)}`);
     if (req.method !== 'POST') return send(res, 405, 'RPCs are POST', undefined, { Allow: 'POST' });
     let arg: unknown;
+    let decodedBytes = 0;
     try {
       const body = await readBody(req);
-      arg = body.byteLength === 0 ? undefined : decodeIpcFrame(body);
+      if (body.byteLength > 0) {
+        // The decoded value is held while the handler runs: it gets the same cap as a body and shares the budget.
+        const room = Math.min(maxBody, budget - inFlight);
+        try {
+          ({ value: arg, decodedBytes } = decodeIpcFrameSized(body, { maxDecodedBytes: room }));
+        } catch (e) {
+          if (!(e instanceof IpcFrameTooLargeError)) throw e;
+          throw e.decodedBytes > maxBody
+            ? new BodyRefused(413, `request body decodes to more than the ${maxBody}-byte limit`)
+            : new BodyRefused(503, 'the server is receiving other uploads; try again when they are done');
+        }
+      }
     } catch (e) {
       if (e instanceof BodyRefused) return refuseBody(res, e);
       return send(res, 400, `bad request body: ${echo((e as Error).message)}`);
     }
-    const reply = await dispatchInvoke(options.handlers, member, arg);
+    inFlight += decodedBytes;
+    let reply: unknown;
+    try {
+      reply = await dispatchInvoke(options.handlers, member, arg);
+    } finally {
+      inFlight -= decodedBytes;
+    }
     let frame: Uint8Array;
     try {
       frame = encodeIpcFrame(reply);

@@ -14,7 +14,8 @@ vi.mock('../motion/resample', async (importOriginal) => {
   const real = await importOriginal<typeof import('../motion/resample')>();
   return { ...real, resampleMotion: vi.fn(real.resampleMotion) };
 });
-import { ALIAS_KEYS, MOTION_KEYS, OUTPUT_KEYS, PROJECT_KEYS, SE_TABLE_KEYS, TOLERANCE_KEYS, parseProject } from './validate';
+import { ALIAS_KEYS, MAX_PROJECT_ENTRIES, MOTION_KEYS, OUTPUT_KEYS, PROJECT_KEYS, SE_TABLE_KEYS, TOLERANCE_KEYS, parseProject } from './validate';
+import { MAX_LISTED_PROBLEMS } from '../errors';
 
 describe('project paths', () => {
   it('resolve relative paths against the project folder, keep absolute ones', () => {
@@ -43,6 +44,27 @@ const GOOD = {
 };
 
 describe('parseProject', () => {
+  it('refuses a project of 100,000 motions naming one .mtn by its count, in one message (the CLI ran out of heap)', () => {
+    const motions = Array.from({ length: 100_000 }, (_, i) => ({ name: `m${i}`, mtn: 'walk.mtn' }));
+    const r = parseProject(JSON.stringify({ version: 1, motions, outputs: { mar: 'o/s.mar', sar: 'o/s.sar' } }), 'big.actguy.json');
+    expect(r.resolved).toBeUndefined();
+    expect(r.errors.map((e) => e.message)).toEqual([
+      `big.actguy.json [PROJECT] (motions): lists 100000 motions and 0 aliases; a project holds at most ${MAX_PROJECT_ENTRIES} archive entries (split it into several projects)`,
+    ]);
+    // Aliases count too: they are archive entries.
+    const aliases = Array.from({ length: MAX_PROJECT_ENTRIES }, (_, i) => ({ name: `a${i}`, target: 'm0' }));
+    const both = parseProject(JSON.stringify({ version: 1, motions: motions.slice(0, 1), aliases, outputs: { mar: 'o/s.mar', sar: 'o/s.sar' } }), 'p.json');
+    expect(both.errors.map((e) => e.message)).toEqual([`p.json [PROJECT] (aliases): lists 1 motions and ${MAX_PROJECT_ENTRIES} aliases; a project holds at most ${MAX_PROJECT_ENTRIES} archive entries (split it into several projects)`]);
+  });
+
+  it('lists the first 100 problems and counts the rest (4,000 duplicate names made 3,999 messages)', () => {
+    const motions = Array.from({ length: 4000 }, () => ({ name: 'walk', mtn: 'walk.mtn' }));
+    const r = parseProject(JSON.stringify({ version: 1, motions, outputs: { mar: 'o/s.mar', sar: 'o/s.sar' } }), 'dup.actguy.json');
+    expect(r.errors).toHaveLength(MAX_LISTED_PROBLEMS + 1);
+    expect(r.errors[0].message).toBe('dup.actguy.json [PROJECT] (motions[1].name): motion walk is listed twice (motions[0] and motions[1])');
+    expect(r.errors[MAX_LISTED_PROBLEMS].message).toBe(`dup.actguy.json [PROJECT] (motions[3999].name): ${3999 - MAX_LISTED_PROBLEMS} more problems not listed (only the first ${MAX_LISTED_PROBLEMS} are)`);
+  });
+
   it('resolves paths and fills default tolerances', () => {
     const r = parseProject(JSON.stringify(GOOD), 'proj/p.actguy.json');
     expect(r.errors).toEqual([]);

@@ -1,5 +1,5 @@
 import { DEFAULT_TOLERANCES } from '../compress/types';
-import { FormatError } from '../errors';
+import { FormatError, MAX_LISTED_PROBLEMS } from '../errors';
 import { isMotionName, MOTION_NAME_RULE, motionNameProblem } from '../motionName';
 import { formatStrCode, gvStrCode } from '../strcode';
 import { findExcessiveNesting, nestedTooDeeply } from '../json/nesting';
@@ -36,14 +36,36 @@ function lineColumnAt(text: string, offset: number): { line: number; column: num
 }
 
 /**
+ * Archive entries (motions and aliases together) one project may list: far above a game stage's few hundred
+ * motions, and low enough that a hostile list is refused before any entry is looked at (docs/limits.md).
+ */
+export const MAX_PROJECT_ENTRIES = 4096;
+
+/**
  * Parses and validates a project file and resolves its paths against the
  * project file's folder. Collects every problem (unknown keys, wrong types,
  * bad names, duplicate names or hashes, outputs that would overwrite inputs)
- * so a user fixes them in one pass. Pure: reads no files.
+ * so a user fixes them in one pass, listing the first MAX_LISTED_PROBLEMS and
+ * counting the rest. Pure: reads no files.
  */
 export function parseProject(text: string, projectFile: string): ProjectParseResult {
+  const unlisted = { count: 0, lastWhere: '' };
+  const result = collectProjectProblems(text, projectFile, unlisted);
+  if (unlisted.count)
+    result.errors.push(new FormatError('PROJECT', `${unlisted.count} more problems not listed (only the first ${MAX_LISTED_PROBLEMS} are)`, { where: unlisted.lastWhere }, projectFile));
+  return result;
+}
+
+function collectProjectProblems(text: string, projectFile: string, unlisted: { count: number; lastWhere: string }): ProjectParseResult {
   const errors: FormatError[] = [];
-  const fail = (where: string, detail: string) => errors.push(new FormatError('PROJECT', detail, { where }, projectFile));
+  const fail = (where: string, detail: string): void => {
+    // Past the listed ones only counted: building 200,000 messages nobody reads costs more than the parse.
+    if (errors.length < MAX_LISTED_PROBLEMS) errors.push(new FormatError('PROJECT', detail, { where }, projectFile));
+    else {
+      unlisted.count++;
+      unlisted.lastWhere = where;
+    }
+  };
   let json: unknown;
   const deep = findExcessiveNesting(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   if (deep) return { errors: [new FormatError('PROJECT', nestedTooDeeply(), { line: deep.line, column: deep.column }, projectFile)] };
@@ -106,6 +128,12 @@ export function parseProject(text: string, projectFile: string): ProjectParseRes
   const projectResample = flag(json.resample, 'resample') ?? false;
 
   const motions: ResolvedMotion[] = [];
+  const entries = (Array.isArray(json.motions) ? json.motions.length : 0) + (Array.isArray(json.aliases) ? json.aliases.length : 0);
+  if (entries > MAX_PROJECT_ENTRIES) {
+    fail(Array.isArray(json.motions) && json.motions.length > MAX_PROJECT_ENTRIES ? 'motions' : 'aliases',
+      `lists ${Array.isArray(json.motions) ? json.motions.length : 0} motions and ${Array.isArray(json.aliases) ? json.aliases.length : 0} aliases; a project holds at most ${MAX_PROJECT_ENTRIES} archive entries (split it into several projects)`);
+    return { errors };
+  }
   if (!Array.isArray(json.motions) || json.motions.length === 0) {
     fail('motions', 'must be a non-empty array of motions (archive order)');
   } else {

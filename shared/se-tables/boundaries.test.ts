@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateIntegerExpression, parseSeDefine } from './define';
+import { evaluateIntegerExpression, parseSeDefine, SE_DEFINE_MAX_CHARS, SE_DEFINE_MAX_DEFINES } from './define';
 import { parseSls } from './sls';
 import { explainUnknownSeName, mergeSeTables } from './table';
 
@@ -224,5 +224,35 @@ describe('mergeSeTables details', () => {
       ['SE_DEFINE', 'b.h:1:9: A is 0x0003 here but 0x0001 at a.sls:1'],
     ]);
     expect(explainUnknownSeName(table, 'S')).toBe('SE name S has no code: b.h:2 skips it (not an integer constant expression (unexpected `"`))');
+  });
+});
+
+describe('parseSeDefine: size limits', () => {
+  it('refuses a file of 1,000,000 defines (23 MB) at 1:1 by its size, before reading a line', () => {
+    const lines = ['#ifndef SE_DEFINE_H', '#define SE_DEFINE_H'];
+    for (let i = 0; i < 1_000_000; i++) lines.push(`#define SE_NAME_${i} ${i % 65535}`);
+    const text = `${lines.join('\n')}\n`;
+    expect(text.length).toBeGreaterThan(SE_DEFINE_MAX_CHARS);
+    const r = parseSeDefine(text, 'huge.h');
+    expect(r.entries).toEqual([]);
+    expect(r.errors.map((e) => e.message)).toEqual([
+      `huge.h:1:1: the file is ${text.length} characters long; an se_define.h is read up to ${SE_DEFINE_MAX_CHARS} (a table of every u16 code is about 2 MB)`,
+    ]);
+  });
+
+  it('stops at the first #define past the limit, naming its line, in a file under the size limit', () => {
+    const count = SE_DEFINE_MAX_DEFINES + 5000;
+    const text = Array.from({ length: count }, (_, i) => `#define S${i} ${i % 65535}`).join('\n');
+    expect(text.length).toBeLessThan(SE_DEFINE_MAX_CHARS);
+    const r = parseSeDefine(text, 'many.h');
+    expect(r.errors.map((e) => e.message)).toEqual([
+      `many.h:${SE_DEFINE_MAX_DEFINES + 1}:1: more than ${SE_DEFINE_MAX_DEFINES} #define lines; an SE table holds at most 65535 codes, so the rest of the file is not read`,
+    ]);
+    expect(r.entries.length).toBe(SE_DEFINE_MAX_DEFINES);
+  });
+
+  it('still blanks comments and keeps text between them exactly (the copy works in runs now)', () => {
+    const r = parseSeDefine('#define A (1 /* one */ + 2) // three\n#define B "x//y" \n#define C 4/2\n');
+    expect(r.entries.map((e) => [e.name, e.code, e.place.column])).toEqual([['A', 3, 9], ['C', 2, 9]]);
   });
 });

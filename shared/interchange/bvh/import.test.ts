@@ -6,7 +6,7 @@ import { writeMtn } from '../../mtn/write';
 import { worldPose, quatSlerpShortest, quatFromEulerOrder } from '../kinematics';
 import { bvhWorldPositions } from './fk';
 import { importBvh } from './import';
-import { parseBvh } from './parse';
+import { BVH_MAX_FRAME_TIME, BVH_MIN_FRAME_TIME, parseBvh } from './parse';
 
 /** A small BVH: 4 joints (+1 End Site), root order ZXY with positions, a joint with XYZ order and its own position channels. */
 function sampleBvh(frames: number[][], opts: { rootOrder?: string; childOrder?: string; longName?: boolean; frameTime?: string } = {}): string {
@@ -212,6 +212,17 @@ describe('BVH errors', () => {
     }
     throw new Error('expected a FormatError');
   };
+
+  it('refuses a frame time that is not a sensible number of seconds at its line:column (1e-320 gave NaN values)', () => {
+    const line = sampleBvh(makeFrames(4)).split('\n').findIndex((l) => l.startsWith('Frame Time:')) + 1;
+    for (const t of ['1e-320', '0.00009', '11', '5e-5']) {
+      expect(errorOf(sampleBvh(makeFrames(4), { frameTime: t })).message).toBe(
+        `walk.bvh:${line}:13: Frame Time must be a number of seconds from ${BVH_MIN_FRAME_TIME} to ${BVH_MAX_FRAME_TIME} (10,000 to 0.1 frames per second), found "${t}"`,
+      );
+    }
+    // The ends of the range import.
+    for (const t of [String(BVH_MIN_FRAME_TIME), String(BVH_MAX_FRAME_TIME)]) expect(importBvh(sampleBvh(makeFrames(4), { frameTime: t })).motion.frameCount).toBeGreaterThan(0);
+  });
 
   it('reports a truncated hierarchy at the end of the file', () => {
     const cut = good.slice(0, good.indexOf('JOINT RightArm') + 20);

@@ -48,6 +48,13 @@ export interface BvhDocument {
   warnings: string[];
 }
 
+/**
+ * The frame times read, in seconds: 10,000 to 0.1 frames per second. A tiny one (1e-320) made the rate
+ * infinite and every resampled value NaN (docs/limits.md).
+ */
+export const BVH_MIN_FRAME_TIME = 0.0001;
+export const BVH_MAX_FRAME_TIME = 10;
+
 /** Deepest joint nesting read (a motion holds at most 1024 joints; real skeletons nest about 10 deep). */
 export const BVH_MAX_DEPTH = 256;
 
@@ -219,7 +226,8 @@ export function parseBvh(text: string): BvhDocument {
   if (!/^\d+$/.test(fr.value) || frameCount < 1 || !Number.isSafeInteger(frameCount)) fail(fr.line, fr.column, `Frames must be a whole number >= 1, found "${fr.value.length > 24 ? `${fr.value.slice(0, 24)}...` : fr.value}"`);
   const ft = headerLine(/^(\s*Frame\s+Time\s*:\s*)(\S+)\s*$/i, 'Frame Time: <seconds>');
   const frameTime = Number(ft.value);
-  if (!(Number.isFinite(frameTime) && frameTime > 0)) fail(ft.line, ft.column, `Frame Time must be a number of seconds > 0, found "${ft.value}"`);
+  if (!(Number.isFinite(frameTime) && frameTime >= BVH_MIN_FRAME_TIME && frameTime <= BVH_MAX_FRAME_TIME))
+    fail(ft.line, ft.column, `Frame Time must be a number of seconds from ${BVH_MIN_FRAME_TIME} to ${BVH_MAX_FRAME_TIME} (10,000 to 0.1 frames per second), found "${ft.value.slice(0, 40)}"`);
 
   // Allocation bounded by the data, not by the count: every frame needs a line of its own, so
   // "Frames: 99999999999" over three lines allocates three frames (and reports the truncation below).

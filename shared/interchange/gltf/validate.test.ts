@@ -10,6 +10,7 @@ import { syntheticMotion } from '../../testing/syntheticMotion';
 import { importMotionBytes } from '../importMotion';
 import { motionToGlb } from './export';
 import { encodeUtf8, readGltfContainer, writeGlb, type GltfJson } from './glb';
+import { GLTF_MAX_NODE_DEPTH } from './validate';
 
 const base = readGltfContainer(motionToGlb(syntheticMotion({ frames: 6, joints: 3, seed: 2 }), { boneMesh: false }));
 
@@ -135,5 +136,37 @@ describe('glTF JSON shape is checked before three.js sees it', () => {
       x.scale = -3;
     }), 'extras.glb');
     expect(r.motion.frameCount).toBe(6);
+  });
+});
+
+describe('glTF node tree depth', () => {
+  it('a node chain 20,000 deep is refused at the first node past the limit (a stack overflow before)', async () => {
+    const e = await importError(glb((j) => {
+      const nodes = j.nodes!;
+      const leaf = nodes.findIndex((n) => !n.children?.length && j.skins![0].joints.includes(nodes.indexOf(n)));
+      let parent = leaf;
+      for (let k = 0; k < 20_000; k++) {
+        nodes.push({ name: `deep${k}` });
+        nodes[parent].children = [nodes.length - 1];
+        parent = nodes.length - 1;
+      }
+    }));
+    expect(e.message).toMatch(new RegExp(`^hostile\\.glb \\[GLTF\\] \\(nodes\\[\\d+\\]\\): nested too deeply: node \\d+ is ${GLTF_MAX_NODE_DEPTH + 1} levels below its root node \\(a node tree is read up to ${GLTF_MAX_NODE_DEPTH} levels\\)$`));
+  });
+
+  it('a chain exactly at the limit is read', async () => {
+    const bytes = glb((j) => {
+      const nodes = j.nodes!;
+      // Under a leaf `below - 1` levels down, a chain of extra nodes whose last is exactly at the limit.
+      let parent = nodes.findIndex((n) => !n.children?.length);
+      let below = 0;
+      for (let a = parent; a >= 0; a = nodes.findIndex((n) => n.children?.includes(a))) below++;
+      for (let k = below - 1; k < GLTF_MAX_NODE_DEPTH; k++) {
+        nodes.push({ name: `deep${k}` });
+        nodes[parent].children = [...(nodes[parent].children ?? []), nodes.length - 1];
+        parent = nodes.length - 1;
+      }
+    });
+    await expect(importMotionBytes(bytes, 'ok.glb')).resolves.toMatchObject({ motion: { frameCount: 6 } });
   });
 });

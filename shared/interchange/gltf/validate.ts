@@ -20,6 +20,9 @@ const MAX_ZERO_ACCESSOR_ELEMENTS = 1 << 22;
 
 type Obj = Record<string, unknown>;
 
+/** Deepest node tree read (levels below a root node), as deep as BVH joints may nest (docs/limits.md). */
+export const GLTF_MAX_NODE_DEPTH = 256;
+
 function fail(where: string, detail: string): never {
   throw new FormatError('GLTF', detail, { where });
 }
@@ -178,6 +181,19 @@ export function validateGltfJson(json: GltfJson): GltfJson {
     while (a >= 0 && state[a] === 0) { state[a] = 1; chain.push(a); a = parentOf[a]; }
     if (a >= 0 && state[a] === 1) fail(`nodes[${a}]`, `node ${a} is its own ancestor (the children lists form a cycle)`);
     for (const c of chain) state[c] = 2;
+  }
+  // Depth, bounded as BVH nesting is: the importer and three.js walk the tree recursively (a 20,000-deep chain
+  // overflowed the stack). Each node's depth is its parent's plus one, found once per node.
+  const depth = new Int32Array(nodes.length).fill(-1);
+  for (let i = 0; i < nodes.length; i++) {
+    const chain: number[] = [];
+    let a = i;
+    while (a >= 0 && depth[a] < 0) { chain.push(a); a = parentOf[a]; }
+    let d = a >= 0 ? depth[a] : -1;
+    for (let k = chain.length - 1; k >= 0; k--) {
+      depth[chain[k]] = ++d;
+      if (d > GLTF_MAX_NODE_DEPTH) fail(`nodes[${chain[k]}]`, `nested too deeply: node ${chain[k]} is ${d} levels below its root node (a node tree is read up to ${GLTF_MAX_NODE_DEPTH} levels)`);
+    }
   }
 
   const scenes = array(root, 'scenes');
