@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ownTempName, sweepStaleTemps } from '../tempFiles';
+import { host, ownTempName, STALE_MS, sweepStaleTemps } from '../tempFiles';
 import { commitOutputs, commitStepCount, recoverOutputs, type CommitFs } from './commit';
+import { readSmallFile } from './commitJournal';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -19,7 +20,9 @@ function tempDir(): string {
 function contents(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const f of readdirSync(dir, { recursive: true }).map(String).sort()) {
-    if (!statSync(join(dir, f)).isDirectory()) out[f] = readFileSync(join(dir, f), 'utf8');
+    const st = lstatSync(join(dir, f));
+    if (st.isSymbolicLink()) out[f] = 'link';
+    else if (!st.isDirectory()) out[f] = readFileSync(join(dir, f), 'utf8');
   }
   return out;
 }
@@ -133,5 +136,95 @@ describe('sweepStaleTemps', () => {
     writeFileSync(join(dir, 'other.mar.actguy-new.h.999999999.abc.tmp'), 'another target');
     expect(sweepStaleTemps([target]).sort()).toEqual([dead, old].sort());
     expect(readdirSync(dir).sort()).toEqual(['other.mar.actguy-new.h.999999999.abc.tmp', 'stage.mar.user-notes.tmp', mine.slice(dir.length + 1), fresh.slice(dir.length + 1), 'stage.mar'].sort());
+  });
+});
+
+describe('commitOutputs: roll back and the lock', () => {
+  it('a failure during install when no output existed before leaves no output at all, and says nothing was written', () => {
+    const dir = tempDir();
+    let renames = 0;
+    const flaky: Partial<CommitFs> = {
+      renameSync: (a, b) => {
+        if (a.includes('actguy-new') && ++renames === 2) throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
+        return renameSync(a, b);
+      },
+    };
+    // The first target was installed before the second rename failed: rolling back must remove it again.
+    expect(() => commitOutputs(set(dir, 'new'), { fs: flaky })).toThrow(/EIO: i\/o error; nothing was written$/);
+    expect(renames).toBe(2);
+    expect(contents(dir)).toEqual({});
+  });
+
+  it('a lock held by a live process on this machine refuses, names the holder and leaves the lock and the outputs as they were', () => {
+    const dir = tempDir();
+    commitOutputs(set(dir, 'old'));
+    const lock = join(dir, 'out', 'stage.mar.actguy-lock');
+    // The parent process (the test runner) is alive for the whole test.
+    const held = `${host()} ${process.ppid} ${Date.now()}`;
+    writeFileSync(lock, held);
+    expect(() => commitOutputs(set(dir, 'new'))).toThrow(new RegExp(`another ActGuy run \\(process ${process.ppid} on ${host()}, since [0-9T:.-]+Z\\) is writing these outputs now \\(lock ${lock}\\); try again when it has finished; if no ActGuy run is writing these outputs, delete ${lock} and try again$`));
+    expect(readFileSync(lock, 'utf8')).toBe(held);
+    expect(contents(dir)).toEqual({ ...OLD, 'out/stage.mar.actguy-lock': held });
+  });
+
+  it('a lock of a process that died, or of this process id but not held now, is taken over', () => {
+    const dir = tempDir();
+    commitOutputs(set(dir, 'old'));
+    const lock = join(dir, 'out', 'stage.mar.actguy-lock');
+    for (const pid of [999999999, process.pid]) {
+      writeFileSync(lock, `${host()} ${pid} ${Date.now()}`);
+      commitOutputs(set(dir, 'new'));
+      expect(contents(dir)).toEqual(NEW);
+      commitOutputs(set(dir, 'old'));
+    }
+  });
+
+  it('a lock dated in the future or of another machine blocks only until a day after its file changed, and says whose it is', () => {
+    const dir = tempDir();
+    commitOutputs(set(dir, 'old'));
+    const lock = join(dir, 'out', 'stage.mar.actguy-lock');
+    const future = Date.UTC(2999, 0, 1);
+    writeFileSync(lock, `buildbox-7 4242 ${future}`);
+    let message = '';
+    try {
+      commitOutputs(set(dir, 'new'));
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/^another ActGuy run \(process 4242 on buildbox-7, since (\S+), its date is in the future\) is writing these outputs now/);
+    // "since" is the lock file's change time (now), not the year 2999.
+    const since = Date.parse(/since (\S+),/.exec(message)![1]);
+    expect(Math.abs(since - statSync(lock).ctimeMs)).toBeLessThan(1000);
+    expect(message).toContain(`delete ${lock} and try again (a lock of another machine lapses a day after it was taken)`);
+    expect(contents(dir)).toEqual({ ...OLD, 'out/stage.mar.actguy-lock': `buildbox-7 4242 ${future}` });
+    // A day after its file last changed (the file's change time cannot be set back the way a date in it can), it is taken over.
+    const dayOld: Partial<CommitFs> = {
+      readSmallFile: (p, max) => {
+        const read = readSmallFile(p, max);
+        return p === lock && read && 'text' in read ? { ...read, ctimeMs: Date.now() - STALE_MS - 1000 } : read;
+      },
+    };
+    commitOutputs(set(dir, 'new'), { fs: dayOld });
+    expect(contents(dir)).toEqual(NEW);
+  });
+
+  it('a lock that is not of our shape, too big or a link is refused by name, untouched', () => {
+    const dir = tempDir();
+    commitOutputs(set(dir, 'old'));
+    const lock = join(dir, 'out', 'stage.mar.actguy-lock');
+    const cases: [() => void, RegExp][] = [
+      [() => writeFileSync(lock, 'rm -rf / 1 2'), /is not an ActGuy lock \("rm -rf \/ 1 2"; a lock reads "<host> <process id> <time>"\)/],
+      [() => writeFileSync(lock, 'x'.repeat(1 << 20)), /is not an ActGuy lock \(it is 1048576 bytes, more than the 512 it could be\)/],
+      [() => symlinkSync(join(dir, 'out', 'stage.sar'), lock), /is not an ActGuy lock \(it is a symbolic link\)/],
+    ];
+    for (const [plant, why] of cases) {
+      rmSync(lock, { force: true });
+      plant();
+      const before = contents(dir);
+      expect(() => commitOutputs(set(dir, 'new'))).toThrow(why);
+      expect(() => commitOutputs(set(dir, 'new'))).toThrow(`${lock}`);
+      expect(() => commitOutputs(set(dir, 'new'))).toThrow(/nothing was changed; if no ActGuy run is writing these outputs, delete .* and try again$/);
+      expect(contents(dir)).toEqual(before);
+    }
   });
 });

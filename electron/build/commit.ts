@@ -21,6 +21,7 @@
 import * as nodeFs from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { host, ownTempName, processAlive, STALE_MS, sweepStaleTemps } from '../tempFiles';
+import { checkJournal, journalByteLimit, JournalProblem, JOURNAL_VERSION, LOCK_MAX_BYTES, parseLock, readSmallFile, type Journal, type LockHolder, type SmallFile } from './commitJournal';
 import { describeFsError } from './files';
 
 /** The file-system calls the commit makes; tests replace some to inject failures (as root, permissions cannot). */
@@ -33,7 +34,8 @@ export interface CommitFs {
   mkdirSync(path: string, options: { recursive: true }): unknown;
   lstatSync(path: string): nodeFs.Stats;
   readdirSync(path: string): string[];
-  readFileSync(path: string, encoding: 'utf8'): string;
+  /** Reads a small file that may be hostile (commitJournal.ts readSmallFile); undefined when absent. */
+  readSmallFile(path: string, maxBytes: number): SmallFile | undefined;
 }
 
 const realFs: CommitFs = {
@@ -45,7 +47,7 @@ const realFs: CommitFs = {
   mkdirSync: nodeFs.mkdirSync,
   lstatSync: (p) => nodeFs.lstatSync(p),
   readdirSync: (p) => nodeFs.readdirSync(p),
-  readFileSync: (p, e) => nodeFs.readFileSync(p, e),
+  readSmallFile,
 };
 
 /** Writes and fsyncs, so a renamed temp never turns out empty after a power cut. */
@@ -68,15 +70,6 @@ export interface CommitOptions {
 export interface OutputFile {
   path: string;
   bytes: Uint8Array;
-}
-
-/** The journal: which temps replace which targets, and the backups of the old files. */
-interface Journal {
-  tool: 'actguy commit';
-  version: 1;
-  /** 'forward': install the temps; 'back': restore the backups. */
-  state: 'forward' | 'back';
-  entries: { path: string; temp: string; backup: string | null }[];
 }
 
 function journalPath(first: string): string {
@@ -148,13 +141,24 @@ function relativeLike(ancestor: string, target: string, shown: string): string {
   return a === ancestor ? s : ancestor;
 }
 
-/** Takes the commit lock of an output set; a lock whose owner died (or is a day old) is taken over. */
+/** Lock files this process holds now (a lock naming this process and not listed here was left by an earlier process with our id). */
+const heldLocks = new Set<string>();
+
+/**
+ * Takes the commit lock of an output set. The lock file is read as untrusted
+ * input (commitJournal.ts parseLock). A lock is taken over when its owner on
+ * this machine died or it is a day old (counted from its date or its file's
+ * change time, whichever is earlier, so a lock dated in the future cannot
+ * block for longer); otherwise the refusal says who holds it and how to clear it.
+ */
 function takeLock(fs: CommitFs, path: string): () => void {
   const me = `${host()} ${process.pid} ${Date.now()}`;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       fs.writeFileSync(path, me, { flag: 'wx' });
+      heldLocks.add(path);
       return () => {
+        heldLocks.delete(path);
         try {
           fs.unlinkSync(path);
         } catch {
@@ -163,15 +167,29 @@ function takeLock(fs: CommitFs, path: string): () => void {
       };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      let owner = '';
+      const read = fs.readSmallFile(path, LOCK_MAX_BYTES);
+      if (read === undefined) continue; // released meanwhile
+      const clear = `if no ActGuy run is writing these outputs, delete ${path} and try again`;
+      if ('problem' in read) throw new OutputWriteError(`${path} is not an ActGuy lock (${read.problem}); nothing was changed; ${clear}`);
+      const now = Date.now();
+      let holder: LockHolder | undefined;
       try {
-        owner = fs.readFileSync(path, 'utf8');
-      } catch {
-        continue; // released meanwhile
+        holder = parseLock(read.text, read.ctimeMs, now);
+      } catch (p) {
+        if (!(p instanceof JournalProblem)) throw p;
+        throw new OutputWriteError(`${path}: ${p.message}; nothing was changed; ${clear}`);
       }
-      const [h, pid, time] = owner.split(' ');
-      const dead = (h === host() && !processAlive(Number(pid))) || !(Date.now() - Number(time) < STALE_MS);
-      if (!dead) throw new OutputWriteError(`another build (process ${pid} on ${h}) is writing these outputs now (lock ${path}); try again when it has finished`);
+      const since = holder?.sinceMs ?? read.ctimeMs;
+      const local = holder?.host === host();
+      const dead = (local && holder!.pid === process.pid && !heldLocks.has(path)) || (local && !processAlive(holder!.pid)) || !(now - since < STALE_MS);
+      if (!dead) {
+        const who = holder ? `process ${holder.pid} on ${holder.host}` : 'a run that has not written its name yet';
+        const dated = holder?.futureDated ? ', its date is in the future' : '';
+        throw new OutputWriteError(
+          `another ActGuy run (${who}, since ${new Date(since).toISOString()}${dated}) is writing these outputs now (lock ${path}); ` +
+            `try again when it has finished; ${clear}${local ? '' : ' (a lock of another machine lapses a day after it was taken)'}`,
+        );
+      }
       try {
         fs.unlinkSync(path);
       } catch {
@@ -197,16 +215,26 @@ function writeJournal(fs: CommitFs, path: string, journal: Journal): void {
   }
 }
 
-function readJournal(fs: CommitFs, path: string): Journal | undefined {
-  let text: string;
+/**
+ * The journal of these outputs, if there is one, checked to be ours for
+ * exactly `outputs` (commitJournal.ts checkJournal); anything else is refused
+ * before any file is touched, with the journal's name and how to clear it.
+ */
+function readJournal(fs: CommitFs, path: string, outputs: readonly string[]): Journal | undefined {
+  const refuse = (why: string) =>
+    new OutputWriteError(
+      `refused the commit journal ${path}: ${why}. ActGuy completes an interrupted commit only from a journal it wrote for exactly these outputs, ` +
+        `so nothing was changed. If no ActGuy run is writing these outputs, move the journal aside (rename or delete it) and run again: every output is written anew`,
+    );
+  const read = fs.readSmallFile(path, journalByteLimit(outputs));
+  if (read === undefined) return undefined;
+  if ('problem' in read) throw refuse(read.problem);
   try {
-    text = fs.readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
+    return checkJournal(read.text, outputs);
+  } catch (e) {
+    if (e instanceof JournalProblem) throw refuse(e.message);
+    throw e;
   }
-  const j = JSON.parse(text) as Journal;
-  if (j?.tool !== 'actguy commit' || !Array.isArray(j.entries)) throw new OutputWriteError(`${path} is not an ActGuy commit journal; move it away and build again`);
-  return j;
 }
 
 function unlinkQuiet(fs: CommitFs, p: string | null): void {
@@ -268,18 +296,19 @@ function rollForward(fs: CommitFs, jpath: string, journal: Journal, step: (label
 export function recoverOutputs(paths: readonly string[], options: CommitOptions = {}): string | undefined {
   if (paths.length === 0) return undefined;
   const fs = { ...realFs, ...options.fs };
-  const first = resolve(paths[0]);
-  const release = takeLock(fs, lockPath(first));
+  const targets = paths.map((p) => resolve(p));
+  const release = takeLock(fs, lockPath(targets[0]));
   try {
-    return recoverLocked(fs, first, paths);
+    return recoverLocked(fs, targets);
   } finally {
     release();
   }
 }
 
-function recoverLocked(fs: CommitFs, first: string, paths: readonly string[]): string | undefined {
-  const jpath = journalPath(first);
-  const journal = readJournal(fs, jpath);
+/** Recovery under the lock; `targets` are the absolute output paths of this run, the first one beside the journal. */
+function recoverLocked(fs: CommitFs, targets: readonly string[]): string | undefined {
+  const jpath = journalPath(targets[0]);
+  const journal = readJournal(fs, jpath, targets);
   let note: string | undefined;
   if (journal) {
     if (journal.state === 'back') {
@@ -294,7 +323,7 @@ function recoverLocked(fs: CommitFs, first: string, paths: readonly string[]): s
       }
     }
   }
-  sweepStaleTemps([...paths, jpath], fs);
+  sweepStaleTemps([...targets, jpath], fs);
   return note;
 }
 
@@ -334,13 +363,13 @@ export function commitOutputs(files: readonly OutputFile[], options: CommitOptio
     }
   };
   try {
-    const note = recoverLocked(fs, first, targets);
+    const note = recoverLocked(fs, targets);
     const entries: Journal['entries'] = targets.map((t) => ({ path: t, temp: ownTempName(t, 'new'), backup: null }));
     try {
       files.forEach((f, k) => {
         step(`write ${k + 1}`);
         try {
-          fs.writeFileSync(entries[k].temp, f.bytes);
+          fs.writeFileSync(entries[k].temp, f.bytes, { flag: 'wx' });
         } catch (e) {
           throw new OutputWriteError(`cannot write ${shown.get(entries[k].path)}: ${describeFsError(e)}; nothing was written`);
         }
@@ -358,7 +387,7 @@ export function commitOutputs(files: readonly OutputFile[], options: CommitOptio
         e.backup = backup;
       });
       step('journal');
-      writeJournal(fs, jpath, { tool: 'actguy commit', version: 1, state: 'forward', entries });
+      writeJournal(fs, jpath, { tool: 'actguy commit', version: JOURNAL_VERSION, state: 'forward', outputs: targets, entries });
     } catch (e) {
       if ((e as Error).name === 'CommitKilled') throw e;
       for (const x of entries) {
@@ -369,10 +398,12 @@ export function commitOutputs(files: readonly OutputFile[], options: CommitOptio
       throw new OutputWriteError(`cannot write ${files.map((f) => f.path).join(', ')}: ${describeFsError(e)}; nothing was written`);
     }
     try {
-      rollForward(fs, jpath, { tool: 'actguy commit', version: 1, state: 'forward', entries }, step);
+      rollForward(fs, jpath, { tool: 'actguy commit', version: JOURNAL_VERSION, state: 'forward', outputs: targets, entries }, step);
     } catch (e) {
       if ((e as Error).name === 'CommitKilled') throw e;
-      throw new OutputWriteError(`cannot write ${files.map((f) => f.path).join(', ')}: ${describeFsError(e)}; the previous files were kept`);
+      // Rolled back: old files are back in place, and a target that had none is gone again.
+      const kept = entries.some((x) => x.backup !== null) ? 'the previous files were kept' : 'nothing was written';
+      throw new OutputWriteError(`cannot write ${files.map((f) => f.path).join(', ')}: ${describeFsError(e)}; ${kept}`);
     }
     return note;
   } finally {

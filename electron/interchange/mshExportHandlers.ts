@@ -76,8 +76,9 @@ export function createMshExportHandlers(ctx: MshExportHandlerContext): MshExport
       names: { source: doc.name.includes(':') ? doc.name : basename(doc.path), baseName: basename(prefix) },
     });
     const nodesBytes = new TextEncoder().encode(out.nodesJson);
+    let note: string | undefined;
     try {
-      commitOutputs([{ path: named.res8, bytes: out.res8 }, { path: named.res19, bytes: out.res19 }, { path: named.nodes, bytes: nodesBytes }], ctx.commit);
+      note = commitOutputs([{ path: named.res8, bytes: out.res8 }, { path: named.res19, bytes: out.res19 }, { path: named.nodes, bytes: nodesBytes }], ctx.commit);
     } catch (e) {
       throw new Error(`Could not export ${shown}: ${(e as Error).message}`);
     }
@@ -92,7 +93,8 @@ export function createMshExportHandlers(ctx: MshExportHandlerContext): MshExport
         frameCount: out.frameCount,
         nodeCount: out.nodeCount,
         animatedNodes: out.animatedNodes,
-        warnings: out.warnings,
+        // A note (an interrupted earlier export of these files was finished first) reaches the user with the warnings.
+        warnings: note ? [...out.warnings, `note: ${note}`] : out.warnings,
       },
     };
   };

@@ -121,7 +121,9 @@ export function createBuildRunner(launch: BuildJobLauncher, write: (files: { pat
               }
               status.state = 'writing';
               try {
-                write(m.outputs);
+                // A note (an interrupted earlier commit of these outputs was finished first) is shown with the warnings.
+                const note = write(m.outputs);
+                if (typeof note === 'string') status.warnings = [...status.warnings, `note: ${note}`];
                 end({ state: 'done', written: m.outputs.map((o) => o.path) });
               } catch (e) {
                 end({ state: 'failed', report: null, errors: [{ message: (e as Error).message }] });

@@ -1,0 +1,179 @@
+/**
+ * The app's Build and Export MSH with a planted commit journal
+ * (docs/safety-journal.md): each hostile journal is refused, the reply the
+ * renderer shows names the journal and says how to clear it, and every file
+ * stays byte-identical. A legitimate interrupted commit is still finished,
+ * and the reply says so.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AppInfo, BuildStatus, ExportMshOutcome } from '../shared/ipc';
+import { commitOutputs } from './build/commit';
+import { readInputFile } from './build/files';
+import { HOSTILE_JOURNALS, hashTree, journalOf, outsideFolder } from './build/hostileJournalsForTests';
+import { useBuiltCompressWorker } from './compress/buildWorkerForTests';
+import { createCompressClient, type CompressClient } from './compressClient';
+import type { DialogPort } from './dialogPort';
+import { createHandlers, dispatchInvoke } from './handlers';
+import { createPathPolicy } from './pathPolicy';
+import { runBuildJob } from './project/buildJob';
+import type { BuildJobLauncher } from './project/buildRunner';
+import { createProjectHandlers } from './project/projectHandlers';
+import { inProcessTextChecker } from './project/textCheckJob';
+import { createRecentFilesStore } from './recentFiles';
+
+const ASSETS = resolve(__dirname, '..', 'assets');
+const dirs: string[] = [];
+afterEach(() => {
+  while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
+});
+
+/** A scratch tree: `proj/` (the project, or the motion the user opened) and `outside/`. */
+function scratch(): { root: string; proj: string; outside: string } {
+  const root = mkdtempSync(join(tmpdir(), 'actguy-app-journal-'));
+  dirs.push(root);
+  const proj = join(root, 'proj');
+  mkdirSync(proj);
+  for (const f of ['walk.mtn', 'walk.sev', 'default.sls', 'se_define.h']) copyFileSync(join(ASSETS, f), join(proj, f));
+  return { root, proj, outside: outsideFolder(root) };
+}
+
+const refusal = (journal: string) => `refused the commit journal ${journal}: `;
+const HOW_TO_CLEAR = 'move the journal aside (rename or delete it) and run again';
+
+describe('the app\'s Build with a planted journal', () => {
+  /** Runs build jobs in-process, delivering messages asynchronously as the worker would. */
+  const inProcess: BuildJobLauncher = (req, onMessage) => {
+    let stopped = false;
+    setTimeout(() => runBuildJob(req, readInputFile, (m) => !stopped && onMessage(m)), 0);
+    return () => {
+      stopped = true;
+    };
+  };
+  const settle = async (get: () => Promise<BuildStatus>): Promise<BuildStatus> => {
+    for (let i = 0; i < 1000; i++) {
+      const s = await get();
+      if (s.state === 'done' || s.state === 'failed' || s.state === 'cancelled') return s;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error('build did not finish');
+  };
+
+  /** A one-motion project, opened the way File > Open Project does (picked in the dialog), and a build of it. */
+  async function projectBuild(proj: string) {
+    const project = join(proj, 'p.actguy.json');
+    writeFileSync(project, JSON.stringify({
+      version: 1,
+      motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev' }],
+      seTables: { sls: 'default.sls', seDefine: 'se_define.h' },
+      outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
+    }));
+    const picks = [project];
+    const dialogs: DialogPort = { chooseFileToOpen: async () => picks.shift() ?? null, chooseFileToSave: async () => null, confirm: async () => false };
+    const h = createProjectHandlers({ policy: createPathPolicy(), dialogs, launchBuild: inProcess, checkText: inProcessTextChecker });
+    const opened = await h.openProjectDialog(undefined);
+    if (opened.status !== 'opened') throw new Error('not opened');
+    const build = async () => {
+      const started = await h.startBuild({ projectPath: project, projectText: opened.project.text });
+      return settle(async () => h.getBuildStatus({ buildId: started.buildId }));
+    };
+    const outputs = ['stage.mar', 'stage.sar', 'stage.report.json'].map((f) => join(proj, 'out', f));
+    return { build, outputs, inputs: [join(proj, 'walk.mtn'), join(proj, 'walk.sev')] };
+  }
+
+  it.each(HOSTILE_JOURNALS.map((h) => [h.name, h] as const))('%s: the build fails with the refusal, every file byte-identical', async (_, hostile) => {
+    const { root, proj, outside } = scratch();
+    const { build, outputs, inputs } = await projectBuild(proj);
+    expect((await build()).state).toBe('done');
+    hostile.plant({ outputs, inputs, outside });
+    const before = hashTree(root);
+    const s = await build();
+    expect(s.state).toBe('failed');
+    expect(s.errors).toHaveLength(1);
+    expect(s.errors[0].message).toContain(refusal(journalOf(outputs)));
+    expect(s.errors[0].message).toContain(HOW_TO_CLEAR);
+    expect(hashTree(root)).toEqual(before);
+  }, 30_000);
+
+  it('a real interrupted commit of these outputs is finished first, and the build says so', async () => {
+    const { proj } = scratch();
+    const { build, outputs } = await projectBuild(proj);
+    expect((await build()).state).toBe('done');
+    // A commit that stopped after its journal, before installing anything (a failure at the first install).
+    let step = 0;
+    const interrupted = () => commitOutputs(outputs.map((path) => ({ path, bytes: new TextEncoder().encode('interrupted') })), {
+      onStep: (_, label) => {
+        if (label === 'install 1' && step++ === 0) throw Object.assign(new Error('killed'), { name: 'CommitKilled' });
+      },
+    });
+    expect(interrupted).toThrow('killed');
+    expect(readFileSync(journalOf(outputs), 'utf8')).toContain('"state": "forward"');
+    const s = await build();
+    expect(s.state, JSON.stringify(s.errors)).toBe('done');
+    expect(s.warnings).toEqual([expect.stringMatching(/^note: an interrupted build was completed: .*stage\.mar.* hold its outputs$/)]);
+    expect(readFileSync(outputs[0], 'utf8')).not.toBe('interrupted');
+  }, 30_000);
+});
+
+describe('the app\'s Export MSH with a planted journal', () => {
+  const workerPath = useBuiltCompressWorker();
+  let compress: CompressClient;
+  beforeAll(() => {
+    compress = createCompressClient({ workerPath: workerPath() });
+  });
+  afterAll(async () => {
+    await compress.dispose();
+  });
+
+  async function exporter(proj: string) {
+    const appInfo: AppInfo = {
+      version: '0.0.0-test', samplePath: join(ASSETS, 'walk.mtn'), startupPath: join(proj, 'walk.mtn'), transport: 'loopback',
+      nativeDialogs: false, workspaceRoot: proj, platform: process.platform,
+    };
+    const dialogs: DialogPort = { chooseFileToOpen: async () => null, chooseFileToSave: async () => null, confirm: async () => true };
+    const handlers = createHandlers({ appInfo, policy: createPathPolicy(), recent: createRecentFilesStore(mkdtempSync(join(tmpdir(), 'actguy-recent-'))), compress, dialogs });
+    const opened = await handlers.openMotion({ path: join(proj, 'walk.mtn') });
+    if (opened.status !== 'opened') throw new Error('not opened');
+    const prefix = join(proj, 'walk');
+    const outputs = [`${prefix}.res8`, `${prefix}.res19`, `${prefix}.nodes.json`];
+    const exportMsh = () => dispatchInvoke(handlers, 'exportMsh', { documentId: opened.motion.documentId, positionTolerance: 0.5, rotationToleranceDeg: 0.5, path: outputs[0] });
+    return { exportMsh, outputs, inputs: [join(proj, 'walk.mtn'), join(proj, 'walk.sev')] };
+  }
+
+  it.each(HOSTILE_JOURNALS.map((h) => [h.name, h] as const))('%s: the export is refused naming the journal, every file byte-identical', async (_, hostile) => {
+    const { root, proj, outside } = scratch();
+    const { exportMsh, outputs, inputs } = await exporter(proj);
+    expect((await exportMsh()).ok).toBe(true);
+    hostile.plant({ outputs, inputs, outside });
+    const before = hashTree(root);
+    const r = await exportMsh();
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error.message).toMatch(/^Could not export .*walk\.\{res8,res19,nodes\.json\}: refused the commit journal /);
+      expect(r.error.message).toContain(refusal(journalOf(outputs)));
+      expect(r.error.message).toContain(HOW_TO_CLEAR);
+    }
+    expect(hashTree(root)).toEqual(before);
+  }, 30_000);
+
+  it('a real interrupted export of these files is finished first, and the reply says so', async () => {
+    const { proj } = scratch();
+    const { exportMsh, outputs } = await exporter(proj);
+    expect((await exportMsh()).ok).toBe(true);
+    const interrupted = () => commitOutputs(outputs.map((path) => ({ path, bytes: new TextEncoder().encode('interrupted') })), {
+      onStep: (_, label) => {
+        if (label === 'install 2') throw Object.assign(new Error('killed'), { name: 'CommitKilled' });
+      },
+    });
+    expect(interrupted).toThrow('killed');
+    expect(readFileSync(outputs[0], 'utf8')).toBe('interrupted');
+    const r = await exportMsh();
+    expect(r.ok).toBe(true);
+    const value = r.ok ? (r.value as ExportMshOutcome) : undefined;
+    if (value?.status === 'exported') expect(value.export.warnings).toEqual([expect.stringMatching(/^note: an interrupted build was completed: .*walk\.res8.* hold its outputs$/)]);
+    else throw new Error('expected exported');
+    expect(readFileSync(outputs[0], 'utf8')).not.toBe('interrupted');
+  }, 30_000);
+});
