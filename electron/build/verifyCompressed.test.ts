@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KeyFlag, type Motion } from '../motion/types';
-import { readMtn } from '../mtn/read';
-import { readMt3 } from '../mt3/read';
-import { withMt3Name, writeMt3 } from '../mt3/write';
-import { compressedMotionOf, type CompressedMotion } from '../project/plan';
-import { gvStrCode } from '../strcode';
-import { syntheticMotion } from '../testing/syntheticMotion';
-import { compressMotion } from './compress';
-import { DEFAULT_TOLERANCES, type CompressOptions } from './types';
-import { verifyCompressed } from './verify';
+import { KeyFlag, type Motion } from '../../shared/motion/types';
+import { readMtn } from '../../shared/mtn/read';
+import { readMt3 } from '../../shared/mt3/read';
+import { withMt3Name, writeMt3 } from '../../shared/mt3/write';
+import { compressedMotionOf, type CompressedMotion } from '../../shared/project/plan';
+import { gvStrCode } from '../../shared/strcode';
+import { syntheticMotion } from '../../shared/testing/syntheticMotion';
+import { compressMotion } from '../../shared/compress/compress';
+import { DEFAULT_TOLERANCES, type CompressOptions } from '../../shared/compress/types';
+import { verifyCompressed } from '../../shared/compress/verify';
 
 const ASSETS = join(__dirname, '..', '..', 'assets');
 const walk = readMtn(new Uint8Array(readFileSync(join(ASSETS, 'walk.mtn'))));
