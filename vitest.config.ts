@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -8,5 +10,7 @@ export default defineConfig({
     include: ['shared/**/*.test.ts', 'electron/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts', 'e2e/**/*.test.ts'],
     exclude: ['e2e/**/*.spec.ts', 'node_modules/**', 'dist/**'],
     testTimeout: 30000,
+    // The build cache's local verdicts (electron/build/verdicts.ts) go to a scratch folder, never the user's own.
+    env: { ACTGUY_STATE_DIR: join(tmpdir(), 'actguy-vitest-state') },
   },
 });

@@ -14,7 +14,8 @@ import { decodeUtf8Text } from '../../shared/sev/text';
 import { findOutputClashes, type RolePath } from '../pathIdentity';
 import { openBuildCache, type CacheStats } from './buildCache';
 import { commitOutputs } from './commit';
-import { compressMotions, recordingReader, type MotionDone } from './compressMotions';
+import { compressMotions, fileStamp, recordingReader, type MotionDone } from './compressMotions';
+import { openVerdictStore } from './verdicts';
 import { compressorFor, defaultJobs, type MotionCompressor } from './compressPool';
 import { readInputFile } from './files';
 
@@ -29,6 +30,8 @@ export interface ProjectBuildOptions {
   cacheDir?: string | null;
   /** Size limit of the cache folder in bytes (least recently used entries go first). */
   cacheMaxBytes?: number;
+  /** The per-user state folder holding the cache's local verdicts (verdicts.ts); default defaultStateDir(). */
+  stateDir?: string;
   /** The compressor to use instead of one made for `jobs` (tests). */
   compressor?: MotionCompressor;
   /** The project text to use instead of the file (an edited, unsaved project in the app). */
@@ -74,15 +77,16 @@ export async function buildProject(projectPath: string, options: ProjectBuildOpt
         return t === undefined ? readInputFile(path) : encodeUtf8(t);
       }
     : readInputFile;
-  const recorded = recordingReader(readFile);
+  const recorded = recordingReader(readFile, fileStamp);
   const prep = prepareBuild(project, recorded.read);
   if (!prep.ok) return prep;
   const cacheDir = options.cacheDir === undefined ? defaultCacheDir(projectFile) : options.cacheDir;
   const cache = cacheDir === null ? undefined : openBuildCache(cacheDir, { maxBytes: options.cacheMaxBytes });
+  const verdicts = cache && !cache.stats.unusable ? openVerdictStore(cache.dir, options.stateDir) : undefined;
   const compressor = options.compressor ?? compressorFor(options.jobs ?? defaultJobs());
   let compressed;
   try {
-    compressed = await compressMotions(prep.prepared, { compressor, cache, onMotion: options.onProgress, inputBytes: recorded.bytesOf });
+    compressed = await compressMotions(prep.prepared, { compressor, cache, verdicts, onMotion: options.onProgress, inputBytes: recorded.bytesOf, inputStamp: recorded.stampOf });
   } finally {
     if (!options.compressor) await compressor.close();
   }

@@ -9,12 +9,18 @@
  *   bytes 36..39 u32 LE length L of the JSON summary
  *   then L bytes of JSON (the key, and the CompressedMotion without its bytes), then the MT3 bytes
  *
- * Safe with concurrent writers on one machine or many (a shared folder):
- * entries are written to a temp file of our naming and renamed into place
- * (same key, same bytes, so whichever rename lands last is right); a reader
- * verifies the checksum and the key, and an entry that fails is deleted and
- * recomputed. Bounded: after a build the least recently used entries go until
- * the folder is under its size limit (a hit refreshes the entry's mtime).
+ * The folder may be shared between machines and CI agents, so an entry is
+ * input, never an instruction (docs/cache.md): this file only reads it
+ * (without following links) and hands it out as a candidate; the build
+ * verifies the candidate against the motion it builds (verifyCompressed)
+ * before using it, and discards one that does not hold. The checksum only
+ * tells damage from a candidate worth checking.
+ *
+ * Safe with concurrent writers on one machine or many: entries are written to
+ * a temp file of our naming and renamed into place (same key, same bytes, so
+ * whichever rename lands last is right). Bounded: after a build the least
+ * recently used entries go until the folder is under its size limit (a hit
+ * refreshes the entry's mtime).
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -23,11 +29,15 @@ import { COMPRESSOR_VERSION } from '../../shared/compress/version';
 import type { CompressOptions } from '../../shared/compress/types';
 import type { CompressedMotion } from '../../shared/project/plan';
 import { isStaleTemp, ownTempName } from '../tempFiles';
+import { describeFsError } from './files';
 
 /** The entry layout's version (part of every key). */
-const CACHE_FORMAT = 1;
+const CACHE_FORMAT = 2;
 const MAGIC = 'AGC1';
 const ENTRY = /^[0-9a-f]{64}\.mt3c$/;
+const SHARD = /^[0-9a-f]{2}$/;
+/** The largest entry read: anything bigger is damage (an MT3 of a real motion is far smaller). */
+export const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 
 /** Default size limit of a cache folder. */
 export const DEFAULT_CACHE_MAX_BYTES = 512 * 1024 * 1024;
@@ -41,12 +51,17 @@ declare const __ACTGUY_COMPRESSOR_DIGEST__: string | undefined;
 const SOURCE_DIGEST = typeof __ACTGUY_COMPRESSOR_DIGEST__ === 'string' ? __ACTGUY_COMPRESSOR_DIGEST__ : 'unbundled';
 
 /** JSON with object keys sorted at every level, so equal settings always hash alike. */
-function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object')
     return `{${Object.keys(value).filter((k) => (value as Record<string, unknown>)[k] !== undefined).sort()
       .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
   return JSON.stringify(value);
+}
+
+/** SHA-256 of some bytes, hex. */
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
 }
 
 /**
@@ -63,31 +78,65 @@ export function cacheKey(
    */
   input?: { file: 'mtn'; resampledTo: number | null },
 ): string {
+  return cacheKeyOfDigest(sha256Hex(mtn), options, compressor, input);
+}
+
+/** cacheKey from the SHA-256 of the MTN bytes (a build that knows the digest of an unchanged file does not read it again to hash it). */
+export function cacheKeyOfDigest(
+  mtnSha256: string, options: CompressOptions, compressor: { version: number; digest: string } = { version: COMPRESSOR_VERSION, digest: SOURCE_DIGEST },
+  input?: { file: 'mtn'; resampledTo: number | null },
+): string {
   const h = createHash('sha256');
   h.update(canonicalJson({ format: CACHE_FORMAT, compressor: compressor.version, source: compressor.digest, options, input }));
   h.update('\0');
-  h.update(mtn);
+  h.update(mtnSha256);
   return h.digest('hex');
 }
 
 export interface CacheStats {
+  /** Entries used (verified now, or remembered as verified). */
   hits: number;
+  /** Motions compressed (no entry, or one that was discarded). */
   misses: number;
-  /** Entries that failed their checksum (or would not parse) and were recomputed. */
+  /** Entries that failed their checksum or would not parse, discarded. */
   damaged: number;
+  /** Entries that read but did not hold for the motion being built (verifyCompressed), discarded. */
+  rejected: number;
+  /** Entries decoded and checked this build (the rest of the hits were remembered from an earlier check). */
+  verified: number;
   written: number;
   /** Entries removed by the size limit. */
   evicted: number;
+  /** Why the cache was not used at all (a linked folder, one that cannot be made), else undefined. */
+  unusable?: string;
+}
+
+/** An entry as read: untrusted until verified. */
+export interface CacheCandidate {
+  key: string;
+  /** SHA-256 of the whole entry file as read (its identity for the local verdicts). */
+  digest: string;
+  bytes: Uint8Array;
+  /** The JSON summary, parsed but unchecked. */
+  claim: Record<string, unknown>;
 }
 
 export interface BuildCache {
   readonly dir: string;
-  get(key: string): CompressedMotion | undefined;
-  put(key: string, value: CompressedMotion): void;
+  /** The entry of `key`, or undefined: none, or one that is damaged or a link (discarded and counted). */
+  read(key: string): CandidateRead;
+  /** Counts a candidate the build used, and makes it recent. */
+  accept(candidate: CacheCandidate): void;
+  /** Discards a candidate that did not hold (never following a link), and counts it. */
+  reject(candidate: CacheCandidate): void;
+  /** Stores a result; returns the digest of the entry written, or undefined when nothing was written. */
+  put(key: string, value: CompressedMotion): string | undefined;
   /** Removes least recently used entries until the folder is under its limit, and orphaned temps. */
   prune(): void;
   readonly stats: CacheStats;
 }
+
+export type CandidateRead = CacheCandidate | undefined;
 
 function entryPath(dir: string, key: string): string {
   return join(dir, key.slice(0, 2), `${key}.mt3c`);
@@ -104,86 +153,184 @@ export function encodeEntry(key: string, value: CompressedMotion): Uint8Array {
   return Buffer.concat([Buffer.from(MAGIC, 'latin1'), sum, body]);
 }
 
-/** The entry's value, or undefined when it is damaged in any way (bad magic, checksum, length, JSON or key). */
-export function decodeEntry(key: string, data: Uint8Array): CompressedMotion | undefined {
+/**
+ * The entry's summary and MT3 bytes, or undefined when it is damaged in any way (bad magic, checksum, length,
+ * JSON that is not an object, another key). Nothing here says the content is right: see verifyCompressed.
+ */
+export function decodeEntry(key: string, data: Uint8Array): { claim: Record<string, unknown>; bytes: Uint8Array } | undefined {
   const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   if (buf.length < 40 || buf.toString('latin1', 0, 4) !== MAGIC) return undefined;
   const body = buf.subarray(36);
   if (!createHash('sha256').update(body).digest().equals(buf.subarray(4, 36))) return undefined;
   const len = body.readUInt32LE(0);
   if (4 + len > body.length) return undefined;
-  let parsed: { key?: string } & Omit<CompressedMotion, 'bytes'>;
+  let parsed: unknown;
   try {
     parsed = JSON.parse(body.toString('utf8', 4, 4 + len));
   } catch {
     return undefined;
   }
-  if (parsed.key !== key) return undefined;
-  const { key: _k, ...summary } = parsed;
-  const bytes = new Uint8Array(body.subarray(4 + len));
-  if (bytes.byteLength !== summary.mt3Bytes) return undefined;
-  return { ...summary, bytes };
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+  const { key: stated, ...claim } = parsed as Record<string, unknown>;
+  if (stated !== key) return undefined;
+  return { claim, bytes: new Uint8Array(body.subarray(4 + len)) };
 }
 
-/** Opens (creating on first write) a cache folder. */
+const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+
+/**
+ * Reads a regular file without following a link at its last component (O_NOFOLLOW, and lstat where the
+ * platform has no such flag); undefined when it is absent, a link, not a file, or larger than `max`.
+ */
+function readNoFollow(path: string, max: number): Buffer | undefined {
+  let fd: number;
+  try {
+    if (!O_NOFOLLOW && fs.lstatSync(path).isSymbolicLink()) return undefined;
+    fd = fs.openSync(path, fs.constants.O_RDONLY | O_NOFOLLOW);
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.size > max) return undefined;
+    const out = Buffer.alloc(st.size);
+    let at = 0;
+    while (at < out.length) {
+      const n = fs.readSync(fd, out, at, out.length - at, at);
+      if (n === 0) break;
+      at += n;
+    }
+    return at === out.length ? out : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** What is at `path` without following a link: 'dir', 'link', 'other', or 'none'. */
+function kindOf(path: string): 'dir' | 'link' | 'other' | 'none' {
+  try {
+    const st = fs.lstatSync(path);
+    return st.isSymbolicLink() ? 'link' : st.isDirectory() ? 'dir' : 'other';
+  } catch {
+    return 'none';
+  }
+}
+
+/**
+ * Makes `dir` and any missing folder above it one level at a time (never a recursive mkdir, which loops on
+ * some special file systems), refusing when `dir` itself is a link or not a folder. Folders above it that
+ * exist are the user's (they may be links: the user named the path). Returns why it cannot, or undefined.
+ */
+export function makeFolderNoFollow(dir: string): string | undefined {
+  const kind = kindOf(dir);
+  if (kind === 'link') return `${dir} is a symbolic link (a cache folder is never followed through a link)`;
+  if (kind === 'dir') return undefined;
+  if (kind === 'other') return `${dir} is not a folder`;
+  const parent = join(dir, '..');
+  if (parent !== dir && kindOf(parent) === 'none') {
+    const why = makeFolderNoFollow(parent);
+    if (why) return why;
+  }
+  try {
+    fs.mkdirSync(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return `cannot create ${dir}: ${describeFsError(e)}`;
+  }
+  // Made by us or by a concurrent build: it must be a folder, not a link planted meanwhile.
+  return kindOf(dir) === 'dir' ? undefined : `${dir} is not a folder`;
+}
+
+/** Removes a file of the cache (a link itself, never what it points to). */
+function discard(path: string): void {
+  try {
+    fs.unlinkSync(path);
+  } catch {
+    /* another process removed or replaced it */
+  }
+}
+
+/**
+ * Opens (creating) a cache folder. A folder that is a symbolic link, or a shard folder that is
+ * one, is never used (stats.unusable says why): the cache then only costs nothing.
+ */
 export function openBuildCache(dir: string, options: { maxBytes?: number } = {}): BuildCache {
   const maxBytes = options.maxBytes ?? DEFAULT_CACHE_MAX_BYTES;
-  const stats: CacheStats = { hits: 0, misses: 0, damaged: 0, written: 0, evicted: 0 };
+  const stats: CacheStats = { hits: 0, misses: 0, damaged: 0, rejected: 0, verified: 0, written: 0, evicted: 0 };
+  // Made now (one level at a time), so that it has an identity for the local verdicts of this very build.
+  stats.unusable = makeFolderNoFollow(dir);
+  /** Whether the shard folder of `key` is a real folder (not a link) that we may read and write in. */
+  const shardOk = (key: string, create: boolean): boolean => {
+    if (stats.unusable) return false;
+    const shard = join(dir, key.slice(0, 2));
+    const kind = kindOf(shard);
+    if (kind === 'dir') return true;
+    if (kind !== 'none' || !create) return false;
+    // Stops writing for the rest of the build on the first folder that cannot be made (/proc, a read-only share).
+    stats.unusable = makeFolderNoFollow(shard);
+    return stats.unusable === undefined;
+  };
   return {
     dir,
     stats,
-    get(key) {
+    read(key) {
+      if (!SHA256_HEX.test(key) || !shardOk(key, false)) return undefined;
       const path = entryPath(dir, key);
-      let data: Buffer;
-      try {
-        data = fs.readFileSync(path);
-      } catch {
-        stats.misses++;
-        return undefined;
-      }
-      const value = decodeEntry(key, data);
-      if (!value) {
+      if (kindOf(path) === 'link') {
         stats.damaged++;
-        stats.misses++;
-        try {
-          fs.unlinkSync(path);
-        } catch {
-          /* another process removed or replaced it */
-        }
+        discard(path);
         return undefined;
       }
+      const data = readNoFollow(path, MAX_ENTRY_BYTES);
+      if (!data) return undefined;
+      const entry = decodeEntry(key, data);
+      if (!entry) {
+        stats.damaged++;
+        discard(path);
+        return undefined;
+      }
+      return { key, digest: sha256Hex(data), ...entry };
+    },
+    accept(candidate) {
       stats.hits++;
-      // Least recently used goes first: a hit makes the entry recent.
+      // Least recently used goes first: a hit makes the entry recent (utimes on a link would touch its target).
+      const path = entryPath(dir, candidate.key);
+      if (kindOf(path) !== 'other') return;
       const now = new Date();
       try {
         fs.utimesSync(path, now, now);
       } catch {
         /* evicted meanwhile: the value in hand is still good */
       }
-      return value;
+    },
+    reject(candidate) {
+      stats.rejected++;
+      const path = entryPath(dir, candidate.key);
+      // Only the entry we read: one a concurrent build has meanwhile replaced with a good one stays.
+      const now = readNoFollow(path, MAX_ENTRY_BYTES);
+      if (now && sha256Hex(now) === candidate.digest) discard(path);
     },
     put(key, value) {
+      if (!SHA256_HEX.test(key) || !shardOk(key, true)) return undefined;
       const path = entryPath(dir, key);
+      const data = encodeEntry(key, value);
+      if (data.byteLength > MAX_ENTRY_BYTES) return undefined;
+      const tmp = ownTempName(path, 'new');
       try {
-        fs.mkdirSync(join(dir, key.slice(0, 2)), { recursive: true });
-        const tmp = ownTempName(path, 'new');
-        try {
-          fs.writeFileSync(tmp, encodeEntry(key, value));
-          fs.renameSync(tmp, path);
-          stats.written++;
-        } catch (e) {
-          try {
-            fs.unlinkSync(tmp);
-          } catch {
-            /* not written */
-          }
-          throw e;
-        }
+        // 'wx': a fresh file of our own naming, never one that exists (nor a link planted under that name).
+        fs.writeFileSync(tmp, data, { flag: 'wx' });
+        fs.renameSync(tmp, path);
+        stats.written++;
+        return sha256Hex(data);
       } catch {
+        discard(tmp);
         // A cache that cannot be written (full disk, read-only share) only costs time; the build goes on.
+        return undefined;
       }
     },
     prune() {
+      if (stats.unusable || kindOf(dir) !== 'dir') return;
       const files: { path: string; size: number; used: number }[] = [];
       let shards: string[];
       try {
@@ -192,7 +339,7 @@ export function openBuildCache(dir: string, options: { maxBytes?: number } = {})
         return;
       }
       for (const shard of shards) {
-        if (!/^[0-9a-f]{2}$/.test(shard)) continue;
+        if (!SHARD.test(shard) || kindOf(join(dir, shard)) !== 'dir') continue;
         let names: string[];
         try {
           names = fs.readdirSync(join(dir, shard));
@@ -203,18 +350,13 @@ export function openBuildCache(dir: string, options: { maxBytes?: number } = {})
           const path = join(dir, shard, name);
           let st: fs.Stats;
           try {
-            st = fs.statSync(path);
+            st = fs.lstatSync(path);
           } catch {
             continue;
           }
-          if (ENTRY.test(name)) files.push({ path, size: st.size, used: st.mtimeMs });
-          else if (isStaleTemp(name, st.mtimeMs)) {
-            try {
-              fs.unlinkSync(path);
-            } catch {
-              /* gone */
-            }
-          }
+          if (ENTRY.test(name) && st.isFile()) files.push({ path, size: st.size, used: st.mtimeMs });
+          else if (ENTRY.test(name) && st.isSymbolicLink()) discard(path);
+          else if (isStaleTemp(name, st.mtimeMs)) discard(path);
         }
       }
       let total = files.reduce((s, f) => s + f.size, 0);
@@ -233,3 +375,5 @@ export function openBuildCache(dir: string, options: { maxBytes?: number } = {})
     },
   };
 }
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;

@@ -6,12 +6,13 @@
  * cache, and report each finished motion with the time left. Results come
  * back in archive order whatever order they finished in.
  */
-import type { CompressOptions } from '../../shared/compress/types';
 import { FormatError } from '../../shared/errors';
 import { BuildEta } from '../../shared/project/eta';
 import { compressOptionsFor, type CompressedMotion, type PreparedBuild, type ReadFile } from '../../shared/project/plan';
-import { cacheKey, type BuildCache } from './buildCache';
+import { statSync } from 'node:fs';
+import { cacheKeyOfDigest, sha256Hex, type BuildCache, type CacheCandidate } from './buildCache';
 import type { MotionCompressor } from './compressPool';
+import { noVerdicts, stampOf, type FileStamp, type VerdictStore } from './verdicts';
 
 export interface MotionDone {
   /** Archive index. */
@@ -30,6 +31,8 @@ export interface MotionDone {
 export interface CompressMotionsOptions {
   compressor: MotionCompressor;
   cache?: BuildCache;
+  /** What this user's builds already verified in `cache` (verdicts.ts); default: nothing remembered. */
+  verdicts?: VerdictStore;
   onMotion?: (m: MotionDone) => void;
   /** The clock (tests make it step). */
   now?: () => number;
@@ -38,29 +41,58 @@ export interface CompressMotionsOptions {
    * file itself (an unchanged rebuild never writes a motion out to hash it), and the pool compresses it.
    */
   inputBytes: (path: string) => Uint8Array | undefined;
+  /** The stamp (size, times, inode) of a file as it was read, when it held still while read (recordingReader). */
+  inputStamp?: (path: string) => FileStamp | undefined;
 }
 
-/** A project reader that remembers the bytes it returned, by path (compressMotions' `inputBytes`). */
-export function recordingReader(read: ReadFile): { read: ReadFile; bytesOf: (path: string) => Uint8Array | undefined } {
+/**
+ * A project reader that remembers the bytes it returned, by path (compressMotions' `inputBytes`), and with
+ * `stat`, each file's stamp when the stamp was the same before and after the read (`inputStamp`).
+ */
+export function recordingReader(read: ReadFile, stat?: (path: string) => FileStamp | undefined): {
+  read: ReadFile; bytesOf: (path: string) => Uint8Array | undefined; stampOf: (path: string) => FileStamp | undefined;
+} {
   const seen = new Map<string, Uint8Array>();
+  const stamps = new Map<string, FileStamp>();
   return {
     read: (path) => {
+      const before = stat?.(path);
       const bytes = read(path);
       seen.set(path, bytes);
+      const after = before && stat?.(path);
+      if (after && JSON.stringify(after) === JSON.stringify(before)) stamps.set(path, after);
+      else stamps.delete(path);
       return bytes;
     },
     bytesOf: (path) => seen.get(path),
+    stampOf: (path) => stamps.get(path),
   };
+}
+
+/** The stamp of a file from the file system (recordingReader's `stat`), undefined when it cannot be had. */
+export function fileStamp(path: string): FileStamp | undefined {
+  try {
+    return stampOf(statSync(path, { bigint: true }));
+  } catch {
+    return undefined;
+  }
 }
 
 export type CompressMotionsResult = { ok: true; results: CompressedMotion[] } | { ok: false; errors: FormatError[] };
 
-/** Compresses every motion of a prepared build (see the file comment). Errors name the motion's MTN. */
+/**
+ * Compresses every motion of a prepared build (see the file comment). Errors name the motion's MTN. A cache
+ * entry is used only once verified against the motion (verifyCompressed, on the pool), or when this user's
+ * builds verified that very entry before (the local verdicts); one that does not hold is discarded and the
+ * motion compressed (docs/cache.md).
+ */
 export async function compressMotions(prepared: PreparedBuild, options: CompressMotionsOptions): Promise<CompressMotionsResult> {
   const now = options.now ?? Date.now;
   const count = prepared.motions.length;
   const results: (CompressedMotion | undefined)[] = new Array(count);
   const errors: { index: number; error: FormatError }[] = [];
+  const cache = options.cache;
+  const verdicts = options.verdicts ?? noVerdicts();
   let done = 0;
   // Largest first, so the last job to finish is a short one. Each motion's file is hashed and looked up
   // right before it is dispatched, so the pool starts on the largest motion while the rest are still being
@@ -70,44 +102,101 @@ export async function compressMotions(prepared: PreparedBuild, options: Compress
     .sort((a, b) => b.weight - a.weight || a.index - b.index);
   const eta = new BuildEta(new Map(order.map((o) => [o.index, o.weight])), now());
   const running: Promise<void>[] = [];
+  const finish = (index: number, name: string, result: CompressedMotion, cached: boolean) => {
+    results[index] = result;
+    if (cached) eta.drop(index);
+    else eta.done(index);
+    done++;
+    options.onMotion?.({ index, count, name, result, cached, done, etaMs: eta.remainingMs(now()) });
+  };
   for (const { index } of order) {
     const p = prepared.motions[index];
     // The motion's file as read, and the rate it is resampled to: what the cache key holds and what the pool
     // compresses (it resamples there: the bytes are the same, resampling is deterministic), so a cold build's
     // main thread neither resamples nor writes each motion out.
     const settings = compressOptionsFor(p);
-    const file = options.inputBytes(p.resolved.mtnPath);
-    if (!file) throw new Error(`compressMotions: ${p.resolved.mtnPath} was not read by this build's reader (recordingReader)`);
+    const path = p.resolved.mtnPath;
+    const file = options.inputBytes(path);
+    if (!file) throw new Error(`compressMotions: ${path} was not read by this build's reader (recordingReader)`);
     const resampleTo = p.resampledFrom ? prepared.project.fps : undefined;
-    const key = cacheKey(file, settings, undefined, { file: 'mtn', resampledTo: resampleTo ?? null });
-    const hit = options.cache?.get(key);
-    if (hit) {
-      results[index] = hit;
-      eta.drop(index);
-      done++;
-      options.onMotion?.({ index, count, name: p.resolved.name, result: hit, cached: true, done, etaMs: eta.remainingMs(now()) });
-      continue;
+    const key = cache && cacheKeyOfDigest(inputDigest(path, file, options.inputStamp, verdicts), settings, undefined, { file: 'mtn', resampledTo: resampleTo ?? null });
+    const candidate = key ? cache.read(key) : undefined;
+    if (candidate && verdicts.holds(candidate.key, candidate.digest)) {
+      const remembered = rememberedValue(candidate);
+      if (remembered) {
+        cache!.accept(candidate);
+        finish(index, p.resolved.name, remembered, true);
+        continue;
+      }
     }
     running.push((async () => {
       try {
-        const result = await options.compressor.compress(file, settings, resampleTo);
-        results[index] = result;
-        options.cache?.put(key, result);
-        eta.done(index);
-        done++;
-        options.onMotion?.({ index, count, name: p.resolved.name, result, cached: false, done, etaMs: eta.remainingMs(now()) });
+        let result: CompressedMotion;
+        let cached = false;
+        if (candidate) {
+          const outcome = await options.compressor.verifyOrCompress(file, settings, resampleTo, { bytes: candidate.bytes, claim: candidate.claim });
+          result = outcome.result;
+          cache!.stats.verified++;
+          if (outcome.candidate === 'accepted') {
+            cache!.accept(candidate);
+            verdicts.remember(candidate.key, candidate.digest);
+            cached = true;
+          } else {
+            cache!.reject(candidate);
+            verdicts.forget(candidate.key);
+          }
+        } else result = await options.compressor.compress(file, settings, resampleTo);
+        if (!cached && cache && key) {
+          cache.stats.misses++;
+          const written = cache.put(key, result);
+          // Our own compression: what this build wrote holds by construction.
+          if (written) verdicts.remember(key, written);
+        }
+        finish(index, p.resolved.name, result, cached);
       } catch (e) {
-        if (e instanceof FormatError) errors.push({ index, error: e.withFile(p.resolved.mtnPath) });
-        else errors.push({ index, error: inFileError(p.resolved.mtnPath, e) });
+        if (e instanceof FormatError) errors.push({ index, error: e.withFile(path) });
+        else errors.push({ index, error: inFileError(path, e) });
       }
     })());
     // Let finished workers take their next job while the rest is hashed.
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
   await Promise.all(running);
-  options.cache?.prune();
+  cache?.prune();
+  verdicts.save();
   if (errors.length) return { ok: false, errors: errors.sort((a, b) => a.index - b.index).map((e) => e.error) };
   return { ok: true, results: results as CompressedMotion[] };
+}
+
+/** The SHA-256 of a motion's file: remembered when its stamp is unchanged since a build recorded it, else hashed (and recorded). */
+function inputDigest(path: string, bytes: Uint8Array, stampOf: ((path: string) => FileStamp | undefined) | undefined, verdicts: VerdictStore): string {
+  const stamp = stampOf?.(path);
+  const known = stamp && verdicts.digestOf(path, stamp);
+  if (known) return known;
+  const digest = sha256Hex(bytes);
+  if (stamp) verdicts.recordFile(path, stamp, digest);
+  return digest;
+}
+
+/**
+ * The value of an entry whose very bytes were verified before (its summary was then exactly the recomputed
+ * one), shape-checked all the same: a local verdict file is input too, and a wrong one must not crash a build.
+ */
+function rememberedValue(c: CacheCandidate): CompressedMotion | undefined {
+  const v = c.claim as Partial<CompressedMotion>;
+  const num = (x: unknown) => typeof x === 'number' && Number.isFinite(x);
+  const channelOk = (ch: unknown) => {
+    const k = ch as CompressedMotion['channels'][number];
+    return k !== null && typeof k === 'object' && typeof k.kind === 'string' && num(k.joint) && num(k.tolerance) && num(k.maxError) && num(k.maxErrorFrame) && typeof k.met === 'boolean';
+  };
+  const warningOk = (w: unknown) => w !== null && typeof w === 'object' && typeof (w as { message?: unknown }).message === 'string';
+  const oe = v.objectError;
+  const oeOk = oe === null || (oe !== undefined && typeof oe === 'object' && Array.isArray(oe.jointMaxError) && oe.jointMaxError.every(num)
+    && Array.isArray(oe.jointMaxErrorFrame) && oe.jointMaxErrorFrame.every(num) && num(oe.maxError) && num(oe.shell));
+  const ok = num(v.totalKeys) && v.mt3Bytes === c.bytes.byteLength && num(v.mtnBytes) && num(v.ratio) && num(v.ms) && typeof v.method === 'string'
+    && Array.isArray(v.channels) && v.channels.every(channelOk) && Array.isArray(v.warnings) && v.warnings.every(warningOk) && oeOk
+    && (v.skeleton === undefined || (v.skeleton !== null && typeof v.skeleton === 'object'));
+  return ok ? ({ ...v, bytes: c.bytes } as CompressedMotion) : undefined;
 }
 
 /** An unexpected failure (a worker that died) as a FormatError naming the motion's file. */

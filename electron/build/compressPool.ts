@@ -16,14 +16,51 @@ import { FormatError, type FileKind, type FormatErrorPlace } from '../../shared/
 import { readMtn } from '../../shared/mtn/read';
 import { resampleMotion } from '../../shared/motion/resample';
 import { compressedMotionOf, type CompressedMotion } from '../../shared/project/plan';
+import { verifyCompressed } from '../../shared/compress/verify';
+import type { Motion } from '../../shared/motion/types';
+import { canonicalJson } from './buildCache';
 
 /**
  * Compresses one motion given as MTN bytes, resampled to `resampleTo` fps first when given (the same code in a
  * worker and in-process, so N never changes a byte).
  */
 export function compressMtnBytes(mtn: Uint8Array, options: CompressOptions, resampleTo?: number): CompressedMotion {
+  return compressedMotionOf(compressMotion(motionOf(mtn, resampleTo), options));
+}
+
+function motionOf(mtn: Uint8Array, resampleTo: number | undefined): Motion {
   const read = readMtn(mtn);
-  return compressedMotionOf(compressMotion(resampleTo === undefined ? read : resampleMotion(read, resampleTo), options));
+  return resampleTo === undefined ? read : resampleMotion(read, resampleTo);
+}
+
+/** A cache entry to check before compressing: its MT3 bytes and its untrusted summary. */
+export interface PoolCandidate {
+  bytes: Uint8Array;
+  claim: Record<string, unknown>;
+}
+
+/** What a job gives back: the result, and what became of the candidate when there was one. */
+export interface PoolOutcome {
+  result: CompressedMotion;
+  /** 'accepted': the result is the candidate, verified; else why it was rejected (the result is then compressed). */
+  candidate?: 'accepted' | { rejected: string };
+}
+
+/**
+ * Checks a candidate against the motion (verifyCompressed) and takes it only when it holds and its summary is
+ * exactly what the check recomputed (so a remembered verdict can later stand for the whole entry); otherwise
+ * compresses. The same code in a worker and in-process.
+ */
+export function verifyOrCompressMtnBytes(mtn: Uint8Array, options: CompressOptions, resampleTo: number | undefined, candidate: PoolCandidate): PoolOutcome {
+  const motion = motionOf(mtn, resampleTo);
+  const checked = verifyCompressed(motion, options, candidate.bytes, candidate.claim);
+  let rejected: string;
+  if (checked.ok) {
+    const { bytes: _bytes, ...recomputed } = checked.value;
+    if (canonicalJson(recomputed) === canonicalJson(candidate.claim)) return { result: checked.value, candidate: 'accepted' };
+    rejected = 'its summary is not what its MT3 gives';
+  } else rejected = checked.reason;
+  return { result: compressedMotionOf(compressMotion(motion, options)), candidate: { rejected } };
 }
 
 /** Something that compresses motions, possibly several at once. */
@@ -32,6 +69,8 @@ export interface MotionCompressor {
   readonly jobs: number;
   /** `mtn` as its file, resampled to `resampleTo` fps first when given (in the worker: off the build's main thread). */
   compress(mtn: Uint8Array, options: CompressOptions, resampleTo?: number): Promise<CompressedMotion>;
+  /** The same, checking a cache entry first (verifyOrCompressMtnBytes). */
+  verifyOrCompress(mtn: Uint8Array, options: CompressOptions, resampleTo: number | undefined, candidate: PoolCandidate): Promise<PoolOutcome>;
   close(): Promise<void>;
 }
 
@@ -41,16 +80,18 @@ export interface PoolRequest {
   mtn: Uint8Array;
   options: CompressOptions;
   resampleTo?: number;
+  candidate?: PoolCandidate;
 }
 
 /** A pool worker's answer: the compressed motion, or the error as plain data (a FormatError keeps kind and place). */
 export type PoolReply =
-  | { id: number; ok: true; result: CompressedMotion }
+  | ({ id: number; ok: true } & PoolOutcome)
   | { id: number; ok: false; error: { message: string; format?: { kind: FileKind; detail: string; place: FormatErrorPlace } } };
 
 /** Runs one request (the worker's whole job); never throws. */
 export function answerPoolRequest(req: PoolRequest): PoolReply {
   try {
+    if (req.candidate) return { id: req.id, ok: true, ...verifyOrCompressMtnBytes(req.mtn, req.options, req.resampleTo, req.candidate) };
     return { id: req.id, ok: true, result: compressMtnBytes(req.mtn, req.options, req.resampleTo) };
   } catch (e) {
     if (e instanceof FormatError) return { id: req.id, ok: false, error: { message: e.message, format: { kind: e.kind, detail: e.detail, place: e.place } } };
@@ -91,6 +132,11 @@ export function inProcessCompressor(): MotionCompressor {
       if (!reply.ok) throw errorOf(reply);
       return reply.result;
     },
+    verifyOrCompress: async (mtn, options, resampleTo, candidate) => {
+      const reply = answerPoolRequest({ id: 0, mtn, options, resampleTo, candidate });
+      if (!reply.ok) throw errorOf(reply);
+      return { result: reply.result, candidate: reply.candidate };
+    },
     close: async () => {},
   };
 }
@@ -111,7 +157,7 @@ export function defaultPoolWorkerPath(): string {
  * and is replaced.
  */
 export function workerCompressor(workerPath: string, jobs: number): MotionCompressor {
-  type Pending = { req: PoolRequest; resolve: (r: CompressedMotion) => void; reject: (e: Error) => void };
+  type Pending = { req: PoolRequest; resolve: (r: PoolOutcome) => void; reject: (e: Error) => void };
   const queue: Pending[] = [];
   const idle: Worker[] = [];
   const busy = new Map<Worker, Pending>();
@@ -127,7 +173,7 @@ export function workerCompressor(workerPath: string, jobs: number): MotionCompre
       busy.delete(w);
       idle.push(w);
       if (p) {
-        if (reply.ok) p.resolve(reply.result);
+        if (reply.ok) p.resolve({ result: reply.result, candidate: reply.candidate });
         else p.reject(errorOf(reply));
       }
       pump();
@@ -165,15 +211,18 @@ export function workerCompressor(workerPath: string, jobs: number): MotionCompre
     for (const w of idle) w.unref();
   };
 
+  const run = (mtn: Uint8Array, options: CompressOptions, resampleTo: number | undefined, candidate: PoolCandidate | undefined): Promise<PoolOutcome> => {
+    if (closed) return Promise.reject(new Error('the compression pool is closed'));
+    return new Promise<PoolOutcome>((resolve, reject) => {
+      queue.push({ req: { id: nextId++, mtn, options, ...(resampleTo === undefined ? {} : { resampleTo }), ...(candidate ? { candidate } : {}) }, resolve, reject });
+      pump();
+    });
+  };
+
   return {
     jobs,
-    compress(mtn, options, resampleTo) {
-      if (closed) return Promise.reject(new Error('the compression pool is closed'));
-      return new Promise<CompressedMotion>((resolve, reject) => {
-        queue.push({ req: { id: nextId++, mtn, options, ...(resampleTo === undefined ? {} : { resampleTo }) }, resolve, reject });
-        pump();
-      });
-    },
+    compress: async (mtn, options, resampleTo) => (await run(mtn, options, resampleTo, undefined)).result,
+    verifyOrCompress: (mtn, options, resampleTo, candidate) => run(mtn, options, resampleTo, candidate),
     async close() {
       closed = true;
       const all = [...idle, ...busy.keys()];

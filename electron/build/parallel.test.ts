@@ -63,6 +63,7 @@ function finishingIn(order: number[]): MotionCompressor {
   };
   return {
     jobs: order.length,
+    verifyOrCompress: () => Promise.reject(new Error('this build has no cache')),
     async compress(mtn, options) {
       const n = calls++;
       const result = await inner.compress(mtn, options);
@@ -136,6 +137,7 @@ describe('parallel builds', () => {
     const broken: MotionCompressor = {
       jobs: 2,
       compress: (mtn, options) => compressor.compress(options.name === 'walk_4' ? mtn.subarray(0, 40) : mtn, options),
+      verifyOrCompress: () => Promise.reject(new Error('this build has no cache')),
       close: () => compressor.close(),
     };
     const before = readFileSync(join(dir, 'out', 'stage.mar'));

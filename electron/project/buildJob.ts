@@ -6,15 +6,16 @@
  * main process's job, after it knows the build was not cancelled, so a
  * cancelled or failed build never leaves a file behind.
  *
- * Pure apart from the injected readFile: it runs in the worker thread and, in
- * unit tests, in-process.
+ * Pure apart from the injected readFile and the build cache: it runs in the
+ * worker thread and, in unit tests, in-process.
  */
 import { FormatError } from '../../shared/errors';
 import type { BuildMotionResult, BuildProblem } from '../../shared/ipc';
 import { assembleBuild, prepareBuild, type BuildReport, type CompressedMotion, type ReadFile } from '../../shared/project/plan';
 import { parseProject } from '../../shared/project/validate';
 import { openBuildCache } from '../build/buildCache';
-import { compressMotions, recordingReader } from '../build/compressMotions';
+import { compressMotions, fileStamp, recordingReader } from '../build/compressMotions';
+import { openVerdictStore } from '../build/verdicts';
 import { inProcessCompressor, type MotionCompressor } from '../build/compressPool';
 
 /** What the main process sends the worker. */
@@ -23,6 +24,8 @@ export interface BuildJobRequest {
   projectText: string;
   /** Unsaved SEV texts by absolute path (UTF-8 encoded here, read in place of the file). */
   sevTexts: { path: string; text: string }[];
+  /** The build cache folder main chose (projectHandlers: inside the project's folder or the workspace), or null: none. */
+  cacheDir?: string | null;
 }
 
 /** What the worker sends back, in order: start, progress per motion, then one of done/failed. */
@@ -61,11 +64,11 @@ export function errorSummary(result: Pick<CompressedMotion, 'channels'>): { maxE
 const encoder = new TextEncoder();
 
 /** Runs one build, posting every step through `post`. Never throws for bad input: that becomes a 'failed' message. */
-/** What a build job compresses with: the pool (the worker passes one of defaultJobs() threads) and the cache. */
+/** What a build job compresses with: the pool (the worker passes one of defaultJobs() threads). */
 export interface BuildJobDeps {
   compressor?: MotionCompressor;
-  /** The cache folder (the app uses `.actguy-cache/` beside the project); none when omitted. */
-  cacheDir?: string;
+  /** The per-user folder of the cache's local verdicts; default defaultStateDir(). */
+  stateDir?: string;
 }
 
 export async function runBuildJob(req: BuildJobRequest, readFile: ReadFile, post: (m: BuildJobMessage) => void, deps: BuildJobDeps = {}): Promise<void> {
@@ -75,7 +78,7 @@ export async function runBuildJob(req: BuildJobRequest, readFile: ReadFile, post
     return;
   }
   const overrides = new Map(req.sevTexts.map((s) => [s.path, encoder.encode(s.text)]));
-  const recorded = recordingReader((path) => overrides.get(path) ?? readFile(path));
+  const recorded = recordingReader((path) => overrides.get(path) ?? readFile(path), (path) => (overrides.has(path) ? undefined : fileStamp(path)));
   const prep = prepareBuild(parsed.resolved, recorded.read);
   if (!prep.ok) {
     post({ type: 'failed', errors: prep.errors.map(toBuildProblem), warnings: prep.warnings.map((w) => w.message) });
@@ -84,8 +87,9 @@ export async function runBuildJob(req: BuildJobRequest, readFile: ReadFile, post
   const { prepared } = prep;
   post({ type: 'start', count: prepared.motions.length, names: prepared.motions.map((m) => m.resolved.name) });
   const compressor = deps.compressor ?? inProcessCompressor();
-  const cache = deps.cacheDir === undefined ? undefined : openBuildCache(deps.cacheDir);
-  const compressed = await compressMotions(prepared, { compressor, cache, inputBytes: recorded.bytesOf, onMotion: (p) => {
+  const cache = typeof req.cacheDir === 'string' ? openBuildCache(req.cacheDir) : undefined;
+  const verdicts = cache && !cache.stats.unusable ? openVerdictStore(cache.dir, deps.stateDir) : undefined;
+  const compressed = await compressMotions(prepared, { compressor, cache, verdicts, inputBytes: recorded.bytesOf, inputStamp: recorded.stampOf, onMotion: (p) => {
     const entry = prepared.sarEntries[p.index];
     const motion = prepared.motions[p.index];
     post({

@@ -91,7 +91,7 @@ export function createBuildRunner(launch: BuildJobLauncher, write: (files: { pat
         Object.assign(status, patch, { current: null, etaMs: null, elapsedMs: Date.now() - started });
       };
       entry.stop = launch(
-        { projectPath: req.projectPath, projectText: req.projectText, sevTexts: req.sevTexts },
+        { projectPath: req.projectPath, projectText: req.projectText, sevTexts: req.sevTexts, cacheDir: req.cacheDir ?? null },
         (m) => {
           if (status.state === 'cancelled') return;
           switch (m.type) {

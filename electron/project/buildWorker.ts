@@ -7,7 +7,6 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { join } from 'node:path';
-import { defaultCacheDir } from '../build/build';
 import { compressorFor, defaultJobs } from '../build/compressPool';
 import { readInputFile } from '../build/files';
 import { runBuildJob, type BuildJobMessage, type BuildJobRequest } from './buildJob';
@@ -15,10 +14,10 @@ import { runBuildJob, type BuildJobMessage, type BuildJobRequest } from './build
 if (!parentPort) throw new Error('buildWorker.cjs must run as a worker thread');
 const port = parentPort;
 const req = workerData as BuildJobRequest;
-// The same pool as `actguy build`: one compression thread per core (nested worker threads), and the same cache.
+// The same pool as `actguy build`: one compression thread per core (nested worker threads), and the cache main chose.
 const compressor = compressorFor(defaultJobs(), join(__dirname, 'compressPoolWorker.cjs'));
 void runBuildJob(req, readInputFile, (m: BuildJobMessage) => {
   // The archive bytes move to main without a copy.
   if (m.type === 'done') port.postMessage(m, m.outputs.map((o) => o.bytes.buffer as ArrayBuffer));
   else port.postMessage(m);
-}, { compressor, cacheDir: defaultCacheDir(req.projectPath) }).finally(() => compressor.close());
+}, { compressor }).finally(() => compressor.close());

@@ -12,7 +12,7 @@
  * project's folder (of a project picked in a dialog) or the workspace.
  * The texts the renderer sends are parsed in a worker (textCheck.ts).
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { dirname, extname, join, sep } from 'node:path';
 import { FormatError } from '../../shared/errors';
 import type { ApiHandlersOf, BuildProblem, OpenProjectOutcome, ProjectFilePurpose, SavedFile, SoundFolderListing } from './types';
@@ -106,6 +106,23 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
   const buildMayWrite = (projectPath: string, canon: string): boolean => {
     const folder = pickedProjectFolders.get(projectPath);
     return (folder !== undefined && isInside(folder, canon)) || policy.trees().some((root) => isInside(root, canon));
+  };
+
+  /**
+   * The build cache of a project the app builds (docs/cache.md): `.actguy-cache/` in the project's own folder
+   * (`projectPath` is canonical), only when the path names a project file and that folder is one a build may
+   * write (a picked project's folder, or inside the workspace), and never through a link; else no cache.
+   */
+  const appCacheDir = (projectPath: string): string | null => {
+    if (!projectPath.toLowerCase().endsWith('.json')) return null;
+    const cache = join(dirname(projectPath), '.actguy-cache');
+    if (!buildMayWrite(projectPath, cache)) return null;
+    try {
+      if (!lstatSync(cache).isDirectory()) return null;
+    } catch {
+      // not made yet: the build makes it, one level, never through a link (buildCache.ts)
+    }
+    return cache;
   };
 
   /** Writes text the checker found no errors in, atomically. `unchanged` says what the user keeps when the write fails. */
@@ -226,7 +243,7 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
           else if (overwritten !== null) refused.push({ message: `ActGuy refused to write ${quotePath(p)}: it is ${quotePath(overwritten)}, an input of this build`, file: p });
         }
       if (refused.length) return runner.reject(refused, dryRun);
-      return runner.start({ projectPath: given, projectText: req.projectText, sevTexts: sevTexts.map((s) => ({ path: s.path, text: s.text })), dryRun });
+      return runner.start({ projectPath: given, projectText: req.projectText, sevTexts: sevTexts.map((s) => ({ path: s.path, text: s.text })), dryRun, cacheDir: appCacheDir(projectPath) });
     },
 
     getBuildStatus: async (raw) => runner.status(requireBuildId(raw, 'getBuildStatus')),

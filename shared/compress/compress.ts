@@ -78,7 +78,7 @@ export function compressMotionDpReference(motion: Motion, options: CompressOptio
 }
 
 /** At most this many compress-and-check rounds in the skeleton-aware mode before the guaranteed allocation. */
-const SKELETON_ROUNDS = 6;
+export const SKELETON_ROUNDS = 6;
 /**
  * The skeleton-aware start is this many times the guaranteed allocation:
  * errors of a chain's joints rarely line up, so the first round usually holds
@@ -111,8 +111,7 @@ function compressSkeletonAware(
   const hasOffsets = (motion.flags & MotionFlag.OFFSETS) !== 0;
   const { reach, chain, depth } = chainGeometry(motion, shell);
   const maxDepth = Math.max(1, ...depth);
-  const positionTolerance = Math.min(options.positionTolerance, objectTolerance / 4);
-  const offsetTolerance = hasOffsets ? Math.min(options.offsetTolerance, objectTolerance / (4 * maxDepth)) : options.offsetTolerance;
+  const { positionTolerance, offsetTolerance } = skeletonPositionTolerances(motion, options, objectTolerance);
   const rotationBudget = objectTolerance - positionTolerance - (hasOffsets ? maxDepth * offsetTolerance : 0);
   const guaranteed = (j: number) => Math.min(180, (rotationBudget / (chain[j] * reach[j])) * (180 / Math.PI));
   const userCap = (j: number) => options.rotationToleranceOverridesDeg?.[j] ?? Infinity;
@@ -141,6 +140,24 @@ function compressSkeletonAware(
     }
     for (let j = 0; j < J; j++) tolerances[j] *= scale[j];
   }
+}
+
+/**
+ * The root translation and offset tolerances of the skeleton-aware mode: the requested ones capped by the
+ * object tolerance (a quarter of it for the root, and a quarter shared along the deepest chain for offsets).
+ */
+export function skeletonPositionTolerances(motion: Motion, options: CompressOptions, objectTolerance: number): { positionTolerance: number; offsetTolerance: number } {
+  const hasOffsets = (motion.flags & MotionFlag.OFFSETS) !== 0;
+  let maxDepth = 1;
+  const depth = new Array<number>(motion.joints.length).fill(1);
+  motion.joints.forEach((joint, j) => {
+    if (joint.parent >= 0) depth[j] = depth[joint.parent] + 1;
+    maxDepth = Math.max(maxDepth, depth[j]);
+  });
+  return {
+    positionTolerance: Math.min(options.positionTolerance, objectTolerance / 4),
+    offsetTolerance: hasOffsets ? Math.min(options.offsetTolerance, objectTolerance / (4 * maxDepth)) : options.offsetTolerance,
+  };
 }
 
 /**
@@ -253,29 +270,7 @@ function compressChannels(
       offsets.push(runPosition('offset', j, () => offsetSource(motion, j), jointUserKeys(motion, j), options.offsetTolerance, `offset joint ${j}`));
   }
 
-  const move = traceTrack(motion);
-  const locks = lockRanges(motion);
-  const direction = (motion.flags & MotionFlag.DIRECTION) !== 0;
-
-  let flags = Mt3Flag.MOVE;
-  if (offsets) flags |= Mt3Flag.ROOT;
-  if (direction) flags |= Mt3Flag.TURN;
-  if (locks.length > 0) flags |= Mt3Flag.FIX;
-  if (motion.flags & MotionFlag.MIRROR_UPPER) flags |= Mt3Flag.MIRROR_UPPER;
-  if (motion.flags & MotionFlag.MIRROR_LOWER) flags |= Mt3Flag.MIRROR_LOWER;
-
-  const mt3: Mt3Motion = {
-    name: motionNameHash(options.name),
-    flags,
-    baseTick: 0,
-    numFrames: N,
-    root,
-    rotations,
-    offsets,
-    move,
-    turn: direction ? motion.waistJoint : null,
-    fix: locks.length > 0 ? locks : null,
-  };
+  const mt3: Mt3Motion = { ...mt3Frame(motion, motionNameHash(options.name)), root, rotations, offsets };
   const bytes = writeMt3(mt3, cache?.streams);
   const totalKeys = channels.reduce((s, c) => s + c.keyFrames.length, 0);
   const mtnBytes = mtnByteSize(N, J);
@@ -291,6 +286,30 @@ function compressChannels(
     ratio: mtnBytes / bytes.length,
     ms: now() - t0,
     objectError: null,
+  };
+}
+
+/**
+ * Everything of a motion's MT3 that follows from the motion alone (no key choice): the name hash, flags,
+ * frame count, trace, waist joint and locks. The build cache checks an entry's header against it.
+ */
+export function mt3Frame(motion: Motion, nameHash: number): Omit<Mt3Motion, 'root' | 'rotations' | 'offsets'> {
+  const locks = lockRanges(motion);
+  const direction = (motion.flags & MotionFlag.DIRECTION) !== 0;
+  let flags = Mt3Flag.MOVE;
+  if (motion.flags & MotionFlag.OFFSETS) flags |= Mt3Flag.ROOT;
+  if (direction) flags |= Mt3Flag.TURN;
+  if (locks.length > 0) flags |= Mt3Flag.FIX;
+  if (motion.flags & MotionFlag.MIRROR_UPPER) flags |= Mt3Flag.MIRROR_UPPER;
+  if (motion.flags & MotionFlag.MIRROR_LOWER) flags |= Mt3Flag.MIRROR_LOWER;
+  return {
+    name: nameHash,
+    flags,
+    baseTick: 0,
+    numFrames: motion.frameCount,
+    move: traceTrack(motion),
+    turn: direction ? motion.waistJoint : null,
+    fix: locks.length > 0 ? locks : null,
   };
 }
 
@@ -315,17 +334,20 @@ function report(
   outcome: GreedyOutcome, warnings: CompressWarning[],
 ): ChannelReport {
   const met = outcome.maxError <= tolerance;
-  if (!met) {
-    const name = kind === 'translation' ? 'root translation' : `${kind} of joint ${joint}`;
-    const unit = kind === 'rotation' ? ' deg' : '';
-    warnings.push({
-      kind, joint, frame: outcome.maxErrorFrame, error: outcome.maxError, tolerance,
-      message: `${name}: tolerance ${tolerance}${unit} not reachable at frame ${outcome.maxErrorFrame} (error ${outcome.maxError.toPrecision(4)}${unit} at a key: stored precision limit)`,
-    });
-  }
+  if (!met) warnings.push(toleranceWarning(kind, joint, tolerance, outcome.maxError, outcome.maxErrorFrame));
   return {
     kind, joint, keyFrames, userKeyFrames: userKeys.slice(), tolerance,
     maxError: outcome.maxError, maxErrorFrame: outcome.maxErrorFrame, errors: outcome.errors, met,
+  };
+}
+
+/** The warning of a channel whose error at a key frame is over its tolerance (the stored precision's limit). */
+export function toleranceWarning(kind: ChannelKind, joint: number, tolerance: number, error: number, frame: number): CompressWarning {
+  const name = kind === 'translation' ? 'root translation' : `${kind} of joint ${joint}`;
+  const unit = kind === 'rotation' ? ' deg' : '';
+  return {
+    kind, joint, frame, error, tolerance,
+    message: `${name}: tolerance ${tolerance}${unit} not reachable at frame ${frame} (error ${error.toPrecision(4)}${unit} at a key: stored precision limit)`,
   };
 }
 

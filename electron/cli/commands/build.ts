@@ -37,6 +37,7 @@ export const buildCommand: CliCommand = {
     }
     printDiagnostics([], outcome.warnings);
     for (const n of outcome.notes) console.error(`note: ${n}`);
+    if (outcome.cache?.unusable) console.error(`note: the build cache was not used: ${outcome.cache.unusable}`);
     for (const w of outcome.report.warnings.slice(outcome.warnings.length)) console.error(`warning: ${w}`);
     if (!quiet) {
       const { report } = outcome;
@@ -45,7 +46,7 @@ export const buildCommand: CliCommand = {
       console.log(
         `built ${t.motions} motion${t.motions === 1 ? '' : 's'}: ${report.outputs.mar.path} (${report.outputs.mar.bytes} bytes, ${t.keys} keys), ` +
           `${report.outputs.sar.path} (${report.outputs.sar.bytes} bytes, ${t.events} events), report ${report.outputs.report}` +
-          (c ? `; cache: ${c.hits} reused, ${c.misses} compressed${c.damaged ? `, ${c.damaged} damaged entries recomputed` : ''}${c.evicted ? `, ${c.evicted} old entries evicted` : ''}` : ''),
+          (c && !c.unusable ? `; cache: ${c.hits} reused, ${c.rejected + c.damaged} rejected, ${c.misses} compressed${c.evicted ? `, ${c.evicted} old entries evicted` : ''}` : ''),
       );
     }
     return 0;

@@ -1,0 +1,189 @@
+/**
+ * The build cache's local verdicts (docs/cache.md): which entries of a cache
+ * folder this user's builds have already verified, and the size, times and
+ * digest of each input file last read, so a rebuild neither decodes a
+ * verified entry again nor hashes an unchanged file again. As Bazel's local
+ * action cache sits in front of a remote one, it lives in the user's own state
+ * folder, which the shared cache folder cannot write; and it is read as
+ * untrusted input all the same (anything malformed is dropped, never acted on).
+ *
+ * One JSON file per cache folder, named by the folder's identity (its real
+ * path, device and inode): `<state>/cache-verdicts/<id>.json`.
+ */
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { canonicalPath, isInside } from '../pathPolicy';
+import { writeFileAtomic } from '../fsutil';
+
+const TOOL = 'actguy cache verdicts';
+const VERSION = 1;
+/** A verdict file larger than this is not read (it holds two short strings per entry). */
+const MAX_FILE_BYTES = 32 * 1024 * 1024;
+/** Most verdicts and file records kept per cache folder; the least recently used go first. */
+const MAX_RECORDS = 100_000;
+const HEX64 = /^[0-9a-f]{64}$/;
+
+/** The per-user state folder: $ACTGUY_STATE_DIR, else the platform's place for a tool's local state. */
+export function defaultStateDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  if (env.ACTGUY_STATE_DIR) return resolve(env.ACTGUY_STATE_DIR);
+  if (platform === 'win32') return join(env.LOCALAPPDATA || join(homedir(), 'AppData', 'Local'), 'ActGuy', 'state');
+  if (platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'ActGuy');
+  return join(env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'actguy');
+}
+
+/** What stat says of an input file: the record is trusted only while all of these are unchanged. */
+export interface FileStamp {
+  size: number;
+  mtimeNs: string;
+  ctimeNs: string;
+  ino: string;
+  dev: string;
+}
+
+export function stampOf(st: fs.BigIntStats): FileStamp {
+  return { size: Number(st.size), mtimeNs: String(st.mtimeNs), ctimeNs: String(st.ctimeNs), ino: String(st.ino), dev: String(st.dev) };
+}
+
+export interface VerdictStore {
+  /** Where the verdicts are kept (undefined: nowhere, nothing is remembered). */
+  readonly file: string | undefined;
+  /** Whether the entry of `key` with this content digest was verified before. */
+  holds(key: string, entryDigest: string): boolean;
+  remember(key: string, entryDigest: string): void;
+  forget(key: string): void;
+  /** The SHA-256 of the file at `path` when its stamp is the one recorded with it, else undefined. */
+  digestOf(path: string, stamp: FileStamp): string | undefined;
+  recordFile(path: string, stamp: FileStamp, sha256: string): void;
+  /** Writes what changed (atomically; a failure only costs the next build time). */
+  save(): void;
+}
+
+interface Stored {
+  verdicts: Map<string, { digest: string; used: number }>;
+  files: Map<string, { stamp: FileStamp; sha256: string; used: number }>;
+}
+
+/** The state of a verdict file, dropping every record that is not exactly of our shape. */
+export function parseVerdicts(text: string, cacheId: string): Stored {
+  const out: Stored = { verdicts: new Map(), files: new Map() };
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    return out;
+  }
+  if (!isRecord(doc) || doc.tool !== TOOL || doc.version !== VERSION || doc.cache !== cacheId) return out;
+  if (isRecord(doc.verdicts))
+    for (const [key, v] of Object.entries(doc.verdicts)) {
+      if (out.verdicts.size >= MAX_RECORDS) break;
+      if (HEX64.test(key) && Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && HEX64.test(v[0]) && isTime(v[1]))
+        out.verdicts.set(key, { digest: v[0], used: v[1] });
+    }
+  if (isRecord(doc.files))
+    for (const [path, v] of Object.entries(doc.files)) {
+      if (out.files.size >= MAX_RECORDS) break;
+      if (!Array.isArray(v) || v.length !== 7) continue;
+      const [size, mtimeNs, ctimeNs, ino, dev, sha256, used] = v;
+      if (Number.isSafeInteger(size) && size >= 0 && [mtimeNs, ctimeNs, ino, dev].every(isDigits) && typeof sha256 === 'string' && HEX64.test(sha256) && isTime(used))
+        out.files.set(path, { stamp: { size, mtimeNs, ctimeNs, ino, dev }, sha256, used });
+    }
+  return out;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+const isDigits = (v: unknown): v is string => typeof v === 'string' && /^[0-9]{1,30}$/.test(v);
+const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+const sameStamp = (a: FileStamp, b: FileStamp) => a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs && a.ino === b.ino && a.dev === b.dev;
+
+/** A store that remembers nothing (no cache, or no usable state folder). */
+export function noVerdicts(): VerdictStore {
+  return { file: undefined, holds: () => false, remember() {}, forget() {}, digestOf: () => undefined, recordFile() {}, save() {} };
+}
+
+/**
+ * The verdicts of the cache folder `cacheDir` (which must exist to have an identity; otherwise nothing is
+ * remembered). A state folder inside the cache folder is refused: the shared folder must not be able to write
+ * the verdicts about itself.
+ */
+export function openVerdictStore(cacheDir: string, stateDir: string = defaultStateDir()): VerdictStore {
+  let id: string;
+  let real: string;
+  try {
+    real = fs.realpathSync(cacheDir);
+    const st = fs.statSync(real, { bigint: true });
+    id = createHash('sha256').update(`${real}\0${st.dev}\0${st.ino}`).digest('hex');
+  } catch {
+    return noVerdicts();
+  }
+  const state = resolve(stateDir);
+  if (isInside(real, state) || isInside(real, canonicalPath(state))) return noVerdicts();
+  const file = join(state, 'cache-verdicts', `${id.slice(0, 32)}.json`);
+  const load = (): Stored => {
+    try {
+      const st = fs.lstatSync(file);
+      if (!st.isFile() || st.size > MAX_FILE_BYTES) return { verdicts: new Map(), files: new Map() };
+      return parseVerdicts(fs.readFileSync(file, 'utf8'), id);
+    } catch {
+      return { verdicts: new Map(), files: new Map() };
+    }
+  };
+  const stored = load();
+  const now = Date.now();
+  let dirty = false;
+  return {
+    file,
+    holds(key, digest) {
+      const v = stored.verdicts.get(key);
+      if (!v || v.digest !== digest) return false;
+      v.used = now;
+      dirty = true;
+      return true;
+    },
+    remember(key, digest) {
+      stored.verdicts.set(key, { digest, used: now });
+      dirty = true;
+    },
+    forget(key) {
+      dirty = stored.verdicts.delete(key) || dirty;
+    },
+    digestOf(path, stamp) {
+      const r = stored.files.get(path);
+      if (!r || !sameStamp(r.stamp, stamp)) return undefined;
+      if (r.used !== now) {
+        r.used = now;
+        dirty = true;
+      }
+      return r.sha256;
+    },
+    recordFile(path, stamp, sha256) {
+      stored.files.set(path, { stamp, sha256, used: now });
+      dirty = true;
+    },
+    save() {
+      if (!dirty) return;
+      // Another build may have saved meanwhile: keep its records too (the newer use of each wins).
+      const disk = load();
+      for (const [k, v] of disk.verdicts) if (!stored.verdicts.has(k) || stored.verdicts.get(k)!.used < v.used) stored.verdicts.set(k, v);
+      for (const [k, v] of disk.files) if (!stored.files.has(k) || stored.files.get(k)!.used < v.used) stored.files.set(k, v);
+      const newest = <T extends { used: number }>(m: Map<string, T>) => [...m.entries()].sort((a, b) => b[1].used - a[1].used).slice(0, MAX_RECORDS);
+      const doc = {
+        tool: TOOL,
+        version: VERSION,
+        cache: id,
+        cacheDir: real,
+        verdicts: Object.fromEntries(newest(stored.verdicts).map(([k, v]) => [k, [v.digest, v.used]])),
+        files: Object.fromEntries(newest(stored.files).map(([k, v]) => [k, [v.stamp.size, v.stamp.mtimeNs, v.stamp.ctimeNs, v.stamp.ino, v.stamp.dev, v.sha256, v.used]])),
+      };
+      try {
+        writeFileAtomic(file, JSON.stringify(doc));
+        dirty = false;
+      } catch {
+        /* a state folder that cannot be written only costs the next build time */
+      }
+    },
+  };
+}
