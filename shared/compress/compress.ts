@@ -318,15 +318,24 @@ function report(
   if (!met) {
     const name = kind === 'translation' ? 'root translation' : `${kind} of joint ${joint}`;
     const unit = kind === 'rotation' ? ' deg' : '';
+    const over = keyFrames.filter((f) => outcome.errors[f] > tolerance);
+    const others = over.length > 1 ? `; ${over.length} keys over it: ${listFrames(over)}` : '';
     warnings.push({
-      kind, joint, frame: outcome.maxErrorFrame, error: outcome.maxError, tolerance,
-      message: `${name}: tolerance ${tolerance}${unit} not reachable at frame ${outcome.maxErrorFrame} (error ${outcome.maxError.toPrecision(4)}${unit} at a key: stored precision limit)`,
+      kind, joint, frame: outcome.maxErrorFrame, error: outcome.maxError, tolerance, keyFrames: over,
+      message: `${name}: tolerance ${tolerance}${unit} not reachable at frame ${outcome.maxErrorFrame} (error ${outcome.maxError.toPrecision(4)}${unit} at a key: stored precision limit${others})`,
     });
   }
   return {
     kind, joint, keyFrames, userKeyFrames: userKeys.slice(), tolerance,
     maxError: outcome.maxError, maxErrorFrame: outcome.maxErrorFrame, errors: outcome.errors, met,
   };
+}
+
+/** Frames for a message: the first few, then how many more. */
+function listFrames(frames: number[]): string {
+  const SHOWN = 8;
+  const head = frames.slice(0, SHOWN).join(', ');
+  return frames.length > SHOWN ? `${head} and ${frames.length - SHOWN} more` : head;
 }
 
 function positionTrack(fit: PositionFit, frames: number[]): PositionTrack {
