@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_FILE_EXTENSIONS } from '../shared/systemFiles';
 import { buildApp } from '../scripts/app-build.mjs';
+import { LAZY_CHUNKS } from '../scripts/lazyChunks.mjs';
 
 const root = resolve(__dirname, '..');
 const require = createRequire(join(root, 'package.json'));
@@ -91,9 +92,12 @@ describe('electron-builder.yml', () => {
   });
 });
 
-/** The worker bundles scripts/build.mjs makes for the app (dist/electron/*Worker.cjs): each must ship, unpacked. */
+/**
+ * The worker bundles scripts/build.mjs makes for the app (dist/electron/*Worker.cjs) and the lazy chunks they
+ * require from beside themselves (scripts/lazyChunks.mjs): each must ship, unpacked.
+ */
 function workers(): string[] {
-  return readdirSync(join(root, 'dist', 'electron')).filter((f) => /Worker\.cjs$/.test(f)).sort();
+  return readdirSync(join(root, 'dist', 'electron')).filter((f) => /Worker\.cjs$/.test(f) || LAZY_CHUNKS.some((c) => c.file === f)).sort();
 }
 
 /** Electron's fuse sentinel (@electron/fuses); the fuse wire follows it: version 1, length, one byte per fuse. */
