@@ -36,6 +36,8 @@ export class InnerSearch {
   /** Residual vectors (vector part of src^-1 * decoded, half-angle sines), 3 per frame of the chain. */
   private readonly r: Float64Array;
   private readonly rTrial: Float64Array;
+  /** The key slerp (ScalarSquad.keySlerpAt) at every frame of the chain, 4 per residual row triple: fixed during a search. */
+  private readonly keySlerp: Float64Array;
   private readonly t = new Float64Array(3 * MAX_VARIABLE_KEYS);
   private readonly tTrial = new Float64Array(3 * MAX_VARIABLE_KEYS);
   private readonly contA = new Float64Array(4 * MAX_CHAIN);
@@ -61,6 +63,7 @@ export class InnerSearch {
     const rows = 3 * (MAX_CHAIN - 1) * 256;
     this.r = new Float64Array(rows);
     this.rTrial = new Float64Array(rows);
+    this.keySlerp = new Float64Array((rows / 3) * 4);
   }
 
   /**
@@ -112,6 +115,7 @@ export class InnerSearch {
       rows += 3 * Math.max(0, this.chain[i + 1] - this.chain[i] - 1);
     }
     this.segRow[this.n - 1] = rows;
+    this.cacheKeySlerps();
 
     // Continuous start: the stored inner quaternions, t = log(q^-1 a).
     for (let i = 0; i < this.n; i++) for (let c = 0; c < 4; c++) this.contA[i * 4 + c] = fit.a[this.chain[i] * 4 + c];
@@ -236,6 +240,18 @@ export class InnerSearch {
     this.contA.set(d, pos * 4);
   }
 
+  /** Fills keySlerp for the chain: the half of every Squad sample that the inner quaternions do not change. */
+  private cacheKeySlerps(): void {
+    const fit = this.fit;
+    const seg = this.squad;
+    for (let s = 0; s + 1 < this.n; s++) {
+      const ka = this.chain[s], kb = this.chain[s + 1];
+      seg.set(fit.q, ka * 4, kb * 4, fit.a, ka * 4, kb * 4, fit.segmentSign(ka, kb));
+      const span = kb - ka;
+      for (let t = ka + 1, o = (this.segRow[s] / 3) * 4; t < kb; t++, o += 4) seg.keySlerpAt(t, ka, span, this.keySlerp, o);
+    }
+  }
+
   /**
    * Residuals of segments s0..s1 of the chain with the continuous inner
    * quaternions into out (rows as segRow); returns the worst error in degrees.
@@ -256,7 +272,7 @@ export class InnerSearch {
       const span = kb - ka;
       let row = this.segRow[s];
       for (let t = ka + 1; t < kb; t++, row += 3) {
-        seg.at(t, ka, span);
+        seg.atWithKeySlerp(t, ka, span, this.keySlerp, (row / 3) * 4);
         const dx = o[0], dy = o[1], dz = o[2], dw = o[3];
         const j = t * 4;
         const sx = src[j], sy = src[j + 1], sz = src[j + 2], sw = src[j + 3];
