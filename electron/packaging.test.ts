@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_FILE_EXTENSIONS } from '../shared/systemFiles';
 import { buildApp } from '../scripts/app-build.mjs';
 import { APP_ID, APP_NAME } from './appIdentity';
+import { LAZY_CHUNKS } from '../scripts/lazyChunks.mjs';
 
 const root = resolve(__dirname, '..');
 const require = createRequire(join(root, 'package.json'));
@@ -130,9 +131,12 @@ function desktopEntry(text: string): Record<string, string> {
   return Object.fromEntries(text.split('\n').filter((l) => /^[A-Za-z-]+=/.test(l)).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
 }
 
-/** The worker bundles scripts/build.mjs makes for the app (dist/electron/*Worker.cjs): each must ship, unpacked. */
+/**
+ * The worker bundles scripts/build.mjs makes for the app (dist/electron/*Worker.cjs) and the lazy chunks they
+ * require from beside themselves (scripts/lazyChunks.mjs): each must ship, unpacked.
+ */
 function workers(): string[] {
-  return readdirSync(join(root, 'dist', 'electron')).filter((f) => /Worker\.cjs$/.test(f)).sort();
+  return readdirSync(join(root, 'dist', 'electron')).filter((f) => /Worker\.cjs$/.test(f) || LAZY_CHUNKS.some((c) => c.file === f)).sort();
 }
 
 /** Electron's fuse sentinel (@electron/fuses); the fuse wire follows it: version 1, length, one byte per fuse. */

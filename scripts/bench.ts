@@ -5,7 +5,8 @@
  * errors and time of the incremental compressor, the same for the naive
  * full-refit reference, and the speed-up measured in this run; then the
  * method comparison (benchMethods.ts: classic, refined, DP reference and the
- * skeleton-aware mode; `npm run bench -- --methods-only` runs only that).
+ * skeleton-aware mode; `npm run bench -- --methods-only` runs only that), and the
+ * compressor's figures of docs/compression.md (benchCompressor.ts; `--compressor-only`).
  * Figures only: nothing here asserts a time.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { benchBuild } from './benchBuild';
 import { benchExtras } from './benchExtras';
 import { benchUi } from './bench-ui';
 import { benchMethods } from './benchMethods';
+import { benchCompressor } from './benchCompressor';
 
 const root = join(__dirname, '..', '..');
 /** The first table times the greedy loop itself (classic) against the naive full-refit reference. */
@@ -54,6 +56,12 @@ export async function main(): Promise<void> {
   if (process.argv.includes('--ui')) {
     // `npm run bench -- --ui`: only the renderer latency section.
     for (const line of await benchUi({ root })) console.log(line);
+    return;
+  }
+  if (process.argv.includes('--compressor-only')) {
+    // `npm run bench -- --compressor-only`: keys and time of refined vs classic on every bundled capture, the
+    // optimality gap and the CLI process time (docs/compression.md).
+    benchCompressor(root);
     return;
   }
   if (process.argv.includes('--methods-only')) {
@@ -95,6 +103,7 @@ export async function main(): Promise<void> {
   for (const line of await extras.after()) console.log(line);
   for (const line of await benchBuild(root, extras.motions)) console.log(line);
   benchMethods(root);
+  benchCompressor(root);
 }
 
 if (existsSync(join(root, 'package.json'))) {

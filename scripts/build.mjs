@@ -3,8 +3,9 @@
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LAZY_CHUNKS } from './lazyChunks.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -61,6 +62,27 @@ function compressorDigest() {
 }
 const digest = compressorDigest();
 
+/**
+ * Resolves a lazy chunk's dynamic import (scripts/lazyChunks.mjs) to `require('./<file>')` beside the bundle,
+ * and records which chunks the bundle used, so that each is built into that folder: `actguy compress` never
+ * parses three.js, and `actguy import x.glb` loads it at the first glTF.
+ */
+function lazyChunks(used) {
+  return {
+    name: 'lazy-chunks',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, (args) => {
+        if (args.kind !== 'dynamic-import' || !args.path.startsWith('.')) return undefined;
+        const target = resolve(args.resolveDir, args.path).replace(/\.ts$/, '');
+        const chunk = LAZY_CHUNKS.find((c) => join(root, c.module).replace(/\.ts$/, '') === target);
+        if (!chunk) return undefined;
+        used.add(chunk);
+        return { path: `./${chunk.file}`, external: true };
+      });
+    },
+  };
+}
+
 const names = wanted.length === 0 || wanted.includes('all') ? Object.keys(targets) : wanted;
 for (const name of names) {
   const list = targets[name];
@@ -68,22 +90,34 @@ for (const name of names) {
     console.error(`build: unknown target ${name} (known: ${Object.keys(targets).join(', ')}, all)`);
     process.exit(2);
   }
+  /** Lazy chunks to build, by output folder. */
+  const chunksByDir = new Map();
   for (const [entry, outfile, extra] of list) {
     if (!existsSync(join(root, entry))) {
       if (!quiet) console.log(`build: skip ${entry} (not present)`);
       continue;
     }
-    await build({
-      entryPoints: [join(root, entry)],
-      outfile: join(root, outfile),
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      sourcemap: 'linked',
-      logLevel: quiet ? 'error' : 'info',
-      define: { __ACTGUY_COMPRESSOR_DIGEST__: JSON.stringify(digest) },
-      ...extra,
-    });
+    const used = new Set();
+    await bundle(entry, outfile, { ...extra, plugins: [lazyChunks(used)] });
+    const dir = dirname(outfile);
+    for (const c of used) chunksByDir.set(dir, new Set([...(chunksByDir.get(dir) ?? []), c]));
   }
+  for (const [dir, chunks] of chunksByDir) for (const c of chunks) await bundle(c.module, join(dir, c.file), {});
+}
+
+async function bundle(entry, outfile, extra) {
+  await build({
+    entryPoints: [join(root, entry)],
+    outfile: join(root, outfile),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    // A dynamic import becomes a require() resolved beside the bundle (lazy chunks, and in Electron's asar).
+    supported: { 'dynamic-import': false },
+    sourcemap: 'linked',
+    logLevel: quiet ? 'error' : 'info',
+    define: { __ACTGUY_COMPRESSOR_DIGEST__: JSON.stringify(digest) },
+    ...extra,
+  });
 }

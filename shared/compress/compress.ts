@@ -334,21 +334,37 @@ function report(
   outcome: GreedyOutcome, warnings: CompressWarning[],
 ): ChannelReport {
   const met = outcome.maxError <= tolerance;
-  if (!met) warnings.push(toleranceWarning(kind, joint, tolerance, outcome.maxError, outcome.maxErrorFrame));
+  if (!met) {
+    const over = keyFrames.filter((f) => outcome.errors[f] > tolerance);
+    warnings.push(toleranceWarning(kind, joint, tolerance, outcome.maxError, outcome.maxErrorFrame, over));
+  }
   return {
     kind, joint, keyFrames, userKeyFrames: userKeys.slice(), tolerance,
     maxError: outcome.maxError, maxErrorFrame: outcome.maxErrorFrame, errors: outcome.errors, met,
   };
 }
 
-/** The warning of a channel whose error at a key frame is over its tolerance (the stored precision's limit). */
-export function toleranceWarning(kind: ChannelKind, joint: number, tolerance: number, error: number, frame: number): CompressWarning {
+/**
+ * The warning of a channel whose error at key frames is over its tolerance (the stored precision's limit);
+ * `overKeys` lists every key frame of the written track over it, ascending.
+ */
+export function toleranceWarning(
+  kind: ChannelKind, joint: number, tolerance: number, error: number, frame: number, overKeys: number[],
+): CompressWarning {
   const name = kind === 'translation' ? 'root translation' : `${kind} of joint ${joint}`;
   const unit = kind === 'rotation' ? ' deg' : '';
+  const others = overKeys.length > 1 ? `; ${overKeys.length} keys over it: ${listFrames(overKeys)}` : '';
   return {
-    kind, joint, frame, error, tolerance,
-    message: `${name}: tolerance ${tolerance}${unit} not reachable at frame ${frame} (error ${error.toPrecision(4)}${unit} at a key: stored precision limit)`,
+    kind, joint, frame, error, tolerance, keyFrames: overKeys,
+    message: `${name}: tolerance ${tolerance}${unit} not reachable at frame ${frame} (error ${error.toPrecision(4)}${unit} at a key: stored precision limit${others})`,
   };
+}
+
+/** Frames for a message: the first few, then how many more. */
+function listFrames(frames: number[]): string {
+  const SHOWN = 8;
+  const head = frames.slice(0, SHOWN).join(', ');
+  return frames.length > SHOWN ? `${head} and ${frames.length - SHOWN} more` : head;
 }
 
 function positionTrack(fit: PositionFit, frames: number[]): PositionTrack {

@@ -33,12 +33,11 @@ const tmp2 = new Float64Array(4);
  * (`RotationFit.segmentError`): the continuous model only proposes.
  */
 export class InnerSearch {
-  private readonly scratch: Float64Array;
   /** Residual vectors (vector part of src^-1 * decoded, half-angle sines), 3 per frame of the chain. */
   private readonly r: Float64Array;
   private readonly rTrial: Float64Array;
-  /** Jacobian columns, P x (3 per frame). */
-  private readonly jac: Float64Array;
+  /** The key slerp (ScalarSquad.keySlerpAt) at every frame of the chain, 4 per residual row triple: fixed during a search. */
+  private readonly keySlerp: Float64Array;
   private readonly t = new Float64Array(3 * MAX_VARIABLE_KEYS);
   private readonly tTrial = new Float64Array(3 * MAX_VARIABLE_KEYS);
   private readonly contA = new Float64Array(4 * MAX_CHAIN);
@@ -54,35 +53,45 @@ export class InnerSearch {
   private readonly ata = new Float64Array(36);
   private readonly atb = new Float64Array(6);
   private readonly delta = new Float64Array(6);
+  /** Worst reference error of each segment of the chain, valid after a chain evaluation that stayed within its limit. */
+  private readonly segMax = new Float64Array(MAX_CHAIN);
+  private readonly segTrial = new Float64Array(MAX_CHAIN);
   /** Reference evaluations made (for the bench). */
   evaluations = 0;
 
   constructor(private readonly fit: RotationFit) {
-    this.scratch = new Float64Array(fit.N + 1);
     const rows = 3 * (MAX_CHAIN - 1) * 256;
     this.r = new Float64Array(rows);
     this.rTrial = new Float64Array(rows);
-    this.jac = new Float64Array(rows * 3 * MAX_VARIABLE_KEYS);
+    this.keySlerp = new Float64Array((rows / 3) * 4);
   }
 
-  /** Worst error of the stored track over the segments between consecutive frames of `keys`. */
-  chainError(keys: ArrayLike<number>): number {
+  /**
+   * Worst error of the stored track over the chain's segments (the reference decoder) when it is <= `limit`,
+   * with each segment's worst in segMax; otherwise some error over `limit` (it stops there: a failed removal
+   * or a rejected trial needs no more).
+   */
+  private chainErrorUpTo(limit: number): number {
     let max = 0;
-    for (let i = 0; i + 1 < keys.length; i++) {
-      const e = this.fit.segmentError(keys[i], keys[i + 1], this.scratch);
-      if (e > max) max = e;
-    }
     this.evaluations++;
+    for (let i = 0; i + 1 < this.n; i++) {
+      const e = this.fit.segmentErrorUpTo(this.chain[i], this.chain[i + 1], limit);
+      this.segMax[i] = e;
+      if (e > max) max = e;
+      if (max > limit) break;
+    }
     return max;
   }
 
   /**
    * Optimises the inner quaternions of `variable` (one or two consecutive key
    * frames of `keys`, a run of consecutive keys whose first and last entries
-   * bound the segments considered) and stores the best found in the fit.
-   * Stops early once the worst error is within `bound`. Returns the worst
-   * error of the stored result under the reference decoder; the stored inner
-   * quaternions are never left worse than they were on entry.
+   * bound the segments considered) until the worst error there is within
+   * `bound`. Returns that worst error under the reference decoder, with the
+   * found inner quaternions stored in the fit, when it is within `bound`;
+   * otherwise it restores the entry values and returns some error over
+   * `bound` (checks stop at the first frame over: the caller only needs to
+   * know the search failed).
    */
   optimise(keys: ArrayLike<number>, variable: ArrayLike<number>, bound: number): number {
     const fit = this.fit;
@@ -97,7 +106,7 @@ export class InnerSearch {
     // Entry state: the stored integers, their reference error.
     const saved = this.saved;
     for (let v = 0; v < this.nv; v++) for (let c = 0; c < 4; c++) saved[v * 4 + c] = fit.aInt[this.chain[this.vars[v]] * 4 + c];
-    const entryError = this.chainError(keys);
+    const entryError = this.chainErrorUpTo(bound);
     if (entryError <= bound) return entryError;
 
     let rows = 0;
@@ -106,6 +115,7 @@ export class InnerSearch {
       rows += 3 * Math.max(0, this.chain[i + 1] - this.chain[i] - 1);
     }
     this.segRow[this.n - 1] = rows;
+    this.cacheKeySlerps();
 
     // Continuous start: the stored inner quaternions, t = log(q^-1 a).
     for (let i = 0; i < this.n; i++) for (let c = 0; c < 4; c++) this.contA[i * 4 + c] = fit.a[this.chain[i] * 4 + c];
@@ -116,8 +126,7 @@ export class InnerSearch {
     for (let step = 0; step < GAUSS_NEWTON_STEPS && emax > goal; step++) {
       // Give up on a search that is far from the bound after a step or two (a failed removal, usually).
       if (step > 0 && emax > bound * GIVE_UP_RATIO[step]) break;
-      this.jacobian(rows, P);
-      if (!this.solve(rows, P, emax)) break;
+      if (!this.solve(emax)) break;
       let accepted = false;
       for (let s = 1; s >= 0.25; s /= 2) {
         for (let p = 0; p < P; p++) this.tTrial[p] = this.t[p] + s * this.delta[p];
@@ -141,26 +150,37 @@ export class InnerSearch {
       const a = this.contA;
       fit.setInner(this.chain[this.vars[v]], encodeS12(a[i]), encodeS12(a[i + 1]), encodeS12(a[i + 2]), encodeS12(a[i + 3]));
     }
-    let best = this.chainError(keys);
+    // Exact up to the integer search's window; beyond it the removal has failed.
+    let best = this.chainErrorUpTo(bound * 1.1);
     // Only when rounding pushed it just over: on CMU captures a wider window costs a third more evaluations for 0.3 % of keys.
-    if (best > bound && best < bound * 1.1) best = this.integerSearch(keys, best, bound);
-    if (best > entryError) {
+    if (best > bound && best < bound * 1.1) best = this.integerSearch(best, bound);
+    if (best > bound) {
       for (let v = 0; v < this.nv; v++) {
         const o = v * 4;
         fit.setInner(this.chain[this.vars[v]], saved[o], saved[o + 1], saved[o + 2], saved[o + 3]);
       }
-      return entryError;
     }
     return best;
   }
 
-  /** +-1 coordinate search on the stored integers of the variable keys while it lowers the worst error. */
-  private integerSearch(keys: ArrayLike<number>, current: number, bound: number): number {
+  /**
+   * +-1 coordinate search on the stored integers of the variable keys while it lowers the worst error
+   * (`current`, with segMax holding each segment's worst). A key's inner quaternion shapes only the two
+   * segments beside it, so a trial re-evaluates those, stops as soon as one frame reaches `current`, and a key
+   * is not tried at all while the worst frame lies in a segment it does not shape.
+   */
+  private integerSearch(current: number, bound: number): number {
     const fit = this.fit;
+    const segments = this.n - 1;
     for (let sweep = 0; sweep < 2 && current > bound; sweep++) {
       let improved = false;
       for (let v = 0; v < this.nv && current > bound; v++) {
-        const f = this.chain[this.vars[v]];
+        const pos = this.vars[v];
+        const f = this.chain[pos];
+        const s0 = Math.max(0, pos - 1), s1 = Math.min(segments - 1, pos);
+        let others = 0;
+        for (let s = 0; s < segments; s++) if ((s < s0 || s > s1) && this.segMax[s] > others) others = this.segMax[s];
+        if (!(others < current)) continue;
         const i = f * 4;
         for (let c = 0; c < 4 && current > bound; c++) {
           for (let delta = 1; delta >= -1; delta -= 2) {
@@ -168,9 +188,16 @@ export class InnerSearch {
             const x = old + delta;
             if (x > 2047 || x < -2047) continue;
             this.setInnerComponent(f, c, x);
-            const e = this.chainError(keys);
+            this.evaluations++;
+            let e = others;
+            for (let s = s0; s <= s1 && !(e >= current); s++) {
+              const es = fit.segmentErrorUpTo(this.chain[s], this.chain[s + 1], current);
+              this.segTrial[s] = es;
+              if (es > e) e = es;
+            }
             if (e < current) {
               current = e;
+              for (let s = s0; s <= s1; s++) this.segMax[s] = this.segTrial[s];
               improved = true;
               break;
             }
@@ -213,6 +240,18 @@ export class InnerSearch {
     this.contA.set(d, pos * 4);
   }
 
+  /** Fills keySlerp for the chain: the half of every Squad sample that the inner quaternions do not change. */
+  private cacheKeySlerps(): void {
+    const fit = this.fit;
+    const seg = this.squad;
+    for (let s = 0; s + 1 < this.n; s++) {
+      const ka = this.chain[s], kb = this.chain[s + 1];
+      seg.set(fit.q, ka * 4, kb * 4, fit.a, ka * 4, kb * 4, fit.segmentSign(ka, kb));
+      const span = kb - ka;
+      for (let t = ka + 1, o = (this.segRow[s] / 3) * 4; t < kb; t++, o += 4) seg.keySlerpAt(t, ka, span, this.keySlerp, o);
+    }
+  }
+
   /**
    * Residuals of segments s0..s1 of the chain with the continuous inner
    * quaternions into out (rows as segRow); returns the worst error in degrees.
@@ -233,7 +272,7 @@ export class InnerSearch {
       const span = kb - ka;
       let row = this.segRow[s];
       for (let t = ka + 1; t < kb; t++, row += 3) {
-        seg.at(t, ka, span);
+        seg.atWithKeySlerp(t, ka, span, this.keySlerp, (row / 3) * 4);
         const dx = o[0], dy = o[1], dz = o[2], dw = o[3];
         const j = t * 4;
         const sx = src[j], sy = src[j + 1], sz = src[j + 2], sw = src[j + 3];
@@ -252,83 +291,81 @@ export class InnerSearch {
   }
 
   /**
-   * Jacobian of the residuals in the variable tangents, in the small-segment
-   * limit: moving the inner quaternion of a segment's start key by delta
-   * (its local frame) moves the decoded rotation at u by about
-   * 2u(1-u)(1-u) delta, and the end key's by 2u(1-u)u delta (the Squad blend
-   * weight times the inner slerp's weight). It ignores the small rotation
-   * between the key's frame and the frame's, so the Gauss-Newton step is
-   * approximate; the line search and the reference check keep it honest, and
-   * on CMU captures it finds the same removals as a finite-difference
-   * Jacobian at a third of the cost.
+   * The damped, weighted Gauss-Newton step into `delta`. The Jacobian of the
+   * residuals in the variable tangents is taken in the small-segment limit:
+   * moving the inner quaternion of a segment's start key by delta (its local
+   * frame) moves the decoded rotation at u by about 2u(1-u)(1-u) delta, and the
+   * end key's by 2u(1-u)u delta (the Squad blend weight times the inner slerp's
+   * weight). It ignores the small rotation between the key's frame and the
+   * frame's, so the step is approximate; the line search and the reference
+   * check keep it honest, and on CMU captures it finds the same removals as a
+   * finite-difference Jacobian at a third of the cost.
+   *
+   * Weights (|r|/max)^6 per frame (an L8 fit) approximate minimising the
+   * largest residual. That Jacobian moves component e of a residual only by
+   * component e of each tangent, so the 6 x 6 normal equations are three
+   * independent 2 x 2 systems (tangent component e of both keys), solved here
+   * as such: the same arithmetic as a Cholesky of the whole matrix, whose other
+   * entries are zeros. Returns false when singular.
    */
-  private jacobian(rows: number, P: number): void {
-    const jac = this.jac;
-    jac.fill(0, 0, rows * P);
-    for (let v = 0; v < this.nv; v++) {
-      const pos = this.vars[v];
-      for (let s = Math.max(0, pos - 1); s <= Math.min(this.n - 2, pos); s++) {
-        const ka = this.chain[s], kb = this.chain[s + 1];
-        const span = kb - ka;
-        let row = this.segRow[s];
-        for (let t = ka + 1; t < kb; t++, row += 3) {
-          const u = (t - ka) / span;
-          const w = 2 * u * (1 - u) * (s === pos ? 1 - u : u);
-          for (let c = 0; c < 3; c++) jac[(v * 3 + c) * rows + row + c] = w;
-        }
-      }
-    }
-  }
-
-  /**
-   * Damped weighted least squares step: weights (|r|/max)^6 per frame (an
-   * L8 fit) approximate minimising the largest residual. Returns false when singular.
-   */
-  private solve(rows: number, P: number, emaxDeg: number): boolean {
-    const { r, jac, ata, atb, delta } = this;
+  private solve(emaxDeg: number): boolean {
+    const { r, ata, atb, delta } = this;
+    const nv = this.nv;
+    const P = 3 * nv;
     const rmax = Math.sin(emaxDeg / RAD_TO_DEG / 2) || 1;
     ata.fill(0);
     atb.fill(0);
-    for (let k = 0; k < rows; k += 3) {
-      const m2 = (r[k] * r[k] + r[k + 1] * r[k + 1] + r[k + 2] * r[k + 2]) / (rmax * rmax);
-      const w = m2 * m2 * m2 + 1e-6; // (|r| / max)^(MINIMAX_POWER - 2)
-      for (let e = 0; e < 3; e++) {
-        const row = k + e;
-        for (let p = 0; p < P; p++) {
-          const jp = jac[p * rows + row] * w;
-          if (jp === 0) continue;
-          atb[p] -= jp * r[row];
-          for (let q = 0; q <= p; q++) ata[p * 6 + q] += jp * jac[q * rows + row];
+    const pos0 = this.vars[0], pos1 = nv > 1 ? this.vars[1] : -2;
+    for (let s = 0; s + 1 < this.n; s++) {
+      const touches0 = s === pos0 || s === pos0 - 1, touches1 = s === pos1 || s === pos1 - 1;
+      if (!touches0 && !touches1) continue;
+      const ka = this.chain[s], kb = this.chain[s + 1];
+      const span = kb - ka;
+      let k = this.segRow[s];
+      for (let t = ka + 1; t < kb; t++, k += 3) {
+        const u = (t - ka) / span;
+        const j0 = touches0 ? 2 * u * (1 - u) * (s === pos0 ? 1 - u : u) : 0;
+        const j1 = touches1 ? 2 * u * (1 - u) * (s === pos1 ? 1 - u : u) : 0;
+        const m2 = (r[k] * r[k] + r[k + 1] * r[k + 1] + r[k + 2] * r[k + 2]) / (rmax * rmax);
+        const w = m2 * m2 * m2 + 1e-6; // (|r| / max)^(MINIMAX_POWER - 2)
+        const jp0 = j0 * w, jp1 = j1 * w;
+        for (let e = 0; e < 3; e++) {
+          const row = k + e;
+          if (jp0 !== 0) {
+            atb[e] -= jp0 * r[row];
+            ata[e * 6 + e] += jp0 * j0;
+          }
+          if (jp1 !== 0) {
+            const p = 3 + e;
+            atb[p] -= jp1 * r[row];
+            ata[p * 6 + e] += jp1 * j0;
+            ata[p * 6 + p] += jp1 * j1;
+          }
         }
       }
     }
     let trace = 0;
     for (let p = 0; p < P; p++) trace += ata[p * 6 + p];
     const damping = 1e-3 * trace / P + 1e-18;
-    for (let p = 0; p < P; p++) {
-      ata[p * 6 + p] += damping;
-      for (let q = 0; q < p; q++) ata[q * 6 + p] = ata[p * 6 + q];
-    }
-    // Cholesky in place (P <= 6).
-    for (let p = 0; p < P; p++) {
-      for (let q = 0; q <= p; q++) {
-        let s = ata[p * 6 + q];
-        for (let k = 0; k < q; k++) s -= ata[p * 6 + k] * ata[q * 6 + k];
-        if (p === q) {
-          if (!(s > 0)) return false;
-          ata[p * 6 + p] = Math.sqrt(s);
-        } else ata[p * 6 + q] = s / ata[q * 6 + q];
+    for (let p = 0; p < P; p++) ata[p * 6 + p] += damping;
+    for (let e = 0; e < 3; e++) {
+      // [[a, b], [b, c]] = L L^T, L = [[l0, 0], [l1, l2]]; then L y = atb, L^T delta = y.
+      const a = ata[e * 6 + e];
+      if (!(a > 0)) return false;
+      const l0 = Math.sqrt(a);
+      delta[e] = atb[e] / l0;
+      if (nv < 2) {
+        delta[e] = delta[e] / l0;
+        continue;
       }
-    }
-    for (let p = 0; p < P; p++) {
-      let s = atb[p];
-      for (let k = 0; k < p; k++) s -= ata[p * 6 + k] * delta[k];
-      delta[p] = s / ata[p * 6 + p];
-    }
-    for (let p = P - 1; p >= 0; p--) {
-      let s = delta[p];
-      for (let k = p + 1; k < P; k++) s -= ata[k * 6 + p] * delta[k];
-      delta[p] = s / ata[p * 6 + p];
+      const p = 3 + e;
+      const l1 = ata[p * 6 + e] / l0;
+      const c = ata[p * 6 + p] - l1 * l1;
+      if (!(c > 0)) return false;
+      const l2 = Math.sqrt(c);
+      delta[p] = (atb[p] - l1 * delta[e]) / l2;
+      delta[p] = delta[p] / l2;
+      delta[e] = (delta[e] - l1 * delta[p]) / l0;
     }
     return true;
   }

@@ -42,7 +42,9 @@ describe('compressMotion reports', () => {
     for (const w of r.warnings) {
       const name = w.kind === 'translation' ? 'root translation' : `${w.kind} of joint ${w.joint}`;
       const unit = w.kind === 'rotation' ? ' deg' : '';
-      expect(w.message).toBe(`${name}: tolerance 0${unit} not reachable at frame ${w.frame} (error ${w.error.toPrecision(4)}${unit} at a key: stored precision limit)`);
+      const others = w.keyFrames.length > 1 ? `; ${w.keyFrames.length} keys over it: ${w.keyFrames.slice(0, 8).join(', ')}${w.keyFrames.length > 8 ? ` and ${w.keyFrames.length - 8} more` : ''}` : '';
+      expect(w.message).toBe(`${name}: tolerance 0${unit} not reachable at frame ${w.frame} (error ${w.error.toPrecision(4)}${unit} at a key: stored precision limit${others})`);
+      expect(w.keyFrames).toContain(w.frame);
     }
   });
 

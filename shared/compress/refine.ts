@@ -12,15 +12,18 @@ const REMOVAL_PASSES = 1;
  * the fit's stored values are its result): a removal pass drops each non-user
  * key in turn, searches its two neighbours' inner quaternions against the
  * source frames of the three segments they touch (on the s12 grid, starting
- * from their current values), and keeps the drop only while every frame there stays within the
- * bound. The bound is the tolerance, or the greedy result's own max error when
- * the stored precision could not meet the tolerance, so the channel's max
- * error never grows and its key count never does either. User keys, 0 and N
- * stay; no gap grows past 255 frames.
+ * from their current values), and keeps the drop only while every interior
+ * frame there stays within the tolerance. The tolerance, and not the greedy
+ * result's max error, is the bound even when the stored precision cannot meet
+ * it: that max error lies on a key frame (s12 of the source there), which no
+ * inner quaternion changes, so the guarantee of docs/compression.md (every
+ * frame that is not a key is within tolerance) holds after refinement exactly
+ * as after the greedy loop, and the channel's key count never grows. User
+ * keys, 0 and N stay; no gap grows past 255 frames.
  */
 export function refineRotationChannel(fit: RotationFit, keys: KeyList, tolerance: number, greedy: GreedyOutcome, userKeys: ArrayLike<number>): GreedyOutcome {
   const N = fit.N;
-  const bound = Math.max(tolerance, greedy.maxError);
+  const bound = tolerance;
   const search = new InnerSearch(fit);
   const userKey = new Uint8Array(N + 1);
   userKey[0] = 1;

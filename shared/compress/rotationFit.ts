@@ -197,6 +197,26 @@ export class RotationFit implements TrackFit {
     return max;
   }
 
+  /**
+   * segmentError's worst interior error of (a, b) (the same values) when it is <= `limit`; otherwise it stops
+   * at the first frame over `limit` and returns that frame's error, so a result over the limit says only that.
+   */
+  segmentErrorUpTo(a: number, b: number, limit: number): number {
+    const d = b - a;
+    const seg = this.squad;
+    seg.set(this.q, a * 4, b * 4, this.a, a * 4, b * 4, this.intDot(a, b) < 0 ? -1 : 1);
+    const o = seg.out, s = this.source;
+    let max = -1;
+    for (let t = a + 1; t < b; t++) {
+      seg.at(t, a, d);
+      const it = t * 4;
+      const e = (2 * Math.acos(Math.min(1, Math.abs(o[0] * s[it] + o[1] * s[it + 1] + o[2] * s[it + 2] + o[3] * s[it + 3]))) * 180) / Math.PI;
+      if (e > limit) return e;
+      if (e > max) max = e;
+    }
+    return max;
+  }
+
   segmentWithin(a: number, b: number, tolerance: number): boolean {
     const d = b - a;
     const seg = segment.set(this.q, a * 4, b * 4, this.a, a * 4, b * 4, this.intDot(a, b) < 0 ? -1 : 1);

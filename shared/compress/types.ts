@@ -66,13 +66,20 @@ export interface ChannelReport {
   met: boolean;
 }
 
-/** A tolerance the stored precision cannot meet even with a key on every frame. */
+/**
+ * A tolerance the stored precision cannot meet: only key frames of the written
+ * track can be over it (docs/compression.md#the-guarantee), where h16 / s12
+ * cannot store the source value closely enough.
+ */
 export interface CompressWarning {
   kind: ChannelKind;
   joint: number;
+  /** The key frame with the largest error (earliest on ties). */
   frame: number;
   error: number;
   tolerance: number;
+  /** Every key frame of the written track over the tolerance, ascending (`frame` is one of them). */
+  keyFrames: number[];
   message: string;
 }
 

@@ -111,7 +111,10 @@ function verifyOrThrow(motion: Motion, options: CompressOptions, bytes: Uint8Arr
       }
     }
     const met = maxError <= tolerance;
-    if (!met) warnings.push(toleranceWarning(kind, joint, tolerance, maxError, maxErrorFrame));
+    if (!met) {
+      const over = Array.from(frames).filter((f) => errors[f] > tolerance);
+      warnings.push(toleranceWarning(kind, joint, tolerance, maxError, maxErrorFrame, over));
+    }
     channels.push({ kind, joint, tolerance, maxError, maxErrorFrame, met });
     totalKeys += frames.length;
   };

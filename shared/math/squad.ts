@@ -101,6 +101,7 @@ export class ScalarSquad {
   /** The normalised Squad sample of the last `at` (x, y, z, w). */
   readonly out = new Float64Array(4);
   private readonly k = new Float64Array(20);
+  private readonly s1 = new Float64Array(4);
 
   /** Loads keys a (q[ia], A[ja]) and b (q[ib], A[jb]); `sign` -1 negates key b's two quaternions. */
   set(q: ArrayLike<number>, ia: number, ib: number, A: ArrayLike<number>, ja: number, jb: number, sign: number): void {
@@ -119,6 +120,16 @@ export class ScalarSquad {
 
   /** out = the Squad at u = (t - a) / d. */
   at(t: number, a: number, d: number): void {
+    const s1 = this.s1;
+    this.keySlerpAt(t, a, d, s1, 0);
+    this.atWithKeySlerp(t, a, d, s1, 0);
+  }
+
+  /**
+   * The first half of `at`: s1 = slerp(qa, qb, u), into s1[o..o+3]. It depends only on the keys' rotations, so a
+   * search that varies the inner quaternions computes it once per frame and calls atWithKeySlerp.
+   */
+  keySlerpAt(t: number, a: number, d: number, out: Float64Array, o: number): void {
     const k = this.k;
     const u = (t - a) / d;
     // s1 = blend(qa, qb, u): slerpRef with the keys' angle computed once
@@ -134,6 +145,14 @@ export class ScalarSquad {
       const w1 = Math.sin(u * thQ) / sinQ;
       s1x = w0 * k[0] + w1 * k[4]; s1y = w0 * k[1] + w1 * k[5]; s1z = w0 * k[2] + w1 * k[6]; s1w = w0 * k[3] + w1 * k[7];
     }
+    out[o] = s1x; out[o + 1] = s1y; out[o + 2] = s1z; out[o + 3] = s1w;
+  }
+
+  /** The rest of `at`, from the key slerp s1 (s1[o..o+3]) that keySlerpAt gave for the same t: out = the Squad. */
+  atWithKeySlerp(t: number, a: number, d: number, s1: Float64Array, o: number): void {
+    const k = this.k;
+    const u = (t - a) / d;
+    const s1x = s1[o], s1y = s1[o + 1], s1z = s1[o + 2], s1w = s1[o + 3];
     // s2 = blend(aa, ab, u)
     const thA = k[18], sinA = k[19];
     let s2x: number, s2y: number, s2z: number, s2w: number;

@@ -3,7 +3,7 @@ import { decodeH16 } from '../math/half';
 import { hermite } from '../math/hermite';
 import { normalize4, type Quat } from '../math/quat';
 import { decodeS12 } from '../math/s12';
-import { squadRef } from '../math/squad';
+import { ScalarSquad, squadRef } from '../math/squad';
 import { validateMotion } from '../mtn/validate';
 import { KeyFlag, MotionFlag, copyJoints, makeJoint, makeMotion, type JointInfo, type Motion } from '../motion/types';
 import { Mt3Flag, type Mt3Motion, type PositionTrack, type RotationTrack, type TraceTrack } from './types';
@@ -209,9 +209,34 @@ export function samplePositionTrackFrames(tr: DecodedPositionTrack, out: Float64
   return out;
 }
 
-/** Every integer frame 0..N of a decoded rotation track into out ((N+1) x 4), cursor walk. */
+const wholeTrackSquad = new ScalarSquad();
+
+/**
+ * Every integer frame 0..N of a decoded rotation track into out ((N+1) x 4),
+ * segment by segment with ScalarSquad (the bits of squadRef: the compressor's
+ * error loop uses it too, and shared/compress/rotationFit.test.ts checks them
+ * equal): each compression decodes every track once for its object-space
+ * error, and this keeps that off the per-run cost. Frames before the first key
+ * take the first key, as the per-frame sampler clamps them.
+ */
 export function sampleRotationTrackFrames(tr: DecodedRotationTrack, out: Float64Array = new Float64Array((lastFrame(tr) + 1) * 4)): Float64Array {
-  forEachFrameSegment(tr.frames, (f, s) => evalRotationSegment(out, 4 * f, tr.q, tr.a, s.ia, s.ib, s.fa, s.fb, s.t));
+  const { frames, q, a } = tr;
+  const K = frames.length;
+  const seg = wholeTrackSquad;
+  const o = seg.out;
+  for (let t = 0; t < frames[0]; t++) for (let c = 0; c < 4; c++) out[4 * t + c] = q[c];
+  for (let k = 0; k < K; k++) {
+    const fa = frames[k];
+    out[4 * fa] = q[4 * k]; out[4 * fa + 1] = q[4 * k + 1]; out[4 * fa + 2] = q[4 * k + 2]; out[4 * fa + 3] = q[4 * k + 3];
+    if (k + 1 >= K) break;
+    const fb = frames[k + 1];
+    if (fb - fa < 2) continue;
+    seg.set(q, 4 * k, 4 * (k + 1), a, 4 * k, 4 * (k + 1), 1);
+    for (let t = fa + 1; t < fb; t++) {
+      seg.at(t, fa, fb - fa);
+      out[4 * t] = o[0]; out[4 * t + 1] = o[1]; out[4 * t + 2] = o[2]; out[4 * t + 3] = o[3];
+    }
+  }
   return out;
 }
 

@@ -5,6 +5,8 @@ import {
 } from './constants';
 import { validateMotion } from './validate';
 
+const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 /**
  * Reads an MTN v1 file (FORMATS.md 1). Every count is checked against the file
  * size before anything is allocated; the decoded motion is then validated.
@@ -59,15 +61,19 @@ export function readMtn(bytes: Uint8Array): Motion {
   }
 
   const S = N + 1;
+  // On a little-endian host the samples are copied as bytes (the same values: every read of a motion, and so
+  // every CLI run, pays for this); elsewhere they are read value by value.
   const f32 = (count: number) => {
     const out = new Float32Array(count);
-    for (let i = 0; i < count; i++) out[i] = dv.getFloat32(off + i * 4, true);
+    if (LITTLE_ENDIAN_HOST) new Uint8Array(out.buffer).set(bytes.subarray(off, off + count * 4));
+    else for (let i = 0; i < count; i++) out[i] = dv.getFloat32(off + i * 4, true);
     off += count * 4;
     return out;
   };
   const u32 = (count: number) => {
     const out = new Uint32Array(count);
-    for (let i = 0; i < count; i++) out[i] = dv.getUint32(off + i * 4, true);
+    if (LITTLE_ENDIAN_HOST) new Uint8Array(out.buffer).set(bytes.subarray(off, off + count * 4));
+    else for (let i = 0; i < count; i++) out[i] = dv.getUint32(off + i * 4, true);
     off += count * 4;
     return out;
   };

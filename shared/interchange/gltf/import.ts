@@ -9,11 +9,13 @@
  * (parents first, static non-joint nodes folded in), per-frame resampling, and
  * the clip choice.
  *
- * This is the only module under shared/ that imports three. It type-checks in
- * shared/'s no-DOM configuration and runs in Node, a worker and the renderer.
+ * three.js is reached through loadThreeLoaders() only (types aside), so it is
+ * loaded when a glTF is imported and never by a run that does not import one.
+ * It type-checks in shared/'s no-DOM configuration and runs in Node, a worker
+ * and the renderer.
  */
 import type { AnimationClip, Interpolant, KeyframeTrack, Object3D } from 'three';
-import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import type { GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { FormatError } from '../../errors';
 import { MotionFlag, copyJoints, emptyMotion, type Motion } from '../../motion/types';
 import { MTN_MAX_FRAMES, MTN_MAX_JOINTS } from '../../mtn/constants';
@@ -22,6 +24,7 @@ import { makeQuatsContinuous, quatMul, quatNormalize, quatRotate, type Quat, typ
 import { guessBodyParts, guessMirrorPairs } from '../mirror';
 import { sanitizeJointNames } from '../names';
 import { targetFrameCount } from '../resample';
+import { loadThreeLoaders } from '../loadThreeLoaders';
 import type { ImportOptions, ImportResult, InterchangeWarning } from '../types';
 import type { ActguyGltfExtras } from './export';
 import { align4, decodeDataUri, readGltfContainer, writeGlb, type GltfJson } from './glb';
@@ -381,8 +384,9 @@ async function loadWithThree(bytes: Uint8Array, resolveUri?: (uri: string) => Ui
   if (total) reduced.buffers = [{ byteLength: total }];
   const glb = writeGlb(reduced, total ? merged : undefined);
 
+  const { GLTFLoader } = await loadThreeLoaders();
   const loader = new GLTFLoader();
-  const gltf = await new Promise<Awaited<ReturnType<GLTFLoader['parseAsync']>>>((resolve, reject) =>
+  const gltf = await new Promise<GLTF>((resolve, reject) =>
     loader.parse(glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength) as ArrayBuffer, '', resolve, (e: unknown) =>
       reject(new FormatError('GLTF', `three.js GLTFLoader: ${(e as Error)?.message ?? String(e)}`, { where: 'GLTFLoader' })),
     ),

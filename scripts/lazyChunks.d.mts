@@ -1,0 +1,1 @@
+export const LAZY_CHUNKS: { module: string; file: string }[];
