@@ -1,0 +1,53 @@
+/**
+ * Glitches of daily use, each seen in a trial at 1280x800:
+ * - a one-frame event drag at the default zoom (under 3 px a frame) moves the event; a sub-frame drag snaps
+ *   to the nearest frame;
+ * - Escape closes an open menu, and a dialog that opens closes the menus;
+ */
+import { expect, test } from './fixtures';
+import { markerFrames, openSampleProject, trackX } from './sev-ui';
+import { waitForDocument } from './ui';
+
+test('a one-frame event drag at the default zoom moves the event one frame; a sub-frame drag snaps to the nearest frame', async ({ page, workspace, electronApp }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openSampleProject(page, workspace, electronApp);
+  await page.locator('[data-testid="project-motion"][data-name="cmu_01_01"]').click();
+  await expect(page.getByTestId('sev-file')).toContainText('cmu_01_01.sev', { timeout: 30_000 });
+  await page.keyboard.press('Control+2');
+  await expect(page.getByTestId('sev-marker')).toHaveCount(30);
+  const pxPerFrame = (await trackX(page, 100)) - (await trackX(page, 99));
+  expect(pxPerFrame, 'the default zoom puts frames under 3 px apart here').toBeLessThan(3);
+  const before = await markerFrames(page);
+  const drag = async (index: number, frames: number) => {
+    const marker = page.locator(`[data-testid="sev-marker"][data-index="${index}"]`);
+    const box = (await marker.boundingBox())!;
+    const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    await page.mouse.move(x + frames * pxPerFrame, y, { steps: 3 });
+    await page.mouse.up();
+  };
+  await drag(3, 1);
+  await expect.poll(() => markerFrames(page)).toEqual(before.map((f, k) => (k === 3 ? f + 1 : f)));
+  // 0.6 of a frame to the left: the nearest frame is one back, where it started.
+  await drag(3, -0.6);
+  await expect.poll(() => markerFrames(page)).toEqual(before);
+  // One undo step per drag.
+  await page.keyboard.press('Control+z');
+  await expect.poll(() => markerFrames(page)).toEqual(before.map((f, k) => (k === 3 ? f + 1 : f)));
+});
+
+test('Escape closes an open menu, and a dialog opened from the keyboard closes the menu under it', async ({ page }) => {
+  await waitForDocument(page);
+  await page.getByTestId('menu-edit').click();
+  await expect(page.getByRole('menu', { name: 'Edit' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('menu')).toHaveCount(0);
+  // The document is still open (Escape went to the menu only).
+  await expect(page.getByTestId('doc-name')).toHaveText('walk');
+  await page.getByTestId('menu-edit').click();
+  await expect(page.getByRole('menu', { name: 'Edit' })).toBeVisible();
+  await page.keyboard.press('Control+e');
+  await expect(page.locator('[aria-modal="true"], [data-testid="file-picker"]').first()).toBeVisible();
+  await expect(page.getByRole('menu')).toHaveCount(0);
+});
