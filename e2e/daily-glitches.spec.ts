@@ -3,10 +3,12 @@
  * - a one-frame event drag at the default zoom (under 3 px a frame) moves the event; a sub-frame drag snaps
  *   to the nearest frame;
  * - Escape closes an open menu, and a dialog that opens closes the menus;
+ * - a refused lock says why (one pinned joint per frame) and offers to move the lock, one undo step;
  */
 import { expect, test } from './fixtures';
 import { markerFrames, openSampleProject, trackX } from './sev-ui';
-import { waitForDocument } from './ui';
+import { readFileSync } from 'node:fs';
+import { dragLockRow, freeRun, selectJoint, waitForDocument } from './ui';
 
 test('a one-frame event drag at the default zoom moves the event one frame; a sub-frame drag snaps to the nearest frame', async ({ page, workspace, electronApp }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -50,4 +52,26 @@ test('Escape closes an open menu, and a dialog opened from the keyboard closes t
   await page.keyboard.press('Control+e');
   await expect(page.locator('[aria-modal="true"], [data-testid="file-picker"]').first()).toBeVisible();
   await expect(page.getByRole('menu')).toHaveCount(0);
+});
+
+test('a refused lock says why and its button moves the lock to the selected joint in one undo step', async ({ page, workspace }) => {
+  await waitForDocument(page);
+  const start = freeRun(readFileSync(workspace.path('walk.mtn')), 5);
+  const locks = page.getByTestId('lock-item');
+  await selectJoint(page, 'RightToeBase');
+  await dragLockRow(page, start, start + 4);
+  await expect(locks.filter({ hasText: `RightToeBase frames ${start}–${start + 4}` })).toHaveCount(1);
+  await selectJoint(page, 'Neck');
+  await dragLockRow(page, start + 2, start + 6);
+  const warning = page.getByTestId('message-warning');
+  await expect(warning).toContainText(`frame ${start + 2} is already locked by joint`);
+  await expect(warning).toContainText('the game moves the root to hold it still');
+  await warning.getByTestId('message-action').filter({ hasText: 'Move lock to Neck' }).click();
+  await expect(page.getByTestId('message-warning')).toHaveCount(0);
+  await expect(locks.filter({ hasText: `RightToeBase frames ${start}–${start + 1}` })).toHaveCount(1);
+  await expect(locks.filter({ hasText: `Neck frames ${start + 2}–${start + 6}` })).toHaveCount(1);
+  // One undo step puts both back.
+  await page.keyboard.press('Control+z');
+  await expect(locks.filter({ hasText: `RightToeBase frames ${start}–${start + 4}` })).toHaveCount(1);
+  await expect(locks.filter({ hasText: 'Neck' })).toHaveCount(0);
 });
