@@ -3,12 +3,13 @@
  * - a one-frame event drag at the default zoom (under 3 px a frame) moves the event; a sub-frame drag snaps
  *   to the nearest frame;
  * - Escape closes an open menu, and a dialog that opens closes the menus;
+ * - the greedy figures shown while the refined compression runs are labelled as a preview;
  * - a refused lock says why (one pinned joint per frame) and offers to move the lock, one undo step;
  */
 import { expect, test } from './fixtures';
 import { markerFrames, openSampleProject, trackX } from './sev-ui';
 import { readFileSync } from 'node:fs';
-import { dragLockRow, freeRun, selectJoint, waitForDocument } from './ui';
+import { dragLockRow, freeRun, selectJoint, waitForCompression, waitForDocument } from './ui';
 
 test('a one-frame event drag at the default zoom moves the event one frame; a sub-frame drag snaps to the nearest frame', async ({ page, workspace, electronApp }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -74,4 +75,28 @@ test('a refused lock says why and its button moves the lock to the selected join
   await page.keyboard.press('Control+z');
   await expect(locks.filter({ hasText: `RightToeBase frames ${start}–${start + 4}` })).toHaveCount(1);
   await expect(locks.filter({ hasText: 'Neck' })).toHaveCount(0);
+});
+
+test('the greedy figures shown while the refined compression runs are labelled as a preview', async ({ page }) => {
+  await waitForDocument(page);
+  // Every DOM change is sampled: whenever the greedy result is on screen, both preview labels are too.
+  await page.evaluate(() => {
+    const seen: { greedy: boolean; labelled: boolean }[] = [];
+    (window as unknown as { __stages: typeof seen }).__stages = seen;
+    new MutationObserver(() => {
+      const greedy = document.querySelector('[data-testid="compress-stage"][data-stage="greedy"]') !== null;
+      const labelled = document.querySelector('[data-testid="stat-preview"]') !== null && document.querySelector('[data-testid="status-preview"]') !== null;
+      seen.push({ greedy, labelled });
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+  });
+  const field = page.getByTestId('tol-rotation');
+  for (const v of ['1.25', '2', '0.5']) {
+    await field.fill(v);
+    await field.press('Enter');
+    await waitForCompression(page);
+  }
+  const seen = await page.evaluate(() => (window as unknown as { __stages: { greedy: boolean; labelled: boolean }[] }).__stages);
+  expect(seen.some((s) => s.greedy), 'a greedy stage was on screen').toBe(true);
+  expect(seen.filter((s) => s.greedy !== s.labelled)).toEqual([]);
+  await expect(page.getByTestId('stat-preview')).toHaveCount(0);
 });
