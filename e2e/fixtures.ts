@@ -69,9 +69,9 @@ export function runningElectronApp(): { app: ElectronApplication; workspace: Wor
 const SCREENSHOT_DIR = join(repoRoot, 'e2e-output', 'screenshots');
 const LOOPBACK_BUNDLE = join(repoRoot, 'dist', 'electron', 'loopback.cjs');
 
-/** Starts dist/electron/loopback.cjs on a workspace and waits for the URL it prints. */
-async function startLoopbackChild(workspace: string): Promise<{ child: ChildProcess; handle: LoopbackHandle }> {
-  const child = spawn(process.execPath, [LOOPBACK_BUNDLE, '--workspace', workspace, '--port', '0', '--exit-with-stdin'], {
+/** Starts dist/electron/loopback.cjs on a workspace (with `extraArgs`, e.g. `--open FILE`) and waits for the URL it prints. */
+export async function startLoopbackChild(workspace: string, extraArgs: string[] = []): Promise<{ child: ChildProcess; handle: LoopbackHandle }> {
+  const child = spawn(process.execPath, [LOOPBACK_BUNDLE, '--workspace', workspace, '--port', '0', '--exit-with-stdin', ...extraArgs], {
     cwd: repoRoot,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -96,7 +96,7 @@ async function startLoopbackChild(workspace: string): Promise<{ child: ChildProc
   return { child, handle: { url, origin: parsed.origin, token: parsed.searchParams.get('token')! } };
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
+export function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return Promise.resolve();
   return new Promise((done) => {
     const timer = setTimeout(() => {

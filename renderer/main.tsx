@@ -11,7 +11,7 @@ import { compressionStore, connectCompression } from './state/compressionStore';
 import { withCompressDeltas } from './state/compressDeltas';
 import { sessionStore } from './state/sessionStore';
 import { openPath, reportDocumentStateOnChange, setControllerApi } from './app/controller';
-import { runCommand } from './app/commands';
+import { openSystemFile, runCommand } from './app/commands';
 import { anyUnsaved } from './app/unsaved';
 import { askChoice, pickPathInApp } from './app/dialogs';
 import { installShortcuts } from './app/shortcuts';
@@ -60,6 +60,7 @@ function start(): void {
     try {
       const info = await api.getAppInfo();
       if (info.startupPath) await openPath(info.startupPath, false);
+      for (const f of info.startupFiles ?? []) await openSystemFile(f.path, f.projectPath);
       if (info.startupNotice) sessionStore.getState().notify('info', info.startupNotice, 'app');
     } catch (err) {
       sessionStore.getState().notify('error', `Start-up failed: ${err instanceof Error ? err.message : String(err)}`, 'app');

@@ -221,6 +221,12 @@ export interface DocumentStateReport {
   disabledCommands?: MenuCommandId[];
 }
 
+/** A file handed over at start-up: a project, or a .sev with the project that lists it. */
+export interface StartupFile {
+  path: string;
+  projectPath?: string;
+}
+
 export interface AppInfo {
   /** package.json version. */
   version: string;
@@ -231,6 +237,11 @@ export interface AppInfo {
   samplePath: string;
   /** The file to open at start-up (command line argument), else the sample. */
   startupPath: string;
+  /**
+   * Projects and .sev files to open after `startupPath` (`npm run web -- --open FILE`), each where its kind
+   * belongs; a .sev comes with the project that lists it. Electron sends these as menu commands instead.
+   */
+  startupFiles?: StartupFile[];
   transport: 'electron' | 'loopback';
   /**
    * False over loopback: the dialog members are then served by the in-app picker

@@ -12,6 +12,9 @@ import { createCompressClient } from '../compressClient';
 import { createHandlers } from '../handlers';
 import { canonicalPath, createPathPolicy } from '../pathPolicy';
 import { createRecentFilesStore } from '../recentFiles';
+import { findProjectListingSev } from '../systemFiles';
+import { systemFileKindOfPath } from '../../shared/systemFiles';
+import type { StartupFile } from '../../shared/ipc';
 import { loopbackDialogPort } from '../dialogPort';
 import { startLoopbackServer } from './server';
 
@@ -50,7 +53,21 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) usageError(`--port must be 0..65535`);
   const samplePath = join(repoRoot, 'assets', 'walk.mtn');
   const inWorkspace = join(workspace, 'walk.mtn');
-  const startupPath = args.open ? resolve(workspace, String(args.open)) : existsSync(inWorkspace) ? inWorkspace : samplePath;
+  // --open takes what `npm start -- FILE` takes: a motion opens in the tuner; a project, or a .sev with the project
+  // that lists it, opens after the start-up motion (as Electron opens them).
+  const opened = args.open ? resolve(workspace, String(args.open)) : null;
+  const openedKind = opened ? systemFileKindOfPath(opened) : null;
+  if (opened && !openedKind) usageError(`--open ${opened}: ActGuy opens motions (.mtn, .mt3, .mar), .sev files and projects (.actguy.json)`);
+  if (opened && !existsSync(opened)) usageError(`--open ${opened}: no such file`);
+  const startupPath = opened && openedKind === 'motion' ? opened : existsSync(inWorkspace) ? inWorkspace : samplePath;
+  const startupFiles: StartupFile[] = [];
+  /** Projects named on the command line are granted as if picked in a dialog (their inputs, sounds and outputs). */
+  const chosenProjects = new Set<string>();
+  if (opened && openedKind !== 'motion') {
+    const projectPath = openedKind === 'project' ? opened : (findProjectListingSev(opened) ?? undefined);
+    if (projectPath) chosenProjects.add(canonicalPath(projectPath));
+    startupFiles.push({ path: opened, ...(openedKind === 'sev' && projectPath ? { projectPath } : {}) });
+  }
   let version = '0.0.0';
   try {
     version = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version;
@@ -59,9 +76,12 @@ async function main(): Promise<void> {
   }
 
   const compress = createCompressClient({ workerPath: join(__dirname, 'compressWorker.cjs') });
+  const policy = createPathPolicy();
+  for (const f of startupFiles) for (const p of [f.path, f.projectPath]) if (p) policy.allowFile(p);
   const handlers = createHandlers({
-    appInfo: { version, samplePath, startupPath, transport: 'loopback', nativeDialogs: false, workspaceRoot: workspace, platform: process.platform },
-    policy: createPathPolicy(),
+    userChoseProject: (canon) => chosenProjects.has(canon),
+    appInfo: { version, samplePath, startupPath, startupFiles, transport: 'loopback', nativeDialogs: false, workspaceRoot: workspace, platform: process.platform },
+    policy,
     recent: createRecentFilesStore(args['user-data'] ? resolve(String(args['user-data'])) : null),
     compress,
     dialogs: loopbackDialogPort,

@@ -453,7 +453,7 @@ export function toggleLockAtPlayhead(): void {
     return;
   }
   const r = doc.locks.setRange(joint, f, f);
-  if (!r.ok) sessionStore.getState().notify('warning', r.message);
+  if (!r.ok) sessionStore.getState().notify('warning', r.message, 'document', r.fix);
 }
 
 export function toggleTraceAtPlayhead(): void {

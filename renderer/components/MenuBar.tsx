@@ -7,13 +7,15 @@ import { cycleSpeed, openPath, toggleKeyAtPlayhead, toggleLockAtPlayhead, toggle
 import { getApi } from '../transport';
 import type { MenuCommandId, RecentFile } from '../../shared/ipc';
 import { acceleratorLabel, eventShortcutLabel, primaryShortcut } from '../../shared/shortcuts';
-import { runCommand } from '../app/commands';
+import { isModalOpen, runCommand } from '../app/commands';
 import { currentShortcutPlatform } from '../app/shortcuts';
 import { latestRedoLabel, latestUndoLabel, subscribeUndoOrder } from '../sev/undoOrder';
 import { useSyncExternalStore } from 'react';
 import { useProject, useSev } from '../sev/hooks';
 import { eventsCommandsEnabled } from '../sev/eventsMenu';
 import { EVENTS_MENU } from '../../shared/eventsMenu';
+import { importOptionsStore } from '../interchange/importOptions';
+import { projectStore } from '../project/projectStore';
 import { PANELS, PANEL_TITLES, panelStates, projectLayoutStore, useProjectLayout } from '../project/layout';
 
 interface Item {
@@ -68,6 +70,28 @@ export function MenuBar() {
     window.addEventListener('mousedown', close);
     return () => window.removeEventListener('mousedown', close);
   }, []);
+  // An open menu closes on Escape (before any other Escape handler) and when a dialog opens over it.
+  useEffect(() => {
+    if (open === null) return undefined;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      e.preventDefault();
+      e.stopPropagation();
+      setOpen(null);
+    };
+    const closeUnderModal = () => {
+      if (isModalOpen()) setOpen(null);
+    };
+    window.addEventListener('keydown', onKey, true);
+    const stops = [sessionStore.subscribe(closeUnderModal), projectStore.subscribe(closeUnderModal), importOptionsStore.subscribe(closeUnderModal)];
+    const modals = new MutationObserver(closeUnderModal);
+    modals.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['aria-modal'] });
+    return () => {
+      window.removeEventListener('keydown', onKey, true);
+      stops.forEach((stop) => stop());
+      modals.disconnect();
+    };
+  }, [open]);
   const documentId = useDocument((d) => d.documentId);
   useEffect(() => {
     // Refreshed when a document opens and when the File menu opens.

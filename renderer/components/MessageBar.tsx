@@ -34,6 +34,19 @@ export function MessageBar() {
           data-owner={m.owner?.name}
         >
           <span className="message-text">{m.text}</span>
+          {m.action && (
+            <button
+              type="button"
+              className="tool small"
+              data-testid="message-action"
+              onClick={() => {
+                sessionStore.getState().dismiss(m.id);
+                m.action!.run();
+              }}
+            >
+              {m.action.label}
+            </button>
+          )}
           {k === 0 && shown.length > 1 && (
             // On the newest message's line: the list stays one line per message.
             <button

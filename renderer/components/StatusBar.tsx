@@ -14,6 +14,7 @@ export function StatusBar() {
   const result = useCompression((c) => c.result);
   const pending = useCompression((c) => c.pending);
   const error = useCompression((c) => c.error);
+  const stage = useCompression((c) => c.stage);
   // An import runs in a worker and may take a while on a long take: it can be stopped from here.
   const busyNote = busy && (
     <>
@@ -56,6 +57,11 @@ export function StatusBar() {
             MT3 <b data-testid="status-bytes">{result.mt3Bytes}</b> B
           </span>
           <span>ratio {result.ratio.toFixed(2)}</span>
+          {stage === 'greedy' && (
+            <span className="dim" data-testid="status-preview" title="Greedy figures while the refined compression runs">
+              (preview)
+            </span>
+          )}
         </>
       )}
       {pending && <span className="dim" data-testid="compress-pending">compressing…</span>}

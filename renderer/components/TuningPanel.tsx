@@ -208,13 +208,21 @@ function Stats() {
   const pending = useCompression((c) => c.pending);
   const error = useCompression((c) => c.error);
   const roundTrip = useCompression((c) => c.roundTripMs);
+  const stage = useCompression((c) => c.stage);
   const joints = useDocument((d) => d.motion?.joints);
   const readOnly = useDocument((d) => d.readOnly);
   if (readOnly) return <p className="dim">Read-only compressed motion: no recompression. Save As .mtn to tune it.</p>;
   if (!result) return <p className="dim">{error ? <span className="bad">{error}</span> : pending ? 'Compressing…' : 'No motion.'}</p>;
   const byKind = (['translation', 'rotation', 'offset'] as const).map((k) => [k, worstOf(result.channels, k)] as const).filter(([, w]) => w);
   return (
-    <div className="stats">
+    <div className={stage === 'greedy' ? 'stats preview' : 'stats'}>
+      {stage === 'greedy' && (
+        // The greedy pass answers at once while the refined one runs (a slider drag shows only these): its figures
+        // are an upper bound, and the refined result that Export writes has fewer keys.
+        <p className="stat-preview small" data-testid="stat-preview" title="The greedy pass answers at once; the refined compressor (what Export writes) follows and has fewer keys and bytes.">
+          Preview (greedy pass): refined figures follow
+        </p>
+      )}
       <dl className="stat-grid">
         <dt>Total keys</dt>
         <dd data-testid="stat-total-keys">{result.totalKeys}</dd>

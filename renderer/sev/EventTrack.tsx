@@ -74,7 +74,7 @@ export function EventTrack() {
   const playhead = useSession((s) => s.playhead);
   const motion = useMotionShape();
   /** A marker drag: `group` moves the whole selection. */
-  const drag = useRef<{ index: number; x0: number; moved: boolean; group: boolean } | null>(null);
+  const drag = useRef<{ index: number; x0: number; frame0: number; moved: boolean; group: boolean } | null>(null);
   /** A box selection over empty row: from x0 to x (host coordinates); `base` is kept (Ctrl/Shift held). */
   const box = useRef<{ x0: number; base: number[]; active: boolean } | null>(null);
   const [boxSpan, setBoxSpan] = useState<{ from: number; to: number } | null>(null);
@@ -102,21 +102,31 @@ export function EventTrack() {
     // A marker of a multi-selection keeps the selection: dragging it moves them all (a click without a drag selects it alone).
     const group = s.selectedEvents.length > 1 && s.selectedEvents.includes(index);
     if (!group) revealEvent(index);
-    drag.current = { index, x0: e.clientX, moved: false, group };
+    drag.current = { index, x0: e.clientX, frame0: s.file?.doc?.events[index]?.frame ?? 0, moved: false, group };
+  };
+  /**
+   * Frames the pointer has moved since the press. The move starts at half a frame (snapping to the nearest
+   * frame) or at 3 px when frames are wider, so a one-frame drag counts at every zoom and a click's jitter does not.
+   */
+  const dragFrames = (clientX: number, d: { x0: number }): number | null => {
+    const pxPerFrame = (axis.right - axis.left) / span;
+    const dx = clientX - d.x0;
+    if (Math.abs(dx) < Math.min(3, pxPerFrame / 2)) return null;
+    return dx / pxPerFrame;
   };
   const onMarkerMove = (e: ReactPointerEvent<HTMLButtonElement>) => {
     const d = drag.current;
     if (!d) return;
-    if (!d.moved && Math.abs(e.clientX - d.x0) < 3) return;
+    const delta = dragFrames(e.clientX, d);
+    if (!d.moved && delta === null) return;
     if (!d.moved) {
       d.moved = true;
       const n = sevStore.getState().selectedEvents.length;
       sevStore.getState().begin(d.group ? `Move ${n} events` : 'Move event');
     }
-    if (d.group) {
-      const x0 = d.x0 - host.current!.getBoundingClientRect().left;
-      events.dragSelectionBy(toFrame(localX(e)) - toFrame(x0));
-    } else events.dragTo(d.index, toFrame(localX(e)));
+    // Relative to the press: grabbing a marker off its centre does not make it jump to the pointer's frame.
+    if (d.group) events.dragSelectionBy(delta ?? 0);
+    else events.dragTo(d.index, d.frame0 + Math.round(delta ?? 0));
   };
   const onMarkerUp = (e: ReactPointerEvent<HTMLButtonElement>) => {
     const d = drag.current;

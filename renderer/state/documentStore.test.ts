@@ -415,13 +415,31 @@ describe('document store: keys', () => {
 });
 
 describe('document store: locks, trace and flags', () => {
+  it('a refused lock offers to move the lock: one undo step that takes it off the other joint', () => {
+    const s = sample();
+    s.getState().locks.setRange(0, 2, 6);
+    const refused = s.getState().locks.setRange(1, 5, 9);
+    expect(refused.ok).toBe(false);
+    if (refused.ok || !refused.fix) throw new Error('no fix offered');
+    refused.fix.run();
+    const m = s.getState().motion!;
+    expect(Array.from({ length: 11 }, (_, f) => lockedJointAt(m, f))).toEqual([-1, -1, 0, 0, 0, 1, 1, 1, 1, 1, -1]);
+    expect(labels(s).at(-1)).toBe(`Move lock to ${m.joints[1].name} (frames 5-9)`);
+    s.getState().history.undo();
+    expect(Array.from({ length: 11 }, (_, f) => lockedJointAt(s.getState().motion!, f))).toEqual([-1, -1, 0, 0, 0, 0, 0, -1, -1, -1, -1]);
+  });
+
   it('refuses a lock on the root or an unknown joint, and labels lock steps by their range', () => {
     const s = sample();
     const msg = 'Select a joint to lock (the root translation cannot be locked).';
     expect(s.getState().locks.setRange(-1, 0, 2)).toEqual({ ok: false, message: msg });
     expect(s.getState().locks.setRange(3, 0, 2)).toEqual({ ok: false, message: msg });
     expect(s.getState().locks.setRange(0, 3, 3)).toEqual({ ok: true });
-    expect(s.getState().locks.setRange(2, -5, 40)).toEqual({ ok: false, message: 'Lock refused: frame 3 is already locked by joint 0 "hips" (one locked joint per frame).' });
+    const refused = s.getState().locks.setRange(2, -5, 40);
+    expect(refused.ok).toBe(false);
+    if (refused.ok) return;
+    expect(refused.message).toMatch(/^Lock refused: frame 3 is already locked by joint 0 "hips" \(one locked joint per frame\)\. .*the game moves the root to hold it still/);
+    expect(refused.fix?.label).toBe(`Move lock to ${s.getState().motion!.joints[2].name}`);
     s.getState().locks.clearRange(0, 3, 3);
     // clamped to 0..N and rounded
     expect(s.getState().locks.setRange(2, 40, -5.2)).toEqual({ ok: true });

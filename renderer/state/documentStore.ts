@@ -103,7 +103,14 @@ interface HistoryEntry {
 export type DocumentKind = 'mtn' | 'mt3' | 'mar';
 
 /** Outcome of an edit that can be refused (locks). */
-export type EditOutcome = { ok: true } | { ok: false; message: string };
+/** A refused edit says why; `fix`, when there is one, is the edit the user can ask for instead (a button by the message). */
+export type EditOutcome = { ok: true } | { ok: false; message: string; fix?: EditFix };
+
+/** An edit offered with a refusal: its button label and what it does (one undo step). */
+export interface EditFix {
+  label: string;
+  run: () => void;
+}
 
 export interface DocumentState {
   /** The main process's id of the open document (compress/save requests name it); null when none. */
@@ -160,6 +167,8 @@ export interface DocumentState {
      * another joint holds a lock on a frame of the range (one joint per frame).
      */
     setRange(joint: number, first: number, last: number): EditOutcome;
+    /** Locks `joint` on frames first..last, taking the lock off any other joint there (one frame holds one lock): one undo step. */
+    moveRange(joint: number, first: number, last: number): void;
     /** Removes `joint`'s lock on frames first..last. */
     clearRange(joint: number, first: number, last: number): void;
   };
@@ -461,9 +470,15 @@ export function createDocumentStore(): StoreApi<DocumentState> {
           for (let f = a; f <= b; f++) {
             for (let j = 0; j < J; j++) {
               if (j !== joint && info[(f * J + j) * 4] & KeyFlag.LOCK) {
+                const frames = a === b ? `frame ${a}` : `frames ${a}-${b}`;
                 return {
                   ok: false,
-                  message: `Lock refused: frame ${f} is already locked by joint ${j} "${m.joints[j].name}" (one locked joint per frame).`,
+                  // Why, not only what: the format pins one joint per frame (docs/user-guide.md#locks).
+                  message:
+                    `Lock refused: frame ${f} is already locked by joint ${j} "${m.joints[j].name}" (one locked joint per frame). ` +
+                    `A lock pins one joint in place: the game moves the root to hold it still, so a frame can hold only one. ` +
+                    `Move the lock to "${m.joints[joint].name}" to pin it on ${frames} instead.`,
+                  fix: { label: `Move lock to ${m.joints[joint].name}`, run: () => get().locks.moveRange(joint, a, b) },
                 };
               }
             }
@@ -474,6 +489,20 @@ export function createDocumentStore(): StoreApi<DocumentState> {
             return { ...cur, jointKeyInfo: arr };
           });
           return { ok: true };
+        },
+        moveRange(joint, first, last) {
+          const m = get().motion;
+          if (!m || get().readOnly || joint < 0 || joint >= m.joints.length) return;
+          const [a, b] = clampRange(m, first, last);
+          const J = m.joints.length;
+          edit(`Move lock to ${m.joints[joint].name} (${a === b ? `frame ${a}` : `frames ${a}-${b}`})`, (cur) => {
+            const arr = cur.jointKeyInfo.slice();
+            for (let f = a; f <= b; f++) for (let j = 0; j < J; j++) {
+              if (j === joint) arr[(f * J + j) * 4] |= KeyFlag.LOCK;
+              else arr[(f * J + j) * 4] &= ~KeyFlag.LOCK;
+            }
+            return { ...cur, jointKeyInfo: arr };
+          });
         },
         clearRange(joint, first, last) {
           const m = get().motion;

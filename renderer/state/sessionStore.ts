@@ -35,6 +35,13 @@ export interface AppMessage {
   text: string;
   /** The motion it is about, or null for an app-wide message. */
   owner: MessageOwner | null;
+  /** An action offered with the message (a refused lock: move it); its button runs it and dismisses the message. */
+  action?: MessageAction;
+}
+
+export interface MessageAction {
+  label: string;
+  run: () => void;
 }
 
 /** Messages kept, newest last; the oldest go first (those of other motions included). */
@@ -118,7 +125,7 @@ export interface SessionState {
    * Adds a message; returns its id. By default it belongs to the motion the tuner shows now (it is hidden while
    * another motion is shown); `app` messages show over every motion. Info messages time out in the UI.
    */
-  notify(level: MessageLevel, text: string, scope?: MessageScope): number;
+  notify(level: MessageLevel, text: string, scope?: MessageScope, action?: MessageAction): number;
   dismiss(id: number): void;
   /** Dismisses every message in `ids` (the list's "Dismiss all": the messages shown). */
   dismissMany(ids: readonly number[]): void;
@@ -187,11 +194,11 @@ export function createSessionStore() {
     requestFrameAll() {
       set({ frameAllRequest: get().frameAllRequest + 1 });
     },
-    notify(level, text, scope = 'document') {
+    notify(level, text, scope = 'document', action) {
       const id = nextMessageId++;
       const d = documentStore.getState();
       const owner = scope === 'document' && d.motion ? { documentId: d.documentId, path: d.path, name: d.name } : null;
-      set({ messages: [...get().messages, { id, level, text, owner }].slice(-MESSAGE_LIMIT) });
+      set({ messages: [...get().messages, { id, level, text, owner, ...(action ? { action } : {}) }].slice(-MESSAGE_LIMIT) });
       return id;
     },
     dismiss(id) {

@@ -547,7 +547,7 @@ export class TimelinePainter {
       return;
     }
     const r = doc.locks.setRange(joint, d.anchor, d.current);
-    if (!r.ok) sessionStore.getState().notify('warning', r.message);
+    if (!r.ok) sessionStore.getState().notify('warning', r.message, 'document', r.fix);
   };
 
   private onWheel = (e: WheelEvent): void => {

@@ -1,0 +1,102 @@
+/**
+ * Glitches of daily use, each seen in a trial at 1280x800:
+ * - a one-frame event drag at the default zoom (under 3 px a frame) moves the event; a sub-frame drag snaps
+ *   to the nearest frame;
+ * - Escape closes an open menu, and a dialog that opens closes the menus;
+ * - the greedy figures shown while the refined compression runs are labelled as a preview;
+ * - a refused lock says why (one pinned joint per frame) and offers to move the lock, one undo step;
+ */
+import { expect, test } from './fixtures';
+import { markerFrames, openSampleProject, trackX } from './sev-ui';
+import { readFileSync } from 'node:fs';
+import { dragLockRow, freeRun, selectJoint, waitForCompression, waitForDocument } from './ui';
+
+test('a one-frame event drag at the default zoom moves the event one frame; a sub-frame drag snaps to the nearest frame', async ({ page, workspace, electronApp }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openSampleProject(page, workspace, electronApp);
+  await page.locator('[data-testid="project-motion"][data-name="cmu_01_01"]').click();
+  await expect(page.getByTestId('sev-file')).toContainText('cmu_01_01.sev', { timeout: 30_000 });
+  await page.keyboard.press('Control+2');
+  await expect(page.getByTestId('sev-marker')).toHaveCount(30);
+  const pxPerFrame = (await trackX(page, 100)) - (await trackX(page, 99));
+  expect(pxPerFrame, 'the default zoom puts frames under 3 px apart here').toBeLessThan(3);
+  const before = await markerFrames(page);
+  const drag = async (index: number, frames: number) => {
+    const marker = page.locator(`[data-testid="sev-marker"][data-index="${index}"]`);
+    const box = (await marker.boundingBox())!;
+    const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    await page.mouse.move(x + frames * pxPerFrame, y, { steps: 3 });
+    await page.mouse.up();
+  };
+  await drag(3, 1);
+  await expect.poll(() => markerFrames(page)).toEqual(before.map((f, k) => (k === 3 ? f + 1 : f)));
+  // 0.6 of a frame to the left: the nearest frame is one back, where it started.
+  await drag(3, -0.6);
+  await expect.poll(() => markerFrames(page)).toEqual(before);
+  // One undo step per drag.
+  await page.keyboard.press('Control+z');
+  await expect.poll(() => markerFrames(page)).toEqual(before.map((f, k) => (k === 3 ? f + 1 : f)));
+});
+
+test('Escape closes an open menu, and a dialog opened from the keyboard closes the menu under it', async ({ page }) => {
+  await waitForDocument(page);
+  await page.getByTestId('menu-edit').click();
+  await expect(page.getByRole('menu', { name: 'Edit' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('menu')).toHaveCount(0);
+  // The document is still open (Escape went to the menu only).
+  await expect(page.getByTestId('doc-name')).toHaveText('walk');
+  await page.getByTestId('menu-edit').click();
+  await expect(page.getByRole('menu', { name: 'Edit' })).toBeVisible();
+  await page.keyboard.press('Control+e');
+  await expect(page.locator('[aria-modal="true"], [data-testid="file-picker"]').first()).toBeVisible();
+  await expect(page.getByRole('menu')).toHaveCount(0);
+});
+
+test('a refused lock says why and its button moves the lock to the selected joint in one undo step', async ({ page, workspace }) => {
+  await waitForDocument(page);
+  const start = freeRun(readFileSync(workspace.path('walk.mtn')), 5);
+  const locks = page.getByTestId('lock-item');
+  await selectJoint(page, 'RightToeBase');
+  await dragLockRow(page, start, start + 4);
+  await expect(locks.filter({ hasText: `RightToeBase frames ${start}–${start + 4}` })).toHaveCount(1);
+  await selectJoint(page, 'Neck');
+  await dragLockRow(page, start + 2, start + 6);
+  const warning = page.getByTestId('message-warning');
+  await expect(warning).toContainText(`frame ${start + 2} is already locked by joint`);
+  await expect(warning).toContainText('the game moves the root to hold it still');
+  await warning.getByTestId('message-action').filter({ hasText: 'Move lock to Neck' }).click();
+  await expect(page.getByTestId('message-warning')).toHaveCount(0);
+  await expect(locks.filter({ hasText: `RightToeBase frames ${start}–${start + 1}` })).toHaveCount(1);
+  await expect(locks.filter({ hasText: `Neck frames ${start + 2}–${start + 6}` })).toHaveCount(1);
+  // One undo step puts both back.
+  await page.keyboard.press('Control+z');
+  await expect(locks.filter({ hasText: `RightToeBase frames ${start}–${start + 4}` })).toHaveCount(1);
+  await expect(locks.filter({ hasText: 'Neck' })).toHaveCount(0);
+});
+
+test('the greedy figures shown while the refined compression runs are labelled as a preview', async ({ page }) => {
+  await waitForDocument(page);
+  // Every DOM change is sampled: whenever the greedy result is on screen, both preview labels are too.
+  await page.evaluate(() => {
+    const seen: { greedy: boolean; labelled: boolean }[] = [];
+    (window as unknown as { __stages: typeof seen }).__stages = seen;
+    new MutationObserver(() => {
+      const greedy = document.querySelector('[data-testid="compress-stage"][data-stage="greedy"]') !== null;
+      const labelled = document.querySelector('[data-testid="stat-preview"]') !== null && document.querySelector('[data-testid="status-preview"]') !== null;
+      seen.push({ greedy, labelled });
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+  });
+  const field = page.getByTestId('tol-rotation');
+  for (const v of ['1.25', '2', '0.5']) {
+    await field.fill(v);
+    await field.press('Enter');
+    await waitForCompression(page);
+  }
+  const seen = await page.evaluate(() => (window as unknown as { __stages: { greedy: boolean; labelled: boolean }[] }).__stages);
+  expect(seen.some((s) => s.greedy), 'a greedy stage was on screen').toBe(true);
+  expect(seen.filter((s) => s.greedy !== s.labelled)).toEqual([]);
+  await expect(page.getByTestId('stat-preview')).toHaveCount(0);
+});

@@ -1,0 +1,70 @@
+/** The CLI's conventions: --version, help listing every command on one line, COMMAND --help / -h, exit codes. */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { version } from '../../package.json';
+import { runCli } from './main';
+import { commands } from './registry';
+
+let out: string[];
+let err: string[];
+beforeEach(() => {
+  out = [];
+  err = [];
+  vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
+  vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
+});
+afterEach(() => vi.restoreAllMocks());
+
+const stdout = () => out.join('\n');
+
+describe('actguy CLI conventions', () => {
+  it('answers --version and -V with the package version and exit 0', async () => {
+    for (const flag of ['--version', '-V']) {
+      out = [];
+      expect(await runCli([flag])).toBe(0);
+      expect(stdout()).toBe(`actguy ${version}`);
+    }
+    expect(err).toEqual([]);
+  });
+
+  it('help lists every command on exactly one line with its summary, exit 0', async () => {
+    expect(await runCli(['help'])).toBe(0);
+    const lines = stdout().split('\n');
+    for (const c of commands) {
+      const mine = lines.filter((l) => l.trim().split(/\s+/)[0] === c.name);
+      expect(mine, c.name).toHaveLength(1);
+      expect(mine[0]).toContain(c.summary);
+    }
+    // --help and -h alone are the same list.
+    for (const flag of ['--help', '-h']) {
+      out = [];
+      expect(await runCli([flag])).toBe(0);
+      expect(stdout()).toBe(lines.join('\n'));
+    }
+  });
+
+  it('COMMAND --help and -h print its usage and exit 0 without running it', async () => {
+    for (const c of commands) {
+      for (const flag of ['--help', '-h']) {
+        out = [];
+        // Other arguments (a missing input, an unknown option) do not matter once help is asked for.
+        expect(await runCli([c.name, 'missing-input.xyz', flag]), `${c.name} ${flag}`).toBe(0);
+        expect(stdout()).toContain(`usage: actguy ${c.usage}`);
+        expect(stdout()).toContain(c.summary);
+      }
+    }
+    expect(err).toEqual([]);
+    out = [];
+    expect(await runCli(['help', 'compress'])).toBe(0);
+    expect(stdout()).toContain('usage: actguy compress IN.mtn');
+  });
+
+  it('an unknown command or option still fails with exit 2 and says so', async () => {
+    expect(await runCli(['--versio'])).toBe(2);
+    expect(err.join('\n')).toMatch(/unknown command "--versio"/);
+    err = [];
+    expect(await runCli(['compress', '--nope'])).toBe(2);
+    expect(err.join('\n')).toMatch(/unknown option --nope\nusage: actguy compress/);
+    expect(await runCli([])).toBe(2);
+    expect(await runCli(['help', 'nope'])).toBe(2);
+  });
+});
