@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, stubNativeDialogs, test, type Workspace } from './fixtures';
-import { chooseFile, localOutputs } from './sev-ui';
+import { chooseFile } from './sev-ui';
 import { waitForDocument } from './ui';
 
 /** How many motions the workspace's sample project lists (the project panel shows one row each). */
@@ -11,7 +11,6 @@ function sampleMotionCount(workspace: Workspace): number {
 const ELECTRON_ONLY = 'Electron only: the native menu, the OS file hand-off and the native close question';
 
 test('Ctrl+Shift+O is Open Project and Ctrl+O is Open, whoever owns the shortcut (the page here, the native menu under Electron)', async ({ page, workspace, electronApp }) => {
-  localOutputs(workspace);
   await waitForDocument(page);
   // Open Project: the sample project's motions appear.
   await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () => page.keyboard.press('Control+Shift+o'));
@@ -56,7 +55,6 @@ test('Electron: WebGL without a GPU (Playwright\'s loader switches reach Electro
 
 test('Electron: files the OS hands over open where they belong (a motion in the tuner, a project in the project panel)', async ({ page, workspace, electronApp }) => {
   test.skip(!electronApp, ELECTRON_ONLY);
-  localOutputs(workspace);
   await waitForDocument(page);
   const handOver = (path: string) => electronApp!.evaluate(({ app }, p) => app.emit('open-file', { preventDefault() {} }, p), path);
   await handOver(workspace.path('cmu_01_01.mtn'));

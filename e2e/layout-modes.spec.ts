@@ -8,7 +8,7 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { chooseFile, localOutputs } from './sev-ui';
+import { chooseFile } from './sev-ui';
 import { openThroughPicker, waitForDocument } from './ui';
 
 interface Box {
@@ -130,7 +130,6 @@ for (const size of SIZES) {
   test(`each work mode takes the window at ${size.width}x${size.height} with usable panels`, async ({ page, workspace, electronApp, pageErrors, saveScreenshot }) => {
     test.skip(!!electronApp, 'window size is set through the page viewport in Chromium');
     await page.setViewportSize({ width: size.width, height: size.height });
-    localOutputs(workspace);
     await waitForDocument(page);
 
     // The full layout (walk with its walk.sev, every panel open) fits the window without shrinking a panel: stacked
@@ -253,7 +252,6 @@ test('panels collapse and restore, and the layout is remembered across a reload'
 test('a splitter follows the pointer: the other panels give way down to their minimums', async ({ page, workspace, electronApp }) => {
   test.skip(!!electronApp, 'window size is set through the page viewport in Chromium');
   await page.setViewportSize({ width: 1280, height: 800 });
-  localOutputs(workspace);
   await waitForDocument(page);
   await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () => page.getByTestId('project-open').first().click());
   await expect(page.getByTestId('project-motion')).toHaveCount(4);

@@ -4,17 +4,8 @@
  * markers on the event row (which is aligned with the timeline's time axis).
  */
 import { expect, type ElectronApplication, type Page } from '@playwright/test';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { stubNativeDialogs, type Workspace } from './fixtures';
 import { waitForDocument } from './ui';
-
-/** Points the workspace copy's sample project at outputs inside the workspace (the sample writes to ../out). */
-export function localOutputs(workspace: Workspace): void {
-  const path = workspace.path('sample.actguy.json');
-  const json = JSON.parse(readFileSync(path, 'utf8'));
-  json.outputs = { mar: 'out/stage.mar', sar: 'out/stage.sar' };
-  writeFileSync(path, `${JSON.stringify(json, null, 2)}\n`);
-}
 
 /**
  * Answers the file dialog that `click` opens with a workspace file: the in-app
@@ -38,7 +29,6 @@ export async function chooseFile(page: Page, electronApp: ElectronApplication | 
 
 /** Opens sample.actguy.json through the project panel and waits for walk + walk.sev. */
 export async function openSampleProject(page: Page, workspace: Workspace, electronApp: ElectronApplication | null = null): Promise<void> {
-  localOutputs(workspace);
   await waitForDocument(page);
   await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () => page.getByTestId('project-open').first().click());
   await expect(page.getByTestId('project-motion')).toHaveCount(4);

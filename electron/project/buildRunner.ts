@@ -40,7 +40,11 @@ export function workerLauncher(workerPath: string): BuildJobLauncher {
 }
 
 export interface BuildRunner {
-  start(req: BuildJobRequest & { dryRun: boolean }): BuildStatus;
+  /**
+   * Starts a build. `refused`: writes the policy refuses, reported by a dry run (Check) as problems of its
+   * result, so Check lists exactly what Build would refuse (a build with refused writes is rejected instead).
+   */
+  start(req: BuildJobRequest & { dryRun: boolean; refused?: BuildProblem[] }): BuildStatus;
   /** Records a build refused before it started (paths the policy does not allow): state 'failed'. */
   reject(errors: BuildProblem[], dryRun: boolean): BuildStatus;
   status(buildId: string): BuildStatus;
@@ -86,6 +90,7 @@ export function createBuildRunner(launch: BuildJobLauncher, write: (files: { pat
       const buildId = status.buildId;
       const entry = { status, started, stop: () => {} };
       let names: string[] = [];
+      const refused = req.refused ?? [];
       builds.set(buildId, entry);
       const end = (patch: Partial<BuildStatus>) => {
         Object.assign(status, patch, { current: null, etaMs: null, elapsedMs: Date.now() - started });
@@ -110,13 +115,13 @@ export function createBuildRunner(launch: BuildJobLauncher, write: (files: { pat
               return;
             }
             case 'failed':
-              end({ state: 'failed', errors: m.errors, warnings: m.warnings });
+              end({ state: 'failed', errors: [...refused, ...m.errors], warnings: m.warnings });
               return;
             case 'done':
               status.warnings = m.warnings;
               status.report = m.report;
               if (req.dryRun) {
-                end({ state: 'done' });
+                end(refused.length ? { state: 'failed', errors: refused } : { state: 'done' });
                 return;
               }
               status.state = 'writing';

@@ -158,6 +158,33 @@ describe('project handlers', () => {
     expect(readdirSync(outside).sort()).toEqual(outsideBefore);
   });
 
+  it('the bundled sample project, as shipped, builds in its own folder; Check reports exactly the writes Build refuses', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'actguy-sample-'));
+    dirs.push(dir);
+    cpSync(ASSETS, dir, { recursive: true });
+    const project = join(dir, 'sample.actguy.json');
+    const { h, openPicked } = handlers();
+    const text = await openPicked(project);
+    const run = async (req: Parameters<typeof h.startBuild>[0]) => {
+      const started = await h.startBuild(req);
+      return settle(() => h.getBuildStatus({ buildId: started.buildId }));
+    };
+    const built = await run({ projectPath: project, projectText: text });
+    expect(built.errors).toEqual([]);
+    expect(built.state).toBe('done');
+    expect(built.written.every((p) => p.startsWith(join(dir, 'out')))).toBe(true);
+    // Outputs outside the folder: Check still compresses every motion, and lists the very refusals Build gives.
+    const json = JSON.parse(text);
+    json.outputs = { mar: '../elsewhere/x.mar', sar: '../elsewhere/x.sar' };
+    const outside = JSON.stringify(json);
+    const check = await run({ projectPath: project, projectText: outside, dryRun: true });
+    const build = await run({ projectPath: project, projectText: outside });
+    expect(build.state).toBe('failed');
+    expect(build.errors.length).toBe(3);
+    expect(check.errors).toEqual(build.errors);
+    expect(check.motions.map((m) => m.name)).toEqual(['walk', 'cmu_01_01', 'walk_rough', 'walk_60']);
+  }, 120_000);
+
   it('a build output that resolves through a link to outside the project folder, or onto an input, is refused', async () => {
     const { dir, project } = workspace();
     const outside = mkdtempSync(join(tmpdir(), 'actguy-outside-'));
@@ -428,7 +455,7 @@ describe('project handlers: arguments and refusals', () => {
     await expect(h.cancelBuild({ buildId: 5 } as never)).rejects.toThrow(/cancelBuild: buildId/);
   });
 
-  it('a dry run checks the inputs but not the outputs, and writes nothing', async () => {
+  it('a dry run starts though its outputs are refused (it reports them when done), and writes nothing', async () => {
     const { dir, project } = workspace();
     const { h, openPicked } = handlers();
     const json = JSON.parse(await openPicked(project));

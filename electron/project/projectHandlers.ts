@@ -149,6 +149,32 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
     }
   };
 
+  /**
+   * What a build of `projectPath` would refuse: every file it reads must be allowed; every file it writes must lie
+   * in the project's folder or the workspace and must not be one of its inputs. Named as the worker resolves them
+   * (from the path given), each checked after resolving links. Check (a dry run) and Build share it, so Check
+   * reports exactly what Build refuses.
+   */
+  const refusedBuildPaths = (projectPath: string, named: { inputs: string[]; outputs: string[] }): { reads: BuildProblem[]; writes: BuildProblem[] } => {
+    const reads: BuildProblem[] = [];
+    const writes: BuildProblem[] = [];
+    for (const p of named.inputs)
+      if (!policy.isAllowed(p)) reads.push({ message: `ActGuy refused to read ${quotePath(p)}: it is not in the workspace, not named by a project you opened with Open Project, and not a file you chose (add it with its dialog, or reopen the project)`, file: p });
+    for (const p of named.outputs) {
+      let canon: string;
+      try {
+        canon = canonicalPath(p);
+      } catch {
+        canon = '';
+      }
+      const overwritten = inputOverwrittenBy(p, [projectPath, ...named.inputs]);
+      if (!canon || !buildMayWrite(projectPath, canon))
+        writes.push({ message: `ActGuy refused to write ${quotePath(p)}: a build writes only inside the project's folder (${quotePath(dirname(projectPath))}) or the workspace`, file: p });
+      else if (overwritten !== null) writes.push({ message: `ActGuy refused to write ${quotePath(p)}: it is ${quotePath(overwritten)}, an input of this build`, file: p });
+    }
+    return { reads, writes };
+  };
+
   const requireBuildId = (raw: unknown, what: string): string => requireString(requireObject<{ buildId: string }>(raw, what).buildId, `${what}: buildId`);
 
   return {
@@ -223,27 +249,11 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
       for (const s of sevTexts)
         if (typeof s?.path !== 'string' || typeof s.text !== 'string') throw new Error('startBuild: sevTexts must be {path, text} objects');
       const dryRun = req.dryRun === true;
-      // Every file the build reads must be allowed; every file it writes must lie in the project's folder or the workspace.
-      // Named as the worker will resolve them (from the path given), each checked after resolving links.
       const { named } = await checkText({ kind: 'project', path: given, text: req.projectText });
-      const refused: BuildProblem[] = [];
-      for (const p of named.inputs)
-        if (!policy.isAllowed(p)) refused.push({ message: `ActGuy refused to read ${quotePath(p)}: it is not in the workspace, not named by a project you opened with Open Project, and not a file you chose (add it with its dialog, or reopen the project)`, file: p });
-      if (!dryRun)
-        for (const p of named.outputs) {
-          let canon: string;
-          try {
-            canon = canonicalPath(p);
-          } catch {
-            canon = '';
-          }
-          const overwritten = inputOverwrittenBy(p, [projectPath, ...named.inputs]);
-          if (!canon || !buildMayWrite(projectPath, canon))
-            refused.push({ message: `ActGuy refused to write ${quotePath(p)}: a build writes only inside the project's folder (${quotePath(dirname(projectPath))}) or the workspace`, file: p });
-          else if (overwritten !== null) refused.push({ message: `ActGuy refused to write ${quotePath(p)}: it is ${quotePath(overwritten)}, an input of this build`, file: p });
-        }
-      if (refused.length) return runner.reject(refused, dryRun);
-      return runner.start({ projectPath: given, projectText: req.projectText, sevTexts: sevTexts.map((s) => ({ path: s.path, text: s.text })), dryRun, cacheDir: appCacheDir(projectPath) });
+      const refused = refusedBuildPaths(projectPath, named);
+      // Nothing is read that the policy refuses; a check (dry run) still compresses and reports the writes a build would refuse.
+      if (refused.reads.length || (!dryRun && refused.writes.length)) return runner.reject([...refused.reads, ...refused.writes], dryRun);
+      return runner.start({ projectPath: given, projectText: req.projectText, sevTexts: sevTexts.map((s) => ({ path: s.path, text: s.text })), dryRun, refused: refused.writes, cacheDir: appCacheDir(projectPath) });
     },
 
     getBuildStatus: async (raw) => runner.status(requireBuildId(raw, 'getBuildStatus')),
