@@ -1,4 +1,4 @@
-import { GltfClipChoiceError } from '../../../shared/interchange/gltf/import';
+import { ClipChoiceError } from '../../../shared/interchange/clips';
 import { importMotionBytes, motionSourceKind } from '../../../shared/interchange/importMotion';
 import type { ImportResult } from '../../../shared/interchange/types';
 import { writeMtn } from '../../../shared/mtn/write';
@@ -24,15 +24,15 @@ export const importCommand: CliCommand = {
 
     const bytes = readImportSource(input);
     const kind = motionSourceKind(bytes, input);
-    if (!kind) throw new UsageError(`cannot tell the format of ${input}: expected a .bvh, .glb or .gltf file`);
-    if (kind === 'bvh' && clip !== undefined) throw new UsageError('--clip applies to glTF/GLB input only');
+    if (!kind) throw new UsageError(`cannot tell the format of ${input}: expected a .bvh, .glb, .gltf or .fbx file`);
+    if (kind === 'bvh' && clip !== undefined) throw new UsageError('--clip applies to glTF/GLB and FBX input only');
 
     let result: ImportResult;
     try {
       // External buffers of a .gltf: by the same rules as in the app (its own folder, regular files, size cap).
       result = await importMotionBytes(bytes, input, { fps, scale, offsets, clip, resolveUri: externalBufferReader(input) });
     } catch (e) {
-      if (e instanceof GltfClipChoiceError) {
+      if (e instanceof ClipChoiceError) {
         console.error(`actguy import: ${input}: ${clip === undefined ? `${e.clips.length} animation clips; choose one with --clip NAME|INDEX` : `no clip ${JSON.stringify(clip)}`}:`);
         for (const c of e.clips) console.error(`  ${c.index}  ${c.name}  (${c.duration.toFixed(2)} s)`);
         return 1;
