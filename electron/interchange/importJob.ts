@@ -28,6 +28,8 @@ export interface ImportJobRequest {
   scale: number;
   /** A clip index or name, for a glTF or FBX with several clips. */
   clip?: number | string;
+  /** Set the OFFSETS flag even when the offsets are constant (`actguy import --offsets`). */
+  offsets?: boolean;
 }
 
 export type ImportJobResult =
@@ -53,7 +55,7 @@ export function readImportSource(path: string): Uint8Array {
   return readLimited(path, `Could not import ${path}`);
 }
 
-async function importFile({ path, fps, scale, clip }: ImportJobRequest): Promise<ImportJobResult> {
+async function importFile({ path, fps, scale, clip, offsets }: ImportJobRequest): Promise<ImportJobResult> {
   const bytes = readImportSource(path);
   const sourceKind = motionSourceKind(bytes, path);
   if (!sourceKind) throw new FormatError('BVH', 'not a BVH (no HIERARCHY), glTF/GLB or FBX file; import takes .bvh, .glb, .gltf or .fbx', { offset: 0 }, path);
@@ -61,7 +63,7 @@ async function importFile({ path, fps, scale, clip }: ImportJobRequest): Promise
   const resolveUri = externalBufferReader(path);
   let result;
   try {
-    result = await importMotionBytes(bytes, path, { fps, scale, clip, resolveUri });
+    result = await importMotionBytes(bytes, path, { fps, scale, clip, offsets, resolveUri });
   } catch (e) {
     // Several clips and none chosen: the renderer shows them and asks again with `clip`.
     if (e instanceof ClipChoiceError && clip === undefined)
