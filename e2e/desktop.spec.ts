@@ -66,7 +66,6 @@ test('Electron: files the OS hands over open where they belong (a motion in the 
 
 test('Electron: a .sev the OS hands over opens in the project beside it that lists it, not as a lone .sev', async ({ page, workspace, electronApp }) => {
   test.skip(!electronApp, ELECTRON_ONLY);
-  localOutputs(workspace);
   await waitForDocument(page);
   await electronApp!.evaluate(({ app }, p) => app.emit('open-file', { preventDefault() {} }, p), workspace.path('walk.sev'));
   await expect(page.getByTestId('project-motion')).toHaveCount(sampleMotionCount(workspace));

@@ -1,13 +1,11 @@
 /** `npm run web -- --open FILE` opens a project or a .sev the way `npm start -- FILE` does. */
 import { expect, test } from './fixtures';
 import { startLoopbackChild, stopChild } from './fixtures';
-import { localOutputs } from './sev-ui';
 import { waitForDocument } from './ui';
 
 for (const [file, motion] of [['sample.actguy.json', 'walk'], ['cmu_01_01.sev', 'cmu_01_01']] as const) {
   test(`--open ${file} opens the project${file.endsWith('.sev') ? ' that lists the .sev, on its motion' : ''}`, async ({ appMode, loopbackBrowser, workspace }) => {
     test.skip(appMode !== 'loopback', 'the --open option is the loopback server\'s');
-    localOutputs(workspace);
     const { child, handle } = await startLoopbackChild(workspace.dir, ['--open', file]);
     try {
       const context = await loopbackBrowser!.newContext({ viewport: { width: 1280, height: 800 } });

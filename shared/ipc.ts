@@ -561,15 +561,15 @@ export interface ImportMotionOptions {
   scale?: number;
 }
 
-/** Imports a .bvh, .glb or .gltf by path as a new, unsaved motion. */
+/** Imports a .bvh, .glb, .gltf or .fbx by path as a new, unsaved motion. */
 export interface ImportMotionRequest extends ImportMotionOptions {
   /** Absolute path of the source file (allowed set: chosen in a dialog or inside the workspace). */
   path: string;
-  /** For a glTF with several animation clips: the clip's index (from `chooseClip`) or name. */
+  /** For a glTF or FBX with several animation clips: the clip's index (from `chooseClip`) or name. */
   clip?: number | string;
 }
 
-/** One animation clip of a glTF, offered when a file holds several. */
+/** One animation clip of a glTF or FBX, offered when a file holds several. */
 export interface ImportClipSummary {
   /** Pass as `ImportMotionRequest.clip`. */
   index: number;
@@ -589,9 +589,11 @@ export interface ImportedMotion {
   name: string;
   /** The file it was imported from. */
   sourcePath: string;
-  sourceKind: 'bvh' | 'gltf';
-  /** The clip imported from a glTF (its name), else null. */
+  sourceKind: 'bvh' | 'gltf' | 'fbx';
+  /** The clip imported from a glTF or FBX when one was chosen among several (its name), else null. */
   clip: string | null;
+  /** What the importer read and how (FBX: clip, bones, duration, unit applied), for the import message; null when the frame counts say it all. */
+  summary: string | null;
   /** The new motion as an MTN v1 file (writeMtn); read with `readMtn`. */
   mtnBytes: Uint8Array;
   /** What the importer changed or could not carry over (truncated names, scale tracks, ...). */

@@ -1,15 +1,15 @@
 /**
  * One File > Import as a job: read the source (and a .gltf's external buffers,
  * only from its own folder), run the importer, and return the new motion as
- * MTN bytes, or the clip list when a glTF holds several clips and none was
- * chosen. Runs in the import worker (importWorker.ts) so parsing a large mocap
+ * MTN bytes, or the clip list when a glTF or FBX holds several clips and none
+ * was chosen. Runs in the import worker (importWorker.ts) so parsing a large mocap
  * take or a crafted glTF never stalls the main process; tests run it in-process.
  */
 import { statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { FormatError, type FileKind } from '../../shared/errors';
-import { GltfClipChoiceError, listGltfClips } from '../../shared/interchange/gltf/import';
-import { importMotionBytes, motionSourceKind } from '../../shared/interchange/importMotion';
+import { ClipChoiceError } from '../../shared/interchange/clips';
+import { importMotionBytes, motionSourceKind, type MotionSourceKind } from '../../shared/interchange/importMotion';
 import type { InterchangeWarning } from '../../shared/interchange/types';
 import type { ImportClipSummary } from '../../shared/ipc';
 import { writeMtn } from '../../shared/mtn/write';
@@ -22,16 +22,18 @@ export const IMPORT_MAX_BYTES = 512 * 1024 * 1024;
 
 /** What the handler asks (the path already passed the path policy; options already checked). */
 export interface ImportJobRequest {
-  /** Canonical absolute path of the .bvh/.glb/.gltf. */
+  /** Canonical absolute path of the .bvh/.glb/.gltf/.fbx. */
   path: string;
   fps: number;
   scale: number;
-  /** A clip index or name, for a glTF with several clips. */
+  /** A clip index or name, for a glTF or FBX with several clips. */
   clip?: number | string;
+  /** Set the OFFSETS flag even when the offsets are constant (`actguy import --offsets`). */
+  offsets?: boolean;
 }
 
 export type ImportJobResult =
-  | { status: 'imported'; sourceKind: 'bvh' | 'gltf'; mtnBytes: Uint8Array; warnings: InterchangeWarning[]; clipName: string | null }
+  | { status: 'imported'; sourceKind: MotionSourceKind; mtnBytes: Uint8Array; warnings: InterchangeWarning[]; clipName: string | null; summary: string | null }
   | { status: 'chooseClip'; clips: ImportClipSummary[] }
   /** Stopped by cancelImport before it finished. */
   | { status: 'cancelled' }
@@ -53,28 +55,24 @@ export function readImportSource(path: string): Uint8Array {
   return readLimited(path, `Could not import ${path}`);
 }
 
-async function importFile({ path, fps, scale, clip }: ImportJobRequest): Promise<ImportJobResult> {
+async function importFile({ path, fps, scale, clip, offsets }: ImportJobRequest): Promise<ImportJobResult> {
   const bytes = readImportSource(path);
   const sourceKind = motionSourceKind(bytes, path);
-  if (!sourceKind) throw new FormatError('BVH', 'not a BVH (no HIERARCHY) nor a glTF/GLB file; import takes .bvh, .glb or .gltf', { offset: 0 }, path);
-  if (sourceKind === 'bvh' && clip !== undefined) throw new Error(`Could not import ${path}: a clip can be chosen for glTF/GLB files only`);
+  if (!sourceKind) throw new FormatError('BVH', 'not a BVH (no HIERARCHY), glTF/GLB or FBX file; import takes .bvh, .glb, .gltf or .fbx', { offset: 0 }, path);
+  if (sourceKind === 'bvh' && clip !== undefined) throw new Error(`Could not import ${path}: a clip can be chosen for glTF/GLB and FBX files only`);
   const resolveUri = externalBufferReader(path);
   let result;
   try {
-    result = await importMotionBytes(bytes, path, { fps, scale, clip, resolveUri });
+    result = await importMotionBytes(bytes, path, { fps, scale, clip, offsets, resolveUri });
   } catch (e) {
     // Several clips and none chosen: the renderer shows them and asks again with `clip`.
-    if (e instanceof GltfClipChoiceError && clip === undefined)
+    if (e instanceof ClipChoiceError && clip === undefined)
       return { status: 'chooseClip', clips: e.clips.map((c) => ({ index: c.index, name: c.name, duration: c.duration })) };
     throw e;
   }
-  // The clip's name when one was chosen among several (an index names it only through the list).
-  let clipName: string | null = null;
-  if (sourceKind === 'gltf' && clip !== undefined) {
-    const clips = await listGltfClips(bytes, { resolveUri });
-    clipName = (clips.find((c) => c.name === String(clip)) ?? clips.find((c) => c.index === Number(clip)))?.name ?? String(clip);
-  }
-  return { status: 'imported', sourceKind, mtnBytes: writeMtn(result.motion), warnings: result.warnings, clipName };
+  // The clip's name when one was chosen among several (an index names it only through the importer).
+  const clipName = clip !== undefined ? (result.clip ?? String(clip)) : null;
+  return { status: 'imported', sourceKind, mtnBytes: writeMtn(result.motion), warnings: result.warnings, clipName, summary: result.summary ?? null };
 }
 
 /**

@@ -7,6 +7,7 @@ import { compressRequestForMotion } from '../../shared/compress/request';
 import { DEFAULT_TOLERANCES } from '../../shared/compress/types';
 import { motionToGlb } from '../../shared/interchange/gltf/export';
 import { readGltfContainer, writeGlb } from '../../shared/interchange/gltf/glb';
+import { fbxScene, writeFbxBinary } from '../../shared/interchange/fbx/testFixtures';
 import { importMotionBytes } from '../../shared/interchange/importMotion';
 import type { AppInfo, CompressRequest, CompressTolerances } from '../../shared/ipc';
 import type { Motion } from '../../shared/motion/types';
@@ -197,6 +198,29 @@ describe('File > Import', () => {
     }
   });
 
+  it('imports an FBX in the import worker: a two-clip file asks for the clip with the lengths, the pick imports under "<file>_<clip>" with a summary', async () => {
+    const fbx = join(workspace, 'mocap.fbx');
+    writeFileSync(fbx, writeFbxBinary(fbxScene({ clips: ['Idle', 'Walk'], frames: 31 })));
+    dialogs.answers.push(fbx);
+    const ask = await handlers.importMotionDialog({});
+    expect(dialogs.shown[0].extensions).toEqual(expect.arrayContaining(['fbx']));
+    if (ask.status !== 'chooseClip') throw new Error(`expected chooseClip, got ${ask.status}`);
+    expect(ask.clips).toEqual([{ index: 0, name: 'Idle', duration: expect.closeTo(1, 5) }, { index: 1, name: 'Walk', duration: expect.closeTo(1, 5) }]);
+    const r = await handlers.importMotion({ path: fbx, clip: 1 });
+    if (r.status !== 'imported') throw new Error(`expected imported, got ${r.status}`);
+    expect([r.motion.name, r.motion.clip, r.motion.sourceKind]).toEqual(['mocap_Walk', 'Walk', 'fbx']);
+    expect(r.motion.summary).toBe('clip "Walk" (2 of 2), 3 bones, 1.00 s at 30 fps; file unit centimetres (UnitScaleFactor 1), positions x 1 to centimetres');
+    expect(readMtn(r.motion.mtnBytes).joints.map((j) => j.name)).toEqual(['Hips', 'Spine', 'Head']);
+    const broken = join(workspace, 'broken.fbx');
+    writeFileSync(broken, writeFbxBinary(fbxScene()).subarray(0, 1600));
+    const bad = await dispatchInvoke(handlers, 'importMotion', { path: broken });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) {
+      expect(bad.error.formatKind).toBe('FBX');
+      expect(bad.error.message).toMatch(/broken\.fbx \[FBX\] \(offset \d+\): .*truncated/);
+    }
+  });
+
   it('reads the external buffer of a .gltf from its folder only', async () => {
     const { json, bin } = readGltfContainer(motionToGlb(readMtn(readFileSync(SAMPLE))));
     const gltfWith = (uri: string): string => JSON.stringify({ ...json, buffers: [{ byteLength: bin!.byteLength, uri }] });
@@ -229,11 +253,11 @@ describe('File > Import', () => {
     writeFileSync(join(workspace, 'notes.txt'), 'HIERARCHY');
     writeFileSync(join(workspace, 'broken.bvh'), SMALL_BVH.replace('0 90 0 0 0 0 0 0 0', '0 90 0 0 0 0 0 0'));
     const cases: [unknown, RegExp][] = [
-      [{ path: join(workspace, 'notes.txt') }, /takes \.bvh, \.glb or \.gltf/],
+      [{ path: join(workspace, 'notes.txt') }, /takes \.bvh, \.glb, \.gltf or \.fbx/],
       [{ path: join(workspace, 'missing.bvh') }, /missing\.bvh: the file does not exist/],
       [{ path: join(workspace, 'broken.bvh'), fps: 0 }, /fps must be a number > 0/],
       [{ path: join(workspace, 'broken.bvh'), scale: -1 }, /scale must be a number > 0/],
-      [{ path: join(workspace, 'broken.bvh'), clip: 0 }, /clip can be chosen for glTF\/GLB files only/],
+      [{ path: join(workspace, 'broken.bvh'), clip: 0 }, /clip can be chosen for glTF\/GLB and FBX files only/],
       [{ path: join(workspace, 'broken.bvh') }, /broken\.bvh.*\[BVH\]|broken\.bvh:\d+/],
     ];
     for (const [arg, message] of cases) {

@@ -12,6 +12,7 @@
  */
 import { dirname, extname, join } from 'node:path';
 import { motionToGlb } from '../../shared/interchange/gltf/export';
+import { MOTION_SOURCE_EXTENSIONS } from '../../shared/interchange/importMotion';
 import {
   ActGuyApiError,
   type CompressRequest,
@@ -37,14 +38,15 @@ import type { ApiHandlersOf } from '../project/types';
 import { workerImportRunner, type ImportRunner } from './importRunner';
 
 /** Extensions File > Import takes (lower case, with the dot). */
-export const IMPORT_EXTENSIONS = ['.bvh', '.glb', '.gltf'] as const;
+export const IMPORT_EXTENSIONS = MOTION_SOURCE_EXTENSIONS;
 /** Highest import frame rate accepted (more only makes huge motions; MGS2 plays at 30). */
 export const IMPORT_MAX_FPS = 1000;
 
 const IMPORT_FILTERS: FileFilter[] = [
-  { name: 'Motion capture / animation (.bvh, .glb, .gltf)', extensions: ['bvh', 'glb', 'gltf'] },
+  { name: 'Motion capture / animation (.bvh, .glb, .gltf, .fbx)', extensions: ['bvh', 'glb', 'gltf', 'fbx'] },
   { name: 'BVH (.bvh)', extensions: ['bvh'] },
   { name: 'glTF (.glb, .gltf)', extensions: ['glb', 'gltf'] },
+  { name: 'FBX (.fbx)', extensions: ['fbx'] },
 ];
 const GLB_FILTERS: FileFilter[] = [{ name: 'glTF binary (.glb)', extensions: ['glb'] }];
 
@@ -80,7 +82,7 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
     const req = requireObject<ImportMotionRequest>(raw, 'importMotion');
     const given = requireString(req.path, 'importMotion: path');
     if (!(IMPORT_EXTENSIONS as readonly string[]).includes(extname(given).toLowerCase()))
-      throw new Error(`Could not import ${given}: File > Import takes .bvh, .glb or .gltf files`);
+      throw new Error(`Could not import ${given}: File > Import takes .bvh, .glb, .gltf or .fbx files`);
     const path = policy.check(given, 'read');
     const { fps, scale } = importOptions(req, 'importMotion');
     const clip = req.clip;
@@ -99,13 +101,13 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
     if (job.status === 'cancelled') return { status: 'cancelled' };
     if (job.status === 'failed') throw new ActGuyApiError({ message: job.message, formatKind: job.formatKind });
     if (job.status === 'chooseClip') return { status: 'chooseClip', path, clips: job.clips };
-    const { sourceKind, mtnBytes, warnings, clipName } = job;
+    const { sourceKind, mtnBytes, warnings, clipName, summary } = job;
     const name = suggestedName(baseNameOf(path), clipName);
     const documentId = compress.open({ name, mtnBytes });
     documents.set(documentId, { path: join(dirname(path), `${name}.mtn`), name, inputs: [path] });
     return {
       status: 'imported',
-      motion: { documentId, name, sourcePath: path, sourceKind, clip: clipName, mtnBytes, warnings },
+      motion: { documentId, name, sourcePath: path, sourceKind, clip: clipName, mtnBytes, warnings, summary },
     };
   };
 
@@ -165,7 +167,7 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
 
     importMotionDialog: async (raw) => {
       const options = raw === undefined || raw === null ? {} : importOptions(requireObject<ImportMotionRequest>(raw, 'importMotionDialog'), 'importMotionDialog');
-      const chosen = await dialogs.chooseFileToOpen({ title: 'Import motion (BVH, glTF)', filters: IMPORT_FILTERS });
+      const chosen = await dialogs.chooseFileToOpen({ title: 'Import motion (BVH, glTF, FBX)', filters: IMPORT_FILTERS });
       if (!chosen) return { status: 'cancelled' };
       policy.allowFile(chosen);
       return importMotion({ path: chosen, ...options });

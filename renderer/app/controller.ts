@@ -255,7 +255,7 @@ function adoptImported(imported: ImportedMotion): void {
   const snap = imported.warnings.find((w) => w.code === 'rate-snapped');
   session.notify(
     'info',
-    `Imported ${source}${imported.clip ? ` (clip "${imported.clip}")` : ''}: ${motion.joints.length} joints, frames 0..${motion.frameCount} at ${motion.fps} fps${snap ? ` (${snap.message})` : ''}. Not saved yet: Save writes it as an .mtn.`,
+    `Imported ${source}${imported.clip ? ` (clip "${imported.clip}")` : ''}: ${motion.joints.length} joints, frames 0..${motion.frameCount} at ${motion.fps} fps${snap ? ` (${snap.message})` : ''}${imported.summary ? `; ${imported.summary}` : ''}. Not saved yet: Save writes it as an .mtn.`,
   );
   // Importer warnings (truncated names, ignored scale tracks, ...) stay until dismissed.
   for (const w of imported.warnings) if (w !== snap) session.notify('warning', `${source}: ${w.message}`);

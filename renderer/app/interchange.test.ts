@@ -16,7 +16,7 @@ const joints = [
 
 function imported(id: string, name: string, clip: string | null = null): ImportedMotion {
   return {
-    documentId: id, name, sourcePath: `/ws/${name}.bvh`, sourceKind: clip ? 'gltf' : 'bvh', clip,
+    documentId: id, name, sourcePath: `/ws/${name}.bvh`, sourceKind: clip ? 'gltf' : 'bvh', clip, summary: null,
     mtnBytes: writeMtn(emptyMotion(12, joints, 30)),
     warnings: [{ code: 'scale-unsupported', message: 'clip "Run" has 2 scale track(s); motions carry no scale, so they are ignored (rest scale used)' }],
   };

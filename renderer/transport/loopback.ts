@@ -157,9 +157,9 @@ export function createLoopbackClient(options: LoopbackClientOptions): ActGuyApi 
       const path = await pick('open', title, extensions);
       return path ? { status: 'chosen', path } : { status: 'cancelled' };
     },
-    // Issue 6 (interchange): import a .bvh/.glb/.gltf, export a .glb.
+    // Interchange: import a .bvh/.glb/.gltf/.fbx, export a .glb.
     importMotionDialog: async (req: InvokeArg<'importMotionDialog'>) => {
-      const path = await pick('open', 'Import motion (BVH, glTF)', ['bvh', 'glb', 'gltf']);
+      const path = await pick('open', 'Import motion (BVH, glTF, FBX)', ['bvh', 'glb', 'gltf', 'fbx']);
       return path ? invoke('importMotion', { ...req, path }) : { status: 'cancelled' };
     },
     exportGltfDialog: async (req: InvokeArg<'exportGltfDialog'>) => {

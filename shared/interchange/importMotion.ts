@@ -1,28 +1,37 @@
 /**
  * One entry point for "File > Import" and `actguy import`: bytes of a .bvh,
- * .glb or .gltf in, a new motion and its warnings out. Pure (no file system):
- * the caller reads the bytes, and for a .gltf with external buffers passes
- * `resolveUri`. Errors are FormatErrors (kind 'BVH' or 'GLTF') that name
- * `fileName`; a glTF with several clips and no choice throws
- * GltfClipChoiceError, whose `clips` a UI can offer.
+ * .glb, .gltf or .fbx in, a new motion and its warnings out. Pure (no file
+ * system): the caller reads the bytes, and for a .gltf with external buffers
+ * passes `resolveUri`. Errors are FormatErrors (kind 'BVH', 'GLTF' or 'FBX')
+ * that name `fileName`; a glTF or FBX with several clips and no choice throws
+ * ClipChoiceError, whose `clips` a UI can offer. The FBX importer (three.js's
+ * FBXLoader) is loaded only when an FBX file is imported.
  */
-import { FormatError } from '../errors';
-import { importBvh } from './bvh/import';
+import { FormatError, type FileKind } from '../errors';
+import { ClipChoiceError, type ClipInfo } from './clips';
+import { isFbx } from './fbx/container';
 import { decodeUtf8, isGlb } from './gltf/glb';
-import { importGltf, type GltfImportOptions } from './gltf/import';
+import { importBvh } from './bvh/import';
+import { importGltf, listGltfClips, type GltfImportOptions } from './gltf/import';
 import type { ImportResult } from './types';
 
-export type MotionSourceKind = 'bvh' | 'gltf';
+export type MotionSourceKind = 'bvh' | 'gltf' | 'fbx';
 
-/** Which importer a file needs, from its extension and first bytes; undefined when neither fits. */
+/** Extensions the importers take (lower case, with the dot). */
+export const MOTION_SOURCE_EXTENSIONS = ['.bvh', '.glb', '.gltf', '.fbx'] as const;
+
+/** Which importer a file needs, from its extension and first bytes; undefined when none fits. */
 export function motionSourceKind(bytes: Uint8Array, fileName: string): MotionSourceKind | undefined {
   const ext = /\.[^./\\]*$/.exec(fileName)?.[0].toLowerCase();
   if (ext === '.glb' || ext === '.gltf' || isGlb(bytes)) return 'gltf';
+  if (ext === '.fbx' || isFbx(bytes)) return 'fbx';
   if (ext === '.bvh' || /^\s*HIERARCHY/i.test(decodeUtf8(bytes.subarray(0, 64)))) return 'bvh';
   return undefined;
 }
 
-/** Imports a BVH or glTF/GLB file's bytes as a motion (see the module comment). */
+const KIND_OF: Record<MotionSourceKind, FileKind> = { bvh: 'BVH', gltf: 'GLTF', fbx: 'FBX' };
+
+/** Imports a BVH, glTF/GLB or FBX file's bytes as a motion (see the module comment). */
 export async function importMotionBytes(bytes: Uint8Array, fileName: string, options: GltfImportOptions = {}): Promise<ImportResult> {
   const kind = motionSourceKind(bytes, fileName);
   // The caller's mistakes are RangeErrors, raised before the file is read.
@@ -30,15 +39,35 @@ export async function importMotionBytes(bytes: Uint8Array, fileName: string, opt
     const v = options[key];
     if (v !== undefined && !(Number.isFinite(v) && v > 0)) throw new RangeError(`${key} must be a number > 0, got ${v}`);
   }
-  if (kind === 'bvh' && options.clip !== undefined) throw new RangeError('a clip can be chosen for glTF/GLB input only');
+  if (kind === 'bvh' && options.clip !== undefined) throw new RangeError('a clip can be chosen for glTF/GLB and FBX input only');
   try {
     if (kind === 'gltf') return await importGltf(bytes, options);
+    if (kind === 'fbx') return (await import('./fbx/import')).importFbx(bytes, options);
     if (kind === 'bvh') return importBvh(decodeUtf8(bytes), options);
   } catch (e) {
-    if (e instanceof FormatError) throw e.file ? e : e.withFile(fileName);
-    // Anything else is a bug of ours (the fuzz harness hunts them); the user still sees which file and why, not a bare JS message.
-    const detail = e instanceof Error ? e.message : String(e);
-    throw new FormatError(kind === 'gltf' ? 'GLTF' : 'BVH', `could not be imported (${detail}); this is a defect in ActGuy, please report it with the file`, {}, fileName);
+    throw located(e, kind ?? 'bvh', fileName);
   }
-  throw new FormatError('BVH', 'not a BVH (no HIERARCHY) nor a glTF/GLB file; import takes .bvh, .glb or .gltf', { offset: 0 }, fileName);
+  throw new FormatError('BVH', 'not a BVH (no HIERARCHY), glTF/GLB or FBX file; import takes .bvh, .glb, .gltf or .fbx', { offset: 0 }, fileName);
 }
+
+/** The clips of a glTF/GLB or FBX file (a BVH has one, unnamed: empty). Errors as importMotionBytes. */
+export async function listMotionClips(bytes: Uint8Array, fileName: string, options: Pick<GltfImportOptions, 'resolveUri'> = {}): Promise<ClipInfo[]> {
+  const kind = motionSourceKind(bytes, fileName);
+  try {
+    if (kind === 'gltf') return await listGltfClips(bytes, options);
+    if (kind === 'fbx') return (await import('./fbx/import')).listFbxClips(bytes);
+    return [];
+  } catch (e) {
+    throw located(e, kind ?? 'bvh', fileName);
+  }
+}
+
+/** An importer's error naming the file; anything but a FormatError is a bug of ours, still reported with the file. */
+function located(e: unknown, kind: MotionSourceKind, fileName: string): unknown {
+  if (e instanceof FormatError) return e.file ? e : e.withFile(fileName);
+  // The fuzz harness hunts these; the user still sees which file and why, not a bare JS message.
+  const detail = e instanceof Error ? e.message : String(e);
+  return new FormatError(KIND_OF[kind], `could not be imported (${detail}); this is a defect in ActGuy, please report it with the file`, {}, fileName);
+}
+
+export { ClipChoiceError };

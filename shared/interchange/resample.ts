@@ -32,3 +32,19 @@ export function sourcePosition(f: number, fps: number, sourceRate: number, sourc
   const u = Math.max(0, s - a);
   return { a, b: Math.min(a + 1, sourceSamples - 1), u: u < 1e-9 ? 0 : u };
 }
+
+/**
+ * Key times are float32 in glTF (and FBX ticks in seconds are inexact), so f / fps of a file
+ * sampled at our rate misses its key by an ulp and would blend two keys. A target time within
+ * 1e-3 frame of a key is moved onto that key: the stored value comes back exactly.
+ */
+export function snapToKey(times: ArrayLike<number>, t: number, fps: number): number {
+  let lo = 0, hi = times.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (times[mid] < t) lo = mid + 1;
+    else hi = mid;
+  }
+  for (const k of [lo - 1, lo]) if (k >= 0 && k < times.length && Math.abs(times[k] - t) * fps < 1e-3) return times[k];
+  return t;
+}

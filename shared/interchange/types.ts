@@ -1,4 +1,4 @@
-/** Results shared by the BVH and glTF importers. */
+/** Results shared by the BVH, glTF and FBX importers. */
 import type { Motion } from '../motion/types';
 
 /**
@@ -16,6 +16,10 @@ export interface ImportResult {
   /** A valid motion (validateMotion passes), frames 0..N at the requested rate. */
   motion: Motion;
   warnings: InterchangeWarning[];
+  /** What was read and how, for the import summary (FBX: the clip, bones, duration and unit applied); absent when the frame counts say it all. */
+  summary?: string;
+  /** The clip imported, for sources that hold several (glTF, FBX). */
+  clip?: string;
 }
 
 /** Options common to every importer. */

@@ -1,52 +1,113 @@
-import { GltfClipChoiceError } from '../../../shared/interchange/gltf/import';
+import { statSync } from 'node:fs';
+import { ClipChoiceError } from '../../../shared/interchange/clips';
 import { importMotionBytes, motionSourceKind } from '../../../shared/interchange/importMotion';
 import type { ImportResult } from '../../../shared/interchange/types';
+import { formatEta } from '../../../shared/project/eta';
 import { writeMtn } from '../../../shared/mtn/write';
 import { writeFileAtomic } from '../../fsutil';
+import { runBatchImport, type BatchProgress } from '../../interchange/batchImport';
 import { externalBufferReader, readImportSource } from '../../interchange/importJob';
-import { parseArgs, positiveNumberOption, requiredOption, singlePositional, stringOption, UsageError } from '../args';
+import { inProcessImportRunner } from '../../interchange/importRunner';
+import { parseArgs, positiveNumberOption, requiredOption, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
 import { refuseOutputClashes } from '../../pathIdentity';
 
 export const importCommand: CliCommand = {
   name: 'import',
-  usage: 'import IN.bvh|IN.glb|IN.gltf -o OUT.mtn [--fps 30] [--scale S] [--offsets] [--clip NAME|INDEX] [--quiet]',
-  summary: 'convert BVH mocap or a glTF/GLB skinned animation clip to an .mtn, resampled to --fps (default 30); lists the clips when a glTF has several and no --clip',
+  usage: 'import IN.bvh|IN.glb|IN.gltf|IN.fbx -o OUT.mtn [--fps 30] [--scale S] [--offsets] [--clip NAME|INDEX] [--quiet]\n  import IN... -o OUTDIR [--project P.actguy.json] [--overwrite] [--fps 30] [--scale S] [--offsets] [--clip NAME|INDEX] [--quiet]',
+  summary:
+    'convert BVH mocap, a glTF/GLB or an FBX skeletal animation clip to an .mtn, resampled to --fps (default 30); lists the clips when a file has several and no --clip. ' +
+    'With several inputs (or a folder as -o, or --project): one .mtn per clip named after its file, each file reported, and with --project the motions are added to the project in the order given, all or nothing',
   async run(argv) {
-    const args = parseArgs(argv, ['o', 'fps', 'scale', 'clip'], ['offsets', 'quiet'], { out: 'o' });
-    const input = singlePositional(args, 'input file (.bvh, .glb or .gltf)');
-    const output = requiredOption(args, 'o', 'OUT.mtn');
+    const args = parseArgs(argv, ['o', 'fps', 'scale', 'clip', 'project'], ['offsets', 'quiet', 'overwrite'], { out: 'o' });
+    if (args.positionals.length === 0) throw new UsageError('expected an input file (.bvh, .glb, .gltf or .fbx)');
+    const output = requiredOption(args, 'o', 'OUT.mtn (or OUTDIR)');
     const fps = positiveNumberOption(args, 'fps', 30);
     const scale = positiveNumberOption(args, 'scale', 1);
     const offsets = args.options.has('offsets');
     const clip = stringOption(args, 'clip');
-    refuseOutputClashes([{ path: input, role: 'the input' }], [{ path: output, role: '-o' }]);
+    const project = stringOption(args, 'project');
+    const isDir = (() => {
+      try {
+        return statSync(output).isDirectory();
+      } catch {
+        return /[\\/]$/.test(output);
+      }
+    })();
+    if (args.positionals.length > 1 || project !== undefined || isDir) {
+      if (/\.mtn$/i.test(output) && !isDir) throw new UsageError(`-o ${output} looks like a file, but several inputs (or --project) need a folder: -o OUTDIR`);
+      const quiet = args.options.has('quiet');
+      const progress = quiet ? undefined : importProgressPrinter(Boolean(process.stdout.isTTY));
+      const outcome = await runBatchImport(args.positionals, { fps, scale, offsets, clip, outDir: output, project, overwrite: args.options.has('overwrite') }, inProcessImportRunner, progress?.item);
+      progress?.end();
+      for (const item of outcome.items) {
+        const what = `${item.input}${item.clip !== null ? ` clip ${JSON.stringify(item.clip)}` : ''}`;
+        if (item.error !== undefined) console.error(`FAILED ${what}: ${item.error}`);
+        else {
+          const snap = item.warnings.find((w) => w.code === 'rate-snapped');
+          if (!quiet) console.log(`ok     ${what} -> ${item.output}: ${item.shape}${snap ? ` (${snap.message})` : ''}${item.summary ? `; ${item.summary}` : ''}`);
+          for (const w of item.warnings) if (w !== snap) console.error(`warning: ${item.input}: ${w.message}`);
+        }
+      }
+      (outcome.failed ? console.error : console.log)(outcome.conclusion);
+      return outcome.failed ? 1 : 0;
+    }
 
+    const input = args.positionals[0];
+    if (args.options.has('overwrite')) throw new UsageError('--overwrite applies to a folder output (-o OUTDIR)');
+    refuseOutputClashes([{ path: input, role: 'the input' }], [{ path: output, role: '-o' }]);
     const bytes = readImportSource(input);
     const kind = motionSourceKind(bytes, input);
-    if (!kind) throw new UsageError(`cannot tell the format of ${input}: expected a .bvh, .glb or .gltf file`);
-    if (kind === 'bvh' && clip !== undefined) throw new UsageError('--clip applies to glTF/GLB input only');
+    if (!kind) throw new UsageError(`cannot tell the format of ${input}: expected a .bvh, .glb, .gltf or .fbx file`);
+    if (kind === 'bvh' && clip !== undefined) throw new UsageError('--clip applies to glTF/GLB and FBX input only');
 
     let result: ImportResult;
     try {
       // External buffers of a .gltf: by the same rules as in the app (its own folder, regular files, size cap).
       result = await importMotionBytes(bytes, input, { fps, scale, offsets, clip, resolveUri: externalBufferReader(input) });
     } catch (e) {
-      if (e instanceof GltfClipChoiceError) {
+      if (e instanceof ClipChoiceError) {
         console.error(`actguy import: ${input}: ${clip === undefined ? `${e.clips.length} animation clips; choose one with --clip NAME|INDEX` : `no clip ${JSON.stringify(clip)}`}:`);
         for (const c of e.clips) console.error(`  ${c.index}  ${c.name}  (${c.duration.toFixed(2)} s)`);
         return 1;
       }
       throw e;
     }
-    const { motion, warnings } = result;
+    const { motion, warnings, summary } = result;
     writeFileAtomic(output, writeMtn(motion));
     // A snapped source rate is not a problem, it is how the frames were read: the summary says it.
     const snap = warnings.find((w) => w.code === 'rate-snapped');
     for (const w of warnings) if (w !== snap) console.error(`warning: ${input}: ${w.message}`);
     if (!args.options.has('quiet'))
-      console.log(`${output}: ${motion.joints.length} joints, frames 0..${motion.frameCount} at ${motion.fps} fps from ${input}${snap ? ` (${snap.message})` : ''}`);
+      console.log(`${output}: ${motion.joints.length} joints, frames 0..${motion.frameCount} at ${motion.fps} fps from ${input}${snap ? ` (${snap.message})` : ''}${summary ? `; ${summary}` : ''}`);
     else if (snap) console.error(`note: ${input}: ${snap.message}`);
     return 0;
   },
 };
+
+/**
+ * Per-file progress with the time left, as `actguy build` shows it: on a
+ * terminal one live line with a bar; otherwise (a log, CI) one line per file.
+ */
+export function importProgressPrinter(tty: boolean, write: (s: string) => void = (s) => process.stdout.write(s), now: () => number = () => performance.now()): { item: (p: BatchProgress) => void; end: () => void } {
+  const start = now();
+  let drawn = false;
+  return {
+    item({ done, count, item }) {
+      const eta = done === count ? 0 : ((now() - start) / done) * (count - done);
+      const what = `${item.name ?? item.input}${item.error !== undefined ? ' (failed)' : ''}`;
+      if (tty) {
+        const width = 24;
+        const full = Math.round((done / count) * width);
+        write(`\r\x1b[K[${'#'.repeat(full)}${'.'.repeat(width - full)}] ${done}/${count} ${what}, ${formatEta(eta)} left`);
+        drawn = true;
+      } else {
+        write(`[${done}/${count}] ${what}; ${formatEta(eta)} left\n`);
+      }
+    },
+    end() {
+      if (drawn) write('\n');
+      drawn = false;
+    },
+  };
+}

@@ -17,13 +17,14 @@
 import type { AnimationClip, Interpolant, KeyframeTrack, Object3D } from 'three';
 import type { GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { FormatError } from '../../errors';
+import { ClipChoiceError, chooseClip, type ClipInfo } from '../clips';
 import { MotionFlag, copyJoints, emptyMotion, type Motion } from '../../motion/types';
 import { MTN_MAX_FRAMES, MTN_MAX_JOINTS } from '../../mtn/constants';
 import { validateMotion } from '../../mtn/validate';
 import { makeQuatsContinuous, quatMul, quatNormalize, quatRotate, type Quat, type Vec3 } from '../kinematics';
 import { guessBodyParts, guessMirrorPairs } from '../mirror';
 import { sanitizeJointNames } from '../names';
-import { targetFrameCount } from '../resample';
+import { snapToKey, targetFrameCount } from '../resample';
 import { loadThreeLoaders } from '../loadThreeLoaders';
 import type { ImportOptions, ImportResult, InterchangeWarning } from '../types';
 import type { ActguyGltfExtras } from './export';
@@ -37,28 +38,10 @@ export interface GltfImportOptions extends ImportOptions {
   resolveUri?: (uri: string) => Uint8Array;
 }
 
-/** One animation clip of a glTF file, as listed for the user to choose from. */
-export interface GltfClipInfo {
-  index: number;
-  name: string;
-  /** Seconds from the first to the last key of the clip. */
-  duration: number;
-}
-
-/** Thrown when a file holds several clips and none was chosen; `clips` lists them. */
-export class GltfClipChoiceError extends FormatError {
-  readonly clips: GltfClipInfo[];
-  constructor(clips: GltfClipInfo[], detail: string) {
-    super('GLTF', detail, { where: 'animations' });
-    this.clips = clips;
-  }
-  override withFile(file: string): FormatError {
-    const e = new GltfClipChoiceError(this.clips, this.detail);
-    e.file = file;
-    Object.defineProperty(e, 'message', { value: new FormatError('GLTF', this.detail, this.place, file).message });
-    return e;
-  }
-}
+/** One animation clip of a glTF file (the clip list shared with FBX). */
+export type GltfClipInfo = ClipInfo;
+/** Thrown when a glTF holds several clips and none was chosen; `clips` lists them. */
+export { ClipChoiceError as GltfClipChoiceError };
 
 /** Lists the animation clips of a glTF/GLB (empty when it has none). */
 export async function listGltfClips(bytes: Uint8Array, options: Pick<GltfImportOptions, 'resolveUri'> = {}): Promise<GltfClipInfo[]> {
@@ -83,18 +66,7 @@ export async function importGltf(bytes: Uint8Array, options: GltfImportOptions =
   if (!json.skins?.length) throw new FormatError('GLTF', 'the file has no skins: only skinned (skeletal) animation can become a motion', { where: 'skins' });
   const infos = clipInfos(json, clips);
   if (!infos.length) throw new FormatError('GLTF', 'the file has no animations', { where: 'animations' });
-  const listing = infos.map((c) => `${c.index} ${JSON.stringify(c.name)} (${c.duration.toFixed(2)} s)`).join(', ');
-  let clipIndex: number;
-  if (options.clip === undefined) {
-    if (infos.length > 1) throw new GltfClipChoiceError(infos, `the file has ${infos.length} animation clips: ${listing}; choose one with --clip NAME|INDEX`);
-    clipIndex = 0;
-  } else {
-    const byName = infos.find((c) => c.name === String(options.clip));
-    const asIndex = typeof options.clip === 'number' ? options.clip : /^\d+$/.test(options.clip) ? Number(options.clip) : -1;
-    if (byName) clipIndex = byName.index;
-    else if (asIndex >= 0 && asIndex < infos.length) clipIndex = asIndex;
-    else throw new GltfClipChoiceError(infos, `no animation clip ${JSON.stringify(String(options.clip))}; the file has ${listing}`);
-  }
+  const clipIndex = chooseClip(infos, options.clip, 'GLTF', 'animations');
   const clip = clips[clipIndex];
   const extras = actguyExtras(json, clipIndex);
 
@@ -227,23 +199,7 @@ export async function importGltf(bytes: Uint8Array, options: GltfImportOptions =
   if (offsetsMove || options.offsets) m.flags |= MotionFlag.OFFSETS;
   if (extras && extras.joints.length === J) applyExtras(m, extras, warnings);
   validateMotion(m);
-  return { motion: m, warnings };
-}
-
-/**
- * Key times are float32 in glTF, so f / fps of a file sampled at our rate
- * misses its key by an ulp and would blend two keys. A target time within
- * 1e-3 frame of a key is moved onto that key: the stored value comes back exactly.
- */
-function snapToKey(times: ArrayLike<number>, t: number, fps: number): number {
-  let lo = 0, hi = times.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (times[mid] < t) lo = mid + 1;
-    else hi = mid;
-  }
-  for (const k of [lo - 1, lo]) if (k >= 0 && k < times.length && Math.abs(times[k] - t) * fps < 1e-3) return times[k];
-  return t;
+  return { motion: m, warnings, clip: infos[clipIndex].name };
 }
 
 /** A rigid transform with uniform scale: p -> t + s * q p. */

@@ -1,0 +1,206 @@
+/**
+ * Many clips at once (docs/import.md): every source file (BVH, glTF/GLB, FBX)
+ * through the import job, one .mtn per clip in an output folder, named under
+ * the motion-name rule, and optionally added to a project, all or nothing.
+ * `actguy import A.bvh B.fbx -o DIR [--project P]` and the app's import of
+ * several files share it; each file runs through the same ImportRunner as a
+ * single import (the app: a worker per file, with its budget and cancellation).
+ *
+ * What is written:
+ * - without a project: every motion that imported, each atomically; a file
+ *   that failed is reported and written nothing;
+ * - with a project: all the .mtn files and the project, as one unit
+ *   (commitOutputs), only when every file imported; otherwise nothing at all.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
+import { motionNameProblem } from '../../shared/motionName';
+import type { InterchangeWarning } from '../../shared/interchange/types';
+import { parseProject } from '../../shared/project/validate';
+import { readMtn } from '../../shared/mtn/read';
+import { commitOutputs, type OutputFile } from '../build/commit';
+import { systemReason } from '../fsErrors';
+import { writeFileAtomic } from '../fsutil';
+import { sameFile } from '../pathIdentity';
+import type { ImportRunner } from './importRunner';
+
+export interface BatchImportOptions {
+  fps: number;
+  scale: number;
+  offsets?: boolean;
+  /** One clip (name or index) from every glTF/FBX; without it every clip of a file becomes a motion. */
+  clip?: string | number;
+  /** Folder the .mtn files go to (made when missing). */
+  outDir: string;
+  /** A project file to add the new motions to, in the order given, all or nothing. */
+  project?: string;
+  /** Replace .mtn files that already exist in the folder (otherwise such a file is refused, so nothing made by hand is lost). */
+  overwrite?: boolean;
+}
+
+/** One motion the batch makes, or one file (or clip) it could not. */
+export interface BatchItem {
+  input: string;
+  /** The clip's name when the file held several (or one was chosen), else null. */
+  clip: string | null;
+  /** The motion name (and .mtn base name), when one could be given. */
+  name: string | null;
+  output: string | null;
+  /** The motion as MTN bytes, when it imported. */
+  mtnBytes?: Uint8Array;
+  /** What went wrong, when it did. */
+  error?: string;
+  warnings: InterchangeWarning[];
+  summary: string | null;
+  /** "31 joints, frames 0..687 at 30 fps" for the report. */
+  shape?: string;
+}
+
+export interface BatchOutcome {
+  items: BatchItem[];
+  /** Files (and clips) that failed. */
+  failed: number;
+  /** The paths written (every .mtn, then the project), empty when nothing was. */
+  written: string[];
+  /** What happened, in one sentence, for the end of the report. */
+  conclusion: string;
+  cancelled: boolean;
+}
+
+export interface BatchProgress {
+  done: number;
+  count: number;
+  item: BatchItem;
+}
+
+/** The motion name a file (and clip) gets: the file's base name, plus `_<clip>` for a clip among several. */
+export function batchMotionName(input: string, clip: string | null): string {
+  const stem = basename(input, extname(input));
+  return clip === null ? stem : `${stem}_${clip}`;
+}
+
+/**
+ * Imports every input (each clip of a multi-clip file unless `clip` is set),
+ * then writes as the module comment says. `signal` stops the batch between
+ * and during files (nothing is written then). Never throws for a bad input:
+ * each one's problem is in its item.
+ */
+export async function runBatchImport(inputs: readonly string[], options: BatchImportOptions, run: ImportRunner, onProgress?: (p: BatchProgress) => void, signal?: AbortSignal): Promise<BatchOutcome> {
+  const outDir = resolve(options.outDir);
+  const items: BatchItem[] = [];
+  let projectText: string | undefined;
+  let projectNames = new Set<string>();
+  let projectProblem: string | undefined;
+  if (options.project !== undefined) {
+    try {
+      projectText = readFileSync(options.project, 'utf8');
+      const parsed = parseProject(projectText, options.project);
+      if (parsed.errors.length) projectProblem = `the project has ${parsed.errors.length} error(s); fix them first: ${parsed.errors[0].message}`;
+      else projectNames = new Set([...(parsed.project?.motions ?? []).map((m) => m.name), ...(parsed.project?.aliases ?? []).map((a) => a.name)]);
+    } catch (e) {
+      projectProblem = `cannot read the project ${options.project}: ${systemReason(e)}`;
+    }
+  }
+
+  // Every file (and clip) imported in memory first: nothing is written before all are known.
+  const planned = new Map<string, BatchItem>();
+  let count = inputs.length;
+  let done = 0;
+  const report = (item: BatchItem) => {
+    items.push(item);
+    done++;
+    onProgress?.({ done, count, item });
+  };
+  const base = { fps: options.fps, scale: options.scale, offsets: options.offsets };
+  for (const input of inputs) {
+    if (signal?.aborted) break;
+    const first = await run({ path: resolve(input), ...base, clip: options.clip }, signal);
+    if (first.status === 'cancelled') break;
+    if (first.status === 'failed') {
+      report({ input, clip: null, name: null, output: null, error: first.message, warnings: [], summary: null });
+      continue;
+    }
+    if (first.status === 'imported') {
+      const clip = options.clip !== undefined ? first.clipName : null;
+      report(accept(input, clip, first.mtnBytes, first.warnings, first.summary));
+      continue;
+    }
+    // Several clips and none chosen: each becomes a motion of its own.
+    count += first.clips.length - 1;
+    for (const c of first.clips) {
+      if (signal?.aborted) break;
+      const r = await run({ path: resolve(input), ...base, clip: c.index }, signal);
+      if (r.status === 'cancelled') break;
+      if (r.status === 'imported') report(accept(input, c.name, r.mtnBytes, r.warnings, r.summary));
+      else report({ input, clip: c.name, name: null, output: null, error: r.status === 'failed' ? r.message : `clip ${c.index} asked for a clip choice`, warnings: [], summary: null });
+    }
+  }
+  const cancelled = signal?.aborted === true;
+
+  function accept(input: string, clip: string | null, mtnBytes: Uint8Array, warnings: InterchangeWarning[], summary: string | null): BatchItem {
+    const name = batchMotionName(input, clip);
+    const output = join(outDir, `${name}.mtn`);
+    const item: BatchItem = { input, clip, name, output, warnings, summary };
+    const m = readMtn(mtnBytes);
+    item.shape = `${m.joints.length} joints, frames 0..${m.frameCount} at ${m.fps} fps`;
+    const problem = motionNameProblem(name);
+    const clash = planned.get(name);
+    if (problem) item.error = `${problem}; rename the file${clip !== null ? ' (or import one clip with --clip, which keeps the file name)' : ''}`;
+    else if (clash) item.error = `the motion name ${JSON.stringify(name)} is already taken by ${clash.input}${clash.clip ? ` clip ${JSON.stringify(clash.clip)}` : ''}`;
+    else if (projectNames.has(name)) item.error = `the project ${options.project} already has a motion named ${JSON.stringify(name)}`;
+    else if (inputs.some((i) => sameFile(i, output))) item.error = `its output ${output} is one of the inputs`;
+    else if (!options.overwrite && existsSync(output)) item.error = `${output} already exists; pass --overwrite to replace it, or choose another folder`;
+    else {
+      item.mtnBytes = mtnBytes;
+      planned.set(name, item);
+    }
+    return item;
+  }
+
+  const failed = items.filter((i) => i.error !== undefined).length;
+  const ok = items.filter((i) => i.mtnBytes);
+  const written: string[] = [];
+  if (cancelled) return { items, failed, written, cancelled, conclusion: 'cancelled; nothing was written' };
+  if (options.project !== undefined) {
+    if (projectProblem) return { items, failed: failed + 1, written, cancelled, conclusion: `${projectProblem}; nothing was written` };
+    if (failed) return { items, failed, written, cancelled, conclusion: `${failed} of ${items.length} failed; nothing was written and ${options.project} is unchanged (all or nothing with --project)` };
+    const text = projectWithMotions(projectText!, options.project, ok);
+    const files: OutputFile[] = [...ok.map((i) => ({ path: i.output!, bytes: i.mtnBytes! })), { path: options.project, bytes: Buffer.from(text, 'utf8') }];
+    commitOutputs(files);
+    written.push(...files.map((f) => f.path));
+    return { items, failed, written, cancelled, conclusion: `wrote ${ok.length} motion(s) to ${outDir} and added them to ${options.project} (${ok.map((i) => i.name).join(', ')})` };
+  }
+  for (const i of ok) {
+    try {
+      writeFileAtomic(i.output!, i.mtnBytes!);
+      written.push(i.output!);
+    } catch (e) {
+      i.error = `cannot write ${i.output}: ${systemReason(e)}`;
+      delete i.mtnBytes;
+    }
+  }
+  const nowFailed = items.filter((i) => i.error !== undefined).length;
+  const conclusion = nowFailed
+    ? `${nowFailed} of ${items.length} failed (nothing written for them); the other ${written.length} were written to ${outDir}`
+    : `wrote ${written.length} motion(s) to ${outDir}`;
+  return { items, failed: nowFailed, written, cancelled, conclusion };
+}
+
+/**
+ * The project text with the motions appended, in order: `mtn` relative to the
+ * project's folder when inside it (forward slashes), checked again as a whole
+ * (a refused result means a bug here, and nothing is written).
+ */
+export function projectWithMotions(text: string, projectPath: string, items: readonly BatchItem[]): string {
+  const json = JSON.parse(text.replace(/^\uFEFF/, '')) as { motions: { name: string; mtn: string }[] };
+  const folder = dirname(resolve(projectPath));
+  for (const i of items) {
+    const rel = relative(folder, i.output!);
+    const mtn = rel.startsWith('..') || resolve(folder, rel) !== i.output ? i.output! : rel.split(sep).join('/');
+    json.motions.push({ name: i.name!, mtn });
+  }
+  const out = `${JSON.stringify(json, null, 2)}\n`;
+  const check = parseProject(out, projectPath);
+  if (check.errors.length) throw new Error(`the project with the new motions does not validate (${check.errors[0].message}); nothing was written`);
+  return out;
+}

@@ -1,0 +1,141 @@
+import { Euler, Quaternion } from 'three';
+import { describe, expect, it } from 'vitest';
+import { FormatError } from '../../errors';
+import { MotionFlag } from '../../motion/types';
+import { encodeUtf8 } from '../../utf8';
+import { ClipChoiceError } from '../clips';
+import { decodeUtf8 } from '../gltf/glb';
+import { importMotionBytes, listMotionClips, motionSourceKind } from '../importMotion';
+import { readFbxContainer } from './container';
+import { importFbx } from './import';
+import { fbxScene, writeFbxAscii, writeFbxBinary } from './testFixtures';
+
+const fail = async (bytes: Uint8Array, name = '/m/x.fbx', options = {}) => {
+  const e = await importMotionBytes(bytes, name, options).then(() => undefined, (err: unknown) => err);
+  expect(e).toBeInstanceOf(FormatError);
+  return (e as FormatError).message;
+};
+
+describe('FBX import', () => {
+  it('reads binary (7.4 and the 64-bit 7.5 records) and ASCII alike: bones in order, frames at the target rate', () => {
+    const scene = fbxScene({ frames: 31, fps: 30 });
+    const results = [writeFbxBinary(scene), writeFbxBinary(scene, 7500), writeFbxAscii(scene)].map((b) => importFbx(b, { fps: 30 }));
+    for (const r of results) {
+      expect(r.motion.joints.map((j) => [j.name, j.parent])).toEqual([['Hips', -1], ['Spine', 0], ['Head', 1]]);
+      expect(r.motion.frameCount).toBe(30);
+      expect(r.warnings).toEqual([]);
+      expect(r.summary).toBe('clip "Take 001" (1 of 1), 3 bones, 1.00 s at 30 fps; file unit centimetres (UnitScaleFactor 1), positions x 1 to centimetres');
+    }
+    for (const r of results.slice(1)) {
+      for (let i = 0; i < r.motion.rotation.length; i++) expect(r.motion.rotation[i]).toBeCloseTo(results[0].motion.rotation[i], 5);
+      expect(Array.from(r.motion.translation)).toEqual(Array.from(results[0].motion.translation));
+    }
+    // The root's key at frame 10: translation (2, 100 + 2, 50) in centimetres (see fbxScene).
+    expect(Array.from(results[0].motion.translation.subarray(40, 43)).map((v) => Number(v.toFixed(4)))).toEqual([10, 110, 50]);
+    expect(motionSourceKind(writeFbxAscii(scene), 'noext')).toBe('fbx');
+    expect(motionSourceKind(writeFbxBinary(scene), 'noext')).toBe('fbx');
+  });
+
+  it('converts the file unit to centimetres, then applies --scale, and says so', () => {
+    const r = importFbx(writeFbxBinary(fbxScene({ unit: 100 })), { scale: 0.5 });
+    expect(r.motion.translation[1]).toBeCloseTo(100 * 100 * 0.5, 3);
+    expect(r.motion.offset[r.motion.joints.length * 0 + 4 + 1]).toBeCloseTo(20 * 100 * 0.5, 3);
+    expect(r.summary).toContain('file unit metres (UnitScaleFactor 100), positions x 50 to centimetres (unit x --scale 0.5)');
+  });
+
+  it('resamples to --fps from the scene rate, and snaps a rate within 0.01% of a standard one', () => {
+    const r = importFbx(writeFbxBinary(fbxScene({ fps: 24, frames: 25 })), { fps: 30 });
+    expect(r.motion.frameCount).toBe(30);
+    expect(r.summary).toContain('1.00 s at 24 fps');
+    const snapped = importFbx(writeFbxBinary(fbxScene({ fps: 59.999, frames: 4 })));
+    expect(snapped.warnings.map((w) => w.code)).toEqual(['rate-snapped']);
+    expect(snapped.warnings[0].message).toBe('the scene frame rate 59.999 fps is within 0.01% of 60 fps: read as exactly 60 fps');
+  });
+
+  it('honours pre-rotation as the loader does (q = pre * animated)', () => {
+    const plain = importFbx(writeFbxBinary(fbxScene())).motion;
+    const pre = importFbx(writeFbxBinary(fbxScene({ preRotation: [0, 0, 90] }))).motion;
+    const a = plain.rotation.subarray(8, 12);
+    const qPre = new Quaternion().setFromEuler(new Euler(0, 0, Math.PI / 2));
+    const want = qPre.clone().multiply(new Quaternion(a[0], a[1], a[2], a[3]));
+    const got = pre.rotation.subarray(8, 12);
+    expect(Math.abs(want.dot(new Quaternion(got[0], got[1], got[2], got[3])))).toBeCloseTo(1, 6);
+  });
+
+  it('sets the OFFSETS flag only when a bone offset moves', () => {
+    expect(importFbx(writeFbxBinary(fbxScene())).motion.flags & MotionFlag.OFFSETS).toBe(0);
+    expect(importFbx(writeFbxBinary(fbxScene()), { offsets: true }).motion.flags & MotionFlag.OFFSETS).toBe(MotionFlag.OFFSETS);
+  });
+
+  it('several clips: lists them with their lengths, and imports the one chosen by name or index', async () => {
+    const bytes = writeFbxBinary(fbxScene({ clips: ['Walk', 'Run'], frames: 13 }));
+    expect(await listMotionClips(bytes, 'x.fbx')).toEqual([
+      { index: 0, name: 'Walk', duration: expect.closeTo(0.4, 5) },
+      { index: 1, name: 'Run', duration: expect.closeTo(0.4, 5) },
+    ]);
+    const e = await importMotionBytes(bytes, '/m/x.fbx').catch((err: unknown) => err);
+    expect(e).toBeInstanceOf(ClipChoiceError);
+    expect((e as Error).message).toBe('/m/x.fbx [FBX] (AnimationStack): the file has 2 animation clips: 0 "Walk" (0.40 s), 1 "Run" (0.40 s); choose one with --clip NAME|INDEX');
+    const run = await importMotionBytes(bytes, 'x.fbx', { clip: 'Run' });
+    const walk = await importMotionBytes(bytes, 'x.fbx', { clip: 0 });
+    expect(run.clip).toBe('Run');
+    expect(walk.clip).toBe('Walk');
+    expect(run.motion.translation[4 * 12 + 2]).toBeCloseTo(2 * walk.motion.translation[4 * 12 + 2], 3);
+    expect(await fail(bytes, '/m/x.fbx', { clip: 'Jump' })).toContain('no animation clip "Jump"; the file has 0 "Walk" (0.40 s), 1 "Run" (0.40 s)');
+  });
+
+  it('refuses, naming the file and the place: no skeleton, no animation, no skeletal clip, too many joints', async () => {
+    expect(await fail(writeFbxBinary(fbxScene({ bones: [], propOnly: true })))).toBe('/m/x.fbx [FBX] (Objects): the file has no skeleton (no LimbNode bones): only skeletal animation can become a motion');
+    expect(await fail(writeFbxBinary(fbxScene({ clips: [] })))).toBe('/m/x.fbx [FBX] (AnimationStack): the file has no animation (no AnimationStack with curves): there is no clip to import');
+    expect(await fail(writeFbxBinary(fbxScene({ propOnly: true })))).toBe('/m/x.fbx [FBX] (AnimationStack "Take 001"): clip "Take 001" animates none of the skeleton\'s bones (nor a node above them): it is not a skeletal clip');
+    const many = Array.from({ length: 1025 }, (_, i) => `b${i}`);
+    expect(await fail(writeFbxBinary(fbxScene({ bones: many, clips: [] })))).toBe('/m/x.fbx [FBX] (Objects): the skeleton has 1025 joints; a motion holds at most 1024');
+  });
+
+  it('refuses a bone name that cannot be an MTN joint name, saying which and what to rename it to', async () => {
+    const long = 'Bip01 L UpperArm Twist Helper 01';
+    expect(await fail(writeFbxBinary(fbxScene({ bones: ['Hips', long] })))).toBe(
+      `/m/x.fbx [FBX] (bone 1 "${long}"): bone name "${long}" is 32 characters; MTN joint names are at most 31: rename the bone in your animation tool (for example to "${long.slice(0, 31)}") and export again`,
+    );
+    const ascii = writeFbxAscii(fbxScene({ bones: ['Hüfte', 'Spine'] }));
+    expect(await fail(ascii)).toBe('/m/x.fbx [FBX] (bone 0 "Hüfte"): bone name "Hüfte" has the character "ü" (U+00FC); MTN joint names are printable ASCII: rename the bone in your animation tool (for example to "H_fte") and export again');
+    expect(await fail(writeFbxBinary(fbxScene({ bones: ['Hips', 'Arm', 'Arm'] })))).toContain('(bone 2 "Arm"): bones 1 and 2 are both named "Arm"; MTN joint names must differ');
+  });
+
+  it('refuses unsupported versions with what to do', async () => {
+    expect(await fail(writeFbxBinary(fbxScene(), 6100))).toBe('/m/x.fbx [FBX] (offset 23): FBX 6.1 (FileVersion 6100) is not supported; ActGuy reads FBX 7.1 to 7.7 (FileVersion 7100-7700): export again as FBX 2011 or later (FBX 7.4 is the usual choice)');
+    expect(await fail(writeFbxBinary(fbxScene(), 8000))).toContain('FBX 8.0 (FileVersion 8000) is not supported');
+    const ascii = decodeUtf8(writeFbxAscii(fbxScene())).replace('FBXVersion: 7400', 'FBXVersion: 6100');
+    expect(await fail(encodeUtf8(ascii))).toMatch(/^\/m\/x\.fbx:5:2: FBX 6\.1 \(FileVersion 6100\) is not supported/);
+  });
+
+  it('refuses a truncated file at every cut, with a located FormatError, never a bare exception', async () => {
+    for (const bytes of [writeFbxBinary(fbxScene({ frames: 2 })), writeFbxAscii(fbxScene({ frames: 2 }))]) {
+      for (let cut = 0; cut < bytes.length - 1; cut += 5) {
+        const e = await importMotionBytes(bytes.subarray(0, cut), '/m/x.fbx').then(() => undefined, (err: unknown) => err);
+        if (e === undefined) continue; // an ASCII cut after the last node can still be a whole file
+        expect(e, `cut at ${cut}`).toBeInstanceOf(FormatError);
+        expect((e as Error).message.startsWith('/m/x.fbx')).toBe(true);
+        expect((e as Error).message).not.toContain('defect in ActGuy');
+      }
+    }
+    const cut = writeFbxBinary(fbxScene()).subarray(0, 1600);
+    expect(await fail(cut)).toMatch(/^\/m\/x\.fbx \[FBX\] \(offset \d+\): a node record ends at byte \d+, past the end of the file \(1600\): the file is truncated or damaged$/);
+    const short = writeFbxBinary(fbxScene()).subarray(0, 600);
+    expect(await fail(short)).toMatch(/^\/m\/x\.fbx \[FBX\] \(offset \d+\): the node list has no end record and footer: the file is truncated$/);
+  });
+
+  it('meshes, materials and cameras are switched off before the loader runs, in place (same length)', () => {
+    const text = decodeUtf8(writeFbxAscii(fbxScene()))
+      .replace('Objects:  {', 'Objects:  {\n\tGeometry: 9, "Geometry::Cube", "Mesh" {\n\t\tVertices: *3 {\n\t\t\ta: 0,0,0\n\t\t}\n\t}\n\tModel: 8, "Model::Cam", "Camera" {\n\t}\n\tMaterial: 7, "Material::M", "" {\n\t}')
+      .replace('Connections:  {', 'Connections:  {\n\tC: "OO",8,0\n\tC: "OO",9,8\n\tC: "OO",7,8');
+    const bytes = encodeUtf8(text);
+    const { forLoader } = readFbxContainer(bytes);
+    const out = decodeUtf8(new Uint8Array(forLoader));
+    expect(out.length).toBe(text.length);
+    expect(out).toContain('Xeometry: 9, "Geometry::Cube"');
+    expect(out).toContain('Model: 8, "Model::Cam", "_amera"');
+    expect(out).toContain('Xaterial: 7');
+    expect(importFbx(bytes).motion.joints.length).toBe(3);
+  });
+});

@@ -1,0 +1,179 @@
+/**
+ * Small FBX files for tests and fuzz seeds: a bone chain with one rotation and
+ * translation clip, written as binary or ASCII FBX 7.x. Only what the FBX
+ * importer reads (GlobalSettings, LimbNode models, one AnimationStack with
+ * curves, Connections); no meshes.
+ */
+import { encodeUtf8 } from '../../utf8';
+
+/** A property value: integers that need 64 bits (ids, FBX ticks) are bigints; arrays are typed. */
+export type FbxValue = string | number | bigint | Float64Array | Float32Array | BigInt64Array | Int32Array;
+export interface FbxNode {
+  name: string;
+  props: FbxValue[];
+  children: FbxNode[];
+  /** Write numbers as 32-bit integers ('I') rather than doubles ('D'). */
+  ints?: boolean;
+}
+
+/** FBX time ticks per second. */
+export const FBX_TICKS_PER_SECOND = 46186158000n;
+
+export interface FbxSceneOptions {
+  /** Bone names, root first; each bone is the child of the one before. */
+  bones?: string[];
+  /** Source frame rate (TimeMode 14 with CustomFrameRate when not a standard one). */
+  fps?: number;
+  /** Keys of the clip (frames 0..frames-1). */
+  frames?: number;
+  /** UnitScaleFactor (centimetres per unit). */
+  unit?: number;
+  /** Clip names; each animates the bones with a different amplitude. Empty: no animation. */
+  clips?: string[];
+  /** Animate a non-bone "Prop" node only (no skeletal clip). */
+  propOnly?: boolean;
+  /** PreRotation of every bone, degrees. */
+  preRotation?: [number, number, number];
+}
+
+const TIME_MODES: Record<number, number> = { 120: 1, 100: 2, 60: 3, 50: 4, 48: 5, 30: 6, 25: 10, 24: 11 };
+
+/** The node tree of a small animated bone chain (see FbxSceneOptions). */
+export function fbxScene(o: FbxSceneOptions = {}): FbxNode[] {
+  const bones = o.bones ?? ['Hips', 'Spine', 'Head'];
+  const fps = o.fps ?? 30;
+  const frames = o.frames ?? 5;
+  const clips = o.clips ?? ['Take 001'];
+  const n = (name: string, props: FbxValue[] = [], children: FbxNode[] = [], ints = false): FbxNode => ({ name, props, children, ints });
+  const p = (name: string, type: string, ...values: (number | bigint)[]) => n('P', [name, type, '', type === 'Lcl Rotation' || type === 'Lcl Translation' ? 'A' : '', ...values], [], type === 'int' || type === 'enum');
+  const objects: FbxNode[] = [];
+  const connections: FbxNode[] = [];
+  const oo = (child: bigint, parent: bigint) => connections.push(n('C', ['OO', child, parent]));
+  const op = (child: bigint, parent: bigint, prop: string) => connections.push(n('C', ['OP', child, parent, prop]));
+  let nextId = 1000n;
+  const id = () => nextId++;
+
+  const modelIds: bigint[] = [];
+  const names = o.propOnly ? [...bones, 'Prop'] : bones;
+  names.forEach((name, i) => {
+    const mid = id();
+    modelIds.push(mid);
+    const isProp = o.propOnly && name === 'Prop';
+    const props = [p('Lcl Translation', 'Lcl Translation', 0, i === 0 ? 100 : 20, 0), p('Lcl Rotation', 'Lcl Rotation', 0, 0, 0)];
+    if (o.preRotation && !isProp) props.push(p('PreRotation', 'Vector3D', ...o.preRotation), p('RotationActive', 'bool', 1));
+    objects.push(n('Model', [mid, `${name}\0\x01Model`, isProp ? 'Null' : 'LimbNode'], [n('Version', [232], [], true), n('Properties70', [], props)]));
+    oo(mid, i === 0 || isProp ? 0n : modelIds[i - 1]);
+  });
+
+  clips.forEach((clipName, c) => {
+    const stack = id(), layer = id();
+    const stop = (BigInt(frames - 1) * FBX_TICKS_PER_SECOND) / BigInt(Math.round(fps * 1000)) * 1000n;
+    objects.push(n('AnimationStack', [stack, `${clipName}\0\x01AnimStack`, ''], [n('Properties70', [], [p('LocalStop', 'KTime', stop)])]));
+    objects.push(n('AnimationLayer', [layer, 'BaseLayer\0\x01AnimLayer', ''], []));
+    oo(layer, stack);
+    const animated = o.propOnly ? [modelIds[modelIds.length - 1]] : modelIds;
+    animated.forEach((mid, b) => {
+      for (const [attr, prop] of [['R', 'Lcl Rotation'], ['T', 'Lcl Translation']] as const) {
+        if (attr === 'T' && b > 0) continue;
+        const node = id();
+        objects.push(n('AnimationCurveNode', [node, `${attr}\0\x01AnimCurveNode`, ''], [n('Properties70', [], [p('d|X', 'Number', 0), p('d|Y', 'Number', 0), p('d|Z', 'Number', 0)])]));
+        oo(node, layer);
+        op(node, mid, prop);
+        ['X', 'Y', 'Z'].forEach((axis, k) => {
+          const curve = id();
+          const times = new BigInt64Array(frames);
+          const values = new Float32Array(frames);
+          for (let f = 0; f < frames; f++) {
+            times[f] = (BigInt(f) * FBX_TICKS_PER_SECOND * 1000n) / BigInt(Math.round(fps * 1000));
+            values[f] = attr === 'R' ? (c + 1) * (10 + 7 * k + 3 * b) * Math.sin(f * 0.7 + k) : (k === 1 ? 100 : 0) + (c + 1) * 5 * f * (k === 2 ? 1 : 0.2);
+          }
+          objects.push(n('AnimationCurve', [curve, '\0\x01AnimCurve', ''], [
+            n('Default', [0]), n('KeyVer', [4008], [], true), n('KeyTime', [times]), n('KeyValueFloat', [values]),
+            n('KeyAttrFlags', [new Int32Array([24840])]), n('KeyAttrDataFloat', [new Float32Array([0, 0, 0, 0])]), n('KeyAttrRefCount', [new Int32Array([frames])]),
+          ]));
+          op(curve, node, `d|${axis}`);
+        });
+      }
+    });
+  });
+
+  const mode = TIME_MODES[fps];
+  return [
+    n('FBXHeaderExtension', [], [n('FBXHeaderVersion', [1003], [], true), n('FBXVersion', [7400], [], true)]),
+    n('GlobalSettings', [], [n('Version', [1000], [], true), n('Properties70', [], [
+      p('UpAxis', 'int', 1), p('UnitScaleFactor', 'double', o.unit ?? 1), p('TimeMode', 'enum', mode ?? 14), p('CustomFrameRate', 'double', mode ? -1 : fps),
+    ])]),
+    n('Objects', [], objects),
+    n('Connections', [], connections),
+  ];
+}
+
+/** A binary FBX file of the tree (version 7400 or 7500, which widens the record fields to 64 bits). */
+export function writeFbxBinary(tree: FbxNode[], version = 7400): Uint8Array {
+  const wide = version >= 7500;
+  const out: number[] = [];
+  const push = (bytes: ArrayLike<number>) => { for (let i = 0; i < bytes.length; i++) out.push(bytes[i]); };
+  const u32 = (v: number) => { const b = new Uint8Array(4); new DataView(b.buffer).setUint32(0, v, true); return b; };
+  const uint = (v: number) => (wide ? [...u32(v), 0, 0, 0, 0] : [...u32(v)]);
+  const latin1 = (s: string) => Array.from(s, (c) => c.charCodeAt(0) & 0xff);
+  push(latin1('Kaydara FBX Binary  \0\x1a\0'));
+  push(u32(version));
+  const prop = (v: FbxValue, ints: boolean): number[] => {
+    if (typeof v === 'string') { const b = latin1(v); return [0x53, ...u32(b.length), ...b]; }
+    if (typeof v === 'bigint') { const b = new Uint8Array(8); new DataView(b.buffer).setBigInt64(0, v, true); return [0x4c, ...b]; }
+    if (typeof v === 'number') {
+      if (ints) return [0x49, ...u32(v >>> 0)];
+      const b = new Uint8Array(8); new DataView(b.buffer).setFloat64(0, v, true); return [0x44, ...b];
+    }
+    const code = v instanceof Float64Array ? 0x64 : v instanceof Float32Array ? 0x66 : v instanceof BigInt64Array ? 0x6c : 0x69;
+    const raw = new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+    return [code, ...u32(v.length), ...u32(0), ...u32(raw.length), ...raw];
+  };
+  const node = (nd: FbxNode) => {
+    const start = out.length;
+    const props = nd.props.flatMap((v) => prop(v, nd.ints ?? false));
+    push(uint(0)); push(uint(nd.props.length)); push(uint(props.length)); out.push(nd.name.length); push(latin1(nd.name)); push(props);
+    if (nd.children.length) {
+      nd.children.forEach(node);
+      push(new Array(wide ? 25 : 13).fill(0));
+    }
+    const end = u32(out.length);
+    for (let k = 0; k < 4; k++) out[start + k] = end[k];
+  };
+  tree.forEach(node);
+  push(new Array(wide ? 25 : 13).fill(0));
+  // Footer: the loader stops reading nodes within 176 bytes of the end.
+  push([0xfa, 0xbc, 0xab, 0x09, 0xd0, 0xc8, 0xd4, 0x66, 0xb1, 0x76, 0xfb, 0x83, 0x1c, 0xf7, 0x26, 0x7e, 0, 0, 0, 0]);
+  while (out.length % 16) out.push(0);
+  push(u32(version)); push(new Array(120).fill(0));
+  push([0xf8, 0x5a, 0x8c, 0x6a, 0xde, 0xf5, 0xd9, 0x7e, 0xec, 0xe9, 0x0c, 0xe3, 0x75, 0x8f, 0x29, 0x0b]);
+  return new Uint8Array(out);
+}
+
+/** An ASCII FBX file of the tree. */
+export function writeFbxAscii(tree: FbxNode[], version = 7400): Uint8Array {
+  const lines = [`; FBX ${Math.floor(version / 1000)}.${Math.floor((version % 1000) / 100)}.0 project file`, ''];
+  const scalar = (v: FbxValue): string => {
+    if (typeof v === 'string') {
+      const [name, cls] = v.split('\0\x01');
+      return JSON.stringify(cls !== undefined ? `${cls}::${name}` : name);
+    }
+    return String(v);
+  };
+  const node = (nd: FbxNode, indent: string) => {
+    const arrays = nd.props.filter((v) => typeof v === 'object');
+    if (arrays.length) {
+      const a = arrays[0] as ArrayLike<number | bigint>;
+      lines.push(`${indent}${nd.name}: *${a.length} {`, `${indent}\ta: ${Array.from(a, String).join(',')}`, `${indent}}`);
+      return;
+    }
+    // As the FBX SDK writes them: strings after ", ", numbers after "," (`P: "UpAxis", "int", "Integer", "",1`).
+    const head = `${indent}${nd.name}: ${nd.props.map((v, i) => (i === 0 ? '' : typeof v === 'string' ? ', ' : ',') + scalar(v)).join('')}`;
+    if (!nd.children.length && nd.name !== 'Properties70' && nd.name !== 'Objects' && nd.name !== 'AnimationLayer') { lines.push(head); return; }
+    lines.push(`${head} {`);
+    nd.children.forEach((c) => node(c, `${indent}\t`));
+    lines.push(`${indent}}`);
+  };
+  tree.forEach((nd) => node(nd, ''));
+  return encodeUtf8(lines.join('\n') + '\n');
+}
