@@ -22,6 +22,7 @@ import * as nodeFs from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { host, ownTempName, processAlive, STALE_MS, sweepStaleTemps } from '../tempFiles';
 import { describeFsError } from './files';
+import { makeFolders } from '../fsutil';
 
 /** The file-system calls the commit makes; tests replace some to inject failures (as root, permissions cannot). */
 export interface CommitFs {
@@ -30,7 +31,8 @@ export interface CommitFs {
   linkSync(existing: string, link: string): void;
   copyFileSync(from: string, to: string): void;
   unlinkSync(path: string): void;
-  mkdirSync(path: string, options: { recursive: true }): unknown;
+  /** Creates one folder whose parent exists (makeFolders walks the levels). */
+  mkdirSync(path: string): unknown;
   lstatSync(path: string): nodeFs.Stats;
   readdirSync(path: string): string[];
   readFileSync(path: string, encoding: 'utf8'): string;
@@ -42,7 +44,7 @@ const realFs: CommitFs = {
   linkSync: nodeFs.linkSync,
   copyFileSync: nodeFs.copyFileSync,
   unlinkSync: nodeFs.unlinkSync,
-  mkdirSync: nodeFs.mkdirSync,
+  mkdirSync: (p) => nodeFs.mkdirSync(p),
   lstatSync: (p) => nodeFs.lstatSync(p),
   readdirSync: (p) => nodeFs.readdirSync(p),
   readFileSync: (p, e) => nodeFs.readFileSync(p, e),
@@ -131,7 +133,7 @@ function prepareTarget(fs: CommitFs, target: string, shown: string): void {
     break;
   }
   try {
-    fs.mkdirSync(dir, { recursive: true });
+    makeFolders(dir, { mkdirSync: fs.mkdirSync, statSync: nodeFs.statSync });
   } catch (e) {
     throw new OutputWriteError(`cannot create the folder ${dirname(shown)} for ${shown}: ${describeFsError(e)}; nothing was written`);
   }
