@@ -23,7 +23,6 @@ import { COMPRESSOR_VERSION } from '../../shared/compress/version';
 import type { CompressOptions } from '../../shared/compress/types';
 import type { CompressedMotion } from '../../shared/project/plan';
 import { isStaleTemp, ownTempName } from '../tempFiles';
-import { makeFolders } from '../fsutil';
 
 /** The entry layout's version (part of every key). */
 const CACHE_FORMAT = 1;
@@ -166,7 +165,7 @@ export function openBuildCache(dir: string, options: { maxBytes?: number } = {})
     put(key, value) {
       const path = entryPath(dir, key);
       try {
-        makeFolders(join(dir, key.slice(0, 2)));
+        fs.mkdirSync(join(dir, key.slice(0, 2)), { recursive: true });
         const tmp = ownTempName(path, 'new');
         try {
           fs.writeFileSync(tmp, encodeEntry(key, value));
