@@ -1,8 +1,10 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { atomicWriteIo, baseNameOf, readBytes, writeFileAtomic } from './fsutil';
+import { describeFsError } from './build/files';
+import { atomicWriteIo, baseNameOf, makeFolders, readBytes, writeFileAtomic, type FolderIo } from './fsutil';
+import { systemReason } from './fsErrors';
 
 const realIo = { ...atomicWriteIo };
 import { OWN_TEMP, ownTempName } from './tempFiles';
@@ -177,5 +179,64 @@ describe('readBytes and baseNameOf', () => {
     expect(baseNameOf('/w/motions/walk_01.mtn')).toBe('walk_01');
     expect(baseNameOf('/w/stage.actguy.json')).toBe('stage.actguy');
     expect(baseNameOf('noext')).toBe('noext');
+  });
+});
+
+describe('makeFolders: one level at a time, with the real refusal', () => {
+  const fresh = (): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'actguy-folders-'));
+    dirs.push(dir);
+    return dir;
+  };
+  const thrown = (fn: () => void): NodeJS.ErrnoException => {
+    try {
+      fn();
+    } catch (e) {
+      return e as NodeJS.ErrnoException;
+    }
+    throw new Error('expected an error');
+  };
+
+  it('creates every missing level, and leaves an existing folder alone', () => {
+    const dir = fresh();
+    makeFolders(join(dir, 'a', 'b', 'c'));
+    makeFolders(join(dir, 'a', 'b', 'c'));
+    expect(readdirSync(join(dir, 'a', 'b'))).toEqual(['c']);
+  });
+
+  it('a read-only disk or a refused folder is reported as such, not as "no such file or directory" (Node stats the folder it could not make)', () => {
+    const dir = fresh();
+    for (const code of ['EROFS', 'EACCES']) {
+      const made: string[] = [];
+      const refusing: FolderIo = {
+        statSync,
+        mkdirSync: (p) => {
+          made.push(p);
+          throw Object.assign(new Error(`${code}: refused, mkdir '${p}'`), { code });
+        },
+      };
+      const e = thrown(() => makeFolders(join(dir, 'out', 'deep'), refusing));
+      expect(e.code).toBe(code);
+      // Only the first missing level is tried: nothing below it is attempted.
+      expect(made).toEqual([join(dir, 'out')]);
+      expect(systemReason(e)).toBe(code === 'EROFS' ? 'the disk is read-only' : 'permission denied');
+      expect(describeFsError(e)).toBe(code === 'EROFS' ? 'read-only file system' : 'permission denied');
+    }
+  });
+
+  it('a file where a folder should be is named (this fails as root too)', () => {
+    const dir = fresh();
+    writeFileSync(join(dir, 'afile'), 'x');
+    const e = thrown(() => makeFolders(join(dir, 'afile', 'sub')));
+    expect(e.code).toBe('ENOTDIR');
+    expect(e.path).toBe(join(dir, 'afile'));
+    expect(() => writeFileAtomic(join(dir, 'afile', 'sub', 'x.mtn'), 'x')).toThrow(/cannot create the folder .*afile\/sub for .*x\.mtn: a file is in the way where a folder should be/);
+  });
+
+  it.runIf(process.platform === 'linux')('a file system that holds no new folders (/proc) ends at once with its folder named (Node\'s recursive mkdir loops there forever)', () => {
+    const e = thrown(() => makeFolders('/proc/actguy-x/y'));
+    expect(e.code).toBe('ENOFOLDER');
+    expect(e.message).toBe('the file system does not allow a new folder at /proc/actguy-x');
+    expect(() => writeFileAtomic('/proc/actguy-x/y/walk.mtn', 'x')).toThrow('cannot create the folder /proc/actguy-x/y for /proc/actguy-x/y/walk.mtn: the file system does not allow a new folder at /proc/actguy-x');
   });
 });

@@ -1,5 +1,5 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { basename, dirname, extname } from 'node:path';
+import { basename, dirname, extname, resolve } from 'node:path';
 import { systemReason } from './fsErrors';
 import { ownTempName, sweepStaleTemps } from './tempFiles';
 
@@ -29,7 +29,7 @@ export function writeFileAtomic(path: string, data: Uint8Array | string): void {
   // Stryker disable next-line StringLiteral: node's dirname never returns '' (it gives '.'), so the fallback's value is never used
   const dir = dirname(path) || '.';
   try {
-    mkdirSync(dir, { recursive: true });
+    makeFolders(dir);
   } catch (e) {
     throw userPathError(e, path, `cannot create the folder ${dir} for ${path}`);
   }
@@ -53,6 +53,62 @@ export function writeFileAtomic(path: string, data: Uint8Array | string): void {
     if (fd !== null) try { io.closeSync(fd); } catch { /* already failing */ }
     try { io.unlinkSync(tmp); } catch { /* temp file may not exist */ }
     throw withoutTempPath(e, tmp, path);
+  }
+}
+
+/** The calls makeFolders makes; a test replaces them to meet a refusal root cannot meet (EROFS, EACCES). */
+export interface FolderIo {
+  /** Creates one folder whose parent exists (never recursive). */
+  mkdirSync(path: string): unknown;
+  statSync(path: string): { isDirectory(): boolean };
+}
+
+const nodeFolderIo: FolderIo = { mkdirSync: (p) => mkdirSync(p), statSync };
+
+/**
+ * Creates a folder and its missing ancestors one level at a time (docs/limits.md#folders). Node's recursive
+ * mkdir loops forever where mkdir answers ENOENT under a folder that exists (`/proc/x`: 100 % CPU until
+ * killed), and where mkdir is refused (EROFS, EACCES) it stats the folder it could not make and reports that
+ * stat's ENOENT ("no such file or directory" for a read-only disk). One level at a time, the real refusal
+ * comes back, with the folder it was about as `path`.
+ */
+export function makeFolders(dir: string, io: FolderIo = nodeFolderIo): void {
+  const missing: string[] = [];
+  for (let p = resolve(dir); ; ) {
+    let st: { isDirectory(): boolean };
+    try {
+      st = io.statSync(p);
+    } catch (e) {
+      // ENOTDIR: a file higher up is in the way; going up finds it and names it.
+      const code = (e as NodeJS.ErrnoException)?.code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw e;
+      missing.push(p);
+      const up = dirname(p);
+      if (up === p) break;
+      p = up;
+      continue;
+    }
+    if (!st.isDirectory()) throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${p}'`), { code: 'ENOTDIR', path: p });
+    break;
+  }
+  for (const p of missing.reverse()) {
+    try {
+      io.mkdirSync(p);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException)?.code;
+      if (code === 'EEXIST' && folderExists(p, io)) continue; // made by another process meanwhile
+      // Its parent exists (made or found just now): ENOENT here is a file system that holds no new folders (/proc).
+      if (code === 'ENOENT') throw Object.assign(new Error(`the file system does not allow a new folder at ${p}`), { code: 'ENOFOLDER', path: p });
+      throw e;
+    }
+  }
+}
+
+function folderExists(path: string, io: FolderIo): boolean {
+  try {
+    return io.statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }
 

@@ -1,5 +1,5 @@
 import { inProcessTextChecker } from './project/textCheckJob';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import { writeMtn } from '../shared/mtn/write';
 import { useBuiltCompressWorker } from './compress/buildWorkerForTests';
 import { createCompressClient, type CompressClient } from './compressClient';
 import type { DialogPort } from './dialogPort';
+import { atomicWriteIo } from './fsutil';
 import { createHandlers, dispatchInvoke, type ApiHandlers } from './handlers';
 import { createPathPolicy } from './pathPolicy';
 import { createRecentFilesStore } from './recentFiles';
@@ -160,18 +161,23 @@ describe('handlers', () => {
     const wrongKind = await dispatchInvoke(handlers, 'saveMotion', { documentId: doc.documentId, path: join(workspace, 'walk.mt3'), mtnBytes: edited });
     expect(wrongKind.ok).toBe(false);
 
-    if (process.getuid?.() !== 0) {
-      const ro = join(workspace, 'ro');
-      mkdirSync(ro);
-      copyFileSync(SAMPLE, join(ro, 'walk.mtn'));
-      chmodSync(ro, 0o555);
-      const before = readFileSync(join(ro, 'walk.mtn'));
-      const failed = await dispatchInvoke(handlers, 'saveMotion', { documentId: doc.documentId, path: join(ro, 'walk.mtn'), mtnBytes: edited });
-      chmodSync(ro, 0o755);
-      expect(failed.ok).toBe(false);
-      if (!failed.ok) expect(failed.error.message).toMatch(/Could not save .*permission denied.*edits are kept/);
-      expect(readFileSync(join(ro, 'walk.mtn')).equals(before)).toBe(true);
+    // A folder that refuses the write. As root (CI) a read-only folder does not stop a write, so the refusal is
+    // injected where the file system would give it: opening the temp file beside the target.
+    const before = readFileSync(target);
+    const realOpen = atomicWriteIo.openSync;
+    atomicWriteIo.openSync = ((path: string, flags: string) => {
+      if (String(path).startsWith(workspace)) throw Object.assign(new Error(`EACCES: permission denied, open '${path}'`), { code: 'EACCES' });
+      return realOpen(path, flags);
+    }) as typeof atomicWriteIo.openSync;
+    let failed;
+    try {
+      failed = await dispatchInvoke(handlers, 'saveMotion', { documentId: doc.documentId, path: target, mtnBytes: writeMtn(readMtn(doc.mtnBytes)) });
+    } finally {
+      atomicWriteIo.openSync = realOpen;
     }
+    expect(failed).toEqual({ ok: false, error: { message: `Could not save ${target}: permission denied; the file on disk is unchanged and your edits are kept` } });
+    expect(readFileSync(target).equals(before)).toBe(true);
+    expect(readdirSync(workspace).filter((n) => n.includes('actguy'))).toEqual([]);
   });
 
   it('compresses in the worker with the same result as compressMotion in-process, and a toggled key lands in the key list', async () => {

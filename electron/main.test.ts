@@ -247,6 +247,9 @@ describe('electron main', () => {
     const page = await fake.state.protocolHandler!(new Request('actguy://app/index.html'));
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("object-src 'none'");
+    // The URL parser resolves `%2e%2e/` before the handler sees it; an encoded slash reaches the folder check.
+    expect((await fake.state.protocolHandler!(new Request('actguy://app/..%2fpackage.json'))).status).toBe(404);
+    expect((await fake.state.protocolHandler!(new Request('actguy://app/..%2f..%2fpackage.json'))).status).toBe(404);
     expect((await fake.state.protocolHandler!(new Request('actguy://app/%2e%2e/package.json'))).status).toBe(404);
     expect((await fake.state.protocolHandler!(new Request('actguy://other/index.html'))).status).toBe(404);
   });

@@ -152,7 +152,7 @@ export function createPathPolicy(): PathPolicy {
       }
       if (purpose === 'write') {
         if (!writableCanonical(canon))
-          throw new PathNotAllowedError(path, 'ActGuy opened it by itself (it is not a file you chose), so it is only read; save your work elsewhere with Save As');
+          throw new PathNotAllowedError(path, 'ActGuy opened it by itself at start-up (it is not a file you chose), so it is only read; choose it with Open to change it, or save a copy with Save As');
         let folderOk = false;
         try {
           folderOk = lstatSync(dirname(canon)).isDirectory();

@@ -16,7 +16,7 @@ import { readMtn } from '../shared/mtn/read';
 import { decodeIpcFrame, encodeIpcFrame } from '../shared/ipc-codec';
 import { useBuiltCompressWorker } from './compress/buildWorkerForTests';
 import { createCompressClient, type CompressClient } from './compressClient';
-import { loopbackDialogPort } from './dialogPort';
+import { loopbackDialogPort, type DialogPort } from './dialogPort';
 import { createHandlers, dispatchInvoke, type ApiHandlers } from './handlers';
 import { startLoopbackServer, type LoopbackServer } from './loopback/server';
 import { createPathPolicy } from './pathPolicy';
@@ -50,9 +50,9 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function handlersFor(startupPath: string, workspaceRoot: string | null = null): ApiHandlers {
+function handlersFor(startupPath: string, workspaceRoot: string | null = null, dialogs: DialogPort = loopbackDialogPort): ApiHandlers {
   const appInfo: AppInfo = { version: 't', samplePath: sample, startupPath, transport: 'electron', nativeDialogs: true, workspaceRoot, platform: process.platform };
-  return createHandlers({ appInfo, policy: createPathPolicy(), recent, compress, dialogs: loopbackDialogPort, checkText: inProcessTextChecker });
+  return createHandlers({ appInfo, policy: createPathPolicy(), recent, compress, dialogs, checkText: inProcessTextChecker });
 }
 
 /** The bytes of every file of the sample's folder. */
@@ -94,6 +94,16 @@ describe('the start-up sample grants reading it, nothing more', () => {
     expect(saved).toMatchObject({ ok: true });
     expect(readFileSync(join(dir, 'ws', 'run.sev'), 'utf8')).toBe('sev 1\nmotion run\n');
     expect(recent.list().map((f) => f.path)).toEqual([chosen]);
+  });
+
+  it('the sample chosen with Open is the user\'s: then its .sev may be saved', async () => {
+    const pickSample: DialogPort = { chooseFileToOpen: async () => sample, chooseFileToSave: async () => null, confirm: async () => false };
+    const handlers = handlersFor(sample, null, pickSample);
+    expect((await dispatchInvoke(handlers, 'saveSev', { path: sampleSev, text: 'sev 1\nmotion walk\n' })).ok).toBe(false);
+    expect((await dispatchInvoke(handlers, 'openMotionDialog', undefined)).ok).toBe(true);
+    expect(await dispatchInvoke(handlers, 'saveSev', { path: sampleSev, text: 'sev 1\nmotion walk\n' })).toMatchObject({ ok: true });
+    expect(readFileSync(sampleSev, 'utf8')).toBe('sev 1\nmotion walk\n');
+    expect(recent.list().map((f) => f.path)).toEqual([sample]);
   });
 
   it('through the loopback server: openMotion then saveSev on the .sev beside the sample leaves it unchanged', async () => {

@@ -90,3 +90,23 @@ export class ProblemList {
     return this.listed;
   }
 }
+
+/** Longest piece of a user's file a message quotes, in characters: a 10 MB token must not become a 10 MB message (docs/limits.md). */
+export const QUOTED_INPUT_MAX = 40;
+
+/**
+ * A piece of input for a message, between `mark`s: control characters escaped (`\u0000`, so a terminal shows
+ * them and is not driven by them), at most QUOTED_INPUT_MAX characters, then how long it was.
+ */
+export function quoteInput(text: string, mark = '`'): string {
+  const shown = text.length > QUOTED_INPUT_MAX ? text.slice(0, QUOTED_INPUT_MAX) : text;
+  // eslint-disable-next-line no-control-regex
+  const escaped = shown.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.length > QUOTED_INPUT_MAX ? `${mark}${escaped}…${mark} (${text.length} characters)` : `${mark}${escaped}${mark}`;
+}
+
+/** A JSON value for a message: its JSON text, clipped as quoteInput clips (JSON already escapes control characters). */
+export function quoteJson(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > QUOTED_INPUT_MAX ? `${text.slice(0, QUOTED_INPUT_MAX)}… (${text.length} characters)` : text;
+}

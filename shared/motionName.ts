@@ -6,6 +6,7 @@
  * defined on bytes: a name outside the rule is refused, never hashed as
  * something else.
  */
+import { quoteJson } from './errors';
 
 /** The longest motion name, in bytes (MT3/MAR/SAR keep only the hash; 31 leaves room for a NUL in fixed fields). */
 export const MOTION_NAME_MAX_BYTES = 31;
@@ -23,7 +24,7 @@ export const MOTION_NAME_RULE = '1-31 characters from A-Z a-z 0-9 _ . -, not sta
  */
 export function motionNameProblem(name: string): string | undefined {
   if (MOTION_NAME_PATTERN.test(name)) return undefined;
-  const shown = JSON.stringify(name);
+  const shown = quoteJson(name);
   if (name.length === 0) return 'a motion name cannot be empty';
   const bad = /[^A-Za-z0-9_.-]/.exec(name);
   if (bad) {

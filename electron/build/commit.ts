@@ -23,6 +23,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { host, ownTempName, processAlive, STALE_MS, sweepStaleTemps } from '../tempFiles';
 import { checkJournal, journalByteLimit, JournalProblem, JOURNAL_VERSION, LOCK_MAX_BYTES, parseLock, readSmallFile, type Journal, type LockHolder, type SmallFile } from './commitJournal';
 import { describeFsError } from './files';
+import { makeFolders } from '../fsutil';
 
 /** The file-system calls the commit makes; tests replace some to inject failures (as root, permissions cannot). */
 export interface CommitFs {
@@ -31,7 +32,8 @@ export interface CommitFs {
   linkSync(existing: string, link: string): void;
   copyFileSync(from: string, to: string): void;
   unlinkSync(path: string): void;
-  mkdirSync(path: string, options: { recursive: true }): unknown;
+  /** Creates one folder whose parent exists (makeFolders walks the levels). */
+  mkdirSync(path: string): unknown;
   lstatSync(path: string): nodeFs.Stats;
   readdirSync(path: string): string[];
   /** Reads a small file that may be hostile (commitJournal.ts readSmallFile); undefined when absent. */
@@ -44,7 +46,7 @@ const realFs: CommitFs = {
   linkSync: nodeFs.linkSync,
   copyFileSync: nodeFs.copyFileSync,
   unlinkSync: nodeFs.unlinkSync,
-  mkdirSync: nodeFs.mkdirSync,
+  mkdirSync: (p) => nodeFs.mkdirSync(p),
   lstatSync: (p) => nodeFs.lstatSync(p),
   readdirSync: (p) => nodeFs.readdirSync(p),
   readSmallFile,
@@ -124,7 +126,7 @@ function prepareTarget(fs: CommitFs, target: string, shown: string): void {
     break;
   }
   try {
-    fs.mkdirSync(dir, { recursive: true });
+    makeFolders(dir, { mkdirSync: fs.mkdirSync, statSync: nodeFs.statSync });
   } catch (e) {
     throw new OutputWriteError(`cannot create the folder ${dirname(shown)} for ${shown}: ${describeFsError(e)}; nothing was written`);
   }

@@ -105,6 +105,20 @@ describe('loopback server', () => {
     expect((await raw(`/%2e%2e/secret.txt?token=${server.token}`)).status).toBe(404);
   });
 
+  it('does not serve a sibling folder whose name starts with the renderer folder\'s (renderer-private beside renderer)', async () => {
+    const sibling = join(dir, 'renderer-private');
+    mkdirSync(sibling);
+    writeFileSync(join(sibling, 'secret.txt'), 'sibling secret');
+    for (const path of ['/..%2frenderer-private%2fsecret.txt', '/..%2Frenderer-private/secret.txt']) {
+      const r = await raw(`${path}?token=${server.token}`);
+      expect(r.status, path).toBe(404);
+      expect(r.body.toString()).not.toContain('sibling secret');
+    }
+    // The same file inside the renderer folder is served: the 404 above is the folder check, not a missing file.
+    writeFileSync(join(dir, 'renderer', 'secret.txt'), 'inside');
+    expect((await raw(`/secret.txt?token=${server.token}`)).status).toBe(200);
+  });
+
   it('serves every invoke member of the API and 404s any other name', async () => {
     for (const member of ACTGUY_INVOKE_MEMBERS) {
       const res = await rpc(member, undefined);

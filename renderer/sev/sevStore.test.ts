@@ -5,7 +5,7 @@ import { serializeSev } from '../../shared/sev/serialize';
 import { documentStore } from '../state/documentStore';
 import { emptyMotion } from '../../shared/motion/types';
 import { createSevStore, HISTORY_LIMIT, isSevDirty, sevStore, sevTextToSave } from './sevStore';
-import { latestUndoLabel, redoLatest, resetUndoOrderForTests, undoLatest } from './undoOrder';
+import { latestRedoLabel, latestUndoLabel, redoLatest, resetUndoOrderForTests, undoLatest } from './undoOrder';
 
 const TEXT = '# my notes\nsev 1\nmotion walk\nse 0 SE_A  # heel\nevent 5 0 17  # strike\n';
 
@@ -75,6 +75,24 @@ describe('SEV store', () => {
     expect(documentStore.getState().past).toHaveLength(1);
     redoLatest();
     expect(documentStore.getState().past).toHaveLength(2);
+  });
+});
+
+describe('undo order: a new edit ends every redo', () => {
+  it('undo a SEV edit, then edit keys: redo does not re-apply the SEV edit', () => {
+    const m = emptyMotion(10, [0, 1].map((j) => ({ name: `j${j}`, parent: j - 1, mirror: j, part: 0, reserved: 0 })));
+    documentStore.getState().load({ documentId: 'r', path: '/p/walk.mtn', name: 'walk', kind: 'mtn', readOnly: false, motion: m });
+    sevStore.getState().load('/p/walk.sev', 'walk', TEXT);
+    sevStore.getState().edit('Add event', (d) => addEvent(d, { frame: 7, se: 0, joint: 1 }));
+    undoLatest();
+    expect(sevStore.getState().file!.doc!.events).toHaveLength(1);
+    expect(latestRedoLabel()).toBe('Add event');
+    documentStore.getState().keys.toggle(0, 3); // a new edit, of the motion
+    expect(latestRedoLabel()).toBeNull();
+    redoLatest();
+    expect(sevStore.getState().file!.doc!.events).toHaveLength(1);
+    expect(documentStore.getState().past).toHaveLength(1);
+    expect(latestUndoLabel()).toBe('Toggle key');
   });
 });
 

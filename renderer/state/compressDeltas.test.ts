@@ -40,13 +40,22 @@ function fakeWorker() {
 describe('withCompressDeltas', () => {
   it('names the answer it holds, rebuilds the delta, and returns what a whole answer would be', async () => {
     const w = fakeWorker();
-    const compress = withCompressDeltas(w.compress);
+    const answered: string[] = [];
+    const compress = withCompressDeltas(async (req) => {
+      const out = await w.compress(req);
+      answered.push(out.status);
+      return out;
+    });
     const first = await compress(w.request(1, null));
+    expect(first.status).toBe('done');
     expect(w.requests[0].knownRevision).toBeUndefined();
     const second = await compress(w.request(2, 61));
     expect(w.requests[1].knownRevision).toBe(1);
+    // The worker answered with a delta; the wrapper turned it back into a whole answer.
+    expect(answered).toEqual(['done', 'delta']);
     expect(second.status).toBe('done');
-    if (second.status !== 'done' || first.status !== 'done') return;
+    // Narrows the types only: both statuses are asserted above, so this never returns early.
+    if (second.status !== 'done' || first.status !== 'done') throw new Error('asserted above');
     expect(second.channels.find((c) => c.joint === 1)!.userKeyFrames).toEqual([61]);
     // Untouched channels are the held answer's objects.
     expect(second.channels[0]).toBe(first.channels[0]);

@@ -426,6 +426,21 @@ describe('planBuild: frame rates, durations and aliases', () => {
     }
   });
 
+  it('a 29.97 fps motion in a 30 fps project is refused without resample and resampled with it (the rates are compared exactly, not rounded)', () => {
+    const ntsc = at(29.97, 90);
+    const refused = build({}, { 'proj/walk.mtn': ntsc });
+    if (refused.ok) throw new Error('expected the rate to be refused');
+    expect(refused.errors.map((e) => e.message)).toEqual([
+      'proj/p.actguy.json [PROJECT] (motions[0].mtn): motion walk: proj/walk.mtn is 29.969999 fps but the project plays motions at 30 fps (an MT3 stores no rate, so it would play at 1.001x speed); set "resample": true on the motion or the project, or re-import it at 30 fps',
+    ]);
+    const r = build({ resample: true }, { 'proj/walk.mtn': ntsc });
+    if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
+    expect(r.report.motions[0].resampledFrom?.fps).toBeCloseTo(29.97, 5);
+    expect(r.report.motions[0].resampledFrom?.frameCount).toBe(90);
+    expect(r.report.motions[0].fps).toBe(30);
+    expect(r.report.warnings.some((w) => w.startsWith('walk: resampled from 29.969999 fps (frames 0..90) to 30 fps'))).toBe(true);
+  });
+
   it('prepares a resampled motion without resampling it until its samples are asked for, with the same frame count', () => {
     vi.mocked(resampleMotion).mockClear();
     const p = project({ resample: true });

@@ -1,5 +1,5 @@
 import { DEFAULT_TOLERANCES } from '../compress/types';
-import { FormatError, MAX_LISTED_PROBLEMS } from '../errors';
+import { FormatError, MAX_LISTED_PROBLEMS, quoteJson } from '../errors';
 import { isMotionName, MOTION_NAME_RULE, motionNameProblem } from '../motionName';
 import { formatStrCode, gvStrCode } from '../strcode';
 import { findExcessiveNesting, nestedTooDeeply } from '../json/nesting';
@@ -81,7 +81,7 @@ function collectProjectProblems(text: string, projectFile: string, unlisted: { c
   }
   const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   const unknownKeys = (obj: Record<string, unknown>, known: readonly string[], where: string) => {
-    for (const k of Object.keys(obj)) if (!known.includes(k)) fail(where ? `${where}.${k}` : k, `unknown key ${JSON.stringify(k)} (expected one of ${known.join(', ')})`);
+    for (const k of Object.keys(obj)) if (!known.includes(k)) fail(where ? `${where}.${k}` : k, `unknown key ${quoteJson(k)} (expected one of ${known.join(', ')})`);
   };
   const path = (v: unknown, where: string, required: boolean): string | undefined => {
     if (v === undefined) {
@@ -89,7 +89,7 @@ function collectProjectProblems(text: string, projectFile: string, unlisted: { c
       return undefined;
     }
     if (typeof v !== 'string' || v === '') {
-      fail(where, `must be a non-empty path string, found ${JSON.stringify(v)}`);
+      fail(where, `must be a non-empty path string, found ${quoteJson(v)}`);
       return undefined;
     }
     return v;
@@ -97,7 +97,7 @@ function collectProjectProblems(text: string, projectFile: string, unlisted: { c
   const positive = (v: unknown, where: string): number | undefined => {
     if (v === undefined) return undefined;
     if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) {
-      fail(where, `must be a number greater than 0, found ${JSON.stringify(v)}`);
+      fail(where, `must be a number greater than 0, found ${quoteJson(v)}`);
       return undefined;
     }
     return v;
@@ -106,14 +106,14 @@ function collectProjectProblems(text: string, projectFile: string, unlisted: { c
   const speedOf = (v: unknown, where: string): number | undefined => {
     if (v === undefined) return 1;
     if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0 || !Number.isFinite(1 / v)) {
-      fail(where, `must be a positive, finite playback factor with a finite reciprocal, found ${JSON.stringify(v)}`);
+      fail(where, `must be a positive, finite playback factor with a finite reciprocal, found ${quoteJson(v)}`);
       return undefined;
     }
     return v;
   };
   const flag = (v: unknown, where: string): boolean | undefined => {
     if (v === undefined || typeof v === 'boolean') return v;
-    fail(where, `must be true or false, found ${JSON.stringify(v)}`);
+    fail(where, `must be true or false, found ${quoteJson(v)}`);
     return undefined;
   };
 
@@ -122,7 +122,7 @@ function collectProjectProblems(text: string, projectFile: string, unlisted: { c
     return { errors };
   }
   unknownKeys(json, PROJECT_KEYS, '');
-  if (json.version !== 1) fail('version', `must be 1, found ${JSON.stringify(json.version)}`);
+  if (json.version !== 1) fail('version', `must be 1, found ${quoteJson(json.version)}`);
   if (json.$schema !== undefined && typeof json.$schema !== 'string') fail('$schema', 'must be a string');
   const fps = json.fps === undefined ? DEFAULT_GAME_FPS : positive(json.fps, 'fps');
   const projectResample = flag(json.resample, 'resample') ?? false;
@@ -149,7 +149,7 @@ function collectProjectProblems(text: string, projectFile: string, unlisted: { c
       let ok = true;
       const name = m.name;
       if (typeof name !== 'string' || !isMotionName(name)) {
-        fail(`${where}.name`, typeof name === 'string' ? motionNameProblem(name)! : `must be a motion name (${MOTION_NAME_RULE}), found ${JSON.stringify(name)}`);
+        fail(`${where}.name`, typeof name === 'string' ? motionNameProblem(name)! : `must be a motion name (${MOTION_NAME_RULE}), found ${quoteJson(name)}`);
         ok = false;
       } else {
         const prev = byName.get(name);
@@ -193,7 +193,7 @@ function collectProjectProblems(text: string, projectFile: string, unlisted: { c
         ok = false;
       }
       if (tol.method !== undefined && tol.method !== 'classic' && tol.method !== 'refined') {
-        fail(`${where}.tolerances.method`, `must be "refined" or "classic", found ${JSON.stringify(tol.method)}`);
+        fail(`${where}.tolerances.method`, `must be "refined" or "classic", found ${quoteJson(tol.method)}`);
         ok = false;
       }
       const overrides: Record<string, number> = {};
@@ -205,7 +205,7 @@ function collectProjectProblems(text: string, projectFile: string, unlisted: { c
           for (const [k, v] of Object.entries(m.rotationOverridesDeg)) {
             const w = `${where}.rotationOverridesDeg.${k}`;
             if (!OVERRIDE_KEY.test(k)) {
-              fail(w, `${JSON.stringify(k)} is neither a joint index nor a joint name`);
+              fail(w, `${quoteJson(k)} is neither a joint index nor a joint name`);
               ok = false;
               continue;
             }
@@ -326,7 +326,7 @@ function resolveAliases(
     const { name, target } = a;
     let good = true;
     if (typeof name !== 'string' || !isMotionName(name)) {
-      fail(`${where}.name`, typeof name === 'string' ? motionNameProblem(name)! : `must be a motion name (${MOTION_NAME_RULE}), found ${JSON.stringify(name)}`);
+      fail(`${where}.name`, typeof name === 'string' ? motionNameProblem(name)! : `must be a motion name (${MOTION_NAME_RULE}), found ${quoteJson(name)}`);
       good = false;
     } else if (motionIndex.has(name)) {
       fail(`${where}.name`, `alias ${name} shadows motion ${name} (motions[${motionIndex.get(name)}]); an alias needs a name of its own`);
@@ -344,7 +344,7 @@ function resolveAliases(
     }
     const shownName = typeof name === 'string' ? name : `aliases[${k}]`;
     if (typeof target !== 'string' || target === '') {
-      fail(`${where}.target`, `must name a motion of the project, found ${JSON.stringify(target)}`);
+      fail(`${where}.target`, `must name a motion of the project, found ${quoteJson(target)}`);
       good = false;
     } else if (!motionIndex.has(target)) {
       if (aliasIndex.has(target))

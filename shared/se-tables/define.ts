@@ -1,4 +1,4 @@
-import { ProblemList } from '../errors';
+import { ProblemList, quoteInput } from '../errors';
 import { SE_CODE_MAX, SE_CODE_NONE, type SeTableEntry, type SeTableReadResult } from './types';
 
 /** Longest se_define.h read (characters), and most #define lines: past either the file is refused at its place (docs/limits.md). */
@@ -314,7 +314,7 @@ export function evaluateIntegerExpression(src: string, names: ReadonlyMap<string
   let p = 0;
   class Stop { constructor(readonly error: string, readonly at: number) {} }
   const peek = () => toks[p];
-  const describe = (t: ExprToken) => (t.kind === 'end' ? 'the end of the value' : `\`${t.text}\``);
+  const describe = (t: ExprToken) => (t.kind === 'end' ? 'the end of the value' : quoteInput(t.text));
 
   let depth = 0;
   const bounded = (v: bigint, at: number): bigint => {

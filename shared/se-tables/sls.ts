@@ -1,4 +1,4 @@
-import { ProblemList } from '../errors';
+import { ProblemList, quoteInput } from '../errors';
 import { splitLines } from '../sev/text';
 import { SE_CODE_MAX, SE_CODE_NONE, formatSeCode, type SeTableEntry, type SeTableReadResult } from './types';
 
@@ -30,25 +30,25 @@ export function parseSls(text: string, file = 'default.sls'): SeTableReadResult 
     const name = first.text;
     const nameCol = first.column;
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
-      err(line, nameCol, `invalid SE name \`${name}\`: names match [A-Za-z_][A-Za-z0-9_]*`);
+      err(line, nameCol, `invalid SE name ${quoteInput(name)}: names match [A-Za-z_][A-Za-z0-9_]*`);
       continue;
     }
     const valueToken = second?.text === '=' ? tokens[2] : second;
     if (!valueToken || valueToken.text === '=') {
       const at = valueToken ?? tokens[tokens.length - 1];
-      err(line, at.column + (valueToken ? 0 : at.text.length), `\`${name}\` has no code: expected \`NAME CODE\` or \`NAME = CODE\``);
+      err(line, at.column + (valueToken ? 0 : at.text.length), `${quoteInput(name)} has no code: expected \`NAME CODE\` or \`NAME = CODE\``);
       continue;
     }
     const extra = tokens[tokens.indexOf(valueToken) + 1];
     if (extra) {
-      err(line, extra.column, `unexpected \`${extra.text}\` after the code of ${name}`);
+      err(line, extra.column, `unexpected ${quoteInput(extra.text)} after the code of ${name}`);
       continue;
     }
     const valueText = valueToken.text;
     const valueCol = valueToken.column;
     const value = /^0[xX][0-9a-fA-F]+$/.test(valueText) ? parseInt(valueText.slice(2), 16) : /^[0-9]+$/.test(valueText) ? Number(valueText) : NaN;
     if (Number.isNaN(value)) {
-      err(line, valueCol, `code of ${name} must be a decimal or 0x hex integer, found \`${valueText}\``);
+      err(line, valueCol, `code of ${name} must be a decimal or 0x hex integer, found ${quoteInput(valueText)}`);
       continue;
     }
     if (value > SE_CODE_MAX) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { QUOTED_INPUT_MAX } from '../errors';
 import { parseSev, parseSevStrict } from './parse';
 import { serializeSev } from './serialize';
 import { checkSevAgainstMotion } from './validate';
@@ -284,5 +285,24 @@ describe('serializeSev leaves its input alone', () => {
     expect(out).toBe('sev 1\n\nse 0 A\nse 1 B\n\nevent 2 0 -\nevent 9 0 -  #a b c\n');
     expect(doc.ses.map((d) => d.index)).toEqual([1, 0]);
     expect(doc.events.map((e) => e.frame)).toEqual([9, 2]);
+  });
+});
+
+describe('quoted input is clipped', () => {
+  it('a 10 MB .sev of NUL bytes gives one short message, its NULs escaped (the whole token was quoted: 20 MB)', () => {
+    const text = decodeUtf8Text(new Uint8Array(10_000_000), 'SEV', 'nul.sev');
+    const { errors } = parseSev(text, 'nul.sev');
+    expect(errors[0].message).toBe(`nul.sev:1:1: the first statement must be \`sev 1\`, found \`${'\\u0000'.repeat(QUOTED_INPUT_MAX)}…\` (10000000 characters)`);
+    for (const e of errors) expect(e.message.length).toBeLessThan(400);
+  });
+
+  it('every message quoting a token clips it: an unknown statement, a bad index, an unexpected argument', () => {
+    const long = 'x'.repeat(100_000);
+    const { errors } = parseSev(`sev 1\n${long}\nevent 1 ${long} 0\nmotion walk ${long}\n`, 'long.sev');
+    expect(errors.length).toBe(3);
+    for (const e of errors) {
+      expect(e.message.length).toBeLessThan(200);
+      expect(e.message).toContain(`${'x'.repeat(QUOTED_INPUT_MAX)}…\` (100000 characters)`);
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { ProblemList, type FormatError } from '../errors';
+import { ProblemList, quoteInput, type FormatError } from '../errors';
 import { motionNameProblem } from '../motionName';
 import { splitLines, trimEndBlanks } from './text';
 import {
@@ -71,32 +71,32 @@ export function parseSev(text: string, file?: string): SevParseResult {
     statements++;
 
     if (first && kw.text !== 'sev') {
-      err(line, kw.column, `the first statement must be \`sev ${SEV_VERSION}\`, found \`${kw.text}\``);
+      err(line, kw.column, `the first statement must be \`sev ${SEV_VERSION}\`, found ${quoteInput(kw.text)}`);
     }
 
     /** Reports surplus tokens after `n` arguments; true when the count is right. */
     const arity = (n: number, shape: string): boolean => {
       if (args.length < n) {
         const at = args.length ? args[args.length - 1].column + args[args.length - 1].text.length : kw.column + kw.text.length;
-        err(line, at, `\`${kw.text}\` needs ${n} argument${n === 1 ? '' : 's'} (${shape}), found ${args.length}`);
+        err(line, at, `${quoteInput(kw.text)} needs ${n} argument${n === 1 ? '' : 's'} (${shape}), found ${args.length}`);
         return false;
       }
       if (args.length > n) {
-        err(line, args[n].column, `unexpected \`${args[n].text}\` after \`${shape}\``);
+        err(line, args[n].column, `unexpected ${quoteInput(args[n].text)} after \`${shape}\``);
         return false;
       }
       return true;
     };
     const int = (t: Token, what: string, max: number): number | undefined => {
       if (!/^[0-9]+$/.test(t.text) || Number(t.text) > max) {
-        err(line, t.column, `${what} must be an integer 0..${max}, found \`${t.text}\``);
+        err(line, t.column, `${what} must be an integer 0..${max}, found ${quoteInput(t.text)}`);
         return undefined;
       }
       return Number(t.text);
     };
     const name = (t: Token, what: string): string | undefined => {
       if (!SEV_NAME_PATTERN.test(t.text)) {
-        err(line, t.column, `invalid ${what} \`${t.text}\`: names match [A-Za-z_][A-Za-z0-9_]*`);
+        err(line, t.column, `invalid ${what} ${quoteInput(t.text)}: names match [A-Za-z_][A-Za-z0-9_]*`);
         return undefined;
       }
       return t.text;
@@ -113,7 +113,7 @@ export function parseSev(text: string, file?: string): SevParseResult {
         doc.headerLoc = loc;
         if (!arity(1, 'sev <version>')) break;
         if (args[0].text !== String(SEV_VERSION))
-          err(line, args[0].column, `unsupported SEV version \`${args[0].text}\` (this tool reads version ${SEV_VERSION})`);
+          err(line, args[0].column, `unsupported SEV version ${quoteInput(args[0].text)} (this tool reads version ${SEV_VERSION})`);
         break;
       }
       case 'motion': {
@@ -149,7 +149,7 @@ export function parseSev(text: string, file?: string): SevParseResult {
         let variants: string[] | undefined;
         if (args.length > 2) {
           if (args[2].text !== 'variants') {
-            err(line, args[2].column, `expected \`variants\` or the end of the line after the SE name, found \`${args[2].text}\``);
+            err(line, args[2].column, `expected \`variants\` or the end of the line after the SE name, found ${quoteInput(args[2].text)}`);
             ok = false;
           } else {
             const names = args.slice(3);
@@ -180,7 +180,7 @@ export function parseSev(text: string, file?: string): SevParseResult {
         let joint: number | null | undefined = null;
         if (args[2].text !== '-') {
           joint = /^[0-9]+$/.test(args[2].text) && Number(args[2].text) <= SEV_MAX_JOINT ? Number(args[2].text) : undefined;
-          if (joint === undefined) err(line, args[2].column, `joint must be an integer 0..${SEV_MAX_JOINT} or \`-\` (no joint), found \`${args[2].text}\``);
+          if (joint === undefined) err(line, args[2].column, `joint must be an integer 0..${SEV_MAX_JOINT} or \`-\` (no joint), found ${quoteInput(args[2].text)}`);
         }
         if (se !== undefined) eventRefs.push({ se, line, column: args[1].column });
         if (frame === undefined || se === undefined || joint === undefined) break;
@@ -189,7 +189,7 @@ export function parseSev(text: string, file?: string): SevParseResult {
         break;
       }
       default:
-        err(line, kw.column, `unknown statement \`${kw.text}\` (expected sev, motion, se or event)`);
+        err(line, kw.column, `unknown statement ${quoteInput(kw.text)} (expected sev, motion, se or event)`);
     }
   }
   doc.trailingComments = pending;

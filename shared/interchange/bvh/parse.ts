@@ -11,7 +11,7 @@
  * once), MOTION, "Frames: n", "Frame Time: t", then n lines of numbers, one
  * frame per line, exactly as many values as the hierarchy declares.
  */
-import { FormatError } from '../../errors';
+import { FormatError, quoteInput } from '../../errors';
 
 /** One of the six BVH channel kinds. */
 export type BvhChannel = 'Xposition' | 'Yposition' | 'Zposition' | 'Xrotation' | 'Yrotation' | 'Zrotation';
@@ -129,7 +129,7 @@ export function parseBvh(text: string): BvhDocument {
   };
   const expectWord = (word: string): Token => {
     const t = next(`"${word}"`);
-    if (t.text.toUpperCase() !== word.toUpperCase()) fail(t.line, t.column, `expected "${word}", found "${t.text}"`);
+    if (t.text.toUpperCase() !== word.toUpperCase()) fail(t.line, t.column, `expected "${word}", found ${quoteInput(t.text, '"')}`);
     return t;
   };
   const number = (what: string): number => {
@@ -159,7 +159,7 @@ export function parseBvh(text: string): BvhDocument {
     if (depth > BVH_MAX_DEPTH) fail(kw.line, kw.column, `joints nested too deeply (more than ${BVH_MAX_DEPTH} levels)`);
     const name = nameAfter(kw);
     const open = next('"{"');
-    if (open.text !== '{') fail(open.line, open.column, `expected "{" after ${kw.text} ${name}, found "${open.text}"`);
+    if (open.text !== '{') fail(open.line, open.column, `expected "{" after ${kw.text} ${name}, found ${quoteInput(open.text, '"')}`);
     const index = joints.length;
     const joint: BvhJoint = { name, parent, offset: [0, 0, 0], channels: [], channelStart: channelCount, line: kw.line };
     joints.push(joint);
@@ -169,11 +169,11 @@ export function parseBvh(text: string): BvhDocument {
       ti++;
       const countTok = next('the channel count');
       const n = Number(countTok.text);
-      if (!/^\d+$/.test(countTok.text) || n > 6) fail(countTok.line, countTok.column, `CHANNELS count must be an integer 0..6, found "${countTok.text}"`);
+      if (!/^\d+$/.test(countTok.text) || n > 6) fail(countTok.line, countTok.column, `CHANNELS count must be an integer 0..6, found ${quoteInput(countTok.text, '"')}`);
       for (let c = 0; c < n; c++) {
         const ct = next(`channel ${c + 1} of ${n}`);
         const ch = CHANNEL_NAMES[ct.text.toLowerCase()];
-        if (!ch) fail(ct.line, ct.column, `unknown channel "${ct.text}" (expected one of Xposition Yposition Zposition Xrotation Yrotation Zrotation)`);
+        if (!ch) fail(ct.line, ct.column, `unknown channel ${quoteInput(ct.text, '"')} (expected one of Xposition Yposition Zposition Xrotation Yrotation Zrotation)`);
         if (joint.channels.includes(ch)) fail(ct.line, ct.column, `channel ${ch} listed twice for joint ${name}`);
         joint.channels.push(ch);
       }
@@ -189,25 +189,25 @@ export function parseBvh(text: string): BvhDocument {
         const site = next('"Site"');
         if (site.text.toUpperCase() !== 'SITE') fail(site.line, site.column, `expected "End Site", found "End ${site.text}"`);
         const o = next('"{"');
-        if (o.text !== '{') fail(o.line, o.column, `expected "{" after End Site, found "${o.text}"`);
+        if (o.text !== '{') fail(o.line, o.column, `expected "{" after End Site, found ${quoteInput(o.text, '"')}`);
         readOffset();
         const c = next('"}" closing End Site');
-        if (c.text !== '}') fail(c.line, c.column, `expected "}" closing End Site, found "${c.text}"`);
+        if (c.text !== '}') fail(c.line, c.column, `expected "}" closing End Site, found ${quoteInput(c.text, '"')}`);
         endSites++;
       } else {
-        fail(t.line, t.column, `expected JOINT, End Site or "}" in joint ${name}, found "${t.text}"`);
+        fail(t.line, t.column, `expected JOINT, End Site or "}" in joint ${name}, found ${quoteInput(t.text, '"')}`);
       }
     }
   };
 
   expectWord('HIERARCHY');
   const root = next('ROOT');
-  if (root.text.toUpperCase() !== 'ROOT') fail(root.line, root.column, `expected ROOT, found "${root.text}"`);
+  if (root.text.toUpperCase() !== 'ROOT') fail(root.line, root.column, `expected ROOT, found ${quoteInput(root.text, '"')}`);
   readJoint(root, -1, 1);
   const motion = next('MOTION');
   if (motion.text.toUpperCase() === 'ROOT') fail(motion.line, motion.column, 'more than one ROOT: only single-rooted hierarchies can become a motion');
-  if (motion.text.toUpperCase() !== 'MOTION') fail(motion.line, motion.column, `expected MOTION after the hierarchy, found "${motion.text}"`);
-  if (ti < tokens.length) fail(tokens[ti].line, tokens[ti].column, `unexpected "${tokens[ti].text}" after MOTION`);
+  if (motion.text.toUpperCase() !== 'MOTION') fail(motion.line, motion.column, `expected MOTION after the hierarchy, found ${quoteInput(motion.text, '"')}`);
+  if (ti < tokens.length) fail(tokens[ti].line, tokens[ti].column, `unexpected ${quoteInput(tokens[ti].text, '"')} after MOTION`);
 
   // "Frames: n" and "Frame Time: t" lines (the colon may be glued or spaced).
   const headerLine = (label: RegExp, what: string): { value: string; line: number; column: number } => {
@@ -218,7 +218,7 @@ export function parseBvh(text: string): BvhDocument {
     }
     const raw = lines[li++];
     const m = label.exec(raw);
-    if (!m) return fail(li, raw.search(/\S/) + 1, `expected "${what}", found "${raw.trim()}"`);
+    if (!m) return fail(li, raw.search(/\S/) + 1, `expected "${what}", found ${quoteInput(raw.trim(), '"')}`);
     return { value: m[2], line: li, column: m[1].length + 1 };
   };
   const fr = headerLine(/^(\s*Frames\s*:\s*)(\S+)\s*$/i, 'Frames: <count>');

@@ -170,3 +170,19 @@ describe('glTF node tree depth', () => {
     await expect(importMotionBytes(bytes, 'ok.glb')).resolves.toMatchObject({ motion: { frameCount: 6 } });
   });
 });
+
+describe('glTF bufferView bounds', () => {
+  it('a bufferView whose byteLength fits its buffer but whose byteOffset + byteLength does not is refused', async () => {
+    let expectedEnd = 0;
+    let bufferBytes = 0;
+    const e = await importError(glb((j) => {
+      const view = j.bufferViews![0];
+      bufferBytes = j.buffers![view.buffer].byteLength;
+      expect(view.byteLength).toBeLessThan(bufferBytes);
+      // Moved 4 bytes past where it could still fit: its length alone still fits the buffer.
+      view.byteOffset = bufferBytes - view.byteLength + 4;
+      expectedEnd = view.byteOffset + view.byteLength;
+    }));
+    expect(e.message).toBe(`hostile.glb [GLTF] (bufferViews[0]): bufferView 0 ends at byte ${expectedEnd}, past the end of buffer 0 (${bufferBytes} bytes)`);
+  });
+});
