@@ -26,7 +26,7 @@ import { canonicalPath, createPathPolicy } from './pathPolicy';
 import { createRecentFilesStore } from './recentFiles';
 import { CONTENT_SECURITY_POLICY } from './security';
 import { createSystemFileQueue, findProjectListingSev, parseCommandLine } from './systemFiles';
-import { prepareUserSamples, STARTUP_SAMPLE, type UserSamples } from './userSamples';
+import { grantUserSamples, prepareUserSamples, STARTUP_SAMPLE, type UserSamples } from './userSamples';
 import { initialWindow, MIN_SIZE, readWindowState, writeWindowState } from './windowState';
 import { unsavedSentence } from '../shared/unsaved';
 
@@ -152,6 +152,7 @@ async function start(): Promise<void> {
   for (const f of files) if (f !== argMotion) systemFiles.offer(f);
   const samples = startupSamples();
   const sample = samples.startupPath;
+  grantUserSamples(policy, samples);
 
   protocol.handle(APP_SCHEME, serveRenderer);
   // The app needs no camera, microphone, notifications, geolocation...

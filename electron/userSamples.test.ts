@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { host } from './tempFiles';
-import { prepareUserSamples, SAMPLES_FOLDER_NAME } from './userSamples';
+import { createPathPolicy } from './pathPolicy';
+import { grantUserSamples, prepareUserSamples, SAMPLES_FOLDER_NAME } from './userSamples';
 
 const root = mkdtempSync(join(tmpdir(), 'actguy-samples-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -42,6 +43,18 @@ describe('the sample project on first run', () => {
     expect(r.notice).toContain(folder);
     // Nothing but the folder: no temp copy left beside it.
     expect(readdirSync(h.documents)).toEqual([SAMPLES_FOLDER_NAME]);
+  });
+
+  it('the user\'s copy can be saved and built; the bundled copy stays read-only', () => {
+    const h = home('grant');
+    const copied = prepareUserSamples({ bundledDir: bundled, documentsDir: h.documents, fallbackDir: h.userData });
+    const policy = createPathPolicy();
+    grantUserSamples(policy, copied);
+    expect(policy.mayWrite(join(copied.folder!, 'walk.sev'))).toBe(true);
+    expect(policy.isAllowed(join(copied.folder!, 'out', 'stage.mar'))).toBe(true);
+    const onBundle = createPathPolicy();
+    grantUserSamples(onBundle, { startupPath: join(bundled, 'walk.mtn'), folder: null, notice: 'no copy' });
+    expect(onBundle.isAllowed(join(bundled, 'walk.sev'))).toBe(false);
   });
 
   it('never overwrites the user\'s copy on a later run, and says nothing', () => {

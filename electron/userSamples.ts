@@ -14,6 +14,7 @@
  */
 import { cpSync, existsSync, lstatSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import type { PathPolicy } from './pathPolicy';
 import { isStaleTemp, ownTempName } from './tempFiles';
 
 /** The folder name under Documents. */
@@ -105,4 +106,13 @@ function sweepStaleCopies(target: string): void {
       // gone already, or not ours to remove
     }
   }
+}
+
+/**
+ * What the app may do with the samples it starts on. The user's copy is theirs (the app made it for them,
+ * in their Documents), so the whole folder is open for saving and building, as a workspace is; the bundled
+ * copy in the install folder stays read-only (the handlers grant it for reading only).
+ */
+export function grantUserSamples(policy: Pick<PathPolicy, 'allowTree'>, samples: UserSamples): void {
+  if (samples.folder) policy.allowTree(samples.folder);
 }
