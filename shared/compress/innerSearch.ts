@@ -15,6 +15,8 @@ const GAUSS_NEWTON_STEPS = 4;
  */
 const GIVE_UP_RATIO = [Infinity, 5, 2.5, 1.8];
 const RAD_TO_DEG = 180 / Math.PI;
+/** The integer search runs when rounding to s12 left the worst error over the bound by less than this factor. */
+const INTEGER_SEARCH_WINDOW = 1.1;
 
 const d = new Float64Array(4);
 const tmp = new Float64Array(4);
@@ -94,10 +96,11 @@ export class InnerSearch {
    * `bound`. Returns that worst error under the reference decoder, with the
    * found inner quaternions stored in the fit, when it is within `bound`;
    * otherwise it restores the entry values and returns some error over
-   * `bound` (checks stop at the first frame over: the caller only needs to
-   * know the search failed).
+   * `bound`: the worst error itself when it is within `exactUpTo` times the
+   * bound (a caller may retry a near miss), else only some error past that
+   * (checks stop at the first frame over: the search has failed).
    */
-  optimise(keys: ArrayLike<number>, variable: ArrayLike<number>, bound: number): number {
+  optimise(keys: ArrayLike<number>, variable: ArrayLike<number>, bound: number, exactUpTo = INTEGER_SEARCH_WINDOW): number {
     const fit = this.fit;
     this.n = keys.length;
     for (let i = 0; i < this.n; i++) this.chain[i] = keys[i];
@@ -155,9 +158,9 @@ export class InnerSearch {
       fit.setInner(this.chain[this.vars[v]], encodeS12(a[i]), encodeS12(a[i + 1]), encodeS12(a[i + 2]), encodeS12(a[i + 3]));
     }
     // Exact up to the integer search's window; beyond it the removal has failed.
-    let best = this.chainErrorUpTo(bound * 1.1);
+    let best = this.chainErrorUpTo(bound * Math.max(exactUpTo, INTEGER_SEARCH_WINDOW));
     // Only when rounding pushed it just over: on CMU captures a wider window costs a third more evaluations for 0.3 % of keys.
-    if (best > bound && best < bound * 1.1) best = this.integerSearch(best, bound);
+    if (best > bound && best < bound * INTEGER_SEARCH_WINDOW) best = this.integerSearch(best, bound);
     if (best > bound) {
       for (let v = 0; v < this.nv; v++) {
         const o = v * 4;

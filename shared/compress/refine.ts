@@ -18,8 +18,9 @@ const REMOVAL_PASSES = 1;
  * it: that max error lies on a key frame (s12 of the source there), which no
  * inner quaternion changes, so the guarantee of docs/compression.md (every
  * frame that is not a key is within tolerance) holds after refinement exactly
- * as after the greedy loop, and the channel's key count never grows. User
- * keys, 0 and N stay; no gap grows past 255 frames.
+ * as after the greedy loop, and the channel's key count never grows. A drop
+ * the two-key search just misses is tried again with a window of four keys
+ * (retryWindow). User keys, 0 and N stay; no gap grows past 255 frames.
  */
 export function refineRotationChannel(fit: RotationFit, keys: KeyList, tolerance: number, greedy: GreedyOutcome, userKeys: ArrayLike<number>): GreedyOutcome {
   const N = fit.N;
@@ -54,7 +55,7 @@ export function refineRotationChannel(fit: RotationFit, keys: KeyList, tolerance
       // new neighbours finds no more removals and costs a chain evaluation per attempt).
       variable[0] = a;
       variable[1] = b;
-      let e = search.optimise(chain, variable, bound);
+      let e = search.optimise(chain, variable, bound, WINDOW_RETRY_WITHIN);
       if (e > bound && e <= bound * WINDOW_RETRY_WITHIN) e = retryWindow(search, fit, keys, a, b, bound);
       if (e <= bound) {
         removed++;
@@ -75,11 +76,12 @@ export function refineRotationChannel(fit: RotationFit, keys: KeyList, tolerance
 
 /**
  * A removal whose two-key search ended within this factor of the bound is tried again with a window of four
- * keys searched together. On CMU 01_01 at 30 fps (0.5 deg) that removes 1.2 % more rotation keys for about
- * 10 % more refinement time; retrying every failed removal removes 4 % more for 70 % more time
- * (docs/compression.md#refinement).
+ * keys searched together. At 0.5 deg it removes 2-3 % more rotation keys than no retry (CMU 01_01 at 30 fps:
+ * 0.497 -> 0.480 of classic's; Boxing_Toes at 120 fps: 0.546 -> 0.516) for about a fifth more refinement
+ * time; 1.1 gives half of that gain, retrying every failed removal 0.476 / 0.512 for 70 % more time
+ * (docs/compression.md#refinement-speed).
  */
-const WINDOW_RETRY_WITHIN = 1.1;
+const WINDOW_RETRY_WITHIN = 1.3;
 const windowChain: number[] = [];
 const windowVars: number[] = [];
 const windowSaved = new Int16Array(16);
