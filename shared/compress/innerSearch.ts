@@ -4,7 +4,7 @@ import { ScalarSquad } from '../math/squad';
 import type { RotationFit } from './rotationFit';
 
 /** Most keys whose inner quaternion one search varies at once (a removal refits the two neighbours). */
-const MAX_VARIABLE_KEYS = 2;
+const MAX_VARIABLE_KEYS = 4;
 /** Most keys in a chain: the variable keys and one fixed key on each side. */
 const MAX_CHAIN = MAX_VARIABLE_KEYS + 2;
 const GAUSS_NEWTON_STEPS = 4;
@@ -15,6 +15,8 @@ const GAUSS_NEWTON_STEPS = 4;
  */
 const GIVE_UP_RATIO = [Infinity, 5, 2.5, 1.8];
 const RAD_TO_DEG = 180 / Math.PI;
+/** The integer search runs when rounding to s12 left the worst error over the bound by less than this factor. */
+const INTEGER_SEARCH_WINDOW = 1.1;
 
 const d = new Float64Array(4);
 const tmp = new Float64Array(4);
@@ -50,9 +52,13 @@ export class InnerSearch {
   private readonly vars = new Int32Array(MAX_VARIABLE_KEYS);
   private nv = 0;
   private readonly saved = new Int16Array(4 * MAX_VARIABLE_KEYS);
-  private readonly ata = new Float64Array(36);
-  private readonly atb = new Float64Array(6);
-  private readonly delta = new Float64Array(6);
+  /** The normal equations per tangent component: diagonal and coupling to the previous variable, by v * 3 + e. */
+  private readonly diag = new Float64Array(3 * MAX_VARIABLE_KEYS);
+  private readonly off = new Float64Array(3 * MAX_VARIABLE_KEYS);
+  private readonly atb = new Float64Array(3 * MAX_VARIABLE_KEYS);
+  private readonly delta = new Float64Array(3 * MAX_VARIABLE_KEYS);
+  /** Variable index of each chain position, -1 for a fixed key. */
+  private readonly varAt = new Int32Array(MAX_CHAIN);
   /** Worst reference error of each segment of the chain, valid after a chain evaluation that stayed within its limit. */
   private readonly segMax = new Float64Array(MAX_CHAIN);
   private readonly segTrial = new Float64Array(MAX_CHAIN);
@@ -90,10 +96,11 @@ export class InnerSearch {
    * `bound`. Returns that worst error under the reference decoder, with the
    * found inner quaternions stored in the fit, when it is within `bound`;
    * otherwise it restores the entry values and returns some error over
-   * `bound` (checks stop at the first frame over: the caller only needs to
-   * know the search failed).
+   * `bound`: the worst error itself when it is within `exactUpTo` times the
+   * bound (a caller may retry a near miss), else only some error past that
+   * (checks stop at the first frame over: the search has failed).
    */
-  optimise(keys: ArrayLike<number>, variable: ArrayLike<number>, bound: number): number {
+  optimise(keys: ArrayLike<number>, variable: ArrayLike<number>, bound: number, exactUpTo = INTEGER_SEARCH_WINDOW): number {
     const fit = this.fit;
     this.n = keys.length;
     for (let i = 0; i < this.n; i++) this.chain[i] = keys[i];
@@ -151,9 +158,9 @@ export class InnerSearch {
       fit.setInner(this.chain[this.vars[v]], encodeS12(a[i]), encodeS12(a[i + 1]), encodeS12(a[i + 2]), encodeS12(a[i + 3]));
     }
     // Exact up to the integer search's window; beyond it the removal has failed.
-    let best = this.chainErrorUpTo(bound * 1.1);
+    let best = this.chainErrorUpTo(bound * Math.max(exactUpTo, INTEGER_SEARCH_WINDOW));
     // Only when rounding pushed it just over: on CMU captures a wider window costs a third more evaluations for 0.3 % of keys.
-    if (best > bound && best < bound * 1.1) best = this.integerSearch(best, bound);
+    if (best > bound && best < bound * INTEGER_SEARCH_WINDOW) best = this.integerSearch(best, bound);
     if (best > bound) {
       for (let v = 0; v < this.nv; v++) {
         const o = v * 4;
@@ -309,63 +316,67 @@ export class InnerSearch {
    * entries are zeros. Returns false when singular.
    */
   private solve(emaxDeg: number): boolean {
-    const { r, ata, atb, delta } = this;
+    const { r, diag, off, atb, delta, varAt } = this;
     const nv = this.nv;
     const P = 3 * nv;
     const rmax = Math.sin(emaxDeg / RAD_TO_DEG / 2) || 1;
-    ata.fill(0);
+    diag.fill(0);
+    off.fill(0);
     atb.fill(0);
-    const pos0 = this.vars[0], pos1 = nv > 1 ? this.vars[1] : -2;
+    varAt.fill(-1);
+    for (let v = 0; v < nv; v++) varAt[this.vars[v]] = v;
     for (let s = 0; s + 1 < this.n; s++) {
-      const touches0 = s === pos0 || s === pos0 - 1, touches1 = s === pos1 || s === pos1 - 1;
-      if (!touches0 && !touches1) continue;
+      // The variables at the segment's start and end keys (consecutive variables: the start one comes first).
+      const vs = varAt[s], ve = varAt[s + 1];
+      if (vs < 0 && ve < 0) continue;
       const ka = this.chain[s], kb = this.chain[s + 1];
       const span = kb - ka;
       let k = this.segRow[s];
       for (let t = ka + 1; t < kb; t++, k += 3) {
         const u = (t - ka) / span;
-        const j0 = touches0 ? 2 * u * (1 - u) * (s === pos0 ? 1 - u : u) : 0;
-        const j1 = touches1 ? 2 * u * (1 - u) * (s === pos1 ? 1 - u : u) : 0;
+        const js = vs >= 0 ? 2 * u * (1 - u) * (1 - u) : 0;
+        const je = ve >= 0 ? 2 * u * (1 - u) * u : 0;
         const m2 = (r[k] * r[k] + r[k + 1] * r[k + 1] + r[k + 2] * r[k + 2]) / (rmax * rmax);
         const w = m2 * m2 * m2 + 1e-6; // (|r| / max)^(MINIMAX_POWER - 2)
-        const jp0 = j0 * w, jp1 = j1 * w;
+        const jps = js * w, jpe = je * w;
         for (let e = 0; e < 3; e++) {
           const row = k + e;
-          if (jp0 !== 0) {
-            atb[e] -= jp0 * r[row];
-            ata[e * 6 + e] += jp0 * j0;
+          if (jps !== 0) {
+            const p = vs * 3 + e;
+            atb[p] -= jps * r[row];
+            diag[p] += jps * js;
           }
-          if (jp1 !== 0) {
-            const p = 3 + e;
-            atb[p] -= jp1 * r[row];
-            ata[p * 6 + e] += jp1 * j0;
-            ata[p * 6 + p] += jp1 * j1;
+          if (jpe !== 0) {
+            const p = ve * 3 + e;
+            atb[p] -= jpe * r[row];
+            off[p] += jpe * js;
+            diag[p] += jpe * je;
           }
         }
       }
     }
     let trace = 0;
-    for (let p = 0; p < P; p++) trace += ata[p * 6 + p];
+    for (let p = 0; p < P; p++) trace += diag[p];
     const damping = 1e-3 * trace / P + 1e-18;
-    for (let p = 0; p < P; p++) ata[p * 6 + p] += damping;
+    for (let p = 0; p < P; p++) diag[p] += damping;
+    // Per component e, a tridiagonal system over the variables (variable v shapes segments v-1 and v of the run):
+    // Cholesky L (diagonal in diag, sub-diagonal in off), then L y = atb and L^T delta = y.
     for (let e = 0; e < 3; e++) {
-      // [[a, b], [b, c]] = L L^T, L = [[l0, 0], [l1, l2]]; then L y = atb, L^T delta = y.
-      const a = ata[e * 6 + e];
-      if (!(a > 0)) return false;
-      const l0 = Math.sqrt(a);
-      delta[e] = atb[e] / l0;
-      if (nv < 2) {
-        delta[e] = delta[e] / l0;
-        continue;
+      for (let v = 0; v < nv; v++) {
+        const p = v * 3 + e;
+        let c = diag[p];
+        if (v > 0) {
+          off[p] = off[p] / diag[p - 3];
+          c = c - off[p] * off[p];
+        }
+        if (!(c > 0)) return false;
+        diag[p] = Math.sqrt(c);
+        delta[p] = (v > 0 ? atb[p] - off[p] * delta[p - 3] : atb[p]) / diag[p];
       }
-      const p = 3 + e;
-      const l1 = ata[p * 6 + e] / l0;
-      const c = ata[p * 6 + p] - l1 * l1;
-      if (!(c > 0)) return false;
-      const l2 = Math.sqrt(c);
-      delta[p] = (atb[p] - l1 * delta[e]) / l2;
-      delta[p] = delta[p] / l2;
-      delta[e] = (delta[e] - l1 * delta[p]) / l0;
+      for (let v = nv - 1; v >= 0; v--) {
+        const p = v * 3 + e;
+        delta[p] = v < nv - 1 ? (delta[p] - off[p + 3] * delta[p + 3]) / diag[p] : delta[p] / diag[p];
+      }
     }
     return true;
   }
