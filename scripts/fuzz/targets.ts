@@ -50,6 +50,7 @@ import { SEV_NAME_PATTERN } from '../../shared/sev/types';
 import { motionNameProblem } from '../../shared/motionName';
 import { gvStrCode } from '../../shared/strcode';
 import { syntheticMotion } from '../../shared/testing/syntheticMotion';
+import { journalTarget } from './journalTarget';
 import { mutateBinary, mutateJson, mutateText, pick, type Rng } from './mutate';
 
 /** A finding: what went wrong, in one line (the signature reproducers are grouped and minimized by). */
@@ -529,6 +530,7 @@ export const TARGETS: FuzzTarget[] = [
       }
     }),
   },
+  journalTarget,
 ];
 
 /**
