@@ -187,7 +187,7 @@ function takeLock(fs: CommitFs, path: string): () => void {
         const dated = holder?.futureDated ? ', its date is in the future' : '';
         throw new OutputWriteError(
           `another ActGuy run (${who}, since ${new Date(since).toISOString()}${dated}) is writing these outputs now (lock ${path}); ` +
-            `try again when it has finished; ${clear}${local ? '' : ' (a lock of another machine lapses a day after it was taken)'}`,
+            `try again when it has finished; ${clear}${local ? '' : holder ? ' (a lock of another machine lapses a day after it was taken)' : ' (an empty lock lapses a day after it was made)'}`,
         );
       }
       try {
