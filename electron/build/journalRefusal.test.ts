@@ -61,7 +61,7 @@ describe('commitOutputs and recoverOutputs refuse a journal they did not write f
     const entries = outputs.map((path) => ({ path, temp: `${path}.actguy-new.h.1.a.tmp`, backup: null }));
     const cases: [unknown, string][] = [
       ['{"tool": "actguy commit" "state": 1}', 'it is not valid JSON (Expected \',\' or \'}\' after property value in JSON at position 25'],
-      [{ tool: 'actguy commit', version: 1, state: 'forward', entries }, 'it does not name the outputs it belongs to (journal version "1"; this ActGuy writes version 2)'],
+      [{ tool: 'actguy commit', version: 1, state: 'forward', entries }, 'it does not name the outputs it belongs to (journal version 1; this ActGuy writes version 2)'],
       [{ tool: 'actguy commit', version: 2, state: 'forward', outputs: [outputs[0], join(dir, 'keep.txt')], entries }, `output 2 "${join(dir, 'keep.txt')}" is not one of the outputs of this run`],
       [{ tool: 'actguy commit', version: 2, state: 'forward', outputs, entries: [entries[0], { ...entries[1], temp: join(dir, 'x') }] }, `entry 2: "${join(dir, 'x')}" is not a temp file of "${outputs[1]}" (a.sar.actguy-new.….tmp beside it)`],
       [{ tool: 'actguy commit', version: 2, state: 'sideways', outputs, entries }, 'its state "sideways" is neither "forward" nor "back"'],
