@@ -149,7 +149,7 @@ function scratchTree(): Scratch {
   return scratch;
 }
 
-/** The project's inputs and the sentinel tree as they must stay; written afresh before each input, so one defect cannot spoil the next inputs. */
+/** The project's inputs and the sentinel tree as they must stay; written afresh after an input changed them, so one defect cannot spoil the next inputs. */
 function restoreGuarded(s: Scratch): void {
   rmSync(s.work, { recursive: true, force: true });
   rmSync(s.sentinel, { recursive: true, force: true });
@@ -162,8 +162,8 @@ function restoreGuarded(s: Scratch): void {
 
 /** Puts out/ back to a known state: old outputs, new temps and backups of our naming, and what the flags ask for. */
 function resetScene(s: Scratch, flags: number, lock: Uint8Array, journal: string): void {
-  restoreGuarded(s);
   const out = join(s.work, 'out');
+  rmSync(out, { recursive: true, force: true });
   rmSync(s.links, { recursive: true, force: true });
   mkdirSync(out);
   mkdirSync(s.links);
@@ -198,11 +198,12 @@ function resetScene(s: Scratch, flags: number, lock: Uint8Array, journal: string
 }
 
 /** Every file under `dir` with a hash of its bytes (a link: its target), folders left out. */
-function hashTree(dir: string, out: Map<string, string> = new Map()): Map<string, string> {
+function hashTree(dir: string, out: Map<string, string> = new Map(), skip?: string): Map<string, string> {
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);
+    if (p === skip) continue;
     const st = lstatSync(p);
-    if (st.isDirectory()) hashTree(p, out);
+    if (st.isDirectory()) hashTree(p, out, skip);
     else if (st.isSymbolicLink()) out.set(p, `link ${readlinkSync(p)}`);
     else if (!st.isFile()) out.set(p, 'special');
     else out.set(p, createHash('sha1').update(readFileSync(p)).digest('hex'));
@@ -210,20 +211,14 @@ function hashTree(dir: string, out: Map<string, string> = new Map()): Map<string
   return out;
 }
 
-/** Files outside the outputs' folder: the project's inputs and the sentinel tree. */
+/** Files outside the outputs' folder: the project folder but out/ (its inputs) and the sentinel tree. */
 function guarded(s: Scratch): Map<string, string> {
-  const h = hashTree(s.sentinel);
-  for (const f of ['walk.mtn', 'walk.sev']) {
-    const p = join(s.work, f);
-    let st;
-    try {
-      st = lstatSync(p);
-    } catch {
-      continue; // gone: differences() reports it
-    }
-    h.set(p, st.isFile() ? createHash('sha1').update(readFileSync(p)).digest('hex') : 'not a plain file');
-  }
-  return h;
+  return hashTree(s.work, hashTree(s.sentinel), join(s.work, 'out'));
+}
+
+/** out/ and the links folder: what recovery may change, and a refusal must not. */
+function scene(s: Scratch): Map<string, string> {
+  return hashTree(s.links, hashTree(join(s.work, 'out')));
 }
 
 function differences(before: Map<string, string>, after: Map<string, string>, skip?: string): string[] {
@@ -232,6 +227,8 @@ function differences(before: Map<string, string>, after: Map<string, string>, sk
 }
 
 let pristine: Map<string, string> | undefined;
+/** The project's inputs and the sentinel tree need writing afresh (at the start, and after an input changed them). */
+let guardedDirty = true;
 /** The working folder's entries (a relative path in a journal resolves there): none may appear or go. */
 let cwdEntries: string | undefined;
 const listCwd = () => readdirSync(process.cwd()).sort().join('\n');
@@ -239,10 +236,13 @@ const listCwd = () => readdirSync(process.cwd()).sort().join('\n');
 function runJournalInput(input: Uint8Array): Outcome {
   const s = scratchTree();
   const { flags, lock, journal } = openEnvelope(input);
+  if (guardedDirty) restoreGuarded(s);
+  // Dirty until this input is judged clean: an input that throws past the checks gets the next one a fresh tree.
+  guardedDirty = true;
   resetScene(s, flags, lock, text(journal));
   pristine ??= guarded(s);
   cwdEntries ??= listCwd();
-  const before = hashTree(s.root);
+  const before = scene(s);
   const jpath = `${s.outputs[0]}.actguy-commit`;
   const lockPath = `${s.outputs[0]}.actguy-lock`;
   let outcome: Outcome;
@@ -254,11 +254,12 @@ function runJournalInput(input: Uint8Array): Outcome {
     if (!(e instanceof OutputWriteError)) throw new FuzzDefect('crash', describeThrown(e));
     if (!e.message.includes(jpath) && !e.message.includes(lockPath)) throw new FuzzDefect('unnamed', `refusal names neither the journal nor the lock: ${e.message.slice(0, 200)}`);
     // Refused: nothing changed (a stale lock taken over before the journal was refused is the one file that may go).
-    const changed = differences(before, hashTree(s.root), lockPath);
+    const changed = differences(before, scene(s), lockPath);
     if (changed.length) throw new FuzzDefect('invalid', `refused, but changed ${changed.slice(0, 3).join(', ')}`);
     outcome = 'rejected';
   }
   const touched = differences(pristine, guarded(s));
+  guardedDirty = touched.length > 0;
   if (touched.length) throw new FuzzDefect('invalid', `touched a file outside the outputs' folder: ${touched.slice(0, 3).join(', ')}`);
   const cwdNow = listCwd();
   if (cwdNow !== cwdEntries) {
