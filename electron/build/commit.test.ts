@@ -206,6 +206,11 @@ describe('commitOutputs: roll back and the lock', () => {
     };
     commitOutputs(set(dir, 'new'), { fs: dayOld });
     expect(contents(dir)).toEqual(NEW);
+    // An empty lock: another run is taking it this instant (or died doing so); it blocks until a day after it was made.
+    commitOutputs(set(dir, 'old'));
+    writeFileSync(lock, '');
+    expect(() => commitOutputs(set(dir, 'new'))).toThrow(/^another ActGuy run \(a run that has not written its name yet, since \S+\) .* \(an empty lock lapses a day after it was made\)$/);
+    expect(contents(dir)).toEqual({ ...OLD, 'out/stage.mar.actguy-lock': '' });
   });
 
   it('a lock that is not of our shape, too big or a link is refused by name, untouched', () => {

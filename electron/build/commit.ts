@@ -6,11 +6,14 @@
  *
  * The protocol, with a journal beside the first target:
  *   1. check every target (not a folder; its folder exists or can be made);
- *   2. take the lock, finish any interrupted commit of these targets, sweep
- *      stale temp files of our own naming;
+ *   2. take the lock, finish any interrupted commit of these targets (only
+ *      from a journal that provably belongs to exactly them, commitJournal.ts;
+ *      any other is refused before a file is touched), sweep stale temp
+ *      files of our own naming;
  *   3. write each new file to a temp beside its target (fsync);
  *   4. hard-link each existing target to a backup beside it;
- *   5. write the journal (temp + fsync + rename): the commit point;
+ *   5. write the journal (temp + fsync + rename), naming the whole output
+ *      set: the commit point;
  *   6. rename each temp over its target;
  *   7. remove the backups, then the journal; release the lock.
  * A kill before 5 leaves the old set (the next run sweeps the temps); a kill
@@ -189,7 +192,7 @@ function takeLock(fs: CommitFs, path: string): () => void {
         const dated = holder?.futureDated ? ', its date is in the future' : '';
         throw new OutputWriteError(
           `another ActGuy run (${who}, since ${new Date(since).toISOString()}${dated}) is writing these outputs now (lock ${path}); ` +
-            `try again when it has finished; ${clear}${local ? '' : ' (a lock of another machine lapses a day after it was taken)'}`,
+            `try again when it has finished; ${clear}${local ? '' : holder ? ' (a lock of another machine lapses a day after it was taken)' : ' (an empty lock lapses a day after it was made)'}`,
         );
       }
       try {

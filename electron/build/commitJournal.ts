@@ -83,11 +83,12 @@ export function notPlainFile(st: nodeFs.Stats): string | undefined {
   return undefined;
 }
 
-/** Text from a hostile file, quoted and clipped for a message. */
+/** A value from a hostile file for a message: a string quoted, anything else as JSON; clipped. */
 export function quoteClipped(value: unknown, max = 120): string {
-  const s = typeof value === 'string' ? value : String(JSON.stringify(value) ?? typeof value);
-  const q = JSON.stringify(s.length > max ? `${s.slice(0, max)}…` : s);
-  return q;
+  const clip = (s: string) => (s.length > max ? `${s.slice(0, max)}…` : s);
+  if (typeof value === 'string') return JSON.stringify(clip(value));
+  if (typeof value !== 'object' || value === null) return clip(String(JSON.stringify(value) ?? 'nothing'));
+  return Array.isArray(value) ? 'a list' : 'an object';
 }
 
 /**

@@ -7,7 +7,7 @@
  * are in commit.test.ts and commitKill.test.ts.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -61,7 +61,7 @@ describe('commitOutputs and recoverOutputs refuse a journal they did not write f
     const entries = outputs.map((path) => ({ path, temp: `${path}.actguy-new.h.1.a.tmp`, backup: null }));
     const cases: [unknown, string][] = [
       ['{"tool": "actguy commit" "state": 1}', 'it is not valid JSON (Expected \',\' or \'}\' after property value in JSON at position 25'],
-      [{ tool: 'actguy commit', version: 1, state: 'forward', entries }, 'it does not name the outputs it belongs to (journal version "1"; this ActGuy writes version 2)'],
+      [{ tool: 'actguy commit', version: 1, state: 'forward', entries }, 'it does not name the outputs it belongs to (journal version 1; this ActGuy writes version 2)'],
       [{ tool: 'actguy commit', version: 2, state: 'forward', outputs: [outputs[0], join(dir, 'keep.txt')], entries }, `output 2 "${join(dir, 'keep.txt')}" is not one of the outputs of this run`],
       [{ tool: 'actguy commit', version: 2, state: 'forward', outputs, entries: [entries[0], { ...entries[1], temp: join(dir, 'x') }] }, `entry 2: "${join(dir, 'x')}" is not a temp file of "${outputs[1]}" (a.sar.actguy-new.….tmp beside it)`],
       [{ tool: 'actguy commit', version: 2, state: 'sideways', outputs, entries }, 'its state "sideways" is neither "forward" nor "back"'],
@@ -95,8 +95,7 @@ describe('actguy build with a planted journal', () => {
   it.each(HOSTILE_JOURNALS.map((h) => [h.name, h] as const))('%s: exits 1 naming the journal, every file byte-identical', (_, hostile) => {
     const dir = tempDir();
     const proj = join(dir, 'proj');
-    mkdirSync(proj);
-    spawnSync('cp', ['-a', `${template}/.`, proj]);
+    cpSync(template, proj, { recursive: true });
     const outputs = ['stage.mar', 'stage.sar', 'stage.report.json'].map((f) => join(proj, 'out', f));
     expect(readFileSync(outputs[0]).byteLength).toBeGreaterThan(0);
     hostile.plant({ outputs, inputs: [join(proj, 'walk.mtn'), join(proj, 'walk.sev')], outside: outsideFolder(dir) });
@@ -112,8 +111,7 @@ describe('actguy build with a planted journal', () => {
   it('after the journal is moved aside, the build runs and rewrites every output', () => {
     const dir = tempDir();
     const proj = join(dir, 'proj');
-    mkdirSync(proj);
-    spawnSync('cp', ['-a', `${template}/.`, proj]);
+    cpSync(template, proj, { recursive: true });
     const outputs = ['stage.mar', 'stage.sar', 'stage.report.json'].map((f) => join(proj, 'out', f));
     const good = outputs.map((p) => readFileSync(p));
     writeFileSync(outputs[1], 'damaged');
@@ -121,7 +119,7 @@ describe('actguy build with a planted journal', () => {
     HOSTILE_JOURNALS[0].plant({ outputs, inputs: [join(proj, 'walk.mtn')], outside: outsideFolder(dir) });
     const build = () => spawnSync(process.execPath, [cli, 'build', 'p.actguy.json', '--quiet', '--no-cache'], { cwd: proj, encoding: 'utf8' });
     expect(build().status).toBe(1);
-    spawnSync('mv', [journalOf(outputs), `${journalOf(outputs)}.refused`]);
+    renameSync(journalOf(outputs), `${journalOf(outputs)}.refused`);
     const r = build();
     expect(r.status, r.stderr).toBe(0);
     // The .mar and .sar are the same bytes again; the report is written anew (it records the build's time).

@@ -50,6 +50,7 @@ import { SEV_NAME_PATTERN } from '../../shared/sev/types';
 import { motionNameProblem } from '../../shared/motionName';
 import { gvStrCode } from '../../shared/strcode';
 import { syntheticMotion } from '../../shared/testing/syntheticMotion';
+import { journalTarget } from './journalTarget';
 import { mutateBinary, mutateJson, mutateText, pick, type Rng } from './mutate';
 import { ipcFrameTarget } from './ipcFrameTarget';
 
@@ -531,6 +532,7 @@ export const TARGETS: FuzzTarget[] = [
     }),
   },
   ipcFrameTarget,
+  journalTarget,
 ];
 
 /**
