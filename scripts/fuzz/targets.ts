@@ -51,6 +51,7 @@ import { motionNameProblem } from '../../shared/motionName';
 import { gvStrCode } from '../../shared/strcode';
 import { syntheticMotion } from '../../shared/testing/syntheticMotion';
 import { mutateBinary, mutateJson, mutateText, pick, type Rng } from './mutate';
+import { cacheEntryTarget } from './cacheEntryTarget';
 
 /** A finding: what went wrong, in one line (the signature reproducers are grouped and minimized by). */
 export class FuzzDefect extends Error {
@@ -529,6 +530,7 @@ export const TARGETS: FuzzTarget[] = [
       }
     }),
   },
+  cacheEntryTarget,
 ];
 
 /**
