@@ -18,6 +18,7 @@ import type { Motion } from '../shared/motion/types';
 import { readMtn } from '../shared/mtn/read';
 import { syntheticMotion } from '../shared/testing/syntheticMotion';
 import { benchBuild } from './benchBuild';
+import { benchCache } from './benchCache';
 import { benchExtras } from './benchExtras';
 import { benchUi } from './bench-ui';
 import { benchMethods } from './benchMethods';
@@ -68,6 +69,11 @@ export async function main(): Promise<void> {
     benchMethods(root);
     return;
   }
+  if (process.argv.includes('--cache-only')) {
+    // `npm run bench -- --cache-only`: just the build cache figures (docs/cache.md).
+    for (const line of await benchCache(root)) console.log(line);
+    return;
+  }
   if (process.argv.includes('--build-only')) {
     // `npm run bench -- --build-only`: just the build-scaling figures.
     const extras = await benchExtras(root);
@@ -102,6 +108,7 @@ export async function main(): Promise<void> {
   else console.log(extras.realDataNote);
   for (const line of await extras.after()) console.log(line);
   for (const line of await benchBuild(root, extras.motions)) console.log(line);
+  for (const line of await benchCache(root)) console.log(line);
   benchMethods(root);
   benchCompressor(root);
 }

@@ -36,14 +36,17 @@ export function sliceMotion(m: Motion, first: number, last: number, step: number
   };
 }
 
-/** Writes a project of >= `count` motions derived from the captures into `dir`; returns its path. */
-export function generateProject(dir: string, captures: [string, Motion][], count: number): string {
+/**
+ * Writes a project of >= `count` motions derived from the captures into `dir`; returns its path. Clip `k` is
+ * `lengths.min + (k * 37) % lengths.span` frames long (default 60..179).
+ */
+export function generateProject(dir: string, captures: [string, Motion][], count: number, lengths = { min: 60, span: 120 }): string {
   const motions: object[] = [];
   let k = 0;
   while (motions.length < count) {
     for (const [name, m] of captures) {
       if (motions.length >= count) break;
-      const len = 60 + ((k * 37) % 120);
+      const len = lengths.min + ((k * 37) % lengths.span);
       const first = (k * 53) % Math.max(1, m.frameCount - len);
       const step = k % 3 === 2 ? 2 : 1;
       const last = Math.min(m.frameCount, first + len * step);

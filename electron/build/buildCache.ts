@@ -114,7 +114,7 @@ export interface CacheStats {
 /** An entry as read: untrusted until verified. */
 export interface CacheCandidate {
   key: string;
-  /** SHA-256 of the whole entry file as read (its identity for the local verdicts). */
+  /** The entry's identity for the local verdicts: the SHA-256 of its body, recomputed on reading (with the fixed magic, the whole file). */
   digest: string;
   bytes: Uint8Array;
   /** The JSON summary, parsed but unchecked. */
@@ -157,11 +157,12 @@ export function encodeEntry(key: string, value: CompressedMotion): Uint8Array {
  * The entry's summary and MT3 bytes, or undefined when it is damaged in any way (bad magic, checksum, length,
  * JSON that is not an object, another key). Nothing here says the content is right: see verifyCompressed.
  */
-export function decodeEntry(key: string, data: Uint8Array): { claim: Record<string, unknown>; bytes: Uint8Array } | undefined {
+export function decodeEntry(key: string, data: Uint8Array): { claim: Record<string, unknown>; bytes: Uint8Array; digest: string } | undefined {
   const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   if (buf.length < 40 || buf.toString('latin1', 0, 4) !== MAGIC) return undefined;
   const body = buf.subarray(36);
-  if (!createHash('sha256').update(body).digest().equals(buf.subarray(4, 36))) return undefined;
+  const sum = createHash('sha256').update(body).digest();
+  if (!sum.equals(buf.subarray(4, 36))) return undefined;
   const len = body.readUInt32LE(0);
   if (4 + len > body.length) return undefined;
   let parsed: unknown;
@@ -173,7 +174,8 @@ export function decodeEntry(key: string, data: Uint8Array): { claim: Record<stri
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
   const { key: stated, ...claim } = parsed as Record<string, unknown>;
   if (stated !== key) return undefined;
-  return { claim, bytes: new Uint8Array(body.subarray(4 + len)) };
+  // The checksum, just recomputed, identifies the whole file (the rest is the fixed magic): its digest.
+  return { claim, bytes: new Uint8Array(body.subarray(4 + len)), digest: sum.toString('hex') };
 }
 
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
@@ -290,7 +292,7 @@ export function openBuildCache(dir: string, options: { maxBytes?: number } = {})
         discard(path);
         return undefined;
       }
-      return { key, digest: sha256Hex(data), ...entry };
+      return { key, ...entry };
     },
     accept(candidate) {
       stats.hits++;
@@ -309,7 +311,7 @@ export function openBuildCache(dir: string, options: { maxBytes?: number } = {})
       const path = entryPath(dir, candidate.key);
       // Only the entry we read: one a concurrent build has meanwhile replaced with a good one stays.
       const now = readNoFollow(path, MAX_ENTRY_BYTES);
-      if (now && sha256Hex(now) === candidate.digest) discard(path);
+      if (now && decodeEntry(candidate.key, now)?.digest === candidate.digest) discard(path);
     },
     put(key, value) {
       if (!SHA256_HEX.test(key) || !shardOk(key, true)) return undefined;
@@ -322,7 +324,7 @@ export function openBuildCache(dir: string, options: { maxBytes?: number } = {})
         fs.writeFileSync(tmp, data, { flag: 'wx' });
         fs.renameSync(tmp, path);
         stats.written++;
-        return sha256Hex(data);
+        return Buffer.from(data.subarray(4, 36)).toString('hex');
       } catch {
         discard(tmp);
         // A cache that cannot be written (full disk, read-only share) only costs time; the build goes on.

@@ -162,7 +162,8 @@ export async function compressMotions(prepared: PreparedBuild, options: Compress
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
   await Promise.all(running);
-  cache?.prune();
+  // Only a build that added entries can have grown the folder past its limit (and a rebuild skips the walk).
+  if (cache && cache.stats.written > 0) cache.prune();
   verdicts.save();
   if (errors.length) return { ok: false, errors: errors.sort((a, b) => a.index - b.index).map((e) => e.error) };
   return { ok: true, results: results as CompressedMotion[] };

@@ -24,6 +24,8 @@ const MAX_FILE_BYTES = 32 * 1024 * 1024;
 /** Most verdicts and file records kept per cache folder; the least recently used go first. */
 const MAX_RECORDS = 100_000;
 const HEX64 = /^[0-9a-f]{64}$/;
+/** How fresh a record's last use must be kept (the least recently used go first past MAX_RECORDS). */
+const USE_GRANULARITY_MS = 24 * 3600 * 1000;
 
 /** The per-user state folder: $ACTGUY_STATE_DIR, else the platform's place for a tool's local state. */
 export function defaultStateDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
@@ -134,13 +136,18 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
   const stored = load();
   const now = Date.now();
   let dirty = false;
+  /** Marks a record used now; only a use a day newer is worth a write (an unchanged rebuild then writes nothing). */
+  const touch = (r: { used: number }) => {
+    if (now - r.used < USE_GRANULARITY_MS) return;
+    r.used = now;
+    dirty = true;
+  };
   return {
     file,
     holds(key, digest) {
       const v = stored.verdicts.get(key);
       if (!v || v.digest !== digest) return false;
-      v.used = now;
-      dirty = true;
+      touch(v);
       return true;
     },
     remember(key, digest) {
@@ -153,10 +160,7 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
     digestOf(path, stamp) {
       const r = stored.files.get(path);
       if (!r || !sameStamp(r.stamp, stamp)) return undefined;
-      if (r.used !== now) {
-        r.used = now;
-        dirty = true;
-      }
+      touch(r);
       return r.sha256;
     },
     recordFile(path, stamp, sha256) {

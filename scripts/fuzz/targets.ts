@@ -53,6 +53,7 @@ import { syntheticMotion } from '../../shared/testing/syntheticMotion';
 import { journalTarget } from './journalTarget';
 import { mutateBinary, mutateJson, mutateText, pick, type Rng } from './mutate';
 import { ipcFrameTarget } from './ipcFrameTarget';
+import { cacheEntryTarget } from './cacheEntryTarget';
 
 /** A finding: what went wrong, in one line (the signature reproducers are grouped and minimized by). */
 export class FuzzDefect extends Error {
@@ -533,6 +534,7 @@ export const TARGETS: FuzzTarget[] = [
   },
   ipcFrameTarget,
   journalTarget,
+  cacheEntryTarget,
 ];
 
 /**

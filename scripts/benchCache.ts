@@ -1,0 +1,119 @@
+/**
+ * The build cache figures of `npm run bench` (docs/cache.md): what verifying
+ * shared cache entries costs and how fast rebuilds stay with the local
+ * verdicts. `npm run bench -- --cache-only` runs only this. Each build is
+ * `actguy build --jobs 2` in a fresh process with its own local state folder
+ * (ACTGUY_STATE_DIR); printed as times and ratios measured in this one run,
+ * nothing here asserts a time.
+ *
+ * - 120 generated clips (benchBuild's project): a cold build into a fresh cache, an unchanged rebuild (local
+ *   verdicts remembered), and a rebuild from the same cache with an empty local state (every entry verified,
+ *   as a CI agent sharing the folder does); 3 rounds, the order of the two rebuilds alternating.
+ * - 1,000 short clips (30..89 frames): a cold build, then a rebuild after one .mtn changed.
+ * - verify against compress per motion, in-process, on 40 of the clips.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { compressOptionsFor } from '../shared/project/plan';
+import { verifyCompressed } from '../shared/compress/verify';
+import type { Motion } from '../shared/motion/types';
+import { readMtn } from '../shared/mtn/read';
+import { writeMtn } from '../shared/mtn/write';
+import { compressMtnBytes } from '../electron/build/compressPool';
+import { generateProject } from './benchBuild';
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+export async function benchCache(root: string): Promise<string[]> {
+  const cmu = readMtn(new Uint8Array(readFileSync(join(root, 'assets', 'cmu_01_01.mtn'))));
+  const captures: [string, Motion][] = [['cmu_01_01', cmu]];
+  const dir = mkdtempSync(join(tmpdir(), 'actguy-bench-cache-'));
+  const cli = join(root, 'dist', 'cli', 'actguy.cjs');
+  /** One `actguy build` in a fresh process; milliseconds and the cache summary it printed. */
+  const build = (project: string, cache: string, state: string): { ms: number; summary: string } => {
+    const t0 = performance.now();
+    const r = spawnSync(process.execPath, [cli, 'build', project, '--jobs', '2', '--cache', cache], { encoding: 'utf8', env: { ...process.env, ACTGUY_STATE_DIR: state } });
+    const ms = performance.now() - t0;
+    if (r.status !== 0) throw new Error(`actguy build exited ${r.status}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ')}`);
+    return { ms, summary: /cache: [^;\n]*/.exec(r.stdout)?.[0] ?? '?' };
+  };
+  try {
+    const lines = ['', 'Build cache (docs/cache.md): `actguy build --jobs 2` in a fresh process each, own local state folder each'];
+
+    // 120 clips: cold, unchanged rebuild (verdicts remembered), rebuild with an empty local state (all verified).
+    const p120dir = join(dir, 'p120');
+    mkdirSync(p120dir);
+    const p120 = generateProject(p120dir, captures, 120);
+    const cold: number[] = [], warm: number[] = [], shared: number[] = [], warmRatio: number[] = [], sharedRatio: number[] = [];
+    let summaries = { warm: '', shared: '' };
+    for (let round = 0; round < 3; round++) {
+      const cache = join(dir, `cache120-${round}`);
+      const state = join(dir, `state120-${round}`);
+      const c = build(p120, cache, state);
+      const rebuild = () => build(p120, cache, state);
+      const fresh = () => build(p120, cache, join(dir, `state120-fresh-${round}`));
+      const [w, s] = round % 2 === 0 ? [rebuild(), fresh()] : (() => { const f = fresh(); return [rebuild(), f]; })();
+      cold.push(c.ms); warm.push(w.ms); shared.push(s.ms);
+      warmRatio.push(w.ms / c.ms); sharedRatio.push(s.ms / c.ms);
+      summaries = { warm: w.summary, shared: s.summary };
+    }
+    lines.push(
+      '  120 generated clips (60..179 frames; slices of cmu_01_01 at full and half rate), 3 rounds, medians:',
+      `    cold build                        ${(median(cold) / 1000).toFixed(2)} s`,
+      `    unchanged rebuild                 ${(median(warm) / 1000).toFixed(2)} s   ratio ${median(warmRatio).toFixed(3)}x of cold (target <= 0.1x; rounds ${Math.min(...warmRatio).toFixed(3)}-${Math.max(...warmRatio).toFixed(3)}; ${summaries.warm})`,
+      `    rebuild, empty local state        ${(median(shared) / 1000).toFixed(2)} s   ratio ${median(sharedRatio).toFixed(3)}x of cold (every entry verified, as on another machine; ${summaries.shared})`,
+    );
+
+    // 1,000 short clips: cold, then one .mtn changed.
+    const p1000dir = join(dir, 'p1000');
+    mkdirSync(p1000dir);
+    const p1000 = generateProject(p1000dir, captures, 1000, { min: 30, span: 60 });
+    const cache = join(dir, 'cache1000');
+    const state = join(dir, 'state1000');
+    const c1000 = build(p1000, cache, state);
+    const changedFile = join(p1000dir, JSON.parse(readFileSync(p1000, 'utf8')).motions[500].mtn);
+    const m = readMtn(new Uint8Array(readFileSync(changedFile)));
+    m.translation[0] += 0.5;
+    writeFileSync(changedFile, writeMtn(m));
+    const one = build(p1000, cache, state);
+    const same = build(p1000, cache, state);
+    lines.push(
+      '  1,000 generated short clips (30..89 frames):',
+      `    cold build                        ${(c1000.ms / 1000).toFixed(2)} s`,
+      `    rebuild, one .mtn changed         ${(one.ms / 1000).toFixed(2)} s   ratio ${(one.ms / c1000.ms).toFixed(3)}x of cold (target <= 0.05x; ${one.summary})`,
+      `    unchanged rebuild                 ${(same.ms / 1000).toFixed(2)} s   ratio ${(same.ms / c1000.ms).toFixed(3)}x of cold`,
+    );
+
+    // Verify against compress, per motion, in-process, on 40 of the 120 clips (each timed as the median of 3).
+    const project = JSON.parse(readFileSync(p120, 'utf8'));
+    const vt: number[] = [], ct: number[] = [];
+    for (const entry of project.motions.slice(0, 40)) {
+      const bytes = new Uint8Array(readFileSync(join(p120dir, entry.mtn)));
+      const motion = readMtn(bytes);
+      if (motion.fps !== 30) continue;
+      const options = compressOptionsFor({
+        resolved: { name: entry.name, positionTolerance: entry.tolerances.position, rotationToleranceDeg: entry.tolerances.rotationDeg, offsetTolerance: 0.5, method: 'refined' },
+        rotationOverridesDeg: {},
+      } as never);
+      const times = (f: () => unknown) => median([0, 1, 2].map(() => { const t0 = performance.now(); f(); return performance.now() - t0; }));
+      const result = compressMtnBytes(bytes, options);
+      const { bytes: mt3, ...claim } = result;
+      ct.push(times(() => compressMtnBytes(bytes, options)));
+      vt.push(times(() => {
+        const v = verifyCompressed(motion, options, mt3, claim);
+        if (!v.ok) throw new Error(`bench: the compressor's own result of ${entry.name} did not verify: ${v.reason}`);
+      }));
+    }
+    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    lines.push(
+      `  verify vs compress per motion (${vt.length} of the 120 clips at 30 fps, in-process, median of 3 each):`,
+      `    compress ${(sum(ct) / ct.length).toFixed(1)} ms, verify ${(sum(vt) / vt.length).toFixed(1)} ms per motion on average: verifying costs ${(sum(vt) / sum(ct)).toFixed(3)}x of compressing`,
+    );
+    return lines;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
