@@ -7,7 +7,7 @@
  * The renderer is untrusted: every argument is checked for shape, and every
  * path goes through the PathPolicy before anything is read or written.
  */
-import { lstatSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import { FormatError } from '../shared/errors';
 import { isEventsMenuCommand, type EventsMenuCommand } from '../shared/eventsMenu';
@@ -26,13 +26,17 @@ import {
   type OpenMotionOutcome,
   type OpenMotionRequest,
   type SaveOutcome,
+  type TuningFileRead,
   type WorkspaceFile,
 } from '../shared/ipc';
 import { readMtn } from '../shared/mtn/read';
 import type { CompressClient } from './compressClient';
 import type { DialogPort, FileFilter } from './dialogPort';
 import { DocumentTable, type HandlerDocument } from './documents';
-import { baseNameOf, writeFileAtomic } from './fsutil';
+import { baseNameOf, readBytes, writeFileAtomic } from './fsutil';
+import { decodeUtf8Text } from '../shared/sev/text';
+import { parseTuning, TUNING_MAX_BYTES, tuningPathOf } from '../shared/tuning/sidecar';
+import { commitOutputs } from './build/commit';
 import { systemReason } from './fsErrors';
 import { requireBytes, requireObject, requireString } from './ipcArgs';
 import { loadMotionFile, motionKindOfPath } from './motionFiles';
@@ -115,6 +119,24 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       policy.allowFile(join(dirname(motionPath), `${baseNameOf(motionPath)}.sev`), { readOnly: !policy.mayWrite(motionPath) });
   };
 
+  /**
+   * The tuning file beside an .mtn (docs/formats-tuning.md) may be read and written once the motion is open,
+   * and is read with it: its text, or why not (too large, unreadable); null when there is none.
+   */
+  const readTuningBeside = (motionPath: string): TuningFileRead | null => {
+    if (extname(motionPath).toLowerCase() !== '.mtn') return null;
+    const path = tuningPathOf(motionPath);
+    policy.allowFile(path);
+    try {
+      if (!existsSync(path)) return null;
+      const size = statSync(path).size;
+      if (size > TUNING_MAX_BYTES) return { path, error: `${path}: ${size} bytes is too large for a tuning file (at most ${TUNING_MAX_BYTES}); the motion opened with the default tolerances` };
+      return { path, text: decodeUtf8Text(readBytes(path), 'TUNING', path) };
+    } catch (e) {
+      return { path, error: e instanceof FormatError ? e.message : `Could not read ${path}: ${systemReason(e)}` };
+    }
+  };
+
   const openMotion = async (raw: OpenMotionRequest): Promise<OpenMotionOutcome> => {
     const req = requireObject<OpenMotionRequest>(raw, 'openMotion');
     const path = policy.check(requireString(req.path, 'openMotion: path'), 'read');
@@ -131,7 +153,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     // Recent files are granted in full at the next start: a file only read (the sample) does not become one by opening.
     if (policy.mayWrite(m.path)) remember(m.path, m.name, m.kind);
     allowSiblingSev(m.path);
-    return { status: 'opened', motion: { documentId, ...m } };
+    return { status: 'opened', motion: { documentId, ...m, tuning: readTuningBeside(m.path) } };
   };
 
   const saveMotion = async (raw: InvokeArg<'saveMotion'>): Promise<SaveOutcome> => {
@@ -143,13 +165,28 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     const mtnBytes = requireBytes(req.mtnBytes, 'saveMotion: mtnBytes');
     const path = policy.check(given, 'write');
     refuseOverwritingInput('save', path, doc.inputs ?? []);
+    let motion: ReturnType<typeof readMtn>;
     try {
-      readMtn(mtnBytes);
+      motion = readMtn(mtnBytes);
     } catch (e) {
       throw new Error(`Could not save ${path}: the motion is not a valid MTN file (${(e as Error).message}); nothing was written`);
     }
+    const files = [{ path, bytes: mtnBytes }];
+    if (req.tuningText !== undefined) {
+      // The tuning file goes with the motion (both or neither), and only a valid one is written.
+      if (typeof req.tuningText !== 'string') throw new Error('saveMotion: tuningText must be a string');
+      const tuningPath = tuningPathOf(path);
+      try {
+        parseTuning(req.tuningText, tuningPath, motion.joints);
+      } catch (e) {
+        throw new Error(`Could not save ${path}: its tuning is not valid (${(e as Error).message}); nothing was written`);
+      }
+      policy.allowFile(tuningPath);
+      files.push({ path: policy.check(tuningPath, 'write'), bytes: new TextEncoder().encode(req.tuningText) });
+    }
     try {
-      writeFileAtomic(path, mtnBytes);
+      if (files.length === 1) writeFileAtomic(path, mtnBytes);
+      else commitOutputs(files);
     } catch (e) {
       throw new Error(`Could not save ${path}: ${systemReason(e)}; the file on disk is unchanged and your edits are kept`);
     }
@@ -237,7 +274,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       if (!chosen) return { status: 'cancelled' };
       const path = withExtension(chosen, 'mtn');
       policy.allowFile(path);
-      return saveMotion({ documentId: req.documentId, path, mtnBytes: req.mtnBytes });
+      return saveMotion({ documentId: req.documentId, path, mtnBytes: req.mtnBytes, ...(req.tuningText !== undefined ? { tuningText: req.tuningText } : {}) });
     },
 
     compressMotion: async (raw) => {

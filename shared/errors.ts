@@ -3,7 +3,7 @@
  * It carries what a user needs to find the problem: the file kind, the file
  * (when known), and a place (byte offset, section/frame/joint, or line:column).
  */
-export type FileKind = 'MTN' | 'MT3' | 'MAR' | 'SEV' | 'SLS' | 'SE_DEFINE' | 'SAR' | 'PROJECT' | 'BVH' | 'GLTF' | 'FBX' | 'MSH';
+export type FileKind = 'MTN' | 'MT3' | 'MAR' | 'SEV' | 'SLS' | 'SE_DEFINE' | 'SAR' | 'PROJECT' | 'BVH' | 'GLTF' | 'FBX' | 'MSH' | 'TUNING';
 
 export interface FormatErrorPlace {
   /** Byte offset from the start of the file, for binary formats. */

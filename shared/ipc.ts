@@ -64,7 +64,15 @@ export interface OpenedMotion {
   skeletonPath: string | null;
   /** For a .mar document, the entry index that was opened; otherwise null. */
   marEntry: number | null;
+  /**
+   * The tuning file beside an .mtn (`walk.mtn.actguy-tuning.json`, docs/formats-tuning.md): its text (parse it
+   * with parseTuning against the motion), or why it could not be read. Absent or null when there is none.
+   */
+  tuning?: TuningFileRead | null;
 }
+
+/** A motion's tuning file as main read it: the text, or why it could not be read (too large, unreadable). */
+export type TuningFileRead = { path: string; text: string } | { path: string; error: string };
 
 /** One motion inside a .mar archive, listed so the user can pick it. */
 export interface MarEntrySummary {
@@ -119,11 +127,18 @@ export interface SaveMotionRequest {
   path: string;
   /** The whole motion as an MTN v1 file (keys, locks, trace keys and flags included). */
   mtnBytes: Uint8Array;
+  /**
+   * The tuning file's text (serializeTuning), written beside the .mtn together with it (both or neither);
+   * omitted: a tuning file there stays as it is.
+   */
+  tuningText?: string;
 }
 
 export interface SaveMotionAsRequest {
   documentId: DocumentId;
   mtnBytes: Uint8Array;
+  /** As SaveMotionRequest.tuningText: written beside the chosen .mtn with it. */
+  tuningText?: string;
   /** Suggested file name (e.g. "walk.mtn"); the dialog starts beside the document. */
   defaultName?: string;
 }

@@ -15,6 +15,7 @@ import { sessionStore } from '../state/sessionStore';
 import { preferencesStore, PLAYBACK_SPEEDS } from '../state/preferencesStore';
 import { compressionStore, compressRequestOf } from '../state/compressionStore';
 import { askChoice } from './dialogs';
+import { adoptTuningFile, markTuningSaved, projectTuning, tuningTextToSave } from './motionTuning';
 import { redoLatest, undoLatest } from '../sev/undoOrder';
 import { confirmUnsaved, reportUnsavedStateOnChange, saveAllAndClose } from './unsaved';
 import { askImportOptions, type ImportOptions } from '../interchange/importOptions';
@@ -109,6 +110,9 @@ function adoptOpened(opened: OpenedMotion): void {
     motion: readMtn(opened.mtnBytes),
   });
   const session = sessionStore.getState();
+  // The settings saved beside the motion (a project's own, applied after this, win for its motions).
+  const tuningProblem = adoptTuningFile(opened, documentStore.getState().motion!);
+  if (tuningProblem) session.notify('warning', tuningProblem);
   if (opened.readOnly)
     session.notify('info', `${opened.name} is a compressed ${opened.kind.toUpperCase()} motion: shown read-only (Save As writes an editable .mtn).`);
 }
@@ -194,14 +198,19 @@ export async function save(): Promise<boolean> {
   if (doc.readOnly || doc.kind !== 'mtn' || !doc.path) return saveAs();
   const documentId = doc.documentId;
   const motion = doc.motion;
+  // The tuner's settings go with the motion: into the project when it holds this motion, else beside the .mtn.
+  const inProject = projectTuning.covers(doc);
+  const tuningText = inProject ? undefined : tuningTextToSave(doc);
   const ok = await busy('Save', async () => {
-    const r = await requireApi().saveMotion({ documentId, path: doc.path!, mtnBytes: writeMtn(motion) });
+    const r = await requireApi().saveMotion({ documentId, path: doc.path!, mtnBytes: writeMtn(motion), ...(tuningText !== undefined ? { tuningText } : {}) });
     if (r.status === 'cancelled') return false;
+    if (tuningText !== undefined) markTuningSaved(documentId);
     // Only the revision that was written counts as saved; edits made meanwhile stay dirty.
     if (documentStore.getState().motion === motion) documentStore.getState().markSaved(r.file.path, r.file.name);
-    sessionStore.getState().notify('info', `Saved ${r.file.path} (${r.file.byteLength} bytes).`);
+    sessionStore.getState().notify('info', `Saved ${r.file.path} (${r.file.byteLength} bytes${tuningText !== undefined ? ', with its tuning' : ''}).`);
     return true;
   });
+  if (ok === true && inProject) return projectTuning.store();
   return ok === true;
 }
 
@@ -212,8 +221,10 @@ export async function saveAs(): Promise<boolean> {
   const motion = doc.motion;
   const ok = await busy('Save As', async () => {
     const a = requireApi();
-    const r = await a.saveMotionAsDialog({ documentId: doc.documentId!, mtnBytes: writeMtn(motion), defaultName: `${doc.name.replace(/[:/\\]/g, '_')}.mtn` });
+    const tuningText = doc.readOnly ? undefined : tuningTextToSave(doc);
+    const r = await a.saveMotionAsDialog({ documentId: doc.documentId!, mtnBytes: writeMtn(motion), defaultName: `${doc.name.replace(/[:/\\]/g, '_')}.mtn`, ...(tuningText !== undefined ? { tuningText } : {}) });
     if (r.status === 'cancelled') return false;
+    if (tuningText !== undefined) markTuningSaved(doc.documentId!);
     sessionStore.getState().notify('info', `Saved ${r.file.path} (${r.file.byteLength} bytes).`);
     if (doc.readOnly) {
       await followOpen(await a.openMotion({ path: r.file.path }));

@@ -19,7 +19,11 @@ function kb(bytes: number): string {
 export function ProjectPanel() {
   const path = useProject((p) => p.path);
   const json = useProject((p) => p.json);
-  const current = useProject((p) => p.current);
+  // The row the tuner shows: the selection counts only while the tuner still shows that motion.
+  const tunerDocument = useDocument((d) => (d.motion ? d.documentId : null));
+  const tunerName = useDocument((d) => d.name);
+  const current = useProject((p) => (p.current !== null && tunerDocument !== null && p.currentDocumentId === tunerDocument ? p.current : null));
+  const notShownReason = path && current === null ? (tunerDocument ? `The tuner shows ${tunerName}, not opened from this project: select a motion in the list to act on it.` : 'No motion is open: select one in the list.') : null;
   const status = useProject((p) => p.status);
   const problems = useProject((p) => p.problems);
   const errors = useProject((p) => p.errors);
@@ -80,12 +84,13 @@ export function ProjectPanel() {
         <>
           <div className="project-toolbar">
             <button type="button" className="tool small" onClick={() => void addMotion()} data-testid="project-add-motion" disabled={!json} title="Add a motion (.mtn) at the end of the archive">+ Add</button>
-            <button type="button" className="tool small" onClick={() => current !== null && void removeMotion(current)} disabled={current === null} data-testid="project-remove-motion">Remove</button>
+            <button type="button" className="tool small" onClick={() => current !== null && void removeMotion(current)} disabled={current === null} title={notShownReason ?? 'Remove the selected motion from the project (its files stay)'} data-testid="project-remove-motion">Remove</button>
             <button type="button" className="tool small" title="Move up (earlier in the archive)" disabled={current === null || current === 0} onClick={() => current !== null && moveMotion(current, current - 1)} data-testid="project-move-up">▲</button>
             <button type="button" className="tool small" title="Move down (later in the archive)" disabled={current === null || !json || current >= json.motions.length - 1} onClick={() => current !== null && moveMotion(current, current + 1)} data-testid="project-move-down">▼</button>
             <span className="spacer" />
             <button type="button" className="tool small project-check" onClick={() => void checkProject()} disabled={checking} data-testid="project-check" title="Compress and check every motion and SEV (writes nothing)">{checking ? 'Checking' : 'Check'}</button>
           </div>
+          {notShownReason && <div className="project-elsewhere dim small" data-testid="project-tuner-elsewhere">{notShownReason}</div>}
           <ol className="project-motions" data-testid="project-motions" onDragLeave={() => setDropAt(null)}>
             {(json?.motions ?? []).map((m, i) => {
               const st = status[m.name];
@@ -178,7 +183,7 @@ export function ProjectPanel() {
           <div className="project-actions">
             <button type="button" className="tool primary" onClick={() => void buildArchives()} data-testid="project-build" title="Compress every motion and write the .mar and .sar">Build archives…</button>
             <button type="button" className="tool" onClick={() => void exportMt3()} disabled={!hasMotion} data-testid="project-export-mt3" title="Export the open motion as .mt3">Export .mt3…</button>
-            <button type="button" className="tool" onClick={storeTunerTolerances} disabled={!hasMotion || current === null} data-testid="project-store-tolerances" title="Use the tuner's tolerances and per-joint overrides for this motion in the project">Tolerances → project</button>
+            <button type="button" className="tool" onClick={storeTunerTolerances} disabled={!hasMotion || current === null} data-testid="project-store-tolerances" title={notShownReason ?? `Use the tuner's tolerances and per-joint overrides for ${json?.motions[current!]?.name ?? 'this motion'} in the project`}>Tolerances → project</button>
           </div>
         </>
       )}

@@ -18,12 +18,13 @@ import { openPath } from '../app/controller';
 import { ALL_PARTS, confirmUnsaved } from '../app/unsaved';
 import { clearProjectHistory, editProject } from './projectHistory';
 import { askChoice } from '../app/dialogs';
-import { documentStore, type Tolerances } from '../state/documentStore';
+import { documentStore, type DocumentState, type Tolerances } from '../state/documentStore';
+import { projectTuning } from '../app/motionTuning';
 import { sessionStore } from '../state/sessionStore';
 import { getApi } from '../transport';
 import { isSevDirty, sevStore } from '../sev/sevStore';
 import { sevBelongsTo, sevProblemLines, tunerBinding, withoutFollowing } from '../sev/sevMotion';
-import { isProjectDirty, motionOfProblem, motionPaths, projectStore, projectText, type ProjectJson, type SeTablesState } from './projectStore';
+import { isProjectDirty, motionOfProblem, motionPaths, projectStore, projectText, type ProjectJson, type ProjectMotionJson, type ProjectState, type SeTablesState } from './projectStore';
 
 function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -239,29 +240,64 @@ export function applyProjectTolerances(index: number): void {
   documentStore.setState({ tolerances, rotationOverridesDeg: overrides, editId: doc.editId + 1 });
 }
 
-/** Writes the tuner's tolerances and overrides into the current motion's project entry (joint names where the skeleton has them). */
-export function storeTunerTolerances(): void {
-  const p = projectStore.getState();
-  const doc = documentStore.getState();
-  if (p.current === null || !p.json || !doc.motion) return;
+/**
+ * The project motion (archive index) the tuner shows: the one opened from the panel (or followed to) and still in
+ * the tuner. Null when the tuner shows another file: project actions then have no motion to act on.
+ */
+export function tunerProjectMotion(p: ProjectState = projectStore.getState(), d: Pick<DocumentState, 'documentId' | 'motion'> = documentStore.getState()): number | null {
+  if (p.current === null || !p.json?.motions[p.current] || !d.motion || d.documentId === null) return null;
+  return p.currentDocumentId === d.documentId ? p.current : null;
+}
+
+/** Why the project actions on "the motion" are off, or null when the tuner shows a project motion. */
+export function tunerNotInProjectReason(p: ProjectState = projectStore.getState(), d: Pick<DocumentState, 'documentId' | 'motion' | 'name'> = documentStore.getState()): string | null {
+  if (tunerProjectMotion(p, d) !== null) return null;
+  if (!d.motion) return 'No motion is open: select one in the list.';
+  return `The tuner shows ${d.name}, not opened from this project: select a motion in the list to act on it.`;
+}
+
+/** A project entry with the tuner's tolerances and overrides (joint names where the skeleton has them). */
+function entryWithTunerTolerances(m: ProjectMotionJson, doc: DocumentState): ProjectMotionJson {
   const t = doc.tolerances;
   const overrides: Record<string, number> = {};
-  for (const [j, deg] of Object.entries(doc.rotationOverridesDeg)) overrides[doc.motion.joints[Number(j)]?.name || j] = deg;
-  const current = p.current;
-  const motions = (json: ProjectJson) => json.motions.map((m, k) => {
-    if (k !== current) return m;
-    const tolerances: Record<string, number | string> = { position: t.positionTolerance, rotationDeg: t.rotationToleranceDeg, offset: t.offsetTolerance };
-    if (t.method === 'classic') tolerances.method = 'classic';
-    if (t.objectTolerance !== undefined) tolerances.object = t.objectTolerance;
-    if (t.shell !== undefined) tolerances.shell = t.shell;
-    const next: ProjectJson['motions'][number] = { ...m, tolerances };
-    if (Object.keys(overrides).length) next.rotationOverridesDeg = overrides;
-    else delete next.rotationOverridesDeg;
-    return next;
-  });
-  editProject(`Tolerances → project (${p.json.motions[current].name})`, (json) => ({ ...json, motions: motions(json) }));
-  notify('info', `${p.json.motions[current].name}: the tuner's tolerances are now the project's (save the project to keep them).`);
+  for (const [j, deg] of Object.entries(doc.rotationOverridesDeg)) overrides[doc.motion?.joints[Number(j)]?.name || j] = deg;
+  const tolerances: Record<string, number | string> = { position: t.positionTolerance, rotationDeg: t.rotationToleranceDeg, offset: t.offsetTolerance };
+  if (t.method === 'classic') tolerances.method = 'classic';
+  if (t.objectTolerance !== undefined) tolerances.object = t.objectTolerance;
+  if (t.shell !== undefined) tolerances.shell = t.shell;
+  const next: ProjectMotionJson = { ...m, tolerances };
+  if (Object.keys(overrides).length) next.rotationOverridesDeg = overrides;
+  else delete next.rotationOverridesDeg;
+  return next;
 }
+
+/**
+ * Writes the tuner's tolerances and overrides into the project entry of the motion the tuner shows; does nothing
+ * (and says why) when the tuner shows a file the project did not open. Returns whether the project changed.
+ */
+export function storeTunerTolerances(): boolean {
+  const p = projectStore.getState();
+  const doc = documentStore.getState();
+  const index = tunerProjectMotion(p, doc);
+  if (index === null || !p.json) {
+    const why = tunerNotInProjectReason(p, doc);
+    if (why) notify('warning', why);
+    return false;
+  }
+  const name = p.json.motions[index].name;
+  const next = entryWithTunerTolerances(p.json.motions[index], doc);
+  if (JSON.stringify(next) === JSON.stringify(p.json.motions[index])) return false;
+  editProject(`Tolerances → project (${name})`, (json) => ({ ...json, motions: json.motions.map((m, k) => (k === index ? entryWithTunerTolerances(m, documentStore.getState()) : m)) }));
+  notify('info', `${name}: the tuner's tolerances are now the project's (save the project to keep them).`);
+  return true;
+}
+
+// Save (Ctrl+S) of a project motion keeps the tuner's settings in the project (docs/formats-tuning.md).
+projectTuning.covers = (d) => tunerProjectMotion(projectStore.getState(), d) !== null;
+projectTuning.store = async () => {
+  storeTunerTolerances();
+  return saveProject();
+};
 
 /** Reads a SEV into the editor (a missing file starts an empty one). */
 export async function loadSev(path: string, motionName: string): Promise<void> {

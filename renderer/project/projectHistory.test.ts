@@ -6,7 +6,7 @@ import { documentStore } from '../state/documentStore';
 import { sevStore } from '../sev/sevStore';
 import { latestRedoLabel, latestUndoLabel, redoLatest, resetUndoOrderForTests, undoLatest } from '../sev/undoOrder';
 import { isProjectDirty, projectStore } from './projectStore';
-import { moveMotion, storeTunerTolerances } from './projectActions';
+import { moveMotion, storeTunerTolerances, tunerNotInProjectReason, tunerProjectMotion } from './projectActions';
 import { clearProjectHistory } from './projectHistory';
 import walkSevText from '../../assets/walk.sev?raw';
 import sampleProjectText from '../../assets/sample.actguy.json?raw';
@@ -31,7 +31,7 @@ beforeEach(() => {
   clearProjectHistory();
   loadMotion('walk');
   sevStore.getState().load('/ws/walk.sev', 'walk', walkSevText);
-  projectStore.getState().setCurrent(0);
+  projectStore.getState().setCurrent(0, 'walk');
 });
 
 describe('project edits in the window-wide undo order', () => {
@@ -88,5 +88,19 @@ describe('project edits in the window-wide undo order', () => {
     undoLatest();
     expect(projectStore.getState().json!.motions[0].tolerances).toEqual(before);
     expect(isProjectDirty(projectStore.getState())).toBe(false);
+  });
+
+  it('"Tolerances → project" acts on the motion the tuner shows: with another file in the tuner it changes nothing and says why', () => {
+    loadMotion('cmu_01_01');
+    projectStore.getState().setCurrent(1, 'cmu_01_01');
+    expect(tunerProjectMotion()).toBe(1);
+    // File › Open of a file the project did not open: the selection (cmu_01_01) no longer names the tuner's motion.
+    loadMotion('elsewhere');
+    documentStore.setState({ tolerances: { positionTolerance: 3, rotationToleranceDeg: 3, offsetTolerance: 3 } });
+    const before = projectStore.getState().text;
+    expect(tunerProjectMotion()).toBeNull();
+    expect(tunerNotInProjectReason()).toBe('The tuner shows elsewhere, not opened from this project: select a motion in the list to act on it.');
+    expect(storeTunerTolerances()).toBe(false);
+    expect(projectStore.getState().text).toBe(before);
   });
 });

@@ -20,7 +20,7 @@ import { openPath } from '../app/controller';
 import { documentStore, type DocumentState } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { getApi } from '../transport';
-import { loadSev } from '../project/projectActions';
+import { applyProjectTolerances, loadSev } from '../project/projectActions';
 import { motionPaths, projectStore, type ProjectState } from '../project/projectStore';
 import { motionProblems, unknownNames } from './resolve';
 import { isSevDirty, sevStore, type SevFileState, type SevMotionBinding } from './sevStore';
@@ -65,6 +65,14 @@ export function sevProblemLines(doc: SevDocument, motion: { name: string; frameC
   return lines;
 }
 
+/** The tuner's document is project motion `index`: the panel selects it and the tuner takes its tolerances. */
+function adoptProjectMotion(index: number, documentId: string): void {
+  const p = projectStore.getState();
+  if (p.current === index && p.currentDocumentId === documentId) return;
+  projectStore.getState().setCurrent(index, documentId);
+  applyProjectTolerances(index);
+}
+
 let following = 0;
 
 /** Runs `fn` (which opens a motion and its .sev itself) without the editor following the tuner meanwhile. */
@@ -93,16 +101,24 @@ export async function followTuner(): Promise<void> {
   const d = documentStore.getState();
   const f = sevStore.getState().file;
   if (!d.motion || !d.documentId) return;
+  const p = projectStore.getState();
   if (f && sevBelongsTo(f, d)) {
     if (f.motion.documentId !== d.documentId) sevStore.getState().rebind(tunerBinding(d));
+    // The motion came back (the banner's "Open <motion>"): it is its project entry again, with the project's tolerances.
+    const mtn = (k: number) => motionPaths(p, k)?.mtn ?? null;
+    const named = d.path === null ? -1 : (p.json?.motions.findIndex((m, k) => m.name === f.motionName && mtn(k) !== null && normalizePath(mtn(k)!) === normalizePath(d.path!)) ?? -1);
+    if (named >= 0) adoptProjectMotion(named, d.documentId);
     return;
   }
-  if (f && isSevDirty(f)) return;
-  const p = projectStore.getState();
+  // The tuner shows another file now: the project's selection no longer names the tuner's motion.
   const index = projectMotionOfPath(p, d.path);
+  if (f && isSevDirty(f)) {
+    if (index !== null) adoptProjectMotion(index, d.documentId);
+    return;
+  }
   if (index !== null && p.path && p.json) {
     const m = p.json.motions[index];
-    projectStore.getState().setCurrent(index, d.documentId);
+    adoptProjectMotion(index, d.documentId);
     await loadSev(motionPaths(p, index)?.sev ?? `${dirnameOf(p.path)}/${m.name}.sev`, m.name);
     return;
   }

@@ -130,7 +130,7 @@ export function createLoopbackClient(options: LoopbackClientOptions): ActGuyApi 
     },
     saveMotionAsDialog: async (req: InvokeArg<'saveMotionAsDialog'>) => {
       const path = await pick('save', 'Save motion as', ['mtn'], req.defaultName);
-      return path ? invoke('saveMotion', { documentId: req.documentId, mtnBytes: req.mtnBytes, path: withExtension(path, 'mtn') }) : { status: 'cancelled' };
+      return path ? invoke('saveMotion', { documentId: req.documentId, mtnBytes: req.mtnBytes, path: withExtension(path, 'mtn'), ...(req.tuningText !== undefined ? { tuningText: req.tuningText } : {}) }) : { status: 'cancelled' };
     },
     exportMt3Dialog: async (req: InvokeArg<'exportMt3Dialog'>) => {
       const path = await pick('save', 'Export compressed motion', ['mt3'], req.defaultName);

@@ -28,7 +28,7 @@ export interface ProjectParseResult {
 }
 
 /** Line and column of a character offset (for JSON syntax errors). */
-function lineColumnAt(text: string, offset: number): { line: number; column: number } {
+export function lineColumnAt(text: string, offset: number): { line: number; column: number } {
   let line = 1;
   let start = 0;
   for (let i = 0; i < offset && i < text.length; i++) if (text[i] === '\n') { line++; start = i + 1; }

@@ -1,10 +1,12 @@
 import { compressMotion } from '../../../shared/compress/compress';
 import { compressReport } from '../../../shared/compress/report';
-import { DEFAULT_TOLERANCES } from '../../../shared/compress/types';
+import { existsSync, statSync } from 'node:fs';
 import { inFile } from '../../../shared/errors';
 import { motionNameProblem } from '../../../shared/motionName';
 import { DEFAULT_GAME_FPS, frameRateMismatch } from '../../../shared/motion/frameRate';
 import { readMtn } from '../../../shared/mtn/read';
+import { decodeUtf8Text } from '../../../shared/sev/text';
+import { defaultTuning, parseTuning, TUNING_MAX_BYTES, tuningPathOf, type MotionTuning } from '../../../shared/tuning/sidecar';
 import { baseNameOf, readBytes, writeFileAtomic } from '../../fsutil';
 import { numberOption, parseArgs, positiveNumberOption, requiredOption, singlePositional, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
@@ -13,28 +15,34 @@ import { refuseOutputClashes } from '../../pathIdentity';
 
 export const compressCommand: CliCommand = {
   name: 'compress',
-  usage: 'compress IN.mtn -o OUT.mt3 [--pos-tol U] [--rot-tol DEG] [--offset-tol U] [--joint-rot-tol J=DEG,...] [--object-tol U [--shell U]] [--classic] [--name NAME] [--fps RATE] [--report report.json]',
-  summary: 'compress an .mtn to .mt3: greedy max-error key insertion, then key removal with inner quaternions searched against the source (--classic: the greedy rule alone)',
+  usage: 'compress IN.mtn -o OUT.mt3 [--pos-tol U] [--rot-tol DEG] [--offset-tol U] [--joint-rot-tol J=DEG,...] [--object-tol U [--shell U]] [--classic] [--no-tuning] [--name NAME] [--fps RATE] [--report report.json]',
+  summary: 'compress an .mtn to .mt3: greedy max-error key insertion, then key removal with inner quaternions searched against the source (--classic: the greedy rule alone); the settings saved beside it in IN.mtn.actguy-tuning.json apply unless --no-tuning, and flags given override them',
   run(argv) {
-    const args = parseArgs(argv, ['o', 'pos-tol', 'rot-tol', 'offset-tol', 'joint-rot-tol', 'name', 'report', 'fps', 'object-tol', 'shell'], ['quiet', 'classic'], { out: 'o' });
+    const args = parseArgs(argv, ['o', 'pos-tol', 'rot-tol', 'offset-tol', 'joint-rot-tol', 'name', 'report', 'fps', 'object-tol', 'shell'], ['quiet', 'classic', 'no-tuning'], { out: 'o' });
     const input = singlePositional(args, 'input .mtn');
     const output = requiredOption(args, 'o', 'OUT.mt3');
     const reportPath = stringOption(args, 'report');
     refuseOutputClashes([{ path: input, role: 'the input' }], [{ path: output, role: '-o' }, ...(reportPath ? [{ path: reportPath, role: '--report' }] : [])]);
     const name = mt3MotionName(input, stringOption(args, 'name'));
     const gameFps = positiveNumberOption(args, 'fps', DEFAULT_GAME_FPS);
+    const motion = inFile(input, () => readMtn(readBytes(input)));
+    // The settings the app saved with the motion (docs/formats-tuning.md); a flag given on the command line wins.
+    const tuningPath = tuningPathOf(input);
+    const useTuning = !args.options.has('no-tuning') && existsSync(tuningPath);
+    const saved = useTuning ? readTuningFile(tuningPath, motion.joints) : defaultTuning();
+    const objectGiven = stringOption(args, 'object-tol') !== undefined;
     const options = {
-      positionTolerance: tolerance(args, 'pos-tol', DEFAULT_TOLERANCES.positionTolerance),
-      rotationToleranceDeg: tolerance(args, 'rot-tol', DEFAULT_TOLERANCES.rotationToleranceDeg),
-      offsetTolerance: tolerance(args, 'offset-tol', DEFAULT_TOLERANCES.offsetTolerance),
-      rotationToleranceOverridesDeg: jointOverrides(stringOption(args, 'joint-rot-tol')),
+      positionTolerance: tolerance(args, 'pos-tol', saved.positionTolerance),
+      rotationToleranceDeg: tolerance(args, 'rot-tol', saved.rotationToleranceDeg),
+      offsetTolerance: tolerance(args, 'offset-tol', saved.offsetTolerance),
+      rotationToleranceOverridesDeg: stringOption(args, 'joint-rot-tol') !== undefined ? jointOverrides(stringOption(args, 'joint-rot-tol')) : { ...saved.rotationOverridesDeg },
       name,
-      method: args.options.has('classic') ? 'classic' as const : 'refined' as const,
-      objectTolerance: positiveOption(args, 'object-tol'),
-      shell: positiveOption(args, 'shell'),
+      method: args.options.has('classic') ? 'classic' as const : saved.method,
+      objectTolerance: objectGiven ? positiveOption(args, 'object-tol') : saved.objectTolerance,
+      shell: stringOption(args, 'shell') !== undefined ? positiveOption(args, 'shell') : objectGiven ? undefined : saved.shell,
     };
     if (options.shell !== undefined && options.objectTolerance === undefined) throw new UsageError('--shell needs --object-tol (it sets where the object-space error is measured)');
-    const motion = inFile(input, () => readMtn(readBytes(input)));
+    if (useTuning && !args.options.has('quiet')) console.error(`${input}: using the tuning saved in ${tuningPath} (--no-tuning to ignore it)`);
     for (const j of Object.keys(options.rotationToleranceOverridesDeg))
       if (Number(j) >= motion.joints.length) throw new UsageError(`--joint-rot-tol names joint ${j} but ${input} has ${motion.joints.length} joints`);
     const result = inFile(input, () => compressMotion(motion, options));
@@ -74,6 +82,13 @@ export function mt3MotionName(input: string, given: string | undefined): string 
   if (!problem) return name;
   if (given !== undefined) throw new UsageError(`--name: ${problem}`);
   throw new UsageError(`${input}: the motion name comes from the file name: ${problem}; pass --name NAME or rename the file`);
+}
+
+/** Reads a tuning file strictly (size first, then parseTuning): a bad one stops the command with its place. */
+function readTuningFile(path: string, joints: readonly { name: string }[]): MotionTuning {
+  const size = statSync(path).size;
+  if (size > TUNING_MAX_BYTES) throw new UsageError(`${path}: ${size} bytes is too large for a tuning file (at most ${TUNING_MAX_BYTES}); fix it or pass --no-tuning`);
+  return parseTuning(decodeUtf8Text(readBytes(path), 'TUNING', path), path, joints);
 }
 
 function describeChannel(kind: string, joint: number): string {
