@@ -4,12 +4,14 @@
  *   to the nearest frame;
  * - Escape closes an open menu, and a dialog that opens closes the menus;
  * - the greedy figures shown while the refined compression runs are labelled as a preview;
+ * - outside a project the sounds in `sounds/` beside the motion play, and a "(no sound)" label does not outlive
+ *   the folder that was missing;
  * - a refused lock says why (one pinned joint per frame) and offers to move the lock, one undo step;
  */
 import { expect, test } from './fixtures';
-import { markerFrames, openSampleProject, trackX } from './sev-ui';
-import { readFileSync } from 'node:fs';
-import { dragLockRow, freeRun, selectJoint, waitForCompression, waitForDocument } from './ui';
+import { chooseFile, localOutputs, markerFrames, openSampleProject, trackX } from './sev-ui';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { dragLockRow, freeRun, openThroughPicker, selectJoint, waitForCompression, waitForDocument } from './ui';
 
 test('a one-frame event drag at the default zoom moves the event one frame; a sub-frame drag snaps to the nearest frame', async ({ page, workspace, electronApp }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -99,4 +101,32 @@ test('the greedy figures shown while the refined compression runs are labelled a
   expect(seen.some((s) => s.greedy), 'a greedy stage was on screen').toBe(true);
   expect(seen.filter((s) => s.greedy !== s.labelled)).toEqual([]);
   await expect(page.getByTestId('stat-preview')).toHaveCount(0);
+});
+
+test('outside a project the sounds beside the motion play; "(no sound)" goes once a project brings the sounds', async ({ page, workspace, electronApp }) => {
+  await waitForDocument(page);
+  await page.keyboard.press('Control+2');
+  const last = page.getByTestId('sev-last-played');
+  // walk.mtn, opened on its own: assets/sounds sits beside it.
+  await page.locator('[data-testid="sev-marker"][data-index="1"]').click();
+  await expect(last).toHaveText('♪ SE_FOOT_L_CONC');
+  await expect(last).toHaveAttribute('data-missing', 'false');
+  await expect.poll(async () => Number(await last.getAttribute('data-started'))).toBeGreaterThan(0);
+
+  // A copy in a folder without sounds: the SE has no sound there.
+  mkdirSync(workspace.path('solo'));
+  for (const f of ['walk.mtn', 'walk.sev']) copyFileSync(workspace.path(f), workspace.path(`solo/${f}`));
+  await openThroughPicker(page, 'solo/walk.mtn');
+  await waitForDocument(page);
+  await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
+  await page.locator('[data-testid="sev-marker"][data-index="1"]').click();
+  await expect(last).toHaveText('♪ SE_FOOT_L_CONC (no sound)');
+  await expect(last).toHaveClass(/bad/);
+  // The sample project has its sounds: the label no longer says the SE has none.
+  localOutputs(workspace);
+  await page.getByTestId('mode-project').click();
+  await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () => page.getByTestId('project-open').first().click());
+  await expect(page.getByTestId('project-motion')).toHaveCount(4);
+  await expect(last).toHaveText('♪ SE_FOOT_L_CONC');
+  await expect(last).not.toHaveClass(/bad/);
 });

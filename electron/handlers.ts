@@ -39,7 +39,7 @@ import { loadMotionFile, motionKindOfPath } from './motionFiles';
 import { refuseOverwritingInput } from './pathIdentity';
 import { canonicalPath, isInside, PathNotAllowedError, quotePath, type PathPolicy } from './pathPolicy';
 import type { RecentFilesStore } from './recentFiles';
-import { createProjectHandlers } from './project/projectHandlers';
+import { createProjectHandlers, SOUND_EXTENSIONS } from './project/projectHandlers';
 import { createInterchangeHandlers } from './interchange/interchangeHandlers';
 import { createMshExportHandlers } from './interchange/mshExportHandlers';
 import type { CommitOptions } from './build/commit';
@@ -104,9 +104,20 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     return doc;
   };
 
-  /** A motion's own .sev (`walk.mtn` -> `walk.sev` beside it) may be read and written once the motion is open: the SEV editor pairs them without a project. */
+  /**
+   * A motion's own .sev (`walk.mtn` -> `walk.sev` beside it) may be read and written once the motion is open: the SEV
+   * editor pairs them without a project; the sound files in `sounds/` beside it may be read for audition.
+   */
   const allowSiblingSev = (motionPath: string): void => {
-    if (extname(motionPath).toLowerCase() === '.mtn') policy.allowFile(join(dirname(motionPath), `${baseNameOf(motionPath)}.sev`));
+    if (extname(motionPath).toLowerCase() !== '.mtn') return;
+    policy.allowFile(join(dirname(motionPath), `${baseNameOf(motionPath)}.sev`));
+    // Outside a project the audition sounds are `sounds/` beside the motion (the layout of assets/): sound files only.
+    const sounds = join(dirname(motionPath), 'sounds');
+    try {
+      if (statSync(sounds).isDirectory()) policy.allowTree(sounds, { extensions: SOUND_EXTENSIONS });
+    } catch {
+      // no sounds folder: the editor shows which SEs have no sound
+    }
   };
 
   const openMotion = async (raw: OpenMotionRequest): Promise<OpenMotionOutcome> => {
