@@ -2,8 +2,11 @@
  * The editors behave like the ones animators know (Blender's Graph Editor, UE's notify track):
  * - curves: at 1280x800 the value area is 120+ px; Alt+wheel zooms the values, right-drag pans them; Normalize
  *   draws every curve in -1..1; Home frames all and F the selected keys, over the curves;
+ * - footstep suggestions skip contacts that have their footstep (same SE and joint within 2 frames) and do not
+ *   propose frame 0 where the foot stands;
  */
 import { expect, test } from './fixtures';
+import { markerFrames, openSampleProject } from './sev-ui';
 import { canvasData, frameX, toggleCurveKey, waitForDocument } from './ui';
 
 test('curves: 120+ px of values at 1280x800, vertical zoom and pan, Normalize, Home and F', async ({ page, saveScreenshot }) => {
@@ -70,4 +73,25 @@ test('curves: 120+ px of values at 1280x800, vertical zoom and pan, Normalize, H
   // The Fit button frames all.
   await page.getByTestId('curve-frame-all').click();
   await expect.poll(async () => (await canvasData(canvas)).viewStart).toBe('0');
+});
+
+test('footstep suggestions propose only the steps the .sev lacks, and no standing foot at frame 0', async ({ page, workspace, electronApp }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openSampleProject(page, workspace, electronApp);
+  await page.keyboard.press('Control+2');
+  // walk.sev marks every step the detector finds: nothing new.
+  await page.getByTestId('sev-suggest-footsteps').click();
+  await expect(page.getByTestId('sev-footsteps-count')).toContainText('0 new contacts');
+  await expect(page.getByTestId('sev-footsteps-count')).toContainText('8 already have their footstep');
+  await expect(page.getByTestId('sev-ghost')).toHaveCount(0);
+  await page.getByTestId('sev-footsteps-cancel').click();
+  // Without the left step at 38, that step alone comes back (the right foot standing at frame 0 does not).
+  const frames = await markerFrames(page);
+  const index = frames.indexOf(38);
+  await page.locator(`[data-testid="sev-marker"][data-index="${index}"]`).click();
+  await page.keyboard.press('Delete');
+  await page.getByTestId('sev-suggest-footsteps').click();
+  await expect(page.getByTestId('sev-ghost')).toHaveCount(1);
+  await expect(page.getByTestId('sev-footstep')).toHaveCount(1);
+  await expect(page.locator('[data-testid="sev-footstep"][data-side="L"][data-frame="38"]')).toHaveCount(1);
 });
