@@ -4,12 +4,18 @@
  *   to the nearest frame;
  * - Escape closes an open menu, and a dialog that opens closes the menus;
  * - the greedy figures shown while the refined compression runs are labelled as a preview;
+ * - outside a project the sounds in `sounds/` beside the motion play, and a "(no sound)" label does not outlive
+ *   the folder that was missing;
+ * - at 1280x800 nothing is cut off: the SE and joint names in the event list, the object bound's row in the
+ *   tuning panel, the project panel's Build button; in sound-events mode the selected joint's timeline row is
+ *   in view and whole (no row is half hidden);
  * - a refused lock says why (one pinned joint per frame) and offers to move the lock, one undo step;
  */
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { markerFrames, openSampleProject, trackX } from './sev-ui';
-import { readFileSync } from 'node:fs';
-import { dragLockRow, freeRun, selectJoint, waitForCompression, waitForDocument } from './ui';
+import { chooseFile, markerFrames, openSampleProject, trackX } from './sev-ui';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { dragLockRow, freeRun, openThroughPicker, selectJoint, waitForCompression, waitForDocument } from './ui';
 
 test('a one-frame event drag at the default zoom moves the event one frame; a sub-frame drag snaps to the nearest frame', async ({ page, workspace, electronApp }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -99,4 +105,89 @@ test('the greedy figures shown while the refined compression runs are labelled a
   expect(seen.some((s) => s.greedy), 'a greedy stage was on screen').toBe(true);
   expect(seen.filter((s) => s.greedy !== s.labelled)).toEqual([]);
   await expect(page.getByTestId('stat-preview')).toHaveCount(0);
+});
+
+test('outside a project the sounds beside the motion play; "(no sound)" goes once a project brings the sounds', async ({ page, workspace, electronApp }) => {
+  await waitForDocument(page);
+  await page.keyboard.press('Control+2');
+  const last = page.getByTestId('sev-last-played');
+  // walk.mtn, opened on its own: assets/sounds sits beside it.
+  await page.locator('[data-testid="sev-marker"][data-index="1"]').click();
+  await expect(last).toHaveText('♪ SE_FOOT_L_CONC');
+  await expect(last).toHaveAttribute('data-missing', 'false');
+  await expect.poll(async () => Number(await last.getAttribute('data-started'))).toBeGreaterThan(0);
+
+  // A copy in a folder without sounds: the SE has no sound there.
+  mkdirSync(workspace.path('solo'));
+  for (const f of ['walk.mtn', 'walk.sev']) copyFileSync(workspace.path(f), workspace.path(`solo/${f}`));
+  await openThroughPicker(page, 'solo/walk.mtn');
+  await waitForDocument(page);
+  await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
+  await page.locator('[data-testid="sev-marker"][data-index="1"]').click();
+  await expect(last).toHaveText('♪ SE_FOOT_L_CONC (no sound)');
+  await expect(last).toHaveClass(/bad/);
+  // The sample project has its sounds: the label no longer says the SE has none.
+  await page.getByTestId('mode-project').click();
+  await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () => page.getByTestId('project-open').first().click());
+  await expect(page.getByTestId('project-motion')).toHaveCount(4);
+  await expect(last).toHaveText('♪ SE_FOOT_L_CONC');
+  await expect(last).not.toHaveClass(/bad/);
+});
+
+/** Selects (and inputs) under `root` whose shown text does not fit their box: "0 SE_FOOT_I", "RightFoo". */
+async function clippedControls(page: Page, root: string): Promise<string[]> {
+  return page.locator(root).evaluate((el) => {
+    const ctx = document.createElement('canvas').getContext('2d')!;
+    const out: string[] = [];
+    for (const c of Array.from(el.querySelectorAll<HTMLSelectElement | HTMLInputElement>('select, input[type="text"], input:not([type])'))) {
+      const r = c.getBoundingClientRect();
+      if (r.width === 0) continue;
+      const st = getComputedStyle(c);
+      ctx.font = `${st.fontWeight} ${st.fontSize} ${st.fontFamily}`;
+      const text = c instanceof HTMLSelectElement ? (c.selectedOptions[0]?.text ?? '') : c.value;
+      // A select keeps room for its arrow (about 20 px) besides its padding.
+      const room = c.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight) - (c instanceof HTMLSelectElement ? 18 : 0);
+      if (ctx.measureText(text).width > room + 0.5) out.push(`${text} (${Math.round(ctx.measureText(text).width)} px in ${Math.round(room)} px)`);
+    }
+    return out;
+  });
+}
+
+test('at 1280x800 names, the object bound row and the Build button are whole, and the selected joint row is in view', async ({ page, workspace, electronApp, saveScreenshot }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openSampleProject(page, workspace, electronApp);
+  await page.keyboard.press('Control+1');
+  // The tuning panel's object-space row: label, value, unit, "shell", value, none cut.
+  const row = page.locator('.object-row');
+  const cut = await row.evaluate((el) => Array.from(el.children).filter((c) => (c as HTMLElement).scrollWidth > (c as HTMLElement).clientWidth + 1).map((c) => c.textContent || (c as HTMLInputElement).placeholder));
+  expect(cut).toEqual([]);
+  const rowBox = (await row.boundingBox())!;
+  expect(rowBox.height, 'one line').toBeLessThan(32);
+
+  // Project mode: the event list beside the project list shows its names whole.
+  await page.getByTestId('mode-project').click();
+  await expect(page.getByTestId('sev-event-list')).toBeVisible();
+  expect(await clippedControls(page, '[data-testid="sev-event-list"]')).toEqual([]);
+  const build = (await page.getByTestId('project-build').boundingBox())!;
+  const status = (await page.getByTestId('statusbar').boundingBox())!;
+  expect(build.y + build.height).toBeLessThanOrEqual(status.y);
+  await saveScreenshot('cutoff-project-1280x800');
+
+  // Sound-events mode: an event on a joint far down the skeleton shows that joint's row whole.
+  await page.keyboard.press('Control+2');
+  await page.locator('[data-testid="sev-marker"][data-index="2"]').click();
+  await expect(page.getByTestId('timeline-selected')).toHaveText('RightFoot');
+  const canvas = page.getByTestId('timeline-canvas');
+  await expect
+    .poll(async () =>
+      canvas.evaluate((c) => {
+        const d = (c as HTMLElement).dataset;
+        const host = c.parentElement!;
+        const joint = 21;
+        const y = Number(d.jointsTop) + (joint + 1) * Number(d.rowHeight) - host.scrollTop;
+        return y >= Number(d.jointsTop) && y + Number(d.rowHeight) <= Number(d.jointsTop) + Number(d.visibleRows) * Number(d.rowHeight) && Number(d.visibleRows) >= 5;
+      }),
+    )
+    .toBe(true);
+  await saveScreenshot('cutoff-sev-1280x800');
 });

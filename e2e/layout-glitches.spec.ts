@@ -105,8 +105,9 @@ test('the timeline rows scroll whole under the pinned rows, and an opened motion
   await expect
     .poll(async () => {
       const s = await rowsState(page);
+      const whole = Number(await canvas.getAttribute('data-visible-rows'));
       const y = s.jointsTop + (joint + 1) * s.row - s.scrollTop;
-      return y >= s.jointsTop && y + s.row <= s.clientHeight;
+      return y >= s.jointsTop && y + s.row <= s.jointsTop + whole * s.row;
     }, { message: 'the selected row is in view' })
     .toBe(true);
 });

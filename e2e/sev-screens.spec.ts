@@ -6,6 +6,9 @@ for (const size of [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }]
   test(`SEV editor at ${size.width}x${size.height}: toolbar, event row and footstep suggestions are on screen`, async ({ page, workspace, electronApp, saveScreenshot }) => {
     await page.setViewportSize(size);
     await openSampleProject(page, workspace, electronApp);
+    // walk.sev has every step: take one out so there is a suggestion to show.
+    await page.locator('[data-testid="sev-marker"][data-index="1"]').click();
+    await page.keyboard.press('Delete');
     await page.getByTestId('sev-suggest-footsteps').click();
     await expect(page.getByTestId('sev-ghost').first()).toBeVisible();
     for (const id of ['sev-add-event', 'sev-track', 'sev-footsteps-accept']) await expect(page.getByTestId(id)).toBeInViewport();

@@ -43,7 +43,7 @@ import { loadMotionFile, motionKindOfPath } from './motionFiles';
 import { refuseOverwritingInput } from './pathIdentity';
 import { canonicalPath, isInside, PathNotAllowedError, quotePath, type PathPolicy } from './pathPolicy';
 import type { RecentFilesStore } from './recentFiles';
-import { createProjectHandlers } from './project/projectHandlers';
+import { createProjectHandlers, SOUND_EXTENSIONS } from './project/projectHandlers';
 import { createInterchangeHandlers } from './interchange/interchangeHandlers';
 import { createMshExportHandlers } from './interchange/mshExportHandlers';
 import type { CommitOptions } from './build/commit';
@@ -111,12 +111,20 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
   };
 
   /**
-   * A motion's own .sev (`walk.mtn` -> `walk.sev` beside it) may be read and written once the motion is open: the
-   * SEV editor pairs them without a project. Beside a motion that is only read (the start-up sample), it is only read.
+   * A motion's own .sev (`walk.mtn` -> `walk.sev` beside it) may be read and written once the motion is open: the SEV
+   * editor pairs them without a project; the sound files in `sounds/` beside it may be read for audition. Beside a
+   * motion that is only read (the start-up sample), the .sev is only read.
    */
   const allowSiblingSev = (motionPath: string): void => {
-    if (extname(motionPath).toLowerCase() === '.mtn')
-      policy.allowFile(join(dirname(motionPath), `${baseNameOf(motionPath)}.sev`), { readOnly: !policy.mayWrite(motionPath) });
+    if (extname(motionPath).toLowerCase() !== '.mtn') return;
+    policy.allowFile(join(dirname(motionPath), `${baseNameOf(motionPath)}.sev`), { readOnly: !policy.mayWrite(motionPath) });
+    // Outside a project the audition sounds are `sounds/` beside the motion (the layout of assets/): sound files only.
+    const sounds = join(dirname(motionPath), 'sounds');
+    try {
+      if (statSync(sounds).isDirectory()) policy.allowTree(sounds, { extensions: SOUND_EXTENSIONS });
+    } catch {
+      // no sounds folder: the editor shows which SEs have no sound
+    }
   };
 
   /**
@@ -126,7 +134,8 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
   const readTuningBeside = (motionPath: string): TuningFileRead | null => {
     if (extname(motionPath).toLowerCase() !== '.mtn') return null;
     const path = tuningPathOf(motionPath);
-    policy.allowFile(path);
+    // Beside a motion that is only read (the start-up sample), its tuning file is only read too.
+    policy.allowFile(path, { readOnly: !policy.mayWrite(motionPath) });
     try {
       if (!existsSync(path)) return null;
       const size = statSync(path).size;

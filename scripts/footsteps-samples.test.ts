@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readMtn } from '../shared/mtn/read';
-import { detectFootContacts, findFootJoints, footTracks } from '../shared/sev/footsteps';
+import { contactRuns, detectFootContacts, findFootJoints, footTracks, uncoveredContacts } from '../shared/sev/footsteps';
+import { parseSev } from '../shared/sev/parse';
 
 const asset = (name: string) => readMtn(readFileSync(join(__dirname, '../assets', name)));
 
@@ -31,8 +32,35 @@ describe('footstep suggestions', () => {
     const m = asset('walk.mtn');
     const contacts = detectFootContacts(m);
     expect(contacts.filter((c) => c.side === 'L').map((c) => c.frame)).toEqual([5, 38, 71, 104]);
-    expect(contacts.filter((c) => c.side === 'R').map((c) => c.frame)).toEqual([0, 22, 55, 88, 121]);
+    // The right foot stands on the floor at frame 0 (it does not land there): no footstep at 0.
+    expect(contacts.filter((c) => c.side === 'R').map((c) => c.frame)).toEqual([22, 55, 88, 121]);
     expect(findFootJoints(m.joints)).toEqual([{ side: 'L', foot: 17, toe: 18 }, { side: 'R', foot: 21, toe: 22 }]);
+  });
+
+  it('a contact under way at frame 0 is a landing only when the foot is still coming down there', () => {
+    // Heights (units) and speeds (units per frame) of one foot: standing still from frame 0, then a step at 10.
+    const standing = Float64Array.from([2, 2, 2, 2, 2, 4, 8, 9, 6, 3, 2, 2, 2, 2]);
+    const landing = Float64Array.from([3, 2.2, 2, 2, 2, 4, 8, 9, 6, 3, 2, 2, 2, 2]);
+    const speed = Float64Array.from([0.5, 0.5, 0, 0, 0, 3, 3, 2, 3, 3, 0.5, 0, 0, 0]);
+    expect(contactRuns(standing, speed)).toEqual([{ frame: 10, endFrame: 13 }]);
+    expect(contactRuns(landing, speed)).toEqual([{ frame: 0, endFrame: 4 }, { frame: 10, endFrame: 13 }]);
+  });
+
+  it('suggestions skip contacts within 2 frames of an event of the same SE on the same joint', () => {
+    const m = asset('walk.mtn');
+    const contacts = detectFootContacts(m);
+    const sev = parseSev(readFileSync(join(__dirname, '../assets/walk.sev'), 'utf8'));
+    if (!sev.doc) throw new Error('walk.sev does not parse');
+    const seOf = { L: sev.doc.ses.find((d) => d.name === 'SE_FOOT_L')!.index, R: sev.doc.ses.find((d) => d.name === 'SE_FOOT_R')!.index };
+    // walk.sev marks every step the detector finds (R one frame earlier): nothing is left to suggest.
+    expect(uncoveredContacts(contacts, sev.doc.events, seOf)).toEqual([]);
+    // Three frames away, or on another joint, or another SE, an event does not cover a contact.
+    const l5 = contacts.find((c) => c.side === 'L' && c.frame === 5)!;
+    expect(uncoveredContacts([l5], [{ frame: 8, se: seOf.L, joint: l5.joint }], seOf)).toEqual([l5]);
+    expect(uncoveredContacts([l5], [{ frame: 7, se: seOf.L, joint: l5.joint }], seOf)).toEqual([]);
+    expect(uncoveredContacts([l5], [{ frame: 5, se: seOf.L, joint: 3 }], seOf)).toEqual([l5]);
+    expect(uncoveredContacts([l5], [{ frame: 5, se: seOf.R, joint: l5.joint }], seOf)).toEqual([l5]);
+    expect(uncoveredContacts([l5], [{ frame: 5, se: 0, joint: l5.joint }], { L: null, R: null })).toEqual([l5]);
   });
 
   it('thresholds matter: a stricter speed limit shortens contacts; no foot joints, no suggestions', () => {

@@ -43,7 +43,7 @@ export function CompressorSettings(props: { disabled: boolean }) {
         />{' '}
         Classic rule (no refinement)
       </label>
-      <div className="tol-row" title="Bound the object-space error (FK at every joint and its virtual points) instead of per-joint degrees; empty: off">
+      <div className="tol-row object-row" title="Bound the object-space error (FK at every joint and its virtual points) instead of per-joint degrees; empty: off">
         <label htmlFor="tol-object">Object</label>
         <input
           id="tol-object"

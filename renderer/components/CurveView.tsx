@@ -1,11 +1,10 @@
 import { useEffect, useMemo, useRef } from 'react';
-import { CurvePainter } from '../curves/curvePainter';
+import { CurvePainter, curveViewRequests } from '../curves/curvePainter';
 import { useCompression, useDocument, usePreferences, useSession } from '../state/hooks';
 import { sessionStore, type CurveChannel } from '../state/sessionStore';
 import { preferencesStore } from '../state/preferencesStore';
 import { MotionFlag } from '../../shared/motion/types';
 import { findChannel, userKeyFramesOf } from '../curves/series';
-import { zoomTimeToFit } from '../app/controller';
 import { JointSelect } from './JointSelect';
 import { EULER_ORDERS, bestEulerOrder, type EulerOrder } from '../math/euler';
 import { overlayDash } from '../curves/overlay';
@@ -13,7 +12,8 @@ import { COLORS } from '../theme';
 
 const CURVE_HINT =
   'Click: go to frame · Ctrl+click: add/remove user key · click / Shift+click / drag a box: select keys · drag keys: retime · ' +
-  'Del: delete · ↑/↓: previous/next key · PgUp/PgDn: joint · right-drag: pan · wheel: zoom time · ' +
+  'Del: delete · ↑/↓: previous/next key · PgUp/PgDn: joint · right-drag: pan time and values · wheel: zoom time · Alt+wheel: zoom values · ' +
+  'Home: frame all · F: frame selected keys · ' +
   'click an axis label: solo it · Ctrl/Shift+click a timeline label: overlay that joint';
 
 /** Curves of the selected joint (canvas in CurvePainter) with its header controls. */
@@ -33,6 +33,7 @@ export function CurveView() {
   const showSource = usePreferences((p) => p.showSource);
   const showDecoded = usePreferences((p) => p.showDecoded);
   const showError = usePreferences((p) => p.showError);
+  const normalize = usePreferences((p) => p.curveNormalize);
   const eulerOrder = usePreferences((p) => p.eulerOrder);
   const rotation = motion?.rotation;
   const jointCount = motion?.joints.length ?? 0;
@@ -114,7 +115,11 @@ export function CurveView() {
         <label className="check"><input type="checkbox" checked={showSource} onChange={(e) => preferencesStore.getState().set({ showSource: e.target.checked })} /> Source</label>
         <label className="check"><input type="checkbox" checked={showDecoded} onChange={(e) => preferencesStore.getState().set({ showDecoded: e.target.checked })} /> Decoded</label>
         <label className="check"><input type="checkbox" checked={showError} onChange={(e) => preferencesStore.getState().set({ showError: e.target.checked })} /> Error</label>
-        <button type="button" className="tool" title="Show all frames (double-click the curves)" onClick={zoomTimeToFit}>Fit</button>
+        <label className="check" title="Draw each curve in -1..1 over the motion, so shapes compare whatever their range (Blender's Normalize)">
+          <input type="checkbox" checked={normalize} data-testid="curve-normalize" onChange={(e) => preferencesStore.getState().set({ curveNormalize: e.target.checked })} /> Normalize
+        </label>
+        <button type="button" className="tool" data-testid="curve-frame-all" title="Frame all: every frame, values fitted (Home over the curves, or double-click)" onClick={() => curveViewRequests.setState((r) => ({ frameAll: r.frameAll + 1 }))}>Fit</button>
+        <button type="button" className="tool" data-testid="curve-frame-selected" title="Frame the selected keys (F over the curves)" onClick={() => curveViewRequests.setState((r) => ({ frameSelected: r.frameSelected + 1 }))}>Fit keys</button>
       </div>
       <div className="canvas-host" ref={host} />
       <div className="hint one-line" data-testid="curve-hint" title={CURVE_HINT}>{CURVE_HINT}</div>

@@ -3,10 +3,11 @@ import { useDocument, useSession, useMotionShape } from '../state/hooks';
 import { messageShownFor, sessionStore } from '../state/sessionStore';
 
 /**
- * The message list above the viewport: errors from the main process, refused edits, confirmations.
+ * The message list over the top of the viewport's picture: errors from the main process, refused edits,
+ * confirmations.
  *
- * It sits in the viewport's column, not over the picture, so it never covers the character; several messages
- * stack, newest first, each with its own ✕, and "Dismiss all" clears the ones shown. A message about a motion
+ * It overlays the picture instead of taking a strip above it, so messages never shrink the 3D view; several
+ * messages stack, newest first, each with its own ✕, and "Dismiss all" clears the ones shown. A message about a motion
  * shows only while the tuner shows that motion (a lock refused on walk is not shown over cmu_01_01, and is back
  * when walk is). Info messages fade after a while; warnings and errors stay until dismissed.
  */

@@ -82,9 +82,9 @@ export function Viewport() {
           Frame all
         </button>
       </div>
-      {/* Above the picture, not over it: messages never cover the character. */}
-      <MessageBar />
       <div className="viewport-host" ref={host} data-testid="viewport-host">
+        {/* Over the top of the picture, not above it: messages never cost the picture its size. */}
+        <MessageBar />
         {failure && <div className="viewport-failure" role="alert">{failure}</div>}
         {!hasMotion && !failure && <div className="viewport-empty">No motion open. File › Open… (Ctrl+O)</div>}
       </div>

@@ -6,6 +6,8 @@
  * adds or removes a user key, the one explicit edit; drag to pan in time, wheel
  * to zoom in time, drag the ruler to scrub, double-click to show all frames.
  */
+import { createStore } from 'zustand/vanilla';
+import { isTypingTarget } from '../app/commands';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { preferencesStore } from '../state/preferencesStore';
@@ -34,6 +36,9 @@ interface Layout {
   errBottom: number;
 }
 
+/** Buttons outside the canvas ask the curve view to frame all or the selected keys (counters: each change asks once). */
+export const curveViewRequests = createStore<{ frameAll: number; frameSelected: number }>()(() => ({ frameAll: 0, frameSelected: 0 }));
+
 export class CurvePainter {
   private readonly surface: HiDpiCanvas;
   private series: CurveSeries | null = null;
@@ -50,6 +55,12 @@ export class CurvePainter {
   private readonly unsubscribers: (() => void)[] = [];
   /** Value-axis labels of the last paint, drawn in the gutter after the clipped plot. */
   private valueTicks: { label: string; y: number }[] = [];
+  /** The value range the user zoomed or panned to, for one joint and channel; null: fitted to the curves in view. */
+  private valueView: { lo: number; hi: number; key: string } | null = null;
+  /** The value range of the last paint (fitted or the user's). */
+  private valueRange: { lo: number; hi: number; key: string } | null = null;
+  /** The pointer is over the curves: Home and F frame them (else they keep their global meaning). */
+  private hovered = false;
   private drag: {
     /** pending: pressed on empty plot (click or box select); key: pressed on a user key (click or move). */
     mode: 'pending' | 'pan' | 'scrub' | 'box' | 'key' | 'move';
@@ -67,6 +78,8 @@ export class CurvePainter {
     /** While box selecting: the pointer now. */
     x: number;
     y: number;
+    /** While panning: the value range at the press. */
+    values: { lo: number; hi: number; key: string } | null;
   } | null = null;
 
   constructor(host: HTMLElement) {
@@ -85,12 +98,29 @@ export class CurvePainter {
       this.drag = null;
       this.surface.invalidate();
     });
-    c.addEventListener('pointerleave', () => sessionStore.getState().setHover(null));
-    c.addEventListener('wheel', this.onWheel, { passive: false });
-    c.addEventListener('dblclick', () => {
-      const m = documentStore.getState().motion;
-      if (m) sessionStore.getState().setView(0, m.frameCount);
+    c.addEventListener('pointerleave', () => {
+      this.hovered = false;
+      sessionStore.getState().setHover(null);
     });
+    c.addEventListener('pointerenter', () => (this.hovered = true));
+    c.addEventListener('wheel', this.onWheel, { passive: false });
+    c.addEventListener('dblclick', () => this.frameAll());
+    // Over the curves, Home frames all and F frames the selected keys (Blender's Graph Editor); captured before the
+    // global shortcuts (first frame, frame the viewport).
+    const onKey = (e: KeyboardEvent) => {
+      if (!this.hovered || e.ctrlKey || e.metaKey || e.altKey || isTypingTarget(e.target)) return;
+      if (e.key === 'Home') this.frameAll();
+      else if (e.key === 'f' || e.key === 'F') this.frameSelected();
+      else return;
+      e.preventDefault();
+      e.stopPropagation();
+    };
+    window.addEventListener('keydown', onKey, true);
+    this.unsubscribers.push(() => window.removeEventListener('keydown', onKey, true));
+    this.unsubscribers.push(curveViewRequests.subscribe((r, p) => {
+      if (r.frameAll !== p.frameAll) this.frameAll();
+      if (r.frameSelected !== p.frameSelected) this.frameSelected();
+    }));
     c.addEventListener('contextmenu', (e) => e.preventDefault());
   }
 
@@ -146,7 +176,7 @@ export class CurvePainter {
     const overlays = this.currentOverlays(series);
     const solo = s.soloComponent !== null && s.soloComponent < series.components.length ? s.soloComponent : null;
     const axis: TimeAxis = { viewStart: s.viewStart, viewEnd: s.viewEnd, left: GUTTER, right: w - RIGHT_PAD };
-    const errH = prefs.showError ? Math.max(48, Math.round(h * 0.26)) : 0;
+    const errH = prefs.showError ? Math.max(36, Math.round(h * 0.18)) : 0;
     const errBottom = h - 4;
     const errTop = errBottom - errH;
     const keyTop = (prefs.showError ? errTop - 6 : h - 2) - KEY_BAND_H;
@@ -215,16 +245,28 @@ export class CurvePainter {
     const f0 = Math.max(0, Math.floor(axis.viewStart));
     const f1 = Math.min(m.frameCount, Math.ceil(axis.viewEnd));
     const shown = (i: number) => solo === null || i === solo;
+    const normalize = preferencesStore.getState().curveNormalize;
+    // Normalize maps each curve's range over the whole motion (source and decoded) to -1..1.
+    const norm = new Map<Float64Array, (v: number) => number>();
+    for (const c of [series, ...overlays].flatMap((x) => x.components)) {
+      let a = Infinity;
+      let b = -Infinity;
+      if (normalize) for (const arr of c.decoded ? [c.source, c.decoded] : [c.source]) for (const v of arr) (a = Math.min(a, v)), (b = Math.max(b, v));
+      const map = !normalize ? (v: number) => v : b - a < 1e-9 ? () => 0 : (v: number) => (2 * (v - a)) / (b - a) - 1;
+      norm.set(c.source, map);
+      if (c.decoded) norm.set(c.decoded, map);
+    }
+    const at = (vals: Float64Array, f: number) => norm.get(vals)!(vals[f]);
     let lo = Infinity;
     let hi = -Infinity;
     // The value range covers every curve drawn: the soloed component alone, the overlaid joints' too.
     for (const c of [series, ...overlays].flatMap((x) => x.components.filter((_, i) => shown(i)))) {
       for (let f = f0; f <= f1; f++) {
-        lo = Math.min(lo, c.source[f]);
-        hi = Math.max(hi, c.source[f]);
+        lo = Math.min(lo, at(c.source, f));
+        hi = Math.max(hi, at(c.source, f));
         if (c.decoded) {
-          lo = Math.min(lo, c.decoded[f]);
-          hi = Math.max(hi, c.decoded[f]);
+          lo = Math.min(lo, at(c.decoded, f));
+          hi = Math.max(hi, at(c.decoded, f));
         }
       }
     }
@@ -232,9 +274,19 @@ export class CurvePainter {
       lo = -1;
       hi = 1;
     }
-    const pad = Math.max((hi - lo) * 0.08, series.kind === 'rotation' ? 0.5 : 1e-3);
+    const pad = Math.max((hi - lo) * 0.08, normalize ? 0.02 : series.kind === 'rotation' ? 0.5 : 1e-3);
     lo -= pad;
     hi += pad;
+    // A value range the user zoomed or panned to (vertical zoom, pan) replaces the automatic one until Home / F.
+    const viewKey = `${series.joint}:${series.kind}:${preferencesStore.getState().eulerOrder}:${normalize}`;
+    if (this.valueView && this.valueView.key !== viewKey) this.valueView = null;
+    if (this.valueView) ({ lo, hi } = this.valueView);
+    this.valueRange = { lo, hi, key: viewKey };
+    const cd = this.surface.canvas.dataset;
+    cd.valueLo = String(lo);
+    cd.valueHi = String(hi);
+    cd.valueView = this.valueView ? 'manual' : 'auto';
+    cd.normalized = String(normalize);
     const y = (v: number) => bottom - ((v - lo) / (hi - lo)) * (bottom - top);
 
     // Value grid lines and labels in the gutter's right edge.
@@ -260,8 +312,8 @@ export class CurvePainter {
       ctx.beginPath();
       for (let f = Math.max(0, f0 - 1); f <= Math.min(m.frameCount, f1 + 1); f++) {
         const xx = frameToX(axis, f);
-        if (f === Math.max(0, f0 - 1)) ctx.moveTo(xx, y(vals[f]));
-        else ctx.lineTo(xx, y(vals[f]));
+        if (f === Math.max(0, f0 - 1)) ctx.moveTo(xx, y(at(vals, f)));
+        else ctx.lineTo(xx, y(at(vals, f)));
       }
       ctx.stroke();
     };
@@ -294,7 +346,7 @@ export class CurvePainter {
         ctx.fillStyle = c.color;
         for (const k of series.keyFrames) {
           if (k < f0 - 1 || k > f1 + 1) continue;
-          ctx.fillRect(frameToX(axis, k) - 2, y(c.decoded[k]) - 2, 4, 4);
+          ctx.fillRect(frameToX(axis, k) - 2, y(at(c.decoded, k)) - 2, 4, 4);
         }
       }
     });
@@ -508,7 +560,7 @@ export class CurvePainter {
     }
     this.surface.canvas.setPointerCapture(e.pointerId);
     const s = sessionStore.getState();
-    const base = { x0: x, y0: y, x, y, start: s.viewStart, end: s.viewEnd, button: e.button, shift: e.shiftKey, frames: [] as number[], delta: 0, hit: null as number | null };
+    const base = { x0: x, y0: y, x, y, start: s.viewStart, end: s.viewEnd, button: e.button, shift: e.shiftKey, frames: [] as number[], delta: 0, hit: null as number | null, values: this.valueRange };
     if (e.button === 2 || e.button === 1) {
       this.drag = { ...base, mode: 'pan' };
       return;
@@ -571,6 +623,13 @@ export class CurvePainter {
       const shift = -(x - d.x0) * framesPerPx;
       const [a, b] = clampView(d.start + shift, d.end + shift, m.frameCount);
       s.setView(a, b);
+      // Up and down pan the values (the range becomes the user's until Home / F).
+      const v = d.values;
+      if (v && Math.abs(y - d.y0) >= 2) {
+        const dv = ((y - d.y0) * (v.hi - v.lo)) / Math.max(1, l.plotBottom - l.plotTop);
+        this.valueView = { lo: v.lo + dv, hi: v.hi + dv, key: v.key };
+        this.surface.invalidate();
+      }
     }
   };
 
@@ -625,7 +684,16 @@ export class CurvePainter {
     if (!l || !m) return;
     e.preventDefault();
     const s = sessionStore.getState();
-    const { x } = this.local(e);
+    const { x, y } = this.local(e);
+    const v = this.valueRange;
+    if (e.altKey && v) {
+      // Alt+wheel zooms the values around the pointer.
+      const at = v.hi - ((y - l.plotTop) / Math.max(1, l.plotBottom - l.plotTop)) * (v.hi - v.lo);
+      const k = Math.pow(1.0015, e.deltaY);
+      this.valueView = { lo: at - (at - v.lo) * k, hi: at + (v.hi - at) * k, key: v.key };
+      this.surface.invalidate();
+      return;
+    }
     if (e.shiftKey) {
       // Shift+wheel pans in time.
       const span = s.viewEnd - s.viewStart;
@@ -638,6 +706,29 @@ export class CurvePainter {
     const [a, b] = zoomView(s.viewStart, s.viewEnd, xToFrame(l.axis, x), factor, m.frameCount);
     s.setView(a, b);
   };
+
+  /** Home: every frame, and values fitted to the curves. */
+  private frameAll(): void {
+    const m = documentStore.getState().motion;
+    if (!m) return;
+    this.valueView = null;
+    sessionStore.getState().setView(0, m.frameCount);
+    this.surface.invalidate();
+  }
+
+  /** F: the selected keys (a little around them), values fitted to the curves there; with none selected, all. */
+  private frameSelected(): void {
+    const m = documentStore.getState().motion;
+    const keys = this.liveSelection();
+    if (!m || keys.length === 0) return this.frameAll();
+    const a = Math.min(...keys);
+    const b = Math.max(...keys);
+    const margin = Math.max(5, (b - a) * 0.15);
+    const [v0, v1] = clampView(a - margin, b + margin, m.frameCount);
+    this.valueView = null;
+    sessionStore.getState().setView(v0, v1);
+    this.surface.invalidate();
+  }
 
   dispose(): void {
     for (const u of this.unsubscribers) u();

@@ -561,16 +561,30 @@ function savedSoundFolder(projectPath: string): string | null {
 }
 
 /** Lists the sounds of a folder (quietly when it is the default that may not exist). */
-export async function loadSounds(folder: string, quiet = false): Promise<void> {
+export async function loadSounds(folder: string, quiet = false, stillWanted: () => boolean = () => true): Promise<void> {
   try {
     const r = await getApi().listSounds({ folder });
+    if (!stillWanted()) return;
     const sounds: Record<string, string> = {};
     for (const s of r.sounds) if (!(s.name in sounds)) sounds[s.name] = s.path;
     projectStore.getState().setSounds(r.folder, sounds);
   } catch (e) {
+    if (!stillWanted()) return;
     projectStore.getState().setSounds(null, {});
     if (!quiet) notify('error', `Audition folder: ${message(e)}`);
   }
+}
+
+/**
+ * Outside a project, the audition sounds are the `sounds/` folder beside the motion file (the layout of assets/),
+ * when it is there; a project's own folder wins as soon as one is open.
+ */
+export async function loadSoundsBesideMotion(motionPath: string | null): Promise<void> {
+  if (projectStore.getState().path || !motionPath) return;
+  const folder = `${dirnameOf(motionPath)}/sounds`;
+  if (projectStore.getState().soundFolder === folder) return;
+  // A project opened meanwhile has loaded its own folder: this listing is not applied over it.
+  await loadSounds(folder, true, () => !projectStore.getState().path);
 }
 
 /** Points the project at a folder of sounds named by SE name (pick any sound in it). */

@@ -27,7 +27,10 @@ export function FootstepPanel() {
     <div className="sev-footsteps" data-testid="sev-footsteps" role="region" aria-label="Suggested footsteps">
       <div className="sev-footsteps-head">
         <b>Suggested footsteps</b>
-        <span className="dim">{f.contacts.length} contact{f.contacts.length === 1 ? '' : 's'} (ghost markers on the event row)</span>
+        <span className="dim" data-testid="sev-footsteps-count">
+          {f.contacts.length} new contact{f.contacts.length === 1 ? '' : 's'} (ghost markers on the event row)
+          {f.covered ? ` · ${f.covered} already ha${f.covered === 1 ? 's its' : 've their'} footstep` : ''}
+        </span>
         {FIELDS.map((x) => (
           <label key={x.key} className="dim small" title={x.title}>
             {x.label}{' '}
@@ -60,7 +63,11 @@ export function FootstepPanel() {
             <button type="button" className="link small" title={`Go to frame ${c.frame} (${joints?.[c.joint]?.name ?? c.joint})`} onClick={() => sessionStore.getState().setPlayhead(c.frame)}>↦</button>
           </li>
         ))}
-        {!f.contacts.length && <li className="dim">No contacts with these thresholds: loosen them and detect again.</li>}
+        {!f.contacts.length && (
+          <li className="dim">
+            {f.covered ? 'Every contact found has its footstep already (an event of its SE on its foot within 2 frames).' : 'No contacts with these thresholds: loosen them and detect again.'}
+          </li>
+        )}
       </ul>
     </div>
   );

@@ -35,6 +35,8 @@ export function SevEditor() {
   const soundCount = useProject((p) => Object.keys(p.sounds).length);
   const audition = useAudition((a) => a.enabled);
   const lastPlayed = useAudition((a) => a.lastPlayed[a.lastPlayed.length - 1] ?? null);
+  // Whether the last SE played has a sound now (a folder loaded since, a project opened): not when it was played.
+  const lastMissing = useProject((p) => (lastPlayed ? !(lastPlayed.name in p.sounds) : false));
   const started = useAudition((a) => a.started);
   const motion = useMotionShape();
   const motionName = useDocument((d) => d.name);
@@ -128,8 +130,8 @@ export function SevEditor() {
           {soundFolder ? `Sounds: ${soundCount}` : 'Sound folder…'}
         </button>
         {lastPlayed && (
-          <span className={`small ${lastPlayed.missing ? 'bad' : 'dim'}`} data-testid="sev-last-played" data-started={started} title={lastPlayed.missing ? 'no sound file with this SE name in the audition folder' : 'played'}>
-            ♪ {lastPlayed.name}{lastPlayed.missing ? ' (no sound)' : ''}
+          <span className={`small ${lastMissing ? 'bad' : 'dim'}`} data-testid="sev-last-played" data-missing={lastMissing} data-started={started} title={lastMissing ? 'no sound file with this SE name in the audition folder' : 'played'}>
+            ♪ {lastPlayed.name}{lastMissing ? ' (no sound)' : ''}
           </span>
         )}
       </div>

@@ -7,7 +7,7 @@
 import { addEvent, moveEvent, nextFreeSeIndex, removeEvent, removeEvents, removeSeDefinition, setEventComments, setSeDefinition, shiftEvents } from '../../shared/sev/edit';
 import { copySevEvents, pasteSevEvents } from '../../shared/sev/clipboard';
 import { SEV_VARIANT_COUNT, type SevDocument } from '../../shared/sev/types';
-import { detectFootContacts, findFootJoints, type FootContactOptions, type FootSide } from '../../shared/sev/footsteps';
+import { detectFootContacts, findFootJoints, uncoveredContacts, type FootContactOptions, type FootSide } from '../../shared/sev/footsteps';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { projectStore } from '../project/projectStore';
@@ -246,16 +246,19 @@ function footstepSe(doc: SevDocument, side: FootSide): number | null {
 }
 
 export const footsteps = {
-  /** Detects foot contacts in the tuner's motion and shows them as ghost markers, all accepted. */
+  /** Detects foot contacts in the tuner's motion and shows the ones without their footstep yet as ghost markers, all accepted. */
   suggest(options: Partial<FootContactOptions> = {}): void {
     const m = documentStore.getState().motion;
     if (!m) return;
-    const contacts = detectFootContacts(m, options);
+    // Contacts that already have their footstep (same SE and joint within 2 frames) are not proposed again.
+    const doc = sevStore.getState().file?.doc;
+    const found = detectFootContacts(m, options);
+    const contacts = doc ? uncoveredContacts(found, doc.events, { L: footstepSe(doc, 'L'), R: footstepSe(doc, 'R') }) : found;
     if (!findFootJoints(m.joints).length) {
       sessionStore.getState().notify('warning', 'Suggest footsteps: this motion has no joint named LeftFoot/RightFoot (or l_foot, foot_r, …).');
       return;
     }
-    sevStore.getState().setFootsteps({ contacts, accepted: contacts.map(() => true) });
+    sevStore.getState().setFootsteps({ contacts, accepted: contacts.map(() => true), covered: found.length - contacts.length });
   },
   setAccepted(index: number, on: boolean): void {
     const f = sevStore.getState().footsteps;

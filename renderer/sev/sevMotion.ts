@@ -20,7 +20,7 @@ import { openPath } from '../app/controller';
 import { documentStore, type DocumentState } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { getApi } from '../transport';
-import { applyProjectTolerances, loadSev } from '../project/projectActions';
+import { applyProjectTolerances, loadSev, loadSoundsBesideMotion } from '../project/projectActions';
 import { motionPaths, projectStore, type ProjectState } from '../project/projectStore';
 import { motionProblems, unknownNames } from './resolve';
 import { isSevDirty, sevStore, type SevFileState, type SevMotionBinding } from './sevStore';
@@ -101,6 +101,7 @@ export async function followTuner(): Promise<void> {
   const d = documentStore.getState();
   const f = sevStore.getState().file;
   if (!d.motion || !d.documentId) return;
+  void loadSoundsBesideMotion(d.path);
   const p = projectStore.getState();
   if (f && sevBelongsTo(f, d)) {
     if (f.motion.documentId !== d.documentId) sevStore.getState().rebind(tunerBinding(d));

@@ -93,7 +93,7 @@ export interface SevState {
   /** An open drag: edits since `before` are one undo step. */
   transaction: { label: string; before: SevDocument } | null;
   /** Suggested footsteps under review (ghost markers on the event row), each with whether it will be added; null when closed. */
-  footsteps: { contacts: FootContact[]; accepted: boolean[] } | null;
+  footsteps: { contacts: FootContact[]; accepted: boolean[]; /** Contacts left out: they have their footstep already. */ covered?: number } | null;
   /** Bumps on every document change (subscribers that only need "something changed"). */
   revision: number;
 

@@ -438,7 +438,7 @@ describe('document store: locks, trace and flags', () => {
     const refused = s.getState().locks.setRange(2, -5, 40);
     expect(refused.ok).toBe(false);
     if (refused.ok) return;
-    expect(refused.message).toMatch(/^Lock refused: frame 3 is already locked by joint 0 "hips" \(one locked joint per frame\)\. .*the game moves the root to hold it still/);
+    expect(refused.message).toMatch(/^Lock refused: frame 3 is already locked by joint 0 "hips"\. A frame pins one joint: the game moves the root to hold it still\./);
     expect(refused.fix?.label).toBe(`Move lock to ${s.getState().motion!.joints[2].name}`);
     s.getState().locks.clearRange(0, 3, 3);
     // clamped to 0..N and rounded

@@ -475,9 +475,8 @@ export function createDocumentStore(): StoreApi<DocumentState> {
                   ok: false,
                   // Why, not only what: the format pins one joint per frame (docs/user-guide.md#locks).
                   message:
-                    `Lock refused: frame ${f} is already locked by joint ${j} "${m.joints[j].name}" (one locked joint per frame). ` +
-                    `A lock pins one joint in place: the game moves the root to hold it still, so a frame can hold only one. ` +
-                    `Move the lock to "${m.joints[joint].name}" to pin it on ${frames} instead.`,
+                    `Lock refused: frame ${f} is already locked by joint ${j} "${m.joints[j].name}". ` +
+                    `A frame pins one joint: the game moves the root to hold it still. Move the lock to pin "${m.joints[joint].name}" on ${frames}.`,
                   fix: { label: `Move lock to ${m.joints[joint].name}`, run: () => get().locks.moveRange(joint, a, b) },
                 };
               }

@@ -17,6 +17,8 @@ export interface PreferencesState {
   showError: boolean;
   /** Rotate order of the Euler curves; 'auto' picks, per joint, the order farthest from gimbal lock. */
   eulerOrder: EulerOrder | 'auto';
+  /** Curves drawn each in -1..1 over the motion (Blender's Normalize): shapes compare whatever their range. */
+  curveNormalize: boolean;
   /** Viewport layers. */
   showTrajectory: boolean;
   showTrace: boolean;
@@ -77,6 +79,7 @@ export function createPreferencesStore() {
         showDecoded: true,
         showError: true,
         eulerOrder: 'auto',
+        curveNormalize: false,
         showTrajectory: true,
         showTrace: true,
         showGhost: true,

@@ -19,9 +19,15 @@ import { COLORS } from '../theme';
 
 export const LOCK_ROW_H = 20;
 export const TRACE_ROW_H = 20;
-export const JOINT_ROW_H = 17;
+/** Compact joint rows: more of a 31-joint skeleton in view (the label font is 11 px). */
+export const JOINT_ROW_H = 14;
 const SPECIAL_TOP = RULER_H;
 const JOINTS_TOP = RULER_H + LOCK_ROW_H + TRACE_ROW_H;
+
+/** Joint rows shown whole in a host `height` px tall (under the pinned ruler, lock and trace rows). */
+function wholeRows(height: number): number {
+  return Math.max(0, Math.floor((height - JOINTS_TOP) / JOINT_ROW_H));
+}
 
 /** Error heat in steps: index 0 is no colour (below 0.6 of the tolerance), the last is above the tolerance. */
 const HEAT_STEPS = 6;
@@ -188,13 +194,13 @@ export class TimelinePainter {
 
   /** Scrolls the rows so the selected joint's row is visible (the special rows stay as they are). */
   private revealRow(joint: number): void {
-    // Row content coordinates; the visible joint area is scrollTop + JOINTS_TOP .. scrollTop + clientHeight.
-    const top = JOINTS_TOP + (joint + 1) * JOINT_ROW_H;
-    const bottom = top + JOINT_ROW_H;
+    // Rows in view: the whole rows from scrollTop / JOINT_ROW_H (the strip under the last whole row shows none).
+    const row = joint + 1;
     const view = this.host;
-    if (top < view.scrollTop + JOINTS_TOP) view.scrollTop = Math.max(0, top - JOINTS_TOP);
-    // Whole rows (see updateSnapPoints): the smallest multiple of the row height that shows the row's bottom.
-    else if (bottom > view.scrollTop + view.clientHeight) view.scrollTop = Math.ceil((bottom - view.clientHeight) / JOINT_ROW_H) * JOINT_ROW_H;
+    const visible = Math.max(1, wholeRows(view.clientHeight));
+    const first = Math.round(view.scrollTop / JOINT_ROW_H);
+    if (row < first) view.scrollTop = row * JOINT_ROW_H;
+    else if (row >= first + visible) view.scrollTop = (row - visible + 1) * JOINT_ROW_H;
     this.scrollTop = view.scrollTop;
   }
 
@@ -205,8 +211,9 @@ export class TimelinePainter {
   private contentHeight(view: number): number {
     const m = documentStore.getState().motion;
     const rows = m ? m.joints.length + 1 : 0;
-    const overflow = JOINTS_TOP + rows * JOINT_ROW_H - view;
-    return overflow <= 0 ? view : view + Math.ceil(overflow / JOINT_ROW_H) * JOINT_ROW_H;
+    // The last scroll position shows the last row as the last whole row in view.
+    const hidden = rows - wholeRows(view);
+    return hidden <= 0 ? view : view + hidden * JOINT_ROW_H;
   }
 
   private rowStats(m: Motion): RowStat[] {
@@ -313,6 +320,12 @@ export class TimelinePainter {
       if (rep) ctx.fillText(`${row.keys} · ${row.maxError.toFixed(2)}`, GUTTER - 6, y + JOINT_ROW_H / 2);
       ctx.textAlign = 'left';
     });
+
+    // Under the last whole row the host's leftover strip (less than a row) stays empty: no row is half hidden.
+    const stripTop = this.scrollTop + JOINTS_TOP + wholeRows(this.surface.hostHeight) * JOINT_ROW_H;
+    ctx.fillStyle = COLORS.canvasBg;
+    ctx.fillRect(0, stripTop, w, this.scrollTop + this.surface.hostHeight - stripTop);
+    c.dataset.visibleRows = String(wholeRows(this.surface.hostHeight));
 
     drawHoverLine(ctx, axis, s.hoverFrame, 0, h);
     drawPlayhead(ctx, axis, s.playhead, h);

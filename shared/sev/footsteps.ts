@@ -9,7 +9,9 @@
  * `maxHeightAboveFloor` over the side's lowest height in the whole motion (so
  * the bottom of a jump in mid-air is not a step), and the foot moves at most
  * `maxSpeed` units per frame. A footstep is the first frame of each contact
- * run (the landing). Heights are along +Y, in motion units. Pure.
+ * run (the landing); a run that starts at frame 0 is a foot already planted
+ * when the motion starts, not a landing, unless the foot is still coming down
+ * there. Heights are along +Y, in motion units. Pure.
  */
 import type { Motion } from '../motion/types';
 import { worldPose } from '../interchange/kinematics';
@@ -120,23 +122,59 @@ export function contactFrames(height: Float64Array, speed: Float64Array, o: Foot
   return out;
 }
 
+/**
+ * The contacts of one side from its tracks: runs of contact frames at least `minContactFrames` long, each a
+ * landing. A run under way at frame 0 is a foot standing when the motion starts and is left out, unless the
+ * foot is still coming down at frame 0 (it lands there).
+ */
+export function contactRuns(height: Float64Array, speed: Float64Array, o: FootContactOptions = DEFAULT_FOOT_CONTACT_OPTIONS): { frame: number; endFrame: number }[] {
+  const on = contactFrames(height, speed, o);
+  const runs: { frame: number; endFrame: number }[] = [];
+  for (let f = 0; f < on.length; ) {
+    if (!on[f]) {
+      f++;
+      continue;
+    }
+    let end = f;
+    while (end + 1 < on.length && on[end + 1]) end++;
+    if (end - f + 1 >= o.minContactFrames && (f > 0 || landsAtFrameZero(height, o))) runs.push({ frame: f, endFrame: end });
+    f = end + 1;
+  }
+  return runs;
+}
+
 /** Suggested footsteps of a motion, in frame order (left before right on the same frame). */
 export function detectFootContacts(motion: Motion, options: Partial<FootContactOptions> = {}): FootContact[] {
   const o = { ...DEFAULT_FOOT_CONTACT_OPTIONS, ...options };
   const out: FootContact[] = [];
   for (const feet of findFootJoints(motion.joints)) {
     const { height, speed } = footTracks(motion, feet);
-    const on = contactFrames(height, speed, o);
-    for (let f = 0; f < on.length; ) {
-      if (!on[f]) {
-        f++;
-        continue;
-      }
-      let end = f;
-      while (end + 1 < on.length && on[end + 1]) end++;
-      if (end - f + 1 >= o.minContactFrames) out.push({ side: feet.side, frame: f, endFrame: end, joint: feet.foot });
-      f = end + 1;
-    }
+    for (const r of contactRuns(height, speed, o)) out.push({ side: feet.side, frame: r.frame, endFrame: r.endFrame, joint: feet.foot });
   }
   return out.sort((a, b) => a.frame - b.frame || (a.side === b.side ? 0 : a.side === 'L' ? -1 : 1));
+}
+
+/** Whether a foot in contact at frame 0 lands there (still coming down into the floor) rather than standing. */
+function landsAtFrameZero(height: Float64Array, o: FootContactOptions): boolean {
+  return height.length > 1 && height[0] - height[1] > o.heightTolerance / 10;
+}
+
+/** How near (frames) an existing event of the same SE on the same joint makes a suggested footstep redundant. */
+export const FOOTSTEP_NEAR_FRAMES = 2;
+
+/**
+ * The suggestions not covered yet: a contact is left out when an event of its side's SE (`seOf`, null when the
+ * .sev has none) on the same joint sits within `near` frames of it, so suggesting again on a .sev that has its
+ * steps proposes only the missing ones.
+ */
+export function uncoveredContacts(
+  contacts: readonly FootContact[],
+  events: readonly { frame: number; se: number; joint: number | null }[],
+  seOf: Record<FootSide, number | null>,
+  near = FOOTSTEP_NEAR_FRAMES,
+): FootContact[] {
+  return contacts.filter((c) => {
+    const se = seOf[c.side];
+    return se === null || !events.some((e) => e.se === se && e.joint === c.joint && Math.abs(e.frame - c.frame) <= near);
+  });
 }

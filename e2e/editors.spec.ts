@@ -1,0 +1,97 @@
+/**
+ * The editors behave like the ones animators know (Blender's Graph Editor, UE's notify track):
+ * - curves: at 1280x800 the value area is 120+ px; Alt+wheel zooms the values, right-drag pans them; Normalize
+ *   draws every curve in -1..1; Home frames all and F the selected keys, over the curves;
+ * - footstep suggestions skip contacts that have their footstep (same SE and joint within 2 frames) and do not
+ *   propose frame 0 where the foot stands;
+ */
+import { expect, test } from './fixtures';
+import { markerFrames, openSampleProject } from './sev-ui';
+import { canvasData, frameX, toggleCurveKey, waitForDocument } from './ui';
+
+test('curves: 120+ px of values at 1280x800, vertical zoom and pan, Normalize, Home and F', async ({ page, saveScreenshot }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await waitForDocument(page);
+  await page.keyboard.press('Control+1');
+  const canvas = page.getByTestId('curve-canvas');
+  let d = await canvasData(canvas);
+  expect(Number(d.plotBottom) - Number(d.plotTop), 'value area height').toBeGreaterThanOrEqual(120);
+  expect(d.valueView).toBe('auto');
+  const box = (await canvas.boundingBox())!;
+  const mid = { x: box.x + (Number(d.plotLeft) + Number(d.plotRight)) / 2, y: box.y + (Number(d.plotTop) + Number(d.plotBottom)) / 2 };
+
+  // Alt+wheel zooms the values in around the pointer.
+  const span0 = Number(d.valueHi) - Number(d.valueLo);
+  await page.mouse.move(mid.x, mid.y);
+  await page.keyboard.down('Alt');
+  await page.mouse.wheel(0, -400);
+  await page.keyboard.up('Alt');
+  await expect.poll(async () => (await canvasData(canvas)).valueView).toBe('manual');
+  d = await canvasData(canvas);
+  expect(Number(d.valueHi) - Number(d.valueLo)).toBeLessThan(span0 * 0.8);
+  // Right-drag up pans the values (and the frames stay where they were).
+  const [lo0, view0] = [Number(d.valueLo), d.viewStart];
+  await page.mouse.move(mid.x, mid.y);
+  await page.mouse.down({ button: 'right' });
+  await page.mouse.move(mid.x, mid.y - 30, { steps: 3 });
+  await page.mouse.up({ button: 'right' });
+  d = await canvasData(canvas);
+  expect(Number(d.valueLo)).toBeLessThan(lo0);
+  expect(d.viewStart).toBe(view0);
+  await saveScreenshot('curves-zoomed-1280x800');
+
+  // Home over the curves: all frames, values fitted again; the playhead stays.
+  await page.getByTestId('frame-number').fill('40');
+  await page.getByTestId('frame-number').press('Enter');
+  await page.mouse.move(mid.x, mid.y);
+  await page.keyboard.press('Home');
+  await expect.poll(async () => (await canvasData(canvas)).valueView).toBe('auto');
+  await expect(page.getByTestId('frame-number')).toHaveValue('40');
+
+  // F frames the selected keys: two user keys, box-selected.
+  for (const f of [50, 70]) await toggleCurveKey(page, f);
+  await expect.poll(async () => (await canvasData(canvas)).userKeyFrames).toBe('50,70');
+  await page.mouse.move(box.x + (await frameX(canvas, 45)), box.y + Number(d.plotTop) + 4);
+  await page.mouse.down();
+  await page.mouse.move(box.x + (await frameX(canvas, 75)), box.y + Number(d.keyBandY) + 6, { steps: 4 });
+  await page.mouse.up();
+  await expect.poll(async () => (await canvasData(canvas)).selectedKeys).toBe('50,70');
+  await page.keyboard.press('f');
+  await expect.poll(async () => Number((await canvasData(canvas)).viewStart)).toBeGreaterThan(35);
+  d = await canvasData(canvas);
+  expect(Number(d.viewStart)).toBeLessThan(50);
+  expect(Number(d.viewEnd)).toBeGreaterThan(70);
+  expect(Number(d.viewEnd)).toBeLessThan(90);
+
+  // Normalize: every curve in -1..1.
+  await page.getByTestId('curve-normalize').check();
+  await expect.poll(async () => (await canvasData(canvas)).normalized).toBe('true');
+  d = await canvasData(canvas);
+  expect(Number(d.valueLo)).toBeGreaterThanOrEqual(-1.2);
+  expect(Number(d.valueHi)).toBeLessThanOrEqual(1.2);
+  await saveScreenshot('curves-normalized-1280x800');
+  // The Fit button frames all.
+  await page.getByTestId('curve-frame-all').click();
+  await expect.poll(async () => (await canvasData(canvas)).viewStart).toBe('0');
+});
+
+test('footstep suggestions propose only the steps the .sev lacks, and no standing foot at frame 0', async ({ page, workspace, electronApp }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openSampleProject(page, workspace, electronApp);
+  await page.keyboard.press('Control+2');
+  // walk.sev marks every step the detector finds: nothing new.
+  await page.getByTestId('sev-suggest-footsteps').click();
+  await expect(page.getByTestId('sev-footsteps-count')).toContainText('0 new contacts');
+  await expect(page.getByTestId('sev-footsteps-count')).toContainText('8 already have their footstep');
+  await expect(page.getByTestId('sev-ghost')).toHaveCount(0);
+  await page.getByTestId('sev-footsteps-cancel').click();
+  // Without the left step at 38, that step alone comes back (the right foot standing at frame 0 does not).
+  const frames = await markerFrames(page);
+  const index = frames.indexOf(38);
+  await page.locator(`[data-testid="sev-marker"][data-index="${index}"]`).click();
+  await page.keyboard.press('Delete');
+  await page.getByTestId('sev-suggest-footsteps').click();
+  await expect(page.getByTestId('sev-ghost')).toHaveCount(1);
+  await expect(page.getByTestId('sev-footstep')).toHaveCount(1);
+  await expect(page.locator('[data-testid="sev-footstep"][data-side="L"][data-frame="38"]')).toHaveCount(1);
+});
