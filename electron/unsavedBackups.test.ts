@@ -180,7 +180,7 @@ describe('restoring', () => {
     const id = await openWalk();
     await handlers.backupUnsaved({ part: 'motion', backup: motionCopy(id) });
     const fileBefore = readFileSync(join(ws, 'walk.mtn'));
-    const { backups } = await handlers.restoreBackups();
+    const { backups } = await handlers.restoreBackups(undefined);
     const restored = backups[0] as Extract<UnsavedBackup, { part: 'motion' }>;
     expect(restored.documentId).not.toBe(id);
     expect(restored.mtnBytes).toEqual(editedWalk());

@@ -126,7 +126,7 @@ describe('restoring after a crash', () => {
     const messages = sessionStore.getState().messages;
     expect(messages.map((x) => x.text).join('\n')).toContain('project.json could not be used');
     const restoredMessage = messages.find((x) => x.text.startsWith('Restored'))!;
-    expect(restoredMessage.text).toMatch(/^Restored unsaved changes to walk, walk\.sev \(as of 2026-12-01 18:52:10\)/);
+    expect(restoredMessage.text).toMatch(/^Restored unsaved changes to walk\.mtn, walk\.sev \(as of 2026-12-01 18:52:10\)/);
     expect(restoredMessage.action?.label).toBe('Discard');
 
     // Save goes through the normal save path, with the restored bytes.

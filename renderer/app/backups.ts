@@ -177,7 +177,8 @@ export async function restoreHeldBackups(api: Pick<ActGuyApi, 'restoreBackups'>)
   }
 
   if (restored.length === 0) return [];
-  const names = restored.map((b) => b.name);
+  // As the unsaved question names them: a motion by its file when it has one.
+  const names = restored.map((b) => (b.path ? basenameOf(b.path) : b.name));
   const when = time(Math.max(...restored.map((b) => b.editedAt)));
   session.notify(
     'warning',
