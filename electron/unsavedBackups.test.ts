@@ -20,6 +20,7 @@ import { createRecentFilesStore } from './recentFiles';
 import { BACKUPS_FOLDER, createBackupStore, MAX_BACKUP_FILE_BYTES, MAX_BACKUP_MTN_BYTES, MAX_BACKUP_TEXT_CHARS, type BackupStore } from './unsavedBackups';
 
 const SAMPLE = resolve(__dirname, '..', 'assets', 'walk.mtn');
+const SAMPLE_PROJECT = readFileSync(resolve(__dirname, '..', 'assets', 'sample.actguy.json'), 'utf8');
 const WALK_SEV = readFileSync(resolve(__dirname, '..', 'assets', 'walk.sev'), 'utf8');
 
 function fakeCompress(): CompressClient {
@@ -149,7 +150,7 @@ describe('copies the page hands over', () => {
 });
 
 describe('when copies go', () => {
-  it('a save of the motion, the SEV or the project drops its copy, file included', async () => {
+  it('a save of the motion, the SEV or the project drops its copy (only that one), file included', async () => {
     const id = await openWalk();
     await handlers.backupUnsaved({ part: 'motion', backup: motionCopy(id) });
     const sev = { part: 'sev', name: 'walk.sev', path: join(ws, 'walk.sev'), motionName: 'walk', editedAt: 1, text: WALK_SEV } as UnsavedBackup;
@@ -157,7 +158,11 @@ describe('when copies go', () => {
     await handlers.saveMotion({ documentId: id, path: join(ws, 'walk.mtn'), mtnBytes: editedWalk() });
     expect(store.held().backups.map((b) => b.part)).toEqual(['sev']);
     expect(readdirSync(folder)).toEqual(['sev.json']);
+    const project = { part: 'project', name: 'sample.actguy.json', path: join(ws, 'sample.actguy.json'), editedAt: 1, text: SAMPLE_PROJECT } as UnsavedBackup;
+    await handlers.backupUnsaved({ part: 'project', backup: project });
     await handlers.saveSev({ path: join(ws, 'walk.sev'), text: WALK_SEV });
+    expect(store.held().backups).toEqual([project]);
+    await handlers.saveProject({ path: join(ws, 'sample.actguy.json'), text: SAMPLE_PROJECT });
     expect(store.held().backups).toEqual([]);
     expect(readdirSync(folder)).toEqual([]);
   });

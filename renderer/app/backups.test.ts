@@ -56,13 +56,15 @@ describe('copies sent to main', () => {
     vi.useFakeTimers();
     const sent: BackupUnsavedRequest[] = [];
     const stop = backupUnsavedOnChange({ backupUnsaved: async (r) => void sent.push(r) }, { now: () => 1234 });
+    // Edits closer together than the delay: the copy waits for the last one.
     documentStore.getState().keys.toggle(0, 3);
-    vi.advanceTimersByTime(BACKUP_DELAY_MS - 1);
+    await vi.advanceTimersByTimeAsync(BACKUP_DELAY_MS - 100);
     documentStore.getState().keys.toggle(1, 5);
+    await vi.advanceTimersByTimeAsync(BACKUP_DELAY_MS - 100);
     documentStore.getState().tolerancesActions.setOverride(1, 2.5);
-    vi.advanceTimersByTime(BACKUP_DELAY_MS - 1);
+    await vi.advanceTimersByTimeAsync(BACKUP_DELAY_MS - 1);
     expect(sent).toEqual([]);
-    vi.advanceTimersByTime(1);
+    await vi.advanceTimersByTimeAsync(1);
     await vi.runAllTimersAsync();
     expect(sent).toHaveLength(1);
     const copy = sent[0].backup as Extract<UnsavedBackup, { part: 'motion' }>;
