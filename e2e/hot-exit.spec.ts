@@ -1,5 +1,5 @@
 /**
- * Hot exit (docs/install.md#unsaved-work-after-a-crash): unsaved motion and SEV edits survive the page dying.
+ * Hot exit (docs/install.md#unsaved-work-after-a-crash): unsaved motion, SEV and project edits survive the page dying.
  * The page copies each unsaved part to main half a second after it changes; a page that dies without saving
  * (closed here, as a crashed renderer would be, with no unsaved-changes question) leaves the copies with the
  * server, and the next page restores them as unsaved documents that Save writes as usual.
@@ -28,7 +28,7 @@ function nextBackup(page: Page) {
   return page.waitForResponse((r) => r.url().includes('/rpc/backupUnsaved') && r.ok());
 }
 
-test('unsaved motion and SEV edits come back after the page dies, as unsaved documents that Save writes', async ({ page, workspace, server, electronApp, pageErrors }) => {
+test('unsaved motion, SEV and project edits come back after the page dies, as unsaved documents that Save writes', async ({ page, workspace, server, electronApp, pageErrors }) => {
   test.skip(!!electronApp, 'the loopback server stands in for main here; Electron runs the same handlers (unit tests)');
   await openSampleProject(page, workspace);
   const mtnPath = workspace.path('walk.mtn');
@@ -46,33 +46,45 @@ test('unsaved motion and SEV edits come back after the page dies, as unsaved doc
   await page.keyboard.press('t'); // a trace key at the playhead
   await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
   await copied;
+  copied = nextBackup(page);
+  await page.getByTestId('project-move-down').click(); // walk moves to index 1: the project changes
+  await expect(page.getByTestId('project-dirty')).toBeVisible();
+  await copied;
+  const projectPath = workspace.path('sample.actguy.json');
+  const projectBefore = readFileSync(projectPath, 'utf8');
 
   // The page dies without saving: nothing asks, nothing is written.
   await page.close();
   expect(readFileSync(mtnPath)).toEqual(mtnBefore);
   expect(readFileSync(sevPath, 'utf8')).toBe(sevBefore);
+  expect(readFileSync(projectPath, 'utf8')).toBe(projectBefore);
 
   const next = await page.context().newPage();
   next.on('pageerror', (e) => pageErrors.push(`pageerror: ${e.message}`));
   await next.goto(server!.url);
   await waitForDocument(next);
-  const restored = next.getByTestId('message-warning').filter({ hasText: 'Restored unsaved changes to walk.mtn, walk.sev' });
+  const restored = next.getByTestId('message-warning').filter({ hasText: 'Restored unsaved changes to sample.actguy.json, walk.mtn, walk.sev' });
   await expect(restored).toHaveCount(1);
   await expect(restored).toContainText('Save writes them, Discard drops them');
   await expect(next.getByTestId('dirty-marker')).toHaveText('● modified');
   await expect(next.getByTestId('sev-marker')).toHaveCount(eventsBefore + 1);
   await expect(next.getByTestId('sev-save')).toBeEnabled();
   await expect(next).toHaveTitle(/^● walk/);
+  await expect(next.getByTestId('project-dirty')).toBeVisible();
+  const order = () => next.getByTestId('project-motion').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.name));
+  await expect.poll(order).toEqual(['cmu_01_01', 'walk', 'walk_rough', 'walk_60']);
   for (const [width, height] of [[1280, 800], [1920, 1080]]) {
     await next.setViewportSize({ width, height });
     await next.screenshot({ path: join('e2e-output', 'screenshots', `${test.info().project.name}-hot-exit-restored-${width}x${height}.png`) });
   }
 
-  // Save writes them through the normal save path (Ctrl+S saves the motion and, with it, its .sev).
+  // Save writes them through the normal save path (Ctrl+S saves the motion and, with it, its .sev and the project).
   await next.getByTestId('curve-canvas').hover();
   await next.keyboard.press('Control+s');
   await expect(next.getByTestId('dirty-marker')).toHaveText('saved');
   await expect(next.getByTestId('sev-save')).toBeDisabled();
+  await expect(next.getByTestId('project-dirty')).toHaveCount(0);
+  expect(JSON.parse(readFileSync(projectPath, 'utf8')).motions.map((m: { name: string }) => m.name)).toEqual(['cmu_01_01', 'walk', 'walk_rough', 'walk_60']);
   const trace = (a: number[], b: number[]) => [...a.filter((f) => !b.includes(f)), ...b.filter((f) => !a.includes(f))];
   expect(trace(traceFrames(readFileSync(mtnPath)), traceFrames(mtnBefore))).toHaveLength(1);
   expect(parseSevStrict(readFileSync(sevPath, 'utf8'), sevPath).events).toHaveLength(eventsBefore + 1);
