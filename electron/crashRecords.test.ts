@@ -35,6 +35,13 @@ describe('the question after a crash or a hang', () => {
     expect(recoveryQuestion('render-process-gone', [], null).question.detail).toMatch(/^Reload the window[\s\S]*could not be written/);
   });
 
+  it('with copies of the unsaved work held, a crash says they come back rather than that they were lost', () => {
+    const crash = recoveryQuestion('render-process-gone', ['walk.mtn'], null, true).question.detail;
+    expect(crash).toMatch(/^Your unsaved changes were kept: they come back, unsaved, when the window reloads/);
+    expect(crash).not.toContain('lost');
+    expect(recoveryQuestion('unresponsive', ['walk.sev'], null, true).question.detail).toContain('reloading restores the unsaved changes to walk.sev as last backed up');
+  });
+
   it('a hang: Wait is the default and the cancel answer (it keeps the edits); Reload says what it discards', () => {
     const { question, actions } = recoveryQuestion('unresponsive', ['walk.sev'], null);
     expect(actions[question.defaultId]).toBe('wait');

@@ -7,10 +7,12 @@
  * crashReporter (uploads off) writes minidumps of native crashes to
  * app.getPath('crashDumps') beside them.
  *
- * The unsaved edits live in the page: after a crash they are gone with it,
- * so the question names them (from the last state the page reported) rather
- * than promising them back; for a hung page the default is to wait, which
- * keeps them.
+ * The unsaved edits live in the page, and main holds a copy of each
+ * (electron/unsavedBackups.ts, sent half a second after an edit): after a
+ * crash the reloaded page restores those copies, and the question says so
+ * when main holds any; otherwise it names what was lost (from the last state
+ * the page reported). For a hung page the default is to wait, which keeps
+ * every edit.
  */
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -75,15 +77,22 @@ export type RecoveryAction = 'reload' | 'wait' | 'quit';
  * can only be reloaded (or the app quit); a hung one may still answer, so
  * waiting (which keeps unsaved edits) is the default and reloading says what it drops.
  */
-export function recoveryQuestion(event: CrashRecord['event'], unsaved: readonly string[], recordPath: string | null): { question: RecoveryQuestion; actions: RecoveryAction[] } {
+export function recoveryQuestion(
+  event: CrashRecord['event'],
+  unsaved: readonly string[],
+  recordPath: string | null,
+  /** Main holds copies of unsaved work: a reload (or the next start, after Quit) restores them. */
+  backedUp = false,
+): { question: RecoveryQuestion; actions: RecoveryAction[] } {
   const lost = unsaved.length ? `Unsaved changes to ${unsaved.join(', ')}` : null;
+  const kept = backedUp ? 'Your unsaved changes were kept: they come back, unsaved, when the window reloads (or at the next start). ' : null;
   const where = recordPath ? `A crash record was written to ${recordPath}; attach it to a bug report.` : 'The crash record could not be written.';
   if (event === 'render-process-gone') {
     return {
       question: {
         title: 'ActGuy stopped working',
         message: 'The ActGuy window crashed.',
-        detail: `${lost ? `${lost} were lost with it. ` : ''}Reload the window to go on working; your files on disk are as last saved.\n\n${where}`,
+        detail: `${kept ?? (lost ? `${lost} were lost with it. ` : '')}Reload the window to go on working; your files on disk are as last saved.\n\n${where}`,
         buttons: ['Reload', 'Quit'],
         defaultId: 0,
         cancelId: 1,
@@ -95,7 +104,7 @@ export function recoveryQuestion(event: CrashRecord['event'], unsaved: readonly 
     question: {
       title: 'ActGuy is not responding',
       message: 'The ActGuy window is not responding.',
-      detail: `Wait for it to finish, or reload the window${lost ? `: reloading discards the unsaved changes to ${unsaved.join(', ')}` : ''}.\n\n${where}`,
+      detail: `Wait for it to finish, or reload the window${lost ? (backedUp ? `: reloading restores the unsaved changes to ${unsaved.join(', ')} as last backed up (the last half second of edits may be lost)` : `: reloading discards the unsaved changes to ${unsaved.join(', ')}`) : ''}.\n\n${where}`,
       buttons: ['Wait', 'Reload'],
       defaultId: 0,
       cancelId: 0,

@@ -50,6 +50,7 @@ import type { CommitOptions } from './build/commit';
 import type { ImportRunner } from './interchange/importRunner';
 import type { BuildJobLauncher } from './project/buildRunner';
 import type { TextChecker } from './project/textCheck';
+import { createBackupStore, type BackupStore } from './unsavedBackups';
 
 /** Every invoke member as a function of its one argument. */
 export type ApiHandlers = { [M in ActGuyInvokeMember]: (arg: InvokeArg<M>) => Promise<InvokeResult<M>> };
@@ -74,6 +75,8 @@ export interface HandlerContext {
   userChoseProject?: (canonicalPath: string) => boolean;
   /** How File > Export MSH commits its three files; a test seam (an injected file-system failure). */
   mshCommit?: CommitOptions;
+  /** Copies of the window's unsaved work (Electron: also files under userData); an in-memory store when omitted. */
+  backups?: BackupStore;
 }
 
 /** Limits of the workspace listing, so a huge folder cannot stall the main process. */
@@ -91,6 +94,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
   const { policy, recent, compress, dialogs } = ctx;
   /** Documents the renderer has open: their file, the name compress defaults to, the inputs a save must not overwrite. */
   const documents = new DocumentTable((id) => compress.close(id));
+  const backups = ctx.backups ?? createBackupStore(null);
 
   for (const file of recent.list()) policy.allowFile(file.path);
   // The sample the app opens by itself is read, never written: the user did not choose it (docs/limits.md#what-the-page-may-touch).
@@ -205,6 +209,8 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     policy.allowFile(path);
     allowSiblingSev(path);
     remember(path, name, 'mtn');
+    // On disk now: its copy is no longer needed (the page would say so too, after its debounce).
+    backups.removeSaved('motion', req.documentId);
     return { status: 'saved', file: { path, name, byteLength: mtnBytes.byteLength } };
   };
 
@@ -240,9 +246,22 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
   const withExtension = (path: string, extension: string): string =>
     extname(path).toLowerCase() === `.${extension}` ? path : `${path}.${extension}`;
 
+  const projectHandlers = createProjectHandlers({ policy, dialogs, launchBuild: ctx.launchBuild, checkText: ctx.checkText, userChoseProject: ctx.userChoseProject });
+
   return {
     // Projects, SEV files, SE tables, archive builds, audition sounds (electron/project).
-    ...createProjectHandlers({ policy, dialogs, launchBuild: ctx.launchBuild, checkText: ctx.checkText, userChoseProject: ctx.userChoseProject }),
+    ...projectHandlers,
+    // A saved SEV or project drops its copy (keyed by the path the save was asked for, as the copy names it).
+    saveSev: async (raw) => {
+      const saved = await projectHandlers.saveSev(raw);
+      backups.removeSaved('sev', (raw as { path: string }).path);
+      return saved;
+    },
+    saveProject: async (raw) => {
+      const saved = await projectHandlers.saveProject(raw);
+      backups.removeSaved('project', (raw as { path: string }).path);
+      return saved;
+    },
     // File > Import (BVH, glTF/GLB) as a new unsaved document, File > Export glTF (electron/interchange).
     ...createInterchangeHandlers({ policy, dialogs, compress, documents, checkCompressRequest: requireCompressRequest, runImport: ctx.runImport }),
     // File > Export MSH: the motion as .res8 + .res19 + .nodes.json, in a worker, the three as one unit.
@@ -329,6 +348,35 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
         confirmLabel: 'Discard changes',
         cancelLabel: 'Cancel',
       });
+    },
+
+    backupUnsaved: async (raw) => {
+      const req = requireObject<InvokeArg<'backupUnsaved'>>(raw, 'backupUnsaved');
+      if (req.part !== 'motion' && req.part !== 'sev' && req.part !== 'project') throw new Error('backupUnsaved: part must be "motion", "sev" or "project"');
+      if (req.backup === null) {
+        backups.remove(req.part);
+        return;
+      }
+      if (typeof req.backup !== 'object' || req.backup?.part !== req.part) throw new Error('backupUnsaved: backup must be a copy of the part named, or null');
+      backups.put(req.backup, {
+        documentPath: (id) => documents.get(id)?.path,
+        isAllowed: (p) => policy.isAllowed(p),
+      });
+    },
+
+    restoreBackups: async () => {
+      const held = backups.held();
+      const restored = held.backups.map((b) => {
+        if (b.part !== 'motion') return b;
+        // A new document for the copy (like an import): Save writes it through saveMotion, checked as any save.
+        const documentId = compress.open({ name: b.name, mtnBytes: b.mtnBytes });
+        const folder = ctx.appInfo.workspaceRoot ?? dirname(ctx.appInfo.samplePath);
+        documents.set(documentId, { path: b.path ?? join(folder, `${b.name.replace(/[:/\\]/g, '_')}.mtn`), name: b.name, inputs: [] });
+        const copy = { ...b, documentId };
+        backups.put(copy, null);
+        return copy;
+      });
+      return { backups: restored, setAside: held.setAside };
     },
 
     reportDocumentState: async (raw) => {

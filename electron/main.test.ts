@@ -424,4 +424,32 @@ describe('electron main', () => {
     expect(readdirSync(outside).sort()).toEqual(['notes.json', 'secret.sev']);
     expect(readFileSync(join(outside, 'notes.json'), 'utf8')).toBe('{}');
   });
+
+  // Last: Quit after a crash ends the app in a real run.
+  it('holds copies of unsaved work in Backups/: a clean close drops them; after a crash the question says they come back, and Quit keeps them for the next start', async () => {
+    const ipc = (member: string, arg?: unknown) => fake.state.ipc.get(ipcInvokeChannel(member as never))!(trustedEvent, arg) as Promise<{ ok: boolean; value?: unknown; error?: { message: string } }>;
+    const sample = resolve(__dirname, '..', 'assets', 'walk.mtn');
+    const opened = (await ipc('openMotion', { path: sample })) as { ok: true; value: { motion: { documentId: string; path: string; mtnBytes: Uint8Array } } };
+    const { documentId, path, mtnBytes } = opened.value.motion;
+    const copy = { part: 'motion', documentId, name: 'walk', path, editedAt: 1, mtnBytes, tolerances: { positionTolerance: 1, rotationToleranceDeg: 1, offsetTolerance: 1 }, rotationOverridesDeg: {} };
+    const backupFile = join(fake.state.userData, 'Backups', 'motion.json');
+    const report = fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!;
+    expect(await ipc('backupUnsaved', { part: 'motion', backup: copy })).toEqual({ ok: true });
+    expect(readdirSync(join(fake.state.userData, 'Backups'))).toEqual(['motion.json']);
+    // Everything saved or discarded, the window closes: no copy is kept.
+    await report(trustedEvent, { documentId, documentName: 'walk', dirty: false, unsaved: [] });
+    win.events.get('close')!({ preventDefault: vi.fn() });
+    expect(readdirSync(join(fake.state.userData, 'Backups'))).toEqual([]);
+
+    expect(await ipc('backupUnsaved', { part: 'motion', backup: copy })).toEqual({ ok: true });
+    await report(trustedEvent, { documentId, documentName: 'walk', dirty: true, unsaved: ['walk.mtn'] });
+    const asked = fake.state.messageBoxes.length;
+    const closedBefore = win.closed;
+    fake.state.messageBoxResponse = 1; // Quit
+    win.webContentsEvents.get('render-process-gone')!({}, { reason: 'oom', exitCode: 1 });
+    await vi.waitFor(() => expect(win.closed).toBe(closedBefore + 1));
+    expect((fake.state.messageBoxes[asked] as { detail: string }).detail).toMatch(/^Your unsaved changes were kept: they come back, unsaved/);
+    win.events.get('close')!({ preventDefault: vi.fn() });
+    expect(JSON.parse(readFileSync(backupFile, 'utf8'))).toMatchObject({ part: 'motion', name: 'walk', path });
+  });
 });

@@ -28,6 +28,7 @@ import { CONTENT_SECURITY_POLICY } from './security';
 import { createSystemFileQueue, findProjectListingSev, parseCommandLine } from './systemFiles';
 import { grantUserSamples, prepareUserSamples, STARTUP_SAMPLE, type UserSamples } from './userSamples';
 import { initialWindow, MIN_SIZE, readWindowState, writeWindowState } from './windowState';
+import { BACKUPS_FOLDER, createBackupStore } from './unsavedBackups';
 import { unsavedSentence } from '../shared/unsaved';
 
 const APP_SCHEME = 'actguy';
@@ -189,7 +190,14 @@ async function start(): Promise<void> {
     platform: process.platform,
     ...(samples.notice ? { startupNotice: samples.notice } : {}),
   };
+  const userData = app.getPath('userData');
+  const warn = (message: string) => console.warn(`${APP_NAME}: ${message}`);
+  // Copies of unsaved work (docs/install.md#unsaved-work-after-a-crash): those an app crash left are read back now.
+  const backups = createBackupStore(join(userData, BACKUPS_FOLDER), warn);
+  /** Set when the user quits after a crash: the copies stay for the next start. */
+  let keepBackups = false;
   const handlers = createHandlers({
+    backups,
     appInfo,
     userChoseProject: (canon) => chosenProjects.has(canon),
     policy,
@@ -229,8 +237,6 @@ async function start(): Promise<void> {
   rebuildMenu();
 
   // Size, position and maximised state as the user left them (on a screen still connected), else fitted to the primary screen.
-  const userData = app.getPath('userData');
-  const warn = (message: string) => console.warn(`${APP_NAME}: ${message}`);
   const placement = initialWindow(readWindowState(userData, warn), screen.getAllDisplays().map((d) => d.workArea), screen.getPrimaryDisplay().workArea);
   mainWindow = new BrowserWindow({
     ...(placement.x !== undefined && placement.y !== undefined ? { x: placement.x, y: placement.y } : {}),
@@ -267,6 +273,8 @@ async function start(): Promise<void> {
   win.on('close', (event) => {
     if (!documentState.dirty || closeConfirmed) {
       writeWindowState(userData, { ...win.getNormalBounds(), maximized: win.isMaximized() }, warn);
+      // A clean close: everything was saved or discarded, so no copy is kept.
+      if (!keepBackups) backups.clear();
       return;
     }
     event.preventDefault();
@@ -314,16 +322,20 @@ async function start(): Promise<void> {
     } catch (e) {
       warn(`the crash record was not written: ${e instanceof Error ? e.message : String(e)}`);
     }
-    const { question, actions } = recoveryQuestion(event, unsaved, recordPath);
+    const { question, actions } = recoveryQuestion(event, unsaved, recordPath, backups.held().backups.length > 0);
     void dialog.showMessageBox(win, { type: event === 'unresponsive' ? 'warning' : 'error', noLink: true, ...question }).then(({ response }) => {
       recoveryAsked = false;
       const action = actions[response] ?? 'wait';
       if (action === 'wait' || win.isDestroyed()) return;
-      // What the page had unsaved is gone with it (crashed) or discarded (reload): nothing left to ask about on close.
+      // What the page had unsaved is held as copies (the reloaded page restores them, and so does the next start
+      // after Quit): nothing left to ask about on close.
       documentState = { documentId: null, documentName: null, dirty: false };
       win.setDocumentEdited(false);
       if (action === 'reload') win.webContents.reload();
-      else win.close();
+      else {
+        keepBackups = true;
+        win.close();
+      }
     });
   };
   win.webContents.on('render-process-gone', (_event, details) => {

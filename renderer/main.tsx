@@ -13,6 +13,7 @@ import { sessionStore } from './state/sessionStore';
 import { openPath, reportDocumentStateOnChange, setControllerApi } from './app/controller';
 import { openSystemFile, runCommand } from './app/commands';
 import { anyUnsaved } from './app/unsaved';
+import { backupUnsavedOnChange, restoreHeldBackups } from './app/backups';
 import { askChoice, pickPathInApp } from './app/dialogs';
 import { installShortcuts } from './app/shortcuts';
 import { startPlaybackClock } from './app/playback';
@@ -65,6 +66,15 @@ function start(): void {
     } catch (err) {
       sessionStore.getState().notify('error', `Start-up failed: ${err instanceof Error ? err.message : String(err)}`, 'app');
     }
+    // Unsaved work a crashed page or app left with main comes back as unsaved documents; from now on every
+    // unsaved part is copied to main shortly after it changes (renderer/app/backups.ts).
+    let restored: Awaited<ReturnType<typeof restoreHeldBackups>> = [];
+    try {
+      restored = await restoreHeldBackups(api);
+    } catch (err) {
+      sessionStore.getState().notify('error', `Restoring unsaved changes failed: ${err instanceof Error ? err.message : String(err)}`, 'app');
+    }
+    backupUnsavedOnChange(api, { held: restored });
     startedUp();
   })();
 }

@@ -694,6 +694,70 @@ export interface ExportedMsh extends Pick<MshExportFiles, 'totalKeys' | 'mapWord
 export type ExportMshOutcome = { status: 'exported'; export: ExportedMsh } | { status: 'cancelled' };
 
 // ---------------------------------------------------------------------------
+// Hot exit: copies of unsaved work held by main (docs/install.md#unsaved-work-after-a-crash)
+
+/** The parts of the window's work that can be unsaved, and so backed up. */
+export type BackupPart = 'motion' | 'sev' | 'project';
+
+/**
+ * A copy of one unsaved document, sent by the renderer whenever it changes so
+ * a crash of the page (or of the whole app) does not lose it. Main keeps at
+ * most one per part. Its `path` is a label only: restoring never writes it and
+ * grants nothing; Save goes through the normal save path.
+ */
+export type UnsavedBackup =
+  | {
+      part: 'motion';
+      /** The document it edits: must be one main has open. */
+      documentId: DocumentId;
+      /** Display name. */
+      name: string;
+      /** The document's file (the one main holds for documentId), or null for a motion never saved (an import). */
+      path: string | null;
+      /** ms since the epoch of the edit this copy holds. */
+      editedAt: number;
+      /** The motion as Save would write it (writeMtn). */
+      mtnBytes: Uint8Array;
+      /** The tuner's compression settings (not part of the MTN). */
+      tolerances: CompressTolerances;
+      /** Per-joint rotation tolerance overrides in degrees, by joint index. */
+      rotationOverridesDeg: Record<number, number>;
+    }
+  | {
+      part: 'sev';
+      name: string;
+      /** The .sev it edits (a file main already allows). */
+      path: string;
+      /** The motion it belongs to (project name). */
+      motionName: string;
+      editedAt: number;
+      /** The text Save would write, or the text being fixed when it does not parse. */
+      text: string;
+    }
+  | {
+      part: 'project';
+      name: string;
+      /** The project file (a file main already allows). */
+      path: string;
+      editedAt: number;
+      /** The project text Save would write. */
+      text: string;
+    };
+
+/** Replaces (or, with `backup: null`, removes) the copy of one part. */
+export interface BackupUnsavedRequest {
+  part: BackupPart;
+  backup: UnsavedBackup | null;
+}
+
+/** The copies main holds, handed back after a crash. A restored motion is a new main-side document. */
+export interface HeldBackups {
+  backups: UnsavedBackup[];
+  /** Copies read back from disk that did not hold up (each says which file and why); they were moved aside, not used. */
+  setAside: string[];
+}
+
+// ---------------------------------------------------------------------------
 // The API
 
 export interface ActGuyApi {
@@ -774,6 +838,17 @@ export interface ActGuyApi {
   /** Shows a save dialog (.res8, naming the prefix), then exports there. */
   exportMshDialog(req: ExportMshDialogRequest): Promise<ExportMshOutcome>;
 
+  /**
+   * Keeps a copy of one unsaved document in main (memory and, under Electron, a backup file), or drops it.
+   * The renderer sends a part shortly after it changes; main drops it itself when the part is saved.
+   */
+  backupUnsaved(req: BackupUnsavedRequest): Promise<void>;
+  /**
+   * The copies main holds (after a crashed page reloads, or from the backup files of an app that crashed):
+   * restore them as unsaved documents. A motion comes back under a new documentId main has opened for it.
+   */
+  restoreBackups(): Promise<HeldBackups>;
+
   /** Native menu commands. Over loopback no native menu exists and the callback never fires. */
   onMenuCommand(callback: (command: MenuCommand) => void): Unsubscribe;
 }
@@ -813,6 +888,8 @@ export const ACTGUY_INVOKE_MEMBERS = [
   'exportGltfDialog',
   'exportMsh',
   'exportMshDialog',
+  'backupUnsaved',
+  'restoreBackups',
 ] as const;
 
 /** Members that subscribe to events from main (callback in, unsubscribe out). */

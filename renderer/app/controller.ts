@@ -88,11 +88,11 @@ export function carryJointSelection(selected: number, before: readonly { name: s
   return byName >= 0 ? byName : 0;
 }
 
-/** Shows a new document (opened or imported) with the default tolerances; main forgets the one it replaces. */
-function adoptDocument(doc: Omit<LoadDocument, 'tolerances'>): void {
+/** Shows a new document (opened, imported or restored) with the default tolerances unless it brings its own; main forgets the one it replaces. */
+export function adoptDocument(doc: LoadDocument): void {
   const previous = documentStore.getState().documentId;
   const previousJoints = documentStore.getState().motion?.joints ?? null;
-  documentStore.getState().load({ ...doc, tolerances: { ...preferencesStore.getState().defaultTolerances } });
+  documentStore.getState().load({ ...doc, tolerances: doc.tolerances ?? { ...preferencesStore.getState().defaultTolerances } });
   const session = sessionStore.getState();
   session.resetForDocument(doc.motion.frameCount);
   session.select(carryJointSelection(session.selectedJoint, previousJoints, doc.motion.joints));

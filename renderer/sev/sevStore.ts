@@ -102,6 +102,8 @@ export interface SevState {
   /** The tuner reopened the SEV's own motion (a new document of the same file): edits go on against it. */
   rebind(motion: SevMotionBinding): void;
   close(): void;
+  /** Marks the document as not on disk (a restored backup): dirty until saved, even after undoing every edit. */
+  markUnsaved(): void;
   /** Records that `doc` is on disk (after a save); variants hidden from SEs saved without them are dropped. */
   markSaved(doc: SevDocument): void;
   /** Keeps (or, with null, forgets) the floor variants an unticked "Floors" box hid. */
@@ -202,6 +204,12 @@ export function createSevStore() {
       close() {
         dropSevSteps();
         set({ file: null, selectedEvent: null, selectedEvents: [], pickingJoint: false, transaction: null, footsteps: null, revision: get().revision + 1 });
+      },
+
+      markUnsaved() {
+        const f = get().file;
+        if (!f) return;
+        setFile(f.doc ? { savedDoc: null } : { brokenTextEdited: true });
       },
 
       markSaved(doc) {

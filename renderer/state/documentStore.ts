@@ -214,6 +214,8 @@ export interface LoadDocument {
   tolerances?: Tolerances;
   /** A new motion that was never saved (File > Import): dirty until markSaved, even after undoing every edit. */
   unsaved?: boolean;
+  /** Starting per-joint rotation tolerance overrides (a restored backup's); none when omitted. */
+  rotationOverridesDeg?: Readonly<Record<number, number>>;
 }
 
 /** Undo steps kept per document; the oldest step is dropped first. */
@@ -399,7 +401,7 @@ export function createDocumentStore(): StoreApi<DocumentState> {
           readOnly: doc.readOnly,
           motion: doc.motion,
           tolerances: doc.tolerances ?? get().tolerances,
-          rotationOverridesDeg: {},
+          rotationOverridesDeg: doc.rotationOverridesDeg ?? {},
           editId: get().editId + 1,
           dirty: doc.unsaved === true,
           past: [],

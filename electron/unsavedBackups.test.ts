@@ -1,0 +1,227 @@
+/**
+ * Main's copies of unsaved work (hot exit): what the page may hand over, the
+ * backup files an app crash leaves (read back as untrusted input), and when
+ * the copies go. Runs the real handlers with a fake compress client.
+ */
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AppInfo, UnsavedBackup } from '../shared/ipc';
+import { readMtn } from '../shared/mtn/read';
+import { writeMtn } from '../shared/mtn/write';
+import { KeyFlag } from '../shared/motion/types';
+import type { CompressClient } from './compressClient';
+import { atomicWriteIo } from './fsutil';
+import { createHandlers, dispatchInvoke, type ApiHandlers } from './handlers';
+import { canonicalPath, createPathPolicy } from './pathPolicy';
+import { inProcessTextChecker } from './project/textCheckJob';
+import { createRecentFilesStore } from './recentFiles';
+import { BACKUPS_FOLDER, createBackupStore, MAX_BACKUP_FILE_BYTES, MAX_BACKUP_MTN_BYTES, MAX_BACKUP_TEXT_CHARS, type BackupStore } from './unsavedBackups';
+
+const SAMPLE = resolve(__dirname, '..', 'assets', 'walk.mtn');
+const SAMPLE_PROJECT = readFileSync(resolve(__dirname, '..', 'assets', 'sample.actguy.json'), 'utf8');
+const WALK_SEV = readFileSync(resolve(__dirname, '..', 'assets', 'walk.sev'), 'utf8');
+
+function fakeCompress(): CompressClient {
+  let n = 0;
+  return {
+    open: (doc) => doc.documentId ?? `doc-${++n}`,
+    close: () => undefined,
+    compress: async () => {
+      throw new Error('not used');
+    },
+    exportMsh: async () => {
+      throw new Error('not used');
+    },
+    dispose: async () => {},
+  };
+}
+
+let dir: string;
+let ws: string;
+let folder: string;
+let store: BackupStore;
+let handlers: ApiHandlers;
+let warnings: string[];
+
+function make(): void {
+  warnings = [];
+  store = createBackupStore(folder, (m) => warnings.push(m));
+  const appInfo: AppInfo = { version: '1', samplePath: SAMPLE, startupPath: SAMPLE, transport: 'loopback', nativeDialogs: false, workspaceRoot: ws, platform: process.platform };
+  handlers = createHandlers({
+    appInfo, policy: createPathPolicy(), recent: createRecentFilesStore(null), compress: fakeCompress(), checkText: inProcessTextChecker, backups: store,
+    dialogs: { chooseFileToOpen: async () => null, chooseFileToSave: async () => null, confirm: async () => false },
+  });
+}
+
+beforeEach(() => {
+  dir = canonicalPath(mkdtempSync(join(tmpdir(), 'actguy-backups-')));
+  ws = join(dir, 'ws');
+  folder = join(dir, 'userData', BACKUPS_FOLDER);
+  mkdirSync(ws);
+  copyFileSync(SAMPLE, join(ws, 'walk.mtn'));
+  make();
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The walk motion with a user key set on frame 3 of joint 0: an edit Save would write. */
+function editedWalk(): Uint8Array {
+  const m = readMtn(readFileSync(SAMPLE));
+  const info = m.jointKeyInfo.slice();
+  info[(3 * m.joints.length) * 4] |= KeyFlag.KEY;
+  return writeMtn({ ...m, jointKeyInfo: info });
+}
+
+async function openWalk(): Promise<string> {
+  const r = await handlers.openMotion({ path: join(ws, 'walk.mtn') });
+  if (r.status !== 'opened') throw new Error(r.status);
+  return r.motion.documentId;
+}
+
+function motionCopy(documentId: string, over: Partial<UnsavedBackup> = {}): UnsavedBackup {
+  return {
+    part: 'motion', documentId, name: 'walk', path: join(ws, 'walk.mtn'), editedAt: 1_700_000_000_000, mtnBytes: editedWalk(),
+    tolerances: { positionTolerance: 0.5, rotationToleranceDeg: 0.25, offsetTolerance: 0.1, method: 'classic' }, rotationOverridesDeg: { 4: 2 }, ...over,
+  } as UnsavedBackup;
+}
+
+const refusal = async (arg: unknown): Promise<string> => {
+  const r = await dispatchInvoke(handlers, 'backupUnsaved', arg);
+  if (r.ok) throw new Error('backupUnsaved accepted it');
+  return r.error.message;
+};
+
+describe('copies the page hands over', () => {
+  it('are kept in memory and as a file, and a new start (an app crash) reads them back exactly', async () => {
+    const id = await openWalk();
+    const copy = motionCopy(id);
+    await handlers.backupUnsaved({ part: 'motion', backup: copy });
+    expect(readdirSync(folder)).toEqual(['motion.json']);
+    expect(store.held().backups).toEqual([copy]);
+    make(); // the next start, on the same folder
+    expect(store.held()).toEqual({ backups: [copy], setAside: [] });
+  });
+
+  it('are refused unless they name an open document, its own file and a valid MTN; a SEV or project only when the window has it', async () => {
+    const id = await openWalk();
+    expect(await refusal({ part: 'motion', backup: motionCopy('nope') })).toMatch(/document nope is not open/);
+    expect(await refusal({ part: 'motion', backup: motionCopy(id, { path: join(dir, 'elsewhere.mtn') }) })).toMatch(/not the file of that document/);
+    expect(await refusal({ part: 'motion', backup: motionCopy(id, { mtnBytes: new Uint8Array([1, 2, 3]) } as never) })).toMatch(/mtnBytes is not a valid MTN/);
+    expect(await refusal({ part: 'motion', backup: motionCopy(id, { tolerances: { positionTolerance: -1 } } as never) })).toMatch(/tolerances.positionTolerance must be a number > 0/);
+    expect(await refusal({ part: 'motion', backup: motionCopy(id, { rotationOverridesDeg: { x: 1 } } as never) })).toMatch(/rotationOverridesDeg key "x"/);
+    expect(await refusal({ part: 'sev', backup: motionCopy(id) })).toMatch(/a copy of the part named/);
+    expect(await refusal({ part: 'other', backup: null })).toMatch(/part must be/);
+    // A path the page names grants nothing: a .sev outside what the window has open is refused.
+    const outside = { part: 'sev', name: 'x.sev', path: join(dir, 'x.sev'), motionName: 'x', editedAt: 1, text: 'x' };
+    expect(await refusal({ part: 'sev', backup: outside })).toMatch(/not a file this window has open/);
+    const sev = { ...outside, name: 'walk.sev', path: join(ws, 'walk.sev'), motionName: 'walk' };
+    await handlers.backupUnsaved({ part: 'sev', backup: sev as UnsavedBackup });
+    expect(store.held().backups).toEqual([sev]);
+    expect(existsSync(join(folder, 'motion.json'))).toBe(false);
+  });
+
+  it('are bounded in size', async () => {
+    const id = await openWalk();
+    const sev = { part: 'sev', name: 'walk.sev', path: join(ws, 'walk.sev'), motionName: 'walk', editedAt: 1, text: 'x'.repeat(MAX_BACKUP_TEXT_CHARS + 1) };
+    expect(await refusal({ part: 'sev', backup: sev })).toMatch(/text must be a string of at most/);
+    expect(await refusal({ part: 'motion', backup: motionCopy(id, { mtnBytes: new Uint8Array(MAX_BACKUP_MTN_BYTES + 1) } as never) })).toMatch(/mtnBytes must be at most/);
+    expect(await refusal({ part: 'motion', backup: motionCopy(id, { name: 'n'.repeat(5000) }) })).toMatch(/name must be a string of 1\.\.4096/);
+    expect(store.held().backups).toEqual([]);
+  });
+
+  it('are written atomically: a write that fails leaves the previous file whole, and the copy is still held', async () => {
+    const id = await openWalk();
+    await handlers.backupUnsaved({ part: 'motion', backup: motionCopy(id) });
+    const before = readFileSync(join(folder, 'motion.json'), 'utf8');
+    vi.spyOn(atomicWriteIo, 'renameSync').mockImplementation(() => {
+      throw Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' });
+    });
+    const newer = motionCopy(id, { editedAt: 1_800_000_000_000 });
+    await handlers.backupUnsaved({ part: 'motion', backup: newer });
+    expect(readFileSync(join(folder, 'motion.json'), 'utf8')).toBe(before);
+    expect(readdirSync(folder)).toEqual(['motion.json']);
+    expect(warnings.join()).toMatch(/the backup of walk was not written: no space left/);
+    expect(store.held().backups).toEqual([newer]);
+  });
+});
+
+describe('when copies go', () => {
+  it('a save of the motion, the SEV or the project drops its copy (only that one), file included', async () => {
+    const id = await openWalk();
+    await handlers.backupUnsaved({ part: 'motion', backup: motionCopy(id) });
+    const sev = { part: 'sev', name: 'walk.sev', path: join(ws, 'walk.sev'), motionName: 'walk', editedAt: 1, text: WALK_SEV } as UnsavedBackup;
+    await handlers.backupUnsaved({ part: 'sev', backup: sev });
+    await handlers.saveMotion({ documentId: id, path: join(ws, 'walk.mtn'), mtnBytes: editedWalk() });
+    expect(store.held().backups.map((b) => b.part)).toEqual(['sev']);
+    expect(readdirSync(folder)).toEqual(['sev.json']);
+    const project = { part: 'project', name: 'sample.actguy.json', path: join(ws, 'sample.actguy.json'), editedAt: 1, text: SAMPLE_PROJECT } as UnsavedBackup;
+    await handlers.backupUnsaved({ part: 'project', backup: project });
+    await handlers.saveSev({ path: join(ws, 'walk.sev'), text: WALK_SEV });
+    expect(store.held().backups).toEqual([project]);
+    await handlers.saveProject({ path: join(ws, 'sample.actguy.json'), text: SAMPLE_PROJECT });
+    expect(store.held().backups).toEqual([]);
+    expect(readdirSync(folder)).toEqual([]);
+  });
+
+  it('the page drops one with null (its edits were discarded), and a clean close drops them all', async () => {
+    const id = await openWalk();
+    await handlers.backupUnsaved({ part: 'motion', backup: motionCopy(id) });
+    await handlers.backupUnsaved({ part: 'motion', backup: null });
+    expect(store.held().backups).toEqual([]);
+    expect(existsSync(join(folder, 'motion.json'))).toBe(false);
+    await handlers.backupUnsaved({ part: 'motion', backup: motionCopy(id) });
+    store.clear();
+    make();
+    expect(store.held().backups).toEqual([]);
+  });
+});
+
+describe('restoring', () => {
+  it('opens a new document for the motion copy (never writing the file), re-keys the copy to it, and Save goes through saveMotion', async () => {
+    const id = await openWalk();
+    await handlers.backupUnsaved({ part: 'motion', backup: motionCopy(id) });
+    const fileBefore = readFileSync(join(ws, 'walk.mtn'));
+    const { backups } = await handlers.restoreBackups(undefined);
+    const restored = backups[0] as Extract<UnsavedBackup, { part: 'motion' }>;
+    expect(restored.documentId).not.toBe(id);
+    expect(restored.mtnBytes).toEqual(editedWalk());
+    expect(readFileSync(join(ws, 'walk.mtn'))).toEqual(fileBefore);
+    expect(store.held().backups).toEqual([restored]);
+    await handlers.saveMotion({ documentId: restored.documentId, path: join(ws, 'walk.mtn'), mtnBytes: restored.mtnBytes });
+    expect(new Uint8Array(readFileSync(join(ws, 'walk.mtn')))).toEqual(editedWalk());
+    expect(store.held().backups).toEqual([]);
+  });
+});
+
+describe('backup files read back at start-up', () => {
+  it('a corrupt, mislabelled, oversized or forged file is set aside with a message, never used, and start-up goes on', async () => {
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'motion.json'), '{"part":"motion","mtnBytes":');
+    writeFileSync(join(folder, 'sev.json'), JSON.stringify({ part: 'project', name: 'p', path: '/p.actguy.json', editedAt: 1, text: '{}' }));
+    const forged = JSON.stringify({ part: 'motion', documentId: 'd', name: 'w', path: null, editedAt: 1, mtnBytes: Buffer.from('not an mtn').toString('base64'), tolerances: { positionTolerance: 1, rotationToleranceDeg: 1, offsetTolerance: 1 }, rotationOverridesDeg: {} });
+    writeFileSync(join(folder, 'project.json'), forged.replace('"part":"motion"', '"part":"project"'));
+    expect(() => make()).not.toThrow();
+    expect(store.held().backups).toEqual([]);
+    const set = store.held().setAside;
+    expect(set).toHaveLength(3);
+    expect(set[0]).toMatch(new RegExp(`${join(folder, 'motion.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} could not be used \\(not JSON\\); moved to .*motion\\.json\\.bad-\\d+`));
+    expect(set[1]).toMatch(/sev\.json could not be used \(it holds a project copy\)/);
+    expect(set[2]).toMatch(/project\.json could not be used \(backup: path must be/);
+    expect(readdirSync(folder).filter((n) => n.endsWith('.json'))).toEqual([]);
+    expect(readdirSync(folder).filter((n) => n.includes('.bad-'))).toHaveLength(3);
+    // A motion whose bytes are not an MTN is set aside too (it would fail only once restored).
+    writeFileSync(join(folder, 'motion.json'), forged);
+    make();
+    expect(store.held().setAside[0]).toMatch(/mtnBytes is not a valid MTN file/);
+    // Over the size bound: refused before it is read (a sparse file).
+    writeFileSync(join(folder, 'sev.json'), '');
+    truncateSync(join(folder, 'sev.json'), MAX_BACKUP_FILE_BYTES + 1);
+    make();
+    expect(store.held().backups).toEqual([]);
+    expect(store.held().setAside.join()).toMatch(/sev\.json could not be used \(\d+ bytes is more than a backup holds/);
+  });
+});

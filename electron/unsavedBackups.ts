@@ -1,0 +1,255 @@
+/**
+ * Hot exit: main's copies of the window's unsaved work, so a crashed or hung
+ * page (or a crash of the whole app) does not lose edits
+ * (docs/install.md#unsaved-work-after-a-crash).
+ *
+ * The renderer sends a copy of each unsaved part (the motion, the SEV, the
+ * project) shortly after it changes; this store keeps at most one per part in
+ * memory and, when given a folder, also as a file there (`<part>.json`,
+ * written atomically), so the next start finds them after an app crash. A
+ * copy goes when its part is saved or its edits are discarded, and all of
+ * them when the window closes cleanly.
+ *
+ * Everything here is untrusted input twice over: what the page sends (checked
+ * by `checkBackup`, bounded in size) and what the folder holds at start-up
+ * (read back with the same check; a file that does not hold up is renamed
+ * aside with a message and never used).
+ */
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BackupPart, CompressTolerances, HeldBackups, UnsavedBackup } from '../shared/ipc';
+import { readMtn } from '../shared/mtn/read';
+import { writeFileAtomic } from './fsutil';
+import { systemReason } from './fsErrors';
+
+export const BACKUPS_FOLDER = 'Backups';
+export const BACKUP_PARTS: readonly BackupPart[] = ['motion', 'sev', 'project'];
+/** Largest motion copy (MTN bytes): a 100-joint MTN of 10,000 frames is about 12 MiB. */
+export const MAX_BACKUP_MTN_BYTES = 32 * 1024 * 1024;
+/** Largest SEV or project text kept. */
+export const MAX_BACKUP_TEXT_CHARS = 8 * 1024 * 1024;
+/** Largest backup file read back (the motion's bytes as base64 plus its settings). */
+export const MAX_BACKUP_FILE_BYTES = Math.ceil((MAX_BACKUP_MTN_BYTES * 4) / 3) + 1024 * 1024;
+/** Longest name or path label kept. */
+const MAX_LABEL_CHARS = 4096;
+/** Per-joint overrides kept at most (a skeleton has far fewer joints). */
+const MAX_OVERRIDES = 4096;
+
+/** What the store checks a copy against: the documents main has open. */
+export interface BackupContext {
+  /** The path main holds for an open motion document, or undefined when it is not open. */
+  documentPath(documentId: string): string | undefined;
+  /** Whether main already allows the file (a SEV or project path the page names grants nothing). */
+  isAllowed(path: string): boolean;
+}
+
+export interface BackupStore {
+  /** Keeps `backup` as the copy (`ctx` null: a copy main made itself) of its part (replacing the previous one); throws, naming the field, when it does not hold up. */
+  put(backup: unknown, ctx: BackupContext | null): void;
+  /** Drops the copy of `part`. */
+  remove(part: BackupPart): void;
+  /** Drops the copy of `part` when it is about `documentIdOrPath` (a save of that document or file). */
+  removeSaved(part: BackupPart, documentIdOrPath: string): void;
+  /** The copies held, oldest part first, and what was set aside reading them back. */
+  held(): HeldBackups;
+  /** Drops every copy (the window closed cleanly). */
+  clear(): void;
+}
+
+function fail(what: string, expected: string): never {
+  throw new Error(`backup: ${what} must be ${expected}`);
+}
+
+function label(v: unknown, what: string, nullable = false): string {
+  if (nullable && v === null) return null as unknown as string;
+  if (typeof v !== 'string' || v.length === 0 || v.length > MAX_LABEL_CHARS) fail(what, `a string of 1..${MAX_LABEL_CHARS} characters${nullable ? ' or null' : ''}`);
+  return v;
+}
+
+function editedAt(v: unknown): number {
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) fail('editedAt', 'a time in ms since the epoch');
+  return v;
+}
+
+function text(v: unknown): string {
+  if (typeof v !== 'string' || v.length > MAX_BACKUP_TEXT_CHARS) fail('text', `a string of at most ${MAX_BACKUP_TEXT_CHARS} characters`);
+  return v;
+}
+
+function positive(v: unknown, what: string): number {
+  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) fail(what, 'a number > 0');
+  return v;
+}
+
+function tolerances(v: unknown): CompressTolerances {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail('tolerances', 'an object');
+  const t = v as Record<string, unknown>;
+  const out: CompressTolerances = {
+    positionTolerance: positive(t.positionTolerance, 'tolerances.positionTolerance'),
+    rotationToleranceDeg: positive(t.rotationToleranceDeg, 'tolerances.rotationToleranceDeg'),
+    offsetTolerance: positive(t.offsetTolerance, 'tolerances.offsetTolerance'),
+  };
+  if (t.method !== undefined) {
+    if (t.method !== 'classic' && t.method !== 'refined') fail('tolerances.method', '"classic" or "refined"');
+    out.method = t.method;
+  }
+  if (t.objectTolerance !== undefined) out.objectTolerance = positive(t.objectTolerance, 'tolerances.objectTolerance');
+  if (t.shell !== undefined) out.shell = positive(t.shell, 'tolerances.shell');
+  return out;
+}
+
+function overrides(v: unknown): Record<number, number> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail('rotationOverridesDeg', 'an object');
+  const entries = Object.entries(v as Record<string, unknown>);
+  if (entries.length > MAX_OVERRIDES) fail('rotationOverridesDeg', `at most ${MAX_OVERRIDES} joints`);
+  const out: Record<number, number> = {};
+  for (const [joint, deg] of entries) {
+    if (!/^\d{1,5}$/.test(joint)) fail(`rotationOverridesDeg key ${JSON.stringify(joint.slice(0, 16))}`, 'a joint index');
+    out[Number(joint)] = positive(deg, `rotationOverridesDeg[${joint}]`);
+  }
+  return out;
+}
+
+function mtnBytes(v: unknown): Uint8Array {
+  if (!(v instanceof Uint8Array)) fail('mtnBytes', 'a Uint8Array');
+  if (v.byteLength > MAX_BACKUP_MTN_BYTES) fail('mtnBytes', `at most ${MAX_BACKUP_MTN_BYTES} bytes (found ${v.byteLength})`);
+  try {
+    readMtn(v);
+  } catch (e) {
+    throw new Error(`backup: mtnBytes is not a valid MTN file (${(e as Error).message})`);
+  }
+  return v;
+}
+
+/**
+ * The copy as it may be kept: every field checked and only the known fields
+ * taken. `ctx` ties it to what main knows (an open motion, an allowed file);
+ * a copy read back from disk is checked without it.
+ */
+export function checkBackup(raw: unknown, ctx: BackupContext | null): UnsavedBackup {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('the copy', 'an object');
+  const b = raw as Record<string, unknown>;
+  switch (b.part) {
+    case 'motion': {
+      const documentId = label(b.documentId, 'documentId');
+      const path = label(b.path, 'path', true);
+      if (ctx) {
+        const own = ctx.documentPath(documentId);
+        if (own === undefined) throw new Error(`backup: document ${documentId.slice(0, 64)} is not open`);
+        // The label must be the file main holds for the document: the page cannot attach a copy to another file.
+        if (path !== null && path !== own) throw new Error('backup: path is not the file of that document');
+      }
+      return { part: 'motion', documentId, name: label(b.name, 'name'), path, editedAt: editedAt(b.editedAt), mtnBytes: mtnBytes(b.mtnBytes), tolerances: tolerances(b.tolerances), rotationOverridesDeg: overrides(b.rotationOverridesDeg) };
+    }
+    case 'sev':
+    case 'project': {
+      const path = label(b.path, 'path');
+      if (ctx && !ctx.isAllowed(path)) throw new Error(`backup: ${b.part === 'sev' ? 'the .sev' : 'the project'} is not a file this window has open`);
+      const name = label(b.name, 'name');
+      if (b.part === 'project') return { part: 'project', name, path, editedAt: editedAt(b.editedAt), text: text(b.text) };
+      return { part: 'sev', name, path, motionName: label(b.motionName, 'motionName'), editedAt: editedAt(b.editedAt), text: text(b.text) };
+    }
+    default:
+      return fail('part', '"motion", "sev" or "project"');
+  }
+}
+
+/** A copy as its backup file holds it: the MTN bytes as base64. */
+function toFileText(b: UnsavedBackup): string {
+  return JSON.stringify(b.part === 'motion' ? { ...b, mtnBytes: Buffer.from(b.mtnBytes).toString('base64') } : b);
+}
+
+function fromFileText(raw: string): UnsavedBackup {
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch {
+    throw new Error('not JSON');
+  }
+  if (typeof v === 'object' && v !== null && (v as { part?: unknown }).part === 'motion') {
+    const o = v as Record<string, unknown>;
+    if (typeof o.mtnBytes !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(o.mtnBytes)) fail('mtnBytes', 'base64 text');
+    o.mtnBytes = new Uint8Array(Buffer.from(o.mtnBytes, 'base64'));
+  }
+  return checkBackup(v, null);
+}
+
+/**
+ * A backup store; with `folder` (Electron: `<userData>/Backups`) copies are also files there, and the copies a
+ * previous run left are read back now. Without it (the loopback server) they live in memory only.
+ */
+export function createBackupStore(folder: string | null, warn: (message: string) => void = () => undefined): BackupStore {
+  const copies = new Map<BackupPart, UnsavedBackup>();
+  const setAside: string[] = [];
+  const fileOf = (part: BackupPart) => join(folder!, `${part}.json`);
+
+  const readBack = (part: BackupPart): void => {
+    const file = fileOf(part);
+    let size: number;
+    try {
+      const st = statSync(file);
+      if (!st.isFile()) throw new Error('not a file');
+      size = st.size;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+      size = -1;
+    }
+    try {
+      if (size < 0) throw new Error('not a readable file');
+      if (size > MAX_BACKUP_FILE_BYTES) throw new Error(`${size} bytes is more than a backup holds (at most ${MAX_BACKUP_FILE_BYTES})`);
+      const b = fromFileText(readFileSync(file, 'utf8'));
+      if (b.part !== part) throw new Error(`it holds a ${b.part} copy`);
+      copies.set(part, b);
+    } catch (e) {
+      const aside = `${file}.bad-${Date.now()}`;
+      let where = `moved to ${aside}`;
+      try {
+        renameSync(file, aside);
+      } catch (r) {
+        where = `not moved (${systemReason(r)}): it is read again at the next start`;
+      }
+      const message = `The backup ${file} could not be used (${(e as Error).message}); ${where}.`;
+      setAside.push(message);
+      warn(message);
+    }
+  };
+
+  // (A temporary file of a write the crash interrupted is swept by the next writeFileAtomic of its part.)
+  if (folder) for (const part of BACKUP_PARTS) readBack(part);
+
+  const persist = (b: UnsavedBackup): void => {
+    if (!folder) return;
+    try {
+      mkdirSync(folder, { recursive: true });
+      writeFileAtomic(fileOf(b.part), toFileText(b));
+    } catch (e) {
+      // The copy in memory still survives a crashed page; only an app crash would lose it.
+      warn(`the backup of ${b.name} was not written: ${systemReason(e)}`);
+    }
+  };
+
+  const remove = (part: BackupPart): void => {
+    copies.delete(part);
+    if (folder) rmSync(fileOf(part), { force: true });
+  };
+
+  return {
+    put(raw, ctx) {
+      const b = checkBackup(raw, ctx);
+      copies.set(b.part, b);
+      persist(b);
+    },
+    remove,
+    removeSaved(part, key) {
+      const b = copies.get(part);
+      if (b && (b.part === 'motion' ? b.documentId : b.path) === key) remove(part);
+    },
+    held() {
+      return { backups: BACKUP_PARTS.flatMap((p) => (copies.has(p) ? [copies.get(p)!] : [])), setAside: setAside.slice() };
+    },
+    clear() {
+      for (const part of BACKUP_PARTS) remove(part);
+      setAside.length = 0;
+    },
+  };
+}

@@ -1,0 +1,156 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { BackupUnsavedRequest, UnsavedBackup } from '../../shared/ipc';
+import { readMtn } from '../../shared/mtn/read';
+import { writeMtn } from '../../shared/mtn/write';
+import { emptyMotion, KeyFlag } from '../../shared/motion/types';
+import { documentStore } from '../state/documentStore';
+import { sessionStore } from '../state/sessionStore';
+import { isSevDirty, sevStore } from '../sev/sevStore';
+import { projectStore } from '../project/projectStore';
+import { openPath, save, setControllerApi } from './controller';
+import { BACKUP_DELAY_MS, backupUnsavedOnChange, restoreHeldBackups } from './backups';
+import { fakeApi } from './fakeApiForTests';
+import walkSevText from '../../assets/walk.sev?raw';
+
+const joints = [
+  { parent: -1, mirror: 0, part: 0, reserved: 0, name: 'hips' },
+  { parent: 0, mirror: 1, part: 0, reserved: 0, name: 'foot' },
+];
+const walkBytes = writeMtn(emptyMotion(20, joints));
+let saved: Uint8Array[];
+let opened: string[];
+
+async function openWalk(): Promise<void> {
+  setControllerApi(
+    fakeApi({
+      openMotion: async ({ path }) => {
+        opened.push(path);
+        return { status: 'opened', motion: { documentId: 'd1', path: '/ws/walk.mtn', name: 'walk', kind: 'mtn', readOnly: false, mtnBytes: walkBytes, skeletonPath: null, marEntry: null } };
+      },
+      saveMotion: async ({ path, mtnBytes }) => {
+        saved.push(mtnBytes);
+        return { status: 'saved', file: { path, name: 'walk', byteLength: mtnBytes.byteLength } };
+      },
+    }),
+  );
+  await openPath('/ws/walk.mtn', false);
+}
+
+function moveFirstEvent(): void {
+  expect(sevStore.getState().edit('move event', (doc) => ({ ...doc, events: doc.events.map((e, i) => (i === 0 ? { ...e, frame: e.frame + 1 } : e)) }))).toBeNull();
+}
+
+beforeEach(() => {
+  saved = [];
+  opened = [];
+  documentStore.getState().close();
+  sevStore.getState().close();
+  projectStore.getState().close();
+  sessionStore.setState({ messages: [], confirm: null, picker: null, selectedJoint: 0, playhead: 0 });
+});
+afterEach(() => vi.useRealTimers());
+
+describe('copies sent to main', () => {
+  it('go once, half a second after the last edit, holding what Save would write and the tuning', async () => {
+    await openWalk();
+    vi.useFakeTimers();
+    const sent: BackupUnsavedRequest[] = [];
+    const stop = backupUnsavedOnChange({ backupUnsaved: async (r) => void sent.push(r) }, { now: () => 1234 });
+    // Edits closer together than the delay: the copy waits for the last one.
+    documentStore.getState().keys.toggle(0, 3);
+    await vi.advanceTimersByTimeAsync(BACKUP_DELAY_MS - 100);
+    documentStore.getState().keys.toggle(1, 5);
+    await vi.advanceTimersByTimeAsync(BACKUP_DELAY_MS - 100);
+    documentStore.getState().tolerancesActions.setOverride(1, 2.5);
+    await vi.advanceTimersByTimeAsync(BACKUP_DELAY_MS - 1);
+    expect(sent).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    await vi.runAllTimersAsync();
+    expect(sent).toHaveLength(1);
+    const copy = sent[0].backup as Extract<UnsavedBackup, { part: 'motion' }>;
+    expect(sent[0].part).toBe('motion');
+    expect(copy).toMatchObject({ documentId: 'd1', name: 'walk', path: '/ws/walk.mtn', editedAt: 1234, rotationOverridesDeg: { 1: 2.5 } });
+    expect(copy.tolerances).toEqual(documentStore.getState().tolerances);
+    expect(copy.mtnBytes).toEqual(writeMtn(documentStore.getState().motion!));
+    const m = readMtn(copy.mtnBytes);
+    expect(m.jointKeyInfo[(3 * 2 + 0) * 4] & KeyFlag.KEY).toBe(KeyFlag.KEY);
+    expect(m.jointKeyInfo[(5 * 2 + 1) * 4] & KeyFlag.KEY).toBe(KeyFlag.KEY);
+    stop();
+  });
+
+  it('carry only the part that changed, and tell main to drop a copy once its part is saved', async () => {
+    await openWalk();
+    sevStore.getState().load('/ws/walk.sev', 'walk', walkSevText);
+    vi.useFakeTimers();
+    const sent: BackupUnsavedRequest[] = [];
+    const stop = backupUnsavedOnChange({ backupUnsaved: async (r) => void sent.push(r) });
+    documentStore.getState().keys.toggle(0, 3);
+    await vi.advanceTimersByTimeAsync(BACKUP_DELAY_MS);
+    moveFirstEvent();
+    await vi.advanceTimersByTimeAsync(BACKUP_DELAY_MS);
+    expect(sent.map((r) => r.part)).toEqual(['motion', 'sev']);
+    const sev = sent[1].backup as Extract<UnsavedBackup, { part: 'sev' }>;
+    expect(sev).toMatchObject({ path: '/ws/walk.sev', name: 'walk.sev', motionName: 'walk' });
+    expect(sev.text).not.toBe(walkSevText);
+    // Selecting an event changes the store but nothing a copy holds: nothing is sent.
+    sevStore.getState().selectEvent(0);
+    await vi.advanceTimersByTimeAsync(BACKUP_DELAY_MS);
+    expect(sent).toHaveLength(2);
+    expect(await save()).toBe(true);
+    await vi.advanceTimersByTimeAsync(BACKUP_DELAY_MS);
+    expect(sent.slice(2)).toEqual([{ part: 'motion', backup: null }]);
+    stop();
+  });
+});
+
+describe('restoring after a crash', () => {
+  it('shows the copies as unsaved documents, names them and when, and Discard reads the files again', async () => {
+    await openWalk();
+    const m = emptyMotion(20, joints);
+    m.jointKeyInfo[(7 * 2 + 1) * 4] |= KeyFlag.KEY;
+    const edited = writeMtn(m);
+    const tolerances = { positionTolerance: 0.5, rotationToleranceDeg: 0.75, offsetTolerance: 0.25, method: 'classic' as const };
+    const motionCopy: UnsavedBackup = { part: 'motion', documentId: 'd9', name: 'walk', path: '/ws/walk.mtn', editedAt: new Date(2026, 11, 1, 18, 52, 10).getTime(), mtnBytes: edited, tolerances, rotationOverridesDeg: { 1: 3 } };
+    const sevText = walkSevText.replace(/\n$/, '') + '\n';
+    const sevCopy: UnsavedBackup = { part: 'sev', name: 'walk.sev', path: '/ws/walk.sev', motionName: 'walk', editedAt: 1, text: sevText };
+    const parts = await restoreHeldBackups({ restoreBackups: async () => ({ backups: [motionCopy, sevCopy], setAside: ['The backup /u/Backups/project.json could not be used (not JSON); moved to …'] }) });
+    expect(parts).toEqual(['motion', 'sev']);
+
+    const d = documentStore.getState();
+    expect(d).toMatchObject({ documentId: 'd9', path: '/ws/walk.mtn', dirty: true, tolerances, rotationOverridesDeg: { 1: 3 } });
+    expect(writeMtn(d.motion!)).toEqual(edited);
+    const f = sevStore.getState().file!;
+    expect(isSevDirty(f)).toBe(true);
+    expect(f.motion.documentId).toBe('d9');
+    expect(opened).toEqual(['/ws/walk.mtn']); // restoring read nothing from disk
+    expect(saved).toEqual([]); // and wrote nothing
+
+    const messages = sessionStore.getState().messages;
+    expect(messages.map((x) => x.text).join('\n')).toContain('project.json could not be used');
+    const restoredMessage = messages.find((x) => x.text.startsWith('Restored'))!;
+    expect(restoredMessage.text).toMatch(/^Restored unsaved changes to walk\.mtn, walk\.sev \(as of 2026-12-01 18:52:10\)/);
+    expect(restoredMessage.action?.label).toBe('Discard');
+
+    // Save goes through the normal save path, with the restored bytes.
+    expect(await save()).toBe(true);
+    expect(saved).toEqual([edited]);
+  });
+
+  it('Discard drops the restored motion: the file is opened again, clean', async () => {
+    await openWalk();
+    const m = emptyMotion(20, joints);
+    m.translationKeyInfo[4 * 4] |= KeyFlag.KEY;
+    const copy: UnsavedBackup = { part: 'motion', documentId: 'd9', name: 'walk', path: '/ws/walk.mtn', editedAt: 1, mtnBytes: writeMtn(m), tolerances: { positionTolerance: 1, rotationToleranceDeg: 1, offsetTolerance: 1 }, rotationOverridesDeg: {} };
+    await restoreHeldBackups({ restoreBackups: async () => ({ backups: [copy], setAside: [] }) });
+    expect(documentStore.getState().dirty).toBe(true);
+    sessionStore.getState().messages.find((x) => x.text.startsWith('Restored'))!.action!.run();
+    await vi.waitFor(() => expect(documentStore.getState().documentId).toBe('d1'));
+    expect(documentStore.getState().dirty).toBe(false);
+    expect(opened).toEqual(['/ws/walk.mtn', '/ws/walk.mtn']);
+  });
+
+  it('says nothing when main holds no copy', async () => {
+    expect(await restoreHeldBackups({ restoreBackups: async () => ({ backups: [], setAside: [] }) })).toEqual([]);
+    expect(sessionStore.getState().messages).toEqual([]);
+  });
+});

@@ -1,0 +1,210 @@
+/**
+ * Hot exit, the page's half (docs/install.md#unsaved-work-after-a-crash): a
+ * copy of each unsaved part (the motion, the SEV, the project) goes to main
+ * shortly after it changes, so a crashed page or app loses at most the last
+ * half second of edits; after a crash the page asks main for the copies it
+ * holds and shows them again as unsaved documents.
+ *
+ * Restoring never writes a file: the parts come back modified (●), Save
+ * writes them through the normal save path, and the message's Discard drops
+ * them (the files on disk are read again).
+ */
+import type { ActGuyApi, BackupPart, UnsavedBackup } from '../../shared/ipc';
+import { readMtn } from '../../shared/mtn/read';
+import { writeMtn } from '../../shared/mtn/write';
+import { basenameOf } from '../../shared/project/paths';
+import { documentStore } from '../state/documentStore';
+import { sessionStore } from '../state/sessionStore';
+import { isSevDirty, sevStore, sevTextToSave } from '../sev/sevStore';
+import { tunerBinding } from '../sev/sevMotion';
+import { isProjectDirty, projectStore, type ProjectJson } from '../project/projectStore';
+import { clearProjectHistory } from '../project/projectHistory';
+import { openProject, reloadSev } from '../project/projectActions';
+import { adoptDocument, openPath } from './controller';
+
+/** How long after the last edit a copy is sent: a typing burst or a drag sends one copy, not one per change. */
+export const BACKUP_DELAY_MS = 500;
+
+/** What a part's copy is made from: when none of these changed since the last copy, nothing is sent. */
+function sourcesOf(part: BackupPart): unknown[] {
+  if (part === 'motion') {
+    const d = documentStore.getState();
+    return [d.documentId, d.path, d.name, d.dirty, d.motion, d.tolerances, d.rotationOverridesDeg];
+  }
+  if (part === 'sev') {
+    const f = sevStore.getState().file;
+    return [f?.path, isSevDirty(f), f?.doc, f?.brokenText];
+  }
+  const p = projectStore.getState();
+  return [p.path, isProjectDirty(p), p.text];
+}
+
+/** The copy of a part as it is now, or null when it has nothing unsaved. */
+export function backupOf(part: BackupPart, editedAt: number): UnsavedBackup | null {
+  if (part === 'motion') {
+    const d = documentStore.getState();
+    if (!d.motion || !d.documentId || !d.dirty) return null;
+    return {
+      part,
+      documentId: d.documentId,
+      name: d.name,
+      path: d.path,
+      editedAt,
+      mtnBytes: writeMtn(d.motion),
+      tolerances: { ...d.tolerances },
+      rotationOverridesDeg: { ...d.rotationOverridesDeg },
+    };
+  }
+  if (part === 'sev') {
+    const f = sevStore.getState().file;
+    if (!f || !isSevDirty(f)) return null;
+    return { part, name: basenameOf(f.path), path: f.path, motionName: f.motionName, editedAt, text: sevTextToSave(f) ?? f.brokenText ?? '' };
+  }
+  const p = projectStore.getState();
+  if (!p.path || !isProjectDirty(p)) return null;
+  return { part, name: basenameOf(p.path), path: p.path, editedAt, text: p.text };
+}
+
+const PARTS: readonly BackupPart[] = ['motion', 'sev', 'project'];
+
+/**
+ * Sends main a copy of every part that changed, `delayMs` after the last change of any of them, and tells it to
+ * drop a copy once its part is saved or its edits are gone. Copies go one after another, in order. Returns the
+ * unsubscriber.
+ */
+export function backupUnsavedOnChange(
+  api: Pick<ActGuyApi, 'backupUnsaved'>,
+  options: { delayMs?: number; now?: () => number; /** Parts main already holds a copy of (those just restored). */ held?: readonly BackupPart[] } = {},
+): () => void {
+  const { delayMs = BACKUP_DELAY_MS, now = Date.now } = options;
+  const sent = new Map<BackupPart, unknown[]>(PARTS.map((p) => [p, sourcesOf(p)]));
+  /** Parts main holds a copy of: dropped there once the part is saved or its edits are gone. */
+  const held = new Set<BackupPart>(options.held ?? []);
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let queue = Promise.resolve();
+
+  const flush = (): void => {
+    timer = null;
+    for (const part of PARTS) {
+      const sources = sourcesOf(part);
+      const before = sent.get(part)!;
+      if (sources.every((v, i) => Object.is(v, before[i]))) continue;
+      sent.set(part, sources);
+      const backup = backupOf(part, now());
+      if (!backup && !held.has(part)) continue;
+      if (backup) held.add(part);
+      else held.delete(part);
+      queue = queue.then(() => api.backupUnsaved({ part, backup }).catch(() => undefined));
+    }
+  };
+  const changed = (): void => {
+    if (timer !== null) clearTimeout(timer);
+    timer = setTimeout(flush, delayMs);
+  };
+  const offs = [documentStore.subscribe(changed), sevStore.subscribe(changed), projectStore.subscribe(changed)];
+  return () => {
+    if (timer !== null) clearTimeout(timer);
+    offs.forEach((off) => off());
+  };
+}
+
+function time(ms: number): string {
+  const d = new Date(ms);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * Asks main for the copies it holds and shows them as unsaved documents: the project first (reopened from its
+ * file, then given the copy's text), then the motion, then the SEV (edited against the motion now shown).
+ * A message names what came back and from when, with a Discard button. Resolves the parts restored.
+ */
+export async function restoreHeldBackups(api: Pick<ActGuyApi, 'restoreBackups'>): Promise<BackupPart[]> {
+  const { backups, setAside } = await api.restoreBackups();
+  const session = sessionStore.getState();
+  for (const message of setAside) session.notify('warning', message, 'app');
+  const restored: UnsavedBackup[] = [];
+  const byPart = (part: BackupPart) => backups.find((b) => b.part === part);
+
+  const project = byPart('project');
+  if (project?.part === 'project') {
+    try {
+      const json = JSON.parse(project.text) as unknown;
+      if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new Error('the copy is not a project');
+      await openProject(project.path);
+      if (projectStore.getState().path !== project.path) throw new Error('the project could not be opened');
+      projectStore.getState().setJson(json as ProjectJson);
+      clearProjectHistory();
+      restored.push(project);
+    } catch (e) {
+      session.notify('error', `The unsaved copy of ${project.name} was not restored: ${errorText(e)}`, 'app');
+    }
+  }
+
+  const motion = byPart('motion');
+  if (motion?.part === 'motion') {
+    try {
+      adoptDocument({
+        documentId: motion.documentId,
+        path: motion.path,
+        name: motion.name,
+        kind: 'mtn',
+        readOnly: false,
+        motion: readMtn(motion.mtnBytes),
+        tolerances: motion.tolerances,
+        rotationOverridesDeg: motion.rotationOverridesDeg,
+        unsaved: true,
+      });
+      // The project's motion of that file is the one shown now.
+      const p = projectStore.getState();
+      const index = p.resolved?.motions.findIndex((m) => motion.path !== null && m.mtnPath === motion.path) ?? -1;
+      if (index >= 0) p.setCurrent(index, motion.documentId);
+      restored.push(motion);
+    } catch (e) {
+      session.notify('error', `The unsaved copy of ${motion.name} was not restored: ${errorText(e)}`, 'app');
+    }
+  }
+
+  const sev = byPart('sev');
+  if (sev?.part === 'sev') {
+    sevStore.getState().load(sev.path, sev.motionName, sev.text, tunerBinding());
+    sevStore.getState().markUnsaved();
+    restored.push(sev);
+  }
+
+  if (restored.length === 0) return [];
+  // As the unsaved question names them: a motion by its file when it has one.
+  const names = restored.map((b) => (b.path ? basenameOf(b.path) : b.name));
+  const when = time(Math.max(...restored.map((b) => b.editedAt)));
+  session.notify(
+    'warning',
+    `Restored unsaved changes to ${names.join(', ')} (as of ${when}): ActGuy closed before they were saved. They are not on disk yet: Save writes them, Discard drops them.`,
+    'app',
+    { label: 'Discard', run: () => void discardRestored(restored) },
+  );
+  return restored.map((b) => b.part);
+}
+
+/**
+ * Drops restored copies: each part is read again from its file (a motion that never had one is closed), the SEV
+ * first and the project last (reopening the project opens its first motion, asking nothing once the rest is clean).
+ */
+async function discardRestored(restored: readonly UnsavedBackup[]): Promise<void> {
+  const order: BackupPart[] = ['sev', 'motion', 'project'];
+  for (const b of [...restored].sort((x, y) => order.indexOf(x.part) - order.indexOf(y.part))) {
+    if (b.part === 'motion') {
+      const d = documentStore.getState();
+      if (d.documentId !== b.documentId) continue; // replaced since
+      if (b.path) await openPath(b.path, false);
+      else documentStore.getState().close();
+    } else if (b.part === 'sev') {
+      if (sevStore.getState().file?.path === b.path) await reloadSev();
+    } else if (projectStore.getState().path === b.path) {
+      await openProject(b.path);
+    }
+  }
+}
