@@ -21,7 +21,6 @@ import { createHash } from 'node:crypto';
 import { linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { threadId } from 'node:worker_threads';
 import { OutputWriteError, recoverOutputs } from '../../electron/build/commit';
 import { choose, mutateBinary, mutateJson, mutateText, pick, type Rng } from './mutate';
 import { FuzzDefect, describeThrown, type FuzzTarget, type Outcome } from './targets';
@@ -126,15 +125,27 @@ interface Scratch {
 
 let scratch: Scratch | undefined;
 
-/** Removes scratch trees of fuzz runs that ended without cleaning up (their process is gone). */
+/**
+ * Removes scratch trees that no running target uses: those of processes that
+ * are gone, and this process's earlier ones (`npm run fuzz` runs one worker at
+ * a time, and a stopped worker cannot clean up after itself).
+ */
 function sweepOldScratch(): void {
   for (const name of readdirSync(tmpdir())) {
-    const m = /^actguy-fuzz-journal-(\d+)-\d+-/.exec(name);
-    if (!m || Number(m[1]) === process.pid) continue;
+    const m = /^actguy-fuzz-journal-(\d+)-/.exec(name);
+    if (!m) continue;
+    let gone = Number(m[1]) === process.pid;
+    if (!gone) {
+      try {
+        process.kill(Number(m[1]), 0);
+      } catch (e) {
+        gone = (e as NodeJS.ErrnoException).code === 'ESRCH';
+      }
+    }
     try {
-      process.kill(Number(m[1]), 0);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ESRCH') rmSync(join(tmpdir(), name), { recursive: true, force: true });
+      if (gone) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+    } catch {
+      /* not ours to remove */
     }
   }
 }
@@ -142,7 +153,7 @@ function sweepOldScratch(): void {
 function scratchTree(): Scratch {
   if (scratch) return scratch;
   sweepOldScratch();
-  const root = mkdtempSync(join(tmpdir(), `actguy-fuzz-journal-${process.pid}-${threadId}-`));
+  const root = mkdtempSync(join(tmpdir(), `actguy-fuzz-journal-${process.pid}-`));
   process.on('exit', () => rmSync(root, { recursive: true, force: true }));
   const work = join(root, 'work');
   scratch = { root, work, sentinel: join(root, 'sentinel'), links: join(root, 'links'), outputs: OUTPUT_NAMES.map((n) => join(work, 'out', n)) };
