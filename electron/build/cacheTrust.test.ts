@@ -306,6 +306,14 @@ describe('local verdicts', () => {
     expect(r.cache).toMatchObject({ hits: 1, rejected: 1 });
   });
 
+  it('a state folder that cannot be made (under /proc) only costs the verdicts: the build ends and is right', async () => {
+    const p = project();
+    const reference = await p.reference();
+    const r = await p.build({ stateDir: '/proc/actguy-state' });
+    expect(r.cache).toMatchObject({ misses: 2 });
+    expect(outputs(p.dir)).toEqual(reference);
+  }, 20000);
+
   it('parseVerdicts keeps only records of the exact shape', () => {
     const h = 'a'.repeat(64);
     const s = parseVerdicts(JSON.stringify({
