@@ -10,6 +10,8 @@ import { validateMotion } from './validate';
  * size before anything is allocated; the decoded motion is then validated.
  * Throws FormatError (kind MTN) naming the section, frame, joint or offset.
  */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 export function readMtn(bytes: Uint8Array): Motion {
   const fail = (detail: string, offset?: number, where?: string): never => {
     throw new FormatError('MTN', detail, { offset, where });
@@ -59,15 +61,17 @@ export function readMtn(bytes: Uint8Array): Motion {
   }
 
   const S = N + 1;
+  // On a little-endian host the arrays are the file's bytes copied as they are (a rebuild reads every motion
+  // of a project: element by element was most of its time); elsewhere each value is read with its byte order.
   const f32 = (count: number) => {
-    const out = new Float32Array(count);
-    for (let i = 0; i < count; i++) out[i] = dv.getFloat32(off + i * 4, true);
+    const out = LITTLE_ENDIAN ? new Float32Array(bytes.buffer.slice(bytes.byteOffset + off, bytes.byteOffset + off + count * 4)) : new Float32Array(count);
+    if (!LITTLE_ENDIAN) for (let i = 0; i < count; i++) out[i] = dv.getFloat32(off + i * 4, true);
     off += count * 4;
     return out;
   };
   const u32 = (count: number) => {
-    const out = new Uint32Array(count);
-    for (let i = 0; i < count; i++) out[i] = dv.getUint32(off + i * 4, true);
+    const out = LITTLE_ENDIAN ? new Uint32Array(bytes.buffer.slice(bytes.byteOffset + off, bytes.byteOffset + off + count * 4)) : new Uint32Array(count);
+    if (!LITTLE_ENDIAN) for (let i = 0; i < count; i++) out[i] = dv.getUint32(off + i * 4, true);
     off += count * 4;
     return out;
   };
