@@ -13,9 +13,10 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { canonicalPath, isInside } from '../pathPolicy';
 import { writeFileAtomic } from '../fsutil';
+import { makeFolderNoFollow } from './buildCache';
 
 const TOOL = 'actguy cache verdicts';
 const VERSION = 1;
@@ -183,6 +184,8 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
         files: Object.fromEntries(newest(stored.files).map(([k, v]) => [k, [v.stamp.size, v.stamp.mtimeNs, v.stamp.ctimeNs, v.stamp.ino, v.stamp.dev, v.sha256, v.used]])),
       };
       try {
+        // One level at a time (a recursive mkdir loops under /proc): then writeFileAtomic finds its folder there.
+        if (makeFolderNoFollow(dirname(file))) return;
         writeFileAtomic(file, JSON.stringify(doc));
         dirty = false;
       } catch {
