@@ -54,9 +54,9 @@ const cases = [
 
 describe.skipIf(!present)('real FBX samples (assimp-testmodels)', () => {
   for (const c of cases) {
-    it(`${c.file}: bone names, frame count, and every joint's rotation on every frame as FBXLoader + AnimationMixer give it`, () => {
+    it(`${c.file}: bone names, frame count, and every joint's rotation on every frame as FBXLoader + AnimationMixer give it`, async () => {
       const bytes = read(c.file);
-      const { motion, summary, clip } = importFbx(bytes, { fps: 30 });
+      const { motion, summary, clip } = await importFbx(bytes, { fps: 30 });
       const scene = referenceScene(bytes);
       const refBones: Object3D[] = [];
       scene.traverse((o) => { if ((o as { isBone?: boolean }).isBone) refBones.push(o); });
@@ -101,8 +101,8 @@ describe.skipIf(!present)('real FBX samples (assimp-testmodels)', () => {
     });
   }
 
-  it('the clip list gives each clip with its length', () => {
-    expect(listFbxClips(read('huesitos.fbx'))).toEqual([{ index: 0, name: 'Armature|Action', duration: expect.closeTo(1.56, 2) }]);
+  it('the clip list gives each clip with its length', async () => {
+    expect(await listFbxClips(read('huesitos.fbx'))).toEqual([{ index: 0, name: 'Armature|Action', duration: expect.closeTo(1.56, 2) }]);
   });
 
   it('spider.fbx (meshes only) is refused: no skeleton, naming the file', async () => {
@@ -113,7 +113,7 @@ describe.skipIf(!present)('real FBX samples (assimp-testmodels)', () => {
 
   it('a glTF export of an imported FBX opens with the same bone names and hierarchy', async () => {
     for (const c of cases) {
-      const { motion } = importFbx(read(c.file));
+      const { motion } = await importFbx(read(c.file));
       const back = (await importGltf(motionToGlb(motion, { animationName: 'x' }))).motion;
       expect(back.joints.map((j) => [j.name, j.parent])).toEqual(motion.joints.map((j) => [j.name, j.parent]));
       expect(back.frameCount).toBe(motion.frameCount);

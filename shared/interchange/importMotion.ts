@@ -42,7 +42,7 @@ export async function importMotionBytes(bytes: Uint8Array, fileName: string, opt
   if (kind === 'bvh' && options.clip !== undefined) throw new RangeError('a clip can be chosen for glTF/GLB and FBX input only');
   try {
     if (kind === 'gltf') return await importGltf(bytes, options);
-    if (kind === 'fbx') return (await import('./fbx/import')).importFbx(bytes, options);
+    if (kind === 'fbx') return await (await import('./fbx/import')).importFbx(bytes, options);
     if (kind === 'bvh') return importBvh(decodeUtf8(bytes), options);
   } catch (e) {
     throw located(e, kind ?? 'bvh', fileName);
@@ -55,7 +55,7 @@ export async function listMotionClips(bytes: Uint8Array, fileName: string, optio
   const kind = motionSourceKind(bytes, fileName);
   try {
     if (kind === 'gltf') return await listGltfClips(bytes, options);
-    if (kind === 'fbx') return (await import('./fbx/import')).listFbxClips(bytes);
+    if (kind === 'fbx') return await (await import('./fbx/import')).listFbxClips(bytes);
     return [];
   } catch (e) {
     throw located(e, kind ?? 'bvh', fileName);

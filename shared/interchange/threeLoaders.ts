@@ -12,3 +12,6 @@
  * is one more `export ... from` line here, used through `loadThreeLoaders()`.
  */
 export { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+export { FBXLoader } from 'three/examples/jsm/loaders/FBXLoader.js';
+// The FBX importer samples a clip with three's own mixer and math types (shared/interchange/fbx/import.ts).
+export { AnimationMixer, LoopOnce, Matrix4, Quaternion, Vector3 } from 'three';

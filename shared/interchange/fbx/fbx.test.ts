@@ -17,9 +17,10 @@ const fail = async (bytes: Uint8Array, name = '/m/x.fbx', options = {}) => {
 };
 
 describe('FBX import', () => {
-  it('reads binary (7.4 and the 64-bit 7.5 records) and ASCII alike: bones in order, frames at the target rate', () => {
+  it('reads binary (7.4 and the 64-bit 7.5 records) and ASCII alike: bones in order, frames at the target rate', async () => {
     const scene = fbxScene({ frames: 31, fps: 30 });
-    const results = [writeFbxBinary(scene), writeFbxBinary(scene, 7500), writeFbxAscii(scene)].map((b) => importFbx(b, { fps: 30 }));
+    const inputs = [writeFbxBinary(scene), writeFbxBinary(scene, 7500), writeFbxAscii(scene)];
+    const results = await Promise.all(inputs.map((b) => importFbx(b, { fps: 30 })));
     for (const r of results) {
       expect(r.motion.joints.map((j) => [j.name, j.parent])).toEqual([['Hips', -1], ['Spine', 0], ['Head', 1]]);
       expect(r.motion.frameCount).toBe(30);
@@ -36,25 +37,25 @@ describe('FBX import', () => {
     expect(motionSourceKind(writeFbxBinary(scene), 'noext')).toBe('fbx');
   });
 
-  it('converts the file unit to centimetres, then applies --scale, and says so', () => {
-    const r = importFbx(writeFbxBinary(fbxScene({ unit: 100 })), { scale: 0.5 });
+  it('converts the file unit to centimetres, then applies --scale, and says so', async () => {
+    const r = await importFbx(writeFbxBinary(fbxScene({ unit: 100 })), { scale: 0.5 });
     expect(r.motion.translation[1]).toBeCloseTo(100 * 100 * 0.5, 3);
     expect(r.motion.offset[r.motion.joints.length * 0 + 4 + 1]).toBeCloseTo(20 * 100 * 0.5, 3);
     expect(r.summary).toContain('file unit metres (UnitScaleFactor 100), positions x 50 to centimetres (unit x --scale 0.5)');
   });
 
-  it('resamples to --fps from the scene rate, and snaps a rate within 0.01% of a standard one', () => {
-    const r = importFbx(writeFbxBinary(fbxScene({ fps: 24, frames: 25 })), { fps: 30 });
+  it('resamples to --fps from the scene rate, and snaps a rate within 0.01% of a standard one', async () => {
+    const r = await importFbx(writeFbxBinary(fbxScene({ fps: 24, frames: 25 })), { fps: 30 });
     expect(r.motion.frameCount).toBe(30);
     expect(r.summary).toContain('1.00 s at 24 fps');
-    const snapped = importFbx(writeFbxBinary(fbxScene({ fps: 59.999, frames: 4 })));
+    const snapped = await importFbx(writeFbxBinary(fbxScene({ fps: 59.999, frames: 4 })));
     expect(snapped.warnings.map((w) => w.code)).toEqual(['rate-snapped']);
     expect(snapped.warnings[0].message).toBe('the scene frame rate 59.999 fps is within 0.01% of 60 fps: read as exactly 60 fps');
   });
 
-  it('honours pre-rotation as the loader does (q = pre * animated)', () => {
-    const plain = importFbx(writeFbxBinary(fbxScene())).motion;
-    const pre = importFbx(writeFbxBinary(fbxScene({ preRotation: [0, 0, 90] }))).motion;
+  it('honours pre-rotation as the loader does (q = pre * animated)', async () => {
+    const plain = (await importFbx(writeFbxBinary(fbxScene()))).motion;
+    const pre = (await importFbx(writeFbxBinary(fbxScene({ preRotation: [0, 0, 90] })))).motion;
     const a = plain.rotation.subarray(8, 12);
     const qPre = new Quaternion().setFromEuler(new Euler(0, 0, Math.PI / 2));
     const want = qPre.clone().multiply(new Quaternion(a[0], a[1], a[2], a[3]));
@@ -62,9 +63,9 @@ describe('FBX import', () => {
     expect(Math.abs(want.dot(new Quaternion(got[0], got[1], got[2], got[3])))).toBeCloseTo(1, 6);
   });
 
-  it('sets the OFFSETS flag only when a bone offset moves', () => {
-    expect(importFbx(writeFbxBinary(fbxScene())).motion.flags & MotionFlag.OFFSETS).toBe(0);
-    expect(importFbx(writeFbxBinary(fbxScene()), { offsets: true }).motion.flags & MotionFlag.OFFSETS).toBe(MotionFlag.OFFSETS);
+  it('sets the OFFSETS flag only when a bone offset moves', async () => {
+    expect((await importFbx(writeFbxBinary(fbxScene()))).motion.flags & MotionFlag.OFFSETS).toBe(0);
+    expect((await importFbx(writeFbxBinary(fbxScene()), { offsets: true })).motion.flags & MotionFlag.OFFSETS).toBe(MotionFlag.OFFSETS);
   });
 
   it('several clips: lists them with their lengths, and imports the one chosen by name or index', async () => {
@@ -125,7 +126,7 @@ describe('FBX import', () => {
     expect(await fail(short)).toMatch(/^\/m\/x\.fbx \[FBX\] \(offset \d+\): the node list has no end record and footer: the file is truncated$/);
   });
 
-  it('meshes, materials and cameras are switched off before the loader runs, in place (same length)', () => {
+  it('meshes, materials and cameras are switched off before the loader runs, in place (same length)', async () => {
     const text = decodeUtf8(writeFbxAscii(fbxScene()))
       .replace('Objects:  {', 'Objects:  {\n\tGeometry: 9, "Geometry::Cube", "Mesh" {\n\t\tVertices: *3 {\n\t\t\ta: 0,0,0\n\t\t}\n\t}\n\tModel: 8, "Model::Cam", "Camera" {\n\t}\n\tMaterial: 7, "Material::M", "" {\n\t}')
       .replace('Connections:  {', 'Connections:  {\n\tC: "OO",8,0\n\tC: "OO",9,8\n\tC: "OO",7,8');
@@ -136,6 +137,6 @@ describe('FBX import', () => {
     expect(out).toContain('Xeometry: 9, "Geometry::Cube"');
     expect(out).toContain('Model: 8, "Model::Cam", "_amera"');
     expect(out).toContain('Xaterial: 7');
-    expect(importFbx(bytes).motion.joints.length).toBe(3);
+    expect((await importFbx(bytes)).motion.joints.length).toBe(3);
   });
 });

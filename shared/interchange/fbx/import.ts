@@ -14,14 +14,14 @@
  * (and above the root) are thus folded in, animated or not, and the motion's
  * forward kinematics puts every joint where the loader puts its bone.
  */
-import { AnimationMixer, LoopOnce, Matrix4, Quaternion, Vector3, type AnimationClip, type Object3D } from 'three';
-import { FBXLoader } from 'three/examples/jsm/loaders/FBXLoader.js';
+import type { AnimationClip, Object3D } from 'three';
 import { FormatError } from '../../errors';
 import { formatFps, snapFrameRate } from '../../motion/frameRate';
 import { MotionFlag, copyJoints, emptyMotion } from '../../motion/types';
 import { MTN_MAX_FRAMES, MTN_MAX_JOINTS } from '../../mtn/constants';
 import { validateMotion } from '../../mtn/validate';
 import { chooseClip, type ClipInfo } from '../clips';
+import { loadThreeLoaders, type ThreeLoaders } from '../loadThreeLoaders';
 import { makeQuatsContinuous, quatMul, quatRotate, type Quat } from '../kinematics';
 import { guessBodyParts, guessMirrorPairs } from '../mirror';
 import { MAX_JOINT_NAME } from '../names';
@@ -44,8 +44,8 @@ interface LoadedFbx {
 }
 
 /** Lists the animation clips (AnimationStacks) of an FBX file (empty when it has none). */
-export function listFbxClips(bytes: Uint8Array): ClipInfo[] {
-  return clipInfos(loadFbx(bytes).clips);
+export async function listFbxClips(bytes: Uint8Array): Promise<ClipInfo[]> {
+  return clipInfos(loadFbx(await loadThreeLoaders(), bytes).clips);
 }
 
 /**
@@ -55,12 +55,15 @@ export function listFbxClips(bytes: Uint8Array): ClipInfo[] {
  * module comment of container.ts and docs/import.md for the list);
  * ClipChoiceError when several clips exist and none was chosen.
  */
-export function importFbx(bytes: Uint8Array, options: FbxImportOptions = {}): ImportResult {
+export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {}): Promise<ImportResult> {
+  // three.js comes through the lazy chunk (loadThreeLoaders.ts), so a run that imports no FBX never loads it.
+  const three = await loadThreeLoaders();
+  const { AnimationMixer, LoopOnce, Matrix4, Quaternion, Vector3 } = three;
   const fps = options.fps ?? 30;
   const scale = options.scale ?? 1;
   if (!(Number.isFinite(fps) && fps > 0)) throw new RangeError(`fps must be a number > 0, got ${fps}`);
   if (!(Number.isFinite(scale) && scale > 0)) throw new RangeError(`scale must be a number > 0, got ${scale}`);
-  const { settings, root, clips } = loadFbx(bytes);
+  const { settings, root, clips } = loadFbx(three, bytes);
   const warnings: InterchangeWarning[] = [];
 
   // The skeleton: every bone, parents first. The loader duplicates a bone shared by several skins as its own child (same ID): skipped.
@@ -234,7 +237,7 @@ function clipInfos(clips: AnimationClip[]): ClipInfo[] {
 }
 
 /** Checks and prepares the container, then runs FBXLoader; anything the loader throws is a FormatError naming it. */
-function loadFbx(bytes: Uint8Array): LoadedFbx {
+function loadFbx({ FBXLoader }: ThreeLoaders, bytes: Uint8Array): LoadedFbx {
   const { settings, forLoader } = readFbxContainer(bytes);
   let root: FbxObject;
   try {
