@@ -1,5 +1,5 @@
 /**
- * Issue 12 §3: a curve editor animators recognise. The curve view and the timeline share one time axis, the
+ * A curve editor animators recognise. The curve view and the timeline share one time axis, the
  * Euler curves do not swing through gimbal lock, user keys can be selected, moved, deleted and jumped to.
  */
 import type { Page } from '@playwright/test';

@@ -1,5 +1,5 @@
 /**
- * Edits do what the user meant (issue 12 §2): Ctrl+Z in a text field is the
+ * Edits do what the user meant: Ctrl+Z in a text field is the
  * field's own undo, unticking "Floors" hides the floor variants and ticking it
  * restores them, and an invalid tolerance says why it was not taken.
  */

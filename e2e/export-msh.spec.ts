@@ -56,7 +56,7 @@ test('File > Export MSH writes .res8, .res19 and .nodes.json of the CMU capture 
   for (const ext of ['res8', 'res19', 'nodes.json']) expect(existsSync(`${prefix}.${ext}`), ext).toBe(true);
   const nodes = parseMshNodesJson(readFileSync(`${prefix}.nodes.json`, 'utf8'), `${prefix}.nodes.json`);
   expect([nodes.res8File, nodes.res19File, nodes.source]).toEqual(['cmu_anim.res8', 'cmu_anim.res19', 'cmu_01_01.mtn']);
-  // readMshAnimation validates every rule of MSH-ANIM.md before returning.
+  // readMshAnimation validates every rule of docs/formats.md 7 before returning.
   const anim = readMshAnimation(new Uint8Array(readFileSync(`${prefix}.res8`)), new Uint8Array(readFileSync(`${prefix}.res19`)), nodes.attrs, nodes.nodes);
   const source = readMtn(new Uint8Array(readFileSync(workspace.path('cmu_01_01.mtn'))));
   const J = source.joints.length;

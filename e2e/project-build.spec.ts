@@ -1,5 +1,5 @@
 /**
- * The project panel and "Build archives" (issue 5): the sample project opens
+ * The project panel and "Build archives": the sample project opens
  * with every motion's status, the archive order follows the panel, and the
  * built .mar/.sar read back with the right names and events.
  */

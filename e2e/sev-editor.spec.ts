@@ -1,5 +1,5 @@
 /**
- * The SEV sound-event editor (issue 5): events on frames with undo, SE names
+ * The SEV sound-event editor: events on frames with undo, SE names
  * checked against the tables, floor variants, audition, and broken files.
  */
 import { readFileSync, existsSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Suggest footsteps (issue 12 §5) on the bundled CMU capture: the contacts are
+ * Suggest footsteps on the bundled CMU capture: the contacts are
  * previewed as ghost markers, some are declined, and the rest are added as one
  * undo step of SE_FOOT_L / SE_FOOT_R events on the foot joints.
  */

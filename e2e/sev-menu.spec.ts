@@ -1,5 +1,5 @@
 /**
- * The Events menu (issue 12): every action of the SEV editor (add at the playhead, suggest footsteps, cut, copy,
+ * The Events menu: every action of the SEV editor (add at the playhead, suggest footsteps, cut, copy,
  * paste, delete, select all, nudge, add an SE, save the .sev) is a menu item, greyed out while it cannot run,
  * and runs the editor's own action as one undo step. Driven through the in-app menu bar, which lists the same
  * items (shared/eventsMenu.ts) as the native menu; the saved .sev shows the edits, Undo takes them back.

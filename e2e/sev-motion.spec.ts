@@ -1,5 +1,5 @@
 /**
- * A .sev is always edited against its own motion (issue 12 §1): the SEV
+ * A .sev is always edited against its own motion: the SEV
  * editor follows the tuner's motion, hides another motion's unsaved events
  * instead of showing them on the wrong skeleton, opens a .sev with its motion
  * without a project, flags out-of-range events and says what is wrong before

@@ -1,5 +1,5 @@
 /**
- * Sound designers' daily edits (issue 12 §5): select several events (click,
+ * Sound designers' daily edits: select several events (click,
  * Ctrl+click, Shift+click in the list; Ctrl+click and a box on the event row),
  * copy and paste them at the playhead (also into another motion's .sev, joints
  * found by name, all or nothing), nudge them by a frame, delete them, drag

@@ -2,7 +2,7 @@
  * Whether two spellings name the same file: `./a.mtn`, `a.mtn`, `/abs/a.mtn`,
  * a symbolic link to it, a hard link, and `A.MTN` on a case-insensitive file
  * system are all one file. Every command that writes refuses an output that is
- * one of its inputs or another of its outputs (issue 9 section 3); the CLI and
+ * one of its inputs or another of its outputs; the CLI and
  * the app's save/export/build share this check.
  */
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The latency a user feels in the real renderer (issue 12 §6), measured in Debian's Chromium
+ * The latency a user feels in the real renderer, measured in Debian's Chromium
  * (/usr/bin/chromium) on the browser build (`npm run web`'s loopback server) with cmu_01_01.mtn
  * (31 joints x 688 frames):
  * - key toggle: Ctrl+click in the curve plot -> the curves repainted with the new compression

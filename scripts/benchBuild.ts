@@ -1,5 +1,5 @@
 /**
- * The build-scaling figures of `npm run bench` (issue 11): a generated project
+ * The build-scaling figures of `npm run bench`: a generated project
  * of real-capture motions (slices of the bundled CMU capture assets/cmu_01_01.mtn,
  * and of the Debian assimp-testmodels captures when installed, at full and
  * half rate (resampled to 30 fps by the build), with varied tolerances), built by the CLI in a fresh process

@@ -132,7 +132,7 @@ export function benchMethods(root: string, print: (line: string) => void = conso
 
   const at = (clip: Clip, method: string) => rows.find((r) => r.clip === clip.name && r.rate === clip.rate && r.toleranceDeg === 0.5 && r.method === method)!;
   const targets = all.filter((c) => c.fps === 30).map((c) => ({ clip: c.name, rate: c.rate, refinedRotationKeysOverClassic: at(c, 'refined').rotationKeys / at(c, 'classic').rotationKeys }));
-  lines.push('', 'Targets (issue 10), 30 fps, 0.5 deg: refined rotation keys / classic (<= 0.75):');
+  lines.push('', 'Targets, 30 fps, 0.5 deg: refined rotation keys / classic (<= 0.75):');
   for (const t of targets) lines.push(`  ${t.clip} (${t.rate}): ${t.refinedRotationKeysOverClassic.toFixed(3)}`);
   lines.push('Skeleton mode at the object-space error of classic 0.2 deg: bytes / classic 0.2 deg bytes (<= 0.6):');
   for (const s of skeleton) lines.push(`  ${s.clip}: ${s.ratio.toFixed(3)} (${s.skeletonBytes} vs ${s.classicBytes} bytes; bound ${s.objectError.toFixed(3)}u, reached ${s.skeletonObjectError.toFixed(3)}u)`);

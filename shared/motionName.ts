@@ -1,5 +1,5 @@
 /**
- * The motion-name rule (FORMATS.md 2.6): 1-31 ASCII bytes from
+ * The motion-name rule (docs/formats.md 2.6): 1-31 ASCII bytes from
  * `[A-Za-z0-9_.-]`, not starting with `.` or `-`. It holds wherever a name is
  * taken (an MT3's file base name or `--name`, the SEV `motion` statement,
  * project motion names and aliases, names files), because GV_StrCode is

@@ -2,7 +2,7 @@ import { motionNameProblem } from './motionName';
 
 /**
  * GV_StrCode: the 24-bit name hash MGS2 stores instead of motion names
- * (FORMATS.md 2.6). For each byte c: id = ((id >> 19) | (id << 5)) + c, masked
+ * (docs/formats.md 2.6). For each byte c: id = ((id >> 19) | (id << 5)) + c, masked
  * to 24 bits; a final 0 becomes 1.
  */
 export function gvStrCodeBytes(bytes: ArrayLike<number>): number {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitStepCount, recoverOutputs } from './commit';
 
 /**
- * Issue 9 section 3: `build` commits its outputs as one unit. The real CLI is
+ * `build` commits its outputs as one unit. The real CLI is
  * killed (SIGKILL, no cleanup) at every step of the commit; afterwards the
  * outputs are the complete old set, or a journal is left that the next run
  * completes to the complete new set, and no temp file survives the next run.

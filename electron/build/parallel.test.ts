@@ -10,7 +10,7 @@ import { planBuild } from '../../shared/project/plan';
 import { parseProject } from '../../shared/project/validate';
 
 /**
- * Issue 11: `build --jobs N` compresses on worker threads, and the outputs are
+ * `build --jobs N` compresses on worker threads, and the outputs are
  * byte-identical whatever N is and whatever order the motions finish in.
  */
 const ASSETS = join(__dirname, '..', '..', 'assets');

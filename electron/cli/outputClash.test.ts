@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
- * Issue 9 section 3: no command overwrites one of its inputs, however the
+ * No command overwrites one of its inputs, however the
  * output is spelled, and no command writes one output over another.
  */
 const root = join(__dirname, '..', '..');

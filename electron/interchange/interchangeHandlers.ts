@@ -1,5 +1,5 @@
 /**
- * The main-process side of issue 6 in the app: File > Import (BVH, glTF/GLB)
+ * The main-process side of motion interchange in the app: File > Import (BVH, glTF/GLB)
  * as a new unsaved motion, and File > Export glTF of the source motion or of
  * the MT3 the current settings produce, decoded. electron/handlers.ts spreads
  * these into the API, so Electron IPC and the loopback transport serve them alike.

@@ -1,5 +1,5 @@
 /**
- * File > Export MSH in the app (issue 11 section 4): the open motion as MSH
+ * File > Export MSH in the app: the open motion as MSH
  * animation, `PREFIX.res8`, `PREFIX.res19` and `PREFIX.nodes.json`, the same
  * bytes `actguy export-msh` writes (shared/msh/files.ts). electron/handlers.ts
  * spreads these into the API, so Electron IPC and the loopback transport serve

@@ -1,5 +1,5 @@
 /**
- * The main-process side of issue 5: project files, SEV files, SE tables,
+ * The main-process side of projects: project files, SEV files, SE tables,
  * archive builds and audition sounds. The same functions serve Electron IPC
  * and the loopback transport (electron/handlers.ts spreads them into the API).
  *

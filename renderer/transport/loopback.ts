@@ -142,7 +142,7 @@ export function createLoopbackClient(options: LoopbackClientOptions): ActGuyApi 
       if (confirm) return confirm({ title: 'Unsaved changes', message, confirmLabel: 'Discard changes' });
       return (globalThis as unknown as { confirm(text: string): boolean }).confirm(message);
     },
-    // Issue 5 (projects): the same pattern, over the workspace listing.
+    // Projects: the same pattern, over the workspace listing.
     openProjectDialog: async () => {
       const path = await pick('open', 'Open project', ['json']);
       return path ? invokeByName('openProject', { path }) : { status: 'cancelled' };
@@ -169,7 +169,7 @@ export function createLoopbackClient(options: LoopbackClientOptions): ActGuyApi 
       const { documentId, source, mtnBytes, compress, scale } = req;
       return invoke('exportGltf', { documentId, source, mtnBytes, compress, scale, path: withExtension(path, 'glb') });
     },
-    // Issue 11: File > Export MSH names the .res8; the .res19 and .nodes.json go beside it (main derives them).
+    // File > Export MSH names the .res8; the .res19 and .nodes.json go beside it (main derives them).
     exportMshDialog: async (req: InvokeArg<'exportMshDialog'>) => {
       const path = await pick('save', 'Export MSH animation (.res8, .res19, .nodes.json)', ['res8'], req.defaultName);
       if (!path) return { status: 'cancelled' };

@@ -26,7 +26,7 @@ export type ChannelSolver = (fit: PositionFit | RotationFit, keys: KeyList, tole
 const now = (): number => (globalThis as { performance?: { now(): number } }).performance?.now() ?? Date.now();
 
 /**
- * Compresses a motion to MT3 (COMPRESSION.md): one greedy track per channel,
+ * Compresses a motion to MT3 (docs/compression.md): one greedy track per channel,
  * user keys forced, gaps <= 255, trace keys from TRACE flags, lock ranges from
  * LOCK flags, offset tracks only with OFFSETS. Errors are those of the stored
  * (quantised) values under the reference decoder. Throws FormatError for a
@@ -88,7 +88,7 @@ export const SKELETON_ROUNDS = 6;
 const SKELETON_OPTIMISM = 3;
 
 /**
- * Skeleton-aware mode (COMPRESSION.md): per-joint rotation tolerances derived
+ * Skeleton-aware mode (docs/compression.md): per-joint rotation tolerances derived
  * from the chain so that the object-space error (FK at the joints and their
  * virtual points) stays within `objectTolerance`.
  *
@@ -397,7 +397,7 @@ function traceTrack(m: Motion): TraceTrack {
   return { frames: Uint16Array.from(frames), position };
 }
 
-/** GV_StrCode of the motion name, or a FormatError saying why the name cannot be hashed (FORMATS.md 2.6). */
+/** GV_StrCode of the motion name, or a FormatError saying why the name cannot be hashed (docs/formats.md 2.6). */
 function motionNameHash(name: string): number {
   const problem = motionNameProblem(name);
   if (problem) throw new FormatError('MTN', problem, { where: 'motion name' });

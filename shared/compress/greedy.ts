@@ -12,7 +12,7 @@ export interface GreedyOutcome {
 }
 
 /**
- * The classic greedy loop of COMPRESSION.md with incremental bookkeeping:
+ * The classic greedy loop of docs/compression.md with incremental bookkeeping:
  * a heap holds each segment's max interior error; inserting a key refits only
  * the keys within `fit.fitRadius` of it and re-evaluates only the segments
  * those keys bound. The result is identical to a full refit and full error

@@ -2,7 +2,7 @@
  * A max-heap of segment maxima with lazy invalidation: each segment (named by
  * its first key frame) carries a version; re-evaluating a segment bumps the
  * version and pushes a fresh entry, and stale entries are skipped on pop.
- * Order: larger error first, then the earlier frame (COMPRESSION.md: ties go
+ * Order: larger error first, then the earlier frame (docs/compression.md: ties go
  * to the earliest frame; segments never overlap, so frame order is total).
  */
 export class SegmentHeap {

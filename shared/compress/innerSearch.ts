@@ -25,7 +25,7 @@ const tmp2 = new Float64Array(4);
 /**
  * Searches the inner (Squad control) quaternions of one or two consecutive keys
  * against the source frames of the segments they touch, minimising the worst
- * error there (COMPRESSION.md: "inner quaternions optimised against the source
+ * error there (docs/compression.md: "inner quaternions optimised against the source
  * frames"). Each inner quaternion is a = q exp(t) with t in R^3; a damped
  * Gauss-Newton step on residuals weighted towards the worst frames (an
  * approximate minimax) moves t, the result is rounded to the s12 grid, and a

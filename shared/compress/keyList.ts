@@ -68,7 +68,7 @@ export class KeyList {
 export const MAX_KEY_GAP = 255;
 
 /**
- * Initial keys of a channel (COMPRESSION.md step 1): 0, N, every user key, and
+ * Initial keys of a channel (docs/compression.md step 1): 0, N, every user key, and
  * evenly spread keys so that no two consecutive keys are more than 255 apart.
  */
 export function initialKeys(N: number, userKeys: ArrayLike<number>): KeyList {

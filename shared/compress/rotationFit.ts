@@ -229,7 +229,7 @@ export class RotationFit implements TrackFit {
 
   /**
    * Stored values of the given keys, with signs chained from the first key so
-   * that consecutive stored rotations have dot >= 0 (FORMATS.md 2.3).
+   * that consecutive stored rotations have dot >= 0 (docs/formats.md 2.3).
    */
   storedKeys(frames: number[]): { rotation: Int16Array; inner: Int16Array } {
     const K = frames.length;

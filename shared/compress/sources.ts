@@ -58,7 +58,7 @@ export function jointUserKeys(m: Motion, j: number): number[] {
   return out;
 }
 
-/** Trace keys: 0, every TRACE frame, N (FORMATS.md 2.4). */
+/** Trace keys: 0, every TRACE frame, N (docs/formats.md 2.4). */
 export function traceKeyFrames(m: Motion): number[] {
   const out: number[] = [0];
   for (let f = 1; f < m.frameCount; f++) if (m.translationKeyInfo[f * 4] & KeyFlag.TRACE) out.push(f);

@@ -30,7 +30,7 @@ export interface CompressOptions {
 }
 
 /**
- * How keys are chosen (COMPRESSION.md). 'classic': the greedy max-error
+ * How keys are chosen (docs/compression.md). 'classic': the greedy max-error
  * insertion with closed-form fits, exactly ActGuy's original rule. 'refined':
  * the same greedy pass, then a removal pass with inner quaternions searched
  * against the source (rotations) and the exact DP optimum of the Hermite fit

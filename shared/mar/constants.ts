@@ -1,4 +1,4 @@
-/** MAR constants (FORMATS.md 3). Assigned values never change. */
+/** MAR constants (docs/formats.md 3). Assigned values never change. */
 
 /** The bytes "MARa" read as a little-endian u32. */
 export const MAR_MAGIC = 0x6152414d;

@@ -11,9 +11,9 @@ export interface KnownName {
 /**
  * Parses a motion-names file: one name per line, `#` starts a comment (to the
  * end of the line), blank lines ignored, surrounding whitespace trimmed. Names
- * follow the motion-name rule (FORMATS.md 2.6). Returns hash -> name. A name listed twice
+ * follow the motion-name rule (docs/formats.md 2.6). Returns hash -> name. A name listed twice
  * is harmless; two different names with one GV_StrCode are an error naming
- * both lines (FORMATS.md 2.6), since tools could not tell them apart.
+ * both lines (docs/formats.md 2.6), since tools could not tell them apart.
  */
 export function parseMotionNames(text: string): Map<number, KnownName> {
   const out = new Map<number, KnownName>();

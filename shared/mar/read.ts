@@ -30,7 +30,7 @@ function fail(detail: string, offset?: number, where?: string): never {
 }
 
 /**
- * Reads a MAR (FORMATS.md 3): magic, counts and every range checked against
+ * Reads a MAR (docs/formats.md 3): magic, counts and every range checked against
  * the file size before anything is allocated, entry ranges 16-aligned and not
  * overlapping, the file size equal to the end of the last entry rounded up to
  * 16, every MT3 fully read and checked (errors name the entry index and the

@@ -7,7 +7,7 @@ import {
 } from './constants';
 
 /**
- * Packs MT3 files into a MAR (FORMATS.md 3), in the given order (the order is
+ * Packs MT3 files into a MAR (docs/formats.md 3), in the given order (the order is
  * the motion index used by the game and the paired .sar). Each MT3's header is
  * checked; entries are 16-aligned with zero padding, and the file ends on a
  * 16-byte boundary. maxJoint is the largest numJoints. Two entries whose

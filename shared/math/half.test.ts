@@ -14,7 +14,7 @@ function halfViaF32(bits: number): number {
 
 const isFiniteBits = (b: number) => ((b >> 10) & 0x1f) !== 0x1f;
 
-describe('h16 codec (FORMATS.md 2.2: half(v/128), RNE)', () => {
+describe('h16 codec (docs/formats.md 2.2: half(v/128), RNE)', () => {
   it('round-trips every finite bit pattern exactly and decodes to half*128', () => {
     let n = 0;
     for (let b = 0; b < 0x10000; b++) {

@@ -1,7 +1,7 @@
 import { roundHalfEven } from './round';
 
 /**
- * The MT3 `h16` position codec (FORMATS.md 2.2): IEEE binary16 bits of v / 128,
+ * The MT3 `h16` position codec (docs/formats.md 2.2): IEEE binary16 bits of v / 128,
  * round-to-nearest-even; decode is half(bits) * 128. Subnormals are kept.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The reference cubic Hermite of FORMATS.md 2.7 for one component:
+ * The reference cubic Hermite of docs/formats.md 2.7 for one component:
  * p(u) = h00 pa + h10 d va + h01 pb + h11 d vb, with d the key spacing in frames
  * and v in units per frame.
  */

@@ -21,7 +21,7 @@ export function normalize4(q: Quat, i = 0): Quat {
 }
 
 /**
- * The reference slerp of FORMATS.md 2.7: theta = acos(clamp(dot)), normalised
+ * The reference slerp of docs/formats.md 2.7: theta = acos(clamp(dot)), normalised
  * linear blend when theta < 1e-6, else the sine formula. No sign flip.
  * Not normalised in the sine branch (the reference normalises the final squad).
  */
@@ -82,7 +82,7 @@ export function expQuat(out: Quat, a: Quat): Quat {
   return out;
 }
 
-/** Rotation error in degrees per FORMATS.md 2.8: 2*acos(min(1, |dot|)) of unit quaternions. */
+/** Rotation error in degrees per docs/formats.md 2.8: 2*acos(min(1, |dot|)) of unit quaternions. */
 export function rotationErrorDeg(a: Quat, ai: number, b: Quat, bi: number): number {
   const d = Math.min(1, Math.abs(dot4(a, ai, b, bi)));
   return (2 * Math.acos(d) * 180) / Math.PI;

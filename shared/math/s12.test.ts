@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeS12, encodeS12, s12FromBits, s12ToBits } from './s12';
 
-describe('s12 codec (FORMATS.md 2.2: round(c*2047) clamped, s/2047)', () => {
+describe('s12 codec (docs/formats.md 2.2: round(c*2047) clamped, s/2047)', () => {
   it('maps +-1 to +-2047 and back exactly', () => {
     expect(encodeS12(1)).toBe(2047);
     expect(encodeS12(-1)).toBe(-2047);

@@ -1,7 +1,7 @@
 import { roundHalfEven } from './round';
 
 /**
- * The MT3 `s12` quaternion component codec (FORMATS.md 2.2): 12-bit two's
+ * The MT3 `s12` quaternion component codec (docs/formats.md 2.2): 12-bit two's
  * complement, encode round(c * 2047) (ties to even) clamped to [-2047, 2047],
  * decode s / 2047. The decoded 4-vector is normalised before use.
  */

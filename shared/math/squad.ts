@@ -71,7 +71,7 @@ function blend(out: Float64Array, p: Float64Array, q: Float64Array, theta: numbe
 const shared = new SquadSegment();
 
 /**
- * The reference Squad of FORMATS.md 2.7:
+ * The reference Squad of docs/formats.md 2.7:
  * squad = slerp(slerp(qa, qb, u), slerp(aa, ab, u), 2u(1-u)), normalised.
  * Inputs are the decoded (normalised) stored quaternions, each a 4-vector at an index.
  */

@@ -8,7 +8,7 @@
 /** The rate the game plays motions at unless a project says otherwise. */
 export const DEFAULT_GAME_FPS = 30;
 
-/** Capture and playback rates a BVH frame time is snapped to (FORMATS.md; issue: frame rates the game can play). */
+/** Capture and playback rates a BVH frame time is snapped to (docs/formats.md: frame rates the game can play). */
 export const STANDARD_FRAME_RATES = [24, 25, 30, 48, 50, 60, 90, 100, 120, 240] as const;
 
 /** Relative distance within which a rate is taken to be a standard one (0.01 %). */

@@ -1,5 +1,5 @@
 /**
- * The in-memory motion: exactly the content of an MTN v1 file (FORMATS.md 1),
+ * The in-memory motion: exactly the content of an MTN v1 file (docs/formats.md 1),
  * kept in flat typed arrays so the compressor and the viewport read it without
  * copying. Frames run 0..frameCount inclusive (frameCount + 1 samples).
  */

@@ -1,4 +1,4 @@
-/** MSH-ANIM.md constants. Assigned values never change. */
+/** docs/formats.md 7 constants. Assigned values never change. */
 
 /** Bytes per Res8 key: f32 x3 position, f32 time, s16 x4 quaternion. */
 export const MSH_KEY_BYTES = 24;

@@ -1,5 +1,5 @@
 /**
- * MTN -> MSH animation (MSH-ANIM.md "What ActGuy maps"): one node per joint,
+ * MTN -> MSH animation (docs/formats.md 7): one node per joint,
  * the root's position track carrying the root translation and the other
  * nodes' positions their joint offsets. Each node's track is fitted by the
  * same greedy max-error insertion as MT3, with this format's interpolation:

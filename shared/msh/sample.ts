@@ -2,7 +2,7 @@ import { quatSlerpShortest } from '../interchange/kinematics';
 import { MSH_NO_MAP, MSH_QUAT_SCALE } from './constants';
 import type { MshAnimation, MshKey, MshPose } from './types';
 
-/** Round half to even (banker's rounding), as MSH-ANIM.md's frame lookup uses. */
+/** Round half to even (banker's rounding), as docs/formats.md 7's frame lookup uses. */
 export function roundHalfEven(x: number): number {
   const f = Math.floor(x);
   const d = x - f;
@@ -19,7 +19,7 @@ export function keyPose(k: MshKey): MshPose {
 
 /**
  * Samples node `node` at time `t` (finite, >= 0, in frames) exactly as
- * MSH-ANIM.md says: frame = round_half_even(t - 0.5); outside the timeline, or
+ * docs/formats.md 7 says: frame = round_half_even(t - 0.5); outside the timeline, or
  * without a map, or when the map word is at or past the fallback key, the
  * fallback key exactly; else lerp positions and slerp (shortest path)
  * rotations between key k and k+1, returning a key exactly at its own time.

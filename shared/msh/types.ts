@@ -1,5 +1,5 @@
 /**
- * MSH animation (../shared/spec/MSH-ANIM.md): a key pool (Res8, 24 bytes per
+ * MSH animation (docs/formats.md 7): a key pool (Res8, 24 bytes per
  * key) and a frame map (Res19, u16 words) shared by the nodes of a model.
  * ActGuy writes the two resource payloads and their attributes, plus the
  * per-node fields a node record needs; not a whole NRes container.

@@ -3,7 +3,7 @@ import { MSH_NO_MAP } from './constants';
 import type { MshAnimation } from './types';
 
 /**
- * The validation rules of MSH-ANIM.md, for the reader and the writer: every
+ * The validation rules of docs/formats.md 7, for the reader and the writer: every
  * fallback_key < key count; a node with a map has anim_map_start +
  * frame_count <= word count; within a track key times strictly increase (for
  * every frame a map word points at a key k below the fallback key, key k+1

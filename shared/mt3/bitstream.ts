@@ -1,7 +1,7 @@
 import { FormatError } from '../errors';
 
 /**
- * The MT3 bit stream (FORMATS.md 2.2): LSB-first over 16-bit little-endian
+ * The MT3 bit stream (docs/formats.md 2.2): LSB-first over 16-bit little-endian
  * words. Bit i of a stream is bit (i mod 16) of its word (i div 16); an n-bit
  * field is stored lowest bit first; every stream starts on a word boundary and
  * the unused bits of its last word are zero.

@@ -1,11 +1,11 @@
 /**
- * MT3 constants (FORMATS.md 2). Assigned values never change: they are the
+ * MT3 constants (docs/formats.md 2). Assigned values never change: they are the
  * layout of files already written.
  */
 export { Mt3Flag } from './types';
 import { Mt3Flag } from './types';
 
-/** Header byte offsets (all u32, little-endian; FORMATS.md 2.1). */
+/** Header byte offsets (all u32, little-endian; docs/formats.md 2.1). */
 export const MT3_HDR_NAME = 0;
 export const MT3_HDR_FLAGS = 4;
 export const MT3_HDR_BASE_TICK = 8;
@@ -32,14 +32,14 @@ export function mt3DataOffset(numJoints: number): number {
 
 /** N is a u16 in every frame field (keys, lock ranges), so 1..65535. */
 export const MT3_MAX_FRAMES = 65535;
-/** Same bound as MTN (FORMATS.md 1), so every MT3 decompresses to a valid MTN. */
+/** Same bound as MTN (docs/formats.md 1), so every MT3 decompresses to a valid MTN. */
 export const MT3_MAX_JOINTS = 1024;
 /** Largest gap between consecutive keys of a d8 stream. */
 export const MT3_MAX_D8_DELTA = 255;
 /** Largest gap between consecutive keys of the move (trace) stream (u16 delta). */
 export const MT3_MAX_U16_DELTA = 65535;
 
-/** Bit widths of the stream fields (FORMATS.md 2.2-2.4). */
+/** Bit widths of the stream fields (docs/formats.md 2.2-2.4). */
 export const D8_BITS = 8;
 export const H16_BITS = 16;
 export const S12_BITS = 12;

@@ -10,7 +10,7 @@ import {
 import { randomMt3 } from './testFixtures';
 import { Mt3Flag, type Mt3Motion } from './types';
 
-// ---- An independent, straightforward implementation of FORMATS.md 2.7 ----
+// ---- An independent, straightforward implementation of docs/formats.md 2.7 ----
 
 /** binary16 -> value via float32 bit construction (independent of shared/math/half). */
 function halfRef(bits: number): number {
@@ -82,7 +82,7 @@ function expectClose(actual: ArrayLike<number>, expected: number[], tol: number,
   }
 }
 
-describe('reference samplers (FORMATS.md 2.7)', () => {
+describe('reference samplers (docs/formats.md 2.7)', () => {
   const m = randomMt3(21, { numFrames: 60, numJoints: 4 });
   const out = new Float64Array(4);
   const times: number[] = [];

@@ -9,7 +9,7 @@ import { KeyFlag, MotionFlag, copyJoints, makeJoint, makeMotion, type JointInfo,
 import { Mt3Flag, type Mt3Motion, type PositionTrack, type RotationTrack, type TraceTrack } from './types';
 
 /**
- * The reference decoder of FORMATS.md 2.7. Everything is float64 computed from
+ * The reference decoder of docs/formats.md 2.7. Everything is float64 computed from
  * the decoded stored values (h16 -> half*128, s12 -> s/2047 then the 4-vector
  * normalised). The compressor measures its error with these very functions.
  */

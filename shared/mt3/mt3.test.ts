@@ -10,7 +10,7 @@ import { writeMt3, type Mt3StreamMemo } from './write';
 
 /**
  * A tiny MT3 (N = 2, J = 1, two keys per stream) whose pack words are
- * computed by hand below from the LSB-first rule of FORMATS.md 2.2.
+ * computed by hand below from the LSB-first rule of docs/formats.md 2.2.
  */
 function tinyMt3(): Mt3Motion {
   return {

@@ -42,7 +42,7 @@ function failAt(detail: string, offset?: number, where?: string): never {
 }
 
 /**
- * Reads and checks an MT3 header (FORMATS.md 2.1) against the file size:
+ * Reads and checks an MT3 header (docs/formats.md 2.1) against the file size:
  * counts in range, dataOffset a multiple of 16 past the header, header padding
  * zero, dataSize even with dataOffset + dataSize = file size, and every stream
  * offset inside the pack in the order the spec fixes. Never allocates from an
@@ -137,7 +137,7 @@ export function mt3StreamSpans(h: Mt3Header): Mt3StreamSpan[] {
 }
 
 /**
- * Reads an MT3 (FORMATS.md 2) into stored values. Every bad input (truncated,
+ * Reads an MT3 (docs/formats.md 2) into stored values. Every bad input (truncated,
  * inconsistent header, a stream that runs past its end or never reaches N, a
  * key past N, a zero delta, NaN/inf h16, out-of-range s12, bad lock ranges)
  * throws FormatError kind MT3 with the byte offset and what was expected.

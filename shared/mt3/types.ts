@@ -1,10 +1,10 @@
 /**
- * The MT3 content as stored values (FORMATS.md 2): quantised integers exactly
+ * The MT3 content as stored values (docs/formats.md 2): quantised integers exactly
  * as they go into the 16-bit pack, so write(read(x)) is exact and the decoder
  * and the compressor see the very numbers the game sees.
  */
 
-/** MT3 header flags (FORMATS.md 2.5). Assigned values never change. */
+/** MT3 header flags (docs/formats.md 2.5). Assigned values never change. */
 export const Mt3Flag = {
   FIX: 0x04,
   TURN: 0x08,

@@ -14,7 +14,7 @@ export function isNonFiniteH16(bits: number): boolean {
 }
 
 /**
- * Checks every invariant of FORMATS.md 2 on an in-memory MT3 (stored values)
+ * Checks every invariant of docs/formats.md 2 on an in-memory MT3 (stored values)
  * and throws a FormatError (kind MT3) naming the stream, key and frame of the
  * first problem. The writer calls it before encoding, so nothing it writes can
  * fail to read back.

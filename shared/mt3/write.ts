@@ -29,7 +29,7 @@ export function mt3FlagsFor(m: Mt3Motion): number {
 export type Mt3StreamMemo = WeakMap<PositionTrack | RotationTrack, Uint16Array>;
 
 /**
- * Serialises an MT3 exactly per FORMATS.md 2.1-2.4: header (zero-padded to a
+ * Serialises an MT3 exactly per docs/formats.md 2.1-2.4: header (zero-padded to a
  * 16-byte dataOffset), then one 16-bit word pack with the streams back to back
  * in the order root translation, rotation 0..J-1, joint offsets, move, turn,
  * fix. Validates first and throws FormatError (kind MT3) naming the stream and

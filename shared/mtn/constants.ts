@@ -1,4 +1,4 @@
-/** MTN v1 constants (FORMATS.md section 1). Assigned values never change. */
+/** MTN v1 constants (docs/formats.md 1). Assigned values never change. */
 export const MTN_MAGIC = 0x004e544d; // "MTN\0" read as little-endian u32
 export const MTN_VERSION = 1;
 export const MTN_HEADER_SIZE = 32;

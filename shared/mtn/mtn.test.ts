@@ -37,7 +37,7 @@ describe('MTN v1', () => {
     expect(Array.from(writeMtn(back))).toEqual(Array.from(bytes));
   });
 
-  it('lays the header and sections out as FORMATS.md 1 says', () => {
+  it('lays the header and sections out as docs/formats.md 1 says', () => {
     const m = emptyMotion(2, [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'hips' }], 60);
     m.translation.set([1, 2, 3, 0], 4);
     m.translationKeyInfo[2 * 4] = KeyFlag.TRACE;

@@ -8,7 +8,7 @@ import { validateMotion } from './validate';
 const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /**
- * Reads an MTN v1 file (FORMATS.md 1). Every count is checked against the file
+ * Reads an MTN v1 file (docs/formats.md 1). Every count is checked against the file
  * size before anything is allocated; the decoded motion is then validated.
  * Throws FormatError (kind MTN) naming the section, frame, joint or offset.
  */

@@ -5,7 +5,7 @@ import { MTN_MAX_FRAMES, MTN_MAX_JOINTS } from './constants';
 const NAME_RE = /^[\x20-\x7e]{0,31}$/;
 
 /**
- * Checks every invariant of FORMATS.md section 1 on an in-memory motion and
+ * Checks every invariant of docs/formats.md 1 on an in-memory motion and
  * throws a FormatError naming the section, frame and joint of the first problem.
  * Used by the reader (after decoding) and by the writer (before encoding).
  * `samplesChecked` skips the per-sample checks (finite values, non-zero

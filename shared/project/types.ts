@@ -22,7 +22,7 @@ export interface ProjectTolerances {
 }
 
 export interface ProjectMotion {
-  /** Motion name (FORMATS.md 2.6: 1-31 of `[A-Za-z0-9_.-]`, not starting with `.` or `-`), hashed with GV_StrCode into the MT3/MAR/SAR; unique. */
+  /** Motion name (docs/formats.md 2.6: 1-31 of `[A-Za-z0-9_.-]`, not starting with `.` or `-`), hashed with GV_StrCode into the MT3/MAR/SAR; unique. */
   name: string;
   /** Path of the .mtn. */
   mtn: string;
@@ -39,7 +39,7 @@ export interface ProjectMotion {
 
 /** Another archive entry that reuses a motion's compressed data (and its .sev) under its own name. */
 export interface ProjectAlias {
-  /** The alias's own motion name (FORMATS.md 2.6); must not be a motion's name. */
+  /** The alias's own motion name (docs/formats.md 2.6); must not be a motion's name. */
   name: string;
   /** The motion it reuses: a name from `motions` (never another alias). */
   target: string;

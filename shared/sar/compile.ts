@@ -5,7 +5,7 @@ import { SAR_NO_CODE, SAR_NO_JOINT, SAR_VARIANTS } from './constants';
 import type { SarEntry } from './types';
 
 /**
- * Compiles one SEV into its SAR entry (FORMATS.md 6): SE names become codes
+ * Compiles one SEV into its SAR entry (docs/formats.md 6): SE names become codes
  * through the merged table (variants per floor attribute, else the base code
  * 8 times; undefined indices 0xFFFF x 8), events sorted by frame then file
  * order, `-` joints as 0xFF. Every unknown name is an error at its SEV token.

@@ -1,4 +1,4 @@
-/** SAR layout constants (FORMATS.md 6). Assigned values never change. */
+/** SAR layout constants (docs/formats.md 6). Assigned values never change. */
 
 /** The bytes `SARa` read as a little-endian u32. */
 export const SAR_MAGIC = 0x61524153;

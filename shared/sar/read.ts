@@ -13,7 +13,7 @@ export interface SarArchive {
 }
 
 /**
- * Reads a SAR (FORMATS.md 6). Checks the magic, the reserved word, that the
+ * Reads a SAR (docs/formats.md 6). Checks the magic, the reserved word, that the
  * table fits before allocating from its count, every entry range (aligned,
  * inside the file, not overlapping, size equal to what S and E imply), that
  * the file size equals the size the table implies, that names are unique

@@ -1,5 +1,5 @@
 /**
- * SAR content (FORMATS.md 6): one entry per motion of the paired .mar, in the
+ * SAR content (docs/formats.md 6): one entry per motion of the paired .mar, in the
  * same order, holding the SE codes per floor attribute and the frame events.
  */
 

@@ -7,7 +7,7 @@ import {
 import type { SarEntry } from './types';
 
 /**
- * Writes a SAR (FORMATS.md 6). `marNames` are the motion names of the paired
+ * Writes a SAR (docs/formats.md 6). `marNames` are the motion names of the paired
  * .mar in archive order: the writer refuses a SAR whose entries do not match
  * them one for one, because the game pairs .sar index i with .mar index i.
  * Events are written sorted by frame, stable (file order breaks ties).

@@ -6,7 +6,7 @@ export const SE_DEFINE_MAX_CHARS = 8 * 1024 * 1024;
 export const SE_DEFINE_MAX_DEFINES = 65536;
 
 /**
- * Reads `se_define.h`, the non-resident-SE table (FORMATS.md 5): every
+ * Reads `se_define.h`, the non-resident-SE table (docs/formats.md 5): every
  * `#define NAME VALUE` whose value is an integer constant expression is an
  * entry. Values may use decimal, hex and octal literals with u/l suffixes,
  * parentheses, unary `+ - ~`, `* / % + - << >> & ^ |` with C precedence, and

@@ -3,7 +3,7 @@ import { splitLines } from '../sev/text';
 import { SE_CODE_MAX, SE_CODE_NONE, formatSeCode, type SeTableEntry, type SeTableReadResult } from './types';
 
 /**
- * Reads `default.sls`, the resident-SE table (FORMATS.md 5): one `NAME CODE`
+ * Reads `default.sls`, the resident-SE table (docs/formats.md 5): one `NAME CODE`
  * or `NAME = CODE` per line, comments from `;`, `#` or `//` to the end of the
  * line. Codes are decimal or `0x` hex, 0..0xFFFE. Every error in the file is
  * reported at once with its line and column; a name given twice with

@@ -34,7 +34,7 @@ function commentText(raw: string): string {
 }
 
 /**
- * Parses SEV v1 text (FORMATS.md 4). Never throws for content errors: every
+ * Parses SEV v1 text (docs/formats.md 4). Never throws for content errors: every
  * problem in the file is collected with its line and column, so a user fixes
  * them all in one pass. `file` names the file in messages (`walk.sev:12:7: ...`).
  */
@@ -123,7 +123,7 @@ export function parseSev(text: string, file?: string): SevParseResult {
         }
         motionLine = line;
         if (!arity(1, 'motion <name>')) break;
-        // A motion name follows the motion-name rule (FORMATS.md 2.6), not the SE-name rule: `motion 131_01` pairs with 131_01.mtn.
+        // A motion name follows the motion-name rule (docs/formats.md 2.6), not the SE-name rule: `motion 131_01` pairs with 131_01.mtn.
         const problem = motionNameProblem(args[0].text);
         if (problem) err(line, args[0].column, problem);
         else doc.motion = { name: args[0].text, comments, loc };

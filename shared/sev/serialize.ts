@@ -37,7 +37,7 @@ export function eventsByFrame(events: readonly SevEvent[]): SevEvent[] {
 }
 
 /**
- * Writes a SEV v1 document (FORMATS.md 4): `sev 1`, `motion`, the `se` lines
+ * Writes a SEV v1 document (docs/formats.md 4): `sev 1`, `motion`, the `se` lines
  * by index, then the `event` lines by frame (stable). Every statement is
  * preceded by its leading comments and followed by its trailing comment, so a
  * user's notes stay on the lines they annotate. Idempotent:

@@ -1,5 +1,5 @@
 /**
- * The in-memory SEV v1 document (FORMATS.md 4): the SE definitions and the
+ * The in-memory SEV v1 document (docs/formats.md 4): the SE definitions and the
  * frame events of one motion, with every statement's place in the file and
  * the comments that annotate it, so an edit-and-save keeps a user's notes on
  * the lines they were written for.

@@ -1,5 +1,5 @@
 /**
- * An independent decoder written from FORMATS.md 2.7 for tests only: plain
+ * An independent decoder written from docs/formats.md 2.7 for tests only: plain
  * arrays, no shared code with shared/mt3/decode.ts or the compressor, so a
  * test that compares the compressor's reported errors with it checks the
  * written bytes, not the compressor against itself.
