@@ -51,6 +51,7 @@ import { motionNameProblem } from '../../shared/motionName';
 import { gvStrCode } from '../../shared/strcode';
 import { syntheticMotion } from '../../shared/testing/syntheticMotion';
 import { mutateBinary, mutateJson, mutateText, pick, type Rng } from './mutate';
+import { FBX_TARGET } from './fbxTarget';
 
 /** A finding: what went wrong, in one line (the signature reproducers are grouped and minimized by). */
 export class FuzzDefect extends Error {
@@ -111,7 +112,7 @@ function judge<T>(read: () => T, check: (value: T) => Outcome | void): Outcome {
   return outcome ?? 'accepted';
 }
 
-async function judgeAsync<T>(read: () => Promise<T>, check: (value: T) => void, fileName: string): Promise<Outcome> {
+export async function judgeAsync<T>(read: () => Promise<T>, check: (value: T) => void, fileName: string): Promise<Outcome> {
   let value: T;
   try {
     value = await read();
@@ -144,7 +145,7 @@ function must(cond: boolean, what: string): void {
 }
 
 /** A motion read back from its own MTN bytes must be equal (the importer's output is a savable motion). */
-function checkMotionSaves(m: Motion): void {
+export function checkMotionSaves(m: Motion): void {
   validateMotion(m);
   const bytes = writeMtn(m);
   must(equalBytes(writeMtn(readMtn(bytes)), bytes), 'the imported motion does not survive an MTN round trip');
@@ -493,6 +494,7 @@ export const TARGETS: FuzzTarget[] = [
     mutate: mutateGlb,
     run: (b) => judgeAsync(() => importMotionBytes(b, 'x.glb'), (r) => checkMotionSaves(r.motion), 'x.glb'),
   },
+  FBX_TARGET,
   {
     // MSH animation as `actguy export-msh` writes it: the .nodes.json, Res8 and Res19, in one envelope
     // of three length-prefixed parts (the lengths are fuzzed too; a part runs to the end when its length lies).

@@ -125,6 +125,15 @@ describe('FBX import', () => {
     expect(await fail(short)).toMatch(/^\/m\/x\.fbx \[FBX\] \(offset \d+\): the node list has no end record and footer: the file is truncated$/);
   });
 
+  it('what the loader skips (a second animation layer) becomes an import warning, not console noise', () => {
+    const text = decodeUtf8(writeFbxAscii(fbxScene()))
+      .replace('Objects:  {', 'Objects:  {\n\tAnimationLayer: 5000, "AnimLayer::Extra", "" {\n\t}')
+      .replace(/\}\n$/, '\tC: "OO",5000,1003\n}\n');
+    const r = importFbx(encodeUtf8(text));
+    expect(r.warnings.map((w) => w.code)).toEqual(['loader']);
+    expect(r.warnings[0].message).toMatch(/^three\.js FBXLoader: Encountered an animation stack with multiple layers/);
+  });
+
   it('meshes, materials and cameras are switched off before the loader runs, in place (same length)', () => {
     const text = decodeUtf8(writeFbxAscii(fbxScene()))
       .replace('Objects:  {', 'Objects:  {\n\tGeometry: 9, "Geometry::Cube", "Mesh" {\n\t\tVertices: *3 {\n\t\t\ta: 0,0,0\n\t\t}\n\t}\n\tModel: 8, "Model::Cam", "Camera" {\n\t}\n\tMaterial: 7, "Material::M", "" {\n\t}')
