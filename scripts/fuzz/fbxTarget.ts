@@ -1,5 +1,5 @@
 /**
- * The FBX importer under fuzzing: binary FBX 7.4 and 7.5 and ASCII FBX seeds
+ * The FBX importer under fuzzing: binary FBX 7.4 (raw and zlib arrays) and 7.5 and ASCII FBX seeds
  * (a small animated bone chain, one and two clips), mutated as bytes, or as
  * text with FBX's own tokens for the ASCII ones. Judged like the other
  * importers: a FormatError naming the file is a rejection; an accepted input
@@ -31,7 +31,7 @@ export const FBX_TARGET: FuzzTarget = {
   seeds: () => {
     const one = fbxScene({ bones: ['Hips', 'Spine'], frames: 4 });
     const two = fbxScene({ bones: ['Root', 'Arm'], frames: 3, clips: ['Walk', 'Run'], preRotation: [0, 0, 90], unit: 100 });
-    return [writeFbxBinary(one), writeFbxBinary(two, 7500), writeFbxAscii(one), writeFbxAscii(two)];
+    return [writeFbxBinary(one), writeFbxBinary(two, 7500), writeFbxBinary(two, 7400, true), writeFbxAscii(one), writeFbxAscii(two)];
   },
   mutate: mutateFbx,
   run: (b) => judgeAsync(() => importMotionBytes(b, 'x.fbx', { clip: 0 }), (r) => checkMotionSaves(r.motion), 'x.fbx'),

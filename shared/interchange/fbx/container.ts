@@ -11,7 +11,8 @@
  * geometry, loads no image and touches no DOM, and it runs in Node, a worker
  * and the renderer alike.
  */
-import { FormatError } from '../../errors';
+import { unzlibSync } from 'three/examples/jsm/libs/fflate.module.js';
+import { FormatError, type FormatErrorPlace } from '../../errors';
 import { decodeUtf8 } from '../gltf/glb';
 
 /** FBX versions read: 7.1 (FBX 2011) to 7.7 (FBX 2020), binary or ASCII, as Blender's importer reads them. */
@@ -46,6 +47,17 @@ export interface FbxContainer {
   /** The file with non-animation content switched off, as FBXLoader.parse takes it. */
   forLoader: ArrayBuffer;
 }
+
+/**
+ * The loader splits a rotation key step of 180 degrees or more into one key per
+ * 180 degrees, so a damaged curve (a value of 1e30) would have it build keys
+ * until memory runs out. The sum of key steps over every curve, in units of
+ * 180, is capped well above anything animated: a full turn every frame for an
+ * hour at 120 fps is under a million.
+ */
+const MAX_CURVE_TRAVEL = 1e6;
+/** Largest key array decoded for that check (the loader reads the same array). */
+const MAX_CURVE_BYTES = 64 * 1024 * 1024;
 
 /** Frame rates of FBX's TimeMode enumeration (index = value; 14 is custom, 0 the application default). */
 const TIME_MODE_RATES = [30, 120, 100, 60, 50, 48, 30, 30, 30000 / 1001, 30000 / 1001, 25, 24, 1000, 24000 / 1001, NaN, 96, 72, 60000 / 1001, 120000 / 1001];
@@ -207,12 +219,51 @@ function prepareBinary(b: Uint8Array): FbxSceneSettings {
   finishSettings(settings);
 
   const objects = byName(top, 'Objects');
+  const travel = { sum: 0 };
+  for (const o of objects?.children ?? []) {
+    if (o.name !== 'AnimationCurve') continue;
+    const keys = byName(o.children, 'KeyValueFloat')?.props[0];
+    if (keys && 'fd'.includes(keys.type)) checkCurve(decodeArray(b, view, keys), travel, { offset: keys.at });
+  }
   for (const o of objects?.children ?? []) {
     if (SKIPPED_OBJECTS.includes(o.name)) b[o.nameAt] = 'X'.charCodeAt(0);
     else if (o.name === 'Model') renameBinaryString(b, o.props[2], PLAIN_MODEL_TYPES);
     else if (o.name === 'AnimationCurveNode') renameDeformPercent(b, o.props[1]);
   }
   return settings;
+}
+
+/** The numbers of an 'f' or 'd' array property (raw or zlib). */
+function decodeArray(b: Uint8Array, view: DataView, prop: Property): Float64Array {
+  const count = view.getUint32(prop.at + 1, true);
+  const encoding = view.getUint32(prop.at + 5, true);
+  const stored = view.getUint32(prop.at + 9, true);
+  const size = prop.type === 'f' ? 4 : 8;
+  if (count * size > MAX_CURVE_BYTES) throw new FormatError('FBX', `an animation curve has ${count} keys, more than ActGuy reads (${MAX_CURVE_BYTES / size} at most)`, { offset: prop.at });
+  let data = b.subarray(prop.at + 13, prop.at + 13 + stored);
+  if (encoding === 1) {
+    try {
+      data = unzlibSync(data, { out: new Uint8Array(count * size) });
+    } catch (e) {
+      throw new FormatError('FBX', `a compressed key array does not decompress (${e instanceof Error ? e.message : String(e)}): the file is damaged`, { offset: prop.at });
+    }
+    if (data.length !== count * size) throw new FormatError('FBX', `a compressed key array holds ${data.length} bytes, not the ${count * size} its ${count} keys need: the file is damaged`, { offset: prop.at });
+  }
+  const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const out = new Float64Array(count);
+  for (let i = 0; i < count; i++) out[i] = size === 4 ? dv.getFloat32(i * 4, true) : dv.getFloat64(i * 8, true);
+  return out;
+}
+
+/** Refuses a curve with a value that is not finite, and the file whose curves together travel past MAX_CURVE_TRAVEL (see there). */
+function checkCurve(values: ArrayLike<number>, travel: { sum: number }, place: FormatErrorPlace): void {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (Number.isNaN(v)) continue; // the loader skips NaN keys
+    if (!Number.isFinite(v)) throw new FormatError('FBX', `an animation curve has the key value ${v} (key ${i}): key values must be finite numbers`, place);
+    if (i > 0 && Number.isFinite(values[i - 1])) travel.sum += Math.abs(v - values[i - 1]) / 180;
+  }
+  if (travel.sum > MAX_CURVE_TRAVEL) throw new FormatError('FBX', `the animation curves jump by more than ${MAX_CURVE_TRAVEL * 180} in all (values like ${Math.max(...Array.from(values, Math.abs)).toExponential(2)}): the file is damaged`, place);
 }
 
 /** Overwrites an S property's first byte when its value is one of `values` (the loader then takes the default branch). */
@@ -327,6 +378,10 @@ function prepareAscii(b: Uint8Array): FbxSceneSettings {
     }
   }
   if (depth !== 0) throw new FormatError('FBX', `the file ends inside ${depth} open block(s)${open ? ` (the last top-level one opened at line ${open.line})` : ''}: the file is truncated`, { line, column: text.length - lineAt + 1 });
+
+  const travel = { sum: 0 };
+  const keyArrays = /KeyValueFloat:\s*\*\d+\s*\{\s*a:([^}]*)\}/g;
+  for (let m = keyArrays.exec(text); m; m = keyArrays.exec(text)) checkCurve(m[1].split(',').map((v) => parseFloat(v)), travel, lineColumn(text, m.index));
 
   const globals = /\n[ \t]*GlobalSettings[ \t]*:[^{]*\{([\s\S]*?)\n[ \t]*\}/.exec(text);
   if (globals) {

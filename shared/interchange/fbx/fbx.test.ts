@@ -19,7 +19,7 @@ const fail = async (bytes: Uint8Array, name = '/m/x.fbx', options = {}) => {
 describe('FBX import', () => {
   it('reads binary (7.4 and the 64-bit 7.5 records) and ASCII alike: bones in order, frames at the target rate', () => {
     const scene = fbxScene({ frames: 31, fps: 30 });
-    const results = [writeFbxBinary(scene), writeFbxBinary(scene, 7500), writeFbxAscii(scene)].map((b) => importFbx(b, { fps: 30 }));
+    const results = [writeFbxBinary(scene), writeFbxBinary(scene, 7500), writeFbxBinary(scene, 7400, true), writeFbxAscii(scene)].map((b) => importFbx(b, { fps: 30 }));
     for (const r of results) {
       expect(r.motion.joints.map((j) => [j.name, j.parent])).toEqual([['Hips', -1], ['Spine', 0], ['Head', 1]]);
       expect(r.motion.frameCount).toBe(30);
@@ -123,6 +123,20 @@ describe('FBX import', () => {
     expect(await fail(cut)).toMatch(/^\/m\/x\.fbx \[FBX\] \(offset \d+\): a node record ends at byte \d+, past the end of the file \(1600\): the file is truncated or damaged$/);
     const short = writeFbxBinary(fbxScene()).subarray(0, 600);
     expect(await fail(short)).toMatch(/^\/m\/x\.fbx \[FBX\] \(offset \d+\): the node list has no end record and footer: the file is truncated$/);
+  });
+
+  it('refuses key values the loader would subdivide forever (an infinite or absurd rotation), binary and ASCII', async () => {
+    const text = decodeUtf8(writeFbxAscii(fbxScene()));
+    const first = /KeyValueFloat: \*5 \{\n\t+a: ([^,]+),/.exec(text)!;
+    const inf = text.replace(first[0], first[0].replace(first[1], '10.25e3094'));
+    expect(await fail(encodeUtf8(inf))).toMatch(/^\/m\/x\.fbx:\d+:\d+: an animation curve has the key value Infinity \(key 0\): key values must be finite numbers$/);
+    const huge = text.replace(first[0], first[0].replace(first[1], '1e30'));
+    expect(await fail(encodeUtf8(huge))).toMatch(/the animation curves jump by more than 180000000 in all .*: the file is damaged$/);
+    const scene = fbxScene();
+    const curve = scene[2].children.find((c) => c.name === 'AnimationCurve')!;
+    (curve.children.find((c) => c.name === 'KeyValueFloat')!.props[0] as Float32Array)[2] = 3e38;
+    expect(await fail(writeFbxBinary(scene))).toMatch(/^\/m\/x\.fbx \[FBX\] \(offset \d+\): the animation curves jump by more than/);
+    expect(await fail(writeFbxBinary(scene, 7400, true))).toMatch(/^\/m\/x\.fbx \[FBX\] \(offset \d+\): the animation curves jump by more than/);
   });
 
   it('what the loader skips (a second animation layer) becomes an import warning, not console noise', () => {

@@ -4,6 +4,7 @@
  * importer reads (GlobalSettings, LimbNode models, one AnimationStack with
  * curves, Connections); no meshes.
  */
+import { zlibSync } from 'three/examples/jsm/libs/fflate.module.js';
 import { encodeUtf8 } from '../../utf8';
 
 /** A property value: integers that need 64 bits (ids, FBX ticks) are bigints; arrays are typed. */
@@ -108,8 +109,8 @@ export function fbxScene(o: FbxSceneOptions = {}): FbxNode[] {
   ];
 }
 
-/** A binary FBX file of the tree (version 7400 or 7500, which widens the record fields to 64 bits). */
-export function writeFbxBinary(tree: FbxNode[], version = 7400): Uint8Array {
+/** A binary FBX file of the tree (version 7400 or 7500, which widens the record fields to 64 bits); `compress` stores arrays zlib-compressed, as the FBX SDK does. */
+export function writeFbxBinary(tree: FbxNode[], version = 7400, compress = false): Uint8Array {
   const wide = version >= 7500;
   const out: number[] = [];
   const push = (bytes: ArrayLike<number>) => { for (let i = 0; i < bytes.length; i++) out.push(bytes[i]); };
@@ -127,7 +128,8 @@ export function writeFbxBinary(tree: FbxNode[], version = 7400): Uint8Array {
     }
     const code = v instanceof Float64Array ? 0x64 : v instanceof Float32Array ? 0x66 : v instanceof BigInt64Array ? 0x6c : 0x69;
     const raw = new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
-    return [code, ...u32(v.length), ...u32(0), ...u32(raw.length), ...raw];
+    const stored = compress ? zlibSync(raw) : raw;
+    return [code, ...u32(v.length), ...u32(compress ? 1 : 0), ...u32(stored.length), ...stored];
   };
   const node = (nd: FbxNode) => {
     const start = out.length;
