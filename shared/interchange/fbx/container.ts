@@ -350,7 +350,22 @@ function prepareAscii(b: Uint8Array): FbxSceneSettings {
       i = close;
       continue;
     }
+    if (ch === '{' || ch === '}') {
+      // As the FBX SDK writes them: `{` ends its line, `}` stands alone on its line. The loader reads the file line by
+      // line, so anything else would be read as a different tree from the one checked here.
+      const lineEnd = text.indexOf('\n', i) < 0 ? text.length : text.indexOf('\n', i);
+      const after = text.slice(i + 1, lineEnd).trim();
+      if (after !== '' || (ch === '}' && text.slice(lineAt, i).trim() !== ''))
+        throw new FormatError('FBX', `${ch === '{' ? 'an opening brace { is followed by more on its line' : 'a closing brace } shares its line'}: the file is damaged (ASCII FBX puts each brace at the end of its line, or alone)`, { line, column: i - lineAt + 1 });
+    }
     if (ch === '{') {
+      const array = /\*(\d+)\s*$/.exec(text.slice(lineAt, i));
+      if (array) {
+        const close = text.indexOf('}', i);
+        const body = /^\s*a:([^]*)$/.exec(text.slice(i + 1, close < 0 ? text.length : close));
+        const count = body ? body[1].split(',').filter((v) => v.trim() !== '').length : -1;
+        if (count !== Number(array[1])) throw new FormatError('FBX', `an array declares ${array[1]} values but holds ${count < 0 ? 'no "a:" list' : count}: the file is damaged`, { line, column: i - lineAt + 1 });
+      }
       if (depth === 0) {
         block = /^[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*:/.exec(text.slice(lineAt, i))?.[1] ?? '';
         open = { line, column: i - lineAt + 1 };

@@ -139,6 +139,13 @@ describe('FBX import', () => {
     expect(await fail(writeFbxBinary(scene, 7400, true))).toMatch(/^\/m\/x\.fbx \[FBX\] \(offset \d+\): the animation curves jump by more than/);
   });
 
+  it('refuses ASCII whose braces or arrays the loader would read as another tree', async () => {
+    const text = decodeUtf8(writeFbxAscii(fbxScene()));
+    expect(await fail(encodeUtf8(text.replace('KeyTime: *5 {', 'KeyTime: *5 {---')))).toMatch(/^\/m\/x\.fbx:\d+:\d+: an opening brace \{ is followed by more on its line: the file is damaged/);
+    expect(await fail(encodeUtf8(text.replace(/\n(\t+)\}\n\t+KeyValueFloat/, '}\n$1KeyValueFloat')))).toMatch(/a closing brace \} shares its line: the file is damaged/);
+    expect(await fail(encodeUtf8(text.replace('KeyTime: *5 {', 'KeyTime: *6 {')))).toMatch(/^\/m\/x\.fbx:\d+:\d+: an array declares 6 values but holds 5: the file is damaged$/);
+  });
+
   it('what the loader skips (a second animation layer) becomes an import warning, not console noise', () => {
     const text = decodeUtf8(writeFbxAscii(fbxScene()))
       .replace('Objects:  {', 'Objects:  {\n\tAnimationLayer: 5000, "AnimLayer::Extra", "" {\n\t}')
