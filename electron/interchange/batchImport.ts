@@ -36,6 +36,10 @@ export interface BatchImportOptions {
   project?: string;
   /** Replace .mtn files that already exist in the folder (otherwise such a file is refused, so nothing made by hand is lost). */
   overwrite?: boolean;
+  /** Write nothing unless every file imports, and the .mtn files as one unit (implied by `project`). */
+  allOrNothing?: boolean;
+  /** Refuses an output path by throwing (the app's path policy); the message becomes that file's error. */
+  checkOutput?: (path: string) => void;
 }
 
 /** One motion the batch makes, or one file (or clip) it could not. */
@@ -137,6 +141,15 @@ export async function runBatchImport(inputs: readonly string[], options: BatchIm
   }
   const cancelled = signal?.aborted === true;
 
+  function outputRefusal(output: string): string | undefined {
+    try {
+      options.checkOutput?.(output);
+      return undefined;
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
+  }
+
   function accept(input: string, clip: string | null, mtnBytes: Uint8Array, warnings: InterchangeWarning[], summary: string | null): BatchItem {
     const name = batchMotionName(input, clip);
     const output = join(outDir, `${name}.mtn`);
@@ -149,7 +162,8 @@ export async function runBatchImport(inputs: readonly string[], options: BatchIm
     else if (clash) item.error = `the motion name ${JSON.stringify(name)} is already taken by ${clash.input}${clash.clip ? ` clip ${JSON.stringify(clash.clip)}` : ''}`;
     else if (projectNames.has(name)) item.error = `the project ${options.project} already has a motion named ${JSON.stringify(name)}`;
     else if (inputs.some((i) => sameFile(i, output))) item.error = `its output ${output} is one of the inputs`;
-    else if (!options.overwrite && existsSync(output)) item.error = `${output} already exists; pass --overwrite to replace it, or choose another folder`;
+    else if (!options.overwrite && existsSync(output)) item.error = `${output} already exists; ${options.checkOutput ? 'remove or rename it first' : 'pass --overwrite to replace it, or choose another folder'}`;
+    else if (outputRefusal(output)) item.error = outputRefusal(output);
     else {
       item.mtnBytes = mtnBytes;
       planned.set(name, item);
@@ -169,6 +183,12 @@ export async function runBatchImport(inputs: readonly string[], options: BatchIm
     commitOutputs(files);
     written.push(...files.map((f) => f.path));
     return { items, failed, written, cancelled, conclusion: `wrote ${ok.length} motion(s) to ${outDir} and added them to ${options.project} (${ok.map((i) => i.name).join(', ')})` };
+  }
+  if (options.allOrNothing) {
+    if (failed) return { items, failed, written, cancelled, conclusion: `${failed} of ${items.length} failed; nothing was written (all or nothing)` };
+    commitOutputs(ok.map((i) => ({ path: i.output!, bytes: i.mtnBytes! })));
+    written.push(...ok.map((i) => i.output!));
+    return { items, failed, written, cancelled, conclusion: `wrote ${ok.length} motion(s) to ${outDir}` };
   }
   for (const i of ok) {
     try {
