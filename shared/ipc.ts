@@ -603,6 +603,8 @@ export interface ImportMotionBatchRequest extends ImportMotionOptions {
   paths: string[];
   /** Write nothing unless every file imports (the renderer asks this when the motions go into an open project). */
   allOrNothing?: boolean;
+  /** Motion names already taken (the open project's): a file that would take one is refused. */
+  reservedNames?: string[];
 }
 
 /** One motion of a batch import, or one file (or clip) that could not become one. */

@@ -38,6 +38,8 @@ export interface BatchImportOptions {
   overwrite?: boolean;
   /** Write nothing unless every file imports, and the .mtn files as one unit (implied by `project`). */
   allOrNothing?: boolean;
+  /** Motion names already taken elsewhere (the app's open project): refused like a project's names. */
+  reservedNames?: readonly string[];
   /** Refuses an output path by throwing (the app's path policy); the message becomes that file's error. */
   checkOutput?: (path: string) => void;
 }
@@ -93,14 +95,14 @@ export async function runBatchImport(inputs: readonly string[], options: BatchIm
   const outDir = resolve(options.outDir);
   const items: BatchItem[] = [];
   let projectText: string | undefined;
-  let projectNames = new Set<string>();
+  let projectNames = new Set<string>(options.reservedNames ?? []);
   let projectProblem: string | undefined;
   if (options.project !== undefined) {
     try {
       projectText = readFileSync(options.project, 'utf8');
       const parsed = parseProject(projectText, options.project);
       if (parsed.errors.length) projectProblem = `the project has ${parsed.errors.length} error(s); fix them first: ${parsed.errors[0].message}`;
-      else projectNames = new Set([...(parsed.project?.motions ?? []).map((m) => m.name), ...(parsed.project?.aliases ?? []).map((a) => a.name)]);
+      else for (const n of [...(parsed.project?.motions ?? []).map((m) => m.name), ...(parsed.project?.aliases ?? []).map((a) => a.name)]) projectNames.add(n);
     } catch (e) {
       projectProblem = `cannot read the project ${options.project}: ${systemReason(e)}`;
     }
@@ -160,7 +162,7 @@ export async function runBatchImport(inputs: readonly string[], options: BatchIm
     const clash = planned.get(name);
     if (problem) item.error = `${problem}; rename the file${clip !== null ? ' (or import one clip with --clip, which keeps the file name)' : ''}`;
     else if (clash) item.error = `the motion name ${JSON.stringify(name)} is already taken by ${clash.input}${clash.clip ? ` clip ${JSON.stringify(clash.clip)}` : ''}`;
-    else if (projectNames.has(name)) item.error = `the project ${options.project} already has a motion named ${JSON.stringify(name)}`;
+    else if (projectNames.has(name)) item.error = `the project ${options.project ?? ''}${options.project ? ' ' : ''}already has a motion named ${JSON.stringify(name)}`;
     else if (inputs.some((i) => sameFile(i, output))) item.error = `its output ${output} is one of the inputs`;
     else if (!options.overwrite && existsSync(output)) item.error = `${output} already exists; ${options.checkOutput ? 'remove or rename it first' : 'pass --overwrite to replace it, or choose another folder'}`;
     else if (outputRefusal(output)) item.error = outputRefusal(output);

@@ -195,6 +195,7 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
         // Each file in its own import worker (budget, cancellation); the .mtn files beside the first source.
         const outcome = await runBatchImport(paths, {
           fps, scale, outDir: dirname(paths[0]), allOrNothing: req.allOrNothing === true,
+          reservedNames: Array.isArray(req.reservedNames) ? req.reservedNames.filter((n): n is string => typeof n === 'string') : [],
           checkOutput: (out) => void policy.check(out, 'write'),
         }, runImport, undefined, abort.signal);
         if (outcome.cancelled) return { status: 'cancelled' };
