@@ -127,8 +127,10 @@ export async function runBatchImport(inputs: readonly string[], options: BatchIm
       continue;
     }
     if (first.status === 'imported') {
-      const clip = options.clip !== undefined ? first.clipName : null;
-      report(accept(input, clip, first.mtnBytes, first.warnings, first.summary));
+      // One clip chosen with --clip: named after the file alone (the clip is still reported).
+      const item = accept(input, null, first.mtnBytes, first.warnings, first.summary);
+      item.clip = options.clip !== undefined ? first.clipName : null;
+      report(item);
       continue;
     }
     // Several clips and none chosen: each becomes a motion of its own.
