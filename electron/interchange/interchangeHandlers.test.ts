@@ -241,6 +241,12 @@ describe('File > Import', () => {
     expect(refused.written).toEqual([]);
     expect(existsSync(join(workspace, 'idle.mtn'))).toBe(false);
 
+    // A name the open project already uses is refused (the renderer passes the project's names).
+    const taken = await h.importMotionBatch({ paths: paths.slice(1), allOrNothing: true, reservedNames: ['idle'] });
+    if (taken.status !== 'done') throw new Error(taken.status);
+    expect(taken.items[0].error).toBe('the project already has a motion named "idle"');
+    expect(taken.written).toEqual([]);
+
     const done = await h.importMotionBatch({ paths: paths.slice(1), allOrNothing: true, fps: 15 });
     if (done.status !== 'done') throw new Error(done.status);
     expect(done.failed).toBe(0);
