@@ -409,7 +409,7 @@ export function parseAsciiFbx(text: string): FbxNode[] {
       const numbers = new Float64Array(items.length);
       items.forEach((v, k) => {
         const x = v.trim();
-        if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(x)) fail(i + 1, 1, `the array ${name} has the value ${JSON.stringify(x.slice(0, 40))}, which is not a number`);
+        if (!NUMBER.test(x)) fail(i + 1, 1, `the array ${name} has the value ${JSON.stringify(x.slice(0, 40))}, which is not a number`);
         numbers[k] = Number(x);
       });
       add({ name, props: [numbers], children: [] });
@@ -426,6 +426,9 @@ export function parseAsciiFbx(text: string): FbxNode[] {
   if (stack.length) throw new FormatError('FBX', `the file ends inside ${stack.length} open block(s) (the innermost is ${stack[stack.length - 1].name}): the file is truncated`, { line: lines.length, column: 1 });
   return root;
 }
+
+/** A number as FBX writes it; unambiguous, so a long run of digits is matched in linear time. */
+const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
 
 /** The comma-separated values of a line: "strings", integers (as bigints: ids and times need 64 bits), numbers, and bare words (T, Y, ...). */
 function parseValues(s: string, fail: (column: number, detail: string) => never): FbxValue[] {
@@ -446,7 +449,7 @@ function parseValues(s: string, fail: (column: number, detail: string) => never)
       const token = s.slice(i, end < 0 ? s.length : end).trim();
       if (token === '') out.push(''); // `Content: ,` before a value on the next line
       else if (/^[-+]?\d+$/.test(token)) out.push(BigInt(token));
-      else if (/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(token)) out.push(Number(token));
+      else if (NUMBER.test(token)) out.push(Number(token));
       else if (/^[A-Za-z_*][\w*]*$/.test(token)) out.push(token);
       else fail(i, `the value ${JSON.stringify(token.slice(0, 40))} is neither a "string" nor a number`);
       i = end < 0 ? s.length : end;
