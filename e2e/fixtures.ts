@@ -285,6 +285,8 @@ async function routeShortcutsToNativeMenu(page: Page, app: ElectronApplication):
 export interface NativeDialogAnswers {
   /** Path the next open dialogs return (null: cancel). */
   openPath?: string | null;
+  /** Paths the next open dialogs return (a multi-selection); wins over openPath. */
+  openPaths?: string[];
   /** Path the next save dialogs return (null: cancel). */
   savePath?: string | null;
   /** Button index message boxes return (0 = the confirming button, e.g. "Discard changes"). */
@@ -298,7 +300,9 @@ export interface NativeDialogAnswers {
  */
 export async function stubNativeDialogs(app: ElectronApplication, answers: NativeDialogAnswers): Promise<void> {
   await app.evaluate(({ dialog }, a) => {
-    if (a.openPath !== undefined)
+    if (a.openPaths !== undefined)
+      dialog.showOpenDialog = (async () => ({ canceled: a.openPaths!.length === 0, filePaths: a.openPaths! })) as typeof dialog.showOpenDialog;
+    else if (a.openPath !== undefined)
       dialog.showOpenDialog = (async () => ({ canceled: a.openPath === null, filePaths: a.openPath ? [a.openPath] : [] })) as typeof dialog.showOpenDialog;
     if (a.savePath !== undefined)
       dialog.showSaveDialog = (async () => ({ canceled: a.savePath === null, filePath: a.savePath ?? '' })) as typeof dialog.showSaveDialog;

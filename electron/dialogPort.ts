@@ -14,6 +14,8 @@ export interface FileFilter {
 export interface DialogPort {
   /** Resolves the chosen absolute path, or null when cancelled. */
   chooseFileToOpen(options: { title: string; filters: FileFilter[]; defaultPath?: string }): Promise<string | null>;
+  /** Several files at once (File > Import); resolves the chosen absolute paths, or null when cancelled. Without it, one file is asked for. */
+  chooseFilesToOpen?(options: { title: string; filters: FileFilter[]; defaultPath?: string }): Promise<string[] | null>;
   /** Resolves the chosen absolute path, or null when cancelled. */
   chooseFileToSave(options: { title: string; filters: FileFilter[]; defaultPath?: string }): Promise<string | null>;
   /** Resolves true when the user confirms. */

@@ -78,7 +78,7 @@ export function appMenuTemplate(o: AppMenuOptions): MenuItemConstructorOptions[]
         item('Save As…', 'file.saveAs'),
         item('Export .mt3…', 'file.exportMt3'),
         { type: 'separator' },
-        item('Import Motion (BVH, glTF)…', 'file.import'),
+        item('Import Motion (BVH, glTF, FBX)…', 'file.import'),
         item('Export glTF (source)…', 'file.exportGltfSource'),
         item('Export glTF (compressed)…', 'file.exportGltfCompressed'),
         item('Export MSH…', 'file.exportMsh'),

@@ -10,6 +10,12 @@ export function createNativeDialogPort(window: () => BrowserWindow | null): Dial
       const r = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
       return r.canceled || r.filePaths.length === 0 ? null : r.filePaths[0];
     },
+    async chooseFilesToOpen({ title, filters, defaultPath }) {
+      const win = window();
+      const options: Electron.OpenDialogOptions = { title, filters, defaultPath, properties: ['openFile', 'multiSelections'] };
+      const r = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
+      return r.canceled || r.filePaths.length === 0 ? null : r.filePaths;
+    },
     async chooseFileToSave({ title, filters, defaultPath }) {
       const win = window();
       const options: Electron.SaveDialogOptions = { title, filters, defaultPath, properties: ['createDirectory', 'showOverwriteConfirmation'] };

@@ -14,7 +14,7 @@ import { openPath, reportDocumentStateOnChange, setControllerApi } from './app/c
 import { openSystemFile, runCommand } from './app/commands';
 import { anyUnsaved } from './app/unsaved';
 import { backupUnsavedOnChange, restoreHeldBackups } from './app/backups';
-import { askChoice, pickPathInApp } from './app/dialogs';
+import { askChoice, pickPathInApp, pickPathsInApp } from './app/dialogs';
 import { installShortcuts } from './app/shortcuts';
 import { startPlaybackClock } from './app/playback';
 import './styles.css';
@@ -35,6 +35,7 @@ function start(): void {
   setInAppDialogs({
     pickPath: ({ mode, title, extensions, defaultName, listing }) =>
       pickPathInApp({ mode, title, extensions, defaultName: defaultName ?? '', root: listing.root, files: listing.files }),
+    pickPaths: ({ title, extensions, listing }) => pickPathsInApp({ title, extensions, defaultName: '', root: listing.root, files: listing.files }),
     confirm: async ({ title, message, confirmLabel }) =>
       (await askChoice({ title, text: message, buttons: [{ id: 'yes', label: confirmLabel, primary: true }, { id: 'cancel', label: 'Cancel' }] })) === 'yes',
   });

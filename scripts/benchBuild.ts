@@ -67,7 +67,7 @@ export function generateProject(dir: string, captures: [string, Motion][], count
 
 export async function benchBuild(root: string, extraCaptures: [string, Motion][]): Promise<string[]> {
   const cmu = readMtn(new Uint8Array(readFileSync(join(root, 'assets', 'cmu_01_01.mtn'))));
-  const captures: [string, Motion][] = [['cmu_01_01', cmu], ...extraCaptures.map(([n, m], i) => [`capture${i}`, m] as [string, Motion])];
+  const captures: [string, Motion][] = [['cmu_01_01', cmu], ...extraCaptures.map(([, m], i) => [`capture${i}`, m] as [string, Motion])];
   const dir = mkdtempSync(join(tmpdir(), 'actguy-bench-build-'));
   try {
     const project = generateProject(dir, captures, 120);

@@ -620,11 +620,44 @@ export interface ImportedMotion {
  * - `imported`: a new document (see ImportedMotion).
  * - `chooseClip`: a glTF holds several clips and none was named; show `clips`
  *   and call `importMotion({ path, clip, fps, scale })` with the pick.
+ * - `chosenMany`: the dialog returned several files (each now allowed); import
+ *   them together with `importMotionBatch`.
  * - `cancelled`: the user closed the dialog.
  */
 export type ImportMotionOutcome =
   | { status: 'imported'; motion: ImportedMotion }
   | { status: 'chooseClip'; path: string; clips: ImportClipSummary[] }
+  | { status: 'chosenMany'; paths: string[] }
+  | { status: 'cancelled' };
+
+/** Several source files at once (docs/import.md): one .mtn per clip beside the first file, named after its file. */
+export interface ImportMotionBatchRequest extends ImportMotionOptions {
+  /** Absolute paths of the sources, in the order the motions are wanted (allowed set, as for importMotion). */
+  paths: string[];
+  /** Write nothing unless every file imports (the renderer asks this when the motions go into an open project). */
+  allOrNothing?: boolean;
+  /** Motion names already taken (the open project's): a file that would take one is refused. */
+  reservedNames?: string[];
+}
+
+/** One motion of a batch import, or one file (or clip) that could not become one. */
+export interface ImportBatchItem {
+  sourcePath: string;
+  /** The clip's name, for a file of several clips; else null. */
+  clip: string | null;
+  /** The motion name (the .mtn's base name), when one could be given. */
+  name: string | null;
+  /** The .mtn written (or that would have been), when named. */
+  mtnPath: string | null;
+  /** Why this file (or clip) failed; null when it imported. */
+  error: string | null;
+  /** "31 joints, frames 0..687 at 30 fps", when it imported. */
+  shape: string | null;
+  warnings: InterchangeWarning[];
+}
+
+export type ImportMotionBatchOutcome =
+  | { status: 'done'; items: ImportBatchItem[]; failed: number; written: string[]; conclusion: string }
   | { status: 'cancelled' };
 
 /** Which motion a glTF export writes: the source (the edited .mtn) or the MT3 the current settings produce, decoded. */
@@ -819,10 +852,12 @@ export interface ActGuyApi {
   /** The bytes of one sound file (at most 16 MiB), for Web Audio's decodeAudioData. */
   readSound(req: { path: string }): Promise<{ path: string; bytes: Uint8Array }>;
 
-  /** Imports a .bvh/.glb/.gltf as a new unsaved motion (see ImportMotionOutcome). */
+  /** Imports a .bvh/.glb/.gltf/.fbx as a new unsaved motion (see ImportMotionOutcome). */
   importMotion(req: ImportMotionRequest): Promise<ImportMotionOutcome>;
-  /** Shows an open dialog (.bvh/.glb/.gltf), then behaves as importMotion on the chosen file with these options. */
+  /** Shows an open dialog (.bvh/.glb/.gltf/.fbx, several may be chosen), then behaves as importMotion on one chosen file, or answers `chosenMany`. */
   importMotionDialog(req: ImportMotionOptions): Promise<ImportMotionOutcome>;
+  /** Imports several files, each in the import worker, and writes their .mtn files (see ImportMotionBatchRequest); cancelImport stops it with nothing written. */
+  importMotionBatch(req: ImportMotionBatchRequest): Promise<ImportMotionBatchOutcome>;
   /**
    * Stops every import in progress: each one's importMotion resolves `cancelled`
    * and no document is opened. Resolves with how many were stopped. (An import
@@ -883,6 +918,7 @@ export const ACTGUY_INVOKE_MEMBERS = [
   'readSound',
   'importMotion',
   'importMotionDialog',
+  'importMotionBatch',
   'cancelImport',
   'exportGltf',
   'exportGltfDialog',

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_TOLERANCES } from '../../shared/compress/types';
 import { COMPRESSOR_VERSION } from '../../shared/compress/version';
-import { readMtn } from '../../shared/mtn/read';
 import { cacheKey, decodeEntry, encodeEntry, openBuildCache } from './buildCache';
 import { compressMtnBytes } from './compressPool';
 import { buildProject } from './build';

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 /**
  * A shared build cache is input (docs/cache.md): entries are verified against
  * the motion being built, anything that does not hold is discarded and
@@ -192,7 +193,6 @@ function withLength(entry: Buffer, n: number): Uint8Array {
 }
 
 function withBody(entry: Buffer, body: Buffer): Uint8Array {
-  const { createHash } = require('node:crypto') as typeof import('node:crypto');
   return Buffer.concat([entry.subarray(0, 4), createHash('sha256').update(body).digest(), body]);
 }
 

@@ -101,7 +101,7 @@ describe('commitOutputs', () => {
     const flaky: Partial<CommitFs> = {
       renameSync: (a, b) => {
         if (a.includes('actguy-new') && ++renames === 2) throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
-        return require('node:fs').renameSync(a, b);
+        return renameSync(a, b);
       },
     };
     expect(() => commitOutputs(set(dir, 'new'), { fs: flaky })).toThrow(/EIO: i\/o error; the previous files were kept/);

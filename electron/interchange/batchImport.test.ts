@@ -104,6 +104,15 @@ describe('actguy import, many files', () => {
     expect(readMtn(new Uint8Array(readFileSync(join(out, 'run.mtn')))).frameCount).toBe(8);
   });
 
+  it('--clip takes that clip from every file, named after the file alone', async () => {
+    const dir = workspace();
+    const out = join(dir, 'motions');
+    const r = await run([join(dir, 'src', 'hero.fbx'), join(dir, 'src', 'idle.fbx'), '-o', out, '--clip', '0']);
+    expect(r.code).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['hero.mtn', 'idle.mtn']);
+    expect(r.out).toContain(`ok     ${join(dir, 'src', 'hero.fbx')} clip "Jump" -> ${join(out, 'hero.mtn')}`);
+  });
+
   it('a motion already in the project is refused, and -o naming a file is a usage error', async () => {
     const dir = workspace();
     writeFileSync(join(dir, 'src', 'stand.bvh'), readFileSync(join(dir, 'src', 'walk.bvh')));

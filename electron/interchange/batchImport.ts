@@ -36,6 +36,12 @@ export interface BatchImportOptions {
   project?: string;
   /** Replace .mtn files that already exist in the folder (otherwise such a file is refused, so nothing made by hand is lost). */
   overwrite?: boolean;
+  /** Write nothing unless every file imports, and the .mtn files as one unit (implied by `project`). */
+  allOrNothing?: boolean;
+  /** Motion names already taken elsewhere (the app's open project): refused like a project's names. */
+  reservedNames?: readonly string[];
+  /** Refuses an output path by throwing (the app's path policy); the message becomes that file's error. */
+  checkOutput?: (path: string) => void;
 }
 
 /** One motion the batch makes, or one file (or clip) it could not. */
@@ -89,14 +95,14 @@ export async function runBatchImport(inputs: readonly string[], options: BatchIm
   const outDir = resolve(options.outDir);
   const items: BatchItem[] = [];
   let projectText: string | undefined;
-  let projectNames = new Set<string>();
+  let projectNames = new Set<string>(options.reservedNames ?? []);
   let projectProblem: string | undefined;
   if (options.project !== undefined) {
     try {
       projectText = readFileSync(options.project, 'utf8');
       const parsed = parseProject(projectText, options.project);
       if (parsed.errors.length) projectProblem = `the project has ${parsed.errors.length} error(s); fix them first: ${parsed.errors[0].message}`;
-      else projectNames = new Set([...(parsed.project?.motions ?? []).map((m) => m.name), ...(parsed.project?.aliases ?? []).map((a) => a.name)]);
+      else for (const n of [...(parsed.project?.motions ?? []).map((m) => m.name), ...(parsed.project?.aliases ?? []).map((a) => a.name)]) projectNames.add(n);
     } catch (e) {
       projectProblem = `cannot read the project ${options.project}: ${systemReason(e)}`;
     }
@@ -121,8 +127,10 @@ export async function runBatchImport(inputs: readonly string[], options: BatchIm
       continue;
     }
     if (first.status === 'imported') {
-      const clip = options.clip !== undefined ? first.clipName : null;
-      report(accept(input, clip, first.mtnBytes, first.warnings, first.summary));
+      // One clip chosen with --clip: named after the file alone (the clip is still reported).
+      const item = accept(input, null, first.mtnBytes, first.warnings, first.summary);
+      item.clip = options.clip !== undefined ? first.clipName : null;
+      report(item);
       continue;
     }
     // Several clips and none chosen: each becomes a motion of its own.
@@ -137,6 +145,15 @@ export async function runBatchImport(inputs: readonly string[], options: BatchIm
   }
   const cancelled = signal?.aborted === true;
 
+  function outputRefusal(output: string): string | undefined {
+    try {
+      options.checkOutput?.(output);
+      return undefined;
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
+  }
+
   function accept(input: string, clip: string | null, mtnBytes: Uint8Array, warnings: InterchangeWarning[], summary: string | null): BatchItem {
     const name = batchMotionName(input, clip);
     const output = join(outDir, `${name}.mtn`);
@@ -147,9 +164,10 @@ export async function runBatchImport(inputs: readonly string[], options: BatchIm
     const clash = planned.get(name);
     if (problem) item.error = `${problem}; rename the file${clip !== null ? ' (or import one clip with --clip, which keeps the file name)' : ''}`;
     else if (clash) item.error = `the motion name ${JSON.stringify(name)} is already taken by ${clash.input}${clash.clip ? ` clip ${JSON.stringify(clash.clip)}` : ''}`;
-    else if (projectNames.has(name)) item.error = `the project ${options.project} already has a motion named ${JSON.stringify(name)}`;
+    else if (projectNames.has(name)) item.error = `the project ${options.project ?? ''}${options.project ? ' ' : ''}already has a motion named ${JSON.stringify(name)}`;
     else if (inputs.some((i) => sameFile(i, output))) item.error = `its output ${output} is one of the inputs`;
-    else if (!options.overwrite && existsSync(output)) item.error = `${output} already exists; pass --overwrite to replace it, or choose another folder`;
+    else if (!options.overwrite && existsSync(output)) item.error = `${output} already exists; ${options.checkOutput ? 'remove or rename it first' : 'pass --overwrite to replace it, or choose another folder'}`;
+    else if (outputRefusal(output)) item.error = outputRefusal(output);
     else {
       item.mtnBytes = mtnBytes;
       planned.set(name, item);
@@ -169,6 +187,12 @@ export async function runBatchImport(inputs: readonly string[], options: BatchIm
     commitOutputs(files);
     written.push(...files.map((f) => f.path));
     return { items, failed, written, cancelled, conclusion: `wrote ${ok.length} motion(s) to ${outDir} and added them to ${options.project} (${ok.map((i) => i.name).join(', ')})` };
+  }
+  if (options.allOrNothing) {
+    if (failed) return { items, failed, written, cancelled, conclusion: `${failed} of ${items.length} failed; nothing was written (all or nothing)` };
+    commitOutputs(ok.map((i) => ({ path: i.output!, bytes: i.mtnBytes! })));
+    written.push(...ok.map((i) => i.output!));
+    return { items, failed, written, cancelled, conclusion: `wrote ${ok.length} motion(s) to ${outDir}` };
   }
   for (const i of ok) {
     try {

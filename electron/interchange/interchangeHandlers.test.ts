@@ -221,6 +221,43 @@ describe('File > Import', () => {
     }
   });
 
+  it('several files chosen: chosenMany, then importMotionBatch writes one .mtn per clip beside them through the worker, all or nothing on request', async () => {
+    const paths = ['walk take.bvh', 'idle.fbx', 'hero.fbx'].map((f) => join(workspace, f));
+    writeFileSync(paths[0], SMALL_BVH);
+    writeFileSync(paths[1], writeFbxBinary(fbxScene({ frames: 7 })));
+    writeFileSync(paths[2], writeFbxBinary(fbxScene({ clips: ['Jump', 'Crouch'], frames: 4 })));
+    const many: string[][] = [];
+    const picked = { ...dialogs, chooseFilesToOpen: async () => many.shift() ?? null };
+    const h = createHandlers({ appInfo: { version: '0', samplePath: SAMPLE, startupPath: SAMPLE, transport: 'loopback', nativeDialogs: false, workspaceRoot: workspace, platform: process.platform }, policy: createPathPolicy(), recent: createRecentFilesStore(dir), compress, dialogs: picked, runImport: workerImportRunner(importWorkerPath()) });
+    many.push(paths.slice(1));
+    expect(await h.importMotionDialog({})).toEqual({ status: 'chosenMany', paths: paths.slice(1) });
+
+    // One file fails (its name breaks the motion-name rule): all or nothing writes nothing and says which.
+    const refused = await h.importMotionBatch({ paths, allOrNothing: true });
+    if (refused.status !== 'done') throw new Error(refused.status);
+    expect(refused.failed).toBe(1);
+    expect(refused.items.map((i) => [i.name, i.error === null])).toEqual([['walk take', false], ['idle', true], ['hero_Jump', true], ['hero_Crouch', true]]);
+    expect(refused.items[0].error).toContain('motion name "walk take" has whitespace');
+    expect(refused.written).toEqual([]);
+    expect(existsSync(join(workspace, 'idle.mtn'))).toBe(false);
+
+    // A name the open project already uses is refused (the renderer passes the project's names).
+    const taken = await h.importMotionBatch({ paths: paths.slice(1), allOrNothing: true, reservedNames: ['idle'] });
+    if (taken.status !== 'done') throw new Error(taken.status);
+    expect(taken.items[0].error).toBe('the project already has a motion named "idle"');
+    expect(taken.written).toEqual([]);
+
+    const done = await h.importMotionBatch({ paths: paths.slice(1), allOrNothing: true, fps: 15 });
+    if (done.status !== 'done') throw new Error(done.status);
+    expect(done.failed).toBe(0);
+    expect(done.written).toEqual(['idle.mtn', 'hero_Jump.mtn', 'hero_Crouch.mtn'].map((f) => join(workspace, f)));
+    expect(done.items[0].shape).toBe('3 joints, frames 0..3 at 15 fps');
+    expect(readMtn(readFileSync(join(workspace, 'hero_Crouch.mtn'))).joints.map((j) => j.name)).toEqual(['Hips', 'Spine', 'Head']);
+    // A path outside the allowed set is refused before anything runs.
+    const out = await dispatchInvoke(h, 'importMotionBatch', { paths: [join(outside, 'x.bvh')] });
+    expect(out.ok).toBe(false);
+  });
+
   it('reads the external buffer of a .gltf from its folder only', async () => {
     const { json, bin } = readGltfContainer(motionToGlb(readMtn(readFileSync(SAMPLE))));
     const gltfWith = (uri: string): string => JSON.stringify({ ...json, buffers: [{ byteLength: bin!.byteLength, uri }] });

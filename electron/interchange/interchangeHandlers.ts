@@ -21,6 +21,7 @@ import {
   type ExportGltfRequest,
   type GltfExportSource,
   type ImportMotionOutcome,
+  type ImportMotionBatchRequest,
   type ImportMotionRequest,
 } from '../../shared/ipc';
 import type { Motion } from '../../shared/motion/types';
@@ -35,10 +36,13 @@ import { requireBytes, requireObject, requireString } from '../ipcArgs';
 import { quotePath, type PathPolicy } from '../pathPolicy';
 import { refuseOverwritingInput } from '../pathIdentity';
 import type { ApiHandlersOf } from '../project/types';
+import { runBatchImport } from './batchImport';
 import { workerImportRunner, type ImportRunner } from './importRunner';
 
 /** Extensions File > Import takes (lower case, with the dot). */
 export const IMPORT_EXTENSIONS = MOTION_SOURCE_EXTENSIONS;
+/** Most files one batch import takes (a technical animator's delivery is dozens). */
+export const IMPORT_BATCH_MAX = 1000;
 /** Highest import frame rate accepted (more only makes huge motions; MGS2 plays at 30). */
 export const IMPORT_MAX_FPS = 1000;
 
@@ -64,7 +68,7 @@ export interface InterchangeHandlerContext {
   runImport?: ImportRunner;
 }
 
-export type InterchangeHandlers = ApiHandlersOf<'importMotion' | 'importMotionDialog' | 'cancelImport' | 'exportGltf' | 'exportGltfDialog'>;
+export type InterchangeHandlers = ApiHandlersOf<'importMotion' | 'importMotionDialog' | 'importMotionBatch' | 'cancelImport' | 'exportGltf' | 'exportGltfDialog'>;
 
 export function createInterchangeHandlers(ctx: InterchangeHandlerContext): InterchangeHandlers {
   const { policy, dialogs, compress, documents } = ctx;
@@ -167,10 +171,42 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
 
     importMotionDialog: async (raw) => {
       const options = raw === undefined || raw === null ? {} : importOptions(requireObject<ImportMotionRequest>(raw, 'importMotionDialog'), 'importMotionDialog');
-      const chosen = await dialogs.chooseFileToOpen({ title: 'Import motion (BVH, glTF, FBX)', filters: IMPORT_FILTERS });
-      if (!chosen) return { status: 'cancelled' };
-      policy.allowFile(chosen);
-      return importMotion({ path: chosen, ...options });
+      const ask = { title: 'Import motion (BVH, glTF, FBX; several files: one .mtn each)', filters: IMPORT_FILTERS };
+      const chosen = dialogs.chooseFilesToOpen ? await dialogs.chooseFilesToOpen(ask) : await dialogs.chooseFileToOpen(ask).then((p) => (p ? [p] : null));
+      if (!chosen?.length) return { status: 'cancelled' };
+      for (const p of chosen) policy.allowFile(p);
+      if (chosen.length > 1) return { status: 'chosenMany', paths: chosen };
+      return importMotion({ path: chosen[0], ...options });
+    },
+
+    importMotionBatch: async (raw) => {
+      const req = requireObject<ImportMotionBatchRequest>(raw, 'importMotionBatch');
+      if (!Array.isArray(req.paths) || req.paths.length === 0 || req.paths.length > IMPORT_BATCH_MAX) throw new Error(`importMotionBatch: paths must list 1 to ${IMPORT_BATCH_MAX} files`);
+      const paths = req.paths.map((p, i) => {
+        const given = requireString(p, `importMotionBatch: paths[${i}]`);
+        if (!(IMPORT_EXTENSIONS as readonly string[]).includes(extname(given).toLowerCase()))
+          throw new Error(`Could not import ${given}: File > Import takes .bvh, .glb, .gltf or .fbx files`);
+        return policy.check(given, 'read');
+      });
+      const { fps, scale } = importOptions(req, 'importMotionBatch');
+      const abort = new AbortController();
+      importsInFlight.add(abort);
+      try {
+        // Each file in its own import worker (budget, cancellation); the .mtn files beside the first source.
+        const outcome = await runBatchImport(paths, {
+          fps, scale, outDir: dirname(paths[0]), allOrNothing: req.allOrNothing === true,
+          reservedNames: Array.isArray(req.reservedNames) ? req.reservedNames.filter((n): n is string => typeof n === 'string') : [],
+          checkOutput: (out) => void policy.check(out, 'write'),
+        }, runImport, undefined, abort.signal);
+        if (outcome.cancelled) return { status: 'cancelled' };
+        for (const w of outcome.written) policy.allowFile(w);
+        return {
+          status: 'done', failed: outcome.failed, written: outcome.written, conclusion: outcome.conclusion,
+          items: outcome.items.map((i) => ({ sourcePath: i.input, clip: i.clip, name: i.name, mtnPath: i.output, error: i.error ?? null, shape: i.shape ?? null, warnings: i.warnings })),
+        };
+      } finally {
+        importsInFlight.delete(abort);
+      }
     },
 
     exportGltf,

@@ -5,7 +5,7 @@
  * through the typed API; every API failure becomes a readable message and the
  * current document stays as it was.
  */
-import type { ActGuyApi, OpenMotionOutcome, OpenedMotion, MenuCommand, ImportMotionOutcome, ImportedMotion, GltfExportSource } from '../../shared/ipc';
+import type { ActGuyApi, OpenMotionOutcome, OpenedMotion, MenuCommand, ImportMotionOutcome, ImportedMotion, GltfExportSource, ImportMotionBatchOutcome } from '../../shared/ipc';
 import { readMtn } from '../../shared/mtn/read';
 import { writeMtn } from '../../shared/mtn/write';
 import { KeyFlag } from '../../shared/motion/types';
@@ -22,6 +22,8 @@ import { askImportOptions, type ImportOptions } from '../interchange/importOptio
 import { askMshExportOptions } from '../interchange/mshExportOptions';
 import { findChannel, userKeyFramesOf } from '../curves/series';
 import { projectLayoutStore } from '../project/layout';
+import { addImportedMotions, projectMotionNames } from '../project/projectActions';
+import { projectStore } from '../project/projectStore';
 
 let api: ActGuyApi | null = null;
 
@@ -294,8 +296,30 @@ async function followImport(outcome: ImportMotionOutcome, options: ImportOptions
         outcome = await requireApi().importMotion({ path: outcome.path, clip: Number(pick), ...options });
         break;
       }
+      case 'chosenMany': {
+        // Several files: one .mtn each beside them; into the open project (if any) all or nothing, as one undo step.
+        const project = projectStore.getState();
+        const intoProject = project.json !== null && project.path !== null;
+        const r = await requireApi().importMotionBatch({ paths: outcome.paths, ...options, allOrNothing: intoProject, reservedNames: intoProject ? projectMotionNames() : [] });
+        reportBatch(r, intoProject);
+        return;
+      }
     }
   }
+}
+
+/** Says what a batch import did: each file's problem, the warnings, then one line for the whole; adds the motions to the project. */
+function reportBatch(r: ImportMotionBatchOutcome, intoProject: boolean): void {
+  if (r.status === 'cancelled') return;
+  const session = sessionStore.getState();
+  for (const i of r.items) {
+    const what = `${basenameOf(i.sourcePath)}${i.clip !== null ? ` (clip "${i.clip}")` : ''}`;
+    if (i.error !== null) session.notify('error', `Import ${what} failed: ${i.error}`);
+    for (const w of i.warnings) if (w.code !== 'rate-snapped') session.notify('warning', `${what}: ${w.message}`);
+  }
+  const done = r.items.filter((i) => i.error === null && r.written.includes(i.mtnPath ?? ''));
+  const added = intoProject && r.failed === 0 && addImportedMotions(done.map((i) => ({ name: i.name!, mtnPath: i.mtnPath! })));
+  session.notify(r.failed ? 'error' : 'info', `Imported ${r.items.length} motion(s): ${r.conclusion}${added ? `; added ${done.map((i) => i.name).join(', ')} to the project (not saved yet)` : ''}.`);
 }
 
 /** File > Import: frame rate and scale, a .bvh/.glb/.gltf (native or in-app dialog), the clip when there are several. */

@@ -18,6 +18,17 @@ export function askChoice(req: Omit<ConfirmRequest, 'resolve'>): Promise<string>
   });
 }
 
+/** Shows the in-app file picker for several files ('open'); resolves with the paths in the order chosen, or null when cancelled. */
+export function pickPathsInApp(req: Omit<PickerRequest, 'resolve' | 'resolveMany' | 'mode'>): Promise<string[] | null> {
+  return new Promise((resolve) => {
+    const done = (paths: string[] | null) => {
+      sessionStore.getState().setPicker(null);
+      resolve(paths);
+    };
+    sessionStore.getState().setPicker({ ...req, mode: 'open', resolve: (path) => done(path ? [path] : null), resolveMany: (paths) => done(paths) });
+  });
+}
+
 /** Shows the in-app file picker; resolves with a path, or null when cancelled. */
 export function pickPathInApp(req: Omit<PickerRequest, 'resolve'>): Promise<string | null> {
   return new Promise((resolve) => {

@@ -42,10 +42,13 @@ export function FilePicker() {
   const [filter, setFilter] = useState('');
   const [name, setName] = useState('');
   const [chosen, setChosen] = useState<string | null>(null);
+  // Several files ('open' with resolveMany): the ones chosen, in the order clicked.
+  const [many, setMany] = useState<string[]>([]);
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => {
     setFilter('');
     setChosen(null);
+    setMany([]);
     setName(req?.defaultName ?? '');
     setTimeout(() => input.current?.focus(), 0);
   }, [req]);
@@ -55,7 +58,12 @@ export function FilePicker() {
     return req.files.filter((x) => req.extensions.includes(x.extension) && x.relativePath.toLowerCase().includes(f));
   }, [req, filter]);
   if (!req) return null;
+  const multiple = req.mode === 'open' && req.resolveMany !== undefined;
   const accept = () => {
+    if (multiple) {
+      if (many.length) req.resolveMany!(many);
+      return;
+    }
     if (req.mode === 'open') {
       if (chosen) req.resolve(chosen);
       return;
@@ -70,7 +78,7 @@ export function FilePicker() {
     <div className="modal-backdrop" onKeyDown={(e) => e.key === 'Escape' && req.resolve(null)}>
       <div className="modal picker" role="dialog" aria-modal="true" aria-label={req.title} data-testid="file-picker">
         <h2>{req.title}</h2>
-        <div className="dim small">{req.root ?? 'No workspace folder'} · {req.extensions.map((e) => `.${e}`).join(' ')}</div>
+        <div className="dim small">{req.root ?? 'No workspace folder'} · {req.extensions.map((e) => `.${e}`).join(' ')}{multiple ? ' · click to choose one or several files' : ''}</div>
         {req.mode === 'open' ? (
           <input
             ref={input}
@@ -81,7 +89,8 @@ export function FilePicker() {
             onKeyDown={(e) => {
               // Enter opens the chosen file, or the only one the filter leaves.
               if (e.key !== 'Enter') return;
-              if (chosen) req.resolve(chosen);
+              if (multiple) accept();
+              else if (chosen) req.resolve(chosen);
               else if (files.length === 1) req.resolve(files[0].path);
             }}
             aria-label="Filter files"
@@ -104,24 +113,25 @@ export function FilePicker() {
               <button
                 type="button"
                 role="option"
-                aria-selected={chosen === f.path}
-                className={chosen === f.path ? 'picker-file selected' : 'picker-file'}
+                aria-selected={multiple ? many.includes(f.path) : chosen === f.path}
+                className={(multiple ? many.includes(f.path) : chosen === f.path) ? 'picker-file selected' : 'picker-file'}
                 data-testid="picker-file"
                 onClick={() => {
-                  setChosen(f.path);
+                  if (multiple) setMany((m) => (m.includes(f.path) ? m.filter((p) => p !== f.path) : [...m, f.path]));
+                  else setChosen(f.path);
                   if (req.mode === 'save') setName(f.relativePath);
                 }}
-                onDoubleClick={() => req.resolve(f.path)}
+                onDoubleClick={() => (multiple ? undefined : req.resolve(f.path))}
               >
-                <span>{f.relativePath}</span>
+                <span>{multiple && many.includes(f.path) ? `${many.indexOf(f.path) + 1}. ` : ''}{f.relativePath}</span>
                 <span className="dim">{f.byteLength.toLocaleString()} B</span>
               </button>
             </li>
           ))}
         </ul>
         <div className="modal-buttons">
-          <button type="button" className="primary" data-testid="picker-ok" disabled={req.mode === 'open' ? !chosen : !name.trim() || !req.root} onClick={accept}>
-            {req.mode === 'open' ? 'Open' : 'Save'}
+          <button type="button" className="primary" data-testid="picker-ok" disabled={multiple ? many.length === 0 : req.mode === 'open' ? !chosen : !name.trim() || !req.root} onClick={accept}>
+            {multiple ? (many.length > 1 ? `Open ${many.length} files` : 'Open') : req.mode === 'open' ? 'Open' : 'Save'}
           </button>
           <button type="button" data-testid="picker-cancel" onClick={() => req.resolve(null)}>
             Cancel

@@ -116,7 +116,7 @@ export function MenuBar() {
       { label: 'Save As…', ...command('file.saveAs'), disabled: !hasMotion, testid: 'menu-save-as' },
       { label: 'Export MT3…', ...command('file.exportMt3'), disabled: !editable, testid: 'menu-export' },
       'separator',
-      { label: 'Import Motion (BVH, glTF)…', ...command('file.import'), testid: 'menu-import' },
+      { label: 'Import Motion (BVH, glTF, FBX)…', ...command('file.import'), testid: 'menu-import' },
       { label: 'Export glTF (source)…', ...command('file.exportGltfSource'), disabled: !hasMotion, testid: 'menu-export-gltf-source' },
       { label: 'Export glTF (compressed)…', ...command('file.exportGltfCompressed'), disabled: !editable, testid: 'menu-export-gltf-compressed' },
       { label: 'Export MSH…', ...command('file.exportMsh'), disabled: !hasMotion, testid: 'menu-export-msh' },

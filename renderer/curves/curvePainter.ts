@@ -251,7 +251,10 @@ export class CurvePainter {
     for (const c of [series, ...overlays].flatMap((x) => x.components)) {
       let a = Infinity;
       let b = -Infinity;
-      if (normalize) for (const arr of c.decoded ? [c.source, c.decoded] : [c.source]) for (const v of arr) (a = Math.min(a, v)), (b = Math.max(b, v));
+      if (normalize) for (const arr of c.decoded ? [c.source, c.decoded] : [c.source]) for (const v of arr) {
+        a = Math.min(a, v);
+        b = Math.max(b, v);
+      }
       const map = !normalize ? (v: number) => v : b - a < 1e-9 ? () => 0 : (v: number) => (2 * (v - a)) / (b - a) - 1;
       norm.set(c.source, map);
       if (c.decoded) norm.set(c.decoded, map);

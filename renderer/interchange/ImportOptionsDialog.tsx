@@ -23,8 +23,8 @@ export function ImportOptionsDialog() {
   return (
     <div className="modal-backdrop" onKeyDown={(e) => e.key === 'Escape' && req.resolve(null)}>
       <div className="modal import-options" role="dialog" aria-modal="true" aria-label="Import motion" data-testid="import-options">
-        <h2>Import motion (BVH, glTF)</h2>
-        <p>The file becomes a new, unsaved motion. Joints keep their names (cut to 31 bytes); a glTF with several clips asks which one.</p>
+        <h2>Import motion (BVH, glTF, FBX)</h2>
+        <p>The file becomes a new, unsaved motion. Joints keep their names (BVH, glTF: cut to 31 bytes; FBX: refused if longer); a file with several clips asks which one. Choose several files to write one .mtn each beside them (added to the open project, all or nothing).</p>
         <form
           className="import-fields"
           onSubmit={(e) => {

@@ -333,6 +333,31 @@ function currentName(): string | null {
   return p.current === null ? null : (p.json?.motions[p.current]?.name ?? null);
 }
 
+/**
+ * Appends imported motions (File > Import of several files) to the open
+ * project in the order given, as one undo step; `mtn` relative to the
+ * project's folder when inside it. False when no project is open.
+ */
+export function addImportedMotions(items: readonly { name: string; mtnPath: string }[]): boolean {
+  const p = projectStore.getState();
+  if (!p.json || !p.path || items.length === 0) return false;
+  const folder = normalizePath(dirnameOf(p.path));
+  const rel = (path: string) => {
+    const n = normalizePath(path);
+    return n.startsWith(`${folder}/`) ? n.slice(folder.length + 1) : path;
+  };
+  editMotions(`Import ${items.length} motion${items.length === 1 ? '' : 's'}`, (ms) => [...ms, ...items.map((i) => ({ name: i.name, mtn: rel(i.mtnPath) }))], currentName());
+  return true;
+}
+
+/** Names of the open project's motions and aliases (an import must not take one); empty when none is open. */
+export function projectMotionNames(): string[] {
+  const j = projectStore.getState().json;
+  if (!j) return [];
+  const aliases: unknown[] = Array.isArray(j.aliases) ? j.aliases : [];
+  return [...j.motions.map((m) => m.name), ...aliases.map((a) => String((a as { name?: unknown })?.name))];
+}
+
 /** Moves motion `from` to archive index `to`. */
 export function moveMotion(from: number, to: number): void {
   const n = projectStore.getState().json?.motions.length ?? 0;

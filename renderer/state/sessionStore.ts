@@ -68,6 +68,8 @@ export interface PickerRequest {
   root: string | null;
   files: WorkspaceFile[];
   resolve(path: string | null): void;
+  /** 'open' with several files: a click toggles a file, Open resolves them all here, in the order chosen. */
+  resolveMany?(paths: string[]): void;
 }
 
 /** A pending yes/no/cancel question (unsaved changes). */

@@ -46,6 +46,8 @@ export interface InAppConfirmRequest {
 export interface InAppDialogs {
   /** Resolves an absolute path (under listing.root for 'save'), or null when cancelled. */
   pickPath(req: InAppPickRequest): Promise<string | null>;
+  /** Several files at once (File > Import); resolves the chosen paths in order, or null. Without it, one file is asked for. */
+  pickPaths?(req: Omit<InAppPickRequest, 'mode' | 'defaultName'>): Promise<string[] | null>;
   /** Resolves true to go ahead. Defaults to window.confirm. */
   confirm?(req: InAppConfirmRequest): Promise<boolean>;
 }
@@ -159,8 +161,14 @@ export function createLoopbackClient(options: LoopbackClientOptions): ActGuyApi 
     },
     // Interchange: import a .bvh/.glb/.gltf/.fbx, export a .glb.
     importMotionDialog: async (req: InvokeArg<'importMotionDialog'>) => {
-      const path = await pick('open', 'Import motion (BVH, glTF, FBX)', ['bvh', 'glb', 'gltf', 'fbx']);
-      return path ? invoke('importMotion', { ...req, path }) : { status: 'cancelled' };
+      const extensions = ['bvh', 'glb', 'gltf', 'fbx'];
+      const title = 'Import motion (BVH, glTF, FBX; several files: one .mtn each)';
+      const dialogs = requireDialogs();
+      const paths = dialogs.pickPaths
+        ? await dialogs.pickPaths({ title, extensions, listing: await invoke('listWorkspace', { extensions }) })
+        : await pick('open', title, extensions).then((p) => (p ? [p] : null));
+      if (!paths?.length) return { status: 'cancelled' };
+      return paths.length > 1 ? { status: 'chosenMany', paths } : invoke('importMotion', { ...req, path: paths[0] });
     },
     exportGltfDialog: async (req: InvokeArg<'exportGltfDialog'>) => {
       const title = req.source === 'compressed' ? 'Export glTF of the compressed motion' : 'Export glTF of the source motion';

@@ -26,7 +26,7 @@ import { syntheticMotion } from '../../shared/testing/syntheticMotion';
 import { cacheKey, encodeEntry, openBuildCache } from '../../electron/build/buildCache';
 import { writeMtn } from '../../shared/mtn/write';
 import { mutateBinary, mutateJson, mutateText, pick, type Rng } from './mutate';
-import { FuzzDefect, describeThrown, type FuzzTarget } from './targets';
+import { FuzzDefect, describeThrown, type FuzzTarget } from './judge';
 
 const motion: Motion = syntheticMotion({ frames: 10, joints: 3, seed: 5, offsets: true, userKeys: 1, locks: 1, traceKeys: 1 });
 const OPTIONS: CompressOptions = { positionTolerance: 0.05, rotationToleranceDeg: 0.5, offsetTolerance: 0.05, name: 'fuzz' };

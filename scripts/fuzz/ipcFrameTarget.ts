@@ -9,7 +9,7 @@
 import { decodeIpcFrameSized, encodeIpcFrame } from '../../shared/ipc-codec';
 import { rawIpcFrame, sparseBombFrame } from '../../shared/testing/rawIpcFrame';
 import { choose, mutateBinary, mutateJson, pick, type Rng } from './mutate';
-import { describeThrown, FuzzDefect, type FuzzTarget } from './targets';
+import { describeThrown, FuzzDefect, type FuzzTarget } from './judge';
 
 /** The bound the fuzzer decodes under: small, so an input that ignores it shows up as an accepted value over it. */
 const MAX_DECODED = 1 << 20;

@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OutputWriteError, recoverOutputs } from '../../electron/build/commit';
 import { choose, mutateBinary, mutateJson, mutateText, pick, type Rng } from './mutate';
-import { FuzzDefect, describeThrown, type FuzzTarget, type Outcome } from './targets';
+import { FuzzDefect, describeThrown, type FuzzTarget, type Outcome } from './judge';
 
 const OUTPUT_NAMES = ['stage.mar', 'stage.sar', 'stage.report.json'];
 const own = (name: string, kind: 'new' | 'old', tag = 'a') => `@W/out/${name}.actguy-${kind}.fuzzhost.1.${tag}.tmp`;

@@ -51,107 +51,18 @@ import { motionNameProblem } from '../../shared/motionName';
 import { gvStrCode } from '../../shared/strcode';
 import { syntheticMotion } from '../../shared/testing/syntheticMotion';
 import { journalTarget } from './journalTarget';
+import { checkMotionSaves, describeThrown, equalBytes, FuzzDefect, judge, judgeAsync, must, namesFile, type FuzzTarget, type Outcome } from './judge';
 import { mutateBinary, mutateJson, mutateText, pick, type Rng } from './mutate';
 import { ipcFrameTarget } from './ipcFrameTarget';
 import { cacheEntryTarget } from './cacheEntryTarget';
+import { FBX_TARGET } from './fbxTarget';
 
-/** A finding: what went wrong, in one line (the signature reproducers are grouped and minimized by). */
-export class FuzzDefect extends Error {
-  constructor(readonly kind: DefectKind, message: string) {
-    super(message);
-    this.name = 'FuzzDefect';
-  }
-}
-
-/**
- * What counts as a defect:
- * - crash: the reader threw something other than a FormatError;
- * - invalid: it accepted an input whose result fails validation or the round trip;
- * - unnamed: an importer's error does not start with the file name;
- * - hang: one input took longer than the time limit (judged by the runner);
- * - memory: the process grew past the memory limit (judged by the runner).
- */
-export type DefectKind = 'crash' | 'invalid' | 'unnamed' | 'hang' | 'memory';
-export const DEFECT_KINDS: readonly DefectKind[] = ['crash', 'invalid', 'unnamed', 'hang', 'memory'];
-
-export type Outcome = 'accepted' | 'rejected';
-
-export interface FuzzTarget {
-  /** Format name as given to --format. */
-  name: string;
-  /** File extension of saved reproducers. */
-  ext: string;
-  /** Valid inputs to mutate. */
-  seeds(): Uint8Array[];
-  /** One mutated input from a seed. */
-  mutate(rnd: Rng, seed: Uint8Array): Uint8Array;
-  /** Runs the reader/importer on one input; throws FuzzDefect for a defect. */
-  run(input: Uint8Array): Outcome | Promise<Outcome>;
-}
+export { DEFECT_KINDS, FuzzDefect, checkMotionSaves, describeThrown, judgeAsync, type DefectKind, type FuzzTarget, type Outcome } from './judge';
 
 const ASSETS = join(__dirname, '..', '..', 'assets');
 const asset = (name: string) => new Uint8Array(readFileSync(join(ASSETS, name)));
 const utf8 = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
 const text = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8');
-const equalBytes = (a: Uint8Array, b: Uint8Array) => a.byteLength === b.byteLength && Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0;
-
-/** Runs `read`; a FormatError is a rejection, anything else a crash. */
-function judge<T>(read: () => T, check: (value: T) => Outcome | void): Outcome {
-  let value: T;
-  try {
-    value = read();
-  } catch (e) {
-    if (e instanceof FormatError) return 'rejected';
-    throw new FuzzDefect('crash', describeThrown(e));
-  }
-  let outcome: Outcome | void;
-  try {
-    outcome = check(value);
-  } catch (e) {
-    if (e instanceof FuzzDefect) throw e;
-    throw new FuzzDefect('invalid', `accepted, then: ${describeThrown(e)}`);
-  }
-  return outcome ?? 'accepted';
-}
-
-async function judgeAsync<T>(read: () => Promise<T>, check: (value: T) => void, fileName: string): Promise<Outcome> {
-  let value: T;
-  try {
-    value = await read();
-  } catch (e) {
-    if (e instanceof FormatError) {
-      if (!namesFile(e.message, fileName))
-        throw new FuzzDefect('unnamed', `error does not name ${fileName}: ${e.message.slice(0, 200)}`);
-      return 'rejected';
-    }
-    throw new FuzzDefect('crash', describeThrown(e));
-  }
-  try {
-    check(value);
-  } catch (e) {
-    throw new FuzzDefect('invalid', `accepted, then: ${describeThrown(e)}`);
-  }
-  return 'accepted';
-}
-
-/** The project's error shapes: `FILE:line:column: detail` or `FILE [KIND] (place): detail`. */
-const namesFile = (message: string, file: string) => message.startsWith(`${file}:`) || message.startsWith(`${file} [`);
-
-export function describeThrown(e: unknown): string {
-  if (e instanceof Error) return `${e.name}: ${e.message.slice(0, 300)}`;
-  return `non-error thrown: ${String(e).slice(0, 300)}`;
-}
-
-function must(cond: boolean, what: string): void {
-  if (!cond) throw new Error(what);
-}
-
-/** A motion read back from its own MTN bytes must be equal (the importer's output is a savable motion). */
-function checkMotionSaves(m: Motion): void {
-  validateMotion(m);
-  const bytes = writeMtn(m);
-  must(equalBytes(writeMtn(readMtn(bytes)), bytes), 'the imported motion does not survive an MTN round trip');
-}
 
 const binary = (mutations: number) => (rnd: Rng, seed: Uint8Array) => {
   let b = seed;
@@ -496,6 +407,7 @@ export const TARGETS: FuzzTarget[] = [
     mutate: mutateGlb,
     run: (b) => judgeAsync(() => importMotionBytes(b, 'x.glb'), (r) => checkMotionSaves(r.motion), 'x.glb'),
   },
+  FBX_TARGET,
   {
     // MSH animation as `actguy export-msh` writes it: the .nodes.json, Res8 and Res19, in one envelope
     // of three length-prefixed parts (the lengths are fuzzed too; a part runs to the end when its length lies).

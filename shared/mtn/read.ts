@@ -48,7 +48,7 @@ export function readMtn(bytes: Uint8Array): Motion {
   }
   for (let j = 0; j < J; j++, off += MTN_NAME_SIZE) {
     const raw = bytes.subarray(off, off + MTN_NAME_SIZE);
-    let end = raw.indexOf(0);
+    const end = raw.indexOf(0);
     if (end < 0) fail(`joint ${j} name is not NUL-terminated within 32 bytes`, off, `names joint ${j}`);
     for (let k = end; k < MTN_NAME_SIZE; k++)
       if (raw[k] !== 0) fail(`joint ${j} name has bytes after its NUL terminator (names are NUL-padded)`, off + k, `names joint ${j}`);

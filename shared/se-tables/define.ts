@@ -17,7 +17,6 @@ export const SE_DEFINE_MAX_DEFINES = 65536;
  */
 export function parseSeDefine(text: string, file = 'se_define.h'): SeTableReadResult {
   const result: SeTableReadResult = { file, entries: [], rejected: [], errors: [], warnings: [] };
-  const place = (line: number, column: number) => ({ line, column });
   const warnings = new ProblemList('SE_DEFINE', file);
   const errors = new ProblemList('SE_DEFINE', file);
   const warn = (line: number, column: number, detail: string) => warnings.add(line, column, detail);

@@ -19,7 +19,7 @@ const fail = async (bytes: Uint8Array, name = '/m/x.fbx', options = {}) => {
 describe('FBX import', () => {
   it('reads binary (7.4 and the 64-bit 7.5 records) and ASCII alike: bones in order, frames at the target rate', async () => {
     const scene = fbxScene({ frames: 31, fps: 30 });
-    const inputs = [writeFbxBinary(scene), writeFbxBinary(scene, 7500), writeFbxAscii(scene)];
+    const inputs = [writeFbxBinary(scene), writeFbxBinary(scene, 7500), writeFbxBinary(scene, 7400, true), writeFbxAscii(scene)];
     const results = await Promise.all(inputs.map((b) => importFbx(b, { fps: 30 })));
     for (const r of results) {
       expect(r.motion.joints.map((j) => [j.name, j.parent])).toEqual([['Hips', -1], ['Spine', 0], ['Head', 1]]);
@@ -126,17 +126,64 @@ describe('FBX import', () => {
     expect(await fail(short)).toMatch(/^\/m\/x\.fbx \[FBX\] \(offset \d+\): the node list has no end record and footer: the file is truncated$/);
   });
 
-  it('meshes, materials and cameras are switched off before the loader runs, in place (same length)', async () => {
+  it('refuses key values the loader would subdivide forever (an infinite or absurd rotation), binary and ASCII', async () => {
+    const text = decodeUtf8(writeFbxAscii(fbxScene()));
+    const first = /KeyValueFloat: \*5 \{\n\t+a: ([^,]+),/.exec(text)!;
+    const inf = text.replace(first[0], first[0].replace(first[1], '10.25e3094'));
+    expect(await fail(encodeUtf8(inf))).toBe('/m/x.fbx [FBX] (AnimationCurve 1006): an animation curve has the key value Infinity (key 0): key values must be finite numbers');
+    const huge = text.replace(first[0], first[0].replace(first[1], '1e30'));
+    expect(await fail(encodeUtf8(huge))).toMatch(/the animation curves jump by more than 180000000 in all .*: the file is damaged$/);
+    const scene = fbxScene();
+    const curve = scene[2].children.find((c) => c.name === 'AnimationCurve')!;
+    (curve.children.find((c) => c.name === 'KeyValueFloat')!.props[0] as Float32Array)[2] = 3e38;
+    expect(await fail(writeFbxBinary(scene))).toMatch(/^\/m\/x\.fbx \[FBX\] \(offset \d+\): the animation curves jump by more than/);
+    expect(await fail(writeFbxBinary(scene, 7400, true))).toMatch(/^\/m\/x\.fbx \[FBX\] \(offset \d+\): the animation curves jump by more than/);
+  });
+
+  it('reads ASCII strictly as the FBX SDK writes it (the loader gets it as binary), refusing anything else at its line', async () => {
+    const text = decodeUtf8(writeFbxAscii(fbxScene()));
+    const lineOf = (needle: string) => text.slice(0, text.indexOf(needle)).split('\n').length;
+    expect(await fail(encodeUtf8(text.replace('KeyTime: *5 {', 'KeyTime: *5 {---')))).toBe(`/m/x.fbx:${lineOf('KeyTime: *5 {')}:3: the value "*5 {---" is neither a "string" nor a number: the file is damaged (ASCII FBX as the FBX SDK writes it is expected)`);
+    expect(await fail(encodeUtf8(text.replace(/\n(\t+)\}\n\t+KeyValueFloat/, '}\n$1KeyValueFloat')))).toMatch(/^\/m\/x\.fbx:\d+:\d+: .*: the file is damaged/);
+    expect(await fail(encodeUtf8(text.replace('KeyTime: *5 {', 'KeyTime: *6 {')))).toBe(`/m/x.fbx:${lineOf('KeyTime: *5 {')}:3: the array KeyTime declares 6 values but holds 5: the file is damaged (ASCII FBX as the FBX SDK writes it is expected)`);
+    // A value broken over two lines the loader's reader would join into another number.
+    expect(await fail(encodeUtf8(text.replace(/(KeyValueFloat: \*5 \{\n\t+a: [^,]+,[^,]+,\d+\.)/, '$1-\n')))).toMatch(/the array KeyValueFloat has the value "[^"]*-[^"]*", which is not a number/);
+  });
+
+  it('what the loader skips (a second animation layer) becomes an import warning, not console noise', async () => {
+    const text = decodeUtf8(writeFbxAscii(fbxScene()))
+      .replace('Objects:  {', 'Objects:  {\n\tAnimationLayer: 5000, "AnimLayer::Extra", "" {\n\t}')
+      .replace(/\}\n$/, '\tC: "OO",5000,1003\n}\n');
+    const r = await importFbx(encodeUtf8(text));
+    expect(r.warnings.map((w) => w.code)).toEqual(['loader']);
+    expect(r.warnings[0].message).toMatch(/^three\.js FBXLoader: Encountered an animation stack with multiple layers/);
+  });
+
+  it('meshes, materials and cameras are switched off before the loader runs: binary in place (same length), ASCII dropped on the way to binary', async () => {
+    const scene = fbxScene();
+    scene[2].children.unshift({ name: 'Geometry', props: [9n, 'Cube\0\x01Geometry', 'Mesh'], children: [{ name: 'Vertices', props: [new Float64Array(3)], children: [] }] });
+    scene[2].children.unshift({ name: 'Model', props: [8n, 'Cam\0\x01Model', 'Camera'], children: [] });
+    scene[3].children.unshift({ name: 'C', props: ['OO', 8n, 0n], children: [] }, { name: 'C', props: ['OO', 9n, 8n], children: [] });
+    const bin = writeFbxBinary(scene);
+    const prepared = readFbxContainer(bin).forLoader;
+    expect(prepared.byteLength).toBe(bin.byteLength);
+    const latin = String.fromCharCode(...new Uint8Array(prepared));
+    expect(latin).toContain('Xeometry');
+    expect(latin).toContain('_amera');
+    expect((await importFbx(bin)).motion.joints.length).toBe(3);
+  });
+
+  it('an ASCII file loses its meshes, materials and cameras on the way to the loader', async () => {
     const text = decodeUtf8(writeFbxAscii(fbxScene()))
       .replace('Objects:  {', 'Objects:  {\n\tGeometry: 9, "Geometry::Cube", "Mesh" {\n\t\tVertices: *3 {\n\t\t\ta: 0,0,0\n\t\t}\n\t}\n\tModel: 8, "Model::Cam", "Camera" {\n\t}\n\tMaterial: 7, "Material::M", "" {\n\t}')
       .replace('Connections:  {', 'Connections:  {\n\tC: "OO",8,0\n\tC: "OO",9,8\n\tC: "OO",7,8');
     const bytes = encodeUtf8(text);
     const { forLoader } = readFbxContainer(bytes);
-    const out = decodeUtf8(new Uint8Array(forLoader));
-    expect(out.length).toBe(text.length);
-    expect(out).toContain('Xeometry: 9, "Geometry::Cube"');
-    expect(out).toContain('Model: 8, "Model::Cam", "_amera"');
-    expect(out).toContain('Xaterial: 7');
+    const out = String.fromCharCode(...new Uint8Array(forLoader));
+    expect(out.startsWith('Kaydara FBX Binary')).toBe(true);
+    expect(out).not.toContain('Geometry');
+    expect(out).not.toContain('Material');
+    expect(out).toContain('_amera');
     expect((await importFbx(bytes)).motion.joints.length).toBe(3);
   });
 });

@@ -39,6 +39,8 @@ type FbxObject = Object3D & { ID?: number; isBone?: boolean };
 
 interface LoadedFbx {
   settings: FbxSceneSettings;
+  /** What FBXLoader warned about while reading (an ignored animation layer, an unused curve), for the import's warnings. */
+  notes: string[];
   root: FbxObject;
   clips: AnimationClip[];
 }
@@ -63,8 +65,8 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
   const scale = options.scale ?? 1;
   if (!(Number.isFinite(fps) && fps > 0)) throw new RangeError(`fps must be a number > 0, got ${fps}`);
   if (!(Number.isFinite(scale) && scale > 0)) throw new RangeError(`scale must be a number > 0, got ${scale}`);
-  const { settings, root, clips } = loadFbx(three, bytes);
-  const warnings: InterchangeWarning[] = [];
+  const { settings, root, clips, notes } = loadFbx(three, bytes);
+  const warnings: InterchangeWarning[] = notes.map((message) => ({ code: 'loader', message }));
 
   // The skeleton: every bone, parents first. The loader duplicates a bone shared by several skins as its own child (same ID): skipped.
   const bones: FbxObject[] = [];
@@ -240,11 +242,21 @@ function clipInfos(clips: AnimationClip[]): ClipInfo[] {
 function loadFbx({ FBXLoader }: ThreeLoaders, bytes: Uint8Array): LoadedFbx {
   const { settings, forLoader } = readFbxContainer(bytes);
   let root: FbxObject;
+  // The loader tells what it skipped through console.warn; those lines become import warnings (the console is restored at once: parse is synchronous).
+  const host = globalThis as { console?: { warn: (...a: unknown[]) => void } };
+  const notes: string[] = [];
+  const warn = host.console?.warn;
+  if (host.console) host.console.warn = (...a: unknown[]) => {
+    const line = `three.js FBXLoader: ${String(a[0]).replace(/^THREE\.FBXLoader:\s*/, '')}`;
+    if (!notes.includes(line) && notes.length < 20) notes.push(line);
+  };
   try {
     root = new FBXLoader().parse(forLoader, '');
   } catch (e) {
     const detail = e instanceof Error ? e.message : String(e);
     throw new FormatError('FBX', `three.js FBXLoader could not read the file (${detail.replace(/^THREE\.FBXLoader:\s*/, '')}): it is damaged, or uses something the loader does not support`, { where: 'FBXLoader' });
+  } finally {
+    if (host.console && warn) host.console.warn = warn;
   }
   // Key times must be finite and sorted for the mixer's interpolants, and key values finite.
   for (const clip of root.animations)
@@ -256,5 +268,5 @@ function loadFbx({ FBXLoader }: ThreeLoaders, bytes: Uint8Array): LoadedFbx {
       const bad = Array.prototype.findIndex.call(t.values, (v: number) => !Number.isFinite(v));
       if (bad >= 0) throw new FormatError('FBX', `clip ${JSON.stringify(clip.name)} track ${t.name} has the key value ${t.values[bad]}: key values must be finite numbers`, where);
     }
-  return { settings, root, clips: root.animations };
+  return { settings, root, clips: root.animations, notes };
 }

@@ -5,16 +5,9 @@
  * curves, Connections); no meshes.
  */
 import { encodeUtf8 } from '../../utf8';
+import { writeBinaryFbx, type FbxNode, type FbxValue } from './container';
 
-/** A property value: integers that need 64 bits (ids, FBX ticks) are bigints; arrays are typed. */
-export type FbxValue = string | number | bigint | Float64Array | Float32Array | BigInt64Array | Int32Array;
-export interface FbxNode {
-  name: string;
-  props: FbxValue[];
-  children: FbxNode[];
-  /** Write numbers as 32-bit integers ('I') rather than doubles ('D'). */
-  ints?: boolean;
-}
+export type { FbxNode, FbxValue };
 
 /** FBX time ticks per second. */
 export const FBX_TICKS_PER_SECOND = 46186158000n;
@@ -108,46 +101,9 @@ export function fbxScene(o: FbxSceneOptions = {}): FbxNode[] {
   ];
 }
 
-/** A binary FBX file of the tree (version 7400 or 7500, which widens the record fields to 64 bits). */
-export function writeFbxBinary(tree: FbxNode[], version = 7400): Uint8Array {
-  const wide = version >= 7500;
-  const out: number[] = [];
-  const push = (bytes: ArrayLike<number>) => { for (let i = 0; i < bytes.length; i++) out.push(bytes[i]); };
-  const u32 = (v: number) => { const b = new Uint8Array(4); new DataView(b.buffer).setUint32(0, v, true); return b; };
-  const uint = (v: number) => (wide ? [...u32(v), 0, 0, 0, 0] : [...u32(v)]);
-  const latin1 = (s: string) => Array.from(s, (c) => c.charCodeAt(0) & 0xff);
-  push(latin1('Kaydara FBX Binary  \0\x1a\0'));
-  push(u32(version));
-  const prop = (v: FbxValue, ints: boolean): number[] => {
-    if (typeof v === 'string') { const b = latin1(v); return [0x53, ...u32(b.length), ...b]; }
-    if (typeof v === 'bigint') { const b = new Uint8Array(8); new DataView(b.buffer).setBigInt64(0, v, true); return [0x4c, ...b]; }
-    if (typeof v === 'number') {
-      if (ints) return [0x49, ...u32(v >>> 0)];
-      const b = new Uint8Array(8); new DataView(b.buffer).setFloat64(0, v, true); return [0x44, ...b];
-    }
-    const code = v instanceof Float64Array ? 0x64 : v instanceof Float32Array ? 0x66 : v instanceof BigInt64Array ? 0x6c : 0x69;
-    const raw = new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
-    return [code, ...u32(v.length), ...u32(0), ...u32(raw.length), ...raw];
-  };
-  const node = (nd: FbxNode) => {
-    const start = out.length;
-    const props = nd.props.flatMap((v) => prop(v, nd.ints ?? false));
-    push(uint(0)); push(uint(nd.props.length)); push(uint(props.length)); out.push(nd.name.length); push(latin1(nd.name)); push(props);
-    if (nd.children.length) {
-      nd.children.forEach(node);
-      push(new Array(wide ? 25 : 13).fill(0));
-    }
-    const end = u32(out.length);
-    for (let k = 0; k < 4; k++) out[start + k] = end[k];
-  };
-  tree.forEach(node);
-  push(new Array(wide ? 25 : 13).fill(0));
-  // Footer: the loader stops reading nodes within 176 bytes of the end.
-  push([0xfa, 0xbc, 0xab, 0x09, 0xd0, 0xc8, 0xd4, 0x66, 0xb1, 0x76, 0xfb, 0x83, 0x1c, 0xf7, 0x26, 0x7e, 0, 0, 0, 0]);
-  while (out.length % 16) out.push(0);
-  push(u32(version)); push(new Array(120).fill(0));
-  push([0xf8, 0x5a, 0x8c, 0x6a, 0xde, 0xf5, 0xd9, 0x7e, 0xec, 0xe9, 0x0c, 0xe3, 0x75, 0x8f, 0x29, 0x0b]);
-  return new Uint8Array(out);
+/** A binary FBX file of the tree (version 7400 or 7500, which widens the record fields to 64 bits); `compress` stores arrays zlib-compressed, as the FBX SDK does. */
+export function writeFbxBinary(tree: FbxNode[], version = 7400, compress = false): Uint8Array {
+  return writeBinaryFbx(tree, version, compress);
 }
 
 /** An ASCII FBX file of the tree. */

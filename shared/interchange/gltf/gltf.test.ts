@@ -1,4 +1,4 @@
-import { AnimationMixer, Bone, SkinnedMesh, Vector3, type Object3D } from 'three';
+import { AnimationMixer, Vector3, type Bone, type Object3D, type SkinnedMesh } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../errors';

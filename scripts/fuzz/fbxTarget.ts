@@ -1,0 +1,38 @@
+/**
+ * The FBX importer under fuzzing: binary FBX 7.4 (raw and zlib arrays) and 7.5 and ASCII FBX seeds
+ * (a small animated bone chain, one and two clips), mutated as bytes, or as
+ * text with FBX's own tokens for the ASCII ones. Judged like the other
+ * importers: a FormatError naming the file is a rejection; an accepted input
+ * must give a motion that validates and survives an MTN round trip.
+ */
+import { importMotionBytes } from '../../shared/interchange/importMotion';
+import { fbxScene, writeFbxAscii, writeFbxBinary } from '../../shared/interchange/fbx/testFixtures';
+import { mutateBinary, mutateText, pick, type Rng } from './mutate';
+import { checkMotionSaves, judgeAsync, type FuzzTarget } from './judge';
+
+const FBX_TOKENS = ['{', '}', '"', ',', '*', 'a:', 'P:', 'C:', '"OO"', '"OP"', 'Model:', '"LimbNode"', '"Mesh"', '"Camera"', 'AnimationStack:', 'AnimationLayer:', 'AnimationCurveNode:', 'AnimationCurve:', 'KeyTime:', 'KeyValueFloat:', '"d|X"', '"Lcl Rotation"', '"Lcl Translation"', '"PreRotation"', 'FBXVersion: 7400', 'Geometry:', '-1e308', '1e400', '46186158000', '9223372036854775807'];
+
+const isBinary = (b: Uint8Array) => b.length > 20 && b[0] === 0x4b && b[1] === 0x61; // "Ka"ydara FBX Binary
+
+function mutateFbx(rnd: Rng, seed: Uint8Array): Uint8Array {
+  if (isBinary(seed) || rnd() < 0.1) {
+    let b = seed;
+    for (let k = 1 + pick(rnd, 3); k > 0; k--) b = mutateBinary(rnd, b);
+    return b;
+  }
+  let s = Buffer.from(seed).toString('latin1');
+  for (let k = 1 + pick(rnd, 3); k > 0; k--) s = mutateText(rnd, s, FBX_TOKENS);
+  return new Uint8Array(Buffer.from(s, 'latin1'));
+}
+
+export const FBX_TARGET: FuzzTarget = {
+  name: 'fbx',
+  ext: 'fbx',
+  seeds: () => {
+    const one = fbxScene({ bones: ['Hips', 'Spine'], frames: 4 });
+    const two = fbxScene({ bones: ['Root', 'Arm'], frames: 3, clips: ['Walk', 'Run'], preRotation: [0, 0, 90], unit: 100 });
+    return [writeFbxBinary(one), writeFbxBinary(two, 7500), writeFbxBinary(two, 7400, true), writeFbxAscii(one), writeFbxAscii(two)];
+  },
+  mutate: mutateFbx,
+  run: (b) => judgeAsync(() => importMotionBytes(b, 'x.fbx', { clip: 0 }), (r) => checkMotionSaves(r.motion), 'x.fbx'),
+};
