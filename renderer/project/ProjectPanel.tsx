@@ -26,6 +26,7 @@ export function ProjectPanel() {
   const notShownReason = path && current === null ? (tunerDocument ? `The tuner shows ${tunerName}, not opened from this project: select a motion in the list to act on it.` : 'No motion is open: select one in the list.') : null;
   const status = useProject((p) => p.status);
   const problems = useProject((p) => p.problems);
+  const warnings = useProject((p) => p.warnings);
   const errors = useProject((p) => p.errors);
   const checking = useProject((p) => p.checking);
   const projectDirty = useProject(isProjectDirty);
@@ -176,6 +177,16 @@ export function ProjectPanel() {
                   <li key={k}>
                     <button type="button" className="link bad" onClick={() => void revealProblem(p)} data-testid="project-problem">{p.message}</button>
                   </li>
+                ))}
+              </ul>
+            </div>
+          )}
+          {warnings.length > 0 && (
+            <div className="project-warnings" data-testid="project-warnings">
+              <div className="sub">Warnings ({warnings.length}) — the build goes ahead</div>
+              <ul>
+                {warnings.map((w, k) => (
+                  <li key={k} className="warn-inline small" data-testid="project-warning">{w}</li>
                 ))}
               </ul>
             </div>

@@ -460,7 +460,7 @@ export async function checkProject(): Promise<void> {
     const done = await poll(start, () => undefined);
     if (serial !== checkSerial) return;
     const status = Object.fromEntries(done.motions.map((m) => [m.name, m]));
-    projectStore.getState().setStatus({ status, problems: done.errors, checking: false, checkedAt: Date.now() });
+    projectStore.getState().setStatus({ status, problems: done.errors, warnings: done.warnings, checking: false, checkedAt: Date.now() });
   } catch (e) {
     if (serial === checkSerial) projectStore.getState().setStatus({ checking: false, problems: [{ message: message(e) }], checkedAt: Date.now() });
   }
