@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addEvent } from './edit';
 import { parseSevStrict } from './parse';
-import { checkedSevMotionName, checkSevAgainstMotion, sevMotionName, sevWarnings } from './validate';
+import { checkedSevMotionName, checkSevAgainstMotion, droppedOnSave, sevMotionName, sevWarnings } from './validate';
 
 const walk = { name: 'walk', frameCount: 120, jointCount: 22 };
 
@@ -55,5 +55,15 @@ describe('sevWarnings', () => {
       'x.sev:6:1: two SE_FOOT_L events 2 frames apart at frame 397 and 399 (SE 0 and SE 4): the sound plays twice',
     ]);
     expect(sevWarnings(parseSevStrict('sev 1\nse 0 A\nevent 5 0 -\nevent 5 0 -\n'))[0].message).toContain('two A events on frame 5 (SE 0)');
+  });
+});
+
+describe('droppedOnSave', () => {
+  it('names the floor variants a save would drop, and nothing else', () => {
+    const saved = parseSevStrict('sev 1\nse 0 SE_FOOT_L variants A B C D E F G H\nse 1 SE_FOOT_R variants a b c d e f g h\nse 2 X\n');
+    const doc = parseSevStrict('sev 1\nse 0 SE_FOOT_L variants A B C D E F G H\nse 1 SE_FOOT_R\nse 2 X variants 1 2 3 4 5 6 7 8\n');
+    expect(droppedOnSave(saved, doc)).toEqual(['the 8 floor variants of SE 1 SE_FOOT_R (a, b, c, d, e, f, g, h)']);
+    expect(droppedOnSave(saved, saved)).toEqual([]);
+    expect(droppedOnSave(null, doc)).toEqual([]);
   });
 });

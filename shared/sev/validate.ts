@@ -73,3 +73,19 @@ export function checkedSevMotionName(doc: SevDocument, fileBaseName: string, fil
   if (!problem) return { name };
   return { error: new FormatError('SEV', `${problem}; add a \`motion NAME\` line or rename the file`, { where: `motion name from the file name ${fileBaseName}` }, file) };
 }
+
+/**
+ * Authored data a save of `doc` over `saved` (the text on disk) would drop without the user naming it: the floor
+ * variants of an SE that keeps its definition but lost them (unticked "Floors"). One line per SE, for the question
+ * Save asks first: "the 8 floor variants of SE 1 SE_FOOT_R".
+ */
+export function droppedOnSave(saved: SevDocument | null, doc: SevDocument): string[] {
+  if (!saved) return [];
+  const lines: string[] = [];
+  for (const before of saved.ses) {
+    if (!before.variants) continue;
+    const now = doc.ses.find((d) => d.index === before.index);
+    if (now && !now.variants) lines.push(`the ${before.variants.length} floor variants of SE ${now.index} ${now.name} (${before.variants.join(', ')})`);
+  }
+  return lines;
+}
