@@ -61,7 +61,7 @@ describe('sevWarnings', () => {
 describe('droppedOnSave', () => {
   it('names the floor variants a save would drop, and nothing else', () => {
     const saved = parseSevStrict('sev 1\nse 0 SE_FOOT_L variants A B C D E F G H\nse 1 SE_FOOT_R variants a b c d e f g h\nse 2 X\n');
-    const doc = parseSevStrict('sev 1\nse 0 SE_FOOT_L variants A B C D E F G H\nse 1 SE_FOOT_R\nse 2 X variants 1 2 3 4 5 6 7 8\n');
+    const doc = parseSevStrict('sev 1\nse 0 SE_FOOT_L variants A B C D E F G H\nse 1 SE_FOOT_R\nse 2 X variants v1 v2 v3 v4 v5 v6 v7 v8\n');
     expect(droppedOnSave(saved, doc)).toEqual(['the 8 floor variants of SE 1 SE_FOOT_R (a, b, c, d, e, f, g, h)']);
     expect(droppedOnSave(saved, saved)).toEqual([]);
     expect(droppedOnSave(null, doc)).toEqual([]);
