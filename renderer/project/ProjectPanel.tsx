@@ -182,14 +182,14 @@ export function ProjectPanel() {
             </div>
           )}
           {warnings.length > 0 && (
-            <div className="project-warnings" data-testid="project-warnings">
-              <div className="sub">Warnings ({warnings.length}) — the build goes ahead</div>
+            <details className="project-warnings" data-testid="project-warnings">
+              <summary className="sub">Warnings ({warnings.length}): the build goes ahead</summary>
               <ul>
                 {warnings.map((w, k) => (
                   <li key={k} className="warn-inline small" data-testid="project-warning">{w}</li>
                 ))}
               </ul>
-            </div>
+            </details>
           )}
           <div className="project-actions">
             <button type="button" className="tool primary" onClick={() => void buildArchives()} data-testid="project-build" title="Compress every motion and write the .mar and .sar">Build archives…</button>
