@@ -57,27 +57,28 @@ test('a tolerance of 0 is refused with the reason shown at the field', async ({ 
   await expect(error).toHaveCount(0);
 });
 
-test('unticking Floors hides the 8 variants and ticking restores them; they go only when saved unticked', async ({ page, workspace, electronApp }) => {
+test('Remove floor variants hides the 8 variants and Restore brings them back; they go only when a save is confirmed by name', async ({ page, workspace, electronApp }) => {
   await openSampleProject(page, workspace, electronApp);
   const row = page.locator('[data-testid="sev-se-row"][data-index="0"]');
-  const box = row.getByTestId('sev-se-variants-on');
   await row.getByTestId('sev-se-name').click();
   await expect(page.getByTestId('sev-se-variant-2')).toHaveValue('SE_FOOT_L_WATER');
 
-  await box.uncheck();
+  await page.getByTestId('sev-variants-remove').click();
   await expect(page.getByTestId('sev-variant')).toHaveCount(0);
-  await expect(row.getByTestId('sev-se-variants-hidden')).toContainText('hidden');
-  await box.check();
+  await expect(row.getByTestId('sev-se-variants-hidden')).toContainText('8 hidden');
+  await page.getByTestId('sev-variants-add').click();
   await expect(page.getByTestId('sev-se-variant-2')).toHaveValue('SE_FOOT_L_WATER');
   await expect(page.getByTestId('sev-se-variant-7')).toHaveValue('SE_FOOT_L_GRATE');
 
-  // Saved unticked: the file loses them, and ticking again starts from the base name.
-  await box.uncheck();
+  // Saved without them only when the question naming them is answered: the file loses them, and adding floors again starts from the base name.
+  await page.getByTestId('sev-variants-remove').click();
   await page.getByTestId('sev-save').click();
+  await expect(page.getByTestId('confirm-dialog')).toContainText('Save will remove the 8 floor variants of SE 0 SE_FOOT_L');
+  await page.getByTestId('confirm-save').click();
   await expect(page.getByTestId('sev-dirty')).not.toContainText('modified');
   const saved = parseSevStrict(readFileSync(workspace.path('walk.sev'), 'utf8'), 'walk.sev');
   expect(saved.ses.find((d) => d.index === 0)!.variants).toBeUndefined();
   await expect(row.getByTestId('sev-se-variants-hidden')).toHaveCount(0);
-  await box.check();
+  await page.getByTestId('sev-variants-add').click();
   await expect(page.getByTestId('sev-se-variant-2')).toHaveValue('SE_FOOT_L');
 });

@@ -144,6 +144,27 @@ describe('handlers', () => {
     }
   });
 
+  it('saves the tuning file with the motion (checked first, both or neither) and hands it back on open', async () => {
+    const doc = await openWalk();
+    const target = join(workspace, 'walk.mtn');
+    const tuningPath = `${target}.actguy-tuning.json`;
+    expect(doc.tuning ?? null).toBeNull();
+    const text = '{"version": 1, "tolerances": {"rotationDeg": 2}, "rotationOverridesDeg": {"LeftFoot": 0.25}}\n';
+    expect((await handlers.saveMotion({ documentId: doc.documentId, path: target, mtnBytes: doc.mtnBytes, tuningText: text })).status).toBe('saved');
+    expect(readFileSync(tuningPath, 'utf8')).toBe(text);
+    const before = readFileSync(target);
+    const bad = await dispatchInvoke(handlers, 'saveMotion', { documentId: doc.documentId, path: target, mtnBytes: doc.mtnBytes, tuningText: '{"version": 1, "rotationOverridesDeg": {"LeftFut": 1}}' });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.error.message).toMatch(/its tuning is not valid .*rotationOverridesDeg\.LeftFut.*nothing was written/);
+    expect(readFileSync(tuningPath, 'utf8')).toBe(text);
+    expect(readFileSync(target)).toEqual(before);
+    const again = await handlers.openMotion({ path: target });
+    expect(again.status === 'opened' && again.motion.tuning).toEqual({ path: tuningPath, text });
+    writeFileSync(tuningPath, 'x'.repeat(70 * 1024));
+    const big = await handlers.openMotion({ path: target });
+    expect(big.status === 'opened' && big.motion.tuning && 'error' in big.motion.tuning && big.motion.tuning.error).toMatch(/too large for a tuning file/);
+  });
+
   it('saves atomically the edited key flags; a failed save leaves the file untouched and says why', async () => {
     const doc = await openWalk();
     const motion = readMtn(doc.mtnBytes);

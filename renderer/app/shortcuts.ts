@@ -48,7 +48,7 @@ function runAction(action: PageAction): void {
     case 'deleteKeys': return deleteSelectedKeys();
     case 'copyEvents': return void events.copySelected();
     case 'cutEvents': return events.cutSelected();
-    case 'pasteEvents': return events.pasteAtPlayhead();
+    case 'pasteEvents': return void events.pasteAtPlayhead();
     case 'selectAllEvents': return events.selectAll();
     case 'deleteEvents': return events.removeSelected();
     case 'nudgeEventsBack': return events.nudgeSelected(-1);

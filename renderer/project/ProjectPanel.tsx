@@ -26,6 +26,7 @@ export function ProjectPanel() {
   const notShownReason = path && current === null ? (tunerDocument ? `The tuner shows ${tunerName}, not opened from this project: select a motion in the list to act on it.` : 'No motion is open: select one in the list.') : null;
   const status = useProject((p) => p.status);
   const problems = useProject((p) => p.problems);
+  const warnings = useProject((p) => p.warnings);
   const errors = useProject((p) => p.errors);
   const checking = useProject((p) => p.checking);
   const projectDirty = useProject(isProjectDirty);
@@ -179,6 +180,16 @@ export function ProjectPanel() {
                 ))}
               </ul>
             </div>
+          )}
+          {warnings.length > 0 && (
+            <details className="project-warnings" data-testid="project-warnings">
+              <summary className="sub">Warnings ({warnings.length}): the build goes ahead</summary>
+              <ul>
+                {warnings.map((w, k) => (
+                  <li key={k} className="warn-inline small" data-testid="project-warning">{w}</li>
+                ))}
+              </ul>
+            </details>
           )}
           <div className="project-actions">
             <button type="button" className="tool primary" onClick={() => void buildArchives()} data-testid="project-build" title="Compress every motion and write the .mar and .sar">Build archives…</button>

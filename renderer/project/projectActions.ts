@@ -14,6 +14,7 @@ import { parseSls } from '../../shared/se-tables/sls';
 import { mergeSeTables } from '../../shared/se-tables/table';
 import type { SeTableReadResult } from '../../shared/se-tables/types';
 import { serializeSev } from '../../shared/sev/serialize';
+import { droppedOnSave } from '../../shared/sev/validate';
 import { openPath } from '../app/controller';
 import { ALL_PARTS, confirmUnsaved } from '../app/unsaved';
 import { clearProjectHistory, editProject } from './projectHistory';
@@ -132,6 +133,16 @@ export async function saveSev(): Promise<boolean> {
     return false;
   }
   const doc = f.doc;
+  // Never drop authored data without the user naming it: floor variants hidden by "Floors" go only when confirmed.
+  const dropped = droppedOnSave(f.savedDoc, doc);
+  if (dropped.length) {
+    const pick = await askChoice({
+      title: `Save ${basenameOf(f.path)}?`,
+      text: `Save will remove ${dropped.join(', and ')} from ${basenameOf(f.path)}. To keep them, choose Cancel and give the SE its floors again (its variants come back as they were).`,
+      buttons: [{ id: 'cancel', label: 'Cancel (keep them)', primary: true }, { id: 'save', label: 'Remove them and save' }],
+    });
+    if (pick !== 'save') return false;
+  }
   // Say exactly what the build would refuse before writing it (checked against its motion when the tuner shows it).
   const d = documentStore.getState();
   const motion = d.motion && sevBelongsTo(f, d) ? { name: f.motionName, frameCount: d.motion.frameCount, jointCount: d.motion.joints.length } : null;
@@ -485,7 +496,7 @@ export async function checkProject(): Promise<void> {
     const done = await poll(start, () => undefined);
     if (serial !== checkSerial) return;
     const status = Object.fromEntries(done.motions.map((m) => [m.name, m]));
-    projectStore.getState().setStatus({ status, problems: done.errors, checking: false, checkedAt: Date.now() });
+    projectStore.getState().setStatus({ status, problems: done.errors, warnings: done.warnings, checking: false, checkedAt: Date.now() });
   } catch (e) {
     if (serial === checkSerial) projectStore.getState().setStatus({ checking: false, problems: [{ message: message(e) }], checkedAt: Date.now() });
   }

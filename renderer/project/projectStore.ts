@@ -61,6 +61,8 @@ export interface ProjectState {
   /** Results of the last dry run by motion name, and its problems. */
   status: Record<string, BuildMotionResult>;
   problems: BuildProblem[];
+  /** Warnings of the last check (the build goes ahead; e.g. two SEs of one name in a .sev). */
+  warnings: string[];
   checking: boolean;
   /** When status was last computed (ms since the epoch), or 0. */
   checkedAt: number;
@@ -78,7 +80,7 @@ export interface ProjectState {
   markSaved(text: string): void;
   setCurrent(index: number | null, documentId?: string | null): void;
   setTables(t: SeTablesState | null): void;
-  setStatus(patch: Partial<Pick<ProjectState, 'status' | 'problems' | 'checking' | 'checkedAt'>>): void;
+  setStatus(patch: Partial<Pick<ProjectState, 'status' | 'problems' | 'warnings' | 'checking' | 'checkedAt'>>): void;
   setBuild(b: ProjectState['build']): void;
   setSounds(folder: string | null, sounds: Record<string, string>): void;
 }
@@ -155,6 +157,7 @@ export function createProjectStore() {
     tables: null,
     status: {},
     problems: [],
+    warnings: [],
     checking: false,
     checkedAt: 0,
     build: null,
@@ -164,11 +167,11 @@ export function createProjectStore() {
     adopt(path, text) {
       set({
         path, savedText: text, text, json: asJson(text), ...validate(text, path), current: null, tables: null,
-        status: {}, problems: [], checking: false, checkedAt: 0, build: null, soundFolder: null, sounds: {},
+        status: {}, problems: [], warnings: [], checking: false, checkedAt: 0, build: null, soundFolder: null, sounds: {},
       });
     },
     close() {
-      set({ path: null, savedText: '', text: '', json: null, errors: [], resolved: null, current: null, tables: null, status: {}, problems: [], build: null, soundFolder: null, sounds: {} });
+      set({ path: null, savedText: '', text: '', json: null, errors: [], resolved: null, current: null, tables: null, status: {}, problems: [], warnings: [], build: null, soundFolder: null, sounds: {} });
     },
     setJson(json) {
       const path = get().path;

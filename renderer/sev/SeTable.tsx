@@ -56,17 +56,8 @@ export function SeTable() {
                   <NameField value={d.name} resolved={base} label={`SE ${d.index} name`} testid="sev-se-name" onCommit={(n) => ses.rename(d.index, n)} />
                   {base.error && <div className="sev-error" data-testid="sev-se-error">{base.error}</div>}
                 </td>
-                <td>
-                  <input
-                    type="checkbox"
-                    checked={!!d.variants}
-                    aria-label={`SE ${d.index} has floor variants`}
-                    data-testid="sev-se-variants-on"
-                    title={d.variants ? 'Untick to hide the 8 floor variants (tick again to restore them; they are dropped only when saved unticked)' : hidden[d.index] ? 'Tick to restore the hidden floor variants' : 'Tick to give each floor its own SE'}
-                    onChange={(e) => ses.setVariantsOn(d.index, e.target.checked)}
-                  />
-                  {d.variants && <span className="dim small"> 8</span>}
-                  {!d.variants && hidden[d.index] && <span className="dim small" data-testid="sev-se-variants-hidden" title={hidden[d.index].join(' ')}> 8 hidden</span>}
+                <td className="dim small" data-testid="sev-se-floors" title={d.variants ? `${d.variants.length} floor variants: select the SE to edit or remove them below` : hidden[d.index] ? `Hidden, not saved: ${hidden[d.index].join(' ')}` : 'One SE on every floor'}>
+                  {d.variants ? `${d.variants.length}` : hidden[d.index] ? <span data-testid="sev-se-variants-hidden">{hidden[d.index].length} hidden</span> : '—'}
                 </td>
                 <td className={`floor${rf.error ? ' bad' : ''}`} data-testid="sev-se-on-floor" title={rf.error ?? ''}>
                   {onFloor} <span className="sev-code">{rf.error ? 'unknown' : rf.codeText}</span>
@@ -93,8 +84,11 @@ export function SeTable() {
             {!sel.variants && (
               <>
                 <span className="dim">— none: every floor plays {sel.name}.</span>
-                <button type="button" className="tool small" onClick={() => ses.setVariantsOn(sel.index, true)} data-testid="sev-variants-add">Give each floor its own SE</button>
+                <button type="button" className="tool small" onClick={() => ses.setVariantsOn(sel.index, true)} data-testid="sev-variants-add">{hidden[sel.index] ? `Restore the ${hidden[sel.index].length} hidden floor variants` : 'Give each floor its own SE'}</button>
               </>
+            )}
+            {sel.variants && (
+              <button type="button" className="tool small" title="Hide the floor variants: every floor plays the base name (restorable until saved; Save asks before removing them)" onClick={() => ses.setVariantsOn(sel.index, false)} data-testid="sev-variants-remove">Remove floor variants</button>
             )}
           </div>
           {sel.variants && (

@@ -187,7 +187,7 @@ export function SevEditor() {
                 type="button"
                 className="tool"
                 data-testid="sev-paste"
-                onClick={events.pasteAtPlayhead}
+                onClick={() => void events.pasteAtPlayhead()}
                 title={`Paste the ${clipboard.events.length} copied event${clipboard.events.length === 1 ? '' : 's'} of ${clipboard.sourceMotion} with the first at the playhead (Ctrl+V in the event list or row); joints are found by name`}
               >
                 Paste {clipboard.events.length}

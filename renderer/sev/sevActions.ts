@@ -5,7 +5,8 @@
  * says why in the message bar.
  */
 import { addEvent, moveEvent, nextFreeSeIndex, removeEvent, removeEvents, removeSeDefinition, setEventComments, setSeDefinition, shiftEvents } from '../../shared/sev/edit';
-import { copySevEvents, pasteSevEvents } from '../../shared/sev/clipboard';
+import { copySevEvents, pasteSevEvents, type DifferingSe, type PasteOptions } from '../../shared/sev/clipboard';
+import { askChoice } from '../app/dialogs';
 import { SEV_VARIANT_COUNT, type SevDocument } from '../../shared/sev/types';
 import { detectFootContacts, findFootJoints, uncoveredContacts, type FootContactOptions, type FootSide } from '../../shared/sev/footsteps';
 import { documentStore } from '../state/documentStore';
@@ -131,7 +132,7 @@ export const events = {
    * motion their joints are found by name. All or nothing: when one cannot land (no joint of that name, a frame
    * past the end) nothing is pasted and the message lists each such event. The pasted events become the selection.
    */
-  pasteAtPlayhead(): void {
+  pasteAtPlayhead(sameName?: PasteOptions['sameName']): void | Promise<void> {
     const s = sevStore.getState();
     const clip = s.clipboard;
     const doc = s.file?.doc;
@@ -140,7 +141,8 @@ export const events = {
     const d = documentStore.getState();
     if (why || !d.motion) return void sessionStore.getState().notify('warning', `Paste refused: ${why}.`);
     const at = clampFrame(sessionStore.getState().playhead);
-    const r = pasteSevEvents(doc, clip, at, { name: d.name, frameCount: d.motion.frameCount, jointNames: d.motion.joints.map((j) => j.name) });
+    const r = pasteSevEvents(doc, clip, at, { name: d.name, frameCount: d.motion.frameCount, jointNames: d.motion.joints.map((j) => j.name) }, sameName === undefined ? {} : { sameName });
+    if (!r.ok && 'differing' in r) return askSameNamePaste(r.differing, d.name);
     if (!r.ok) {
       sessionStore.getState().notify('warning', `Paste refused, nothing pasted: ${count(clip.events.length)} copied from ${clip.sourceMotion} at frame ${at}:\n${r.problems.map((p) => `• ${p}`).join('\n')}`);
       return;
@@ -301,3 +303,22 @@ export const footsteps = {
     if (ok) sevStore.getState().setFootsteps(null);
   },
 };
+
+/**
+ * The target defines a copied SE name with other floor variants: asks whether the pasted events play through the
+ * target's definition (one SE per sound; the usual answer) or through a second definition of the name.
+ */
+async function askSameNamePaste(differing: DifferingSe[], motionName: string): Promise<void> {
+  const variants = (v: string[] | undefined) => (v?.length ? `${v.length} floor variants` : 'no floor variants');
+  const lines = differing.map((x) => `• ${x.name}: SE ${x.target.index} here has ${variants(x.target.variants)}; the copied events use ${variants(x.copied)}`);
+  const pick = await askChoice({
+    title: 'Paste sound events',
+    text: `${motionName} already defines ${differing.length === 1 ? 'this SE name' : 'these SE names'} with other floor variants:\n${lines.join('\n')}`,
+    buttons: [
+      { id: 'reuse', label: `Use ${motionName}'s definition${differing.length === 1 ? '' : 's'}`, primary: true },
+      { id: 'define', label: 'Define again with the copied variants' },
+      { id: 'cancel', label: 'Cancel' },
+    ],
+  });
+  if (pick === 'reuse' || pick === 'define') await events.pasteAtPlayhead(pick);
+}

@@ -21,6 +21,7 @@ import { parseSls } from '../se-tables/sls';
 import { mergeSeTables, type SeNameTable } from '../se-tables/table';
 import type { SeTableReadResult } from '../se-tables/types';
 import { parseSev } from '../sev/parse';
+import { sevWarnings } from '../sev/validate';
 import { decodeUtf8Text } from '../sev/text';
 import { formatStrCode } from '../strcode';
 import { effectiveDurationMs, formatFps } from '../motion/frameRate';
@@ -153,6 +154,7 @@ export function prepareBuild(project: ResolvedProject, readFile: ReadFile): Prep
           // The project decides the pairing: the motion name stands in for the file name. A SEV with
           // syntax errors still goes on to the frame, joint and SE-name checks, so one run shows every error.
           sev = { file: m.sevPath, baseName: m.name, doc: parsed.doc };
+          warnings.push(...sevWarnings(parsed.doc, m.sevPath));
         }
       }
       if (!sev) allRead = false;

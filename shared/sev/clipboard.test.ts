@@ -111,3 +111,38 @@ describe('group edits of events', () => {
     expect(() => shiftEvents(doc, [0, 3], 1, 38)).toThrow('the event at frame 38 would move to frame 39, outside 0..38');
   });
 });
+
+describe('paste of an SE the target defines under the same name', () => {
+  const ROUGH = `sev 1
+motion walk_rough
+se 0 SE_FOOT_L
+event 10 0 2
+event 26 0 2
+`;
+  const target = { name: 'walk', frameCount: 200, jointNames: WALK_JOINTS };
+
+  it('asks when the variants differ, then reuses the target definition (no second SE of one name) or defines one when told', () => {
+    const clip = copySevEvents(parseSevStrict(ROUGH), [0, 1], { name: 'walk_rough', jointNames: WALK_JOINTS });
+    const doc = parseSevStrict(WALK);
+    const asked = pasteSevEvents(doc, clip, 100, target);
+    expect(asked.ok).toBe(false);
+    expect(!asked.ok && 'differing' in asked && asked.differing).toEqual([{ name: 'SE_FOOT_L', target: { index: 0, variants: ['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'A7'] } }]);
+    const reused = pasteSevEvents(doc, clip, 100, target, { sameName: 'reuse' });
+    if (!reused.ok) throw new Error('refused');
+    expect(reused.doc.ses.map((d) => d.name)).toEqual(['SE_FOOT_L', 'SE_FOOT_R', 'SE_CLOTH']);
+    expect(reused.doc.events.slice(-2).map((e) => [e.frame, e.se])).toEqual([[100, 0], [116, 0]]);
+    expect(reused.definedSes).toEqual([]);
+    const defined = pasteSevEvents(doc, clip, 100, target, { sameName: 'define' });
+    if (!defined.ok) throw new Error('refused');
+    expect(defined.definedSes).toEqual([{ index: 3, name: 'SE_FOOT_L' }]);
+  });
+
+  it('reuses a definition with the same name and variants without asking, at any index', () => {
+    const clip = copySevEvents(parseSevStrict(WALK), [0], { name: 'walk', jointNames: WALK_JOINTS });
+    const moved = parseSevStrict(WALK.replace('se 0 SE_FOOT_L', 'se 7 SE_FOOT_L').replace(/event (\d+) 0 /g, 'event $1 7 '));
+    const r = pasteSevEvents(moved, clip, 100, target);
+    if (!r.ok) throw new Error('refused');
+    expect(r.definedSes).toEqual([]);
+    expect(r.doc.events.at(-1)!.se).toBe(7);
+  });
+});

@@ -54,7 +54,31 @@ export type PasteResult =
       ok: false;
       /** One line per event that cannot land, and why; plus what to do. */
       problems: string[];
+    }
+  | {
+      ok: false;
+      /** Nothing pasted yet: the target defines these SE names with other floor variants; paste again with `sameName`. */
+      differing: DifferingSe[];
+      problems: string[];
     };
+
+/** An SE the target already defines under the copied name, with other floor variants than the copied one. */
+export interface DifferingSe {
+  name: string;
+  /** The target's definition (its index and variants). */
+  target: { index: number; variants?: string[] };
+  /** The copied definition's variants. */
+  copied?: string[];
+}
+
+export interface PasteOptions {
+  /**
+   * When the target defines a copied SE name with other floor variants: 'reuse' plays the pasted events through
+   * the target's definition, 'define' adds a definition with the copied variants. Unset: the paste asks (returns
+   * `differing`). A name defined alike is always reused, so a paste never adds a second SE of one name silently.
+   */
+  sameName?: 'reuse' | 'define';
+}
 
 /** Copies the events at `eventIndices` of `doc`, whose motion names its joints `jointNames`. */
 export function copySevEvents(doc: SevDocument, eventIndices: readonly number[], source: { name: string; jointNames: readonly string[] }): SevEventClipboard {
@@ -90,9 +114,11 @@ function describe(e: CopiedSevEvent): string {
 /**
  * Pastes `clip` into `doc` with its earliest event at frame `at`: each event keeps its offset, its joint is
  * the target's joint of the same name, and its SE the target's SE of the same name and variants (defined at
- * the copied index when that is free, else at the smallest free one). All or nothing (see the file comment).
+ * the copied index when that is free, else at the smallest free one). A name the target defines with other
+ * variants is reused or defined again as `options.sameName` says, else the paste asks (`differing`).
+ * All or nothing (see the file comment).
  */
-export function pasteSevEvents(doc: SevDocument, clip: SevEventClipboard, at: number, target: PasteTarget): PasteResult {
+export function pasteSevEvents(doc: SevDocument, clip: SevEventClipboard, at: number, target: PasteTarget, options: PasteOptions = {}): PasteResult {
   if (!clip.events.length) return { ok: false, problems: ['nothing was copied'] };
   const problems: string[] = [];
   const span = Math.max(...clip.events.map((e) => e.offset));
@@ -116,12 +142,25 @@ export function pasteSevEvents(doc: SevDocument, clip: SevEventClipboard, at: nu
     return { ok: false, problems };
   }
 
+  if (options.sameName === undefined) {
+    const differing: DifferingSe[] = [];
+    for (const e of clip.events) {
+      if (doc.ses.some((d) => sameSe(d, e.se)) || differing.some((x) => x.name === e.se.name)) continue;
+      const named = doc.ses.find((d) => d.name === e.se.name);
+      if (named) differing.push({ name: e.se.name, target: { index: named.index, ...(named.variants ? { variants: named.variants.slice() } : {}) }, ...(e.se.variants ? { copied: e.se.variants.slice() } : {}) });
+    }
+    if (differing.length)
+      return { ok: false, differing, problems: differing.map((x) => `${target.name} defines ${x.name} as SE ${x.target.index} with ${x.target.variants?.length ?? 'no'} floor variants; the copied events use ${x.copied?.length ?? 'no'} floor variants`) };
+  }
+
   let next = doc;
   const seOf = new Map<number, number>();
   const definedSes: { index: number; name: string }[] = [];
   for (const e of clip.events) {
     if (seOf.has(e.se.index)) continue;
-    const match = next.ses.find((d) => d.index === e.se.index && sameSe(d, e.se)) ?? next.ses.find((d) => sameSe(d, e.se));
+    const match =
+      next.ses.find((d) => d.index === e.se.index && sameSe(d, e.se)) ?? next.ses.find((d) => sameSe(d, e.se)) ??
+      (options.sameName === 'reuse' ? next.ses.find((d) => d.name === e.se.name) : undefined);
     if (match) {
       seOf.set(e.se.index, match.index);
       continue;

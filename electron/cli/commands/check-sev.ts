@@ -1,7 +1,7 @@
 import { FormatError, inFile } from '../../../shared/errors';
 import { readMtn } from '../../../shared/mtn/read';
 import { compileSevEntry } from '../../../shared/sar/compile';
-import { checkedSevMotionName, checkSevAgainstMotion } from '../../../shared/sev/validate';
+import { checkedSevMotionName, checkSevAgainstMotion, sevWarnings } from '../../../shared/sev/validate';
 import { gvStrCode } from '../../../shared/strcode';
 import { loadSeTables, loadSev, printDiagnostics } from '../../build/inputs';
 import { readInputFile } from '../../build/files';
@@ -11,7 +11,7 @@ import type { CliCommand } from '../command';
 export const checkSevCommand: CliCommand = {
   name: 'check-sev',
   usage: 'check-sev FILE.sev... [--sls default.sls] [--se-define se_define.h] [--mtn MOTION.mtn]',
-  summary: 'check .sev files: syntax, SE indices, SE names against the tables, frames and joints against the motion; every error as FILE:LINE:COL',
+  summary: 'check .sev files: syntax, SE indices, SE names against the tables, frames and joints against the motion; every error as FILE:LINE:COL; warns about two SEs of one name and two events of one SE within 2 frames',
   run(argv) {
     const args = parseArgs(argv, ['sls', 'se-define', 'mtn'], ['quiet']);
     const files = args.positionals;
@@ -23,6 +23,7 @@ export const checkSevCommand: CliCommand = {
     const useTables = slsPath !== undefined || defPath !== undefined;
 
     const errors: FormatError[] = [];
+    const warnings: FormatError[] = [];
     const tables = useTables ? loadSeTables(slsPath, defPath) : undefined;
     if (tables) errors.push(...tables.errors);
     let motion: { frameCount: number; jointCount: number } | undefined;
@@ -42,6 +43,7 @@ export const checkSevCommand: CliCommand = {
       const src = loaded.source;
       if (!src) continue;
       events += src.doc.events.length;
+      warnings.push(...sevWarnings(src.doc, file));
       const checked = checkedSevMotionName(src.doc, src.baseName, file);
       if ('error' in checked) {
         errors.push(checked.error);
@@ -51,7 +53,7 @@ export const checkSevCommand: CliCommand = {
       if (motion) errors.push(...checkSevAgainstMotion(src.doc, { name, ...motion }, file));
       if (tables) errors.push(...compileSevEntry(src.doc, tables.table, gvStrCode(name), file).errors);
     }
-    printDiagnostics(errors, tables?.warnings);
+    printDiagnostics(errors, [...(tables?.warnings ?? []), ...warnings]);
     if (errors.length) {
       console.error(`${errors.length} error${errors.length === 1 ? '' : 's'}`);
       return 1;

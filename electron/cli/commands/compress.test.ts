@@ -74,3 +74,23 @@ describe('actguy compress frame rates', () => {
     expect(warning((await run([mtnAt('thirty2.mtn'), '-o', join(dir, 't2.mt3'), '--fps', '25'])).stderr)).toHaveLength(1);
   });
 });
+
+describe('compress and the tuning file beside the motion', () => {
+  it('applies it by default, lets a flag win, ignores it with --no-tuning, and stops at a bad one naming its place', async () => {
+    const input = mtnAt('tuned.mtn');
+    const out = (name: string) => join(dir, name);
+    await run([input, '-o', out('plain.mt3'), '--quiet']);
+    await run([input, '-o', out('flags.mt3'), '--quiet', '--rot-tol', '3', '--joint-rot-tol', '1=0.05']);
+    expect(readFileSync(out('flags.mt3'))).not.toEqual(readFileSync(out('plain.mt3')));
+    writeFileSync(`${input}.actguy-tuning.json`, '{"version": 1, "tolerances": {"rotationDeg": 3}, "rotationOverridesDeg": {"1": 0.05}}');
+    const tuned = await run([input, '-o', out('tuned.mt3')]);
+    expect(tuned.stderr.join('\n')).toContain(`using the tuning saved in ${input}.actguy-tuning.json`);
+    expect(readFileSync(out('tuned.mt3'))).toEqual(readFileSync(out('flags.mt3')));
+    await run([input, '-o', out('ignored.mt3'), '--quiet', '--no-tuning']);
+    expect(readFileSync(out('ignored.mt3'))).toEqual(readFileSync(out('plain.mt3')));
+    await run([input, '-o', out('flag-wins.mt3'), '--quiet', '--rot-tol', '0.5', '--joint-rot-tol', '1=0.5']);
+    expect(readFileSync(out('flag-wins.mt3'))).toEqual(readFileSync(out('plain.mt3')));
+    writeFileSync(`${input}.actguy-tuning.json`, '{"version": 1, "rotationOverridesDeg": {"9": 1}}');
+    await expect(run([input, '-o', out('bad.mt3'), '--quiet'])).rejects.toThrow(/actguy-tuning\.json \[TUNING\] \(rotationOverridesDeg\.9\): joint 9 does not exist/);
+  });
+});
