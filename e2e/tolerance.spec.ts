@@ -18,8 +18,8 @@ test('changing a tolerance changes the MT3 bytes and the error, and undo restore
   const errLoose = Number(/: ([\d.]+)°/.exec(await maxRot.innerText())![1]);
   expect(errLoose).toBeGreaterThan(Number(/: ([\d.]+)°/.exec(errBefore)![1]));
   expect(errLoose).toBeLessThanOrEqual(3);
-  // Tolerances are not stored in the .mtn: the file stays clean.
-  await expect(page.getByTestId('dirty-marker')).toHaveText('saved');
+  // The tuning is saved with the motion (its tuning file or project entry): changing it is an unsaved change.
+  await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
 
   await page.getByTestId('curve-canvas').hover();
   await page.keyboard.press('Control+z');
@@ -27,6 +27,8 @@ test('changing a tolerance changes the MT3 bytes and the error, and undo restore
   await waitForCompression(page);
   await expect.poll(async () => Number(await bytes.innerText())).toBe(bytesBefore);
   await expect(maxRot).toHaveText(errBefore);
+  // Undone back to the settings it opened with: nothing to save.
+  await expect(page.getByTestId('dirty-marker')).toHaveText('saved');
   await page.keyboard.press('Control+y');
   await expect(field).toHaveValue('3');
 });

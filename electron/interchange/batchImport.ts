@@ -95,7 +95,7 @@ export async function runBatchImport(inputs: readonly string[], options: BatchIm
   const outDir = resolve(options.outDir);
   const items: BatchItem[] = [];
   let projectText: string | undefined;
-  let projectNames = new Set<string>(options.reservedNames ?? []);
+  const projectNames = new Set<string>(options.reservedNames ?? []);
   let projectProblem: string | undefined;
   if (options.project !== undefined) {
     try {

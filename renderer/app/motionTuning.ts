@@ -36,7 +36,7 @@ export function applyTuning(t: MotionTuning): void {
   if (t.method === 'classic') tolerances.method = 'classic';
   if (t.objectTolerance !== undefined) tolerances.objectTolerance = t.objectTolerance;
   if (t.shell !== undefined) tolerances.shell = t.shell;
-  documentStore.setState({ tolerances, rotationOverridesDeg: { ...t.rotationOverridesDeg }, editId: documentStore.getState().editId + 1 });
+  documentStore.getState().adoptTuning(tolerances, t.rotationOverridesDeg);
 }
 
 /**

@@ -248,7 +248,7 @@ export function applyProjectTolerances(index: number): void {
     const j = /^[0-9]+$/.test(key) ? Number(key) : joints.findIndex((x) => x.name === key);
     if (j >= 0 && j < joints.length && typeof deg === 'number' && deg > 0) overrides[j] = deg;
   }
-  documentStore.setState({ tolerances, rotationOverridesDeg: overrides, editId: doc.editId + 1 });
+  documentStore.getState().adoptTuning(tolerances, overrides);
 }
 
 /**

@@ -81,13 +81,30 @@ describe('document store', () => {
     expect(s.getState().dirty).toBe(true);
   });
 
-  it('tolerance changes are undoable but do not make the file dirty', () => {
+  it('tolerance and override changes are undoable and mark the motion modified (Save keeps its tuning); undo back clears it', () => {
     const s = sample();
     s.getState().tolerancesActions.set({ rotationToleranceDeg: 2 });
     expect(s.getState().tolerances.rotationToleranceDeg).toBe(2);
-    expect(s.getState().dirty).toBe(false);
+    expect(s.getState().dirty).toBe(true);
     s.getState().history.undo();
     expect(s.getState().tolerances.rotationToleranceDeg).not.toBe(2);
+    expect(s.getState().dirty).toBe(false);
+    s.getState().tolerancesActions.setOverride(1, 0.25);
+    expect(s.getState().dirty).toBe(true);
+    s.getState().markSaved('/m/walk.mtn');
+    expect(s.getState().dirty).toBe(false);
+  });
+
+  it('adopted tuning (a tuning file, a project entry) is the starting revision: not modified, not an undo step', () => {
+    const s = sample();
+    s.getState().adoptTuning({ positionTolerance: 0.1, rotationToleranceDeg: 0.75, offsetTolerance: 0.1 }, { 2: 0.25 });
+    expect(s.getState().tolerances.rotationToleranceDeg).toBe(0.75);
+    expect(s.getState().rotationOverridesDeg).toEqual({ 2: 0.25 });
+    expect(s.getState().dirty).toBe(false);
+    expect(s.getState().past).toHaveLength(0);
+    s.getState().keys.toggle(0, 3);
+    s.getState().history.undo();
+    expect(s.getState().dirty).toBe(false);
   });
 
   it('groups a drag (begin..commit) into one undo step', () => {

@@ -7,9 +7,10 @@
  * edited, so every snapshot shares it; the key-info arrays are copied on
  * write, so unchanged arrays are shared between history entries too.
  *
- * Dirty tracking compares the file part (what `writeMtn` stores) with the
- * revision last saved or opened, so undoing back to it clears the marker;
- * tolerances are not part of the MTN and never make the document dirty.
+ * Dirty tracking compares what Save writes (the file part `writeMtn` stores,
+ * and the tuning kept with the motion: tolerances and per-joint overrides, in
+ * its project entry or the tuning file beside it) with the revision last saved
+ * or opened, so undoing back to it clears the marker.
  *
  * Vanilla zustand: the viewport and canvases read it with getState/subscribe
  * outside React; components use the hook in ./hooks.
@@ -146,6 +147,11 @@ export interface DocumentState {
   close(): void;
   /** Records that the current file part is on disk at `path`. */
   markSaved(path: string, name?: string): void;
+  /**
+   * Makes these the document's starting settings, as if opened with them (the tuning file beside the motion,
+   * or its project entry): not an undo step, and the revision dirty tracking compares with.
+   */
+  adoptTuning(tolerances: Tolerances, rotationOverridesDeg: Record<number, number>): void;
 
   keys: {
     /** Toggles a user KEY at `frame`: joint -1 is the root translation channel. */
@@ -313,7 +319,7 @@ export function createDocumentStore(): StoreApi<DocumentState> {
         rotationOverridesDeg: e.rotationOverridesDeg,
         editId: get().editId + 1,
         // Stryker disable next-line BooleanLiteral: saved is null only while no motion is open, and no edit runs then
-        dirty: neverSaved || (saved ? !sameFileContent(e, saved) : false),
+        dirty: neverSaved || (saved ? !sameEditable(e, saved) : false),
       };
     }
 
@@ -424,6 +430,13 @@ export function createDocumentStore(): StoreApi<DocumentState> {
         saved = editableOf(get());
         neverSaved = false;
         set({ path, name: name ?? get().name, dirty: false });
+      },
+
+      adoptTuning(tolerances, rotationOverridesDeg) {
+        if (!get().motion) return;
+        set({ tolerances, rotationOverridesDeg: { ...rotationOverridesDeg }, editId: get().editId + 1 });
+        if (saved) saved = { ...saved, tolerances, rotationOverridesDeg: { ...rotationOverridesDeg } };
+        set({ dirty: neverSaved || (saved ? !sameEditable(editableOf(get()), saved) : false) });
       },
 
       keys: {
