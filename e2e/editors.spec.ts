@@ -2,6 +2,7 @@
  * The editors behave like the ones animators know (Blender's Graph Editor, UE's notify track):
  * - curves: at 1280x800 the value area is 120+ px; Alt+wheel zooms the values, right-drag pans them; Normalize
  *   draws every curve in -1..1; Home frames all and F the selected keys, over the curves;
+ * - the event track names each event's SE beside its marker;
  * - footstep suggestions skip contacts that have their footstep (same SE and joint within 2 frames) and do not
  *   propose frame 0 where the foot stands;
  */
@@ -94,4 +95,27 @@ test('footstep suggestions propose only the steps the .sev lacks, and no standin
   await expect(page.getByTestId('sev-ghost')).toHaveCount(1);
   await expect(page.getByTestId('sev-footstep')).toHaveCount(1);
   await expect(page.locator('[data-testid="sev-footstep"][data-side="L"][data-frame="38"]')).toHaveCount(1);
+});
+
+test('the event track names each event beside its marker', async ({ page, workspace, electronApp, saveScreenshot }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openSampleProject(page, workspace, electronApp);
+  await page.keyboard.press('Control+2');
+  const labels = page.getByTestId('sev-marker-label');
+  // Every event with room to the next marker is named (two swishes sit 5 frames before a step: no room there).
+  await expect(labels).toHaveCount(8);
+  await expect(page.locator('[data-testid="sev-marker-label"][data-index="1"]')).toHaveText('SE_FOOT_L_CONC');
+  // On floor 3 (metal) the names follow what plays.
+  await page.getByTestId('sev-floor-3').click();
+  await expect(page.locator('[data-testid="sev-marker-label"][data-index="1"]')).toHaveText('SE_FOOT_L_METAL');
+  // A label never runs over the next marker.
+  const overlaps = await page.getByTestId('sev-track').evaluate((track) => {
+    const markers = Array.from(track.querySelectorAll('[data-testid="sev-marker"]')).map((m) => m.getBoundingClientRect());
+    return Array.from(track.querySelectorAll('[data-testid="sev-marker-label"]')).filter((l) => {
+      const r = l.getBoundingClientRect();
+      return markers.some((m) => m.left > r.left && m.left < r.right - 1 && m.bottom > r.top && m.top < r.bottom);
+    }).length;
+  });
+  expect(overlaps).toBe(0);
+  await saveScreenshot('event-names-1280x800');
 });
