@@ -164,7 +164,9 @@ export class TimelinePainter {
     );
     let lastHeight = host.clientHeight;
     const ro = new ResizeObserver(() => {
-      if (lastHeight === 0 && host.clientHeight > 0) {
+      // Any new height (a panel back from collapsed, another work mode's layout, a splitter): the selected row
+      // is scrolled back into view when the new height leaves it out.
+      if (host.clientHeight > 0 && host.clientHeight !== lastHeight) {
         this.revealPending = true;
         inv();
       }
