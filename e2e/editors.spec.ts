@@ -66,12 +66,18 @@ test('curves: 120+ px of values at 1280x800, vertical zoom and pan, Normalize, H
   expect(Number(d.viewEnd)).toBeLessThan(90);
 
   // Normalize: every curve in -1..1.
-  await page.getByTestId('curve-normalize').check();
+  await page.getByTestId('menu-view').click();
+  await page.getByTestId('menu-curve-normalize').click();
   await expect.poll(async () => (await canvasData(canvas)).normalized).toBe('true');
   d = await canvasData(canvas);
   expect(Number(d.valueLo)).toBeGreaterThanOrEqual(-1.2);
   expect(Number(d.valueHi)).toBeLessThanOrEqual(1.2);
+  await expect(page.getByTestId('curve-normalized')).toBeVisible();
   await saveScreenshot('curves-normalized-1280x800');
+  // N over the curves turns it off again.
+  await page.mouse.move(mid.x, mid.y);
+  await page.keyboard.press('n');
+  await expect.poll(async () => (await canvasData(canvas)).normalized).toBe('false');
   // The Fit button frames all.
   await page.getByTestId('curve-frame-all').click();
   await expect.poll(async () => (await canvasData(canvas)).viewStart).toBe('0');
@@ -128,7 +134,7 @@ test('timeline: the joint filter and the body chains show only those rows; a cli
   await waitForDocument(page, 'cmu_01_01');
   const canvas = page.getByTestId('timeline-canvas');
   const names = await page.getByTestId('joint-select').locator('option').allInnerTexts();
-  const nameOf = (j: number) => names.find((t) => t.startsWith(`${j} `))!.replace(/^\d+ /, '');
+  const nameOf = (j: number) => (j < 0 ? 'Root translation' : names.find((t) => t.startsWith(`${j} `))!.replace(/^\d+ /, ''));
   const shown = async () => ((await canvas.getAttribute('data-shown-rows')) ?? '').split(',').filter(Boolean).map(Number);
   expect((await shown()).length).toBe(32);
   await page.getByTestId('timeline-filter').fill('foot toe');
