@@ -153,6 +153,15 @@ async function clippedControls(page: Page, root: string): Promise<string[]> {
   });
 }
 
+/** Whether joint `joint`'s timeline row is whole in view (no filter: row = joint + 1), with 5+ rows in view. */
+async function selectedRowWhole(page: Page, joint: number): Promise<boolean> {
+  return page.getByTestId('timeline-canvas').evaluate((c, j) => {
+    const d = (c as HTMLElement).dataset;
+    const y = Number(d.jointsTop) + (j + 1) * Number(d.rowHeight) - c.parentElement!.scrollTop;
+    return y >= Number(d.jointsTop) && y + Number(d.rowHeight) <= Number(d.jointsTop) + Number(d.visibleRows) * Number(d.rowHeight) && Number(d.visibleRows) >= 5;
+  }, joint);
+}
+
 test('at 1280x800 names, the object bound row and the Build button are whole, and the selected joint row is in view', async ({ page, workspace, electronApp, saveScreenshot }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await openSampleProject(page, workspace, electronApp);
@@ -164,8 +173,13 @@ test('at 1280x800 names, the object bound row and the Build button are whole, an
   const rowBox = (await row.boundingBox())!;
   expect(rowBox.height, 'one line').toBeLessThan(32);
 
-  // Project mode: the event list beside the project list shows its names whole.
+  // Project mode: the event list beside the project list shows its names whole, and the timeline, in its new
+  // place, still shows the selected joint's row.
+  await page.keyboard.press('Control+2');
+  await page.locator('[data-testid="sev-marker"][data-index="1"]').click();
+  await expect(page.getByTestId('timeline-selected')).toHaveText('LeftFoot');
   await page.getByTestId('mode-project').click();
+  await expect.poll(() => selectedRowWhole(page, 17)).toBe(true);
   await expect(page.getByTestId('sev-event-list')).toBeVisible();
   expect(await clippedControls(page, '[data-testid="sev-event-list"]')).toEqual([]);
   const build = (await page.getByTestId('project-build').boundingBox())!;
@@ -177,17 +191,6 @@ test('at 1280x800 names, the object bound row and the Build button are whole, an
   await page.keyboard.press('Control+2');
   await page.locator('[data-testid="sev-marker"][data-index="2"]').click();
   await expect(page.getByTestId('timeline-selected')).toHaveText('RightFoot');
-  const canvas = page.getByTestId('timeline-canvas');
-  await expect
-    .poll(async () =>
-      canvas.evaluate((c) => {
-        const d = (c as HTMLElement).dataset;
-        const host = c.parentElement!;
-        const joint = 21;
-        const y = Number(d.jointsTop) + (joint + 1) * Number(d.rowHeight) - host.scrollTop;
-        return y >= Number(d.jointsTop) && y + Number(d.rowHeight) <= Number(d.jointsTop) + Number(d.visibleRows) * Number(d.rowHeight) && Number(d.visibleRows) >= 5;
-      }),
-    )
-    .toBe(true);
+  await expect.poll(() => selectedRowWhole(page, 21)).toBe(true);
   await saveScreenshot('cutoff-sev-1280x800');
 });

@@ -2,12 +2,14 @@
  * The editors behave like the ones animators know (Blender's Graph Editor, UE's notify track):
  * - curves: at 1280x800 the value area is 120+ px; Alt+wheel zooms the values, right-drag pans them; Normalize
  *   draws every curve in -1..1; Home frames all and F the selected keys, over the curves;
+ * - timeline: compact rows, a joint filter by name and body chains (legs, arms, spine);
+ * - the event track names each event's SE beside its marker;
  * - footstep suggestions skip contacts that have their footstep (same SE and joint within 2 frames) and do not
  *   propose frame 0 where the foot stands;
  */
 import { expect, test } from './fixtures';
 import { markerFrames, openSampleProject } from './sev-ui';
-import { canvasData, frameX, toggleCurveKey, waitForDocument } from './ui';
+import { canvasData, frameX, openThroughPicker, toggleCurveKey, waitForDocument } from './ui';
 
 test('curves: 120+ px of values at 1280x800, vertical zoom and pan, Normalize, Home and F', async ({ page, saveScreenshot }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -64,12 +66,18 @@ test('curves: 120+ px of values at 1280x800, vertical zoom and pan, Normalize, H
   expect(Number(d.viewEnd)).toBeLessThan(90);
 
   // Normalize: every curve in -1..1.
-  await page.getByTestId('curve-normalize').check();
+  await page.getByTestId('menu-view').click();
+  await page.getByTestId('menu-curve-normalize').click();
   await expect.poll(async () => (await canvasData(canvas)).normalized).toBe('true');
   d = await canvasData(canvas);
   expect(Number(d.valueLo)).toBeGreaterThanOrEqual(-1.2);
   expect(Number(d.valueHi)).toBeLessThanOrEqual(1.2);
+  await expect(page.getByTestId('curve-normalized')).toBeVisible();
   await saveScreenshot('curves-normalized-1280x800');
+  // N over the curves turns it off again.
+  await page.mouse.move(mid.x, mid.y);
+  await page.keyboard.press('n');
+  await expect.poll(async () => (await canvasData(canvas)).normalized).toBe('false');
   // The Fit button frames all.
   await page.getByTestId('curve-frame-all').click();
   await expect.poll(async () => (await canvasData(canvas)).viewStart).toBe('0');
@@ -94,4 +102,53 @@ test('footstep suggestions propose only the steps the .sev lacks, and no standin
   await expect(page.getByTestId('sev-ghost')).toHaveCount(1);
   await expect(page.getByTestId('sev-footstep')).toHaveCount(1);
   await expect(page.locator('[data-testid="sev-footstep"][data-side="L"][data-frame="38"]')).toHaveCount(1);
+});
+
+test('the event track names each event beside its marker', async ({ page, workspace, electronApp, saveScreenshot }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openSampleProject(page, workspace, electronApp);
+  await page.keyboard.press('Control+2');
+  const labels = page.getByTestId('sev-marker-label');
+  // Every event with room to the next marker is named (two swishes sit 5 frames before a step: no room there).
+  await expect(labels).toHaveCount(8);
+  await expect(page.locator('[data-testid="sev-marker-label"][data-index="1"]')).toHaveText('SE_FOOT_L_CONC');
+  // On floor 3 (metal) the names follow what plays.
+  await page.getByTestId('sev-floor-3').click();
+  await expect(page.locator('[data-testid="sev-marker-label"][data-index="1"]')).toHaveText('SE_FOOT_L_METAL');
+  // A label never runs over the next marker.
+  const overlaps = await page.getByTestId('sev-track').evaluate((track) => {
+    const markers = Array.from(track.querySelectorAll('[data-testid="sev-marker"]')).map((m) => m.getBoundingClientRect());
+    return Array.from(track.querySelectorAll('[data-testid="sev-marker-label"]')).filter((l) => {
+      const r = l.getBoundingClientRect();
+      return markers.some((m) => m.left > r.left && m.left < r.right - 1 && m.bottom > r.top && m.top < r.bottom);
+    }).length;
+  });
+  expect(overlaps).toBe(0);
+  await saveScreenshot('event-names-1280x800');
+});
+
+test('timeline: the joint filter and the body chains show only those rows; a click on a row selects its joint', async ({ page, saveScreenshot }) => {
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await waitForDocument(page);
+  await openThroughPicker(page, 'cmu_01_01.mtn');
+  await waitForDocument(page, 'cmu_01_01');
+  const canvas = page.getByTestId('timeline-canvas');
+  const names = await page.getByTestId('joint-select').locator('option').allInnerTexts();
+  const nameOf = (j: number) => (j < 0 ? 'Root translation' : names.find((t) => t.startsWith(`${j} `))!.replace(/^\d+ /, ''));
+  const shown = async () => ((await canvas.getAttribute('data-shown-rows')) ?? '').split(',').filter(Boolean).map(Number);
+  expect((await shown()).length).toBe(32);
+  await page.getByTestId('timeline-filter').fill('foot toe');
+  await expect.poll(async () => (await shown()).map(nameOf)).toEqual(['LeftFoot', 'LeftToeBase', 'RightFoot', 'RightToeBase']);
+  // Every shown row fits whole in view, and a click on the third selects RightFoot.
+  const d = await canvasData(canvas);
+  expect(Number(d.visibleRows)).toBeGreaterThanOrEqual(4);
+  await canvas.click({ position: { x: 40, y: Number(d.jointsTop) + 2.5 * Number(d.rowHeight) } });
+  await expect(page.getByTestId('timeline-selected')).toHaveText('RightFoot');
+  await saveScreenshot('timeline-filter-1920x1080');
+  await page.getByTestId('timeline-filter').fill('');
+  await page.getByTestId('timeline-chain-arms').click();
+  await expect.poll(async () => (await shown()).map(nameOf)).toContain('LeftHand');
+  expect((await shown()).map(nameOf)).not.toContain('LeftFoot');
+  await page.getByTestId('timeline-chain-all').click();
+  await expect.poll(async () => (await shown()).length).toBe(32);
 });

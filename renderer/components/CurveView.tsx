@@ -34,6 +34,7 @@ export function CurveView() {
   const showDecoded = usePreferences((p) => p.showDecoded);
   const showError = usePreferences((p) => p.showError);
   const normalize = usePreferences((p) => p.curveNormalize);
+  // Normalize (View menu, N over the curves) is shown on the panel's title while on: the values read -1..1.
   const eulerOrder = usePreferences((p) => p.eulerOrder);
   const rotation = motion?.rotation;
   const jointCount = motion?.joints.length ?? 0;
@@ -54,6 +55,11 @@ export function CurveView() {
     <section className="panel curve-panel" aria-label="Curves" data-testid="curve-view">
       <div className="panel-header">
         <span className="panel-title">Curves</span>
+        {normalize && (
+          <button type="button" className="link small" data-testid="curve-normalized" title="Curves normalized to -1..1 (View › Normalize curves, or N over the curves): click to show the values" onClick={() => preferencesStore.getState().set({ curveNormalize: false })}>
+            normalized ×
+          </button>
+        )}
         <JointSelect />
         <div className="segmented" role="tablist" aria-label="Channel">
           {tabs.map((t) => (
@@ -115,11 +121,7 @@ export function CurveView() {
         <label className="check"><input type="checkbox" checked={showSource} onChange={(e) => preferencesStore.getState().set({ showSource: e.target.checked })} /> Source</label>
         <label className="check"><input type="checkbox" checked={showDecoded} onChange={(e) => preferencesStore.getState().set({ showDecoded: e.target.checked })} /> Decoded</label>
         <label className="check"><input type="checkbox" checked={showError} onChange={(e) => preferencesStore.getState().set({ showError: e.target.checked })} /> Error</label>
-        <label className="check" title="Draw each curve in -1..1 over the motion, so shapes compare whatever their range (Blender's Normalize)">
-          <input type="checkbox" checked={normalize} data-testid="curve-normalize" onChange={(e) => preferencesStore.getState().set({ curveNormalize: e.target.checked })} /> Normalize
-        </label>
-        <button type="button" className="tool" data-testid="curve-frame-all" title="Frame all: every frame, values fitted (Home over the curves, or double-click)" onClick={() => curveViewRequests.setState((r) => ({ frameAll: r.frameAll + 1 }))}>Fit</button>
-        <button type="button" className="tool" data-testid="curve-frame-selected" title="Frame the selected keys (F over the curves)" onClick={() => curveViewRequests.setState((r) => ({ frameSelected: r.frameSelected + 1 }))}>Fit keys</button>
+        <button type="button" className="tool" data-testid="curve-frame-all" title="Frame all: every frame, values fitted (Home over the curves, or double-click; F frames the selected keys)" onClick={() => curveViewRequests.setState((r) => ({ frameAll: r.frameAll + 1 }))}>Fit</button>
       </div>
       <div className="canvas-host" ref={host} />
       <div className="hint one-line" data-testid="curve-hint" title={CURVE_HINT}>{CURVE_HINT}</div>

@@ -156,6 +156,7 @@ export function MenuBar() {
       { label: 'Source curves', run: () => preferencesStore.getState().set({ showSource: !prefs.showSource }), checked: prefs.showSource },
       { label: 'Decoded curves', run: () => preferencesStore.getState().set({ showDecoded: !prefs.showDecoded }), checked: prefs.showDecoded },
       { label: 'Error curve', run: () => preferencesStore.getState().set({ showError: !prefs.showError }), checked: prefs.showError },
+      { label: 'Normalize curves (-1..1)', shortcut: 'N', run: () => preferencesStore.getState().set({ curveNormalize: !prefs.curveNormalize }), checked: prefs.curveNormalize, testid: 'menu-curve-normalize' },
       { label: 'Root trajectory', run: () => preferencesStore.getState().set({ showTrajectory: !prefs.showTrajectory }), checked: prefs.showTrajectory },
       { label: 'Trace path', run: () => preferencesStore.getState().set({ showTrace: !prefs.showTrace }), checked: prefs.showTrace },
       'separator',

@@ -105,12 +105,13 @@ export class CurvePainter {
     c.addEventListener('pointerenter', () => (this.hovered = true));
     c.addEventListener('wheel', this.onWheel, { passive: false });
     c.addEventListener('dblclick', () => this.frameAll());
-    // Over the curves, Home frames all and F frames the selected keys (Blender's Graph Editor); captured before the
-    // global shortcuts (first frame, frame the viewport).
+    // Over the curves, Home frames all, F frames the selected keys and N toggles Normalize (Blender's Graph
+    // Editor); captured before the global shortcuts (first frame, frame the viewport).
     const onKey = (e: KeyboardEvent) => {
       if (!this.hovered || e.ctrlKey || e.metaKey || e.altKey || isTypingTarget(e.target)) return;
       if (e.key === 'Home') this.frameAll();
       else if (e.key === 'f' || e.key === 'F') this.frameSelected();
+      else if (e.key === 'n' || e.key === 'N') preferencesStore.getState().set({ curveNormalize: !preferencesStore.getState().curveNormalize });
       else return;
       e.preventDefault();
       e.stopPropagation();
@@ -176,12 +177,12 @@ export class CurvePainter {
     const overlays = this.currentOverlays(series);
     const solo = s.soloComponent !== null && s.soloComponent < series.components.length ? s.soloComponent : null;
     const axis: TimeAxis = { viewStart: s.viewStart, viewEnd: s.viewEnd, left: GUTTER, right: w - RIGHT_PAD };
-    const errH = prefs.showError ? Math.max(36, Math.round(h * 0.18)) : 0;
+    const errH = prefs.showError ? Math.max(30, Math.round(h * 0.14)) : 0;
     const errBottom = h - 4;
     const errTop = errBottom - errH;
     const keyTop = (prefs.showError ? errTop - 6 : h - 2) - KEY_BAND_H;
-    const plotTop = RULER_H + 8;
-    const plotBottom = keyTop - 6;
+    const plotTop = RULER_H + 5;
+    const plotBottom = keyTop - 4;
     this.layout = { axis, plotTop, plotBottom, keyTop, errTop, errBottom };
     c.dataset.plotLeft = String(axis.left);
     c.dataset.plotRight = String(axis.right);

@@ -68,7 +68,7 @@ function defaults(): ProjectLayout {
       all: { curvesHeight: 230, timelineHeight: 210, sevHeight: 260 },
       // Each mode's defaults leave the viewport about 250 px at 1280x800 and show 7+ timeline rows, 7+ event rows;
       // the tuner's curves get a value area of 120+ px there.
-      tuning: { curvesHeight: 300, timelineHeight: 190, sevHeight: 260 },
+      tuning: { curvesHeight: 278, timelineHeight: 222, sevHeight: 260 },
       sev: { curvesHeight: 230, timelineHeight: 200, sevHeight: 290 },
       project: { curvesHeight: 230, timelineHeight: 190, sevHeight: 300 },
     },

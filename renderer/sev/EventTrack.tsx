@@ -202,6 +202,20 @@ export function EventTrack() {
   const stacked = doc ? stackEvents(doc) : [];
   const perFrame = new Map<number, number>();
   for (const s of stacked) perFrame.set(s.frame, Math.max(perFrame.get(s.frame) ?? 0, s.stack + 1));
+  // Each marker's name runs to the right up to the next marker on its level (UE's notify track): the room it has.
+  const labelRoom = new Map<number, number>();
+  {
+    const byLevel = new Map<number, { index: number; x: number }[]>();
+    for (const st of stacked) {
+      const level = byLevel.get(st.stack) ?? [];
+      level.push({ index: st.index, x: toX(st.frame) });
+      byLevel.set(st.stack, level);
+    }
+    for (const level of byLevel.values()) {
+      level.sort((a, b) => a.x - b.x);
+      level.forEach((e, k) => labelRoom.set(e.index, (k + 1 < level.length ? level[k + 1].x - MARKER : axis.width) - (e.x + MARKER / 2 + 3)));
+    }
+  }
 
   return (
     <div className="sev-track sev-events-scope" ref={host} style={{ height: TRACK_H }} onPointerDown={onTrackDown} onPointerMove={onTrackMove} onPointerUp={onTrackUp}
@@ -272,6 +286,26 @@ export function EventTrack() {
           >
             {ev.se}
           </button>
+        );
+      })}
+      {doc && stacked.map(({ index, frame, stack }) => {
+        const room = labelRoom.get(index) ?? 0;
+        const x = toX(frame);
+        if (room < 24 || x < axis.left || x > axis.width) return null;
+        const ev = doc.events[index];
+        const def = doc.ses.find((d) => d.index === ev.se);
+        const n = perFrame.get(frame) ?? 1;
+        const step = Math.min(MARKER + 2, (TRACK_H - MARKER - 4) / Math.max(1, n - 1));
+        return (
+          <span
+            key={`label${index}`}
+            className={`sev-marker-label${selection.includes(index) ? ' selected' : ''}`}
+            data-testid="sev-marker-label"
+            data-index={index}
+            style={{ left: x + MARKER / 2 + 3, top: (n > 1 ? 3 + stack * step : (TRACK_H - MARKER) / 2) - 1, maxWidth: room }}
+          >
+            {def ? nameOnFloor(def, floor) : `SE ${ev.se}?`}
+          </span>
         );
       })}
     </div>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventsCrossed } from './audition';
+import { eventsCrossed, eventsScrubbed } from './audition';
 
 const events = [{ frame: 0 }, { frame: 5 }, { frame: 5 }, { frame: 20 }, { frame: 132 }];
 
@@ -15,5 +15,14 @@ describe('audition timing', () => {
   it('starting playback plays what sits under the playhead', () => {
     expect(eventsCrossed(events, null, 5)).toEqual([1, 2]);
     expect(eventsCrossed(events, null, 6)).toEqual([]);
+  });
+  it('a scrub plays the events it passes, either way, and a jump plays none', () => {
+    const frames = events.map((e) => e.frame);
+    const f = frames[1];
+    expect(eventsScrubbed(events, f - 1, f)).toContain(1);
+    expect(eventsScrubbed(events, f + 1, f)).toContain(1);
+    expect(eventsScrubbed(events, f, f)).toEqual([]);
+    expect(eventsScrubbed(events, f - 30, f)).toEqual([]);
+    expect(eventsScrubbed(events, f, f + 1)).not.toContain(1);
   });
 });

@@ -114,11 +114,28 @@ export function startAudition(): () => void {
     const now = s.playhead;
     const from = last;
     last = now;
-    if (!s.playing || !auditionStore.getState().enabled) return;
+    if (!auditionStore.getState().enabled) return;
     const doc = sevStore.getState().file?.doc;
     if (!doc) return;
+    if (!s.playing) {
+      // Scrubbing (a drag on a ruler or the slider, a frame step) plays the events it passes, as UE plays notifies.
+      if (!prev.playing) for (const k of eventsScrubbed(doc.events, from, now)) playEvent(k);
+      return;
+    }
     for (const k of eventsCrossed(doc.events, prev.playing ? from : null, now)) playEvent(k);
   });
+}
+
+/** The largest playhead move (frames) heard as a scrub: a jump (a click far away, Home, a marker click) plays nothing. */
+export const SCRUB_MAX_FRAMES = 4;
+
+/**
+ * Events (indices) a scrub passes, paused, from `from` to `to`: forwards from < frame <= to, backwards
+ * to <= frame < from; nothing for a jump longer than SCRUB_MAX_FRAMES.
+ */
+export function eventsScrubbed(events: readonly { frame: number }[], from: number, to: number): number[] {
+  if (to === from || Math.abs(to - from) > SCRUB_MAX_FRAMES) return [];
+  return events.flatMap((e, k) => ((to > from ? e.frame > from && e.frame <= to : e.frame >= to && e.frame < from) ? [k] : []));
 }
 
 /**

@@ -3,6 +3,7 @@
  * Never undoable, never saved. Vanilla so the viewport's render loop and the
  * canvases read it without React.
  */
+import type { JointChain } from '../timeline/jointFilter';
 import { createStore } from 'zustand/vanilla';
 import type { WorkspaceFile } from '../../shared/ipc';
 import { normalizePath } from '../../shared/project/paths';
@@ -87,6 +88,8 @@ export interface SessionState {
   curveChannel: CurveChannel;
   /** Other joints whose curves the curve view overlays on the selected joint's (Ctrl/Shift+click a timeline label). */
   overlayJoints: number[];
+  /** The timeline's joint rows: a name filter and a body chain (renderer/timeline/jointFilter.ts). */
+  timelineFilter: { text: string; chain: JointChain | null };
   /** The one curve component (index: X, Y, Z, W) the curve view shows alone, or null for all. */
   soloComponent: number | null;
   /** Playhead in frames (fractional while playing). */
@@ -121,6 +124,7 @@ export interface SessionState {
   setPlayhead(frame: number): void;
   setPlaying(on: boolean): void;
   setHover(frame: number | null): void;
+  setTimelineFilter(filter: { text: string; chain: JointChain | null }): void;
   setView(start: number, end: number): void;
   requestFrameAll(): void;
   /**
@@ -145,6 +149,7 @@ export function createSessionStore() {
     selectedJoint: 0,
     curveChannel: 'euler',
     overlayJoints: [],
+    timelineFilter: { text: '', chain: null },
     soloComponent: null,
     playhead: 0,
     playing: false,
@@ -185,6 +190,9 @@ export function createSessionStore() {
     },
     setPlaying(on) {
       set({ playing: on });
+    },
+    setTimelineFilter(filter) {
+      set({ timelineFilter: filter });
     },
     setHover(frame) {
       if (get().hoverFrame !== frame) set({ hoverFrame: frame });

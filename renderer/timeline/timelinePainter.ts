@@ -16,6 +16,7 @@ import { GUTTER, RIGHT_PAD, RULER_H, clampView, drawHoverLine, drawPlayhead, dra
 import { diamondPath } from '../canvas/shapes';
 import { userKeyFramesOf } from '../curves/series';
 import { COLORS } from '../theme';
+import { shownJointRows } from './jointFilter';
 
 export const LOCK_ROW_H = 20;
 export const TRACE_ROW_H = 20;
@@ -124,7 +125,12 @@ export class TimelinePainter {
       compressionStore.subscribe(inv),
       sessionStore.subscribe((s, p) => {
         inv();
-        if (s.selectedJoint !== p.selectedJoint) this.revealRow(s.selectedJoint);
+        if (s.timelineFilter !== p.timelineFilter) {
+          // Other rows: back to the top, then the selected joint's row when it is among them.
+          this.host.scrollTop = 0;
+          this.scrollTop = 0;
+          this.revealPending = true;
+        } else if (s.selectedJoint !== p.selectedJoint) this.revealRow(s.selectedJoint);
       }),
     );
     c.addEventListener('pointerdown', this.onPointerDown);
@@ -158,7 +164,9 @@ export class TimelinePainter {
     );
     let lastHeight = host.clientHeight;
     const ro = new ResizeObserver(() => {
-      if (lastHeight === 0 && host.clientHeight > 0) {
+      // Any new height (a panel back from collapsed, another work mode's layout, a splitter): the selected row
+      // is scrolled back into view when the new height leaves it out.
+      if (host.clientHeight > 0 && host.clientHeight !== lastHeight) {
         this.revealPending = true;
         inv();
       }
@@ -192,10 +200,28 @@ export class TimelinePainter {
     while (this.snaps.length > wanted) this.snaps.pop()!.remove();
   }
 
+  /** The joint rows shown (joint indices, -1: root translation), in order: the filter's (renderer/timeline/jointFilter.ts). */
+  private shownRows(): number[] {
+    const m = documentStore.getState().motion;
+    if (!m) return [];
+    const f = sessionStore.getState().timelineFilter;
+    if (this.shownKey.m !== m || this.shownKey.f !== f) this.shownKey = { m, f, rows: shownJointRows(m.joints.map((j) => j.name), f) };
+    return this.shownKey.rows;
+  }
+  private shownKey: { m: Motion | null; f: unknown; rows: number[] } = { m: null, f: null, rows: [] };
+
+  /** The joint of the row at content y (-99: none). */
+  private jointAtY(y: number): number {
+    const i = Math.floor((y - JOINTS_TOP) / JOINT_ROW_H);
+    const rows = this.shownRows();
+    return i >= 0 && i < rows.length ? rows[i] : -99;
+  }
+
   /** Scrolls the rows so the selected joint's row is visible (the special rows stay as they are). */
   private revealRow(joint: number): void {
     // Rows in view: the whole rows from scrollTop / JOINT_ROW_H (the strip under the last whole row shows none).
-    const row = joint + 1;
+    const row = this.shownRows().indexOf(joint);
+    if (row < 0) return;
     const view = this.host;
     const visible = Math.max(1, wholeRows(view.clientHeight));
     const first = Math.round(view.scrollTop / JOINT_ROW_H);
@@ -209,8 +235,7 @@ export class TimelinePainter {
    * last row then ends at the bottom edge or above it, and the top row is never cut by the pinned rows).
    */
   private contentHeight(view: number): number {
-    const m = documentStore.getState().motion;
-    const rows = m ? m.joints.length + 1 : 0;
+    const rows = this.shownRows().length;
     // The last scroll position shows the last row as the last whole row in view.
     const hidden = rows - wholeRows(view);
     return hidden <= 0 ? view : view + hidden * JOINT_ROW_H;
@@ -247,7 +272,8 @@ export class TimelinePainter {
       return;
     }
     const s = sessionStore.getState();
-    this.updateSnapPoints(m.joints.length + 1);
+    const shown = this.shownRows();
+    this.updateSnapPoints(shown.length);
     if (this.revealPending && this.surface.hostHeight > 0) {
       this.revealPending = false;
       // The canvas already has this motion's height (HiDpiCanvas sized it before painting).
@@ -284,7 +310,7 @@ export class TimelinePainter {
     const firstRow = Math.max(0, Math.floor((this.scrollTop - JOINT_ROW_H) / JOINT_ROW_H) - 1);
     const lastRow = Math.ceil((this.scrollTop + this.surface.hostHeight) / JOINT_ROW_H);
     const heat = new HeatColumns(axis, f0, f1);
-    stats.forEach((row, i) => {
+    shown.map((j) => stats[j + 1]).forEach((row, i) => {
       if (i < firstRow || i > lastRow) return;
       const y = JOINTS_TOP + i * JOINT_ROW_H;
       const selected = row.joint === s.selectedJoint;
@@ -347,7 +373,8 @@ export class TimelinePainter {
     ctx.fillStyle = COLORS.textDim;
     ctx.font = '10px system-ui, sans-serif';
     ctx.textAlign = 'left';
-    ctx.fillText(`${N + 1} frames · ${J} joints`, 6, RULER_H / 2);
+    ctx.fillText(shown.length < J + 1 ? `${shown.length} of ${J + 1} rows` : `${N + 1} frames · ${J} joints`, 6, RULER_H / 2);
+    c.dataset.shownRows = shown.join(',');
     drawHoverLine(ctx, axis, s.hoverFrame, RULER_H, JOINTS_TOP);
     drawPlayhead(ctx, axis, s.playhead, JOINTS_TOP);
     ctx.restore();
@@ -486,7 +513,7 @@ export class TimelinePainter {
     // y is in content coordinates; the header rows are pinned at the visible top.
     const yv = y - this.host.scrollTop;
     if (yv >= JOINTS_TOP) {
-      const row = Math.floor((y - JOINTS_TOP) / JOINT_ROW_H) - 1;
+      const row = this.jointAtY(y);
       // Ctrl/Shift+click on a label overlays that joint's curves on the selected one's (again: takes it out).
       if (x < GUTTER && (e.ctrlKey || e.metaKey || e.shiftKey)) {
         if (row >= 0 && row < m.joints.length) s.toggleOverlayJoint(row);
@@ -523,7 +550,7 @@ export class TimelinePainter {
     const { x, y } = this.local(e);
     const s = sessionStore.getState();
     const yv = y - this.host.scrollTop;
-    const row = yv >= JOINTS_TOP ? Math.floor((y - JOINTS_TOP) / JOINT_ROW_H) - 1 : -99;
+    const row = yv >= JOINTS_TOP ? this.jointAtY(y) : -99;
     const changedRow = (this.hoverPoint?.row ?? -99) !== row;
     this.hoverPoint = row > -99 ? { x, y, row } : null;
     s.setHover(x >= GUTTER ? this.frameAt(x) : null);
