@@ -16,7 +16,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { motionNameProblem } from '../../shared/motionName';
 import type { InterchangeWarning } from '../../shared/interchange/types';
-import { parseProject } from '../../shared/project/validate';
+import type { ProjectParseResult } from '../../shared/project/validate';
 import { readMtn } from '../../shared/mtn/read';
 import { commitOutputs, type OutputFile } from '../build/commit';
 import { systemReason } from '../fsErrors';
@@ -34,6 +34,12 @@ export interface BatchImportOptions {
   outDir: string;
   /** A project file to add the new motions to, in the order given, all or nothing. */
   project?: string;
+  /**
+   * Reads the project (shared/project/validate.ts's parseProject): given by the CLI, which alone takes `project`.
+   * Passed in rather than imported, so the app's main process, which imports into the open project in the page,
+   * never carries the project parser (that runs only in the text-check worker there).
+   */
+  parseProject?: (text: string, file: string) => ProjectParseResult;
   /** Replace .mtn files that already exist in the folder (otherwise such a file is refused, so nothing made by hand is lost). */
   overwrite?: boolean;
   /** Write nothing unless every file imports, and the .mtn files as one unit (implied by `project`). */
@@ -99,8 +105,9 @@ export async function runBatchImport(inputs: readonly string[], options: BatchIm
   let projectProblem: string | undefined;
   if (options.project !== undefined) {
     try {
+      if (!options.parseProject) throw new Error('a project import needs the project parser');
       projectText = readFileSync(options.project, 'utf8');
-      const parsed = parseProject(projectText, options.project);
+      const parsed = options.parseProject(projectText, options.project);
       if (parsed.errors.length) projectProblem = `the project has ${parsed.errors.length} error(s); fix them first: ${parsed.errors[0].message}`;
       else for (const n of [...(parsed.project?.motions ?? []).map((m) => m.name), ...(parsed.project?.aliases ?? []).map((a) => a.name)]) projectNames.add(n);
     } catch (e) {
@@ -182,7 +189,7 @@ export async function runBatchImport(inputs: readonly string[], options: BatchIm
   if (options.project !== undefined) {
     if (projectProblem) return { items, failed: failed + 1, written, cancelled, conclusion: `${projectProblem}; nothing was written` };
     if (failed) return { items, failed, written, cancelled, conclusion: `${failed} of ${items.length} failed; nothing was written and ${options.project} is unchanged (all or nothing with --project)` };
-    const text = projectWithMotions(projectText!, options.project, ok);
+    const text = projectWithMotions(projectText!, options.project, ok, options.parseProject!);
     const files: OutputFile[] = [...ok.map((i) => ({ path: i.output!, bytes: i.mtnBytes! })), { path: options.project, bytes: Buffer.from(text, 'utf8') }];
     commitOutputs(files);
     written.push(...files.map((f) => f.path));
@@ -215,7 +222,9 @@ export async function runBatchImport(inputs: readonly string[], options: BatchIm
  * project's folder when inside it (forward slashes), checked again as a whole
  * (a refused result means a bug here, and nothing is written).
  */
-export function projectWithMotions(text: string, projectPath: string, items: readonly BatchItem[]): string {
+export function projectWithMotions(
+  text: string, projectPath: string, items: readonly BatchItem[], parseProject: (text: string, file: string) => ProjectParseResult,
+): string {
   const json = JSON.parse(text.replace(/^\uFEFF/, '')) as { motions: { name: string; mtn: string }[] };
   const folder = dirname(resolve(projectPath));
   for (const i of items) {

@@ -1,4 +1,5 @@
 import { DEFAULT_TOLERANCES } from '../compress/types';
+import { lineColumnAt } from '../json/lineColumn';
 import { FormatError, MAX_LISTED_PROBLEMS, quoteJson } from '../errors';
 import { isMotionName, MOTION_NAME_RULE, motionNameProblem } from '../motionName';
 import { formatStrCode, gvStrCode } from '../strcode';
@@ -27,13 +28,7 @@ export interface ProjectParseResult {
   errors: FormatError[];
 }
 
-/** Line and column of a character offset (for JSON syntax errors). */
-export function lineColumnAt(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let start = 0;
-  for (let i = 0; i < offset && i < text.length; i++) if (text[i] === '\n') { line++; start = i + 1; }
-  return { line, column: offset - start + 1 };
-}
+export { lineColumnAt };
 
 /**
  * Archive entries (motions and aliases together) one project may list: far above a game stage's few hundred

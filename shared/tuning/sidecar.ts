@@ -15,7 +15,7 @@ import { DEFAULT_TOLERANCES, type CompressMethod } from '../compress/types';
 import { FormatError } from '../errors';
 import { findExcessiveNesting, nestedTooDeeply } from '../json/nesting';
 import { findJsonSyntaxError } from '../project/jsonPosition';
-import { lineColumnAt } from '../project/validate';
+import { lineColumnAt } from '../json/lineColumn';
 import { encodeUtf8 } from '../utf8';
 
 /** Appended to the motion file's whole name: `walk.mtn` -> `walk.mtn.actguy-tuning.json`. */

@@ -5,6 +5,7 @@ import type { ImportResult } from '../../../shared/interchange/types';
 import { formatEta } from '../../../shared/project/eta';
 import { writeMtn } from '../../../shared/mtn/write';
 import { writeFileAtomic } from '../../fsutil';
+import { parseProject } from '../../../shared/project/validate';
 import { runBatchImport, type BatchProgress } from '../../interchange/batchImport';
 import { externalBufferReader, readImportSource } from '../../interchange/importJob';
 import { inProcessImportRunner } from '../../interchange/importRunner';
@@ -38,7 +39,7 @@ export const importCommand: CliCommand = {
       if (/\.mtn$/i.test(output) && !isDir) throw new UsageError(`-o ${output} looks like a file, but several inputs (or --project) need a folder: -o OUTDIR`);
       const quiet = args.options.has('quiet');
       const progress = quiet ? undefined : importProgressPrinter(Boolean(process.stdout.isTTY));
-      const outcome = await runBatchImport(args.positionals, { fps, scale, offsets, clip, outDir: output, project, overwrite: args.options.has('overwrite') }, inProcessImportRunner, progress?.item);
+      const outcome = await runBatchImport(args.positionals, { fps, scale, offsets, clip, outDir: output, project, parseProject, overwrite: args.options.has('overwrite') }, inProcessImportRunner, progress?.item);
       progress?.end();
       for (const item of outcome.items) {
         const what = `${item.input}${item.clip !== null ? ` clip ${JSON.stringify(item.clip)}` : ''}`;
