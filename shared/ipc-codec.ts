@@ -146,7 +146,15 @@ export function encodeIpcFrame(value: unknown): Uint8Array {
         throw new TypeError(`ipc codec: cannot carry a ${typeof v} at ${where}`);
     }
   };
-  const jsonText = JSON.stringify(toJsonable(value, 'value') ?? null);
+  return packIpcFrame(JSON.stringify(toJsonable(value, 'value') ?? null), blobs);
+}
+
+/**
+ * Lays out one frame: magic, JSON length, blob count, each blob's length, the JSON text, then the blobs, each
+ * part padded to 8 bytes. encodeIpcFrame uses it for what it has checked; tests and the fuzz harness use it
+ * (shared/testing/rawIpcFrame.ts) for frames no honest encoder makes.
+ */
+export function packIpcFrame(jsonText: string, blobs: readonly Uint8Array[]): Uint8Array {
   const json = new TextEncoder().encode(jsonText);
   const headerSize = 12 + 4 * blobs.length;
   let size = pad8(headerSize + json.byteLength);

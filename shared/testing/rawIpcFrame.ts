@@ -4,28 +4,11 @@
  * honest encoder makes (a tiny sparse array that claims 256 MiB, one blob
  * named by many typed arrays).
  */
-declare const TextEncoder: { new (): { encode(text: string): Uint8Array } };
+import { packIpcFrame } from '../ipc-codec';
 
-const pad8 = (n: number): number => (n + 7) & ~7;
-
+/** A frame of this JSON text and these blobs, whatever they say. */
 export function rawIpcFrame(jsonText: string, blobs: readonly Uint8Array[] = []): Uint8Array {
-  const json = new TextEncoder().encode(jsonText);
-  const header = 12 + 4 * blobs.length;
-  let size = pad8(header + json.byteLength);
-  for (const b of blobs) size += pad8(b.byteLength);
-  const frame = new Uint8Array(size);
-  const dv = new DataView(frame.buffer);
-  dv.setUint32(0, 0x31464741, true); // "AGF1"
-  dv.setUint32(4, json.byteLength, true);
-  dv.setUint32(8, blobs.length, true);
-  blobs.forEach((b, i) => dv.setUint32(12 + 4 * i, b.byteLength, true));
-  frame.set(json, header);
-  let at = pad8(header + json.byteLength);
-  for (const b of blobs) {
-    frame.set(b, at);
-    at += pad8(b.byteLength);
-  }
-  return frame;
+  return packIpcFrame(jsonText, blobs);
 }
 
 /** The request of the report: two sparse Uint32Arrays of 256 MiB each, from one 8-byte blob, in about 300 bytes. */
