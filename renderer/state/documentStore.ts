@@ -303,6 +303,12 @@ export function createDocumentStore(): StoreApi<DocumentState> {
   let neverSaved = false;
 
   return createStore<DocumentState>()((set, get) => {
+    /** Whether Save has something to write for this state: it differs from the revision opened or saved. */
+    function dirtyOf(e: EditableState): boolean {
+      // Stryker disable next-line BooleanLiteral: saved is null only while no motion is open, and no edit runs then
+      return neverSaved || (saved ? !sameEditable(e, saved) : false);
+    }
+
     /** Applies an editable state to the motion and recomputes derived fields. */
     function withEditable(e: EditableState): Partial<DocumentState> {
       const m = get().motion!;
@@ -318,8 +324,7 @@ export function createDocumentStore(): StoreApi<DocumentState> {
         tolerances: e.tolerances,
         rotationOverridesDeg: e.rotationOverridesDeg,
         editId: get().editId + 1,
-        // Stryker disable next-line BooleanLiteral: saved is null only while no motion is open, and no edit runs then
-        dirty: neverSaved || (saved ? !sameEditable(e, saved) : false),
+        dirty: dirtyOf(e),
       };
     }
 
@@ -436,7 +441,7 @@ export function createDocumentStore(): StoreApi<DocumentState> {
         if (!get().motion) return;
         set({ tolerances, rotationOverridesDeg: { ...rotationOverridesDeg }, editId: get().editId + 1 });
         if (saved) saved = { ...saved, tolerances, rotationOverridesDeg: { ...rotationOverridesDeg } };
-        set({ dirty: neverSaved || (saved ? !sameEditable(editableOf(get()), saved) : false) });
+        set({ dirty: dirtyOf(editableOf(get())) });
       },
 
       keys: {
