@@ -7,8 +7,12 @@ import { projectStore } from '../project/projectStore';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { runCommand } from './commands';
-import { setControllerApi } from './controller';
+import { setAppApi } from './appApi';
 import { fakeApi } from './fakeApiForTests';
+import { registerFeatures } from './features';
+
+// The app registers every feature's commands and savable parts at start-up (renderer/main.tsx).
+registerFeatures();
 
 const joints = [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'hips' }];
 const opened = (path: string): OpenMotionOutcome => ({
@@ -18,7 +22,7 @@ const opened = (path: string): OpenMotionOutcome => ({
 
 function recordingApi() {
   const calls: string[] = [];
-  setControllerApi(
+  setAppApi(
     fakeApi({
       openMotionDialog: async () => {
         calls.push('openMotionDialog');
