@@ -45,3 +45,8 @@ export function disabledCommandsAmong<T extends MenuCommandId>(ids: readonly T[]
 export function hasCommands(): boolean {
   return commands.size > 0;
 }
+
+/** Every registered command id. */
+export function registeredCommandIds(): MenuCommandId[] {
+  return [...commands.keys()];
+}
