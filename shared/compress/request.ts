@@ -1,4 +1,5 @@
-import type { CompressRequest, CompressTolerances, DocumentId } from '../ipc';
+import type { CompressRequest, CompressTolerances } from '../ipc/compress';
+import type { DocumentId } from '../ipc/documents';
 import type { Motion } from '../motion/types';
 import { DEFAULT_TOLERANCES } from './types';
 
