@@ -38,6 +38,22 @@ export interface CompressOptions {
  */
 export type CompressMethod = 'classic' | 'refined';
 
+/** Tolerances of one compression run (see CompressOptions). */
+export interface CompressTolerances {
+  /** Root translation tolerance, motion units. */
+  positionTolerance: number;
+  /** Joint rotation tolerance, degrees. */
+  rotationToleranceDeg: number;
+  /** Joint offset tolerance, motion units. */
+  offsetTolerance: number;
+  /** Key selection (CompressOptions.method); 'refined' when absent. */
+  method?: CompressMethod;
+  /** Skeleton-aware bound on the object-space error, motion units (CompressOptions.objectTolerance); off when absent. */
+  objectTolerance?: number;
+  /** Virtual-point distance for the object-space error, motion units; a tenth of the skeleton size when absent. */
+  shell?: number;
+}
+
 export const DEFAULT_TOLERANCES = {
   positionTolerance: 0.5,
   rotationToleranceDeg: 0.5,

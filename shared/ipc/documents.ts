@@ -2,18 +2,14 @@
  * The API family of motion files and documents (shared/ipc/api.ts): open, save, export .mt3, recent files, the
  * workspace listing, the unsaved-changes report and the app's start-up facts.
  */
-import type { CompressRequest } from './compress';
+import type { CompressRequest, DocumentId } from '../compress/request';
 import type { MenuCommandId } from './menu';
 
 /** The kind of motion file a document came from. */
 export type MotionFileKind = 'mtn' | 'mt3' | 'mar';
 
-/**
- * Identifies one opened motion in the main process. The main side caches the
- * decoded motion under this id so compress requests only send what edits change.
- * Opaque string; unique for the life of the main process.
- */
-export type DocumentId = string;
+/** Identifies one opened motion in the main process (declared with the compress request, which names it). */
+export type { DocumentId };
 
 /** A motion the main process opened and cached. */
 export interface OpenedMotion {
