@@ -2,31 +2,11 @@ import type { Mt3Motion } from '../mt3/types';
 import type { ObjectErrorReport } from './objectError';
 
 /** Tolerances and naming for one compression run. */
-export interface CompressOptions {
-  /** Root translation tolerance, motion units (Euclidean). */
-  positionTolerance: number;
-  /** Joint rotation tolerance in degrees (2*acos|dot|). */
-  rotationToleranceDeg: number;
-  /** Joint offset tolerance, motion units (only with OFFSETS). */
-  offsetTolerance: number;
+export interface CompressOptions extends CompressTolerances {
   /** Per-joint rotation tolerance overrides in degrees, by joint index. */
   rotationToleranceOverridesDeg?: Record<number, number>;
   /** Motion name hashed into the header with GV_StrCode. */
   name: string;
-  /** Key selection: 'refined' (default) or ActGuy's original 'classic' greedy rule. */
-  method?: CompressMethod;
-  /**
-   * Skeleton-aware mode: bound the object-space error (FK at every joint and
-   * its virtual points) to this many motion units instead of per-joint
-   * degrees; per-joint rotation tolerances are derived from the chain
-   * (rotationToleranceDeg is then unused; overrides still cap a joint).
-   */
-  objectTolerance?: number;
-  /**
-   * Distance of the virtual points from each joint along its axes, motion
-   * units; default DEFAULT_SHELL_FRACTION of the skeleton size (objectError.ts).
-   */
-  shell?: number;
 }
 
 /**
@@ -38,19 +18,30 @@ export interface CompressOptions {
  */
 export type CompressMethod = 'classic' | 'refined';
 
-/** Tolerances of one compression run (see CompressOptions). */
+/**
+ * The tolerances of one compression run, as the tuner edits them, a compress request carries them and the
+ * tuning file and backups store them: the one declaration of them.
+ */
 export interface CompressTolerances {
-  /** Root translation tolerance, motion units. */
+  /** Root translation tolerance, motion units (Euclidean). */
   positionTolerance: number;
-  /** Joint rotation tolerance, degrees. */
+  /** Joint rotation tolerance in degrees (2*acos|dot|). */
   rotationToleranceDeg: number;
-  /** Joint offset tolerance, motion units. */
+  /** Joint offset tolerance, motion units (only with OFFSETS). */
   offsetTolerance: number;
-  /** Key selection (CompressOptions.method); 'refined' when absent. */
+  /** Key selection: 'refined' (default, also when absent) or ActGuy's original 'classic' greedy rule. */
   method?: CompressMethod;
-  /** Skeleton-aware bound on the object-space error, motion units (CompressOptions.objectTolerance); off when absent. */
+  /**
+   * Skeleton-aware mode: bound the object-space error (FK at every joint and
+   * its virtual points) to this many motion units instead of per-joint
+   * degrees; per-joint rotation tolerances are derived from the chain
+   * (rotationToleranceDeg is then unused; overrides still cap a joint). Off when absent.
+   */
   objectTolerance?: number;
-  /** Virtual-point distance for the object-space error, motion units; a tenth of the skeleton size when absent. */
+  /**
+   * Distance of the virtual points from each joint along its axes, motion
+   * units; default DEFAULT_SHELL_FRACTION of the skeleton size (objectError.ts).
+   */
   shell?: number;
 }
 
