@@ -24,7 +24,7 @@ beforeEach(() => {
   sessionStore.setState({ messages: [], confirm: null, picker: null, selectedJoint: 0, playhead: 0 });
 });
 
-describe('controller', () => {
+describe('motion files and edits at the playhead', () => {
   it('a failed open shows the main process message and keeps the document and its edits', async () => {
     setAppApi(
       fakeApi({
