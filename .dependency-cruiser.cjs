@@ -3,7 +3,7 @@
  * cycles. A rule nobody checks wears away; this file is the check.
  */
 /** The app layer of shared/: every other file there is the core. */
-const SHARED_APP = '^shared/ipc/|^shared/(shortcuts|eventsMenu|unsaved|systemFiles)(\\.test)?\\.ts$|^shared/testing/rawIpcFrame\\.ts$';
+const SHARED_APP = '^shared/ipc/|^shared/(shortcuts|menus|eventsMenu|unsaved|systemFiles)(\\.test)?\\.ts$|^shared/testing/rawIpcFrame\\.ts$';
 
 module.exports = {
   forbidden: [

@@ -4,7 +4,7 @@
  * fills the slots with what only it has (Electron roles and Open Recent; the page's view toggles, Close and recent
  * files) and takes accelerators from the one shortcut table (shared/shortcuts.ts).
  */
-import type { MenuCommandId } from './ipc';
+import type { MenuCommandId } from './ipc/menu';
 import { EVENTS_MENU, type EventsMenuItem } from './eventsMenu';
 
 /** Where a surface puts its own items. */
