@@ -11,7 +11,7 @@ import { sessionStore } from '../state/sessionStore';
 import { preferencesStore } from '../state/preferencesStore';
 import { compressRequestOf } from '../state/compressionStore';
 import { askChoice } from './dialogs';
-import { adoptTuningFile, markTuningSaved, projectTuning, tuningTextToSave } from './motionTuning';
+import { adoptTuningFile, markTuningSaved, projectTuning, tuningTextToSave } from '../tuner/motionTuning';
 import { confirmUnsaved } from './unsaved';
 import { busy, connectedApi, requireApi } from './appApi';
 

@@ -3,7 +3,7 @@
  * the tuner's Save: registered at start-up (renderer/app/features.ts).
  */
 import { registerCommands } from '../app/commandRegistry';
-import { projectTuning } from '../app/motionTuning';
+import { projectTuning } from '../tuner/motionTuning';
 import { registerSavablePart } from '../app/savableParts';
 import { isProjectDirty, projectStore } from './projectStore';
 import { openProjectDialog, saveProject, saveProjectAndSev } from './projectFiles';
