@@ -11,10 +11,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compressMotion } from '../shared/compress/compress';
+import { compressMotion, compressMotionWith } from '../shared/compress/compress';
 import { InnerSearch } from '../shared/compress/innerSearch';
 import { MAX_KEY_GAP } from '../shared/compress/keyList';
-import { naiveGreedyCompress } from '../shared/compress/naive';
+import { naiveClassicStrategy } from '../shared/compress/naive';
 import { RotationFit } from '../shared/compress/rotationFit';
 import { rotationSource } from '../shared/compress/sources';
 import type { CompressOptions, CompressResult } from '../shared/compress/types';
@@ -167,7 +167,7 @@ function benchProcess(root: string, print: (line: string) => void): void {
     const input = join(dir, 'clip.mtn');
     writeFileSync(input, writeMtn(motion));
     const options: CompressOptions = { positionTolerance: 0.5, rotationToleranceDeg: 0.5, offsetTolerance: 0.5, name: 'clip', method: 'classic' };
-    compressMotion(motion, options, naiveGreedyCompress);
+    compressMotionWith(naiveClassicStrategy, motion, options);
     const processMs: number[] = [], naiveMs: number[] = [];
     for (let i = 0; i < 7; i++) {
       const t0 = performance.now();
@@ -175,7 +175,7 @@ function benchProcess(root: string, print: (line: string) => void): void {
       processMs.push(performance.now() - t0);
       if (r.status !== 0) throw new Error(`bench: actguy compress failed: ${r.stderr}`);
       const t1 = performance.now();
-      compressMotion(motion, options, naiveGreedyCompress);
+      compressMotionWith(naiveClassicStrategy, motion, options);
       naiveMs.push(performance.now() - t1);
     }
     const p = median(processMs), n = median(naiveMs);

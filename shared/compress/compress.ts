@@ -7,21 +7,15 @@ import { writeMt3 } from '../mt3/write';
 import { Mt3Flag, type Mt3Motion, type PositionTrack, type RotationTrack, type TraceTrack } from '../mt3/types';
 import { motionNameProblem } from '../motionName';
 import { gvStrCode } from '../strcode';
-import { greedyCompress, type GreedyOutcome } from './greedy';
 import { channelSignature, CompressCache } from './cache';
 import { defaultShell, objectSpaceError } from './objectError';
-import { initialKeys, type KeyList } from './keyList';
-import { dpOptimalKeys, refineRotationChannel } from './refine';
-import { FixedSpanRotationFit } from './referenceFit';
+import { methodStrategy, type CompressStrategy } from './methods';
 import { PositionFit } from './positionFit';
-import { RotationFit } from './rotationFit';
+import type { TrackOutcome } from './track';
 import {
   jointUserKeys, lockRanges, offsetSource, rotationSource, traceKeyFrames, translationSource, translationUserKeys,
 } from './sources';
 import { CompressAborted, type ChannelKind, type ChannelReport, type CompressOptions, type CompressResult, type CompressWarning } from './types';
-
-/** The greedy loop to use; the naive reference (naive.ts) plugs in here for benchmarks and tests. */
-export type ChannelSolver = (fit: PositionFit | RotationFit, keys: KeyList, tolerance: number) => GreedyOutcome;
 
 const now = (): number => (globalThis as { performance?: { now(): number } }).performance?.now() ?? Date.now();
 
@@ -38,10 +32,18 @@ const now = (): number => (globalThis as { performance?: { now(): number } }).pe
  * throws CompressAborted (the app's background refinement of an edit the user
  * has already replaced stops within one channel instead of finishing).
  */
-export function compressMotion(
+export function compressMotion(motion: Motion, options: CompressOptions, cache?: CompressCache, shouldStop?: () => boolean): CompressResult {
+  return compressMotionWith(methodStrategy(options.method), motion, options, cache, shouldStop);
+}
+
+/**
+ * compressMotion with the keys chosen by `strategy` (compressMotion passes options.method's; the tests and the
+ * bench pass the naive greedy's or the DP reference's).
+ */
+export function compressMotionWith(
+  strategy: CompressStrategy,
   motion: Motion,
   options: CompressOptions,
-  solver: ChannelSolver = greedyCompress,
   cache?: CompressCache,
   shouldStop?: () => boolean,
 ): CompressResult {
@@ -52,27 +54,11 @@ export function compressMotion(
   const shell = options.shell ?? defaultShell(motion);
   let result: CompressResult;
   if (options.objectTolerance === undefined) {
-    result = compressChannels(motion, options, solver, cache, undefined, shouldStop);
+    result = compressChannels(motion, options, strategy, cache, shouldStop);
     result.objectError = objectSpaceError(motion, result.mt3, shell, cache?.objectMemo);
   } else {
-    result = compressSkeletonAware(motion, options, options.objectTolerance, shell, solver, cache, shouldStop);
+    result = compressSkeletonAware(motion, options, options.objectTolerance, shell, strategy, cache, shouldStop);
   }
-  result.ms = now() - t0;
-  return result;
-}
-
-/**
- * The DP reference (tests and the bench, never the product): the exact fewest
- * keys of segment-independent fits, the Hermite fit for positions (as
- * refined) and FixedSpanRotationFit for rotations. Same guarantees on the
- * written bytes as compressMotion.
- */
-export function compressMotionDpReference(motion: Motion, options: CompressOptions): CompressResult {
-  const t0 = now();
-  validateMotion(motion);
-  checkTolerances(options);
-  const result = compressChannels(motion, options, greedyCompress, undefined, 'dp-reference');
-  result.objectError = objectSpaceError(motion, result.mt3, options.shell ?? defaultShell(motion));
   result.ms = now() - t0;
   return result;
 }
@@ -105,7 +91,7 @@ const SKELETON_OPTIMISM = 3;
  */
 function compressSkeletonAware(
   motion: Motion, options: CompressOptions, objectTolerance: number, shell: number,
-  solver: ChannelSolver, cache: CompressCache | undefined, shouldStop: (() => boolean) | undefined,
+  strategy: CompressStrategy, cache: CompressCache | undefined, shouldStop: (() => boolean) | undefined,
 ): CompressResult {
   const J = motion.joints.length;
   const hasOffsets = (motion.flags & MotionFlag.OFFSETS) !== 0;
@@ -126,7 +112,7 @@ function compressSkeletonAware(
     tolerances.forEach((t, j) => (overrides[j] = t));
     const r = compressChannels(motion, {
       ...options, positionTolerance, offsetTolerance, rotationToleranceOverridesDeg: overrides,
-    }, solver, runCache, undefined, shouldStop);
+    }, strategy, runCache, shouldStop);
     const oe = objectSpaceError(motion, r.mt3, shell, runCache.objectMemo);
     r.objectError = oe;
     r.skeleton = { objectTolerance, shell, rounds, met: oe.maxError <= objectTolerance, positionTolerance, offsetTolerance };
@@ -195,10 +181,9 @@ function chainGeometry(m: Motion, shell: number): { reach: number[]; chain: numb
 function compressChannels(
   motion: Motion,
   options: CompressOptions,
-  solver: ChannelSolver,
+  strategy: CompressStrategy,
   cache: CompressCache | undefined,
-  referenceMethod?: 'dp-reference',
-  shouldStop?: () => boolean,
+  shouldStop: (() => boolean) | undefined,
 ): CompressResult {
   const t0 = now();
   const N = motion.frameCount;
@@ -206,13 +191,12 @@ function compressChannels(
   const channels: ChannelReport[] = [];
   const warnings: CompressWarning[] = [];
 
-  const method: CompressResult['method'] = referenceMethod ?? options.method ?? 'refined';
-  const refined = method !== 'classic';
+  const method = strategy.method;
   cache?.begin(motion);
   /** Compresses one channel, or reuses it from the cache when its inputs are unchanged. */
   const runChannel = <T extends PositionTrack | RotationTrack>(
     kind: ChannelKind, joint: number, userKeys: number[], tolerance: number,
-    compress: () => { keyFrames: number[]; outcome: GreedyOutcome; track: T },
+    compress: () => { keyFrames: number[]; outcome: TrackOutcome; track: T },
   ): T => {
     // Classic and refined entries side by side: the app asks for both after every edit.
     const id = `${method}:${kind}:${joint}`;
@@ -229,13 +213,7 @@ function compressChannels(
   const runPosition = (kind: ChannelKind, joint: number, source: () => Float64Array, userKeys: number[], tolerance: number, where: string) =>
     runChannel(kind, joint, userKeys, tolerance, () => {
       const fit = new PositionFit(source(), N, where);
-      let keys: KeyList;
-      let outcome: GreedyOutcome;
-      if (refined) ({ keys, outcome } = dpOptimalKeys(fit, userKeys, tolerance));
-      else {
-        keys = initialKeys(N, userKeys);
-        outcome = solver(fit, keys, tolerance);
-      }
+      const { keys, outcome } = strategy.positionKeys(fit, userKeys, tolerance);
       const keyFrames = keys.frames();
       return { keyFrames, outcome, track: positionTrack(fit, keyFrames) };
     });
@@ -247,16 +225,7 @@ function compressChannels(
     const tolerance = options.rotationToleranceOverridesDeg?.[j] ?? options.rotationToleranceDeg;
     const userKeys = jointUserKeys(motion, j);
     rotations.push(runChannel('rotation', j, userKeys, tolerance, () => {
-      const source = rotationSource(motion, j);
-      let fit = new RotationFit(source, N);
-      let keys = initialKeys(N, userKeys);
-      let outcome = solver(fit, keys, tolerance);
-      if (method === 'dp-reference') {
-        // The classic result's mean key gap is the fixed span of the segment-independent fit.
-        const span = Math.max(1, Math.round(N / Math.max(1, keys.count - 1)));
-        fit = new FixedSpanRotationFit(source, N, span);
-        ({ keys, outcome } = dpOptimalKeys(fit, userKeys, tolerance));
-      } else if (refined) outcome = refineRotationChannel(fit, keys, tolerance, outcome, userKeys);
+      const { fit, keys, outcome } = strategy.rotationKeys(rotationSource(motion, j), N, userKeys, tolerance);
       const keyFrames = keys.frames();
       const stored = fit.storedKeys(keyFrames);
       return { keyFrames, outcome, track: { frames: Uint16Array.from(keyFrames), rotation: stored.rotation, inner: stored.inner } };
@@ -331,7 +300,7 @@ function checkTolerances(o: CompressOptions): void {
 
 function report(
   kind: ChannelKind, joint: number, keyFrames: number[], userKeys: number[], tolerance: number,
-  outcome: GreedyOutcome, warnings: CompressWarning[],
+  outcome: TrackOutcome, warnings: CompressWarning[],
 ): ChannelReport {
   const met = outcome.maxError <= tolerance;
   if (!met) {
