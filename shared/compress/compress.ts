@@ -7,7 +7,7 @@ import { writeMt3 } from '../mt3/write';
 import { Mt3Flag, type Mt3Motion, type PositionTrack, type RotationTrack, type TraceTrack } from '../mt3/types';
 import { motionNameProblem } from '../motionName';
 import { gvStrCode } from '../strcode';
-import { channelSignature, CompressCache } from './cache';
+import { channelSignature, CompressCache, type CachedChannel } from './cache';
 import { defaultShell, objectSpaceError } from './objectError';
 import { methodStrategy, type CompressStrategy } from './methods';
 import { PositionFit } from './positionFit';
@@ -177,6 +177,102 @@ function chainGeometry(m: Motion, shell: number): { reach: number[]; chain: numb
   };
 }
 
+/** One channel's compression: what compressChannels writes and reports. */
+interface ChannelRun {
+  kind: ChannelKind;
+  joint: number;
+  userKeys: number[];
+  tolerance: number;
+  id: string;
+  entry: CachedChannel<PositionTrack | RotationTrack>;
+}
+
+/**
+ * Compresses the channels of a motion (or reuses them from `cache`), in the order of the MT3: the root
+ * translation, each joint's rotation, then each joint's offset with OFFSETS. With `select`, only the channels
+ * whose index in that order it accepts are run (a share of a long motion, compressChannelShare).
+ */
+function runChannels(
+  motion: Motion,
+  options: CompressOptions,
+  strategy: CompressStrategy,
+  cache: CompressCache | undefined,
+  shouldStop: (() => boolean) | undefined,
+  select?: (index: number) => boolean,
+): ChannelRun[] {
+  const N = motion.frameCount;
+  const J = motion.joints.length;
+  const method = strategy.method;
+  const runs: ChannelRun[] = [];
+  let index = 0;
+  cache?.begin(motion);
+  /** Compresses one channel, or reuses it from the cache when its inputs are unchanged. */
+  const runChannel = (
+    kind: ChannelKind, joint: number, userKeys: number[], tolerance: number,
+    compress: () => Omit<CachedChannel<PositionTrack | RotationTrack>, 'signature'>,
+  ): void => {
+    if (select && !select(index++)) return;
+    // Classic and refined entries side by side: the app asks for both after every edit.
+    const id = `${method}:${kind}:${joint}`;
+    const signature = channelSignature(tolerance, userKeys, method);
+    let entry = cache?.get(id, signature);
+    if (!entry) {
+      if (shouldStop?.()) throw new CompressAborted();
+      entry = { signature, ...compress() };
+      cache?.set(id, entry);
+    }
+    runs.push({ kind, joint, userKeys, tolerance, id, entry });
+  };
+  const runPosition = (kind: ChannelKind, joint: number, source: () => Float64Array, userKeys: number[], tolerance: number, where: string) =>
+    runChannel(kind, joint, userKeys, tolerance, () => {
+      const fit = new PositionFit(source(), N, where);
+      const { keys, outcome } = strategy.positionKeys(fit, userKeys, tolerance);
+      const keyFrames = keys.frames();
+      return { keyFrames, outcome, track: positionTrack(fit, keyFrames) };
+    });
+
+  runPosition('translation', -1, () => translationSource(motion), translationUserKeys(motion), options.positionTolerance, 'translation');
+  for (let j = 0; j < J; j++) {
+    const tolerance = options.rotationToleranceOverridesDeg?.[j] ?? options.rotationToleranceDeg;
+    const userKeys = jointUserKeys(motion, j);
+    runChannel('rotation', j, userKeys, tolerance, () => {
+      const { fit, keys, outcome } = strategy.rotationKeys(rotationSource(motion, j), N, userKeys, tolerance);
+      const keyFrames = keys.frames();
+      const stored = fit.storedKeys(keyFrames);
+      return { keyFrames, outcome, track: { frames: Uint16Array.from(keyFrames), rotation: stored.rotation, inner: stored.inner } };
+    });
+  }
+  if (motion.flags & MotionFlag.OFFSETS)
+    for (let j = 0; j < J; j++)
+      runPosition('offset', j, () => offsetSource(motion, j), jointUserKeys(motion, j), options.offsetTolerance, `offset joint ${j}`);
+  return runs;
+}
+
+/** A share of a motion's channels, compressed: each channel's cache id and entry. */
+export type ChannelShare = [id: string, entry: CachedChannel<PositionTrack | RotationTrack>][];
+
+/**
+ * Share `share` of `shares` of a motion's channels (every shares-th channel in MT3 order, from the share-th),
+ * compressed as compressMotion would: the build pool splits a long motion across its workers with it, and
+ * compressWithShares puts the shares together into the very result of one compressMotion (channels are
+ * compressed independently of each other). Not for the skeleton-aware mode, whose rounds need every channel.
+ */
+export function compressChannelShare(motion: Motion, options: CompressOptions, share: number, shares: number): ChannelShare {
+  validateMotion(motion);
+  checkTolerances(options);
+  if (options.objectTolerance !== undefined) throw new Error('compressChannelShare: the skeleton-aware mode compresses a motion whole');
+  return runChannels(motion, options, methodStrategy(options.method), undefined, undefined, (i) => i % shares === share)
+    .map((r) => [r.id, r.entry]);
+}
+
+/** compressMotion of a motion whose channels were compressed in shares (compressChannelShare): the same result. */
+export function compressWithShares(motion: Motion, options: CompressOptions, shares: ChannelShare[]): CompressResult {
+  const cache = new CompressCache();
+  cache.begin(motion);
+  for (const share of shares) for (const [id, entry] of share) cache.set(id, entry);
+  return compressMotion(motion, options, cache);
+}
+
 /** The per-channel compression of one set of tolerances (classic or refined keys). */
 function compressChannels(
   motion: Motion,
@@ -188,57 +284,13 @@ function compressChannels(
   const t0 = now();
   const N = motion.frameCount;
   const J = motion.joints.length;
-  const channels: ChannelReport[] = [];
   const warnings: CompressWarning[] = [];
-
+  const runs = runChannels(motion, options, strategy, cache, shouldStop);
+  const channels: ChannelReport[] = runs.map((r) => report(r.kind, r.joint, r.entry.keyFrames, r.userKeys, r.tolerance, r.entry.outcome, warnings));
+  const root = runs[0].entry.track as PositionTrack;
+  const rotations = runs.slice(1, J + 1).map((r) => r.entry.track as RotationTrack);
+  const offsets = motion.flags & MotionFlag.OFFSETS ? runs.slice(J + 1).map((r) => r.entry.track as PositionTrack) : null;
   const method = strategy.method;
-  cache?.begin(motion);
-  /** Compresses one channel, or reuses it from the cache when its inputs are unchanged. */
-  const runChannel = <T extends PositionTrack | RotationTrack>(
-    kind: ChannelKind, joint: number, userKeys: number[], tolerance: number,
-    compress: () => { keyFrames: number[]; outcome: TrackOutcome; track: T },
-  ): T => {
-    // Classic and refined entries side by side: the app asks for both after every edit.
-    const id = `${method}:${kind}:${joint}`;
-    const signature = channelSignature(tolerance, userKeys, method);
-    let entry = cache?.get<T>(id, signature);
-    if (!entry) {
-      if (shouldStop?.()) throw new CompressAborted();
-      entry = { signature, ...compress() };
-      cache?.set(id, entry);
-    }
-    channels.push(report(kind, joint, entry.keyFrames, userKeys, tolerance, entry.outcome, warnings));
-    return entry.track;
-  };
-  const runPosition = (kind: ChannelKind, joint: number, source: () => Float64Array, userKeys: number[], tolerance: number, where: string) =>
-    runChannel(kind, joint, userKeys, tolerance, () => {
-      const fit = new PositionFit(source(), N, where);
-      const { keys, outcome } = strategy.positionKeys(fit, userKeys, tolerance);
-      const keyFrames = keys.frames();
-      return { keyFrames, outcome, track: positionTrack(fit, keyFrames) };
-    });
-
-  const root = runPosition('translation', -1, () => translationSource(motion), translationUserKeys(motion), options.positionTolerance, 'translation');
-
-  const rotations: RotationTrack[] = [];
-  for (let j = 0; j < J; j++) {
-    const tolerance = options.rotationToleranceOverridesDeg?.[j] ?? options.rotationToleranceDeg;
-    const userKeys = jointUserKeys(motion, j);
-    rotations.push(runChannel('rotation', j, userKeys, tolerance, () => {
-      const { fit, keys, outcome } = strategy.rotationKeys(rotationSource(motion, j), N, userKeys, tolerance);
-      const keyFrames = keys.frames();
-      const stored = fit.storedKeys(keyFrames);
-      return { keyFrames, outcome, track: { frames: Uint16Array.from(keyFrames), rotation: stored.rotation, inner: stored.inner } };
-    }));
-  }
-
-  let offsets: PositionTrack[] | null = null;
-  if (motion.flags & MotionFlag.OFFSETS) {
-    offsets = [];
-    for (let j = 0; j < J; j++)
-      offsets.push(runPosition('offset', j, () => offsetSource(motion, j), jointUserKeys(motion, j), options.offsetTolerance, `offset joint ${j}`));
-  }
-
   const mt3: Mt3Motion = { ...mt3Frame(motion, motionNameHash(options.name)), root, rotations, offsets };
   const bytes = writeMt3(mt3, cache?.streams);
   const totalKeys = channels.reduce((s, c) => s + c.keyFrames.length, 0);
