@@ -5,7 +5,7 @@ import { useCompression, useDocument, useSession } from '../state/hooks';
 import { documentStore } from '../state/documentStore';
 import { CompressorReadout, CompressorSettings } from './CompressorSettings';
 import { preferencesStore } from '../state/preferencesStore';
-import { revealChannelFrame } from '../app/controller';
+import { revealChannelFrame } from '../app/playhead';
 import { LocksList } from './LocksList';
 
 /**
