@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
-import { GUTTER, RIGHT_PAD, clampView, zoomView } from '../canvas/timeAxis';
+import { GUTTER, RIGHT_PAD } from '../canvas/timeAxis';
+import { frameUnder, wheelPanView, wheelZoomView } from '../canvas/timeGestures';
 import { useSession, useMotionShape } from '../state/hooks';
 import { sessionStore } from '../state/sessionStore';
 import { documentStore } from '../state/documentStore';
@@ -147,7 +148,7 @@ export function EventTrack() {
     if (e.button !== 0 || !motion) return;
     const additive = e.ctrlKey || e.metaKey || e.shiftKey;
     if (!additive) {
-      const f = Math.max(0, Math.min(motion.frameCount, Math.round(toFrame(localX(e)))));
+      const f = frameUnder({ viewStart, viewEnd, left: axis.left, right: axis.right }, localX(e), motion.frameCount);
       sessionStore.getState().setPlayhead(f);
       sevStore.getState().selectEvent(null);
     }
@@ -183,17 +184,12 @@ export function EventTrack() {
       e.preventDefault();
       const s = sessionStore.getState();
       const a = axisRef.current;
-      if (e.ctrlKey || e.altKey) {
-        const x = e.clientX - el.getBoundingClientRect().left;
-        const f = s.viewStart + ((x - a.left) / (a.right - a.left)) * (s.viewEnd - s.viewStart);
-        const [v0, v1] = zoomView(s.viewStart, s.viewEnd, f, Math.pow(1.0015, e.deltaY), m.frameCount);
-        s.setView(v0, v1);
-      } else {
-        const span = s.viewEnd - s.viewStart;
-        const dir = Math.sign(e.deltaY || e.deltaX);
-        const [v0, v1] = clampView(s.viewStart + (dir * span) / 10, s.viewEnd + (dir * span) / 10, m.frameCount);
-        s.setView(v0, v1);
-      }
+      const view = { start: s.viewStart, end: s.viewEnd };
+      const axis = { viewStart: s.viewStart, viewEnd: s.viewEnd, left: a.left, right: a.right };
+      const [v0, v1] = e.ctrlKey || e.altKey
+        ? wheelZoomView(view, axis, e.clientX - el.getBoundingClientRect().left, e.deltaY, m.frameCount)
+        : wheelPanView(view, e, m.frameCount);
+      s.setView(v0, v1);
     };
     el.addEventListener('wheel', onWheel, { passive: false });
     return () => el.removeEventListener('wheel', onWheel);

@@ -12,7 +12,8 @@ import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { compressionStore, settleHoldMs } from '../state/compressionStore';
 import { HiDpiCanvas } from '../canvas/hidpiCanvas';
-import { GUTTER, RIGHT_PAD, RULER_H, clampView, drawHoverLine, drawPlayhead, drawRuler, drawTimeGrid, frameToX, xToFrame, zoomView, type TimeAxis } from '../canvas/timeAxis';
+import { GUTTER, RIGHT_PAD, RULER_H, drawHoverLine, drawPlayhead, drawRuler, drawTimeGrid, frameToX, type TimeAxis } from '../canvas/timeAxis';
+import { dragPanView, frameUnder, wheelPanView, wheelZoomView } from '../canvas/timeGestures';
 import { diamondPath } from '../canvas/shapes';
 import { userKeyFramesOf } from '../curves/series';
 import { COLORS } from '../theme';
@@ -495,8 +496,7 @@ export class TimelinePainter {
   }
 
   private frameAt(x: number): number {
-    const m = documentStore.getState().motion!;
-    return Math.max(0, Math.min(m.frameCount, Math.round(xToFrame(this.axis!, x))));
+    return frameUnder(this.axis!, x, documentStore.getState().motion!.frameCount);
   }
 
   private onPointerDown = (e: PointerEvent): void => {
@@ -565,9 +565,7 @@ export class TimelinePainter {
     }
     if (this.pan) {
       const m = documentStore.getState().motion!;
-      const framesPerPx = (this.pan.end - this.pan.start) / (this.axis.right - this.axis.left);
-      const shift = -(x - this.pan.x0) * framesPerPx;
-      const [a, b] = clampView(this.pan.start + shift, this.pan.end + shift, m.frameCount);
+      const [a, b] = dragPanView(this.pan, x - this.pan.x0, this.axis.right - this.axis.left, m.frameCount);
       s.setView(a, b);
     }
   };
@@ -595,17 +593,11 @@ export class TimelinePainter {
     if (!m || !this.axis) return;
     // Plain wheel scrolls the rows; Ctrl/Alt + wheel zooms time, Shift + wheel pans time.
     const s = sessionStore.getState();
-    const { x } = this.local(e);
-    if (e.ctrlKey || e.altKey) {
-      e.preventDefault();
-      const [a, b] = zoomView(s.viewStart, s.viewEnd, xToFrame(this.axis, x), Math.pow(1.0015, e.deltaY), m.frameCount);
-      s.setView(a, b);
-    } else if (e.shiftKey) {
-      e.preventDefault();
-      const span = s.viewEnd - s.viewStart;
-      const [a, b] = clampView(s.viewStart + (Math.sign(e.deltaY || e.deltaX) * span) / 10, s.viewEnd + (Math.sign(e.deltaY || e.deltaX) * span) / 10, m.frameCount);
-      s.setView(a, b);
-    }
+    if (!(e.ctrlKey || e.altKey || e.shiftKey)) return;
+    e.preventDefault();
+    const view = { start: s.viewStart, end: s.viewEnd };
+    const [a, b] = e.shiftKey && !(e.ctrlKey || e.altKey) ? wheelPanView(view, e, m.frameCount) : wheelZoomView(view, this.axis, this.local(e).x, e.deltaY, m.frameCount);
+    s.setView(a, b);
   };
 
   dispose(): void {
