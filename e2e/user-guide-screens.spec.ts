@@ -25,7 +25,7 @@ async function expectReadable(page: Page, shot: string, curveValues: number): Pr
   }
   const timeline = page.getByTestId('timeline-canvas');
   if (await timeline.isVisible()) expect(Number((await canvasData(timeline)).visibleRows), `${shot}: timeline rows`).toBeGreaterThanOrEqual(4);
-  const list = page.locator('.sev-list-wrap');
+  const list = page.locator('.sev-list-wrap').filter({ has: page.getByTestId('sev-event-row') }).first();
   if (await list.isVisible()) {
     const box = (await list.boundingBox())!;
     const shown = await page.getByTestId('sev-event-row').evaluateAll((rows, b) => rows.filter((r) => {
