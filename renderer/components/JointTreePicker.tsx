@@ -91,7 +91,6 @@ export function JointTreePicker(props: {
     const firstMatch = items.findIndex((it) => it.row?.match);
     const chosen = items.findIndex((it) => it.value === value);
     setActive(filter.trim() ? Math.max(0, firstMatch) : Math.max(0, chosen));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open, filter]);
   useLayoutEffect(() => {
     list.current?.querySelector(`[data-item="${active}"]`)?.scrollIntoView({ block: 'nearest' });
