@@ -49,6 +49,8 @@ declare const __ACTGUY_COMPRESSOR_DIGEST__: string | undefined;
  * misses the cache. Unbundled runs (tests) use the version alone.
  */
 const SOURCE_DIGEST = typeof __ACTGUY_COMPRESSOR_DIGEST__ === 'string' ? __ACTGUY_COMPRESSOR_DIGEST__ : 'unbundled';
+/** The compressor, MTN reader and resampler this build runs, as one string (the local verdicts tag what they checked with it). */
+export const COMPRESSOR_IDENTITY = `${COMPRESSOR_VERSION}:${SOURCE_DIGEST}`;
 
 /** JSON with object keys sorted at every level, so equal settings always hash alike. */
 export function canonicalJson(value: unknown): string {

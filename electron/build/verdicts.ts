@@ -14,9 +14,11 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import type { JointInfo } from '../../shared/motion/types';
+import { MTN_MAX_FRAMES, MTN_MAX_JOINTS } from '../../shared/mtn/constants';
 import { canonicalPath, isInside } from '../pathPolicy';
 import { writeFileAtomic } from '../fsutil';
-import { makeFolderNoFollow } from './buildCache';
+import { COMPRESSOR_IDENTITY, makeFolderNoFollow } from './buildCache';
 
 const TOOL = 'actguy cache verdicts';
 const VERSION = 1;
@@ -49,6 +51,16 @@ export function stampOf(st: fs.BigIntStats): FileStamp {
   return { size: Number(st.size), mtimeNs: String(st.mtimeNs), ctimeNs: String(st.ctimeNs), ino: String(st.ino), dev: String(st.dev) };
 }
 
+/**
+ * What a build learnt of a motion file it read and validated (docs/cache.md, "Local verdicts"): enough for
+ * the next build to check the project against it without reading the file again.
+ */
+export interface MotionHeader {
+  fps: number;
+  frameCount: number;
+  joints: JointInfo[];
+}
+
 export interface VerdictStore {
   /** Where the verdicts are kept (undefined: nowhere, nothing is remembered). */
   readonly file: string | undefined;
@@ -58,14 +70,28 @@ export interface VerdictStore {
   forget(key: string): void;
   /** The SHA-256 of the file at `path` when its stamp is the one recorded with it, else undefined. */
   digestOf(path: string, stamp: FileStamp): string | undefined;
-  recordFile(path: string, stamp: FileStamp, sha256: string): void;
+  /**
+   * The header of the motion file at `path` when its stamp is the one recorded with it and the header was
+   * recorded by this very reader (COMPRESSOR_IDENTITY covers the MTN reader), else undefined.
+   */
+  headerOf(path: string, stamp: FileStamp): MotionHeader | undefined;
+  /** Records a file's digest, and the header of the motion it holds when the build read and validated it. */
+  recordFile(path: string, stamp: FileStamp, sha256: string, header?: MotionHeader): void;
   /** Writes what changed (atomically; a failure only costs the next build time). */
   save(): void;
 }
 
 interface Stored {
   verdicts: Map<string, { digest: string; used: number }>;
-  files: Map<string, { stamp: FileStamp; sha256: string; used: number }>;
+  files: Map<string, FileRecord>;
+}
+
+interface FileRecord {
+  stamp: FileStamp;
+  sha256: string;
+  /** The motion header with the identity of the reader that validated it (another reader's is not used). */
+  header?: { reader: string; value: MotionHeader };
+  used: number;
 }
 
 /** The state of a verdict file, dropping every record that is not exactly of our shape. */
@@ -87,13 +113,46 @@ export function parseVerdicts(text: string, cacheId: string): Stored {
   if (isRecord(doc.files))
     for (const [path, v] of Object.entries(doc.files)) {
       if (out.files.size >= MAX_RECORDS) break;
-      if (!Array.isArray(v) || v.length !== 7) continue;
-      const [size, mtimeNs, ctimeNs, ino, dev, sha256, used] = v;
-      if (Number.isSafeInteger(size) && size >= 0 && [mtimeNs, ctimeNs, ino, dev].every(isDigits) && typeof sha256 === 'string' && HEX64.test(sha256) && isTime(used))
-        out.files.set(path, { stamp: { size, mtimeNs, ctimeNs, ino, dev }, sha256, used });
+      if (!Array.isArray(v) || (v.length !== 7 && v.length !== 8)) continue;
+      const [size, mtimeNs, ctimeNs, ino, dev, sha256, used, header] = v;
+      if (!(Number.isSafeInteger(size) && size >= 0 && [mtimeNs, ctimeNs, ino, dev].every(isDigits) && typeof sha256 === 'string' && HEX64.test(sha256) && isTime(used)))
+        continue;
+      const record: FileRecord = { stamp: { size, mtimeNs, ctimeNs, ino, dev }, sha256, used };
+      // A header not exactly of our shape is dropped alone: the file is then read and checked again.
+      const parsed = v.length === 8 ? parseHeader(header) : undefined;
+      if (parsed) record.header = parsed;
+      out.files.set(path, record);
     }
   return out;
 }
+
+/**
+ * A stored motion header, `[reader, fps, frameCount, [[parent, mirror, part, reserved, name], ...]]`, held to
+ * the rules the MTN reader holds a file's header and skeleton to (docs/formats.md 1), else undefined.
+ */
+function parseHeader(v: unknown): FileRecord['header'] {
+  if (!Array.isArray(v) || v.length !== 4) return undefined;
+  const [reader, fps, frameCount, joints] = v;
+  if (typeof reader !== 'string' || reader.length > 200 || typeof fps !== 'number' || !(Number.isFinite(fps) && fps > 0)) return undefined;
+  if (!Number.isInteger(frameCount) || frameCount < 1 || frameCount > MTN_MAX_FRAMES) return undefined;
+  if (!Array.isArray(joints) || joints.length < 1 || joints.length > MTN_MAX_JOINTS) return undefined;
+  const J = joints.length;
+  const out: JointInfo[] = [];
+  for (let j = 0; j < J; j++) {
+    const e: unknown = joints[j];
+    if (!Array.isArray(e) || e.length !== 5) return undefined;
+    const [parent, mirror, part, reserved, name] = e;
+    if (!(j === 0 ? parent === -1 : Number.isInteger(parent) && parent >= 0 && parent < j)) return undefined;
+    if (!(Number.isInteger(mirror) && mirror >= 0 && mirror < J) || !isU32(part) || !isU32(reserved)) return undefined;
+    if (typeof name !== 'string' || !JOINT_NAME.test(name)) return undefined;
+    out.push({ parent, mirror, part, reserved, name });
+  }
+  return { reader, value: { fps, frameCount, joints: out } };
+}
+
+const JOINT_NAME = /^[\x20-\x7e]{0,31}$/;
+const isU32 = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 0xffffffff;
+const headerJson = ({ reader, value: h }: NonNullable<FileRecord['header']>) => [reader, h.fps, h.frameCount, h.joints.map((j) => [j.parent, j.mirror, j.part, j.reserved, j.name])];
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -104,7 +163,20 @@ const sameStamp = (a: FileStamp, b: FileStamp) => a.size === b.size && a.mtimeNs
 
 /** A store that remembers nothing (no cache, or no usable state folder). */
 export function noVerdicts(): VerdictStore {
-  return { file: undefined, holds: () => false, remember() {}, forget() {}, digestOf: () => undefined, recordFile() {}, save() {} };
+  return { file: undefined, holds: () => false, remember() {}, forget() {}, digestOf: () => undefined, headerOf: () => undefined, recordFile() {}, save() {} };
+}
+
+/**
+ * The verdicts of `cacheDir` when it is already a folder (not a link), else undefined: what a build may use
+ * before it knows it will get as far as making the cache folder.
+ */
+export function existingVerdicts(cacheDir: string, stateDir?: string): VerdictStore | undefined {
+  try {
+    if (!fs.lstatSync(cacheDir).isDirectory()) return undefined;
+  } catch {
+    return undefined;
+  }
+  return openVerdictStore(cacheDir, stateDir);
 }
 
 /**
@@ -164,8 +236,14 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
       touch(r);
       return r.sha256;
     },
-    recordFile(path, stamp, sha256) {
-      stored.files.set(path, { stamp, sha256, used: now });
+    headerOf(path, stamp) {
+      const r = stored.files.get(path);
+      if (!r || !sameStamp(r.stamp, stamp) || r.header?.reader !== COMPRESSOR_IDENTITY) return undefined;
+      touch(r);
+      return r.header.value;
+    },
+    recordFile(path, stamp, sha256, header) {
+      stored.files.set(path, { stamp, sha256, used: now, ...(header && { header: { reader: COMPRESSOR_IDENTITY, value: header } }) });
       dirty = true;
     },
     save() {
@@ -181,7 +259,11 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
         cache: id,
         cacheDir: real,
         verdicts: Object.fromEntries(newest(stored.verdicts).map(([k, v]) => [k, [v.digest, v.used]])),
-        files: Object.fromEntries(newest(stored.files).map(([k, v]) => [k, [v.stamp.size, v.stamp.mtimeNs, v.stamp.ctimeNs, v.stamp.ino, v.stamp.dev, v.sha256, v.used]])),
+        files: Object.fromEntries(newest(stored.files).map(([k, v]) => {
+          const row: unknown[] = [v.stamp.size, v.stamp.mtimeNs, v.stamp.ctimeNs, v.stamp.ino, v.stamp.dev, v.sha256, v.used];
+          if (v.header) row.push(headerJson(v.header));
+          return [k, row];
+        })),
       };
       try {
         // One level at a time (a recursive mkdir loops under /proc): then writeFileAtomic finds its folder there.
