@@ -121,20 +121,28 @@ describe('the motion memo of the local verdicts', () => {
     const aKey = Object.keys(doc.files).find((k) => k.endsWith('a.mtn'))!;
     const row: unknown[] = doc.files[aKey];
     expect(row).toHaveLength(8);
-    const [reader, fps, frames, joints] = row[7] as [string, number, number, unknown[][]];
+    const [reader, fps, frames, skeleton] = row[7] as [string, number, number, number];
+    const joints: unknown[][] = doc.skeletons[skeleton];
     const header = (h: unknown) => JSON.stringify({ ...doc, files: { ...doc.files, [aKey]: [...row.slice(0, 7), h] } });
+    // Both motions share the skeleton: b's memo stays good, so b.mtn is not read.
+    const skeletonOfA = (js: unknown) => JSON.stringify({ ...doc, skeletons: [...doc.skeletons, js], files: { ...doc.files, [aKey]: [...row.slice(0, 7), [reader, fps, frames, doc.skeletons.length]] } });
     const variants = [
-      header(['another reader', fps, frames, joints]),
-      header([reader, -1, frames, joints]),
-      header([reader, fps, 0, joints]),
-      header([reader, fps, 70000, joints]),
-      header([reader, fps, 1.5, joints]),
-      header([reader, fps, frames, []]),
-      header([reader, fps, frames, joints.map((j, k) => (k === 2 ? [5, ...j.slice(1)] : j))]),
-      header([reader, fps, frames, joints.map((j, k) => (k === 1 ? [...j.slice(0, 4), 'x'.repeat(40)] : j))]),
-      header([reader, fps, frames, joints.map((j, k) => (k === 1 ? [j[0], 999, ...j.slice(2)] : j))]),
-      header([reader, fps, frames, 'joints']),
+      header(['another reader', fps, frames, skeleton]),
+      header([reader, -1, frames, skeleton]),
+      header([reader, fps, 0, skeleton]),
+      header([reader, fps, 70000, skeleton]),
+      header([reader, fps, 1.5, skeleton]),
+      header([reader, fps, frames, doc.skeletons.length]),
+      header([reader, fps, frames, -1]),
+      header([reader, fps, frames, '0']),
       header(null),
+      skeletonOfA([]),
+      skeletonOfA('joints'),
+      skeletonOfA(joints.map((j, k) => (k === 2 ? [5, ...j.slice(1)] : j))),
+      skeletonOfA(joints.map((j, k) => (k === 0 ? [0, ...j.slice(1)] : j))),
+      skeletonOfA(joints.map((j, k) => (k === 1 ? [...j.slice(0, 4), 'x'.repeat(40)] : j))),
+      skeletonOfA(joints.map((j, k) => (k === 1 ? [j[0], 999, ...j.slice(2)] : j))),
+      skeletonOfA(joints.map((j, k) => (k === 1 ? [j[0], j[1], -1, j[3], j[4]] : j))),
       JSON.stringify({ ...doc, files: { ...doc.files, [aKey]: [...row, 1] } }),
     ];
     for (const text of variants) {
@@ -168,13 +176,18 @@ describe('the motion memo of the local verdicts', () => {
 
   it('parseVerdicts keeps a file record whose header is malformed, without the header', () => {
     const h = 'a'.repeat(64);
-    const good = [COMPRESSOR_IDENTITY, 30, 10, [[-1, 0, 0, 0, 'root'], [0, 1, 1, 0, 'hip']]];
     const s = parseVerdicts(JSON.stringify({
       tool: 'actguy cache verdicts', version: 1, cache: 'id', verdicts: {},
-      files: { '/a': [3, '1', '2', '3', '4', h, 9, good], '/b': [3, '1', '2', '3', '4', h, 9, [COMPRESSOR_IDENTITY, 30, 10, [[0, 0, 0, 0, 'root']]]] },
+      skeletons: [[[-1, 0, 0, 0, 'root'], [0, 1, 1, 0, 'hip']], [[0, 0, 0, 0, 'root']]],
+      files: {
+        '/a': [3, '1', '2', '3', '4', h, 9, [COMPRESSOR_IDENTITY, 30, 10, 0]],
+        '/b': [3, '1', '2', '3', '4', h, 9, [COMPRESSOR_IDENTITY, 30, 10, 1]],
+        '/c': [3, '1', '2', '3', '4', h, 9, [COMPRESSOR_IDENTITY, 30, 10, 0]],
+      },
     }), 'id');
     expect(s.files.get('/a')!.header!.value).toEqual({ fps: 30, frameCount: 10, joints: [
       { parent: -1, mirror: 0, part: 0, reserved: 0, name: 'root' }, { parent: 0, mirror: 1, part: 1, reserved: 0, name: 'hip' }] });
+    expect(s.files.get('/c')!.header!.value.joints).toBe(s.files.get('/a')!.header!.value.joints);
     expect(s.files.get('/b')!.sha256).toBe(h);
     expect(s.files.get('/b')!.header).toBeUndefined();
   });

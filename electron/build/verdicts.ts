@@ -110,6 +110,14 @@ export function parseVerdicts(text: string, cacheId: string): Stored {
       if (HEX64.test(key) && Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && HEX64.test(v[0]) && isTime(v[1]))
         out.verdicts.set(key, { digest: v[0], used: v[1] });
     }
+  // Motions of one project mostly share a skeleton: each is stored once, and checked once.
+  const skeletons = Array.isArray(doc.skeletons) ? doc.skeletons : [];
+  const checked = new Map<number, JointInfo[] | undefined>();
+  const skeletonAt = (i: unknown): JointInfo[] | undefined => {
+    if (!Number.isInteger(i) || (i as number) < 0 || (i as number) >= Math.min(skeletons.length, MAX_RECORDS)) return undefined;
+    if (!checked.has(i as number)) checked.set(i as number, parseSkeleton(skeletons[i as number]));
+    return checked.get(i as number);
+  };
   if (isRecord(doc.files))
     for (const [path, v] of Object.entries(doc.files)) {
       if (out.files.size >= MAX_RECORDS) break;
@@ -119,7 +127,7 @@ export function parseVerdicts(text: string, cacheId: string): Stored {
         continue;
       const record: FileRecord = { stamp: { size, mtimeNs, ctimeNs, ino, dev }, sha256, used };
       // A header not exactly of our shape is dropped alone: the file is then read and checked again.
-      const parsed = v.length === 8 ? parseHeader(header) : undefined;
+      const parsed = v.length === 8 ? parseHeader(header, skeletonAt) : undefined;
       if (parsed) record.header = parsed;
       out.files.set(path, record);
     }
@@ -127,14 +135,20 @@ export function parseVerdicts(text: string, cacheId: string): Stored {
 }
 
 /**
- * A stored motion header, `[reader, fps, frameCount, [[parent, mirror, part, reserved, name], ...]]`, held to
- * the rules the MTN reader holds a file's header and skeleton to (docs/formats.md 1), else undefined.
+ * A stored motion header, `[reader, fps, frameCount, skeleton index]`, held to the rules the MTN reader holds
+ * a file's header to (docs/formats.md 1), else undefined.
  */
-function parseHeader(v: unknown): FileRecord['header'] {
+function parseHeader(v: unknown, skeletonAt: (i: unknown) => JointInfo[] | undefined): FileRecord['header'] {
   if (!Array.isArray(v) || v.length !== 4) return undefined;
-  const [reader, fps, frameCount, joints] = v;
+  const [reader, fps, frameCount, skeleton] = v;
   if (typeof reader !== 'string' || reader.length > 200 || typeof fps !== 'number' || !(Number.isFinite(fps) && fps > 0)) return undefined;
   if (!Number.isInteger(frameCount) || frameCount < 1 || frameCount > MTN_MAX_FRAMES) return undefined;
+  const joints = skeletonAt(skeleton);
+  return joints && { reader, value: { fps, frameCount, joints } };
+}
+
+/** A stored skeleton, `[[parent, mirror, part, reserved, name], ...]`, held to the MTN reader's rules, else undefined. */
+function parseSkeleton(joints: unknown): JointInfo[] | undefined {
   if (!Array.isArray(joints) || joints.length < 1 || joints.length > MTN_MAX_JOINTS) return undefined;
   const J = joints.length;
   const out: JointInfo[] = [];
@@ -147,12 +161,12 @@ function parseHeader(v: unknown): FileRecord['header'] {
     if (typeof name !== 'string' || !JOINT_NAME.test(name)) return undefined;
     out.push({ parent, mirror, part, reserved, name });
   }
-  return { reader, value: { fps, frameCount, joints: out } };
+  return out;
 }
 
 const JOINT_NAME = /^[\x20-\x7e]{0,31}$/;
 const isU32 = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 0xffffffff;
-const headerJson = ({ reader, value: h }: NonNullable<FileRecord['header']>) => [reader, h.fps, h.frameCount, h.joints.map((j) => [j.parent, j.mirror, j.part, j.reserved, j.name])];
+const skeletonJson = (joints: readonly JointInfo[]) => joints.map((j) => [j.parent, j.mirror, j.part, j.reserved, j.name]);
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -252,6 +266,23 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
       const disk = load();
       for (const [k, v] of disk.verdicts) if (!stored.verdicts.has(k) || stored.verdicts.get(k)!.used < v.used) stored.verdicts.set(k, v);
       for (const [k, v] of disk.files) if (!stored.files.has(k) || stored.files.get(k)!.used < v.used) stored.files.set(k, v);
+      const skeletons: unknown[][] = [];
+      const indexOfText = new Map<string, number>();
+      const indexOfArray = new Map<readonly JointInfo[], number>();
+      const skeletonIndex = (joints: readonly JointInfo[]): number => {
+        let i = indexOfArray.get(joints);
+        if (i === undefined) {
+          const json = skeletonJson(joints);
+          const text = JSON.stringify(json);
+          i = indexOfText.get(text);
+          if (i === undefined) {
+            i = skeletons.push(json) - 1;
+            indexOfText.set(text, i);
+          }
+          indexOfArray.set(joints, i);
+        }
+        return i;
+      };
       const newest = <T extends { used: number }>(m: Map<string, T>) => [...m.entries()].sort((a, b) => b[1].used - a[1].used).slice(0, MAX_RECORDS);
       const doc = {
         tool: TOOL,
@@ -261,9 +292,11 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
         verdicts: Object.fromEntries(newest(stored.verdicts).map(([k, v]) => [k, [v.digest, v.used]])),
         files: Object.fromEntries(newest(stored.files).map(([k, v]) => {
           const row: unknown[] = [v.stamp.size, v.stamp.mtimeNs, v.stamp.ctimeNs, v.stamp.ino, v.stamp.dev, v.sha256, v.used];
-          if (v.header) row.push(headerJson(v.header));
+          const h = v.header;
+          if (h) row.push([h.reader, h.value.fps, h.value.frameCount, skeletonIndex(h.value.joints)]);
           return [k, row];
         })),
+        skeletons,
       };
       try {
         // One level at a time (a recursive mkdir loops under /proc): then writeFileAtomic finds its folder there.
