@@ -159,11 +159,13 @@ export async function compressMotions(prepared: PreparedBuild, options: Compress
       errors.push({ index, error: e.withFile(path) });
       continue;
     }
-    const candidate = key ? cache!.read(key) : undefined;
+    // An entry file whose stamp is the one remembered with its verdict is not hashed again (docs/cache.md).
+    const candidate = key ? cache!.read(key, (stamp) => verdicts.entryDigest(key!, stamp)) : undefined;
     if (candidate && verdicts.holds(candidate.key, candidate.digest)) {
       const remembered = rememberedValue(candidate);
       if (remembered) {
-        cache!.accept(candidate);
+        const stamp = cache!.accept(candidate);
+        if (stamp) verdicts.remember(candidate.key, candidate.digest, stamp);
         finish(index, p.resolved.name, remembered, true);
         continue;
       }
@@ -178,8 +180,7 @@ export async function compressMotions(prepared: PreparedBuild, options: Compress
           result = outcome.result;
           cache!.stats.verified++;
           if (outcome.candidate === 'accepted') {
-            cache!.accept(candidate);
-            verdicts.remember(candidate.key, candidate.digest);
+            verdicts.remember(candidate.key, candidate.digest, cache!.accept(candidate));
             cached = true;
           } else {
             cache!.reject(candidate);

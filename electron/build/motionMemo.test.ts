@@ -174,6 +174,21 @@ describe('the motion memo of the local verdicts', () => {
     expect(r.r.errors.map((e) => e.message).join('\n')).toMatch(/b\.mtn.*changed while the build ran/);
   }, 60_000);
 
+  it('the verdicts remember each entry file\'s stamp, so an unchanged rebuild hashes no entry and rewrites no verdict file', async () => {
+    const p = project();
+    await p.build();
+    await p.build();
+    const doc = JSON.parse(readFileSync(p.verdictFile(), 'utf8'));
+    const stamped = Object.values(doc.verdicts as Record<string, unknown[]>);
+    expect(stamped).toHaveLength(2);
+    for (const v of stamped) expect(v).toHaveLength(7);
+    const before = statSync(p.verdictFile()).mtimeMs;
+    const file = readFileSync(p.verdictFile());
+    expect(ok((await p.build()).r).cache).toMatchObject({ hits: 2, verified: 0, damaged: 0 });
+    expect(readFileSync(p.verdictFile())).toEqual(file);
+    expect(statSync(p.verdictFile()).mtimeMs).toBe(before);
+  }, 60_000);
+
   it('parseVerdicts keeps a file record whose header is malformed, without the header', () => {
     const h = 'a'.repeat(64);
     const s = parseVerdicts(JSON.stringify({

@@ -19,6 +19,7 @@ import { MTN_MAX_FRAMES, MTN_MAX_JOINTS } from '../../shared/mtn/constants';
 import { canonicalPath, isInside } from '../pathPolicy';
 import { writeFileAtomic } from '../fsutil';
 import { COMPRESSOR_IDENTITY, makeFolderNoFollow } from './buildCache';
+import { sameStamp, type FileStamp } from './fileStamp';
 
 const TOOL = 'actguy cache verdicts';
 const VERSION = 1;
@@ -38,18 +39,7 @@ export function defaultStateDir(env: NodeJS.ProcessEnv = process.env, platform: 
   return join(env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'actguy');
 }
 
-/** What stat says of an input file: the record is trusted only while all of these are unchanged. */
-export interface FileStamp {
-  size: number;
-  mtimeNs: string;
-  ctimeNs: string;
-  ino: string;
-  dev: string;
-}
-
-export function stampOf(st: fs.BigIntStats): FileStamp {
-  return { size: Number(st.size), mtimeNs: String(st.mtimeNs), ctimeNs: String(st.ctimeNs), ino: String(st.ino), dev: String(st.dev) };
-}
+export { stampOf, type FileStamp } from './fileStamp';
 
 /**
  * What a build learnt of a motion file it read and validated (docs/cache.md, "Local verdicts"): enough for
@@ -66,7 +56,10 @@ export interface VerdictStore {
   readonly file: string | undefined;
   /** Whether the entry of `key` with this content digest was verified before. */
   holds(key: string, entryDigest: string): boolean;
-  remember(key: string, entryDigest: string): void;
+  /** The digest remembered for the entry of `key` when its file's stamp is the one recorded with it, else undefined. */
+  entryDigest(key: string, stamp: FileStamp): string | undefined;
+  /** Remembers an entry as verified, with its file's stamp when it is known to be the one whose digest this is. */
+  remember(key: string, entryDigest: string, stamp?: FileStamp): void;
   forget(key: string): void;
   /** The SHA-256 of the file at `path` when its stamp is the one recorded with it, else undefined. */
   digestOf(path: string, stamp: FileStamp): string | undefined;
@@ -82,7 +75,7 @@ export interface VerdictStore {
 }
 
 interface Stored {
-  verdicts: Map<string, { digest: string; used: number }>;
+  verdicts: Map<string, { digest: string; used: number; stamp?: FileStamp }>;
   files: Map<string, FileRecord>;
 }
 
@@ -107,8 +100,12 @@ export function parseVerdicts(text: string, cacheId: string): Stored {
   if (isRecord(doc.verdicts))
     for (const [key, v] of Object.entries(doc.verdicts)) {
       if (out.verdicts.size >= MAX_RECORDS) break;
-      if (HEX64.test(key) && Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && HEX64.test(v[0]) && isTime(v[1]))
-        out.verdicts.set(key, { digest: v[0], used: v[1] });
+      if (!(HEX64.test(key) && Array.isArray(v) && (v.length === 2 || v.length === 7) && typeof v[0] === 'string' && HEX64.test(v[0]) && isTime(v[1])))
+        continue;
+      // The entry file's stamp, when recorded: a stamp not exactly of our shape is dropped alone (the entry is then hashed).
+      const [, , size, mtimeNs, ctimeNs, ino, dev] = v;
+      const stamped = v.length === 7 && Number.isSafeInteger(size) && size >= 0 && [mtimeNs, ctimeNs, ino, dev].every(isDigits);
+      out.verdicts.set(key, { digest: v[0], used: v[1], ...(stamped && { stamp: { size, mtimeNs, ctimeNs, ino, dev } }) });
     }
   // Motions of one project mostly share a skeleton: each is stored once, and checked once.
   const skeletons = Array.isArray(doc.skeletons) ? doc.skeletons : [];
@@ -173,11 +170,13 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 const isDigits = (v: unknown): v is string => typeof v === 'string' && /^[0-9]{1,30}$/.test(v);
 const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
-const sameStamp = (a: FileStamp, b: FileStamp) => a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs && a.ino === b.ino && a.dev === b.dev;
 
 /** A store that remembers nothing (no cache, or no usable state folder). */
 export function noVerdicts(): VerdictStore {
-  return { file: undefined, holds: () => false, remember() {}, forget() {}, digestOf: () => undefined, headerOf: () => undefined, recordFile() {}, save() {} };
+  return {
+    file: undefined, holds: () => false, entryDigest: () => undefined, remember() {}, forget() {}, digestOf: () => undefined, headerOf: () => undefined,
+    recordFile() {}, save() {},
+  };
 }
 
 /**
@@ -237,8 +236,15 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
       touch(v);
       return true;
     },
-    remember(key, digest) {
-      stored.verdicts.set(key, { digest, used: now });
+    entryDigest(key, stamp) {
+      const v = stored.verdicts.get(key);
+      return v?.stamp && sameStamp(v.stamp, stamp) ? v.digest : undefined;
+    },
+    remember(key, digest, stamp) {
+      const v = stored.verdicts.get(key);
+      // Already remembered as it is: no write for it.
+      if (v && v.digest === digest && (stamp === undefined ? v.stamp === undefined : v.stamp !== undefined && sameStamp(v.stamp, stamp))) return;
+      stored.verdicts.set(key, { digest, used: now, ...(stamp && { stamp }) });
       dirty = true;
     },
     forget(key) {
@@ -289,7 +295,8 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
         version: VERSION,
         cache: id,
         cacheDir: real,
-        verdicts: Object.fromEntries(newest(stored.verdicts).map(([k, v]) => [k, [v.digest, v.used]])),
+        verdicts: Object.fromEntries(newest(stored.verdicts).map(([k, { digest, used, stamp: s }]) =>
+          [k, s ? [digest, used, s.size, s.mtimeNs, s.ctimeNs, s.ino, s.dev] : [digest, used]])),
         files: Object.fromEntries(newest(stored.files).map(([k, v]) => {
           const row: unknown[] = [v.stamp.size, v.stamp.mtimeNs, v.stamp.ctimeNs, v.stamp.ino, v.stamp.dev, v.sha256, v.used];
           const h = v.header;
