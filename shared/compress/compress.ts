@@ -53,7 +53,7 @@ export function compressMotion(
   let result: CompressResult;
   if (options.objectTolerance === undefined) {
     result = compressChannels(motion, options, solver, cache, undefined, shouldStop);
-    result.objectError = objectSpaceError(motion, result.mt3, shell, cache?.objectMemo);
+    result.objectError = options.measureObjectError === false ? null : objectSpaceError(motion, result.mt3, shell, cache?.objectMemo);
   } else {
     result = compressSkeletonAware(motion, options, options.objectTolerance, shell, solver, cache, shouldStop);
   }
