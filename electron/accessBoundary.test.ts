@@ -12,20 +12,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressMotion } from '../shared/compress/compress';
 import { compressRequestForMotion } from '../shared/compress/request';
 import { DEFAULT_TOLERANCES } from '../shared/compress/types';
-import type { AppInfo } from '../shared/ipc/documents';
 import type { IpcReply } from '../shared/ipc/transport';
 import { readMtn } from '../shared/mtn/read';
 import { readInputFile } from './build/files';
 import { useBuiltCompressWorker } from './compress/buildWorkerForTests';
 import { createCompressClient, type CompressClient } from './compressClient';
-import type { DialogPort } from './dialogPort';
-import { createHandlers, dispatchInvoke, type ApiHandlers } from './handlers';
+import { dispatchInvoke, type ApiHandlers } from './handlers';
+import { noDialogs, testHandlers } from './testing/handlerHarness';
 import { inProcessImportRunner } from './interchange/importRunner';
-import { createPathPolicy } from './pathPolicy';
 import { runBuildJob } from './project/buildJob';
 import type { BuildJobLauncher } from './project/buildRunner';
 import { inProcessTextChecker } from './project/textCheckJob';
-import { createRecentFilesStore } from './recentFiles';
 
 const ASSETS = resolve(__dirname, '..', 'assets');
 const workerPath = useBuiltCompressWorker();
@@ -58,7 +55,6 @@ const inProcessBuild: BuildJobLauncher = (req, onMessage) => {
   };
 };
 
-const noDialogs: DialogPort = { chooseFileToOpen: async () => null, chooseFileToSave: async () => null, confirm: async () => false };
 
 let dir: string;
 let ws: string;
@@ -111,12 +107,8 @@ beforeEach(() => {
   symlinkSync(out, join(ws, 'linked'));
   for (const name of ['secret.sev', 'secret.json', 'secret.wav', 'secret.bvh', 'secret.mtn', 'p.actguy.json']) symlinkSync(join(out, name), join(ws, `link-${name}`));
   compress = createCompressClient({ workerPath: workerPath() });
-  const appInfo: AppInfo = {
-    version: 't', samplePath: join(ASSETS, 'walk.mtn'), startupPath: join(ws, 'mine.mtn'), transport: 'loopback', nativeDialogs: false, workspaceRoot: ws, platform: process.platform,
-  };
-  handlers = createHandlers({
-    appInfo, policy: createPathPolicy(), recent: createRecentFilesStore(null), compress, dialogs: noDialogs,
-    launchBuild: inProcessBuild, runImport: inProcessImportRunner, checkText: inProcessTextChecker,
+  handlers = testHandlers({
+    app: { startupPath: join(ws, 'mine.mtn'), workspaceRoot: ws }, compress, launchBuild: inProcessBuild, runImport: inProcessImportRunner, checkText: inProcessTextChecker,
   });
 });
 afterEach(async () => {
@@ -283,9 +275,8 @@ describe('every handler that takes a path enforces the policy', () => {
   });
 
   it('an .mt3 picked in a dialog is decoded with the skeleton beside it only when that skeleton may be read', async () => {
-    const picked = createHandlers({
-      appInfo: (await handlers.getAppInfo(undefined)), policy: createPathPolicy(), recent: createRecentFilesStore(null), compress,
-      dialogs: { ...noDialogs, chooseFileToOpen: async () => join(out, 'secret.mt3') }, checkText: inProcessTextChecker,
+    const picked = testHandlers({
+      app: await handlers.getAppInfo(undefined), compress, dialogs: { ...noDialogs, chooseFileToOpen: async () => join(out, 'secret.mt3') }, checkText: inProcessTextChecker,
     });
     // out/secret.mtn lies beside out/secret.mt3, but only the .mt3 was picked.
     expect(await picked.openMotionDialog(undefined)).toMatchObject({ status: 'needsSkeleton', path: join(out, 'secret.mt3') });
