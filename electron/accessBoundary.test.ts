@@ -23,26 +23,10 @@ import { inProcessImportRunner } from './interchange/importRunner';
 import { runBuildJob } from './project/buildJob';
 import type { BuildJobLauncher } from './project/buildRunner';
 import { inProcessTextChecker } from './project/textCheckJob';
+import { ROOT_ONLY_BVH } from '../shared/testing/bvhFixtures';
 
 const ASSETS = resolve(__dirname, '..', 'assets');
 const workerPath = useBuiltCompressWorker();
-
-const BVH = `HIERARCHY
-ROOT Hips
-{
-  OFFSET 0 0 0
-  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation
-  End Site
-  {
-    OFFSET 0 5 0
-  }
-}
-MOTION
-Frames: 2
-Frame Time: 0.0333333
-0 90 0 0 0 0
-1 90 2 5 0 0
-`;
 
 /** Text inside every outside file a reply could carry (the outside .mtn files are the workspace motion's bytes). */
 const MARKER = 'OUTSIDE-CONTENT';
@@ -96,7 +80,7 @@ beforeEach(() => {
   writeFileSync(join(out, 'secret.sev'), `# ${MARKER}\nsev 1\n`);
   writeFileSync(join(out, 'secret.json'), `{"${MARKER}": true}`);
   writeFileSync(join(out, 'secret.wav'), `RIFF${MARKER}WAVE`);
-  writeFileSync(join(out, 'secret.bvh'), BVH);
+  writeFileSync(join(out, 'secret.bvh'), ROOT_ONLY_BVH);
   writeFileSync(join(out, 'secret.mt3'), mt3);
   writeFileSync(join(out, 'secret.glb'), 'glTF');
   copyFileSync(join(ASSETS, 'walk.sev'), join(out, 'walk.sev'));

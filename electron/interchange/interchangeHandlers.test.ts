@@ -18,34 +18,9 @@ import { dispatchInvoke, type ApiHandlers } from '../handlers';
 import { scriptedDialogs, tempWorkspace, testHandlers, type ScriptedDialogs } from '../testing/handlerHarness';
 import { suggestedName } from './interchangeHandlers';
 import { workerImportRunner } from './importRunner';
+import { SMALL_BVH } from '../../shared/testing/bvhFixtures';
 
 const SAMPLE = resolve(__dirname, '..', '..', 'assets', 'walk.mtn');
-
-/** Two joints with an End Site, 5 frames at 30 fps: root position + rotation, child rotation in ZXY order. */
-const SMALL_BVH = `HIERARCHY
-ROOT Hips
-{
-  OFFSET 0 0 0
-  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation
-  JOINT Spine
-  {
-    OFFSET 0 10 0
-    CHANNELS 3 Zrotation Xrotation Yrotation
-    End Site
-    {
-      OFFSET 0 5 0
-    }
-  }
-}
-MOTION
-Frames: 5
-Frame Time: 0.0333333
-0 90 0 0 0 0 0 0 0
-1 90 2 5 0 0 10 0 0
-2 91 4 10 0 0 20 5 0
-3 90 6 15 0 0 30 10 0
-4 90 8 20 0 0 40 15 0
-`;
 
 const workerPath = useBuiltCompressWorker();
 
