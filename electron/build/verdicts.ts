@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import type { JointInfo } from '../../shared/motion/types';
+import { makeJoint, type JointInfo } from '../../shared/motion/types';
 import { MTN_MAX_FRAMES, MTN_MAX_JOINTS } from '../../shared/mtn/constants';
 import { canonicalPath, isInside } from '../pathPolicy';
 import { writeFileAtomic } from '../fsutil';
@@ -156,7 +156,7 @@ function parseSkeleton(joints: unknown): JointInfo[] | undefined {
     if (!(j === 0 ? parent === -1 : Number.isInteger(parent) && parent >= 0 && parent < j)) return undefined;
     if (!(Number.isInteger(mirror) && mirror >= 0 && mirror < J) || !isU32(part) || !isU32(reserved)) return undefined;
     if (typeof name !== 'string' || !JOINT_NAME.test(name)) return undefined;
-    out.push({ parent, mirror, part, reserved, name });
+    out.push(makeJoint({ parent, mirror, part, reserved, name }));
   }
   return out;
 }
