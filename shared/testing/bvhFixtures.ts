@@ -77,3 +77,52 @@ Frame Time: 0.0333333
 0 90 4 0 0 0 0 20 0
 0 90 8 0 0 0 0 30 0
 `;
+
+/** Three joints (Hips, Spine, Head; an End Site dropped), 9 frames: root position + rotation, two rotating children. */
+export const HEAD_CHAIN_BVH = `HIERARCHY
+ROOT Hips
+{
+  OFFSET 0 0 0
+  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation
+  JOINT Spine
+  {
+    OFFSET 0 20 0
+    CHANNELS 3 Zrotation Xrotation Yrotation
+    JOINT Head
+    {
+      OFFSET 0 25 0
+      CHANNELS 3 Zrotation Xrotation Yrotation
+      End Site
+      {
+        OFFSET 0 10 0
+      }
+    }
+  }
+}
+MOTION
+Frames: 9
+Frame Time: 0.0333333
+${Array.from({ length: 9 }, (_, f) => `${f * 2} 90 ${f * 3} 0 0 ${f * 5} ${f * 4} ${f * -3} 0 ${f * 6} 0 ${f * 2}`).join('\n')}
+`;
+
+/** Hips and a longer Spine than spineBvh's, 9 frames: the root walks and turns, the Spine bends. */
+export const LONG_SPINE_BVH = `HIERARCHY
+ROOT Hips
+{
+  OFFSET 0 0 0
+  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation
+  JOINT Spine
+  {
+    OFFSET 0 20 0
+    CHANNELS 3 Zrotation Xrotation Yrotation
+    End Site
+    {
+      OFFSET 0 10 0
+    }
+  }
+}
+MOTION
+Frames: 9
+Frame Time: 0.0333333
+${Array.from({ length: 9 }, (_, f) => `${f * 2} 90 ${f * 3} 0 0 ${f * 5} ${f * 4} 0 0`).join('\n')}
+`;
