@@ -1,8 +1,9 @@
 /**
  * The build cache's local verdicts (docs/cache.md): which entries of a cache
- * folder this user's builds have already verified, and the size, times and
- * digest of each input file last read, so a rebuild neither decodes a
- * verified entry again nor hashes an unchanged file again. As Bazel's local
+ * folder this user's builds have already verified (with the stamp of the entry
+ * file), and the size, times, digest and motion header of each input file last
+ * read, so a rebuild neither decodes a verified entry again, nor hashes an
+ * unchanged file or entry again, nor reads an unchanged motion file at all. As Bazel's local
  * action cache sits in front of a remote one, it lives in the user's own state
  * folder, which the shared cache folder cannot write; and it is read as
  * untrusted input all the same (anything malformed is dropped, never acted on).
