@@ -23,7 +23,7 @@ import { benchCache } from './benchCache';
 import { benchExtras } from './benchExtras';
 import { benchUi } from './bench-ui';
 import { benchMethods } from './benchMethods';
-import { benchCompressor } from './benchCompressor';
+import { benchCompressor, benchProcess } from './benchCompressor';
 
 const root = join(__dirname, '..', '..');
 /** The first table times the greedy loop itself (classic) against the naive full-refit reference. */
@@ -64,6 +64,11 @@ export async function main(): Promise<void> {
     // `npm run bench -- --compressor-only`: keys and time of refined vs classic on every bundled capture, the
     // optimality gap and the CLI process time (docs/compression.md).
     benchCompressor(root);
+    return;
+  }
+  if (process.argv.includes('--process-only')) {
+    // `npm run bench -- --process-only`: just the CLI process time against the naive greedy (docs/compression.md).
+    benchProcess(root);
     return;
   }
   if (process.argv.includes('--methods-only')) {

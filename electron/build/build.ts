@@ -6,7 +6,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { FormatError } from '../../shared/errors';
 import { normalizePath } from '../../shared/project/paths';
-import { assembleBuild, prepareBuild, type BuildReport } from '../../shared/project/plan';
+import { assembleBuild, prepareBuild, type BuildReport, type ReadFile } from '../../shared/project/plan';
 import { projectOutputFiles } from '../../shared/project/outputs';
 import type { ResolvedProject } from '../../shared/project/types';
 import { checkOutputPaths, parseProject, withOutputDir } from '../../shared/project/validate';
@@ -15,7 +15,7 @@ import { findOutputClashes, type RolePath } from '../pathIdentity';
 import { openBuildCache, type CacheStats } from './buildCache';
 import { commitOutputs } from './commit';
 import { compressMotions, fileStamp, recordingReader, type MotionDone } from './compressMotions';
-import { openVerdictStore } from './verdicts';
+import { existingVerdicts, openVerdictStore } from './verdicts';
 import { compressorFor, defaultJobs, type MotionCompressor } from './compressPool';
 import { readInputFile } from './files';
 
@@ -32,6 +32,8 @@ export interface ProjectBuildOptions {
   cacheMaxBytes?: number;
   /** The per-user state folder holding the cache's local verdicts (verdicts.ts); default defaultStateDir(). */
   stateDir?: string;
+  /** How input files are read (tests count the reads); default readInputFile. */
+  readFile?: ReadFile;
   /** The compressor to use instead of one made for `jobs` (tests). */
   compressor?: MotionCompressor;
   /** The project text to use instead of the file (an edited, unsaved project in the app). */
@@ -71,18 +73,21 @@ export async function buildProject(projectPath: string, options: ProjectBuildOpt
   const clashes = outputClashes(project);
   if (clashes.length) return { ok: false, errors: clashes, warnings: [] };
   const overrides = options.textOverrides;
+  const readFrom = options.readFile ?? readInputFile;
   const readFile = overrides?.size
     ? (path: string) => {
         const t = overrides.get(path);
-        return t === undefined ? readInputFile(path) : encodeUtf8(t);
+        return t === undefined ? readFrom(path) : encodeUtf8(t);
       }
-    : readInputFile;
-  const recorded = recordingReader(readFile, fileStamp);
-  const prep = prepareBuild(project, recorded.read);
-  if (!prep.ok) return prep;
+    : readFrom;
   const cacheDir = options.cacheDir === undefined ? defaultCacheDir(projectFile) : options.cacheDir;
+  // The verdicts of a cache folder that is already there let prepareBuild skip motion files it read before.
+  const remembered = cacheDir === null ? undefined : existingVerdicts(cacheDir, options.stateDir);
+  const recorded = recordingReader(readFile, fileStamp, remembered);
+  const prep = prepareBuild(project, recorded.read, recorded.known);
+  if (!prep.ok) return prep;
   const cache = cacheDir === null ? undefined : openBuildCache(cacheDir, { maxBytes: options.cacheMaxBytes });
-  const verdicts = cache && !cache.stats.unusable ? openVerdictStore(cache.dir, options.stateDir) : undefined;
+  const verdicts = cache && !cache.stats.unusable ? (remembered ?? openVerdictStore(cache.dir, options.stateDir)) : undefined;
   const compressor = options.compressor ?? compressorFor(options.jobs ?? defaultJobs());
   let compressed;
   try {

@@ -15,7 +15,7 @@ import { assembleBuild, prepareBuild, type BuildReport, type CompressedMotion, t
 import { parseProject } from '../../shared/project/validate';
 import { openBuildCache } from '../build/buildCache';
 import { compressMotions, fileStamp, recordingReader } from '../build/compressMotions';
-import { openVerdictStore } from '../build/verdicts';
+import { existingVerdicts, openVerdictStore } from '../build/verdicts';
 import { inProcessCompressor, type MotionCompressor } from '../build/compressPool';
 
 /** What the main process sends the worker. */
@@ -78,8 +78,9 @@ export async function runBuildJob(req: BuildJobRequest, readFile: ReadFile, post
     return;
   }
   const overrides = new Map(req.sevTexts.map((s) => [s.path, encoder.encode(s.text)]));
-  const recorded = recordingReader((path) => overrides.get(path) ?? readFile(path), (path) => (overrides.has(path) ? undefined : fileStamp(path)));
-  const prep = prepareBuild(parsed.resolved, recorded.read);
+  const remembered = typeof req.cacheDir === 'string' ? existingVerdicts(req.cacheDir, deps.stateDir) : undefined;
+  const recorded = recordingReader((path) => overrides.get(path) ?? readFile(path), (path) => (overrides.has(path) ? undefined : fileStamp(path)), remembered);
+  const prep = prepareBuild(parsed.resolved, recorded.read, recorded.known);
   if (!prep.ok) {
     post({ type: 'failed', errors: prep.errors.map(toBuildProblem), warnings: prep.warnings.map((w) => w.message) });
     return;
@@ -88,7 +89,7 @@ export async function runBuildJob(req: BuildJobRequest, readFile: ReadFile, post
   post({ type: 'start', count: prepared.motions.length, names: prepared.motions.map((m) => m.resolved.name) });
   const compressor = deps.compressor ?? inProcessCompressor();
   const cache = typeof req.cacheDir === 'string' ? openBuildCache(req.cacheDir) : undefined;
-  const verdicts = cache && !cache.stats.unusable ? openVerdictStore(cache.dir, deps.stateDir) : undefined;
+  const verdicts = cache && !cache.stats.unusable ? (remembered ?? openVerdictStore(cache.dir, deps.stateDir)) : undefined;
   const compressed = await compressMotions(prepared, { compressor, cache, verdicts, inputBytes: recorded.bytesOf, inputStamp: recorded.stampOf, onMotion: (p) => {
     const entry = prepared.sarEntries[p.index];
     const motion = prepared.motions[p.index];

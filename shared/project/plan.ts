@@ -85,12 +85,25 @@ export interface PreparedBuild {
 export type PrepareResult = { ok: true; prepared: PreparedBuild } | { ok: false; errors: FormatError[]; warnings: FormatError[] };
 
 /**
+ * What the caller already knows of a motion file it read and validated before (docs/cache.md, "Local
+ * verdicts"): its rate, frame count and skeleton, and how to read the motion when its samples are needed.
+ */
+export interface KnownMotion {
+  fps: number;
+  frameCount: number;
+  joints: Motion['joints'];
+  /** Reads and decodes the file; throws a FormatError naming it when it is no longer what was known. */
+  load(): Motion;
+}
+
+/**
  * Reads and validates every input of a resolved project: each MTN, the
  * rotation overrides against its skeleton, the SE tables, each SEV (syntax,
  * `motion` statement, frames and joints against its motion, SE names against
- * the tables). Returns all errors at once, or the prepared build.
+ * the tables). Returns all errors at once, or the prepared build. A motion `known` gives is not read: its
+ * header and skeleton stand in for the file, which is read only when its samples are needed.
  */
-export function prepareBuild(project: ResolvedProject, readFile: ReadFile): PrepareResult {
+export function prepareBuild(project: ResolvedProject, readFile: ReadFile, known?: (mtnPath: string) => KnownMotion | undefined): PrepareResult {
   const errors: FormatError[] = [];
   const warnings: FormatError[] = [];
   const pfail = (where: string, detail: string) => errors.push(new FormatError('PROJECT', detail, { where }, project.projectFile));
@@ -134,8 +147,9 @@ export function prepareBuild(project: ResolvedProject, readFile: ReadFile): Prep
   let allRead = true;
   for (const m of project.motions) {
     const where = `motions[${m.index}]`;
-    const bytes = read(m.mtnPath, `${where}.mtn`);
-    const asRead = bytes ? collect(() => inFile(m.mtnPath, () => readMtn(bytes))) : undefined;
+    const remembered = known?.(m.mtnPath);
+    const bytes = remembered ? undefined : read(m.mtnPath, `${where}.mtn`);
+    const asRead = remembered ?? (bytes ? collect(() => inFile(m.mtnPath, () => readMtn(bytes))) : undefined);
     const played = asRead ? atGameRate(m, asRead, project.fps, pfail, collect) : undefined;
     // The skeleton (joint names for overrides): the same before and after resampling.
     const motion = played && asRead;
@@ -202,10 +216,12 @@ export function prepareBuild(project: ResolvedProject, readFile: ReadFile): Prep
  * frame count, and any error resampling would give, are known at once.
  */
 export function atGameRate(
-  m: ResolvedMotion, motion: Motion, fps: number,
+  m: ResolvedMotion, motion: Motion | KnownMotion, fps: number,
   fail: (where: string, detail: string) => void, collect: <T>(fn: () => T) => T | undefined,
 ): { readonly motion: Motion; frameCount: number; resampledFrom?: { fps: number; frameCount: number } } | undefined {
-  if (motion.fps === fps) return { motion, frameCount: motion.frameCount };
+  let loaded: Motion | undefined;
+  const load = (): Motion => (loaded ??= 'load' in motion ? motion.load() : motion);
+  if (motion.fps === fps) return { get motion() { return load(); }, frameCount: motion.frameCount };
   if (!m.resample) {
     fail(`motions[${m.index}].mtn`, `motion ${m.name}: ${m.mtnPath} is ${formatFps(motion.fps)} fps but the project plays motions at ${formatFps(fps)} fps (an MT3 stores no rate, so it would play at ${Number((fps / motion.fps).toFixed(3))}x speed); set "resample": true on the motion or the project, or re-import it at ${formatFps(fps)} fps`);
     return undefined;
@@ -215,7 +231,7 @@ export function atGameRate(
   let resampled: Motion | undefined;
   return {
     get motion() {
-      return (resampled ??= inFile(m.mtnPath, () => resampleMotion(motion, fps)));
+      return (resampled ??= inFile(m.mtnPath, () => resampleMotion(load(), fps)));
     },
     frameCount,
     resampledFrom: { fps: motion.fps, frameCount: motion.frameCount },
@@ -233,7 +249,7 @@ function durationOf(frames: number, fps: number, speed: number, who: string, whe
 }
 
 /** Joint index or joint name -> joint index, checked against the skeleton; undefined when any key is bad. */
-function resolveRotationOverrides(m: ResolvedMotion, motion: Motion, fail: (where: string, detail: string) => void): Record<number, number> | undefined {
+function resolveRotationOverrides(m: ResolvedMotion, motion: Pick<Motion, 'joints'>, fail: (where: string, detail: string) => void): Record<number, number> | undefined {
   const out: Record<number, number> = {};
   let ok = true;
   const J = motion.joints.length;
