@@ -89,7 +89,7 @@ const OLD_DEFAULTS: Record<LayoutKey, RowHeights> = {
  * the timeline six whole joint rows, the SEV editor three or more events.
  */
 export const DEFAULT_HEIGHTS: Record<LayoutKey, RowHeights> = {
-  all: { curvesHeight: 280, timelineHeight: 208, sevHeight: 220 },
+  all: { curvesHeight: 280, timelineHeight: 208, sevHeight: 240 },
   tuning: { curvesHeight: 262, timelineHeight: 208, sevHeight: 240 },
   sev: { curvesHeight: 262, timelineHeight: 208, sevHeight: 240 },
   project: { curvesHeight: 262, timelineHeight: 208, sevHeight: 240 },
