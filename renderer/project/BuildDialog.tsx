@@ -2,6 +2,7 @@ import { useProject } from '../sev/hooks';
 import { cancelBuild, closeBuildDialog, revealProblem } from './projectActions';
 import { buildProgress } from './buildProgress';
 import { formatEta } from '../../shared/project/eta';
+import { BuildBudget } from './BuildBudget';
 
 function kb(bytes: number): string {
   return `${(bytes / 1024).toFixed(1)} KiB`;
@@ -69,6 +70,7 @@ export function BuildDialog() {
             </tbody>
           </table>
         )}
+        {s?.report?.budget && <BuildBudget budget={s.report.budget} />}
         {s && s.errors.length > 0 && (
           <ul className="build-errors" data-testid="build-errors">
             {s.errors.map((e, i) => (

@@ -9,6 +9,7 @@ import {
   storeTunerTolerances,
 } from './projectActions';
 import { aliasRows, durationTitle, formatDurationMs } from './durations';
+import { BudgetBar } from './BudgetBar';
 import './project.css';
 
 function kb(bytes: number): string {
@@ -191,6 +192,7 @@ export function ProjectPanel() {
               </ul>
             </details>
           )}
+          <BudgetBar />
           <div className="project-actions">
             <button type="button" className="tool primary" onClick={() => void buildArchives()} data-testid="project-build" title="Compress every motion and write the .mar and .sar">Build archives…</button>
             <button type="button" className="tool" onClick={() => void exportMt3()} disabled={!hasMotion} data-testid="project-export-mt3" title="Export the open motion as .mt3">Export .mt3…</button>
