@@ -23,6 +23,7 @@ import { benchExtras } from './benchExtras';
 import { benchUi } from './bench-ui';
 import { benchMethods } from './benchMethods';
 import { benchCompressor } from './benchCompressor';
+import { benchBudget } from './benchBudget';
 
 const root = join(__dirname, '..', '..');
 /** The first table times the greedy loop itself (classic) against the naive full-refit reference. */
@@ -74,6 +75,12 @@ export async function main(): Promise<void> {
     for (const line of await benchCache(root)) console.log(line);
     return;
   }
+  if (process.argv.includes('--budget-only')) {
+    // `npm run bench -- --budget-only`: the budget fit against the best uniform scale (docs/formats.md#budget).
+    const extras = await benchExtras(root);
+    for (const line of await benchBudget(root, extras.motions)) console.log(line);
+    return;
+  }
   if (process.argv.includes('--build-only')) {
     // `npm run bench -- --build-only`: just the build-scaling figures.
     const extras = await benchExtras(root);
@@ -109,6 +116,7 @@ export async function main(): Promise<void> {
   for (const line of await extras.after()) console.log(line);
   for (const line of await benchBuild(root, extras.motions)) console.log(line);
   for (const line of await benchCache(root)) console.log(line);
+  for (const line of await benchBudget(root, extras.motions)) console.log(line);
   benchMethods(root);
   benchCompressor(root);
 }

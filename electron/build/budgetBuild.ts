@@ -36,20 +36,20 @@ export async function compressWithinBudget(prepared: PreparedBuild, options: Com
   }
   const entries = prepared.motions.length + prepared.aliases.length;
   const uses = prepared.motions.map((_, m) => 1 + prepared.aliases.filter((a) => a.resolved.targetIndex === m).length);
-  const atStep = new Map<number, CompressedMotion[]>();
+  const atStep = new Map<string, CompressedMotion>();
   let failed: FormatError[] | undefined;
   const scaledBuild = (steps: readonly number[]): PreparedBuild => ({
     ...prepared, motions: prepared.motions.map((p, m) => (steps[m] === 0 ? p : withToleranceScale(p, budgetScale(steps[m])))),
   });
-  const evaluate = async (step: number): Promise<BudgetEvaluation> => {
+  const evaluate = async (steps: readonly number[]): Promise<BudgetEvaluation> => {
     if (failed) throw new BudgetAbort();
-    const done = await compressMotions(scaledBuild(prepared.motions.map(() => step)), options);
+    const done = await compressMotions(scaledBuild(steps), options);
     if (!done.ok) {
       failed = done.errors;
       throw new BudgetAbort();
     }
-    atStep.set(step, done.results);
-    return done.results.map((r, m) => ({ bytes: marShare(r.mt3Bytes, uses[m]), ratio: motionBudgetRatio(prepared.motions[m], r, budgetScale(step)) }));
+    done.results.forEach((r, m) => atStep.set(`${m}:${steps[m]}`, r));
+    return done.results.map((r, m) => ({ bytes: marShare(r.mt3Bytes, uses[m]), ratio: motionBudgetRatio(prepared.motions[m], r, budgetScale(steps[m])) }));
   };
   let search;
   try {
@@ -58,7 +58,6 @@ export async function compressWithinBudget(prepared: PreparedBuild, options: Com
     if (e instanceof BudgetAbort && failed) return { ok: false, errors: failed };
     throw e;
   }
-  const tried = search.evaluated.map((s) => round(budgetScale(s)));
   if (!search.ok) {
     return {
       ok: false,
@@ -69,7 +68,7 @@ export async function compressWithinBudget(prepared: PreparedBuild, options: Com
     };
   }
   const chosen = scaledBuild(search.steps);
-  const results = search.steps.map((step, m) => atStep.get(step)![m]);
+  const results = search.steps.map((step, m) => atStep.get(`${m}:${step}`)!);
   const { allocation, tables } = search;
   const report: BuildReportBudget = {
     marBytes: budget.marBytes,
@@ -81,7 +80,7 @@ export async function compressWithinBudget(prepared: PreparedBuild, options: Com
       const point = tables[m][allocation.choice[m]];
       return { name: p.resolved.name, scale: round(budgetScale(point.step)), mt3Bytes: results[m].mt3Bytes, marBytes: point.bytes, worstRatio: round(point.ratio) };
     }),
-    triedScales: tried,
+    passes: search.passes,
   };
   return { ok: true, prepared: chosen, results, budget: report };
 }

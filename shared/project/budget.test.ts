@@ -102,17 +102,19 @@ describe('budgetRatio', () => {
 
 describe('searchBudget', () => {
   /** Motions whose bytes fall like 1/scale^rate and whose ratio is the scale times a motion's own factor. */
-  const model = (rates: number[], factors: number[], calls: number[] = []) => async (step: number) => {
-    calls.push(step);
-    const s = budgetScale(step);
-    return rates.map((r, m) => ({ bytes: marShare(Math.round(10000 / s ** r), 1), ratio: s * factors[m] }));
+  const model = (rates: number[], factors: number[], calls: number[][] = []) => async (steps: readonly number[]) => {
+    calls.push([...steps]);
+    return rates.map((r, m) => {
+      const s = budgetScale(steps[m]);
+      return { bytes: marShare(Math.round(10000 / s ** r), 1), ratio: s * factors[m] };
+    });
   };
 
   it('keeps the tolerances as set when they fit, after one pass', async () => {
-    const calls: number[] = [];
+    const calls: number[][] = [];
     const r = await searchBudget(2, 2, 1 << 20, model([1, 1], [1, 1], calls));
     expect(r.ok && r.steps).toEqual([0, 0]);
-    expect(calls).toEqual([0]);
+    expect(calls).toEqual([[0, 0]]);
   });
 
   it('fits the budget with a worst ratio no higher than the best uniform step, and lower where motions differ', async () => {
@@ -125,7 +127,7 @@ describe('searchBudget', () => {
     expect(r.allocation.marBytes).toBeLessThanOrEqual(budget);
     let uniform = Infinity;
     for (let k = 0; k <= BUDGET_TOP_STEP; k++) {
-      const pts = await model(rates, factors)(k);
+      const pts = await model(rates, factors)([k, k, k]);
       if (marBytesOf(3, pts.reduce((s, p) => s + p.bytes, 0)) <= budget) {
         uniform = Math.max(...pts.map((p) => p.ratio));
         break;
@@ -139,12 +141,12 @@ describe('searchBudget', () => {
   it('names the bytes missing at the loosest allowed scale when the budget cannot be met', async () => {
     const r = await searchBudget(2, 2, 100, model([1, 1], [1, 1]));
     const loosest = marBytesOf(2, 2 * marShare(Math.round(10000 / MAX_BUDGET_SCALE), 1));
-    expect(r).toEqual({ ok: false, loosestMarBytes: loosest, missingBytes: loosest - 100, evaluated: [0, BUDGET_TOP_STEP] });
+    expect(r).toEqual({ ok: false, loosestMarBytes: loosest, missingBytes: loosest - 100, passes: 2 });
   });
 
   it('follows a fixed schedule: the same evaluations and choice on every run', async () => {
     const runs = await Promise.all([1, 2, 3].map(async () => {
-      const calls: number[] = [];
+      const calls: number[][] = [];
       const r = await searchBudget(3, 4, 25000, model([1.5, 0.5, 1], [1, 0.6, 0.9], calls));
       return { calls, steps: r.ok ? r.steps : null };
     }));

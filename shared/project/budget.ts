@@ -15,7 +15,7 @@
 import { align16, marDataBase } from '../mar/constants';
 
 /** Ladder steps per doubling of the tolerances: step k scales them by 2^(k / BUDGET_STEPS_PER_OCTAVE). */
-export const BUDGET_STEPS_PER_OCTAVE = 64;
+export const BUDGET_STEPS_PER_OCTAVE = 1024;
 /** The loosest a budget build goes: every motion's tolerances (not its per-joint overrides) times this. */
 export const MAX_BUDGET_SCALE = 4;
 /** The ladder step of MAX_BUDGET_SCALE. */
@@ -24,11 +24,11 @@ export const BUDGET_TOP_STEP = Math.round(Math.log2(MAX_BUDGET_SCALE) * BUDGET_S
 export const MAX_BUDGET_BYTES = 0xffffffff;
 
 /**
- * The tolerance scale of ladder step k (step 0: the tolerances as set), rounded to 1/1024 so that it is the same
+ * The tolerance scale of ladder step k (step 0: the tolerances as set), rounded to 1/65536 so that it is the same
  * number on every machine whatever the last bit of its `**` (the scaled tolerances decide the bytes).
  */
 export function budgetScale(step: number): number {
-  return Math.round(2 ** (step / BUDGET_STEPS_PER_OCTAVE) * 1024) / 1024;
+  return Math.round(2 ** (step / BUDGET_STEPS_PER_OCTAVE) * 65536) / 65536;
 }
 
 /** One point of a motion's rate-distortion table. */
@@ -156,45 +156,85 @@ export function allocateBudget(tables: readonly (readonly BudgetPoint[])[], entr
   };
 }
 
-/** Every motion's share of the .mar and ratio at one ladder step, in archive order. */
+/** Every motion's share of the .mar and ratio at its ladder step, in archive order. */
 export type BudgetEvaluation = { bytes: number; ratio: number }[];
 
 export type BudgetSearchResult =
-  | { ok: true; steps: number[]; allocation: BudgetAllocation; tables: BudgetPoint[][]; evaluated: number[] }
-  | { ok: false; loosestMarBytes: number; missingBytes: number; evaluated: number[] };
+  | { ok: true; steps: number[]; allocation: BudgetAllocation; tables: BudgetPoint[][]; passes: number }
+  | { ok: false; loosestMarBytes: number; missingBytes: number; passes: number };
+
+/** Ladder steps between the probes of the uniform bisection (an eighth of an octave). */
+const COARSE_STEPS = BUDGET_STEPS_PER_OCTAVE / 8;
+/** Probes of the refinement, each halving the interval of worst ratios that may fit. */
+const REFINE_PROBES = 8;
 
 /**
- * The fixed search schedule: every motion at step 0 (the tolerances as set; done when that fits); at
- * BUDGET_TOP_STEP (when that does not fit, the budget cannot be met: the result says by how many bytes); then a
- * bisection of one common step between the two, each probe evaluating every motion; finally allocateBudget over
- * the points so gathered. The best uniform step found is itself one allocation of the tables, so the result is
- * never worse than it. `evaluate` compresses every motion at a step (its results are deterministic).
+ * The fixed search schedule. Every motion at step 0 (the tolerances as set; done when that fits); at
+ * BUDGET_TOP_STEP (when that does not fit, the budget cannot be met: the result says by how many bytes); a
+ * bisection of one common step over multiples of an eighth of an octave; then REFINE_PROBES probes that bisect the
+ * worst ratio itself: each aims every motion at the target ratio, at the step its own table predicts
+ * (interpolated between its points), so a motion whose error grows slowly with its tolerances goes further.
+ * Finally allocateBudget over every point gathered: the best probe is one allocation of the tables, so the result
+ * is never worse than any of them. `evaluate` compresses every motion at its step (deterministic results), and
+ * every choice of the schedule depends only on earlier results: the same inputs give the same passes.
  */
 export async function searchBudget(
-  count: number, entries: number, budgetBytes: number, evaluate: (step: number) => Promise<BudgetEvaluation>,
+  count: number, entries: number, budgetBytes: number, evaluate: (steps: readonly number[]) => Promise<BudgetEvaluation>,
 ): Promise<BudgetSearchResult> {
   const tables: BudgetPoint[][] = Array.from({ length: count }, () => []);
-  const evaluated: number[] = [];
-  const total = async (step: number): Promise<number> => {
-    const points = await evaluate(step);
-    evaluated.push(step);
-    points.forEach((p, m) => tables[m].push({ step, bytes: p.bytes, ratio: p.ratio }));
-    return marBytesOf(entries, points.reduce((s, p) => s + p.bytes, 0));
+  let passes = 0;
+  const probe = async (steps: readonly number[]): Promise<{ marBytes: number; ratio: number }> => {
+    const points = await evaluate(steps);
+    passes++;
+    points.forEach((p, m) => {
+      if (!tables[m].some((q) => q.step === steps[m])) tables[m].push({ step: steps[m], bytes: p.bytes, ratio: p.ratio });
+    });
+    return { marBytes: marBytesOf(entries, points.reduce((s, p) => s + p.bytes, 0)), ratio: Math.max(0, ...points.map((p) => p.ratio)) };
   };
-  const asSet = await total(0);
-  if (asSet > budgetBytes) {
-    const loosest = await total(BUDGET_TOP_STEP);
-    if (loosest > budgetBytes) return { ok: false, loosestMarBytes: loosest, missingBytes: loosest - budgetBytes, evaluated };
-    let fits = BUDGET_TOP_STEP;
+  const all = (step: number) => new Array<number>(count).fill(step);
+  const asSet = await probe(all(0));
+  if (asSet.marBytes > budgetBytes) {
+    const loosest = await probe(all(BUDGET_TOP_STEP));
+    if (loosest.marBytes > budgetBytes) return { ok: false, loosestMarBytes: loosest.marBytes, missingBytes: loosest.marBytes - budgetBytes, passes };
+    let fits = BUDGET_TOP_STEP / COARSE_STEPS;
     let over = 0;
+    let hiRatio = loosest.ratio;
     while (fits - over > 1) {
       const mid = (fits + over) >> 1;
-      if ((await total(mid)) <= budgetBytes) fits = mid;
-      else over = mid;
+      const at = await probe(all(mid * COARSE_STEPS));
+      if (at.marBytes <= budgetBytes) {
+        fits = mid;
+        hiRatio = at.ratio;
+      } else over = mid;
+    }
+    // The worst ratio that fits lies between what one coarse step less would give and what fits now.
+    let loRatio = hiRatio / budgetScale(COARSE_STEPS);
+    for (let k = 0; k < REFINE_PROBES; k++) {
+      const target = (loRatio + hiRatio) / 2;
+      const at = await probe(tables.map((t) => stepFor(t, target)));
+      if (at.marBytes <= budgetBytes) hiRatio = Math.min(hiRatio, at.ratio);
+      else loRatio = target;
+      if (hiRatio <= loRatio) break;
     }
   }
   const allocation = allocateBudget(tables, entries, budgetBytes);
-  // Unreachable: some evaluated step fits, and a uniform choice is one allocation of the tables.
-  if (!allocation) throw new Error('searchBudget: no allocation fits although an evaluated step does');
-  return { ok: true, steps: allocation.choice.map((i, m) => tables[m][i].step), allocation, tables, evaluated };
+  // Unreachable: some probe fits, and every probe is one allocation of the tables.
+  if (!allocation) throw new Error('searchBudget: no allocation fits although a probe does');
+  return { ok: true, steps: allocation.choice.map((i, m) => tables[m][i].step), allocation, tables, passes };
+}
+
+/**
+ * The step at which a motion's table predicts `ratio`: interpolated (linearly in the step) between its highest
+ * point at or under the ratio and its lowest point above it; the top step when every point is under it, step 0 when
+ * none is (its error does not go below the ratio at any scale).
+ */
+function stepFor(table: readonly BudgetPoint[], ratio: number): number {
+  const sorted = [...table].sort((a, b) => a.step - b.step);
+  let under: BudgetPoint | undefined;
+  for (const p of sorted) if (p.ratio <= ratio) under = p;
+  if (!under) return 0;
+  const above = sorted.find((p) => p.step > under!.step && p.ratio > ratio);
+  if (!above) return BUDGET_TOP_STEP;
+  const t = (ratio - under.ratio) / (above.ratio - under.ratio);
+  return Math.min(above.step - 1, Math.max(under.step, under.step + Math.floor(t * (above.step - under.step))));
 }

@@ -331,8 +331,8 @@ export interface BuildReportBudget {
     /** Its worst channel error over that channel's own tolerance. */
     worstRatio: number;
   }[];
-  /** The scales every motion was compressed at, in the order the search tried them. */
-  triedScales: number[];
+  /** How many times the search compressed every motion (each at its own scale). */
+  passes: number;
 }
 
 /** An alias's line in the build report. */
