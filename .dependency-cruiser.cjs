@@ -2,6 +2,9 @@
  * Import rules checked in CI (`npm run lint:deps`): the layers of docs/architecture.md and no import
  * cycles. A rule nobody checks wears away; this file is the check.
  */
+/** The app layer of shared/: every other file there is the core. */
+const SHARED_APP = '^shared/ipc/|^shared/(shortcuts|eventsMenu|unsaved|systemFiles)(\\.test)?\\.ts$|^shared/testing/rawIpcFrame\\.ts$';
+
 module.exports = {
   forbidden: [
     {
@@ -32,6 +35,17 @@ module.exports = {
       comment: 'shared/ never touches Node (fs, path, worker_threads...).',
       from: { path: '^shared/', pathNot: '\\.test\\.ts$|^shared/testing/' },
       to: { dependencyTypes: ['core'] },
+    },
+    {
+      // The app layer of shared/ (docs/architecture.md): the API between the window and the main process and its
+      // transport (ipc/, and the test helper that writes raw frames), and the shell both sides show (menus,
+      // shortcuts, unsaved names, the files the OS opens).
+      // Everything else in shared/ is the core: formats, math, motion, the compressor, interchange, the project.
+      name: 'shared-core-not-app',
+      severity: 'error',
+      comment: 'The core (formats, compressor, project) knows nothing of transport or UI; the app layer may use the core.',
+      from: { path: '^shared/', pathNot: SHARED_APP },
+      to: { path: SHARED_APP },
     },
     {
       name: 'renderer-not-electron',

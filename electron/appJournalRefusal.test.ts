@@ -9,7 +9,9 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AppInfo, BuildStatus, ExportMshOutcome } from '../shared/ipc';
+import type { AppInfo } from '../shared/ipc/documents';
+import type { ExportMshOutcome } from '../shared/ipc/interchange';
+import type { BuildStatus } from '../shared/ipc/project';
 import { commitOutputs } from './build/commit';
 import { readInputFile } from './build/files';
 import { HOSTILE_JOURNALS, hashTree, journalOf, outsideFolder } from './build/hostileJournalsForTests';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressRequestForMotion } from '../shared/compress/request';
-import type { AppInfo } from '../shared/ipc';
+import type { AppInfo } from '../shared/ipc/documents';
 import { KeyFlag } from '../shared/motion/types';
 import { readMtn } from '../shared/mtn/read';
 import { writeMtn } from '../shared/mtn/write';

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { ActGuyApiError, type CompressOutcome, type CompressRequest, type DocumentId } from '../shared/ipc';
+import type { CompressOutcome, CompressRequest } from '../shared/ipc/compress';
+import type { DocumentId } from '../shared/ipc/documents';
+import { ActGuyApiError } from '../shared/ipc/transport';
 import type { MshExportOptions } from '../shared/msh/export';
 import type { MshExportFiles } from '../shared/msh/files';
 import type { CompressWorkerData, FromCompressWorker, ToCompressWorker } from './compress/protocol';

@@ -15,7 +15,8 @@ import type { CompressWorkerData, FromCompressWorker, ToCompressWorker } from '.
 import { readMtn } from '../shared/mtn/read';
 import type { Motion } from '../shared/motion/types';
 import { FormatError } from '../shared/errors';
-import type { CompressResponse, IpcErrorPayload } from '../shared/ipc';
+import type { CompressResponse } from '../shared/ipc/compress';
+import type { IpcErrorPayload } from '../shared/ipc/transport';
 import { deltaPossible, diffCompressResponse } from '../shared/compress/delta';
 import { exportMshFiles } from '../shared/msh/files';
 import { CompressCache } from '../shared/compress/cache';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AppInfo, DocumentStateReport } from '../shared/ipc';
+import type { AppInfo, DocumentStateReport } from '../shared/ipc/documents';
 import { unsavedSentence } from '../shared/unsaved';
 import type { CompressClient } from './compressClient';
 import type { DialogPort } from './dialogPort';

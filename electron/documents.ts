@@ -5,7 +5,7 @@
  * worker without end. Past the cap the least recently used document is
  * closed (its compress-worker copy freed); using a document refreshes it.
  */
-import type { DocumentId } from '../shared/ipc';
+import type { DocumentId } from '../shared/ipc/documents';
 
 /** Open documents kept at most (the app shows one at a time; the rest are pages gone without closing theirs). */
 export const MAX_OPEN_DOCUMENTS = 16;

@@ -11,24 +11,10 @@ import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import { FormatError } from '../shared/errors';
 import { isEventsMenuCommand, type EventsMenuCommand } from '../shared/eventsMenu';
-import {
-  ActGuyApiError,
-  isInvokeMember,
-  type ActGuyInvokeMember,
-  type AppInfo,
-  type CompressRequest,
-  type DocumentId,
-  type DocumentStateReport,
-  type ExportMt3Outcome,
-  type InvokeArg,
-  type InvokeResult,
-  type IpcReply,
-  type OpenMotionOutcome,
-  type OpenMotionRequest,
-  type SaveOutcome,
-  type TuningFileRead,
-  type WorkspaceFile,
-} from '../shared/ipc';
+import type { ActGuyInvokeMember } from '../shared/ipc/api';
+import type { CompressRequest } from '../shared/ipc/compress';
+import type { AppInfo, DocumentId, DocumentStateReport, ExportMt3Outcome, OpenMotionOutcome, OpenMotionRequest, SaveOutcome, TuningFileRead, WorkspaceFile } from '../shared/ipc/documents';
+import { ActGuyApiError, isInvokeMember, type InvokeArg, type InvokeResult, type IpcReply } from '../shared/ipc/transport';
 import { readMtn } from '../shared/mtn/read';
 import type { CompressClient } from './compressClient';
 import type { DialogPort, FileFilter } from './dialogPort';

@@ -2,7 +2,8 @@ import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { ACTGUY_INVOKE_MEMBERS, ipcInvokeChannel, MENU_COMMAND_CHANNEL } from '../shared/ipc';
+import { ACTGUY_INVOKE_MEMBERS } from '../shared/ipc/api';
+import { ipcInvokeChannel, MENU_COMMAND_CHANNEL } from '../shared/ipc/transport';
 
 /** A fake `electron` recording what main.ts sets up. */
 const fake = vi.hoisted(() => {

@@ -14,7 +14,10 @@
 import { app, BrowserWindow, crashReporter, dialog, ipcMain, Menu, protocol, screen, session, type IpcMainInvokeEvent } from 'electron';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
-import { ACTGUY_INVOKE_MEMBERS, ipcInvokeChannel, MENU_COMMAND_CHANNEL, type AppInfo, type DocumentStateReport, type MenuCommand } from '../shared/ipc';
+import { ACTGUY_INVOKE_MEMBERS } from '../shared/ipc/api';
+import type { AppInfo, DocumentStateReport } from '../shared/ipc/documents';
+import type { MenuCommand } from '../shared/ipc/menu';
+import { ipcInvokeChannel, MENU_COMMAND_CHANNEL } from '../shared/ipc/transport';
 import { systemFileKindOfPath } from '../shared/systemFiles';
 import { APP_NAME, applyAppIdentity } from './appIdentity';
 import { createCompressClient } from './compressClient';

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { MenuItemConstructorOptions } from 'electron';
-import type { MenuCommand } from '../shared/ipc';
+import type { MenuCommand } from '../shared/ipc/menu';
 import { EVENTS_MENU, EVENTS_MENU_COMMANDS } from '../shared/eventsMenu';
 import {
   acceleratorLabel, chordOfAccelerator, chordOfKeyPress, EVENT_SHORTCUTS, pageShortcutOf, SHORTCUTS, shortcutsFor,

@@ -1,5 +1,6 @@
 import { Menu, type MenuItemConstructorOptions } from 'electron';
-import type { MenuCommand, MenuCommandId, RecentFile } from '../shared/ipc';
+import type { RecentFile } from '../shared/ipc/documents';
+import type { MenuCommand, MenuCommandId } from '../shared/ipc/menu';
 import { EVENT_SHORTCUTS, primaryShortcut } from '../shared/shortcuts';
 import { EVENTS_MENU } from '../shared/eventsMenu';
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { inFile } from '../shared/errors';
-import type { MarEntrySummary, MotionFileKind, OpenedMotion, OpenMotionOutcome, OpenMotionRequest } from '../shared/ipc';
+import type { MarEntrySummary, MotionFileKind, OpenedMotion, OpenMotionOutcome, OpenMotionRequest } from '../shared/ipc/documents';
 import { readMar } from '../shared/mar/read';
 import { decodeMt3ToMotion } from '../shared/mt3/decode';
 import { readMt3 } from '../shared/mt3/read';

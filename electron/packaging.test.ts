@@ -116,7 +116,7 @@ describe('electron-builder.yml', () => {
     expect(main.filter((f) => f.includes('loopback'))).toEqual([]);
     expect(main).toContain('electron/handlers.ts');
     const preload = await bundleInputs('electron/preload.ts');
-    expect(preload.sort()).toEqual(['electron/preload.ts', 'shared/ipc.ts']);
+    expect(preload.sort()).toEqual(['electron/preload.ts', 'shared/ipc/api.ts', 'shared/ipc/transport.ts']);
   });
 });
 

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ACTGUY_API_MEMBERS, ipcInvokeChannel, MENU_COMMAND_CHANNEL, type ActGuyApi } from '../shared/ipc';
+import { ACTGUY_API_MEMBERS, type ActGuyApi } from '../shared/ipc/api';
+import { ipcInvokeChannel, MENU_COMMAND_CHANNEL } from '../shared/ipc/transport';
 
 /** What the preload hands to contextBridge and sends over ipcRenderer, captured by a fake `electron`. */
 const bridge = vi.hoisted(() => ({

@@ -9,15 +9,9 @@
  * never Electron's event object.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import {
-  ACTGUY_INVOKE_MEMBERS,
-  ActGuyApiError,
-  ipcInvokeChannel,
-  MENU_COMMAND_CHANNEL,
-  type ActGuyApi,
-  type IpcReply,
-  type MenuCommand,
-} from '../shared/ipc';
+import { ACTGUY_INVOKE_MEMBERS, type ActGuyApi } from '../shared/ipc/api';
+import type { MenuCommand } from '../shared/ipc/menu';
+import { ActGuyApiError, ipcInvokeChannel, MENU_COMMAND_CHANNEL, type IpcReply } from '../shared/ipc/transport';
 
 const api: Record<string, unknown> = {};
 for (const member of ACTGUY_INVOKE_MEMBERS) {

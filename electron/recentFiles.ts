@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { MotionFileKind, RecentFile } from '../shared/ipc';
+import type { MotionFileKind, RecentFile } from '../shared/ipc/documents';
 import { writeFileAtomic } from './fsutil';
 
 /** How many recent files are kept. */

@@ -7,7 +7,8 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AppInfo, UnsavedBackup } from '../shared/ipc';
+import type { UnsavedBackup } from '../shared/ipc/backups';
+import type { AppInfo } from '../shared/ipc/documents';
 import { readMtn } from '../shared/mtn/read';
 import { writeMtn } from '../shared/mtn/write';
 import { KeyFlag } from '../shared/motion/types';

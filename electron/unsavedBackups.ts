@@ -17,7 +17,8 @@
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BackupPart, CompressTolerances, HeldBackups, UnsavedBackup } from '../shared/ipc';
+import type { BackupPart, HeldBackups, UnsavedBackup } from '../shared/ipc/backups';
+import type { CompressTolerances } from '../shared/ipc/compress';
 import { readMtn } from '../shared/mtn/read';
 import { writeFileAtomic } from './fsutil';
 import { systemReason } from './fsErrors';

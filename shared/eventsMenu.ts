@@ -4,7 +4,7 @@
  * read this one list, so they offer the same items; the renderer runs each command with the same store action
  * as the editor's button or key (one undo step each) and says which cannot run now.
  */
-import type { MenuCommandId } from './ipc';
+import type { MenuCommandId } from './ipc/menu';
 import type { EventAction } from './shortcuts';
 
 export type EventsMenuCommand = Extract<MenuCommandId, `events.${string}`>;

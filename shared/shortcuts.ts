@@ -13,7 +13,7 @@
  * a key press only when every modifier is exactly as written, so
  * Ctrl+Shift+O (Open Project) is never Ctrl+O (Open).
  */
-import type { MenuCommandId } from './ipc';
+import type { MenuCommandId } from './ipc/menu';
 
 export type ShortcutPlatform = 'mac' | 'other';
 

@@ -1,6 +1,6 @@
 import type { CompressCache } from '../../shared/compress/cache';
 import { compressMotion } from '../../shared/compress/compress';
-import type { CompressRequest, CompressResponse } from '../../shared/ipc';
+import type { CompressRequest, CompressResponse } from '../../shared/ipc/compress';
 import type { Motion } from '../../shared/motion/types';
 import { motionNameProblem } from '../../shared/motionName';
 

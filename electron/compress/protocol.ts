@@ -1,4 +1,6 @@
-import type { CompressDelta, CompressRequest, CompressResponse, DocumentId, IpcErrorPayload } from '../../shared/ipc';
+import type { CompressDelta, CompressRequest, CompressResponse } from '../../shared/ipc/compress';
+import type { DocumentId } from '../../shared/ipc/documents';
+import type { IpcErrorPayload } from '../../shared/ipc/transport';
 import type { MshExportOptions } from '../../shared/msh/export';
 import type { MshExportFiles } from '../../shared/msh/files';
 

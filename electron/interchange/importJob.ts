@@ -11,7 +11,7 @@ import { FormatError, type FileKind } from '../../shared/errors';
 import { ClipChoiceError } from '../../shared/interchange/clips';
 import { importMotionBytes, motionSourceKind, type MotionSourceKind } from '../../shared/interchange/importMotion';
 import type { InterchangeWarning } from '../../shared/interchange/types';
-import type { ImportClipSummary } from '../../shared/ipc';
+import type { ImportClipSummary } from '../../shared/ipc/interchange';
 import { writeMtn } from '../../shared/mtn/write';
 import { systemReason } from '../fsErrors';
 import { readBytes } from '../fsutil';

@@ -13,17 +13,10 @@
 import { dirname, extname, join } from 'node:path';
 import { motionToGlb } from '../../shared/interchange/gltf/export';
 import { MOTION_SOURCE_EXTENSIONS } from '../../shared/interchange/importMotion';
-import {
-  ActGuyApiError,
-  type CompressRequest,
-  type DocumentId,
-  type ExportGltfOutcome,
-  type ExportGltfRequest,
-  type GltfExportSource,
-  type ImportMotionOutcome,
-  type ImportMotionBatchRequest,
-  type ImportMotionRequest,
-} from '../../shared/ipc';
+import type { CompressRequest } from '../../shared/ipc/compress';
+import type { DocumentId } from '../../shared/ipc/documents';
+import type { ExportGltfOutcome, ExportGltfRequest, GltfExportSource, ImportMotionOutcome, ImportMotionBatchRequest, ImportMotionRequest } from '../../shared/ipc/interchange';
+import { ActGuyApiError } from '../../shared/ipc/transport';
 import type { Motion } from '../../shared/motion/types';
 import { decodeMt3ToMotion } from '../../shared/mt3/decode';
 import { readMtn } from '../../shared/mtn/read';

@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AppInfo } from '../../shared/ipc';
+import type { AppInfo } from '../../shared/ipc/documents';
 import { exportMshFiles } from '../../shared/msh/files';
 import { parseMshNodesJson } from '../../shared/msh/nodesJson';
 import { readMshAnimation } from '../../shared/msh/read';

@@ -13,7 +13,8 @@
  * new ones or, on any failure, the old trio as it was and no temp file.
  */
 import { basename, dirname, extname, join } from 'node:path';
-import type { DocumentId, ExportMshDialogRequest, ExportMshOutcome, ExportMshRequest } from '../../shared/ipc';
+import type { DocumentId } from '../../shared/ipc/documents';
+import type { ExportMshDialogRequest, ExportMshOutcome, ExportMshRequest } from '../../shared/ipc/interchange';
 import type { MshExportOptions } from '../../shared/msh/export';
 import { mshFilesOf, mshPrefixOf, type MshFilePaths } from '../../shared/msh/files';
 import { commitOutputs, type CommitOptions } from '../build/commit';

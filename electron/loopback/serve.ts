@@ -14,7 +14,7 @@ import { canonicalPath, createPathPolicy } from '../pathPolicy';
 import { createRecentFilesStore } from '../recentFiles';
 import { findProjectListingSev } from '../systemFiles';
 import { systemFileKindOfPath } from '../../shared/systemFiles';
-import type { StartupFile } from '../../shared/ipc';
+import type { StartupFile } from '../../shared/ipc/documents';
 import { loopbackDialogPort } from '../dialogPort';
 import { startLoopbackServer } from './server';
 

@@ -23,8 +23,8 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
-import { decodeIpcFrameSized, encodeIpcFrame, IpcFrameTooLargeError } from '../../shared/ipc-codec';
-import { isInvokeMember } from '../../shared/ipc';
+import { decodeIpcFrameSized, encodeIpcFrame, IpcFrameTooLargeError } from '../../shared/ipc/codec';
+import { isInvokeMember } from '../../shared/ipc/transport';
 import { dispatchInvoke, type ApiHandlers } from '../handlers';
 import { CONTENT_SECURITY_POLICY } from '../security';
 

@@ -8,7 +8,7 @@ import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rea
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BuildStatus } from '../../shared/ipc';
+import type { BuildStatus } from '../../shared/ipc/project';
 import type { DialogPort } from '../dialogPort';
 import { createPathPolicy } from '../pathPolicy';
 import { readInputFile } from '../build/files';

@@ -10,7 +10,7 @@
  * worker thread and, in unit tests, in-process.
  */
 import { FormatError } from '../../shared/errors';
-import type { BuildMotionResult, BuildProblem } from '../../shared/ipc';
+import type { BuildMotionResult, BuildProblem } from '../../shared/ipc/project';
 import { assembleBuild, prepareBuild, type BuildReport, type CompressedMotion, type ReadFile } from '../../shared/project/plan';
 import { parseProject } from '../../shared/project/validate';
 import { openBuildCache } from '../build/buildCache';

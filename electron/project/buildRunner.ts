@@ -8,7 +8,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { randomUUID } from 'node:crypto';
-import type { BuildProblem, BuildStatus } from '../../shared/ipc';
+import type { BuildProblem, BuildStatus } from '../../shared/ipc/project';
 import { commitOutputs } from '../build/commit';
 import type { BuildJobMessage, BuildJobRequest } from './buildJob';
 

@@ -2,7 +2,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, sym
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BuildStatus } from '../../shared/ipc';
+import type { BuildStatus } from '../../shared/ipc/project';
 import { readMar } from '../../shared/mar/read';
 import { readSar } from '../../shared/sar/read';
 import { gvStrCode } from '../../shared/strcode';

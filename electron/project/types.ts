@@ -1,5 +1,6 @@
 /** Types shared by the project handlers (re-exported from the IPC contract for one import line). */
-import type { ActGuyInvokeMember, InvokeArg, InvokeResult } from '../../shared/ipc';
+import type { ActGuyInvokeMember } from '../../shared/ipc/api';
+import type { InvokeArg, InvokeResult } from '../../shared/ipc/transport';
 
 export type {
   BuildProblem, OpenProjectOutcome, ProjectFilePurpose, SavedFile, SoundFolderListing,

@@ -22,7 +22,7 @@ import { planGutter, thinTickLabels, type ErrorLine } from './gutterLabels';
 import { COLORS } from '../theme';
 import { overlayDash } from './overlay';
 import type { CurveChannel } from '../state/sessionStore';
-import type { CompressResponse } from '../../shared/ipc';
+import type { CompressResponse } from '../../shared/ipc/compress';
 import type { EulerOrder } from '../math/euler';
 
 const KEY_BAND_H = 16;

@@ -5,7 +5,7 @@
  * user cancels; ImportOptionsDialog renders the pending request.
  */
 import { createStore } from 'zustand/vanilla';
-import type { ImportMotionOptions } from '../../shared/ipc';
+import type { ImportMotionOptions } from '../../shared/ipc/interchange';
 
 /** Highest rate offered (main refuses more than 1000). */
 export const IMPORT_FPS_MAX = 1000;

@@ -3,7 +3,7 @@ import { CompressCache } from '../../shared/compress/cache';
 import { compressMotion } from '../../shared/compress/compress';
 import { diffCompressResponse } from '../../shared/compress/delta';
 import { compressRequestForMotion } from '../../shared/compress/request';
-import type { CompressOutcome, CompressRequest, CompressResponse } from '../../shared/ipc';
+import type { CompressOutcome, CompressRequest, CompressResponse } from '../../shared/ipc/compress';
 import { KeyFlag } from '../../shared/motion/types';
 import { syntheticMotion } from '../../shared/testing/syntheticMotion';
 import { withCompressDeltas } from './compressDeltas';

@@ -1,5 +1,5 @@
 /**
- * The renderer's side of delta answers (CompressDelta, shared/ipc.ts): it
+ * The renderer's side of delta answers (CompressDelta, shared/ipc/compress.ts): it
  * keeps the last few complete answers per document and method, names the
  * newest in each request (knownRevision), and turns a delta back into the
  * whole answer before anything else sees it. When the answer a delta was made
@@ -7,7 +7,7 @@
  * base. What it returns is exactly what the compressor would have sent whole.
  */
 import { applyCompressDelta } from '../../shared/compress/delta';
-import type { CompressOutcome, CompressResponse } from '../../shared/ipc';
+import type { CompressOutcome, CompressResponse } from '../../shared/ipc/compress';
 import type { CompressFn } from './compressionStore';
 
 /** Complete answers kept per document and method (requests of one method may cross: the newest few cover it). */

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { createDocumentStore } from './documentStore';
 import { createCompressionStore, connectCompression, EDIT_SETTLE_MS, settleHoldMs, type CompressFn } from './compressionStore';
 import { emptyMotion, KeyFlag } from '../../shared/motion/types';
-import type { CompressOutcome } from '../../shared/ipc';
+import type { CompressOutcome } from '../../shared/ipc/compress';
 
 function fakeResult(tag: number): CompressOutcome {
   return {

@@ -19,7 +19,7 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { compressRequestForMotion } from '../../shared/compress/request';
-import type { CompressOutcome, CompressRequest, CompressResponse } from '../../shared/ipc';
+import type { CompressOutcome, CompressRequest, CompressResponse } from '../../shared/ipc/compress';
 import type { DocumentState } from './documentStore';
 
 export interface CompressionState {

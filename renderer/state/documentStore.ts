@@ -17,23 +17,10 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { KeyFlag, makeMotion, type Motion } from '../../shared/motion/types';
-import { DEFAULT_TOLERANCES, type CompressMethod } from '../../shared/compress/types';
+import { DEFAULT_TOLERANCES, type CompressMethod, type CompressTolerances } from '../../shared/compress/types';
 
-/** The three global compression tolerances (units and degrees as in CompressOptions). */
-export interface Tolerances {
-  /** Root translation tolerance, motion units. */
-  positionTolerance: number;
-  /** Joint rotation tolerance, degrees. */
-  rotationToleranceDeg: number;
-  /** Joint offset tolerance, motion units. */
-  offsetTolerance: number;
-  /** 'classic' keeps ActGuy's original greedy rule; refined when absent. */
-  method?: CompressMethod;
-  /** Skeleton-aware bound on the object-space error, motion units; off when absent. */
-  objectTolerance?: number;
-  /** Virtual-point distance for the object-space error, motion units; the default shell when absent. */
-  shell?: number;
-}
+/** The document's compression tolerances: the compressor's own type (shared/compress/types.ts). */
+export type Tolerances = CompressTolerances;
 
 /** The undoable state: one history entry is one of these. */
 export interface EditableState {

@@ -5,7 +5,7 @@
  */
 import type { JointChain } from '../timeline/jointFilter';
 import { createStore } from 'zustand/vanilla';
-import type { WorkspaceFile } from '../../shared/ipc';
+import type { WorkspaceFile } from '../../shared/ipc/documents';
 import { normalizePath } from '../../shared/project/paths';
 import { documentStore } from './documentStore';
 

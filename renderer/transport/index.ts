@@ -3,7 +3,7 @@
  * preload exposes `window.actguy`; in a plain browser (npm run web, e2e) the
  * loopback client speaks to the local server with the page's token.
  */
-import type { ActGuyApi } from '../../shared/ipc';
+import type { ActGuyApi } from '../../shared/ipc/api';
 import { createLoopbackClient, tokenFromLocation } from './loopback';
 
 export { setInAppDialogs, type InAppDialogs, type InAppPickRequest, type InAppConfirmRequest } from './loopback';

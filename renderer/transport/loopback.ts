@@ -7,18 +7,11 @@
  * UI behind it, so they run the in-app dialogs the renderer registered
  * (setInAppDialogs) over the workspace listing.
  */
-import { decodeIpcFrame, encodeIpcFrame } from '../../shared/ipc-codec';
+import { decodeIpcFrame, encodeIpcFrame } from '../../shared/ipc/codec';
 import { mshFilesOf, mshPrefixOf } from '../../shared/msh/files';
-import {
-  ActGuyApiError,
-  ACTGUY_INVOKE_MEMBERS,
-  type ActGuyApi,
-  type ActGuyInvokeMember,
-  type InvokeArg,
-  type InvokeResult,
-  type IpcReply,
-  type WorkspaceListing,
-} from '../../shared/ipc';
+import { ACTGUY_INVOKE_MEMBERS, type ActGuyApi, type ActGuyInvokeMember } from '../../shared/ipc/api';
+import type { WorkspaceListing } from '../../shared/ipc/documents';
+import { ActGuyApiError, type InvokeArg, type InvokeResult, type IpcReply } from '../../shared/ipc/transport';
 
 /** Header carrying the per-run token on every RPC. */
 export const LOOPBACK_TOKEN_HEADER = 'X-ActGuy-Token';
@@ -118,7 +111,7 @@ export function createLoopbackClient(options: LoopbackClientOptions): ActGuyApi 
 
   /**
    * Dialog members, served in the page. Keyed by name and applied only when
-   * the contract lists the member, so families added to shared/ipc.ts later
+   * the contract lists the member, so families added to shared/ipc/ later
    * (projects, SEV) can register theirs here without breaking older builds.
    */
   const inPage: Record<string, (arg: never) => Promise<unknown>> = {

@@ -1,12 +1,12 @@
 /**
  * Fuzz target `ipc-frame`: the loopback transport's frame decoder
- * (shared/ipc-codec.ts) as the loopback server meets it, with a decoded-size
+ * (shared/ipc/codec.ts) as the loopback server meets it, with a decoded-size
  * bound. An input is rejected when the decoder throws its own error (a
  * message starting `ipc codec:`); anything else thrown is a crash; an
  * accepted frame must have kept to the bound and must decode again to the
  * same value after encoding (the decoder returns plain data the encoder takes).
  */
-import { decodeIpcFrameSized, encodeIpcFrame } from '../../shared/ipc-codec';
+import { decodeIpcFrameSized, encodeIpcFrame } from '../../shared/ipc/codec';
 import { rawIpcFrame, sparseBombFrame } from '../../shared/testing/rawIpcFrame';
 import { choose, mutateBinary, mutateJson, pick, type Rng } from './mutate';
 import { describeThrown, FuzzDefect, type FuzzTarget } from './judge';

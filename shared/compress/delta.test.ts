@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CompressResponse } from '../ipc';
+import type { CompressResponse } from './request';
 import { KeyFlag, type Motion } from '../motion/types';
 import { syntheticMotion } from '../testing/syntheticMotion';
 import { CompressCache } from './cache';

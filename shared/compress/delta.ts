@@ -1,5 +1,5 @@
 /**
- * Compression answers as changes (CompressDelta, shared/ipc.ts): after an edit
+ * Compression answers as changes (CompressDelta, shared/compress/request.ts): after an edit
  * the compressor reuses every channel the edit did not touch (CompressCache),
  * so its answer differs from the previous one in a channel or two. The worker
  * sends those alone; the renderer rebuilds the whole answer from the one it
@@ -7,7 +7,7 @@
  * it is the very same result (the cache hands back the same arrays), never by
  * comparing numbers.
  */
-import type { CompressDelta, CompressResponse } from '../ipc';
+import type { CompressDelta, CompressResponse } from './request';
 import type { ChannelReport } from './types';
 
 /** Whether two reports of one channel are the same result: the cache's arrays, the same tolerance and user keys. */

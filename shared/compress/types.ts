@@ -2,31 +2,11 @@ import type { Mt3Motion } from '../mt3/types';
 import type { ObjectErrorReport } from './objectError';
 
 /** Tolerances and naming for one compression run. */
-export interface CompressOptions {
-  /** Root translation tolerance, motion units (Euclidean). */
-  positionTolerance: number;
-  /** Joint rotation tolerance in degrees (2*acos|dot|). */
-  rotationToleranceDeg: number;
-  /** Joint offset tolerance, motion units (only with OFFSETS). */
-  offsetTolerance: number;
+export interface CompressOptions extends CompressTolerances {
   /** Per-joint rotation tolerance overrides in degrees, by joint index. */
   rotationToleranceOverridesDeg?: Record<number, number>;
   /** Motion name hashed into the header with GV_StrCode. */
   name: string;
-  /** Key selection: 'refined' (default) or ActGuy's original 'classic' greedy rule. */
-  method?: CompressMethod;
-  /**
-   * Skeleton-aware mode: bound the object-space error (FK at every joint and
-   * its virtual points) to this many motion units instead of per-joint
-   * degrees; per-joint rotation tolerances are derived from the chain
-   * (rotationToleranceDeg is then unused; overrides still cap a joint).
-   */
-  objectTolerance?: number;
-  /**
-   * Distance of the virtual points from each joint along its axes, motion
-   * units; default DEFAULT_SHELL_FRACTION of the skeleton size (objectError.ts).
-   */
-  shell?: number;
 }
 
 /**
@@ -37,6 +17,33 @@ export interface CompressOptions {
  * (root translation and offsets). Both bound the error of the written bytes.
  */
 export type CompressMethod = 'classic' | 'refined';
+
+/**
+ * The tolerances of one compression run, as the tuner edits them, a compress request carries them and the
+ * tuning file and backups store them: the one declaration of them.
+ */
+export interface CompressTolerances {
+  /** Root translation tolerance, motion units (Euclidean). */
+  positionTolerance: number;
+  /** Joint rotation tolerance in degrees (2*acos|dot|). */
+  rotationToleranceDeg: number;
+  /** Joint offset tolerance, motion units (only with OFFSETS). */
+  offsetTolerance: number;
+  /** Key selection: 'refined' (default, also when absent) or ActGuy's original 'classic' greedy rule. */
+  method?: CompressMethod;
+  /**
+   * Skeleton-aware mode: bound the object-space error (FK at every joint and
+   * its virtual points) to this many motion units instead of per-joint
+   * degrees; per-joint rotation tolerances are derived from the chain
+   * (rotationToleranceDeg is then unused; overrides still cap a joint). Off when absent.
+   */
+  objectTolerance?: number;
+  /**
+   * Distance of the virtual points from each joint along its axes, motion
+   * units; default DEFAULT_SHELL_FRACTION of the skeleton size (objectError.ts).
+   */
+  shell?: number;
+}
 
 export const DEFAULT_TOLERANCES = {
   positionTolerance: 0.5,

@@ -4,6 +4,7 @@
  * SE tables, and where the .mar/.sar/report go. Relative paths resolve
  * against the project file's folder. The JSON Schema is project.schema.json.
  */
+import type { CompressMethod, CompressTolerances } from '../compress/types';
 
 /** Compression tolerances of one motion; any omitted value takes DEFAULT_TOLERANCES. */
 export interface ProjectTolerances {
@@ -92,7 +93,7 @@ export interface ProjectBudget {
 }
 
 /** A project motion with paths resolved and tolerances filled in. */
-export interface ResolvedMotion {
+export interface ResolvedMotion extends CompressTolerances {
   /** Archive index. */
   index: number;
   name: string;
@@ -100,12 +101,7 @@ export interface ResolvedMotion {
   hash: number;
   mtnPath: string;
   sevPath?: string;
-  positionTolerance: number;
-  rotationToleranceDeg: number;
-  offsetTolerance: number;
-  method: 'classic' | 'refined';
-  objectTolerance?: number;
-  shell?: number;
+  method: CompressMethod;
   /** Overrides as written (joint index or name -> degrees); joint names resolve once the MTN is read. */
   rotationOverridesDeg: Record<string, number>;
   /** Playback factor (1 when not set). */

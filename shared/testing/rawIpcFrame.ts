@@ -4,7 +4,7 @@
  * honest encoder makes (a tiny sparse array that claims 256 MiB, one blob
  * named by many typed arrays).
  */
-import { packIpcFrame } from '../ipc-codec';
+import { packIpcFrame } from '../ipc/codec';
 
 /** A frame of this JSON text and these blobs, whatever they say. */
 export function rawIpcFrame(jsonText: string, blobs: readonly Uint8Array[] = []): Uint8Array {

@@ -11,7 +11,7 @@
  * are checked strictly, and a bad file is one FormatError at its line:column
  * or key path (the motion itself still opens).
  */
-import { DEFAULT_TOLERANCES, type CompressMethod } from '../compress/types';
+import { DEFAULT_TOLERANCES, type CompressMethod, type CompressTolerances } from '../compress/types';
 import { FormatError } from '../errors';
 import { findExcessiveNesting, nestedTooDeeply } from '../json/nesting';
 import { findJsonSyntaxError } from '../project/jsonPosition';
@@ -32,19 +32,12 @@ export const TUNING_MAX_UNITS = 1e6;
 const TOP_KEYS = ['$schema', 'version', 'tolerances', 'rotationOverridesDeg'] as const;
 const TOLERANCE_KEYS = ['position', 'rotationDeg', 'offset', 'method', 'object', 'shell'] as const;
 
-/** The compression settings of one motion (units and degrees as in CompressOptions). */
-export interface MotionTuning {
-  /** Root translation tolerance, motion units (> 0). */
-  positionTolerance: number;
-  /** Joint rotation tolerance, degrees (> 0, <= 180). */
-  rotationToleranceDeg: number;
-  /** Joint offset tolerance, motion units (> 0). */
-  offsetTolerance: number;
+/**
+ * The compression settings of one motion: its tolerances (position, offset > 0; rotation > 0, <= 180 degrees; a
+ * shell needs objectTolerance), with the method always named, and its per-joint overrides.
+ */
+export interface MotionTuning extends CompressTolerances {
   method: CompressMethod;
-  /** Skeleton-aware bound on the object-space error, motion units; off when absent. */
-  objectTolerance?: number;
-  /** Where the object-space error is measured, motion units; the default when absent (needs objectTolerance). */
-  shell?: number;
   /** Per-joint rotation tolerance in degrees, by joint index (every index names a joint of the motion). */
   rotationOverridesDeg: Record<number, number>;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeIpcFrame, decodeIpcFrameSized, encodeIpcFrame, IpcFrameTooLargeError, MAX_FRAME_DEPTH } from './ipc-codec';
-import { rawIpcFrame, sparseBombFrame } from './testing/rawIpcFrame';
+import { decodeIpcFrame, decodeIpcFrameSized, encodeIpcFrame, IpcFrameTooLargeError, MAX_FRAME_DEPTH } from './codec';
+import { rawIpcFrame, sparseBombFrame } from '../testing/rawIpcFrame';
 
 // shared/'s typings lack these; the tests run in Node, which has both.
 declare const TextEncoder: { new (): { encode(text: string): Uint8Array } };

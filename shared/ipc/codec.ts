@@ -109,7 +109,7 @@ function sparseWords(ta: TypedArray): Uint32Array | null {
   return pairs;
 }
 
-/** Encodes a value of plain data (see shared/ipc.ts) into one frame. Throws TypeError for functions, symbols and bigints. */
+/** Encodes a value of plain data (see shared/ipc/api.ts) into one frame. Throws TypeError for functions, symbols and bigints. */
 export function encodeIpcFrame(value: unknown): Uint8Array {
   const blobs: Uint8Array[] = [];
   const toJsonable = (v: unknown, where: string): unknown => {

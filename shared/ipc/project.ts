@@ -1,0 +1,134 @@
+/**
+ * The API family of projects (shared/ipc/api.ts): project files, SEV files, SE tables, archive builds and
+ * audition sounds.
+ */
+import type { CompressResult } from '../compress/types';
+import type { FileKind } from '../errors';
+import type { BuildReport } from '../project/plan';
+
+/**
+ * A project file (`*.actguy.json`) as read from disk. The renderer validates
+ * and edits it with shared/project (parseProject); main only reads it and
+ * allows the files it lists (motions, SEVs, SE tables, outputs, `sounds/`).
+ */
+export interface OpenedProject {
+  /** Absolute path of the project file. */
+  path: string;
+  /** The file's text (UTF-8, BOM removed). */
+  text: string;
+}
+
+export type OpenProjectOutcome = { status: 'opened'; project: OpenedProject } | { status: 'cancelled' };
+
+/** Writes a project file atomically; refused (with every validation error) when the text is not a valid project. */
+export interface SaveProjectRequest {
+  /** Absolute path ending in `.json`, in the allowed set. */
+  path: string;
+  text: string;
+}
+
+/** A text file a project holds (a .sev, default.sls, se_define.h). */
+export interface ProjectTextFile {
+  path: string;
+  /** The text (UTF-8, BOM removed), or null when the file does not exist yet (a .sev the project names but nobody wrote). */
+  text: string | null;
+}
+
+/** Writes a .sev atomically (the serializer's text; comments are the user's). */
+export interface SaveSevRequest {
+  /**
+   * Absolute path ending in `.sev`: an allowed file, or a new .sev beside the
+   * open project file (a motion's first SEV).
+   */
+  path: string;
+  text: string;
+}
+
+/** What a project file dialog picks: a motion to add, a SEV to attach, or a sound file whose folder holds the audition sounds. */
+export type ProjectFilePurpose = 'mtn' | 'sev' | 'sound';
+
+/** A new archive build (or a dry run that compresses without writing, for the project panel's status). */
+export interface StartBuildRequest {
+  /** Absolute path of the project file (relative paths in it resolve against its folder). */
+  projectPath: string;
+  /** The project as edited (may be unsaved); validated exactly as `actguy build` does. */
+  projectText: string;
+  /** SEV files edited in the app but not saved: their text replaces the file on disk for this build. */
+  sevTexts?: { path: string; text: string }[];
+  /** Compress and check everything, write nothing. */
+  dryRun?: boolean;
+}
+
+/** One problem of a build, placed so the app can jump to it. */
+export interface BuildProblem {
+  /** Readable as is (`walk.sev:12:7: ...`). */
+  message: string;
+  /** File kind of the FormatError (SEV, PROJECT, MTN, ...). */
+  kind?: FileKind;
+  /** The file it is about, when known. */
+  file?: string;
+  line?: number;
+  column?: number;
+  /** A readable place such as `motions[1].sev`. */
+  where?: string;
+}
+
+/** One motion compressed by a build, in archive order: the compressor's sizes plus what the build measured. */
+export interface BuildMotionResult extends Pick<CompressResult, 'totalKeys' | 'mt3Bytes' | 'mtnBytes' | 'ratio'> {
+  /** Archive index. */
+  index: number;
+  /** Taken from the build cache (unchanged since an earlier build) instead of compressed. */
+  cached?: boolean;
+  name: string;
+  /** Largest error over all channels as a fraction of its tolerance (<= 1 when every tolerance is met). */
+  maxErrorRatio: number;
+  /** Largest rotation error, degrees. */
+  maxRotationErrorDeg: number;
+  /** Largest root translation error, motion units. */
+  maxPositionError: number;
+  /** SE slots and events in the motion's SAR entry. */
+  seSlots: number;
+  events: number;
+  /** Frames 0..frameCount as the game plays them, at `fps` (after resampling, when the build resampled). */
+  frameCount: number;
+  /** The project's playback rate. */
+  fps: number;
+  /** The MTN's own rate when the build resampled it, else null. */
+  resampledFromFps: number | null;
+  /** Authored playback factor, and the effective duration round(frameCount / fps / speed * 1000) in ms. */
+  speed: number;
+  durationMs: number;
+}
+
+export type BuildState = 'checking' | 'compressing' | 'writing' | 'done' | 'failed' | 'cancelled';
+
+/** Where a build is: poll it with getBuildStatus (both transports serve it the same way). */
+export interface BuildStatus {
+  buildId: string;
+  dryRun: boolean;
+  state: BuildState;
+  /** Motions compressed so far, and how many there are (0 until the project validated). */
+  done: number;
+  count: number;
+  /** The motion being compressed, or null. */
+  current: string | null;
+  /** Finished motions, in archive order (motions finish in any order on the pool). */
+  motions: BuildMotionResult[];
+  /** Estimated milliseconds left while compressing (null before the first motion finished, or when not compressing). */
+  etaMs?: number | null;
+  /** Every error (state 'failed'); nothing was written. */
+  errors: BuildProblem[];
+  warnings: string[];
+  /** Files written (state 'done', not dry run): .mar, .sar, report. */
+  written: string[];
+  /** The build report (state 'done'). */
+  report: BuildReport | null;
+  /** Milliseconds since the build started (or its total once finished). */
+  elapsedMs: number;
+}
+
+/** Audition sounds: files in a folder named by SE name (`SE_FOOT_L_CONC.wav`). */
+export interface SoundFolderListing {
+  folder: string;
+  sounds: { name: string; path: string; byteLength: number; extension: string }[];
+}
