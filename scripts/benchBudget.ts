@@ -67,9 +67,9 @@ async function compare(label: string, projectFile: string): Promise<string[]> {
   const verdict = b.worstRatio < best.ratio ? 'lower' : b.worstRatio === best.ratio ? 'equal' : 'HIGHER';
   return [
     `  ${label}: ${plain.motions.length} motions, default .mar ${full.marBytes} bytes, budget ${budget} bytes (70 %)`,
-    `    budget build:        .mar ${b.usedBytes} bytes, worst error/tolerance ${b.worstRatio.toFixed(3)} (limited by ${b.limitingMotion}); scales ${Math.min(...scales).toFixed(3)}-${Math.max(...scales).toFixed(3)}; ${b.passes} passes, ${(ms / 1000).toFixed(1)} s`,
-    `    best uniform scale:  x${hi.toFixed(4)}, .mar ${best.marBytes} bytes, worst error/tolerance ${best.ratio.toFixed(3)}`,
-    `    budget vs uniform:   ${(b.worstRatio / best.ratio).toFixed(3)}x (${verdict}; target: no worse, lower where motions differ: they ${differ ? 'do' : 'do not'} here)`,
+    `    budget build:        .mar ${b.usedBytes} bytes, worst error/tolerance ${b.worstRatio.toFixed(4)} (limited by ${b.limitingMotion}); scales ${Math.min(...scales).toFixed(3)}-${Math.max(...scales).toFixed(3)}; ${b.passes} passes, ${(ms / 1000).toFixed(1)} s`,
+    `    best uniform scale:  x${hi.toFixed(4)}, .mar ${best.marBytes} bytes, worst error/tolerance ${best.ratio.toFixed(4)}`,
+    `    budget vs uniform:   ${(b.worstRatio / best.ratio).toFixed(4)}x (${verdict}; target: no worse, lower where motions differ: they ${differ ? 'do' : 'do not'} here)`,
   ];
 }
 
