@@ -64,7 +64,9 @@ async function compare(label: string, projectFile: string): Promise<string[]> {
   }
   const scales = b.motions.map((m) => m.scale);
   const differ = Math.max(...scales) > Math.min(...scales);
-  const verdict = b.worstRatio < best.ratio ? 'lower' : b.worstRatio === best.ratio ? 'equal' : 'HIGHER';
+  // Compared as the report gives the ratio (4 decimals).
+  const uniformRatio = Number(best.ratio.toFixed(4));
+  const verdict = b.worstRatio < uniformRatio ? 'lower' : b.worstRatio === uniformRatio ? 'equal' : 'HIGHER';
   return [
     `  ${label}: ${plain.motions.length} motions, default .mar ${full.marBytes} bytes, budget ${budget} bytes (70 %)`,
     `    budget build:        .mar ${b.usedBytes} bytes, worst error/tolerance ${b.worstRatio.toFixed(4)} (limited by ${b.limitingMotion}); scales ${Math.min(...scales).toFixed(3)}-${Math.max(...scales).toFixed(3)}; ${b.passes} passes, ${(ms / 1000).toFixed(1)} s`,

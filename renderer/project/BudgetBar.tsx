@@ -35,6 +35,7 @@ export function BudgetBar() {
   };
   const scale = Math.max(use.budget ?? 0, use.marBytes ?? 0) || 1;
   const over = use.budget !== null && use.marBytes !== null && use.marBytes > use.budget;
+  const useText = use.marBytes === null ? (use.budget === null ? '' : `${kib(use.budget)}; check to see the use`) : use.budget === null ? `.mar ${kib(use.marBytes)}` : `.mar ${kib(use.marBytes)} of ${kib(use.budget)} (${((use.marBytes / use.budget) * 100).toFixed(1)}%)${over ? `: ${kib(use.marBytes - use.budget)} over, a build loosens tolerances to fit` : ''}`;
   return (
     <div className="project-budget" data-testid="project-budget">
       <div className="project-budget-row">
@@ -52,6 +53,7 @@ export function BudgetBar() {
           }}
         />
         <button type="button" className="tool small" onClick={apply} data-testid="project-budget-set" title="Set the .mar budget (empty: no budget)">Set</button>
+        <span className={`small project-budget-use${over ? ' bad' : ''}`} data-testid="project-budget-use" title={useText}>{useText}</span>
       </div>
       {error && <div className="bad small" data-testid="project-budget-error">{error}</div>}
       {use.marBytes !== null && (
@@ -72,9 +74,6 @@ export function BudgetBar() {
           {use.budget !== null && <div className="project-budget-limit" data-testid="project-budget-limit" style={{ left: `${((use.budget / scale) * 100).toFixed(2)}%` }} title={`budget ${kib(use.budget)}`} />}
         </div>
       )}
-      <div className={`small project-budget-use${over ? ' bad' : ''}`} data-testid="project-budget-use">
-        {use.marBytes === null ? (use.budget === null ? '' : `${kib(use.budget)}; check to see the use`) : use.budget === null ? `.mar ${kib(use.marBytes)}` : `.mar ${kib(use.marBytes)} of ${kib(use.budget)} (${((use.marBytes / use.budget) * 100).toFixed(1)}%)${over ? `: ${kib(use.marBytes - use.budget)} over, a build loosens tolerances to fit` : ''}`}
-      </div>
     </div>
   );
 }
