@@ -11,8 +11,9 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compressMotion, type ChannelSolver } from '../shared/compress/compress';
-import { naiveGreedyCompress } from '../shared/compress/naive';
+import { compressMotionWith } from '../shared/compress/compress';
+import { methodStrategy, type CompressStrategy } from '../shared/compress/methods';
+import { naiveClassicStrategy } from '../shared/compress/naive';
 import { DEFAULT_TOLERANCES, type CompressResult } from '../shared/compress/types';
 import type { Motion } from '../shared/motion/types';
 import { readMtn } from '../shared/mtn/read';
@@ -34,11 +35,11 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-function timed(m: Motion, solver: ChannelSolver | undefined, runs: number): { r: CompressResult; ms: number } {
-  let r = compressMotion(m, options, solver); // warm-up
+function timed(m: Motion, strategy: CompressStrategy, runs: number): { r: CompressResult; ms: number } {
+  let r = compressMotionWith(strategy, m, options); // warm-up
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
-    r = compressMotion(m, options, solver);
+    r = compressMotionWith(strategy, m, options);
     times.push(r.ms);
   }
   return { r, ms: median(times) };
@@ -100,8 +101,8 @@ export async function main(): Promise<void> {
   console.log(row(['motion', 'frames', 'jnts', 'keys', 'bytes', 'ratio', 'pos', 'rot', 'off', 'ms', 'naive ms', 'speedup'], w));
   for (const [name, m] of motions) {
     const big = m.frameCount * m.joints.length > 20000;
-    const fast = timed(m, undefined, big ? 5 : 9);
-    const slow = timed(m, naiveGreedyCompress, big ? 1 : 3);
+    const fast = timed(m, methodStrategy(options.method), big ? 5 : 9);
+    const slow = timed(m, naiveClassicStrategy, big ? 1 : 3);
     const same = fast.r.totalKeys === slow.r.totalKeys && fast.r.mt3Bytes === slow.r.mt3Bytes;
     console.log(
       row([

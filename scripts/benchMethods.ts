@@ -10,8 +10,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { compressMotion, compressMotionDpReference } from '../shared/compress/compress';
-import { naiveGreedyCompress } from '../shared/compress/naive';
+import { compressMotion, compressMotionWith } from '../shared/compress/compress';
+import { naiveClassicStrategy } from '../shared/compress/naive';
+import { dpReferenceStrategy } from '../shared/compress/referenceFit';
 import type { CompressOptions, CompressResult } from '../shared/compress/types';
 import { bvhToMotion } from '../shared/interchange/bvh/import';
 import { parseBvh } from '../shared/interchange/bvh/parse';
@@ -92,7 +93,7 @@ export function benchMethods(root: string, print: (line: string) => void = conso
       const o: CompressOptions = { ...base, rotationToleranceDeg: deg };
       const classic = compressMotion(clip.motion, { ...o, method: 'classic' });
       const refined = compressMotion(clip.motion, o);
-      const dp = compressMotionDpReference(clip.motion, o);
+      const dp = compressMotionWith(dpReferenceStrategy, clip.motion, o);
       const set: MethodRow[] = [rowOf(clip, deg, 'classic', classic), rowOf(clip, deg, 'refined', refined), rowOf(clip, deg, 'dp-reference', dp)];
       if (clip.fps === 30) {
         // The skeleton-aware mode at the object-space error classic reaches at this tolerance.
@@ -126,7 +127,7 @@ export function benchMethods(root: string, print: (line: string) => void = conso
   const greedyMs = time(() => compressMotion(cmu, { ...o5, method: 'classic' }), 7);
   const refinedMs = time(() => compressMotion(cmu, o5), 3);
   const t0 = performance.now();
-  compressMotion(cmu, { ...o5, method: 'classic' }, naiveGreedyCompress);
+  compressMotionWith(naiveClassicStrategy, cmu, { ...o5, method: 'classic' });
   const naiveMs = performance.now() - t0;
   const timing = { clip: 'cmu_01_01.mtn', greedyMs, refinedMs, naiveMs, refinedOverNaive: refinedMs / naiveMs };
 

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { compressMotion } from '../../shared/compress/compress';
+import { compressChannelShare, compressMotion, compressWithShares, type ChannelShare } from '../../shared/compress/compress';
 import type { CompressOptions } from '../../shared/compress/types';
 import { FormatError, type FileKind, type FormatErrorPlace } from '../../shared/errors';
 import { readMtn } from '../../shared/mtn/read';
@@ -81,16 +81,20 @@ export interface PoolRequest {
   options: CompressOptions;
   resampleTo?: number;
   candidate?: PoolCandidate;
+  /** Compress only this share of the motion's channels (compressChannelShare) and answer with it. */
+  share?: { index: number; count: number };
 }
 
 /** A pool worker's answer: the compressed motion, or the error as plain data (a FormatError keeps kind and place). */
 export type PoolReply =
   | ({ id: number; ok: true } & PoolOutcome)
+  | { id: number; ok: true; share: ChannelShare }
   | { id: number; ok: false; error: { message: string; format?: { kind: FileKind; detail: string; place: FormatErrorPlace } } };
 
 /** Runs one request (the worker's whole job); never throws. */
 export function answerPoolRequest(req: PoolRequest): PoolReply {
   try {
+    if (req.share) return { id: req.id, ok: true, share: compressChannelShare(motionOf(req.mtn, req.resampleTo), req.options, req.share.index, req.share.count) };
     if (req.candidate) return { id: req.id, ok: true, ...verifyOrCompressMtnBytes(req.mtn, req.options, req.resampleTo, req.candidate) };
     return { id: req.id, ok: true, result: compressMtnBytes(req.mtn, req.options, req.resampleTo) };
   } catch (e) {
@@ -118,6 +122,20 @@ export function servePoolRequests(port: PoolPort): void {
   port.on('message', (req) => port.postMessage(answerPoolRequest(req)));
 }
 
+/** The outcome of a reply to a whole-motion request; throws its error. */
+function wholeOutcome(reply: PoolReply): PoolOutcome {
+  if (!reply.ok) throw errorOf(reply);
+  if ('share' in reply) throw new Error('a compression worker answered a whole motion with a share');
+  return { result: reply.result, candidate: reply.candidate };
+}
+
+/**
+ * A motion whose MTN is at least this large is compressed in shares of its channels, one per job
+ * (compressChannelShare), when the pool has more than one: about 330 frames of a 31-joint capture. Below it, the
+ * shares' fixed costs (each reads the motion, and the pool's thread puts them together) outweigh the gain.
+ */
+export const SHARE_MIN_MTN_BYTES = 512 * 1024;
+
 function errorOf(reply: Extract<PoolReply, { ok: false }>): Error {
   const f = reply.error.format;
   return f ? new FormatError(f.kind, f.detail, f.place) : new Error(reply.error.message);
@@ -128,14 +146,10 @@ export function inProcessCompressor(): MotionCompressor {
   return {
     jobs: 1,
     compress: async (mtn, options, resampleTo) => {
-      const reply = answerPoolRequest({ id: 0, mtn, options, resampleTo });
-      if (!reply.ok) throw errorOf(reply);
-      return reply.result;
+      return wholeOutcome(answerPoolRequest({ id: 0, mtn, options, resampleTo })).result;
     },
     verifyOrCompress: async (mtn, options, resampleTo, candidate) => {
-      const reply = answerPoolRequest({ id: 0, mtn, options, resampleTo, candidate });
-      if (!reply.ok) throw errorOf(reply);
-      return { result: reply.result, candidate: reply.candidate };
+      return wholeOutcome(answerPoolRequest({ id: 0, mtn, options, resampleTo, candidate }));
     },
     close: async () => {},
   };
@@ -157,7 +171,7 @@ export function defaultPoolWorkerPath(): string {
  * and is replaced.
  */
 export function workerCompressor(workerPath: string, jobs: number): MotionCompressor {
-  type Pending = { req: PoolRequest; resolve: (r: PoolOutcome) => void; reject: (e: Error) => void };
+  type Pending = { req: PoolRequest; resolve: (r: PoolReply) => void; reject: (e: Error) => void };
   const queue: Pending[] = [];
   const idle: Worker[] = [];
   const busy = new Map<Worker, Pending>();
@@ -173,7 +187,7 @@ export function workerCompressor(workerPath: string, jobs: number): MotionCompre
       busy.delete(w);
       idle.push(w);
       if (p) {
-        if (reply.ok) p.resolve({ result: reply.result, candidate: reply.candidate });
+        if (reply.ok) p.resolve(reply);
         else p.reject(errorOf(reply));
       }
       pump();
@@ -211,17 +225,40 @@ export function workerCompressor(workerPath: string, jobs: number): MotionCompre
     for (const w of idle) w.unref();
   };
 
-  const run = (mtn: Uint8Array, options: CompressOptions, resampleTo: number | undefined, candidate: PoolCandidate | undefined): Promise<PoolOutcome> => {
+  const send = (req: Omit<PoolRequest, 'id'>): Promise<PoolReply> => {
     if (closed) return Promise.reject(new Error('the compression pool is closed'));
-    return new Promise<PoolOutcome>((resolve, reject) => {
-      queue.push({ req: { id: nextId++, mtn, options, ...(resampleTo === undefined ? {} : { resampleTo }), ...(candidate ? { candidate } : {}) }, resolve, reject });
+    return new Promise<PoolReply>((resolve, reject) => {
+      queue.push({ req: { id: nextId++, ...req }, resolve, reject });
       pump();
     });
+  };
+  const run = async (mtn: Uint8Array, options: CompressOptions, resampleTo: number | undefined, candidate: PoolCandidate | undefined): Promise<PoolOutcome> =>
+    wholeOutcome(await send({ mtn, options, ...(resampleTo === undefined ? {} : { resampleTo }), ...(candidate ? { candidate } : {}) }));
+
+  /**
+   * A long motion in shares of its channels, one per job, put together on this thread (compressWithShares: the
+   * very bytes of one compressMotion, whatever the number of jobs). Null when a share failed: the motion is then
+   * compressed whole, so that its error is the one a one-job build reports.
+   */
+  const inShares = async (mtn: Uint8Array, options: CompressOptions, resampleTo: number | undefined): Promise<CompressedMotion | null> => {
+    const resample = resampleTo === undefined ? {} : { resampleTo };
+    let shares: ChannelShare[];
+    try {
+      const replies = await Promise.all(Array.from({ length: jobs }, (_, index) => send({ mtn, options, ...resample, share: { index, count: jobs } })));
+      shares = replies.map((r) => (r.ok && 'share' in r ? r.share : []));
+    } catch (e) {
+      if (closed) throw e;
+      return null;
+    }
+    return compressedMotionOf(compressWithShares(motionOf(mtn, resampleTo), options, shares));
   };
 
   return {
     jobs,
-    compress: async (mtn, options, resampleTo) => (await run(mtn, options, resampleTo, undefined)).result,
+    compress: async (mtn, options, resampleTo) => {
+      const shared = jobs > 1 && options.objectTolerance === undefined && mtn.byteLength >= SHARE_MIN_MTN_BYTES ? await inShares(mtn, options, resampleTo) : null;
+      return shared ?? (await run(mtn, options, resampleTo, undefined)).result;
+    },
     verifyOrCompress: (mtn, options, resampleTo, candidate) => run(mtn, options, resampleTo, candidate),
     async close() {
       closed = true;

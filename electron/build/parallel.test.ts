@@ -1,11 +1,11 @@
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBundledWorker } from '../compress/buildWorkerForTests';
 import { buildProject } from './build';
 import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
-import { compressMtnBytes, inProcessCompressor, servePoolRequests, workerCompressor, type MotionCompressor, type PoolReply, type PoolRequest } from './compressPool';
+import { compressMtnBytes, inProcessCompressor, servePoolRequests, SHARE_MIN_MTN_BYTES, workerCompressor, type MotionCompressor, type PoolReply, type PoolRequest } from './compressPool';
 import { planBuild } from '../../shared/project/plan';
 import { parseProject } from '../../shared/project/validate';
 
@@ -92,6 +92,39 @@ describe('parallel builds', () => {
     }
   }, 120000);
 
+  it('a long motion compressed in shares of its channels across 2 and 3 workers gives the bytes of one job', async () => {
+    const ldir = mkdtempSync(join(tmpdir(), 'actguy-parallel-long-'));
+    try {
+      copyFileSync(join(ASSETS, 'cmu_01_01.mtn'), join(ldir, 'cmu.mtn'));
+      // Large enough to go in shares (the pool splits only long motions).
+      expect(statSync(join(ldir, 'cmu.mtn')).size).toBeGreaterThanOrEqual(SHARE_MIN_MTN_BYTES);
+      writeFileSync(join(ldir, 'l.actguy.json'), JSON.stringify({
+        version: 1,
+        motions: [
+          { name: 'cmu', mtn: 'cmu.mtn' },
+          { name: 'cmu_classic', mtn: 'cmu.mtn', tolerances: { rotationDeg: 1, method: 'classic' }, rotationOverridesDeg: { Head: 0.1 } },
+        ],
+        outputs: { mar: 'out/l.mar', sar: 'out/l.sar' },
+      }));
+      const outputs = async (compressor: MotionCompressor) => {
+        try {
+          const r = await buildProject(join(ldir, 'l.actguy.json'), { compressor, cacheDir: null });
+          if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
+        } finally {
+          await compressor.close();
+        }
+        return ['l.mar', 'l.sar', 'l.report.json'].map((f) => readFileSync(join(ldir, 'out', f)));
+      };
+      const one = await outputs(inProcessCompressor());
+      for (const jobs of [2, 3]) {
+        const many = await outputs(workerCompressor(poolWorker(), jobs));
+        many.forEach((f, k) => expect(f.equals(one[k]), `jobs ${jobs}, file ${k}`).toBe(true));
+      }
+    } finally {
+      rmSync(ldir, { recursive: true, force: true });
+    }
+  }, 180000);
+
   it('the finishing order really varies (the test above is not vacuous)', async () => {
     const a = await buildWith(finishingIn([4, 3, 2, 1, 0]));
     const b = await buildWith(finishingIn([0, 1, 2, 3, 4]));
@@ -168,11 +201,12 @@ describe('parallel builds', () => {
       expect(sent).toHaveLength(1);
       const { reply } = sent[0];
       if (!reply.ok) throw new Error(reply.error.message);
+      if (!('result' in reply)) throw new Error('a whole request was answered with a share');
       // Posted through a real port: a transferred buffer would read as empty here.
       const expected = compressMtnBytes(mtn, options).bytes;
       expect(reply.result.bytes.byteLength).toBe(expected.byteLength);
       const received = receiveMessageOnPort(port2)?.message as PoolReply;
-      expect(received.ok && Buffer.from(received.result.bytes).equals(Buffer.from(expected))).toBe(true);
+      expect(received.ok && 'result' in received && Buffer.from(received.result.bytes).equals(Buffer.from(expected))).toBe(true);
     } finally {
       port1.close();
     }

@@ -57,7 +57,7 @@ export function runCompressRequest(
     method: t.method ?? 'refined',
     ...(t.objectTolerance !== undefined ? { objectTolerance: t.objectTolerance } : {}),
     ...(t.shell !== undefined ? { shell: t.shell } : {}),
-  }, undefined, cache, shouldStop);
+  }, cache, shouldStop);
   const response: CompressResponse = {
     status: 'done',
     documentId: req.documentId,

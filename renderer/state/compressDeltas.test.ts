@@ -20,7 +20,7 @@ function fakeWorker() {
   const compress = async (req: CompressRequest): Promise<CompressOutcome> => {
     requests.push(req);
     for (let i = 0; i < req.jointKeyFlags.length; i++) m.jointKeyInfo[i * 4] = req.jointKeyFlags[i];
-    const r = compressMotion(m, { positionTolerance: 0.3, rotationToleranceDeg: 0.5, offsetTolerance: 0.3, name: 'fake', method: req.tolerances.method }, undefined, cache);
+    const r = compressMotion(m, { positionTolerance: 0.3, rotationToleranceDeg: 0.5, offsetTolerance: 0.3, name: 'fake', method: req.tolerances.method }, cache);
     const response: CompressResponse = {
       status: 'done', documentId: req.documentId, revision: req.revision, mt3: r.mt3, channels: r.channels, warnings: r.warnings, totalKeys: r.totalKeys,
       mt3Bytes: r.mt3Bytes, mtnBytes: r.mtnBytes, ratio: r.ratio, method: r.method, objectError: r.objectError, compressMs: 0,

@@ -10,12 +10,12 @@ describe('CompressCache', () => {
   it('recompresses only the channel an edit touched, with the bytes of a fresh run', () => {
     const m = syntheticMotion({ frames: 240, joints: 6, seed: 4, offsets: true, noise: 0.01 });
     const cache = new CompressCache();
-    compressMotion(m, options, undefined, cache);
+    compressMotion(m, options, cache);
     expect(cache.computed).toBe(1 + 6 + 6);
 
     // A user key on joint 3: its rotation and offset channels change, nothing else.
     m.jointKeyInfo[(100 * 6 + 3) * 4] |= KeyFlag.KEY;
-    const edited = compressMotion(m, options, undefined, cache);
+    const edited = compressMotion(m, options, cache);
     expect(cache.computed).toBe(2);
     expect(cache.reused).toBe(11);
     const fresh = compressMotion(m, options);
@@ -24,13 +24,13 @@ describe('CompressCache', () => {
     expect(edited.channels.find((c) => c.kind === 'rotation' && c.joint === 3)!.keyFrames).toContain(100);
 
     // A per-joint override touches one rotation channel; the global rotation tolerance all of them.
-    compressMotion(m, { ...options, rotationToleranceOverridesDeg: { 2: 2 } }, undefined, cache);
+    compressMotion(m, { ...options, rotationToleranceOverridesDeg: { 2: 2 } }, cache);
     expect(cache.computed).toBe(1);
-    compressMotion(m, { ...options, rotationToleranceDeg: 1 }, undefined, cache);
+    compressMotion(m, { ...options, rotationToleranceDeg: 1 }, cache);
     expect(cache.computed).toBe(6);
     // A root key touches the root translation only.
     m.translationKeyInfo[50 * 4] |= KeyFlag.KEY;
-    compressMotion(m, { ...options, rotationToleranceDeg: 1 }, undefined, cache);
+    compressMotion(m, { ...options, rotationToleranceDeg: 1 }, cache);
     expect(cache.computed).toBe(1);
   });
 
@@ -38,8 +38,8 @@ describe('CompressCache', () => {
     const a = syntheticMotion({ frames: 60, joints: 3, seed: 1 });
     const b = syntheticMotion({ frames: 60, joints: 3, seed: 2 });
     const cache = new CompressCache();
-    compressMotion(a, options, undefined, cache);
-    const fromCache = compressMotion(b, options, undefined, cache);
+    compressMotion(a, options, cache);
+    const fromCache = compressMotion(b, options, cache);
     expect(cache.reused).toBe(0);
     expect(Array.from(fromCache.bytes)).toEqual(Array.from(compressMotion(b, options).bytes));
   });
@@ -47,9 +47,9 @@ describe('CompressCache', () => {
   it('ignores flags that are not user keys (a trace key does not touch the root channel)', () => {
     const m = syntheticMotion({ frames: 60, joints: 2, seed: 3 });
     const cache = new CompressCache();
-    compressMotion(m, options, undefined, cache);
+    compressMotion(m, options, cache);
     m.translationKeyInfo[20 * 4] |= KeyFlag.TRACE;
-    const r = compressMotion(m, options, undefined, cache);
+    const r = compressMotion(m, options, cache);
     expect(cache.computed).toBe(0);
     expect(Array.from(r.mt3.move!.frames)).toEqual([0, 20, 60]);
   });
@@ -58,16 +58,16 @@ describe('CompressCache', () => {
     const m = syntheticMotion({ frames: 40, joints: 3, seed: 5 });
     const cache = new CompressCache();
     expect(cache.samplesChecked(m)).toBe(false);
-    compressMotion(m, options, undefined, cache);
+    compressMotion(m, options, cache);
     expect(cache.samplesChecked(m)).toBe(true);
     // Two locks on one frame is an edit of key info: refused on a cached run too.
     m.jointKeyInfo[(10 * 3 + 0) * 4] |= KeyFlag.LOCK;
     m.jointKeyInfo[(10 * 3 + 1) * 4] |= KeyFlag.LOCK;
-    expect(() => compressMotion(m, options, undefined, cache)).toThrow(/two joints locked on one frame/);
+    expect(() => compressMotion(m, options, cache)).toThrow(/two joints locked on one frame/);
     // Another motion with a NaN sample: its own arrays, checked.
     const bad = syntheticMotion({ frames: 40, joints: 3, seed: 6 });
     bad.rotation[7] = NaN;
-    expect(() => compressMotion(bad, options, undefined, cache)).toThrow(/not finite/);
+    expect(() => compressMotion(bad, options, cache)).toThrow(/not finite/);
     expect(cache.samplesChecked(bad)).toBe(false);
   });
 });

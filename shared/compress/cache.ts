@@ -1,8 +1,8 @@
 import type { Motion } from '../motion/types';
 import type { PositionTrack, RotationTrack } from '../mt3/types';
 import type { Mt3StreamMemo } from '../mt3/write';
-import type { GreedyOutcome } from './greedy';
 import { ObjectErrorMemo } from './objectError';
+import type { TrackOutcome } from './track';
 import type { CompressMethod } from './types';
 
 /** One channel's finished compression, reusable while its inputs are unchanged. */
@@ -10,7 +10,7 @@ export interface CachedChannel<T extends PositionTrack | RotationTrack> {
   /** tolerance and user key frames the channel was compressed with. */
   signature: string;
   keyFrames: number[];
-  outcome: GreedyOutcome;
+  outcome: TrackOutcome;
   track: T;
 }
 

@@ -5,9 +5,9 @@ import { KeyFlag, MotionFlag } from '../motion/types';
 import { Mt3Flag } from '../mt3/types';
 import { independentErrors } from '../testing/independentDecode';
 import { syntheticMotion } from '../testing/syntheticMotion';
-import { compressMotion } from './compress';
+import { compressMotion, compressMotionWith } from './compress';
 import { initialKeys } from './keyList';
-import { naiveGreedyCompress } from './naive';
+import { naiveClassicStrategy } from './naive';
 import type { CompressMethod, CompressOptions } from './types';
 
 const options = (tol: number, method: CompressMethod = 'refined'): CompressOptions => ({ positionTolerance: tol, rotationToleranceDeg: tol, offsetTolerance: tol, name: 'test_motion', method });
@@ -125,7 +125,7 @@ describe('compressMotion on random motions', () => {
     for (const seed of [11, 12, 13]) {
       const m = syntheticMotion({ frames: 200, joints: 4, seed, offsets: true, noise: 0.01, userKeys: 2 });
       const fast = compressMotion(m, options(0.2, 'classic'));
-      const slow = compressMotion(m, options(0.2, 'classic'), naiveGreedyCompress);
+      const slow = compressMotionWith(naiveClassicStrategy, m, options(0.2, 'classic'));
       expect(fast.channels.map((c) => c.keyFrames)).toEqual(slow.channels.map((c) => c.keyFrames));
       expect(Array.from(fast.bytes)).toEqual(Array.from(slow.bytes));
       fast.channels.forEach((c, i) => expect(Array.from(c.errors)).toEqual(Array.from(slow.channels[i].errors)));

@@ -7,21 +7,15 @@ import { writeMt3 } from '../mt3/write';
 import { Mt3Flag, type Mt3Motion, type PositionTrack, type RotationTrack, type TraceTrack } from '../mt3/types';
 import { motionNameProblem } from '../motionName';
 import { gvStrCode } from '../strcode';
-import { greedyCompress, type GreedyOutcome } from './greedy';
-import { channelSignature, CompressCache } from './cache';
+import { channelSignature, CompressCache, type CachedChannel } from './cache';
 import { defaultShell, objectSpaceError } from './objectError';
-import { initialKeys, type KeyList } from './keyList';
-import { dpOptimalKeys, refineRotationChannel } from './refine';
-import { FixedSpanRotationFit } from './referenceFit';
+import { methodStrategy, type CompressStrategy } from './methods';
 import { PositionFit } from './positionFit';
-import { RotationFit } from './rotationFit';
+import type { TrackOutcome } from './track';
 import {
   jointUserKeys, lockRanges, offsetSource, rotationSource, traceKeyFrames, translationSource, translationUserKeys,
 } from './sources';
 import { CompressAborted, type ChannelKind, type ChannelReport, type CompressOptions, type CompressResult, type CompressWarning } from './types';
-
-/** The greedy loop to use; the naive reference (naive.ts) plugs in here for benchmarks and tests. */
-export type ChannelSolver = (fit: PositionFit | RotationFit, keys: KeyList, tolerance: number) => GreedyOutcome;
 
 const now = (): number => (globalThis as { performance?: { now(): number } }).performance?.now() ?? Date.now();
 
@@ -38,10 +32,18 @@ const now = (): number => (globalThis as { performance?: { now(): number } }).pe
  * throws CompressAborted (the app's background refinement of an edit the user
  * has already replaced stops within one channel instead of finishing).
  */
-export function compressMotion(
+export function compressMotion(motion: Motion, options: CompressOptions, cache?: CompressCache, shouldStop?: () => boolean): CompressResult {
+  return compressMotionWith(methodStrategy(options.method), motion, options, cache, shouldStop);
+}
+
+/**
+ * compressMotion with the keys chosen by `strategy` (compressMotion passes options.method's; the tests and the
+ * bench pass the naive greedy's or the DP reference's).
+ */
+export function compressMotionWith(
+  strategy: CompressStrategy,
   motion: Motion,
   options: CompressOptions,
-  solver: ChannelSolver = greedyCompress,
   cache?: CompressCache,
   shouldStop?: () => boolean,
 ): CompressResult {
@@ -52,27 +54,11 @@ export function compressMotion(
   const shell = options.shell ?? defaultShell(motion);
   let result: CompressResult;
   if (options.objectTolerance === undefined) {
-    result = compressChannels(motion, options, solver, cache, undefined, shouldStop);
+    result = compressChannels(motion, options, strategy, cache, shouldStop);
     result.objectError = objectSpaceError(motion, result.mt3, shell, cache?.objectMemo);
   } else {
-    result = compressSkeletonAware(motion, options, options.objectTolerance, shell, solver, cache, shouldStop);
+    result = compressSkeletonAware(motion, options, options.objectTolerance, shell, strategy, cache, shouldStop);
   }
-  result.ms = now() - t0;
-  return result;
-}
-
-/**
- * The DP reference (tests and the bench, never the product): the exact fewest
- * keys of segment-independent fits, the Hermite fit for positions (as
- * refined) and FixedSpanRotationFit for rotations. Same guarantees on the
- * written bytes as compressMotion.
- */
-export function compressMotionDpReference(motion: Motion, options: CompressOptions): CompressResult {
-  const t0 = now();
-  validateMotion(motion);
-  checkTolerances(options);
-  const result = compressChannels(motion, options, greedyCompress, undefined, 'dp-reference');
-  result.objectError = objectSpaceError(motion, result.mt3, options.shell ?? defaultShell(motion));
   result.ms = now() - t0;
   return result;
 }
@@ -105,7 +91,7 @@ const SKELETON_OPTIMISM = 3;
  */
 function compressSkeletonAware(
   motion: Motion, options: CompressOptions, objectTolerance: number, shell: number,
-  solver: ChannelSolver, cache: CompressCache | undefined, shouldStop: (() => boolean) | undefined,
+  strategy: CompressStrategy, cache: CompressCache | undefined, shouldStop: (() => boolean) | undefined,
 ): CompressResult {
   const J = motion.joints.length;
   const hasOffsets = (motion.flags & MotionFlag.OFFSETS) !== 0;
@@ -126,7 +112,7 @@ function compressSkeletonAware(
     tolerances.forEach((t, j) => (overrides[j] = t));
     const r = compressChannels(motion, {
       ...options, positionTolerance, offsetTolerance, rotationToleranceOverridesDeg: overrides,
-    }, solver, runCache, undefined, shouldStop);
+    }, strategy, runCache, shouldStop);
     const oe = objectSpaceError(motion, r.mt3, shell, runCache.objectMemo);
     r.objectError = oe;
     r.skeleton = { objectTolerance, shell, rounds, met: oe.maxError <= objectTolerance, positionTolerance, offsetTolerance };
@@ -191,85 +177,120 @@ function chainGeometry(m: Motion, shell: number): { reach: number[]; chain: numb
   };
 }
 
-/** The per-channel compression of one set of tolerances (classic or refined keys). */
-function compressChannels(
+/** One channel's compression: what compressChannels writes and reports. */
+interface ChannelRun {
+  kind: ChannelKind;
+  joint: number;
+  userKeys: number[];
+  tolerance: number;
+  id: string;
+  entry: CachedChannel<PositionTrack | RotationTrack>;
+}
+
+/**
+ * Compresses the channels of a motion (or reuses them from `cache`), in the order of the MT3: the root
+ * translation, each joint's rotation, then each joint's offset with OFFSETS. With `select`, only the channels
+ * whose index in that order it accepts are run (a share of a long motion, compressChannelShare).
+ */
+function runChannels(
   motion: Motion,
   options: CompressOptions,
-  solver: ChannelSolver,
+  strategy: CompressStrategy,
   cache: CompressCache | undefined,
-  referenceMethod?: 'dp-reference',
-  shouldStop?: () => boolean,
-): CompressResult {
-  const t0 = now();
+  shouldStop: (() => boolean) | undefined,
+  select?: (index: number) => boolean,
+): ChannelRun[] {
   const N = motion.frameCount;
   const J = motion.joints.length;
-  const channels: ChannelReport[] = [];
-  const warnings: CompressWarning[] = [];
-
-  const method: CompressResult['method'] = referenceMethod ?? options.method ?? 'refined';
-  const refined = method !== 'classic';
+  const method = strategy.method;
+  const runs: ChannelRun[] = [];
+  let index = 0;
   cache?.begin(motion);
   /** Compresses one channel, or reuses it from the cache when its inputs are unchanged. */
-  const runChannel = <T extends PositionTrack | RotationTrack>(
+  const runChannel = (
     kind: ChannelKind, joint: number, userKeys: number[], tolerance: number,
-    compress: () => { keyFrames: number[]; outcome: GreedyOutcome; track: T },
-  ): T => {
+    compress: () => Omit<CachedChannel<PositionTrack | RotationTrack>, 'signature'>,
+  ): void => {
+    if (select && !select(index++)) return;
     // Classic and refined entries side by side: the app asks for both after every edit.
     const id = `${method}:${kind}:${joint}`;
     const signature = channelSignature(tolerance, userKeys, method);
-    let entry = cache?.get<T>(id, signature);
+    let entry = cache?.get(id, signature);
     if (!entry) {
       if (shouldStop?.()) throw new CompressAborted();
       entry = { signature, ...compress() };
       cache?.set(id, entry);
     }
-    channels.push(report(kind, joint, entry.keyFrames, userKeys, tolerance, entry.outcome, warnings));
-    return entry.track;
+    runs.push({ kind, joint, userKeys, tolerance, id, entry });
   };
   const runPosition = (kind: ChannelKind, joint: number, source: () => Float64Array, userKeys: number[], tolerance: number, where: string) =>
     runChannel(kind, joint, userKeys, tolerance, () => {
       const fit = new PositionFit(source(), N, where);
-      let keys: KeyList;
-      let outcome: GreedyOutcome;
-      if (refined) ({ keys, outcome } = dpOptimalKeys(fit, userKeys, tolerance));
-      else {
-        keys = initialKeys(N, userKeys);
-        outcome = solver(fit, keys, tolerance);
-      }
+      const { keys, outcome } = strategy.positionKeys(fit, userKeys, tolerance);
       const keyFrames = keys.frames();
       return { keyFrames, outcome, track: positionTrack(fit, keyFrames) };
     });
 
-  const root = runPosition('translation', -1, () => translationSource(motion), translationUserKeys(motion), options.positionTolerance, 'translation');
-
-  const rotations: RotationTrack[] = [];
+  runPosition('translation', -1, () => translationSource(motion), translationUserKeys(motion), options.positionTolerance, 'translation');
   for (let j = 0; j < J; j++) {
     const tolerance = options.rotationToleranceOverridesDeg?.[j] ?? options.rotationToleranceDeg;
     const userKeys = jointUserKeys(motion, j);
-    rotations.push(runChannel('rotation', j, userKeys, tolerance, () => {
-      const source = rotationSource(motion, j);
-      let fit = new RotationFit(source, N);
-      let keys = initialKeys(N, userKeys);
-      let outcome = solver(fit, keys, tolerance);
-      if (method === 'dp-reference') {
-        // The classic result's mean key gap is the fixed span of the segment-independent fit.
-        const span = Math.max(1, Math.round(N / Math.max(1, keys.count - 1)));
-        fit = new FixedSpanRotationFit(source, N, span);
-        ({ keys, outcome } = dpOptimalKeys(fit, userKeys, tolerance));
-      } else if (refined) outcome = refineRotationChannel(fit, keys, tolerance, outcome, userKeys);
+    runChannel('rotation', j, userKeys, tolerance, () => {
+      const { fit, keys, outcome } = strategy.rotationKeys(rotationSource(motion, j), N, userKeys, tolerance);
       const keyFrames = keys.frames();
       const stored = fit.storedKeys(keyFrames);
       return { keyFrames, outcome, track: { frames: Uint16Array.from(keyFrames), rotation: stored.rotation, inner: stored.inner } };
-    }));
+    });
   }
-
-  let offsets: PositionTrack[] | null = null;
-  if (motion.flags & MotionFlag.OFFSETS) {
-    offsets = [];
+  if (motion.flags & MotionFlag.OFFSETS)
     for (let j = 0; j < J; j++)
-      offsets.push(runPosition('offset', j, () => offsetSource(motion, j), jointUserKeys(motion, j), options.offsetTolerance, `offset joint ${j}`));
-  }
+      runPosition('offset', j, () => offsetSource(motion, j), jointUserKeys(motion, j), options.offsetTolerance, `offset joint ${j}`);
+  return runs;
+}
 
+/** A share of a motion's channels, compressed: each channel's cache id and entry. */
+export type ChannelShare = [id: string, entry: CachedChannel<PositionTrack | RotationTrack>][];
+
+/**
+ * Share `share` of `shares` of a motion's channels (every shares-th channel in MT3 order, from the share-th),
+ * compressed as compressMotion would: the build pool splits a long motion across its workers with it, and
+ * compressWithShares puts the shares together into the very result of one compressMotion (channels are
+ * compressed independently of each other). Not for the skeleton-aware mode, whose rounds need every channel.
+ */
+export function compressChannelShare(motion: Motion, options: CompressOptions, share: number, shares: number): ChannelShare {
+  validateMotion(motion);
+  checkTolerances(options);
+  if (options.objectTolerance !== undefined) throw new Error('compressChannelShare: the skeleton-aware mode compresses a motion whole');
+  return runChannels(motion, options, methodStrategy(options.method), undefined, undefined, (i) => i % shares === share)
+    .map((r) => [r.id, r.entry]);
+}
+
+/** compressMotion of a motion whose channels were compressed in shares (compressChannelShare): the same result. */
+export function compressWithShares(motion: Motion, options: CompressOptions, shares: ChannelShare[]): CompressResult {
+  const cache = new CompressCache();
+  cache.begin(motion);
+  for (const share of shares) for (const [id, entry] of share) cache.set(id, entry);
+  return compressMotion(motion, options, cache);
+}
+
+/** The per-channel compression of one set of tolerances (classic or refined keys). */
+function compressChannels(
+  motion: Motion,
+  options: CompressOptions,
+  strategy: CompressStrategy,
+  cache: CompressCache | undefined,
+  shouldStop: (() => boolean) | undefined,
+): CompressResult {
+  const t0 = now();
+  const N = motion.frameCount;
+  const J = motion.joints.length;
+  const warnings: CompressWarning[] = [];
+  const runs = runChannels(motion, options, strategy, cache, shouldStop);
+  const channels: ChannelReport[] = runs.map((r) => report(r.kind, r.joint, r.entry.keyFrames, r.userKeys, r.tolerance, r.entry.outcome, warnings));
+  const root = runs[0].entry.track as PositionTrack;
+  const rotations = runs.slice(1, J + 1).map((r) => r.entry.track as RotationTrack);
+  const offsets = motion.flags & MotionFlag.OFFSETS ? runs.slice(J + 1).map((r) => r.entry.track as PositionTrack) : null;
+  const method = strategy.method;
   const mt3: Mt3Motion = { ...mt3Frame(motion, motionNameHash(options.name)), root, rotations, offsets };
   const bytes = writeMt3(mt3, cache?.streams);
   const totalKeys = channels.reduce((s, c) => s + c.keyFrames.length, 0);
@@ -331,7 +352,7 @@ function checkTolerances(o: CompressOptions): void {
 
 function report(
   kind: ChannelKind, joint: number, keyFrames: number[], userKeys: number[], tolerance: number,
-  outcome: GreedyOutcome, warnings: CompressWarning[],
+  outcome: TrackOutcome, warnings: CompressWarning[],
 ): ChannelReport {
   const met = outcome.maxError <= tolerance;
   if (!met) {

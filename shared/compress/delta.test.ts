@@ -11,7 +11,7 @@ const options: CompressOptions = { positionTolerance: 0.3, rotationToleranceDeg:
 
 /** A compression as the worker answers it (electron/compress/apply.ts shapes the same fields). */
 function answer(m: Motion, revision: number, cache?: CompressCache, o: CompressOptions = options): CompressResponse {
-  const r = compressMotion(m, o, undefined, cache);
+  const r = compressMotion(m, o, cache);
   return {
     status: 'done', documentId: 'doc', revision, mt3: r.mt3, channels: r.channels, warnings: r.warnings, totalKeys: r.totalKeys,
     mt3Bytes: r.mt3Bytes, mtnBytes: r.mtnBytes, ratio: r.ratio, method: r.method, objectError: r.objectError, compressMs: r.ms,

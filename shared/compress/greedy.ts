@@ -1,15 +1,6 @@
 import { SegmentHeap } from './heap';
 import type { KeyList } from './keyList';
-import { finishOutcome, fitAllKeys, type TrackFit } from './track';
-
-export interface GreedyOutcome {
-  /** Error of the final stored track at every frame 0..N. */
-  errors: Float64Array;
-  maxError: number;
-  maxErrorFrame: number;
-  /** Keys inserted by the loop (not counting initial keys). */
-  inserted: number;
-}
+import { finishOutcome, fitAllKeys, type TrackFit, type TrackOutcome } from './track';
 
 /**
  * The classic greedy loop of docs/compression.md with incremental bookkeeping:
@@ -23,7 +14,7 @@ export interface GreedyOutcome {
  * by inserting a key, so an error left on a key frame is a precision limit
  * and is reported by the caller as a warning.
  */
-export function greedyCompress(fit: TrackFit, keys: KeyList, tolerance: number): GreedyOutcome {
+export function greedyCompress(fit: TrackFit, keys: KeyList, tolerance: number): TrackOutcome {
   const N = fit.N;
   const errors = new Float64Array(N + 1);
   const heap = new SegmentHeap(N);

@@ -36,8 +36,9 @@ const tmp2 = new Float64Array(4);
  */
 export class InnerSearch {
   /** Residual vectors (vector part of src^-1 * decoded, half-angle sines), 3 per frame of the chain. */
-  private readonly r: Float64Array;
-  private readonly rTrial: Float64Array;
+  private r: Float64Array;
+  /** The line search's trial residuals: swapped with r when a trial is taken (only the chain's rows are in use). */
+  private rTrial: Float64Array;
   /** The key slerp (ScalarSquad.keySlerpAt) at every frame of the chain, 4 per residual row triple: fixed during a search. */
   private readonly keySlerp: Float64Array;
   private readonly t = new Float64Array(3 * MAX_VARIABLE_KEYS);
@@ -46,7 +47,13 @@ export class InnerSearch {
   /** First residual row of each segment of the chain. */
   private readonly segRow = new Int32Array(MAX_CHAIN + 1);
   private readonly chain = new Int32Array(MAX_CHAIN);
-  private readonly squad = new ScalarSquad();
+  /**
+   * One Squad per segment of the chain, its keys loaded once per search (cacheKeySlerps): the model and the
+   * reference checks reload only the inner quaternions (ScalarSquad.setInner).
+   */
+  private readonly segs = Array.from({ length: MAX_CHAIN - 1 }, () => new ScalarSquad());
+  /** The sign of each segment's far key (RotationFit.segmentSign): fixed during a search. */
+  private readonly segSign = new Float64Array(MAX_CHAIN - 1);
   private n = 0;
   /** Chain positions of the variable keys. */
   private readonly vars = new Int32Array(MAX_VARIABLE_KEYS);
@@ -81,10 +88,32 @@ export class InnerSearch {
     let max = 0;
     this.evaluations++;
     for (let i = 0; i + 1 < this.n; i++) {
-      const e = this.fit.segmentErrorUpTo(this.chain[i], this.chain[i + 1], limit);
+      const e = this.segmentErrorUpTo(i, limit);
       this.segMax[i] = e;
       if (e > max) max = e;
       if (max > limit) break;
+    }
+    return max;
+  }
+
+  /**
+   * RotationFit.segmentErrorUpTo of chain segment s with the stored inner quaternions (the same bits: ScalarSquad.at
+   * is keySlerpAt then atWithKeySlerp), from the key slerps of cacheKeySlerps.
+   */
+  private segmentErrorUpTo(s: number, limit: number): number {
+    const fit = this.fit;
+    const ka = this.chain[s], kb = this.chain[s + 1];
+    const seg = this.segs[s];
+    seg.setInner(fit.a, ka * 4, kb * 4, this.segSign[s]);
+    const o = seg.out, src = fit.source, ks = this.keySlerp;
+    const span = kb - ka;
+    let max = -1;
+    for (let t = ka + 1, j = (this.segRow[s] / 3) * 4; t < kb; t++, j += 4) {
+      seg.atWithKeySlerp(t, ka, span, ks, j);
+      const it = t * 4;
+      const e = (2 * Math.acos(Math.min(1, Math.abs(o[0] * src[it] + o[1] * src[it + 1] + o[2] * src[it + 2] + o[3] * src[it + 3]))) * 180) / Math.PI;
+      if (e > limit) return e;
+      if (e > max) max = e;
     }
     return max;
   }
@@ -113,9 +142,6 @@ export class InnerSearch {
     // Entry state: the stored integers, their reference error.
     const saved = this.saved;
     for (let v = 0; v < this.nv; v++) for (let c = 0; c < 4; c++) saved[v * 4 + c] = fit.aInt[this.chain[this.vars[v]] * 4 + c];
-    const entryError = this.chainErrorUpTo(bound);
-    if (entryError <= bound) return entryError;
-
     let rows = 0;
     for (let i = 0; i + 1 < this.n; i++) {
       this.segRow[i] = rows;
@@ -123,6 +149,8 @@ export class InnerSearch {
     }
     this.segRow[this.n - 1] = rows;
     this.cacheKeySlerps();
+    const entryError = this.chainErrorUpTo(bound);
+    if (entryError <= bound) return entryError;
 
     // Continuous start: the stored inner quaternions, t = log(q^-1 a).
     for (let i = 0; i < this.n; i++) for (let c = 0; c < 4; c++) this.contA[i * 4 + c] = fit.a[this.chain[i] * 4 + c];
@@ -138,17 +166,22 @@ export class InnerSearch {
       for (let s = 1; s >= 0.25; s /= 2) {
         for (let p = 0; p < P; p++) this.tTrial[p] = this.t[p] + s * this.delta[p];
         for (let v = 0; v < this.nv; v++) this.setContinuous(v, this.tTrial, v * 3);
-        const e = this.residuals(this.rTrial, 0, this.n - 2);
+        const e = this.residuals(this.rTrial, 0, this.n - 2, emax);
         if (e < emax) {
           emax = e;
           this.t.set(this.tTrial);
-          this.r.set(this.rTrial);
+          const taken = this.rTrial;
+          this.rTrial = this.r;
+          this.r = taken;
           accepted = true;
           break;
         }
       }
-      for (let v = 0; v < this.nv; v++) this.setContinuous(v, this.t, v * 3);
-      if (!accepted) break;
+      // contA holds the taken trial's (t's) inner quaternions; after no trial was taken, t's again.
+      if (!accepted) {
+        for (let v = 0; v < this.nv; v++) this.setContinuous(v, this.t, v * 3);
+        break;
+      }
     }
 
     // Round to the s12 grid and measure what would be written.
@@ -198,7 +231,7 @@ export class InnerSearch {
             this.evaluations++;
             let e = others;
             for (let s = s0; s <= s1 && !(e >= current); s++) {
-              const es = fit.segmentErrorUpTo(this.chain[s], this.chain[s + 1], current);
+              const es = this.segmentErrorUpTo(s, current);
               this.segTrial[s] = es;
               if (es > e) e = es;
             }
@@ -250,10 +283,11 @@ export class InnerSearch {
   /** Fills keySlerp for the chain: the half of every Squad sample that the inner quaternions do not change. */
   private cacheKeySlerps(): void {
     const fit = this.fit;
-    const seg = this.squad;
     for (let s = 0; s + 1 < this.n; s++) {
       const ka = this.chain[s], kb = this.chain[s + 1];
-      seg.set(fit.q, ka * 4, kb * 4, fit.a, ka * 4, kb * 4, fit.segmentSign(ka, kb));
+      const seg = this.segs[s];
+      this.segSign[s] = fit.segmentSign(ka, kb);
+      seg.set(fit.q, ka * 4, kb * 4, fit.a, ka * 4, kb * 4, this.segSign[s]);
       const span = kb - ka;
       for (let t = ka + 1, o = (this.segRow[s] / 3) * 4; t < kb; t++, o += 4) seg.keySlerpAt(t, ka, span, this.keySlerp, o);
     }
@@ -262,20 +296,21 @@ export class InnerSearch {
   /**
    * Residuals of segments s0..s1 of the chain with the continuous inner
    * quaternions into out (rows as segRow); returns the worst error in degrees.
+   * Once that reaches `stopAt` it returns it without the remaining rows (a
+   * line-search trial that is no better is thrown away whole).
    */
-  private residuals(out: Float64Array, s0: number, s1: number): number {
+  private residuals(out: Float64Array, s0: number, s1: number, stopAt = Infinity): number {
     const fit = this.fit;
     const src = fit.source;
-    const q = fit.q, A = this.contA;
-    const seg = this.squad;
-    const o = seg.out;
+    const A = this.contA;
     let worst = 0;
     for (let s = s0; s <= s1; s++) {
       const ka = this.chain[s], kb = this.chain[s + 1];
-      const sign = fit.segmentSign(ka, kb);
       // Squad on scalars (ScalarSquad): the same bits as SquadSegment, without a boxed double per frame (this
-      // loop is most of a refinement).
-      seg.set(q, ka * 4, kb * 4, A, s * 4, (s + 1) * 4, sign);
+      // loop is most of a refinement). The keys and their slerps were loaded by cacheKeySlerps.
+      const seg = this.segs[s];
+      seg.setInner(A, s * 4, (s + 1) * 4, this.segSign[s]);
+      const o = seg.out;
       const span = kb - ka;
       let row = this.segRow[s];
       for (let t = ka + 1; t < kb; t++, row += 3) {
@@ -291,7 +326,13 @@ export class InnerSearch {
         }
         out[row] = x; out[row + 1] = y; out[row + 2] = z;
         const m = Math.sqrt(x * x + y * y + z * z);
-        if (m > worst) worst = m;
+        if (m > worst) {
+          worst = m;
+          if (stopAt !== Infinity) {
+            const e = 2 * Math.asin(Math.min(1, worst)) * RAD_TO_DEG;
+            if (e >= stopAt) return e;
+          }
+        }
       }
     }
     return 2 * Math.asin(Math.min(1, worst)) * RAD_TO_DEG;

@@ -1,6 +1,6 @@
-import type { GreedyOutcome } from './greedy';
 import type { KeyList } from './keyList';
-import { finishOutcome, fitAllKeys, type TrackFit } from './track';
+import { classicWith, type CompressStrategy } from './methods';
+import { finishOutcome, fitAllKeys, type TrackFit, type TrackOutcome } from './track';
 
 /**
  * The naive reference of the greedy loop: after every insertion it refits
@@ -8,7 +8,7 @@ import { finishOutcome, fitAllKeys, type TrackFit } from './track';
  * measure the incremental loop's speed-up and to check that both choose the
  * same keys; never use it in the product.
  */
-export function naiveGreedyCompress(fit: TrackFit, keys: KeyList, tolerance: number): GreedyOutcome {
+export function naiveGreedyCompress(fit: TrackFit, keys: KeyList, tolerance: number): TrackOutcome {
   const N = fit.N;
   const errors = new Float64Array(N + 1);
   let inserted = 0;
@@ -29,3 +29,6 @@ export function naiveGreedyCompress(fit: TrackFit, keys: KeyList, tolerance: num
   }
   return finishOutcome(fit, keys, errors, inserted);
 }
+
+/** The classic method with the naive loop (tests and the bench): the same keys and bytes as classicStrategy. */
+export const naiveClassicStrategy: CompressStrategy = classicWith(naiveGreedyCompress);

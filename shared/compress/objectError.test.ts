@@ -15,7 +15,7 @@ describe('ObjectErrorMemo', () => {
       const shell = defaultShell(m);
       const memo = new ObjectErrorMemo();
       const cache = new CompressCache();
-      const first = compressMotion(m, options, undefined, cache);
+      const first = compressMotion(m, options, cache);
       expect(objectSpaceError(m, first.mt3, shell, memo)).toEqual(objectSpaceError(m, first.mt3, shell));
       expect(memo.recomputedFrames).toBe(301);
 
@@ -31,14 +31,14 @@ describe('ObjectErrorMemo', () => {
         let frame = near;
         while (keys.includes(frame)) frame++;
         m.jointKeyInfo[(frame * J + joint) * 4] |= KeyFlag.KEY;
-        const r = (last = compressMotion(m, options, undefined, cache));
+        const r = (last = compressMotion(m, options, cache));
         const fresh = objectSpaceError(m, r.mt3, shell);
         expect(objectSpaceError(m, r.mt3, shell, memo)).toEqual(fresh);
         expect(memo.recomputedFrames).toBeGreaterThan(0);
         expect(memo.recomputedFrames).toBeLessThan(301);
       }
       // A global tolerance change touches every channel: still the fresh report.
-      const loose = compressMotion(m, { ...options, rotationToleranceDeg: 2 }, undefined, cache);
+      const loose = compressMotion(m, { ...options, rotationToleranceDeg: 2 }, cache);
       expect(objectSpaceError(m, loose.mt3, shell, memo)).toEqual(objectSpaceError(m, loose.mt3, shell));
     }
   });
@@ -70,9 +70,9 @@ describe('ObjectErrorMemo', () => {
   it('is what compressMotion uses with a cache: a key toggle redoes few frames and reports as a fresh run', () => {
     const m = syntheticMotion({ frames: 400, joints: 6, seed: 8, noise: 0.02 });
     const cache = new CompressCache();
-    compressMotion(m, options, undefined, cache);
+    compressMotion(m, options, cache);
     m.jointKeyInfo[(200 * 6 + 2) * 4] |= KeyFlag.KEY;
-    const edited = compressMotion(m, options, undefined, cache);
+    const edited = compressMotion(m, options, cache);
     expect(cache.objectMemo.recomputedFrames).toBeLessThan(401);
     expect(edited.objectError).toEqual(compressMotion(m, options).objectError);
   });

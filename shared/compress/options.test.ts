@@ -4,7 +4,8 @@ import { readMt3 } from '../mt3/read';
 import { syntheticMotion } from '../testing/syntheticMotion';
 import { MotionFlag } from '../motion/types';
 import { Mt3Flag } from '../mt3/types';
-import { compressMotion, compressMotionDpReference } from './compress';
+import { compressMotion, compressMotionWith } from './compress';
+import { dpReferenceStrategy } from './referenceFit';
 import { CompressAborted } from './types';
 import type { CompressOptions } from './types';
 
@@ -86,16 +87,16 @@ describe('compressMotion returns what it wrote', () => {
   it('asks shouldStop before every channel and stops with CompressAborted when it answers true', () => {
     const m = syntheticMotion({ frames: 20, joints: 2, seed: 4, offsets: true });
     let asked = 0;
-    compressMotion(m, options(0.5), undefined, undefined, () => (asked++, false));
+    compressMotion(m, options(0.5), undefined, () => (asked++, false));
     expect(asked).toBe(1 + 2 + 2);
     let left = 2;
-    expect(() => compressMotion(m, options(0.5), undefined, undefined, () => left-- <= 0)).toThrow(CompressAborted);
+    expect(() => compressMotion(m, options(0.5), undefined, () => left-- <= 0)).toThrow(CompressAborted);
     expect(left).toBe(-1);
   });
 
   it('the DP reference names itself and meets every tolerance on a smooth motion', () => {
     const m = syntheticMotion({ frames: 40, joints: 2, seed: 12 });
-    const r = compressMotionDpReference(m, options(0.5));
+    const r = compressMotionWith(dpReferenceStrategy, m, options(0.5));
     expect(r.method).toBe('dp-reference');
     expect(r.channels.every((c) => c.met)).toBe(true);
     expect(r.mt3).toEqual(readMt3(r.bytes));

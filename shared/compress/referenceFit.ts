@@ -1,5 +1,9 @@
 import { encodeS12 } from '../math/s12';
 import { conjQuat, expQuat, logQuat, mulQuat } from '../math/quat';
+import { dpOptimalKeys } from './dp';
+import { greedyCompress } from './greedy';
+import { initialKeys } from './keyList';
+import type { CompressStrategy } from './methods';
 import { RotationFit } from './rotationFit';
 
 const inv = new Float64Array(4);
@@ -17,7 +21,7 @@ const out = new Float64Array(4);
  * Squad control point computed from the source samples `span` frames on
  * either side of the key (clamped at 0 and N) instead of from the neighbouring
  * keys, so a key's stored values depend on its own frame only and the DP of
- * refine.ts finds the exact fewest keys for this fit. `span` is a fixed guess
+ * dp.ts finds the exact fewest keys for this fit. `span` is a fixed guess
  * of the key spacing (the bench uses the classic result's mean gap).
  */
 export class FixedSpanRotationFit extends RotationFit {
@@ -51,3 +55,20 @@ export class FixedSpanRotationFit extends RotationFit {
     logQuat(o, rel);
   }
 }
+
+/**
+ * The DP reference (tests and the bench, never the product): the exact fewest keys of segment-independent fits,
+ * the Hermite fit for positions (as refined) and FixedSpanRotationFit for rotations, whose span is the classic
+ * result's mean key gap. Same guarantees on the written bytes as the product's methods.
+ */
+export const dpReferenceStrategy: CompressStrategy = {
+  method: 'dp-reference',
+  positionKeys: (fit, userKeys, tolerance) => dpOptimalKeys(fit, userKeys, tolerance),
+  rotationKeys(source, N, userKeys, tolerance) {
+    const keys = initialKeys(N, userKeys);
+    greedyCompress(new RotationFit(source, N), keys, tolerance);
+    const span = Math.max(1, Math.round(N / Math.max(1, keys.count - 1)));
+    const fit = new FixedSpanRotationFit(source, N, span);
+    return { fit, ...dpOptimalKeys(fit, userKeys, tolerance) };
+  },
+};

@@ -1,5 +1,21 @@
 import type { KeyList } from './keyList';
-import type { GreedyOutcome } from './greedy';
+
+/**
+ * What every method's key choice returns for one channel (the greedy loop, the
+ * refinement, the DP, the naive reference): the errors of the stored track as
+ * the reference decoder reads it.
+ */
+export interface TrackOutcome {
+  /** Error of the final stored track at every frame 0..N. */
+  errors: Float64Array;
+  maxError: number;
+  maxErrorFrame: number;
+  /**
+   * Keys the method chose beyond the required ones: the greedy loop's insertions (less the refinement's
+   * removals, so it may be negative); the DP counts every key but 0 and N.
+   */
+  inserted: number;
+}
 
 /**
  * What the greedy loop needs from a track type (position or rotation): fit the
@@ -43,7 +59,7 @@ export function fitAllKeys(fit: TrackFit, keys: KeyList): void {
  * Completes a channel's outcome: writes the key-frame errors (the stored key
  * values themselves) and finds the largest error over 0..N (earliest frame on ties).
  */
-export function finishOutcome(fit: TrackFit, keys: KeyList, errors: Float64Array, inserted: number): GreedyOutcome {
+export function finishOutcome(fit: TrackFit, keys: KeyList, errors: Float64Array, inserted: number): TrackOutcome {
   let maxError = -1;
   let maxErrorFrame = 0;
   for (let f = 0; f !== -1; f = keys.next[f]) errors[f] = fit.keyError(f);

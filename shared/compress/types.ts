@@ -104,7 +104,7 @@ export interface SkeletonModeReport {
 }
 
 export interface CompressResult {
-  /** How keys were chosen ('dp-reference': compressMotionDpReference, tests and the bench only). */
+  /** How keys were chosen ('dp-reference': dpReferenceStrategy of referenceFit.ts, tests and the bench only). */
   method: CompressMethod | 'dp-reference';
   /** Stored values (h16 bits / s12 ints) exactly as written. */
   mt3: Mt3Motion;

@@ -109,11 +109,22 @@ export class ScalarSquad {
     for (let c = 0; c < 4; c++) {
       k[c] = q[ia + c];
       k[4 + c] = sign * q[ib + c];
-      k[8 + c] = A[ja + c];
-      k[12 + c] = sign * A[jb + c];
     }
     k[16] = clampedAcos(k[0] * k[4] + k[1] * k[5] + k[2] * k[6] + k[3] * k[7]);
     k[17] = Math.sin(k[16]);
+    this.setInner(A, ja, jb, sign);
+  }
+
+  /**
+   * Loads only the inner quaternions (as `set` does): all that atWithKeySlerp reads besides the key slerp, so a
+   * search that varies the inner quaternions of fixed keys reloads only them.
+   */
+  setInner(A: ArrayLike<number>, ja: number, jb: number, sign: number): void {
+    const k = this.k;
+    for (let c = 0; c < 4; c++) {
+      k[8 + c] = A[ja + c];
+      k[12 + c] = sign * A[jb + c];
+    }
     k[18] = clampedAcos(k[8] * k[12] + k[9] * k[13] + k[10] * k[14] + k[11] * k[15]);
     k[19] = Math.sin(k[18]);
   }

@@ -1,0 +1,65 @@
+import { dpOptimalKeys } from './dp';
+import { greedyCompress } from './greedy';
+import { initialKeys, type KeyList } from './keyList';
+import type { PositionFit } from './positionFit';
+import { refineRotationChannel } from './refine';
+import { RotationFit } from './rotationFit';
+import type { TrackFit, TrackOutcome } from './track';
+import type { CompressMethod, CompressResult } from './types';
+
+/** A channel's chosen keys and the errors of its stored track. */
+export interface ChannelKeys {
+  keys: KeyList;
+  outcome: TrackOutcome;
+}
+
+/**
+ * How one compression method chooses a channel's keys (docs/compression.md): compressMotion asks it for every
+ * channel and writes the fit's stored values at the keys it returns. The product's methods are `classic` and
+ * `refined` (CompressOptions.method picks one: methodStrategy); the naive greedy (naive.ts) and the DP reference
+ * (referenceFit.ts) are strategies too, for tests and the bench.
+ */
+export interface CompressStrategy {
+  /** Reported as CompressResult.method; the app's channel cache keeps each method's channels apart by it. */
+  readonly method: CompressResult['method'];
+  /** Keys of a position channel (root translation or offset) whose fit is given. */
+  positionKeys(fit: PositionFit, userKeys: number[], tolerance: number): ChannelKeys;
+  /** The fit and keys of a rotation channel of `source` (frames 0..N). */
+  rotationKeys(source: Float64Array, N: number, userKeys: number[], tolerance: number): ChannelKeys & { fit: RotationFit };
+}
+
+/** The classic rule with a given greedy loop (the incremental one, or the naive reference of naive.ts). */
+export function classicWith(loop: (fit: TrackFit, keys: KeyList, tolerance: number) => TrackOutcome): CompressStrategy {
+  return {
+    method: 'classic',
+    positionKeys(fit, userKeys, tolerance) {
+      const keys = initialKeys(fit.N, userKeys);
+      return { keys, outcome: loop(fit, keys, tolerance) };
+    },
+    rotationKeys(source, N, userKeys, tolerance) {
+      const fit = new RotationFit(source, N);
+      const keys = initialKeys(N, userKeys);
+      return { fit, keys, outcome: loop(fit, keys, tolerance) };
+    },
+  };
+}
+
+/** The classic rule: the greedy loop on every channel. */
+export const classicStrategy: CompressStrategy = classicWith(greedyCompress);
+
+/** The default: the fewest keys of the Hermite fit for positions, the greedy loop then a removal pass for rotations. */
+export const refinedStrategy: CompressStrategy = {
+  method: 'refined',
+  positionKeys: (fit, userKeys, tolerance) => dpOptimalKeys(fit, userKeys, tolerance),
+  rotationKeys(source, N, userKeys, tolerance) {
+    const fit = new RotationFit(source, N);
+    const keys = initialKeys(N, userKeys);
+    const greedy = greedyCompress(fit, keys, tolerance);
+    return { fit, keys, outcome: refineRotationChannel(fit, keys, tolerance, greedy, userKeys) };
+  },
+};
+
+/** The strategy of a CompressOptions.method (refined when unset). */
+export function methodStrategy(method: CompressMethod | undefined): CompressStrategy {
+  return method === 'classic' ? classicStrategy : refinedStrategy;
+}
