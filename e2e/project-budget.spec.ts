@@ -60,9 +60,12 @@ test('set a budget in the panel, build, and see the scales in the dialog', async
   await expect(panel.getByTestId('project-budget-use')).not.toHaveClass(/bad/);
   await expect(panel.getByTestId('project-budget-use')).toContainText('%');
   await saveScreenshot('project-budget-1280');
+  await page.getByTestId('mode-project').click(); // the layout with the whole left column for the project
+  await expect(panel.getByTestId('project-budget-bar')).toBeVisible();
+  await saveScreenshot('project-budget-project-layout-1280');
   if (!electronApp) {
     await page.setViewportSize({ width: 1920, height: 1080 });
-    await saveScreenshot('project-budget-1920');
+    await saveScreenshot('project-budget-project-layout-1920');
   }
 
   await page.getByTestId('project-save').click();
