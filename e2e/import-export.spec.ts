@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { ElectronApplication, Page } from '@playwright/test';
 import { expect, stubNativeDialogs, test, type Workspace } from './fixtures';
-import { screenshotOf, waitForCompression, waitForDocument } from './ui';
+import { jointLabels, screenshotOf, waitForCompression, waitForDocument } from './ui';
 import { motionToGlb } from '../shared/interchange/gltf/export';
 import { readGltfContainer, writeGlb } from '../shared/interchange/gltf/glb';
 import { importMotionBytes } from '../shared/interchange/importMotion';
@@ -85,7 +85,7 @@ async function importFile(
 
 /** The new document's joints as the joint list shows them (without the root translation entry). */
 async function jointNames(page: Page): Promise<string[]> {
-  const labels = await page.getByTestId('joint-select').locator('option').allInnerTexts();
+  const labels = await jointLabels(page);
   return labels.slice(1).map((l) => l.replace(/^\d+ /, ''));
 }
 

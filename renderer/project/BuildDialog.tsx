@@ -1,5 +1,6 @@
 import { useProject } from '../sev/hooks';
-import { cancelBuild, closeBuildDialog, revealProblem } from './projectActions';
+import { cancelBuild, closeBuildDialog } from './projectBuild';
+import { revealProblem } from './projectMotions';
 import { buildProgress } from './buildProgress';
 import { formatEta } from '../../shared/project/eta';
 import { BuildBudget } from './BuildBudget';

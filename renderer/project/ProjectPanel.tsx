@@ -1,13 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { useDocument } from '../state/hooks';
-import { exportMt3 } from '../app/controller';
+import { exportMt3 } from '../app/motionFiles';
 import { useProject, useSev } from '../sev/hooks';
 import { isSevDirty, sevStore } from '../sev/sevStore';
 import { isProjectDirty, motionOfProblem, projectStore } from './projectStore';
-import {
-  addMotion, buildArchives, checkProject, moveMotion, openProjectDialog, removeMotion, revealProblem, saveProjectAndSev, selectMotion,
-  storeTunerTolerances,
-} from './projectActions';
+import { addMotion, moveMotion, removeMotion, revealProblem, selectMotion, storeTunerTolerances } from './projectMotions';
+import { buildArchives, checkProject } from './projectBuild';
+import { openProjectDialog, saveProjectAndSev } from './projectFiles';
 import { aliasRows, durationTitle, formatDurationMs } from './durations';
 import { BudgetBar } from './BudgetBar';
 import './project.css';
