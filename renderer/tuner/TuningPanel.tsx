@@ -1,4 +1,4 @@
-import { JointSelect } from './JointSelect';
+import { JointSelect } from '../components/JointSelect';
 import { useState, useEffect, useRef } from 'react';
 import { MotionFlag } from '../../shared/motion/types';
 import type { ChannelReport } from '../../shared/compress/types';
