@@ -144,9 +144,9 @@ test('Up / Down jump to the previous / next key of the selected channel; PageUp 
   await expect(page.getByTestId('status-frame')).toHaveText(String(prev));
   // The joint stays: arrows no longer switch joints.
   await expect(page.getByTestId('timeline-selected')).toHaveText('RightForeArm');
-  const index = Number((await page.getByTestId('joint-select').inputValue()));
+  const index = Number(await page.getByTestId('joint-select').getAttribute('data-value'));
   await page.keyboard.press('PageDown');
-  await expect(page.getByTestId('joint-select')).toHaveValue(String(index + 1));
+  await expect(page.getByTestId('joint-select')).toHaveAttribute('data-value', String(index + 1));
   await page.keyboard.press('PageUp');
-  await expect(page.getByTestId('joint-select')).toHaveValue(String(index));
+  await expect(page.getByTestId('joint-select')).toHaveAttribute('data-value', String(index));
 });

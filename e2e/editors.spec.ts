@@ -9,7 +9,7 @@
  */
 import { expect, test } from './fixtures';
 import { markerFrames, openSampleProject } from './sev-ui';
-import { canvasData, frameX, openThroughPicker, toggleCurveKey, waitForDocument } from './ui';
+import { canvasData, frameX, jointLabels, openThroughPicker, toggleCurveKey, waitForDocument } from './ui';
 
 test('curves: 120+ px of values at 1280x800, vertical zoom and pan, Normalize, Home and F', async ({ page, saveScreenshot }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -133,7 +133,7 @@ test('timeline: the joint filter and the body chains show only those rows; a cli
   await openThroughPicker(page, 'cmu_01_01.mtn');
   await waitForDocument(page, 'cmu_01_01');
   const canvas = page.getByTestId('timeline-canvas');
-  const names = await page.getByTestId('joint-select').locator('option').allInnerTexts();
+  const names = await jointLabels(page);
   const nameOf = (j: number) => (j < 0 ? 'Root translation' : names.find((t) => t.startsWith(`${j} `))!.replace(/^\d+ /, ''));
   const shown = async () => ((await canvas.getAttribute('data-shown-rows')) ?? '').split(',').filter(Boolean).map(Number);
   expect((await shown()).length).toBe(32);

@@ -11,27 +11,7 @@ import { openSampleProject } from './sev-ui';
 import { fbxScene, writeFbxBinary } from '../shared/interchange/fbx/testFixtures';
 import { readMtn } from '../shared/mtn/read';
 import { readFileSync } from 'node:fs';
-
-const BVH = `HIERARCHY
-ROOT Hips
-{
-  OFFSET 0 0 0
-  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation
-  JOINT Spine
-  {
-    OFFSET 0 20 0
-    CHANNELS 3 Zrotation Xrotation Yrotation
-    End Site
-    {
-      OFFSET 0 10 0
-    }
-  }
-}
-MOTION
-Frames: 9
-Frame Time: 0.0333333
-${Array.from({ length: 9 }, (_, f) => `${f * 2} 90 ${f * 3} 0 0 ${f * 5} ${f * 4} 0 0`).join('\n')}
-`;
+import { LONG_SPINE_BVH } from '../shared/testing/bvhFixtures';
 
 /** File > Import…, the options as they are, then these workspace files chosen together (in this order). */
 async function importSeveral(page: Page, electronApp: ElectronApplication | null, workspace: Workspace, files: string[], shot?: () => Promise<void>): Promise<void> {
@@ -56,10 +36,10 @@ async function importSeveral(page: Page, electronApp: ElectronApplication | null
 
 test('several BVH and FBX files import at once: one .mtn per clip beside them, added to the open project in order, all or nothing', async ({ page, workspace, electronApp, pageErrors, saveScreenshot }) => {
   mkdirSync(workspace.path('takes'));
-  writeFileSync(workspace.path('takes/walk_b.bvh'), BVH);
+  writeFileSync(workspace.path('takes/walk_b.bvh'), LONG_SPINE_BVH);
   writeFileSync(workspace.path('takes/idle.fbx'), writeFbxBinary(fbxScene({ frames: 11 })));
   writeFileSync(workspace.path('takes/hero.fbx'), writeFbxBinary(fbxScene({ clips: ['Jump', 'Crouch'], frames: 7 })));
-  writeFileSync(workspace.path('takes/bad take.bvh'), BVH);
+  writeFileSync(workspace.path('takes/bad take.bvh'), LONG_SPINE_BVH);
   await openSampleProject(page, workspace, electronApp);
 
   // A name outside the motion-name rule: nothing is written, the project is unchanged, the file is named.

@@ -1,41 +1,15 @@
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { ElectronApplication, Page } from '@playwright/test';
 import { expect, stubNativeDialogs, test, type Workspace } from './fixtures';
-import { screenshotOf, waitForCompression, waitForDocument } from './ui';
+import { jointLabels, screenshotOf, waitForCompression, waitForDocument } from './ui';
 import { motionToGlb } from '../shared/interchange/gltf/export';
 import { readGltfContainer, writeGlb } from '../shared/interchange/gltf/glb';
 import { importMotionBytes } from '../shared/interchange/importMotion';
 import { readMtn } from '../shared/mtn/read';
+import { HEAD_CHAIN_BVH } from '../shared/testing/bvhFixtures';
 
 /** The CMU take Debian's assimp-testmodels ships (31 joints, 120 fps); used when installed. */
 const REAL_BVH = '/usr/share/assimp/models/BVH/01_03.bvh';
-
-/** Three joints (an End Site dropped), 9 frames at 30 fps: root position + rotation, two rotating children. */
-const SMALL_BVH = `HIERARCHY
-ROOT Hips
-{
-  OFFSET 0 0 0
-  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation
-  JOINT Spine
-  {
-    OFFSET 0 20 0
-    CHANNELS 3 Zrotation Xrotation Yrotation
-    JOINT Head
-    {
-      OFFSET 0 25 0
-      CHANNELS 3 Zrotation Xrotation Yrotation
-      End Site
-      {
-        OFFSET 0 10 0
-      }
-    }
-  }
-}
-MOTION
-Frames: 9
-Frame Time: 0.0333333
-${Array.from({ length: 9 }, (_, f) => `${f * 2} 90 ${f * 3} 0 0 ${f * 5} ${f * 4} ${f * -3} 0 ${f * 6} 0 ${f * 2}`).join('\n')}
-`;
 
 /**
  * Answers the file dialog that `click` opens with a workspace file: the in-app picker over loopback (for
@@ -85,13 +59,13 @@ async function importFile(
 
 /** The new document's joints as the joint list shows them (without the root translation entry). */
 async function jointNames(page: Page): Promise<string[]> {
-  const labels = await page.getByTestId('joint-select').locator('option').allInnerTexts();
+  const labels = await jointLabels(page);
   return labels.slice(1).map((l) => l.replace(/^\d+ /, ''));
 }
 
 test('File > Import opens a BVH as a new unsaved motion; Save As writes it; Export glTF (compressed) writes a GLB that imports back', async ({ page, workspace, electronApp, saveScreenshot, pageErrors }, testInfo) => {
   await waitForDocument(page);
-  writeFileSync(workspace.path('small.bvh'), SMALL_BVH);
+  writeFileSync(workspace.path('small.bvh'), HEAD_CHAIN_BVH);
 
   // The small BVH: three joints, frames 0..8.
   await page.getByTestId('menu-file').click();
@@ -192,7 +166,7 @@ test('a glTF with two clips asks which one; a broken BVH is an error and the doc
   delete run.extras;
   json.animations!.push(run);
   writeFileSync(workspace.path('hero.glb'), writeGlb(json, bin));
-  writeFileSync(workspace.path('broken.bvh'), SMALL_BVH.replace('\n0 90 0 0 0 0 0 0 0 0 0 0\n', '\n0 90 0 0 0 0 0 0 0 0 0\n'));
+  writeFileSync(workspace.path('broken.bvh'), HEAD_CHAIN_BVH.replace('\n0 90 0 0 0 0 0 0 0 0 0 0\n', '\n0 90 0 0 0 0 0 0 0 0 0\n'));
 
   await importFile(page, electronApp, workspace, 'broken.bvh');
   const error = page.getByTestId('message-error');

@@ -95,7 +95,7 @@ test('the timeline rows scroll whole under the pinned rows, and an opened motion
   // Select a joint far down the list, scroll back to the top, and open the motion again: the selection is kept
   // (by name) and its row is shown.
   await selectJoint(page, 'RightHand');
-  const joint = Number(await page.getByTestId('joint-select').inputValue());
+  const joint = Number(await page.getByTestId('joint-select').getAttribute('data-value'));
   expect(joint).toBeGreaterThan(20);
   await canvas.evaluate((c) => c.parentElement!.scrollTo({ top: 0 }));
   await expect.poll(async () => (await rowsState(page)).scrollTop).toBe(0);

@@ -37,7 +37,7 @@ test('suggested footsteps on the CMU capture: ghosts, decline some, accept the r
   await expect(page.getByTestId('sev-marker')).toHaveCount(total - 2);
   const landing = page.locator('[data-testid="sev-event-row"][data-frame="70"]');
   await expect(landing).toHaveCount(2);
-  const joints = await landing.getByTestId('sev-event-joint').evaluateAll((els) => els.map((e) => (e as HTMLSelectElement).value).sort());
+  const joints = await landing.getByTestId('sev-event-joint').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.value!).sort());
   expect(joints).toEqual(['4', '9']); // LeftFoot, RightFoot
   await expect(page.getByTestId('sev-se-row')).toHaveCount(2);
   await expect(page.getByTestId('sev-se-name').first()).toHaveValue('SE_FOOT_L');

@@ -41,7 +41,7 @@ test('edited walk.sev is hidden, not re-targeted, while another motion is open; 
   await waitForDocument(page, 'walk');
   await expect(banner).toHaveCount(0);
   await expect(page.getByTestId('sev-marker')).toHaveCount(11);
-  await expect(page.locator('[data-testid="sev-event-row"][data-index="10"]').getByTestId('sev-event-joint')).toHaveValue('17');
+  await expect(page.locator('[data-testid="sev-event-row"][data-index="10"]').getByTestId('sev-event-joint')).toHaveAttribute('data-value', '17');
   await expect(page.getByTestId('timeline-selected')).toHaveText('LeftFoot');
 });
 

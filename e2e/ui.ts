@@ -93,12 +93,33 @@ export async function clickTraceRow(page: Page, frame: number): Promise<void> {
   await canvas.click({ position: { x: await frameX(canvas, frame), y: Number(d.traceRowY) } });
 }
 
-/** Selects a joint by name in the curve view's joint list. */
+/** The curve view's joint picker's choices: "Root translation", then "<index> <name>" per joint in skeleton order. */
+export async function jointLabels(page: Page): Promise<string[]> {
+  const picker = page.getByTestId('joint-select');
+  await picker.click();
+  const items = page.getByTestId('joint-select-tree').getByTestId('joint-tree-item');
+  const labels = await items.evaluateAll((els) =>
+    els.map((e) => ({ joint: Number((e as HTMLElement).dataset.joint), text: e.querySelector('.joint-tree-name')!.textContent! })).sort((a, b) => a.joint - b.joint).map((e) => e.text));
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('joint-select-tree')).toHaveCount(0);
+  return labels;
+}
+
+/** Picks joint `joint` (-1: the first extra, root translation or none) in a joint tree picker. */
+export async function pickJoint(page: Page, picker: Locator, joint: number): Promise<void> {
+  await picker.click();
+  await page.locator(`[data-testid="joint-tree-item"][data-joint="${joint}"]`).click();
+  await expect(picker).toHaveAttribute('data-value', String(joint));
+}
+
+/** Selects a joint by name in the curve view's joint picker (typed into its filter, Enter). */
 export async function selectJoint(page: Page, name: string): Promise<void> {
-  const select = page.getByTestId('joint-select');
-  const label = (await select.locator('option').allInnerTexts()).find((t) => t === name || t.endsWith(` ${name}`));
-  if (!label) throw new Error(`no joint named ${name}`);
-  await select.selectOption({ label });
+  const picker = page.getByTestId('joint-select');
+  await picker.click();
+  const items = page.getByTestId('joint-select-tree').getByTestId('joint-tree-item');
+  const joint = await items.evaluateAll((els, n) => els.find((e) => e.querySelector('.joint-tree-name')!.textContent!.replace(/^\d+ /, '') === n)?.getAttribute('data-joint') ?? null, name);
+  if (joint === null) throw new Error(`no joint named ${name}`);
+  await items.and(page.locator(`[data-joint="${joint}"]`)).click();
   await expect(page.getByTestId('timeline-selected')).toHaveText(name);
 }
 

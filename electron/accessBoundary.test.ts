@@ -12,40 +12,21 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressMotion } from '../shared/compress/compress';
 import { compressRequestForMotion } from '../shared/compress/request';
 import { DEFAULT_TOLERANCES } from '../shared/compress/types';
-import type { AppInfo } from '../shared/ipc/documents';
 import type { IpcReply } from '../shared/ipc/transport';
 import { readMtn } from '../shared/mtn/read';
 import { readInputFile } from './build/files';
 import { useBuiltCompressWorker } from './compress/buildWorkerForTests';
 import { createCompressClient, type CompressClient } from './compressClient';
-import type { DialogPort } from './dialogPort';
-import { createHandlers, dispatchInvoke, type ApiHandlers } from './handlers';
+import { dispatchInvoke, type ApiHandlers } from './handlers';
+import { noDialogs, testHandlers } from './testing/handlerHarness';
 import { inProcessImportRunner } from './interchange/importRunner';
-import { createPathPolicy } from './pathPolicy';
 import { runBuildJob } from './project/buildJob';
 import type { BuildJobLauncher } from './project/buildRunner';
 import { inProcessTextChecker } from './project/textCheckJob';
-import { createRecentFilesStore } from './recentFiles';
+import { ROOT_ONLY_BVH } from '../shared/testing/bvhFixtures';
 
 const ASSETS = resolve(__dirname, '..', 'assets');
 const workerPath = useBuiltCompressWorker();
-
-const BVH = `HIERARCHY
-ROOT Hips
-{
-  OFFSET 0 0 0
-  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation
-  End Site
-  {
-    OFFSET 0 5 0
-  }
-}
-MOTION
-Frames: 2
-Frame Time: 0.0333333
-0 90 0 0 0 0
-1 90 2 5 0 0
-`;
 
 /** Text inside every outside file a reply could carry (the outside .mtn files are the workspace motion's bytes). */
 const MARKER = 'OUTSIDE-CONTENT';
@@ -58,7 +39,6 @@ const inProcessBuild: BuildJobLauncher = (req, onMessage) => {
   };
 };
 
-const noDialogs: DialogPort = { chooseFileToOpen: async () => null, chooseFileToSave: async () => null, confirm: async () => false };
 
 let dir: string;
 let ws: string;
@@ -100,7 +80,7 @@ beforeEach(() => {
   writeFileSync(join(out, 'secret.sev'), `# ${MARKER}\nsev 1\n`);
   writeFileSync(join(out, 'secret.json'), `{"${MARKER}": true}`);
   writeFileSync(join(out, 'secret.wav'), `RIFF${MARKER}WAVE`);
-  writeFileSync(join(out, 'secret.bvh'), BVH);
+  writeFileSync(join(out, 'secret.bvh'), ROOT_ONLY_BVH);
   writeFileSync(join(out, 'secret.mt3'), mt3);
   writeFileSync(join(out, 'secret.glb'), 'glTF');
   copyFileSync(join(ASSETS, 'walk.sev'), join(out, 'walk.sev'));
@@ -111,12 +91,8 @@ beforeEach(() => {
   symlinkSync(out, join(ws, 'linked'));
   for (const name of ['secret.sev', 'secret.json', 'secret.wav', 'secret.bvh', 'secret.mtn', 'p.actguy.json']) symlinkSync(join(out, name), join(ws, `link-${name}`));
   compress = createCompressClient({ workerPath: workerPath() });
-  const appInfo: AppInfo = {
-    version: 't', samplePath: join(ASSETS, 'walk.mtn'), startupPath: join(ws, 'mine.mtn'), transport: 'loopback', nativeDialogs: false, workspaceRoot: ws, platform: process.platform,
-  };
-  handlers = createHandlers({
-    appInfo, policy: createPathPolicy(), recent: createRecentFilesStore(null), compress, dialogs: noDialogs,
-    launchBuild: inProcessBuild, runImport: inProcessImportRunner, checkText: inProcessTextChecker,
+  handlers = testHandlers({
+    app: { startupPath: join(ws, 'mine.mtn'), workspaceRoot: ws }, compress, launchBuild: inProcessBuild, runImport: inProcessImportRunner, checkText: inProcessTextChecker,
   });
 });
 afterEach(async () => {
@@ -283,9 +259,8 @@ describe('every handler that takes a path enforces the policy', () => {
   });
 
   it('an .mt3 picked in a dialog is decoded with the skeleton beside it only when that skeleton may be read', async () => {
-    const picked = createHandlers({
-      appInfo: (await handlers.getAppInfo(undefined)), policy: createPathPolicy(), recent: createRecentFilesStore(null), compress,
-      dialogs: { ...noDialogs, chooseFileToOpen: async () => join(out, 'secret.mt3') }, checkText: inProcessTextChecker,
+    const picked = testHandlers({
+      app: await handlers.getAppInfo(undefined), compress, dialogs: { ...noDialogs, chooseFileToOpen: async () => join(out, 'secret.mt3') }, checkText: inProcessTextChecker,
     });
     // out/secret.mtn lies beside out/secret.mt3, but only the .mt3 was picked.
     expect(await picked.openMotionDialog(undefined)).toMatchObject({ status: 'needsSkeleton', path: join(out, 'secret.mt3') });

@@ -9,7 +9,6 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AppInfo } from '../shared/ipc/documents';
 import type { ExportMshOutcome } from '../shared/ipc/interchange';
 import type { BuildStatus } from '../shared/ipc/project';
 import { commitOutputs } from './build/commit';
@@ -18,13 +17,13 @@ import { HOSTILE_JOURNALS, hashTree, journalOf, outsideFolder } from './build/ho
 import { useBuiltCompressWorker } from './compress/buildWorkerForTests';
 import { createCompressClient, type CompressClient } from './compressClient';
 import type { DialogPort } from './dialogPort';
-import { createHandlers, dispatchInvoke } from './handlers';
+import { dispatchInvoke } from './handlers';
+import { noDialogs, testHandlers } from './testing/handlerHarness';
 import { createPathPolicy } from './pathPolicy';
 import { runBuildJob } from './project/buildJob';
 import type { BuildJobLauncher } from './project/buildRunner';
 import { createProjectHandlers } from './project/projectHandlers';
 import { inProcessTextChecker } from './project/textCheckJob';
-import { createRecentFilesStore } from './recentFiles';
 
 const ASSETS = resolve(__dirname, '..', 'assets');
 const dirs: string[] = [];
@@ -130,12 +129,8 @@ describe('the app\'s Export MSH with a planted journal', () => {
   });
 
   async function exporter(proj: string) {
-    const appInfo: AppInfo = {
-      version: '0.0.0-test', samplePath: join(ASSETS, 'walk.mtn'), startupPath: join(proj, 'walk.mtn'), transport: 'loopback',
-      nativeDialogs: false, workspaceRoot: proj, platform: process.platform,
-    };
-    const dialogs: DialogPort = { chooseFileToOpen: async () => null, chooseFileToSave: async () => null, confirm: async () => true };
-    const handlers = createHandlers({ appInfo, policy: createPathPolicy(), recent: createRecentFilesStore(mkdtempSync(join(tmpdir(), 'actguy-recent-'))), compress, dialogs });
+    const dialogs: DialogPort = { ...noDialogs, confirm: async () => true };
+    const handlers = testHandlers({ app: { startupPath: join(proj, 'walk.mtn'), workspaceRoot: proj }, recentDir: mkdtempSync(join(tmpdir(), 'actguy-recent-')), compress, dialogs });
     const opened = await handlers.openMotion({ path: join(proj, 'walk.mtn') });
     if (opened.status !== 'opened') throw new Error('not opened');
     const prefix = join(proj, 'walk');

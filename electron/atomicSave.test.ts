@@ -11,18 +11,16 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressRequestForMotion } from '../shared/compress/request';
-import type { AppInfo } from '../shared/ipc/documents';
 import { KeyFlag } from '../shared/motion/types';
 import { readMtn } from '../shared/mtn/read';
 import { writeMtn } from '../shared/mtn/write';
 import { useBuiltCompressWorker } from './compress/buildWorkerForTests';
 import { createCompressClient, type CompressClient } from './compressClient';
-import { createHandlers, dispatchInvoke, type ApiHandlers } from './handlers';
+import { dispatchInvoke, type ApiHandlers } from './handlers';
+import { testHandlers } from './testing/handlerHarness';
 import { atomicWriteIo, writeFileAtomic } from './fsutil';
 import { inProcessImportRunner } from './interchange/importRunner';
-import { createPathPolicy } from './pathPolicy';
 import { inProcessTextChecker } from './project/textCheckJob';
-import { createRecentFilesStore } from './recentFiles';
 
 const ASSETS = resolve(__dirname, '..', 'assets');
 const workerPath = useBuiltCompressWorker();
@@ -60,14 +58,7 @@ beforeEach(() => {
   ws = mkdtempSync(join(tmpdir(), 'actguy-atomic-'));
   cpSync(ASSETS, ws, { recursive: true });
   compress = createCompressClient({ workerPath: workerPath() });
-  const appInfo: AppInfo = {
-    version: 't', samplePath: join(ASSETS, 'walk.mtn'), startupPath: join(ws, 'walk.mtn'), transport: 'loopback', nativeDialogs: false, workspaceRoot: ws, platform: process.platform,
-  };
-  handlers = createHandlers({
-    appInfo, policy: createPathPolicy(), recent: createRecentFilesStore(null), compress,
-    dialogs: { chooseFileToOpen: async () => null, chooseFileToSave: async () => null, confirm: async () => false },
-    runImport: inProcessImportRunner, checkText: inProcessTextChecker,
-  });
+  handlers = testHandlers({ app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws }, compress, runImport: inProcessImportRunner, checkText: inProcessTextChecker });
 });
 afterEach(async () => {
   restoreIo();

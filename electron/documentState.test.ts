@@ -2,24 +2,21 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AppInfo, DocumentStateReport } from '../shared/ipc/documents';
+import type { DocumentStateReport } from '../shared/ipc/documents';
 import { unsavedSentence } from '../shared/unsaved';
 import type { CompressClient } from './compressClient';
 import type { DialogPort } from './dialogPort';
-import { createHandlers, dispatchInvoke } from './handlers';
-import { createPathPolicy } from './pathPolicy';
-import { createRecentFilesStore } from './recentFiles';
+import { dispatchInvoke } from './handlers';
+import { testHandlers } from './testing/handlerHarness';
 
 describe('reportDocumentState (main close confirmation)', () => {
   it('passes the unsaved motion, SEV and project names to main, which names them all on close', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'actguy-docstate-'));
     try {
       const seen: DocumentStateReport[] = [];
-      const appInfo: AppInfo = { version: '0', samplePath: join(dir, 'walk.mtn'), startupPath: join(dir, 'walk.mtn'), transport: 'loopback', nativeDialogs: false, workspaceRoot: dir, platform: process.platform };
-      const handlers = createHandlers({
-        appInfo,
-        policy: createPathPolicy(),
-        recent: createRecentFilesStore(dir),
+      const handlers = testHandlers({
+        app: { samplePath: join(dir, 'walk.mtn'), startupPath: join(dir, 'walk.mtn'), workspaceRoot: dir },
+        recentDir: dir,
         compress: {} as CompressClient, // not used by this member
         dialogs: {} as DialogPort,
         onDocumentState: (r) => seen.push(r),

@@ -1,6 +1,5 @@
 import { inProcessTextChecker } from './project/textCheckJob';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressMotion } from '../shared/compress/compress';
@@ -8,34 +7,18 @@ import { compressRequestForMotion } from '../shared/compress/request';
 import { DEFAULT_TOLERANCES } from '../shared/compress/types';
 import { ACTGUY_INVOKE_MEMBERS } from '../shared/ipc/api';
 import type { CompressRequest, CompressResponse } from '../shared/ipc/compress';
-import type { AppInfo } from '../shared/ipc/documents';
 import { writeMar } from '../shared/mar/write';
 import { KeyFlag, type Motion } from '../shared/motion/types';
 import { readMtn } from '../shared/mtn/read';
 import { writeMtn } from '../shared/mtn/write';
 import { useBuiltCompressWorker } from './compress/buildWorkerForTests';
 import { createCompressClient, type CompressClient } from './compressClient';
-import type { DialogPort } from './dialogPort';
 import { atomicWriteIo } from './fsutil';
-import { createHandlers, dispatchInvoke, type ApiHandlers } from './handlers';
-import { createPathPolicy } from './pathPolicy';
-import { createRecentFilesStore } from './recentFiles';
+import { dispatchInvoke, type ApiHandlers } from './handlers';
+import { scriptedDialogs, tempWorkspace, testHandlers, type ScriptedDialogs } from './testing/handlerHarness';
 
 const SAMPLE = resolve(__dirname, '..', 'assets', 'walk.mtn');
 const workerPath = useBuiltCompressWorker();
-
-/** Dialog answers queued by a test, in order. */
-interface ScriptedDialogs extends DialogPort {
-  answers: (string | boolean | null)[];
-}
-function scriptedDialogs(): ScriptedDialogs {
-  const answers: (string | boolean | null)[] = [];
-  const next = async <T>(): Promise<T> => {
-    if (answers.length === 0) throw new Error('test dialog: no answer queued');
-    return answers.shift() as T;
-  };
-  return { answers, chooseFileToOpen: () => next(), chooseFileToSave: () => next(), confirm: () => next() };
-}
 
 let dir: string;
 let workspace: string;
@@ -45,20 +28,13 @@ let handlers: ApiHandlers;
 let outside: string;
 
 function setup(): void {
-  dir = mkdtempSync(join(tmpdir(), 'actguy-handlers-'));
-  workspace = join(dir, 'workspace');
-  outside = join(dir, 'outside');
-  mkdirSync(workspace);
-  mkdirSync(outside);
-  copyFileSync(SAMPLE, join(workspace, 'walk.mtn'));
-  copyFileSync(SAMPLE, join(outside, 'walk.mtn'));
+  ({ dir, workspace, outside } = tempWorkspace('actguy-handlers-', { walkOutside: true }));
   compress = createCompressClient({ workerPath: workerPath() });
   dialogs = scriptedDialogs();
-  const appInfo: AppInfo = {
-    version: '0.0.0-test', samplePath: SAMPLE, startupPath: join(workspace, 'walk.mtn'), transport: 'loopback',
-    nativeDialogs: false, workspaceRoot: workspace, platform: process.platform,
-  };
-  handlers = createHandlers({ appInfo, policy: createPathPolicy(), recent: createRecentFilesStore(join(dir)), compress, dialogs, checkText: inProcessTextChecker });
+  handlers = testHandlers({
+    app: { samplePath: SAMPLE, startupPath: join(workspace, 'walk.mtn'), workspaceRoot: workspace },
+    recentDir: join(dir), compress, dialogs, checkText: inProcessTextChecker,
+  });
 }
 beforeEach(setup);
 afterEach(async () => {

@@ -16,7 +16,8 @@ import { readMtn } from '../shared/mtn/read';
 import { compressRequestForMotion } from '../shared/compress/request';
 import type { CompressClient } from './compressClient';
 import type { DialogPort } from './dialogPort';
-import { createHandlers, dispatchInvoke, type ApiHandlers } from './handlers';
+import { dispatchInvoke, type ApiHandlers } from './handlers';
+import { testHandlers } from './testing/handlerHarness';
 import { canonicalPath, createPathPolicy, PathNotAllowedError, type PathPolicy } from './pathPolicy';
 import { inProcessTextChecker } from './project/textCheckJob';
 import { createRecentFilesStore } from './recentFiles';
@@ -73,12 +74,10 @@ let recentChanges: number;
 let handlers: ApiHandlers;
 
 function make(overrides: Partial<AppInfo> = {}): ApiHandlers {
-  const appInfo: AppInfo = {
-    version: '1.2.3', samplePath: SAMPLE, startupPath: SAMPLE, transport: 'loopback', nativeDialogs: false, workspaceRoot: ws, platform: process.platform, ...overrides,
-  };
   policy = createPathPolicy();
-  return createHandlers({
-    appInfo, policy, recent: createRecentFilesStore(null), compress, dialogs: scripted(answers, asked), checkText: inProcessTextChecker,
+  return testHandlers({
+    app: { version: '1.2.3', samplePath: SAMPLE, startupPath: SAMPLE, workspaceRoot: ws, ...overrides },
+    policy, compress, dialogs: scripted(answers, asked), checkText: inProcessTextChecker,
     onDocumentState: (r) => reports.push(r), onRecentFilesChanged: () => void recentChanges++,
   });
 }
@@ -174,8 +173,8 @@ describe('what the handlers allow at start', () => {
     const recent = createRecentFilesStore(recentDir);
     recent.add({ path: join(outside, 'recent.mtn'), name: 'recent', kind: 'mtn' });
     policy = createPathPolicy();
-    createHandlers({
-      appInfo: { version: 't', samplePath: SAMPLE, startupPath: join(outside, 'startup.mtn'), transport: 'electron', nativeDialogs: true, workspaceRoot: null, platform: 'linux' },
+    testHandlers({
+      app: { samplePath: SAMPLE, startupPath: join(outside, 'startup.mtn'), transport: 'electron', nativeDialogs: true, workspaceRoot: null, platform: 'linux' },
       policy, recent, compress, dialogs: scripted(answers, asked),
     });
     expect(policy.isAllowed(SAMPLE)).toBe(true);

@@ -2,7 +2,7 @@ import { Menu, type MenuItemConstructorOptions } from 'electron';
 import type { RecentFile } from '../shared/ipc/documents';
 import type { MenuCommand, MenuCommandId } from '../shared/ipc/menu';
 import { EVENT_SHORTCUTS, primaryShortcut } from '../shared/shortcuts';
-import { EVENTS_MENU } from '../shared/eventsMenu';
+import { MENUS, menuEntriesFor, type MenuCommandItem, type MenuSlot } from '../shared/menus';
 
 export interface AppMenuOptions {
   appName: string;
@@ -24,7 +24,7 @@ export function buildAppMenu(o: AppMenuOptions): Menu {
 }
 
 /**
- * The native menu's items. Every item works: commands the renderer performs
+ * The native menu's items, in the order and with the labels of the one menu model (shared/menus.ts). Every item works: commands the renderer performs
  * are sent to it; the rest are Electron roles. Accelerators come from the one
  * shortcut table (shared/shortcuts.ts): the menu registers the `native` ones
  * and owns them (the page leaves those keys alone under Electron); keys the
@@ -49,14 +49,13 @@ export function appMenuTemplate(o: AppMenuOptions): MenuItemConstructorOptions[]
       click: () => o.send({ command }),
     };
   };
-  // The Events menu: its keys (Ctrl+C, Delete, Alt+←, ...) act only while the SEV editor's event list or row has
-  // the keyboard, so the page owns them; the menu shows them as hints and never registers them (Ctrl+C stays
-  // Edit › Copy elsewhere). On macOS it cannot show them without registering them: they are left off.
-  const eventsMenu: MenuItemConstructorOptions[] = EVENTS_MENU.map((e): MenuItemConstructorOptions => {
-    if (e === 'separator') return { type: 'separator' };
+  // Events items carry their event key (Ctrl+C, Delete, Alt+←, ...), which acts only while the SEV editor's event
+  // list or row has the keyboard, so the page owns it; the menu shows it as a hint and never registers it (Ctrl+C
+  // stays Edit › Copy elsewhere). On macOS it cannot show them without registering them: they are left off.
+  const commandItem = (e: MenuCommandItem): MenuItemConstructorOptions => {
     const key = e.key && EVENT_SHORTCUTS.find((b) => b.action === e.key);
     return { ...item(e.label, e.command), ...(key ? hint(key.accelerator, false) : {}) };
-  });
+  };
   const recent: MenuItemConstructorOptions[] =
     o.recentFiles.length === 0
       ? [{ label: 'No Recent Files', enabled: false }]
@@ -65,76 +64,26 @@ export function appMenuTemplate(o: AppMenuOptions): MenuItemConstructorOptions[]
           { type: 'separator' },
           { label: 'Clear Recent', click: () => o.clearRecentFiles() },
         ];
+  // What only the native menu has: Electron's roles and the Open Recent submenu.
+  const slots: Record<MenuSlot, MenuItemConstructorOptions[]> = {
+    openRecent: [{ label: 'Open Recent', submenu: recent }],
+    fileEnd: [o.isMac ? { role: 'close' } : { role: 'quit', label: 'Exit' }],
+    editEnd: [{ role: 'cut' }, { role: 'copy' }, { role: 'paste' }, { role: 'selectAll' }],
+    viewStart: [],
+    viewEnd: [
+      { role: 'resetZoom' },
+      { role: 'zoomIn' },
+      { role: 'zoomOut' },
+      { type: 'separator' },
+      { role: 'togglefullscreen' },
+      ...(o.allowDevTools ? [{ type: 'separator' } as const, { role: 'toggleDevTools' } as const] : []),
+    ],
+    playbackEnd: [],
+  };
 
   const template: MenuItemConstructorOptions[] = [];
   if (o.isMac) template.push({ label: o.appName, submenu: [{ label: `About ${o.appName}`, click: () => o.showAbout() }, { type: 'separator' }, { role: 'hide' }, { role: 'hideOthers' }, { role: 'unhide' }, { type: 'separator' }, { role: 'quit' }] });
-  template.push(
-    {
-      label: 'File',
-      submenu: [
-        item('Open…', 'file.open'),
-        { label: 'Open Recent', submenu: recent },
-        { type: 'separator' },
-        item('Save', 'file.save'),
-        item('Save As…', 'file.saveAs'),
-        item('Export .mt3…', 'file.exportMt3'),
-        { type: 'separator' },
-        item('Import Motion (BVH, glTF, FBX)…', 'file.import'),
-        item('Export glTF (source)…', 'file.exportGltfSource'),
-        item('Export glTF (compressed)…', 'file.exportGltfCompressed'),
-        item('Export MSH…', 'file.exportMsh'),
-        { type: 'separator' },
-        item('Open Project…', 'project.open'),
-        item('Save Project', 'project.save'),
-        item('Build Archives…', 'project.build'),
-        item('Open .sev…', 'sev.open'),
-        { type: 'separator' },
-        o.isMac ? { role: 'close' } : { role: 'quit', label: 'Exit' },
-      ],
-    },
-    {
-      label: 'Edit',
-      submenu: [
-        item('Undo', 'edit.undo'),
-        item('Redo', 'edit.redo'),
-        { type: 'separator' },
-        { role: 'cut' },
-        { role: 'copy' },
-        { role: 'paste' },
-        { role: 'selectAll' },
-      ],
-    },
-    { label: 'Events', submenu: eventsMenu },
-    {
-      label: 'View',
-      submenu: [
-        item('Reset Camera', 'view.resetCamera'),
-        item('Zoom to Fit', 'view.zoomToFit'),
-        { type: 'separator' },
-        item('Maximize Tuning', 'view.maximizeTuning'),
-        item('Maximize Sound Events', 'view.maximizeSev'),
-        item('Maximize Project', 'view.maximizeProject'),
-        item('Show All Panels', 'view.showAllPanels'),
-        { type: 'separator' },
-        { role: 'resetZoom' },
-        { role: 'zoomIn' },
-        { role: 'zoomOut' },
-        { type: 'separator' },
-        { role: 'togglefullscreen' },
-        ...(o.allowDevTools ? [{ type: 'separator' } as const, { role: 'toggleDevTools' } as const] : []),
-      ],
-    },
-    {
-      label: 'Playback',
-      submenu: [
-        item('Play / Pause', 'playback.togglePlay'),
-        item('Next Frame', 'playback.stepForward'),
-        item('Previous Frame', 'playback.stepBack'),
-        item('First Frame', 'playback.firstFrame'),
-        item('Last Frame', 'playback.lastFrame'),
-      ],
-    },
-    { label: 'Help', submenu: [{ label: `About ${o.appName}`, click: () => o.showAbout() }] },
-  );
+  for (const menu of MENUS) template.push({ label: menu.title, submenu: menuEntriesFor<MenuItemConstructorOptions>(menu, 'native', commandItem, { type: 'separator' }, (slot) => slots[slot]) });
+  template.push({ label: 'Help', submenu: [{ label: `About ${o.appName}`, click: () => o.showAbout() }] });
   return template;
 }

@@ -11,16 +11,16 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressRequestForMotion } from '../shared/compress/request';
-import type { AppInfo, OpenMotionOutcome } from '../shared/ipc/documents';
+import type { OpenMotionOutcome } from '../shared/ipc/documents';
 import type { IpcReply } from '../shared/ipc/transport';
 import { readMtn } from '../shared/mtn/read';
 import { decodeIpcFrame, encodeIpcFrame } from '../shared/ipc/codec';
 import { useBuiltCompressWorker } from './compress/buildWorkerForTests';
 import { createCompressClient, type CompressClient } from './compressClient';
 import { loopbackDialogPort, type DialogPort } from './dialogPort';
-import { createHandlers, dispatchInvoke, type ApiHandlers } from './handlers';
+import { dispatchInvoke, type ApiHandlers } from './handlers';
+import { testHandlers } from './testing/handlerHarness';
 import { startLoopbackServer, type LoopbackServer } from './loopback/server';
-import { createPathPolicy } from './pathPolicy';
 import { inProcessTextChecker } from './project/textCheckJob';
 import { createRecentFilesStore, type RecentFilesStore } from './recentFiles';
 
@@ -52,8 +52,7 @@ afterEach(async () => {
 });
 
 function handlersFor(startupPath: string, workspaceRoot: string | null = null, dialogs: DialogPort = loopbackDialogPort): ApiHandlers {
-  const appInfo: AppInfo = { version: 't', samplePath: sample, startupPath, transport: 'electron', nativeDialogs: true, workspaceRoot, platform: process.platform };
-  return createHandlers({ appInfo, policy: createPathPolicy(), recent, compress, dialogs, checkText: inProcessTextChecker });
+  return testHandlers({ app: { samplePath: sample, startupPath, transport: 'electron', nativeDialogs: true, workspaceRoot }, recent, compress, dialogs, checkText: inProcessTextChecker });
 }
 
 /** The bytes of every file of the sample's folder. */

@@ -8,16 +8,15 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { UnsavedBackup } from '../shared/ipc/backups';
-import type { AppInfo } from '../shared/ipc/documents';
 import { readMtn } from '../shared/mtn/read';
 import { writeMtn } from '../shared/mtn/write';
 import { KeyFlag } from '../shared/motion/types';
 import type { CompressClient } from './compressClient';
 import { atomicWriteIo } from './fsutil';
-import { createHandlers, dispatchInvoke, type ApiHandlers } from './handlers';
-import { canonicalPath, createPathPolicy } from './pathPolicy';
+import { dispatchInvoke, type ApiHandlers } from './handlers';
+import { testHandlers } from './testing/handlerHarness';
+import { canonicalPath } from './pathPolicy';
 import { inProcessTextChecker } from './project/textCheckJob';
-import { createRecentFilesStore } from './recentFiles';
 import { BACKUPS_FOLDER, createBackupStore, MAX_BACKUP_FILE_BYTES, MAX_BACKUP_MTN_BYTES, MAX_BACKUP_TEXT_CHARS, type BackupStore } from './unsavedBackups';
 
 const SAMPLE = resolve(__dirname, '..', 'assets', 'walk.mtn');
@@ -49,11 +48,7 @@ let warnings: string[];
 function make(): void {
   warnings = [];
   store = createBackupStore(folder, (m) => warnings.push(m));
-  const appInfo: AppInfo = { version: '1', samplePath: SAMPLE, startupPath: SAMPLE, transport: 'loopback', nativeDialogs: false, workspaceRoot: ws, platform: process.platform };
-  handlers = createHandlers({
-    appInfo, policy: createPathPolicy(), recent: createRecentFilesStore(null), compress: fakeCompress(), checkText: inProcessTextChecker, backups: store,
-    dialogs: { chooseFileToOpen: async () => null, chooseFileToSave: async () => null, confirm: async () => false },
-  });
+  handlers = testHandlers({ app: { samplePath: SAMPLE, startupPath: SAMPLE, workspaceRoot: ws }, compress: fakeCompress(), checkText: inProcessTextChecker, backups: store });
 }
 
 beforeEach(() => {

@@ -1,5 +1,5 @@
 /**
- * Renderer entry: connects the stores to the main-process API, registers the
+ * Renderer entry: registers the features' commands, connects the stores to the main-process API, registers the
  * in-app dialogs (loopback has no native ones), starts the playback clock and
  * the shortcuts, renders the window and opens the start-up motion.
  */
@@ -10,9 +10,11 @@ import { documentStore } from './state/documentStore';
 import { compressionStore, connectCompression } from './state/compressionStore';
 import { withCompressDeltas } from './state/compressDeltas';
 import { sessionStore } from './state/sessionStore';
-import { openPath, reportDocumentStateOnChange, setControllerApi } from './app/controller';
+import { openPath } from './app/motionFiles';
+import { setAppApi } from './app/appApi';
 import { openSystemFile, runCommand } from './app/commands';
-import { anyUnsaved } from './app/unsaved';
+import { anyUnsaved, reportDocumentStateOnChange } from './app/unsaved';
+import { registerFeatures } from './app/features';
 import { backupUnsavedOnChange, restoreHeldBackups } from './app/backups';
 import { askChoice, pickPathInApp, pickPathsInApp } from './app/dialogs';
 import { installShortcuts } from './app/shortcuts';
@@ -20,6 +22,8 @@ import { startPlaybackClock } from './app/playback';
 import './styles.css';
 
 function start(): void {
+  // Every feature's commands and savable parts, before any menu, key or file can run one.
+  registerFeatures();
   createRoot(document.getElementById('root')!).render(<App />);
   installShortcuts();
   startPlaybackClock();
@@ -31,7 +35,7 @@ function start(): void {
     sessionStore.getState().notify('error', err instanceof Error ? err.message : String(err), 'app');
     return;
   }
-  setControllerApi(api);
+  setAppApi(api);
   setInAppDialogs({
     pickPath: ({ mode, title, extensions, defaultName, listing }) =>
       pickPathInApp({ mode, title, extensions, defaultName: defaultName ?? '', root: listing.root, files: listing.files }),

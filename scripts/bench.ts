@@ -23,7 +23,8 @@ import { benchCache } from './benchCache';
 import { benchExtras } from './benchExtras';
 import { benchUi } from './bench-ui';
 import { benchMethods } from './benchMethods';
-import { benchCompressor } from './benchCompressor';
+import { benchCompressor, benchProcess } from './benchCompressor';
+import { benchBudget } from './benchBudget';
 
 const root = join(__dirname, '..', '..');
 /** The first table times the greedy loop itself (classic) against the naive full-refit reference. */
@@ -66,6 +67,11 @@ export async function main(): Promise<void> {
     benchCompressor(root);
     return;
   }
+  if (process.argv.includes('--process-only')) {
+    // `npm run bench -- --process-only`: just the CLI process time against the naive greedy (docs/compression.md).
+    benchProcess(root);
+    return;
+  }
   if (process.argv.includes('--methods-only')) {
     benchMethods(root);
     return;
@@ -73,6 +79,12 @@ export async function main(): Promise<void> {
   if (process.argv.includes('--cache-only')) {
     // `npm run bench -- --cache-only`: just the build cache figures (docs/cache.md).
     for (const line of await benchCache(root)) console.log(line);
+    return;
+  }
+  if (process.argv.includes('--budget-only')) {
+    // `npm run bench -- --budget-only`: the budget fit against the best uniform scale (docs/formats.md#budget).
+    const extras = await benchExtras(root);
+    for (const line of await benchBudget(root, extras.motions)) console.log(line);
     return;
   }
   if (process.argv.includes('--build-only')) {
@@ -110,6 +122,7 @@ export async function main(): Promise<void> {
   for (const line of await extras.after()) console.log(line);
   for (const line of await benchBuild(root, extras.motions)) console.log(line);
   for (const line of await benchCache(root)) console.log(line);
+  for (const line of await benchBudget(root, extras.motions)) console.log(line);
   benchMethods(root);
   benchCompressor(root);
 }

@@ -173,7 +173,7 @@ function benchGap(captures: Capture[], print: (line: string) => void): void {
 }
 
 /** A whole `actguy compress --classic` process on frames 0..249 of the bundled CMU capture against the naive greedy in this process. */
-function benchProcess(root: string, print: (line: string) => void): void {
+export function benchProcess(root: string, print: (line: string) => void = console.log): void {
   const cli = join(root, 'dist', 'cli', 'actguy.cjs');
   const motion = firstFrames(readMtn(new Uint8Array(readFileSync(join(root, 'assets', 'cmu_01_01.mtn')))), 249);
   const dir = mkdtempSync(join(tmpdir(), 'actguy-bench-cli-'));

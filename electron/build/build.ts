@@ -6,7 +6,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { FormatError } from '../../shared/errors';
 import { normalizePath } from '../../shared/project/paths';
-import { assembleBuild, prepareBuild, type BuildReport } from '../../shared/project/plan';
+import { assembleBuild, prepareBuild, type BuildReport, type ReadFile } from '../../shared/project/plan';
 import { projectOutputFiles } from '../../shared/project/outputs';
 import type { ResolvedProject } from '../../shared/project/types';
 import { checkOutputPaths, parseProject, withOutputDir } from '../../shared/project/validate';
@@ -14,8 +14,9 @@ import { decodeUtf8Text } from '../../shared/sev/text';
 import { findOutputClashes, type RolePath } from '../pathIdentity';
 import { openBuildCache, type CacheStats } from './buildCache';
 import { commitOutputs } from './commit';
-import { compressMotions, fileStamp, recordingReader, type MotionDone } from './compressMotions';
-import { openVerdictStore } from './verdicts';
+import { fileStamp, recordingReader, type MotionDone } from './compressMotions';
+import { compressWithinBudget } from './budgetBuild';
+import { existingVerdicts, openVerdictStore } from './verdicts';
 import { compressorFor, defaultJobs, type MotionCompressor } from './compressPool';
 import { readInputFile } from './files';
 
@@ -32,6 +33,8 @@ export interface ProjectBuildOptions {
   cacheMaxBytes?: number;
   /** The per-user state folder holding the cache's local verdicts (verdicts.ts); default defaultStateDir(). */
   stateDir?: string;
+  /** How input files are read (tests count the reads); default readInputFile. */
+  readFile?: ReadFile;
   /** The compressor to use instead of one made for `jobs` (tests). */
   compressor?: MotionCompressor;
   /** The project text to use instead of the file (an edited, unsaved project in the app). */
@@ -43,6 +46,8 @@ export interface ProjectBuildOptions {
   textOverrides?: ReadonlyMap<string, string>;
   /** Validate and compress everything but write nothing (the app's status check). */
   dryRun?: boolean;
+  /** The .mar's memory budget in bytes, in place of the project's `budget.marBytes` (the CLI's --budget). */
+  budgetBytes?: number;
 }
 
 export type ProjectBuildOutcome =
@@ -68,30 +73,34 @@ export async function buildProject(projectPath: string, options: ProjectBuildOpt
     const clash = checkOutputPaths(project);
     if (clash.length) return { ok: false, errors: clash, warnings: [] };
   }
+  if (options.budgetBytes !== undefined) project = { ...project, budget: { marBytes: options.budgetBytes } };
   const clashes = outputClashes(project);
   if (clashes.length) return { ok: false, errors: clashes, warnings: [] };
   const overrides = options.textOverrides;
+  const readFrom = options.readFile ?? readInputFile;
   const readFile = overrides?.size
     ? (path: string) => {
         const t = overrides.get(path);
-        return t === undefined ? readInputFile(path) : encodeUtf8(t);
+        return t === undefined ? readFrom(path) : encodeUtf8(t);
       }
-    : readInputFile;
-  const recorded = recordingReader(readFile, fileStamp);
-  const prep = prepareBuild(project, recorded.read);
-  if (!prep.ok) return prep;
+    : readFrom;
   const cacheDir = options.cacheDir === undefined ? defaultCacheDir(projectFile) : options.cacheDir;
+  // The verdicts of a cache folder that is already there let prepareBuild skip motion files it read before.
+  const remembered = cacheDir === null ? undefined : existingVerdicts(cacheDir, options.stateDir);
+  const recorded = recordingReader(readFile, fileStamp, remembered);
+  const prep = prepareBuild(project, recorded.read, recorded.known);
+  if (!prep.ok) return prep;
   const cache = cacheDir === null ? undefined : openBuildCache(cacheDir, { maxBytes: options.cacheMaxBytes });
-  const verdicts = cache && !cache.stats.unusable ? openVerdictStore(cache.dir, options.stateDir) : undefined;
+  const verdicts = cache && !cache.stats.unusable ? (remembered ?? openVerdictStore(cache.dir, options.stateDir)) : undefined;
   const compressor = options.compressor ?? compressorFor(options.jobs ?? defaultJobs());
   let compressed;
   try {
-    compressed = await compressMotions(prep.prepared, { compressor, cache, verdicts, onMotion: options.onProgress, inputBytes: recorded.bytesOf, inputStamp: recorded.stampOf });
+    compressed = await compressWithinBudget(prep.prepared, { compressor, cache, verdicts, onMotion: options.onProgress, inputBytes: recorded.bytesOf, inputStamp: recorded.stampOf });
   } finally {
     if (!options.compressor) await compressor.close();
   }
   if (!compressed.ok) return { ok: false, errors: compressed.errors, warnings: prep.prepared.warnings };
-  const result = assembleBuild(prep.prepared, compressed.results);
+  const result = assembleBuild(compressed.prepared, compressed.results, compressed.budget);
   if (!result.ok) return result;
   if (options.dryRun) return { ok: true, report: result.report, written: [], warnings: result.warnings, notes: [], cache: cache?.stats };
   const note = commitOutputs(result.outputs);

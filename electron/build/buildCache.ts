@@ -30,6 +30,7 @@ import type { CompressOptions } from '../../shared/compress/types';
 import type { CompressedMotion } from '../../shared/project/plan';
 import { isStaleTemp, ownTempName } from '../tempFiles';
 import { describeFsError } from './files';
+import { stampOf, type FileStamp } from './fileStamp';
 
 /** The entry layout's version (part of every key). */
 const CACHE_FORMAT = 2;
@@ -38,6 +39,9 @@ const ENTRY = /^[0-9a-f]{64}\.mt3c$/;
 const SHARD = /^[0-9a-f]{2}$/;
 /** The largest entry read: anything bigger is damage (an MT3 of a real motion is far smaller). */
 export const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+
+/** How old an entry's mtime may grow before a hit refreshes it (the size limit drops the least recently used first). */
+const REFRESH_MS = 24 * 3600 * 1000;
 
 /** Default size limit of a cache folder. */
 export const DEFAULT_CACHE_MAX_BYTES = 512 * 1024 * 1024;
@@ -49,6 +53,8 @@ declare const __ACTGUY_COMPRESSOR_DIGEST__: string | undefined;
  * misses the cache. Unbundled runs (tests) use the version alone.
  */
 const SOURCE_DIGEST = typeof __ACTGUY_COMPRESSOR_DIGEST__ === 'string' ? __ACTGUY_COMPRESSOR_DIGEST__ : 'unbundled';
+/** The compressor, MTN reader and resampler this build runs, as one string (the local verdicts tag what they checked with it). */
+export const COMPRESSOR_IDENTITY = `${COMPRESSOR_VERSION}:${SOURCE_DIGEST}`;
 
 /** JSON with object keys sorted at every level, so equal settings always hash alike. */
 export function canonicalJson(value: unknown): string {
@@ -119,14 +125,22 @@ export interface CacheCandidate {
   bytes: Uint8Array;
   /** The JSON summary, parsed but unchecked. */
   claim: Record<string, unknown>;
+  /** The entry file's stamp as read (the local verdicts remember it with the digest). */
+  stamp?: FileStamp;
 }
 
 export interface BuildCache {
   readonly dir: string;
-  /** The entry of `key`, or undefined: none, or one that is damaged or a link (discarded and counted). */
-  read(key: string): CandidateRead;
-  /** Counts a candidate the build used, and makes it recent. */
-  accept(candidate: CacheCandidate): void;
+  /**
+   * The entry of `key`, or undefined: none, or one that is damaged or a link (discarded and counted).
+   * `knownDigest` gives the digest remembered for an entry file of this stamp: its body is then not hashed again.
+   */
+  read(key: string, knownDigest?: (stamp: FileStamp) => string | undefined): CandidateRead;
+  /**
+   * Counts a candidate the build used, and makes it recent (at most once a day, so that its stamp holds
+   * between builds); returns the entry file's stamp when it is still the one read, else undefined.
+   */
+  accept(candidate: CacheCandidate): FileStamp | undefined;
   /** Discards a candidate that did not hold (never following a link), and counts it. */
   reject(candidate: CacheCandidate): void;
   /** Stores a result; returns the digest of the entry written, or undefined when nothing was written. */
@@ -157,11 +171,12 @@ export function encodeEntry(key: string, value: CompressedMotion): Uint8Array {
  * The entry's summary and MT3 bytes, or undefined when it is damaged in any way (bad magic, checksum, length,
  * JSON that is not an object, another key). Nothing here says the content is right: see verifyCompressed.
  */
-export function decodeEntry(key: string, data: Uint8Array): { claim: Record<string, unknown>; bytes: Uint8Array; digest: string } | undefined {
+export function decodeEntry(key: string, data: Uint8Array, knownDigest?: string): { claim: Record<string, unknown>; bytes: Uint8Array; digest: string } | undefined {
   const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   if (buf.length < 40 || buf.toString('latin1', 0, 4) !== MAGIC) return undefined;
   const body = buf.subarray(36);
-  const sum = createHash('sha256').update(body).digest();
+  // `knownDigest`: the file is the one whose digest was computed before (the caller matched its stamp).
+  const sum = knownDigest !== undefined ? Buffer.from(knownDigest, 'hex') : createHash('sha256').update(body).digest();
   if (!sum.equals(buf.subarray(4, 36))) return undefined;
   const len = body.readUInt32LE(0);
   if (4 + len > body.length) return undefined;
@@ -185,6 +200,11 @@ const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
  * platform has no such flag); undefined when it is absent, a link, not a file, or larger than `max`.
  */
 function readNoFollow(path: string, max: number): Buffer | undefined {
+  return readStampedNoFollow(path, max)?.data;
+}
+
+/** readNoFollow, with the stamp of the file read (from the open descriptor). */
+function readStampedNoFollow(path: string, max: number): { data: Buffer; stamp: FileStamp } | undefined {
   let fd: number;
   try {
     if (!O_NOFOLLOW && fs.lstatSync(path).isSymbolicLink()) return undefined;
@@ -193,16 +213,16 @@ function readNoFollow(path: string, max: number): Buffer | undefined {
     return undefined;
   }
   try {
-    const st = fs.fstatSync(fd);
+    const st = fs.fstatSync(fd, { bigint: true });
     if (!st.isFile() || st.size > max) return undefined;
-    const out = Buffer.alloc(st.size);
+    const out = Buffer.alloc(Number(st.size));
     let at = 0;
     while (at < out.length) {
       const n = fs.readSync(fd, out, at, out.length - at, at);
       if (n === 0) break;
       at += n;
     }
-    return at === out.length ? out : undefined;
+    return at === out.length ? { data: out, stamp: stampOf(st) } : undefined;
   } catch {
     return undefined;
   } finally {
@@ -276,7 +296,7 @@ export function openBuildCache(dir: string, options: { maxBytes?: number } = {})
   return {
     dir,
     stats,
-    read(key) {
+    read(key, knownDigest) {
       if (!SHA256_HEX.test(key) || !shardOk(key, false)) return undefined;
       const path = entryPath(dir, key);
       if (kindOf(path) === 'link') {
@@ -284,27 +304,30 @@ export function openBuildCache(dir: string, options: { maxBytes?: number } = {})
         discard(path);
         return undefined;
       }
-      const data = readNoFollow(path, MAX_ENTRY_BYTES);
-      if (!data) return undefined;
-      const entry = decodeEntry(key, data);
+      const read = readStampedNoFollow(path, MAX_ENTRY_BYTES);
+      if (!read) return undefined;
+      const entry = decodeEntry(key, read.data, knownDigest?.(read.stamp));
       if (!entry) {
         stats.damaged++;
         discard(path);
         return undefined;
       }
-      return { key, ...entry };
+      return { key, ...entry, stamp: read.stamp };
     },
     accept(candidate) {
       stats.hits++;
       // Least recently used goes first: a hit makes the entry recent (utimes on a link would touch its target).
       const path = entryPath(dir, candidate.key);
-      if (kindOf(path) !== 'other') return;
-      const now = new Date();
+      const stamp = candidate.stamp;
+      const now = Date.now();
+      if (stamp && now - Number(BigInt(stamp.mtimeNs) / 1_000_000n) < REFRESH_MS) return stamp;
+      if (kindOf(path) !== 'other') return undefined;
       try {
-        fs.utimesSync(path, now, now);
+        fs.utimesSync(path, now / 1000, now / 1000);
       } catch {
         /* evicted meanwhile: the value in hand is still good */
       }
+      return undefined;
     },
     reject(candidate) {
       stats.rejected++;

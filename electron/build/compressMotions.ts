@@ -6,13 +6,14 @@
  * cache, and report each finished motion with the time left. Results come
  * back in archive order whatever order they finished in.
  */
-import { FormatError } from '../../shared/errors';
 import { BuildEta } from '../../shared/project/eta';
-import { compressOptionsFor, type CompressedMotion, type PreparedBuild, type ReadFile } from '../../shared/project/plan';
+import { FormatError, inFile } from '../../shared/errors';
+import { readMtn } from '../../shared/mtn/read';
+import { compressOptionsFor, type CompressedMotion, type KnownMotion, type PreparedBuild, type PreparedMotion, type ReadFile } from '../../shared/project/plan';
 import { statSync } from 'node:fs';
 import { cacheKeyOfDigest, sha256Hex, type BuildCache, type CacheCandidate } from './buildCache';
 import type { MotionCompressor } from './compressPool';
-import { noVerdicts, stampOf, type FileStamp, type VerdictStore } from './verdicts';
+import { noVerdicts, stampOf, type FileStamp, type MotionHeader, type VerdictStore } from './verdicts';
 
 export interface MotionDone {
   /** Archive index. */
@@ -38,7 +39,8 @@ export interface CompressMotionsOptions {
   now?: () => number;
   /**
    * The bytes of a motion's file as the build read it (recordingReader), by path: the cache is looked up by the
-   * file itself (an unchanged rebuild never writes a motion out to hash it), and the pool compresses it.
+   * file itself (an unchanged rebuild never writes a motion out to hash it), and the pool compresses it. A file
+   * prepareBuild knew from the local verdicts is read here, only when needed (may throw a FormatError).
    */
   inputBytes: (path: string) => Uint8Array | undefined;
   /** The stamp (size, times, inode) of a file as it was read, when it held still while read (recordingReader). */
@@ -48,24 +50,51 @@ export interface CompressMotionsOptions {
 /**
  * A project reader that remembers the bytes it returned, by path (compressMotions' `inputBytes`), and with
  * `stat`, each file's stamp when the stamp was the same before and after the read (`inputStamp`).
+ *
+ * With `memo` (the local verdicts), `known` gives prepareBuild the remembered header of a motion file whose
+ * stamp is the one recorded with it, and the file is then read only when its bytes are needed (`bytesOf`),
+ * and only if its stamp is still that one: a file changed since is an error naming it (docs/cache.md).
  */
-export function recordingReader(read: ReadFile, stat?: (path: string) => FileStamp | undefined): {
+export function recordingReader(read: ReadFile, stat?: (path: string) => FileStamp | undefined, memo?: VerdictStore): {
   read: ReadFile; bytesOf: (path: string) => Uint8Array | undefined; stampOf: (path: string) => FileStamp | undefined;
+  known: (path: string) => KnownMotion | undefined;
 } {
   const seen = new Map<string, Uint8Array>();
   const stamps = new Map<string, FileStamp>();
+  /** Files known from the memo and not read yet. */
+  const unread = new Set<string>();
+  const sameStamp = (a: FileStamp | undefined, b: FileStamp | undefined) => a !== undefined && b !== undefined && JSON.stringify(a) === JSON.stringify(b);
+  const readRecording: ReadFile = (path) => {
+    const before = stat?.(path);
+    const bytes = read(path);
+    seen.set(path, bytes);
+    const after = before && stat?.(path);
+    if (sameStamp(before, after)) stamps.set(path, after!);
+    else stamps.delete(path);
+    return bytes;
+  };
+  const bytesOf = (path: string) => {
+    if (!unread.has(path)) return seen.get(path);
+    const remembered = stamps.get(path);
+    const bytes = readRecording(path);
+    unread.delete(path);
+    if (!sameStamp(stamps.get(path), remembered))
+      throw new FormatError('MTN', 'the file changed while the build ran (build again)', {}, path);
+    return bytes;
+  };
   return {
-    read: (path) => {
-      const before = stat?.(path);
-      const bytes = read(path);
-      seen.set(path, bytes);
-      const after = before && stat?.(path);
-      if (after && JSON.stringify(after) === JSON.stringify(before)) stamps.set(path, after);
-      else stamps.delete(path);
-      return bytes;
-    },
-    bytesOf: (path) => seen.get(path),
+    read: readRecording,
+    bytesOf,
     stampOf: (path) => stamps.get(path),
+    known: (path) => {
+      const stamp = memo && stat?.(path);
+      const header = stamp && memo.headerOf(path, stamp);
+      // The digest is what the cache key needs without the bytes: a header alone is no use.
+      if (!header || !memo.digestOf(path, stamp)) return undefined;
+      stamps.set(path, stamp);
+      unread.add(path);
+      return { ...header, load: () => inFile(path, () => readMtn(bytesOf(path)!)) };
+    },
   };
 }
 
@@ -116,15 +145,27 @@ export async function compressMotions(prepared: PreparedBuild, options: Compress
     // main thread neither resamples nor writes each motion out.
     const settings = compressOptionsFor(p);
     const path = p.resolved.mtnPath;
-    const file = options.inputBytes(path);
-    if (!file) throw new Error(`compressMotions: ${path} was not read by this build's reader (recordingReader)`);
+    const fileOf = (): Uint8Array => {
+      const bytes = options.inputBytes(path);
+      if (!bytes) throw new Error(`compressMotions: ${path} was not read by this build's reader (recordingReader)`);
+      return bytes;
+    };
     const resampleTo = p.resampledFrom ? prepared.project.fps : undefined;
-    const key = cache && cacheKeyOfDigest(inputDigest(path, file, options.inputStamp, verdicts), settings, undefined, { file: 'mtn', resampledTo: resampleTo ?? null });
-    const candidate = key ? cache.read(key) : undefined;
+    let key: string | undefined;
+    try {
+      key = cache && cacheKeyOfDigest(inputDigest(path, fileOf, options.inputStamp, verdicts, headerOf(p, prepared.project.fps)), settings, undefined, { file: 'mtn', resampledTo: resampleTo ?? null });
+    } catch (e) {
+      if (!(e instanceof FormatError)) throw e;
+      errors.push({ index, error: e.withFile(path) });
+      continue;
+    }
+    // An entry file whose stamp is the one remembered with its verdict is not hashed again (docs/cache.md).
+    const candidate = key ? cache!.read(key, (stamp) => verdicts.entryDigest(key!, stamp)) : undefined;
     if (candidate && verdicts.holds(candidate.key, candidate.digest)) {
       const remembered = rememberedValue(candidate);
       if (remembered) {
-        cache!.accept(candidate);
+        const stamp = cache!.accept(candidate);
+        if (stamp) verdicts.remember(candidate.key, candidate.digest, stamp);
         finish(index, p.resolved.name, remembered, true);
         continue;
       }
@@ -133,13 +174,13 @@ export async function compressMotions(prepared: PreparedBuild, options: Compress
       try {
         let result: CompressedMotion;
         let cached = false;
+        const file = fileOf();
         if (candidate) {
           const outcome = await options.compressor.verifyOrCompress(file, settings, resampleTo, { bytes: candidate.bytes, claim: candidate.claim });
           result = outcome.result;
           cache!.stats.verified++;
           if (outcome.candidate === 'accepted') {
-            cache!.accept(candidate);
-            verdicts.remember(candidate.key, candidate.digest);
+            verdicts.remember(candidate.key, candidate.digest, cache!.accept(candidate));
             cached = true;
           } else {
             cache!.reject(candidate);
@@ -169,14 +210,28 @@ export async function compressMotions(prepared: PreparedBuild, options: Compress
   return { ok: true, results: results as CompressedMotion[] };
 }
 
-/** The SHA-256 of a motion's file: remembered when its stamp is unchanged since a build recorded it, else hashed (and recorded). */
-function inputDigest(path: string, bytes: Uint8Array, stampOf: ((path: string) => FileStamp | undefined) | undefined, verdicts: VerdictStore): string {
+/**
+ * The SHA-256 of a motion's file: remembered when its stamp is unchanged since a build recorded it, else hashed
+ * and recorded, with the header of the motion prepareBuild read and validated from those very bytes.
+ */
+function inputDigest(
+  path: string, bytes: () => Uint8Array, stampOf: ((path: string) => FileStamp | undefined) | undefined, verdicts: VerdictStore, header: MotionHeader,
+): string {
   const stamp = stampOf?.(path);
   const known = stamp && verdicts.digestOf(path, stamp);
-  if (known) return known;
-  const digest = sha256Hex(bytes);
-  if (stamp) verdicts.recordFile(path, stamp, digest);
+  if (known) {
+    // A record from before headers were remembered gains one (the bytes read were the recorded ones: same stamp).
+    if (!verdicts.headerOf(path, stamp)) verdicts.recordFile(path, stamp, known, header);
+    return known;
+  }
+  const digest = sha256Hex(bytes());
+  if (stamp) verdicts.recordFile(path, stamp, digest, header);
   return digest;
+}
+
+/** The header of a prepared motion's file as read (before any resampling). */
+function headerOf(p: PreparedMotion, fps: number): MotionHeader {
+  return { fps: p.resampledFrom?.fps ?? fps, frameCount: p.resampledFrom?.frameCount ?? p.frameCount, joints: p.joints };
 }
 
 /**

@@ -27,11 +27,12 @@ import { compressMotion } from ${JSON.stringify(join(ROOT, 'shared/compress/comp
 import { readMt3 } from ${JSON.stringify(join(ROOT, 'shared/mt3/read'))};
 import { decodeMt3ToMotion } from ${JSON.stringify(join(ROOT, 'shared/mt3/decode'))};
 import { importBvh } from ${JSON.stringify(join(ROOT, 'shared/interchange/bvh/import'))};
+import { spineBvh } from ${JSON.stringify(join(ROOT, 'shared/testing/bvhFixtures'))};
 export function motions() {
   const walk = readMtn(new Uint8Array(readFileSync(${JSON.stringify(join(ROOT, 'assets/walk.mtn'))})));
   const walk60 = readMtn(new Uint8Array(readFileSync(${JSON.stringify(join(ROOT, 'assets/walk_60fps.mtn'))})));
   const mt3 = compressMotion(walk, { name: 'walk', positionTolerance: 0.5, rotationToleranceDeg: 1, offsetTolerance: 0.5 }).bytes;
-  const bvh = 'HIERARCHY\\nROOT Hips\\n{\\n OFFSET 0 0 0\\n CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\\n JOINT Chest\\n {\\n  OFFSET 0 10 0\\n  CHANNELS 3 Zrotation Xrotation Yrotation\\n  End Site\\n  {\\n   OFFSET 0 5 0\\n  }\\n }\\n}\\nMOTION\\nFrames: 2\\nFrame Time: 0.0333333\\n0 0 0 0 0 0 0 0 0\\n1 0 0 0 0 0 0 0 0\\n';
+  const bvh = spineBvh(['0 0 0 0 0 0 0 0 0', '1 0 0 0 0 0 0 0 0']);
   return {
     'read (30 fps)': walk,
     'read (60 fps)': walk60,

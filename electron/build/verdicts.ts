@@ -1,8 +1,9 @@
 /**
  * The build cache's local verdicts (docs/cache.md): which entries of a cache
- * folder this user's builds have already verified, and the size, times and
- * digest of each input file last read, so a rebuild neither decodes a
- * verified entry again nor hashes an unchanged file again. As Bazel's local
+ * folder this user's builds have already verified (with the stamp of the entry
+ * file), and the size, times, digest and motion header of each input file last
+ * read, so a rebuild neither decodes a verified entry again, nor hashes an
+ * unchanged file or entry again, nor reads an unchanged motion file at all. As Bazel's local
  * action cache sits in front of a remote one, it lives in the user's own state
  * folder, which the shared cache folder cannot write; and it is read as
  * untrusted input all the same (anything malformed is dropped, never acted on).
@@ -14,9 +15,12 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { makeJoint, type JointInfo } from '../../shared/motion/types';
+import { MTN_MAX_FRAMES, MTN_MAX_JOINTS } from '../../shared/mtn/constants';
 import { canonicalPath, isInside } from '../pathPolicy';
 import { writeFileAtomic } from '../fsutil';
-import { makeFolderNoFollow } from './buildCache';
+import { COMPRESSOR_IDENTITY, makeFolderNoFollow } from './buildCache';
+import { sameStamp, type FileStamp } from './fileStamp';
 
 const TOOL = 'actguy cache verdicts';
 const VERSION = 1;
@@ -36,17 +40,16 @@ export function defaultStateDir(env: NodeJS.ProcessEnv = process.env, platform: 
   return join(env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'actguy');
 }
 
-/** What stat says of an input file: the record is trusted only while all of these are unchanged. */
-export interface FileStamp {
-  size: number;
-  mtimeNs: string;
-  ctimeNs: string;
-  ino: string;
-  dev: string;
-}
+export { stampOf, type FileStamp } from './fileStamp';
 
-export function stampOf(st: fs.BigIntStats): FileStamp {
-  return { size: Number(st.size), mtimeNs: String(st.mtimeNs), ctimeNs: String(st.ctimeNs), ino: String(st.ino), dev: String(st.dev) };
+/**
+ * What a build learnt of a motion file it read and validated (docs/cache.md, "Local verdicts"): enough for
+ * the next build to check the project against it without reading the file again.
+ */
+export interface MotionHeader {
+  fps: number;
+  frameCount: number;
+  joints: JointInfo[];
 }
 
 export interface VerdictStore {
@@ -54,18 +57,35 @@ export interface VerdictStore {
   readonly file: string | undefined;
   /** Whether the entry of `key` with this content digest was verified before. */
   holds(key: string, entryDigest: string): boolean;
-  remember(key: string, entryDigest: string): void;
+  /** The digest remembered for the entry of `key` when its file's stamp is the one recorded with it, else undefined. */
+  entryDigest(key: string, stamp: FileStamp): string | undefined;
+  /** Remembers an entry as verified, with its file's stamp when it is known to be the one whose digest this is. */
+  remember(key: string, entryDigest: string, stamp?: FileStamp): void;
   forget(key: string): void;
   /** The SHA-256 of the file at `path` when its stamp is the one recorded with it, else undefined. */
   digestOf(path: string, stamp: FileStamp): string | undefined;
-  recordFile(path: string, stamp: FileStamp, sha256: string): void;
+  /**
+   * The header of the motion file at `path` when its stamp is the one recorded with it and the header was
+   * recorded by this very reader (COMPRESSOR_IDENTITY covers the MTN reader), else undefined.
+   */
+  headerOf(path: string, stamp: FileStamp): MotionHeader | undefined;
+  /** Records a file's digest, and the header of the motion it holds when the build read and validated it. */
+  recordFile(path: string, stamp: FileStamp, sha256: string, header?: MotionHeader): void;
   /** Writes what changed (atomically; a failure only costs the next build time). */
   save(): void;
 }
 
 interface Stored {
-  verdicts: Map<string, { digest: string; used: number }>;
-  files: Map<string, { stamp: FileStamp; sha256: string; used: number }>;
+  verdicts: Map<string, { digest: string; used: number; stamp?: FileStamp }>;
+  files: Map<string, FileRecord>;
+}
+
+interface FileRecord {
+  stamp: FileStamp;
+  sha256: string;
+  /** The motion header with the identity of the reader that validated it (another reader's is not used). */
+  header?: { reader: string; value: MotionHeader };
+  used: number;
 }
 
 /** The state of a verdict file, dropping every record that is not exactly of our shape. */
@@ -81,30 +101,96 @@ export function parseVerdicts(text: string, cacheId: string): Stored {
   if (isRecord(doc.verdicts))
     for (const [key, v] of Object.entries(doc.verdicts)) {
       if (out.verdicts.size >= MAX_RECORDS) break;
-      if (HEX64.test(key) && Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && HEX64.test(v[0]) && isTime(v[1]))
-        out.verdicts.set(key, { digest: v[0], used: v[1] });
+      if (!(HEX64.test(key) && Array.isArray(v) && (v.length === 2 || v.length === 7) && typeof v[0] === 'string' && HEX64.test(v[0]) && isTime(v[1])))
+        continue;
+      // The entry file's stamp, when recorded: a stamp not exactly of our shape is dropped alone (the entry is then hashed).
+      const [, , size, mtimeNs, ctimeNs, ino, dev] = v;
+      const stamped = v.length === 7 && Number.isSafeInteger(size) && size >= 0 && [mtimeNs, ctimeNs, ino, dev].every(isDigits);
+      out.verdicts.set(key, { digest: v[0], used: v[1], ...(stamped && { stamp: { size, mtimeNs, ctimeNs, ino, dev } }) });
     }
+  // Motions of one project mostly share a skeleton: each is stored once, and checked once.
+  const skeletons = Array.isArray(doc.skeletons) ? doc.skeletons : [];
+  const checked = new Map<number, JointInfo[] | undefined>();
+  const skeletonAt = (i: unknown): JointInfo[] | undefined => {
+    if (!Number.isInteger(i) || (i as number) < 0 || (i as number) >= Math.min(skeletons.length, MAX_RECORDS)) return undefined;
+    if (!checked.has(i as number)) checked.set(i as number, parseSkeleton(skeletons[i as number]));
+    return checked.get(i as number);
+  };
   if (isRecord(doc.files))
     for (const [path, v] of Object.entries(doc.files)) {
       if (out.files.size >= MAX_RECORDS) break;
-      if (!Array.isArray(v) || v.length !== 7) continue;
-      const [size, mtimeNs, ctimeNs, ino, dev, sha256, used] = v;
-      if (Number.isSafeInteger(size) && size >= 0 && [mtimeNs, ctimeNs, ino, dev].every(isDigits) && typeof sha256 === 'string' && HEX64.test(sha256) && isTime(used))
-        out.files.set(path, { stamp: { size, mtimeNs, ctimeNs, ino, dev }, sha256, used });
+      if (!Array.isArray(v) || (v.length !== 7 && v.length !== 8)) continue;
+      const [size, mtimeNs, ctimeNs, ino, dev, sha256, used, header] = v;
+      if (!(Number.isSafeInteger(size) && size >= 0 && [mtimeNs, ctimeNs, ino, dev].every(isDigits) && typeof sha256 === 'string' && HEX64.test(sha256) && isTime(used)))
+        continue;
+      const record: FileRecord = { stamp: { size, mtimeNs, ctimeNs, ino, dev }, sha256, used };
+      // A header not exactly of our shape is dropped alone: the file is then read and checked again.
+      const parsed = v.length === 8 ? parseHeader(header, skeletonAt) : undefined;
+      if (parsed) record.header = parsed;
+      out.files.set(path, record);
     }
   return out;
 }
+
+/**
+ * A stored motion header, `[reader, fps, frameCount, skeleton index]`, held to the rules the MTN reader holds
+ * a file's header to (docs/formats.md 1), else undefined.
+ */
+function parseHeader(v: unknown, skeletonAt: (i: unknown) => JointInfo[] | undefined): FileRecord['header'] {
+  if (!Array.isArray(v) || v.length !== 4) return undefined;
+  const [reader, fps, frameCount, skeleton] = v;
+  if (typeof reader !== 'string' || reader.length > 200 || typeof fps !== 'number' || !(Number.isFinite(fps) && fps > 0)) return undefined;
+  if (!Number.isInteger(frameCount) || frameCount < 1 || frameCount > MTN_MAX_FRAMES) return undefined;
+  const joints = skeletonAt(skeleton);
+  return joints && { reader, value: { fps, frameCount, joints } };
+}
+
+/** A stored skeleton, `[[parent, mirror, part, reserved, name], ...]`, held to the MTN reader's rules, else undefined. */
+function parseSkeleton(joints: unknown): JointInfo[] | undefined {
+  if (!Array.isArray(joints) || joints.length < 1 || joints.length > MTN_MAX_JOINTS) return undefined;
+  const J = joints.length;
+  const out: JointInfo[] = [];
+  for (let j = 0; j < J; j++) {
+    const e: unknown = joints[j];
+    if (!Array.isArray(e) || e.length !== 5) return undefined;
+    const [parent, mirror, part, reserved, name] = e;
+    if (!(j === 0 ? parent === -1 : Number.isInteger(parent) && parent >= 0 && parent < j)) return undefined;
+    if (!(Number.isInteger(mirror) && mirror >= 0 && mirror < J) || !isU32(part) || !isU32(reserved)) return undefined;
+    if (typeof name !== 'string' || !JOINT_NAME.test(name)) return undefined;
+    out.push(makeJoint({ parent, mirror, part, reserved, name }));
+  }
+  return out;
+}
+
+const JOINT_NAME = /^[\x20-\x7e]{0,31}$/;
+const isU32 = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 0xffffffff;
+const skeletonJson = (joints: readonly JointInfo[]) => joints.map((j) => [j.parent, j.mirror, j.part, j.reserved, j.name]);
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 const isDigits = (v: unknown): v is string => typeof v === 'string' && /^[0-9]{1,30}$/.test(v);
 const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
-const sameStamp = (a: FileStamp, b: FileStamp) => a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs && a.ino === b.ino && a.dev === b.dev;
 
 /** A store that remembers nothing (no cache, or no usable state folder). */
 export function noVerdicts(): VerdictStore {
-  return { file: undefined, holds: () => false, remember() {}, forget() {}, digestOf: () => undefined, recordFile() {}, save() {} };
+  return {
+    file: undefined, holds: () => false, entryDigest: () => undefined, remember() {}, forget() {}, digestOf: () => undefined, headerOf: () => undefined,
+    recordFile() {}, save() {},
+  };
+}
+
+/**
+ * The verdicts of `cacheDir` when it is already a folder (not a link), else undefined: what a build may use
+ * before it knows it will get as far as making the cache folder.
+ */
+export function existingVerdicts(cacheDir: string, stateDir?: string): VerdictStore | undefined {
+  try {
+    if (!fs.lstatSync(cacheDir).isDirectory()) return undefined;
+  } catch {
+    return undefined;
+  }
+  return openVerdictStore(cacheDir, stateDir);
 }
 
 /**
@@ -151,8 +237,15 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
       touch(v);
       return true;
     },
-    remember(key, digest) {
-      stored.verdicts.set(key, { digest, used: now });
+    entryDigest(key, stamp) {
+      const v = stored.verdicts.get(key);
+      return v?.stamp && sameStamp(v.stamp, stamp) ? v.digest : undefined;
+    },
+    remember(key, digest, stamp) {
+      const v = stored.verdicts.get(key);
+      // Already remembered as it is: no write for it.
+      if (v && v.digest === digest && (stamp === undefined ? v.stamp === undefined : v.stamp !== undefined && sameStamp(v.stamp, stamp))) return;
+      stored.verdicts.set(key, { digest, used: now, ...(stamp && { stamp }) });
       dirty = true;
     },
     forget(key) {
@@ -164,8 +257,14 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
       touch(r);
       return r.sha256;
     },
-    recordFile(path, stamp, sha256) {
-      stored.files.set(path, { stamp, sha256, used: now });
+    headerOf(path, stamp) {
+      const r = stored.files.get(path);
+      if (!r || !sameStamp(r.stamp, stamp) || r.header?.reader !== COMPRESSOR_IDENTITY) return undefined;
+      touch(r);
+      return r.header.value;
+    },
+    recordFile(path, stamp, sha256, header) {
+      stored.files.set(path, { stamp, sha256, used: now, ...(header && { header: { reader: COMPRESSOR_IDENTITY, value: header } }) });
       dirty = true;
     },
     save() {
@@ -174,14 +273,38 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
       const disk = load();
       for (const [k, v] of disk.verdicts) if (!stored.verdicts.has(k) || stored.verdicts.get(k)!.used < v.used) stored.verdicts.set(k, v);
       for (const [k, v] of disk.files) if (!stored.files.has(k) || stored.files.get(k)!.used < v.used) stored.files.set(k, v);
+      const skeletons: unknown[][] = [];
+      const indexOfText = new Map<string, number>();
+      const indexOfArray = new Map<readonly JointInfo[], number>();
+      const skeletonIndex = (joints: readonly JointInfo[]): number => {
+        let i = indexOfArray.get(joints);
+        if (i === undefined) {
+          const json = skeletonJson(joints);
+          const text = JSON.stringify(json);
+          i = indexOfText.get(text);
+          if (i === undefined) {
+            i = skeletons.push(json) - 1;
+            indexOfText.set(text, i);
+          }
+          indexOfArray.set(joints, i);
+        }
+        return i;
+      };
       const newest = <T extends { used: number }>(m: Map<string, T>) => [...m.entries()].sort((a, b) => b[1].used - a[1].used).slice(0, MAX_RECORDS);
       const doc = {
         tool: TOOL,
         version: VERSION,
         cache: id,
         cacheDir: real,
-        verdicts: Object.fromEntries(newest(stored.verdicts).map(([k, v]) => [k, [v.digest, v.used]])),
-        files: Object.fromEntries(newest(stored.files).map(([k, v]) => [k, [v.stamp.size, v.stamp.mtimeNs, v.stamp.ctimeNs, v.stamp.ino, v.stamp.dev, v.sha256, v.used]])),
+        verdicts: Object.fromEntries(newest(stored.verdicts).map(([k, { digest, used, stamp: s }]) =>
+          [k, s ? [digest, used, s.size, s.mtimeNs, s.ctimeNs, s.ino, s.dev] : [digest, used]])),
+        files: Object.fromEntries(newest(stored.files).map(([k, v]) => {
+          const row: unknown[] = [v.stamp.size, v.stamp.mtimeNs, v.stamp.ctimeNs, v.stamp.ino, v.stamp.dev, v.sha256, v.used];
+          const h = v.header;
+          if (h) row.push([h.reader, h.value.fps, h.value.frameCount, skeletonIndex(h.value.joints)]);
+          return [k, row];
+        })),
+        skeletons,
       };
       try {
         // One level at a time (a recursive mkdir loops under /proc): then writeFileAtomic finds its folder there.

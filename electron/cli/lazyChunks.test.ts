@@ -38,6 +38,14 @@ describe('lazy chunks of the CLI', () => {
     expect(/GLTFLoader = class\b/.test(chunk)).toBe(true);
   });
 
+  it('loading the bundle does not set up the FBX reader or its inflate library (an FBX import does, when it runs)', () => {
+    const bundle = readFileSync(join(distCli, 'actguy.cjs'), 'utf8');
+    // esbuild initialises a module at the bundle's top level (an unindented init_ call) when a module that every run
+    // loads imports it statically; importMotion tells an FBX by its magic alone (fbx/magic.ts).
+    expect(bundle.match(/^init_(container|fflate_module)\(\);$/gm) ?? []).toEqual([]);
+    expect(/^var init_container = __esm\(/m.test(bundle)).toBe(true);
+  });
+
   it('compress runs without the chunk; glTF import loads it from beside the bundle', () => {
     // A copy of the bundle alone: compress needs nothing else.
     const alone = join(dir, 'alone.cjs');

@@ -3,6 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT_ONLY_BVH } from '../../shared/testing/bvhFixtures';
 
 /**
  * No command overwrites one of its inputs, however the
@@ -17,23 +18,6 @@ function run(...args: string[]): { rc: number; err: string } {
   return { rc: r.status ?? -1, err: r.stderr };
 }
 
-const BVH = `HIERARCHY
-ROOT Hips
-{
-  OFFSET 0 0 0
-  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation
-  End Site
-  {
-    OFFSET 0 1 0
-  }
-}
-MOTION
-Frames: 2
-Frame Time: 0.0333333
-0 0 0 0 0 0
-1 0 0 0 10 0
-`;
-
 /** Every file of the folder with its bytes, to prove nothing changed. */
 function snapshot(): Record<string, string> {
   const out: Record<string, string> = {};
@@ -46,7 +30,7 @@ beforeAll(() => {
   if (b.status !== 0) throw new Error(`CLI build failed: ${b.stderr}`);
   dir = mkdtempSync(join(tmpdir(), 'actguy-clash-'));
   for (const f of ['walk.mtn', 'walk.sev', 'default.sls', 'se_define.h']) copyFileSync(join(root, 'assets', f), join(dir, f));
-  writeFileSync(join(dir, 'x.bvh'), BVH);
+  writeFileSync(join(dir, 'x.bvh'), ROOT_ONLY_BVH);
   if (run('compress', 'walk.mtn', '-o', 'walk.mt3', '--quiet').rc !== 0) throw new Error('setup compress failed');
   if (run('pack-mar', '-o', 'stage.mar', 'walk.mt3', '--quiet').rc !== 0) throw new Error('setup pack-mar failed');
 }, 60000);

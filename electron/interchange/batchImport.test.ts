@@ -11,6 +11,7 @@ import { fbxScene, writeFbxBinary } from '../../shared/interchange/fbx/testFixtu
 import { readMtn } from '../../shared/mtn/read';
 import { parseProject } from '../../shared/project/validate';
 import { importCommand, importProgressPrinter } from '../cli/commands/import';
+import { spineBvh } from '../../shared/testing/bvhFixtures';
 
 const root = mkdtempSync(join(tmpdir(), 'actguy-batch-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -19,7 +20,7 @@ let n = 0;
 function workspace(): string {
   const dir = join(root, `w${n++}`);
   mkdirSync(join(dir, 'src'), { recursive: true });
-  const bvh = (frames: number) => `HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n  JOINT Spine\n  {\n    OFFSET 0 10 0\n    CHANNELS 3 Zrotation Xrotation Yrotation\n    End Site\n    {\n      OFFSET 0 5 0\n    }\n  }\n}\nMOTION\nFrames: ${frames}\nFrame Time: 0.0333333\n${Array.from({ length: frames }, (_, f) => `${f} 90 0 ${f} 0 0 ${f * 2} 0 0`).join('\n')}\n`;
+  const bvh = (frames: number) => spineBvh(Array.from({ length: frames }, (_, f) => `${f} 90 0 ${f} 0 0 ${f * 2} 0 0`));
   writeFileSync(join(dir, 'src', 'walk.bvh'), bvh(5));
   writeFileSync(join(dir, 'src', 'run.bvh'), bvh(9));
   writeFileSync(join(dir, 'src', 'idle.fbx'), writeFbxBinary(fbxScene({ frames: 11 })));

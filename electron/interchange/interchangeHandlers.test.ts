@@ -1,5 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressMotion } from '../../shared/compress/compress';
@@ -10,67 +9,23 @@ import { readGltfContainer, writeGlb } from '../../shared/interchange/gltf/glb';
 import { fbxScene, writeFbxBinary } from '../../shared/interchange/fbx/testFixtures';
 import { importMotionBytes } from '../../shared/interchange/importMotion';
 import type { CompressRequest, CompressTolerances } from '../../shared/ipc/compress';
-import type { AppInfo } from '../../shared/ipc/documents';
 import type { Motion } from '../../shared/motion/types';
 import { decodeMt3ToMotion } from '../../shared/mt3/decode';
 import { readMtn } from '../../shared/mtn/read';
 import { useBuiltCompressWorker, useBundledWorker } from '../compress/buildWorkerForTests';
 import { createCompressClient, type CompressClient } from '../compressClient';
-import type { DialogPort } from '../dialogPort';
-import { createHandlers, dispatchInvoke, type ApiHandlers } from '../handlers';
-import { createPathPolicy } from '../pathPolicy';
-import { createRecentFilesStore } from '../recentFiles';
+import { dispatchInvoke, type ApiHandlers } from '../handlers';
+import { scriptedDialogs, tempWorkspace, testHandlers, type ScriptedDialogs } from '../testing/handlerHarness';
 import { suggestedName } from './interchangeHandlers';
 import { workerImportRunner } from './importRunner';
+import { SMALL_BVH } from '../../shared/testing/bvhFixtures';
 
 const SAMPLE = resolve(__dirname, '..', '..', 'assets', 'walk.mtn');
-
-/** Two joints with an End Site, 5 frames at 30 fps: root position + rotation, child rotation in ZXY order. */
-const SMALL_BVH = `HIERARCHY
-ROOT Hips
-{
-  OFFSET 0 0 0
-  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation
-  JOINT Spine
-  {
-    OFFSET 0 10 0
-    CHANNELS 3 Zrotation Xrotation Yrotation
-    End Site
-    {
-      OFFSET 0 5 0
-    }
-  }
-}
-MOTION
-Frames: 5
-Frame Time: 0.0333333
-0 90 0 0 0 0 0 0 0
-1 90 2 5 0 0 10 0 0
-2 91 4 10 0 0 20 5 0
-3 90 6 15 0 0 30 10 0
-4 90 8 20 0 0 40 15 0
-`;
 
 const workerPath = useBuiltCompressWorker();
 
 // The import worker bundled as scripts/build.mjs does, so every import here crosses the real worker boundary.
 const importWorkerPath = useBundledWorker(resolve(__dirname, 'importWorker.ts'));
-
-/** Dialog answers queued by a test, in order; the options each dialog was shown with are recorded. */
-interface ScriptedDialogs extends DialogPort {
-  answers: (string | null)[];
-  shown: { title: string; defaultPath?: string; extensions: string[] }[];
-}
-function scriptedDialogs(): ScriptedDialogs {
-  const answers: (string | null)[] = [];
-  const shown: ScriptedDialogs['shown'] = [];
-  const next = async (o: { title: string; defaultPath?: string; filters: { extensions: string[] }[] }): Promise<string | null> => {
-    shown.push({ title: o.title, defaultPath: o.defaultPath, extensions: o.filters.flatMap((f) => f.extensions) });
-    if (answers.length === 0) throw new Error('test dialog: no answer queued');
-    return answers.shift()!;
-  };
-  return { answers, shown, chooseFileToOpen: next, chooseFileToSave: next, confirm: async () => true };
-}
 
 let dir: string;
 let workspace: string;
@@ -80,19 +35,10 @@ let dialogs: ScriptedDialogs;
 let handlers: ApiHandlers;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'actguy-interchange-'));
-  workspace = join(dir, 'workspace');
-  outside = join(dir, 'outside');
-  mkdirSync(workspace);
-  mkdirSync(outside);
-  copyFileSync(SAMPLE, join(workspace, 'walk.mtn'));
+  ({ dir, workspace, outside } = tempWorkspace('actguy-interchange-'));
   compress = createCompressClient({ workerPath: workerPath() });
-  dialogs = scriptedDialogs();
-  const appInfo: AppInfo = {
-    version: '0.0.0-test', samplePath: SAMPLE, startupPath: join(workspace, 'walk.mtn'), transport: 'loopback',
-    nativeDialogs: false, workspaceRoot: workspace, platform: process.platform,
-  };
-  handlers = createHandlers({ appInfo, policy: createPathPolicy(), recent: createRecentFilesStore(dir), compress, dialogs, runImport: workerImportRunner(importWorkerPath()) });
+  dialogs = scriptedDialogs({ confirm: async () => true });
+  handlers = testHandlers({ app: { startupPath: join(workspace, 'walk.mtn'), workspaceRoot: workspace }, recentDir: dir, compress, dialogs, runImport: workerImportRunner(importWorkerPath()) });
 });
 afterEach(async () => {
   await compress.dispose();
@@ -229,7 +175,7 @@ describe('File > Import', () => {
     writeFileSync(paths[2], writeFbxBinary(fbxScene({ clips: ['Jump', 'Crouch'], frames: 4 })));
     const many: string[][] = [];
     const picked = { ...dialogs, chooseFilesToOpen: async () => many.shift() ?? null };
-    const h = createHandlers({ appInfo: { version: '0', samplePath: SAMPLE, startupPath: SAMPLE, transport: 'loopback', nativeDialogs: false, workspaceRoot: workspace, platform: process.platform }, policy: createPathPolicy(), recent: createRecentFilesStore(dir), compress, dialogs: picked, runImport: workerImportRunner(importWorkerPath()) });
+    const h = testHandlers({ app: { workspaceRoot: workspace }, recentDir: dir, compress, dialogs: picked, runImport: workerImportRunner(importWorkerPath()) });
     many.push(paths.slice(1));
     expect(await h.importMotionDialog({})).toEqual({ status: 'chosenMany', paths: paths.slice(1) });
 
@@ -307,10 +253,7 @@ describe('File > Import', () => {
 
   it('an import worker that cannot start is a readable error that names the file', async () => {
     writeFileSync(join(workspace, 'take.bvh'), SMALL_BVH);
-    const broken = createHandlers({
-      appInfo: { version: '0', samplePath: SAMPLE, startupPath: SAMPLE, transport: 'loopback', nativeDialogs: false, workspaceRoot: workspace, platform: process.platform },
-      policy: createPathPolicy(), recent: createRecentFilesStore(dir), compress, dialogs, runImport: workerImportRunner(join(dir, 'no-such-worker.cjs')),
-    });
+    const broken = testHandlers({ app: { workspaceRoot: workspace }, recentDir: dir, compress, dialogs, runImport: workerImportRunner(join(dir, 'no-such-worker.cjs')) });
     const r = await dispatchInvoke(broken, 'importMotion', { path: join(workspace, 'take.bvh') });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.message).toMatch(/^Could not import .*take\.bvh: the import/);
@@ -330,11 +273,8 @@ describe('File > Import', () => {
 
   it('an import that runs past its time budget is stopped with a message naming the file', async () => {
     writeFileSync(join(workspace, 'take.bvh'), SMALL_BVH);
-    const slow = createHandlers({
-      appInfo: { version: '0', samplePath: SAMPLE, startupPath: SAMPLE, transport: 'loopback', nativeDialogs: false, workspaceRoot: workspace, platform: process.platform },
-      // A 1 ms budget: no worker starts, parses and answers that fast.
-      policy: createPathPolicy(), recent: createRecentFilesStore(dir), compress, dialogs, runImport: workerImportRunner(importWorkerPath(), 1),
-    });
+    // A 1 ms budget: no worker starts, parses and answers that fast.
+    const slow = testHandlers({ app: { workspaceRoot: workspace }, recentDir: dir, compress, dialogs, runImport: workerImportRunner(importWorkerPath(), 1) });
     const r = await dispatchInvoke(slow, 'importMotion', { path: join(workspace, 'take.bvh') });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.message).toMatch(/^Could not import .*take\.bvh: stopped after 0\.001 s, the most an import may take/);

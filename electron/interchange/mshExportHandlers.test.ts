@@ -4,11 +4,9 @@
  * them, and never onto the motion it was read from.
  */
 import * as nodeFs from 'node:fs';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AppInfo } from '../../shared/ipc/documents';
 import { exportMshFiles } from '../../shared/msh/files';
 import { parseMshNodesJson } from '../../shared/msh/nodesJson';
 import { readMshAnimation } from '../../shared/msh/read';
@@ -17,9 +15,8 @@ import type { CommitFs } from '../build/commit';
 import { useBuiltCompressWorker } from '../compress/buildWorkerForTests';
 import { createCompressClient, type CompressClient } from '../compressClient';
 import type { DialogPort } from '../dialogPort';
-import { createHandlers, dispatchInvoke, type ApiHandlers } from '../handlers';
-import { createPathPolicy } from '../pathPolicy';
-import { createRecentFilesStore } from '../recentFiles';
+import { dispatchInvoke, type ApiHandlers } from '../handlers';
+import { scriptedDialogs, tempWorkspace, testHandlers, type ScriptedDialogs } from '../testing/handlerHarness';
 
 const SAMPLE = resolve(__dirname, '..', '..', 'assets', 'walk.mtn');
 const workerPath = useBuiltCompressWorker();
@@ -30,38 +27,24 @@ let outside: string;
 let compress: CompressClient;
 let handlers: ApiHandlers;
 /** Save-dialog answers, in order, and the dialogs shown. */
-let answers: (string | null)[];
-let shown: { title: string; defaultPath?: string; extensions: string[] }[];
+let answers: ScriptedDialogs['answers'];
+let shown: ScriptedDialogs['shown'];
 /** File-system calls of the next commits replaced by the test (a failing rename or write). */
 let inject: Partial<CommitFs>;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'actguy-msh-export-'));
-  workspace = join(dir, 'workspace');
-  outside = join(dir, 'outside');
-  mkdirSync(workspace);
-  mkdirSync(outside);
-  copyFileSync(SAMPLE, join(workspace, 'walk.mtn'));
+  ({ dir, workspace, outside } = tempWorkspace('actguy-msh-export-'));
   compress = createCompressClient({ workerPath: workerPath() });
-  answers = [];
-  shown = [];
   inject = {};
-  const save = async (o: { title: string; defaultPath?: string; filters: { extensions: string[] }[] }): Promise<string | null> => {
-    shown.push({ title: o.title, defaultPath: o.defaultPath, extensions: o.filters.flatMap((f) => f.extensions) });
-    if (answers.length === 0) throw new Error('test dialog: no answer queued');
-    return answers.shift()!;
-  };
-  const dialogs: DialogPort = { chooseFileToOpen: async () => null, chooseFileToSave: save, confirm: async () => true };
-  const appInfo: AppInfo = {
-    version: '0.0.0-test', samplePath: SAMPLE, startupPath: join(workspace, 'walk.mtn'), transport: 'loopback',
-    nativeDialogs: false, workspaceRoot: workspace, platform: process.platform,
-  };
+  const scripted = scriptedDialogs({ confirm: async () => true });
+  ({ answers, shown } = scripted);
+  const dialogs: DialogPort = { ...scripted, chooseFileToOpen: async () => null };
   // Every commit call goes through `inject` first, so a test can fail one chosen file-system call.
   const seam: Partial<CommitFs> = {
     writeFileSync: (p, d, o) => (inject.writeFileSync ?? ((pp, dd) => nodeFs.writeFileSync(pp, dd, o)))(p, d, o),
     renameSync: (a, b) => (inject.renameSync ?? nodeFs.renameSync)(a, b),
   };
-  handlers = createHandlers({ appInfo, policy: createPathPolicy(), recent: createRecentFilesStore(dir), compress, dialogs, mshCommit: { fs: seam } });
+  handlers = testHandlers({ app: { startupPath: join(workspace, 'walk.mtn'), workspaceRoot: workspace }, recentDir: dir, compress, dialogs, mshCommit: { fs: seam } });
 });
 afterEach(async () => {
   await compress.dispose();

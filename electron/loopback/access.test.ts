@@ -21,12 +21,11 @@ import { readInputFile } from '../build/files';
 import { newDocumentId, type CompressClient } from '../compressClient';
 import { loopbackDialogPort } from '../dialogPort';
 import { MAX_OPEN_DOCUMENTS } from '../documents';
-import { createHandlers, type ApiHandlers } from '../handlers';
-import { createPathPolicy } from '../pathPolicy';
+import { type ApiHandlers } from '../handlers';
+import { testHandlers } from '../testing/handlerHarness';
 import { runBuildJob } from '../project/buildJob';
 import type { BuildJobLauncher } from '../project/buildRunner';
 import { inProcessTextChecker } from '../project/textCheckJob';
-import { createRecentFilesStore } from '../recentFiles';
 import { MAX_BODY_BYTES, startLoopbackServer, type LoopbackServer, type LoopbackServerOptions } from './server';
 
 const ASSETS = resolve(__dirname, '..', '..', 'assets');
@@ -91,10 +90,8 @@ beforeEach(async () => {
   writeFileSync(join(out, 'secret.sev'), '# OUTSIDE\nsev 1\n');
   writeFileSync(join(out, 'secret.json'), '{"outside": true}');
   compress = recordingCompress();
-  handlers = createHandlers({
-    appInfo: { version: 't', samplePath: join(ASSETS, 'walk.mtn'), startupPath: join(ws, 'walk.mtn'), transport: 'loopback', nativeDialogs: false, workspaceRoot: ws, platform: process.platform },
-    policy: createPathPolicy(), recent: createRecentFilesStore(null), compress, dialogs: loopbackDialogPort,
-    launchBuild: inProcessBuild, checkText: inProcessTextChecker,
+  handlers = testHandlers({
+    app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws }, compress, dialogs: loopbackDialogPort, launchBuild: inProcessBuild, checkText: inProcessTextChecker,
   });
   await serve();
 });

@@ -12,9 +12,7 @@ import { createLoopbackClient, setInAppDialogs } from '../../renderer/transport/
 import { useBuiltCompressWorker } from '../compress/buildWorkerForTests';
 import { createCompressClient, type CompressClient } from '../compressClient';
 import { loopbackDialogPort } from '../dialogPort';
-import { createHandlers } from '../handlers';
-import { createPathPolicy } from '../pathPolicy';
-import { createRecentFilesStore } from '../recentFiles';
+import { testHandlers } from '../testing/handlerHarness';
 import { startLoopbackServer, type LoopbackServer } from './server';
 
 const SAMPLE = resolve(__dirname, '..', '..', 'assets', 'walk.mtn');
@@ -37,13 +35,7 @@ beforeEach(async () => {
   writeFileSync(join(dir, 'secret.txt'), 'secret');
   copyFileSync(SAMPLE, join(workspace, 'walk.mtn'));
   compress = createCompressClient({ workerPath: workerPath() });
-  const handlers = createHandlers({
-    appInfo: { version: 't', samplePath: SAMPLE, startupPath: join(workspace, 'walk.mtn'), transport: 'loopback', nativeDialogs: false, workspaceRoot: workspace, platform: process.platform },
-    policy: createPathPolicy(),
-    recent: createRecentFilesStore(null),
-    compress,
-    dialogs: loopbackDialogPort,
-  });
+  const handlers = testHandlers({ app: { startupPath: join(workspace, 'walk.mtn'), workspaceRoot: workspace }, compress, dialogs: loopbackDialogPort });
   server = await startLoopbackServer({ rendererDir, handlers });
   api = createLoopbackClient({ baseUrl: server.origin, token: server.token });
 });

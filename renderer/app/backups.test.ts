@@ -7,7 +7,8 @@ import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { isSevDirty, sevStore } from '../sev/sevStore';
 import { projectStore } from '../project/projectStore';
-import { openPath, save, setControllerApi } from './controller';
+import { openPath, save } from './motionFiles';
+import { setAppApi } from './appApi';
 import { BACKUP_DELAY_MS, backupUnsavedOnChange, restoreHeldBackups } from './backups';
 import { fakeApi } from './fakeApiForTests';
 import walkSevText from '../../assets/walk.sev?raw';
@@ -21,7 +22,7 @@ let saved: Uint8Array[];
 let opened: string[];
 
 async function openWalk(): Promise<void> {
-  setControllerApi(
+  setAppApi(
     fakeApi({
       openMotion: async ({ path }) => {
         opened.push(path);

@@ -16,11 +16,12 @@ import { basenameOf } from '../../shared/project/paths';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { isSevDirty, sevStore, sevTextToSave } from '../sev/sevStore';
-import { tunerBinding } from '../sev/sevMotion';
+import { tunerBinding } from '../sev/sevBinding';
 import { isProjectDirty, projectStore, type ProjectJson } from '../project/projectStore';
 import { clearProjectHistory } from '../project/projectHistory';
-import { openProject, reloadSev } from '../project/projectActions';
-import { adoptDocument, openPath } from './controller';
+import { openProject } from '../project/projectFiles';
+import { reloadSev } from '../sev/sevFiles';
+import { adoptDocument, openPath } from './motionFiles';
 
 /** How long after the last edit a copy is sent: a typing burst or a drag sends one copy, not one per change. */
 export const BACKUP_DELAY_MS = 500;

@@ -7,8 +7,14 @@ import { projectStore } from '../project/projectStore';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { runCommand } from './commands';
-import { setControllerApi } from './controller';
+import { setAppApi } from './appApi';
 import { fakeApi } from './fakeApiForTests';
+import { registerFeatures } from './features';
+import { registerCommands, registeredCommandIds, runRegisteredCommand } from './commandRegistry';
+import { MENUS } from '../../shared/menus';
+
+// The app registers every feature's commands and savable parts at start-up (renderer/main.tsx).
+registerFeatures();
 
 const joints = [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'hips' }];
 const opened = (path: string): OpenMotionOutcome => ({
@@ -18,7 +24,7 @@ const opened = (path: string): OpenMotionOutcome => ({
 
 function recordingApi() {
   const calls: string[] = [];
-  setControllerApi(
+  setAppApi(
     fakeApi({
       openMotionDialog: async () => {
         calls.push('openMotionDialog');
@@ -82,5 +88,18 @@ describe('menu commands and an open modal', () => {
     await runCommand({ command: 'file.openFromSystem', path: '/ws/lonely.sev' });
     expect(sessionStore.getState().messages.at(-1)?.text).toMatch(/lonely\.sev: a \.sev is edited in the project that lists it/);
     expect(calls).toEqual(['openMotion /ws/walk.MTN']);
+  });
+});
+
+describe('the command registry', () => {
+  it('every command of the menu model and of the Events menu has a registered action', () => {
+    const ids = MENUS.flatMap((m) => m.entries.flatMap((e) => (e !== 'separator' && 'command' in e ? [e.command] : [])));
+    expect(ids.length).toBeGreaterThan(30);
+    for (const id of [...ids, 'file.openRecent', 'file.openFromSystem', 'help.about', 'app.saveAllAndClose'] as const) expect(registeredCommandIds()).toContain(id);
+  });
+
+  it('a command registered twice is refused, and one nobody registered fails loudly', async () => {
+    expect(() => registerCommands([{ id: 'file.open', run: () => undefined }])).toThrow('Command file.open is registered twice.');
+    await expect(runRegisteredCommand({ command: 'nope' as never })).rejects.toThrow('No command nope is registered.');
   });
 });

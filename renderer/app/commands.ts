@@ -2,6 +2,7 @@
  * The one way a menu command runs in the renderer, whoever sent it: the
  * native menu (Electron), the page's key handler (browser build), the
  * in-window menu bar, or the main process handing over a file the OS gave it.
+ * What each command does is registered by its feature (renderer/app/commandRegistry.ts).
  *
  * Every path respects an open modal: while a question, a file picker, the
  * import options or the build dialog is open, commands do not run behind it
@@ -14,13 +15,11 @@ import { systemFileKindOfPath } from '../../shared/systemFiles';
 import { basenameOf } from '../../shared/project/paths';
 import { importOptionsStore } from '../interchange/importOptions';
 import { projectStore } from '../project/projectStore';
-import { openSevDialog } from '../sev/sevMotion';
-import { runEventsCommand } from '../sev/eventsMenu';
-import { isEventsMenuCommand } from '../../shared/eventsMenu';
-import { buildArchives, openProject, openProjectDialog, openProjectForSev, saveProjectAndSev } from '../project/projectActions';
+import { openProject, openProjectForSev } from '../project/projectFiles';
 import { sessionStore } from '../state/sessionStore';
-import { openPath, runMenuCommand, saveAllAndCloseWindow } from './controller';
+import { openPath } from './motionFiles';
 import { ALL_PARTS, confirmUnsaved } from './unsaved';
+import { runRegisteredCommand } from './commandRegistry';
 
 /** A text field that has its own keys and its own undo. */
 export function isTypingTarget(target: EventTarget | null): boolean {
@@ -101,24 +100,5 @@ export async function runCommand(cmd: MenuCommand): Promise<void> {
     if (cmd.command === 'file.openFromSystem') openWhenModalCloses(cmd);
     return;
   }
-  if (isEventsMenuCommand(cmd.command)) return runEventsCommand(cmd.command);
-  switch (cmd.command) {
-    case 'app.saveAllAndClose':
-      await saveAllAndCloseWindow();
-      return;
-    case 'file.openFromSystem':
-      if (cmd.path) await openSystemFile(cmd.path, cmd.projectPath);
-      return;
-    case 'project.open':
-      return openProjectDialog();
-    case 'project.save':
-      await saveProjectAndSev();
-      return;
-    case 'project.build':
-      return buildArchives();
-    case 'sev.open':
-      return openSevDialog();
-    default:
-      runMenuCommand(cmd);
-  }
+  await runRegisteredCommand(cmd);
 }

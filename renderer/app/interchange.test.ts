@@ -5,7 +5,9 @@ import { writeMtn } from '../../shared/mtn/write';
 import { importOptionsStore, parseImportOptions } from '../interchange/importOptions';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
-import { cancelImport, exportGltf, exportMsh, importMotion, openPath, save, setControllerApi } from './controller';
+import { cancelImport, exportGltf, exportMsh, importMotion } from './interchange';
+import { openPath, save } from './motionFiles';
+import { setAppApi } from './appApi';
 import { MSH_EXPORT_DEFAULTS, mshExportOptionsStore, parseMshExportOptions } from '../interchange/mshExportOptions';
 import { fakeApi } from './fakeApiForTests';
 
@@ -42,7 +44,7 @@ describe('File > Import', () => {
   it('is busy "Import" while the main process imports, and Cancel ends it with no document and no error', async () => {
     let answer: ((o: { status: 'cancelled' }) => void) | undefined;
     let cancels = 0;
-    setControllerApi(
+    setAppApi(
       fakeApi({
         importMotionDialog: () => new Promise((resolve) => (answer = resolve)),
         cancelImport: async () => {
@@ -67,7 +69,7 @@ describe('File > Import', () => {
 
   it('puts a snapped BVH frame rate in the import summary, not among the warnings', async () => {
     const snapped: ImportedMotion = { ...imported('n9', 'cmu'), warnings: [{ code: 'rate-snapped', message: 'Frame Time 0.0083333 s is 120.00048 fps, within 0.01% of 120 fps: read as exactly 120 fps' }] };
-    setControllerApi(fakeApi({ importMotionDialog: async () => ({ status: 'imported', motion: snapped }) }));
+    setAppApi(fakeApi({ importMotionDialog: async () => ({ status: 'imported', motion: snapped }) }));
     const done = importMotion();
     await until(() => importOptionsStore.getState().request !== null);
     importOptionsStore.getState().request!.resolve({ fps: 30, scale: 1 });
@@ -80,7 +82,7 @@ describe('File > Import', () => {
   it('asks fps and scale, imports a new unsaved motion with its warnings, and Save goes through Save As', async () => {
     const calls: unknown[] = [];
     const saveAs: SaveMotionAsRequest[] = [];
-    setControllerApi(
+    setAppApi(
       fakeApi({
         importMotionDialog: async (req) => {
           calls.push(req);
@@ -130,7 +132,7 @@ describe('File > Import', () => {
 
   it('offers the clips of a multi-clip glTF and imports the pick with the same options', async () => {
     const requests: ImportMotionRequest[] = [];
-    setControllerApi(
+    setAppApi(
       fakeApi({
         importMotionDialog: async () => ({
           status: 'chooseClip', path: '/ws/hero.glb',
@@ -156,7 +158,7 @@ describe('File > Import', () => {
   });
 
   it('a failed import shows the message and keeps the current document', async () => {
-    setControllerApi(
+    setAppApi(
       fakeApi({
         openMotion: async () => ({ status: 'opened', motion: opened('d1') }),
         importMotionDialog: async () => {
@@ -188,7 +190,7 @@ describe('File > Import', () => {
 describe('File > Export glTF', () => {
   it('sends the edited motion, and for the compressed one the current compress settings', async () => {
     const requests: ExportGltfDialogRequest[] = [];
-    setControllerApi(
+    setAppApi(
       fakeApi({
         openMotion: async () => ({ status: 'opened', motion: opened('d3') }),
         exportGltfDialog: async (req) => {
@@ -229,7 +231,7 @@ describe('File > Export MSH', () => {
   it('asks the tolerances (the CLI defaults, then the last ones), sends them with the overrides when asked, and names the three files', async () => {
     const requests: ExportMshDialogRequest[] = [];
     mshExportOptionsStore.setState({ request: null, last: { ...MSH_EXPORT_DEFAULTS } });
-    setControllerApi(
+    setAppApi(
       fakeApi({
         openMotion: async () => ({ status: 'opened', motion: opened('d4') }),
         exportMshDialog: async (req) => {
@@ -276,7 +278,7 @@ describe('File > Export MSH', () => {
 
   it('a failed export is an error message naming the files, and the document stays', async () => {
     mshExportOptionsStore.setState({ request: null, last: { ...MSH_EXPORT_DEFAULTS } });
-    setControllerApi(
+    setAppApi(
       fakeApi({
         openMotion: async () => ({ status: 'opened', motion: opened('d5') }),
         exportMshDialog: async () => {

@@ -17,9 +17,8 @@
  */
 import { chordOfKeyPress, pageShortcutOf, type KeyPress, type PageAction, type ShortcutOwnerMode, type ShortcutPlatform } from '../../shared/shortcuts';
 import { sessionStore } from '../state/sessionStore';
-import {
-  cycleSpeed, deleteSelectedKeys, jumpToKey, selectNeighbourJoint, step, toggleKeyAtPlayhead, toggleLockAtPlayhead, toggleTraceAtPlayhead, zoomTimeToFit,
-} from './controller';
+import { cycleSpeed, step, zoomTimeToFit } from './playhead';
+import { deleteSelectedKeys, jumpToKey, selectNeighbourJoint, toggleKeyAtPlayhead, toggleLockAtPlayhead, toggleTraceAtPlayhead } from './keyEdits';
 import { isModalOpen, isTypingTarget, runCommand } from './commands';
 import { events } from '../sev/sevActions';
 

@@ -6,11 +6,16 @@ import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { sevStore } from '../sev/sevStore';
 import { projectStore } from '../project/projectStore';
-import { openPath, setControllerApi } from './controller';
+import { openPath } from './motionFiles';
+import { setAppApi } from './appApi';
 import { anyUnsaved, confirmUnsaved, reportUnsavedStateOnChange, saveAllAndClose, unsavedNames } from './unsaved';
 import walkSevText from '../../assets/walk.sev?raw';
 import sampleProjectText from '../../assets/sample.actguy.json?raw';
 import { fakeApi } from './fakeApiForTests';
+import { registerFeatures } from './features';
+
+// The app registers every feature's commands and savable parts at start-up (renderer/main.tsx).
+registerFeatures();
 
 const joints = [
   { parent: -1, mirror: 0, part: 0, reserved: 0, name: 'hips' },
@@ -18,7 +23,7 @@ const joints = [
 ];
 
 async function openWalk(): Promise<void> {
-  setControllerApi(
+  setAppApi(
     fakeApi({
       openMotion: async () => ({
         status: 'opened',
@@ -110,11 +115,11 @@ describe('unsaved work across the motion, the SEV and the project', () => {
     const close = () => closed++;
     const api = { reportDocumentState: async (r: DocumentStateReport) => void reports.push(r) };
     documentStore.getState().keys.toggle(1, 5);
-    setControllerApi(fakeApi({ saveMotion: () => Promise.reject(new Error('/ws/walk.mtn: disk full')) }));
+    setAppApi(fakeApi({ saveMotion: () => Promise.reject(new Error('/ws/walk.mtn: disk full')) }));
     expect(await saveAllAndClose(api, close)).toBe(false);
     expect(closed).toBe(0);
     expect(unsavedNames()).toEqual(['walk.mtn']);
-    setControllerApi(fakeApi({ saveMotion: async () => ({ status: 'saved', file: { path: '/ws/walk.mtn', name: 'walk', byteLength: 10 } }) }));
+    setAppApi(fakeApi({ saveMotion: async () => ({ status: 'saved', file: { path: '/ws/walk.mtn', name: 'walk', byteLength: 10 } }) }));
     expect(await saveAllAndClose(api, close)).toBe(true);
     expect(closed).toBe(1);
     expect(reports).toEqual([expect.objectContaining({ documentName: 'walk', dirty: false, unsaved: [] })]);

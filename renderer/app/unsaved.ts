@@ -5,37 +5,37 @@
  * combined state so closing the window asks about all of them too.
  */
 import type { ActGuyApi, DocumentStateReport } from '../../shared/ipc';
-import { basenameOf } from '../../shared/project/paths';
+import { EVENTS_MENU_COMMANDS } from '../../shared/eventsMenu';
 import { unsavedSentence } from '../../shared/unsaved';
 import { documentStore } from '../state/documentStore';
-import { isSevDirty, sevStore } from '../sev/sevStore';
-import { isProjectDirty, projectStore } from '../project/projectStore';
+import { sevStore } from '../sev/sevStore';
+import { projectStore } from '../project/projectStore';
 import { askChoice } from './dialogs';
-import { save } from './controller';
-import { saveProjectAndSev, saveSev } from '../project/projectActions';
-import { disabledEventsCommands } from '../sev/eventsMenu';
+import { connectedApi, requireApi } from './appApi';
+import { disabledCommandsAmong } from './commandRegistry';
+import { savablePart, type UnsavedPart } from './savableParts';
 
-/** The parts of the window's work that can be unsaved. */
-export type UnsavedPart = 'motion' | 'sev' | 'project';
+export type { UnsavedPart } from './savableParts';
+/** Every part, in the order they are named and saved: motion, SEV, project. */
 export const ALL_PARTS: readonly UnsavedPart[] = ['motion', 'sev', 'project'];
+
+/** The registered parts among `parts`, in the order motion, SEV, project. */
+function partsAmong(parts: readonly UnsavedPart[]) {
+  return ALL_PARTS.filter((p) => parts.includes(p)).flatMap((p) => savablePart(p) ?? []);
+}
 
 /** Display names of the unsaved parts among `parts`, in the order motion, SEV, project. */
 export function unsavedNames(parts: readonly UnsavedPart[] = ALL_PARTS): string[] {
-  const names: string[] = [];
-  const doc = documentStore.getState();
-  if (parts.includes('motion') && doc.motion && doc.dirty) names.push(doc.path ? basenameOf(doc.path) : doc.name);
-  const sev = sevStore.getState().file;
-  if (parts.includes('sev') && isSevDirty(sev)) names.push(basenameOf(sev!.path));
-  if (parts.includes('project') && isProjectDirty(projectStore.getState())) names.push('the project');
-  return names;
+  return partsAmong(parts).flatMap((p) => (p.isDirty() ? [p.name()] : []));
 }
 
-/** Saves the unsaved parts among `parts`; true when all of them are on disk afterwards. */
+/**
+ * Saves the unsaved parts among `parts` in the order motion, SEV, project (a new .sev is listed in the project
+ * before the project is written); stops at the first that is not on disk. True when all of them are.
+ */
 async function saveParts(parts: readonly UnsavedPart[]): Promise<boolean> {
-  const doc = documentStore.getState();
-  if (parts.includes('motion') && doc.motion && doc.dirty && !(await save())) return false;
-  if (parts.includes('project')) return saveProjectAndSev(); // writes the SEV first, then the project
-  if (parts.includes('sev')) return saveSev();
+  // Asked one at a time: saving a new .sev lists it in the project, which is unsaved only from then on.
+  for (const part of partsAmong(parts)) if (part.isDirty() && !(await part.save())) return false;
   return true;
 }
 
@@ -76,7 +76,7 @@ export async function saveAllAndClose(api: Pick<ActGuyApi, 'reportDocumentState'
 function currentReport(): DocumentStateReport {
   const doc = documentStore.getState();
   const unsaved = unsavedNames();
-  return { documentId: doc.documentId, documentName: doc.motion ? doc.name : null, dirty: unsaved.length > 0, unsaved, disabledCommands: disabledEventsCommands() };
+  return { documentId: doc.documentId, documentName: doc.motion ? doc.name : null, dirty: unsaved.length > 0, unsaved, disabledCommands: disabledCommandsAmong(EVENTS_MENU_COMMANDS) };
 }
 
 /** True when anything in the window is unsaved (browser tab close guard). */
@@ -103,4 +103,17 @@ export function reportUnsavedStateOnChange(api: Pick<ActGuyApi, 'reportDocumentS
   const offs = [documentStore.subscribe(report), sevStore.subscribe(report), projectStore.subscribe(report)];
   report();
   return () => offs.forEach((off) => off());
+}
+
+/**
+ * Keeps main informed of the dirty state (close confirmation, window title): the motion, the SEV and the project
+ * together, so closing the window never drops unsaved SEV or project edits silently.
+ */
+export function reportDocumentStateOnChange(): () => void {
+  return reportUnsavedStateOnChange({ reportDocumentState: (r) => connectedApi()?.reportDocumentState(r) ?? Promise.resolve() });
+}
+
+/** The Save of Electron's native close question: everything saved, then the window closes. */
+export function saveAllAndCloseWindow(): Promise<boolean> {
+  return saveAllAndClose({ reportDocumentState: (r) => requireApi().reportDocumentState(r) }, () => window.close());
 }

@@ -4,7 +4,7 @@ import { pageDrawsMenuBar } from '../app/shortcuts';
 import { Viewport } from './Viewport';
 import { CurveView } from './CurveView';
 import { TimelineView } from './TimelineView';
-import { TuningPanel } from './TuningPanel';
+import { TuningPanel } from '../tuner/TuningPanel';
 import { StatusBar } from './StatusBar';
 import { ConfirmDialog, FilePicker } from './Dialogs';
 import { ImportOptionsDialog } from '../interchange/ImportOptionsDialog';

@@ -1,29 +1,22 @@
 import { useDocument, useSession } from '../state/hooks';
 import { sessionStore } from '../state/sessionStore';
+import { JointTreePicker } from './JointTreePicker';
 
-/** Joint picker: -1 is the root translation channel. */
-export function JointSelect() {
+const ROOT_TRANSLATION = [{ value: -1, label: 'Root translation' }];
+
+/** The selected joint, picked from the skeleton tree (JointTreePicker): -1 is the root translation channel. */
+export function JointSelect(props: { testId?: string; label?: string }) {
   const joints = useDocument((d) => d.motion?.joints);
   const selected = useSession((s) => s.selectedJoint);
   return (
-    <select
-      className="joint-select"
-      aria-label="Selected joint"
-      data-testid="joint-select"
+    <JointTreePicker
+      joints={joints}
       value={selected}
-      disabled={!joints}
-      onChange={(e) => {
-        sessionStore.getState().select(Number(e.target.value));
-        // Hand the keyboard back so K / L / T act on the joint just chosen.
-        e.currentTarget.blur();
-      }}
-    >
-      <option value={-1}>Root translation</option>
-      {joints?.map((j, i) => (
-        <option key={i} value={i}>
-          {i} {j.name}
-        </option>
-      ))}
-    </select>
+      extras={ROOT_TRANSLATION}
+      label={props.label ?? 'Selected joint'}
+      testId={props.testId ?? 'joint-select'}
+      className="joint-select"
+      onPick={(j) => sessionStore.getState().select(j)}
+    />
   );
 }

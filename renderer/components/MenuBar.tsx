@@ -3,7 +3,9 @@ import { useDocument, usePreferences, useSession } from '../state/hooks';
 import { undoLabel, redoLabel } from '../state/documentStore';
 import { preferencesStore } from '../state/preferencesStore';
 import { sessionStore } from '../state/sessionStore';
-import { cycleSpeed, openPath, toggleKeyAtPlayhead, toggleLockAtPlayhead, toggleTraceAtPlayhead, zoomTimeToFit, closeDocument } from '../app/controller';
+import { cycleSpeed, zoomTimeToFit } from '../app/playhead';
+import { openPath, closeDocument } from '../app/motionFiles';
+import { toggleKeyAtPlayhead, toggleLockAtPlayhead, toggleTraceAtPlayhead } from '../app/keyEdits';
 import { getApi } from '../transport';
 import type { MenuCommandId, RecentFile } from '../../shared/ipc';
 import { acceleratorLabel, eventShortcutLabel, primaryShortcut } from '../../shared/shortcuts';
@@ -12,8 +14,9 @@ import { currentShortcutPlatform } from '../app/shortcuts';
 import { latestRedoLabel, latestUndoLabel, subscribeUndoOrder } from '../sev/undoOrder';
 import { useSyncExternalStore } from 'react';
 import { useProject, useSev } from '../sev/hooks';
-import { eventsCommandsEnabled } from '../sev/eventsMenu';
-import { EVENTS_MENU } from '../../shared/eventsMenu';
+import { isEventsMenuCommand } from '../../shared/eventsMenu';
+import { MENUS, menuEntriesFor, type MenuCommandItem, type MenuSlot } from '../../shared/menus';
+import { isCommandEnabled } from '../app/commandRegistry';
 import { importOptionsStore } from '../interchange/importOptions';
 import { projectStore } from '../project/projectStore';
 import { PANELS, PANEL_TITLES, panelStates, projectLayoutStore, useProjectLayout } from '../project/layout';
@@ -28,6 +31,28 @@ interface Item {
 }
 type Entry = Item | 'separator';
 
+/** The test ids of the page's command items (Events items are `menu-events-<name>`). */
+const PAGE_TEST_IDS: Partial<Record<MenuCommandId, string>> = {
+  'file.open': 'menu-open',
+  'file.save': 'menu-save',
+  'file.saveAs': 'menu-save-as',
+  'file.exportMt3': 'menu-export',
+  'file.import': 'menu-import',
+  'file.exportGltfSource': 'menu-export-gltf-source',
+  'file.exportGltfCompressed': 'menu-export-gltf-compressed',
+  'file.exportMsh': 'menu-export-msh',
+  'project.open': 'menu-open-project',
+  'project.save': 'menu-save-project',
+  'project.build': 'menu-build',
+  'sev.open': 'menu-open-sev',
+  'edit.undo': 'menu-undo',
+  'edit.redo': 'menu-redo',
+  'view.maximizeTuning': 'menu-maximize-tuning',
+  'view.maximizeSev': 'menu-maximize-sev',
+  'view.maximizeProject': 'menu-maximize-project',
+  'view.showAllPanels': 'menu-show-all-panels',
+};
+
 /** A menu command's run and shortcut label (from the one shortcut table, shared/shortcuts.ts). */
 function command(id: MenuCommandId): Pick<Item, 'run' | 'shortcut'> {
   const platform = currentShortcutPlatform();
@@ -35,7 +60,10 @@ function command(id: MenuCommandId): Pick<Item, 'run' | 'shortcut'> {
   return { run: () => void runCommand({ command: id }), shortcut: binding ? acceleratorLabel(binding.accelerator, platform) : undefined };
 }
 
-/** The in-window menu bar (File / Edit / Events / View / Playback); the native menu sends the same commands. */
+/**
+ * The in-window menu bar (File / Edit / Events / View / Playback): the menus of the one menu model (shared/menus.ts)
+ * that the native menu shows too, with the same commands; an item is greyed out when its command cannot run now.
+ */
 export function MenuBar() {
   const [open, setOpen] = useState<string | null>(null);
   const [recent, setRecent] = useState<RecentFile[]>([]);
@@ -47,7 +75,8 @@ export function MenuBar() {
   useDocument(redoLabel);
   const undo = useSyncExternalStore(subscribeUndoOrder, latestUndoLabel);
   const redo = useSyncExternalStore(subscribeUndoOrder, latestRedoLabel);
-  const hasProject = useProject((p) => p.path !== null);
+  // Re-rendered when a project opens or closes (Save Project and Build Archives need one).
+  useProject((p) => p.path !== null);
   const playing = useSession((s) => s.playing);
   const loop = usePreferences((p) => p.loop);
   const prefs = usePreferences((p) => p);
@@ -57,7 +86,6 @@ export function MenuBar() {
   useSev((s) => s.selectedEvents.length);
   useSev((s) => s.file);
   const clipboard = useSev((s) => s.clipboard);
-  const eventsEnabled = eventsCommandsEnabled();
   const platform = currentShortcutPlatform();
   const eventKey = (a: Parameters<typeof eventShortcutLabel>[0]) => eventShortcutLabel(a, platform);
   const layout = useProjectLayout();
@@ -108,44 +136,21 @@ export function MenuBar() {
         .catch(() => setRecent([]));
   }, [open, documentId]);
 
-  const menus: Record<string, Entry[]> = {
-    File: [
-      { label: 'Open…', ...command('file.open'), testid: 'menu-open' },
-      'separator',
-      { label: 'Save', ...command('file.save'), disabled: !editable, testid: 'menu-save' },
-      { label: 'Save As…', ...command('file.saveAs'), disabled: !hasMotion, testid: 'menu-save-as' },
-      { label: 'Export MT3…', ...command('file.exportMt3'), disabled: !editable, testid: 'menu-export' },
-      'separator',
-      { label: 'Import Motion (BVH, glTF, FBX)…', ...command('file.import'), testid: 'menu-import' },
-      { label: 'Export glTF (source)…', ...command('file.exportGltfSource'), disabled: !hasMotion, testid: 'menu-export-gltf-source' },
-      { label: 'Export glTF (compressed)…', ...command('file.exportGltfCompressed'), disabled: !editable, testid: 'menu-export-gltf-compressed' },
-      { label: 'Export MSH…', ...command('file.exportMsh'), disabled: !hasMotion, testid: 'menu-export-msh' },
-      'separator',
-      { label: 'Open Project…', ...command('project.open'), testid: 'menu-open-project' },
-      { label: 'Save Project', ...command('project.save'), disabled: !hasProject, testid: 'menu-save-project' },
-      { label: 'Build Archives…', ...command('project.build'), disabled: !hasProject, testid: 'menu-build' },
-      { label: 'Open .sev…', ...command('sev.open'), testid: 'menu-open-sev' },
-      'separator',
+  // What only the in-page menu has, in the slots of the one menu model (shared/menus.ts).
+  const slots: Record<MenuSlot, Entry[]> = {
+    openRecent: [],
+    fileEnd: [
       { label: 'Close', run: () => void closeDocument(), disabled: !hasMotion, testid: 'menu-close' },
       // Recent files go last: they arrive asynchronously and must not shift the items above while the menu is open.
       ...(recent.length ? (['separator'] as Entry[]) : []),
       ...recent.slice(0, 8).map((r) => ({ label: `${r.name}.${r.kind}`, shortcut: 'recent', run: () => void openPath(r.path) })),
     ],
-    Edit: [
-      { label: undo ? `Undo ${undo}` : 'Undo', ...command('edit.undo'), disabled: !undo, testid: 'menu-undo' },
-      { label: redo ? `Redo ${redo}` : 'Redo', ...command('edit.redo'), disabled: !redo, testid: 'menu-redo' },
-      'separator',
+    editEnd: [
       { label: 'Toggle user key at playhead', shortcut: 'K', run: toggleKeyAtPlayhead, disabled: !editable },
       { label: 'Toggle lock at playhead', shortcut: 'L', run: toggleLockAtPlayhead, disabled: !editable },
       { label: 'Toggle trace key at playhead', shortcut: 'T', run: toggleTraceAtPlayhead, disabled: !editable },
     ],
-    // The SEV editor's actions, the same list and commands as the native Events menu (shared/eventsMenu.ts).
-    Events: EVENTS_MENU.map((e): Entry => {
-      if (e === 'separator') return 'separator';
-      const label = e.command === 'events.paste' && clipboard ? `Paste ${clipboard.events.length} Event${clipboard.events.length === 1 ? '' : 's'} at Playhead` : e.label;
-      return { label, ...command(e.command), shortcut: e.key ? eventKey(e.key) : undefined, disabled: !eventsEnabled[e.command], testid: `menu-${e.command.replace('.', '-')}` };
-    }),
-    View: [
+    viewStart: [
       { label: 'Frame all (viewport)', shortcut: 'F', run: () => sessionStore.getState().requestFrameAll(), disabled: !hasMotion },
       { label: 'Show all frames (curves, timeline)', shortcut: 'A', run: zoomTimeToFit, disabled: !hasMotion },
       'separator',
@@ -159,33 +164,46 @@ export function MenuBar() {
       { label: 'Normalize curves (-1..1)', shortcut: 'N', run: () => preferencesStore.getState().set({ curveNormalize: !prefs.curveNormalize }), checked: prefs.curveNormalize, testid: 'menu-curve-normalize' },
       { label: 'Root trajectory', run: () => preferencesStore.getState().set({ showTrajectory: !prefs.showTrajectory }), checked: prefs.showTrajectory },
       { label: 'Trace path', run: () => preferencesStore.getState().set({ showTrace: !prefs.showTrace }), checked: prefs.showTrace },
-      'separator',
-      { label: 'Maximize Tuning', ...command('view.maximizeTuning'), checked: layout.maximized === 'tuning', testid: 'menu-maximize-tuning' },
-      { label: 'Maximize Sound Events', ...command('view.maximizeSev'), checked: layout.maximized === 'sev', testid: 'menu-maximize-sev' },
-      { label: 'Maximize Project', ...command('view.maximizeProject'), checked: layout.maximized === 'project', testid: 'menu-maximize-project' },
-      { label: 'Show All Panels', ...command('view.showAllPanels'), testid: 'menu-show-all-panels' },
-      'separator',
-      // Collapse or restore each panel of the layout on screen (panels another work mode hides are greyed).
-      ...PANELS.map((id) => ({
-        label: `${PANEL_TITLES[id]} panel`,
-        run: () => projectLayoutStore.getState().setCollapsed(id, panels[id] === 'open'),
-        checked: panels[id] === 'open',
-        disabled: panels[id] === 'hidden',
-        testid: `menu-panel-${id}`,
-      })),
     ],
-    Playback: [
-      { label: playing ? 'Pause' : 'Play', ...command('playback.togglePlay'), disabled: !hasMotion },
-      { label: 'Step forward', ...command('playback.stepForward'), disabled: !hasMotion },
-      { label: 'Step back', ...command('playback.stepBack'), disabled: !hasMotion },
-      { label: 'First frame', ...command('playback.firstFrame'), disabled: !hasMotion },
-      { label: 'Last frame', ...command('playback.lastFrame'), disabled: !hasMotion },
+    // Collapse or restore each panel of the layout on screen (panels another work mode hides are greyed).
+    viewEnd: PANELS.map((id) => ({
+      label: `${PANEL_TITLES[id]} panel`,
+      run: () => projectLayoutStore.getState().setCollapsed(id, panels[id] === 'open'),
+      checked: panels[id] === 'open',
+      disabled: panels[id] === 'hidden',
+      testid: `menu-panel-${id}`,
+    })),
+    playbackEnd: [
       'separator',
       { label: 'Loop', run: () => preferencesStore.getState().set({ loop: !loop }), checked: loop },
       { label: 'Faster', shortcut: ']', run: () => cycleSpeed(1) },
       { label: 'Slower', shortcut: '[', run: () => cycleSpeed(-1) },
     ],
   };
+  // Labels that follow the state: what Undo / Redo would undo, how many events Paste adds, Play or Pause.
+  const labels: Partial<Record<MenuCommandId, string>> = {
+    'edit.undo': undo ? `Undo ${undo}` : 'Undo',
+    'edit.redo': redo ? `Redo ${redo}` : 'Redo',
+    'events.paste': clipboard ? `Paste ${clipboard.events.length} Event${clipboard.events.length === 1 ? '' : 's'} at Playhead` : undefined,
+    'playback.togglePlay': playing ? 'Pause' : 'Play',
+  };
+  const checked: Partial<Record<MenuCommandId, boolean>> = {
+    'view.maximizeTuning': layout.maximized === 'tuning',
+    'view.maximizeSev': layout.maximized === 'sev',
+    'view.maximizeProject': layout.maximized === 'project',
+  };
+  const commandEntry = (e: MenuCommandItem): Entry => ({
+    label: labels[e.command] ?? e.label,
+    ...command(e.command),
+    // An Events item shows its event key (it acts in the event list or row), not a command shortcut.
+    ...(isEventsMenuCommand(e.command) ? { shortcut: e.key ? eventKey(e.key) : undefined } : {}),
+    ...(e.command in checked ? { checked: checked[e.command] } : {}),
+    disabled: !isCommandEnabled(e.command),
+    testid: PAGE_TEST_IDS[e.command] ?? (isEventsMenuCommand(e.command) ? `menu-${e.command.replace('.', '-')}` : undefined),
+  });
+  const menus: Record<string, Entry[]> = Object.fromEntries(
+    MENUS.map((menu) => [menu.title, menuEntriesFor<Entry>(menu, 'page', commandEntry, 'separator', (slot) => slots[slot])]),
+  );
 
   return (
     <div className="menubar" role="menubar" ref={bar} aria-label="Main menu">

@@ -1,6 +1,6 @@
 import { useDocument, usePreferences, useSession } from '../state/hooks';
 import { preferencesStore, PLAYBACK_SPEEDS } from '../state/preferencesStore';
-import { gotoFrame, step, togglePlay } from '../app/controller';
+import { gotoFrame, step, togglePlay } from '../app/playhead';
 import { Icon } from './Icons';
 
 /** Play/pause, step, loop, speed and the frame field under the viewport. */

@@ -1,4 +1,4 @@
-import { cancelImport } from '../app/controller';
+import { cancelImport } from '../app/interchange';
 import { useCompression, useDocument, useSession, useMotionShape } from '../state/hooks';
 
 /** Document name with the dirty marker, frame, selection and compression figures. */

@@ -1,8 +1,10 @@
 import { useEffect, useRef } from 'react';
 import { TimelinePainter } from '../timeline/timelinePainter';
-import { useDocument, useSession } from '../state/hooks';
+import { useMemo } from 'react';
+import { useDocument, usePreferences, useSession } from '../state/hooks';
 import { sessionStore } from '../state/sessionStore';
-import { JOINT_CHAINS } from '../timeline/jointFilter';
+import { preferencesStore } from '../state/preferencesStore';
+import { JOINT_CHAINS, timelineRows } from '../timeline/jointFilter';
 
 /** Timeline panel: rows per joint, lock row, trace row (canvas in TimelinePainter). */
 export function TimelineView() {
@@ -15,6 +17,16 @@ export function TimelineView() {
   const joint = useSession((s) => s.selectedJoint);
   const name = useDocument((d) => (joint < 0 ? 'Root translation' : (d.motion?.joints[joint]?.name ?? '')));
   const filter = useSession((s) => s.timelineFilter);
+  const grouped = usePreferences((p) => p.timelineGrouped);
+  const folded = usePreferences((p) => p.timelineFolded);
+  const joints = useDocument((d) => d.motion?.joints);
+  // The chain groups the rows have now (Group by chain), for their fold buttons.
+  const groups = useMemo(
+    () => (grouped && joints ? timelineRows(joints.map((j) => j.name), filter, { grouped, folded }).flatMap((r) => (r.kind === 'group' ? [r] : [])) : []),
+    [grouped, joints, filter, folded],
+  );
+  const setFolded = (group: string, fold: boolean) =>
+    preferencesStore.getState().set({ timelineFolded: fold ? [...folded.filter((g) => g !== group), group] : folded.filter((g) => g !== group) });
   return (
     <section className="panel timeline-panel" aria-label="Timeline" data-testid="timeline">
       <div className="panel-header">
@@ -50,10 +62,36 @@ export function TimelineView() {
             </button>
           ))}
         </div>
+        <button
+          type="button"
+          className="tool small"
+          aria-pressed={grouped}
+          data-testid="timeline-group"
+          title="Group the rows by chain (spine, arms, legs, other) under headers that fold like an outliner's; click a header's name to fold it"
+          onClick={() => preferencesStore.getState().set({ timelineGrouped: !grouped })}
+        >
+          Group
+        </button>
+        {groups.length > 0 && (
+          <div className="segmented" role="group" aria-label="Fold chain groups" data-testid="timeline-folds">
+            {groups.map((g) => (
+              <button
+                key={g.group}
+                type="button"
+                aria-expanded={!g.folded}
+                data-testid={`timeline-fold-${g.group}`}
+                title={`${g.folded ? 'Unfold' : 'Fold'} the ${g.group} rows (${g.joints.length})`}
+                onClick={() => setFolded(g.group, !g.folded)}
+              >
+                {g.folded ? '▸' : '▾'} {g.group[0].toUpperCase() + g.group.slice(1)}
+              </button>
+            ))}
+          </div>
+        )}
       </div>
       <div className="timeline-scroll" ref={host} />
       {/* Under the rows and wrapping, so narrow windows show all of it (in the header it was cut off). */}
-      <div className="hint" data-testid="timeline-hint">Lock row: drag to lock the joint (on a lock: clear) · Trace row: click · Ctrl+wheel: zoom · Shift+wheel: pan · Label: select (Ctrl/Shift: overlay its curves)</div>
+      <div className="hint" data-testid="timeline-hint">Lock row: drag to lock the joint (on a lock: clear) · Trace row: click · Ctrl+wheel: zoom · Shift+wheel: pan · Label: select (Ctrl/Shift: overlay its curves) · Group: rows under chain headers (click one to fold)</div>
     </section>
   );
 }

@@ -14,8 +14,9 @@ import { preferencesStore } from '../state/preferencesStore';
 import { compressionStore, settleHoldMs } from '../state/compressionStore';
 import { HiDpiCanvas } from '../canvas/hidpiCanvas';
 import {
-  GUTTER, RIGHT_PAD, RULER_H, clampView, drawHoverLine, drawPlayhead, drawRuler, drawTimeGrid, frameToX, xToFrame, zoomView, type TimeAxis,
+  GUTTER, RIGHT_PAD, RULER_H, clampView, drawHoverLine, drawPlayhead, drawRuler, drawTimeGrid, frameToX, xToFrame, type TimeAxis,
 } from '../canvas/timeAxis';
+import { dragPanView, frameUnder, wheelPanView, wheelZoomView } from '../canvas/timeGestures';
 import { diamondPath } from '../canvas/shapes';
 import { buildSeries, type CurveSeries } from './series';
 import { planGutter, thinTickLabels, type ErrorLine } from './gutterLabels';
@@ -520,8 +521,7 @@ export class CurvePainter {
     const l = this.layout;
     const m = documentStore.getState().motion;
     if (!l || !m) return null;
-    const f = Math.round(xToFrame(l.axis, x));
-    return Math.max(0, Math.min(m.frameCount, f));
+    return frameUnder(l.axis, x, m.frameCount);
   }
 
   private local(e: PointerEvent | WheelEvent): { x: number; y: number } {
@@ -623,9 +623,7 @@ export class CurvePainter {
     }
     if (d.mode === 'pan') {
       const m = documentStore.getState().motion!;
-      const framesPerPx = (d.end - d.start) / (l.axis.right - l.axis.left);
-      const shift = -(x - d.x0) * framesPerPx;
-      const [a, b] = clampView(d.start + shift, d.end + shift, m.frameCount);
+      const [a, b] = dragPanView({ start: d.start, end: d.end }, x - d.x0, l.axis.right - l.axis.left, m.frameCount);
       s.setView(a, b);
       // Up and down pan the values (the range becomes the user's until Home / F).
       const v = d.values;
@@ -698,16 +696,9 @@ export class CurvePainter {
       this.surface.invalidate();
       return;
     }
-    if (e.shiftKey) {
-      // Shift+wheel pans in time.
-      const span = s.viewEnd - s.viewStart;
-      const shift = (Math.sign(e.deltaY || e.deltaX) * span) / 10;
-      const [a, b] = clampView(s.viewStart + shift, s.viewEnd + shift, m.frameCount);
-      s.setView(a, b);
-      return;
-    }
-    const factor = Math.pow(1.0015, e.deltaY);
-    const [a, b] = zoomView(s.viewStart, s.viewEnd, xToFrame(l.axis, x), factor, m.frameCount);
+    // Shift+wheel pans in time, the plain wheel zooms time.
+    const view = { start: s.viewStart, end: s.viewEnd };
+    const [a, b] = e.shiftKey ? wheelPanView(view, e, m.frameCount) : wheelZoomView(view, l.axis, x, e.deltaY, m.frameCount);
     s.setView(a, b);
   };
 

@@ -1,7 +1,9 @@
 import { useProject } from '../sev/hooks';
-import { cancelBuild, closeBuildDialog, revealProblem } from './projectActions';
+import { cancelBuild, closeBuildDialog } from './projectBuild';
+import { revealProblem } from './projectMotions';
 import { buildProgress } from './buildProgress';
 import { formatEta } from '../../shared/project/eta';
+import { BuildBudget } from './BuildBudget';
 
 function kb(bytes: number): string {
   return `${(bytes / 1024).toFixed(1)} KiB`;
@@ -69,6 +71,7 @@ export function BuildDialog() {
             </tbody>
           </table>
         )}
+        {s?.report?.budget && <BuildBudget budget={s.report.budget} />}
         {s && s.errors.length > 0 && (
           <ul className="build-errors" data-testid="build-errors">
             {s.errors.map((e, i) => (

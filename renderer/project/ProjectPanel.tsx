@@ -1,14 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { useDocument } from '../state/hooks';
-import { exportMt3 } from '../app/controller';
+import { exportMt3 } from '../app/motionFiles';
 import { useProject, useSev } from '../sev/hooks';
 import { isSevDirty, sevStore } from '../sev/sevStore';
 import { isProjectDirty, motionOfProblem, projectStore } from './projectStore';
-import {
-  addMotion, buildArchives, checkProject, moveMotion, openProjectDialog, removeMotion, revealProblem, saveProjectAndSev, selectMotion,
-  storeTunerTolerances,
-} from './projectActions';
+import { addMotion, moveMotion, removeMotion, revealProblem, selectMotion, storeTunerTolerances } from './projectMotions';
+import { buildArchives, checkProject } from './projectBuild';
+import { openProjectDialog, saveProjectAndSev } from './projectFiles';
 import { aliasRows, durationTitle, formatDurationMs } from './durations';
+import { BudgetBar } from './BudgetBar';
 import './project.css';
 
 function kb(bytes: number): string {
@@ -191,6 +191,7 @@ export function ProjectPanel() {
               </ul>
             </details>
           )}
+          <BudgetBar />
           <div className="project-actions">
             <button type="button" className="tool primary" onClick={() => void buildArchives()} data-testid="project-build" title="Compress every motion and write the .mar and .sar">Build archives…</button>
             <button type="button" className="tool" onClick={() => void exportMt3()} disabled={!hasMotion} data-testid="project-export-mt3" title="Export the open motion as .mt3">Export .mt3…</button>

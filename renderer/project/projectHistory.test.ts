@@ -6,7 +6,7 @@ import { documentStore } from '../state/documentStore';
 import { sevStore } from '../sev/sevStore';
 import { latestRedoLabel, latestUndoLabel, redoLatest, resetUndoOrderForTests, undoLatest } from '../sev/undoOrder';
 import { isProjectDirty, projectStore } from './projectStore';
-import { moveMotion, storeTunerTolerances, tunerNotInProjectReason, tunerProjectMotion } from './projectActions';
+import { moveMotion, storeTunerTolerances, tunerNotInProjectReason, tunerProjectMotion } from './projectMotions';
 import { clearProjectHistory } from './projectHistory';
 import walkSevText from '../../assets/walk.sev?raw';
 import sampleProjectText from '../../assets/sample.actguy.json?raw';

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useSev } from './hooks';
 import { sevStore } from './sevStore';
-import { reloadSev } from '../project/projectActions';
+import { reloadSev } from './sevFiles';
 
 /**
  * A .sev that does not parse: every error with its line:column, and the

@@ -10,6 +10,11 @@ import { playEvent, playSeName } from './audition';
 import { EVENT_SCOPE_ATTRIBUTE } from '../app/shortcuts';
 import { seColor } from './colors';
 import { NumberField } from './NumberField';
+import { JointTreePicker } from '../components/JointTreePicker';
+
+/** The picker's value for an event without a joint. */
+const NO_JOINT = -1;
+const NO_JOINT_EXTRA = [{ value: NO_JOINT, label: '– (none)' }];
 
 /**
  * The events as a list (frame, SE, joint, what plays on the selected floor), in frame order, in sync with the
@@ -108,19 +113,16 @@ export function EventList() {
                   </select>
                 </td>
                 <td>
-                  <select
-                    value={ev.joint === null ? '-' : String(ev.joint)}
-                    data-testid="sev-event-joint"
-                    aria-label="Event joint"
-                    className={badJoint ? 'bad' : ''}
-                    onChange={(e) => events.setJoint(ev.index, e.target.value === '-' ? null : Number(e.target.value))}
-                  >
-                    <option value="-">– (none)</option>
-                    {joints.map((j, k) => (
-                      <option key={k} value={k}>{`${k} ${j.name}`}</option>
-                    ))}
-                    {badJoint && <option value={ev.joint!}>{`${ev.joint} (not in this motion)`}</option>}
-                  </select>
+                  <JointTreePicker
+                    joints={motion?.joints}
+                    value={ev.joint ?? NO_JOINT}
+                    extras={NO_JOINT_EXTRA}
+                    label="Event joint"
+                    testId="sev-event-joint"
+                    bad={!!badJoint}
+                    missingLabel={(j) => `${j} (not in this motion)`}
+                    onPick={(j) => events.setJoint(ev.index, j === NO_JOINT ? null : j)}
+                  />
                 </td>
                 <td className={r.error ? 'bad' : ''} title={r.error ?? r.codeText} data-testid="sev-event-resolved">
                   {name} <span className="dim">{r.codeText}</span>

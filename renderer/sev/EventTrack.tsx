@@ -1,6 +1,8 @@
 import { useEffect, useLayoutEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
-import { GUTTER, RIGHT_PAD, clampView, zoomView } from '../canvas/timeAxis';
-import { useSession, useMotionShape } from '../state/hooks';
+import { GUTTER, RIGHT_PAD } from '../canvas/timeAxis';
+import { frameUnder, wheelPanView, wheelZoomView } from '../canvas/timeGestures';
+import { useStore } from 'zustand';
+import { useDocument, useMotionShape, useSession } from '../state/hooks';
 import { sessionStore } from '../state/sessionStore';
 import { documentStore } from '../state/documentStore';
 import { sevStore } from './sevStore';
@@ -9,6 +11,7 @@ import { events, revealEvent } from './sevActions';
 import { nameOnFloor, resolveName, stackEvents } from './resolve';
 import { playEvent } from './audition';
 import { seColor } from './colors';
+import { WAVEFORM_COLUMNS, requestWaveform, waveformStore } from './waveform';
 import { EVENT_SCOPE_ATTRIBUTE } from '../app/shortcuts';
 
 /** Marker size and vertical step between events stacked on one frame, CSS px. */
@@ -79,6 +82,20 @@ export function EventTrack() {
   const box = useRef<{ x0: number; base: number[]; active: boolean } | null>(null);
   const [boxSpan, setBoxSpan] = useState<{ from: number; to: number } | null>(null);
   const suggested = useSev((s) => s.footsteps);
+  const sounds = useProject((p) => p.sounds);
+  const fps = useDocument((d) => d.motion?.fps ?? 30);
+  const waveforms = useStore(waveformStore, (w) => w.byPath);
+  // The sound each event plays on the floor shown, where the audition folder has one: its waveform is drawn under it.
+  const soundOf = (index: number): string | null => {
+    const ev = doc?.events[index];
+    const def = ev ? doc!.ses.find((d) => d.index === ev.se) : undefined;
+    return def ? (sounds[nameOnFloor(def, floor)] ?? null) : null;
+  };
+  const soundPaths = doc ? [...new Set(doc.events.map((_, k) => soundOf(k)).filter((p): p is string => p !== null))] : [];
+  const soundKey = soundPaths.join('\n');
+  useEffect(() => {
+    for (const p of soundKey.split('\n')) if (p) requestWaveform(p);
+  }, [soundKey]);
 
   const span = Math.max(1e-6, viewEnd - viewStart);
   const toX = (f: number) => axis.left + ((f - viewStart) / span) * (axis.right - axis.left);
@@ -147,7 +164,7 @@ export function EventTrack() {
     if (e.button !== 0 || !motion) return;
     const additive = e.ctrlKey || e.metaKey || e.shiftKey;
     if (!additive) {
-      const f = Math.max(0, Math.min(motion.frameCount, Math.round(toFrame(localX(e)))));
+      const f = frameUnder({ viewStart, viewEnd, left: axis.left, right: axis.right }, localX(e), motion.frameCount);
       sessionStore.getState().setPlayhead(f);
       sevStore.getState().selectEvent(null);
     }
@@ -183,17 +200,12 @@ export function EventTrack() {
       e.preventDefault();
       const s = sessionStore.getState();
       const a = axisRef.current;
-      if (e.ctrlKey || e.altKey) {
-        const x = e.clientX - el.getBoundingClientRect().left;
-        const f = s.viewStart + ((x - a.left) / (a.right - a.left)) * (s.viewEnd - s.viewStart);
-        const [v0, v1] = zoomView(s.viewStart, s.viewEnd, f, Math.pow(1.0015, e.deltaY), m.frameCount);
-        s.setView(v0, v1);
-      } else {
-        const span = s.viewEnd - s.viewStart;
-        const dir = Math.sign(e.deltaY || e.deltaX);
-        const [v0, v1] = clampView(s.viewStart + (dir * span) / 10, s.viewEnd + (dir * span) / 10, m.frameCount);
-        s.setView(v0, v1);
-      }
+      const view = { start: s.viewStart, end: s.viewEnd };
+      const axis = { viewStart: s.viewStart, viewEnd: s.viewEnd, left: a.left, right: a.right };
+      const [v0, v1] = e.ctrlKey || e.altKey
+        ? wheelZoomView(view, axis, e.clientX - el.getBoundingClientRect().left, e.deltaY, m.frameCount)
+        : wheelPanView(view, e, m.frameCount);
+      s.setView(v0, v1);
     };
     el.addEventListener('wheel', onWheel, { passive: false });
     return () => el.removeEventListener('wheel', onWheel);
@@ -230,6 +242,32 @@ export function EventTrack() {
       )}
       <div className="sev-track-playhead" style={{ left: Math.round(toX(playhead)) }} />
       {boxSpan && <div className="sev-box" data-testid="sev-box" style={{ left: boxSpan.from, width: boxSpan.to - boxSpan.from }} />}
+      {doc && (
+        <div className="sev-waves" style={{ left: axis.left }} aria-hidden="true">
+          {doc.events.map((ev, index) => {
+            const path = soundOf(index);
+            const wave = path ? waveforms[path] : null;
+            if (!wave) return null;
+            const x0 = toX(ev.frame);
+            const x1 = toX(ev.frame + wave.duration * fps);
+            if (x1 < axis.left || x0 > axis.width) return null;
+            return (
+              <svg
+                key={index}
+                className="sev-wave"
+                data-testid="sev-waveform"
+                data-index={index}
+                data-frames={(wave.duration * fps).toFixed(2)}
+                style={{ left: x0 - axis.left, width: Math.max(1, x1 - x0) }}
+                viewBox={`0 -1 ${WAVEFORM_COLUMNS} 2`}
+                preserveAspectRatio="none"
+              >
+                <path d={wave.svgPath} fill={seColor(ev.se)} />
+              </svg>
+            );
+          })}
+        </div>
+      )}
       {suggested?.contacts.map((c, k) => {
         const x = toX(c.frame);
         if (!suggested.accepted[k] || x < axis.left - MARKER || x > axis.width) return null;

@@ -46,7 +46,8 @@ function audio(): AudioContext | null {
   return context;
 }
 
-function decode(path: string): Promise<AudioBuffer | null> {
+/** The sound file at `path` decoded, once: later calls get the same decoded sound (null where it cannot be decoded). */
+export function decodeSound(path: string): Promise<AudioBuffer | null> {
   let p = buffers.get(path);
   if (!p) {
     p = (async () => {
@@ -83,7 +84,7 @@ export async function playSeName(name: string): Promise<void> {
   const ctx = audio();
   if (!ctx) return;
   if (ctx.state === 'suspended') await ctx.resume().catch(() => undefined);
-  const buffer = await decode(path);
+  const buffer = await decodeSound(path);
   if (!buffer) return;
   const src = ctx.createBufferSource();
   src.buffer = buffer;

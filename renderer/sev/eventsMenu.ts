@@ -6,9 +6,13 @@
  */
 import { EVENTS_MENU_COMMANDS, type EventsMenuCommand } from '../../shared/eventsMenu';
 import { documentStore } from '../state/documentStore';
-import { saveSev } from '../project/projectActions';
+import { basenameOf } from '../../shared/project/paths';
+import { registerCommands } from '../app/commandRegistry';
+import { registerSavablePart } from '../app/savableParts';
 import { events, footsteps, ses } from './sevActions';
-import { sevBelongsTo } from './sevMotion';
+import { sevBelongsTo } from './sevBinding';
+import { saveSev } from './sevFiles';
+import { openSevDialog } from './sevMotion';
 import { isSevDirty, sevStore } from './sevStore';
 
 /** Whether each Events command can run now: the editor shows the open .sev against its own motion, and what the command acts on exists. */
@@ -41,23 +45,39 @@ export function disabledEventsCommands(): EventsMenuCommand[] {
   return EVENTS_MENU_COMMANDS.filter((c) => !enabled[c]);
 }
 
+/** Each Events command's action: the editor's own, one undo step each. */
+const EVENTS_ACTIONS: Record<EventsMenuCommand, () => unknown> = {
+  'events.addAtPlayhead': () => events.addAtPlayhead(),
+  'events.suggestFootsteps': () => footsteps.suggest(),
+  'events.cut': () => events.cutSelected(),
+  'events.copy': () => void events.copySelected(),
+  'events.paste': () => events.pasteAtPlayhead(),
+  'events.delete': () => events.removeSelected(),
+  'events.selectAll': () => events.selectAll(),
+  'events.nudgeEarlier': () => events.nudgeSelected(-1),
+  'events.nudgeLater': () => events.nudgeSelected(1),
+  'events.addSe': () => ses.add(),
+  'events.saveSev': () => saveSev(),
+};
+
 /** Runs an Events command with the editor's own action. */
 export async function runEventsCommand(command: EventsMenuCommand): Promise<void> {
-  switch (command) {
-    case 'events.addAtPlayhead': return events.addAtPlayhead();
-    case 'events.suggestFootsteps': return footsteps.suggest();
-    case 'events.cut': return events.cutSelected();
-    case 'events.copy': return void events.copySelected();
-    case 'events.paste': return events.pasteAtPlayhead();
-    case 'events.delete': return events.removeSelected();
-    case 'events.selectAll': return events.selectAll();
-    case 'events.nudgeEarlier': return events.nudgeSelected(-1);
-    case 'events.nudgeLater': return events.nudgeSelected(1);
-    case 'events.addSe': return ses.add();
-    case 'events.saveSev': return void (await saveSev());
-    default: {
-      const never: never = command;
-      return never;
-    }
-  }
+  await EVENTS_ACTIONS[command]();
+}
+
+/**
+ * The SEV editor's commands (the Events menu and File › Open .sev…) and its savable part, the open .sev:
+ * registered at start-up (renderer/app/features.ts).
+ */
+export function registerSevCommands(): void {
+  registerCommands([
+    ...EVENTS_MENU_COMMANDS.map((id) => ({ id, run: () => runEventsCommand(id), enabled: () => eventsCommandsEnabled()[id] })),
+    { id: 'sev.open', run: () => openSevDialog() },
+  ]);
+  registerSavablePart({
+    part: 'sev',
+    isDirty: () => isSevDirty(sevStore.getState().file),
+    name: () => basenameOf(sevStore.getState().file!.path),
+    save: () => saveSev(),
+  });
 }

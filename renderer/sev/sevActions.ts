@@ -13,7 +13,7 @@ import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { projectStore } from '../project/projectStore';
 import { sevStore } from './sevStore';
-import { sevBelongsTo } from './sevMotion';
+import { sevBelongsTo } from './sevBinding';
 
 function apply(label: string, fn: (doc: SevDocument) => SevDocument): boolean {
   const err = sevStore.getState().edit(label, fn);

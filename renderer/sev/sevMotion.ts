@@ -8,62 +8,24 @@
  * - a .sev with unsaved edits is never dropped by a motion change: it stays
  *   open but hidden ("parked") until its motion is back, so its events are
  *   never shown against, or added for, another motion's skeleton;
- * - File › Open .sev… opens a .sev with its motion, with or without a project;
- * - saving says exactly what the build would refuse before it writes.
+ * - File › Open .sev… opens a .sev with its motion, with or without a project.
+ *
+ * Reading and saving a .sev is renderer/sev/sevFiles.ts; the pairing rules are renderer/sev/sevBinding.ts.
  */
 import { basenameOf, dirnameOf, normalizePath, stemOf } from '../../shared/project/paths';
 import { parseSev } from '../../shared/sev/parse';
-import type { SevDocument } from '../../shared/sev/types';
+import { requireApi } from '../app/appApi';
 import { askChoice } from '../app/dialogs';
 import { confirmUnsaved } from '../app/unsaved';
-import { openPath } from '../app/controller';
-import { documentStore, type DocumentState } from '../state/documentStore';
+import { openPath } from '../app/motionFiles';
+import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
-import { getApi } from '../transport';
-import { applyProjectTolerances, loadSev, loadSoundsBesideMotion } from '../project/projectActions';
-import { motionPaths, projectStore, type ProjectState } from '../project/projectStore';
-import { motionProblems, unknownNames } from './resolve';
-import { isSevDirty, sevStore, type SevFileState, type SevMotionBinding } from './sevStore';
-
-/** The tuner's motion as a SEV binding. */
-export function tunerBinding(d: Pick<DocumentState, 'documentId' | 'path'> = documentStore.getState()): SevMotionBinding {
-  return { documentId: d.documentId, path: d.path };
-}
-
-/** Whether `f` is the .sev of the motion the tuner shows (the same document, or the same motion file reopened). */
-export function sevBelongsTo(f: Pick<SevFileState, 'motion'> | null, d: Pick<DocumentState, 'documentId' | 'path'> & { motion: unknown }): boolean {
-  if (!f || !d.motion) return false;
-  if (f.motion.documentId !== null && f.motion.documentId === d.documentId) return true;
-  return f.motion.path !== null && d.path !== null && normalizePath(f.motion.path) === normalizePath(d.path);
-}
-
-/** The .sev that sits beside a motion file (`walk.mtn` -> `walk.sev`); null for a motion without a file or a .mar entry. */
-export function siblingSevPath(motionPath: string | null): string | null {
-  if (!motionPath || !/\.mtn$/i.test(motionPath)) return null;
-  return `${dirnameOf(motionPath)}/${stemOf(motionPath)}.sev`;
-}
-
-/** The project motion (archive index) whose .mtn is `path`, or null. */
-export function projectMotionOfPath(p: ProjectState, path: string | null): number | null {
-  if (!path || !p.json) return null;
-  const want = normalizePath(path);
-  const i = p.json.motions.findIndex((_, k) => {
-    const paths = motionPaths(p, k);
-    return paths !== null && normalizePath(paths.mtn) === want;
-  });
-  return i >= 0 ? i : null;
-}
-
-/** What the build would refuse in `doc`: SE names no table defines, and (against its motion) frames and joints out of range. */
-export function sevProblemLines(doc: SevDocument, motion: { name: string; frameCount: number; jointCount: number } | null): string[] {
-  const tables = projectStore.getState().tables?.table ?? null;
-  const lines = unknownNames(doc, tables).map((u) => `SE ${u.index}: ${u.error}`);
-  for (const e of motionProblems(doc, motion)) {
-    const where = e.place.line !== undefined ? `line ${e.place.line}` : (e.place.where ?? '');
-    lines.push(where ? `${where}: ${e.detail}` : e.detail);
-  }
-  return lines;
-}
+import { applyProjectTolerances } from '../project/projectMotions';
+import { loadSoundsBesideMotion } from '../project/auditionSounds';
+import { motionPaths, projectStore } from '../project/projectStore';
+import { loadSev } from './sevFiles';
+import { isFollowingPaused, projectMotionOfPath, sevBelongsTo, siblingSevPath, tunerBinding, withoutFollowing } from './sevBinding';
+import { isSevDirty, sevStore } from './sevStore';
 
 /** The tuner's document is project motion `index`: the panel selects it and the tuner takes its tolerances. */
 function adoptProjectMotion(index: number, documentId: string): void {
@@ -73,22 +35,10 @@ function adoptProjectMotion(index: number, documentId: string): void {
   applyProjectTolerances(index);
 }
 
-let following = 0;
-
-/** Runs `fn` (which opens a motion and its .sev itself) without the editor following the tuner meanwhile. */
-export async function withoutFollowing<T>(fn: () => Promise<T>): Promise<T> {
-  following++;
-  try {
-    return await fn();
-  } finally {
-    following--;
-  }
-}
-
 /** The SEV editor follows the tuner: installed once by the editor; returns the unsubscriber. */
 export function installSevFollower(): () => void {
   return documentStore.subscribe((s, prev) => {
-    if (s.documentId === prev.documentId || following > 0) return;
+    if (s.documentId === prev.documentId || isFollowingPaused()) return;
     void followTuner();
   });
 }
@@ -126,7 +76,7 @@ export async function followTuner(): Promise<void> {
   const sibling = siblingSevPath(d.path);
   if (sibling) {
     try {
-      const r = await getApi().readProjectText({ path: sibling });
+      const r = await requireApi().readProjectText({ path: sibling });
       if (documentStore.getState().documentId !== d.documentId) return; // the tuner moved on meanwhile
       if (r.text !== null) {
         sevStore.getState().load(sibling, d.name, r.text, tunerBinding(d));
@@ -182,7 +132,7 @@ export async function openSevDialog(): Promise<void> {
   const f = sevStore.getState().file;
   if (f && isSevDirty(f) && !(await confirmUnsaved('open another .sev', ['sev']))) return;
   try {
-    const chosen = await getApi().chooseProjectFileDialog({ purpose: 'sev' });
+    const chosen = await requireApi().chooseProjectFileDialog({ purpose: 'sev' });
     if (chosen.status !== 'chosen') return;
     await openSevPath(chosen.path);
   } catch (e) {
@@ -192,7 +142,7 @@ export async function openSevDialog(): Promise<void> {
 
 /** Opens a .sev with its motion: the tuner's when it is that motion, else `<motion>.mtn` beside it, else one the user picks. */
 export async function openSevPath(sevPath: string): Promise<void> {
-  const r = await getApi().readProjectText({ path: sevPath });
+  const r = await requireApi().readProjectText({ path: sevPath });
   if (r.text === null) throw new Error(`${sevPath}: no such file`);
   const parsed = parseSev(r.text, sevPath);
   const motionName = parsed.doc?.motion?.name ?? stemOf(sevPath);
@@ -211,7 +161,7 @@ export async function openSevPath(sevPath: string): Promise<void> {
         buttons: [{ id: 'choose', label: `Choose ${motionName}'s motion…`, primary: true }, { id: 'cancel', label: 'Cancel' }],
       });
       if (pick !== 'choose') return false;
-      const m = await getApi().chooseProjectFileDialog({ purpose: 'mtn' });
+      const m = await requireApi().chooseProjectFileDialog({ purpose: 'mtn' });
       if (m.status !== 'chosen') return false;
       const before = documentStore.getState().documentId;
       await openPath(m.path, true);
@@ -224,3 +174,4 @@ export async function openSevPath(sevPath: string): Promise<void> {
   sevStore.getState().load(sevPath, motionName, r.text, tunerBinding(d));
   sessionStore.getState().notify('info', `Opened ${basenameOf(sevPath)} with motion ${d.name}.`);
 }
+

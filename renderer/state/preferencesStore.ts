@@ -30,6 +30,10 @@ export interface PreferencesState {
   followCamera: boolean;
   /** Tolerances a newly opened motion starts with. */
   defaultTolerances: Tolerances;
+  /** Timeline rows under collapsible chain headers (spine, arms, legs, other), like an outliner. */
+  timelineGrouped: boolean;
+  /** The chain groups folded to their header row (renderer/timeline/jointFilter.ts CHAIN_GROUPS). */
+  timelineFolded: string[];
   /** Panel sizes in CSS px (resizable splits). */
   layout: { tuningWidth: number; curvesHeight: number; timelineHeight: number };
 
@@ -86,6 +90,8 @@ export function createPreferencesStore() {
         showOnionSkin: false,
         followCamera: true,
         defaultTolerances: { ...DEFAULT_TOLERANCES },
+        timelineGrouped: false,
+        timelineFolded: [],
         layout: { tuningWidth: 330, curvesHeight: 300, timelineHeight: 260 },
         set(patch) {
           set(patch);

@@ -29,3 +29,49 @@ export function shownJointRows(names: readonly string[], filter: { text: string;
   });
   return rows;
 }
+
+/** The groups the timeline folds its rows into (Group by chain): the body chains, then every other joint. */
+export type ChainGroup = JointChain | 'other';
+export const CHAIN_GROUPS: readonly ChainGroup[] = ['spine', 'arms', 'legs', 'other'];
+
+/** The chain a joint's name belongs to (legs before arms before spine, as CHAIN_PARTS reads), or 'other'. */
+export function chainOf(name: string): ChainGroup {
+  const n = name.toLowerCase();
+  for (const c of ['legs', 'arms', 'spine'] as const) if (CHAIN_PARTS[c].some((p) => n.includes(p))) return c;
+  return 'other';
+}
+
+/** A timeline row: a joint's (-1: the root translation) or a chain group's header with the joints under it. */
+export type TimelineRow =
+  | { kind: 'joint'; joint: number }
+  | { kind: 'group'; group: ChainGroup; joints: number[]; folded: boolean };
+
+/**
+ * The timeline's rows. Ungrouped: the filter's joint rows (shownJointRows). Grouped: the root translation row,
+ * then a header per chain group that has rows (in CHAIN_GROUPS order) followed by its joints in skeleton order,
+ * unless the user folded it.
+ */
+export function timelineRows(
+  names: readonly string[],
+  filter: { text: string; chain: JointChain | null },
+  grouping: { grouped: boolean; folded: readonly string[] },
+): TimelineRow[] {
+  const shown = shownJointRows(names, filter);
+  if (!grouping.grouped) return shown.map((joint) => ({ kind: 'joint', joint }));
+  const rows: TimelineRow[] = shown.filter((j) => j < 0).map((joint) => ({ kind: 'joint', joint }));
+  for (const group of CHAIN_GROUPS) {
+    const joints = shown.filter((j) => j >= 0 && chainOf(names[j]) === group);
+    if (joints.length === 0) continue;
+    const folded = grouping.folded.includes(group);
+    rows.push({ kind: 'group', group, joints, folded });
+    if (!folded) for (const joint of joints) rows.push({ kind: 'joint', joint });
+  }
+  return rows;
+}
+
+/** The row that shows `joint`: its own, or its folded group's header; -1 when no row does. */
+export function rowOfJoint(rows: readonly TimelineRow[], joint: number): number {
+  const own = rows.findIndex((r) => r.kind === 'joint' && r.joint === joint);
+  if (own >= 0) return own;
+  return rows.findIndex((r) => r.kind === 'group' && r.folded && r.joints.includes(joint));
+}

@@ -12,11 +12,13 @@ import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { compressionStore, settleHoldMs } from '../state/compressionStore';
 import { HiDpiCanvas } from '../canvas/hidpiCanvas';
-import { GUTTER, RIGHT_PAD, RULER_H, clampView, drawHoverLine, drawPlayhead, drawRuler, drawTimeGrid, frameToX, xToFrame, zoomView, type TimeAxis } from '../canvas/timeAxis';
+import { GUTTER, RIGHT_PAD, RULER_H, drawHoverLine, drawPlayhead, drawRuler, drawTimeGrid, frameToX, type TimeAxis } from '../canvas/timeAxis';
+import { dragPanView, frameUnder, wheelPanView, wheelZoomView } from '../canvas/timeGestures';
 import { diamondPath } from '../canvas/shapes';
 import { userKeyFramesOf } from '../curves/series';
 import { COLORS } from '../theme';
-import { shownJointRows } from './jointFilter';
+import { preferencesStore } from '../state/preferencesStore';
+import { rowOfJoint, timelineRows, type ChainGroup, type TimelineRow } from './jointFilter';
 
 export const LOCK_ROW_H = 20;
 export const TRACE_ROW_H = 20;
@@ -123,6 +125,11 @@ export class TimelinePainter {
     this.unsubscribers.push(
       documentStore.subscribe(inv),
       compressionStore.subscribe(inv),
+      preferencesStore.subscribe((s, p) => {
+        if (s.timelineGrouped === p.timelineGrouped && s.timelineFolded === p.timelineFolded) return;
+        inv();
+        this.revealPending = true;
+      }),
       sessionStore.subscribe((s, p) => {
         inv();
         if (s.timelineFilter !== p.timelineFilter) {
@@ -200,27 +207,45 @@ export class TimelinePainter {
     while (this.snaps.length > wanted) this.snaps.pop()!.remove();
   }
 
-  /** The joint rows shown (joint indices, -1: root translation), in order: the filter's (renderer/timeline/jointFilter.ts). */
-  private shownRows(): number[] {
+  /**
+   * The rows shown, in order: the filter's joint rows (-1: root translation), under chain headers when grouped
+   * (renderer/timeline/jointFilter.ts).
+   */
+  private shownRows(): TimelineRow[] {
     const m = documentStore.getState().motion;
     if (!m) return [];
     const f = sessionStore.getState().timelineFilter;
-    if (this.shownKey.m !== m || this.shownKey.f !== f) this.shownKey = { m, f, rows: shownJointRows(m.joints.map((j) => j.name), f) };
+    const { timelineGrouped: grouped, timelineFolded: folded } = preferencesStore.getState();
+    const k = this.shownKey;
+    if (k.m !== m || k.f !== f || k.grouped !== grouped || k.folded !== folded)
+      this.shownKey = { m, f, grouped, folded, rows: timelineRows(m.joints.map((j) => j.name), f, { grouped, folded }) };
     return this.shownKey.rows;
   }
-  private shownKey: { m: Motion | null; f: unknown; rows: number[] } = { m: null, f: null, rows: [] };
+  private shownKey: { m: Motion | null; f: unknown; grouped: boolean; folded: unknown; rows: TimelineRow[] } = { m: null, f: null, grouped: false, folded: null, rows: [] };
 
-  /** The joint of the row at content y (-99: none). */
-  private jointAtY(y: number): number {
+  /** The row at content y, or null. */
+  private rowAtY(y: number): TimelineRow | null {
     const i = Math.floor((y - JOINTS_TOP) / JOINT_ROW_H);
     const rows = this.shownRows();
-    return i >= 0 && i < rows.length ? rows[i] : -99;
+    return i >= 0 && i < rows.length ? rows[i] : null;
   }
 
-  /** Scrolls the rows so the selected joint's row is visible (the special rows stay as they are). */
+  /** The joint of the row at content y (-99: none, or a chain header). */
+  private jointAtY(y: number): number {
+    const r = this.rowAtY(y);
+    return r?.kind === 'joint' ? r.joint : -99;
+  }
+
+  /** Folds or unfolds a chain group's rows (remembered in the preferences). */
+  private setFolded(group: ChainGroup, fold: boolean): void {
+    const folded = preferencesStore.getState().timelineFolded.filter((g) => g !== group);
+    preferencesStore.getState().set({ timelineFolded: fold ? [...folded, group] : folded });
+  }
+
+  /** Scrolls the rows so the selected joint's row (or its folded group's header) is visible (the special rows stay as they are). */
   private revealRow(joint: number): void {
     // Rows in view: the whole rows from scrollTop / JOINT_ROW_H (the strip under the last whole row shows none).
-    const row = this.shownRows().indexOf(joint);
+    const row = rowOfJoint(this.shownRows(), joint);
     if (row < 0) return;
     const view = this.host;
     const visible = Math.max(1, wholeRows(view.clientHeight));
@@ -310,9 +335,15 @@ export class TimelinePainter {
     const firstRow = Math.max(0, Math.floor((this.scrollTop - JOINT_ROW_H) / JOINT_ROW_H) - 1);
     const lastRow = Math.ceil((this.scrollTop + this.surface.hostHeight) / JOINT_ROW_H);
     const heat = new HeatColumns(axis, f0, f1);
-    shown.map((j) => stats[j + 1]).forEach((row, i) => {
+    const selectedRow = rowOfJoint(shown, s.selectedJoint);
+    shown.forEach((item, i) => {
       if (i < firstRow || i > lastRow) return;
       const y = JOINTS_TOP + i * JOINT_ROW_H;
+      if (item.kind === 'group') {
+        this.paintGroupRow(ctx, item, stats, heat, axis, y, w, f0, f1, i === selectedRow);
+        return;
+      }
+      const row = stats[item.joint + 1];
       const selected = row.joint === s.selectedJoint;
       ctx.fillStyle = selected ? 'rgba(255,225,77,0.12)' : i % 2 ? COLORS.rowAlt : COLORS.canvasBg;
       ctx.fillRect(GUTTER, y, w - GUTTER, JOINT_ROW_H);
@@ -373,11 +404,52 @@ export class TimelinePainter {
     ctx.fillStyle = COLORS.textDim;
     ctx.font = '10px system-ui, sans-serif';
     ctx.textAlign = 'left';
-    ctx.fillText(shown.length < J + 1 ? `${shown.length} of ${J + 1} rows` : `${N + 1} frames · ${J} joints`, 6, RULER_H / 2);
-    c.dataset.shownRows = shown.join(',');
+    const shownJoints = shown.flatMap((r) => (r.kind === 'joint' ? [r.joint] : []));
+    ctx.fillText(shownJoints.length < J + 1 ? `${shownJoints.length} of ${J + 1} rows` : `${N + 1} frames · ${J} joints`, 6, RULER_H / 2);
+    c.dataset.shownRows = shownJoints.join(',');
+    c.dataset.rows = shown.map((r) => (r.kind === 'joint' ? String(r.joint) : `${r.group}${r.folded ? '+' : '-'}`)).join(',');
     drawHoverLine(ctx, axis, s.hoverFrame, RULER_H, JOINTS_TOP);
     drawPlayhead(ctx, axis, s.playhead, JOINTS_TOP);
     ctx.restore();
+  }
+
+  /**
+   * A chain group's header row: its name and joint count in the gutter (▸ folded, ▾ open), and across the
+   * frames a summary like a dope sheet's: the worst error of its joints against their tolerances and every key.
+   */
+  private paintGroupRow(
+    ctx: CanvasRenderingContext2D, item: Extract<TimelineRow, { kind: 'group' }>, stats: RowStat[], heat: HeatColumns,
+    axis: TimeAxis, y: number, w: number, f0: number, f1: number, selected: boolean,
+  ): void {
+    ctx.fillStyle = '#24272d';
+    ctx.fillRect(GUTTER, y, w - GUTTER, JOINT_ROW_H);
+    const reports = item.joints.map((j) => stats[j + 1].report).filter((r): r is ChannelReport => r !== null);
+    if (reports.length > 0) {
+      const worst = new Float64Array(reports[0].errors.length);
+      for (const r of reports) for (let f = 0; f < worst.length; f++) worst[f] = Math.max(worst[f], r.errors[f] / r.tolerance);
+      heat.paint(ctx, worst, 1, y + 1, JOINT_ROW_H - 2);
+      ctx.fillStyle = COLORS.autoKey;
+      const keys = new Set(reports.flatMap((r) => r.keyFrames));
+      for (const k of keys) if (k >= f0 - 1 && k <= f1 + 1) ctx.fillRect(Math.round(frameToX(axis, k)) - 1, y + 5, 2, JOINT_ROW_H - 10);
+    }
+    ctx.fillStyle = selected ? '#3a3720' : '#2b2e35';
+    ctx.fillRect(0, y, GUTTER, JOINT_ROW_H);
+    ctx.strokeStyle = COLORS.gridMajor;
+    ctx.beginPath();
+    ctx.moveTo(0, y + 0.5);
+    ctx.lineTo(w, y + 0.5);
+    ctx.stroke();
+    const over = item.joints.some((j) => stats[j + 1].ratio > 1.0001);
+    ctx.fillStyle = over ? COLORS.tolerance : COLORS.text;
+    ctx.textAlign = 'left';
+    ctx.font = 'bold 11px system-ui, sans-serif';
+    const name = item.group[0].toUpperCase() + item.group.slice(1);
+    ctx.fillText(`${item.folded ? '▸' : '▾'} ${name}`, 4, y + JOINT_ROW_H / 2);
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.textAlign = 'right';
+    ctx.fillStyle = COLORS.textDim;
+    ctx.fillText(`${item.joints.length} joints`, GUTTER - 6, y + JOINT_ROW_H / 2);
+    ctx.textAlign = 'left';
   }
 
   /** Row, frame, error against tolerance and key kind under the pointer. */
@@ -495,8 +567,7 @@ export class TimelinePainter {
   }
 
   private frameAt(x: number): number {
-    const m = documentStore.getState().motion!;
-    return Math.max(0, Math.min(m.frameCount, Math.round(xToFrame(this.axis!, x))));
+    return frameUnder(this.axis!, x, documentStore.getState().motion!.frameCount);
   }
 
   private onPointerDown = (e: PointerEvent): void => {
@@ -513,6 +584,16 @@ export class TimelinePainter {
     // y is in content coordinates; the header rows are pinned at the visible top.
     const yv = y - this.host.scrollTop;
     if (yv >= JOINTS_TOP) {
+      const item = this.rowAtY(y);
+      if (item?.kind === 'group') {
+        // A chain header: a click on its label folds or unfolds the group; on the frames, moves the playhead.
+        if (x < GUTTER) this.setFolded(item.group, !item.folded);
+        else {
+          s.setPlaying(false);
+          s.setPlayhead(this.frameAt(x));
+        }
+        return;
+      }
       const row = this.jointAtY(y);
       // Ctrl/Shift+click on a label overlays that joint's curves on the selected one's (again: takes it out).
       if (x < GUTTER && (e.ctrlKey || e.metaKey || e.shiftKey)) {
@@ -565,9 +646,7 @@ export class TimelinePainter {
     }
     if (this.pan) {
       const m = documentStore.getState().motion!;
-      const framesPerPx = (this.pan.end - this.pan.start) / (this.axis.right - this.axis.left);
-      const shift = -(x - this.pan.x0) * framesPerPx;
-      const [a, b] = clampView(this.pan.start + shift, this.pan.end + shift, m.frameCount);
+      const [a, b] = dragPanView(this.pan, x - this.pan.x0, this.axis.right - this.axis.left, m.frameCount);
       s.setView(a, b);
     }
   };
@@ -595,17 +674,11 @@ export class TimelinePainter {
     if (!m || !this.axis) return;
     // Plain wheel scrolls the rows; Ctrl/Alt + wheel zooms time, Shift + wheel pans time.
     const s = sessionStore.getState();
-    const { x } = this.local(e);
-    if (e.ctrlKey || e.altKey) {
-      e.preventDefault();
-      const [a, b] = zoomView(s.viewStart, s.viewEnd, xToFrame(this.axis, x), Math.pow(1.0015, e.deltaY), m.frameCount);
-      s.setView(a, b);
-    } else if (e.shiftKey) {
-      e.preventDefault();
-      const span = s.viewEnd - s.viewStart;
-      const [a, b] = clampView(s.viewStart + (Math.sign(e.deltaY || e.deltaX) * span) / 10, s.viewEnd + (Math.sign(e.deltaY || e.deltaX) * span) / 10, m.frameCount);
-      s.setView(a, b);
-    }
+    if (!(e.ctrlKey || e.altKey || e.shiftKey)) return;
+    e.preventDefault();
+    const view = { start: s.viewStart, end: s.viewEnd };
+    const [a, b] = e.shiftKey && !(e.ctrlKey || e.altKey) ? wheelPanView(view, e, m.frameCount) : wheelZoomView(view, this.axis, this.local(e).x, e.deltaY, m.frameCount);
+    s.setView(a, b);
   };
 
   dispose(): void {

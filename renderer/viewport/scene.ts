@@ -20,7 +20,8 @@ import { preferencesStore } from '../state/preferencesStore';
 import { compressionStore } from '../state/compressionStore';
 import { createPoseBuffers, parentsOf, solvePose, sourceOffset, sourceRotation, type PoseBuffers } from '../math/pose';
 import { COLORS } from '../theme';
-import { classifyError, fitDistance, jointErrorRatios, onionFrames, type ErrorClass } from './viewMath';
+import { classifyError, jointErrorRatios, onionFrames, type ErrorClass } from './viewMath';
+import { FOLLOW_LIMIT, THREE_QUARTER_VIEW, characterBox, fitCamera, followRoot, motionExtent, poseExtentNdc } from './framing';
 
 /** Line segments (parent -> child) of a skeleton plus joint points. */
 class SkeletonGraphic {
@@ -143,10 +144,6 @@ export const ONION_COUNT = 3;
 function onionStep(fps: number): number {
   return Math.max(1, Math.round(fps / 7.5));
 }
-/** While following, the pose is re-framed as soon as a joint leaves this fraction of the view (NDC). */
-const FOLLOW_LIMIT = 0.92;
-/** How much of the view (NDC) the framed character fills. */
-const FRAME_FILL = 0.8;
 const ERROR_COLORS: Record<ErrorClass, THREE.Color> = {
   ok: new THREE.Color(COLORS.errorOk),
   near: new THREE.Color(COLORS.errorNear),
@@ -314,26 +311,8 @@ export class ViewportScene {
     const source = new SkeletonGraphic(parents, COLORS.source, 7);
     const decoded = new SkeletonGraphic(parents, COLORS.decoded, 6, true, true);
     const onion = Array.from({ length: ONION_COUNT * 2 }, () => new SkeletonGraphic(parents, COLORS.onionBefore, 3));
-    // Root trajectory and bounds over every frame of the source.
-    const N = m.frameCount;
-    const traj = new Float32Array((N + 1) * 3);
-    const bounds = new THREE.Box3();
-    const pose = createPoseBuffers(parents.length);
-    const v = new THREE.Vector3();
-    const step = Math.max(1, Math.floor((N + 1) / 240));
-    const envelope = new THREE.Box3();
-    for (let f = 0; f <= N; f++) {
-      traj[f * 3] = m.translation[f * 4];
-      traj[f * 3 + 1] = m.translation[f * 4 + 1];
-      traj[f * 3 + 2] = m.translation[f * 4 + 2];
-      if (f % step === 0 || f === N) {
-        solvePose(parents, m.translation.subarray(f * 4, f * 4 + 3), sourceRotation(m, f), sourceOffset(m, f), pose);
-        for (let j = 0; j < parents.length; j++) {
-          bounds.expandByPoint(v.fromArray(pose.positions, j * 3));
-          envelope.expandByPoint(v.set(v.x - m.translation[f * 4], v.y, v.z - m.translation[f * 4 + 2]));
-        }
-      }
-    }
+    // Root trajectory, bounds and the character's envelope over the source (renderer/viewport/framing.ts).
+    const { trajectory: traj, bounds, envelope } = motionExtent(m, parents);
     const tg = new THREE.BufferGeometry();
     tg.setAttribute('position', new THREE.BufferAttribute(traj, 3));
     const trajectory = new THREE.Line(tg, new THREE.LineBasicMaterial({ color: COLORS.trajectory, transparent: true, opacity: 0.8 }));
@@ -435,8 +414,7 @@ export class ViewportScene {
     } else {
       box = c.bounds.clone();
     }
-    // A three-quarter view from the front-right (Z+ is forward in MGS2 motions).
-    this.fitCamera(box, new THREE.Vector3(0.75, 0.45, 1).normalize(), 0);
+    this.fitCamera(box, THREE_QUARTER_VIEW, 0);
     this.camera.far = Math.max(this.camera.far, c.bounds.getSize(new THREE.Vector3()).length() * 10);
     this.camera.updateProjectionMatrix();
     this.followAnchor = follow ? this.rootPosition(c) : null;
@@ -445,32 +423,12 @@ export class ViewportScene {
 
   /** The character's envelope placed at the current root (floor plane), joined with the pose on screen. */
   private characterBox(c: MotionContent): THREE.Box3 {
-    const root = this.rootPosition(c);
-    const box = c.envelope.clone();
-    box.min.x += root.x; box.max.x += root.x;
-    box.min.z += root.z; box.max.z += root.z;
-    const v = new THREE.Vector3();
-    for (let j = 0; j < c.parents.length; j++) box.expandByPoint(v.fromArray(c.sourcePose.positions, j * 3));
-    return box;
+    return characterBox(c.envelope, this.rootPosition(c), c.sourcePose.positions, c.parents.length);
   }
 
-  /**
-   * Looks at the box's centre from `toCamera`, at the distance where its eight corners fill FRAME_FILL of the
-   * view (viewMath.fitDistance), and never nearer than `minDistance`.
-   */
+  /** Frames `box` from `toCamera` (framing.fitCamera) and brings the orbit controls along. */
   private fitCamera(box: THREE.Box3, toCamera: THREE.Vector3, minDistance: number): void {
-    const center = box.getCenter(new THREE.Vector3());
-    const corners: number[] = [];
-    for (let i = 0; i < 8; i++)
-      corners.push(i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y, i & 4 ? box.max.z : box.min.z);
-    const up = this.camera.up;
-    const fit = fitDistance(corners, [center.x, center.y, center.z], [toCamera.x, toCamera.y, toCamera.z], [up.x, up.y, up.z], this.camera.fov, this.camera.aspect, FRAME_FILL);
-    const dist = Math.max(1e-3, fit, minDistance);
-    this.camera.near = Math.max(0.01, dist / 1000);
-    this.camera.far = Math.max(this.camera.far, dist * 100);
-    this.camera.position.copy(center).addScaledVector(toCamera, dist);
-    this.camera.updateProjectionMatrix();
-    this.controls.target.copy(center);
+    fitCamera(this.camera, this.controls.target, box, toCamera, minDistance);
     this.controls.update();
     this.camera.updateMatrixWorld();
   }
@@ -492,15 +450,9 @@ export class ViewportScene {
     const root = this.rootPosition(c);
     if (!this.followAnchor) {
       this.followAnchor = root;
-    } else {
-      const delta = root.clone().sub(this.followAnchor);
-      delta.y = 0;
-      if (delta.lengthSq() > 0) {
-        this.camera.position.add(delta);
-        this.controls.target.add(delta);
-        this.controls.update();
-        this.followAnchor = root;
-      }
+    } else if (followRoot(this.camera, this.controls.target, this.followAnchor, root)) {
+      this.controls.update();
+      this.followAnchor = root;
     }
     this.camera.updateMatrixWorld();
     if (this.poseExtentNdc(c) <= FOLLOW_LIMIT) return;
@@ -510,18 +462,8 @@ export class ViewportScene {
 
   /** Largest |x| or |y| (NDC) of the joints drawn now; Infinity when one is behind the camera. */
   private poseExtentNdc(c: MotionContent): number {
-    const v = new THREE.Vector3();
-    let m = 0;
-    const poses = c.decoded.group.visible ? [c.sourcePose, c.decodedPose] : [c.sourcePose];
-    const view = this.camera.matrixWorldInverse;
-    for (const pose of poses)
-      for (let j = 0; j < c.parents.length; j++) {
-        v.fromArray(pose.positions, j * 3).applyMatrix4(view);
-        if (v.z >= -this.camera.near) return Infinity;
-        v.applyMatrix4(this.camera.projectionMatrix);
-        m = Math.max(m, Math.abs(v.x), Math.abs(v.y));
-      }
-    return m;
+    const poses = c.decoded.group.visible ? [c.sourcePose.positions, c.decodedPose.positions] : [c.sourcePose.positions];
+    return poseExtentNdc(this.camera, poses, c.parents.length);
   }
 
   private loop = (): void => {

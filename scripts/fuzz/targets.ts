@@ -55,6 +55,7 @@ import { checkMotionSaves, describeThrown, equalBytes, FuzzDefect, judge, judgeA
 import { mutateBinary, mutateJson, mutateText, pick, type Rng } from './mutate';
 import { ipcFrameTarget } from './ipcFrameTarget';
 import { cacheEntryTarget } from './cacheEntryTarget';
+import { verdictsTarget } from './verdictsTarget';
 import { FBX_TARGET } from './fbxTarget';
 
 export { DEFECT_KINDS, FuzzDefect, checkMotionSaves, describeThrown, judgeAsync, type DefectKind, type FuzzTarget, type Outcome } from './judge';
@@ -447,6 +448,7 @@ export const TARGETS: FuzzTarget[] = [
   ipcFrameTarget,
   journalTarget,
   cacheEntryTarget,
+  verdictsTarget,
 ];
 
 /**

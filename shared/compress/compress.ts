@@ -55,7 +55,7 @@ export function compressMotionWith(
   let result: CompressResult;
   if (options.objectTolerance === undefined) {
     result = compressChannels(motion, options, strategy, cache, shouldStop);
-    result.objectError = objectSpaceError(motion, result.mt3, shell, cache?.objectMemo);
+    result.objectError = options.measureObjectError === false ? null : objectSpaceError(motion, result.mt3, shell, cache?.objectMemo);
   } else {
     result = compressSkeletonAware(motion, options, options.objectTolerance, shell, strategy, cache, shouldStop);
   }

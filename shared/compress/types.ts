@@ -7,6 +7,12 @@ export interface CompressOptions extends CompressTolerances {
   rotationToleranceOverridesDeg?: Record<number, number>;
   /** Motion name hashed into the header with GV_StrCode. */
   name: string;
+  /**
+   * false: the per-joint mode leaves `objectError` null instead of measuring it (a caller that shows none of
+   * it, as `compress --quiet` without a report; the measure is a fifth of a classic run). The skeleton-aware
+   * mode measures it regardless.
+   */
+  measureObjectError?: boolean;
 }
 
 /**

@@ -4,41 +4,19 @@ import { JointPart, emptyMotion } from '../motion/types';
 import { encodeUtf8 } from './gltf/glb';
 import { motionToGlb } from './gltf/export';
 import { importMotionBytes, motionSourceKind } from './importMotion';
-
-const bvh = `HIERARCHY
-ROOT Hips
-{
-  OFFSET 0 0 0
-  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation
-  JOINT LeftUpLeg
-  {
-    OFFSET 9 -5 0
-    CHANNELS 3 Zrotation Xrotation Yrotation
-    End Site
-    {
-      OFFSET 0 -40 0
-    }
-  }
-}
-MOTION
-Frames: 3
-Frame Time: 0.0333333
-0 90 0 0 0 0 0 10 0
-0 90 4 0 0 0 0 20 0
-0 90 8 0 0 0 0 30 0
-`;
+import { HIPS_AND_LEG_BVH } from '../testing/bvhFixtures';
 
 describe('importMotionBytes (File > Import)', () => {
   it('detects the format from the name or the content', () => {
-    expect(motionSourceKind(encodeUtf8(bvh), 'walk.bvh')).toBe('bvh');
-    expect(motionSourceKind(encodeUtf8(bvh), 'walk.txt')).toBe('bvh');
+    expect(motionSourceKind(encodeUtf8(HIPS_AND_LEG_BVH), 'walk.bvh')).toBe('bvh');
+    expect(motionSourceKind(encodeUtf8(HIPS_AND_LEG_BVH), 'walk.txt')).toBe('bvh');
     const glb = motionToGlb(emptyMotion(1, [{ name: 'Hips', parent: -1, mirror: 0, part: JointPart.LOWER, reserved: 0 }]));
     expect(motionSourceKind(glb, 'anything')).toBe('gltf');
     expect(motionSourceKind(new Uint8Array([1, 2, 3]), 'notes.txt')).toBeUndefined();
   });
 
   it('imports BVH and glTF bytes to a motion with warnings', async () => {
-    const a = await importMotionBytes(encodeUtf8(bvh), 'walk.bvh', { fps: 30 });
+    const a = await importMotionBytes(encodeUtf8(HIPS_AND_LEG_BVH), 'walk.bvh', { fps: 30 });
     expect(a.motion.joints.map((j) => j.name)).toEqual(['Hips', 'LeftUpLeg']);
     expect(a.motion.frameCount).toBe(2);
     expect(a.motion.translation[2 * 4 + 2]).toBeCloseTo(8, 5);
@@ -47,7 +25,7 @@ describe('importMotionBytes (File > Import)', () => {
   });
 
   it('names the file in every error', async () => {
-    const e1 = await importMotionBytes(encodeUtf8(bvh.replace('Frames: 3', 'Frames: 4')), 'walk.bvh').catch((e) => e);
+    const e1 = await importMotionBytes(encodeUtf8(HIPS_AND_LEG_BVH.replace('Frames: 3', 'Frames: 4')), 'walk.bvh').catch((e) => e);
     expect(e1).toBeInstanceOf(FormatError);
     expect(e1.message).toMatch(/^walk\.bvh:\d+:\d+: file ends after 3 of the 4 frames/);
     const e2 = await importMotionBytes(new Uint8Array([1, 2, 3]), 'notes.txt').catch((e) => e);

@@ -9,7 +9,7 @@
  */
 import { FormatError, type FileKind } from '../errors';
 import { ClipChoiceError, type ClipInfo } from './clips';
-import { isFbx } from './fbx/container';
+import { isFbx } from './fbx/magic';
 import { decodeUtf8, isGlb } from './gltf/glb';
 import { importBvh } from './bvh/import';
 import { importGltf, listGltfClips, type GltfImportOptions } from './gltf/import';

@@ -3,6 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { compressMotion } from '../../../shared/compress/compress';
+import { DEFAULT_TOLERANCES } from '../../../shared/compress/types';
 import { readMt3Header } from '../../../shared/mt3/read';
 import { writeMtn } from '../../../shared/mtn/write';
 import { gvStrCode } from '../../../shared/strcode';
@@ -92,5 +94,36 @@ describe('compress and the tuning file beside the motion', () => {
     expect(readFileSync(out('flag-wins.mt3'))).toEqual(readFileSync(out('plain.mt3')));
     writeFileSync(`${input}.actguy-tuning.json`, '{"version": 1, "rotationOverridesDeg": {"9": 1}}');
     await expect(run([input, '-o', out('bad.mt3'), '--quiet'])).rejects.toThrow(/actguy-tuning\.json \[TUNING\] \(rotationOverridesDeg\.9\): joint 9 does not exist/);
+  });
+});
+
+describe('actguy compress measures the object-space error only where it is shown', () => {
+  it('--quiet without --report writes the same bytes; the summary line and the report still carry the measure', async () => {
+    const input = mtnAt('oe.mtn');
+    const quiet = join(dir, 'oe-quiet.mt3');
+    const shown = join(dir, 'oe-shown.mt3');
+    const report = join(dir, 'oe.report.json');
+    expect((await run([input, '-o', quiet, '--quiet'])).code).toBe(0);
+    const printed: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void printed.push(a.join(' ')));
+    try {
+      expect(await compressCommand.run([input, '-o', shown])).toBe(0);
+    } finally {
+      log.mockRestore();
+    }
+    expect(readFileSync(quiet)).toEqual(readFileSync(shown));
+    expect(printed.some((l) => l.startsWith('object-space error'))).toBe(true);
+    expect((await run([input, '-o', join(dir, 'oe-report.mt3'), '--quiet', '--report', report])).code).toBe(0);
+    expect(JSON.parse(readFileSync(report, 'utf8')).objectError?.maxError).toBeGreaterThanOrEqual(0);
+  });
+
+  it('compressMotion with measureObjectError: false leaves objectError null and writes the same MT3', () => {
+    const m = syntheticMotion({ frames: 20, joints: 3, seed: 7 });
+    const options = { ...DEFAULT_TOLERANCES, name: 'oe', method: 'classic' as const };
+    const measured = compressMotion(m, options);
+    const unmeasured = compressMotion(m, { ...options, measureObjectError: false });
+    expect(measured.objectError).not.toBeNull();
+    expect(unmeasured.objectError).toBeNull();
+    expect(unmeasured.bytes).toEqual(measured.bytes);
   });
 });

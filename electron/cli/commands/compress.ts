@@ -40,6 +40,8 @@ export const compressCommand: CliCommand = {
       method: args.options.has('classic') ? 'classic' as const : saved.method,
       objectTolerance: objectGiven ? positiveOption(args, 'object-tol') : saved.objectTolerance,
       shell: stringOption(args, 'shell') !== undefined ? positiveOption(args, 'shell') : objectGiven ? undefined : saved.shell,
+      // Shown only in the summary line and the report: not measured when neither is written.
+      ...(args.options.has('quiet') && !reportPath && { measureObjectError: false }),
     };
     if (options.shell !== undefined && options.objectTolerance === undefined) throw new UsageError('--shell needs --object-tol (it sets where the object-space error is measured)');
     if (useTuning && !args.options.has('quiet')) console.error(`${input}: using the tuning saved in ${tuningPath} (--no-tuning to ignore it)`);

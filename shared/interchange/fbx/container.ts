@@ -14,12 +14,12 @@
 import { unzlibSync, zlibSync } from 'three/examples/jsm/libs/fflate.module.js';
 import { FormatError, type FormatErrorPlace } from '../../errors';
 import { decodeUtf8 } from '../gltf/glb';
+import { BINARY_MAGIC, isFbx, startsWith } from './magic';
 
 /** FBX versions read: 7.1 (FBX 2011) to 7.7 (FBX 2020), binary or ASCII, as Blender's importer reads them. */
 export const FBX_MIN_VERSION = 7100;
 export const FBX_MAX_VERSION = 7700;
 
-const BINARY_MAGIC = 'Kaydara FBX Binary  \0';
 /** Bytes before the first node record: the magic, 0x1a 0x00, the version. */
 const HEADER_BYTES = 27;
 /** Deepest node nesting accepted (real files nest under 10 deep; the loader recurses per level). */
@@ -62,24 +62,11 @@ const MAX_CURVE_BYTES = 64 * 1024 * 1024;
 /** Frame rates of FBX's TimeMode enumeration (index = value; 14 is custom, 0 the application default). */
 const TIME_MODE_RATES = [30, 120, 100, 60, 50, 48, 30, 30, 30000 / 1001, 30000 / 1001, 25, 24, 1000, 24000 / 1001, NaN, 96, 72, 60000 / 1001, 120000 / 1001];
 
-/** True when the bytes start like a binary FBX, or like an ASCII one (a `; FBX` comment or an FBXHeaderExtension). */
-export function isFbx(bytes: Uint8Array): boolean {
-  if (startsWith(bytes, BINARY_MAGIC)) return true;
-  const head = decodeUtf8(bytes.subarray(0, 256));
-  return /^\uFEFF?\s*;\s*FBX\b/.test(head) || /^\uFEFF?\s*FBXHeaderExtension\s*:/.test(head);
-}
-
 /** Checks and prepares an FBX file for the loader (see the module comment). Errors are FormatError kind 'FBX' with a place. */
 export function readFbxContainer(bytes: Uint8Array): FbxContainer {
   if (!startsWith(bytes, BINARY_MAGIC)) return prepareAscii(bytes);
   const copy = new Uint8Array(bytes);
   return { settings: prepareBinary(copy), forLoader: copy.buffer };
-}
-
-function startsWith(bytes: Uint8Array, magic: string): boolean {
-  if (bytes.length < magic.length) return false;
-  for (let i = 0; i < magic.length; i++) if (bytes[i] !== magic.charCodeAt(i)) return false;
-  return true;
 }
 
 function checkVersion(version: number, place: { offset?: number; line?: number; column?: number }): void {

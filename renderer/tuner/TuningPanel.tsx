@@ -1,3 +1,4 @@
+import { JointSelect } from '../components/JointSelect';
 import { useState, useEffect, useRef } from 'react';
 import { MotionFlag } from '../../shared/motion/types';
 import type { ChannelReport } from '../../shared/compress/types';
@@ -5,7 +6,7 @@ import { useCompression, useDocument, useSession } from '../state/hooks';
 import { documentStore } from '../state/documentStore';
 import { CompressorReadout, CompressorSettings } from './CompressorSettings';
 import { preferencesStore } from '../state/preferencesStore';
-import { revealChannelFrame } from '../app/controller';
+import { revealChannelFrame } from '../app/playhead';
 import { LocksList } from './LocksList';
 
 /**
@@ -119,9 +120,7 @@ function OverrideEditor({ disabled }: { disabled: boolean }) {
   return (
     <div className="overrides">
       <div className="tol-row">
-        <label htmlFor="override-input" title="Rotation tolerance for the selected joint only">
-          {joint >= 0 && joints ? `${joints[joint].name}` : 'Select a joint'}
-        </label>
+        <JointSelect testId="override-joint" label="Joint of the override (the selected joint)" />
         <input
           id="override-input"
           className="num wide"

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { revealChannelFrame } from '../app/controller';
+import { revealChannelFrame } from '../app/playhead';
 import { documentStore } from '../state/documentStore';
 import { useCompression, useDocument } from '../state/hooks';
 

@@ -5,7 +5,9 @@ import { readMtn } from '../../shared/mtn/read';
 import { emptyMotion, KeyFlag, jointFlagsAt } from '../../shared/motion/types';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
-import { carryJointSelection, exportMt3, openPath, save, setControllerApi, toggleKeyAtPlayhead, toggleLockAtPlayhead } from './controller';
+import { carryJointSelection, exportMt3, openPath, save } from './motionFiles';
+import { setAppApi } from './appApi';
+import { toggleKeyAtPlayhead, toggleLockAtPlayhead } from './keyEdits';
 import { fakeApi } from './fakeApiForTests';
 
 function opened(id: string, name: string): OpenedMotion {
@@ -22,9 +24,9 @@ beforeEach(() => {
   sessionStore.setState({ messages: [], confirm: null, picker: null, selectedJoint: 0, playhead: 0 });
 });
 
-describe('controller', () => {
+describe('motion files and edits at the playhead', () => {
   it('a failed open shows the main process message and keeps the document and its edits', async () => {
-    setControllerApi(
+    setAppApi(
       fakeApi({
         openMotion: async ({ path }) => {
           if (path.endsWith('bad.mtn')) throw new Error('/ws/bad.mtn [MTN] (header): bad magic');
@@ -45,7 +47,7 @@ describe('controller', () => {
   it('save sends the edited motion as MTN bytes and clears dirty; a failed save keeps it dirty and says why', async () => {
     const saved: SaveMotionRequest[] = [];
     let refuse = false;
-    setControllerApi(
+    setAppApi(
       fakeApi({
         openMotion: async () => ({ status: 'opened', motion: opened('d1', 'walk') }),
         saveMotion: async (req) => {
@@ -72,7 +74,7 @@ describe('controller', () => {
   });
 
   it('a refused lock at the playhead is reported with frame and joint', async () => {
-    setControllerApi(fakeApi({ openMotion: async () => ({ status: 'opened', motion: opened('d1', 'walk') }) }));
+    setAppApi(fakeApi({ openMotion: async () => ({ status: 'opened', motion: opened('d1', 'walk') }) }));
     await openPath('/ws/walk.mtn', false);
     sessionStore.getState().select(1);
     sessionStore.getState().setPlayhead(3);
@@ -86,7 +88,7 @@ describe('controller', () => {
 
   it('export compresses the current state (flags and tolerances of this revision)', async () => {
     const requests: ExportMt3DialogRequest[] = [];
-    setControllerApi(
+    setAppApi(
       fakeApi({
         openMotion: async () => ({ status: 'opened', motion: opened('d9', 'walk') }),
         exportMt3Dialog: async (req) => {

@@ -1,6 +1,6 @@
 import { useDocument } from '../state/hooks';
 import { documentStore } from '../state/documentStore';
-import { revealChannelFrame, gotoFrame } from '../app/controller';
+import { revealChannelFrame, gotoFrame } from '../app/playhead';
 import { lockRangesOf, traceFramesOf } from '../state/keyInfo';
 
 /** Lists lock ranges and trace keys; click to jump, ✕ to remove. */

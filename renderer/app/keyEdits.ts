@@ -1,0 +1,83 @@
+/**
+ * Edits at the playhead and key navigation (keyboard K / L / T, Up / Down, Delete, PageUp / PageDown): one undo
+ * step each, on the selected joint.
+ */
+import { KeyFlag } from '../../shared/motion/types';
+import { documentStore } from '../state/documentStore';
+import { sessionStore } from '../state/sessionStore';
+import { compressionStore } from '../state/compressionStore';
+import { findChannel, userKeyFramesOf } from '../curves/series';
+import { playheadFrame, revealChannelFrame } from './playhead';
+
+
+export function toggleKeyAtPlayhead(): void {
+  const doc = documentStore.getState();
+  if (!doc.motion || doc.readOnly) return;
+  doc.keys.toggle(sessionStore.getState().selectedJoint, playheadFrame());
+}
+
+/** Every key frame of the selected joint's channel: the compressed keys and the document's user keys, sorted. */
+export function channelKeyFrames(): number[] {
+  const doc = documentStore.getState();
+  const m = doc.motion;
+  if (!m) return [];
+  const s = sessionStore.getState();
+  const joint = Math.min(s.selectedJoint, m.joints.length - 1);
+  const kind = joint < 0 ? 'translation' : s.curveChannel === 'offset' ? 'offset' : 'rotation';
+  const report = findChannel(compressionStore.getState().result?.channels, kind, joint);
+  return [...new Set([...(report?.keyFrames ?? []), ...userKeyFramesOf(m, joint)])].sort((a, b) => a - b);
+}
+
+/** Up / Down: moves the playhead to the previous / next key of the selected channel (Blender's habit). */
+export function jumpToKey(dir: 1 | -1): void {
+  const m = documentStore.getState().motion;
+  if (!m) return;
+  const here = playheadFrame();
+  const keys = channelKeyFrames();
+  const target = dir > 0 ? keys.find((k) => k > here) : [...keys].reverse().find((k) => k < here);
+  if (target === undefined) return;
+  revealChannelFrame(sessionStore.getState().selectedJoint, target);
+}
+
+/** Delete: removes the user keys selected in the curve view (one undo step). */
+export function deleteSelectedKeys(): void {
+  const doc = documentStore.getState();
+  const m = doc.motion;
+  if (!m || doc.readOnly) return;
+  const s = sessionStore.getState();
+  const user = new Set(userKeyFramesOf(m, s.selectedJoint));
+  const frames = s.selectedKeys.filter((f) => user.has(f));
+  if (frames.length === 0) return;
+  doc.keys.remove(s.selectedJoint, frames);
+  s.selectKeys([]);
+}
+
+/** PageUp / PageDown: selects the previous / next joint (root translation first). */
+export function selectNeighbourJoint(dir: 1 | -1): void {
+  const m = documentStore.getState().motion;
+  if (!m) return;
+  const s = sessionStore.getState();
+  s.select(Math.max(-1, Math.min(m.joints.length - 1, s.selectedJoint + dir)));
+}
+
+/** L: locks the selected joint at the playhead, or unlocks it when it is locked there. */
+export function toggleLockAtPlayhead(): void {
+  const doc = documentStore.getState();
+  const m = doc.motion;
+  if (!m || doc.readOnly) return;
+  const joint = sessionStore.getState().selectedJoint;
+  const f = playheadFrame();
+  if (joint >= 0 && m.jointKeyInfo[(f * m.joints.length + joint) * 4] & KeyFlag.LOCK) {
+    doc.locks.clearRange(joint, f, f);
+    return;
+  }
+  const r = doc.locks.setRange(joint, f, f);
+  if (!r.ok) sessionStore.getState().notify('warning', r.message, 'document', r.fix);
+}
+
+export function toggleTraceAtPlayhead(): void {
+  const doc = documentStore.getState();
+  if (!doc.motion || doc.readOnly) return;
+  doc.trace.toggle(playheadFrame());
+}
+

@@ -1,0 +1,206 @@
+/**
+ * The tuner's motion files: open (with its follow-up questions), close, save, save as and export .mt3. Unsaved
+ * edits are asked about before they would be lost (renderer/app/unsaved.ts); every API failure becomes a readable
+ * message and the current document stays as it was.
+ */
+import type { OpenMotionOutcome, OpenedMotion } from '../../shared/ipc';
+import { readMtn } from '../../shared/mtn/read';
+import { writeMtn } from '../../shared/mtn/write';
+import { documentStore, type LoadDocument } from '../state/documentStore';
+import { sessionStore } from '../state/sessionStore';
+import { preferencesStore } from '../state/preferencesStore';
+import { compressRequestOf } from '../state/compressionStore';
+import { askChoice } from './dialogs';
+import { adoptTuningFile, markTuningSaved, projectTuning, tuningTextToSave } from '../tuner/motionTuning';
+import { confirmUnsaved } from './unsaved';
+import { busy, connectedApi, requireApi } from './appApi';
+
+
+/**
+ * Asks before unsaved motion edits are thrown away (opening another motion or closing it replaces only the tuner's
+ * document; the SEV and the project stay open). Resolves true to go on. Flows that also replace the SEV or the
+ * project ask with confirmUnsaved themselves, naming those too.
+ */
+export async function confirmDiscard(action: string): Promise<boolean> {
+  return confirmUnsaved(action, ['motion']);
+}
+
+/**
+ * The joint to select in a newly opened motion: the one with the same name as the joint selected before (skeletons
+ * differ in order, so "9 RightFoot" must not become "9 LeftForeArm"); the root when the name is not there; the same
+ * index when there was no motion before or its joints are unnamed.
+ */
+export function carryJointSelection(selected: number, before: readonly { name: string }[] | null, after: readonly { name: string }[]): number {
+  if (after.length === 0) return -1;
+  if (selected < 0) return selected;
+  const name = before?.[selected]?.name;
+  if (!before || !name) return Math.min(selected, after.length - 1);
+  const byName = after.findIndex((j) => j.name === name);
+  return byName >= 0 ? byName : 0;
+}
+
+/** Shows a new document (opened, imported or restored) with the default tolerances unless it brings its own; main forgets the one it replaces. */
+export function adoptDocument(doc: LoadDocument): void {
+  const previous = documentStore.getState().documentId;
+  const previousJoints = documentStore.getState().motion?.joints ?? null;
+  documentStore.getState().load({ ...doc, tolerances: doc.tolerances ?? { ...preferencesStore.getState().defaultTolerances } });
+  const session = sessionStore.getState();
+  session.resetForDocument(doc.motion.frameCount);
+  session.select(carryJointSelection(session.selectedJoint, previousJoints, doc.motion.joints));
+  session.requestFrameAll();
+  if (previous && previous !== doc.documentId) void connectedApi()?.closeDocument({ documentId: previous }).catch(() => undefined);
+}
+
+function adoptOpened(opened: OpenedMotion): void {
+  adoptDocument({
+    documentId: opened.documentId,
+    path: opened.path,
+    name: opened.name,
+    kind: opened.kind,
+    readOnly: opened.readOnly,
+    motion: readMtn(opened.mtnBytes),
+  });
+  const session = sessionStore.getState();
+  // The settings saved beside the motion (a project's own, applied after this, win for its motions).
+  const tuningProblem = adoptTuningFile(opened, documentStore.getState().motion!);
+  if (tuningProblem) session.notify('warning', tuningProblem);
+  if (opened.readOnly)
+    session.notify('info', `${opened.name} is a compressed ${opened.kind.toUpperCase()} motion: shown read-only (Save As writes an editable .mtn).`);
+}
+
+/** Follows an open outcome through its follow-up questions (archive entry, skeleton). */
+async function followOpen(outcome: OpenMotionOutcome): Promise<void> {
+  const a = requireApi();
+  for (;;) {
+    switch (outcome.status) {
+      case 'cancelled':
+        return;
+      case 'opened':
+        adoptOpened(outcome.motion);
+        return;
+      case 'chooseMarEntry': {
+        const pick = await askChoice({
+          title: 'Open motion from archive',
+          text: `${outcome.path} holds ${outcome.entries.length} motion${outcome.entries.length === 1 ? '' : 's'}. Which one?`,
+          buttons: [
+            ...outcome.entries.map((e) => ({
+              id: String(e.index),
+              label: `#${e.index} ${e.nameText}  (${e.frameCount + 1} frames, ${e.jointCount} joints)`,
+            })),
+            { id: 'cancel', label: 'Cancel' },
+          ],
+        });
+        if (pick === 'cancel') return;
+        outcome = await a.openMotion({ path: outcome.path, marEntry: Number(pick) });
+        break;
+      }
+      case 'needsSkeleton': {
+        const pick = await askChoice({
+          title: 'Skeleton needed',
+          text: `No skeleton .mtn was found beside ${outcome.path}. Choose one for joint names and hierarchy, or open without one.`,
+          buttons: [
+            { id: 'choose', label: 'Choose skeleton…', primary: true },
+            { id: 'without', label: 'Open without skeleton' },
+            { id: 'cancel', label: 'Cancel' },
+          ],
+        });
+        if (pick === 'cancel') return;
+        const marEntry = outcome.marEntry ?? undefined;
+        if (pick === 'without') {
+          outcome = await a.openMotion({ path: outcome.path, marEntry, withoutSkeleton: true });
+        } else {
+          const sk = await a.chooseSkeletonDialog();
+          if (sk.status === 'cancelled') return;
+          outcome = await a.openMotion({ path: outcome.path, marEntry, skeletonPath: sk.path });
+        }
+        break;
+      }
+    }
+  }
+}
+
+/** File > Open: asks for a file (native or in-app dialog) and opens it. */
+export async function openDialog(): Promise<void> {
+  if (!(await confirmDiscard('open another motion'))) return;
+  await busy('Open', async () => followOpen(await requireApi().openMotionDialog()));
+}
+
+/** Opens a file by path (start-up, recent files). */
+export async function openPath(path: string, askDiscard = true): Promise<void> {
+  if (askDiscard && !(await confirmDiscard('open another motion'))) return;
+  await busy('Open', async () => followOpen(await requireApi().openMotion({ path })));
+}
+
+/** File > Close: asks about unsaved edits, then drops the document here and in main. */
+export async function closeDocument(): Promise<void> {
+  const doc = documentStore.getState();
+  if (!doc.motion) return;
+  if (!(await confirmDiscard('close it'))) return;
+  const id = documentStore.getState().documentId;
+  documentStore.getState().close();
+  sessionStore.getState().setPlaying(false);
+  if (id) void connectedApi()?.closeDocument({ documentId: id }).catch(() => undefined);
+}
+
+/** File > Save. Resolves true when the document is on disk afterwards. */
+export async function save(): Promise<boolean> {
+  const doc = documentStore.getState();
+  if (!doc.motion || !doc.documentId) return false;
+  if (doc.readOnly || doc.kind !== 'mtn' || !doc.path) return saveAs();
+  const documentId = doc.documentId;
+  const motion = doc.motion;
+  // The tuner's settings go with the motion: into the project when it holds this motion, else beside the .mtn.
+  const inProject = projectTuning.covers(doc);
+  const tuningText = inProject ? undefined : tuningTextToSave(doc);
+  const ok = await busy('Save', async () => {
+    const r = await requireApi().saveMotion({ documentId, path: doc.path!, mtnBytes: writeMtn(motion), ...(tuningText !== undefined ? { tuningText } : {}) });
+    if (r.status === 'cancelled') return false;
+    if (tuningText !== undefined) markTuningSaved(documentId);
+    // Only the revision that was written counts as saved; edits made meanwhile stay dirty.
+    if (documentStore.getState().motion === motion) documentStore.getState().markSaved(r.file.path, r.file.name);
+    sessionStore.getState().notify('info', `Saved ${r.file.path} (${r.file.byteLength} bytes${tuningText !== undefined ? ', with its tuning' : ''}).`);
+    return true;
+  });
+  if (ok === true && inProject) return projectTuning.store();
+  return ok === true;
+}
+
+/** File > Save As: a new .mtn; read-only documents are converted and reopened as editable. */
+export async function saveAs(): Promise<boolean> {
+  const doc = documentStore.getState();
+  if (!doc.motion || !doc.documentId) return false;
+  const motion = doc.motion;
+  const ok = await busy('Save As', async () => {
+    const a = requireApi();
+    const tuningText = doc.readOnly ? undefined : tuningTextToSave(doc);
+    const r = await a.saveMotionAsDialog({ documentId: doc.documentId!, mtnBytes: writeMtn(motion), defaultName: `${doc.name.replace(/[:/\\]/g, '_')}.mtn`, ...(tuningText !== undefined ? { tuningText } : {}) });
+    if (r.status === 'cancelled') return false;
+    if (tuningText !== undefined) markTuningSaved(doc.documentId!);
+    sessionStore.getState().notify('info', `Saved ${r.file.path} (${r.file.byteLength} bytes).`);
+    if (doc.readOnly) {
+      await followOpen(await a.openMotion({ path: r.file.path }));
+    } else if (documentStore.getState().motion === motion) {
+      documentStore.getState().markSaved(r.file.path, r.file.name);
+    }
+    return true;
+  });
+  return ok === true;
+}
+
+/** File > Export MT3: compresses the current state in main and writes the .mt3. */
+export async function exportMt3(): Promise<void> {
+  const doc = documentStore.getState();
+  if (!doc.motion || !doc.documentId) return;
+  if (doc.readOnly) {
+    sessionStore.getState().notify('warning', 'This motion is already compressed; open an .mtn to export an .mt3.');
+    return;
+  }
+  await busy('Export', async () => {
+    const r = await requireApi().exportMt3Dialog({ compress: compressRequestOf(doc, doc.editId), defaultName: `${doc.name}.mt3` });
+    if (r.status === 'cancelled') return;
+    sessionStore
+      .getState()
+      .notify('info', `Exported ${r.file.path}: ${r.file.byteLength} bytes, ${r.file.totalKeys} keys, ratio ${r.file.ratio.toFixed(2)}.`);
+  });
+}
+

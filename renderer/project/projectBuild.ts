@@ -1,0 +1,120 @@
+/**
+ * Checks and builds: the dry-run check of every motion (with the unsaved project and SEV text), the build of the
+ * archives with progress and cancel, and the build dialog.
+ */
+import type { BuildProblem, BuildStatus } from '../../shared/ipc';
+import { basenameOf } from '../../shared/project/paths';
+import { serializeSev } from '../../shared/sev/serialize';
+import { requireApi } from '../app/appApi';
+import { isSevDirty, sevStore } from '../sev/sevStore';
+import { projectStore, projectText } from './projectStore';
+import { message, notify } from './projectMessages';
+
+
+/** Unsaved SEV text for a build (the open SEV when it has edits). */
+function sevTextsForBuild(): { path: string; text: string }[] {
+  const f = sevStore.getState().file;
+  if (!f || !isSevDirty(f)) return [];
+  const text = f.doc ? serializeSev(f.doc) : f.brokenText;
+  return text === null ? [] : [{ path: f.path, text }];
+}
+
+/** The project text a build uses: the edited one, listing the open SEV when it is new. */
+function projectTextForBuild(): string {
+  const p = projectStore.getState();
+  const f = sevStore.getState().file;
+  if (!p.json || !f || !isSevDirty(f)) return p.text;
+  const i = p.json.motions.findIndex((m) => m.name === f.motionName && !m.sev);
+  if (i < 0) return p.text;
+  return projectText({ ...p.json, motions: p.json.motions.map((m, k) => (k === i ? { ...m, sev: f.path } : m)) });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function poll(status: BuildStatus, onUpdate: (s: BuildStatus) => void): Promise<BuildStatus> {
+  let s = status;
+  onUpdate(s);
+  while (s.state === 'checking' || s.state === 'compressing' || s.state === 'writing') {
+    await sleep(80);
+    s = await requireApi().getBuildStatus({ buildId: s.buildId });
+    onUpdate(s);
+  }
+  return s;
+}
+
+let checkSerial = 0;
+
+/** Dry-run build: keys, bytes, max error and events of every motion, and every problem. */
+export async function checkProject(): Promise<void> {
+  const p = projectStore.getState();
+  if (!p.path) return;
+  const serial = ++checkSerial;
+  p.setStatus({ checking: true });
+  try {
+    const start = await requireApi().startBuild({ projectPath: p.path, projectText: projectTextForBuild(), sevTexts: sevTextsForBuild(), dryRun: true });
+    const done = await poll(start, () => undefined);
+    if (serial !== checkSerial) return;
+    const status = Object.fromEntries(done.motions.map((m) => [m.name, m]));
+    projectStore.getState().setStatus({ status, problems: done.errors, warnings: done.warnings, checking: false, checkedAt: Date.now() });
+  } catch (e) {
+    if (serial === checkSerial) projectStore.getState().setStatus({ checking: false, problems: [{ message: message(e) }], checkedAt: Date.now() });
+  }
+}
+
+/**
+ * Cancel pressed while the build was still starting (main checks the project
+ * text in a worker before the build has an id): honoured as soon as it has one.
+ */
+let cancelWhenStarted = false;
+
+/** File > Build Archives…: opens the build dialog and starts the build. */
+export async function buildArchives(): Promise<void> {
+  const p = projectStore.getState();
+  if (!p.path) {
+    notify('warning', 'Open a project first (File › Open Project…).');
+    return;
+  }
+  p.setBuild({ status: null, starting: true });
+  cancelWhenStarted = false;
+  try {
+    let start = await requireApi().startBuild({ projectPath: p.path, projectText: projectTextForBuild(), sevTexts: sevTextsForBuild() });
+    if (cancelWhenStarted) start = await requireApi().cancelBuild({ buildId: start.buildId });
+    const done = await poll(start, (s) => {
+      if (projectStore.getState().build) projectStore.getState().setBuild({ status: s, starting: false });
+    });
+    if (done.state === 'done') {
+      notify('info', `Built ${done.written.map(basenameOf).join(', ')}: ${done.count} motions in ${(done.elapsedMs / 1000).toFixed(1)} s.`);
+      const status = Object.fromEntries(done.motions.map((m) => [m.name, m]));
+      projectStore.getState().setStatus({ status, problems: [], checkedAt: Date.now() });
+    } else if (done.state === 'failed') {
+      projectStore.getState().setStatus({ problems: done.errors, checkedAt: Date.now() });
+    }
+  } catch (e) {
+    const failed: BuildProblem[] = [{ message: message(e) }];
+    projectStore.getState().setBuild({
+      starting: false,
+      status: { buildId: '', dryRun: false, state: 'failed', done: 0, count: 0, current: null, motions: [], errors: failed, warnings: [], written: [], report: null, elapsedMs: 0 },
+    });
+  }
+}
+
+/** The build dialog's Cancel: stops the build; nothing is written. */
+export async function cancelBuild(): Promise<void> {
+  const b = projectStore.getState().build;
+  const id = b?.status?.buildId;
+  if (!id) {
+    if (b?.starting) cancelWhenStarted = true;
+    return;
+  }
+  try {
+    const s = await requireApi().cancelBuild({ buildId: id });
+    projectStore.getState().setBuild({ status: s, starting: false });
+  } catch (e) {
+    notify('error', `Cancel failed: ${message(e)}`);
+  }
+}
+
+export function closeBuildDialog(): void {
+  projectStore.getState().setBuild(null);
+}
+

@@ -1,0 +1,103 @@
+/**
+ * The project file: open it (by dialog, by path, or on the motion of a .sev the OS handed over), adopt it (its SE
+ * tables, audition sounds, first motion and a check), and save it with its open SEV.
+ */
+import { basenameOf, dirnameOf, normalizePath } from '../../shared/project/paths';
+import { requireApi } from '../app/appApi';
+import { ALL_PARTS, confirmUnsaved } from '../app/unsaved';
+import { sevStore } from '../sev/sevStore';
+import { saveSev } from '../sev/sevFiles';
+import { clearProjectHistory } from './projectHistory';
+import { isProjectDirty, motionPaths, projectStore } from './projectStore';
+import { message, notify } from './projectMessages';
+import { selectMotion } from './projectMotions';
+import { loadSeTables } from './seTables';
+import { loadSounds, savedSoundFolder } from './auditionSounds';
+import { checkProject } from './projectBuild';
+
+
+/**
+ * Asks before opening another project throws away unsaved work: the project, its open SEV and the motion in the
+ * tuner (the new project opens its first motion), named together in one question. Resolves true to go on.
+ */
+async function confirmDiscardProject(action: string): Promise<boolean> {
+  return confirmUnsaved(action, ALL_PARTS);
+}
+
+/** File > Open Project…. */
+export async function openProjectDialog(): Promise<void> {
+  if (!(await confirmDiscardProject('open another project'))) return;
+  try {
+    const r = await requireApi().openProjectDialog();
+    // Already asked about the motion too: its first motion opens without a second question.
+    if (r.status === 'opened') await adoptProject(r.project.path, r.project.text, true);
+  } catch (e) {
+    notify('error', `Open project failed: ${message(e)}`);
+  }
+}
+
+/** Opens a project by path (tests, recent). */
+export async function openProject(path: string): Promise<void> {
+  try {
+    const r = await requireApi().openProject({ path });
+    if (r.status === 'opened') await adoptProject(r.project.path, r.project.text);
+  } catch (e) {
+    notify('error', `Open project failed: ${message(e)}`);
+  }
+}
+
+/**
+ * Opens a project on the motion whose SEV is `sevPath` (a .sev the OS handed
+ * over: main found the project beside it). The caller has asked about unsaved edits.
+ */
+export async function openProjectForSev(projectPath: string, sevPath: string): Promise<void> {
+  try {
+    const r = await requireApi().openProject({ path: projectPath });
+    if (r.status !== 'opened') return;
+    const same = (a: string) => normalizePath(a) === normalizePath(sevPath);
+    await adoptProject(r.project.path, r.project.text, true, (s) => {
+      const n = s.json?.motions.length ?? 0;
+      for (let i = 0; i < n; i++) if (same(motionPaths(s, i)?.sev ?? `${dirnameOf(projectPath)}/${s.json!.motions[i].name}.sev`)) return i;
+      return 0;
+    });
+  } catch (e) {
+    notify('error', `Open project failed: ${message(e)}`);
+  }
+}
+
+async function adoptProject(path: string, text: string, asked = false, pickMotion: (s: ReturnType<typeof projectStore.getState>) => number = () => 0): Promise<void> {
+  sevStore.getState().close();
+  projectStore.getState().adopt(path, text);
+  clearProjectHistory();
+  const p = projectStore.getState();
+  if (p.errors.length) notify('warning', `${basenameOf(path)} has ${p.errors.length} problem${p.errors.length === 1 ? '' : 's'}; see the project panel.`);
+  await Promise.all([loadSeTables(), loadSounds(savedSoundFolder(path) ?? `${dirnameOf(path)}/sounds`, true)]);
+  if (p.json?.motions.length) await selectMotion(pickMotion(p), false, asked);
+  void checkProject();
+}
+
+/** Saves the project file (when changed) and the open SEV (when changed). Resolves true when both are on disk. */
+export async function saveProjectAndSev(): Promise<boolean> {
+  const okSev = await saveSev();
+  if (!okSev) return false;
+  return saveProject();
+}
+
+/** Saves the project file when it changed. Resolves true when it is on disk. */
+export async function saveProject(): Promise<boolean> {
+  const p = projectStore.getState();
+  if (!p.path) return true;
+  if (!isProjectDirty(p)) return true;
+  try {
+    const text = p.text;
+    const saved = await requireApi().saveProject({ path: p.path, text });
+    projectStore.getState().markSaved(text);
+    notify('info', `Saved ${saved.path}.`);
+    void checkProject();
+    return true;
+  } catch (e) {
+    notify('error', `Save project failed: ${message(e)}`);
+    return false;
+  }
+}
+

@@ -1,0 +1,10 @@
+/** The project's messages: they are not about one motion, so they show whichever motion the tuner shows. */
+import { sessionStore } from '../state/sessionStore';
+
+export function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export function notify(level: 'info' | 'warning' | 'error', text: string): void {
+  sessionStore.getState().notify(level, text, 'app');
+}

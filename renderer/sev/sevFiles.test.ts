@@ -1,0 +1,105 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { SaveSevRequest } from '../../shared/ipc';
+import { emptyMotion } from '../../shared/motion/types';
+import { serializeSev } from '../../shared/sev/serialize';
+import { setAppApi } from '../app/appApi';
+import { fakeApi } from '../app/fakeApiForTests';
+import { documentStore } from '../state/documentStore';
+import { sessionStore } from '../state/sessionStore';
+import { projectStore } from '../project/projectStore';
+import { isSevDirty, sevStore } from './sevStore';
+import { loadSev, reloadSev, saveSev } from './sevFiles';
+
+const WALK = `sev 1
+motion walk
+se 0 SE_FOOT_L
+event 5 0 1
+event 21 0 2
+`;
+const joint = (name: string, parent = 0) => ({ parent, mirror: 0, part: 0, reserved: 0, name });
+const BINDING = { documentId: 'walk-1', path: '/p/walk.mtn' };
+
+function openWalk(): void {
+  documentStore.getState().load({ documentId: 'walk-1', path: '/p/walk.mtn', name: 'walk', kind: 'mtn', readOnly: false, motion: emptyMotion(60, [joint('Hips', -1), joint('LeftFoot'), joint('RightFoot')]) });
+  sevStore.getState().load('/p/walk.sev', 'walk', WALK, BINDING);
+}
+
+function moveFirstEvent(): void {
+  expect(sevStore.getState().edit('move event', (doc) => ({ ...doc, events: doc.events.map((e, i) => (i === 0 ? { ...e, frame: 6 } : e)) }))).toBeNull();
+}
+
+const messages = (level: string) => sessionStore.getState().messages.filter((m) => m.level === level).map((m) => m.text);
+
+beforeEach(() => {
+  projectStore.getState().close();
+  sessionStore.setState({ messages: [], confirm: null });
+  openWalk();
+});
+
+describe('saving the open .sev through the API', () => {
+  it('writes the edited .sev to its own path, as its text, and then it is clean', async () => {
+    const saved: SaveSevRequest[] = [];
+    setAppApi(fakeApi({ saveSev: async (req) => (saved.push(req), { path: req.path, name: 'walk.sev', byteLength: req.text.length }) }));
+    moveFirstEvent();
+    const doc = sevStore.getState().file!.doc!;
+    expect(await saveSev()).toBe(true);
+    expect(saved).toEqual([{ path: '/p/walk.sev', text: serializeSev(doc) }]);
+    expect(saved[0].text).toContain('event 6 0 1');
+    expect(isSevDirty(sevStore.getState().file)).toBe(false);
+    expect(messages('info')).toContain('Saved /p/walk.sev.');
+  });
+
+  it('a failed save keeps the edits dirty and says which file and why', async () => {
+    setAppApi(fakeApi({ saveSev: () => Promise.reject(new Error('/p/walk.sev: disk full')) }));
+    moveFirstEvent();
+    expect(await saveSev()).toBe(false);
+    expect(isSevDirty(sevStore.getState().file)).toBe(true);
+    expect(sevStore.getState().file!.doc!.events[0].frame).toBe(6);
+    expect(messages('error')).toEqual(['Save walk.sev failed: /p/walk.sev: disk full']);
+  });
+
+  it('a clean .sev and one that does not parse are not written', async () => {
+    const saved: SaveSevRequest[] = [];
+    setAppApi(fakeApi({ saveSev: async (req) => (saved.push(req), { path: req.path, name: 'walk.sev', byteLength: 0 }) }));
+    expect(await saveSev()).toBe(true);
+    sevStore.getState().load('/p/walk.sev', 'walk', 'sev 1\nevent x\n', BINDING);
+    sevStore.getState().setBrokenText('sev 1\nevent y\n');
+    expect(isSevDirty(sevStore.getState().file)).toBe(true);
+    expect(await saveSev()).toBe(false);
+    expect(saved).toEqual([]);
+    expect(messages('error')[0]).toMatch(/^walk\.sev still has 1 error; fix them before saving/);
+  });
+
+  it("a motion's first .sev is listed in the project when it is saved", async () => {
+    projectStore.getState().adopt('/p/game.actguy.json', JSON.stringify({ version: 1, fps: 30, motions: [{ name: 'walk', mtn: 'walk.mtn' }] }));
+    setAppApi(fakeApi({ saveSev: async (req) => ({ path: req.path, name: 'walk.sev', byteLength: req.text.length }) }));
+    moveFirstEvent();
+    expect(await saveSev()).toBe(true);
+    expect(projectStore.getState().json!.motions[0].sev).toBe('walk.sev');
+  });
+});
+
+describe('reading a .sev through the API', () => {
+  it('reads the path it is given into the editor, bound to the tuner motion; re-reading asks for the same path', async () => {
+    const read: string[] = [];
+    setAppApi(fakeApi({ readProjectText: async ({ path }) => (read.push(path), { path, text: WALK.replace('event 21', 'event 22') }) }));
+    sevStore.getState().close();
+    await loadSev('/p/walk.sev', 'walk');
+    expect(read).toEqual(['/p/walk.sev']);
+    expect(sevStore.getState().file!.doc!.events.map((e) => e.frame)).toEqual([5, 22]);
+    expect(sevStore.getState().file!.motion).toEqual(BINDING);
+    await reloadSev();
+    expect(read).toEqual(['/p/walk.sev', '/p/walk.sev']);
+  });
+
+  it('a missing file starts an empty .sev naming its motion; a read that fails closes the editor and says why', async () => {
+    setAppApi(fakeApi({ readProjectText: async ({ path }) => ({ path, text: null }) }));
+    await loadSev('/p/run.sev', 'run');
+    expect(sevStore.getState().file!.path).toBe('/p/run.sev');
+    expect(sevStore.getState().file!.doc!.events).toEqual([]);
+    setAppApi(fakeApi({ readProjectText: () => Promise.reject(new Error('/p/run.sev: permission denied')) }));
+    await loadSev('/p/run.sev', 'run');
+    expect(sevStore.getState().file).toBeNull();
+    expect(messages('error')).toEqual(['Could not open run.sev: /p/run.sev: permission denied']);
+  });
+});

@@ -1,0 +1,96 @@
+/**
+ * SEV file I/O: read a .sev into the editor (a missing one starts empty), re-read it, and save it (atomic), saying
+ * first what the save would drop and what the build would refuse. A motion's first .sev is listed in the project.
+ */
+import { basenameOf, dirnameOf } from '../../shared/project/paths';
+import { serializeSev } from '../../shared/sev/serialize';
+import { droppedOnSave } from '../../shared/sev/validate';
+import { requireApi } from '../app/appApi';
+import { askChoice } from '../app/dialogs';
+import { documentStore } from '../state/documentStore';
+import { editProject } from '../project/projectHistory';
+import { projectStore } from '../project/projectStore';
+import { message, notify } from '../project/projectMessages';
+import { checkProject } from '../project/projectBuild';
+import { sevBelongsTo, sevProblemLines, tunerBinding } from './sevBinding';
+import { isSevDirty, sevStore } from './sevStore';
+
+/** Writes the open SEV (atomic). A motion's first SEV is created beside the project and recorded in it. */
+export async function saveSev(): Promise<boolean> {
+  const f = sevStore.getState().file;
+  if (!f || !isSevDirty(f)) return true;
+  if (!f.doc) {
+    notify('error', `${basenameOf(f.path)} still has ${f.parseErrors.length} error${f.parseErrors.length === 1 ? '' : 's'}; fix them before saving (the file on disk is unchanged).`);
+    return false;
+  }
+  const doc = f.doc;
+  // Never drop authored data without the user naming it: floor variants hidden by "Floors" go only when confirmed.
+  const dropped = droppedOnSave(f.savedDoc, doc);
+  if (dropped.length) {
+    const pick = await askChoice({
+      title: `Save ${basenameOf(f.path)}?`,
+      text: `Save will remove ${dropped.join(', and ')} from ${basenameOf(f.path)}. To keep them, choose Cancel and give the SE its floors again (its variants come back as they were).`,
+      buttons: [{ id: 'cancel', label: 'Cancel (keep them)', primary: true }, { id: 'save', label: 'Remove them and save' }],
+    });
+    if (pick !== 'save') return false;
+  }
+  // Say exactly what the build would refuse before writing it (checked against its motion when the tuner shows it).
+  const d = documentStore.getState();
+  const motion = d.motion && sevBelongsTo(f, d) ? { name: f.motionName, frameCount: d.motion.frameCount, jointCount: d.motion.joints.length } : null;
+  const problems = sevProblemLines(doc, motion);
+  if (problems.length) {
+    const shown = problems.slice(0, 8).map((l) => `• ${l}`).join('\n') + (problems.length > 8 ? `\n… and ${problems.length - 8} more` : '');
+    const pick = await askChoice({
+      title: `Save ${basenameOf(f.path)}?`,
+      text: `${basenameOf(f.path)} has ${problems.length} problem${problems.length === 1 ? '' : 's'} the build will refuse:\n${shown}`,
+      buttons: [{ id: 'cancel', label: 'Cancel (fix first)', primary: true }, { id: 'save', label: 'Save anyway' }],
+    });
+    if (pick !== 'save') return false;
+  }
+  try {
+    await requireApi().saveSev({ path: f.path, text: serializeSev(doc) });
+    sevStore.getState().markSaved(doc);
+    ensureSevListed(f.path, f.motionName);
+    notify('info', `Saved ${f.path}.`);
+    void checkProject();
+    return true;
+  } catch (e) {
+    notify('error', `Save ${basenameOf(f.path)} failed: ${message(e)}`);
+    return false;
+  }
+}
+
+/** Records a motion's new .sev in the project (relative to the project file). */
+function ensureSevListed(sevPath: string, motionName: string): void {
+  const p = projectStore.getState();
+  if (!p.json || !p.path) return;
+  const i = p.json.motions.findIndex((m) => m.name === motionName);
+  if (i < 0 || p.json.motions[i].sev) return;
+  const rel = dirnameOf(sevPath) === dirnameOf(p.path) ? basenameOf(sevPath) : sevPath;
+  editProject(`List ${basenameOf(sevPath)} in the project`, (json) => ({ ...json, motions: json.motions.map((m, k) => (k === i ? { ...m, sev: rel } : m)) }));
+}
+
+/** Reads a SEV into the editor (a missing file starts an empty one). */
+export async function loadSev(path: string, motionName: string): Promise<void> {
+  try {
+    const r = await requireApi().readProjectText({ path });
+    // A missing file starts as an empty SEV that names its motion (so a renamed file still pairs with it).
+    const before = sevStore.getState().file;
+    // Edited against the motion the tuner shows now (selectMotion opened it just before).
+    sevStore.getState().load(path, motionName, r.text, tunerBinding());
+    // The panel's problems come from the last check: a file that changed on disk since (now broken, or fixed) is checked again.
+    const now = sevStore.getState().file;
+    const problems = projectStore.getState().problems.some((p) => p.file === path);
+    if (now && (now.parseErrors.length > 0) !== problems && before?.path !== path) void checkProject();
+  } catch (e) {
+    sevStore.getState().close();
+    notify('error', `Could not open ${basenameOf(path)}: ${message(e)}`);
+  }
+}
+
+/** Re-reads the open SEV from disk (after fixing it in another editor). */
+export async function reloadSev(): Promise<void> {
+  const f = sevStore.getState().file;
+  if (f) await loadSev(f.path, f.motionName);
+}
+
