@@ -24,6 +24,7 @@ import { benchExtras } from './benchExtras';
 import { benchUi } from './bench-ui';
 import { benchMethods } from './benchMethods';
 import { benchCompressor, benchProcess } from './benchCompressor';
+import { benchBudget } from './benchBudget';
 
 const root = join(__dirname, '..', '..');
 /** The first table times the greedy loop itself (classic) against the naive full-refit reference. */
@@ -80,6 +81,12 @@ export async function main(): Promise<void> {
     for (const line of await benchCache(root)) console.log(line);
     return;
   }
+  if (process.argv.includes('--budget-only')) {
+    // `npm run bench -- --budget-only`: the budget fit against the best uniform scale (docs/formats.md#budget).
+    const extras = await benchExtras(root);
+    for (const line of await benchBudget(root, extras.motions)) console.log(line);
+    return;
+  }
   if (process.argv.includes('--build-only')) {
     // `npm run bench -- --build-only`: just the build-scaling figures.
     const extras = await benchExtras(root);
@@ -115,6 +122,7 @@ export async function main(): Promise<void> {
   for (const line of await extras.after()) console.log(line);
   for (const line of await benchBuild(root, extras.motions)) console.log(line);
   for (const line of await benchCache(root)) console.log(line);
+  for (const line of await benchBudget(root, extras.motions)) console.log(line);
   benchMethods(root);
   benchCompressor(root);
 }

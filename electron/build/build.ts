@@ -14,7 +14,8 @@ import { decodeUtf8Text } from '../../shared/sev/text';
 import { findOutputClashes, type RolePath } from '../pathIdentity';
 import { openBuildCache, type CacheStats } from './buildCache';
 import { commitOutputs } from './commit';
-import { compressMotions, fileStamp, recordingReader, type MotionDone } from './compressMotions';
+import { fileStamp, recordingReader, type MotionDone } from './compressMotions';
+import { compressWithinBudget } from './budgetBuild';
 import { existingVerdicts, openVerdictStore } from './verdicts';
 import { compressorFor, defaultJobs, type MotionCompressor } from './compressPool';
 import { readInputFile } from './files';
@@ -45,6 +46,8 @@ export interface ProjectBuildOptions {
   textOverrides?: ReadonlyMap<string, string>;
   /** Validate and compress everything but write nothing (the app's status check). */
   dryRun?: boolean;
+  /** The .mar's memory budget in bytes, in place of the project's `budget.marBytes` (the CLI's --budget). */
+  budgetBytes?: number;
 }
 
 export type ProjectBuildOutcome =
@@ -70,6 +73,7 @@ export async function buildProject(projectPath: string, options: ProjectBuildOpt
     const clash = checkOutputPaths(project);
     if (clash.length) return { ok: false, errors: clash, warnings: [] };
   }
+  if (options.budgetBytes !== undefined) project = { ...project, budget: { marBytes: options.budgetBytes } };
   const clashes = outputClashes(project);
   if (clashes.length) return { ok: false, errors: clashes, warnings: [] };
   const overrides = options.textOverrides;
@@ -91,12 +95,12 @@ export async function buildProject(projectPath: string, options: ProjectBuildOpt
   const compressor = options.compressor ?? compressorFor(options.jobs ?? defaultJobs());
   let compressed;
   try {
-    compressed = await compressMotions(prep.prepared, { compressor, cache, verdicts, onMotion: options.onProgress, inputBytes: recorded.bytesOf, inputStamp: recorded.stampOf });
+    compressed = await compressWithinBudget(prep.prepared, { compressor, cache, verdicts, onMotion: options.onProgress, inputBytes: recorded.bytesOf, inputStamp: recorded.stampOf });
   } finally {
     if (!options.compressor) await compressor.close();
   }
   if (!compressed.ok) return { ok: false, errors: compressed.errors, warnings: prep.prepared.warnings };
-  const result = assembleBuild(prep.prepared, compressed.results);
+  const result = assembleBuild(compressed.prepared, compressed.results, compressed.budget);
   if (!result.ok) return result;
   if (options.dryRun) return { ok: true, report: result.report, written: [], warnings: result.warnings, notes: [], cache: cache?.stats };
   const note = commitOutputs(result.outputs);

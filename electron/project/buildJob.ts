@@ -14,7 +14,8 @@ import type { BuildMotionResult, BuildProblem } from '../../shared/ipc/project';
 import { assembleBuild, prepareBuild, type BuildReport, type CompressedMotion, type ReadFile } from '../../shared/project/plan';
 import { parseProject } from '../../shared/project/validate';
 import { openBuildCache } from '../build/buildCache';
-import { compressMotions, fileStamp, recordingReader } from '../build/compressMotions';
+import { fileStamp, recordingReader } from '../build/compressMotions';
+import { compressWithinBudget } from '../build/budgetBuild';
 import { existingVerdicts, openVerdictStore } from '../build/verdicts';
 import { inProcessCompressor, type MotionCompressor } from '../build/compressPool';
 
@@ -90,7 +91,7 @@ export async function runBuildJob(req: BuildJobRequest, readFile: ReadFile, post
   const compressor = deps.compressor ?? inProcessCompressor();
   const cache = typeof req.cacheDir === 'string' ? openBuildCache(req.cacheDir) : undefined;
   const verdicts = cache && !cache.stats.unusable ? (remembered ?? openVerdictStore(cache.dir, deps.stateDir)) : undefined;
-  const compressed = await compressMotions(prepared, { compressor, cache, verdicts, inputBytes: recorded.bytesOf, inputStamp: recorded.stampOf, onMotion: (p) => {
+  const postMotion = (p: { index: number; name: string; result: CompressedMotion; cached: boolean; etaMs: number | null }) => {
     const entry = prepared.sarEntries[p.index];
     const motion = prepared.motions[p.index];
     post({
@@ -114,12 +115,16 @@ export async function runBuildJob(req: BuildJobRequest, readFile: ReadFile, post
         durationMs: motion.durationMs,
       },
     });
-  } });
+  };
+  const compressed = await compressWithinBudget(prepared, { compressor, cache, verdicts, inputBytes: recorded.bytesOf, inputStamp: recorded.stampOf, onMotion: postMotion });
+  // A budget build's passes ended at some probe: the panel's figures are those of the scales chosen.
+  if (compressed.ok && compressed.budget)
+    compressed.results.forEach((result, index) => postMotion({ index, name: prepared.motions[index].resolved.name, result, cached: false, etaMs: 0 }));
   if (!compressed.ok) {
     post({ type: 'failed', errors: compressed.errors.map(toBuildProblem), warnings: prepared.warnings.map((w) => w.message) });
     return;
   }
-  const result = assembleBuild(prepared, compressed.results);
+  const result = assembleBuild(compressed.prepared, compressed.results, compressed.budget);
   if (!result.ok) {
     post({ type: 'failed', errors: result.errors.map(toBuildProblem), warnings: result.warnings.map((w) => w.message) });
     return;

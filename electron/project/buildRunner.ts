@@ -105,9 +105,12 @@ export function createBuildRunner(launch: BuildJobLauncher, write: (files: { pat
               names = m.names;
               return;
             case 'progress': {
-              // Motions finish in any order on the pool; the table stays in archive order.
+              // Motions finish in any order on the pool; the table stays in archive order. A budget build
+              // compresses each motion at several scales: the latest result replaces the earlier one.
+              const same = status.motions.findIndex((x) => x.index === m.motion.index);
               const at = status.motions.findIndex((x) => x.index > m.motion.index);
-              if (at < 0) status.motions.push(m.motion);
+              if (same >= 0) status.motions[same] = m.motion;
+              else if (at < 0) status.motions.push(m.motion);
               else status.motions.splice(at, 0, m.motion);
               status.done = status.motions.length;
               status.etaMs = m.etaMs;

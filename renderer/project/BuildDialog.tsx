@@ -3,6 +3,7 @@ import { cancelBuild, closeBuildDialog } from './projectBuild';
 import { revealProblem } from './projectMotions';
 import { buildProgress } from './buildProgress';
 import { formatEta } from '../../shared/project/eta';
+import { BuildBudget } from './BuildBudget';
 
 function kb(bytes: number): string {
   return `${(bytes / 1024).toFixed(1)} KiB`;
@@ -70,6 +71,7 @@ export function BuildDialog() {
             </tbody>
           </table>
         )}
+        {s?.report?.budget && <BuildBudget budget={s.report.budget} />}
         {s && s.errors.length > 0 && (
           <ul className="build-errors" data-testid="build-errors">
             {s.errors.map((e, i) => (

@@ -8,6 +8,7 @@ import { addMotion, moveMotion, removeMotion, revealProblem, selectMotion, store
 import { buildArchives, checkProject } from './projectBuild';
 import { openProjectDialog, saveProjectAndSev } from './projectFiles';
 import { aliasRows, durationTitle, formatDurationMs } from './durations';
+import { BudgetBar } from './BudgetBar';
 import './project.css';
 
 function kb(bytes: number): string {
@@ -190,6 +191,7 @@ export function ProjectPanel() {
               </ul>
             </details>
           )}
+          <BudgetBar />
           <div className="project-actions">
             <button type="button" className="tool primary" onClick={() => void buildArchives()} data-testid="project-build" title="Compress every motion and write the .mar and .sar">Build archives…</button>
             <button type="button" className="tool" onClick={() => void exportMt3()} disabled={!hasMotion} data-testid="project-export-mt3" title="Export the open motion as .mt3">Export .mt3…</button>

@@ -60,6 +60,11 @@ export interface PreparedMotion {
   /** Rotation tolerance overrides by joint index (names resolved against the skeleton). */
   rotationOverridesDeg: Record<number, number>;
   sev?: SevSource;
+  /**
+   * A budget build's factor on the motion's tolerances (position, rotation, offset, object; not the shell
+   * and not the per-joint overrides, which are floors): docs/formats.md#budget. 1 when absent.
+   */
+  toleranceScale?: number;
 }
 
 /** An alias with its target's frame count and its own effective duration. */
@@ -319,6 +324,33 @@ export interface BuildReportMotion {
   durationMs: number;
 }
 
+/** How a budget build fitted the .mar (docs/formats.md#budget). */
+export interface BuildReportBudget {
+  /** The project's budget.marBytes. */
+  marBytes: number;
+  /** The .mar's size as built (<= marBytes). */
+  usedBytes: number;
+  /** The loosest allowed scale of a motion's tolerances (MAX_BUDGET_SCALE). */
+  maxScale: number;
+  /** The worst ratio, over every channel of the stage, of its error to its own tolerance as set. */
+  worstRatio: number;
+  /** The motion with that worst ratio: the one that limits the stage. */
+  limitingMotion: string;
+  /** Per motion, in archive order. */
+  motions: {
+    name: string;
+    /** The factor applied to its tolerances (1: as set). */
+    scale: number;
+    mt3Bytes: number;
+    /** What it takes of the .mar: its MT3 padded to 16 bytes, once per entry using it (its aliases too). */
+    marBytes: number;
+    /** Its worst channel error over that channel's own tolerance. */
+    worstRatio: number;
+  }[];
+  /** How many times the search compressed every motion (each at its own scale). */
+  passes: number;
+}
+
 /** An alias's line in the build report. */
 export interface BuildReportAlias {
   /** Archive index (after every motion). */
@@ -345,6 +377,8 @@ export interface BuildReport {
   fps: number;
   motions: BuildReportMotion[];
   aliases: BuildReportAlias[];
+  /** The budget fit, when the project sets `budget` (docs/formats.md#budget). */
+  budget?: BuildReportBudget;
   /** No timings here: the report is part of a reproducible build (byte-identical for the same inputs). */
   totals: { motions: number; aliases: number; keys: number; mtnBytes: number; mt3Bytes: number; events: number };
   warnings: string[];
@@ -410,17 +444,28 @@ export type BuildResult =
  */
 export function compressOptionsFor(p: PreparedMotion): CompressOptions {
   const r = p.resolved;
+  const scale = p.toleranceScale ?? 1;
   const options: CompressOptions = {
     name: r.name,
-    positionTolerance: r.positionTolerance,
-    rotationToleranceDeg: r.rotationToleranceDeg,
-    offsetTolerance: r.offsetTolerance,
+    positionTolerance: r.positionTolerance * scale,
+    rotationToleranceDeg: r.rotationToleranceDeg * scale,
+    offsetTolerance: r.offsetTolerance * scale,
     rotationToleranceOverridesDeg: p.rotationOverridesDeg,
     method: r.method,
   };
-  if (r.objectTolerance !== undefined) options.objectTolerance = r.objectTolerance;
+  if (r.objectTolerance !== undefined) options.objectTolerance = r.objectTolerance * scale;
   if (r.shell !== undefined) options.shell = r.shell;
   return options;
+}
+
+/**
+ * The motion with its tolerances times `scale` (a budget build's step). Its properties are copied as they are
+ * defined, so a resampled motion is still made only on first use.
+ */
+export function withToleranceScale(p: PreparedMotion, scale: number): PreparedMotion {
+  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(p)) as PreparedMotion;
+  copy.toleranceScale = scale;
+  return copy;
 }
 
 /** Compresses every prepared motion and assembles the .mar, the .sar and the report (in memory). */
@@ -448,7 +493,7 @@ export function executeBuild(prepared: PreparedBuild, onProgress?: (p: BuildProg
  * so a build is byte-identical however its motions were compressed: serially,
  * by N workers, or from the cache.
  */
-export function assembleBuild(prepared: PreparedBuild, results: readonly CompressedMotion[]): BuildResult {
+export function assembleBuild(prepared: PreparedBuild, results: readonly CompressedMotion[], budget?: BuildReportBudget): BuildResult {
   const { project } = prepared;
   let mar: Uint8Array;
   let sar: Uint8Array;
@@ -465,6 +510,7 @@ export function assembleBuild(prepared: PreparedBuild, results: readonly Compres
     const r = p.resolved;
     const res = results[k];
     const entry = prepared.sarEntries[k];
+    const settings = compressOptionsFor(p);
     return {
       index: r.index,
       name: r.name,
@@ -473,7 +519,7 @@ export function assembleBuild(prepared: PreparedBuild, results: readonly Compres
       sev: r.sevPath ?? null,
       frameCount: p.frameCount,
       joints: p.joints.length,
-      tolerances: { position: r.positionTolerance, rotationDeg: r.rotationToleranceDeg, offset: r.offsetTolerance },
+      tolerances: { position: settings.positionTolerance, rotationDeg: settings.rotationToleranceDeg, offset: settings.offsetTolerance },
       rotationOverridesDeg: p.rotationOverridesDeg,
       keys: res.totalKeys,
       mtnBytes: res.mtnBytes,
@@ -516,6 +562,7 @@ export function assembleBuild(prepared: PreparedBuild, results: readonly Compres
     fps: project.fps,
     motions,
     aliases,
+    ...(budget ? { budget } : {}),
     totals: {
       motions: motions.length, aliases: aliases.length, keys: sum((m) => m.keys), mtnBytes: sum((m) => m.mtnBytes), mt3Bytes: sum((m) => m.mt3Bytes),
       events: sum((m) => m.events),

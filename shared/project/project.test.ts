@@ -14,7 +14,8 @@ vi.mock('../motion/resample', async (importOriginal) => {
   const real = await importOriginal<typeof import('../motion/resample')>();
   return { ...real, resampleMotion: vi.fn(real.resampleMotion) };
 });
-import { ALIAS_KEYS, MAX_PROJECT_ENTRIES, MOTION_KEYS, OUTPUT_KEYS, PROJECT_KEYS, SE_TABLE_KEYS, TOLERANCE_KEYS, parseProject } from './validate';
+import { MAX_BUDGET_BYTES } from './budget';
+import { ALIAS_KEYS, BUDGET_KEYS, MAX_PROJECT_ENTRIES, MOTION_KEYS, OUTPUT_KEYS, PROJECT_KEYS, SE_TABLE_KEYS, TOLERANCE_KEYS, parseProject } from './validate';
 import { MAX_LISTED_PROBLEMS } from '../errors';
 
 describe('project paths', () => {
@@ -106,7 +107,7 @@ describe('parseProject', () => {
     };
     const msgs = parseProject(JSON.stringify(bad), 'p.json').errors.map((e) => e.message);
     expect(msgs).toEqual([
-      'p.json [PROJECT] (extra): unknown key "extra" (expected one of $schema, version, fps, resample, motions, aliases, seTables, outputs)',
+      'p.json [PROJECT] (extra): unknown key "extra" (expected one of $schema, version, fps, resample, motions, aliases, seTables, outputs, budget)',
       'p.json [PROJECT] (version): must be 1, found 2',
       'p.json [PROJECT] (motions[0].tolerances.rot): unknown key "rot" (expected one of position, rotationDeg, offset, object, shell, method)',
       'p.json [PROJECT] (motions[0].tolerances.position): must be a number greater than 0, found 0',
@@ -146,6 +147,20 @@ describe('parseProject', () => {
     expect(parseProject(JSON.stringify({ ...GOOD, outputs: { ...GOOD.outputs, msh: 'm' } }), 'p.json').errors).toEqual([]);
   });
 
+  it('reads budget.marBytes and refuses anything but a whole number of bytes from 1 to the 32-bit limit, naming the place', () => {
+    expect(parseProject(JSON.stringify({ ...GOOD, budget: { marBytes: 65536 } }), 'p.json').resolved?.budget).toEqual({ marBytes: 65536 });
+    expect(parseProject(JSON.stringify(GOOD), 'p.json').resolved?.budget).toBeUndefined();
+    const bad = (budget: unknown) => parseProject(JSON.stringify({ ...GOOD, budget }), 'p.json').errors.map((e) => e.message);
+    const range = `must be a whole number of bytes from 1 to ${MAX_BUDGET_BYTES}`;
+    expect(bad({ marBytes: 0 })).toEqual([`p.json [PROJECT] (budget.marBytes): ${range}, found 0`]);
+    expect(bad({ marBytes: 1.5 })).toEqual([`p.json [PROJECT] (budget.marBytes): ${range}, found 1.5`]);
+    expect(bad({ marBytes: '4096' })).toEqual([`p.json [PROJECT] (budget.marBytes): ${range}, found "4096"`]);
+    expect(bad({ marBytes: MAX_BUDGET_BYTES + 1 })).toEqual([`p.json [PROJECT] (budget.marBytes): ${range}, found ${MAX_BUDGET_BYTES + 1}`]);
+    expect(bad({})).toEqual(['p.json [PROJECT] (budget.marBytes): is required: the largest .mar size in bytes']);
+    expect(bad({ marBytes: 9, bytes: 9 })).toEqual(['p.json [PROJECT] (budget.bytes): unknown key "bytes" (expected one of marBytes)']);
+    expect(bad(100000)).toEqual(['p.json [PROJECT] (budget): must be an object { "marBytes": N }, found 100000']);
+  });
+
   it('refuses two motion names with one GV_StrCode', () => {
     // "aa" = (0x61 << 5) + 0x61 and "bA" = (0x62 << 5) + 0x41 = (0x61 << 5) + 0x61: the shift lets a carry collide
     const pair: [string, string] = ['aa', 'bA'];
@@ -176,6 +191,8 @@ describe('parseProject', () => {
     expect(Object.keys(schema.$defs.motion.properties.tolerances.properties).sort()).toEqual([...TOLERANCE_KEYS].sort());
     expect(Object.keys(schema.properties.seTables.properties).sort()).toEqual([...SE_TABLE_KEYS].sort());
     expect(Object.keys(schema.properties.outputs.properties).sort()).toEqual([...OUTPUT_KEYS].sort());
+    expect(Object.keys(schema.properties.budget.properties).sort()).toEqual([...BUDGET_KEYS].sort());
+    expect(schema.properties.budget.properties.marBytes.maximum).toBe(MAX_BUDGET_BYTES);
     expect(Object.keys(schema.$defs.alias.properties).sort()).toEqual([...ALIAS_KEYS].sort());
     expect(schema.$defs.alias.required.sort()).toEqual(['name', 'target']);
     expect(schema.$defs.alias.properties.name.pattern).toBe(schema.$defs.motion.properties.name.pattern);

@@ -82,6 +82,14 @@ export interface ActGuyProject {
   aliases?: ProjectAlias[];
   seTables?: ProjectSeTables;
   outputs: ProjectOutputs;
+  /** Fit the .mar in a memory budget by loosening tolerances where it costs least (docs/formats.md#budget). */
+  budget?: ProjectBudget;
+}
+
+/** The stage's memory budget (docs/formats.md#budget). */
+export interface ProjectBudget {
+  /** Largest .mar size in bytes: a whole number from 1 to MAX_BUDGET_BYTES. */
+  marBytes: number;
 }
 
 /** A project motion with paths resolved and tolerances filled in. */
@@ -133,4 +141,6 @@ export interface ResolvedProject {
   reportPath: string;
   /** Folder for the MSH animation export of every entry, when the project asks for it. */
   mshDir?: string;
+  /** The .mar's memory budget, when the project sets one. */
+  budget?: ProjectBudget;
 }

@@ -8,15 +8,17 @@ import { findJsonSyntaxError } from './jsonPosition';
 import { resolveFrom } from './paths';
 import { projectOutputFiles } from './outputs';
 import { DEFAULT_GAME_FPS } from '../motion/frameRate';
+import { MAX_BUDGET_BYTES } from './budget';
 import type { ActGuyProject, ResolvedAlias, ResolvedMotion, ResolvedProject } from './types';
 
 /** Keys the project format knows at each level (project.schema.json lists the same; a test keeps them equal). */
-export const PROJECT_KEYS = ['$schema', 'version', 'fps', 'resample', 'motions', 'aliases', 'seTables', 'outputs'] as const;
+export const PROJECT_KEYS = ['$schema', 'version', 'fps', 'resample', 'motions', 'aliases', 'seTables', 'outputs', 'budget'] as const;
 export const MOTION_KEYS = ['name', 'mtn', 'sev', 'tolerances', 'rotationOverridesDeg', 'speed', 'resample'] as const;
 export const ALIAS_KEYS = ['name', 'target', 'speed'] as const;
 export const TOLERANCE_KEYS = ['position', 'rotationDeg', 'offset', 'object', 'shell', 'method'] as const;
 export const SE_TABLE_KEYS = ['sls', 'seDefine'] as const;
 export const OUTPUT_KEYS = ['mar', 'sar', 'report', 'msh'] as const;
+export const BUDGET_KEYS = ['marBytes'] as const;
 
 const OVERRIDE_KEY = /^(?:[0-9]+|[A-Za-z_][A-Za-z0-9_.:-]*)$/;
 
@@ -267,9 +269,23 @@ function collectProjectProblems(text: string, projectFile: string, unlisted: { c
     else if (marPath !== undefined) reportPath = defaultReportPath(marPath);
   }
 
+  let budget: ResolvedProject['budget'];
+  if (json.budget !== undefined) {
+    if (!isObject(json.budget)) fail('budget', `must be an object { "marBytes": N }, found ${quoteJson(json.budget)}`);
+    else {
+      unknownKeys(json.budget, BUDGET_KEYS, 'budget');
+      const n = json.budget.marBytes;
+      if (n === undefined) fail('budget.marBytes', 'is required: the largest .mar size in bytes');
+      else if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_BUDGET_BYTES)
+        fail('budget.marBytes', `must be a whole number of bytes from 1 to ${MAX_BUDGET_BYTES}, found ${quoteJson(n)}`);
+      else budget = { marBytes: n };
+    }
+  }
+
   if (errors.length) return { errors };
   const resolved: ResolvedProject = {
     projectFile, fps: fps!, motions, aliases: aliases!, slsPath, seDefinePath, marPath: marPath!, sarPath: sarPath!, reportPath: reportPath!, mshDir,
+    ...(budget ? { budget } : {}),
   };
   errors.push(...checkOutputPaths(resolved));
   if (errors.length) return { errors };

@@ -5,15 +5,18 @@ import { printDiagnostics } from '../../build/inputs';
 import { formatEta } from '../../../shared/project/eta';
 import { parseArgs, positiveNumberOption, singlePositional, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
+import { MAX_BUDGET_BYTES } from '../../../shared/project/budget';
+import type { BuildReportBudget } from '../../../shared/project/plan';
 
 export const buildCommand: CliCommand = {
   name: 'build',
-  usage: 'build PROJECT.actguy.json [-o OUTDIR] [--jobs N] [--cache DIR | --no-cache] [--cache-max-mb MB] [--quiet]',
+  usage: 'build PROJECT.actguy.json [-o OUTDIR] [--jobs N] [--cache DIR | --no-cache] [--cache-max-mb MB] [--budget BYTES] [--quiet]',
   summary:
     'validate a project, compress every motion (N worker threads, default: the cores; unchanged motions come from the cache, default .actguy-cache/ beside the project) ' +
-    'and write the .mar, the .sar and a JSON build report as one unit (nothing is written on any error)',
+    'and write the .mar, the .sar and a JSON build report as one unit (nothing is written on any error); ' +
+    '--budget (or the project\'s budget.marBytes) fits the .mar in BYTES by scaling each motion\'s tolerances where it costs least (docs/formats.md#budget)',
   async run(argv) {
-    const args = parseArgs(argv, ['o', 'jobs', 'cache', 'cache-max-mb'], ['quiet', 'no-cache'], { out: 'o' });
+    const args = parseArgs(argv, ['o', 'jobs', 'cache', 'cache-max-mb', 'budget'], ['quiet', 'no-cache'], { out: 'o' });
     const quiet = args.options.has('quiet');
     const jobsText = stringOption(args, 'jobs');
     const jobs = jobsText === undefined ? undefined : Number(jobsText);
@@ -21,6 +24,10 @@ export const buildCommand: CliCommand = {
     const cacheOption = stringOption(args, 'cache');
     if (cacheOption !== undefined && args.options.has('no-cache')) throw new UsageError('--cache and --no-cache contradict each other');
     const cacheMaxBytes = Math.round(positiveNumberOption(args, 'cache-max-mb', DEFAULT_CACHE_MAX_BYTES / 2 ** 20) * 2 ** 20);
+    const budgetText = stringOption(args, 'budget');
+    const budgetBytes = budgetText === undefined ? undefined : Number(budgetText);
+    if (budgetBytes !== undefined && !(/^[0-9]+$/.test(budgetText!) && budgetBytes >= 1 && budgetBytes <= MAX_BUDGET_BYTES))
+      throw new UsageError(`--budget needs a whole number of bytes from 1 to ${MAX_BUDGET_BYTES}, got ${JSON.stringify(budgetText)}`);
     const progress = quiet ? undefined : progressPrinter(Boolean(process.stdout.isTTY));
     const outcome = await buildProject(singlePositional(args, 'project file'), {
       outDir: stringOption(args, 'o'),
@@ -28,6 +35,7 @@ export const buildCommand: CliCommand = {
       cacheDir: args.options.has('no-cache') ? null : cacheOption,
       cacheMaxBytes,
       onProgress: progress?.motion,
+      budgetBytes,
     });
     progress?.end();
     if (!outcome.ok) {
@@ -48,10 +56,22 @@ export const buildCommand: CliCommand = {
           `${report.outputs.sar.path} (${report.outputs.sar.bytes} bytes, ${t.events} events), report ${report.outputs.report}` +
           (c && !c.unusable ? `; cache: ${c.hits} reused, ${c.rejected + c.damaged} rejected, ${c.misses} compressed${c.evicted ? `, ${c.evicted} old entries evicted` : ''}` : ''),
       );
+      if (report.budget) for (const line of budgetLines(report.budget)) console.log(line);
     }
     return 0;
   },
 };
+
+/** The budget fit as the CLI prints it: the total against the budget, then one line per motion, the limiting one marked. */
+export function budgetLines(b: BuildReportBudget): string[] {
+  const width = Math.max(6, ...b.motions.map((m) => m.name.length));
+  return [
+    `budget: ${b.usedBytes} of ${b.marBytes} bytes (${((b.usedBytes / b.marBytes) * 100).toFixed(1)}%); worst error/tolerance ${b.worstRatio.toFixed(3)}, limited by ${b.limitingMotion}`,
+    `  ${'motion'.padEnd(width)}  scale  mt3 bytes  error/tol`,
+    ...b.motions.map((m) =>
+      `  ${m.name.padEnd(width)}  ${m.scale.toFixed(3).padStart(5)}  ${String(m.mt3Bytes).padStart(9)}  ${m.worstRatio.toFixed(3).padStart(9)}${m.name === b.limitingMotion ? '  (limits the stage)' : ''}`),
+  ];
+}
 
 /**
  * Per-motion progress with the time left: on a terminal one live line with a

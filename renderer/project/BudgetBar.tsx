@@ -1,0 +1,79 @@
+import { useEffect, useState } from 'react';
+import { useProject } from '../sev/hooks';
+import { budgetUse, parseBudgetInput, setProjectBudget } from './budget';
+
+const COLORS = ['#4a86e8', '#e69138', '#6aa84f', '#a64d79', '#3d85c6', '#cc4125', '#45818e', '#bf9000'];
+
+function kib(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(2)} MiB` : bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${bytes} B`;
+}
+
+/**
+ * The project's memory budget: a field to set it (an undo step, saved in the project file) and a bar of the
+ * archive's bytes by motion from the last check or build, with the budget marked (docs/formats.md#budget).
+ */
+export function BudgetBar() {
+  const json = useProject((p) => p.json);
+  const status = useProject((p) => p.status);
+  const use = budgetUse(json, status);
+  const [text, setText] = useState(use.budget === null ? '' : String(use.budget));
+  const [error, setError] = useState<string | null>(null);
+  // The field follows the project (undo, redo, another project) unless the user is typing something else.
+  useEffect(() => {
+    setText(use.budget === null ? '' : String(use.budget));
+    setError(null);
+  }, [use.budget]);
+  const apply = () => {
+    const r = parseBudgetInput(text);
+    if ('error' in r) {
+      setError(r.error);
+      return;
+    }
+    setError(null);
+    setProjectBudget(r.bytes);
+    setText(r.bytes === null ? '' : String(r.bytes));
+  };
+  const scale = Math.max(use.budget ?? 0, use.marBytes ?? 0) || 1;
+  const over = use.budget !== null && use.marBytes !== null && use.marBytes > use.budget;
+  const useText = use.marBytes === null ? (use.budget === null ? '' : `${kib(use.budget)}; check to see the use`) : use.budget === null ? `.mar ${kib(use.marBytes)}` : `.mar ${kib(use.marBytes)} of ${kib(use.budget)} (${((use.marBytes / use.budget) * 100).toFixed(1)}%)${over ? `: ${kib(use.marBytes - use.budget)} over, a build loosens tolerances to fit` : ''}`;
+  return (
+    <div className="project-budget" data-testid="project-budget">
+      <div className="project-budget-row">
+        <label className="sub" htmlFor="project-budget-input" title="Largest .mar size: the build loosens each motion's tolerances (up to x4, overrides as set) where it costs least until the archive fits">Budget</label>
+        <input
+          id="project-budget-input"
+          className="project-budget-input"
+          data-testid="project-budget-input"
+          value={text}
+          placeholder="none (bytes, or 48K)"
+          spellCheck={false}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') apply();
+          }}
+        />
+        <button type="button" className="tool small" onClick={apply} data-testid="project-budget-set" title="Set the .mar budget (empty: no budget)">Set</button>
+        <span className={`small project-budget-use${over ? ' bad' : ''}`} data-testid="project-budget-use" title={useText}>{useText}</span>
+      </div>
+      {error && <div className="bad small" data-testid="project-budget-error">{error}</div>}
+      {use.marBytes !== null && (
+        <div className="project-budget-bar" data-testid="project-budget-bar" role="img" aria-label={`archive bytes by motion: ${use.segments.map((s) => `${s.name} ${s.bytes}`).join(', ')}`}>
+          {use.segments.map((s, k) => (
+            <div
+              key={s.name}
+              className="project-budget-segment"
+              data-testid="project-budget-segment"
+              data-name={s.name}
+              data-bytes={s.bytes}
+              style={{ width: `${((s.bytes / scale) * 100).toFixed(2)}%`, background: COLORS[k % COLORS.length] }}
+              title={`${s.name}: ${kib(s.bytes)} (${((s.bytes / use.marBytes!) * 100).toFixed(1)}% of the .mar)`}
+            >
+              <span>{s.name}</span>
+            </div>
+          ))}
+          {use.budget !== null && <div className="project-budget-limit" data-testid="project-budget-limit" style={{ left: `${((use.budget / scale) * 100).toFixed(2)}%` }} title={`budget ${kib(use.budget)}`} />}
+        </div>
+      )}
+    </div>
+  );
+}
