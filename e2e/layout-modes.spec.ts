@@ -122,8 +122,9 @@ async function expectHidden(page: Page, ids: string[], where: string): Promise<v
 const SIZES = [
   // Least room each mode must leave at the laptop size; the desktop size must do better. `full`: the full layout
   // with a .sev and every panel open (side by side in the laptop's short window, stacked in the tall one).
-  { width: 1280, height: 800, viewport: 240, tuningRows: 6, sevRows: 4, projectRows: 3, events: 6, arrangement: 'side-by-side', full: { view3d: 250, timelineRows: 5, events: 5 } },
-  { width: 1920, height: 1080, viewport: 500, tuningRows: 7, sevRows: 5, projectRows: 4, events: 7, arrangement: 'stacked', full: { view3d: 180, timelineRows: 5, events: 5 } },
+  // The large window's spare height goes to the timeline (twelve or more joint rows), the viewport keeping 40% of it.
+  { width: 1280, height: 800, viewport: 240, tuningRows: 6, sevRows: 6, projectRows: 6, events: 5, arrangement: 'side-by-side', full: { view3d: 250, timelineRows: 5, events: 5 } },
+  { width: 1920, height: 1080, viewport: 400, tuningRows: 12, sevRows: 12, projectRows: 12, events: 5, arrangement: 'stacked', full: { view3d: 180, timelineRows: 6, events: 5 } },
 ] as const;
 
 for (const size of SIZES) {
@@ -310,13 +311,14 @@ test('side by side, the divider under the curves and the one right of the viewpo
     }, { message: `${name} stays under the pointer` }).toBeLessThanOrEqual(2);
   };
 
-  // Under the curves: dragging down grows the curve view, the timeline gives way (the viewport beside them keeps its height).
+  // Under the curves: dragging up shrinks the curve view, the timeline takes the room (the viewport beside them
+  // keeps its height).
   const curves = (await boxOf(page, 'area-curves')).height;
   const timeline = (await boxOf(page, 'area-timeline')).height;
   const viewport = (await boxOf(page, 'area-viewport')).height;
-  await drag('Resize curve view', 0, 30);
-  await expect.poll(async () => (await boxOf(page, 'area-curves')).height - curves).toBeGreaterThanOrEqual(28);
-  expect(timeline - (await boxOf(page, 'area-timeline')).height).toBeGreaterThanOrEqual(28);
+  await drag('Resize curve view', 0, -30);
+  await expect.poll(async () => curves - (await boxOf(page, 'area-curves')).height).toBeGreaterThanOrEqual(28);
+  expect((await boxOf(page, 'area-timeline')).height - timeline).toBeGreaterThanOrEqual(28);
   expect(Math.abs((await boxOf(page, 'area-viewport')).height - viewport)).toBeLessThanOrEqual(1);
 
   // Right of the viewport: the viewport and the project panel under it widen together, the centre gives way.

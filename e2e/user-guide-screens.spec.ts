@@ -13,25 +13,55 @@ import { animationFrames, canvasData, waitForCompression } from './ui';
 
 const DOCS_IMAGES = join(repoRoot, 'docs', 'images');
 
+/** The least sizes a shot must show: px of curve values, whole timeline joint rows, px of 3D viewport height. */
+interface Readable {
+  curveValues: number;
+  timelineRows: number;
+  viewport: number;
+}
+
 /**
- * Sizes the panels must keep in a shot: `curveValues` px of curve values (120 in the tuner; with every panel
- * on screen the curves share the height with the event editor), whole timeline rows, event rows in the list.
+ * Sizes the panels must keep in a shot: `need.curveValues` px of curve values, `need.timelineRows` whole joint
+ * rows in the timeline, three event rows in the list, and `need.viewport` px of 3D view.
  */
-async function expectReadable(page: Page, shot: string, curveValues: number): Promise<void> {
+async function expectReadable(page: Page, shot: string, need: Readable): Promise<void> {
+  const areas: string[] = [];
+  for (const id of ['viewport', 'curves', 'timeline', 'sev']) {
+    const a = page.getByTestId(`area-${id}`);
+    areas.push(`${id} ${(await a.isVisible()) ? Math.round((await a.boundingBox())!.height) : 0}`);
+  }
+  const curvesOn = await page.getByTestId('curve-canvas').isVisible();
+  const cv = curvesOn ? await canvasData(page.getByTestId('curve-canvas')) : null;
+  const tlOn = await page.getByTestId('timeline-canvas').isVisible();
+  const tr = tlOn ? (await canvasData(page.getByTestId('timeline-canvas'))).visibleRows : '-';
+  console.log(`SIZES ${shot}: ${areas.join(' ')}; curve values ${cv ? Number(cv.plotBottom) - Number(cv.plotTop) : '-'} px, timeline rows ${tr}`);
   const curves = page.getByTestId('curve-canvas');
   if (await curves.isVisible()) {
     const d = await canvasData(curves);
-    expect(Number(d.plotBottom) - Number(d.plotTop), `${shot}: curve values`).toBeGreaterThanOrEqual(curveValues);
+    expect(Number(d.plotBottom) - Number(d.plotTop), `${shot}: curve values`).toBeGreaterThanOrEqual(need.curveValues);
   }
   const timeline = page.getByTestId('timeline-canvas');
-  if (await timeline.isVisible()) expect(Number((await canvasData(timeline)).visibleRows), `${shot}: timeline rows`).toBeGreaterThanOrEqual(4);
-  const list = page.locator('.sev-list-wrap').filter({ has: page.getByTestId('sev-event-row') }).first();
-  if (await list.isVisible()) {
-    const box = (await list.boundingBox())!;
-    const shown = await page.getByTestId('sev-event-row').evaluateAll((rows, b) => rows.filter((r) => {
-      const rb = r.getBoundingClientRect();
-      return rb.top >= b.y && rb.bottom <= b.y + b.height + 1;
-    }).length, box);
+  if (await timeline.isVisible()) expect(Number((await canvasData(timeline)).visibleRows), `${shot}: timeline rows`).toBeGreaterThanOrEqual(need.timelineRows);
+  const viewport = page.getByTestId('area-viewport');
+  if (await viewport.isVisible()) expect((await viewport.boundingBox())!.height, `${shot}: viewport height`).toBeGreaterThanOrEqual(need.viewport);
+  // Event rows whole on screen: inside every box that clips them (the list's scroller, the editor's row) and the window.
+  const rows = page.getByTestId('sev-event-row');
+  if ((await rows.count()) > 0 && (await page.getByTestId('area-sev').isVisible())) {
+    const shown = await rows.evaluateAll((els) =>
+      els.filter((r) => {
+        const rb = r.getBoundingClientRect();
+        if (rb.height === 0 || rb.top < 0 || rb.bottom > window.innerHeight) return false;
+        for (let a = r.parentElement; a; a = a.parentElement) {
+          if (getComputedStyle(a).overflowY === 'visible') continue;
+          const ab = a.getBoundingClientRect();
+          if (rb.top < ab.top - 0.5 || rb.bottom > ab.bottom + 0.5) return false;
+        }
+        // The status bar covers the window's last line.
+        const status = document.querySelector('.area-status')?.getBoundingClientRect();
+        return !status || rb.bottom <= status.top + 0.5;
+      }).length,
+    );
+    console.log(`SIZES ${shot}: event rows ${shown}`);
     expect(shown, `${shot}: event rows in view`).toBeGreaterThanOrEqual(3);
   }
 }
@@ -41,11 +71,15 @@ for (const size of [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }]
     test.skip(!!electronApp, 'the guide is shot once, in Chromium');
     await page.setViewportSize(size);
     await openSampleProject(page, workspace, electronApp);
-    const shoot = async (name: string, curveValues = 120) => {
+    // 120 px of curve values wherever the curves show; six joint rows at 1280x800, twelve in the work modes at
+    // 1920x1080 (the timeline takes the spare height); a 3D view the character stands in.
+    const large = size.height >= 1080;
+    const mode: Readable = { curveValues: 120, timelineRows: large ? 12 : 6, viewport: 240 };
+    const shoot = async (name: string, need: Readable = mode) => {
       await page.mouse.move(1, 1);
       await animationFrames(page, 4);
       const path = await saveScreenshot(`${name}-${size.width}x${size.height}`);
-      await expectReadable(page, `${name} at ${size.width}x${size.height}`, curveValues);
+      await expectReadable(page, `${name} at ${size.width}x${size.height}`, need);
       // docs/images/<name>.png at 1280x800 (the guide's size), <name>-1920x1080.png for the large window.
       await page.screenshot({ path: join(DOCS_IMAGES, size.width === 1280 ? `${name}.png` : `${name}-${size.width}x${size.height}.png`) });
       return path;
@@ -57,7 +91,8 @@ for (const size of [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }]
     }
     await waitForCompression(page);
     await page.locator('[data-testid="sev-marker"][data-index="1"]').click();
-    await shoot('all-panels', 70);
+    // Every panel at 1280x800 stands side by side, the curves, timeline and event editor sharing one column.
+    await shoot('all-panels', { ...mode, timelineRows: large ? 6 : 5 });
     await page.keyboard.press('Control+1');
     await waitForCompression(page);
     await shoot('tuner');

@@ -15,7 +15,7 @@ import { usePreferences } from '../state/hooks';
 import { preferencesStore } from '../state/preferencesStore';
 import { ProjectPanel } from '../project/ProjectPanel';
 import { BuildDialog } from '../project/BuildDialog';
-import { PANEL_MIN, ROWS, SIDE_MAX, SIDE_MIN, isSideBySide, panelStates, planColumns, planRows, resizeRow, useProjectLayout, type PanelId, type PanelState, type RowHeights, type RowId, type RowInput } from '../project/layout';
+import { PANEL_MIN, ROWS, SIDE_MAX, SIDE_MIN, isSideBySide, panelStates, planColumns, planRows, resizeRow, rowHeights, useProjectLayout, type PanelId, type PanelState, type RowHeights, type RowId, type RowInput } from '../project/layout';
 import { useProject, useSev } from '../sev/hooks';
 import { SevEditor } from '../sev/SevEditor';
 
@@ -42,7 +42,7 @@ export function App() {
   // The tuner-only full layout keeps the curve and timeline heights it always had (preferences); a .sev or a
   // work mode has its own (the SEV editor's room must not change the tuner-only layout the user set).
   const ownHeights = sevPanel || pl.maximized !== null;
-  const heights = ownHeights ? pl.heights[pl.maximized ?? 'all'] : { ...tunerLayout, sevHeight: 0 };
+  const heights = ownHeights ? rowHeights(pl, pl.maximized ?? 'all', win.height) : { ...tunerLayout, sevHeight: 0 };
   const rows: Record<RowId, RowInput> = {
     viewport: { state: states.viewport, wanted: 0, min: 0 },
     curves: { state: states.curves, wanted: heights.curvesHeight, min: PANEL_MIN.curves },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  CENTER_MIN, COLLAPSED_COLUMN, COLLAPSED_ROW, COLUMN_MIN, MODE_PANELS, PANEL_MIN, SIDE_MAX, SIDE_MIN, SIDE_TIMELINE_MIN, SPLITTER, VIEWPORT_MIN, WINDOW_CHROME, WORK_MODES,
+  CENTER_MIN, COLLAPSED_COLUMN, DEFAULT_HEIGHTS, TIMELINE_DEFAULT_MAX, VIEWPORT_SHARE, defaultHeights, rowHeights, COLLAPSED_ROW, COLUMN_MIN, MODE_PANELS, PANEL_MIN, SIDE_MAX, SIDE_MIN, SIDE_TIMELINE_MIN, SPLITTER, VIEWPORT_MIN, WINDOW_CHROME, WORK_MODES,
   fitPanelHeights, isSideBySide, maxSizeWithin, panelStates, parseLayout, planColumns, planRows, projectLayoutStore, resizeRow, resizeWithin,
   type PanelState, type RowId, type RowInput,
 } from './layout';
@@ -244,6 +244,44 @@ describe('panelStates and work modes', () => {
   });
 });
 
+describe('defaultHeights (a layout the user has not resized)', () => {
+  // The timeline's rows below its header, ruler, lock and trace rows and help line (at most 124 px at 1280 px wide).
+  const rows = (timeline: number) => Math.floor((timeline - 124) / 14);
+  const viewport = (key: 'all' | (typeof WORK_MODES)[number], height: number) => {
+    const h = defaultHeights(key, height);
+    const shown = key === 'all' ? ['curves', 'timeline', 'sev'] : MODE_PANELS[key];
+    return height - WINDOW_CHROME - (shown.includes('curves') ? h.curvesHeight : 0) - (shown.includes('timeline') ? h.timelineHeight : 0) - (shown.includes('sev') ? h.sevHeight : 0);
+  };
+
+  it('gives every row what it needs in a 1280x800 window and the viewport the rest', () => {
+    for (const key of ['all', ...WORK_MODES] as const) {
+      const h = defaultHeights(key, 800);
+      expect(h.curvesHeight, key).toBeGreaterThanOrEqual(262);
+      expect(rows(h.timelineHeight), key).toBeGreaterThanOrEqual(6);
+      expect(h.sevHeight, key).toBeGreaterThanOrEqual(220);
+    }
+    for (const mode of WORK_MODES) expect(viewport(mode, 800), mode).toBeGreaterThanOrEqual(255);
+    expect(viewport('sev', 800)).toBeGreaterThanOrEqual(280);
+  });
+
+  it('gives a tall window’s spare height to the timeline, the viewport keeping its share', () => {
+    for (const mode of WORK_MODES) {
+      const [small, large] = [defaultHeights(mode, 800), defaultHeights(mode, 1080)];
+      expect(rows(large.timelineHeight), mode).toBeGreaterThanOrEqual(12);
+      expect([large.curvesHeight, large.sevHeight]).toEqual([small.curvesHeight, small.sevHeight]);
+      expect(viewport(mode, 1080), mode).toBeGreaterThanOrEqual(Math.round(VIEWPORT_SHARE * (1080 - WINDOW_CHROME)));
+    }
+    // Up to every joint row: beyond that the viewport takes the room.
+    expect(defaultHeights('sev', 2160).timelineHeight).toBe(TIMELINE_DEFAULT_MAX);
+    expect(defaultHeights('all', 1080)).toEqual(DEFAULT_HEIGHTS.all);
+  });
+
+  it('lets the user’s own heights win over the defaults, one by one', () => {
+    const l = parseLayout(JSON.stringify({ version: 2, heights: { tuning: { curvesHeight: 400 } } }));
+    expect(rowHeights(l, 'tuning', 1080)).toEqual({ ...defaultHeights('tuning', 1080), curvesHeight: 400 });
+  });
+});
+
 describe('parseLayout', () => {
   it('reads the first version (four numbers) into the full layout', () => {
     const l = parseLayout(JSON.stringify({ projectWidth: 300, sevHeight: 200, curvesHeight: 240, timelineHeight: 180 }));
@@ -258,10 +296,21 @@ describe('parseLayout', () => {
     expect(l.collapsed.sev).toEqual(['viewport']);
     expect(l.maximized).toBe('sev');
     expect(l.heights.sev.sevHeight).toBe(400);
-    expect(Number.isFinite(l.heights.sev.timelineHeight)).toBe(true);
+    // A height the user never set follows the window (defaultHeights).
+    expect(l.heights.sev.timelineHeight).toBeUndefined();
+    expect(rowHeights(l, 'sev', 800)).toEqual({ ...defaultHeights('sev', 800), sevHeight: 400 });
     expect(parseLayout(JSON.stringify({ maximized: 'everything' })).maximized).toBeNull();
     expect(parseLayout(JSON.stringify({ sideWidth: 512 })).sideWidth).toBe(512);
     expect(parseLayout(JSON.stringify({ sideWidth: 'wide' })).sideWidth).toBe(parseLayout(null).sideWidth);
+  });
+
+  it('forgets the fixed defaults older versions saved for layouts never resized, keeps what the user set', () => {
+    const old = { heights: { sev: { curvesHeight: 230, timelineHeight: 200, sevHeight: 290 }, tuning: { curvesHeight: 300, timelineHeight: 222, sevHeight: 260 } } };
+    const l = parseLayout(JSON.stringify(old));
+    expect(l.heights.sev).toEqual({});
+    expect(l.heights.tuning).toEqual({ curvesHeight: 300, timelineHeight: 222, sevHeight: 260 });
+    // This version saves only what the user set: the same numbers are then the user's own.
+    expect(parseLayout(JSON.stringify({ ...old, version: 2 })).heights.sev).toEqual(old.heights.sev);
   });
 
   it('falls back to the defaults on text that is not JSON', () => {

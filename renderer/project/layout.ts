@@ -3,8 +3,8 @@
  * wide the side columns are, and which work mode (tuning, sound events, project) has the window to itself.
  *
  * Rows of the centre column, top to bottom: viewport, curve view, timeline, SEV editor. The viewport is the
- * flexible row (it takes what the others leave); the others have saved heights that a short window shrinks,
- * never below their minimums. Columns: project panel, centre, tuning panel.
+ * flexible row (it takes what the others leave); the others have heights, the user's own or defaults that follow
+ * the window (defaultHeights), that a short window shrinks, never below their minimums. Columns: project panel, centre, tuning panel.
  *
  * Sizes and collapsed panels are remembered per layout: the full window ("all") and each maximized work mode,
  * so collapsing the curve view in the sound-events mode leaves the full layout alone. Persisted in localStorage
@@ -50,8 +50,11 @@ export interface ProjectLayout {
   projectWidth: number;
   /** Width (px) of the left column in the side-by-side arrangement (viewport over the project panel); see isSideBySide. */
   sideWidth: number;
-  /** Heights of the bottom rows per layout (px, whole panel with its header). */
-  heights: Record<LayoutKey, RowHeights>;
+  /**
+   * Heights of the bottom rows per layout (px, whole panel with its header) that the user set with a splitter.
+   * A height not set here follows the window (defaultHeights), so a larger window gives its room to the timeline.
+   */
+  heights: Record<LayoutKey, Partial<RowHeights>>;
   /** Panels collapsed to their header (rows) or to a strip (columns), per layout. */
   collapsed: Record<LayoutKey, PanelId[]>;
   /** The work mode that has the window, or null for the full layout. */
@@ -59,22 +62,62 @@ export interface ProjectLayout {
 }
 
 const KEY = 'actguy.projectLayout';
+/** Saved layouts of this version keep only the heights the user set; older ones saved every default as well. */
+const VERSION = 2;
 
 function defaults(): ProjectLayout {
   return {
     projectWidth: 250,
     sideWidth: 360,
-    heights: {
-      all: { curvesHeight: 230, timelineHeight: 210, sevHeight: 260 },
-      // Each mode's defaults leave the viewport about 250 px at 1280x800 and show 7+ timeline rows, 7+ event rows;
-      // the tuner's curves get a value area of 120+ px there.
-      tuning: { curvesHeight: 278, timelineHeight: 222, sevHeight: 260 },
-      sev: { curvesHeight: 230, timelineHeight: 200, sevHeight: 290 },
-      project: { curvesHeight: 230, timelineHeight: 190, sevHeight: 300 },
-    },
+    heights: { all: {}, tuning: {}, sev: {}, project: {} },
     collapsed: { all: [], tuning: [], sev: [], project: [] },
     maximized: null,
   };
+}
+
+/** The fixed default heights versions before VERSION saved for every layout (read as "not set by the user"). */
+const OLD_DEFAULTS: Record<LayoutKey, RowHeights> = {
+  all: { curvesHeight: 230, timelineHeight: 210, sevHeight: 260 },
+  tuning: { curvesHeight: 278, timelineHeight: 222, sevHeight: 260 },
+  sev: { curvesHeight: 230, timelineHeight: 200, sevHeight: 290 },
+  project: { curvesHeight: 230, timelineHeight: 190, sevHeight: 300 },
+};
+
+/**
+ * Least default heights (px, whole panel with its header) of each layout's rows: the curve view shows 120+ px of
+ * values (the full layout's curves stand in a narrower column at 1280 px, where their header takes two lines),
+ * the timeline six whole joint rows, the SEV editor three or more events.
+ */
+export const DEFAULT_HEIGHTS: Record<LayoutKey, RowHeights> = {
+  all: { curvesHeight: 280, timelineHeight: 208, sevHeight: 240 },
+  tuning: { curvesHeight: 262, timelineHeight: 208, sevHeight: 240 },
+  sev: { curvesHeight: 262, timelineHeight: 208, sevHeight: 240 },
+  project: { curvesHeight: 262, timelineHeight: 208, sevHeight: 240 },
+};
+/** The share of the centre column the viewport gets by default before the timeline takes what is spare. */
+export const VIEWPORT_SHARE = 0.4;
+/** The most the timeline takes by default (px): every joint row of a 31-joint skeleton and its ruler and rows. */
+export const TIMELINE_DEFAULT_MAX = 560;
+
+/**
+ * The heights a layout's rows have until the user drags a splitter, in a window `windowHeight` px tall: each row
+ * its DEFAULT_HEIGHTS, and when the window is taller than those rows and VIEWPORT_SHARE of the column for the
+ * viewport, the rest goes to the timeline (up to TIMELINE_DEFAULT_MAX), so a large window shows more joints
+ * rather than a larger picture.
+ */
+export function defaultHeights(key: LayoutKey, windowHeight: number): RowHeights {
+  const want = DEFAULT_HEIGHTS[key];
+  const shown: readonly PanelId[] = key === 'all' ? PANELS : MODE_PANELS[key];
+  const column = windowHeight - WINDOW_CHROME;
+  const used =
+    (shown.includes('curves') ? want.curvesHeight : 0) + (shown.includes('timeline') ? want.timelineHeight : 0) + (shown.includes('sev') ? want.sevHeight : 0);
+  const spare = column - used - Math.round(VIEWPORT_SHARE * column);
+  return { ...want, timelineHeight: Math.min(TIMELINE_DEFAULT_MAX, want.timelineHeight + Math.max(0, spare)) };
+}
+
+/** A layout's row heights in a window `windowHeight` px tall: the user's own, else the defaults (defaultHeights). */
+export function rowHeights(layout: Pick<ProjectLayout, 'heights'>, key: LayoutKey, windowHeight: number): RowHeights {
+  return { ...defaultHeights(key, windowHeight), ...layout.heights[key] };
 }
 
 /**
@@ -367,7 +410,11 @@ export function parseLayout(text: string | null): ProjectLayout {
   const collapsed = v.collapsed as Record<string, unknown> | undefined;
   for (const key of ['all', ...WORK_MODES] as LayoutKey[]) {
     const h = heights?.[key];
-    if (h && typeof h === 'object') for (const k of ['curvesHeight', 'timelineHeight', 'sevHeight'] as const) if (num(h[k])) out.heights[key][k] = h[k];
+    if (h && typeof h === 'object') {
+      // Older versions saved the fixed defaults of layouts the user never resized: those follow the window now.
+      const old = v.version !== VERSION && (['curvesHeight', 'timelineHeight', 'sevHeight'] as const).every((k) => h[k] === OLD_DEFAULTS[key][k]);
+      if (!old) for (const k of ['curvesHeight', 'timelineHeight', 'sevHeight'] as const) if (num(h[k])) out.heights[key][k] = h[k];
+    }
     const c = collapsed?.[key];
     if (Array.isArray(c)) out.collapsed[key] = [...new Set(c.filter(isPanel))];
   }
@@ -401,7 +448,7 @@ export const projectLayoutStore = createStore<ProjectLayout & ProjectLayoutActio
   const save = () => {
     const { projectWidth, sideWidth, heights, collapsed, maximized } = get();
     try {
-      localStorage.setItem(KEY, JSON.stringify({ projectWidth, sideWidth, heights, collapsed, maximized }));
+      localStorage.setItem(KEY, JSON.stringify({ version: VERSION, projectWidth, sideWidth, heights, collapsed, maximized }));
     } catch {
       // storage unavailable: the layout lasts for this session
     }
