@@ -3,7 +3,8 @@
  * cycles. A rule nobody checks wears away; this file is the check.
  */
 /** The app layer of shared/: every other file there is the core. */
-const SHARED_APP = '^shared/ipc/|^shared/(shortcuts|menus|eventsMenu|unsaved|systemFiles)(\\.test)?\\.ts$|^shared/testing/rawIpcFrame\\.ts$';
+const SHARED_APP =
+  '^shared/ipc/|^shared/(shortcuts|menus|eventsMenu|unsaved|systemFiles)(\\.test)?\\.ts$|^shared/testing/rawIpcFrame\\.ts$';
 
 module.exports = {
   forbidden: [
@@ -35,7 +36,8 @@ module.exports = {
       // Everything else in shared/ is the core: formats, math, motion, the compressor, interchange, the project.
       name: 'shared-core-not-app',
       severity: 'error',
-      comment: 'The core (formats, compressor, project) knows nothing of transport or UI; the app layer may use the core.',
+      comment:
+        'The core (formats, compressor, project) knows nothing of transport or UI; the app layer may use the core.',
       from: { path: '^shared/', pathNot: SHARED_APP },
       to: { path: SHARED_APP },
     },

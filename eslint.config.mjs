@@ -6,7 +6,15 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'node_modules/**', 'e2e-output/**', 'reports/**', '.stryker-tmp/**', 'fuzz-reproducers/**', 'build-resources/**'],
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'e2e-output/**',
+      'reports/**',
+      '.stryker-tmp/**',
+      'fuzz-reproducers/**',
+      'build-resources/**',
+    ],
   },
   {
     files: ['**/*.{ts,tsx,mjs}'],
@@ -38,8 +46,14 @@ export default tseslint.config(
       'no-fallthrough': 'error',
       'prefer-const': 'error',
       'no-var': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
-      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false },
+      ],
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-non-null-assertion': 'off',
       'no-undef': 'off',

@@ -7,7 +7,13 @@ export default defineConfig({
   assetsInclude: ['**/*.mtn'],
   test: {
     // e2e/*.spec.ts are Playwright's; e2e/*.test.ts test the helpers its fixtures use.
-    include: ['shared/**/*.test.ts', 'electron/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts', 'e2e/**/*.test.ts'],
+    include: [
+      'shared/**/*.test.ts',
+      'electron/**/*.test.ts',
+      'renderer/**/*.test.{ts,tsx}',
+      'scripts/**/*.test.ts',
+      'e2e/**/*.test.ts',
+    ],
     exclude: ['e2e/**/*.spec.ts', 'node_modules/**', 'dist/**'],
     testTimeout: 30000,
     // The build cache's local verdicts (electron/build/verdicts.ts) go to a scratch folder, never the user's own.

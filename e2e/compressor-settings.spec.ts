@@ -1,7 +1,9 @@
 import { expect, test } from './fixtures';
 import { waitForCompression, waitForDocument } from './ui';
 
-test('the refined result replaces the greedy one; the classic checkbox and the object-space bound change what is compressed', async ({ page }) => {
+test('the refined result replaces the greedy one; the classic checkbox and the object-space bound change what is compressed', async ({
+  page,
+}) => {
   await waitForDocument(page);
   await waitForCompression(page);
   const stage = page.getByTestId('compress-stage');

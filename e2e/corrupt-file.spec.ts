@@ -2,7 +2,12 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { makeKeyEdit, openThroughPicker, waitForDocument } from './ui';
 
-test('a corrupt file gives a readable message and the open document stays', async ({ page, workspace, pageErrors, saveScreenshot }) => {
+test('a corrupt file gives a readable message and the open document stays', async ({
+  page,
+  workspace,
+  pageErrors,
+  saveScreenshot,
+}) => {
   await waitForDocument(page);
   await makeKeyEdit(page, 'LeftFoot');
   const keysBefore = await page.getByTestId('stat-total-keys').innerText();

@@ -4,7 +4,16 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { canvasData, clickCurveFrame, frameX, openThroughPicker, selectJoint, toggleCurveKey, waitForCompression, waitForDocument } from './ui';
+import {
+  canvasData,
+  clickCurveFrame,
+  frameX,
+  openThroughPicker,
+  selectJoint,
+  toggleCurveKey,
+  waitForCompression,
+  waitForDocument,
+} from './ui';
 
 async function openCmu(page: Page): Promise<void> {
   await waitForDocument(page);
@@ -19,8 +28,14 @@ async function pageX(page: Page, testId: string, frame: number): Promise<number>
   return box.x + (await frameX(canvas, frame));
 }
 
-for (const size of [{ width: 1600, height: 1000 }, { width: 1280, height: 800 }]) {
-  test(`curve view and timeline put a frame at the same x (${size.width}x${size.height})`, async ({ page, electronApp }) => {
+for (const size of [
+  { width: 1600, height: 1000 },
+  { width: 1280, height: 800 },
+]) {
+  test(`curve view and timeline put a frame at the same x (${size.width}x${size.height})`, async ({
+    page,
+    electronApp,
+  }) => {
     test.skip(!!electronApp, 'window size is set through the page viewport in Chromium');
     await page.setViewportSize(size);
     await openCmu(page);
@@ -35,7 +50,9 @@ for (const size of [{ width: 1600, height: 1000 }, { width: 1280, height: 800 }]
   });
 }
 
-test("the Hips' Euler curves do not swing by 180 degrees at the turns of CMU 01_01 (rotate order Auto)", async ({ page }) => {
+test("the Hips' Euler curves do not swing by 180 degrees at the turns of CMU 01_01 (rotate order Auto)", async ({
+  page,
+}) => {
   await openCmu(page);
   await selectJoint(page, 'Hips');
   const curve = page.getByTestId('curve-canvas');
@@ -61,7 +78,9 @@ async function keyBandPoint(page: Page, frame: number): Promise<{ x: number; y: 
 
 const numbers = (csv: string | undefined) => (csv ?? '').split(',').filter(Boolean).map(Number);
 
-test('user keys: click, Shift+click and box select; drag retimes them by whole frames in one undo step; Delete removes them', async ({ page }) => {
+test('user keys: click, Shift+click and box select; drag retimes them by whole frames in one undo step; Delete removes them', async ({
+  page,
+}) => {
   await waitForDocument(page);
   await selectJoint(page, 'RightForeArm');
   const curve = page.getByTestId('curve-canvas');
@@ -124,14 +143,18 @@ test('user keys: click, Shift+click and box select; drag retimes them by whole f
   await expect.poll(userKeys).toEqual(withBase(75, 95));
 });
 
-test('Up / Down jump to the previous / next key of the selected channel; PageUp / PageDown switch joints', async ({ page }) => {
+test('Up / Down jump to the previous / next key of the selected channel; PageUp / PageDown switch joints', async ({
+  page,
+}) => {
   await waitForDocument(page);
   await selectJoint(page, 'RightForeArm');
   await waitForCompression(page);
   const curve = page.getByTestId('curve-canvas');
   await toggleCurveKey(page, 47);
   await waitForCompression(page);
-  const keys = [...new Set([...numbers((await canvasData(curve)).keyFrames), ...numbers((await canvasData(curve)).userKeyFrames)])].sort((x, y) => x - y);
+  const keys = [
+    ...new Set([...numbers((await canvasData(curve)).keyFrames), ...numbers((await canvasData(curve)).userKeyFrames)]),
+  ].sort((x, y) => x - y);
   expect(keys).toContain(47);
   await page.getByTestId('frame-number').fill('30');
   await page.getByTestId('frame-number').press('Enter');

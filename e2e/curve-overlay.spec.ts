@@ -26,7 +26,11 @@ async function clickAxisLabel(page: Page, label: string): Promise<void> {
   await curves(page).click({ position: { x: 24, y: Number(entry!.split(':')[1]) } });
 }
 
-test('Ctrl/Shift+click on timeline labels overlays other joints\' curves, with a legend to remove them', async ({ page, pageErrors, saveScreenshot }) => {
+test("Ctrl/Shift+click on timeline labels overlays other joints' curves, with a legend to remove them", async ({
+  page,
+  pageErrors,
+  saveScreenshot,
+}) => {
   await waitForDocument(page);
   await expect(page.getByTestId('timeline-selected')).toHaveText('Hips');
   await expect(curves(page)).toHaveAttribute('data-overlay-joints', '');
@@ -57,7 +61,11 @@ test('Ctrl/Shift+click on timeline labels overlays other joints\' curves, with a
   expect(pageErrors).toEqual([]);
 });
 
-test('clicking an axis label solos it; clicking it again shows every axis', async ({ page, pageErrors, saveScreenshot }) => {
+test('clicking an axis label solos it; clicking it again shows every axis', async ({
+  page,
+  pageErrors,
+  saveScreenshot,
+}) => {
   await waitForDocument(page);
   await expect(curves(page)).toHaveAttribute('data-drawn-components', 'rX,rY,rZ');
   const all = await picture(page);

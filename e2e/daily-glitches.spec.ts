@@ -17,7 +17,11 @@ import { chooseFile, markerFrames, openSampleProject, trackX } from './sev-ui';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dragLockRow, freeRun, openThroughPicker, selectJoint, waitForCompression, waitForDocument } from './ui';
 
-test('a one-frame event drag at the default zoom moves the event one frame; a sub-frame drag snaps to the nearest frame', async ({ page, workspace, electronApp }) => {
+test('a one-frame event drag at the default zoom moves the event one frame; a sub-frame drag snaps to the nearest frame', async ({
+  page,
+  workspace,
+  electronApp,
+}) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await openSampleProject(page, workspace, electronApp);
   await page.locator('[data-testid="project-motion"][data-name="cmu_01_01"]').click();
@@ -61,7 +65,10 @@ test('Escape closes an open menu, and a dialog opened from the keyboard closes t
   await expect(page.getByRole('menu')).toHaveCount(0);
 });
 
-test('a refused lock says why and its button moves the lock to the selected joint in one undo step', async ({ page, workspace }) => {
+test('a refused lock says why and its button moves the lock to the selected joint in one undo step', async ({
+  page,
+  workspace,
+}) => {
   await waitForDocument(page);
   const start = freeRun(readFileSync(workspace.path('walk.mtn')), 5);
   const locks = page.getByTestId('lock-item');
@@ -91,7 +98,9 @@ test('the greedy figures shown while the refined compression runs are labelled a
     (window as unknown as { __stages: typeof seen }).__stages = seen;
     new MutationObserver(() => {
       const greedy = document.querySelector('[data-testid="compress-stage"][data-stage="greedy"]') !== null;
-      const labelled = document.querySelector('[data-testid="stat-preview"]') !== null && document.querySelector('[data-testid="status-preview"]') !== null;
+      const labelled =
+        document.querySelector('[data-testid="stat-preview"]') !== null &&
+        document.querySelector('[data-testid="status-preview"]') !== null;
       seen.push({ greedy, labelled });
     }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
   });
@@ -101,13 +110,22 @@ test('the greedy figures shown while the refined compression runs are labelled a
     await field.press('Enter');
     await waitForCompression(page);
   }
-  const seen = await page.evaluate(() => (window as unknown as { __stages: { greedy: boolean; labelled: boolean }[] }).__stages);
-  expect(seen.some((s) => s.greedy), 'a greedy stage was on screen').toBe(true);
+  const seen = await page.evaluate(
+    () => (window as unknown as { __stages: { greedy: boolean; labelled: boolean }[] }).__stages,
+  );
+  expect(
+    seen.some((s) => s.greedy),
+    'a greedy stage was on screen',
+  ).toBe(true);
   expect(seen.filter((s) => s.greedy !== s.labelled)).toEqual([]);
   await expect(page.getByTestId('stat-preview')).toHaveCount(0);
 });
 
-test('outside a project the sounds beside the motion play; "(no sound)" goes once a project brings the sounds', async ({ page, workspace, electronApp }) => {
+test('outside a project the sounds beside the motion play; "(no sound)" goes once a project brings the sounds', async ({
+  page,
+  workspace,
+  electronApp,
+}) => {
   await waitForDocument(page);
   await page.keyboard.press('Control+2');
   const last = page.getByTestId('sev-last-played');
@@ -128,7 +146,9 @@ test('outside a project the sounds beside the motion play; "(no sound)" goes onc
   await expect(last).toHaveClass(/bad/);
   // The sample project has its sounds: the label no longer says the SE has none.
   await page.getByTestId('mode-project').click();
-  await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () => page.getByTestId('project-open').first().click());
+  await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () =>
+    page.getByTestId('project-open').first().click(),
+  );
   await expect(page.getByTestId('project-motion')).toHaveCount(4);
   await expect(last).toHaveText('♪ SE_FOOT_L_CONC');
   await expect(last).not.toHaveClass(/bad/);
@@ -139,15 +159,22 @@ async function clippedControls(page: Page, root: string): Promise<string[]> {
   return page.locator(root).evaluate((el) => {
     const ctx = document.createElement('canvas').getContext('2d')!;
     const out: string[] = [];
-    for (const c of Array.from(el.querySelectorAll<HTMLSelectElement | HTMLInputElement>('select, input[type="text"], input:not([type])'))) {
+    for (const c of Array.from(
+      el.querySelectorAll<HTMLSelectElement | HTMLInputElement>('select, input[type="text"], input:not([type])'),
+    )) {
       const r = c.getBoundingClientRect();
       if (r.width === 0) continue;
       const st = getComputedStyle(c);
       ctx.font = `${st.fontWeight} ${st.fontSize} ${st.fontFamily}`;
       const text = c instanceof HTMLSelectElement ? (c.selectedOptions[0]?.text ?? '') : c.value;
       // A select keeps room for its arrow (about 20 px) besides its padding.
-      const room = c.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight) - (c instanceof HTMLSelectElement ? 18 : 0);
-      if (ctx.measureText(text).width > room + 0.5) out.push(`${text} (${Math.round(ctx.measureText(text).width)} px in ${Math.round(room)} px)`);
+      const room =
+        c.clientWidth -
+        parseFloat(st.paddingLeft) -
+        parseFloat(st.paddingRight) -
+        (c instanceof HTMLSelectElement ? 18 : 0);
+      if (ctx.measureText(text).width > room + 0.5)
+        out.push(`${text} (${Math.round(ctx.measureText(text).width)} px in ${Math.round(room)} px)`);
     }
     return out;
   });
@@ -158,17 +185,30 @@ async function selectedRowWhole(page: Page, joint: number): Promise<boolean> {
   return page.getByTestId('timeline-canvas').evaluate((c, j) => {
     const d = (c as HTMLElement).dataset;
     const y = Number(d.jointsTop) + (j + 1) * Number(d.rowHeight) - c.parentElement!.scrollTop;
-    return y >= Number(d.jointsTop) && y + Number(d.rowHeight) <= Number(d.jointsTop) + Number(d.visibleRows) * Number(d.rowHeight) && Number(d.visibleRows) >= 5;
+    return (
+      y >= Number(d.jointsTop) &&
+      y + Number(d.rowHeight) <= Number(d.jointsTop) + Number(d.visibleRows) * Number(d.rowHeight) &&
+      Number(d.visibleRows) >= 5
+    );
   }, joint);
 }
 
-test('at 1280x800 names, the object bound row and the Build button are whole, and the selected joint row is in view', async ({ page, workspace, electronApp, saveScreenshot }) => {
+test('at 1280x800 names, the object bound row and the Build button are whole, and the selected joint row is in view', async ({
+  page,
+  workspace,
+  electronApp,
+  saveScreenshot,
+}) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await openSampleProject(page, workspace, electronApp);
   await page.keyboard.press('Control+1');
   // The tuning panel's object-space row: label, value, unit, "shell", value, none cut.
   const row = page.locator('.object-row');
-  const cut = await row.evaluate((el) => Array.from(el.children).filter((c) => (c as HTMLElement).scrollWidth > (c as HTMLElement).clientWidth + 1).map((c) => c.textContent || (c as HTMLInputElement).placeholder));
+  const cut = await row.evaluate((el) =>
+    Array.from(el.children)
+      .filter((c) => (c as HTMLElement).scrollWidth > (c as HTMLElement).clientWidth + 1)
+      .map((c) => c.textContent || (c as HTMLInputElement).placeholder),
+  );
   expect(cut).toEqual([]);
   const rowBox = (await row.boundingBox())!;
   expect(rowBox.height, 'one line').toBeLessThan(32);

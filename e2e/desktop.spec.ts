@@ -5,15 +5,22 @@ import { waitForDocument } from './ui';
 
 /** How many motions the workspace's sample project lists (the project panel shows one row each). */
 function sampleMotionCount(workspace: Workspace): number {
-  return (JSON.parse(readFileSync(workspace.path('sample.actguy.json'), 'utf8')) as { motions: unknown[] }).motions.length;
+  return (JSON.parse(readFileSync(workspace.path('sample.actguy.json'), 'utf8')) as { motions: unknown[] }).motions
+    .length;
 }
 
 const ELECTRON_ONLY = 'Electron only: the native menu, the OS file hand-off and the native close question';
 
-test('Ctrl+Shift+O is Open Project and Ctrl+O is Open, whoever owns the shortcut (the page here, the native menu under Electron)', async ({ page, workspace, electronApp }) => {
+test('Ctrl+Shift+O is Open Project and Ctrl+O is Open, whoever owns the shortcut (the page here, the native menu under Electron)', async ({
+  page,
+  workspace,
+  electronApp,
+}) => {
   await waitForDocument(page);
   // Open Project: the sample project's motions appear.
-  await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () => page.keyboard.press('Control+Shift+o'));
+  await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () =>
+    page.keyboard.press('Control+Shift+o'),
+  );
   await expect(page.getByTestId('project-motion')).toHaveCount(sampleMotionCount(workspace));
   await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
   await waitForDocument(page);
@@ -38,14 +45,24 @@ test('no shortcut runs behind an open question', async ({ page }) => {
   await expect(page.getByTestId('doc-name')).toHaveText('walk');
 });
 
-test('Electron: WebGL without a GPU (Playwright\'s loader switches reach Electron), native menu bar hidden beside the page\'s', async ({ page, electronApp }) => {
+test("Electron: WebGL without a GPU (Playwright's loader switches reach Electron), native menu bar hidden beside the page's", async ({
+  page,
+  electronApp,
+}) => {
   test.skip(!electronApp, ELECTRON_ONLY);
   await waitForDocument(page);
   const main = await electronApp!.evaluate(({ app, BrowserWindow, Menu }) => {
     const accelerators: Record<string, string> = {};
-    const walk = (items: Electron.MenuItem[]) => items.forEach((i) => (i.submenu ? walk(i.submenu.items) : i.accelerator && (accelerators[i.label] = i.accelerator)));
+    const walk = (items: Electron.MenuItem[]) =>
+      items.forEach((i) =>
+        i.submenu ? walk(i.submenu.items) : i.accelerator && (accelerators[i.label] = i.accelerator),
+      );
     walk(Menu.getApplicationMenu()?.items ?? []);
-    return { swiftshader: app.commandLine.hasSwitch('enable-unsafe-swiftshader'), menuBar: BrowserWindow.getAllWindows()[0].isMenuBarVisible(), accelerators };
+    return {
+      swiftshader: app.commandLine.hasSwitch('enable-unsafe-swiftshader'),
+      menuBar: BrowserWindow.getAllWindows()[0].isMenuBarVisible(),
+      accelerators,
+    };
   });
   expect(main.swiftshader).toBe(true);
   expect(main.menuBar).toBe(process.platform === 'darwin');
@@ -53,10 +70,15 @@ test('Electron: WebGL without a GPU (Playwright\'s loader switches reach Electro
   expect(await page.evaluate(() => document.createElement('canvas').getContext('webgl2') !== null)).toBe(true);
 });
 
-test('Electron: files the OS hands over open where they belong (a motion in the tuner, a project in the project panel)', async ({ page, workspace, electronApp }) => {
+test('Electron: files the OS hands over open where they belong (a motion in the tuner, a project in the project panel)', async ({
+  page,
+  workspace,
+  electronApp,
+}) => {
   test.skip(!electronApp, ELECTRON_ONLY);
   await waitForDocument(page);
-  const handOver = (path: string) => electronApp!.evaluate(({ app }, p) => app.emit('open-file', { preventDefault() {} }, p), path);
+  const handOver = (path: string) =>
+    electronApp!.evaluate(({ app }, p) => app.emit('open-file', { preventDefault() {} }, p), path);
   await handOver(workspace.path('cmu_01_01.mtn'));
   await waitForDocument(page, 'cmu_01_01');
   await handOver(workspace.path('sample.actguy.json'));
@@ -64,15 +86,25 @@ test('Electron: files the OS hands over open where they belong (a motion in the 
   await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
 });
 
-test('Electron: a .sev the OS hands over opens in the project beside it that lists it, not as a lone .sev', async ({ page, workspace, electronApp }) => {
+test('Electron: a .sev the OS hands over opens in the project beside it that lists it, not as a lone .sev', async ({
+  page,
+  workspace,
+  electronApp,
+}) => {
   test.skip(!electronApp, ELECTRON_ONLY);
   await waitForDocument(page);
-  await electronApp!.evaluate(({ app }, p) => app.emit('open-file', { preventDefault() {} }, p), workspace.path('walk.sev'));
+  await electronApp!.evaluate(
+    ({ app }, p) => app.emit('open-file', { preventDefault() {} }, p),
+    workspace.path('walk.sev'),
+  );
   await expect(page.getByTestId('project-motion')).toHaveCount(sampleMotionCount(workspace));
   await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
 });
 
-test('Electron: closing with unsaved edits asks natively; Cancel keeps the window, Discard closes it', async ({ page, electronApp }) => {
+test('Electron: closing with unsaved edits asks natively; Cancel keeps the window, Discard closes it', async ({
+  page,
+  electronApp,
+}) => {
   test.skip(!electronApp, ELECTRON_ONLY);
   await waitForDocument(page);
   await page.keyboard.press('t');

@@ -57,7 +57,11 @@ test('a tolerance of 0 is refused with the reason shown at the field', async ({ 
   await expect(error).toHaveCount(0);
 });
 
-test('Remove floor variants hides the 8 variants and Restore brings them back; they go only when a save is confirmed by name', async ({ page, workspace, electronApp }) => {
+test('Remove floor variants hides the 8 variants and Restore brings them back; they go only when a save is confirmed by name', async ({
+  page,
+  workspace,
+  electronApp,
+}) => {
   await openSampleProject(page, workspace, electronApp);
   const row = page.locator('[data-testid="sev-se-row"][data-index="0"]');
   await row.getByTestId('sev-se-name').click();
@@ -73,7 +77,9 @@ test('Remove floor variants hides the 8 variants and Restore brings them back; t
   // Saved without them only when the question naming them is answered: the file loses them, and adding floors again starts from the base name.
   await page.getByTestId('sev-variants-remove').click();
   await page.getByTestId('sev-save').click();
-  await expect(page.getByTestId('confirm-dialog')).toContainText('Save will remove the 8 floor variants of SE 0 SE_FOOT_L');
+  await expect(page.getByTestId('confirm-dialog')).toContainText(
+    'Save will remove the 8 floor variants of SE 0 SE_FOOT_L',
+  );
   await page.getByTestId('confirm-save').click();
   await expect(page.getByTestId('sev-dirty')).not.toContainText('modified');
   const saved = parseSevStrict(readFileSync(workspace.path('walk.sev'), 'utf8'), 'walk.sev');

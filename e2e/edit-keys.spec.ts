@@ -15,7 +15,9 @@ function freeFrame(keyFrames: number[]): number {
   return at;
 }
 
-test('a user key toggled in the curve view recompresses at once; undo and redo restore it', async ({ page }, testInfo) => {
+test('a user key toggled in the curve view recompresses at once; undo and redo restore it', async ({
+  page,
+}, testInfo) => {
   await waitForDocument(page);
   await selectJoint(page, 'RightForeArm');
   await waitForCompression(page);
@@ -25,7 +27,11 @@ test('a user key toggled in the curve view recompresses at once; undo and redo r
   const keyCount = page.getByTestId('curve-key-count');
   const before = await keyCount.innerText();
   const stats = async () =>
-    [await page.getByTestId('stat-total-keys').innerText(), await page.getByTestId('stat-max-error-rotation').innerText(), await page.getByTestId('curve-max-error').innerText()].join('|');
+    [
+      await page.getByTestId('stat-total-keys').innerText(),
+      await page.getByTestId('stat-max-error-rotation').innerText(),
+      await page.getByTestId('curve-max-error').innerText(),
+    ].join('|');
   const statsBefore = await stats();
   const users = Number(/· (\d+) user$/.exec(before)![1]);
   const userText = (n: number) => new RegExp(`· ${n} user$`);
@@ -43,7 +49,10 @@ test('a user key toggled in the curve view recompresses at once; undo and redo r
   await expect.poll(stats).not.toBe(statsBefore);
   await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
   // Reported, not asserted (the machine is shared): worker time and edit-to-result round trip of this recompression.
-  testInfo.annotations.push({ type: 'recompress', description: await page.getByTestId('stat-compress-time').innerText() });
+  testInfo.annotations.push({
+    type: 'recompress',
+    description: await page.getByTestId('stat-compress-time').innerText(),
+  });
   console.log(`recompress after key toggle: ${await page.getByTestId('stat-compress-time').innerText()}`);
 
   // Ctrl+Z removes the key again (one step), Ctrl+Y brings it back.
@@ -72,7 +81,9 @@ test('a user key toggled in the curve view recompresses at once; undo and redo r
   await expect(keyCount).toHaveText(userText(users + 1));
 });
 
-test('a plain click in the curve plot goes to the frame and never edits; Ctrl+click is the key edit, as the hint says', async ({ page }) => {
+test('a plain click in the curve plot goes to the frame and never edits; Ctrl+click is the key edit, as the hint says', async ({
+  page,
+}) => {
   await waitForDocument(page);
   await selectJoint(page, 'RightForeArm');
   await waitForCompression(page);

@@ -15,14 +15,19 @@ async function rows(page: Page): Promise<string[]> {
   return ((await page.getByTestId('timeline-canvas').getAttribute('data-rows')) ?? '').split(',').filter(Boolean);
 }
 
-test('timeline: Group by chain puts the rows under spine, arms, legs and other headers that fold, remembered', async ({ page, saveScreenshot }) => {
+test('timeline: Group by chain puts the rows under spine, arms, legs and other headers that fold, remembered', async ({
+  page,
+  saveScreenshot,
+}) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await waitForDocument(page);
   await openThroughPicker(page, 'cmu_01_01.mtn');
   await waitForDocument(page, 'cmu_01_01');
   expect((await rows(page)).some((r) => /[a-z]/.test(r))).toBe(false);
   await page.getByTestId('timeline-group').click();
-  await expect.poll(async () => (await rows(page)).filter((r) => /[a-z]/.test(r))).toEqual(['spine-', 'arms-', 'legs-', 'other-']);
+  await expect
+    .poll(async () => (await rows(page)).filter((r) => /[a-z]/.test(r)))
+    .toEqual(['spine-', 'arms-', 'legs-', 'other-']);
   expect((await rows(page)).length).toBe(32 + 4);
   await expect(page.getByTestId('timeline-group')).toHaveAttribute('aria-pressed', 'true');
 
@@ -32,7 +37,9 @@ test('timeline: Group by chain puts the rows under spine, arms, legs and other h
   const legs = (await rows(page)).indexOf('legs-');
   await canvas.evaluate((c, y) => c.parentElement!.scrollTo({ top: y }), legs * Number(d.rowHeight));
   const scroll = await canvas.evaluate((c) => c.parentElement!.scrollTop);
-  await canvas.click({ position: { x: 30, y: scroll + Number(d.jointsTop) + (legs + 0.5) * Number(d.rowHeight) - scroll } });
+  await canvas.click({
+    position: { x: 30, y: scroll + Number(d.jointsTop) + (legs + 0.5) * Number(d.rowHeight) - scroll },
+  });
   await expect.poll(() => rows(page)).toContain('legs+');
   expect((await rows(page)).length).toBe(32 + 4 - 8);
   await expect(page.getByTestId('timeline-fold-legs')).toHaveAttribute('aria-expanded', 'false');
@@ -63,7 +70,10 @@ test('timeline: Group by chain puts the rows under spine, arms, legs and other h
   await expect.poll(async () => (await rows(page)).some((r) => /[a-z]/.test(r))).toBe(false);
 });
 
-test('joint picker: the skeleton as a tree with a filter, by mouse and keyboard, for the selected joint and the override', async ({ page, saveScreenshot }) => {
+test('joint picker: the skeleton as a tree with a filter, by mouse and keyboard, for the selected joint and the override', async ({
+  page,
+  saveScreenshot,
+}) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await waitForDocument(page);
   await openThroughPicker(page, 'cmu_01_01.mtn');
@@ -83,7 +93,17 @@ test('joint picker: the skeleton as a tree with a filter, by mouse and keyboard,
 
   // The filter keeps the matches and their ancestors; the first match is active: Enter picks it.
   await page.keyboard.type('foot');
-  await expect(items.locator('.joint-tree-name')).toHaveText(['0 Hips', '1 LHipJoint', '2 LeftUpLeg', '3 LeftLeg', '4 LeftFoot', '6 RHipJoint', '7 RightUpLeg', '8 RightLeg', '9 RightFoot']);
+  await expect(items.locator('.joint-tree-name')).toHaveText([
+    '0 Hips',
+    '1 LHipJoint',
+    '2 LeftUpLeg',
+    '3 LeftLeg',
+    '4 LeftFoot',
+    '6 RHipJoint',
+    '7 RightUpLeg',
+    '8 RightLeg',
+    '9 RightFoot',
+  ]);
   // LeftFoot is active; ↓ ↓ ↓ ↑ goes to RightUpLeg.
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowDown');
@@ -120,7 +140,12 @@ test('joint picker: the skeleton as a tree with a filter, by mouse and keyboard,
   await expect(page.getByTestId('timeline-selected')).toHaveText('LeftHand');
 });
 
-test('joint picker: an SE event\'s joint is picked from the skeleton tree', async ({ page, workspace, electronApp, saveScreenshot }) => {
+test("joint picker: an SE event's joint is picked from the skeleton tree", async ({
+  page,
+  workspace,
+  electronApp,
+  saveScreenshot,
+}) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await openSampleProject(page, workspace, electronApp);
   await page.keyboard.press('Control+2');

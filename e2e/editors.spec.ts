@@ -11,7 +11,10 @@ import { expect, test } from './fixtures';
 import { markerFrames, openSampleProject } from './sev-ui';
 import { canvasData, frameX, jointLabels, openThroughPicker, toggleCurveKey, waitForDocument } from './ui';
 
-test('curves: 120+ px of values at 1280x800, vertical zoom and pan, Normalize, Home and F', async ({ page, saveScreenshot }) => {
+test('curves: 120+ px of values at 1280x800, vertical zoom and pan, Normalize, Home and F', async ({
+  page,
+  saveScreenshot,
+}) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await waitForDocument(page);
   await page.keyboard.press('Control+1');
@@ -20,7 +23,10 @@ test('curves: 120+ px of values at 1280x800, vertical zoom and pan, Normalize, H
   expect(Number(d.plotBottom) - Number(d.plotTop), 'value area height').toBeGreaterThanOrEqual(120);
   expect(d.valueView).toBe('auto');
   const box = (await canvas.boundingBox())!;
-  const mid = { x: box.x + (Number(d.plotLeft) + Number(d.plotRight)) / 2, y: box.y + (Number(d.plotTop) + Number(d.plotBottom)) / 2 };
+  const mid = {
+    x: box.x + (Number(d.plotLeft) + Number(d.plotRight)) / 2,
+    y: box.y + (Number(d.plotTop) + Number(d.plotBottom)) / 2,
+  };
 
   // Alt+wheel zooms the values in around the pointer.
   const span0 = Number(d.valueHi) - Number(d.valueLo);
@@ -83,7 +89,11 @@ test('curves: 120+ px of values at 1280x800, vertical zoom and pan, Normalize, H
   await expect.poll(async () => (await canvasData(canvas)).viewStart).toBe('0');
 });
 
-test('footstep suggestions propose only the steps the .sev lacks, and no standing foot at frame 0', async ({ page, workspace, electronApp }) => {
+test('footstep suggestions propose only the steps the .sev lacks, and no standing foot at frame 0', async ({
+  page,
+  workspace,
+  electronApp,
+}) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await openSampleProject(page, workspace, electronApp);
   await page.keyboard.press('Control+2');
@@ -117,7 +127,9 @@ test('the event track names each event beside its marker', async ({ page, worksp
   await expect(page.locator('[data-testid="sev-marker-label"][data-index="1"]')).toHaveText('SE_FOOT_L_METAL');
   // A label never runs over the next marker.
   const overlaps = await page.getByTestId('sev-track').evaluate((track) => {
-    const markers = Array.from(track.querySelectorAll('[data-testid="sev-marker"]')).map((m) => m.getBoundingClientRect());
+    const markers = Array.from(track.querySelectorAll('[data-testid="sev-marker"]')).map((m) =>
+      m.getBoundingClientRect(),
+    );
     return Array.from(track.querySelectorAll('[data-testid="sev-marker-label"]')).filter((l) => {
       const r = l.getBoundingClientRect();
       return markers.some((m) => m.left > r.left && m.left < r.right - 1 && m.bottom > r.top && m.top < r.bottom);
@@ -127,18 +139,25 @@ test('the event track names each event beside its marker', async ({ page, worksp
   await saveScreenshot('event-names-1280x800');
 });
 
-test('timeline: the joint filter and the body chains show only those rows; a click on a row selects its joint', async ({ page, saveScreenshot }) => {
+test('timeline: the joint filter and the body chains show only those rows; a click on a row selects its joint', async ({
+  page,
+  saveScreenshot,
+}) => {
   await page.setViewportSize({ width: 1920, height: 1080 });
   await waitForDocument(page);
   await openThroughPicker(page, 'cmu_01_01.mtn');
   await waitForDocument(page, 'cmu_01_01');
   const canvas = page.getByTestId('timeline-canvas');
   const names = await jointLabels(page);
-  const nameOf = (j: number) => (j < 0 ? 'Root translation' : names.find((t) => t.startsWith(`${j} `))!.replace(/^\d+ /, ''));
-  const shown = async () => ((await canvas.getAttribute('data-shown-rows')) ?? '').split(',').filter(Boolean).map(Number);
+  const nameOf = (j: number) =>
+    j < 0 ? 'Root translation' : names.find((t) => t.startsWith(`${j} `))!.replace(/^\d+ /, '');
+  const shown = async () =>
+    ((await canvas.getAttribute('data-shown-rows')) ?? '').split(',').filter(Boolean).map(Number);
   expect((await shown()).length).toBe(32);
   await page.getByTestId('timeline-filter').fill('foot toe');
-  await expect.poll(async () => (await shown()).map(nameOf)).toEqual(['LeftFoot', 'LeftToeBase', 'RightFoot', 'RightToeBase']);
+  await expect
+    .poll(async () => (await shown()).map(nameOf))
+    .toEqual(['LeftFoot', 'LeftToeBase', 'RightFoot', 'RightToeBase']);
   // Every shown row fits whole in view, and a click on the third selects RightFoot.
   const d = await canvasData(canvas);
   expect(Number(d.visibleRows)).toBeGreaterThanOrEqual(4);

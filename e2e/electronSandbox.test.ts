@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { sandboxPlanOf } from './electronSandbox';
 
 /** Ubuntu 24.04 with npm's Electron: user namespaces restricted, chrome-sandbox owned by the user, no profile. */
-const restricted = { platform: 'linux', restriction: '1\n', binary: '/r/node_modules/electron/dist/electron', helper: { uid: 1000, mode: 0o100755 }, profiles: [] };
+const restricted = {
+  platform: 'linux',
+  restriction: '1\n',
+  binary: '/r/node_modules/electron/dist/electron',
+  helper: { uid: 1000, mode: 0o100755 },
+  profiles: [],
+};
 
 describe("Electron's sandbox in the e2e launch", () => {
   it('as root (CI) on Linux starts with --no-sandbox, and only there', () => {
@@ -19,7 +25,13 @@ describe("Electron's sandbox in the e2e launch", () => {
     expect(plan.skip).toMatch(/^project "electron" skipped: ActGuy: Electron cannot start its sandbox here/);
     expect(plan.skip).toContain("sudo chown root:root '/r/node_modules/electron/dist/chrome-sandbox'");
     // A setuid-root helper, or a profile for this Electron, lets it start sandboxed.
-    expect(sandboxPlanOf({ ...restricted, helper: { uid: 0, mode: 0o104755 } }, 1000)).toEqual({ args: [], skip: null });
-    expect(sandboxPlanOf({ ...restricted, profiles: [`profile x "${restricted.binary}" { userns, }`] }, 1000)).toEqual({ args: [], skip: null });
+    expect(sandboxPlanOf({ ...restricted, helper: { uid: 0, mode: 0o104755 } }, 1000)).toEqual({
+      args: [],
+      skip: null,
+    });
+    expect(sandboxPlanOf({ ...restricted, profiles: [`profile x "${restricted.binary}" { userns, }`] }, 1000)).toEqual({
+      args: [],
+      skip: null,
+    });
   });
 });

@@ -12,7 +12,12 @@ import { readMshAnimation } from '../shared/msh/read';
 import { sampleMshNode } from '../shared/msh/sample';
 import { readMtn } from '../shared/mtn/read';
 
-test('File > Export MSH writes .res8, .res19 and .nodes.json of the CMU capture that validate and stay within the tolerances', async ({ page, workspace, electronApp, pageErrors }, testInfo) => {
+test('File > Export MSH writes .res8, .res19 and .nodes.json of the CMU capture that validate and stay within the tolerances', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+}, testInfo) => {
   test.setTimeout(180_000);
   await waitForDocument(page);
   await openThroughPicker(page, 'cmu_01_01.mtn');
@@ -26,7 +31,9 @@ test('File > Export MSH writes .res8, .res19 and .nodes.json of the CMU capture 
   await expect(dialog.getByTestId('msh-pos-tol')).toHaveValue('0.5');
   await expect(dialog.getByTestId('msh-rot-tol')).toHaveValue('0.5');
   await dialog.getByTestId('msh-rot-tol').fill('-1');
-  await expect(dialog.getByTestId('msh-options-error')).toHaveText('Rotation tolerance must be a number of degrees, 0 or more.');
+  await expect(dialog.getByTestId('msh-options-error')).toHaveText(
+    'Rotation tolerance must be a number of degrees, 0 or more.',
+  );
   await expect(dialog.getByTestId('msh-choose-file')).toBeDisabled();
   await dialog.getByTestId('msh-rot-tol').fill('0.75');
   await screenshotOf(dialog, testInfo.project.name, 'export-msh-options');
@@ -57,7 +64,12 @@ test('File > Export MSH writes .res8, .res19 and .nodes.json of the CMU capture 
   const nodes = parseMshNodesJson(readFileSync(`${prefix}.nodes.json`, 'utf8'), `${prefix}.nodes.json`);
   expect([nodes.res8File, nodes.res19File, nodes.source]).toEqual(['cmu_anim.res8', 'cmu_anim.res19', 'cmu_01_01.mtn']);
   // readMshAnimation validates every rule of docs/formats.md 7 before returning.
-  const anim = readMshAnimation(new Uint8Array(readFileSync(`${prefix}.res8`)), new Uint8Array(readFileSync(`${prefix}.res19`)), nodes.attrs, nodes.nodes);
+  const anim = readMshAnimation(
+    new Uint8Array(readFileSync(`${prefix}.res8`)),
+    new Uint8Array(readFileSync(`${prefix}.res19`)),
+    nodes.attrs,
+    nodes.nodes,
+  );
   const source = readMtn(new Uint8Array(readFileSync(workspace.path('cmu_01_01.mtn'))));
   const J = source.joints.length;
   expect(anim.nodes.map((n) => n.name)).toEqual(source.joints.map((j) => j.name));
@@ -67,9 +79,15 @@ test('File > Export MSH writes .res8, .res19 and .nodes.json of the CMU capture 
   for (let j = 0; j < J; j++)
     for (let f = 0; f <= source.frameCount; f++) {
       const s = sampleMshNode(anim, j, f);
-      const p = j === 0 ? source.translation.subarray(f * 4, f * 4 + 3) : source.offset.subarray((f * J + j) * 4, (f * J + j) * 4 + 3);
+      const p =
+        j === 0
+          ? source.translation.subarray(f * 4, f * 4 + 3)
+          : source.offset.subarray((f * J + j) * 4, (f * J + j) * 4 + 3);
       worstPos = Math.max(worstPos, Math.hypot(s.position[0] - p[0], s.position[1] - p[1], s.position[2] - p[2]));
-      worstRot = Math.max(worstRot, rotationDistanceDeg(s.rotation, source.rotation.subarray((f * J + j) * 4, (f * J + j) * 4 + 4)));
+      worstRot = Math.max(
+        worstRot,
+        rotationDistanceDeg(s.rotation, source.rotation.subarray((f * J + j) * 4, (f * J + j) * 4 + 4)),
+      );
     }
   expect(worstPos).toBeLessThanOrEqual(0.5);
   expect(worstRot).toBeLessThanOrEqual(0.75);

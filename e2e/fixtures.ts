@@ -70,11 +70,18 @@ const SCREENSHOT_DIR = join(repoRoot, 'e2e-output', 'screenshots');
 const LOOPBACK_BUNDLE = join(repoRoot, 'dist', 'electron', 'loopback.cjs');
 
 /** Starts dist/electron/loopback.cjs on a workspace (with `extraArgs`, e.g. `--open FILE`) and waits for the URL it prints. */
-export async function startLoopbackChild(workspace: string, extraArgs: string[] = []): Promise<{ child: ChildProcess; handle: LoopbackHandle }> {
-  const child = spawn(process.execPath, [LOOPBACK_BUNDLE, '--workspace', workspace, '--port', '0', '--exit-with-stdin', ...extraArgs], {
-    cwd: repoRoot,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+export async function startLoopbackChild(
+  workspace: string,
+  extraArgs: string[] = [],
+): Promise<{ child: ChildProcess; handle: LoopbackHandle }> {
+  const child = spawn(
+    process.execPath,
+    [LOOPBACK_BUNDLE, '--workspace', workspace, '--port', '0', '--exit-with-stdin', ...extraArgs],
+    {
+      cwd: repoRoot,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
   const url = await new Promise<string>((resolveUrl, reject) => {
@@ -206,10 +213,22 @@ export { expect };
  * --enable-unsafe-swiftshader: WebGL for the viewport on a machine without a GPU), with SwiftShader's ANGLE
  * backend asked for as in the Chromium project, and a profile of its own.
  */
-export function electronLaunchOptions(workspace: Workspace, userData: string, sandboxArgs: readonly string[]): Parameters<typeof _electron.launch>[0] {
+export function electronLaunchOptions(
+  workspace: Workspace,
+  userData: string,
+  sandboxArgs: readonly string[],
+): Parameters<typeof _electron.launch>[0] {
   return {
     // sandboxArgs: --no-sandbox as root only (e2e/electronSandbox.ts).
-    args: [...sandboxArgs, repoRoot, workspace.path('walk.mtn'), '--workspace', workspace.dir, '--use-angle=swiftshader', '--ignore-gpu-blocklist'],
+    args: [
+      ...sandboxArgs,
+      repoRoot,
+      workspace.path('walk.mtn'),
+      '--workspace',
+      workspace.dir,
+      '--use-angle=swiftshader',
+      '--ignore-gpu-blocklist',
+    ],
     cwd: repoRoot,
     env: { ...process.env, ACTGUY_USER_DATA_DIR: userData } as Record<string, string>,
   };
@@ -233,9 +252,20 @@ export async function closeElectronApp(app: ElectronApplication): Promise<void> 
 export function nativeAcceleratorOf(keys: string, platform: ShortcutPlatform): string | null {
   const parts = keys.split('+');
   const key = parts.pop()!;
-  const press = { key, ctrlKey: parts.includes('Control'), metaKey: parts.includes('Meta'), shiftKey: parts.includes('Shift'), altKey: parts.includes('Alt') };
+  const press = {
+    key,
+    ctrlKey: parts.includes('Control'),
+    metaKey: parts.includes('Meta'),
+    shiftKey: parts.includes('Shift'),
+    altKey: parts.includes('Alt'),
+  };
   const chord = chordOfKeyPress(press, platform);
-  const binding = SHORTCUTS.find((b) => b.native && (!b.platform || b.platform === platform) && sameChord(chordOfAccelerator(b.accelerator, platform), chord));
+  const binding = SHORTCUTS.find(
+    (b) =>
+      b.native &&
+      (!b.platform || b.platform === platform) &&
+      sameChord(chordOfAccelerator(b.accelerator, platform), chord),
+  );
   return binding?.accelerator ?? null;
 }
 
@@ -261,7 +291,13 @@ async function routeShortcutsToNativeMenu(page: Page, app: ElectronApplication):
     await press(keys, options);
     const accelerator = nativeAcceleratorOf(keys, platform);
     if (!accelerator) return;
-    if (await page.evaluate(() => (window as unknown as { __actguyLastKeyDown?: KeyboardEvent }).__actguyLastKeyDown?.defaultPrevented === true)) return;
+    if (
+      await page.evaluate(
+        () =>
+          (window as unknown as { __actguyLastKeyDown?: KeyboardEvent }).__actguyLastKeyDown?.defaultPrevented === true,
+      )
+    )
+      return;
     const clicked = await app.evaluate(({ BrowserWindow, Menu }, wanted) => {
       const find = (items: Electron.MenuItem[]): Electron.MenuItem | null => {
         for (const item of items) {
@@ -301,12 +337,24 @@ export interface NativeDialogAnswers {
 export async function stubNativeDialogs(app: ElectronApplication, answers: NativeDialogAnswers): Promise<void> {
   await app.evaluate(({ dialog }, a) => {
     if (a.openPaths !== undefined)
-      dialog.showOpenDialog = (async () => ({ canceled: a.openPaths!.length === 0, filePaths: a.openPaths! })) as typeof dialog.showOpenDialog;
+      dialog.showOpenDialog = (async () => ({
+        canceled: a.openPaths!.length === 0,
+        filePaths: a.openPaths!,
+      })) as typeof dialog.showOpenDialog;
     else if (a.openPath !== undefined)
-      dialog.showOpenDialog = (async () => ({ canceled: a.openPath === null, filePaths: a.openPath ? [a.openPath] : [] })) as typeof dialog.showOpenDialog;
+      dialog.showOpenDialog = (async () => ({
+        canceled: a.openPath === null,
+        filePaths: a.openPath ? [a.openPath] : [],
+      })) as typeof dialog.showOpenDialog;
     if (a.savePath !== undefined)
-      dialog.showSaveDialog = (async () => ({ canceled: a.savePath === null, filePath: a.savePath ?? '' })) as typeof dialog.showSaveDialog;
+      dialog.showSaveDialog = (async () => ({
+        canceled: a.savePath === null,
+        filePath: a.savePath ?? '',
+      })) as typeof dialog.showSaveDialog;
     if (a.messageBoxResponse !== undefined)
-      dialog.showMessageBox = (async () => ({ response: a.messageBoxResponse!, checkboxChecked: false })) as typeof dialog.showMessageBox;
+      dialog.showMessageBox = (async () => ({
+        response: a.messageBoxResponse!,
+        checkboxChecked: false,
+      })) as typeof dialog.showMessageBox;
   }, answers);
 }

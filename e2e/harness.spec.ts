@@ -4,7 +4,11 @@ import { expect, test } from './fixtures';
  * Checks of the harness itself: the renderer loads over the chosen transport and
  * the loopback server guards its API. Product scenarios live in the other specs.
  */
-test('the renderer starts on the workspace sample without page errors', async ({ page, pageErrors, saveScreenshot }) => {
+test('the renderer starts on the workspace sample without page errors', async ({
+  page,
+  pageErrors,
+  saveScreenshot,
+}) => {
   await expect(page.locator('#root')).not.toBeEmpty();
   const info = await page.evaluate(async () => {
     const w = window as unknown as { actguy?: unknown };
@@ -19,7 +23,9 @@ test('the loopback API refuses requests without the token and unknown members', 
   test.skip(!server, 'loopback only');
   const origin = server!.origin;
   expect((await request.post(`${origin}/rpc/getAppInfo`)).status()).toBe(403);
-  expect((await request.post(`${origin}/rpc/readFile`, { headers: { 'X-ActGuy-Token': server!.token } })).status()).toBe(404);
+  expect(
+    (await request.post(`${origin}/rpc/readFile`, { headers: { 'X-ActGuy-Token': server!.token } })).status(),
+  ).toBe(404);
   expect((await request.get(`${origin}/`)).status()).toBe(403);
   await expect(page.locator('#root')).not.toBeEmpty();
 });

@@ -28,7 +28,13 @@ function nextBackup(page: Page) {
   return page.waitForResponse((r) => r.url().includes('/rpc/backupUnsaved') && r.ok());
 }
 
-test('unsaved motion, SEV and project edits come back after the page dies, as unsaved documents that Save writes', async ({ page, workspace, server, electronApp, pageErrors }) => {
+test('unsaved motion, SEV and project edits come back after the page dies, as unsaved documents that Save writes', async ({
+  page,
+  workspace,
+  server,
+  electronApp,
+  pageErrors,
+}) => {
   test.skip(!!electronApp, 'the loopback server stands in for main here; Electron runs the same handlers (unit tests)');
   await openSampleProject(page, workspace);
   const mtnPath = workspace.path('walk.mtn');
@@ -63,7 +69,9 @@ test('unsaved motion, SEV and project edits come back after the page dies, as un
   next.on('pageerror', (e) => pageErrors.push(`pageerror: ${e.message}`));
   await next.goto(server!.url);
   await waitForDocument(next);
-  const restored = next.getByTestId('message-warning').filter({ hasText: 'Restored unsaved changes to sample.actguy.json, walk.mtn, walk.sev' });
+  const restored = next
+    .getByTestId('message-warning')
+    .filter({ hasText: 'Restored unsaved changes to sample.actguy.json, walk.mtn, walk.sev' });
   await expect(restored).toHaveCount(1);
   await expect(restored).toContainText('Save writes them, Discard drops them');
   await expect(next.getByTestId('dirty-marker')).toHaveText('● modified');
@@ -71,11 +79,17 @@ test('unsaved motion, SEV and project edits come back after the page dies, as un
   await expect(next.getByTestId('sev-save')).toBeEnabled();
   await expect(next).toHaveTitle(/^● walk/);
   await expect(next.getByTestId('project-dirty')).toBeVisible();
-  const order = () => next.getByTestId('project-motion').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.name));
+  const order = () =>
+    next.getByTestId('project-motion').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.name));
   await expect.poll(order).toEqual(['cmu_01_01', 'walk', 'walk_rough', 'walk_60']);
-  for (const [width, height] of [[1280, 800], [1920, 1080]]) {
+  for (const [width, height] of [
+    [1280, 800],
+    [1920, 1080],
+  ]) {
     await next.setViewportSize({ width, height });
-    await next.screenshot({ path: join('e2e-output', 'screenshots', `${test.info().project.name}-hot-exit-restored-${width}x${height}.png`) });
+    await next.screenshot({
+      path: join('e2e-output', 'screenshots', `${test.info().project.name}-hot-exit-restored-${width}x${height}.png`),
+    });
   }
 
   // Save writes them through the normal save path (Ctrl+S saves the motion and, with it, its .sev and the project).
@@ -84,7 +98,12 @@ test('unsaved motion, SEV and project edits come back after the page dies, as un
   await expect(next.getByTestId('dirty-marker')).toHaveText('saved');
   await expect(next.getByTestId('sev-save')).toBeDisabled();
   await expect(next.getByTestId('project-dirty')).toHaveCount(0);
-  expect(JSON.parse(readFileSync(projectPath, 'utf8')).motions.map((m: { name: string }) => m.name)).toEqual(['cmu_01_01', 'walk', 'walk_rough', 'walk_60']);
+  expect(JSON.parse(readFileSync(projectPath, 'utf8')).motions.map((m: { name: string }) => m.name)).toEqual([
+    'cmu_01_01',
+    'walk',
+    'walk_rough',
+    'walk_60',
+  ]);
   const trace = (a: number[], b: number[]) => [...a.filter((f) => !b.includes(f)), ...b.filter((f) => !a.includes(f))];
   expect(trace(traceFrames(readFileSync(mtnPath)), traceFrames(mtnBefore))).toHaveLength(1);
   expect(parseSevStrict(readFileSync(sevPath, 'utf8'), sevPath).events).toHaveLength(eventsBefore + 1);

@@ -14,7 +14,13 @@ import { readFileSync } from 'node:fs';
 import { LONG_SPINE_BVH } from '../shared/testing/bvhFixtures';
 
 /** File > Import…, the options as they are, then these workspace files chosen together (in this order). */
-async function importSeveral(page: Page, electronApp: ElectronApplication | null, workspace: Workspace, files: string[], shot?: () => Promise<void>): Promise<void> {
+async function importSeveral(
+  page: Page,
+  electronApp: ElectronApplication | null,
+  workspace: Workspace,
+  files: string[],
+  shot?: () => Promise<void>,
+): Promise<void> {
   await page.getByTestId('menu-file').click();
   await page.getByTestId('menu-import').click();
   const options = page.getByTestId('import-options');
@@ -34,7 +40,13 @@ async function importSeveral(page: Page, electronApp: ElectronApplication | null
   await expect(picker).toHaveCount(0);
 }
 
-test('several BVH and FBX files import at once: one .mtn per clip beside them, added to the open project in order, all or nothing', async ({ page, workspace, electronApp, pageErrors, saveScreenshot }) => {
+test('several BVH and FBX files import at once: one .mtn per clip beside them, added to the open project in order, all or nothing', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
   mkdirSync(workspace.path('takes'));
   writeFileSync(workspace.path('takes/walk_b.bvh'), LONG_SPINE_BVH);
   writeFileSync(workspace.path('takes/idle.fbx'), writeFbxBinary(fbxScene({ frames: 11 })));
@@ -44,19 +56,44 @@ test('several BVH and FBX files import at once: one .mtn per clip beside them, a
 
   // A name outside the motion-name rule: nothing is written, the project is unchanged, the file is named.
   await importSeveral(page, electronApp, workspace, ['takes/walk_b.bvh', 'takes/bad take.bvh']);
-  await expect(page.getByTestId('message-error').filter({ hasText: 'Import bad take.bvh failed: motion name "bad take" has whitespace' })).toHaveCount(1, { timeout: 30_000 });
-  await expect(page.getByTestId('message-error').filter({ hasText: '1 of 2 failed; nothing was written (all or nothing)' })).toHaveCount(1);
+  await expect(
+    page
+      .getByTestId('message-error')
+      .filter({ hasText: 'Import bad take.bvh failed: motion name "bad take" has whitespace' }),
+  ).toHaveCount(1, { timeout: 30_000 });
+  await expect(
+    page.getByTestId('message-error').filter({ hasText: '1 of 2 failed; nothing was written (all or nothing)' }),
+  ).toHaveCount(1);
   expect(existsSync(workspace.path('takes/walk_b.mtn'))).toBe(false);
   await expect(page.getByTestId('project-motion')).toHaveCount(4);
 
   if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
-  await importSeveral(page, electronApp, workspace, ['takes/hero.fbx', 'takes/walk_b.bvh', 'takes/idle.fbx'], async () => { await saveScreenshot('import-batch-picker-1280'); });
+  await importSeveral(
+    page,
+    electronApp,
+    workspace,
+    ['takes/hero.fbx', 'takes/walk_b.bvh', 'takes/idle.fbx'],
+    async () => {
+      await saveScreenshot('import-batch-picker-1280');
+    },
+  );
   await expect(page.getByTestId('project-motion')).toHaveCount(8, { timeout: 30_000 });
-  expect(await page.getByTestId('project-motion').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.name)))
-    .toEqual(['walk', 'cmu_01_01', 'walk_rough', 'walk_60', 'hero_Jump', 'hero_Crouch', 'walk_b', 'idle']);
-  await expect(page.getByTestId('message-info').filter({ hasText: /Imported 4 motion\(s\): wrote 4 motion\(s\) to .*takes; added hero_Jump, hero_Crouch, walk_b, idle to the project \(not saved yet\)/ })).toHaveCount(1);
+  expect(
+    await page.getByTestId('project-motion').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.name)),
+  ).toEqual(['walk', 'cmu_01_01', 'walk_rough', 'walk_60', 'hero_Jump', 'hero_Crouch', 'walk_b', 'idle']);
+  await expect(
+    page.getByTestId('message-info').filter({
+      hasText:
+        /Imported 4 motion\(s\): wrote 4 motion\(s\) to .*takes; added hero_Jump, hero_Crouch, walk_b, idle to the project \(not saved yet\)/,
+    }),
+  ).toHaveCount(1);
   await expect(page.getByTestId('project-dirty')).toHaveCount(1);
-  for (const [f, frames] of [['hero_Jump', 6], ['hero_Crouch', 6], ['walk_b', 8], ['idle', 10]] as const)
+  for (const [f, frames] of [
+    ['hero_Jump', 6],
+    ['hero_Crouch', 6],
+    ['walk_b', 8],
+    ['idle', 10],
+  ] as const)
     expect(readMtn(new Uint8Array(readFileSync(workspace.path(`takes/${f}.mtn`)))).frameCount).toBe(frames);
   await saveScreenshot('import-batch-project-1280');
   if (!electronApp) {

@@ -17,11 +17,19 @@ const REAL_BVH = '/usr/share/assimp/models/BVH/01_03.bvh';
  * native dialog under Electron (which cannot show what it would propose).
  */
 async function answerFileDialog(
-  page: Page, electronApp: ElectronApplication | null, workspace: Workspace, mode: 'open' | 'save', relativePath: string,
-  click: () => Promise<void>, expectPicker: { proposed?: string; listing?: string } = {},
+  page: Page,
+  electronApp: ElectronApplication | null,
+  workspace: Workspace,
+  mode: 'open' | 'save',
+  relativePath: string,
+  click: () => Promise<void>,
+  expectPicker: { proposed?: string; listing?: string } = {},
 ): Promise<void> {
   if (electronApp) {
-    await stubNativeDialogs(electronApp, mode === 'open' ? { openPath: workspace.path(relativePath) } : { savePath: workspace.path(relativePath) });
+    await stubNativeDialogs(
+      electronApp,
+      mode === 'open' ? { openPath: workspace.path(relativePath) } : { savePath: workspace.path(relativePath) },
+    );
     await click();
     return;
   }
@@ -29,7 +37,11 @@ async function answerFileDialog(
   const picker = page.getByTestId('file-picker');
   await expect(picker).toBeVisible();
   if (expectPicker.listing) await expect(picker).toContainText(expectPicker.listing);
-  if (mode === 'open') await picker.getByTestId('picker-file').filter({ hasText: new RegExp(`^${relativePath.replace(/[.]/g, '\\.')}`) }).click();
+  if (mode === 'open')
+    await picker
+      .getByTestId('picker-file')
+      .filter({ hasText: new RegExp(`^${relativePath.replace(/[.]/g, '\\.')}`) })
+      .click();
   else {
     if (expectPicker.proposed) await expect(picker.getByTestId('picker-name')).toHaveValue(expectPicker.proposed);
     await picker.getByTestId('picker-name').fill(relativePath);
@@ -40,7 +52,10 @@ async function answerFileDialog(
 
 /** File > Import Motion…, options (fps, scale), then the workspace file in the file dialog. */
 async function importFile(
-  page: Page, electronApp: ElectronApplication | null, workspace: Workspace, relativePath: string,
+  page: Page,
+  electronApp: ElectronApplication | null,
+  workspace: Workspace,
+  relativePath: string,
   options: { fps?: string; scale?: string; discardEdits?: boolean } = {},
 ): Promise<void> {
   await page.getByTestId('menu-file').click();
@@ -53,7 +68,15 @@ async function importFile(
   await expect(dialog).toBeVisible();
   if (options.fps) await dialog.getByTestId('import-fps').fill(options.fps);
   if (options.scale) await dialog.getByTestId('import-scale').fill(options.scale);
-  await answerFileDialog(page, electronApp, workspace, 'open', relativePath, () => dialog.getByTestId('import-choose-file').click(), { listing: '.bvh .glb .gltf' });
+  await answerFileDialog(
+    page,
+    electronApp,
+    workspace,
+    'open',
+    relativePath,
+    () => dialog.getByTestId('import-choose-file').click(),
+    { listing: '.bvh .glb .gltf' },
+  );
   await expect(dialog).toHaveCount(0);
 }
 
@@ -63,7 +86,13 @@ async function jointNames(page: Page): Promise<string[]> {
   return labels.slice(1).map((l) => l.replace(/^\d+ /, ''));
 }
 
-test('File > Import opens a BVH as a new unsaved motion; Save As writes it; Export glTF (compressed) writes a GLB that imports back', async ({ page, workspace, electronApp, saveScreenshot, pageErrors }, testInfo) => {
+test('File > Import opens a BVH as a new unsaved motion; Save As writes it; Export glTF (compressed) writes a GLB that imports back', async ({
+  page,
+  workspace,
+  electronApp,
+  saveScreenshot,
+  pageErrors,
+}, testInfo) => {
   await waitForDocument(page);
   writeFileSync(workspace.path('small.bvh'), HEAD_CHAIN_BVH);
 
@@ -80,20 +109,29 @@ test('File > Import opens a BVH as a new unsaved motion; Save As writes it; Expo
   await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
   await expect(page.getByTestId('statusbar')).toContainText('/ 8');
   expect(await jointNames(page)).toEqual(['Hips', 'Spine', 'Head']);
-  await expect(page.getByTestId('message-info').filter({ hasText: 'Imported small.bvh: 3 joints, frames 0..8 at 30 fps' })).toHaveCount(1);
+  await expect(
+    page.getByTestId('message-info').filter({ hasText: 'Imported small.bvh: 3 joints, frames 0..8 at 30 fps' }),
+  ).toHaveCount(1);
   await waitForCompression(page);
   await expect(page.getByTestId('stat-total-keys')).toHaveText(/^\d+$/);
 
   // The real CMU take when installed, else the small one again at 15 fps and scale 2.
   const real = existsSync(REAL_BVH);
   if (real) copyFileSync(REAL_BVH, workspace.path('01_03.bvh'));
-  else testInfo.annotations.push({ type: 'note', description: `${REAL_BVH} is missing (apt package assimp-testmodels): the small BVH stands in` });
+  else
+    testInfo.annotations.push({
+      type: 'note',
+      description: `${REAL_BVH} is missing (apt package assimp-testmodels): the small BVH stands in`,
+    });
   const file = real ? '01_03.bvh' : 'small.bvh';
   const name = real ? '01_03' : 'small';
   const options = real ? { scale: '5.644444' } : { fps: '15', scale: '2' };
-  const expected = (await importMotionBytes(new Uint8Array(readFileSync(workspace.path(file))), file, {
-    fps: Number(options.fps ?? 30), scale: Number(options.scale),
-  })).motion;
+  const expected = (
+    await importMotionBytes(new Uint8Array(readFileSync(workspace.path(file))), file, {
+      fps: Number(options.fps ?? 30),
+      scale: Number(options.scale),
+    })
+  ).motion;
   // Replacing the unsaved import asks first.
   await importFile(page, electronApp, workspace, file, { ...options, discardEdits: true });
   await expect(page.getByTestId('doc-name')).toHaveText(name);
@@ -113,7 +151,10 @@ test('File > Import opens a BVH as a new unsaved motion; Save As writes it; Expo
     await page.getByTestId('menu-file').click();
     await page.getByTestId('menu-save').click();
   };
-  await answerFileDialog(page, electronApp, workspace, 'save', `${name}.mtn`, saveFromMenu, { proposed: `${name}.mtn`, listing: 'Save motion as' });
+  await answerFileDialog(page, electronApp, workspace, 'save', `${name}.mtn`, saveFromMenu, {
+    proposed: `${name}.mtn`,
+    listing: 'Save motion as',
+  });
   await expect(page.getByTestId('dirty-marker')).toHaveText('saved');
   await expect(page.getByTestId('doc-name')).toHaveText(name);
   const saved = readMtn(readFileSync(workspace.path(`${name}.mtn`)));
@@ -129,13 +170,29 @@ test('File > Import opens a BVH as a new unsaved motion; Save As writes it; Expo
   const units = page.getByTestId('confirm-dialog');
   await expect(units).toContainText('read metres');
   await screenshotOf(units, testInfo.project.name, 'export-gltf-units');
-  await answerFileDialog(page, electronApp, workspace, 'save', `${name}_compressed.glb`, () => units.getByTestId('confirm-metres').click(), {
-    proposed: `${name}_compressed.glb`, listing: 'Export glTF of the compressed motion',
-  });
+  await answerFileDialog(
+    page,
+    electronApp,
+    workspace,
+    'save',
+    `${name}_compressed.glb`,
+    () => units.getByTestId('confirm-metres').click(),
+    {
+      proposed: `${name}_compressed.glb`,
+      listing: 'Export glTF of the compressed motion',
+    },
+  );
   const keys = await page.getByTestId('stat-total-keys').innerText();
-  await expect(page.getByTestId('message-info').filter({ hasText: `Exported ${workspace.path(`${name}_compressed.glb`)}: glTF of the compressed motion` })).toHaveCount(1);
+  await expect(
+    page
+      .getByTestId('message-info')
+      .filter({ hasText: `Exported ${workspace.path(`${name}_compressed.glb`)}: glTF of the compressed motion` }),
+  ).toHaveCount(1);
   await expect(page.getByTestId('message-info').filter({ hasText: `, ${keys} keys,` })).toHaveCount(1);
-  const glb = await importMotionBytes(new Uint8Array(readFileSync(workspace.path(`${name}_compressed.glb`))), `${name}_compressed.glb`);
+  const glb = await importMotionBytes(
+    new Uint8Array(readFileSync(workspace.path(`${name}_compressed.glb`))),
+    `${name}_compressed.glb`,
+  );
   expect(glb.motion.joints.map((j) => j.name)).toEqual(expected.joints.map((j) => j.name));
   expect(glb.motion.frameCount).toBe(expected.frameCount);
   expect(glb.warnings).toEqual([]);
@@ -143,9 +200,18 @@ test('File > Import opens a BVH as a new unsaved motion; Save As writes it; Expo
   // Export glTF (source) too: the same skeleton and frames.
   await page.getByTestId('menu-file').click();
   await page.getByTestId('menu-export-gltf-source').click();
-  await answerFileDialog(page, electronApp, workspace, 'save', `${name}.glb`, () => units.getByTestId('confirm-metres').click(), {
-    proposed: `${name}.glb`, listing: 'Export glTF of the source motion',
-  });
+  await answerFileDialog(
+    page,
+    electronApp,
+    workspace,
+    'save',
+    `${name}.glb`,
+    () => units.getByTestId('confirm-metres').click(),
+    {
+      proposed: `${name}.glb`,
+      listing: 'Export glTF of the source motion',
+    },
+  );
   await expect(page.getByTestId('message-info').filter({ hasText: 'glTF of the source motion' })).toHaveCount(1);
   const sourceBytes = new Uint8Array(readFileSync(workspace.path(`${name}.glb`)));
   const source = (await importMotionBytes(sourceBytes, `${name}.glb`)).motion;
@@ -157,7 +223,12 @@ test('File > Import opens a BVH as a new unsaved motion; Save As writes it; Expo
   expect(pageErrors).toEqual([]);
 });
 
-test('a glTF with two clips asks which one; a broken BVH is an error and the document stays', async ({ page, workspace, electronApp, saveScreenshot }, testInfo) => {
+test('a glTF with two clips asks which one; a broken BVH is an error and the document stays', async ({
+  page,
+  workspace,
+  electronApp,
+  saveScreenshot,
+}, testInfo) => {
   await waitForDocument(page);
   const walk = readMtn(readFileSync(workspace.path('walk.mtn')));
   const { json, bin } = readGltfContainer(motionToGlb(walk, { animationName: 'Walk' }));
@@ -166,7 +237,10 @@ test('a glTF with two clips asks which one; a broken BVH is an error and the doc
   delete run.extras;
   json.animations!.push(run);
   writeFileSync(workspace.path('hero.glb'), writeGlb(json, bin));
-  writeFileSync(workspace.path('broken.bvh'), HEAD_CHAIN_BVH.replace('\n0 90 0 0 0 0 0 0 0 0 0 0\n', '\n0 90 0 0 0 0 0 0 0 0 0\n'));
+  writeFileSync(
+    workspace.path('broken.bvh'),
+    HEAD_CHAIN_BVH.replace('\n0 90 0 0 0 0 0 0 0 0 0 0\n', '\n0 90 0 0 0 0 0 0 0 0 0\n'),
+  );
 
   await importFile(page, electronApp, workspace, 'broken.bvh');
   const error = page.getByTestId('message-error');

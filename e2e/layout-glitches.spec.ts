@@ -14,14 +14,24 @@ import { animationFrames, openThroughPicker, selectJoint, waitForDocument } from
 const timeline = (page: Page) => page.getByTestId('timeline-canvas');
 
 /** The timeline's scroll state and row geometry. */
-async function rowsState(page: Page): Promise<{ scrollTop: number; clientHeight: number; jointsTop: number; row: number }> {
+async function rowsState(
+  page: Page,
+): Promise<{ scrollTop: number; clientHeight: number; jointsTop: number; row: number }> {
   return timeline(page).evaluate((c) => {
     const host = c.parentElement!;
-    return { scrollTop: host.scrollTop, clientHeight: host.clientHeight, jointsTop: Number((c as HTMLElement).dataset.jointsTop), row: Number((c as HTMLElement).dataset.rowHeight) };
+    return {
+      scrollTop: host.scrollTop,
+      clientHeight: host.clientHeight,
+      jointsTop: Number((c as HTMLElement).dataset.jointsTop),
+      row: Number((c as HTMLElement).dataset.rowHeight),
+    };
   });
 }
 
-test('zoomed in, no key tick or error cell is painted over the timeline row labels', async ({ page, saveScreenshot }) => {
+test('zoomed in, no key tick or error cell is painted over the timeline row labels', async ({
+  page,
+  saveScreenshot,
+}) => {
   await waitForDocument(page);
   await openThroughPicker(page, 'cmu_01_01.mtn');
   await waitForDocument(page, 'cmu_01_01');
@@ -38,7 +48,8 @@ test('zoomed in, no key tick or error cell is painted over the timeline row labe
     await page.keyboard.up('Control');
   }
   await expect.poll(async () => Number(await canvas.getAttribute('data-view-start'))).toBeGreaterThan(100);
-  const span = Number(await canvas.getAttribute('data-view-end')) - Number(await canvas.getAttribute('data-view-start'));
+  const span =
+    Number(await canvas.getAttribute('data-view-end')) - Number(await canvas.getAttribute('data-view-start'));
   expect((Number(data.plotRight) - left) / span, 'px per frame').toBeGreaterThan(2.5);
   // The pointer leaves the canvas (no tooltip), and the frame is painted.
   await page.mouse.move(1, 1);
@@ -57,16 +68,20 @@ test('zoomed in, no key tick or error cell is painted over the timeline row labe
     for (let y = top + host.scrollTop + 2; y < host.scrollTop + host.clientHeight - 2; y += rowH) {
       // The label's own background at its far left is the reference for the row's last gutter columns (the
       // right-aligned "keys · error" text ends 6 px before the gutter edge).
-      const px = (x: number) => Array.from(ctx.getImageData(Math.floor(x * dpr), Math.floor((y + rowH / 2 - 2) * dpr), 1, 1).data).join(',');
+      const px = (x: number) =>
+        Array.from(ctx.getImageData(Math.floor(x * dpr), Math.floor((y + rowH / 2 - 2) * dpr), 1, 1).data).join(',');
       const ref = px(2);
-      for (let x = gutter - 5; x < gutter; x++) if (px(x) !== ref) out.push(`row at y=${y}: x=${x} is ${px(x)}, label background ${ref}`);
+      for (let x = gutter - 5; x < gutter; x++)
+        if (px(x) !== ref) out.push(`row at y=${y}: x=${x} is ${px(x)}, label background ${ref}`);
     }
     return out;
   });
   expect(problems).toEqual([]);
 });
 
-test('the timeline rows scroll whole under the pinned rows, and an opened motion shows the selected joint', async ({ page }) => {
+test('the timeline rows scroll whole under the pinned rows, and an opened motion shows the selected joint', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await waitForDocument(page);
   await openThroughPicker(page, 'cmu_01_01.mtn');
@@ -74,17 +89,21 @@ test('the timeline rows scroll whole under the pinned rows, and an opened motion
   // The tuning mode: a timeline with room for several joint rows under its pinned rows.
   await page.keyboard.press('Control+1');
   const canvas = timeline(page);
-  await expect.poll(async () => {
-    const s = await rowsState(page);
-    return Math.floor((s.clientHeight - s.jointsTop) / s.row);
-  }).toBeGreaterThanOrEqual(5);
+  await expect
+    .poll(async () => {
+      const s = await rowsState(page);
+      return Math.floor((s.clientHeight - s.jointsTop) / s.row);
+    })
+    .toBeGreaterThanOrEqual(5);
   const box = (await canvas.boundingBox())!;
   const s0 = await rowsState(page);
   // A wheel step that is not a whole number of rows.
   await page.mouse.move(box.x + box.width / 2, box.y + s0.jointsTop + 10);
   await page.mouse.wheel(0, 40);
   await expect.poll(async () => (await rowsState(page)).scrollTop).toBeGreaterThan(0);
-  await expect.poll(async () => (await rowsState(page)).scrollTop % s0.row, { message: 'scroll offset in whole rows' }).toBe(0);
+  await expect
+    .poll(async () => (await rowsState(page)).scrollTop % s0.row, { message: 'scroll offset in whole rows' })
+    .toBe(0);
   // Scrolled to the end, the last row is whole too.
   await canvas.evaluate((c) => c.parentElement!.scrollTo({ top: 1e6 }));
   await expect.poll(async () => (await rowsState(page)).scrollTop % s0.row).toBe(0);
@@ -106,12 +125,15 @@ test('the timeline rows scroll whole under the pinned rows, and an opened motion
   await waitForDocument(page, 'cmu_01_01');
   await expect(page.getByTestId('timeline-selected')).toHaveText('RightHand');
   await expect
-    .poll(async () => {
-      const s = await rowsState(page);
-      const whole = Number(await canvas.getAttribute('data-visible-rows'));
-      const y = s.jointsTop + (joint + 1) * s.row - s.scrollTop;
-      return y >= s.jointsTop && y + s.row <= s.jointsTop + whole * s.row;
-    }, { message: 'the selected row is in view' })
+    .poll(
+      async () => {
+        const s = await rowsState(page);
+        const whole = Number(await canvas.getAttribute('data-visible-rows'));
+        const y = s.jointsTop + (joint + 1) * s.row - s.scrollTop;
+        return y >= s.jointsTop && y + s.row <= s.jointsTop + whole * s.row;
+      },
+      { message: 'the selected row is in view' },
+    )
     .toBe(true);
 });
 
@@ -121,7 +143,9 @@ test('the timeline help text is shown whole at 1280x800', async ({ page }) => {
   const hint = page.getByTestId('timeline-hint');
   await expect(hint).toContainText('Ctrl+wheel: zoom');
   await expect(hint).toContainText('Label: select');
-  const clipped = await hint.evaluate((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1);
+  const clipped = await hint.evaluate(
+    (el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1,
+  );
   expect(clipped).toBe(false);
   const panel = (await page.getByTestId('timeline').boundingBox())!;
   const box = (await hint.boundingBox())!;
@@ -129,7 +153,12 @@ test('the timeline help text is shown whole at 1280x800', async ({ page }) => {
   expect(box.x + box.width).toBeLessThanOrEqual(panel.x + panel.width + 1);
 });
 
-test('the SE table header stays opaque while rows scroll under it', async ({ page, workspace, electronApp, saveScreenshot }) => {
+test('the SE table header stays opaque while rows scroll under it', async ({
+  page,
+  workspace,
+  electronApp,
+  saveScreenshot,
+}) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await openSampleProject(page, workspace, electronApp);
   const head = page.getByTestId('sev-se-table').locator('thead');

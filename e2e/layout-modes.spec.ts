@@ -82,11 +82,18 @@ async function expectPanelsTile(page: Page, where: string): Promise<void> {
 
 /** An element lies whole inside the box of its scrolled column (nothing of it needs a sideways scroll to be seen). */
 async function expectWithinColumn(page: Page, testid: string, where: string): Promise<void> {
-  const r = await page.getByTestId(testid).first().evaluate((el) => {
-    const col = el.closest('.sev-col')!.getBoundingClientRect();
-    const b = el.getBoundingClientRect();
-    return { left: b.left - col.left, right: col.right - b.right, scroll: el.closest('.sev-col')!.scrollWidth - el.closest('.sev-col')!.clientWidth };
-  });
+  const r = await page
+    .getByTestId(testid)
+    .first()
+    .evaluate((el) => {
+      const col = el.closest('.sev-col')!.getBoundingClientRect();
+      const b = el.getBoundingClientRect();
+      return {
+        left: b.left - col.left,
+        right: col.right - b.right,
+        scroll: el.closest('.sev-col')!.scrollWidth - el.closest('.sev-col')!.clientWidth,
+      };
+    });
   expect(r.left, `${where}: ${testid} left of its column`).toBeGreaterThanOrEqual(-1);
   expect(r.right, `${where}: ${testid} runs off its column`).toBeGreaterThanOrEqual(-1);
   expect(r.scroll, `${where}: ${testid}'s column scrolls sideways`).toBeLessThanOrEqual(1);
@@ -97,21 +104,37 @@ async function expectWithinColumn(page: Page, testid: string, where: string): Pr
  * usable at once (measured on their boxes), the floor variants reachable, every panel inside the window.
  */
 async function expectFullLayoutUsable(page: Page, size: (typeof SIZES)[number], where: string): Promise<void> {
-  for (const id of ['project', 'viewport', 'curves', 'timeline', 'sev', 'tuning']) await expect(page.getByTestId(`area-${id}`), `${where}: ${id}`).toHaveAttribute('data-state', 'open');
+  for (const id of ['project', 'viewport', 'curves', 'timeline', 'sev', 'tuning'])
+    await expect(page.getByTestId(`area-${id}`), `${where}: ${id}`).toHaveAttribute('data-state', 'open');
   await expect(page.locator('.app'), where).toHaveAttribute('data-arrangement', size.arrangement);
   await expect(page.getByTestId('layout-squeezed'), `${where}: no panel shrunk below its size`).toHaveCount(0);
-  await expect.poll(async () => (await boxOf(page, 'viewport-host')).height, { message: `${where}: 3D view height` }).toBeGreaterThanOrEqual(size.full.view3d);
+  await expect
+    .poll(async () => (await boxOf(page, 'viewport-host')).height, { message: `${where}: 3D view height` })
+    .toBeGreaterThanOrEqual(size.full.view3d);
   expect((await boxOf(page, 'viewport-host')).width, `${where}: 3D view width`).toBeGreaterThanOrEqual(300);
   expect((await boxOf(page, 'curve-canvas')).height, `${where}: curve canvas height`).toBeGreaterThanOrEqual(150);
   expect((await boxOf(page, 'curve-canvas')).width, `${where}: curve canvas width`).toBeGreaterThanOrEqual(500);
   expect(await wholeTimelineRows(page), `${where}: whole timeline rows`).toBeGreaterThanOrEqual(size.full.timelineRows);
   expect(await wholeEventRows(page), `${where}: whole event rows`).toBeGreaterThanOrEqual(size.full.events);
-  for (const id of ['sev-add-event', 'sev-suggest-footsteps', 'sev-add-se-def', 'sev-track', 'sev-se-table', 'stat-total-keys', 'play-toggle', 'frame-all']) await expect(page.getByTestId(id), `${where}: ${id}`).toBeInViewport({ ratio: 1 });
+  for (const id of [
+    'sev-add-event',
+    'sev-suggest-footsteps',
+    'sev-add-se-def',
+    'sev-track',
+    'sev-se-table',
+    'stat-total-keys',
+    'play-toggle',
+    'frame-all',
+  ])
+    await expect(page.getByTestId(id), `${where}: ${id}`).toBeInViewport({ ratio: 1 });
   // The event rows' tools and the SE table's columns fit their halves of the editor.
-  for (const id of ['sev-event-delete', 'sev-se-delete', 'sev-se-on-floor', 'sev-event-resolved']) await expectWithinColumn(page, id, where);
+  for (const id of ['sev-event-delete', 'sev-se-delete', 'sev-se-on-floor', 'sev-event-resolved'])
+    await expectWithinColumn(page, id, where);
   // The floor variants of the selected SE are there, a scroll of the SE column away.
   await page.getByTestId('sev-variant').first().scrollIntoViewIfNeeded();
-  await expect(page.getByTestId('sev-variant').first(), `${where}: floor variants reachable`).toBeInViewport({ ratio: 1 });
+  await expect(page.getByTestId('sev-variant').first(), `${where}: floor variants reachable`).toBeInViewport({
+    ratio: 1,
+  });
   await expectPanelsTile(page, where);
 }
 
@@ -123,12 +146,38 @@ const SIZES = [
   // Least room each mode must leave at the laptop size; the desktop size must do better. `full`: the full layout
   // with a .sev and every panel open (side by side in the laptop's short window, stacked in the tall one).
   // The large window's spare height goes to the timeline (twelve or more joint rows), the viewport keeping 40% of it.
-  { width: 1280, height: 800, viewport: 240, tuningRows: 6, sevRows: 6, projectRows: 6, events: 5, arrangement: 'side-by-side', full: { view3d: 250, timelineRows: 5, events: 5 } },
-  { width: 1920, height: 1080, viewport: 400, tuningRows: 12, sevRows: 12, projectRows: 12, events: 5, arrangement: 'stacked', full: { view3d: 180, timelineRows: 6, events: 5 } },
+  {
+    width: 1280,
+    height: 800,
+    viewport: 240,
+    tuningRows: 6,
+    sevRows: 6,
+    projectRows: 6,
+    events: 5,
+    arrangement: 'side-by-side',
+    full: { view3d: 250, timelineRows: 5, events: 5 },
+  },
+  {
+    width: 1920,
+    height: 1080,
+    viewport: 400,
+    tuningRows: 12,
+    sevRows: 12,
+    projectRows: 12,
+    events: 5,
+    arrangement: 'stacked',
+    full: { view3d: 180, timelineRows: 6, events: 5 },
+  },
 ] as const;
 
 for (const size of SIZES) {
-  test(`each work mode takes the window at ${size.width}x${size.height} with usable panels`, async ({ page, workspace, electronApp, pageErrors, saveScreenshot }) => {
+  test(`each work mode takes the window at ${size.width}x${size.height} with usable panels`, async ({
+    page,
+    workspace,
+    electronApp,
+    pageErrors,
+    saveScreenshot,
+  }) => {
     test.skip(!!electronApp, 'window size is set through the page viewport in Chromium');
     await page.setViewportSize({ width: size.width, height: size.height });
     await waitForDocument(page);
@@ -147,7 +196,9 @@ for (const size of SIZES) {
     await expect(page.getByTestId('mode-tuning')).toHaveAttribute('aria-pressed', 'true');
     await expect(page.getByTestId('layout-squeezed')).toHaveCount(0);
     await expectHidden(page, ['project', 'sev'], 'tuning');
-    await expect.poll(async () => (await boxOf(page, 'viewport')).height, { message: 'tuning: viewport height' }).toBeGreaterThanOrEqual(size.viewport);
+    await expect
+      .poll(async () => (await boxOf(page, 'viewport')).height, { message: 'tuning: viewport height' })
+      .toBeGreaterThanOrEqual(size.viewport);
     expect(await wholeTimelineRows(page), 'tuning: whole timeline rows').toBeGreaterThanOrEqual(size.tuningRows);
     expect((await boxOf(page, 'curve-canvas')).height, 'tuning: curve canvas').toBeGreaterThanOrEqual(150);
     await expect(page.getByTestId('stat-total-keys')).toBeInViewport();
@@ -162,23 +213,31 @@ for (const size of SIZES) {
     await waitForDocument(page, 'walk');
     await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
     await expectHidden(page, ['project', 'curves', 'tuning'], 'sound events');
-    await expect.poll(async () => (await boxOf(page, 'viewport')).height, { message: 'sound events: viewport height' }).toBeGreaterThanOrEqual(size.viewport);
+    await expect
+      .poll(async () => (await boxOf(page, 'viewport')).height, { message: 'sound events: viewport height' })
+      .toBeGreaterThanOrEqual(size.viewport);
     expect(await wholeTimelineRows(page), 'sound events: whole timeline rows').toBeGreaterThanOrEqual(size.sevRows);
     expect(await wholeEventRows(page), 'sound events: whole event rows').toBeGreaterThanOrEqual(size.events);
-    for (const id of ['sev-add-event', 'sev-track', 'sev-se-table', 'sev-variants']) await expect(page.getByTestId(id), `sound events: ${id}`).toBeInViewport();
+    for (const id of ['sev-add-event', 'sev-track', 'sev-se-table', 'sev-variants'])
+      await expect(page.getByTestId(id), `sound events: ${id}`).toBeInViewport();
     await expectPanelsTile(page, 'sound events');
     await saveScreenshot(`mode-sev-${size.width}x${size.height}`);
 
     // Project, on the sample project (File › Open Project…): the work-mode button.
     await page.getByTestId('mode-project').click();
     await page.getByTestId('menu-file').click();
-    await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () => page.getByTestId('menu-open-project').click());
+    await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () =>
+      page.getByTestId('menu-open-project').click(),
+    );
     await expect(page.getByTestId('project-motion')).toHaveCount(4);
     await waitForDocument(page, 'walk');
     await expectHidden(page, ['curves', 'tuning'], 'project');
-    for (let i = 0; i < 4; i++) await expect(page.getByTestId('project-motion').nth(i), `project: motion ${i}`).toBeInViewport({ ratio: 1 });
+    for (let i = 0; i < 4; i++)
+      await expect(page.getByTestId('project-motion').nth(i), `project: motion ${i}`).toBeInViewport({ ratio: 1 });
     await expect(page.getByTestId('project-build'), 'project: Build archives').toBeInViewport();
-    await expect.poll(async () => (await boxOf(page, 'viewport')).height, { message: 'project: viewport height' }).toBeGreaterThanOrEqual(size.viewport);
+    await expect
+      .poll(async () => (await boxOf(page, 'viewport')).height, { message: 'project: viewport height' })
+      .toBeGreaterThanOrEqual(size.viewport);
     expect(await wholeTimelineRows(page), 'project: whole timeline rows').toBeGreaterThanOrEqual(size.projectRows);
     expect(await wholeEventRows(page), 'project: whole event rows').toBeGreaterThanOrEqual(size.events);
     await expectPanelsTile(page, 'project');
@@ -193,11 +252,18 @@ for (const size of SIZES) {
   });
 }
 
-test('panels collapse and restore, and the layout is remembered across a reload', async ({ page, electronApp, saveScreenshot }) => {
+test('panels collapse and restore, and the layout is remembered across a reload', async ({
+  page,
+  electronApp,
+  saveScreenshot,
+}) => {
   test.skip(!!electronApp, 'the reload runs the page again over the loopback server');
   await page.setViewportSize({ width: 1280, height: 800 });
   await waitForDocument(page);
-  const others = async () => (await boxOf(page, 'viewport')).height + (await boxOf(page, 'timeline')).height + (await boxOf(page, 'sev-editor')).height;
+  const others = async () =>
+    (await boxOf(page, 'viewport')).height +
+    (await boxOf(page, 'timeline')).height +
+    (await boxOf(page, 'sev-editor')).height;
   const othersBefore = await others();
   const curvesBefore = (await boxOf(page, 'area-curves')).height;
   const timelineBefore = (await boxOf(page, 'timeline')).height;
@@ -207,7 +273,9 @@ test('panels collapse and restore, and the layout is remembered across a reload'
   await expect(page.getByTestId('area-curves')).toHaveAttribute('data-state', 'collapsed');
   await expect(page.getByTestId('curve-canvas')).toBeHidden();
   const header = page.getByTestId('curve-view').locator('.panel-header');
-  await expect.poll(async () => (await boxOf(page, 'area-curves')).height - (await header.boundingBox())!.height).toBeLessThanOrEqual(2);
+  await expect
+    .poll(async () => (await boxOf(page, 'area-curves')).height - (await header.boundingBox())!.height)
+    .toBeLessThanOrEqual(2);
   // The room it gave up goes to the viewport, the timeline and the SEV editor.
   const freed = curvesBefore - (await header.boundingBox())!.height;
   expect(freed).toBeGreaterThan(150);
@@ -246,15 +314,22 @@ test('panels collapse and restore, and the layout is remembered across a reload'
   await expect(page.getByTestId('area-timeline')).toHaveAttribute('data-state', 'collapsed');
   await page.getByTestId('menu-view').click();
   await page.getByTestId('menu-show-all-panels').click();
-  for (const id of ['project', 'viewport', 'curves', 'timeline', 'sev', 'tuning']) await expect(page.getByTestId(`area-${id}`)).toHaveAttribute('data-state', 'open');
+  for (const id of ['project', 'viewport', 'curves', 'timeline', 'sev', 'tuning'])
+    await expect(page.getByTestId(`area-${id}`)).toHaveAttribute('data-state', 'open');
   await expect(page.getByTestId('curve-canvas')).toBeVisible();
 });
 
-test('a splitter follows the pointer: the other panels give way down to their minimums', async ({ page, workspace, electronApp }) => {
+test('a splitter follows the pointer: the other panels give way down to their minimums', async ({
+  page,
+  workspace,
+  electronApp,
+}) => {
   test.skip(!!electronApp, 'window size is set through the page viewport in Chromium');
   await page.setViewportSize({ width: 1280, height: 800 });
   await waitForDocument(page);
-  await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () => page.getByTestId('project-open').first().click());
+  await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () =>
+    page.getByTestId('project-open').first().click(),
+  );
   await expect(page.getByTestId('project-motion')).toHaveCount(4);
   await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
   await page.getByTestId('panel-toggle-curves').click();
@@ -287,7 +362,10 @@ test('a splitter follows the pointer: the other panels give way down to their mi
   await expectPanelsTile(page, 'after the drags');
 });
 
-test('side by side, the divider under the curves and the one right of the viewport follow the pointer, and are remembered', async ({ page, electronApp }) => {
+test('side by side, the divider under the curves and the one right of the viewport follow the pointer, and are remembered', async ({
+  page,
+  electronApp,
+}) => {
   test.skip(!!electronApp, 'window size is set through the page viewport in Chromium');
   await page.setViewportSize({ width: 1280, height: 800 });
   await waitForDocument(page);
@@ -305,10 +383,15 @@ test('side by side, the divider under the curves and the one right of the viewpo
     await page.mouse.move(x + dx / 2, y + dy / 2, { steps: 3 });
     await page.mouse.move(x + dx, y + dy, { steps: 3 });
     await page.mouse.up();
-    await expect.poll(async () => {
-      const b = (await splitter.boundingBox())!;
-      return Math.abs(b.x - (grip.x + dx)) + Math.abs(b.y - (grip.y + dy));
-    }, { message: `${name} stays under the pointer` }).toBeLessThanOrEqual(2);
+    await expect
+      .poll(
+        async () => {
+          const b = (await splitter.boundingBox())!;
+          return Math.abs(b.x - (grip.x + dx)) + Math.abs(b.y - (grip.y + dy));
+        },
+        { message: `${name} stays under the pointer` },
+      )
+      .toBeLessThanOrEqual(2);
   };
 
   // Under the curves: dragging up shrinks the curve view, the timeline takes the room (the viewport beside them
@@ -326,12 +409,17 @@ test('side by side, the divider under the curves and the one right of the viewpo
   const centre = (await boxOf(page, 'area-curves')).width;
   await drag('Resize viewport and project panel', 60, 0);
   await expect.poll(async () => (await boxOf(page, 'area-viewport')).width - left).toBeGreaterThanOrEqual(58);
-  expect(Math.abs((await boxOf(page, 'area-project')).width - (await boxOf(page, 'area-viewport')).width)).toBeLessThanOrEqual(1);
+  expect(
+    Math.abs((await boxOf(page, 'area-project')).width - (await boxOf(page, 'area-viewport')).width),
+  ).toBeLessThanOrEqual(1);
   expect(centre - (await boxOf(page, 'area-curves')).width).toBeGreaterThanOrEqual(58);
   await expectPanelsTile(page, 'after the drags');
 
   // Both are remembered; the stacked layout of a tall window keeps its own project width.
-  const widths = { viewport: (await boxOf(page, 'area-viewport')).width, curves: (await boxOf(page, 'area-curves')).height };
+  const widths = {
+    viewport: (await boxOf(page, 'area-viewport')).width,
+    curves: (await boxOf(page, 'area-curves')).height,
+  };
   await page.reload();
   await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
   await expect.poll(async () => (await boxOf(page, 'area-viewport')).width).toBeCloseTo(widths.viewport, 0);

@@ -14,7 +14,10 @@ async function checkCurveView(page: Page, where: string, components = 3): Promis
   // Ruler, three value rows, key band and a 4-line error readout need about 150 px of canvas. Polled: the
   // panels settle a frame or two after the window or the open panels change.
   await expect.poll(() => canvas.evaluate((el) => el.clientHeight), { message: where }).toBeGreaterThanOrEqual(150);
-  const { height, labels } = await canvas.evaluate((el) => ({ height: el.clientHeight, labels: (el as HTMLElement).dataset.gutterLabels! }));
+  const { height, labels } = await canvas.evaluate((el) => ({
+    height: el.clientHeight,
+    labels: (el as HTMLElement).dataset.gutterLabels!,
+  }));
   const placed = labels.split(',').map((l) => {
     const [name, y] = l.split(':');
     return { name, y: Number(y) };
@@ -24,11 +27,19 @@ async function checkCurveView(page: Page, where: string, components = 3): Promis
   for (const y of ys) expect(y + 6, `${where}: ${labels}`).toBeLessThanOrEqual(height);
   const names = placed.map((p) => p.name);
   const other = new Set(['frame', 'hint', 'keys', 'header', 'value', 'headerValue', 'tol', 'max']);
-  expect(names.filter((n) => !other.has(n)), `${where}: ${labels}`).toHaveLength(components);
+  expect(
+    names.filter((n) => !other.has(n)),
+    `${where}: ${labels}`,
+  ).toHaveLength(components);
   expect(names, where).toContain('tol');
-  expect(names.some((n) => n === 'value' || n === 'headerValue'), `${where}: ${labels}`).toBe(true);
+  expect(
+    names.some((n) => n === 'value' || n === 'headerValue'),
+    `${where}: ${labels}`,
+  ).toBe(true);
   // The viewport is not squeezed away either.
-  await expect.poll(async () => (await page.getByTestId('viewport').boundingBox())?.height ?? 0, { message: where }).toBeGreaterThanOrEqual(150);
+  await expect
+    .poll(async () => (await page.getByTestId('viewport').boundingBox())?.height ?? 0, { message: where })
+    .toBeGreaterThanOrEqual(150);
   // Nothing below the window's bottom edge: the status bar stays visible.
   const status = (await page.getByTestId('statusbar').boundingBox())!;
   expect(status.y + status.height, where).toBeLessThanOrEqual(page.viewportSize()!.height + 1);
@@ -39,8 +50,17 @@ async function checkCurveView(page: Page, where: string, components = 3): Promis
   }
 }
 
-for (const size of [{ width: 1600, height: 1000 }, { width: 1280, height: 800 }]) {
-  test(`curve view and gutter labels fit at ${size.width}x${size.height}, tuner only and with a project`, async ({ page, workspace, electronApp, pageErrors, saveScreenshot }) => {
+for (const size of [
+  { width: 1600, height: 1000 },
+  { width: 1280, height: 800 },
+]) {
+  test(`curve view and gutter labels fit at ${size.width}x${size.height}, tuner only and with a project`, async ({
+    page,
+    workspace,
+    electronApp,
+    pageErrors,
+    saveScreenshot,
+  }) => {
     test.skip(!!electronApp, 'window size is set through the page viewport in Chromium');
     await page.setViewportSize(size);
     await waitForDocument(page);

@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { clickTraceRow, dragLockRow, freeRun, selectJoint, waitForDocument } from './ui';
 
-test('a lock range is set for one joint, refused on a second joint, and a trace key is added', async ({ page, workspace }) => {
+test('a lock range is set for one joint, refused on a second joint, and a trace key is added', async ({
+  page,
+  workspace,
+}) => {
   await waitForDocument(page);
   const start = freeRun(readFileSync(workspace.path('walk.mtn')), 5);
   const locks = page.getByTestId('lock-item');
@@ -10,7 +13,9 @@ test('a lock range is set for one joint, refused on a second joint, and a trace 
 
   // A joint far down the list: the timeline scrolls to its row while the lock row stays pinned on top.
   await selectJoint(page, 'RightToeBase');
-  await expect.poll(() => page.getByTestId('timeline-canvas').evaluate((el) => el.parentElement!.scrollTop)).toBeGreaterThan(0);
+  await expect
+    .poll(() => page.getByTestId('timeline-canvas').evaluate((el) => el.parentElement!.scrollTop))
+    .toBeGreaterThan(0);
   await dragLockRow(page, start, start + 4);
   await expect(locks.filter({ hasText: `RightToeBase frames ${start}–${start + 4}` })).toHaveCount(1);
   await expect(locks).toHaveCount(lockCount + 1);

@@ -19,7 +19,13 @@ async function lockAt(page: Page, frame: number): Promise<void> {
   await page.keyboard.press('l');
 }
 
-test('a refused lock stays with its motion; messages stack over the picture without shrinking it and are dismissed one by one or all at once', async ({ page, workspace, electronApp, pageErrors, saveScreenshot }) => {
+test('a refused lock stays with its motion; messages stack over the picture without shrinking it and are dismissed one by one or all at once', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
   test.skip(electronApp !== null, 'opens motions through the in-app picker of the loopback transport');
   await page.setViewportSize({ width: 1280, height: 800 });
   await waitForDocument(page);

@@ -2,7 +2,11 @@ import type { Locator } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { screenshotOf, selectJoint, waitForDocument } from './ui';
 
-test('the sample opens, the viewport draws the decoded skeleton over the source ghost and a joint can be selected', async ({ page, pageErrors, saveScreenshot }, testInfo) => {
+test('the sample opens, the viewport draws the decoded skeleton over the source ghost and a joint can be selected', async ({
+  page,
+  pageErrors,
+  saveScreenshot,
+}, testInfo) => {
   await waitForDocument(page);
   await expect(page.getByTestId('dirty-marker')).toHaveText('saved');
 

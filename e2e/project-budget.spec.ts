@@ -7,7 +7,13 @@ import { readFileSync, statSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { openSampleProject } from './sev-ui';
 
-test('set a budget in the panel, build, and see the scales in the dialog', async ({ page, workspace, electronApp, pageErrors, saveScreenshot }) => {
+test('set a budget in the panel, build, and see the scales in the dialog', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
   test.setTimeout(240_000);
   if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
   await openSampleProject(page, workspace, electronApp);
@@ -15,7 +21,12 @@ test('set a budget in the panel, build, and see the scales in the dialog', async
   const segments = panel.getByTestId('project-budget-segment');
   // The check measured every motion: one segment each, in archive order.
   await expect(segments).toHaveCount(4, { timeout: 60_000 });
-  expect(await segments.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.name))).toEqual(['walk', 'cmu_01_01', 'walk_rough', 'walk_60']);
+  expect(await segments.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.name))).toEqual([
+    'walk',
+    'cmu_01_01',
+    'walk_rough',
+    'walk_60',
+  ]);
   const shares = await segments.evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.bytes)));
   const budget = Math.floor(shares.reduce((a, b) => a + b, 0) * 0.7);
 

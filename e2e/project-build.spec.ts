@@ -17,28 +17,54 @@ function bytes(path: string): Uint8Array {
   return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 }
 
-test('the sample project opens with every motion in archive order and its status', async ({ page, workspace, electronApp, pageErrors, saveScreenshot }) => {
+test('the sample project opens with every motion in archive order and its status', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
   await openSampleProject(page, workspace, electronApp);
   const motions = page.getByTestId('project-motion');
   await expect(motions).toHaveCount(4);
-  expect(await motions.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.name))).toEqual(['walk', 'cmu_01_01', 'walk_rough', 'walk_60']);
+  expect(await motions.evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.name))).toEqual([
+    'walk',
+    'cmu_01_01',
+    'walk_rough',
+    'walk_60',
+  ]);
   // the dry-run check fills in keys, bytes, max error and SEV events for each motion
-  for (const [name, events] of [['walk', 10], ['cmu_01_01', 30], ['walk_rough', 0]] as const) {
+  for (const [name, events] of [
+    ['walk', 10],
+    ['cmu_01_01', 30],
+    ['walk_rough', 0],
+  ] as const) {
     const row = page.locator(`[data-testid="project-motion"][data-name="${name}"]`);
     await expect(row.getByTestId('project-motion-stats')).toContainText(/\d+ keys/, { timeout: 30_000 });
     await expect(row.getByTestId('project-motion-events')).toHaveText(`${events} ev`);
   }
   await expect(page.getByTestId('project-problems')).toHaveCount(0);
   // effective durations: frames / fps / speed (walk_60 is resampled from 60 fps; the alias walk_slow plays walk at half speed)
-  const duration = (name: string) => page.locator(`[data-testid="project-motion"][data-name="${name}"]`).getByTestId('project-motion-duration');
+  const duration = (name: string) =>
+    page.locator(`[data-testid="project-motion"][data-name="${name}"]`).getByTestId('project-motion-duration');
   await expect(duration('walk')).toHaveText('4.40 s');
   await expect(duration('cmu_01_01')).toHaveText('18.32 s');
   await expect(duration('walk_60')).toHaveText('2.20 s', { timeout: 30_000 });
-  await expect(duration('walk_60')).toHaveAttribute('title', 'effective duration 2200 ms = 132 frames / 30 fps (resampled from 60 fps) / speed 2');
-  await expect(page.locator('[data-testid="project-alias"][data-name="walk_slow"]').getByTestId('project-alias-duration')).toHaveText('8.80 s');
+  await expect(duration('walk_60')).toHaveAttribute(
+    'title',
+    'effective duration 2200 ms = 132 frames / 30 fps (resampled from 60 fps) / speed 2',
+  );
+  await expect(
+    page.locator('[data-testid="project-alias"][data-name="walk_slow"]').getByTestId('project-alias-duration'),
+  ).toHaveText('8.80 s');
   // the tuner compresses the open motion with the project's tolerances and overrides: its keys match the build's
-  const walkStats = await page.locator('[data-testid="project-motion"][data-name="walk"]').getByTestId('project-motion-stats').textContent();
-  await expect(page.getByTestId('stat-total-keys')).toHaveText(/^(\d+)$/.exec(/(\d+) keys/.exec(walkStats ?? '')![1])![1]);
+  const walkStats = await page
+    .locator('[data-testid="project-motion"][data-name="walk"]')
+    .getByTestId('project-motion-stats')
+    .textContent();
+  await expect(page.getByTestId('stat-total-keys')).toHaveText(
+    /^(\d+)$/.exec(/(\d+) keys/.exec(walkStats ?? '')![1])![1],
+  );
   // selecting a motion opens it in the tuner with its SEV
   await page.locator('[data-testid="project-motion"][data-name="cmu_01_01"]').click();
   await expect(page.getByTestId('doc-name')).toHaveText('cmu_01_01', { timeout: 30_000 });
@@ -47,7 +73,9 @@ test('the sample project opens with every motion in archive order and its status
   await saveScreenshot('project-panel-cmu');
 
   // Export .mt3 for this one motion
-  await chooseFile(page, electronApp, workspace, 'cmu_export.mt3', 'save', () => page.getByTestId('project-export-mt3').click());
+  await chooseFile(page, electronApp, workspace, 'cmu_export.mt3', 'save', () =>
+    page.getByTestId('project-export-mt3').click(),
+  );
   await expect.poll(() => existsSync(workspace.path('cmu_export.mt3'))).toBe(true);
   const mt3 = readMt3(bytes(workspace.path('cmu_export.mt3')));
   expect(mt3.numFrames).toBe(687);
@@ -55,12 +83,19 @@ test('the sample project opens with every motion in archive order and its status
   expect(pageErrors).toEqual([]);
 });
 
-test('reorder by drag, build the archives with progress, and read the .mar names and .sar events back', async ({ page, workspace, electronApp, pageErrors, saveScreenshot }) => {
+test('reorder by drag, build the archives with progress, and read the .mar names and .sar events back', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
   await openSampleProject(page, workspace, electronApp);
   // drag walk_rough above cmu_01_01: the archive order follows the panel
   const rough = page.locator('[data-testid="project-motion"][data-name="walk_rough"]');
   await rough.dragTo(page.locator('[data-testid="project-motion"][data-name="cmu_01_01"]'));
-  const order = () => page.getByTestId('project-motion').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.name));
+  const order = () =>
+    page.getByTestId('project-motion').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.name));
   await expect.poll(order).toEqual(['walk', 'walk_rough', 'cmu_01_01', 'walk_60']);
   await expect(page.getByTestId('project-dirty')).toBeVisible();
 
@@ -75,7 +110,10 @@ test('reorder by drag, build the archives with progress, and read the .mar names
   await expect(bar).toHaveAttribute('aria-valuenow', '6');
   await expect(bar).toHaveAttribute('aria-valuemax', '6');
   await expect(bar).toHaveAttribute('data-fraction', '1');
-  const [fillW, barW] = await bar.evaluate((el) => [el.querySelector('[data-testid="build-progress-fill"]')!.getBoundingClientRect().width, el.clientWidth]);
+  const [fillW, barW] = await bar.evaluate((el) => [
+    el.querySelector('[data-testid="build-progress-fill"]')!.getBoundingClientRect().width,
+    el.clientWidth,
+  ]);
   expect(fillW).toBeCloseTo(barW, 0);
   await expect(dialog.getByTestId('build-written')).toContainText('stage.mar');
   await saveScreenshot('project-build-done');
@@ -83,10 +121,14 @@ test('reorder by drag, build the archives with progress, and read the .mar names
 
   const mar = readMar(bytes(workspace.path('out/stage.mar')));
   const sar = readSar(bytes(workspace.path('out/stage.sar')));
-  expect(mar.entries.map((e) => e.name)).toEqual(['walk', 'walk_rough', 'cmu_01_01', 'walk_60', 'walk_slow'].map(gvStrCode)); // the alias walk_slow is the last entry
+  expect(mar.entries.map((e) => e.name)).toEqual(
+    ['walk', 'walk_rough', 'cmu_01_01', 'walk_60', 'walk_slow'].map(gvStrCode),
+  ); // the alias walk_slow is the last entry
   expect(sar.entries.map((e) => e.name)).toEqual(mar.entries.map((e) => e.name));
   const sevEvents = (file: string) =>
-    parseSevStrict(readFileSync(workspace.path(file), 'utf8')).events.map((e) => ({ frame: e.frame, se: e.se, joint: e.joint ?? 0xff })).sort((a, b) => a.frame - b.frame);
+    parseSevStrict(readFileSync(workspace.path(file), 'utf8'))
+      .events.map((e) => ({ frame: e.frame, se: e.se, joint: e.joint ?? 0xff }))
+      .sort((a, b) => a.frame - b.frame);
   expect(sar.entries[0].events).toEqual(sevEvents('walk.sev'));
   expect(sar.entries[1].events).toEqual([]);
   expect(sar.entries[2].events).toEqual(sevEvents('cmu_01_01.sev'));
@@ -102,7 +144,12 @@ test('reorder by drag, build the archives with progress, and read the .mar names
   expect(pageErrors).toEqual([]);
 });
 
-test('a build can be cancelled and then leaves nothing behind', async ({ page, workspace, electronApp, pageErrors }) => {
+test('a build can be cancelled and then leaves nothing behind', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+}) => {
   await openSampleProject(page, workspace, electronApp);
   await page.getByTestId('project-build').click();
   const dialog = page.getByTestId('build-dialog');
@@ -117,9 +164,16 @@ test('a build can be cancelled and then leaves nothing behind', async ({ page, w
   expect(pageErrors).toEqual([]);
 });
 
-test('add a motion to the project, check it, and remove it again', async ({ page, workspace, electronApp, pageErrors }) => {
+test('add a motion to the project, check it, and remove it again', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+}) => {
   await openSampleProject(page, workspace, electronApp);
-  await chooseFile(page, electronApp, workspace, 'cmu_01_01.mtn', 'open', () => page.getByTestId('project-add-motion').click());
+  await chooseFile(page, electronApp, workspace, 'cmu_01_01.mtn', 'open', () =>
+    page.getByTestId('project-add-motion').click(),
+  );
   const added = page.locator('[data-testid="project-motion"][data-name="cmu_01_01_2"]');
   await expect(added).toBeVisible();
   await expect(page.getByTestId('project-motion')).toHaveCount(5);
@@ -137,7 +191,12 @@ test('add a motion to the project, check it, and remove it again', async ({ page
   expect(pageErrors).toEqual([]);
 });
 
-test('a motion without a .sev gets its first one: events added in the app, saved beside the project and listed in it', async ({ page, workspace, electronApp, pageErrors }) => {
+test('a motion without a .sev gets its first one: events added in the app, saved beside the project and listed in it', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+}) => {
   await openSampleProject(page, workspace, electronApp);
   await page.locator('[data-testid="project-motion"][data-name="walk_rough"]').click();
   await expect(page.getByTestId('sev-file')).toContainText('walk_rough.sev (new)');
@@ -146,7 +205,9 @@ test('a motion without a .sev gets its first one: events added in the app, saved
   const name = page.locator('[data-testid="sev-se-row"][data-index="0"]').getByTestId('sev-se-name');
   await name.fill('SE_GEAR_RATTLE');
   await name.press('Enter');
-  await expect(page.locator('[data-testid="sev-se-row"][data-index="0"]').getByTestId('sev-se-name-code')).toHaveText('0x0111');
+  await expect(page.locator('[data-testid="sev-se-row"][data-index="0"]').getByTestId('sev-se-name-code')).toHaveText(
+    '0x0111',
+  );
   await page.getByTestId('frame-number').fill('12');
   await page.getByTestId('frame-number').press('Enter');
   await page.getByTestId('sev-add-event').click();
@@ -160,6 +221,8 @@ test('a motion without a .sev gets its first one: events added in the app, saved
   const project = JSON.parse(readFileSync(workspace.path('sample.actguy.json'), 'utf8'));
   expect(project.motions[2]).toMatchObject({ name: 'walk_rough', sev: 'walk_rough.sev' });
   // the check now counts its event
-  await expect(page.locator('[data-testid="project-motion"][data-name="walk_rough"]').getByTestId('project-motion-events')).toHaveText('1 ev', { timeout: 30_000 });
+  await expect(
+    page.locator('[data-testid="project-motion"][data-name="walk_rough"]').getByTestId('project-motion-events'),
+  ).toHaveText('1 ev', { timeout: 30_000 });
   expect(pageErrors).toEqual([]);
 });

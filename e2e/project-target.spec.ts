@@ -11,7 +11,13 @@ import { openThroughPicker, selectJoint, waitForDocument } from './ui';
 
 const row = (name: string) => `[data-testid="project-motion"][data-name="${name}"]`;
 
-test('after File › Open the project panel acts on the tuner\'s motion or says why it cannot', async ({ page, workspace, electronApp, pageErrors, saveScreenshot }) => {
+test("after File › Open the project panel acts on the tuner's motion or says why it cannot", async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
   test.skip(electronApp !== null, 'opens motions through the in-app picker of the loopback transport');
   await page.setViewportSize({ width: 1280, height: 800 });
   copyFileSync(workspace.path('walk.mtn'), workspace.path('walk_copy.mtn'));
@@ -25,7 +31,9 @@ test('after File › Open the project panel acts on the tuner\'s motion or says 
   await openThroughPicker(page, 'walk_copy.mtn');
   await waitForDocument(page, 'walk_copy');
   await expect(page.locator('.project-motion.selected')).toHaveCount(0);
-  await expect(page.getByTestId('project-tuner-elsewhere')).toHaveText('The tuner shows walk_copy, not opened from this project: select a motion in the list to act on it.');
+  await expect(page.getByTestId('project-tuner-elsewhere')).toHaveText(
+    'The tuner shows walk_copy, not opened from this project: select a motion in the list to act on it.',
+  );
   const store = page.getByTestId('project-store-tolerances');
   await expect(store).toBeDisabled();
   await expect(store).toHaveAttribute('title', /The tuner shows walk_copy/);
@@ -39,7 +47,9 @@ test('after File › Open the project panel acts on the tuner\'s motion or says 
   await page.getByTestId('tol-rotation').fill('1.5');
   await page.getByTestId('tol-rotation').press('Enter');
   await store.click();
-  await expect(page.getByTestId('message-info').filter({ hasText: "walk: the tuner's tolerances are now the project's" })).toHaveCount(1);
+  await expect(
+    page.getByTestId('message-info').filter({ hasText: "walk: the tuner's tolerances are now the project's" }),
+  ).toHaveCount(1);
   await page.getByTestId('project-save').click();
   await expect(page.getByTestId('project-dirty')).toHaveCount(0);
   const saved = JSON.parse(readFileSync(workspace.path('sample.actguy.json'), 'utf8'));
@@ -48,7 +58,12 @@ test('after File › Open the project panel acts on the tuner\'s motion or says 
   expect(pageErrors).toEqual([]);
 });
 
-test('the SEV banner\'s "Open cmu_01_01" brings it back with the project\'s tolerances', async ({ page, workspace, electronApp, pageErrors }) => {
+test('the SEV banner\'s "Open cmu_01_01" brings it back with the project\'s tolerances', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+}) => {
   test.skip(electronApp !== null, 'opens motions through the in-app picker of the loopback transport');
   copyFileSync(workspace.path('walk.mtn'), workspace.path('walk_copy.mtn'));
   await openSampleProject(page, workspace);

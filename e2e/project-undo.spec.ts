@@ -5,15 +5,24 @@
 import { expect, test } from './fixtures';
 import { openSampleProject } from './sev-ui';
 
-test('undo and redo a drag-reorder in order with SEV and motion edits', async ({ page, workspace, electronApp, pageErrors, saveScreenshot }) => {
+test('undo and redo a drag-reorder in order with SEV and motion edits', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
   await openSampleProject(page, workspace, electronApp);
-  const order = () => page.getByTestId('project-motion').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.name));
+  const order = () =>
+    page.getByTestId('project-motion').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.name));
   const traceAt0 = page.getByTestId('trace-item').filter({ hasText: /^0/ });
   const hadTrace0 = (await traceAt0.count()) === 1;
 
   await page.keyboard.press('t'); // 1: motion edit (trace key at frame 0)
   await expect(traceAt0).toHaveCount(hadTrace0 ? 0 : 1);
-  await page.locator('[data-testid="project-motion"][data-name="walk_rough"]').dragTo(page.locator('[data-testid="project-motion"][data-name="walk"]')); // 2: reorder
+  await page
+    .locator('[data-testid="project-motion"][data-name="walk_rough"]')
+    .dragTo(page.locator('[data-testid="project-motion"][data-name="walk"]')); // 2: reorder
   await expect.poll(order).toEqual(['walk_rough', 'walk', 'cmu_01_01', 'walk_60']);
   await page.getByTestId('sev-add-event').click(); // 3: SEV edit
   await expect(page.getByTestId('sev-marker')).toHaveCount(11);

@@ -8,19 +8,30 @@ import { expect, test } from './fixtures';
 import { chooseFile } from './sev-ui';
 import { waitForDocument } from './ui';
 
-test('the sample project as shipped checks clean and builds from the app', async ({ page, workspace, electronApp, pageErrors, saveScreenshot }) => {
+test('the sample project as shipped checks clean and builds from the app', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
   test.skip(!!electronApp, 'window size is set through the page viewport in Chromium');
   await page.setViewportSize({ width: 1280, height: 800 });
   await waitForDocument(page);
-  await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () => page.getByTestId('project-open').first().click());
+  await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () =>
+    page.getByTestId('project-open').first().click(),
+  );
   await expect(page.getByTestId('project-motion')).toHaveCount(4);
-  await expect(page.locator('[data-testid="project-motion"][data-name="cmu_01_01"]').getByTestId('project-motion-stats')).toContainText(/\d+ keys/, { timeout: 30_000 });
+  await expect(
+    page.locator('[data-testid="project-motion"][data-name="cmu_01_01"]').getByTestId('project-motion-stats'),
+  ).toContainText(/\d+ keys/, { timeout: 30_000 });
   await expect(page.getByTestId('project-problems')).toHaveCount(0);
   await page.getByTestId('project-build').click();
   const dialog = page.getByTestId('build-dialog');
   await expect(dialog.getByTestId('build-state')).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
   await saveScreenshot('sample-first-build-1280');
-  for (const f of ['out/stage.mar', 'out/stage.sar', 'out/stage.report.json']) expect(existsSync(workspace.path(f))).toBe(true);
+  for (const f of ['out/stage.mar', 'out/stage.sar', 'out/stage.report.json'])
+    expect(existsSync(workspace.path(f))).toBe(true);
   await dialog.getByTestId('build-close').click();
   expect(pageErrors).toEqual([]);
 });
@@ -31,11 +42,17 @@ test('Check reports the outputs Build would refuse, by path', async ({ page, wor
   json.outputs = { mar: '../elsewhere/stage.mar', sar: '../elsewhere/stage.sar' };
   writeFileSync(path, `${JSON.stringify(json, null, 2)}\n`);
   await waitForDocument(page);
-  await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () => page.getByTestId('project-open').first().click());
+  await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () =>
+    page.getByTestId('project-open').first().click(),
+  );
   const problems = page.getByTestId('project-problem');
   await expect(problems).toHaveCount(3, { timeout: 30_000 });
-  await expect(problems.first()).toContainText(/refused to write .*elsewhere.stage\.mar: a build writes only inside the project's folder/);
+  await expect(problems.first()).toContainText(
+    /refused to write .*elsewhere.stage\.mar: a build writes only inside the project's folder/,
+  );
   // the motions were still compressed: their figures show beside the problems
-  await expect(page.locator('[data-testid="project-motion"][data-name="walk"]').getByTestId('project-motion-stats')).toContainText(/\d+ keys/);
+  await expect(
+    page.locator('[data-testid="project-motion"][data-name="walk"]').getByTestId('project-motion-stats'),
+  ).toContainText(/\d+ keys/);
   expect(pageErrors).toEqual([]);
 });

@@ -1,12 +1,27 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
-import { toggleCurveKey, clickTraceRow, dragLockRow, freeRun, openThroughPicker, screenshotOf, selectJoint, waitForCompression, waitForDocument } from './ui';
+import {
+  toggleCurveKey,
+  clickTraceRow,
+  dragLockRow,
+  freeRun,
+  openThroughPicker,
+  screenshotOf,
+  selectJoint,
+  waitForCompression,
+  waitForDocument,
+} from './ui';
 import { readMtn } from '../shared/mtn/read';
 import { compressMotion } from '../shared/compress/compress';
 import { writeMar } from '../shared/mar/write';
 import { KeyFlag, MotionFlag, jointFlagsAt, translationFlagsAt } from '../shared/motion/types';
 
-test('save writes keys, locks, trace keys and flags into the .mtn; reopening shows them', async ({ page, workspace, appMode, saveScreenshot }, testInfo) => {
+test('save writes keys, locks, trace keys and flags into the .mtn; reopening shows them', async ({
+  page,
+  workspace,
+  appMode,
+  saveScreenshot,
+}, testInfo) => {
   test.skip(appMode === 'electron', 'reopening uses the in-app picker of the loopback transport');
   await waitForDocument(page);
   const file = workspace.path('walk.mtn');
@@ -51,11 +66,18 @@ test('save writes keys, locks, trace keys and flags into the .mtn; reopening sho
   await expect(page.getByTestId('trace-item').filter({ hasText: new RegExp(`^${traceFrame}`) })).toHaveCount(1);
   await expect(page.getByTestId('flag-mirror-upper')).toBeChecked({ checked: !mirrorWas });
   await selectJoint(page, 'Head');
-  await expect(page.getByTestId('curve-canvas')).toHaveAttribute('data-user-key-frames', new RegExp(`(^|,)${keyFrame}(,|$)`));
+  await expect(page.getByTestId('curve-canvas')).toHaveAttribute(
+    'data-user-key-frames',
+    new RegExp(`(^|,)${keyFrame}(,|$)`),
+  );
   await expect(page.getByTestId('dirty-marker')).toHaveText('saved');
 });
 
-test('export writes an .mt3 through the in-app picker, and it reopens read-only', async ({ page, workspace, appMode }) => {
+test('export writes an .mt3 through the in-app picker, and it reopens read-only', async ({
+  page,
+  workspace,
+  appMode,
+}) => {
   test.skip(appMode === 'electron', 'in-app picker is the loopback transport');
   await waitForDocument(page);
   await page.getByTestId('menu-file').click();
@@ -81,7 +103,12 @@ test('a .mar entry opens read-only after choosing the entry and a skeleton', asy
   test.skip(appMode === 'electron', 'in-app picker is the loopback transport');
   await waitForDocument(page);
   const walk = readMtn(readFileSync(workspace.path('walk.mtn')));
-  const mt3 = compressMotion(walk, { positionTolerance: 0.5, rotationToleranceDeg: 0.5, offsetTolerance: 0.5, name: 'walk' });
+  const mt3 = compressMotion(walk, {
+    positionTolerance: 0.5,
+    rotationToleranceDeg: 0.5,
+    offsetTolerance: 0.5,
+    name: 'walk',
+  });
   // No anim.mtn beside it, so the app asks for a skeleton.
   writeFileSync(workspace.path('anim.mar'), writeMar([mt3.bytes]));
 
@@ -92,7 +119,10 @@ test('a .mar entry opens read-only after choosing the entry and a skeleton', asy
   await expect(question).toContainText('Skeleton needed');
   await question.getByTestId('confirm-choose').click();
   const picker = page.getByTestId('file-picker');
-  await picker.getByTestId('picker-file').filter({ hasText: /^walk\.mtn/ }).click();
+  await picker
+    .getByTestId('picker-file')
+    .filter({ hasText: /^walk\.mtn/ })
+    .click();
   await picker.getByTestId('picker-ok').click();
 
   await expect(page.getByTestId('doc-name')).toContainText('anim:');

@@ -10,7 +10,13 @@ import { parseSevStrict } from '../shared/sev/parse';
 
 const WALK_EVENTS = [0, 5, 21, 38, 54, 66, 71, 87, 104, 120];
 
-test('add an event at the playhead, drag it, change its SE and joint, undo and redo in order with a motion edit', async ({ page, workspace, electronApp, pageErrors, saveScreenshot }, testInfo) => {
+test('add an event at the playhead, drag it, change its SE and joint, undo and redo in order with a motion edit', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}, testInfo) => {
   await openSampleProject(page, workspace, electronApp);
   expect(await markerFrames(page)).toEqual(WALK_EVENTS);
 
@@ -110,7 +116,13 @@ test('add an event at the playhead, drag it, change its SE and joint, undo and r
   expect(pageErrors).toEqual([]);
 });
 
-test('an SE name no table defines shows the reason and the build is refused, writing nothing', async ({ page, workspace, electronApp, pageErrors, saveScreenshot }) => {
+test('an SE name no table defines shows the reason and the build is refused, writing nothing', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
   await openSampleProject(page, workspace, electronApp);
   await page.getByTestId('sev-add-se-def').click();
   const row = page.locator('[data-testid="sev-se-row"][data-index="3"]');
@@ -118,7 +130,9 @@ test('an SE name no table defines shows the reason and the build is refused, wri
   const name = row.getByTestId('sev-se-name');
   await name.fill('SE_NOT_IN_TABLES');
   await name.press('Enter');
-  await expect(row.getByTestId('sev-se-error')).toContainText(/SE name SE_NOT_IN_TABLES is not defined in .*default\.sls or .*se_define\.h/);
+  await expect(row.getByTestId('sev-se-error')).toContainText(
+    /SE name SE_NOT_IN_TABLES is not defined in .*default\.sls or .*se_define\.h/,
+  );
   await expect(name).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByTestId('sev-issues')).toContainText('the build will refuse this SEV');
   await saveScreenshot('sev-editor-unknown-se');
@@ -137,7 +151,13 @@ test('an SE name no table defines shows the reason and the build is refused, wri
   expect(pageErrors).toEqual([]);
 });
 
-test('switching the floor attribute shows which SE each event plays; clicking an event auditions it', async ({ page, workspace, electronApp, pageErrors, saveScreenshot }) => {
+test('switching the floor attribute shows which SE each event plays; clicking an event auditions it', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
   await openSampleProject(page, workspace, electronApp);
   const heel = page.locator('[data-testid="sev-event-row"][data-frame="5"]');
   const cloth = page.locator('[data-testid="sev-event-row"][data-frame="0"]');
@@ -146,7 +166,9 @@ test('switching the floor attribute shows which SE each event plays; clicking an
   await expect(page.getByTestId('sev-floor-name')).toHaveText('water');
   await expect(heel.getByTestId('sev-event-resolved')).toHaveText('SE_FOOT_L_WATER 0x0220');
   await expect(cloth.getByTestId('sev-event-resolved')).toHaveText('SE_CLOTH_SWISH 0x0110');
-  await expect(page.locator('[data-testid="sev-se-row"][data-index="1"]').getByTestId('sev-se-on-floor')).toContainText('SE_FOOT_R_WATER');
+  await expect(page.locator('[data-testid="sev-se-row"][data-index="1"]').getByTestId('sev-se-on-floor')).toContainText(
+    'SE_FOOT_R_WATER',
+  );
   await page.getByTestId('sev-floor-3').click();
   await expect(heel.getByTestId('sev-event-resolved')).toHaveText('SE_FOOT_L_METAL 0x0230');
 
@@ -163,12 +185,20 @@ test('switching the floor attribute shows which SE each event plays; clicking an
   await page.getByTestId('play-toggle').click();
   await expect(page.getByTestId('sev-last-played')).toHaveText('♪ SE_FOOT_R_METAL', { timeout: 5_000 });
   await page.getByTestId('play-toggle').click();
-  await expect.poll(async () => Number(await page.getByTestId('sev-last-played').getAttribute('data-started'))).toBeGreaterThan(1);
+  await expect
+    .poll(async () => Number(await page.getByTestId('sev-last-played').getAttribute('data-started')))
+    .toBeGreaterThan(1);
   await saveScreenshot('sev-editor-floor-metal');
   expect(pageErrors).toEqual([]);
 });
 
-test('a hand-broken .sev shows its errors with line:column, keeps the file, and can be fixed in place', async ({ page, workspace, electronApp, pageErrors, saveScreenshot }) => {
+test('a hand-broken .sev shows its errors with line:column, keeps the file, and can be fixed in place', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
   await openSampleProject(page, workspace, electronApp);
   // break the file on disk while the project is open, then reopen it
   const good = readFileSync(workspace.path('walk.sev'), 'utf8');
@@ -191,6 +221,8 @@ test('a hand-broken .sev shows its errors with line:column, keeps the file, and 
   await expect(page.getByTestId('sev-marker')).toHaveCount(10);
   await page.getByTestId('sev-save').click();
   await expect(page.getByTestId('sev-dirty')).not.toContainText('modified');
-  expect(parseSevStrict(readFileSync(workspace.path('walk.sev'), 'utf8')).events.map((e) => e.frame)).toEqual(WALK_EVENTS);
+  expect(parseSevStrict(readFileSync(workspace.path('walk.sev'), 'utf8')).events.map((e) => e.frame)).toEqual(
+    WALK_EVENTS,
+  );
   expect(pageErrors).toEqual([]);
 });

@@ -8,7 +8,13 @@ import { expect, test } from './fixtures';
 import { openSampleProject } from './sev-ui';
 import { waitForDocument } from './ui';
 
-test('a click in the middle of an SE row selects it and never hides its floors; Save names the variants it would remove', async ({ page, workspace, electronApp, pageErrors, saveScreenshot }) => {
+test('a click in the middle of an SE row selects it and never hides its floors; Save names the variants it would remove', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
   test.skip(!!electronApp, 'window size is set through the page viewport in Chromium');
   await page.setViewportSize({ width: 1280, height: 800 });
   await openSampleProject(page, workspace, electronApp);
@@ -36,9 +42,17 @@ test('a click in the middle of an SE row selects it and never hides its floors; 
   expect(pageErrors).toEqual([]);
 });
 
-test('pasting footsteps into a .sev that defines the same SE names reuses them (asking, as the variants differ); a second definition is warned about by Check', async ({ page, workspace, electronApp, pageErrors }) => {
+test('pasting footsteps into a .sev that defines the same SE names reuses them (asking, as the variants differ); a second definition is warned about by Check', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+}) => {
   // walk_rough gets a .sev of bare footsteps (no floor variants).
-  writeFileSync(workspace.path('walk_rough.sev'), 'sev 1\nmotion walk_rough\nse 0 SE_FOOT_L\nse 1 SE_FOOT_R\nevent 10 0 17\nevent 26 1 21\n');
+  writeFileSync(
+    workspace.path('walk_rough.sev'),
+    'sev 1\nmotion walk_rough\nse 0 SE_FOOT_L\nse 1 SE_FOOT_R\nevent 10 0 17\nevent 26 1 21\n',
+  );
   const projectPath = workspace.path('sample.actguy.json');
   const project = JSON.parse(readFileSync(projectPath, 'utf8'));
   project.motions[2].sev = 'walk_rough.sev';
@@ -47,7 +61,8 @@ test('pasting footsteps into a .sev that defines the same SE names reuses them (
   await page.locator('[data-testid="project-motion"][data-name="walk_rough"]').click();
   await waitForDocument(page);
   await expect(page.getByTestId('sev-file')).toContainText('walk_rough.sev');
-  const resolved = (frame: number) => page.locator(`[data-testid="sev-event-row"][data-frame="${frame}"]`).getByTestId('sev-event-resolved');
+  const resolved = (frame: number) =>
+    page.locator(`[data-testid="sev-event-row"][data-frame="${frame}"]`).getByTestId('sev-event-resolved');
   await resolved(10).click({ position: { x: 4, y: 6 } });
   await resolved(26).click({ position: { x: 4, y: 6 }, modifiers: ['Shift'] });
   await page.keyboard.press('Control+c');
@@ -59,7 +74,9 @@ test('pasting footsteps into a .sev that defines the same SE names reuses them (
   await page.getByTestId('frame-number').fill('390');
   await page.getByTestId('frame-number').press('Enter');
   await page.getByTestId('sev-paste').click();
-  await expect(page.getByTestId('confirm-dialog')).toContainText('SE_FOOT_L: SE 0 here has 8 floor variants; the copied events use no floor variants');
+  await expect(page.getByTestId('confirm-dialog')).toContainText(
+    'SE_FOOT_L: SE 0 here has 8 floor variants; the copied events use no floor variants',
+  );
   await page.getByTestId('confirm-reuse').click();
   await expect(page.getByTestId('sev-se-row')).toHaveCount(sesBefore);
   const pasted = page.locator('[data-testid="sev-event-row"][data-frame="390"]');
@@ -72,6 +89,8 @@ test('pasting footsteps into a .sev that defines the same SE names reuses them (
   await page.getByTestId('confirm-define').click();
   await expect(page.getByTestId('sev-se-row')).toHaveCount(sesBefore + 2);
   await page.getByTestId('project-check').click();
-  await expect(page.getByTestId('project-warning').filter({ hasText: 'SE_FOOT_L has the same name as SE 0' })).toHaveCount(1, { timeout: 30_000 });
+  await expect(
+    page.getByTestId('project-warning').filter({ hasText: 'SE_FOOT_L has the same name as SE 0' }),
+  ).toHaveCount(1, { timeout: 30_000 });
   expect(pageErrors).toEqual([]);
 });

@@ -7,7 +7,11 @@ import { copyFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { openThroughPicker, waitForDocument } from './ui';
 
-test('suggested footsteps on the CMU capture: ghosts, decline some, accept the rest as one undo step', async ({ page, workspace, electronApp }) => {
+test('suggested footsteps on the CMU capture: ghosts, decline some, accept the rest as one undo step', async ({
+  page,
+  workspace,
+  electronApp,
+}) => {
   test.skip(electronApp !== null, 'opens motions through the in-app picker of the loopback transport');
   // A copy without a .sev, so every event comes from the suggestions.
   copyFileSync(workspace.path('cmu_01_01.mtn'), workspace.path('cmu_steps.mtn'));
@@ -37,7 +41,9 @@ test('suggested footsteps on the CMU capture: ghosts, decline some, accept the r
   await expect(page.getByTestId('sev-marker')).toHaveCount(total - 2);
   const landing = page.locator('[data-testid="sev-event-row"][data-frame="70"]');
   await expect(landing).toHaveCount(2);
-  const joints = await landing.getByTestId('sev-event-joint').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.value!).sort());
+  const joints = await landing
+    .getByTestId('sev-event-joint')
+    .evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.value!).sort());
   expect(joints).toEqual(['4', '9']); // LeftFoot, RightFoot
   await expect(page.getByTestId('sev-se-row')).toHaveCount(2);
   await expect(page.getByTestId('sev-se-name').first()).toHaveValue('SE_FOOT_L');

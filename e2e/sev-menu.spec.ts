@@ -20,7 +20,13 @@ async function eventsMenu(page: Page, name: string): Promise<void> {
 /** Which Events items are greyed out now. */
 async function disabledItems(page: Page): Promise<string[]> {
   await page.getByTestId('menu-events').click();
-  const out = await page.locator('[data-testid^="menu-events-"]').evaluateAll((els) => els.filter((e) => (e as HTMLButtonElement).disabled).map((e) => (e as HTMLElement).dataset.testid!.replace('menu-events-', '')));
+  const out = await page
+    .locator('[data-testid^="menu-events-"]')
+    .evaluateAll((els) =>
+      els
+        .filter((e) => (e as HTMLButtonElement).disabled)
+        .map((e) => (e as HTMLElement).dataset.testid!.replace('menu-events-', '')),
+    );
   await page.getByTestId('menu-events').click();
   return out;
 }
@@ -45,13 +51,25 @@ async function gotoFrame(page: Page, frame: number): Promise<void> {
 
 const WALK_FRAMES = [0, 5, 21, 38, 54, 66, 71, 87, 104, 120];
 
-test('the Events menu runs the SEV editor actions, greyed out while they cannot run, one undo step each', async ({ page, workspace, pageErrors }) => {
+test('the Events menu runs the SEV editor actions, greyed out while they cannot run, one undo step each', async ({
+  page,
+  workspace,
+  pageErrors,
+}) => {
   await waitForDocument(page);
   await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
   await expect.poll(() => markerFrames(page)).toEqual(WALK_FRAMES);
 
   // Nothing selected, nothing copied, nothing edited: only the commands on the whole .sev can run.
-  expect(await disabledItems(page)).toEqual(['cut', 'copy', 'paste', 'delete', 'nudgeEarlier', 'nudgeLater', 'saveSev']);
+  expect(await disabledItems(page)).toEqual([
+    'cut',
+    'copy',
+    'paste',
+    'delete',
+    'nudgeEarlier',
+    'nudgeLater',
+    'saveSev',
+  ]);
   await page.getByTestId('menu-events').click();
   await expect(page.getByTestId('menu-events-copy')).toContainText('Ctrl+C');
   await expect(page.getByTestId('menu-events-nudgeLater')).toContainText('Alt+→');

@@ -11,7 +11,11 @@ import { chooseFile, markerFrames, openSampleProject } from './sev-ui';
 import { openThroughPicker, selectJoint, waitForDocument } from './ui';
 import { parseSevStrict } from '../shared/sev/parse';
 
-test('edited walk.sev is hidden, not re-targeted, while another motion is open; Ctrl+S leaves it alone; joints carry by name', async ({ page, workspace, electronApp }) => {
+test('edited walk.sev is hidden, not re-targeted, while another motion is open; Ctrl+S leaves it alone; joints carry by name', async ({
+  page,
+  workspace,
+  electronApp,
+}) => {
   test.skip(electronApp !== null, 'opens motions through the in-app picker of the loopback transport');
   await openSampleProject(page, workspace);
   const original = readFileSync(workspace.path('walk.sev'), 'utf8');
@@ -41,11 +45,17 @@ test('edited walk.sev is hidden, not re-targeted, while another motion is open; 
   await waitForDocument(page, 'walk');
   await expect(banner).toHaveCount(0);
   await expect(page.getByTestId('sev-marker')).toHaveCount(11);
-  await expect(page.locator('[data-testid="sev-event-row"][data-index="10"]').getByTestId('sev-event-joint')).toHaveAttribute('data-value', '17');
+  await expect(
+    page.locator('[data-testid="sev-event-row"][data-index="10"]').getByTestId('sev-event-joint'),
+  ).toHaveAttribute('data-value', '17');
   await expect(page.getByTestId('timeline-selected')).toHaveText('LeftFoot');
 });
 
-test('a clean .sev follows the tuner: the motion’s own .sev, or none with Create; File › Open .sev works without a project', async ({ page, workspace, electronApp }) => {
+test('a clean .sev follows the tuner: the motion’s own .sev, or none with Create; File › Open .sev works without a project', async ({
+  page,
+  workspace,
+  electronApp,
+}) => {
   test.skip(electronApp !== null, 'opens motions through the in-app picker of the loopback transport');
   copyFileSync(workspace.path('walk.mtn'), workspace.path('run.mtn'));
   await waitForDocument(page);
@@ -80,7 +90,11 @@ test('a clean .sev follows the tuner: the motion’s own .sev, or none with Crea
   expect(await markerFrames(page)).toEqual([0, 5, 21, 38, 54, 66, 71, 87, 104, 120]);
 });
 
-test('out-of-range events are flagged in place, cannot be typed in, and Save names them before writing', async ({ page, workspace, electronApp }) => {
+test('out-of-range events are flagged in place, cannot be typed in, and Save names them before writing', async ({
+  page,
+  workspace,
+  electronApp,
+}) => {
   const path = workspace.path('walk.sev');
   writeFileSync(path, readFileSync(path, 'utf8').replace('event 120 1 21', 'event 120 1 21\nevent 900 0 30'));
   await openSampleProject(page, workspace, electronApp);
@@ -94,7 +108,9 @@ test('out-of-range events are flagged in place, cannot be typed in, and Save nam
   await first.fill('500');
   await first.press('Enter');
   await expect(first).toHaveValue('5');
-  await expect(page.getByTestId('message-warning').filter({ hasText: 'Event frame (walk) 500 is outside 0..132' })).toHaveCount(1);
+  await expect(
+    page.getByTestId('message-warning').filter({ hasText: 'Event frame (walk) 500 is outside 0..132' }),
+  ).toHaveCount(1);
 
   // An edit, then Save: the problems are named and nothing is written on Cancel.
   await page.locator('[data-testid="sev-event-row"][data-frame="0"]').getByTestId('sev-event-frame').fill('1');

@@ -16,7 +16,9 @@ const marker = (page: Page, frame: number) => page.locator(`[data-testid="sev-ma
 
 /** Clicks an event row away from its fields (the SE name it plays), with modifiers. */
 async function clickRow(page: Page, frame: number, modifiers: ('Control' | 'Shift')[] = []): Promise<void> {
-  await row(page, frame).getByTestId('sev-event-resolved').click({ position: { x: 4, y: 6 }, modifiers });
+  await row(page, frame)
+    .getByTestId('sev-event-resolved')
+    .click({ position: { x: 4, y: 6 }, modifiers });
 }
 
 /** Clicks the event row at a frame where no event is (moves the playhead; the keyboard goes to the row). */
@@ -41,9 +43,17 @@ async function undoLabel(page: Page): Promise<string> {
   return label.replace(/Ctrl\+Z$/, '').trim();
 }
 
-const selectedRows = (page: Page) => page.locator('[data-testid="sev-event-row"][aria-selected="true"]').evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.frame)));
+const selectedRows = (page: Page) =>
+  page
+    .locator('[data-testid="sev-event-row"][aria-selected="true"]')
+    .evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.frame)));
 
-test('select several events, copy, paste at the playhead, nudge, box-select, delete and drag them, one undo step each', async ({ page, electronApp, pageErrors, saveScreenshot }) => {
+test('select several events, copy, paste at the playhead, nudge, box-select, delete and drag them, one undo step each', async ({
+  page,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
   test.skip(electronApp !== null, 'window size is set through the page viewport in Chromium');
   await page.setViewportSize({ width: 1280, height: 800 });
   await waitForDocument(page);
@@ -60,7 +70,9 @@ test('select several events, copy, paste at the playhead, nudge, box-select, del
 
   // Ctrl+C in the list; Ctrl+V on the event row pastes with the earliest at the playhead, spacing kept.
   await page.keyboard.press('Control+c');
-  await expect(page.getByTestId('message-info').filter({ hasText: 'Copied 3 events of walk (spanning 33 frames)' })).toHaveCount(1);
+  await expect(
+    page.getByTestId('message-info').filter({ hasText: 'Copied 3 events of walk (spanning 33 frames)' }),
+  ).toHaveCount(1);
   await clickTrack(page, 80);
   await page.keyboard.press('Control+v');
   await expect.poll(() => markerFrames(page)).toEqual([0, 5, 21, 38, 54, 66, 71, 87, 104, 120, 80, 97, 113]);
@@ -89,7 +101,11 @@ test('select several events, copy, paste at the playhead, nudge, box-select, del
   for (let k = 0; k < 12; k++) await page.keyboard.press('Alt+ArrowRight');
   await expect.poll(() => markerFrames(page)).toEqual([0, 5, 21, 38, 54, 66, 71, 87, 104, 132, 81, 98, 126]);
   await page.keyboard.press('Alt+ArrowRight');
-  await expect(page.getByTestId('message-warning').filter({ hasText: 'Nudge 2 events +1 frame refused: the event at frame 132 would move to frame 133, outside 0..132' })).toHaveCount(1);
+  await expect(
+    page.getByTestId('message-warning').filter({
+      hasText: 'Nudge 2 events +1 frame refused: the event at frame 132 would move to frame 133, outside 0..132',
+    }),
+  ).toHaveCount(1);
   expect(await markerFrames(page)).toEqual([0, 5, 21, 38, 54, 66, 71, 87, 104, 132, 81, 98, 126]);
   // The SEV editor with a multi-selection and the message list, at 1280x800: full layout, and the sound-event mode.
   await saveScreenshot('sev-multiselect-1280x800');
@@ -140,7 +156,12 @@ test('select several events, copy, paste at the playhead, nudge, box-select, del
   expect(pageErrors).toEqual([]);
 });
 
-test('copy events of walk and paste them into cmu_01_01: joints by name, all or nothing, with every refused event named', async ({ page, workspace, electronApp, pageErrors }) => {
+test('copy events of walk and paste them into cmu_01_01: joints by name, all or nothing, with every refused event named', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+}) => {
   await openSampleProject(page, workspace, electronApp);
   // An event on Chest, a joint the CMU skeleton does not have.
   await selectJoint(page, 'Chest');
@@ -160,7 +181,9 @@ test('copy events of walk and paste them into cmu_01_01: joints by name, all or 
   // The whole paste is refused, naming the event and why.
   await clickTrack(page, 100);
   await page.getByTestId('sev-paste').click();
-  const refusal = page.getByTestId('message-warning').filter({ hasText: 'Paste refused, nothing pasted: 3 events copied from walk at frame 100' });
+  const refusal = page
+    .getByTestId('message-warning')
+    .filter({ hasText: 'Paste refused, nothing pasted: 3 events copied from walk at frame 100' });
   await expect(refusal).toContainText('event at frame 109 (SE_FOOT_L on Chest): cmu_01_01 has no joint named Chest');
   expect(await markerFrames(page)).toEqual(before);
   await expect(page.getByTestId('sev-dirty')).not.toContainText('modified');
@@ -173,9 +196,11 @@ test('copy events of walk and paste them into cmu_01_01: joints by name, all or 
   await showMotion(page, 'cmu_01_01');
   await clickTrack(page, 680);
   await page.keyboard.press('Control+v');
-  await expect(page.getByTestId('message-warning').filter({ hasText: 'event at frame 696 (SE_FOOT_R on RightFoot): frame 696 is past the end of cmu_01_01 (0..687)' })).toContainText(
-    'with the playhead at frame 671 or earlier they all fit',
-  );
+  await expect(
+    page.getByTestId('message-warning').filter({
+      hasText: 'event at frame 696 (SE_FOOT_R on RightFoot): frame 696 is past the end of cmu_01_01 (0..687)',
+    }),
+  ).toContainText('with the playhead at frame 671 or earlier they all fit');
   expect(await markerFrames(page)).toEqual(before);
   await clickTrack(page, 300);
   await page.keyboard.press('Control+v');
@@ -186,7 +211,13 @@ test('copy events of walk and paste them into cmu_01_01: joints by name, all or 
   expect(pageErrors).toEqual([]);
 });
 
-test('an event with floor variants previews and plays what each of the 8 floors plays', async ({ page, workspace, electronApp, pageErrors, saveScreenshot }) => {
+test('an event with floor variants previews and plays what each of the 8 floors plays', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
   await openSampleProject(page, workspace, electronApp);
   // SE_CLOTH_SWISH plays the same on every floor: no preview.
   await expect(row(page, 0).getByTestId('sev-event-floors-toggle')).toHaveCount(0);
@@ -194,7 +225,16 @@ test('an event with floor variants previews and plays what each of the 8 floors 
   const floors = page.locator('[data-testid="sev-event-floors"][data-index="1"] [data-testid="sev-event-floor"]');
   await expect(floors).toHaveCount(8);
   const names = await floors.getByTestId('sev-event-floor-name').allTextContents();
-  expect(names).toEqual(['SE_FOOT_L_CONC', 'SE_FOOT_L_GRASS', 'SE_FOOT_L_WATER', 'SE_FOOT_L_METAL', 'SE_FOOT_L_SAND', 'SE_FOOT_L_SNOW', 'SE_FOOT_L_WOOD', 'SE_FOOT_L_GRATE']);
+  expect(names).toEqual([
+    'SE_FOOT_L_CONC',
+    'SE_FOOT_L_GRASS',
+    'SE_FOOT_L_WATER',
+    'SE_FOOT_L_METAL',
+    'SE_FOOT_L_SAND',
+    'SE_FOOT_L_SNOW',
+    'SE_FOOT_L_WOOD',
+    'SE_FOOT_L_GRATE',
+  ]);
   // Each resolved to its code through the project's SE tables.
   for (const text of await floors.allTextContents()) expect(text).toMatch(/0x[0-9A-F]{4}/i);
   await expect(floors.nth(0)).toHaveClass(/current/);

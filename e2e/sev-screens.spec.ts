@@ -2,8 +2,16 @@
 import { expect, test } from './fixtures';
 import { openSampleProject } from './sev-ui';
 
-for (const size of [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }]) {
-  test(`SEV editor at ${size.width}x${size.height}: toolbar, event row and footstep suggestions are on screen`, async ({ page, workspace, electronApp, saveScreenshot }) => {
+for (const size of [
+  { width: 1280, height: 800 },
+  { width: 1920, height: 1080 },
+]) {
+  test(`SEV editor at ${size.width}x${size.height}: toolbar, event row and footstep suggestions are on screen`, async ({
+    page,
+    workspace,
+    electronApp,
+    saveScreenshot,
+  }) => {
     await page.setViewportSize(size);
     await openSampleProject(page, workspace, electronApp);
     // walk.sev has every step: take one out so there is a suggestion to show.
@@ -11,7 +19,8 @@ for (const size of [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }]
     await page.keyboard.press('Delete');
     await page.getByTestId('sev-suggest-footsteps').click();
     await expect(page.getByTestId('sev-ghost').first()).toBeVisible();
-    for (const id of ['sev-add-event', 'sev-track', 'sev-footsteps-accept']) await expect(page.getByTestId(id)).toBeInViewport();
+    for (const id of ['sev-add-event', 'sev-track', 'sev-footsteps-accept'])
+      await expect(page.getByTestId(id)).toBeInViewport();
     // The event list below the row needs the room the layout gives the panel (scrolls at 1280x800).
     if (size.height >= 1000) await expect(page.getByTestId('sev-event-row').first()).toBeInViewport();
     await saveScreenshot(`sev-mode-${size.width}x${size.height}`);

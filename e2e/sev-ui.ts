@@ -12,25 +12,45 @@ import { waitForDocument } from './ui';
  * picker over loopback (open: pick the file; save: type its name), a stubbed
  * native dialog under Electron.
  */
-export async function chooseFile(page: Page, electronApp: ElectronApplication | null, workspace: Workspace, relative: string, mode: 'open' | 'save', click: () => Promise<void>): Promise<void> {
+export async function chooseFile(
+  page: Page,
+  electronApp: ElectronApplication | null,
+  workspace: Workspace,
+  relative: string,
+  mode: 'open' | 'save',
+  click: () => Promise<void>,
+): Promise<void> {
   if (electronApp) {
-    await stubNativeDialogs(electronApp, mode === 'open' ? { openPath: workspace.path(relative) } : { savePath: workspace.path(relative) });
+    await stubNativeDialogs(
+      electronApp,
+      mode === 'open' ? { openPath: workspace.path(relative) } : { savePath: workspace.path(relative) },
+    );
     await click();
     return;
   }
   await click();
   const picker = page.getByTestId('file-picker');
   await expect(picker).toBeVisible();
-  if (mode === 'open') await picker.getByTestId('picker-file').filter({ hasText: new RegExp(`^${relative.replace(/[.]/g, '\\.')}`) }).click();
+  if (mode === 'open')
+    await picker
+      .getByTestId('picker-file')
+      .filter({ hasText: new RegExp(`^${relative.replace(/[.]/g, '\\.')}`) })
+      .click();
   else await picker.getByTestId('picker-name').fill(relative.replace(/\.[^.]+$/, ''));
   await picker.getByTestId('picker-ok').click();
   await expect(picker).toHaveCount(0);
 }
 
 /** Opens sample.actguy.json through the project panel and waits for walk + walk.sev. */
-export async function openSampleProject(page: Page, workspace: Workspace, electronApp: ElectronApplication | null = null): Promise<void> {
+export async function openSampleProject(
+  page: Page,
+  workspace: Workspace,
+  electronApp: ElectronApplication | null = null,
+): Promise<void> {
   await waitForDocument(page);
-  await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () => page.getByTestId('project-open').first().click());
+  await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () =>
+    page.getByTestId('project-open').first().click(),
+  );
   await expect(page.getByTestId('project-motion')).toHaveCount(4);
   await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
   await waitForDocument(page);
@@ -38,7 +58,11 @@ export async function openSampleProject(page: Page, workspace: Workspace, electr
 
 /** Frames of the event markers, in document order. */
 export async function markerFrames(page: Page): Promise<number[]> {
-  const frames = await page.getByTestId('sev-marker').evaluateAll((els) => els.map((e) => [Number((e as HTMLElement).dataset.index), Number((e as HTMLElement).dataset.frame)]));
+  const frames = await page
+    .getByTestId('sev-marker')
+    .evaluateAll((els) =>
+      els.map((e) => [Number((e as HTMLElement).dataset.index), Number((e as HTMLElement).dataset.frame)]),
+    );
   return frames.sort((a, b) => a[0] - b[0]).map((f) => f[1]);
 }
 

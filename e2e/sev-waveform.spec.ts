@@ -21,7 +21,12 @@ function wavSeconds(path: string): number {
   throw new Error(`${path}: no data chunk`);
 }
 
-test('the event track draws the waveform of each event\'s sound over the frames it lasts', async ({ page, workspace, electronApp, saveScreenshot }) => {
+test("the event track draws the waveform of each event's sound over the frames it lasts", async ({
+  page,
+  workspace,
+  electronApp,
+  saveScreenshot,
+}) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await openSampleProject(page, workspace, electronApp);
   await page.keyboard.press('Control+2');
@@ -39,7 +44,12 @@ test('the event track draws the waveform of each event\'s sound over the frames 
   const frame = Number(await page.locator('[data-testid="sev-marker"][data-index="1"]').getAttribute('data-frame'));
   const place = async () => {
     const b = (await wave.boundingBox())!;
-    return { left: b.x, width: b.width, from: await trackX(page, frame), to: await trackX(page, frame + seconds * fps) };
+    return {
+      left: b.x,
+      width: b.width,
+      from: await trackX(page, frame),
+      to: await trackX(page, frame + seconds * fps),
+    };
   };
   let p = await place();
   expect(Math.abs(p.left - p.from)).toBeLessThanOrEqual(1);

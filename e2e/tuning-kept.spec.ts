@@ -9,7 +9,13 @@ import { expect, test } from './fixtures';
 import { openThroughPicker, selectJoint, waitForCompression, waitForDocument } from './ui';
 import { compressCommand } from '../electron/cli/commands/compress';
 
-test('override and tolerance survive Save and reopen, and the export equals actguy compress of the saved files', async ({ page, workspace, appMode, pageErrors, saveScreenshot }) => {
+test('override and tolerance survive Save and reopen, and the export equals actguy compress of the saved files', async ({
+  page,
+  workspace,
+  appMode,
+  pageErrors,
+  saveScreenshot,
+}) => {
   test.skip(appMode === 'electron', 'reopening uses the in-app picker of the loopback transport');
   await page.setViewportSize({ width: 1280, height: 800 });
   await waitForDocument(page);
@@ -34,13 +40,21 @@ test('override and tolerance survive Save and reopen, and the export equals actg
   await page.keyboard.press('Control+s');
   await expect(page.getByTestId('message-info').filter({ hasText: 'with its tuning' })).toHaveCount(1);
   const tuning = JSON.parse(readFileSync(workspace.path('walk.mtn.actguy-tuning.json'), 'utf8'));
-  expect(tuning).toEqual({ version: 1, tolerances: { position: 0.5, rotationDeg: 2, offset: 0.5, method: 'refined' }, rotationOverridesDeg: { LeftFoot: 0.25 } });
+  expect(tuning).toEqual({
+    version: 1,
+    tolerances: { position: 0.5, rotationDeg: 2, offset: 0.5, method: 'refined' },
+    rotationOverridesDeg: { LeftFoot: 0.25 },
+  });
 
   // The CLI reads the tuning file by default: its .mt3 is the app's, byte for byte.
   expect(compressCommand.run([workspace.path('walk.mtn'), '-o', workspace.path('walk_cli.mt3'), '--quiet'])).toBe(0);
-  expect(Buffer.compare(readFileSync(workspace.path('walk_cli.mt3')), readFileSync(workspace.path('walk_app.mt3')))).toBe(0);
+  expect(
+    Buffer.compare(readFileSync(workspace.path('walk_cli.mt3')), readFileSync(workspace.path('walk_app.mt3'))),
+  ).toBe(0);
   compressCommand.run([workspace.path('walk.mtn'), '-o', workspace.path('walk_plain.mt3'), '--quiet', '--no-tuning']);
-  expect(Buffer.compare(readFileSync(workspace.path('walk_plain.mt3')), readFileSync(workspace.path('walk_app.mt3')))).not.toBe(0);
+  expect(
+    Buffer.compare(readFileSync(workspace.path('walk_plain.mt3')), readFileSync(workspace.path('walk_app.mt3'))),
+  ).not.toBe(0);
 
   // Reopen: the override and the tolerance are back, and so are the keys.
   await openThroughPicker(page, 'cmu_01_01.mtn');
@@ -55,13 +69,23 @@ test('override and tolerance survive Save and reopen, and the export equals actg
   expect(pageErrors).toEqual([]);
 });
 
-test('a bad tuning file is reported at its place and the motion opens with the defaults', async ({ page, workspace, appMode, pageErrors }) => {
+test('a bad tuning file is reported at its place and the motion opens with the defaults', async ({
+  page,
+  workspace,
+  appMode,
+  pageErrors,
+}) => {
   test.skip(appMode === 'electron', 'reopening uses the in-app picker of the loopback transport');
   await waitForDocument(page);
-  writeFileSync(workspace.path('cmu_01_01.mtn.actguy-tuning.json'), '{"version": 1, "rotationOverridesDeg": {"LeftFut": 0.25}}\n');
+  writeFileSync(
+    workspace.path('cmu_01_01.mtn.actguy-tuning.json'),
+    '{"version": 1, "rotationOverridesDeg": {"LeftFut": 0.25}}\n',
+  );
   await openThroughPicker(page, 'cmu_01_01.mtn');
   await waitForDocument(page, 'cmu_01_01');
-  await expect(page.getByTestId('message-warning').filter({ hasText: '(rotationOverridesDeg.LeftFut): no joint named "LeftFut"' })).toHaveCount(1);
+  await expect(
+    page.getByTestId('message-warning').filter({ hasText: '(rotationOverridesDeg.LeftFut): no joint named "LeftFut"' }),
+  ).toHaveCount(1);
   await expect(page.getByTestId('tol-rotation')).toHaveValue('0.5');
   expect(pageErrors).toEqual([]);
 });

@@ -61,7 +61,11 @@ export async function canvasData(canvas: Locator): Promise<Record<string, string
 }
 
 /** Clicks the curve plot at a frame (plain: goes to the frame; with Control: adds or removes a user key there). */
-export async function clickCurveFrame(page: Page, frame: number, modifiers: ('Control' | 'Shift' | 'Alt')[] = []): Promise<void> {
+export async function clickCurveFrame(
+  page: Page,
+  frame: number,
+  modifiers: ('Control' | 'Shift' | 'Alt')[] = [],
+): Promise<void> {
   const canvas = page.getByTestId('curve-canvas');
   const d = await canvasData(canvas);
   const y = (Number(d.plotTop) + Number(d.plotBottom)) / 2;
@@ -99,7 +103,14 @@ export async function jointLabels(page: Page): Promise<string[]> {
   await picker.click();
   const items = page.getByTestId('joint-select-tree').getByTestId('joint-tree-item');
   const labels = await items.evaluateAll((els) =>
-    els.map((e) => ({ joint: Number((e as HTMLElement).dataset.joint), text: e.querySelector('.joint-tree-name')!.textContent! })).sort((a, b) => a.joint - b.joint).map((e) => e.text));
+    els
+      .map((e) => ({
+        joint: Number((e as HTMLElement).dataset.joint),
+        text: e.querySelector('.joint-tree-name')!.textContent!,
+      }))
+      .sort((a, b) => a.joint - b.joint)
+      .map((e) => e.text),
+  );
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('joint-select-tree')).toHaveCount(0);
   return labels;
@@ -117,7 +128,13 @@ export async function selectJoint(page: Page, name: string): Promise<void> {
   const picker = page.getByTestId('joint-select');
   await picker.click();
   const items = page.getByTestId('joint-select-tree').getByTestId('joint-tree-item');
-  const joint = await items.evaluateAll((els, n) => els.find((e) => e.querySelector('.joint-tree-name')!.textContent!.replace(/^\d+ /, '') === n)?.getAttribute('data-joint') ?? null, name);
+  const joint = await items.evaluateAll(
+    (els, n) =>
+      els
+        .find((e) => e.querySelector('.joint-tree-name')!.textContent!.replace(/^\d+ /, '') === n)
+        ?.getAttribute('data-joint') ?? null,
+    name,
+  );
   if (joint === null) throw new Error(`no joint named ${name}`);
   await items.and(page.locator(`[data-joint="${joint}"]`)).click();
   await expect(page.getByTestId('timeline-selected')).toHaveText(name);
@@ -137,7 +154,11 @@ export async function makeKeyEdit(page: Page, joint: string): Promise<void> {
  * answered with the workspace file). With `discardEdits` the unsaved-changes question that comes first is
  * answered "Discard".
  */
-export async function openThroughPicker(page: Page, relativePath: string, options: { discardEdits?: boolean } = {}): Promise<void> {
+export async function openThroughPicker(
+  page: Page,
+  relativePath: string,
+  options: { discardEdits?: boolean } = {},
+): Promise<void> {
   const electron = runningElectronApp();
   if (electron) await stubNativeDialogs(electron.app, { openPath: electron.workspace.path(relativePath) });
   await page.getByTestId('menu-file').click();
@@ -149,7 +170,10 @@ export async function openThroughPicker(page: Page, relativePath: string, option
   if (electron) return;
   const picker = page.getByTestId('file-picker');
   await expect(picker).toBeVisible();
-  await picker.getByTestId('picker-file').filter({ hasText: new RegExp(`^${relativePath.replace(/[.]/g, '\\.')}`) }).click();
+  await picker
+    .getByTestId('picker-file')
+    .filter({ hasText: new RegExp(`^${relativePath.replace(/[.]/g, '\\.')}`) })
+    .click();
   await picker.getByTestId('picker-ok').click();
   await expect(picker).toHaveCount(0);
 }
@@ -165,7 +189,8 @@ export function freeRun(bytes: Uint8Array, length: number): number {
   const m = readMtn(bytes);
   for (let start = 2; start + length < m.frameCount - 2; start++) {
     let ok = true;
-    for (let f = start - 1; f <= start + length && ok; f++) ok = lockedJointAt(m, f) < 0 && !(m.translationKeyInfo[f * 4] & KeyFlag.TRACE);
+    for (let f = start - 1; f <= start + length && ok; f++)
+      ok = lockedJointAt(m, f) < 0 && !(m.translationKeyInfo[f * 4] & KeyFlag.TRACE);
     if (ok) return start;
   }
   throw new Error('the sample has no free frames for a lock');

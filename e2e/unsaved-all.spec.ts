@@ -7,7 +7,13 @@
 import { expect, test } from './fixtures';
 import { openSampleProject } from './sev-ui';
 
-test('opening another project or motion names every unsaved part; cancel keeps them, the title shows them', async ({ page, workspace, electronApp, pageErrors, saveScreenshot }) => {
+test('opening another project or motion names every unsaved part; cancel keeps them, the title shows them', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
   await openSampleProject(page, workspace, electronApp);
   const question = page.getByTestId('confirm-dialog');
 
@@ -25,7 +31,11 @@ test('opening another project or motion names every unsaved part; cancel keeps t
   await page.keyboard.press('t'); // trace key at the playhead: the motion changes
   await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
   await page.getByTestId('project-move-down').click(); // walk moves to index 1: the project changes
-  await expect.poll(() => page.getByTestId('project-motion').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.name))).toEqual(['cmu_01_01', 'walk', 'walk_rough', 'walk_60']);
+  await expect
+    .poll(() =>
+      page.getByTestId('project-motion').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.name)),
+    )
+    .toEqual(['cmu_01_01', 'walk', 'walk_rough', 'walk_60']);
 
   await page.locator('[data-testid="project-motion"][data-name="cmu_01_01"]').click();
   await expect(question).toContainText('walk.mtn and walk.sev have unsaved changes.');

@@ -34,40 +34,55 @@ async function expectReadable(page: Page, shot: string, need: Readable): Promise
   const cv = curvesOn ? await canvasData(page.getByTestId('curve-canvas')) : null;
   const tlOn = await page.getByTestId('timeline-canvas').isVisible();
   const tr = tlOn ? (await canvasData(page.getByTestId('timeline-canvas'))).visibleRows : '-';
-  console.log(`SIZES ${shot}: ${areas.join(' ')}; curve values ${cv ? Number(cv.plotBottom) - Number(cv.plotTop) : '-'} px, timeline rows ${tr}`);
+  console.log(
+    `SIZES ${shot}: ${areas.join(' ')}; curve values ${cv ? Number(cv.plotBottom) - Number(cv.plotTop) : '-'} px, timeline rows ${tr}`,
+  );
   const curves = page.getByTestId('curve-canvas');
   if (await curves.isVisible()) {
     const d = await canvasData(curves);
     expect(Number(d.plotBottom) - Number(d.plotTop), `${shot}: curve values`).toBeGreaterThanOrEqual(need.curveValues);
   }
   const timeline = page.getByTestId('timeline-canvas');
-  if (await timeline.isVisible()) expect(Number((await canvasData(timeline)).visibleRows), `${shot}: timeline rows`).toBeGreaterThanOrEqual(need.timelineRows);
+  if (await timeline.isVisible())
+    expect(Number((await canvasData(timeline)).visibleRows), `${shot}: timeline rows`).toBeGreaterThanOrEqual(
+      need.timelineRows,
+    );
   const viewport = page.getByTestId('area-viewport');
-  if (await viewport.isVisible()) expect((await viewport.boundingBox())!.height, `${shot}: viewport height`).toBeGreaterThanOrEqual(need.viewport);
+  if (await viewport.isVisible())
+    expect((await viewport.boundingBox())!.height, `${shot}: viewport height`).toBeGreaterThanOrEqual(need.viewport);
   // Event rows whole on screen: inside every box that clips them (the list's scroller, the editor's row) and the window.
   const rows = page.getByTestId('sev-event-row');
   if ((await rows.count()) > 0 && (await page.getByTestId('area-sev').isVisible())) {
-    const shown = await rows.evaluateAll((els) =>
-      els.filter((r) => {
-        const rb = r.getBoundingClientRect();
-        if (rb.height === 0 || rb.top < 0 || rb.bottom > window.innerHeight) return false;
-        for (let a = r.parentElement; a; a = a.parentElement) {
-          if (getComputedStyle(a).overflowY === 'visible') continue;
-          const ab = a.getBoundingClientRect();
-          if (rb.top < ab.top - 0.5 || rb.bottom > ab.bottom + 0.5) return false;
-        }
-        // The status bar covers the window's last line.
-        const status = document.querySelector('.area-status')?.getBoundingClientRect();
-        return !status || rb.bottom <= status.top + 0.5;
-      }).length,
+    const shown = await rows.evaluateAll(
+      (els) =>
+        els.filter((r) => {
+          const rb = r.getBoundingClientRect();
+          if (rb.height === 0 || rb.top < 0 || rb.bottom > window.innerHeight) return false;
+          for (let a = r.parentElement; a; a = a.parentElement) {
+            if (getComputedStyle(a).overflowY === 'visible') continue;
+            const ab = a.getBoundingClientRect();
+            if (rb.top < ab.top - 0.5 || rb.bottom > ab.bottom + 0.5) return false;
+          }
+          // The status bar covers the window's last line.
+          const status = document.querySelector('.area-status')?.getBoundingClientRect();
+          return !status || rb.bottom <= status.top + 0.5;
+        }).length,
     );
     console.log(`SIZES ${shot}: event rows ${shown}`);
     expect(shown, `${shot}: event rows in view`).toBeGreaterThanOrEqual(3);
   }
 }
 
-for (const size of [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }]) {
-  test(`user guide screenshots at ${size.width}x${size.height}`, async ({ page, workspace, electronApp, saveScreenshot }) => {
+for (const size of [
+  { width: 1280, height: 800 },
+  { width: 1920, height: 1080 },
+]) {
+  test(`user guide screenshots at ${size.width}x${size.height}`, async ({
+    page,
+    workspace,
+    electronApp,
+    saveScreenshot,
+  }) => {
     test.skip(!!electronApp, 'the guide is shot once, in Chromium');
     await page.setViewportSize(size);
     await openSampleProject(page, workspace, electronApp);
@@ -81,7 +96,9 @@ for (const size of [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }]
       const path = await saveScreenshot(`${name}-${size.width}x${size.height}`);
       await expectReadable(page, `${name} at ${size.width}x${size.height}`, need);
       // docs/images/<name>.png at 1280x800 (the guide's size), <name>-1920x1080.png for the large window.
-      await page.screenshot({ path: join(DOCS_IMAGES, size.width === 1280 ? `${name}.png` : `${name}-${size.width}x${size.height}.png`) });
+      await page.screenshot({
+        path: join(DOCS_IMAGES, size.width === 1280 ? `${name}.png` : `${name}-${size.width}x${size.height}.png`),
+      });
       return path;
     };
     // Every panel (no work mode): the curves, the timeline and the event list together.

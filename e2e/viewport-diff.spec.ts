@@ -31,15 +31,25 @@ async function poseBox(page: Page) {
 /** Waits until the camera no longer moves between two paints. */
 async function cameraSettled(page: Page): Promise<void> {
   let last = '';
-  await expect.poll(async () => {
-    const now = (await canvasOf(page).getAttribute('data-view-projection')) ?? '';
-    const same = now === last;
-    last = now;
-    return same;
-  }, { intervals: [250, 250, 250, 500] }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        const now = (await canvasOf(page).getAttribute('data-view-projection')) ?? '';
+        const same = now === last;
+        last = now;
+        return same;
+      },
+      { intervals: [250, 250, 250, 500] },
+    )
+    .toBe(true);
 }
 
-test('decoded joints are coloured by their error against the tolerance; the source is a ghost that can be hidden', async ({ page, workspace, pageErrors, saveScreenshot }) => {
+test('decoded joints are coloured by their error against the tolerance; the source is a ghost that can be hidden', async ({
+  page,
+  workspace,
+  pageErrors,
+  saveScreenshot,
+}) => {
   await waitForDocument(page);
   const canvas = canvasOf(page);
   await expect(canvas).toHaveAttribute('data-ghost', '1');
@@ -52,7 +62,13 @@ test('decoded joints are coloured by their error against the tolerance; the sour
 
   // The same compression in Node: each joint's worst channel error / tolerance at a frame.
   const walk = readMtn(readFileSync(workspace.path('walk.mtn')));
-  const result = compressMotion(walk, { positionTolerance: 0.5, rotationToleranceDeg: 3, offsetTolerance: 0.5, name: 'walk', method: 'refined' });
+  const result = compressMotion(walk, {
+    positionTolerance: 0.5,
+    rotationToleranceDeg: 3,
+    offsetTolerance: 0.5,
+    name: 'walk',
+    method: 'refined',
+  });
   const J = walk.joints.length;
   const expected = (f: number) => {
     const worst = new Array<number>(J).fill(0);
@@ -91,7 +107,11 @@ test('decoded joints are coloured by their error against the tolerance; the sour
   expect(pageErrors).toEqual([]);
 });
 
-test('the onion skin shows faint poses around the playhead, toggled in the toolbar and remembered', async ({ page, pageErrors, saveScreenshot }) => {
+test('the onion skin shows faint poses around the playhead, toggled in the toolbar and remembered', async ({
+  page,
+  pageErrors,
+  saveScreenshot,
+}) => {
   await waitForDocument(page);
   const canvas = canvasOf(page);
   await expect(canvas).toHaveAttribute('data-onion-count', '0');
@@ -115,7 +135,11 @@ test('the onion skin shows faint poses around the playhead, toggled in the toolb
 test.describe('at 1280x800', () => {
   test.use({ viewport: { width: 1280, height: 800 } });
 
-  test('the character fills the view on open, and Follow keeps the whole pose in view even zoomed in', async ({ page, pageErrors, saveScreenshot }) => {
+  test('the character fills the view on open, and Follow keeps the whole pose in view even zoomed in', async ({
+    page,
+    pageErrors,
+    saveScreenshot,
+  }) => {
     await waitForDocument(page);
     await expect(page.getByTestId('follow')).toBeChecked();
     await cameraSettled(page);

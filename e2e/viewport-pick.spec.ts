@@ -9,19 +9,29 @@ import { animationFrames, waitForDocument } from './ui';
 import { readMtn } from '../shared/mtn/read';
 import { createPoseBuffers, parentsOf, solvePose, sourceOffset, sourceRotation } from '../renderer/math/pose';
 
-test('clicking a joint in the viewport selects it; clicking empty floor keeps the selection', async ({ page, workspace, pageErrors, saveScreenshot }) => {
+test('clicking a joint in the viewport selects it; clicking empty floor keeps the selection', async ({
+  page,
+  workspace,
+  pageErrors,
+  saveScreenshot,
+}) => {
   await waitForDocument(page);
   const canvas = page.getByTestId('viewport-canvas');
   await expect(canvas).toHaveAttribute('data-view-projection', /,/);
   await expect(canvas).toHaveAttribute('data-frame', '0');
   // let Frame all / follow settle: the camera no longer moves between two paints
   let vpText = '';
-  await expect.poll(async () => {
-    const now = (await canvas.getAttribute('data-view-projection')) ?? '';
-    const same = now === vpText;
-    vpText = now;
-    return same;
-  }, { intervals: [250, 250, 250, 500] }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        const now = (await canvas.getAttribute('data-view-projection')) ?? '';
+        const same = now === vpText;
+        vpText = now;
+        return same;
+      },
+      { intervals: [250, 250, 250, 500] },
+    )
+    .toBe(true);
 
   const bytes = readFileSync(workspace.path('walk.mtn'));
   const m = readMtn(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
@@ -42,8 +52,18 @@ test('clicking a joint in the viewport selects it; clicking empty floor keeps th
   const before = await selectedName();
 
   // The joint farthest from every other joint on screen (no ambiguity about the nearest one), not the selected one.
-  const isolation = (j: number) => Math.min(...points.map((p, k) => (k === j ? Infinity : Math.hypot(p.x - points[j].x, p.y - points[j].y))));
-  const candidates = points.map((_, j) => j).filter((j) => m.joints[j].name !== before && points[j].x > box.x + 20 && points[j].x < box.x + box.width - 20 && points[j].y > box.y + 20 && points[j].y < box.y + box.height - 20);
+  const isolation = (j: number) =>
+    Math.min(...points.map((p, k) => (k === j ? Infinity : Math.hypot(p.x - points[j].x, p.y - points[j].y))));
+  const candidates = points
+    .map((_, j) => j)
+    .filter(
+      (j) =>
+        m.joints[j].name !== before &&
+        points[j].x > box.x + 20 &&
+        points[j].x < box.x + box.width - 20 &&
+        points[j].y > box.y + 20 &&
+        points[j].y < box.y + box.height - 20,
+    );
   expect(candidates.length).toBeGreaterThan(0);
   const target = candidates.reduce((a, b) => (isolation(b) > isolation(a) ? b : a));
   expect(isolation(target)).toBeGreaterThan(4);

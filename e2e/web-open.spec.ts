@@ -3,9 +3,16 @@ import { expect, test } from './fixtures';
 import { startLoopbackChild, stopChild } from './fixtures';
 import { waitForDocument } from './ui';
 
-for (const [file, motion] of [['sample.actguy.json', 'walk'], ['cmu_01_01.sev', 'cmu_01_01']] as const) {
-  test(`--open ${file} opens the project${file.endsWith('.sev') ? ' that lists the .sev, on its motion' : ''}`, async ({ appMode, loopbackBrowser, workspace }) => {
-    test.skip(appMode !== 'loopback', 'the --open option is the loopback server\'s');
+for (const [file, motion] of [
+  ['sample.actguy.json', 'walk'],
+  ['cmu_01_01.sev', 'cmu_01_01'],
+] as const) {
+  test(`--open ${file} opens the project${file.endsWith('.sev') ? ' that lists the .sev, on its motion' : ''}`, async ({
+    appMode,
+    loopbackBrowser,
+    workspace,
+  }) => {
+    test.skip(appMode !== 'loopback', "the --open option is the loopback server's");
     const { child, handle } = await startLoopbackChild(workspace.dir, ['--open', file]);
     try {
       const context = await loopbackBrowser!.newContext({ viewport: { width: 1280, height: 800 } });

@@ -5,7 +5,18 @@
  * attacker would try. Each member has its own case, so deleting the policy
  * check from any one handler fails the case of that handler.
  */
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -38,7 +49,6 @@ const inProcessBuild: BuildJobLauncher = (req, onMessage) => {
     stopped = true;
   };
 };
-
 
 let dir: string;
 let ws: string;
@@ -86,13 +96,22 @@ beforeEach(() => {
   copyFileSync(join(ASSETS, 'walk.sev'), join(out, 'walk.sev'));
   writeFileSync(
     join(out, 'p.actguy.json'),
-    JSON.stringify({ version: 1, motions: [{ name: 'mine', mtn: join(ws, 'mine.mtn') }], outputs: { mar: 'x.mar', sar: 'x.sar' } }),
+    JSON.stringify({
+      version: 1,
+      motions: [{ name: 'mine', mtn: join(ws, 'mine.mtn') }],
+      outputs: { mar: 'x.mar', sar: 'x.sar' },
+    }),
   );
   symlinkSync(out, join(ws, 'linked'));
-  for (const name of ['secret.sev', 'secret.json', 'secret.wav', 'secret.bvh', 'secret.mtn', 'p.actguy.json']) symlinkSync(join(out, name), join(ws, `link-${name}`));
+  for (const name of ['secret.sev', 'secret.json', 'secret.wav', 'secret.bvh', 'secret.mtn', 'p.actguy.json'])
+    symlinkSync(join(out, name), join(ws, `link-${name}`));
   compress = createCompressClient({ workerPath: workerPath() });
   handlers = testHandlers({
-    app: { startupPath: join(ws, 'mine.mtn'), workspaceRoot: ws }, compress, launchBuild: inProcessBuild, runImport: inProcessImportRunner, checkText: inProcessTextChecker,
+    app: { startupPath: join(ws, 'mine.mtn'), workspaceRoot: ws },
+    compress,
+    launchBuild: inProcessBuild,
+    runImport: inProcessImportRunner,
+    checkText: inProcessTextChecker,
   });
 });
 afterEach(async () => {
@@ -108,7 +127,10 @@ async function call(member: string, arg: unknown): Promise<IpcReply<unknown>> {
 async function openMine(): Promise<{ documentId: string; compress: ReturnType<typeof compressRequestForMotion> }> {
   const r = await handlers.openMotion({ path: join(ws, 'mine.mtn') });
   if (r.status !== 'opened') throw new Error('not opened');
-  return { documentId: r.motion.documentId, compress: compressRequestForMotion(readMtn(walkBytes), r.motion.documentId, 1) };
+  return {
+    documentId: r.motion.documentId,
+    compress: compressRequestForMotion(readMtn(walkBytes), r.motion.documentId, 1),
+  };
 }
 
 /** A valid project text (for saveProject). */
@@ -129,16 +151,34 @@ interface PathCase {
 
 const CASES: PathCase[] = [
   { member: 'openMotion', file: 'secret.mtn', request: (p) => ({ path: p }) },
-  { member: 'openMotion (skeletonPath)', file: 'secret.mtn', request: (p) => ({ path: join(ws, 'walk.mt3'), skeletonPath: p }) },
-  { member: 'saveMotion', file: 'new.mtn', writes: true, request: (p, c) => ({ documentId: c.documentId, path: p, mtnBytes: walkBytes }) },
+  {
+    member: 'openMotion (skeletonPath)',
+    file: 'secret.mtn',
+    request: (p) => ({ path: join(ws, 'walk.mt3'), skeletonPath: p }),
+  },
+  {
+    member: 'saveMotion',
+    file: 'new.mtn',
+    writes: true,
+    request: (p, c) => ({ documentId: c.documentId, path: p, mtnBytes: walkBytes }),
+  },
   { member: 'exportMt3', file: 'new.mt3', writes: true, request: (p, c) => ({ path: p, compress: c.compress }) },
-  { member: 'exportGltf', file: 'new.glb', writes: true, request: (p, c) => ({ documentId: c.documentId, source: 'source', mtnBytes: walkBytes, path: p }) },
+  {
+    member: 'exportGltf',
+    file: 'new.glb',
+    writes: true,
+    request: (p, c) => ({ documentId: c.documentId, source: 'source', mtnBytes: walkBytes, path: p }),
+  },
   { member: 'importMotion', file: 'secret.bvh', request: (p) => ({ path: p }) },
   { member: 'openProject', file: 'p.actguy.json', request: (p) => ({ path: p }) },
   { member: 'saveProject', file: 'secret.json', writes: true, request: (p) => ({ path: p, text: projectText() }) },
   { member: 'readProjectText', file: 'secret.sev', request: (p) => ({ path: p }) },
   { member: 'saveSev', file: 'secret.sev', writes: true, request: (p) => ({ path: p, text: 'sev 1\n' }) },
-  { member: 'startBuild', file: 'p.actguy.json', request: (p) => ({ projectPath: p, projectText: readFileSync(join(out, 'p.actguy.json'), 'utf8') }) },
+  {
+    member: 'startBuild',
+    file: 'p.actguy.json',
+    request: (p) => ({ projectPath: p, projectText: readFileSync(join(out, 'p.actguy.json'), 'utf8') }),
+  },
   { member: 'listSounds', file: '', request: (p) => ({ folder: p }) },
   { member: 'readSound', file: 'secret.wav', request: (p) => ({ path: p }) },
 ];
@@ -152,7 +192,10 @@ describe('every handler that takes a path enforces the policy', () => {
       const before = snapshot(out);
       const target = c.file ? join(out, c.file) : out;
       const reply = await call(memberOf(c), c.request(target, ctx));
-      expect(reply).toEqual({ ok: false, error: { message: expect.stringContaining(`ActGuy refused to access ${target}: `) } });
+      expect(reply).toEqual({
+        ok: false,
+        error: { message: expect.stringContaining(`ActGuy refused to access ${target}: `) },
+      });
       expect(snapshot(out)).toEqual(before);
     });
 
@@ -175,11 +218,18 @@ describe('every handler that takes a path enforces the policy', () => {
         if (!reply.ok) expect(reply.error.message, p).toMatch(expected);
       }
       // Percent-escapes are not decoded: such a path names a file of that literal name, in the workspace or nowhere.
-      for (const p of [`${ws}/%2e%2e/outside${tail}`, `${ws}/%2E%2E%2Foutside%2F${name || 'x'}`, `${ws}/..%2Foutside${tail}`]) {
+      for (const p of [
+        `${ws}/%2e%2e/outside${tail}`,
+        `${ws}/%2E%2E%2Foutside%2F${name || 'x'}`,
+        `${ws}/..%2Foutside${tail}`,
+      ]) {
         const reply = await call(memberOf(c), c.request(p, ctx));
-        const text = JSON.stringify(reply, (_k, v) => (v instanceof Uint8Array ? Buffer.from(v).toString('latin1') : v));
+        const text = JSON.stringify(reply, (_k, v) =>
+          v instanceof Uint8Array ? Buffer.from(v).toString('latin1') : v,
+        );
         expect(text, p).not.toContain(MARKER);
-        if (reply.ok && typeof (reply.value as { path?: unknown }).path === 'string') expect((reply.value as { path: string }).path.startsWith(ws), p).toBe(true);
+        if (reply.ok && typeof (reply.value as { path?: unknown }).path === 'string')
+          expect((reply.value as { path: string }).path.startsWith(ws), p).toBe(true);
       }
       expect(snapshot(out)).toEqual(before);
     });
@@ -189,14 +239,31 @@ describe('every handler that takes a path enforces the policy', () => {
     const json = JSON.parse(projectText());
     json.motions[0].mtn = join(out, 'secret.mtn');
     json.outputs = { mar: 'out/a.mar', sar: 'out/a.sar' };
-    const reply = await call('startBuild', { projectPath: join(ws, 'sample.actguy.json'), projectText: JSON.stringify(json) });
-    expect(reply).toMatchObject({ ok: true, value: { state: 'failed', errors: [{ message: `ActGuy refused to read ${join(out, 'secret.mtn')}: it is not in the workspace, not named by a project you opened with Open Project, and not a file you chose (add it with its dialog, or reopen the project)`, file: join(out, 'secret.mtn') }] } });
+    const reply = await call('startBuild', {
+      projectPath: join(ws, 'sample.actguy.json'),
+      projectText: JSON.stringify(json),
+    });
+    expect(reply).toMatchObject({
+      ok: true,
+      value: {
+        state: 'failed',
+        errors: [
+          {
+            message: `ActGuy refused to read ${join(out, 'secret.mtn')}: it is not in the workspace, not named by a project you opened with Open Project, and not a file you chose (add it with its dialog, or reopen the project)`,
+            file: join(out, 'secret.mtn'),
+          },
+        ],
+      },
+    });
   });
 
   it('startBuild: outputs outside the project folder and the workspace are refused, naming each path', async () => {
     const json = JSON.parse(projectText());
     json.outputs = { mar: join(out, 'a.mar'), sar: 'linked/a.sar' };
-    const reply = await call('startBuild', { projectPath: join(ws, 'sample.actguy.json'), projectText: JSON.stringify(json) });
+    const reply = await call('startBuild', {
+      projectPath: join(ws, 'sample.actguy.json'),
+      projectText: JSON.stringify(json),
+    });
     expect(reply.ok && (reply.value as { errors: { message: string }[] }).errors.map((e) => e.message)).toEqual([
       `ActGuy refused to write ${join(out, 'a.mar')}: a build writes only inside the project's folder (${ws}) or the workspace`,
       `ActGuy refused to write ${join(ws, 'linked', 'a.sar')}: a build writes only inside the project's folder (${ws}) or the workspace`,
@@ -224,7 +291,12 @@ describe('every handler that takes a path enforces the policy', () => {
     const before = [readFileSync(join(ws, 'walk.mt3')), readFileSync(join(ws, 'mine.mtn'))];
     const request = compressRequestForMotion(readMtn(mtnBytes), documentId, 1);
     const exported = await call('exportMt3', { path: `${ws}/./walk.mt3`, compress: request });
-    expect(exported).toEqual({ ok: false, error: { message: `Could not export ${join(ws, 'walk.mt3')}: it is ${join(ws, 'walk.mt3')}, a file this motion was read from; choose another name (nothing was written)` } });
+    expect(exported).toEqual({
+      ok: false,
+      error: {
+        message: `Could not export ${join(ws, 'walk.mt3')}: it is ${join(ws, 'walk.mt3')}, a file this motion was read from; choose another name (nothing was written)`,
+      },
+    });
     symlinkSync(join(ws, 'mine.mtn'), join(ws, 'alias.mtn'));
     for (const p of [`${ws}/sub/../mine.mtn`, join(ws, 'alias.mtn')]) {
       const saved = await call('saveMotion', { documentId, path: p, mtnBytes });
@@ -234,12 +306,25 @@ describe('every handler that takes a path enforces the policy', () => {
     expect([readFileSync(join(ws, 'walk.mt3')), readFileSync(join(ws, 'mine.mtn'))]).toEqual(before);
     // A glTF export of an imported .glb may not replace the .glb it came from.
     const mine = await openMine();
-    await handlers.exportGltf({ documentId: mine.documentId, source: 'source', mtnBytes: walkBytes, path: join(ws, 'take.glb') });
+    await handlers.exportGltf({
+      documentId: mine.documentId,
+      source: 'source',
+      mtnBytes: walkBytes,
+      path: join(ws, 'take.glb'),
+    });
     const imported = await handlers.importMotion({ path: join(ws, 'take.glb') });
     if (imported.status !== 'imported') throw new Error('not imported');
     const glbBefore = readFileSync(join(ws, 'take.glb'));
-    const back = await call('exportGltf', { documentId: imported.motion.documentId, source: 'source', mtnBytes: imported.motion.mtnBytes, path: join(ws, 'take.glb') });
-    expect(back).toMatchObject({ ok: false, error: { message: expect.stringContaining('a file this motion was read from') } });
+    const back = await call('exportGltf', {
+      documentId: imported.motion.documentId,
+      source: 'source',
+      mtnBytes: imported.motion.mtnBytes,
+      path: join(ws, 'take.glb'),
+    });
+    expect(back).toMatchObject({
+      ok: false,
+      error: { message: expect.stringContaining('a file this motion was read from') },
+    });
     expect(readFileSync(join(ws, 'take.glb')).equals(glbBefore)).toBe(true);
   });
 
@@ -252,18 +337,35 @@ describe('every handler that takes a path enforces the policy', () => {
         throw new RangeError('Invalid array length');
       },
     } as unknown as ApiHandlers;
-    expect(await dispatchInvoke(broken, 'readSound', { path: '/songs/a.wav' })).toEqual({ ok: false, error: { message: '/songs/a.wav: buffers.forEach is not a function' } });
-    expect(await dispatchInvoke(broken, 'getAppInfo', undefined)).toEqual({ ok: false, error: { message: 'getAppInfo: Invalid array length' } });
+    expect(await dispatchInvoke(broken, 'readSound', { path: '/songs/a.wav' })).toEqual({
+      ok: false,
+      error: { message: '/songs/a.wav: buffers.forEach is not a function' },
+    });
+    expect(await dispatchInvoke(broken, 'getAppInfo', undefined)).toEqual({
+      ok: false,
+      error: { message: 'getAppInfo: Invalid array length' },
+    });
     // Errors the handlers raise on purpose already name the file and pass through unchanged.
-    expect(await call('readSound', { path: join(ws, 'notes.txt') })).toEqual({ ok: false, error: { message: `${join(ws, 'notes.txt')}: not a sound file (wav, ogg, mp3, flac)` } });
+    expect(await call('readSound', { path: join(ws, 'notes.txt') })).toEqual({
+      ok: false,
+      error: { message: `${join(ws, 'notes.txt')}: not a sound file (wav, ogg, mp3, flac)` },
+    });
   });
 
   it('an .mt3 picked in a dialog is decoded with the skeleton beside it only when that skeleton may be read', async () => {
     const picked = testHandlers({
-      app: await handlers.getAppInfo(undefined), compress, dialogs: { ...noDialogs, chooseFileToOpen: async () => join(out, 'secret.mt3') }, checkText: inProcessTextChecker,
+      app: await handlers.getAppInfo(undefined),
+      compress,
+      dialogs: { ...noDialogs, chooseFileToOpen: async () => join(out, 'secret.mt3') },
+      checkText: inProcessTextChecker,
     });
     // out/secret.mtn lies beside out/secret.mt3, but only the .mt3 was picked.
-    expect(await picked.openMotionDialog(undefined)).toMatchObject({ status: 'needsSkeleton', path: join(out, 'secret.mt3') });
-    expect(await picked.openMotion({ path: join(ws, 'walk.mt3'), skeletonPath: join(ws, 'mine.mtn') })).toMatchObject({ status: 'opened' });
+    expect(await picked.openMotionDialog(undefined)).toMatchObject({
+      status: 'needsSkeleton',
+      path: join(out, 'secret.mt3'),
+    });
+    expect(await picked.openMotion({ path: join(ws, 'walk.mt3'), skeletonPath: join(ws, 'mine.mtn') })).toMatchObject({
+      status: 'opened',
+    });
   });
 });

@@ -44,7 +44,7 @@ function scratch(): { root: string; proj: string; outside: string } {
 const refusal = (journal: string) => `refused the commit journal ${journal}: `;
 const HOW_TO_CLEAR = 'move the journal aside (rename or delete it) and run again';
 
-describe('the app\'s Build with a planted journal', () => {
+describe("the app's Build with a planted journal", () => {
   /** Runs build jobs in-process, delivering messages asynchronously as the worker would. */
   const inProcess: BuildJobLauncher = (req, onMessage) => {
     let stopped = false;
@@ -65,15 +65,27 @@ describe('the app\'s Build with a planted journal', () => {
   /** A one-motion project, opened the way File > Open Project does (picked in the dialog), and a build of it. */
   async function projectBuild(proj: string) {
     const project = join(proj, 'p.actguy.json');
-    writeFileSync(project, JSON.stringify({
-      version: 1,
-      motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev' }],
-      seTables: { sls: 'default.sls', seDefine: 'se_define.h' },
-      outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
-    }));
+    writeFileSync(
+      project,
+      JSON.stringify({
+        version: 1,
+        motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev' }],
+        seTables: { sls: 'default.sls', seDefine: 'se_define.h' },
+        outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
+      }),
+    );
     const picks = [project];
-    const dialogs: DialogPort = { chooseFileToOpen: async () => picks.shift() ?? null, chooseFileToSave: async () => null, confirm: async () => false };
-    const h = createProjectHandlers({ policy: createPathPolicy(), dialogs, launchBuild: inProcess, checkText: inProcessTextChecker });
+    const dialogs: DialogPort = {
+      chooseFileToOpen: async () => picks.shift() ?? null,
+      chooseFileToSave: async () => null,
+      confirm: async () => false,
+    };
+    const h = createProjectHandlers({
+      policy: createPathPolicy(),
+      dialogs,
+      launchBuild: inProcess,
+      checkText: inProcessTextChecker,
+    });
     const opened = await h.openProjectDialog(undefined);
     if (opened.status !== 'opened') throw new Error('not opened');
     const build = async () => {
@@ -84,19 +96,23 @@ describe('the app\'s Build with a planted journal', () => {
     return { build, outputs, inputs: [join(proj, 'walk.mtn'), join(proj, 'walk.sev')] };
   }
 
-  it.each(HOSTILE_JOURNALS.map((h) => [h.name, h] as const))('%s: the build fails with the refusal, every file byte-identical', async (_, hostile) => {
-    const { root, proj, outside } = scratch();
-    const { build, outputs, inputs } = await projectBuild(proj);
-    expect((await build()).state).toBe('done');
-    hostile.plant({ outputs, inputs, outside });
-    const before = hashTree(root);
-    const s = await build();
-    expect(s.state).toBe('failed');
-    expect(s.errors).toHaveLength(1);
-    expect(s.errors[0].message).toContain(refusal(journalOf(outputs)));
-    expect(s.errors[0].message).toContain(HOW_TO_CLEAR);
-    expect(hashTree(root)).toEqual(before);
-  }, 30_000);
+  it.each(HOSTILE_JOURNALS.map((h) => [h.name, h] as const))(
+    '%s: the build fails with the refusal, every file byte-identical',
+    async (_, hostile) => {
+      const { root, proj, outside } = scratch();
+      const { build, outputs, inputs } = await projectBuild(proj);
+      expect((await build()).state).toBe('done');
+      hostile.plant({ outputs, inputs, outside });
+      const before = hashTree(root);
+      const s = await build();
+      expect(s.state).toBe('failed');
+      expect(s.errors).toHaveLength(1);
+      expect(s.errors[0].message).toContain(refusal(journalOf(outputs)));
+      expect(s.errors[0].message).toContain(HOW_TO_CLEAR);
+      expect(hashTree(root)).toEqual(before);
+    },
+    30_000,
+  );
 
   it('a real interrupted commit of these outputs is finished first, and the build says so', async () => {
     const { proj } = scratch();
@@ -104,21 +120,28 @@ describe('the app\'s Build with a planted journal', () => {
     expect((await build()).state).toBe('done');
     // A commit that stopped after its journal, before installing anything (a failure at the first install).
     let step = 0;
-    const interrupted = () => commitOutputs(outputs.map((path) => ({ path, bytes: new TextEncoder().encode('interrupted') })), {
-      onStep: (_, label) => {
-        if (label === 'install 1' && step++ === 0) throw Object.assign(new Error('killed'), { name: 'CommitKilled' });
-      },
-    });
+    const interrupted = () =>
+      commitOutputs(
+        outputs.map((path) => ({ path, bytes: new TextEncoder().encode('interrupted') })),
+        {
+          onStep: (_, label) => {
+            if (label === 'install 1' && step++ === 0)
+              throw Object.assign(new Error('killed'), { name: 'CommitKilled' });
+          },
+        },
+      );
     expect(interrupted).toThrow('killed');
     expect(readFileSync(journalOf(outputs), 'utf8')).toContain('"state": "forward"');
     const s = await build();
     expect(s.state, JSON.stringify(s.errors)).toBe('done');
-    expect(s.warnings).toEqual([expect.stringMatching(/^note: an interrupted build was completed: .*stage\.mar.* hold its outputs$/)]);
+    expect(s.warnings).toEqual([
+      expect.stringMatching(/^note: an interrupted build was completed: .*stage\.mar.* hold its outputs$/),
+    ]);
     expect(readFileSync(outputs[0], 'utf8')).not.toBe('interrupted');
   }, 30_000);
 });
 
-describe('the app\'s Export MSH with a planted journal', () => {
+describe("the app's Export MSH with a planted journal", () => {
   const workerPath = useBuiltCompressWorker();
   let compress: CompressClient;
   beforeAll(() => {
@@ -130,46 +153,70 @@ describe('the app\'s Export MSH with a planted journal', () => {
 
   async function exporter(proj: string) {
     const dialogs: DialogPort = { ...noDialogs, confirm: async () => true };
-    const handlers = testHandlers({ app: { startupPath: join(proj, 'walk.mtn'), workspaceRoot: proj }, recentDir: mkdtempSync(join(tmpdir(), 'actguy-recent-')), compress, dialogs });
+    const handlers = testHandlers({
+      app: { startupPath: join(proj, 'walk.mtn'), workspaceRoot: proj },
+      recentDir: mkdtempSync(join(tmpdir(), 'actguy-recent-')),
+      compress,
+      dialogs,
+    });
     const opened = await handlers.openMotion({ path: join(proj, 'walk.mtn') });
     if (opened.status !== 'opened') throw new Error('not opened');
     const prefix = join(proj, 'walk');
     const outputs = [`${prefix}.res8`, `${prefix}.res19`, `${prefix}.nodes.json`];
-    const exportMsh = () => dispatchInvoke(handlers, 'exportMsh', { documentId: opened.motion.documentId, positionTolerance: 0.5, rotationToleranceDeg: 0.5, path: outputs[0] });
+    const exportMsh = () =>
+      dispatchInvoke(handlers, 'exportMsh', {
+        documentId: opened.motion.documentId,
+        positionTolerance: 0.5,
+        rotationToleranceDeg: 0.5,
+        path: outputs[0],
+      });
     return { exportMsh, outputs, inputs: [join(proj, 'walk.mtn'), join(proj, 'walk.sev')] };
   }
 
-  it.each(HOSTILE_JOURNALS.map((h) => [h.name, h] as const))('%s: the export is refused naming the journal, every file byte-identical', async (_, hostile) => {
-    const { root, proj, outside } = scratch();
-    const { exportMsh, outputs, inputs } = await exporter(proj);
-    expect((await exportMsh()).ok).toBe(true);
-    hostile.plant({ outputs, inputs, outside });
-    const before = hashTree(root);
-    const r = await exportMsh();
-    expect(r.ok).toBe(false);
-    if (!r.ok) {
-      expect(r.error.message).toMatch(/^Could not export .*walk\.\{res8,res19,nodes\.json\}: refused the commit journal /);
-      expect(r.error.message).toContain(refusal(journalOf(outputs)));
-      expect(r.error.message).toContain(HOW_TO_CLEAR);
-    }
-    expect(hashTree(root)).toEqual(before);
-  }, 30_000);
+  it.each(HOSTILE_JOURNALS.map((h) => [h.name, h] as const))(
+    '%s: the export is refused naming the journal, every file byte-identical',
+    async (_, hostile) => {
+      const { root, proj, outside } = scratch();
+      const { exportMsh, outputs, inputs } = await exporter(proj);
+      expect((await exportMsh()).ok).toBe(true);
+      hostile.plant({ outputs, inputs, outside });
+      const before = hashTree(root);
+      const r = await exportMsh();
+      expect(r.ok).toBe(false);
+      if (!r.ok) {
+        expect(r.error.message).toMatch(
+          /^Could not export .*walk\.\{res8,res19,nodes\.json\}: refused the commit journal /,
+        );
+        expect(r.error.message).toContain(refusal(journalOf(outputs)));
+        expect(r.error.message).toContain(HOW_TO_CLEAR);
+      }
+      expect(hashTree(root)).toEqual(before);
+    },
+    30_000,
+  );
 
   it('a real interrupted export of these files is finished first, and the reply says so', async () => {
     const { proj } = scratch();
     const { exportMsh, outputs } = await exporter(proj);
     expect((await exportMsh()).ok).toBe(true);
-    const interrupted = () => commitOutputs(outputs.map((path) => ({ path, bytes: new TextEncoder().encode('interrupted') })), {
-      onStep: (_, label) => {
-        if (label === 'install 2') throw Object.assign(new Error('killed'), { name: 'CommitKilled' });
-      },
-    });
+    const interrupted = () =>
+      commitOutputs(
+        outputs.map((path) => ({ path, bytes: new TextEncoder().encode('interrupted') })),
+        {
+          onStep: (_, label) => {
+            if (label === 'install 2') throw Object.assign(new Error('killed'), { name: 'CommitKilled' });
+          },
+        },
+      );
     expect(interrupted).toThrow('killed');
     expect(readFileSync(outputs[0], 'utf8')).toBe('interrupted');
     const r = await exportMsh();
     expect(r.ok).toBe(true);
     const value = r.ok ? (r.value as ExportMshOutcome) : undefined;
-    if (value?.status === 'exported') expect(value.export.warnings).toEqual([expect.stringMatching(/^note: an interrupted build was completed: .*walk\.res8.* hold its outputs$/)]);
+    if (value?.status === 'exported')
+      expect(value.export.warnings).toEqual([
+        expect.stringMatching(/^note: an interrupted build was completed: .*walk\.res8.* hold its outputs$/),
+      ]);
     else throw new Error('expected exported');
     expect(readFileSync(outputs[0], 'utf8')).not.toBe('interrupted');
   }, 30_000);

@@ -58,7 +58,12 @@ beforeEach(() => {
   ws = mkdtempSync(join(tmpdir(), 'actguy-atomic-'));
   cpSync(ASSETS, ws, { recursive: true });
   compress = createCompressClient({ workerPath: workerPath() });
-  handlers = testHandlers({ app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws }, compress, runImport: inProcessImportRunner, checkText: inProcessTextChecker });
+  handlers = testHandlers({
+    app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws },
+    compress,
+    runImport: inProcessImportRunner,
+    checkText: inProcessTextChecker,
+  });
 });
 afterEach(async () => {
   restoreIo();
@@ -92,9 +97,13 @@ describe('writeFileAtomic', () => {
     const target = join(ws, 'walk.sev');
     const before = readFileSync(target);
     atomicWriteIo.renameSync = ((from: string, to: string) => {
-      throw Object.assign(new Error(`EXDEV: cross-device link not permitted, rename '${from}' -> '${to}'`), { code: 'EXDEV' });
+      throw Object.assign(new Error(`EXDEV: cross-device link not permitted, rename '${from}' -> '${to}'`), {
+        code: 'EXDEV',
+      });
     }) as typeof atomicWriteIo.renameSync;
-    expect(() => writeFileAtomic(target, 'sev 1\n')).toThrow(new RegExp(`^EXDEV: cross-device link not permitted, rename '${target}' -> '${target}'$`));
+    expect(() => writeFileAtomic(target, 'sev 1\n')).toThrow(
+      new RegExp(`^EXDEV: cross-device link not permitted, rename '${target}' -> '${target}'$`),
+    );
     expect(readFileSync(target).equals(before)).toBe(true);
     expect(tempFiles()).toEqual([]);
   });
@@ -111,8 +120,17 @@ describe('every save and export of the app is atomic', () => {
     motion.jointKeyInfo[flag] ^= KeyFlag.KEY;
     const edited = writeMtn(motion);
     diskFillsUp();
-    const failed = await dispatchInvoke(handlers, 'saveMotion', { documentId: opened.motion.documentId, path: target, mtnBytes: edited });
-    expect(failed).toEqual({ ok: false, error: { message: `Could not save ${target}: no space left on the disk; the file on disk is unchanged and your edits are kept` } });
+    const failed = await dispatchInvoke(handlers, 'saveMotion', {
+      documentId: opened.motion.documentId,
+      path: target,
+      mtnBytes: edited,
+    });
+    expect(failed).toEqual({
+      ok: false,
+      error: {
+        message: `Could not save ${target}: no space left on the disk; the file on disk is unchanged and your edits are kept`,
+      },
+    });
     expect(readFileSync(target).equals(before)).toBe(true);
     expect(tempFiles()).toEqual([]);
     // Nothing was lost: the same document saves the same edits once the disk has room.
@@ -134,7 +152,10 @@ describe('every save and export of the app is atomic', () => {
       diskFillsUp();
       const failed = await dispatchInvoke(handlers, member, { path: target, text });
       expect(failed.ok, member).toBe(false);
-      if (!failed.ok) expect(failed.error.message).toMatch(new RegExp(`^Could not save ${target}: no space left on the disk; the file on disk is unchanged`));
+      if (!failed.ok)
+        expect(failed.error.message).toMatch(
+          new RegExp(`^Could not save ${target}: no space left on the disk; the file on disk is unchanged`),
+        );
       expect(readFileSync(target, 'utf8')).toBe(before);
       expect(tempFiles()).toEqual([]);
       restoreIo();
@@ -156,8 +177,14 @@ describe('every save and export of the app is atomic', () => {
     diskFillsUp();
     const a = await dispatchInvoke(handlers, 'exportMt3', { path: mt3, compress: { ...request, revision: 2 } });
     const b = await dispatchInvoke(handlers, 'exportGltf', { documentId, source: 'source', mtnBytes, path: glb });
-    expect(a).toEqual({ ok: false, error: { message: `Could not export ${mt3}: no space left on the disk; the file on disk is unchanged` } });
-    expect(b).toEqual({ ok: false, error: { message: `Could not export ${glb}: no space left on the disk; the file on disk is unchanged` } });
+    expect(a).toEqual({
+      ok: false,
+      error: { message: `Could not export ${mt3}: no space left on the disk; the file on disk is unchanged` },
+    });
+    expect(b).toEqual({
+      ok: false,
+      error: { message: `Could not export ${glb}: no space left on the disk; the file on disk is unchanged` },
+    });
     expect(readFileSync(mt3).equals(before[0])).toBe(true);
     expect(readFileSync(glb).equals(before[1])).toBe(true);
     expect(tempFiles()).toEqual([]);

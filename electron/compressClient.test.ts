@@ -52,7 +52,12 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const req = (documentId: string, revision: number, method?: 'classic' | 'refined'): CompressRequest => ({
-  documentId, revision, translationKeyFlags: new Uint32Array(1), jointKeyFlags: new Uint32Array(1), motionFlags: 0, waistJoint: -1,
+  documentId,
+  revision,
+  translationKeyFlags: new Uint32Array(1),
+  jointKeyFlags: new Uint32Array(1),
+  motionFlags: 0,
+  waistJoint: -1,
   tolerances: { positionTolerance: 1, rotationToleranceDeg: 1, offsetTolerance: 1, ...(method ? { method } : {}) },
 });
 
@@ -69,9 +74,14 @@ describe('compress client', () => {
       client.compress(req(a, 4)),
       client.compress(req(a, 2)),
     ]);
-    expect(results.map((r) => `${r.documentId === a ? 'a' : 'b'}${r.revision}:${r.status}`)).toEqual(
-      ['a1:done', 'a2:superseded', 'b1:done', 'a3:done', 'a4:done', 'a2:superseded'],
-    );
+    expect(results.map((r) => `${r.documentId === a ? 'a' : 'b'}${r.revision}:${r.status}`)).toEqual([
+      'a1:done',
+      'a2:superseded',
+      'b1:done',
+      'a3:done',
+      'a4:done',
+      'a2:superseded',
+    ]);
     await client.dispose();
   });
 
@@ -101,7 +111,10 @@ describe('compress client', () => {
       const b = client.open({ name: 'b', mtnBytes: new Uint8Array(1) });
       const held = client.compress(req(a, 100), { coalesce });
       let settled = false;
-      held.then(() => (settled = true), () => undefined);
+      held.then(
+        () => (settled = true),
+        () => undefined,
+      );
       const later = client.compress(req(newer === 'a' ? a : b, 102));
       // A classic job on the other lane takes 30 ms, many polls of the held job's abort word.
       expect((await client.compress(req(b, 5, 'classic'))).status).toBe('done');

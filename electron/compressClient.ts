@@ -37,7 +37,11 @@ export interface CompressClient {
    * track per key it adds and takes seconds on a long capture, which must not
    * hold up the recompression of edits.
    */
-  exportMsh(req: { documentId: DocumentId; options: MshExportOptions; names: { source: string; baseName: string } }): Promise<MshExportFiles>;
+  exportMsh(req: {
+    documentId: DocumentId;
+    options: MshExportOptions;
+    names: { source: string; baseName: string };
+  }): Promise<MshExportFiles>;
   /** Stops the worker; queued and running requests reject. */
   dispose(): Promise<void>;
 }
@@ -125,7 +129,8 @@ export function createCompressClient(options: CompressClientOptions = {}): Compr
     w.on('exit', (code) => lost(`exit code ${code}`));
     lane.worker = w;
     // A fresh worker knows no documents: replay the open ones.
-    for (const [documentId, d] of documents) post(lane, { type: 'open', documentId, name: d.name, mtnBytes: d.mtnBytes });
+    for (const [documentId, d] of documents)
+      post(lane, { type: 'open', documentId, name: d.name, mtnBytes: d.mtnBytes });
     return w;
   };
 
@@ -155,20 +160,37 @@ export function createCompressClient(options: CompressClientOptions = {}): Compr
       return new Promise<CompressOutcome>((resolve, reject) => {
         const job: Job = { request, coalesce, resolve, reject };
         if (coalesce) {
-          const newer = lane.waiting.find((w) => w.coalesce && w.request.documentId === request.documentId && w.request.revision > request.revision);
+          const newer = lane.waiting.find(
+            (w) => w.coalesce && w.request.documentId === request.documentId && w.request.revision > request.revision,
+          );
           if (newer) {
-            resolve({ status: 'superseded', documentId: request.documentId, revision: request.revision, supersededBy: newer.request.revision });
+            resolve({
+              status: 'superseded',
+              documentId: request.documentId,
+              revision: request.revision,
+              supersededBy: newer.request.revision,
+            });
             return;
           }
           for (let i = lane.waiting.length - 1; i >= 0; i--) {
             const w = lane.waiting[i];
             if (w.coalesce && w.request.documentId === request.documentId) {
               lane.waiting.splice(i, 1);
-              w.resolve({ status: 'superseded', documentId: w.request.documentId, revision: w.request.revision, supersededBy: request.revision });
+              w.resolve({
+                status: 'superseded',
+                documentId: w.request.documentId,
+                revision: w.request.revision,
+                supersededBy: request.revision,
+              });
             }
           }
           const r = lane.running;
-          if (r && r.job.coalesce && r.job.request.documentId === request.documentId && r.job.request.revision < request.revision) {
+          if (
+            r &&
+            r.job.coalesce &&
+            r.job.request.documentId === request.documentId &&
+            r.job.request.revision < request.revision
+          ) {
             r.supersededBy ??= request.revision;
             Atomics.store(new Int32Array(lane.abortWord), 0, r.jobId);
           }
@@ -180,7 +202,8 @@ export function createCompressClient(options: CompressClientOptions = {}): Compr
     exportMsh({ documentId, options, names }) {
       if (disposed) return Promise.reject(new Error('the compressor was shut down'));
       const doc = documents.get(documentId);
-      if (!doc) return Promise.reject(new Error(`export MSH: document ${documentId} is not open (open a motion first)`));
+      if (!doc)
+        return Promise.reject(new Error(`export MSH: document ${documentId} is not open (open a motion first)`));
       return new Promise<MshExportFiles>((resolve, reject) => {
         let w: Worker;
         try {

@@ -30,13 +30,21 @@ const abortFlag = abortWord ? new Int32Array(abortWord) : null;
  * Per open document: its motion, its channel cache, and the last answer sent for each method (classic, refined),
  * which a request's knownRevision may name so that the answer goes as a delta (shared/compress/delta.ts).
  */
-const documents = new Map<string, { name: string; motion?: Motion; cache?: CompressCache; openError?: string; sent: Map<string, CompressResponse> }>();
+const documents = new Map<
+  string,
+  { name: string; motion?: Motion; cache?: CompressCache; openError?: string; sent: Map<string, CompressResponse> }
+>();
 
 port.on('message', (msg: ToCompressWorker) => {
   switch (msg.type) {
     case 'open':
       try {
-        documents.set(msg.documentId, { name: msg.name, motion: readMtn(msg.mtnBytes), cache: new CompressCache(), sent: new Map() });
+        documents.set(msg.documentId, {
+          name: msg.name,
+          motion: readMtn(msg.mtnBytes),
+          cache: new CompressCache(),
+          sent: new Map(),
+        });
       } catch (e) {
         documents.set(msg.documentId, { name: msg.name, openError: (e as Error).message, sent: new Map() });
       }
@@ -48,8 +56,10 @@ port.on('message', (msg: ToCompressWorker) => {
       let reply: FromCompressWorker;
       try {
         const doc = documents.get(msg.request.documentId);
-        if (!doc) throw new Error(`compress: document ${msg.request.documentId} is not open (it was closed or never opened)`);
-        if (!doc.motion) throw new Error(`compress: document ${msg.request.documentId} could not be read: ${doc.openError}`);
+        if (!doc)
+          throw new Error(`compress: document ${msg.request.documentId} is not open (it was closed or never opened)`);
+        if (!doc.motion)
+          throw new Error(`compress: document ${msg.request.documentId} could not be read: ${doc.openError}`);
         applyCompressRequest(doc.motion, msg.request);
         const jobId = msg.jobId;
         const shouldStop = abortFlag ? () => Atomics.load(abortFlag, 0) === jobId : undefined;
@@ -58,7 +68,14 @@ port.on('message', (msg: ToCompressWorker) => {
         // the file bytes: exports; the offsets flag adds or drops channels).
         const base = doc.sent.get(response.method);
         const known = msg.request.knownRevision;
-        const delta = known !== undefined && base && base.revision === known && !msg.request.includeBytes && deltaPossible(base, response) ? diffCompressResponse(base, response) : null;
+        const delta =
+          known !== undefined &&
+          base &&
+          base.revision === known &&
+          !msg.request.includeBytes &&
+          deltaPossible(base, response)
+            ? diffCompressResponse(base, response)
+            : null;
         if (!msg.request.includeBytes) doc.sent.set(response.method, response);
         reply = { type: 'result', jobId, response: delta ?? response };
       } catch (e) {
@@ -90,5 +107,7 @@ port.on('message', (msg: ToCompressWorker) => {
 });
 
 function errorPayload(e: unknown): IpcErrorPayload {
-  return e instanceof FormatError ? { message: e.message, formatKind: e.kind } : { message: (e as Error).message ?? String(e) };
+  return e instanceof FormatError
+    ? { message: e.message, formatKind: e.kind }
+    : { message: (e as Error).message ?? String(e) };
 }

@@ -2,14 +2,28 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CRASH_RECORDS_FOLDER, MAX_CRASH_RECORDS, recoveryQuestion, writeCrashRecord, type CrashRecord } from './crashRecords';
+import {
+  CRASH_RECORDS_FOLDER,
+  MAX_CRASH_RECORDS,
+  recoveryQuestion,
+  writeCrashRecord,
+  type CrashRecord,
+} from './crashRecords';
 
 const root = mkdtempSync(join(tmpdir(), 'actguy-crash-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const record = (i: number): CrashRecord => ({
-  event: 'render-process-gone', time: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), reason: 'oom', exitCode: 1,
-  appVersion: '1.0.0', versions: { electron: '41' }, platform: 'linux', arch: 'x64', documentName: 'walk', unsaved: ['walk.mtn'],
+  event: 'render-process-gone',
+  time: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+  reason: 'oom',
+  exitCode: 1,
+  appVersion: '1.0.0',
+  versions: { electron: '41' },
+  platform: 'linux',
+  arch: 'x64',
+  documentName: 'walk',
+  unsaved: ['walk.mtn'],
 });
 
 describe('crash records', () => {
@@ -26,20 +40,28 @@ describe('crash records', () => {
 
 describe('the question after a crash or a hang', () => {
   it('a crash: Reload (default) or Quit, naming what was lost and where the record is', () => {
-    const { question, actions } = recoveryQuestion('render-process-gone', ['walk.mtn', 'the project'], '/u/Crash Records/x.json');
+    const { question, actions } = recoveryQuestion(
+      'render-process-gone',
+      ['walk.mtn', 'the project'],
+      '/u/Crash Records/x.json',
+    );
     expect(question.buttons).toEqual(['Reload', 'Quit']);
     expect(actions).toEqual(['reload', 'quit']);
     expect(actions[question.defaultId]).toBe('reload');
     expect(question.detail).toContain('walk.mtn, the project were lost');
     expect(question.detail).toContain('/u/Crash Records/x.json');
-    expect(recoveryQuestion('render-process-gone', [], null).question.detail).toMatch(/^Reload the window[\s\S]*could not be written/);
+    expect(recoveryQuestion('render-process-gone', [], null).question.detail).toMatch(
+      /^Reload the window[\s\S]*could not be written/,
+    );
   });
 
   it('with copies of the unsaved work held, a crash says they come back rather than that they were lost', () => {
     const crash = recoveryQuestion('render-process-gone', ['walk.mtn'], null, true).question.detail;
     expect(crash).toMatch(/^Your unsaved changes were kept: they come back, unsaved, when the window reloads/);
     expect(crash).not.toContain('lost');
-    expect(recoveryQuestion('unresponsive', ['walk.sev'], null, true).question.detail).toContain('reloading restores the unsaved changes to walk.sev as last backed up');
+    expect(recoveryQuestion('unresponsive', ['walk.sev'], null, true).question.detail).toContain(
+      'reloading restores the unsaved changes to walk.sev as last backed up',
+    );
   });
 
   it('a hang: Wait is the default and the cancel answer (it keeps the edits); Reload says what it discards', () => {

@@ -52,11 +52,14 @@ export function writeCrashRecord(userData: string, record: CrashRecord): string 
 function pruneCrashRecords(dir: string): void {
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith('.json'))
+      .sort();
   } catch {
     return;
   }
-  for (const old of names.slice(0, Math.max(0, names.length - MAX_CRASH_RECORDS))) rmSync(join(dir, old), { force: true });
+  for (const old of names.slice(0, Math.max(0, names.length - MAX_CRASH_RECORDS)))
+    rmSync(join(dir, old), { force: true });
 }
 
 /** The native question after a crash or a hang. */
@@ -85,8 +88,12 @@ export function recoveryQuestion(
   backedUp = false,
 ): { question: RecoveryQuestion; actions: RecoveryAction[] } {
   const lost = unsaved.length ? `Unsaved changes to ${unsaved.join(', ')}` : null;
-  const kept = backedUp ? 'Your unsaved changes were kept: they come back, unsaved, when the window reloads (or at the next start). ' : null;
-  const where = recordPath ? `A crash record was written to ${recordPath}; attach it to a bug report.` : 'The crash record could not be written.';
+  const kept = backedUp
+    ? 'Your unsaved changes were kept: they come back, unsaved, when the window reloads (or at the next start). '
+    : null;
+  const where = recordPath
+    ? `A crash record was written to ${recordPath}; attach it to a bug report.`
+    : 'The crash record could not be written.';
   if (event === 'render-process-gone') {
     return {
       question: {

@@ -19,7 +19,13 @@ export interface DialogPort {
   /** Resolves the chosen absolute path, or null when cancelled. */
   chooseFileToSave(options: { title: string; filters: FileFilter[]; defaultPath?: string }): Promise<string | null>;
   /** Resolves true when the user confirms. */
-  confirm(options: { title: string; message: string; detail?: string; confirmLabel: string; cancelLabel: string }): Promise<boolean>;
+  confirm(options: {
+    title: string;
+    message: string;
+    detail?: string;
+    confirmLabel: string;
+    cancelLabel: string;
+  }): Promise<boolean>;
 }
 
 /** The loopback transport's port: every dialog is the renderer's in-app picker, never the server's. */

@@ -21,10 +21,19 @@ describe('reportDocumentState (main close confirmation)', () => {
         dialogs: {} as DialogPort,
         onDocumentState: (r) => seen.push(r),
       });
-      const reply = await dispatchInvoke(handlers, 'reportDocumentState', { documentId: 'd1', documentName: 'walk', dirty: true, unsaved: ['walk.mtn', 'walk.sev', 'the project', 42] });
+      const reply = await dispatchInvoke(handlers, 'reportDocumentState', {
+        documentId: 'd1',
+        documentName: 'walk',
+        dirty: true,
+        unsaved: ['walk.mtn', 'walk.sev', 'the project', 42],
+      });
       expect(reply).toMatchObject({ ok: true });
-      expect(seen).toEqual([{ documentId: 'd1', documentName: 'walk', dirty: true, unsaved: ['walk.mtn', 'walk.sev', 'the project'] }]);
-      expect(unsavedSentence(seen[0].unsaved!, seen[0].documentName!)).toBe('walk.mtn, walk.sev and the project have unsaved changes.');
+      expect(seen).toEqual([
+        { documentId: 'd1', documentName: 'walk', dirty: true, unsaved: ['walk.mtn', 'walk.sev', 'the project'] },
+      ]);
+      expect(unsavedSentence(seen[0].unsaved!, seen[0].documentName!)).toBe(
+        'walk.mtn, walk.sev and the project have unsaved changes.',
+      );
       // an older renderer without the list: the motion name is used
       await dispatchInvoke(handlers, 'reportDocumentState', { documentId: 'd1', documentName: 'walk', dirty: true });
       expect(seen[1].unsaved).toBeUndefined();

@@ -77,7 +77,9 @@ describe('writeFileAtomic: folders, partial writes and errors', () => {
     } catch (e) {
       error = e as NodeJS.ErrnoException;
     }
-    expect(error?.message).toBe(`cannot create the folder ${join(dir, 'out')} for ${join(dir, 'out', 'x.mt3')}: a file is in the way where a folder should be`);
+    expect(error?.message).toBe(
+      `cannot create the folder ${join(dir, 'out')} for ${join(dir, 'out', 'x.mt3')}: a file is in the way where a folder should be`,
+    );
     expect(['EEXIST', 'ENOTDIR']).toContain(error?.code);
     expect(error?.path).toBe(join(dir, 'out', 'x.mt3'));
     expect(readFileSync(join(dir, 'out'), 'utf8')).toBe('a file');
@@ -230,13 +232,20 @@ describe('makeFolders: one level at a time, with the real refusal', () => {
     const e = thrown(() => makeFolders(join(dir, 'afile', 'sub')));
     expect(e.code).toBe('ENOTDIR');
     expect(e.path).toBe(join(dir, 'afile'));
-    expect(() => writeFileAtomic(join(dir, 'afile', 'sub', 'x.mtn'), 'x')).toThrow(/cannot create the folder .*afile\/sub for .*x\.mtn: a file is in the way where a folder should be/);
+    expect(() => writeFileAtomic(join(dir, 'afile', 'sub', 'x.mtn'), 'x')).toThrow(
+      /cannot create the folder .*afile\/sub for .*x\.mtn: a file is in the way where a folder should be/,
+    );
   });
 
-  it.runIf(process.platform === 'linux')('a file system that holds no new folders (/proc) ends at once with its folder named (Node\'s recursive mkdir loops there forever)', () => {
-    const e = thrown(() => makeFolders('/proc/actguy-x/y'));
-    expect(e.code).toBe('ENOFOLDER');
-    expect(e.message).toBe('the file system does not allow a new folder at /proc/actguy-x');
-    expect(() => writeFileAtomic('/proc/actguy-x/y/walk.mtn', 'x')).toThrow('cannot create the folder /proc/actguy-x/y for /proc/actguy-x/y/walk.mtn: the file system does not allow a new folder at /proc/actguy-x');
-  });
+  it.runIf(process.platform === 'linux')(
+    "a file system that holds no new folders (/proc) ends at once with its folder named (Node's recursive mkdir loops there forever)",
+    () => {
+      const e = thrown(() => makeFolders('/proc/actguy-x/y'));
+      expect(e.code).toBe('ENOFOLDER');
+      expect(e.message).toBe('the file system does not allow a new folder at /proc/actguy-x');
+      expect(() => writeFileAtomic('/proc/actguy-x/y/walk.mtn', 'x')).toThrow(
+        'cannot create the folder /proc/actguy-x/y for /proc/actguy-x/y/walk.mtn: the file system does not allow a new folder at /proc/actguy-x',
+      );
+    },
+  );
 });

@@ -1,4 +1,14 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { systemReason } from './fsErrors';
 import { ownTempName, sweepStaleTemps } from './tempFiles';
@@ -34,7 +44,8 @@ export function writeFileAtomic(path: string, data: Uint8Array | string): void {
     throw userPathError(e, path, `cannot create the folder ${dir} for ${path}`);
   }
   // Stryker disable next-line StringLiteral: the inner message is never shown (systemReason words EISDIR by its code)
-  if (isFolder(path)) throw userPathError(Object.assign(new Error('EISDIR'), { code: 'EISDIR' }), path, `cannot write ${path}`);
+  if (isFolder(path))
+    throw userPathError(Object.assign(new Error('EISDIR'), { code: 'EISDIR' }), path, `cannot write ${path}`);
   sweepStaleTemps([path]);
   const tmp = ownTempName(path, 'new');
   // Stryker disable next-line ConditionalExpression,StringLiteral: Buffer.from copies a Uint8Array whatever the encoding, and '' means utf8 too
@@ -43,15 +54,24 @@ export function writeFileAtomic(path: string, data: Uint8Array | string): void {
   let fd: number | null = null;
   try {
     fd = io.openSync(tmp, 'wx');
-    for (let at = 0; at < bytes.byteLength; ) at += io.writeSync(fd, bytes, at, bytes.byteLength - at);
+    for (let at = 0; at < bytes.byteLength;) at += io.writeSync(fd, bytes, at, bytes.byteLength - at);
     io.fsyncSync(fd);
     io.closeSync(fd);
     fd = null;
     io.renameSync(tmp, path);
   } catch (e) {
     // Stryker disable next-line ConditionalExpression: true only adds closeSync(null), which throws into the empty catch
-    if (fd !== null) try { io.closeSync(fd); } catch { /* already failing */ }
-    try { io.unlinkSync(tmp); } catch { /* temp file may not exist */ }
+    if (fd !== null)
+      try {
+        io.closeSync(fd);
+      } catch {
+        /* already failing */
+      }
+    try {
+      io.unlinkSync(tmp);
+    } catch {
+      /* temp file may not exist */
+    }
     throw withoutTempPath(e, tmp, path);
   }
 }
@@ -74,7 +94,7 @@ const nodeFolderIo: FolderIo = { mkdirSync: (p) => mkdirSync(p), statSync };
  */
 export function makeFolders(dir: string, io: FolderIo = nodeFolderIo): void {
   const missing: string[] = [];
-  for (let p = resolve(dir); ; ) {
+  for (let p = resolve(dir); ;) {
     let st: { isDirectory(): boolean };
     try {
       st = io.statSync(p);
@@ -88,7 +108,8 @@ export function makeFolders(dir: string, io: FolderIo = nodeFolderIo): void {
       p = up;
       continue;
     }
-    if (!st.isDirectory()) throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${p}'`), { code: 'ENOTDIR', path: p });
+    if (!st.isDirectory())
+      throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${p}'`), { code: 'ENOTDIR', path: p });
     break;
   }
   for (const p of missing.reverse()) {
@@ -98,7 +119,11 @@ export function makeFolders(dir: string, io: FolderIo = nodeFolderIo): void {
       const code = (e as NodeJS.ErrnoException)?.code;
       if (code === 'EEXIST' && folderExists(p, io)) continue; // made by another process meanwhile
       // Its parent exists (made or found just now): ENOENT here is a file system that holds no new folders (/proc).
-      if (code === 'ENOENT') throw Object.assign(new Error(`the file system does not allow a new folder at ${p}`), { code: 'ENOFOLDER', path: p });
+      if (code === 'ENOENT')
+        throw Object.assign(new Error(`the file system does not allow a new folder at ${p}`), {
+          code: 'ENOFOLDER',
+          path: p,
+        });
       throw e;
     }
   }

@@ -33,7 +33,10 @@ function setup(): void {
   dialogs = scriptedDialogs();
   handlers = testHandlers({
     app: { samplePath: SAMPLE, startupPath: join(workspace, 'walk.mtn'), workspaceRoot: workspace },
-    recentDir: join(dir), compress, dialogs, checkText: inProcessTextChecker,
+    recentDir: join(dir),
+    compress,
+    dialogs,
+    checkText: inProcessTextChecker,
   });
 }
 beforeEach(setup);
@@ -87,9 +90,16 @@ describe('handlers', () => {
     if (!open.ok) expect(open.error.message).toMatch(/refused to access .*outside.*walk\.mtn/);
     const doc = await openWalk();
     const before = readFileSync(secret);
-    const save = await dispatchInvoke(handlers, 'saveMotion', { documentId: doc.documentId, path: secret, mtnBytes: doc.mtnBytes });
+    const save = await dispatchInvoke(handlers, 'saveMotion', {
+      documentId: doc.documentId,
+      path: secret,
+      mtnBytes: doc.mtnBytes,
+    });
     expect(save.ok).toBe(false);
-    const exp = await dispatchInvoke(handlers, 'exportMt3', { path: join(outside, 'x.mt3'), compress: requestFor(readMtn(doc.mtnBytes), doc.documentId, 1) });
+    const exp = await dispatchInvoke(handlers, 'exportMt3', {
+      path: join(outside, 'x.mt3'),
+      compress: requestFor(readMtn(doc.mtnBytes), doc.documentId, 1),
+    });
     expect(exp.ok).toBe(false);
     if (!exp.ok) expect(exp.error.message).toMatch(/refused/);
     expect(readFileSync(secret).equals(before)).toBe(true);
@@ -104,7 +114,10 @@ describe('handlers', () => {
     expect((await dispatchInvoke(handlers, 'readProjectText', { path: join(outside, 'walk.sev') })).ok).toBe(false);
     dialogs.answers.push(secret);
     expect((await handlers.openMotionDialog(undefined)).status).toBe('opened');
-    expect(await handlers.readProjectText({ path: join(outside, 'walk.sev') })).toEqual({ path: join(outside, 'walk.sev'), text: null });
+    expect(await handlers.readProjectText({ path: join(outside, 'walk.sev') })).toEqual({
+      path: join(outside, 'walk.sev'),
+      text: null,
+    });
     await handlers.saveSev({ path: join(outside, 'walk.sev'), text: 'sev 1\nmotion walk\nse 0 SE_A\nevent 3 0 -\n' });
     expect(readFileSync(join(outside, 'walk.sev'), 'utf8')).toContain('event 3 0 -');
     const other = await dispatchInvoke(handlers, 'saveSev', { path: join(outside, 'run.sev'), text: 'sev 1\n' });
@@ -128,19 +141,36 @@ describe('handlers', () => {
     const tuningPath = `${target}.actguy-tuning.json`;
     expect(doc.tuning ?? null).toBeNull();
     const text = '{"version": 1, "tolerances": {"rotationDeg": 2}, "rotationOverridesDeg": {"LeftFoot": 0.25}}\n';
-    expect((await handlers.saveMotion({ documentId: doc.documentId, path: target, mtnBytes: doc.mtnBytes, tuningText: text })).status).toBe('saved');
+    expect(
+      (
+        await handlers.saveMotion({
+          documentId: doc.documentId,
+          path: target,
+          mtnBytes: doc.mtnBytes,
+          tuningText: text,
+        })
+      ).status,
+    ).toBe('saved');
     expect(readFileSync(tuningPath, 'utf8')).toBe(text);
     const before = readFileSync(target);
-    const bad = await dispatchInvoke(handlers, 'saveMotion', { documentId: doc.documentId, path: target, mtnBytes: doc.mtnBytes, tuningText: '{"version": 1, "rotationOverridesDeg": {"LeftFut": 1}}' });
+    const bad = await dispatchInvoke(handlers, 'saveMotion', {
+      documentId: doc.documentId,
+      path: target,
+      mtnBytes: doc.mtnBytes,
+      tuningText: '{"version": 1, "rotationOverridesDeg": {"LeftFut": 1}}',
+    });
     expect(bad.ok).toBe(false);
-    if (!bad.ok) expect(bad.error.message).toMatch(/its tuning is not valid .*rotationOverridesDeg\.LeftFut.*nothing was written/);
+    if (!bad.ok)
+      expect(bad.error.message).toMatch(/its tuning is not valid .*rotationOverridesDeg\.LeftFut.*nothing was written/);
     expect(readFileSync(tuningPath, 'utf8')).toBe(text);
     expect(readFileSync(target)).toEqual(before);
     const again = await handlers.openMotion({ path: target });
     expect(again.status === 'opened' && again.motion.tuning).toEqual({ path: tuningPath, text });
     writeFileSync(tuningPath, 'x'.repeat(70 * 1024));
     const big = await handlers.openMotion({ path: target });
-    expect(big.status === 'opened' && big.motion.tuning && 'error' in big.motion.tuning && big.motion.tuning.error).toMatch(/too large for a tuning file/);
+    expect(
+      big.status === 'opened' && big.motion.tuning && 'error' in big.motion.tuning && big.motion.tuning.error,
+    ).toMatch(/too large for a tuning file/);
   });
 
   it('saves atomically the edited key flags; a failed save leaves the file untouched and says why', async () => {
@@ -151,13 +181,23 @@ describe('handlers', () => {
     const target = join(workspace, 'walk.mtn');
     const saved = await handlers.saveMotion({ documentId: doc.documentId, path: target, mtnBytes: edited });
     expect(saved.status).toBe('saved');
-    expect(readMtn(new Uint8Array(readFileSync(target))).jointKeyInfo[(5 * motion.joints.length + 2) * 4] & KeyFlag.KEY).toBe(KeyFlag.KEY);
+    expect(
+      readMtn(new Uint8Array(readFileSync(target))).jointKeyInfo[(5 * motion.joints.length + 2) * 4] & KeyFlag.KEY,
+    ).toBe(KeyFlag.KEY);
     expect(readdirSync(workspace).filter((n) => n.endsWith('.tmp'))).toEqual([]);
 
-    const garbage = await dispatchInvoke(handlers, 'saveMotion', { documentId: doc.documentId, path: target, mtnBytes: new Uint8Array(10) });
+    const garbage = await dispatchInvoke(handlers, 'saveMotion', {
+      documentId: doc.documentId,
+      path: target,
+      mtnBytes: new Uint8Array(10),
+    });
     expect(garbage.ok).toBe(false);
     if (!garbage.ok) expect(garbage.error.message).toMatch(/not a valid MTN file.*nothing was written/);
-    const wrongKind = await dispatchInvoke(handlers, 'saveMotion', { documentId: doc.documentId, path: join(workspace, 'walk.mt3'), mtnBytes: edited });
+    const wrongKind = await dispatchInvoke(handlers, 'saveMotion', {
+      documentId: doc.documentId,
+      path: join(workspace, 'walk.mt3'),
+      mtnBytes: edited,
+    });
     expect(wrongKind.ok).toBe(false);
 
     // A folder that refuses the write. As root (CI) a read-only folder does not stop a write, so the refusal is
@@ -165,16 +205,26 @@ describe('handlers', () => {
     const before = readFileSync(target);
     const realOpen = atomicWriteIo.openSync;
     atomicWriteIo.openSync = ((path: string, flags: string) => {
-      if (String(path).startsWith(workspace)) throw Object.assign(new Error(`EACCES: permission denied, open '${path}'`), { code: 'EACCES' });
+      if (String(path).startsWith(workspace))
+        throw Object.assign(new Error(`EACCES: permission denied, open '${path}'`), { code: 'EACCES' });
       return realOpen(path, flags);
     }) as typeof atomicWriteIo.openSync;
     let failed;
     try {
-      failed = await dispatchInvoke(handlers, 'saveMotion', { documentId: doc.documentId, path: target, mtnBytes: writeMtn(readMtn(doc.mtnBytes)) });
+      failed = await dispatchInvoke(handlers, 'saveMotion', {
+        documentId: doc.documentId,
+        path: target,
+        mtnBytes: writeMtn(readMtn(doc.mtnBytes)),
+      });
     } finally {
       atomicWriteIo.openSync = realOpen;
     }
-    expect(failed).toEqual({ ok: false, error: { message: `Could not save ${target}: permission denied; the file on disk is unchanged and your edits are kept` } });
+    expect(failed).toEqual({
+      ok: false,
+      error: {
+        message: `Could not save ${target}: permission denied; the file on disk is unchanged and your edits are kept`,
+      },
+    });
     expect(readFileSync(target).equals(before)).toBe(true);
     expect(readdirSync(workspace).filter((n) => n.includes('actguy'))).toEqual([]);
   });
@@ -200,7 +250,9 @@ describe('handlers', () => {
   it('coalesces a burst of requests: the newest revision wins, older waiting ones resolve superseded and the running one is stopped', async () => {
     const doc = await openWalk();
     const motion = readMtn(doc.mtnBytes);
-    const outcomes = await Promise.all([1, 2, 3, 4].map((rev) => handlers.compressMotion(requestFor(motion, doc.documentId, rev))));
+    const outcomes = await Promise.all(
+      [1, 2, 3, 4].map((rev) => handlers.compressMotion(requestFor(motion, doc.documentId, rev))),
+    );
     expect(outcomes.map((o) => o.status)).toEqual(['superseded', 'superseded', 'superseded', 'done']);
     expect(outcomes[3].revision).toBe(4);
     expect(outcomes[0]).toMatchObject({ supersededBy: 2 });
@@ -212,14 +264,19 @@ describe('handlers', () => {
     const doc = await openWalk();
     const motion = readMtn(doc.mtnBytes);
     const short = { ...requestFor(motion, doc.documentId, 1), translationKeyFlags: new Uint32Array(3) };
-    await expect(handlers.compressMotion(short)).rejects.toThrow(/translationKeyFlags must be a Uint32Array of \d+ entries/);
+    await expect(handlers.compressMotion(short)).rejects.toThrow(
+      /translationKeyFlags must be a Uint32Array of \d+ entries/,
+    );
     const twoLocks = requestFor(motion, doc.documentId, 2);
     twoLocks.jointKeyFlags[0] |= KeyFlag.LOCK;
     twoLocks.jointKeyFlags[1] |= KeyFlag.LOCK;
     const reply = await dispatchInvoke(handlers, 'compressMotion', twoLocks);
     expect(reply.ok).toBe(false);
     if (!reply.ok) expect(reply.error.formatKind).toBe('MTN');
-    const badTol = { ...requestFor(motion, doc.documentId, 3), tolerances: { positionTolerance: 0, rotationToleranceDeg: 1, offsetTolerance: 1 } };
+    const badTol = {
+      ...requestFor(motion, doc.documentId, 3),
+      tolerances: { positionTolerance: 0, rotationToleranceDeg: 1, offsetTolerance: 1 },
+    };
     await expect(handlers.compressMotion(badTol)).rejects.toThrow(/positionTolerance must be a number > 0/);
     // The worker survives bad requests.
     expect((await handlers.compressMotion(requestFor(motion, doc.documentId, 4))).status).toBe('done');
@@ -236,7 +293,11 @@ describe('handlers', () => {
     const opened = await handlers.openMotion({ path: mt3Path });
     expect(opened.status).toBe('opened');
     if (opened.status !== 'opened') return;
-    expect(opened.motion).toMatchObject({ kind: 'mt3', readOnly: true, skeletonPath: expect.stringContaining('walk.mtn') });
+    expect(opened.motion).toMatchObject({
+      kind: 'mt3',
+      readOnly: true,
+      skeletonPath: expect.stringContaining('walk.mtn'),
+    });
     const decoded = readMtn(opened.motion.mtnBytes);
     expect(decoded.joints.map((j) => j.name)).toEqual(motion.joints.map((j) => j.name));
     expect(decoded.frameCount).toBe(motion.frameCount);
@@ -247,14 +308,24 @@ describe('handlers', () => {
     expect(listing.status).toBe('chooseMarEntry');
     if (listing.status !== 'chooseMarEntry') return;
     expect(listing.entries).toHaveLength(1);
-    expect(listing.entries[0]).toMatchObject({ index: 0, frameCount: motion.frameCount, jointCount: motion.joints.length });
+    expect(listing.entries[0]).toMatchObject({
+      index: 0,
+      frameCount: motion.frameCount,
+      jointCount: motion.joints.length,
+    });
     const noSkeleton = await handlers.openMotion({ path: join(workspace, 'moves.mar'), marEntry: 0 });
     expect(noSkeleton).toMatchObject({ status: 'needsSkeleton', kind: 'mar', marEntry: 0 });
-    const withSkeleton = await handlers.openMotion({ path: join(workspace, 'moves.mar'), marEntry: 0, skeletonPath: join(workspace, 'walk.mtn') });
+    const withSkeleton = await handlers.openMotion({
+      path: join(workspace, 'moves.mar'),
+      marEntry: 0,
+      skeletonPath: join(workspace, 'walk.mtn'),
+    });
     expect(withSkeleton.status).toBe('opened');
     const bare = await handlers.openMotion({ path: join(workspace, 'moves.mar'), marEntry: 0, withoutSkeleton: true });
     expect(bare.status).toBe('opened');
-    await expect(handlers.openMotion({ path: join(workspace, 'moves.mar'), marEntry: 3 })).rejects.toThrow(/entry 3 does not exist/);
+    await expect(handlers.openMotion({ path: join(workspace, 'moves.mar'), marEntry: 3 })).rejects.toThrow(
+      /entry 3 does not exist/,
+    );
   });
 
   it('lists the workspace filtered by extension, and uses the dialog port for dialog members', async () => {
@@ -263,7 +334,9 @@ describe('handlers', () => {
     expect(listing.files.map((f) => f.relativePath)).toEqual(['walk.mtn']);
     const doc = await openWalk();
     dialogs.answers.push(null);
-    expect(await handlers.saveMotionAsDialog({ documentId: doc.documentId, mtnBytes: doc.mtnBytes })).toEqual({ status: 'cancelled' });
+    expect(await handlers.saveMotionAsDialog({ documentId: doc.documentId, mtnBytes: doc.mtnBytes })).toEqual({
+      status: 'cancelled',
+    });
     dialogs.answers.push(join(outside, 'copy'));
     const saved = await handlers.saveMotionAsDialog({ documentId: doc.documentId, mtnBytes: doc.mtnBytes });
     expect(saved).toMatchObject({ status: 'saved', file: { name: 'copy' } });

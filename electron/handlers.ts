@@ -13,8 +13,24 @@ import { FormatError } from '../shared/errors';
 import { isEventsMenuCommand, type EventsMenuCommand } from '../shared/eventsMenu';
 import type { ActGuyInvokeMember } from '../shared/ipc/api';
 import type { CompressRequest } from '../shared/ipc/compress';
-import type { AppInfo, DocumentId, DocumentStateReport, ExportMt3Outcome, OpenMotionOutcome, OpenMotionRequest, SaveOutcome, TuningFileRead, WorkspaceFile } from '../shared/ipc/documents';
-import { ActGuyApiError, isInvokeMember, type InvokeArg, type InvokeResult, type IpcReply } from '../shared/ipc/transport';
+import type {
+  AppInfo,
+  DocumentId,
+  DocumentStateReport,
+  ExportMt3Outcome,
+  OpenMotionOutcome,
+  OpenMotionRequest,
+  SaveOutcome,
+  TuningFileRead,
+  WorkspaceFile,
+} from '../shared/ipc/documents';
+import {
+  ActGuyApiError,
+  isInvokeMember,
+  type InvokeArg,
+  type InvokeResult,
+  type IpcReply,
+} from '../shared/ipc/transport';
 import { readMtn } from '../shared/mtn/read';
 import type { CompressClient } from './compressClient';
 import type { DialogPort, FileFilter } from './dialogPort';
@@ -107,7 +123,9 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
    */
   const allowSiblingSev = (motionPath: string): void => {
     if (extname(motionPath).toLowerCase() !== '.mtn') return;
-    policy.allowFile(join(dirname(motionPath), `${baseNameOf(motionPath)}.sev`), { readOnly: !policy.mayWrite(motionPath) });
+    policy.allowFile(join(dirname(motionPath), `${baseNameOf(motionPath)}.sev`), {
+      readOnly: !policy.mayWrite(motionPath),
+    });
     // Outside a project the audition sounds are `sounds/` beside the motion (the layout of assets/): sound files only.
     const sounds = join(dirname(motionPath), 'sounds');
     try {
@@ -129,7 +147,11 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     try {
       if (!existsSync(path)) return null;
       const size = statSync(path).size;
-      if (size > TUNING_MAX_BYTES) return { path, error: `${path}: ${size} bytes is too large for a tuning file (at most ${TUNING_MAX_BYTES}); the motion opened with the default tolerances` };
+      if (size > TUNING_MAX_BYTES)
+        return {
+          path,
+          error: `${path}: ${size} bytes is too large for a tuning file (at most ${TUNING_MAX_BYTES}); the motion opened with the default tolerances`,
+        };
       return { path, text: decodeUtf8Text(readBytes(path), 'TUNING', path) };
     } catch (e) {
       return { path, error: e instanceof FormatError ? e.message : `Could not read ${path}: ${systemReason(e)}` };
@@ -140,10 +162,20 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     const req = requireObject<OpenMotionRequest>(raw, 'openMotion');
     const path = policy.check(requireString(req.path, 'openMotion: path'), 'read');
     if (!motionKindOfPath(path)) throw new Error(`${path}: not a motion file (expected .mtn, .mt3 or .mar)`);
-    const skeletonPath = req.skeletonPath === undefined ? undefined : policy.check(requireString(req.skeletonPath, 'openMotion: skeletonPath'), 'read');
-    if (req.marEntry !== undefined && !Number.isInteger(req.marEntry)) throw new Error('openMotion: marEntry must be an integer');
+    const skeletonPath =
+      req.skeletonPath === undefined
+        ? undefined
+        : policy.check(requireString(req.skeletonPath, 'openMotion: skeletonPath'), 'read');
+    if (req.marEntry !== undefined && !Number.isInteger(req.marEntry))
+      throw new Error('openMotion: marEntry must be an integer');
     // The skeleton beside an .mt3 is read only when it is allowed too (else the user is asked to choose it).
-    const loaded = loadMotionFile({ path, marEntry: req.marEntry, skeletonPath, withoutSkeleton: req.withoutSkeleton === true, mayReadBeside: (p) => policy.isAllowed(p) });
+    const loaded = loadMotionFile({
+      path,
+      marEntry: req.marEntry,
+      skeletonPath,
+      withoutSkeleton: req.withoutSkeleton === true,
+      mayReadBeside: (p) => policy.isAllowed(p),
+    });
     if (loaded.status !== 'loaded') return loaded;
     const m = loaded.motion;
     const documentId = compress.open({ name: m.name, mtnBytes: m.mtnBytes });
@@ -160,7 +192,9 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     const doc = requireDocument(req.documentId);
     const given = requireString(req.path, 'saveMotion: path');
     if (extname(given).toLowerCase() !== '.mtn')
-      throw new Error(`Could not save ${quotePath(given)}: only .mtn files are saved (export .mt3 with Export; .mt3 and .mar are read-only)`);
+      throw new Error(
+        `Could not save ${quotePath(given)}: only .mtn files are saved (export .mt3 with Export; .mt3 and .mar are read-only)`,
+      );
     const mtnBytes = requireBytes(req.mtnBytes, 'saveMotion: mtnBytes');
     const path = policy.check(given, 'write');
     refuseOverwritingInput('save', path, doc.inputs ?? []);
@@ -168,7 +202,9 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     try {
       motion = readMtn(mtnBytes);
     } catch (e) {
-      throw new Error(`Could not save ${path}: the motion is not a valid MTN file (${(e as Error).message}); nothing was written`);
+      throw new Error(
+        `Could not save ${path}: the motion is not a valid MTN file (${(e as Error).message}); nothing was written`,
+      );
     }
     const files = [{ path, bytes: mtnBytes }];
     if (req.tuningText !== undefined) {
@@ -178,7 +214,9 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       try {
         parseTuning(req.tuningText, tuningPath, motion.joints);
       } catch (e) {
-        throw new Error(`Could not save ${path}: its tuning is not valid (${(e as Error).message}); nothing was written`);
+        throw new Error(
+          `Could not save ${path}: its tuning is not valid (${(e as Error).message}); nothing was written`,
+        );
       }
       policy.allowFile(tuningPath);
       files.push({ path: policy.check(tuningPath, 'write'), bytes: new TextEncoder().encode(req.tuningText) });
@@ -187,7 +225,9 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       if (files.length === 1) writeFileAtomic(path, mtnBytes);
       else commitOutputs(files);
     } catch (e) {
-      throw new Error(`Could not save ${path}: ${systemReason(e)}; the file on disk is unchanged and your edits are kept`);
+      throw new Error(
+        `Could not save ${path}: ${systemReason(e)}; the file on disk is unchanged and your edits are kept`,
+      );
     }
     const name = baseNameOf(path);
     documents.set(req.documentId, { path, name, inputs: doc.inputs });
@@ -205,11 +245,13 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     const compressReq = requireCompressRequest(req.compress, 'exportMt3: compress');
     const doc = requireDocument(compressReq.documentId);
     const given = requireString(req.path, 'exportMt3: path');
-    if (extname(given).toLowerCase() !== '.mt3') throw new Error(`Could not export ${quotePath(given)}: the file name must end in .mt3`);
+    if (extname(given).toLowerCase() !== '.mt3')
+      throw new Error(`Could not export ${quotePath(given)}: the file name must end in .mt3`);
     const path = policy.check(given, 'write');
     refuseOverwritingInput('export', path, [...(doc.inputs ?? []), doc.path]);
     const outcome = await compress.compress({ ...compressReq, includeBytes: true }, { coalesce: false });
-    if (outcome.status !== 'done' || !outcome.bytes) throw new Error(`Could not export ${path}: the compressor returned no file`);
+    if (outcome.status !== 'done' || !outcome.bytes)
+      throw new Error(`Could not export ${path}: the compressor returned no file`);
     try {
       writeFileAtomic(path, outcome.bytes);
     } catch (e) {
@@ -218,21 +260,36 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     policy.allowFile(path);
     return {
       status: 'exported',
-      file: { path, name: baseNameOf(path), byteLength: outcome.bytes.byteLength, totalKeys: outcome.totalKeys, ratio: outcome.ratio },
+      file: {
+        path,
+        name: baseNameOf(path),
+        byteLength: outcome.bytes.byteLength,
+        totalKeys: outcome.totalKeys,
+        ratio: outcome.ratio,
+      },
     };
   };
 
   /** The path to start a save dialog at: the document's folder with the suggested name. */
   const defaultSavePath = (documentId: DocumentId, defaultName: unknown, extension: string): string => {
     const doc = requireDocument(documentId);
-    const name = typeof defaultName === 'string' && defaultName && !/[\\/]/.test(defaultName) ? defaultName : `${baseNameOf(doc.path)}.${extension}`;
+    const name =
+      typeof defaultName === 'string' && defaultName && !/[\\/]/.test(defaultName)
+        ? defaultName
+        : `${baseNameOf(doc.path)}.${extension}`;
     return join(dirname(doc.path), name);
   };
 
   const withExtension = (path: string, extension: string): string =>
     extname(path).toLowerCase() === `.${extension}` ? path : `${path}.${extension}`;
 
-  const projectHandlers = createProjectHandlers({ policy, dialogs, launchBuild: ctx.launchBuild, checkText: ctx.checkText, userChoseProject: ctx.userChoseProject });
+  const projectHandlers = createProjectHandlers({
+    policy,
+    dialogs,
+    launchBuild: ctx.launchBuild,
+    checkText: ctx.checkText,
+    userChoseProject: ctx.userChoseProject,
+  });
 
   return {
     // Projects, SEV files, SE tables, archive builds, audition sounds (electron/project).
@@ -249,7 +306,14 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       return saved;
     },
     // File > Import (BVH, glTF/GLB) as a new unsaved document, File > Export glTF (electron/interchange).
-    ...createInterchangeHandlers({ policy, dialogs, compress, documents, checkCompressRequest: requireCompressRequest, runImport: ctx.runImport }),
+    ...createInterchangeHandlers({
+      policy,
+      dialogs,
+      compress,
+      documents,
+      checkCompressRequest: requireCompressRequest,
+      runImport: ctx.runImport,
+    }),
     // File > Export MSH: the motion as .res8 + .res19 + .nodes.json, in a worker, the three as one unit.
     ...createMshExportHandlers({ policy, dialogs, compress, documents, commit: ctx.mshCommit }),
 
@@ -284,11 +348,20 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     saveMotionAsDialog: async (raw) => {
       const req = requireObject<InvokeArg<'saveMotionAsDialog'>>(raw, 'saveMotionAsDialog');
       const defaultPath = defaultSavePath(req.documentId, req.defaultName, 'mtn');
-      const chosen = await dialogs.chooseFileToSave({ title: 'Save motion as', filters: [{ name: 'Motion (.mtn)', extensions: ['mtn'] }], defaultPath });
+      const chosen = await dialogs.chooseFileToSave({
+        title: 'Save motion as',
+        filters: [{ name: 'Motion (.mtn)', extensions: ['mtn'] }],
+        defaultPath,
+      });
       if (!chosen) return { status: 'cancelled' };
       const path = withExtension(chosen, 'mtn');
       policy.allowFile(path);
-      return saveMotion({ documentId: req.documentId, path, mtnBytes: req.mtnBytes, ...(req.tuningText !== undefined ? { tuningText: req.tuningText } : {}) });
+      return saveMotion({
+        documentId: req.documentId,
+        path,
+        mtnBytes: req.mtnBytes,
+        ...(req.tuningText !== undefined ? { tuningText: req.tuningText } : {}),
+      });
     },
 
     compressMotion: async (raw) => {
@@ -303,7 +376,11 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       const req = requireObject<InvokeArg<'exportMt3Dialog'>>(raw, 'exportMt3Dialog');
       const compressReq = requireCompressRequest(req.compress, 'exportMt3Dialog: compress');
       const defaultPath = defaultSavePath(compressReq.documentId, req.defaultName, 'mt3');
-      const chosen = await dialogs.chooseFileToSave({ title: 'Export compressed motion', filters: [{ name: 'Compressed motion (.mt3)', extensions: ['mt3'] }], defaultPath });
+      const chosen = await dialogs.chooseFileToSave({
+        title: 'Export compressed motion',
+        filters: [{ name: 'Compressed motion (.mt3)', extensions: ['mt3'] }],
+        defaultPath,
+      });
       if (!chosen) return { status: 'cancelled' };
       const path = withExtension(chosen, 'mt3');
       policy.allowFile(path);
@@ -318,10 +395,13 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     },
 
     listWorkspace: async (raw) => {
-      const req = raw === undefined || raw === null ? {} : requireObject<InvokeArg<'listWorkspace'>>(raw, 'listWorkspace');
+      const req =
+        raw === undefined || raw === null ? {} : requireObject<InvokeArg<'listWorkspace'>>(raw, 'listWorkspace');
       const root = ctx.appInfo.workspaceRoot;
       if (!root) return { root: null, files: [] };
-      const wanted = Array.isArray(req.extensions) ? req.extensions.map((e) => String(e).toLowerCase().replace(/^\./, '')) : null;
+      const wanted = Array.isArray(req.extensions)
+        ? req.extensions.map((e) => String(e).toLowerCase().replace(/^\./, ''))
+        : null;
       return { root, files: listFiles(canonicalPath(root), wanted) };
     },
 
@@ -338,12 +418,14 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
 
     backupUnsaved: async (raw) => {
       const req = requireObject<InvokeArg<'backupUnsaved'>>(raw, 'backupUnsaved');
-      if (req.part !== 'motion' && req.part !== 'sev' && req.part !== 'project') throw new Error('backupUnsaved: part must be "motion", "sev" or "project"');
+      if (req.part !== 'motion' && req.part !== 'sev' && req.part !== 'project')
+        throw new Error('backupUnsaved: part must be "motion", "sev" or "project"');
       if (req.backup === null) {
         backups.remove(req.part);
         return;
       }
-      if (typeof req.backup !== 'object' || req.backup?.part !== req.part) throw new Error('backupUnsaved: backup must be a copy of the part named, or null');
+      if (typeof req.backup !== 'object' || req.backup?.part !== req.part)
+        throw new Error('backupUnsaved: backup must be a copy of the part named, or null');
       backups.put(req.backup, {
         documentPath: (id) => documents.get(id)?.path,
         isAllowed: (p) => policy.isAllowed(p),
@@ -357,7 +439,11 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
         // A new document for the copy (like an import): Save writes it through saveMotion, checked as any save.
         const documentId = compress.open({ name: b.name, mtnBytes: b.mtnBytes });
         const folder = ctx.appInfo.workspaceRoot ?? dirname(ctx.appInfo.samplePath);
-        documents.set(documentId, { path: b.path ?? join(folder, `${b.name.replace(/[:/\\]/g, '_')}.mtn`), name: b.name, inputs: [] });
+        documents.set(documentId, {
+          path: b.path ?? join(folder, `${b.name.replace(/[:/\\]/g, '_')}.mtn`),
+          name: b.name,
+          inputs: [],
+        });
         const copy = { ...b, documentId };
         backups.put(copy, null);
         return copy;
@@ -372,9 +458,26 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
         documentName: typeof req.documentName === 'string' ? req.documentName : null,
         dirty: req.dirty === true,
         // Display names only (shown in the close confirmation): strings, a handful, bounded length.
-        ...(Array.isArray(req.unsaved) ? { unsaved: req.unsaved.filter((n): n is string => typeof n === 'string').slice(0, 8).map((n) => n.slice(0, 200)) } : {}),
+        ...(Array.isArray(req.unsaved)
+          ? {
+              unsaved: req.unsaved
+                .filter((n): n is string => typeof n === 'string')
+                .slice(0, 8)
+                .map((n) => n.slice(0, 200)),
+            }
+          : {}),
         // The Events menu's commands only (the renderer greys out those it cannot run now), each once.
-        ...(Array.isArray(req.disabledCommands) ? { disabledCommands: [...new Set(req.disabledCommands.filter((c): c is EventsMenuCommand => typeof c === 'string' && isEventsMenuCommand(c)))] } : {}),
+        ...(Array.isArray(req.disabledCommands)
+          ? {
+              disabledCommands: [
+                ...new Set(
+                  req.disabledCommands.filter(
+                    (c): c is EventsMenuCommand => typeof c === 'string' && isEventsMenuCommand(c),
+                  ),
+                ),
+              ],
+            }
+          : {}),
       });
     },
   };
@@ -387,7 +490,8 @@ const REPLY_MESSAGE_MAX = 16 * 1024;
 function fileOfArgument(arg: unknown): string | null {
   if (typeof arg !== 'object' || arg === null) return null;
   const a = arg as Record<string, unknown>;
-  for (const key of ['path', 'projectPath', 'folder']) if (typeof a[key] === 'string' && a[key]) return quotePath(a[key] as string);
+  for (const key of ['path', 'projectPath', 'folder'])
+    if (typeof a[key] === 'string' && a[key]) return quotePath(a[key] as string);
   return null;
 }
 
@@ -411,14 +515,17 @@ function clipMessage(message: string): string {
  * no exception crosses a transport raw and both transports report failures alike.
  */
 export async function dispatchInvoke(handlers: ApiHandlers, member: string, arg: unknown): Promise<IpcReply<unknown>> {
-  if (!isInvokeMember(member)) return { ok: false, error: { message: `unknown API member ${JSON.stringify(member.slice(0, 64))}` } };
+  if (!isInvokeMember(member))
+    return { ok: false, error: { message: `unknown API member ${JSON.stringify(member.slice(0, 64))}` } };
   try {
     const handler = handlers[member] as ((a: unknown) => Promise<unknown>) | undefined;
-    if (typeof handler !== 'function') return { ok: false, error: { message: `API member ${member} has no handler in this build` } };
+    if (typeof handler !== 'function')
+      return { ok: false, error: { message: `API member ${member} has no handler in this build` } };
     return { ok: true, value: await handler(arg) };
   } catch (e) {
     if (e instanceof FormatError) return { ok: false, error: { message: clipMessage(e.message), formatKind: e.kind } };
-    if (e instanceof ActGuyApiError) return { ok: false, error: { message: clipMessage(e.message), formatKind: e.formatKind } };
+    if (e instanceof ActGuyApiError)
+      return { ok: false, error: { message: clipMessage(e.message), formatKind: e.formatKind } };
     return { ok: false, error: { message: replyMessage(e, member, arg) } };
   }
 }
@@ -451,7 +558,12 @@ function listFiles(root: string, extensions: string[] | null): WorkspaceFile[] {
       else if (st.isFile()) {
         const extension = extname(name).slice(1).toLowerCase();
         if (extensions && !extensions.includes(extension)) continue;
-        out.push({ path: full, relativePath: relative(root, full).split(sep).join('/'), byteLength: st.size, extension });
+        out.push({
+          path: full,
+          relativePath: relative(root, full).split(sep).join('/'),
+          byteLength: st.size,
+          extension,
+        });
       }
     }
   };
@@ -463,18 +575,27 @@ function requireCompressRequest(v: unknown, what: string): CompressRequest {
   const r = requireObject<CompressRequest>(v, what);
   requireString(r.documentId, `${what}.documentId`);
   if (!Number.isFinite(r.revision)) throw new Error(`${what}.revision must be a number`);
-  if (!Number.isInteger(r.motionFlags) || !Number.isInteger(r.waistJoint)) throw new Error(`${what}: motionFlags and waistJoint must be integers`);
+  if (!Number.isInteger(r.motionFlags) || !Number.isInteger(r.waistJoint))
+    throw new Error(`${what}: motionFlags and waistJoint must be integers`);
   const t = requireObject<CompressRequest['tolerances']>(r.tolerances, `${what}.tolerances`);
   for (const key of ['positionTolerance', 'rotationToleranceDeg', 'offsetTolerance'] as const)
-    if (!(Number.isFinite(t[key]) && t[key] > 0)) throw new Error(`${what}: tolerance ${key} must be a number > 0, found ${String(t[key])}`);
+    if (!(Number.isFinite(t[key]) && t[key] > 0))
+      throw new Error(`${what}: tolerance ${key} must be a number > 0, found ${String(t[key])}`);
   for (const key of ['objectTolerance', 'shell'] as const)
-    if (t[key] !== undefined && !(Number.isFinite(t[key]) && t[key]! > 0)) throw new Error(`${what}: ${key} must be a number > 0 when given, found ${String(t[key])}`);
-  if (t.method !== undefined && t.method !== 'classic' && t.method !== 'refined') throw new Error(`${what}: method must be "classic" or "refined", found ${String(t.method)}`);
-  if (r.knownRevision !== undefined && !Number.isInteger(r.knownRevision)) throw new Error(`${what}.knownRevision must be an integer when given, found ${String(r.knownRevision)}`);
+    if (t[key] !== undefined && !(Number.isFinite(t[key]) && t[key]! > 0))
+      throw new Error(`${what}: ${key} must be a number > 0 when given, found ${String(t[key])}`);
+  if (t.method !== undefined && t.method !== 'classic' && t.method !== 'refined')
+    throw new Error(`${what}: method must be "classic" or "refined", found ${String(t.method)}`);
+  if (r.knownRevision !== undefined && !Number.isInteger(r.knownRevision))
+    throw new Error(`${what}.knownRevision must be an integer when given, found ${String(r.knownRevision)}`);
   if (r.rotationToleranceOverridesDeg !== undefined) {
-    const o = requireObject<Record<string, unknown>>(r.rotationToleranceOverridesDeg, `${what}.rotationToleranceOverridesDeg`);
+    const o = requireObject<Record<string, unknown>>(
+      r.rotationToleranceOverridesDeg,
+      `${what}.rotationToleranceOverridesDeg`,
+    );
     for (const [joint, deg] of Object.entries(o))
-      if (!(typeof deg === 'number' && Number.isFinite(deg) && deg > 0)) throw new Error(`${what}: rotation tolerance override for joint ${joint} must be a number > 0`);
+      if (!(typeof deg === 'number' && Number.isFinite(deg) && deg > 0))
+        throw new Error(`${what}: rotation tolerance override for joint ${joint} must be a number > 0`);
   }
   return r;
 }

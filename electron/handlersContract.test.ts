@@ -40,7 +40,15 @@ function fakeCompress(): FakeCompress {
     close: (id) => void calls.push(`close ${id}`),
     compress: async (req, options) => {
       calls.push(`compress ${req.documentId} coalesce=${String(options?.coalesce)}`);
-      return { status: 'done', documentId: req.documentId, revision: req.revision, totalKeys: 7, ratio: 0.25, bytes: new Uint8Array([1, 2, 3]), channels: [] } as never;
+      return {
+        status: 'done',
+        documentId: req.documentId,
+        revision: req.revision,
+        totalKeys: 7,
+        ratio: 0.25,
+        bytes: new Uint8Array([1, 2, 3]),
+        channels: [],
+      } as never;
     },
     exportMsh: async () => {
       throw new Error('not used by these tests');
@@ -59,7 +67,11 @@ function scripted(answers: (string | boolean | null)[], asked: Asked[]): DialogP
     if (answers.length === 0) throw new Error('test dialog: no answer queued');
     return answers.shift() as T;
   };
-  return { chooseFileToOpen: (o) => next('open', o), chooseFileToSave: (o) => next('save', o), confirm: (o) => next('confirm', o) };
+  return {
+    chooseFileToOpen: (o) => next('open', o),
+    chooseFileToSave: (o) => next('save', o),
+    confirm: (o) => next('confirm', o),
+  };
 }
 
 let dir: string;
@@ -77,8 +89,12 @@ function make(overrides: Partial<AppInfo> = {}): ApiHandlers {
   policy = createPathPolicy();
   return testHandlers({
     app: { version: '1.2.3', samplePath: SAMPLE, startupPath: SAMPLE, workspaceRoot: ws, ...overrides },
-    policy, compress, dialogs: scripted(answers, asked), checkText: inProcessTextChecker,
-    onDocumentState: (r) => reports.push(r), onRecentFilesChanged: () => void recentChanges++,
+    policy,
+    compress,
+    dialogs: scripted(answers, asked),
+    checkText: inProcessTextChecker,
+    onDocumentState: (r) => reports.push(r),
+    onRecentFilesChanged: () => void recentChanges++,
   });
 }
 
@@ -103,7 +119,8 @@ async function openWalk(path = join(ws, 'walk.mtn')) {
   if (r.status !== 'opened') throw new Error(`expected opened, got ${r.status}`);
   return r.motion;
 }
-const requestFor = (mtnBytes: Uint8Array, documentId: string): CompressRequest => compressRequestForMotion(readMtn(mtnBytes), documentId, 1);
+const requestFor = (mtnBytes: Uint8Array, documentId: string): CompressRequest =>
+  compressRequestForMotion(readMtn(mtnBytes), documentId, 1);
 const failure = async (member: string, arg: unknown): Promise<string> => {
   const r = await dispatchInvoke(handlers, member, arg);
   if (r.ok) throw new Error(`${member} did not fail`);
@@ -117,28 +134,73 @@ describe('dispatchInvoke', () => {
 
   it('a member without a handler in this build says so', async () => {
     const partial = { ...handlers, getAppInfo: undefined } as unknown as ApiHandlers;
-    expect(await dispatchInvoke(partial, 'getAppInfo', undefined)).toEqual({ ok: false, error: { message: 'API member getAppInfo has no handler in this build' } });
+    expect(await dispatchInvoke(partial, 'getAppInfo', undefined)).toEqual({
+      ok: false,
+      error: { message: 'API member getAppInfo has no handler in this build' },
+    });
   });
 
   it('passes a value through, and a FormatError or an API error with its kind', async () => {
-    expect(await dispatchInvoke(handlers, 'getAppInfo', undefined)).toMatchObject({ ok: true, value: { version: '1.2.3' } });
-    const formatError = { ...handlers, getAppInfo: async () => { throw new FormatError('MTN', 'bad header', {}, '/w/a.mtn'); } } as unknown as ApiHandlers;
+    expect(await dispatchInvoke(handlers, 'getAppInfo', undefined)).toMatchObject({
+      ok: true,
+      value: { version: '1.2.3' },
+    });
+    const formatError = {
+      ...handlers,
+      getAppInfo: async () => {
+        throw new FormatError('MTN', 'bad header', {}, '/w/a.mtn');
+      },
+    } as unknown as ApiHandlers;
     const f = await dispatchInvoke(formatError, 'getAppInfo', undefined);
-    expect(f).toEqual({ ok: false, error: { message: new FormatError('MTN', 'bad header', {}, '/w/a.mtn').message, formatKind: 'MTN' } });
-    const apiError = { ...handlers, getAppInfo: async () => { throw new ActGuyApiError({ message: 'worker said no', formatKind: 'MT3' }); } } as unknown as ApiHandlers;
-    expect(await dispatchInvoke(apiError, 'getAppInfo', undefined)).toEqual({ ok: false, error: { message: 'worker said no', formatKind: 'MT3' } });
+    expect(f).toEqual({
+      ok: false,
+      error: { message: new FormatError('MTN', 'bad header', {}, '/w/a.mtn').message, formatKind: 'MTN' },
+    });
+    const apiError = {
+      ...handlers,
+      getAppInfo: async () => {
+        throw new ActGuyApiError({ message: 'worker said no', formatKind: 'MT3' });
+      },
+    } as unknown as ApiHandlers;
+    expect(await dispatchInvoke(apiError, 'getAppInfo', undefined)).toEqual({
+      ok: false,
+      error: { message: 'worker said no', formatKind: 'MT3' },
+    });
   });
 
   it('a deliberate Error or a refusal is worded as raised; a bug is prefixed with the file the call was about, else the member', async () => {
-    const throwing = (e: unknown) => ({ ...handlers, openMotion: async () => { throw e; }, listSounds: async () => { throw e; }, startBuild: async () => { throw e; }, getAppInfo: async () => { throw e; } }) as unknown as ApiHandlers;
+    const throwing = (e: unknown) =>
+      ({
+        ...handlers,
+        openMotion: async () => {
+          throw e;
+        },
+        listSounds: async () => {
+          throw e;
+        },
+        startBuild: async () => {
+          throw e;
+        },
+        getAppInfo: async () => {
+          throw e;
+        },
+      }) as unknown as ApiHandlers;
     const said = async (e: unknown, member: string, arg: unknown) => {
       const r = await dispatchInvoke(throwing(e), member, arg);
       return r.ok ? null : r.error.message;
     };
-    expect(await said(new Error('Could not read /w/a.mtn: gone'), 'openMotion', { path: '/w/a.mtn' })).toBe('Could not read /w/a.mtn: gone');
-    expect(await said(new PathNotAllowedError('/x', 'no'), 'openMotion', { path: '/x' })).toBe('ActGuy refused to access /x: no');
-    expect(await said(new TypeError('buffers.forEach is not a function'), 'openMotion', { path: '/w/a.mtn' })).toBe('/w/a.mtn: buffers.forEach is not a function');
-    expect(await said(new TypeError('t'), 'startBuild', { projectPath: '/w/p.actguy.json' })).toBe('/w/p.actguy.json: t');
+    expect(await said(new Error('Could not read /w/a.mtn: gone'), 'openMotion', { path: '/w/a.mtn' })).toBe(
+      'Could not read /w/a.mtn: gone',
+    );
+    expect(await said(new PathNotAllowedError('/x', 'no'), 'openMotion', { path: '/x' })).toBe(
+      'ActGuy refused to access /x: no',
+    );
+    expect(await said(new TypeError('buffers.forEach is not a function'), 'openMotion', { path: '/w/a.mtn' })).toBe(
+      '/w/a.mtn: buffers.forEach is not a function',
+    );
+    expect(await said(new TypeError('t'), 'startBuild', { projectPath: '/w/p.actguy.json' })).toBe(
+      '/w/p.actguy.json: t',
+    );
     expect(await said(new TypeError('t'), 'listSounds', { folder: '/w/sounds' })).toBe('/w/sounds: t');
     expect(await said(new TypeError('t'), 'openMotion', { path: '' })).toBe('openMotion: t');
     expect(await said(new TypeError('t'), 'openMotion', { path: 5 })).toBe('openMotion: t');
@@ -147,13 +209,24 @@ describe('dispatchInvoke', () => {
     expect(await said('a thrown string', 'getAppInfo', undefined)).toBe('getAppInfo: a thrown string');
     // A long path in the prefix is quoted head and tail only.
     const long = `/${'p'.repeat(1000)}`;
-    expect(await said(new TypeError('t'), 'openMotion', { path: long })).toBe(`${long.slice(0, 149)}…${long.slice(-149)}: t`);
+    expect(await said(new TypeError('t'), 'openMotion', { path: long })).toBe(
+      `${long.slice(0, 149)}…${long.slice(-149)}: t`,
+    );
   });
 
   it('a message over 16 KiB is shortened, saying so; one of exactly 16 KiB is not', async () => {
     const exact = 'm'.repeat(16 * 1024);
     const throwing = (message: string, kind: 'plain' | 'format' | 'api') =>
-      ({ ...handlers, getAppInfo: async () => { throw kind === 'plain' ? new Error(message) : kind === 'api' ? new ActGuyApiError({ message }) : Object.assign(new FormatError('MTN', 'x'), { message }); } }) as unknown as ApiHandlers;
+      ({
+        ...handlers,
+        getAppInfo: async () => {
+          throw kind === 'plain'
+            ? new Error(message)
+            : kind === 'api'
+              ? new ActGuyApiError({ message })
+              : Object.assign(new FormatError('MTN', 'x'), { message });
+        },
+      }) as unknown as ApiHandlers;
     for (const kind of ['plain', 'format', 'api'] as const) {
       const ok = await dispatchInvoke(throwing(exact, kind), 'getAppInfo', undefined);
       expect(!ok.ok && ok.error.message).toBe(exact);
@@ -174,8 +247,18 @@ describe('what the handlers allow at start', () => {
     recent.add({ path: join(outside, 'recent.mtn'), name: 'recent', kind: 'mtn' });
     policy = createPathPolicy();
     testHandlers({
-      app: { samplePath: SAMPLE, startupPath: join(outside, 'startup.mtn'), transport: 'electron', nativeDialogs: true, workspaceRoot: null, platform: 'linux' },
-      policy, recent, compress, dialogs: scripted(answers, asked),
+      app: {
+        samplePath: SAMPLE,
+        startupPath: join(outside, 'startup.mtn'),
+        transport: 'electron',
+        nativeDialogs: true,
+        workspaceRoot: null,
+        platform: 'linux',
+      },
+      policy,
+      recent,
+      compress,
+      dialogs: scripted(answers, asked),
     });
     expect(policy.isAllowed(SAMPLE)).toBe(true);
     expect(policy.isAllowed(join(outside, 'startup.mtn'))).toBe(true);
@@ -197,8 +280,12 @@ describe('what the handlers allow at start', () => {
 describe('opening and saving motions', () => {
   it('refuses a file that is not a motion and a marEntry that is not an integer', async () => {
     writeFileSync(join(ws, 'notes.txt'), 'x');
-    expect(await failure('openMotion', { path: join(ws, 'notes.txt') })).toBe(`${join(ws, 'notes.txt')}: not a motion file (expected .mtn, .mt3 or .mar)`);
-    expect(await failure('openMotion', { path: join(ws, 'walk.mtn'), marEntry: 1.5 })).toBe('openMotion: marEntry must be an integer');
+    expect(await failure('openMotion', { path: join(ws, 'notes.txt') })).toBe(
+      `${join(ws, 'notes.txt')}: not a motion file (expected .mtn, .mt3 or .mar)`,
+    );
+    expect(await failure('openMotion', { path: join(ws, 'walk.mtn'), marEntry: 1.5 })).toBe(
+      'openMotion: marEntry must be an integer',
+    );
     expect(compress.calls).toEqual([]);
   });
 
@@ -206,7 +293,9 @@ describe('opening and saving motions', () => {
     const m = await openWalk();
     expect(compress.calls).toEqual([`open ${m.documentId} walk`]);
     expect(recentChanges).toBe(1);
-    expect((await handlers.getRecentFiles(undefined)).map((r) => [r.path, r.name, r.kind])).toEqual([[join(ws, 'walk.mtn'), 'walk', 'mtn']]);
+    expect((await handlers.getRecentFiles(undefined)).map((r) => [r.path, r.name, r.kind])).toEqual([
+      [join(ws, 'walk.mtn'), 'walk', 'mtn'],
+    ]);
     await handlers.clearRecentFiles(undefined);
     expect(recentChanges).toBe(2);
     expect(await handlers.getRecentFiles(undefined)).toEqual([]);
@@ -216,7 +305,13 @@ describe('opening and saving motions', () => {
     copyFileSync(SAMPLE, join(outside, 'run.MTN'));
     answers.push(join(outside, 'run.MTN'));
     expect((await handlers.openMotionDialog(undefined)).status).toBe('opened');
-    expect(asked[0]).toEqual({ kind: 'open', options: { title: 'Open motion', filters: expect.arrayContaining([{ name: 'Motions (.mtn, .mt3, .mar)', extensions: ['mtn', 'mt3', 'mar'] }]) } });
+    expect(asked[0]).toEqual({
+      kind: 'open',
+      options: {
+        title: 'Open motion',
+        filters: expect.arrayContaining([{ name: 'Motions (.mtn, .mt3, .mar)', extensions: ['mtn', 'mt3', 'mar'] }]),
+      },
+    });
     expect(policy.isAllowed(join(outside, 'run.sev'))).toBe(true);
     expect(policy.isAllowed(join(outside, 'walk.sev'))).toBe(false);
     answers.push(null);
@@ -225,22 +320,45 @@ describe('opening and saving motions', () => {
 
   it('save refuses another extension and an unknown document, naming them', async () => {
     const m = await openWalk();
-    expect(await failure('saveMotion', { documentId: m.documentId, path: join(ws, 'walk.mt3'), mtnBytes: m.mtnBytes })).toBe(
+    expect(
+      await failure('saveMotion', { documentId: m.documentId, path: join(ws, 'walk.mt3'), mtnBytes: m.mtnBytes }),
+    ).toBe(
       `Could not save ${join(ws, 'walk.mt3')}: only .mtn files are saved (export .mt3 with Export; .mt3 and .mar are read-only)`,
     );
-    expect(await failure('saveMotion', { documentId: 'nope', path: join(ws, 'walk.mtn'), mtnBytes: m.mtnBytes })).toBe('document nope is not open (open a motion first)');
-    expect(await failure('saveMotion', { documentId: 7, path: join(ws, 'walk.mtn'), mtnBytes: m.mtnBytes })).toBe('document 7 is not open (open a motion first)');
+    expect(await failure('saveMotion', { documentId: 'nope', path: join(ws, 'walk.mtn'), mtnBytes: m.mtnBytes })).toBe(
+      'document nope is not open (open a motion first)',
+    );
+    expect(await failure('saveMotion', { documentId: 7, path: join(ws, 'walk.mtn'), mtnBytes: m.mtnBytes })).toBe(
+      'document 7 is not open (open a motion first)',
+    );
   });
 
   it('a save re-caches the document under its new name, allows the new file and its .sev, and is remembered', async () => {
     const m = await openWalk();
     answers.push(join(outside, 'copy.MTN'));
-    const saved = await handlers.saveMotionAsDialog({ documentId: m.documentId, mtnBytes: m.mtnBytes, defaultName: 'sub/evil.mtn' });
-    expect(saved).toEqual({ status: 'saved', file: { path: join(outside, 'copy.MTN'), name: 'copy', byteLength: m.mtnBytes.byteLength } });
-    expect(asked[0]).toEqual({ kind: 'save', options: { title: 'Save motion as', filters: [{ name: 'Motion (.mtn)', extensions: ['mtn'] }], defaultPath: join(ws, 'walk.mtn') } });
+    const saved = await handlers.saveMotionAsDialog({
+      documentId: m.documentId,
+      mtnBytes: m.mtnBytes,
+      defaultName: 'sub/evil.mtn',
+    });
+    expect(saved).toEqual({
+      status: 'saved',
+      file: { path: join(outside, 'copy.MTN'), name: 'copy', byteLength: m.mtnBytes.byteLength },
+    });
+    expect(asked[0]).toEqual({
+      kind: 'save',
+      options: {
+        title: 'Save motion as',
+        filters: [{ name: 'Motion (.mtn)', extensions: ['mtn'] }],
+        defaultPath: join(ws, 'walk.mtn'),
+      },
+    });
     expect(compress.calls.at(-1)).toBe(`open ${m.documentId} copy`);
     expect(policy.isAllowed(join(outside, 'copy.sev'))).toBe(true);
-    expect((await handlers.getRecentFiles(undefined))[0]).toMatchObject({ path: join(outside, 'copy.MTN'), name: 'copy' });
+    expect((await handlers.getRecentFiles(undefined))[0]).toMatchObject({
+      path: join(outside, 'copy.MTN'),
+      name: 'copy',
+    });
     // the document now lives at the copy: Save As proposes its folder and name
     answers.push(null);
     await handlers.saveMotionAsDialog({ documentId: m.documentId, mtnBytes: m.mtnBytes });
@@ -249,14 +367,21 @@ describe('opening and saving motions', () => {
     await handlers.saveMotionAsDialog({ documentId: m.documentId, mtnBytes: m.mtnBytes, defaultName: 'named.mtn' });
     expect((asked[2].options as { defaultPath: string }).defaultPath).toBe(join(outside, 'named.mtn'));
     answers.push(null);
-    await handlers.saveMotionAsDialog({ documentId: m.documentId, mtnBytes: m.mtnBytes, defaultName: 'back\\slash.mtn' });
+    await handlers.saveMotionAsDialog({
+      documentId: m.documentId,
+      mtnBytes: m.mtnBytes,
+      defaultName: 'back\\slash.mtn',
+    });
     expect((asked[3].options as { defaultPath: string }).defaultPath).toBe(join(outside, 'copy.mtn'));
   });
 
   it('Save As adds .mtn to a name without it', async () => {
     const m = await openWalk();
     answers.push(join(outside, 'plain'));
-    expect(await handlers.saveMotionAsDialog({ documentId: m.documentId, mtnBytes: m.mtnBytes })).toMatchObject({ status: 'saved', file: { path: join(outside, 'plain.mtn') } });
+    expect(await handlers.saveMotionAsDialog({ documentId: m.documentId, mtnBytes: m.mtnBytes })).toMatchObject({
+      status: 'saved',
+      file: { path: join(outside, 'plain.mtn') },
+    });
   });
 
   it('closeDocument frees the compressor copy once; an unknown id closes nothing', async () => {
@@ -265,7 +390,9 @@ describe('opening and saving motions', () => {
     await handlers.closeDocument({ documentId: m.documentId });
     await handlers.closeDocument({ documentId: 'never' });
     expect(compress.calls.filter((c) => c.startsWith('close'))).toEqual([`close ${m.documentId}`]);
-    expect(await failure('compressMotion', requestFor(m.mtnBytes, m.documentId))).toBe(`document ${m.documentId} is not open (open a motion first)`);
+    expect(await failure('compressMotion', requestFor(m.mtnBytes, m.documentId))).toBe(
+      `document ${m.documentId} is not open (open a motion first)`,
+    );
   });
 
   it('chooseSkeletonDialog asks for an .mtn and allows the one chosen', async () => {
@@ -273,9 +400,15 @@ describe('opening and saving motions', () => {
     answers.push(null, join(outside, 'skel.mtn'));
     expect(await handlers.chooseSkeletonDialog(undefined)).toEqual({ status: 'cancelled' });
     expect(policy.isAllowed(join(outside, 'skel.mtn'))).toBe(false);
-    expect(await handlers.chooseSkeletonDialog(undefined)).toEqual({ status: 'chosen', path: join(outside, 'skel.mtn') });
+    expect(await handlers.chooseSkeletonDialog(undefined)).toEqual({
+      status: 'chosen',
+      path: join(outside, 'skel.mtn'),
+    });
     expect(policy.isAllowed(join(outside, 'skel.mtn'))).toBe(true);
-    expect(asked[0].options).toEqual({ title: 'Choose the skeleton (.mtn) this motion was made from', filters: [{ name: 'Skeleton motion (.mtn)', extensions: ['mtn'] }] });
+    expect(asked[0].options).toEqual({
+      title: 'Choose the skeleton (.mtn) this motion was made from',
+      filters: [{ name: 'Skeleton motion (.mtn)', extensions: ['mtn'] }],
+    });
   });
 });
 
@@ -283,7 +416,10 @@ describe('compression and export', () => {
   it('export always runs (no coalescing), writes the bytes the compressor returned and reports them', async () => {
     const m = await openWalk();
     const r = await handlers.exportMt3({ path: join(ws, 'walk.mt3'), compress: requestFor(m.mtnBytes, m.documentId) });
-    expect(r).toEqual({ status: 'exported', file: { path: join(ws, 'walk.mt3'), name: 'walk', byteLength: 3, totalKeys: 7, ratio: 0.25 } });
+    expect(r).toEqual({
+      status: 'exported',
+      file: { path: join(ws, 'walk.mt3'), name: 'walk', byteLength: 3, totalKeys: 7, ratio: 0.25 },
+    });
     expect(compress.calls.at(-1)).toBe(`compress ${m.documentId} coalesce=false`);
     await handlers.compressMotion(requestFor(m.mtnBytes, m.documentId));
     expect(compress.calls.at(-1)).toBe(`compress ${m.documentId} coalesce=undefined`);
@@ -291,19 +427,33 @@ describe('compression and export', () => {
 
   it('export refuses another extension, and a compressor answer without a file', async () => {
     const m = await openWalk();
-    expect(await failure('exportMt3', { path: join(ws, 'walk.mtn'), compress: requestFor(m.mtnBytes, m.documentId) })).toBe(`Could not export ${join(ws, 'walk.mtn')}: the file name must end in .mt3`);
+    expect(
+      await failure('exportMt3', { path: join(ws, 'walk.mtn'), compress: requestFor(m.mtnBytes, m.documentId) }),
+    ).toBe(`Could not export ${join(ws, 'walk.mtn')}: the file name must end in .mt3`);
     compress.compress = async () => ({ status: 'superseded' }) as never;
-    expect(await failure('exportMt3', { path: join(ws, 'x.mt3'), compress: requestFor(m.mtnBytes, m.documentId) })).toBe(`Could not export ${join(ws, 'x.mt3')}: the compressor returned no file`);
+    expect(
+      await failure('exportMt3', { path: join(ws, 'x.mt3'), compress: requestFor(m.mtnBytes, m.documentId) }),
+    ).toBe(`Could not export ${join(ws, 'x.mt3')}: the compressor returned no file`);
     compress.compress = async () => ({ status: 'done' }) as never;
-    expect(await failure('exportMt3', { path: join(ws, 'x.mt3'), compress: requestFor(m.mtnBytes, m.documentId) })).toBe(`Could not export ${join(ws, 'x.mt3')}: the compressor returned no file`);
+    expect(
+      await failure('exportMt3', { path: join(ws, 'x.mt3'), compress: requestFor(m.mtnBytes, m.documentId) }),
+    ).toBe(`Could not export ${join(ws, 'x.mt3')}: the compressor returned no file`);
   });
 
   it('the export dialog proposes the motion name as .mt3 beside it and adds .mt3 to a bare name', async () => {
     const m = await openWalk();
     answers.push(null, join(outside, 'out'));
-    expect(await handlers.exportMt3Dialog({ compress: requestFor(m.mtnBytes, m.documentId) })).toEqual({ status: 'cancelled' });
-    expect(asked[0].options).toEqual({ title: 'Export compressed motion', filters: [{ name: 'Compressed motion (.mt3)', extensions: ['mt3'] }], defaultPath: join(ws, 'walk.mt3') });
-    expect(await handlers.exportMt3Dialog({ compress: requestFor(m.mtnBytes, m.documentId), defaultName: 'fast.mt3' })).toMatchObject({ status: 'exported', file: { path: join(outside, 'out.mt3') } });
+    expect(await handlers.exportMt3Dialog({ compress: requestFor(m.mtnBytes, m.documentId) })).toEqual({
+      status: 'cancelled',
+    });
+    expect(asked[0].options).toEqual({
+      title: 'Export compressed motion',
+      filters: [{ name: 'Compressed motion (.mt3)', extensions: ['mt3'] }],
+      defaultPath: join(ws, 'walk.mt3'),
+    });
+    expect(
+      await handlers.exportMt3Dialog({ compress: requestFor(m.mtnBytes, m.documentId), defaultName: 'fast.mt3' }),
+    ).toMatchObject({ status: 'exported', file: { path: join(outside, 'out.mt3') } });
     expect((asked[1].options as { defaultPath: string }).defaultPath).toBe(join(ws, 'fast.mt3'));
   });
 
@@ -316,20 +466,44 @@ describe('compression and export', () => {
     expect(await bad({ revision: Number.NaN })).toBe('compressMotion.revision must be a number');
     expect(await bad({ motionFlags: 1.5 })).toBe('compressMotion: motionFlags and waistJoint must be integers');
     expect(await bad({ waistJoint: '0' })).toBe('compressMotion: motionFlags and waistJoint must be integers');
-    expect(await bad({}, { rotationToleranceDeg: -1 })).toBe('compressMotion: tolerance rotationToleranceDeg must be a number > 0, found -1');
-    expect(await bad({}, { offsetTolerance: Number.POSITIVE_INFINITY })).toBe('compressMotion: tolerance offsetTolerance must be a number > 0, found Infinity');
-    expect(await bad({}, { objectTolerance: 0 })).toBe('compressMotion: objectTolerance must be a number > 0 when given, found 0');
-    expect(await bad({}, { shell: Number.NaN })).toBe('compressMotion: shell must be a number > 0 when given, found NaN');
+    expect(await bad({}, { rotationToleranceDeg: -1 })).toBe(
+      'compressMotion: tolerance rotationToleranceDeg must be a number > 0, found -1',
+    );
+    expect(await bad({}, { offsetTolerance: Number.POSITIVE_INFINITY })).toBe(
+      'compressMotion: tolerance offsetTolerance must be a number > 0, found Infinity',
+    );
+    expect(await bad({}, { objectTolerance: 0 })).toBe(
+      'compressMotion: objectTolerance must be a number > 0 when given, found 0',
+    );
+    expect(await bad({}, { shell: Number.NaN })).toBe(
+      'compressMotion: shell must be a number > 0 when given, found NaN',
+    );
     expect(await bad({}, { method: 'fast' })).toBe('compressMotion: method must be "classic" or "refined", found fast');
-    expect(await bad({ rotationToleranceOverridesDeg: { 3: 0 } })).toBe('compressMotion: rotation tolerance override for joint 3 must be a number > 0');
-    expect(await bad({ rotationToleranceOverridesDeg: { 2: '1' } })).toBe('compressMotion: rotation tolerance override for joint 2 must be a number > 0');
-    expect(await bad({ rotationToleranceOverridesDeg: { 2: Number.POSITIVE_INFINITY } })).toBe('compressMotion: rotation tolerance override for joint 2 must be a number > 0');
+    expect(await bad({ rotationToleranceOverridesDeg: { 3: 0 } })).toBe(
+      'compressMotion: rotation tolerance override for joint 3 must be a number > 0',
+    );
+    expect(await bad({ rotationToleranceOverridesDeg: { 2: '1' } })).toBe(
+      'compressMotion: rotation tolerance override for joint 2 must be a number > 0',
+    );
+    expect(await bad({ rotationToleranceOverridesDeg: { 2: Number.POSITIVE_INFINITY } })).toBe(
+      'compressMotion: rotation tolerance override for joint 2 must be a number > 0',
+    );
     expect(await bad({ rotationToleranceOverridesDeg: 5 })).toMatch(/^compressMotion\.rotationToleranceOverridesDeg/);
     // the valid optional fields pass
     for (const tol of [{ objectTolerance: 1, shell: 2, method: 'classic' }, { method: 'refined' }]) {
-      expect((await dispatchInvoke(handlers, 'compressMotion', { ...good, tolerances: { ...good.tolerances, ...tol }, rotationToleranceOverridesDeg: { 1: 2 } })).ok).toBe(true);
+      expect(
+        (
+          await dispatchInvoke(handlers, 'compressMotion', {
+            ...good,
+            tolerances: { ...good.tolerances, ...tol },
+            rotationToleranceOverridesDeg: { 1: 2 },
+          })
+        ).ok,
+      ).toBe(true);
     }
-    expect(await failure('exportMt3', { path: join(ws, 'x.mt3'), compress: { ...good, revision: 'x' } })).toBe('exportMt3: compress.revision must be a number');
+    expect(await failure('exportMt3', { path: join(ws, 'x.mt3'), compress: { ...good, revision: 'x' } })).toBe(
+      'exportMt3: compress.revision must be a number',
+    );
   });
 });
 
@@ -351,7 +525,10 @@ describe('workspace listing', () => {
       ['walk.mtn', all.files[2].byteLength, 'mtn'],
     ]);
     expect(all.files[1].path).toBe(join(ws, 'sub', 'B.SEV'));
-    expect((await handlers.listWorkspace({ extensions: ['.SEV', 'mtn'] })).files.map((f) => f.relativePath)).toEqual(['sub/B.SEV', 'walk.mtn']);
+    expect((await handlers.listWorkspace({ extensions: ['.SEV', 'mtn'] })).files.map((f) => f.relativePath)).toEqual([
+      'sub/B.SEV',
+      'walk.mtn',
+    ]);
     expect((await handlers.listWorkspace({})).files).toHaveLength(3);
   });
 
@@ -373,8 +550,16 @@ describe('workspace listing', () => {
     }
     const listed = (await handlers.listWorkspace({ extensions: ['mtn'] })).files.map((f) => f.relativePath);
     expect(listed).toEqual([
-      'd1/at1.mtn', 'd1/d2/at2.mtn', 'd1/d2/d3/at3.mtn', 'd1/d2/d3/d4/at4.mtn', 'd1/d2/d3/d4/d5/at5.mtn', 'd1/d2/d3/d4/d5/d6/at6.mtn',
-      'd1/d2/d3/d4/d5/d6/d7/at7.mtn', 'd1/d2/d3/d4/d5/d6/d7/d8/at8.mtn', 'link-in.mtn', 'walk.mtn',
+      'd1/at1.mtn',
+      'd1/d2/at2.mtn',
+      'd1/d2/d3/at3.mtn',
+      'd1/d2/d3/d4/at4.mtn',
+      'd1/d2/d3/d4/d5/at5.mtn',
+      'd1/d2/d3/d4/d5/d6/at6.mtn',
+      'd1/d2/d3/d4/d5/d6/d7/at7.mtn',
+      'd1/d2/d3/d4/d5/d6/d7/d8/at8.mtn',
+      'link-in.mtn',
+      'walk.mtn',
     ]);
   });
 
@@ -393,21 +578,47 @@ describe('window and document reports', () => {
     expect(await handlers.confirmDiscardChanges({ documentName: 'walk', action: 'open another motion' })).toBe(false);
     expect(asked[0]).toEqual({
       kind: 'confirm',
-      options: { title: 'Unsaved changes', message: 'walk has unsaved changes.', detail: 'Discard them and open another motion?', confirmLabel: 'Discard changes', cancelLabel: 'Cancel' },
+      options: {
+        title: 'Unsaved changes',
+        message: 'walk has unsaved changes.',
+        detail: 'Discard them and open another motion?',
+        confirmLabel: 'Discard changes',
+        cancelLabel: 'Cancel',
+      },
     });
   });
 
   it('reportDocumentState passes on a cleaned report: strings or null, dirty only when true, at most 8 names of at most 200 characters', async () => {
-    await handlers.reportDocumentState({ documentId: 'd1', documentName: 'walk', dirty: true, unsaved: ['walk.sev', 3, 'x'.repeat(300), 'a', 'b', 'c', 'd', 'e', 'f', 'g'] } as never);
+    await handlers.reportDocumentState({
+      documentId: 'd1',
+      documentName: 'walk',
+      dirty: true,
+      unsaved: ['walk.sev', 3, 'x'.repeat(300), 'a', 'b', 'c', 'd', 'e', 'f', 'g'],
+    } as never);
     await handlers.reportDocumentState({ documentId: 5, documentName: null, dirty: 'yes' } as never);
     expect(reports).toEqual([
-      { documentId: 'd1', documentName: 'walk', dirty: true, unsaved: ['walk.sev', 'x'.repeat(200), 'a', 'b', 'c', 'd', 'e', 'f'] },
+      {
+        documentId: 'd1',
+        documentName: 'walk',
+        dirty: true,
+        unsaved: ['walk.sev', 'x'.repeat(200), 'a', 'b', 'c', 'd', 'e', 'f'],
+      },
       { documentId: null, documentName: null, dirty: false },
     ]);
   });
 
   it('reportDocumentState passes on the Events menu commands the renderer cannot run now, each once, and nothing else', async () => {
-    await handlers.reportDocumentState({ documentId: 'd1', documentName: 'walk', dirty: false, disabledCommands: ['events.paste', 'events.copy', 'events.paste', 'file.quitNow', 7] } as never);
-    expect(reports.at(-1)).toEqual({ documentId: 'd1', documentName: 'walk', dirty: false, disabledCommands: ['events.paste', 'events.copy'] });
+    await handlers.reportDocumentState({
+      documentId: 'd1',
+      documentName: 'walk',
+      dirty: false,
+      disabledCommands: ['events.paste', 'events.copy', 'events.paste', 'file.quitNow', 7],
+    } as never);
+    expect(reports.at(-1)).toEqual({
+      documentId: 'd1',
+      documentName: 'walk',
+      dirty: false,
+      disabledCommands: ['events.paste', 'events.copy'],
+    });
   });
 });

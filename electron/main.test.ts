@@ -1,4 +1,13 @@
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -23,7 +32,14 @@ const fake = vi.hoisted(() => {
     userData: '',
     crashReporter: [] as unknown[],
   };
-  type MenuTemplate = { label?: string; role?: string; submenu?: MenuTemplate[]; click?: () => void; type?: string; enabled?: boolean };
+  type MenuTemplate = {
+    label?: string;
+    role?: string;
+    submenu?: MenuTemplate[];
+    click?: () => void;
+    type?: string;
+    enabled?: boolean;
+  };
   class FakeWindow {
     options: { webPreferences: Record<string, unknown> };
     events = new Map<string, (event: { preventDefault(): void; defaultPrevented?: boolean }) => void>();
@@ -116,7 +132,9 @@ vi.mock('electron', () => ({
       setPermissionCheckHandler: () => {},
     },
   },
-  ipcMain: { handle: (channel: string, fn: (event: unknown, arg: unknown) => unknown) => fake.state.ipc.set(channel, fn) },
+  ipcMain: {
+    handle: (channel: string, fn: (event: unknown, arg: unknown) => unknown) => fake.state.ipc.set(channel, fn),
+  },
   Menu: {
     setApplicationMenu: (m: { template: never[] }) => fake.state.menus.push(m),
     buildFromTemplate: (template: unknown[]) => ({ template }),
@@ -146,12 +164,18 @@ vi.mock('electron', () => ({
 // The text-check worker is a built bundle; here the same check runs in-process.
 vi.mock('./project/textCheck', async (importOriginal) => {
   const { inProcessTextChecker } = await import('./project/textCheckJob');
-  return { ...(await importOriginal<typeof import('./project/textCheck')>()), workerTextChecker: () => inProcessTextChecker };
+  return {
+    ...(await importOriginal<typeof import('./project/textCheck')>()),
+    workerTextChecker: () => inProcessTextChecker,
+  };
 });
 
 fake.state.userData = mkdtempSync(join(tmpdir(), 'actguy-main-'));
 // Left by a run on a big monitor that is no longer connected.
-writeFileSync(join(fake.state.userData, 'window-state.json'), JSON.stringify({ x: 2400, y: 100, width: 1800, height: 1000, maximized: true }));
+writeFileSync(
+  join(fake.state.userData, 'window-state.json'),
+  JSON.stringify({ x: 2400, y: 100, width: 1800, height: 1000, maximized: true }),
+);
 await import('./main');
 await vi.waitFor(() => expect(fake.state.windows[0]?.loadedUrl).toBe('actguy://app/index.html'));
 const win = fake.state.windows[0];
@@ -162,29 +186,52 @@ describe('electron main', () => {
   // First: nothing has asked for the app info yet, as at a real start-up.
   it('keeps files the OS hands over before the page listens, then opens them: a motion at start-up, the rest after it', async () => {
     const dir = mkdtempSync(join(fake.state.userData, 'os-'));
-    for (const f of ['walk.mtn', 'walk.sev', 'sample.actguy.json']) copyFileSync(resolve(__dirname, '..', 'assets', f), join(dir, f));
+    for (const f of ['walk.mtn', 'walk.sev', 'sample.actguy.json'])
+      copyFileSync(resolve(__dirname, '..', 'assets', f), join(dir, f));
     copyFileSync(join(dir, 'walk.mtn'), join(dir, 'late.mtn'));
     const sentBefore = fake.state.sent.length;
     // macOS open-file after ready (the window exists, its page has not subscribed yet), and a second launch during start-up.
     const prevent = vi.fn();
     fake.state.appEvents.get('open-file')!({ preventDefault: prevent }, join(dir, 'late.mtn'));
     expect(prevent).toHaveBeenCalled();
-    fake.state.appEvents.get('second-instance')!({}, ['/usr/bin/actguy', join(dir, 'walk.sev'), join(dir, 'notes.txt')], '/');
+    fake.state.appEvents.get('second-instance')!(
+      {},
+      ['/usr/bin/actguy', join(dir, 'walk.sev'), join(dir, 'notes.txt')],
+      '/',
+    );
     fake.state.appEvents.get('open-file')!({ preventDefault: vi.fn() }, join(dir, 'sample.actguy.json'));
     expect(fake.state.sent.length).toBe(sentBefore);
 
-    const info = (await fake.state.ipc.get(ipcInvokeChannel('getAppInfo'))!(trustedEvent, undefined)) as { value: { startupPath: string } };
+    const info = (await fake.state.ipc.get(ipcInvokeChannel('getAppInfo'))!(trustedEvent, undefined)) as {
+      value: { startupPath: string };
+    };
     expect(info.value.startupPath).toBe(join(dir, 'late.mtn'));
     expect(fake.state.sent.slice(sentBefore)).toEqual([
       // The .sev opens in the project beside it that lists it.
-      { channel: MENU_COMMAND_CHANNEL, payload: { command: 'file.openFromSystem', path: join(dir, 'walk.sev'), projectPath: join(dir, 'sample.actguy.json') } },
-      { channel: MENU_COMMAND_CHANNEL, payload: { command: 'file.openFromSystem', path: join(dir, 'sample.actguy.json') } },
+      {
+        channel: MENU_COMMAND_CHANNEL,
+        payload: {
+          command: 'file.openFromSystem',
+          path: join(dir, 'walk.sev'),
+          projectPath: join(dir, 'sample.actguy.json'),
+        },
+      },
+      {
+        channel: MENU_COMMAND_CHANNEL,
+        payload: { command: 'file.openFromSystem', path: join(dir, 'sample.actguy.json') },
+      },
     ]);
     const open = fake.state.ipc.get(ipcInvokeChannel('openMotion'))!;
-    expect(await open(trustedEvent, { path: join(dir, 'late.mtn') })).toMatchObject({ ok: true, value: { status: 'opened' } });
+    expect(await open(trustedEvent, { path: join(dir, 'late.mtn') })).toMatchObject({
+      ok: true,
+      value: { status: 'opened' },
+    });
     // Once the page listens, a file goes straight through.
     fake.state.appEvents.get('open-file')!({ preventDefault: vi.fn() }, join(dir, 'walk.mtn'));
-    expect(fake.state.sent.at(-1)).toEqual({ channel: MENU_COMMAND_CHANNEL, payload: { command: 'file.openFromSystem', path: join(dir, 'walk.mtn') } });
+    expect(fake.state.sent.at(-1)).toEqual({
+      channel: MENU_COMMAND_CHANNEL,
+      payload: { command: 'file.openFromSystem', path: join(dir, 'walk.mtn') },
+    });
   });
 
   it('on Windows and Linux the native menu bar is hidden (the page draws the menu bar); the page load also releases kept files', () => {
@@ -193,7 +240,13 @@ describe('electron main', () => {
   });
 
   it('opens the window within the screen it is on (a saved position on an unplugged monitor is dropped), maximised as it was left', () => {
-    const o = win.options as unknown as { x?: number; width: number; height: number; minWidth: number; minHeight: number };
+    const o = win.options as unknown as {
+      x?: number;
+      width: number;
+      height: number;
+      minWidth: number;
+      minHeight: number;
+    };
     expect(o.x).toBeUndefined();
     expect([o.width, o.height]).toEqual([1366, 728]);
     expect(o.minWidth).toBeLessThanOrEqual(1366);
@@ -208,17 +261,32 @@ describe('electron main', () => {
 
   it('opens a sandboxed, context-isolated window without Node, with the preload', () => {
     const prefs = win.options.webPreferences;
-    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false });
+    expect(prefs).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      webviewTag: false,
+    });
     expect(String(prefs.preload)).toMatch(/preload\.cjs$/);
   });
 
   it('answers the app window and refuses any other sender', async () => {
-    const info = (await fake.state.ipc.get(ipcInvokeChannel('getAppInfo'))!(trustedEvent, undefined)) as { ok: boolean; value: { transport: string; nativeDialogs: boolean; version: string } };
+    const info = (await fake.state.ipc.get(ipcInvokeChannel('getAppInfo'))!(trustedEvent, undefined)) as {
+      ok: boolean;
+      value: { transport: string; nativeDialogs: boolean; version: string };
+    };
     expect(info).toMatchObject({ ok: true, value: { transport: 'electron', nativeDialogs: true, version: '9.9.9' } });
     const foreignFrame = { url: 'https://evil.example/' };
-    const refused = await fake.state.ipc.get(ipcInvokeChannel('getAppInfo'))!({ sender: win.webContents, senderFrame: foreignFrame }, undefined);
+    const refused = await fake.state.ipc.get(ipcInvokeChannel('getAppInfo'))!(
+      { sender: win.webContents, senderFrame: foreignFrame },
+      undefined,
+    );
     expect(refused).toMatchObject({ ok: false, error: { message: expect.stringMatching(/refused/) } });
-    const other = await fake.state.ipc.get(ipcInvokeChannel('getAppInfo'))!({ sender: {}, senderFrame: win.mainFrame }, undefined);
+    const other = await fake.state.ipc.get(ipcInvokeChannel('getAppInfo'))!(
+      { sender: {}, senderFrame: win.mainFrame },
+      undefined,
+    );
     expect(other).toMatchObject({ ok: false });
     // A path the user never chose is refused over IPC too.
     const open = await fake.state.ipc.get(ipcInvokeChannel('openMotion'))!(trustedEvent, { path: '/etc/passwd.mtn' });
@@ -228,10 +296,13 @@ describe('electron main', () => {
   it('denies new windows, navigation, webviews and permission requests', () => {
     const handlers = new Map<string, (e: { preventDefault(): void }) => void>();
     let openHandler: (() => { action: string }) | null = null;
-    fake.state.appEvents.get('web-contents-created')!({}, {
-      setWindowOpenHandler: (fn: () => { action: string }) => (openHandler = fn),
-      on: (name: string, fn: (e: { preventDefault(): void }) => void) => handlers.set(name, fn),
-    });
+    fake.state.appEvents.get('web-contents-created')!(
+      {},
+      {
+        setWindowOpenHandler: (fn: () => { action: string }) => (openHandler = fn),
+        on: (name: string, fn: (e: { preventDefault(): void }) => void) => handlers.set(name, fn),
+      },
+    );
     expect(openHandler!()).toEqual({ action: 'deny' });
     for (const name of ['will-navigate', 'will-redirect', 'will-attach-webview']) {
       const prevent = vi.fn();
@@ -241,7 +312,9 @@ describe('electron main', () => {
     const decisions: boolean[] = [];
     fake.state.permissionHandler!({}, 'media', (ok) => decisions.push(ok));
     expect(decisions).toEqual([false]);
-    expect(fake.state.privileged).toEqual([{ scheme: 'actguy', privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } }]);
+    expect(fake.state.privileged).toEqual([
+      { scheme: 'actguy', privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } },
+    ]);
   });
 
   it('serves the renderer folder with the CSP header and nothing outside it', async () => {
@@ -280,14 +353,25 @@ describe('electron main', () => {
       { channel: MENU_COMMAND_CHANNEL, payload: { command: 'edit.undo' } },
     ]);
     const top = menu.map((m) => m.label);
-    expect(top.filter((l) => ['File', 'Edit', 'View', 'Playback', 'Help'].includes(l!))).toEqual(['File', 'Edit', 'View', 'Playback', 'Help']);
+    expect(top.filter((l) => ['File', 'Edit', 'View', 'Playback', 'Help'].includes(l!))).toEqual([
+      'File',
+      'Edit',
+      'View',
+      'Playback',
+      'Help',
+    ]);
     expect(top.at(-1)).toBe('Help');
   });
 
   it('a crashed page: a local crash record naming what was unsaved, then the offer to reload (no uploads)', async () => {
     expect(fake.state.crashReporter).toEqual([{ uploadToServer: false }]);
     const report = fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!;
-    await report(trustedEvent, { documentId: 'd', documentName: 'walk', dirty: true, unsaved: ['walk.mtn', 'walk.sev'] });
+    await report(trustedEvent, {
+      documentId: 'd',
+      documentName: 'walk',
+      dirty: true,
+      unsaved: ['walk.mtn', 'walk.sev'],
+    });
     const asked = fake.state.messageBoxes.length;
     fake.state.messageBoxResponse = 0; // Reload
     win.webContentsEvents.get('render-process-gone')!({}, { reason: 'crashed', exitCode: 139 });
@@ -295,7 +379,14 @@ describe('electron main', () => {
     const records = join(fake.state.userData, 'Crash Records');
     const [name] = readdirSync(records);
     const record = JSON.parse(readFileSync(join(records, name), 'utf8'));
-    expect(record).toMatchObject({ event: 'render-process-gone', reason: 'crashed', exitCode: 139, appVersion: '9.9.9', documentName: 'walk', unsaved: ['walk.mtn', 'walk.sev'] });
+    expect(record).toMatchObject({
+      event: 'render-process-gone',
+      reason: 'crashed',
+      exitCode: 139,
+      appVersion: '9.9.9',
+      documentName: 'walk',
+      unsaved: ['walk.mtn', 'walk.sev'],
+    });
     const question = fake.state.messageBoxes[asked] as { buttons: string[]; detail: string };
     expect(question.buttons).toEqual(['Reload', 'Quit']);
     expect(question.detail).toContain(join(records, name));
@@ -329,14 +420,28 @@ describe('electron main', () => {
     await vi.waitFor(() => expect(fake.state.messageBoxes).toHaveLength(asked + 2));
   });
 
-  it('the close question offers Save like the page\'s own: the page saves everything and closes the window itself', async () => {
+  it("the close question offers Save like the page's own: the page saves everything and closes the window itself", async () => {
     const report = fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!;
-    await report(trustedEvent, { documentId: 'd', documentName: 'walk', dirty: true, unsaved: ['walk.mtn', 'the project'] });
+    await report(trustedEvent, {
+      documentId: 'd',
+      documentName: 'walk',
+      dirty: true,
+      unsaved: ['walk.mtn', 'the project'],
+    });
     const asked = fake.state.messageBoxes.length;
     fake.state.messageBoxResponse = 0; // Save all
     win.events.get('close')!({ preventDefault: vi.fn() });
-    await vi.waitFor(() => expect(fake.state.sent.at(-1)).toEqual({ channel: MENU_COMMAND_CHANNEL, payload: { command: 'app.saveAllAndClose' } }));
-    expect(fake.state.messageBoxes[asked]).toMatchObject({ buttons: ['Save all', 'Discard changes', 'Cancel'], defaultId: 0, cancelId: 2 });
+    await vi.waitFor(() =>
+      expect(fake.state.sent.at(-1)).toEqual({
+        channel: MENU_COMMAND_CHANNEL,
+        payload: { command: 'app.saveAllAndClose' },
+      }),
+    );
+    expect(fake.state.messageBoxes[asked]).toMatchObject({
+      buttons: ['Save all', 'Discard changes', 'Cancel'],
+      defaultId: 0,
+      cancelId: 2,
+    });
     expect(win.closed).toBe(0);
     // The page reports it is clean, then closes the window: no second question.
     await report(trustedEvent, { documentId: 'd', documentName: 'walk', dirty: false, unsaved: [] });
@@ -350,7 +455,11 @@ describe('electron main', () => {
     const clean = { preventDefault: vi.fn() };
     close(clean);
     expect(clean.preventDefault).not.toHaveBeenCalled();
-    await fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!(trustedEvent, { documentId: 'd', documentName: 'walk', dirty: true });
+    await fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!(trustedEvent, {
+      documentId: 'd',
+      documentName: 'walk',
+      dirty: true,
+    });
     const dirty = { preventDefault: vi.fn() };
     const asked = fake.state.messageBoxes.length;
     fake.state.messageBoxResponse = 2; // Cancel
@@ -364,34 +473,56 @@ describe('electron main', () => {
     expect(fake.state.messageBoxes[asked + 1]).toMatchObject({ message: 'walk has unsaved changes.' });
   });
 
-  it('keeps the window\'s size, position and maximised state when it closes', () => {
+  it("keeps the window's size, position and maximised state when it closes", () => {
     win.maximized = false;
     win.events.get('close')!({ preventDefault: vi.fn() });
-    expect(JSON.parse(readFileSync(join(fake.state.userData, 'window-state.json'), 'utf8'))).toEqual({ x: 100, y: 20, width: 1366, height: 728, maximized: false });
+    expect(JSON.parse(readFileSync(join(fake.state.userData, 'window-state.json'), 'utf8'))).toEqual({
+      x: 100,
+      y: 20,
+      width: 1366,
+      height: 728,
+      maximized: false,
+    });
   });
 
   it('a file given to a second launch becomes allowed and is sent to the renderer to open', async () => {
     const file = join(fake.state.userData, 'dropped.mtn');
     copyFileSync(resolve(__dirname, '..', 'assets', 'walk.mtn'), file);
     const open = fake.state.ipc.get(ipcInvokeChannel('openMotion'))!;
-    expect(await open(trustedEvent, { path: file })).toMatchObject({ ok: false, error: { message: expect.stringMatching(/refused/) } });
+    expect(await open(trustedEvent, { path: file })).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/refused/) },
+    });
     fake.state.appEvents.get('second-instance')!({}, ['/usr/bin/actguy', '--some-switch', file], '/');
-    expect(fake.state.sent.at(-1)).toEqual({ channel: MENU_COMMAND_CHANNEL, payload: { command: 'file.openFromSystem', path: file } });
+    expect(fake.state.sent.at(-1)).toEqual({
+      channel: MENU_COMMAND_CHANNEL,
+      payload: { command: 'file.openFromSystem', path: file },
+    });
     expect(await open(trustedEvent, { path: file })).toMatchObject({ ok: true, value: { status: 'opened' } });
   });
 
   it('a .sev given to a second launch is sent with the project beside it that lists it', () => {
     const dir = mkdtempSync(join(fake.state.userData, 'second-sev-'));
-    for (const f of ['walk.sev', 'sample.actguy.json']) copyFileSync(resolve(__dirname, '..', 'assets', f), join(dir, f));
+    for (const f of ['walk.sev', 'sample.actguy.json'])
+      copyFileSync(resolve(__dirname, '..', 'assets', f), join(dir, f));
     fake.state.appEvents.get('second-instance')!({}, ['/usr/bin/actguy', join(dir, 'walk.sev')], '/');
     expect(fake.state.sent.at(-1)).toEqual({
       channel: MENU_COMMAND_CHANNEL,
-      payload: { command: 'file.openFromSystem', path: join(dir, 'walk.sev'), projectPath: join(dir, 'sample.actguy.json') },
+      payload: {
+        command: 'file.openFromSystem',
+        path: join(dir, 'walk.sev'),
+        projectPath: join(dir, 'sample.actguy.json'),
+      },
     });
   });
 
   it('over IPC, a project picked in the dialog that the renderer saves with outside paths widens nothing', async () => {
-    const ipc = (member: string, arg?: unknown) => fake.state.ipc.get(ipcInvokeChannel(member as never))!(trustedEvent, arg) as Promise<{ ok: boolean; value?: unknown; error?: { message: string } }>;
+    const ipc = (member: string, arg?: unknown) =>
+      fake.state.ipc.get(ipcInvokeChannel(member as never))!(trustedEvent, arg) as Promise<{
+        ok: boolean;
+        value?: unknown;
+        error?: { message: string };
+      }>;
     const projectDir = join(fake.state.userData, 'proj');
     const outside = join(fake.state.userData, 'elsewhere');
     cpSync(resolve(__dirname, '..', 'assets'), projectDir, { recursive: true });
@@ -411,8 +542,14 @@ describe('electron main', () => {
     const text = JSON.stringify(json);
     expect(await ipc('saveProject', { path: project, text })).toMatchObject({ ok: true });
     expect(await ipc('openProject', { path: project })).toMatchObject({ ok: true });
-    expect(await ipc('readProjectText', { path: join(outside, 'secret.sev') })).toEqual({ ok: false, error: { message: expect.stringContaining(`ActGuy refused to access ${join(outside, 'secret.sev')}`) } });
-    const build = (await ipc('startBuild', { projectPath: project, projectText: text })) as { ok: true; value: { state: string; errors: { message: string }[] } };
+    expect(await ipc('readProjectText', { path: join(outside, 'secret.sev') })).toEqual({
+      ok: false,
+      error: { message: expect.stringContaining(`ActGuy refused to access ${join(outside, 'secret.sev')}`) },
+    });
+    const build = (await ipc('startBuild', { projectPath: project, projectText: text })) as {
+      ok: true;
+      value: { state: string; errors: { message: string }[] };
+    };
     expect(build.value.state).toBe('failed');
     expect(build.value.errors.map((e) => e.message.split(':')[0])).toEqual([
       `ActGuy refused to read ${join(outside, 'secret.sev')}`,
@@ -420,19 +557,42 @@ describe('electron main', () => {
       `ActGuy refused to write ${join(outside, 'x.sar')}`,
       `ActGuy refused to write ${join(outside, 'x.report.json')}`,
     ]);
-    expect(await ipc('saveProject', { path: join(outside, 'notes.json'), text })).toMatchObject({ ok: false, error: { message: expect.stringMatching(/refused to access/) } });
-    expect(await ipc('readSound', { path: join(outside, 'x.wav') })).toMatchObject({ ok: false, error: { message: expect.stringMatching(/refused to access/) } });
+    expect(await ipc('saveProject', { path: join(outside, 'notes.json'), text })).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/refused to access/) },
+    });
+    expect(await ipc('readSound', { path: join(outside, 'x.wav') })).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/refused to access/) },
+    });
     expect(readdirSync(outside).sort()).toEqual(['notes.json', 'secret.sev']);
     expect(readFileSync(join(outside, 'notes.json'), 'utf8')).toBe('{}');
   });
 
   // Last: Quit after a crash ends the app in a real run.
   it('holds copies of unsaved work in Backups/: a clean close drops them; after a crash the question says they come back, and Quit keeps them for the next start', async () => {
-    const ipc = (member: string, arg?: unknown) => fake.state.ipc.get(ipcInvokeChannel(member as never))!(trustedEvent, arg) as Promise<{ ok: boolean; value?: unknown; error?: { message: string } }>;
+    const ipc = (member: string, arg?: unknown) =>
+      fake.state.ipc.get(ipcInvokeChannel(member as never))!(trustedEvent, arg) as Promise<{
+        ok: boolean;
+        value?: unknown;
+        error?: { message: string };
+      }>;
     const sample = resolve(__dirname, '..', 'assets', 'walk.mtn');
-    const opened = (await ipc('openMotion', { path: sample })) as { ok: true; value: { motion: { documentId: string; path: string; mtnBytes: Uint8Array } } };
+    const opened = (await ipc('openMotion', { path: sample })) as {
+      ok: true;
+      value: { motion: { documentId: string; path: string; mtnBytes: Uint8Array } };
+    };
     const { documentId, path, mtnBytes } = opened.value.motion;
-    const copy = { part: 'motion', documentId, name: 'walk', path, editedAt: 1, mtnBytes, tolerances: { positionTolerance: 1, rotationToleranceDeg: 1, offsetTolerance: 1 }, rotationOverridesDeg: {} };
+    const copy = {
+      part: 'motion',
+      documentId,
+      name: 'walk',
+      path,
+      editedAt: 1,
+      mtnBytes,
+      tolerances: { positionTolerance: 1, rotationToleranceDeg: 1, offsetTolerance: 1 },
+      rotationOverridesDeg: {},
+    };
     const backupFile = join(fake.state.userData, 'Backups', 'motion.json');
     const report = fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!;
     expect(await ipc('backupUnsaved', { part: 'motion', backup: copy })).toEqual({ ok: true });
@@ -449,7 +609,9 @@ describe('electron main', () => {
     fake.state.messageBoxResponse = 1; // Quit
     win.webContentsEvents.get('render-process-gone')!({}, { reason: 'oom', exitCode: 1 });
     await vi.waitFor(() => expect(win.closed).toBe(closedBefore + 1));
-    expect((fake.state.messageBoxes[asked] as { detail: string }).detail).toMatch(/^Your unsaved changes were kept: they come back, unsaved/);
+    expect((fake.state.messageBoxes[asked] as { detail: string }).detail).toMatch(
+      /^Your unsaved changes were kept: they come back, unsaved/,
+    );
     win.events.get('close')!({ preventDefault: vi.fn() });
     expect(JSON.parse(readFileSync(backupFile, 'utf8'))).toMatchObject({ part: 'motion', name: 'walk', path });
   });

@@ -11,7 +11,18 @@
  *
  * Usage: `electron . [file.mtn|.mt3|.mar|.sev|.actguy.json ...] [--workspace DIR]`
  */
-import { app, BrowserWindow, crashReporter, dialog, ipcMain, Menu, protocol, screen, session, type IpcMainInvokeEvent } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  crashReporter,
+  dialog,
+  ipcMain,
+  Menu,
+  protocol,
+  screen,
+  session,
+  type IpcMainInvokeEvent,
+} from 'electron';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { ACTGUY_INVOKE_MEMBERS } from '../shared/ipc/api';
@@ -42,7 +53,9 @@ applyAppIdentity(app, process.platform);
 crashReporter.start({ uploadToServer: false });
 
 // Must run before 'ready': a standard, secure scheme gets an origin, fetch and module scripts.
-protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } }]);
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } },
+]);
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -64,14 +77,19 @@ const rendererDir = resolve(__dirname, '..', 'renderer');
  * assets are the developer's own and open in place.
  */
 function startupSamples(): UserSamples {
-  if (!app.isPackaged) return { startupPath: join(app.getAppPath(), 'assets', STARTUP_SAMPLE), folder: null, notice: null };
+  if (!app.isPackaged)
+    return { startupPath: join(app.getAppPath(), 'assets', STARTUP_SAMPLE), folder: null, notice: null };
   let documentsDir: string | null = null;
   try {
     documentsDir = app.getPath('documents');
   } catch {
     // no Documents folder on this system: the app's own folder takes the copy
   }
-  return prepareUserSamples({ bundledDir: join(process.resourcesPath, 'assets'), documentsDir, fallbackDir: app.getPath('userData') });
+  return prepareUserSamples({
+    bundledDir: join(process.resourcesPath, 'assets'),
+    documentsDir,
+    fallbackDir: app.getPath('userData'),
+  });
 }
 
 let mainWindow: BrowserWindow | null = null;
@@ -87,7 +105,13 @@ const sendMenuCommand = (command: MenuCommand): void => {
 /** Only the app's own top frame may call the API. */
 function trustedSender(event: IpcMainInvokeEvent): boolean {
   const frame = event.senderFrame;
-  return !!mainWindow && event.sender === mainWindow.webContents && !!frame && frame === event.sender.mainFrame && frame.url.startsWith(`${APP_ORIGIN}/`);
+  return (
+    !!mainWindow &&
+    event.sender === mainWindow.webContents &&
+    !!frame &&
+    frame === event.sender.mainFrame &&
+    frame.url.startsWith(`${APP_ORIGIN}/`)
+  );
 }
 
 async function serveRenderer(request: Request): Promise<Response> {
@@ -164,7 +188,9 @@ async function start(): Promise<void> {
   session.defaultSession.setPermissionCheckHandler(() => false);
 
   // Packaged, the worker is unpacked beside app.asar (electron-builder asarUnpack): worker_threads needs a real file.
-  const compress = createCompressClient({ workerPath: join(__dirname, 'compressWorker.cjs').replace(`app.asar${sep}`, `app.asar.unpacked${sep}`) });
+  const compress = createCompressClient({
+    workerPath: join(__dirname, 'compressWorker.cjs').replace(`app.asar${sep}`, `app.asar.unpacked${sep}`),
+  });
   const recent = createRecentFilesStore(app.getPath('userData'));
   const rebuildMenu = (): void => {
     Menu.setApplicationMenu(
@@ -214,7 +240,9 @@ async function start(): Promise<void> {
       documentState = report;
       if (menuChanged) rebuildMenu();
       mainWindow?.setDocumentEdited(report.dirty);
-      mainWindow?.setTitle(report.documentName ? `${report.documentName}${report.dirty ? ' •' : ''} — ${APP_NAME}` : APP_NAME);
+      mainWindow?.setTitle(
+        report.documentName ? `${report.documentName}${report.dirty ? ' •' : ''} — ${APP_NAME}` : APP_NAME,
+      );
     },
   });
   // The renderer asks for the app info right after subscribing to menu commands: it listens now. A motion the
@@ -233,14 +261,19 @@ async function start(): Promise<void> {
   };
   for (const member of ACTGUY_INVOKE_MEMBERS) {
     ipcMain.handle(ipcInvokeChannel(member), (event, arg: unknown) => {
-      if (!trustedSender(event)) return { ok: false, error: { message: 'refused: the request did not come from the ActGuy window' } };
+      if (!trustedSender(event))
+        return { ok: false, error: { message: 'refused: the request did not come from the ActGuy window' } };
       return dispatchInvoke(handlers, member, arg);
     });
   }
   rebuildMenu();
 
   // Size, position and maximised state as the user left them (on a screen still connected), else fitted to the primary screen.
-  const placement = initialWindow(readWindowState(userData, warn), screen.getAllDisplays().map((d) => d.workArea), screen.getPrimaryDisplay().workArea);
+  const placement = initialWindow(
+    readWindowState(userData, warn),
+    screen.getAllDisplays().map((d) => d.workArea),
+    screen.getPrimaryDisplay().workArea,
+  );
   mainWindow = new BrowserWindow({
     ...(placement.x !== undefined && placement.y !== undefined ? { x: placement.x, y: placement.y } : {}),
     width: placement.width,
@@ -326,20 +359,22 @@ async function start(): Promise<void> {
       warn(`the crash record was not written: ${e instanceof Error ? e.message : String(e)}`);
     }
     const { question, actions } = recoveryQuestion(event, unsaved, recordPath, backups.held().backups.length > 0);
-    void dialog.showMessageBox(win, { type: event === 'unresponsive' ? 'warning' : 'error', noLink: true, ...question }).then(({ response }) => {
-      recoveryAsked = false;
-      const action = actions[response] ?? 'wait';
-      if (action === 'wait' || win.isDestroyed()) return;
-      // What the page had unsaved is held as copies (the reloaded page restores them, and so does the next start
-      // after Quit): nothing left to ask about on close.
-      documentState = { documentId: null, documentName: null, dirty: false };
-      win.setDocumentEdited(false);
-      if (action === 'reload') win.webContents.reload();
-      else {
-        keepBackups = true;
-        win.close();
-      }
-    });
+    void dialog
+      .showMessageBox(win, { type: event === 'unresponsive' ? 'warning' : 'error', noLink: true, ...question })
+      .then(({ response }) => {
+        recoveryAsked = false;
+        const action = actions[response] ?? 'wait';
+        if (action === 'wait' || win.isDestroyed()) return;
+        // What the page had unsaved is held as copies (the reloaded page restores them, and so does the next start
+        // after Quit): nothing left to ask about on close.
+        documentState = { documentId: null, documentName: null, dirty: false };
+        win.setDocumentEdited(false);
+        if (action === 'reload') win.webContents.reload();
+        else {
+          keepBackups = true;
+          win.close();
+        }
+      });
   };
   win.webContents.on('render-process-gone', (_event, details) => {
     if (details.reason !== 'clean-exit') pageInTrouble('render-process-gone', details);

@@ -3,8 +3,16 @@ import type { MenuItemConstructorOptions } from 'electron';
 import type { MenuCommand } from '../shared/ipc/menu';
 import { EVENTS_MENU, EVENTS_MENU_COMMANDS } from '../shared/eventsMenu';
 import {
-  acceleratorLabel, chordOfAccelerator, chordOfKeyPress, EVENT_SHORTCUTS, pageShortcutOf, SHORTCUTS, shortcutsFor,
-  type KeyChord, type ShortcutOwnerMode, type ShortcutPlatform,
+  acceleratorLabel,
+  chordOfAccelerator,
+  chordOfKeyPress,
+  EVENT_SHORTCUTS,
+  pageShortcutOf,
+  SHORTCUTS,
+  shortcutsFor,
+  type KeyChord,
+  type ShortcutOwnerMode,
+  type ShortcutPlatform,
 } from '../shared/shortcuts';
 
 vi.mock('electron', () => ({ Menu: { buildFromTemplate: (template: unknown) => ({ template }) } }));
@@ -14,10 +22,20 @@ const { appMenuTemplate } = await import('./menu');
 function roleAccelerator(role: string, platform: ShortcutPlatform): string | null {
   const mac = platform === 'mac';
   const table: Record<string, string | null> = {
-    cut: 'CmdOrCtrl+X', copy: 'CmdOrCtrl+C', paste: 'CmdOrCtrl+V', selectAll: 'CmdOrCtrl+A',
-    close: 'CmdOrCtrl+W', quit: 'CmdOrCtrl+Q', hide: 'Cmd+H', hideOthers: 'Cmd+Alt+H', unhide: null,
-    resetZoom: 'CmdOrCtrl+0', zoomIn: 'CmdOrCtrl+Plus', zoomOut: 'CmdOrCtrl+-',
-    togglefullscreen: mac ? 'Ctrl+Cmd+F' : 'F11', toggleDevTools: mac ? 'Alt+Cmd+I' : 'Ctrl+Shift+I',
+    cut: 'CmdOrCtrl+X',
+    copy: 'CmdOrCtrl+C',
+    paste: 'CmdOrCtrl+V',
+    selectAll: 'CmdOrCtrl+A',
+    close: 'CmdOrCtrl+W',
+    quit: 'CmdOrCtrl+Q',
+    hide: 'Cmd+H',
+    hideOthers: 'Cmd+Alt+H',
+    unhide: null,
+    resetZoom: 'CmdOrCtrl+0',
+    zoomIn: 'CmdOrCtrl+Plus',
+    zoomOut: 'CmdOrCtrl+-',
+    togglefullscreen: mac ? 'Ctrl+Cmd+F' : 'F11',
+    toggleDevTools: mac ? 'Alt+Cmd+I' : 'Ctrl+Shift+I',
   };
   if (!(role in table)) throw new Error(`role ${role}: add its default accelerator to this test`);
   return table[role];
@@ -34,8 +52,13 @@ interface NativeBinding {
 function nativeBindings(platform: ShortcutPlatform): NativeBinding[] {
   let sent: MenuCommand | null = null;
   const template = appMenuTemplate({
-    appName: 'ActGuy', isMac: platform === 'mac', recentFiles: [{ path: '/w/walk.mtn', name: 'walk', kind: 'mtn' }] as never,
-    send: (c) => (sent = c), clearRecentFiles: () => {}, showAbout: () => {}, allowDevTools: true,
+    appName: 'ActGuy',
+    isMac: platform === 'mac',
+    recentFiles: [{ path: '/w/walk.mtn', name: 'walk', kind: 'mtn' }] as never,
+    send: (c) => (sent = c),
+    clearRecentFiles: () => {},
+    showAbout: () => {},
+    allowDevTools: true,
   });
   const out: NativeBinding[] = [];
   const walk = (items: MenuItemConstructorOptions[]) => {
@@ -46,7 +69,11 @@ function nativeBindings(platform: ShortcutPlatform): NativeBinding[] {
       if (!accelerator || (i.registerAccelerator === false && platform !== 'mac')) continue;
       sent = null;
       if (i.click) (i.click as () => void)();
-      out.push({ label: String(i.label ?? i.role), chord: chordOfAccelerator(String(accelerator), platform), command: sent });
+      out.push({
+        label: String(i.label ?? i.role),
+        chord: chordOfAccelerator(String(accelerator), platform),
+        command: sent,
+      });
     }
   };
   walk(template);
@@ -62,11 +89,15 @@ function chordsToCheck(platform: ShortcutPlatform): KeyChord[] {
     ...nativeBindings(platform).map((b) => b.chord),
     ...shortcutsFor(platform).map((b) => chordOfAccelerator(b.accelerator, platform)),
     ...'kltfaeqo[]'.split('').map((k) => chordOfAccelerator(k, platform)),
-    ...['Up', 'Down', 'Left', 'Right'].flatMap((k) => [chordOfAccelerator(k, platform), chordOfAccelerator(`Shift+${k}`, platform)]),
+    ...['Up', 'Down', 'Left', 'Right'].flatMap((k) => [
+      chordOfAccelerator(k, platform),
+      chordOfAccelerator(`Shift+${k}`, platform),
+    ]),
   ];
   const all = new Map<string, KeyChord>();
   for (const c of base)
-    for (const v of [c, { ...c, shift: !c.shift }, { ...c, alt: !c.alt }, { ...c, primary: !c.primary }]) all.set(key(v), v);
+    for (const v of [c, { ...c, shift: !c.shift }, { ...c, alt: !c.alt }, { ...c, primary: !c.primary }])
+      all.set(key(v), v);
   return [...all.values()];
 }
 
@@ -81,7 +112,10 @@ describe.each(['other', 'mac'] as const)('shortcuts on %s', (platform) => {
     }
     // The table's native bindings are all on the menu (a binding the menu lacks would reach no one under Electron).
     for (const b of shortcutsFor(platform).filter((s) => s.native)) {
-      expect(native.find((n) => key(n.chord) === key(chordOfAccelerator(b.accelerator, platform)))?.command, b.accelerator).toEqual({ command: b.command });
+      expect(
+        native.find((n) => key(n.chord) === key(chordOfAccelerator(b.accelerator, platform)))?.command,
+        b.accelerator,
+      ).toEqual({ command: b.command });
     }
   });
 
@@ -90,7 +124,10 @@ describe.each(['other', 'mac'] as const)('shortcuts on %s', (platform) => {
     for (const chord of chordsToCheck(platform)) {
       const menuOwners = native.filter((b) => key(b.chord) === key(chord)).length;
       const pageOwner = pageShortcutOf(chord, notTyping, platform, 'native-menu') ? 1 : 0;
-      expect(menuOwners + pageOwner, `${JSON.stringify(chord)}: menu ${menuOwners}, page ${pageOwner}`).toBeLessThanOrEqual(1);
+      expect(
+        menuOwners + pageOwner,
+        `${JSON.stringify(chord)}: menu ${menuOwners}, page ${pageOwner}`,
+      ).toBeLessThanOrEqual(1);
       bound += menuOwners + pageOwner;
     }
     expect(bound).toBeGreaterThan(30);
@@ -105,16 +142,24 @@ describe.each(['other', 'mac'] as const)('shortcuts on %s', (platform) => {
     // Keys only the page owns behave the same in both builds.
     for (const b of SHORTCUTS.filter((s) => !s.native && (!s.platform || s.platform === platform))) {
       const chord = chordOfAccelerator(b.accelerator, platform);
-      for (const mode of ['page', 'native-menu'] as ShortcutOwnerMode[]) expect(pageShortcutOf(chord, notTyping, platform, mode), `${b.accelerator} ${mode}`).toEqual({ command: b.command });
+      for (const mode of ['page', 'native-menu'] as ShortcutOwnerMode[])
+        expect(pageShortcutOf(chord, notTyping, platform, mode), `${b.accelerator} ${mode}`).toEqual({
+          command: b.command,
+        });
     }
   });
 
   it('Shift and Alt variants reach their own command: Open Project is not Open, Save Project is not Save', () => {
-    const commandOf = (accelerator: string) => native.find((b) => key(b.chord) === key(chordOfAccelerator(accelerator, platform)))?.command?.command;
-    const pageOf = (accelerator: string) => pageShortcutOf(chordOfAccelerator(accelerator, platform), notTyping, platform, 'page');
+    const commandOf = (accelerator: string) =>
+      native.find((b) => key(b.chord) === key(chordOfAccelerator(accelerator, platform)))?.command?.command;
+    const pageOf = (accelerator: string) =>
+      pageShortcutOf(chordOfAccelerator(accelerator, platform), notTyping, platform, 'page');
     const cases: [string, string][] = [
-      ['CmdOrCtrl+O', 'file.open'], ['CmdOrCtrl+Shift+O', 'project.open'],
-      ['CmdOrCtrl+S', 'file.save'], ['CmdOrCtrl+Shift+S', 'file.saveAs'], ['CmdOrCtrl+Alt+S', 'project.save'],
+      ['CmdOrCtrl+O', 'file.open'],
+      ['CmdOrCtrl+Shift+O', 'project.open'],
+      ['CmdOrCtrl+S', 'file.save'],
+      ['CmdOrCtrl+Shift+S', 'file.saveAs'],
+      ['CmdOrCtrl+Alt+S', 'project.save'],
       ['CmdOrCtrl+Z', 'edit.undo'],
     ];
     for (const [accelerator, command] of cases) {
@@ -122,7 +167,11 @@ describe.each(['other', 'mac'] as const)('shortcuts on %s', (platform) => {
       expect(pageOf(accelerator), accelerator).toEqual({ command });
     }
     // Under Electron the page leaves all of them to the menu.
-    for (const [accelerator] of cases) expect(pageShortcutOf(chordOfAccelerator(accelerator, platform), notTyping, platform, 'native-menu'), accelerator).toBeNull();
+    for (const [accelerator] of cases)
+      expect(
+        pageShortcutOf(chordOfAccelerator(accelerator, platform), notTyping, platform, 'native-menu'),
+        accelerator,
+      ).toBeNull();
     // A chord nobody binds reaches nobody (Ctrl+Alt+O is neither Open nor Open Project).
     expect(pageOf('CmdOrCtrl+Alt+O')).toBeNull();
     expect(commandOf('CmdOrCtrl+Alt+O')).toBeUndefined();
@@ -130,24 +179,44 @@ describe.each(['other', 'mac'] as const)('shortcuts on %s', (platform) => {
 
   it('a text field keeps its typing and its own undo; a slider keeps its arrows', () => {
     const typing = { typing: true, onSlider: false };
-    for (const a of ['K', 'Space', 'Right', 'CmdOrCtrl+Z']) expect(pageShortcutOf(chordOfAccelerator(a, platform), typing, platform, 'page'), a).toBeNull();
-    expect(pageShortcutOf(chordOfAccelerator('CmdOrCtrl+S', platform), typing, platform, 'page')).toEqual({ command: 'file.save' });
-    expect(pageShortcutOf(chordOfAccelerator('Right', platform), { typing: false, onSlider: true }, platform, 'page')).toBeNull();
-    expect(pageShortcutOf(chordOfAccelerator('K', platform), notTyping, platform, 'page')).toEqual({ action: 'toggleKey' });
-    expect(pageShortcutOf(chordOfAccelerator('Shift+Right', platform), notTyping, platform, 'page')).toEqual({ action: 'step10Forward' });
+    for (const a of ['K', 'Space', 'Right', 'CmdOrCtrl+Z'])
+      expect(pageShortcutOf(chordOfAccelerator(a, platform), typing, platform, 'page'), a).toBeNull();
+    expect(pageShortcutOf(chordOfAccelerator('CmdOrCtrl+S', platform), typing, platform, 'page')).toEqual({
+      command: 'file.save',
+    });
+    expect(
+      pageShortcutOf(chordOfAccelerator('Right', platform), { typing: false, onSlider: true }, platform, 'page'),
+    ).toBeNull();
+    expect(pageShortcutOf(chordOfAccelerator('K', platform), notTyping, platform, 'page')).toEqual({
+      action: 'toggleKey',
+    });
+    expect(pageShortcutOf(chordOfAccelerator('Shift+Right', platform), notTyping, platform, 'page')).toEqual({
+      action: 'step10Forward',
+    });
   });
 });
 
 /** Items that carry an accelerator, with whether Electron registers it on the platform. */
 function acceleratorItems(platform: ShortcutPlatform): { label: string; accelerator: string; registered: boolean }[] {
   const template = appMenuTemplate({
-    appName: 'ActGuy', isMac: platform === 'mac', recentFiles: [], send: () => {}, clearRecentFiles: () => {}, showAbout: () => {}, allowDevTools: false,
+    appName: 'ActGuy',
+    isMac: platform === 'mac',
+    recentFiles: [],
+    send: () => {},
+    clearRecentFiles: () => {},
+    showAbout: () => {},
+    allowDevTools: false,
   });
   const out: { label: string; accelerator: string; registered: boolean }[] = [];
   const walk = (items: MenuItemConstructorOptions[]) => {
     for (const i of items) {
       if (Array.isArray(i.submenu)) walk(i.submenu);
-      if (i.accelerator) out.push({ label: String(i.label), accelerator: String(i.accelerator), registered: platform === 'mac' || i.registerAccelerator !== false });
+      if (i.accelerator)
+        out.push({
+          label: String(i.label),
+          accelerator: String(i.accelerator),
+          registered: platform === 'mac' || i.registerAccelerator !== false,
+        });
     }
   };
   walk(template);
@@ -163,7 +232,9 @@ const typedKey = (accelerator: string, platform: ShortcutPlatform) => {
 describe('keys the page owns (Space, arrows, Home/End, Delete, Alt+arrows)', () => {
   it('on Windows and Linux are shown on their menu items but not registered', () => {
     const plain = acceleratorItems('other').filter((i) => typedKey(i.accelerator, 'other'));
-    expect(plain.map((i) => i.accelerator)).toEqual(expect.arrayContaining(['Space', 'Right', 'Left', 'Home', 'End', 'Delete', 'Alt+Left', 'Alt+Right']));
+    expect(plain.map((i) => i.accelerator)).toEqual(
+      expect.arrayContaining(['Space', 'Right', 'Left', 'Home', 'End', 'Delete', 'Alt+Left', 'Alt+Right']),
+    );
     expect(plain.filter((i) => i.registered)).toEqual([]);
   });
 
@@ -182,7 +253,13 @@ describe('the Events menu', () => {
   const build = (o: { disabledCommands?: string[]; isMac?: boolean } = {}) => {
     const sent: MenuCommand[] = [];
     const template = appMenuTemplate({
-      appName: 'ActGuy', isMac: o.isMac ?? false, recentFiles: [], send: (c) => sent.push(c), clearRecentFiles: () => {}, showAbout: () => {}, allowDevTools: false,
+      appName: 'ActGuy',
+      isMac: o.isMac ?? false,
+      recentFiles: [],
+      send: (c) => sent.push(c),
+      clearRecentFiles: () => {},
+      showAbout: () => {},
+      allowDevTools: false,
       disabledCommands: o.disabledCommands as never,
     });
     const events = template.find((m) => m.label === 'Events');
@@ -191,9 +268,28 @@ describe('the Events menu', () => {
 
   it('sits between Edit and View with the SEV editor actions in order, each sending its command', () => {
     const { template, sent, items } = build();
-    expect(template.map((m) => m.label).filter(Boolean)).toEqual(['File', 'Edit', 'Events', 'View', 'Playback', 'Help']);
-    expect(items.map((i) => (i.type === 'separator' ? '-' : i.label))).toEqual(EVENTS_MENU.map((e) => (e === 'separator' ? '-' : e.label)));
-    expect(items.map((i) => i.label)).toEqual(expect.arrayContaining(['Add Event at Playhead', 'Suggest Footsteps…', 'Copy Events', 'Paste Events at Playhead', 'Delete Events', 'Nudge Events 1 Frame Earlier', 'Nudge Events 1 Frame Later']));
+    expect(template.map((m) => m.label).filter(Boolean)).toEqual([
+      'File',
+      'Edit',
+      'Events',
+      'View',
+      'Playback',
+      'Help',
+    ]);
+    expect(items.map((i) => (i.type === 'separator' ? '-' : i.label))).toEqual(
+      EVENTS_MENU.map((e) => (e === 'separator' ? '-' : e.label)),
+    );
+    expect(items.map((i) => i.label)).toEqual(
+      expect.arrayContaining([
+        'Add Event at Playhead',
+        'Suggest Footsteps…',
+        'Copy Events',
+        'Paste Events at Playhead',
+        'Delete Events',
+        'Nudge Events 1 Frame Earlier',
+        'Nudge Events 1 Frame Later',
+      ]),
+    );
     for (const i of items) if (i.type !== 'separator') (i.click as () => void)();
     expect(sent).toEqual(EVENTS_MENU_COMMANDS.map((command) => ({ command })));
   });
@@ -211,7 +307,11 @@ describe('the Events menu', () => {
       expect(i.registerAccelerator, e.label).toBe(false);
     }
     const byLabel = (l: string) => build().items.find((x) => x.label === l)!.accelerator;
-    expect([byLabel('Copy Events'), byLabel('Delete Events'), byLabel('Nudge Events 1 Frame Later')]).toEqual(['CmdOrCtrl+C', 'Delete', 'Alt+Right']);
+    expect([byLabel('Copy Events'), byLabel('Delete Events'), byLabel('Nudge Events 1 Frame Later')]).toEqual([
+      'CmdOrCtrl+C',
+      'Delete',
+      'Alt+Right',
+    ]);
   });
 
   it('greys out the commands the renderer reports it cannot run now, and only those', () => {
@@ -230,12 +330,16 @@ describe('key presses', () => {
     const press = { key: 'O', code: 'KeyO', ctrlKey: true, metaKey: false, shiftKey: true, altKey: false };
     expect(chordOfKeyPress(press, 'other')).toEqual(chordOfAccelerator('CmdOrCtrl+Shift+O', 'other'));
     expect(chordOfKeyPress(press, 'mac')).not.toEqual(chordOfAccelerator('CmdOrCtrl+Shift+O', 'mac'));
-    expect(chordOfKeyPress({ ...press, ctrlKey: false, metaKey: true }, 'mac')).toEqual(chordOfAccelerator('CmdOrCtrl+Shift+O', 'mac'));
+    expect(chordOfKeyPress({ ...press, ctrlKey: false, metaKey: true }, 'mac')).toEqual(
+      chordOfAccelerator('CmdOrCtrl+Shift+O', 'mac'),
+    );
   });
 
   it('Option+S on macOS (which types "ß") is still Save Project', () => {
     const press = { key: 'ß', code: 'KeyS', ctrlKey: false, metaKey: true, shiftKey: false, altKey: true };
-    expect(pageShortcutOf(chordOfKeyPress(press, 'mac'), notTyping, 'mac', 'page')).toEqual({ command: 'project.save' });
+    expect(pageShortcutOf(chordOfKeyPress(press, 'mac'), notTyping, 'mac', 'page')).toEqual({
+      command: 'project.save',
+    });
   });
 
   it('menus label accelerators the platform way', () => {

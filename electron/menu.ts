@@ -60,7 +60,10 @@ export function appMenuTemplate(o: AppMenuOptions): MenuItemConstructorOptions[]
     o.recentFiles.length === 0
       ? [{ label: 'No Recent Files', enabled: false }]
       : [
-          ...o.recentFiles.map((f): MenuItemConstructorOptions => ({ label: `${f.name} — ${f.path}`, click: () => o.send({ command: 'file.openRecent', path: f.path }) })),
+          ...o.recentFiles.map((f): MenuItemConstructorOptions => ({
+            label: `${f.name} — ${f.path}`,
+            click: () => o.send({ command: 'file.openRecent', path: f.path }),
+          })),
           { type: 'separator' },
           { label: 'Clear Recent', click: () => o.clearRecentFiles() },
         ];
@@ -82,8 +85,30 @@ export function appMenuTemplate(o: AppMenuOptions): MenuItemConstructorOptions[]
   };
 
   const template: MenuItemConstructorOptions[] = [];
-  if (o.isMac) template.push({ label: o.appName, submenu: [{ label: `About ${o.appName}`, click: () => o.showAbout() }, { type: 'separator' }, { role: 'hide' }, { role: 'hideOthers' }, { role: 'unhide' }, { type: 'separator' }, { role: 'quit' }] });
-  for (const menu of MENUS) template.push({ label: menu.title, submenu: menuEntriesFor<MenuItemConstructorOptions>(menu, 'native', commandItem, { type: 'separator' }, (slot) => slots[slot]) });
+  if (o.isMac)
+    template.push({
+      label: o.appName,
+      submenu: [
+        { label: `About ${o.appName}`, click: () => o.showAbout() },
+        { type: 'separator' },
+        { role: 'hide' },
+        { role: 'hideOthers' },
+        { role: 'unhide' },
+        { type: 'separator' },
+        { role: 'quit' },
+      ],
+    });
+  for (const menu of MENUS)
+    template.push({
+      label: menu.title,
+      submenu: menuEntriesFor<MenuItemConstructorOptions>(
+        menu,
+        'native',
+        commandItem,
+        { type: 'separator' },
+        (slot) => slots[slot],
+      ),
+    });
   template.push({ label: 'Help', submenu: [{ label: `About ${o.appName}`, click: () => o.showAbout() }] });
   return template;
 }

@@ -1,7 +1,13 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { inFile } from '../shared/errors';
-import type { MarEntrySummary, MotionFileKind, OpenedMotion, OpenMotionOutcome, OpenMotionRequest } from '../shared/ipc/documents';
+import type {
+  MarEntrySummary,
+  MotionFileKind,
+  OpenedMotion,
+  OpenMotionOutcome,
+  OpenMotionRequest,
+} from '../shared/ipc/documents';
 import { readMar } from '../shared/mar/read';
 import { decodeMt3ToMotion } from '../shared/mt3/decode';
 import { readMt3 } from '../shared/mt3/read';
@@ -48,7 +54,10 @@ export function loadMotionFile(req: LoadRequest): LoadOutcome {
   const fileBase = baseNameOf(path);
   if (kind === 'mtn') {
     inFile(path, () => readMtn(bytes));
-    return { status: 'loaded', motion: { path, name: fileBase, kind, readOnly: false, mtnBytes: bytes, skeletonPath: null, marEntry: null } };
+    return {
+      status: 'loaded',
+      motion: { path, name: fileBase, kind, readOnly: false, mtnBytes: bytes, skeletonPath: null, marEntry: null },
+    };
   }
 
   let mt3: Mt3Motion;
@@ -71,7 +80,9 @@ export function loadMotionFile(req: LoadRequest): LoadOutcome {
     }
     const entry = mar.entries[req.marEntry];
     if (!Number.isInteger(req.marEntry) || !entry)
-      throw new Error(`${path}: the archive has ${mar.entries.length} entries (0..${mar.entries.length - 1}); entry ${req.marEntry} does not exist`);
+      throw new Error(
+        `${path}: the archive has ${mar.entries.length} entries (0..${mar.entries.length - 1}); entry ${req.marEntry} does not exist`,
+      );
     mt3 = entry.mt3;
     marEntry = req.marEntry;
     name = `${fileBase}:${formatStrCode(entry.name)}`;
@@ -91,7 +102,10 @@ export function loadMotionFile(req: LoadRequest): LoadOutcome {
       );
   }
   const motion = inFile(path, () => decodeMt3ToMotion(mt3, skeleton));
-  return { status: 'loaded', motion: { path, name, kind, readOnly: true, mtnBytes: writeMtn(motion), skeletonPath, marEntry } };
+  return {
+    status: 'loaded',
+    motion: { path, name, kind, readOnly: true, mtnBytes: writeMtn(motion), skeletonPath, marEntry },
+  };
 }
 
 /** readBytes with a message naming the file and a plain reason ("it no longer exists"). */

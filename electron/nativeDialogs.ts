@@ -12,19 +12,38 @@ export function createNativeDialogPort(window: () => BrowserWindow | null): Dial
     },
     async chooseFilesToOpen({ title, filters, defaultPath }) {
       const win = window();
-      const options: Electron.OpenDialogOptions = { title, filters, defaultPath, properties: ['openFile', 'multiSelections'] };
+      const options: Electron.OpenDialogOptions = {
+        title,
+        filters,
+        defaultPath,
+        properties: ['openFile', 'multiSelections'],
+      };
       const r = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
       return r.canceled || r.filePaths.length === 0 ? null : r.filePaths;
     },
     async chooseFileToSave({ title, filters, defaultPath }) {
       const win = window();
-      const options: Electron.SaveDialogOptions = { title, filters, defaultPath, properties: ['createDirectory', 'showOverwriteConfirmation'] };
+      const options: Electron.SaveDialogOptions = {
+        title,
+        filters,
+        defaultPath,
+        properties: ['createDirectory', 'showOverwriteConfirmation'],
+      };
       const r = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
       return r.canceled || !r.filePath ? null : r.filePath;
     },
     async confirm({ title, message, detail, confirmLabel, cancelLabel }) {
       const win = window();
-      const options: Electron.MessageBoxOptions = { type: 'warning', title, message, detail, buttons: [confirmLabel, cancelLabel], defaultId: 1, cancelId: 1, noLink: true };
+      const options: Electron.MessageBoxOptions = {
+        type: 'warning',
+        title,
+        message,
+        detail,
+        buttons: [confirmLabel, cancelLabel],
+        defaultId: 1,
+        cancelId: 1,
+        noLink: true,
+      };
       const r = win ? await dialog.showMessageBox(win, options) : await dialog.showMessageBox(options);
       return r.response === 0;
     },

@@ -1,6 +1,15 @@
 import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -14,7 +23,9 @@ const root = resolve(__dirname, '..');
 const require = createRequire(join(root, 'package.json'));
 const yaml = require('js-yaml') as { load(text: string): unknown };
 const asar = require('@electron/asar') as { listPackage(archive: string, options: { isPack: boolean }): string[] };
-const { validateConfiguration } = require('app-builder-lib/out/util/config/config') as { validateConfiguration(config: unknown, logger: unknown): Promise<void> };
+const { validateConfiguration } = require('app-builder-lib/out/util/config/config') as {
+  validateConfiguration(config: unknown, logger: unknown): Promise<void>;
+};
 const { DebugLogger } = require('builder-util') as { DebugLogger: new (enabled?: boolean) => unknown };
 
 interface BuilderConfig {
@@ -32,20 +43,35 @@ interface BuilderConfig {
   mac: { icon: string; target: { target: string; arch: string[] }[]; hardenedRuntime: boolean };
 }
 const config = yaml.load(readFileSync(join(root, 'electron-builder.yml'), 'utf8')) as BuilderConfig;
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; productName: string; homepage: string; repository: { url: string }; desktopName: string };
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  name: string;
+  productName: string;
+  homepage: string;
+  repository: { url: string };
+  desktopName: string;
+};
 
 /** The source files esbuild pulls into a bundle (as scripts/build.mjs builds it). */
 async function bundleInputs(entry: string): Promise<string[]> {
   const r = await build({
-    entryPoints: [resolve(root, entry)], bundle: true, platform: 'node', format: 'cjs', external: ['electron'], write: false, metafile: true, logLevel: 'silent',
+    entryPoints: [resolve(root, entry)],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    external: ['electron'],
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
   });
   return Object.keys(r.metafile.inputs);
 }
 
 describe('electron-builder.yml', () => {
-  it('passes electron-builder\'s own configuration validation, which refuses a misspelt key', async () => {
+  it("passes electron-builder's own configuration validation, which refuses a misspelt key", async () => {
     await expect(validateConfiguration(structuredClone(config), new DebugLogger(false))).resolves.toBeUndefined();
-    await expect(validateConfiguration({ ...structuredClone(config), fileAssociation: [] }, new DebugLogger(false))).rejects.toThrow(/fileAssociation/);
+    await expect(
+      validateConfiguration({ ...structuredClone(config), fileAssociation: [] }, new DebugLogger(false)),
+    ).rejects.toThrow(/fileAssociation/);
   });
 
   it('sets the security fuses: no RunAsNode, NODE_OPTIONS or --inspect; cookies encrypted; app.asar checked and the only app source', () => {
@@ -83,9 +109,13 @@ describe('electron-builder.yml', () => {
   });
 
   it('associates every kind of file ActGuy opens, each with a MIME type (Linux skips an association without one)', () => {
-    const exts = Object.values(SYSTEM_FILE_EXTENSIONS).flat().map((e) => e.slice(1)).sort();
+    const exts = Object.values(SYSTEM_FILE_EXTENSIONS)
+      .flat()
+      .map((e) => e.slice(1))
+      .sort();
     expect(config.fileAssociations.map((a) => a.ext).sort()).toEqual(exts);
-    for (const a of config.fileAssociations) expect(a.mimeType, a.ext).toMatch(/^(application|text)\/x-actguy-[a-z0-9+.-]+$/);
+    for (const a of config.fileAssociations)
+      expect(a.mimeType, a.ext).toMatch(/^(application|text)\/x-actguy-[a-z0-9+.-]+$/);
     expect(new Set(config.fileAssociations.map((a) => a.mimeType)).size).toBe(config.fileAssociations.length);
   });
 
@@ -128,7 +158,12 @@ interface InstallerOptions {
 
 /** The [Desktop Entry] keys of a .desktop file. */
 function desktopEntry(text: string): Record<string, string> {
-  return Object.fromEntries(text.split('\n').filter((l) => /^[A-Za-z-]+=/.test(l)).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+  return Object.fromEntries(
+    text
+      .split('\n')
+      .filter((l) => /^[A-Za-z-]+=/.test(l))
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
 }
 
 /**
@@ -136,7 +171,9 @@ function desktopEntry(text: string): Record<string, string> {
  * require from beside themselves (scripts/lazyChunks.mjs): each must ship, unpacked.
  */
 function workers(): string[] {
-  return readdirSync(join(root, 'dist', 'electron')).filter((f) => /Worker\.cjs$/.test(f) || LAZY_CHUNKS.some((c) => c.file === f)).sort();
+  return readdirSync(join(root, 'dist', 'electron'))
+    .filter((f) => /Worker\.cjs$/.test(f) || LAZY_CHUNKS.some((c) => c.file === f))
+    .sort();
 }
 
 /** Electron's fuse sentinel (@electron/fuses); the fuse wire follows it: version 1, length, one byte per fuse. */
@@ -167,7 +204,15 @@ describe('packed app and its Linux installers (electron-builder with a stand-in 
     const dist = join(work, 'electron-dist');
     mkdirSync(dist);
     const exe = join(dist, 'electron');
-    writeFileSync(exe, Buffer.concat([Buffer.from('#!/bin/sh\necho "stand-in Electron"\n'), Buffer.from(FUSE_SENTINEL, 'latin1'), Buffer.from([1, STOCK_FUSES.length]), Buffer.from(STOCK_FUSES, 'latin1')]));
+    writeFileSync(
+      exe,
+      Buffer.concat([
+        Buffer.from('#!/bin/sh\necho "stand-in Electron"\n'),
+        Buffer.from(FUSE_SENTINEL, 'latin1'),
+        Buffer.from([1, STOCK_FUSES.length]),
+        Buffer.from(STOCK_FUSES, 'latin1'),
+      ]),
+    );
     chmodSync(exe, 0o755);
     writeFileSync(join(dist, 'LICENSE'), 'stand-in');
     writeFileSync(join(dist, 'version'), '0.0.0');
@@ -177,7 +222,9 @@ describe('packed app and its Linux installers (electron-builder with a stand-in 
     // Without VITEST: electron-builder hard-links files into the pack under a test runner (and then trips over
     // its own links when a second target copies the resources again); a release build copies them.
     const options = { cwd: root, encoding: 'utf8' as const, env: { ...process.env, VITEST: undefined } };
-    const r = offline ? spawnSync('unshare', ['-rn', process.execPath, ...cli], options) : spawnSync(process.execPath, cli, options);
+    const r = offline
+      ? spawnSync('unshare', ['-rn', process.execPath, ...cli], options)
+      : spawnSync(process.execPath, cli, options);
     log = `${offline ? '(no network) ' : '(network namespace unavailable) '}${r.stdout}${r.stderr}`;
     if (r.status !== 0) throw new Error(`electron-builder failed:\n${log}`);
     installers = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as InstallerOptions;
@@ -214,20 +261,36 @@ describe('packed app and its Linux installers (electron-builder with a stand-in 
     }
   });
 
-  it('the renderer bundle is React\'s production build, even when built from the test runner', () => {
+  it("the renderer bundle is React's production build, even when built from the test runner", () => {
     const assets = join(root, 'dist', 'renderer', 'assets');
-    const js = readdirSync(assets).filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(assets, f), 'utf8')).join('\n');
+    const js = readdirSync(assets)
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => readFileSync(join(assets, f), 'utf8'))
+      .join('\n');
     expect(js.length).toBeGreaterThan(0);
     // (A boolean, not the bundle: a failure must not print a megabyte of JavaScript.)
-    expect(/jsxDEV|react-jsx-dev-runtime|ReactDebugCurrentFrame/.test(js), 'development React in dist/renderer').toBe(false);
+    expect(/jsxDEV|react-jsx-dev-runtime|ReactDebugCurrentFrame/.test(js), 'development React in dist/renderer').toBe(
+      false,
+    );
   });
 
-  it('app.asar holds exactly main, preload, the workers\' entries and the renderer: no node_modules, no loopback server, no source maps', () => {
-    const files = asar.listPackage(join(unpacked, 'resources', 'app.asar'), { isPack: false }).map((f) => f.replace(/\\/g, '/'));
+  it("app.asar holds exactly main, preload, the workers' entries and the renderer: no node_modules, no loopback server, no source maps", () => {
+    const files = asar
+      .listPackage(join(unpacked, 'resources', 'app.asar'), { isPack: false })
+      .map((f) => f.replace(/\\/g, '/'));
     const plain = files.filter((f) => !files.some((other) => other.startsWith(`${f}/`)));
-    const renderer = readdirSync(join(root, 'dist', 'renderer', 'assets')).filter((f) => !f.endsWith('.map')).map((f) => `/dist/renderer/assets/${f}`);
+    const renderer = readdirSync(join(root, 'dist', 'renderer', 'assets'))
+      .filter((f) => !f.endsWith('.map'))
+      .map((f) => `/dist/renderer/assets/${f}`);
     expect(plain.sort()).toEqual(
-      ['/package.json', '/dist/electron/main.cjs', '/dist/electron/preload.cjs', ...workers().map((w) => `/dist/electron/${w}`), '/dist/renderer/index.html', ...renderer].sort(),
+      [
+        '/package.json',
+        '/dist/electron/main.cjs',
+        '/dist/electron/preload.cjs',
+        ...workers().map((w) => `/dist/electron/${w}`),
+        '/dist/renderer/index.html',
+        ...renderer,
+      ].sort(),
     );
     expect(files.filter((f) => /node_modules|loopback|\.map$/.test(f))).toEqual([]);
   });
@@ -241,12 +304,21 @@ describe('packed app and its Linux installers (electron-builder with a stand-in 
 
   it('ships the sample project with every file it names, its .sev files, the SE tables and the sounds', () => {
     const assets = join(unpacked, 'resources', 'assets');
-    const project = JSON.parse(readFileSync(join(assets, 'sample.actguy.json'), 'utf8')) as { motions: { mtn: string; sev?: string }[]; seTables: { sls: string; seDefine: string } };
-    const named = [...project.motions.flatMap((m) => [m.mtn, ...(m.sev ? [m.sev] : [])]), project.seTables.sls, project.seTables.seDefine];
+    const project = JSON.parse(readFileSync(join(assets, 'sample.actguy.json'), 'utf8')) as {
+      motions: { mtn: string; sev?: string }[];
+      seTables: { sls: string; seDefine: string };
+    };
+    const named = [
+      ...project.motions.flatMap((m) => [m.mtn, ...(m.sev ? [m.sev] : [])]),
+      project.seTables.sls,
+      project.seTables.seDefine,
+    ];
     for (const f of named) expect(existsSync(join(assets, f)), f).toBe(true);
     // The start-up sample main.cjs opens (process.resourcesPath/assets/walk.mtn).
     expect(existsSync(join(assets, 'walk.mtn'))).toBe(true);
-    const sounds = readdirSync(join(root, 'assets', 'sounds')).filter((f) => f.endsWith('.wav')).sort();
+    const sounds = readdirSync(join(root, 'assets', 'sounds'))
+      .filter((f) => f.endsWith('.wav'))
+      .sort();
     expect(sounds.length).toBeGreaterThan(0);
     expect(readdirSync(join(assets, 'sounds')).sort()).toEqual(sounds);
   });

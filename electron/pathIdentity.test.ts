@@ -44,18 +44,26 @@ describe('sameFile', () => {
 });
 
 describe('findOutputClashes', () => {
-  it('names an output that is an input, and an output given twice, in the user\'s spellings', () => {
+  it("names an output that is an input, and an output given twice, in the user's spellings", () => {
     const d = tempDir();
     writeFileSync(join(d, 'a.mtn'), 'x');
     const problems = findOutputClashes(
       [{ path: join(d, 'a.mtn'), role: 'the input' }],
-      [{ path: join(d, '.', 'a.mtn'), role: '-o' }, { path: join(d, 'r.json'), role: '--report' }, { path: join(d, 'x', '..', 'r.json'), role: 'the other' }],
+      [
+        { path: join(d, '.', 'a.mtn'), role: '-o' },
+        { path: join(d, 'r.json'), role: '--report' },
+        { path: join(d, 'x', '..', 'r.json'), role: 'the other' },
+      ],
     );
     expect(problems).toEqual([
       `-o ${join(d, '.', 'a.mtn')} is the input ${join(d, 'a.mtn')}; an output never overwrites an input`,
       `the other ${join(d, 'x', '..', 'r.json')} is also --report ${join(d, 'r.json')}; each output needs a file of its own`,
     ]);
-    expect(() => refuseOutputClashes([{ path: join(d, 'a.mtn'), role: 'the input' }], [{ path: join(d, 'a.mtn'), role: '-o' }])).toThrow(OutputClashError);
-    expect(() => refuseOutputClashes([{ path: join(d, 'a.mtn'), role: 'the input' }], [{ path: join(d, 'b.mt3'), role: '-o' }])).not.toThrow();
+    expect(() =>
+      refuseOutputClashes([{ path: join(d, 'a.mtn'), role: 'the input' }], [{ path: join(d, 'a.mtn'), role: '-o' }]),
+    ).toThrow(OutputClashError);
+    expect(() =>
+      refuseOutputClashes([{ path: join(d, 'a.mtn'), role: 'the input' }], [{ path: join(d, 'b.mt3'), role: '-o' }]),
+    ).not.toThrow();
   });
 });

@@ -124,7 +124,8 @@ export function findOutputClashes(inputs: readonly RolePath[], outputs: readonly
       return;
     }
     const earlier = outIds.slice(0, k).find((p) => same(p.id, o.id));
-    if (earlier) problems.push(`${o.role} ${o.path} is also ${earlier.role} ${earlier.path}; each output needs a file of its own`);
+    if (earlier)
+      problems.push(`${o.role} ${o.path} is also ${earlier.role} ${earlier.path}; each output needs a file of its own`);
   });
   return problems;
 }
@@ -145,5 +146,7 @@ export function inputOverwrittenBy(output: string, inputs: readonly string[]): s
 export function refuseOverwritingInput(verb: 'save' | 'export', path: string, inputs: readonly string[]): void {
   const input = inputOverwrittenBy(path, inputs);
   if (input !== null)
-    throw new Error(`Could not ${verb} ${quotePath(path)}: it is ${quotePath(input)}, a file this motion was read from; choose another name (nothing was written)`);
+    throw new Error(
+      `Could not ${verb} ${quotePath(path)}: it is ${quotePath(input)}, a file this motion was read from; choose another name (nothing was written)`,
+    );
 }

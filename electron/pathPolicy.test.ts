@@ -23,7 +23,9 @@ describe('path policy', () => {
     expect(policy.check(join(dir, 'workspace', 'sub', 'a.mtn'), 'read')).toContain('a.mtn');
     expect(policy.check(join(dir, 'outside', 'chosen.mtn'), 'read')).toContain('chosen.mtn');
     expect(() => policy.check(join(dir, 'outside', 'secret.mtn'), 'read')).toThrow(PathNotAllowedError);
-    expect(() => policy.check(join(dir, 'outside', 'secret.mtn'), 'read')).toThrow(/refused to access .*secret\.mtn.*choose it with Open or Save As/);
+    expect(() => policy.check(join(dir, 'outside', 'secret.mtn'), 'read')).toThrow(
+      /refused to access .*secret\.mtn.*choose it with Open or Save As/,
+    );
     expect(() => policy.check('/etc/passwd', 'read')).toThrow(PathNotAllowedError);
   });
 
@@ -49,7 +51,9 @@ describe('path policy', () => {
   it('refuses escapes: "..", relative paths, NUL bytes and a symlink pointing outside the tree', () => {
     const policy = createPathPolicy();
     policy.allowTree(join(dir, 'workspace'));
-    expect(() => policy.check(join(dir, 'workspace', '..', 'outside', 'secret.mtn'), 'read')).toThrow(PathNotAllowedError);
+    expect(() => policy.check(join(dir, 'workspace', '..', 'outside', 'secret.mtn'), 'read')).toThrow(
+      PathNotAllowedError,
+    );
     expect(() => policy.check('sub/a.mtn', 'read')).toThrow(/only absolute paths/);
     expect(() => policy.check(`${join(dir, 'workspace', 'sub', 'a.mtn')}\0.png`, 'read')).toThrow(/NUL/);
     expect(() => policy.check('', 'read')).toThrow(/no path/);
@@ -72,7 +76,9 @@ describe('path policy', () => {
     const policy = createPathPolicy();
     policy.allowTree(join(dir, 'workspace'));
     symlinkSync(join(dir, 'outside', 'not-yet.mtn'), join(dir, 'workspace', 'dangling.mtn'));
-    expect(() => policy.check(join(dir, 'workspace', 'dangling.mtn'), 'write')).toThrow(/refused to access .*dangling\.mtn: it resolves to .*outside.*not-yet\.mtn/);
+    expect(() => policy.check(join(dir, 'workspace', 'dangling.mtn'), 'write')).toThrow(
+      /refused to access .*dangling\.mtn: it resolves to .*outside.*not-yet\.mtn/,
+    );
     symlinkSync(join(dir, 'workspace', 'b.mtn'), join(dir, 'workspace', 'a.mtn'));
     symlinkSync(join(dir, 'workspace', 'a.mtn'), join(dir, 'workspace', 'b.mtn'));
     expect(() => policy.check(join(dir, 'workspace', 'a.mtn'), 'read')).toThrow(/symbolic links form a loop/);
@@ -131,7 +137,8 @@ describe('path policy: edges', () => {
   it('a non-string path is refused as no path given, quoting at most 100 characters of it', () => {
     const policy = createPathPolicy();
     policy.allowTree(join(dir, 'workspace'));
-    for (const bad of [undefined, null, 42, {}]) expect(() => policy.check(bad as unknown as string, 'read')).toThrow(/no path given/);
+    for (const bad of [undefined, null, 42, {}])
+      expect(() => policy.check(bad as unknown as string, 'read')).toThrow(/no path given/);
     let error: PathNotAllowedError | null = null;
     try {
       policy.check(['x'.repeat(250)] as unknown as string, 'read');
@@ -190,7 +197,8 @@ describe('path policy: edges', () => {
     const ws = canonicalPath(join(dir, 'workspace'));
     policy.allowTree(ws);
     const chain = (n: number, tag: string): string => {
-      for (let i = 0; i < n; i++) symlinkSync(join(ws, i === n - 1 ? `${tag}-end.mtn` : `${tag}${i + 1}`), join(ws, `${tag}${i}`));
+      for (let i = 0; i < n; i++)
+        symlinkSync(join(ws, i === n - 1 ? `${tag}-end.mtn` : `${tag}${i + 1}`), join(ws, `${tag}${i}`));
       return join(ws, `${tag}0`);
     };
     expect(policy.check(chain(40, 'p'), 'write')).toBe(join(ws, 'p-end.mtn'));

@@ -118,7 +118,9 @@ export function createPathPolicy(): PathPolicy {
   const writableCanonical = (canon: string): boolean =>
     files.has(canon) ||
     roots.some(({ root, extensions }) =>
-      extensions === null ? isInside(root, canon) : canon === root || (isInside(root, canon) && extensions.includes(extname(canon).slice(1).toLowerCase())),
+      extensions === null
+        ? isInside(root, canon)
+        : canon === root || (isInside(root, canon) && extensions.includes(extname(canon).slice(1).toLowerCase())),
     );
   const allowedCanonical = (canon: string): boolean => readOnlyFiles.has(canon) || writableCanonical(canon);
   const policy: PathPolicy = {
@@ -134,12 +136,15 @@ export function createPathPolicy(): PathPolicy {
     allowTree(root, options) {
       const canon = canonicalPath(root);
       const extensions = options?.extensions ? options.extensions.map((e) => e.toLowerCase()) : null;
-      if (!roots.some((r) => r.root === canon && String(r.extensions) === String(extensions))) roots.push({ root: canon, extensions });
+      if (!roots.some((r) => r.root === canon && String(r.extensions) === String(extensions)))
+        roots.push({ root: canon, extensions });
     },
     check(path, purpose) {
-      if (typeof path !== 'string' || path.length === 0) throw new PathNotAllowedError(String(path).slice(0, 100), 'no path given');
+      if (typeof path !== 'string' || path.length === 0)
+        throw new PathNotAllowedError(String(path).slice(0, 100), 'no path given');
       if (path.includes('\0')) throw new PathNotAllowedError(JSON.stringify(path), 'the path contains a NUL character');
-      if (path.length > MAX_PATH_LENGTH) throw new PathNotAllowedError(path, `the path is longer than ${MAX_PATH_LENGTH} characters`);
+      if (path.length > MAX_PATH_LENGTH)
+        throw new PathNotAllowedError(path, `the path is longer than ${MAX_PATH_LENGTH} characters`);
       if (!isAbsolute(path)) throw new PathNotAllowedError(path, 'only absolute paths are accepted');
       const canon = canonicalPath(path);
       if (!allowedCanonical(canon)) {
@@ -152,7 +157,10 @@ export function createPathPolicy(): PathPolicy {
       }
       if (purpose === 'write') {
         if (!writableCanonical(canon))
-          throw new PathNotAllowedError(path, 'ActGuy opened it by itself at start-up (it is not a file you chose), so it is only read; choose it with Open to change it, or save a copy with Save As');
+          throw new PathNotAllowedError(
+            path,
+            'ActGuy opened it by itself at start-up (it is not a file you chose), so it is only read; choose it with Open to change it, or save a copy with Save As',
+          );
         let folderOk = false;
         try {
           folderOk = lstatSync(dirname(canon)).isDirectory();

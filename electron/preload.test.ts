@@ -17,8 +17,13 @@ vi.mock('electron', () => ({
       bridge.invoked.push({ channel, arg });
       return bridge.reply;
     },
-    on: (channel: string, fn: (event: unknown, ...args: unknown[]) => void) => bridge.listeners.set(channel, [...(bridge.listeners.get(channel) ?? []), fn]),
-    removeListener: (channel: string, fn: unknown) => bridge.listeners.set(channel, (bridge.listeners.get(channel) ?? []).filter((f) => f !== fn)),
+    on: (channel: string, fn: (event: unknown, ...args: unknown[]) => void) =>
+      bridge.listeners.set(channel, [...(bridge.listeners.get(channel) ?? []), fn]),
+    removeListener: (channel: string, fn: unknown) =>
+      bridge.listeners.set(
+        channel,
+        (bridge.listeners.get(channel) ?? []).filter((f) => f !== fn),
+      ),
   },
 }));
 
@@ -48,10 +53,11 @@ describe('preload', () => {
     await expect(api.openMotion({ path: '/x/walk.mtn' })).rejects.toThrow('walk.mtn [MTN] (header): bad magic');
   });
 
-  it('delivers menu commands without Electron\'s event, and unsubscribes', () => {
+  it("delivers menu commands without Electron's event, and unsubscribes", () => {
     const got: unknown[] = [];
     const off = api.onMenuCommand((c) => got.push(c));
-    const fire = (payload: unknown) => (bridge.listeners.get(MENU_COMMAND_CHANNEL) ?? []).forEach((fn) => fn({ sender: 'ELECTRON-EVENT' }, payload));
+    const fire = (payload: unknown) =>
+      (bridge.listeners.get(MENU_COMMAND_CHANNEL) ?? []).forEach((fn) => fn({ sender: 'ELECTRON-EVENT' }, payload));
     fire({ command: 'file.save' });
     fire({ command: 'file.openRecent', path: '/x/walk.mtn', extra: 'dropped' });
     fire('not a command');
@@ -66,7 +72,8 @@ describe('preload', () => {
   it('hands a .sev the OS opened over with the project that lists it, so it opens in that project', () => {
     const got: unknown[] = [];
     const off = api.onMenuCommand((c) => got.push(c));
-    const fire = (payload: unknown) => (bridge.listeners.get(MENU_COMMAND_CHANNEL) ?? []).forEach((fn) => fn({ sender: 'ELECTRON-EVENT' }, payload));
+    const fire = (payload: unknown) =>
+      (bridge.listeners.get(MENU_COMMAND_CHANNEL) ?? []).forEach((fn) => fn({ sender: 'ELECTRON-EVENT' }, payload));
     // As main sends it at start-up (kept until the page listens) and from a second launch: the same command.
     fire({ command: 'file.openFromSystem', path: '/p/sev/walk.sev', projectPath: '/p/sample.actguy.json' });
     fire({ command: 'file.openFromSystem', path: '/p/lonely.sev' });

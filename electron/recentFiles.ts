@@ -18,8 +18,14 @@ const KINDS: readonly string[] = ['mtn', 'mt3', 'mar'];
 
 function isRecentFile(v: unknown): v is RecentFile {
   const r = v as RecentFile;
-  return typeof r === 'object' && r !== null && typeof r.path === 'string' && typeof r.name === 'string'
-    && KINDS.includes(r.kind) && typeof r.openedAt === 'number';
+  return (
+    typeof r === 'object' &&
+    r !== null &&
+    typeof r.path === 'string' &&
+    typeof r.name === 'string' &&
+    KINDS.includes(r.kind) &&
+    typeof r.openedAt === 'number'
+  );
 }
 
 /**
@@ -49,7 +55,10 @@ export function createRecentFilesStore(dir: string | null, now: () => number = D
   return {
     list: () => entries.map((e) => ({ ...e })),
     add({ path, name, kind }) {
-      entries = [{ path, name, kind, openedAt: now() }, ...entries.filter((e) => e.path !== path)].slice(0, RECENT_FILES_LIMIT);
+      entries = [{ path, name, kind, openedAt: now() }, ...entries.filter((e) => e.path !== path)].slice(
+        0,
+        RECENT_FILES_LIMIT,
+      );
       persist();
     },
     clear() {

@@ -51,13 +51,27 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function handlersFor(startupPath: string, workspaceRoot: string | null = null, dialogs: DialogPort = loopbackDialogPort): ApiHandlers {
-  return testHandlers({ app: { samplePath: sample, startupPath, transport: 'electron', nativeDialogs: true, workspaceRoot }, recent, compress, dialogs, checkText: inProcessTextChecker });
+function handlersFor(
+  startupPath: string,
+  workspaceRoot: string | null = null,
+  dialogs: DialogPort = loopbackDialogPort,
+): ApiHandlers {
+  return testHandlers({
+    app: { samplePath: sample, startupPath, transport: 'electron', nativeDialogs: true, workspaceRoot },
+    recent,
+    compress,
+    dialogs,
+    checkText: inProcessTextChecker,
+  });
 }
 
 /** The bytes of every file of the sample's folder. */
 const folderBytes = (): Record<string, string> =>
-  Object.fromEntries(readdirSync(bundled).sort().map((f) => [f, readFileSync(join(bundled, f)).toString('base64')]));
+  Object.fromEntries(
+    readdirSync(bundled)
+      .sort()
+      .map((f) => [f, readFileSync(join(bundled, f)).toString('base64')]),
+  );
 
 describe('the start-up sample grants reading it, nothing more', () => {
   it('through the handlers: it opens and its .sev is read, but no save, export or recent entry follows', async () => {
@@ -74,11 +88,16 @@ describe('the start-up sample grants reading it, nothing more', () => {
     const refusals = [
       await call('saveSev', { path: sampleSev, text: 'sev 1\n' }),
       await call('saveMotion', { documentId, path: sample, mtnBytes: new Uint8Array(readFileSync(sample)) }),
-      await call('exportMt3', { path: join(bundled, 'walk.mt3'), compress: compressRequestForMotion(readMtn(new Uint8Array(readFileSync(sample))), documentId, 1) }),
+      await call('exportMt3', {
+        path: join(bundled, 'walk.mt3'),
+        compress: compressRequestForMotion(readMtn(new Uint8Array(readFileSync(sample))), documentId, 1),
+      }),
     ];
     for (const r of refusals) {
       expect(r.ok).toBe(false);
-      expect((r as { error: { message: string } }).error.message).toMatch(/refused to access .*(opened it by itself|not a file you chose)/);
+      expect((r as { error: { message: string } }).error.message).toMatch(
+        /refused to access .*(opened it by itself|not a file you chose)/,
+      );
     }
     expect((refusals[0] as { error: { message: string } }).error.message).toContain(sampleSev);
     expect(folderBytes()).toEqual(before);
@@ -90,18 +109,29 @@ describe('the start-up sample grants reading it, nothing more', () => {
     copyFileSync(sample, chosen);
     const handlers = handlersFor(chosen);
     expect((await dispatchInvoke(handlers, 'openMotion', { path: chosen })).ok).toBe(true);
-    const saved = await dispatchInvoke(handlers, 'saveSev', { path: join(dir, 'ws', 'run.sev'), text: 'sev 1\nmotion run\n' });
+    const saved = await dispatchInvoke(handlers, 'saveSev', {
+      path: join(dir, 'ws', 'run.sev'),
+      text: 'sev 1\nmotion run\n',
+    });
     expect(saved).toMatchObject({ ok: true });
     expect(readFileSync(join(dir, 'ws', 'run.sev'), 'utf8')).toBe('sev 1\nmotion run\n');
     expect(recent.list().map((f) => f.path)).toEqual([chosen]);
   });
 
-  it('the sample chosen with Open is the user\'s: then its .sev may be saved', async () => {
-    const pickSample: DialogPort = { chooseFileToOpen: async () => sample, chooseFileToSave: async () => null, confirm: async () => false };
+  it("the sample chosen with Open is the user's: then its .sev may be saved", async () => {
+    const pickSample: DialogPort = {
+      chooseFileToOpen: async () => sample,
+      chooseFileToSave: async () => null,
+      confirm: async () => false,
+    };
     const handlers = handlersFor(sample, null, pickSample);
-    expect((await dispatchInvoke(handlers, 'saveSev', { path: sampleSev, text: 'sev 1\nmotion walk\n' })).ok).toBe(false);
+    expect((await dispatchInvoke(handlers, 'saveSev', { path: sampleSev, text: 'sev 1\nmotion walk\n' })).ok).toBe(
+      false,
+    );
     expect((await dispatchInvoke(handlers, 'openMotionDialog', undefined)).ok).toBe(true);
-    expect(await dispatchInvoke(handlers, 'saveSev', { path: sampleSev, text: 'sev 1\nmotion walk\n' })).toMatchObject({ ok: true });
+    expect(await dispatchInvoke(handlers, 'saveSev', { path: sampleSev, text: 'sev 1\nmotion walk\n' })).toMatchObject({
+      ok: true,
+    });
     expect(readFileSync(sampleSev, 'utf8')).toBe('sev 1\nmotion walk\n');
     expect(recent.list().map((f) => f.path)).toEqual([sample]);
   });
@@ -110,11 +140,18 @@ describe('the start-up sample grants reading it, nothing more', () => {
     const rendererDir = join(dir, 'renderer');
     mkdirSync(rendererDir);
     // The workspace is elsewhere: the sample is reachable only as the start-up file.
-    const server: LoopbackServer = await startLoopbackServer({ rendererDir, handlers: handlersFor(sample, join(dir, 'ws')) });
+    const server: LoopbackServer = await startLoopbackServer({
+      rendererDir,
+      handlers: handlersFor(sample, join(dir, 'ws')),
+    });
     try {
       const before = folderBytes();
       const rpc = async (member: string, arg: unknown): Promise<IpcReply<unknown>> => {
-        const res = await fetch(`${server.origin}/rpc/${member}`, { method: 'POST', headers: { 'x-actguy-token': server.token }, body: encodeIpcFrame(arg) });
+        const res = await fetch(`${server.origin}/rpc/${member}`, {
+          method: 'POST',
+          headers: { 'x-actguy-token': server.token },
+          body: encodeIpcFrame(arg),
+        });
         expect(res.status).toBe(200);
         return decodeIpcFrame(new Uint8Array(await res.arrayBuffer())) as IpcReply<unknown>;
       };

@@ -25,24 +25,58 @@ describe('files handed over by the OS', () => {
 describe('command line', () => {
   const cwd = resolve('/home/u/work');
   it('--workspace DIR takes DIR as the workspace, never as the file (npm start -- --workspace DIR)', () => {
-    expect(parseCommandLine(['electron', '/repo', '--workspace', 'ws'], cwd)).toEqual({ files: [], workspace: resolve(cwd, 'ws') });
+    expect(parseCommandLine(['electron', '/repo', '--workspace', 'ws'], cwd)).toEqual({
+      files: [],
+      workspace: resolve(cwd, 'ws'),
+    });
     // A folder named like a motion is still the workspace.
-    expect(parseCommandLine(['electron', '.', '--workspace', 'takes.mtn', 'walk.mtn'], cwd)).toEqual({ files: [resolve(cwd, 'walk.mtn')], workspace: resolve(cwd, 'takes.mtn') });
-    expect(parseCommandLine(['electron', '.', '--workspace=ws2', 'x.sev'], cwd)).toEqual({ files: [resolve(cwd, 'x.sev')], workspace: resolve(cwd, 'ws2') });
+    expect(parseCommandLine(['electron', '.', '--workspace', 'takes.mtn', 'walk.mtn'], cwd)).toEqual({
+      files: [resolve(cwd, 'walk.mtn')],
+      workspace: resolve(cwd, 'takes.mtn'),
+    });
+    expect(parseCommandLine(['electron', '.', '--workspace=ws2', 'x.sev'], cwd)).toEqual({
+      files: [resolve(cwd, 'x.sev')],
+      workspace: resolve(cwd, 'ws2'),
+    });
     expect(parseCommandLine(['electron', '.', '--workspace'], cwd)).toEqual({ files: [], workspace: null });
   });
 
   it('collects every file ActGuy opens, skipping switches, the app folder and other files', () => {
-    const argv = ['/usr/bin/actguy', '--no-sandbox', '-r', '/pw/loader.js', '.', 'a.mtn', 'b.MAR', 'c.sev', 'p.actguy.json', 'notes.txt', 'x.json', '--inspect=0'];
-    expect(parseCommandLine(argv, cwd).files).toEqual(['a.mtn', 'b.MAR', 'c.sev', 'p.actguy.json'].map((f) => resolve(cwd, f)));
+    const argv = [
+      '/usr/bin/actguy',
+      '--no-sandbox',
+      '-r',
+      '/pw/loader.js',
+      '.',
+      'a.mtn',
+      'b.MAR',
+      'c.sev',
+      'p.actguy.json',
+      'notes.txt',
+      'x.json',
+      '--inspect=0',
+    ];
+    expect(parseCommandLine(argv, cwd).files).toEqual(
+      ['a.mtn', 'b.MAR', 'c.sev', 'p.actguy.json'].map((f) => resolve(cwd, f)),
+    );
   });
 });
 
 describe('command line from a Linux file manager (.desktop Exec %U)', () => {
   it('takes file:// URLs as the files they name, decoding escapes; other URLs are not files', () => {
     if (process.platform === 'win32') return; // file:///C:/... is the Windows spelling; the POSIX one is tested here
-    const argv = ['/opt/ActGuy/actguy', 'file:///home/u/My%20Takes/walk.mtn', 'FILE:///home/u/p.actguy.json', 'file:///home/u/notes.txt', 'https://example.com/x.mtn', 'file://server/share/x.mtn'];
-    expect(parseCommandLine(argv, '/home/u/work').files).toEqual(['/home/u/My Takes/walk.mtn', '/home/u/p.actguy.json']);
+    const argv = [
+      '/opt/ActGuy/actguy',
+      'file:///home/u/My%20Takes/walk.mtn',
+      'FILE:///home/u/p.actguy.json',
+      'file:///home/u/notes.txt',
+      'https://example.com/x.mtn',
+      'file://server/share/x.mtn',
+    ];
+    expect(parseCommandLine(argv, '/home/u/work').files).toEqual([
+      '/home/u/My Takes/walk.mtn',
+      '/home/u/p.actguy.json',
+    ]);
   });
 });
 
@@ -57,8 +91,20 @@ describe('the project of a .sev', () => {
     copyFileSync(join(assets, 'walk.sev'), join(dir, 'sev', 'walk.sev'));
     copyFileSync(join(assets, 'walk.sev'), join(dir, 'run.sev'));
     writeFileSync(join(dir, 'a-broken.actguy.json'), '{ not json');
-    writeFileSync(join(dir, 'b-other.actguy.json'), JSON.stringify({ version: 1, motions: [{ name: 'x', mtn: 'x.mtn', sev: 'x.sev' }] }));
-    writeFileSync(join(dir, 'c.actguy.json'), JSON.stringify({ version: 1, motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'sev/walk.sev' }, { name: 'run', mtn: 'run.mtn' }] }));
+    writeFileSync(
+      join(dir, 'b-other.actguy.json'),
+      JSON.stringify({ version: 1, motions: [{ name: 'x', mtn: 'x.mtn', sev: 'x.sev' }] }),
+    );
+    writeFileSync(
+      join(dir, 'c.actguy.json'),
+      JSON.stringify({
+        version: 1,
+        motions: [
+          { name: 'walk', mtn: 'walk.mtn', sev: 'sev/walk.sev' },
+          { name: 'run', mtn: 'run.mtn' },
+        ],
+      }),
+    );
     expect(findProjectListingSev(join(dir, 'sev', 'walk.sev'))).toBe(join(dir, 'c.actguy.json'));
     expect(findProjectListingSev(join(dir, 'run.sev'))).toBe(join(dir, 'c.actguy.json'));
   });
@@ -67,7 +113,10 @@ describe('the project of a .sev', () => {
     const dir = join(root, 'lonely');
     mkdirSync(dir);
     copyFileSync(join(assets, 'walk.sev'), join(dir, 'walk.sev'));
-    writeFileSync(join(dir, 'p.actguy.json'), JSON.stringify({ version: 1, motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'other.sev' }] }));
+    writeFileSync(
+      join(dir, 'p.actguy.json'),
+      JSON.stringify({ version: 1, motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'other.sev' }] }),
+    );
     expect(findProjectListingSev(join(dir, 'walk.sev'))).toBeNull();
   });
 });

@@ -103,7 +103,10 @@ export function findProjectListingSev(sevPath: string): string | null {
   for (const dir of [folder, dirname(folder)]) {
     let names: string[];
     try {
-      names = readdirSync(dir).filter((n) => systemFileKindOfPath(n) === 'project').sort().slice(0, MAX_PROJECTS_PER_FOLDER);
+      names = readdirSync(dir)
+        .filter((n) => systemFileKindOfPath(n) === 'project')
+        .sort()
+        .slice(0, MAX_PROJECTS_PER_FOLDER);
     } catch {
       continue;
     }

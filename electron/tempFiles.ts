@@ -58,7 +58,12 @@ export interface SweepFs {
  * day. Files of other names are never touched.
  */
 export function sweepStaleTemps(targets: readonly string[], fsOverride: Partial<SweepFs> = {}): string[] {
-  const fs: SweepFs = { readdirSync: (p) => nodeFs.readdirSync(p), lstatSync: (p) => nodeFs.lstatSync(p), unlinkSync: nodeFs.unlinkSync, ...fsOverride };
+  const fs: SweepFs = {
+    readdirSync: (p) => nodeFs.readdirSync(p),
+    lstatSync: (p) => nodeFs.lstatSync(p),
+    unlinkSync: nodeFs.unlinkSync,
+    ...fsOverride,
+  };
   const removed: string[] = [];
   const byDir = new Map<string, Set<string>>();
   for (const t of targets) {
@@ -98,4 +103,3 @@ export function sweepStaleTemps(targets: readonly string[], fsOverride: Partial<
   }
   return removed;
 }
-

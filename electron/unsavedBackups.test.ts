@@ -3,7 +3,17 @@
  * backup files an app crash leaves (read back as untrusted input), and when
  * the copies go. Runs the real handlers with a fake compress client.
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -17,7 +27,14 @@ import { dispatchInvoke, type ApiHandlers } from './handlers';
 import { testHandlers } from './testing/handlerHarness';
 import { canonicalPath } from './pathPolicy';
 import { inProcessTextChecker } from './project/textCheckJob';
-import { BACKUPS_FOLDER, createBackupStore, MAX_BACKUP_FILE_BYTES, MAX_BACKUP_MTN_BYTES, MAX_BACKUP_TEXT_CHARS, type BackupStore } from './unsavedBackups';
+import {
+  BACKUPS_FOLDER,
+  createBackupStore,
+  MAX_BACKUP_FILE_BYTES,
+  MAX_BACKUP_MTN_BYTES,
+  MAX_BACKUP_TEXT_CHARS,
+  type BackupStore,
+} from './unsavedBackups';
 
 const SAMPLE = resolve(__dirname, '..', 'assets', 'walk.mtn');
 const SAMPLE_PROJECT = readFileSync(resolve(__dirname, '..', 'assets', 'sample.actguy.json'), 'utf8');
@@ -48,7 +65,12 @@ let warnings: string[];
 function make(): void {
   warnings = [];
   store = createBackupStore(folder, (m) => warnings.push(m));
-  handlers = testHandlers({ app: { samplePath: SAMPLE, startupPath: SAMPLE, workspaceRoot: ws }, compress: fakeCompress(), checkText: inProcessTextChecker, backups: store });
+  handlers = testHandlers({
+    app: { samplePath: SAMPLE, startupPath: SAMPLE, workspaceRoot: ws },
+    compress: fakeCompress(),
+    checkText: inProcessTextChecker,
+    backups: store,
+  });
 }
 
 beforeEach(() => {
@@ -68,7 +90,7 @@ afterEach(() => {
 function editedWalk(): Uint8Array {
   const m = readMtn(readFileSync(SAMPLE));
   const info = m.jointKeyInfo.slice();
-  info[(3 * m.joints.length) * 4] |= KeyFlag.KEY;
+  info[3 * m.joints.length * 4] |= KeyFlag.KEY;
   return writeMtn({ ...m, jointKeyInfo: info });
 }
 
@@ -80,8 +102,15 @@ async function openWalk(): Promise<string> {
 
 function motionCopy(documentId: string, over: Partial<UnsavedBackup> = {}): UnsavedBackup {
   return {
-    part: 'motion', documentId, name: 'walk', path: join(ws, 'walk.mtn'), editedAt: 1_700_000_000_000, mtnBytes: editedWalk(),
-    tolerances: { positionTolerance: 0.5, rotationToleranceDeg: 0.25, offsetTolerance: 0.1, method: 'classic' }, rotationOverridesDeg: { 4: 2 }, ...over,
+    part: 'motion',
+    documentId,
+    name: 'walk',
+    path: join(ws, 'walk.mtn'),
+    editedAt: 1_700_000_000_000,
+    mtnBytes: editedWalk(),
+    tolerances: { positionTolerance: 0.5, rotationToleranceDeg: 0.25, offsetTolerance: 0.1, method: 'classic' },
+    rotationOverridesDeg: { 4: 2 },
+    ...over,
   } as UnsavedBackup;
 }
 
@@ -105,10 +134,18 @@ describe('copies the page hands over', () => {
   it('are refused unless they name an open document, its own file and a valid MTN; a SEV or project only when the window has it', async () => {
     const id = await openWalk();
     expect(await refusal({ part: 'motion', backup: motionCopy('nope') })).toMatch(/document nope is not open/);
-    expect(await refusal({ part: 'motion', backup: motionCopy(id, { path: join(dir, 'elsewhere.mtn') }) })).toMatch(/not the file of that document/);
-    expect(await refusal({ part: 'motion', backup: motionCopy(id, { mtnBytes: new Uint8Array([1, 2, 3]) } as never) })).toMatch(/mtnBytes is not a valid MTN/);
-    expect(await refusal({ part: 'motion', backup: motionCopy(id, { tolerances: { positionTolerance: -1 } } as never) })).toMatch(/tolerances.positionTolerance must be a number > 0/);
-    expect(await refusal({ part: 'motion', backup: motionCopy(id, { rotationOverridesDeg: { x: 1 } } as never) })).toMatch(/rotationOverridesDeg key "x"/);
+    expect(await refusal({ part: 'motion', backup: motionCopy(id, { path: join(dir, 'elsewhere.mtn') }) })).toMatch(
+      /not the file of that document/,
+    );
+    expect(
+      await refusal({ part: 'motion', backup: motionCopy(id, { mtnBytes: new Uint8Array([1, 2, 3]) } as never) }),
+    ).toMatch(/mtnBytes is not a valid MTN/);
+    expect(
+      await refusal({ part: 'motion', backup: motionCopy(id, { tolerances: { positionTolerance: -1 } } as never) }),
+    ).toMatch(/tolerances.positionTolerance must be a number > 0/);
+    expect(
+      await refusal({ part: 'motion', backup: motionCopy(id, { rotationOverridesDeg: { x: 1 } } as never) }),
+    ).toMatch(/rotationOverridesDeg key "x"/);
     expect(await refusal({ part: 'sev', backup: motionCopy(id) })).toMatch(/a copy of the part named/);
     expect(await refusal({ part: 'other', backup: null })).toMatch(/part must be/);
     // A path the page names grants nothing: a .sev outside what the window has open is refused.
@@ -122,10 +159,24 @@ describe('copies the page hands over', () => {
 
   it('are bounded in size', async () => {
     const id = await openWalk();
-    const sev = { part: 'sev', name: 'walk.sev', path: join(ws, 'walk.sev'), motionName: 'walk', editedAt: 1, text: 'x'.repeat(MAX_BACKUP_TEXT_CHARS + 1) };
+    const sev = {
+      part: 'sev',
+      name: 'walk.sev',
+      path: join(ws, 'walk.sev'),
+      motionName: 'walk',
+      editedAt: 1,
+      text: 'x'.repeat(MAX_BACKUP_TEXT_CHARS + 1),
+    };
     expect(await refusal({ part: 'sev', backup: sev })).toMatch(/text must be a string of at most/);
-    expect(await refusal({ part: 'motion', backup: motionCopy(id, { mtnBytes: new Uint8Array(MAX_BACKUP_MTN_BYTES + 1) } as never) })).toMatch(/mtnBytes must be at most/);
-    expect(await refusal({ part: 'motion', backup: motionCopy(id, { name: 'n'.repeat(5000) }) })).toMatch(/name must be a string of 1\.\.4096/);
+    expect(
+      await refusal({
+        part: 'motion',
+        backup: motionCopy(id, { mtnBytes: new Uint8Array(MAX_BACKUP_MTN_BYTES + 1) } as never),
+      }),
+    ).toMatch(/mtnBytes must be at most/);
+    expect(await refusal({ part: 'motion', backup: motionCopy(id, { name: 'n'.repeat(5000) }) })).toMatch(
+      /name must be a string of 1\.\.4096/,
+    );
     expect(store.held().backups).toEqual([]);
   });
 
@@ -149,12 +200,25 @@ describe('when copies go', () => {
   it('a save of the motion, the SEV or the project drops its copy (only that one), file included', async () => {
     const id = await openWalk();
     await handlers.backupUnsaved({ part: 'motion', backup: motionCopy(id) });
-    const sev = { part: 'sev', name: 'walk.sev', path: join(ws, 'walk.sev'), motionName: 'walk', editedAt: 1, text: WALK_SEV } as UnsavedBackup;
+    const sev = {
+      part: 'sev',
+      name: 'walk.sev',
+      path: join(ws, 'walk.sev'),
+      motionName: 'walk',
+      editedAt: 1,
+      text: WALK_SEV,
+    } as UnsavedBackup;
     await handlers.backupUnsaved({ part: 'sev', backup: sev });
     await handlers.saveMotion({ documentId: id, path: join(ws, 'walk.mtn'), mtnBytes: editedWalk() });
     expect(store.held().backups.map((b) => b.part)).toEqual(['sev']);
     expect(readdirSync(folder)).toEqual(['sev.json']);
-    const project = { part: 'project', name: 'sample.actguy.json', path: join(ws, 'sample.actguy.json'), editedAt: 1, text: SAMPLE_PROJECT } as UnsavedBackup;
+    const project = {
+      part: 'project',
+      name: 'sample.actguy.json',
+      path: join(ws, 'sample.actguy.json'),
+      editedAt: 1,
+      text: SAMPLE_PROJECT,
+    } as UnsavedBackup;
     await handlers.backupUnsaved({ part: 'project', backup: project });
     await handlers.saveSev({ path: join(ws, 'walk.sev'), text: WALK_SEV });
     expect(store.held().backups).toEqual([project]);
@@ -187,7 +251,11 @@ describe('restoring', () => {
     expect(restored.mtnBytes).toEqual(editedWalk());
     expect(readFileSync(join(ws, 'walk.mtn'))).toEqual(fileBefore);
     expect(store.held().backups).toEqual([restored]);
-    await handlers.saveMotion({ documentId: restored.documentId, path: join(ws, 'walk.mtn'), mtnBytes: restored.mtnBytes });
+    await handlers.saveMotion({
+      documentId: restored.documentId,
+      path: join(ws, 'walk.mtn'),
+      mtnBytes: restored.mtnBytes,
+    });
     expect(new Uint8Array(readFileSync(join(ws, 'walk.mtn')))).toEqual(editedWalk());
     expect(store.held().backups).toEqual([]);
   });
@@ -197,14 +265,30 @@ describe('backup files read back at start-up', () => {
   it('a corrupt, mislabelled, oversized or forged file is set aside with a message, never used, and start-up goes on', async () => {
     mkdirSync(folder, { recursive: true });
     writeFileSync(join(folder, 'motion.json'), '{"part":"motion","mtnBytes":');
-    writeFileSync(join(folder, 'sev.json'), JSON.stringify({ part: 'project', name: 'p', path: '/p.actguy.json', editedAt: 1, text: '{}' }));
-    const forged = JSON.stringify({ part: 'motion', documentId: 'd', name: 'w', path: null, editedAt: 1, mtnBytes: Buffer.from('not an mtn').toString('base64'), tolerances: { positionTolerance: 1, rotationToleranceDeg: 1, offsetTolerance: 1 }, rotationOverridesDeg: {} });
+    writeFileSync(
+      join(folder, 'sev.json'),
+      JSON.stringify({ part: 'project', name: 'p', path: '/p.actguy.json', editedAt: 1, text: '{}' }),
+    );
+    const forged = JSON.stringify({
+      part: 'motion',
+      documentId: 'd',
+      name: 'w',
+      path: null,
+      editedAt: 1,
+      mtnBytes: Buffer.from('not an mtn').toString('base64'),
+      tolerances: { positionTolerance: 1, rotationToleranceDeg: 1, offsetTolerance: 1 },
+      rotationOverridesDeg: {},
+    });
     writeFileSync(join(folder, 'project.json'), forged.replace('"part":"motion"', '"part":"project"'));
     expect(() => make()).not.toThrow();
     expect(store.held().backups).toEqual([]);
     const set = store.held().setAside;
     expect(set).toHaveLength(3);
-    expect(set[0]).toMatch(new RegExp(`${join(folder, 'motion.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} could not be used \\(not JSON\\); moved to .*motion\\.json\\.bad-\\d+`));
+    expect(set[0]).toMatch(
+      new RegExp(
+        `${join(folder, 'motion.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} could not be used \\(not JSON\\); moved to .*motion\\.json\\.bad-\\d+`,
+      ),
+    );
     expect(set[1]).toMatch(/sev\.json could not be used \(it holds a project copy\)/);
     expect(set[2]).toMatch(/project\.json could not be used \(backup: path must be/);
     expect(readdirSync(folder).filter((n) => n.endsWith('.json'))).toEqual([]);

@@ -63,7 +63,8 @@ function fail(what: string, expected: string): never {
 
 function label(v: unknown, what: string, nullable = false): string {
   if (nullable && v === null) return null as unknown as string;
-  if (typeof v !== 'string' || v.length === 0 || v.length > MAX_LABEL_CHARS) fail(what, `a string of 1..${MAX_LABEL_CHARS} characters${nullable ? ' or null' : ''}`);
+  if (typeof v !== 'string' || v.length === 0 || v.length > MAX_LABEL_CHARS)
+    fail(what, `a string of 1..${MAX_LABEL_CHARS} characters${nullable ? ' or null' : ''}`);
   return v;
 }
 
@@ -73,7 +74,8 @@ function editedAt(v: unknown): number {
 }
 
 function text(v: unknown): string {
-  if (typeof v !== 'string' || v.length > MAX_BACKUP_TEXT_CHARS) fail('text', `a string of at most ${MAX_BACKUP_TEXT_CHARS} characters`);
+  if (typeof v !== 'string' || v.length > MAX_BACKUP_TEXT_CHARS)
+    fail('text', `a string of at most ${MAX_BACKUP_TEXT_CHARS} characters`);
   return v;
 }
 
@@ -105,7 +107,8 @@ function overrides(v: unknown): Record<number, number> {
   if (entries.length > MAX_OVERRIDES) fail('rotationOverridesDeg', `at most ${MAX_OVERRIDES} joints`);
   const out: Record<number, number> = {};
   for (const [joint, deg] of entries) {
-    if (!/^\d{1,5}$/.test(joint)) fail(`rotationOverridesDeg key ${JSON.stringify(joint.slice(0, 16))}`, 'a joint index');
+    if (!/^\d{1,5}$/.test(joint))
+      fail(`rotationOverridesDeg key ${JSON.stringify(joint.slice(0, 16))}`, 'a joint index');
     out[Number(joint)] = positive(deg, `rotationOverridesDeg[${joint}]`);
   }
   return out;
@@ -113,7 +116,8 @@ function overrides(v: unknown): Record<number, number> {
 
 function mtnBytes(v: unknown): Uint8Array {
   if (!(v instanceof Uint8Array)) fail('mtnBytes', 'a Uint8Array');
-  if (v.byteLength > MAX_BACKUP_MTN_BYTES) fail('mtnBytes', `at most ${MAX_BACKUP_MTN_BYTES} bytes (found ${v.byteLength})`);
+  if (v.byteLength > MAX_BACKUP_MTN_BYTES)
+    fail('mtnBytes', `at most ${MAX_BACKUP_MTN_BYTES} bytes (found ${v.byteLength})`);
   try {
     readMtn(v);
   } catch (e) {
@@ -140,15 +144,33 @@ export function checkBackup(raw: unknown, ctx: BackupContext | null): UnsavedBac
         // The label must be the file main holds for the document: the page cannot attach a copy to another file.
         if (path !== null && path !== own) throw new Error('backup: path is not the file of that document');
       }
-      return { part: 'motion', documentId, name: label(b.name, 'name'), path, editedAt: editedAt(b.editedAt), mtnBytes: mtnBytes(b.mtnBytes), tolerances: tolerances(b.tolerances), rotationOverridesDeg: overrides(b.rotationOverridesDeg) };
+      return {
+        part: 'motion',
+        documentId,
+        name: label(b.name, 'name'),
+        path,
+        editedAt: editedAt(b.editedAt),
+        mtnBytes: mtnBytes(b.mtnBytes),
+        tolerances: tolerances(b.tolerances),
+        rotationOverridesDeg: overrides(b.rotationOverridesDeg),
+      };
     }
     case 'sev':
     case 'project': {
       const path = label(b.path, 'path');
-      if (ctx && !ctx.isAllowed(path)) throw new Error(`backup: ${b.part === 'sev' ? 'the .sev' : 'the project'} is not a file this window has open`);
+      if (ctx && !ctx.isAllowed(path))
+        throw new Error(`backup: ${b.part === 'sev' ? 'the .sev' : 'the project'} is not a file this window has open`);
       const name = label(b.name, 'name');
-      if (b.part === 'project') return { part: 'project', name, path, editedAt: editedAt(b.editedAt), text: text(b.text) };
-      return { part: 'sev', name, path, motionName: label(b.motionName, 'motionName'), editedAt: editedAt(b.editedAt), text: text(b.text) };
+      if (b.part === 'project')
+        return { part: 'project', name, path, editedAt: editedAt(b.editedAt), text: text(b.text) };
+      return {
+        part: 'sev',
+        name,
+        path,
+        motionName: label(b.motionName, 'motionName'),
+        editedAt: editedAt(b.editedAt),
+        text: text(b.text),
+      };
     }
     default:
       return fail('part', '"motion", "sev" or "project"');
@@ -179,7 +201,10 @@ function fromFileText(raw: string): UnsavedBackup {
  * A backup store; with `folder` (Electron: `<userData>/Backups`) copies are also files there, and the copies a
  * previous run left are read back now. Without it (the loopback server) they live in memory only.
  */
-export function createBackupStore(folder: string | null, warn: (message: string) => void = () => undefined): BackupStore {
+export function createBackupStore(
+  folder: string | null,
+  warn: (message: string) => void = () => undefined,
+): BackupStore {
   const copies = new Map<BackupPart, UnsavedBackup>();
   const setAside: string[] = [];
   const fileOf = (part: BackupPart) => join(folder!, `${part}.json`);
@@ -197,7 +222,8 @@ export function createBackupStore(folder: string | null, warn: (message: string)
     }
     try {
       if (size < 0) throw new Error('not a readable file');
-      if (size > MAX_BACKUP_FILE_BYTES) throw new Error(`${size} bytes is more than a backup holds (at most ${MAX_BACKUP_FILE_BYTES})`);
+      if (size > MAX_BACKUP_FILE_BYTES)
+        throw new Error(`${size} bytes is more than a backup holds (at most ${MAX_BACKUP_FILE_BYTES})`);
       const b = fromFileText(readFileSync(file, 'utf8'));
       if (b.part !== part) throw new Error(`it holds a ${b.part} copy`);
       copies.set(part, b);
@@ -246,7 +272,10 @@ export function createBackupStore(folder: string | null, warn: (message: string)
       if (b && (b.part === 'motion' ? b.documentId : b.path) === key) remove(part);
     },
     held() {
-      return { backups: BACKUP_PARTS.flatMap((p) => (copies.has(p) ? [copies.get(p)!] : [])), setAside: setAside.slice() };
+      return {
+        backups: BACKUP_PARTS.flatMap((p) => (copies.has(p) ? [copies.get(p)!] : [])),
+        setAside: setAside.slice(),
+      };
     },
     clear() {
       for (const part of BACKUP_PARTS) remove(part);

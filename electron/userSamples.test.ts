@@ -1,5 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -45,7 +54,7 @@ describe('the sample project on first run', () => {
     expect(readdirSync(h.documents)).toEqual([SAMPLES_FOLDER_NAME]);
   });
 
-  it('the user\'s copy can be saved and built; the bundled copy stays read-only', () => {
+  it("the user's copy can be saved and built; the bundled copy stays read-only", () => {
     const h = home('grant');
     const copied = prepareUserSamples({ bundledDir: bundled, documentsDir: h.documents, fallbackDir: h.userData });
     const policy = createPathPolicy();
@@ -57,7 +66,7 @@ describe('the sample project on first run', () => {
     expect(onBundle.isAllowed(join(bundled, 'walk.sev'))).toBe(false);
   });
 
-  it('never overwrites the user\'s copy on a later run, and says nothing', () => {
+  it("never overwrites the user's copy on a later run, and says nothing", () => {
     const h = home('later');
     prepareUserSamples({ bundledDir: bundled, documentsDir: h.documents, fallbackDir: h.userData });
     const folder = join(h.documents, SAMPLES_FOLDER_NAME);
@@ -80,7 +89,7 @@ describe('the sample project on first run', () => {
     expect(readdirSync(folder)).toEqual(['mine.txt']);
   });
 
-  it('goes to the app\'s own folder when Documents cannot take it, and to the bundled copy (with the reason) when nothing can', () => {
+  it("goes to the app's own folder when Documents cannot take it, and to the bundled copy (with the reason) when nothing can", () => {
     const h = home('nodocs');
     const blocked = join(h.documents, 'file-not-folder');
     writeFileSync(blocked, 'x');
@@ -93,7 +102,7 @@ describe('the sample project on first run', () => {
     expect(none.notice).toMatch(/could not be copied.*file-not-folder.*Save As/s);
   });
 
-  it('a copy that fails halfway leaves no folder a later run would take for the user\'s; a killed run\'s temp copy is swept', () => {
+  it("a copy that fails halfway leaves no folder a later run would take for the user's; a killed run's temp copy is swept", () => {
     if (process.platform === 'win32') return; // mkfifo
     const broken = bundle('broken-bundle');
     // A FIFO cannot be copied: cpSync fails after copying the files before it.

@@ -55,7 +55,11 @@ export function prepareUserSamples(o: UserSamplesOptions): UserSamples {
     if (existsSync(folder)) {
       const own = join(folder, STARTUP_SAMPLE);
       if (existsSync(own)) return { startupPath: own, folder, notice: null };
-      return { startupPath: bundled, folder: null, notice: `${folder} has no ${STARTUP_SAMPLE}: the bundled sample opens instead, from the install folder (use Save As to keep changes).` };
+      return {
+        startupPath: bundled,
+        folder: null,
+        notice: `${folder} has no ${STARTUP_SAMPLE}: the bundled sample opens instead, from the install folder (use Save As to keep changes).`,
+      };
     }
     try {
       copyFolderAtomically(o.bundledDir, folder);

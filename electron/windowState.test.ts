@@ -2,7 +2,15 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { initialWindow, MIN_SIZE, parseWindowState, readWindowState, WINDOW_STATE_FILE, writeWindowState, type Rect } from './windowState';
+import {
+  initialWindow,
+  MIN_SIZE,
+  parseWindowState,
+  readWindowState,
+  WINDOW_STATE_FILE,
+  writeWindowState,
+  type Rect,
+} from './windowState';
 
 const root = mkdtempSync(join(tmpdir(), 'actguy-winstate-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -26,7 +34,9 @@ describe('the first window', () => {
 
 describe('a saved window', () => {
   it('comes back where it was, maximised or not, on whichever screen', () => {
-    expect(initialWindow({ x: 1500, y: 100, width: 1600, height: 900, maximized: true }, [laptop, monitor], laptop)).toEqual({ x: 1500, y: 100, width: 1600, height: 900, maximized: true });
+    expect(
+      initialWindow({ x: 1500, y: 100, width: 1600, height: 900, maximized: true }, [laptop, monitor], laptop),
+    ).toEqual({ x: 1500, y: 100, width: 1600, height: 900, maximized: true });
   });
 
   it('on a screen that is gone (monitor unplugged) opens centred on the primary screen, fitted to it', () => {
@@ -35,16 +45,32 @@ describe('a saved window', () => {
   });
 
   it('with its title bar above the top or off to the side is brought back within reach', () => {
-    expect(initialWindow({ x: 100, y: -500, width: 1000, height: 700, maximized: false }, [laptop], laptop).x).toBeUndefined();
-    expect(initialWindow({ x: -990, y: 10, width: 1000, height: 700, maximized: false }, [laptop], laptop).x).toBeUndefined();
+    expect(
+      initialWindow({ x: 100, y: -500, width: 1000, height: 700, maximized: false }, [laptop], laptop).x,
+    ).toBeUndefined();
+    expect(
+      initialWindow({ x: -990, y: 10, width: 1000, height: 700, maximized: false }, [laptop], laptop).x,
+    ).toBeUndefined();
     // Partly off the screen but reachable: kept on it, pulled in so it does not stick out.
-    expect(initialWindow({ x: 1000, y: 300, width: 1000, height: 700, maximized: false }, [laptop], laptop)).toEqual({ x: 366, y: 28, width: 1000, height: 700, maximized: false });
+    expect(initialWindow({ x: 1000, y: 300, width: 1000, height: 700, maximized: false }, [laptop], laptop)).toEqual({
+      x: 366,
+      y: 28,
+      width: 1000,
+      height: 700,
+      maximized: false,
+    });
   });
 });
 
 describe('window-state.json (untrusted input)', () => {
   it('reads only a plausible window; anything else is set aside with the reason', () => {
-    expect(parseWindowState('{"x":10,"y":20,"width":1200,"height":700,"maximized":false}')).toEqual({ x: 10, y: 20, width: 1200, height: 700, maximized: false });
+    expect(parseWindowState('{"x":10,"y":20,"width":1200,"height":700,"maximized":false}')).toEqual({
+      x: 10,
+      y: 20,
+      width: 1200,
+      height: 700,
+      maximized: false,
+    });
     const bad: [string, RegExp][] = [
       ['{', /not JSON/],
       ['[]', /not an object/],
@@ -55,7 +81,8 @@ describe('window-state.json (untrusted input)', () => {
       ['{"x":0,"y":0,"width":20,"height":10,"maximized":false}', /below the window's minimum/],
       ['{"x":0,"y":0,"width":1200,"height":700,"maximized":"yes"}', /maximized/],
     ];
-    for (const [text, reason] of bad) expect(parseWindowState(text), text).toEqual({ problem: expect.stringMatching(reason) });
+    for (const [text, reason] of bad)
+      expect(parseWindowState(text), text).toEqual({ problem: expect.stringMatching(reason) });
   });
 
   it('is written atomically and read back; a corrupt or unreadable one gives a warning naming the file, a missing one none', () => {

@@ -55,11 +55,13 @@ export function parseWindowState(text: string): SavedWindowState | { problem: st
   if (!v || typeof v !== 'object' || Array.isArray(v)) return { problem: 'not an object' };
   const o = v as Record<string, unknown>;
   for (const k of ['x', 'y', 'width', 'height'] as const) {
-    if (typeof o[k] !== 'number' || !Number.isInteger(o[k]) || Math.abs(o[k] as number) > MAX_SIDE) return { problem: `${k} is not a whole number of pixels within ±${MAX_SIDE}` };
+    if (typeof o[k] !== 'number' || !Number.isInteger(o[k]) || Math.abs(o[k] as number) > MAX_SIDE)
+      return { problem: `${k} is not a whole number of pixels within ±${MAX_SIDE}` };
   }
   const width = o.width as number;
   const height = o.height as number;
-  if (width < MIN_SIZE.width || height < MIN_SIZE.height) return { problem: `size ${width}x${height} is below the window's minimum ${MIN_SIZE.width}x${MIN_SIZE.height}` };
+  if (width < MIN_SIZE.width || height < MIN_SIZE.height)
+    return { problem: `size ${width}x${height} is below the window's minimum ${MIN_SIZE.width}x${MIN_SIZE.height}` };
   if (typeof o.maximized !== 'boolean') return { problem: 'maximized is not true or false' };
   return { x: o.x as number, y: o.y as number, width, height, maximized: o.maximized };
 }
@@ -85,7 +87,11 @@ function fit(wanted: { width: number; height: number }, area: Rect): { width: nu
  * the screens' work areas (`workAreas`), shrunk to that screen; else a window
  * of the saved (or preferred) size fitted to the primary work area, centred.
  */
-export function initialWindow(saved: SavedWindowState | null, workAreas: readonly Rect[], primary: Rect): InitialWindow {
+export function initialWindow(
+  saved: SavedWindowState | null,
+  workAreas: readonly Rect[],
+  primary: Rect,
+): InitialWindow {
   if (!saved) return { ...fit(PREFERRED_SIZE, primary), maximized: false };
   const titleBar: Rect = { x: saved.x, y: saved.y, width: saved.width, height: REACHABLE.height };
   const screen = workAreas.find((area) => {
@@ -107,7 +113,8 @@ export function readWindowState(dir: string, warn: (message: string) => void): S
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') warn(`${file}: cannot be read (${(e as Error).message}); the window opens at its default size`);
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+      warn(`${file}: cannot be read (${(e as Error).message}); the window opens at its default size`);
     return null;
   }
   const parsed = parseWindowState(text);

@@ -38,13 +38,32 @@ function start(): void {
   setAppApi(api);
   setInAppDialogs({
     pickPath: ({ mode, title, extensions, defaultName, listing }) =>
-      pickPathInApp({ mode, title, extensions, defaultName: defaultName ?? '', root: listing.root, files: listing.files }),
-    pickPaths: ({ title, extensions, listing }) => pickPathsInApp({ title, extensions, defaultName: '', root: listing.root, files: listing.files }),
+      pickPathInApp({
+        mode,
+        title,
+        extensions,
+        defaultName: defaultName ?? '',
+        root: listing.root,
+        files: listing.files,
+      }),
+    pickPaths: ({ title, extensions, listing }) =>
+      pickPathsInApp({ title, extensions, defaultName: '', root: listing.root, files: listing.files }),
     confirm: async ({ title, message, confirmLabel }) =>
-      (await askChoice({ title, text: message, buttons: [{ id: 'yes', label: confirmLabel, primary: true }, { id: 'cancel', label: 'Cancel' }] })) === 'yes',
+      (await askChoice({
+        title,
+        text: message,
+        buttons: [
+          { id: 'yes', label: confirmLabel, primary: true },
+          { id: 'cancel', label: 'Cancel' },
+        ],
+      })) === 'yes',
   });
   // Answers after the first come as changes from the previous one (a key toggle changes one channel of 32).
-  connectCompression(documentStore, compressionStore, withCompressDeltas((req) => api.compressMotion(req)));
+  connectCompression(
+    documentStore,
+    compressionStore,
+    withCompressDeltas((req) => api.compressMotion(req)),
+  );
   reportDocumentStateOnChange();
   // Native menu commands and files the OS handed to main (renderer/app/commands.ts: respects an open modal).
   // Main sends the files it kept during start-up right after the app info below: they run once the start-up
@@ -69,7 +88,9 @@ function start(): void {
       for (const f of info.startupFiles ?? []) await openSystemFile(f.path, f.projectPath);
       if (info.startupNotice) sessionStore.getState().notify('info', info.startupNotice, 'app');
     } catch (err) {
-      sessionStore.getState().notify('error', `Start-up failed: ${err instanceof Error ? err.message : String(err)}`, 'app');
+      sessionStore
+        .getState()
+        .notify('error', `Start-up failed: ${err instanceof Error ? err.message : String(err)}`, 'app');
     }
     // Unsaved work a crashed page or app left with main comes back as unsaved documents; from now on every
     // unsaved part is copied to main shortly after it changes (renderer/app/backups.ts).
@@ -77,7 +98,13 @@ function start(): void {
     try {
       restored = await restoreHeldBackups(api);
     } catch (err) {
-      sessionStore.getState().notify('error', `Restoring unsaved changes failed: ${err instanceof Error ? err.message : String(err)}`, 'app');
+      sessionStore
+        .getState()
+        .notify(
+          'error',
+          `Restoring unsaved changes failed: ${err instanceof Error ? err.message : String(err)}`,
+          'app',
+        );
     }
     backupUnsavedOnChange(api, { held: restored });
     startedUp();

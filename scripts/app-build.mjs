@@ -11,9 +11,25 @@ import { fileURLToPath } from 'node:url';
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** What the bundles are built from: every source folder and the build configuration. */
-const INPUTS = ['renderer', 'shared', 'electron', 'scripts/build.mjs', 'scripts/app-build.mjs', 'vite.config.ts', 'package.json', 'package-lock.json', 'tsconfig.base.json'];
+const INPUTS = [
+  'renderer',
+  'shared',
+  'electron',
+  'scripts/build.mjs',
+  'scripts/app-build.mjs',
+  'vite.config.ts',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.base.json',
+];
 /** What a build leaves; a missing one means the build must run. */
-const OUTPUTS = ['dist/renderer/index.html', 'dist/electron/main.cjs', 'dist/electron/preload.cjs', 'dist/electron/compressWorker.cjs', 'dist/electron/loopback.cjs'];
+const OUTPUTS = [
+  'dist/renderer/index.html',
+  'dist/electron/main.cjs',
+  'dist/electron/preload.cjs',
+  'dist/electron/compressWorker.cjs',
+  'dist/electron/loopback.cjs',
+];
 const STAMP = join(root, 'dist', '.app-build-stamp');
 
 /** A fingerprint of the inputs: path, size and modification time of every file (not the contents: fast). */
@@ -23,7 +39,8 @@ export function sourceFingerprint() {
     if (!existsSync(path)) return;
     const st = statSync(path);
     if (st.isDirectory()) {
-      for (const name of readdirSync(path).sort()) if (name !== 'node_modules' && !name.startsWith('.')) visit(join(path, name));
+      for (const name of readdirSync(path).sort())
+        if (name !== 'node_modules' && !name.startsWith('.')) visit(join(path, name));
     } else {
       hash.update(`${relative(root, path)}\0${st.size}\0${st.mtimeMs}\n`);
     }
@@ -56,11 +73,16 @@ export function appBuildIsFresh() {
  */
 export async function buildApp({ quiet = true, force = false } = {}) {
   if (!force && appBuildIsFresh()) {
-    if (!quiet) console.log('ActGuy: the app bundles are up to date (nothing changed since the last build); --force rebuilds.');
+    if (!quiet)
+      console.log('ActGuy: the app bundles are up to date (nothing changed since the last build); --force rebuilds.');
     return false;
   }
   const before = sourceFingerprint();
-  const electron = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'electron', ...(quiet ? ['--quiet'] : [])], { stdio: 'inherit', cwd: root });
+  const electron = spawnSync(
+    process.execPath,
+    [join(root, 'scripts', 'build.mjs'), 'electron', ...(quiet ? ['--quiet'] : [])],
+    { stdio: 'inherit', cwd: root },
+  );
   if (electron.status !== 0) throw new Error('building the Electron bundles failed (see above)');
   const { build } = await import('vite');
   // Vite takes React's build (production or development) from NODE_ENV when it is set: vitest sets it to "test".

@@ -23,14 +23,30 @@ function percentile(xs: number[], p: number): number {
 }
 
 async function startServer(root: string, workspace: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [join(root, 'dist', 'electron', 'loopback.cjs'), '--workspace', workspace, '--open', 'cmu_01_01.mtn', '--port', '0', '--exit-with-stdin'], {
-    cwd: root,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      join(root, 'dist', 'electron', 'loopback.cjs'),
+      '--workspace',
+      workspace,
+      '--open',
+      'cmu_01_01.mtn',
+      '--port',
+      '0',
+      '--exit-with-stdin',
+    ],
+    {
+      cwd: root,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
   const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the loopback server did not start within 20 s: ${stderr.trim()}`)), 20_000);
+    const timer = setTimeout(
+      () => reject(new Error(`the loopback server did not start within 20 s: ${stderr.trim()}`)),
+      20_000,
+    );
     createInterface({ input: child.stdout! }).on('line', (line) => {
       const m = /^ActGuy web: (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+)$/.exec(line);
       if (m) {
@@ -46,11 +62,15 @@ async function startServer(root: string, workspace: string): Promise<{ child: Ch
 export async function benchUi(options: { root: string; toggles?: number }): Promise<string[]> {
   const { root } = options;
   const toggles = options.toggles ?? 30;
-  const head = ['', `Renderer latency on cmu_01_01.mtn (31 joints x 688 frames) in ${CHROMIUM}, browser build (npm run web):`];
+  const head = [
+    '',
+    `Renderer latency on cmu_01_01.mtn (31 joints x 688 frames) in ${CHROMIUM}, browser build (npm run web):`,
+  ];
   if (!existsSync(CHROMIUM)) return [...head, `  skipped: ${CHROMIUM} is not installed`];
   // The app as npm run web serves it (skips the build when nothing changed).
   const built = spawnSync(process.execPath, [join(root, 'scripts', 'app-build.mjs')], { cwd: root, encoding: 'utf8' });
-  if (built.status !== 0) return [...head, `  skipped: building the app failed: ${(built.stderr || built.stdout).trim().split('\n').pop()}`];
+  if (built.status !== 0)
+    return [...head, `  skipped: building the app failed: ${(built.stderr || built.stdout).trim().split('\n').pop()}`];
 
   const { chromium } = await import('@playwright/test');
   const workspace = mkdtempSync(join(tmpdir(), 'actguy-bench-ui-'));
@@ -58,7 +78,14 @@ export async function benchUi(options: { root: string; toggles?: number }): Prom
   const server = await startServer(root, workspace);
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--use-angle=swiftshader',
+      '--enable-unsafe-swiftshader',
+      '--ignore-gpu-blocklist',
+    ],
   });
   try {
     const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
@@ -69,19 +96,29 @@ export async function benchUi(options: { root: string; toggles?: number }): Prom
       // The background refinement too: a toggle must not race the previous edit's refinement for the CPU.
       await page.locator('[data-testid="compress-stage"][data-stage="final"]').waitFor({ timeout: 60_000 });
     };
-    await page.getByTestId('doc-name').filter({ hasText: /^cmu_01_01$/ }).waitFor({ timeout: 60_000 });
+    await page
+      .getByTestId('doc-name')
+      .filter({ hasText: /^cmu_01_01$/ })
+      .waitFor({ timeout: 60_000 });
     await idle();
     // Hips: the root joint, with the most keys of the capture.
     await page.getByTestId('joint-select').selectOption({ label: '0 Hips' });
     await idle();
     const canvas = page.getByTestId('curve-canvas');
     const box = (await canvas.boundingBox())!;
-    const data = (await page.evaluate(`({ ...document.querySelector('[data-testid="curve-canvas"]').dataset })`)) as Record<string, string>;
-    const frameX = (f: number) => Number(data.plotLeft) + ((f - Number(data.viewStart)) / (Number(data.viewEnd) - Number(data.viewStart))) * (Number(data.plotRight) - Number(data.plotLeft));
+    const data = (await page.evaluate(
+      `({ ...document.querySelector('[data-testid="curve-canvas"]').dataset })`,
+    )) as Record<string, string>;
+    const frameX = (f: number) =>
+      Number(data.plotLeft) +
+      ((f - Number(data.viewStart)) / (Number(data.viewEnd) - Number(data.viewStart))) *
+        (Number(data.plotRight) - Number(data.plotLeft));
     const y = (Number(data.plotTop) + Number(data.plotBottom)) / 2;
     // The pointerup that makes the edit, in the page's clock.
     // (Page-side code is given as text: this file is type-checked without the DOM library.)
-    await page.evaluate(`document.querySelector('[data-testid="curve-canvas"]').addEventListener('pointerup', (e) => (window.__benchUp = e.timeStamp), { capture: true })`);
+    await page.evaluate(
+      `document.querySelector('[data-testid="curve-canvas"]').addEventListener('pointerup', (e) => (window.__benchUp = e.timeStamp), { capture: true })`,
+    );
 
     const clickToPaint: number[] = [];
     const workerMs: number[] = [];
@@ -89,7 +126,9 @@ export async function benchUi(options: { root: string; toggles?: number }): Prom
       const frame = 20 + ((i * 97) % 640);
       // The newest edit painted so far: the click's result is the first mark of a newer edit (a late mark of an
       // older edit, such as its refinement, does not count).
-      const before = (await page.evaluate(`Math.max(-1, ...performance.getEntriesByName('actguy:curves-painted').map((m) => m.detail?.editId ?? -1))`)) as number;
+      const before = (await page.evaluate(
+        `Math.max(-1, ...performance.getEntriesByName('actguy:curves-painted').map((m) => m.detail?.editId ?? -1))`,
+      )) as number;
       await page.evaluate(`performance.clearMarks('actguy:curves-painted')`);
       await page.keyboard.down('Control');
       await page.mouse.click(box.x + frameX(frame), box.y + y);

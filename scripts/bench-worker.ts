@@ -38,13 +38,22 @@ export async function benchWorker(options: BenchWorkerOptions = {}): Promise<str
   const root = options.root ?? process.cwd();
   const runs = options.runs ?? 15;
   // Build the worker bundle the app uses, so the figure is for the current sources.
-  const built = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'electron', '--quiet'], { cwd: root, encoding: 'utf8' });
+  const built = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'electron', '--quiet'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   const workerPath = join(root, 'dist', 'electron', 'compressWorker.cjs');
-  if (built.status !== 0 || !existsSync(workerPath)) return [`worker round trip: could not build ${workerPath}: ${built.stderr.trim()}`];
+  if (built.status !== 0 || !existsSync(workerPath))
+    return [`worker round trip: could not build ${workerPath}: ${built.stderr.trim()}`];
 
   const motions: [string, Motion, string][] = [];
   const samplePath = join(root, 'assets', 'walk.mtn');
-  if (existsSync(samplePath)) motions.push(['walk.mtn (sample)', readMtn(new Uint8Array(readFileSync(samplePath))), '<= 33 ms (two 60 Hz frames)']);
+  if (existsSync(samplePath))
+    motions.push([
+      'walk.mtn (sample)',
+      readMtn(new Uint8Array(readFileSync(samplePath))),
+      '<= 33 ms (two 60 Hz frames)',
+    ]);
   motions.push(['synthetic 60x600', syntheticMotion({ frames: 600, joints: 60, seed: 1, noise: 0.002 }), '~100 ms']);
 
   const lines = [
@@ -82,15 +91,25 @@ export async function benchWorker(options: BenchWorkerOptions = {}): Promise<str
       loop.disable();
       client.close(documentId);
       lines.push(
-        `${name.padEnd(20)} ${percentile(roundTrips, 0.5).toFixed(1).padStart(9)} ${percentile(roundTrips, 0.9).toFixed(1).padStart(7)} ${Math.max(...roundTrips).toFixed(1).padStart(7)} ` +
+        `${name.padEnd(20)} ${percentile(roundTrips, 0.5).toFixed(1).padStart(9)} ${percentile(roundTrips, 0.9).toFixed(1).padStart(7)} ${Math.max(
+          ...roundTrips,
+        )
+          .toFixed(1)
+          .padStart(7)} ` +
           `${percentile(compressMs, 0.5).toFixed(1).padStart(8)} ${percentile(framing, 0.5).toFixed(1).padStart(8)} ${(loop.max / 1e6).toFixed(1).padStart(6)}  ${target}`,
       );
     }
   } finally {
     await client.dispose();
   }
-  lines.push('(compress: median ms inside the worker; loopback: median ms to encode + decode the response frame for npm run web;');
-  lines.push(' stall: longest main-thread event-loop delay during the toggles, ms; it also counts time the OS left the process unscheduled)');
-  lines.push(`(load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores when measured: times on a busy machine are longer and noisier)`);
+  lines.push(
+    '(compress: median ms inside the worker; loopback: median ms to encode + decode the response frame for npm run web;',
+  );
+  lines.push(
+    ' stall: longest main-thread event-loop delay during the toggles, ms; it also counts time the OS left the process unscheduled)',
+  );
+  lines.push(
+    `(load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores when measured: times on a busy machine are longer and noisier)`,
+  );
   return lines;
 }

@@ -95,26 +95,50 @@ export async function main(): Promise<void> {
   }
   const motions: [string, Motion][] = [];
   const assets = join(root, 'assets');
-  for (const f of readdirSync(assets).filter((f) => f.endsWith('.mtn')).sort()) motions.push([f, readMtn(new Uint8Array(readFileSync(join(assets, f))))]);
+  for (const f of readdirSync(assets)
+    .filter((f) => f.endsWith('.mtn'))
+    .sort())
+    motions.push([f, readMtn(new Uint8Array(readFileSync(join(assets, f))))]);
   const extras = await benchExtras(root);
   motions.push(...extras.motions);
   motions.push(['synthetic 60x600', syntheticMotion({ frames: 600, joints: 60, seed: 1, noise: 0.002 })]);
-  motions.push(['synthetic 60x600 offsets', syntheticMotion({ frames: 600, joints: 60, seed: 2, noise: 0.002, offsets: true })]);
+  motions.push([
+    'synthetic 60x600 offsets',
+    syntheticMotion({ frames: 600, joints: 60, seed: 2, noise: 0.002, offsets: true }),
+  ]);
 
-  console.log(`ActGuy compression bench (tolerances: position ${options.positionTolerance}, rotation ${options.rotationToleranceDeg} deg, offset ${options.offsetTolerance}); times are medians`);
+  console.log(
+    `ActGuy compression bench (tolerances: position ${options.positionTolerance}, rotation ${options.rotationToleranceDeg} deg, offset ${options.offsetTolerance}); times are medians`,
+  );
   const w = [28, 6, 5, 7, 8, 6, 7, 7, 7, 9, 10, 8];
-  console.log(row(['motion', 'frames', 'jnts', 'keys', 'bytes', 'ratio', 'pos', 'rot', 'off', 'ms', 'naive ms', 'speedup'], w));
+  console.log(
+    row(['motion', 'frames', 'jnts', 'keys', 'bytes', 'ratio', 'pos', 'rot', 'off', 'ms', 'naive ms', 'speedup'], w),
+  );
   for (const [name, m] of motions) {
     const big = m.frameCount * m.joints.length > 20000;
     const fast = timed(m, methodStrategy(options.method), big ? 5 : 9);
     const slow = timed(m, naiveClassicStrategy, big ? 1 : 3);
     const same = fast.r.totalKeys === slow.r.totalKeys && fast.r.mt3Bytes === slow.r.mt3Bytes;
     console.log(
-      row([
-        name.slice(0, 28), m.frameCount, m.joints.length, fast.r.totalKeys, fast.r.mt3Bytes, fast.r.ratio.toFixed(1),
-        maxOf(fast.r, 'translation'), maxOf(fast.r, 'rotation'), maxOf(fast.r, 'offset'),
-        fast.ms.toFixed(1), slow.ms.toFixed(1), `${(slow.ms / fast.ms).toFixed(1)}x`,
-      ], w) + (same ? '' : '  (naive chose different keys!)') + (fast.r.warnings.length ? `  ${fast.r.warnings.length} warning(s)` : ''),
+      row(
+        [
+          name.slice(0, 28),
+          m.frameCount,
+          m.joints.length,
+          fast.r.totalKeys,
+          fast.r.mt3Bytes,
+          fast.r.ratio.toFixed(1),
+          maxOf(fast.r, 'translation'),
+          maxOf(fast.r, 'rotation'),
+          maxOf(fast.r, 'offset'),
+          fast.ms.toFixed(1),
+          slow.ms.toFixed(1),
+          `${(slow.ms / fast.ms).toFixed(1)}x`,
+        ],
+        w,
+      ) +
+        (same ? '' : '  (naive chose different keys!)') +
+        (fast.r.warnings.length ? `  ${fast.r.warnings.length} warning(s)` : ''),
     );
   }
   if (!extras.realDataNote) console.log('');

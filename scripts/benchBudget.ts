@@ -37,7 +37,10 @@ async function uniform(p: PreparedBuild, scale: number): Promise<{ marBytes: num
   if (!done.ok) throw new Error(done.errors.map((e) => e.message).join('\n'));
   const uses = p.motions.map((_, m) => 1 + p.aliases.filter((a) => a.resolved.targetIndex === m).length);
   const shares = done.results.reduce((s, r, m) => s + marShare(r.mt3Bytes, uses[m]), 0);
-  return { marBytes: marBytesOf(p.motions.length + p.aliases.length, shares), ratio: Math.max(...done.results.map((r, m) => motionBudgetRatio(p.motions[m], r, scale))) };
+  return {
+    marBytes: marBytesOf(p.motions.length + p.aliases.length, shares),
+    ratio: Math.max(...done.results.map((r, m) => motionBudgetRatio(p.motions[m], r, scale))),
+  };
 }
 
 async function compare(label: string, projectFile: string): Promise<string[]> {
@@ -45,7 +48,10 @@ async function compare(label: string, projectFile: string): Promise<string[]> {
   const full = await uniform(plain, 1);
   const budget = Math.floor(full.marBytes * 0.7);
   const t0 = performance.now();
-  const fitted = await compressWithinBudget(prepared(projectFile, budget), { compressor: inProcessCompressor(), inputBytes: read });
+  const fitted = await compressWithinBudget(prepared(projectFile, budget), {
+    compressor: inProcessCompressor(),
+    inputBytes: read,
+  });
   const ms = performance.now() - t0;
   if (!fitted.ok) return [`  ${label}: ${fitted.errors.map((e) => e.message).join('; ')}`];
   const b = fitted.budget!;
@@ -79,9 +85,14 @@ export async function benchBudget(root: string, extraCaptures: [string, Motion][
   const lines = ['', 'Budget fit (a .mar budget at 70 % of the default build; docs/formats.md#budget):'];
   const dir = mkdtempSync(join(tmpdir(), 'actguy-bench-budget-'));
   try {
-    lines.push(...(await compare('sample project (assets/sample.actguy.json)', join(root, 'assets', 'sample.actguy.json'))));
+    lines.push(
+      ...(await compare('sample project (assets/sample.actguy.json)', join(root, 'assets', 'sample.actguy.json'))),
+    );
     const cmu = readMtn(read(join(root, 'assets', 'cmu_01_01.mtn')));
-    const captures: [string, Motion][] = [['cmu_01_01', cmu], ...extraCaptures.map(([, m], i) => [`capture${i}`, m] as [string, Motion])];
+    const captures: [string, Motion][] = [
+      ['cmu_01_01', cmu],
+      ...extraCaptures.map(([, m], i) => [`capture${i}`, m] as [string, Motion]),
+    ];
     const file = generateProject(dir, captures, 12);
     // Some motions in skeleton-aware mode: their object-space error counts against their object tolerance.
     const p = JSON.parse(readFileSync(file, 'utf8'));
@@ -89,7 +100,12 @@ export async function benchBudget(root: string, extraCaptures: [string, Motion][
       if (k % 4 === 1) m.tolerances = { ...m.tolerances, object: 1 };
     });
     writeFileSync(file, JSON.stringify(p));
-    lines.push(...(await compare(`real-capture slices (${captures.map(([n]) => n).join(', ')}; varied tolerances, every 4th skeleton-aware)`, file)));
+    lines.push(
+      ...(await compare(
+        `real-capture slices (${captures.map(([n]) => n).join(', ')}; varied tolerances, every 4th skeleton-aware)`,
+        file,
+      )),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

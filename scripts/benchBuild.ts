@@ -40,7 +40,12 @@ export function sliceMotion(m: Motion, first: number, last: number, step: number
  * Writes a project of >= `count` motions derived from the captures into `dir`; returns its path. Clip `k` is
  * `lengths.min + (k * 37) % lengths.span` frames long (default 60..179).
  */
-export function generateProject(dir: string, captures: [string, Motion][], count: number, lengths = { min: 60, span: 120 }): string {
+export function generateProject(
+  dir: string,
+  captures: [string, Motion][],
+  count: number,
+  lengths = { min: 60, span: 120 },
+): string {
   const motions: object[] = [];
   let k = 0;
   while (motions.length < count) {
@@ -54,14 +59,19 @@ export function generateProject(dir: string, captures: [string, Motion][], count
       writeFileSync(join(dir, file), writeMtn(sliceMotion(m, first, last, step)));
       // A half-rate slice is a 15 fps motion: the build resamples it to the game's 30 fps.
       motions.push({
-        name: `${name}_${k}`, mtn: file, tolerances: { rotationDeg: [0.25, 0.5, 1, 2][k % 4], position: [0.25, 0.5, 1][k % 3] },
+        name: `${name}_${k}`,
+        mtn: file,
+        tolerances: { rotationDeg: [0.25, 0.5, 1, 2][k % 4], position: [0.25, 0.5, 1][k % 3] },
         ...(m.fps / step !== 30 ? { resample: true } : {}),
       });
       k++;
     }
   }
   const path = join(dir, 'bench.actguy.json');
-  writeFileSync(path, JSON.stringify({ version: 1, motions, outputs: { mar: 'out/bench.mar', sar: 'out/bench.sar' } }, null, 1));
+  writeFileSync(
+    path,
+    JSON.stringify({ version: 1, motions, outputs: { mar: 'out/bench.mar', sar: 'out/bench.sar' } }, null, 1),
+  );
   return path;
 }
 
@@ -80,13 +90,19 @@ function longProject(dir: string, captures: [string, Motion][]): { path: string;
     frames.push(m.frameCount);
   }
   const path = join(dir, 'long.actguy.json');
-  writeFileSync(path, JSON.stringify({ version: 1, motions, outputs: { mar: 'out/long.mar', sar: 'out/long.sar' } }, null, 1));
+  writeFileSync(
+    path,
+    JSON.stringify({ version: 1, motions, outputs: { mar: 'out/long.mar', sar: 'out/long.sar' } }, null, 1),
+  );
   return { path, frames };
 }
 
 export async function benchBuild(root: string, extraCaptures: [string, Motion][]): Promise<string[]> {
   const cmu = readMtn(new Uint8Array(readFileSync(join(root, 'assets', 'cmu_01_01.mtn'))));
-  const captures: [string, Motion][] = [['cmu_01_01', cmu], ...extraCaptures.map(([, m], i) => [`capture${i}`, m] as [string, Motion])];
+  const captures: [string, Motion][] = [
+    ['cmu_01_01', cmu],
+    ...extraCaptures.map(([, m], i) => [`capture${i}`, m] as [string, Motion]),
+  ];
   const dir = mkdtempSync(join(tmpdir(), 'actguy-bench-build-'));
   try {
     const project = generateProject(dir, captures, 120);
@@ -97,7 +113,10 @@ export async function benchBuild(root: string, extraCaptures: [string, Motion][]
       const t0 = performance.now();
       const r = spawnSync(process.execPath, [cli, 'build', project, '--quiet', ...args], { encoding: 'utf8' });
       const ms = performance.now() - t0;
-      if (r.status !== 0) throw new Error(`${label}: actguy build exited ${r.status}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ')}`);
+      if (r.status !== 0)
+        throw new Error(
+          `${label}: actguy build exited ${r.status}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ')}`,
+        );
       return ms;
     };
     // Five rounds, each cold build into a fresh cache. The machine's speed drifts over tens of seconds (shared
@@ -105,35 +124,78 @@ export async function benchBuild(root: string, extraCaptures: [string, Motion][]
     // median of those paired ratios; the order of --jobs 1 and --jobs 2 alternates between rounds.
     const ROUNDS = 5;
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-    const c1: number[] = [], c2: number[] = [], w: number[] = [], n1: number[] = [], n2: number[] = [];
-    const coldRatio: number[] = [], bareRatio: number[] = [], warmRatio: number[] = [];
+    const c1: number[] = [],
+      c2: number[] = [],
+      w: number[] = [],
+      n1: number[] = [],
+      n2: number[] = [];
+    const coldRatio: number[] = [],
+      bareRatio: number[] = [],
+      warmRatio: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const pair = (one: () => number, two: () => number): [number, number] => {
-        if (round % 2 === 0) { const a = one(); return [a, two()]; }
+        if (round % 2 === 0) {
+          const a = one();
+          return [a, two()];
+        }
         const b = two();
         return [one(), b];
       };
-      const [b1, b2] = pair(() => time('jobs 1 --no-cache', ['--jobs', '1', '--no-cache']), () => time('jobs 2 --no-cache', ['--jobs', '2', '--no-cache']));
-      const [k1, k2] = pair(() => time('jobs 1', ['--jobs', '1', '--cache', join(dir, `cache-jobs1-${round}`)]), () => time('jobs 2', ['--jobs', '2', '--cache', join(dir, `cache-jobs2-${round}`)]));
+      const [b1, b2] = pair(
+        () => time('jobs 1 --no-cache', ['--jobs', '1', '--no-cache']),
+        () => time('jobs 2 --no-cache', ['--jobs', '2', '--no-cache']),
+      );
+      const [k1, k2] = pair(
+        () => time('jobs 1', ['--jobs', '1', '--cache', join(dir, `cache-jobs1-${round}`)]),
+        () => time('jobs 2', ['--jobs', '2', '--cache', join(dir, `cache-jobs2-${round}`)]),
+      );
       const warm = time('rebuild', ['--jobs', '2', '--cache', join(dir, `cache-jobs2-${round}`)]);
-      n1.push(b1); n2.push(b2); c1.push(k1); c2.push(k2); w.push(warm);
-      bareRatio.push(b2 / b1); coldRatio.push(k2 / k1); warmRatio.push(warm / k2);
+      n1.push(b1);
+      n2.push(b2);
+      c1.push(k1);
+      c2.push(k2);
+      w.push(warm);
+      bareRatio.push(b2 / b1);
+      coldRatio.push(k2 / k1);
+      warmRatio.push(warm / k2);
     }
-    const cold1 = median(c1), cold2 = median(c2), warm = median(w), bare1 = median(n1), bare2 = median(n2);
-    const range = (xs: number[], digits: number) => `${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)}`;
+    const cold1 = median(c1),
+      cold2 = median(c2),
+      warm = median(w),
+      bare1 = median(n1),
+      bare2 = median(n2);
+    const range = (xs: number[], digits: number) =>
+      `${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)}`;
     const p = JSON.parse(readFileSync(project, 'utf8'));
     // Five long motions (whole captures; the pool compresses each in shares of its channels, one per job).
     const long = longProject(dir, captures);
-    const l1: number[] = [], l2: number[] = [], longRatio: number[] = [];
+    const l1: number[] = [],
+      l2: number[] = [],
+      longRatio: number[] = [];
     for (let round = 0; round < 3; round++) {
       const build = (jobs: number) => {
         const t0 = performance.now();
-        const r = spawnSync(process.execPath, [cli, 'build', long.path, '--quiet', '--no-cache', '--jobs', String(jobs)], { encoding: 'utf8' });
-        if (r.status !== 0) throw new Error(`long motions, jobs ${jobs}: actguy build exited ${r.status}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ')}`);
+        const r = spawnSync(
+          process.execPath,
+          [cli, 'build', long.path, '--quiet', '--no-cache', '--jobs', String(jobs)],
+          { encoding: 'utf8' },
+        );
+        if (r.status !== 0)
+          throw new Error(
+            `long motions, jobs ${jobs}: actguy build exited ${r.status}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ')}`,
+          );
         return performance.now() - t0;
       };
-      const [a, b] = round % 2 === 0 ? [build(1), build(2)] : (() => { const y = build(2); return [build(1), y]; })();
-      l1.push(a); l2.push(b); longRatio.push(b / a);
+      const [a, b] =
+        round % 2 === 0
+          ? [build(1), build(2)]
+          : (() => {
+              const y = build(2);
+              return [build(1), y];
+            })();
+      l1.push(a);
+      l2.push(b);
+      longRatio.push(b / a);
     }
     return [
       '',

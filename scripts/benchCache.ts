@@ -35,19 +35,32 @@ export async function benchCache(root: string): Promise<string[]> {
   /** One `actguy build` in a fresh process; milliseconds and the cache summary it printed. */
   const build = (project: string, cache: string, state: string): { ms: number; summary: string } => {
     const t0 = performance.now();
-    const r = spawnSync(process.execPath, [cli, 'build', project, '--jobs', '2', '--cache', cache], { encoding: 'utf8', env: { ...process.env, ACTGUY_STATE_DIR: state } });
+    const r = spawnSync(process.execPath, [cli, 'build', project, '--jobs', '2', '--cache', cache], {
+      encoding: 'utf8',
+      env: { ...process.env, ACTGUY_STATE_DIR: state },
+    });
     const ms = performance.now() - t0;
-    if (r.status !== 0) throw new Error(`actguy build exited ${r.status}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ')}`);
+    if (r.status !== 0)
+      throw new Error(
+        `actguy build exited ${r.status}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ')}`,
+      );
     return { ms, summary: /cache: [^;\n]*/.exec(r.stdout)?.[0] ?? '?' };
   };
   try {
-    const lines = ['', 'Build cache (docs/cache.md): `actguy build --jobs 2` in a fresh process each, own local state folder each'];
+    const lines = [
+      '',
+      'Build cache (docs/cache.md): `actguy build --jobs 2` in a fresh process each, own local state folder each',
+    ];
 
     // 120 clips: cold, unchanged rebuild (verdicts remembered), rebuild with an empty local state (all verified).
     const p120dir = join(dir, 'p120');
     mkdirSync(p120dir);
     const p120 = generateProject(p120dir, captures, 120);
-    const cold: number[] = [], warm: number[] = [], shared: number[] = [], warmRatio: number[] = [], sharedRatio: number[] = [];
+    const cold: number[] = [],
+      warm: number[] = [],
+      shared: number[] = [],
+      warmRatio: number[] = [],
+      sharedRatio: number[] = [];
     let summaries = { warm: '', shared: '' };
     for (let round = 0; round < 3; round++) {
       const cache = join(dir, `cache120-${round}`);
@@ -55,9 +68,18 @@ export async function benchCache(root: string): Promise<string[]> {
       const c = build(p120, cache, state);
       const rebuild = () => build(p120, cache, state);
       const fresh = () => build(p120, cache, join(dir, `state120-fresh-${round}`));
-      const [w, s] = round % 2 === 0 ? [rebuild(), fresh()] : (() => { const f = fresh(); return [rebuild(), f]; })();
-      cold.push(c.ms); warm.push(w.ms); shared.push(s.ms);
-      warmRatio.push(w.ms / c.ms); sharedRatio.push(s.ms / c.ms);
+      const [w, s] =
+        round % 2 === 0
+          ? [rebuild(), fresh()]
+          : (() => {
+              const f = fresh();
+              return [rebuild(), f];
+            })();
+      cold.push(c.ms);
+      warm.push(w.ms);
+      shared.push(s.ms);
+      warmRatio.push(w.ms / c.ms);
+      sharedRatio.push(s.ms / c.ms);
       summaries = { warm: w.summary, shared: s.summary };
     }
     lines.push(
@@ -89,23 +111,39 @@ export async function benchCache(root: string): Promise<string[]> {
 
     // Verify against compress, per motion, in-process, on 40 of the 120 clips (each timed as the median of 3).
     const project = JSON.parse(readFileSync(p120, 'utf8'));
-    const vt: number[] = [], ct: number[] = [];
+    const vt: number[] = [],
+      ct: number[] = [];
     for (const entry of project.motions.slice(0, 40)) {
       const bytes = new Uint8Array(readFileSync(join(p120dir, entry.mtn)));
       const motion = readMtn(bytes);
       if (motion.fps !== 30) continue;
       const options = compressOptionsFor({
-        resolved: { name: entry.name, positionTolerance: entry.tolerances.position, rotationToleranceDeg: entry.tolerances.rotationDeg, offsetTolerance: 0.5, method: 'refined' },
+        resolved: {
+          name: entry.name,
+          positionTolerance: entry.tolerances.position,
+          rotationToleranceDeg: entry.tolerances.rotationDeg,
+          offsetTolerance: 0.5,
+          method: 'refined',
+        },
         rotationOverridesDeg: {},
       } as never);
-      const times = (f: () => unknown) => median([0, 1, 2].map(() => { const t0 = performance.now(); f(); return performance.now() - t0; }));
+      const times = (f: () => unknown) =>
+        median(
+          [0, 1, 2].map(() => {
+            const t0 = performance.now();
+            f();
+            return performance.now() - t0;
+          }),
+        );
       const result = compressMtnBytes(bytes, options);
       const { bytes: mt3, ...claim } = result;
       ct.push(times(() => compressMtnBytes(bytes, options)));
-      vt.push(times(() => {
-        const v = verifyCompressed(motion, options, mt3, claim);
-        if (!v.ok) throw new Error(`bench: the compressor's own result of ${entry.name} did not verify: ${v.reason}`);
-      }));
+      vt.push(
+        times(() => {
+          const v = verifyCompressed(motion, options, mt3, claim);
+          if (!v.ok) throw new Error(`bench: the compressor's own result of ${entry.name} did not verify: ${v.reason}`);
+        }),
+      );
     }
     const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
     lines.push(

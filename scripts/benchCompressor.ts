@@ -25,7 +25,12 @@ import { readMtn } from '../shared/mtn/read';
 import { writeMtn } from '../shared/mtn/write';
 import { listRealBvhSamples } from '../electron/interchange/realBvhSamples';
 
-const OPTIONS: CompressOptions = { positionTolerance: 0.05, rotationToleranceDeg: 0.5, offsetTolerance: 0.05, name: 'bench' };
+const OPTIONS: CompressOptions = {
+  positionTolerance: 0.05,
+  rotationToleranceDeg: 0.5,
+  offsetTolerance: 0.05,
+  name: 'bench',
+};
 
 /**
  * The captures the refinement's settings were chosen on (the window retry's factor: CMU 01_01 at 30 fps, which
@@ -45,13 +50,16 @@ interface Capture {
 export function bundledCaptures(root: string): Capture[] {
   const out: Capture[] = [];
   const assets = join(root, 'assets');
-  for (const f of readdirSync(assets).filter((f) => f.endsWith('.mtn')).sort()) {
+  for (const f of readdirSync(assets)
+    .filter((f) => f.endsWith('.mtn'))
+    .sort()) {
     const m = readMtn(new Uint8Array(readFileSync(join(assets, f))));
     for (const fps of [30, 120]) out.push({ name: f, fps, motion: resampleMotion(m, fps) });
   }
   for (const s of listRealBvhSamples()) {
     const text = readFileSync(s.path, 'utf8');
-    for (const fps of [30, 120]) out.push({ name: `${s.name}.bvh`, fps, motion: importBvh(text, { fps, scale: s.centimetresPerUnit }).motion });
+    for (const fps of [30, 120])
+      out.push({ name: `${s.name}.bvh`, fps, motion: importBvh(text, { fps, scale: s.centimetresPerUnit }).motion });
   }
   return out;
 }
@@ -68,7 +76,8 @@ function cpuMs(f: () => void): number {
   return (d.user + d.system) / 1000;
 }
 
-const rotationKeys = (r: CompressResult) => r.channels.filter((c) => c.kind === 'rotation').reduce((s, c) => s + c.keyFrames.length, 0);
+const rotationKeys = (r: CompressResult) =>
+  r.channels.filter((c) => c.kind === 'rotation').reduce((s, c) => s + c.keyFrames.length, 0);
 
 /**
  * A relaxed bound on a rotation channel's fewest keys: the shortest path over key pairs (a, b) of the
@@ -106,15 +115,22 @@ function firstFrames(m: Motion, frames: number): Motion {
   const J = m.joints.length;
   const S = frames + 1;
   return makeMotion({
-    ...m, frameCount: frames,
-    translation: m.translation.slice(0, S * 4), rotation: m.rotation.slice(0, S * J * 4), offset: m.offset.slice(0, S * J * 4),
-    translationKeyInfo: m.translationKeyInfo.slice(0, S * 4), jointKeyInfo: m.jointKeyInfo.slice(0, S * J * 4),
+    ...m,
+    frameCount: frames,
+    translation: m.translation.slice(0, S * 4),
+    rotation: m.rotation.slice(0, S * J * 4),
+    offset: m.offset.slice(0, S * J * 4),
+    translationKeyInfo: m.translationKeyInfo.slice(0, S * 4),
+    jointKeyInfo: m.jointKeyInfo.slice(0, S * J * 4),
   });
 }
 
 export function benchCompressor(root: string, print: (line: string) => void = console.log): void {
   const captures = bundledCaptures(root);
-  print(''); print(`Refined vs classic at ${OPTIONS.positionTolerance} u / ${OPTIONS.rotationToleranceDeg} deg on every bundled capture (time: CPU ms of this process, median of 3; load average ${loadavg()[0].toFixed(1)}):`);
+  print('');
+  print(
+    `Refined vs classic at ${OPTIONS.positionTolerance} u / ${OPTIONS.rotationToleranceDeg} deg on every bundled capture (time: CPU ms of this process, median of 3; load average ${loadavg()[0].toFixed(1)}):`,
+  );
   const w = [16, 5, 6, 5, 10, 10, 7, 9, 9, 7];
   const fmt = (cells: (string | number)[]) => cells.map((c, i) => String(c).padStart(w[i])).join(' ');
   print(fmt(['capture', 'fps', 'frames', 'jnts', 'classic', 'refined', 'ratio', 'classic', 'refined', 'time']));
@@ -126,7 +142,8 @@ export function benchCompressor(root: string, print: (line: string) => void = co
     let classic!: CompressResult, refined!: CompressResult;
     compressMotion(c.motion, { ...OPTIONS, method: 'classic' });
     compressMotion(c.motion, OPTIONS);
-    const ct: number[] = [], rt: number[] = [];
+    const ct: number[] = [],
+      rt: number[] = [];
     for (let i = 0; i < 3; i++) {
       ct.push(cpuMs(() => (classic = compressMotion(c.motion, { ...OPTIONS, method: 'classic' }))));
       rt.push(cpuMs(() => (refined = compressMotion(c.motion, OPTIONS))));
@@ -135,14 +152,31 @@ export function benchCompressor(root: string, print: (line: string) => void = co
     ratios[c.fps].push(ratio);
     if (!tunedOn(c)) heldOut[c.fps].push(ratio);
     timeRatios.push(median(rt) / median(ct));
-    print(fmt([`${tunedOn(c) ? '*' : ''}${c.name}`.slice(0, 16), c.fps, c.motion.frameCount, c.motion.joints.length, rotationKeys(classic), rotationKeys(refined), ratio.toFixed(3), median(ct).toFixed(0), median(rt).toFixed(0), `${(median(rt) / median(ct)).toFixed(2)}x`]));
+    print(
+      fmt([
+        `${tunedOn(c) ? '*' : ''}${c.name}`.slice(0, 16),
+        c.fps,
+        c.motion.frameCount,
+        c.motion.joints.length,
+        rotationKeys(classic),
+        rotationKeys(refined),
+        ratio.toFixed(3),
+        median(ct).toFixed(0),
+        median(rt).toFixed(0),
+        `${(median(rt) / median(ct)).toFixed(2)}x`,
+      ]),
+    );
   }
   print('  (* a capture the refinement was tuned on)');
   for (const fps of [30, 120]) {
     const range = (xs: number[]) => `${Math.min(...xs).toFixed(3)}-${Math.max(...xs).toFixed(3)}`;
-    print(`  rotation keys refined / classic at ${fps} fps: ${range(ratios[fps])}, held out ${range(heldOut[fps])} (target <= ${fps === 30 ? '0.49' : '0.6'})`);
+    print(
+      `  rotation keys refined / classic at ${fps} fps: ${range(ratios[fps])}, held out ${range(heldOut[fps])} (target <= ${fps === 30 ? '0.49' : '0.6'})`,
+    );
   }
-  print(`  refined / classic time: ${Math.min(...timeRatios).toFixed(2)}-${Math.max(...timeRatios).toFixed(2)}x (target <= 1.5x)`);
+  print(
+    `  refined / classic time: ${Math.min(...timeRatios).toFixed(2)}-${Math.max(...timeRatios).toFixed(2)}x (target <= 1.5x)`,
+  );
 
   benchGap(captures, print);
   benchProcess(root, print);
@@ -150,26 +184,41 @@ export function benchCompressor(root: string, print: (line: string) => void = co
 
 /** The optimality gap on sampled channels: the three rotation channels with the most classic keys of two captures. */
 function benchGap(captures: Capture[], print: (line: string) => void): void {
-  const sampled = captures.filter((c) => (c.name === '01_03.bvh' && c.fps === 30) || (c.name === 'Boxing_Toes.bvh' && c.fps === 30));
+  const sampled = captures.filter(
+    (c) => (c.name === '01_03.bvh' && c.fps === 30) || (c.name === 'Boxing_Toes.bvh' && c.fps === 30),
+  );
   if (sampled.length === 0) return;
-  print(''); print(`Optimality gap on sampled rotation channels (${OPTIONS.rotationToleranceDeg} deg; bound: relaxedKeyBound, spans <= 64 frames):`);
-  let sumRefined = 0, sumClassic = 0, sumBound = 0;
+  print('');
+  print(
+    `Optimality gap on sampled rotation channels (${OPTIONS.rotationToleranceDeg} deg; bound: relaxedKeyBound, spans <= 64 frames):`,
+  );
+  let sumRefined = 0,
+    sumClassic = 0,
+    sumBound = 0;
   for (const c of sampled) {
     const refined = compressMotion(c.motion, OPTIONS);
     const classic = compressMotion(c.motion, { ...OPTIONS, method: 'classic' });
     // The same channels whatever refinement does: the three with the most classic keys.
-    const classicKeys = (j: number) => classic.channels.find((x) => x.kind === 'rotation' && x.joint === j)!.keyFrames.length;
-    const channels = refined.channels.filter((ch) => ch.kind === 'rotation').sort((a, b) => classicKeys(b.joint) - classicKeys(a.joint) || a.joint - b.joint).slice(0, 3);
+    const classicKeys = (j: number) =>
+      classic.channels.find((x) => x.kind === 'rotation' && x.joint === j)!.keyFrames.length;
+    const channels = refined.channels
+      .filter((ch) => ch.kind === 'rotation')
+      .sort((a, b) => classicKeys(b.joint) - classicKeys(a.joint) || a.joint - b.joint)
+      .slice(0, 3);
     for (const ch of channels) {
       const bound = relaxedKeyBound(rotationSource(c.motion, ch.joint), c.motion.frameCount, ch.tolerance, 64);
       const cl = classic.channels.find((x) => x.kind === 'rotation' && x.joint === ch.joint)!.keyFrames.length;
       sumRefined += ch.keyFrames.length;
       sumClassic += cl;
       sumBound += bound;
-      print(`  ${c.name} ${c.fps} fps joint ${ch.joint} ${c.motion.joints[ch.joint].name}: classic ${cl}, refined ${ch.keyFrames.length}, bound ${bound}: refined ${((ch.keyFrames.length / bound - 1) * 100).toFixed(0)} % above`);
+      print(
+        `  ${c.name} ${c.fps} fps joint ${ch.joint} ${c.motion.joints[ch.joint].name}: classic ${cl}, refined ${ch.keyFrames.length}, bound ${bound}: refined ${((ch.keyFrames.length / bound - 1) * 100).toFixed(0)} % above`,
+      );
     }
   }
-  print(`  total: classic ${sumClassic}, refined ${sumRefined}, bound ${sumBound}: refined at most ${((sumRefined / sumBound - 1) * 100).toFixed(0)} % above the optimum (if the bound holds)`);
+  print(
+    `  total: classic ${sumClassic}, refined ${sumRefined}, bound ${sumBound}: refined at most ${((sumRefined / sumBound - 1) * 100).toFixed(0)} % above the optimum (if the bound holds)`,
+  );
 }
 
 /** A whole `actguy compress --classic` process on frames 0..249 of the bundled CMU capture against the naive greedy in this process. */
@@ -180,21 +229,38 @@ export function benchProcess(root: string, print: (line: string) => void = conso
   try {
     const input = join(dir, 'clip.mtn');
     writeFileSync(input, writeMtn(motion));
-    const options: CompressOptions = { positionTolerance: 0.5, rotationToleranceDeg: 0.5, offsetTolerance: 0.5, name: 'clip', method: 'classic' };
+    const options: CompressOptions = {
+      positionTolerance: 0.5,
+      rotationToleranceDeg: 0.5,
+      offsetTolerance: 0.5,
+      name: 'clip',
+      method: 'classic',
+    };
     compressMotionWith(naiveClassicStrategy, motion, options);
-    const processMs: number[] = [], naiveMs: number[] = [];
+    const processMs: number[] = [],
+      naiveMs: number[] = [];
     for (let i = 0; i < 7; i++) {
       const t0 = performance.now();
-      const r = spawnSync(process.execPath, [cli, 'compress', input, '-o', join(dir, 'clip.mt3'), '--classic', '--quiet'], { encoding: 'utf8' });
+      const r = spawnSync(
+        process.execPath,
+        [cli, 'compress', input, '-o', join(dir, 'clip.mt3'), '--classic', '--quiet'],
+        { encoding: 'utf8' },
+      );
       processMs.push(performance.now() - t0);
       if (r.status !== 0) throw new Error(`bench: actguy compress failed: ${r.stderr}`);
       const t1 = performance.now();
       compressMotionWith(naiveClassicStrategy, motion, options);
       naiveMs.push(performance.now() - t1);
     }
-    const p = median(processMs), n = median(naiveMs);
-    print(''); print(`CLI process on cmu_01_01.mtn frames 0..249 (31 joints), 0.5 deg, wall ms, median of 7, interleaved (load average ${loadavg()[0].toFixed(1)}):`);
-    print(`  \`actguy compress --classic\` process ${p.toFixed(0)} ms, naive full-refit greedy in-process ${n.toFixed(0)} ms: ${(p / n).toFixed(2)}x (target <= 0.2x)`);
+    const p = median(processMs),
+      n = median(naiveMs);
+    print('');
+    print(
+      `CLI process on cmu_01_01.mtn frames 0..249 (31 joints), 0.5 deg, wall ms, median of 7, interleaved (load average ${loadavg()[0].toFixed(1)}):`,
+    );
+    print(
+      `  \`actguy compress --classic\` process ${p.toFixed(0)} ms, naive full-refit greedy in-process ${n.toFixed(0)} ms: ${(p / n).toFixed(2)}x (target <= 0.2x)`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -12,7 +12,9 @@ import { benchUi } from './bench-ui';
  * the worker round trip the app waits for after a key toggle, and the latency in the real renderer
  * (key toggle -> repainted curves, tolerance drag) measured in Chromium.
  */
-export async function benchExtras(root: string): Promise<{ motions: [string, Motion][]; realDataNote: string; after: () => Promise<string[]> }> {
+export async function benchExtras(
+  root: string,
+): Promise<{ motions: [string, Motion][]; realDataNote: string; after: () => Promise<string[]> }> {
   const motions: [string, Motion][] = [];
   for (const s of listRealBvhSamples()) {
     const { motion } = importBvh(readFileSync(s.path, 'utf8'), { fps: 30, scale: s.centimetresPerUnit });

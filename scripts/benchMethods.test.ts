@@ -1,9 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { chart, type MethodRow } from './benchMethods';
 
-const row = (clip: string, method: MethodRow['method'], toleranceDeg: number, bytes: number, objectError: number): MethodRow => ({
-  clip, rate: '30 fps', fps: 30, frames: 100, joints: 5, toleranceDeg, method,
-  rotationKeys: 10, totalKeys: 12, bytes, ratioToMtn: 5, objectError, ms: 1,
+const row = (
+  clip: string,
+  method: MethodRow['method'],
+  toleranceDeg: number,
+  bytes: number,
+  objectError: number,
+): MethodRow => ({
+  clip,
+  rate: '30 fps',
+  fps: 30,
+  frames: 100,
+  joints: 5,
+  toleranceDeg,
+  method,
+  rotationKeys: 10,
+  totalKeys: 12,
+  bytes,
+  ratioToMtn: 5,
+  objectError,
+  ms: 1,
 });
 
 describe('bench chart', () => {
@@ -11,7 +28,8 @@ describe('bench chart', () => {
     const rows: MethodRow[] = [];
     for (const clip of ['a.bvh', 'b.bvh'])
       for (const [k, method] of (['classic', 'refined', 'dp-reference', 'skeleton'] as const).entries())
-        for (const [i, deg] of [0.25, 0.5, 1].entries()) rows.push(row(clip, method, deg, 1000 * (4 - k) * (3 - i), 0.5 * (i + 1)));
+        for (const [i, deg] of [0.25, 0.5, 1].entries())
+          rows.push(row(clip, method, deg, 1000 * (4 - k) * (3 - i), 0.5 * (i + 1)));
     const svg = chart(rows);
     expect(svg.startsWith('<svg')).toBe(true);
     expect(svg.match(/<polyline /g)).toHaveLength(8);

@@ -53,7 +53,9 @@ function compressorDigest() {
   for (const dir of ['shared/compress', 'shared/mt3', 'shared/math', 'shared/mtn', 'shared/motion']) {
     const abs = join(root, dir);
     if (!existsSync(abs)) continue;
-    for (const f of readdirSync(abs).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).sort()) {
+    for (const f of readdirSync(abs)
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+      .sort()) {
       h.update(`${dir}/${f}\0`);
       h.update(readFileSync(join(abs, f)));
     }

@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readMtn } from '../shared/mtn/read';
-import { contactRuns, detectFootContacts, findFootJoints, footTracks, uncoveredContacts } from '../shared/sev/footsteps';
+import {
+  contactRuns,
+  detectFootContacts,
+  findFootJoints,
+  footTracks,
+  uncoveredContacts,
+} from '../shared/sev/footsteps';
 import { parseSev } from '../shared/sev/parse';
 
 const asset = (name: string) => readMtn(readFileSync(join(__dirname, '../assets', name)));
@@ -17,15 +23,33 @@ describe('footstep suggestions', () => {
     const landings = [70, 119, 162, 210, 336, 400, 459, 567, 622, 672];
     for (const side of ['L', 'R'] as const) {
       const starts = contacts.filter((c) => c.side === side).map((c) => c.frame);
-      for (const f of landings) expect(starts.some((s) => Math.abs(s - f) <= 1), `${side} landing at ${f} (found ${starts.join(' ')})`).toBe(true);
+      for (const f of landings)
+        expect(
+          starts.some((s) => Math.abs(s - f) <= 1),
+          `${side} landing at ${f} (found ${starts.join(' ')})`,
+        ).toBe(true);
     }
     // The event joints are the ankles (CMU: 4 LeftFoot, 9 RightFoot).
     expect(new Set(contacts.filter((c) => c.side === 'L').map((c) => c.joint))).toEqual(new Set([4]));
     expect(new Set(contacts.filter((c) => c.side === 'R').map((c) => c.joint))).toEqual(new Set([9]));
     // No contact while a foot is in the air: the airborne arcs (left foot above 12 cm), read by hand.
-    const airborne = [[57, 67], [107, 116], [149, 160], [196, 208], [322, 333], [387, 397], [445, 456], [554, 564], [608, 620], [658, 670]];
+    const airborne = [
+      [57, 67],
+      [107, 116],
+      [149, 160],
+      [196, 208],
+      [322, 333],
+      [387, 397],
+      [445, 456],
+      [554, 564],
+      [608, 620],
+      [658, 670],
+    ];
     for (const c of contacts.filter((x) => x.side === 'L'))
-      for (const [a, b] of airborne) expect(c.endFrame < a || c.frame > b, `L contact ${c.frame}-${c.endFrame} overlaps the jump ${a}-${b}`).toBe(true);
+      for (const [a, b] of airborne)
+        expect(c.endFrame < a || c.frame > b, `L contact ${c.frame}-${c.endFrame} overlaps the jump ${a}-${b}`).toBe(
+          true,
+        );
   });
 
   it('walk.mtn: one contact per heel strike, on the frames the hand-made walk.sev marks (right strikes one frame later, when the foot has stopped)', () => {
@@ -34,7 +58,10 @@ describe('footstep suggestions', () => {
     expect(contacts.filter((c) => c.side === 'L').map((c) => c.frame)).toEqual([5, 38, 71, 104]);
     // The right foot stands on the floor at frame 0 (it does not land there): no footstep at 0.
     expect(contacts.filter((c) => c.side === 'R').map((c) => c.frame)).toEqual([22, 55, 88, 121]);
-    expect(findFootJoints(m.joints)).toEqual([{ side: 'L', foot: 17, toe: 18 }, { side: 'R', foot: 21, toe: 22 }]);
+    expect(findFootJoints(m.joints)).toEqual([
+      { side: 'L', foot: 17, toe: 18 },
+      { side: 'R', foot: 21, toe: 22 },
+    ]);
   });
 
   it('a contact under way at frame 0 is a landing only when the foot is still coming down there', () => {
@@ -43,7 +70,10 @@ describe('footstep suggestions', () => {
     const landing = Float64Array.from([3, 2.2, 2, 2, 2, 4, 8, 9, 6, 3, 2, 2, 2, 2]);
     const speed = Float64Array.from([0.5, 0.5, 0, 0, 0, 3, 3, 2, 3, 3, 0.5, 0, 0, 0]);
     expect(contactRuns(standing, speed)).toEqual([{ frame: 10, endFrame: 13 }]);
-    expect(contactRuns(landing, speed)).toEqual([{ frame: 0, endFrame: 4 }, { frame: 10, endFrame: 13 }]);
+    expect(contactRuns(landing, speed)).toEqual([
+      { frame: 0, endFrame: 4 },
+      { frame: 10, endFrame: 13 },
+    ]);
   });
 
   it('suggestions skip contacts within 2 frames of an event of the same SE on the same joint', () => {
@@ -51,7 +81,10 @@ describe('footstep suggestions', () => {
     const contacts = detectFootContacts(m);
     const sev = parseSev(readFileSync(join(__dirname, '../assets/walk.sev'), 'utf8'));
     if (!sev.doc) throw new Error('walk.sev does not parse');
-    const seOf = { L: sev.doc.ses.find((d) => d.name === 'SE_FOOT_L')!.index, R: sev.doc.ses.find((d) => d.name === 'SE_FOOT_R')!.index };
+    const seOf = {
+      L: sev.doc.ses.find((d) => d.name === 'SE_FOOT_L')!.index,
+      R: sev.doc.ses.find((d) => d.name === 'SE_FOOT_R')!.index,
+    };
     // walk.sev marks every step the detector finds (R one frame earlier): nothing is left to suggest.
     expect(uncoveredContacts(contacts, sev.doc.events, seOf)).toEqual([]);
     // Three frames away, or on another joint, or another SE, an event does not cover a contact.

@@ -16,15 +16,19 @@ import { DEFECT_KINDS, TARGETS } from './fuzz/targets';
 const CI_COUNT = 2000;
 
 describe('short fuzz pass (CI)', () => {
-  it.each(TARGETS.map((t) => t.name))('%s: no crash, hang, invalid acceptance or unnamed error', async (format) => {
-    const { tally, findings } = await runRange(format, { seed: 1, from: 0, to: CI_COUNT, perSignature: 1 });
-    expect(findings.map((f) => `${f.kind} #${f.index}: ${f.message}`)).toEqual([]);
-    for (const k of DEFECT_KINDS) expect(tally.defects[k]).toBe(0);
-    expect(tally.inputs).toBe(CI_COUNT);
-    // The mutations must reach both sides of the reader: some inputs refused, some still valid.
-    expect(tally.rejected).toBeGreaterThan(CI_COUNT / 20);
-    expect(tally.accepted).toBeGreaterThan(CI_COUNT / 100);
-  }, 180_000);
+  it.each(TARGETS.map((t) => t.name))(
+    '%s: no crash, hang, invalid acceptance or unnamed error',
+    async (format) => {
+      const { tally, findings } = await runRange(format, { seed: 1, from: 0, to: CI_COUNT, perSignature: 1 });
+      expect(findings.map((f) => `${f.kind} #${f.index}: ${f.message}`)).toEqual([]);
+      for (const k of DEFECT_KINDS) expect(tally.defects[k]).toBe(0);
+      expect(tally.inputs).toBe(CI_COUNT);
+      // The mutations must reach both sides of the reader: some inputs refused, some still valid.
+      expect(tally.rejected).toBeGreaterThan(CI_COUNT / 20);
+      expect(tally.accepted).toBeGreaterThan(CI_COUNT / 100);
+    },
+    180_000,
+  );
 });
 
 describe('the harness itself', () => {
@@ -33,7 +37,9 @@ describe('the harness itself', () => {
       const a = fuzzInput(t, 3, 41);
       expect(fuzzInput(t, 3, 41)).toEqual(a);
       const others = [fuzzInput(t, 3, 42), fuzzInput(t, 4, 41), fuzzInput(t, 3, 43)];
-      expect(others.some((o) => o.byteLength !== a.byteLength || Buffer.compare(Buffer.from(o), Buffer.from(a)) !== 0)).toBe(true);
+      expect(
+        others.some((o) => o.byteLength !== a.byteLength || Buffer.compare(Buffer.from(o), Buffer.from(a)) !== 0),
+      ).toBe(true);
     }
   });
 
@@ -61,11 +67,13 @@ describe('the harness itself', () => {
     // A defect that needs a marker byte keeps it.
     const marked = {
       ...t,
-      run: (b: Uint8Array) => (b.includes(0xee) ? t.run(b) : 'rejected' as const),
+      run: (b: Uint8Array) => (b.includes(0xee) ? t.run(b) : ('rejected' as const)),
     };
     const input = new Uint8Array(512).fill(1);
     input[300] = 0xee;
-    expect(Array.from(await minimize(marked, input, 'crash', 'TypeError: b.notAFunction is not a function'))).toEqual([0xee]);
+    expect(Array.from(await minimize(marked, input, 'crash', 'TypeError: b.notAFunction is not a function'))).toEqual([
+      0xee,
+    ]);
   });
 });
 
@@ -78,15 +86,30 @@ describe('npm run fuzz (the CLI with its worker and watchdog)', () => {
     mkdirSync(join(repo, 'dist'), { recursive: true });
     dir = mkdtempSync(join(repo, 'dist', 'fuzz-test-'));
     cli = join(dir, 'fuzz.cjs');
-    const common = { bundle: true, platform: 'node' as const, format: 'cjs' as const, target: 'node20', logLevel: 'error' as const };
+    const common = {
+      bundle: true,
+      platform: 'node' as const,
+      format: 'cjs' as const,
+      target: 'node20',
+      logLevel: 'error' as const,
+    };
     await build({ ...common, entryPoints: [join(repo, 'scripts', 'fuzz.ts')], outfile: cli });
-    await build({ ...common, entryPoints: [join(repo, 'scripts', 'fuzz', 'worker.ts')], outfile: join(dir, 'fuzzWorker.cjs') });
+    await build({
+      ...common,
+      entryPoints: [join(repo, 'scripts', 'fuzz', 'worker.ts')],
+      outfile: join(dir, 'fuzzWorker.cjs'),
+    });
   }, 120_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const fuzz = (args: string[]) => spawnSync(process.execPath, [cli, ...args, '--out', join(dir, 'repro')], { encoding: 'utf8', timeout: 120_000 });
+  const fuzz = (args: string[]) =>
+    spawnSync(process.execPath, [cli, ...args, '--out', join(dir, 'repro')], { encoding: 'utf8', timeout: 120_000 });
   const row = (stdout: string, format: string) => {
-    const cells = stdout.split('\n').find((l) => l.startsWith(`${format} `))!.trim().split(/\s+/);
+    const cells = stdout
+      .split('\n')
+      .find((l) => l.startsWith(`${format} `))!
+      .trim()
+      .split(/\s+/);
     const head = ['format', 'inputs', 'accepted', 'rejected', ...DEFECT_KINDS];
     return Object.fromEntries(head.map((h, i) => [h, cells[i]]));
   };
@@ -105,8 +128,15 @@ describe('npm run fuzz (the CLI with its worker and watchdog)', () => {
     expect(r.status).toBe(1);
     expect(row(r.stdout, 'selftest-hang')).toMatchObject({ inputs: '2', hang: '2' });
     const saved = readdirSync(join(dir, 'repro', 'selftest-hang')).sort();
-    expect(saved).toEqual(['hang-seed1-input0.bin', 'hang-seed1-input0.txt', 'hang-seed1-input1.bin', 'hang-seed1-input1.txt']);
-    expect(readFileSync(join(dir, 'repro', 'selftest-hang', 'hang-seed1-input0.txt'), 'utf8')).toMatch(/hang: still running after 150 ms of CPU time \(twice\)/);
+    expect(saved).toEqual([
+      'hang-seed1-input0.bin',
+      'hang-seed1-input0.txt',
+      'hang-seed1-input1.bin',
+      'hang-seed1-input1.txt',
+    ]);
+    expect(readFileSync(join(dir, 'repro', 'selftest-hang', 'hang-seed1-input0.txt'), 'utf8')).toMatch(
+      /hang: still running after 150 ms of CPU time \(twice\)/,
+    );
   }, 120_000);
 
   it('stops an input that grows the process past the memory limit and counts it', () => {

@@ -30,7 +30,14 @@ interface Options {
 }
 
 function parseOptions(argv: string[]): Options {
-  const o: Options = { formats: TARGETS.map((t) => t.name), count: 2000, seed: 1, hangMs: 2000, memoryMb: 1024, out: 'fuzz-reproducers' };
+  const o: Options = {
+    formats: TARGETS.map((t) => t.name),
+    count: 2000,
+    seed: 1,
+    hangMs: 2000,
+    memoryMb: 1024,
+    out: 'fuzz-reproducers',
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -39,10 +46,14 @@ function parseOptions(argv: string[]): Options {
       return v;
     };
     const int = (v: string, min: number) => {
-      if (!/^\d+$/.test(v) || Number(v) < min) throw new Error(`${a} must be an integer >= ${min}, found ${JSON.stringify(v)}`);
+      if (!/^\d+$/.test(v) || Number(v) < min)
+        throw new Error(`${a} must be an integer >= ${min}, found ${JSON.stringify(v)}`);
       return Number(v);
     };
-    if (a === '--format') o.formats = value().split(',').map((f) => targetByName(f.trim()).name);
+    if (a === '--format')
+      o.formats = value()
+        .split(',')
+        .map((f) => targetByName(f.trim()).name);
     else if (a === '--count') o.count = int(value(), 1);
     else if (a === '--seed') o.seed = int(value(), 0);
     else if (a === '--time-limit') o.hangMs = int(value(), 1);
@@ -50,7 +61,9 @@ function parseOptions(argv: string[]): Options {
     else if (a === '--out') o.out = value();
     else if (a === '--table') o.table = value();
     else if (a === '--help' || a === '-h') {
-      console.log('usage: npm run fuzz -- [--format F[,F...]] [--count N per format] [--seed S] [--time-limit MS] [--memory-mb MB] [--out DIR] [--table FILE]');
+      console.log(
+        'usage: npm run fuzz -- [--format F[,F...]] [--count N per format] [--seed S] [--time-limit MS] [--memory-mb MB] [--out DIR] [--table FILE]',
+      );
       console.log(`formats: ${TARGETS.map((t) => t.name).join(', ')}`);
       process.exit(0);
     } else throw new Error(`unknown option ${a} (try --help)`);
@@ -66,8 +79,13 @@ function save(o: Options, f: Finding): void {
   mkdirSync(dir, { recursive: true });
   const base = join(dir, `${f.kind}-seed${f.seed}-input${f.index}`);
   writeFileSync(`${base}.${targetByName(f.format).ext}`, f.input);
-  writeFileSync(`${base}.txt`, `${f.format} input ${f.index} (seed ${f.seed}), ${f.input.byteLength} bytes, ${f.ms.toFixed(0)} ms\n${f.kind}: ${f.message}\n`);
-  console.log(`  ${f.kind} ${f.format} #${f.index}: ${f.message.slice(0, 160)} -> ${base}.${targetByName(f.format).ext}`);
+  writeFileSync(
+    `${base}.txt`,
+    `${f.format} input ${f.index} (seed ${f.seed}), ${f.input.byteLength} bytes, ${f.ms.toFixed(0)} ms\n${f.kind}: ${f.message}\n`,
+  );
+  console.log(
+    `  ${f.kind} ${f.format} #${f.index}: ${f.message.slice(0, 160)} -> ${base}.${targetByName(f.format).ext}`,
+  );
 }
 
 interface WorkerStop {
@@ -110,8 +128,10 @@ function runWorker(o: Options, format: string, from: number, to: number, tally: 
     const watch = setInterval(() => {
       const rss = process.memoryUsage.rss();
       peakRss = Math.max(peakRss, rss);
-      if (rss > o.memoryMb * 1048576) stopFor('memory', `process memory reached ${(rss / 1048576).toFixed(0)} MB (limit ${o.memoryMb} MB)`);
-      else if (s[SLOT.cpuStart] && cpuMs() - s[SLOT.cpuStart] > o.hangMs) stopFor('hang', `still running after ${o.hangMs} ms of CPU time`);
+      if (rss > o.memoryMb * 1048576)
+        stopFor('memory', `process memory reached ${(rss / 1048576).toFixed(0)} MB (limit ${o.memoryMb} MB)`);
+      else if (s[SLOT.cpuStart] && cpuMs() - s[SLOT.cpuStart] > o.hangMs)
+        stopFor('hang', `still running after ${o.hangMs} ms of CPU time`);
     }, 25);
     worker.on('message', (m: { type: string; finding?: Finding }) => {
       if (m.type === 'finding') save(o, { ...m.finding!, input: new Uint8Array(m.finding!.input) });
@@ -148,7 +168,15 @@ async function runFormat(o: Options, format: string): Promise<FormatTally> {
       tally.inputs++;
       tally.defects[kind]++;
       if (kind === 'hang') tally.maxCpuMs = Math.max(tally.maxCpuMs, ms);
-      save(o, { format, kind, message: `${message} (twice)`, seed: o.seed, index: next, input: fuzzInput(targetByName(format), o.seed, next), ms });
+      save(o, {
+        format,
+        kind,
+        message: `${message} (twice)`,
+        seed: o.seed,
+        index: next,
+        input: fuzzInput(targetByName(format), o.seed, next),
+        ms,
+      });
       next++;
     } else {
       retried++;
@@ -164,22 +192,32 @@ async function main(): Promise<number> {
   const o = parseOptions(process.argv.slice(2));
   const t0 = performance.now();
   const tallies: FormatTally[] = [];
-  console.log(`fuzz: ${o.formats.join(', ')}; ${o.count} inputs each, seed ${o.seed}, time limit ${o.hangMs} ms, memory limit ${o.memoryMb} MB`);
+  console.log(
+    `fuzz: ${o.formats.join(', ')}; ${o.count} inputs each, seed ${o.seed}, time limit ${o.hangMs} ms, memory limit ${o.memoryMb} MB`,
+  );
   for (const format of o.formats) {
     const tally = await runFormat(o, format);
     tallies.push(tally);
     const d = DEFECT_KINDS.reduce((n, k) => n + tally.defects[k], 0);
-    console.log(`${format}: ${tally.inputs} inputs, ${tally.accepted} accepted, ${tally.rejected} rejected, ${d} defects (${((performance.now() - t0) / 1000).toFixed(0)} s so far)`);
+    console.log(
+      `${format}: ${tally.inputs} inputs, ${tally.accepted} accepted, ${tally.rejected} rejected, ${d} defects (${((performance.now() - t0) / 1000).toFixed(0)} s so far)`,
+    );
   }
   peakRss = Math.max(peakRss, process.memoryUsage.rss());
   const table = formatTable(tallies, { peakRssMb: peakRss / 1048576, seconds: (performance.now() - t0) / 1000 });
   console.log(`\n${table}`);
-  if (retried) console.log(`${retried} input(s) stopped by the watchdog once ran within the limits when run again, and are not defects`);
+  if (retried)
+    console.log(
+      `${retried} input(s) stopped by the watchdog once ran within the limits when run again, and are not defects`,
+    );
   if (o.table) writeFileSync(o.table, `npm run fuzz -- ${process.argv.slice(2).join(' ')}\n\n${table}\n`);
   return tallies.some((t) => DEFECT_KINDS.some((k) => t.defects[k] > 0)) ? 1 : 0;
 }
 
-main().then((code) => process.exit(code), (e: Error) => {
-  console.error(`fuzz: ${e.message}`);
-  process.exit(2);
-});
+main().then(
+  (code) => process.exit(code),
+  (e: Error) => {
+    console.error(`fuzz: ${e.message}`);
+    process.exit(2);
+  },
+);

@@ -35,7 +35,8 @@ await build({
   effectiveOptionComputed: async (options) => {
     // deb: [fpm arguments, path of the desktop entry it installs]; AppImage: { desktop, desktopFileName }.
     if (Array.isArray(options)) found.deb = { fpmArgs: options[0], desktopEntry: readFileSync(options[1], 'utf8') };
-    else if (options && typeof options.desktop === 'string') found.appImage = { desktopEntry: options.desktop, desktopFileName: options.desktopFileName };
+    else if (options && typeof options.desktop === 'string')
+      found.appImage = { desktopEntry: options.desktop, desktopFileName: options.desktopFileName };
     return true;
   },
 });

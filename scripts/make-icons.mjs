@@ -11,7 +11,15 @@ import { deflateSync } from 'node:zlib';
 export const ICON_SIZES = [16, 24, 32, 48, 64, 128, 256, 512, 1024];
 const ICO_SIZES = [16, 24, 32, 48, 64, 128, 256];
 /** icns chunk types holding PNG data, by pixel size. */
-const ICNS_TYPES = [['icp4', 16], ['icp5', 32], ['icp6', 64], ['ic07', 128], ['ic08', 256], ['ic09', 512], ['ic10', 1024]];
+const ICNS_TYPES = [
+  ['icp4', 16],
+  ['icp5', 32],
+  ['icp6', 64],
+  ['ic07', 128],
+  ['ic08', 256],
+  ['ic09', 512],
+  ['ic10', 1024],
+];
 
 const CRC_TABLE = new Uint32Array(256).map((_, n) => {
   let c = n;
@@ -45,7 +53,12 @@ export function encodePng(size, rgba) {
   ihdr.writeUInt32BE(size, 4);
   ihdr[8] = 8; // bit depth
   ihdr[9] = 6; // RGBA
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 const clamp01 = (v) => Math.max(0, Math.min(1, v));
@@ -87,7 +100,15 @@ export function drawIcon(size) {
       const t = clamp01((y - inset) / (1 - 2 * inset));
       let c = TOP.map((v, k) => mix(v, BOTTOM[k], t));
       // Time grid: three faint vertical lines at the keys (only where they stay visible).
-      if (size >= 48) for (const k of KEYS) c = c.map((v, n) => mix(v, GRID[n], cover(Math.abs(x - k) - 0.006, px) * 0.8 * clamp01((0.86 - y) * 20) * clamp01((y - 0.14) * 20)));
+      if (size >= 48)
+        for (const k of KEYS)
+          c = c.map((v, n) =>
+            mix(
+              v,
+              GRID[n],
+              cover(Math.abs(x - k) - 0.006, px) * 0.8 * clamp01((0.86 - y) * 20) * clamp01((y - 0.14) * 20),
+            ),
+          );
       // The curve between the first and last key.
       if (x > 0.14 && x < 0.86) {
         const dCurve = Math.abs(y - curveY(x)) / Math.sqrt(1 + curveSlope(x) ** 2) - stroke / 2;

@@ -21,7 +21,20 @@ describe('assets/walk.mtn (synthetic walk sample)', () => {
     expect(N).toBeGreaterThanOrEqual(120);
     m.joints.forEach((jt, j) => expect(jt.parent).toBeLessThan(j));
     const names = m.joints.map((j) => j.name);
-    for (const n of ['Hips', 'Spine', 'Neck', 'Head', 'LeftShoulder', 'LeftArm', 'LeftForeArm', 'LeftHand', 'LeftUpLeg', 'LeftLeg', 'LeftFoot', 'LeftToeBase'])
+    for (const n of [
+      'Hips',
+      'Spine',
+      'Neck',
+      'Head',
+      'LeftShoulder',
+      'LeftArm',
+      'LeftForeArm',
+      'LeftHand',
+      'LeftUpLeg',
+      'LeftLeg',
+      'LeftFoot',
+      'LeftToeBase',
+    ])
       expect(names).toContain(n);
     // About 170 cm tall in centimetres.
     expect(skeletonHeight(m)).toBeGreaterThan(160);
@@ -37,7 +50,9 @@ describe('assets/walk.mtn (synthetic walk sample)', () => {
       expect(jt.part).toBe(lower ? 0 : 1);
     }
     expect(byName.get('Hips')).toBe(0);
-    expect(m.flags & (MotionFlag.MIRROR_UPPER | MotionFlag.MIRROR_LOWER)).toBe(MotionFlag.MIRROR_UPPER | MotionFlag.MIRROR_LOWER);
+    expect(m.flags & (MotionFlag.MIRROR_UPPER | MotionFlag.MIRROR_LOWER)).toBe(
+      MotionFlag.MIRROR_UPPER | MotionFlag.MIRROR_LOWER,
+    );
   });
 
   it('walks forward along +Z with a vertical bob and constant offsets', () => {
@@ -45,8 +60,12 @@ describe('assets/walk.mtn (synthetic walk sample)', () => {
     const y = (f: number) => m.translation[f * 4 + 1];
     expect(z(N) - z(0)).toBeGreaterThan(300);
     for (let f = 1; f <= N; f++) expect(z(f)).toBeGreaterThanOrEqual(z(f - 1));
-    let lo = Infinity, hi = -Infinity;
-    for (let f = 0; f <= N; f++) { lo = Math.min(lo, y(f)); hi = Math.max(hi, y(f)); }
+    let lo = Infinity,
+      hi = -Infinity;
+    for (let f = 0; f <= N; f++) {
+      lo = Math.min(lo, y(f));
+      hi = Math.max(hi, y(f));
+    }
     expect(hi - lo).toBeGreaterThan(2);
     expect(hi - lo).toBeLessThan(10);
     for (let f = 1; f <= N; f++) for (let i = 0; i < J * 4; i++) expect(m.offset[f * J * 4 + i]).toBe(m.offset[i]);
@@ -54,7 +73,8 @@ describe('assets/walk.mtn (synthetic walk sample)', () => {
   });
 
   it('has user keys, trace keys and foot locks where the foot really is still', () => {
-    const rootKeys = [], traceKeys = [];
+    const rootKeys = [],
+      traceKeys = [];
     for (let f = 0; f <= N; f++) {
       if (translationFlagsAt(m, f) & KeyFlag.KEY) rootKeys.push(f);
       if (translationFlagsAt(m, f) & KeyFlag.TRACE) traceKeys.push(f);
@@ -73,7 +93,8 @@ describe('assets/walk.mtn (synthetic walk sample)', () => {
       expect(m.joints[j].name).toMatch(/Foot$/);
       if (f > 0 && lockedJointAt(m, f - 1) === j) {
         // A locked joint stays put in X and Z (what the runtime's lock correction assumes).
-        const a = worldPose(m, f - 1).positions, b = worldPose(m, f).positions;
+        const a = worldPose(m, f - 1).positions,
+          b = worldPose(m, f).positions;
         expect(Math.hypot(a[j * 3] - b[j * 3], a[j * 3 + 2] - b[j * 3 + 2])).toBeLessThan(0.01);
       }
     }
@@ -96,6 +117,7 @@ describe('assets/walk.mtn (synthetic walk sample)', () => {
     expect(fresh.translationKeyInfo).toEqual(m.translationKeyInfo);
     expect(fresh.jointKeyInfo).toEqual(m.jointKeyInfo);
     for (let i = 0; i < m.rotation.length; i++) expect(Math.abs(fresh.rotation[i] - m.rotation[i])).toBeLessThan(1e-5);
-    for (let i = 0; i < m.translation.length; i++) expect(Math.abs(fresh.translation[i] - m.translation[i])).toBeLessThan(1e-3);
+    for (let i = 0; i < m.translation.length; i++)
+      expect(Math.abs(fresh.translation[i] - m.translation[i])).toBeLessThan(1e-3);
   });
 });

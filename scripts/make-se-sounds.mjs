@@ -20,10 +20,16 @@ const tmp = mkdtempSync(join(tmpdir(), 'actguy-sounds-'));
 const bundle = join(tmp, 'tables.cjs');
 await build({
   stdin: {
-    contents: "export { parseSls } from './shared/se-tables/sls'; export { parseSeDefine } from './shared/se-tables/define'; export { mergeSeTables } from './shared/se-tables/table';",
-    resolveDir: root, loader: 'ts',
+    contents:
+      "export { parseSls } from './shared/se-tables/sls'; export { parseSeDefine } from './shared/se-tables/define'; export { mergeSeTables } from './shared/se-tables/table';",
+    resolveDir: root,
+    loader: 'ts',
   },
-  outfile: bundle, bundle: true, platform: 'node', format: 'cjs', logLevel: 'error',
+  outfile: bundle,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  logLevel: 'error',
 });
 const { parseSls, parseSeDefine, mergeSeTables } = createRequire(import.meta.url)(bundle);
 rmSync(tmp, { recursive: true, force: true });
@@ -39,7 +45,11 @@ const RATE = 22050;
 function noise(seed) {
   let s = seed >>> 0 || 1;
   return () => {
-    s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0;
+    s ^= s << 13;
+    s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    s >>>= 0;
     return (s / 0xffffffff) * 2 - 1;
   };
 }
@@ -78,7 +88,11 @@ function synth(name, code) {
     };
   } else if (name.startsWith('SE_GEAR') || name.startsWith('SE_METAL')) {
     ms = 130;
-    render = (t) => (Math.sin(2 * Math.PI * 2400 * t) + 0.6 * Math.sin(2 * Math.PI * 3150 * t)) * Math.exp(-t * 40) * (0.6 + 0.4 * rnd()) * 0.4;
+    render = (t) =>
+      (Math.sin(2 * Math.PI * 2400 * t) + 0.6 * Math.sin(2 * Math.PI * 3150 * t)) *
+      Math.exp(-t * 40) *
+      (0.6 + 0.4 * rnd()) *
+      0.4;
   } else if (name.startsWith('SE_LAND') || name.startsWith('SE_WATER')) {
     ms = 240;
     let y = 0;
@@ -106,10 +120,19 @@ function synth(name, code) {
 
 function wav(pcm) {
   const b = Buffer.alloc(44 + pcm.length * 2);
-  b.write('RIFF', 0); b.writeUInt32LE(36 + pcm.length * 2, 4); b.write('WAVE', 8);
-  b.write('fmt ', 12); b.writeUInt32LE(16, 16); b.writeUInt16LE(1, 20); b.writeUInt16LE(1, 22);
-  b.writeUInt32LE(RATE, 24); b.writeUInt32LE(RATE * 2, 28); b.writeUInt16LE(2, 32); b.writeUInt16LE(16, 34);
-  b.write('data', 36); b.writeUInt32LE(pcm.length * 2, 40);
+  b.write('RIFF', 0);
+  b.writeUInt32LE(36 + pcm.length * 2, 4);
+  b.write('WAVE', 8);
+  b.write('fmt ', 12);
+  b.writeUInt32LE(16, 16);
+  b.writeUInt16LE(1, 20);
+  b.writeUInt16LE(1, 22);
+  b.writeUInt32LE(RATE, 24);
+  b.writeUInt32LE(RATE * 2, 28);
+  b.writeUInt16LE(2, 32);
+  b.writeUInt16LE(16, 34);
+  b.write('data', 36);
+  b.writeUInt32LE(pcm.length * 2, 40);
   for (let i = 0; i < pcm.length; i++) b.writeInt16LE(pcm[i], 44 + i * 2);
   return b;
 }

@@ -60,7 +60,7 @@ export function sandboxProblem(p) {
     'Do one of these once, then run `npm start` again:',
     '  1. Make the helper setuid root (until node_modules/electron is reinstalled):',
     `       sudo chown root:root '${helper}' && sudo chmod 4755 '${helper}'`,
-    '  2. Or give this Electron an AppArmor profile that allows user namespaces (Ubuntu\'s documented way):',
+    "  2. Or give this Electron an AppArmor profile that allows user namespaces (Ubuntu's documented way):",
     `       printf 'abi <abi/4.0>,\\ninclude <tunables/global>\\nprofile actguy-electron "${p.binary}" flags=(unconfined) {\\n  userns,\\n  include if exists <local/actguy-electron>\\n}\\n' | sudo tee /etc/apparmor.d/actguy-electron`,
     '       sudo apparmor_parser -r /etc/apparmor.d/actguy-electron',
     '  3. Or lift the restriction until the next reboot:',

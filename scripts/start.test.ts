@@ -28,30 +28,53 @@ describe('npm start arguments', () => {
   const root = resolve('/repo');
   const cwd = resolve('/home/u/work');
   it('--workspace DIR is the workspace, not the file; the sample opens when no file is given', () => {
-    expect(electronArgs(['--workspace', 'ws'], { root, cwd })).toEqual([root, join(root, 'assets', 'walk.mtn'), '--workspace', resolve(cwd, 'ws')]);
-    expect(electronArgs(['--workspace=ws'], { root, cwd })).toEqual([root, join(root, 'assets', 'walk.mtn'), '--workspace', resolve(cwd, 'ws')]);
+    expect(electronArgs(['--workspace', 'ws'], { root, cwd })).toEqual([
+      root,
+      join(root, 'assets', 'walk.mtn'),
+      '--workspace',
+      resolve(cwd, 'ws'),
+    ]);
+    expect(electronArgs(['--workspace=ws'], { root, cwd })).toEqual([
+      root,
+      join(root, 'assets', 'walk.mtn'),
+      '--workspace',
+      resolve(cwd, 'ws'),
+    ]);
   });
 
   it('files keep their order and resolve from where the user typed the command; switches pass through', () => {
     expect(electronArgs(['a.mtn', '--workspace', '/abs/ws', 'p.actguy.json', '--no-sandbox'], { root, cwd })).toEqual([
-      root, resolve(cwd, 'a.mtn'), resolve(cwd, 'p.actguy.json'), '--workspace', resolve('/abs/ws'), '--no-sandbox',
+      root,
+      resolve(cwd, 'a.mtn'),
+      resolve(cwd, 'p.actguy.json'),
+      '--workspace',
+      resolve('/abs/ws'),
+      '--no-sandbox',
     ]);
   });
 
   it('--workspace without a folder is an error that says how to use it', () => {
-    expect(() => electronArgs(['--workspace'], { root, cwd })).toThrow('--workspace needs a folder: npm start -- --workspace DIR');
+    expect(() => electronArgs(['--workspace'], { root, cwd })).toThrow(
+      '--workspace needs a folder: npm start -- --workspace DIR',
+    );
   });
 });
 
 describe('Linux sandbox under AppArmor (Ubuntu 23.10+ / 24.04)', () => {
   const restricted = {
-    platform: 'linux', restriction: '1\n', binary: '/repo/node_modules/electron/dist/electron',
-    helper: { uid: 1000, mode: 0o100755 }, profiles: ['profile firefox /usr/lib/firefox/firefox { userns, }'], args: ['/repo'],
+    platform: 'linux',
+    restriction: '1\n',
+    binary: '/repo/node_modules/electron/dist/electron',
+    helper: { uid: 1000, mode: 0o100755 },
+    profiles: ['profile firefox /usr/lib/firefox/firefox { userns, }'],
+    args: ['/repo'],
   };
 
   it('says exactly what to do when Electron would abort: setuid helper, AppArmor profile or sysctl', () => {
     const text = sandboxProblem(restricted)!;
-    expect(text).toContain(`sudo chown root:root '/repo/node_modules/electron/dist/chrome-sandbox' && sudo chmod 4755 '/repo/node_modules/electron/dist/chrome-sandbox'`);
+    expect(text).toContain(
+      `sudo chown root:root '/repo/node_modules/electron/dist/chrome-sandbox' && sudo chmod 4755 '/repo/node_modules/electron/dist/chrome-sandbox'`,
+    );
     expect(text).toContain('profile actguy-electron "/repo/node_modules/electron/dist/electron" flags=(unconfined)');
     expect(text).toContain('userns,');
     expect(text).toContain('sudo apparmor_parser -r /etc/apparmor.d/actguy-electron');
@@ -63,7 +86,12 @@ describe('Linux sandbox under AppArmor (Ubuntu 23.10+ / 24.04)', () => {
     expect(sandboxProblem({ ...restricted, restriction: null })).toBeNull();
     expect(sandboxProblem({ ...restricted, platform: 'darwin' })).toBeNull();
     expect(sandboxProblem({ ...restricted, helper: { uid: 0, mode: 0o104755 } })).toBeNull();
-    expect(sandboxProblem({ ...restricted, profiles: [`profile electron "${restricted.binary}" flags=(unconfined) {\n  userns,\n}`] })).toBeNull();
+    expect(
+      sandboxProblem({
+        ...restricted,
+        profiles: [`profile electron "${restricted.binary}" flags=(unconfined) {\n  userns,\n}`],
+      }),
+    ).toBeNull();
     expect(sandboxProblem({ ...restricted, args: ['/repo', '--no-sandbox'] })).toBeNull();
     // A root-owned helper without the setuid bit, or a setuid one owned by someone else, does not help.
     expect(sandboxProblem({ ...restricted, helper: { uid: 0, mode: 0o100755 } })).not.toBeNull();

@@ -17,7 +17,8 @@ const args = process.argv.slice(2);
 // `--open FILE` names a file where the user typed `npm run web` (npm runs scripts in the package folder).
 const open = args.indexOf('--open');
 const cwd = process.env.INIT_CWD || process.cwd();
-if (open >= 0 && args[open + 1] && !isAbsolute(args[open + 1]) && existsSync(resolve(cwd, args[open + 1]))) args[open + 1] = resolve(cwd, args[open + 1]);
+if (open >= 0 && args[open + 1] && !isAbsolute(args[open + 1]) && existsSync(resolve(cwd, args[open + 1])))
+  args[open + 1] = resolve(cwd, args[open + 1]);
 if (!args.includes('--workspace')) args.push('--workspace', join(root, 'assets'));
 const child = spawn(process.execPath, [join(root, 'dist', 'electron', 'loopback.cjs'), ...args], { stdio: 'inherit' });
 child.on('exit', (code) => process.exit(code ?? 0));

@@ -3,7 +3,8 @@
  * It carries what a user needs to find the problem: the file kind, the file
  * (when known), and a place (byte offset, section/frame/joint, or line:column).
  */
-export type FileKind = 'MTN' | 'MT3' | 'MAR' | 'SEV' | 'SLS' | 'SE_DEFINE' | 'SAR' | 'PROJECT' | 'BVH' | 'GLTF' | 'FBX' | 'MSH' | 'TUNING';
+export type FileKind =
+  'MTN' | 'MT3' | 'MAR' | 'SEV' | 'SLS' | 'SE_DEFINE' | 'SAR' | 'PROJECT' | 'BVH' | 'GLTF' | 'FBX' | 'MSH' | 'TUNING';
 
 export interface FormatErrorPlace {
   /** Byte offset from the start of the file, for binary formats. */
@@ -76,7 +77,8 @@ export class ProblemList {
   ) {}
 
   add(line: number, column: number, detail: string): void {
-    if (this.listed.length < this.limit) this.listed.push(new FormatError(this.kind, detail, { line, column }, this.file));
+    if (this.listed.length < this.limit)
+      this.listed.push(new FormatError(this.kind, detail, { line, column }, this.file));
     else this.unlisted++;
   }
 
@@ -84,7 +86,14 @@ export class ProblemList {
   done(what: string): FormatError[] {
     if (this.unlisted) {
       const last = this.listed[this.listed.length - 1].place;
-      this.listed.push(new FormatError(this.kind, `${this.unlisted} more ${what} not listed (only the first ${this.limit} are)`, { line: last.line, column: last.column }, this.file));
+      this.listed.push(
+        new FormatError(
+          this.kind,
+          `${this.unlisted} more ${what} not listed (only the first ${this.limit} are)`,
+          { line: last.line, column: last.column },
+          this.file,
+        ),
+      );
       this.unlisted = 0;
     }
     return this.listed;
@@ -102,7 +111,9 @@ export function quoteInput(text: string, mark = '`'): string {
   const shown = text.length > QUOTED_INPUT_MAX ? text.slice(0, QUOTED_INPUT_MAX) : text;
   // eslint-disable-next-line no-control-regex
   const escaped = shown.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return text.length > QUOTED_INPUT_MAX ? `${mark}${escaped}…${mark} (${text.length} characters)` : `${mark}${escaped}${mark}`;
+  return text.length > QUOTED_INPUT_MAX
+    ? `${mark}${escaped}…${mark} (${text.length} characters)`
+    : `${mark}${escaped}${mark}`;
 }
 
 /** A JSON value for a message: its JSON text, clipped as quoteInput clips (JSON already escapes control characters). */

@@ -34,7 +34,9 @@ export const EVENTS_MENU: readonly (EventsMenuItem | 'separator')[] = [
 ];
 
 /** Every command of the Events menu. */
-export const EVENTS_MENU_COMMANDS: readonly EventsMenuCommand[] = EVENTS_MENU.flatMap((e) => (e === 'separator' ? [] : [e.command]));
+export const EVENTS_MENU_COMMANDS: readonly EventsMenuCommand[] = EVENTS_MENU.flatMap((e) =>
+  e === 'separator' ? [] : [e.command],
+);
 
 export function isEventsMenuCommand(command: string): command is EventsMenuCommand {
   return (EVENTS_MENU_COMMANDS as readonly string[]).includes(command);

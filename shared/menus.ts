@@ -54,7 +54,12 @@ export const MENUS: readonly MenuModel[] = [
   },
   {
     title: 'Edit',
-    entries: [{ command: 'edit.undo', label: 'Undo' }, { command: 'edit.redo', label: 'Redo' }, 'separator', { slot: 'editEnd' }],
+    entries: [
+      { command: 'edit.undo', label: 'Undo' },
+      { command: 'edit.redo', label: 'Redo' },
+      'separator',
+      { slot: 'editEnd' },
+    ],
   },
   { title: 'Events', entries: EVENTS_MENU },
   {
@@ -100,7 +105,8 @@ export function menuEntriesFor<T>(
   for (const e of menu.entries) {
     if (e === 'separator') out.push(separator);
     else if ('slot' in e) out.push(...fill(e.slot));
-    else if (!e.only || e.only === surface) out.push(item({ ...e, label: surface === 'page' ? (e.pageLabel ?? e.label) : e.label }));
+    else if (!e.only || e.only === surface)
+      out.push(item({ ...e, label: surface === 'page' ? (e.pageLabel ?? e.label) : e.label }));
   }
   return out;
 }

@@ -4,10 +4,13 @@ import schema from './project/project.schema.json';
 import { gvStrCode, gvStrCodeBytes } from './strcode';
 
 describe('motion names (docs/formats.md 2.6)', () => {
-  it.each(['snake_walk', 'sna_mugen_bdn1', '131_01', '_x', 'a.b-c', 'A', '9', 'a234567890123456789012345678901'])('accepts %j', (name) => {
-    expect(isMotionName(name)).toBe(true);
-    expect(motionNameProblem(name)).toBeUndefined();
-  });
+  it.each(['snake_walk', 'sna_mugen_bdn1', '131_01', '_x', 'a.b-c', 'A', '9', 'a234567890123456789012345678901'])(
+    'accepts %j',
+    (name) => {
+      expect(isMotionName(name)).toBe(true);
+      expect(motionNameProblem(name)).toBeUndefined();
+    },
+  );
 
   it.each([
     ['', 'a motion name cannot be empty'],

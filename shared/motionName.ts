@@ -30,11 +30,18 @@ export function motionNameProblem(name: string): string | undefined {
   if (bad) {
     const code = name.codePointAt(bad.index)!; // a whole astral character, not half a surrogate pair
     const ch = String.fromCodePoint(code);
-    const what = code > 0x7e ? `the non-ASCII character ${JSON.stringify(ch)} (U+${code.toString(16).toUpperCase().padStart(4, '0')}); GV_StrCode hashes ASCII bytes`
-      : ch === ' ' || ch === '\t' ? 'whitespace' : code < 0x20 || code === 0x7f ? `a control character (0x${code.toString(16).padStart(2, '0')})` : `the character ${JSON.stringify(ch)}`;
+    const what =
+      code > 0x7e
+        ? `the non-ASCII character ${JSON.stringify(ch)} (U+${code.toString(16).toUpperCase().padStart(4, '0')}); GV_StrCode hashes ASCII bytes`
+        : ch === ' ' || ch === '\t'
+          ? 'whitespace'
+          : code < 0x20 || code === 0x7f
+            ? `a control character (0x${code.toString(16).padStart(2, '0')})`
+            : `the character ${JSON.stringify(ch)}`;
     return `motion name ${shown} has ${what} (motion names: ${MOTION_NAME_RULE})`;
   }
-  if (name.length > MOTION_NAME_MAX_BYTES) return `motion name ${shown} is ${name.length} characters long (motion names: ${MOTION_NAME_RULE})`;
+  if (name.length > MOTION_NAME_MAX_BYTES)
+    return `motion name ${shown} is ${name.length} characters long (motion names: ${MOTION_NAME_RULE})`;
   return `motion name ${shown} starts with ${JSON.stringify(name[0])} (motion names: ${MOTION_NAME_RULE})`;
 }
 
@@ -51,7 +58,11 @@ export function isMotionName(name: string): boolean {
  * "Add motion"; the user can rename the motion afterwards.)
  */
 export function suggestMotionName(fileBaseName: string, taken: ReadonlySet<string> = new Set()): string {
-  let base = fileBaseName.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^[.-]+/, '').slice(0, MOTION_NAME_MAX_BYTES) || 'motion';
+  let base =
+    fileBaseName
+      .replace(/[^A-Za-z0-9_.-]/g, '_')
+      .replace(/^[.-]+/, '')
+      .slice(0, MOTION_NAME_MAX_BYTES) || 'motion';
   if (!isMotionName(base)) base = 'motion';
   let name = base;
   for (let k = 2; taken.has(name); k++) {

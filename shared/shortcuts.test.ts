@@ -1,13 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { EVENT_SHORTCUTS, SHORTCUTS, chordOfAccelerator, eventShortcutLabel, pageShortcutOf, type ShortcutPlatform } from './shortcuts';
+import {
+  EVENT_SHORTCUTS,
+  SHORTCUTS,
+  chordOfAccelerator,
+  eventShortcutLabel,
+  pageShortcutOf,
+  type ShortcutPlatform,
+} from './shortcuts';
 
 const inEvents = { typing: false, onSlider: false, inEvents: true };
 const elsewhere = { typing: false, onSlider: false };
 
 describe('the SEV editor’s event keys', () => {
   for (const platform of ['other', 'mac'] as ShortcutPlatform[]) {
-    const of = (accelerator: string, ctx: Parameters<typeof pageShortcutOf>[1], mode: 'page' | 'native-menu' = 'page') =>
-      pageShortcutOf(chordOfAccelerator(accelerator, platform), ctx, platform, mode);
+    const of = (
+      accelerator: string,
+      ctx: Parameters<typeof pageShortcutOf>[1],
+      mode: 'page' | 'native-menu' = 'page',
+    ) => pageShortcutOf(chordOfAccelerator(accelerator, platform), ctx, platform, mode);
 
     it(`apply in the event list or row, in both builds (${platform})`, () => {
       for (const mode of ['page', 'native-menu'] as const) {
@@ -27,17 +37,26 @@ describe('the SEV editor’s event keys', () => {
 
     it(`leave every key alone elsewhere and in a field (${platform})`, () => {
       // Elsewhere Ctrl+C / Ctrl+V are the browser's copy and paste, and Delete deletes curve keys.
-      for (const a of ['CmdOrCtrl+C', 'CmdOrCtrl+X', 'CmdOrCtrl+V', 'CmdOrCtrl+A', 'Alt+Left', 'Alt+Right']) expect(of(a, elsewhere), a).toBeNull();
+      for (const a of ['CmdOrCtrl+C', 'CmdOrCtrl+X', 'CmdOrCtrl+V', 'CmdOrCtrl+A', 'Alt+Left', 'Alt+Right'])
+        expect(of(a, elsewhere), a).toBeNull();
       expect(of('Delete', elsewhere)).toEqual({ action: 'deleteKeys' });
       // A field in the list (frame, note) keeps its own keys.
-      for (const b of EVENT_SHORTCUTS) expect(of(b.accelerator, { ...inEvents, typing: true }), b.accelerator).toBeNull();
+      for (const b of EVENT_SHORTCUTS)
+        expect(of(b.accelerator, { ...inEvents, typing: true }), b.accelerator).toBeNull();
     });
 
     it(`do not take a menu command's key (${platform})`, () => {
       for (const b of EVENT_SHORTCUTS) {
         const chord = JSON.stringify(chordOfAccelerator(b.accelerator, platform));
-        const taken = SHORTCUTS.filter((s) => (!s.platform || s.platform === platform) && JSON.stringify(chordOfAccelerator(s.accelerator, platform)) === chord);
-        expect(taken.map((s) => s.command), b.accelerator).toEqual([]);
+        const taken = SHORTCUTS.filter(
+          (s) =>
+            (!s.platform || s.platform === platform) &&
+            JSON.stringify(chordOfAccelerator(s.accelerator, platform)) === chord,
+        );
+        expect(
+          taken.map((s) => s.command),
+          b.accelerator,
+        ).toEqual([]);
       }
     });
   }

@@ -141,7 +141,9 @@ export function chordOfKeyPress(e: KeyPress, platform: ShortcutPlatform): KeyCho
 }
 
 export function sameChord(a: KeyChord, b: KeyChord): boolean {
-  return a.key === b.key && a.primary === b.primary && a.macCtrl === b.macCtrl && a.shift === b.shift && a.alt === b.alt;
+  return (
+    a.key === b.key && a.primary === b.primary && a.macCtrl === b.macCtrl && a.shift === b.shift && a.alt === b.alt
+  );
 }
 
 /** Who takes a command shortcut: Electron's native menu, or the page's key handler (the browser build). */
@@ -151,7 +153,11 @@ export type ShortcutOwnerMode = 'native-menu' | 'page';
  * The command bound to a key press that the page must run itself, or null
  * (no binding, or under Electron a binding the native menu owns).
  */
-export function pageCommandOf(chord: KeyChord, platform: ShortcutPlatform, mode: ShortcutOwnerMode): MenuCommandId | null {
+export function pageCommandOf(
+  chord: KeyChord,
+  platform: ShortcutPlatform,
+  mode: ShortcutOwnerMode,
+): MenuCommandId | null {
   for (const b of shortcutsFor(platform)) {
     if (mode === 'native-menu' && b.native) continue;
     if (sameChord(chordOfAccelerator(b.accelerator, platform), chord)) return b.command;
@@ -162,21 +168,49 @@ export function pageCommandOf(chord: KeyChord, platform: ShortcutPlatform, mode:
 /** How a menu shows an accelerator on a platform ("Ctrl+Shift+O", "⌘⇧O"). */
 export function acceleratorLabel(accelerator: string, platform: ShortcutPlatform): string {
   const c = chordOfAccelerator(accelerator, platform);
-  const keyText: Record<string, string> = { ' ': 'Space', ArrowRight: '→', ArrowLeft: '←', ArrowUp: '↑', ArrowDown: '↓' };
+  const keyText: Record<string, string> = {
+    ' ': 'Space',
+    ArrowRight: '→',
+    ArrowLeft: '←',
+    ArrowUp: '↑',
+    ArrowDown: '↓',
+  };
   const key = keyText[c.key] ?? (c.key.length === 1 ? c.key.toUpperCase() : c.key);
-  if (platform === 'mac') return `${c.macCtrl ? '⌃' : ''}${c.alt ? '⌥' : ''}${c.shift ? '⇧' : ''}${c.primary ? '⌘' : ''}${key}`;
+  if (platform === 'mac')
+    return `${c.macCtrl ? '⌃' : ''}${c.alt ? '⌥' : ''}${c.shift ? '⇧' : ''}${c.primary ? '⌘' : ''}${key}`;
   return [c.primary && 'Ctrl', c.shift && 'Shift', c.alt && 'Alt', key].filter(Boolean).join('+');
 }
 
 /** Page keys that are not menu commands (plain keys, no Ctrl/Cmd/Alt). */
 export type PageAction =
-  | 'toggleKey' | 'toggleLock' | 'toggleTrace' | 'frameAll' | 'showAllFrames'
-  | 'channelEuler' | 'channelQuat' | 'channelOffset' | 'slower' | 'faster'
-  | 'step10Forward' | 'step10Back' | 'previousJoint' | 'nextJoint' | 'previousKey' | 'nextKey' | 'deleteKeys'
+  | 'toggleKey'
+  | 'toggleLock'
+  | 'toggleTrace'
+  | 'frameAll'
+  | 'showAllFrames'
+  | 'channelEuler'
+  | 'channelQuat'
+  | 'channelOffset'
+  | 'slower'
+  | 'faster'
+  | 'step10Forward'
+  | 'step10Back'
+  | 'previousJoint'
+  | 'nextJoint'
+  | 'previousKey'
+  | 'nextKey'
+  | 'deleteKeys'
   | EventAction;
 
 /** Keys of the SEV editor's events, while the keyboard is in its event list or event row. */
-export type EventAction = 'copyEvents' | 'cutEvents' | 'pasteEvents' | 'selectAllEvents' | 'deleteEvents' | 'nudgeEventsBack' | 'nudgeEventsForward';
+export type EventAction =
+  | 'copyEvents'
+  | 'cutEvents'
+  | 'pasteEvents'
+  | 'selectAllEvents'
+  | 'deleteEvents'
+  | 'nudgeEventsBack'
+  | 'nudgeEventsForward';
 
 /**
  * The event keys, in Electron accelerator syntax. They apply only while the keyboard is in the event list or
@@ -202,11 +236,23 @@ export function eventShortcutLabel(action: EventAction, platform: ShortcutPlatfo
 }
 
 const PLAIN_KEYS: Record<string, PageAction> = {
-  k: 'toggleKey', l: 'toggleLock', t: 'toggleTrace', f: 'frameAll', a: 'showAllFrames',
-  e: 'channelEuler', q: 'channelQuat', o: 'channelOffset', '[': 'slower', ']': 'faster',
+  k: 'toggleKey',
+  l: 'toggleLock',
+  t: 'toggleTrace',
+  f: 'frameAll',
+  a: 'showAllFrames',
+  e: 'channelEuler',
+  q: 'channelQuat',
+  o: 'channelOffset',
+  '[': 'slower',
+  ']': 'faster',
   // Blender's habit: Up / Down jump between keys; joints move to PageUp / PageDown.
-  ArrowUp: 'previousKey', ArrowDown: 'nextKey', PageUp: 'previousJoint', PageDown: 'nextJoint',
-  Delete: 'deleteKeys', Backspace: 'deleteKeys',
+  ArrowUp: 'previousKey',
+  ArrowDown: 'nextKey',
+  PageUp: 'previousJoint',
+  PageDown: 'nextJoint',
+  Delete: 'deleteKeys',
+  Backspace: 'deleteKeys',
 };
 const SHIFT_KEYS: Record<string, PageAction> = { ArrowRight: 'step10Forward', ArrowLeft: 'step10Back' };
 
@@ -227,7 +273,12 @@ export type PageShortcut = { command: MenuCommandId } | { action: PageAction };
  * action, or nothing (the key belongs to a field, to the native menu, or to
  * no one). Pure, so the ownership of every key can be tested.
  */
-export function pageShortcutOf(chord: KeyChord, ctx: KeyContext, platform: ShortcutPlatform, mode: ShortcutOwnerMode): PageShortcut | null {
+export function pageShortcutOf(
+  chord: KeyChord,
+  ctx: KeyContext,
+  platform: ShortcutPlatform,
+  mode: ShortcutOwnerMode,
+): PageShortcut | null {
   const modified = chord.primary || chord.macCtrl || chord.alt;
   if (ctx.onSlider && chord.key.startsWith('Arrow') && !modified) return null;
   if (ctx.inEvents && !ctx.typing) {
@@ -244,4 +295,3 @@ export function pageShortcutOf(chord: KeyChord, ctx: KeyContext, platform: Short
   const action = chord.shift ? SHIFT_KEYS[chord.key] : PLAIN_KEYS[chord.key];
   return action ? { action } : null;
 }
-

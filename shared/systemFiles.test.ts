@@ -12,6 +12,7 @@ describe('files the OS hands over', () => {
   });
 
   it('leave out other files, and names that are only an extension', () => {
-    for (const p of ['/w/notes.txt', '/w/data.json', '/w/.mtn', '/w/.actguy.json', '/w/mtn', '/w/walk.mtn/']) expect(systemFileKindOfPath(p), p).toBeNull();
+    for (const p of ['/w/notes.txt', '/w/data.json', '/w/.mtn', '/w/.actguy.json', '/w/mtn', '/w/walk.mtn/'])
+      expect(systemFileKindOfPath(p), p).toBeNull();
   });
 });

@@ -27,14 +27,24 @@ const MOTIONS = [
 ];
 
 function writeProject(file: string, budget?: number): string {
-  writeFileSync(join(dir, file), JSON.stringify({
-    version: 1, motions: MOTIONS, aliases: [{ name: 'walk_slow', target: 'walk', speed: 0.5 }],
-    outputs: { mar: `${file}.out/stage.mar`, sar: `${file}.out/stage.sar` }, ...(budget ? { budget: { marBytes: budget } } : {}),
-  }));
+  writeFileSync(
+    join(dir, file),
+    JSON.stringify({
+      version: 1,
+      motions: MOTIONS,
+      aliases: [{ name: 'walk_slow', target: 'walk', speed: 0.5 }],
+      outputs: { mar: `${file}.out/stage.mar`, sar: `${file}.out/stage.sar` },
+      ...(budget ? { budget: { marBytes: budget } } : {}),
+    }),
+  );
   return join(dir, file);
 }
 
-async function build(file: string, compressor: MotionCompressor, cacheDir: string | null = null): Promise<{ report: BuildReport; mar: Buffer }> {
+async function build(
+  file: string,
+  compressor: MotionCompressor,
+  cacheDir: string | null = null,
+): Promise<{ report: BuildReport; mar: Buffer }> {
   try {
     const r = await buildProject(file, { compressor, cacheDir });
     if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
@@ -52,7 +62,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('a budget build', () => {
-  it('fits the .mar in 70 % of the default size, reports each motion\'s scale, bytes and error, and names the limiting motion', async () => {
+  it("fits the .mar in 70 % of the default size, reports each motion's scale, bytes and error, and names the limiting motion", async () => {
     const budget = Math.floor(defaultMarBytes * 0.7);
     const { report, mar } = await build(writeProject('b70.actguy.json', budget), inProcessCompressor());
     expect(mar.byteLength).toBeLessThanOrEqual(budget);
@@ -69,12 +79,18 @@ describe('a budget build', () => {
     expect(report.motions[1].tolerances.rotationDeg).toBeCloseTo(0.75 * b.motions[1].scale, 3);
   }, 60_000);
 
-  it('keeps a per-joint override as set (a floor) while the motion\'s other tolerances are scaled', async () => {
+  it("keeps a per-joint override as set (a floor) while the motion's other tolerances are scaled", async () => {
     const budget = Math.floor(defaultMarBytes * 0.7);
-    const parsed = parseProject(readFileSync(writeProject('floor.actguy.json', budget), 'utf8'), join(dir, 'floor.actguy.json'));
+    const parsed = parseProject(
+      readFileSync(writeProject('floor.actguy.json', budget), 'utf8'),
+      join(dir, 'floor.actguy.json'),
+    );
     const prep = prepareBuild(parsed.resolved!, (p) => new Uint8Array(readFileSync(p)));
     if (!prep.ok) throw new Error(prep.errors.join('\n'));
-    const done = await compressWithinBudget(prep.prepared, { compressor: inProcessCompressor(), inputBytes: (p) => new Uint8Array(readFileSync(p)) });
+    const done = await compressWithinBudget(prep.prepared, {
+      compressor: inProcessCompressor(),
+      inputBytes: (p) => new Uint8Array(readFileSync(p)),
+    });
     if (!done.ok) throw new Error(done.errors.join('\n'));
     const walk = done.prepared.motions[0];
     expect(walk.toleranceScale).toBeGreaterThan(1);
@@ -105,7 +121,10 @@ describe('a budget build', () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.errors).toHaveLength(1);
-    const m = /\(budget\.marBytes\): the \.mar cannot fit 4096 bytes: at the loosest allowed setting \(every motion's tolerances x4, per-joint overrides as set\) it takes (\d+) bytes, (\d+) bytes too many/.exec(r.errors[0].message);
+    const m =
+      /\(budget\.marBytes\): the \.mar cannot fit 4096 bytes: at the loosest allowed setting \(every motion's tolerances x4, per-joint overrides as set\) it takes (\d+) bytes, (\d+) bytes too many/.exec(
+        r.errors[0].message,
+      );
     expect(m).not.toBeNull();
     expect(Number(m![1]) - 4096).toBe(Number(m![2]));
     expect(() => statSync(join(dir, 'tiny.actguy.json.out'))).toThrow();

@@ -8,9 +8,21 @@
  */
 import { FormatError } from '../../shared/errors';
 import {
-  BUDGET_TOP_STEP, budgetRatio, budgetScale, MAX_BUDGET_SCALE, marShare, searchBudget, type BudgetEvaluation,
+  BUDGET_TOP_STEP,
+  budgetRatio,
+  budgetScale,
+  MAX_BUDGET_SCALE,
+  marShare,
+  searchBudget,
+  type BudgetEvaluation,
 } from '../../shared/project/budget';
-import { withToleranceScale, type BuildReportBudget, type CompressedMotion, type PreparedBuild, type PreparedMotion } from '../../shared/project/plan';
+import {
+  withToleranceScale,
+  type BuildReportBudget,
+  type CompressedMotion,
+  type PreparedBuild,
+  type PreparedMotion,
+} from '../../shared/project/plan';
 import { compressMotions, type CompressMotionsOptions } from './compressMotions';
 
 export type BudgetedCompression =
@@ -19,7 +31,10 @@ export type BudgetedCompression =
 
 /** A motion's worst error-to-tolerance ratio (budgetRatio) from its compressed summary, at `scale`. */
 export function motionBudgetRatio(p: PreparedMotion, r: CompressedMotion, scale: number): number {
-  const skeleton = r.skeleton && r.objectError ? { objectTolerance: r.skeleton.objectTolerance, objectMaxError: r.objectError.maxError } : undefined;
+  const skeleton =
+    r.skeleton && r.objectError
+      ? { objectTolerance: r.skeleton.objectTolerance, objectMaxError: r.objectError.maxError }
+      : undefined;
   return budgetRatio(r.channels, p.rotationOverridesDeg, scale, skeleton);
 }
 
@@ -28,7 +43,10 @@ export function motionBudgetRatio(p: PreparedMotion, r: CompressedMotion, scale:
  * motion's chosen scale (for assembleBuild and the report), the results at those scales and the budget's report
  * lines; or the error naming how many bytes are missing at the loosest allowed scale.
  */
-export async function compressWithinBudget(prepared: PreparedBuild, options: CompressMotionsOptions): Promise<BudgetedCompression> {
+export async function compressWithinBudget(
+  prepared: PreparedBuild,
+  options: CompressMotionsOptions,
+): Promise<BudgetedCompression> {
   const budget = prepared.project.budget;
   if (!budget) {
     const done = await compressMotions(prepared, options);
@@ -39,7 +57,8 @@ export async function compressWithinBudget(prepared: PreparedBuild, options: Com
   const atStep = new Map<string, CompressedMotion>();
   let failed: FormatError[] | undefined;
   const scaledBuild = (steps: readonly number[]): PreparedBuild => ({
-    ...prepared, motions: prepared.motions.map((p, m) => (steps[m] === 0 ? p : withToleranceScale(p, budgetScale(steps[m])))),
+    ...prepared,
+    motions: prepared.motions.map((p, m) => (steps[m] === 0 ? p : withToleranceScale(p, budgetScale(steps[m])))),
   });
   const evaluate = async (steps: readonly number[]): Promise<BudgetEvaluation> => {
     if (failed) throw new BudgetAbort();
@@ -49,7 +68,10 @@ export async function compressWithinBudget(prepared: PreparedBuild, options: Com
       throw new BudgetAbort();
     }
     done.results.forEach((r, m) => atStep.set(`${m}:${steps[m]}`, r));
-    return done.results.map((r, m) => ({ bytes: marShare(r.mt3Bytes, uses[m]), ratio: motionBudgetRatio(prepared.motions[m], r, budgetScale(steps[m])) }));
+    return done.results.map((r, m) => ({
+      bytes: marShare(r.mt3Bytes, uses[m]),
+      ratio: motionBudgetRatio(prepared.motions[m], r, budgetScale(steps[m])),
+    }));
   };
   let search;
   try {
@@ -61,10 +83,15 @@ export async function compressWithinBudget(prepared: PreparedBuild, options: Com
   if (!search.ok) {
     return {
       ok: false,
-      errors: [new FormatError('PROJECT',
-        `the .mar cannot fit ${budget.marBytes} bytes: at the loosest allowed setting (every motion's tolerances x${MAX_BUDGET_SCALE}, per-joint overrides as set) ` +
-        `it takes ${search.loosestMarBytes} bytes, ${search.missingBytes} bytes too many; raise budget.marBytes, loosen the overrides or split the stage`,
-        { where: 'budget.marBytes' }, prepared.project.projectFile)],
+      errors: [
+        new FormatError(
+          'PROJECT',
+          `the .mar cannot fit ${budget.marBytes} bytes: at the loosest allowed setting (every motion's tolerances x${MAX_BUDGET_SCALE}, per-joint overrides as set) ` +
+            `it takes ${search.loosestMarBytes} bytes, ${search.missingBytes} bytes too many; raise budget.marBytes, loosen the overrides or split the stage`,
+          { where: 'budget.marBytes' },
+          prepared.project.projectFile,
+        ),
+      ],
     };
   }
   const chosen = scaledBuild(search.steps);
@@ -78,7 +105,13 @@ export async function compressWithinBudget(prepared: PreparedBuild, options: Com
     limitingMotion: prepared.motions[allocation.limiting].resolved.name,
     motions: prepared.motions.map((p, m) => {
       const point = tables[m][allocation.choice[m]];
-      return { name: p.resolved.name, scale: round(budgetScale(point.step)), mt3Bytes: results[m].mt3Bytes, marBytes: point.bytes, worstRatio: round(point.ratio) };
+      return {
+        name: p.resolved.name,
+        scale: round(budgetScale(point.step)),
+        mt3Bytes: results[m].mt3Bytes,
+        marBytes: point.bytes,
+        worstRatio: round(point.ratio),
+      };
     }),
     passes: search.passes,
   };

@@ -1,4 +1,16 @@
-import { copyFileSync, existsSync, mkdirSync, linkSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  linkSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -26,7 +38,16 @@ function bytes(path: string): Uint8Array {
 function sampleCopy(): string {
   const dir = mkdtempSync(join(tmpdir(), 'actguy-build-'));
   dirs.push(dir);
-  for (const f of ['walk.mtn', 'walk_60fps.mtn', 'walk.sev', 'cmu_01_01.mtn', 'cmu_01_01.sev', 'default.sls', 'se_define.h']) copyFileSync(join(ASSETS, f), join(dir, f));
+  for (const f of [
+    'walk.mtn',
+    'walk_60fps.mtn',
+    'walk.sev',
+    'cmu_01_01.mtn',
+    'cmu_01_01.sev',
+    'default.sls',
+    'se_define.h',
+  ])
+    copyFileSync(join(ASSETS, f), join(dir, f));
   const project = JSON.parse(readFileSync(join(ASSETS, 'sample.actguy.json'), 'utf8'));
   project.outputs = { mar: 'out/stage.mar', sar: 'out/stage.sar' };
   writeFileSync(join(dir, 'p.actguy.json'), JSON.stringify(project, null, 2));
@@ -45,7 +66,10 @@ function contents(dir: string): Record<string, string> {
 
 /** Files and folders under dir; the build cache (not an output) is left out. */
 function listing(dir: string): string[] {
-  return readdirSync(dir, { recursive: true }).map(String).filter((f) => !f.startsWith('.actguy-cache')).sort();
+  return readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((f) => !f.startsWith('.actguy-cache'))
+    .sort();
 }
 
 describe('buildProject', () => {
@@ -61,21 +85,30 @@ describe('buildProject', () => {
     const sar = readSar(bytes(join(out, 'stage.sar')));
     expect(sar.entries.map((e) => e.name)).toEqual(mar.entries.map((e) => e.name));
     // motions in project order, then the aliases
-    expect(mar.entries.map((e) => e.name)).toEqual([...project.motions, ...project.aliases].map((m: { name: string }) => gvStrCode(m.name)));
+    expect(mar.entries.map((e) => e.name)).toEqual(
+      [...project.motions, ...project.aliases].map((m: { name: string }) => gvStrCode(m.name)),
+    );
     expect(mar.entries[0].name).toBe(gvStrCode('walk'));
     const sev = parseSevStrict(readFileSync(join(ASSETS, 'walk.sev'), 'utf8'));
-    expect(sar.entries[0].events.map((e) => [e.frame, e.se, e.joint === 0xff ? null : e.joint]))
-      .toEqual(sev.events.map((e) => [e.frame, e.se, e.joint]).sort((a, b) => (a[0] as number) - (b[0] as number)));
+    expect(sar.entries[0].events.map((e) => [e.frame, e.se, e.joint === 0xff ? null : e.joint])).toEqual(
+      sev.events.map((e) => [e.frame, e.se, e.joint]).sort((a, b) => (a[0] as number) - (b[0] as number)),
+    );
     // the floor variants of the footsteps reach the SAR: 8 different codes for SE 0
     expect(new Set(sar.entries[0].seCodes.subarray(0, 8)).size).toBe(8);
     // info: codes, motions and joints resolved back to names through the project
-    const text = describeSar(bytes(join(out, 'stage.sar')), loadSarDisplayNames({ project: join(ASSETS, 'sample.actguy.json') }));
+    const text = describeSar(
+      bytes(join(out, 'stage.sar')),
+      loadSarDisplayNames({ project: join(ASSETS, 'sample.actguy.json') }),
+    );
     expect(text).toContain('[0] walk (0x3d11eb): 10 events, 3 SE slots');
     expect(text).toContain('se 2: SE_CLOTH_SWISH (0x0110)');
     expect(text).toMatch(/frame +5 {2}se 0 SE_FOOT_L_CONC \(0x0200\) \+7 floor variants {2}joint 17 \(LeftFoot\)/);
     expect(text).toContain('walk_rough (0x9ddcdc): 0 events, 0 SE slots');
     // after a build, the report beside the .sar leads `info` back to the project
-    expect(findProjectOfSar(join(out, 'stage.sar'))).toEqual({ project: join(ASSETS, 'sample.actguy.json'), report: join(out, 'stage.report.json') });
+    expect(findProjectOfSar(join(out, 'stage.sar'))).toEqual({
+      project: join(ASSETS, 'sample.actguy.json'),
+      report: join(out, 'stage.report.json'),
+    });
     expect(findProjectOfSar(join(ASSETS, 'nothing.sar'))).toBeUndefined();
   });
 
@@ -83,24 +116,61 @@ describe('buildProject', () => {
     const dir = sampleCopy();
     const r = await buildProject(join(dir, 'p.actguy.json'));
     if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
-    expect(r.written.map((p) => p.slice(dir.length + 1))).toEqual(['out/stage.mar', 'out/stage.sar', 'out/stage.report.json']);
+    expect(r.written.map((p) => p.slice(dir.length + 1))).toEqual([
+      'out/stage.mar',
+      'out/stage.sar',
+      'out/stage.report.json',
+    ]);
     const mar = readMar(bytes(join(dir, 'out/stage.mar')));
     const sar = readSar(bytes(join(dir, 'out/stage.sar')));
     const names = ['walk', 'cmu_01_01', 'walk_rough', 'walk_60', 'walk_slow'];
     expect(mar.entries.map((e) => e.name)).toEqual(names.map(gvStrCode));
     // walk_60fps.mtn (264 frames at 60 fps) is resampled to the project's 30 fps; the alias walk_slow is walk's data
-    expect(mar.entries.map((e) => [e.mt3.numFrames, e.mt3.rotations.length])).toEqual([[132, 23], [687, 31], [132, 23], [132, 23], [132, 23]]);
+    expect(mar.entries.map((e) => [e.mt3.numFrames, e.mt3.rotations.length])).toEqual([
+      [132, 23],
+      [687, 31],
+      [132, 23],
+      [132, 23],
+      [132, 23],
+    ]);
     expect(mar.entries[4].bytes.subarray(4)).toEqual(mar.entries[0].bytes.subarray(4));
-    expect(sar.entries.map((e) => [e.name, e.events.length])).toEqual([[gvStrCode('walk'), 10], [gvStrCode('cmu_01_01'), 30], [gvStrCode('walk_rough'), 0], [gvStrCode('walk_60'), 0], [gvStrCode('walk_slow'), 10]]);
+    expect(sar.entries.map((e) => [e.name, e.events.length])).toEqual([
+      [gvStrCode('walk'), 10],
+      [gvStrCode('cmu_01_01'), 30],
+      [gvStrCode('walk_rough'), 0],
+      [gvStrCode('walk_60'), 0],
+      [gvStrCode('walk_slow'), 10],
+    ]);
     const report = JSON.parse(readFileSync(join(dir, 'out/stage.report.json'), 'utf8'));
     expect(report.fps).toBe(30);
-    expect(report.motions.map((m: Record<string, unknown>) => [m.name, m.events, m.frameCount, m.fps, m.resampledFrom, m.speed, m.durationMs])).toEqual([
+    expect(
+      report.motions.map((m: Record<string, unknown>) => [
+        m.name,
+        m.events,
+        m.frameCount,
+        m.fps,
+        m.resampledFrom,
+        m.speed,
+        m.durationMs,
+      ]),
+    ).toEqual([
       ['walk', 10, 132, 30, null, 1, 4400],
       ['cmu_01_01', 30, 687, 30, null, 1.25, 18320],
       ['walk_rough', 0, 132, 30, null, 1, 4400],
       ['walk_60', 0, 132, 30, { fps: 60, frameCount: 264 }, 2, 2200],
     ]);
-    expect(report.aliases).toEqual([{ index: 4, name: 'walk_slow', hash: '0x' + gvStrCode('walk_slow').toString(16).padStart(6, '0'), target: 'walk', targetIndex: 0, frameCount: 132, speed: 0.5, durationMs: 8800 }]);
+    expect(report.aliases).toEqual([
+      {
+        index: 4,
+        name: 'walk_slow',
+        hash: '0x' + gvStrCode('walk_slow').toString(16).padStart(6, '0'),
+        target: 'walk',
+        targetIndex: 0,
+        frameCount: 132,
+        speed: 0.5,
+        durationMs: 8800,
+      },
+    ]);
     expect(report.totals).toMatchObject({ motions: 4, aliases: 1, events: 40 });
     expect(report.warnings).toContain('walk_60: resampled from 60 fps (frames 0..264) to 30 fps (frames 0..132)');
     // the resampled motion is compressed within its own tolerance
@@ -117,7 +187,10 @@ describe('buildProject', () => {
     const before = listing(dir);
     const r = await buildProject(join(dir, 'p.actguy.json'));
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.errors.map((e) => e.message)).toEqual([`${join(dir, 'walk.sev')}:${line}:10: event uses undefined SE index 7`]);
+    if (!r.ok)
+      expect(r.errors.map((e) => e.message)).toEqual([
+        `${join(dir, 'walk.sev')}:${line}:10: event uses undefined SE index 7`,
+      ]);
     expect(listing(dir)).toEqual(before);
     expect(existsSync(join(dir, 'out'))).toBe(false);
   });
@@ -132,9 +205,16 @@ describe('buildProject', () => {
     const dry = await buildProject(join(dir, 'p.actguy.json'), { projectText, textOverrides, dryRun: true });
     if (!dry.ok) throw new Error(dry.errors.map((e) => e.message).join('\n'));
     expect(dry.written).toEqual([]);
-    expect(dry.report.motions.map((m) => [m.name, m.events])).toEqual([['walk', 1], ['cmu_01_01', 30], ['walk_loose', 0], ['walk_60', 0]]);
+    expect(dry.report.motions.map((m) => [m.name, m.events])).toEqual([
+      ['walk', 1],
+      ['cmu_01_01', 30],
+      ['walk_loose', 0],
+      ['walk_60', 0],
+    ]);
     expect(listing(dir)).toEqual(before);
-    const bad = await buildProject(join(dir, 'p.actguy.json'), { textOverrides: new Map([[sevPath, 'sev 1\nevent 7 0 17\n']]) });
+    const bad = await buildProject(join(dir, 'p.actguy.json'), {
+      textOverrides: new Map([[sevPath, 'sev 1\nevent 7 0 17\n']]),
+    });
     if (!bad.ok) expect(bad.errors.map((e) => e.message)).toEqual([`${sevPath}:2:9: event uses undefined SE index 0`]);
     else throw new Error('expected errors');
     expect(readFileSync(sevPath, 'utf8')).toBe(diskSev);
@@ -143,12 +223,16 @@ describe('buildProject', () => {
 
   it('a broken project file writes nothing', async () => {
     const dir = sampleCopy();
-    writeFileSync(join(dir, 'p.actguy.json'), '{ "version": 1, "motions": [ { "name": "walk", "mtn": "missing.mtn" } ], "outputs": { "mar": "o.mar", "sar": "o.sar" } }');
+    writeFileSync(
+      join(dir, 'p.actguy.json'),
+      '{ "version": 1, "motions": [ { "name": "walk", "mtn": "missing.mtn" } ], "outputs": { "mar": "o.mar", "sar": "o.sar" } }',
+    );
     const before = listing(dir);
     const r = await buildProject(join(dir, 'p.actguy.json'));
-    if (!r.ok) expect(r.errors.map((e) => e.message)).toEqual([
-      `${join(dir, 'p.actguy.json')} [PROJECT] (motions[0].mtn): cannot read ${join(dir, 'missing.mtn')}: no such file or directory`,
-    ]);
+    if (!r.ok)
+      expect(r.errors.map((e) => e.message)).toEqual([
+        `${join(dir, 'p.actguy.json')} [PROJECT] (motions[0].mtn): cannot read ${join(dir, 'missing.mtn')}: no such file or directory`,
+      ]);
     else throw new Error('expected errors');
     expect(listing(dir)).toEqual(before);
   });
@@ -160,10 +244,14 @@ describe('commitOutputs', () => {
     dirs.push(dir);
     writeFileSync(join(dir, 'a.bin'), 'old');
     writeFileSync(join(dir, 'blocker'), 'a file where a folder should be');
-    expect(() => commitOutputs([
-      { path: join(dir, 'a.bin'), bytes: new Uint8Array([1, 2, 3]) },
-      { path: join(dir, 'blocker', 'b.bin'), bytes: new Uint8Array([4]) },
-    ])).toThrow(`cannot write ${join(dir, 'blocker', 'b.bin')}: ${join(dir, 'blocker')} is a file, not a folder; nothing was written`);
+    expect(() =>
+      commitOutputs([
+        { path: join(dir, 'a.bin'), bytes: new Uint8Array([1, 2, 3]) },
+        { path: join(dir, 'blocker', 'b.bin'), bytes: new Uint8Array([4]) },
+      ]),
+    ).toThrow(
+      `cannot write ${join(dir, 'blocker', 'b.bin')}: ${join(dir, 'blocker')} is a file, not a folder; nothing was written`,
+    );
     expect(readFileSync(join(dir, 'a.bin'), 'utf8')).toBe('old');
     expect(listing(dir)).toEqual(['a.bin', 'blocker']);
     mkdirSync(join(dir, 'ok'));
@@ -185,8 +273,12 @@ describe('build outputs never overwrite inputs', () => {
     const r = await buildProject(join(dir, 'p.actguy.json'));
     if (r.ok) throw new Error('expected the build to be refused');
     expect(r.errors.map((e) => e.message)).toEqual([
-      expect.stringContaining(`outputs.mar ${join(dir, 'out', 'hard.mar')} is the .mtn of motion walk ${join(dir, 'walk.mtn')}; an output never overwrites an input`),
-      expect.stringContaining(`outputs.sar ${join(dir, 'sev-link.sar')} is the .sev of motion walk ${join(dir, 'walk.sev')}`),
+      expect.stringContaining(
+        `outputs.mar ${join(dir, 'out', 'hard.mar')} is the .mtn of motion walk ${join(dir, 'walk.mtn')}; an output never overwrites an input`,
+      ),
+      expect.stringContaining(
+        `outputs.sar ${join(dir, 'sev-link.sar')} is the .sev of motion walk ${join(dir, 'walk.sev')}`,
+      ),
     ]);
     expect(contents(dir)).toEqual(before);
   });
@@ -205,8 +297,12 @@ describe('build outputs never overwrite inputs', () => {
     const r = await buildProject(join(dir, 'p.actguy.json'), { cacheDir: null });
     if (r.ok) throw new Error('expected the build to be refused');
     expect(r.errors.map((e) => e.message)).toEqual([
-      expect.stringContaining(`outputs.msh walk.res19 ${join(dir, 'msh', 'walk.res19')} is the .sev of motion walk ${join(dir, 'walk.sev')}; an output never overwrites an input`),
-      expect.stringContaining(`outputs.msh cmu_01_01.nodes.json ${join(dir, 'msh', 'cmu_01_01.nodes.json')} is also outputs.report ${join(dir, 'rep.json')}; each output needs a file of its own`),
+      expect.stringContaining(
+        `outputs.msh walk.res19 ${join(dir, 'msh', 'walk.res19')} is the .sev of motion walk ${join(dir, 'walk.sev')}; an output never overwrites an input`,
+      ),
+      expect.stringContaining(
+        `outputs.msh cmu_01_01.nodes.json ${join(dir, 'msh', 'cmu_01_01.nodes.json')} is also outputs.report ${join(dir, 'rep.json')}; each output needs a file of its own`,
+      ),
     ]);
     expect(contents(dir)).toEqual(before);
   });

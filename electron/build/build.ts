@@ -55,7 +55,10 @@ export type ProjectBuildOutcome =
   | { ok: false; errors: FormatError[]; warnings: FormatError[] };
 
 /** Validates, builds and writes a project; on any error writes nothing and returns every error. */
-export async function buildProject(projectPath: string, options: ProjectBuildOptions = {}): Promise<ProjectBuildOutcome> {
+export async function buildProject(
+  projectPath: string,
+  options: ProjectBuildOptions = {},
+): Promise<ProjectBuildOutcome> {
   // Paths stay as the user wrote them (relative to the working folder), so messages read `assets/walk.sev:12:7`.
   const projectFile = normalizePath(projectPath);
   let text: string;
@@ -63,7 +66,11 @@ export async function buildProject(projectPath: string, options: ProjectBuildOpt
     text = options.projectText ?? decodeUtf8Text(readInputFile(projectFile), 'PROJECT', projectFile);
   } catch (e) {
     if (e instanceof FormatError) return { ok: false, errors: [e], warnings: [] };
-    return { ok: false, errors: [new FormatError('PROJECT', `cannot read the project file: ${(e as Error).message}`, {}, projectFile)], warnings: [] };
+    return {
+      ok: false,
+      errors: [new FormatError('PROJECT', `cannot read the project file: ${(e as Error).message}`, {}, projectFile)],
+      warnings: [],
+    };
   }
   const parsed = parseProject(text, projectFile);
   if (!parsed.resolved) return { ok: false, errors: parsed.errors, warnings: [] };
@@ -91,20 +98,36 @@ export async function buildProject(projectPath: string, options: ProjectBuildOpt
   const prep = prepareBuild(project, recorded.read, recorded.known);
   if (!prep.ok) return prep;
   const cache = cacheDir === null ? undefined : openBuildCache(cacheDir, { maxBytes: options.cacheMaxBytes });
-  const verdicts = cache && !cache.stats.unusable ? (remembered ?? openVerdictStore(cache.dir, options.stateDir)) : undefined;
+  const verdicts =
+    cache && !cache.stats.unusable ? (remembered ?? openVerdictStore(cache.dir, options.stateDir)) : undefined;
   const compressor = options.compressor ?? compressorFor(options.jobs ?? defaultJobs());
   let compressed;
   try {
-    compressed = await compressWithinBudget(prep.prepared, { compressor, cache, verdicts, onMotion: options.onProgress, inputBytes: recorded.bytesOf, inputStamp: recorded.stampOf });
+    compressed = await compressWithinBudget(prep.prepared, {
+      compressor,
+      cache,
+      verdicts,
+      onMotion: options.onProgress,
+      inputBytes: recorded.bytesOf,
+      inputStamp: recorded.stampOf,
+    });
   } finally {
     if (!options.compressor) await compressor.close();
   }
   if (!compressed.ok) return { ok: false, errors: compressed.errors, warnings: prep.prepared.warnings };
   const result = assembleBuild(compressed.prepared, compressed.results, compressed.budget);
   if (!result.ok) return result;
-  if (options.dryRun) return { ok: true, report: result.report, written: [], warnings: result.warnings, notes: [], cache: cache?.stats };
+  if (options.dryRun)
+    return { ok: true, report: result.report, written: [], warnings: result.warnings, notes: [], cache: cache?.stats };
   const note = commitOutputs(result.outputs);
-  return { ok: true, report: result.report, written: result.outputs.map((o) => o.path), warnings: result.warnings, notes: note ? [note] : [], cache: cache?.stats };
+  return {
+    ok: true,
+    report: result.report,
+    written: result.outputs.map((o) => o.path),
+    warnings: result.warnings,
+    notes: note ? [note] : [],
+    cache: cache?.stats,
+  };
 }
 
 /**

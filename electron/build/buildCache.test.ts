@@ -1,5 +1,14 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -25,7 +34,10 @@ const options = { ...DEFAULT_TOLERANCES, name: 'walk' };
 
 /** Every cache entry file under dir. */
 function entries(dir: string): string[] {
-  return readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.mt3c')).sort();
+  return readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.mt3c'))
+    .sort();
 }
 
 describe('cacheKey', () => {
@@ -33,7 +45,9 @@ describe('cacheKey', () => {
     const base = cacheKey(walk, options);
     expect(cacheKey(walk, { ...options })).toBe(base);
     // Key order does not matter; every value does.
-    expect(cacheKey(walk, { name: 'walk', offsetTolerance: 0.5, rotationToleranceDeg: 0.5, positionTolerance: 0.5 })).toBe(base);
+    expect(
+      cacheKey(walk, { name: 'walk', offsetTolerance: 0.5, rotationToleranceDeg: 0.5, positionTolerance: 0.5 }),
+    ).toBe(base);
     const changed = new Set([
       cacheKey(walk.slice(0, -1), options),
       cacheKey(walk, { ...options, name: 'walk2' }),
@@ -81,16 +95,25 @@ describe('openBuildCache', () => {
     expect(cache.stats).toMatchObject({ hits: 1, written: 1, damaged: 0 });
   });
 
-  it('a damaged entry (any flipped byte, a truncation, another key\'s entry) is a miss, is deleted, and is recomputed', () => {
+  it("a damaged entry (any flipped byte, a truncation, another key's entry) is a miss, is deleted, and is recomputed", () => {
     const dir = tempDir();
     const cache = openBuildCache(dir);
     cache.put(key, value);
     const [file] = entries(dir);
     const good = readFileSync(join(dir, file));
     const damage = [
-      (b: Buffer) => { b[b.length - 1] ^= 1; return b; }, // in the MT3 bytes
-      (b: Buffer) => { b[60] ^= 0x20; return b; }, // in the JSON
-      (b: Buffer) => { b[5] ^= 1; return b; }, // in the checksum
+      (b: Buffer) => {
+        b[b.length - 1] ^= 1;
+        return b;
+      }, // in the MT3 bytes
+      (b: Buffer) => {
+        b[60] ^= 0x20;
+        return b;
+      }, // in the JSON
+      (b: Buffer) => {
+        b[5] ^= 1;
+        return b;
+      }, // in the checksum
       (b: Buffer) => b.subarray(0, b.length - 7), // truncated
       () => Buffer.from(encodeEntry(cacheKey(walk, { ...options, name: 'other' }), value)), // intact, but another key's
     ];
@@ -129,12 +152,18 @@ describe('build cache in builds', () => {
   it('an unchanged rebuild reuses every motion and writes the same bytes; --no-cache writes no cache', async () => {
     const dir = tempDir();
     for (const f of ['walk.mtn', 'walk.sev', 'default.sls', 'se_define.h']) copyFileSync(join(ASSETS, f), join(dir, f));
-    writeFileSync(join(dir, 'p.actguy.json'), JSON.stringify({
-      version: 1,
-      motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev' }, { name: 'walk_b', mtn: 'walk.mtn', tolerances: { rotationDeg: 2 } }],
-      seTables: { sls: 'default.sls', seDefine: 'se_define.h' },
-      outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
-    }));
+    writeFileSync(
+      join(dir, 'p.actguy.json'),
+      JSON.stringify({
+        version: 1,
+        motions: [
+          { name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev' },
+          { name: 'walk_b', mtn: 'walk.mtn', tolerances: { rotationDeg: 2 } },
+        ],
+        seTables: { sls: 'default.sls', seDefine: 'se_define.h' },
+        outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
+      }),
+    );
     const none = await buildProject(join(dir, 'p.actguy.json'), { cacheDir: null, jobs: 1 });
     if (!none.ok) throw new Error(none.errors.map((e) => e.message).join('\n'));
     expect(readdirSync(dir)).not.toContain('.actguy-cache');
@@ -144,7 +173,10 @@ describe('build cache in builds', () => {
     expect(first.cache).toMatchObject({ hits: 0, misses: 2, written: 2 });
     expect(entries(join(dir, '.actguy-cache'))).toHaveLength(2);
     const cached: boolean[] = [];
-    const second = await buildProject(join(dir, 'p.actguy.json'), { jobs: 1, onProgress: (m) => cached.push(m.cached) });
+    const second = await buildProject(join(dir, 'p.actguy.json'), {
+      jobs: 1,
+      onProgress: (m) => cached.push(m.cached),
+    });
     if (!second.ok) throw new Error('build failed');
     expect(second.cache).toMatchObject({ hits: 2, misses: 0 });
     expect(cached).toEqual([true, true]);
@@ -168,7 +200,14 @@ describe('build cache in builds', () => {
   it('a motion resampled to another project rate misses the cache, and the rebuild matches a build without cache', async () => {
     const dir = tempDir();
     copyFileSync(join(ASSETS, 'walk_60fps.mtn'), join(dir, 'w60.mtn'));
-    const project = (fps: number) => JSON.stringify({ version: 1, fps, resample: true, motions: [{ name: 'w60', mtn: 'w60.mtn' }], outputs: { mar: 'out/a.mar', sar: 'out/a.sar' } });
+    const project = (fps: number) =>
+      JSON.stringify({
+        version: 1,
+        fps,
+        resample: true,
+        motions: [{ name: 'w60', mtn: 'w60.mtn' }],
+        outputs: { mar: 'out/a.mar', sar: 'out/a.sar' },
+      });
     writeFileSync(join(dir, 'p.actguy.json'), project(30));
     const at30 = await buildProject(join(dir, 'p.actguy.json'), { jobs: 1 });
     if (!at30.ok) throw new Error(at30.errors.map((e) => e.message).join('\n'));
@@ -188,19 +227,41 @@ describe('build cache in builds', () => {
   });
 
   it('several processes building at once into one shared cache all succeed with identical outputs and valid entries', async () => {
-    const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], { cwd: root, encoding: 'utf8' });
+    const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     if (b.status !== 0) throw new Error(`CLI build failed: ${b.stderr}`);
     const dir = tempDir();
     for (const f of ['walk.mtn', 'walk.sev']) copyFileSync(join(ASSETS, f), join(dir, f));
     const shared = join(dir, 'shared-cache');
     const runs = [0, 1, 2, 3].map((i) => {
-      writeFileSync(join(dir, `p${i}.actguy.json`), JSON.stringify({
-        version: 1,
-        motions: [{ name: 'walk', mtn: 'walk.mtn' }, { name: 'walk_b', mtn: 'walk.mtn', tolerances: { rotationDeg: 2 } }],
-        outputs: { mar: `out${i}/stage.mar`, sar: `out${i}/stage.sar` },
-      }));
+      writeFileSync(
+        join(dir, `p${i}.actguy.json`),
+        JSON.stringify({
+          version: 1,
+          motions: [
+            { name: 'walk', mtn: 'walk.mtn' },
+            { name: 'walk_b', mtn: 'walk.mtn', tolerances: { rotationDeg: 2 } },
+          ],
+          outputs: { mar: `out${i}/stage.mar`, sar: `out${i}/stage.sar` },
+        }),
+      );
       return new Promise<number>((resolve) => {
-        const child = spawn(process.execPath, [join(root, 'dist', 'cli', 'actguy.cjs'), 'build', `p${i}.actguy.json`, '--quiet', '--jobs', '2', '--cache', shared], { cwd: dir, stdio: 'ignore' });
+        const child = spawn(
+          process.execPath,
+          [
+            join(root, 'dist', 'cli', 'actguy.cjs'),
+            'build',
+            `p${i}.actguy.json`,
+            '--quiet',
+            '--jobs',
+            '2',
+            '--cache',
+            shared,
+          ],
+          { cwd: dir, stdio: 'ignore' },
+        );
         child.on('exit', (code) => resolve(code ?? -1));
       });
     });
@@ -208,7 +269,9 @@ describe('build cache in builds', () => {
     const mar = readFileSync(join(dir, 'out0', 'stage.mar'));
     for (const i of [1, 2, 3]) expect(readFileSync(join(dir, `out${i}`, 'stage.mar')).equals(mar)).toBe(true);
     // Two entries, both intact (checksum and key), and no temp file left in the shared folder.
-    const files = readdirSync(shared, { recursive: true }).map(String).filter((f) => !/^[0-9a-f]{2}$/.test(f));
+    const files = readdirSync(shared, { recursive: true })
+      .map(String)
+      .filter((f) => !/^[0-9a-f]{2}$/.test(f));
     expect(files.length).toBe(2);
     for (const f of files) {
       const k = f.split('/').pop()!.replace('.mt3c', '');

@@ -60,8 +60,11 @@ export const COMPRESSOR_IDENTITY = `${COMPRESSOR_VERSION}:${SOURCE_DIGEST}`;
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object')
-    return `{${Object.keys(value).filter((k) => (value as Record<string, unknown>)[k] !== undefined).sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   return JSON.stringify(value);
 }
 
@@ -76,7 +79,9 @@ export function sha256Hex(bytes: Uint8Array): string {
  * the compressor version and its source digest.
  */
 export function cacheKey(
-  mtn: Uint8Array, options: CompressOptions, compressor: { version: number; digest: string } = { version: COMPRESSOR_VERSION, digest: SOURCE_DIGEST },
+  mtn: Uint8Array,
+  options: CompressOptions,
+  compressor: { version: number; digest: string } = { version: COMPRESSOR_VERSION, digest: SOURCE_DIGEST },
   /**
    * What the bytes are when they are not the MTN compressed: the motion's file as read, and the rate a build
    * resamples it to (null: none). Reading and resampling are in the compressor digest (scripts/build.mjs), so
@@ -89,11 +94,15 @@ export function cacheKey(
 
 /** cacheKey from the SHA-256 of the MTN bytes (a build that knows the digest of an unchanged file does not read it again to hash it). */
 export function cacheKeyOfDigest(
-  mtnSha256: string, options: CompressOptions, compressor: { version: number; digest: string } = { version: COMPRESSOR_VERSION, digest: SOURCE_DIGEST },
+  mtnSha256: string,
+  options: CompressOptions,
+  compressor: { version: number; digest: string } = { version: COMPRESSOR_VERSION, digest: SOURCE_DIGEST },
   input?: { file: 'mtn'; resampledTo: number | null },
 ): string {
   const h = createHash('sha256');
-  h.update(canonicalJson({ format: CACHE_FORMAT, compressor: compressor.version, source: compressor.digest, options, input }));
+  h.update(
+    canonicalJson({ format: CACHE_FORMAT, compressor: compressor.version, source: compressor.digest, options, input }),
+  );
   h.update('\0');
   h.update(mtnSha256);
   return h.digest('hex');
@@ -171,7 +180,11 @@ export function encodeEntry(key: string, value: CompressedMotion): Uint8Array {
  * The entry's summary and MT3 bytes, or undefined when it is damaged in any way (bad magic, checksum, length,
  * JSON that is not an object, another key). Nothing here says the content is right: see verifyCompressed.
  */
-export function decodeEntry(key: string, data: Uint8Array, knownDigest?: string): { claim: Record<string, unknown>; bytes: Uint8Array; digest: string } | undefined {
+export function decodeEntry(
+  key: string,
+  data: Uint8Array,
+  knownDigest?: string,
+): { claim: Record<string, unknown>; bytes: Uint8Array; digest: string } | undefined {
   const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   if (buf.length < 40 || buf.toString('latin1', 0, 4) !== MAGIC) return undefined;
   const body = buf.subarray(36);

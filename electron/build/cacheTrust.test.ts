@@ -6,7 +6,18 @@ import { createHash } from 'node:crypto';
  * followed, and verdicts are remembered only in local state.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -31,7 +42,10 @@ function tempDir(prefix = 'actguy-trust-'): string {
 
 /** Every entry file under a cache folder, relative. */
 function entries(dir: string): string[] {
-  return readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.mt3c')).sort();
+  return readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.mt3c'))
+    .sort();
 }
 
 /** Everything under a folder with its bytes, to prove nothing there changed. */
@@ -55,7 +69,10 @@ function ok(r: ProjectBuildOutcome): Extract<ProjectBuildOutcome, { ok: true }> 
  * `dir`, with its cache at `dir/cache` and its local verdicts at `dir/state`.
  */
 function project(): {
-  dir: string; path: string; cache: string; state: string;
+  dir: string;
+  path: string;
+  cache: string;
+  state: string;
   build: (o?: { cacheDir?: string | null; stateDir?: string }) => Promise<Extract<ProjectBuildOutcome, { ok: true }>>;
   /** The outputs of a build without any cache. */
   reference: () => Promise<Buffer[]>;
@@ -63,17 +80,33 @@ function project(): {
   const dir = tempDir();
   copyFileSync(join(ASSETS, 'walk.mtn'), join(dir, 'walk.mtn'));
   copyFileSync(join(ASSETS, 'cmu_01_01.mtn'), join(dir, 'cmu.mtn'));
-  writeFileSync(join(dir, 'p.actguy.json'), JSON.stringify({
-    version: 1,
-    motions: [{ name: 'walk', mtn: 'walk.mtn' }, { name: 'cmu', mtn: 'cmu.mtn', tolerances: { rotationDeg: 1 } }],
-    outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
-  }));
+  writeFileSync(
+    join(dir, 'p.actguy.json'),
+    JSON.stringify({
+      version: 1,
+      motions: [
+        { name: 'walk', mtn: 'walk.mtn' },
+        { name: 'cmu', mtn: 'cmu.mtn', tolerances: { rotationDeg: 1 } },
+      ],
+      outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
+    }),
+  );
   const path = join(dir, 'p.actguy.json');
   const cache = join(dir, 'cache');
   const state = join(dir, 'state');
   return {
-    dir, path, cache, state,
-    build: async (o = {}) => ok(await buildProject(path, { jobs: 1, cacheDir: o.cacheDir === undefined ? cache : o.cacheDir, stateDir: o.stateDir ?? state })),
+    dir,
+    path,
+    cache,
+    state,
+    build: async (o = {}) =>
+      ok(
+        await buildProject(path, {
+          jobs: 1,
+          cacheDir: o.cacheDir === undefined ? cache : o.cacheDir,
+          stateDir: o.stateDir ?? state,
+        }),
+      ),
     reference: async () => {
       ok(await buildProject(path, { jobs: 1, cacheDir: null }));
       return outputs(dir);
@@ -81,10 +114,14 @@ function project(): {
   };
 }
 
-const outputs = (dir: string) => ['stage.mar', 'stage.sar', 'stage.report.json'].map((f) => readFileSync(join(dir, 'out', f)));
+const outputs = (dir: string) =>
+  ['stage.mar', 'stage.sar', 'stage.report.json'].map((f) => readFileSync(join(dir, 'out', f)));
 
 /** The entry of the motion named `name` in a cache (by the name hash its MT3 carries). */
-function entryOf(cache: string, name: string): { file: string; key: string; claim: Record<string, unknown>; bytes: Uint8Array } {
+function entryOf(
+  cache: string,
+  name: string,
+): { file: string; key: string; claim: Record<string, unknown>; bytes: Uint8Array } {
   for (const f of entries(cache)) {
     const key = f.split('/').pop()!.replace('.mt3c', '');
     const e = decodeEntry(key, readFileSync(join(cache, f)))!;
@@ -94,7 +131,7 @@ function entryOf(cache: string, name: string): { file: string; key: string; clai
 }
 
 describe('a shared cache is verified, not trusted', () => {
-  it('an entry rewritten with another motion\'s MT3 (renamed to this hash, checksum recomputed) is rejected, recompressed and counted; outputs equal a build without cache', async () => {
+  it("an entry rewritten with another motion's MT3 (renamed to this hash, checksum recomputed) is rejected, recompressed and counted; outputs equal a build without cache", async () => {
     const p = project();
     const reference = await p.reference();
     const cold = await p.build();
@@ -102,7 +139,10 @@ describe('a shared cache is verified, not trusted', () => {
     const walk = entryOf(p.cache, 'walk');
     const cmu = entryOf(p.cache, 'cmu');
     // cmu's MT3 under walk's name hash, with walk's own summary (so the claim looks right), under walk's key.
-    writeFileSync(walk.file, encodeEntry(walk.key, { ...walk.claim, bytes: withMt3Name(cmu.bytes, gvStrCode('walk')) } as never));
+    writeFileSync(
+      walk.file,
+      encodeEntry(walk.key, { ...walk.claim, bytes: withMt3Name(cmu.bytes, gvStrCode('walk')) } as never),
+    );
     const again = await p.build();
     expect(again.cache).toMatchObject({ hits: 1, rejected: 1, misses: 1, verified: 1 });
     expect(outputs(p.dir)).toEqual(reference);
@@ -117,7 +157,10 @@ describe('a shared cache is verified, not trusted', () => {
     await p.build();
     const walk = entryOf(p.cache, 'walk');
     const cmu = entryOf(p.cache, 'cmu');
-    writeFileSync(walk.file, encodeEntry(walk.key, { ...walk.claim, bytes: withMt3Name(cmu.bytes, gvStrCode('walk')) } as never));
+    writeFileSync(
+      walk.file,
+      encodeEntry(walk.key, { ...walk.claim, bytes: withMt3Name(cmu.bytes, gvStrCode('walk')) } as never),
+    );
     const other = await p.build({ stateDir: join(p.dir, 'other-state') });
     expect(other.cache).toMatchObject({ hits: 1, rejected: 1, misses: 1, verified: 2 });
     expect(outputs(p.dir)).toEqual(reference);
@@ -133,12 +176,28 @@ describe('a shared cache is verified, not trusted', () => {
     const entry = (claim: object, bytes: Uint8Array) => encodeEntry(walk.key, { ...claim, bytes } as never);
     const bad: [string, () => Uint8Array, 'rejected' | 'damaged'][] = [
       ['channels: null, checksum valid', () => entry({ ...walk.claim, channels: null }, walk.bytes), 'rejected'],
-      ['every summary field of the wrong type', () => entry(Object.fromEntries(Object.keys(walk.claim).map((k) => [k, 'x'])), walk.bytes), 'rejected'],
+      [
+        'every summary field of the wrong type',
+        () => entry(Object.fromEntries(Object.keys(walk.claim).map((k) => [k, 'x'])), walk.bytes),
+        'rejected',
+      ],
       ['junk MT3 bytes', () => entry(walk.claim, new Uint8Array(300).fill(0x5a)), 'rejected'],
       ['an empty MT3', () => entry(walk.claim, new Uint8Array(0)), 'rejected'],
-      ['wrong joints (one joint dropped)', () => entry(walk.claim, writeMt3({ ...mt3, rotations: mt3.rotations.slice(1), turn: null })), 'rejected'],
-      ['wrong frame count (cmu under walk\'s name)', () => entry(walk.claim, withMt3Name(cmu.bytes, gvStrCode('walk'))), 'rejected'],
-      ['a summary that lies about the errors', () => entry({ ...walk.claim, warnings: [{ message: 'x' }] }, walk.bytes), 'rejected'],
+      [
+        'wrong joints (one joint dropped)',
+        () => entry(walk.claim, writeMt3({ ...mt3, rotations: mt3.rotations.slice(1), turn: null })),
+        'rejected',
+      ],
+      [
+        "wrong frame count (cmu under walk's name)",
+        () => entry(walk.claim, withMt3Name(cmu.bytes, gvStrCode('walk'))),
+        'rejected',
+      ],
+      [
+        'a summary that lies about the errors',
+        () => entry({ ...walk.claim, warnings: [{ message: 'x' }] }, walk.bytes),
+        'rejected',
+      ],
       ['truncated', () => readFileSync(walk.file).subarray(0, 100), 'damaged'],
       ['a JSON array for a summary', () => rawEntry(walk.key, '[]', walk.bytes), 'damaged'],
       ['a summary of the literal null', () => rawEntry(walk.key, 'null', walk.bytes), 'damaged'],
@@ -161,12 +220,21 @@ describe('a shared cache is verified, not trusted', () => {
   }, 120_000);
 
   it('prints the rejection in the build summary', () => {
-    const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], { cwd: root, encoding: 'utf8' });
+    const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     if (b.status !== 0) throw new Error(`CLI build failed: ${b.stderr}`);
     const p = project();
-    const cli = (...args: string[]) => spawnSync(process.execPath, [join(root, 'dist', 'cli', 'actguy.cjs'), 'build', p.path, '--jobs', '1', '--cache', p.cache, ...args], {
-      encoding: 'utf8', env: { ...process.env, ACTGUY_STATE_DIR: p.state },
-    });
+    const cli = (...args: string[]) =>
+      spawnSync(
+        process.execPath,
+        [join(root, 'dist', 'cli', 'actguy.cjs'), 'build', p.path, '--jobs', '1', '--cache', p.cache, ...args],
+        {
+          encoding: 'utf8',
+          env: { ...process.env, ACTGUY_STATE_DIR: p.state },
+        },
+      );
     expect(cli().status).toBe(0);
     const walk = entryOf(p.cache, 'walk');
     writeFileSync(walk.file, encodeEntry(walk.key, { ...walk.claim, channels: null, bytes: walk.bytes } as never));
@@ -285,8 +353,15 @@ describe('local verdicts', () => {
       'not json {',
       JSON.stringify({ ...doc, tool: 'other' }),
       JSON.stringify({ ...doc, cache: 'f'.repeat(64) }),
-      JSON.stringify({ ...doc, verdicts: Object.fromEntries(Object.keys(doc.verdicts).map((k) => [k, ['0'.repeat(64), 1]])) }),
-      JSON.stringify({ ...doc, verdicts: Object.fromEntries(Object.keys(doc.verdicts).map((k) => [k, { digest: null }])), files: { x: [1, 2, 3] } }),
+      JSON.stringify({
+        ...doc,
+        verdicts: Object.fromEntries(Object.keys(doc.verdicts).map((k) => [k, ['0'.repeat(64), 1]])),
+      }),
+      JSON.stringify({
+        ...doc,
+        verdicts: Object.fromEntries(Object.keys(doc.verdicts).map((k) => [k, { digest: null }])),
+        files: { x: [1, 2, 3] },
+      }),
       JSON.stringify({ ...doc, verdicts: null, files: 'x' }),
     ];
     for (const text of tampered) {
@@ -316,11 +391,20 @@ describe('local verdicts', () => {
 
   it('parseVerdicts keeps only records of the exact shape', () => {
     const h = 'a'.repeat(64);
-    const s = parseVerdicts(JSON.stringify({
-      tool: 'actguy cache verdicts', version: 1, cache: 'id',
-      verdicts: { [h]: [h, 5], bad: [h, 5], [`${h.slice(1)}b`]: ['x', 5], ['c'.repeat(64)]: [h, -1] },
-      files: { '/a': [3, '1', '2', '3', '4', h, 9], '/b': [3, 1, '2', '3', '4', h, 9], '/c': [-1, '1', '2', '3', '4', h, 9] },
-    }), 'id');
+    const s = parseVerdicts(
+      JSON.stringify({
+        tool: 'actguy cache verdicts',
+        version: 1,
+        cache: 'id',
+        verdicts: { [h]: [h, 5], bad: [h, 5], [`${h.slice(1)}b`]: ['x', 5], ['c'.repeat(64)]: [h, -1] },
+        files: {
+          '/a': [3, '1', '2', '3', '4', h, 9],
+          '/b': [3, 1, '2', '3', '4', h, 9],
+          '/c': [-1, '1', '2', '3', '4', h, 9],
+        },
+      }),
+      'id',
+    );
     expect([...s.verdicts.keys()]).toEqual([h]);
     expect([...s.files.keys()]).toEqual(['/a']);
     expect(parseVerdicts('{"tool":"actguy cache verdicts","version":1,"cache":"other"}', 'id').verdicts.size).toBe(0);

@@ -1,4 +1,16 @@
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -51,12 +63,30 @@ describe('commitOutputs', () => {
     const steps: string[] = [];
     commitOutputs(set(dir, 'old'), { onStep: (_, label) => steps.push(label) });
     expect(steps.length).toBe(commitStepCount(3, 3));
-    expect(steps).toEqual(['write 1', 'write 2', 'write 3', 'backup 1', 'backup 2', 'backup 3', 'journal',
-      'install 1', 'install 2', 'install 3', 'drop backup 1', 'drop backup 2', 'drop backup 3', 'remove journal']);
+    expect(steps).toEqual([
+      'write 1',
+      'write 2',
+      'write 3',
+      'backup 1',
+      'backup 2',
+      'backup 3',
+      'journal',
+      'install 1',
+      'install 2',
+      'install 3',
+      'drop backup 1',
+      'drop backup 2',
+      'drop backup 3',
+      'remove journal',
+    ]);
     for (let k = 1; k <= steps.length; k++) {
       let thrown: unknown;
       try {
-        commitOutputs(set(dir, 'new'), { onStep: (n) => { if (n === k) throw new Error(`disk trouble at step ${k}`); } });
+        commitOutputs(set(dir, 'new'), {
+          onStep: (n) => {
+            if (n === k) throw new Error(`disk trouble at step ${k}`);
+          },
+        });
       } catch (e) {
         thrown = e;
       }
@@ -76,43 +106,59 @@ describe('commitOutputs', () => {
     }
   });
 
-  it('an unwritable output, a folder given as a file and a file given as a folder name the user\'s path, not a temp', () => {
+  it("an unwritable output, a folder given as a file and a file given as a folder name the user's path, not a temp", () => {
     const dir = tempDir();
     commitOutputs(set(dir, 'old'));
     // Permissions do not stop root (CI), so the refusal is injected at the file-system seam.
     const denied: Partial<CommitFs> = {
       writeFileSync: (p, d, o) => {
-        if (p.includes('stage.sar.actguy-new')) throw Object.assign(new Error(`EACCES: permission denied, open '${p}'`), { code: 'EACCES', path: p });
+        if (p.includes('stage.sar.actguy-new'))
+          throw Object.assign(new Error(`EACCES: permission denied, open '${p}'`), { code: 'EACCES', path: p });
         writeFileSync(p, d, o);
       },
     };
-    expect(() => commitOutputs(set(dir, 'new'), { fs: denied })).toThrow(`cannot write ${join(dir, 'out', 'stage.sar')}: permission denied; nothing was written`);
+    expect(() => commitOutputs(set(dir, 'new'), { fs: denied })).toThrow(
+      `cannot write ${join(dir, 'out', 'stage.sar')}: permission denied; nothing was written`,
+    );
     expect(contents(dir)).toEqual(OLD);
     const full: Partial<CommitFs> = {
       writeFileSync: (p, d, o) => {
-        if (p.includes('actguy-new')) throw Object.assign(new Error(`ENOSPC: no space left on device, write '${p}'`), { code: 'ENOSPC' });
+        if (p.includes('actguy-new'))
+          throw Object.assign(new Error(`ENOSPC: no space left on device, write '${p}'`), { code: 'ENOSPC' });
         writeFileSync(p, d, o);
       },
     };
-    expect(() => commitOutputs(set(dir, 'new'), { fs: full })).toThrow(`cannot write ${join(dir, 'out', 'stage.mar')}: no space left on the device; nothing was written`);
+    expect(() => commitOutputs(set(dir, 'new'), { fs: full })).toThrow(
+      `cannot write ${join(dir, 'out', 'stage.mar')}: no space left on the device; nothing was written`,
+    );
     expect(contents(dir)).toEqual(OLD);
     // A rename that fails mid-install (after one target was replaced) rolls the installed one back.
     let renames = 0;
     const flaky: Partial<CommitFs> = {
       renameSync: (a, b) => {
-        if (a.includes('actguy-new') && ++renames === 2) throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
+        if (a.includes('actguy-new') && ++renames === 2)
+          throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
         return renameSync(a, b);
       },
     };
-    expect(() => commitOutputs(set(dir, 'new'), { fs: flaky })).toThrow(/EIO: i\/o error; the previous files were kept/);
+    expect(() => commitOutputs(set(dir, 'new'), { fs: flaky })).toThrow(
+      /EIO: i\/o error; the previous files were kept/,
+    );
     expect(contents(dir)).toEqual(OLD);
 
     mkdirSync(join(dir, 'folder.mar'));
-    expect(() => commitOutputs([{ path: join(dir, 'folder.mar'), bytes: te.encode('x') }]))
-      .toThrow(`cannot write ${join(dir, 'folder.mar')}: it is a folder, not a file; nothing was written`);
+    expect(() => commitOutputs([{ path: join(dir, 'folder.mar'), bytes: te.encode('x') }])).toThrow(
+      `cannot write ${join(dir, 'folder.mar')}: it is a folder, not a file; nothing was written`,
+    );
     writeFileSync(join(dir, 'plain'), 'a file');
-    expect(() => commitOutputs([{ path: join(dir, 'out', 'ok.mar'), bytes: te.encode('x') }, { path: join(dir, 'plain', 'sub', 'x.sar'), bytes: te.encode('y') }]))
-      .toThrow(`cannot write ${join(dir, 'plain', 'sub', 'x.sar')}: ${join(dir, 'plain')} is a file, not a folder; nothing was written`);
+    expect(() =>
+      commitOutputs([
+        { path: join(dir, 'out', 'ok.mar'), bytes: te.encode('x') },
+        { path: join(dir, 'plain', 'sub', 'x.sar'), bytes: te.encode('y') },
+      ]),
+    ).toThrow(
+      `cannot write ${join(dir, 'plain', 'sub', 'x.sar')}: ${join(dir, 'plain')} is a file, not a folder; nothing was written`,
+    );
     expect(contents(dir)).toEqual({ ...OLD, plain: 'a file' });
   });
 });
@@ -128,14 +174,24 @@ describe('sweepStaleTemps', () => {
     writeFileSync(dead, 'writer died');
     const old = ownTempName(target, 'old').replace(/actguy-old\.[^.]*\./, 'actguy-old.otherhost.');
     writeFileSync(old, 'another machine, long ago');
-    const fresh = ownTempName(target, 'old').replace(/actguy-old\.[^.]*\./, 'actguy-old.otherhost.').replace(/\.[0-9a-z]+\.tmp$/, '.zz.tmp');
+    const fresh = ownTempName(target, 'old')
+      .replace(/actguy-old\.[^.]*\./, 'actguy-old.otherhost.')
+      .replace(/\.[0-9a-z]+\.tmp$/, '.zz.tmp');
     writeFileSync(fresh, 'another machine, now');
     const day = (Date.now() - 25 * 3600 * 1000) / 1000;
     utimesSync(old, day, day);
     writeFileSync(join(dir, 'stage.mar.user-notes.tmp'), 'not ours');
     writeFileSync(join(dir, 'other.mar.actguy-new.h.999999999.abc.tmp'), 'another target');
     expect(sweepStaleTemps([target]).sort()).toEqual([dead, old].sort());
-    expect(readdirSync(dir).sort()).toEqual(['other.mar.actguy-new.h.999999999.abc.tmp', 'stage.mar.user-notes.tmp', mine.slice(dir.length + 1), fresh.slice(dir.length + 1), 'stage.mar'].sort());
+    expect(readdirSync(dir).sort()).toEqual(
+      [
+        'other.mar.actguy-new.h.999999999.abc.tmp',
+        'stage.mar.user-notes.tmp',
+        mine.slice(dir.length + 1),
+        fresh.slice(dir.length + 1),
+        'stage.mar',
+      ].sort(),
+    );
   });
 });
 
@@ -145,7 +201,8 @@ describe('commitOutputs: roll back and the lock', () => {
     let renames = 0;
     const flaky: Partial<CommitFs> = {
       renameSync: (a, b) => {
-        if (a.includes('actguy-new') && ++renames === 2) throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
+        if (a.includes('actguy-new') && ++renames === 2)
+          throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
         return renameSync(a, b);
       },
     };
@@ -162,7 +219,11 @@ describe('commitOutputs: roll back and the lock', () => {
     // The parent process (the test runner) is alive for the whole test.
     const held = `${host()} ${process.ppid} ${Date.now()}`;
     writeFileSync(lock, held);
-    expect(() => commitOutputs(set(dir, 'new'))).toThrow(new RegExp(`another ActGuy run \\(process ${process.ppid} on ${host()}, since [0-9T:.-]+Z\\) is writing these outputs now \\(lock ${lock}\\); try again when it has finished; if no ActGuy run is writing these outputs, delete ${lock} and try again$`));
+    expect(() => commitOutputs(set(dir, 'new'))).toThrow(
+      new RegExp(
+        `another ActGuy run \\(process ${process.ppid} on ${host()}, since [0-9T:.-]+Z\\) is writing these outputs now \\(lock ${lock}\\); try again when it has finished; if no ActGuy run is writing these outputs, delete ${lock} and try again$`,
+      ),
+    );
     expect(readFileSync(lock, 'utf8')).toBe(held);
     expect(contents(dir)).toEqual({ ...OLD, 'out/stage.mar.actguy-lock': held });
   });
@@ -191,11 +252,15 @@ describe('commitOutputs: roll back and the lock', () => {
     } catch (e) {
       message = (e as Error).message;
     }
-    expect(message).toMatch(/^another ActGuy run \(process 4242 on buildbox-7, since (\S+), its date is in the future\) is writing these outputs now/);
+    expect(message).toMatch(
+      /^another ActGuy run \(process 4242 on buildbox-7, since (\S+), its date is in the future\) is writing these outputs now/,
+    );
     // "since" is the lock file's change time (now), not the year 2999.
     const since = Date.parse(/since (\S+),/.exec(message)![1]);
     expect(Math.abs(since - statSync(lock).ctimeMs)).toBeLessThan(1000);
-    expect(message).toContain(`delete ${lock} and try again (a lock of another machine lapses a day after it was taken)`);
+    expect(message).toContain(
+      `delete ${lock} and try again (a lock of another machine lapses a day after it was taken)`,
+    );
     expect(contents(dir)).toEqual({ ...OLD, 'out/stage.mar.actguy-lock': `buildbox-7 4242 ${future}` });
     // A day after its file last changed (the file's change time cannot be set back the way a date in it can), it is taken over.
     const dayOld: Partial<CommitFs> = {
@@ -209,7 +274,9 @@ describe('commitOutputs: roll back and the lock', () => {
     // An empty lock: another run is taking it this instant (or died doing so); it blocks until a day after it was made.
     commitOutputs(set(dir, 'old'));
     writeFileSync(lock, '');
-    expect(() => commitOutputs(set(dir, 'new'))).toThrow(/^another ActGuy run \(a run that has not written its name yet, since \S+\) .* \(an empty lock lapses a day after it was made\)$/);
+    expect(() => commitOutputs(set(dir, 'new'))).toThrow(
+      /^another ActGuy run \(a run that has not written its name yet, since \S+\) .* \(an empty lock lapses a day after it was made\)$/,
+    );
     expect(contents(dir)).toEqual({ ...OLD, 'out/stage.mar.actguy-lock': '' });
   });
 
@@ -218,8 +285,14 @@ describe('commitOutputs: roll back and the lock', () => {
     commitOutputs(set(dir, 'old'));
     const lock = join(dir, 'out', 'stage.mar.actguy-lock');
     const cases: [() => void, RegExp][] = [
-      [() => writeFileSync(lock, 'rm -rf / 1 2'), /is not an ActGuy lock \("rm -rf \/ 1 2"; a lock reads "<host> <process id> <time>"\)/],
-      [() => writeFileSync(lock, 'x'.repeat(1 << 20)), /is not an ActGuy lock \(it is 1048576 bytes, more than the 512 it could be\)/],
+      [
+        () => writeFileSync(lock, 'rm -rf / 1 2'),
+        /is not an ActGuy lock \("rm -rf \/ 1 2"; a lock reads "<host> <process id> <time>"\)/,
+      ],
+      [
+        () => writeFileSync(lock, 'x'.repeat(1 << 20)),
+        /is not an ActGuy lock \(it is 1048576 bytes, more than the 512 it could be\)/,
+      ],
       [() => symlinkSync(join(dir, 'out', 'stage.sar'), lock), /is not an ActGuy lock \(it is a symbolic link\)/],
     ];
     for (const [plant, why] of cases) {
@@ -228,7 +301,9 @@ describe('commitOutputs: roll back and the lock', () => {
       const before = contents(dir);
       expect(() => commitOutputs(set(dir, 'new'))).toThrow(why);
       expect(() => commitOutputs(set(dir, 'new'))).toThrow(`${lock}`);
-      expect(() => commitOutputs(set(dir, 'new'))).toThrow(/nothing was changed; if no ActGuy run is writing these outputs, delete .* and try again$/);
+      expect(() => commitOutputs(set(dir, 'new'))).toThrow(
+        /nothing was changed; if no ActGuy run is writing these outputs, delete .* and try again$/,
+      );
       expect(contents(dir)).toEqual(before);
     }
   });

@@ -24,7 +24,18 @@
 import * as nodeFs from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { host, ownTempName, processAlive, STALE_MS, sweepStaleTemps } from '../tempFiles';
-import { checkJournal, journalByteLimit, JournalProblem, JOURNAL_VERSION, LOCK_MAX_BYTES, parseLock, readSmallFile, type Journal, type LockHolder, type SmallFile } from './commitJournal';
+import {
+  checkJournal,
+  journalByteLimit,
+  JournalProblem,
+  JOURNAL_VERSION,
+  LOCK_MAX_BYTES,
+  parseLock,
+  readSmallFile,
+  type Journal,
+  type LockHolder,
+  type SmallFile,
+} from './commitJournal';
 import { describeFsError } from './files';
 import { makeFolders } from '../fsutil';
 
@@ -110,7 +121,8 @@ function prepareTarget(fs: CommitFs, target: string, shown: string): void {
   } catch {
     /* does not exist yet: fine */
   }
-  if (st?.isDirectory()) throw new OutputWriteError(`cannot write ${shown}: it is a folder, not a file; nothing was written`);
+  if (st?.isDirectory())
+    throw new OutputWriteError(`cannot write ${shown}: it is a folder, not a file; nothing was written`);
   const dir = dirname(target) || '.';
   // Walk up to the first existing ancestor: it must be a folder.
   let probe = dir;
@@ -125,13 +137,17 @@ function prepareTarget(fs: CommitFs, target: string, shown: string): void {
       continue;
     }
     if (!pst.isDirectory() && !nodeFs.statSync(probe).isDirectory())
-      throw new OutputWriteError(`cannot write ${shown}: ${relativeLike(probe, target, shown)} is a file, not a folder; nothing was written`);
+      throw new OutputWriteError(
+        `cannot write ${shown}: ${relativeLike(probe, target, shown)} is a file, not a folder; nothing was written`,
+      );
     break;
   }
   try {
     makeFolders(dir, { mkdirSync: fs.mkdirSync, statSync: nodeFs.statSync });
   } catch (e) {
-    throw new OutputWriteError(`cannot create the folder ${dirname(shown)} for ${shown}: ${describeFsError(e)}; nothing was written`);
+    throw new OutputWriteError(
+      `cannot create the folder ${dirname(shown)} for ${shown}: ${describeFsError(e)}; nothing was written`,
+    );
   }
 }
 
@@ -175,7 +191,8 @@ function takeLock(fs: CommitFs, path: string): () => void {
       const read = fs.readSmallFile(path, LOCK_MAX_BYTES);
       if (read === undefined) continue; // released meanwhile
       const clear = `if no ActGuy run is writing these outputs, delete ${path} and try again`;
-      if ('problem' in read) throw new OutputWriteError(`${path} is not an ActGuy lock (${read.problem}); nothing was changed; ${clear}`);
+      if ('problem' in read)
+        throw new OutputWriteError(`${path} is not an ActGuy lock (${read.problem}); nothing was changed; ${clear}`);
       const now = Date.now();
       let holder: LockHolder | undefined;
       try {
@@ -186,7 +203,10 @@ function takeLock(fs: CommitFs, path: string): () => void {
       }
       const since = holder?.sinceMs ?? read.ctimeMs;
       const local = holder?.host === host();
-      const dead = (local && holder!.pid === process.pid && !heldLocks.has(path)) || (local && !processAlive(holder!.pid)) || !(now - since < STALE_MS);
+      const dead =
+        (local && holder!.pid === process.pid && !heldLocks.has(path)) ||
+        (local && !processAlive(holder!.pid)) ||
+        !(now - since < STALE_MS);
       if (!dead) {
         const who = holder ? `process ${holder.pid} on ${holder.host}` : 'a run that has not written its name yet';
         const dated = holder?.futureDated ? ', its date is in the future' : '';
@@ -376,7 +396,9 @@ export function commitOutputs(files: readonly OutputFile[], options: CommitOptio
         try {
           fs.writeFileSync(entries[k].temp, f.bytes, { flag: 'wx' });
         } catch (e) {
-          throw new OutputWriteError(`cannot write ${shown.get(entries[k].path)}: ${describeFsError(e)}; nothing was written`);
+          throw new OutputWriteError(
+            `cannot write ${shown.get(entries[k].path)}: ${describeFsError(e)}; nothing was written`,
+          );
         }
       });
       entries.forEach((e, k) => {
@@ -392,7 +414,13 @@ export function commitOutputs(files: readonly OutputFile[], options: CommitOptio
         e.backup = backup;
       });
       step('journal');
-      writeJournal(fs, jpath, { tool: 'actguy commit', version: JOURNAL_VERSION, state: 'forward', outputs: targets, entries });
+      writeJournal(fs, jpath, {
+        tool: 'actguy commit',
+        version: JOURNAL_VERSION,
+        state: 'forward',
+        outputs: targets,
+        entries,
+      });
     } catch (e) {
       if ((e as Error).name === 'CommitKilled') throw e;
       for (const x of entries) {
@@ -400,10 +428,17 @@ export function commitOutputs(files: readonly OutputFile[], options: CommitOptio
         unlinkQuiet(fs, x.backup);
       }
       if (e instanceof OutputWriteError) throw e;
-      throw new OutputWriteError(`cannot write ${files.map((f) => f.path).join(', ')}: ${describeFsError(e)}; nothing was written`);
+      throw new OutputWriteError(
+        `cannot write ${files.map((f) => f.path).join(', ')}: ${describeFsError(e)}; nothing was written`,
+      );
     }
     try {
-      rollForward(fs, jpath, { tool: 'actguy commit', version: JOURNAL_VERSION, state: 'forward', outputs: targets, entries }, step);
+      rollForward(
+        fs,
+        jpath,
+        { tool: 'actguy commit', version: JOURNAL_VERSION, state: 'forward', outputs: targets, entries },
+        step,
+      );
     } catch (e) {
       if ((e as Error).name === 'CommitKilled') throw e;
       // Rolled back: old files are back in place, and a target that had none is gone again.

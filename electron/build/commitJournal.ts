@@ -44,7 +44,10 @@ export function readSmallFile(path: string, maxBytes: number): SmallFile | undef
   let fd: number;
   try {
     // No link may be followed and no FIFO may block the open, even if the file changed since the lstat.
-    fd = nodeFs.openSync(path, nodeFs.constants.O_RDONLY | (nodeFs.constants.O_NOFOLLOW ?? 0) | (nodeFs.constants.O_NONBLOCK ?? 0));
+    fd = nodeFs.openSync(
+      path,
+      nodeFs.constants.O_RDONLY | (nodeFs.constants.O_NOFOLLOW ?? 0) | (nodeFs.constants.O_NONBLOCK ?? 0),
+    );
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
@@ -135,13 +138,20 @@ export function checkJournal(text: string, outputs: readonly string[]): Journal 
   }
   if (!isObject(raw) || raw.tool !== 'actguy commit') throw new JournalProblem('it is not an ActGuy commit journal');
   if (raw.version !== JOURNAL_VERSION || !Array.isArray(raw.outputs))
-    throw new JournalProblem(`it does not name the outputs it belongs to (journal version ${quoteClipped(raw.version, 20)}; this ActGuy writes version ${JOURNAL_VERSION})`);
-  if (raw.state !== 'forward' && raw.state !== 'back') throw new JournalProblem(`its state ${quoteClipped(raw.state, 40)} is neither "forward" nor "back"`);
+    throw new JournalProblem(
+      `it does not name the outputs it belongs to (journal version ${quoteClipped(raw.version, 20)}; this ActGuy writes version ${JOURNAL_VERSION})`,
+    );
+  if (raw.state !== 'forward' && raw.state !== 'back')
+    throw new JournalProblem(`its state ${quoteClipped(raw.state, 40)} is neither "forward" nor "back"`);
   const listed = raw.outputs;
   if (!Array.isArray(raw.entries) || raw.entries.length !== listed.length)
-    throw new JournalProblem(`it lists ${listed.length} output(s) but ${Array.isArray(raw.entries) ? raw.entries.length : 'no list of'} entries`);
+    throw new JournalProblem(
+      `it lists ${listed.length} output(s) but ${Array.isArray(raw.entries) ? raw.entries.length : 'no list of'} entries`,
+    );
   if (listed.length !== outputs.length)
-    throw new JournalProblem(`it was written for ${listed.length} output(s), and this run writes ${outputs.length}: ${outputs.map((o) => quoteClipped(o)).join(', ')}`);
+    throw new JournalProblem(
+      `it was written for ${listed.length} output(s), and this run writes ${outputs.length}: ${outputs.map((o) => quoteClipped(o)).join(', ')}`,
+    );
 
   // Every output of this run, by identity; each journal output must be one of them, each at most once.
   const wanted = new Map<string, string>();
@@ -154,18 +164,25 @@ export function checkJournal(text: string, outputs: readonly string[]): Journal 
   listed.forEach((path: unknown, k: number) => {
     const where = `output ${k + 1}`;
     if (typeof path !== 'string') throw new JournalProblem(`${where} is ${quoteClipped(path, 40)}, not a path`);
-    if (!isAbsolute(path) || resolve(path) !== path) throw new JournalProblem(`${where} ${quoteClipped(path)} is not an absolute path as this tool writes them`);
+    if (!isAbsolute(path) || resolve(path) !== path)
+      throw new JournalProblem(`${where} ${quoteClipped(path)} is not an absolute path as this tool writes them`);
     const id = entryIdentity(path);
-    if (id === undefined || !wanted.has(id)) throw new JournalProblem(`${where} ${quoteClipped(path)} is not one of the outputs of this run`);
+    if (id === undefined || !wanted.has(id))
+      throw new JournalProblem(`${where} ${quoteClipped(path)} is not one of the outputs of this run`);
     if (seen.has(id)) throw new JournalProblem(`${where} ${quoteClipped(path)} is listed twice`);
     seen.add(id);
     const e: unknown = (raw.entries as unknown[])[k];
     if (!isObject(e)) throw new JournalProblem(`entry ${k + 1} is not an object`);
-    if (e.path !== path) throw new JournalProblem(`entry ${k + 1} is for ${quoteClipped(e.path)}, not ${quoteClipped(path)}`);
+    if (e.path !== path)
+      throw new JournalProblem(`entry ${k + 1} is for ${quoteClipped(e.path)}, not ${quoteClipped(path)}`);
     if (typeof e.temp !== 'string' || !isOwnTempOf(path, e.temp, 'new'))
-      throw new JournalProblem(`entry ${k + 1}: ${quoteClipped(e.temp)} is not a temp file of ${quoteClipped(path)} (${basename(path)}.actguy-new.….tmp beside it)`);
+      throw new JournalProblem(
+        `entry ${k + 1}: ${quoteClipped(e.temp)} is not a temp file of ${quoteClipped(path)} (${basename(path)}.actguy-new.….tmp beside it)`,
+      );
     if (e.backup !== null && (typeof e.backup !== 'string' || !isOwnTempOf(path, e.backup, 'old')))
-      throw new JournalProblem(`entry ${k + 1}: ${quoteClipped(e.backup)} is not a backup of ${quoteClipped(path)} (${basename(path)}.actguy-old.….tmp beside it)`);
+      throw new JournalProblem(
+        `entry ${k + 1}: ${quoteClipped(e.backup)} is not a backup of ${quoteClipped(path)} (${basename(path)}.actguy-old.….tmp beside it)`,
+      );
     for (const p of [path, e.temp, e.backup]) {
       if (p === null) continue;
       let st: nodeFs.Stats;
@@ -179,7 +196,13 @@ export function checkJournal(text: string, outputs: readonly string[]): Journal 
     }
     entries.push({ path, temp: e.temp, backup: e.backup });
   });
-  return { tool: 'actguy commit', version: JOURNAL_VERSION, state: raw.state, outputs: entries.map((e) => e.path), entries };
+  return {
+    tool: 'actguy commit',
+    version: JOURNAL_VERSION,
+    state: raw.state,
+    outputs: entries.map((e) => e.path),
+    entries,
+  };
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -203,7 +226,10 @@ const LOCK_TEXT = /^([A-Za-z0-9-]{1,253}) ([1-9][0-9]{0,9}) ([0-9]{1,16})$/;
 export function parseLock(text: string, ctimeMs: number, now: number): LockHolder | undefined {
   if (text === '') return undefined;
   const m = LOCK_TEXT.exec(text);
-  if (!m) throw new JournalProblem(`it is not an ActGuy lock (${quoteClipped(text, 60)}; a lock reads "<host> <process id> <time>")`);
+  if (!m)
+    throw new JournalProblem(
+      `it is not an ActGuy lock (${quoteClipped(text, 60)}; a lock reads "<host> <process id> <time>")`,
+    );
   const recorded = Number(m[3]);
   return { host: m[1], pid: Number(m[2]), sinceMs: Math.min(recorded, ctimeMs), futureDated: recorded > now };
 }

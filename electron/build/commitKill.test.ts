@@ -27,7 +27,11 @@ function project(rotationDeg: number, sev: string): string {
 
 function build(projectFile: string, killAt?: number): { rc: number | null; signal: string | null; err: string } {
   const env = { ...process.env, ACTGUY_TEST_KILL_AT_COMMIT_STEP: killAt ? String(killAt) : '' };
-  const r = spawnSync(process.execPath, [cli, 'build', projectFile, '--quiet', '--no-cache'], { cwd: dir, encoding: 'utf8', env });
+  const r = spawnSync(process.execPath, [cli, 'build', projectFile, '--quiet', '--no-cache'], {
+    cwd: dir,
+    encoding: 'utf8',
+    env,
+  });
   return { rc: r.status, signal: r.signal, err: r.stderr };
 }
 
@@ -36,10 +40,14 @@ let OLD: Record<string, string>;
 let NEW: Record<string, string>;
 
 beforeAll(() => {
-  const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], { cwd: root, encoding: 'utf8' });
+  const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   if (b.status !== 0) throw new Error(`CLI build failed: ${b.stderr}`);
   dir = mkdtempSync(join(tmpdir(), 'actguy-kill-'));
-  for (const f of ['walk.mtn', 'walk.sev', 'default.sls', 'se_define.h']) copyFileSync(join(root, 'assets', f), join(dir, f));
+  for (const f of ['walk.mtn', 'walk.sev', 'default.sls', 'se_define.h'])
+    copyFileSync(join(root, 'assets', f), join(dir, f));
   const sev = readFileSync(join(dir, 'walk.sev'), 'utf8');
   expect(sev).toContain('event 38 0 17');
   writeFileSync(join(dir, 'new.sev'), sev.replace('event 38 0 17', 'event 40 0 17'));

@@ -9,7 +9,14 @@
 import { BuildEta } from '../../shared/project/eta';
 import { FormatError, inFile } from '../../shared/errors';
 import { readMtn } from '../../shared/mtn/read';
-import { compressOptionsFor, type CompressedMotion, type KnownMotion, type PreparedBuild, type PreparedMotion, type ReadFile } from '../../shared/project/plan';
+import {
+  compressOptionsFor,
+  type CompressedMotion,
+  type KnownMotion,
+  type PreparedBuild,
+  type PreparedMotion,
+  type ReadFile,
+} from '../../shared/project/plan';
 import { statSync } from 'node:fs';
 import { cacheKeyOfDigest, sha256Hex, type BuildCache, type CacheCandidate } from './buildCache';
 import type { MotionCompressor } from './compressPool';
@@ -55,15 +62,22 @@ export interface CompressMotionsOptions {
  * stamp is the one recorded with it, and the file is then read only when its bytes are needed (`bytesOf`),
  * and only if its stamp is still that one: a file changed since is an error naming it (docs/cache.md).
  */
-export function recordingReader(read: ReadFile, stat?: (path: string) => FileStamp | undefined, memo?: VerdictStore): {
-  read: ReadFile; bytesOf: (path: string) => Uint8Array | undefined; stampOf: (path: string) => FileStamp | undefined;
+export function recordingReader(
+  read: ReadFile,
+  stat?: (path: string) => FileStamp | undefined,
+  memo?: VerdictStore,
+): {
+  read: ReadFile;
+  bytesOf: (path: string) => Uint8Array | undefined;
+  stampOf: (path: string) => FileStamp | undefined;
   known: (path: string) => KnownMotion | undefined;
 } {
   const seen = new Map<string, Uint8Array>();
   const stamps = new Map<string, FileStamp>();
   /** Files known from the memo and not read yet. */
   const unread = new Set<string>();
-  const sameStamp = (a: FileStamp | undefined, b: FileStamp | undefined) => a !== undefined && b !== undefined && JSON.stringify(a) === JSON.stringify(b);
+  const sameStamp = (a: FileStamp | undefined, b: FileStamp | undefined) =>
+    a !== undefined && b !== undefined && JSON.stringify(a) === JSON.stringify(b);
   const readRecording: ReadFile = (path) => {
     const before = stat?.(path);
     const bytes = read(path);
@@ -115,7 +129,10 @@ export type CompressMotionsResult = { ok: true; results: CompressedMotion[] } | 
  * builds verified that very entry before (the local verdicts); one that does not hold is discarded and the
  * motion compressed (docs/cache.md).
  */
-export async function compressMotions(prepared: PreparedBuild, options: CompressMotionsOptions): Promise<CompressMotionsResult> {
+export async function compressMotions(
+  prepared: PreparedBuild,
+  options: CompressMotionsOptions,
+): Promise<CompressMotionsResult> {
   const now = options.now ?? Date.now;
   const count = prepared.motions.length;
   const results: (CompressedMotion | undefined)[] = new Array(count);
@@ -153,7 +170,14 @@ export async function compressMotions(prepared: PreparedBuild, options: Compress
     const resampleTo = p.resampledFrom ? prepared.project.fps : undefined;
     let key: string | undefined;
     try {
-      key = cache && cacheKeyOfDigest(inputDigest(path, fileOf, options.inputStamp, verdicts, headerOf(p, prepared.project.fps)), settings, undefined, { file: 'mtn', resampledTo: resampleTo ?? null });
+      key =
+        cache &&
+        cacheKeyOfDigest(
+          inputDigest(path, fileOf, options.inputStamp, verdicts, headerOf(p, prepared.project.fps)),
+          settings,
+          undefined,
+          { file: 'mtn', resampledTo: resampleTo ?? null },
+        );
     } catch (e) {
       if (!(e instanceof FormatError)) throw e;
       errors.push({ index, error: e.withFile(path) });
@@ -170,35 +194,40 @@ export async function compressMotions(prepared: PreparedBuild, options: Compress
         continue;
       }
     }
-    running.push((async () => {
-      try {
-        let result: CompressedMotion;
-        let cached = false;
-        const file = fileOf();
-        if (candidate) {
-          const outcome = await options.compressor.verifyOrCompress(file, settings, resampleTo, { bytes: candidate.bytes, claim: candidate.claim });
-          result = outcome.result;
-          cache!.stats.verified++;
-          if (outcome.candidate === 'accepted') {
-            verdicts.remember(candidate.key, candidate.digest, cache!.accept(candidate));
-            cached = true;
-          } else {
-            cache!.reject(candidate);
-            verdicts.forget(candidate.key);
+    running.push(
+      (async () => {
+        try {
+          let result: CompressedMotion;
+          let cached = false;
+          const file = fileOf();
+          if (candidate) {
+            const outcome = await options.compressor.verifyOrCompress(file, settings, resampleTo, {
+              bytes: candidate.bytes,
+              claim: candidate.claim,
+            });
+            result = outcome.result;
+            cache!.stats.verified++;
+            if (outcome.candidate === 'accepted') {
+              verdicts.remember(candidate.key, candidate.digest, cache!.accept(candidate));
+              cached = true;
+            } else {
+              cache!.reject(candidate);
+              verdicts.forget(candidate.key);
+            }
+          } else result = await options.compressor.compress(file, settings, resampleTo);
+          if (!cached && cache && key) {
+            cache.stats.misses++;
+            const written = cache.put(key, result);
+            // Our own compression: what this build wrote holds by construction.
+            if (written) verdicts.remember(key, written);
           }
-        } else result = await options.compressor.compress(file, settings, resampleTo);
-        if (!cached && cache && key) {
-          cache.stats.misses++;
-          const written = cache.put(key, result);
-          // Our own compression: what this build wrote holds by construction.
-          if (written) verdicts.remember(key, written);
+          finish(index, p.resolved.name, result, cached);
+        } catch (e) {
+          if (e instanceof FormatError) errors.push({ index, error: e.withFile(path) });
+          else errors.push({ index, error: inFileError(path, e) });
         }
-        finish(index, p.resolved.name, result, cached);
-      } catch (e) {
-        if (e instanceof FormatError) errors.push({ index, error: e.withFile(path) });
-        else errors.push({ index, error: inFileError(path, e) });
-      }
-    })());
+      })(),
+    );
     // Let finished workers take their next job while the rest is hashed.
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
@@ -215,7 +244,11 @@ export async function compressMotions(prepared: PreparedBuild, options: Compress
  * and recorded, with the header of the motion prepareBuild read and validated from those very bytes.
  */
 function inputDigest(
-  path: string, bytes: () => Uint8Array, stampOf: ((path: string) => FileStamp | undefined) | undefined, verdicts: VerdictStore, header: MotionHeader,
+  path: string,
+  bytes: () => Uint8Array,
+  stampOf: ((path: string) => FileStamp | undefined) | undefined,
+  verdicts: VerdictStore,
+  header: MotionHeader,
 ): string {
   const stamp = stampOf?.(path);
   const known = stamp && verdicts.digestOf(path, stamp);
@@ -231,7 +264,11 @@ function inputDigest(
 
 /** The header of a prepared motion's file as read (before any resampling). */
 function headerOf(p: PreparedMotion, fps: number): MotionHeader {
-  return { fps: p.resampledFrom?.fps ?? fps, frameCount: p.resampledFrom?.frameCount ?? p.frameCount, joints: p.joints };
+  return {
+    fps: p.resampledFrom?.fps ?? fps,
+    frameCount: p.resampledFrom?.frameCount ?? p.frameCount,
+    joints: p.joints,
+  };
 }
 
 /**
@@ -243,15 +280,43 @@ function rememberedValue(c: CacheCandidate): CompressedMotion | undefined {
   const num = (x: unknown) => typeof x === 'number' && Number.isFinite(x);
   const channelOk = (ch: unknown) => {
     const k = ch as CompressedMotion['channels'][number];
-    return k !== null && typeof k === 'object' && typeof k.kind === 'string' && num(k.joint) && num(k.tolerance) && num(k.maxError) && num(k.maxErrorFrame) && typeof k.met === 'boolean';
+    return (
+      k !== null &&
+      typeof k === 'object' &&
+      typeof k.kind === 'string' &&
+      num(k.joint) &&
+      num(k.tolerance) &&
+      num(k.maxError) &&
+      num(k.maxErrorFrame) &&
+      typeof k.met === 'boolean'
+    );
   };
-  const warningOk = (w: unknown) => w !== null && typeof w === 'object' && typeof (w as { message?: unknown }).message === 'string';
+  const warningOk = (w: unknown) =>
+    w !== null && typeof w === 'object' && typeof (w as { message?: unknown }).message === 'string';
   const oe = v.objectError;
-  const oeOk = oe === null || (oe !== undefined && typeof oe === 'object' && Array.isArray(oe.jointMaxError) && oe.jointMaxError.every(num)
-    && Array.isArray(oe.jointMaxErrorFrame) && oe.jointMaxErrorFrame.every(num) && num(oe.maxError) && num(oe.shell));
-  const ok = num(v.totalKeys) && v.mt3Bytes === c.bytes.byteLength && num(v.mtnBytes) && num(v.ratio) && num(v.ms) && typeof v.method === 'string'
-    && Array.isArray(v.channels) && v.channels.every(channelOk) && Array.isArray(v.warnings) && v.warnings.every(warningOk) && oeOk
-    && (v.skeleton === undefined || (v.skeleton !== null && typeof v.skeleton === 'object'));
+  const oeOk =
+    oe === null ||
+    (oe !== undefined &&
+      typeof oe === 'object' &&
+      Array.isArray(oe.jointMaxError) &&
+      oe.jointMaxError.every(num) &&
+      Array.isArray(oe.jointMaxErrorFrame) &&
+      oe.jointMaxErrorFrame.every(num) &&
+      num(oe.maxError) &&
+      num(oe.shell));
+  const ok =
+    num(v.totalKeys) &&
+    v.mt3Bytes === c.bytes.byteLength &&
+    num(v.mtnBytes) &&
+    num(v.ratio) &&
+    num(v.ms) &&
+    typeof v.method === 'string' &&
+    Array.isArray(v.channels) &&
+    v.channels.every(channelOk) &&
+    Array.isArray(v.warnings) &&
+    v.warnings.every(warningOk) &&
+    oeOk &&
+    (v.skeleton === undefined || (v.skeleton !== null && typeof v.skeleton === 'object'));
   return ok ? ({ ...v, bytes: c.bytes } as CompressedMotion) : undefined;
 }
 

@@ -10,7 +10,12 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { compressChannelShare, compressMotion, compressWithShares, type ChannelShare } from '../../shared/compress/compress';
+import {
+  compressChannelShare,
+  compressMotion,
+  compressWithShares,
+  type ChannelShare,
+} from '../../shared/compress/compress';
 import type { CompressOptions } from '../../shared/compress/types';
 import { FormatError, type FileKind, type FormatErrorPlace } from '../../shared/errors';
 import { readMtn } from '../../shared/mtn/read';
@@ -51,13 +56,19 @@ export interface PoolOutcome {
  * exactly what the check recomputed (so a remembered verdict can later stand for the whole entry); otherwise
  * compresses. The same code in a worker and in-process.
  */
-export function verifyOrCompressMtnBytes(mtn: Uint8Array, options: CompressOptions, resampleTo: number | undefined, candidate: PoolCandidate): PoolOutcome {
+export function verifyOrCompressMtnBytes(
+  mtn: Uint8Array,
+  options: CompressOptions,
+  resampleTo: number | undefined,
+  candidate: PoolCandidate,
+): PoolOutcome {
   const motion = motionOf(mtn, resampleTo);
   const checked = verifyCompressed(motion, options, candidate.bytes, candidate.claim);
   let rejected: string;
   if (checked.ok) {
     const { bytes: _bytes, ...recomputed } = checked.value;
-    if (canonicalJson(recomputed) === canonicalJson(candidate.claim)) return { result: checked.value, candidate: 'accepted' };
+    if (canonicalJson(recomputed) === canonicalJson(candidate.claim))
+      return { result: checked.value, candidate: 'accepted' };
     rejected = 'its summary is not what its MT3 gives';
   } else rejected = checked.reason;
   return { result: compressedMotionOf(compressMotion(motion, options)), candidate: { rejected } };
@@ -70,7 +81,12 @@ export interface MotionCompressor {
   /** `mtn` as its file, resampled to `resampleTo` fps first when given (in the worker: off the build's main thread). */
   compress(mtn: Uint8Array, options: CompressOptions, resampleTo?: number): Promise<CompressedMotion>;
   /** The same, checking a cache entry first (verifyOrCompressMtnBytes). */
-  verifyOrCompress(mtn: Uint8Array, options: CompressOptions, resampleTo: number | undefined, candidate: PoolCandidate): Promise<PoolOutcome>;
+  verifyOrCompress(
+    mtn: Uint8Array,
+    options: CompressOptions,
+    resampleTo: number | undefined,
+    candidate: PoolCandidate,
+  ): Promise<PoolOutcome>;
   close(): Promise<void>;
 }
 
@@ -89,16 +105,31 @@ export interface PoolRequest {
 export type PoolReply =
   | ({ id: number; ok: true } & PoolOutcome)
   | { id: number; ok: true; share: ChannelShare }
-  | { id: number; ok: false; error: { message: string; format?: { kind: FileKind; detail: string; place: FormatErrorPlace } } };
+  | {
+      id: number;
+      ok: false;
+      error: { message: string; format?: { kind: FileKind; detail: string; place: FormatErrorPlace } };
+    };
 
 /** Runs one request (the worker's whole job); never throws. */
 export function answerPoolRequest(req: PoolRequest): PoolReply {
   try {
-    if (req.share) return { id: req.id, ok: true, share: compressChannelShare(motionOf(req.mtn, req.resampleTo), req.options, req.share.index, req.share.count) };
-    if (req.candidate) return { id: req.id, ok: true, ...verifyOrCompressMtnBytes(req.mtn, req.options, req.resampleTo, req.candidate) };
+    if (req.share)
+      return {
+        id: req.id,
+        ok: true,
+        share: compressChannelShare(motionOf(req.mtn, req.resampleTo), req.options, req.share.index, req.share.count),
+      };
+    if (req.candidate)
+      return { id: req.id, ok: true, ...verifyOrCompressMtnBytes(req.mtn, req.options, req.resampleTo, req.candidate) };
     return { id: req.id, ok: true, result: compressMtnBytes(req.mtn, req.options, req.resampleTo) };
   } catch (e) {
-    if (e instanceof FormatError) return { id: req.id, ok: false, error: { message: e.message, format: { kind: e.kind, detail: e.detail, place: e.place } } };
+    if (e instanceof FormatError)
+      return {
+        id: req.id,
+        ok: false,
+        error: { message: e.message, format: { kind: e.kind, detail: e.detail, place: e.place } },
+      };
     return { id: req.id, ok: false, error: { message: e instanceof Error ? e.message : String(e) } };
   }
 }
@@ -232,19 +263,37 @@ export function workerCompressor(workerPath: string, jobs: number): MotionCompre
       pump();
     });
   };
-  const run = async (mtn: Uint8Array, options: CompressOptions, resampleTo: number | undefined, candidate: PoolCandidate | undefined): Promise<PoolOutcome> =>
-    wholeOutcome(await send({ mtn, options, ...(resampleTo === undefined ? {} : { resampleTo }), ...(candidate ? { candidate } : {}) }));
+  const run = async (
+    mtn: Uint8Array,
+    options: CompressOptions,
+    resampleTo: number | undefined,
+    candidate: PoolCandidate | undefined,
+  ): Promise<PoolOutcome> =>
+    wholeOutcome(
+      await send({
+        mtn,
+        options,
+        ...(resampleTo === undefined ? {} : { resampleTo }),
+        ...(candidate ? { candidate } : {}),
+      }),
+    );
 
   /**
    * A long motion in shares of its channels, one per job, put together on this thread (compressWithShares: the
    * very bytes of one compressMotion, whatever the number of jobs). Null when a share failed: the motion is then
    * compressed whole, so that its error is the one a one-job build reports.
    */
-  const inShares = async (mtn: Uint8Array, options: CompressOptions, resampleTo: number | undefined): Promise<CompressedMotion | null> => {
+  const inShares = async (
+    mtn: Uint8Array,
+    options: CompressOptions,
+    resampleTo: number | undefined,
+  ): Promise<CompressedMotion | null> => {
     const resample = resampleTo === undefined ? {} : { resampleTo };
     let shares: ChannelShare[];
     try {
-      const replies = await Promise.all(Array.from({ length: jobs }, (_, index) => send({ mtn, options, ...resample, share: { index, count: jobs } })));
+      const replies = await Promise.all(
+        Array.from({ length: jobs }, (_, index) => send({ mtn, options, ...resample, share: { index, count: jobs } })),
+      );
       shares = replies.map((r) => (r.ok && 'share' in r ? r.share : []));
     } catch (e) {
       if (closed) throw e;
@@ -256,7 +305,10 @@ export function workerCompressor(workerPath: string, jobs: number): MotionCompre
   return {
     jobs,
     compress: async (mtn, options, resampleTo) => {
-      const shared = jobs > 1 && options.objectTolerance === undefined && mtn.byteLength >= SHARE_MIN_MTN_BYTES ? await inShares(mtn, options, resampleTo) : null;
+      const shared =
+        jobs > 1 && options.objectTolerance === undefined && mtn.byteLength >= SHARE_MIN_MTN_BYTES
+          ? await inShares(mtn, options, resampleTo)
+          : null;
       return shared ?? (await run(mtn, options, resampleTo, undefined)).result;
     },
     verifyOrCompress: (mtn, options, resampleTo, candidate) => run(mtn, options, resampleTo, candidate),

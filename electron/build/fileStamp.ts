@@ -11,7 +11,13 @@ export interface FileStamp {
 }
 
 export function stampOf(st: fs.BigIntStats): FileStamp {
-  return { size: Number(st.size), mtimeNs: String(st.mtimeNs), ctimeNs: String(st.ctimeNs), ino: String(st.ino), dev: String(st.dev) };
+  return {
+    size: Number(st.size),
+    mtimeNs: String(st.mtimeNs),
+    ctimeNs: String(st.ctimeNs),
+    ino: String(st.ino),
+    dev: String(st.dev),
+  };
 }
 
 export const sameStamp = (a: FileStamp, b: FileStamp): boolean =>

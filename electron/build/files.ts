@@ -4,16 +4,26 @@ import { readBytes } from '../fsutil';
 export function describeFsError(e: unknown): string {
   const err = e as NodeJS.ErrnoException;
   switch (err?.code) {
-    case 'ENOENT': return 'no such file or directory';
-    case 'EACCES': case 'EPERM': return 'permission denied';
-    case 'EISDIR': return 'is a directory, not a file';
-    case 'ENOTDIR': return 'a component of the path is not a directory';
-    case 'ENOSPC': return 'no space left on the device';
-    case 'EROFS': return 'read-only file system';
-    case 'EEXIST': return 'it already exists';
-    case 'EXDEV': return 'it is on another disk';
+    case 'ENOENT':
+      return 'no such file or directory';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'is a directory, not a file';
+    case 'ENOTDIR':
+      return 'a component of the path is not a directory';
+    case 'ENOSPC':
+      return 'no space left on the device';
+    case 'EROFS':
+      return 'read-only file system';
+    case 'EEXIST':
+      return 'it already exists';
+    case 'EXDEV':
+      return 'it is on another disk';
     // Node appends the path it worked on (`, open '/x/.stage.mar.actguy-new…'`): the caller names the user's path instead.
-    default: return (err?.message ?? String(e)).replace(/, \w+ '[^']*'( -> '[^']*')?$/, '');
+    default:
+      return (err?.message ?? String(e)).replace(/, \w+ '[^']*'( -> '[^']*')?$/, '');
   }
 }
 

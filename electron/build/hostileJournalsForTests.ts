@@ -42,9 +42,19 @@ function bait(s: JournalScene): { keep: string; payload: string; gone: string } 
 }
 
 /** A journal in the shape this tool writes, for exactly the scene's outputs (legitimate but for what `edit` changes). */
-function ours(s: JournalScene, edit: (j: { state: string; outputs: string[]; entries: { path: string; temp: string; backup: string | null }[] }) => void = () => {}) {
+function ours(
+  s: JournalScene,
+  edit: (j: {
+    state: string;
+    outputs: string[];
+    entries: { path: string; temp: string; backup: string | null }[];
+  }) => void = () => {},
+) {
   const j = {
-    tool: 'actguy commit', version: 2, state: 'forward', outputs: [...s.outputs],
+    tool: 'actguy commit',
+    version: 2,
+    state: 'forward',
+    outputs: [...s.outputs],
     entries: s.outputs.map((path) => ({ path, temp: own(path, 'new'), backup: own(path, 'old') as string | null })),
   };
   edit(j);
@@ -56,44 +66,81 @@ export const HOSTILE_JOURNALS: HostileJournal[] = [
     name: 'forward: entries outside the outputs and at a project input (the old format)',
     plant(s) {
       const b = bait(s);
-      writeFileSync(journalOf(s.outputs), json({ tool: 'actguy commit', version: 1, state: 'forward', entries: [{ path: b.keep, temp: b.payload, backup: b.gone }, { path: s.inputs[0], temp: b.payload, backup: null }] }));
+      writeFileSync(
+        journalOf(s.outputs),
+        json({
+          tool: 'actguy commit',
+          version: 1,
+          state: 'forward',
+          entries: [
+            { path: b.keep, temp: b.payload, backup: b.gone },
+            { path: s.inputs[0], temp: b.payload, backup: null },
+          ],
+        }),
+      );
     },
   },
   {
     name: 'back: deletes an outside file and a project input (the old format)',
     plant(s) {
       const b = bait(s);
-      writeFileSync(journalOf(s.outputs), json({ tool: 'actguy commit', version: 1, state: 'back', entries: [{ path: b.keep, temp: join(s.outside, 'none'), backup: null }, { path: s.inputs[s.inputs.length - 1], temp: join(s.outside, 'none2'), backup: null }] }));
+      writeFileSync(
+        journalOf(s.outputs),
+        json({
+          tool: 'actguy commit',
+          version: 1,
+          state: 'back',
+          entries: [
+            { path: b.keep, temp: join(s.outside, 'none'), backup: null },
+            { path: s.inputs[s.inputs.length - 1], temp: join(s.outside, 'none2'), backup: null },
+          ],
+        }),
+      );
     },
   },
   {
     name: 'relative entries (resolved against the working folder)',
     plant(s) {
       bait(s);
-      writeFileSync(journalOf(s.outputs), json(ours(s, (j) => {
-        j.outputs = j.outputs.map((p) => basename(p));
-        j.entries = j.entries.map((e) => ({ path: basename(e.path), temp: basename(s.inputs[0]), backup: null }));
-      })));
+      writeFileSync(
+        journalOf(s.outputs),
+        json(
+          ours(s, (j) => {
+            j.outputs = j.outputs.map((p) => basename(p));
+            j.entries = j.entries.map((e) => ({ path: basename(e.path), temp: basename(s.inputs[0]), backup: null }));
+          }),
+        ),
+      );
     },
   },
   {
     name: 'absolute entries naming the project inputs as the outputs',
     plant(s) {
       bait(s);
-      writeFileSync(journalOf(s.outputs), json(ours(s, (j) => {
-        j.state = 'back';
-        j.outputs = s.outputs.map((_, k) => s.inputs[k % s.inputs.length]);
-        j.entries = j.outputs.map((path) => ({ path, temp: own(path, 'new'), backup: null }));
-      })));
+      writeFileSync(
+        journalOf(s.outputs),
+        json(
+          ours(s, (j) => {
+            j.state = 'back';
+            j.outputs = s.outputs.map((_, k) => s.inputs[k % s.inputs.length]);
+            j.entries = j.outputs.map((path) => ({ path, temp: own(path, 'new'), backup: null }));
+          }),
+        ),
+      );
     },
   },
   {
     name: 'the right outputs listed, an entry pointing outside',
     plant(s) {
       const b = bait(s);
-      writeFileSync(journalOf(s.outputs), json(ours(s, (j) => {
-        j.entries[0] = { path: b.keep, temp: b.payload, backup: b.gone };
-      })));
+      writeFileSync(
+        journalOf(s.outputs),
+        json(
+          ours(s, (j) => {
+            j.entries[0] = { path: b.keep, temp: b.payload, backup: b.gone };
+          }),
+        ),
+      );
     },
   },
   {
@@ -109,16 +156,24 @@ export const HOSTILE_JOURNALS: HostileJournal[] = [
     name: 'a temp beside its output that is a project input (not of the temp naming)',
     plant(s) {
       bait(s);
-      writeFileSync(journalOf(s.outputs), json(ours(s, (j) => (j.entries[0].temp = join(dirname(s.outputs[0]), basename(s.inputs[0]))))));
+      writeFileSync(
+        journalOf(s.outputs),
+        json(ours(s, (j) => (j.entries[0].temp = join(dirname(s.outputs[0]), basename(s.inputs[0]))))),
+      );
     },
   },
   {
     name: 'a backup that is another output',
     plant(s) {
-      writeFileSync(journalOf(s.outputs), json(ours(s, (j) => {
-        j.state = 'back';
-        j.entries[0].backup = s.outputs[1];
-      })));
+      writeFileSync(
+        journalOf(s.outputs),
+        json(
+          ours(s, (j) => {
+            j.state = 'back';
+            j.entries[0].backup = s.outputs[1];
+          }),
+        ),
+      );
     },
   },
   {
@@ -143,11 +198,16 @@ export const HOSTILE_JOURNALS: HostileJournal[] = [
   {
     name: 'written for other outputs (one output missing from the list)',
     plant(s) {
-      writeFileSync(journalOf(s.outputs), json(ours(s, (j) => {
-        j.state = 'back';
-        j.outputs.pop();
-        j.entries.pop();
-      })));
+      writeFileSync(
+        journalOf(s.outputs),
+        json(
+          ours(s, (j) => {
+            j.state = 'back';
+            j.outputs.pop();
+            j.entries.pop();
+          }),
+        ),
+      );
     },
   },
   {

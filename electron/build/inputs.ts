@@ -30,7 +30,11 @@ export interface LoadedSeTables {
 export function loadSeTables(slsPath?: string, seDefinePath?: string): LoadedSeTables {
   const sources: SeTableReadResult[] = [];
   const errors: FormatError[] = [];
-  const load = (path: string | undefined, kind: 'SLS' | 'SE_DEFINE', parse: (t: string, f: string) => SeTableReadResult) => {
+  const load = (
+    path: string | undefined,
+    kind: 'SLS' | 'SE_DEFINE',
+    parse: (t: string, f: string) => SeTableReadResult,
+  ) => {
     if (path === undefined) return;
     const r = readTextFile(path, kind);
     if (r.error) errors.push(r.error);
@@ -64,11 +68,13 @@ export function sortDiagnostics(list: readonly FormatError[]): FormatError[] {
   for (const e of list) if (!fileRank.has(e.file ?? '')) fileRank.set(e.file ?? '', fileRank.size);
   return list
     .map((e, k) => ({ e, k }))
-    .sort((a, b) =>
-      fileRank.get(a.e.file ?? '')! - fileRank.get(b.e.file ?? '')! ||
-      (a.e.place.line ?? 0) - (b.e.place.line ?? 0) ||
-      (a.e.place.column ?? 0) - (b.e.place.column ?? 0) ||
-      a.k - b.k)
+    .sort(
+      (a, b) =>
+        fileRank.get(a.e.file ?? '')! - fileRank.get(b.e.file ?? '')! ||
+        (a.e.place.line ?? 0) - (b.e.place.line ?? 0) ||
+        (a.e.place.column ?? 0) - (b.e.place.column ?? 0) ||
+        a.k - b.k,
+    )
     .map(({ e }) => e);
 }
 

@@ -26,7 +26,8 @@ function tempDir(): string {
 }
 
 const refusal = (journal: string) => `refused the commit journal ${journal}: `;
-const HOW_TO_CLEAR = 'so nothing was changed. If no ActGuy run is writing these outputs, move the journal aside (rename or delete it) and run again';
+const HOW_TO_CLEAR =
+  'so nothing was changed. If no ActGuy run is writing these outputs, move the journal aside (rename or delete it) and run again';
 
 describe('commitOutputs and recoverOutputs refuse a journal they did not write for these outputs', () => {
   it.each(HOSTILE_JOURNALS.map((h) => [h.name, h] as const))('%s', (_, hostile) => {
@@ -60,11 +61,32 @@ describe('commitOutputs and recoverOutputs refuse a journal they did not write f
     const files = outputs.map((path) => ({ path, bytes: new Uint8Array([1]) }));
     const entries = outputs.map((path) => ({ path, temp: `${path}.actguy-new.h.1.a.tmp`, backup: null }));
     const cases: [unknown, string][] = [
-      ['{"tool": "actguy commit" "state": 1}', 'it is not valid JSON (Expected \',\' or \'}\' after property value in JSON at position 25'],
-      [{ tool: 'actguy commit', version: 1, state: 'forward', entries }, 'it does not name the outputs it belongs to (journal version 1; this ActGuy writes version 2)'],
-      [{ tool: 'actguy commit', version: 2, state: 'forward', outputs: [outputs[0], join(dir, 'keep.txt')], entries }, `output 2 "${join(dir, 'keep.txt')}" is not one of the outputs of this run`],
-      [{ tool: 'actguy commit', version: 2, state: 'forward', outputs, entries: [entries[0], { ...entries[1], temp: join(dir, 'x') }] }, `entry 2: "${join(dir, 'x')}" is not a temp file of "${outputs[1]}" (a.sar.actguy-new.….tmp beside it)`],
-      [{ tool: 'actguy commit', version: 2, state: 'sideways', outputs, entries }, 'its state "sideways" is neither "forward" nor "back"'],
+      [
+        '{"tool": "actguy commit" "state": 1}',
+        "it is not valid JSON (Expected ',' or '}' after property value in JSON at position 25",
+      ],
+      [
+        { tool: 'actguy commit', version: 1, state: 'forward', entries },
+        'it does not name the outputs it belongs to (journal version 1; this ActGuy writes version 2)',
+      ],
+      [
+        { tool: 'actguy commit', version: 2, state: 'forward', outputs: [outputs[0], join(dir, 'keep.txt')], entries },
+        `output 2 "${join(dir, 'keep.txt')}" is not one of the outputs of this run`,
+      ],
+      [
+        {
+          tool: 'actguy commit',
+          version: 2,
+          state: 'forward',
+          outputs,
+          entries: [entries[0], { ...entries[1], temp: join(dir, 'x') }],
+        },
+        `entry 2: "${join(dir, 'x')}" is not a temp file of "${outputs[1]}" (a.sar.actguy-new.….tmp beside it)`,
+      ],
+      [
+        { tool: 'actguy commit', version: 2, state: 'sideways', outputs, entries },
+        'its state "sideways" is neither "forward" nor "back"',
+      ],
     ];
     for (const [content, why] of cases) {
       writeFileSync(journal, typeof content === 'string' ? content : JSON.stringify(content));
@@ -77,36 +99,54 @@ describe('actguy build with a planted journal', () => {
   const cli = join(root, 'dist', 'cli', 'actguy.cjs');
   let template: string;
   beforeAll(() => {
-    const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], { cwd: root, encoding: 'utf8' });
+    const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     if (b.status !== 0) throw new Error(`CLI build failed: ${b.stderr}`);
     template = mkdtempSync(join(tmpdir(), 'actguy-journal-cli-'));
-    for (const f of ['walk.mtn', 'walk.sev', 'default.sls', 'se_define.h']) copyFileSync(join(root, 'assets', f), join(template, f));
-    writeFileSync(join(template, 'p.actguy.json'), JSON.stringify({
-      version: 1,
-      motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev' }],
-      seTables: { sls: 'default.sls', seDefine: 'se_define.h' },
-      outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
-    }));
-    const first = spawnSync(process.execPath, [cli, 'build', 'p.actguy.json', '--quiet', '--no-cache'], { cwd: template, encoding: 'utf8' });
+    for (const f of ['walk.mtn', 'walk.sev', 'default.sls', 'se_define.h'])
+      copyFileSync(join(root, 'assets', f), join(template, f));
+    writeFileSync(
+      join(template, 'p.actguy.json'),
+      JSON.stringify({
+        version: 1,
+        motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev' }],
+        seTables: { sls: 'default.sls', seDefine: 'se_define.h' },
+        outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
+      }),
+    );
+    const first = spawnSync(process.execPath, [cli, 'build', 'p.actguy.json', '--quiet', '--no-cache'], {
+      cwd: template,
+      encoding: 'utf8',
+    });
     if (first.status !== 0) throw new Error(`first build failed: ${first.stderr}`);
   }, 60_000);
   afterAll(() => rmSync(template, { recursive: true, force: true }));
 
-  it.each(HOSTILE_JOURNALS.map((h) => [h.name, h] as const))('%s: exits 1 naming the journal, every file byte-identical', (_, hostile) => {
-    const dir = tempDir();
-    const proj = join(dir, 'proj');
-    cpSync(template, proj, { recursive: true });
-    const outputs = ['stage.mar', 'stage.sar', 'stage.report.json'].map((f) => join(proj, 'out', f));
-    expect(readFileSync(outputs[0]).byteLength).toBeGreaterThan(0);
-    hostile.plant({ outputs, inputs: [join(proj, 'walk.mtn'), join(proj, 'walk.sev')], outside: outsideFolder(dir) });
-    const before = hashTree(dir);
-    // Run from the project folder, so relative entries would land on the project's own files.
-    const r = spawnSync(process.execPath, [cli, 'build', 'p.actguy.json', '--quiet', '--no-cache'], { cwd: proj, encoding: 'utf8', timeout: 30_000 });
-    expect(r.status, r.stderr).toBe(1);
-    expect(r.stderr).toContain(`actguy build: ${refusal(journalOf(outputs))}`);
-    expect(r.stderr).toContain(HOW_TO_CLEAR);
-    expect(hashTree(dir)).toEqual(before);
-  }, 30_000);
+  it.each(HOSTILE_JOURNALS.map((h) => [h.name, h] as const))(
+    '%s: exits 1 naming the journal, every file byte-identical',
+    (_, hostile) => {
+      const dir = tempDir();
+      const proj = join(dir, 'proj');
+      cpSync(template, proj, { recursive: true });
+      const outputs = ['stage.mar', 'stage.sar', 'stage.report.json'].map((f) => join(proj, 'out', f));
+      expect(readFileSync(outputs[0]).byteLength).toBeGreaterThan(0);
+      hostile.plant({ outputs, inputs: [join(proj, 'walk.mtn'), join(proj, 'walk.sev')], outside: outsideFolder(dir) });
+      const before = hashTree(dir);
+      // Run from the project folder, so relative entries would land on the project's own files.
+      const r = spawnSync(process.execPath, [cli, 'build', 'p.actguy.json', '--quiet', '--no-cache'], {
+        cwd: proj,
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(r.status, r.stderr).toBe(1);
+      expect(r.stderr).toContain(`actguy build: ${refusal(journalOf(outputs))}`);
+      expect(r.stderr).toContain(HOW_TO_CLEAR);
+      expect(hashTree(dir)).toEqual(before);
+    },
+    30_000,
+  );
 
   it('after the journal is moved aside, the build runs and rewrites every output', () => {
     const dir = tempDir();
@@ -117,7 +157,11 @@ describe('actguy build with a planted journal', () => {
     writeFileSync(outputs[1], 'damaged');
     writeFileSync(outputs[2], 'damaged');
     HOSTILE_JOURNALS[0].plant({ outputs, inputs: [join(proj, 'walk.mtn')], outside: outsideFolder(dir) });
-    const build = () => spawnSync(process.execPath, [cli, 'build', 'p.actguy.json', '--quiet', '--no-cache'], { cwd: proj, encoding: 'utf8' });
+    const build = () =>
+      spawnSync(process.execPath, [cli, 'build', 'p.actguy.json', '--quiet', '--no-cache'], {
+        cwd: proj,
+        encoding: 'utf8',
+      });
     expect(build().status).toBe(1);
     renameSync(journalOf(outputs), `${journalOf(outputs)}.refused`);
     const r = build();

@@ -3,7 +3,18 @@
  * no unchanged motion file, a changed one is read and recompressed, and a memo that does not hold for the
  * very file (another identity, another reader, a tampered record) is ignored, never used and never fatal.
  */
-import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync, copyFileSync } from 'node:fs';
+import {
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+  copyFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -34,11 +45,17 @@ function project() {
   copyFileSync(join(ASSETS, 'walk.mtn'), join(dir, 'a.mtn'));
   copyFileSync(join(ASSETS, 'walk.mtn'), join(dir, 'b.mtn'));
   const path = join(dir, 'p.actguy.json');
-  writeFileSync(path, JSON.stringify({
-    version: 1,
-    motions: [{ name: 'a', mtn: 'a.mtn' }, { name: 'b', mtn: 'b.mtn' }],
-    outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
-  }));
+  writeFileSync(
+    path,
+    JSON.stringify({
+      version: 1,
+      motions: [
+        { name: 'a', mtn: 'a.mtn' },
+        { name: 'b', mtn: 'b.mtn' },
+      ],
+      outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
+    }),
+  );
   const cache = join(dir, 'cache');
   const state = join(dir, 'state');
   const outputs = () => ['stage.mar', 'stage.sar'].map((f) => readFileSync(join(dir, 'out', f)));
@@ -49,7 +66,13 @@ function project() {
       if (p.endsWith('.mtn')) mtnReads.push(p.slice(dir.length + 1));
       return readInputFile(p);
     };
-    const r = await buildProject(path, { jobs: 1, cacheDir: cache, stateDir: state, readFile, onProgress: o.onProgress });
+    const r = await buildProject(path, {
+      jobs: 1,
+      cacheDir: cache,
+      stateDir: state,
+      readFile,
+      onProgress: o.onProgress,
+    });
     return { r, mtnReads };
   };
   const reference = async () => {
@@ -79,7 +102,9 @@ describe('the motion memo of the local verdicts', () => {
     expect(second.mtnReads).toEqual([]);
     expect(p.outputs()).toEqual(built);
     // The report's figures come from the memo and the entries: the same as the build that read the files.
-    expect(ok(second.r).report.motions.map((m) => [m.frameCount, m.joints])).toEqual(ok(first.r).report.motions.map((m) => [m.frameCount, m.joints]));
+    expect(ok(second.r).report.motions.map((m) => [m.frameCount, m.joints])).toEqual(
+      ok(first.r).report.motions.map((m) => [m.frameCount, m.joints]),
+    );
   }, 60_000);
 
   it('a changed motion is read again and recompressed; the unchanged one is not read', async () => {
@@ -125,7 +150,12 @@ describe('the motion memo of the local verdicts', () => {
     const joints: unknown[][] = doc.skeletons[skeleton];
     const header = (h: unknown) => JSON.stringify({ ...doc, files: { ...doc.files, [aKey]: [...row.slice(0, 7), h] } });
     // Both motions share the skeleton: b's memo stays good, so b.mtn is not read.
-    const skeletonOfA = (js: unknown) => JSON.stringify({ ...doc, skeletons: [...doc.skeletons, js], files: { ...doc.files, [aKey]: [...row.slice(0, 7), [reader, fps, frames, doc.skeletons.length]] } });
+    const skeletonOfA = (js: unknown) =>
+      JSON.stringify({
+        ...doc,
+        skeletons: [...doc.skeletons, js],
+        files: { ...doc.files, [aKey]: [...row.slice(0, 7), [reader, fps, frames, doc.skeletons.length]] },
+      });
     const variants = [
       header(['another reader', fps, frames, skeleton]),
       header([reader, -1, frames, skeleton]),
@@ -161,20 +191,26 @@ describe('the motion memo of the local verdicts', () => {
     // b's entry gone: the rebuild must read b.mtn to compress it; it changes while a (first) is taken from the cache.
     const doc = JSON.parse(readFileSync(p.verdictFile(), 'utf8'));
     expect(Object.keys(doc.files)).toHaveLength(2);
-    const entries = readdirSync(p.cache, { recursive: true }).map(String).filter((f) => f.endsWith('.mt3c'));
-    const bEntry = entries.find((f) => readMt3(decodeEntry(f.slice(-69, -5), readFileSync(join(p.cache, f)))!.bytes).name === gvStrCode('b'))!;
+    const entries = readdirSync(p.cache, { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.mt3c'));
+    const bEntry = entries.find(
+      (f) => readMt3(decodeEntry(f.slice(-69, -5), readFileSync(join(p.cache, f)))!.bytes).name === gvStrCode('b'),
+    )!;
     unlinkSync(join(p.cache, bEntry));
     let changed = false;
-    const r = await p.build({ onProgress: () => {
-      if (!changed) changeMotion(join(p.dir, 'b.mtn'));
-      changed = true;
-    } });
+    const r = await p.build({
+      onProgress: () => {
+        if (!changed) changeMotion(join(p.dir, 'b.mtn'));
+        changed = true;
+      },
+    });
     expect(r.r.ok).toBe(false);
     if (r.r.ok) return;
     expect(r.r.errors.map((e) => e.message).join('\n')).toMatch(/b\.mtn.*changed while the build ran/);
   }, 60_000);
 
-  it('the verdicts remember each entry file\'s stamp, so an unchanged rebuild hashes no entry and rewrites no verdict file', async () => {
+  it("the verdicts remember each entry file's stamp, so an unchanged rebuild hashes no entry and rewrites no verdict file", async () => {
     const p = project();
     await p.build();
     await p.build();
@@ -191,17 +227,35 @@ describe('the motion memo of the local verdicts', () => {
 
   it('parseVerdicts keeps a file record whose header is malformed, without the header', () => {
     const h = 'a'.repeat(64);
-    const s = parseVerdicts(JSON.stringify({
-      tool: 'actguy cache verdicts', version: 1, cache: 'id', verdicts: {},
-      skeletons: [[[-1, 0, 0, 0, 'root'], [0, 1, 1, 0, 'hip']], [[0, 0, 0, 0, 'root']]],
-      files: {
-        '/a': [3, '1', '2', '3', '4', h, 9, [COMPRESSOR_IDENTITY, 30, 10, 0]],
-        '/b': [3, '1', '2', '3', '4', h, 9, [COMPRESSOR_IDENTITY, 30, 10, 1]],
-        '/c': [3, '1', '2', '3', '4', h, 9, [COMPRESSOR_IDENTITY, 30, 10, 0]],
-      },
-    }), 'id');
-    expect(s.files.get('/a')!.header!.value).toEqual({ fps: 30, frameCount: 10, joints: [
-      { parent: -1, mirror: 0, part: 0, reserved: 0, name: 'root' }, { parent: 0, mirror: 1, part: 1, reserved: 0, name: 'hip' }] });
+    const s = parseVerdicts(
+      JSON.stringify({
+        tool: 'actguy cache verdicts',
+        version: 1,
+        cache: 'id',
+        verdicts: {},
+        skeletons: [
+          [
+            [-1, 0, 0, 0, 'root'],
+            [0, 1, 1, 0, 'hip'],
+          ],
+          [[0, 0, 0, 0, 'root']],
+        ],
+        files: {
+          '/a': [3, '1', '2', '3', '4', h, 9, [COMPRESSOR_IDENTITY, 30, 10, 0]],
+          '/b': [3, '1', '2', '3', '4', h, 9, [COMPRESSOR_IDENTITY, 30, 10, 1]],
+          '/c': [3, '1', '2', '3', '4', h, 9, [COMPRESSOR_IDENTITY, 30, 10, 0]],
+        },
+      }),
+      'id',
+    );
+    expect(s.files.get('/a')!.header!.value).toEqual({
+      fps: 30,
+      frameCount: 10,
+      joints: [
+        { parent: -1, mirror: 0, part: 0, reserved: 0, name: 'root' },
+        { parent: 0, mirror: 1, part: 1, reserved: 0, name: 'hip' },
+      ],
+    });
     expect(s.files.get('/c')!.header!.value.joints).toBe(s.files.get('/a')!.header!.value.joints);
     expect(s.files.get('/b')!.sha256).toBe(h);
     expect(s.files.get('/b')!.header).toBeUndefined();

@@ -18,7 +18,9 @@ let results: Record<string, boolean>;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'actguy-shape-'));
   const entry = join(dir, 'entry.ts');
-  writeFileSync(entry, `
+  writeFileSync(
+    entry,
+    `
 import { readFileSync } from 'node:fs';
 import { readMtn } from ${JSON.stringify(join(ROOT, 'shared/mtn/read'))};
 import { resampleMotion } from ${JSON.stringify(join(ROOT, 'shared/motion/resample'))};
@@ -45,10 +47,21 @@ export function motions() {
     'imported from BVH': importBvh(bvh).motion,
   };
 }
-`);
-  await build({ entryPoints: [entry], outfile: join(dir, 'entry.cjs'), bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error' });
+`,
+  );
+  await build({
+    entryPoints: [entry],
+    outfile: join(dir, 'entry.cjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'error',
+  });
   const check = join(dir, 'check.js');
-  writeFileSync(check, `
+  writeFileSync(
+    check,
+    `
 const all = require('./entry.cjs').motions();
 const names = Object.keys(all);
 const first = all[names[0]];
@@ -67,14 +80,21 @@ for (const n of names) {
   out[n + ': joint entries'] = m.joints.every((j) => %HaveSameMap(j, first.joints[0]));
 }
 process.stdout.write(JSON.stringify(out));
-`);
-  results = JSON.parse(execFileSync(process.execPath, ['--allow-natives-syntax', check], { cwd: dir, encoding: 'utf8' }));
+`,
+  );
+  results = JSON.parse(
+    execFileSync(process.execPath, ['--allow-natives-syntax', check], { cwd: dir, encoding: 'utf8' }),
+  );
 }, 60000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('one object shape for every motion', () => {
   it('motions read, resampled, empty, cloned, decoded and imported share their hidden classes', () => {
     expect(Object.keys(results)).toHaveLength(27);
-    expect(Object.entries(results).filter(([, same]) => !same).map(([what]) => what)).toEqual([]);
+    expect(
+      Object.entries(results)
+        .filter(([, same]) => !same)
+        .map(([what]) => what),
+    ).toEqual([]);
   });
 });

@@ -5,7 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBundledWorker } from '../compress/buildWorkerForTests';
 import { buildProject } from './build';
 import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
-import { compressMtnBytes, inProcessCompressor, servePoolRequests, SHARE_MIN_MTN_BYTES, workerCompressor, type MotionCompressor, type PoolReply, type PoolRequest } from './compressPool';
+import {
+  compressMtnBytes,
+  inProcessCompressor,
+  servePoolRequests,
+  SHARE_MIN_MTN_BYTES,
+  workerCompressor,
+  type MotionCompressor,
+  type PoolReply,
+  type PoolRequest,
+} from './compressPool';
 import { planBuild } from '../../shared/project/plan';
 import { parseProject } from '../../shared/project/validate';
 
@@ -20,18 +29,26 @@ let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'actguy-parallel-'));
   for (const f of ['walk.mtn', 'walk.sev', 'default.sls', 'se_define.h']) copyFileSync(join(ASSETS, f), join(dir, f));
-  writeFileSync(join(dir, 'p.actguy.json'), JSON.stringify({
-    version: 1,
-    motions: [
-      { name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev' },
-      { name: 'walk_2', mtn: 'walk.mtn', tolerances: { rotationDeg: 2 } },
-      { name: 'walk_4', mtn: 'walk.mtn', tolerances: { rotationDeg: 4, position: 2 } },
-      { name: 'walk_tight', mtn: 'walk.mtn', tolerances: { rotationDeg: 0.25 }, rotationOverridesDeg: { LeftFoot: 0.1 } },
-      { name: 'walk_1', mtn: 'walk.mtn', tolerances: { rotationDeg: 1 } },
-    ],
-    seTables: { sls: 'default.sls', seDefine: 'se_define.h' },
-    outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
-  }));
+  writeFileSync(
+    join(dir, 'p.actguy.json'),
+    JSON.stringify({
+      version: 1,
+      motions: [
+        { name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev' },
+        { name: 'walk_2', mtn: 'walk.mtn', tolerances: { rotationDeg: 2 } },
+        { name: 'walk_4', mtn: 'walk.mtn', tolerances: { rotationDeg: 4, position: 2 } },
+        {
+          name: 'walk_tight',
+          mtn: 'walk.mtn',
+          tolerances: { rotationDeg: 0.25 },
+          rotationOverridesDeg: { LeftFoot: 0.1 },
+        },
+        { name: 'walk_1', mtn: 'walk.mtn', tolerances: { rotationDeg: 1 } },
+      ],
+      seTables: { sls: 'default.sls', seDefine: 'se_define.h' },
+      outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
+    }),
+  );
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -39,12 +56,19 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function buildWith(compressor: MotionCompressor): Promise<{ files: Buffer[]; finished: number[] }> {
   const finished: number[] = [];
   try {
-    const r = await buildProject(join(dir, 'p.actguy.json'), { compressor, cacheDir: null, onProgress: (m) => finished.push(m.index) });
+    const r = await buildProject(join(dir, 'p.actguy.json'), {
+      compressor,
+      cacheDir: null,
+      onProgress: (m) => finished.push(m.index),
+    });
     if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
   } finally {
     await compressor.close();
   }
-  return { files: ['stage.mar', 'stage.sar', 'stage.report.json'].map((f) => readFileSync(join(dir, 'out', f))), finished };
+  return {
+    files: ['stage.mar', 'stage.sar', 'stage.report.json'].map((f) => readFileSync(join(dir, 'out', f))),
+    finished,
+  };
 }
 
 /** In-process compression whose results are held back so they arrive in the given order. */
@@ -85,7 +109,10 @@ describe('parallel builds', () => {
       many.files.forEach((f, k) => expect(f.equals(one.files[k]), `jobs ${jobs}, file ${k}`).toBe(true));
     }
     // Motions are sent largest first; hold the results back so they finish in reverse, then shuffled.
-    for (const order of [[4, 3, 2, 1, 0], [2, 0, 4, 1, 3]]) {
+    for (const order of [
+      [4, 3, 2, 1, 0],
+      [2, 0, 4, 1, 3],
+    ]) {
       const shuffled = await buildWith(finishingIn(order));
       expect(new Set(shuffled.finished).size).toBe(5);
       shuffled.files.forEach((f, k) => expect(f.equals(one.files[k]), `order ${order}, file ${k}`).toBe(true));
@@ -98,14 +125,22 @@ describe('parallel builds', () => {
       copyFileSync(join(ASSETS, 'cmu_01_01.mtn'), join(ldir, 'cmu.mtn'));
       // Large enough to go in shares (the pool splits only long motions).
       expect(statSync(join(ldir, 'cmu.mtn')).size).toBeGreaterThanOrEqual(SHARE_MIN_MTN_BYTES);
-      writeFileSync(join(ldir, 'l.actguy.json'), JSON.stringify({
-        version: 1,
-        motions: [
-          { name: 'cmu', mtn: 'cmu.mtn' },
-          { name: 'cmu_classic', mtn: 'cmu.mtn', tolerances: { rotationDeg: 1, method: 'classic' }, rotationOverridesDeg: { Head: 0.1 } },
-        ],
-        outputs: { mar: 'out/l.mar', sar: 'out/l.sar' },
-      }));
+      writeFileSync(
+        join(ldir, 'l.actguy.json'),
+        JSON.stringify({
+          version: 1,
+          motions: [
+            { name: 'cmu', mtn: 'cmu.mtn' },
+            {
+              name: 'cmu_classic',
+              mtn: 'cmu.mtn',
+              tolerances: { rotationDeg: 1, method: 'classic' },
+              rotationOverridesDeg: { Head: 0.1 },
+            },
+          ],
+          outputs: { mar: 'out/l.mar', sar: 'out/l.sar' },
+        }),
+      );
       const outputs = async (compressor: MotionCompressor) => {
         try {
           const r = await buildProject(join(ldir, 'l.actguy.json'), { compressor, cacheDir: null });
@@ -139,8 +174,13 @@ describe('parallel builds', () => {
       copyFileSync(join(ASSETS, 'walk_60fps.mtn'), join(rdir, 'w60.mtn'));
       copyFileSync(join(ASSETS, 'walk.mtn'), join(rdir, 'walk.mtn'));
       const text = JSON.stringify({
-        version: 1, resample: true,
-        motions: [{ name: 'w60', mtn: 'w60.mtn' }, { name: 'walk', mtn: 'walk.mtn' }, { name: 'w60_2', mtn: 'w60.mtn', tolerances: { rotationDeg: 2 } }],
+        version: 1,
+        resample: true,
+        motions: [
+          { name: 'w60', mtn: 'w60.mtn' },
+          { name: 'walk', mtn: 'walk.mtn' },
+          { name: 'w60_2', mtn: 'w60.mtn', tolerances: { rotationDeg: 2 } },
+        ],
         outputs: { mar: 'out/r.mar', sar: 'out/r.sar' },
       });
       const projectPath = join(rdir, 'r.actguy.json');
@@ -177,7 +217,9 @@ describe('parallel builds', () => {
     const r = await buildProject(join(dir, 'p.actguy.json'), { compressor: broken, cacheDir: null });
     await broken.close();
     if (r.ok) throw new Error('expected a failure');
-    expect(r.errors.map((e) => e.message)).toEqual([expect.stringMatching(new RegExp(`^${join(dir, 'walk.mtn').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\[MTN\\]`))]);
+    expect(r.errors.map((e) => e.message)).toEqual([
+      expect.stringMatching(new RegExp(`^${join(dir, 'walk.mtn').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\[MTN\\]`)),
+    ]);
     expect(readFileSync(join(dir, 'out', 'stage.mar')).equals(before)).toBe(true);
   }, 60000);
 
@@ -188,14 +230,21 @@ describe('parallel builds', () => {
     let onRequest: ((req: PoolRequest) => void) | undefined;
     const sent: { reply: PoolReply }[] = [];
     servePoolRequests({
-      on: (_event, listener) => { onRequest = listener; },
+      on: (_event, listener) => {
+        onRequest = listener;
+      },
       postMessage: (reply: PoolReply, ...extra: unknown[]) => {
         sent.push({ reply });
         (port1.postMessage as (v: unknown, ...rest: unknown[]) => void)(reply, ...extra);
       },
     });
     const mtn = new Uint8Array(readFileSync(join(ASSETS, 'walk.mtn')));
-    const options: PoolRequest['options'] = { name: 'walk', positionTolerance: 0.5, rotationToleranceDeg: 1, offsetTolerance: 0.5 };
+    const options: PoolRequest['options'] = {
+      name: 'walk',
+      positionTolerance: 0.5,
+      rotationToleranceDeg: 1,
+      offsetTolerance: 0.5,
+    };
     onRequest!({ id: 7, mtn, options });
     try {
       expect(sent).toHaveLength(1);
@@ -206,7 +255,9 @@ describe('parallel builds', () => {
       const expected = compressMtnBytes(mtn, options).bytes;
       expect(reply.result.bytes.byteLength).toBe(expected.byteLength);
       const received = receiveMessageOnPort(port2)?.message as PoolReply;
-      expect(received.ok && 'result' in received && Buffer.from(received.result.bytes).equals(Buffer.from(expected))).toBe(true);
+      expect(
+        received.ok && 'result' in received && Buffer.from(received.result.bytes).equals(Buffer.from(expected)),
+      ).toBe(true);
     } finally {
       port1.close();
     }

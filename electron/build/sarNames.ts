@@ -40,7 +40,10 @@ export function loadSarDisplayNames(src: SarNameSources, motionNames?: ReadonlyM
     for (const m of p.motions) {
       if (!names.has(m.hash)) names.set(m.hash, m.name);
       const motion = inFile(m.mtnPath, () => readMtn(readInputFile(m.mtnPath)));
-      jointNames.set(m.hash, motion.joints.map((j) => j.name));
+      jointNames.set(
+        m.hash,
+        motion.joints.map((j) => j.name),
+      );
     }
   }
   const out: SarDisplayNames = { motionNames: names, jointNames };
@@ -61,8 +64,13 @@ export function findProjectOfSar(sarPath: string): { project: string; report: st
   const report = join(dirname(sarPath), `${basename(sarPath, extname(sarPath))}.report.json`);
   if (!existsSync(report)) return undefined;
   try {
-    const r = JSON.parse(readFileSync(report, 'utf8')) as { tool?: string; projectAbsolute?: string; outputs?: { sar?: { path?: string } } };
-    if (r.tool !== 'actguy build' || typeof r.projectAbsolute !== 'string' || !existsSync(r.projectAbsolute)) return undefined;
+    const r = JSON.parse(readFileSync(report, 'utf8')) as {
+      tool?: string;
+      projectAbsolute?: string;
+      outputs?: { sar?: { path?: string } };
+    };
+    if (r.tool !== 'actguy build' || typeof r.projectAbsolute !== 'string' || !existsSync(r.projectAbsolute))
+      return undefined;
     return { project: r.projectAbsolute, report };
   } catch {
     return undefined; // not our report, or damaged: names are a convenience, so go on without them

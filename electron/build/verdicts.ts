@@ -33,7 +33,10 @@ const HEX64 = /^[0-9a-f]{64}$/;
 const USE_GRANULARITY_MS = 24 * 3600 * 1000;
 
 /** The per-user state folder: $ACTGUY_STATE_DIR, else the platform's place for a tool's local state. */
-export function defaultStateDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+export function defaultStateDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string {
   if (env.ACTGUY_STATE_DIR) return resolve(env.ACTGUY_STATE_DIR);
   if (platform === 'win32') return join(env.LOCALAPPDATA || join(homedir(), 'AppData', 'Local'), 'ActGuy', 'state');
   if (platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'ActGuy');
@@ -101,18 +104,31 @@ export function parseVerdicts(text: string, cacheId: string): Stored {
   if (isRecord(doc.verdicts))
     for (const [key, v] of Object.entries(doc.verdicts)) {
       if (out.verdicts.size >= MAX_RECORDS) break;
-      if (!(HEX64.test(key) && Array.isArray(v) && (v.length === 2 || v.length === 7) && typeof v[0] === 'string' && HEX64.test(v[0]) && isTime(v[1])))
+      if (!(
+        HEX64.test(key) &&
+        Array.isArray(v) &&
+        (v.length === 2 || v.length === 7) &&
+        typeof v[0] === 'string' &&
+        HEX64.test(v[0]) &&
+        isTime(v[1])
+      ))
         continue;
       // The entry file's stamp, when recorded: a stamp not exactly of our shape is dropped alone (the entry is then hashed).
       const [, , size, mtimeNs, ctimeNs, ino, dev] = v;
-      const stamped = v.length === 7 && Number.isSafeInteger(size) && size >= 0 && [mtimeNs, ctimeNs, ino, dev].every(isDigits);
-      out.verdicts.set(key, { digest: v[0], used: v[1], ...(stamped && { stamp: { size, mtimeNs, ctimeNs, ino, dev } }) });
+      const stamped =
+        v.length === 7 && Number.isSafeInteger(size) && size >= 0 && [mtimeNs, ctimeNs, ino, dev].every(isDigits);
+      out.verdicts.set(key, {
+        digest: v[0],
+        used: v[1],
+        ...(stamped && { stamp: { size, mtimeNs, ctimeNs, ino, dev } }),
+      });
     }
   // Motions of one project mostly share a skeleton: each is stored once, and checked once.
   const skeletons = Array.isArray(doc.skeletons) ? doc.skeletons : [];
   const checked = new Map<number, JointInfo[] | undefined>();
   const skeletonAt = (i: unknown): JointInfo[] | undefined => {
-    if (!Number.isInteger(i) || (i as number) < 0 || (i as number) >= Math.min(skeletons.length, MAX_RECORDS)) return undefined;
+    if (!Number.isInteger(i) || (i as number) < 0 || (i as number) >= Math.min(skeletons.length, MAX_RECORDS))
+      return undefined;
     if (!checked.has(i as number)) checked.set(i as number, parseSkeleton(skeletons[i as number]));
     return checked.get(i as number);
   };
@@ -121,7 +137,14 @@ export function parseVerdicts(text: string, cacheId: string): Stored {
       if (out.files.size >= MAX_RECORDS) break;
       if (!Array.isArray(v) || (v.length !== 7 && v.length !== 8)) continue;
       const [size, mtimeNs, ctimeNs, ino, dev, sha256, used, header] = v;
-      if (!(Number.isSafeInteger(size) && size >= 0 && [mtimeNs, ctimeNs, ino, dev].every(isDigits) && typeof sha256 === 'string' && HEX64.test(sha256) && isTime(used)))
+      if (!(
+        Number.isSafeInteger(size) &&
+        size >= 0 &&
+        [mtimeNs, ctimeNs, ino, dev].every(isDigits) &&
+        typeof sha256 === 'string' &&
+        HEX64.test(sha256) &&
+        isTime(used)
+      ))
         continue;
       const record: FileRecord = { stamp: { size, mtimeNs, ctimeNs, ino, dev }, sha256, used };
       // A header not exactly of our shape is dropped alone: the file is then read and checked again.
@@ -139,7 +162,13 @@ export function parseVerdicts(text: string, cacheId: string): Stored {
 function parseHeader(v: unknown, skeletonAt: (i: unknown) => JointInfo[] | undefined): FileRecord['header'] {
   if (!Array.isArray(v) || v.length !== 4) return undefined;
   const [reader, fps, frameCount, skeleton] = v;
-  if (typeof reader !== 'string' || reader.length > 200 || typeof fps !== 'number' || !(Number.isFinite(fps) && fps > 0)) return undefined;
+  if (
+    typeof reader !== 'string' ||
+    reader.length > 200 ||
+    typeof fps !== 'number' ||
+    !(Number.isFinite(fps) && fps > 0)
+  )
+    return undefined;
   if (!Number.isInteger(frameCount) || frameCount < 1 || frameCount > MTN_MAX_FRAMES) return undefined;
   const joints = skeletonAt(skeleton);
   return joints && { reader, value: { fps, frameCount, joints } };
@@ -164,7 +193,8 @@ function parseSkeleton(joints: unknown): JointInfo[] | undefined {
 
 const JOINT_NAME = /^[\x20-\x7e]{0,31}$/;
 const isU32 = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 0xffffffff;
-const skeletonJson = (joints: readonly JointInfo[]) => joints.map((j) => [j.parent, j.mirror, j.part, j.reserved, j.name]);
+const skeletonJson = (joints: readonly JointInfo[]) =>
+  joints.map((j) => [j.parent, j.mirror, j.part, j.reserved, j.name]);
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -175,8 +205,15 @@ const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFi
 /** A store that remembers nothing (no cache, or no usable state folder). */
 export function noVerdicts(): VerdictStore {
   return {
-    file: undefined, holds: () => false, entryDigest: () => undefined, remember() {}, forget() {}, digestOf: () => undefined, headerOf: () => undefined,
-    recordFile() {}, save() {},
+    file: undefined,
+    holds: () => false,
+    entryDigest: () => undefined,
+    remember() {},
+    forget() {},
+    digestOf: () => undefined,
+    headerOf: () => undefined,
+    recordFile() {},
+    save() {},
   };
 }
 
@@ -244,7 +281,12 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
     remember(key, digest, stamp) {
       const v = stored.verdicts.get(key);
       // Already remembered as it is: no write for it.
-      if (v && v.digest === digest && (stamp === undefined ? v.stamp === undefined : v.stamp !== undefined && sameStamp(v.stamp, stamp))) return;
+      if (
+        v &&
+        v.digest === digest &&
+        (stamp === undefined ? v.stamp === undefined : v.stamp !== undefined && sameStamp(v.stamp, stamp))
+      )
+        return;
       stored.verdicts.set(key, { digest, used: now, ...(stamp && { stamp }) });
       dirty = true;
     },
@@ -264,15 +306,22 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
       return r.header.value;
     },
     recordFile(path, stamp, sha256, header) {
-      stored.files.set(path, { stamp, sha256, used: now, ...(header && { header: { reader: COMPRESSOR_IDENTITY, value: header } }) });
+      stored.files.set(path, {
+        stamp,
+        sha256,
+        used: now,
+        ...(header && { header: { reader: COMPRESSOR_IDENTITY, value: header } }),
+      });
       dirty = true;
     },
     save() {
       if (!dirty) return;
       // Another build may have saved meanwhile: keep its records too (the newer use of each wins).
       const disk = load();
-      for (const [k, v] of disk.verdicts) if (!stored.verdicts.has(k) || stored.verdicts.get(k)!.used < v.used) stored.verdicts.set(k, v);
-      for (const [k, v] of disk.files) if (!stored.files.has(k) || stored.files.get(k)!.used < v.used) stored.files.set(k, v);
+      for (const [k, v] of disk.verdicts)
+        if (!stored.verdicts.has(k) || stored.verdicts.get(k)!.used < v.used) stored.verdicts.set(k, v);
+      for (const [k, v] of disk.files)
+        if (!stored.files.has(k) || stored.files.get(k)!.used < v.used) stored.files.set(k, v);
       const skeletons: unknown[][] = [];
       const indexOfText = new Map<string, number>();
       const indexOfArray = new Map<readonly JointInfo[], number>();
@@ -290,20 +339,35 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
         }
         return i;
       };
-      const newest = <T extends { used: number }>(m: Map<string, T>) => [...m.entries()].sort((a, b) => b[1].used - a[1].used).slice(0, MAX_RECORDS);
+      const newest = <T extends { used: number }>(m: Map<string, T>) =>
+        [...m.entries()].sort((a, b) => b[1].used - a[1].used).slice(0, MAX_RECORDS);
       const doc = {
         tool: TOOL,
         version: VERSION,
         cache: id,
         cacheDir: real,
-        verdicts: Object.fromEntries(newest(stored.verdicts).map(([k, { digest, used, stamp: s }]) =>
-          [k, s ? [digest, used, s.size, s.mtimeNs, s.ctimeNs, s.ino, s.dev] : [digest, used]])),
-        files: Object.fromEntries(newest(stored.files).map(([k, v]) => {
-          const row: unknown[] = [v.stamp.size, v.stamp.mtimeNs, v.stamp.ctimeNs, v.stamp.ino, v.stamp.dev, v.sha256, v.used];
-          const h = v.header;
-          if (h) row.push([h.reader, h.value.fps, h.value.frameCount, skeletonIndex(h.value.joints)]);
-          return [k, row];
-        })),
+        verdicts: Object.fromEntries(
+          newest(stored.verdicts).map(([k, { digest, used, stamp: s }]) => [
+            k,
+            s ? [digest, used, s.size, s.mtimeNs, s.ctimeNs, s.ino, s.dev] : [digest, used],
+          ]),
+        ),
+        files: Object.fromEntries(
+          newest(stored.files).map(([k, v]) => {
+            const row: unknown[] = [
+              v.stamp.size,
+              v.stamp.mtimeNs,
+              v.stamp.ctimeNs,
+              v.stamp.ino,
+              v.stamp.dev,
+              v.sha256,
+              v.used,
+            ];
+            const h = v.header;
+            if (h) row.push([h.reader, h.value.fps, h.value.frameCount, skeletonIndex(h.value.joints)]);
+            return [k, row];
+          }),
+        ),
         skeletons,
       };
       try {

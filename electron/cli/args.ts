@@ -11,7 +11,12 @@ export interface ParsedArgs {
  * or `--out=x`); every other `--name` is a switch. Unknown options are refused
  * so a typo never silently changes a build.
  */
-export function parseArgs(argv: string[], valued: string[], switches: string[] = [], aliases: Record<string, string> = {}): ParsedArgs {
+export function parseArgs(
+  argv: string[],
+  valued: string[],
+  switches: string[] = [],
+  aliases: Record<string, string> = {},
+): ParsedArgs {
   const positionals: string[] = [];
   const options = new Map<string, string | true>();
   for (let i = 0; i < argv.length; i++) {

@@ -20,24 +20,30 @@ function run(...args: string[]): { rc: number; out: string; err: string } {
 }
 
 beforeAll(() => {
-  const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], { cwd: root, encoding: 'utf8' });
+  const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   if (b.status !== 0) throw new Error(`CLI build failed: ${b.stderr}`);
   dir = mkdtempSync(join(tmpdir(), 'actguy-budget-cli-'));
   copyFileSync(join(root, 'assets', 'walk.mtn'), join(dir, 'walk.mtn'));
-  writeFileSync(join(dir, 'p.actguy.json'), JSON.stringify({
-    version: 1,
-    motions: [
-      { name: 'walk', mtn: 'walk.mtn', rotationOverridesDeg: { LeftFoot: 0.25 } },
-      { name: 'walk_rough', mtn: 'walk.mtn', tolerances: { rotationDeg: 2 } },
-    ],
-    outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
-    budget: { marBytes: 1 << 20 },
-  }));
+  writeFileSync(
+    join(dir, 'p.actguy.json'),
+    JSON.stringify({
+      version: 1,
+      motions: [
+        { name: 'walk', mtn: 'walk.mtn', rotationOverridesDeg: { LeftFoot: 0.25 } },
+        { name: 'walk_rough', mtn: 'walk.mtn', tolerances: { rotationDeg: 2 } },
+      ],
+      outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
+      budget: { marBytes: 1 << 20 },
+    }),
+  );
 }, 60000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('actguy build --budget', () => {
-  it('fits the .mar, prints every motion\'s scale with the limiting one, and --budget wins over the project\'s', () => {
+  it("fits the .mar, prints every motion's scale with the limiting one, and --budget wins over the project's", () => {
     const plain = run('build', 'p.actguy.json', '--no-cache', '--quiet');
     expect(plain.rc).toBe(0);
     const full = statSync(join(dir, 'out', 'stage.mar')).size;
@@ -50,7 +56,10 @@ describe('actguy build --budget', () => {
     expect(report.budget.marBytes).toBe(budget);
     expect(r.out).toContain(`budget: ${size} of ${budget} bytes`);
     expect(r.out).toContain(`limited by ${report.budget.limitingMotion}`);
-    for (const m of report.budget.motions) expect(r.out).toMatch(new RegExp(`\\n  ${m.name} +${m.scale.toFixed(3)} +${m.mt3Bytes} +${m.worstRatio.toFixed(3)}`));
+    for (const m of report.budget.motions)
+      expect(r.out).toMatch(
+        new RegExp(`\\n  ${m.name} +${m.scale.toFixed(3)} +${m.mt3Bytes} +${m.worstRatio.toFixed(3)}`),
+      );
     expect(r.out).toMatch(new RegExp(`\\n  ${report.budget.limitingMotion} .*\\(limits the stage\\)`));
   });
 
@@ -66,7 +75,9 @@ describe('actguy build --budget', () => {
     rmSync(join(dir, 'out'), { recursive: true, force: true });
     const r = run('build', 'p.actguy.json', '--no-cache', '--budget', '2000');
     expect(r.rc).toBe(1);
-    expect(r.err).toMatch(/p\.actguy\.json \[PROJECT\] \(budget\.marBytes\): the \.mar cannot fit 2000 bytes: .* it takes \d+ bytes, \d+ bytes too many/);
+    expect(r.err).toMatch(
+      /p\.actguy\.json \[PROJECT\] \(budget\.marBytes\): the \.mar cannot fit 2000 bytes: .* it takes \d+ bytes, \d+ bytes too many/,
+    );
     expect(r.err).toContain('nothing was written');
     expect(existsSync(join(dir, 'out'))).toBe(false);
   });

@@ -24,7 +24,10 @@ function run(...args: string[]): { rc: number; out: string; err: string } {
 }
 
 beforeAll(() => {
-  const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], { cwd: root, encoding: 'utf8' });
+  const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   if (b.status !== 0) throw new Error(`CLI build failed: ${b.stderr}`);
   dir = mkdtempSync(join(tmpdir(), 'actguy-compress-'));
   writeFileSync(join(dir, 'walk.mtn'), writeMtn(motion));
@@ -46,15 +49,21 @@ describe('actguy compress', () => {
     expect([rj.method, cj.method]).toEqual(['refined', 'classic']);
     // Per-joint object-space error in both modes.
     for (const j of [rj, cj]) {
-      expect(j.objectError.joints.map((x: { jointName: string }) => x.jointName)).toEqual(motion.joints.map((x) => x.name));
-      expect(j.objectError.maxError).toBe(Math.max(...j.objectError.joints.map((x: { maxError: number }) => x.maxError)));
+      expect(j.objectError.joints.map((x: { jointName: string }) => x.jointName)).toEqual(
+        motion.joints.map((x) => x.name),
+      );
+      expect(j.objectError.maxError).toBe(
+        Math.max(...j.objectError.joints.map((x: { maxError: number }) => x.maxError)),
+      );
     }
   });
 
   it('bounds the object-space error with --object-tol and --shell and says so', () => {
     const r = run('compress', 'walk.mtn', '-o', 's.mt3', '--object-tol', '1.5', '--shell', '8', '--report', 's.json');
     expect(r.rc).toBe(0);
-    expect(r.out).toMatch(/object-space error \(shell 8\.00\): max [0-9.]+ at joint \d+ .* \(bound 1\.5, met after \d round/);
+    expect(r.out).toMatch(
+      /object-space error \(shell 8\.00\): max [0-9.]+ at joint \d+ .* \(bound 1\.5, met after \d round/,
+    );
     const j = JSON.parse(readFileSync(join(dir, 's.json'), 'utf8'));
     expect(j.skeleton).toMatchObject({ objectTolerance: 1.5, shell: 8, met: true });
     expect(j.objectError.maxError).toBeLessThanOrEqual(1.5);

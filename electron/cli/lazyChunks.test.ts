@@ -21,7 +21,10 @@ function run(cli: string, ...args: string[]): { rc: number; out: string; err: st
 }
 
 beforeAll(() => {
-  const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], { cwd: root, encoding: 'utf8' });
+  const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   if (b.status !== 0) throw new Error(`CLI build failed: ${b.stderr}`);
   dir = mkdtempSync(join(tmpdir(), 'actguy-lazy-'));
 }, 120_000);
@@ -61,7 +64,9 @@ describe('lazy chunks of the CLI', () => {
     expect(i.err).toBe('');
     expect(i.rc).toBe(0);
     const back = readMtn(new Uint8Array(readFileSync(join(dir, 'back.mtn'))));
-    expect(back.joints.map((j) => j.name)).toEqual(readMtn(new Uint8Array(readFileSync(walk))).joints.map((j) => j.name));
+    expect(back.joints.map((j) => j.name)).toEqual(
+      readMtn(new Uint8Array(readFileSync(walk))).joints.map((j) => j.name),
+    );
     // Without its chunk the lone bundle cannot import a glTF, and says which file it was.
     const missing = run(alone, 'import', 'walk.glb', '-o', 'nope.mtn', '--quiet');
     expect(missing.rc).toBe(1);

@@ -17,12 +17,24 @@ let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'actguy-limits-'));
   copyFileSync(join(root, 'assets', 'walk.mtn'), join(dir, 'walk.mtn'));
-  writeFileSync(join(dir, 'one.actguy.json'), JSON.stringify({ version: 1, motions: [{ name: 'walk', mtn: 'walk.mtn' }], outputs: { mar: 'out/s.mar', sar: 'out/s.sar' } }));
+  writeFileSync(
+    join(dir, 'one.actguy.json'),
+    JSON.stringify({
+      version: 1,
+      motions: [{ name: 'walk', mtn: 'walk.mtn' }],
+      outputs: { mar: 'out/s.mar', sar: 'out/s.sar' },
+    }),
+  );
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function run(...args: string[]): { rc: number | null; signal: NodeJS.Signals | null; out: string; err: string } {
-  const r = spawnSync(process.execPath, [cli, ...args], { cwd: dir, encoding: 'utf8', timeout: 60_000, maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, [cli, ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: 60_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return { rc: r.status, signal: r.signal, out: r.stdout, err: r.stderr };
 }
 
@@ -34,21 +46,31 @@ function expectNoCrash(err: string): void {
 describe('actguy against hostile sizes', () => {
   it('a 3.4 MB project naming one .mtn 100,000 times: one message naming the project and the limit (heap exhausted before)', () => {
     const motions = Array.from({ length: 100_000 }, (_, i) => ({ name: `w${i}`, mtn: 'walk.mtn' }));
-    writeFileSync(join(dir, 'big.actguy.json'), JSON.stringify({ version: 1, motions, outputs: { mar: 'out/s.mar', sar: 'out/s.sar' } }));
+    writeFileSync(
+      join(dir, 'big.actguy.json'),
+      JSON.stringify({ version: 1, motions, outputs: { mar: 'out/s.mar', sar: 'out/s.sar' } }),
+    );
     const r = run('build', 'big.actguy.json', '--no-cache');
     expect(r.rc).toBe(1);
     expectNoCrash(r.err);
-    expect(r.err).toContain('big.actguy.json [PROJECT] (motions): lists 100000 motions and 0 aliases; a project holds at most 4096 archive entries');
+    expect(r.err).toContain(
+      'big.actguy.json [PROJECT] (motions): lists 100000 motions and 0 aliases; a project holds at most 4096 archive entries',
+    );
   });
 
   it('a project with 3,000 bad motions lists 100 of them and counts the rest (one line each before)', () => {
     const motions = Array.from({ length: 3000 }, (_, i) => ({ name: `m${i}` }));
-    writeFileSync(join(dir, 'bad.actguy.json'), JSON.stringify({ version: 1, motions, outputs: { mar: 'out/s.mar', sar: 'out/s.sar' } }));
+    writeFileSync(
+      join(dir, 'bad.actguy.json'),
+      JSON.stringify({ version: 1, motions, outputs: { mar: 'out/s.mar', sar: 'out/s.sar' } }),
+    );
     const r = run('build', 'bad.actguy.json', '--no-cache');
     expect(r.rc).toBe(1);
     const lines = r.err.trim().split('\n');
     expect(lines.length).toBeLessThan(110);
-    expect(r.err).toContain('bad.actguy.json [PROJECT] (motions[2999].mtn): 2900 more problems not listed (only the first 100 are)');
+    expect(r.err).toContain(
+      'bad.actguy.json [PROJECT] (motions[2999].mtn): 2900 more problems not listed (only the first 100 are)',
+    );
   });
 
   it('a 23 MB se_define.h of 1,000,000 defines is refused at 1:1 (1.8 GB and a segfault under a 2 GB limit before)', () => {
@@ -70,17 +92,25 @@ describe('actguy against hostile sizes', () => {
     expect(r.err).toContain('nul.sev:1:1: the first statement must be `sev 1`, found `\\u0000');
   });
 
-  it.runIf(process.platform === 'linux')('build -o /proc/x ends with a message naming the folder (Node\'s recursive mkdir spun at 100 % CPU until killed)', () => {
-    const r = run('build', 'one.actguy.json', '-o', '/proc/actguy-x', '--no-cache');
-    expect(r.signal).toBeNull();
-    expect(r.rc).toBe(1);
-    expect(r.err).toContain('actguy build: cannot create the folder /proc/actguy-x for /proc/actguy-x/s.mar: the file system does not allow a new folder at /proc/actguy-x; nothing was written');
-  });
+  it.runIf(process.platform === 'linux')(
+    "build -o /proc/x ends with a message naming the folder (Node's recursive mkdir spun at 100 % CPU until killed)",
+    () => {
+      const r = run('build', 'one.actguy.json', '-o', '/proc/actguy-x', '--no-cache');
+      expect(r.signal).toBeNull();
+      expect(r.rc).toBe(1);
+      expect(r.err).toContain(
+        'actguy build: cannot create the folder /proc/actguy-x for /proc/actguy-x/s.mar: the file system does not allow a new folder at /proc/actguy-x; nothing was written',
+      );
+    },
+  );
 
-  it.runIf(process.platform === 'linux')('build --cache /proc/x builds without the cache (it looped the same way)', () => {
-    const r = run('build', 'one.actguy.json', '-o', 'out', '--cache', '/proc/actguy-x');
-    expect(r.signal).toBeNull();
-    expect(r.rc).toBe(0);
-    expect(r.out).toContain('built 1 motion');
-  });
+  it.runIf(process.platform === 'linux')(
+    'build --cache /proc/x builds without the cache (it looped the same way)',
+    () => {
+      const r = run('build', 'one.actguy.json', '-o', 'out', '--cache', '/proc/actguy-x');
+      expect(r.signal).toBeNull();
+      expect(r.rc).toBe(0);
+      expect(r.out).toContain('built 1 motion');
+    },
+  );
 });

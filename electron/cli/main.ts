@@ -13,7 +13,7 @@ export function commandList(): string {
     'commands:',
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
-    'actguy <command> --help: the command\'s options · actguy --version: the version',
+    "actguy <command> --help: the command's options · actguy --version: the version",
   ].join('\n');
 }
 
@@ -76,10 +76,16 @@ export async function runCli(argv: readonly string[]): Promise<number> {
 
 function describeFsError(err: NodeJS.ErrnoException): string {
   switch (err.code) {
-    case 'ENOENT': return 'no such file or directory';
-    case 'EACCES': case 'EPERM': return 'permission denied';
-    case 'EISDIR': return 'is a directory';
-    case 'ENOTDIR': return 'a path component is not a directory';
-    default: return err.message;
+    case 'ENOENT':
+      return 'no such file or directory';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'is a directory';
+    case 'ENOTDIR':
+      return 'a path component is not a directory';
+    default:
+      return err.message;
   }
 }

@@ -28,11 +28,20 @@ function expectOneLineError(r: { rc: number; err: string }, rc: number, ...parts
 }
 
 beforeAll(() => {
-  const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], { cwd: root, encoding: 'utf8' });
+  const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   if (b.status !== 0) throw new Error(`CLI build failed: ${b.stderr}`);
   dir = mkdtempSync(join(tmpdir(), 'actguy-mt3mar-'));
-  writeFileSync(join(dir, 'stand.mt3'), writeMt3(randomMt3(1, { numFrames: 10, numJoints: 2, name: gvStrCode('stand') })));
-  writeFileSync(join(dir, 'walk.mt3'), writeMt3(randomMt3(2, { numFrames: 30, numJoints: 4, name: gvStrCode('walk') })));
+  writeFileSync(
+    join(dir, 'stand.mt3'),
+    writeMt3(randomMt3(1, { numFrames: 10, numJoints: 2, name: gvStrCode('stand') })),
+  );
+  writeFileSync(
+    join(dir, 'walk.mt3'),
+    writeMt3(randomMt3(2, { numFrames: 30, numJoints: 4, name: gvStrCode('walk') })),
+  );
   writeFileSync(join(dir, 'aaap.mt3'), writeMt3(randomMt3(3, { name: gvStrCode('aaap') })));
   writeFileSync(join(dir, 'aac0.mt3'), writeMt3(randomMt3(4, { name: gvStrCode('aac0') })));
   writeFileSync(join(dir, 'names.txt'), '# motion names\nstand\nwalk  # the walk\n');
@@ -54,10 +63,19 @@ describe('actguy pack-mar / unpack-mar / info / decompress', () => {
     const out = join(dir, 'unpacked');
     const u = run('unpack-mar', mar, '-o', out, '--names', join(dir, 'names.txt'));
     expect(u.rc).toBe(0);
-    expect(new Uint8Array(readFileSync(join(out, 'walk.mt3')))).toEqual(new Uint8Array(readFileSync(join(dir, 'walk.mt3'))));
-    expect(new Uint8Array(readFileSync(join(out, 'stand.mt3')))).toEqual(new Uint8Array(readFileSync(join(dir, 'stand.mt3'))));
-    const index = readFileSync(join(out, 'index.txt'), 'utf8').split('\n').filter((l) => l && !l.startsWith('#'));
-    expect(index.map((l) => l.split('\t').slice(0, 2))).toEqual([['0', 'walk.mt3'], ['1', 'stand.mt3']]);
+    expect(new Uint8Array(readFileSync(join(out, 'walk.mt3')))).toEqual(
+      new Uint8Array(readFileSync(join(dir, 'walk.mt3'))),
+    );
+    expect(new Uint8Array(readFileSync(join(out, 'stand.mt3')))).toEqual(
+      new Uint8Array(readFileSync(join(dir, 'stand.mt3'))),
+    );
+    const index = readFileSync(join(out, 'index.txt'), 'utf8')
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'));
+    expect(index.map((l) => l.split('\t').slice(0, 2))).toEqual([
+      ['0', 'walk.mt3'],
+      ['1', 'stand.mt3'],
+    ]);
 
     const anon = join(dir, 'anon');
     expect(run('unpack-mar', mar, '-o', anon).rc).toBe(0);
@@ -89,7 +107,14 @@ describe('actguy pack-mar / unpack-mar / info / decompress', () => {
   });
 
   it('refuses two motions with one name hash, naming both files', () => {
-    const r = run('pack-mar', '-o', join(dir, 'clash.mar'), join(dir, 'aaap.mt3'), join(dir, 'stand.mt3'), join(dir, 'aac0.mt3'));
+    const r = run(
+      'pack-mar',
+      '-o',
+      join(dir, 'clash.mar'),
+      join(dir, 'aaap.mt3'),
+      join(dir, 'stand.mt3'),
+      join(dir, 'aac0.mt3'),
+    );
     expectOneLineError(r, 1, /aaap\.mt3 \(entry 0\) and .*aac0\.mt3 \(entry 2\) have the same name hash 0x321090/);
     expect(existsSync(join(dir, 'clash.mar'))).toBe(false);
   });
@@ -119,15 +144,29 @@ describe('actguy pack-mar / unpack-mar / info / decompress', () => {
     b.writeUInt32LE(0, dataBase + off1 + 12); // entry 1 numFrames = 0
     const bad = join(dir, 'bad.mar');
     writeFileSync(bad, b);
-    expectOneLineError(run('unpack-mar', bad, '-o', join(dir, 'x')), 1, bad, /entry 1/, new RegExp(`offset ${dataBase + off1 + 12}`));
+    expectOneLineError(
+      run('unpack-mar', bad, '-o', join(dir, 'x')),
+      1,
+      bad,
+      /entry 1/,
+      new RegExp(`offset ${dataBase + off1 + 12}`),
+    );
     expectOneLineError(run('info', bad), 1, bad, /entry 1: numFrames 0/);
   });
 
   it('reports usage errors and missing files on one line', () => {
     expect(run('pack-mar', join(dir, 'walk.mt3')).rc).toBe(2);
     expect(run('decompress').rc).toBe(2);
-    expectOneLineError(run('decompress', join(dir, 'nope.mt3'), '-o', join(dir, 'nope.mtn')), 1, /nope\.mt3: no such file/);
-    expectOneLineError(run('unpack-mar', join(dir, 'walk.mt3'), '-o', join(dir, 'y')), 1, /walk\.mt3 \[MAR\].*bad magic/);
+    expectOneLineError(
+      run('decompress', join(dir, 'nope.mt3'), '-o', join(dir, 'nope.mtn')),
+      1,
+      /nope\.mt3: no such file/,
+    );
+    expectOneLineError(
+      run('unpack-mar', join(dir, 'walk.mt3'), '-o', join(dir, 'y')),
+      1,
+      /walk\.mt3 \[MAR\].*bad magic/,
+    );
   });
 
   it('decompresses a compressed sample within the compression tolerance', () => {
@@ -145,16 +184,27 @@ describe('actguy pack-mar / unpack-mar / info / decompress', () => {
     expect(b.joints.map((j) => j.name)).toEqual(a.joints.map((j) => j.name));
     let worstRot = 0;
     let worstPos = 0;
-    for (let i = 0; i < a.rotation.length / 4; i++) worstRot = Math.max(worstRot, rotationErrorDeg(a.rotation, 4 * i, b.rotation, 4 * i));
+    for (let i = 0; i < a.rotation.length / 4; i++)
+      worstRot = Math.max(worstRot, rotationErrorDeg(a.rotation, 4 * i, b.rotation, 4 * i));
     for (let f = 0; f <= a.frameCount; f++)
-      worstPos = Math.max(worstPos, Math.hypot(a.translation[4 * f] - b.translation[4 * f], a.translation[4 * f + 1] - b.translation[4 * f + 1], a.translation[4 * f + 2] - b.translation[4 * f + 2]));
+      worstPos = Math.max(
+        worstPos,
+        Math.hypot(
+          a.translation[4 * f] - b.translation[4 * f],
+          a.translation[4 * f + 1] - b.translation[4 * f + 1],
+          a.translation[4 * f + 2] - b.translation[4 * f + 2],
+        ),
+      );
     // The decoded MTN is float32: allow a hair above the tolerance for that rounding.
     expect(worstRot).toBeLessThan(0.5 + 0.01);
     expect(worstPos).toBeLessThan(0.5 + 1e-3);
     // Locks and trace keys come back from the fix and move streams.
     for (let f = 0; f <= a.frameCount; f++) {
       expect(b.translationKeyInfo[4 * f] & 4).toBe(f === 0 || f === a.frameCount ? 0 : a.translationKeyInfo[4 * f] & 4);
-      for (let j = 0; j < a.joints.length; j++) expect(b.jointKeyInfo[(f * a.joints.length + j) * 4] & 2).toBe(a.jointKeyInfo[(f * a.joints.length + j) * 4] & 2);
+      for (let j = 0; j < a.joints.length; j++)
+        expect(b.jointKeyInfo[(f * a.joints.length + j) * 4] & 2).toBe(
+          a.jointKeyInfo[(f * a.joints.length + j) * 4] & 2,
+        );
     }
     expect(b.flags & 0xe).toBe(a.flags & 0xe);
     const info = run('info', out);

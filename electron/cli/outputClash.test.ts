@@ -1,5 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,10 +35,14 @@ function snapshot(): Record<string, string> {
 }
 
 beforeAll(() => {
-  const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], { cwd: root, encoding: 'utf8' });
+  const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   if (b.status !== 0) throw new Error(`CLI build failed: ${b.stderr}`);
   dir = mkdtempSync(join(tmpdir(), 'actguy-clash-'));
-  for (const f of ['walk.mtn', 'walk.sev', 'default.sls', 'se_define.h']) copyFileSync(join(root, 'assets', f), join(dir, f));
+  for (const f of ['walk.mtn', 'walk.sev', 'default.sls', 'se_define.h'])
+    copyFileSync(join(root, 'assets', f), join(dir, f));
   writeFileSync(join(dir, 'x.bvh'), ROOT_ONLY_BVH);
   if (run('compress', 'walk.mtn', '-o', 'walk.mt3', '--quiet').rc !== 0) throw new Error('setup compress failed');
   if (run('pack-mar', '-o', 'stage.mar', 'walk.mt3', '--quiet').rc !== 0) throw new Error('setup pack-mar failed');
@@ -38,19 +51,55 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('outputs never overwrite inputs', () => {
   const cases: [string, string[], RegExp][] = [
-    ['compress onto its input', ['compress', 'walk.mtn', '-o', 'walk.mtn'], /-o walk\.mtn is the input walk\.mtn; an output never overwrites an input/],
-    ['compress onto its input spelled ./', ['compress', 'walk.mtn', '-o', './walk.mtn'], /-o \.\/walk\.mtn is the input walk\.mtn/],
-    ['compress onto its input spelled ../dir/', ['compress', 'walk.mtn', '-o', '../DIR/walk.mtn'], /is the input walk\.mtn/],
-    ['compress with the report on the input', ['compress', 'walk.mtn', '-o', 'new.mt3', '--report', 'walk.mtn'], /--report walk\.mtn is the input walk\.mtn/],
-    ['compress with the report on -o', ['compress', 'walk.mtn', '-o', 'new.mt3', '--report', './new.mt3'], /--report \.\/new\.mt3 is also -o new\.mt3/],
+    [
+      'compress onto its input',
+      ['compress', 'walk.mtn', '-o', 'walk.mtn'],
+      /-o walk\.mtn is the input walk\.mtn; an output never overwrites an input/,
+    ],
+    [
+      'compress onto its input spelled ./',
+      ['compress', 'walk.mtn', '-o', './walk.mtn'],
+      /-o \.\/walk\.mtn is the input walk\.mtn/,
+    ],
+    [
+      'compress onto its input spelled ../dir/',
+      ['compress', 'walk.mtn', '-o', '../DIR/walk.mtn'],
+      /is the input walk\.mtn/,
+    ],
+    [
+      'compress with the report on the input',
+      ['compress', 'walk.mtn', '-o', 'new.mt3', '--report', 'walk.mtn'],
+      /--report walk\.mtn is the input walk\.mtn/,
+    ],
+    [
+      'compress with the report on -o',
+      ['compress', 'walk.mtn', '-o', 'new.mt3', '--report', './new.mt3'],
+      /--report \.\/new\.mt3 is also -o new\.mt3/,
+    ],
     ['pack-mar onto its input', ['pack-mar', '-o', 'walk.mt3', 'walk.mt3'], /-o walk\.mt3 is the input walk\.mt3/],
     ['import onto its input', ['import', 'x.bvh', '-o', 'x.bvh'], /-o x\.bvh is the input x\.bvh/],
     ['decompress onto its input', ['decompress', 'walk.mt3', '-o', 'walk.mt3'], /-o walk\.mt3 is the input walk\.mt3/],
-    ['decompress onto its skeleton', ['decompress', 'walk.mt3', '--skeleton', 'walk.mtn', '-o', './walk.mtn'], /-o \.\/walk\.mtn is the --skeleton walk\.mtn/],
+    [
+      'decompress onto its skeleton',
+      ['decompress', 'walk.mt3', '--skeleton', 'walk.mtn', '-o', './walk.mtn'],
+      /-o \.\/walk\.mtn is the --skeleton walk\.mtn/,
+    ],
     ['export-gltf onto its input', ['export-gltf', 'walk.mtn', '-o', 'walk.mtn'], /is the input walk\.mtn/],
-    ['pack-sar onto its .mar', ['pack-sar', '-o', 'stage.mar', '--mar', 'stage.mar', 'walk.sev'], /-o stage\.mar is the --mar stage\.mar/],
-    ['pack-sar onto a .sev', ['pack-sar', '-o', './walk.sev', '--mar', 'stage.mar', 'walk.sev'], /-o \.\/walk\.sev is the input walk\.sev/],
-    ['pack-sar onto the SE table', ['pack-sar', '-o', 'default.sls', '--mar', 'stage.mar', '--sls', 'default.sls', 'walk.sev'], /is the --sls default\.sls/],
+    [
+      'pack-sar onto its .mar',
+      ['pack-sar', '-o', 'stage.mar', '--mar', 'stage.mar', 'walk.sev'],
+      /-o stage\.mar is the --mar stage\.mar/,
+    ],
+    [
+      'pack-sar onto a .sev',
+      ['pack-sar', '-o', './walk.sev', '--mar', 'stage.mar', 'walk.sev'],
+      /-o \.\/walk\.sev is the input walk\.sev/,
+    ],
+    [
+      'pack-sar onto the SE table',
+      ['pack-sar', '-o', 'default.sls', '--mar', 'stage.mar', '--sls', 'default.sls', 'walk.sev'],
+      /is the --sls default\.sls/,
+    ],
   ];
   for (const [what, args, message] of cases) {
     it(`refuses ${what} and leaves every file as it was`, () => {
@@ -73,13 +122,44 @@ describe('outputs never overwrite inputs', () => {
   });
 });
 
-describe('output errors name the user\'s path', () => {
+describe("output errors name the user's path", () => {
   const cases: [string, string[], string][] = [
-    ['a folder given as the output file', ['compress', 'walk.mtn', '-o', 'adir'], 'actguy compress: cannot write adir: a folder has that name'],
-    ['an output folder that is a file', ['compress', 'walk.mtn', '-o', 'afile/x.mt3'], 'actguy compress: cannot create the folder afile for afile/x.mt3: a file is in the way where a folder should be'],
-    ['a folder given as the report (nothing written, not even the .mt3)', ['compress', 'walk.mtn', '-o', 'fresh.mt3', '--report', 'adir'], `actguy compress: cannot write adir: it is a folder, not a file; nothing was written`],
-    ['a folder given as the .mar', ['pack-mar', '-o', 'adir', 'walk.mt3'], 'actguy pack-mar: cannot write adir: a folder has that name'],
-    ['a folder given as the .sar', ['pack-sar', '-o', 'adir', '--mar', 'stage.mar', '--sls', 'default.sls', '--se-define', 'se_define.h', 'walk.sev'], 'actguy pack-sar: cannot write adir: it is a folder, not a file; nothing was written'],
+    [
+      'a folder given as the output file',
+      ['compress', 'walk.mtn', '-o', 'adir'],
+      'actguy compress: cannot write adir: a folder has that name',
+    ],
+    [
+      'an output folder that is a file',
+      ['compress', 'walk.mtn', '-o', 'afile/x.mt3'],
+      'actguy compress: cannot create the folder afile for afile/x.mt3: a file is in the way where a folder should be',
+    ],
+    [
+      'a folder given as the report (nothing written, not even the .mt3)',
+      ['compress', 'walk.mtn', '-o', 'fresh.mt3', '--report', 'adir'],
+      `actguy compress: cannot write adir: it is a folder, not a file; nothing was written`,
+    ],
+    [
+      'a folder given as the .mar',
+      ['pack-mar', '-o', 'adir', 'walk.mt3'],
+      'actguy pack-mar: cannot write adir: a folder has that name',
+    ],
+    [
+      'a folder given as the .sar',
+      [
+        'pack-sar',
+        '-o',
+        'adir',
+        '--mar',
+        'stage.mar',
+        '--sls',
+        'default.sls',
+        '--se-define',
+        'se_define.h',
+        'walk.sev',
+      ],
+      'actguy pack-sar: cannot write adir: it is a folder, not a file; nothing was written',
+    ],
   ];
   for (const [what, args, message] of cases) {
     it(what, () => {

@@ -20,9 +20,13 @@ export function applyCompressRequest(motion: Motion, req: CompressRequest): void
   const S = motion.frameCount + 1;
   const J = motion.joints.length;
   if (!(req.translationKeyFlags instanceof Uint32Array) || req.translationKeyFlags.length !== S)
-    throw new Error(`compress: translationKeyFlags must be a Uint32Array of ${S} entries (frames 0..${S - 1}), found ${describe(req.translationKeyFlags)}`);
+    throw new Error(
+      `compress: translationKeyFlags must be a Uint32Array of ${S} entries (frames 0..${S - 1}), found ${describe(req.translationKeyFlags)}`,
+    );
   if (!(req.jointKeyFlags instanceof Uint32Array) || req.jointKeyFlags.length !== S * J)
-    throw new Error(`compress: jointKeyFlags must be a Uint32Array of ${S * J} entries (${S} frames x ${J} joints), found ${describe(req.jointKeyFlags)}`);
+    throw new Error(
+      `compress: jointKeyFlags must be a Uint32Array of ${S * J} entries (${S} frames x ${J} joints), found ${describe(req.jointKeyFlags)}`,
+    );
   for (let f = 0; f < S; f++) motion.translationKeyInfo[f * 4] = req.translationKeyFlags[f];
   for (let i = 0; i < S * J; i++) motion.jointKeyInfo[i * 4] = req.jointKeyFlags[i];
   motion.flags = req.motionFlags >>> 0;
@@ -40,24 +44,34 @@ function describe(v: unknown): string {
  * `shouldStop`, throws CompressAborted as soon as it answers true (between channels).
  */
 export function runCompressRequest(
-  motion: Motion, req: CompressRequest, documentName: string, cache?: CompressCache, shouldStop?: () => boolean,
+  motion: Motion,
+  req: CompressRequest,
+  documentName: string,
+  cache?: CompressCache,
+  shouldStop?: () => boolean,
 ): CompressResponse {
   const t = req.tolerances;
   const requested = req.name ?? documentName;
   const problem = motionNameProblem(requested);
   // The file the user exports carries the hash of its motion name, so an unhashable name stops the export;
   // a preview returns no bytes, so it compresses under a stand-in name (the name never changes sizes or errors).
-  if (problem && req.includeBytes) throw new Error(`cannot write the .mt3: ${problem}; rename the .mtn to a valid motion name`);
-  const result = compressMotion(motion, {
-    positionTolerance: t.positionTolerance,
-    rotationToleranceDeg: t.rotationToleranceDeg,
-    offsetTolerance: t.offsetTolerance,
-    rotationToleranceOverridesDeg: req.rotationToleranceOverridesDeg,
-    name: problem ? PREVIEW_NAME : requested,
-    method: t.method ?? 'refined',
-    ...(t.objectTolerance !== undefined ? { objectTolerance: t.objectTolerance } : {}),
-    ...(t.shell !== undefined ? { shell: t.shell } : {}),
-  }, cache, shouldStop);
+  if (problem && req.includeBytes)
+    throw new Error(`cannot write the .mt3: ${problem}; rename the .mtn to a valid motion name`);
+  const result = compressMotion(
+    motion,
+    {
+      positionTolerance: t.positionTolerance,
+      rotationToleranceDeg: t.rotationToleranceDeg,
+      offsetTolerance: t.offsetTolerance,
+      rotationToleranceOverridesDeg: req.rotationToleranceOverridesDeg,
+      name: problem ? PREVIEW_NAME : requested,
+      method: t.method ?? 'refined',
+      ...(t.objectTolerance !== undefined ? { objectTolerance: t.objectTolerance } : {}),
+      ...(t.shell !== undefined ? { shell: t.shell } : {}),
+    },
+    cache,
+    shouldStop,
+  );
   const response: CompressResponse = {
     status: 'done',
     documentId: req.documentId,

@@ -32,7 +32,8 @@ const captures: [string, (fps: number) => Motion][] = readdirSync(assetsDir)
   .filter((f) => f.endsWith('.mtn'))
   .sort()
   .map((f) => [f, (fps: number) => resampleMotion(readMtn(new Uint8Array(readFileSync(join(assetsDir, f)))), fps)]);
-for (const s of listRealBvhSamples()) captures.push([`${s.name}.bvh`, (fps: number) => importBvh(readFileSync(s.path, 'utf8'), { fps }).motion]);
+for (const s of listRealBvhSamples())
+  captures.push([`${s.name}.bvh`, (fps: number) => importBvh(readFileSync(s.path, 'utf8'), { fps }).motion]);
 const missing = realBvhSamplesMissingReason();
 if (missing) console.log(`floorGuarantee.test: BVH captures skipped: ${missing}`);
 
@@ -58,13 +59,31 @@ interface Run {
 }
 
 const runs: Run[] = [
-  { label: 'refined 0.05 u / 0.5 deg', options: { positionTolerance: 0.05, rotationToleranceDeg: 0.5, offsetTolerance: 0.05 } },
-  { label: 'refined 0.01 u / 0.1 deg', options: { positionTolerance: 0.01, rotationToleranceDeg: 0.1, offsetTolerance: 0.01 } },
-  { label: 'refined 0.005 u / 0.05 deg', options: { positionTolerance: 0.005, rotationToleranceDeg: 0.05, offsetTolerance: 0.005 } },
-  { label: 'refined 0.003 u / 0.03 deg', options: { positionTolerance: 0.003, rotationToleranceDeg: 0.03, offsetTolerance: 0.003 } },
-  { label: 'classic 0.005 u / 0.05 deg', options: { positionTolerance: 0.005, rotationToleranceDeg: 0.05, offsetTolerance: 0.005, method: 'classic' } },
+  {
+    label: 'refined 0.05 u / 0.5 deg',
+    options: { positionTolerance: 0.05, rotationToleranceDeg: 0.5, offsetTolerance: 0.05 },
+  },
+  {
+    label: 'refined 0.01 u / 0.1 deg',
+    options: { positionTolerance: 0.01, rotationToleranceDeg: 0.1, offsetTolerance: 0.01 },
+  },
+  {
+    label: 'refined 0.005 u / 0.05 deg',
+    options: { positionTolerance: 0.005, rotationToleranceDeg: 0.05, offsetTolerance: 0.005 },
+  },
+  {
+    label: 'refined 0.003 u / 0.03 deg',
+    options: { positionTolerance: 0.003, rotationToleranceDeg: 0.03, offsetTolerance: 0.003 },
+  },
+  {
+    label: 'classic 0.005 u / 0.05 deg',
+    options: { positionTolerance: 0.005, rotationToleranceDeg: 0.05, offsetTolerance: 0.005, method: 'classic' },
+  },
   // Per-joint tolerances the chain allocation derives from a tight object-space bound: many at the floor.
-  { label: 'skeleton-aware 0.05 u', options: { positionTolerance: 0.05, rotationToleranceDeg: 0.5, offsetTolerance: 0.05, objectTolerance: 0.05 } },
+  {
+    label: 'skeleton-aware 0.05 u',
+    options: { positionTolerance: 0.05, rotationToleranceDeg: 0.5, offsetTolerance: 0.05, objectTolerance: 0.05 },
+  },
 ];
 
 /**
@@ -77,20 +96,30 @@ function checkGuarantee(m: Motion, r: CompressResult): number {
   let keysOver = 0;
   for (const ch of r.channels) {
     const errs = ch.kind === 'translation' ? ind.root : ch.kind === 'rotation' ? ind.rot[ch.joint] : ind.off![ch.joint];
-    const track = ch.kind === 'translation' ? ind.mt3.root : ch.kind === 'rotation' ? ind.mt3.rotations[ch.joint] : ind.mt3.offsets![ch.joint];
+    const track =
+      ch.kind === 'translation'
+        ? ind.mt3.root
+        : ch.kind === 'rotation'
+          ? ind.mt3.rotations[ch.joint]
+          : ind.mt3.offsets![ch.joint];
     const written = new Set(track.frames);
     const where = `${ch.kind} ${ch.joint}`;
     const over: number[] = [];
     for (let t = 0; t <= m.frameCount; t++) {
       if (errs[t] <= ch.tolerance + 1e-9) continue;
-      expect(written.has(t), `${where}: frame ${t} is not a key and has error ${errs[t]} over ${ch.tolerance}`).toBe(true);
+      expect(written.has(t), `${where}: frame ${t} is not a key and has error ${errs[t]} over ${ch.tolerance}`).toBe(
+        true,
+      );
       over.push(t);
     }
     const warning = r.warnings.find((w) => w.kind === ch.kind && w.joint === ch.joint);
     if (over.length === 0) continue;
     keysOver += over.length;
     expect(warning, `${where}: keys ${over.join(', ')} over tolerance without a warning`).toBeDefined();
-    expect(written.has(warning!.frame), `${where}: the warning's frame ${warning!.frame} is not a key of the written file`).toBe(true);
+    expect(
+      written.has(warning!.frame),
+      `${where}: the warning's frame ${warning!.frame} is not a key of the written file`,
+    ).toBe(true);
     expect(warning!.keyFrames, `${where}: the warning names every key over tolerance`).toEqual(over);
     expect(Math.abs(errs[warning!.frame] - warning!.error)).toBeLessThan(1e-6);
   }

@@ -34,7 +34,9 @@ describe('compress lanes with the real worker (cmu_01_01)', () => {
     await Promise.all([client.compress(request(1, 'classic', 0.5)), client.compress(request(1, 'refined', 0.5))]);
     const order: string[] = [];
     // A new tolerance: every channel is refined again (hundreds of ms); its greedy answer takes tens.
-    const refined = client.compress(request(2, 'refined', 0.3), { coalesce: false }).then((r) => order.push(`refined:${r.status}`));
+    const refined = client
+      .compress(request(2, 'refined', 0.3), { coalesce: false })
+      .then((r) => order.push(`refined:${r.status}`));
     const classic = client.compress(request(3, 'classic', 0.2)).then((r) => order.push(`classic:${r.status}`));
     await Promise.all([refined, classic]);
     expect(order).toEqual(['classic:done', 'refined:done']);
@@ -44,7 +46,11 @@ describe('compress lanes with the real worker (cmu_01_01)', () => {
     client = createCompressClient({ workerPath: workerPath() });
     const doc = client.open({ name: 'cmu_01_01', mtnBytes });
     const request = (revision: number, rotationToleranceDeg: number) =>
-      compressRequestForMotion(motion, doc, revision, { ...DEFAULT_TOLERANCES, rotationToleranceDeg, method: 'refined' });
+      compressRequestForMotion(motion, doc, revision, {
+        ...DEFAULT_TOLERANCES,
+        rotationToleranceDeg,
+        method: 'refined',
+      });
     const old = client.compress(request(1, 0.3));
     const newer = client.compress(request(2, 0.4));
     expect(await old).toEqual({ status: 'superseded', documentId: doc, revision: 1, supersededBy: 2 });

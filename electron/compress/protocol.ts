@@ -14,7 +14,13 @@ export type ToCompressWorker =
   | { type: 'open'; documentId: DocumentId; name: string; mtnBytes: Uint8Array }
   | { type: 'close'; documentId: DocumentId }
   | { type: 'compress'; jobId: number; request: CompressRequest }
-  | { type: 'exportMsh'; jobId: number; documentId: DocumentId; options: MshExportOptions; names: { source: string; baseName: string } };
+  | {
+      type: 'exportMsh';
+      jobId: number;
+      documentId: DocumentId;
+      options: MshExportOptions;
+      names: { source: string; baseName: string };
+    };
 
 export type FromCompressWorker =
   /** A delta only when the request named the revision of the last answer (CompressRequest.knownRevision). */

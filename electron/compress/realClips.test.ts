@@ -17,10 +17,17 @@ import { independentObjectErrors } from '../../shared/testing/independentFk';
 import { listRealBvhSamples, realBvhSamplesMissingReason } from '../interchange/realBvhSamples';
 
 const clips: [string, () => Motion][] = [
-  ['cmu_01_01.mtn', () => readMtn(new Uint8Array(readFileSync(join(__dirname, '..', '..', 'assets', 'cmu_01_01.mtn'))))],
+  [
+    'cmu_01_01.mtn',
+    () => readMtn(new Uint8Array(readFileSync(join(__dirname, '..', '..', 'assets', 'cmu_01_01.mtn')))),
+  ],
 ];
 const boxing = listRealBvhSamples().find((s) => s.name === 'Boxing_Toes');
-if (boxing) clips.push(['Boxing_Toes.bvh at 30 fps', () => importBvh(readFileSync(boxing.path, 'utf8'), { fps: 30, scale: boxing.centimetresPerUnit }).motion]);
+if (boxing)
+  clips.push([
+    'Boxing_Toes.bvh at 30 fps',
+    () => importBvh(readFileSync(boxing.path, 'utf8'), { fps: 30, scale: boxing.centimetresPerUnit }).motion,
+  ]);
 else console.log(`realClips.test: Boxing_Toes skipped: ${realBvhSamplesMissingReason()}`);
 
 const base = { positionTolerance: 0.5, offsetTolerance: 0.5, name: 'real_clip' };
@@ -33,8 +40,10 @@ describe('refined and skeleton-aware compression on real captures', () => {
       const refined = compressMotion(m, { ...base, rotationToleranceDeg: 0.5 });
       const ind = independentErrors(m, refined.bytes);
       for (const ch of refined.channels) {
-        const errs = ch.kind === 'translation' ? ind.root : ch.kind === 'rotation' ? ind.rot[ch.joint] : ind.off![ch.joint];
-        for (let t = 0; t <= m.frameCount; t++) if (!(errs[t] <= ch.tolerance + 1e-9)) expect(ch.keyFrames).toContain(t);
+        const errs =
+          ch.kind === 'translation' ? ind.root : ch.kind === 'rotation' ? ind.rot[ch.joint] : ind.off![ch.joint];
+        for (let t = 0; t <= m.frameCount; t++)
+          if (!(errs[t] <= ch.tolerance + 1e-9)) expect(ch.keyFrames).toContain(t);
         const cl = classic.channels.find((c) => c.kind === ch.kind && c.joint === ch.joint)!;
         expect(ch.keyFrames.length).toBeLessThanOrEqual(cl.keyFrames.length);
       }

@@ -16,7 +16,11 @@ function postMessageCalls(file: string): { line: number; args: number }[] {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
   const calls: { line: number; args: number }[] = [];
   const visit = (node: ts.Node): void => {
-    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'postMessage')
+    if (
+      ts.isCallExpression(node) &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      node.expression.name.text === 'postMessage'
+    )
       calls.push({ line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1, args: node.arguments.length });
     ts.forEachChild(node, visit);
   };

@@ -25,12 +25,16 @@ function workspace(): string {
   writeFileSync(join(dir, 'src', 'run.bvh'), bvh(9));
   writeFileSync(join(dir, 'src', 'idle.fbx'), writeFbxBinary(fbxScene({ frames: 11 })));
   writeFileSync(join(dir, 'src', 'hero.fbx'), writeFbxBinary(fbxScene({ clips: ['Jump', 'Crouch'], frames: 7 })));
-  writeFileSync(join(dir, 'game.actguy.json'), `${JSON.stringify({ version: 1, motions: [{ name: 'stand', mtn: 'stand.mtn' }], outputs: { mar: 'out/game.mar', sar: 'out/game.sar' } }, null, 2)}\n`);
+  writeFileSync(
+    join(dir, 'game.actguy.json'),
+    `${JSON.stringify({ version: 1, motions: [{ name: 'stand', mtn: 'stand.mtn' }], outputs: { mar: 'out/game.mar', sar: 'out/game.sar' } }, null, 2)}\n`,
+  );
   return dir;
 }
 
 async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [], err: string[] = [];
+  const out: string[] = [],
+    err: string[] = [];
   const e = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
   const l = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
   const w = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
@@ -52,8 +56,12 @@ describe('actguy import, many files', () => {
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     expect(readdirSync(out).sort()).toEqual(['hero_Crouch.mtn', 'hero_Jump.mtn', 'idle.mtn', 'walk.mtn']);
-    expect(r.out).toContain(`ok     ${src('hero.fbx')} clip "Crouch" -> ${join(out, 'hero_Crouch.mtn')}: 3 joints, frames 0..6 at 30 fps; clip "Crouch" (2 of 2)`);
-    expect(r.out).toContain(`ok     ${src('walk.bvh')} -> ${join(out, 'walk.mtn')}: 2 joints, frames 0..4 at 30 fps (Frame Time 0.0333333 s is 30.00003 fps, within 0.01% of 30 fps: read as exactly 30 fps)`);
+    expect(r.out).toContain(
+      `ok     ${src('hero.fbx')} clip "Crouch" -> ${join(out, 'hero_Crouch.mtn')}: 3 joints, frames 0..6 at 30 fps; clip "Crouch" (2 of 2)`,
+    );
+    expect(r.out).toContain(
+      `ok     ${src('walk.bvh')} -> ${join(out, 'walk.mtn')}: 2 joints, frames 0..4 at 30 fps (Frame Time 0.0333333 s is 30.00003 fps, within 0.01% of 30 fps: read as exactly 30 fps)`,
+    );
     expect(r.out).toMatch(/wrote 4 motion\(s\) to .*motions$/);
     expect(readMtn(new Uint8Array(readFileSync(join(out, 'idle.mtn')))).frameCount).toBe(10);
   });
@@ -61,12 +69,25 @@ describe('actguy import, many files', () => {
   it('with --project: adds the motions in the order given, and the project still validates', async () => {
     const dir = workspace();
     const project = join(dir, 'game.actguy.json');
-    const r = await run([join(dir, 'src', 'run.bvh'), join(dir, 'src', 'walk.bvh'), join(dir, 'src', 'idle.fbx'), '-o', join(dir, 'motions'), '--project', project]);
+    const r = await run([
+      join(dir, 'src', 'run.bvh'),
+      join(dir, 'src', 'walk.bvh'),
+      join(dir, 'src', 'idle.fbx'),
+      '-o',
+      join(dir, 'motions'),
+      '--project',
+      project,
+    ]);
     expect(r.code).toBe(0);
     const text = readFileSync(project, 'utf8');
     const parsed = parseProject(text, project);
     expect(parsed.errors).toEqual([]);
-    expect(parsed.project!.motions.map((m) => [m.name, m.mtn])).toEqual([['stand', 'stand.mtn'], ['run', 'motions/run.mtn'], ['walk', 'motions/walk.mtn'], ['idle', 'motions/idle.mtn']]);
+    expect(parsed.project!.motions.map((m) => [m.name, m.mtn])).toEqual([
+      ['stand', 'stand.mtn'],
+      ['run', 'motions/run.mtn'],
+      ['walk', 'motions/walk.mtn'],
+      ['idle', 'motions/idle.mtn'],
+    ]);
     expect(r.out).toContain(`added them to ${project} (run, walk, idle)`);
   });
 
@@ -77,14 +98,27 @@ describe('actguy import, many files', () => {
     writeFileSync(join(dir, 'src', 'bad name.bvh'), readFileSync(join(dir, 'src', 'walk.bvh')));
     writeFileSync(join(dir, 'src', 'broken.fbx'), writeFbxBinary(fbxScene()).subarray(0, 1600));
     const out = join(dir, 'motions');
-    const r = await run([join(dir, 'src', 'walk.bvh'), join(dir, 'src', 'bad name.bvh'), join(dir, 'src', 'broken.fbx'), join(dir, 'src', 'idle.fbx'), '-o', out, '--project', project]);
+    const r = await run([
+      join(dir, 'src', 'walk.bvh'),
+      join(dir, 'src', 'bad name.bvh'),
+      join(dir, 'src', 'broken.fbx'),
+      join(dir, 'src', 'idle.fbx'),
+      '-o',
+      out,
+      '--project',
+      project,
+    ]);
     expect(r.code).toBe(1);
     expect(readFileSync(project, 'utf8')).toBe(before);
     expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
-    expect(r.err).toContain(`FAILED ${join(dir, 'src', 'bad name.bvh')}: motion name "bad name" has whitespace (motion names: 1-31 characters from A-Z a-z 0-9 _ . -, not starting with . or -); rename the file`);
+    expect(r.err).toContain(
+      `FAILED ${join(dir, 'src', 'bad name.bvh')}: motion name "bad name" has whitespace (motion names: 1-31 characters from A-Z a-z 0-9 _ . -, not starting with . or -); rename the file`,
+    );
     expect(r.err).toMatch(/FAILED .*broken\.fbx: .*broken\.fbx \[FBX\] \(offset \d+\): .*truncated/);
     expect(r.out).toContain(`ok     ${join(dir, 'src', 'idle.fbx')} -> ${join(out, 'idle.mtn')}`);
-    expect(r.err).toContain(`2 of 4 failed; nothing was written and ${project} is unchanged (all or nothing with --project)`);
+    expect(r.err).toContain(
+      `2 of 4 failed; nothing was written and ${project} is unchanged (all or nothing with --project)`,
+    );
   });
 
   it('without a project, the files that import are written and the others reported; a name clash or an existing file is refused per file', async () => {
@@ -94,10 +128,20 @@ describe('actguy import, many files', () => {
     writeFileSync(join(out, 'run.mtn'), 'made by hand');
     mkdirSync(join(dir, 'other'));
     writeFileSync(join(dir, 'other', 'walk.bvh'), readFileSync(join(dir, 'src', 'walk.bvh')));
-    const r = await run([join(dir, 'src', 'walk.bvh'), join(dir, 'other', 'walk.bvh'), join(dir, 'src', 'run.bvh'), '-o', out]);
+    const r = await run([
+      join(dir, 'src', 'walk.bvh'),
+      join(dir, 'other', 'walk.bvh'),
+      join(dir, 'src', 'run.bvh'),
+      '-o',
+      out,
+    ]);
     expect(r.code).toBe(1);
-    expect(r.err).toContain(`FAILED ${join(dir, 'other', 'walk.bvh')}: the motion name "walk" is already taken by ${join(dir, 'src', 'walk.bvh')}`);
-    expect(r.err).toContain(`FAILED ${join(dir, 'src', 'run.bvh')}: ${join(out, 'run.mtn')} already exists; pass --overwrite to replace it, or choose another folder`);
+    expect(r.err).toContain(
+      `FAILED ${join(dir, 'other', 'walk.bvh')}: the motion name "walk" is already taken by ${join(dir, 'src', 'walk.bvh')}`,
+    );
+    expect(r.err).toContain(
+      `FAILED ${join(dir, 'src', 'run.bvh')}: ${join(out, 'run.mtn')} already exists; pass --overwrite to replace it, or choose another folder`,
+    );
     expect(readFileSync(join(out, 'run.mtn'), 'utf8')).toBe('made by hand');
     expect(readdirSync(out).sort()).toEqual(['run.mtn', 'walk.mtn']);
     expect(r.err).toMatch(/2 of 3 failed \(nothing written for them\); the other 1 were written to /);
@@ -117,16 +161,28 @@ describe('actguy import, many files', () => {
   it('a motion already in the project is refused, and -o naming a file is a usage error', async () => {
     const dir = workspace();
     writeFileSync(join(dir, 'src', 'stand.bvh'), readFileSync(join(dir, 'src', 'walk.bvh')));
-    const r = await run([join(dir, 'src', 'stand.bvh'), '-o', join(dir, 'm'), '--project', join(dir, 'game.actguy.json')]);
+    const r = await run([
+      join(dir, 'src', 'stand.bvh'),
+      '-o',
+      join(dir, 'm'),
+      '--project',
+      join(dir, 'game.actguy.json'),
+    ]);
     expect(r.err).toContain(`already has a motion named "stand"`);
-    await expect(importCommand.run([join(dir, 'src', 'walk.bvh'), join(dir, 'src', 'run.bvh'), '-o', join(dir, 'x.mtn')])).rejects.toThrow(/need a folder: -o OUTDIR/);
+    await expect(
+      importCommand.run([join(dir, 'src', 'walk.bvh'), join(dir, 'src', 'run.bvh'), '-o', join(dir, 'x.mtn')]),
+    ).rejects.toThrow(/need a folder: -o OUTDIR/);
   });
 
   it('progress: one live line with a bar on a terminal, a line per file otherwise', () => {
     const item = { input: 'a.bvh', clip: null, name: 'a', output: '/o/a.mtn', warnings: [], summary: null };
     let t = 0;
     const tty: string[] = [];
-    const p = importProgressPrinter(true, (s) => tty.push(s), () => (t += 1000));
+    const p = importProgressPrinter(
+      true,
+      (s) => tty.push(s),
+      () => (t += 1000),
+    );
     p.item({ done: 1, count: 4, item });
     p.item({ done: 4, count: 4, item: { ...item, name: 'd', error: 'x' } });
     p.end();
@@ -134,7 +190,11 @@ describe('actguy import, many files', () => {
     expect(tty[1]).toBe('\r\x1b[K[########################] 4/4 d (failed), 0 s left');
     expect(tty[2]).toBe('\n');
     const log: string[] = [];
-    const q = importProgressPrinter(false, (s) => log.push(s), () => 0);
+    const q = importProgressPrinter(
+      false,
+      (s) => log.push(s),
+      () => 0,
+    );
     q.item({ done: 2, count: 3, item });
     expect(log).toEqual(['[2/3] a; 0 s left\n']);
   });

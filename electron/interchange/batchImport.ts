@@ -97,7 +97,13 @@ export function batchMotionName(input: string, clip: string | null): string {
  * and during files (nothing is written then). Never throws for a bad input:
  * each one's problem is in its item.
  */
-export async function runBatchImport(inputs: readonly string[], options: BatchImportOptions, run: ImportRunner, onProgress?: (p: BatchProgress) => void, signal?: AbortSignal): Promise<BatchOutcome> {
+export async function runBatchImport(
+  inputs: readonly string[],
+  options: BatchImportOptions,
+  run: ImportRunner,
+  onProgress?: (p: BatchProgress) => void,
+  signal?: AbortSignal,
+): Promise<BatchOutcome> {
   const outDir = resolve(options.outDir);
   const items: BatchItem[] = [];
   let projectText: string | undefined;
@@ -108,8 +114,14 @@ export async function runBatchImport(inputs: readonly string[], options: BatchIm
       if (!options.parseProject) throw new Error('a project import needs the project parser');
       projectText = readFileSync(options.project, 'utf8');
       const parsed = options.parseProject(projectText, options.project);
-      if (parsed.errors.length) projectProblem = `the project has ${parsed.errors.length} error(s); fix them first: ${parsed.errors[0].message}`;
-      else for (const n of [...(parsed.project?.motions ?? []).map((m) => m.name), ...(parsed.project?.aliases ?? []).map((a) => a.name)]) projectNames.add(n);
+      if (parsed.errors.length)
+        projectProblem = `the project has ${parsed.errors.length} error(s); fix them first: ${parsed.errors[0].message}`;
+      else
+        for (const n of [
+          ...(parsed.project?.motions ?? []).map((m) => m.name),
+          ...(parsed.project?.aliases ?? []).map((a) => a.name),
+        ])
+          projectNames.add(n);
     } catch (e) {
       projectProblem = `cannot read the project ${options.project}: ${systemReason(e)}`;
     }
@@ -147,7 +159,16 @@ export async function runBatchImport(inputs: readonly string[], options: BatchIm
       const r = await run({ path: resolve(input), ...base, clip: c.index }, signal);
       if (r.status === 'cancelled') break;
       if (r.status === 'imported') report(accept(input, c.name, r.mtnBytes, r.warnings, r.summary));
-      else report({ input, clip: c.name, name: null, output: null, error: r.status === 'failed' ? r.message : `clip ${c.index} asked for a clip choice`, warnings: [], summary: null });
+      else
+        report({
+          input,
+          clip: c.name,
+          name: null,
+          output: null,
+          error: r.status === 'failed' ? r.message : `clip ${c.index} asked for a clip choice`,
+          warnings: [],
+          summary: null,
+        });
     }
   }
   const cancelled = signal?.aborted === true;
@@ -161,7 +182,13 @@ export async function runBatchImport(inputs: readonly string[], options: BatchIm
     }
   }
 
-  function accept(input: string, clip: string | null, mtnBytes: Uint8Array, warnings: InterchangeWarning[], summary: string | null): BatchItem {
+  function accept(
+    input: string,
+    clip: string | null,
+    mtnBytes: Uint8Array,
+    warnings: InterchangeWarning[],
+    summary: string | null,
+  ): BatchItem {
     const name = batchMotionName(input, clip);
     const output = join(outDir, `${name}.mtn`);
     const item: BatchItem = { input, clip, name, output, warnings, summary };
@@ -169,11 +196,15 @@ export async function runBatchImport(inputs: readonly string[], options: BatchIm
     item.shape = `${m.joints.length} joints, frames 0..${m.frameCount} at ${m.fps} fps`;
     const problem = motionNameProblem(name);
     const clash = planned.get(name);
-    if (problem) item.error = `${problem}; rename the file${clip !== null ? ' (or import one clip with --clip, which keeps the file name)' : ''}`;
-    else if (clash) item.error = `the motion name ${JSON.stringify(name)} is already taken by ${clash.input}${clash.clip ? ` clip ${JSON.stringify(clash.clip)}` : ''}`;
-    else if (projectNames.has(name)) item.error = `the project ${options.project ?? ''}${options.project ? ' ' : ''}already has a motion named ${JSON.stringify(name)}`;
+    if (problem)
+      item.error = `${problem}; rename the file${clip !== null ? ' (or import one clip with --clip, which keeps the file name)' : ''}`;
+    else if (clash)
+      item.error = `the motion name ${JSON.stringify(name)} is already taken by ${clash.input}${clash.clip ? ` clip ${JSON.stringify(clash.clip)}` : ''}`;
+    else if (projectNames.has(name))
+      item.error = `the project ${options.project ?? ''}${options.project ? ' ' : ''}already has a motion named ${JSON.stringify(name)}`;
     else if (inputs.some((i) => sameFile(i, output))) item.error = `its output ${output} is one of the inputs`;
-    else if (!options.overwrite && existsSync(output)) item.error = `${output} already exists; ${options.checkOutput ? 'remove or rename it first' : 'pass --overwrite to replace it, or choose another folder'}`;
+    else if (!options.overwrite && existsSync(output))
+      item.error = `${output} already exists; ${options.checkOutput ? 'remove or rename it first' : 'pass --overwrite to replace it, or choose another folder'}`;
     else if (outputRefusal(output)) item.error = outputRefusal(output);
     else {
       item.mtnBytes = mtnBytes;
@@ -187,16 +218,40 @@ export async function runBatchImport(inputs: readonly string[], options: BatchIm
   const written: string[] = [];
   if (cancelled) return { items, failed, written, cancelled, conclusion: 'cancelled; nothing was written' };
   if (options.project !== undefined) {
-    if (projectProblem) return { items, failed: failed + 1, written, cancelled, conclusion: `${projectProblem}; nothing was written` };
-    if (failed) return { items, failed, written, cancelled, conclusion: `${failed} of ${items.length} failed; nothing was written and ${options.project} is unchanged (all or nothing with --project)` };
+    if (projectProblem)
+      return { items, failed: failed + 1, written, cancelled, conclusion: `${projectProblem}; nothing was written` };
+    if (failed)
+      return {
+        items,
+        failed,
+        written,
+        cancelled,
+        conclusion: `${failed} of ${items.length} failed; nothing was written and ${options.project} is unchanged (all or nothing with --project)`,
+      };
     const text = projectWithMotions(projectText!, options.project, ok, options.parseProject!);
-    const files: OutputFile[] = [...ok.map((i) => ({ path: i.output!, bytes: i.mtnBytes! })), { path: options.project, bytes: Buffer.from(text, 'utf8') }];
+    const files: OutputFile[] = [
+      ...ok.map((i) => ({ path: i.output!, bytes: i.mtnBytes! })),
+      { path: options.project, bytes: Buffer.from(text, 'utf8') },
+    ];
     commitOutputs(files);
     written.push(...files.map((f) => f.path));
-    return { items, failed, written, cancelled, conclusion: `wrote ${ok.length} motion(s) to ${outDir} and added them to ${options.project} (${ok.map((i) => i.name).join(', ')})` };
+    return {
+      items,
+      failed,
+      written,
+      cancelled,
+      conclusion: `wrote ${ok.length} motion(s) to ${outDir} and added them to ${options.project} (${ok.map((i) => i.name).join(', ')})`,
+    };
   }
   if (options.allOrNothing) {
-    if (failed) return { items, failed, written, cancelled, conclusion: `${failed} of ${items.length} failed; nothing was written (all or nothing)` };
+    if (failed)
+      return {
+        items,
+        failed,
+        written,
+        cancelled,
+        conclusion: `${failed} of ${items.length} failed; nothing was written (all or nothing)`,
+      };
     commitOutputs(ok.map((i) => ({ path: i.output!, bytes: i.mtnBytes! })));
     written.push(...ok.map((i) => i.output!));
     return { items, failed, written, cancelled, conclusion: `wrote ${ok.length} motion(s) to ${outDir}` };
@@ -223,7 +278,10 @@ export async function runBatchImport(inputs: readonly string[], options: BatchIm
  * (a refused result means a bug here, and nothing is written).
  */
 export function projectWithMotions(
-  text: string, projectPath: string, items: readonly BatchItem[], parseProject: (text: string, file: string) => ProjectParseResult,
+  text: string,
+  projectPath: string,
+  items: readonly BatchItem[],
+  parseProject: (text: string, file: string) => ProjectParseResult,
 ): string {
   const json = JSON.parse(text.replace(/^\uFEFF/, '')) as { motions: { name: string; mtn: string }[] };
   const folder = dirname(resolve(projectPath));
@@ -234,6 +292,9 @@ export function projectWithMotions(
   }
   const out = `${JSON.stringify(json, null, 2)}\n`;
   const check = parseProject(out, projectPath);
-  if (check.errors.length) throw new Error(`the project with the new motions does not validate (${check.errors[0].message}); nothing was written`);
+  if (check.errors.length)
+    throw new Error(
+      `the project with the new motions does not validate (${check.errors[0].message}); nothing was written`,
+    );
   return out;
 }

@@ -64,7 +64,9 @@ describe.skipIf(samples.length === 0)('real BVH samples (assimp-testmodels)', ()
         if (Math.abs(s - Math.round(s)) > 1e-9) continue;
         const ref = bvhWorldPositions(doc, Math.round(s));
         const got = worldPose(m, f).positions;
-        for (let i = 0; i < ref.length; i++) if (Math.abs(ref[i] - got[i]) > tol) expect.fail(`frame ${f} joint ${Math.floor(i / 3)}: ${got[i]} vs BVH ${ref[i]}`);
+        for (let i = 0; i < ref.length; i++)
+          if (Math.abs(ref[i] - got[i]) > tol)
+            expect.fail(`frame ${f} joint ${Math.floor(i / 3)}: ${got[i]} vs BVH ${ref[i]}`);
         compared++;
       }
       expect(compared).toBeGreaterThanOrEqual(Math.floor(m.frameCount / 3));
@@ -102,7 +104,8 @@ describe.skipIf(samples.length === 0)('real BVH samples (assimp-testmodels)', ()
     for (let f = 0; f <= bundled.frameCount; f += 25) {
       const ref = bvhWorldPositions(doc, 4 * f).map((v) => v * scale);
       const got = worldPose(bundled, f).positions;
-      for (let i = 0; i < ref.length; i++) expect(Math.abs(ref[i] - got[i])).toBeLessThan(1e-4 * skeletonHeight(bundled));
+      for (let i = 0; i < ref.length; i++)
+        expect(Math.abs(ref[i] - got[i])).toBeLessThan(1e-4 * skeletonHeight(bundled));
     }
   });
 });

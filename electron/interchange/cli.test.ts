@@ -23,7 +23,10 @@ const assets = join(__dirname, '..', '..', 'assets');
 const walkPath = join(assets, 'walk.mtn');
 
 /** Runs a command capturing stderr lines. */
-async function run(cmd: { run(argv: string[]): Promise<number> | number }, argv: string[]): Promise<{ code: number; stderr: string }> {
+async function run(
+  cmd: { run(argv: string[]): Promise<number> | number },
+  argv: string[],
+): Promise<{ code: number; stderr: string }> {
   const lines: string[] = [];
   const err = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void lines.push(a.join(' ')));
   const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
@@ -53,7 +56,8 @@ describe('actguy export-gltf / import', () => {
     expect(b.jointKeyInfo).toEqual(a.jointKeyInfo);
     expect(b.translationKeyInfo).toEqual(a.translationKeyInfo);
     for (let i = 0; i < a.rotation.length; i++) expect(Math.abs(a.rotation[i] - b.rotation[i])).toBeLessThan(1e-6);
-    for (let i = 0; i < a.translation.length; i++) expect(Math.abs(a.translation[i] - b.translation[i])).toBeLessThan(1e-4);
+    for (let i = 0; i < a.translation.length; i++)
+      expect(Math.abs(a.translation[i] - b.translation[i])).toBeLessThan(1e-4);
   });
 
   it('exports the compressed .mt3 with the skeleton .mtn; it stays within the compression tolerance', async () => {
@@ -70,8 +74,11 @@ describe('actguy export-gltf / import', () => {
     // The decoded motion differs from the source by at most the tolerances: the hand stays close.
     const hand = walk.joints.findIndex((j) => j.name === 'LeftHand');
     for (let f = 0; f <= walk.frameCount; f += 11) {
-      const p = worldPose(walk, f).positions, q = worldPose(c, f).positions;
-      expect(Math.hypot(p[hand * 3] - q[hand * 3], p[hand * 3 + 1] - q[hand * 3 + 1], p[hand * 3 + 2] - q[hand * 3 + 2])).toBeLessThan(5);
+      const p = worldPose(walk, f).positions,
+        q = worldPose(c, f).positions;
+      expect(
+        Math.hypot(p[hand * 3] - q[hand * 3], p[hand * 3 + 1] - q[hand * 3 + 1], p[hand * 3 + 2] - q[hand * 3 + 2]),
+      ).toBeLessThan(5);
     }
   });
 
@@ -95,16 +102,23 @@ describe('actguy export-gltf / import', () => {
 
   it('bad input is a FormatError naming the file', async () => {
     const bad = join(dir, 'broken.bvh');
-    writeFileSync(bad, 'HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 3 Xrotation Yrotation Zrotation\n}\nMOTION\nFrames: 2\nFrame Time: 0.1\n1 2 3\n1 2 3 4\n');
+    writeFileSync(
+      bad,
+      'HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 3 Xrotation Yrotation Zrotation\n}\nMOTION\nFrames: 2\nFrame Time: 0.1\n1 2 3\n1 2 3 4\n',
+    );
     const err = await Promise.resolve(run(importCommand, [bad, '-o', join(dir, 'x.mtn')])).catch((e) => e);
     expect(err).toBeInstanceOf(FormatError);
     expect(err.message).toBe(`${bad}:11:7: frame 1 has more values than the 3 channels the hierarchy declares`);
   });
 });
 
-describe('actguy import: external buffers of a .gltf follow the app\'s rules', () => {
+describe("actguy import: external buffers of a .gltf follow the app's rules", () => {
   /** The walk as a .gltf in its own folder whose buffer is the file `uri` names; the BIN bytes are written to `binName` there. */
-  async function gltfWithBuffer(name: string, uri: string, binName?: string): Promise<{ gltf: string; folder: string; binBytes: Uint8Array }> {
+  async function gltfWithBuffer(
+    name: string,
+    uri: string,
+    binName?: string,
+  ): Promise<{ gltf: string; folder: string; binBytes: Uint8Array }> {
     const folder = join(dir, name);
     mkdirSync(folder, { recursive: true });
     const glb = await exportWalkGlb(`${name}.glb`);
@@ -116,7 +130,10 @@ describe('actguy import: external buffers of a .gltf follow the app\'s rules', (
     return { gltf, folder, binBytes: bin! };
   }
   const importFails = async (gltf: string) => {
-    const err = await run(importCommand, [gltf, '-o', join(dir, 'never.mtn')]).then(() => undefined, (e: unknown) => e);
+    const err = await run(importCommand, [gltf, '-o', join(dir, 'never.mtn')]).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(FormatError);
     expect(existsSync(join(dir, 'never.mtn'))).toBe(false);
     return (err as FormatError).message;
@@ -133,9 +150,13 @@ describe('actguy import: external buffers of a .gltf follow the app\'s rules', (
   it('refuses a buffer outside the folder, a device, a symlink to a device, a folder and a bad % escape', async () => {
     const outside = await gltfWithBuffer('outside', '../outside.bin');
     writeFileSync(join(dir, 'outside.bin'), outside.binBytes);
-    expect(await importFails(outside.gltf)).toMatch(/^.*outside\.gltf .*external buffer "\.\.\/outside\.bin" lies outside the folder of the \.gltf/);
+    expect(await importFails(outside.gltf)).toMatch(
+      /^.*outside\.gltf .*external buffer "\.\.\/outside\.bin" lies outside the folder of the \.gltf/,
+    );
 
-    expect(await importFails((await gltfWithBuffer('device', '/dev/zero')).gltf)).toMatch(/external buffer "\/dev\/zero" is not a file beside the \.gltf/);
+    expect(await importFails((await gltfWithBuffer('device', '/dev/zero')).gltf)).toMatch(
+      /external buffer "\/dev\/zero" is not a file beside the \.gltf/,
+    );
 
     const linked = await gltfWithBuffer('linked', 'zero.bin');
     symlinkSync('/dev/zero', join(linked.folder, 'zero.bin'));
@@ -143,21 +164,32 @@ describe('actguy import: external buffers of a .gltf follow the app\'s rules', (
 
     const devInside = await gltfWithBuffer('fifo', 'sub');
     mkdirSync(join(devInside.folder, 'sub'));
-    expect(await importFails(devInside.gltf)).toMatch(/external buffer "sub" cannot be read: the buffer: it is a folder, not a file/);
+    expect(await importFails(devInside.gltf)).toMatch(
+      /external buffer "sub" cannot be read: the buffer: it is a folder, not a file/,
+    );
 
-    expect(await importFails((await gltfWithBuffer('escape', 'walk%zz.bin')).gltf)).toMatch(/escape\.gltf .*whose % escapes are not valid/);
+    expect(await importFails((await gltfWithBuffer('escape', 'walk%zz.bin')).gltf)).toMatch(
+      /escape\.gltf .*whose % escapes are not valid/,
+    );
   });
 
   it('says so when the input is a folder, naming it', async () => {
     const folder = join(dir, 'a_folder.gltf');
     mkdirSync(folder, { recursive: true });
-    await expect(run(importCommand, [folder, '-o', join(dir, 'never.mtn')])).rejects.toThrow(`Could not import ${folder}: it is a folder, not a file`);
+    await expect(run(importCommand, [folder, '-o', join(dir, 'never.mtn')])).rejects.toThrow(
+      `Could not import ${folder}: it is a folder, not a file`,
+    );
   });
 });
 
 const assimpGltf = '/usr/share/assimp/models/glTF2';
-const haveAssimp = existsSync(join(assimpGltf, 'simple_skin', 'simple_skin.gltf')) && existsSync(join(assimpGltf, 'BoxTextured-glTF-Binary', 'BoxTextured.glb'));
-if (!haveAssimp) console.log(`cli.test: skipping assimp glTF checks: ${assimpGltf} not found (install the Debian package assimp-testmodels; BVH dir ${ASSIMP_BVH_DIR})`);
+const haveAssimp =
+  existsSync(join(assimpGltf, 'simple_skin', 'simple_skin.gltf')) &&
+  existsSync(join(assimpGltf, 'BoxTextured-glTF-Binary', 'BoxTextured.glb'));
+if (!haveAssimp)
+  console.log(
+    `cli.test: skipping assimp glTF checks: ${assimpGltf} not found (install the Debian package assimp-testmodels; BVH dir ${ASSIMP_BVH_DIR})`,
+  );
 
 describe.skipIf(!haveAssimp)('third-party glTF files (assimp-testmodels)', () => {
   it('imports the skinned simple_skin.gltf (data-URI buffers)', async () => {
@@ -170,7 +202,8 @@ describe.skipIf(!haveAssimp)('third-party glTF files (assimp-testmodels)', () =>
     // The clip bends the second joint: its rotation changes over time.
     const J = 2;
     let moved = 0;
-    for (let f = 1; f <= m.frameCount; f++) moved = Math.max(moved, Math.abs(m.rotation[(f * J + 1) * 4 + 3] - m.rotation[(1) * 4 + 3]));
+    for (let f = 1; f <= m.frameCount; f++)
+      moved = Math.max(moved, Math.abs(m.rotation[(f * J + 1) * 4 + 3] - m.rotation[1 * 4 + 3]));
     expect(moved).toBeGreaterThan(0.01);
   });
 
@@ -179,6 +212,8 @@ describe.skipIf(!haveAssimp)('third-party glTF files (assimp-testmodels)', () =>
     const err = await Promise.resolve(run(importCommand, [box, '-o', join(dir, 'box.mtn')])).catch((e) => e);
     expect(err).toBeInstanceOf(FormatError);
     expect(err.kind).toBe('GLTF');
-    expect(err.message).toBe(`${box} [GLTF] (skins): the file has no skins: only skinned (skeletal) animation can become a motion`);
+    expect(err.message).toBe(
+      `${box} [GLTF] (skins): the file has no skins: only skinned (skeletal) animation can become a motion`,
+    );
   });
 });

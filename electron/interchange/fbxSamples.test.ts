@@ -24,7 +24,8 @@ import { importMotionBytes } from '../../shared/interchange/importMotion';
 
 const DIR = '/usr/share/assimp/models/FBX';
 const present = ['animation_with_skeleton.fbx', 'huesitos.fbx', 'spider.fbx'].every((f) => existsSync(join(DIR, f)));
-if (!present) console.log(`fbxSamples.test: skipping real-FBX checks: assimp-testmodels' FBX files are missing in ${DIR}`);
+if (!present)
+  console.log(`fbxSamples.test: skipping real-FBX checks: assimp-testmodels' FBX files are missing in ${DIR}`);
 const read = (name: string) => new Uint8Array(readFileSync(join(DIR, name)));
 
 /** FBXLoader on the untouched file, with the two DOM stubs it asks for (cameras: window size; textures: an img element) set only for the call. */
@@ -36,7 +37,10 @@ function referenceScene(bytes: Uint8Array): Group {
   const warn = console.warn;
   console.warn = () => {};
   try {
-    return new FBXLoader().parse(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, '');
+    return new FBXLoader().parse(
+      bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
+      '',
+    );
   } finally {
     console.warn = warn;
     g.window = saved.window;
@@ -59,7 +63,9 @@ describe.skipIf(!present)('real FBX samples (assimp-testmodels)', () => {
       const { motion, summary, clip } = await importFbx(bytes, { fps: 30 });
       const scene = referenceScene(bytes);
       const refBones: Object3D[] = [];
-      scene.traverse((o) => { if ((o as { isBone?: boolean }).isBone) refBones.push(o); });
+      scene.traverse((o) => {
+        if ((o as { isBone?: boolean }).isBone) refBones.push(o);
+      });
       expect(refBones.length).toBe(c.bones);
       // Bones in hierarchy order with their names as in the file (dots and all), below the root joint.
       const names = motion.joints.map((j) => j.name);
@@ -81,7 +87,8 @@ describe.skipIf(!present)('real FBX samples (assimp-testmodels)', () => {
       action.play();
       const J = names.length;
       let worst = 0;
-      const wq = new Quaternion(), pq = new Quaternion();
+      const wq = new Quaternion(),
+        pq = new Quaternion();
       for (let f = 0; f <= motion.frameCount; f++) {
         mixer.setTime(Math.min(f / 30, scene.animations[0].duration));
         scene.updateMatrixWorld(true);
@@ -90,7 +97,8 @@ describe.skipIf(!present)('real FBX samples (assimp-testmodels)', () => {
           const p = motion.joints[j].parent;
           let ref: Quaternion;
           if (p < 0) ref = o.getWorldQuaternion(wq);
-          else if (o.parent === objects[p]) ref = o.quaternion; // the loader's local rotation, pre- and post-rotation included
+          else if (o.parent === objects[p])
+            ref = o.quaternion; // the loader's local rotation, pre- and post-rotation included
           else ref = objects[p].getWorldQuaternion(pq).invert().multiply(o.getWorldQuaternion(wq));
           const r = motion.rotation.subarray((f * J + j) * 4, (f * J + j) * 4 + 4);
           const got = new Quaternion(r[0], r[1], r[2], r[3]);
@@ -102,13 +110,17 @@ describe.skipIf(!present)('real FBX samples (assimp-testmodels)', () => {
   }
 
   it('the clip list gives each clip with its length', async () => {
-    expect(await listFbxClips(read('huesitos.fbx'))).toEqual([{ index: 0, name: 'Armature|Action', duration: expect.closeTo(1.56, 2) }]);
+    expect(await listFbxClips(read('huesitos.fbx'))).toEqual([
+      { index: 0, name: 'Armature|Action', duration: expect.closeTo(1.56, 2) },
+    ]);
   });
 
   it('spider.fbx (meshes only) is refused: no skeleton, naming the file', async () => {
     const err = await importMotionBytes(read('spider.fbx'), '/m/spider.fbx').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(FormatError);
-    expect((err as Error).message).toBe('/m/spider.fbx [FBX] (Objects): the file has no skeleton (no LimbNode bones): only skeletal animation can become a motion');
+    expect((err as Error).message).toBe(
+      '/m/spider.fbx [FBX] (Objects): the file has no skeleton (no LimbNode bones): only skeletal animation can become a motion',
+    );
   });
 
   it('a glTF export of an imported FBX opens with the same bone names and hierarchy', async () => {

@@ -33,7 +33,14 @@ export interface ImportJobRequest {
 }
 
 export type ImportJobResult =
-  | { status: 'imported'; sourceKind: MotionSourceKind; mtnBytes: Uint8Array; warnings: InterchangeWarning[]; clipName: string | null; summary: string | null }
+  | {
+      status: 'imported';
+      sourceKind: MotionSourceKind;
+      mtnBytes: Uint8Array;
+      warnings: InterchangeWarning[];
+      clipName: string | null;
+      summary: string | null;
+    }
   | { status: 'chooseClip'; clips: ImportClipSummary[] }
   /** Stopped by cancelImport before it finished. */
   | { status: 'cancelled' }
@@ -58,8 +65,15 @@ export function readImportSource(path: string): Uint8Array {
 async function importFile({ path, fps, scale, clip, offsets }: ImportJobRequest): Promise<ImportJobResult> {
   const bytes = readImportSource(path);
   const sourceKind = motionSourceKind(bytes, path);
-  if (!sourceKind) throw new FormatError('BVH', 'not a BVH (no HIERARCHY), glTF/GLB or FBX file; import takes .bvh, .glb, .gltf or .fbx', { offset: 0 }, path);
-  if (sourceKind === 'bvh' && clip !== undefined) throw new Error(`Could not import ${path}: a clip can be chosen for glTF/GLB and FBX files only`);
+  if (!sourceKind)
+    throw new FormatError(
+      'BVH',
+      'not a BVH (no HIERARCHY), glTF/GLB or FBX file; import takes .bvh, .glb, .gltf or .fbx',
+      { offset: 0 },
+      path,
+    );
+  if (sourceKind === 'bvh' && clip !== undefined)
+    throw new Error(`Could not import ${path}: a clip can be chosen for glTF/GLB and FBX files only`);
   const resolveUri = externalBufferReader(path);
   let result;
   try {
@@ -67,12 +81,22 @@ async function importFile({ path, fps, scale, clip, offsets }: ImportJobRequest)
   } catch (e) {
     // Several clips and none chosen: the renderer shows them and asks again with `clip`.
     if (e instanceof ClipChoiceError && clip === undefined)
-      return { status: 'chooseClip', clips: e.clips.map((c) => ({ index: c.index, name: c.name, duration: c.duration })) };
+      return {
+        status: 'chooseClip',
+        clips: e.clips.map((c) => ({ index: c.index, name: c.name, duration: c.duration })),
+      };
     throw e;
   }
   // The clip's name when one was chosen among several (an index names it only through the importer).
   const clipName = clip !== undefined ? (result.clip ?? String(clip)) : null;
-  return { status: 'imported', sourceKind, mtnBytes: writeMtn(result.motion), warnings: result.warnings, clipName, summary: result.summary ?? null };
+  return {
+    status: 'imported',
+    sourceKind,
+    mtnBytes: writeMtn(result.motion),
+    warnings: result.warnings,
+    clipName,
+    summary: result.summary ?? null,
+  };
 }
 
 /**
@@ -106,11 +130,19 @@ export function externalBufferReader(gltfPath: string): (relativeName: string) =
 function readLimited(path: string, what: string): Uint8Array {
   try {
     const stat = statSync(path);
-    if (!stat.isFile()) throw new Error(stat.isDirectory() ? 'it is a folder, not a file' : 'it is not a regular file (a device, pipe or socket)');
+    if (!stat.isFile())
+      throw new Error(
+        stat.isDirectory() ? 'it is a folder, not a file' : 'it is not a regular file (a device, pipe or socket)',
+      );
     const size = stat.size;
-    if (size > IMPORT_MAX_BYTES) throw new Error(`${(size / 1048576).toFixed(0)} MiB is more than the ${IMPORT_MAX_BYTES / 1048576} MiB an import reads`);
+    if (size > IMPORT_MAX_BYTES)
+      throw new Error(
+        `${(size / 1048576).toFixed(0)} MiB is more than the ${IMPORT_MAX_BYTES / 1048576} MiB an import reads`,
+      );
     return readBytes(path);
   } catch (e) {
-    throw new Error(`${what}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : systemReason(e)}`);
+    throw new Error(
+      `${what}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : systemReason(e)}`,
+    );
   }
 }

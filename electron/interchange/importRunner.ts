@@ -23,7 +23,10 @@ export function defaultImportWorkerPath(): string {
  * it is cancelled, or when it runs past `budgetMs` (then it is stopped and the
  * import fails with a message naming the file and the budget).
  */
-export function workerImportRunner(workerPath: string = defaultImportWorkerPath(), budgetMs = IMPORT_TIME_BUDGET_MS): ImportRunner {
+export function workerImportRunner(
+  workerPath: string = defaultImportWorkerPath(),
+  budgetMs = IMPORT_TIME_BUDGET_MS,
+): ImportRunner {
   return (req, signal) =>
     new Promise<ImportJobResult>((resolve) => {
       if (signal?.aborted) {
@@ -41,22 +44,34 @@ export function workerImportRunner(workerPath: string = defaultImportWorkerPath(
         resolve(result);
       };
       const onAbort = () => settle({ status: 'cancelled' });
-      const budget = setTimeout(() => settle({
-        status: 'failed',
-        message: `Could not import ${req.path}: stopped after ${budgetMs / 1000} s, the most an import may take (the file is damaged, or far larger than a motion)`,
-      }), budgetMs);
+      const budget = setTimeout(
+        () =>
+          settle({
+            status: 'failed',
+            message: `Could not import ${req.path}: stopped after ${budgetMs / 1000} s, the most an import may take (the file is damaged, or far larger than a motion)`,
+          }),
+        budgetMs,
+      );
       signal?.addEventListener('abort', onAbort);
       try {
         worker = new Worker(workerPath, { workerData: req });
       } catch (e) {
-        settle({ status: 'failed', message: `Could not import ${req.path}: the import worker did not start (${(e as Error).message})` });
+        settle({
+          status: 'failed',
+          message: `Could not import ${req.path}: the import worker did not start (${(e as Error).message})`,
+        });
         return;
       }
       worker.on('message', (result: ImportJobResult) => settle(result));
-      worker.on('error', (e) => settle({ status: 'failed', message: `Could not import ${req.path}: the importer stopped (${e.message})` }));
-      worker.on('exit', (code) => settle({ status: 'failed', message: `Could not import ${req.path}: the importer stopped (exit code ${code})` }));
+      worker.on('error', (e) =>
+        settle({ status: 'failed', message: `Could not import ${req.path}: the importer stopped (${e.message})` }),
+      );
+      worker.on('exit', (code) =>
+        settle({ status: 'failed', message: `Could not import ${req.path}: the importer stopped (exit code ${code})` }),
+      );
     });
 }
 
 /** Runs imports on the calling thread (unit tests); a cancelled signal is honoured before the job starts. */
-export const inProcessImportRunner: ImportRunner = (req, signal) => (signal?.aborted ? Promise.resolve({ status: 'cancelled' }) : runImportJob(req));
+export const inProcessImportRunner: ImportRunner = (req, signal) =>
+  signal?.aborted ? Promise.resolve({ status: 'cancelled' }) : runImportJob(req);

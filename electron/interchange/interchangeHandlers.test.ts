@@ -38,7 +38,13 @@ beforeEach(() => {
   ({ dir, workspace, outside } = tempWorkspace('actguy-interchange-'));
   compress = createCompressClient({ workerPath: workerPath() });
   dialogs = scriptedDialogs({ confirm: async () => true });
-  handlers = testHandlers({ app: { startupPath: join(workspace, 'walk.mtn'), workspaceRoot: workspace }, recentDir: dir, compress, dialogs, runImport: workerImportRunner(importWorkerPath()) });
+  handlers = testHandlers({
+    app: { startupPath: join(workspace, 'walk.mtn'), workspaceRoot: workspace },
+    recentDir: dir,
+    compress,
+    dialogs,
+    runImport: workerImportRunner(importWorkerPath()),
+  });
 });
 afterEach(async () => {
   await compress.dispose();
@@ -46,7 +52,11 @@ afterEach(async () => {
 });
 
 /** A compress request with the motion's own key flags and flags. */
-function requestFor(m: Motion, documentId: string, tolerances: CompressTolerances = DEFAULT_TOLERANCES): CompressRequest {
+function requestFor(
+  m: Motion,
+  documentId: string,
+  tolerances: CompressTolerances = DEFAULT_TOLERANCES,
+): CompressRequest {
   return compressRequestForMotion(m, documentId, 1, tolerances);
 }
 
@@ -87,7 +97,11 @@ describe('File > Import', () => {
     const c = await handlers.compressMotion(requestFor(m, r.motion.documentId));
     expect(c.status).toBe('done');
     dialogs.answers.push(join(workspace, 'small_take.mtn'));
-    const saved = await handlers.saveMotionAsDialog({ documentId: r.motion.documentId, mtnBytes: r.motion.mtnBytes, defaultName: 'small_take.mtn' });
+    const saved = await handlers.saveMotionAsDialog({
+      documentId: r.motion.documentId,
+      mtnBytes: r.motion.mtnBytes,
+      defaultName: 'small_take.mtn',
+    });
     expect(dialogs.shown[0].defaultPath).toBe(join(workspace, 'small_take.mtn'));
     expect(saved.status).toBe('saved');
     expect(new Uint8Array(readFileSync(join(workspace, 'small_take.mtn')))).toEqual(r.motion.mtnBytes);
@@ -122,7 +136,10 @@ describe('File > Import', () => {
     const ask = await handlers.importMotion({ path: glb });
     if (ask.status !== 'chooseClip') throw new Error(`expected chooseClip, got ${ask.status}`);
     expect(ask.path).toBe(glb);
-    expect(ask.clips.map((c) => [c.index, c.name])).toEqual([[0, 'Walk'], [1, 'Run']]);
+    expect(ask.clips.map((c) => [c.index, c.name])).toEqual([
+      [0, 'Walk'],
+      [1, 'Run'],
+    ]);
     expect(ask.clips[0].duration).toBeGreaterThan(1);
 
     const r = await handlers.importMotion({ path: glb, clip: 1 });
@@ -152,11 +169,16 @@ describe('File > Import', () => {
     const ask = await handlers.importMotionDialog({});
     expect(dialogs.shown[0].extensions).toEqual(expect.arrayContaining(['fbx']));
     if (ask.status !== 'chooseClip') throw new Error(`expected chooseClip, got ${ask.status}`);
-    expect(ask.clips).toEqual([{ index: 0, name: 'Idle', duration: expect.closeTo(1, 5) }, { index: 1, name: 'Walk', duration: expect.closeTo(1, 5) }]);
+    expect(ask.clips).toEqual([
+      { index: 0, name: 'Idle', duration: expect.closeTo(1, 5) },
+      { index: 1, name: 'Walk', duration: expect.closeTo(1, 5) },
+    ]);
     const r = await handlers.importMotion({ path: fbx, clip: 1 });
     if (r.status !== 'imported') throw new Error(`expected imported, got ${r.status}`);
     expect([r.motion.name, r.motion.clip, r.motion.sourceKind]).toEqual(['mocap_Walk', 'Walk', 'fbx']);
-    expect(r.motion.summary).toBe('clip "Walk" (2 of 2), 3 bones, 1.00 s at 30 fps; file unit centimetres (UnitScaleFactor 1), positions x 1 to centimetres');
+    expect(r.motion.summary).toBe(
+      'clip "Walk" (2 of 2), 3 bones, 1.00 s at 30 fps; file unit centimetres (UnitScaleFactor 1), positions x 1 to centimetres',
+    );
     expect(readMtn(r.motion.mtnBytes).joints.map((j) => j.name)).toEqual(['Hips', 'Spine', 'Head']);
     const broken = join(workspace, 'broken.fbx');
     writeFileSync(broken, writeFbxBinary(fbxScene()).subarray(0, 1600));
@@ -175,7 +197,13 @@ describe('File > Import', () => {
     writeFileSync(paths[2], writeFbxBinary(fbxScene({ clips: ['Jump', 'Crouch'], frames: 4 })));
     const many: string[][] = [];
     const picked = { ...dialogs, chooseFilesToOpen: async () => many.shift() ?? null };
-    const h = testHandlers({ app: { workspaceRoot: workspace }, recentDir: dir, compress, dialogs: picked, runImport: workerImportRunner(importWorkerPath()) });
+    const h = testHandlers({
+      app: { workspaceRoot: workspace },
+      recentDir: dir,
+      compress,
+      dialogs: picked,
+      runImport: workerImportRunner(importWorkerPath()),
+    });
     many.push(paths.slice(1));
     expect(await h.importMotionDialog({})).toEqual({ status: 'chosenMany', paths: paths.slice(1) });
 
@@ -183,7 +211,12 @@ describe('File > Import', () => {
     const refused = await h.importMotionBatch({ paths, allOrNothing: true });
     if (refused.status !== 'done') throw new Error(refused.status);
     expect(refused.failed).toBe(1);
-    expect(refused.items.map((i) => [i.name, i.error === null])).toEqual([['walk take', false], ['idle', true], ['hero_Jump', true], ['hero_Crouch', true]]);
+    expect(refused.items.map((i) => [i.name, i.error === null])).toEqual([
+      ['walk take', false],
+      ['idle', true],
+      ['hero_Jump', true],
+      ['hero_Crouch', true],
+    ]);
     expect(refused.items[0].error).toContain('motion name "walk take" has whitespace');
     expect(refused.written).toEqual([]);
     expect(existsSync(join(workspace, 'idle.mtn'))).toBe(false);
@@ -199,7 +232,11 @@ describe('File > Import', () => {
     expect(done.failed).toBe(0);
     expect(done.written).toEqual(['idle.mtn', 'hero_Jump.mtn', 'hero_Crouch.mtn'].map((f) => join(workspace, f)));
     expect(done.items[0].shape).toBe('3 joints, frames 0..3 at 15 fps');
-    expect(readMtn(readFileSync(join(workspace, 'hero_Crouch.mtn'))).joints.map((j) => j.name)).toEqual(['Hips', 'Spine', 'Head']);
+    expect(readMtn(readFileSync(join(workspace, 'hero_Crouch.mtn'))).joints.map((j) => j.name)).toEqual([
+      'Hips',
+      'Spine',
+      'Head',
+    ]);
     // A path outside the allowed set is refused before anything runs.
     const out = await dispatchInvoke(h, 'importMotionBatch', { paths: [join(outside, 'x.bvh')] });
     expect(out.ok).toBe(false);
@@ -207,7 +244,8 @@ describe('File > Import', () => {
 
   it('reads the external buffer of a .gltf from its folder only', async () => {
     const { json, bin } = readGltfContainer(motionToGlb(readMtn(readFileSync(SAMPLE))));
-    const gltfWith = (uri: string): string => JSON.stringify({ ...json, buffers: [{ byteLength: bin!.byteLength, uri }] });
+    const gltfWith = (uri: string): string =>
+      JSON.stringify({ ...json, buffers: [{ byteLength: bin!.byteLength, uri }] });
     mkdirSync(join(workspace, 'bin'));
     writeFileSync(join(workspace, 'bin', 'walk data.bin'), bin!);
     writeFileSync(join(workspace, 'beside.gltf'), gltfWith('bin/walk%20data.bin'));
@@ -215,7 +253,11 @@ describe('File > Import', () => {
     expect(ok.status).toBe('imported');
 
     writeFileSync(join(dir, 'secret.bin'), bin!);
-    for (const [name, uri] of [['up.gltf', '../secret.bin'], ['abs.gltf', join(dir, 'secret.bin')], ['scheme.gltf', 'file:///etc/passwd']]) {
+    for (const [name, uri] of [
+      ['up.gltf', '../secret.bin'],
+      ['abs.gltf', join(dir, 'secret.bin')],
+      ['scheme.gltf', 'file:///etc/passwd'],
+    ]) {
       writeFileSync(join(workspace, name), gltfWith(uri));
       const r = await dispatchInvoke(handlers, 'importMotion', { path: join(workspace, name) });
       expect(r.ok, name).toBe(false);
@@ -253,7 +295,13 @@ describe('File > Import', () => {
 
   it('an import worker that cannot start is a readable error that names the file', async () => {
     writeFileSync(join(workspace, 'take.bvh'), SMALL_BVH);
-    const broken = testHandlers({ app: { workspaceRoot: workspace }, recentDir: dir, compress, dialogs, runImport: workerImportRunner(join(dir, 'no-such-worker.cjs')) });
+    const broken = testHandlers({
+      app: { workspaceRoot: workspace },
+      recentDir: dir,
+      compress,
+      dialogs,
+      runImport: workerImportRunner(join(dir, 'no-such-worker.cjs')),
+    });
     const r = await dispatchInvoke(broken, 'importMotion', { path: join(workspace, 'take.bvh') });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.message).toMatch(/^Could not import .*take\.bvh: the import/);
@@ -274,10 +322,19 @@ describe('File > Import', () => {
   it('an import that runs past its time budget is stopped with a message naming the file', async () => {
     writeFileSync(join(workspace, 'take.bvh'), SMALL_BVH);
     // A 1 ms budget: no worker starts, parses and answers that fast.
-    const slow = testHandlers({ app: { workspaceRoot: workspace }, recentDir: dir, compress, dialogs, runImport: workerImportRunner(importWorkerPath(), 1) });
+    const slow = testHandlers({
+      app: { workspaceRoot: workspace },
+      recentDir: dir,
+      compress,
+      dialogs,
+      runImport: workerImportRunner(importWorkerPath(), 1),
+    });
     const r = await dispatchInvoke(slow, 'importMotion', { path: join(workspace, 'take.bvh') });
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.error.message).toMatch(/^Could not import .*take\.bvh: stopped after 0\.001 s, the most an import may take/);
+    if (!r.ok)
+      expect(r.error.message).toMatch(
+        /^Could not import .*take\.bvh: stopped after 0\.001 s, the most an import may take/,
+      );
   });
 
   it('suggests names made of letters, digits, _ and -', () => {
@@ -309,13 +366,17 @@ describe('File > Export glTF', () => {
     const tolerances = { positionTolerance: 5, rotationToleranceDeg: 8, offsetTolerance: 5 };
     dialogs.answers.push(join(workspace, 'walk_compressed.glb'));
     const cmp = await handlers.exportGltfDialog({
-      documentId, source: 'compressed', mtnBytes: opened.motion.mtnBytes, compress: requestFor(walk, documentId, tolerances),
+      documentId,
+      source: 'compressed',
+      mtnBytes: opened.motion.mtnBytes,
+      compress: requestFor(walk, documentId, tolerances),
     });
     expect(dialogs.shown[1].defaultPath).toBe(join(workspace, 'walk_compressed.glb'));
     if (cmp.status !== 'exported') throw new Error('compressed export cancelled');
     const inProcess = compressMotion(walk, { ...tolerances, name: 'walk' });
     expect(cmp.file.totalKeys).toBe(inProcess.totalKeys);
-    const cmpBack = (await importMotionBytes(new Uint8Array(readFileSync(cmp.file.path)), 'walk_compressed.glb')).motion;
+    const cmpBack = (await importMotionBytes(new Uint8Array(readFileSync(cmp.file.path)), 'walk_compressed.glb'))
+      .motion;
     expect(cmpBack.joints.map((j) => j.name)).toEqual(walk.joints.map((j) => j.name));
     expect(cmpBack.frameCount).toBe(walk.frameCount);
     expect([cmp.file.jointCount, cmp.file.frameCount]).toEqual([walk.joints.length, walk.frameCount]);

@@ -15,7 +15,14 @@ import { motionToGlb } from '../../shared/interchange/gltf/export';
 import { MOTION_SOURCE_EXTENSIONS } from '../../shared/interchange/importMotion';
 import type { CompressRequest } from '../../shared/ipc/compress';
 import type { DocumentId } from '../../shared/ipc/documents';
-import type { ExportGltfOutcome, ExportGltfRequest, GltfExportSource, ImportMotionOutcome, ImportMotionBatchRequest, ImportMotionRequest } from '../../shared/ipc/interchange';
+import type {
+  ExportGltfOutcome,
+  ExportGltfRequest,
+  GltfExportSource,
+  ImportMotionOutcome,
+  ImportMotionBatchRequest,
+  ImportMotionRequest,
+} from '../../shared/ipc/interchange';
 import { ActGuyApiError } from '../../shared/ipc/transport';
 import type { Motion } from '../../shared/motion/types';
 import { decodeMt3ToMotion } from '../../shared/mt3/decode';
@@ -61,7 +68,9 @@ export interface InterchangeHandlerContext {
   runImport?: ImportRunner;
 }
 
-export type InterchangeHandlers = ApiHandlersOf<'importMotion' | 'importMotionDialog' | 'importMotionBatch' | 'cancelImport' | 'exportGltf' | 'exportGltfDialog'>;
+export type InterchangeHandlers = ApiHandlersOf<
+  'importMotion' | 'importMotionDialog' | 'importMotionBatch' | 'cancelImport' | 'exportGltf' | 'exportGltfDialog'
+>;
 
 export function createInterchangeHandlers(ctx: InterchangeHandlerContext): InterchangeHandlers {
   const { policy, dialogs, compress, documents } = ctx;
@@ -113,31 +122,39 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
     const doc = requireDocument(req.documentId);
     const source = requireSource(req.source, 'exportGltf: source');
     const given = requireString(req.path, 'exportGltf: path');
-    if (extname(given).toLowerCase() !== '.glb') throw new Error(`Could not export ${quotePath(given)}: the file name must end in .glb`);
+    if (extname(given).toLowerCase() !== '.glb')
+      throw new Error(`Could not export ${quotePath(given)}: the file name must end in .glb`);
     const path = policy.check(given, 'write');
     refuseOverwritingInput('export', path, [...(doc.inputs ?? []), doc.path]);
     const scale = req.scale === undefined ? 1 : req.scale;
-    if (!(typeof scale === 'number' && Number.isFinite(scale) && scale > 0)) throw new Error(`exportGltf: scale must be a number > 0, found ${String(req.scale)}`);
+    if (!(typeof scale === 'number' && Number.isFinite(scale) && scale > 0))
+      throw new Error(`exportGltf: scale must be a number > 0, found ${String(req.scale)}`);
     const mtnBytes = requireBytes(req.mtnBytes, 'exportGltf: mtnBytes');
     let motion: Motion;
     try {
       motion = readMtn(mtnBytes);
     } catch (e) {
-      throw new Error(`Could not export ${path}: the motion is not a valid MTN file (${(e as Error).message}); nothing was written`);
+      throw new Error(
+        `Could not export ${path}: the motion is not a valid MTN file (${(e as Error).message}); nothing was written`,
+      );
     }
 
     let exported = motion;
     let totalKeys: number | null = null;
     if (source === 'compressed') {
       const compressReq = ctx.checkCompressRequest(req.compress, 'exportGltf: compress');
-      if (compressReq.documentId !== req.documentId) throw new Error('exportGltf: compress.documentId must be the exported document');
+      if (compressReq.documentId !== req.documentId)
+        throw new Error('exportGltf: compress.documentId must be the exported document');
       const outcome = await compress.compress({ ...compressReq, includeBytes: false }, { coalesce: false });
       if (outcome.status !== 'done') throw new Error(`Could not export ${path}: the compressor returned no motion`);
       // Decoded exactly as the game would play it, named and shaped by the edited source motion.
       exported = decodeMt3ToMotion(outcome.mt3, motion);
       totalKeys = outcome.totalKeys;
     }
-    const glb = motionToGlb(exported, { animationName: source === 'compressed' ? `${doc.name}_compressed` : doc.name, scale });
+    const glb = motionToGlb(exported, {
+      animationName: source === 'compressed' ? `${doc.name}_compressed` : doc.name,
+      scale,
+    });
     try {
       writeFileAtomic(path, glb);
     } catch (e) {
@@ -147,8 +164,14 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
     return {
       status: 'exported',
       file: {
-        path, name: baseNameOf(path), byteLength: glb.byteLength, source,
-        jointCount: exported.joints.length, frameCount: exported.frameCount, fps: exported.fps, totalKeys,
+        path,
+        name: baseNameOf(path),
+        byteLength: glb.byteLength,
+        source,
+        jointCount: exported.joints.length,
+        frameCount: exported.frameCount,
+        fps: exported.fps,
+        totalKeys,
       },
     };
   };
@@ -163,9 +186,14 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
     },
 
     importMotionDialog: async (raw) => {
-      const options = raw === undefined || raw === null ? {} : importOptions(requireObject<ImportMotionRequest>(raw, 'importMotionDialog'), 'importMotionDialog');
+      const options =
+        raw === undefined || raw === null
+          ? {}
+          : importOptions(requireObject<ImportMotionRequest>(raw, 'importMotionDialog'), 'importMotionDialog');
       const ask = { title: 'Import motion (BVH, glTF, FBX; several files: one .mtn each)', filters: IMPORT_FILTERS };
-      const chosen = dialogs.chooseFilesToOpen ? await dialogs.chooseFilesToOpen(ask) : await dialogs.chooseFileToOpen(ask).then((p) => (p ? [p] : null));
+      const chosen = dialogs.chooseFilesToOpen
+        ? await dialogs.chooseFilesToOpen(ask)
+        : await dialogs.chooseFileToOpen(ask).then((p) => (p ? [p] : null));
       if (!chosen?.length) return { status: 'cancelled' };
       for (const p of chosen) policy.allowFile(p);
       if (chosen.length > 1) return { status: 'chosenMany', paths: chosen };
@@ -174,7 +202,8 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
 
     importMotionBatch: async (raw) => {
       const req = requireObject<ImportMotionBatchRequest>(raw, 'importMotionBatch');
-      if (!Array.isArray(req.paths) || req.paths.length === 0 || req.paths.length > IMPORT_BATCH_MAX) throw new Error(`importMotionBatch: paths must list 1 to ${IMPORT_BATCH_MAX} files`);
+      if (!Array.isArray(req.paths) || req.paths.length === 0 || req.paths.length > IMPORT_BATCH_MAX)
+        throw new Error(`importMotionBatch: paths must list 1 to ${IMPORT_BATCH_MAX} files`);
       const paths = req.paths.map((p, i) => {
         const given = requireString(p, `importMotionBatch: paths[${i}]`);
         if (!(IMPORT_EXTENSIONS as readonly string[]).includes(extname(given).toLowerCase()))
@@ -186,16 +215,38 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
       importsInFlight.add(abort);
       try {
         // Each file in its own import worker (budget, cancellation); the .mtn files beside the first source.
-        const outcome = await runBatchImport(paths, {
-          fps, scale, outDir: dirname(paths[0]), allOrNothing: req.allOrNothing === true,
-          reservedNames: Array.isArray(req.reservedNames) ? req.reservedNames.filter((n): n is string => typeof n === 'string') : [],
-          checkOutput: (out) => void policy.check(out, 'write'),
-        }, runImport, undefined, abort.signal);
+        const outcome = await runBatchImport(
+          paths,
+          {
+            fps,
+            scale,
+            outDir: dirname(paths[0]),
+            allOrNothing: req.allOrNothing === true,
+            reservedNames: Array.isArray(req.reservedNames)
+              ? req.reservedNames.filter((n): n is string => typeof n === 'string')
+              : [],
+            checkOutput: (out) => void policy.check(out, 'write'),
+          },
+          runImport,
+          undefined,
+          abort.signal,
+        );
         if (outcome.cancelled) return { status: 'cancelled' };
         for (const w of outcome.written) policy.allowFile(w);
         return {
-          status: 'done', failed: outcome.failed, written: outcome.written, conclusion: outcome.conclusion,
-          items: outcome.items.map((i) => ({ sourcePath: i.input, clip: i.clip, name: i.name, mtnPath: i.output, error: i.error ?? null, shape: i.shape ?? null, warnings: i.warnings })),
+          status: 'done',
+          failed: outcome.failed,
+          written: outcome.written,
+          conclusion: outcome.conclusion,
+          items: outcome.items.map((i) => ({
+            sourcePath: i.input,
+            clip: i.clip,
+            name: i.name,
+            mtnPath: i.output,
+            error: i.error ?? null,
+            shape: i.shape ?? null,
+            warnings: i.warnings,
+          })),
         };
       } finally {
         importsInFlight.delete(abort);
@@ -209,7 +260,10 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
       const doc = requireDocument(req.documentId);
       const source = requireSource(req.source, 'exportGltfDialog: source');
       const fallback = `${baseNameOf(doc.path)}${source === 'compressed' ? '_compressed' : ''}.glb`;
-      const name = typeof req.defaultName === 'string' && req.defaultName && !/[\\/]/.test(req.defaultName) ? req.defaultName : fallback;
+      const name =
+        typeof req.defaultName === 'string' && req.defaultName && !/[\\/]/.test(req.defaultName)
+          ? req.defaultName
+          : fallback;
       const chosen = await dialogs.chooseFileToSave({
         title: source === 'compressed' ? 'Export glTF of the compressed motion' : 'Export glTF of the source motion',
         filters: GLB_FILTERS,
@@ -218,7 +272,14 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
       if (!chosen) return { status: 'cancelled' };
       const path = extname(chosen).toLowerCase() === '.glb' ? chosen : `${chosen}.glb`;
       policy.allowFile(path);
-      return exportGltf({ documentId: req.documentId, source, mtnBytes: req.mtnBytes, compress: req.compress, scale: req.scale, path });
+      return exportGltf({
+        documentId: req.documentId,
+        source,
+        mtnBytes: req.mtnBytes,
+        compress: req.compress,
+        scale: req.scale,
+        path,
+      });
     },
   };
 }
@@ -237,11 +298,13 @@ function importOptions(req: { fps?: unknown; scale?: unknown }, what: string): {
   const scale = req.scale === undefined ? 1 : req.scale;
   if (!(typeof fps === 'number' && Number.isFinite(fps) && fps > 0 && fps <= IMPORT_MAX_FPS))
     throw new Error(`${what}: fps must be a number > 0 and <= ${IMPORT_MAX_FPS}, found ${String(req.fps)}`);
-  if (!(typeof scale === 'number' && Number.isFinite(scale) && scale > 0)) throw new Error(`${what}: scale must be a number > 0, found ${String(req.scale)}`);
+  if (!(typeof scale === 'number' && Number.isFinite(scale) && scale > 0))
+    throw new Error(`${what}: scale must be a number > 0, found ${String(req.scale)}`);
   return { fps, scale };
 }
 
 function requireSource(v: unknown, what: string): GltfExportSource {
-  if (v !== 'source' && v !== 'compressed') throw new Error(`${what} must be 'source' or 'compressed', found ${JSON.stringify(v)}`);
+  if (v !== 'source' && v !== 'compressed')
+    throw new Error(`${what} must be 'source' or 'compressed', found ${JSON.stringify(v)}`);
   return v;
 }

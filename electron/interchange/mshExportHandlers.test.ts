@@ -44,7 +44,13 @@ beforeEach(() => {
     writeFileSync: (p, d, o) => (inject.writeFileSync ?? ((pp, dd) => nodeFs.writeFileSync(pp, dd, o)))(p, d, o),
     renameSync: (a, b) => (inject.renameSync ?? nodeFs.renameSync)(a, b),
   };
-  handlers = testHandlers({ app: { startupPath: join(workspace, 'walk.mtn'), workspaceRoot: workspace }, recentDir: dir, compress, dialogs, mshCommit: { fs: seam } });
+  handlers = testHandlers({
+    app: { startupPath: join(workspace, 'walk.mtn'), workspaceRoot: workspace },
+    recentDir: dir,
+    compress,
+    dialogs,
+    mshCommit: { fs: seam },
+  });
 });
 afterEach(async () => {
   await compress.dispose();
@@ -60,7 +66,8 @@ async function openWalk(path = join(workspace, 'walk.mtn')) {
 const TOL = { positionTolerance: 0.5, rotationToleranceDeg: 0.5 };
 const trio = (prefix: string) => [`${prefix}.res8`, `${prefix}.res19`, `${prefix}.nodes.json`];
 /** The three files' bytes (base64), or null for a missing one. */
-const snapshot = (prefix: string) => trio(prefix).map((p) => (existsSync(p) ? readFileSync(p).toString('base64') : null));
+const snapshot = (prefix: string) =>
+  trio(prefix).map((p) => (existsSync(p) ? readFileSync(p).toString('base64') : null));
 
 describe('File > Export MSH (main process)', () => {
   it('writes PREFIX.res8, .res19 and .nodes.json from the picked .res8: the bytes actguy export-msh writes, and they read back', async () => {
@@ -74,24 +81,50 @@ describe('File > Export MSH (main process)', () => {
       if (exporting) setImmediate(turn);
     };
     setImmediate(turn);
-    const r = await handlers.exportMshDialog({ documentId: doc.documentId, ...TOL, rotationToleranceOverridesDeg: { 3: 0.25 }, defaultName: 'walk.res8' });
+    const r = await handlers.exportMshDialog({
+      documentId: doc.documentId,
+      ...TOL,
+      rotationToleranceOverridesDeg: { 3: 0.25 },
+      defaultName: 'walk.res8',
+    });
     exporting = false;
     expect(turns).toBeGreaterThan(2);
     if (r.status !== 'exported') throw new Error('expected exported');
-    expect(shown).toEqual([{ title: 'Export MSH animation (.res8, .res19, .nodes.json)', defaultPath: join(workspace, 'walk.res8'), extensions: ['res8'] }]);
+    expect(shown).toEqual([
+      {
+        title: 'Export MSH animation (.res8, .res19, .nodes.json)',
+        defaultPath: join(workspace, 'walk.res8'),
+        extensions: ['res8'],
+      },
+    ]);
     const prefix = join(workspace, 'out');
     expect(r.export.files).toEqual({ res8: `${prefix}.res8`, res19: `${prefix}.res19`, nodes: `${prefix}.nodes.json` });
-    const expected = exportMshFiles(readMtn(readFileSync(SAMPLE)), { ...TOL, rotationToleranceOverridesDeg: { 3: 0.25 } }, { source: 'walk.mtn', baseName: 'out' });
+    const expected = exportMshFiles(
+      readMtn(readFileSync(SAMPLE)),
+      { ...TOL, rotationToleranceOverridesDeg: { 3: 0.25 } },
+      { source: 'walk.mtn', baseName: 'out' },
+    );
     expect(readFileSync(`${prefix}.res8`).equals(Buffer.from(expected.res8))).toBe(true);
     expect(readFileSync(`${prefix}.res19`).equals(Buffer.from(expected.res19))).toBe(true);
     expect(readFileSync(`${prefix}.nodes.json`, 'utf8')).toBe(expected.nodesJson);
-    expect(r.export).toMatchObject({ totalKeys: expected.totalKeys, mapWords: expected.mapWords, frameCount: 133, nodeCount: 23, byteLengths: { res8: expected.res8.byteLength } });
+    expect(r.export).toMatchObject({
+      totalKeys: expected.totalKeys,
+      mapWords: expected.mapWords,
+      frameCount: 133,
+      nodeCount: 23,
+      byteLengths: { res8: expected.res8.byteLength },
+    });
     // The files validate as read back; the .nodes.json names the payloads beside it and the per-joint override.
     const nodesText = readFileSync(`${prefix}.nodes.json`, 'utf8');
     const parsed = parseMshNodesJson(nodesText, `${prefix}.nodes.json`);
     expect([parsed.res8File, parsed.res19File, parsed.source]).toEqual(['out.res8', 'out.res19', 'walk.mtn']);
     expect(JSON.parse(nodesText).tolerances.rotationOverridesDeg).toEqual({ 3: 0.25 });
-    const a = readMshAnimation(new Uint8Array(readFileSync(`${prefix}.res8`)), new Uint8Array(readFileSync(`${prefix}.res19`)), parsed.attrs, parsed.nodes);
+    const a = readMshAnimation(
+      new Uint8Array(readFileSync(`${prefix}.res8`)),
+      new Uint8Array(readFileSync(`${prefix}.res19`)),
+      parsed.attrs,
+      parsed.nodes,
+    );
     expect(a.nodes.map((n) => n.name)).toEqual(readMtn(readFileSync(SAMPLE)).joints.map((j) => j.name));
     // No temp, journal or lock file is left.
     expect(readdirSync(workspace).sort()).toEqual(['out.nodes.json', 'out.res19', 'out.res8', 'walk.mtn']);
@@ -111,12 +144,20 @@ describe('File > Export MSH (main process)', () => {
 
   it('checks every one of the three paths against the policy: outside the allowed set, nothing is written', async () => {
     const doc = await openWalk();
-    const reply = await dispatchInvoke(handlers, 'exportMsh', { documentId: doc.documentId, ...TOL, path: join(outside, 'x.res8') });
+    const reply = await dispatchInvoke(handlers, 'exportMsh', {
+      documentId: doc.documentId,
+      ...TOL,
+      path: join(outside, 'x.res8'),
+    });
     expect(reply.ok).toBe(false);
     if (!reply.ok) expect(reply.error.message).toMatch(/refused to access .*outside.*x\.res8/);
     // Inside the workspace, but the .res19 beside it resolves (a link) to outside: refused as well.
     symlinkSync(join(outside, 'y.res19'), join(workspace, 'y.res19'));
-    const viaLink = await dispatchInvoke(handlers, 'exportMsh', { documentId: doc.documentId, ...TOL, path: join(workspace, 'y.res8') });
+    const viaLink = await dispatchInvoke(handlers, 'exportMsh', {
+      documentId: doc.documentId,
+      ...TOL,
+      path: join(workspace, 'y.res8'),
+    });
     expect(viaLink.ok).toBe(false);
     if (!viaLink.ok) expect(viaLink.error.message).toMatch(/y\.res19.*resolves to .*outside/);
     expect(readdirSync(outside)).toEqual([]);
@@ -125,7 +166,10 @@ describe('File > Export MSH (main process)', () => {
     for (const [arg, message] of [
       [{ path: join(workspace, 'z.mtn') }, /name the \.res8 file/],
       [{ path: join(workspace, 'z.res8'), positionTolerance: -1 }, /positionTolerance must be a number >= 0/],
-      [{ path: join(workspace, 'z.res8'), rotationToleranceOverridesDeg: { Hips: 1 } }, /override key "Hips" is not a joint index/],
+      [
+        { path: join(workspace, 'z.res8'), rotationToleranceOverridesDeg: { Hips: 1 } },
+        /override key "Hips" is not a joint index/,
+      ],
     ] as const) {
       const r = await dispatchInvoke(handlers, 'exportMsh', { documentId: doc.documentId, ...TOL, ...arg });
       expect(r.ok).toBe(false);
@@ -133,7 +177,11 @@ describe('File > Export MSH (main process)', () => {
     }
     expect(readdirSync(workspace).sort()).toEqual(['walk.mtn', 'y.res19']);
     // A bad request shows no dialog.
-    const bad = await dispatchInvoke(handlers, 'exportMshDialog', { documentId: doc.documentId, positionTolerance: Number.NaN, rotationToleranceDeg: 1 });
+    const bad = await dispatchInvoke(handlers, 'exportMshDialog', {
+      documentId: doc.documentId,
+      positionTolerance: Number.NaN,
+      rotationToleranceDeg: 1,
+    });
     expect(bad.ok).toBe(false);
     expect(shown).toEqual([]);
   });
@@ -142,9 +190,16 @@ describe('File > Export MSH (main process)', () => {
     const doc = await openWalk();
     const before = readFileSync(join(workspace, 'walk.mtn'));
     symlinkSync(join(workspace, 'walk.mtn'), join(workspace, 'walk.nodes.json'));
-    const r = await dispatchInvoke(handlers, 'exportMsh', { documentId: doc.documentId, ...TOL, path: join(workspace, 'walk.res8') });
+    const r = await dispatchInvoke(handlers, 'exportMsh', {
+      documentId: doc.documentId,
+      ...TOL,
+      path: join(workspace, 'walk.res8'),
+    });
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.error.message).toBe(`Could not export ${join(workspace, 'walk.nodes.json')}: it is ${join(workspace, 'walk.mtn')}, a file this motion was read from; choose another name (nothing was written)`);
+    if (!r.ok)
+      expect(r.error.message).toBe(
+        `Could not export ${join(workspace, 'walk.nodes.json')}: it is ${join(workspace, 'walk.mtn')}, a file this motion was read from; choose another name (nothing was written)`,
+      );
     expect(readFileSync(join(workspace, 'walk.mtn')).equals(before)).toBe(true);
     expect(existsSync(join(workspace, 'walk.res8'))).toBe(false);
   });
@@ -158,15 +213,36 @@ describe('File > Export MSH (main process)', () => {
     // Looser tolerances: every file of the new trio differs from the old one.
     const looser = { positionTolerance: 2, rotationToleranceDeg: 3 };
     const failures: [string, Partial<CommitFs>][] = [
-      ['installing the .res19', { renameSync: (a, b) => (b.endsWith('trio.res19') ? fail('EIO') : nodeFs.renameSync(a, b)) }],
-      ['installing the .nodes.json', { renameSync: (a, b) => (b.endsWith('trio.nodes.json') ? fail('EIO') : nodeFs.renameSync(a, b)) }],
-      ['writing the .nodes.json', { writeFileSync: (p, d) => (p.includes('trio.nodes.json.actguy-new') ? fail('ENOSPC') : nodeFs.writeFileSync(p, d)) }],
+      [
+        'installing the .res19',
+        { renameSync: (a, b) => (b.endsWith('trio.res19') ? fail('EIO') : nodeFs.renameSync(a, b)) },
+      ],
+      [
+        'installing the .nodes.json',
+        { renameSync: (a, b) => (b.endsWith('trio.nodes.json') ? fail('EIO') : nodeFs.renameSync(a, b)) },
+      ],
+      [
+        'writing the .nodes.json',
+        {
+          writeFileSync: (p, d) =>
+            p.includes('trio.nodes.json.actguy-new') ? fail('ENOSPC') : nodeFs.writeFileSync(p, d),
+        },
+      ],
     ];
     for (const [what, fsCalls] of failures) {
       inject = fsCalls;
-      const r = await dispatchInvoke(handlers, 'exportMsh', { documentId: doc.documentId, ...looser, path: `${prefix}.res8` });
+      const r = await dispatchInvoke(handlers, 'exportMsh', {
+        documentId: doc.documentId,
+        ...looser,
+        path: `${prefix}.res8`,
+      });
       expect(r.ok, what).toBe(false);
-      if (!r.ok) expect(r.error.message, what).toMatch(new RegExp(`^Could not export ${prefix}\\.\\{res8,res19,nodes\\.json\\}: cannot write ${prefix}\\.(res8|nodes\\.json).*; (the previous files were kept|nothing was written)$`));
+      if (!r.ok)
+        expect(r.error.message, what).toMatch(
+          new RegExp(
+            `^Could not export ${prefix}\\.\\{res8,res19,nodes\\.json\\}: cannot write ${prefix}\\.(res8|nodes\\.json).*; (the previous files were kept|nothing was written)$`,
+          ),
+        );
       expect(snapshot(prefix), what).toEqual(old);
       expect(readdirSync(workspace).sort(), what).toEqual(['trio.nodes.json', 'trio.res19', 'trio.res8', 'walk.mtn']);
     }

@@ -27,7 +27,9 @@ import { findOutputClashes, refuseOverwritingInput } from '../pathIdentity';
 import { quotePath, type PathPolicy } from '../pathPolicy';
 import type { ApiHandlersOf } from '../project/types';
 
-const MSH_FILTERS: FileFilter[] = [{ name: 'MSH animation key pool (.res8; the .res19 and .nodes.json are written beside it)', extensions: ['res8'] }];
+const MSH_FILTERS: FileFilter[] = [
+  { name: 'MSH animation key pool (.res8; the .res19 and .nodes.json are written beside it)', extensions: ['res8'] },
+];
 
 /** Most per-joint overrides a request may carry (a skeleton has far fewer joints). */
 const MAX_OVERRIDES = 4096;
@@ -59,15 +61,29 @@ export function createMshExportHandlers(ctx: MshExportHandlerContext): MshExport
     const options = requireMshOptions(req, 'exportMsh');
     const given = requireString(req.path, 'exportMsh: path');
     if (extname(given).toLowerCase() !== '.res8')
-      throw new Error(`Could not export ${quotePath(given)}: name the .res8 file (the .res19 and .nodes.json are written beside it with the same prefix)`);
+      throw new Error(
+        `Could not export ${quotePath(given)}: name the .res8 file (the .res19 and .nodes.json are written beside it with the same prefix)`,
+      );
     const prefix = mshPrefixOf(given);
     const named = mshFilesOf(prefix);
-    const files: MshFilePaths = { res8: policy.check(named.res8, 'write'), res19: policy.check(named.res19, 'write'), nodes: policy.check(named.nodes, 'write') };
+    const files: MshFilePaths = {
+      res8: policy.check(named.res8, 'write'),
+      res19: policy.check(named.res19, 'write'),
+      nodes: policy.check(named.nodes, 'write'),
+    };
     const inputs = [...(doc.inputs ?? []), doc.path];
     for (const path of [named.res8, named.res19, named.nodes]) refuseOverwritingInput('export', path, inputs);
     // Three names, but links could make two of them one file: the second write would replace the first.
-    const clashes = findOutputClashes([], [{ path: named.res8, role: 'the .res8' }, { path: named.res19, role: 'the .res19' }, { path: named.nodes, role: 'the .nodes.json' }]);
-    if (clashes.length) throw new Error(`Could not export ${quotePath(given)}: ${clashes.join('; ')} (nothing was written)`);
+    const clashes = findOutputClashes(
+      [],
+      [
+        { path: named.res8, role: 'the .res8' },
+        { path: named.res19, role: 'the .res19' },
+        { path: named.nodes, role: 'the .nodes.json' },
+      ],
+    );
+    if (clashes.length)
+      throw new Error(`Could not export ${quotePath(given)}: ${clashes.join('; ')} (nothing was written)`);
 
     const shown = `${quotePath(prefix)}.{res8,res19,nodes.json}`;
     const out = await compress.exportMsh({
@@ -79,7 +95,14 @@ export function createMshExportHandlers(ctx: MshExportHandlerContext): MshExport
     const nodesBytes = new TextEncoder().encode(out.nodesJson);
     let note: string | undefined;
     try {
-      note = commitOutputs([{ path: named.res8, bytes: out.res8 }, { path: named.res19, bytes: out.res19 }, { path: named.nodes, bytes: nodesBytes }], ctx.commit);
+      note = commitOutputs(
+        [
+          { path: named.res8, bytes: out.res8 },
+          { path: named.res19, bytes: out.res19 },
+          { path: named.nodes, bytes: nodesBytes },
+        ],
+        ctx.commit,
+      );
     } catch (e) {
       throw new Error(`Could not export ${shown}: ${(e as Error).message}`);
     }
@@ -109,14 +132,27 @@ export function createMshExportHandlers(ctx: MshExportHandlerContext): MshExport
       // A bad request is refused before any dialog shows.
       requireMshOptions(req, 'exportMshDialog');
       const fallback = `${baseNameOf(doc.path)}.res8`;
-      const name = typeof req.defaultName === 'string' && req.defaultName && !/[\\/]/.test(req.defaultName) ? req.defaultName : fallback;
-      const chosen = await dialogs.chooseFileToSave({ title: 'Export MSH animation (.res8, .res19, .nodes.json)', filters: MSH_FILTERS, defaultPath: join(dirname(doc.path), name) });
+      const name =
+        typeof req.defaultName === 'string' && req.defaultName && !/[\\/]/.test(req.defaultName)
+          ? req.defaultName
+          : fallback;
+      const chosen = await dialogs.chooseFileToSave({
+        title: 'Export MSH animation (.res8, .res19, .nodes.json)',
+        filters: MSH_FILTERS,
+        defaultPath: join(dirname(doc.path), name),
+      });
       if (!chosen) return { status: 'cancelled' };
       // Whichever of the three the user named (or a bare prefix), the prefix it gives names all three: the pick grants them.
       const files = mshFilesOf(mshPrefixOf(chosen));
       for (const path of [files.res8, files.res19, files.nodes]) policy.allowFile(path);
       const { documentId, positionTolerance, rotationToleranceDeg, rotationToleranceOverridesDeg } = req;
-      return exportMsh({ documentId, positionTolerance, rotationToleranceDeg, rotationToleranceOverridesDeg, path: files.res8 });
+      return exportMsh({
+        documentId,
+        positionTolerance,
+        rotationToleranceDeg,
+        rotationToleranceOverridesDeg,
+        path: files.res8,
+      });
     },
   };
 }
@@ -124,17 +160,30 @@ export function createMshExportHandlers(ctx: MshExportHandlerContext): MshExport
 /** The export options of a request: tolerances finite and >= 0 (as `actguy export-msh` takes them), overrides by joint index. */
 function requireMshOptions(req: ExportMshDialogRequest, what: string): MshExportOptions {
   for (const key of ['positionTolerance', 'rotationToleranceDeg'] as const)
-    if (!(typeof req[key] === 'number' && Number.isFinite(req[key]) && req[key] >= 0)) throw new Error(`${what}: ${key} must be a number >= 0, found ${String(req[key])}`);
+    if (!(typeof req[key] === 'number' && Number.isFinite(req[key]) && req[key] >= 0))
+      throw new Error(`${what}: ${key} must be a number >= 0, found ${String(req[key])}`);
   const overrides: Record<number, number> = {};
   if (req.rotationToleranceOverridesDeg !== undefined) {
-    const o = requireObject<Record<string, unknown>>(req.rotationToleranceOverridesDeg, `${what}.rotationToleranceOverridesDeg`);
+    const o = requireObject<Record<string, unknown>>(
+      req.rotationToleranceOverridesDeg,
+      `${what}.rotationToleranceOverridesDeg`,
+    );
     const entries = Object.entries(o);
-    if (entries.length > MAX_OVERRIDES) throw new Error(`${what}: at most ${MAX_OVERRIDES} rotation tolerance overrides, found ${entries.length}`);
+    if (entries.length > MAX_OVERRIDES)
+      throw new Error(`${what}: at most ${MAX_OVERRIDES} rotation tolerance overrides, found ${entries.length}`);
     for (const [joint, deg] of entries) {
-      if (!/^(0|[1-9][0-9]{0,4})$/.test(joint)) throw new Error(`${what}: rotation tolerance override key ${JSON.stringify(joint.slice(0, 40))} is not a joint index`);
-      if (!(typeof deg === 'number' && Number.isFinite(deg) && deg >= 0)) throw new Error(`${what}: rotation tolerance override for joint ${joint} must be a number >= 0`);
+      if (!/^(0|[1-9][0-9]{0,4})$/.test(joint))
+        throw new Error(
+          `${what}: rotation tolerance override key ${JSON.stringify(joint.slice(0, 40))} is not a joint index`,
+        );
+      if (!(typeof deg === 'number' && Number.isFinite(deg) && deg >= 0))
+        throw new Error(`${what}: rotation tolerance override for joint ${joint} must be a number >= 0`);
       overrides[Number(joint)] = deg;
     }
   }
-  return { positionTolerance: req.positionTolerance, rotationToleranceDeg: req.rotationToleranceDeg, rotationToleranceOverridesDeg: overrides };
+  return {
+    positionTolerance: req.positionTolerance,
+    rotationToleranceDeg: req.rotationToleranceDeg,
+    rotationToleranceOverridesDeg: overrides,
+  };
 }

@@ -23,9 +23,22 @@ export interface RealBvhSample {
 }
 
 const KNOWN: Omit<RealBvhSample, 'path'>[] = [
-  { name: '01_01', description: 'CMU subject 1 trial 1: playground, forward jumps and turns (31 joints, 120 fps)', centimetresPerUnit: 2.54 / 0.45 },
-  { name: '01_03', description: 'CMU subject 1 trial 3: playground, climbing and hopping (31 joints, 120 fps)', centimetresPerUnit: 2.54 / 0.45 },
-  { name: 'Boxing_Toes', description: 'boxing, with toe joints (21 joints, 100 fps; an assimp test model, BSD-3-clause per the package copyright; used in tests only)', centimetresPerUnit: 1 },
+  {
+    name: '01_01',
+    description: 'CMU subject 1 trial 1: playground, forward jumps and turns (31 joints, 120 fps)',
+    centimetresPerUnit: 2.54 / 0.45,
+  },
+  {
+    name: '01_03',
+    description: 'CMU subject 1 trial 3: playground, climbing and hopping (31 joints, 120 fps)',
+    centimetresPerUnit: 2.54 / 0.45,
+  },
+  {
+    name: 'Boxing_Toes',
+    description:
+      'boxing, with toe joints (21 joints, 100 fps; an assimp test model, BSD-3-clause per the package copyright; used in tests only)',
+    centimetresPerUnit: 1,
+  },
 ];
 
 /**

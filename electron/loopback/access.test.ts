@@ -35,7 +35,8 @@ function recordingCompress(): CompressClient & { open_: Set<string>; closed: str
   const open_ = new Set<string>();
   const closed: string[] = [];
   return {
-    open_, closed,
+    open_,
+    closed,
     open: ({ documentId }) => {
       const id = documentId ?? newDocumentId();
       open_.add(id);
@@ -47,7 +48,12 @@ function recordingCompress(): CompressClient & { open_: Set<string>; closed: str
     },
     compress: async (req) => {
       if (!open_.has(req.documentId)) throw new Error(`compress: document ${req.documentId} is not open`);
-      return { status: 'superseded', documentId: req.documentId, revision: req.revision, supersededBy: req.revision + 1 };
+      return {
+        status: 'superseded',
+        documentId: req.documentId,
+        revision: req.revision,
+        supersededBy: req.revision + 1,
+      };
     },
     exportMsh: async (req) => {
       throw new Error(`export MSH: not in this test (document ${req.documentId})`);
@@ -91,7 +97,11 @@ beforeEach(async () => {
   writeFileSync(join(out, 'secret.json'), '{"outside": true}');
   compress = recordingCompress();
   handlers = testHandlers({
-    app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws }, compress, dialogs: loopbackDialogPort, launchBuild: inProcessBuild, checkText: inProcessTextChecker,
+    app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws },
+    compress,
+    dialogs: loopbackDialogPort,
+    launchBuild: inProcessBuild,
+    checkText: inProcessTextChecker,
   });
   await serve();
 });
@@ -107,11 +117,14 @@ function raw(
 ): { done: Promise<{ status: number; body: Buffer }>; finish: (rest?: Uint8Array) => void } {
   let finish: (rest?: Uint8Array) => void = () => {};
   const done = new Promise<{ status: number; body: Buffer }>((ok, fail) => {
-    const req = request({ host: '127.0.0.1', port: server.port, path, method: init.method ?? 'GET', headers: init.headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => ok({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port: server.port, path, method: init.method ?? 'GET', headers: init.headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => ok({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+      },
+    );
     req.on('error', fail);
     if (init.hold) {
       if (init.body) req.write(init.body);
@@ -147,7 +160,9 @@ describe('loopback: a project saved in the workspace never widens access', () =>
     await api.saveProject({ path: project, text });
     const reopened = await api.openProject({ path: project });
     expect(reopened).toMatchObject({ status: 'opened', project: { text } });
-    await expect(api.readProjectText({ path: join(out, 'secret.sev') })).rejects.toThrow(`ActGuy refused to access ${join(out, 'secret.sev')}`);
+    await expect(api.readProjectText({ path: join(out, 'secret.sev') })).rejects.toThrow(
+      `ActGuy refused to access ${join(out, 'secret.sev')}`,
+    );
     const build = await api.startBuild({ projectPath: project, projectText: text });
     const s = await settle(() => api.getBuildStatus({ buildId: build.buildId }));
     expect(s.state).toBe('failed');
@@ -168,36 +183,65 @@ describe('loopback: a project saved in the workspace never widens access', () =>
 describe('loopback server limits', () => {
   it('refuses a body over 64 MiB from its Content-Length with 413, before reading it', async () => {
     expect(MAX_BODY_BYTES).toBe(64 * 1024 * 1024);
-    const big = raw('/rpc/getAppInfo', { method: 'POST', headers: rpcHeaders({ 'Content-Length': String(MAX_BODY_BYTES + 1) }), body: new Uint8Array(16), hold: true });
+    const big = raw('/rpc/getAppInfo', {
+      method: 'POST',
+      headers: rpcHeaders({ 'Content-Length': String(MAX_BODY_BYTES + 1) }),
+      body: new Uint8Array(16),
+      hold: true,
+    });
     const r = await big.done;
     expect(r.status).toBe(413);
-    expect(r.body.toString()).toBe(`request body of ${MAX_BODY_BYTES + 1} bytes is over the ${MAX_BODY_BYTES}-byte limit`);
+    expect(r.body.toString()).toBe(
+      `request body of ${MAX_BODY_BYTES + 1} bytes is over the ${MAX_BODY_BYTES}-byte limit`,
+    );
     expect(server.bodyBytesInFlight()).toBe(0);
   });
 
   it('refuses a chunked body that grows past the limit, and keeps serving', async () => {
     await serve({ maxBodyBytes: 1000, bodyBudgetBytes: 4000 });
-    const r = await raw('/rpc/getAppInfo', { method: 'POST', headers: rpcHeaders({ 'Transfer-Encoding': 'chunked' }), body: new Uint8Array(3000) }).done;
+    const r = await raw('/rpc/getAppInfo', {
+      method: 'POST',
+      headers: rpcHeaders({ 'Transfer-Encoding': 'chunked' }),
+      body: new Uint8Array(3000),
+    }).done;
     expect(r.status).toBe(413);
     await until(() => server.bodyBytesInFlight() === 0);
-    const ok = await raw('/rpc/getAppInfo', { method: 'POST', headers: rpcHeaders(), body: encodeIpcFrame(undefined) }).done;
+    const ok = await raw('/rpc/getAppInfo', { method: 'POST', headers: rpcHeaders(), body: encodeIpcFrame(undefined) })
+      .done;
     expect(ok.status).toBe(200);
   });
 
   it('concurrent uploads share one byte budget: one over it gets 503 until the first is done', async () => {
     await serve({ maxBodyBytes: 1000, bodyBudgetBytes: 1500 });
-    const first = raw('/rpc/getAppInfo', { method: 'POST', headers: rpcHeaders({ 'Content-Length': '1000' }), body: new Uint8Array(10), hold: true });
+    const first = raw('/rpc/getAppInfo', {
+      method: 'POST',
+      headers: rpcHeaders({ 'Content-Length': '1000' }),
+      body: new Uint8Array(10),
+      hold: true,
+    });
     await until(() => server.bodyBytesInFlight() === 1000);
-    const second = await raw('/rpc/getAppInfo', { method: 'POST', headers: rpcHeaders({ 'Content-Length': '600' }), body: new Uint8Array(600) }).done;
+    const second = await raw('/rpc/getAppInfo', {
+      method: 'POST',
+      headers: rpcHeaders({ 'Content-Length': '600' }),
+      body: new Uint8Array(600),
+    }).done;
     expect(second.status).toBe(503);
     expect(second.body.toString()).toMatch(/receiving other uploads/);
     // A small one still fits beside the first.
-    const small = await raw('/rpc/getAppInfo', { method: 'POST', headers: rpcHeaders(), body: encodeIpcFrame(undefined) }).done;
+    const small = await raw('/rpc/getAppInfo', {
+      method: 'POST',
+      headers: rpcHeaders(),
+      body: encodeIpcFrame(undefined),
+    }).done;
     expect(small.status).toBe(200);
     first.finish(new Uint8Array(990));
     expect((await first.done).status).toBe(400); // zeros are not an IPC frame: refused as a bad body, after reading it
     await until(() => server.bodyBytesInFlight() === 0);
-    const again = await raw('/rpc/getAppInfo', { method: 'POST', headers: rpcHeaders({ 'Content-Length': '600' }), body: new Uint8Array(600) }).done;
+    const again = await raw('/rpc/getAppInfo', {
+      method: 'POST',
+      headers: rpcHeaders({ 'Content-Length': '600' }),
+      body: new Uint8Array(600),
+    }).done;
     expect(again.status).toBe(400);
   });
 
@@ -210,7 +254,12 @@ describe('loopback server limits', () => {
     };
     const bomb = sparseBombFrame(2, 256 * 1024 * 1024);
     expect(bomb.byteLength).toBeLessThan(320);
-    const replies = await Promise.all(Array.from({ length: 4 }, () => raw('/rpc/compressMotion', { method: 'POST', headers: rpcHeaders(), body: bomb }).done));
+    const replies = await Promise.all(
+      Array.from(
+        { length: 4 },
+        () => raw('/rpc/compressMotion', { method: 'POST', headers: rpcHeaders(), body: bomb }).done,
+      ),
+    );
     for (const r of replies) {
       expect(r.status).toBe(413);
       expect(r.body.toString()).toBe(`request body decodes to more than the ${MAX_BODY_BYTES}-byte limit`);
@@ -237,7 +286,9 @@ describe('loopback server limits', () => {
     open();
     expect((await first).status).toBe(200);
     expect(server.bodyBytesInFlight()).toBe(0);
-    expect((await raw('/rpc/compressMotion', { method: 'POST', headers: rpcHeaders(), body: claim }).done).status).toBe(200);
+    expect((await raw('/rpc/compressMotion', { method: 'POST', headers: rpcHeaders(), body: claim }).done).status).toBe(
+      200,
+    );
   });
 
   it('answers malformed URLs with 400', async () => {
@@ -251,16 +302,33 @@ describe('loopback server limits', () => {
 
   it('error replies quote at most a short piece of the request', async () => {
     const longName = `x${'y'.repeat(8000)}`;
-    const r = await raw(`/rpc/${longName}`, { method: 'POST', headers: rpcHeaders(), body: encodeIpcFrame(undefined) }).done;
+    const r = await raw(`/rpc/${longName}`, { method: 'POST', headers: rpcHeaders(), body: encodeIpcFrame(undefined) })
+      .done;
     expect(r.status).toBe(404);
     expect(r.body.length).toBeLessThan(120);
-    const bad = await raw('/rpc/getAppInfo', { method: 'POST', headers: rpcHeaders(), body: new Uint8Array(5000).fill(65) }).done;
+    const bad = await raw('/rpc/getAppInfo', {
+      method: 'POST',
+      headers: rpcHeaders(),
+      body: new Uint8Array(5000).fill(65),
+    }).done;
     expect(bad.status).toBe(400);
     expect(bad.body.length).toBeLessThan(200);
     const longPath = `/${'a'.repeat(100000)}.sev`;
-    const reply = decodeIpcFrame(new Uint8Array((await raw('/rpc/readProjectText', { method: 'POST', headers: rpcHeaders(), body: encodeIpcFrame({ path: longPath }) }).done).body)) as { ok: boolean; error: { message: string } };
+    const reply = decodeIpcFrame(
+      new Uint8Array(
+        (
+          await raw('/rpc/readProjectText', {
+            method: 'POST',
+            headers: rpcHeaders(),
+            body: encodeIpcFrame({ path: longPath }),
+          }).done
+        ).body,
+      ),
+    ) as { ok: boolean; error: { message: string } };
     expect(reply.ok).toBe(false);
-    expect(reply.error.message).toMatch(/refused to access \/aaa.*….*aaa\.sev: the path is longer than 4096 characters/);
+    expect(reply.error.message).toMatch(
+      /refused to access \/aaa.*….*aaa\.sev: the path is longer than 4096 characters/,
+    );
     expect(reply.error.message.length).toBeLessThan(500);
   });
 });
@@ -274,7 +342,8 @@ describe('open documents', () => {
       if (r.status !== 'opened') throw new Error('not opened');
       ids.push(r.motion.documentId);
       // The first document stays in use: it is never the one evicted.
-      if (i > 0) expect((await api.compressMotion(compressRequestForMotion(motion, ids[0], i))).status).toBe('superseded');
+      if (i > 0)
+        expect((await api.compressMotion(compressRequestForMotion(motion, ids[0], i))).status).toBe('superseded');
     }
     expect(compress.open_.size).toBe(MAX_OPEN_DOCUMENTS);
     expect(compress.closed).toEqual([ids[1], ids[2]]);
@@ -283,6 +352,8 @@ describe('open documents', () => {
     expect(compress.open_.has(ids[5])).toBe(false);
     const mtnBytes = new Uint8Array(readFileSync(join(ws, 'walk.mtn')));
     for (const id of [ids[1], ids[5]])
-      await expect(api.saveMotion({ documentId: id, path: join(ws, 'walk.mtn'), mtnBytes })).rejects.toThrow(`document ${id} is not open`);
+      await expect(api.saveMotion({ documentId: id, path: join(ws, 'walk.mtn'), mtnBytes })).rejects.toThrow(
+        `document ${id} is not open`,
+      );
   });
 });

@@ -22,7 +22,9 @@ import { startLoopbackServer } from './server';
 const repoRoot = resolve(__dirname, '..', '..');
 
 function usageError(message: string): never {
-  process.stderr.write(`actguy web: ${message}\nusage: loopback.cjs [--workspace DIR] [--renderer DIR] [--port N] [--open FILE] [--user-data DIR] [--exit-with-stdin]\n`);
+  process.stderr.write(
+    `actguy web: ${message}\nusage: loopback.cjs [--workspace DIR] [--renderer DIR] [--port N] [--open FILE] [--user-data DIR] [--exit-with-stdin]\n`,
+  );
   process.exit(2);
 }
 
@@ -46,9 +48,11 @@ function parse(argv: string[]): Record<string, string | true> {
 async function main(): Promise<void> {
   const args = parse(process.argv.slice(2));
   const workspace = canonicalPath(resolve(String(args.workspace ?? join(repoRoot, 'assets'))));
-  if (!existsSync(workspace) || !statSync(workspace).isDirectory()) usageError(`workspace ${workspace} is not a folder`);
+  if (!existsSync(workspace) || !statSync(workspace).isDirectory())
+    usageError(`workspace ${workspace} is not a folder`);
   const rendererDir = resolve(String(args.renderer ?? join(repoRoot, 'dist', 'renderer')));
-  if (!existsSync(join(rendererDir, 'index.html'))) usageError(`the renderer is not built: ${join(rendererDir, 'index.html')} is missing (npm run web builds it)`);
+  if (!existsSync(join(rendererDir, 'index.html')))
+    usageError(`the renderer is not built: ${join(rendererDir, 'index.html')} is missing (npm run web builds it)`);
   const port = args.port === undefined ? 0 : Number(args.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) usageError(`--port must be 0..65535`);
   const samplePath = join(repoRoot, 'assets', 'walk.mtn');
@@ -57,7 +61,8 @@ async function main(): Promise<void> {
   // that lists it, opens after the start-up motion (as Electron opens them).
   const opened = args.open ? resolve(workspace, String(args.open)) : null;
   const openedKind = opened ? systemFileKindOfPath(opened) : null;
-  if (opened && !openedKind) usageError(`--open ${opened}: ActGuy opens motions (.mtn, .mt3, .mar), .sev files and projects (.actguy.json)`);
+  if (opened && !openedKind)
+    usageError(`--open ${opened}: ActGuy opens motions (.mtn, .mt3, .mar), .sev files and projects (.actguy.json)`);
   if (opened && !existsSync(opened)) usageError(`--open ${opened}: no such file`);
   const startupPath = opened && openedKind === 'motion' ? opened : existsSync(inWorkspace) ? inWorkspace : samplePath;
   const startupFiles: StartupFile[] = [];
@@ -80,7 +85,16 @@ async function main(): Promise<void> {
   for (const f of startupFiles) for (const p of [f.path, f.projectPath]) if (p) policy.allowFile(p);
   const handlers = createHandlers({
     userChoseProject: (canon) => chosenProjects.has(canon),
-    appInfo: { version, samplePath, startupPath, startupFiles, transport: 'loopback', nativeDialogs: false, workspaceRoot: workspace, platform: process.platform },
+    appInfo: {
+      version,
+      samplePath,
+      startupPath,
+      startupFiles,
+      transport: 'loopback',
+      nativeDialogs: false,
+      workspaceRoot: workspace,
+      platform: process.platform,
+    },
     policy,
     recent: createRecentFilesStore(args['user-data'] ? resolve(String(args['user-data'])) : null),
     compress,

@@ -30,12 +30,19 @@ beforeEach(async () => {
   const rendererDir = join(dir, 'renderer');
   mkdirSync(workspace);
   mkdirSync(join(rendererDir, 'assets'), { recursive: true });
-  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><script type="module" src="./assets/app.js"></script>');
+  writeFileSync(
+    join(rendererDir, 'index.html'),
+    '<!doctype html><script type="module" src="./assets/app.js"></script>',
+  );
   writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
   writeFileSync(join(dir, 'secret.txt'), 'secret');
   copyFileSync(SAMPLE, join(workspace, 'walk.mtn'));
   compress = createCompressClient({ workerPath: workerPath() });
-  const handlers = testHandlers({ app: { startupPath: join(workspace, 'walk.mtn'), workspaceRoot: workspace }, compress, dialogs: loopbackDialogPort });
+  const handlers = testHandlers({
+    app: { startupPath: join(workspace, 'walk.mtn'), workspaceRoot: workspace },
+    compress,
+    dialogs: loopbackDialogPort,
+  });
   server = await startLoopbackServer({ rendererDir, handlers });
   api = createLoopbackClient({ baseUrl: server.origin, token: server.token });
 });
@@ -47,13 +54,19 @@ afterEach(async () => {
 });
 
 /** A raw HTTP request (custom Host and path allowed, unlike fetch). */
-function raw(path: string, init: { method?: string; headers?: Record<string, string>; body?: Uint8Array } = {}): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
+function raw(
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: Uint8Array } = {},
+): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
   return new Promise((ok, fail) => {
-    const req = request({ host: '127.0.0.1', port: server.port, path, method: init.method ?? 'GET', headers: init.headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => ok({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port: server.port, path, method: init.method ?? 'GET', headers: init.headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => ok({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      },
+    );
     req.on('error', fail);
     req.end(init.body);
   });
@@ -75,14 +88,22 @@ describe('loopback server', () => {
     expect((await rpc('getAppInfo', undefined, {})).status).toBe(403);
     expect((await rpc('getAppInfo', undefined, { 'x-actguy-token': 'nope' })).status).toBe(403);
     // The query token does not authorise RPCs (a link cannot drive the API); the header does.
-    expect((await raw(`/rpc/getAppInfo?token=${server.token}`, { method: 'POST', body: encodeIpcFrame(undefined) })).status).toBe(403);
+    expect(
+      (await raw(`/rpc/getAppInfo?token=${server.token}`, { method: 'POST', body: encodeIpcFrame(undefined) })).status,
+    ).toBe(403);
     expect((await raw('/rpc/notAMember')).status).toBe(403);
   });
 
   it('refuses a foreign Host (DNS rebinding) and a cross-origin caller', async () => {
-    expect((await raw(`/?token=${server.token}`, { headers: { Host: `evil.example:${server.port}` } })).status).toBe(403);
-    expect((await rpc('getAppInfo', undefined, { 'x-actguy-token': server.token, Origin: 'http://evil.example' })).status).toBe(403);
-    expect((await rpc('getAppInfo', undefined, { 'x-actguy-token': server.token, Origin: server.origin })).status).toBe(200);
+    expect((await raw(`/?token=${server.token}`, { headers: { Host: `evil.example:${server.port}` } })).status).toBe(
+      403,
+    );
+    expect(
+      (await rpc('getAppInfo', undefined, { 'x-actguy-token': server.token, Origin: 'http://evil.example' })).status,
+    ).toBe(403);
+    expect((await rpc('getAppInfo', undefined, { 'x-actguy-token': server.token, Origin: server.origin })).status).toBe(
+      200,
+    );
   });
 
   it('serves the renderer with CSP and a token cookie, and nothing outside the renderer folder', async () => {
@@ -98,7 +119,7 @@ describe('loopback server', () => {
     expect((await raw(`/%2e%2e/secret.txt?token=${server.token}`)).status).toBe(404);
   });
 
-  it('does not serve a sibling folder whose name starts with the renderer folder\'s (renderer-private beside renderer)', async () => {
+  it("does not serve a sibling folder whose name starts with the renderer folder's (renderer-private beside renderer)", async () => {
     const sibling = join(dir, 'renderer-private');
     mkdirSync(sibling);
     writeFileSync(join(sibling, 'secret.txt'), 'sibling secret');
@@ -119,19 +140,28 @@ describe('loopback server', () => {
       const reply = decodeIpcFrame(new Uint8Array(res.body)) as { ok: boolean; error?: { message: string } };
       if (!reply.ok) expect(reply.error!.message).not.toMatch(/unknown API member|has no handler/);
     }
-    for (const name of ['constructor', '__proto__', 'readFile', 'onMenuCommand', 'getAppInfo/../x']) expect((await rpc(name, undefined)).status, name).toBe(404);
+    for (const name of ['constructor', '__proto__', 'readFile', 'onMenuCommand', 'getAppInfo/../x'])
+      expect((await rpc(name, undefined)).status, name).toBe(404);
   });
 
   it('carries the API end to end: open the sample, compress with typed arrays both ways, errors as messages', async () => {
     const info = await api.getAppInfo();
-    expect(info).toMatchObject({ transport: 'loopback', nativeDialogs: false, workspaceRoot: expect.stringContaining('workspace') });
+    expect(info).toMatchObject({
+      transport: 'loopback',
+      nativeDialogs: false,
+      workspaceRoot: expect.stringContaining('workspace'),
+    });
     const opened = await api.openMotion({ path: info.startupPath });
     if (opened.status !== 'opened') throw new Error(opened.status);
     expect(opened.motion.mtnBytes).toBeInstanceOf(Uint8Array);
     const motion = readMtn(opened.motion.mtnBytes);
     const S = motion.frameCount + 1;
     const r = (await api.compressMotion(
-      compressRequestForMotion(motion, opened.motion.documentId, 1, { positionTolerance: 0.5, rotationToleranceDeg: 0.5, offsetTolerance: 0.5 }),
+      compressRequestForMotion(motion, opened.motion.documentId, 1, {
+        positionTolerance: 0.5,
+        rotationToleranceDeg: 0.5,
+        offsetTolerance: 0.5,
+      }),
     )) as CompressResponse;
     expect(r.status).toBe('done');
     expect(r.channels[1].errors).toBeInstanceOf(Float64Array);
@@ -153,13 +183,18 @@ describe('loopback server', () => {
     const opened = await api.openMotionDialog();
     expect(opened.status).toBe('opened');
     if (opened.status !== 'opened') return;
-    const saved = await api.saveMotionAsDialog({ documentId: opened.motion.documentId, mtnBytes: opened.motion.mtnBytes });
+    const saved = await api.saveMotionAsDialog({
+      documentId: opened.motion.documentId,
+      mtnBytes: opened.motion.mtnBytes,
+    });
     expect(saved).toMatchObject({ status: 'saved', file: { name: 'copy' } });
     expect(asked).toEqual(['open:mtn,mt3,mar:walk.mtn', 'save:mtn:walk.mtn']);
     expect(await api.confirmDiscardChanges({ documentName: 'walk', action: 'close' })).toBe(false);
     // The server-side dialog members exist but refuse: there is no UI behind them.
     for (const member of ACTGUY_DIALOG_MEMBERS) {
-      const reply = decodeIpcFrame(new Uint8Array((await rpc(member, { documentId: opened.motion.documentId, compress: {} })).body)) as { ok: boolean };
+      const reply = decodeIpcFrame(
+        new Uint8Array((await rpc(member, { documentId: opened.motion.documentId, compress: {} })).body),
+      ) as { ok: boolean };
       expect(reply.ok, member).toBe(false);
     }
   });

@@ -44,7 +44,10 @@ function echo(s: string): string {
 
 /** A request refused with an HTTP status (413 too large, 503 over the shared budget). */
 class BodyRefused extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -110,7 +113,13 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
     return null;
   };
 
-  const send = (res: ServerResponse, status: number, body: string | Uint8Array, type = 'text/plain; charset=utf-8', extra: Record<string, string> = {}): void => {
+  const send = (
+    res: ServerResponse,
+    status: number,
+    body: string | Uint8Array,
+    type = 'text/plain; charset=utf-8',
+    extra: Record<string, string> = {},
+  ): void => {
     res.writeHead(status, {
       'Content-Type': type,
       'Content-Length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength),
@@ -138,8 +147,10 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
     new Promise((resolveBody, reject) => {
       const declared = req.headers['content-length'] === undefined ? 0 : Number(req.headers['content-length']);
       if (!Number.isSafeInteger(declared) || declared < 0) return reject(new BodyRefused(400, 'bad Content-Length'));
-      if (declared > maxBody) return reject(new BodyRefused(413, `request body of ${declared} bytes is over the ${maxBody}-byte limit`));
-      if (inFlight + declared > budget) return reject(new BodyRefused(503, 'the server is receiving other uploads; try again when they are done'));
+      if (declared > maxBody)
+        return reject(new BodyRefused(413, `request body of ${declared} bytes is over the ${maxBody}-byte limit`));
+      if (inFlight + declared > budget)
+        return reject(new BodyRefused(503, 'the server is receiving other uploads; try again when they are done'));
       let reserved = declared;
       inFlight += reserved;
       let done = false;
@@ -160,7 +171,8 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
         };
         if (size > maxBody) return refuse(new BodyRefused(413, `request body over the ${maxBody}-byte limit`));
         if (size > reserved) {
-          if (inFlight + (size - reserved) > budget) return refuse(new BodyRefused(503, 'the server is receiving other uploads; try again when they are done'));
+          if (inFlight + (size - reserved) > budget)
+            return refuse(new BodyRefused(503, 'the server is receiving other uploads; try again when they are done'));
           inFlight += size - reserved;
           reserved = size;
         }
@@ -221,7 +233,10 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
     try {
       frame = encodeIpcFrame(reply);
     } catch (e) {
-      frame = encodeIpcFrame({ ok: false, error: { message: `${member}: the reply could not be encoded (${(e as Error).message})` } });
+      frame = encodeIpcFrame({
+        ok: false,
+        error: { message: `${member}: the reply could not be encoded (${(e as Error).message})` },
+      });
     }
     send(res, 200, frame, 'application/octet-stream');
   };
@@ -240,7 +255,11 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
     try {
       body = await readFile(full);
     } catch {
-      return send(res, 404, rel === 'index.html' ? `the renderer is not built (${full} is missing); run npm run web` : 'not found');
+      return send(
+        res,
+        404,
+        rel === 'index.html' ? `the renderer is not built (${full} is missing); run npm run web` : 'not found',
+      );
     }
     const type = CONTENT_TYPES[extname(full).toLowerCase()] ?? 'application/octet-stream';
     const extra: Record<string, string> = { 'Content-Security-Policy': CONTENT_SECURITY_POLICY };
@@ -260,14 +279,18 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
         return send(res, 400, 'malformed URL');
       }
       if (url.pathname.startsWith('/rpc/')) {
-        if (!tokenMatches(req.headers[TOKEN_HEADER] as string | undefined)) return send(res, 403, 'missing or wrong token');
+        if (!tokenMatches(req.headers[TOKEN_HEADER] as string | undefined))
+          return send(res, 403, 'missing or wrong token');
         const origin = req.headers.origin;
-        if (origin !== undefined && origin !== `http://127.0.0.1:${port}` && origin !== `http://localhost:${port}`) return send(res, 403, 'cross-origin request refused');
+        if (origin !== undefined && origin !== `http://127.0.0.1:${port}` && origin !== `http://localhost:${port}`)
+          return send(res, 403, 'cross-origin request refused');
         return serveRpc(req, res, url.pathname.slice('/rpc/'.length));
       }
       const queryOk = tokenMatches(url.searchParams.get('token'));
-      if (!queryOk && !tokenMatches(cookieToken(req))) return send(res, 403, 'missing or wrong token: open the URL printed by npm run web');
-      if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'only GET', undefined, { Allow: 'GET, HEAD' });
+      if (!queryOk && !tokenMatches(cookieToken(req)))
+        return send(res, 403, 'missing or wrong token: open the URL printed by npm run web');
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        return send(res, 405, 'only GET', undefined, { Allow: 'GET, HEAD' });
       return serveStatic(res, url.pathname, queryOk);
     })().catch((e) => {
       if (!res.headersSent) send(res, 500, `internal error: ${echo(String((e as Error)?.message ?? e))}`);

@@ -4,7 +4,18 @@
  * beside a file that is not a project, never beside a project only opened by
  * path outside the workspace (the start-up sample), never through a link.
  */
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -59,7 +70,11 @@ async function settle(get: () => Promise<BuildStatus>): Promise<BuildStatus> {
 
 function handlers(pickNext: string[] = []) {
   const policy = createPathPolicy();
-  const dialogs: DialogPort = { chooseFileToOpen: async () => pickNext.shift() ?? null, chooseFileToSave: async () => null, confirm: async () => false };
+  const dialogs: DialogPort = {
+    chooseFileToOpen: async () => pickNext.shift() ?? null,
+    chooseFileToSave: async () => null,
+    confirm: async () => false,
+  };
   const h = createProjectHandlers({ policy, dialogs, launchBuild: inProcess, checkText: inProcessTextChecker });
   const build = async (projectPath: string, projectText: string, dryRun = false) => {
     const s = await h.startBuild({ projectPath, projectText, dryRun });
@@ -69,10 +84,16 @@ function handlers(pickNext: string[] = []) {
 }
 
 /** Every `.actguy-cache` under a folder. */
-const caches = (dir: string) => readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.actguy-cache'));
-const entryCount = (cache: string) => readdirSync(cache, { recursive: true }).map(String).filter((f) => f.endsWith('.mt3c')).length;
+const caches = (dir: string) =>
+  readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.actguy-cache'));
+const entryCount = (cache: string) =>
+  readdirSync(cache, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.mt3c')).length;
 
-describe('the app\'s build cache', () => {
+describe("the app's build cache", () => {
   it('a picked project keeps its cache in its own folder', async () => {
     const { dir, project, text } = projectFolder();
     const { h, build } = handlers([project]);
@@ -94,7 +115,8 @@ describe('the app\'s build cache', () => {
   it('a project only opened by path outside the workspace (the start-up sample) writes no cache anywhere', async () => {
     const { dir, project, text } = projectFolder();
     const { policy, build } = handlers();
-    for (const f of ['sample.actguy.json', 'walk.mtn', 'walk.sev', 'default.sls', 'se_define.h']) policy.allowFile(join(dir, f));
+    for (const f of ['sample.actguy.json', 'walk.mtn', 'walk.sev', 'default.sls', 'se_define.h'])
+      policy.allowFile(join(dir, f));
     // A check still compresses (and reports that Build would refuse the outputs, which lie outside what was chosen).
     const s = await build(project, text, true);
     expect(s.state).toBe('failed');

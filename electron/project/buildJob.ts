@@ -11,7 +11,13 @@
  */
 import { FormatError } from '../../shared/errors';
 import type { BuildMotionResult, BuildProblem } from '../../shared/ipc/project';
-import { assembleBuild, prepareBuild, type BuildReport, type CompressedMotion, type ReadFile } from '../../shared/project/plan';
+import {
+  assembleBuild,
+  prepareBuild,
+  type BuildReport,
+  type CompressedMotion,
+  type ReadFile,
+} from '../../shared/project/plan';
 import { parseProject } from '../../shared/project/validate';
 import { openBuildCache } from '../build/buildCache';
 import { fileStamp, recordingReader } from '../build/compressMotions';
@@ -50,7 +56,11 @@ export function toBuildProblem(e: unknown): BuildProblem {
 }
 
 /** Largest error as a fraction of tolerance, and the largest rotation / position error. */
-export function errorSummary(result: Pick<CompressedMotion, 'channels'>): { maxErrorRatio: number; maxRotationErrorDeg: number; maxPositionError: number } {
+export function errorSummary(result: Pick<CompressedMotion, 'channels'>): {
+  maxErrorRatio: number;
+  maxRotationErrorDeg: number;
+  maxPositionError: number;
+} {
   let maxErrorRatio = 0;
   let maxRotationErrorDeg = 0;
   let maxPositionError = 0;
@@ -72,7 +82,12 @@ export interface BuildJobDeps {
   stateDir?: string;
 }
 
-export async function runBuildJob(req: BuildJobRequest, readFile: ReadFile, post: (m: BuildJobMessage) => void, deps: BuildJobDeps = {}): Promise<void> {
+export async function runBuildJob(
+  req: BuildJobRequest,
+  readFile: ReadFile,
+  post: (m: BuildJobMessage) => void,
+  deps: BuildJobDeps = {},
+): Promise<void> {
   const parsed = parseProject(req.projectText, req.projectPath);
   if (!parsed.resolved) {
     post({ type: 'failed', errors: parsed.errors.map(toBuildProblem), warnings: [] });
@@ -80,7 +95,11 @@ export async function runBuildJob(req: BuildJobRequest, readFile: ReadFile, post
   }
   const overrides = new Map(req.sevTexts.map((s) => [s.path, encoder.encode(s.text)]));
   const remembered = typeof req.cacheDir === 'string' ? existingVerdicts(req.cacheDir, deps.stateDir) : undefined;
-  const recorded = recordingReader((path) => overrides.get(path) ?? readFile(path), (path) => (overrides.has(path) ? undefined : fileStamp(path)), remembered);
+  const recorded = recordingReader(
+    (path) => overrides.get(path) ?? readFile(path),
+    (path) => (overrides.has(path) ? undefined : fileStamp(path)),
+    remembered,
+  );
   const prep = prepareBuild(parsed.resolved, recorded.read, recorded.known);
   if (!prep.ok) {
     post({ type: 'failed', errors: prep.errors.map(toBuildProblem), warnings: prep.warnings.map((w) => w.message) });
@@ -90,8 +109,15 @@ export async function runBuildJob(req: BuildJobRequest, readFile: ReadFile, post
   post({ type: 'start', count: prepared.motions.length, names: prepared.motions.map((m) => m.resolved.name) });
   const compressor = deps.compressor ?? inProcessCompressor();
   const cache = typeof req.cacheDir === 'string' ? openBuildCache(req.cacheDir) : undefined;
-  const verdicts = cache && !cache.stats.unusable ? (remembered ?? openVerdictStore(cache.dir, deps.stateDir)) : undefined;
-  const postMotion = (p: { index: number; name: string; result: CompressedMotion; cached: boolean; etaMs: number | null }) => {
+  const verdicts =
+    cache && !cache.stats.unusable ? (remembered ?? openVerdictStore(cache.dir, deps.stateDir)) : undefined;
+  const postMotion = (p: {
+    index: number;
+    name: string;
+    result: CompressedMotion;
+    cached: boolean;
+    etaMs: number | null;
+  }) => {
     const entry = prepared.sarEntries[p.index];
     const motion = prepared.motions[p.index];
     post({
@@ -116,17 +142,34 @@ export async function runBuildJob(req: BuildJobRequest, readFile: ReadFile, post
       },
     });
   };
-  const compressed = await compressWithinBudget(prepared, { compressor, cache, verdicts, inputBytes: recorded.bytesOf, inputStamp: recorded.stampOf, onMotion: postMotion });
+  const compressed = await compressWithinBudget(prepared, {
+    compressor,
+    cache,
+    verdicts,
+    inputBytes: recorded.bytesOf,
+    inputStamp: recorded.stampOf,
+    onMotion: postMotion,
+  });
   // A budget build's passes ended at some probe: the panel's figures are those of the scales chosen.
   if (compressed.ok && compressed.budget)
-    compressed.results.forEach((result, index) => postMotion({ index, name: prepared.motions[index].resolved.name, result, cached: false, etaMs: 0 }));
+    compressed.results.forEach((result, index) =>
+      postMotion({ index, name: prepared.motions[index].resolved.name, result, cached: false, etaMs: 0 }),
+    );
   if (!compressed.ok) {
-    post({ type: 'failed', errors: compressed.errors.map(toBuildProblem), warnings: prepared.warnings.map((w) => w.message) });
+    post({
+      type: 'failed',
+      errors: compressed.errors.map(toBuildProblem),
+      warnings: prepared.warnings.map((w) => w.message),
+    });
     return;
   }
   const result = assembleBuild(compressed.prepared, compressed.results, compressed.budget);
   if (!result.ok) {
-    post({ type: 'failed', errors: result.errors.map(toBuildProblem), warnings: result.warnings.map((w) => w.message) });
+    post({
+      type: 'failed',
+      errors: result.errors.map(toBuildProblem),
+      warnings: result.warnings.map((w) => w.message),
+    });
     return;
   }
   post({ type: 'done', outputs: result.outputs, report: result.report, warnings: result.report.warnings });

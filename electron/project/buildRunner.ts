@@ -13,7 +13,11 @@ import { commitOutputs } from '../build/commit';
 import type { BuildJobMessage, BuildJobRequest } from './buildJob';
 
 /** Runs a job and reports its messages; returns a stop function. Tests inject an in-process runner. */
-export type BuildJobLauncher = (req: BuildJobRequest, onMessage: (m: BuildJobMessage) => void, onCrash: (message: string) => void) => () => void;
+export type BuildJobLauncher = (
+  req: BuildJobRequest,
+  onMessage: (m: BuildJobMessage) => void,
+  onCrash: (message: string) => void,
+) => () => void;
 
 /** Starts buildWorker.cjs for one job. */
 export function workerLauncher(workerPath: string): BuildJobLauncher {
@@ -54,7 +58,10 @@ export interface BuildRunner {
 /** Finished builds kept for status queries (the newest ones). */
 const KEEP_FINISHED = 20;
 
-export function createBuildRunner(launch: BuildJobLauncher, write: (files: { path: string; bytes: Uint8Array }[]) => unknown = commitOutputs): BuildRunner {
+export function createBuildRunner(
+  launch: BuildJobLauncher,
+  write: (files: { path: string; bytes: Uint8Array }[]) => unknown = commitOutputs,
+): BuildRunner {
   const builds = new Map<string, { status: BuildStatus; started: number; stop: () => void }>();
 
   const finished = (s: BuildStatus) => s.state === 'done' || s.state === 'failed' || s.state === 'cancelled';
@@ -63,7 +70,12 @@ export function createBuildRunner(launch: BuildJobLauncher, write: (files: { pat
     const b = builds.get(id);
     if (!b) throw new Error(`no build ${JSON.stringify(id)} (it finished long ago or never started)`);
     const s = b.status;
-    return { ...s, elapsedMs: finished(s) ? s.elapsedMs : Date.now() - b.started, motions: s.motions.slice(), errors: s.errors.slice() };
+    return {
+      ...s,
+      elapsedMs: finished(s) ? s.elapsedMs : Date.now() - b.started,
+      motions: s.motions.slice(),
+      errors: s.errors.slice(),
+    };
   };
 
   const prune = () => {
@@ -72,8 +84,18 @@ export function createBuildRunner(launch: BuildJobLauncher, write: (files: { pat
   };
 
   const fresh = (dryRun: boolean): BuildStatus => ({
-    buildId: randomUUID(), dryRun, state: 'checking', done: 0, count: 0, current: null,
-    motions: [], errors: [], warnings: [], written: [], report: null, elapsedMs: 0,
+    buildId: randomUUID(),
+    dryRun,
+    state: 'checking',
+    done: 0,
+    count: 0,
+    current: null,
+    motions: [],
+    errors: [],
+    warnings: [],
+    written: [],
+    report: null,
+    elapsedMs: 0,
   });
 
   return {
@@ -96,7 +118,12 @@ export function createBuildRunner(launch: BuildJobLauncher, write: (files: { pat
         Object.assign(status, patch, { current: null, etaMs: null, elapsedMs: Date.now() - started });
       };
       entry.stop = launch(
-        { projectPath: req.projectPath, projectText: req.projectText, sevTexts: req.sevTexts, cacheDir: req.cacheDir ?? null },
+        {
+          projectPath: req.projectPath,
+          projectText: req.projectText,
+          sevTexts: req.sevTexts,
+          cacheDir: req.cacheDir ?? null,
+        },
         (m) => {
           if (status.state === 'cancelled') return;
           switch (m.type) {

@@ -16,8 +16,17 @@ const port = parentPort;
 const req = workerData as BuildJobRequest;
 // The same pool as `actguy build`: one compression thread per core (nested worker threads), and the cache main chose.
 const compressor = compressorFor(defaultJobs(), join(__dirname, 'compressPoolWorker.cjs'));
-void runBuildJob(req, readInputFile, (m: BuildJobMessage) => {
-  // The archive bytes move to main without a copy.
-  if (m.type === 'done') port.postMessage(m, m.outputs.map((o) => o.bytes.buffer as ArrayBuffer));
-  else port.postMessage(m);
-}, { compressor }).finally(() => compressor.close());
+void runBuildJob(
+  req,
+  readInputFile,
+  (m: BuildJobMessage) => {
+    // The archive bytes move to main without a copy.
+    if (m.type === 'done')
+      port.postMessage(
+        m,
+        m.outputs.map((o) => o.bytes.buffer as ArrayBuffer),
+      );
+    else port.postMessage(m);
+  },
+  { compressor },
+).finally(() => compressor.close());

@@ -1,4 +1,13 @@
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -66,7 +75,10 @@ async function settle(get: () => Promise<BuildStatus>): Promise<BuildStatus> {
 function handlers(launchBuild: BuildJobLauncher = inProcess, dialogs: DialogPort = noDialogs) {
   const policy = createPathPolicy();
   const picks: string[] = [];
-  const scripted: DialogPort = { ...dialogs, chooseFileToOpen: async (o) => (picks.length ? picks.shift()! : dialogs.chooseFileToOpen(o)) };
+  const scripted: DialogPort = {
+    ...dialogs,
+    chooseFileToOpen: async (o) => (picks.length ? picks.shift()! : dialogs.chooseFileToOpen(o)),
+  };
   const h = createProjectHandlers({ policy, dialogs: scripted, launchBuild, checkText: inProcessTextChecker });
   const openPicked = async (project: string): Promise<string> => {
     picks.push(project);
@@ -83,7 +95,13 @@ describe('project handlers', () => {
     const other = workspace();
     const policy = createPathPolicy();
     const chosen = new Set([canonicalPath(project)]);
-    const h = createProjectHandlers({ policy, dialogs: noDialogs, launchBuild: inProcess, checkText: inProcessTextChecker, userChoseProject: (p) => chosen.has(p) });
+    const h = createProjectHandlers({
+      policy,
+      dialogs: noDialogs,
+      launchBuild: inProcess,
+      checkText: inProcessTextChecker,
+      userChoseProject: (p) => chosen.has(p),
+    });
     // main allows the handed-over file itself (electron/main.ts deliverSystemFile); the project then grants what it names.
     policy.allowFile(project);
     policy.allowFile(other.project);
@@ -99,7 +117,12 @@ describe('project handlers', () => {
     const { policy, h, openPicked } = handlers();
     await expect(h.openProject({ path: project })).rejects.toThrow(/refused/);
     const text = await openPicked(project);
-    expect(JSON.parse(text).motions.map((m: { name: string }) => m.name)).toEqual(['walk', 'cmu_01_01', 'walk_rough', 'walk_60']);
+    expect(JSON.parse(text).motions.map((m: { name: string }) => m.name)).toEqual([
+      'walk',
+      'cmu_01_01',
+      'walk_rough',
+      'walk_60',
+    ]);
     const sev = await h.readProjectText({ path: join(dir, 'walk.sev') });
     expect(sev.text).toContain('se 0 SE_FOOT_L variants');
     expect((await h.readProjectText({ path: join(dir, 'default.sls') })).text).toContain('SE_FOOT_L');
@@ -129,7 +152,10 @@ describe('project handlers', () => {
     const savable = JSON.stringify(json, null, 2);
     await h.saveProject({ path: project, text: savable });
     expect(readFileSync(project, 'utf8')).toBe(savable);
-    for (const p of ['secret.json', 'secret.sev']) await expect(h.readProjectText({ path: join(outside, p) })).rejects.toThrow(new RegExp(`refused to access ${join(outside, p)}`));
+    for (const p of ['secret.json', 'secret.sev'])
+      await expect(h.readProjectText({ path: join(outside, p) })).rejects.toThrow(
+        new RegExp(`refused to access ${join(outside, p)}`),
+      );
     // Opening it again by path (not in the dialog) reads it and still allows nothing new.
     await h.openProject({ path: project });
     await expect(h.readProjectText({ path: join(outside, 'secret.sev') })).rejects.toThrow(/refused/);
@@ -140,7 +166,9 @@ describe('project handlers', () => {
     expect(messages).toContain(`refused to read ${join(outside, 'secret.json')}`);
     expect(messages).toContain(`refused to read ${join(outside, 'secret.sev')}`);
     expect(messages).toContain(`refused to read ${join(outside, 'walk.mtn')}`);
-    expect(messages).toContain(`refused to write ${join(outside, 'x.mar')}: a build writes only inside the project's folder`);
+    expect(messages).toContain(
+      `refused to write ${join(outside, 'x.mar')}: a build writes only inside the project's folder`,
+    );
     await expect(h.saveProject({ path: join(outside, 'secret.json'), text: original })).rejects.toThrow(/refused/);
     await expect(h.saveSev({ path: join(outside, 'secret.sev'), text: 'sev 1\n' })).rejects.toThrow(/refused/);
     expect(readdirSync(outside).sort()).toEqual(outsideBefore);
@@ -193,7 +221,9 @@ describe('project handlers', () => {
     const { h, openPicked } = handlers();
     const text = await openPicked(project);
     const viaLink = await settle(async () => h.startBuild({ projectPath: project, projectText: text }));
-    expect(viaLink.errors[0].message).toBe(`ActGuy refused to write ${join(dir, 'out', 'stage.mar')}: a build writes only inside the project's folder (${dir}) or the workspace`);
+    expect(viaLink.errors[0].message).toBe(
+      `ActGuy refused to write ${join(dir, 'out', 'stage.mar')}: a build writes only inside the project's folder (${dir}) or the workspace`,
+    );
     expect(readdirSync(outside)).toEqual([]);
     // An output spelled differently from an input but the same file (a link to walk.mtn) would destroy the input.
     symlinkSync(join(dir, 'walk.mtn'), join(dir, 'stage.mar'));
@@ -201,7 +231,9 @@ describe('project handlers', () => {
     const json = JSON.parse(text);
     json.outputs = { mar: 'stage.mar', sar: 'stage.sar' };
     const onInput = await settle(async () => h.startBuild({ projectPath: project, projectText: JSON.stringify(json) }));
-    expect(onInput.errors.map((e) => e.message)).toEqual([`ActGuy refused to write ${join(dir, 'stage.mar')}: it is ${join(dir, 'walk.mtn')}, an input of this build`]);
+    expect(onInput.errors.map((e) => e.message)).toEqual([
+      `ActGuy refused to write ${join(dir, 'stage.mar')}: it is ${join(dir, 'walk.mtn')}, an input of this build`,
+    ]);
     expect(readFileSync(join(dir, 'walk.mtn'))).toEqual(before);
   });
 
@@ -217,14 +249,18 @@ describe('project handlers', () => {
     const refusedFiles = viaLink.errors.map((e) => e.file);
     expect(refusedFiles).toContain(join(dir, 'msh-out', 'walk.res8'));
     expect(refusedFiles).toContain(join(dir, 'msh-out', 'cmu_01_01.nodes.json'));
-    expect(viaLink.errors[0].message).toBe(`ActGuy refused to write ${join(dir, 'msh-out', 'walk.res8')}: a build writes only inside the project's folder (${dir}) or the workspace`);
+    expect(viaLink.errors[0].message).toBe(
+      `ActGuy refused to write ${join(dir, 'msh-out', 'walk.res8')}: a build writes only inside the project's folder (${dir}) or the workspace`,
+    );
     expect(readdirSync(outside)).toEqual([]);
     // The project's folder itself is fine, but an MSH file that is an input (a link to walk.mtn) is refused.
     symlinkSync(join(dir, 'walk.mtn'), join(dir, 'walk.res8'));
     const before = readFileSync(join(dir, 'walk.mtn'));
     json.outputs.msh = '.';
     const onInput = await settle(async () => h.startBuild({ projectPath: project, projectText: JSON.stringify(json) }));
-    expect(onInput.errors.map((e) => e.message)).toEqual([`ActGuy refused to write ${join(dir, 'walk.res8')}: it is ${join(dir, 'walk.mtn')}, an input of this build`]);
+    expect(onInput.errors.map((e) => e.message)).toEqual([
+      `ActGuy refused to write ${join(dir, 'walk.res8')}: it is ${join(dir, 'walk.mtn')}, an input of this build`,
+    ]);
     expect(readFileSync(join(dir, 'walk.mtn'))).toEqual(before);
   });
 
@@ -234,7 +270,9 @@ describe('project handlers', () => {
     await openPicked(project);
     const path = join(dir, 'walk.sev');
     const before = readFileSync(path, 'utf8');
-    await expect(h.saveSev({ path, text: 'sev 1\nevent 3 9 -\n' })).rejects.toThrow(/has errors; nothing was written\n.*walk\.sev:2:9: event uses undefined SE index 9/);
+    await expect(h.saveSev({ path, text: 'sev 1\nevent 3 9 -\n' })).rejects.toThrow(
+      /has errors; nothing was written\n.*walk\.sev:2:9: event uses undefined SE index 9/,
+    );
     expect(readFileSync(path, 'utf8')).toBe(before);
     const text = before.replace('event 66 2 -', 'event 67 2 -');
     const saved = await h.saveSev({ path, text });
@@ -252,7 +290,9 @@ describe('project handlers', () => {
     const { h, openPicked } = handlers();
     await openPicked(project);
     const before = readFileSync(project, 'utf8');
-    await expect(h.saveProject({ path: project, text: before.replace('"walk_rough"', '"walk rough"') })).rejects.toThrow(/project has errors/);
+    await expect(
+      h.saveProject({ path: project, text: before.replace('"walk_rough"', '"walk rough"') }),
+    ).rejects.toThrow(/project has errors/);
     expect(readFileSync(project, 'utf8')).toBe(before);
   });
 
@@ -267,16 +307,31 @@ describe('project handlers', () => {
     // an unsaved SEV edit takes part in the build
     const sevPath = join(dir, 'walk.sev');
     const edited = readFileSync(sevPath, 'utf8').replace('event 66 2 -', 'event 66 2 -\nevent 70 2 3');
-    const started = await h.startBuild({ projectPath: project, projectText, sevTexts: [{ path: sevPath, text: edited }] });
+    const started = await h.startBuild({
+      projectPath: project,
+      projectText,
+      sevTexts: [{ path: sevPath, text: edited }],
+    });
     const done = await settle(() => h.getBuildStatus({ buildId: started.buildId }));
     expect(done.errors).toEqual([]);
     expect(done.state).toBe('done');
-    expect(done.motions.map((m) => [m.name, m.events])).toEqual([['walk', 11], ['cmu_01_01', 30], ['walk_rough', 0], ['walk_60', 0]]);
+    expect(done.motions.map((m) => [m.name, m.events])).toEqual([
+      ['walk', 11],
+      ['cmu_01_01', 30],
+      ['walk_rough', 0],
+      ['walk_60', 0],
+    ]);
     expect(done.motions.every((m) => m.totalKeys > 0 && m.maxErrorRatio > 0)).toBe(true);
-    expect(done.written.map((p) => p.slice(dir.length + 1))).toEqual(['out/stage.mar', 'out/stage.sar', 'out/stage.report.json']);
+    expect(done.written.map((p) => p.slice(dir.length + 1))).toEqual([
+      'out/stage.mar',
+      'out/stage.sar',
+      'out/stage.report.json',
+    ]);
     const mar = readMar(new Uint8Array(readFileSync(join(dir, 'out/stage.mar'))));
     const sar = readSar(new Uint8Array(readFileSync(join(dir, 'out/stage.sar'))));
-    expect(mar.entries.map((e) => e.name)).toEqual(['walk', 'cmu_01_01', 'walk_rough', 'walk_60', 'walk_slow'].map(gvStrCode)); // the alias walk_slow is the last entry
+    expect(mar.entries.map((e) => e.name)).toEqual(
+      ['walk', 'cmu_01_01', 'walk_rough', 'walk_60', 'walk_slow'].map(gvStrCode),
+    ); // the alias walk_slow is the last entry
     expect(sar.entries[0].events.find((e) => e.frame === 70)).toEqual({ frame: 70, se: 2, joint: 3 });
   });
 
@@ -289,7 +344,15 @@ describe('project handlers', () => {
     const started = await h.startBuild({ projectPath: project, projectText, sevTexts: [{ path: sevPath, text }] });
     const s = await settle(() => h.getBuildStatus({ buildId: started.buildId }));
     expect(s.state).toBe('failed');
-    expect(s.errors).toEqual([expect.objectContaining({ kind: 'SEV', file: sevPath, line: 15, column: 6, message: expect.stringContaining('SE name SE_NOT_THERE is not defined') })]);
+    expect(s.errors).toEqual([
+      expect.objectContaining({
+        kind: 'SEV',
+        file: sevPath,
+        line: 15,
+        column: 6,
+        message: expect.stringContaining('SE name SE_NOT_THERE is not defined'),
+      }),
+    ]);
     expect(existsSync(join(dir, 'out'))).toBe(false);
   });
 
@@ -299,7 +362,9 @@ describe('project handlers', () => {
     const text = (await openPicked(project)).replace('"out/stage.mar"', '"/etc/evil.mar"');
     const s = await h.startBuild({ projectPath: project, projectText: text });
     expect(s.state).toBe('failed');
-    expect(s.errors[0].message).toMatch(/refused to write \/etc\/evil\.mar: a build writes only inside the project's folder/);
+    expect(s.errors[0].message).toMatch(
+      /refused to write \/etc\/evil\.mar: a build writes only inside the project's folder/,
+    );
   });
 
   it('cancelling a build writes nothing', async () => {
@@ -328,7 +393,10 @@ describe('project handlers', () => {
     mkdirSync(mine);
     writeFileSync(join(mine, 'SE_CLOTH_SWISH.wav'), new Uint8Array([1, 2, 3]));
     writeFileSync(join(mine, 'notes.txt'), 'x');
-    const { h, openPicked } = handlers(inProcess, { ...noDialogs, chooseFileToOpen: async () => join(mine, 'SE_CLOTH_SWISH.wav') });
+    const { h, openPicked } = handlers(inProcess, {
+      ...noDialogs,
+      chooseFileToOpen: async () => join(mine, 'SE_CLOTH_SWISH.wav'),
+    });
     await expect(h.listSounds({ folder: join(dir, 'sounds') })).rejects.toThrow(/refused/);
     await expect(h.listSounds({ folder: mine })).rejects.toThrow(/refused/);
     // a project's sounds/ folder is the project's: the generated sample sounds are listed by SE name
@@ -338,7 +406,10 @@ describe('project handlers', () => {
     const wav = await h.readSound({ path: bundled.sounds.find((s) => s.name === 'SE_FOOT_L_WATER')!.path });
     expect(Buffer.from(wav.bytes.subarray(0, 4)).toString('latin1')).toBe('RIFF');
     // another folder becomes allowed when the user picks a sound in it
-    expect(await h.chooseProjectFileDialog({ purpose: 'sound' })).toEqual({ status: 'chosen', path: join(mine, 'SE_CLOTH_SWISH.wav') });
+    expect(await h.chooseProjectFileDialog({ purpose: 'sound' })).toEqual({
+      status: 'chosen',
+      path: join(mine, 'SE_CLOTH_SWISH.wav'),
+    });
     const list = await h.listSounds({ folder: mine });
     expect(list.sounds.map((s) => [s.name, s.extension, s.byteLength])).toEqual([['SE_CLOTH_SWISH', 'wav', 3]]);
     expect(Array.from((await h.readSound({ path: list.sounds[0].path })).bytes)).toEqual([1, 2, 3]);
@@ -346,15 +417,18 @@ describe('project handlers', () => {
   });
 });
 
-
 describe('project handlers: arguments and refusals', () => {
   it('opening refuses a file that is not a project, and a dialog answered with cancel opens nothing', async () => {
     const { dir } = workspace();
     const asked: unknown[] = [];
     const { h } = handlers(inProcess, { ...noDialogs, chooseFileToOpen: async (o) => (asked.push(o), null) });
-    await expect(h.openProject({ path: join(dir, 'walk.sev') })).rejects.toThrow(`${join(dir, 'walk.sev')}: not a project file (expected *.actguy.json)`);
+    await expect(h.openProject({ path: join(dir, 'walk.sev') })).rejects.toThrow(
+      `${join(dir, 'walk.sev')}: not a project file (expected *.actguy.json)`,
+    );
     expect(await h.openProjectDialog(undefined)).toEqual({ status: 'cancelled' });
-    expect(asked).toEqual([{ title: 'Open project', filters: [{ name: 'ActGuy project (.actguy.json)', extensions: ['json'] }] }]);
+    expect(asked).toEqual([
+      { title: 'Open project', filters: [{ name: 'ActGuy project (.actguy.json)', extensions: ['json'] }] },
+    ]);
   });
 
   it('a project picked in the dialog allows the sound files of its sounds/ folder, not its other files', async () => {
@@ -380,22 +454,40 @@ describe('project handlers: arguments and refusals', () => {
     const { dir, project } = workspace();
     const { h, openPicked } = handlers();
     await openPicked(project);
-    await expect(h.saveProject({ path: join(dir, 'p.txt'), text: '{}' })).rejects.toThrow(`Could not save ${join(dir, 'p.txt')}: a project file name ends in .actguy.json`);
-    await expect(h.saveProject({ path: project, text: 5 as unknown as string })).rejects.toThrow('saveProject: text must be a string');
+    await expect(h.saveProject({ path: join(dir, 'p.txt'), text: '{}' })).rejects.toThrow(
+      `Could not save ${join(dir, 'p.txt')}: a project file name ends in .actguy.json`,
+    );
+    await expect(h.saveProject({ path: project, text: 5 as unknown as string })).rejects.toThrow(
+      'saveProject: text must be a string',
+    );
     const saved = await h.saveProject({ path: project, text: readFileSync(project, 'utf8') });
-    expect(saved).toEqual({ path: canonicalPath(project), name: 'sample.actguy', byteLength: readFileSync(project).length });
+    expect(saved).toEqual({
+      path: canonicalPath(project),
+      name: 'sample.actguy',
+      byteLength: readFileSync(project).length,
+    });
   });
 
   it('chooseProjectFileDialog asks per purpose, refuses an unknown one, and a cancel allows nothing', async () => {
     const { dir } = workspace();
     const asked: unknown[] = [];
     const answers: (string | null)[] = [null];
-    const { h, policy } = handlers(inProcess, { ...noDialogs, chooseFileToOpen: async (o) => (asked.push(o), answers.shift() ?? null) });
-    await expect(h.chooseProjectFileDialog({ purpose: 'exe' as never })).rejects.toThrow('chooseProjectFileDialog: purpose must be one of mtn, sev, sound');
+    const { h, policy } = handlers(inProcess, {
+      ...noDialogs,
+      chooseFileToOpen: async (o) => (asked.push(o), answers.shift() ?? null),
+    });
+    await expect(h.chooseProjectFileDialog({ purpose: 'exe' as never })).rejects.toThrow(
+      'chooseProjectFileDialog: purpose must be one of mtn, sev, sound',
+    );
     expect(await h.chooseProjectFileDialog({ purpose: 'mtn' })).toEqual({ status: 'cancelled' });
-    expect(asked).toEqual([{ title: 'Add a motion to the project', filters: [{ name: 'Motion (.mtn)', extensions: ['mtn'] }] }]);
+    expect(asked).toEqual([
+      { title: 'Add a motion to the project', filters: [{ name: 'Motion (.mtn)', extensions: ['mtn'] }] },
+    ]);
     answers.push(join(dir, 'walk.mtn'));
-    expect(await h.chooseProjectFileDialog({ purpose: 'mtn' })).toEqual({ status: 'chosen', path: join(dir, 'walk.mtn') });
+    expect(await h.chooseProjectFileDialog({ purpose: 'mtn' })).toEqual({
+      status: 'chosen',
+      path: join(dir, 'walk.mtn'),
+    });
     expect(policy.isAllowed(join(dir, 'walk.mtn'))).toBe(true);
     expect(policy.isAllowed(join(dir, 'walk.sev'))).toBe(false);
     expect(policy.isAllowed(join(dir, 'sounds', 'SE_FOOT_L.wav'))).toBe(false);
@@ -407,15 +499,27 @@ describe('project handlers: arguments and refusals', () => {
     writeFileSync(join(dir, 'broken.sev'), Buffer.from([0xff, 0xfe, 0x00]));
     const answers = [join(dir, 'steps.sev'), join(dir, 'broken.sev')];
     const asked: unknown[] = [];
-    const { h, policy } = handlers(inProcess, { ...noDialogs, chooseFileToOpen: async (o) => (asked.push(o), answers.shift() ?? null) });
-    expect(await h.chooseProjectFileDialog({ purpose: 'sev' })).toEqual({ status: 'chosen', path: join(dir, 'steps.sev') });
-    expect(asked[0]).toEqual({ title: 'Attach a sound-event file', filters: [{ name: 'Sound events (.sev)', extensions: ['sev'] }] });
+    const { h, policy } = handlers(inProcess, {
+      ...noDialogs,
+      chooseFileToOpen: async (o) => (asked.push(o), answers.shift() ?? null),
+    });
+    expect(await h.chooseProjectFileDialog({ purpose: 'sev' })).toEqual({
+      status: 'chosen',
+      path: join(dir, 'steps.sev'),
+    });
+    expect(asked[0]).toEqual({
+      title: 'Attach a sound-event file',
+      filters: [{ name: 'Sound events (.sev)', extensions: ['sev'] }],
+    });
     expect(policy.isAllowed(join(dir, 'steps.sev'))).toBe(true);
     expect(policy.isAllowed(join(dir, 'steps.mtn'))).toBe(true);
     expect(policy.isAllowed(join(dir, 'cmu_01_01.mtn'))).toBe(true);
     expect(policy.isAllowed(join(dir, 'walk.mtn'))).toBe(false);
     // a file that does not read as text still opens; only its own motion comes into reach
-    expect(await h.chooseProjectFileDialog({ purpose: 'sev' })).toEqual({ status: 'chosen', path: join(dir, 'broken.sev') });
+    expect(await h.chooseProjectFileDialog({ purpose: 'sev' })).toEqual({
+      status: 'chosen',
+      path: join(dir, 'broken.sev'),
+    });
     expect(policy.isAllowed(join(dir, 'broken.mtn'))).toBe(true);
   });
 
@@ -425,20 +529,30 @@ describe('project handlers: arguments and refusals', () => {
     await openPicked(project);
     policy.allowTree(dir);
     expect(await h.readProjectText({ path: join(dir, 'new.SEV') })).toEqual({ path: join(dir, 'new.SEV'), text: null });
-    await expect(h.readProjectText({ path: join(dir, 'gone.sls') })).rejects.toThrow(`Could not read ${join(dir, 'gone.sls')}: no such file`);
+    await expect(h.readProjectText({ path: join(dir, 'gone.sls') })).rejects.toThrow(
+      `Could not read ${join(dir, 'gone.sls')}: no such file`,
+    );
     const { mkdirSync } = await import('node:fs');
     mkdirSync(join(dir, 'folder.h'));
-    await expect(h.readProjectText({ path: join(dir, 'folder.h') })).rejects.toThrow(`Could not read ${join(dir, 'folder.h')}: a folder has that name`);
+    await expect(h.readProjectText({ path: join(dir, 'folder.h') })).rejects.toThrow(
+      `Could not read ${join(dir, 'folder.h')}: a folder has that name`,
+    );
     expect((await h.readProjectText({ path: join(dir, 'se_define.h') })).text).toContain('SE_');
-    expect((await h.readProjectText({ path: join(dir, 'sample.actguy.JSON'.replace('JSON', 'json')) })).path).toBe(join(dir, 'sample.actguy.json'));
+    expect((await h.readProjectText({ path: join(dir, 'sample.actguy.JSON'.replace('JSON', 'json')) })).path).toBe(
+      join(dir, 'sample.actguy.json'),
+    );
   });
 
   it('saveSev checks the name and the text, and a NUL in the name creates nothing', async () => {
     const { dir, project } = workspace();
     const { h, openPicked } = handlers();
     await openPicked(project);
-    await expect(h.saveSev({ path: join(dir, 'walk.txt'), text: 'sev 1\n' })).rejects.toThrow(`Could not save ${join(dir, 'walk.txt')}: a sound-event file name ends in .sev`);
-    await expect(h.saveSev({ path: join(dir, 'walk.sev'), text: null as unknown as string })).rejects.toThrow('saveSev: text must be a string');
+    await expect(h.saveSev({ path: join(dir, 'walk.txt'), text: 'sev 1\n' })).rejects.toThrow(
+      `Could not save ${join(dir, 'walk.txt')}: a sound-event file name ends in .sev`,
+    );
+    await expect(h.saveSev({ path: join(dir, 'walk.sev'), text: null as unknown as string })).rejects.toThrow(
+      'saveSev: text must be a string',
+    );
     await expect(h.saveSev({ path: `${join(dir, 'a')}\0.sev`, text: 'sev 1\n' })).rejects.toThrow(/NUL/);
     const saved = await h.saveSev({ path: join(dir, 'fresh.sev'), text: 'sev 1\n' });
     expect(saved).toEqual({ path: join(canonicalPath(dir), 'fresh.sev'), name: 'fresh', byteLength: 6 });
@@ -448,9 +562,15 @@ describe('project handlers: arguments and refusals', () => {
     const { project } = workspace();
     const { h, openPicked } = handlers();
     const text = await openPicked(project);
-    await expect(h.startBuild({ projectPath: project, projectText: 3 as unknown as string })).rejects.toThrow('startBuild: projectText must be a string');
-    await expect(h.startBuild({ projectPath: project, projectText: text, sevTexts: [{ path: 'a.sev' }] as never })).rejects.toThrow('startBuild: sevTexts must be {path, text} objects');
-    await expect(h.startBuild({ projectPath: project, projectText: text, sevTexts: [null] as never })).rejects.toThrow('startBuild: sevTexts must be {path, text} objects');
+    await expect(h.startBuild({ projectPath: project, projectText: 3 as unknown as string })).rejects.toThrow(
+      'startBuild: projectText must be a string',
+    );
+    await expect(
+      h.startBuild({ projectPath: project, projectText: text, sevTexts: [{ path: 'a.sev' }] as never }),
+    ).rejects.toThrow('startBuild: sevTexts must be {path, text} objects');
+    await expect(h.startBuild({ projectPath: project, projectText: text, sevTexts: [null] as never })).rejects.toThrow(
+      'startBuild: sevTexts must be {path, text} objects',
+    );
     await expect(h.getBuildStatus({} as never)).rejects.toThrow(/getBuildStatus: buildId/);
     await expect(h.cancelBuild({ buildId: 5 } as never)).rejects.toThrow(/cancelBuild: buildId/);
   });
@@ -460,7 +580,12 @@ describe('project handlers: arguments and refusals', () => {
     const { h, openPicked } = handlers();
     const json = JSON.parse(await openPicked(project));
     json.outputs = { mar: '/etc/evil.mar', sar: '/etc/evil.sar' };
-    const dry = await h.startBuild({ projectPath: project, projectText: JSON.stringify(json), dryRun: true, sevTexts: 'x' as never });
+    const dry = await h.startBuild({
+      projectPath: project,
+      projectText: JSON.stringify(json),
+      dryRun: true,
+      sevTexts: 'x' as never,
+    });
     expect(dry.errors).toEqual([]);
     expect(dry.state).toBe('checking');
     await h.cancelBuild({ buildId: dry.buildId });
@@ -488,7 +613,9 @@ describe('project handlers: arguments and refusals', () => {
       { name: 'b', path: join(list.folder, 'b.OGG'), byteLength: 5, extension: 'ogg' },
     ]);
     writeFileSync(join(dir, 'file.wav'), 'x');
-    await expect(h.listSounds({ folder: join(dir, 'file.wav') })).rejects.toThrow(`Could not list ${join(canonicalPath(dir), 'file.wav')}: `);
+    await expect(h.listSounds({ folder: join(dir, 'file.wav') })).rejects.toThrow(
+      `Could not list ${join(canonicalPath(dir), 'file.wav')}: `,
+    );
   });
 
   it('readSound refuses a missing file and one over 16 MiB, naming them', async () => {
@@ -496,12 +623,18 @@ describe('project handlers: arguments and refusals', () => {
     const { h, policy } = handlers();
     policy.allowTree(dir);
     const c = canonicalPath(dir);
-    await expect(h.readSound({ path: join(dir, 'gone.mp3') })).rejects.toThrow(`Could not read ${join(c, 'gone.mp3')}: no such file or folder`);
+    await expect(h.readSound({ path: join(dir, 'gone.mp3') })).rejects.toThrow(
+      `Could not read ${join(c, 'gone.mp3')}: no such file or folder`,
+    );
     writeFileSync(join(dir, 'big.wav'), new Uint8Array(16 * 1024 * 1024 + 1));
-    await expect(h.readSound({ path: join(dir, 'big.wav') })).rejects.toThrow(`${join(c, 'big.wav')}: 16777217 bytes is too large for audition (at most 16777216)`);
+    await expect(h.readSound({ path: join(dir, 'big.wav') })).rejects.toThrow(
+      `${join(c, 'big.wav')}: 16777217 bytes is too large for audition (at most 16777216)`,
+    );
     writeFileSync(join(dir, 'max.wav'), new Uint8Array(16 * 1024 * 1024));
     expect((await h.readSound({ path: join(dir, 'max.wav') })).bytes.byteLength).toBe(16 * 1024 * 1024);
-    await expect(h.readSound({ path: join(dir, 'x.exe') })).rejects.toThrow(`${join(dir, 'x.exe')}: not a sound file (wav, ogg, mp3, flac)`);
+    await expect(h.readSound({ path: join(dir, 'x.exe') })).rejects.toThrow(
+      `${join(dir, 'x.exe')}: not a sound file (wav, ogg, mp3, flac)`,
+    );
   });
 });
 
@@ -512,20 +645,43 @@ describe('project handlers: what each refusal says', () => {
 
   it('every handler names itself and the field when the renderer sends a malformed argument', async () => {
     const { h } = handlers();
-    const members = ['openProject', 'saveProject', 'readProjectText', 'saveSev', 'listSounds', 'readSound', 'startBuild', 'chooseProjectFileDialog'] as const;
-    for (const m of members) await expect((h[m] as (raw: unknown) => Promise<unknown>)(null)).rejects.toThrow(`${m}: expected an object argument`);
+    const members = [
+      'openProject',
+      'saveProject',
+      'readProjectText',
+      'saveSev',
+      'listSounds',
+      'readSound',
+      'startBuild',
+      'chooseProjectFileDialog',
+    ] as const;
+    for (const m of members)
+      await expect((h[m] as (raw: unknown) => Promise<unknown>)(null)).rejects.toThrow(
+        `${m}: expected an object argument`,
+      );
     const field: [keyof typeof h, string][] = [
-      ['openProject', 'path'], ['saveProject', 'path'], ['readProjectText', 'path'], ['saveSev', 'path'],
-      ['listSounds', 'folder'], ['readSound', 'path'], ['startBuild', 'projectPath'],
+      ['openProject', 'path'],
+      ['saveProject', 'path'],
+      ['readProjectText', 'path'],
+      ['saveSev', 'path'],
+      ['listSounds', 'folder'],
+      ['readSound', 'path'],
+      ['startBuild', 'projectPath'],
     ];
-    for (const [m, f] of field) await expect((h[m] as (raw: unknown) => Promise<unknown>)({ [f]: '' })).rejects.toThrow(`${m}: ${f} must be a non-empty string`);
+    for (const [m, f] of field)
+      await expect((h[m] as (raw: unknown) => Promise<unknown>)({ [f]: '' })).rejects.toThrow(
+        `${m}: ${f} must be a non-empty string`,
+      );
   });
 
   it('openProject answers with the project path and the text read from disk', async () => {
     const { dir, project } = workspace();
     const { h, policy } = handlers();
     policy.allowTree(dir);
-    expect(await h.openProject({ path: project })).toEqual({ status: 'opened', project: { path: canonicalPath(project), text: readFileSync(project, 'utf8') } });
+    expect(await h.openProject({ path: project })).toEqual({
+      status: 'opened',
+      project: { path: canonicalPath(project), text: readFileSync(project, 'utf8') },
+    });
   });
 
   it('a save into a folder that does not exist says so, naming the folder, and creates nothing', async () => {
@@ -533,9 +689,15 @@ describe('project handlers: what each refusal says', () => {
     const { h, policy } = handlers();
     policy.allowTree(dir);
     const missing = join(canonicalPath(dir), 'missing');
-    await expect(h.saveProject({ path: join(dir, 'missing', 'p.actguy.json'), text: readFileSync(join(dir, 'sample.actguy.json'), 'utf8') }))
-      .rejects.toThrow(`its folder ${missing} does not exist`);
-    await expect(h.saveSev({ path: join(dir, 'missing', 'walk.sev'), text: 'sev 1\n' })).rejects.toThrow(`its folder ${missing} does not exist`);
+    await expect(
+      h.saveProject({
+        path: join(dir, 'missing', 'p.actguy.json'),
+        text: readFileSync(join(dir, 'sample.actguy.json'), 'utf8'),
+      }),
+    ).rejects.toThrow(`its folder ${missing} does not exist`);
+    await expect(h.saveSev({ path: join(dir, 'missing', 'walk.sev'), text: 'sev 1\n' })).rejects.toThrow(
+      `its folder ${missing} does not exist`,
+    );
     expect(existsSync(missing)).toBe(false);
   });
 
@@ -546,8 +708,13 @@ describe('project handlers: what each refusal says', () => {
     writeFileSync(join(dir, 'bad.SEV'), Buffer.from('sev 1\n\xff', 'latin1'));
     writeFileSync(join(dir, 'bad.json'), Buffer.from('{\n \xff}', 'latin1'));
     const c = canonicalPath(dir);
-    await expect(h.readProjectText({ path: join(dir, 'bad.SEV') })).rejects.toThrow(`${join(c, 'bad.SEV')}:2:1: invalid UTF-8: byte 0xff cannot start a character at byte offset 6`);
-    await expect(h.readProjectText({ path: join(dir, 'bad.json') })).rejects.toMatchObject({ kind: 'PROJECT', message: `${join(c, 'bad.json')}:2:2: invalid UTF-8: byte 0xff cannot start a character at byte offset 3` });
+    await expect(h.readProjectText({ path: join(dir, 'bad.SEV') })).rejects.toThrow(
+      `${join(c, 'bad.SEV')}:2:1: invalid UTF-8: byte 0xff cannot start a character at byte offset 6`,
+    );
+    await expect(h.readProjectText({ path: join(dir, 'bad.json') })).rejects.toMatchObject({
+      kind: 'PROJECT',
+      message: `${join(c, 'bad.json')}:2:2: invalid UTF-8: byte 0xff cannot start a character at byte offset 3`,
+    });
     await expect(h.readProjectText({ path: join(dir, 'bad.SEV') })).rejects.toMatchObject({ kind: 'SEV' });
   });
 
@@ -557,7 +724,9 @@ describe('project handlers: what each refusal says', () => {
     policy.allowTree(dir);
     const path = join(canonicalPath(dir), 'walk.sev');
     await expect(h.saveSev({ path, text: 'sev 1\nevent 3 9 -\nbogus\n' })).rejects.toThrow(
-      new RegExp(`^Could not save ${path}: the text has errors; nothing was written\\n${path}:2:9: [^\\n]+\\n${path}:3:1: `),
+      new RegExp(
+        `^Could not save ${path}: the text has errors; nothing was written\\n${path}:2:9: [^\\n]+\\n${path}:3:1: `,
+      ),
     );
   });
 
@@ -583,7 +752,10 @@ describe('project handlers: what each refusal says', () => {
     mkdirSync(mine);
     for (const f of ['SE_A.wav', 'SE_B.mp3', 'notes.txt', 'SE_A.mtn', 'SE_A.sev']) writeFileSync(join(mine, f), 'x');
     const { h, policy } = handlers(inProcess, { ...noDialogs, chooseFileToOpen: async () => join(mine, 'SE_A.wav') });
-    expect(await h.chooseProjectFileDialog({ purpose: 'sound' })).toEqual({ status: 'chosen', path: join(mine, 'SE_A.wav') });
+    expect(await h.chooseProjectFileDialog({ purpose: 'sound' })).toEqual({
+      status: 'chosen',
+      path: join(mine, 'SE_A.wav'),
+    });
     expect(policy.isAllowed(join(mine, 'SE_B.mp3'))).toBe(true);
     for (const f of ['notes.txt', 'SE_A.mtn', 'SE_A.sev']) expect(policy.isAllowed(join(mine, f))).toBe(false);
   });

@@ -15,7 +15,14 @@
 import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { dirname, extname, join, sep } from 'node:path';
 import { FormatError } from '../../shared/errors';
-import type { ApiHandlersOf, BuildProblem, OpenProjectOutcome, ProjectFilePurpose, SavedFile, SoundFolderListing } from './types';
+import type {
+  ApiHandlersOf,
+  BuildProblem,
+  OpenProjectOutcome,
+  ProjectFilePurpose,
+  SavedFile,
+  SoundFolderListing,
+} from './types';
 import { decodeUtf8Text } from '../../shared/sev/text';
 import type { DialogPort, FileFilter } from '../dialogPort';
 import { baseNameOf, readBytes, writeFileAtomic } from '../fsutil';
@@ -36,7 +43,10 @@ const PROJECT_FILTERS: FileFilter[] = [{ name: 'ActGuy project (.actguy.json)', 
 const PURPOSE_FILTERS: Record<ProjectFilePurpose, { title: string; filters: FileFilter[] }> = {
   mtn: { title: 'Add a motion to the project', filters: [{ name: 'Motion (.mtn)', extensions: ['mtn'] }] },
   sev: { title: 'Attach a sound-event file', filters: [{ name: 'Sound events (.sev)', extensions: ['sev'] }] },
-  sound: { title: 'Choose any sound in the audition folder', filters: [{ name: 'Sounds', extensions: [...SOUND_EXTENSIONS] }] },
+  sound: {
+    title: 'Choose any sound in the audition folder',
+    filters: [{ name: 'Sounds', extensions: [...SOUND_EXTENSIONS] }],
+  },
 };
 
 export interface ProjectHandlerContext {
@@ -55,8 +65,17 @@ export interface ProjectHandlerContext {
 }
 
 export type ProjectHandlers = ApiHandlersOf<
-  | 'openProject' | 'openProjectDialog' | 'saveProject' | 'chooseProjectFileDialog' | 'readProjectText' | 'saveSev'
-  | 'startBuild' | 'getBuildStatus' | 'cancelBuild' | 'listSounds' | 'readSound'
+  | 'openProject'
+  | 'openProjectDialog'
+  | 'saveProject'
+  | 'chooseProjectFileDialog'
+  | 'readProjectText'
+  | 'saveSev'
+  | 'startBuild'
+  | 'getBuildStatus'
+  | 'cancelBuild'
+  | 'listSounds'
+  | 'readSound'
 >;
 
 /** The default worker: dist/electron/buildWorker.cjs (unpacked beside app.asar in a packaged app). */
@@ -83,7 +102,8 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
     const { named } = await checkText({ kind: 'project', path, text });
     for (const p of named.inputs) policy.allowFile(p);
     const sounds = join(dirname(path), 'sounds');
-    if (existsSync(sounds) && statSync(sounds).isDirectory()) policy.allowTree(sounds, { extensions: SOUND_EXTENSIONS });
+    if (existsSync(sounds) && statSync(sounds).isDirectory())
+      policy.allowTree(sounds, { extensions: SOUND_EXTENSIONS });
     pickedProjectFolders.set(canonicalPath(path), canonicalPath(dirname(path)));
   };
 
@@ -97,7 +117,8 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
   };
 
   const readProject = (given: string): { path: string; text: string } => {
-    if (!given.toLowerCase().endsWith('.json')) throw new Error(`${quotePath(given)}: not a project file (expected *.actguy.json)`);
+    if (!given.toLowerCase().endsWith('.json'))
+      throw new Error(`${quotePath(given)}: not a project file (expected *.actguy.json)`);
     const path = policy.check(given, 'read');
     return { path, text: readText(path) };
   };
@@ -126,9 +147,17 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
   };
 
   /** Writes text the checker found no errors in, atomically. `unchanged` says what the user keeps when the write fails. */
-  const saveCheckedText = async (kind: 'sev' | 'project', path: string, text: string, unchanged: string): Promise<SavedFile> => {
+  const saveCheckedText = async (
+    kind: 'sev' | 'project',
+    path: string,
+    text: string,
+    unchanged: string,
+  ): Promise<SavedFile> => {
     const { errors } = await checkText({ kind, path, text });
-    if (errors.length) throw new Error(`Could not save ${path}: ${kind === 'project' ? 'the project' : 'the text'} has errors; nothing was written\n${errors.join('\n')}`);
+    if (errors.length)
+      throw new Error(
+        `Could not save ${path}: ${kind === 'project' ? 'the project' : 'the text'} has errors; nothing was written\n${errors.join('\n')}`,
+      );
     try {
       writeFileAtomic(path, text);
     } catch (e) {
@@ -155,11 +184,18 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
    * (from the path given), each checked after resolving links. Check (a dry run) and Build share it, so Check
    * reports exactly what Build refuses.
    */
-  const refusedBuildPaths = (projectPath: string, named: { inputs: string[]; outputs: string[] }): { reads: BuildProblem[]; writes: BuildProblem[] } => {
+  const refusedBuildPaths = (
+    projectPath: string,
+    named: { inputs: string[]; outputs: string[] },
+  ): { reads: BuildProblem[]; writes: BuildProblem[] } => {
     const reads: BuildProblem[] = [];
     const writes: BuildProblem[] = [];
     for (const p of named.inputs)
-      if (!policy.isAllowed(p)) reads.push({ message: `ActGuy refused to read ${quotePath(p)}: it is not in the workspace, not named by a project you opened with Open Project, and not a file you chose (add it with its dialog, or reopen the project)`, file: p });
+      if (!policy.isAllowed(p))
+        reads.push({
+          message: `ActGuy refused to read ${quotePath(p)}: it is not in the workspace, not named by a project you opened with Open Project, and not a file you chose (add it with its dialog, or reopen the project)`,
+          file: p,
+        });
     for (const p of named.outputs) {
       let canon: string;
       try {
@@ -169,13 +205,21 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
       }
       const overwritten = inputOverwrittenBy(p, [projectPath, ...named.inputs]);
       if (!canon || !buildMayWrite(projectPath, canon))
-        writes.push({ message: `ActGuy refused to write ${quotePath(p)}: a build writes only inside the project's folder (${quotePath(dirname(projectPath))}) or the workspace`, file: p });
-      else if (overwritten !== null) writes.push({ message: `ActGuy refused to write ${quotePath(p)}: it is ${quotePath(overwritten)}, an input of this build`, file: p });
+        writes.push({
+          message: `ActGuy refused to write ${quotePath(p)}: a build writes only inside the project's folder (${quotePath(dirname(projectPath))}) or the workspace`,
+          file: p,
+        });
+      else if (overwritten !== null)
+        writes.push({
+          message: `ActGuy refused to write ${quotePath(p)}: it is ${quotePath(overwritten)}, an input of this build`,
+          file: p,
+        });
     }
     return { reads, writes };
   };
 
-  const requireBuildId = (raw: unknown, what: string): string => requireString(requireObject<{ buildId: string }>(raw, what).buildId, `${what}: buildId`);
+  const requireBuildId = (raw: unknown, what: string): string =>
+    requireString(requireObject<{ buildId: string }>(raw, what).buildId, `${what}: buildId`);
 
   return {
     openProject: async (raw) => {
@@ -198,7 +242,8 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
     saveProject: async (raw) => {
       const req = requireObject<{ path: string; text: string }>(raw, 'saveProject');
       const given = requireString(req.path, 'saveProject: path');
-      if (!given.toLowerCase().endsWith('.json')) throw new Error(`Could not save ${quotePath(given)}: a project file name ends in .actguy.json`);
+      if (!given.toLowerCase().endsWith('.json'))
+        throw new Error(`Could not save ${quotePath(given)}: a project file name ends in .actguy.json`);
       if (typeof req.text !== 'string') throw new Error('saveProject: text must be a string');
       const path = policy.check(given, 'write');
       // The text is written, never trusted: the files it names stay as allowed (or not) as they were.
@@ -208,7 +253,8 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
     chooseProjectFileDialog: async (raw) => {
       const req = requireObject<{ purpose: ProjectFilePurpose }>(raw, 'chooseProjectFileDialog');
       const kind = PURPOSE_FILTERS[req.purpose];
-      if (!kind) throw new Error(`chooseProjectFileDialog: purpose must be one of ${Object.keys(PURPOSE_FILTERS).join(', ')}`);
+      if (!kind)
+        throw new Error(`chooseProjectFileDialog: purpose must be one of ${Object.keys(PURPOSE_FILTERS).join(', ')}`);
       const path = await dialogs.chooseFileToOpen(kind);
       if (!path) return { status: 'cancelled' };
       policy.allowFile(path);
@@ -220,7 +266,8 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
     readProjectText: async (raw) => {
       const req = requireObject<{ path: string }>(raw, 'readProjectText');
       const given = requireString(req.path, 'readProjectText: path');
-      if (!TEXT_EXTENSIONS.includes(extname(given).toLowerCase())) throw new Error(`${quotePath(given)}: not a project text file (.sev, .sls, .h, .json)`);
+      if (!TEXT_EXTENSIONS.includes(extname(given).toLowerCase()))
+        throw new Error(`${quotePath(given)}: not a project text file (.sev, .sls, .h, .json)`);
       const path = policy.check(given, 'read');
       if (!existsSync(path)) {
         if (extname(path).toLowerCase() === '.sev') return { path: given, text: null };
@@ -232,28 +279,48 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
     saveSev: async (raw) => {
       const req = requireObject<{ path: string; text: string }>(raw, 'saveSev');
       const given = requireString(req.path, 'saveSev: path');
-      if (extname(given).toLowerCase() !== '.sev') throw new Error(`Could not save ${quotePath(given)}: a sound-event file name ends in .sev`);
+      if (extname(given).toLowerCase() !== '.sev')
+        throw new Error(`Could not save ${quotePath(given)}: a sound-event file name ends in .sev`);
       if (typeof req.text !== 'string') throw new Error('saveSev: text must be a string');
       // A motion's first .sev is created beside a project the user picked.
-      if (!policy.isAllowed(given) && !given.includes('\0') && [...pickedProjectFolders.values()].includes(canonicalPath(dirname(given)))) policy.allowFile(given);
+      if (
+        !policy.isAllowed(given) &&
+        !given.includes('\0') &&
+        [...pickedProjectFolders.values()].includes(canonicalPath(dirname(given)))
+      )
+        policy.allowFile(given);
       const path = policy.check(given, 'write');
       return saveCheckedText('sev', path, req.text, 'the file on disk is unchanged and your edits are kept');
     },
 
     startBuild: async (raw) => {
-      const req = requireObject<{ projectPath: string; projectText: string; sevTexts?: { path: string; text: string }[]; dryRun?: boolean }>(raw, 'startBuild');
+      const req = requireObject<{
+        projectPath: string;
+        projectText: string;
+        sevTexts?: { path: string; text: string }[];
+        dryRun?: boolean;
+      }>(raw, 'startBuild');
       const given = requireString(req.projectPath, 'startBuild: projectPath');
       const projectPath = policy.check(given, 'read');
       if (typeof req.projectText !== 'string') throw new Error('startBuild: projectText must be a string');
       const sevTexts = Array.isArray(req.sevTexts) ? req.sevTexts : [];
       for (const s of sevTexts)
-        if (typeof s?.path !== 'string' || typeof s.text !== 'string') throw new Error('startBuild: sevTexts must be {path, text} objects');
+        if (typeof s?.path !== 'string' || typeof s.text !== 'string')
+          throw new Error('startBuild: sevTexts must be {path, text} objects');
       const dryRun = req.dryRun === true;
       const { named } = await checkText({ kind: 'project', path: given, text: req.projectText });
       const refused = refusedBuildPaths(projectPath, named);
       // Nothing is read that the policy refuses; a check (dry run) still compresses and reports the writes a build would refuse.
-      if (refused.reads.length || (!dryRun && refused.writes.length)) return runner.reject([...refused.reads, ...refused.writes], dryRun);
-      return runner.start({ projectPath: given, projectText: req.projectText, sevTexts: sevTexts.map((s) => ({ path: s.path, text: s.text })), dryRun, refused: refused.writes, cacheDir: appCacheDir(projectPath) });
+      if (refused.reads.length || (!dryRun && refused.writes.length))
+        return runner.reject([...refused.reads, ...refused.writes], dryRun);
+      return runner.start({
+        projectPath: given,
+        projectText: req.projectText,
+        sevTexts: sevTexts.map((s) => ({ path: s.path, text: s.text })),
+        dryRun,
+        refused: refused.writes,
+        cacheDir: appCacheDir(projectPath),
+      });
     },
 
     getBuildStatus: async (raw) => runner.status(requireBuildId(raw, 'getBuildStatus')),
@@ -298,7 +365,8 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
       } catch (e) {
         throw new Error(`Could not read ${path}: ${reason(e)}`);
       }
-      if (size > SOUND_MAX_BYTES) throw new Error(`${path}: ${size} bytes is too large for audition (at most ${SOUND_MAX_BYTES})`);
+      if (size > SOUND_MAX_BYTES)
+        throw new Error(`${path}: ${size} bytes is too large for audition (at most ${SOUND_MAX_BYTES})`);
       return { path: given, bytes: readBytes(path) };
     },
   };
@@ -311,8 +379,12 @@ function saved(path: string, byteLength: number): SavedFile {
 function reason(e: unknown): string {
   const code = (e as NodeJS.ErrnoException)?.code;
   const known: Record<string, string> = {
-    ENOENT: 'no such file or folder', EACCES: 'permission denied', EPERM: 'the operation is not permitted',
-    ENOSPC: 'no space left on the disk', EROFS: 'the disk is read-only', EISDIR: 'a folder has that name',
+    ENOENT: 'no such file or folder',
+    EACCES: 'permission denied',
+    EPERM: 'the operation is not permitted',
+    ENOSPC: 'no space left on the disk',
+    EROFS: 'the disk is read-only',
+    EISDIR: 'a folder has that name',
   };
   return (code && known[code]) ?? (e instanceof Error ? e.message : String(e));
 }

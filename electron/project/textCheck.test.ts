@@ -21,16 +21,28 @@ describe('text check worker', () => {
     const project = {
       kind: 'project' as const,
       path: '/p/a.actguy.json',
-      text: JSON.stringify({ version: 1, motions: [{ name: 'walk', mtn: 'walk.mtn', sev: '../x/walk.sev' }], outputs: { mar: 'out/a.mar', sar: 'out/a.sar' } }),
+      text: JSON.stringify({
+        version: 1,
+        motions: [{ name: 'walk', mtn: 'walk.mtn', sev: '../x/walk.sev' }],
+        outputs: { mar: 'out/a.mar', sar: 'out/a.sar' },
+      }),
     };
-    expect(await check(project)).toEqual({ errors: [], named: { inputs: ['/p/walk.mtn', '/x/walk.sev'], outputs: ['/p/out/a.mar', '/p/out/a.sar', '/p/out/a.report.json'] } });
+    expect(await check(project)).toEqual({
+      errors: [],
+      named: {
+        inputs: ['/p/walk.mtn', '/x/walk.sev'],
+        outputs: ['/p/out/a.mar', '/p/out/a.sar', '/p/out/a.report.json'],
+      },
+    });
   });
 
   it('a checker that does not answer within its budget is stopped, and the save gets a message naming the file', async () => {
     const silent = join(scratch, 'silent.cjs');
     writeFileSync(silent, 'setInterval(() => {}, 1000);\n');
     const check = workerTextChecker(silent, 50);
-    await expect(check({ kind: 'sev', path: '/p/huge.sev', text: 'sev 1\n' })).rejects.toThrow('/p/huge.sev: reading the sound-event file took longer than 0.05 s and was stopped');
+    await expect(check({ kind: 'sev', path: '/p/huge.sev', text: 'sev 1\n' })).rejects.toThrow(
+      '/p/huge.sev: reading the sound-event file took longer than 0.05 s and was stopped',
+    );
   });
 
   it('after a check is stopped for its budget, the next check runs in a fresh worker', async () => {
@@ -41,24 +53,50 @@ describe('text check worker', () => {
         "parentPort.on('message', ({ id, req }) => { if (req.text === 'hang') for (;;) {} parentPort.postMessage({ id, ok: true, result: { errors: [req.text], named: { inputs: [], outputs: [] } } }); });\n",
     );
     const check = workerTextChecker(stuckOnce, 3000); // ample for a tiny worker to start on a busy machine
-    expect(await check({ kind: 'sev', path: '/p/a.sev', text: 'first' })).toEqual({ errors: ['first'], named: { inputs: [], outputs: [] } });
-    await expect(check({ kind: 'sev', path: '/p/b.sev', text: 'hang' })).rejects.toThrow(/^\/p\/b\.sev: reading the sound-event file took longer than 3 s/);
-    expect(await check({ kind: 'project', path: '/p/c.actguy.json', text: 'after' })).toEqual({ errors: ['after'], named: { inputs: [], outputs: [] } });
+    expect(await check({ kind: 'sev', path: '/p/a.sev', text: 'first' })).toEqual({
+      errors: ['first'],
+      named: { inputs: [], outputs: [] },
+    });
+    await expect(check({ kind: 'sev', path: '/p/b.sev', text: 'hang' })).rejects.toThrow(
+      /^\/p\/b\.sev: reading the sound-event file took longer than 3 s/,
+    );
+    expect(await check({ kind: 'project', path: '/p/c.actguy.json', text: 'after' })).toEqual({
+      errors: ['after'],
+      named: { inputs: [], outputs: [] },
+    });
   });
 
   it('an unexpected exception in the checker is reported as FILE: message', async () => {
     const throwing = join(scratch, 'throwing.cjs');
-    writeFileSync(throwing, "const { parentPort } = require('node:worker_threads'); parentPort.on('message', ({ id }) => parentPort.postMessage({ id, ok: false, message: 'x.forEach is not a function' }));\n");
-    await expect(workerTextChecker(throwing)({ kind: 'project', path: '/p/a.actguy.json', text: '{}' })).rejects.toThrow(/^\/p\/a\.actguy\.json: x\.forEach is not a function$/);
-    await expect(workerTextChecker(join(scratch, 'missing.cjs'))({ kind: 'sev', path: '/p/b.sev', text: '' })).rejects.toThrow(/^\/p\/b\.sev: the text checker stopped/);
+    writeFileSync(
+      throwing,
+      "const { parentPort } = require('node:worker_threads'); parentPort.on('message', ({ id }) => parentPort.postMessage({ id, ok: false, message: 'x.forEach is not a function' }));\n",
+    );
+    await expect(
+      workerTextChecker(throwing)({ kind: 'project', path: '/p/a.actguy.json', text: '{}' }),
+    ).rejects.toThrow(/^\/p\/a\.actguy\.json: x\.forEach is not a function$/);
+    await expect(
+      workerTextChecker(join(scratch, 'missing.cjs'))({ kind: 'sev', path: '/p/b.sev', text: '' }),
+    ).rejects.toThrow(/^\/p\/b\.sev: the text checker stopped/);
   });
 
   it('the main process bundle contains no SEV or project parser: they run only in the worker', async () => {
     const r = await build({
-      entryPoints: [resolve(__dirname, '..', 'main.ts')], bundle: true, platform: 'node', format: 'cjs', external: ['electron'], write: false, metafile: true, logLevel: 'silent',
+      entryPoints: [resolve(__dirname, '..', 'main.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      external: ['electron'],
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
     });
     const inputs = Object.keys(r.metafile.inputs);
     expect(inputs).toContain('electron/project/projectHandlers.ts');
-    expect(inputs.filter((f) => f === 'shared/sev/parse.ts' || f === 'shared/project/validate.ts' || f.endsWith('textCheckJob.ts'))).toEqual([]);
+    expect(
+      inputs.filter(
+        (f) => f === 'shared/sev/parse.ts' || f === 'shared/project/validate.ts' || f.endsWith('textCheckJob.ts'),
+      ),
+    ).toEqual([]);
   });
 });

@@ -38,7 +38,8 @@ export interface TextCheckJob {
   id: number;
   req: TextCheckRequest;
 }
-export type TextCheckReply = { id: number; ok: true; result: TextCheckResult } | { id: number; ok: false; message: string };
+export type TextCheckReply =
+  { id: number; ok: true; result: TextCheckResult } | { id: number; ok: false; message: string };
 
 /**
  * Checks in one long-lived worker thread (started on first use, so a save
@@ -46,10 +47,16 @@ export type TextCheckReply = { id: number; ok: true; result: TextCheckResult } |
  * stops the worker (a hostile text cannot hold it) and is refused with a
  * message naming the file; the next check starts a fresh worker.
  */
-export function workerTextChecker(workerPath: string = defaultTextCheckWorkerPath(), budgetMs = TEXT_CHECK_BUDGET_MS): TextChecker {
+export function workerTextChecker(
+  workerPath: string = defaultTextCheckWorkerPath(),
+  budgetMs = TEXT_CHECK_BUDGET_MS,
+): TextChecker {
   let worker: Worker | null = null;
   let nextId = 1;
-  const pending = new Map<number, { req: TextCheckRequest; resolve: (r: TextCheckResult) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
+  const pending = new Map<
+    number,
+    { req: TextCheckRequest; resolve: (r: TextCheckResult) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }
+  >();
 
   const settle = (id: number, outcome: { result: TextCheckResult } | { why: string }): void => {
     const job = pending.get(id);

@@ -11,8 +11,12 @@ import type { TextChecker, TextCheckRequest, TextCheckResult } from './textCheck
 
 /** The check itself (the worker runs this; tests call it in-process). */
 export function checkText(req: TextCheckRequest): TextCheckResult {
-  if (req.kind === 'sev') return { errors: parseSev(req.text, req.path).errors.map((e) => e.message), named: { inputs: [], outputs: [] } };
-  return { errors: parseProject(req.text, req.path).errors.map((e) => e.message), named: pathsNamedByProject(req.text, req.path) };
+  if (req.kind === 'sev')
+    return { errors: parseSev(req.text, req.path).errors.map((e) => e.message), named: { inputs: [], outputs: [] } };
+  return {
+    errors: parseProject(req.text, req.path).errors.map((e) => e.message),
+    named: pathsNamedByProject(req.text, req.path),
+  };
 }
 
 /** Checks on the calling thread (unit tests that need no bundle). */
@@ -36,11 +40,24 @@ export function pathsNamedByProject(text: string, projectFile: string): { inputs
     const add = (into: string[], v: unknown) => {
       if (typeof v === 'string' && v) into.push(resolveFrom(projectFile, v));
     };
-    if (Array.isArray(json.motions)) for (const m of json.motions as Record<string, unknown>[]) if (m && typeof m === 'object') { add(inputs, m.mtn); add(inputs, m.sev); }
+    if (Array.isArray(json.motions))
+      for (const m of json.motions as Record<string, unknown>[])
+        if (m && typeof m === 'object') {
+          add(inputs, m.mtn);
+          add(inputs, m.sev);
+        }
     const t = json.seTables as Record<string, unknown> | undefined;
-    if (t && typeof t === 'object') { add(inputs, t.sls); add(inputs, t.seDefine); }
+    if (t && typeof t === 'object') {
+      add(inputs, t.sls);
+      add(inputs, t.seDefine);
+    }
     const o = json.outputs as Record<string, unknown> | undefined;
-    if (o && typeof o === 'object') { add(outputs, o.mar); add(outputs, o.sar); add(outputs, o.report); add(outputs, o.msh); }
+    if (o && typeof o === 'object') {
+      add(outputs, o.mar);
+      add(outputs, o.sar);
+      add(outputs, o.report);
+      add(outputs, o.msh);
+    }
   } catch {
     // not JSON (or nested too deeply): names nothing
   }

@@ -3,7 +3,11 @@ import type { ActGuyInvokeMember } from '../../shared/ipc/api';
 import type { InvokeArg, InvokeResult } from '../../shared/ipc/transport';
 
 export type {
-  BuildProblem, OpenProjectOutcome, ProjectFilePurpose, SavedFile, SoundFolderListing,
+  BuildProblem,
+  OpenProjectOutcome,
+  ProjectFilePurpose,
+  SavedFile,
+  SoundFolderListing,
 } from '../../shared/ipc';
 
 /** A subset of the API's invoke members as functions of their one argument (the shape electron/handlers.ts serves). */

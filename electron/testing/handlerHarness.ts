@@ -18,11 +18,23 @@ export const SAMPLE_MTN = join(ASSETS, 'walk.mtn');
 
 /** An AppInfo of the loopback transport without native dialogs on this platform; the sample is the start-up file unless given. */
 export function testAppInfo(app: Partial<AppInfo> & Pick<AppInfo, 'workspaceRoot'>): AppInfo {
-  return { version: '0.0.0-test', samplePath: SAMPLE_MTN, startupPath: SAMPLE_MTN, transport: 'loopback', nativeDialogs: false, platform: process.platform, ...app };
+  return {
+    version: '0.0.0-test',
+    samplePath: SAMPLE_MTN,
+    startupPath: SAMPLE_MTN,
+    transport: 'loopback',
+    nativeDialogs: false,
+    platform: process.platform,
+    ...app,
+  };
 }
 
 /** Dialogs that choose nothing and decline every confirmation. */
-export const noDialogs: DialogPort = { chooseFileToOpen: async () => null, chooseFileToSave: async () => null, confirm: async () => false };
+export const noDialogs: DialogPort = {
+  chooseFileToOpen: async () => null,
+  chooseFileToSave: async () => null,
+  confirm: async () => false,
+};
 
 export interface ScriptedDialogs extends DialogPort {
   /** The answers of the next dialogs, in order; a dialog with none queued fails the test. */
@@ -39,29 +51,48 @@ export function scriptedDialogs(options: { confirm?: DialogPort['confirm'] } = {
     if (answers.length === 0) throw new Error('test dialog: no answer queued');
     return answers.shift() as T;
   };
-  const file = (o: { title: string; defaultPath?: string; filters: { extensions: string[] }[] }): Promise<string | null> => {
+  const file = (o: {
+    title: string;
+    defaultPath?: string;
+    filters: { extensions: string[] }[];
+  }): Promise<string | null> => {
     shown.push({ title: o.title, defaultPath: o.defaultPath, extensions: o.filters.flatMap((f) => f.extensions) });
     return next();
   };
   return { answers, shown, chooseFileToOpen: file, chooseFileToSave: file, confirm: options.confirm ?? (() => next()) };
 }
 
-export type TestHandlerOptions = Omit<HandlerContext, 'appInfo' | 'policy' | 'recent' | 'dialogs'> & Partial<Pick<HandlerContext, 'policy' | 'recent' | 'dialogs'>> & {
-  /** The AppInfo's fields that differ from testAppInfo's. */
-  app: Partial<AppInfo> & Pick<AppInfo, 'workspaceRoot'>;
-  /** Where the recent files are kept (default: nowhere); ignored when `recent` is given. */
-  recentDir?: string | null;
-};
+export type TestHandlerOptions = Omit<HandlerContext, 'appInfo' | 'policy' | 'recent' | 'dialogs'> &
+  Partial<Pick<HandlerContext, 'policy' | 'recent' | 'dialogs'>> & {
+    /** The AppInfo's fields that differ from testAppInfo's. */
+    app: Partial<AppInfo> & Pick<AppInfo, 'workspaceRoot'>;
+    /** Where the recent files are kept (default: nowhere); ignored when `recent` is given. */
+    recentDir?: string | null;
+  };
 
 /** createHandlers with testAppInfo(app), a fresh path policy, recent files in `recentDir` (default none) and noDialogs unless given. */
-export function testHandlers({ app, recentDir = null, policy, recent, dialogs, ...rest }: TestHandlerOptions): ApiHandlers {
+export function testHandlers({
+  app,
+  recentDir = null,
+  policy,
+  recent,
+  dialogs,
+  ...rest
+}: TestHandlerOptions): ApiHandlers {
   return createHandlers({
-    appInfo: testAppInfo(app), policy: policy ?? createPathPolicy(), recent: recent ?? createRecentFilesStore(recentDir), dialogs: dialogs ?? noDialogs, ...rest,
+    appInfo: testAppInfo(app),
+    policy: policy ?? createPathPolicy(),
+    recent: recent ?? createRecentFilesStore(recentDir),
+    dialogs: dialogs ?? noDialogs,
+    ...rest,
   });
 }
 
 /** A fresh temporary folder holding `workspace/` with a copy of the walk, and `outside/`, empty unless `walkOutside`. */
-export function tempWorkspace(prefix: string, options: { walkOutside?: boolean } = {}): { dir: string; workspace: string; outside: string } {
+export function tempWorkspace(
+  prefix: string,
+  options: { walkOutside?: boolean } = {},
+): { dir: string; workspace: string; outside: string } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const workspace = join(dir, 'workspace');
   const outside = join(dir, 'outside');

@@ -68,7 +68,11 @@ export function registerAppCommands(): void {
     { id: 'playback.stepForward', run: () => step(1), enabled: hasMotion },
     { id: 'playback.stepBack', run: () => step(-1), enabled: hasMotion },
     { id: 'playback.firstFrame', run: () => gotoFrame(0), enabled: hasMotion },
-    { id: 'playback.lastFrame', run: () => gotoFrame(documentStore.getState().motion?.frameCount ?? 0), enabled: hasMotion },
+    {
+      id: 'playback.lastFrame',
+      run: () => gotoFrame(documentStore.getState().motion?.frameCount ?? 0),
+      enabled: hasMotion,
+    },
     { id: 'help.about', run: () => showAbout() },
     { id: 'app.saveAllAndClose', run: () => saveAllAndCloseWindow() },
   ]);

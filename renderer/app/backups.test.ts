@@ -26,7 +26,19 @@ async function openWalk(): Promise<void> {
     fakeApi({
       openMotion: async ({ path }) => {
         opened.push(path);
-        return { status: 'opened', motion: { documentId: 'd1', path: '/ws/walk.mtn', name: 'walk', kind: 'mtn', readOnly: false, mtnBytes: walkBytes, skeletonPath: null, marEntry: null } };
+        return {
+          status: 'opened',
+          motion: {
+            documentId: 'd1',
+            path: '/ws/walk.mtn',
+            name: 'walk',
+            kind: 'mtn',
+            readOnly: false,
+            mtnBytes: walkBytes,
+            skeletonPath: null,
+            marEntry: null,
+          },
+        };
       },
       saveMotion: async ({ path, mtnBytes }) => {
         saved.push(mtnBytes);
@@ -38,7 +50,12 @@ async function openWalk(): Promise<void> {
 }
 
 function moveFirstEvent(): void {
-  expect(sevStore.getState().edit('move event', (doc) => ({ ...doc, events: doc.events.map((e, i) => (i === 0 ? { ...e, frame: e.frame + 1 } : e)) }))).toBeNull();
+  expect(
+    sevStore.getState().edit('move event', (doc) => ({
+      ...doc,
+      events: doc.events.map((e, i) => (i === 0 ? { ...e, frame: e.frame + 1 } : e)),
+    })),
+  ).toBeNull();
 }
 
 beforeEach(() => {
@@ -70,7 +87,13 @@ describe('copies sent to main', () => {
     expect(sent).toHaveLength(1);
     const copy = sent[0].backup as Extract<UnsavedBackup, { part: 'motion' }>;
     expect(sent[0].part).toBe('motion');
-    expect(copy).toMatchObject({ documentId: 'd1', name: 'walk', path: '/ws/walk.mtn', editedAt: 1234, rotationOverridesDeg: { 1: 2.5 } });
+    expect(copy).toMatchObject({
+      documentId: 'd1',
+      name: 'walk',
+      path: '/ws/walk.mtn',
+      editedAt: 1234,
+      rotationOverridesDeg: { 1: 2.5 },
+    });
     expect(copy.tolerances).toEqual(documentStore.getState().tolerances);
     expect(copy.mtnBytes).toEqual(writeMtn(documentStore.getState().motion!));
     const m = readMtn(copy.mtnBytes);
@@ -110,15 +133,47 @@ describe('restoring after a crash', () => {
     const m = emptyMotion(20, joints);
     m.jointKeyInfo[(7 * 2 + 1) * 4] |= KeyFlag.KEY;
     const edited = writeMtn(m);
-    const tolerances = { positionTolerance: 0.5, rotationToleranceDeg: 0.75, offsetTolerance: 0.25, method: 'classic' as const };
-    const motionCopy: UnsavedBackup = { part: 'motion', documentId: 'd9', name: 'walk', path: '/ws/walk.mtn', editedAt: new Date(2026, 11, 1, 18, 52, 10).getTime(), mtnBytes: edited, tolerances, rotationOverridesDeg: { 1: 3 } };
+    const tolerances = {
+      positionTolerance: 0.5,
+      rotationToleranceDeg: 0.75,
+      offsetTolerance: 0.25,
+      method: 'classic' as const,
+    };
+    const motionCopy: UnsavedBackup = {
+      part: 'motion',
+      documentId: 'd9',
+      name: 'walk',
+      path: '/ws/walk.mtn',
+      editedAt: new Date(2026, 11, 1, 18, 52, 10).getTime(),
+      mtnBytes: edited,
+      tolerances,
+      rotationOverridesDeg: { 1: 3 },
+    };
     const sevText = walkSevText.replace(/\n$/, '') + '\n';
-    const sevCopy: UnsavedBackup = { part: 'sev', name: 'walk.sev', path: '/ws/walk.sev', motionName: 'walk', editedAt: 1, text: sevText };
-    const parts = await restoreHeldBackups({ restoreBackups: async () => ({ backups: [motionCopy, sevCopy], setAside: ['The backup /u/Backups/project.json could not be used (not JSON); moved to …'] }) });
+    const sevCopy: UnsavedBackup = {
+      part: 'sev',
+      name: 'walk.sev',
+      path: '/ws/walk.sev',
+      motionName: 'walk',
+      editedAt: 1,
+      text: sevText,
+    };
+    const parts = await restoreHeldBackups({
+      restoreBackups: async () => ({
+        backups: [motionCopy, sevCopy],
+        setAside: ['The backup /u/Backups/project.json could not be used (not JSON); moved to …'],
+      }),
+    });
     expect(parts).toEqual(['motion', 'sev']);
 
     const d = documentStore.getState();
-    expect(d).toMatchObject({ documentId: 'd9', path: '/ws/walk.mtn', dirty: true, tolerances, rotationOverridesDeg: { 1: 3 } });
+    expect(d).toMatchObject({
+      documentId: 'd9',
+      path: '/ws/walk.mtn',
+      dirty: true,
+      tolerances,
+      rotationOverridesDeg: { 1: 3 },
+    });
     expect(writeMtn(d.motion!)).toEqual(edited);
     const f = sevStore.getState().file!;
     expect(isSevDirty(f)).toBe(true);
@@ -129,7 +184,9 @@ describe('restoring after a crash', () => {
     const messages = sessionStore.getState().messages;
     expect(messages.map((x) => x.text).join('\n')).toContain('project.json could not be used');
     const restoredMessage = messages.find((x) => x.text.startsWith('Restored'))!;
-    expect(restoredMessage.text).toMatch(/^Restored unsaved changes to walk\.mtn, walk\.sev \(as of 2026-12-01 18:52:10\)/);
+    expect(restoredMessage.text).toMatch(
+      /^Restored unsaved changes to walk\.mtn, walk\.sev \(as of 2026-12-01 18:52:10\)/,
+    );
     expect(restoredMessage.action?.label).toBe('Discard');
 
     // Save goes through the normal save path, with the restored bytes.
@@ -141,10 +198,22 @@ describe('restoring after a crash', () => {
     await openWalk();
     const m = emptyMotion(20, joints);
     m.translationKeyInfo[4 * 4] |= KeyFlag.KEY;
-    const copy: UnsavedBackup = { part: 'motion', documentId: 'd9', name: 'walk', path: '/ws/walk.mtn', editedAt: 1, mtnBytes: writeMtn(m), tolerances: { positionTolerance: 1, rotationToleranceDeg: 1, offsetTolerance: 1 }, rotationOverridesDeg: {} };
+    const copy: UnsavedBackup = {
+      part: 'motion',
+      documentId: 'd9',
+      name: 'walk',
+      path: '/ws/walk.mtn',
+      editedAt: 1,
+      mtnBytes: writeMtn(m),
+      tolerances: { positionTolerance: 1, rotationToleranceDeg: 1, offsetTolerance: 1 },
+      rotationOverridesDeg: {},
+    };
     await restoreHeldBackups({ restoreBackups: async () => ({ backups: [copy], setAside: [] }) });
     expect(documentStore.getState().dirty).toBe(true);
-    sessionStore.getState().messages.find((x) => x.text.startsWith('Restored'))!.action!.run();
+    sessionStore
+      .getState()
+      .messages.find((x) => x.text.startsWith('Restored'))!
+      .action!.run();
     await vi.waitFor(() => expect(documentStore.getState().documentId).toBe('d1'));
     expect(documentStore.getState().dirty).toBe(false);
     expect(opened).toEqual(['/ws/walk.mtn', '/ws/walk.mtn']);

@@ -59,7 +59,14 @@ export function backupOf(part: BackupPart, editedAt: number): UnsavedBackup | nu
   if (part === 'sev') {
     const f = sevStore.getState().file;
     if (!f || !isSevDirty(f)) return null;
-    return { part, name: basenameOf(f.path), path: f.path, motionName: f.motionName, editedAt, text: sevTextToSave(f) ?? f.brokenText ?? '' };
+    return {
+      part,
+      name: basenameOf(f.path),
+      path: f.path,
+      motionName: f.motionName,
+      editedAt,
+      text: sevTextToSave(f) ?? f.brokenText ?? '',
+    };
   }
   const p = projectStore.getState();
   if (!p.path || !isProjectDirty(p)) return null;
@@ -75,7 +82,11 @@ const PARTS: readonly BackupPart[] = ['motion', 'sev', 'project'];
  */
 export function backupUnsavedOnChange(
   api: Pick<ActGuyApi, 'backupUnsaved'>,
-  options: { delayMs?: number; now?: () => number; /** Parts main already holds a copy of (those just restored). */ held?: readonly BackupPart[] } = {},
+  options: {
+    delayMs?: number;
+    now?: () => number;
+    /** Parts main already holds a copy of (those just restored). */ held?: readonly BackupPart[];
+  } = {},
 ): () => void {
   const { delayMs = BACKUP_DELAY_MS, now = Date.now } = options;
   const sent = new Map<BackupPart, unknown[]>(PARTS.map((p) => [p, sourcesOf(p)]));
@@ -135,7 +146,8 @@ export async function restoreHeldBackups(api: Pick<ActGuyApi, 'restoreBackups'>)
   if (project?.part === 'project') {
     try {
       const json = JSON.parse(project.text) as unknown;
-      if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new Error('the copy is not a project');
+      if (typeof json !== 'object' || json === null || Array.isArray(json))
+        throw new Error('the copy is not a project');
       await openProject(project.path);
       if (projectStore.getState().path !== project.path) throw new Error('the project could not be opened');
       projectStore.getState().setJson(json as ProjectJson);

@@ -19,7 +19,16 @@ registerFeatures();
 const joints = [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'hips' }];
 const opened = (path: string): OpenMotionOutcome => ({
   status: 'opened',
-  motion: { documentId: path, path, name: 'walk', kind: 'mtn', readOnly: false, mtnBytes: writeMtn(emptyMotion(10, joints)), skeletonPath: null, marEntry: null },
+  motion: {
+    documentId: path,
+    path,
+    name: 'walk',
+    kind: 'mtn',
+    readOnly: false,
+    mtnBytes: writeMtn(emptyMotion(10, joints)),
+    skeletonPath: null,
+    marEntry: null,
+  },
 });
 
 function recordingApi() {
@@ -39,7 +48,12 @@ function recordingApi() {
   return calls;
 }
 
-const question = { title: 'Unsaved changes', text: 'walk has unsaved changes.', buttons: [{ id: 'cancel', label: 'Cancel' }], resolve: () => {} };
+const question = {
+  title: 'Unsaved changes',
+  text: 'walk has unsaved changes.',
+  buttons: [{ id: 'cancel', label: 'Cancel' }],
+  resolve: () => {},
+};
 
 afterEach(() => {
   sessionStore.getState().setConfirm(null);
@@ -86,20 +100,27 @@ describe('menu commands and an open modal', () => {
     await runCommand({ command: 'file.openFromSystem', path: '/ws/notes.txt' });
     expect(sessionStore.getState().messages.at(-1)?.text).toMatch(/notes\.txt: ActGuy opens motions/);
     await runCommand({ command: 'file.openFromSystem', path: '/ws/lonely.sev' });
-    expect(sessionStore.getState().messages.at(-1)?.text).toMatch(/lonely\.sev: a \.sev is edited in the project that lists it/);
+    expect(sessionStore.getState().messages.at(-1)?.text).toMatch(
+      /lonely\.sev: a \.sev is edited in the project that lists it/,
+    );
     expect(calls).toEqual(['openMotion /ws/walk.MTN']);
   });
 });
 
 describe('the command registry', () => {
   it('every command of the menu model and of the Events menu has a registered action', () => {
-    const ids = MENUS.flatMap((m) => m.entries.flatMap((e) => (e !== 'separator' && 'command' in e ? [e.command] : [])));
+    const ids = MENUS.flatMap((m) =>
+      m.entries.flatMap((e) => (e !== 'separator' && 'command' in e ? [e.command] : [])),
+    );
     expect(ids.length).toBeGreaterThan(30);
-    for (const id of [...ids, 'file.openRecent', 'file.openFromSystem', 'help.about', 'app.saveAllAndClose'] as const) expect(registeredCommandIds()).toContain(id);
+    for (const id of [...ids, 'file.openRecent', 'file.openFromSystem', 'help.about', 'app.saveAllAndClose'] as const)
+      expect(registeredCommandIds()).toContain(id);
   });
 
   it('a command registered twice is refused, and one nobody registered fails loudly', async () => {
-    expect(() => registerCommands([{ id: 'file.open', run: () => undefined }])).toThrow('Command file.open is registered twice.');
+    expect(() => registerCommands([{ id: 'file.open', run: () => undefined }])).toThrow(
+      'Command file.open is registered twice.',
+    );
     await expect(runRegisteredCommand({ command: 'nope' as never })).rejects.toThrow('No command nope is registered.');
   });
 });

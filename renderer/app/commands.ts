@@ -79,10 +79,20 @@ export async function openSystemFile(path: string, projectPath?: string): Promis
     }
     sessionStore
       .getState()
-      .notify('warning', `${basenameOf(path)}: a .sev is edited in the project that lists it, and no project (*.actguy.json) beside it does. Open or create that project (File › Open Project…).`, 'app');
+      .notify(
+        'warning',
+        `${basenameOf(path)}: a .sev is edited in the project that lists it, and no project (*.actguy.json) beside it does. Open or create that project (File › Open Project…).`,
+        'app',
+      );
     return;
   }
-  sessionStore.getState().notify('error', `${basenameOf(path)}: ActGuy opens motions (.mtn, .mt3, .mar), .sev files and projects (.actguy.json).`, 'app');
+  sessionStore
+    .getState()
+    .notify(
+      'error',
+      `${basenameOf(path)}: ActGuy opens motions (.mtn, .mt3, .mar), .sev files and projects (.actguy.json).`,
+      'app',
+    );
 }
 
 /**
@@ -91,7 +101,11 @@ export async function openSystemFile(path: string, projectPath?: string): Promis
  * Resolves when the command has finished.
  */
 export async function runCommand(cmd: MenuCommand): Promise<void> {
-  if ((cmd.command === 'edit.undo' || cmd.command === 'edit.redo') && typeof document !== 'undefined' && isTypingTarget(document.activeElement)) {
+  if (
+    (cmd.command === 'edit.undo' || cmd.command === 'edit.redo') &&
+    typeof document !== 'undefined' &&
+    isTypingTarget(document.activeElement)
+  ) {
     // Under Electron the native Undo accelerator fires for a focused field too: the field's own undo is meant.
     document.execCommand(cmd.command === 'edit.undo' ? 'undo' : 'redo');
     return;

@@ -25,7 +25,12 @@ export function pickPathsInApp(req: Omit<PickerRequest, 'resolve' | 'resolveMany
       sessionStore.getState().setPicker(null);
       resolve(paths);
     };
-    sessionStore.getState().setPicker({ ...req, mode: 'open', resolve: (path) => done(path ? [path] : null), resolveMany: (paths) => done(paths) });
+    sessionStore.getState().setPicker({
+      ...req,
+      mode: 'open',
+      resolve: (path) => done(path ? [path] : null),
+      resolveMany: (paths) => done(paths),
+    });
   });
 }
 

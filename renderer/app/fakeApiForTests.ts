@@ -8,6 +8,7 @@ import type { ActGuyApi } from '../../shared/ipc';
 export function fakeApi(overrides: Partial<ActGuyApi>): ActGuyApi {
   const fail = () => Promise.reject(new Error('not in this test'));
   return new Proxy(overrides as ActGuyApi, {
-    get: (t, k: string) => (k in t ? (t as unknown as Record<string, unknown>)[k] : k === 'closeDocument' ? () => Promise.resolve() : fail),
+    get: (t, k: string) =>
+      k in t ? (t as unknown as Record<string, unknown>)[k] : k === 'closeDocument' ? () => Promise.resolve() : fail,
   });
 }

@@ -14,5 +14,7 @@ export function registerFeatures(): void {
   registerAppCommands();
   registerProjectCommands();
   registerSevCommands();
-  registerCommands([{ id: 'file.openFromSystem', run: (cmd) => (cmd.path ? openSystemFile(cmd.path, cmd.projectPath) : undefined) }]);
+  registerCommands([
+    { id: 'file.openFromSystem', run: (cmd) => (cmd.path ? openSystemFile(cmd.path, cmd.projectPath) : undefined) },
+  ]);
 }

@@ -1,5 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ExportGltfDialogRequest, ExportMshDialogRequest, ImportMotionRequest, ImportedMotion, OpenedMotion, SaveMotionAsRequest } from '../../shared/ipc';
+import type {
+  ExportGltfDialogRequest,
+  ExportMshDialogRequest,
+  ImportMotionRequest,
+  ImportedMotion,
+  OpenedMotion,
+  SaveMotionAsRequest,
+} from '../../shared/ipc';
 import { emptyMotion } from '../../shared/motion/types';
 import { writeMtn } from '../../shared/mtn/write';
 import { importOptionsStore, parseImportOptions } from '../interchange/importOptions';
@@ -18,14 +25,33 @@ const joints = [
 
 function imported(id: string, name: string, clip: string | null = null): ImportedMotion {
   return {
-    documentId: id, name, sourcePath: `/ws/${name}.bvh`, sourceKind: clip ? 'gltf' : 'bvh', clip, summary: null,
+    documentId: id,
+    name,
+    sourcePath: `/ws/${name}.bvh`,
+    sourceKind: clip ? 'gltf' : 'bvh',
+    clip,
+    summary: null,
     mtnBytes: writeMtn(emptyMotion(12, joints, 30)),
-    warnings: [{ code: 'scale-unsupported', message: 'clip "Run" has 2 scale track(s); motions carry no scale, so they are ignored (rest scale used)' }],
+    warnings: [
+      {
+        code: 'scale-unsupported',
+        message: 'clip "Run" has 2 scale track(s); motions carry no scale, so they are ignored (rest scale used)',
+      },
+    ],
   };
 }
 
 function opened(id: string): OpenedMotion {
-  return { documentId: id, path: '/ws/walk.mtn', name: 'walk', kind: 'mtn', readOnly: false, mtnBytes: writeMtn(emptyMotion(20, joints)), skeletonPath: null, marEntry: null };
+  return {
+    documentId: id,
+    path: '/ws/walk.mtn',
+    name: 'walk',
+    kind: 'mtn',
+    readOnly: false,
+    mtnBytes: writeMtn(emptyMotion(20, joints)),
+    skeletonPath: null,
+    marEntry: null,
+  };
 }
 
 /** Waits until a modal question or the import options are shown (they open after awaited API calls). */
@@ -68,7 +94,15 @@ describe('File > Import', () => {
   });
 
   it('puts a snapped BVH frame rate in the import summary, not among the warnings', async () => {
-    const snapped: ImportedMotion = { ...imported('n9', 'cmu'), warnings: [{ code: 'rate-snapped', message: 'Frame Time 0.0083333 s is 120.00048 fps, within 0.01% of 120 fps: read as exactly 120 fps' }] };
+    const snapped: ImportedMotion = {
+      ...imported('n9', 'cmu'),
+      warnings: [
+        {
+          code: 'rate-snapped',
+          message: 'Frame Time 0.0083333 s is 120.00048 fps, within 0.01% of 120 fps: read as exactly 120 fps',
+        },
+      ],
+    };
     setAppApi(fakeApi({ importMotionDialog: async () => ({ status: 'imported', motion: snapped }) }));
     const done = importMotion();
     await until(() => importOptionsStore.getState().request !== null);
@@ -108,7 +142,9 @@ describe('File > Import', () => {
     expect(doc.dirty).toBe(true);
     expect(doc.motion!.frameCount).toBe(12);
     const texts = sessionStore.getState().messages.map((m) => `${m.level}: ${m.text}`);
-    expect(texts).toContain('info: Imported take.bvh: 2 joints, frames 0..12 at 30 fps. Not saved yet: Save writes it as an .mtn.');
+    expect(texts).toContain(
+      'info: Imported take.bvh: 2 joints, frames 0..12 at 30 fps. Not saved yet: Save writes it as an .mtn.',
+    );
     expect(texts.some((t) => t.startsWith('warning: take.bvh: clip "Run" has 2 scale track(s)'))).toBe(true);
 
     // A key toggled and undone leaves it modified: it was never saved.
@@ -135,8 +171,12 @@ describe('File > Import', () => {
     setAppApi(
       fakeApi({
         importMotionDialog: async () => ({
-          status: 'chooseClip', path: '/ws/hero.glb',
-          clips: [{ index: 0, name: 'Walk', duration: 4.4 }, { index: 1, name: 'Run', duration: 2 }],
+          status: 'chooseClip',
+          path: '/ws/hero.glb',
+          clips: [
+            { index: 0, name: 'Walk', duration: 4.4 },
+            { index: 1, name: 'Run', duration: 2 },
+          ],
         }),
         importMotion: async (req) => {
           requests.push(req);
@@ -197,7 +237,16 @@ describe('File > Export glTF', () => {
           requests.push(req);
           return {
             status: 'exported',
-            file: { path: `/ws/${req.defaultName}`, name: 'x', byteLength: 999, source: req.source, jointCount: 2, frameCount: 20, fps: 30, totalKeys: req.source === 'compressed' ? 7 : null },
+            file: {
+              path: `/ws/${req.defaultName}`,
+              name: 'x',
+              byteLength: 999,
+              source: req.source,
+              jointCount: 2,
+              frameCount: 20,
+              fps: 30,
+              totalKeys: req.source === 'compressed' ? 7 : null,
+            },
           };
         },
       }),
@@ -208,7 +257,11 @@ describe('File > Export glTF', () => {
     const answer = async (run: Promise<void>, expectedFirst: string, pick: string): Promise<void> => {
       await until(() => sessionStore.getState().confirm !== null);
       const q = sessionStore.getState().confirm!;
-      expect(q.buttons.map((b) => b.id)).toEqual([expectedFirst, expectedFirst === 'metres' ? 'as-is' : 'metres', 'cancel']);
+      expect(q.buttons.map((b) => b.id)).toEqual([
+        expectedFirst,
+        expectedFirst === 'metres' ? 'as-is' : 'metres',
+        'cancel',
+      ]);
       q.resolve(pick);
       await run;
     };
@@ -240,8 +293,14 @@ describe('File > Export MSH', () => {
           return {
             status: 'exported',
             export: {
-              files: { res8: `${p}.res8`, res19: `${p}.res19`, nodes: `${p}.nodes.json` }, byteLengths: { res8: 24, res19: 42, nodes: 500 },
-              totalKeys: 40, mapWords: 42, frameCount: 21, nodeCount: 2, animatedNodes: 1, warnings: ['node 1 (Spine): a key on every frame still misses the tolerance'],
+              files: { res8: `${p}.res8`, res19: `${p}.res19`, nodes: `${p}.nodes.json` },
+              byteLengths: { res8: 24, res19: 42, nodes: 500 },
+              totalKeys: 40,
+              mapWords: 42,
+              frameCount: 21,
+              nodeCount: 2,
+              animatedNodes: 1,
+              warnings: ['node 1 (Spine): a key on every frame still misses the tolerance'],
             },
           };
         },
@@ -259,19 +318,35 @@ describe('File > Export MSH', () => {
     // The next export starts from the last choice; without the overrides none are sent; Cancel sends nothing.
     const second = exportMsh();
     await until(() => mshExportOptionsStore.getState().request !== null);
-    expect(mshExportOptionsStore.getState().request!.initial).toEqual({ positionTolerance: 0.25, rotationToleranceDeg: 1, useJointOverrides: true });
-    mshExportOptionsStore.getState().request!.resolve({ positionTolerance: 0.25, rotationToleranceDeg: 1, useJointOverrides: false });
+    expect(mshExportOptionsStore.getState().request!.initial).toEqual({
+      positionTolerance: 0.25,
+      rotationToleranceDeg: 1,
+      useJointOverrides: true,
+    });
+    mshExportOptionsStore
+      .getState()
+      .request!.resolve({ positionTolerance: 0.25, rotationToleranceDeg: 1, useJointOverrides: false });
     await second;
     const third = exportMsh();
     await until(() => mshExportOptionsStore.getState().request !== null);
     mshExportOptionsStore.getState().request!.resolve(null);
     await third;
-    expect(requests.map((r) => [r.documentId, r.positionTolerance, r.rotationToleranceDeg, r.rotationToleranceOverridesDeg, r.defaultName])).toEqual([
+    expect(
+      requests.map((r) => [
+        r.documentId,
+        r.positionTolerance,
+        r.rotationToleranceDeg,
+        r.rotationToleranceOverridesDeg,
+        r.defaultName,
+      ]),
+    ).toEqual([
       ['d4', 0.25, 1, { 1: 0.2 }, 'walk.res8'],
       ['d4', 0.25, 1, undefined, 'walk.res8'],
     ]);
     const texts = sessionStore.getState().messages.map((m) => `${m.level}: ${m.text}`);
-    expect(texts).toContain('info: Exported MSH animation: /ws/walk.res8 (40 keys), /ws/walk.res19 (42 map words, 21 frames) and /ws/walk.nodes.json (1 of 2 nodes animated).');
+    expect(texts).toContain(
+      'info: Exported MSH animation: /ws/walk.res8 (40 keys), /ws/walk.res19 (42 map words, 21 frames) and /ws/walk.nodes.json (1 of 2 nodes animated).',
+    );
     expect(texts).toContain('warning: MSH export: node 1 (Spine): a key on every frame still misses the tolerance');
     expect(sessionStore.getState().busy).toBeNull();
   });
@@ -282,7 +357,9 @@ describe('File > Export MSH', () => {
       fakeApi({
         openMotion: async () => ({ status: 'opened', motion: opened('d5') }),
         exportMshDialog: async () => {
-          throw new Error('Could not export /ws/walk.{res8,res19,nodes.json}: cannot write /ws/walk.res19: no space left on the device; nothing was written');
+          throw new Error(
+            'Could not export /ws/walk.{res8,res19,nodes.json}: cannot write /ws/walk.res19: no space left on the device; nothing was written',
+          );
         },
       }),
     );
@@ -299,11 +376,23 @@ describe('File > Export MSH', () => {
   });
 
   it('parses the dialog fields: tolerances of 0 or more', () => {
-    expect(parseMshExportOptions('0.5', '0', true)).toEqual({ positionTolerance: 0.5, rotationToleranceDeg: 0, useJointOverrides: true });
-    expect(parseMshExportOptions(' 2 ', '1.5', false)).toEqual({ positionTolerance: 2, rotationToleranceDeg: 1.5, useJointOverrides: false });
-    expect(parseMshExportOptions('-1', '1', true)).toEqual({ error: 'Position tolerance must be a number of motion units, 0 or more.' });
+    expect(parseMshExportOptions('0.5', '0', true)).toEqual({
+      positionTolerance: 0.5,
+      rotationToleranceDeg: 0,
+      useJointOverrides: true,
+    });
+    expect(parseMshExportOptions(' 2 ', '1.5', false)).toEqual({
+      positionTolerance: 2,
+      rotationToleranceDeg: 1.5,
+      useJointOverrides: false,
+    });
+    expect(parseMshExportOptions('-1', '1', true)).toEqual({
+      error: 'Position tolerance must be a number of motion units, 0 or more.',
+    });
     expect(parseMshExportOptions('', '1', true)).toHaveProperty('error');
-    expect(parseMshExportOptions('1', 'x', true)).toEqual({ error: 'Rotation tolerance must be a number of degrees, 0 or more.' });
+    expect(parseMshExportOptions('1', 'x', true)).toEqual({
+      error: 'Rotation tolerance must be a number of degrees, 0 or more.',
+    });
     expect(parseMshExportOptions('1', 'Infinity', true)).toHaveProperty('error');
   });
 });

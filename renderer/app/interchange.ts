@@ -17,11 +17,18 @@ import { addImportedMotions, projectMotionNames } from '../project/projectMotion
 import { busy, notifyError, requireApi } from './appApi';
 import { adoptDocument, confirmDiscard } from './motionFiles';
 
-
 /** An imported motion becomes an editable document with no file: modified until saved (Save asks for a path). */
 function adoptImported(imported: ImportedMotion): void {
   const motion = readMtn(imported.mtnBytes);
-  adoptDocument({ documentId: imported.documentId, path: null, name: imported.name, kind: 'mtn', readOnly: false, motion, unsaved: true });
+  adoptDocument({
+    documentId: imported.documentId,
+    path: null,
+    name: imported.name,
+    kind: 'mtn',
+    readOnly: false,
+    motion,
+    unsaved: true,
+  });
   const session = sessionStore.getState();
   const source = basenameOf(imported.sourcePath);
   // A snapped source rate (BVH Frame Time .0083333 -> 120 fps) is how the frames were read, not a problem: part of the summary.
@@ -48,7 +55,10 @@ async function followImport(outcome: ImportMotionOutcome, options: ImportOptions
           title: 'Import animation clip',
           text: `${outcome.path} holds ${outcome.clips.length} animation clips. Which one?`,
           buttons: [
-            ...outcome.clips.map((c) => ({ id: String(c.index), label: `#${c.index} ${c.name}  (${c.duration.toFixed(2)} s)` })),
+            ...outcome.clips.map((c) => ({
+              id: String(c.index),
+              label: `#${c.index} ${c.name}  (${c.duration.toFixed(2)} s)`,
+            })),
             { id: 'cancel', label: 'Cancel' },
           ],
         });
@@ -60,7 +70,12 @@ async function followImport(outcome: ImportMotionOutcome, options: ImportOptions
         // Several files: one .mtn each beside them; into the open project (if any) all or nothing, as one undo step.
         const project = projectStore.getState();
         const intoProject = project.json !== null && project.path !== null;
-        const r = await requireApi().importMotionBatch({ paths: outcome.paths, ...options, allOrNothing: intoProject, reservedNames: intoProject ? projectMotionNames() : [] });
+        const r = await requireApi().importMotionBatch({
+          paths: outcome.paths,
+          ...options,
+          allOrNothing: intoProject,
+          reservedNames: intoProject ? projectMotionNames() : [],
+        });
         reportBatch(r, intoProject);
         return;
       }
@@ -78,8 +93,12 @@ function reportBatch(r: ImportMotionBatchOutcome, intoProject: boolean): void {
     for (const w of i.warnings) if (w.code !== 'rate-snapped') session.notify('warning', `${what}: ${w.message}`);
   }
   const done = r.items.filter((i) => i.error === null && r.written.includes(i.mtnPath ?? ''));
-  const added = intoProject && r.failed === 0 && addImportedMotions(done.map((i) => ({ name: i.name!, mtnPath: i.mtnPath! })));
-  session.notify(r.failed ? 'error' : 'info', `Imported ${r.items.length} motion(s): ${r.conclusion}${added ? `; added ${done.map((i) => i.name).join(', ')} to the project (not saved yet)` : ''}.`);
+  const added =
+    intoProject && r.failed === 0 && addImportedMotions(done.map((i) => ({ name: i.name!, mtnPath: i.mtnPath! })));
+  session.notify(
+    r.failed ? 'error' : 'info',
+    `Imported ${r.items.length} motion(s): ${r.conclusion}${added ? `; added ${done.map((i) => i.name).join(', ')} to the project (not saved yet)` : ''}.`,
+  );
 }
 
 /** File > Import: frame rate and scale, a .bvh/.glb/.gltf (native or in-app dialog), the clip when there are several. */
@@ -112,7 +131,7 @@ async function askGltfScale(): Promise<number | null> {
   const first = lastGltfScale === 1 ? [asIs, metres] : [metres, asIs];
   const pick = await askChoice({
     title: 'Export glTF',
-    text: 'Blender and most glTF viewers read metres. Scale positions by 0.01 when this motion is in centimetres (the samples are); ActGuy\'s import undoes the scale.',
+    text: "Blender and most glTF viewers read metres. Scale positions by 0.01 when this motion is in centimetres (the samples are); ActGuy's import undoes the scale.",
     buttons: [{ ...first[0], primary: true }, first[1], { id: 'cancel', label: 'Cancel' }],
   });
   if (pick === 'cancel') return null;
@@ -125,7 +144,9 @@ export async function exportGltf(source: GltfExportSource): Promise<void> {
   const doc = documentStore.getState();
   if (!doc.motion || !doc.documentId) return;
   if (source === 'compressed' && doc.readOnly) {
-    sessionStore.getState().notify('warning', 'This motion is already compressed: Export glTF (source) writes it as decoded.');
+    sessionStore
+      .getState()
+      .notify('warning', 'This motion is already compressed: Export glTF (source) writes it as decoded.');
     return;
   }
   const motion = doc.motion;
@@ -182,4 +203,3 @@ export async function exportMsh(): Promise<void> {
     for (const w of e.warnings) session.notify('warning', `MSH export: ${w}`);
   });
 }
-

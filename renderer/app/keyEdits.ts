@@ -9,7 +9,6 @@ import { compressionStore } from '../state/compressionStore';
 import { findChannel, userKeyFramesOf } from '../curves/series';
 import { playheadFrame, revealChannelFrame } from './playhead';
 
-
 export function toggleKeyAtPlayhead(): void {
   const doc = documentStore.getState();
   if (!doc.motion || doc.readOnly) return;
@@ -80,4 +79,3 @@ export function toggleTraceAtPlayhead(): void {
   if (!doc.motion || doc.readOnly) return;
   doc.trace.toggle(playheadFrame());
 }
-

@@ -16,7 +16,16 @@ function opened(id: string, name: string): OpenedMotion {
     { parent: 0, mirror: 1, part: 0, reserved: 0, name: 'foot' },
     { parent: 0, mirror: 2, part: 0, reserved: 0, name: 'hand' },
   ];
-  return { documentId: id, path: `/ws/${name}.mtn`, name, kind: 'mtn', readOnly: false, mtnBytes: writeMtn(emptyMotion(20, joints)), skeletonPath: null, marEntry: null };
+  return {
+    documentId: id,
+    path: `/ws/${name}.mtn`,
+    name,
+    kind: 'mtn',
+    readOnly: false,
+    mtnBytes: writeMtn(emptyMotion(20, joints)),
+    skeletonPath: null,
+    marEntry: null,
+  };
 }
 
 beforeEach(() => {
@@ -93,7 +102,10 @@ describe('motion files and edits at the playhead', () => {
         openMotion: async () => ({ status: 'opened', motion: opened('d9', 'walk') }),
         exportMt3Dialog: async (req) => {
           requests.push(req);
-          return { status: 'exported', file: { path: '/ws/walk.mt3', name: 'walk', byteLength: 100, totalKeys: 9, ratio: 3 } };
+          return {
+            status: 'exported',
+            file: { path: '/ws/walk.mt3', name: 'walk', byteLength: 100, totalKeys: 9, ratio: 3 },
+          };
         },
       }),
     );

@@ -15,7 +15,6 @@ import { adoptTuningFile, markTuningSaved, projectTuning, tuningTextToSave } fro
 import { confirmUnsaved } from './unsaved';
 import { busy, connectedApi, requireApi } from './appApi';
 
-
 /**
  * Asks before unsaved motion edits are thrown away (opening another motion or closing it replaces only the tuner's
  * document; the SEV and the project stay open). Resolves true to go on. Flows that also replace the SEV or the
@@ -30,7 +29,11 @@ export async function confirmDiscard(action: string): Promise<boolean> {
  * differ in order, so "9 RightFoot" must not become "9 LeftForeArm"); the root when the name is not there; the same
  * index when there was no motion before or its joints are unnamed.
  */
-export function carryJointSelection(selected: number, before: readonly { name: string }[] | null, after: readonly { name: string }[]): number {
+export function carryJointSelection(
+  selected: number,
+  before: readonly { name: string }[] | null,
+  after: readonly { name: string }[],
+): number {
   if (after.length === 0) return -1;
   if (selected < 0) return selected;
   const name = before?.[selected]?.name;
@@ -43,12 +46,17 @@ export function carryJointSelection(selected: number, before: readonly { name: s
 export function adoptDocument(doc: LoadDocument): void {
   const previous = documentStore.getState().documentId;
   const previousJoints = documentStore.getState().motion?.joints ?? null;
-  documentStore.getState().load({ ...doc, tolerances: doc.tolerances ?? { ...preferencesStore.getState().defaultTolerances } });
+  documentStore
+    .getState()
+    .load({ ...doc, tolerances: doc.tolerances ?? { ...preferencesStore.getState().defaultTolerances } });
   const session = sessionStore.getState();
   session.resetForDocument(doc.motion.frameCount);
   session.select(carryJointSelection(session.selectedJoint, previousJoints, doc.motion.joints));
   session.requestFrameAll();
-  if (previous && previous !== doc.documentId) void connectedApi()?.closeDocument({ documentId: previous }).catch(() => undefined);
+  if (previous && previous !== doc.documentId)
+    void connectedApi()
+      ?.closeDocument({ documentId: previous })
+      .catch(() => undefined);
 }
 
 function adoptOpened(opened: OpenedMotion): void {
@@ -65,7 +73,10 @@ function adoptOpened(opened: OpenedMotion): void {
   const tuningProblem = adoptTuningFile(opened, documentStore.getState().motion!);
   if (tuningProblem) session.notify('warning', tuningProblem);
   if (opened.readOnly)
-    session.notify('info', `${opened.name} is a compressed ${opened.kind.toUpperCase()} motion: shown read-only (Save As writes an editable .mtn).`);
+    session.notify(
+      'info',
+      `${opened.name} is a compressed ${opened.kind.toUpperCase()} motion: shown read-only (Save As writes an editable .mtn).`,
+    );
 }
 
 /** Follows an open outcome through its follow-up questions (archive entry, skeleton). */
@@ -139,7 +150,10 @@ export async function closeDocument(): Promise<void> {
   const id = documentStore.getState().documentId;
   documentStore.getState().close();
   sessionStore.getState().setPlaying(false);
-  if (id) void connectedApi()?.closeDocument({ documentId: id }).catch(() => undefined);
+  if (id)
+    void connectedApi()
+      ?.closeDocument({ documentId: id })
+      .catch(() => undefined);
 }
 
 /** File > Save. Resolves true when the document is on disk afterwards. */
@@ -153,12 +167,22 @@ export async function save(): Promise<boolean> {
   const inProject = projectTuning.covers(doc);
   const tuningText = inProject ? undefined : tuningTextToSave(doc);
   const ok = await busy('Save', async () => {
-    const r = await requireApi().saveMotion({ documentId, path: doc.path!, mtnBytes: writeMtn(motion), ...(tuningText !== undefined ? { tuningText } : {}) });
+    const r = await requireApi().saveMotion({
+      documentId,
+      path: doc.path!,
+      mtnBytes: writeMtn(motion),
+      ...(tuningText !== undefined ? { tuningText } : {}),
+    });
     if (r.status === 'cancelled') return false;
     if (tuningText !== undefined) markTuningSaved(documentId);
     // Only the revision that was written counts as saved; edits made meanwhile stay dirty.
     if (documentStore.getState().motion === motion) documentStore.getState().markSaved(r.file.path, r.file.name);
-    sessionStore.getState().notify('info', `Saved ${r.file.path} (${r.file.byteLength} bytes${tuningText !== undefined ? ', with its tuning' : ''}).`);
+    sessionStore
+      .getState()
+      .notify(
+        'info',
+        `Saved ${r.file.path} (${r.file.byteLength} bytes${tuningText !== undefined ? ', with its tuning' : ''}).`,
+      );
     return true;
   });
   if (ok === true && inProject) return projectTuning.store();
@@ -173,7 +197,12 @@ export async function saveAs(): Promise<boolean> {
   const ok = await busy('Save As', async () => {
     const a = requireApi();
     const tuningText = doc.readOnly ? undefined : tuningTextToSave(doc);
-    const r = await a.saveMotionAsDialog({ documentId: doc.documentId!, mtnBytes: writeMtn(motion), defaultName: `${doc.name.replace(/[:/\\]/g, '_')}.mtn`, ...(tuningText !== undefined ? { tuningText } : {}) });
+    const r = await a.saveMotionAsDialog({
+      documentId: doc.documentId!,
+      mtnBytes: writeMtn(motion),
+      defaultName: `${doc.name.replace(/[:/\\]/g, '_')}.mtn`,
+      ...(tuningText !== undefined ? { tuningText } : {}),
+    });
     if (r.status === 'cancelled') return false;
     if (tuningText !== undefined) markTuningSaved(doc.documentId!);
     sessionStore.getState().notify('info', `Saved ${r.file.path} (${r.file.byteLength} bytes).`);
@@ -196,11 +225,16 @@ export async function exportMt3(): Promise<void> {
     return;
   }
   await busy('Export', async () => {
-    const r = await requireApi().exportMt3Dialog({ compress: compressRequestOf(doc, doc.editId), defaultName: `${doc.name}.mt3` });
+    const r = await requireApi().exportMt3Dialog({
+      compress: compressRequestOf(doc, doc.editId),
+      defaultName: `${doc.name}.mt3`,
+    });
     if (r.status === 'cancelled') return;
     sessionStore
       .getState()
-      .notify('info', `Exported ${r.file.path}: ${r.file.byteLength} bytes, ${r.file.totalKeys} keys, ratio ${r.file.ratio.toFixed(2)}.`);
+      .notify(
+        'info',
+        `Exported ${r.file.path}: ${r.file.byteLength} bytes, ${r.file.totalKeys} keys, ratio ${r.file.ratio.toFixed(2)}.`,
+      );
   });
 }
-

@@ -13,7 +13,6 @@ export function playheadFrame(): number {
   return Math.max(0, Math.min(m.frameCount, Math.round(sessionStore.getState().playhead)));
 }
 
-
 export function togglePlay(): void {
   const s = sessionStore.getState();
   const m = documentStore.getState().motion;
@@ -66,4 +65,3 @@ export function zoomTimeToFit(): void {
   const m = documentStore.getState().motion;
   if (m) sessionStore.getState().setView(0, m.frameCount);
 }
-

@@ -15,10 +15,24 @@
  * runs them. Ignored while a modal is open (keys belong to the dialog);
  * plain keys and Undo/Redo are ignored while typing in a field.
  */
-import { chordOfKeyPress, pageShortcutOf, type KeyPress, type PageAction, type ShortcutOwnerMode, type ShortcutPlatform } from '../../shared/shortcuts';
+import {
+  chordOfKeyPress,
+  pageShortcutOf,
+  type KeyPress,
+  type PageAction,
+  type ShortcutOwnerMode,
+  type ShortcutPlatform,
+} from '../../shared/shortcuts';
 import { sessionStore } from '../state/sessionStore';
 import { cycleSpeed, step, zoomTimeToFit } from './playhead';
-import { deleteSelectedKeys, jumpToKey, selectNeighbourJoint, toggleKeyAtPlayhead, toggleLockAtPlayhead, toggleTraceAtPlayhead } from './keyEdits';
+import {
+  deleteSelectedKeys,
+  jumpToKey,
+  selectNeighbourJoint,
+  toggleKeyAtPlayhead,
+  toggleLockAtPlayhead,
+  toggleTraceAtPlayhead,
+} from './keyEdits';
 import { isModalOpen, isTypingTarget, runCommand } from './commands';
 import { events } from '../sev/sevActions';
 
@@ -28,30 +42,54 @@ export const EVENT_SCOPE_ATTRIBUTE = 'data-sev-events';
 function runAction(action: PageAction): void {
   const s = sessionStore.getState();
   switch (action) {
-    case 'toggleKey': return toggleKeyAtPlayhead();
-    case 'toggleLock': return toggleLockAtPlayhead();
-    case 'toggleTrace': return toggleTraceAtPlayhead();
-    case 'frameAll': return s.requestFrameAll();
-    case 'showAllFrames': return zoomTimeToFit();
-    case 'channelEuler': return s.setCurveChannel('euler');
-    case 'channelQuat': return s.setCurveChannel('quat');
-    case 'channelOffset': return s.setCurveChannel('offset');
-    case 'slower': return cycleSpeed(-1);
-    case 'faster': return cycleSpeed(1);
-    case 'step10Forward': return step(10);
-    case 'step10Back': return step(-10);
-    case 'previousJoint': return selectNeighbourJoint(-1);
-    case 'nextJoint': return selectNeighbourJoint(1);
-    case 'previousKey': return jumpToKey(-1);
-    case 'nextKey': return jumpToKey(1);
-    case 'deleteKeys': return deleteSelectedKeys();
-    case 'copyEvents': return void events.copySelected();
-    case 'cutEvents': return events.cutSelected();
-    case 'pasteEvents': return void events.pasteAtPlayhead();
-    case 'selectAllEvents': return events.selectAll();
-    case 'deleteEvents': return events.removeSelected();
-    case 'nudgeEventsBack': return events.nudgeSelected(-1);
-    case 'nudgeEventsForward': return events.nudgeSelected(1);
+    case 'toggleKey':
+      return toggleKeyAtPlayhead();
+    case 'toggleLock':
+      return toggleLockAtPlayhead();
+    case 'toggleTrace':
+      return toggleTraceAtPlayhead();
+    case 'frameAll':
+      return s.requestFrameAll();
+    case 'showAllFrames':
+      return zoomTimeToFit();
+    case 'channelEuler':
+      return s.setCurveChannel('euler');
+    case 'channelQuat':
+      return s.setCurveChannel('quat');
+    case 'channelOffset':
+      return s.setCurveChannel('offset');
+    case 'slower':
+      return cycleSpeed(-1);
+    case 'faster':
+      return cycleSpeed(1);
+    case 'step10Forward':
+      return step(10);
+    case 'step10Back':
+      return step(-10);
+    case 'previousJoint':
+      return selectNeighbourJoint(-1);
+    case 'nextJoint':
+      return selectNeighbourJoint(1);
+    case 'previousKey':
+      return jumpToKey(-1);
+    case 'nextKey':
+      return jumpToKey(1);
+    case 'deleteKeys':
+      return deleteSelectedKeys();
+    case 'copyEvents':
+      return void events.copySelected();
+    case 'cutEvents':
+      return events.cutSelected();
+    case 'pasteEvents':
+      return void events.pasteAtPlayhead();
+    case 'selectAllEvents':
+      return events.selectAll();
+    case 'deleteEvents':
+      return events.removeSelected();
+    case 'nudgeEventsBack':
+      return events.nudgeSelected(-1);
+    case 'nudgeEventsForward':
+      return events.nudgeSelected(1);
     default: {
       const never: never = action;
       return never;
@@ -74,7 +112,10 @@ export function currentOwnerMode(): ShortcutOwnerMode {
  * at the top of the screen, and a second one inside the window would only take room. Windows and Linux hide the
  * native bar (electron/main.ts) and show the page's; the browser build has no other.
  */
-export function pageDrawsMenuBar(platform: ShortcutPlatform = currentShortcutPlatform(), mode: ShortcutOwnerMode = currentOwnerMode()): boolean {
+export function pageDrawsMenuBar(
+  platform: ShortcutPlatform = currentShortcutPlatform(),
+  mode: ShortcutOwnerMode = currentOwnerMode(),
+): boolean {
   return !(platform === 'mac' && mode === 'native-menu');
 }
 
@@ -85,7 +126,12 @@ export function installShortcuts(): () => void {
     if (isModalOpen()) return;
     const target = e.target as HTMLInputElement | null;
     const scope = target instanceof Element ? target.closest<HTMLElement>(`[${EVENT_SCOPE_ATTRIBUTE}]`) : null;
-    const shortcut = pageShortcutOf(chordOfKeyPress(e as KeyPress, platform), { typing: isTypingTarget(target), onSlider: target?.type === 'range', inEvents: scope !== null }, platform, mode);
+    const shortcut = pageShortcutOf(
+      chordOfKeyPress(e as KeyPress, platform),
+      { typing: isTypingTarget(target), onSlider: target?.type === 'range', inEvents: scope !== null },
+      platform,
+      mode,
+    );
     if (!shortcut) return;
     e.preventDefault();
     if ('command' in shortcut) runCommand({ command: shortcut.command });
@@ -93,7 +139,8 @@ export function installShortcuts(): () => void {
     // Keep Space from also "clicking" a focused button.
     if (document.activeElement instanceof HTMLButtonElement) document.activeElement.blur();
     // The keyboard stays in the event list or row (a deleted marker took the focus with it): the next nudge or paste goes there too.
-    if (scope?.isConnected && (document.activeElement === null || document.activeElement === document.body)) scope.focus({ preventScroll: true });
+    if (scope?.isConnected && (document.activeElement === null || document.activeElement === document.body))
+      scope.focus({ preventScroll: true });
   };
   window.addEventListener('keydown', onKey);
   return () => window.removeEventListener('keydown', onKey);

@@ -27,7 +27,16 @@ async function openWalk(): Promise<void> {
     fakeApi({
       openMotion: async () => ({
         status: 'opened',
-        motion: { documentId: 'd1', path: '/ws/walk.mtn', name: 'walk', kind: 'mtn', readOnly: false, mtnBytes: writeMtn(emptyMotion(20, joints)), skeletonPath: null, marEntry: null },
+        motion: {
+          documentId: 'd1',
+          path: '/ws/walk.mtn',
+          name: 'walk',
+          kind: 'mtn',
+          readOnly: false,
+          mtnBytes: writeMtn(emptyMotion(20, joints)),
+          skeletonPath: null,
+          marEntry: null,
+        },
       }),
     }),
   );
@@ -35,7 +44,12 @@ async function openWalk(): Promise<void> {
 }
 
 function editSev(): void {
-  expect(sevStore.getState().edit('move event', (doc) => ({ ...doc, events: doc.events.map((e, i) => (i === 0 ? { ...e, frame: e.frame + 1 } : e)) }))).toBeNull();
+  expect(
+    sevStore.getState().edit('move event', (doc) => ({
+      ...doc,
+      events: doc.events.map((e, i) => (i === 0 ? { ...e, frame: e.frame + 1 } : e)),
+    })),
+  ).toBeNull();
 }
 
 function editProject(): void {
@@ -86,7 +100,9 @@ describe('unsaved work across the motion, the SEV and the project', () => {
     editProject();
     expect(anyUnsaved()).toBe(true);
     const asked = confirmUnsaved('open another project', ['motion', 'sev', 'project']);
-    expect(await answer('cancel')).toBe('walk.mtn, walk.sev and the project have unsaved changes. Save them before you open another project?');
+    expect(await answer('cancel')).toBe(
+      'walk.mtn, walk.sev and the project have unsaved changes. Save them before you open another project?',
+    );
     expect(await asked).toBe(false);
     expect(unsavedNames()).toEqual(['walk.mtn', 'walk.sev', 'the project']);
     // Opening another motion replaces the motion and the SEV, not the project: only those are named.
@@ -119,7 +135,11 @@ describe('unsaved work across the motion, the SEV and the project', () => {
     expect(await saveAllAndClose(api, close)).toBe(false);
     expect(closed).toBe(0);
     expect(unsavedNames()).toEqual(['walk.mtn']);
-    setAppApi(fakeApi({ saveMotion: async () => ({ status: 'saved', file: { path: '/ws/walk.mtn', name: 'walk', byteLength: 10 } }) }));
+    setAppApi(
+      fakeApi({
+        saveMotion: async () => ({ status: 'saved', file: { path: '/ws/walk.mtn', name: 'walk', byteLength: 10 } }),
+      }),
+    );
     expect(await saveAllAndClose(api, close)).toBe(true);
     expect(closed).toBe(1);
     expect(reports).toEqual([expect.objectContaining({ documentName: 'walk', dirty: false, unsaved: [] })]);

@@ -65,7 +65,10 @@ export async function confirmUnsaved(action: string, parts: readonly UnsavedPart
  * the window is clean (awaited, so main's close check sees it) and closes the window. A save that fails or a
  * Save As the user cancels keeps the window open, with the error shown as for any save. Resolves whether it closed.
  */
-export async function saveAllAndClose(api: Pick<ActGuyApi, 'reportDocumentState'>, closeWindow: () => void): Promise<boolean> {
+export async function saveAllAndClose(
+  api: Pick<ActGuyApi, 'reportDocumentState'>,
+  closeWindow: () => void,
+): Promise<boolean> {
   if (!(await saveParts(ALL_PARTS)) || anyUnsaved()) return false;
   await api.reportDocumentState(currentReport());
   closeWindow();
@@ -76,7 +79,13 @@ export async function saveAllAndClose(api: Pick<ActGuyApi, 'reportDocumentState'
 function currentReport(): DocumentStateReport {
   const doc = documentStore.getState();
   const unsaved = unsavedNames();
-  return { documentId: doc.documentId, documentName: doc.motion ? doc.name : null, dirty: unsaved.length > 0, unsaved, disabledCommands: disabledCommandsAmong(EVENTS_MENU_COMMANDS) };
+  return {
+    documentId: doc.documentId,
+    documentName: doc.motion ? doc.name : null,
+    dirty: unsaved.length > 0,
+    unsaved,
+    disabledCommands: disabledCommandsAmong(EVENTS_MENU_COMMANDS),
+  };
 }
 
 /** True when anything in the window is unsaved (browser tab close guard). */
@@ -97,7 +106,8 @@ export function reportUnsavedStateOnChange(api: Pick<ActGuyApi, 'reportDocumentS
     const key = JSON.stringify([r.documentId, r.documentName, r.unsaved, r.disabledCommands]);
     if (key === last) return;
     last = key;
-    if (typeof document !== 'undefined') document.title = doc.motion ? `${r.dirty ? '● ' : ''}${doc.name} — ActGuy` : `${r.dirty ? '● ' : ''}ActGuy`;
+    if (typeof document !== 'undefined')
+      document.title = doc.motion ? `${r.dirty ? '● ' : ''}${doc.name} — ActGuy` : `${r.dirty ? '● ' : ''}ActGuy`;
     void api.reportDocumentState(r).catch(() => undefined);
   };
   const offs = [documentStore.subscribe(report), sevStore.subscribe(report), projectStore.subscribe(report)];
@@ -110,7 +120,9 @@ export function reportUnsavedStateOnChange(api: Pick<ActGuyApi, 'reportDocumentS
  * together, so closing the window never drops unsaved SEV or project edits silently.
  */
 export function reportDocumentStateOnChange(): () => void {
-  return reportUnsavedStateOnChange({ reportDocumentState: (r) => connectedApi()?.reportDocumentState(r) ?? Promise.resolve() });
+  return reportUnsavedStateOnChange({
+    reportDocumentState: (r) => connectedApi()?.reportDocumentState(r) ?? Promise.resolve(),
+  });
 }
 
 /** The Save of Electron's native close question: everything saved, then the window closes. */

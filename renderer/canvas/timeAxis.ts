@@ -66,7 +66,13 @@ export function drawRuler(ctx: CanvasRenderingContext2D, a: TimeAxis, frameCount
 }
 
 /** Draws vertical grid lines at the ruler's major ticks over y0..y1. */
-export function drawTimeGrid(ctx: CanvasRenderingContext2D, a: TimeAxis, frameCount: number, y0: number, y1: number): void {
+export function drawTimeGrid(
+  ctx: CanvasRenderingContext2D,
+  a: TimeAxis,
+  frameCount: number,
+  y0: number,
+  y1: number,
+): void {
   const step = tickStep(a);
   ctx.strokeStyle = COLORS.gridLine;
   ctx.beginPath();
@@ -80,7 +86,13 @@ export function drawTimeGrid(ctx: CanvasRenderingContext2D, a: TimeAxis, frameCo
 }
 
 /** A faint line over y0..y1 at the frame under the pointer; nothing when no frame is hovered. */
-export function drawHoverLine(ctx: CanvasRenderingContext2D, a: TimeAxis, frame: number | null, y0: number, y1: number): void {
+export function drawHoverLine(
+  ctx: CanvasRenderingContext2D,
+  a: TimeAxis,
+  frame: number | null,
+  y0: number,
+  y1: number,
+): void {
   if (frame === null) return;
   const x = Math.round(frameToX(a, frame)) + 0.5;
   // A frame outside the view (hovered in another panel) would land on the row labels.
@@ -115,7 +127,13 @@ export function drawPlayhead(ctx: CanvasRenderingContext2D, a: TimeAxis, frame: 
 }
 
 /** Zooms the view around `frame` by `factor` (< 1 zooms in), clamped to the motion. */
-export function zoomView(start: number, end: number, frame: number, factor: number, frameCount: number): [number, number] {
+export function zoomView(
+  start: number,
+  end: number,
+  frame: number,
+  factor: number,
+  frameCount: number,
+): [number, number] {
   const minSpan = 4;
   const maxSpan = frameCount + 20;
   const span = Math.min(maxSpan, Math.max(minSpan, (end - start) * factor));

@@ -16,12 +16,22 @@ export interface TimeView {
 const WHEEL_ZOOM_BASE = 1.0015;
 
 /** The view a wheel zoom makes: around the frame under x, in for a negative deltaY. */
-export function wheelZoomView(view: TimeView, axis: TimeAxis, x: number, deltaY: number, frameCount: number): [number, number] {
+export function wheelZoomView(
+  view: TimeView,
+  axis: TimeAxis,
+  x: number,
+  deltaY: number,
+  frameCount: number,
+): [number, number] {
   return zoomView(view.start, view.end, xToFrame(axis, x), Math.pow(WHEEL_ZOOM_BASE, deltaY), frameCount);
 }
 
 /** The view a wheel pan makes: a tenth of the span, later for a positive deltaY (or deltaX, a sideways wheel). */
-export function wheelPanView(view: TimeView, delta: { deltaX: number; deltaY: number }, frameCount: number): [number, number] {
+export function wheelPanView(
+  view: TimeView,
+  delta: { deltaX: number; deltaY: number },
+  frameCount: number,
+): [number, number] {
   const shift = (Math.sign(delta.deltaY || delta.deltaX) * (view.end - view.start)) / 10;
   return clampView(view.start + shift, view.end + shift, frameCount);
 }

@@ -15,7 +15,24 @@ import { usePreferences } from '../state/hooks';
 import { preferencesStore } from '../state/preferencesStore';
 import { ProjectPanel } from '../project/ProjectPanel';
 import { BuildDialog } from '../project/BuildDialog';
-import { PANEL_MIN, ROWS, SIDE_MAX, SIDE_MIN, isSideBySide, panelStates, planColumns, planRows, resizeRow, rowHeights, useProjectLayout, type PanelId, type PanelState, type RowHeights, type RowId, type RowInput } from '../project/layout';
+import {
+  PANEL_MIN,
+  ROWS,
+  SIDE_MAX,
+  SIDE_MIN,
+  isSideBySide,
+  panelStates,
+  planColumns,
+  planRows,
+  resizeRow,
+  rowHeights,
+  useProjectLayout,
+  type PanelId,
+  type PanelState,
+  type RowHeights,
+  type RowId,
+  type RowInput,
+} from '../project/layout';
 import { useProject, useSev } from '../sev/hooks';
 import { SevEditor } from '../sev/SevEditor';
 
@@ -47,17 +64,25 @@ export function App() {
     viewport: { state: states.viewport, wanted: 0, min: 0 },
     curves: { state: states.curves, wanted: heights.curvesHeight, min: PANEL_MIN.curves },
     timeline: { state: states.timeline, wanted: heights.timelineHeight, min: PANEL_MIN.timeline },
-    sev: { state: states.sev, wanted: heights.sevHeight, min: PANEL_MIN.sev, ...(sevPanel ? {} : { autoHeight: SEV_HEADER_ONLY }) },
+    sev: {
+      state: states.sev,
+      wanted: heights.sevHeight,
+      min: PANEL_MIN.sev,
+      ...(sevPanel ? {} : { autoHeight: SEV_HEADER_ONLY }),
+    },
   };
   const side = isSideBySide(win, states, { maximized: pl.maximized, sevPanel });
   // Saved sizes are what the user asked for; a short window shrinks the panels (never below their minimums) so the
   // viewport keeps room, and a drag moves the splitter under the pointer (the other panels give way).
   const plan = planRows(win.height, rows, side);
   // The full layout shrank a panel below the size the user gave it: the work modes are the way to more room.
-  const squeezed = pl.maximized === null && ROWS.some((id) => plan[id].height !== null && plan[id].height! < rows[id].wanted);
+  const squeezed =
+    pl.maximized === null && ROWS.some((id) => plan[id].height !== null && plan[id].height! < rows[id].wanted);
   const cols = planColumns(win.width, {
     // Side by side the left column holds the viewport over the project panel: its own width and limits.
-    project: side ? { state: states.project, wanted: pl.sideWidth, min: SIDE_MIN, max: SIDE_MAX } : { state: states.project, wanted: pl.projectWidth },
+    project: side
+      ? { state: states.project, wanted: pl.sideWidth, min: SIDE_MIN, max: SIDE_MAX }
+      : { state: states.project, wanted: pl.projectWidth },
     tuning: { state: states.tuning, wanted: tunerLayout.tuningWidth },
   });
   const resize = (id: RowId, size: number) => {
@@ -72,7 +97,8 @@ export function App() {
       preferencesStore.getState().set({ layout: { ...preferencesStore.getState().layout, ...tuner } });
     }
   };
-  const setTuningWidth = (tuningWidth: number) => preferencesStore.getState().set({ layout: { ...preferencesStore.getState().layout, tuningWidth } });
+  const setTuningWidth = (tuningWidth: number) =>
+    preferencesStore.getState().set({ layout: { ...preferencesStore.getState().layout, tuningWidth } });
   const split = (show: boolean) => (show ? '5px' : '0px');
   return (
     <div
@@ -87,22 +113,59 @@ export function App() {
           : `auto auto ${plan.viewport.track} ${split(plan.curves.splitter)} ${plan.curves.track} ${split(plan.timeline.splitter)} ${plan.timeline.track} ${split(plan.sev.splitter)} ${plan.sev.track} auto`,
       }}
     >
-      <div className="area-menu">{pageDrawsMenuBar() && <MenuBar />}<LayoutModes squeezed={squeezed} /></div>
+      <div className="area-menu">
+        {pageDrawsMenuBar() && <MenuBar />}
+        <LayoutModes squeezed={squeezed} />
+      </div>
       <div className="area-messages" />
-      <RowArea id="viewport" state={states.viewport}><Viewport /></RowArea>
+      <RowArea id="viewport" state={states.viewport}>
+        <Viewport />
+      </RowArea>
       <div className={`area-split-v${cols.tuning.splitter ? '' : ' area-hidden'}`}>
-        <Splitter orientation="vertical" label="Resize tuning panel" size={cols.tuning.width} invert min={cols.tuning.min} max={cols.tuning.max} onResize={setTuningWidth} />
+        <Splitter
+          orientation="vertical"
+          label="Resize tuning panel"
+          size={cols.tuning.width}
+          invert
+          min={cols.tuning.min}
+          max={cols.tuning.max}
+          onResize={setTuningWidth}
+        />
       </div>
-      <ColumnArea id="tuning" state={states.tuning}><TuningPanel /></ColumnArea>
+      <ColumnArea id="tuning" state={states.tuning}>
+        <TuningPanel />
+      </ColumnArea>
       <div className={`area-split-h1${plan.curves.splitter ? '' : ' area-hidden'}`}>
-        <Splitter orientation="horizontal" label="Resize curve view" size={plan.curves.height ?? 0} invert={!side} min={plan.curves.min} max={plan.curves.max} onResize={(v) => resize('curves', v)} />
+        <Splitter
+          orientation="horizontal"
+          label="Resize curve view"
+          size={plan.curves.height ?? 0}
+          invert={!side}
+          min={plan.curves.min}
+          max={plan.curves.max}
+          onResize={(v) => resize('curves', v)}
+        />
       </div>
-      <RowArea id="curves" state={states.curves}><CurveView /></RowArea>
+      <RowArea id="curves" state={states.curves}>
+        <CurveView />
+      </RowArea>
       <div className={`area-split-h2${plan.timeline.splitter ? '' : ' area-hidden'}`}>
-        <Splitter orientation="horizontal" label="Resize timeline" size={plan.timeline.height ?? 0} invert min={plan.timeline.min} max={plan.timeline.max} onResize={(v) => resize('timeline', v)} />
+        <Splitter
+          orientation="horizontal"
+          label="Resize timeline"
+          size={plan.timeline.height ?? 0}
+          invert
+          min={plan.timeline.min}
+          max={plan.timeline.max}
+          onResize={(v) => resize('timeline', v)}
+        />
       </div>
-      <RowArea id="timeline" state={states.timeline}><TimelineView /></RowArea>
-      <ColumnArea id="project" state={states.project}><ProjectPanel /></ColumnArea>
+      <RowArea id="timeline" state={states.timeline}>
+        <TimelineView />
+      </RowArea>
+      <ColumnArea id="project" state={states.project}>
+        <ProjectPanel />
+      </ColumnArea>
       <div className={`area-split-p${cols.project.splitter ? '' : ' area-hidden'}`}>
         <Splitter
           orientation="vertical"
@@ -114,10 +177,22 @@ export function App() {
         />
       </div>
       <div className={`area-split-h3${plan.sev.splitter ? '' : ' area-hidden'}`}>
-        <Splitter orientation="horizontal" label="Resize sound-event editor" size={plan.sev.height ?? 0} invert min={plan.sev.min} max={plan.sev.max} onResize={(v) => resize('sev', v)} />
+        <Splitter
+          orientation="horizontal"
+          label="Resize sound-event editor"
+          size={plan.sev.height ?? 0}
+          invert
+          min={plan.sev.min}
+          max={plan.sev.max}
+          onResize={(v) => resize('sev', v)}
+        />
       </div>
-      <RowArea id="sev" state={states.sev}><SevEditor /></RowArea>
-      <div className="area-status"><StatusBar /></div>
+      <RowArea id="sev" state={states.sev}>
+        <SevEditor />
+      </RowArea>
+      <div className="area-status">
+        <StatusBar />
+      </div>
       <FilePicker />
       <BuildDialog />
       <ConfirmDialog />
@@ -157,7 +232,12 @@ function ColumnArea(props: { id: PanelId; state: PanelState; children: ReactNode
 function useWindowSize(): { width: number; height: number } {
   const [size, setSize] = useState(() => ({ width: window.innerWidth, height: window.innerHeight }));
   useEffect(() => {
-    const onResize = () => setSize((s) => (s.width === window.innerWidth && s.height === window.innerHeight ? s : { width: window.innerWidth, height: window.innerHeight }));
+    const onResize = () =>
+      setSize((s) =>
+        s.width === window.innerWidth && s.height === window.innerHeight
+          ? s
+          : { width: window.innerWidth, height: window.innerHeight },
+      );
     window.addEventListener('resize', onResize);
     // A resize between the first render and this effect fired no event we could hear: catch up now.
     onResize();

@@ -40,7 +40,10 @@ export function CurveView() {
   const jointCount = motion?.joints.length ?? 0;
   const frames = motion ? motion.frameCount + 1 : 0;
   const autoOrder = useMemo(
-    () => (rotation && joint >= 0 && joint < jointCount ? bestEulerOrder(rotation, joint * 4, jointCount * 4, frames) : 'XYZ'),
+    () =>
+      rotation && joint >= 0 && joint < jointCount
+        ? bestEulerOrder(rotation, joint * 4, jointCount * 4, frames)
+        : 'XYZ',
     [rotation, joint, jointCount, frames],
   );
   const kind = joint < 0 ? 'translation' : channel === 'offset' ? 'offset' : 'rotation';
@@ -49,14 +52,24 @@ export function CurveView() {
   const tabs: { id: CurveChannel; label: string; title: string }[] = [
     { id: 'euler', label: 'Euler°', title: 'Rotation as Euler angles in degrees (rotate order beside)' },
     { id: 'quat', label: 'Quat', title: 'Rotation quaternion x, y, z, w' },
-    { id: 'offset', label: 'Offset', title: offsets ? 'Joint offset per axis' : 'Joint offset per axis (not compressed: OFFSETS flag off)' },
+    {
+      id: 'offset',
+      label: 'Offset',
+      title: offsets ? 'Joint offset per axis' : 'Joint offset per axis (not compressed: OFFSETS flag off)',
+    },
   ];
   return (
     <section className="panel curve-panel" aria-label="Curves" data-testid="curve-view">
       <div className="panel-header">
         <span className="panel-title">Curves</span>
         {normalize && (
-          <button type="button" className="link small" data-testid="curve-normalized" title="Curves normalized to -1..1 (View › Normalize curves, or N over the curves): click to show the values" onClick={() => preferencesStore.getState().set({ curveNormalize: false })}>
+          <button
+            type="button"
+            className="link small"
+            data-testid="curve-normalized"
+            title="Curves normalized to -1..1 (View › Normalize curves, or N over the curves): click to show the values"
+            onClick={() => preferencesStore.getState().set({ curveNormalize: false })}
+          >
             normalized ×
           </button>
         )}
@@ -91,7 +104,9 @@ export function CurveView() {
           >
             <option value="auto">Auto ({autoOrder})</option>
             {EULER_ORDERS.map((o) => (
-              <option key={o} value={o}>{o}</option>
+              <option key={o} value={o}>
+                {o}
+              </option>
             ))}
           </select>
         )}
@@ -105,26 +120,81 @@ export function CurveView() {
           </span>
         )}
         {joint >= 0 && overlayJoints.length > 0 && motion && (
-          <span className="legend overlay-legend" data-testid="curve-overlay-legend" title="Overlaid joints (Ctrl/Shift+click a timeline label to add or remove one)">
-            <svg width="18" height="6" aria-hidden="true"><line x1="0" y1="3" x2="18" y2="3" stroke={COLORS.text} strokeWidth="1.5" /></svg>
+          <span
+            className="legend overlay-legend"
+            data-testid="curve-overlay-legend"
+            title="Overlaid joints (Ctrl/Shift+click a timeline label to add or remove one)"
+          >
+            <svg width="18" height="6" aria-hidden="true">
+              <line x1="0" y1="3" x2="18" y2="3" stroke={COLORS.text} strokeWidth="1.5" />
+            </svg>
             {motion.joints[joint]?.name}
             {overlayJoints.map((j, i) => (
               <span key={j} className="overlay-item" data-testid="curve-overlay-item">
-                <svg width="18" height="6" aria-hidden="true"><line x1="0" y1="3" x2="18" y2="3" stroke={COLORS.text} strokeWidth="1.5" strokeDasharray={overlayDash(i).join(' ')} /></svg>
+                <svg width="18" height="6" aria-hidden="true">
+                  <line
+                    x1="0"
+                    y1="3"
+                    x2="18"
+                    y2="3"
+                    stroke={COLORS.text}
+                    strokeWidth="1.5"
+                    strokeDasharray={overlayDash(i).join(' ')}
+                  />
+                </svg>
                 {motion.joints[j]?.name ?? `joint ${j}`}
-                <button type="button" className="link" title="Remove from the overlay" aria-label={`Remove ${motion.joints[j]?.name ?? j} from the overlay`} onClick={() => sessionStore.getState().toggleOverlayJoint(j)}>×</button>
+                <button
+                  type="button"
+                  className="link"
+                  title="Remove from the overlay"
+                  aria-label={`Remove ${motion.joints[j]?.name ?? j} from the overlay`}
+                  onClick={() => sessionStore.getState().toggleOverlayJoint(j)}
+                >
+                  ×
+                </button>
               </span>
             ))}
           </span>
         )}
         <span className="spacer" />
-        <label className="check"><input type="checkbox" checked={showSource} onChange={(e) => preferencesStore.getState().set({ showSource: e.target.checked })} /> Source</label>
-        <label className="check"><input type="checkbox" checked={showDecoded} onChange={(e) => preferencesStore.getState().set({ showDecoded: e.target.checked })} /> Decoded</label>
-        <label className="check"><input type="checkbox" checked={showError} onChange={(e) => preferencesStore.getState().set({ showError: e.target.checked })} /> Error</label>
-        <button type="button" className="tool" data-testid="curve-frame-all" title="Frame all: every frame, values fitted (Home over the curves, or double-click; F frames the selected keys)" onClick={() => curveViewRequests.setState((r) => ({ frameAll: r.frameAll + 1 }))}>Fit</button>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={showSource}
+            onChange={(e) => preferencesStore.getState().set({ showSource: e.target.checked })}
+          />{' '}
+          Source
+        </label>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={showDecoded}
+            onChange={(e) => preferencesStore.getState().set({ showDecoded: e.target.checked })}
+          />{' '}
+          Decoded
+        </label>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={showError}
+            onChange={(e) => preferencesStore.getState().set({ showError: e.target.checked })}
+          />{' '}
+          Error
+        </label>
+        <button
+          type="button"
+          className="tool"
+          data-testid="curve-frame-all"
+          title="Frame all: every frame, values fitted (Home over the curves, or double-click; F frames the selected keys)"
+          onClick={() => curveViewRequests.setState((r) => ({ frameAll: r.frameAll + 1 }))}
+        >
+          Fit
+        </button>
       </div>
       <div className="canvas-host" ref={host} />
-      <div className="hint one-line" data-testid="curve-hint" title={CURVE_HINT}>{CURVE_HINT}</div>
+      <div className="hint one-line" data-testid="curve-hint" title={CURVE_HINT}>
+        {CURVE_HINT}
+      </div>
     </section>
   );
 }

@@ -78,7 +78,10 @@ export function FilePicker() {
     <div className="modal-backdrop" onKeyDown={(e) => e.key === 'Escape' && req.resolve(null)}>
       <div className="modal picker" role="dialog" aria-modal="true" aria-label={req.title} data-testid="file-picker">
         <h2>{req.title}</h2>
-        <div className="dim small">{req.root ?? 'No workspace folder'} · {req.extensions.map((e) => `.${e}`).join(' ')}{multiple ? ' · click to choose one or several files' : ''}</div>
+        <div className="dim small">
+          {req.root ?? 'No workspace folder'} · {req.extensions.map((e) => `.${e}`).join(' ')}
+          {multiple ? ' · click to choose one or several files' : ''}
+        </div>
         {req.mode === 'open' ? (
           <input
             ref={input}
@@ -114,7 +117,9 @@ export function FilePicker() {
                 type="button"
                 role="option"
                 aria-selected={multiple ? many.includes(f.path) : chosen === f.path}
-                className={(multiple ? many.includes(f.path) : chosen === f.path) ? 'picker-file selected' : 'picker-file'}
+                className={
+                  (multiple ? many.includes(f.path) : chosen === f.path) ? 'picker-file selected' : 'picker-file'
+                }
                 data-testid="picker-file"
                 onClick={() => {
                   if (multiple) setMany((m) => (m.includes(f.path) ? m.filter((p) => p !== f.path) : [...m, f.path]));
@@ -123,15 +128,30 @@ export function FilePicker() {
                 }}
                 onDoubleClick={() => (multiple ? undefined : req.resolve(f.path))}
               >
-                <span>{multiple && many.includes(f.path) ? `${many.indexOf(f.path) + 1}. ` : ''}{f.relativePath}</span>
+                <span>
+                  {multiple && many.includes(f.path) ? `${many.indexOf(f.path) + 1}. ` : ''}
+                  {f.relativePath}
+                </span>
                 <span className="dim">{f.byteLength.toLocaleString()} B</span>
               </button>
             </li>
           ))}
         </ul>
         <div className="modal-buttons">
-          <button type="button" className="primary" data-testid="picker-ok" disabled={multiple ? many.length === 0 : req.mode === 'open' ? !chosen : !name.trim() || !req.root} onClick={accept}>
-            {multiple ? (many.length > 1 ? `Open ${many.length} files` : 'Open') : req.mode === 'open' ? 'Open' : 'Save'}
+          <button
+            type="button"
+            className="primary"
+            data-testid="picker-ok"
+            disabled={multiple ? many.length === 0 : req.mode === 'open' ? !chosen : !name.trim() || !req.root}
+            onClick={accept}
+          >
+            {multiple
+              ? many.length > 1
+                ? `Open ${many.length} files`
+                : 'Open'
+              : req.mode === 'open'
+                ? 'Open'
+                : 'Save'}
           </button>
           <button type="button" data-testid="picker-cancel" onClick={() => req.resolve(null)}>
             Cancel

@@ -37,7 +37,11 @@ export function JointTreePicker(props: {
   const button = useRef<HTMLButtonElement>(null);
   const pop = useRef<HTMLDivElement>(null);
   const list = useRef<HTMLUListElement>(null);
-  const [place, setPlace] = useState<{ left: number; top?: number; bottom?: number; maxHeight: number }>({ left: 0, top: 0, maxHeight: 300 });
+  const [place, setPlace] = useState<{ left: number; top?: number; bottom?: number; maxHeight: number }>({
+    left: 0,
+    top: 0,
+    maxHeight: 300,
+  });
   const skeletonKey = joints?.map((j) => j.name).join('/') ?? '';
   const [folded, setFolded] = useState<Set<number>>(() => foldedBySkeleton.get(skeletonKey) ?? new Set());
   useEffect(() => setFolded(foldedBySkeleton.get(skeletonKey) ?? new Set()), [skeletonKey]);
@@ -46,7 +50,10 @@ export function JointTreePicker(props: {
   const rows = useMemo(() => jointTreeRows(parents, names, folded, filter), [parents, names, folded, filter]);
   // Extras first (hidden while filtering), then the tree.
   const shownExtras = filter.trim() ? [] : extras;
-  const items = [...shownExtras.map((e) => ({ value: e.value, row: null })), ...rows.map((r) => ({ value: r.joint, row: r }))];
+  const items = [
+    ...shownExtras.map((e) => ({ value: e.value, row: null })),
+    ...rows.map((r) => ({ value: r.joint, row: r })),
+  ];
 
   const labelOf = (v: number): string => {
     const extra = extras.find((e) => e.value === v);
@@ -68,9 +75,15 @@ export function JointTreePicker(props: {
     const r = button.current!.getBoundingClientRect();
     const below = window.innerHeight - r.bottom - 8;
     const above = r.top - 8;
-    setPlace(below >= 220 || below >= above
-      ? { left: Math.min(r.left, window.innerWidth - 300), top: r.bottom + 2, maxHeight: Math.min(420, below) }
-      : { left: Math.min(r.left, window.innerWidth - 300), bottom: window.innerHeight - r.top + 2, maxHeight: Math.min(420, above) });
+    setPlace(
+      below >= 220 || below >= above
+        ? { left: Math.min(r.left, window.innerWidth - 300), top: r.bottom + 2, maxHeight: Math.min(420, below) }
+        : {
+            left: Math.min(r.left, window.innerWidth - 300),
+            bottom: window.innerHeight - r.top + 2,
+            maxHeight: Math.min(420, above),
+          },
+    );
     setFilter('');
     setOpen(true);
   };
@@ -146,7 +159,9 @@ export function JointTreePicker(props: {
         }}
       >
         <span className="joint-picker-value">{labelOf(value)}</span>
-        <span className="joint-picker-caret" aria-hidden="true">▾</span>
+        <span className="joint-picker-caret" aria-hidden="true">
+          ▾
+        </span>
       </button>
       {open && (
         <div
@@ -167,7 +182,13 @@ export function JointTreePicker(props: {
             onChange={(e) => setFilter(e.target.value)}
           />
           {/* A click in the tree leaves the keyboard in the filter box. */}
-          <ul ref={list} role="tree" aria-label={props.label} className="joint-picker-tree" onMouseDown={(e) => e.preventDefault()}>
+          <ul
+            ref={list}
+            role="tree"
+            aria-label={props.label}
+            className="joint-picker-tree"
+            onMouseDown={(e) => e.preventDefault()}
+          >
             {items.map((it, k) => {
               const r = it.row;
               return (
@@ -201,7 +222,11 @@ export function JointTreePicker(props: {
                 </li>
               );
             })}
-            {items.length === 0 && <li className="dim" role="none">No joint matches “{filter}”.</li>}
+            {items.length === 0 && (
+              <li className="dim" role="none">
+                No joint matches “{filter}”.
+              </li>
+            )}
           </ul>
         </div>
       )}

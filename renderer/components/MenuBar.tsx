@@ -57,7 +57,10 @@ const PAGE_TEST_IDS: Partial<Record<MenuCommandId, string>> = {
 function command(id: MenuCommandId): Pick<Item, 'run' | 'shortcut'> {
   const platform = currentShortcutPlatform();
   const binding = primaryShortcut(id, platform);
-  return { run: () => void runCommand({ command: id }), shortcut: binding ? acceleratorLabel(binding.accelerator, platform) : undefined };
+  return {
+    run: () => void runCommand({ command: id }),
+    shortcut: binding ? acceleratorLabel(binding.accelerator, platform) : undefined,
+  };
 }
 
 /**
@@ -111,9 +114,18 @@ export function MenuBar() {
       if (isModalOpen()) setOpen(null);
     };
     window.addEventListener('keydown', onKey, true);
-    const stops = [sessionStore.subscribe(closeUnderModal), projectStore.subscribe(closeUnderModal), importOptionsStore.subscribe(closeUnderModal)];
+    const stops = [
+      sessionStore.subscribe(closeUnderModal),
+      projectStore.subscribe(closeUnderModal),
+      importOptionsStore.subscribe(closeUnderModal),
+    ];
     const modals = new MutationObserver(closeUnderModal);
-    modals.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['aria-modal'] });
+    modals.observe(document.body, {
+      childList: true,
+      subtree: true,
+      attributes: true,
+      attributeFilter: ['aria-modal'],
+    });
     return () => {
       window.removeEventListener('keydown', onKey, true);
       stops.forEach((stop) => stop());
@@ -131,9 +143,9 @@ export function MenuBar() {
       return; // no main process: the message bar already says why
     }
     api
-        .getRecentFiles()
-        .then(setRecent)
-        .catch(() => setRecent([]));
+      .getRecentFiles()
+      .then(setRecent)
+      .catch(() => setRecent([]));
   }, [open, documentId]);
 
   // What only the in-page menu has, in the slots of the one menu model (shared/menus.ts).
@@ -143,7 +155,9 @@ export function MenuBar() {
       { label: 'Close', run: () => void closeDocument(), disabled: !hasMotion, testid: 'menu-close' },
       // Recent files go last: they arrive asynchronously and must not shift the items above while the menu is open.
       ...(recent.length ? (['separator'] as Entry[]) : []),
-      ...recent.slice(0, 8).map((r) => ({ label: `${r.name}.${r.kind}`, shortcut: 'recent', run: () => void openPath(r.path) })),
+      ...recent
+        .slice(0, 8)
+        .map((r) => ({ label: `${r.name}.${r.kind}`, shortcut: 'recent', run: () => void openPath(r.path) })),
     ],
     editEnd: [
       { label: 'Toggle user key at playhead', shortcut: 'K', run: toggleKeyAtPlayhead, disabled: !editable },
@@ -151,19 +165,65 @@ export function MenuBar() {
       { label: 'Toggle trace key at playhead', shortcut: 'T', run: toggleTraceAtPlayhead, disabled: !editable },
     ],
     viewStart: [
-      { label: 'Frame all (viewport)', shortcut: 'F', run: () => sessionStore.getState().requestFrameAll(), disabled: !hasMotion },
+      {
+        label: 'Frame all (viewport)',
+        shortcut: 'F',
+        run: () => sessionStore.getState().requestFrameAll(),
+        disabled: !hasMotion,
+      },
       { label: 'Show all frames (curves, timeline)', shortcut: 'A', run: zoomTimeToFit, disabled: !hasMotion },
       'separator',
-      { label: 'Rotation as Euler angles', shortcut: 'E', run: () => sessionStore.getState().setCurveChannel('euler'), checked: channel === 'euler' },
-      { label: 'Rotation as quaternion', shortcut: 'Q', run: () => sessionStore.getState().setCurveChannel('quat'), checked: channel === 'quat' },
-      { label: 'Joint offset', shortcut: 'O', run: () => sessionStore.getState().setCurveChannel('offset'), checked: channel === 'offset' },
+      {
+        label: 'Rotation as Euler angles',
+        shortcut: 'E',
+        run: () => sessionStore.getState().setCurveChannel('euler'),
+        checked: channel === 'euler',
+      },
+      {
+        label: 'Rotation as quaternion',
+        shortcut: 'Q',
+        run: () => sessionStore.getState().setCurveChannel('quat'),
+        checked: channel === 'quat',
+      },
+      {
+        label: 'Joint offset',
+        shortcut: 'O',
+        run: () => sessionStore.getState().setCurveChannel('offset'),
+        checked: channel === 'offset',
+      },
       'separator',
-      { label: 'Source curves', run: () => preferencesStore.getState().set({ showSource: !prefs.showSource }), checked: prefs.showSource },
-      { label: 'Decoded curves', run: () => preferencesStore.getState().set({ showDecoded: !prefs.showDecoded }), checked: prefs.showDecoded },
-      { label: 'Error curve', run: () => preferencesStore.getState().set({ showError: !prefs.showError }), checked: prefs.showError },
-      { label: 'Normalize curves (-1..1)', shortcut: 'N', run: () => preferencesStore.getState().set({ curveNormalize: !prefs.curveNormalize }), checked: prefs.curveNormalize, testid: 'menu-curve-normalize' },
-      { label: 'Root trajectory', run: () => preferencesStore.getState().set({ showTrajectory: !prefs.showTrajectory }), checked: prefs.showTrajectory },
-      { label: 'Trace path', run: () => preferencesStore.getState().set({ showTrace: !prefs.showTrace }), checked: prefs.showTrace },
+      {
+        label: 'Source curves',
+        run: () => preferencesStore.getState().set({ showSource: !prefs.showSource }),
+        checked: prefs.showSource,
+      },
+      {
+        label: 'Decoded curves',
+        run: () => preferencesStore.getState().set({ showDecoded: !prefs.showDecoded }),
+        checked: prefs.showDecoded,
+      },
+      {
+        label: 'Error curve',
+        run: () => preferencesStore.getState().set({ showError: !prefs.showError }),
+        checked: prefs.showError,
+      },
+      {
+        label: 'Normalize curves (-1..1)',
+        shortcut: 'N',
+        run: () => preferencesStore.getState().set({ curveNormalize: !prefs.curveNormalize }),
+        checked: prefs.curveNormalize,
+        testid: 'menu-curve-normalize',
+      },
+      {
+        label: 'Root trajectory',
+        run: () => preferencesStore.getState().set({ showTrajectory: !prefs.showTrajectory }),
+        checked: prefs.showTrajectory,
+      },
+      {
+        label: 'Trace path',
+        run: () => preferencesStore.getState().set({ showTrace: !prefs.showTrace }),
+        checked: prefs.showTrace,
+      },
     ],
     // Collapse or restore each panel of the layout on screen (panels another work mode hides are greyed).
     viewEnd: PANELS.map((id) => ({
@@ -184,7 +244,9 @@ export function MenuBar() {
   const labels: Partial<Record<MenuCommandId, string>> = {
     'edit.undo': undo ? `Undo ${undo}` : 'Undo',
     'edit.redo': redo ? `Redo ${redo}` : 'Redo',
-    'events.paste': clipboard ? `Paste ${clipboard.events.length} Event${clipboard.events.length === 1 ? '' : 's'} at Playhead` : undefined,
+    'events.paste': clipboard
+      ? `Paste ${clipboard.events.length} Event${clipboard.events.length === 1 ? '' : 's'} at Playhead`
+      : undefined,
     'playback.togglePlay': playing ? 'Pause' : 'Play',
   };
   const checked: Partial<Record<MenuCommandId, boolean>> = {
@@ -199,10 +261,14 @@ export function MenuBar() {
     ...(isEventsMenuCommand(e.command) ? { shortcut: e.key ? eventKey(e.key) : undefined } : {}),
     ...(e.command in checked ? { checked: checked[e.command] } : {}),
     disabled: !isCommandEnabled(e.command),
-    testid: PAGE_TEST_IDS[e.command] ?? (isEventsMenuCommand(e.command) ? `menu-${e.command.replace('.', '-')}` : undefined),
+    testid:
+      PAGE_TEST_IDS[e.command] ?? (isEventsMenuCommand(e.command) ? `menu-${e.command.replace('.', '-')}` : undefined),
   });
   const menus: Record<string, Entry[]> = Object.fromEntries(
-    MENUS.map((menu) => [menu.title, menuEntriesFor<Entry>(menu, 'page', commandEntry, 'separator', (slot) => slots[slot])]),
+    MENUS.map((menu) => [
+      menu.title,
+      menuEntriesFor<Entry>(menu, 'page', commandEntry, 'separator', (slot) => slots[slot]),
+    ]),
   );
 
   return (

@@ -60,7 +60,13 @@ export function MessageBar() {
               Dismiss all <span data-testid="message-count">{shown.length}</span>
             </button>
           )}
-          <button type="button" className="tool small" aria-label="Dismiss message" data-testid="message-dismiss" onClick={() => sessionStore.getState().dismiss(m.id)}>
+          <button
+            type="button"
+            className="tool small"
+            aria-label="Dismiss message"
+            data-testid="message-dismiss"
+            onClick={() => sessionStore.getState().dismiss(m.id)}
+          >
             ✕
           </button>
         </div>

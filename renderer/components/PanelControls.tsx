@@ -6,9 +6,21 @@ import { Icon } from './Icons';
 import { acceleratorLabel, primaryShortcut } from '../../shared/shortcuts';
 import type { MenuCommandId } from '../../shared/ipc';
 import { currentShortcutPlatform } from '../app/shortcuts';
-import { PANEL_TITLES, WORK_MODES, WORK_MODE_TITLES, projectLayoutStore, useProjectLayout, type PanelId, type WorkMode } from '../project/layout';
+import {
+  PANEL_TITLES,
+  WORK_MODES,
+  WORK_MODE_TITLES,
+  projectLayoutStore,
+  useProjectLayout,
+  type PanelId,
+  type WorkMode,
+} from '../project/layout';
 
-export const MODE_COMMANDS: Record<WorkMode, MenuCommandId> = { tuning: 'view.maximizeTuning', sev: 'view.maximizeSev', project: 'view.maximizeProject' };
+export const MODE_COMMANDS: Record<WorkMode, MenuCommandId> = {
+  tuning: 'view.maximizeTuning',
+  sev: 'view.maximizeSev',
+  project: 'view.maximizeProject',
+};
 
 /** The shortcut label of a menu command ("Ctrl+1"), from the one shortcut table. */
 export function shortcutLabel(command: MenuCommandId): string | undefined {
@@ -39,7 +51,15 @@ export function PanelToggle({ panel, collapsed }: { panel: PanelId; collapsed: b
 export function PanelStrip({ panel }: { panel: PanelId }) {
   const title = `Restore ${PANEL_TITLES[panel]}`;
   return (
-    <button type="button" className="panel-strip" title={title} aria-label={title} aria-expanded={false} data-testid={`panel-toggle-${panel}`} onClick={() => projectLayoutStore.getState().setCollapsed(panel, false)}>
+    <button
+      type="button"
+      className="panel-strip"
+      title={title}
+      aria-label={title}
+      aria-expanded={false}
+      data-testid={`panel-toggle-${panel}`}
+      onClick={() => projectLayoutStore.getState().setCollapsed(panel, false)}
+    >
       <Icon name="restore" />
       <span className="panel-strip-title">{PANEL_TITLES[panel]}</span>
     </button>
@@ -56,7 +76,11 @@ export function LayoutModes({ squeezed }: { squeezed: boolean }) {
   return (
     <div className="layout-modes" role="group" aria-label="Work modes">
       {squeezed && (
-        <span className="layout-squeezed" data-testid="layout-squeezed" title="The window is too short for every panel at its size: a work mode shows fewer panels, bigger; or collapse a panel (the button at the right of its header).">
+        <span
+          className="layout-squeezed"
+          data-testid="layout-squeezed"
+          title="The window is too short for every panel at its size: a work mode shows fewer panels, bigger; or collapse a panel (the button at the right of its header)."
+        >
           Short window: panels shrunk —
         </span>
       )}

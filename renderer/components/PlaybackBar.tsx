@@ -14,13 +14,60 @@ export function PlaybackBar() {
   const speed = usePreferences((p) => p.playbackSpeed);
   return (
     <div className="playback-bar" role="toolbar" aria-label="Playback">
-      <button type="button" className="tool" title="First frame (Home)" aria-label="First frame" disabled={!hasMotion} onClick={() => gotoFrame(0)}><Icon name="first" /></button>
-      <button type="button" className="tool" title="Step back (←)" aria-label="Step back" disabled={!hasMotion} onClick={() => step(-1)} data-testid="step-back"><Icon name="stepBack" /></button>
-      <button type="button" className="tool play" title="Play / pause (Space)" aria-label={playing ? "Pause" : "Play"} disabled={!hasMotion} onClick={togglePlay} data-testid="play-toggle" aria-pressed={playing}>
+      <button
+        type="button"
+        className="tool"
+        title="First frame (Home)"
+        aria-label="First frame"
+        disabled={!hasMotion}
+        onClick={() => gotoFrame(0)}
+      >
+        <Icon name="first" />
+      </button>
+      <button
+        type="button"
+        className="tool"
+        title="Step back (←)"
+        aria-label="Step back"
+        disabled={!hasMotion}
+        onClick={() => step(-1)}
+        data-testid="step-back"
+      >
+        <Icon name="stepBack" />
+      </button>
+      <button
+        type="button"
+        className="tool play"
+        title="Play / pause (Space)"
+        aria-label={playing ? 'Pause' : 'Play'}
+        disabled={!hasMotion}
+        onClick={togglePlay}
+        data-testid="play-toggle"
+        aria-pressed={playing}
+      >
         {playing ? <Icon name="pause" /> : <Icon name="play" />}
       </button>
-      <button type="button" className="tool" title="Step forward (→)" aria-label="Step forward" disabled={!hasMotion} onClick={() => step(1)} data-testid="step-forward"><Icon name="stepForward" /></button>
-      <button type="button" className="tool" title="Last frame (End)" aria-label="Last frame" disabled={!hasMotion} onClick={() => gotoFrame(frameCount)}><Icon name="last" /></button>
+      <button
+        type="button"
+        className="tool"
+        title="Step forward (→)"
+        aria-label="Step forward"
+        disabled={!hasMotion}
+        onClick={() => step(1)}
+        data-testid="step-forward"
+      >
+        <Icon name="stepForward" />
+      </button>
+      <button
+        type="button"
+        className="tool"
+        title="Last frame (End)"
+        aria-label="Last frame"
+        disabled={!hasMotion}
+        onClick={() => gotoFrame(frameCount)}
+      >
+        <Icon name="last" />
+      </button>
       <input
         className="frame-field"
         type="range"
@@ -50,16 +97,29 @@ export function PlaybackBar() {
       />
       <span className="dim">/ {frameCount}</span>
       <label className="check" title="Loop playback">
-        <input type="checkbox" checked={loop} onChange={(e) => preferencesStore.getState().set({ loop: e.target.checked })} data-testid="loop" /> Loop
+        <input
+          type="checkbox"
+          checked={loop}
+          onChange={(e) => preferencesStore.getState().set({ loop: e.target.checked })}
+          data-testid="loop"
+        />{' '}
+        Loop
       </label>
       <label className="dim" title="Playback speed">
         Speed{' '}
-        <select value={speed} onChange={(e) => {
+        <select
+          value={speed}
+          onChange={(e) => {
             preferencesStore.getState().set({ playbackSpeed: Number(e.target.value) });
             e.currentTarget.blur();
-          }} data-testid="speed" aria-label="Playback speed">
+          }}
+          data-testid="speed"
+          aria-label="Playback speed"
+        >
           {PLAYBACK_SPEEDS.map((s) => (
-            <option key={s} value={s}>{s}×</option>
+            <option key={s} value={s}>
+              {s}×
+            </option>
           ))}
         </select>
       </label>

@@ -4,7 +4,15 @@ import { useRef } from 'react';
  * A drag handle between panels. `onDrag` gets the pointer movement in px since
  * the drag started (positive right/down) and the size at drag start.
  */
-export function Splitter(props: { orientation: 'vertical' | 'horizontal'; size: number; onResize: (size: number) => void; invert?: boolean; label: string; min: number; max: number }) {
+export function Splitter(props: {
+  orientation: 'vertical' | 'horizontal';
+  size: number;
+  onResize: (size: number) => void;
+  invert?: boolean;
+  label: string;
+  min: number;
+  max: number;
+}) {
   const start = useRef<{ pos: number; size: number } | null>(null);
   const vertical = props.orientation === 'vertical';
   return (

@@ -41,7 +41,11 @@ export function StatusBar() {
         {name}
         {readOnly ? ' (read-only)' : ''}
       </span>
-      <span className={dirty ? 'dirty on' : 'dirty'} data-testid="dirty-marker" aria-label={dirty ? 'Unsaved changes' : 'Saved'}>
+      <span
+        className={dirty ? 'dirty on' : 'dirty'}
+        data-testid="dirty-marker"
+        aria-label={dirty ? 'Unsaved changes' : 'Saved'}
+      >
         {dirty ? '● modified' : 'saved'}
       </span>
       <span>
@@ -58,13 +62,21 @@ export function StatusBar() {
           </span>
           <span>ratio {result.ratio.toFixed(2)}</span>
           {stage === 'greedy' && (
-            <span className="dim" data-testid="status-preview" title="Greedy figures while the refined compression runs">
+            <span
+              className="dim"
+              data-testid="status-preview"
+              title="Greedy figures while the refined compression runs"
+            >
               (preview)
             </span>
           )}
         </>
       )}
-      {pending && <span className="dim" data-testid="compress-pending">compressing…</span>}
+      {pending && (
+        <span className="dim" data-testid="compress-pending">
+          compressing…
+        </span>
+      )}
       {error && <span className="bad">compression failed: {error}</span>}
       <span className="spacer" />
       {busyNote}

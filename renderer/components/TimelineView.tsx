@@ -22,11 +22,20 @@ export function TimelineView() {
   const joints = useDocument((d) => d.motion?.joints);
   // The chain groups the rows have now (Group by chain), for their fold buttons.
   const groups = useMemo(
-    () => (grouped && joints ? timelineRows(joints.map((j) => j.name), filter, { grouped, folded }).flatMap((r) => (r.kind === 'group' ? [r] : [])) : []),
+    () =>
+      grouped && joints
+        ? timelineRows(
+            joints.map((j) => j.name),
+            filter,
+            { grouped, folded },
+          ).flatMap((r) => (r.kind === 'group' ? [r] : []))
+        : [],
     [grouped, joints, filter, folded],
   );
   const setFolded = (group: string, fold: boolean) =>
-    preferencesStore.getState().set({ timelineFolded: fold ? [...folded.filter((g) => g !== group), group] : folded.filter((g) => g !== group) });
+    preferencesStore.getState().set({
+      timelineFolded: fold ? [...folded.filter((g) => g !== group), group] : folded.filter((g) => g !== group),
+    });
   return (
     <section className="panel timeline-panel" aria-label="Timeline" data-testid="timeline">
       <div className="panel-header">
@@ -91,7 +100,10 @@ export function TimelineView() {
       </div>
       <div className="timeline-scroll" ref={host} />
       {/* Under the rows and wrapping, so narrow windows show all of it (in the header it was cut off). */}
-      <div className="hint" data-testid="timeline-hint">Lock row: drag to lock the joint (on a lock: clear) · Trace row: click · Ctrl+wheel: zoom · Shift+wheel: pan · Label: select (Ctrl/Shift: overlay its curves) · Group: rows under chain headers (click one to fold)</div>
+      <div className="hint" data-testid="timeline-hint">
+        Lock row: drag to lock the joint (on a lock: clear) · Trace row: click · Ctrl+wheel: zoom · Shift+wheel: pan ·
+        Label: select (Ctrl/Shift: overlay its curves) · Group: rows under chain headers (click one to fold)
+      </div>
     </section>
   );
 }

@@ -26,7 +26,9 @@ export function Viewport() {
     try {
       scene = new ViewportScene(host.current);
     } catch (err) {
-      setFailure(`The 3D view could not start (WebGL unavailable): ${err instanceof Error ? err.message : String(err)}`);
+      setFailure(
+        `The 3D view could not start (WebGL unavailable): ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
     return () => scene?.dispose();
   }, []);
@@ -47,45 +49,87 @@ export function Viewport() {
           )}
           {!readOnly && (
             <>
-              <i style={{ background: COLORS.decoded }} /> Decoded MT3{!hasDecoded && hasMotion ? ' (compressing…)' : ''}
+              <i style={{ background: COLORS.decoded }} /> Decoded MT3
+              {!hasDecoded && hasMotion ? ' (compressing…)' : ''}
             </>
           )}
           {hasDecoded && !readOnly && (
-            <span className="error-legend" data-testid="joint-error-legend" title="Decoded joints coloured by their error at this frame against the tolerance">
-              joints: <b style={{ color: COLORS.errorOk }}>●</b> ≤ ½ tol <b style={{ color: COLORS.errorNear }}>●</b> ≤ tol <b style={{ color: COLORS.errorOver }}>●</b> over
+            <span
+              className="error-legend"
+              data-testid="joint-error-legend"
+              title="Decoded joints coloured by their error at this frame against the tolerance"
+            >
+              joints: <b style={{ color: COLORS.errorOk }}>●</b> ≤ ½ tol <b style={{ color: COLORS.errorNear }}>●</b> ≤
+              tol <b style={{ color: COLORS.errorOver }}>●</b> over
             </span>
           )}
           <i style={{ background: COLORS.lock }} /> Lock
         </span>
         <span className="spacer" />
         <label className="check">
-          <input type="checkbox" checked={showTrajectory} onChange={(e) => preferencesStore.getState().set({ showTrajectory: e.target.checked })} />
+          <input
+            type="checkbox"
+            checked={showTrajectory}
+            onChange={(e) => preferencesStore.getState().set({ showTrajectory: e.target.checked })}
+          />
           <span style={{ color: COLORS.trajectory }}>Trajectory</span>
         </label>
         <label className="check">
-          <input type="checkbox" checked={showTrace} onChange={(e) => preferencesStore.getState().set({ showTrace: e.target.checked })} />
+          <input
+            type="checkbox"
+            checked={showTrace}
+            onChange={(e) => preferencesStore.getState().set({ showTrace: e.target.checked })}
+          />
           <span style={{ color: COLORS.trace }}>Trace path</span>
         </label>
         <label className="check" title="The source skeleton as a translucent ghost behind the decoded one">
-          <input type="checkbox" checked={showGhost} data-testid="show-ghost" onChange={(e) => preferencesStore.getState().set({ showGhost: e.target.checked })} />
+          <input
+            type="checkbox"
+            checked={showGhost}
+            data-testid="show-ghost"
+            onChange={(e) => preferencesStore.getState().set({ showGhost: e.target.checked })}
+          />
           <span style={{ color: COLORS.ghost }}>Ghost</span>
         </label>
         <label className="check" title="Faint source poses before (blue) and after (green) the playhead">
-          <input type="checkbox" checked={showOnion} data-testid="show-onion" onChange={(e) => preferencesStore.getState().set({ showOnionSkin: e.target.checked })} />
+          <input
+            type="checkbox"
+            checked={showOnion}
+            data-testid="show-onion"
+            onChange={(e) => preferencesStore.getState().set({ showOnionSkin: e.target.checked })}
+          />
           Onion skin
         </label>
-        <label className="check" title="The camera follows the root while the motion plays and keeps the whole pose in view">
-          <input type="checkbox" checked={follow} data-testid="follow" onChange={(e) => preferencesStore.getState().set({ followCamera: e.target.checked })} />
+        <label
+          className="check"
+          title="The camera follows the root while the motion plays and keeps the whole pose in view"
+        >
+          <input
+            type="checkbox"
+            checked={follow}
+            data-testid="follow"
+            onChange={(e) => preferencesStore.getState().set({ followCamera: e.target.checked })}
+          />
           Follow
         </label>
-        <button type="button" className="tool" title="Frame all (F)" data-testid="frame-all" onClick={() => sessionStore.getState().requestFrameAll()}>
+        <button
+          type="button"
+          className="tool"
+          title="Frame all (F)"
+          data-testid="frame-all"
+          onClick={() => sessionStore.getState().requestFrameAll()}
+        >
           Frame all
         </button>
       </div>
       <div className="viewport-host" ref={host} data-testid="viewport-host">
         {/* Over the top of the picture, not above it: messages never cost the picture its size. */}
         <MessageBar />
-        {failure && <div className="viewport-failure" role="alert">{failure}</div>}
+        {failure && (
+          <div className="viewport-failure" role="alert">
+            {failure}
+          </div>
+        )}
         {!hasMotion && !failure && <div className="viewport-empty">No motion open. File › Open… (Ctrl+O)</div>}
       </div>
       <PlaybackBar />

@@ -4,15 +4,30 @@ import { jointTreeRows, treeKeyTarget } from './jointTree';
 // Hips > (Spine > (Neck > Head, LeftArm > LeftHand), LeftLeg > LeftFoot)
 const names = ['Hips', 'Spine', 'Neck', 'Head', 'LeftArm', 'LeftHand', 'LeftLeg', 'LeftFoot'];
 const parents = [-1, 0, 1, 2, 1, 4, 0, 6];
-const shown = (rows: ReturnType<typeof jointTreeRows>) => rows.map((r) => `${'-'.repeat(r.depth)}${names[r.joint]}${r.hasChildren ? (r.open ? 'v' : '>') : ''}`);
+const shown = (rows: ReturnType<typeof jointTreeRows>) =>
+  rows.map((r) => `${'-'.repeat(r.depth)}${names[r.joint]}${r.hasChildren ? (r.open ? 'v' : '>') : ''}`);
 
 describe('joint tree', () => {
   it('lists each joint under its parent, depth first in skeleton order', () => {
-    expect(shown(jointTreeRows(parents, names, new Set(), ''))).toEqual(['Hipsv', '-Spinev', '--Neckv', '---Head', '--LeftArmv', '---LeftHand', '-LeftLegv', '--LeftFoot']);
+    expect(shown(jointTreeRows(parents, names, new Set(), ''))).toEqual([
+      'Hipsv',
+      '-Spinev',
+      '--Neckv',
+      '---Head',
+      '--LeftArmv',
+      '---LeftHand',
+      '-LeftLegv',
+      '--LeftFoot',
+    ]);
   });
 
   it('hides the subtree of a folded joint', () => {
-    expect(shown(jointTreeRows(parents, names, new Set([1]), ''))).toEqual(['Hipsv', '-Spine>', '-LeftLegv', '--LeftFoot']);
+    expect(shown(jointTreeRows(parents, names, new Set([1]), ''))).toEqual([
+      'Hipsv',
+      '-Spine>',
+      '-LeftLegv',
+      '--LeftFoot',
+    ]);
   });
 
   it('filters to the matching joints and their ancestors, unfolded, marking the matches', () => {

@@ -16,7 +16,12 @@ export interface JointTreeRow {
 }
 
 /** The rows shown for `parents` (parent index per joint, -1 for none) and `names`, with `folded` joints closed. */
-export function jointTreeRows(parents: readonly number[], names: readonly string[], folded: ReadonlySet<number>, filter: string): JointTreeRow[] {
+export function jointTreeRows(
+  parents: readonly number[],
+  names: readonly string[],
+  folded: ReadonlySet<number>,
+  filter: string,
+): JointTreeRow[] {
   const children: number[][] = parents.map(() => []);
   const roots: number[] = [];
   parents.forEach((p, j) => (p >= 0 && p < parents.length && p !== j ? children[p].push(j) : roots.push(j)));
@@ -44,7 +49,12 @@ export function jointTreeRows(parents: readonly number[], names: readonly string
 }
 
 /** The row a tree key moves to from `index` (Up/Down: previous/next row, Left on an open or leaf row: its parent's). */
-export function treeKeyTarget(rows: readonly JointTreeRow[], parents: readonly number[], index: number, key: 'ArrowUp' | 'ArrowDown' | 'ArrowLeft' | 'Home' | 'End'): number {
+export function treeKeyTarget(
+  rows: readonly JointTreeRow[],
+  parents: readonly number[],
+  index: number,
+  key: 'ArrowUp' | 'ArrowDown' | 'ArrowLeft' | 'Home' | 'End',
+): number {
   if (rows.length === 0) return -1;
   if (key === 'Home') return 0;
   if (key === 'End') return rows.length - 1;

@@ -14,7 +14,17 @@ import { preferencesStore } from '../state/preferencesStore';
 import { compressionStore, settleHoldMs } from '../state/compressionStore';
 import { HiDpiCanvas } from '../canvas/hidpiCanvas';
 import {
-  GUTTER, RIGHT_PAD, RULER_H, clampView, drawHoverLine, drawPlayhead, drawRuler, drawTimeGrid, frameToX, xToFrame, type TimeAxis,
+  GUTTER,
+  RIGHT_PAD,
+  RULER_H,
+  clampView,
+  drawHoverLine,
+  drawPlayhead,
+  drawRuler,
+  drawTimeGrid,
+  frameToX,
+  xToFrame,
+  type TimeAxis,
 } from '../canvas/timeAxis';
 import { dragPanView, frameUnder, wheelPanView, wheelZoomView } from '../canvas/timeGestures';
 import { diamondPath } from '../canvas/shapes';
@@ -38,7 +48,10 @@ interface Layout {
 }
 
 /** Buttons outside the canvas ask the curve view to frame all or the selected keys (counters: each change asks once). */
-export const curveViewRequests = createStore<{ frameAll: number; frameSelected: number }>()(() => ({ frameAll: 0, frameSelected: 0 }));
+export const curveViewRequests = createStore<{ frameAll: number; frameSelected: number }>()(() => ({
+  frameAll: 0,
+  frameSelected: 0,
+}));
 
 export class CurvePainter {
   private readonly surface: HiDpiCanvas;
@@ -84,14 +97,24 @@ export class CurvePainter {
   } | null = null;
 
   constructor(host: HTMLElement) {
-    this.surface = new HiDpiCanvas(host, (ctx, w, h) => this.paint(ctx, w, h), undefined, () => settleHoldMs(compressionStore.getState(), performance.now()));
+    this.surface = new HiDpiCanvas(
+      host,
+      (ctx, w, h) => this.paint(ctx, w, h),
+      undefined,
+      () => settleHoldMs(compressionStore.getState(), performance.now()),
+    );
     const c = this.surface.canvas;
     c.dataset.testid = 'curve-canvas';
     c.setAttribute('role', 'img');
     c.setAttribute('aria-label', 'Curve view: click selects a frame, Ctrl+click adds or removes a user key');
     c.tabIndex = -1;
     const inv = () => this.surface.invalidate();
-    this.unsubscribers.push(documentStore.subscribe(inv), compressionStore.subscribe(inv), preferencesStore.subscribe(inv), sessionStore.subscribe(inv));
+    this.unsubscribers.push(
+      documentStore.subscribe(inv),
+      compressionStore.subscribe(inv),
+      preferencesStore.subscribe(inv),
+      sessionStore.subscribe(inv),
+    );
     c.addEventListener('pointerdown', this.onPointerDown);
     c.addEventListener('pointermove', this.onPointerMove);
     c.addEventListener('pointerup', this.onPointerUp);
@@ -112,17 +135,20 @@ export class CurvePainter {
       if (!this.hovered || e.ctrlKey || e.metaKey || e.altKey || isTypingTarget(e.target)) return;
       if (e.key === 'Home') this.frameAll();
       else if (e.key === 'f' || e.key === 'F') this.frameSelected();
-      else if (e.key === 'n' || e.key === 'N') preferencesStore.getState().set({ curveNormalize: !preferencesStore.getState().curveNormalize });
+      else if (e.key === 'n' || e.key === 'N')
+        preferencesStore.getState().set({ curveNormalize: !preferencesStore.getState().curveNormalize });
       else return;
       e.preventDefault();
       e.stopPropagation();
     };
     window.addEventListener('keydown', onKey, true);
     this.unsubscribers.push(() => window.removeEventListener('keydown', onKey, true));
-    this.unsubscribers.push(curveViewRequests.subscribe((r, p) => {
-      if (r.frameAll !== p.frameAll) this.frameAll();
-      if (r.frameSelected !== p.frameSelected) this.frameSelected();
-    }));
+    this.unsubscribers.push(
+      curveViewRequests.subscribe((r, p) => {
+        if (r.frameAll !== p.frameAll) this.frameAll();
+        if (r.frameSelected !== p.frameSelected) this.frameSelected();
+      }),
+    );
     c.addEventListener('contextmenu', (e) => e.preventDefault());
   }
 
@@ -138,7 +164,10 @@ export class CurvePainter {
     const order = preferencesStore.getState().eulerOrder;
     const key = [m, joint, channel, result, order];
     if (!this.series || key.some((k, i) => k !== this.seriesKey[i])) {
-      this.seriesResultEdit = result && result !== this.seriesKey[3] ? { editId: comp.editId, stage: comp.stage, compressMs: result.compressMs } : null;
+      this.seriesResultEdit =
+        result && result !== this.seriesKey[3]
+          ? { editId: comp.editId, stage: comp.stage, compressMs: result.compressMs }
+          : null;
       this.series = buildSeries(m, joint, channel, result?.mt3 ?? null, result?.channels, order);
       if (doc.readOnly) this.series.note = 'Read-only: these curves are the motion decoded from the compressed file.';
       this.seriesKey = key;
@@ -150,8 +179,15 @@ export class CurvePainter {
   private currentOverlays(series: CurveSeries): CurveSeries[] {
     const m = documentStore.getState().motion!;
     const s = sessionStore.getState();
-    const joints = series.joint < 0 ? [] : s.overlayJoints.filter((j) => j >= 0 && j < m.joints.length && j !== series.joint);
-    const [, , channel, result, order] = this.seriesKey as [unknown, number, CurveChannel, CompressResponse | null, EulerOrder | 'auto'];
+    const joints =
+      series.joint < 0 ? [] : s.overlayJoints.filter((j) => j >= 0 && j < m.joints.length && j !== series.joint);
+    const [, , channel, result, order] = this.seriesKey as [
+      unknown,
+      number,
+      CurveChannel,
+      CompressResponse | null,
+      EulerOrder | 'auto',
+    ];
     const key = [m, joints.join(','), channel, result, order];
     if (key.some((k, i) => k !== this.overlayKey[i])) {
       this.overlays = joints.map((j) => buildSeries(m, j, channel, result?.mt3 ?? null, result?.channels, order));
@@ -197,7 +233,10 @@ export class CurvePainter {
     c.dataset.keyBandY = String(keyTop + KEY_BAND_H / 2);
     c.dataset.selectedKeys = s.selectedKeys.filter((f) => series.userKeyFrames.includes(f)).join(',');
     c.dataset.overlayJoints = overlays.map((o) => o.joint).join(',');
-    c.dataset.drawnComponents = series.components.filter((_, i) => solo === null || i === solo).map((k) => k.label).join(',');
+    c.dataset.drawnComponents = series.components
+      .filter((_, i) => solo === null || i === solo)
+      .map((k) => k.label)
+      .join(',');
 
     // Gutter.
     ctx.fillStyle = COLORS.gutterBg;
@@ -226,9 +265,20 @@ export class CurvePainter {
     ctx.textBaseline = 'middle';
     ctx.textAlign = 'right';
     ctx.fillStyle = COLORS.textDim;
-    for (const t of thinTickLabels(this.valueTicks, plotTop - 4, plotBottom + 4)) ctx.fillText(t.label, GUTTER - 5, t.y);
+    for (const t of thinTickLabels(this.valueTicks, plotTop - 4, plotBottom + 4))
+      ctx.fillText(t.label, GUTTER - 5, t.y);
     ctx.textAlign = 'left';
-    this.paintGutter(ctx, series, s.hoverFrame ?? Math.round(s.playhead), h, plotTop, keyTop, errTop, errBottom, prefs.showError);
+    this.paintGutter(
+      ctx,
+      series,
+      s.hoverFrame ?? Math.round(s.playhead),
+      h,
+      plotTop,
+      keyTop,
+      errTop,
+      errBottom,
+      prefs.showError,
+    );
 
     drawHoverLine(ctx, axis, s.hoverFrame, RULER_H, h);
     drawPlayhead(ctx, axis, s.playhead, h);
@@ -240,8 +290,15 @@ export class CurvePainter {
   }
 
   private paintValues(
-    ctx: CanvasRenderingContext2D, series: CurveSeries, overlays: readonly CurveSeries[], solo: number | null,
-    axis: TimeAxis, top: number, bottom: number, showSource: boolean, showDecoded: boolean,
+    ctx: CanvasRenderingContext2D,
+    series: CurveSeries,
+    overlays: readonly CurveSeries[],
+    solo: number | null,
+    axis: TimeAxis,
+    top: number,
+    bottom: number,
+    showSource: boolean,
+    showDecoded: boolean,
   ): void {
     const m = documentStore.getState().motion!;
     const f0 = Math.max(0, Math.floor(axis.viewStart));
@@ -253,10 +310,12 @@ export class CurvePainter {
     for (const c of [series, ...overlays].flatMap((x) => x.components)) {
       let a = Infinity;
       let b = -Infinity;
-      if (normalize) for (const arr of c.decoded ? [c.source, c.decoded] : [c.source]) for (const v of arr) {
-        a = Math.min(a, v);
-        b = Math.max(b, v);
-      }
+      if (normalize)
+        for (const arr of c.decoded ? [c.source, c.decoded] : [c.source])
+          for (const v of arr) {
+            a = Math.min(a, v);
+            b = Math.max(b, v);
+          }
       const map = !normalize ? (v: number) => v : b - a < 1e-9 ? () => 0 : (v: number) => (2 * (v - a)) / (b - a) - 1;
       norm.set(c.source, map);
       if (c.decoded) norm.set(c.decoded, map);
@@ -359,7 +418,13 @@ export class CurvePainter {
     ctx.lineWidth = 1;
   }
 
-  private paintKeys(ctx: CanvasRenderingContext2D, series: CurveSeries, axis: TimeAxis, top: number, plotTop: number): void {
+  private paintKeys(
+    ctx: CanvasRenderingContext2D,
+    series: CurveSeries,
+    axis: TimeAxis,
+    top: number,
+    plotTop: number,
+  ): void {
     ctx.fillStyle = 'rgba(255,255,255,0.03)';
     ctx.fillRect(axis.left, top, axis.right + RIGHT_PAD - axis.left, KEY_BAND_H);
     const cy = top + KEY_BAND_H / 2;
@@ -412,7 +477,13 @@ export class CurvePainter {
     ctx.strokeRect(Math.round(x) + 0.5, RULER_H + 0.5, Math.round(w), bottom - RULER_H - 1);
   }
 
-  private paintErrors(ctx: CanvasRenderingContext2D, series: CurveSeries, axis: TimeAxis, top: number, bottom: number): void {
+  private paintErrors(
+    ctx: CanvasRenderingContext2D,
+    series: CurveSeries,
+    axis: TimeAxis,
+    top: number,
+    bottom: number,
+  ): void {
     const m = documentStore.getState().motion!;
     ctx.fillStyle = 'rgba(0,0,0,0.2)';
     ctx.fillRect(axis.left, top, axis.right + RIGHT_PAD - axis.left, bottom - top);
@@ -455,12 +526,26 @@ export class CurvePainter {
     }
   }
 
-  private paintGutter(ctx: CanvasRenderingContext2D, series: CurveSeries, frame: number, h: number, plotTop: number, keyTop: number, errTop: number, errBottom: number, showError: boolean): void {
+  private paintGutter(
+    ctx: CanvasRenderingContext2D,
+    series: CurveSeries,
+    frame: number,
+    h: number,
+    plotTop: number,
+    keyTop: number,
+    errTop: number,
+    errBottom: number,
+    showError: boolean,
+  ): void {
     const m = documentStore.getState().motion!;
     const f = Math.max(0, Math.min(m.frameCount, frame));
     const hasErrors = !!series.errors && series.tolerance !== null;
     // Label places come from planGutter: on a short canvas secondary labels are dropped instead of overlapping.
-    const plan = planGutter({ height: h, rulerH: RULER_H, plotTop, keyTop, keyH: KEY_BAND_H, errTop, errBottom, showError }, series.components.length, hasErrors);
+    const plan = planGutter(
+      { height: h, rulerH: RULER_H, plotTop, keyTop, keyH: KEY_BAND_H, errTop, errBottom, showError },
+      series.components.length,
+      hasErrors,
+    );
     this.surface.canvas.dataset.gutterLabels = [
       `frame:${plan.frameY}`,
       ...plan.componentYs.map((y, i) => `${series.components[i].label}:${y}`),
@@ -500,7 +585,10 @@ export class CurvePainter {
       headerValue: () => [COLORS.text, `error ${value}`],
       value: () => [COLORS.text, value],
       tol: () => [COLORS.tolerance, `tol ${series.tolerance}${unit}`],
-      max: () => [series.maxError! > series.tolerance! ? COLORS.tolerance : COLORS.textDim, `max ${series.maxError!.toFixed(3)} @${series.maxErrorFrame}`],
+      max: () => [
+        series.maxError! > series.tolerance! ? COLORS.tolerance : COLORS.textDim,
+        `max ${series.maxError!.toFixed(3)} @${series.maxErrorFrame}`,
+      ],
     };
     for (const l of plan.errorLines) {
       const [color, label] = text[l.line]();
@@ -564,7 +652,20 @@ export class CurvePainter {
     }
     this.surface.canvas.setPointerCapture(e.pointerId);
     const s = sessionStore.getState();
-    const base = { x0: x, y0: y, x, y, start: s.viewStart, end: s.viewEnd, button: e.button, shift: e.shiftKey, frames: [] as number[], delta: 0, hit: null as number | null, values: this.valueRange };
+    const base = {
+      x0: x,
+      y0: y,
+      x,
+      y,
+      start: s.viewStart,
+      end: s.viewEnd,
+      button: e.button,
+      shift: e.shiftKey,
+      frames: [] as number[],
+      delta: 0,
+      hit: null as number | null,
+      values: this.valueRange,
+    };
     if (e.button === 2 || e.button === 1) {
       this.drag = { ...base, mode: 'pan' };
       return;
@@ -607,7 +708,8 @@ export class CurvePainter {
       return;
     }
     if (d.mode === 'pending' && Math.abs(x - d.x0) > 4) d.mode = 'box';
-    if (d.mode === 'key' && Math.abs(x - d.x0) > 4 && d.frames.length > 0 && !documentStore.getState().readOnly) d.mode = 'move';
+    if (d.mode === 'key' && Math.abs(x - d.x0) > 4 && d.frames.length > 0 && !documentStore.getState().readOnly)
+      d.mode = 'move';
     if (d.mode === 'move') {
       // Whole frames, clamped so every moved key stays inside the motion.
       const m = documentStore.getState().motion!;
@@ -698,7 +800,9 @@ export class CurvePainter {
     }
     // Shift+wheel pans in time, the plain wheel zooms time.
     const view = { start: s.viewStart, end: s.viewEnd };
-    const [a, b] = e.shiftKey ? wheelPanView(view, e, m.frameCount) : wheelZoomView(view, l.axis, x, e.deltaY, m.frameCount);
+    const [a, b] = e.shiftKey
+      ? wheelPanView(view, e, m.frameCount)
+      : wheelZoomView(view, l.axis, x, e.deltaY, m.frameCount);
     s.setView(a, b);
   };
 

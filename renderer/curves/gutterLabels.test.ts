@@ -13,7 +13,13 @@ function bands(h: number, showError = true): GutterBands {
 }
 
 function labelYs(p: ReturnType<typeof planGutter>): number[] {
-  return [p.frameY, ...p.componentYs, ...(p.hintY === null ? [] : [p.hintY]), ...(p.keysY === null ? [] : [p.keysY]), ...p.errorLines.map((l) => l.y)];
+  return [
+    p.frameY,
+    ...p.componentYs,
+    ...(p.hintY === null ? [] : [p.hintY]),
+    ...(p.keysY === null ? [] : [p.keysY]),
+    ...p.errorLines.map((l) => l.y),
+  ];
 }
 
 describe('planGutter', () => {
@@ -23,7 +29,8 @@ describe('planGutter', () => {
         for (const showError of [true, false]) {
           const p = planGutter(bands(h, showError), n, true);
           const ys = labelYs(p);
-          for (let i = 1; i < ys.length; i++) expect(ys[i] - ys[i - 1], `h=${h} n=${n} err=${showError} ${ys}`).toBeGreaterThanOrEqual(2 * HALF_LINE);
+          for (let i = 1; i < ys.length; i++)
+            expect(ys[i] - ys[i - 1], `h=${h} n=${n} err=${showError} ${ys}`).toBeGreaterThanOrEqual(2 * HALF_LINE);
           for (const y of ys) expect(y + HALF_LINE, `h=${h}`).toBeLessThanOrEqual(h);
         }
       }

@@ -100,7 +100,12 @@ export function planGutter(b: GutterBands, componentCount: number, hasErrorValue
  * The value-axis tick labels that can be drawn without touching each other or leaving [top, bottom]:
  * walks the ticks in order and keeps one only when it is at least `minGap` px from the last kept one.
  */
-export function thinTickLabels<T extends { y: number }>(ticks: readonly T[], top: number, bottom: number, minGap = SMALL_ROW): T[] {
+export function thinTickLabels<T extends { y: number }>(
+  ticks: readonly T[],
+  top: number,
+  bottom: number,
+  minGap = SMALL_ROW,
+): T[] {
   const inside = ticks.filter((t) => t.y >= top && t.y <= bottom).sort((a, b) => a.y - b.y);
   const out: T[] = [];
   for (const t of inside) if (!out.length || t.y - out[out.length - 1].y >= minGap) out.push(t);

@@ -24,7 +24,12 @@ function wavingMotion() {
 describe('buildSeries', () => {
   it('plots the compressed channel: its keys, user keys, errors, and decoded curves close to the source', () => {
     const m = wavingMotion();
-    const r = compressMotion(m, { positionTolerance: 0.1, rotationToleranceDeg: 0.5, offsetTolerance: 0.1, name: 'wave' });
+    const r = compressMotion(m, {
+      positionTolerance: 0.1,
+      rotationToleranceDeg: 0.5,
+      offsetTolerance: 0.1,
+      name: 'wave',
+    });
     const euler = buildSeries(m, 1, 'euler', r.mt3, r.channels);
     const report = r.channels.find((c) => c.kind === 'rotation' && c.joint === 1)!;
     expect(euler.keyFrames).toEqual(report.keyFrames);
@@ -41,7 +46,8 @@ describe('buildSeries', () => {
     expect(quat.components.map((c) => c.label)).toEqual(['qX', 'qY', 'qZ', 'qW']);
     const root = buildSeries(m, -1, 'euler', r.mt3, r.channels);
     expect(root.kind).toBe('translation');
-    for (let f = 0; f <= 60; f++) expect(Math.abs(root.components[2].decoded![f] - f * 2)).toBeLessThanOrEqual(0.1 + 1e-9);
+    for (let f = 0; f <= 60; f++)
+      expect(Math.abs(root.components[2].decoded![f] - f * 2)).toBeLessThanOrEqual(0.1 + 1e-9);
   });
 
   it('shows source only before the first compression, with user keys from the document', () => {

@@ -45,7 +45,11 @@ export interface CurveSeries {
 }
 
 /** Finds the compressor's report for a channel. */
-export function findChannel(channels: readonly ChannelReport[] | undefined, kind: ChannelKind, joint: number): ChannelReport | null {
+export function findChannel(
+  channels: readonly ChannelReport[] | undefined,
+  kind: ChannelKind,
+  joint: number,
+): ChannelReport | null {
   if (!channels) return null;
   for (const c of channels) if (c.kind === kind && c.joint === joint) return c;
   return null;
@@ -63,14 +67,24 @@ export function userKeyFramesOf(m: Motion, joint: number): number[] {
 }
 
 /** The last source Euler curves made (an edit or a new result redraws the same joint's source). */
-let eulerMemo: { rotation: Float32Array; joint: number; order: EulerOrder | 'auto'; ord: EulerOrder; source: Float64Array[] } | null = null;
+let eulerMemo: {
+  rotation: Float32Array;
+  joint: number;
+  order: EulerOrder | 'auto';
+  ord: EulerOrder;
+  source: Float64Array[];
+} | null = null;
 
 /**
  * A joint's source rotation as Euler angles in degrees, filtered along time (no 360 jumps, no flips at the middle
  * axis' ±90 branch point), in `order` or the one 'auto' picks; remembered for the same samples, joint and order.
  * The arrays are shared: callers only read them.
  */
-function sourceEuler(m: Motion, joint: number, order: EulerOrder | 'auto'): { ord: EulerOrder; source: Float64Array[] } {
+function sourceEuler(
+  m: Motion,
+  joint: number,
+  order: EulerOrder | 'auto',
+): { ord: EulerOrder; source: Float64Array[] } {
   const hit = eulerMemo;
   if (hit && hit.rotation === m.rotation && hit.joint === joint && hit.order === order) return hit;
   const S = m.frameCount + 1;
@@ -121,9 +135,19 @@ export function buildSeries(
     if (d) {
       if (kind === 'translation') track = d.root;
       else if (d.offsets) track = d.offsets[joint];
-      else note = (m.flags & MotionFlag.OFFSETS) ? 'Compressing…' : 'Offsets are not animated (OFFSETS flag off): the runtime keeps the rest offsets.';
+      else
+        note =
+          m.flags & MotionFlag.OFFSETS
+            ? 'Compressing…'
+            : 'Offsets are not animated (OFFSETS flag off): the runtime keeps the rest offsets.';
     }
-    for (let c = 0; c < 3; c++) comps.push({ label: labels[c], color: colors[c], source: new Float64Array(S), decoded: track ? new Float64Array(S) : null });
+    for (let c = 0; c < 3; c++)
+      comps.push({
+        label: labels[c],
+        color: colors[c],
+        source: new Float64Array(S),
+        decoded: track ? new Float64Array(S) : null,
+      });
     for (let f = 0; f < S; f++) {
       const base = kind === 'translation' ? f * 4 : (f * J + joint) * 4;
       const src = kind === 'translation' ? m.translation : m.offset;
@@ -136,7 +160,13 @@ export function buildSeries(
   } else if (channel === 'quat') {
     const labels = ['qX', 'qY', 'qZ', 'qW'];
     const colors = [COLORS.axisX, COLORS.axisY, COLORS.axisZ, COLORS.axisW];
-    for (let c = 0; c < 4; c++) comps.push({ label: labels[c], color: colors[c], source: new Float64Array(S), decoded: d ? new Float64Array(S) : null });
+    for (let c = 0; c < 4; c++)
+      comps.push({
+        label: labels[c],
+        color: colors[c],
+        source: new Float64Array(S),
+        decoded: d ? new Float64Array(S) : null,
+      });
     let sign = 1;
     for (let f = 0; f < S; f++) {
       const i = (f * J + joint) * 4;
@@ -159,7 +189,8 @@ export function buildSeries(
     const labels = ['rX', 'rY', 'rZ'];
     const colors = [COLORS.axisX, COLORS.axisY, COLORS.axisZ];
     const { ord, source } = sourceEuler(m, joint, order);
-    for (let c = 0; c < 3; c++) comps.push({ label: labels[c], color: colors[c], source: source[c], decoded: d ? new Float64Array(S) : null });
+    for (let c = 0; c < 3; c++)
+      comps.push({ label: labels[c], color: colors[c], source: source[c], decoded: d ? new Float64Array(S) : null });
     eulerOrder = ord;
     const middle = ord.charCodeAt(1) - 88; // 'X' 0, 'Y' 1, 'Z' 2
     const e = new Float64Array(3);
@@ -179,7 +210,14 @@ export function buildSeries(
 
   const report = decodedOk ? findChannel(channels, kind, kind === 'translation' ? -1 : joint) : null;
   const unit = kind === 'rotation' ? (channel === 'quat' ? '' : '°') : 'u';
-  const what = kind === 'translation' ? 'root translation' : kind === 'offset' ? 'offset' : channel === 'quat' ? 'rotation (quaternion)' : `rotation (Euler ${eulerOrder} °)`;
+  const what =
+    kind === 'translation'
+      ? 'root translation'
+      : kind === 'offset'
+        ? 'offset'
+        : channel === 'quat'
+          ? 'rotation (quaternion)'
+          : `rotation (Euler ${eulerOrder} °)`;
   return {
     kind,
     joint,

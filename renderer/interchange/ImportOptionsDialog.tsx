@@ -22,9 +22,19 @@ export function ImportOptionsDialog() {
   };
   return (
     <div className="modal-backdrop" onKeyDown={(e) => e.key === 'Escape' && req.resolve(null)}>
-      <div className="modal import-options" role="dialog" aria-modal="true" aria-label="Import motion" data-testid="import-options">
+      <div
+        className="modal import-options"
+        role="dialog"
+        aria-modal="true"
+        aria-label="Import motion"
+        data-testid="import-options"
+      >
         <h2>Import motion (BVH, glTF, FBX)</h2>
-        <p>The file becomes a new, unsaved motion. Joints keep their names (BVH, glTF: cut to 31 bytes; FBX: refused if longer); a file with several clips asks which one. Choose several files to write one .mtn each beside them (added to the open project, all or nothing).</p>
+        <p>
+          The file becomes a new, unsaved motion. Joints keep their names (BVH, glTF: cut to 31 bytes; FBX: refused if
+          longer); a file with several clips asks which one. Choose several files to write one .mtn each beside them
+          (added to the open project, all or nothing).
+        </p>
         <form
           className="import-fields"
           onSubmit={(e) => {
@@ -34,15 +44,32 @@ export function ImportOptionsDialog() {
         >
           <label>
             <span>Frame rate</span>
-            <input ref={first} value={fps} onChange={(e) => setFps(e.target.value)} inputMode="decimal" aria-label="Frame rate" data-testid="import-fps" />
+            <input
+              ref={first}
+              value={fps}
+              onChange={(e) => setFps(e.target.value)}
+              inputMode="decimal"
+              aria-label="Frame rate"
+              data-testid="import-fps"
+            />
             <span className="dim">fps (MGS2 plays at 30; the source is resampled)</span>
           </label>
           <label>
             <span>Scale</span>
-            <input value={scale} onChange={(e) => setScale(e.target.value)} inputMode="decimal" aria-label="Scale" data-testid="import-scale" />
+            <input
+              value={scale}
+              onChange={(e) => setScale(e.target.value)}
+              inputMode="decimal"
+              aria-label="Scale"
+              data-testid="import-scale"
+            />
             <span className="dim">× every position (CMU BVH → cm: 5.644444)</span>
           </label>
-          {'error' in parsed && <div className="bad small" data-testid="import-options-error">{parsed.error}</div>}
+          {'error' in parsed && (
+            <div className="bad small" data-testid="import-options-error">
+              {parsed.error}
+            </div>
+          )}
           <div className="modal-buttons">
             <button type="submit" className="primary" disabled={'error' in parsed} data-testid="import-choose-file">
               Choose file…

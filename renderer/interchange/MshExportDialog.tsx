@@ -24,12 +24,18 @@ export function MshExportDialog() {
   };
   return (
     <div className="modal-backdrop" onKeyDown={(e) => e.key === 'Escape' && req.resolve(null)}>
-      <div className="modal import-options" role="dialog" aria-modal="true" aria-label="Export MSH animation" data-testid="msh-export-options">
+      <div
+        className="modal import-options"
+        role="dialog"
+        aria-modal="true"
+        aria-label="Export MSH animation"
+        data-testid="msh-export-options"
+      >
         <h2>Export MSH animation</h2>
         <p>
-          Writes three files with one prefix, all or none: <code>.res8</code> (key pool), <code>.res19</code> (frame map) and{' '}
-          <code>.nodes.json</code> (per node: name, parent, anim_map_start, fallback_key). Keys sit on whole frames; every node keeps
-          its error within the tolerances where float32 / s16 precision allows.
+          Writes three files with one prefix, all or none: <code>.res8</code> (key pool), <code>.res19</code> (frame
+          map) and <code>.nodes.json</code> (per node: name, parent, anim_map_start, fallback_key). Keys sit on whole
+          frames; every node keeps its error within the tolerances where float32 / s16 precision allows.
         </p>
         <form
           className="import-fields"
@@ -40,23 +46,46 @@ export function MshExportDialog() {
         >
           <label>
             <span>Position</span>
-            <input ref={first} value={position} onChange={(e) => setPosition(e.target.value)} inputMode="decimal" aria-label="Position tolerance" data-testid="msh-pos-tol" />
+            <input
+              ref={first}
+              value={position}
+              onChange={(e) => setPosition(e.target.value)}
+              inputMode="decimal"
+              aria-label="Position tolerance"
+              data-testid="msh-pos-tol"
+            />
             <span className="dim">motion units (root translation and joint offsets)</span>
           </label>
           <label>
             <span>Rotation</span>
-            <input value={rotation} onChange={(e) => setRotation(e.target.value)} inputMode="decimal" aria-label="Rotation tolerance" data-testid="msh-rot-tol" />
+            <input
+              value={rotation}
+              onChange={(e) => setRotation(e.target.value)}
+              inputMode="decimal"
+              aria-label="Rotation tolerance"
+              data-testid="msh-rot-tol"
+            />
             <span className="dim">degrees</span>
           </label>
           {req.jointOverrideCount > 0 && (
             <label className="msh-overrides">
-              <input type="checkbox" checked={useOverrides} onChange={(e) => setUseOverrides(e.target.checked)} data-testid="msh-use-overrides" />
+              <input
+                type="checkbox"
+                checked={useOverrides}
+                onChange={(e) => setUseOverrides(e.target.checked)}
+                data-testid="msh-use-overrides"
+              />
               <span>
-                Use the tuning panel's {req.jointOverrideCount} per-joint rotation tolerance{req.jointOverrideCount === 1 ? '' : 's'}
+                Use the tuning panel's {req.jointOverrideCount} per-joint rotation tolerance
+                {req.jointOverrideCount === 1 ? '' : 's'}
               </span>
             </label>
           )}
-          {'error' in parsed && <div className="bad small" data-testid="msh-options-error">{parsed.error}</div>}
+          {'error' in parsed && (
+            <div className="bad small" data-testid="msh-options-error">
+              {parsed.error}
+            </div>
+          )}
           <div className="modal-buttons">
             <button type="submit" className="primary" disabled={'error' in parsed} data-testid="msh-choose-file">
               Choose file…

@@ -50,7 +50,11 @@ export function askImportOptions(): Promise<ImportOptions | null> {
 export function parseImportOptions(fpsText: string, scaleText: string): ImportOptions | { error: string } {
   const fps = Number(fpsText.trim());
   const scale = Number(scaleText.trim());
-  if (!fpsText.trim() || !(Number.isFinite(fps) && fps > 0 && fps <= IMPORT_FPS_MAX)) return { error: `Frame rate must be a number above 0 and at most ${IMPORT_FPS_MAX}.` };
-  if (!scaleText.trim() || !(Number.isFinite(scale) && scale > 0)) return { error: 'Scale must be a number above 0 (e.g. 0.01 for centimetres to metres, 100 for metres to centimetres).' };
+  if (!fpsText.trim() || !(Number.isFinite(fps) && fps > 0 && fps <= IMPORT_FPS_MAX))
+    return { error: `Frame rate must be a number above 0 and at most ${IMPORT_FPS_MAX}.` };
+  if (!scaleText.trim() || !(Number.isFinite(scale) && scale > 0))
+    return {
+      error: 'Scale must be a number above 0 (e.g. 0.01 for centimetres to metres, 100 for metres to centimetres).',
+    };
   return { fps, scale };
 }

@@ -38,7 +38,10 @@ export const MSH_EXPORT_DEFAULTS: MshExportChoice = {
   useJointOverrides: true,
 };
 
-export const mshExportOptionsStore = createStore<MshExportOptionsState>()(() => ({ request: null, last: { ...MSH_EXPORT_DEFAULTS } }));
+export const mshExportOptionsStore = createStore<MshExportOptionsState>()(() => ({
+  request: null,
+  last: { ...MSH_EXPORT_DEFAULTS },
+}));
 
 /** Shows the export options; resolves with the chosen ones (remembered for the next export) or null. */
 export function askMshExportOptions(jointOverrideCount: number): Promise<MshExportChoice | null> {
@@ -57,10 +60,16 @@ export function askMshExportOptions(jointOverrideCount: number): Promise<MshExpo
 }
 
 /** Parses the dialog's fields; returns the options or a message saying what is wrong. */
-export function parseMshExportOptions(positionText: string, rotationText: string, useJointOverrides: boolean): MshExportChoice | { error: string } {
+export function parseMshExportOptions(
+  positionText: string,
+  rotationText: string,
+  useJointOverrides: boolean,
+): MshExportChoice | { error: string } {
   const position = Number(positionText.trim());
   const rotation = Number(rotationText.trim());
-  if (!positionText.trim() || !(Number.isFinite(position) && position >= 0)) return { error: 'Position tolerance must be a number of motion units, 0 or more.' };
-  if (!rotationText.trim() || !(Number.isFinite(rotation) && rotation >= 0)) return { error: 'Rotation tolerance must be a number of degrees, 0 or more.' };
+  if (!positionText.trim() || !(Number.isFinite(position) && position >= 0))
+    return { error: 'Position tolerance must be a number of motion units, 0 or more.' };
+  if (!rotationText.trim() || !(Number.isFinite(rotation) && rotation >= 0))
+    return { error: 'Rotation tolerance must be a number of degrees, 0 or more.' };
   return { positionTolerance: position, rotationToleranceDeg: rotation, useJointOverrides };
 }

@@ -7,8 +7,12 @@
  * a new result decodes all of it).
  */
 import {
-  decodePositionTrack, decodeRotationTrack, decodeTracks,
-  type DecodedMt3, type DecodedPositionTrack, type DecodedRotationTrack,
+  decodePositionTrack,
+  decodeRotationTrack,
+  decodeTracks,
+  type DecodedMt3,
+  type DecodedPositionTrack,
+  type DecodedRotationTrack,
 } from '../../shared/mt3/decode';
 import type { Mt3Motion, PositionTrack, RotationTrack } from '../../shared/mt3/types';
 

@@ -1,5 +1,13 @@
 import { describe, it, expect } from 'vitest';
-import { EULER_ORDERS, bestEulerOrder, eulerFilterDeg, quatToEulerDeg, quatToEulerXYZDeg, unwrapDeg, type EulerOrder } from './euler';
+import {
+  EULER_ORDERS,
+  bestEulerOrder,
+  eulerFilterDeg,
+  quatToEulerDeg,
+  quatToEulerXYZDeg,
+  unwrapDeg,
+  type EulerOrder,
+} from './euler';
 import { readMtn } from '../../shared/mtn/read';
 import { buildSeries } from '../curves/series';
 // The bundled CMU capture, inlined by Vite (renderer tests have no Node file access).
@@ -55,7 +63,8 @@ describe('eulerFilterDeg', () => {
       quatToEulerXYZDeg(q[0], q[1], q[2], q[3], e);
       if (yaw === 0) out.set(e);
       else eulerFilterDeg(prev, e, out);
-      if (yaw > 0) maxJump = Math.max(maxJump, Math.abs(out[0] - prev[0]), Math.abs(out[1] - prev[1]), Math.abs(out[2] - prev[2]));
+      if (yaw > 0)
+        maxJump = Math.max(maxJump, Math.abs(out[0] - prev[0]), Math.abs(out[1] - prev[1]), Math.abs(out[2] - prev[2]));
       prev.set(out);
     }
     expect(maxJump).toBeLessThan(10);
@@ -86,13 +95,20 @@ describe('quatToEulerDeg (every rotate order)', () => {
   it('recovers the angles each order composed', () => {
     const out = new Float64Array(3);
     for (const order of EULER_ORDERS) {
-      for (const angles of [[20, 35, -50], [-120, 10, 75], [5, -80, 170]]) {
+      for (const angles of [
+        [20, 35, -50],
+        [-120, 10, 75],
+        [5, -80, 170],
+      ]) {
         // The order's middle axis must stay within ±90 for the angles to be the canonical ones.
         const q = quatOfOrder(order, angles);
         quatToEulerDeg(order, q[0], q[1], q[2], q[3], out);
         const mid = order.charCodeAt(1) - 88;
         if (Math.abs(angles[mid]) >= 90) continue;
-        expect(Array.from(out).map((v) => Number(v.toFixed(6))), `${order} ${angles}`).toEqual(angles.map((v) => Number(v.toFixed(6))));
+        expect(
+          Array.from(out).map((v) => Number(v.toFixed(6))),
+          `${order} ${angles}`,
+        ).toEqual(angles.map((v) => Number(v.toFixed(6))));
       }
     }
   });

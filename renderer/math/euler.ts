@@ -8,7 +8,10 @@
 /** Writes Euler XYZ angles in degrees of the (normalised) quaternion into out[0..2]. */
 export function quatToEulerXYZDeg(x: number, y: number, z: number, w: number, out: Float64Array | number[]): void {
   const n = Math.hypot(x, y, z, w) || 1;
-  x /= n; y /= n; z /= n; w /= n;
+  x /= n;
+  y /= n;
+  z /= n;
+  w /= n;
   // Rotation matrix elements (column-major naming as in three.js Matrix4.makeRotationFromQuaternion).
   const m11 = 1 - 2 * (y * y + z * z);
   const m12 = 2 * (x * y - w * z);
@@ -49,7 +52,12 @@ export function unwrapDeg(value: number, previous: number): number {
  * curve. Writes into out; `current` is what quatToEulerDeg returned. `middle` is the
  * index (0 X, 1 Y, 2 Z) of the rotate order's middle axis: 1 for XYZ.
  */
-export function eulerFilterDeg(previous: ArrayLike<number>, current: ArrayLike<number>, out: Float64Array | number[], middle = 1): void {
+export function eulerFilterDeg(
+  previous: ArrayLike<number>,
+  current: ArrayLike<number>,
+  out: Float64Array | number[],
+  middle = 1,
+): void {
   let da = 0;
   let db = 0;
   const a = [0, 0, 0];
@@ -62,7 +70,9 @@ export function eulerFilterDeg(previous: ArrayLike<number>, current: ArrayLike<n
     db += Math.abs(b[c] - previous[c]);
   }
   const pick = db + 1e-9 < da ? b : a;
-  out[0] = pick[0]; out[1] = pick[1]; out[2] = pick[2];
+  out[0] = pick[0];
+  out[1] = pick[1];
+  out[2] = pick[2];
 }
 
 /** Rotate orders the curve view can show (intrinsic, as three.js names them: 'YXZ' is R = Ry · Rx · Rz). */
@@ -76,13 +86,23 @@ const AXIS = { X: 0, Y: 1, Z: 2 } as const;
  * out[0..2] (out[0] is always the X angle, whatever the order). The middle axis of the order is the
  * one limited to ±90 degrees; near it the other two are degenerate (gimbal lock).
  */
-export function quatToEulerDeg(order: EulerOrder, x: number, y: number, z: number, w: number, out: Float64Array | number[]): void {
+export function quatToEulerDeg(
+  order: EulerOrder,
+  x: number,
+  y: number,
+  z: number,
+  w: number,
+  out: Float64Array | number[],
+): void {
   if (order === 'XYZ') {
     quatToEulerXYZDeg(x, y, z, w, out);
     return;
   }
   const n = Math.hypot(x, y, z, w) || 1;
-  x /= n; y /= n; z /= n; w /= n;
+  x /= n;
+  y /= n;
+  z /= n;
+  w /= n;
   // Rotation matrix r[row][col].
   const r = [
     [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
@@ -91,7 +111,9 @@ export function quatToEulerDeg(order: EulerOrder, x: number, y: number, z: numbe
   ];
   // R = R_i(a) R_j(b) R_k(c) with (i, j, k) the order's axes: sin b = ±r[i][k], and the sign depends
   // on whether (i, j, k) is a cyclic (even) permutation of (X, Y, Z).
-  const i = AXIS[order[0] as 'X'], j = AXIS[order[1] as 'X'], k = AXIS[order[2] as 'X'];
+  const i = AXIS[order[0] as 'X'],
+    j = AXIS[order[1] as 'X'],
+    k = AXIS[order[2] as 'X'];
   const s = (j - i + 3) % 3 === 1 ? 1 : -1;
   const sb = Math.max(-1, Math.min(1, s * r[i][k]));
   const b = Math.asin(sb);

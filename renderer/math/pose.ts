@@ -33,7 +33,10 @@ export function createPoseBuffers(jointCount: number): PoseBuffers {
 
 /** Rotates v by unit quaternion q (x, y, z, w at qi) and writes to out. */
 function rotateVec(q: Float64Array, qi: number, vx: number, vy: number, vz: number, out: Float64Array): void {
-  const x = q[qi], y = q[qi + 1], z = q[qi + 2], w = q[qi + 3];
+  const x = q[qi],
+    y = q[qi + 1],
+    z = q[qi + 2],
+    w = q[qi + 3];
   // t = 2 * cross(q.xyz, v); v' = v + w * t + cross(q.xyz, t)
   const tx = 2 * (y * vz - z * vy);
   const ty = 2 * (z * vx - x * vz);
@@ -59,14 +62,20 @@ export function solvePose(
     // Decoded quaternions are normalised by the samplers; source ones are unit by file contract,
     // but normalise anyway so a slightly off file still draws rigid bones.
     const n = Math.hypot(q[0], q[1], q[2], q[3]) || 1;
-    const qx = q[0] / n, qy = q[1] / n, qz = q[2] / n, qw = q[3] / n;
+    const qx = q[0] / n,
+      qy = q[1] / n,
+      qz = q[2] / n,
+      qw = q[3] / n;
     offset(j, o);
     const p = parents[j];
     if (p < 0) {
       P[j * 3] = root[0] + o[0];
       P[j * 3 + 1] = root[1] + o[1];
       P[j * 3 + 2] = root[2] + o[2];
-      R[j * 4] = qx; R[j * 4 + 1] = qy; R[j * 4 + 2] = qz; R[j * 4 + 3] = qw;
+      R[j * 4] = qx;
+      R[j * 4 + 1] = qy;
+      R[j * 4 + 2] = qz;
+      R[j * 4 + 3] = qw;
       continue;
     }
     rotateVec(R, p * 4, o[0], o[1], o[2], t);
@@ -74,7 +83,10 @@ export function solvePose(
     P[j * 3 + 1] = P[p * 3 + 1] + t[1];
     P[j * 3 + 2] = P[p * 3 + 2] + t[2];
     // world = parentWorld * local
-    const ax = R[p * 4], ay = R[p * 4 + 1], az = R[p * 4 + 2], aw = R[p * 4 + 3];
+    const ax = R[p * 4],
+      ay = R[p * 4 + 1],
+      az = R[p * 4 + 2],
+      aw = R[p * 4 + 3];
     R[j * 4] = aw * qx + ax * qw + ay * qz - az * qy;
     R[j * 4 + 1] = aw * qy - ax * qz + ay * qw + az * qx;
     R[j * 4 + 2] = aw * qz + ax * qy - ay * qx + az * qw;
@@ -87,7 +99,10 @@ export function sourceRotation(m: Motion, frame: number): RotationSource {
   const J = m.joints.length;
   return (j, out) => {
     const i = (frame * J + j) * 4;
-    out[0] = m.rotation[i]; out[1] = m.rotation[i + 1]; out[2] = m.rotation[i + 2]; out[3] = m.rotation[i + 3];
+    out[0] = m.rotation[i];
+    out[1] = m.rotation[i + 1];
+    out[2] = m.rotation[i + 2];
+    out[3] = m.rotation[i + 3];
   };
 }
 
@@ -95,7 +110,9 @@ export function sourceOffset(m: Motion, frame: number): OffsetSource {
   const J = m.joints.length;
   return (j, out) => {
     const i = (frame * J + j) * 4;
-    out[0] = m.offset[i]; out[1] = m.offset[i + 1]; out[2] = m.offset[i + 2];
+    out[0] = m.offset[i];
+    out[1] = m.offset[i + 1];
+    out[2] = m.offset[i + 2];
   };
 }
 

@@ -5,7 +5,11 @@ import { budgetUse, parseBudgetInput, setProjectBudget } from './budget';
 const COLORS = ['#4a86e8', '#e69138', '#6aa84f', '#a64d79', '#3d85c6', '#cc4125', '#45818e', '#bf9000'];
 
 function kib(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(2)} MiB` : bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${bytes} B`;
+  return bytes >= 1024 * 1024
+    ? `${(bytes / 1024 / 1024).toFixed(2)} MiB`
+    : bytes >= 1024
+      ? `${(bytes / 1024).toFixed(1)} KiB`
+      : `${bytes} B`;
 }
 
 /**
@@ -35,11 +39,24 @@ export function BudgetBar() {
   };
   const scale = Math.max(use.budget ?? 0, use.marBytes ?? 0) || 1;
   const over = use.budget !== null && use.marBytes !== null && use.marBytes > use.budget;
-  const useText = use.marBytes === null ? (use.budget === null ? '' : `${kib(use.budget)}; check to see the use`) : use.budget === null ? `.mar ${kib(use.marBytes)}` : `.mar ${kib(use.marBytes)} of ${kib(use.budget)} (${((use.marBytes / use.budget) * 100).toFixed(1)}%)${over ? `: ${kib(use.marBytes - use.budget)} over, a build loosens tolerances to fit` : ''}`;
+  const useText =
+    use.marBytes === null
+      ? use.budget === null
+        ? ''
+        : `${kib(use.budget)}; check to see the use`
+      : use.budget === null
+        ? `.mar ${kib(use.marBytes)}`
+        : `.mar ${kib(use.marBytes)} of ${kib(use.budget)} (${((use.marBytes / use.budget) * 100).toFixed(1)}%)${over ? `: ${kib(use.marBytes - use.budget)} over, a build loosens tolerances to fit` : ''}`;
   return (
     <div className="project-budget" data-testid="project-budget">
       <div className="project-budget-row">
-        <label className="sub" htmlFor="project-budget-input" title="Largest .mar size: the build loosens each motion's tolerances (up to x4, overrides as set) where it costs least until the archive fits">Budget</label>
+        <label
+          className="sub"
+          htmlFor="project-budget-input"
+          title="Largest .mar size: the build loosens each motion's tolerances (up to x4, overrides as set) where it costs least until the archive fits"
+        >
+          Budget
+        </label>
         <input
           id="project-budget-input"
           className="project-budget-input"
@@ -52,12 +69,35 @@ export function BudgetBar() {
             if (e.key === 'Enter') apply();
           }}
         />
-        <button type="button" className="tool small" onClick={apply} data-testid="project-budget-set" title="Set the .mar budget (empty: no budget)">Set</button>
-        <span className={`small project-budget-use${over ? ' bad' : ''}`} data-testid="project-budget-use" title={useText}>{useText}</span>
+        <button
+          type="button"
+          className="tool small"
+          onClick={apply}
+          data-testid="project-budget-set"
+          title="Set the .mar budget (empty: no budget)"
+        >
+          Set
+        </button>
+        <span
+          className={`small project-budget-use${over ? ' bad' : ''}`}
+          data-testid="project-budget-use"
+          title={useText}
+        >
+          {useText}
+        </span>
       </div>
-      {error && <div className="bad small" data-testid="project-budget-error">{error}</div>}
+      {error && (
+        <div className="bad small" data-testid="project-budget-error">
+          {error}
+        </div>
+      )}
       {use.marBytes !== null && (
-        <div className="project-budget-bar" data-testid="project-budget-bar" role="img" aria-label={`archive bytes by motion: ${use.segments.map((s) => `${s.name} ${s.bytes}`).join(', ')}`}>
+        <div
+          className="project-budget-bar"
+          data-testid="project-budget-bar"
+          role="img"
+          aria-label={`archive bytes by motion: ${use.segments.map((s) => `${s.name} ${s.bytes}`).join(', ')}`}
+        >
           {use.segments.map((s, k) => (
             <div
               key={s.name}
@@ -71,7 +111,14 @@ export function BudgetBar() {
               <span>{s.name}</span>
             </div>
           ))}
-          {use.budget !== null && <div className="project-budget-limit" data-testid="project-budget-limit" style={{ left: `${((use.budget / scale) * 100).toFixed(2)}%` }} title={`budget ${kib(use.budget)}`} />}
+          {use.budget !== null && (
+            <div
+              className="project-budget-limit"
+              data-testid="project-budget-limit"
+              style={{ left: `${((use.budget / scale) * 100).toFixed(2)}%` }}
+              title={`budget ${kib(use.budget)}`}
+            />
+          )}
         </div>
       )}
     </div>

@@ -9,17 +9,32 @@ export function BuildBudget({ budget }: { budget: BuildReportBudget }) {
   return (
     <div className="build-budget" data-testid="build-budget">
       <p className="small">
-        Budget: the .mar takes <b>{budget.usedBytes}</b> of {budget.marBytes} bytes ({((budget.usedBytes / budget.marBytes) * 100).toFixed(1)}%).
-        Worst error / tolerance {budget.worstRatio.toFixed(3)}, limited by <b data-testid="build-budget-limiting">{budget.limitingMotion}</b>.
+        Budget: the .mar takes <b>{budget.usedBytes}</b> of {budget.marBytes} bytes (
+        {((budget.usedBytes / budget.marBytes) * 100).toFixed(1)}%). Worst error / tolerance{' '}
+        {budget.worstRatio.toFixed(3)}, limited by <b data-testid="build-budget-limiting">{budget.limitingMotion}</b>.
       </p>
       <table className="channel-table build-table" data-testid="build-budget-motions">
         <thead>
-          <tr><th>Motion</th><th title="factor applied to the motion's tolerances (overrides stay as set)">Tolerance scale</th><th>MT3 bytes</th><th title="worst channel error over its own tolerance as set">Error / tol</th></tr>
+          <tr>
+            <th>Motion</th>
+            <th title="factor applied to the motion's tolerances (overrides stay as set)">Tolerance scale</th>
+            <th>MT3 bytes</th>
+            <th title="worst channel error over its own tolerance as set">Error / tol</th>
+          </tr>
         </thead>
         <tbody>
           {budget.motions.map((m) => (
-            <tr key={m.name} data-testid="build-budget-motion" data-name={m.name} data-scale={m.scale} className={m.name === budget.limitingMotion ? 'limiting' : ''}>
-              <td>{m.name}{m.name === budget.limitingMotion && <span className="dim"> (limits)</span>}</td>
+            <tr
+              key={m.name}
+              data-testid="build-budget-motion"
+              data-name={m.name}
+              data-scale={m.scale}
+              className={m.name === budget.limitingMotion ? 'limiting' : ''}
+            >
+              <td>
+                {m.name}
+                {m.name === budget.limitingMotion && <span className="dim"> (limits)</span>}
+              </td>
               <td data-testid="build-budget-scale">×{m.scale.toFixed(3)}</td>
               <td>{m.mt3Bytes}</td>
               <td>{m.worstRatio.toFixed(3)}</td>

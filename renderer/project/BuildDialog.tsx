@@ -28,13 +28,22 @@ export function BuildDialog() {
   const progress = buildProgress(s);
   return (
     <div className="modal-backdrop" role="presentation">
-      <div className="modal build-dialog" role="dialog" aria-modal="true" aria-labelledby="build-title" data-testid="build-dialog">
+      <div
+        className="modal build-dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="build-title"
+        data-testid="build-dialog"
+      >
         <h2 id="build-title">Build archives</h2>
         <p data-testid="build-state" data-state={s?.state ?? 'starting'} className={s?.state === 'failed' ? 'bad' : ''}>
           {s ? STATE_TEXT[s.state] : 'Starting…'}
           {s?.current && running && <span className="dim"> {s.current}</span>}
           {running && s?.state === 'compressing' && s.etaMs !== undefined && s.etaMs !== null && (
-            <span className="dim" data-testid="build-eta"> · about {formatEta(s.etaMs)} left</span>
+            <span className="dim" data-testid="build-eta">
+              {' '}
+              · about {formatEta(s.etaMs)} left
+            </span>
           )}
         </p>
         <div
@@ -59,13 +68,41 @@ export function BuildDialog() {
         {s && s.motions.length > 0 && (
           <table className="channel-table build-table" data-testid="build-motions">
             <thead>
-              <tr><th>#</th><th>Motion</th><th>Keys</th><th>MT3</th><th>Ratio</th><th>Max rot err</th><th>SE slots</th><th>Events</th></tr>
+              <tr>
+                <th>#</th>
+                <th>Motion</th>
+                <th>Keys</th>
+                <th>MT3</th>
+                <th>Ratio</th>
+                <th>Max rot err</th>
+                <th>SE slots</th>
+                <th>Events</th>
+              </tr>
             </thead>
             <tbody>
               {s.motions.map((m) => (
                 <tr key={m.index}>
-                  <td>{m.index}</td><td>{m.name}{m.cached && <span className="dim" data-testid="build-cached"> (cached)</span>}</td><td>{m.totalKeys}</td><td>{kb(m.mt3Bytes)}</td><td>{m.ratio.toFixed(2)}</td>
-                  <td className={m.maxErrorRatio > 1 ? 'bad' : ''} title={`position ${m.maxPositionError.toFixed(3)}; ${(m.maxErrorRatio * 100).toFixed(1)}% of the tightest tolerance`}>{m.maxRotationErrorDeg.toFixed(3)}°</td><td>{m.seSlots}</td><td>{m.events}</td>
+                  <td>{m.index}</td>
+                  <td>
+                    {m.name}
+                    {m.cached && (
+                      <span className="dim" data-testid="build-cached">
+                        {' '}
+                        (cached)
+                      </span>
+                    )}
+                  </td>
+                  <td>{m.totalKeys}</td>
+                  <td>{kb(m.mt3Bytes)}</td>
+                  <td>{m.ratio.toFixed(2)}</td>
+                  <td
+                    className={m.maxErrorRatio > 1 ? 'bad' : ''}
+                    title={`position ${m.maxPositionError.toFixed(3)}; ${(m.maxErrorRatio * 100).toFixed(1)}% of the tightest tolerance`}
+                  >
+                    {m.maxRotationErrorDeg.toFixed(3)}°
+                  </td>
+                  <td>{m.seSlots}</td>
+                  <td>{m.events}</td>
                 </tr>
               ))}
             </tbody>
@@ -76,22 +113,39 @@ export function BuildDialog() {
           <ul className="build-errors" data-testid="build-errors">
             {s.errors.map((e, i) => (
               <li key={i}>
-                <button type="button" className="link bad" onClick={() => void revealProblem(e)} data-testid="build-error">{e.message}</button>
+                <button
+                  type="button"
+                  className="link bad"
+                  onClick={() => void revealProblem(e)}
+                  data-testid="build-error"
+                >
+                  {e.message}
+                </button>
               </li>
             ))}
           </ul>
         )}
         {s && s.state === 'done' && (
           <ul className="build-written small" data-testid="build-written">
-            {s.written.map((w) => <li key={w}>wrote {w}</li>)}
-            {s.warnings.map((w, i) => <li key={`w${i}`} className="warn-inline">{w}</li>)}
+            {s.written.map((w) => (
+              <li key={w}>wrote {w}</li>
+            ))}
+            {s.warnings.map((w, i) => (
+              <li key={`w${i}`} className="warn-inline">
+                {w}
+              </li>
+            ))}
           </ul>
         )}
         <div className="modal-buttons">
           {running ? (
-            <button type="button" onClick={() => void cancelBuild()} data-testid="build-cancel">Cancel</button>
+            <button type="button" onClick={() => void cancelBuild()} data-testid="build-cancel">
+              Cancel
+            </button>
           ) : (
-            <button type="button" className="primary" onClick={closeBuildDialog} data-testid="build-close">Close</button>
+            <button type="button" className="primary" onClick={closeBuildDialog} data-testid="build-close">
+              Close
+            </button>
           )}
         </div>
       </div>

@@ -4,7 +4,14 @@ import { exportMt3 } from '../app/motionFiles';
 import { useProject, useSev } from '../sev/hooks';
 import { isSevDirty, sevStore } from '../sev/sevStore';
 import { isProjectDirty, motionOfProblem, projectStore } from './projectStore';
-import { addMotion, moveMotion, removeMotion, revealProblem, selectMotion, storeTunerTolerances } from './projectMotions';
+import {
+  addMotion,
+  moveMotion,
+  removeMotion,
+  revealProblem,
+  selectMotion,
+  storeTunerTolerances,
+} from './projectMotions';
 import { buildArchives, checkProject } from './projectBuild';
 import { openProjectDialog, saveProjectAndSev } from './projectFiles';
 import { aliasRows, durationTitle, formatDurationMs } from './durations';
@@ -12,7 +19,11 @@ import { BudgetBar } from './BudgetBar';
 import './project.css';
 
 function kb(bytes: number): string {
-  return bytes >= 10240 ? `${(bytes / 1024).toFixed(0)} K` : bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} K` : `${bytes} B`;
+  return bytes >= 10240
+    ? `${(bytes / 1024).toFixed(0)} K`
+    : bytes >= 1024
+      ? `${(bytes / 1024).toFixed(1)} K`
+      : `${bytes} B`;
 }
 
 /** The project panel: the motions in archive order with their status, reorder by drag, add/remove, save, check and build. */
@@ -22,8 +33,15 @@ export function ProjectPanel() {
   // The row the tuner shows: the selection counts only while the tuner still shows that motion.
   const tunerDocument = useDocument((d) => (d.motion ? d.documentId : null));
   const tunerName = useDocument((d) => d.name);
-  const current = useProject((p) => (p.current !== null && tunerDocument !== null && p.currentDocumentId === tunerDocument ? p.current : null));
-  const notShownReason = path && current === null ? (tunerDocument ? `The tuner shows ${tunerName}, not opened from this project: select a motion in the list to act on it.` : 'No motion is open: select one in the list.') : null;
+  const current = useProject((p) =>
+    p.current !== null && tunerDocument !== null && p.currentDocumentId === tunerDocument ? p.current : null,
+  );
+  const notShownReason =
+    path && current === null
+      ? tunerDocument
+        ? `The tuner shows ${tunerName}, not opened from this project: select a motion in the list to act on it.`
+        : 'No motion is open: select one in the list.'
+      : null;
   const status = useProject((p) => p.status);
   const problems = useProject((p) => p.problems);
   const warnings = useProject((p) => p.warnings);
@@ -68,30 +86,106 @@ export function ProjectPanel() {
         {title && (
           <span className="project-name" title={path ?? ''} data-testid="project-name">
             {title.replace(/\.actguy\.json$/i, '').replace(/\.json$/i, '')}
-            {(projectDirty || sevDirty) && <span className="dirty on" data-testid="project-dirty"> ●</span>}
+            {(projectDirty || sevDirty) && (
+              <span className="dirty on" data-testid="project-dirty">
+                {' '}
+                ●
+              </span>
+            )}
           </span>
         )}
         <span className="spacer" />
-        <button type="button" className="tool small" onClick={() => void openProjectDialog()} data-testid="project-open" title="Open a *.actguy.json project">Open…</button>
-        <button type="button" className="tool small" disabled={!path || (!projectDirty && !sevDirty)} onClick={() => void saveProjectAndSev()} data-testid="project-save" title="Save the project file and the open SEV">Save</button>
+        <button
+          type="button"
+          className="tool small"
+          onClick={() => void openProjectDialog()}
+          data-testid="project-open"
+          title="Open a *.actguy.json project"
+        >
+          Open…
+        </button>
+        <button
+          type="button"
+          className="tool small"
+          disabled={!path || (!projectDirty && !sevDirty)}
+          onClick={() => void saveProjectAndSev()}
+          data-testid="project-save"
+          title="Save the project file and the open SEV"
+        >
+          Save
+        </button>
       </div>
       {!path ? (
         <div className="panel-scroll dim">
           <p>No project open.</p>
-          <p>A project lists the motions of one archive in order, each with its .mtn and .sev, the SE tables and the .mar/.sar to build.</p>
-          <button type="button" className="tool" onClick={() => void openProjectDialog()}>Open Project…</button>
+          <p>
+            A project lists the motions of one archive in order, each with its .mtn and .sev, the SE tables and the
+            .mar/.sar to build.
+          </p>
+          <button type="button" className="tool" onClick={() => void openProjectDialog()}>
+            Open Project…
+          </button>
         </div>
       ) : (
         <>
           <div className="project-toolbar">
-            <button type="button" className="tool small" onClick={() => void addMotion()} data-testid="project-add-motion" disabled={!json} title="Add a motion (.mtn) at the end of the archive">+ Add</button>
-            <button type="button" className="tool small" onClick={() => current !== null && void removeMotion(current)} disabled={current === null} title={notShownReason ?? 'Remove the selected motion from the project (its files stay)'} data-testid="project-remove-motion">Remove</button>
-            <button type="button" className="tool small" title="Move up (earlier in the archive)" disabled={current === null || current === 0} onClick={() => current !== null && moveMotion(current, current - 1)} data-testid="project-move-up">▲</button>
-            <button type="button" className="tool small" title="Move down (later in the archive)" disabled={current === null || !json || current >= json.motions.length - 1} onClick={() => current !== null && moveMotion(current, current + 1)} data-testid="project-move-down">▼</button>
+            <button
+              type="button"
+              className="tool small"
+              onClick={() => void addMotion()}
+              data-testid="project-add-motion"
+              disabled={!json}
+              title="Add a motion (.mtn) at the end of the archive"
+            >
+              + Add
+            </button>
+            <button
+              type="button"
+              className="tool small"
+              onClick={() => current !== null && void removeMotion(current)}
+              disabled={current === null}
+              title={notShownReason ?? 'Remove the selected motion from the project (its files stay)'}
+              data-testid="project-remove-motion"
+            >
+              Remove
+            </button>
+            <button
+              type="button"
+              className="tool small"
+              title="Move up (earlier in the archive)"
+              disabled={current === null || current === 0}
+              onClick={() => current !== null && moveMotion(current, current - 1)}
+              data-testid="project-move-up"
+            >
+              ▲
+            </button>
+            <button
+              type="button"
+              className="tool small"
+              title="Move down (later in the archive)"
+              disabled={current === null || !json || current >= json.motions.length - 1}
+              onClick={() => current !== null && moveMotion(current, current + 1)}
+              data-testid="project-move-down"
+            >
+              ▼
+            </button>
             <span className="spacer" />
-            <button type="button" className="tool small project-check" onClick={() => void checkProject()} disabled={checking} data-testid="project-check" title="Compress and check every motion and SEV (writes nothing)">{checking ? 'Checking' : 'Check'}</button>
+            <button
+              type="button"
+              className="tool small project-check"
+              onClick={() => void checkProject()}
+              disabled={checking}
+              data-testid="project-check"
+              title="Compress and check every motion and SEV (writes nothing)"
+            >
+              {checking ? 'Checking' : 'Check'}
+            </button>
           </div>
-          {notShownReason && <div className="project-elsewhere dim small" data-testid="project-tuner-elsewhere">{notShownReason}</div>}
+          {notShownReason && (
+            <div className="project-elsewhere dim small" data-testid="project-tuner-elsewhere">
+              {notShownReason}
+            </div>
+          )}
           <ol className="project-motions" data-testid="project-motions" onDragLeave={() => setDropAt(null)}>
             {(json?.motions ?? []).map((m, i) => {
               const st = status[m.name];
@@ -138,16 +232,27 @@ export function ProjectPanel() {
                         <>
                           <span title="keys">{st.totalKeys} keys</span>
                           <span title="MT3 bytes">{kb(st.mt3Bytes)}</span>
-                          <span className={st.maxErrorRatio > 1 ? 'bad' : ''} title={`largest error: rotation ${st.maxRotationErrorDeg.toFixed(3)}°, position ${st.maxPositionError.toFixed(3)} (${(st.maxErrorRatio * 100).toFixed(1)}% of the tightest tolerance)`}>
+                          <span
+                            className={st.maxErrorRatio > 1 ? 'bad' : ''}
+                            title={`largest error: rotation ${st.maxRotationErrorDeg.toFixed(3)}°, position ${st.maxPositionError.toFixed(3)} (${(st.maxErrorRatio * 100).toFixed(1)}% of the tightest tolerance)`}
+                          >
                             max {st.maxRotationErrorDeg.toFixed(2)}°
                           </span>
-                          <span title="SEV events" data-testid="project-motion-events">{st.events} ev</span>
-                          <span title={durationTitle(st)} data-testid="project-motion-duration">{formatDurationMs(st.durationMs)}</span>
+                          <span title="SEV events" data-testid="project-motion-events">
+                            {st.events} ev
+                          </span>
+                          <span title={durationTitle(st)} data-testid="project-motion-duration">
+                            {formatDurationMs(st.durationMs)}
+                          </span>
                         </>
                       ) : (
                         <span className="dim">{checking ? 'checking…' : probs.length ? 'not built' : '—'}</span>
                       )}
-                      {probs.length > 0 && <span className="bad" data-testid="project-motion-problems">{probs.length} problem{probs.length === 1 ? '' : 's'}</span>}
+                      {probs.length > 0 && (
+                        <span className="bad" data-testid="project-motion-problems">
+                          {probs.length} problem{probs.length === 1 ? '' : 's'}
+                        </span>
+                      )}
                     </div>
                   </div>
                 </li>
@@ -156,12 +261,23 @@ export function ProjectPanel() {
           </ol>
           {aliases.length > 0 && (
             <div className="project-aliases" data-testid="project-aliases">
-              <div className="sub">Aliases (archive entries {json!.motions.length}..{json!.motions.length + aliases.length - 1}: a motion's data under another name)</div>
+              <div className="sub">
+                Aliases (archive entries {json!.motions.length}..{json!.motions.length + aliases.length - 1}: a motion's
+                data under another name)
+              </div>
               <ul>
                 {aliases.map((a) => (
                   <li key={a.name} data-testid="project-alias" data-name={a.name}>
-                    <b>{a.name}</b> <span className="dim">→ {a.target}{a.speed !== 1 ? ` ×${a.speed}` : ''}</span>{' '}
-                    <span className={a.error ? 'bad small' : 'small'} title={a.error ?? 'effective duration: the target\'s frames / fps / the alias\'s speed'} data-testid="project-alias-duration">
+                    <b>{a.name}</b>{' '}
+                    <span className="dim">
+                      → {a.target}
+                      {a.speed !== 1 ? ` ×${a.speed}` : ''}
+                    </span>{' '}
+                    <span
+                      className={a.error ? 'bad small' : 'small'}
+                      title={a.error ?? "effective duration: the target's frames / fps / the alias's speed"}
+                      data-testid="project-alias-duration"
+                    >
                       {a.error ? 'invalid duration' : a.durationMs === null ? '—' : formatDurationMs(a.durationMs)}
                     </span>
                   </li>
@@ -175,7 +291,14 @@ export function ProjectPanel() {
               <ul>
                 {allProblems.map((p, k) => (
                   <li key={k}>
-                    <button type="button" className="link bad" onClick={() => void revealProblem(p)} data-testid="project-problem">{p.message}</button>
+                    <button
+                      type="button"
+                      className="link bad"
+                      onClick={() => void revealProblem(p)}
+                      data-testid="project-problem"
+                    >
+                      {p.message}
+                    </button>
                   </li>
                 ))}
               </ul>
@@ -186,16 +309,47 @@ export function ProjectPanel() {
               <summary className="sub">Warnings ({warnings.length}): the build goes ahead</summary>
               <ul>
                 {warnings.map((w, k) => (
-                  <li key={k} className="warn-inline small" data-testid="project-warning">{w}</li>
+                  <li key={k} className="warn-inline small" data-testid="project-warning">
+                    {w}
+                  </li>
                 ))}
               </ul>
             </details>
           )}
           <BudgetBar />
           <div className="project-actions">
-            <button type="button" className="tool primary" onClick={() => void buildArchives()} data-testid="project-build" title="Compress every motion and write the .mar and .sar">Build archives…</button>
-            <button type="button" className="tool" onClick={() => void exportMt3()} disabled={!hasMotion} data-testid="project-export-mt3" title="Export the open motion as .mt3">Export .mt3…</button>
-            <button type="button" className="tool" onClick={storeTunerTolerances} disabled={!hasMotion || current === null} data-testid="project-store-tolerances" title={notShownReason ?? `Use the tuner's tolerances and per-joint overrides for ${json?.motions[current!]?.name ?? 'this motion'} in the project`}>Tolerances → project</button>
+            <button
+              type="button"
+              className="tool primary"
+              onClick={() => void buildArchives()}
+              data-testid="project-build"
+              title="Compress every motion and write the .mar and .sar"
+            >
+              Build archives…
+            </button>
+            <button
+              type="button"
+              className="tool"
+              onClick={() => void exportMt3()}
+              disabled={!hasMotion}
+              data-testid="project-export-mt3"
+              title="Export the open motion as .mt3"
+            >
+              Export .mt3…
+            </button>
+            <button
+              type="button"
+              className="tool"
+              onClick={storeTunerTolerances}
+              disabled={!hasMotion || current === null}
+              data-testid="project-store-tolerances"
+              title={
+                notShownReason ??
+                `Use the tuner's tolerances and per-joint overrides for ${json?.motions[current!]?.name ?? 'this motion'} in the project`
+              }
+            >
+              Tolerances → project
+            </button>
           </div>
         </>
       )}

@@ -4,7 +4,6 @@ import { requireApi } from '../app/appApi';
 import { projectStore } from './projectStore';
 import { message, notify } from './projectMessages';
 
-
 const SOUND_FOLDER_KEY = 'actguy.soundFolder:';
 
 export function savedSoundFolder(projectPath: string): string | null {
@@ -16,7 +15,11 @@ export function savedSoundFolder(projectPath: string): string | null {
 }
 
 /** Lists the sounds of a folder (quietly when it is the default that may not exist). */
-export async function loadSounds(folder: string, quiet = false, stillWanted: () => boolean = () => true): Promise<void> {
+export async function loadSounds(
+  folder: string,
+  quiet = false,
+  stillWanted: () => boolean = () => true,
+): Promise<void> {
   try {
     const r = await requireApi().listSounds({ folder });
     if (!stillWanted()) return;
@@ -59,4 +62,3 @@ export async function chooseSoundFolder(): Promise<void> {
     notify('error', `Choose audition folder failed: ${message(e)}`);
   }
 }
-

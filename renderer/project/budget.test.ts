@@ -3,19 +3,35 @@ import type { BuildMotionResult } from '../../shared/ipc';
 import { marDataBase } from '../../shared/mar/constants';
 import { budgetOf, budgetUse, parseBudgetInput } from './budget';
 
-const result = (mt3Bytes: number) => ({ mt3Bytes } as BuildMotionResult);
+const result = (mt3Bytes: number) => ({ mt3Bytes }) as BuildMotionResult;
 
 describe('the budget bar', () => {
   it('splits the .mar by motion: each MT3 padded to 16 bytes, counted again for each alias of it, plus the header', () => {
-    const json = { motions: [{ name: 'walk', mtn: 'w.mtn' }, { name: 'run', mtn: 'r.mtn' }], aliases: [{ name: 'walk_slow', target: 'walk' }], budget: { marBytes: 5000 } };
+    const json = {
+      motions: [
+        { name: 'walk', mtn: 'w.mtn' },
+        { name: 'run', mtn: 'r.mtn' },
+      ],
+      aliases: [{ name: 'walk_slow', target: 'walk' }],
+      budget: { marBytes: 5000 },
+    };
     const use = budgetUse(json, { walk: result(1001), run: result(32) });
-    expect(use.segments).toEqual([{ name: 'walk', bytes: 2 * 1008 }, { name: 'run', bytes: 32 }]);
+    expect(use.segments).toEqual([
+      { name: 'walk', bytes: 2 * 1008 },
+      { name: 'run', bytes: 32 },
+    ]);
     expect(use.marBytes).toBe(marDataBase(3) + 2016 + 32);
     expect(use.budget).toBe(5000);
   });
 
   it('shows no bar until every motion was measured, and no budget for an invalid one', () => {
-    const json = { motions: [{ name: 'walk', mtn: 'w.mtn' }, { name: 'run', mtn: 'r.mtn' }], budget: { marBytes: 1.5 } };
+    const json = {
+      motions: [
+        { name: 'walk', mtn: 'w.mtn' },
+        { name: 'run', mtn: 'r.mtn' },
+      ],
+      budget: { marBytes: 1.5 },
+    };
     expect(budgetUse(json, { walk: result(100) })).toEqual({ budget: null, segments: [], marBytes: null });
     expect(budgetOf({ motions: [], budget: { marBytes: 0 } })).toBeNull();
     expect(budgetOf({ motions: [], budget: { marBytes: 4096 } })).toBe(4096);

@@ -39,8 +39,18 @@ export function budgetUse(json: ProjectJson | null, status: Record<string, Build
   const motions = json?.motions ?? [];
   const aliases = Array.isArray(json?.aliases) ? (json!.aliases as { target?: unknown }[]) : [];
   if (!motions.length || motions.some((m) => !status[m.name])) return { budget, segments: [], marBytes: null };
-  const segments = motions.map((m) => ({ name: m.name, bytes: marShare(status[m.name].mt3Bytes, 1 + aliases.filter((a) => a.target === m.name).length) }));
-  return { budget, segments, marBytes: marBytesOf(motions.length + aliases.length, segments.reduce((s, g) => s + g.bytes, 0)) };
+  const segments = motions.map((m) => ({
+    name: m.name,
+    bytes: marShare(status[m.name].mt3Bytes, 1 + aliases.filter((a) => a.target === m.name).length),
+  }));
+  return {
+    budget,
+    segments,
+    marBytes: marBytesOf(
+      motions.length + aliases.length,
+      segments.reduce((s, g) => s + g.bytes, 0),
+    ),
+  };
 }
 
 /**

@@ -3,7 +3,21 @@ import type { BuildStatus } from '../../shared/ipc';
 import { buildProgress } from './buildProgress';
 
 function status(patch: Partial<BuildStatus>): BuildStatus {
-  return { buildId: 'b', dryRun: false, state: 'checking', done: 0, count: 0, current: null, motions: [], errors: [], warnings: [], written: [], report: null, elapsedMs: 0, ...patch };
+  return {
+    buildId: 'b',
+    dryRun: false,
+    state: 'checking',
+    done: 0,
+    count: 0,
+    current: null,
+    motions: [],
+    errors: [],
+    warnings: [],
+    written: [],
+    report: null,
+    elapsedMs: 0,
+    ...patch,
+  };
 }
 
 describe('buildProgress', () => {
@@ -25,7 +39,10 @@ describe('buildProgress', () => {
   });
 
   it('a dry run has no write step and still ends full', () => {
-    expect(buildProgress(status({ dryRun: true, state: 'compressing', count: 2, done: 2 }))).toMatchObject({ step: 3, steps: 3 });
+    expect(buildProgress(status({ dryRun: true, state: 'compressing', count: 2, done: 2 }))).toMatchObject({
+      step: 3,
+      steps: 3,
+    });
     expect(buildProgress(status({ dryRun: true, state: 'done', count: 2, done: 2 })).fraction).toBe(1);
   });
 

@@ -13,7 +13,9 @@ export function formatDurationMs(ms: number): string {
 }
 
 /** The hover text of a motion's duration: how it was computed. */
-export function durationTitle(st: Pick<BuildMotionResult, 'frameCount' | 'fps' | 'speed' | 'durationMs' | 'resampledFromFps'>): string {
+export function durationTitle(
+  st: Pick<BuildMotionResult, 'frameCount' | 'fps' | 'speed' | 'durationMs' | 'resampledFromFps'>,
+): string {
   const resampled = st.resampledFromFps === null ? '' : ` (resampled from ${st.resampledFromFps} fps)`;
   return `effective duration ${st.durationMs} ms = ${st.frameCount} frames / ${st.fps} fps${resampled} / speed ${st.speed}`;
 }
@@ -30,7 +32,9 @@ export interface AliasRow {
 
 /** Rows for the project's `aliases` as the panel holds them (unvalidated JSON: entries without a string name and target are left out; the check lists them as problems). */
 export function aliasRows(aliases: unknown, status: Readonly<Record<string, BuildMotionResult>>): AliasRow[] {
-  const list = Array.isArray(aliases) ? aliases.filter((a): a is ProjectAlias => typeof a?.name === 'string' && typeof a?.target === 'string') : [];
+  const list = Array.isArray(aliases)
+    ? aliases.filter((a): a is ProjectAlias => typeof a?.name === 'string' && typeof a?.target === 'string')
+    : [];
   return list.map((a) => {
     const speed = typeof a.speed === 'number' ? a.speed : 1;
     const st = status[a.target];

@@ -1,8 +1,36 @@
 import { describe, expect, it } from 'vitest';
 import {
-  CENTER_MIN, COLLAPSED_COLUMN, DEFAULT_HEIGHTS, TIMELINE_DEFAULT_MAX, VIEWPORT_SHARE, defaultHeights, rowHeights, COLLAPSED_ROW, COLUMN_MIN, MODE_PANELS, PANEL_MIN, SIDE_MAX, SIDE_MIN, SIDE_TIMELINE_MIN, SPLITTER, VIEWPORT_MIN, WINDOW_CHROME, WORK_MODES,
-  fitPanelHeights, isSideBySide, maxSizeWithin, panelStates, parseLayout, planColumns, planRows, projectLayoutStore, resizeRow, resizeWithin,
-  type PanelState, type RowId, type RowInput,
+  CENTER_MIN,
+  COLLAPSED_COLUMN,
+  DEFAULT_HEIGHTS,
+  TIMELINE_DEFAULT_MAX,
+  VIEWPORT_SHARE,
+  defaultHeights,
+  rowHeights,
+  COLLAPSED_ROW,
+  COLUMN_MIN,
+  MODE_PANELS,
+  PANEL_MIN,
+  SIDE_MAX,
+  SIDE_MIN,
+  SIDE_TIMELINE_MIN,
+  SPLITTER,
+  VIEWPORT_MIN,
+  WINDOW_CHROME,
+  WORK_MODES,
+  fitPanelHeights,
+  isSideBySide,
+  maxSizeWithin,
+  panelStates,
+  parseLayout,
+  planColumns,
+  planRows,
+  projectLayoutStore,
+  resizeRow,
+  resizeWithin,
+  type PanelState,
+  type RowId,
+  type RowInput,
 } from './layout';
 
 const panels = (c: number, t: number, s: number) => [
@@ -71,7 +99,12 @@ describe('resizeWithin (a splitter drag)', () => {
   });
 });
 
-const row = (state: PanelState, wanted: number, min: number, autoHeight?: number): RowInput => ({ state, wanted, min, ...(autoHeight === undefined ? {} : { autoHeight }) });
+const row = (state: PanelState, wanted: number, min: number, autoHeight?: number): RowInput => ({
+  state,
+  wanted,
+  min,
+  ...(autoHeight === undefined ? {} : { autoHeight }),
+});
 
 describe('planRows', () => {
   const all = (over: Partial<Record<RowId, RowInput>> = {}): Record<RowId, RowInput> => ({
@@ -137,7 +170,15 @@ describe('planRows', () => {
 
 describe('side by side (the full layout in a short window)', () => {
   const open = (over: Partial<Record<string, PanelState>> = {}) =>
-    ({ project: 'open', viewport: 'open', curves: 'open', timeline: 'open', sev: 'open', tuning: 'open', ...over }) as Record<'project' | 'viewport' | 'curves' | 'timeline' | 'sev' | 'tuning', PanelState>;
+    ({
+      project: 'open',
+      viewport: 'open',
+      curves: 'open',
+      timeline: 'open',
+      sev: 'open',
+      tuning: 'open',
+      ...over,
+    }) as Record<'project' | 'viewport' | 'curves' | 'timeline' | 'sev' | 'tuning', PanelState>;
   const laptop = { width: 1280, height: 800 };
   const all = { maximized: null, sevPanel: true } as const;
 
@@ -151,8 +192,11 @@ describe('side by side (the full layout in a short window)', () => {
   it('stays stacked in a work mode, without a .sev, too narrow a window, or with a panel it needs collapsed', () => {
     expect(isSideBySide(laptop, open(), { maximized: 'sev', sevPanel: true })).toBe(false);
     expect(isSideBySide(laptop, open(), { maximized: null, sevPanel: false })).toBe(false);
-    expect(isSideBySide({ width: SIDE_MIN + CENTER_MIN + COLUMN_MIN.tuning + 2 * SPLITTER - 1, height: 800 }, open(), all)).toBe(false);
-    for (const id of ['project', 'viewport', 'timeline', 'sev'] as const) expect(isSideBySide(laptop, open({ [id]: 'collapsed' }), all), id).toBe(false);
+    expect(
+      isSideBySide({ width: SIDE_MIN + CENTER_MIN + COLUMN_MIN.tuning + 2 * SPLITTER - 1, height: 800 }, open(), all),
+    ).toBe(false);
+    for (const id of ['project', 'viewport', 'timeline', 'sev'] as const)
+      expect(isSideBySide(laptop, open({ [id]: 'collapsed' }), all), id).toBe(false);
     // The curve view collapsed leaves its header over the timeline; a collapsed tuning panel is its own column.
     expect(isSideBySide(laptop, open({ curves: 'collapsed' }), all)).toBe(true);
     expect(isSideBySide(laptop, open({ tuning: 'collapsed' }), all)).toBe(true);
@@ -201,11 +245,17 @@ describe('side by side (the full layout in a short window)', () => {
   });
 
   it('sizes the left column (viewport over project panel) within its own limits', () => {
-    const p = planColumns(1280, { project: { state: 'open', wanted: 360, min: SIDE_MIN, max: SIDE_MAX }, tuning: { state: 'open', wanted: 330 } });
+    const p = planColumns(1280, {
+      project: { state: 'open', wanted: 360, min: SIDE_MIN, max: SIDE_MAX },
+      tuning: { state: 'open', wanted: 330 },
+    });
     expect(p.project.width).toBe(360);
     expect(p.project.min).toBe(SIDE_MIN);
     expect(p.project.max).toBe(Math.min(SIDE_MAX, 1280 - 2 * SPLITTER - CENTER_MIN - COLUMN_MIN.tuning));
-    const narrow = planColumns(1100, { project: { state: 'open', wanted: 800, min: SIDE_MIN, max: SIDE_MAX }, tuning: { state: 'open', wanted: 330 } });
+    const narrow = planColumns(1100, {
+      project: { state: 'open', wanted: 800, min: SIDE_MIN, max: SIDE_MAX },
+      tuning: { state: 'open', wanted: 330 },
+    });
     expect(narrow.project.width).toBeGreaterThanOrEqual(SIDE_MIN);
     expect(1100 - 2 * SPLITTER - narrow.project.width - narrow.tuning.width).toBeGreaterThanOrEqual(CENTER_MIN);
   });
@@ -215,7 +265,10 @@ describe('planColumns', () => {
   it('keeps the saved widths when the window is wide, a strip when collapsed, nothing when hidden', () => {
     const p = planColumns(1920, { project: { state: 'open', wanted: 250 }, tuning: { state: 'open', wanted: 330 } });
     expect([p.project.width, p.tuning.width]).toEqual([250, 330]);
-    const c = planColumns(1920, { project: { state: 'collapsed', wanted: 250 }, tuning: { state: 'hidden', wanted: 330 } });
+    const c = planColumns(1920, {
+      project: { state: 'collapsed', wanted: 250 },
+      tuning: { state: 'hidden', wanted: 330 },
+    });
     expect([c.project.width, c.tuning.width]).toEqual([COLLAPSED_COLUMN, 0]);
     expect(c.project.splitter || c.tuning.splitter).toBe(false);
   });
@@ -232,12 +285,26 @@ describe('panelStates and work modes', () => {
   const none = { all: [], tuning: [], sev: [], project: [] };
   it('shows every panel in the full layout, collapsed ones as such', () => {
     const s = panelStates({ maximized: null, collapsed: { ...none, all: ['curves'] } });
-    expect(s).toEqual({ project: 'open', viewport: 'open', curves: 'collapsed', timeline: 'open', sev: 'open', tuning: 'open' });
+    expect(s).toEqual({
+      project: 'open',
+      viewport: 'open',
+      curves: 'collapsed',
+      timeline: 'open',
+      sev: 'open',
+      tuning: 'open',
+    });
   });
 
   it('shows only the work mode panels while it has the window, with the mode’s own collapsed panels', () => {
     const s = panelStates({ maximized: 'sev', collapsed: { ...none, all: ['timeline'], sev: ['viewport'] } });
-    expect(s).toEqual({ project: 'hidden', viewport: 'collapsed', curves: 'hidden', timeline: 'open', sev: 'open', tuning: 'hidden' });
+    expect(s).toEqual({
+      project: 'hidden',
+      viewport: 'collapsed',
+      curves: 'hidden',
+      timeline: 'open',
+      sev: 'open',
+      tuning: 'hidden',
+    });
     for (const mode of WORK_MODES) expect(MODE_PANELS[mode]).toContain('viewport');
     expect(MODE_PANELS.tuning).toEqual(expect.arrayContaining(['curves', 'timeline', 'tuning']));
     expect(MODE_PANELS.project).toContain('project');
@@ -250,7 +317,13 @@ describe('defaultHeights (a layout the user has not resized)', () => {
   const viewport = (key: 'all' | (typeof WORK_MODES)[number], height: number) => {
     const h = defaultHeights(key, height);
     const shown = key === 'all' ? ['curves', 'timeline', 'sev'] : MODE_PANELS[key];
-    return height - WINDOW_CHROME - (shown.includes('curves') ? h.curvesHeight : 0) - (shown.includes('timeline') ? h.timelineHeight : 0) - (shown.includes('sev') ? h.sevHeight : 0);
+    return (
+      height -
+      WINDOW_CHROME -
+      (shown.includes('curves') ? h.curvesHeight : 0) -
+      (shown.includes('timeline') ? h.timelineHeight : 0) -
+      (shown.includes('sev') ? h.sevHeight : 0)
+    );
   };
 
   it('gives every row what it needs in a 1280x800 window and the viewport the rest', () => {
@@ -284,14 +357,22 @@ describe('defaultHeights (a layout the user has not resized)', () => {
 
 describe('parseLayout', () => {
   it('reads the first version (four numbers) into the full layout', () => {
-    const l = parseLayout(JSON.stringify({ projectWidth: 300, sevHeight: 200, curvesHeight: 240, timelineHeight: 180 }));
+    const l = parseLayout(
+      JSON.stringify({ projectWidth: 300, sevHeight: 200, curvesHeight: 240, timelineHeight: 180 }),
+    );
     expect(l.projectWidth).toBe(300);
     expect(l.heights.all).toEqual({ curvesHeight: 240, timelineHeight: 180, sevHeight: 200 });
     expect(l.maximized).toBeNull();
   });
 
   it('round-trips collapsed panels and the maximized mode, dropping what it does not know', () => {
-    const l = parseLayout(JSON.stringify({ collapsed: { all: ['curves', 'nonsense', 'curves'], sev: ['viewport'] }, maximized: 'sev', heights: { sev: { sevHeight: 400, timelineHeight: 'x' } } }));
+    const l = parseLayout(
+      JSON.stringify({
+        collapsed: { all: ['curves', 'nonsense', 'curves'], sev: ['viewport'] },
+        maximized: 'sev',
+        heights: { sev: { sevHeight: 400, timelineHeight: 'x' } },
+      }),
+    );
     expect(l.collapsed.all).toEqual(['curves']);
     expect(l.collapsed.sev).toEqual(['viewport']);
     expect(l.maximized).toBe('sev');
@@ -305,7 +386,12 @@ describe('parseLayout', () => {
   });
 
   it('forgets the fixed defaults older versions saved for layouts never resized, keeps what the user set', () => {
-    const old = { heights: { sev: { curvesHeight: 230, timelineHeight: 200, sevHeight: 290 }, tuning: { curvesHeight: 300, timelineHeight: 222, sevHeight: 260 } } };
+    const old = {
+      heights: {
+        sev: { curvesHeight: 230, timelineHeight: 200, sevHeight: 290 },
+        tuning: { curvesHeight: 300, timelineHeight: 222, sevHeight: 260 },
+      },
+    };
     const l = parseLayout(JSON.stringify(old));
     expect(l.heights.sev).toEqual({});
     expect(l.heights.tuning).toEqual({ curvesHeight: 300, timelineHeight: 222, sevHeight: 260 });

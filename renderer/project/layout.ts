@@ -110,7 +110,9 @@ export function defaultHeights(key: LayoutKey, windowHeight: number): RowHeights
   const shown: readonly PanelId[] = key === 'all' ? PANELS : MODE_PANELS[key];
   const column = windowHeight - WINDOW_CHROME;
   const used =
-    (shown.includes('curves') ? want.curvesHeight : 0) + (shown.includes('timeline') ? want.timelineHeight : 0) + (shown.includes('sev') ? want.sevHeight : 0);
+    (shown.includes('curves') ? want.curvesHeight : 0) +
+    (shown.includes('timeline') ? want.timelineHeight : 0) +
+    (shown.includes('sev') ? want.sevHeight : 0);
   const spare = column - used - Math.round(VIEWPORT_SHARE * column);
   return { ...want, timelineHeight: Math.min(TIMELINE_DEFAULT_MAX, want.timelineHeight + Math.max(0, spare)) };
 }
@@ -165,11 +167,19 @@ export const SIDE_MAX = 900;
  * collapsed), and a window wide enough for the three columns; the work modes and a layout with another panel
  * collapsed stay stacked (they have the room).
  */
-export function isSideBySide(win: { width: number; height: number }, states: Record<PanelId, PanelState>, opts: { maximized: WorkMode | null; sevPanel: boolean }): boolean {
+export function isSideBySide(
+  win: { width: number; height: number },
+  states: Record<PanelId, PanelState>,
+  opts: { maximized: WorkMode | null; sevPanel: boolean },
+): boolean {
   if (opts.maximized !== null || !opts.sevPanel) return false;
   // The curve view may be collapsed (its header stays over the timeline, which takes its room); the viewport, the
   // timeline it stands beside, the SEV editor and the project panel under it must be open.
-  if ((['project', 'viewport', 'timeline', 'sev'] as const).some((id) => states[id] !== 'open') || states.curves === 'hidden') return false;
+  if (
+    (['project', 'viewport', 'timeline', 'sev'] as const).some((id) => states[id] !== 'open') ||
+    states.curves === 'hidden'
+  )
+    return false;
   const stacked = WINDOW_CHROME + ROWS.reduce((a, id) => a + ROW_COMFORT[id], 0);
   return win.height < stacked && win.width >= SIDE_MIN + CENTER_MIN + COLUMN_MIN.tuning + 2 * SPLITTER;
 }
@@ -180,7 +190,11 @@ export function isSideBySide(win: { width: number; height: number }, states: Rec
  * every panel gives up room in proportion to what it has above its minimum. When even the minimums do not fit,
  * the minimums are returned.
  */
-export function fitSizes(available: number, panels: readonly { wanted: number; min: number }[], flexMin: number): number[] {
+export function fitSizes(
+  available: number,
+  panels: readonly { wanted: number; min: number }[],
+  flexMin: number,
+): number[] {
   const wanted = panels.map((p) => Math.max(p.min, Math.round(p.wanted)));
   const excess = wanted.reduce((a, b) => a + b, 0) - (available - flexMin);
   if (excess <= 0) return wanted;
@@ -196,7 +210,12 @@ export function fitSizes(available: number, panels: readonly { wanted: number; m
  * taken by rows that are not resizable (a collapsed panel, the SEV header of the tuner-only layout). The user's
  * saved sizes are not changed, so enlarging the window brings them back.
  */
-export function fitPanelHeights(windowHeight: number, panels: readonly { wanted: number; min: number }[], fixed = 0, flexMin = VIEWPORT_MIN): number[] {
+export function fitPanelHeights(
+  windowHeight: number,
+  panels: readonly { wanted: number; min: number }[],
+  fixed = 0,
+  flexMin = VIEWPORT_MIN,
+): number[] {
   return fitSizes(windowHeight - WINDOW_CHROME - fixed, panels, flexMin);
 }
 
@@ -206,7 +225,13 @@ export function fitPanelHeights(windowHeight: number, panels: readonly { wanted:
  * the window, in proportion to what they have above their minimum. Returns every panel's new saved size, so
  * a drag moves the splitter under the pointer instead of being shared out again on the next render.
  */
-export function resizeWithin(available: number, panels: readonly { wanted: number; min: number }[], index: number, size: number, flexMin: number): number[] {
+export function resizeWithin(
+  available: number,
+  panels: readonly { wanted: number; min: number }[],
+  index: number,
+  size: number,
+  flexMin: number,
+): number[] {
   const current = fitSizes(available, panels, flexMin);
   const othersMin = panels.reduce((a, p, i) => (i === index ? a : a + p.min), 0);
   const max = Math.max(panels[index].min, available - flexMin - othersMin);
@@ -234,7 +259,12 @@ export function resizeWithin(available: number, panels: readonly { wanted: numbe
 }
 
 /** The largest size panel `index` can take (see resizeWithin). */
-export function maxSizeWithin(available: number, panels: readonly { min: number }[], index: number, flexMin: number): number {
+export function maxSizeWithin(
+  available: number,
+  panels: readonly { min: number }[],
+  index: number,
+  flexMin: number,
+): number {
   const othersMin = panels.reduce((a, p, i) => (i === index ? a : a + p.min), 0);
   return Math.max(panels[index].min, available - flexMin - othersMin);
 }
@@ -268,7 +298,10 @@ export interface RowPlan {
 }
 
 /** How the rows share the column: the flexible row, the sized ones (in order), what the others take, the flexible row's least height. */
-function stackOf(rows: Record<RowId, RowInput>, sideBySide: boolean): { flex: RowId | undefined; sized: RowId[]; fixed: number; flexMin: number } {
+function stackOf(
+  rows: Record<RowId, RowInput>,
+  sideBySide: boolean,
+): { flex: RowId | undefined; sized: RowId[]; fixed: number; flexMin: number } {
   // Side by side (isSideBySide) the viewport leaves the column: it stands beside the curves and timeline, which
   // take the room the SEV editor leaves, the timeline what the curves leave.
   const inColumn = ROWS.filter((id) => !(sideBySide && id === 'viewport'));
@@ -303,7 +336,11 @@ function stackOf(rows: Record<RowId, RowInput>, sideBySide: boolean): { flex: Ro
  * `sideBySide` (isSideBySide): the viewport stands beside the column (its own row is empty) and the timeline takes
  * the rest, at least SIDE_TIMELINE_MIN.
  */
-export function planRows(windowHeight: number, rows: Record<RowId, RowInput>, sideBySide = false): Record<RowId, RowPlan> {
+export function planRows(
+  windowHeight: number,
+  rows: Record<RowId, RowInput>,
+  sideBySide = false,
+): Record<RowId, RowPlan> {
   const { flex, sized, fixed, flexMin } = stackOf(rows, sideBySide);
   const inputs = sized.map((id) => ({ wanted: rows[id].wanted, min: rows[id].min }));
   const heights = fitPanelHeights(windowHeight, inputs, fixed, flexMin);
@@ -314,7 +351,9 @@ export function planRows(windowHeight: number, rows: Record<RowId, RowInput>, si
     const i = sized.indexOf(id);
     let track: string;
     if (r.state === 'hidden' || (sideBySide && id === 'viewport')) track = '0px';
-    else if (id === flex) track = r.state === 'open' ? `minmax(${id === 'viewport' ? 120 : Math.min(r.min, 120)}px, 1fr)` : 'minmax(auto, 1fr)';
+    else if (id === flex)
+      track =
+        r.state === 'open' ? `minmax(${id === 'viewport' ? 120 : Math.min(r.min, 120)}px, 1fr)` : 'minmax(auto, 1fr)';
     else if (i >= 0) track = `${heights[i]}px`;
     else track = 'auto';
     out[id] = {
@@ -330,11 +369,23 @@ export function planRows(windowHeight: number, rows: Record<RowId, RowInput>, si
 }
 
 /** A splitter drag on row `id`: the new saved heights of every sized row (see resizeWithin). */
-export function resizeRow(windowHeight: number, rows: Record<RowId, RowInput>, id: RowId, size: number, sideBySide = false): Partial<Record<RowId, number>> {
+export function resizeRow(
+  windowHeight: number,
+  rows: Record<RowId, RowInput>,
+  id: RowId,
+  size: number,
+  sideBySide = false,
+): Partial<Record<RowId, number>> {
   const { sized, fixed, flexMin } = stackOf(rows, sideBySide);
   const i = sized.indexOf(id);
   if (i < 0) return {};
-  const next = resizeWithin(windowHeight - WINDOW_CHROME - fixed, sized.map((r) => ({ wanted: rows[r].wanted, min: rows[r].min })), i, size, flexMin);
+  const next = resizeWithin(
+    windowHeight - WINDOW_CHROME - fixed,
+    sized.map((r) => ({ wanted: rows[r].wanted, min: rows[r].min })),
+    i,
+    size,
+    flexMin,
+  );
   const out: Partial<Record<RowId, number>> = {};
   sized.forEach((r, k) => (out[r] = next[k]));
   return out;
@@ -360,7 +411,10 @@ export interface ColumnPlan {
  * Widths of the project and tuning columns in a window `windowWidth` px wide: collapsed ones are a strip, open
  * ones their saved width (within their limits) shrunk, never below their minimum, so the centre keeps CENTER_MIN.
  */
-export function planColumns(windowWidth: number, cols: { project: ColumnInput; tuning: ColumnInput }): { project: ColumnPlan; tuning: ColumnPlan } {
+export function planColumns(
+  windowWidth: number,
+  cols: { project: ColumnInput; tuning: ColumnInput },
+): { project: ColumnPlan; tuning: ColumnPlan } {
   const ids = ['project', 'tuning'] as const;
   const lo = (id: 'project' | 'tuning') => cols[id].min ?? COLUMN_MIN[id];
   const hi = (id: 'project' | 'tuning') => cols[id].max ?? COLUMN_MAX[id];
@@ -372,8 +426,15 @@ export function planColumns(windowWidth: number, cols: { project: ColumnInput; t
   const plan = (id: 'project' | 'tuning'): ColumnPlan => {
     const i = openIds.indexOf(id as never);
     const state = cols[id].state;
-    if (i < 0) return { state, width: state === 'collapsed' ? COLLAPSED_COLUMN : 0, splitter: false, min: lo(id), max: lo(id) };
-    return { state, width: widths[i], splitter: true, min: lo(id), max: Math.min(hi(id), maxSizeWithin(available, inputs, i, CENTER_MIN)) };
+    if (i < 0)
+      return { state, width: state === 'collapsed' ? COLLAPSED_COLUMN : 0, splitter: false, min: lo(id), max: lo(id) };
+    return {
+      state,
+      width: widths[i],
+      splitter: true,
+      min: lo(id),
+      max: Math.min(hi(id), maxSizeWithin(available, inputs, i, CENTER_MIN)),
+    };
   };
   return { project: plan('project'), tuning: plan('tuning') };
 }
@@ -383,7 +444,8 @@ export function panelStates(layout: Pick<ProjectLayout, 'collapsed' | 'maximized
   const key: LayoutKey = layout.maximized ?? 'all';
   const shown = layout.maximized ? MODE_PANELS[layout.maximized] : PANELS;
   const out = {} as Record<PanelId, PanelState>;
-  for (const id of PANELS) out[id] = !shown.includes(id) ? 'hidden' : layout.collapsed[key].includes(id) ? 'collapsed' : 'open';
+  for (const id of PANELS)
+    out[id] = !shown.includes(id) ? 'hidden' : layout.collapsed[key].includes(id) ? 'collapsed' : 'open';
   return out;
 }
 
@@ -412,13 +474,18 @@ export function parseLayout(text: string | null): ProjectLayout {
     const h = heights?.[key];
     if (h && typeof h === 'object') {
       // Older versions saved the fixed defaults of layouts the user never resized: those follow the window now.
-      const old = v.version !== VERSION && (['curvesHeight', 'timelineHeight', 'sevHeight'] as const).every((k) => h[k] === OLD_DEFAULTS[key][k]);
-      if (!old) for (const k of ['curvesHeight', 'timelineHeight', 'sevHeight'] as const) if (num(h[k])) out.heights[key][k] = h[k];
+      const old =
+        v.version !== VERSION &&
+        (['curvesHeight', 'timelineHeight', 'sevHeight'] as const).every((k) => h[k] === OLD_DEFAULTS[key][k]);
+      if (!old)
+        for (const k of ['curvesHeight', 'timelineHeight', 'sevHeight'] as const)
+          if (num(h[k])) out.heights[key][k] = h[k];
     }
     const c = collapsed?.[key];
     if (Array.isArray(c)) out.collapsed[key] = [...new Set(c.filter(isPanel))];
   }
-  if (typeof v.maximized === 'string' && (WORK_MODES as readonly string[]).includes(v.maximized)) out.maximized = v.maximized as WorkMode;
+  if (typeof v.maximized === 'string' && (WORK_MODES as readonly string[]).includes(v.maximized))
+    out.maximized = v.maximized as WorkMode;
   return out;
 }
 
@@ -448,7 +515,10 @@ export const projectLayoutStore = createStore<ProjectLayout & ProjectLayoutActio
   const save = () => {
     const { projectWidth, sideWidth, heights, collapsed, maximized } = get();
     try {
-      localStorage.setItem(KEY, JSON.stringify({ version: VERSION, projectWidth, sideWidth, heights, collapsed, maximized }));
+      localStorage.setItem(
+        KEY,
+        JSON.stringify({ version: VERSION, projectWidth, sideWidth, heights, collapsed, maximized }),
+      );
     } catch {
       // storage unavailable: the layout lasts for this session
     }

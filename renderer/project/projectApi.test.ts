@@ -18,7 +18,19 @@ const WALK_SEV = 'sev 1\nmotion walk\nse 0 SE_FOOT_L\nevent 5 0 1\n';
 const joint = (name: string, parent = 0) => ({ parent, mirror: 0, part: 0, reserved: 0, name });
 
 const status = (over: Partial<BuildStatus>): BuildStatus => ({
-  buildId: 'b1', dryRun: false, state: 'done', done: 1, count: 1, current: null, motions: [], errors: [], warnings: [], written: [], report: null, elapsedMs: 1200, ...over,
+  buildId: 'b1',
+  dryRun: false,
+  state: 'done',
+  done: 1,
+  count: 1,
+  current: null,
+  motions: [],
+  errors: [],
+  warnings: [],
+  written: [],
+  report: null,
+  elapsedMs: 1200,
+  ...over,
 });
 
 /** Reorders the motion list: the project is unsaved. */
@@ -28,23 +40,43 @@ function editProject(): void {
 }
 
 function editSev(): void {
-  expect(sevStore.getState().edit('move event', (doc) => ({ ...doc, events: doc.events.map((e) => ({ ...e, frame: 6 })) }))).toBeNull();
+  expect(
+    sevStore.getState().edit('move event', (doc) => ({ ...doc, events: doc.events.map((e) => ({ ...e, frame: 6 })) })),
+  ).toBeNull();
 }
 
-const messages = (level: string) => sessionStore.getState().messages.filter((m) => m.level === level).map((m) => m.text);
+const messages = (level: string) =>
+  sessionStore
+    .getState()
+    .messages.filter((m) => m.level === level)
+    .map((m) => m.text);
 
 beforeEach(() => {
   sessionStore.setState({ messages: [], confirm: null });
   projectStore.getState().close();
   projectStore.getState().adopt('/p/game.actguy.json', PROJECT);
-  documentStore.getState().load({ documentId: 'walk-1', path: '/p/walk.mtn', name: 'walk', kind: 'mtn', readOnly: false, motion: emptyMotion(60, [joint('Hips', -1), joint('LeftFoot')]) });
+  documentStore.getState().load({
+    documentId: 'walk-1',
+    path: '/p/walk.mtn',
+    name: 'walk',
+    kind: 'mtn',
+    readOnly: false,
+    motion: emptyMotion(60, [joint('Hips', -1), joint('LeftFoot')]),
+  });
   sevStore.getState().load('/p/walk.sev', 'walk', WALK_SEV, { documentId: 'walk-1', path: '/p/walk.mtn' });
 });
 
 describe('saving the project through the API', () => {
   it('writes the edited project text to its path and marks it saved', async () => {
     const saved: SaveProjectRequest[] = [];
-    setAppApi(fakeApi({ saveProject: async (req) => (saved.push(req), { path: req.path, name: 'game.actguy.json', byteLength: req.text.length }) }));
+    setAppApi(
+      fakeApi({
+        saveProject: async (req) => (
+          saved.push(req),
+          { path: req.path, name: 'game.actguy.json', byteLength: req.text.length }
+        ),
+      }),
+    );
     editProject();
     const text = projectStore.getState().text;
     expect(await saveProject()).toBe(true);
@@ -72,7 +104,10 @@ describe('saving the project through the API', () => {
           if (sevFails) throw new Error('disk full');
           return { path: req.path, name: 'walk.sev', byteLength: 1 };
         },
-        saveProject: async (req) => (order.push(`saveProject ${req.path}`), { path: req.path, name: 'game.actguy.json', byteLength: 1 }),
+        saveProject: async (req) => (
+          order.push(`saveProject ${req.path}`),
+          { path: req.path, name: 'game.actguy.json', byteLength: 1 }
+        ),
       }),
     );
     editProject();
@@ -111,7 +146,11 @@ describe('checks and builds through the API', () => {
   it("a check is a dry run whose problems become the panel's; a check that cannot start says why", async () => {
     const started: StartBuildRequest[] = [];
     const problem = { message: 'walk.sev line 4: SE 0 is not defined', file: '/p/walk.sev', line: 4 };
-    setAppApi(fakeApi({ startBuild: async (req) => (started.push(req), status({ dryRun: true, state: 'failed', errors: [problem] })) }));
+    setAppApi(
+      fakeApi({
+        startBuild: async (req) => (started.push(req), status({ dryRun: true, state: 'failed', errors: [problem] })),
+      }),
+    );
     await checkProject();
     expect(started.map((r) => r.dryRun)).toEqual([true]);
     expect(started[0].sevTexts).toEqual([]);
@@ -155,12 +194,20 @@ describe('saving everything (the savable parts)', () => {
   it("a motion's new .sev saved with everything is listed in the project, and the project is written with it", async () => {
     registerFeatures();
     projectStore.getState().close();
-    projectStore.getState().adopt('/p/game.actguy.json', JSON.stringify({ version: 1, fps: 30, motions: [{ name: 'walk', mtn: 'walk.mtn' }] }));
+    projectStore
+      .getState()
+      .adopt(
+        '/p/game.actguy.json',
+        JSON.stringify({ version: 1, fps: 30, motions: [{ name: 'walk', mtn: 'walk.mtn' }] }),
+      );
     const written: string[] = [];
     setAppApi(
       fakeApi({
         saveSev: async (req) => (written.push(req.path), { path: req.path, name: 'walk.sev', byteLength: 1 }),
-        saveProject: async (req) => (written.push(req.path), { path: req.path, name: 'game.actguy.json', byteLength: 1 }),
+        saveProject: async (req) => (
+          written.push(req.path),
+          { path: req.path, name: 'game.actguy.json', byteLength: 1 }
+        ),
         reportDocumentState: async () => undefined,
       }),
     );

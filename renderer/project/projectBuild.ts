@@ -10,7 +10,6 @@ import { isSevDirty, sevStore } from '../sev/sevStore';
 import { projectStore, projectText } from './projectStore';
 import { message, notify } from './projectMessages';
 
-
 /** Unsaved SEV text for a build (the open SEV when it has edits). */
 function sevTextsForBuild(): { path: string; text: string }[] {
   const f = sevStore.getState().file;
@@ -51,13 +50,23 @@ export async function checkProject(): Promise<void> {
   const serial = ++checkSerial;
   p.setStatus({ checking: true });
   try {
-    const start = await requireApi().startBuild({ projectPath: p.path, projectText: projectTextForBuild(), sevTexts: sevTextsForBuild(), dryRun: true });
+    const start = await requireApi().startBuild({
+      projectPath: p.path,
+      projectText: projectTextForBuild(),
+      sevTexts: sevTextsForBuild(),
+      dryRun: true,
+    });
     const done = await poll(start, () => undefined);
     if (serial !== checkSerial) return;
     const status = Object.fromEntries(done.motions.map((m) => [m.name, m]));
-    projectStore.getState().setStatus({ status, problems: done.errors, warnings: done.warnings, checking: false, checkedAt: Date.now() });
+    projectStore
+      .getState()
+      .setStatus({ status, problems: done.errors, warnings: done.warnings, checking: false, checkedAt: Date.now() });
   } catch (e) {
-    if (serial === checkSerial) projectStore.getState().setStatus({ checking: false, problems: [{ message: message(e) }], checkedAt: Date.now() });
+    if (serial === checkSerial)
+      projectStore
+        .getState()
+        .setStatus({ checking: false, problems: [{ message: message(e) }], checkedAt: Date.now() });
   }
 }
 
@@ -77,13 +86,20 @@ export async function buildArchives(): Promise<void> {
   p.setBuild({ status: null, starting: true });
   cancelWhenStarted = false;
   try {
-    let start = await requireApi().startBuild({ projectPath: p.path, projectText: projectTextForBuild(), sevTexts: sevTextsForBuild() });
+    let start = await requireApi().startBuild({
+      projectPath: p.path,
+      projectText: projectTextForBuild(),
+      sevTexts: sevTextsForBuild(),
+    });
     if (cancelWhenStarted) start = await requireApi().cancelBuild({ buildId: start.buildId });
     const done = await poll(start, (s) => {
       if (projectStore.getState().build) projectStore.getState().setBuild({ status: s, starting: false });
     });
     if (done.state === 'done') {
-      notify('info', `Built ${done.written.map(basenameOf).join(', ')}: ${done.count} motions in ${(done.elapsedMs / 1000).toFixed(1)} s.`);
+      notify(
+        'info',
+        `Built ${done.written.map(basenameOf).join(', ')}: ${done.count} motions in ${(done.elapsedMs / 1000).toFixed(1)} s.`,
+      );
       const status = Object.fromEntries(done.motions.map((m) => [m.name, m]));
       projectStore.getState().setStatus({ status, problems: [], checkedAt: Date.now() });
     } else if (done.state === 'failed') {
@@ -93,7 +109,20 @@ export async function buildArchives(): Promise<void> {
     const failed: BuildProblem[] = [{ message: message(e) }];
     projectStore.getState().setBuild({
       starting: false,
-      status: { buildId: '', dryRun: false, state: 'failed', done: 0, count: 0, current: null, motions: [], errors: failed, warnings: [], written: [], report: null, elapsedMs: 0 },
+      status: {
+        buildId: '',
+        dryRun: false,
+        state: 'failed',
+        done: 0,
+        count: 0,
+        current: null,
+        motions: [],
+        errors: failed,
+        warnings: [],
+        written: [],
+        report: null,
+        elapsedMs: 0,
+      },
     });
   }
 }
@@ -117,4 +146,3 @@ export async function cancelBuild(): Promise<void> {
 export function closeBuildDialog(): void {
   projectStore.getState().setBuild(null);
 }
-

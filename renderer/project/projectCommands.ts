@@ -18,7 +18,12 @@ export function registerProjectCommands(): void {
     { id: 'project.save', run: () => saveProjectAndSev(), enabled: hasProject },
     { id: 'project.build', run: () => buildArchives(), enabled: hasProject },
   ]);
-  registerSavablePart({ part: 'project', isDirty: () => isProjectDirty(projectStore.getState()), name: () => 'the project', save: () => saveProject() });
+  registerSavablePart({
+    part: 'project',
+    isDirty: () => isProjectDirty(projectStore.getState()),
+    name: () => 'the project',
+    save: () => saveProject(),
+  });
   // Save (Ctrl+S) of a project motion keeps the tuner's settings in the project (docs/formats-tuning.md).
   projectTuning.covers = (d) => tunerProjectMotion(projectStore.getState(), d) !== null;
   projectTuning.store = async () => {

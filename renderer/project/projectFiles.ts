@@ -15,7 +15,6 @@ import { loadSeTables } from './seTables';
 import { loadSounds, savedSoundFolder } from './auditionSounds';
 import { checkProject } from './projectBuild';
 
-
 /**
  * Asks before opening another project throws away unsaved work: the project, its open SEV and the motion in the
  * tuner (the new project opens its first motion), named together in one question. Resolves true to go on.
@@ -57,7 +56,8 @@ export async function openProjectForSev(projectPath: string, sevPath: string): P
     const same = (a: string) => normalizePath(a) === normalizePath(sevPath);
     await adoptProject(r.project.path, r.project.text, true, (s) => {
       const n = s.json?.motions.length ?? 0;
-      for (let i = 0; i < n; i++) if (same(motionPaths(s, i)?.sev ?? `${dirnameOf(projectPath)}/${s.json!.motions[i].name}.sev`)) return i;
+      for (let i = 0; i < n; i++)
+        if (same(motionPaths(s, i)?.sev ?? `${dirnameOf(projectPath)}/${s.json!.motions[i].name}.sev`)) return i;
       return 0;
     });
   } catch (e) {
@@ -65,12 +65,21 @@ export async function openProjectForSev(projectPath: string, sevPath: string): P
   }
 }
 
-async function adoptProject(path: string, text: string, asked = false, pickMotion: (s: ReturnType<typeof projectStore.getState>) => number = () => 0): Promise<void> {
+async function adoptProject(
+  path: string,
+  text: string,
+  asked = false,
+  pickMotion: (s: ReturnType<typeof projectStore.getState>) => number = () => 0,
+): Promise<void> {
   sevStore.getState().close();
   projectStore.getState().adopt(path, text);
   clearProjectHistory();
   const p = projectStore.getState();
-  if (p.errors.length) notify('warning', `${basenameOf(path)} has ${p.errors.length} problem${p.errors.length === 1 ? '' : 's'}; see the project panel.`);
+  if (p.errors.length)
+    notify(
+      'warning',
+      `${basenameOf(path)} has ${p.errors.length} problem${p.errors.length === 1 ? '' : 's'}; see the project panel.`,
+    );
   await Promise.all([loadSeTables(), loadSounds(savedSoundFolder(path) ?? `${dirnameOf(path)}/sounds`, true)]);
   if (p.json?.motions.length) await selectMotion(pickMotion(p), false, asked);
   void checkProject();
@@ -100,4 +109,3 @@ export async function saveProject(): Promise<boolean> {
     return false;
   }
 }
-

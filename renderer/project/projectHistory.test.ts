@@ -19,7 +19,15 @@ const selected = () => {
 
 function loadMotion(id: string): void {
   const motion = readMtn(writeMtn(emptyMotion(20, [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'hips' }])));
-  documentStore.getState().load({ documentId: id, path: `/ws/${id}.mtn`, name: id, kind: 'mtn', readOnly: false, motion, tolerances: { positionTolerance: 0.5, rotationToleranceDeg: 0.5, offsetTolerance: 0.5 } });
+  documentStore.getState().load({
+    documentId: id,
+    path: `/ws/${id}.mtn`,
+    name: id,
+    kind: 'mtn',
+    readOnly: false,
+    motion,
+    tolerances: { positionTolerance: 0.5, rotationToleranceDeg: 0.5, offsetTolerance: 0.5 },
+  });
 }
 
 beforeEach(() => {
@@ -38,7 +46,10 @@ describe('project edits in the window-wide undo order', () => {
   it('a reorder is one step, undone and redone in order with SEV and motion edits', () => {
     expect(order()).toEqual(['walk', 'cmu_01_01', 'walk_rough', 'walk_60']);
     const sevBefore = sevStore.getState().file!.doc;
-    sevStore.getState().edit('Move event', (doc) => ({ ...doc, events: doc.events.map((e, i) => (i === 0 ? { ...e, frame: e.frame + 2 } : e)) }));
+    sevStore.getState().edit('Move event', (doc) => ({
+      ...doc,
+      events: doc.events.map((e, i) => (i === 0 ? { ...e, frame: e.frame + 2 } : e)),
+    }));
     moveMotion(0, 2); // a drag-reorder drops once: one moveMotion call
     documentStore.getState().keys.toggle(0, 4);
     expect(order()).toEqual(['cmu_01_01', 'walk_rough', 'walk', 'walk_60']);
@@ -80,10 +91,16 @@ describe('project edits in the window-wide undo order', () => {
   });
 
   it('"Tolerances → project" is an undoable step', () => {
-    documentStore.setState({ tolerances: { positionTolerance: 0.25, rotationToleranceDeg: 0.75, offsetTolerance: 0.5 } });
+    documentStore.setState({
+      tolerances: { positionTolerance: 0.25, rotationToleranceDeg: 0.75, offsetTolerance: 0.5 },
+    });
     const before = projectStore.getState().json!.motions[0].tolerances;
     storeTunerTolerances();
-    expect(projectStore.getState().json!.motions[0].tolerances).toEqual({ position: 0.25, rotationDeg: 0.75, offset: 0.5 });
+    expect(projectStore.getState().json!.motions[0].tolerances).toEqual({
+      position: 0.25,
+      rotationDeg: 0.75,
+      offset: 0.5,
+    });
     expect(latestUndoLabel()).toBe('Tolerances → project (walk)');
     undoLatest();
     expect(projectStore.getState().json!.motions[0].tolerances).toEqual(before);
@@ -99,7 +116,9 @@ describe('project edits in the window-wide undo order', () => {
     documentStore.setState({ tolerances: { positionTolerance: 3, rotationToleranceDeg: 3, offsetTolerance: 3 } });
     const before = projectStore.getState().text;
     expect(tunerProjectMotion()).toBeNull();
-    expect(tunerNotInProjectReason()).toBe('The tuner shows elsewhere, not opened from this project: select a motion in the list to act on it.');
+    expect(tunerNotInProjectReason()).toBe(
+      'The tuner shows elsewhere, not opened from this project: select a motion in the list to act on it.',
+    );
     expect(storeTunerTolerances()).toBe(false);
     expect(projectStore.getState().text).toBe(before);
   });

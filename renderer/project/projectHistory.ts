@@ -39,7 +39,11 @@ function apply(json: ProjectJson, keep: string | null): void {
  * same object for "no change": then nothing is recorded). `keep` is the motion to keep selected afterwards
  * (default: the selected one, by name). Returns the new JSON, or null when no project is open.
  */
-export function editProject(label: string, fn: (json: ProjectJson) => ProjectJson, keep: string | null = currentName()): ProjectJson | null {
+export function editProject(
+  label: string,
+  fn: (json: ProjectJson) => ProjectJson,
+  keep: string | null = currentName(),
+): ProjectJson | null {
   const before = projectStore.getState().json;
   if (!before || !projectStore.getState().path) return null;
   const after = fn(before);

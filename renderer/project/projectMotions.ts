@@ -16,10 +16,16 @@ import { sevStore } from '../sev/sevStore';
 import { tunerBinding, withoutFollowing } from '../sev/sevBinding';
 import { loadSev } from '../sev/sevFiles';
 import { editProject } from './projectHistory';
-import { motionOfProblem, motionPaths, projectStore, type ProjectJson, type ProjectMotionJson, type ProjectState } from './projectStore';
+import {
+  motionOfProblem,
+  motionPaths,
+  projectStore,
+  type ProjectJson,
+  type ProjectMotionJson,
+  type ProjectState,
+} from './projectStore';
 import { notify, message } from './projectMessages';
 import { closeBuildDialog } from './projectBuild';
-
 
 /**
  * Opens motion `index` in the tuner and its SEV in the editor. Unsaved edits of the motion and of the SEV (both
@@ -35,7 +41,12 @@ async function selectMotionNow(index: number, reopen: boolean, asked: boolean): 
   const paths = motionPaths(p, index);
   const m = p.json?.motions[index];
   if (!paths || !m) return;
-  if (p.current === index && documentStore.getState().documentId === p.currentDocumentId && documentStore.getState().motion) return;
+  if (
+    p.current === index &&
+    documentStore.getState().documentId === p.currentDocumentId &&
+    documentStore.getState().motion
+  )
+    return;
   if (reopen && p.current === index) {
     // Only the tuner changed: bring the motion back, keep the SEV (and its unsaved edits) as they are.
     const before = documentStore.getState().documentId;
@@ -67,7 +78,14 @@ export function applyProjectTolerances(index: number): void {
   const m = projectStore.getState().json?.motions[index];
   const doc = documentStore.getState();
   if (!m || !doc.motion || doc.past.length || doc.future.length) return;
-  const t = (m.tolerances ?? {}) as { position?: number; rotationDeg?: number; offset?: number; object?: number; shell?: number; method?: string };
+  const t = (m.tolerances ?? {}) as {
+    position?: number;
+    rotationDeg?: number;
+    offset?: number;
+    object?: number;
+    shell?: number;
+    method?: string;
+  };
   const num = (v: unknown, d: number) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : d);
   const tolerances: Tolerances = {
     positionTolerance: num(t.position, DEFAULT_TOLERANCES.positionTolerance),
@@ -94,13 +112,19 @@ export function applyProjectTolerances(index: number): void {
  * The project motion (archive index) the tuner shows: the one opened from the panel (or followed to) and still in
  * the tuner. Null when the tuner shows another file: project actions then have no motion to act on.
  */
-export function tunerProjectMotion(p: ProjectState = projectStore.getState(), d: Pick<DocumentState, 'documentId' | 'motion'> = documentStore.getState()): number | null {
+export function tunerProjectMotion(
+  p: ProjectState = projectStore.getState(),
+  d: Pick<DocumentState, 'documentId' | 'motion'> = documentStore.getState(),
+): number | null {
   if (p.current === null || !p.json?.motions[p.current] || !d.motion || d.documentId === null) return null;
   return p.currentDocumentId === d.documentId ? p.current : null;
 }
 
 /** Why the project actions on "the motion" are off, or null when the tuner shows a project motion. */
-export function tunerNotInProjectReason(p: ProjectState = projectStore.getState(), d: Pick<DocumentState, 'documentId' | 'motion' | 'name'> = documentStore.getState()): string | null {
+export function tunerNotInProjectReason(
+  p: ProjectState = projectStore.getState(),
+  d: Pick<DocumentState, 'documentId' | 'motion' | 'name'> = documentStore.getState(),
+): string | null {
   if (tunerProjectMotion(p, d) !== null) return null;
   if (!d.motion) return 'No motion is open: select one in the list.';
   return `The tuner shows ${d.name}, not opened from this project: select a motion in the list to act on it.`;
@@ -110,8 +134,13 @@ export function tunerNotInProjectReason(p: ProjectState = projectStore.getState(
 function entryWithTunerTolerances(m: ProjectMotionJson, doc: DocumentState): ProjectMotionJson {
   const t = doc.tolerances;
   const overrides: Record<string, number> = {};
-  for (const [j, deg] of Object.entries(doc.rotationOverridesDeg)) overrides[doc.motion?.joints[Number(j)]?.name || j] = deg;
-  const tolerances: Record<string, number | string> = { position: t.positionTolerance, rotationDeg: t.rotationToleranceDeg, offset: t.offsetTolerance };
+  for (const [j, deg] of Object.entries(doc.rotationOverridesDeg))
+    overrides[doc.motion?.joints[Number(j)]?.name || j] = deg;
+  const tolerances: Record<string, number | string> = {
+    position: t.positionTolerance,
+    rotationDeg: t.rotationToleranceDeg,
+    offset: t.offsetTolerance,
+  };
   if (t.method === 'classic') tolerances.method = 'classic';
   if (t.objectTolerance !== undefined) tolerances.object = t.objectTolerance;
   if (t.shell !== undefined) tolerances.shell = t.shell;
@@ -137,13 +166,20 @@ export function storeTunerTolerances(): boolean {
   const name = p.json.motions[index].name;
   const next = entryWithTunerTolerances(p.json.motions[index], doc);
   if (JSON.stringify(next) === JSON.stringify(p.json.motions[index])) return false;
-  editProject(`Tolerances → project (${name})`, (json) => ({ ...json, motions: json.motions.map((m, k) => (k === index ? entryWithTunerTolerances(m, documentStore.getState()) : m)) }));
+  editProject(`Tolerances → project (${name})`, (json) => ({
+    ...json,
+    motions: json.motions.map((m, k) => (k === index ? entryWithTunerTolerances(m, documentStore.getState()) : m)),
+  }));
   notify('info', `${name}: the tuner's tolerances are now the project's (save the project to keep them).`);
   return true;
 }
 
 /** A change of the motion list as one undo step (renderer/project/projectHistory.ts); `keepName` stays selected. */
-function editMotions(label: string, fn: (motions: ProjectJson['motions']) => ProjectJson['motions'], keepName: string | null): void {
+function editMotions(
+  label: string,
+  fn: (motions: ProjectJson['motions']) => ProjectJson['motions'],
+  keepName: string | null,
+): void {
   editProject(label, (json) => ({ ...json, motions: fn(json.motions.slice()) }), keepName);
 }
 
@@ -165,7 +201,11 @@ export function addImportedMotions(items: readonly { name: string; mtnPath: stri
     const n = normalizePath(path);
     return n.startsWith(`${folder}/`) ? n.slice(folder.length + 1) : path;
   };
-  editMotions(`Import ${items.length} motion${items.length === 1 ? '' : 's'}`, (ms) => [...ms, ...items.map((i) => ({ name: i.name, mtn: rel(i.mtnPath) }))], currentName());
+  editMotions(
+    `Import ${items.length} motion${items.length === 1 ? '' : 's'}`,
+    (ms) => [...ms, ...items.map((i) => ({ name: i.name, mtn: rel(i.mtnPath) }))],
+    currentName(),
+  );
   return true;
 }
 
@@ -182,11 +222,15 @@ export function moveMotion(from: number, to: number): void {
   const n = projectStore.getState().json?.motions.length ?? 0;
   if (from === to || from < 0 || to < 0 || from >= n || to >= n) return;
   const name = projectStore.getState().json!.motions[from].name;
-  editMotions(`Move ${name} to index ${to}`, (ms) => {
-    const [m] = ms.splice(from, 1);
-    ms.splice(to, 0, m);
-    return ms;
-  }, currentName());
+  editMotions(
+    `Move ${name} to index ${to}`,
+    (ms) => {
+      const [m] = ms.splice(from, 1);
+      ms.splice(to, 0, m);
+      return ms;
+    },
+    currentName(),
+  );
 }
 
 /** Adds a motion chosen in a dialog, named after its file (made unique). */
@@ -214,7 +258,10 @@ export async function removeMotion(index: number): Promise<void> {
   const choice = await askChoice({
     title: 'Remove motion',
     text: `Remove ${m.name} from the project? Its files stay on disk; the archives lose entry ${index} and later entries move up.`,
-    buttons: [{ id: 'remove', label: 'Remove', primary: true }, { id: 'cancel', label: 'Cancel' }],
+    buttons: [
+      { id: 'remove', label: 'Remove', primary: true },
+      { id: 'cancel', label: 'Cancel' },
+    ],
   });
   if (choice !== 'remove') return;
   const wasCurrent = p.current === index;
@@ -246,6 +293,7 @@ export async function revealProblem(problem: BuildProblem): Promise<void> {
     if (def) sevStore.getState().selectSe(def.index);
   }
   sessionStore.getState().setHover(null);
-  window.dispatchEvent(new CustomEvent('actguy:reveal-sev-line', { detail: { file: problem.file, line: problem.line } }));
+  window.dispatchEvent(
+    new CustomEvent('actguy:reveal-sev-line', { detail: { file: problem.file, line: problem.line } }),
+  );
 }
-

@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { createProjectStore, isProjectDirty, motionOfProblem, motionPaths, projectText } from './projectStore';
 
-const TEXT = `${JSON.stringify({
-  version: 1,
-  motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev' }, { name: 'run', mtn: 'sub/run.mtn' }],
-  outputs: { mar: 'out/a.mar', sar: 'out/a.sar' },
-}, null, 2)}\n`;
+const TEXT = `${JSON.stringify(
+  {
+    version: 1,
+    motions: [
+      { name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev' },
+      { name: 'run', mtn: 'sub/run.mtn' },
+    ],
+    outputs: { mar: 'out/a.mar', sar: 'out/a.sar' },
+  },
+  null,
+  2,
+)}\n`;
 
 describe('project store', () => {
   it('validates as actguy build does, resolves paths, and tracks dirty against the text on disk', () => {

@@ -86,7 +86,14 @@ export interface ProjectState {
 }
 
 /** Validation problems as placed, clickable problems. */
-export function problemsOf(errors: { message: string; kind?: string; file?: string; place: { line?: number; column?: number; where?: string } }[]): BuildProblem[] {
+export function problemsOf(
+  errors: {
+    message: string;
+    kind?: string;
+    file?: string;
+    place: { line?: number; column?: number; where?: string };
+  }[],
+): BuildProblem[] {
   return errors.map((e) => {
     const p: BuildProblem = { message: e.message };
     if (e.file !== undefined) p.file = e.file;
@@ -127,7 +134,10 @@ export function isProjectDirty(s: ProjectState): boolean {
 export function motionPaths(s: ProjectState, index: number): { mtn: string; sev: string | null } | null {
   const m = s.json?.motions[index];
   if (!s.path || !m || typeof m.mtn !== 'string') return null;
-  return { mtn: resolveFrom(s.path, m.mtn), sev: typeof m.sev === 'string' && m.sev ? resolveFrom(s.path, m.sev) : null };
+  return {
+    mtn: resolveFrom(s.path, m.mtn),
+    sev: typeof m.sev === 'string' && m.sev ? resolveFrom(s.path, m.sev) : null,
+  };
 }
 
 /** Which motion (archive index) a problem is about: by `motions[i]` in its place, else by file. */
@@ -166,12 +176,40 @@ export function createProjectStore() {
 
     adopt(path, text) {
       set({
-        path, savedText: text, text, json: asJson(text), ...validate(text, path), current: null, tables: null,
-        status: {}, problems: [], warnings: [], checking: false, checkedAt: 0, build: null, soundFolder: null, sounds: {},
+        path,
+        savedText: text,
+        text,
+        json: asJson(text),
+        ...validate(text, path),
+        current: null,
+        tables: null,
+        status: {},
+        problems: [],
+        warnings: [],
+        checking: false,
+        checkedAt: 0,
+        build: null,
+        soundFolder: null,
+        sounds: {},
       });
     },
     close() {
-      set({ path: null, savedText: '', text: '', json: null, errors: [], resolved: null, current: null, tables: null, status: {}, problems: [], warnings: [], build: null, soundFolder: null, sounds: {} });
+      set({
+        path: null,
+        savedText: '',
+        text: '',
+        json: null,
+        errors: [],
+        resolved: null,
+        current: null,
+        tables: null,
+        status: {},
+        problems: [],
+        warnings: [],
+        build: null,
+        soundFolder: null,
+        sounds: {},
+      });
     },
     setJson(json) {
       const path = get().path;

@@ -36,4 +36,3 @@ export async function loadSeTables(): Promise<void> {
   };
   projectStore.getState().setTables(tables);
 }
-

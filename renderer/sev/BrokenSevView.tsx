@@ -35,23 +35,33 @@ export function BrokenSevView() {
     for (let i = 0; i < line - 1 && i < lines.length; i++) offset += lines[i].length + 1;
     offset += column - 1;
     el.focus();
-    el.setSelectionRange(offset, Math.min(text.length, offset + Math.max(1, (lines[line - 1] ?? '').length - column + 1)));
+    el.setSelectionRange(
+      offset,
+      Math.min(text.length, offset + Math.max(1, (lines[line - 1] ?? '').length - column + 1)),
+    );
     if (scroller.current) scroller.current.scrollTop = Math.max(0, (line - 3) * LINE_H);
   }
 
   return (
     <div className="sev-broken" data-testid="sev-broken">
       <div className="sev-broken-head">
-        <b className="bad">{f.parseErrors.length} error{f.parseErrors.length === 1 ? '' : 's'} in {f.path.split(/[\\/]/).pop()}</b>
+        <b className="bad">
+          {f.parseErrors.length} error{f.parseErrors.length === 1 ? '' : 's'} in {f.path.split(/[\\/]/).pop()}
+        </b>
         <span className="dim"> — the file is kept as it is; fix the text here (or in your editor, then Reload).</span>
         <span className="spacer" />
-        <button type="button" className="tool" onClick={() => void reloadSev()} data-testid="sev-reload">Reload from disk</button>
+        <button type="button" className="tool" onClick={() => void reloadSev()} data-testid="sev-reload">
+          Reload from disk
+        </button>
       </div>
       <ul className="sev-parse-errors" data-testid="sev-parse-errors">
         {f.parseErrors.map((e, i) => (
           <li key={i}>
             <button type="button" className="link" onClick={() => goTo(e.line, e.column)} data-testid="sev-parse-error">
-              <span className="sev-loc">line {e.line}:{e.column}</span> {e.message}
+              <span className="sev-loc">
+                line {e.line}:{e.column}
+              </span>{' '}
+              {e.message}
             </button>
           </li>
         ))}
@@ -59,7 +69,9 @@ export function BrokenSevView() {
       <div className="sev-source" ref={scroller}>
         <div className="sev-gutter" aria-hidden="true">
           {lines.map((_, i) => (
-            <div key={i} className={badLines.has(i + 1) ? 'bad' : ''}>{i + 1}</div>
+            <div key={i} className={badLines.has(i + 1) ? 'bad' : ''}>
+              {i + 1}
+            </div>
           ))}
         </div>
         <textarea

@@ -43,7 +43,9 @@ export function EventList() {
   }, [selected]);
 
   if (!doc) return null;
-  const order = eventsByFrame(doc.events.map((e, index) => ({ ...e, index }))) as (typeof doc.events[number] & { index: number })[];
+  const order = eventsByFrame(doc.events.map((e, index) => ({ ...e, index }))) as ((typeof doc.events)[number] & {
+    index: number;
+  })[];
   const ses = doc.ses.slice().sort((a, b) => a.index - b.index);
   const joints = motion?.joints ?? [];
 
@@ -71,131 +73,178 @@ export function EventList() {
             const floorsShown = floorsOpen.has(ev.index) && !!def?.variants;
             return (
               <Fragment key={ev.index}>
-              <tr
-                data-testid="sev-event-row"
-                data-index={ev.index}
-                data-frame={ev.frame}
-                aria-selected={inSel}
-                className={`${inSel ? 'selected' : ''}${isSel ? ' current' : ''}`}
-                onMouseDown={(e) => {
-                  const onControl = (e.target as HTMLElement).closest('input, select, button, textarea') !== null;
-                  const s = sevStore.getState();
-                  if ((e.ctrlKey || e.metaKey || e.shiftKey) && !onControl) {
-                    // No text selection; the keyboard comes to the list (copy, delete, nudge act on the selection).
-                    e.preventDefault();
-                    wrap.current?.focus({ preventScroll: true });
-                    if (e.shiftKey) s.selectEventRange(ev.index, order.map((o) => o.index));
-                    else s.toggleEventSelected(ev.index);
-                    return;
-                  }
-                  if (s.selectedEvent !== ev.index || s.selectedEvents.length > 1) revealEvent(ev.index);
-                }}
-              >
-                <td>
-                  <NumberField
-                    value={ev.frame}
-                    min={0}
-                    max={motion?.frameCount ?? 65535}
-                    className={pastEnd ? 'bad' : ''}
-                    testid="sev-event-frame"
-                    what={`Event frame (${motionLabel})`}
-                    onInvalid={(why) => sessionStore.getState().notify('warning', why)}
-                    title={pastEnd ? `frame ${ev.frame} is past the end of the motion (0..${motion!.frameCount})` : 'Frame'}
-                    onCommit={(v) => events.setFrame(ev.index, v)}
-                  />
-                </td>
-                <td>
-                  <span className="sev-swatch" style={{ background: seColor(ev.se) }} />
-                  <select value={ev.se} data-testid="sev-event-se" aria-label="Event SE" onChange={(e) => events.setSe(ev.index, Number(e.target.value))}>
-                    {ses.map((d) => (
-                      <option key={d.index} value={d.index}>{`${d.index} ${d.name}`}</option>
-                    ))}
-                  </select>
-                </td>
-                <td>
-                  <JointTreePicker
-                    joints={motion?.joints}
-                    value={ev.joint ?? NO_JOINT}
-                    extras={NO_JOINT_EXTRA}
-                    label="Event joint"
-                    testId="sev-event-joint"
-                    bad={!!badJoint}
-                    missingLabel={(j) => `${j} (not in this motion)`}
-                    onPick={(j) => events.setJoint(ev.index, j === NO_JOINT ? null : j)}
-                  />
-                </td>
-                <td className={r.error ? 'bad' : ''} title={r.error ?? r.codeText} data-testid="sev-event-resolved">
-                  {name} <span className="dim">{r.codeText}</span>
-                </td>
-                <td className="sev-row-tools">
-                  {def?.variants && (
+                <tr
+                  data-testid="sev-event-row"
+                  data-index={ev.index}
+                  data-frame={ev.frame}
+                  aria-selected={inSel}
+                  className={`${inSel ? 'selected' : ''}${isSel ? ' current' : ''}`}
+                  onMouseDown={(e) => {
+                    const onControl = (e.target as HTMLElement).closest('input, select, button, textarea') !== null;
+                    const s = sevStore.getState();
+                    if ((e.ctrlKey || e.metaKey || e.shiftKey) && !onControl) {
+                      // No text selection; the keyboard comes to the list (copy, delete, nudge act on the selection).
+                      e.preventDefault();
+                      wrap.current?.focus({ preventScroll: true });
+                      if (e.shiftKey)
+                        s.selectEventRange(
+                          ev.index,
+                          order.map((o) => o.index),
+                        );
+                      else s.toggleEventSelected(ev.index);
+                      return;
+                    }
+                    if (s.selectedEvent !== ev.index || s.selectedEvents.length > 1) revealEvent(ev.index);
+                  }}
+                >
+                  <td>
+                    <NumberField
+                      value={ev.frame}
+                      min={0}
+                      max={motion?.frameCount ?? 65535}
+                      className={pastEnd ? 'bad' : ''}
+                      testid="sev-event-frame"
+                      what={`Event frame (${motionLabel})`}
+                      onInvalid={(why) => sessionStore.getState().notify('warning', why)}
+                      title={
+                        pastEnd ? `frame ${ev.frame} is past the end of the motion (0..${motion!.frameCount})` : 'Frame'
+                      }
+                      onCommit={(v) => events.setFrame(ev.index, v)}
+                    />
+                  </td>
+                  <td>
+                    <span className="sev-swatch" style={{ background: seColor(ev.se) }} />
+                    <select
+                      value={ev.se}
+                      data-testid="sev-event-se"
+                      aria-label="Event SE"
+                      onChange={(e) => events.setSe(ev.index, Number(e.target.value))}
+                    >
+                      {ses.map((d) => (
+                        <option key={d.index} value={d.index}>{`${d.index} ${d.name}`}</option>
+                      ))}
+                    </select>
+                  </td>
+                  <td>
+                    <JointTreePicker
+                      joints={motion?.joints}
+                      value={ev.joint ?? NO_JOINT}
+                      extras={NO_JOINT_EXTRA}
+                      label="Event joint"
+                      testId="sev-event-joint"
+                      bad={!!badJoint}
+                      missingLabel={(j) => `${j} (not in this motion)`}
+                      onPick={(j) => events.setJoint(ev.index, j === NO_JOINT ? null : j)}
+                    />
+                  </td>
+                  <td className={r.error ? 'bad' : ''} title={r.error ?? r.codeText} data-testid="sev-event-resolved">
+                    {name} <span className="dim">{r.codeText}</span>
+                  </td>
+                  <td className="sev-row-tools">
+                    {def?.variants && (
+                      <button
+                        type="button"
+                        className={`tool small sev-floors-toggle${floorsShown ? ' armed' : ''}`}
+                        data-testid="sev-event-floors-toggle"
+                        aria-expanded={floorsShown}
+                        title={
+                          floorsShown
+                            ? 'Hide what each floor plays'
+                            : `SE ${def.index} ${def.name} plays another SE on each floor: show all 8 and play them`
+                        }
+                        onClick={() =>
+                          setFloorsOpen((o) => {
+                            const n = new Set(o);
+                            if (n.has(ev.index)) n.delete(ev.index);
+                            else n.add(ev.index);
+                            return n;
+                          })
+                        }
+                      >
+                        {floorsShown ? '▴' : '▾'} 8
+                      </button>
+                    )}
                     <button
                       type="button"
-                      className={`tool small sev-floors-toggle${floorsShown ? ' armed' : ''}`}
-                      data-testid="sev-event-floors-toggle"
-                      aria-expanded={floorsShown}
-                      title={floorsShown ? 'Hide what each floor plays' : `SE ${def.index} ${def.name} plays another SE on each floor: show all 8 and play them`}
-                      onClick={() => setFloorsOpen((o) => {
-                        const n = new Set(o);
-                        if (n.has(ev.index)) n.delete(ev.index);
-                        else n.add(ev.index);
-                        return n;
-                      })}
+                      className="tool small"
+                      title="Play this event's SE (audition)"
+                      onClick={() => playEvent(ev.index)}
                     >
-                      {floorsShown ? '▴' : '▾'} 8
+                      ▶
                     </button>
-                  )}
-                  <button type="button" className="tool small" title="Play this event's SE (audition)" onClick={() => playEvent(ev.index)}>▶</button>
-                  <button
-                    type="button"
-                    className={`tool small${picking && isSel ? ' armed' : ''}`}
-                    data-testid="sev-pick-joint"
-                    title="Pick the joint: the next joint selected in the viewport, curve view or timeline becomes this event's joint"
-                    onClick={() => {
-                      sevStore.getState().selectEvent(ev.index);
-                      sevStore.getState().setPickingJoint(!(picking && isSel));
-                    }}
-                  >
-                    <svg width="11" height="11" viewBox="0 0 12 12" aria-hidden="true">
-                      <circle cx="6" cy="6" r="3.6" fill="none" stroke="currentColor" strokeWidth="1.3" />
-                      <path d="M6 0v3M6 9v3M0 6h3M9 6h3" stroke="currentColor" strokeWidth="1.3" />
-                    </svg>
-                  </button>
-                  <button type="button" className="tool small" data-testid="sev-event-delete" title="Delete this event" onClick={() => events.remove(ev.index)}>✕</button>
-                </td>
-              </tr>
-              {floorsShown && (
-                <tr className="sev-floors-row" data-testid="sev-event-floors" data-index={ev.index}>
-                  <td colSpan={5}>
-                    <div className="sev-floor-preview">
-                      {FLOOR_NAMES.map((floorName, k) => {
-                        const v = def!.variants![k];
-                        const rv = resolveName(table, v);
-                        return (
-                          <span
-                            key={k}
-                            className={`sev-floor-chip${k === floor ? ' current' : ''}${rv.error ? ' bad' : ''}`}
-                            data-testid="sev-event-floor"
-                            data-floor={k}
-                            title={rv.error ?? `floor ${k} (${floorName}) plays ${v} ${rv.codeText}`}
-                          >
-                            <button type="button" className="link" title={`show floor ${k}`} onClick={() => sevStore.getState().setFloor(k)}>{`${k} ${floorName}`}</button>
-                            <span data-testid="sev-event-floor-name">{v}</span>
-                            <span className="sev-code">{rv.error ? 'unknown' : rv.codeText}</span>
-                            <button type="button" className="tool small" data-testid="sev-event-floor-play" title={`Play ${v} (audition)`} onClick={() => void playSeName(v)}>▶</button>
-                          </span>
-                        );
-                      })}
-                    </div>
+                    <button
+                      type="button"
+                      className={`tool small${picking && isSel ? ' armed' : ''}`}
+                      data-testid="sev-pick-joint"
+                      title="Pick the joint: the next joint selected in the viewport, curve view or timeline becomes this event's joint"
+                      onClick={() => {
+                        sevStore.getState().selectEvent(ev.index);
+                        sevStore.getState().setPickingJoint(!(picking && isSel));
+                      }}
+                    >
+                      <svg width="11" height="11" viewBox="0 0 12 12" aria-hidden="true">
+                        <circle cx="6" cy="6" r="3.6" fill="none" stroke="currentColor" strokeWidth="1.3" />
+                        <path d="M6 0v3M6 9v3M0 6h3M9 6h3" stroke="currentColor" strokeWidth="1.3" />
+                      </svg>
+                    </button>
+                    <button
+                      type="button"
+                      className="tool small"
+                      data-testid="sev-event-delete"
+                      title="Delete this event"
+                      onClick={() => events.remove(ev.index)}
+                    >
+                      ✕
+                    </button>
                   </td>
                 </tr>
-              )}
+                {floorsShown && (
+                  <tr className="sev-floors-row" data-testid="sev-event-floors" data-index={ev.index}>
+                    <td colSpan={5}>
+                      <div className="sev-floor-preview">
+                        {FLOOR_NAMES.map((floorName, k) => {
+                          const v = def!.variants![k];
+                          const rv = resolveName(table, v);
+                          return (
+                            <span
+                              key={k}
+                              className={`sev-floor-chip${k === floor ? ' current' : ''}${rv.error ? ' bad' : ''}`}
+                              data-testid="sev-event-floor"
+                              data-floor={k}
+                              title={rv.error ?? `floor ${k} (${floorName}) plays ${v} ${rv.codeText}`}
+                            >
+                              <button
+                                type="button"
+                                className="link"
+                                title={`show floor ${k}`}
+                                onClick={() => sevStore.getState().setFloor(k)}
+                              >{`${k} ${floorName}`}</button>
+                              <span data-testid="sev-event-floor-name">{v}</span>
+                              <span className="sev-code">{rv.error ? 'unknown' : rv.codeText}</span>
+                              <button
+                                type="button"
+                                className="tool small"
+                                data-testid="sev-event-floor-play"
+                                title={`Play ${v} (audition)`}
+                                onClick={() => void playSeName(v)}
+                              >
+                                ▶
+                              </button>
+                            </span>
+                          );
+                        })}
+                      </div>
+                    </td>
+                  </tr>
+                )}
               </Fragment>
             );
           })}
           {!order.length && (
             <tr>
-              <td colSpan={5} className="dim">No events. Move the playhead, pick an SE and a joint, then “Add event at playhead”.</td>
+              <td colSpan={5} className="dim">
+                No events. Move the playhead, pick an SE and a joint, then “Add event at playhead”.
+              </td>
             </tr>
           )}
         </tbody>

@@ -40,7 +40,9 @@ function useAxis(host: React.RefObject<HTMLDivElement | null>): { left: number; 
         left = c.left - me.left + Number(canvas.dataset.plotLeft);
         right = c.left - me.left + Number(canvas.dataset.plotRight);
       }
-      setAxis((a) => (a.left === left && a.right === right && a.width === me.width ? a : { left, right, width: me.width }));
+      setAxis((a) =>
+        a.left === left && a.right === right && a.width === me.width ? a : { left, right, width: me.width },
+      );
     };
     measure();
     const ro = new ResizeObserver(measure);
@@ -91,7 +93,9 @@ export function EventTrack() {
     const def = ev ? doc!.ses.find((d) => d.index === ev.se) : undefined;
     return def ? (sounds[nameOnFloor(def, floor)] ?? null) : null;
   };
-  const soundPaths = doc ? [...new Set(doc.events.map((_, k) => soundOf(k)).filter((p): p is string => p !== null))] : [];
+  const soundPaths = doc
+    ? [...new Set(doc.events.map((_, k) => soundOf(k)).filter((p): p is string => p !== null))]
+    : [];
   const soundKey = soundPaths.join('\n');
   useEffect(() => {
     for (const p of soundKey.split('\n')) if (p) requestWaveform(p);
@@ -202,9 +206,10 @@ export function EventTrack() {
       const a = axisRef.current;
       const view = { start: s.viewStart, end: s.viewEnd };
       const axis = { viewStart: s.viewStart, viewEnd: s.viewEnd, left: a.left, right: a.right };
-      const [v0, v1] = e.ctrlKey || e.altKey
-        ? wheelZoomView(view, axis, e.clientX - el.getBoundingClientRect().left, e.deltaY, m.frameCount)
-        : wheelPanView(view, e, m.frameCount);
+      const [v0, v1] =
+        e.ctrlKey || e.altKey
+          ? wheelZoomView(view, axis, e.clientX - el.getBoundingClientRect().left, e.deltaY, m.frameCount)
+          : wheelPanView(view, e, m.frameCount);
       s.setView(v0, v1);
     };
     el.addEventListener('wheel', onWheel, { passive: false });
@@ -225,23 +230,45 @@ export function EventTrack() {
     }
     for (const level of byLevel.values()) {
       level.sort((a, b) => a.x - b.x);
-      level.forEach((e, k) => labelRoom.set(e.index, (k + 1 < level.length ? level[k + 1].x - MARKER : axis.width) - (e.x + MARKER / 2 + 3)));
+      level.forEach((e, k) =>
+        labelRoom.set(e.index, (k + 1 < level.length ? level[k + 1].x - MARKER : axis.width) - (e.x + MARKER / 2 + 3)),
+      );
     }
   }
 
   return (
-    <div className="sev-track sev-events-scope" ref={host} style={{ height: TRACK_H }} onPointerDown={onTrackDown} onPointerMove={onTrackMove} onPointerUp={onTrackUp}
-      onPointerCancel={onTrackUp} data-testid="sev-track" data-view-start={viewStart} data-view-end={viewEnd} tabIndex={-1} {...{ [EVENT_SCOPE_ATTRIBUTE]: '' }}>
-      <div className="sev-track-gutter" style={{ width: axis.left }} onPointerDown={(e) => e.stopPropagation()}
-        title="Click an event: select and play · Ctrl+click: add or remove · Shift+click: range · drag over the row: box select · drag events to move them (snaps to frames) · Ctrl+C / Ctrl+V: copy, paste at the playhead · Alt+←/→: nudge · Delete: remove · click the row: move the playhead · Ctrl+wheel: zoom, wheel: pan">
+    <div
+      className="sev-track sev-events-scope"
+      ref={host}
+      style={{ height: TRACK_H }}
+      onPointerDown={onTrackDown}
+      onPointerMove={onTrackMove}
+      onPointerUp={onTrackUp}
+      onPointerCancel={onTrackUp}
+      data-testid="sev-track"
+      data-view-start={viewStart}
+      data-view-end={viewEnd}
+      tabIndex={-1}
+      {...{ [EVENT_SCOPE_ATTRIBUTE]: '' }}
+    >
+      <div
+        className="sev-track-gutter"
+        style={{ width: axis.left }}
+        onPointerDown={(e) => e.stopPropagation()}
+        title="Click an event: select and play · Ctrl+click: add or remove · Shift+click: range · drag over the row: box select · drag events to move them (snaps to frames) · Ctrl+C / Ctrl+V: copy, paste at the playhead · Alt+←/→: nudge · Delete: remove · click the row: move the playhead · Ctrl+wheel: zoom, wheel: pan"
+      >
         <span className="panel-title">Events</span>
         <span className="dim small">{doc ? `${doc.events.length}` : ''}</span>
       </div>
-      {motion && (
-        <div className="sev-track-end" style={{ left: toX(motion.frameCount) + 1, right: 0 }} />
-      )}
+      {motion && <div className="sev-track-end" style={{ left: toX(motion.frameCount) + 1, right: 0 }} />}
       <div className="sev-track-playhead" style={{ left: Math.round(toX(playhead)) }} />
-      {boxSpan && <div className="sev-box" data-testid="sev-box" style={{ left: boxSpan.from, width: boxSpan.to - boxSpan.from }} />}
+      {boxSpan && (
+        <div
+          className="sev-box"
+          data-testid="sev-box"
+          style={{ left: boxSpan.from, width: boxSpan.to - boxSpan.from }}
+        />
+      )}
       {doc && (
         <div className="sev-waves" style={{ left: axis.left }} aria-hidden="true">
           {doc.events.map((ev, index) => {
@@ -285,67 +312,83 @@ export function EventTrack() {
           </span>
         );
       })}
-      {doc && stacked.map(({ index, frame, stack }) => {
-        const ev = doc.events[index];
-        const def = doc.ses.find((d) => d.index === ev.se);
-        const name = def ? nameOnFloor(def, floor) : `SE ${ev.se}?`;
-        const r = resolveName(table, name);
-        const n = perFrame.get(frame) ?? 1;
-        const step = Math.min(MARKER + 2, (TRACK_H - MARKER - 4) / Math.max(1, n - 1));
-        const x = toX(frame);
-        if (x < axis.left - MARKER || x > axis.width) return null;
-        const joint = ev.joint === null ? 'no joint' : `joint ${ev.joint} ${motion?.joints[ev.joint]?.name ?? '(missing)'}`;
-        // Out of this motion's range (a file edited elsewhere): flagged in place, the build refuses it.
-        const outOfRange = motion
-          ? [ev.frame > motion.frameCount ? `frame ${frame} is past the end (0..${motion.frameCount})` : '', ev.joint !== null && ev.joint >= motion.joints.length ? `joint ${ev.joint} is not in this motion (0..${motion.joints.length - 1})` : '']
-              .filter(Boolean)
-              .join('; ')
-          : '';
-        return (
-          <button
-            key={index}
-            type="button"
-            className={`sev-marker${selection.includes(index) ? ' selected' : ''}${selected === index ? ' current' : ''}${r.error || outOfRange ? ' bad' : ''}`}
-            data-out-of-range={outOfRange || undefined}
-            style={{ left: x - MARKER / 2, top: n > 1 ? 3 + stack * step : (TRACK_H - MARKER) / 2, background: seColor(ev.se) }}
-            title={`frame ${frame} · SE ${ev.se} ${name}${r.codeText ? ` (${r.codeText})` : ''} · ${joint}${ev.comments.trailing ? `\n#${ev.comments.trailing}` : ''}${r.error ? `\n${r.error}` : ''}${outOfRange ? `\n${outOfRange}: the build refuses this event` : ''}\nDrag to move · Ctrl+click: add to the selection · Delete removes · click plays`}
-            data-testid="sev-marker"
-            data-index={index}
-            data-frame={frame}
-            aria-label={`Event at frame ${frame}: ${name}, ${joint}`}
-            aria-pressed={selection.includes(index)}
-            onPointerDown={(e) => onMarkerDown(e, index)}
-            onPointerMove={onMarkerMove}
-            onPointerUp={onMarkerUp}
-            onPointerCancel={() => {
-              drag.current = null;
-              sevStore.getState().cancel();
-            }}
-          >
-            {ev.se}
-          </button>
-        );
-      })}
-      {doc && stacked.map(({ index, frame, stack }) => {
-        const room = labelRoom.get(index) ?? 0;
-        const x = toX(frame);
-        if (room < 24 || x < axis.left || x > axis.width) return null;
-        const ev = doc.events[index];
-        const def = doc.ses.find((d) => d.index === ev.se);
-        const n = perFrame.get(frame) ?? 1;
-        const step = Math.min(MARKER + 2, (TRACK_H - MARKER - 4) / Math.max(1, n - 1));
-        return (
-          <span
-            key={`label${index}`}
-            className={`sev-marker-label${selection.includes(index) ? ' selected' : ''}`}
-            data-testid="sev-marker-label"
-            data-index={index}
-            style={{ left: x + MARKER / 2 + 3, top: (n > 1 ? 3 + stack * step : (TRACK_H - MARKER) / 2) - 1, maxWidth: room }}
-          >
-            {def ? nameOnFloor(def, floor) : `SE ${ev.se}?`}
-          </span>
-        );
-      })}
+      {doc &&
+        stacked.map(({ index, frame, stack }) => {
+          const ev = doc.events[index];
+          const def = doc.ses.find((d) => d.index === ev.se);
+          const name = def ? nameOnFloor(def, floor) : `SE ${ev.se}?`;
+          const r = resolveName(table, name);
+          const n = perFrame.get(frame) ?? 1;
+          const step = Math.min(MARKER + 2, (TRACK_H - MARKER - 4) / Math.max(1, n - 1));
+          const x = toX(frame);
+          if (x < axis.left - MARKER || x > axis.width) return null;
+          const joint =
+            ev.joint === null ? 'no joint' : `joint ${ev.joint} ${motion?.joints[ev.joint]?.name ?? '(missing)'}`;
+          // Out of this motion's range (a file edited elsewhere): flagged in place, the build refuses it.
+          const outOfRange = motion
+            ? [
+                ev.frame > motion.frameCount ? `frame ${frame} is past the end (0..${motion.frameCount})` : '',
+                ev.joint !== null && ev.joint >= motion.joints.length
+                  ? `joint ${ev.joint} is not in this motion (0..${motion.joints.length - 1})`
+                  : '',
+              ]
+                .filter(Boolean)
+                .join('; ')
+            : '';
+          return (
+            <button
+              key={index}
+              type="button"
+              className={`sev-marker${selection.includes(index) ? ' selected' : ''}${selected === index ? ' current' : ''}${r.error || outOfRange ? ' bad' : ''}`}
+              data-out-of-range={outOfRange || undefined}
+              style={{
+                left: x - MARKER / 2,
+                top: n > 1 ? 3 + stack * step : (TRACK_H - MARKER) / 2,
+                background: seColor(ev.se),
+              }}
+              title={`frame ${frame} · SE ${ev.se} ${name}${r.codeText ? ` (${r.codeText})` : ''} · ${joint}${ev.comments.trailing ? `\n#${ev.comments.trailing}` : ''}${r.error ? `\n${r.error}` : ''}${outOfRange ? `\n${outOfRange}: the build refuses this event` : ''}\nDrag to move · Ctrl+click: add to the selection · Delete removes · click plays`}
+              data-testid="sev-marker"
+              data-index={index}
+              data-frame={frame}
+              aria-label={`Event at frame ${frame}: ${name}, ${joint}`}
+              aria-pressed={selection.includes(index)}
+              onPointerDown={(e) => onMarkerDown(e, index)}
+              onPointerMove={onMarkerMove}
+              onPointerUp={onMarkerUp}
+              onPointerCancel={() => {
+                drag.current = null;
+                sevStore.getState().cancel();
+              }}
+            >
+              {ev.se}
+            </button>
+          );
+        })}
+      {doc &&
+        stacked.map(({ index, frame, stack }) => {
+          const room = labelRoom.get(index) ?? 0;
+          const x = toX(frame);
+          if (room < 24 || x < axis.left || x > axis.width) return null;
+          const ev = doc.events[index];
+          const def = doc.ses.find((d) => d.index === ev.se);
+          const n = perFrame.get(frame) ?? 1;
+          const step = Math.min(MARKER + 2, (TRACK_H - MARKER - 4) / Math.max(1, n - 1));
+          return (
+            <span
+              key={`label${index}`}
+              className={`sev-marker-label${selection.includes(index) ? ' selected' : ''}`}
+              data-testid="sev-marker-label"
+              data-index={index}
+              style={{
+                left: x + MARKER / 2 + 3,
+                top: (n > 1 ? 3 + stack * step : (TRACK_H - MARKER) / 2) - 1,
+                maxWidth: room,
+              }}
+            >
+              {def ? nameOnFloor(def, floor) : `SE ${ev.se}?`}
+            </span>
+          );
+        })}
     </div>
   );
 }

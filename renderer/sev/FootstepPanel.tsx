@@ -6,10 +6,26 @@ import { useSev } from './hooks';
 import { footsteps } from './sevActions';
 
 const FIELDS: { key: keyof FootContactOptions; label: string; title: string; step: number }[] = [
-  { key: 'heightTolerance', label: 'height ±', title: 'How far above its local lowest point a foot may be and still touch the ground (motion units)', step: 0.5 },
-  { key: 'maxHeightAboveFloor', label: 'above floor ≤', title: "How far above the foot's lowest height in the whole motion a contact may be (motion units): keeps the bottom of a jump in the air out", step: 1 },
+  {
+    key: 'heightTolerance',
+    label: 'height ±',
+    title: 'How far above its local lowest point a foot may be and still touch the ground (motion units)',
+    step: 0.5,
+  },
+  {
+    key: 'maxHeightAboveFloor',
+    label: 'above floor ≤',
+    title:
+      "How far above the foot's lowest height in the whole motion a contact may be (motion units): keeps the bottom of a jump in the air out",
+    step: 1,
+  },
   { key: 'maxSpeed', label: 'speed ≤', title: 'Largest speed of a planted foot (motion units per frame)', step: 0.1 },
-  { key: 'minContactFrames', label: 'frames ≥', title: 'Shortest contact, frames (shorter touches are scuffs, not steps)', step: 1 },
+  {
+    key: 'minContactFrames',
+    label: 'frames ≥',
+    title: 'Shortest contact, frames (shorter touches are scuffs, not steps)',
+    step: 1,
+  },
 ];
 
 /**
@@ -44,28 +60,63 @@ export function FootstepPanel() {
             />
           </label>
         ))}
-        <button type="button" className="tool small" data-testid="sev-footsteps-detect" onClick={() => footsteps.suggest(options)}>Detect again</button>
+        <button
+          type="button"
+          className="tool small"
+          data-testid="sev-footsteps-detect"
+          onClick={() => footsteps.suggest(options)}
+        >
+          Detect again
+        </button>
         <span className="spacer" />
-        <button type="button" className="tool small" onClick={() => footsteps.setAll(true)}>All</button>
-        <button type="button" className="tool small" onClick={() => footsteps.setAll(false)}>None</button>
-        <button type="button" className="tool primary" data-testid="sev-footsteps-accept" disabled={!count} onClick={footsteps.accept}>
+        <button type="button" className="tool small" onClick={() => footsteps.setAll(true)}>
+          All
+        </button>
+        <button type="button" className="tool small" onClick={() => footsteps.setAll(false)}>
+          None
+        </button>
+        <button
+          type="button"
+          className="tool primary"
+          data-testid="sev-footsteps-accept"
+          disabled={!count}
+          onClick={footsteps.accept}
+        >
           Add {count} footstep{count === 1 ? '' : 's'}
         </button>
-        <button type="button" className="tool" data-testid="sev-footsteps-cancel" onClick={footsteps.close}>Cancel</button>
+        <button type="button" className="tool" data-testid="sev-footsteps-cancel" onClick={footsteps.close}>
+          Cancel
+        </button>
       </div>
       <ul className="sev-footsteps-list">
         {f.contacts.map((c, k) => (
           <li key={`${c.side}${c.frame}`}>
             <label title={`contact frames ${c.frame}..${c.endFrame}`}>
-              <input type="checkbox" checked={f.accepted[k]} data-testid="sev-footstep" data-frame={c.frame} data-side={c.side} onChange={(e) => footsteps.setAccepted(k, e.target.checked)} />
+              <input
+                type="checkbox"
+                checked={f.accepted[k]}
+                data-testid="sev-footstep"
+                data-frame={c.frame}
+                data-side={c.side}
+                onChange={(e) => footsteps.setAccepted(k, e.target.checked)}
+              />
               {` ${c.side} ${c.frame}`}
             </label>
-            <button type="button" className="link small" title={`Go to frame ${c.frame} (${joints?.[c.joint]?.name ?? c.joint})`} onClick={() => sessionStore.getState().setPlayhead(c.frame)}>↦</button>
+            <button
+              type="button"
+              className="link small"
+              title={`Go to frame ${c.frame} (${joints?.[c.joint]?.name ?? c.joint})`}
+              onClick={() => sessionStore.getState().setPlayhead(c.frame)}
+            >
+              ↦
+            </button>
           </li>
         ))}
         {!f.contacts.length && (
           <li className="dim">
-            {f.covered ? 'Every contact found has its footstep already (an event of its SE on its foot within 2 frames).' : 'No contacts with these thresholds: loosen them and detect again.'}
+            {f.covered
+              ? 'Every contact found has its footstep already (an event of its SE on its foot within 2 frames).'
+              : 'No contacts with these thresholds: loosen them and detect again.'}
           </li>
         )}
       </ul>

@@ -6,7 +6,15 @@ import type { ResolvedName } from './resolve';
  * <datalist>), committed on Enter/blur; shows the resolved code, or the
  * reason the name has none, right under it.
  */
-export function NameField(props: { value: string; resolved: ResolvedName; onCommit: (name: string) => void; testid?: string; label: string; compact?: boolean; highlight?: boolean }) {
+export function NameField(props: {
+  value: string;
+  resolved: ResolvedName;
+  onCommit: (name: string) => void;
+  testid?: string;
+  label: string;
+  compact?: boolean;
+  highlight?: boolean;
+}) {
   const [text, setText] = useState(props.value);
   // Escape reverts; the blur it causes must not commit the text typed before it.
   const reverting = useRef(false);
@@ -42,7 +50,14 @@ export function NameField(props: { value: string; resolved: ResolvedName; onComm
           }
         }}
       />
-      {!props.compact && <span className={r.error ? 'sev-code bad' : 'sev-code'} data-testid={props.testid ? `${props.testid}-code` : undefined}>{r.error ? 'unknown' : r.codeText}</span>}
+      {!props.compact && (
+        <span
+          className={r.error ? 'sev-code bad' : 'sev-code'}
+          data-testid={props.testid ? `${props.testid}-code` : undefined}
+        >
+          {r.error ? 'unknown' : r.codeText}
+        </span>
+      )}
       {props.compact && <span className={r.error ? 'sev-code bad' : 'sev-code'}>{r.error ? '?' : r.codeText}</span>}
     </div>
   );

@@ -26,7 +26,9 @@ export function SeTable() {
     <div className="sev-list-wrap">
       <datalist id="sev-se-names">
         {(tables?.names ?? []).map((n) => (
-          <option key={n} value={n}>{resolveName(table, n).codeText}</option>
+          <option key={n} value={n}>
+            {resolveName(table, n).codeText}
+          </option>
         ))}
       </datalist>
       <table className="sev-table sev-defs" data-testid="sev-se-table">
@@ -34,7 +36,9 @@ export function SeTable() {
           <tr>
             <th style={{ width: 40 }}>#</th>
             <th>SE name · code</th>
-            <th style={{ width: 50 }} title="Different SEs per floor/wall attribute">Floors</th>
+            <th style={{ width: 50 }} title="Different SEs per floor/wall attribute">
+              Floors
+            </th>
             <th className="floor">{`Plays on floor ${floor} (${FLOOR_NAMES[floor]})`}</th>
             <th style={{ width: 40 }}>Uses</th>
             <th style={{ width: 28 }} />
@@ -47,31 +51,77 @@ export function SeTable() {
             const rf = resolveName(table, onFloor);
             const used = doc.events.filter((e) => e.se === d.index).length;
             return (
-              <tr key={d.index} data-testid="sev-se-row" data-index={d.index} className={selectedSe === d.index ? 'selected' : ''} onMouseDown={() => sevStore.getState().selectSe(d.index)}>
+              <tr
+                key={d.index}
+                data-testid="sev-se-row"
+                data-index={d.index}
+                className={selectedSe === d.index ? 'selected' : ''}
+                onMouseDown={() => sevStore.getState().selectSe(d.index)}
+              >
                 <td>
                   <span className="sev-swatch" style={{ background: seColor(d.index) }} />
                   {d.index}
                 </td>
                 <td>
-                  <NameField value={d.name} resolved={base} label={`SE ${d.index} name`} testid="sev-se-name" onCommit={(n) => ses.rename(d.index, n)} />
-                  {base.error && <div className="sev-error" data-testid="sev-se-error">{base.error}</div>}
+                  <NameField
+                    value={d.name}
+                    resolved={base}
+                    label={`SE ${d.index} name`}
+                    testid="sev-se-name"
+                    onCommit={(n) => ses.rename(d.index, n)}
+                  />
+                  {base.error && (
+                    <div className="sev-error" data-testid="sev-se-error">
+                      {base.error}
+                    </div>
+                  )}
                 </td>
-                <td className="dim small" data-testid="sev-se-floors" title={d.variants ? `${d.variants.length} floor variants: select the SE to edit or remove them below` : hidden[d.index] ? `Hidden, not saved: ${hidden[d.index].join(' ')}` : 'One SE on every floor'}>
-                  {d.variants ? `${d.variants.length}` : hidden[d.index] ? <span data-testid="sev-se-variants-hidden">{hidden[d.index].length} hidden</span> : '—'}
+                <td
+                  className="dim small"
+                  data-testid="sev-se-floors"
+                  title={
+                    d.variants
+                      ? `${d.variants.length} floor variants: select the SE to edit or remove them below`
+                      : hidden[d.index]
+                        ? `Hidden, not saved: ${hidden[d.index].join(' ')}`
+                        : 'One SE on every floor'
+                  }
+                >
+                  {d.variants ? (
+                    `${d.variants.length}`
+                  ) : hidden[d.index] ? (
+                    <span data-testid="sev-se-variants-hidden">{hidden[d.index].length} hidden</span>
+                  ) : (
+                    '—'
+                  )}
                 </td>
                 <td className={`floor${rf.error ? ' bad' : ''}`} data-testid="sev-se-on-floor" title={rf.error ?? ''}>
                   {onFloor} <span className="sev-code">{rf.error ? 'unknown' : rf.codeText}</span>
                 </td>
                 <td className="dim">{used}</td>
                 <td>
-                  <button type="button" className="tool small" title={used ? `Delete SE ${d.index} and its ${used} event${used === 1 ? '' : 's'}` : `Delete SE ${d.index}`} data-testid="sev-se-delete" onClick={() => ses.remove(d.index)}>✕</button>
+                  <button
+                    type="button"
+                    className="tool small"
+                    title={
+                      used
+                        ? `Delete SE ${d.index} and its ${used} event${used === 1 ? '' : 's'}`
+                        : `Delete SE ${d.index}`
+                    }
+                    data-testid="sev-se-delete"
+                    onClick={() => ses.remove(d.index)}
+                  >
+                    ✕
+                  </button>
                 </td>
               </tr>
             );
           })}
           {!defs.length && (
             <tr>
-              <td colSpan={6} className="dim">No SEs defined. “Add SE” defines one; events refer to SEs by index.</td>
+              <td colSpan={6} className="dim">
+                No SEs defined. “Add SE” defines one; events refer to SEs by index.
+              </td>
             </tr>
           )}
         </tbody>
@@ -84,11 +134,28 @@ export function SeTable() {
             {!sel.variants && (
               <>
                 <span className="dim">— none: every floor plays {sel.name}.</span>
-                <button type="button" className="tool small" onClick={() => ses.setVariantsOn(sel.index, true)} data-testid="sev-variants-add">{hidden[sel.index] ? `Restore the ${hidden[sel.index].length} hidden floor variants` : 'Give each floor its own SE'}</button>
+                <button
+                  type="button"
+                  className="tool small"
+                  onClick={() => ses.setVariantsOn(sel.index, true)}
+                  data-testid="sev-variants-add"
+                >
+                  {hidden[sel.index]
+                    ? `Restore the ${hidden[sel.index].length} hidden floor variants`
+                    : 'Give each floor its own SE'}
+                </button>
               </>
             )}
             {sel.variants && (
-              <button type="button" className="tool small" title="Hide the floor variants: every floor plays the base name (restorable until saved; Save asks before removing them)" onClick={() => ses.setVariantsOn(sel.index, false)} data-testid="sev-variants-remove">Remove floor variants</button>
+              <button
+                type="button"
+                className="tool small"
+                title="Hide the floor variants: every floor plays the base name (restorable until saved; Save asks before removing them)"
+                onClick={() => ses.setVariantsOn(sel.index, false)}
+                data-testid="sev-variants-remove"
+              >
+                Remove floor variants
+              </button>
             )}
           </div>
           {sel.variants && (
@@ -97,9 +164,25 @@ export function SeTable() {
                 const v = sel.variants![k];
                 const r = resolveName(table, v);
                 return (
-                  <div key={k} className={`sev-variant${k === floor ? ' current' : ''}`} data-testid="sev-variant" data-floor={k}>
-                    <button type="button" className="sev-variant-label link" title={`show floor ${k}`} onClick={() => sevStore.getState().setFloor(k)}>{`${k} ${n}`}</button>
-                    <NameField value={v} resolved={r} label={`SE ${sel.index} floor ${k}`} testid={`sev-se-variant-${k}`} onCommit={(name) => ses.setVariant(sel.index, k, name)} />
+                  <div
+                    key={k}
+                    className={`sev-variant${k === floor ? ' current' : ''}`}
+                    data-testid="sev-variant"
+                    data-floor={k}
+                  >
+                    <button
+                      type="button"
+                      className="sev-variant-label link"
+                      title={`show floor ${k}`}
+                      onClick={() => sevStore.getState().setFloor(k)}
+                    >{`${k} ${n}`}</button>
+                    <NameField
+                      value={v}
+                      resolved={r}
+                      label={`SE ${sel.index} floor ${k}`}
+                      testid={`sev-se-variant-${k}`}
+                      onCommit={(name) => ses.setVariant(sel.index, k, name)}
+                    />
                     {r.error && <div className="sev-error">{r.error}</div>}
                   </div>
                 );
@@ -111,7 +194,11 @@ export function SeTable() {
       {!tables && <div className="dim small sev-note">SE tables not loaded: names are not checked.</div>}
       {tables && tables.errors.length > 0 && (
         <ul className="warnings small">
-          {tables.errors.map((e, i) => <li key={i} className="bad">{e}</li>)}
+          {tables.errors.map((e, i) => (
+            <li key={i} className="bad">
+              {e}
+            </li>
+          ))}
         </ul>
       )}
     </div>

@@ -77,7 +77,8 @@ export function SevEditor() {
         // Only the .sev of the motion being saved: a parked .sev of another motion is saved with its own button.
         const sevFile = sevStore.getState().file;
         const own = sevBelongsTo(sevFile, documentStore.getState());
-        if ((own && isSevDirty(sevFile)) || isProjectDirty(projectStore.getState())) void (own ? saveProjectAndSev() : saveProjectOnly());
+        if ((own && isSevDirty(sevFile)) || isProjectDirty(projectStore.getState()))
+          void (own ? saveProjectAndSev() : saveProjectOnly());
         return;
       }
       if (e.key === 'Escape' && sevStore.getState().pickingJoint) sevStore.getState().setPickingJoint(false);
@@ -91,7 +92,10 @@ export function SevEditor() {
   const doc = belongs ? (file?.doc ?? null) : null;
   const dirty = isSevDirty(file);
   const unknown = doc ? unknownNames(doc, tables?.table ?? null) : [];
-  const outside = doc && motion ? motionProblems(doc, { name: motionName, frameCount: motion.frameCount, jointCount: motion.joints.length }) : [];
+  const outside =
+    doc && motion
+      ? motionProblems(doc, { name: motionName, frameCount: motion.frameCount, jointCount: motion.joints.length })
+      : [];
   const defs = doc ? doc.ses.slice().sort((a, b) => a.index - b.index) : [];
   const jointLabel = selectedJoint >= 0 ? `${selectedJoint} ${motion?.joints[selectedJoint]?.name ?? ''}` : 'no joint';
 
@@ -103,23 +107,57 @@ export function SevEditor() {
           <span className="sev-file" title={file.path} data-testid="sev-file">
             {file.path.split(/[\\/]/).pop()}
             {file.isNew && <span className="dim"> (new)</span>}
-            <span className={dirty ? 'dirty on' : 'dirty'} data-testid="sev-dirty">{dirty ? ' ● modified' : ''}</span>
+            <span className={dirty ? 'dirty on' : 'dirty'} data-testid="sev-dirty">
+              {dirty ? ' ● modified' : ''}
+            </span>
           </span>
         ) : (
-          <span className="dim">{motion ? 'no .sev' : projectPath ? 'Select a motion in the project panel.' : 'Open a motion, a project, or a .sev (File › Open .sev…).'}</span>
+          <span className="dim">
+            {motion
+              ? 'no .sev'
+              : projectPath
+                ? 'Select a motion in the project panel.'
+                : 'Open a motion, a project, or a .sev (File › Open .sev…).'}
+          </span>
         )}
-        <button type="button" className="tool" disabled={!dirty || !doc} onClick={() => void saveSev()} data-testid="sev-save" title="Write the .sev (your comments are kept)">Save SEV</button>
+        <button
+          type="button"
+          className="tool"
+          disabled={!dirty || !doc}
+          onClick={() => void saveSev()}
+          data-testid="sev-save"
+          title="Write the .sev (your comments are kept)"
+        >
+          Save SEV
+        </button>
         <span className="sev-sep" />
         <span className="dim">Floor</span>
         <div className="segmented" role="tablist" aria-label="Floor attribute" data-testid="sev-floor">
           {FLOOR_NAMES.map((n, k) => (
-            <button key={k} type="button" role="tab" aria-selected={floor === k} title={`floor attribute ${k}: ${n}`} data-testid={`sev-floor-${k}`} onClick={() => sevStore.getState().setFloor(k)}>{k}</button>
+            <button
+              key={k}
+              type="button"
+              role="tab"
+              aria-selected={floor === k}
+              title={`floor attribute ${k}: ${n}`}
+              data-testid={`sev-floor-${k}`}
+              onClick={() => sevStore.getState().setFloor(k)}
+            >
+              {k}
+            </button>
           ))}
         </div>
-        <span className="dim small" data-testid="sev-floor-name">{FLOOR_NAMES[floor]}</span>
+        <span className="dim small" data-testid="sev-floor-name">
+          {FLOOR_NAMES[floor]}
+        </span>
         <span className="sev-sep" />
         <label className="check" title="Play each event's SE at its frame during playback">
-          <input type="checkbox" checked={audition} data-testid="sev-audition" onChange={(e) => auditionStore.getState().setEnabled(e.target.checked)} />
+          <input
+            type="checkbox"
+            checked={audition}
+            data-testid="sev-audition"
+            onChange={(e) => auditionStore.getState().setEnabled(e.target.checked)}
+          />
           Audition
         </label>
         <button
@@ -127,59 +165,114 @@ export function SevEditor() {
           className="tool"
           disabled={!projectPath}
           data-testid="sev-sound-folder"
-          title={soundFolder ? `${soundFolder}: ${soundCount} sounds named by SE name` : 'Choose the folder of sounds named by SE name (pick any sound in it)'}
+          title={
+            soundFolder
+              ? `${soundFolder}: ${soundCount} sounds named by SE name`
+              : 'Choose the folder of sounds named by SE name (pick any sound in it)'
+          }
           onClick={() => void chooseSoundFolder().then(clearAuditionCache)}
         >
           {soundFolder ? `Sounds: ${soundCount}` : 'Sound folder…'}
         </button>
         {lastPlayed && (
-          <span className={`small ${lastMissing ? 'bad' : 'dim'}`} data-testid="sev-last-played" data-missing={lastMissing} data-started={started} title={lastMissing ? 'no sound file with this SE name in the audition folder' : 'played'}>
-            ♪ {lastPlayed.name}{lastMissing ? ' (no sound)' : ''}
+          <span
+            className={`small ${lastMissing ? 'bad' : 'dim'}`}
+            data-testid="sev-last-played"
+            data-missing={lastMissing}
+            data-started={started}
+            title={lastMissing ? 'no sound file with this SE name in the audition folder' : 'played'}
+          >
+            ♪ {lastPlayed.name}
+            {lastMissing ? ' (no sound)' : ''}
           </span>
         )}
       </div>
       {file && !belongs && (
         <div className="sev-mismatch" data-testid="sev-mismatch" role="status">
           <span>
-            The tuner shows {motion ? <b>{motionName}</b> : 'no motion'}; <b>{file.path.split(/[\\/]/).pop()}</b> holds the sound events of <b>{file.motionName}</b>
-            {dirty ? ' and has unsaved edits' : ''}, so they are hidden here (they would land on another skeleton's joints and frames).
+            The tuner shows {motion ? <b>{motionName}</b> : 'no motion'}; <b>{file.path.split(/[\\/]/).pop()}</b> holds
+            the sound events of <b>{file.motionName}</b>
+            {dirty ? ' and has unsaved edits' : ''}, so they are hidden here (they would land on another skeleton's
+            joints and frames).
           </span>
-          <button type="button" className="tool small" data-testid="sev-open-motion" onClick={() => void openSevMotion()}>Open {file.motionName}</button>
+          <button
+            type="button"
+            className="tool small"
+            data-testid="sev-open-motion"
+            onClick={() => void openSevMotion()}
+          >
+            Open {file.motionName}
+          </button>
           {dirty && file.doc && (
-            <button type="button" className="tool small" data-testid="sev-save-parked" onClick={() => void saveSev()}>Save {file.path.split(/[\\/]/).pop()}</button>
+            <button type="button" className="tool small" data-testid="sev-save-parked" onClick={() => void saveSev()}>
+              Save {file.path.split(/[\\/]/).pop()}
+            </button>
           )}
           {dirty && (
-            <button type="button" className="tool small" data-testid="sev-discard-parked" onClick={() => void discardParked()}>Discard its edits</button>
+            <button
+              type="button"
+              className="tool small"
+              data-testid="sev-discard-parked"
+              onClick={() => void discardParked()}
+            >
+              Discard its edits
+            </button>
           )}
         </div>
       )}
       {!file && motion && (
         <div className="sev-none" data-testid="sev-none">
-          <span><b>{motionName}</b> has no .sev.</span>
-          <button type="button" className="tool" data-testid="sev-create" onClick={() => void createSevForTuner()}>Create {motionName}.sev</button>
-          <button type="button" className="tool" data-testid="sev-open" onClick={() => void openSevDialog()}>Open .sev…</button>
+          <span>
+            <b>{motionName}</b> has no .sev.
+          </span>
+          <button type="button" className="tool" data-testid="sev-create" onClick={() => void createSevForTuner()}>
+            Create {motionName}.sev
+          </button>
+          <button type="button" className="tool" data-testid="sev-open" onClick={() => void openSevDialog()}>
+            Open .sev…
+          </button>
         </div>
       )}
       {file && belongs && !file.doc && <BrokenSevView />}
       {doc && (
         <>
           <div className="sev-toolbar">
-            <button type="button" className="tool" data-testid="sev-add-event" disabled={!motion || !defs.length} onClick={events.addAtPlayhead} title="Add an event for this SE at the playhead, on the selected joint">
+            <button
+              type="button"
+              className="tool"
+              data-testid="sev-add-event"
+              disabled={!motion || !defs.length}
+              onClick={events.addAtPlayhead}
+              title="Add an event for this SE at the playhead, on the selected joint"
+            >
               + Add event at playhead
             </button>
-            <span className="dim">frame <b data-testid="sev-playhead">{Math.round(playhead)}</b></span>
+            <span className="dim">
+              frame <b data-testid="sev-playhead">{Math.round(playhead)}</b>
+            </span>
             <label className="dim">
               SE{' '}
-              <select value={selectedSe} data-testid="sev-add-se" onChange={(e) => sevStore.getState().selectSe(Number(e.target.value))} disabled={!defs.length}>
+              <select
+                value={selectedSe}
+                data-testid="sev-add-se"
+                onChange={(e) => sevStore.getState().selectSe(Number(e.target.value))}
+                disabled={!defs.length}
+              >
                 {defs.map((d) => (
                   <option key={d.index} value={d.index}>{`${d.index} ${d.name}`}</option>
                 ))}
               </select>
               <span className="sev-swatch" style={{ background: seColor(selectedSe), marginLeft: 4 }} />
             </label>
-            <span className="dim" title="Select a joint in the viewport, curve view or timeline">joint <b data-testid="sev-add-joint">{jointLabel}</b></span>
+            <span className="dim" title="Select a joint in the viewport, curve view or timeline">
+              joint <b data-testid="sev-add-joint">{jointLabel}</b>
+            </span>
             {selectionCount > 1 ? (
-              <span className="sev-selection" data-testid="sev-selection" title="Ctrl+C copy · Ctrl+X cut · Delete remove · Alt+←/→ nudge by a frame · drag one of them to move them all">
+              <span
+                className="sev-selection"
+                data-testid="sev-selection"
+                title="Ctrl+C copy · Ctrl+X cut · Delete remove · Alt+←/→ nudge by a frame · drag one of them to move them all"
+              >
                 {selectionCount} events selected
               </span>
             ) : (
@@ -196,15 +289,41 @@ export function SevEditor() {
                 Paste {clipboard.events.length}
               </button>
             )}
-            {picking && selectedEvent !== null && <span className="sev-picking" data-testid="sev-picking">Pick a joint for event {selectedEvent}… (Esc: stop)</span>}
-            <button type="button" className="tool" data-testid="sev-suggest-footsteps" disabled={!motion} onClick={() => footsteps.suggest()} title="Find the foot contacts in this motion and propose SE_FOOT_L / SE_FOOT_R events on them">
+            {picking && selectedEvent !== null && (
+              <span className="sev-picking" data-testid="sev-picking">
+                Pick a joint for event {selectedEvent}… (Esc: stop)
+              </span>
+            )}
+            <button
+              type="button"
+              className="tool"
+              data-testid="sev-suggest-footsteps"
+              disabled={!motion}
+              onClick={() => footsteps.suggest()}
+              title="Find the foot contacts in this motion and propose SE_FOOT_L / SE_FOOT_R events on them"
+            >
               Suggest footsteps
             </button>
             <span className="spacer" />
-            <button type="button" className="tool" onClick={ses.add} data-testid="sev-add-se-def" title="Define an SE at the next free index">+ Add SE</button>
+            <button
+              type="button"
+              className="tool"
+              onClick={ses.add}
+              data-testid="sev-add-se-def"
+              title="Define an SE at the next free index"
+            >
+              + Add SE
+            </button>
             {(unknown.length > 0 || outside.length > 0) && (
-              <span className="sev-issues bad" data-testid="sev-issues" title={[...unknown.map((u) => `se ${u.index}: ${u.error}`), ...outside.map((e) => e.message)].join('\n')}>
-                {unknown.length + outside.length} problem{unknown.length + outside.length === 1 ? '' : 's'} — the build will refuse this SEV
+              <span
+                className="sev-issues bad"
+                data-testid="sev-issues"
+                title={[...unknown.map((u) => `se ${u.index}: ${u.error}`), ...outside.map((e) => e.message)].join(
+                  '\n',
+                )}
+              >
+                {unknown.length + outside.length} problem{unknown.length + outside.length === 1 ? '' : 's'} — the build
+                will refuse this SEV
               </span>
             )}
           </div>

@@ -58,7 +58,9 @@ export function decodeSound(path: string): Promise<AudioBuffer | null> {
       return ctx.decodeAudioData(bytes.slice().buffer as ArrayBuffer);
     })().catch((e: unknown) => {
       buffers.delete(path);
-      sessionStore.getState().notify('error', `Audition: could not play ${path}: ${e instanceof Error ? e.message : String(e)}`, 'app');
+      sessionStore
+        .getState()
+        .notify('error', `Audition: could not play ${path}: ${e instanceof Error ? e.message : String(e)}`, 'app');
       return null;
     });
     buffers.set(path, p);
@@ -136,7 +138,9 @@ export const SCRUB_MAX_FRAMES = 4;
  */
 export function eventsScrubbed(events: readonly { frame: number }[], from: number, to: number): number[] {
   if (to === from || Math.abs(to - from) > SCRUB_MAX_FRAMES) return [];
-  return events.flatMap((e, k) => ((to > from ? e.frame > from && e.frame <= to : e.frame >= to && e.frame < from) ? [k] : []));
+  return events.flatMap((e, k) =>
+    (to > from ? e.frame > from && e.frame <= to : e.frame >= to && e.frame < from) ? [k] : [],
+  );
 }
 
 /**

@@ -18,7 +18,14 @@ const joint = (name: string, parent = 0) => ({ parent, mirror: 0, part: 0, reser
 const JOINTS = [joint('Hips', -1), joint('LeftFoot'), joint('RightFoot')];
 
 function openWalk(): void {
-  documentStore.getState().load({ documentId: 'walk-1', path: '/p/walk.mtn', name: 'walk', kind: 'mtn', readOnly: false, motion: emptyMotion(60, JOINTS) });
+  documentStore.getState().load({
+    documentId: 'walk-1',
+    path: '/p/walk.mtn',
+    name: 'walk',
+    kind: 'mtn',
+    readOnly: false,
+    motion: emptyMotion(60, JOINTS),
+  });
   sevStore.getState().load('/p/walk.sev', 'walk', WALK, { documentId: 'walk-1', path: '/p/walk.mtn' });
 }
 const frames = () => sevStore.getState().file!.doc!.events.map((e) => e.frame);
@@ -32,7 +39,15 @@ beforeEach(() => {
 
 describe('Events menu availability', () => {
   it('without a selection or a copy only the commands on the whole .sev are enabled', () => {
-    expect(disabledEventsCommands()).toEqual(['events.cut', 'events.copy', 'events.paste', 'events.delete', 'events.nudgeEarlier', 'events.nudgeLater', 'events.saveSev']);
+    expect(disabledEventsCommands()).toEqual([
+      'events.cut',
+      'events.copy',
+      'events.paste',
+      'events.delete',
+      'events.nudgeEarlier',
+      'events.nudgeLater',
+      'events.saveSev',
+    ]);
   });
 
   it('a selection enables the commands on it, a copy enables Paste, an edit enables Save .sev', () => {
@@ -50,13 +65,22 @@ describe('Events menu availability', () => {
     openWalk();
     sevStore.getState().selectEvents([0]);
     void runEventsCommand('events.nudgeLater');
-    documentStore.getState().load({ documentId: 'cmu-1', path: '/p/cmu.mtn', name: 'cmu', kind: 'mtn', readOnly: false, motion: emptyMotion(90, JOINTS) });
+    documentStore.getState().load({
+      documentId: 'cmu-1',
+      path: '/p/cmu.mtn',
+      name: 'cmu',
+      kind: 'mtn',
+      readOnly: false,
+      motion: emptyMotion(90, JOINTS),
+    });
     // walk.sev is parked: only its Save stays (its banner offers the same).
     expect(disabledEventsCommands()).toEqual(EVENTS_MENU_COMMANDS.filter((c) => c !== 'events.saveSev'));
   });
 
   it('Add Event at Playhead needs an SE definition', () => {
-    sevStore.getState().load('/p/walk.sev', 'walk', 'sev 1\nmotion walk\n', { documentId: 'walk-1', path: '/p/walk.mtn' });
+    sevStore
+      .getState()
+      .load('/p/walk.sev', 'walk', 'sev 1\nmotion walk\n', { documentId: 'walk-1', path: '/p/walk.mtn' });
     expect(eventsCommandsEnabled()['events.addAtPlayhead']).toBe(false);
     expect(eventsCommandsEnabled()['events.addSe']).toBe(true);
   });

@@ -71,7 +71,11 @@ export async function runEventsCommand(command: EventsMenuCommand): Promise<void
  */
 export function registerSevCommands(): void {
   registerCommands([
-    ...EVENTS_MENU_COMMANDS.map((id) => ({ id, run: () => runEventsCommand(id), enabled: () => eventsCommandsEnabled()[id] })),
+    ...EVENTS_MENU_COMMANDS.map((id) => ({
+      id,
+      run: () => runEventsCommand(id),
+      enabled: () => eventsCommandsEnabled()[id],
+    })),
     { id: 'sev.open', run: () => openSevDialog() },
   ]);
   registerSavablePart({

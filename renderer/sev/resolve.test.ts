@@ -17,11 +17,18 @@ describe('SEV editor resolution', () => {
     const doc = parseSevStrict('sev 1\nse 0 SE_A variants SE_A SE_A_WET SE_A SE_A SE_A SE_A SE_A SE_X\nse 1 SE_B\n');
     expect([0, 1, 7].map((f) => nameOnFloor(doc.ses[0], f))).toEqual(['SE_A', 'SE_A_WET', 'SE_X']);
     expect(nameOnFloor(doc.ses[1], 5)).toBe('SE_B');
-    expect(unknownNames(doc, table)).toEqual([{ index: 0, name: 'SE_X', error: 'SE name SE_X is not defined in default.sls' }]);
+    expect(unknownNames(doc, table)).toEqual([
+      { index: 0, name: 'SE_X', error: 'SE name SE_X is not defined in default.sls' },
+    ]);
   });
 
   it('stacks events that share a frame', () => {
     const doc = parseSevStrict('sev 1\nse 0 SE_A\nevent 4 0 1\nevent 9 0 -\nevent 4 0 2\nevent 4 0 3\n');
-    expect(stackEvents(doc).map((e) => [e.frame, e.stack])).toEqual([[4, 0], [9, 0], [4, 1], [4, 2]]);
+    expect(stackEvents(doc).map((e) => [e.frame, e.stack])).toEqual([
+      [4, 0],
+      [9, 0],
+      [4, 1],
+      [4, 2],
+    ]);
   });
 });

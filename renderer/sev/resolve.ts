@@ -36,20 +36,27 @@ export function nameOnFloor(def: SevSeDefinition, floor: number): string {
 }
 
 /** Every SE name of the document that no table defines, with the reason, by SE index. */
-export function unknownNames(doc: SevDocument, table: SeNameTable | null): { index: number; name: string; error: string }[] {
+export function unknownNames(
+  doc: SevDocument,
+  table: SeNameTable | null,
+): { index: number; name: string; error: string }[] {
   if (!table) return [];
   const out: { index: number; name: string; error: string }[] = [];
   for (const def of doc.ses) {
     for (const n of [def.name, ...(def.variants ?? [])]) {
       const r = resolveName(table, n);
-      if (r.error && !out.some((o) => o.index === def.index && o.name === n)) out.push({ index: def.index, name: n, error: r.error });
+      if (r.error && !out.some((o) => o.index === def.index && o.name === n))
+        out.push({ index: def.index, name: n, error: r.error });
     }
   }
   return out;
 }
 
 /** Frames past the end and joints the motion lacks. */
-export function motionProblems(doc: SevDocument, motion: { name: string; frameCount: number; jointCount: number } | null): FormatError[] {
+export function motionProblems(
+  doc: SevDocument,
+  motion: { name: string; frameCount: number; jointCount: number } | null,
+): FormatError[] {
   return motion ? checkSevAgainstMotion(doc, motion) : [];
 }
 

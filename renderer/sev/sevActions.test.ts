@@ -21,11 +21,22 @@ const WALK_JOINTS = [joint('Hips', -1), joint('LeftFoot'), joint('RightFoot')];
 const CMU_JOINTS = [joint('Hips', -1), joint('RightFoot'), joint('Neck'), joint('LeftFoot')];
 
 function openWalk(): void {
-  documentStore.getState().load({ documentId: 'walk-1', path: '/p/walk.mtn', name: 'walk', kind: 'mtn', readOnly: false, motion: emptyMotion(60, WALK_JOINTS) });
+  documentStore.getState().load({
+    documentId: 'walk-1',
+    path: '/p/walk.mtn',
+    name: 'walk',
+    kind: 'mtn',
+    readOnly: false,
+    motion: emptyMotion(60, WALK_JOINTS),
+  });
   sevStore.getState().load('/p/walk.sev', 'walk', WALK, { documentId: 'walk-1', path: '/p/walk.mtn' });
 }
 const frames = () => sevStore.getState().file!.doc!.events.map((e) => e.frame);
-const lastWarning = () => sessionStore.getState().messages.filter((m) => m.level === 'warning').at(-1)?.text ?? '';
+const lastWarning = () =>
+  sessionStore
+    .getState()
+    .messages.filter((m) => m.level === 'warning')
+    .at(-1)?.text ?? '';
 
 beforeEach(() => {
   resetUndoOrderForTests();
@@ -54,7 +65,9 @@ describe('multi-event edits', () => {
     expect(frames()).toEqual([5, 27, 38, 60]);
     events.nudgeSelected(1);
     expect(frames()).toEqual([5, 27, 38, 60]);
-    expect(lastWarning()).toBe('Nudge 2 events +1 frame refused: the event at frame 60 would move to frame 61, outside 0..60');
+    expect(lastWarning()).toBe(
+      'Nudge 2 events +1 frame refused: the event at frame 60 would move to frame 61, outside 0..60',
+    );
     sevStore.getState().selectEvents([0]);
     for (let k = 0; k < 6; k++) events.nudgeSelected(-1);
     expect(frames()[0]).toBe(0);
@@ -89,27 +102,48 @@ describe('multi-event edits', () => {
   it('pastes into another motion’s .sev by joint name, and refuses the whole paste when one event cannot land', () => {
     sevStore.getState().selectEvents([0, 1]);
     events.copySelected();
-    documentStore.getState().load({ documentId: 'cmu-1', path: '/p/cmu.mtn', name: 'cmu', kind: 'mtn', readOnly: false, motion: emptyMotion(100, CMU_JOINTS) });
-    sevStore.getState().load('/p/cmu.sev', 'cmu', 'sev 1\nse 0 SE_FOOT_L\n', { documentId: 'cmu-1', path: '/p/cmu.mtn' });
+    documentStore.getState().load({
+      documentId: 'cmu-1',
+      path: '/p/cmu.mtn',
+      name: 'cmu',
+      kind: 'mtn',
+      readOnly: false,
+      motion: emptyMotion(100, CMU_JOINTS),
+    });
+    sevStore
+      .getState()
+      .load('/p/cmu.sev', 'cmu', 'sev 1\nse 0 SE_FOOT_L\n', { documentId: 'cmu-1', path: '/p/cmu.mtn' });
     // Frame 90 + 16 is past the end (0..100): nothing is pasted, and the message names the event.
     sessionStore.getState().setPlayhead(90);
     events.pasteAtPlayhead();
     expect(sevStore.getState().file!.doc!.events).toEqual([]);
     expect(lastWarning()).toContain('Paste refused, nothing pasted: 2 events copied from walk at frame 90:');
-    expect(lastWarning()).toContain('event at frame 106 (SE_FOOT_R on RightFoot): frame 106 is past the end of cmu (0..100)');
+    expect(lastWarning()).toContain(
+      'event at frame 106 (SE_FOOT_R on RightFoot): frame 106 is past the end of cmu (0..100)',
+    );
     expect(lastWarning()).toContain('with the playhead at frame 84 or earlier they all fit');
     sessionStore.getState().setPlayhead(10);
     events.pasteAtPlayhead();
     const doc = sevStore.getState().file!.doc!;
     // LeftFoot is joint 1 in walk and 3 here; RightFoot 2 and 1. SE_FOOT_L is reused; SE_FOOT_R is defined.
-    expect(doc.events.map((e) => [e.frame, e.joint, doc.ses.find((d) => d.index === e.se)!.name])).toEqual([[10, 3, 'SE_FOOT_L'], [26, 1, 'SE_FOOT_R']]);
+    expect(doc.events.map((e) => [e.frame, e.joint, doc.ses.find((d) => d.index === e.se)!.name])).toEqual([
+      [10, 3, 'SE_FOOT_L'],
+      [26, 1, 'SE_FOOT_R'],
+    ]);
     expect(latestUndoLabel()).toBe('Paste 2 events');
   });
 
   it('refuses to paste into a .sev the tuner does not show', () => {
     sevStore.getState().selectEvents([0]);
     events.copySelected();
-    documentStore.getState().load({ documentId: 'cmu-2', path: '/p/cmu.mtn', name: 'cmu', kind: 'mtn', readOnly: false, motion: emptyMotion(100, CMU_JOINTS) });
+    documentStore.getState().load({
+      documentId: 'cmu-2',
+      path: '/p/cmu.mtn',
+      name: 'cmu',
+      kind: 'mtn',
+      readOnly: false,
+      motion: emptyMotion(100, CMU_JOINTS),
+    });
     events.pasteAtPlayhead();
     expect(frames()).toEqual([5, 21, 38, 54]);
     expect(lastWarning()).toBe('Paste refused: walk.sev belongs to walk, and the tuner shows cmu.');

@@ -4,11 +4,27 @@
  * edit (undefined SE, frame past the end) leaves the document as it was and
  * says why in the message bar.
  */
-import { addEvent, moveEvent, nextFreeSeIndex, removeEvent, removeEvents, removeSeDefinition, setEventComments, setSeDefinition, shiftEvents } from '../../shared/sev/edit';
+import {
+  addEvent,
+  moveEvent,
+  nextFreeSeIndex,
+  removeEvent,
+  removeEvents,
+  removeSeDefinition,
+  setEventComments,
+  setSeDefinition,
+  shiftEvents,
+} from '../../shared/sev/edit';
 import { copySevEvents, pasteSevEvents, type DifferingSe, type PasteOptions } from '../../shared/sev/clipboard';
 import { askChoice } from '../app/dialogs';
 import { SEV_VARIANT_COUNT, type SevDocument } from '../../shared/sev/types';
-import { detectFootContacts, findFootJoints, uncoveredContacts, type FootContactOptions, type FootSide } from '../../shared/sev/footsteps';
+import {
+  detectFootContacts,
+  findFootJoints,
+  uncoveredContacts,
+  type FootContactOptions,
+  type FootSide,
+} from '../../shared/sev/footsteps';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { projectStore } from '../project/projectStore';
@@ -40,7 +56,8 @@ export function revealEvent(index: number): void {
   if (!ev) return;
   sessionStore.getState().setPlayhead(ev.frame);
   const joints = documentStore.getState().motion?.joints.length ?? 0;
-  if (ev.joint !== null && ev.joint < joints && !sevStore.getState().pickingJoint) sessionStore.getState().select(ev.joint);
+  if (ev.joint !== null && ev.joint < joints && !sevStore.getState().pickingJoint)
+    sessionStore.getState().select(ev.joint);
 }
 
 /** "3 events" / "1 event". */
@@ -68,11 +85,18 @@ export const events = {
     if (!doc) return;
     const tuner = documentStore.getState();
     if (!tuner.motion || !sevBelongsTo(s.file, tuner)) {
-      sessionStore.getState().notify('warning', `Not added: ${s.file!.path.split(/[\\/]/).pop()} belongs to ${s.file!.motionName}, and the tuner shows ${tuner.motion ? tuner.name : 'no motion'}.`);
+      sessionStore
+        .getState()
+        .notify(
+          'warning',
+          `Not added: ${s.file!.path.split(/[\\/]/).pop()} belongs to ${s.file!.motionName}, and the tuner shows ${tuner.motion ? tuner.name : 'no motion'}.`,
+        );
       return;
     }
     if (!doc.ses.some((d) => d.index === s.selectedSe)) {
-      sessionStore.getState().notify('warning', 'Define an SE first (SE definitions › Add SE), then add events for it.');
+      sessionStore
+        .getState()
+        .notify('warning', 'Define an SE first (SE definitions › Add SE), then add events for it.');
       return;
     }
     const frame = clampFrame(sessionStore.getState().playhead);
@@ -103,7 +127,9 @@ export const events = {
     if (!ev) return;
     const text = note.replace(/[\r\n]+/g, ' ').trim();
     if ((ev.comments.trailing ?? '').trim() === text) return;
-    apply('Edit event note', (d) => setEventComments(d, index, { leading: ev.comments.leading, trailing: text ? ` ${text}` : undefined }));
+    apply('Edit event note', (d) =>
+      setEventComments(d, index, { leading: ev.comments.leading, trailing: text ? ` ${text}` : undefined }),
+    );
   },
   /** Ctrl+C: copies the selected events (with their SEs and joint names) to paste here or into another motion's .sev. */
   copySelected(): boolean {
@@ -116,10 +142,18 @@ export const events = {
       sessionStore.getState().notify('warning', `Copy refused: ${why}.`);
       return false;
     }
-    const clip = copySevEvents(doc, s.selectedEvents, { name: s.file!.motionName, jointNames: m.joints.map((j) => j.name) });
+    const clip = copySevEvents(doc, s.selectedEvents, {
+      name: s.file!.motionName,
+      jointNames: m.joints.map((j) => j.name),
+    });
     s.setClipboard(clip);
     const span = clip.events[clip.events.length - 1].offset;
-    sessionStore.getState().notify('info', `Copied ${count(clip.events.length)} of ${clip.sourceMotion}${span ? ` (spanning ${span} frames)` : ''}: Ctrl+V pastes them at the playhead, here or in another motion's .sev.`);
+    sessionStore
+      .getState()
+      .notify(
+        'info',
+        `Copied ${count(clip.events.length)} of ${clip.sourceMotion}${span ? ` (spanning ${span} frames)` : ''}: Ctrl+V pastes them at the playhead, here or in another motion's .sev.`,
+      );
     return true;
   },
   /** Ctrl+X: copies the selected events, then deletes them (one undo step). */
@@ -141,23 +175,42 @@ export const events = {
     const d = documentStore.getState();
     if (why || !d.motion) return void sessionStore.getState().notify('warning', `Paste refused: ${why}.`);
     const at = clampFrame(sessionStore.getState().playhead);
-    const r = pasteSevEvents(doc, clip, at, { name: d.name, frameCount: d.motion.frameCount, jointNames: d.motion.joints.map((j) => j.name) }, sameName === undefined ? {} : { sameName });
+    const r = pasteSevEvents(
+      doc,
+      clip,
+      at,
+      { name: d.name, frameCount: d.motion.frameCount, jointNames: d.motion.joints.map((j) => j.name) },
+      sameName === undefined ? {} : { sameName },
+    );
     if (!r.ok && 'differing' in r) return askSameNamePaste(r.differing, d.name);
     if (!r.ok) {
-      sessionStore.getState().notify('warning', `Paste refused, nothing pasted: ${count(clip.events.length)} copied from ${clip.sourceMotion} at frame ${at}:\n${r.problems.map((p) => `• ${p}`).join('\n')}`);
+      sessionStore
+        .getState()
+        .notify(
+          'warning',
+          `Paste refused, nothing pasted: ${count(clip.events.length)} copied from ${clip.sourceMotion} at frame ${at}:\n${r.problems.map((p) => `• ${p}`).join('\n')}`,
+        );
       return;
     }
     if (!apply(`Paste ${count(clip.events.length)}`, () => r.doc)) return;
     sevStore.getState().selectEvents(r.added, r.added[0]);
     sessionStore.getState().setPlayhead(at);
     if (r.definedSes.length)
-      sessionStore.getState().notify('info', `Pasted ${count(clip.events.length)} from ${clip.sourceMotion}; defined ${r.definedSes.map((x) => `SE ${x.index} ${x.name}`).join(', ')} (not in this .sev before).`);
+      sessionStore
+        .getState()
+        .notify(
+          'info',
+          `Pasted ${count(clip.events.length)} from ${clip.sourceMotion}; defined ${r.definedSes.map((x) => `SE ${x.index} ${x.name}`).join(', ')} (not in this .sev before).`,
+        );
   },
   /** Delete: removes every selected event as one undo step. */
   removeSelected(label?: string): void {
     const sel = sevStore.getState().selectedEvents;
     if (!sel.length) return;
-    if (apply(label ?? (sel.length === 1 ? 'Delete event' : `Delete ${count(sel.length)}`), (d) => removeEvents(d, sel))) sevStore.getState().selectEvent(null);
+    if (
+      apply(label ?? (sel.length === 1 ? 'Delete event' : `Delete ${count(sel.length)}`), (d) => removeEvents(d, sel))
+    )
+      sevStore.getState().selectEvent(null);
   },
   /** Alt+Left / Alt+Right: moves the selected events by `delta` frames together; refused if one would leave 0..N. */
   nudgeSelected(delta: number): void {
@@ -165,7 +218,12 @@ export const events = {
     if (!sel.length) return;
     const why = notOwnMotion();
     if (why) return void sessionStore.getState().notify('warning', `Nudge refused: ${why}.`);
-    if (apply(`Nudge ${count(sel.length)} ${delta > 0 ? '+' : ''}${delta} frame${Math.abs(delta) === 1 ? '' : 's'}`, (d) => shiftEvents(d, sel, delta, lastFrame()))) {
+    if (
+      apply(
+        `Nudge ${count(sel.length)} ${delta > 0 ? '+' : ''}${delta} frame${Math.abs(delta) === 1 ? '' : 's'}`,
+        (d) => shiftEvents(d, sel, delta, lastFrame()),
+      )
+    ) {
       const f = sevStore.getState().file?.doc?.events[sevStore.getState().selectedEvent ?? sel[0]]?.frame;
       if (f !== undefined) sessionStore.getState().setPlayhead(f);
     }
@@ -173,7 +231,10 @@ export const events = {
   /** Ctrl+A in the event list or row: selects every event. */
   selectAll(): void {
     const n = sevStore.getState().file?.doc?.events.length ?? 0;
-    sevStore.getState().selectEvents(Array.from({ length: n }, (_, k) => k), sevStore.getState().selectedEvent);
+    sevStore.getState().selectEvents(
+      Array.from({ length: n }, (_, k) => k),
+      sevStore.getState().selectedEvent,
+    );
   },
   /** During a group drag (inside begin/commit): moves the selected events by `delta` frames from where the drag began, clamped to 0..N. */
   dragSelectionBy(delta: number): void {
@@ -189,7 +250,11 @@ export const events = {
   },
   /** During a drag (inside begin/commit): moves without a message per step. */
   dragTo(index: number, frame: number): void {
-    sevStore.getState().edit('Move event', (d) => (d.events[index]?.frame === clampFrame(frame) ? d : moveEvent(d, index, { frame: clampFrame(frame) })));
+    sevStore
+      .getState()
+      .edit('Move event', (d) =>
+        d.events[index]?.frame === clampFrame(frame) ? d : moveEvent(d, index, { frame: clampFrame(frame) }),
+      );
   },
 };
 
@@ -224,18 +289,28 @@ export const ses = {
     if (!file || !def || !!def.variants === on) return;
     if (!on) {
       const hidden = def.variants!;
-      if (apply('Hide SE floor variants', (d) => setSeDefinition(d, { index, name: def.name, variants: undefined }))) sevStore.getState().setHiddenVariants(index, hidden);
+      if (apply('Hide SE floor variants', (d) => setSeDefinition(d, { index, name: def.name, variants: undefined })))
+        sevStore.getState().setHiddenVariants(index, hidden);
       return;
     }
     const kept = file.hiddenVariants[index];
     const variants = kept ?? Array.from({ length: SEV_VARIANT_COUNT }, () => def.name);
-    if (apply(kept ? 'Restore SE floor variants' : 'Add SE floor variants', (d) => setSeDefinition(d, { index, name: def.name, variants }))) sevStore.getState().setHiddenVariants(index, null);
+    if (
+      apply(kept ? 'Restore SE floor variants' : 'Add SE floor variants', (d) =>
+        setSeDefinition(d, { index, name: def.name, variants }),
+      )
+    )
+      sevStore.getState().setHiddenVariants(index, null);
   },
   remove(index: number): void {
     const doc = sevStore.getState().file?.doc;
     if (!doc) return;
     const users = doc.events.filter((e) => e.se === index).length;
-    if (apply(users ? `Delete SE and ${users} event${users === 1 ? '' : 's'}` : 'Delete SE', (d) => removeSeDefinition(d, index, { removeEvents: true })))
+    if (
+      apply(users ? `Delete SE and ${users} event${users === 1 ? '' : 's'}` : 'Delete SE', (d) =>
+        removeSeDefinition(d, index, { removeEvents: true }),
+      )
+    )
       sevStore.getState().selectEvent(null);
   },
 };
@@ -255,12 +330,21 @@ export const footsteps = {
     // Contacts that already have their footstep (same SE and joint within 2 frames) are not proposed again.
     const doc = sevStore.getState().file?.doc;
     const found = detectFootContacts(m, options);
-    const contacts = doc ? uncoveredContacts(found, doc.events, { L: footstepSe(doc, 'L'), R: footstepSe(doc, 'R') }) : found;
+    const contacts = doc
+      ? uncoveredContacts(found, doc.events, { L: footstepSe(doc, 'L'), R: footstepSe(doc, 'R') })
+      : found;
     if (!findFootJoints(m.joints).length) {
-      sessionStore.getState().notify('warning', 'Suggest footsteps: this motion has no joint named LeftFoot/RightFoot (or l_foot, foot_r, …).');
+      sessionStore
+        .getState()
+        .notify(
+          'warning',
+          'Suggest footsteps: this motion has no joint named LeftFoot/RightFoot (or l_foot, foot_r, …).',
+        );
       return;
     }
-    sevStore.getState().setFootsteps({ contacts, accepted: contacts.map(() => true), covered: found.length - contacts.length });
+    sevStore
+      .getState()
+      .setFootsteps({ contacts, accepted: contacts.map(() => true), covered: found.length - contacts.length });
   },
   setAccepted(index: number, on: boolean): void {
     const f = sevStore.getState().footsteps;
@@ -310,7 +394,10 @@ export const footsteps = {
  */
 async function askSameNamePaste(differing: DifferingSe[], motionName: string): Promise<void> {
   const variants = (v: string[] | undefined) => (v?.length ? `${v.length} floor variants` : 'no floor variants');
-  const lines = differing.map((x) => `• ${x.name}: SE ${x.target.index} here has ${variants(x.target.variants)}; the copied events use ${variants(x.copied)}`);
+  const lines = differing.map(
+    (x) =>
+      `• ${x.name}: SE ${x.target.index} here has ${variants(x.target.variants)}; the copied events use ${variants(x.copied)}`,
+  );
   const pick = await askChoice({
     title: 'Paste sound events',
     text: `${motionName} already defines ${differing.length === 1 ? 'this SE name' : 'these SE names'} with other floor variants:\n${lines.join('\n')}`,

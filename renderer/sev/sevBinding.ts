@@ -11,12 +11,17 @@ import { motionProblems, unknownNames } from './resolve';
 import type { SevFileState, SevMotionBinding } from './sevStore';
 
 /** The tuner's motion as a SEV binding. */
-export function tunerBinding(d: Pick<DocumentState, 'documentId' | 'path'> = documentStore.getState()): SevMotionBinding {
+export function tunerBinding(
+  d: Pick<DocumentState, 'documentId' | 'path'> = documentStore.getState(),
+): SevMotionBinding {
   return { documentId: d.documentId, path: d.path };
 }
 
 /** Whether `f` is the .sev of the motion the tuner shows (the same document, or the same motion file reopened). */
-export function sevBelongsTo(f: Pick<SevFileState, 'motion'> | null, d: Pick<DocumentState, 'documentId' | 'path'> & { motion: unknown }): boolean {
+export function sevBelongsTo(
+  f: Pick<SevFileState, 'motion'> | null,
+  d: Pick<DocumentState, 'documentId' | 'path'> & { motion: unknown },
+): boolean {
   if (!f || !d.motion) return false;
   if (f.motion.documentId !== null && f.motion.documentId === d.documentId) return true;
   return f.motion.path !== null && d.path !== null && normalizePath(f.motion.path) === normalizePath(d.path);
@@ -40,7 +45,10 @@ export function projectMotionOfPath(p: ProjectState, path: string | null): numbe
 }
 
 /** What the build would refuse in `doc`: SE names no table defines, and (against its motion) frames and joints out of range. */
-export function sevProblemLines(doc: SevDocument, motion: { name: string; frameCount: number; jointCount: number } | null): string[] {
+export function sevProblemLines(
+  doc: SevDocument,
+  motion: { name: string; frameCount: number; jointCount: number } | null,
+): string[] {
   const tables = projectStore.getState().tables?.table ?? null;
   const lines = unknownNames(doc, tables).map((u) => `SE ${u.index}: ${u.error}`);
   for (const e of motionProblems(doc, motion)) {

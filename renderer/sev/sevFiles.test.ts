@@ -20,15 +20,30 @@ const joint = (name: string, parent = 0) => ({ parent, mirror: 0, part: 0, reser
 const BINDING = { documentId: 'walk-1', path: '/p/walk.mtn' };
 
 function openWalk(): void {
-  documentStore.getState().load({ documentId: 'walk-1', path: '/p/walk.mtn', name: 'walk', kind: 'mtn', readOnly: false, motion: emptyMotion(60, [joint('Hips', -1), joint('LeftFoot'), joint('RightFoot')]) });
+  documentStore.getState().load({
+    documentId: 'walk-1',
+    path: '/p/walk.mtn',
+    name: 'walk',
+    kind: 'mtn',
+    readOnly: false,
+    motion: emptyMotion(60, [joint('Hips', -1), joint('LeftFoot'), joint('RightFoot')]),
+  });
   sevStore.getState().load('/p/walk.sev', 'walk', WALK, BINDING);
 }
 
 function moveFirstEvent(): void {
-  expect(sevStore.getState().edit('move event', (doc) => ({ ...doc, events: doc.events.map((e, i) => (i === 0 ? { ...e, frame: 6 } : e)) }))).toBeNull();
+  expect(
+    sevStore
+      .getState()
+      .edit('move event', (doc) => ({ ...doc, events: doc.events.map((e, i) => (i === 0 ? { ...e, frame: 6 } : e)) })),
+  ).toBeNull();
 }
 
-const messages = (level: string) => sessionStore.getState().messages.filter((m) => m.level === level).map((m) => m.text);
+const messages = (level: string) =>
+  sessionStore
+    .getState()
+    .messages.filter((m) => m.level === level)
+    .map((m) => m.text);
 
 beforeEach(() => {
   projectStore.getState().close();
@@ -39,7 +54,11 @@ beforeEach(() => {
 describe('saving the open .sev through the API', () => {
   it('writes the edited .sev to its own path, as its text, and then it is clean', async () => {
     const saved: SaveSevRequest[] = [];
-    setAppApi(fakeApi({ saveSev: async (req) => (saved.push(req), { path: req.path, name: 'walk.sev', byteLength: req.text.length }) }));
+    setAppApi(
+      fakeApi({
+        saveSev: async (req) => (saved.push(req), { path: req.path, name: 'walk.sev', byteLength: req.text.length }),
+      }),
+    );
     moveFirstEvent();
     const doc = sevStore.getState().file!.doc!;
     expect(await saveSev()).toBe(true);
@@ -60,7 +79,9 @@ describe('saving the open .sev through the API', () => {
 
   it('a clean .sev and one that does not parse are not written', async () => {
     const saved: SaveSevRequest[] = [];
-    setAppApi(fakeApi({ saveSev: async (req) => (saved.push(req), { path: req.path, name: 'walk.sev', byteLength: 0 }) }));
+    setAppApi(
+      fakeApi({ saveSev: async (req) => (saved.push(req), { path: req.path, name: 'walk.sev', byteLength: 0 }) }),
+    );
     expect(await saveSev()).toBe(true);
     sevStore.getState().load('/p/walk.sev', 'walk', 'sev 1\nevent x\n', BINDING);
     sevStore.getState().setBrokenText('sev 1\nevent y\n');
@@ -71,7 +92,12 @@ describe('saving the open .sev through the API', () => {
   });
 
   it("a motion's first .sev is listed in the project when it is saved", async () => {
-    projectStore.getState().adopt('/p/game.actguy.json', JSON.stringify({ version: 1, fps: 30, motions: [{ name: 'walk', mtn: 'walk.mtn' }] }));
+    projectStore
+      .getState()
+      .adopt(
+        '/p/game.actguy.json',
+        JSON.stringify({ version: 1, fps: 30, motions: [{ name: 'walk', mtn: 'walk.mtn' }] }),
+      );
     setAppApi(fakeApi({ saveSev: async (req) => ({ path: req.path, name: 'walk.sev', byteLength: req.text.length }) }));
     moveFirstEvent();
     expect(await saveSev()).toBe(true);
@@ -82,7 +108,11 @@ describe('saving the open .sev through the API', () => {
 describe('reading a .sev through the API', () => {
   it('reads the path it is given into the editor, bound to the tuner motion; re-reading asks for the same path', async () => {
     const read: string[] = [];
-    setAppApi(fakeApi({ readProjectText: async ({ path }) => (read.push(path), { path, text: WALK.replace('event 21', 'event 22') }) }));
+    setAppApi(
+      fakeApi({
+        readProjectText: async ({ path }) => (read.push(path), { path, text: WALK.replace('event 21', 'event 22') }),
+      }),
+    );
     sevStore.getState().close();
     await loadSev('/p/walk.sev', 'walk');
     expect(read).toEqual(['/p/walk.sev']);

@@ -20,7 +20,10 @@ export async function saveSev(): Promise<boolean> {
   const f = sevStore.getState().file;
   if (!f || !isSevDirty(f)) return true;
   if (!f.doc) {
-    notify('error', `${basenameOf(f.path)} still has ${f.parseErrors.length} error${f.parseErrors.length === 1 ? '' : 's'}; fix them before saving (the file on disk is unchanged).`);
+    notify(
+      'error',
+      `${basenameOf(f.path)} still has ${f.parseErrors.length} error${f.parseErrors.length === 1 ? '' : 's'}; fix them before saving (the file on disk is unchanged).`,
+    );
     return false;
   }
   const doc = f.doc;
@@ -30,20 +33,33 @@ export async function saveSev(): Promise<boolean> {
     const pick = await askChoice({
       title: `Save ${basenameOf(f.path)}?`,
       text: `Save will remove ${dropped.join(', and ')} from ${basenameOf(f.path)}. To keep them, choose Cancel and give the SE its floors again (its variants come back as they were).`,
-      buttons: [{ id: 'cancel', label: 'Cancel (keep them)', primary: true }, { id: 'save', label: 'Remove them and save' }],
+      buttons: [
+        { id: 'cancel', label: 'Cancel (keep them)', primary: true },
+        { id: 'save', label: 'Remove them and save' },
+      ],
     });
     if (pick !== 'save') return false;
   }
   // Say exactly what the build would refuse before writing it (checked against its motion when the tuner shows it).
   const d = documentStore.getState();
-  const motion = d.motion && sevBelongsTo(f, d) ? { name: f.motionName, frameCount: d.motion.frameCount, jointCount: d.motion.joints.length } : null;
+  const motion =
+    d.motion && sevBelongsTo(f, d)
+      ? { name: f.motionName, frameCount: d.motion.frameCount, jointCount: d.motion.joints.length }
+      : null;
   const problems = sevProblemLines(doc, motion);
   if (problems.length) {
-    const shown = problems.slice(0, 8).map((l) => `• ${l}`).join('\n') + (problems.length > 8 ? `\n… and ${problems.length - 8} more` : '');
+    const shown =
+      problems
+        .slice(0, 8)
+        .map((l) => `• ${l}`)
+        .join('\n') + (problems.length > 8 ? `\n… and ${problems.length - 8} more` : '');
     const pick = await askChoice({
       title: `Save ${basenameOf(f.path)}?`,
       text: `${basenameOf(f.path)} has ${problems.length} problem${problems.length === 1 ? '' : 's'} the build will refuse:\n${shown}`,
-      buttons: [{ id: 'cancel', label: 'Cancel (fix first)', primary: true }, { id: 'save', label: 'Save anyway' }],
+      buttons: [
+        { id: 'cancel', label: 'Cancel (fix first)', primary: true },
+        { id: 'save', label: 'Save anyway' },
+      ],
     });
     if (pick !== 'save') return false;
   }
@@ -67,7 +83,10 @@ function ensureSevListed(sevPath: string, motionName: string): void {
   const i = p.json.motions.findIndex((m) => m.name === motionName);
   if (i < 0 || p.json.motions[i].sev) return;
   const rel = dirnameOf(sevPath) === dirnameOf(p.path) ? basenameOf(sevPath) : sevPath;
-  editProject(`List ${basenameOf(sevPath)} in the project`, (json) => ({ ...json, motions: json.motions.map((m, k) => (k === i ? { ...m, sev: rel } : m)) }));
+  editProject(`List ${basenameOf(sevPath)} in the project`, (json) => ({
+    ...json,
+    motions: json.motions.map((m, k) => (k === i ? { ...m, sev: rel } : m)),
+  }));
 }
 
 /** Reads a SEV into the editor (a missing file starts an empty one). */
@@ -81,7 +100,7 @@ export async function loadSev(path: string, motionName: string): Promise<void> {
     // The panel's problems come from the last check: a file that changed on disk since (now broken, or fixed) is checked again.
     const now = sevStore.getState().file;
     const problems = projectStore.getState().problems.some((p) => p.file === path);
-    if (now && (now.parseErrors.length > 0) !== problems && before?.path !== path) void checkProject();
+    if (now && now.parseErrors.length > 0 !== problems && before?.path !== path) void checkProject();
   } catch (e) {
     sevStore.getState().close();
     notify('error', `Could not open ${basenameOf(path)}: ${message(e)}`);
@@ -93,4 +112,3 @@ export async function reloadSev(): Promise<void> {
   const f = sevStore.getState().file;
   if (f) await loadSev(f.path, f.motionName);
 }
-

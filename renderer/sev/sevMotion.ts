@@ -24,7 +24,14 @@ import { applyProjectTolerances } from '../project/projectMotions';
 import { loadSoundsBesideMotion } from '../project/auditionSounds';
 import { motionPaths, projectStore } from '../project/projectStore';
 import { loadSev } from './sevFiles';
-import { isFollowingPaused, projectMotionOfPath, sevBelongsTo, siblingSevPath, tunerBinding, withoutFollowing } from './sevBinding';
+import {
+  isFollowingPaused,
+  projectMotionOfPath,
+  sevBelongsTo,
+  siblingSevPath,
+  tunerBinding,
+  withoutFollowing,
+} from './sevBinding';
 import { isSevDirty, sevStore } from './sevStore';
 
 /** The tuner's document is project motion `index`: the panel selects it and the tuner takes its tolerances. */
@@ -57,7 +64,12 @@ export async function followTuner(): Promise<void> {
     if (f.motion.documentId !== d.documentId) sevStore.getState().rebind(tunerBinding(d));
     // The motion came back (the banner's "Open <motion>"): it is its project entry again, with the project's tolerances.
     const mtn = (k: number) => motionPaths(p, k)?.mtn ?? null;
-    const named = d.path === null ? -1 : (p.json?.motions.findIndex((m, k) => m.name === f.motionName && mtn(k) !== null && normalizePath(mtn(k)!) === normalizePath(d.path!)) ?? -1);
+    const named =
+      d.path === null
+        ? -1
+        : (p.json?.motions.findIndex(
+            (m, k) => m.name === f.motionName && mtn(k) !== null && normalizePath(mtn(k)!) === normalizePath(d.path!),
+          ) ?? -1);
     if (named >= 0) adoptProjectMotion(named, d.documentId);
     return;
   }
@@ -106,7 +118,12 @@ export async function createSevForTuner(): Promise<void> {
   }
   const sibling = siblingSevPath(d.path);
   if (!sibling) {
-    sessionStore.getState().notify('warning', `${d.name} has no .mtn file yet: save it (File › Save As…) and its .sev is created beside it.`);
+    sessionStore
+      .getState()
+      .notify(
+        'warning',
+        `${d.name} has no .mtn file yet: save it (File › Save As…) and its .sev is created beside it.`,
+      );
     return;
   }
   sevStore.getState().load(sibling, d.name, null, tunerBinding(d));
@@ -118,9 +135,14 @@ export async function openSevMotion(): Promise<void> {
   if (!f) return;
   const p = projectStore.getState();
   const index = p.json?.motions.findIndex((m) => m.name === f.motionName) ?? -1;
-  const path = f.motion.path ?? (index >= 0 ? motionPaths(p, index)?.mtn ?? null : null);
+  const path = f.motion.path ?? (index >= 0 ? (motionPaths(p, index)?.mtn ?? null) : null);
   if (!path) {
-    sessionStore.getState().notify('warning', `${basenameOf(f.path)} belongs to ${f.motionName}, which has no file to reopen: save or discard its edits.`);
+    sessionStore
+      .getState()
+      .notify(
+        'warning',
+        `${basenameOf(f.path)} belongs to ${f.motionName}, which has no file to reopen: save or discard its edits.`,
+      );
     return;
   }
   await withoutFollowing(() => openPath(path, true));
@@ -158,7 +180,10 @@ export async function openSevPath(sevPath: string): Promise<void> {
       const pick = await askChoice({
         title: 'Open .sev',
         text: `${basenameOf(sevPath)} holds the sound events of motion ${motionName}, and ${motionName}.mtn could not be opened beside it. Choose that motion: its events are edited against its frames and joints.`,
-        buttons: [{ id: 'choose', label: `Choose ${motionName}'s motion…`, primary: true }, { id: 'cancel', label: 'Cancel' }],
+        buttons: [
+          { id: 'choose', label: `Choose ${motionName}'s motion…`, primary: true },
+          { id: 'cancel', label: 'Cancel' },
+        ],
       });
       if (pick !== 'choose') return false;
       const m = await requireApi().chooseProjectFileDialog({ purpose: 'mtn' });
@@ -174,4 +199,3 @@ export async function openSevPath(sevPath: string): Promise<void> {
   sevStore.getState().load(sevPath, motionName, r.text, tunerBinding(d));
   sessionStore.getState().notify('info', `Opened ${basenameOf(sevPath)} with motion ${d.name}.`);
 }
-

@@ -36,7 +36,9 @@ describe('SEV store', () => {
   it('a refused edit changes nothing and says why', () => {
     const s = createSevStore();
     s.getState().load('/p/walk.sev', 'walk', TEXT);
-    expect(s.getState().edit('Add event', (d) => addEvent(d, { frame: 1, se: 9, joint: null }))).toMatch(/SE index 9 is not defined/);
+    expect(s.getState().edit('Add event', (d) => addEvent(d, { frame: 1, se: 9, joint: null }))).toMatch(
+      /SE index 9 is not defined/,
+    );
     expect(s.getState().file!.past).toEqual([]);
   });
 
@@ -53,8 +55,13 @@ describe('SEV store', () => {
   });
 
   it('Ctrl+Z undoes SEV and motion edits in the order they were made', () => {
-    const m = emptyMotion(10, [0, 1].map((j) => ({ name: `j${j}`, parent: j - 1, mirror: j, part: 0, reserved: 0 })));
-    documentStore.getState().load({ documentId: 'd', path: '/p/walk.mtn', name: 'walk', kind: 'mtn', readOnly: false, motion: m });
+    const m = emptyMotion(
+      10,
+      [0, 1].map((j) => ({ name: `j${j}`, parent: j - 1, mirror: j, part: 0, reserved: 0 })),
+    );
+    documentStore
+      .getState()
+      .load({ documentId: 'd', path: '/p/walk.mtn', name: 'walk', kind: 'mtn', readOnly: false, motion: m });
     sevStore.getState().load('/p/walk.sev', 'walk', TEXT);
     documentStore.getState().keys.toggle(0, 3); // motion edit 1
     sevStore.getState().edit('Add event', (d) => addEvent(d, { frame: 7, se: 0, joint: 1 })); // SEV edit
@@ -80,8 +87,13 @@ describe('SEV store', () => {
 
 describe('undo order: a new edit ends every redo', () => {
   it('undo a SEV edit, then edit keys: redo does not re-apply the SEV edit', () => {
-    const m = emptyMotion(10, [0, 1].map((j) => ({ name: `j${j}`, parent: j - 1, mirror: j, part: 0, reserved: 0 })));
-    documentStore.getState().load({ documentId: 'r', path: '/p/walk.mtn', name: 'walk', kind: 'mtn', readOnly: false, motion: m });
+    const m = emptyMotion(
+      10,
+      [0, 1].map((j) => ({ name: `j${j}`, parent: j - 1, mirror: j, part: 0, reserved: 0 })),
+    );
+    documentStore
+      .getState()
+      .load({ documentId: 'r', path: '/p/walk.mtn', name: 'walk', kind: 'mtn', readOnly: false, motion: m });
     sevStore.getState().load('/p/walk.sev', 'walk', TEXT);
     sevStore.getState().edit('Add event', (d) => addEvent(d, { frame: 7, se: 0, joint: 1 }));
     undoLatest();
@@ -99,8 +111,13 @@ describe('undo order: a new edit ends every redo', () => {
 describe('undo order with undo made elsewhere', () => {
   it('keeps step with motion undo/redo done directly on the document store', () => {
     resetUndoOrderForTests();
-    const m = emptyMotion(10, [0, 1].map((j) => ({ name: `j${j}`, parent: j - 1, mirror: j, part: 0, reserved: 0 })));
-    documentStore.getState().load({ documentId: 'e', path: '/p/walk.mtn', name: 'walk', kind: 'mtn', readOnly: false, motion: m });
+    const m = emptyMotion(
+      10,
+      [0, 1].map((j) => ({ name: `j${j}`, parent: j - 1, mirror: j, part: 0, reserved: 0 })),
+    );
+    documentStore
+      .getState()
+      .load({ documentId: 'e', path: '/p/walk.mtn', name: 'walk', kind: 'mtn', readOnly: false, motion: m });
     sevStore.getState().load('/p/walk.sev', 'walk', TEXT);
     sevStore.getState().edit('Add event', (d) => addEvent(d, { frame: 7, se: 0, joint: 1 }));
     documentStore.getState().keys.toggle(0, 3);
@@ -137,7 +154,8 @@ describe('SEV history cap', () => {
   });
 });
 
-const TWO_SES = 'sev 1\nse 3 SE_C\nse 1 SE_B variants F0 F1 F2 F3 F4 F5 F6 F7\nevent 5 3 -\nevent 9 1 2\nevent 12 1 -\n';
+const TWO_SES =
+  'sev 1\nse 3 SE_C\nse 1 SE_B variants F0 F1 F2 F3 F4 F5 F6 F7\nevent 5 3 -\nevent 9 1 2\nevent 12 1 -\n';
 
 describe('SEV store: loading and closing', () => {
   it('a missing file becomes an empty, new document named after the motion, with nothing to save yet', () => {
@@ -329,9 +347,21 @@ describe('SEV store: edits, drags and undo', () => {
     const s = createSevStore();
     s.getState().load('/p/walk.sev', 'walk', TEXT);
     const doc = s.getState().file!.doc;
-    expect(s.getState().edit('x', () => { throw new Error('SEV (edit): frame 99999 is out of range'); })).toBe('frame 99999 is out of range');
-    expect(s.getState().edit('x', () => { throw new Error('plain SEV (edit): kept'); })).toBe('plain SEV (edit): kept');
-    expect(s.getState().edit('x', () => { throw 'a string'; })).toBe('a string');
+    expect(
+      s.getState().edit('x', () => {
+        throw new Error('SEV (edit): frame 99999 is out of range');
+      }),
+    ).toBe('frame 99999 is out of range');
+    expect(
+      s.getState().edit('x', () => {
+        throw new Error('plain SEV (edit): kept');
+      }),
+    ).toBe('plain SEV (edit): kept');
+    expect(
+      s.getState().edit('x', () => {
+        throw 'a string';
+      }),
+    ).toBe('a string');
     expect(s.getState().file!.doc).toBe(doc);
     expect(s.getState().file!.past).toEqual([]);
   });
@@ -417,7 +447,16 @@ describe('SEV store: edits, drags and undo', () => {
 
   it('a new store has nothing open, nothing selected and no picking; an edit without a file is refused', () => {
     const s = createSevStore();
-    expect(s.getState()).toMatchObject({ file: null, selectedEvent: null, selectedSe: 0, floor: 0, pickingJoint: false, transaction: null, footsteps: null, revision: 0 });
+    expect(s.getState()).toMatchObject({
+      file: null,
+      selectedEvent: null,
+      selectedSe: 0,
+      floor: 0,
+      pickingJoint: false,
+      transaction: null,
+      footsteps: null,
+      revision: 0,
+    });
     expect(s.getState().edit('Add event', (d) => d)).toBe('No sound-event file is open.');
     s.getState().selectEvent(0);
     expect(s.getState().selectedEvent).toBe(0);

@@ -93,7 +93,11 @@ export interface SevState {
   /** An open drag: edits since `before` are one undo step. */
   transaction: { label: string; before: SevDocument } | null;
   /** Suggested footsteps under review (ghost markers on the event row), each with whether it will be added; null when closed. */
-  footsteps: { contacts: FootContact[]; accepted: boolean[]; /** Contacts left out: they have their footstep already. */ covered?: number } | null;
+  footsteps: {
+    contacts: FootContact[];
+    accepted: boolean[];
+    /** Contacts left out: they have their footstep already. */ covered?: number;
+  } | null;
   /** Bumps on every document change (subscribers that only need "something changed"). */
   revision: number;
 
@@ -186,7 +190,20 @@ export function createSevStore() {
         }
         dropSevSteps();
         set({
-          file: { path, motionName, motion, doc, savedDoc: doc, isNew: text === null, brokenText, parseErrors, brokenTextEdited: false, past: [], future: [], hiddenVariants: {} },
+          file: {
+            path,
+            motionName,
+            motion,
+            doc,
+            savedDoc: doc,
+            isNew: text === null,
+            brokenText,
+            parseErrors,
+            brokenTextEdited: false,
+            past: [],
+            future: [],
+            hiddenVariants: {},
+          },
           selectedEvent: null,
           selectedEvents: [],
           selectedSe: doc?.ses.slice().sort((a, b) => a.index - b.index)[0]?.index ?? 0,
@@ -203,7 +220,15 @@ export function createSevStore() {
 
       close() {
         dropSevSteps();
-        set({ file: null, selectedEvent: null, selectedEvents: [], pickingJoint: false, transaction: null, footsteps: null, revision: get().revision + 1 });
+        set({
+          file: null,
+          selectedEvent: null,
+          selectedEvents: [],
+          pickingJoint: false,
+          transaction: null,
+          footsteps: null,
+          revision: get().revision + 1,
+        });
       },
 
       markUnsaved() {
@@ -242,7 +267,15 @@ export function createSevStore() {
         }
         // Fixed: the text becomes the document, unsaved (the file on disk is still the broken one).
         dropSevSteps();
-        setFile({ doc: parsed.doc, savedDoc: null, brokenText: null, parseErrors: [], brokenTextEdited: false, past: [], future: [] });
+        setFile({
+          doc: parsed.doc,
+          savedDoc: null,
+          brokenText: null,
+          parseErrors: [],
+          brokenTextEdited: false,
+          past: [],
+          future: [],
+        });
       },
 
       edit(label, fn) {
@@ -313,7 +346,12 @@ export function createSevStore() {
         const se = index === null ? undefined : get().file?.doc?.events[index]?.se;
         // Picking stays armed only for the event it was armed for.
         const pickingJoint = index !== null && index === get().selectedEvent && get().pickingJoint;
-        set({ selectedEvent: index, selectedEvents: index === null ? [] : [index], pickingJoint, ...(se === undefined ? {} : { selectedSe: se }) });
+        set({
+          selectedEvent: index,
+          selectedEvents: index === null ? [] : [index],
+          pickingJoint,
+          ...(se === undefined ? {} : { selectedSe: se }),
+        });
       },
       selectEvents(indices, current) {
         const n = get().file?.doc?.events.length ?? 0;

@@ -9,7 +9,9 @@ describe('waveform', () => {
   });
 
   it('spreads a short sound over every column and is silent without samples', () => {
-    expect(Array.from(waveformPeaks([Float32Array.from([0.5, -0.5])], 4))).toEqual([0.5, 0.5, 0.5, 0.5, -0.5, -0.5, -0.5, -0.5]);
+    expect(Array.from(waveformPeaks([Float32Array.from([0.5, -0.5])], 4))).toEqual([
+      0.5, 0.5, 0.5, 0.5, -0.5, -0.5, -0.5, -0.5,
+    ]);
     expect(Array.from(waveformPeaks([new Float32Array(0)], 2))).toEqual([0, 0, 0, 0]);
   });
 

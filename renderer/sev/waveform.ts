@@ -62,7 +62,9 @@ export function requestWaveform(path: string): void {
   pending.add(path);
   void decodeSound(path).then((buffer) => {
     pending.delete(path);
-    const peaks = buffer ? waveformPeaks(Array.from({ length: buffer.numberOfChannels }, (_, k) => buffer.getChannelData(k))) : null;
+    const peaks = buffer
+      ? waveformPeaks(Array.from({ length: buffer.numberOfChannels }, (_, k) => buffer.getChannelData(k)))
+      : null;
     const waveform = buffer && peaks ? { duration: buffer.duration, peaks, svgPath: waveformPath(peaks) } : null;
     waveformStore.setState((s) => ({ byPath: { ...s.byPath, [path]: waveform } }));
   });

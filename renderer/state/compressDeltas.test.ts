@@ -20,17 +20,52 @@ function fakeWorker() {
   const compress = async (req: CompressRequest): Promise<CompressOutcome> => {
     requests.push(req);
     for (let i = 0; i < req.jointKeyFlags.length; i++) m.jointKeyInfo[i * 4] = req.jointKeyFlags[i];
-    const r = compressMotion(m, { positionTolerance: 0.3, rotationToleranceDeg: 0.5, offsetTolerance: 0.3, name: 'fake', method: req.tolerances.method }, cache);
+    const r = compressMotion(
+      m,
+      {
+        positionTolerance: 0.3,
+        rotationToleranceDeg: 0.5,
+        offsetTolerance: 0.3,
+        name: 'fake',
+        method: req.tolerances.method,
+      },
+      cache,
+    );
     const response: CompressResponse = {
-      status: 'done', documentId: req.documentId, revision: req.revision, mt3: r.mt3, channels: r.channels, warnings: r.warnings, totalKeys: r.totalKeys,
-      mt3Bytes: r.mt3Bytes, mtnBytes: r.mtnBytes, ratio: r.ratio, method: r.method, objectError: r.objectError, compressMs: 0,
+      status: 'done',
+      documentId: req.documentId,
+      revision: req.revision,
+      mt3: r.mt3,
+      channels: r.channels,
+      warnings: r.warnings,
+      totalKeys: r.totalKeys,
+      mt3Bytes: r.mt3Bytes,
+      mtnBytes: r.mtnBytes,
+      ratio: r.ratio,
+      method: r.method,
+      objectError: r.objectError,
+      compressMs: 0,
     };
     const base = sent.get(r.method);
     if (!req.includeBytes) sent.set(r.method, response);
-    return base && req.knownRevision === base.revision && !req.includeBytes ? diffCompressResponse(base, response) : response;
+    return base && req.knownRevision === base.revision && !req.includeBytes
+      ? diffCompressResponse(base, response)
+      : response;
   };
-  const request = (revision: number, keyFrame: number | null, extra: Partial<CompressRequest> = {}): CompressRequest => {
-    const req = { ...compressRequestForMotion(m, 'doc', revision, { positionTolerance: 0.3, rotationToleranceDeg: 0.5, offsetTolerance: 0.3, method: 'classic' }), ...extra };
+  const request = (
+    revision: number,
+    keyFrame: number | null,
+    extra: Partial<CompressRequest> = {},
+  ): CompressRequest => {
+    const req = {
+      ...compressRequestForMotion(m, 'doc', revision, {
+        positionTolerance: 0.3,
+        rotationToleranceDeg: 0.5,
+        offsetTolerance: 0.3,
+        method: 'classic',
+      }),
+      ...extra,
+    };
     if (keyFrame !== null) req.jointKeyFlags[keyFrame * 4 + 1] |= KeyFlag.KEY;
     return req;
   };
@@ -87,7 +122,12 @@ describe('withCompressDeltas', () => {
     await compress(w.request(1, null));
     await compress(w.request(2, null, { includeBytes: true }));
     expect(w.requests[1].knownRevision).toBeUndefined();
-    const superseded = withCompressDeltas(async (req) => ({ status: 'superseded', documentId: req.documentId, revision: req.revision, supersededBy: req.revision + 1 }));
+    const superseded = withCompressDeltas(async (req) => ({
+      status: 'superseded',
+      documentId: req.documentId,
+      revision: req.revision,
+      supersededBy: req.revision + 1,
+    }));
     expect((await superseded(w.request(3, null))).status).toBe('superseded');
   });
 });

@@ -1,6 +1,12 @@
 import { describe, it, expect } from 'vitest';
 import { createDocumentStore } from './documentStore';
-import { createCompressionStore, connectCompression, EDIT_SETTLE_MS, settleHoldMs, type CompressFn } from './compressionStore';
+import {
+  createCompressionStore,
+  connectCompression,
+  EDIT_SETTLE_MS,
+  settleHoldMs,
+  type CompressFn,
+} from './compressionStore';
 import { emptyMotion, KeyFlag } from '../../shared/motion/types';
 import type { CompressOutcome } from '../../shared/ipc/compress';
 
@@ -36,7 +42,14 @@ describe('compression controller', () => {
         pending.push({ resolve, userKeys, revision: req.revision });
       });
     connectCompression(doc, out, compress, () => 0);
-    doc.getState().load({ documentId: 'd', kind: 'mtn', readOnly: false, name: 'w', path: 'w.mtn', motion: emptyMotion(10, [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'r' }]) });
+    doc.getState().load({
+      documentId: 'd',
+      kind: 'mtn',
+      readOnly: false,
+      name: 'w',
+      path: 'w.mtn',
+      motion: emptyMotion(10, [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'r' }]),
+    });
     doc.getState().tolerancesActions.setMethod('classic'); // one stage per edit here; the two stages have their own test
     expect(pending).toHaveLength(1);
     // Three edits while the first request runs: only one follow-up request, for the latest state.
@@ -60,14 +73,33 @@ describe('compression controller', () => {
     expect(out.getState().pending).toBe(false);
   });
 
-  it("never shows a reply over another document", async () => {
+  it('never shows a reply over another document', async () => {
     const doc = createDocumentStore();
     const out = createCompressionStore();
     const pending: ((r: CompressOutcome) => void)[] = [];
-    connectCompression(doc, out, () => new Promise((resolve) => pending.push(resolve)), () => 0);
+    connectCompression(
+      doc,
+      out,
+      () => new Promise((resolve) => pending.push(resolve)),
+      () => 0,
+    );
     const joints = [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'r' }];
-    doc.getState().load({ documentId: 'a', kind: 'mtn', readOnly: false, name: 'a', path: 'a.mtn', motion: emptyMotion(10, joints) });
-    doc.getState().load({ documentId: 'b', kind: 'mtn', readOnly: false, name: 'b', path: 'b.mtn', motion: emptyMotion(10, joints) });
+    doc.getState().load({
+      documentId: 'a',
+      kind: 'mtn',
+      readOnly: false,
+      name: 'a',
+      path: 'a.mtn',
+      motion: emptyMotion(10, joints),
+    });
+    doc.getState().load({
+      documentId: 'b',
+      kind: 'mtn',
+      readOnly: false,
+      name: 'b',
+      path: 'b.mtn',
+      motion: emptyMotion(10, joints),
+    });
     pending[0](fakeResult(1));
     await flush();
     expect(out.getState().result).toBeNull();
@@ -80,8 +112,20 @@ describe('compression controller', () => {
     const doc = createDocumentStore();
     const out = createCompressionStore();
     const calls: { method: string | undefined; revision: number; resolve: (r: CompressOutcome) => void }[] = [];
-    connectCompression(doc, out, (req) => new Promise((resolve) => calls.push({ method: req.tolerances.method, revision: req.revision, resolve })), () => 0);
-    doc.getState().load({ documentId: 'd', kind: 'mtn', readOnly: false, name: 'w', path: 'w.mtn', motion: emptyMotion(10, [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'r' }]) });
+    connectCompression(
+      doc,
+      out,
+      (req) => new Promise((resolve) => calls.push({ method: req.tolerances.method, revision: req.revision, resolve })),
+      () => 0,
+    );
+    doc.getState().load({
+      documentId: 'd',
+      kind: 'mtn',
+      readOnly: false,
+      name: 'w',
+      path: 'w.mtn',
+      motion: emptyMotion(10, [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'r' }]),
+    });
     expect(calls.map((c) => c.method)).toEqual(['classic']);
     calls[0].resolve({ ...fakeResult(10), mt3Bytes: 500 } as CompressOutcome);
     await flush();
@@ -112,8 +156,20 @@ describe('compression controller', () => {
     const doc = createDocumentStore();
     const out = createCompressionStore();
     const calls: { method: string | undefined; revision: number; resolve: (r: CompressOutcome) => void }[] = [];
-    connectCompression(doc, out, (req) => new Promise((resolve) => calls.push({ method: req.tolerances.method, revision: req.revision, resolve })), () => 0);
-    doc.getState().load({ documentId: 'd', kind: 'mtn', readOnly: false, name: 'w', path: 'w.mtn', motion: emptyMotion(10, [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'r' }]) });
+    connectCompression(
+      doc,
+      out,
+      (req) => new Promise((resolve) => calls.push({ method: req.tolerances.method, revision: req.revision, resolve })),
+      () => 0,
+    );
+    doc.getState().load({
+      documentId: 'd',
+      kind: 'mtn',
+      readOnly: false,
+      name: 'w',
+      path: 'w.mtn',
+      motion: emptyMotion(10, [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'r' }]),
+    });
     calls[0].resolve(fakeResult(10));
     await flush();
     expect(calls.map((c) => c.method)).toEqual(['classic', 'refined']);
@@ -145,7 +201,14 @@ describe('compression controller', () => {
       if (fail) throw new Error('worker crashed');
       return fakeResult(7);
     });
-    doc.getState().load({ documentId: 'd', kind: 'mtn', readOnly: false, name: 'w', path: 'w.mtn', motion: emptyMotion(4, [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'r' }]) });
+    doc.getState().load({
+      documentId: 'd',
+      kind: 'mtn',
+      readOnly: false,
+      name: 'w',
+      path: 'w.mtn',
+      motion: emptyMotion(4, [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'r' }]),
+    });
     await flush();
     expect(out.getState().result?.totalKeys).toBe(7);
     fail = true;
@@ -160,9 +223,21 @@ describe('compression controller', () => {
     const out = createCompressionStore();
     let clock = 1000;
     const calls: { revision: number; resolve: (r: CompressOutcome) => void; reject: (e: Error) => void }[] = [];
-    connectCompression(doc, out, (req) => new Promise((resolve, reject) => calls.push({ revision: req.revision, resolve, reject })), () => clock);
+    connectCompression(
+      doc,
+      out,
+      (req) => new Promise((resolve, reject) => calls.push({ revision: req.revision, resolve, reject })),
+      () => clock,
+    );
     const joints = [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'r' }];
-    doc.getState().load({ documentId: 'd', kind: 'mtn', readOnly: false, name: 'w', path: 'w.mtn', motion: emptyMotion(10, joints) });
+    doc.getState().load({
+      documentId: 'd',
+      kind: 'mtn',
+      readOnly: false,
+      name: 'w',
+      path: 'w.mtn',
+      motion: emptyMotion(10, joints),
+    });
     doc.getState().tolerancesActions.setMethod('classic');
     // Opening a motion waits for nothing: there is no result to keep on screen yet.
     expect(out.getState().awaitingSince).toBeNull();
@@ -202,7 +277,14 @@ describe('compression controller', () => {
     // Nor does switching to another document.
     doc.getState().keys.toggle(0, 6);
     expect(out.getState().awaitingSince).not.toBeNull();
-    doc.getState().load({ documentId: 'e', kind: 'mtn', readOnly: false, name: 'x', path: 'x.mtn', motion: emptyMotion(10, joints) });
+    doc.getState().load({
+      documentId: 'e',
+      kind: 'mtn',
+      readOnly: false,
+      name: 'x',
+      path: 'x.mtn',
+      motion: emptyMotion(10, joints),
+    });
     expect(out.getState().awaitingSince).toBeNull();
   });
 
@@ -211,8 +293,21 @@ describe('compression controller', () => {
     const out = createCompressionStore();
     const calls: { method: string | undefined; revision: number; resolve: (r: CompressOutcome) => void }[] = [];
     const painted: (() => void)[] = [];
-    connectCompression(doc, out, (req) => new Promise((resolve) => calls.push({ method: req.tolerances.method, revision: req.revision, resolve })), () => 0, (run) => painted.push(run));
-    doc.getState().load({ documentId: 'd', kind: 'mtn', readOnly: false, name: 'w', path: 'w.mtn', motion: emptyMotion(10, [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'r' }]) });
+    connectCompression(
+      doc,
+      out,
+      (req) => new Promise((resolve) => calls.push({ method: req.tolerances.method, revision: req.revision, resolve })),
+      () => 0,
+      (run) => painted.push(run),
+    );
+    doc.getState().load({
+      documentId: 'd',
+      kind: 'mtn',
+      readOnly: false,
+      name: 'w',
+      path: 'w.mtn',
+      motion: emptyMotion(10, [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'r' }]),
+    });
     calls[0].resolve(fakeResult(10));
     await flush();
     expect(out.getState().result?.totalKeys).toBe(10);

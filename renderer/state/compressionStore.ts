@@ -135,8 +135,12 @@ export function connectCompression(
       if (greedy.status === 'done' && docStore.getState().documentId === documentId && docStore.getState().motion) {
         const latest = docStore.getState().editId === editId;
         out.getState().set({
-          result: greedy, editId, error: null, roundTripMs: now() - started,
-          stage: refine ? 'greedy' : 'final', greedyMt3Bytes: greedy.mt3Bytes,
+          result: greedy,
+          editId,
+          error: null,
+          roundTripMs: now() - started,
+          stage: refine ? 'greedy' : 'final',
+          greedyMt3Bytes: greedy.mt3Bytes,
           // Shown at once, even as an intermediate result while a newer edit waits for its own.
           awaitingSince: null,
         });
@@ -146,7 +150,8 @@ export function connectCompression(
         // newer edit arrived meanwhile (its own greedy answer asks for its refinement).
         if (refine && latest) {
           afterPaint(() => {
-            if (docStore.getState().editId === editId && docStore.getState().documentId === documentId) void refineInBackground(request, editId);
+            if (docStore.getState().editId === editId && docStore.getState().documentId === documentId)
+              void refineInBackground(request, editId);
           });
         }
       }
@@ -167,10 +172,12 @@ export function connectCompression(
 
   /** The refined compression of an edit; its result replaces the greedy one only while that edit is still the latest. */
   async function refineInBackground(request: CompressRequest, editId: number): Promise<void> {
-    const current = () => docStore.getState().editId === editId && docStore.getState().documentId === request.documentId;
+    const current = () =>
+      docStore.getState().editId === editId && docStore.getState().documentId === request.documentId;
     try {
       const refined = await compress({ ...request, tolerances: { ...request.tolerances, method: 'refined' } });
-      if (refined.status === 'done' && current() && out.getState().editId === editId) out.getState().set({ result: refined, stage: 'final' });
+      if (refined.status === 'done' && current() && out.getState().editId === editId)
+        out.getState().set({ result: refined, stage: 'final' });
     } catch (err) {
       if (current()) out.getState().set({ error: err instanceof Error ? err.message : String(err), editId });
     }

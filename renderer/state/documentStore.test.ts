@@ -1,7 +1,14 @@
 import { describe, it, expect } from 'vitest';
 import { createDocumentStore, HISTORY_LIMIT, redoLabel, sameFileContent, undoLabel } from './documentStore';
 import { DEFAULT_TOLERANCES } from '../../shared/compress/types';
-import { emptyMotion, KeyFlag, MotionFlag, jointFlagsAt, translationFlagsAt, lockedJointAt } from '../../shared/motion/types';
+import {
+  emptyMotion,
+  KeyFlag,
+  MotionFlag,
+  jointFlagsAt,
+  translationFlagsAt,
+  lockedJointAt,
+} from '../../shared/motion/types';
 
 function sample() {
   const joints = [
@@ -10,7 +17,14 @@ function sample() {
     { parent: 0, mirror: 1, part: 0, reserved: 0, name: 'footR' },
   ];
   const store = createDocumentStore();
-  store.getState().load({ documentId: 'd1', kind: 'mtn', readOnly: false, name: 'walk', path: 'walk.mtn', motion: emptyMotion(20, joints) });
+  store.getState().load({
+    documentId: 'd1',
+    kind: 'mtn',
+    readOnly: false,
+    name: 'walk',
+    path: 'walk.mtn',
+    motion: emptyMotion(20, joints),
+  });
   return store;
 }
 
@@ -35,7 +49,8 @@ describe('document store', () => {
     s.getState().keys.toggle(1, 5);
     s.getState().keys.toggle(1, 8);
     s.getState().keys.toggle(2, 8);
-    const keysOf = (j: number) => Array.from({ length: 21 }, (_, f) => f).filter((f) => jointFlagsAt(s.getState().motion!, f, j) & KeyFlag.KEY);
+    const keysOf = (j: number) =>
+      Array.from({ length: 21 }, (_, f) => f).filter((f) => jointFlagsAt(s.getState().motion!, f, j) & KeyFlag.KEY);
     const steps = s.getState().past.length;
     // Frame 7 holds no key of joint 1: it is ignored. 8 + 20 is past N = 20: the delta is clamped to 12.
     expect(s.getState().keys.move(1, [5, 7, 8], 20)).toEqual([17, 20]);
@@ -217,7 +232,10 @@ describe('document store', () => {
     s.getState().history.redo();
     expect(Array.from(s.getState().motion!.jointKeyInfo)).toEqual(Array.from(after));
     // History holds only the flagged words, not copies of the whole key info.
-    const entry = s.getState().past[0].state as unknown as { jointKeyInfo: { index: Uint32Array; value: Uint32Array }; translationKeyInfo: { index: Uint32Array } };
+    const entry = s.getState().past[0].state as unknown as {
+      jointKeyInfo: { index: Uint32Array; value: Uint32Array };
+      translationKeyInfo: { index: Uint32Array };
+    };
     expect(Array.from(entry.jointKeyInfo.index)).toEqual([(7 * 2 + 1) * 4]); // the one flagged word before the toggle
     expect(Array.from(entry.jointKeyInfo.value)).toEqual([0x100 | KeyFlag.KEY]);
     expect(Array.from(entry.translationKeyInfo.index)).toEqual([9 * 4]);
@@ -261,7 +279,15 @@ describe('document store: load, close and save', () => {
     const e0 = s.getState().editId;
     const motion = emptyMotion(20, JOINTS);
     const tolerances = { positionTolerance: 2, rotationToleranceDeg: 3, offsetTolerance: 4 };
-    s.getState().load({ documentId: 'd9', kind: 'mt3', readOnly: true, name: 'run', path: '/w/run.mt3', motion, tolerances });
+    s.getState().load({
+      documentId: 'd9',
+      kind: 'mt3',
+      readOnly: true,
+      name: 'run',
+      path: '/w/run.mt3',
+      motion,
+      tolerances,
+    });
     const st = s.getState();
     expect([st.documentId, st.kind, st.readOnly, st.name, st.path]).toEqual(['d9', 'mt3', true, 'run', '/w/run.mt3']);
     expect(st.motion).toBe(motion);
@@ -270,12 +296,26 @@ describe('document store: load, close and save', () => {
     expect(st.dirty).toBe(false);
     expect(st.rotationOverridesDeg).toEqual({});
     // A second load without tolerances keeps the current ones; overrides, history and drag go.
-    s.getState().load({ documentId: 'd1', kind: 'mtn', readOnly: false, name: 'walk', path: 'walk.mtn', motion: emptyMotion(20, JOINTS) });
+    s.getState().load({
+      documentId: 'd1',
+      kind: 'mtn',
+      readOnly: false,
+      name: 'walk',
+      path: 'walk.mtn',
+      motion: emptyMotion(20, JOINTS),
+    });
     s.getState().tolerancesActions.setOverride(1, 3);
     s.getState().keys.toggle(1, 2);
     s.getState().history.undo();
     s.getState().history.begin('drag');
-    s.getState().load({ documentId: 'd2', kind: 'mtn', readOnly: false, name: 'walk2', path: 'walk2.mtn', motion: emptyMotion(20, JOINTS) });
+    s.getState().load({
+      documentId: 'd2',
+      kind: 'mtn',
+      readOnly: false,
+      name: 'walk2',
+      path: 'walk2.mtn',
+      motion: emptyMotion(20, JOINTS),
+    });
     expect(s.getState().tolerances).toBe(tolerances);
     expect(s.getState().rotationOverridesDeg).toEqual({});
     expect(s.getState().past).toEqual([]);
@@ -286,7 +326,15 @@ describe('document store: load, close and save', () => {
 
   it('an unsaved import is dirty from the start and stays dirty after undoing every edit, until markSaved', () => {
     const s = createDocumentStore();
-    s.getState().load({ documentId: 'i', kind: 'mtn', readOnly: false, name: 'imp', path: null, motion: emptyMotion(20, JOINTS), unsaved: true });
+    s.getState().load({
+      documentId: 'i',
+      kind: 'mtn',
+      readOnly: false,
+      name: 'imp',
+      path: null,
+      motion: emptyMotion(20, JOINTS),
+      unsaved: true,
+    });
     expect(s.getState().dirty).toBe(true);
     s.getState().keys.toggle(1, 2);
     s.getState().history.undo();
@@ -301,7 +349,15 @@ describe('document store: load, close and save', () => {
     // markSaved without a name keeps the name; a later load with unsaved false is clean
     s.getState().markSaved('/w/other.mtn');
     expect(s.getState().name).toBe('imp2');
-    s.getState().load({ documentId: 'i', kind: 'mtn', readOnly: false, name: 'x', path: 'x.mtn', motion: emptyMotion(20, JOINTS), unsaved: false });
+    s.getState().load({
+      documentId: 'i',
+      kind: 'mtn',
+      readOnly: false,
+      name: 'x',
+      path: 'x.mtn',
+      motion: emptyMotion(20, JOINTS),
+      unsaved: false,
+    });
     s.getState().keys.toggle(1, 2);
     s.getState().history.undo();
     expect(s.getState().dirty).toBe(false);
@@ -315,7 +371,16 @@ describe('document store: load, close and save', () => {
     const e = s.getState().editId;
     s.getState().close();
     const st = s.getState();
-    expect([st.documentId, st.path, st.name, st.kind, st.readOnly, st.motion, st.dirty, st.transaction]).toEqual([null, null, '', null, false, null, false, null]);
+    expect([st.documentId, st.path, st.name, st.kind, st.readOnly, st.motion, st.dirty, st.transaction]).toEqual([
+      null,
+      null,
+      '',
+      null,
+      false,
+      null,
+      false,
+      null,
+    ]);
     expect(st.past).toEqual([]);
     expect(st.future).toEqual([]);
     expect(st.rotationOverridesDeg).toEqual({});
@@ -342,7 +407,15 @@ describe('document store: load, close and save', () => {
 
   it('a document closed after an import is not dirty, and the next one loaded is not either', () => {
     const s = createDocumentStore();
-    s.getState().load({ documentId: 'i', kind: 'mtn', readOnly: false, name: 'imp', path: null, motion: emptyMotion(20, JOINTS), unsaved: true });
+    s.getState().load({
+      documentId: 'i',
+      kind: 'mtn',
+      readOnly: false,
+      name: 'imp',
+      path: null,
+      motion: emptyMotion(20, JOINTS),
+      unsaved: true,
+    });
     s.getState().close();
     expect(s.getState().dirty).toBe(false);
   });
@@ -386,7 +459,15 @@ describe('document store: keys', () => {
 
   it('ignores keys outside the motion: frames past N, negative or fractional frames, unknown joints', () => {
     const s = sample();
-    for (const [j, f] of [[0, 21], [0, -1], [0, 2.5], [3, 2], [-2, 2], [-1, 21]]) s.getState().keys.toggle(j, f);
+    for (const [j, f] of [
+      [0, 21],
+      [0, -1],
+      [0, 2.5],
+      [3, 2],
+      [-2, 2],
+      [-1, 21],
+    ])
+      s.getState().keys.toggle(j, f);
     expect(s.getState().past).toHaveLength(0);
     s.getState().keys.toggle(2, 20); // the last frame N itself is a frame
     s.getState().keys.toggle(0, 0);
@@ -413,7 +494,9 @@ describe('document store: keys', () => {
     // a key landing on another merges with it
     s.getState().keys.toggle(1, 3);
     expect(s.getState().keys.move(1, [0, 3], 3)).toEqual([3, 6]);
-    expect(Array.from({ length: 21 }, (_, f) => f).filter((f) => jointFlagsAt(s.getState().motion!, f, 1) & KeyFlag.KEY)).toEqual([3, 6]);
+    expect(
+      Array.from({ length: 21 }, (_, f) => f).filter((f) => jointFlagsAt(s.getState().motion!, f, 1) & KeyFlag.KEY),
+    ).toEqual([3, 6]);
     const ro = createDocumentStore();
     const m = emptyMotion(4, JOINTS);
     m.jointKeyInfo[(1 * 3 + 1) * 4] = KeyFlag.KEY;
@@ -443,7 +526,9 @@ describe('document store: locks, trace and flags', () => {
     expect(Array.from({ length: 11 }, (_, f) => lockedJointAt(m, f))).toEqual([-1, -1, 0, 0, 0, 1, 1, 1, 1, 1, -1]);
     expect(labels(s).at(-1)).toBe(`Move lock to ${m.joints[1].name} (frames 5-9)`);
     s.getState().history.undo();
-    expect(Array.from({ length: 11 }, (_, f) => lockedJointAt(s.getState().motion!, f))).toEqual([-1, -1, 0, 0, 0, 0, 0, -1, -1, -1, -1]);
+    expect(Array.from({ length: 11 }, (_, f) => lockedJointAt(s.getState().motion!, f))).toEqual([
+      -1, -1, 0, 0, 0, 0, 0, -1, -1, -1, -1,
+    ]);
   });
 
   it('refuses a lock on the root or an unknown joint, and labels lock steps by their range', () => {
@@ -455,7 +540,9 @@ describe('document store: locks, trace and flags', () => {
     const refused = s.getState().locks.setRange(2, -5, 40);
     expect(refused.ok).toBe(false);
     if (refused.ok) return;
-    expect(refused.message).toMatch(/^Lock refused: frame 3 is already locked by joint 0 "hips"\. A frame pins one joint: the game moves the root to hold it still\./);
+    expect(refused.message).toMatch(
+      /^Lock refused: frame 3 is already locked by joint 0 "hips"\. A frame pins one joint: the game moves the root to hold it still\./,
+    );
     expect(refused.fix?.label).toBe(`Move lock to ${s.getState().motion!.joints[2].name}`);
     s.getState().locks.clearRange(0, 3, 3);
     // clamped to 0..N and rounded
@@ -518,7 +605,8 @@ describe('document store: tolerances', () => {
     s.getState().tolerancesActions.set({ positionTolerance: 2 });
     expect(s.getState().past).toHaveLength(1);
     expect(labels(s)).toEqual(['Change tolerance']);
-    for (const k of ['rotationToleranceDeg', 'offsetTolerance', 'objectTolerance', 'shell'] as const) s.getState().tolerancesActions.set({ [k]: 7 });
+    for (const k of ['rotationToleranceDeg', 'offsetTolerance', 'objectTolerance', 'shell'] as const)
+      s.getState().tolerancesActions.set({ [k]: 7 });
     expect(s.getState().past).toHaveLength(5);
   });
 
@@ -541,18 +629,40 @@ describe('document store: tolerances', () => {
     s.getState().tolerancesActions.setSkeleton(3, null);
     expect(s.getState().tolerances.objectTolerance).toBe(3);
     expect('shell' in s.getState().tolerances).toBe(false);
-    for (const [o, sh] of [[0, null], [-1, null], [Number.NaN, null], [Number.POSITIVE_INFINITY, null], [2, 0], [2, -3], [2, Number.NaN], [null, 0]] as const) s.getState().tolerancesActions.setSkeleton(o, sh);
+    for (const [o, sh] of [
+      [0, null],
+      [-1, null],
+      [Number.NaN, null],
+      [Number.POSITIVE_INFINITY, null],
+      [2, 0],
+      [2, -3],
+      [2, Number.NaN],
+      [null, 0],
+    ] as const)
+      s.getState().tolerancesActions.setSkeleton(o, sh);
     expect(s.getState().tolerances.objectTolerance).toBe(3);
     s.getState().tolerancesActions.setSkeleton(null, 4); // off: the shell goes too
     expect('objectTolerance' in s.getState().tolerances).toBe(false);
     expect('shell' in s.getState().tolerances).toBe(false);
-    expect(labels(s)).toEqual(['Set the object-space bound', 'Set the object-space bound', 'Turn off the object-space bound']);
+    expect(labels(s)).toEqual([
+      'Set the object-space bound',
+      'Set the object-space bound',
+      'Turn off the object-space bound',
+    ]);
     expect(s.getState().dirty).toBe(false);
   });
 
   it('setOverride takes a positive finite degree for a joint of the motion; the same value again is no step', () => {
     const s = sample();
-    for (const [j, d] of [[-1, 2], [3, 2], [0, 0], [0, -2], [0, Number.NaN], [0, Number.POSITIVE_INFINITY]] as const) s.getState().tolerancesActions.setOverride(j, d);
+    for (const [j, d] of [
+      [-1, 2],
+      [3, 2],
+      [0, 0],
+      [0, -2],
+      [0, Number.NaN],
+      [0, Number.POSITIVE_INFINITY],
+    ] as const)
+      s.getState().tolerancesActions.setOverride(j, d);
     expect(s.getState().rotationOverridesDeg).toEqual({});
     s.getState().tolerancesActions.setOverride(0, 2);
     s.getState().tolerancesActions.setOverride(2, 4);
@@ -561,7 +671,12 @@ describe('document store: tolerances', () => {
     s.getState().tolerancesActions.setOverride(2, 5);
     s.getState().tolerancesActions.setOverride(0, null);
     expect(s.getState().rotationOverridesDeg).toEqual({ 2: 5 });
-    expect(labels(s)).toEqual(['Set tolerance override', 'Set tolerance override', 'Set tolerance override', 'Remove tolerance override']);
+    expect(labels(s)).toEqual([
+      'Set tolerance override',
+      'Set tolerance override',
+      'Set tolerance override',
+      'Remove tolerance override',
+    ]);
     s.getState().history.undo();
     expect(s.getState().rotationOverridesDeg).toEqual({ 0: 2, 2: 5 });
     // the same number of overrides on other joints is a change
@@ -643,7 +758,14 @@ describe('document store: history', () => {
 
   it('a read-only document opens no drag', () => {
     const s = createDocumentStore();
-    s.getState().load({ documentId: 'r', kind: 'mar', readOnly: true, name: 'a:b', path: 'a.mar', motion: emptyMotion(4, JOINTS) });
+    s.getState().load({
+      documentId: 'r',
+      kind: 'mar',
+      readOnly: true,
+      name: 'a:b',
+      path: 'a.mar',
+      motion: emptyMotion(4, JOINTS),
+    });
     s.getState().history.begin('x');
     expect(s.getState().transaction).toBeNull();
     s.getState().tolerancesActions.set({ positionTolerance: 3 });
@@ -651,8 +773,21 @@ describe('document store: history', () => {
   });
 
   it('sameFileContent compares flags, waist joint and every key-info word', () => {
-    const base = { flags: 1, waistJoint: 0, translationKeyInfo: new Uint32Array([0, 1]), jointKeyInfo: new Uint32Array([2, 0]), tolerances: { ...DEFAULT_TOLERANCES }, rotationOverridesDeg: {} };
-    expect(sameFileContent(base, { ...base, translationKeyInfo: new Uint32Array([0, 1]), jointKeyInfo: new Uint32Array([2, 0]) })).toBe(true);
+    const base = {
+      flags: 1,
+      waistJoint: 0,
+      translationKeyInfo: new Uint32Array([0, 1]),
+      jointKeyInfo: new Uint32Array([2, 0]),
+      tolerances: { ...DEFAULT_TOLERANCES },
+      rotationOverridesDeg: {},
+    };
+    expect(
+      sameFileContent(base, {
+        ...base,
+        translationKeyInfo: new Uint32Array([0, 1]),
+        jointKeyInfo: new Uint32Array([2, 0]),
+      }),
+    ).toBe(true);
     expect(sameFileContent(base, { ...base, flags: 3 })).toBe(false);
     expect(sameFileContent(base, { ...base, waistJoint: 1 })).toBe(false);
     expect(sameFileContent(base, { ...base, translationKeyInfo: new Uint32Array([0, 2]) })).toBe(false);
@@ -701,8 +836,20 @@ describe('document store: channels and clamps', () => {
     const s = sample();
     s.getState().tolerancesActions.set({ positionTolerance: 2, rotationToleranceDeg: 3, offsetTolerance: 4 });
     s.getState().tolerancesActions.setMethod('classic');
-    expect(s.getState().tolerances).toEqual({ positionTolerance: 2, rotationToleranceDeg: 3, offsetTolerance: 4, method: 'classic' });
+    expect(s.getState().tolerances).toEqual({
+      positionTolerance: 2,
+      rotationToleranceDeg: 3,
+      offsetTolerance: 4,
+      method: 'classic',
+    });
     s.getState().tolerancesActions.setSkeleton(1, 2);
-    expect(s.getState().tolerances).toEqual({ positionTolerance: 2, rotationToleranceDeg: 3, offsetTolerance: 4, method: 'classic', objectTolerance: 1, shell: 2 });
+    expect(s.getState().tolerances).toEqual({
+      positionTolerance: 2,
+      rotationToleranceDeg: 3,
+      offsetTolerance: 4,
+      method: 'classic',
+      objectTolerance: 1,
+      shell: 2,
+    });
   });
 });

@@ -266,7 +266,20 @@ function sameEditable(a: EditableState, b: EditableState): boolean {
 }
 
 /** The document fields with nothing open (fresh arrays each time); tolerances and editId carry over a close. */
-function noDocument(): Pick<DocumentState, 'documentId' | 'path' | 'name' | 'kind' | 'readOnly' | 'motion' | 'rotationOverridesDeg' | 'dirty' | 'past' | 'future' | 'transaction'> {
+function noDocument(): Pick<
+  DocumentState,
+  | 'documentId'
+  | 'path'
+  | 'name'
+  | 'kind'
+  | 'readOnly'
+  | 'motion'
+  | 'rotationOverridesDeg'
+  | 'dirty'
+  | 'past'
+  | 'future'
+  | 'transaction'
+> {
   return {
     documentId: null,
     path: null,
@@ -345,7 +358,9 @@ export function createDocumentStore(): StoreApi<DocumentState> {
       const rest = source.slice(0, -1);
       set({
         ...withEditable(unpack(entry.state)),
-        ...(from === 'past' ? { past: rest, future: [...s.future, current] } : { future: rest, past: [...s.past, current] }),
+        ...(from === 'past'
+          ? { past: rest, future: [...s.future, current] }
+          : { future: rest, past: [...s.past, current] }),
       });
     }
 
@@ -503,10 +518,11 @@ export function createDocumentStore(): StoreApi<DocumentState> {
           const J = m.joints.length;
           edit(`Move lock to ${m.joints[joint].name} (${a === b ? `frame ${a}` : `frames ${a}-${b}`})`, (cur) => {
             const arr = cur.jointKeyInfo.slice();
-            for (let f = a; f <= b; f++) for (let j = 0; j < J; j++) {
-              if (j === joint) arr[(f * J + j) * 4] |= KeyFlag.LOCK;
-              else arr[(f * J + j) * 4] &= ~KeyFlag.LOCK;
-            }
+            for (let f = a; f <= b; f++)
+              for (let j = 0; j < J; j++) {
+                if (j === joint) arr[(f * J + j) * 4] |= KeyFlag.LOCK;
+                else arr[(f * J + j) * 4] &= ~KeyFlag.LOCK;
+              }
             return { ...cur, jointKeyInfo: arr };
           });
         },

@@ -7,7 +7,14 @@ describe('key info views', () => {
   it('lists lock ranges per joint run and trace frames as edited', () => {
     const joints = ['a', 'b', 'c'].map((name, i) => ({ parent: i - 1, mirror: i, part: 0, reserved: 0, name }));
     const s = createDocumentStore();
-    s.getState().load({ documentId: 'd', kind: 'mtn', readOnly: false, name: 'm', path: 'm.mtn', motion: emptyMotion(30, joints) });
+    s.getState().load({
+      documentId: 'd',
+      kind: 'mtn',
+      readOnly: false,
+      name: 'm',
+      path: 'm.mtn',
+      motion: emptyMotion(30, joints),
+    });
     s.getState().locks.setRange(1, 3, 6);
     s.getState().locks.setRange(2, 7, 9);
     s.getState().locks.setRange(1, 20, 20);

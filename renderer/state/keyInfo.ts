@@ -30,4 +30,3 @@ export function traceFramesOf(m: Motion): number[] {
   for (let f = 0; f <= m.frameCount; f++) if (m.translationKeyInfo[f * 4] & KeyFlag.TRACE) out.push(f);
   return out;
 }
-

@@ -6,11 +6,16 @@ import { MESSAGE_LIMIT, createSessionStore, messageShownFor } from './sessionSto
 const joints = [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'hips' }];
 
 function open(documentId: string, name: string, path: string | null): void {
-  documentStore.getState().load({ documentId, kind: 'mtn', readOnly: false, name, path, motion: emptyMotion(10, joints) });
+  documentStore
+    .getState()
+    .load({ documentId, kind: 'mtn', readOnly: false, name, path, motion: emptyMotion(10, joints) });
 }
 
 function shownNow(s: ReturnType<typeof createSessionStore>): string[] {
-  return s.getState().messages.filter((m) => messageShownFor(m, documentStore.getState())).map((m) => m.text);
+  return s
+    .getState()
+    .messages.filter((m) => messageShownFor(m, documentStore.getState()))
+    .map((m) => m.text);
 }
 
 describe('messages belong to their document', () => {

@@ -49,7 +49,10 @@ export interface MessageAction {
 export const MESSAGE_LIMIT = 30;
 
 /** Whether `m` shows while the tuner shows document `d`: app messages always, a motion's only over that motion. */
-export function messageShownFor(m: AppMessage, d: { documentId: string | null; path: string | null; motion: unknown }): boolean {
+export function messageShownFor(
+  m: AppMessage,
+  d: { documentId: string | null; path: string | null; motion: unknown },
+): boolean {
   if (!m.owner) return true;
   if (!d.motion) return false;
   if (m.owner.documentId !== null && m.owner.documentId === d.documentId) return true;
@@ -177,7 +180,11 @@ export function createSessionStore() {
     toggleOverlayJoint(joint) {
       const { overlayJoints, selectedJoint } = get();
       if (joint < 0 || joint === selectedJoint) return;
-      set({ overlayJoints: overlayJoints.includes(joint) ? overlayJoints.filter((j) => j !== joint) : [...overlayJoints, joint] });
+      set({
+        overlayJoints: overlayJoints.includes(joint)
+          ? overlayJoints.filter((j) => j !== joint)
+          : [...overlayJoints, joint],
+      });
     },
     clearOverlay() {
       if (get().overlayJoints.length) set({ overlayJoints: [] });
@@ -208,7 +215,9 @@ export function createSessionStore() {
       const id = nextMessageId++;
       const d = documentStore.getState();
       const owner = scope === 'document' && d.motion ? { documentId: d.documentId, path: d.path, name: d.name } : null;
-      set({ messages: [...get().messages, { id, level, text, owner, ...(action ? { action } : {}) }].slice(-MESSAGE_LIMIT) });
+      set({
+        messages: [...get().messages, { id, level, text, owner, ...(action ? { action } : {}) }].slice(-MESSAGE_LIMIT),
+      });
       return id;
     },
     dismiss(id) {
@@ -228,7 +237,16 @@ export function createSessionStore() {
       set({ busy: what });
     },
     resetForDocument(frameCount) {
-      set({ playhead: 0, playing: false, hoverFrame: null, selectedKeys: [], overlayJoints: [], soloComponent: null, viewStart: 0, viewEnd: Math.max(1, frameCount) });
+      set({
+        playhead: 0,
+        playing: false,
+        hoverFrame: null,
+        selectedKeys: [],
+        overlayJoints: [],
+        soloComponent: null,
+        viewStart: 0,
+        viewEnd: Math.max(1, frameCount),
+      });
     },
   }));
 }

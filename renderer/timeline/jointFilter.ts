@@ -10,7 +10,21 @@ export const JOINT_CHAINS: readonly JointChain[] = ['legs', 'arms', 'spine'];
 /** Name parts of each chain (lower case), as rigs name them (Mixamo, CMU, Unreal, Blender's Rigify). */
 const CHAIN_PARTS: Record<JointChain, string[]> = {
   legs: ['leg', 'thigh', 'knee', 'calf', 'shin', 'foot', 'ankle', 'toe', 'hip_', 'upleg'],
-  arms: ['arm', 'shoulder', 'clavicle', 'collar', 'elbow', 'wrist', 'hand', 'finger', 'thumb', 'index', 'pinky', 'ring', 'middle'],
+  arms: [
+    'arm',
+    'shoulder',
+    'clavicle',
+    'collar',
+    'elbow',
+    'wrist',
+    'hand',
+    'finger',
+    'thumb',
+    'index',
+    'pinky',
+    'ring',
+    'middle',
+  ],
   spine: ['hips', 'pelvis', 'root', 'spine', 'chest', 'torso', 'neck', 'head', 'waist', 'abdomen'],
 };
 
@@ -43,8 +57,7 @@ export function chainOf(name: string): ChainGroup {
 
 /** A timeline row: a joint's (-1: the root translation) or a chain group's header with the joints under it. */
 export type TimelineRow =
-  | { kind: 'joint'; joint: number }
-  | { kind: 'group'; group: ChainGroup; joints: number[]; folded: boolean };
+  { kind: 'joint'; joint: number } | { kind: 'group'; group: ChainGroup; joints: number[]; folded: boolean };
 
 /**
  * The timeline's rows. Ungrouped: the filter's joint rows (shownJointRows). Grouped: the root translation row,

@@ -12,7 +12,17 @@ import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { compressionStore, settleHoldMs } from '../state/compressionStore';
 import { HiDpiCanvas } from '../canvas/hidpiCanvas';
-import { GUTTER, RIGHT_PAD, RULER_H, drawHoverLine, drawPlayhead, drawRuler, drawTimeGrid, frameToX, type TimeAxis } from '../canvas/timeAxis';
+import {
+  GUTTER,
+  RIGHT_PAD,
+  RULER_H,
+  drawHoverLine,
+  drawPlayhead,
+  drawRuler,
+  drawTimeGrid,
+  frameToX,
+  type TimeAxis,
+} from '../canvas/timeAxis';
 import { dragPanView, frameUnder, wheelPanView, wheelZoomView } from '../canvas/timeGestures';
 import { diamondPath } from '../canvas/shapes';
 import { userKeyFramesOf } from '../curves/series';
@@ -51,7 +61,11 @@ class HeatColumns {
   private readonly columns: number;
   private readonly steps: Uint8Array;
 
-  constructor(private readonly axis: TimeAxis, private readonly f0: number, private readonly f1: number) {
+  constructor(
+    private readonly axis: TimeAxis,
+    private readonly f0: number,
+    private readonly f1: number,
+  ) {
     const xa = frameToX(axis, f0 - 0.5);
     const xb = frameToX(axis, f1 + 0.5);
     this.x0 = Math.floor(xa);
@@ -116,11 +130,19 @@ export class TimelinePainter {
   private scrollTop = 0;
 
   constructor(private readonly host: HTMLElement) {
-    this.surface = new HiDpiCanvas(host, (ctx, w, h) => this.paint(ctx, w, h), (view) => this.contentHeight(view), () => settleHoldMs(compressionStore.getState(), performance.now()));
+    this.surface = new HiDpiCanvas(
+      host,
+      (ctx, w, h) => this.paint(ctx, w, h),
+      (view) => this.contentHeight(view),
+      () => settleHoldMs(compressionStore.getState(), performance.now()),
+    );
     const c = this.surface.canvas;
     c.dataset.testid = 'timeline-canvas';
     c.setAttribute('role', 'img');
-    c.setAttribute('aria-label', 'Timeline: drag in the lock row to lock the selected joint, click the trace row to toggle a trace key');
+    c.setAttribute(
+      'aria-label',
+      'Timeline: drag in the lock row to lock the selected joint, click the trace row to toggle a trace key',
+    );
     const inv = () => this.surface.invalidate();
     this.unsubscribers.push(
       documentStore.subscribe(inv),
@@ -218,10 +240,26 @@ export class TimelinePainter {
     const { timelineGrouped: grouped, timelineFolded: folded } = preferencesStore.getState();
     const k = this.shownKey;
     if (k.m !== m || k.f !== f || k.grouped !== grouped || k.folded !== folded)
-      this.shownKey = { m, f, grouped, folded, rows: timelineRows(m.joints.map((j) => j.name), f, { grouped, folded }) };
+      this.shownKey = {
+        m,
+        f,
+        grouped,
+        folded,
+        rows: timelineRows(
+          m.joints.map((j) => j.name),
+          f,
+          { grouped, folded },
+        ),
+      };
     return this.shownKey.rows;
   }
-  private shownKey: { m: Motion | null; f: unknown; grouped: boolean; folded: unknown; rows: TimelineRow[] } = { m: null, f: null, grouped: false, folded: null, rows: [] };
+  private shownKey: { m: Motion | null; f: unknown; grouped: boolean; folded: unknown; rows: TimelineRow[] } = {
+    m: null,
+    f: null,
+    grouped: false,
+    folded: null,
+    rows: [],
+  };
 
   /** The row at content y, or null. */
   private rowAtY(y: number): TimelineRow | null {
@@ -281,7 +319,14 @@ export class TimelinePainter {
         ratio = off.maxError / off.tolerance;
         maxError = off.maxError;
       }
-      rows.push({ joint: j, keys: rep ? rep.keyFrames.length : 0, user: rep ? rep.userKeyFrames.length : 0, ratio, maxError, report: rep ?? null });
+      rows.push({
+        joint: j,
+        keys: rep ? rep.keyFrames.length : 0,
+        user: rep ? rep.userKeyFrames.length : 0,
+        ratio,
+        maxError,
+        report: rep ?? null,
+      });
     }
     return rows;
   }
@@ -320,7 +365,11 @@ export class TimelinePainter {
     const stats = this.rowStats(m);
     // Worst rows: the three with the largest error relative to tolerance (when above half of it).
     const worst = new Set(
-      [...stats].filter((r) => r.ratio > 0.5).sort((a, b) => b.ratio - a.ratio).slice(0, 3).map((r) => r.joint),
+      [...stats]
+        .filter((r) => r.ratio > 0.5)
+        .sort((a, b) => b.ratio - a.ratio)
+        .slice(0, 3)
+        .map((r) => r.joint),
     );
 
     ctx.fillStyle = COLORS.gutterBg;
@@ -369,7 +418,8 @@ export class TimelinePainter {
       ctx.fillRect(0, y, GUTTER, JOINT_ROW_H);
       const name = row.joint < 0 ? 'Root translation' : `${row.joint} ${m.joints[row.joint].name}`;
       const isWorst = worst.has(row.joint);
-      ctx.fillStyle = row.ratio > 1.0001 ? COLORS.tolerance : isWorst ? '#ffb347' : selected ? COLORS.selection : COLORS.text;
+      ctx.fillStyle =
+        row.ratio > 1.0001 ? COLORS.tolerance : isWorst ? '#ffb347' : selected ? COLORS.selection : COLORS.text;
       ctx.textAlign = 'left';
       ctx.fillText(name.length > 15 ? `${name.slice(0, 14)}…` : name, 6, y + JOINT_ROW_H / 2);
       ctx.textAlign = 'right';
@@ -405,9 +455,15 @@ export class TimelinePainter {
     ctx.font = '10px system-ui, sans-serif';
     ctx.textAlign = 'left';
     const shownJoints = shown.flatMap((r) => (r.kind === 'joint' ? [r.joint] : []));
-    ctx.fillText(shownJoints.length < J + 1 ? `${shownJoints.length} of ${J + 1} rows` : `${N + 1} frames · ${J} joints`, 6, RULER_H / 2);
+    ctx.fillText(
+      shownJoints.length < J + 1 ? `${shownJoints.length} of ${J + 1} rows` : `${N + 1} frames · ${J} joints`,
+      6,
+      RULER_H / 2,
+    );
     c.dataset.shownRows = shownJoints.join(',');
-    c.dataset.rows = shown.map((r) => (r.kind === 'joint' ? String(r.joint) : `${r.group}${r.folded ? '+' : '-'}`)).join(',');
+    c.dataset.rows = shown
+      .map((r) => (r.kind === 'joint' ? String(r.joint) : `${r.group}${r.folded ? '+' : '-'}`))
+      .join(',');
     drawHoverLine(ctx, axis, s.hoverFrame, RULER_H, JOINTS_TOP);
     drawPlayhead(ctx, axis, s.playhead, JOINTS_TOP);
     ctx.restore();
@@ -418,19 +474,29 @@ export class TimelinePainter {
    * frames a summary like a dope sheet's: the worst error of its joints against their tolerances and every key.
    */
   private paintGroupRow(
-    ctx: CanvasRenderingContext2D, item: Extract<TimelineRow, { kind: 'group' }>, stats: RowStat[], heat: HeatColumns,
-    axis: TimeAxis, y: number, w: number, f0: number, f1: number, selected: boolean,
+    ctx: CanvasRenderingContext2D,
+    item: Extract<TimelineRow, { kind: 'group' }>,
+    stats: RowStat[],
+    heat: HeatColumns,
+    axis: TimeAxis,
+    y: number,
+    w: number,
+    f0: number,
+    f1: number,
+    selected: boolean,
   ): void {
     ctx.fillStyle = '#24272d';
     ctx.fillRect(GUTTER, y, w - GUTTER, JOINT_ROW_H);
     const reports = item.joints.map((j) => stats[j + 1].report).filter((r): r is ChannelReport => r !== null);
     if (reports.length > 0) {
       const worst = new Float64Array(reports[0].errors.length);
-      for (const r of reports) for (let f = 0; f < worst.length; f++) worst[f] = Math.max(worst[f], r.errors[f] / r.tolerance);
+      for (const r of reports)
+        for (let f = 0; f < worst.length; f++) worst[f] = Math.max(worst[f], r.errors[f] / r.tolerance);
       heat.paint(ctx, worst, 1, y + 1, JOINT_ROW_H - 2);
       ctx.fillStyle = COLORS.autoKey;
       const keys = new Set(reports.flatMap((r) => r.keyFrames));
-      for (const k of keys) if (k >= f0 - 1 && k <= f1 + 1) ctx.fillRect(Math.round(frameToX(axis, k)) - 1, y + 5, 2, JOINT_ROW_H - 10);
+      for (const k of keys)
+        if (k >= f0 - 1 && k <= f1 + 1) ctx.fillRect(Math.round(frameToX(axis, k)) - 1, y + 5, 2, JOINT_ROW_H - 10);
     }
     ctx.fillStyle = selected ? '#3a3720' : '#2b2e35';
     ctx.fillRect(0, y, GUTTER, JOINT_ROW_H);
@@ -482,7 +548,14 @@ export class TimelinePainter {
     ctx.fillText(text, x + 6, y + 9);
   }
 
-  private paintLockRow(ctx: CanvasRenderingContext2D, m: Motion, axis: TimeAxis, w: number, f0: number, f1: number): void {
+  private paintLockRow(
+    ctx: CanvasRenderingContext2D,
+    m: Motion,
+    axis: TimeAxis,
+    w: number,
+    f0: number,
+    f1: number,
+  ): void {
     const y = SPECIAL_TOP;
     paintPinnedRowBand(ctx, y, LOCK_ROW_H, w, '#22252b', COLORS.lock, 'Locks (drag)');
     clipToPlot(ctx, y, LOCK_ROW_H, w);
@@ -510,7 +583,11 @@ export class TimelinePainter {
     };
     for (let f = Math.max(0, f0 - 1); f <= Math.min(m.frameCount, f1 + 1); f++) {
       let lj = -1;
-      for (let j = 0; j < J; j++) if (m.jointKeyInfo[(f * J + j) * 4] & KeyFlag.LOCK) { lj = j; break; }
+      for (let j = 0; j < J; j++)
+        if (m.jointKeyInfo[(f * J + j) * 4] & KeyFlag.LOCK) {
+          lj = j;
+          break;
+        }
       if (lj !== runJoint) {
         flush(f - 1);
         runStart = f;
@@ -531,7 +608,14 @@ export class TimelinePainter {
     ctx.restore();
   }
 
-  private paintTraceRow(ctx: CanvasRenderingContext2D, m: Motion, axis: TimeAxis, w: number, f0: number, f1: number): void {
+  private paintTraceRow(
+    ctx: CanvasRenderingContext2D,
+    m: Motion,
+    axis: TimeAxis,
+    w: number,
+    f0: number,
+    f1: number,
+  ): void {
     const y = SPECIAL_TOP + LOCK_ROW_H;
     paintPinnedRowBand(ctx, y, TRACE_ROW_H, w, '#1f2227', COLORS.trace, 'Trace keys (click)');
     clipToPlot(ctx, y, TRACE_ROW_H, w);
@@ -677,7 +761,10 @@ export class TimelinePainter {
     if (!(e.ctrlKey || e.altKey || e.shiftKey)) return;
     e.preventDefault();
     const view = { start: s.viewStart, end: s.viewEnd };
-    const [a, b] = e.shiftKey && !(e.ctrlKey || e.altKey) ? wheelPanView(view, e, m.frameCount) : wheelZoomView(view, this.axis, this.local(e).x, e.deltaY, m.frameCount);
+    const [a, b] =
+      e.shiftKey && !(e.ctrlKey || e.altKey)
+        ? wheelPanView(view, e, m.frameCount)
+        : wheelZoomView(view, this.axis, this.local(e).x, e.deltaY, m.frameCount);
     s.setView(a, b);
   };
 
@@ -701,7 +788,15 @@ function clipToPlot(ctx: CanvasRenderingContext2D, y: number, rowHeight: number,
   ctx.clip();
 }
 
-function paintPinnedRowBand(ctx: CanvasRenderingContext2D, y: number, rowHeight: number, width: number, background: string, labelColor: string, label: string): void {
+function paintPinnedRowBand(
+  ctx: CanvasRenderingContext2D,
+  y: number,
+  rowHeight: number,
+  width: number,
+  background: string,
+  labelColor: string,
+  label: string,
+): void {
   ctx.fillStyle = background;
   ctx.fillRect(GUTTER, y, width - GUTTER, rowHeight);
   ctx.fillStyle = COLORS.gutterBg;

@@ -26,7 +26,9 @@ export function getApi(): ActGuyApi {
   }
   const token = tokenFromLocation(window.location);
   if (!token)
-    throw new Error('ActGuy could not reach its main process: no Electron preload and no ?token= in the address (open the URL `npm run web` prints)');
+    throw new Error(
+      'ActGuy could not reach its main process: no Electron preload and no ?token= in the address (open the URL `npm run web` prints)',
+    );
   cached = createLoopbackClient({ token });
   return cached;
 }

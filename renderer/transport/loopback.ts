@@ -82,11 +82,15 @@ export function createLoopbackClient(options: LoopbackClientOptions): ActGuyApi 
         body: encodeIpcFrame(arg) as unknown as RequestInit['body'],
       });
     } catch (e) {
-      throw new ActGuyApiError({ message: `ActGuy's local server is not reachable (${(e as Error).message}); is \`npm run web\` still running?` });
+      throw new ActGuyApiError({
+        message: `ActGuy's local server is not reachable (${(e as Error).message}); is \`npm run web\` still running?`,
+      });
     }
     if (!response.ok) {
       const text = await response.text().catch(() => '');
-      throw new ActGuyApiError({ message: `ActGuy's local server refused ${member}: HTTP ${response.status} ${text}`.trim() });
+      throw new ActGuyApiError({
+        message: `ActGuy's local server refused ${member}: HTTP ${response.status} ${text}`.trim(),
+      });
     }
     const reply = decodeIpcFrame(new Uint8Array(await response.arrayBuffer())) as IpcReply<InvokeResult<M>>;
     if (!reply.ok) throw new ActGuyApiError(reply.error);
@@ -97,17 +101,26 @@ export function createLoopbackClient(options: LoopbackClientOptions): ActGuyApi 
     (invoke as (m: string, a: unknown) => Promise<unknown>)(member, arg);
 
   const requireDialogs = (): InAppDialogs => {
-    if (!inAppDialogs) throw new ActGuyApiError({ message: 'no in-app file picker registered (setInAppDialogs) for the loopback transport' });
+    if (!inAppDialogs)
+      throw new ActGuyApiError({
+        message: 'no in-app file picker registered (setInAppDialogs) for the loopback transport',
+      });
     return inAppDialogs;
   };
 
-  const pick = async (mode: 'open' | 'save', title: string, extensions: string[], defaultName?: string): Promise<string | null> => {
+  const pick = async (
+    mode: 'open' | 'save',
+    title: string,
+    extensions: string[],
+    defaultName?: string,
+  ): Promise<string | null> => {
     const dialogs = requireDialogs();
     const listing = await invoke('listWorkspace', { extensions });
     return dialogs.pickPath({ mode, title, extensions, defaultName, listing });
   };
 
-  const withExtension = (path: string, ext: string): string => (path.toLowerCase().endsWith(`.${ext}`) ? path : `${path}.${ext}`);
+  const withExtension = (path: string, ext: string): string =>
+    path.toLowerCase().endsWith(`.${ext}`) ? path : `${path}.${ext}`;
 
   /**
    * Dialog members, served in the page. Keyed by name and applied only when
@@ -125,11 +138,20 @@ export function createLoopbackClient(options: LoopbackClientOptions): ActGuyApi 
     },
     saveMotionAsDialog: async (req: InvokeArg<'saveMotionAsDialog'>) => {
       const path = await pick('save', 'Save motion as', ['mtn'], req.defaultName);
-      return path ? invoke('saveMotion', { documentId: req.documentId, mtnBytes: req.mtnBytes, path: withExtension(path, 'mtn'), ...(req.tuningText !== undefined ? { tuningText: req.tuningText } : {}) }) : { status: 'cancelled' };
+      return path
+        ? invoke('saveMotion', {
+            documentId: req.documentId,
+            mtnBytes: req.mtnBytes,
+            path: withExtension(path, 'mtn'),
+            ...(req.tuningText !== undefined ? { tuningText: req.tuningText } : {}),
+          })
+        : { status: 'cancelled' };
     },
     exportMt3Dialog: async (req: InvokeArg<'exportMt3Dialog'>) => {
       const path = await pick('save', 'Export compressed motion', ['mt3'], req.defaultName);
-      return path ? invoke('exportMt3', { compress: req.compress, path: withExtension(path, 'mt3') }) : { status: 'cancelled' };
+      return path
+        ? invoke('exportMt3', { compress: req.compress, path: withExtension(path, 'mt3') })
+        : { status: 'cancelled' };
     },
     confirmDiscardChanges: async (req: InvokeArg<'confirmDiscardChanges'>) => {
       const message = `${req.documentName} has unsaved changes. Discard them and ${req.action}?`;
@@ -164,7 +186,8 @@ export function createLoopbackClient(options: LoopbackClientOptions): ActGuyApi 
       return paths.length > 1 ? { status: 'chosenMany', paths } : invoke('importMotion', { ...req, path: paths[0] });
     },
     exportGltfDialog: async (req: InvokeArg<'exportGltfDialog'>) => {
-      const title = req.source === 'compressed' ? 'Export glTF of the compressed motion' : 'Export glTF of the source motion';
+      const title =
+        req.source === 'compressed' ? 'Export glTF of the compressed motion' : 'Export glTF of the source motion';
       const path = await pick('save', title, ['glb'], req.defaultName);
       if (!path) return { status: 'cancelled' };
       const { documentId, source, mtnBytes, compress, scale } = req;
@@ -175,16 +198,22 @@ export function createLoopbackClient(options: LoopbackClientOptions): ActGuyApi 
       const path = await pick('save', 'Export MSH animation (.res8, .res19, .nodes.json)', ['res8'], req.defaultName);
       if (!path) return { status: 'cancelled' };
       const { documentId, positionTolerance, rotationToleranceDeg, rotationToleranceOverridesDeg } = req;
-      return invoke('exportMsh', { documentId, positionTolerance, rotationToleranceDeg, rotationToleranceOverridesDeg, path: mshFilesOf(mshPrefixOf(path)).res8 });
+      return invoke('exportMsh', {
+        documentId,
+        positionTolerance,
+        rotationToleranceDeg,
+        rotationToleranceOverridesDeg,
+        path: mshFilesOf(mshPrefixOf(path)).res8,
+      });
     },
   };
 
   const api: Record<string, unknown> = {};
   // Every other invoke member is a plain RPC: new contract members work without edits here.
-  for (const member of ACTGUY_INVOKE_MEMBERS) api[member] = inPage[member] ?? ((arg?: unknown) => invokeByName(member, arg));
+  for (const member of ACTGUY_INVOKE_MEMBERS)
+    api[member] = inPage[member] ?? ((arg?: unknown) => invokeByName(member, arg));
   // No native menu over loopback: the page's own menu bar drives the same actions.
   const onMenuCommand: ActGuyApi['onMenuCommand'] = () => () => {};
   api.onMenuCommand = onMenuCommand;
   return api as unknown as ActGuyApi;
 }
-

@@ -33,17 +33,25 @@ export function CompressorSettings(props: { disabled: boolean }) {
   };
   return (
     <div className="compressor-settings">
-      <label className="check small" title="ActGuy's original rule: greedy insertion only (for comparison and fidelity)">
+      <label
+        className="check small"
+        title="ActGuy's original rule: greedy insertion only (for comparison and fidelity)"
+      >
         <input
           type="checkbox"
           data-testid="method-classic"
           checked={method === 'classic'}
           disabled={props.disabled}
-          onChange={(e) => documentStore.getState().tolerancesActions.setMethod(e.target.checked ? 'classic' : 'refined')}
+          onChange={(e) =>
+            documentStore.getState().tolerancesActions.setMethod(e.target.checked ? 'classic' : 'refined')
+          }
         />{' '}
         Classic rule (no refinement)
       </label>
-      <div className="tol-row object-row" title="Bound the object-space error (FK at every joint and its virtual points) instead of per-joint degrees; empty: off">
+      <div
+        className="tol-row object-row"
+        title="Bound the object-space error (FK at every joint and its virtual points) instead of per-joint degrees; empty: off"
+      >
         <label htmlFor="tol-object">Object</label>
         <input
           id="tol-object"
@@ -96,7 +104,11 @@ export function CompressorReadout() {
   const saved = greedyBytes !== null ? greedyBytes - result.mt3Bytes : 0;
   const name = (j: number) => joints?.[j]?.name ?? `joint ${j}`;
   const label =
-    stage === 'greedy' ? 'greedy (refining…)' : result.method === 'classic' ? 'classic rule' : `refined${saved > 0 ? `: ${saved} bytes saved vs greedy` : ''}`;
+    stage === 'greedy'
+      ? 'greedy (refining…)'
+      : result.method === 'classic'
+        ? 'classic rule'
+        : `refined${saved > 0 ? `: ${saved} bytes saved vs greedy` : ''}`;
   return (
     <div className="compressor-readout">
       <p className="small" data-testid="compress-stage" data-stage={stage} data-method={result.method}>
@@ -104,7 +116,8 @@ export function CompressorReadout() {
       </p>
       {result.skeleton && (
         <p className={result.skeleton.met ? 'small' : 'small bad'} data-testid="skeleton-status">
-          Object bound {result.skeleton.objectTolerance} u {result.skeleton.met ? 'met' : 'NOT met'} ({result.skeleton.rounds} round{result.skeleton.rounds === 1 ? '' : 's'})
+          Object bound {result.skeleton.objectTolerance} u {result.skeleton.met ? 'met' : 'NOT met'} (
+          {result.skeleton.rounds} round{result.skeleton.rounds === 1 ? '' : 's'})
         </p>
       )}
       {oe && (
@@ -116,7 +129,8 @@ export function CompressorReadout() {
             title="Jump to the frame with the largest object-space error"
             onClick={() => revealChannelFrame(oe.maxErrorJoint, oe.maxErrorFrame, 'rotation')}
           >
-            max object-space: {oe.maxError.toFixed(3)}u at {name(oe.maxErrorJoint)} frame {oe.maxErrorFrame} (shell {oe.shell.toPrecision(3)})
+            max object-space: {oe.maxError.toFixed(3)}u at {name(oe.maxErrorJoint)} frame {oe.maxErrorFrame} (shell{' '}
+            {oe.shell.toPrecision(3)})
           </button>
           <button type="button" className="link small" data-testid="object-error-toggle" onClick={() => setOpen(!open)}>
             {open ? 'Hide' : 'Show'} per-joint object-space error

@@ -21,7 +21,13 @@ export function LocksList({ disabled }: { disabled: boolean }) {
               <button type="button" className="link" onClick={() => revealChannelFrame(r.joint, r.first, 'rotation')}>
                 {motion.joints[r.joint].name} {r.first === r.last ? `frame ${r.first}` : `frames ${r.first}–${r.last}`}
               </button>
-              <button type="button" className="tool small" disabled={disabled} aria-label={`Remove lock of ${motion.joints[r.joint].name} at ${r.first}`} onClick={() => documentStore.getState().locks.clearRange(r.joint, r.first, r.last)}>
+              <button
+                type="button"
+                className="tool small"
+                disabled={disabled}
+                aria-label={`Remove lock of ${motion.joints[r.joint].name} at ${r.first}`}
+                onClick={() => documentStore.getState().locks.clearRange(r.joint, r.first, r.last)}
+              >
                 ✕
               </button>
             </li>
@@ -34,8 +40,16 @@ export function LocksList({ disabled }: { disabled: boolean }) {
         {trace.length === 0 && <span className="dim">no others</span>}
         {trace.map((f) => (
           <span key={f} className="chip" data-testid="trace-item">
-            <button type="button" className="link" onClick={() => gotoFrame(f)}>{f}</button>
-            <button type="button" className="tool small" disabled={disabled} aria-label={`Remove trace key at ${f}`} onClick={() => documentStore.getState().trace.toggle(f)}>
+            <button type="button" className="link" onClick={() => gotoFrame(f)}>
+              {f}
+            </button>
+            <button
+              type="button"
+              className="tool small"
+              disabled={disabled}
+              aria-label={`Remove trace key at ${f}`}
+              onClick={() => documentStore.getState().trace.toggle(f)}
+            >
               ✕
             </button>
           </span>

@@ -13,7 +13,14 @@ import { LocksList } from './LocksList';
  * A tolerance editor: a slider (a drag is one undo step) and a number field
  * (each committed value is one step).
  */
-function ToleranceRow(props: { label: string; unit: string; field: 'positionTolerance' | 'rotationToleranceDeg' | 'offsetTolerance'; max: number; testid: string; disabled: boolean }) {
+function ToleranceRow(props: {
+  label: string;
+  unit: string;
+  field: 'positionTolerance' | 'rotationToleranceDeg' | 'offsetTolerance';
+  max: number;
+  testid: string;
+  disabled: boolean;
+}) {
   const value = useDocument((d) => d.tolerances[props.field]);
   const [text, setText] = useState(String(value));
   const [invalid, setInvalid] = useState<string | null>(null);
@@ -90,7 +97,14 @@ function ToleranceRow(props: { label: string; unit: string; field: 'positionTole
       />
       <span className="unit">{props.unit}</span>
       {invalid && (
-        <div className="tol-error bad small" id={`${props.testid}-error`} role="alert" data-testid={`${props.testid}-error`}>{invalid}</div>
+        <div
+          className="tol-error bad small"
+          id={`${props.testid}-error`}
+          role="alert"
+          data-testid={`${props.testid}-error`}
+        >
+          {invalid}
+        </div>
       )}
     </div>
   );
@@ -99,7 +113,10 @@ function ToleranceRow(props: { label: string; unit: string; field: 'positionTole
 /** Why a typed tolerance was not taken (the field keeps the current value). */
 export function toleranceProblem(label: string, text: string, current: number, unit: string): string {
   const shown = text.trim() === '' ? 'an empty field' : `"${text.trim()}"`;
-  const why = Number.isFinite(Number(text)) && text.trim() !== '' ? 'must be greater than 0 (0 or less can never be met)' : 'must be a number greater than 0';
+  const why =
+    Number.isFinite(Number(text)) && text.trim() !== ''
+      ? 'must be greater than 0 (0 or less can never be met)'
+      : 'must be a number greater than 0';
   return `${label} tolerance ${why}; ${shown} was not applied, it stays ${current}${unit === '°' ? '°' : ` ${unit}`}.`;
 }
 
@@ -111,7 +128,9 @@ function OverrideEditor({ disabled }: { disabled: boolean }) {
   const current = joint >= 0 ? overrides[joint] : undefined;
   const [text, setText] = useState(current !== undefined ? String(current) : '');
   useEffect(() => setText(current !== undefined ? String(current) : ''), [current, joint]);
-  const entries = Object.entries(overrides).map(([j, v]) => [Number(j), v] as const).sort((a, b) => a[0] - b[0]);
+  const entries = Object.entries(overrides)
+    .map(([j, v]) => [Number(j), v] as const)
+    .sort((a, b) => a[0] - b[0]);
   const apply = () => {
     const v = Number(text);
     if (text.trim() === '') documentStore.getState().tolerancesActions.setOverride(joint, null);
@@ -143,7 +162,13 @@ function OverrideEditor({ disabled }: { disabled: boolean }) {
             <li key={j}>
               <span>{joints?.[j]?.name ?? `joint ${j}`}</span>
               <span className="dim">{v}°</span>
-              <button type="button" className="tool small" aria-label={`Remove override of ${joints?.[j]?.name ?? j}`} disabled={disabled} onClick={() => documentStore.getState().tolerancesActions.setOverride(j, null)}>
+              <button
+                type="button"
+                className="tool small"
+                aria-label={`Remove override of ${joints?.[j]?.name ?? j}`}
+                disabled={disabled}
+                onClick={() => documentStore.getState().tolerancesActions.setOverride(j, null)}
+              >
                 ✕
               </button>
             </li>
@@ -161,13 +186,25 @@ function FlagsEditor({ disabled }: { disabled: boolean }) {
   const set = (bit: number, on: boolean) => documentStore.getState().motionFlags.set(bit, on);
   const box = (bit: number, label: string, testid: string, title: string) => (
     <label className="check block" title={title}>
-      <input type="checkbox" checked={(flags & bit) !== 0} disabled={disabled} data-testid={testid} onChange={(e) => set(bit, e.target.checked)} /> {label}
+      <input
+        type="checkbox"
+        checked={(flags & bit) !== 0}
+        disabled={disabled}
+        data-testid={testid}
+        onChange={(e) => set(bit, e.target.checked)}
+      />{' '}
+      {label}
     </label>
   );
   return (
     <div className="flags">
       {box(MotionFlag.OFFSETS, 'Animated offsets', 'flag-offsets', 'Compress joint offsets too (OFFSETS / MT3 ROOT)')}
-      {box(MotionFlag.DIRECTION, 'Direction correction', 'flag-direction', 'Take the control direction from the waist joint at motion reset')}
+      {box(
+        MotionFlag.DIRECTION,
+        'Direction correction',
+        'flag-direction',
+        'Take the control direction from the waist joint at motion reset',
+      )}
       <div className="tol-row indent">
         <label htmlFor="waist-select">Waist joint</label>
         <select
@@ -179,11 +216,15 @@ function FlagsEditor({ disabled }: { disabled: boolean }) {
         >
           <option value={-1}>none</option>
           {joints?.map((j, i) => (
-            <option key={i} value={i}>{i} {j.name}</option>
+            <option key={i} value={i}>
+              {i} {j.name}
+            </option>
           ))}
         </select>
       </div>
-      {(flags & MotionFlag.DIRECTION) !== 0 && waist < 0 && <div className="warn-inline">Direction correction needs a waist joint.</div>}
+      {(flags & MotionFlag.DIRECTION) !== 0 && waist < 0 && (
+        <div className="warn-inline">Direction correction needs a waist joint.</div>
+      )}
       {box(MotionFlag.MIRROR_UPPER, 'Mirror upper body', 'flag-mirror-upper', 'The runtime may mirror part-1 joints')}
       {box(MotionFlag.MIRROR_LOWER, 'Mirror lower body', 'flag-mirror-lower', 'The runtime may mirror part-0 joints')}
     </div>
@@ -211,14 +252,23 @@ function Stats() {
   const joints = useDocument((d) => d.motion?.joints);
   const readOnly = useDocument((d) => d.readOnly);
   if (readOnly) return <p className="dim">Read-only compressed motion: no recompression. Save As .mtn to tune it.</p>;
-  if (!result) return <p className="dim">{error ? <span className="bad">{error}</span> : pending ? 'Compressing…' : 'No motion.'}</p>;
-  const byKind = (['translation', 'rotation', 'offset'] as const).map((k) => [k, worstOf(result.channels, k)] as const).filter(([, w]) => w);
+  if (!result)
+    return (
+      <p className="dim">{error ? <span className="bad">{error}</span> : pending ? 'Compressing…' : 'No motion.'}</p>
+    );
+  const byKind = (['translation', 'rotation', 'offset'] as const)
+    .map((k) => [k, worstOf(result.channels, k)] as const)
+    .filter(([, w]) => w);
   return (
     <div className={stage === 'greedy' ? 'stats preview' : 'stats'}>
       {stage === 'greedy' && (
         // The greedy pass answers at once while the refined one runs (a slider drag shows only these): its figures
         // are an upper bound, and the refined result that Export writes has fewer keys.
-        <p className="stat-preview small" data-testid="stat-preview" title="The greedy pass answers at once; the refined compressor (what Export writes) follows and has fewer keys and bytes.">
+        <p
+          className="stat-preview small"
+          data-testid="stat-preview"
+          title="The greedy pass answers at once; the refined compressor (what Export writes) follows and has fewer keys and bytes."
+        >
           Preview (greedy pass): refined figures follow
         </p>
       )}
@@ -232,7 +282,9 @@ function Stats() {
         <dt>Ratio</dt>
         <dd data-testid="stat-ratio">{result.ratio.toFixed(2)} : 1</dd>
         <dt>Compress</dt>
-        <dd className="dim" data-testid="stat-compress-time">{result.compressMs.toFixed(1)} ms ({roundTrip.toFixed(0)} ms round trip){pending ? ' …' : ''}</dd>
+        <dd className="dim" data-testid="stat-compress-time">
+          {result.compressMs.toFixed(1)} ms ({roundTrip.toFixed(0)} ms round trip){pending ? ' …' : ''}
+        </dd>
       </dl>
       <div className="max-errors">
         {byKind.map(([k, w]) => (
@@ -253,8 +305,14 @@ function Stats() {
         <ul className="warnings" data-testid="warnings" aria-label="Warnings">
           {result.warnings.map((w, i) => (
             <li key={i} data-testid="warning-item">
-              <button type="button" className="link bad" onClick={() => revealChannelFrame(w.joint, w.frame, w.kind)} title="Jump there">
-                ⚠ {channelName(w, joints)}: tolerance {w.tolerance} not reachable at frame {w.frame} (error {w.error.toFixed(3)})
+              <button
+                type="button"
+                className="link bad"
+                onClick={() => revealChannelFrame(w.joint, w.frame, w.kind)}
+                title="Jump there"
+              >
+                ⚠ {channelName(w, joints)}: tolerance {w.tolerance} not reachable at frame {w.frame} (error{' '}
+                {w.error.toFixed(3)})
               </button>
             </li>
           ))}
@@ -270,7 +328,9 @@ function ChannelTable() {
   const joints = useDocument((d) => d.motion?.joints);
   const [sortByError, setSortByError] = useState(true);
   if (!result) return null;
-  const rows = [...result.channels].sort((a, b) => (sortByError ? b.maxError / b.tolerance - a.maxError / a.tolerance : 0));
+  const rows = [...result.channels].sort((a, b) =>
+    sortByError ? b.maxError / b.tolerance - a.maxError / a.tolerance : 0,
+  );
   return (
     <div>
       <div className="channel-table-head">
@@ -290,7 +350,11 @@ function ChannelTable() {
         </thead>
         <tbody>
           {rows.map((c) => (
-            <tr key={`${c.kind}:${c.joint}`} className={c.met ? '' : 'bad'} onClick={() => revealChannelFrame(c.joint, c.maxErrorFrame, c.kind)}>
+            <tr
+              key={`${c.kind}:${c.joint}`}
+              className={c.met ? '' : 'bad'}
+              onClick={() => revealChannelFrame(c.joint, c.maxErrorFrame, c.kind)}
+            >
               <td>{channelName(c, joints)}</td>
               <td>
                 {c.keyFrames.length}
@@ -316,15 +380,31 @@ export function TuningPanel() {
       </div>
       <div className="panel-scroll">
         <h3>Tolerances</h3>
-        <ToleranceRow label="Position" unit="u" field="positionTolerance" max={5} testid="tol-position" disabled={disabled} />
-        <ToleranceRow label="Rotation" unit="°" field="rotationToleranceDeg" max={5} testid="tol-rotation" disabled={disabled} />
+        <ToleranceRow
+          label="Position"
+          unit="u"
+          field="positionTolerance"
+          max={5}
+          testid="tol-position"
+          disabled={disabled}
+        />
+        <ToleranceRow
+          label="Rotation"
+          unit="°"
+          field="rotationToleranceDeg"
+          max={5}
+          testid="tol-rotation"
+          disabled={disabled}
+        />
         <ToleranceRow label="Offset" unit="u" field="offsetTolerance" max={5} testid="tol-offset" disabled={disabled} />
         <button
           type="button"
           className="link small"
           disabled={disabled}
           title="New motions start with these tolerances"
-          onClick={() => preferencesStore.getState().set({ defaultTolerances: { ...documentStore.getState().tolerances } })}
+          onClick={() =>
+            preferencesStore.getState().set({ defaultTolerances: { ...documentStore.getState().tolerances } })
+          }
         >
           Use as defaults for new motions
         </button>

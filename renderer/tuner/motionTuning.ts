@@ -7,7 +7,13 @@
  */
 import type { OpenedMotion } from '../../shared/ipc';
 import type { Motion } from '../../shared/motion/types';
-import { defaultTuning, parseTuning, sameTuning, serializeTuning, type MotionTuning } from '../../shared/tuning/sidecar';
+import {
+  defaultTuning,
+  parseTuning,
+  sameTuning,
+  serializeTuning,
+  type MotionTuning,
+} from '../../shared/tuning/sidecar';
 import { documentStore, type DocumentState, type Tolerances } from '../state/documentStore';
 
 /** Documents whose motion file has a tuning file beside it (read on open, or written by a save). */
@@ -32,7 +38,11 @@ export function tuningOfDocument(d: Pick<DocumentState, 'tolerances' | 'rotation
 
 /** Makes `t` the document's starting settings (not an undo step). */
 export function applyTuning(t: MotionTuning): void {
-  const tolerances: Tolerances = { positionTolerance: t.positionTolerance, rotationToleranceDeg: t.rotationToleranceDeg, offsetTolerance: t.offsetTolerance };
+  const tolerances: Tolerances = {
+    positionTolerance: t.positionTolerance,
+    rotationToleranceDeg: t.rotationToleranceDeg,
+    offsetTolerance: t.offsetTolerance,
+  };
   if (t.method === 'classic') tolerances.method = 'classic';
   if (t.objectTolerance !== undefined) tolerances.objectTolerance = t.objectTolerance;
   if (t.shell !== undefined) tolerances.shell = t.shell;
@@ -60,7 +70,9 @@ export function adoptTuningFile(opened: Pick<OpenedMotion, 'documentId' | 'tunin
  * The tuning file text Save writes beside the .mtn, or undefined to leave none: a motion that has no file and the
  * default settings needs none (the CLI compresses it alike).
  */
-export function tuningTextToSave(d: Pick<DocumentState, 'documentId' | 'tolerances' | 'rotationOverridesDeg' | 'motion'>): string | undefined {
+export function tuningTextToSave(
+  d: Pick<DocumentState, 'documentId' | 'tolerances' | 'rotationOverridesDeg' | 'motion'>,
+): string | undefined {
   if (!d.motion || !d.documentId) return undefined;
   const t = tuningOfDocument(d);
   if (!onDisk.has(d.documentId) && sameTuning(t, defaultTuning())) return undefined;

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import * as THREE from 'three';
 import { emptyMotion, makeJoint } from '../../shared/motion/types';
 import { parentsOf } from '../math/pose';
-import { FRAME_FILL, THREE_QUARTER_VIEW, characterBox, fitCamera, followRoot, motionExtent, poseExtentNdc } from './framing';
+import {
+  FRAME_FILL,
+  THREE_QUARTER_VIEW,
+  characterBox,
+  fitCamera,
+  followRoot,
+  motionExtent,
+  poseExtentNdc,
+} from './framing';
 
 /** A root walking +x 10 units a frame for 10 frames, with a head 10 units above it and a hand 3 units ahead. */
 function walker() {

@@ -53,7 +53,12 @@ export function motionExtent(m: Motion, parents: Int32Array): MotionExtent {
 }
 
 /** The envelope placed at `root` (floor plane), joined with the `jointCount` joints of the pose on screen. */
-export function characterBox(envelope: THREE.Box3, root: THREE.Vector3, positions: Float32Array, jointCount: number): THREE.Box3 {
+export function characterBox(
+  envelope: THREE.Box3,
+  root: THREE.Vector3,
+  positions: Float32Array,
+  jointCount: number,
+): THREE.Box3 {
   const box = envelope.clone();
   box.min.x += root.x;
   box.max.x += root.x;
@@ -69,12 +74,27 @@ export function characterBox(envelope: THREE.Box3, root: THREE.Vector3, position
  * corners fill FRAME_FILL of the view (viewMath.fitDistance), never nearer than `minDistance`; `target` (the
  * orbit controls' target) becomes the centre. The caller updates its controls.
  */
-export function fitCamera(camera: THREE.PerspectiveCamera, target: THREE.Vector3, box: THREE.Box3, toCamera: THREE.Vector3, minDistance: number): void {
+export function fitCamera(
+  camera: THREE.PerspectiveCamera,
+  target: THREE.Vector3,
+  box: THREE.Box3,
+  toCamera: THREE.Vector3,
+  minDistance: number,
+): void {
   const center = box.getCenter(new THREE.Vector3());
   const corners: number[] = [];
-  for (let i = 0; i < 8; i++) corners.push(i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y, i & 4 ? box.max.z : box.min.z);
+  for (let i = 0; i < 8; i++)
+    corners.push(i & 1 ? box.max.x : box.min.x, i & 2 ? box.max.y : box.min.y, i & 4 ? box.max.z : box.min.z);
   const up = camera.up;
-  const fit = fitDistance(corners, [center.x, center.y, center.z], [toCamera.x, toCamera.y, toCamera.z], [up.x, up.y, up.z], camera.fov, camera.aspect, FRAME_FILL);
+  const fit = fitDistance(
+    corners,
+    [center.x, center.y, center.z],
+    [toCamera.x, toCamera.y, toCamera.z],
+    [up.x, up.y, up.z],
+    camera.fov,
+    camera.aspect,
+    FRAME_FILL,
+  );
   const dist = Math.max(1e-3, fit, minDistance);
   camera.near = Math.max(0.01, dist / 1000);
   camera.far = Math.max(camera.far, dist * 100);
@@ -89,7 +109,12 @@ export function fitCamera(camera: THREE.PerspectiveCamera, target: THREE.Vector3
  * Follow: moves camera and target with the root from `anchor` to `root`, horizontally only so the floor stays
  * put. Returns whether they moved.
  */
-export function followRoot(camera: THREE.Camera, target: THREE.Vector3, anchor: THREE.Vector3, root: THREE.Vector3): boolean {
+export function followRoot(
+  camera: THREE.Camera,
+  target: THREE.Vector3,
+  anchor: THREE.Vector3,
+  root: THREE.Vector3,
+): boolean {
   const delta = root.clone().sub(anchor);
   delta.y = 0;
   if (delta.lengthSq() === 0) return false;
@@ -99,7 +124,11 @@ export function followRoot(camera: THREE.Camera, target: THREE.Vector3, anchor: 
 }
 
 /** Largest |x| or |y| (NDC) of the first `jointCount` joints of the poses; Infinity when one is behind the camera. */
-export function poseExtentNdc(camera: THREE.PerspectiveCamera, poses: readonly Float32Array[], jointCount: number): number {
+export function poseExtentNdc(
+  camera: THREE.PerspectiveCamera,
+  poses: readonly Float32Array[],
+  jointCount: number,
+): number {
   const v = new THREE.Vector3();
   let m = 0;
   const view = camera.matrixWorldInverse;

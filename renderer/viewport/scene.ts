@@ -21,7 +21,15 @@ import { compressionStore } from '../state/compressionStore';
 import { createPoseBuffers, parentsOf, solvePose, sourceOffset, sourceRotation, type PoseBuffers } from '../math/pose';
 import { COLORS } from '../theme';
 import { classifyError, jointErrorRatios, onionFrames, type ErrorClass } from './viewMath';
-import { FOLLOW_LIMIT, THREE_QUARTER_VIEW, characterBox, fitCamera, followRoot, motionExtent, poseExtentNdc } from './framing';
+import {
+  FOLLOW_LIMIT,
+  THREE_QUARTER_VIEW,
+  characterBox,
+  fitCamera,
+  followRoot,
+  motionExtent,
+  poseExtentNdc,
+} from './framing';
 
 /** Line segments (parent -> child) of a skeleton plus joint points. */
 class SkeletonGraphic {
@@ -55,7 +63,13 @@ class SkeletonGraphic {
     if (this.pointColors) pg.setAttribute('color', new THREE.BufferAttribute(this.pointColors, 3));
     this.points = new THREE.Points(
       pg,
-      new THREE.PointsMaterial({ color: jointColors ? '#ffffff' : color, vertexColors: jointColors, size: pointSize, sizeAttenuation: false, transparent: true }),
+      new THREE.PointsMaterial({
+        color: jointColors ? '#ffffff' : color,
+        vertexColors: jointColors,
+        size: pointSize,
+        sizeAttenuation: false,
+        transparent: true,
+      }),
     );
     this.bones.frustumCulled = false;
     this.points.frustumCulled = false;
@@ -217,7 +231,8 @@ export class ViewportScene {
     let down: { x: number; y: number } | null = null;
     this.renderer.domElement.addEventListener('pointerdown', (e) => (down = { x: e.clientX, y: e.clientY }));
     this.renderer.domElement.addEventListener('pointerup', (e) => {
-      if (down && Math.hypot(e.clientX - down.x, e.clientY - down.y) < 4 && e.button === 0) this.pickJoint(e.clientX, e.clientY);
+      if (down && Math.hypot(e.clientX - down.x, e.clientY - down.y) < 4 && e.button === 0)
+        this.pickJoint(e.clientX, e.clientY);
       down = null;
     });
 
@@ -315,7 +330,10 @@ export class ViewportScene {
     const { trajectory: traj, bounds, envelope } = motionExtent(m, parents);
     const tg = new THREE.BufferGeometry();
     tg.setAttribute('position', new THREE.BufferAttribute(traj, 3));
-    const trajectory = new THREE.Line(tg, new THREE.LineBasicMaterial({ color: COLORS.trajectory, transparent: true, opacity: 0.8 }));
+    const trajectory = new THREE.Line(
+      tg,
+      new THREE.LineBasicMaterial({ color: COLORS.trajectory, transparent: true, opacity: 0.8 }),
+    );
     trajectory.frustumCulled = false;
     this.scene.add(source.group, decoded.group, trajectory, ...onion.map((o) => o.group));
     this.content = {
@@ -355,7 +373,11 @@ export class ViewportScene {
     const divisions = Math.min(200, Math.ceil(extent / cell));
     const grid = new THREE.GridHelper(divisions * cell, divisions, COLORS.gridMajor, COLORS.grid);
     const center = bounds.getCenter(new THREE.Vector3());
-    grid.position.set(Math.round(center.x / cell) * cell, Math.min(0, bounds.min.y), Math.round(center.z / cell) * cell);
+    grid.position.set(
+      Math.round(center.x / cell) * cell,
+      Math.min(0, bounds.min.y),
+      Math.round(center.z / cell) * cell,
+    );
     this.grid.add(grid);
   }
 
@@ -392,7 +414,10 @@ export class ViewportScene {
     g.setAttribute('position', new THREE.BufferAttribute(pts, 3));
     this.traceLine = new THREE.Line(g, new THREE.LineBasicMaterial({ color: COLORS.trace }));
     this.traceLine.frustumCulled = false;
-    this.traceKeys = new THREE.Points(g, new THREE.PointsMaterial({ color: COLORS.trace, size: 7, sizeAttenuation: false }));
+    this.traceKeys = new THREE.Points(
+      g,
+      new THREE.PointsMaterial({ color: COLORS.trace, size: 7, sizeAttenuation: false }),
+    );
     this.traceKeys.frustumCulled = false;
     this.scene.add(this.traceLine, this.traceKeys);
   }
@@ -462,7 +487,9 @@ export class ViewportScene {
 
   /** Largest |x| or |y| (NDC) of the joints drawn now; Infinity when one is behind the camera. */
   private poseExtentNdc(c: MotionContent): number {
-    const poses = c.decoded.group.visible ? [c.sourcePose.positions, c.decodedPose.positions] : [c.sourcePose.positions];
+    const poses = c.decoded.group.visible
+      ? [c.sourcePose.positions, c.decodedPose.positions]
+      : [c.sourcePose.positions];
     return poseExtentNdc(this.camera, poses, c.parents.length);
   }
 
@@ -487,7 +514,11 @@ export class ViewportScene {
     const vp = new THREE.Matrix4().multiplyMatrices(this.camera.projectionMatrix, this.camera.matrixWorldInverse);
     const text = vp.elements.map((v) => Number(v.toPrecision(9))).join(',');
     if (el.dataset.viewProjection !== text) el.dataset.viewProjection = text;
-    const frame = String(this.content ? Math.max(0, Math.min(this.content.motion.frameCount, Math.floor(sessionStore.getState().playhead))) : '');
+    const frame = String(
+      this.content
+        ? Math.max(0, Math.min(this.content.motion.frameCount, Math.floor(sessionStore.getState().playhead)))
+        : '',
+    );
     if (el.dataset.frame !== frame) el.dataset.frame = frame;
     // What the picture shows, for tests that assert on it rather than on pixels: each joint's error class,
     // whether the source ghost is drawn, how many onion poses, and the pose's bounding box in canvas CSS px.
@@ -505,15 +536,20 @@ export class ViewportScene {
   private poseBox(c: MotionContent): string {
     const { w, h } = this.size;
     const v = new THREE.Vector3();
-    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    let x0 = Infinity,
+      y0 = Infinity,
+      x1 = -Infinity,
+      y1 = -Infinity;
     const poses = c.decoded.group.visible ? [c.sourcePose, c.decodedPose] : [c.sourcePose];
     for (const pose of poses)
       for (let j = 0; j < c.parents.length; j++) {
         v.fromArray(pose.positions, j * 3).project(this.camera);
         const x = ((v.x + 1) / 2) * w;
         const y = ((1 - v.y) / 2) * h;
-        x0 = Math.min(x0, x); x1 = Math.max(x1, x);
-        y0 = Math.min(y0, y); y1 = Math.max(y1, y);
+        x0 = Math.min(x0, x);
+        x1 = Math.max(x1, x);
+        y0 = Math.min(y0, y);
+        y1 = Math.max(y1, y);
       }
     return [x0, y0, x1, y1].map((n) => Math.round(n)).join(',');
   }
@@ -532,7 +568,11 @@ export class ViewportScene {
     }
     const { w, h } = this.size;
     const name = c.motion.joints[sel].name;
-    const locked = lockedJointAt(c.motion, Math.max(0, Math.min(c.motion.frameCount, Math.floor(sessionStore.getState().playhead)))) === sel;
+    const locked =
+      lockedJointAt(
+        c.motion,
+        Math.max(0, Math.min(c.motion.frameCount, Math.floor(sessionStore.getState().playhead))),
+      ) === sel;
     const text = locked ? `${name} (locked)` : name;
     if (this.label.textContent !== text) this.label.textContent = text;
     this.label.style.display = 'block';
@@ -550,7 +590,13 @@ export class ViewportScene {
     }
     const m = c.motion;
     const frame = Math.max(0, Math.min(m.frameCount, Math.floor(sessionStore.getState().playhead)));
-    solvePose(c.parents, m.translation.subarray(frame * 4, frame * 4 + 3), sourceRotation(m, frame), sourceOffset(m, frame), c.sourcePose);
+    solvePose(
+      c.parents,
+      m.translation.subarray(frame * 4, frame * 4 + 3),
+      sourceRotation(m, frame),
+      sourceOffset(m, frame),
+      c.sourcePose,
+    );
     c.source.update(c.sourcePose.positions);
 
     const result = compressionStore.getState().result;
@@ -579,7 +625,13 @@ export class ViewportScene {
       const f = c.onionShown[i];
       o.group.visible = f !== undefined;
       if (f === undefined) return;
-      solvePose(c.parents, m.translation.subarray(f * 4, f * 4 + 3), sourceRotation(m, f), sourceOffset(m, f), c.onionPose);
+      solvePose(
+        c.parents,
+        m.translation.subarray(f * 4, f * 4 + 3),
+        sourceRotation(m, f),
+        sourceOffset(m, f),
+        c.onionPose,
+      );
       o.update(c.onionPose.positions);
       // fainter with distance from the playhead; cool before, warm-green after
       const rank = Math.abs(f - frame) / onionStep(m.fps);
@@ -611,10 +663,14 @@ export class ViewportScene {
       (j, out) => {
         if (d.offsets) {
           samplePositionTrack(d.offsets[j], frame, this.q);
-          out[0] = this.q[0]; out[1] = this.q[1]; out[2] = this.q[2];
+          out[0] = this.q[0];
+          out[1] = this.q[1];
+          out[2] = this.q[2];
         } else {
           // Without offset tracks the runtime keeps the model's rest offsets: frame 0 of the source.
-          out[0] = m.offset[j * 4]; out[1] = m.offset[j * 4 + 1]; out[2] = m.offset[j * 4 + 2];
+          out[0] = m.offset[j * 4];
+          out[1] = m.offset[j * 4 + 1];
+          out[2] = m.offset[j * 4 + 2];
         }
       },
       c.decodedPose,

@@ -2,10 +2,14 @@ import { describe, expect, it } from 'vitest';
 import * as THREE from 'three';
 import { classifyError, fitDistance, jointErrorRatios, onionFrames } from './viewMath';
 
-const ch = (joint: number, tolerance: number, errors: number[]) => ({ joint, tolerance, errors: Float64Array.from(errors) });
+const ch = (joint: number, tolerance: number, errors: number[]) => ({
+  joint,
+  tolerance,
+  errors: Float64Array.from(errors),
+});
 
 describe('jointErrorRatios', () => {
-  it('takes each joint\'s worst channel at the frame, the root translation counting for joint 0', () => {
+  it("takes each joint's worst channel at the frame, the root translation counting for joint 0", () => {
     const r = jointErrorRatios(
       [ch(-1, 0.5, [0, 0.6]), ch(0, 1, [0.2, 0.1]), ch(1, 2, [1, 3]), ch(1, 0.5, [0.1, 0.2]), ch(2, 1, [0, 0])],
       4,

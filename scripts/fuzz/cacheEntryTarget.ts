@@ -28,8 +28,21 @@ import { writeMtn } from '../../shared/mtn/write';
 import { mutateBinary, mutateJson, mutateText, pick, type Rng } from './mutate';
 import { FuzzDefect, describeThrown, type FuzzTarget } from './judge';
 
-const motion: Motion = syntheticMotion({ frames: 10, joints: 3, seed: 5, offsets: true, userKeys: 1, locks: 1, traceKeys: 1 });
-const OPTIONS: CompressOptions = { positionTolerance: 0.05, rotationToleranceDeg: 0.5, offsetTolerance: 0.05, name: 'fuzz' };
+const motion: Motion = syntheticMotion({
+  frames: 10,
+  joints: 3,
+  seed: 5,
+  offsets: true,
+  userKeys: 1,
+  locks: 1,
+  traceKeys: 1,
+});
+const OPTIONS: CompressOptions = {
+  positionTolerance: 0.05,
+  rotationToleranceDeg: 0.5,
+  offsetTolerance: 0.05,
+  name: 'fuzz',
+};
 const KEY = cacheKey(writeMtn(motion), OPTIONS);
 
 /** An entry's parts: its JSON summary text and its MT3 bytes (undefined when the bytes are not an entry). */
@@ -49,14 +62,29 @@ function join2(json: string, mt3: Uint8Array, entry: Uint8Array): Uint8Array {
   return Buffer.concat([Buffer.from(entry.subarray(0, 4)), createHash('sha256').update(body).digest(), body]);
 }
 
-const TOKENS = ['"channels"', '"kind"', '"rotation"', '"translation"', '"offset"', '"tolerance"', '"maxError"', '"skeleton"', '"rounds"', '"key"', '"ms"', 'null', '[]'];
+const TOKENS = [
+  '"channels"',
+  '"kind"',
+  '"rotation"',
+  '"translation"',
+  '"offset"',
+  '"tolerance"',
+  '"maxError"',
+  '"skeleton"',
+  '"rounds"',
+  '"key"',
+  '"ms"',
+  'null',
+  '[]',
+];
 
 function mutate(rnd: Rng, seed: Uint8Array): Uint8Array {
   const parts = split(seed)!;
   switch (pick(rnd, 5)) {
     case 0: // raw damage: the checksum no longer holds (or the layout breaks)
       return mutateBinary(rnd, seed);
-    case 1: { // the summary rewritten as a structure, checksum recomputed
+    case 1: {
+      // the summary rewritten as a structure, checksum recomputed
       let value: unknown;
       try {
         value = JSON.parse(parts.json);
@@ -67,7 +95,8 @@ function mutate(rnd: Rng, seed: Uint8Array): Uint8Array {
     }
     case 2: // the summary edited as text
       return join2(mutateText(rnd, parts.json, TOKENS), parts.mt3, seed);
-    default: { // the MT3 bytes changed, checksum recomputed
+    default: {
+      // the MT3 bytes changed, checksum recomputed
       let mt3 = parts.mt3;
       const n = 1 + pick(rnd, 3);
       for (let k = 0; k < n; k++) mt3 = mutateBinary(rnd, mt3);
@@ -111,9 +140,15 @@ function runIn(dir: string, input: Uint8Array): 'accepted' | 'rejected' {
         const v = checked.value;
         must(readMt3(v.bytes).name === gvStrCode(OPTIONS.name), 'accepted an MT3 of another name');
         for (const c of v.channels)
-          must(c.met || v.warnings.some((w) => w.kind === c.kind && w.joint === c.joint), `accepted ${c.kind} ${c.joint} over its tolerance without a warning`);
+          must(
+            c.met || v.warnings.some((w) => w.kind === c.kind && w.joint === c.joint),
+            `accepted ${c.kind} ${c.joint} over its tolerance without a warning`,
+          );
         const again = verifyCompressed(motion, OPTIONS, candidate.bytes, candidate.claim);
-        must(again.ok && JSON.stringify(again.value.channels) === JSON.stringify(v.channels), 'a second check disagrees');
+        must(
+          again.ok && JSON.stringify(again.value.channels) === JSON.stringify(v.channels),
+          'a second check disagrees',
+        );
         outcome = 'accepted';
       }
     }

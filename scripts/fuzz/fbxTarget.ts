@@ -10,7 +10,38 @@ import { fbxScene, writeFbxAscii, writeFbxBinary } from '../../shared/interchang
 import { mutateBinary, mutateText, pick, type Rng } from './mutate';
 import { checkMotionSaves, judgeAsync, type FuzzTarget } from './judge';
 
-const FBX_TOKENS = ['{', '}', '"', ',', '*', 'a:', 'P:', 'C:', '"OO"', '"OP"', 'Model:', '"LimbNode"', '"Mesh"', '"Camera"', 'AnimationStack:', 'AnimationLayer:', 'AnimationCurveNode:', 'AnimationCurve:', 'KeyTime:', 'KeyValueFloat:', '"d|X"', '"Lcl Rotation"', '"Lcl Translation"', '"PreRotation"', 'FBXVersion: 7400', 'Geometry:', '-1e308', '1e400', '46186158000', '9223372036854775807'];
+const FBX_TOKENS = [
+  '{',
+  '}',
+  '"',
+  ',',
+  '*',
+  'a:',
+  'P:',
+  'C:',
+  '"OO"',
+  '"OP"',
+  'Model:',
+  '"LimbNode"',
+  '"Mesh"',
+  '"Camera"',
+  'AnimationStack:',
+  'AnimationLayer:',
+  'AnimationCurveNode:',
+  'AnimationCurve:',
+  'KeyTime:',
+  'KeyValueFloat:',
+  '"d|X"',
+  '"Lcl Rotation"',
+  '"Lcl Translation"',
+  '"PreRotation"',
+  'FBXVersion: 7400',
+  'Geometry:',
+  '-1e308',
+  '1e400',
+  '46186158000',
+  '9223372036854775807',
+];
 
 const isBinary = (b: Uint8Array) => b.length > 20 && b[0] === 0x4b && b[1] === 0x61; // "Ka"ydara FBX Binary
 
@@ -30,9 +61,26 @@ export const FBX_TARGET: FuzzTarget = {
   ext: 'fbx',
   seeds: () => {
     const one = fbxScene({ bones: ['Hips', 'Spine'], frames: 4 });
-    const two = fbxScene({ bones: ['Root', 'Arm'], frames: 3, clips: ['Walk', 'Run'], preRotation: [0, 0, 90], unit: 100 });
-    return [writeFbxBinary(one), writeFbxBinary(two, 7500), writeFbxBinary(two, 7400, true), writeFbxAscii(one), writeFbxAscii(two)];
+    const two = fbxScene({
+      bones: ['Root', 'Arm'],
+      frames: 3,
+      clips: ['Walk', 'Run'],
+      preRotation: [0, 0, 90],
+      unit: 100,
+    });
+    return [
+      writeFbxBinary(one),
+      writeFbxBinary(two, 7500),
+      writeFbxBinary(two, 7400, true),
+      writeFbxAscii(one),
+      writeFbxAscii(two),
+    ];
   },
   mutate: mutateFbx,
-  run: (b) => judgeAsync(() => importMotionBytes(b, 'x.fbx', { clip: 0 }), (r) => checkMotionSaves(r.motion), 'x.fbx'),
+  run: (b) =>
+    judgeAsync(
+      () => importMotionBytes(b, 'x.fbx', { clip: 0 }),
+      (r) => checkMotionSaves(r.motion),
+      'x.fbx',
+    ),
 };

@@ -9,7 +9,16 @@ import { performance } from 'node:perf_hooks';
 import { inputSeed } from './mutate';
 import { cpuMs } from './protocol';
 import { seededRandom } from '../../shared/testing/random';
-import { DEFECT_KINDS, FuzzDefect, SELF_TEST_TARGETS, TARGETS, describeThrown, type DefectKind, type FuzzTarget, type Outcome } from './targets';
+import {
+  DEFECT_KINDS,
+  FuzzDefect,
+  SELF_TEST_TARGETS,
+  TARGETS,
+  describeThrown,
+  type DefectKind,
+  type FuzzTarget,
+  type Outcome,
+} from './targets';
 
 export interface Finding {
   format: string;
@@ -37,7 +46,13 @@ export interface FormatTally {
 }
 
 export const emptyTally = (format: string): FormatTally => ({
-  format, inputs: 0, accepted: 0, rejected: 0, defects: Object.fromEntries(DEFECT_KINDS.map((k) => [k, 0])) as Record<DefectKind, number>, maxCpuMs: 0, totalMs: 0,
+  format,
+  inputs: 0,
+  accepted: 0,
+  rejected: 0,
+  defects: Object.fromEntries(DEFECT_KINDS.map((k) => [k, 0])) as Record<DefectKind, number>,
+  maxCpuMs: 0,
+  totalMs: 0,
 });
 
 export function targetByName(name: string): FuzzTarget {
@@ -62,7 +77,10 @@ export function fuzzInput(t: FuzzTarget, seed: number, index: number): Uint8Arra
 }
 
 /** Runs one input; a defect comes back as a FuzzDefect-shaped result instead of a throw. */
-export async function runOne(t: FuzzTarget, input: Uint8Array): Promise<{ outcome: Outcome } | { defect: DefectKind; message: string }> {
+export async function runOne(
+  t: FuzzTarget,
+  input: Uint8Array,
+): Promise<{ outcome: Outcome } | { defect: DefectKind; message: string }> {
   try {
     return { outcome: await t.run(input) };
   } catch (e) {
@@ -78,7 +96,13 @@ const signature = (kind: DefectKind, message: string) => `${kind}:${message.repl
  * Shrinks an input while the same defect reproduces: removes chunks from
  * half the input down to single bytes, then trims the tail. Bounded by `budget` tries.
  */
-export async function minimize(t: FuzzTarget, input: Uint8Array, kind: DefectKind, message: string, budget = 1500): Promise<Uint8Array> {
+export async function minimize(
+  t: FuzzTarget,
+  input: Uint8Array,
+  kind: DefectKind,
+  message: string,
+  budget = 1500,
+): Promise<Uint8Array> {
   const want = signature(kind, message);
   const same = async (b: Uint8Array) => {
     const r = await runOne(t, b);
@@ -87,7 +111,7 @@ export async function minimize(t: FuzzTarget, input: Uint8Array, kind: DefectKin
   let best = input;
   let tries = 0;
   for (let chunk = best.length >> 1; chunk >= 1 && tries < budget; chunk >>= 1) {
-    for (let at = 0; at + chunk <= best.length && tries < budget; ) {
+    for (let at = 0; at + chunk <= best.length && tries < budget;) {
       const cand = new Uint8Array(best.length - chunk);
       cand.set(best.subarray(0, at));
       cand.set(best.subarray(at + chunk), at);
@@ -166,17 +190,43 @@ export async function runRange(format: string, o: RunOptions): Promise<{ tally: 
 /** The per-format table `npm run fuzz` prints. */
 export function formatTable(tallies: FormatTally[], extra: { peakRssMb?: number; seconds?: number } = {}): string {
   const head = ['format', 'inputs', 'accepted', 'rejected', ...DEFECT_KINDS, 'max cpu ms', 'mean ms'];
-  const rows = tallies.map((t) => [t.format, String(t.inputs), String(t.accepted), String(t.rejected), ...DEFECT_KINDS.map((k) => String(t.defects[k])), t.maxCpuMs.toFixed(1), (t.inputs ? t.totalMs / t.inputs : 0).toFixed(3)]);
+  const rows = tallies.map((t) => [
+    t.format,
+    String(t.inputs),
+    String(t.accepted),
+    String(t.rejected),
+    ...DEFECT_KINDS.map((k) => String(t.defects[k])),
+    t.maxCpuMs.toFixed(1),
+    (t.inputs ? t.totalMs / t.inputs : 0).toFixed(3),
+  ]);
   const total = emptyTally('total');
   for (const t of tallies) {
-    total.inputs += t.inputs; total.accepted += t.accepted; total.rejected += t.rejected; total.totalMs += t.totalMs;
+    total.inputs += t.inputs;
+    total.accepted += t.accepted;
+    total.rejected += t.rejected;
+    total.totalMs += t.totalMs;
     total.maxCpuMs = Math.max(total.maxCpuMs, t.maxCpuMs);
     for (const k of DEFECT_KINDS) total.defects[k] += t.defects[k];
   }
-  rows.push([total.format, String(total.inputs), String(total.accepted), String(total.rejected), ...DEFECT_KINDS.map((k) => String(total.defects[k])), total.maxCpuMs.toFixed(1), (total.inputs ? total.totalMs / total.inputs : 0).toFixed(3)]);
+  rows.push([
+    total.format,
+    String(total.inputs),
+    String(total.accepted),
+    String(total.rejected),
+    ...DEFECT_KINDS.map((k) => String(total.defects[k])),
+    total.maxCpuMs.toFixed(1),
+    (total.inputs ? total.totalMs / total.inputs : 0).toFixed(3),
+  ]);
   const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c].length)));
-  const line = (cells: string[]) => cells.map((x, c) => (c === 0 ? x.padEnd(widths[c]) : x.padStart(widths[c]))).join('  ');
-  const out = [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(0, -1).map(line), widths.map((w) => '-'.repeat(w)).join('  '), line(rows[rows.length - 1])];
+  const line = (cells: string[]) =>
+    cells.map((x, c) => (c === 0 ? x.padEnd(widths[c]) : x.padStart(widths[c]))).join('  ');
+  const out = [
+    line(head),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...rows.slice(0, -1).map(line),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    line(rows[rows.length - 1]),
+  ];
   const notes: string[] = [];
   if (extra.peakRssMb !== undefined) notes.push(`peak RSS ${extra.peakRssMb.toFixed(0)} MB`);
   if (extra.seconds !== undefined) notes.push(`${extra.seconds.toFixed(0)} s`);

@@ -15,15 +15,39 @@ import { describeThrown, FuzzDefect, type FuzzTarget } from './judge';
 const MAX_DECODED = 1 << 20;
 
 /** Tags and sizes a hostile frame would try in its JSON. */
-const HOSTILE_STRINGS = ['\u0000ta', '\u0000sp', '\u0000n', 'Uint32Array', 'Float64Array', 'Uint8Array', 'constructor', '__proto__', 'NaN', '-Infinity', 'length'];
+const HOSTILE_STRINGS = [
+  '\u0000ta',
+  '\u0000sp',
+  '\u0000n',
+  'Uint32Array',
+  'Float64Array',
+  'Uint8Array',
+  'constructor',
+  '__proto__',
+  'NaN',
+  '-Infinity',
+  'length',
+];
 
 function seeds(): Uint8Array[] {
   const flags = new Uint32Array(512);
   flags[3] = 0x80000001;
   flags[400] = 7;
   return [
-    encodeIpcFrame({ documentId: 'd1', revision: 3, tolerances: { rotationDeg: 0.5, translation: NaN }, flags, errors: new Float64Array([0, -0, 1.5, Infinity]) }),
-    encodeIpcFrame([new Uint8Array([1, 2, 3]), new Int16Array([-1, 2]), { path: '/ws/walk.mtn', text: 'sev 1\n' }, null, true]),
+    encodeIpcFrame({
+      documentId: 'd1',
+      revision: 3,
+      tolerances: { rotationDeg: 0.5, translation: NaN },
+      flags,
+      errors: new Float64Array([0, -0, 1.5, Infinity]),
+    }),
+    encodeIpcFrame([
+      new Uint8Array([1, 2, 3]),
+      new Int16Array([-1, 2]),
+      { path: '/ws/walk.mtn', text: 'sev 1\n' },
+      null,
+      true,
+    ]),
     encodeIpcFrame(undefined),
     sparseBombFrame(1, 4096),
   ];
@@ -66,7 +90,10 @@ function mutateJsonOrClaim(rnd: Rng, value: unknown): string {
   if (rnd() < 0.25) {
     const claim = choose(rnd, [MAX_DECODED - 8, MAX_DECODED, MAX_DECODED + 8, 256 * 1024 * 1024, 2 ** 32, 4096]);
     const copies = 1 + pick(rnd, 4);
-    return JSON.stringify({ value, claims: Array.from({ length: copies }, () => ({ '\u0000sp': ['Uint32Array', 0, claim] })) });
+    return JSON.stringify({
+      value,
+      claims: Array.from({ length: copies }, () => ({ '\u0000sp': ['Uint32Array', 0, claim] })),
+    });
   }
   return mutateJson(rnd, value, HOSTILE_STRINGS);
 }
@@ -79,12 +106,17 @@ function run(input: Uint8Array): 'accepted' | 'rejected' {
     if (e instanceof Error && e.message.startsWith('ipc codec:')) return 'rejected';
     throw new FuzzDefect('crash', describeThrown(e));
   }
-  if (decoded.decodedBytes > MAX_DECODED) throw new FuzzDefect('invalid', `accepted a frame that decodes to ${decoded.decodedBytes} bytes, over the ${MAX_DECODED}-byte bound`);
+  if (decoded.decodedBytes > MAX_DECODED)
+    throw new FuzzDefect(
+      'invalid',
+      `accepted a frame that decodes to ${decoded.decodedBytes} bytes, over the ${MAX_DECODED}-byte bound`,
+    );
   let again: Uint8Array;
   try {
     again = encodeIpcFrame(decoded.value);
     const twice = encodeIpcFrame(decodeIpcFrameSized(again, { maxDecodedBytes: Infinity }).value);
-    if (Buffer.compare(Buffer.from(again), Buffer.from(twice)) !== 0) throw new Error('a decoded value does not encode to the same frame twice');
+    if (Buffer.compare(Buffer.from(again), Buffer.from(twice)) !== 0)
+      throw new Error('a decoded value does not encode to the same frame twice');
   } catch (e) {
     throw new FuzzDefect('invalid', `accepted, then: ${describeThrown(e)}`);
   }

@@ -18,7 +18,18 @@
  *   (unnamed), or a file touched outside the outputs' folder (invalid).
  */
 import { createHash } from 'node:crypto';
-import { linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OutputWriteError, recoverOutputs } from '../../electron/build/commit';
@@ -65,30 +76,103 @@ function openEnvelope(b: Uint8Array): { flags: number; lock: Uint8Array; journal
 
 function journalSeeds(): string[] {
   const outputs = OUTPUT_NAMES.map((n) => `@W/out/${n}`);
-  const ours = (state: string, backups: boolean) => JSON.stringify({
-    tool: 'actguy commit', version: 2, state, outputs,
-    entries: OUTPUT_NAMES.map((n) => ({ path: `@W/out/${n}`, temp: own(n, 'new'), backup: backups ? own(n, 'old') : null })),
-  }, null, 1);
+  const ours = (state: string, backups: boolean) =>
+    JSON.stringify(
+      {
+        tool: 'actguy commit',
+        version: 2,
+        state,
+        outputs,
+        entries: OUTPUT_NAMES.map((n) => ({
+          path: `@W/out/${n}`,
+          temp: own(n, 'new'),
+          backup: backups ? own(n, 'old') : null,
+        })),
+      },
+      null,
+      1,
+    );
   return [
     ours('forward', true),
     ours('back', true),
     ours('forward', false),
     ours('back', false),
     // The reproducers of the journal refusal (the format before outputs were named, and entries aimed outside).
-    JSON.stringify({ tool: 'actguy commit', version: 1, state: 'forward', entries: [{ path: '@S/keep.txt', temp: '@S/payload.txt', backup: '@S/gone.txt' }, { path: '@W/walk.mtn', temp: '@S/payload.txt', backup: null }] }),
-    JSON.stringify({ tool: 'actguy commit', version: 2, state: 'back', outputs: ['@S/keep.txt', '@W/walk.mtn', '@W/walk.sev'], entries: [{ path: '@S/keep.txt', temp: '@S/none', backup: null }, { path: '@W/walk.mtn', temp: '@W/x', backup: null }, { path: '@W/walk.sev', temp: '@W/y', backup: null }] }),
-    JSON.stringify({ tool: 'actguy commit', version: 2, state: 'forward', outputs: OUTPUT_NAMES, entries: OUTPUT_NAMES.map((n) => ({ path: n, temp: 'walk.mtn', backup: null })) }),
+    JSON.stringify({
+      tool: 'actguy commit',
+      version: 1,
+      state: 'forward',
+      entries: [
+        { path: '@S/keep.txt', temp: '@S/payload.txt', backup: '@S/gone.txt' },
+        { path: '@W/walk.mtn', temp: '@S/payload.txt', backup: null },
+      ],
+    }),
+    JSON.stringify({
+      tool: 'actguy commit',
+      version: 2,
+      state: 'back',
+      outputs: ['@S/keep.txt', '@W/walk.mtn', '@W/walk.sev'],
+      entries: [
+        { path: '@S/keep.txt', temp: '@S/none', backup: null },
+        { path: '@W/walk.mtn', temp: '@W/x', backup: null },
+        { path: '@W/walk.sev', temp: '@W/y', backup: null },
+      ],
+    }),
+    JSON.stringify({
+      tool: 'actguy commit',
+      version: 2,
+      state: 'forward',
+      outputs: OUTPUT_NAMES,
+      entries: OUTPUT_NAMES.map((n) => ({ path: n, temp: 'walk.mtn', backup: null })),
+    }),
   ];
 }
 
-const LOCKS = ['', 'fuzzhost 4242 1700000000000', 'fuzzhost 4242 99999999999999', 'fuzzhost 1 0', 'x', '../../etc 1 2', 'fuzzhost 4242 1700000000000\n'];
+const LOCKS = [
+  '',
+  'fuzzhost 4242 1700000000000',
+  'fuzzhost 4242 99999999999999',
+  'fuzzhost 1 0',
+  'x',
+  '../../etc 1 2',
+  'fuzzhost 4242 1700000000000\n',
+];
 
 /** Strings a mutated journal may use: real files in and outside the outputs' folder, names of our naming, states. */
 const JOURNAL_STRINGS = [
-  '@W/out/stage.mar', '@W/out/stage.sar', '@W/out/stage.report.json', '@W/walk.mtn', '@W/walk.sev', '@W/out', '@W', '@S', '@S/keep.txt', '@S/payload.txt', '@S/gone.txt',
-  own('stage.mar', 'new'), own('stage.mar', 'new', 'b'), own('stage.mar', 'old'), own('stage.sar', 'new'), own('stage.sar', 'old'), own('stage.report.json', 'new'),
-  '@W/out/stage.mar.actguy-new.fuzzhost.1.a.tmp/../../walk.mtn', '@W/out/../walk.mtn', '@W/out/stage.mar.actguy-lock', '@W/out/stage.mar.actguy-commit',
-  'stage.mar', 'walk.mtn', '../walk.mtn', '/dev/zero', '/proc/self/fd/0', '', 'forward', 'back', 'actguy commit', 'version', 'outputs', 'entries',
+  '@W/out/stage.mar',
+  '@W/out/stage.sar',
+  '@W/out/stage.report.json',
+  '@W/walk.mtn',
+  '@W/walk.sev',
+  '@W/out',
+  '@W',
+  '@S',
+  '@S/keep.txt',
+  '@S/payload.txt',
+  '@S/gone.txt',
+  own('stage.mar', 'new'),
+  own('stage.mar', 'new', 'b'),
+  own('stage.mar', 'old'),
+  own('stage.sar', 'new'),
+  own('stage.sar', 'old'),
+  own('stage.report.json', 'new'),
+  '@W/out/stage.mar.actguy-new.fuzzhost.1.a.tmp/../../walk.mtn',
+  '@W/out/../walk.mtn',
+  '@W/out/stage.mar.actguy-lock',
+  '@W/out/stage.mar.actguy-commit',
+  'stage.mar',
+  'walk.mtn',
+  '../walk.mtn',
+  '/dev/zero',
+  '/proc/self/fd/0',
+  '',
+  'forward',
+  'back',
+  'actguy commit',
+  'version',
+  'outputs',
+  'entries',
 ];
 
 function mutateEnvelope(rnd: Rng, seed: Uint8Array): Uint8Array {
@@ -96,7 +180,8 @@ function mutateEnvelope(rnd: Rng, seed: Uint8Array): Uint8Array {
   const r = rnd();
   if (r < 0.08) return mutateBinary(rnd, seed);
   if (r < 0.18) return envelope(pick(rnd, 32), text(lock), text(journal));
-  if (r < 0.3) return envelope(flags, rnd() < 0.5 ? choose(rnd, LOCKS) : mutateText(rnd, text(lock), LOCKS, 4096), text(journal));
+  if (r < 0.3)
+    return envelope(flags, rnd() < 0.5 ? choose(rnd, LOCKS) : mutateText(rnd, text(lock), LOCKS, 4096), text(journal));
   if (r < 0.42) return envelope(flags, text(lock), mutateText(rnd, text(journal), JOURNAL_STRINGS));
   let j = text(journal);
   const n = 1 + pick(rnd, 3);
@@ -156,7 +241,13 @@ function scratchTree(): Scratch {
   const root = mkdtempSync(join(tmpdir(), `actguy-fuzz-journal-${process.pid}-`));
   process.on('exit', () => rmSync(root, { recursive: true, force: true }));
   const work = join(root, 'work');
-  scratch = { root, work, sentinel: join(root, 'sentinel'), links: join(root, 'links'), outputs: OUTPUT_NAMES.map((n) => join(work, 'out', n)) };
+  scratch = {
+    root,
+    work,
+    sentinel: join(root, 'sentinel'),
+    links: join(root, 'links'),
+    outputs: OUTPUT_NAMES.map((n) => join(work, 'out', n)),
+  };
   return scratch;
 }
 
@@ -168,7 +259,13 @@ function restoreGuarded(s: Scratch): void {
   mkdirSync(s.work);
   writeFileSync(join(s.work, 'walk.mtn'), 'the project input walk.mtn\n');
   writeFileSync(join(s.work, 'walk.sev'), 'the project input walk.sev\n');
-  for (const [name, body] of [['keep.txt', 'the user keeps this\n'], ['payload.txt', 'attacker bytes\n'], ['gone.txt', 'must not be deleted\n'], ['sub/deep.txt', 'deeper\n']]) writeFileSync(join(s.sentinel, name), body);
+  for (const [name, body] of [
+    ['keep.txt', 'the user keeps this\n'],
+    ['payload.txt', 'attacker bytes\n'],
+    ['gone.txt', 'must not be deleted\n'],
+    ['sub/deep.txt', 'deeper\n'],
+  ])
+    writeFileSync(join(s.sentinel, name), body);
 }
 
 /** Puts out/ back to a known state: old outputs, new temps and backups of our naming, and what the flags ask for. */
@@ -234,7 +331,9 @@ function scene(s: Scratch): Map<string, string> {
 
 function differences(before: Map<string, string>, after: Map<string, string>, skip?: string): string[] {
   const names = new Set([...before.keys(), ...after.keys()]);
-  return [...names].filter((n) => n !== skip && before.get(n) !== after.get(n)).map((n) => `${n} ${after.has(n) ? (before.has(n) ? 'changed' : 'added') : 'removed'}`);
+  return [...names]
+    .filter((n) => n !== skip && before.get(n) !== after.get(n))
+    .map((n) => `${n} ${after.has(n) ? (before.has(n) ? 'changed' : 'added') : 'removed'}`);
 }
 
 let pristine: Map<string, string> | undefined;
@@ -263,7 +362,8 @@ function runJournalInput(input: Uint8Array): Outcome {
     outcome = 'accepted';
   } catch (e) {
     if (!(e instanceof OutputWriteError)) throw new FuzzDefect('crash', describeThrown(e));
-    if (!e.message.includes(jpath) && !e.message.includes(lockPath)) throw new FuzzDefect('unnamed', `refusal names neither the journal nor the lock: ${e.message.slice(0, 200)}`);
+    if (!e.message.includes(jpath) && !e.message.includes(lockPath))
+      throw new FuzzDefect('unnamed', `refusal names neither the journal nor the lock: ${e.message.slice(0, 200)}`);
     // Refused: nothing changed (a stale lock taken over before the journal was refused is the one file that may go).
     const changed = differences(before, scene(s), lockPath);
     if (changed.length) throw new FuzzDefect('invalid', `refused, but changed ${changed.slice(0, 3).join(', ')}`);
@@ -271,12 +371,16 @@ function runJournalInput(input: Uint8Array): Outcome {
   }
   const touched = differences(pristine, guarded(s));
   guardedDirty = touched.length > 0;
-  if (touched.length) throw new FuzzDefect('invalid', `touched a file outside the outputs' folder: ${touched.slice(0, 3).join(', ')}`);
+  if (touched.length)
+    throw new FuzzDefect('invalid', `touched a file outside the outputs' folder: ${touched.slice(0, 3).join(', ')}`);
   const cwdNow = listCwd();
   if (cwdNow !== cwdEntries) {
     const was = new Set(cwdEntries.split('\n').filter(Boolean));
     const now = new Set(cwdNow.split('\n').filter(Boolean));
-    const diff = [...[...now].filter((n) => !was.has(n)).map((n) => `${n} added`), ...[...was].filter((n) => !now.has(n)).map((n) => `${n} removed`)];
+    const diff = [
+      ...[...now].filter((n) => !was.has(n)).map((n) => `${n} added`),
+      ...[...was].filter((n) => !now.has(n)).map((n) => `${n} removed`),
+    ];
     cwdEntries = cwdNow;
     throw new FuzzDefect('invalid', `changed the working folder ${process.cwd()}: ${diff.slice(0, 3).join(', ')}`);
   }
@@ -286,7 +390,11 @@ function runJournalInput(input: Uint8Array): Outcome {
 export const journalTarget: FuzzTarget = {
   name: 'journal',
   ext: 'journalfuzz',
-  seeds: () => journalSeeds().flatMap((j, k) => [envelope(0, '', j), envelope([1, 2, 4, 8, 16, 0, 6][k % 7], LOCKS[k % LOCKS.length], j)]),
+  seeds: () =>
+    journalSeeds().flatMap((j, k) => [
+      envelope(0, '', j),
+      envelope([1, 2, 4, 8, 16, 0, 6][k % 7], LOCKS[k % LOCKS.length], j),
+    ]),
   mutate: mutateEnvelope,
   run: runJournalInput,
 };

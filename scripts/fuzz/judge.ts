@@ -10,11 +10,15 @@ import { validateMotion } from '../../shared/mtn/validate';
 import { writeMtn } from '../../shared/mtn/write';
 import type { Rng } from './mutate';
 
-export const equalBytes = (a: Uint8Array, b: Uint8Array) => a.byteLength === b.byteLength && Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0;
+export const equalBytes = (a: Uint8Array, b: Uint8Array) =>
+  a.byteLength === b.byteLength && Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0;
 
 /** A finding: what went wrong, in one line (the signature reproducers are grouped and minimized by). */
 export class FuzzDefect extends Error {
-  constructor(readonly kind: DefectKind, message: string) {
+  constructor(
+    readonly kind: DefectKind,
+    message: string,
+  ) {
     super(message);
     this.name = 'FuzzDefect';
   }
@@ -65,7 +69,11 @@ export function judge<T>(read: () => T, check: (value: T) => Outcome | void): Ou
   return outcome ?? 'accepted';
 }
 
-export async function judgeAsync<T>(read: () => Promise<T>, check: (value: T) => void, fileName: string): Promise<Outcome> {
+export async function judgeAsync<T>(
+  read: () => Promise<T>,
+  check: (value: T) => void,
+  fileName: string,
+): Promise<Outcome> {
   let value: T;
   try {
     value = await read();
@@ -86,7 +94,8 @@ export async function judgeAsync<T>(read: () => Promise<T>, check: (value: T) =>
 }
 
 /** The project's error shapes: `FILE:line:column: detail` or `FILE [KIND] (place): detail`. */
-export const namesFile = (message: string, file: string) => message.startsWith(`${file}:`) || message.startsWith(`${file} [`);
+export const namesFile = (message: string, file: string) =>
+  message.startsWith(`${file}:`) || message.startsWith(`${file} [`);
 
 export function describeThrown(e: unknown): string {
   if (e instanceof Error) return `${e.name}: ${e.message.slice(0, 300)}`;
@@ -103,4 +112,3 @@ export function checkMotionSaves(m: Motion): void {
   const bytes = writeMtn(m);
   must(equalBytes(writeMtn(readMtn(bytes)), bytes), 'the imported motion does not survive an MTN round trip');
 }
-

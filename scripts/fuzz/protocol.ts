@@ -12,7 +12,16 @@ export interface WorkerJob {
 }
 
 /** Where each shared counter lives. `cpuStart` is 0 while no input is being timed. */
-export const SLOT = { index: 0, cpuStart: 1, inputs: 2, accepted: 3, rejected: 4, maxCpuMs: 5, totalMs: 6, defects: 7 } as const;
+export const SLOT = {
+  index: 0,
+  cpuStart: 1,
+  inputs: 2,
+  accepted: 3,
+  rejected: 4,
+  maxCpuMs: 5,
+  totalMs: 6,
+  defects: 7,
+} as const;
 export const SHARED_SLOTS = SLOT.defects + DEFECT_KINDS.length;
 
 /**

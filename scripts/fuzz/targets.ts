@@ -51,14 +51,34 @@ import { motionNameProblem } from '../../shared/motionName';
 import { gvStrCode } from '../../shared/strcode';
 import { syntheticMotion } from '../../shared/testing/syntheticMotion';
 import { journalTarget } from './journalTarget';
-import { checkMotionSaves, describeThrown, equalBytes, FuzzDefect, judge, judgeAsync, must, namesFile, type FuzzTarget, type Outcome } from './judge';
+import {
+  checkMotionSaves,
+  describeThrown,
+  equalBytes,
+  FuzzDefect,
+  judge,
+  judgeAsync,
+  must,
+  namesFile,
+  type FuzzTarget,
+  type Outcome,
+} from './judge';
 import { mutateBinary, mutateJson, mutateText, pick, type Rng } from './mutate';
 import { ipcFrameTarget } from './ipcFrameTarget';
 import { cacheEntryTarget } from './cacheEntryTarget';
 import { verdictsTarget } from './verdictsTarget';
 import { FBX_TARGET } from './fbxTarget';
 
-export { DEFECT_KINDS, FuzzDefect, checkMotionSaves, describeThrown, judgeAsync, type DefectKind, type FuzzTarget, type Outcome } from './judge';
+export {
+  DEFECT_KINDS,
+  FuzzDefect,
+  checkMotionSaves,
+  describeThrown,
+  judgeAsync,
+  type DefectKind,
+  type FuzzTarget,
+  type Outcome,
+} from './judge';
 
 const ASSETS = join(__dirname, '..', '..', 'assets');
 const asset = (name: string) => new Uint8Array(readFileSync(join(ASSETS, name)));
@@ -94,7 +114,8 @@ const mt3Seeds = () => [
 
 function sarEntry(name: string, S: number, events: [number, number, number][]): SarEntry {
   const seCodes = new Uint16Array(S * 8).fill(0xffff);
-  for (let i = 0; i < S; i++) for (let a = 0; a < 8; a++) if ((i + a) % 3 !== 2) seCodes[i * 8 + a] = 0x200 + i * 16 + a;
+  for (let i = 0; i < S; i++)
+    for (let a = 0; a < 8; a++) if ((i + a) % 3 !== 2) seCodes[i * 8 + a] = 0x200 + i * 16 + a;
   return { name: gvStrCode(name), seCodes, events: events.map(([frame, se, joint]) => ({ frame, se, joint })) };
 }
 
@@ -114,7 +135,10 @@ const SE_DEFINE_EXTRA = `#ifndef X_H
 
 function bvhText(frames: number): string {
   const rows: string[] = [];
-  for (let f = 0; f < frames; f++) rows.push([f * 0.5, 90 + f, -1.25, f * 3, -f * 2, 1.5, f, 0.5, -f, 2, f * 0.25, 0].map((v) => v.toFixed(4)).join(' '));
+  for (let f = 0; f < frames; f++)
+    rows.push(
+      [f * 0.5, 90 + f, -1.25, f * 3, -f * 2, 1.5, f, 0.5, -f, 2, f * 0.25, 0].map((v) => v.toFixed(4)).join(' '),
+    );
   return `HIERARCHY
 ROOT Hips
 {
@@ -152,11 +176,36 @@ function glbSeeds(): Uint8Array[] {
 function gltfTextOf(glb: Uint8Array): Uint8Array {
   const { json, bin } = readGltfContainer(glb);
   const copy = JSON.parse(JSON.stringify(json)) as typeof json;
-  if (bin && copy.buffers?.[0]) copy.buffers[0].uri = `data:application/octet-stream;base64,${Buffer.from(bin).toString('base64')}`;
+  if (bin && copy.buffers?.[0])
+    copy.buffers[0].uri = `data:application/octet-stream;base64,${Buffer.from(bin).toString('base64')}`;
   return utf8(JSON.stringify(copy, null, 1));
 }
 
-const GLTF_STRINGS = ['LINEAR', 'STEP', 'CUBICSPLINE', 'translation', 'rotation', 'scale', 'weights', 'SCALAR', 'VEC3', 'VEC4', 'MAT4', 'data:application/octet-stream;base64,AAAA', 'data:,', '%', '%zz', '%2e%2e/x.bin', '../x.bin', '/dev/zero', 'x.bin', 'KHR_mesh_quantization', 'EXT_unknown', '2.0', '1.0'];
+const GLTF_STRINGS = [
+  'LINEAR',
+  'STEP',
+  'CUBICSPLINE',
+  'translation',
+  'rotation',
+  'scale',
+  'weights',
+  'SCALAR',
+  'VEC3',
+  'VEC4',
+  'MAT4',
+  'data:application/octet-stream;base64,AAAA',
+  'data:,',
+  '%',
+  '%zz',
+  '%2e%2e/x.bin',
+  '../x.bin',
+  '/dev/zero',
+  'x.bin',
+  'KHR_mesh_quantization',
+  'EXT_unknown',
+  '2.0',
+  '1.0',
+];
 
 /** glTF JSON mutations, plus mutations of the buffer (key times, values) inside the data URI. */
 function mutateGltfText(rnd: Rng, seed: Uint8Array): Uint8Array {
@@ -182,7 +231,9 @@ function mutateGltfText(rnd: Rng, seed: Uint8Array): Uint8Array {
   if (rnd() < 0.4) {
     try {
       s = mutateJson(rnd, JSON.parse(s), GLTF_STRINGS);
-    } catch { /* deeply nested: keep the one mutation */ }
+    } catch {
+      /* deeply nested: keep the one mutation */
+    }
   }
   return utf8(s);
 }
@@ -224,7 +275,16 @@ const plainSar = (e: SarEntry) => ({ name: e.name, seCodes: Array.from(e.seCodes
 function mshEnvelope(m: Motion): Uint8Array {
   const r = exportMshAnimation(m, { positionTolerance: 0.5, rotationToleranceDeg: 0.5 });
   const res = writeMshResources(r.animation);
-  const json = utf8(JSON.stringify(mshNodesJson(r, res, { source: 'x.mtn', res8: 'x.res8', res19: 'x.res19' }, { position: 0.5, rotationDeg: 0.5, rotationOverridesDeg: {} })));
+  const json = utf8(
+    JSON.stringify(
+      mshNodesJson(
+        r,
+        res,
+        { source: 'x.mtn', res8: 'x.res8', res19: 'x.res19' },
+        { position: 0.5, rotationDeg: 0.5, rotationOverridesDeg: {} },
+      ),
+    ),
+  );
   const parts = [json, res.res8.bytes, res.res19.bytes];
   const out = new Uint8Array(parts.reduce((n, p) => n + 4 + p.byteLength, 0));
   const dv = new DataView(out.buffer);
@@ -267,7 +327,8 @@ function checkSeTable(r: SeTableReadResult): Outcome {
 function checkCollectedErrors(errors: readonly unknown[], file: string): void {
   for (const e of errors) {
     if (!(e instanceof FormatError)) throw new FuzzDefect('crash', `collected a non-FormatError: ${describeThrown(e)}`);
-    if (!namesFile(e.message, file)) throw new FuzzDefect('unnamed', `error does not name ${file}: ${e.message.slice(0, 200)}`);
+    if (!namesFile(e.message, file))
+      throw new FuzzDefect('unnamed', `error does not name ${file}: ${e.message.slice(0, 200)}`);
   }
 }
 
@@ -277,24 +338,32 @@ export const TARGETS: FuzzTarget[] = [
     ext: 'mtn',
     seeds: () => [writeMtn(smallMotion(1, 8, 3)), writeMtn(smallMotion(2, 3, 5)), writeMtn(smallMotion(3, 1, 1))],
     mutate: binary(3),
-    run: (b) => judge(() => readMtn(b), (m) => {
-      validateMotion(m);
-      must(equalBytes(writeMtn(m), b), 'accepted bytes do not write back identically');
-    }),
+    run: (b) =>
+      judge(
+        () => readMtn(b),
+        (m) => {
+          validateMotion(m);
+          must(equalBytes(writeMtn(m), b), 'accepted bytes do not write back identically');
+        },
+      ),
   },
   {
     name: 'mt3',
     ext: 'mt3',
     seeds: mt3Seeds,
     mutate: binary(3),
-    run: (b) => judge(() => {
-      const m = readMt3(b);
-      return { m, decoded: decodeMt3ToMotion(m) };
-    }, ({ m, decoded }) => {
-      validateMt3(m);
-      must(equalBytes(writeMt3(m), b), 'accepted bytes do not write back identically');
-      validateMotion(decoded);
-    }),
+    run: (b) =>
+      judge(
+        () => {
+          const m = readMt3(b);
+          return { m, decoded: decodeMt3ToMotion(m) };
+        },
+        ({ m, decoded }) => {
+          validateMt3(m);
+          must(equalBytes(writeMt3(m), b), 'accepted bytes do not write back identically');
+          validateMotion(decoded);
+        },
+      ),
   },
   {
     name: 'mar',
@@ -304,109 +373,234 @@ export const TARGETS: FuzzTarget[] = [
       return [writeMar(mt3s), writeMar(mt3s.slice(0, 1)), writeMar([])];
     },
     mutate: binary(3),
-    run: (b) => judge(() => readMar(b), (a) => {
-      must(new Set(a.entries.map((e) => e.name)).size === a.entries.length, 'two entries share a name hash');
-      for (const e of a.entries) validateMt3(e.mt3);
-      // Padding, maxJoint and dataBase may differ from what we write (the spec allows it); the entries must not.
-      const again = readMar(writeMar(a.entries.map((e) => e.bytes)));
-      must(again.entries.length === a.entries.length && again.entries.every((e, i) => equalBytes(e.bytes, a.entries[i].bytes)), 'the entries do not survive a write and re-read');
-    }),
+    run: (b) =>
+      judge(
+        () => readMar(b),
+        (a) => {
+          must(new Set(a.entries.map((e) => e.name)).size === a.entries.length, 'two entries share a name hash');
+          for (const e of a.entries) validateMt3(e.mt3);
+          // Padding, maxJoint and dataBase may differ from what we write (the spec allows it); the entries must not.
+          const again = readMar(writeMar(a.entries.map((e) => e.bytes)));
+          must(
+            again.entries.length === a.entries.length &&
+              again.entries.every((e, i) => equalBytes(e.bytes, a.entries[i].bytes)),
+            'the entries do not survive a write and re-read',
+          );
+        },
+      ),
   },
   {
     name: 'sar',
     ext: 'sar',
     seeds: () => {
-      const entries = [sarEntry('walk', 3, [[0, 0, 1], [4, 2, 255], [4, 1, 3], [9, 0, 0]]), sarEntry('stand', 0, []), sarEntry('run', 1, [[2, 0, 7]])];
-      return [writeSar(entries, entries.map((e) => e.name)), writeSar(entries.slice(0, 1), [entries[0].name])];
+      const entries = [
+        sarEntry('walk', 3, [
+          [0, 0, 1],
+          [4, 2, 255],
+          [4, 1, 3],
+          [9, 0, 0],
+        ]),
+        sarEntry('stand', 0, []),
+        sarEntry('run', 1, [[2, 0, 7]]),
+      ];
+      return [
+        writeSar(
+          entries,
+          entries.map((e) => e.name),
+        ),
+        writeSar(entries.slice(0, 1), [entries[0].name]),
+      ];
     },
     mutate: binary(3),
-    run: (b) => judge(() => readSar(b), (a) => {
-      for (const e of a.entries)
-        for (const ev of e.events) {
-          let defined = false;
-          for (let v = 0; v < 8; v++) if (e.seCodes[ev.se * 8 + v] !== 0xffff) defined = true;
-          must(defined, `an event uses SE index ${ev.se}, which is undefined`);
-        }
-      const again = readSar(writeSar(a.entries, a.entries.map((e) => e.name)));
-      must(JSON.stringify(again.entries.map(plainSar)) === JSON.stringify(a.entries.map(plainSar)), 'the entries do not survive a write and re-read');
-    }),
+    run: (b) =>
+      judge(
+        () => readSar(b),
+        (a) => {
+          for (const e of a.entries)
+            for (const ev of e.events) {
+              let defined = false;
+              for (let v = 0; v < 8; v++) if (e.seCodes[ev.se * 8 + v] !== 0xffff) defined = true;
+              must(defined, `an event uses SE index ${ev.se}, which is undefined`);
+            }
+          const again = readSar(
+            writeSar(
+              a.entries,
+              a.entries.map((e) => e.name),
+            ),
+          );
+          must(
+            JSON.stringify(again.entries.map(plainSar)) === JSON.stringify(a.entries.map(plainSar)),
+            'the entries do not survive a write and re-read',
+          );
+        },
+      ),
   },
   {
     name: 'sev',
     ext: 'sev',
-    seeds: () => [asset('walk.sev'), asset('cmu_01_01.sev'), utf8('sev 1\nmotion m\nse 0 A variants A B C D E F G H  # t \t\nevent 3 0 -\n')],
+    seeds: () => [
+      asset('walk.sev'),
+      asset('cmu_01_01.sev'),
+      utf8('sev 1\nmotion m\nse 0 A variants A B C D E F G H  # t \t\nevent 3 0 -\n'),
+    ],
     mutate: textual(['sev', 'motion', 'se', 'event', 'variants', 'SE_FOOT_L', '-', '#', 'walk']),
-    run: (b) => judge(() => {
-      const t = decodeUtf8Text(b, 'SEV', 'x.sev');
-      return parseSev(t, 'x.sev');
-    }, ({ doc, errors }) => {
-      checkCollectedErrors(errors, 'x.sev');
-      if (errors.length) return 'rejected';
-      const once = serializeSev(doc);
-      const again = parseSev(once, 'x.sev');
-      must(again.errors.length === 0, `the serialized document does not parse: ${again.errors[0]?.message}`);
-      must(serializeSev(again.doc) === once, 'serialize(parse(serialize(doc))) differs from serialize(doc)');
-    }),
+    run: (b) =>
+      judge(
+        () => {
+          const t = decodeUtf8Text(b, 'SEV', 'x.sev');
+          return parseSev(t, 'x.sev');
+        },
+        ({ doc, errors }) => {
+          checkCollectedErrors(errors, 'x.sev');
+          if (errors.length) return 'rejected';
+          const once = serializeSev(doc);
+          const again = parseSev(once, 'x.sev');
+          must(again.errors.length === 0, `the serialized document does not parse: ${again.errors[0]?.message}`);
+          must(serializeSev(again.doc) === once, 'serialize(parse(serialize(doc))) differs from serialize(doc)');
+        },
+      ),
   },
   {
     name: 'sls',
     ext: 'sls',
     seeds: () => [asset('default.sls'), utf8('A 1\nB = 0x2 ; c\n// x\nC 65534 # d\n')],
     mutate: textual(['=', '0x', 'SE_FOOT_L', ';', '#', '//']),
-    run: (b) => judge(() => parseSls(decodeUtf8Text(b, 'SLS', 'x.sls'), 'x.sls'), (r) => {
-      checkCollectedErrors([...r.errors, ...r.warnings], 'x.sls');
-      return checkSeTable(r);
-    }),
+    run: (b) =>
+      judge(
+        () => parseSls(decodeUtf8Text(b, 'SLS', 'x.sls'), 'x.sls'),
+        (r) => {
+          checkCollectedErrors([...r.errors, ...r.warnings], 'x.sls');
+          return checkSeTable(r);
+        },
+      ),
   },
   {
     name: 'se_define',
     ext: 'h',
     seeds: () => [asset('se_define.h'), utf8(SE_DEFINE_EXTRA)],
-    mutate: textual(['#define', '#ifndef', '#endif', '#undef', '(', ')', '<<', '>>', '*', '-', '~', '|', 'SE_FOOT_L_CONC', 'BASE', '\\', '0x10u', '077', '/*', '*/']),
-    run: (b) => judge(() => parseSeDefine(decodeUtf8Text(b, 'SE_DEFINE', 'x.h'), 'x.h'), (r) => {
-      checkCollectedErrors([...r.errors, ...r.warnings], 'x.h');
-      return checkSeTable(r);
-    }),
+    mutate: textual([
+      '#define',
+      '#ifndef',
+      '#endif',
+      '#undef',
+      '(',
+      ')',
+      '<<',
+      '>>',
+      '*',
+      '-',
+      '~',
+      '|',
+      'SE_FOOT_L_CONC',
+      'BASE',
+      '\\',
+      '0x10u',
+      '077',
+      '/*',
+      '*/',
+    ]),
+    run: (b) =>
+      judge(
+        () => parseSeDefine(decodeUtf8Text(b, 'SE_DEFINE', 'x.h'), 'x.h'),
+        (r) => {
+          checkCollectedErrors([...r.errors, ...r.warnings], 'x.h');
+          return checkSeTable(r);
+        },
+      ),
   },
   {
     name: 'project',
     ext: 'json',
-    seeds: () => [asset('sample.actguy.json'), utf8('{"version":1,"motions":[{"name":"a","mtn":"a.mtn"}],"outputs":{"mar":"o/s.mar","sar":"o/s.sar"}}')],
+    seeds: () => [
+      asset('sample.actguy.json'),
+      utf8('{"version":1,"motions":[{"name":"a","mtn":"a.mtn"}],"outputs":{"mar":"o/s.mar","sar":"o/s.sar"}}'),
+    ],
     mutate: (rnd, seed) => {
-      if (rnd() < 0.3) return textual(['{', '}', '[', ']', 'version', 'motions', 'outputs', '"mtn"', '"a.mtn"'])(rnd, seed);
-      return utf8(mutateJson(rnd, JSON.parse(text(seed)), ['walk', 'a.mtn', '../x', '/abs/x.mar', '', 'C:\\x', 'x.mar', 'name', 'aaap', 'aac0']));
+      if (rnd() < 0.3)
+        return textual(['{', '}', '[', ']', 'version', 'motions', 'outputs', '"mtn"', '"a.mtn"'])(rnd, seed);
+      return utf8(
+        mutateJson(rnd, JSON.parse(text(seed)), [
+          'walk',
+          'a.mtn',
+          '../x',
+          '/abs/x.mar',
+          '',
+          'C:\\x',
+          'x.mar',
+          'name',
+          'aaap',
+          'aac0',
+        ]),
+      );
     },
-    run: (b) => judge(() => parseProject(decodeUtf8Text(b, 'PROJECT', '/w/p.actguy.json'), '/w/p.actguy.json'), (r) => {
-      checkCollectedErrors(r.errors, '/w/p.actguy.json');
-      if (r.errors.length) return 'rejected';
-      must(!!r.resolved && !!r.project, 'no errors but no project');
-      const hashes = new Set(r.resolved!.motions.map((m) => m.hash));
-      must(hashes.size === r.resolved!.motions.length, 'two motions share a hash');
-      for (const m of r.resolved!.motions) must(motionNameProblem(m.name) === undefined, `bad motion name ${m.name}`);
-      const outs = [r.resolved!.marPath, r.resolved!.sarPath, r.resolved!.reportPath];
-      must(new Set(outs).size === 3, 'two outputs share a path');
-    }),
+    run: (b) =>
+      judge(
+        () => parseProject(decodeUtf8Text(b, 'PROJECT', '/w/p.actguy.json'), '/w/p.actguy.json'),
+        (r) => {
+          checkCollectedErrors(r.errors, '/w/p.actguy.json');
+          if (r.errors.length) return 'rejected';
+          must(!!r.resolved && !!r.project, 'no errors but no project');
+          const hashes = new Set(r.resolved!.motions.map((m) => m.hash));
+          must(hashes.size === r.resolved!.motions.length, 'two motions share a hash');
+          for (const m of r.resolved!.motions)
+            must(motionNameProblem(m.name) === undefined, `bad motion name ${m.name}`);
+          const outs = [r.resolved!.marPath, r.resolved!.sarPath, r.resolved!.reportPath];
+          must(new Set(outs).size === 3, 'two outputs share a path');
+        },
+      ),
   },
   {
     name: 'bvh',
     ext: 'bvh',
     seeds: () => [utf8(bvhText(4)), utf8(bvhText(1))],
-    mutate: textual(['HIERARCHY', 'ROOT', 'JOINT', 'End', 'Site', 'OFFSET', 'CHANNELS', 'Xposition', 'Zrotation', 'MOTION', 'Frames:', 'Frame Time:', '{', '}', '6', '3']),
-    run: (b) => judgeAsync(() => importMotionBytes(b, 'x.bvh'), (r) => checkMotionSaves(r.motion), 'x.bvh'),
+    mutate: textual([
+      'HIERARCHY',
+      'ROOT',
+      'JOINT',
+      'End',
+      'Site',
+      'OFFSET',
+      'CHANNELS',
+      'Xposition',
+      'Zrotation',
+      'MOTION',
+      'Frames:',
+      'Frame Time:',
+      '{',
+      '}',
+      '6',
+      '3',
+    ]),
+    run: (b) =>
+      judgeAsync(
+        () => importMotionBytes(b, 'x.bvh'),
+        (r) => checkMotionSaves(r.motion),
+        'x.bvh',
+      ),
   },
   {
     name: 'gltf',
     ext: 'gltf',
     seeds: () => glbSeeds().map(gltfTextOf),
     mutate: mutateGltfText,
-    run: (b) => judgeAsync(() => importMotionBytes(b, 'x.gltf'), (r) => checkMotionSaves(r.motion), 'x.gltf'),
+    run: (b) =>
+      judgeAsync(
+        () => importMotionBytes(b, 'x.gltf'),
+        (r) => checkMotionSaves(r.motion),
+        'x.gltf',
+      ),
   },
   {
     name: 'glb',
     ext: 'glb',
     seeds: glbSeeds,
     mutate: mutateGlb,
-    run: (b) => judgeAsync(() => importMotionBytes(b, 'x.glb'), (r) => checkMotionSaves(r.motion), 'x.glb'),
+    run: (b) =>
+      judgeAsync(
+        () => importMotionBytes(b, 'x.glb'),
+        (r) => checkMotionSaves(r.motion),
+        'x.glb',
+      ),
   },
   FBX_TARGET,
   {
@@ -418,19 +612,28 @@ export const TARGETS: FuzzTarget[] = [
     mutate: (rnd, seed) => binary(3)(rnd, seed),
     run: (b) => {
       const [text, res8, res19] = openEnvelope(b);
-      return judge(() => {
-        const n = parseMshNodesJson(decodeUtf8Text(text, 'MSH', 'x.nodes.json'), 'x.nodes.json');
-        return readMshAnimation(res8, res19, n.attrs, n.nodes);
-      }, (a) => {
-        const back = writeMshResources(a);
-        must(equalBytes(back.res8.bytes, res8) && equalBytes(back.res19.bytes, res19), 'accepted payloads do not write back identically');
-        a.nodes.forEach((_, i) => {
-          for (const t of [0, a.frameCount / 2, a.frameCount]) {
-            const p = sampleMshNode(a, i, t);
-            must([...p.position, ...p.rotation].every(Number.isFinite), `node ${i} at ${t} samples to a non-finite pose`);
-          }
-        });
-      });
+      return judge(
+        () => {
+          const n = parseMshNodesJson(decodeUtf8Text(text, 'MSH', 'x.nodes.json'), 'x.nodes.json');
+          return readMshAnimation(res8, res19, n.attrs, n.nodes);
+        },
+        (a) => {
+          const back = writeMshResources(a);
+          must(
+            equalBytes(back.res8.bytes, res8) && equalBytes(back.res19.bytes, res19),
+            'accepted payloads do not write back identically',
+          );
+          a.nodes.forEach((_, i) => {
+            for (const t of [0, a.frameCount / 2, a.frameCount]) {
+              const p = sampleMshNode(a, i, t);
+              must(
+                [...p.position, ...p.rotation].every(Number.isFinite),
+                `node ${i} at ${t} samples to a non-finite pose`,
+              );
+            }
+          });
+        },
+      );
     },
   },
   {
@@ -438,12 +641,16 @@ export const TARGETS: FuzzTarget[] = [
     ext: 'txt',
     seeds: () => [utf8('# motions of stage 1\nstand\nwalk   # the walk\r\nrun\n131_01\nsq.wait-2\n')],
     mutate: textual(['#', 'aaap', 'aac0', 'walk', '.', '-', '_']),
-    run: (b) => judge(() => parseMotionNames(decodeUtf8Text(b, 'MAR', 'x.txt')), (names) => {
-      for (const [code, { name }] of names) {
-        must(motionNameProblem(name) === undefined, `accepted the name ${JSON.stringify(name)}`);
-        must(gvStrCode(name) === code, `${name} is filed under another hash`);
-      }
-    }),
+    run: (b) =>
+      judge(
+        () => parseMotionNames(decodeUtf8Text(b, 'MAR', 'x.txt')),
+        (names) => {
+          for (const [code, { name }] of names) {
+            must(motionNameProblem(name) === undefined, `accepted the name ${JSON.stringify(name)}`);
+            must(gvStrCode(name) === code, `${name} is filed under another hash`);
+          }
+        },
+      ),
   },
   ipcFrameTarget,
   journalTarget,
@@ -462,33 +669,49 @@ export const SELF_TEST_TARGETS: FuzzTarget[] = [
     ext: 'bin',
     seeds: () => [utf8('seed')],
     mutate: binary(1),
-    run: (b) => judge(() => (b as unknown as { notAFunction(): void }).notAFunction(), () => undefined),
+    run: (b) =>
+      judge(
+        () => (b as unknown as { notAFunction(): void }).notAFunction(),
+        () => undefined,
+      ),
   },
   {
     name: 'selftest-invalid',
     ext: 'bin',
     seeds: () => [utf8('seed')],
     mutate: binary(1),
-    run: (b) => judge(() => b.length, (n) => must(n < 0, 'a length is never negative')),
+    run: (b) =>
+      judge(
+        () => b.length,
+        (n) => must(n < 0, 'a length is never negative'),
+      ),
   },
   {
     name: 'selftest-hang',
     ext: 'bin',
     seeds: () => [utf8('seed')],
     mutate: binary(1),
-    run: (b) => judge(() => {
-      let x = b.length;
-      for (;;) x = (x * 31 + 7) % 1000003;
-    }, () => undefined),
+    run: (b) =>
+      judge(
+        () => {
+          let x = b.length;
+          for (;;) x = (x * 31 + 7) % 1000003;
+        },
+        () => undefined,
+      ),
   },
   {
     name: 'selftest-memory',
     ext: 'bin',
     seeds: () => [utf8('seed')],
     mutate: binary(1),
-    run: () => judge(() => {
-      const hoard: Float64Array[] = [];
-      for (;;) hoard.push(new Float64Array(1 << 20).fill(1));
-    }, () => undefined),
+    run: () =>
+      judge(
+        () => {
+          const hoard: Float64Array[] = [];
+          for (;;) hoard.push(new Float64Array(1 << 20).fill(1));
+        },
+        () => undefined,
+      ),
   },
 ];

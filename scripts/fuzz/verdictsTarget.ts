@@ -19,9 +19,17 @@ const TOKENS = ['-1', '0', '65536', '1025', '1e309', 'null', '[]', '{}', '"x"', 
 const STAMP = [1024, '1700000000000000000', '1700000000000000000', '42', '2049'];
 
 function seed(): string {
-  const skeleton = [[-1, 0, 0, 0, 'Hips'], [0, 2, 0, 0, 'LeftUpLeg'], [0, 1, 0, 0, 'RightUpLeg'], [0, 3, 1, 0, 'Spine']];
+  const skeleton = [
+    [-1, 0, 0, 0, 'Hips'],
+    [0, 2, 0, 0, 'LeftUpLeg'],
+    [0, 1, 0, 0, 'RightUpLeg'],
+    [0, 3, 1, 0, 'Spine'],
+  ];
   return JSON.stringify({
-    tool: 'actguy cache verdicts', version: 1, cache: CACHE_ID, cacheDir: '/tmp/cache',
+    tool: 'actguy cache verdicts',
+    version: 1,
+    cache: CACHE_ID,
+    cacheDir: '/tmp/cache',
     verdicts: { [HEX]: [HEX, 5], ['b'.repeat(64)]: [HEX, 6, ...STAMP] },
     files: {
       '/p/walk.mtn': [...STAMP, HEX, 7, [COMPRESSOR_IDENTITY, 30, 120, 0]],
@@ -60,19 +68,33 @@ function run(input: Uint8Array): 'accepted' | 'rejected' {
   let headers = 0;
   for (const [key, v] of stored.verdicts) {
     must(/^[0-9a-f]{64}$/.test(key) && /^[0-9a-f]{64}$/.test(v.digest), `kept the verdict ${key}`);
-    if (v.stamp) must(Number.isSafeInteger(v.stamp.size) && [v.stamp.mtimeNs, v.stamp.ctimeNs, v.stamp.ino, v.stamp.dev].every(isDigits), `kept a malformed entry stamp for ${key}`);
+    if (v.stamp)
+      must(
+        Number.isSafeInteger(v.stamp.size) &&
+          [v.stamp.mtimeNs, v.stamp.ctimeNs, v.stamp.ino, v.stamp.dev].every(isDigits),
+        `kept a malformed entry stamp for ${key}`,
+      );
   }
   for (const [path, r] of stored.files) {
-    must(/^[0-9a-f]{64}$/.test(r.sha256) && Number.isSafeInteger(r.stamp.size) && r.stamp.size >= 0, `kept the file record of ${path}`);
+    must(
+      /^[0-9a-f]{64}$/.test(r.sha256) && Number.isSafeInteger(r.stamp.size) && r.stamp.size >= 0,
+      `kept the file record of ${path}`,
+    );
     const h = r.header?.value;
     if (!h) continue;
     headers++;
     must(Number.isFinite(h.fps) && h.fps > 0, `kept the rate ${h.fps}`);
-    must(Number.isInteger(h.frameCount) && h.frameCount >= 1 && h.frameCount <= MTN_MAX_FRAMES, `kept the frame count ${h.frameCount}`);
+    must(
+      Number.isInteger(h.frameCount) && h.frameCount >= 1 && h.frameCount <= MTN_MAX_FRAMES,
+      `kept the frame count ${h.frameCount}`,
+    );
     const J = h.joints.length;
     must(J >= 1 && J <= MTN_MAX_JOINTS, `kept ${J} joints`);
     h.joints.forEach((j, k) => {
-      must(k === 0 ? j.parent === -1 : Number.isInteger(j.parent) && j.parent >= 0 && j.parent < k, `kept joint ${k}'s parent ${j.parent}`);
+      must(
+        k === 0 ? j.parent === -1 : Number.isInteger(j.parent) && j.parent >= 0 && j.parent < k,
+        `kept joint ${k}'s parent ${j.parent}`,
+      );
       must(Number.isInteger(j.mirror) && j.mirror >= 0 && j.mirror < J, `kept joint ${k}'s mirror ${j.mirror}`);
       must(/^[\x20-\x7e]{0,31}$/.test(j.name), `kept the joint name ${JSON.stringify(j.name)}`);
     });

@@ -17,11 +17,20 @@ async function main(): Promise<void> {
     from: job.from,
     to: job.to,
     hangMs: job.hangMs,
-    onStart: (i) => { s[SLOT.index] = i; s[SLOT.cpuStart] = cpuMs(); },
-    onPause: () => { s[SLOT.cpuStart] = 0; },
+    onStart: (i) => {
+      s[SLOT.index] = i;
+      s[SLOT.cpuStart] = cpuMs();
+    },
+    onPause: () => {
+      s[SLOT.cpuStart] = 0;
+    },
     onResult: (t) => {
       s[SLOT.cpuStart] = 0;
-      s[SLOT.inputs] = t.inputs; s[SLOT.accepted] = t.accepted; s[SLOT.rejected] = t.rejected; s[SLOT.maxCpuMs] = t.maxCpuMs; s[SLOT.totalMs] = t.totalMs;
+      s[SLOT.inputs] = t.inputs;
+      s[SLOT.accepted] = t.accepted;
+      s[SLOT.rejected] = t.rejected;
+      s[SLOT.maxCpuMs] = t.maxCpuMs;
+      s[SLOT.totalMs] = t.totalMs;
       DEFECT_KINDS.forEach((k, n) => (s[SLOT.defects + n] = t.defects[k]));
     },
     onFinding: (f: Finding) => parentPort!.postMessage({ type: 'finding', finding: f }),

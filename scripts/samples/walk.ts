@@ -12,7 +12,14 @@
  */
 import { JointPart, KeyFlag, MotionFlag, emptyMotion, type JointInfo, type Motion } from '../../shared/motion/types';
 import { guessMirrorPairs } from '../../shared/interchange/mirror';
-import { makeQuatsContinuous, quatFromAxisAngle, quatMul, worldPose, type Quat, type Vec3 } from '../../shared/interchange/kinematics';
+import {
+  makeQuatsContinuous,
+  quatFromAxisAngle,
+  quatMul,
+  worldPose,
+  type Quat,
+  type Vec3,
+} from '../../shared/interchange/kinematics';
 
 /** Frames per gait cycle (two steps): 1.1 s at 30 fps. */
 export const WALK_CYCLE_FRAMES = 33;
@@ -90,9 +97,23 @@ function legPose(p: number, pelvis: number, yaw: number, roll: number): [Quat, Q
   const hipFlex = 12 + 20 * Math.cos(2 * Math.PI * p); // 32 deg forward at heel strike, 8 back at toe off
   const knee = 4 + 14 * bump(p, 0.02, 0.4) + 58 * bump(p, 0.5, 1.0);
   // World pitch of the foot: negative = toes up, positive = heel up.
-  const footPitch = smoothKeys(p, [[0, -10], [0.08, 0], [0.36, 0], [0.62, 34], [0.76, 12], [0.9, -6], [1, -10]]);
+  const footPitch = smoothKeys(p, [
+    [0, -10],
+    [0.08, 0],
+    [0.36, 0],
+    [0.62, 34],
+    [0.76, 12],
+    [0.9, -6],
+    [1, -10],
+  ]);
   const ankle = footPitch - (pelvis - hipFlex + knee);
-  const toe = smoothKeys(p, [[0, 0], [0.36, 0], [0.6, -30], [0.76, -4], [1, 0]]);
+  const toe = smoothKeys(p, [
+    [0, 0],
+    [0.36, 0],
+    [0.6, -30],
+    [0.76, -4],
+    [1, 0],
+  ]);
   // The thigh turns against the pelvis yaw and roll so the stance foot stays
   // under the hip and points forward instead of twisting on the floor.
   return [yxz(-yaw, -hipFlex, -roll), rx(knee), rx(ankle), rx(toe)];
@@ -121,10 +142,13 @@ function plantRoot(m: Motion): number[] {
   m.translation.fill(0);
   for (let f = 0; f <= N; f++) {
     const { positions } = worldPose(m, f);
-    local.push(ids.map((j, k) => [positions[j * 3], positions[j * 3 + 1] - CONTACTS[k].clearance, positions[j * 3 + 2]] as Vec3));
+    local.push(
+      ids.map((j, k) => [positions[j * 3], positions[j * 3 + 1] - CONTACTS[k].clearance, positions[j * 3 + 2]] as Vec3),
+    );
   }
   const pinned: number[] = [];
-  let x = 0, z = 0;
+  let x = 0,
+    z = 0;
   for (let f = 0; f <= N; f++) {
     // The lowest point; a point already planted stays planted while it is
     // within 0.05 cm of the lowest (a flat foot has heel and toe both down).
@@ -177,8 +201,14 @@ export function buildSampleWalk(): Motion {
     rot.set('Head', yxz(0.7 * Math.cos(w), -2 - 1.2 * Math.cos(2 * w), -0.5 * Math.sin(w)));
     const [ltu, lk, la, lt] = legPose(pL, pelvisPitch(pL), pelvisYaw, pelvisRoll);
     const [rtu, rk, ra, rt] = legPose(pR, pelvisPitch(pL), pelvisYaw, pelvisRoll);
-    rot.set('LeftUpLeg', ltu); rot.set('LeftLeg', lk); rot.set('LeftFoot', la); rot.set('LeftToeBase', lt);
-    rot.set('RightUpLeg', rtu); rot.set('RightLeg', rk); rot.set('RightFoot', ra); rot.set('RightToeBase', rt);
+    rot.set('LeftUpLeg', ltu);
+    rot.set('LeftLeg', lk);
+    rot.set('LeftFoot', la);
+    rot.set('LeftToeBase', lt);
+    rot.set('RightUpLeg', rtu);
+    rot.set('RightLeg', rk);
+    rot.set('RightFoot', ra);
+    rot.set('RightToeBase', rt);
     // Arms swing against the legs: the left arm is back when the left leg is forward.
     const swing = 18 * Math.cos(w);
     rot.set('LeftShoulder', rz(-2 + 1.5 * Math.cos(2 * w)));
@@ -200,7 +230,6 @@ export function buildSampleWalk(): Motion {
   makeQuatsContinuous(m.rotation, N + 1, J);
   const pinned = plantRoot(m);
 
-
   // User keys: root translation at every left heel strike plus one mid-cycle.
   for (const f of [0, 33, 50, 66, 99, 132]) m.translationKeyInfo[f * 4] |= KeyFlag.KEY;
   // Trace keys: a trajectory sample every ~1.5 s of walking.
@@ -216,7 +245,7 @@ export function buildSampleWalk(): Motion {
   // Locks: the ankle (LeftFoot / RightFoot joint) on the frames where it is the
   // planted contact point, i.e. where plantRoot() kept it still. One joint per
   // frame by construction; only runs of 3+ frames, as a user would mark them.
-  for (let f = 0; f <= N; ) {
+  for (let f = 0; f <= N;) {
     const k = pinned[f];
     let e = f;
     while (e + 1 <= N && pinned[e + 1] === k) e++;

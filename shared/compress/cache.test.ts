@@ -54,7 +54,7 @@ describe('CompressCache', () => {
     expect(Array.from(r.mt3.move!.frames)).toEqual([0, 20, 60]);
   });
 
-  it('checks the samples once per motion, but key info on every run, and a new motion\'s samples again', () => {
+  it("checks the samples once per motion, but key info on every run, and a new motion's samples again", () => {
     const m = syntheticMotion({ frames: 40, joints: 3, seed: 5 });
     const cache = new CompressCache();
     expect(cache.samplesChecked(m)).toBe(false);

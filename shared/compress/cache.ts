@@ -69,6 +69,10 @@ export class CompressCache {
 }
 
 /** The inputs that decide a channel's result besides its samples. */
-export function channelSignature(tolerance: number, userKeys: number[], method: CompressMethod | 'dp-reference' = 'refined'): string {
+export function channelSignature(
+  tolerance: number,
+  userKeys: number[],
+  method: CompressMethod | 'dp-reference' = 'refined',
+): string {
   return `${method}|${tolerance}|${userKeys.join(',')}`;
 }

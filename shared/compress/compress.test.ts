@@ -10,7 +10,13 @@ import { initialKeys } from './keyList';
 import { naiveClassicStrategy } from './naive';
 import type { CompressMethod, CompressOptions } from './types';
 
-const options = (tol: number, method: CompressMethod = 'refined'): CompressOptions => ({ positionTolerance: tol, rotationToleranceDeg: tol, offsetTolerance: tol, name: 'test_motion', method });
+const options = (tol: number, method: CompressMethod = 'refined'): CompressOptions => ({
+  positionTolerance: tol,
+  rotationToleranceDeg: tol,
+  offsetTolerance: tol,
+  name: 'test_motion',
+  method,
+});
 
 describe('compressMotion on random motions', () => {
   const cases = [
@@ -21,105 +27,119 @@ describe('compressMotion on random motions', () => {
     { seed: 5, frames: 1, joints: 2, tol: 0.5, offsets: false, noise: 0 },
     { seed: 6, frames: 260, joints: 3, tol: 1, offsets: false, noise: 0.05 },
   ];
-  for (const c of cases) for (const method of ['refined', 'classic'] as const) {
-    it(`${method}, seed ${c.seed}: ${c.frames} frames, ${c.joints} joints, tolerance ${c.tol}${c.offsets ? ', offsets' : ''}`, () => {
-      const m = syntheticMotion({ frames: c.frames, joints: c.joints, seed: c.seed, offsets: c.offsets, noise: c.noise, userKeys: 4, locks: 3, traceKeys: 3 });
-      m.flags |= MotionFlag.DIRECTION | MotionFlag.MIRROR_LOWER;
-      m.waistJoint = c.joints - 1;
-      const r = compressMotion(m, options(c.tol, method));
-      expect(r.method).toBe(method);
-      const ind = independentErrors(m, r.bytes);
-      const N = m.frameCount, J = m.joints.length;
+  for (const c of cases)
+    for (const method of ['refined', 'classic'] as const) {
+      it(`${method}, seed ${c.seed}: ${c.frames} frames, ${c.joints} joints, tolerance ${c.tol}${c.offsets ? ', offsets' : ''}`, () => {
+        const m = syntheticMotion({
+          frames: c.frames,
+          joints: c.joints,
+          seed: c.seed,
+          offsets: c.offsets,
+          noise: c.noise,
+          userKeys: 4,
+          locks: 3,
+          traceKeys: 3,
+        });
+        m.flags |= MotionFlag.DIRECTION | MotionFlag.MIRROR_LOWER;
+        m.waistJoint = c.joints - 1;
+        const r = compressMotion(m, options(c.tol, method));
+        expect(r.method).toBe(method);
+        const ind = independentErrors(m, r.bytes);
+        const N = m.frameCount,
+          J = m.joints.length;
 
-      // Reported errors equal the independent decode of the written bytes.
-      const byChannel = (kind: string, joint: number) => r.channels.find((ch) => ch.kind === kind && ch.joint === joint)!;
-      const check = (kind: string, joint: number, expected: number[], keyFrames: ArrayLike<number>) => {
-        const ch = byChannel(kind, joint);
-        expect(Array.from(keyFrames)).toEqual(ch.keyFrames);
-        const keySet = new Set(ch.keyFrames);
-        for (let t = 0; t <= N; t++) {
-          expect(Math.abs(ch.errors[t] - expected[t])).toBeLessThan(1e-6); // acos near 1 amplifies rounding
-          // Within tolerance, or the frame is itself a key (precision limit).
-          if (!(expected[t] <= c.tol + 1e-6)) expect(keySet.has(t)).toBe(true);
+        // Reported errors equal the independent decode of the written bytes.
+        const byChannel = (kind: string, joint: number) =>
+          r.channels.find((ch) => ch.kind === kind && ch.joint === joint)!;
+        const check = (kind: string, joint: number, expected: number[], keyFrames: ArrayLike<number>) => {
+          const ch = byChannel(kind, joint);
+          expect(Array.from(keyFrames)).toEqual(ch.keyFrames);
+          const keySet = new Set(ch.keyFrames);
+          for (let t = 0; t <= N; t++) {
+            expect(Math.abs(ch.errors[t] - expected[t])).toBeLessThan(1e-6); // acos near 1 amplifies rounding
+            // Within tolerance, or the frame is itself a key (precision limit).
+            if (!(expected[t] <= c.tol + 1e-6)) expect(keySet.has(t)).toBe(true);
+          }
+          expect(Math.abs(ch.maxError - Math.max(...expected))).toBeLessThan(1e-6);
+          expect(ch.met).toBe(ch.maxError <= c.tol);
+          // Every user key is a key; no gap exceeds 255.
+          for (const f of ch.userKeyFrames) expect(keySet.has(f)).toBe(true);
+          for (let k = 1; k < ch.keyFrames.length; k++)
+            expect(ch.keyFrames[k] - ch.keyFrames[k - 1]).toBeLessThanOrEqual(255);
+          expect(ch.keyFrames[0]).toBe(0);
+          expect(ch.keyFrames[ch.keyFrames.length - 1]).toBe(N);
+        };
+        check('translation', -1, ind.root, ind.mt3.root.frames);
+        const userRoot: number[] = [];
+        for (let f = 0; f <= N; f++) if (m.translationKeyInfo[f * 4] & KeyFlag.KEY) userRoot.push(f);
+        expect(byChannel('translation', -1).userKeyFrames).toEqual(userRoot);
+        // User keys are checked against the written bytes, not only against the compressor's own key list.
+        const storedRoot = new Set(ind.mt3.root.frames);
+        for (const f of userRoot) expect(storedRoot.has(f)).toBe(true);
+        for (let j = 0; j < J; j++) {
+          check('rotation', j, ind.rot[j], ind.mt3.rotations[j].frames);
+          const userJ: number[] = [];
+          for (let f = 0; f <= N; f++) if (m.jointKeyInfo[(f * J + j) * 4] & KeyFlag.KEY) userJ.push(f);
+          expect(byChannel('rotation', j).userKeyFrames).toEqual(userJ);
+          const storedRot = new Set(ind.mt3.rotations[j].frames);
+          for (const f of userJ) expect(storedRot.has(f)).toBe(true);
+          if (c.offsets) {
+            check('offset', j, ind.off![j], ind.mt3.offsets![j].frames);
+            // An offset channel's user keys are the joint's KEY frames, read from the MTN here.
+            expect(byChannel('offset', j).userKeyFrames).toEqual(userJ);
+            const storedOff = new Set(ind.mt3.offsets![j].frames);
+            for (const f of userJ) expect(storedOff.has(f)).toBe(true);
+          }
         }
-        expect(Math.abs(ch.maxError - Math.max(...expected))).toBeLessThan(1e-6);
-        expect(ch.met).toBe(ch.maxError <= c.tol);
-        // Every user key is a key; no gap exceeds 255.
-        for (const f of ch.userKeyFrames) expect(keySet.has(f)).toBe(true);
-        for (let k = 1; k < ch.keyFrames.length; k++) expect(ch.keyFrames[k] - ch.keyFrames[k - 1]).toBeLessThanOrEqual(255);
-        expect(ch.keyFrames[0]).toBe(0);
-        expect(ch.keyFrames[ch.keyFrames.length - 1]).toBe(N);
-      };
-      check('translation', -1, ind.root, ind.mt3.root.frames);
-      const userRoot: number[] = [];
-      for (let f = 0; f <= N; f++) if (m.translationKeyInfo[f * 4] & KeyFlag.KEY) userRoot.push(f);
-      expect(byChannel('translation', -1).userKeyFrames).toEqual(userRoot);
-      // User keys are checked against the written bytes, not only against the compressor's own key list.
-      const storedRoot = new Set(ind.mt3.root.frames);
-      for (const f of userRoot) expect(storedRoot.has(f)).toBe(true);
-      for (let j = 0; j < J; j++) {
-        check('rotation', j, ind.rot[j], ind.mt3.rotations[j].frames);
-        const userJ: number[] = [];
-        for (let f = 0; f <= N; f++) if (m.jointKeyInfo[(f * J + j) * 4] & KeyFlag.KEY) userJ.push(f);
-        expect(byChannel('rotation', j).userKeyFrames).toEqual(userJ);
-        const storedRot = new Set(ind.mt3.rotations[j].frames);
-        for (const f of userJ) expect(storedRot.has(f)).toBe(true);
-        if (c.offsets) {
-          check('offset', j, ind.off![j], ind.mt3.offsets![j].frames);
-          // An offset channel's user keys are the joint's KEY frames, read from the MTN here.
-          expect(byChannel('offset', j).userKeyFrames).toEqual(userJ);
-          const storedOff = new Set(ind.mt3.offsets![j].frames);
-          for (const f of userJ) expect(storedOff.has(f)).toBe(true);
-        }
-      }
-      expect(ind.mt3.offsets !== null).toBe(c.offsets);
-      expect(r.channels.filter((ch) => ch.kind === 'offset').length).toBe(c.offsets ? J : 0);
+        expect(ind.mt3.offsets !== null).toBe(c.offsets);
+        expect(r.channels.filter((ch) => ch.kind === 'offset').length).toBe(c.offsets ? J : 0);
 
-      // Consecutive stored rotations have dot >= 0.
-      for (const tr of ind.mt3.rotations)
-        for (let k = 1; k < tr.frames.length; k++) {
-          let d = 0;
-          for (let i = 0; i < 4; i++) d += tr.rotation[(k - 1) * 4 + i] * tr.rotation[k * 4 + i];
-          expect(d).toBeGreaterThanOrEqual(0);
-        }
+        // Consecutive stored rotations have dot >= 0.
+        for (const tr of ind.mt3.rotations)
+          for (let k = 1; k < tr.frames.length; k++) {
+            let d = 0;
+            for (let i = 0; i < 4; i++) d += tr.rotation[(k - 1) * 4 + i] * tr.rotation[k * 4 + i];
+            expect(d).toBeGreaterThanOrEqual(0);
+          }
 
-      // Trace keys: 0, TRACE frames, N, at the quantised root positions.
-      const trace = [0];
-      for (let f = 1; f < N; f++) if (m.translationKeyInfo[f * 4] & KeyFlag.TRACE) trace.push(f);
-      trace.push(N);
-      expect(Array.from(ind.mt3.move!.frames)).toEqual(trace);
-      trace.forEach((f, k) => {
-        for (let ci = 0; ci < 3; ci++) expect(ind.mt3.move!.position[k * 3 + ci]).toBe(encodeH16(m.translation[f * 4 + ci]));
+        // Trace keys: 0, TRACE frames, N, at the quantised root positions.
+        const trace = [0];
+        for (let f = 1; f < N; f++) if (m.translationKeyInfo[f * 4] & KeyFlag.TRACE) trace.push(f);
+        trace.push(N);
+        expect(Array.from(ind.mt3.move!.frames)).toEqual(trace);
+        trace.forEach((f, k) => {
+          for (let ci = 0; ci < 3; ci++)
+            expect(ind.mt3.move!.position[k * 3 + ci]).toBe(encodeH16(m.translation[f * 4 + ci]));
+        });
+
+        // Lock table: one entry per run of LOCK frames of one joint.
+        const locked: number[] = [];
+        for (let f = 0; f <= N; f++) {
+          let who = -1;
+          for (let j = 0; j < J; j++) if (m.jointKeyInfo[(f * J + j) * 4] & KeyFlag.LOCK) who = j;
+          locked.push(who);
+        }
+        const fromTable = new Array(N + 1).fill(-1);
+        for (const e of ind.mt3.fix ?? []) for (let f = e.firstFrame; f <= e.lastFrame; f++) fromTable[f] = e.joint;
+        expect(fromTable).toEqual(locked);
+        const fix = ind.mt3.fix ?? [];
+        for (let k = 1; k < fix.length; k++) {
+          expect(fix[k].firstFrame).toBeGreaterThan(fix[k - 1].lastFrame);
+          if (fix[k].joint === fix[k - 1].joint) expect(fix[k].firstFrame).toBeGreaterThan(fix[k - 1].lastFrame + 1);
+        }
+        expect((ind.mt3.flags & Mt3Flag.FIX) !== 0).toBe(fix.length > 0);
+        expect(ind.mt3.flags & Mt3Flag.MOVE).toBe(Mt3Flag.MOVE);
+        expect(ind.mt3.flags & Mt3Flag.TURN).toBe(Mt3Flag.TURN);
+        expect(ind.mt3.turn).toBe(c.joints - 1);
+        expect(ind.mt3.flags & Mt3Flag.MIRROR_LOWER).toBe(Mt3Flag.MIRROR_LOWER);
+        expect(ind.mt3.flags & Mt3Flag.MIRROR_UPPER).toBe(0);
+
+        // Stats are consistent with the bytes.
+        expect(r.mt3Bytes).toBe(r.bytes.length);
+        expect(r.totalKeys).toBe(r.channels.reduce((s, ch) => s + ch.keyFrames.length, 0));
+        expect(r.ratio).toBeCloseTo(r.mtnBytes / r.mt3Bytes, 12);
       });
-
-      // Lock table: one entry per run of LOCK frames of one joint.
-      const locked: number[] = [];
-      for (let f = 0; f <= N; f++) {
-        let who = -1;
-        for (let j = 0; j < J; j++) if (m.jointKeyInfo[(f * J + j) * 4] & KeyFlag.LOCK) who = j;
-        locked.push(who);
-      }
-      const fromTable = new Array(N + 1).fill(-1);
-      for (const e of ind.mt3.fix ?? []) for (let f = e.firstFrame; f <= e.lastFrame; f++) fromTable[f] = e.joint;
-      expect(fromTable).toEqual(locked);
-      const fix = ind.mt3.fix ?? [];
-      for (let k = 1; k < fix.length; k++) {
-        expect(fix[k].firstFrame).toBeGreaterThan(fix[k - 1].lastFrame);
-        if (fix[k].joint === fix[k - 1].joint) expect(fix[k].firstFrame).toBeGreaterThan(fix[k - 1].lastFrame + 1);
-      }
-      expect((ind.mt3.flags & Mt3Flag.FIX) !== 0).toBe(fix.length > 0);
-      expect(ind.mt3.flags & Mt3Flag.MOVE).toBe(Mt3Flag.MOVE);
-      expect(ind.mt3.flags & Mt3Flag.TURN).toBe(Mt3Flag.TURN);
-      expect(ind.mt3.turn).toBe(c.joints - 1);
-      expect(ind.mt3.flags & Mt3Flag.MIRROR_LOWER).toBe(Mt3Flag.MIRROR_LOWER);
-      expect(ind.mt3.flags & Mt3Flag.MIRROR_UPPER).toBe(0);
-
-      // Stats are consistent with the bytes.
-      expect(r.mt3Bytes).toBe(r.bytes.length);
-      expect(r.totalKeys).toBe(r.channels.reduce((s, ch) => s + ch.keyFrames.length, 0));
-      expect(r.ratio).toBeCloseTo(r.mtnBytes / r.mt3Bytes, 12);
-    });
-  }
+    }
 
   it('classic: chooses exactly the keys of the naive full-refit reference', () => {
     for (const seed of [11, 12, 13]) {

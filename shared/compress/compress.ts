@@ -13,9 +13,22 @@ import { methodStrategy, type CompressStrategy } from './methods';
 import { PositionFit } from './positionFit';
 import type { TrackOutcome } from './track';
 import {
-  jointUserKeys, lockRanges, offsetSource, rotationSource, traceKeyFrames, translationSource, translationUserKeys,
+  jointUserKeys,
+  lockRanges,
+  offsetSource,
+  rotationSource,
+  traceKeyFrames,
+  translationSource,
+  translationUserKeys,
 } from './sources';
-import { CompressAborted, type ChannelKind, type ChannelReport, type CompressOptions, type CompressResult, type CompressWarning } from './types';
+import {
+  CompressAborted,
+  type ChannelKind,
+  type ChannelReport,
+  type CompressOptions,
+  type CompressResult,
+  type CompressWarning,
+} from './types';
 
 const now = (): number => (globalThis as { performance?: { now(): number } }).performance?.now() ?? Date.now();
 
@@ -32,7 +45,12 @@ const now = (): number => (globalThis as { performance?: { now(): number } }).pe
  * throws CompressAborted (the app's background refinement of an edit the user
  * has already replaced stops within one channel instead of finishing).
  */
-export function compressMotion(motion: Motion, options: CompressOptions, cache?: CompressCache, shouldStop?: () => boolean): CompressResult {
+export function compressMotion(
+  motion: Motion,
+  options: CompressOptions,
+  cache?: CompressCache,
+  shouldStop?: () => boolean,
+): CompressResult {
   return compressMotionWith(methodStrategy(options.method), motion, options, cache, shouldStop);
 }
 
@@ -55,7 +73,8 @@ export function compressMotionWith(
   let result: CompressResult;
   if (options.objectTolerance === undefined) {
     result = compressChannels(motion, options, strategy, cache, shouldStop);
-    result.objectError = options.measureObjectError === false ? null : objectSpaceError(motion, result.mt3, shell, cache?.objectMemo);
+    result.objectError =
+      options.measureObjectError === false ? null : objectSpaceError(motion, result.mt3, shell, cache?.objectMemo);
   } else {
     result = compressSkeletonAware(motion, options, options.objectTolerance, shell, strategy, cache, shouldStop);
   }
@@ -90,8 +109,13 @@ const SKELETON_OPTIMISM = 3;
  * allocation.
  */
 function compressSkeletonAware(
-  motion: Motion, options: CompressOptions, objectTolerance: number, shell: number,
-  strategy: CompressStrategy, cache: CompressCache | undefined, shouldStop: (() => boolean) | undefined,
+  motion: Motion,
+  options: CompressOptions,
+  objectTolerance: number,
+  shell: number,
+  strategy: CompressStrategy,
+  cache: CompressCache | undefined,
+  shouldStop: (() => boolean) | undefined,
 ): CompressResult {
   const J = motion.joints.length;
   const hasOffsets = (motion.flags & MotionFlag.OFFSETS) !== 0;
@@ -110,12 +134,28 @@ function compressSkeletonAware(
     if (last) for (let j = 0; j < J; j++) tolerances[j] = Math.min(userCap(j), guaranteed(j));
     const overrides: Record<number, number> = {};
     tolerances.forEach((t, j) => (overrides[j] = t));
-    const r = compressChannels(motion, {
-      ...options, positionTolerance, offsetTolerance, rotationToleranceOverridesDeg: overrides,
-    }, strategy, runCache, shouldStop);
+    const r = compressChannels(
+      motion,
+      {
+        ...options,
+        positionTolerance,
+        offsetTolerance,
+        rotationToleranceOverridesDeg: overrides,
+      },
+      strategy,
+      runCache,
+      shouldStop,
+    );
     const oe = objectSpaceError(motion, r.mt3, shell, runCache.objectMemo);
     r.objectError = oe;
-    r.skeleton = { objectTolerance, shell, rounds, met: oe.maxError <= objectTolerance, positionTolerance, offsetTolerance };
+    r.skeleton = {
+      objectTolerance,
+      shell,
+      rounds,
+      met: oe.maxError <= objectTolerance,
+      positionTolerance,
+      offsetTolerance,
+    };
     if (oe.maxError <= objectTolerance || last) return r;
     const scale = new Array<number>(J).fill(1);
     for (let k = 0; k < J; k++) {
@@ -132,7 +172,11 @@ function compressSkeletonAware(
  * The root translation and offset tolerances of the skeleton-aware mode: the requested ones capped by the
  * object tolerance (a quarter of it for the root, and a quarter shared along the deepest chain for offsets).
  */
-export function skeletonPositionTolerances(motion: Motion, options: CompressOptions, objectTolerance: number): { positionTolerance: number; offsetTolerance: number } {
+export function skeletonPositionTolerances(
+  motion: Motion,
+  options: CompressOptions,
+  objectTolerance: number,
+): { positionTolerance: number; offsetTolerance: number } {
   const hasOffsets = (motion.flags & MotionFlag.OFFSETS) !== 0;
   let maxDepth = 1;
   const depth = new Array<number>(motion.joints.length).fill(1);
@@ -142,7 +186,9 @@ export function skeletonPositionTolerances(motion: Motion, options: CompressOpti
   });
   return {
     positionTolerance: Math.min(options.positionTolerance, objectTolerance / 4),
-    offsetTolerance: hasOffsets ? Math.min(options.offsetTolerance, objectTolerance / (4 * maxDepth)) : options.offsetTolerance,
+    offsetTolerance: hasOffsets
+      ? Math.min(options.offsetTolerance, objectTolerance / (4 * maxDepth))
+      : options.offsetTolerance,
   };
 }
 
@@ -208,7 +254,10 @@ function runChannels(
   cache?.begin(motion);
   /** Compresses one channel, or reuses it from the cache when its inputs are unchanged. */
   const runChannel = (
-    kind: ChannelKind, joint: number, userKeys: number[], tolerance: number,
+    kind: ChannelKind,
+    joint: number,
+    userKeys: number[],
+    tolerance: number,
     compress: () => Omit<CachedChannel<PositionTrack | RotationTrack>, 'signature'>,
   ): void => {
     if (select && !select(index++)) return;
@@ -223,7 +272,14 @@ function runChannels(
     }
     runs.push({ kind, joint, userKeys, tolerance, id, entry });
   };
-  const runPosition = (kind: ChannelKind, joint: number, source: () => Float64Array, userKeys: number[], tolerance: number, where: string) =>
+  const runPosition = (
+    kind: ChannelKind,
+    joint: number,
+    source: () => Float64Array,
+    userKeys: number[],
+    tolerance: number,
+    where: string,
+  ) =>
     runChannel(kind, joint, userKeys, tolerance, () => {
       const fit = new PositionFit(source(), N, where);
       const { keys, outcome } = strategy.positionKeys(fit, userKeys, tolerance);
@@ -231,7 +287,14 @@ function runChannels(
       return { keyFrames, outcome, track: positionTrack(fit, keyFrames) };
     });
 
-  runPosition('translation', -1, () => translationSource(motion), translationUserKeys(motion), options.positionTolerance, 'translation');
+  runPosition(
+    'translation',
+    -1,
+    () => translationSource(motion),
+    translationUserKeys(motion),
+    options.positionTolerance,
+    'translation',
+  );
   for (let j = 0; j < J; j++) {
     const tolerance = options.rotationToleranceOverridesDeg?.[j] ?? options.rotationToleranceDeg;
     const userKeys = jointUserKeys(motion, j);
@@ -239,12 +302,23 @@ function runChannels(
       const { fit, keys, outcome } = strategy.rotationKeys(rotationSource(motion, j), N, userKeys, tolerance);
       const keyFrames = keys.frames();
       const stored = fit.storedKeys(keyFrames);
-      return { keyFrames, outcome, track: { frames: Uint16Array.from(keyFrames), rotation: stored.rotation, inner: stored.inner } };
+      return {
+        keyFrames,
+        outcome,
+        track: { frames: Uint16Array.from(keyFrames), rotation: stored.rotation, inner: stored.inner },
+      };
     });
   }
   if (motion.flags & MotionFlag.OFFSETS)
     for (let j = 0; j < J; j++)
-      runPosition('offset', j, () => offsetSource(motion, j), jointUserKeys(motion, j), options.offsetTolerance, `offset joint ${j}`);
+      runPosition(
+        'offset',
+        j,
+        () => offsetSource(motion, j),
+        jointUserKeys(motion, j),
+        options.offsetTolerance,
+        `offset joint ${j}`,
+      );
   return runs;
 }
 
@@ -257,12 +331,24 @@ export type ChannelShare = [id: string, entry: CachedChannel<PositionTrack | Rot
  * compressWithShares puts the shares together into the very result of one compressMotion (channels are
  * compressed independently of each other). Not for the skeleton-aware mode, whose rounds need every channel.
  */
-export function compressChannelShare(motion: Motion, options: CompressOptions, share: number, shares: number): ChannelShare {
+export function compressChannelShare(
+  motion: Motion,
+  options: CompressOptions,
+  share: number,
+  shares: number,
+): ChannelShare {
   validateMotion(motion);
   checkTolerances(options);
-  if (options.objectTolerance !== undefined) throw new Error('compressChannelShare: the skeleton-aware mode compresses a motion whole');
-  return runChannels(motion, options, methodStrategy(options.method), undefined, undefined, (i) => i % shares === share)
-    .map((r) => [r.id, r.entry]);
+  if (options.objectTolerance !== undefined)
+    throw new Error('compressChannelShare: the skeleton-aware mode compresses a motion whole');
+  return runChannels(
+    motion,
+    options,
+    methodStrategy(options.method),
+    undefined,
+    undefined,
+    (i) => i % shares === share,
+  ).map((r) => [r.id, r.entry]);
 }
 
 /** compressMotion of a motion whose channels were compressed in shares (compressChannelShare): the same result. */
@@ -286,10 +372,13 @@ function compressChannels(
   const J = motion.joints.length;
   const warnings: CompressWarning[] = [];
   const runs = runChannels(motion, options, strategy, cache, shouldStop);
-  const channels: ChannelReport[] = runs.map((r) => report(r.kind, r.joint, r.entry.keyFrames, r.userKeys, r.tolerance, r.entry.outcome, warnings));
+  const channels: ChannelReport[] = runs.map((r) =>
+    report(r.kind, r.joint, r.entry.keyFrames, r.userKeys, r.tolerance, r.entry.outcome, warnings),
+  );
   const root = runs[0].entry.track as PositionTrack;
   const rotations = runs.slice(1, J + 1).map((r) => r.entry.track as RotationTrack);
-  const offsets = motion.flags & MotionFlag.OFFSETS ? runs.slice(J + 1).map((r) => r.entry.track as PositionTrack) : null;
+  const offsets =
+    motion.flags & MotionFlag.OFFSETS ? runs.slice(J + 1).map((r) => r.entry.track as PositionTrack) : null;
   const method = strategy.method;
   const mt3: Mt3Motion = { ...mt3Frame(motion, motionNameHash(options.name)), root, rotations, offsets };
   const bytes = writeMt3(mt3, cache?.streams);
@@ -336,23 +425,41 @@ export function mt3Frame(motion: Motion, nameHash: number): Omit<Mt3Motion, 'roo
 
 function checkTolerances(o: CompressOptions): void {
   const bad = (name: string, v: unknown) => {
-    throw new FormatError('MTN', `${name} must be a finite number >= 0, got ${String(v)}`, { where: 'compression options' });
+    throw new FormatError('MTN', `${name} must be a finite number >= 0, got ${String(v)}`, {
+      where: 'compression options',
+    });
   };
-  for (const [name, v] of [['position tolerance', o.positionTolerance], ['rotation tolerance', o.rotationToleranceDeg], ['offset tolerance', o.offsetTolerance]] as const)
+  for (const [name, v] of [
+    ['position tolerance', o.positionTolerance],
+    ['rotation tolerance', o.rotationToleranceDeg],
+    ['offset tolerance', o.offsetTolerance],
+  ] as const)
     if (!(Number.isFinite(v) && v >= 0)) bad(name, v);
   for (const [j, v] of Object.entries(o.rotationToleranceOverridesDeg ?? {}))
     if (!(Number.isFinite(v) && v >= 0)) bad(`rotation tolerance override of joint ${j}`, v);
-  for (const [name, v] of [['object tolerance', o.objectTolerance], ['shell', o.shell]] as const)
+  for (const [name, v] of [
+    ['object tolerance', o.objectTolerance],
+    ['shell', o.shell],
+  ] as const)
     if (v !== undefined && !(Number.isFinite(v) && v > 0)) {
-      throw new FormatError('MTN', `${name} must be a finite number > 0, got ${String(v)}`, { where: 'compression options' });
+      throw new FormatError('MTN', `${name} must be a finite number > 0, got ${String(v)}`, {
+        where: 'compression options',
+      });
     }
   if (o.method !== undefined && o.method !== 'classic' && o.method !== 'refined')
-    throw new FormatError('MTN', `method must be "classic" or "refined", got ${String(o.method)}`, { where: 'compression options' });
+    throw new FormatError('MTN', `method must be "classic" or "refined", got ${String(o.method)}`, {
+      where: 'compression options',
+    });
 }
 
 function report(
-  kind: ChannelKind, joint: number, keyFrames: number[], userKeys: number[], tolerance: number,
-  outcome: TrackOutcome, warnings: CompressWarning[],
+  kind: ChannelKind,
+  joint: number,
+  keyFrames: number[],
+  userKeys: number[],
+  tolerance: number,
+  outcome: TrackOutcome,
+  warnings: CompressWarning[],
 ): ChannelReport {
   const met = outcome.maxError <= tolerance;
   if (!met) {
@@ -360,8 +467,15 @@ function report(
     warnings.push(toleranceWarning(kind, joint, tolerance, outcome.maxError, outcome.maxErrorFrame, over));
   }
   return {
-    kind, joint, keyFrames, userKeyFrames: userKeys.slice(), tolerance,
-    maxError: outcome.maxError, maxErrorFrame: outcome.maxErrorFrame, errors: outcome.errors, met,
+    kind,
+    joint,
+    keyFrames,
+    userKeyFrames: userKeys.slice(),
+    tolerance,
+    maxError: outcome.maxError,
+    maxErrorFrame: outcome.maxErrorFrame,
+    errors: outcome.errors,
+    met,
   };
 }
 
@@ -370,13 +484,23 @@ function report(
  * `overKeys` lists every key frame of the written track over it, ascending.
  */
 export function toleranceWarning(
-  kind: ChannelKind, joint: number, tolerance: number, error: number, frame: number, overKeys: number[],
+  kind: ChannelKind,
+  joint: number,
+  tolerance: number,
+  error: number,
+  frame: number,
+  overKeys: number[],
 ): CompressWarning {
   const name = kind === 'translation' ? 'root translation' : `${kind} of joint ${joint}`;
   const unit = kind === 'rotation' ? ' deg' : '';
   const others = overKeys.length > 1 ? `; ${overKeys.length} keys over it: ${listFrames(overKeys)}` : '';
   return {
-    kind, joint, frame, error, tolerance, keyFrames: overKeys,
+    kind,
+    joint,
+    frame,
+    error,
+    tolerance,
+    keyFrames: overKeys,
     message: `${name}: tolerance ${tolerance}${unit} not reachable at frame ${frame} (error ${error.toPrecision(4)}${unit} at a key: stored precision limit${others})`,
   };
 }
@@ -410,7 +534,10 @@ function traceTrack(m: Motion): TraceTrack {
       try {
         position[k * 3 + c] = encodeH16(m.translation[f * 4 + c]);
       } catch (e) {
-        if (e instanceof QuantizeError) throw new FormatError('MTN', `trace position cannot be stored: ${e.message}`, { where: `translation frame ${f}` });
+        if (e instanceof QuantizeError)
+          throw new FormatError('MTN', `trace position cannot be stored: ${e.message}`, {
+            where: `translation frame ${f}`,
+          });
         throw e;
       }
     }

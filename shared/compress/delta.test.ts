@@ -7,14 +7,31 @@ import { compressMotion } from './compress';
 import { applyCompressDelta, deltaPossible, diffCompressResponse } from './delta';
 import type { CompressOptions } from './types';
 
-const options: CompressOptions = { positionTolerance: 0.3, rotationToleranceDeg: 0.5, offsetTolerance: 0.3, name: 'delta', method: 'classic' };
+const options: CompressOptions = {
+  positionTolerance: 0.3,
+  rotationToleranceDeg: 0.5,
+  offsetTolerance: 0.3,
+  name: 'delta',
+  method: 'classic',
+};
 
 /** A compression as the worker answers it (electron/compress/apply.ts shapes the same fields). */
 function answer(m: Motion, revision: number, cache?: CompressCache, o: CompressOptions = options): CompressResponse {
   const r = compressMotion(m, o, cache);
   return {
-    status: 'done', documentId: 'doc', revision, mt3: r.mt3, channels: r.channels, warnings: r.warnings, totalKeys: r.totalKeys,
-    mt3Bytes: r.mt3Bytes, mtnBytes: r.mtnBytes, ratio: r.ratio, method: r.method, objectError: r.objectError, compressMs: r.ms,
+    status: 'done',
+    documentId: 'doc',
+    revision,
+    mt3: r.mt3,
+    channels: r.channels,
+    warnings: r.warnings,
+    totalKeys: r.totalKeys,
+    mt3Bytes: r.mt3Bytes,
+    mtnBytes: r.mtnBytes,
+    ratio: r.ratio,
+    method: r.method,
+    objectError: r.objectError,
+    compressMs: r.ms,
   };
 }
 
@@ -31,7 +48,9 @@ describe('compress deltas', () => {
       const delta = diffCompressResponse(first, second);
       expect(delta).toMatchObject({ status: 'delta', baseRevision: 1, revision: 2 });
       // The rotation (and offset) channel of joint 2 only.
-      const sent = delta.channels.flatMap((c, i) => (c ? [`${second.channels[i].kind}:${second.channels[i].joint}`] : []));
+      const sent = delta.channels.flatMap((c, i) =>
+        c ? [`${second.channels[i].kind}:${second.channels[i].joint}`] : [],
+      );
       expect(sent).toEqual(offsets ? ['rotation:2', 'offset:2'] : ['rotation:2']);
       expect(delta.mt3.root).toBeNull();
       expect(delta.mt3.rotations.map((t) => t !== null)).toEqual([false, false, true, false, false]);
@@ -68,7 +87,9 @@ describe('compress deltas', () => {
     expect(() => diffCompressResponse(a, { ...b, documentId: 'other' })).toThrow(/cannot be compared/);
     expect(() => diffCompressResponse(a, { ...b, method: 'refined' })).toThrow(/cannot be compared/);
     const delta = diffCompressResponse(a, b);
-    expect(() => applyCompressDelta(b, delta)).toThrow(/made against doc\/classic revision 1, applied to doc\/classic revision 2/);
+    expect(() => applyCompressDelta(b, delta)).toThrow(
+      /made against doc\/classic revision 1, applied to doc\/classic revision 2/,
+    );
     expect(() => applyCompressDelta({ ...a, channels: a.channels.slice(1) }, delta)).toThrow(/same channels/);
     expect(() => diffCompressResponse(a, { ...b, channels: b.channels.slice(1) })).toThrow(/same channels/);
     // The offsets flag switched on adds a channel per joint: no delta.
@@ -76,7 +97,9 @@ describe('compress deltas', () => {
     const c = answer(withOffsets, 3);
     expect(deltaPossible(a, b)).toBe(true);
     expect(deltaPossible(a, c)).toBe(false);
-    expect(deltaPossible(a, { ...b, channels: b.channels.map((x, i) => (i === 1 ? { ...x, joint: 7 } : x)) })).toBe(false);
+    expect(deltaPossible(a, { ...b, channels: b.channels.map((x, i) => (i === 1 ? { ...x, joint: 7 } : x)) })).toBe(
+      false,
+    );
     expect(() => diffCompressResponse(a, c)).toThrow(/same channels/);
   });
 });

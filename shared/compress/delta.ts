@@ -12,16 +12,30 @@ import type { ChannelReport } from './types';
 
 /** Whether two reports of one channel are the same result: the cache's arrays, the same tolerance and user keys. */
 function sameChannel(a: ChannelReport, b: ChannelReport): boolean {
-  return a.kind === b.kind && a.joint === b.joint && a.keyFrames === b.keyFrames && a.errors === b.errors &&
-    a.tolerance === b.tolerance && a.maxError === b.maxError && a.maxErrorFrame === b.maxErrorFrame && a.met === b.met &&
-    a.userKeyFrames.length === b.userKeyFrames.length && a.userKeyFrames.every((f, i) => f === b.userKeyFrames[i]);
+  return (
+    a.kind === b.kind &&
+    a.joint === b.joint &&
+    a.keyFrames === b.keyFrames &&
+    a.errors === b.errors &&
+    a.tolerance === b.tolerance &&
+    a.maxError === b.maxError &&
+    a.maxErrorFrame === b.maxErrorFrame &&
+    a.met === b.met &&
+    a.userKeyFrames.length === b.userKeyFrames.length &&
+    a.userKeyFrames.every((f, i) => f === b.userKeyFrames[i])
+  );
 }
 
 /** Whether `next` can go as changes from `base`: same document and method, the same channels and tracks. */
 export function deltaPossible(base: CompressResponse, next: CompressResponse): boolean {
-  return base.documentId === next.documentId && base.method === next.method && base.channels.length === next.channels.length &&
-    base.mt3.rotations.length === next.mt3.rotations.length && !base.mt3.offsets === !next.mt3.offsets &&
-    base.channels.every((c, i) => c.kind === next.channels[i].kind && c.joint === next.channels[i].joint);
+  return (
+    base.documentId === next.documentId &&
+    base.method === next.method &&
+    base.channels.length === next.channels.length &&
+    base.mt3.rotations.length === next.mt3.rotations.length &&
+    !base.mt3.offsets === !next.mt3.offsets &&
+    base.channels.every((c, i) => c.kind === next.channels[i].kind && c.joint === next.channels[i].joint)
+  );
 }
 
 /**
@@ -33,8 +47,11 @@ export function deltaPossible(base: CompressResponse, next: CompressResponse): b
  */
 export function diffCompressResponse(base: CompressResponse, next: CompressResponse): CompressDelta {
   if (base.documentId !== next.documentId || base.method !== next.method)
-    throw new Error(`compress delta: answers of ${base.documentId}/${base.method} and ${next.documentId}/${next.method} cannot be compared`);
-  if (!deltaPossible(base, next)) throw new Error('compress delta: the two answers do not have the same channels (see deltaPossible)');
+    throw new Error(
+      `compress delta: answers of ${base.documentId}/${base.method} and ${next.documentId}/${next.method} cannot be compared`,
+    );
+  if (!deltaPossible(base, next))
+    throw new Error('compress delta: the two answers do not have the same channels (see deltaPossible)');
   const { status: _status, channels, mt3, ...rest } = next;
   return {
     ...rest,
@@ -53,8 +70,14 @@ export function diffCompressResponse(base: CompressResponse, next: CompressRespo
 /** The whole answer a delta stands for, given the answer it was made against (throws for another base). */
 export function applyCompressDelta(base: CompressResponse, delta: CompressDelta): CompressResponse {
   if (base.revision !== delta.baseRevision || base.documentId !== delta.documentId || base.method !== delta.method)
-    throw new Error(`compress delta: made against ${delta.documentId}/${delta.method} revision ${delta.baseRevision}, applied to ${base.documentId}/${base.method} revision ${base.revision}`);
-  if (base.channels.length !== delta.channels.length || base.mt3.rotations.length !== delta.mt3.rotations.length || !base.mt3.offsets !== !delta.mt3.offsets)
+    throw new Error(
+      `compress delta: made against ${delta.documentId}/${delta.method} revision ${delta.baseRevision}, applied to ${base.documentId}/${base.method} revision ${base.revision}`,
+    );
+  if (
+    base.channels.length !== delta.channels.length ||
+    base.mt3.rotations.length !== delta.mt3.rotations.length ||
+    !base.mt3.offsets !== !delta.mt3.offsets
+  )
     throw new Error('compress delta: the base answer does not have the same channels');
   const { status: _status, baseRevision: _base, channels, mt3, ...rest } = delta;
   return {

@@ -7,7 +7,8 @@ import { PositionFit } from './positionFit';
 function randomChannel(seed: number, N: number): Float64Array {
   const rnd = seededRandom(seed);
   const s = new Float64Array((N + 1) * 3);
-  for (let f = 1; f <= N; f++) for (let c = 0; c < 3; c++) s[f * 3 + c] = s[(f - 1) * 3 + c] + Math.sin(f * 0.7 + c) + (rnd() - 0.5) * 2;
+  for (let f = 1; f <= N; f++)
+    for (let c = 0; c < 3; c++) s[f * 3 + c] = s[(f - 1) * 3 + c] + Math.sin(f * 0.7 + c) + (rnd() - 0.5) * 2;
   return s;
 }
 
@@ -23,7 +24,8 @@ function bruteForceMinKeys(fit: PositionFit, N: number, user: number[], tol: num
     if (!user.every((u) => keys.includes(u))) continue;
     if (keys.length >= best) continue;
     let ok = true;
-    for (let k = 0; k + 1 < keys.length && ok; k++) if (fit.segmentError(keys[k], keys[k + 1], scratch) > tol) ok = false;
+    for (let k = 0; k + 1 < keys.length && ok; k++)
+      if (fit.segmentError(keys[k], keys[k + 1], scratch) > tol) ok = false;
     if (ok) best = keys.length;
   }
   return best;

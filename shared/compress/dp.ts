@@ -9,7 +9,11 @@ import { finishOutcome, type TrackFit, type TrackOutcome } from './track';
  * no gap exceeds 255 frames. Ties go to the key set whose last segment starts
  * latest. A segment (a, a+1) has no interior frame, so a solution always exists.
  */
-export function dpOptimalKeys(fit: TrackFit, userKeys: ArrayLike<number>, tolerance: number): { keys: KeyList; outcome: TrackOutcome } {
+export function dpOptimalKeys(
+  fit: TrackFit,
+  userKeys: ArrayLike<number>,
+  tolerance: number,
+): { keys: KeyList; outcome: TrackOutcome } {
   if (fit.fitRadius !== 0) throw new Error('dpOptimalKeys needs a segment-independent fit (fitRadius 0)');
   const N = fit.N;
   const required = new Uint8Array(N + 1);

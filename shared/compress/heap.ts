@@ -85,7 +85,10 @@ export class SegmentHeap {
   private popTop(): void {
     const last = --this.size;
     if (last === 0) return;
-    const e = this.err[last], f = this.frame[last], s = this.seg[last], v = this.ver[last];
+    const e = this.err[last],
+      f = this.frame[last],
+      s = this.seg[last],
+      v = this.ver[last];
     let i = 0;
     for (;;) {
       const l = 2 * i + 1;
@@ -104,9 +107,17 @@ export class SegmentHeap {
 
   private grow(): void {
     const cap = this.err.length * 2;
-    const e = new Float64Array(cap); e.set(this.err); this.err = e;
-    const f = new Int32Array(cap); f.set(this.frame); this.frame = f;
-    const s = new Int32Array(cap); s.set(this.seg); this.seg = s;
-    const v = new Int32Array(cap); v.set(this.ver); this.ver = v;
+    const e = new Float64Array(cap);
+    e.set(this.err);
+    this.err = e;
+    const f = new Int32Array(cap);
+    f.set(this.frame);
+    this.frame = f;
+    const s = new Int32Array(cap);
+    s.set(this.seg);
+    this.seg = s;
+    const v = new Int32Array(cap);
+    v.set(this.ver);
+    this.ver = v;
   }
 }

@@ -114,16 +114,25 @@ export class InnerSearch {
    */
   private segmentErrorUpTo(s: number, limit: number): number {
     const fit = this.fit;
-    const ka = this.chain[s], kb = this.chain[s + 1];
+    const ka = this.chain[s],
+      kb = this.chain[s + 1];
     const seg = this.segs[s];
     seg.setInner(fit.a, ka * 4, kb * 4, this.segSign[s]);
-    const o = seg.out, src = fit.source, ks = this.keySlerp;
+    const o = seg.out,
+      src = fit.source,
+      ks = this.keySlerp;
     const span = kb - ka;
     let max = -1;
     for (let t = ka + 1, j = (this.segRow[s] / 3) * 4; t < kb; t++, j += 4) {
       seg.atWithKeySlerp(t, ka, span, ks, j);
       const it = t * 4;
-      const e = (2 * Math.acos(Math.min(1, Math.abs(o[0] * src[it] + o[1] * src[it + 1] + o[2] * src[it + 2] + o[3] * src[it + 3]))) * 180) / Math.PI;
+      const e =
+        (2 *
+          Math.acos(
+            Math.min(1, Math.abs(o[0] * src[it] + o[1] * src[it + 1] + o[2] * src[it + 2] + o[3] * src[it + 3])),
+          ) *
+          180) /
+        Math.PI;
       if (e > limit) return e;
       if (e > max) max = e;
     }
@@ -155,7 +164,8 @@ export class InnerSearch {
     for (let v = 0; v < this.nv; v++) this.varAt[this.vars[v]] = v;
     // Entry state: the stored integers.
     const saved = this.saved;
-    for (let v = 0; v < this.nv; v++) for (let c = 0; c < 4; c++) saved[v * 4 + c] = fit.aInt[this.chain[this.vars[v]] * 4 + c];
+    for (let v = 0; v < this.nv; v++)
+      for (let c = 0; c < 4; c++) saved[v * 4 + c] = fit.aInt[this.chain[this.vars[v]] * 4 + c];
     let rows = 0;
     for (let i = 0; i + 1 < this.n; i++) {
       this.segRow[i] = rows;
@@ -177,7 +187,13 @@ export class InnerSearch {
     for (let v = 0; v < this.nv; v++) {
       const i = this.vars[v] * 4;
       const a = this.contA;
-      fit.setInner(this.chain[this.vars[v]], encodeS12(a[i]), encodeS12(a[i + 1]), encodeS12(a[i + 2]), encodeS12(a[i + 3]));
+      fit.setInner(
+        this.chain[this.vars[v]],
+        encodeS12(a[i]),
+        encodeS12(a[i + 1]),
+        encodeS12(a[i + 2]),
+        encodeS12(a[i + 3]),
+      );
     }
     // Exact up to exactUpTo times the bound; beyond it the removal has failed.
     const best = this.chainErrorUpTo(bound * Math.max(1, exactUpTo));
@@ -248,17 +264,26 @@ export class InnerSearch {
     const { delta, varAt, jStart, jEnd } = this;
     let worst = 0;
     for (let g = 0; g + 1 < this.n; g++) {
-      const vs = varAt[g], ve = varAt[g + 1];
+      const vs = varAt[g],
+        ve = varAt[g + 1];
       // A fixed key's coefficients are 0: any variable's step stands in for it.
-      const ds = vs >= 0 ? vs * 3 : 0, de = ve >= 0 ? ve * 3 : 0;
-      const sx = s * delta[ds], sy = s * delta[ds + 1], sz = s * delta[ds + 2];
-      const ex = s * delta[de], ey = s * delta[de + 1], ez = s * delta[de + 2];
+      const ds = vs >= 0 ? vs * 3 : 0,
+        de = ve >= 0 ? ve * 3 : 0;
+      const sx = s * delta[ds],
+        sy = s * delta[ds + 1],
+        sz = s * delta[ds + 2];
+      const ex = s * delta[de],
+        ey = s * delta[de + 1],
+        ez = s * delta[de + 2];
       for (let k = this.segRow[g], end = this.segRow[g + 1], f = k / 3; k < end; k += 3, f++) {
-        const js = jStart[f], je = jEnd[f];
+        const js = jStart[f],
+          je = jEnd[f];
         const x = rl[k] + js * sx + je * ex;
         const y = rl[k + 1] + js * sy + je * ey;
         const z = rl[k + 2] + js * sz + je * ez;
-        out[k] = x; out[k + 1] = y; out[k + 2] = z;
+        out[k] = x;
+        out[k + 1] = y;
+        out[k + 2] = z;
         const m = x * x + y * y + z * z;
         if (m > worst) worst = m;
       }
@@ -266,26 +291,41 @@ export class InnerSearch {
     return 2 * Math.asin(Math.min(1, Math.sqrt(worst))) * RAD_TO_DEG;
   }
 
-
   /** t = log(q_f^-1 a_f) of the stored key f (a taken in q's hemisphere) into out[o..o+2]. */
   private tangentOf(f: number, out: Float64Array, o: number): void {
-    const q = this.fit.q, a = this.fit.a, i = f * 4;
+    const q = this.fit.q,
+      a = this.fit.a,
+      i = f * 4;
     const sgn = q[i] * a[i] + q[i + 1] * a[i + 1] + q[i + 2] * a[i + 2] + q[i + 3] * a[i + 3] < 0 ? -1 : 1;
-    tmp[0] = -q[i]; tmp[1] = -q[i + 1]; tmp[2] = -q[i + 2]; tmp[3] = q[i + 3];
-    tmp2[0] = sgn * a[i]; tmp2[1] = sgn * a[i + 1]; tmp2[2] = sgn * a[i + 2]; tmp2[3] = sgn * a[i + 3];
+    tmp[0] = -q[i];
+    tmp[1] = -q[i + 1];
+    tmp[2] = -q[i + 2];
+    tmp[3] = q[i + 3];
+    tmp2[0] = sgn * a[i];
+    tmp2[1] = sgn * a[i + 1];
+    tmp2[2] = sgn * a[i + 2];
+    tmp2[3] = sgn * a[i + 3];
     mulQuat(d, tmp, tmp2);
     logQuat(tmp, d);
-    out[o] = tmp[0]; out[o + 1] = tmp[1]; out[o + 2] = tmp[2];
+    out[o] = tmp[0];
+    out[o + 1] = tmp[1];
+    out[o + 2] = tmp[2];
   }
 
   /** Continuous inner quaternion of variable v: q exp(t). */
   private setContinuous(v: number, t: Float64Array, o: number): void {
     const pos = this.vars[v];
     const i = this.chain[pos] * 4;
-    tmp[0] = t[o]; tmp[1] = t[o + 1]; tmp[2] = t[o + 2]; tmp[3] = 0;
+    tmp[0] = t[o];
+    tmp[1] = t[o + 1];
+    tmp[2] = t[o + 2];
+    tmp[3] = 0;
     expQuat(tmp2, tmp);
     const q = this.fit.q;
-    tmp[0] = q[i]; tmp[1] = q[i + 1]; tmp[2] = q[i + 2]; tmp[3] = q[i + 3];
+    tmp[0] = q[i];
+    tmp[1] = q[i + 1];
+    tmp[2] = q[i + 2];
+    tmp[3] = q[i + 3];
     mulQuat(d, tmp, tmp2);
     normalize4(d);
     this.contA.set(d, pos * 4);
@@ -298,12 +338,14 @@ export class InnerSearch {
   private cacheKeySlerps(): void {
     const fit = this.fit;
     for (let s = 0; s + 1 < this.n; s++) {
-      const ka = this.chain[s], kb = this.chain[s + 1];
+      const ka = this.chain[s],
+        kb = this.chain[s + 1];
       const seg = this.segs[s];
       this.segSign[s] = fit.segmentSign(ka, kb);
       seg.set(fit.q, ka * 4, kb * 4, fit.a, ka * 4, kb * 4, this.segSign[s]);
       const span = kb - ka;
-      const startVar = this.varAt[s] >= 0, endVar = this.varAt[s + 1] >= 0;
+      const startVar = this.varAt[s] >= 0,
+        endVar = this.varAt[s + 1] >= 0;
       for (let t = ka + 1, f = this.segRow[s] / 3; t < kb; t++, f++) {
         seg.keySlerpAt(t, ka, span, this.keySlerp, f * 4);
         const u = (t - ka) / span;
@@ -328,7 +370,8 @@ export class InnerSearch {
     let worst = 0;
     let refMax = -1;
     for (let s = 0; s + 1 < this.n; s++) {
-      const ka = this.chain[s], kb = this.chain[s + 1];
+      const ka = this.chain[s],
+        kb = this.chain[s + 1];
       // Squad on scalars (ScalarSquad): the same bits as SquadSegment, without a boxed double per frame (this
       // loop is most of a refinement). The keys and their slerps were loaded by cacheKeySlerps.
       const seg = this.segs[s];
@@ -338,9 +381,15 @@ export class InnerSearch {
       let row = this.segRow[s];
       for (let t = ka + 1; t < kb; t++, row += 3) {
         seg.atWithKeySlerp(t, ka, span, this.keySlerp, (row / 3) * 4);
-        const dx = o[0], dy = o[1], dz = o[2], dw = o[3];
+        const dx = o[0],
+          dy = o[1],
+          dz = o[2],
+          dw = o[3];
         const j = t * 4;
-        const sx = src[j], sy = src[j + 1], sz = src[j + 2], sw = src[j + 3];
+        const sx = src[j],
+          sy = src[j + 1],
+          sz = src[j + 2],
+          sw = src[j + 3];
         if (reference) {
           const e = (2 * Math.acos(Math.min(1, Math.abs(dx * sx + dy * sy + dz * sz + dw * sw))) * 180) / Math.PI;
           if (e > refMax) refMax = e;
@@ -349,9 +398,13 @@ export class InnerSearch {
         let y = sw * dy + sx * dz - sy * dw - sz * dx;
         let z = sw * dz - sx * dy + sy * dx - sz * dw;
         if (sw * dw + sx * dx + sy * dy + sz * dz < 0) {
-          x = -x; y = -y; z = -z;
+          x = -x;
+          y = -y;
+          z = -z;
         }
-        out[row] = x; out[row + 1] = y; out[row + 2] = z;
+        out[row] = x;
+        out[row + 1] = y;
+        out[row + 2] = z;
         const m = Math.sqrt(x * x + y * y + z * z);
         if (m > worst) {
           worst = m;
@@ -392,32 +445,55 @@ export class InnerSearch {
     off.fill(0);
     atb.fill(0);
     for (let s = 0; s + 1 < this.n; s++) {
-      const vs = varAt[s], ve = varAt[s + 1];
+      const vs = varAt[s],
+        ve = varAt[s + 1];
       if (vs < 0 && ve < 0) continue;
-      let ds = 0, de = 0, dse = 0, bsx = 0, bsy = 0, bsz = 0, bex = 0, bey = 0, bez = 0;
+      let ds = 0,
+        de = 0,
+        dse = 0,
+        bsx = 0,
+        bsy = 0,
+        bsz = 0,
+        bex = 0,
+        bey = 0,
+        bez = 0;
       for (let k = this.segRow[s], end = this.segRow[s + 1], f = k / 3; k < end; k += 3, f++) {
-        const js = jStart[f], je = jEnd[f];
-        const rx = r[k], ry = r[k + 1], rz = r[k + 2];
+        const js = jStart[f],
+          je = jEnd[f];
+        const rx = r[k],
+          ry = r[k + 1],
+          rz = r[k + 2];
         const m2 = (rx * rx + ry * ry + rz * rz) * inv;
         const w = m2 * m2 * m2 + 1e-6; // (|r| / max)^(MINIMAX_POWER - 2)
-        const ws = w * js, we = w * je;
-        ds += ws * js; de += we * je; dse += we * js;
-        bsx -= ws * rx; bsy -= ws * ry; bsz -= ws * rz;
-        bex -= we * rx; bey -= we * ry; bez -= we * rz;
+        const ws = w * js,
+          we = w * je;
+        ds += ws * js;
+        de += we * je;
+        dse += we * js;
+        bsx -= ws * rx;
+        bsy -= ws * ry;
+        bsz -= ws * rz;
+        bex -= we * rx;
+        bey -= we * ry;
+        bez -= we * rz;
       }
       if (vs >= 0) {
         diag[vs] += ds;
-        atb[vs * 3] += bsx; atb[vs * 3 + 1] += bsy; atb[vs * 3 + 2] += bsz;
+        atb[vs * 3] += bsx;
+        atb[vs * 3 + 1] += bsy;
+        atb[vs * 3 + 2] += bsz;
       }
       if (ve >= 0) {
         diag[ve] += de;
         off[ve] += dse;
-        atb[ve * 3] += bex; atb[ve * 3 + 1] += bey; atb[ve * 3 + 2] += bez;
+        atb[ve * 3] += bex;
+        atb[ve * 3 + 1] += bey;
+        atb[ve * 3 + 2] += bez;
       }
     }
     let trace = 0;
     for (let v = 0; v < nv; v++) trace += diag[v];
-    const damping = 1e-3 * trace / nv + 1e-18;
+    const damping = (1e-3 * trace) / nv + 1e-18;
     // Cholesky L of the tridiagonal matrix (diagonal in diag, sub-diagonal in off).
     for (let v = 0; v < nv; v++) {
       let c = diag[v] + damping;

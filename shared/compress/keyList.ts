@@ -77,7 +77,7 @@ export function initialKeys(N: number, userKeys: ArrayLike<number>): KeyList {
     const f = userKeys[i];
     if (f > 0 && f < N) keys.insert(f);
   }
-  for (let a = 0; a !== N; ) {
+  for (let a = 0; a !== N;) {
     const b = keys.next[a];
     const gap = b - a;
     if (gap > MAX_KEY_GAP) {

@@ -18,7 +18,10 @@ class LinearFit implements TrackFit {
   readonly refits: number[] = [];
   readonly segments: number[] = [];
 
-  constructor(readonly source: readonly number[], readonly fitRadius: 0 | 1) {
+  constructor(
+    readonly source: readonly number[],
+    readonly fitRadius: 0 | 1,
+  ) {
     this.N = source.length - 1;
     this.stored = new Float64Array(source.length);
   }
@@ -61,7 +64,15 @@ describe('KeyList', () => {
     k.insert(3);
     expect([k.frames(), k.count]).toEqual([[0, 3, 7, 10], 4]);
     k.remove(3);
-    expect([k.frames(), k.count, k.isKey[3], k.prev[3], k.next[3], k.next[0], k.prev[7]]).toEqual([[0, 7, 10], 3, 0, -1, -1, 7, 0]);
+    expect([k.frames(), k.count, k.isKey[3], k.prev[3], k.next[3], k.next[0], k.prev[7]]).toEqual([
+      [0, 7, 10],
+      3,
+      0,
+      -1,
+      -1,
+      7,
+      0,
+    ]);
     k.insert(5);
     expect([k.frames(), k.count, k.prev[5], k.next[5]]).toEqual([[0, 5, 7, 10], 4, 0, 7]);
   });
@@ -120,7 +131,11 @@ describe('greedyCompress', () => {
       const naive = naiveGreedyCompress(b, kb, 1);
       expect(ka.frames()).toEqual(kb.frames());
       expect(Array.from(a.stored)).toEqual(Array.from(b.stored));
-      expect([fast.inserted, fast.maxError, fast.maxErrorFrame]).toEqual([naive.inserted, naive.maxError, naive.maxErrorFrame]);
+      expect([fast.inserted, fast.maxError, fast.maxErrorFrame]).toEqual([
+        naive.inserted,
+        naive.maxError,
+        naive.maxErrorFrame,
+      ]);
       expect(Array.from(fast.errors)).toEqual(Array.from(naive.errors));
     }
   });

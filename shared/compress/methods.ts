@@ -25,7 +25,12 @@ export interface CompressStrategy {
   /** Keys of a position channel (root translation or offset) whose fit is given. */
   positionKeys(fit: PositionFit, userKeys: number[], tolerance: number): ChannelKeys;
   /** The fit and keys of a rotation channel of `source` (frames 0..N). */
-  rotationKeys(source: Float64Array, N: number, userKeys: number[], tolerance: number): ChannelKeys & { fit: RotationFit };
+  rotationKeys(
+    source: Float64Array,
+    N: number,
+    userKeys: number[],
+    tolerance: number,
+  ): ChannelKeys & { fit: RotationFit };
 }
 
 /** The classic rule with a given greedy loop (the incremental one, or the naive reference of naive.ts). */

@@ -5,7 +5,13 @@ import { CompressCache } from './cache';
 import { compressMotion } from './compress';
 import { defaultShell, ObjectErrorMemo, objectSpaceError } from './objectError';
 
-const options = { positionTolerance: 0.3, rotationToleranceDeg: 0.5, offsetTolerance: 0.3, name: 'memo', method: 'classic' as const };
+const options = {
+  positionTolerance: 0.3,
+  rotationToleranceDeg: 0.5,
+  offsetTolerance: 0.3,
+  name: 'memo',
+  method: 'classic' as const,
+};
 
 describe('ObjectErrorMemo', () => {
   it('gives the report of a fresh run after every edit, redoing only the frames whose decoded samples changed', () => {
@@ -25,7 +31,11 @@ describe('ObjectErrorMemo', () => {
 
       // User keys on a leaf and on the root joint, one at a time: each report equals a fresh one.
       let last = first;
-      for (const [near, joint] of [[150, J - 1], [40, 0], [222, 3]]) {
+      for (const [near, joint] of [
+        [150, J - 1],
+        [40, 0],
+        [222, 3],
+      ]) {
         // A frame that is not a key yet, so that the decoded samples do change.
         const keys = last.channels.find((c) => c.kind === 'rotation' && c.joint === joint)!.keyFrames;
         let frame = near;

@@ -1,4 +1,9 @@
-import { decodePositionTrack, decodeRotationTrack, samplePositionTrackFrames, sampleRotationTrackFrames } from '../mt3/decode';
+import {
+  decodePositionTrack,
+  decodeRotationTrack,
+  samplePositionTrackFrames,
+  sampleRotationTrackFrames,
+} from '../mt3/decode';
 import type { Mt3Motion, PositionTrack, RotationTrack } from '../mt3/types';
 import type { Motion } from '../motion/types';
 
@@ -35,7 +40,8 @@ export function skeletonSize(m: Motion): number {
   const world = new Float64Array(J * 3);
   const rot = new Float64Array(J * 4);
   fkFrame(parentsOf(m), m.translation, 0, m.rotation, 0, 4, m.offset, 0, 4, world, rot);
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  const lo = [Infinity, Infinity, Infinity],
+    hi = [-Infinity, -Infinity, -Infinity];
   for (let j = 0; j < J; j++)
     for (let c = 0; c < 3; c++) {
       lo[c] = Math.min(lo[c], world[j * 3 + c]);
@@ -56,28 +62,50 @@ export function defaultShell(m: Motion): number {
  * the root translation. Rotations are normalised.
  */
 function fkFrame(
-  parents: Int32Array, translation: ArrayLike<number>, tIndex: number,
-  rotation: ArrayLike<number>, rotBase: number, rotStride: number,
-  offset: ArrayLike<number>, offBase: number, offStride: number,
-  world: Float64Array, rot: Float64Array,
+  parents: Int32Array,
+  translation: ArrayLike<number>,
+  tIndex: number,
+  rotation: ArrayLike<number>,
+  rotBase: number,
+  rotStride: number,
+  offset: ArrayLike<number>,
+  offBase: number,
+  offStride: number,
+  world: Float64Array,
+  rot: Float64Array,
 ): void {
   // Plain arrays and strides, not index callbacks: this runs twice per frame of every compression. (The parents
   // as an Int32Array, not the joint entries: one typed load per joint, whatever built the motion.)
   for (let j = 0; j < parents.length; j++) {
-    const ri = rotBase + j * rotStride, oi = offBase + j * offStride;
-    let x = rotation[ri], y = rotation[ri + 1], z = rotation[ri + 2], w = rotation[ri + 3];
+    const ri = rotBase + j * rotStride,
+      oi = offBase + j * offStride;
+    let x = rotation[ri],
+      y = rotation[ri + 1],
+      z = rotation[ri + 2],
+      w = rotation[ri + 3];
     const l = Math.sqrt(x * x + y * y + z * z + w * w) || 1;
-    x /= l; y /= l; z /= l; w /= l;
-    const ox = offset[oi], oy = offset[oi + 1], oz = offset[oi + 2];
+    x /= l;
+    y /= l;
+    z /= l;
+    w /= l;
+    const ox = offset[oi],
+      oy = offset[oi + 1],
+      oz = offset[oi + 2];
     const p = parents[j];
     if (p < 0) {
       world[j * 3] = translation[tIndex] + ox;
       world[j * 3 + 1] = translation[tIndex + 1] + oy;
       world[j * 3 + 2] = translation[tIndex + 2] + oz;
-      rot[j * 4] = x; rot[j * 4 + 1] = y; rot[j * 4 + 2] = z; rot[j * 4 + 3] = w;
+      rot[j * 4] = x;
+      rot[j * 4 + 1] = y;
+      rot[j * 4 + 2] = z;
+      rot[j * 4 + 3] = w;
       continue;
     }
-    const px = rot[p * 4], py = rot[p * 4 + 1], pz = rot[p * 4 + 2], pw = rot[p * 4 + 3];
+    const px = rot[p * 4],
+      py = rot[p * 4 + 1],
+      pz = rot[p * 4 + 2],
+      pw = rot[p * 4 + 3];
     rotateInto(world, j * 3, px, py, pz, pw, ox, oy, oz);
     world[j * 3] += world[p * 3];
     world[j * 3 + 1] += world[p * 3 + 1];
@@ -95,8 +123,20 @@ function parentsOf(m: Motion): Int32Array {
 }
 
 /** out[o..o+2] = q v q^-1 for a unit q. */
-function rotateInto(out: Float64Array, o: number, qx: number, qy: number, qz: number, qw: number, vx: number, vy: number, vz: number): void {
-  const tx = 2 * (qy * vz - qz * vy), ty = 2 * (qz * vx - qx * vz), tz = 2 * (qx * vy - qy * vx);
+function rotateInto(
+  out: Float64Array,
+  o: number,
+  qx: number,
+  qy: number,
+  qz: number,
+  qw: number,
+  vx: number,
+  vy: number,
+  vz: number,
+): void {
+  const tx = 2 * (qy * vz - qz * vy),
+    ty = 2 * (qz * vx - qx * vz),
+    tz = 2 * (qx * vy - qy * vx);
   out[o] = vx + qw * tx + (qy * tz - qz * ty);
   out[o + 1] = vy + qw * ty + (qz * tx - qx * tz);
   out[o + 2] = vz + qw * tz + (qx * ty - qy * tx);
@@ -165,7 +205,8 @@ export class ObjectErrorMemo {
       this.errors = new Float64Array(S * J);
     } else {
       for (let c = 0; c < channels.length; c++) {
-        const a = channels[c], b = prev[c];
+        const a = channels[c],
+          b = prev[c];
         if (a === b) continue;
         if (!a || !b) {
           dirty.fill(1);
@@ -192,7 +233,8 @@ function sourcePoints(source: Motion, shell: number): Float64Array {
   const J = source.joints.length;
   const S = source.frameCount + 1;
   const out = new Float64Array(S * J * 12);
-  const world = new Float64Array(J * 3), rot = new Float64Array(J * 4);
+  const world = new Float64Array(J * 3),
+    rot = new Float64Array(J * 4);
   const parents = parentsOf(source);
   for (let f = 0; f < S; f++) {
     fkFrame(parents, source.translation, f * 4, source.rotation, f * J * 4, 4, source.offset, f * J * 4, 4, world, rot);
@@ -202,7 +244,17 @@ function sourcePoints(source: Motion, shell: number): Float64Array {
       out[o + 1] = world[j * 3 + 1];
       out[o + 2] = world[j * 3 + 2];
       for (let axis = 0; axis < 3; axis++) {
-        rotateInto(out, o + 3 + axis * 3, rot[j * 4], rot[j * 4 + 1], rot[j * 4 + 2], rot[j * 4 + 3], axis === 0 ? shell : 0, axis === 1 ? shell : 0, axis === 2 ? shell : 0);
+        rotateInto(
+          out,
+          o + 3 + axis * 3,
+          rot[j * 4],
+          rot[j * 4 + 1],
+          rot[j * 4 + 2],
+          rot[j * 4 + 3],
+          axis === 0 ? shell : 0,
+          axis === 1 ? shell : 0,
+          axis === 2 ? shell : 0,
+        );
       }
     }
   }
@@ -218,7 +270,12 @@ function sourcePoints(source: Motion, shell: number): Float64Array {
  * With a memo (one per motion), only what changed since its previous run is
  * recomputed; the report is the same.
  */
-export function objectSpaceError(source: Motion, mt3: Mt3Motion, shell: number, memo: ObjectErrorMemo = new ObjectErrorMemo()): ObjectErrorReport {
+export function objectSpaceError(
+  source: Motion,
+  mt3: Mt3Motion,
+  shell: number,
+  memo: ObjectErrorMemo = new ObjectErrorMemo(),
+): ObjectErrorReport {
   const N = source.frameCount;
   const J = source.joints.length;
   const S = N + 1;
@@ -250,7 +307,11 @@ class FrameErrorKernel {
   private readonly rot: Float64Array;
   private readonly axis = new Float64Array(3);
 
-  constructor(private readonly parents: Int32Array, private readonly src: Float64Array, private readonly shell: number) {
+  constructor(
+    private readonly parents: Int32Array,
+    private readonly src: Float64Array,
+    private readonly shell: number,
+  ) {
     const J = parents.length;
     this.offset = new Float64Array(J * 3);
     this.rotIn = new Float64Array(J * 4);
@@ -259,20 +320,44 @@ class FrameErrorKernel {
   }
 
   /** errors[f * J + j] for every joint j (offsets null: this.offset holds the source's frame 0 offsets). */
-  frame(f: number, root: Float64Array, rotations: Float64Array[], offsets: Float64Array[] | null, errors: Float64Array): void {
-    const J = this.parents.length, src = this.src, shell = this.shell;
-    const decWorld = this.world, decRot = this.rot, axisScratch = this.axis;
+  frame(
+    f: number,
+    root: Float64Array,
+    rotations: Float64Array[],
+    offsets: Float64Array[] | null,
+    errors: Float64Array,
+  ): void {
+    const J = this.parents.length,
+      src = this.src,
+      shell = this.shell;
+    const decWorld = this.world,
+      decRot = this.rot,
+      axisScratch = this.axis;
     if (offsets) for (let j = 0; j < J; j++) for (let c = 0; c < 3; c++) this.offset[j * 3 + c] = offsets[j][f * 3 + c];
     for (let j = 0; j < J; j++) for (let c = 0; c < 4; c++) this.rotIn[j * 4 + c] = rotations[j][f * 4 + c];
     fkFrame(this.parents, root, f * 3, this.rotIn, 0, 4, this.offset, 0, 3, decWorld, decRot);
     for (let j = 0; j < J; j++) {
       const o = (f * J + j) * 12;
-      const dx = decWorld[j * 3] - src[o], dy = decWorld[j * 3 + 1] - src[o + 1], dz = decWorld[j * 3 + 2] - src[o + 2];
+      const dx = decWorld[j * 3] - src[o],
+        dy = decWorld[j * 3 + 1] - src[o + 1],
+        dz = decWorld[j * 3 + 2] - src[o + 2];
       let e2 = dx * dx + dy * dy + dz * dz;
       for (let axis = 0; axis < 3; axis++) {
-        rotateInto(axisScratch, 0, decRot[j * 4], decRot[j * 4 + 1], decRot[j * 4 + 2], decRot[j * 4 + 3], axis === 0 ? shell : 0, axis === 1 ? shell : 0, axis === 2 ? shell : 0);
+        rotateInto(
+          axisScratch,
+          0,
+          decRot[j * 4],
+          decRot[j * 4 + 1],
+          decRot[j * 4 + 2],
+          decRot[j * 4 + 3],
+          axis === 0 ? shell : 0,
+          axis === 1 ? shell : 0,
+          axis === 2 ? shell : 0,
+        );
         const v = o + 3 + axis * 3;
-        const ex = dx + axisScratch[0] - src[v], ey = dy + axisScratch[1] - src[v + 1], ez = dz + axisScratch[2] - src[v + 2];
+        const ex = dx + axisScratch[0] - src[v],
+          ey = dy + axisScratch[1] - src[v + 1],
+          ez = dz + axisScratch[2] - src[v + 2];
         const a2 = ex * ex + ey * ey + ez * ez;
         if (a2 > e2) e2 = a2;
       }
@@ -286,7 +371,14 @@ class FrameErrorKernel {
  * the loop: V8 compiles this on the stack, and code after the loop that has never run would make that compiled
  * loop bail out at its end on every call.)
  */
-function worstOf(errors: Float64Array, S: number, J: number, jointMax: Float64Array, jointMaxFrame: Int32Array, frameMaxError: Float64Array): void {
+function worstOf(
+  errors: Float64Array,
+  S: number,
+  J: number,
+  jointMax: Float64Array,
+  jointMaxFrame: Int32Array,
+  frameMaxError: Float64Array,
+): void {
   for (let f = 0; f < S; f++) {
     let frameWorst = 0;
     for (let j = 0; j < J; j++) {

@@ -9,17 +9,47 @@ import { dpReferenceStrategy } from './referenceFit';
 import { CompressAborted } from './types';
 import type { CompressOptions } from './types';
 
-const options = (tol: number): CompressOptions => ({ positionTolerance: tol, rotationToleranceDeg: tol, offsetTolerance: tol, name: 'test_motion', method: 'classic' });
+const options = (tol: number): CompressOptions => ({
+  positionTolerance: tol,
+  rotationToleranceDeg: tol,
+  offsetTolerance: tol,
+  name: 'test_motion',
+  method: 'classic',
+});
 const small = () => syntheticMotion({ frames: 20, joints: 2, seed: 3 });
 
 describe('compressMotion names the option it refuses', () => {
   it.each<[string, Partial<CompressOptions>, string]>([
-    ['a negative position tolerance', { positionTolerance: -1 }, 'MTN (compression options): position tolerance must be a finite number >= 0, got -1'],
-    ['an infinite offset tolerance', { offsetTolerance: Infinity }, 'MTN (compression options): offset tolerance must be a finite number >= 0, got Infinity'],
-    ['a negative joint override', { rotationToleranceOverridesDeg: { 1: -0.5 } }, 'MTN (compression options): rotation tolerance override of joint 1 must be a finite number >= 0, got -0.5'],
-    ['a NaN joint override', { rotationToleranceOverridesDeg: { 0: NaN } }, 'MTN (compression options): rotation tolerance override of joint 0 must be a finite number >= 0, got NaN'],
-    ['a zero object tolerance', { objectTolerance: 0 }, 'MTN (compression options): object tolerance must be a finite number > 0, got 0'],
-    ['an unknown method', { method: 'fast' as never }, 'MTN (compression options): method must be "classic" or "refined", got fast'],
+    [
+      'a negative position tolerance',
+      { positionTolerance: -1 },
+      'MTN (compression options): position tolerance must be a finite number >= 0, got -1',
+    ],
+    [
+      'an infinite offset tolerance',
+      { offsetTolerance: Infinity },
+      'MTN (compression options): offset tolerance must be a finite number >= 0, got Infinity',
+    ],
+    [
+      'a negative joint override',
+      { rotationToleranceOverridesDeg: { 1: -0.5 } },
+      'MTN (compression options): rotation tolerance override of joint 1 must be a finite number >= 0, got -0.5',
+    ],
+    [
+      'a NaN joint override',
+      { rotationToleranceOverridesDeg: { 0: NaN } },
+      'MTN (compression options): rotation tolerance override of joint 0 must be a finite number >= 0, got NaN',
+    ],
+    [
+      'a zero object tolerance',
+      { objectTolerance: 0 },
+      'MTN (compression options): object tolerance must be a finite number > 0, got 0',
+    ],
+    [
+      'an unknown method',
+      { method: 'fast' as never },
+      'MTN (compression options): method must be "classic" or "refined", got fast',
+    ],
   ])('%s', (_what, change, message) => {
     expect(() => compressMotion(small(), { ...options(0.5), ...change })).toThrow(message);
   });
@@ -30,7 +60,9 @@ describe('compressMotion names the option it refuses', () => {
   });
 
   it('a motion name the game cannot hash is refused as the motion name', () => {
-    expect(() => compressMotion(small(), { ...options(0.5), name: 'walk fast' })).toThrow(/^MTN \(motion name\): motion name "walk fast" has whitespace/);
+    expect(() => compressMotion(small(), { ...options(0.5), name: 'walk fast' })).toThrow(
+      /^MTN \(motion name\): motion name "walk fast" has whitespace/,
+    );
   });
 });
 
@@ -43,8 +75,13 @@ describe('compressMotion reports', () => {
     for (const w of r.warnings) {
       const name = w.kind === 'translation' ? 'root translation' : `${w.kind} of joint ${w.joint}`;
       const unit = w.kind === 'rotation' ? ' deg' : '';
-      const others = w.keyFrames.length > 1 ? `; ${w.keyFrames.length} keys over it: ${w.keyFrames.slice(0, 8).join(', ')}${w.keyFrames.length > 8 ? ` and ${w.keyFrames.length - 8} more` : ''}` : '';
-      expect(w.message).toBe(`${name}: tolerance 0${unit} not reachable at frame ${w.frame} (error ${w.error.toPrecision(4)}${unit} at a key: stored precision limit${others})`);
+      const others =
+        w.keyFrames.length > 1
+          ? `; ${w.keyFrames.length} keys over it: ${w.keyFrames.slice(0, 8).join(', ')}${w.keyFrames.length > 8 ? ` and ${w.keyFrames.length - 8} more` : ''}`
+          : '';
+      expect(w.message).toBe(
+        `${name}: tolerance 0${unit} not reachable at frame ${w.frame} (error ${w.error.toPrecision(4)}${unit} at a key: stored precision limit${others})`,
+      );
       expect(w.keyFrames).toContain(w.frame);
     }
   });
@@ -70,15 +107,27 @@ describe('compressMotion reports', () => {
 
 describe('compressMotion returns what it wrote', () => {
   it('the Mt3Motion in the result is exactly what the bytes read back as, whatever streams and mirror flags the motion has', () => {
-    const variants: [boolean, number][] = [[false, 0], [true, MotionFlag.DIRECTION | MotionFlag.MIRROR_UPPER], [true, MotionFlag.MIRROR_LOWER]];
+    const variants: [boolean, number][] = [
+      [false, 0],
+      [true, MotionFlag.DIRECTION | MotionFlag.MIRROR_UPPER],
+      [true, MotionFlag.MIRROR_LOWER],
+    ];
     for (const [rich, flags] of variants) {
-      const m = syntheticMotion({ frames: 30, joints: 3, seed: 9, offsets: rich, locks: rich ? 2 : 0, traceKeys: rich ? 2 : 0 });
+      const m = syntheticMotion({
+        frames: 30,
+        joints: 3,
+        seed: 9,
+        offsets: rich,
+        locks: rich ? 2 : 0,
+        traceKeys: rich ? 2 : 0,
+      });
       m.flags |= flags;
       if (flags & MotionFlag.DIRECTION) m.waistJoint = 1;
       const r = compressMotion(m, options(0.5));
       expect(r.mt3).toEqual(readMt3(r.bytes));
       expect(r.mt3.flags & (Mt3Flag.MIRROR_UPPER | Mt3Flag.MIRROR_LOWER)).toBe(
-        (flags & MotionFlag.MIRROR_UPPER ? Mt3Flag.MIRROR_UPPER : 0) | (flags & MotionFlag.MIRROR_LOWER ? Mt3Flag.MIRROR_LOWER : 0),
+        (flags & MotionFlag.MIRROR_UPPER ? Mt3Flag.MIRROR_UPPER : 0) |
+          (flags & MotionFlag.MIRROR_LOWER ? Mt3Flag.MIRROR_LOWER : 0),
       );
       expect(r.mt3.fix === null).toBe(!rich);
     }

@@ -25,7 +25,11 @@ export class PositionFit implements TrackFit {
    * @param source (N+1) x 3 positions in motion units, float64.
    * @param where channel name for error messages ("translation", "offset joint 3").
    */
-  constructor(readonly source: Float64Array, N: number, private readonly where: string) {
+  constructor(
+    readonly source: Float64Array,
+    N: number,
+    private readonly where: string,
+  ) {
     this.N = N;
     this.pBits = new Uint16Array((N + 1) * 3);
     this.vBits = new Uint16Array((N + 1) * 3);
@@ -59,12 +63,23 @@ export class PositionFit implements TrackFit {
 
   segmentError(a: number, b: number, errors: Float64Array): number {
     const d = b - a;
-    const p = this.p, v = this.v, s = this.source;
-    const ia = a * 3, ib = b * 3;
-    const pax = p[ia], pay = p[ia + 1], paz = p[ia + 2];
-    const vax = v[ia], vay = v[ia + 1], vaz = v[ia + 2];
-    const pbx = p[ib], pby = p[ib + 1], pbz = p[ib + 2];
-    const vbx = v[ib], vby = v[ib + 1], vbz = v[ib + 2];
+    const p = this.p,
+      v = this.v,
+      s = this.source;
+    const ia = a * 3,
+      ib = b * 3;
+    const pax = p[ia],
+      pay = p[ia + 1],
+      paz = p[ia + 2];
+    const vax = v[ia],
+      vay = v[ia + 1],
+      vaz = v[ia + 2];
+    const pbx = p[ib],
+      pby = p[ib + 1],
+      pbz = p[ib + 2];
+    const vbx = v[ib],
+      vby = v[ib + 1],
+      vbz = v[ib + 2];
     let max = -1;
     let arg = -1;
     for (let t = a + 1; t < b; t++) {
@@ -94,8 +109,12 @@ export class PositionFit implements TrackFit {
   /** Error at interior frame t of segment (a, b): the same operations as segmentError. */
   private frameError(a: number, b: number, t: number): number {
     const d = b - a;
-    const p = this.p, v = this.v, s = this.source;
-    const ia = a * 3, ib = b * 3, it = t * 3;
+    const p = this.p,
+      v = this.v,
+      s = this.source;
+    const ia = a * 3,
+      ib = b * 3,
+      it = t * 3;
     const u = (t - a) / d;
     const dx = hermite(p[ia], v[ia], p[ib], v[ib], d, u) - s[it];
     const dy = hermite(p[ia + 1], v[ia + 1], p[ib + 1], v[ib + 1], d, u) - s[it + 1];
@@ -107,7 +126,10 @@ export class PositionFit implements TrackFit {
     try {
       return encodeH16(value);
     } catch (e) {
-      if (e instanceof QuantizeError) throw new FormatError('MTN', `${what} cannot be stored: ${e.message}`, { where: `${this.where} frame ${frame}` });
+      if (e instanceof QuantizeError)
+        throw new FormatError('MTN', `${what} cannot be stored: ${e.message}`, {
+          where: `${this.where} frame ${frame}`,
+        });
       throw e;
     }
   }

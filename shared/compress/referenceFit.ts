@@ -27,16 +27,22 @@ const out = new Float64Array(4);
 export class FixedSpanRotationFit extends RotationFit {
   override readonly fitRadius: 0 | 1 = 0;
 
-  constructor(source: Float64Array, N: number, private readonly span: number) {
+  constructor(
+    source: Float64Array,
+    N: number,
+    private readonly span: number,
+  ) {
     super(source, N);
   }
 
   override fitKey(f: number): void {
     super.fitKey(f, -1, -1); // quantises the key rotation (and a placeholder inner)
-    const s = this.source, i = f * 4;
+    const s = this.source,
+      i = f * 4;
     for (let c = 0; c < 4; c++) key[c] = this.q[i + c];
     conjQuat(inv, key);
-    const lo = Math.max(0, f - this.span), hi = Math.min(this.N, f + this.span);
+    const lo = Math.max(0, f - this.span),
+      hi = Math.min(this.N, f + this.span);
     this.relLogTo(tl, lo, s);
     this.relLogTo(tr, hi, s);
     for (let c = 0; c < 3; c++) t[c] = -(tl[c] + tr[c]) / 4;

@@ -9,7 +9,11 @@ import { FixedSpanRotationFit } from './referenceFit';
 import type { CompressOptions } from './types';
 
 const opts = (tol: number, extra: Partial<CompressOptions> = {}): CompressOptions => ({
-  positionTolerance: tol, rotationToleranceDeg: tol, offsetTolerance: tol, name: 'refine_test', ...extra,
+  positionTolerance: tol,
+  rotationToleranceDeg: tol,
+  offsetTolerance: tol,
+  name: 'refine_test',
+  ...extra,
 });
 
 describe('refined compression', () => {
@@ -20,7 +24,14 @@ describe('refined compression', () => {
   ];
   for (const c of cases) {
     it(`seed ${c.seed}: every frame within tolerance (independent decoder), user keys kept, never more keys than classic on any channel`, () => {
-      const m = syntheticMotion({ frames: c.frames, joints: c.joints, seed: c.seed, noise: c.noise, offsets: c.offsets, userKeys: 5 });
+      const m = syntheticMotion({
+        frames: c.frames,
+        joints: c.joints,
+        seed: c.seed,
+        noise: c.noise,
+        offsets: c.offsets,
+        userKeys: 5,
+      });
       const classic = compressMotion(m, opts(c.tol, { method: 'classic' }));
       const refined = compressMotion(m, opts(c.tol));
       expect(refined.method).toBe('refined');
@@ -37,12 +48,14 @@ describe('refined compression', () => {
         }
         expect(ch.maxError).toBeLessThanOrEqual(Math.max(c.tol, cl.maxError));
         for (const u of ch.userKeyFrames) expect(ch.keyFrames).toContain(u);
-        for (let k = 1; k < ch.keyFrames.length; k++) expect(ch.keyFrames[k] - ch.keyFrames[k - 1]).toBeLessThanOrEqual(255);
+        for (let k = 1; k < ch.keyFrames.length; k++)
+          expect(ch.keyFrames[k] - ch.keyFrames[k - 1]).toBeLessThanOrEqual(255);
         expect([cl.kind, cl.joint]).toEqual([ch.kind, ch.joint]);
         expect(ch.keyFrames.length).toBeLessThanOrEqual(cl.keyFrames.length);
       });
       // The refinement does something: fewer rotation keys than classic overall.
-      const rot = (r: typeof refined) => r.channels.filter((ch) => ch.kind === 'rotation').reduce((s, ch) => s + ch.keyFrames.length, 0);
+      const rot = (r: typeof refined) =>
+        r.channels.filter((ch) => ch.kind === 'rotation').reduce((s, ch) => s + ch.keyFrames.length, 0);
       expect(rot(refined)).toBeLessThan(rot(classic));
       expect(refined.mt3Bytes).toBeLessThan(classic.mt3Bytes);
       // Trace and lock streams do not depend on the method.
@@ -60,8 +73,10 @@ describe('object-space error and the skeleton-aware mode', () => {
       const oe = r.objectError!;
       expect(oe.shell).toBe(5);
       const ind = independentObjectErrors(m, r.mt3, 5);
-      for (let t = 0; t <= m.frameCount; t++) expect(Math.abs(oe.frameMaxError[t] - Math.max(...ind[t]))).toBeLessThan(1e-6);
-      for (let j = 0; j < m.joints.length; j++) expect(Math.abs(oe.jointMaxError[j] - Math.max(...ind.map((row) => row[j])))).toBeLessThan(1e-6);
+      for (let t = 0; t <= m.frameCount; t++)
+        expect(Math.abs(oe.frameMaxError[t] - Math.max(...ind[t]))).toBeLessThan(1e-6);
+      for (let j = 0; j < m.joints.length; j++)
+        expect(Math.abs(oe.jointMaxError[j] - Math.max(...ind.map((row) => row[j])))).toBeLessThan(1e-6);
       expect(oe.maxError).toBe(Math.max(...oe.jointMaxError));
     }
   });
@@ -82,7 +97,9 @@ describe('object-space error and the skeleton-aware mode', () => {
 
   it('refuses a bad object tolerance or shell', () => {
     const m = syntheticMotion({ frames: 10, joints: 2, seed: 1 });
-    expect(() => compressMotion(m, opts(0.5, { objectTolerance: 0 }))).toThrowError(/object tolerance must be a finite number > 0/);
+    expect(() => compressMotion(m, opts(0.5, { objectTolerance: 0 }))).toThrowError(
+      /object tolerance must be a finite number > 0/,
+    );
     expect(() => compressMotion(m, opts(0.5, { objectTolerance: 1, shell: -1 }))).toThrowError(/shell must be/);
   });
 });
@@ -112,7 +129,8 @@ describe('the DP reference for rotations', () => {
         keys.push(N);
         if (keys.length >= brute) continue;
         let ok = true;
-        for (let k = 0; k + 1 < keys.length && ok; k++) if (fit.segmentError(keys[k], keys[k + 1], scratch) > tol) ok = false;
+        for (let k = 0; k + 1 < keys.length && ok; k++)
+          if (fit.segmentError(keys[k], keys[k + 1], scratch) > tol) ok = false;
         if (ok) brute = keys.length;
       }
       const { keys, outcome } = dpOptimalKeys(new FixedSpanRotationFit(source, N, 2), [], tol);

@@ -21,7 +21,13 @@ const REMOVAL_PASSES = 1;
  * the two-key search just misses is tried again with a window of four keys
  * (retryWindow). User keys, 0 and N stay; no gap grows past 255 frames.
  */
-export function refineRotationChannel(fit: RotationFit, keys: KeyList, tolerance: number, greedy: TrackOutcome, userKeys: ArrayLike<number>): TrackOutcome {
+export function refineRotationChannel(
+  fit: RotationFit,
+  keys: KeyList,
+  tolerance: number,
+  greedy: TrackOutcome,
+  userKeys: ArrayLike<number>,
+): TrackOutcome {
   const N = fit.N;
   const bound = tolerance;
   const search = new InnerSearch(fit);
@@ -35,7 +41,7 @@ export function refineRotationChannel(fit: RotationFit, keys: KeyList, tolerance
   let removed = 0;
   for (let pass = 0; pass < REMOVAL_PASSES; pass++) {
     let removedThisPass = 0;
-    for (let k = keys.next[0]; k !== N && k !== -1; ) {
+    for (let k = keys.next[0]; k !== N && k !== -1;) {
       const after = keys.next[k];
       const a = keys.prev[k];
       const b = after;
@@ -89,10 +95,18 @@ const windowSaved = new Int16Array(16);
  * A failed removal tried again with the inner quaternions of four keys searched together (the key before a,
  * a, b and the key after b): the window of a joint re-optimisation. Restores them when it fails too.
  */
-function retryWindow(search: InnerSearch, fit: RotationFit, keys: KeyList, a: number, b: number, bound: number): number {
+function retryWindow(
+  search: InnerSearch,
+  fit: RotationFit,
+  keys: KeyList,
+  a: number,
+  b: number,
+  bound: number,
+): number {
   windowVars.length = 0;
   windowChain.length = 0;
-  const pa = keys.prev[a], nb = keys.next[b];
+  const pa = keys.prev[a],
+    nb = keys.next[b];
   if (pa >= 0) windowVars.push(pa);
   windowVars.push(a, b);
   if (nb >= 0) windowVars.push(nb);

@@ -24,7 +24,14 @@ export interface CompressReportJson {
     joints: { joint: number; jointName: string; maxError: number; maxErrorFrame: number }[];
   } | null;
   /** The skeleton-aware mode's bound and outcome, when it was used. */
-  skeleton: { objectTolerance: number; shell: number; met: boolean; rounds: number; positionTolerance: number; offsetTolerance: number } | null;
+  skeleton: {
+    objectTolerance: number;
+    shell: number;
+    met: boolean;
+    rounds: number;
+    positionTolerance: number;
+    offsetTolerance: number;
+  } | null;
   warnings: string[];
   channels: {
     kind: string;
@@ -69,13 +76,21 @@ export function compressReport(motion: Motion, r: CompressResult, input: string,
 }
 
 /** The object-space error for a JSON report: per joint, named, without the per-frame array. */
-export function objectErrorJson(motion: Pick<Motion, 'joints'>, oe: Omit<ObjectErrorReport, 'frameMaxError'> | null): CompressReportJson['objectError'] {
+export function objectErrorJson(
+  motion: Pick<Motion, 'joints'>,
+  oe: Omit<ObjectErrorReport, 'frameMaxError'> | null,
+): CompressReportJson['objectError'] {
   if (!oe) return null;
   return {
     shell: oe.shell,
     maxError: oe.maxError,
     maxErrorJoint: oe.maxErrorJoint,
     maxErrorFrame: oe.maxErrorFrame,
-    joints: oe.jointMaxError.map((e, j) => ({ joint: j, jointName: motion.joints[j].name, maxError: e, maxErrorFrame: oe.jointMaxErrorFrame[j] })),
+    joints: oe.jointMaxError.map((e, j) => ({
+      joint: j,
+      jointName: motion.joints[j].name,
+      maxError: e,
+      maxErrorFrame: oe.jointMaxErrorFrame[j],
+    })),
   };
 }

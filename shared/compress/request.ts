@@ -53,7 +53,19 @@ export interface CompressRequest {
  * (CompressResult: stored values, per-channel reports, sizes) with the time
  * measured in the worker and the file bytes only when asked for.
  */
-export interface CompressResponse extends Pick<CompressResult, 'mt3' | 'channels' | 'warnings' | 'totalKeys' | 'mt3Bytes' | 'mtnBytes' | 'ratio' | 'method' | 'objectError' | 'skeleton'> {
+export interface CompressResponse extends Pick<
+  CompressResult,
+  | 'mt3'
+  | 'channels'
+  | 'warnings'
+  | 'totalKeys'
+  | 'mt3Bytes'
+  | 'mtnBytes'
+  | 'ratio'
+  | 'method'
+  | 'objectError'
+  | 'skeleton'
+> {
   status: 'done';
   documentId: DocumentId;
   revision: number;
@@ -103,7 +115,10 @@ export function keyFlagWords(info: Uint32Array): Uint32Array {
  * motion flags and waist joint, with the given tolerances (copied).
  */
 export function compressRequestForMotion(
-  m: Motion, documentId: DocumentId, revision: number, tolerances: CompressTolerances = DEFAULT_TOLERANCES,
+  m: Motion,
+  documentId: DocumentId,
+  revision: number,
+  tolerances: CompressTolerances = DEFAULT_TOLERANCES,
 ): CompressRequest {
   return {
     documentId,

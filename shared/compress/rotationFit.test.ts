@@ -14,7 +14,10 @@ function source(N: number, seed: number, spin?: number): Float64Array {
   for (let f = 0; f <= N; f++) {
     if (spin !== undefined) {
       const th = (spin * f) / N;
-      q[0] = 0; q[1] = 0; q[2] = Math.sin(th / 2); q[3] = Math.cos(th / 2);
+      q[0] = 0;
+      q[1] = 0;
+      q[2] = Math.sin(th / 2);
+      q[3] = Math.cos(th / 2);
     } else {
       for (let c = 0; c < 4; c++) q[c] += (rnd() - 0.5) * 0.2;
     }
@@ -36,12 +39,16 @@ function source(N: number, seed: number, spin?: number): Float64Array {
  */
 function referenceErrors(fit: RotationFit, a: number, b: number): number[] {
   const stored = fit.storedKeys([a, b]);
-  const q = new Float64Array(8), inner = new Float64Array(8);
+  const q = new Float64Array(8),
+    inner = new Float64Array(8);
   for (let i = 0; i < 8; i++) {
     q[i] = decodeS12(stored.rotation[i]);
     inner[i] = decodeS12(stored.inner[i]);
   }
-  normalize4(q, 0); normalize4(q, 4); normalize4(inner, 0); normalize4(inner, 4);
+  normalize4(q, 0);
+  normalize4(q, 4);
+  normalize4(inner, 0);
+  normalize4(inner, 4);
   const out = new Float64Array(4);
   const errors: number[] = [];
   for (let t = a + 1; t < b; t++) {
@@ -112,17 +119,33 @@ function referenceInner(fit: RotationFit, f: number, prev: number, next: number)
     const other = q(g).map((v) => (dot < 0 ? -v : v));
     return logQuat(new Float64Array(4), mulQuat(new Float64Array(4), inv, other));
   };
-  const dl = prev >= 0 ? f - prev : 0, dr = next >= 0 ? next - f : 0;
+  const dl = prev >= 0 ? f - prev : 0,
+    dr = next >= 0 ? next - f : 0;
   const t = new Float64Array(4);
   if (prev >= 0 && next >= 0) {
-    const tl = rel(prev), tr = rel(next);
+    const tl = rel(prev),
+      tr = rel(next);
     for (let c = 0; c < 3; c++) t[c] = (-dr * tl[c] - dl * tr[c]) / (2 * (dl + dr));
   } else {
-    const s = fit.source, lo = Math.max(0, f - 1), hi = Math.min(fit.N, f + 1);
-    const w = logQuat(new Float64Array(4), mulQuat(new Float64Array(4), conjQuat(new Float64Array(4), s.slice(lo * 4, lo * 4 + 4)), s.slice(hi * 4, hi * 4 + 4)));
+    const s = fit.source,
+      lo = Math.max(0, f - 1),
+      hi = Math.min(fit.N, f + 1);
+    const w = logQuat(
+      new Float64Array(4),
+      mulQuat(
+        new Float64Array(4),
+        conjQuat(new Float64Array(4), s.slice(lo * 4, lo * 4 + 4)),
+        s.slice(hi * 4, hi * 4 + 4),
+      ),
+    );
     for (let c = 0; c < 3; c++) w[c] /= hi - lo;
-    if (next >= 0) { const tr = rel(next); for (let c = 0; c < 3; c++) t[c] = (dr * w[c] - tr[c]) / 2; }
-    else { const tl = rel(prev); for (let c = 0; c < 3; c++) t[c] = (-tl[c] - dl * w[c]) / 2; }
+    if (next >= 0) {
+      const tr = rel(next);
+      for (let c = 0; c < 3; c++) t[c] = (dr * w[c] - tr[c]) / 2;
+    } else {
+      const tl = rel(prev);
+      for (let c = 0; c < 3; c++) t[c] = (-tl[c] - dl * w[c]) / 2;
+    }
   }
   const a = mulQuat(new Float64Array(4), q(f), expQuat(new Float64Array(4), t));
   return Array.from(a, encodeS12);
@@ -130,13 +153,17 @@ function referenceInner(fit: RotationFit, f: number, prev: number, next: number)
 
 describe('RotationFit.fitKey (inlined quaternion algebra)', () => {
   it('stores the inner quaternion the quaternion helpers give, for interior and end keys, across a sign flip', () => {
-    for (const [seed, spin] of [[11, undefined], [12, (300 * Math.PI) / 180]] as const) {
+    for (const [seed, spin] of [
+      [11, undefined],
+      [12, (300 * Math.PI) / 180],
+    ] as const) {
       const N = 60;
       const fit = new RotationFit(source(N, seed, spin), N);
       const keys = [0, 5, 6, 20, 41, 60];
       fitKeys(fit, keys);
       keys.forEach((f, k) => {
-        const prev = k > 0 ? keys[k - 1] : -1, next = k + 1 < keys.length ? keys[k + 1] : -1;
+        const prev = k > 0 ? keys[k - 1] : -1,
+          next = k + 1 < keys.length ? keys[k + 1] : -1;
         expect(Array.from(fit.aInt.subarray(f * 4, f * 4 + 4))).toEqual(referenceInner(fit, f, prev, next));
       });
     }

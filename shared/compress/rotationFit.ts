@@ -50,7 +50,10 @@ export class RotationFit implements TrackFit {
   private readonly squad = new ScalarSquad();
 
   /** @param source (N+1) x 4 unit quaternions, sign-continuous, float64. */
-  constructor(readonly source: Float64Array, N: number) {
+  constructor(
+    readonly source: Float64Array,
+    N: number,
+  ) {
     this.N = N;
     this.qInt = new Int16Array((N + 1) * 4);
     this.aInt = new Int16Array((N + 1) * 4);
@@ -73,7 +76,9 @@ export class RotationFit implements TrackFit {
 
   /** The stored dot product of two keys' rotations (exact on the integers), to take its sign. */
   private intDot(f: number, g: number): number {
-    const a = f * 4, b = g * 4, q = this.qInt;
+    const a = f * 4,
+      b = g * 4,
+      q = this.qInt;
     // `| 0` changes no value (s12 products sum to well under 2^31) but tells V8 a -0 (0 times a negative
     // component) cannot matter; without it the first -0 deoptimises every function this is inlined into.
     return (q[a] * q[b] + q[a + 1] * q[b + 1] + q[a + 2] * q[b + 2] + q[a + 3] * q[b + 3]) | 0;
@@ -87,7 +92,10 @@ export class RotationFit implements TrackFit {
     if (next >= 0) this.ensureQ(next);
     const q = this.q;
     const i = f * 4;
-    const kx = q[i], ky = q[i + 1], kz = q[i + 2], kw = q[i + 3];
+    const kx = q[i],
+      ky = q[i + 1],
+      kz = q[i + 2],
+      kw = q[i + 3];
     const dl = prev >= 0 ? f - prev : 0;
     const dr = next >= 0 ? next - f : 0;
     if (prev >= 0) this.relLog(tl, prev, f, kx, ky, kz, kw);
@@ -97,25 +105,38 @@ export class RotationFit implements TrackFit {
       // End key: match the source angular velocity on the one segment there is.
       this.sourceOmega(tq, f);
       if (next >= 0) {
-        tx = (dr * tq[0] - tr[0]) / 2; ty = (dr * tq[1] - tr[1]) / 2; tz = (dr * tq[2] - tr[2]) / 2;
+        tx = (dr * tq[0] - tr[0]) / 2;
+        ty = (dr * tq[1] - tr[1]) / 2;
+        tz = (dr * tq[2] - tr[2]) / 2;
       } else {
-        tx = (-tl[0] - dl * tq[0]) / 2; ty = (-tl[1] - dl * tq[1]) / 2; tz = (-tl[2] - dl * tq[2]) / 2;
+        tx = (-tl[0] - dl * tq[0]) / 2;
+        ty = (-tl[1] - dl * tq[1]) / 2;
+        tz = (-tl[2] - dl * tq[2]) / 2;
       }
     } else {
       // Spacing-corrected control point; equals the textbook -(tl + tr) / 4 when dl = dr.
       const den = 2 * (dl + dr);
-      tx = (-dr * tl[0] - dl * tr[0]) / den; ty = (-dr * tl[1] - dl * tr[1]) / den; tz = (-dr * tl[2] - dl * tr[2]) / den;
+      tx = (-dr * tl[0] - dl * tr[0]) / den;
+      ty = (-dr * tl[1] - dl * tr[1]) / den;
+      tz = (-dr * tl[2] - dl * tr[2]) / den;
     }
     // exp of the pure quaternion t, then key * exp(t).
     const th = Math.sqrt(tx * tx + ty * ty + tz * tz);
     const k = th < 1e-12 ? 1 : Math.sin(th) / th;
-    const ex = tx * k, ey = ty * k, ez = tz * k, ew = Math.cos(th);
+    const ex = tx * k,
+      ey = ty * k,
+      ez = tz * k,
+      ew = Math.cos(th);
     const ax = kw * ex + kx * ew + ky * ez - kz * ey;
     const ay = kw * ey - kx * ez + ky * ew + kz * ex;
     const az = kw * ez + kx * ey - ky * ex + kz * ew;
     const aw = kw * ew - kx * ex - ky * ey - kz * ez;
-    const aInt = this.aInt, a = this.a;
-    aInt[i] = encodeS12(ax); aInt[i + 1] = encodeS12(ay); aInt[i + 2] = encodeS12(az); aInt[i + 3] = encodeS12(aw);
+    const aInt = this.aInt,
+      a = this.a;
+    aInt[i] = encodeS12(ax);
+    aInt[i + 1] = encodeS12(ay);
+    aInt[i + 2] = encodeS12(az);
+    aInt[i + 3] = encodeS12(aw);
     for (let c = 0; c < 4; c++) a[i + c] = decodeS12(aInt[i + c]);
     normalize4(a, i);
   }
@@ -141,9 +162,16 @@ export class RotationFit implements TrackFit {
    */
   private relLog(out: Float64Array, g: number, f: number, kx: number, ky: number, kz: number, kw: number): void {
     const sgn = this.intDot(f, g) < 0 ? -1 : 1;
-    const j = g * 4, q = this.q;
-    const bx = sgn * q[j], by = sgn * q[j + 1], bz = sgn * q[j + 2], bw = sgn * q[j + 3];
-    const ix = -kx, iy = -ky, iz = -kz, iw = kw;
+    const j = g * 4,
+      q = this.q;
+    const bx = sgn * q[j],
+      by = sgn * q[j + 1],
+      bz = sgn * q[j + 2],
+      bw = sgn * q[j + 3];
+    const ix = -kx,
+      iy = -ky,
+      iz = -kz,
+      iw = kw;
     const rx = iw * bx + ix * bw + iy * bz - iz * by;
     const ry = iw * by - ix * bz + iy * bw + iz * bx;
     const rz = iw * bz + ix * by - iy * bx + iz * bw;
@@ -152,7 +180,9 @@ export class RotationFit implements TrackFit {
     const w = Math.max(-1, Math.min(1, rw));
     const theta = Math.atan2(vl, w);
     const k = vl < 1e-12 ? 1 : theta / vl;
-    out[0] = rx * k; out[1] = ry * k; out[2] = rz * k;
+    out[0] = rx * k;
+    out[1] = ry * k;
+    out[2] = rz * k;
   }
 
   /** +1 or -1: the sign the far key b takes in segment (a, b) (stored dot product >= 0). */
@@ -163,7 +193,10 @@ export class RotationFit implements TrackFit {
   /** Stores the inner quaternion of key f as the given s12 integers (x, y, z, w), decoded and normalised. */
   setInner(f: number, x: number, y: number, z: number, w: number): void {
     const i = f * 4;
-    this.aInt[i] = x; this.aInt[i + 1] = y; this.aInt[i + 2] = z; this.aInt[i + 3] = w;
+    this.aInt[i] = x;
+    this.aInt[i + 1] = y;
+    this.aInt[i + 2] = z;
+    this.aInt[i + 3] = w;
     for (let c = 0; c < 4; c++) this.a[i + c] = decodeS12(this.aInt[i + c]);
     normalize4(this.a, i);
   }
@@ -179,14 +212,19 @@ export class RotationFit implements TrackFit {
     const d = b - a;
     const seg = this.squad;
     seg.set(this.q, a * 4, b * 4, this.a, a * 4, b * 4, this.intDot(a, b) < 0 ? -1 : 1);
-    const o = seg.out, s = this.source;
+    const o = seg.out,
+      s = this.source;
     let max = -1;
     let arg = -1;
     for (let t = a + 1; t < b; t++) {
       seg.at(t, a, d);
       // rotationErrorDeg(out, source[t])
       const it = t * 4;
-      const e = (2 * Math.acos(Math.min(1, Math.abs(o[0] * s[it] + o[1] * s[it + 1] + o[2] * s[it + 2] + o[3] * s[it + 3]))) * 180) / Math.PI;
+      const e =
+        (2 *
+          Math.acos(Math.min(1, Math.abs(o[0] * s[it] + o[1] * s[it + 1] + o[2] * s[it + 2] + o[3] * s[it + 3]))) *
+          180) /
+        Math.PI;
       errors[t] = e;
       if (e > max) {
         max = e;
@@ -205,12 +243,17 @@ export class RotationFit implements TrackFit {
     const d = b - a;
     const seg = this.squad;
     seg.set(this.q, a * 4, b * 4, this.a, a * 4, b * 4, this.intDot(a, b) < 0 ? -1 : 1);
-    const o = seg.out, s = this.source;
+    const o = seg.out,
+      s = this.source;
     let max = -1;
     for (let t = a + 1; t < b; t++) {
       seg.at(t, a, d);
       const it = t * 4;
-      const e = (2 * Math.acos(Math.min(1, Math.abs(o[0] * s[it] + o[1] * s[it + 1] + o[2] * s[it + 2] + o[3] * s[it + 3]))) * 180) / Math.PI;
+      const e =
+        (2 *
+          Math.acos(Math.min(1, Math.abs(o[0] * s[it] + o[1] * s[it + 1] + o[2] * s[it + 2] + o[3] * s[it + 3]))) *
+          180) /
+        Math.PI;
       if (e > limit) return e;
       if (e > max) max = e;
     }
@@ -223,7 +266,8 @@ export class RotationFit implements TrackFit {
     // The middle first: a segment over tolerance usually shows it there.
     const mid = (a + b) >> 1;
     if (mid > a && rotationErrorDeg(seg.eval(tout, (mid - a) / d), 0, this.source, mid * 4) > tolerance) return false;
-    for (let t = a + 1; t < b; t++) if (rotationErrorDeg(seg.eval(tout, (t - a) / d), 0, this.source, t * 4) > tolerance) return false;
+    for (let t = a + 1; t < b; t++)
+      if (rotationErrorDeg(seg.eval(tout, (t - a) / d), 0, this.source, t * 4) > tolerance) return false;
     return true;
   }
 

@@ -5,8 +5,23 @@ import type { CompressOptions } from './types';
 
 /** A long motion's channels compressed in shares (the build pool's workers) and put together: one compressMotion. */
 describe('compressChannelShare / compressWithShares', () => {
-  const motion = syntheticMotion({ frames: 90, joints: 7, seed: 11, offsets: true, noise: 0.01, userKeys: 2, locks: 1, traceKeys: 2 });
-  const base: CompressOptions = { positionTolerance: 0.2, rotationToleranceDeg: 0.3, offsetTolerance: 0.2, name: 'shares', rotationToleranceOverridesDeg: { 2: 0.05 } };
+  const motion = syntheticMotion({
+    frames: 90,
+    joints: 7,
+    seed: 11,
+    offsets: true,
+    noise: 0.01,
+    userKeys: 2,
+    locks: 1,
+    traceKeys: 2,
+  });
+  const base: CompressOptions = {
+    positionTolerance: 0.2,
+    rotationToleranceDeg: 0.3,
+    offsetTolerance: 0.2,
+    name: 'shares',
+    rotationToleranceOverridesDeg: { 2: 0.05 },
+  };
 
   for (const method of ['refined', 'classic'] as const) {
     it(`gives the bytes, channels and warnings of compressMotion for 1 to 4 shares (${method})`, () => {

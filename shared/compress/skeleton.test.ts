@@ -11,7 +11,13 @@ import { syntheticMotion } from '../testing/syntheticMotion';
 import { compressMotion } from './compress';
 import type { CompressOptions, CompressResult } from './types';
 
-const base: CompressOptions = { positionTolerance: 0.5, rotationToleranceDeg: 0.5, offsetTolerance: 0.5, name: 'skel', method: 'classic' };
+const base: CompressOptions = {
+  positionTolerance: 0.5,
+  rotationToleranceDeg: 0.5,
+  offsetTolerance: 0.5,
+  name: 'skel',
+  method: 'classic',
+};
 
 /** reach (longest offset path below the joint + shell), chain (joints on the longest root-to-leaf chain through it), depth. */
 function geometry(m: Motion, shell: number) {
@@ -31,7 +37,8 @@ function geometry(m: Motion, shell: number) {
   return m.joints.map((_, j) => ({ reach: below(j) + shell, chain: depth(j) + levels(j), depth: depth(j) }));
 }
 
-const rotTol = (r: CompressResult, j: number) => r.channels.find((c) => c.kind === 'rotation' && c.joint === j)!.tolerance;
+const rotTol = (r: CompressResult, j: number) =>
+  r.channels.find((c) => c.kind === 'rotation' && c.joint === j)!.tolerance;
 
 describe('skeleton-aware allocation', () => {
   it('starts every joint at three times its guaranteed share of the object tolerance, capped by an override', () => {
@@ -61,7 +68,8 @@ describe('skeleton-aware allocation', () => {
     expect(r.skeleton!.positionTolerance).toBeCloseTo(D / 4, 12);
     expect(r.skeleton!.offsetTolerance).toBeCloseTo(Math.min(0.5, D / (4 * maxDepth)), 12);
     expect(r.channels.find((c) => c.kind === 'translation')!.tolerance).toBeCloseTo(D / 4, 12);
-    for (const c of r.channels.filter((x) => x.kind === 'offset')) expect(c.tolerance).toBeCloseTo(Math.min(0.5, D / (4 * maxDepth)), 12);
+    for (const c of r.channels.filter((x) => x.kind === 'offset'))
+      expect(c.tolerance).toBeCloseTo(Math.min(0.5, D / (4 * maxDepth)), 12);
     if (r.skeleton!.rounds === 1) {
       const dRot = D - D / 4 - maxDepth * Math.min(0.5, D / (4 * maxDepth));
       for (let j = 0; j < m.joints.length; j++)

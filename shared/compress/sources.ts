@@ -29,16 +29,28 @@ export function rotationSource(m: Motion, j: number): Float64Array {
   const out = new Float64Array(S * 4);
   for (let f = 0; f < S; f++) {
     const i = (f * J + j) * 4;
-    let x = m.rotation[i], y = m.rotation[i + 1], z = m.rotation[i + 2], w = m.rotation[i + 3];
+    let x = m.rotation[i],
+      y = m.rotation[i + 1],
+      z = m.rotation[i + 2],
+      w = m.rotation[i + 3];
     const l = Math.hypot(x, y, z, w);
-    x /= l; y /= l; z /= l; w /= l;
+    x /= l;
+    y /= l;
+    z /= l;
+    w /= l;
     if (f > 0) {
       const o = (f - 1) * 4;
       if (out[o] * x + out[o + 1] * y + out[o + 2] * z + out[o + 3] * w < 0) {
-        x = -x; y = -y; z = -z; w = -w;
+        x = -x;
+        y = -y;
+        z = -z;
+        w = -w;
       }
     }
-    out[f * 4] = x; out[f * 4 + 1] = y; out[f * 4 + 2] = z; out[f * 4 + 3] = w;
+    out[f * 4] = x;
+    out[f * 4 + 1] = y;
+    out[f * 4 + 2] = z;
+    out[f * 4 + 3] = w;
   }
   return out;
 }
@@ -72,7 +84,11 @@ export function lockRanges(m: Motion): { firstFrame: number; lastFrame: number; 
   const out: { firstFrame: number; lastFrame: number; joint: number }[] = [];
   for (let f = 0; f <= m.frameCount; f++) {
     let locked = -1;
-    for (let j = 0; j < J; j++) if (m.jointKeyInfo[(f * J + j) * 4] & KeyFlag.LOCK) { locked = j; break; }
+    for (let j = 0; j < J; j++)
+      if (m.jointKeyInfo[(f * J + j) * 4] & KeyFlag.LOCK) {
+        locked = j;
+        break;
+      }
     if (locked < 0) continue;
     const last = out[out.length - 1];
     if (last && last.joint === locked && last.lastFrame === f - 1) last.lastFrame = f;

@@ -11,7 +11,12 @@ import { decodeS12, encodeS12 } from '../math/s12';
 import type { Motion } from '../motion/types';
 import { motionNameProblem } from '../motionName';
 import { mtnByteSize } from '../mtn/constants';
-import { decodePositionTrack, decodeRotationTrack, samplePositionTrackFrames, sampleRotationTrackFrames } from '../mt3/decode';
+import {
+  decodePositionTrack,
+  decodeRotationTrack,
+  samplePositionTrackFrames,
+  sampleRotationTrackFrames,
+} from '../mt3/decode';
 import { readMt3 } from '../mt3/read';
 import { Mt3Flag, type Mt3Motion, type PositionTrack, type RotationTrack } from '../mt3/types';
 import { writeMt3 } from '../mt3/write';
@@ -45,7 +50,12 @@ const fail = (reason: string): never => {
  * as close as the stored precision allows; and in the skeleton-aware mode the
  * object-space error is within the object tolerance. Never throws.
  */
-export function verifyCompressed(motion: Motion, options: CompressOptions, bytes: Uint8Array, claimed: unknown): VerifyOutcome {
+export function verifyCompressed(
+  motion: Motion,
+  options: CompressOptions,
+  bytes: Uint8Array,
+  claimed: unknown,
+): VerifyOutcome {
   try {
     return { ok: true, value: verifyOrThrow(motion, options, bytes, claimed) };
   } catch (e) {
@@ -54,7 +64,12 @@ export function verifyCompressed(motion: Motion, options: CompressOptions, bytes
   }
 }
 
-function verifyOrThrow(motion: Motion, options: CompressOptions, bytes: Uint8Array, claimed: unknown): CompressedMotion {
+function verifyOrThrow(
+  motion: Motion,
+  options: CompressOptions,
+  bytes: Uint8Array,
+  claimed: unknown,
+): CompressedMotion {
   const claim = (claimed !== null && typeof claimed === 'object' ? claimed : {}) as Record<string, unknown>;
   let mt3: Mt3Motion;
   try {
@@ -63,20 +78,25 @@ function verifyOrThrow(motion: Motion, options: CompressOptions, bytes: Uint8Arr
     return fail(`its MT3 does not read: ${e instanceof Error ? e.message : String(e)}`);
   }
   const again = writeMt3(mt3);
-  if (again.byteLength !== bytes.byteLength || !again.every((b, i) => b === bytes[i])) fail('its MT3 is not in the form the compressor writes');
+  if (again.byteLength !== bytes.byteLength || !again.every((b, i) => b === bytes[i]))
+    fail('its MT3 is not in the form the compressor writes');
   const N = motion.frameCount;
   const J = motion.joints.length;
   if (mt3.numFrames !== N) fail(`it has frames 0..${mt3.numFrames}, the motion 0..${N}`);
   if (mt3.rotations.length !== J) fail(`it has ${mt3.rotations.length} joints, the motion ${J}`);
   if (motionNameProblem(options.name)) fail(`the motion name cannot be hashed`);
   const frame = mt3Frame(motion, gvStrCode(options.name));
-  if (mt3.name !== frame.name) fail(`its name hash is 0x${mt3.name.toString(16)}, not 0x${frame.name.toString(16)} (${options.name})`);
-  if (mt3.flags !== frame.flags) fail(`its flags are 0x${mt3.flags.toString(16)}, the motion's 0x${frame.flags.toString(16)}`);
-  if (mt3.baseTick !== frame.baseTick || mt3.turn !== frame.turn) fail('its header differs from the motion\'s');
-  if (JSON.stringify(mt3.fix) !== JSON.stringify(frame.fix)) fail('its joint locks are not the motion\'s');
+  if (mt3.name !== frame.name)
+    fail(`its name hash is 0x${mt3.name.toString(16)}, not 0x${frame.name.toString(16)} (${options.name})`);
+  if (mt3.flags !== frame.flags)
+    fail(`its flags are 0x${mt3.flags.toString(16)}, the motion's 0x${frame.flags.toString(16)}`);
+  if (mt3.baseTick !== frame.baseTick || mt3.turn !== frame.turn) fail("its header differs from the motion's");
+  if (JSON.stringify(mt3.fix) !== JSON.stringify(frame.fix)) fail("its joint locks are not the motion's");
   const move = mt3.move;
-  if (!move || !sameArray(move.frames, frame.move!.frames) || !sameArray(move.position, frame.move!.position)) fail('its trace is not the motion\'s');
-  if ((mt3.offsets !== null) !== ((frame.flags & Mt3Flag.ROOT) !== 0)) fail('its offset streams do not match the motion');
+  if (!move || !sameArray(move.frames, frame.move!.frames) || !sameArray(move.position, frame.move!.position))
+    fail("its trace is not the motion's");
+  if ((mt3.offsets !== null) !== ((frame.flags & Mt3Flag.ROOT) !== 0))
+    fail('its offset streams do not match the motion');
 
   const objectTolerance = options.objectTolerance;
   const skeletonMode = objectTolerance !== undefined;
@@ -88,7 +108,12 @@ function verifyOrThrow(motion: Motion, options: CompressOptions, bytes: Uint8Arr
     if (!skeletonMode) return override ?? options.rotationToleranceDeg;
     const c = claimedChannels[1 + j] as { kind?: unknown; joint?: unknown; tolerance?: unknown } | undefined;
     const t = c?.tolerance;
-    if (c?.kind !== 'rotation' || c.joint !== j || typeof t !== 'number' || !(t >= 0 && t <= Math.min(180, override ?? 180)))
+    if (
+      c?.kind !== 'rotation' ||
+      c.joint !== j ||
+      typeof t !== 'number' ||
+      !(t >= 0 && t <= Math.min(180, override ?? 180))
+    )
       return fail(`its rotation tolerance of joint ${j} is not a derived one`);
     return t;
   };
@@ -96,7 +121,15 @@ function verifyOrThrow(motion: Motion, options: CompressOptions, bytes: Uint8Arr
   const channels: CompressedMotion['channels'] = [];
   const warnings: CompressWarning[] = [];
   let totalKeys = 0;
-  const check = (kind: ChannelKind, joint: number, frames: Uint16Array, userKeys: number[], tolerance: number, errors: Float64Array, bestAtKey: (f: number) => number) => {
+  const check = (
+    kind: ChannelKind,
+    joint: number,
+    frames: Uint16Array,
+    userKeys: number[],
+    tolerance: number,
+    errors: Float64Array,
+    bestAtKey: (f: number) => number,
+  ) => {
     const where = kind === 'translation' ? 'root translation' : `${kind} of joint ${joint}`;
     for (const f of userKeys) if (!hasFrame(frames, f)) fail(`its ${where} drops the user key at frame ${f}`);
     let maxError = -1;
@@ -120,24 +153,57 @@ function verifyOrThrow(motion: Motion, options: CompressOptions, bytes: Uint8Arr
   };
 
   const rootSource = translationSource(motion);
-  check('translation', -1, mt3.root.frames, translationUserKeys(motion), positional.positionTolerance, positionErrors(mt3.root, rootSource, N), (f) => bestPositionError(rootSource, f));
+  check(
+    'translation',
+    -1,
+    mt3.root.frames,
+    translationUserKeys(motion),
+    positional.positionTolerance,
+    positionErrors(mt3.root, rootSource, N),
+    (f) => bestPositionError(rootSource, f),
+  );
   mt3.rotations.forEach((track, j) => {
     const source = rotationSource(motion, j);
-    check('rotation', j, track.frames, jointUserKeys(motion, j), rotationTolerance(j), rotationErrors(track, source, N), (f) => bestRotationError(source, f));
+    check(
+      'rotation',
+      j,
+      track.frames,
+      jointUserKeys(motion, j),
+      rotationTolerance(j),
+      rotationErrors(track, source, N),
+      (f) => bestRotationError(source, f),
+    );
   });
   mt3.offsets?.forEach((track, j) => {
     const source = offsetSource(motion, j);
-    check('offset', j, track.frames, jointUserKeys(motion, j), positional.offsetTolerance, positionErrors(track, source, N), (f) => bestPositionError(source, f));
+    check(
+      'offset',
+      j,
+      track.frames,
+      jointUserKeys(motion, j),
+      positional.offsetTolerance,
+      positionErrors(track, source, N),
+      (f) => bestPositionError(source, f),
+    );
   });
 
   const shell = options.shell ?? defaultShell(motion);
   const oe = objectSpaceError(motion, mt3, shell);
   let skeleton: CompressedMotion['skeleton'];
   if (skeletonMode) {
-    if (!(oe.maxError <= objectTolerance)) fail(`its object-space error ${oe.maxError.toPrecision(4)} is over the object tolerance ${objectTolerance}`);
+    if (!(oe.maxError <= objectTolerance))
+      fail(`its object-space error ${oe.maxError.toPrecision(4)} is over the object tolerance ${objectTolerance}`);
     const rounds = (claim.skeleton as { rounds?: unknown } | undefined)?.rounds;
-    if (typeof rounds !== 'number' || !Number.isInteger(rounds) || rounds < 1 || rounds > SKELETON_ROUNDS + 1) fail('its skeleton-aware round count is not one the compressor gives');
-    skeleton = { objectTolerance, shell, rounds: rounds as number, met: true, positionTolerance: positional.positionTolerance, offsetTolerance: positional.offsetTolerance };
+    if (typeof rounds !== 'number' || !Number.isInteger(rounds) || rounds < 1 || rounds > SKELETON_ROUNDS + 1)
+      fail('its skeleton-aware round count is not one the compressor gives');
+    skeleton = {
+      objectTolerance,
+      shell,
+      rounds: rounds as number,
+      met: true,
+      positionTolerance: positional.positionTolerance,
+      offsetTolerance: positional.offsetTolerance,
+    };
   }
   const ms = typeof claim.ms === 'number' && Number.isFinite(claim.ms) && claim.ms >= 0 ? claim.ms : 0;
   const mtnBytes = mtnByteSize(N, J);
@@ -151,11 +217,22 @@ function verifyOrThrow(motion: Motion, options: CompressOptions, bytes: Uint8Arr
     method: options.method ?? 'refined',
     ...(skeleton ? { skeleton } : {}),
     objectError: {
-      shell: oe.shell, jointMaxError: oe.jointMaxError, jointMaxErrorFrame: oe.jointMaxErrorFrame,
-      maxError: oe.maxError, maxErrorJoint: oe.maxErrorJoint, maxErrorFrame: oe.maxErrorFrame,
+      shell: oe.shell,
+      jointMaxError: oe.jointMaxError,
+      jointMaxErrorFrame: oe.jointMaxErrorFrame,
+      maxError: oe.maxError,
+      maxErrorJoint: oe.maxErrorJoint,
+      maxErrorFrame: oe.maxErrorFrame,
     },
     channels,
-    warnings: warnings.map((w) => ({ kind: w.kind, joint: w.joint, frame: w.frame, error: w.error, tolerance: w.tolerance, message: w.message })),
+    warnings: warnings.map((w) => ({
+      kind: w.kind,
+      joint: w.joint,
+      frame: w.frame,
+      error: w.error,
+      tolerance: w.tolerance,
+      message: w.message,
+    })),
   };
 }
 
@@ -184,7 +261,9 @@ function positionErrors(track: PositionTrack, source: Float64Array, N: number): 
   const out = new Float64Array(N + 1);
   for (let f = 0; f <= N; f++) {
     const i = f * 3;
-    const dx = decoded[i] - source[i], dy = decoded[i + 1] - source[i + 1], dz = decoded[i + 2] - source[i + 2];
+    const dx = decoded[i] - source[i],
+      dy = decoded[i + 1] - source[i + 1],
+      dz = decoded[i + 2] - source[i + 2];
     out[f] = Math.sqrt(dx * dx + dy * dy + dz * dz);
   }
   return out;

@@ -34,15 +34,31 @@ export function clipListing(infos: readonly ClipInfo[]): string {
  * number or a digit string); with no choice, the only clip. Throws
  * ClipChoiceError when there are several and no choice, or no such clip.
  */
-export function chooseClip(infos: readonly ClipInfo[], choice: string | number | undefined, kind: FileKind, where: string): number {
+export function chooseClip(
+  infos: readonly ClipInfo[],
+  choice: string | number | undefined,
+  kind: FileKind,
+  where: string,
+): number {
   const listing = clipListing(infos);
   if (choice === undefined) {
-    if (infos.length > 1) throw new ClipChoiceError([...infos], `the file has ${infos.length} animation clips: ${listing}; choose one with --clip NAME|INDEX`, kind, where);
+    if (infos.length > 1)
+      throw new ClipChoiceError(
+        [...infos],
+        `the file has ${infos.length} animation clips: ${listing}; choose one with --clip NAME|INDEX`,
+        kind,
+        where,
+      );
     return 0;
   }
   const byName = infos.find((c) => c.name === String(choice));
   const asIndex = typeof choice === 'number' ? choice : /^\d+$/.test(choice) ? Number(choice) : -1;
   if (byName) return byName.index;
   if (asIndex >= 0 && asIndex < infos.length) return asIndex;
-  throw new ClipChoiceError([...infos], `no animation clip ${JSON.stringify(String(choice))}; the file has ${listing}`, kind, where);
+  throw new ClipChoiceError(
+    [...infos],
+    `no animation clip ${JSON.stringify(String(choice))}; the file has ${listing}`,
+    kind,
+    where,
+  );
 }

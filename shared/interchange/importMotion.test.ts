@@ -10,7 +10,9 @@ describe('importMotionBytes (File > Import)', () => {
   it('detects the format from the name or the content', () => {
     expect(motionSourceKind(encodeUtf8(HIPS_AND_LEG_BVH), 'walk.bvh')).toBe('bvh');
     expect(motionSourceKind(encodeUtf8(HIPS_AND_LEG_BVH), 'walk.txt')).toBe('bvh');
-    const glb = motionToGlb(emptyMotion(1, [{ name: 'Hips', parent: -1, mirror: 0, part: JointPart.LOWER, reserved: 0 }]));
+    const glb = motionToGlb(
+      emptyMotion(1, [{ name: 'Hips', parent: -1, mirror: 0, part: JointPart.LOWER, reserved: 0 }]),
+    );
     expect(motionSourceKind(glb, 'anything')).toBe('gltf');
     expect(motionSourceKind(new Uint8Array([1, 2, 3]), 'notes.txt')).toBeUndefined();
   });
@@ -25,7 +27,10 @@ describe('importMotionBytes (File > Import)', () => {
   });
 
   it('names the file in every error', async () => {
-    const e1 = await importMotionBytes(encodeUtf8(HIPS_AND_LEG_BVH.replace('Frames: 3', 'Frames: 4')), 'walk.bvh').catch((e) => e);
+    const e1 = await importMotionBytes(
+      encodeUtf8(HIPS_AND_LEG_BVH.replace('Frames: 3', 'Frames: 4')),
+      'walk.bvh',
+    ).catch((e) => e);
     expect(e1).toBeInstanceOf(FormatError);
     expect(e1.message).toMatch(/^walk\.bvh:\d+:\d+: file ends after 3 of the 4 frames/);
     const e2 = await importMotionBytes(new Uint8Array([1, 2, 3]), 'notes.txt').catch((e) => e);

@@ -32,14 +32,20 @@ export function motionSourceKind(bytes: Uint8Array, fileName: string): MotionSou
 const KIND_OF: Record<MotionSourceKind, FileKind> = { bvh: 'BVH', gltf: 'GLTF', fbx: 'FBX' };
 
 /** Imports a BVH, glTF/GLB or FBX file's bytes as a motion (see the module comment). */
-export async function importMotionBytes(bytes: Uint8Array, fileName: string, options: GltfImportOptions = {}): Promise<ImportResult> {
+export async function importMotionBytes(
+  bytes: Uint8Array,
+  fileName: string,
+  options: GltfImportOptions = {},
+): Promise<ImportResult> {
   const kind = motionSourceKind(bytes, fileName);
   // The caller's mistakes are RangeErrors, raised before the file is read.
   for (const key of ['fps', 'scale'] as const) {
     const v = options[key];
-    if (v !== undefined && !(Number.isFinite(v) && v > 0)) throw new RangeError(`${key} must be a number > 0, got ${v}`);
+    if (v !== undefined && !(Number.isFinite(v) && v > 0))
+      throw new RangeError(`${key} must be a number > 0, got ${v}`);
   }
-  if (kind === 'bvh' && options.clip !== undefined) throw new RangeError('a clip can be chosen for glTF/GLB and FBX input only');
+  if (kind === 'bvh' && options.clip !== undefined)
+    throw new RangeError('a clip can be chosen for glTF/GLB and FBX input only');
   try {
     if (kind === 'gltf') return await importGltf(bytes, options);
     if (kind === 'fbx') return await (await import('./fbx/import')).importFbx(bytes, options);
@@ -47,11 +53,20 @@ export async function importMotionBytes(bytes: Uint8Array, fileName: string, opt
   } catch (e) {
     throw located(e, kind ?? 'bvh', fileName);
   }
-  throw new FormatError('BVH', 'not a BVH (no HIERARCHY), glTF/GLB or FBX file; import takes .bvh, .glb, .gltf or .fbx', { offset: 0 }, fileName);
+  throw new FormatError(
+    'BVH',
+    'not a BVH (no HIERARCHY), glTF/GLB or FBX file; import takes .bvh, .glb, .gltf or .fbx',
+    { offset: 0 },
+    fileName,
+  );
 }
 
 /** The clips of a glTF/GLB or FBX file (a BVH has one, unnamed: empty). Errors as importMotionBytes. */
-export async function listMotionClips(bytes: Uint8Array, fileName: string, options: Pick<GltfImportOptions, 'resolveUri'> = {}): Promise<ClipInfo[]> {
+export async function listMotionClips(
+  bytes: Uint8Array,
+  fileName: string,
+  options: Pick<GltfImportOptions, 'resolveUri'> = {},
+): Promise<ClipInfo[]> {
   const kind = motionSourceKind(bytes, fileName);
   try {
     if (kind === 'gltf') return await listGltfClips(bytes, options);
@@ -67,7 +82,12 @@ function located(e: unknown, kind: MotionSourceKind, fileName: string): unknown 
   if (e instanceof FormatError) return e.file ? e : e.withFile(fileName);
   // The fuzz harness hunts these; the user still sees which file and why, not a bare JS message.
   const detail = e instanceof Error ? e.message : String(e);
-  return new FormatError(KIND_OF[kind], `could not be imported (${detail}); this is a defect in ActGuy, please report it with the file`, {}, fileName);
+  return new FormatError(
+    KIND_OF[kind],
+    `could not be imported (${detail}); this is a defect in ActGuy, please report it with the file`,
+    {},
+    fileName,
+  );
 }
 
 export { ClipChoiceError };

@@ -66,16 +66,35 @@ export function quatSlerpShortest(a: ArrayLike<number>, b: ArrayLike<number>, u:
  * quatSlerpShortest of the quaternions at a[ai..ai+3] and b[bi..bi+3], written to out[o..o+3]: the same
  * arithmetic without an array per call (resampling runs it for every joint at every frame).
  */
-export function slerpShortestInto(a: ArrayLike<number>, ai: number, b: ArrayLike<number>, bi: number, u: number, out: { [i: number]: number }, o: number): void {
-  const ax = a[ai], ay = a[ai + 1], az = a[ai + 2], aw = a[ai + 3];
-  let bx = b[bi], by = b[bi + 1], bz = b[bi + 2], bw = b[bi + 3];
+export function slerpShortestInto(
+  a: ArrayLike<number>,
+  ai: number,
+  b: ArrayLike<number>,
+  bi: number,
+  u: number,
+  out: { [i: number]: number },
+  o: number,
+): void {
+  const ax = a[ai],
+    ay = a[ai + 1],
+    az = a[ai + 2],
+    aw = a[ai + 3];
+  let bx = b[bi],
+    by = b[bi + 1],
+    bz = b[bi + 2],
+    bw = b[bi + 3];
   let d = ax * bx + ay * by + az * bz + aw * bw;
   if (d < 0) {
-    d = -d; bx = -bx; by = -by; bz = -bz; bw = -bw;
+    d = -d;
+    bx = -bx;
+    by = -by;
+    bz = -bz;
+    bw = -bw;
   }
   let wa: number, wb: number;
   if (d > 1 - 1e-9) {
-    wa = 1 - u; wb = u;
+    wa = 1 - u;
+    wb = u;
   } else {
     const th = Math.acos(Math.min(1, d));
     const s = Math.sin(th);
@@ -83,13 +102,22 @@ export function slerpShortestInto(a: ArrayLike<number>, ai: number, b: ArrayLike
     wb = Math.sin(u * th) / s;
   }
   // quatNormalize's arithmetic.
-  const x = wa * ax + wb * bx, y = wa * ay + wb * by, z = wa * az + wb * bz, w = wa * aw + wb * bw;
+  const x = wa * ax + wb * bx,
+    y = wa * ay + wb * by,
+    z = wa * az + wb * bz,
+    w = wa * aw + wb * bw;
   const n = Math.hypot(x, y, z, w);
   if (n < 1e-300) {
-    out[o] = 0; out[o + 1] = 0; out[o + 2] = 0; out[o + 3] = 1;
+    out[o] = 0;
+    out[o + 1] = 0;
+    out[o + 2] = 0;
+    out[o + 3] = 1;
     return;
   }
-  out[o] = x / n; out[o + 1] = y / n; out[o + 2] = z / n; out[o + 3] = w / n;
+  out[o] = x / n;
+  out[o + 1] = y / n;
+  out[o + 2] = z / n;
+  out[o + 3] = w / n;
 }
 
 /**
@@ -102,7 +130,12 @@ export function quatFromEulerOrder(order: string, angles: ArrayLike<number>): Qu
   for (let i = 0; i < order.length; i++) {
     const c = order[i];
     const a = angles[i];
-    const r = c === 'X' ? quatFromAxisAngle(1, 0, 0, a) : c === 'Y' ? quatFromAxisAngle(0, 1, 0, a) : quatFromAxisAngle(0, 0, 1, a);
+    const r =
+      c === 'X'
+        ? quatFromAxisAngle(1, 0, 0, a)
+        : c === 'Y'
+          ? quatFromAxisAngle(0, 1, 0, a)
+          : quatFromAxisAngle(0, 0, 1, a);
     q = quatMul(q, r);
   }
   return q;
@@ -118,7 +151,11 @@ export function makeQuatsContinuous(rotation: Float32Array, samples: number, str
     for (let f = 1; f < samples; f++) {
       const a = ((f - 1) * stride + j) * 4;
       const b = (f * stride + j) * 4;
-      const d = rotation[a] * rotation[b] + rotation[a + 1] * rotation[b + 1] + rotation[a + 2] * rotation[b + 2] + rotation[a + 3] * rotation[b + 3];
+      const d =
+        rotation[a] * rotation[b] +
+        rotation[a + 1] * rotation[b + 1] +
+        rotation[a + 2] * rotation[b + 2] +
+        rotation[a + 3] * rotation[b + 3];
       if (d < 0) for (let k = 0; k < 4; k++) rotation[b + k] = -rotation[b + k];
     }
   }
@@ -163,7 +200,8 @@ export function worldPose(motion: Motion, frame: number): WorldPose {
  */
 export function skeletonHeight(motion: Motion, frame = 0): number {
   const { positions } = worldPose(motion, frame);
-  let lo = Infinity, hi = -Infinity;
+  let lo = Infinity,
+    hi = -Infinity;
   for (let j = 0; j < motion.joints.length; j++) {
     lo = Math.min(lo, positions[j * 3 + 1]);
     hi = Math.max(hi, positions[j * 3 + 1]);

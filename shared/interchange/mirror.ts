@@ -91,6 +91,7 @@ export function guessBodyParts(names: readonly string[], parents: readonly numbe
     if (p < 0 || inLeg[j]) lower[j] = true;
   }
   // Ancestors of leg joints (a pelvis or hip joint between root and thighs) are lower too.
-  for (let j = J - 1; j > 0; j--) if (inLeg[j]) for (let a = parents[j]; a >= 0 && !lower[a]; a = parents[a]) lower[a] = true;
+  for (let j = J - 1; j > 0; j--)
+    if (inLeg[j]) for (let a = parents[j]; a >= 0 && !lower[a]; a = parents[a]) lower[a] = true;
   return lower.map((l) => (l ? JointPart.LOWER : JointPart.UPPER));
 }

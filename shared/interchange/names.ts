@@ -12,10 +12,17 @@ export function sanitizeJointNames(names: readonly string[], warnings: Interchan
   const used = new Set<string>();
   return names.map((original, j) => {
     let name = original.replace(/[^\x20-\x7e]/g, '_');
-    if (name !== original) warnings.push({ code: 'name-changed', message: `joint ${j} name ${JSON.stringify(original)} has characters outside printable ASCII; stored as ${JSON.stringify(name)}` });
+    if (name !== original)
+      warnings.push({
+        code: 'name-changed',
+        message: `joint ${j} name ${JSON.stringify(original)} has characters outside printable ASCII; stored as ${JSON.stringify(name)}`,
+      });
     if (name.length > MAX_JOINT_NAME) {
       const cut = name.slice(0, MAX_JOINT_NAME);
-      warnings.push({ code: 'name-truncated', message: `joint ${j} name ${JSON.stringify(name)} is longer than ${MAX_JOINT_NAME} bytes; truncated to ${JSON.stringify(cut)}` });
+      warnings.push({
+        code: 'name-truncated',
+        message: `joint ${j} name ${JSON.stringify(name)} is longer than ${MAX_JOINT_NAME} bytes; truncated to ${JSON.stringify(cut)}`,
+      });
       name = cut;
     }
     if (name === '') name = `joint${j}`;
@@ -26,7 +33,10 @@ export function sanitizeJointNames(names: readonly string[], warnings: Interchan
         const suffix = `~${k++}`;
         candidate = name.slice(0, MAX_JOINT_NAME - suffix.length) + suffix;
       } while (used.has(candidate));
-      warnings.push({ code: 'name-duplicate', message: `joint ${j} name ${JSON.stringify(name)} is used by an earlier joint; renamed ${JSON.stringify(candidate)}` });
+      warnings.push({
+        code: 'name-duplicate',
+        message: `joint ${j} name ${JSON.stringify(name)} is used by an earlier joint; renamed ${JSON.stringify(candidate)}`,
+      });
       name = candidate;
     }
     used.add(name);

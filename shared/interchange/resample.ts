@@ -23,7 +23,12 @@ export function bvhSourceRate(frameTime: number): SnappedRate {
 }
 
 /** Source position of target frame f: the sample index pair and the blend. */
-export function sourcePosition(f: number, fps: number, sourceRate: number, sourceSamples: number): { a: number; b: number; u: number } {
+export function sourcePosition(
+  f: number,
+  fps: number,
+  sourceRate: number,
+  sourceSamples: number,
+): { a: number; b: number; u: number } {
   const s = Math.min((f * sourceRate) / fps, sourceSamples - 1);
   let a = Math.floor(s);
   // Exact rational ratios land on integers; float noise must not push them to the previous sample.
@@ -39,7 +44,8 @@ export function sourcePosition(f: number, fps: number, sourceRate: number, sourc
  * 1e-3 frame of a key is moved onto that key: the stored value comes back exactly.
  */
 export function snapToKey(times: ArrayLike<number>, t: number, fps: number): number {
-  let lo = 0, hi = times.length - 1;
+  let lo = 0,
+    hi = times.length - 1;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     if (times[mid] < t) lo = mid + 1;

@@ -7,7 +7,18 @@ import type { Motion } from '../motion/types';
  */
 export interface InterchangeWarning {
   /** Stable code for tests and UI grouping. */
-  code: 'name-truncated' | 'name-changed' | 'name-duplicate' | 'scale-unsupported' | 'frames-clamped' | 'frames-extra' | 'clip-trimmed' | 'root-added' | 'unanimated' | 'rate-snapped' | 'loader';
+  code:
+    | 'name-truncated'
+    | 'name-changed'
+    | 'name-duplicate'
+    | 'scale-unsupported'
+    | 'frames-clamped'
+    | 'frames-extra'
+    | 'clip-trimmed'
+    | 'root-added'
+    | 'unanimated'
+    | 'rate-snapped'
+    | 'loader';
   /** One line a user can act on. */
   message: string;
 }

@@ -26,17 +26,47 @@
 import type { BackupUnsavedRequest, HeldBackups } from './backups';
 import type { CompressOutcome, CompressRequest } from './compress';
 import type {
-  AppInfo, ConfirmDiscardRequest, DialogPathOutcome, DocumentId, DocumentStateReport, ExportMt3DialogRequest, ExportMt3Outcome,
-  ExportMt3Request, ListWorkspaceRequest, OpenMotionOutcome, OpenMotionRequest, RecentFile, SaveMotionAsRequest, SaveMotionRequest,
-  SaveOutcome, SavedFile, WorkspaceListing,
+  AppInfo,
+  ConfirmDiscardRequest,
+  DialogPathOutcome,
+  DocumentId,
+  DocumentStateReport,
+  ExportMt3DialogRequest,
+  ExportMt3Outcome,
+  ExportMt3Request,
+  ListWorkspaceRequest,
+  OpenMotionOutcome,
+  OpenMotionRequest,
+  RecentFile,
+  SaveMotionAsRequest,
+  SaveMotionRequest,
+  SaveOutcome,
+  SavedFile,
+  WorkspaceListing,
 } from './documents';
 import type {
-  ExportGltfDialogRequest, ExportGltfOutcome, ExportGltfRequest, ExportMshDialogRequest, ExportMshOutcome, ExportMshRequest,
-  ImportMotionBatchOutcome, ImportMotionBatchRequest, ImportMotionOptions, ImportMotionOutcome, ImportMotionRequest,
+  ExportGltfDialogRequest,
+  ExportGltfOutcome,
+  ExportGltfRequest,
+  ExportMshDialogRequest,
+  ExportMshOutcome,
+  ExportMshRequest,
+  ImportMotionBatchOutcome,
+  ImportMotionBatchRequest,
+  ImportMotionOptions,
+  ImportMotionOutcome,
+  ImportMotionRequest,
 } from './interchange';
 import type { MenuCommand } from './menu';
 import type {
-  BuildStatus, OpenProjectOutcome, ProjectFilePurpose, ProjectTextFile, SaveProjectRequest, SaveSevRequest, SoundFolderListing, StartBuildRequest,
+  BuildStatus,
+  OpenProjectOutcome,
+  ProjectFilePurpose,
+  ProjectTextFile,
+  SaveProjectRequest,
+  SaveSevRequest,
+  SoundFolderListing,
+  StartBuildRequest,
 } from './project';
 
 /** Removes a subscription. Calling it twice is harmless. */

@@ -31,8 +31,12 @@ describe('ipc codec', () => {
     const big = new Float32Array(100).map((_, i) => i);
     const view = big.subarray(3, 10);
     const odd = new Uint8Array([9, 8, 7]);
-    const back = decodeIpcFrame(encodeIpcFrame({ odd, view, list: [new Uint16Array([1]), new Float64Array([2.5])] })) as {
-      odd: Uint8Array; view: Float32Array; list: [Uint16Array, Float64Array];
+    const back = decodeIpcFrame(
+      encodeIpcFrame({ odd, view, list: [new Uint16Array([1]), new Float64Array([2.5])] }),
+    ) as {
+      odd: Uint8Array;
+      view: Float32Array;
+      list: [Uint16Array, Float64Array];
     };
     expect(Array.from(back.view)).toEqual([3, 4, 5, 6, 7, 8, 9]);
     expect(back.view.buffer.byteLength).toBe(7 * 4);
@@ -46,9 +50,26 @@ describe('ipc codec', () => {
   });
 
   it('keeps plain data: nested objects, strings with non-ASCII text, non-finite numbers, null, and drops undefined fields', () => {
-    const value = { a: 1, s: 'Größe ✓', n: null, inf: -Infinity, nan: NaN, nested: { arr: [1, 'x', { b: true }] }, gone: undefined, overrides: { 3: 1.5 } };
+    const value = {
+      a: 1,
+      s: 'Größe ✓',
+      n: null,
+      inf: -Infinity,
+      nan: NaN,
+      nested: { arr: [1, 'x', { b: true }] },
+      gone: undefined,
+      overrides: { 3: 1.5 },
+    };
     const back = decodeIpcFrame(encodeIpcFrame(value)) as Record<string, unknown>;
-    expect(back).toEqual({ a: 1, s: 'Größe ✓', n: null, inf: -Infinity, nan: NaN, nested: { arr: [1, 'x', { b: true }] }, overrides: { 3: 1.5 } });
+    expect(back).toEqual({
+      a: 1,
+      s: 'Größe ✓',
+      n: null,
+      inf: -Infinity,
+      nan: NaN,
+      nested: { arr: [1, 'x', { b: true }] },
+      overrides: { 3: 1.5 },
+    });
     expect('gone' in back).toBe(false);
     expect(decodeIpcFrame(encodeIpcFrame(undefined))).toBe(null);
   });
@@ -89,7 +110,7 @@ describe('ipc codec', () => {
     big[1000] = 9;
     big[3000] = 7;
     const view = big.subarray(1024, 4096);
-    expect(Array.from((decodeIpcFrame(encodeIpcFrame(view)) as Uint32Array))).toEqual(Array.from(view));
+    expect(Array.from(decodeIpcFrame(encodeIpcFrame(view)) as Uint32Array)).toEqual(Array.from(view));
   });
 
   it('sends a dense or a byte array whole', () => {
@@ -121,9 +142,13 @@ describe('ipc codec', () => {
     const outside = frame.slice();
     new DataView(outside.buffer).setUint32(blobAt, 5000, true);
     expect(() => decodeIpcFrame(outside)).toThrow(/word 5000 is outside its 1024 words/);
-    expect(() => decodeIpcFrame(edit('"Uint32Array",0,4096', '"Uint32Array",0,4097'))).toThrow(/sparse Uint32Array of 4097 bytes/);
+    expect(() => decodeIpcFrame(edit('"Uint32Array",0,4096', '"Uint32Array",0,4097'))).toThrow(
+      /sparse Uint32Array of 4097 bytes/,
+    );
     // A byte array cannot be sparse (the same JSON length: a space pads it).
-    expect(() => decodeIpcFrame(edit('"Uint32Array",0,4096', '"Uint8Array", 0,4096'))).toThrow(/sparse Uint8Array of 4096 bytes/);
+    expect(() => decodeIpcFrame(edit('"Uint32Array",0,4096', '"Uint8Array", 0,4096'))).toThrow(
+      /sparse Uint8Array of 4096 bytes/,
+    );
   });
 
   describe('the decoded size is bounded, not only the frame size', () => {
@@ -167,9 +192,15 @@ describe('ipc codec', () => {
     it('refuses values nested too deep, tags that name no type or blob, and keeps "__proto__" a plain key', () => {
       const deep = `${'['.repeat(MAX_FRAME_DEPTH + 2)}${']'.repeat(MAX_FRAME_DEPTH + 2)}`;
       expect(() => decodeIpcFrame(rawIpcFrame(deep))).toThrow(/nested deeper than 64 levels/);
-      expect(() => decodeIpcFrame(rawIpcFrame('{"\\u0000ta":5}'))).toThrow(/malformed frame: typed array 5 refers to no typed array type/);
-      expect(() => decodeIpcFrame(rawIpcFrame('{"\\u0000ta":["constructor",0]}', [new Uint8Array(8)]))).toThrow(/malformed frame/);
-      expect(() => decodeIpcFrame(rawIpcFrame('{"\\u0000sp":["Uint32Array","length",8]}', [new Uint8Array(8)]))).toThrow(/malformed frame/);
+      expect(() => decodeIpcFrame(rawIpcFrame('{"\\u0000ta":5}'))).toThrow(
+        /malformed frame: typed array 5 refers to no typed array type/,
+      );
+      expect(() => decodeIpcFrame(rawIpcFrame('{"\\u0000ta":["constructor",0]}', [new Uint8Array(8)]))).toThrow(
+        /malformed frame/,
+      );
+      expect(() =>
+        decodeIpcFrame(rawIpcFrame('{"\\u0000sp":["Uint32Array","length",8]}', [new Uint8Array(8)])),
+      ).toThrow(/malformed frame/);
       const polluted = decodeIpcFrame(rawIpcFrame('{"__proto__":{"isAdmin":true}}')) as Record<string, unknown>;
       expect(Object.getPrototypeOf(polluted)).toBe(Object.prototype);
       expect((polluted as { isAdmin?: boolean }).isAdmin).toBeUndefined();

@@ -29,7 +29,9 @@
 
 // shared/ has no DOM or Node types; both runtimes provide these globals.
 declare const TextEncoder: { new (): { encode(text: string): Uint8Array } };
-declare const TextDecoder: { new (label?: string, options?: { fatal?: boolean }): { decode(bytes: Uint8Array): string } };
+declare const TextDecoder: {
+  new (label?: string, options?: { fatal?: boolean }): { decode(bytes: Uint8Array): string };
+};
 
 const FRAME_MAGIC = 0x31464741; // "AGF1" read as a little-endian u32
 const TYPED_ARRAY_TAG = '\u0000ta';
@@ -39,14 +41,32 @@ const SPARSE_MIN_BYTES = 1024;
 const NUMBER_TAG = '\u0000n';
 
 type TypedArray =
-  | Uint8Array | Int8Array | Uint8ClampedArray | Uint16Array | Int16Array
-  | Uint32Array | Int32Array | Float32Array | Float64Array;
+  | Uint8Array
+  | Int8Array
+  | Uint8ClampedArray
+  | Uint16Array
+  | Int16Array
+  | Uint32Array
+  | Int32Array
+  | Float32Array
+  | Float64Array;
 
-type TypedArrayCtor = { new (buffer: ArrayBuffer, byteOffset: number, length: number): TypedArray; BYTES_PER_ELEMENT: number };
+type TypedArrayCtor = {
+  new (buffer: ArrayBuffer, byteOffset: number, length: number): TypedArray;
+  BYTES_PER_ELEMENT: number;
+};
 
 /** Every typed array the codec carries, by the name written into the frame. */
 const TYPED_ARRAYS: Record<string, TypedArrayCtor> = {
-  Uint8Array, Int8Array, Uint8ClampedArray, Uint16Array, Int16Array, Uint32Array, Int32Array, Float32Array, Float64Array,
+  Uint8Array,
+  Int8Array,
+  Uint8ClampedArray,
+  Uint16Array,
+  Int16Array,
+  Uint32Array,
+  Int32Array,
+  Float32Array,
+  Float64Array,
 };
 
 function typedArrayName(value: object): string | null {
@@ -62,7 +82,8 @@ const pad8 = (n: number): number => (n + 7) & ~7;
  * megabytes, nested thousands deep).
  */
 function clipQuote(v: unknown): string {
-  const shallow = (x: unknown): string => (x !== null && typeof x === 'object' ? (Array.isArray(x) ? '[…]' : '{…}') : String(JSON.stringify(x)));
+  const shallow = (x: unknown): string =>
+    x !== null && typeof x === 'object' ? (Array.isArray(x) ? '[…]' : '{…}') : String(JSON.stringify(x));
   const text = Array.isArray(v) ? `[${v.slice(0, 4).map(shallow).join(',')}${v.length > 4 ? ',…' : ''}]` : shallow(v);
   return text.length <= 64 ? text : `${text.slice(0, 64)}…`;
 }
@@ -79,7 +100,9 @@ export class IpcFrameTooLargeError extends Error {
     readonly decodedBytes: number,
     readonly maxDecodedBytes: number,
   ) {
-    super(`ipc codec: the frame decodes to more than ${maxDecodedBytes} bytes (at least ${decodedBytes}); nothing more was allocated`);
+    super(
+      `ipc codec: the frame decodes to more than ${maxDecodedBytes} bytes (at least ${decodedBytes}); nothing more was allocated`,
+    );
     this.name = 'IpcFrameTooLargeError';
   }
 }
@@ -183,7 +206,10 @@ export function decodeIpcFrame(frame: Uint8Array, options: DecodeIpcFrameOptions
 }
 
 /** decodeIpcFrame, also saying how many bytes the decoded value holds (the loopback server reserves them while it works). */
-export function decodeIpcFrameSized(frame: Uint8Array, options: DecodeIpcFrameOptions = {}): { value: unknown; decodedBytes: number } {
+export function decodeIpcFrameSized(
+  frame: Uint8Array,
+  options: DecodeIpcFrameOptions = {},
+): { value: unknown; decodedBytes: number } {
   const maxDecodedBytes = options.maxDecodedBytes ?? DEFAULT_MAX_DECODED_BYTES;
   let decodedBytes = 0;
   /** Counts an allocation of `bytes` before it is made. */
@@ -213,7 +239,9 @@ export function decodeIpcFrameSized(frame: Uint8Array, options: DecodeIpcFrameOp
   allocate(jsonLength);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(frame.subarray(headerSize, headerSize + jsonLength)));
+    parsed = JSON.parse(
+      new TextDecoder('utf-8', { fatal: true }).decode(frame.subarray(headerSize, headerSize + jsonLength)),
+    );
   } catch (e) {
     fail(`JSON text: ${(e as Error).message.slice(0, 200)}`);
   }
@@ -225,14 +253,22 @@ export function decodeIpcFrameSized(frame: Uint8Array, options: DecodeIpcFrameOp
     /** The constructor and blob a typed-array tag names, or undefined for a tag that names none. */
     const tagged = (tag: unknown[]): { name: string; ctor: TypedArrayCtor; blob: Uint8Array } | undefined => {
       const [name, index] = tag;
-      if (typeof name !== 'string' || !Object.hasOwn(TYPED_ARRAYS, name) || !Number.isInteger(index) || !blobs[index as number]) return undefined;
+      if (
+        typeof name !== 'string' ||
+        !Object.hasOwn(TYPED_ARRAYS, name) ||
+        !Number.isInteger(index) ||
+        !blobs[index as number]
+      )
+        return undefined;
       return { name, ctor: TYPED_ARRAYS[name], blob: blobs[index as number] };
     };
     const ta = obj[TYPED_ARRAY_TAG];
     if (ta !== undefined) {
-      if (!Array.isArray(ta) || !tagged(ta)) return fail(`typed array ${clipQuote(ta)} refers to no typed array type or blob`);
+      if (!Array.isArray(ta) || !tagged(ta))
+        return fail(`typed array ${clipQuote(ta)} refers to no typed array type or blob`);
       const { name, ctor, blob } = tagged(ta)!;
-      if (blob.byteLength % ctor.BYTES_PER_ELEMENT !== 0) fail(`${name} blob of ${blob.byteLength} bytes is not a whole number of elements`);
+      if (blob.byteLength % ctor.BYTES_PER_ELEMENT !== 0)
+        fail(`${name} blob of ${blob.byteLength} bytes is not a whole number of elements`);
       // Copy into a fresh, aligned buffer: the frame may sit at any offset.
       allocate(blob.byteLength);
       const copy = blob.slice();
@@ -240,29 +276,44 @@ export function decodeIpcFrameSized(frame: Uint8Array, options: DecodeIpcFrameOp
     }
     const sp = obj[SPARSE_TAG];
     if (sp !== undefined) {
-      if (!Array.isArray(sp) || !tagged(sp)) return fail(`sparse array ${clipQuote(sp)} refers to no typed array type or blob`);
+      if (!Array.isArray(sp) || !tagged(sp))
+        return fail(`sparse array ${clipQuote(sp)} refers to no typed array type or blob`);
       const { name, ctor, blob } = tagged(sp)!;
       const byteLength = sp[2] as number;
-      if (ctor.BYTES_PER_ELEMENT < 4 || !Number.isInteger(byteLength) || byteLength < 0 || byteLength % ctor.BYTES_PER_ELEMENT !== 0)
+      if (
+        ctor.BYTES_PER_ELEMENT < 4 ||
+        !Number.isInteger(byteLength) ||
+        byteLength < 0 ||
+        byteLength % ctor.BYTES_PER_ELEMENT !== 0
+      )
         return fail(`sparse ${name} of ${clipQuote(byteLength)} bytes`);
-      if (blob.byteLength % 8 !== 0) return fail(`sparse ${name} blob of ${blob.byteLength} bytes is not whole (index, word) pairs`);
+      if (blob.byteLength % 8 !== 0)
+        return fail(`sparse ${name} blob of ${blob.byteLength} bytes is not whole (index, word) pairs`);
       allocate(byteLength + blob.byteLength);
       const words = new Uint32Array(byteLength / 4);
       const pairs = new Uint32Array(blob.slice().buffer);
       for (let k = 0; k < pairs.length; k += 2) {
-        if (pairs[k] >= words.length) return fail(`sparse ${name}: word ${pairs[k]} is outside its ${words.length} words`);
+        if (pairs[k] >= words.length)
+          return fail(`sparse ${name}: word ${pairs[k]} is outside its ${words.length} words`);
         words[pairs[k]] = pairs[k + 1];
       }
       return new ctor(words.buffer as ArrayBuffer, 0, byteLength / ctor.BYTES_PER_ELEMENT);
     }
     const num = obj[NUMBER_TAG];
     if (num !== undefined) {
-      if (num !== 'NaN' && num !== 'Infinity' && num !== '-Infinity') return fail(`number tag ${clipQuote(num)} is not NaN, Infinity or -Infinity`);
+      if (num !== 'NaN' && num !== 'Infinity' && num !== '-Infinity')
+        return fail(`number tag ${clipQuote(num)} is not NaN, Infinity or -Infinity`);
       return Number(num);
     }
     const out: Record<string, unknown> = {};
     // defineProperty: a "__proto__" key in the JSON stays a plain property instead of replacing the prototype.
-    for (const key of Object.keys(obj)) Object.defineProperty(out, key, { value: revive(obj[key], depth + 1), enumerable: true, writable: true, configurable: true });
+    for (const key of Object.keys(obj))
+      Object.defineProperty(out, key, {
+        value: revive(obj[key], depth + 1),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     return out;
   };
   const value = revive(parsed, 0);

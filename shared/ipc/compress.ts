@@ -3,4 +3,10 @@
  * The types are the compressor's own (shared/compress/request.ts); the API carries them as they are.
  */
 export type { CompressTolerances } from '../compress/types';
-export type { CompressDelta, CompressOutcome, CompressRequest, CompressResponse, CompressSuperseded } from '../compress/request';
+export type {
+  CompressDelta,
+  CompressOutcome,
+  CompressRequest,
+  CompressResponse,
+  CompressSuperseded,
+} from '../compress/request';

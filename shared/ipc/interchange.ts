@@ -156,7 +156,10 @@ export interface ExportMshRequest extends Omit<ExportMshDialogRequest, 'defaultN
 }
 
 /** A finished MSH export: what the fit achieved (as MshExportFiles reports it), with the three files written. */
-export interface ExportedMsh extends Pick<MshExportFiles, 'totalKeys' | 'mapWords' | 'frameCount' | 'nodeCount' | 'animatedNodes' | 'warnings'> {
+export interface ExportedMsh extends Pick<
+  MshExportFiles,
+  'totalKeys' | 'mapWords' | 'frameCount' | 'nodeCount' | 'animatedNodes' | 'warnings'
+> {
   /** The three files written, absolute paths. */
   files: { res8: string; res19: string; nodes: string };
   /** Bytes of each file. */

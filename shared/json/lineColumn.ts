@@ -2,6 +2,10 @@
 export function lineColumnAt(text: string, offset: number): { line: number; column: number } {
   let line = 1;
   let start = 0;
-  for (let i = 0; i < offset && i < text.length; i++) if (text[i] === '\n') { line++; start = i + 1; }
+  for (let i = 0; i < offset && i < text.length; i++)
+    if (text[i] === '\n') {
+      line++;
+      start = i + 1;
+    }
   return { line, column: offset - start + 1 };
 }

@@ -24,7 +24,10 @@ export function describeMar(bytes: Uint8Array, names?: Map<number, KnownName>, o
     if (n) known++;
     const label = n ? `${n} (${formatStrCode(e.name)})` : formatStrCode(e.name);
     const m = e.mt3;
-    const keys = m.root.frames.length + m.rotations.reduce((s, r) => s + r.frames.length, 0) + (m.offsets?.reduce((s, t) => s + t.frames.length, 0) ?? 0);
+    const keys =
+      m.root.frames.length +
+      m.rotations.reduce((s, r) => s + r.frames.length, 0) +
+      (m.offsets?.reduce((s, t) => s + t.frames.length, 0) ?? 0);
     lines.push(
       `  [${i}] ${label}: offset ${e.fileOffset}, ${e.bytes.byteLength} bytes, ${m.rotations.length} joints, ${m.numFrames} frames, ${keys} keys, flags ${describeMt3Flags(m.flags)}, ${durationAt(m.numFrames, fps)}`,
     );

@@ -130,7 +130,10 @@ describe('MAR reader on corrupt input', () => {
     const dataBase = x.dv.getUint32(12, true);
     const off2 = x.dv.getUint32(16 + 8 * 2, true);
     x.dv.setUint32(dataBase + off2, gvStrCode('stand'), true);
-    const e = expectMarError(() => readMar(x.b), new RegExp(`entries 0 and 2 have the same name hash 0x${gvStrCode('stand').toString(16).padStart(6, '0')}`));
+    const e = expectMarError(
+      () => readMar(x.b),
+      new RegExp(`entries 0 and 2 have the same name hash 0x${gvStrCode('stand').toString(16).padStart(6, '0')}`),
+    );
     expect(e.place.offset).toBe(dataBase + off2);
   });
 
@@ -153,7 +156,10 @@ describe('MAR reader on corrupt input', () => {
   it('rejects a file size that differs from the table, naming both', () => {
     const b = new Uint8Array(good.byteLength + 16);
     b.set(good);
-    expectMarError(() => readMar(b), new RegExp(`file is ${good.byteLength + 16} bytes but its table implies ${good.byteLength} bytes`));
+    expectMarError(
+      () => readMar(b),
+      new RegExp(`file is ${good.byteLength + 16} bytes but its table implies ${good.byteLength} bytes`),
+    );
   });
 
   it('survives random byte flips: a FormatError, or an archive whose entries validate and re-pack', () => {
@@ -195,7 +201,9 @@ describe('motion names file', () => {
   });
 
   it('refuses two names with one hash, naming both lines', () => {
-    expect(() => parseMotionNames('aaap\n# x\naac0\n')).toThrow(/names "aaap" \(line 1\) and "aac0" \(line 3\) have the same hash 0x321090/);
+    expect(() => parseMotionNames('aaap\n# x\naac0\n')).toThrow(
+      /names "aaap" \(line 1\) and "aac0" \(line 3\) have the same hash 0x321090/,
+    );
     let thrown: unknown;
     try {
       parseMotionNames('aaap\naac0');

@@ -29,13 +29,20 @@ export function parseMotionNames(text: string): Map<number, KnownName> {
     if (problem) {
       // Point at the first character outside the rule (or the name itself when its length or first character is the problem).
       const bad = /[^A-Za-z0-9_.-]/.exec(name);
-      throw new FormatError('MAR', `${problem}; a names file lists one name per line`, { line, column: column + (bad?.index ?? 0) });
+      throw new FormatError('MAR', `${problem}; a names file lists one name per line`, {
+        line,
+        column: column + (bad?.index ?? 0),
+      });
     }
     const code = gvStrCode(name);
     const prev = out.get(code);
     if (prev) {
       if (prev.name === name) continue;
-      throw new FormatError('MAR', `names ${JSON.stringify(prev.name)} (line ${prev.line}) and ${JSON.stringify(name)} (line ${line}) have the same hash ${formatStrCode(code)}`, { line, column });
+      throw new FormatError(
+        'MAR',
+        `names ${JSON.stringify(prev.name)} (line ${prev.line}) and ${JSON.stringify(name)} (line ${line}) have the same hash ${formatStrCode(code)}`,
+        { line, column },
+      );
     }
     out.set(code, { name, line });
   }

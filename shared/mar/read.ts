@@ -3,7 +3,14 @@ import { formatStrCode } from '../strcode';
 import { readMt3 } from '../mt3/read';
 import type { Mt3Motion } from '../mt3/types';
 import {
-  MAR_ALIGN, MAR_HDR_DATA_BASE, MAR_HDR_MAX_JOINT, MAR_HDR_NUM_MOTION, MAR_HEADER_SIZE, MAR_MAGIC, MAR_TABLE_ENTRY, align16,
+  MAR_ALIGN,
+  MAR_HDR_DATA_BASE,
+  MAR_HDR_MAX_JOINT,
+  MAR_HDR_NUM_MOTION,
+  MAR_HEADER_SIZE,
+  MAR_MAGIC,
+  MAR_TABLE_ENTRY,
+  align16,
 } from './constants';
 
 export interface MarEntry {
@@ -38,21 +45,36 @@ function fail(detail: string, offset?: number, where?: string): never {
  */
 export function readMar(bytes: Uint8Array): MarArchive {
   const size = bytes.byteLength;
-  if (size < MAR_HEADER_SIZE) fail(`file is ${size} bytes, shorter than the ${MAR_HEADER_SIZE}-byte header`, 0, 'header');
+  if (size < MAR_HEADER_SIZE)
+    fail(`file is ${size} bytes, shorter than the ${MAR_HEADER_SIZE}-byte header`, 0, 'header');
   const dv = new DataView(bytes.buffer, bytes.byteOffset, size);
   const magic = dv.getUint32(0, true);
   if (magic !== MAR_MAGIC) {
-    const found = Array.from(bytes.subarray(0, 4), (b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`)).join('');
+    const found = Array.from(bytes.subarray(0, 4), (b) =>
+      b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`,
+    ).join('');
     fail(`bad magic: expected "MARa", found "${found}"`, 0, 'header');
   }
   const maxJoint = dv.getUint32(MAR_HDR_MAX_JOINT, true);
   const M = dv.getUint32(MAR_HDR_NUM_MOTION, true);
   const dataBase = dv.getUint32(MAR_HDR_DATA_BASE, true);
   const tableEnd = MAR_HEADER_SIZE + MAR_TABLE_ENTRY * M;
-  if (tableEnd > size) fail(`numMotion ${M} needs a ${MAR_TABLE_ENTRY * M}-byte table but the file is ${size} bytes`, MAR_HDR_NUM_MOTION, 'header');
-  if (dataBase % MAR_ALIGN !== 0) fail(`dataBase ${dataBase} is not a multiple of ${MAR_ALIGN}`, MAR_HDR_DATA_BASE, 'header');
-  if (dataBase < tableEnd) fail(`dataBase ${dataBase} lies inside the header and table (which end at ${tableEnd})`, MAR_HDR_DATA_BASE, 'header');
-  if (dataBase > size) fail(`dataBase ${dataBase} is past the end of the ${size}-byte file`, MAR_HDR_DATA_BASE, 'header');
+  if (tableEnd > size)
+    fail(
+      `numMotion ${M} needs a ${MAR_TABLE_ENTRY * M}-byte table but the file is ${size} bytes`,
+      MAR_HDR_NUM_MOTION,
+      'header',
+    );
+  if (dataBase % MAR_ALIGN !== 0)
+    fail(`dataBase ${dataBase} is not a multiple of ${MAR_ALIGN}`, MAR_HDR_DATA_BASE, 'header');
+  if (dataBase < tableEnd)
+    fail(
+      `dataBase ${dataBase} lies inside the header and table (which end at ${tableEnd})`,
+      MAR_HDR_DATA_BASE,
+      'header',
+    );
+  if (dataBase > size)
+    fail(`dataBase ${dataBase} is past the end of the ${size}-byte file`, MAR_HDR_DATA_BASE, 'header');
 
   const ranges: { index: number; start: number; end: number }[] = [];
   let dataEnd = dataBase;
@@ -72,10 +94,18 @@ export function readMar(bytes: Uint8Array): MarArchive {
   const sorted = [...ranges].sort((a, b) => a.start - b.start);
   for (let k = 1; k < sorted.length; k++)
     if (sorted[k].start < sorted[k - 1].end)
-      fail(`entries ${sorted[k - 1].index} (bytes ${sorted[k - 1].start}..${sorted[k - 1].end}) and ${sorted[k].index} (bytes ${sorted[k].start}..${sorted[k].end}) overlap`, MAR_HEADER_SIZE + MAR_TABLE_ENTRY * sorted[k].index, 'table');
+      fail(
+        `entries ${sorted[k - 1].index} (bytes ${sorted[k - 1].start}..${sorted[k - 1].end}) and ${sorted[k].index} (bytes ${sorted[k].start}..${sorted[k].end}) overlap`,
+        MAR_HEADER_SIZE + MAR_TABLE_ENTRY * sorted[k].index,
+        'table',
+      );
   const expected = align16(dataEnd);
   if (size !== expected)
-    fail(`file is ${size} bytes but its table implies ${expected} bytes (last entry ends at ${dataEnd}, padded to 16)`, undefined, 'table');
+    fail(
+      `file is ${size} bytes but its table implies ${expected} bytes (last entry ends at ${dataEnd}, padded to 16)`,
+      undefined,
+      'table',
+    );
 
   const entries: MarEntry[] = [];
   const names = new Map<number, number>();
@@ -87,12 +117,16 @@ export function readMar(bytes: Uint8Array): MarArchive {
     } catch (e) {
       if (e instanceof FormatError) {
         const where = `entry ${index} MT3${e.place.where ? ` ${e.place.where}` : ''}`;
-        throw new FormatError('MAR', `entry ${index}: ${e.detail}`, { where, offset: e.place.offset !== undefined ? start + e.place.offset : start });
+        throw new FormatError('MAR', `entry ${index}: ${e.detail}`, {
+          where,
+          offset: e.place.offset !== undefined ? start + e.place.offset : start,
+        });
       }
       throw e;
     }
     const J = mt3.rotations.length;
-    if (J > maxJoint) fail(`entry ${index} has ${J} joints but the header's maxJoint is ${maxJoint}`, MAR_HDR_MAX_JOINT, 'header');
+    if (J > maxJoint)
+      fail(`entry ${index} has ${J} joints but the header's maxJoint is ${maxJoint}`, MAR_HDR_MAX_JOINT, 'header');
     const prev = names.get(mt3.name);
     if (prev !== undefined)
       fail(`entries ${prev} and ${index} have the same name hash ${formatStrCode(mt3.name)}`, start, `entry ${index}`);

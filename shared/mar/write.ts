@@ -2,8 +2,15 @@ import { FormatError } from '../errors';
 import { formatStrCode } from '../strcode';
 import { readMt3Header } from '../mt3/read';
 import {
-  MAR_HDR_DATA_BASE, MAR_HDR_MAGIC, MAR_HDR_MAX_JOINT, MAR_HDR_NUM_MOTION, MAR_HEADER_SIZE, MAR_MAGIC, MAR_TABLE_ENTRY,
-  align16, marDataBase,
+  MAR_HDR_DATA_BASE,
+  MAR_HDR_MAGIC,
+  MAR_HDR_MAX_JOINT,
+  MAR_HDR_NUM_MOTION,
+  MAR_HEADER_SIZE,
+  MAR_MAGIC,
+  MAR_TABLE_ENTRY,
+  align16,
+  marDataBase,
 } from './constants';
 
 /**
@@ -25,12 +32,17 @@ export function writeMar(mt3Files: Uint8Array[]): Uint8Array {
     try {
       h = readMt3Header(mt3Files[i]);
     } catch (e) {
-      if (e instanceof FormatError) throw new FormatError('MAR', `entry ${i}: ${e.detail}`, { where: `entry ${i}`, offset: e.place.offset });
+      if (e instanceof FormatError)
+        throw new FormatError('MAR', `entry ${i}: ${e.detail}`, { where: `entry ${i}`, offset: e.place.offset });
       throw e;
     }
     const prev = seen.get(h.name);
     if (prev !== undefined)
-      throw new FormatError('MAR', `entries ${prev} and ${i} have the same name hash ${formatStrCode(h.name)}; motion names in one archive must hash differently`, { where: `entry ${i}` });
+      throw new FormatError(
+        'MAR',
+        `entries ${prev} and ${i} have the same name hash ${formatStrCode(h.name)}; motion names in one archive must hash differently`,
+        { where: `entry ${i}` },
+      );
     seen.set(h.name, i);
     maxJoint = Math.max(maxJoint, h.numJoints);
     offsets.push(cursor);

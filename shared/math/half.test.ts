@@ -63,7 +63,7 @@ describe('h16 codec (docs/formats.md 2.2: half(v/128), RNE)', () => {
 
   it('rounds to the nearest representable value', () => {
     let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
     for (let i = 0; i < 20000; i++) {
       const v = (rnd() * 2 - 1) * 10 ** (rnd() * 12 - 6);
       const b = encodeH16(v);

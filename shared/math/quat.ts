@@ -10,12 +10,21 @@ export function dot4(a: Quat, ai: number, b: Quat, bi: number): number {
 
 /** Normalises in place; a zero vector becomes identity. */
 export function normalize4(q: Quat, i = 0): Quat {
-  const x = q[i], y = q[i + 1], z = q[i + 2], w = q[i + 3];
+  const x = q[i],
+    y = q[i + 1],
+    z = q[i + 2],
+    w = q[i + 3];
   const l = Math.sqrt(x * x + y * y + z * z + w * w); // not Math.hypot: several times slower in V8
   if (l === 0) {
-    q[i] = 0; q[i + 1] = 0; q[i + 2] = 0; q[i + 3] = 1;
+    q[i] = 0;
+    q[i + 1] = 0;
+    q[i + 2] = 0;
+    q[i + 3] = 1;
   } else {
-    q[i] /= l; q[i + 1] /= l; q[i + 2] /= l; q[i + 3] /= l;
+    q[i] /= l;
+    q[i + 1] /= l;
+    q[i + 2] /= l;
+    q[i + 3] /= l;
   }
   return q;
 }
@@ -49,8 +58,14 @@ export function slerpRef(out: Quat, p: Quat, pi: number, q: Quat, qi: number, u:
 
 /** Quaternion product a*b. */
 export function mulQuat(out: Quat, a: Quat, b: Quat): Quat {
-  const ax = a[0], ay = a[1], az = a[2], aw = a[3];
-  const bx = b[0], by = b[1], bz = b[2], bw = b[3];
+  const ax = a[0],
+    ay = a[1],
+    az = a[2],
+    aw = a[3];
+  const bx = b[0],
+    by = b[1],
+    bz = b[2],
+    bw = b[3];
   out[0] = aw * bx + ax * bw + ay * bz - az * by;
   out[1] = aw * by - ax * bz + ay * bw + az * bx;
   out[2] = aw * bz + ax * by - ay * bx + az * bw;
@@ -60,7 +75,10 @@ export function mulQuat(out: Quat, a: Quat, b: Quat): Quat {
 
 /** Conjugate (inverse for unit quaternions). */
 export function conjQuat(out: Quat, a: Quat): Quat {
-  out[0] = -a[0]; out[1] = -a[1]; out[2] = -a[2]; out[3] = a[3];
+  out[0] = -a[0];
+  out[1] = -a[1];
+  out[2] = -a[2];
+  out[3] = a[3];
   return out;
 }
 
@@ -70,7 +88,10 @@ export function logQuat(out: Quat, a: Quat): Quat {
   const w = Math.max(-1, Math.min(1, a[3]));
   const theta = Math.atan2(vl, w);
   const k = vl < 1e-12 ? 1 : theta / vl;
-  out[0] = a[0] * k; out[1] = a[1] * k; out[2] = a[2] * k; out[3] = 0;
+  out[0] = a[0] * k;
+  out[1] = a[1] * k;
+  out[2] = a[2] * k;
+  out[3] = 0;
   return out;
 }
 
@@ -78,7 +99,10 @@ export function logQuat(out: Quat, a: Quat): Quat {
 export function expQuat(out: Quat, a: Quat): Quat {
   const t = Math.sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
   const k = t < 1e-12 ? 1 : Math.sin(t) / t;
-  out[0] = a[0] * k; out[1] = a[1] * k; out[2] = a[2] * k; out[3] = Math.cos(t);
+  out[0] = a[0] * k;
+  out[1] = a[1] * k;
+  out[2] = a[2] * k;
+  out[3] = Math.cos(t);
   return out;
 }
 

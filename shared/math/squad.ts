@@ -75,12 +75,7 @@ const shared = new SquadSegment();
  * squad = slerp(slerp(qa, qb, u), slerp(aa, ab, u), 2u(1-u)), normalised.
  * Inputs are the decoded (normalised) stored quaternions, each a 4-vector at an index.
  */
-export function squadRef(
-  out: Quat,
-  q: Quat, qa: number, qb: number,
-  a: Quat, aa: number, ab: number,
-  u: number,
-): Quat {
+export function squadRef(out: Quat, q: Quat, qa: number, qb: number, a: Quat, aa: number, ab: number, u: number): Quat {
   return shared.set(q, qa, qb, a, aa, ab).eval(out, u);
 }
 
@@ -144,38 +139,78 @@ export class ScalarSquad {
     const k = this.k;
     const u = (t - a) / d;
     // s1 = blend(qa, qb, u): slerpRef with the keys' angle computed once
-    const thQ = k[16], sinQ = k[17];
+    const thQ = k[16],
+      sinQ = k[17];
     let s1x: number, s1y: number, s1z: number, s1w: number;
     if (thQ < 1e-6) {
       const w0 = 1 - u;
-      s1x = w0 * k[0] + u * k[4]; s1y = w0 * k[1] + u * k[5]; s1z = w0 * k[2] + u * k[6]; s1w = w0 * k[3] + u * k[7];
+      s1x = w0 * k[0] + u * k[4];
+      s1y = w0 * k[1] + u * k[5];
+      s1z = w0 * k[2] + u * k[6];
+      s1w = w0 * k[3] + u * k[7];
       const l = Math.sqrt(s1x * s1x + s1y * s1y + s1z * s1z + s1w * s1w);
-      if (l === 0) { s1x = 0; s1y = 0; s1z = 0; s1w = 1; } else { s1x /= l; s1y /= l; s1z /= l; s1w /= l; }
+      if (l === 0) {
+        s1x = 0;
+        s1y = 0;
+        s1z = 0;
+        s1w = 1;
+      } else {
+        s1x /= l;
+        s1y /= l;
+        s1z /= l;
+        s1w /= l;
+      }
     } else {
       const w0 = Math.sin((1 - u) * thQ) / sinQ;
       const w1 = Math.sin(u * thQ) / sinQ;
-      s1x = w0 * k[0] + w1 * k[4]; s1y = w0 * k[1] + w1 * k[5]; s1z = w0 * k[2] + w1 * k[6]; s1w = w0 * k[3] + w1 * k[7];
+      s1x = w0 * k[0] + w1 * k[4];
+      s1y = w0 * k[1] + w1 * k[5];
+      s1z = w0 * k[2] + w1 * k[6];
+      s1w = w0 * k[3] + w1 * k[7];
     }
-    out[o] = s1x; out[o + 1] = s1y; out[o + 2] = s1z; out[o + 3] = s1w;
+    out[o] = s1x;
+    out[o + 1] = s1y;
+    out[o + 2] = s1z;
+    out[o + 3] = s1w;
   }
 
   /** The rest of `at`, from the key slerp s1 (s1[o..o+3]) that keySlerpAt gave for the same t: out = the Squad. */
   atWithKeySlerp(t: number, a: number, d: number, s1: Float64Array, o: number): void {
     const k = this.k;
     const u = (t - a) / d;
-    const s1x = s1[o], s1y = s1[o + 1], s1z = s1[o + 2], s1w = s1[o + 3];
+    const s1x = s1[o],
+      s1y = s1[o + 1],
+      s1z = s1[o + 2],
+      s1w = s1[o + 3];
     // s2 = blend(aa, ab, u)
-    const thA = k[18], sinA = k[19];
+    const thA = k[18],
+      sinA = k[19];
     let s2x: number, s2y: number, s2z: number, s2w: number;
     if (thA < 1e-6) {
       const w0 = 1 - u;
-      s2x = w0 * k[8] + u * k[12]; s2y = w0 * k[9] + u * k[13]; s2z = w0 * k[10] + u * k[14]; s2w = w0 * k[11] + u * k[15];
+      s2x = w0 * k[8] + u * k[12];
+      s2y = w0 * k[9] + u * k[13];
+      s2z = w0 * k[10] + u * k[14];
+      s2w = w0 * k[11] + u * k[15];
       const l = Math.sqrt(s2x * s2x + s2y * s2y + s2z * s2z + s2w * s2w);
-      if (l === 0) { s2x = 0; s2y = 0; s2z = 0; s2w = 1; } else { s2x /= l; s2y /= l; s2z /= l; s2w /= l; }
+      if (l === 0) {
+        s2x = 0;
+        s2y = 0;
+        s2z = 0;
+        s2w = 1;
+      } else {
+        s2x /= l;
+        s2y /= l;
+        s2z /= l;
+        s2w /= l;
+      }
     } else {
       const w0 = Math.sin((1 - u) * thA) / sinA;
       const w1 = Math.sin(u * thA) / sinA;
-      s2x = w0 * k[8] + w1 * k[12]; s2y = w0 * k[9] + w1 * k[13]; s2z = w0 * k[10] + w1 * k[14]; s2w = w0 * k[11] + w1 * k[15];
+      s2x = w0 * k[8] + w1 * k[12];
+      s2y = w0 * k[9] + w1 * k[13];
+      s2z = w0 * k[10] + w1 * k[14];
+      s2w = w0 * k[11] + w1 * k[15];
     }
     // out = normalize(slerpRef(s1, s2, 2u(1-u)))
     const h = 2 * u * (1 - u);
@@ -183,17 +218,43 @@ export class ScalarSquad {
     let ox: number, oy: number, oz: number, ow: number;
     if (th < 1e-6) {
       const w0 = 1 - h;
-      ox = w0 * s1x + h * s2x; oy = w0 * s1y + h * s2y; oz = w0 * s1z + h * s2z; ow = w0 * s1w + h * s2w;
+      ox = w0 * s1x + h * s2x;
+      oy = w0 * s1y + h * s2y;
+      oz = w0 * s1z + h * s2z;
+      ow = w0 * s1w + h * s2w;
       const l = Math.sqrt(ox * ox + oy * oy + oz * oz + ow * ow);
-      if (l === 0) { ox = 0; oy = 0; oz = 0; ow = 1; } else { ox /= l; oy /= l; oz /= l; ow /= l; }
+      if (l === 0) {
+        ox = 0;
+        oy = 0;
+        oz = 0;
+        ow = 1;
+      } else {
+        ox /= l;
+        oy /= l;
+        oz /= l;
+        ow /= l;
+      }
     } else {
       const sn = Math.sin(th);
       const w0 = Math.sin((1 - h) * th) / sn;
       const w1 = Math.sin(h * th) / sn;
-      ox = w0 * s1x + w1 * s2x; oy = w0 * s1y + w1 * s2y; oz = w0 * s1z + w1 * s2z; ow = w0 * s1w + w1 * s2w;
+      ox = w0 * s1x + w1 * s2x;
+      oy = w0 * s1y + w1 * s2y;
+      oz = w0 * s1z + w1 * s2z;
+      ow = w0 * s1w + w1 * s2w;
     }
     const l = Math.sqrt(ox * ox + oy * oy + oz * oz + ow * ow);
     const out = this.out;
-    if (l === 0) { out[0] = 0; out[1] = 0; out[2] = 0; out[3] = 1; } else { out[0] = ox / l; out[1] = oy / l; out[2] = oz / l; out[3] = ow / l; }
+    if (l === 0) {
+      out[0] = 0;
+      out[1] = 0;
+      out[2] = 0;
+      out[3] = 1;
+    } else {
+      out[0] = ox / l;
+      out[1] = oy / l;
+      out[2] = oz / l;
+      out[3] = ow / l;
+    }
   }
 }

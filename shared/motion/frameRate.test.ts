@@ -27,7 +27,9 @@ describe('effectiveDurationMs', () => {
   it('refuses a result that is not finite, rounds to 0 or passes the signed 32-bit range', () => {
     expect(() => effectiveDurationMs(65535, 1e-300, 1e-10)).toThrow(/is not a finite number of milliseconds/);
     expect(() => effectiveDurationMs(1, 30, 100)).toThrow(/rounds to 0 ms/);
-    expect(() => effectiveDurationMs(2147484, 1, 1)).toThrow(/2147484000 ms, past the signed 32-bit millisecond range \(2147483647\)/);
+    expect(() => effectiveDurationMs(2147484, 1, 1)).toThrow(
+      /2147484000 ms, past the signed 32-bit millisecond range \(2147483647\)/,
+    );
     expect(effectiveDurationMs(1, 30, 66)).toBe(1); // 0.505 ms rounds up to 1
   });
 });

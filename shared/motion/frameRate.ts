@@ -61,9 +61,18 @@ export const MAX_DURATION_MS = 0x7fffffff;
  */
 export function effectiveDurationMs(frames: number, fps: number, speed: number): number {
   const exact = (frames / fps / speed) * 1000;
-  if (!Number.isFinite(exact)) throw new RangeError(`effective duration ${frames} frames / ${formatFps(fps)} fps / speed ${speed} is not a finite number of milliseconds`);
+  if (!Number.isFinite(exact))
+    throw new RangeError(
+      `effective duration ${frames} frames / ${formatFps(fps)} fps / speed ${speed} is not a finite number of milliseconds`,
+    );
   const ms = Math.round(exact);
-  if (ms <= 0) throw new RangeError(`effective duration ${frames} frames / ${formatFps(fps)} fps / speed ${speed} rounds to ${ms} ms; a motion must last at least 1 ms`);
-  if (ms > MAX_DURATION_MS) throw new RangeError(`effective duration ${frames} frames / ${formatFps(fps)} fps / speed ${speed} is ${ms} ms, past the signed 32-bit millisecond range (${MAX_DURATION_MS})`);
+  if (ms <= 0)
+    throw new RangeError(
+      `effective duration ${frames} frames / ${formatFps(fps)} fps / speed ${speed} rounds to ${ms} ms; a motion must last at least 1 ms`,
+    );
+  if (ms > MAX_DURATION_MS)
+    throw new RangeError(
+      `effective duration ${frames} frames / ${formatFps(fps)} fps / speed ${speed} is ${ms} ms, past the signed 32-bit millisecond range (${MAX_DURATION_MS})`,
+    );
   return ms;
 }

@@ -13,12 +13,16 @@ describe('resampleMotion', () => {
     expect(r.fps).toBe(30);
     expect(r.frameCount).toBe(20);
     for (let f = 0; f <= 20; f++) {
-      expect(Array.from(r.translation.subarray(f * 4, f * 4 + 4))).toEqual(Array.from(m.translation.subarray(2 * f * 4, 2 * f * 4 + 4)));
+      expect(Array.from(r.translation.subarray(f * 4, f * 4 + 4))).toEqual(
+        Array.from(m.translation.subarray(2 * f * 4, 2 * f * 4 + 4)),
+      );
       for (let j = 0; j < 4; j++) {
         const a = Array.from(r.rotation.subarray((f * 4 + j) * 4, (f * 4 + j) * 4 + 4));
         const b = Array.from(m.rotation.subarray((2 * f * 4 + j) * 4, (2 * f * 4 + j) * 4 + 4));
         expect(a.map(Math.abs)).toEqual(b.map(Math.abs));
-        expect(Array.from(r.offset.subarray((f * 4 + j) * 4, (f * 4 + j) * 4 + 4))).toEqual(Array.from(m.offset.subarray((2 * f * 4 + j) * 4, (2 * f * 4 + j) * 4 + 4)));
+        expect(Array.from(r.offset.subarray((f * 4 + j) * 4, (f * 4 + j) * 4 + 4))).toEqual(
+          Array.from(m.offset.subarray((2 * f * 4 + j) * 4, (2 * f * 4 + j) * 4 + 4)),
+        );
       }
     }
     validateMotion(r);
@@ -42,7 +46,10 @@ describe('resampleMotion', () => {
     const down = resampleMotion(m, 30);
     expect(down.translationKeyInfo[4 * 4]).toBe(KeyFlag.KEY | KeyFlag.TRACE | 0x100); // frame 7 -> round(3.5) = 4
     expect(down.jointKeyInfo[(5 * 3 + 1) * 4]).toBe(KeyFlag.KEY); // 9 -> round(4.5) = 5
-    const locked = (mm: typeof m, j: number) => Array.from({ length: mm.frameCount + 1 }, (_, f) => f).filter((f) => mm.jointKeyInfo[(f * 3 + j) * 4] & KeyFlag.LOCK);
+    const locked = (mm: typeof m, j: number) =>
+      Array.from({ length: mm.frameCount + 1 }, (_, f) => f).filter(
+        (f) => mm.jointKeyInfo[(f * 3 + j) * 4] & KeyFlag.LOCK,
+      );
     expect(locked(down, 2)).toEqual([6, 7, 8]);
     m.fps = 30;
     const up = resampleMotion(m, 60);
@@ -60,13 +67,27 @@ describe('resampleMotion', () => {
     const J = 4;
     let fractional = 0;
     for (let f = 0; f <= r.frameCount; f++) {
-      const s = (f * 30) / 24, a = Math.floor(s + 1e-9), b = Math.min(a + 1, 30), u = s - a < 1e-9 ? 0 : s - a;
+      const s = (f * 30) / 24,
+        a = Math.floor(s + 1e-9),
+        b = Math.min(a + 1, 30),
+        u = s - a < 1e-9 ? 0 : s - a;
       if (u > 0) fractional++;
-      for (let c = 0; c < 3; c++) expect(r.translation[f * 4 + c]).toBeCloseTo(m.translation[a * 4 + c] * (1 - u) + m.translation[b * 4 + c] * u, 4);
+      for (let c = 0; c < 3; c++)
+        expect(r.translation[f * 4 + c]).toBeCloseTo(
+          m.translation[a * 4 + c] * (1 - u) + m.translation[b * 4 + c] * u,
+          4,
+        );
       for (let j = 0; j < J; j++) {
-        const ia = (a * J + j) * 4, ib = (b * J + j) * 4, io = (f * J + j) * 4;
-        for (let c = 0; c < 3; c++) expect(r.offset[io + c]).toBeCloseTo(m.offset[ia + c] * (1 - u) + m.offset[ib + c] * u, 4);
-        const want = slerpByAngle(Array.from(m.rotation.subarray(ia, ia + 4)), Array.from(m.rotation.subarray(ib, ib + 4)), u);
+        const ia = (a * J + j) * 4,
+          ib = (b * J + j) * 4,
+          io = (f * J + j) * 4;
+        for (let c = 0; c < 3; c++)
+          expect(r.offset[io + c]).toBeCloseTo(m.offset[ia + c] * (1 - u) + m.offset[ib + c] * u, 4);
+        const want = slerpByAngle(
+          Array.from(m.rotation.subarray(ia, ia + 4)),
+          Array.from(m.rotation.subarray(ib, ib + 4)),
+          u,
+        );
         const got = Array.from(r.rotation.subarray(io, io + 4));
         // Same rotation (q and -q are one rotation; the output is made continuous afterwards).
         expect(Math.abs(got.reduce((d, x, c) => d + x * want[c], 0))).toBeGreaterThan(1 - 1e-6);

@@ -18,7 +18,11 @@ export function resampledFrameCount(m: Pick<Motion, 'frameCount' | 'fps'>, fps: 
   if (fps === m.fps) return m.frameCount;
   const N = targetFrameCount(m.frameCount / m.fps, fps);
   if (N > MTN_MAX_FRAMES)
-    throw new FormatError('MTN', `${m.frameCount} frames at ${m.fps} fps resampled to ${fps} fps is ${N} frames; a motion holds at most ${MTN_MAX_FRAMES}`, { where: 'resampling' });
+    throw new FormatError(
+      'MTN',
+      `${m.frameCount} frames at ${m.fps} fps resampled to ${fps} fps is ${N} frames; a motion holds at most ${MTN_MAX_FRAMES}`,
+      { where: 'resampling' },
+    );
   return N;
 }
 
@@ -55,7 +59,8 @@ export function resampleMotion(m: Motion, fps: number): Motion {
     const f = target(s);
     for (let w = 0; w < 4; w++) out.translationKeyInfo[f * 4 + w] |= m.translationKeyInfo[s * 4 + w];
     for (let j = 0; j < J; j++) {
-      const si = (s * J + j) * 4, di = (f * J + j) * 4;
+      const si = (s * J + j) * 4,
+        di = (f * J + j) * 4;
       const flags = m.jointKeyInfo[si];
       out.jointKeyInfo[di] |= flags & ~KeyFlag.LOCK;
       for (let w = 1; w < 4; w++) out.jointKeyInfo[di + w] |= m.jointKeyInfo[si + w];
@@ -76,7 +81,9 @@ export function resampleMotion(m: Motion, fps: number): Motion {
 function resampleFrame(m: Motion, out: Motion, J: number, f: number, a: number, b: number, u: number): void {
   lerp3(m.translation, a * 4, b * 4, u, out.translation, f * 4);
   for (let j = 0; j < J; j++) {
-    const ia = (a * J + j) * 4, ib = (b * J + j) * 4, io = (f * J + j) * 4;
+    const ia = (a * J + j) * 4,
+      ib = (b * J + j) * 4,
+      io = (f * J + j) * 4;
     if (u === 0) for (let k = 0; k < 4; k++) out.rotation[io + k] = m.rotation[ia + k];
     else slerpShortestInto(m.rotation, ia, m.rotation, ib, u, out.rotation, io);
     lerp3(m.offset, ia, ib, u, out.offset, io);

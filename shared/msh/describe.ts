@@ -12,7 +12,9 @@ export function describeMshAnimation(a: MshAnimation): string {
     const count = n.fallbackKey - first + 1;
     const times = a.keys.slice(first, n.fallbackKey + 1).map((k) => k.time);
     const shown = times.length > 12 ? `${times.slice(0, 12).join(' ')} ...` : times.join(' ');
-    lines.push(`  ${String(j).padStart(3)} ${n.name.padEnd(20)} parent ${String(n.parent).padStart(3)}, map ${n.animMapStart === MSH_NO_MAP ? 'none (static)' : String(n.animMapStart).padStart(6)}, fallback ${n.fallbackKey}, ${count} key${count === 1 ? '' : 's'}: ${shown}`);
+    lines.push(
+      `  ${String(j).padStart(3)} ${n.name.padEnd(20)} parent ${String(n.parent).padStart(3)}, map ${n.animMapStart === MSH_NO_MAP ? 'none (static)' : String(n.animMapStart).padStart(6)}, fallback ${n.fallbackKey}, ${count} key${count === 1 ? '' : 's'}: ${shown}`,
+    );
     first = n.fallbackKey + 1;
   });
   return lines.join('\n');

@@ -47,10 +47,17 @@ export interface MshExportResult {
 /** A key as written: float32 position and time, s16 quaternion (w, x, y, z). */
 function writtenKey(motion: Motion, node: number, frame: number): MshKey {
   const J = motion.joints.length;
-  const p = node === 0 ? motion.translation.subarray(frame * 4, frame * 4 + 3) : motion.offset.subarray((frame * J + node) * 4, (frame * J + node) * 4 + 3);
+  const p =
+    node === 0
+      ? motion.translation.subarray(frame * 4, frame * 4 + 3)
+      : motion.offset.subarray((frame * J + node) * 4, (frame * J + node) * 4 + 3);
   const q = motion.rotation.subarray((frame * J + node) * 4, (frame * J + node) * 4 + 4);
   const s16 = (c: number) => Math.max(-MSH_QUAT_SCALE, Math.min(MSH_QUAT_SCALE, Math.round(c * MSH_QUAT_SCALE)));
-  return { position: [Math.fround(p[0]), Math.fround(p[1]), Math.fround(p[2])], time: frame, quatWXYZ: [s16(q[3]), s16(q[0]), s16(q[1]), s16(q[2])] };
+  return {
+    position: [Math.fround(p[0]), Math.fround(p[1]), Math.fround(p[2])],
+    time: frame,
+    quatWXYZ: [s16(q[3]), s16(q[0]), s16(q[1]), s16(q[2])],
+  };
 }
 
 /** Frame map of one canonical track over frames 0..S-1: word f = index (from `base`) of the last key with time <= f. */
@@ -66,18 +73,31 @@ function trackMap(frames: readonly number[], S: number, base: number, out: Uint1
  * Per-frame errors of a track (key frames sorted, ending at S-1 unless a
  * single static key) measured with sampleMshNode on a one-node animation.
  */
-function trackErrors(motion: Motion, node: number, frames: readonly number[], S: number): { pos: Float64Array; rot: Float64Array } {
+function trackErrors(
+  motion: Motion,
+  node: number,
+  frames: readonly number[],
+  S: number,
+): { pos: Float64Array; rot: Float64Array } {
   const keys = frames.map((f) => writtenKey(motion, node, f));
   const animated = frames.length > 1;
   const mapWords = new Uint16Array(animated ? S : 0);
   if (animated) trackMap(frames, S, 0, mapWords, 0);
-  const mini: MshAnimation = { keys, mapWords, frameCount: S, nodes: [{ name: '', parent: -1, animMapStart: animated ? 0 : MSH_NO_MAP, fallbackKey: keys.length - 1 }] };
+  const mini: MshAnimation = {
+    keys,
+    mapWords,
+    frameCount: S,
+    nodes: [{ name: '', parent: -1, animMapStart: animated ? 0 : MSH_NO_MAP, fallbackKey: keys.length - 1 }],
+  };
   const J = motion.joints.length;
   const pos = new Float64Array(S);
   const rot = new Float64Array(S);
   for (let f = 0; f < S; f++) {
     const s = sampleMshNode(mini, 0, f);
-    const src = node === 0 ? motion.translation.subarray(f * 4, f * 4 + 3) : motion.offset.subarray((f * J + node) * 4, (f * J + node) * 4 + 3);
+    const src =
+      node === 0
+        ? motion.translation.subarray(f * 4, f * 4 + 3)
+        : motion.offset.subarray((f * J + node) * 4, (f * J + node) * 4 + 3);
     pos[f] = Math.hypot(s.position[0] - src[0], s.position[1] - src[1], s.position[2] - src[2]);
     rot[f] = rotationDistanceDeg(s.rotation, motion.rotation.subarray((f * J + node) * 4, (f * J + node) * 4 + 4));
   }
@@ -93,10 +113,22 @@ export function rotationDistanceDeg(a: ArrayLike<number>, b: ArrayLike<number>):
 }
 
 /** Greedy max-error insertion for one node: returns its key frames and the errors they leave. */
-function fitTrack(motion: Motion, node: number, posTol: number, rotTol: number): { frames: number[]; maxPos: number; maxRot: number; unmet: boolean } {
+function fitTrack(
+  motion: Motion,
+  node: number,
+  posTol: number,
+  rotTol: number,
+): { frames: number[]; maxPos: number; maxRot: number; unmet: boolean } {
   const S = motion.frameCount + 1;
-  const ratio = (e: { pos: Float64Array; rot: Float64Array }, f: number) => Math.max(posTol > 0 ? e.pos[f] / posTol : e.pos[f] > 0 ? Infinity : 0, rotTol > 0 ? e.rot[f] / rotTol : e.rot[f] > 0 ? Infinity : 0);
-  const worst = (e: { pos: Float64Array; rot: Float64Array }) => ({ maxPos: Math.max(...e.pos), maxRot: Math.max(...e.rot) });
+  const ratio = (e: { pos: Float64Array; rot: Float64Array }, f: number) =>
+    Math.max(
+      posTol > 0 ? e.pos[f] / posTol : e.pos[f] > 0 ? Infinity : 0,
+      rotTol > 0 ? e.rot[f] / rotTol : e.rot[f] > 0 ? Infinity : 0,
+    );
+  const worst = (e: { pos: Float64Array; rot: Float64Array }) => ({
+    maxPos: Math.max(...e.pos),
+    maxRot: Math.max(...e.rot),
+  });
   // A static node: one key at time 0 that meets both tolerances everywhere.
   const still = trackErrors(motion, node, [0], S);
   if (still.pos.every((_, f) => ratio(still, f) <= 1)) return { frames: [0], ...worst(still), unmet: false };
@@ -119,14 +151,22 @@ function fitTrack(motion: Motion, node: number, posTol: number, rotTol: number):
       }
     }
     if (at < 0) return { frames, ...worst(e), unmet };
-    frames.splice(frames.findIndex((k) => k > at), 0, at);
+    frames.splice(
+      frames.findIndex((k) => k > at),
+      0,
+      at,
+    );
   }
 }
 
 /** Compresses a motion to an MSH animation in the writer canon, every node within its tolerances where precision allows. */
 export function exportMshAnimation(motion: Motion, options: MshExportOptions): MshExportResult {
-  for (const [name, v] of [['positionTolerance', options.positionTolerance], ['rotationToleranceDeg', options.rotationToleranceDeg]] as const)
-    if (!(Number.isFinite(v) && v >= 0)) throw new FormatError('MSH', `${name} must be a finite number >= 0, got ${v}`, { where: 'export options' });
+  for (const [name, v] of [
+    ['positionTolerance', options.positionTolerance],
+    ['rotationToleranceDeg', options.rotationToleranceDeg],
+  ] as const)
+    if (!(Number.isFinite(v) && v >= 0))
+      throw new FormatError('MSH', `${name} must be a finite number >= 0, got ${v}`, { where: 'export options' });
   const S = motion.frameCount + 1;
   const keys: MshKey[] = [];
   const mapParts: { frames: number[]; base: number; node: number }[] = [];
@@ -141,11 +181,32 @@ export function exportMshAnimation(motion: Motion, options: MshExportOptions): M
     const animated = fit.frames.length > 1;
     if (animated) mapParts.push({ frames: fit.frames, base, node: j });
     nodes.push({ name: joint.name, parent: joint.parent, animMapStart: MSH_NO_MAP, fallbackKey: keys.length - 1 });
-    reports.push({ name: joint.name, keys: fit.frames.length, maxPositionError: fit.maxPos, maxRotationErrorDeg: fit.maxRot, positionTolerance: options.positionTolerance, rotationToleranceDeg: rotTol, unmet: fit.unmet });
-    if (fit.unmet) warnings.push(`node ${j} (${joint.name}): a key on every frame still misses the tolerance (float32 / s16 precision): position ${fit.maxPos.toPrecision(3)}, rotation ${fit.maxRot.toPrecision(3)} deg`);
+    reports.push({
+      name: joint.name,
+      keys: fit.frames.length,
+      maxPositionError: fit.maxPos,
+      maxRotationErrorDeg: fit.maxRot,
+      positionTolerance: options.positionTolerance,
+      rotationToleranceDeg: rotTol,
+      unmet: fit.unmet,
+    });
+    if (fit.unmet)
+      warnings.push(
+        `node ${j} (${joint.name}): a key on every frame still misses the tolerance (float32 / s16 precision): position ${fit.maxPos.toPrecision(3)}, rotation ${fit.maxRot.toPrecision(3)} deg`,
+      );
   });
-  if (keys.length > 0xffff) throw new FormatError('MSH', `${keys.length} keys do not fit the u16 frame map (at most 65535); loosen the tolerances`, { where: 'res8' });
-  if (mapParts.length * S >= MSH_NO_MAP) throw new FormatError('MSH', `${mapParts.length} animated nodes x ${S} frames need ${mapParts.length * S} map words; anim_map_start is a u16 below 0xFFFF`, { where: 'res19' });
+  if (keys.length > 0xffff)
+    throw new FormatError(
+      'MSH',
+      `${keys.length} keys do not fit the u16 frame map (at most 65535); loosen the tolerances`,
+      { where: 'res8' },
+    );
+  if (mapParts.length * S >= MSH_NO_MAP)
+    throw new FormatError(
+      'MSH',
+      `${mapParts.length} animated nodes x ${S} frames need ${mapParts.length * S} map words; anim_map_start is a u16 below 0xFFFF`,
+      { where: 'res19' },
+    );
   const mapWords = new Uint16Array(mapParts.length * S);
   mapParts.forEach((part, i) => {
     trackMap(part.frames, S, part.base, mapWords, i * S);

@@ -21,7 +21,11 @@ export interface MshFilePaths {
 }
 
 export function mshFilesOf(prefix: string): MshFilePaths {
-  return { res8: `${prefix}${MSH_FILE_SUFFIXES.res8}`, res19: `${prefix}${MSH_FILE_SUFFIXES.res19}`, nodes: `${prefix}${MSH_FILE_SUFFIXES.nodes}` };
+  return {
+    res8: `${prefix}${MSH_FILE_SUFFIXES.res8}`,
+    res19: `${prefix}${MSH_FILE_SUFFIXES.res19}`,
+    nodes: `${prefix}${MSH_FILE_SUFFIXES.nodes}`,
+  };
 }
 
 /** The prefix of a path that names one of the three files (`walk.res8` -> `walk`); the path itself when it names none. */
@@ -52,13 +56,28 @@ export interface MshExportFiles {
  * .nodes.json as the motion it came from; `baseName` is the prefix's file name
  * (the .nodes.json names its payloads `baseName.res8` and `baseName.res19`).
  */
-export function exportMshFiles(motion: Motion, options: MshExportOptions, names: { source: string; baseName: string }): MshExportFiles {
+export function exportMshFiles(
+  motion: Motion,
+  options: MshExportOptions,
+  names: { source: string; baseName: string },
+): MshExportFiles {
   const result = exportMshAnimation(motion, options);
   const resources = writeMshResources(result.animation);
   const overrides = options.rotationToleranceOverridesDeg ?? {};
-  const nodes = mshNodesJson(result, resources, { source: names.source, res8: `${names.baseName}${MSH_FILE_SUFFIXES.res8}`, res19: `${names.baseName}${MSH_FILE_SUFFIXES.res19}` }, {
-    position: options.positionTolerance, rotationDeg: options.rotationToleranceDeg, rotationOverridesDeg: overrides,
-  });
+  const nodes = mshNodesJson(
+    result,
+    resources,
+    {
+      source: names.source,
+      res8: `${names.baseName}${MSH_FILE_SUFFIXES.res8}`,
+      res19: `${names.baseName}${MSH_FILE_SUFFIXES.res19}`,
+    },
+    {
+      position: options.positionTolerance,
+      rotationDeg: options.rotationToleranceDeg,
+      rotationOverridesDeg: overrides,
+    },
+  );
   return {
     res8: resources.res8.bytes,
     res19: resources.res19.bytes,

@@ -21,11 +21,17 @@ function small(): MshAnimation {
     ],
     mapWords: Uint16Array.from([0, 0, 1, 1, 2]),
     frameCount: 5,
-    nodes: [{ name: 'root', parent: -1, animMapStart: 0, fallbackKey: 2 }, { name: 'tip', parent: 0, animMapStart: MSH_NO_MAP, fallbackKey: 3 }],
+    nodes: [
+      { name: 'root', parent: -1, animMapStart: 0, fallbackKey: 2 },
+      { name: 'tip', parent: 0, animMapStart: MSH_NO_MAP, fallbackKey: 3 },
+    ],
   };
 }
 
-const attrsOf = (r: ReturnType<typeof writeMshResources>) => ({ res8: { attr1: r.res8.attr1, attr3: r.res8.attr3 }, res19: { attr1: r.res19.attr1, attr2: r.res19.attr2, attr3: r.res19.attr3 } });
+const attrsOf = (r: ReturnType<typeof writeMshResources>) => ({
+  res8: { attr1: r.res8.attr1, attr3: r.res8.attr3 },
+  res19: { attr1: r.res19.attr1, attr2: r.res19.attr2, attr3: r.res19.attr3 },
+});
 
 describe('MSH Res8/Res19 writer and reader', () => {
   it('writes 24-byte keys (f32 position, f32 time, s16 w x y z) and u16 words with their attributes', () => {
@@ -34,8 +40,12 @@ describe('MSH Res8/Res19 writer and reader', () => {
     expect(r.res8).toMatchObject({ attr1: 4, attr3: 4 });
     expect(r.res19).toMatchObject({ attr1: 5, attr2: 5, attr3: 2 });
     const v = new DataView(r.res8.bytes.buffer);
-    expect([v.getFloat32(24, true), v.getFloat32(28, true), v.getFloat32(32, true), v.getFloat32(36, true)]).toEqual([2, 0, 0, 2]);
-    expect([v.getInt16(40, true), v.getInt16(42, true), v.getInt16(44, true), v.getInt16(46, true)]).toEqual([23170, 0, 23170, 0]);
+    expect([v.getFloat32(24, true), v.getFloat32(28, true), v.getFloat32(32, true), v.getFloat32(36, true)]).toEqual([
+      2, 0, 0, 2,
+    ]);
+    expect([v.getInt16(40, true), v.getInt16(42, true), v.getInt16(44, true), v.getInt16(46, true)]).toEqual([
+      23170, 0, 23170, 0,
+    ]);
     expect(Array.from(new Uint16Array(r.res19.bytes.buffer))).toEqual([0, 0, 1, 1, 2]);
     const back = readMshAnimation(r.res8.bytes, r.res19.bytes, attrsOf(r), small().nodes);
     expect(back).toEqual(small());
@@ -56,18 +66,42 @@ describe('MSH Res8/Res19 writer and reader', () => {
     const r = writeMshResources(small());
     const a = attrsOf(r);
     const nodes = small().nodes;
-    rejects(() => readMshAnimation(r.res8.bytes.subarray(0, 95), r.res19.bytes, a, nodes), /^MSH \(res8\): Res8 size 95 is not a multiple of 24/);
-    rejects(() => readMshAnimation(r.res8.bytes, r.res19.bytes.subarray(0, 9), a, nodes), /^MSH \(res19\): Res19 size 9 is odd/);
-    rejects(() => readMshAnimation(r.res8.bytes, r.res19.bytes, { ...a, res8: { attr1: 5, attr3: 4 } }, nodes), /\(res8 attr1\): Res8 attr1 \(key count\) is 5 but the payload holds 4 keys/);
-    rejects(() => readMshAnimation(r.res8.bytes, r.res19.bytes, { ...a, res19: { ...a.res19, attr3: 3 } }, nodes), /\(res19 attr3\): Res19 attr3 must be 2, found 3/);
-    rejects(() => validateMshAnimation({ ...small(), nodes: [nodes[0], { ...nodes[1], fallbackKey: 4 }] }), /^MSH \(node 1 \(tip\)\): fallback_key 4 is not below the key count 4/);
-    rejects(() => validateMshAnimation({ ...small(), nodes: [{ ...nodes[0], animMapStart: 1 }, nodes[1]] }), /\(node 0 \(root\)\): anim_map_start 1 \+ frame count 5 is past the 5 map words/);
+    rejects(
+      () => readMshAnimation(r.res8.bytes.subarray(0, 95), r.res19.bytes, a, nodes),
+      /^MSH \(res8\): Res8 size 95 is not a multiple of 24/,
+    );
+    rejects(
+      () => readMshAnimation(r.res8.bytes, r.res19.bytes.subarray(0, 9), a, nodes),
+      /^MSH \(res19\): Res19 size 9 is odd/,
+    );
+    rejects(
+      () => readMshAnimation(r.res8.bytes, r.res19.bytes, { ...a, res8: { attr1: 5, attr3: 4 } }, nodes),
+      /\(res8 attr1\): Res8 attr1 \(key count\) is 5 but the payload holds 4 keys/,
+    );
+    rejects(
+      () => readMshAnimation(r.res8.bytes, r.res19.bytes, { ...a, res19: { ...a.res19, attr3: 3 } }, nodes),
+      /\(res19 attr3\): Res19 attr3 must be 2, found 3/,
+    );
+    rejects(
+      () => validateMshAnimation({ ...small(), nodes: [nodes[0], { ...nodes[1], fallbackKey: 4 }] }),
+      /^MSH \(node 1 \(tip\)\): fallback_key 4 is not below the key count 4/,
+    );
+    rejects(
+      () => validateMshAnimation({ ...small(), nodes: [{ ...nodes[0], animMapStart: 1 }, nodes[1]] }),
+      /\(node 0 \(root\)\): anim_map_start 1 \+ frame count 5 is past the 5 map words/,
+    );
     const sameTime = small();
     sameTime.keys[1].time = 0;
-    rejects(() => validateMshAnimation(sameTime), /\(node 0 \(root\)\): key times must strictly increase within a track: key 0 \(time 0\) then key 1 \(time 0\), used at frame 0/);
+    rejects(
+      () => validateMshAnimation(sameTime),
+      /\(node 0 \(root\)\): key times must strictly increase within a track: key 0 \(time 0\) then key 1 \(time 0\), used at frame 0/,
+    );
     const nan = small();
     nan.keys[2].time = NaN;
-    rejects(() => writeMshResources(nan), /\(res8 key 2, offset 48\): key 2 has a time or position that is not a finite number/);
+    rejects(
+      () => writeMshResources(nan),
+      /\(res8 key 2, offset 48\): key 2 has a time or position that is not a finite number/,
+    );
   });
 });
 
@@ -139,7 +173,10 @@ describe('MSH export (greedy fit, writer canon)', () => {
     for (let j = 0; j < J; j++) {
       const rotTol = j === 2 ? 0.1 : 0.5;
       const src = (f: number) => ({
-        p: j === 0 ? motion.translation.subarray(f * 4, f * 4 + 3) : motion.offset.subarray((f * J + j) * 4, (f * J + j) * 4 + 3),
+        p:
+          j === 0
+            ? motion.translation.subarray(f * 4, f * 4 + 3)
+            : motion.offset.subarray((f * J + j) * 4, (f * J + j) * 4 + 3),
         q: motion.rotation.subarray((f * J + j) * 4, (f * J + j) * 4 + 4),
       });
       for (let t = 0; t <= 120; t += 0.5) {

@@ -14,7 +14,10 @@ export function roundHalfEven(x: number): number {
 /** A key's stored values as a pose: float32 position, s16 / 32767 rotation reordered to x, y, z, w. */
 export function keyPose(k: MshKey): MshPose {
   const [w, x, y, z] = k.quatWXYZ;
-  return { position: [k.position[0], k.position[1], k.position[2]], rotation: [x / MSH_QUAT_SCALE, y / MSH_QUAT_SCALE, z / MSH_QUAT_SCALE, w / MSH_QUAT_SCALE] };
+  return {
+    position: [k.position[0], k.position[1], k.position[2]],
+    rotation: [x / MSH_QUAT_SCALE, y / MSH_QUAT_SCALE, z / MSH_QUAT_SCALE, w / MSH_QUAT_SCALE],
+  };
 }
 
 /**
@@ -39,7 +42,11 @@ export function sampleMshNode(a: MshAnimation, node: number, t: number): MshPose
   const p0 = keyPose(k0);
   const p1 = keyPose(k1);
   return {
-    position: [0, 1, 2].map((i) => p0.position[i] + (p1.position[i] - p0.position[i]) * alpha) as [number, number, number],
+    position: [0, 1, 2].map((i) => p0.position[i] + (p1.position[i] - p0.position[i]) * alpha) as [
+      number,
+      number,
+      number,
+    ],
     rotation: quatSlerpShortest(p0.rotation, p1.rotation, alpha) as [number, number, number, number],
   };
 }

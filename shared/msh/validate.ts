@@ -18,7 +18,10 @@ export function validateMshAnimation(a: MshAnimation): void {
     throw new FormatError('MSH', `frame count must be a u32, found ${a.frameCount}`, { where: 'res19 attr2' });
   a.keys.forEach((k, i) => {
     if (!Number.isFinite(k.time) || k.position.some((v) => !Number.isFinite(v)))
-      throw new FormatError('MSH', `key ${i} has a time or position that is not a finite number`, { where: `res8 key ${i}`, offset: i * 24 });
+      throw new FormatError('MSH', `key ${i} has a time or position that is not a finite number`, {
+        where: `res8 key ${i}`,
+        offset: i * 24,
+      });
   });
   a.nodes.forEach((n, j) => {
     const where = `node ${j} (${n.name})`;
@@ -26,13 +29,22 @@ export function validateMshAnimation(a: MshAnimation): void {
       throw new FormatError('MSH', `fallback_key ${n.fallbackKey} is not below the key count ${K}`, { where });
     if (n.animMapStart === MSH_NO_MAP) return;
     if (!(Number.isInteger(n.animMapStart) && n.animMapStart >= 0 && n.animMapStart + a.frameCount <= W))
-      throw new FormatError('MSH', `anim_map_start ${n.animMapStart} + frame count ${a.frameCount} is past the ${W} map words`, { where });
+      throw new FormatError(
+        'MSH',
+        `anim_map_start ${n.animMapStart} + frame count ${a.frameCount} is past the ${W} map words`,
+        { where },
+      );
     for (let f = 0; f < a.frameCount; f++) {
       const k = a.mapWords[n.animMapStart + f];
       if (k >= n.fallbackKey) continue;
-      if (k + 1 >= K) throw new FormatError('MSH', `frame ${f} maps to key ${k}, which has no next key (${K} keys)`, { where });
+      if (k + 1 >= K)
+        throw new FormatError('MSH', `frame ${f} maps to key ${k}, which has no next key (${K} keys)`, { where });
       if (!(a.keys[k].time < a.keys[k + 1].time))
-        throw new FormatError('MSH', `key times must strictly increase within a track: key ${k} (time ${a.keys[k].time}) then key ${k + 1} (time ${a.keys[k + 1].time}), used at frame ${f}`, { where });
+        throw new FormatError(
+          'MSH',
+          `key times must strictly increase within a track: key ${k} (time ${a.keys[k].time}) then key ${k + 1} (time ${a.keys[k + 1].time}), used at frame ${f}`,
+          { where },
+        );
     }
   });
 }

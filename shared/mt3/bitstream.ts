@@ -149,7 +149,11 @@ export class BitReader {
     const wi = this.bitPos >>> 4;
     const word = this.dv.getUint16(this.packByteOffset + wi * 2, true);
     if (word >>> bo !== 0)
-      throw new FormatError('MT3', `${this.streamName}: the unused bits of its last word must be zero, found 0x${word.toString(16).padStart(4, '0')}`, { offset: this.packByteOffset + wi * 2 });
+      throw new FormatError(
+        'MT3',
+        `${this.streamName}: the unused bits of its last word must be zero, found 0x${word.toString(16).padStart(4, '0')}`,
+        { offset: this.packByteOffset + wi * 2 },
+      );
     this.bitPos += 16 - bo;
   }
 

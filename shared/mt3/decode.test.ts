@@ -4,8 +4,16 @@ import { emptyMotion, KeyFlag, MotionFlag } from '../motion/types';
 import { readMtn } from '../mtn/read';
 import { writeMtn } from '../mtn/write';
 import {
-  decodeMt3, decodeMt3ToMotion, decompressMt3, findKey, sampleOffset, samplePositionTrackFrames, sampleRootTranslation, sampleRotation,
-  sampleRotationTrackFrames, sampleTrace,
+  decodeMt3,
+  decodeMt3ToMotion,
+  decompressMt3,
+  findKey,
+  sampleOffset,
+  samplePositionTrackFrames,
+  sampleRootTranslation,
+  sampleRotation,
+  sampleRotationTrackFrames,
+  sampleTrace,
 } from './decode';
 import { randomMt3 } from './testFixtures';
 import { Mt3Flag, type Mt3Motion } from './types';
@@ -54,7 +62,10 @@ function refPosition(tr: Mt3Motion['root'], t: number): number[] {
   if (t === tr.frames[b]) return [0, 1, 2].map((c) => P(b, c));
   const d = tr.frames[b] - tr.frames[a];
   const u = (t - tr.frames[a]) / d;
-  const h00 = 2 * u ** 3 - 3 * u ** 2 + 1, h10 = u ** 3 - 2 * u ** 2 + u, h01 = -2 * u ** 3 + 3 * u ** 2, h11 = u ** 3 - u ** 2;
+  const h00 = 2 * u ** 3 - 3 * u ** 2 + 1,
+    h10 = u ** 3 - 2 * u ** 2 + u,
+    h01 = -2 * u ** 3 + 3 * u ** 2,
+    h11 = u ** 3 - u ** 2;
   return [0, 1, 2].map((c) => h00 * P(a, c) + h10 * d * V(a, c) + h01 * P(b, c) + h11 * d * V(b, c));
 }
 
@@ -63,7 +74,11 @@ function refRotation(tr: Mt3Motion['rotations'][number], t: number): number[] {
   if (t === tr.frames[a]) return quatRef(tr.rotation, a);
   if (t === tr.frames[b]) return quatRef(tr.rotation, b);
   const u = (t - tr.frames[a]) / (tr.frames[b] - tr.frames[a]);
-  const r = slerp(slerp(quatRef(tr.rotation, a), quatRef(tr.rotation, b), u), slerp(quatRef(tr.inner, a), quatRef(tr.inner, b), u), 2 * u * (1 - u));
+  const r = slerp(
+    slerp(quatRef(tr.rotation, a), quatRef(tr.rotation, b), u),
+    slerp(quatRef(tr.inner, a), quatRef(tr.inner, b), u),
+    2 * u * (1 - u),
+  );
   const l = Math.sqrt(r.reduce((s, c) => s + c * c, 0));
   return r.map((c) => c / l);
 }
@@ -132,8 +147,12 @@ describe('reference samplers (docs/formats.md 2.7)', () => {
     const pos = samplePositionTrackFrames(d.root);
     expect(rot.length).toBe(61 * 4);
     for (let f = 0; f <= 60; f++) {
-      expect(Array.from(rot.subarray(4 * f, 4 * f + 4))).toEqual(Array.from(sampleRotation(m, 1, f, new Float64Array(4))));
-      expect(Array.from(pos.subarray(3 * f, 3 * f + 3))).toEqual(Array.from(sampleRootTranslation(m, f, new Float64Array(3))));
+      expect(Array.from(rot.subarray(4 * f, 4 * f + 4))).toEqual(
+        Array.from(sampleRotation(m, 1, f, new Float64Array(4))),
+      );
+      expect(Array.from(pos.subarray(3 * f, 3 * f + 3))).toEqual(
+        Array.from(sampleRootTranslation(m, f, new Float64Array(3))),
+      );
     }
   });
 
@@ -171,7 +190,9 @@ describe('MT3 -> MTN decompression', () => {
     expect(motion.joints.map((j) => j.name)).toEqual(['joint_0', 'joint_1', 'joint_2']);
     expect(motion.joints.map((j) => j.parent)).toEqual([-1, 0, 1]);
     expect(notes.join(' ')).toMatch(/no skeleton given/);
-    expect(motion.flags).toBe(MotionFlag.OFFSETS | MotionFlag.DIRECTION | MotionFlag.MIRROR_UPPER | MotionFlag.MIRROR_LOWER);
+    expect(motion.flags).toBe(
+      MotionFlag.OFFSETS | MotionFlag.DIRECTION | MotionFlag.MIRROR_UPPER | MotionFlag.MIRROR_LOWER,
+    );
     expect(motion.waistJoint).toBe(m.turn);
     const out = new Float64Array(4);
     for (let f = 0; f <= 20; f++) {
@@ -196,11 +217,15 @@ describe('MT3 -> MTN decompression', () => {
 
   it('takes names, hierarchy, fps and constant offsets from a skeleton', () => {
     const m = randomMt3(32, { numFrames: 10, numJoints: 3, offsets: false, turn: false });
-    const skel = emptyMotion(5, [
-      { parent: -1, mirror: 0, part: 0, reserved: 0, name: 'hips' },
-      { parent: 0, mirror: 2, part: 1, reserved: 0, name: 'arm_l' },
-      { parent: 0, mirror: 1, part: 1, reserved: 0, name: 'arm_r' },
-    ], 60);
+    const skel = emptyMotion(
+      5,
+      [
+        { parent: -1, mirror: 0, part: 0, reserved: 0, name: 'hips' },
+        { parent: 0, mirror: 2, part: 1, reserved: 0, name: 'arm_l' },
+        { parent: 0, mirror: 1, part: 1, reserved: 0, name: 'arm_r' },
+      ],
+      60,
+    );
     skel.offset.set([0, 0, 0, 0, 1, 2, 3, 0, -1, 2, 3, 0]);
     const { motion, notes } = decompressMt3(m, skel);
     expect(notes).toEqual([]);
@@ -209,7 +234,8 @@ describe('MT3 -> MTN decompression', () => {
     expect(motion.joints[1].mirror).toBe(2);
     expect(motion.flags & (MotionFlag.OFFSETS | MotionFlag.DIRECTION)).toBe(0);
     expect(motion.waistJoint).toBe(-1);
-    for (let f = 0; f <= 10; f++) expect(Array.from(motion.offset.subarray((f * 3 + 2) * 4, (f * 3 + 2) * 4 + 3))).toEqual([-1, 2, 3]);
+    for (let f = 0; f <= 10; f++)
+      expect(Array.from(motion.offset.subarray((f * 3 + 2) * 4, (f * 3 + 2) * 4 + 3))).toEqual([-1, 2, 3]);
   });
 
   it('refuses a skeleton with another joint count', () => {

@@ -86,18 +86,27 @@ export function findKey(frames: ArrayLike<number>, t: number): number {
  * At a key frame it returns that key's value exactly.
  */
 export function evalPositionSegment(
-  out: Quat, oi: number,
-  p: ArrayLike<number>, v: ArrayLike<number>,
-  ia: number, ib: number, fa: number, fb: number, t: number,
+  out: Quat,
+  oi: number,
+  p: ArrayLike<number>,
+  v: ArrayLike<number>,
+  ia: number,
+  ib: number,
+  fa: number,
+  fb: number,
+  t: number,
 ): void {
   if (t === fa || t === fb) {
     const k = 3 * (t === fa ? ia : ib);
-    out[oi] = p[k]; out[oi + 1] = p[k + 1]; out[oi + 2] = p[k + 2];
+    out[oi] = p[k];
+    out[oi + 1] = p[k + 1];
+    out[oi + 2] = p[k + 2];
     return;
   }
   const d = fb - fa;
   const u = (t - fa) / d;
-  const a = 3 * ia, b = 3 * ib;
+  const a = 3 * ia,
+    b = 3 * ib;
   out[oi] = hermite(p[a], v[a], p[b], v[b], d, u);
   out[oi + 1] = hermite(p[a + 1], v[a + 1], p[b + 1], v[b + 1], d, u);
   out[oi + 2] = hermite(p[a + 2], v[a + 2], p[b + 2], v[b + 2], d, u);
@@ -112,32 +121,53 @@ const squadTmp = new Float64Array(4);
  * returns that key's (normalised) rotation exactly.
  */
 export function evalRotationSegment(
-  out: Quat, oi: number,
-  q: Quat, a: Quat,
-  ia: number, ib: number, fa: number, fb: number, t: number,
+  out: Quat,
+  oi: number,
+  q: Quat,
+  a: Quat,
+  ia: number,
+  ib: number,
+  fa: number,
+  fb: number,
+  t: number,
 ): void {
   if (t === fa || t === fb) {
     const k = 4 * (t === fa ? ia : ib);
-    out[oi] = q[k]; out[oi + 1] = q[k + 1]; out[oi + 2] = q[k + 2]; out[oi + 3] = q[k + 3];
+    out[oi] = q[k];
+    out[oi + 1] = q[k + 1];
+    out[oi + 2] = q[k + 2];
+    out[oi + 3] = q[k + 3];
     return;
   }
   const u = (t - fa) / (fb - fa);
   squadRef(squadTmp, q, 4 * ia, 4 * ib, a, 4 * ia, 4 * ib, u);
-  out[oi] = squadTmp[0]; out[oi + 1] = squadTmp[1]; out[oi + 2] = squadTmp[2]; out[oi + 3] = squadTmp[3];
+  out[oi] = squadTmp[0];
+  out[oi + 1] = squadTmp[1];
+  out[oi + 2] = squadTmp[2];
+  out[oi + 3] = squadTmp[3];
 }
 
 /** Linear trace between key ia (frame fa) and key ib (frame fb), at frame t; exact at keys. */
 export function evalTraceSegment(
-  out: Quat, oi: number, p: ArrayLike<number>,
-  ia: number, ib: number, fa: number, fb: number, t: number,
+  out: Quat,
+  oi: number,
+  p: ArrayLike<number>,
+  ia: number,
+  ib: number,
+  fa: number,
+  fb: number,
+  t: number,
 ): void {
   if (t === fa || t === fb) {
     const k = 3 * (t === fa ? ia : ib);
-    out[oi] = p[k]; out[oi + 1] = p[k + 1]; out[oi + 2] = p[k + 2];
+    out[oi] = p[k];
+    out[oi + 1] = p[k + 1];
+    out[oi + 2] = p[k + 2];
     return;
   }
   const u = (t - fa) / (fb - fa);
-  const a = 3 * ia, b = 3 * ib;
+  const a = 3 * ia,
+    b = 3 * ib;
   for (let c = 0; c < 3; c++) out[oi + c] = p[a + c] + (p[b + c] - p[a + c]) * u;
 }
 
@@ -148,7 +178,13 @@ export function evalTraceSegment(
  * exactly. One module-level scratch object, so sampling allocates nothing: read
  * it before the next call.
  */
-interface Segment { ia: number; ib: number; fa: number; fb: number; t: number }
+interface Segment {
+  ia: number;
+  ib: number;
+  fa: number;
+  fb: number;
+  t: number;
+}
 const segment: Segment = { ia: 0, ib: 0, fa: 0, fb: 0, t: 0 };
 
 /** The segment starting at key k (frames[k] <= t unless k is 0) that holds frame t. */
@@ -204,7 +240,10 @@ export function sampleTraceTrack(tr: DecodedTraceTrack, t: number, out: Quat, oi
  * Every integer frame 0..N of a decoded position track into out ((N+1) x 3),
  * walking the keys with a cursor (same arithmetic as samplePositionTrack).
  */
-export function samplePositionTrackFrames(tr: DecodedPositionTrack, out: Float64Array = new Float64Array((lastFrame(tr) + 1) * 3)): Float64Array {
+export function samplePositionTrackFrames(
+  tr: DecodedPositionTrack,
+  out: Float64Array = new Float64Array((lastFrame(tr) + 1) * 3),
+): Float64Array {
   forEachFrameSegment(tr.frames, (f, s) => evalPositionSegment(out, 3 * f, tr.p, tr.v, s.ia, s.ib, s.fa, s.fb, s.t));
   return out;
 }
@@ -219,7 +258,10 @@ const wholeTrackSquad = new ScalarSquad();
  * error, and this keeps that off the per-run cost. Frames before the first key
  * take the first key, as the per-frame sampler clamps them.
  */
-export function sampleRotationTrackFrames(tr: DecodedRotationTrack, out: Float64Array = new Float64Array((lastFrame(tr) + 1) * 4)): Float64Array {
+export function sampleRotationTrackFrames(
+  tr: DecodedRotationTrack,
+  out: Float64Array = new Float64Array((lastFrame(tr) + 1) * 4),
+): Float64Array {
   const { frames, q, a } = tr;
   const K = frames.length;
   const seg = wholeTrackSquad;
@@ -227,14 +269,20 @@ export function sampleRotationTrackFrames(tr: DecodedRotationTrack, out: Float64
   for (let t = 0; t < frames[0]; t++) for (let c = 0; c < 4; c++) out[4 * t + c] = q[c];
   for (let k = 0; k < K; k++) {
     const fa = frames[k];
-    out[4 * fa] = q[4 * k]; out[4 * fa + 1] = q[4 * k + 1]; out[4 * fa + 2] = q[4 * k + 2]; out[4 * fa + 3] = q[4 * k + 3];
+    out[4 * fa] = q[4 * k];
+    out[4 * fa + 1] = q[4 * k + 1];
+    out[4 * fa + 2] = q[4 * k + 2];
+    out[4 * fa + 3] = q[4 * k + 3];
     if (k + 1 >= K) break;
     const fb = frames[k + 1];
     if (fb - fa < 2) continue;
     seg.set(q, 4 * k, 4 * (k + 1), a, 4 * k, 4 * (k + 1), 1);
     for (let t = fa + 1; t < fb; t++) {
       seg.at(t, fa, fb - fa);
-      out[4 * t] = o[0]; out[4 * t + 1] = o[1]; out[4 * t + 2] = o[2]; out[4 * t + 3] = o[3];
+      out[4 * t] = o[0];
+      out[4 * t + 1] = o[1];
+      out[4 * t + 2] = o[2];
+      out[4 * t + 3] = o[3];
     }
   }
   return out;
@@ -339,7 +387,9 @@ export function decompressMt3(m: Mt3Motion, skeleton?: Motion): DecompressResult
   const S = N + 1;
   const notes: string[] = [];
   if (skeleton && skeleton.joints.length !== J)
-    throw new FormatError('MTN', `skeleton has ${skeleton.joints.length} joints but the MT3 has ${J}`, { where: 'skeleton' });
+    throw new FormatError('MTN', `skeleton has ${skeleton.joints.length} joints but the MT3 has ${J}`, {
+      where: 'skeleton',
+    });
 
   let joints: JointInfo[];
   let fps = 30;
@@ -348,8 +398,11 @@ export function decompressMt3(m: Mt3Motion, skeleton?: Motion): DecompressResult
     fps = skeleton.fps;
   } else {
     joints = [];
-    for (let j = 0; j < J; j++) joints.push(makeJoint({ parent: j - 1, mirror: j, part: 0, reserved: 0, name: `joint_${j}` }));
-    notes.push(`no skeleton given: joints are named joint_0..joint_${J - 1} with a guessed chain hierarchy (each joint's parent is the one before it), no mirror pairs, all lower body, 30 fps; pass --skeleton to use real names and parents`);
+    for (let j = 0; j < J; j++)
+      joints.push(makeJoint({ parent: j - 1, mirror: j, part: 0, reserved: 0, name: `joint_${j}` }));
+    notes.push(
+      `no skeleton given: joints are named joint_0..joint_${J - 1} with a guessed chain hierarchy (each joint's parent is the one before it), no mirror pairs, all lower body, 30 fps; pass --skeleton to use real names and parents`,
+    );
   }
 
   const d = decodeMt3(m);
@@ -359,7 +412,9 @@ export function decompressMt3(m: Mt3Motion, skeleton?: Motion): DecompressResult
   // Whole tracks at a time with the cursor samplers: one pass per channel.
   const rootFrames = samplePositionTrackFrames(d.root);
   for (let f = 0; f < S; f++) {
-    translation[f * 4] = rootFrames[f * 3]; translation[f * 4 + 1] = rootFrames[f * 3 + 1]; translation[f * 4 + 2] = rootFrames[f * 3 + 2];
+    translation[f * 4] = rootFrames[f * 3];
+    translation[f * 4 + 1] = rootFrames[f * 3 + 1];
+    translation[f * 4 + 2] = rootFrames[f * 3 + 2];
   }
   const rot = new Float64Array(S * 4);
   const pos = new Float64Array(S * 3);
@@ -368,20 +423,30 @@ export function decompressMt3(m: Mt3Motion, skeleton?: Motion): DecompressResult
     if (d.offsets) samplePositionTrackFrames(d.offsets[j], pos);
     for (let f = 0; f < S; f++) {
       const o = (f * J + j) * 4;
-      rotation[o] = rot[f * 4]; rotation[o + 1] = rot[f * 4 + 1]; rotation[o + 2] = rot[f * 4 + 2]; rotation[o + 3] = rot[f * 4 + 3];
+      rotation[o] = rot[f * 4];
+      rotation[o + 1] = rot[f * 4 + 1];
+      rotation[o + 2] = rot[f * 4 + 2];
+      rotation[o + 3] = rot[f * 4 + 3];
       if (d.offsets) {
-        offset[o] = pos[f * 3]; offset[o + 1] = pos[f * 3 + 1]; offset[o + 2] = pos[f * 3 + 2];
+        offset[o] = pos[f * 3];
+        offset[o + 1] = pos[f * 3 + 1];
+        offset[o + 2] = pos[f * 3 + 2];
       } else if (skeleton) {
-        offset[o] = skeleton.offset[j * 4]; offset[o + 1] = skeleton.offset[j * 4 + 1]; offset[o + 2] = skeleton.offset[j * 4 + 2];
+        offset[o] = skeleton.offset[j * 4];
+        offset[o + 1] = skeleton.offset[j * 4 + 1];
+        offset[o + 2] = skeleton.offset[j * 4 + 2];
       }
     }
   }
-  if (!d.offsets && !skeleton) notes.push('the MT3 has no joint offset streams and no skeleton was given: joint offsets are zero');
+  if (!d.offsets && !skeleton)
+    notes.push('the MT3 has no joint offset streams and no skeleton was given: joint offsets are zero');
 
   const translationKeyInfo = new Uint32Array(S * 4);
   if (m.move) for (const f of m.move.frames) if (f !== 0 && f !== N) translationKeyInfo[f * 4] |= KeyFlag.TRACE;
   const jointKeyInfo = new Uint32Array(S * J * 4);
-  if (m.fix) for (const r of m.fix) for (let f = r.firstFrame; f <= r.lastFrame; f++) jointKeyInfo[(f * J + r.joint) * 4] |= KeyFlag.LOCK;
+  if (m.fix)
+    for (const r of m.fix)
+      for (let f = r.firstFrame; f <= r.lastFrame; f++) jointKeyInfo[(f * J + r.joint) * 4] |= KeyFlag.LOCK;
 
   let flags = 0;
   if (m.flags & Mt3Flag.ROOT) flags |= MotionFlag.OFFSETS;

@@ -13,7 +13,12 @@ export function describeMt3Flags(flags: number): string {
 }
 
 export function describeLockRanges(fix: readonly LockRange[]): string {
-  return fix.map((r) => (r.firstFrame === r.lastFrame ? `${r.firstFrame}` : `${r.firstFrame}..${r.lastFrame}`) + ` joint ${r.joint}`).join(', ');
+  return fix
+    .map(
+      (r) =>
+        (r.firstFrame === r.lastFrame ? `${r.firstFrame}` : `${r.firstFrame}..${r.lastFrame}`) + ` joint ${r.joint}`,
+    )
+    .join(', ');
 }
 
 /**
@@ -34,7 +39,9 @@ export function describeMt3(bytes: Uint8Array, motionName?: string, jointNames?:
   lines.push(`  numFrames  ${h.numFrames} (frames 0..${h.numFrames})`);
   lines.push(`  numJoints  ${J}`);
   lines.push(`  dataOffset ${h.dataOffset}, dataSize ${h.dataSize} (${h.dataSize / 2} words)`);
-  lines.push(`  rootOffset ${h.rootOffset}, moveOffset ${h.moveOffset}, turnOffset ${h.turnOffset}, fixOffset ${h.fixOffset} (words)`);
+  lines.push(
+    `  rootOffset ${h.rootOffset}, moveOffset ${h.moveOffset}, turnOffset ${h.turnOffset}, fixOffset ${h.fixOffset} (words)`,
+  );
 
   const spans = mt3StreamSpans(h);
   const bytesOf = (name: string) => {
@@ -43,7 +50,12 @@ export function describeMt3(bytes: Uint8Array, motionName?: string, jointNames?:
   };
   let totalKeys = m.root.frames.length;
   // Labels share one column width so the key and byte counts line up.
-  const labels = ['root translation', ...Array.from({ length: J }, (_, j) => `rotation ${jointLabel(j)}`), 'offsets (ROOT)', 'move (trace)'];
+  const labels = [
+    'root translation',
+    ...Array.from({ length: J }, (_, j) => `rotation ${jointLabel(j)}`),
+    'offsets (ROOT)',
+    'move (trace)',
+  ];
   const width = Math.max(...labels.map((l) => l.length));
   const col = (label: string) => `  ${padEnd(label, width)}`;
   lines.push('streams (keys, bytes):');
@@ -56,14 +68,21 @@ export function describeMt3(bytes: Uint8Array, motionName?: string, jointNames?:
   if (m.offsets) {
     const keys = m.offsets.map((t) => t.frames.length);
     totalKeys += keys.reduce((a, b) => a + b, 0);
-    lines.push(`${col('offsets (ROOT)')} ${pad(keys.reduce((a, b) => a + b, 0))} keys ${pad(bytesOf('root (joint offsets)'))} bytes (per joint: ${keys.join(' ')})`);
+    lines.push(
+      `${col('offsets (ROOT)')} ${pad(keys.reduce((a, b) => a + b, 0))} keys ${pad(bytesOf('root (joint offsets)'))} bytes (per joint: ${keys.join(' ')})`,
+    );
   } else lines.push(`${col('offsets (ROOT)')} absent`);
   if (m.move) {
     const inner = Array.from(m.move.frames).filter((f) => f !== 0 && f !== h.numFrames);
-    lines.push(`${col('move (trace)')} ${pad(m.move.frames.length)} keys ${pad(bytesOf('move (trace)'))} bytes; trace keys: ${inner.length ? inner.join(' ') : 'none (only 0 and N)'}`);
+    lines.push(
+      `${col('move (trace)')} ${pad(m.move.frames.length)} keys ${pad(bytesOf('move (trace)'))} bytes; trace keys: ${inner.length ? inner.join(' ') : 'none (only 0 and N)'}`,
+    );
   } else lines.push(`${col('move (trace)')} absent`);
   lines.push(`${col('turn')} ${m.turn !== null ? `waist joint ${jointLabel(m.turn)}` : 'absent'}`);
-  if (m.fix) lines.push(`${col('fix')} ${m.fix.length} lock range${m.fix.length === 1 ? '' : 's'}${m.fix.length ? `: ${describeLockRanges(m.fix)}` : ''}`);
+  if (m.fix)
+    lines.push(
+      `${col('fix')} ${m.fix.length} lock range${m.fix.length === 1 ? '' : 's'}${m.fix.length ? `: ${describeLockRanges(m.fix)}` : ''}`,
+    );
   else lines.push(`${col('fix')} absent`);
   lines.push(`total keys (root translation, rotations, offsets): ${totalKeys}`);
   return lines.join('\n');

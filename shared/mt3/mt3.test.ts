@@ -24,11 +24,13 @@ function tinyMt3(): Mt3Motion {
       position: Uint16Array.from([0x3c00, 0x4000, 0xc000, 0x3c01, 0x0001, 0x8001]),
       velocity: Uint16Array.from([0, 0, 0, 0x0100, 0, 0]),
     },
-    rotations: [{
-      frames: Uint16Array.from([0, 2]),
-      rotation: Int16Array.from([0, 0, 0, 2047, 1, -1, 0, 2047]),
-      inner: Int16Array.from([0, 0, 0, 2047, -2047, 0, 0, 0]),
-    }],
+    rotations: [
+      {
+        frames: Uint16Array.from([0, 2]),
+        rotation: Int16Array.from([0, 0, 0, 2047, 1, -1, 0, 2047]),
+        inner: Int16Array.from([0, 0, 0, 2047, -2047, 0, 0, 0]),
+      },
+    ],
     offsets: null,
     move: { frames: Uint16Array.from([0, 2]), position: Uint16Array.from([1, 2, 3, 4, 5, 6]) },
     turn: 0,
@@ -43,8 +45,8 @@ function tinyMt3(): Mt3Motion {
 //   key 1  02 | 01 3c 01 00 01 80 | 00 01 00 00 00 00
 // and each word is two consecutive bytes, little-endian (32 bytes, 16 words).
 const ROOT_WORDS = [
-  0x1234, 0x0000, 0xabcd, 0x0000, 0x003c, 0x0040, 0x00c0, 0x0000,
-  0x0000, 0x0200, 0x3c01, 0x0001, 0x8001, 0x0100, 0x0000, 0x0000,
+  0x1234, 0x0000, 0xabcd, 0x0000, 0x003c, 0x0040, 0x00c0, 0x0000, 0x0000, 0x0200, 0x3c01, 0x0001, 0x8001, 0x0100,
+  0x0000, 0x0000,
 ];
 // Rotation stream: 4-bit nibbles, lowest first; d8 = 2 nibbles, s12 = 3 nibbles.
 //   key 0: d 0,0 | q 000 000 000 ff7 | a 000 000 000 ff7
@@ -93,7 +95,13 @@ describe('MT3 bit layout (hand-computed fixture)', () => {
     const m: Mt3Motion = {
       ...base,
       flags: 0,
-      rotations: [{ frames: Uint16Array.from([0, 1, 2]), rotation: Int16Array.from([...id, ...id, ...id]), inner: Int16Array.from([...id, ...id, ...id]) }],
+      rotations: [
+        {
+          frames: Uint16Array.from([0, 1, 2]),
+          rotation: Int16Array.from([...id, ...id, ...id]),
+          inner: Int16Array.from([...id, ...id, ...id]),
+        },
+      ],
       offsets: [base.root],
       move: null,
       turn: null,
@@ -102,8 +110,8 @@ describe('MT3 bit layout (hand-computed fixture)', () => {
     // Three rotation records of 26 nibbles each (d8 = 0,1,1; q = a = identity 000 000 000 ff7):
     // 78 nibbles = 19.5 words, so the last word carries 2 zero padding nibbles.
     const rot3 = [
-      0x0000, 0x0000, 0xf000, 0x007f, 0x0000, 0xf000, 0x017f, 0x0000, 0x0000, 0x7ff0,
-      0x0000, 0x0000, 0x7ff0, 0x0001, 0x0000, 0xf000, 0x007f, 0x0000, 0xf000, 0x007f,
+      0x0000, 0x0000, 0xf000, 0x007f, 0x0000, 0xf000, 0x017f, 0x0000, 0x0000, 0x7ff0, 0x0000, 0x0000, 0x7ff0, 0x0001,
+      0x0000, 0xf000, 0x007f, 0x0000, 0xf000, 0x007f,
     ];
     const bytes = writeMt3(m);
     const dv = new DataView(bytes.buffer);
@@ -184,7 +192,11 @@ describe('MT3 round trip', () => {
       expect(writeMt3(a, memo)).toEqual(writeMt3(a));
       for (const t of [a.root, ...a.rotations, ...(a.offsets ?? [])]) expect(memo.has(t)).toBe(true);
       // Another motion sharing some of a's tracks (an edit that changed joint 2 and the root): the mix is exact.
-      const mixed: Mt3Motion = { ...a, root: b.root, rotations: a.rotations.map((t, j) => (j === 2 ? b.rotations[2] : t)) };
+      const mixed: Mt3Motion = {
+        ...a,
+        root: b.root,
+        rotations: a.rotations.map((t, j) => (j === 2 ? b.rotations[2] : t)),
+      };
       const seen = memo.get(a.rotations[0]);
       expect(writeMt3(mixed, memo)).toEqual(writeMt3(mixed));
       expect(memo.get(a.rotations[0])).toBe(seen);
@@ -218,20 +230,92 @@ describe('MT3 round trip', () => {
 
 describe('MT3 writer validation', () => {
   const bad: [string, (m: Mt3Motion) => void, RegExp][] = [
-    ['first frame not 0', (m) => { m.root.frames[0] = 1; }, /first key must be at frame 0/],
-    ['not reaching N', (m) => { m.rotations[0].frames[m.rotations[0].frames.length - 1] = m.numFrames - 1; }, /frame delta must be|last key must be at frame N/],
-    ['gap > 255', (m) => {
-      m.numFrames = 300;
-      m.root.frames = Uint16Array.from([0, 300]); m.root.position = m.root.position.slice(0, 6); m.root.velocity = m.root.velocity.slice(0, 6);
-    }, /frame delta must be 1..255, found 300/],
-    ['s12 out of range', (m) => { m.rotations[1].rotation[2] = 2048; }, /outside the s12 range/],
-    ['NaN h16', (m) => { m.root.position[4] = 0x7e00; }, /NaN or infinite/],
-    ['overlapping locks', (m) => { m.fix = [{ firstFrame: 0, lastFrame: 5, joint: 0 }, { firstFrame: 5, lastFrame: 6, joint: 1 }]; }, /sorted, not overlapping/],
-    ['unmerged locks', (m) => { m.fix = [{ firstFrame: 0, lastFrame: 5, joint: 0 }, { firstFrame: 6, lastFrame: 6, joint: 0 }]; }, /form one entry/],
-    ['lock past N', (m) => { m.fix = [{ firstFrame: 0, lastFrame: 31, joint: 0 }]; }, /last <= N/],
-    ['turn joint out of range', (m) => { m.turn = 3; }, /waist joint 3 outside/],
-    ['wrong offsets count', (m) => { m.offsets = m.offsets!.slice(0, 2); }, /one offset track per joint/],
-    ['name too wide', (m) => { m.name = 0x1000000; }, /24-bit/],
+    [
+      'first frame not 0',
+      (m) => {
+        m.root.frames[0] = 1;
+      },
+      /first key must be at frame 0/,
+    ],
+    [
+      'not reaching N',
+      (m) => {
+        m.rotations[0].frames[m.rotations[0].frames.length - 1] = m.numFrames - 1;
+      },
+      /frame delta must be|last key must be at frame N/,
+    ],
+    [
+      'gap > 255',
+      (m) => {
+        m.numFrames = 300;
+        m.root.frames = Uint16Array.from([0, 300]);
+        m.root.position = m.root.position.slice(0, 6);
+        m.root.velocity = m.root.velocity.slice(0, 6);
+      },
+      /frame delta must be 1..255, found 300/,
+    ],
+    [
+      's12 out of range',
+      (m) => {
+        m.rotations[1].rotation[2] = 2048;
+      },
+      /outside the s12 range/,
+    ],
+    [
+      'NaN h16',
+      (m) => {
+        m.root.position[4] = 0x7e00;
+      },
+      /NaN or infinite/,
+    ],
+    [
+      'overlapping locks',
+      (m) => {
+        m.fix = [
+          { firstFrame: 0, lastFrame: 5, joint: 0 },
+          { firstFrame: 5, lastFrame: 6, joint: 1 },
+        ];
+      },
+      /sorted, not overlapping/,
+    ],
+    [
+      'unmerged locks',
+      (m) => {
+        m.fix = [
+          { firstFrame: 0, lastFrame: 5, joint: 0 },
+          { firstFrame: 6, lastFrame: 6, joint: 0 },
+        ];
+      },
+      /form one entry/,
+    ],
+    [
+      'lock past N',
+      (m) => {
+        m.fix = [{ firstFrame: 0, lastFrame: 31, joint: 0 }];
+      },
+      /last <= N/,
+    ],
+    [
+      'turn joint out of range',
+      (m) => {
+        m.turn = 3;
+      },
+      /waist joint 3 outside/,
+    ],
+    [
+      'wrong offsets count',
+      (m) => {
+        m.offsets = m.offsets!.slice(0, 2);
+      },
+      /one offset track per joint/,
+    ],
+    [
+      'name too wide',
+      (m) => {
+        m.name = 0x1000000;
+      },
+      /24-bit/,
+    ],
   ];
   for (const [label, mutate, re] of bad) {
     it(`refuses ${label}`, () => {
@@ -269,7 +353,10 @@ describe('MT3 reader on corrupt input', () => {
   it('rejects a file longer than its header implies, naming both sizes', () => {
     const b = new Uint8Array(good.byteLength + 2);
     b.set(good);
-    expectFormatError(() => readMt3(b), new RegExp(`file is ${good.byteLength + 2} bytes .* implies ${good.byteLength} bytes`));
+    expectFormatError(
+      () => readMt3(b),
+      new RegExp(`file is ${good.byteLength + 2} bytes .* implies ${good.byteLength} bytes`),
+    );
   });
 
   it('rejects a dataOffset that is not a multiple of 16 or past the end', () => {

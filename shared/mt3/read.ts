@@ -2,12 +2,39 @@ import { FormatError } from '../errors';
 import { s12FromBits } from '../math/s12';
 import { BitReader } from './bitstream';
 import {
-  D8_BITS, FIX_ENTRY_WORDS, H16_BITS, MOVE_RECORD_BITS, MT3_HDR_BASE_TICK, MT3_HDR_DATA_OFFSET, MT3_HDR_DATA_SIZE,
-  MT3_HDR_FIX_OFFSET, MT3_HDR_FLAGS, MT3_HDR_MOVE_OFFSET, MT3_HDR_NAME, MT3_HDR_NUM_FRAMES, MT3_HDR_NUM_JOINTS,
-  MT3_HDR_QUAT_OFFSETS, MT3_HDR_ROOT_OFFSET, MT3_HDR_TURN_OFFSET, MT3_MAX_FRAMES, MT3_MAX_JOINTS, POSITION_ORIGIN_BITS,
-  POSITION_RECORD_BITS, ROTATION_RECORD_BITS, S12_BITS, U16_BITS, mt3HeaderSize,
+  D8_BITS,
+  FIX_ENTRY_WORDS,
+  H16_BITS,
+  MOVE_RECORD_BITS,
+  MT3_HDR_BASE_TICK,
+  MT3_HDR_DATA_OFFSET,
+  MT3_HDR_DATA_SIZE,
+  MT3_HDR_FIX_OFFSET,
+  MT3_HDR_FLAGS,
+  MT3_HDR_MOVE_OFFSET,
+  MT3_HDR_NAME,
+  MT3_HDR_NUM_FRAMES,
+  MT3_HDR_NUM_JOINTS,
+  MT3_HDR_QUAT_OFFSETS,
+  MT3_HDR_ROOT_OFFSET,
+  MT3_HDR_TURN_OFFSET,
+  MT3_MAX_FRAMES,
+  MT3_MAX_JOINTS,
+  POSITION_ORIGIN_BITS,
+  POSITION_RECORD_BITS,
+  ROTATION_RECORD_BITS,
+  S12_BITS,
+  U16_BITS,
+  mt3HeaderSize,
 } from './constants';
-import { Mt3Flag, type LockRange, type Mt3Motion, type PositionTrack, type RotationTrack, type TraceTrack } from './types';
+import {
+  Mt3Flag,
+  type LockRange,
+  type Mt3Motion,
+  type PositionTrack,
+  type RotationTrack,
+  type TraceTrack,
+} from './types';
 import { isNonFiniteH16, validateLockRanges } from './validate';
 
 /** The header fields of an MT3, as read (offsets in pack words). */
@@ -55,27 +82,40 @@ export function readMt3Header(bytes: Uint8Array): Mt3Header {
   const dv = new DataView(bytes.buffer, bytes.byteOffset, size);
   const u32 = (o: number) => dv.getUint32(o, true);
   const name = u32(MT3_HDR_NAME);
-  if (name > 0xffffff) failAt(`name must be a 24-bit GV_StrCode (at most 0xffffff), found 0x${name.toString(16)}`, MT3_HDR_NAME, 'header');
+  if (name > 0xffffff)
+    failAt(`name must be a 24-bit GV_StrCode (at most 0xffffff), found 0x${name.toString(16)}`, MT3_HDR_NAME, 'header');
   const flags = u32(MT3_HDR_FLAGS);
   const baseTick = u32(MT3_HDR_BASE_TICK);
   const numFrames = u32(MT3_HDR_NUM_FRAMES);
-  if (numFrames < 1 || numFrames > MT3_MAX_FRAMES) failAt(`numFrames ${numFrames} outside 1..${MT3_MAX_FRAMES}`, MT3_HDR_NUM_FRAMES, 'header');
+  if (numFrames < 1 || numFrames > MT3_MAX_FRAMES)
+    failAt(`numFrames ${numFrames} outside 1..${MT3_MAX_FRAMES}`, MT3_HDR_NUM_FRAMES, 'header');
   const numJoints = u32(MT3_HDR_NUM_JOINTS);
-  if (numJoints < 1 || numJoints > MT3_MAX_JOINTS) failAt(`numJoints ${numJoints} outside 1..${MT3_MAX_JOINTS}`, MT3_HDR_NUM_JOINTS, 'header');
+  if (numJoints < 1 || numJoints > MT3_MAX_JOINTS)
+    failAt(`numJoints ${numJoints} outside 1..${MT3_MAX_JOINTS}`, MT3_HDR_NUM_JOINTS, 'header');
   const headerSize = mt3HeaderSize(numJoints);
   if (size < headerSize)
     failAt(`file is ${size} bytes, shorter than the ${headerSize}-byte header of ${numJoints} joints`, 0, 'header');
   const dataOffset = u32(MT3_HDR_DATA_OFFSET);
   if (dataOffset % 16 !== 0) failAt(`dataOffset ${dataOffset} is not a multiple of 16`, MT3_HDR_DATA_OFFSET, 'header');
   if (dataOffset < headerSize)
-    failAt(`dataOffset ${dataOffset} lies inside the ${headerSize}-byte header of ${numJoints} joints`, MT3_HDR_DATA_OFFSET, 'header');
-  if (dataOffset > size) failAt(`dataOffset ${dataOffset} is past the end of the ${size}-byte file`, MT3_HDR_DATA_OFFSET, 'header');
+    failAt(
+      `dataOffset ${dataOffset} lies inside the ${headerSize}-byte header of ${numJoints} joints`,
+      MT3_HDR_DATA_OFFSET,
+      'header',
+    );
+  if (dataOffset > size)
+    failAt(`dataOffset ${dataOffset} is past the end of the ${size}-byte file`, MT3_HDR_DATA_OFFSET, 'header');
   const dataSize = u32(MT3_HDR_DATA_SIZE);
   if (dataSize % 2 !== 0) failAt(`dataSize ${dataSize} is odd (the pack is 16-bit words)`, MT3_HDR_DATA_SIZE, 'header');
   if (dataOffset + dataSize !== size)
-    failAt(`file is ${size} bytes but its header (dataOffset ${dataOffset} + dataSize ${dataSize}) implies ${dataOffset + dataSize} bytes`, MT3_HDR_DATA_SIZE, 'header');
+    failAt(
+      `file is ${size} bytes but its header (dataOffset ${dataOffset} + dataSize ${dataSize}) implies ${dataOffset + dataSize} bytes`,
+      MT3_HDR_DATA_SIZE,
+      'header',
+    );
   for (let o = headerSize; o < dataOffset; o++)
-    if (bytes[o] !== 0) failAt(`header padding before dataOffset must be zero, found 0x${bytes[o].toString(16)}`, o, 'header');
+    if (bytes[o] !== 0)
+      failAt(`header padding before dataOffset must be zero, found 0x${bytes[o].toString(16)}`, o, 'header');
 
   const packWords = dataSize / 2;
   const quatOffsets: number[] = [];
@@ -83,10 +123,13 @@ export function readMt3Header(bytes: Uint8Array): Mt3Header {
   let prev = 0;
   let prevName = 'the root translation stream (word 0)';
   const checkOffset = (value: number, at: number, label: string) => {
-    if (value > packWords)
-      failAt(`${label} ${value} is past the end of the ${packWords}-word pack`, at, 'header');
+    if (value > packWords) failAt(`${label} ${value} is past the end of the ${packWords}-word pack`, at, 'header');
     if (value < prev)
-      failAt(`${label} ${value} comes before ${prevName} at word ${prev}; streams lie in the order root translation, rotation 0..J-1, root, move, turn, fix`, at, 'header');
+      failAt(
+        `${label} ${value} comes before ${prevName} at word ${prev}; streams lie in the order root translation, rotation 0..J-1, root, move, turn, fix`,
+        at,
+        'header',
+      );
     prev = value;
     prevName = label;
   };
@@ -113,13 +156,26 @@ export function readMt3Header(bytes: Uint8Array): Mt3Header {
   ];
   for (const [bit, label, start, end, at] of absent) {
     if (!(flags & bit) && end !== start)
-      failAt(`the ${label} flag is clear but its stream has ${end - start} words (an absent stream has length 0)`, at, 'header');
-    if (flags & bit && end === start)
-      failAt(`the ${label} flag is set but its stream is empty`, at, 'header');
+      failAt(
+        `the ${label} flag is clear but its stream has ${end - start} words (an absent stream has length 0)`,
+        at,
+        'header',
+      );
+    if (flags & bit && end === start) failAt(`the ${label} flag is set but its stream is empty`, at, 'header');
   }
   return {
-    name, flags, baseTick, numFrames, dataOffset, dataSize, numJoints,
-    rootOffset, moveOffset, turnOffset, fixOffset, quatOffsets,
+    name,
+    flags,
+    baseTick,
+    numFrames,
+    dataOffset,
+    dataSize,
+    numJoints,
+    rootOffset,
+    moveOffset,
+    turnOffset,
+    fixOffset,
+    quatOffsets,
   };
 }
 
@@ -128,7 +184,11 @@ export function mt3StreamSpans(h: Mt3Header): Mt3StreamSpan[] {
   const J = h.numJoints;
   const spans: Mt3StreamSpan[] = [{ name: 'root translation', start: 0, end: h.quatOffsets[0] }];
   for (let j = 0; j < J; j++)
-    spans.push({ name: `rotation joint ${j}`, start: h.quatOffsets[j], end: j + 1 < J ? h.quatOffsets[j + 1] : h.rootOffset });
+    spans.push({
+      name: `rotation joint ${j}`,
+      start: h.quatOffsets[j],
+      end: j + 1 < J ? h.quatOffsets[j + 1] : h.rootOffset,
+    });
   spans.push({ name: 'root (joint offsets)', start: h.rootOffset, end: h.moveOffset });
   spans.push({ name: 'move (trace)', start: h.moveOffset, end: h.turnOffset });
   spans.push({ name: 'turn', start: h.turnOffset, end: h.fixOffset });
@@ -204,7 +264,11 @@ export function readMt3(bytes: Uint8Array): Mt3Motion {
     const count = r.read(U16_BITS);
     const wordsLeft = packWords - h.fixOffset - 1;
     if (count * FIX_ENTRY_WORDS !== wordsLeft)
-      failAt(`fix count ${count} needs ${count * FIX_ENTRY_WORDS} words of entries but the stream has ${wordsLeft}`, countAt, 'fix stream');
+      failAt(
+        `fix count ${count} needs ${count * FIX_ENTRY_WORDS} words of entries but the stream has ${wordsLeft}`,
+        countAt,
+        'fix stream',
+      );
     fix = [];
     const entryAt: number[] = [];
     for (let i = 0; i < count; i++) {
@@ -238,8 +302,13 @@ export function readMt3(bytes: Uint8Array): Mt3Motion {
  * stream's bounds can hold, never by a field.
  */
 function readKeys(
-  r: BitReader, N: number, recordBits: number, deltaBits: number, streamName: string,
-  allocate: (maxKeys: number) => void, readRecord: (k: number) => void,
+  r: BitReader,
+  N: number,
+  recordBits: number,
+  deltaBits: number,
+  streamName: string,
+  allocate: (maxKeys: number) => void,
+  readRecord: (k: number) => void,
 ): Uint16Array {
   const maxKeys = Math.min(N + 1, Math.floor(r.bitsLeft / recordBits));
   const frames = new Uint16Array(Math.max(maxKeys, 0));
@@ -249,13 +318,19 @@ function readKeys(
   do {
     const at = r.fileOffset;
     if (k >= maxKeys) {
-      failAt(`${streamName} runs past its end before reaching frame N = ${N} (last key at frame ${frame}, ${k} keys)`, at, streamName);
+      failAt(
+        `${streamName} runs past its end before reaching frame N = ${N} (last key at frame ${frame}, ${k} keys)`,
+        at,
+        streamName,
+      );
     }
     const delta = r.read(deltaBits);
     if (k === 0 && delta !== 0) failAt(`the first record must have delta 0, found ${delta}`, at, `${streamName} key 0`);
-    if (k > 0 && delta === 0) failAt(`frame delta 0 after the first record (frame ${frame}); keys must advance`, at, `${streamName} key ${k}`);
+    if (k > 0 && delta === 0)
+      failAt(`frame delta 0 after the first record (frame ${frame}); keys must advance`, at, `${streamName} key ${k}`);
     frame += delta;
-    if (frame > N) failAt(`key frame ${frame} is past N = ${N}; the last key must sit exactly on N`, at, `${streamName} key ${k}`);
+    if (frame > N)
+      failAt(`key frame ${frame} is past N = ${N}; the last key must sit exactly on N`, at, `${streamName} key ${k}`);
     frames[k] = frame;
     readRecord(k);
     k++;
@@ -277,13 +352,21 @@ function readPositionStream(r: BitReader, N: number, name: string): PositionTrac
   for (let c = 0; c < 3; c++) origin[c] = readH16(r, name, `origin ${'xyz'[c]}`);
   let position = new Uint16Array(0);
   let velocity = new Uint16Array(0);
-  const frames = readKeys(r, N, POSITION_RECORD_BITS, D8_BITS, name, (n) => {
-    position = new Uint16Array(3 * n);
-    velocity = new Uint16Array(3 * n);
-  }, (k) => {
-    for (let c = 0; c < 3; c++) position[3 * k + c] = readH16(r, name, `key ${k} position ${'xyz'[c]}`);
-    for (let c = 0; c < 3; c++) velocity[3 * k + c] = readH16(r, name, `key ${k} velocity ${'xyz'[c]}`);
-  });
+  const frames = readKeys(
+    r,
+    N,
+    POSITION_RECORD_BITS,
+    D8_BITS,
+    name,
+    (n) => {
+      position = new Uint16Array(3 * n);
+      velocity = new Uint16Array(3 * n);
+    },
+    (k) => {
+      for (let c = 0; c < 3; c++) position[3 * k + c] = readH16(r, name, `key ${k} position ${'xyz'[c]}`);
+      for (let c = 0; c < 3; c++) velocity[3 * k + c] = readH16(r, name, `key ${k} velocity ${'xyz'[c]}`);
+    },
+  );
   const K = frames.length;
   return { origin, frames, position: position.slice(0, 3 * K), velocity: velocity.slice(0, 3 * K) };
 }
@@ -298,13 +381,21 @@ function readS12(r: BitReader, name: string, what: string): number {
 function readRotationStream(r: BitReader, N: number, name: string): RotationTrack {
   let rotation = new Int16Array(0);
   let inner = new Int16Array(0);
-  const frames = readKeys(r, N, ROTATION_RECORD_BITS, D8_BITS, name, (n) => {
-    rotation = new Int16Array(4 * n);
-    inner = new Int16Array(4 * n);
-  }, (k) => {
-    for (let c = 0; c < 4; c++) rotation[4 * k + c] = readS12(r, name, `key ${k} rotation ${'xyzw'[c]}`);
-    for (let c = 0; c < 4; c++) inner[4 * k + c] = readS12(r, name, `key ${k} inner control ${'xyzw'[c]}`);
-  });
+  const frames = readKeys(
+    r,
+    N,
+    ROTATION_RECORD_BITS,
+    D8_BITS,
+    name,
+    (n) => {
+      rotation = new Int16Array(4 * n);
+      inner = new Int16Array(4 * n);
+    },
+    (k) => {
+      for (let c = 0; c < 4; c++) rotation[4 * k + c] = readS12(r, name, `key ${k} rotation ${'xyzw'[c]}`);
+      for (let c = 0; c < 4; c++) inner[4 * k + c] = readS12(r, name, `key ${k} inner control ${'xyzw'[c]}`);
+    },
+  );
   const K = frames.length;
   return { frames, rotation: rotation.slice(0, 4 * K), inner: inner.slice(0, 4 * K) };
 }
@@ -312,10 +403,18 @@ function readRotationStream(r: BitReader, N: number, name: string): RotationTrac
 function readMoveStream(r: BitReader, N: number): TraceTrack {
   const name = 'move (trace) stream';
   let position = new Uint16Array(0);
-  const frames = readKeys(r, N, MOVE_RECORD_BITS, U16_BITS, name, (n) => {
-    position = new Uint16Array(3 * n);
-  }, (k) => {
-    for (let c = 0; c < 3; c++) position[3 * k + c] = readH16(r, name, `key ${k} position ${'xyz'[c]}`);
-  });
+  const frames = readKeys(
+    r,
+    N,
+    MOVE_RECORD_BITS,
+    U16_BITS,
+    name,
+    (n) => {
+      position = new Uint16Array(3 * n);
+    },
+    (k) => {
+      for (let c = 0; c < 3; c++) position[3 * k + c] = readH16(r, name, `key ${k} position ${'xyz'[c]}`);
+    },
+  );
   return { frames, position: position.slice(0, 3 * frames.length) };
 }

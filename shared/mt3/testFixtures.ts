@@ -29,10 +29,19 @@ export function randomPositionTrack(rnd: () => number, N: number, maxGap = 12, s
 }
 
 function randomUnitQuatS12(rnd: () => number, out: Int16Array, i: number): void {
-  let x = rnd() * 2 - 1, y = rnd() * 2 - 1, z = rnd() * 2 - 1, w = rnd() * 2 - 1;
+  let x = rnd() * 2 - 1,
+    y = rnd() * 2 - 1,
+    z = rnd() * 2 - 1,
+    w = rnd() * 2 - 1;
   const l = Math.hypot(x, y, z, w) || 1;
-  x /= l; y /= l; z /= l; w /= l;
-  out[i] = encodeS12(x); out[i + 1] = encodeS12(y); out[i + 2] = encodeS12(z); out[i + 3] = encodeS12(w);
+  x /= l;
+  y /= l;
+  z /= l;
+  w /= l;
+  out[i] = encodeS12(x);
+  out[i + 1] = encodeS12(y);
+  out[i + 2] = encodeS12(z);
+  out[i + 3] = encodeS12(w);
 }
 
 export function randomRotationTrack(rnd: () => number, N: number, maxGap = 12): RotationTrack {
@@ -62,7 +71,10 @@ export function randomLockRanges(rnd: () => number, N: number, J: number): LockR
     const prev = out[out.length - 1];
     let joint = Math.floor(rnd() * J);
     if (prev && prev.lastFrame + 1 === f && prev.joint === joint) joint = (joint + 1) % J;
-    if (J === 1 && prev && prev.lastFrame + 1 === f) { f++; continue; }
+    if (J === 1 && prev && prev.lastFrame + 1 === f) {
+      f++;
+      continue;
+    }
     out.push({ firstFrame: f, lastFrame: last, joint });
     f = last + 1 + Math.floor(rnd() * 4);
   }
@@ -93,10 +105,10 @@ export function randomMt3(seed: number, o: RandomMt3Options = {}): Mt3Motion {
     numFrames: N,
     root: randomPositionTrack(rnd, N),
     rotations,
-    offsets: o.offsets ?? true ? Array.from({ length: J }, () => randomPositionTrack(rnd, N, 20, 10)) : null,
-    move: o.move ?? true ? randomTraceTrack(rnd, N) : null,
-    turn: o.turn ?? true ? Math.floor(rnd() * J) : null,
-    fix: o.fix ?? true ? randomLockRanges(rnd, N, J) : null,
+    offsets: (o.offsets ?? true) ? Array.from({ length: J }, () => randomPositionTrack(rnd, N, 20, 10)) : null,
+    move: (o.move ?? true) ? randomTraceTrack(rnd, N) : null,
+    turn: (o.turn ?? true) ? Math.floor(rnd() * J) : null,
+    fix: (o.fix ?? true) ? randomLockRanges(rnd, N, J) : null,
   };
   // Flags as a file would carry them: MIRROR_UPPER plus the bits of the streams present.
   m.flags = mt3FlagsFor(m);

@@ -1,9 +1,24 @@
 import { s12ToBits } from '../math/s12';
 import { BitWriter } from './bitstream';
 import {
-  D8_BITS, H16_BITS, MT3_HDR_BASE_TICK, MT3_HDR_DATA_OFFSET, MT3_HDR_DATA_SIZE, MT3_HDR_FIX_OFFSET, MT3_HDR_FLAGS,
-  MT3_HDR_MOVE_OFFSET, MT3_HDR_NAME, MT3_HDR_NUM_FRAMES, MT3_HDR_NUM_JOINTS, MT3_HDR_QUAT_OFFSETS, MT3_HDR_ROOT_OFFSET,
-  MT3_HDR_TURN_OFFSET, MT3_STREAM_FLAGS, S12_BITS, U16_BITS, mt3DataOffset,
+  D8_BITS,
+  H16_BITS,
+  MT3_HDR_BASE_TICK,
+  MT3_HDR_DATA_OFFSET,
+  MT3_HDR_DATA_SIZE,
+  MT3_HDR_FIX_OFFSET,
+  MT3_HDR_FLAGS,
+  MT3_HDR_MOVE_OFFSET,
+  MT3_HDR_NAME,
+  MT3_HDR_NUM_FRAMES,
+  MT3_HDR_NUM_JOINTS,
+  MT3_HDR_QUAT_OFFSETS,
+  MT3_HDR_ROOT_OFFSET,
+  MT3_HDR_TURN_OFFSET,
+  MT3_STREAM_FLAGS,
+  S12_BITS,
+  U16_BITS,
+  mt3DataOffset,
 } from './constants';
 import { Mt3Flag, type Mt3Motion, type PositionTrack, type RotationTrack, type TraceTrack } from './types';
 import { validateMt3 } from './validate';

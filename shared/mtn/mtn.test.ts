@@ -73,17 +73,39 @@ describe('MTN v1', () => {
 
   it('rejects bad input with messages naming section, frame and joint', () => {
     corrupt((b) => b.subarray(0, 10), /shorter than the 32-byte header/);
-    corrupt((b) => { b[0] = 0x58; }, /bad magic/);
-    corrupt((_, dv) => { dv.setUint32(4, 2, true); }, /unsupported version 2/);
-    corrupt((_, dv) => { dv.setUint32(8, 0, true); }, /frameCount 0/);
-    corrupt((_, dv) => { dv.setUint32(12, 5000, true); }, /jointCount 5000/);
+    corrupt((b) => {
+      b[0] = 0x58;
+    }, /bad magic/);
+    corrupt((_, dv) => {
+      dv.setUint32(4, 2, true);
+    }, /unsupported version 2/);
+    corrupt((_, dv) => {
+      dv.setUint32(8, 0, true);
+    }, /frameCount 0/);
+    corrupt((_, dv) => {
+      dv.setUint32(12, 5000, true);
+    }, /jointCount 5000/);
     corrupt((b) => b.subarray(0, b.length - 1), /implies \d+ bytes/);
-    corrupt((b) => { const c = new Uint8Array(b.length + 16); c.set(b); return c; }, /file is \d+ bytes but its header/);
-    corrupt((_, dv) => { dv.setInt32(MTN_HEADER_SIZE + 2 * 16, 3, true); }, /skeleton joint 2.*parent 3 must be a joint before it/);
-    corrupt((_, dv) => { dv.setInt32(MTN_HEADER_SIZE, 0, true); }, /joint 0 must have parent -1/);
-    corrupt((_, dv) => { dv.setInt32(20, 9, true); }, /waist joint 9/);
-    corrupt((_, dv) => { dv.setInt32(20, -1, true); }, /DIRECTION is set but no waist joint/);
-    corrupt((_, dv) => { dv.setFloat32(24, 0, true); }, /frames per second/);
+    corrupt((b) => {
+      const c = new Uint8Array(b.length + 16);
+      c.set(b);
+      return c;
+    }, /file is \d+ bytes but its header/);
+    corrupt((_, dv) => {
+      dv.setInt32(MTN_HEADER_SIZE + 2 * 16, 3, true);
+    }, /skeleton joint 2.*parent 3 must be a joint before it/);
+    corrupt((_, dv) => {
+      dv.setInt32(MTN_HEADER_SIZE, 0, true);
+    }, /joint 0 must have parent -1/);
+    corrupt((_, dv) => {
+      dv.setInt32(20, 9, true);
+    }, /waist joint 9/);
+    corrupt((_, dv) => {
+      dv.setInt32(20, -1, true);
+    }, /DIRECTION is set but no waist joint/);
+    corrupt((_, dv) => {
+      dv.setFloat32(24, 0, true);
+    }, /frames per second/);
   });
 
   it('rejects NaN and infinities naming the section, frame and joint', () => {
@@ -104,13 +126,21 @@ describe('MTN v1', () => {
     for (let j = 0; j < 4; j++) m.jointKeyInfo[(6 * 4 + j) * 4] &= ~KeyFlag.LOCK;
     m.jointKeyInfo[(6 * 4 + 1) * 4] |= KeyFlag.LOCK;
     m.jointKeyInfo[(6 * 4 + 3) * 4] |= KeyFlag.LOCK;
-    expect(() => writeMtn(m)).toThrowError(/joint key info frame 6 joint 3.*two joints locked on one frame \(joints 1 and 3\)/);
+    expect(() => writeMtn(m)).toThrowError(
+      /joint key info frame 6 joint 3.*two joints locked on one frame \(joints 1 and 3\)/,
+    );
   });
 
   it('rejects names that are not NUL-padded ASCII', () => {
-    corrupt((b) => { b.fill(0x41, MTN_HEADER_SIZE + 4 * 16, MTN_HEADER_SIZE + 4 * 16 + 32); }, /not NUL-terminated/);
-    corrupt((b) => { b[MTN_HEADER_SIZE + 4 * 16 + 20] = 0x41; }, /bytes after its NUL/);
-    corrupt((b) => { b[MTN_HEADER_SIZE + 4 * 16 + 1] = 0xff; }, /non-ASCII/);
+    corrupt((b) => {
+      b.fill(0x41, MTN_HEADER_SIZE + 4 * 16, MTN_HEADER_SIZE + 4 * 16 + 32);
+    }, /not NUL-terminated/);
+    corrupt((b) => {
+      b[MTN_HEADER_SIZE + 4 * 16 + 20] = 0x41;
+    }, /bytes after its NUL/);
+    corrupt((b) => {
+      b[MTN_HEADER_SIZE + 4 * 16 + 1] = 0xff;
+    }, /non-ASCII/);
   });
 
   it('on random corruption: a FormatError, or a motion that validates and writes back to the same bytes', () => {

@@ -1,7 +1,15 @@
 import { FormatError } from '../errors';
 import { makeJoint, makeMotion, type JointInfo, type Motion } from '../motion/types';
 import {
-  MTN_HEADER_SIZE, MTN_MAGIC, MTN_MAX_FRAMES, MTN_MAX_JOINTS, MTN_NAME_SIZE, MTN_SKELETON_ENTRY, MTN_VECTOR, MTN_VERSION, mtnByteSize,
+  MTN_HEADER_SIZE,
+  MTN_MAGIC,
+  MTN_MAX_FRAMES,
+  MTN_MAX_JOINTS,
+  MTN_NAME_SIZE,
+  MTN_SKELETON_ENTRY,
+  MTN_VECTOR,
+  MTN_VERSION,
+  mtnByteSize,
 } from './constants';
 import { validateMotion } from './validate';
 
@@ -16,7 +24,8 @@ export function readMtn(bytes: Uint8Array): Motion {
   const fail = (detail: string, offset?: number, where?: string): never => {
     throw new FormatError('MTN', detail, { offset, where });
   };
-  if (bytes.byteLength < MTN_HEADER_SIZE) fail(`file is ${bytes.byteLength} bytes, shorter than the ${MTN_HEADER_SIZE}-byte header`, 0, 'header');
+  if (bytes.byteLength < MTN_HEADER_SIZE)
+    fail(`file is ${bytes.byteLength} bytes, shorter than the ${MTN_HEADER_SIZE}-byte header`, 0, 'header');
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const magic = dv.getUint32(0, true);
   if (magic !== MTN_MAGIC) fail(`bad magic: expected "MTN\\0", found ${hexBytes(bytes, 0, 4)}`, 0, 'header');
@@ -28,7 +37,11 @@ export function readMtn(bytes: Uint8Array): Motion {
   if (J < 1 || J > MTN_MAX_JOINTS) fail(`jointCount ${J} outside 1..${MTN_MAX_JOINTS}`, 12, 'header');
   const expected = mtnByteSize(N, J);
   if (bytes.byteLength !== expected)
-    fail(`file is ${bytes.byteLength} bytes but its header (${N} frames, ${J} joints) implies ${expected} bytes`, undefined, 'header');
+    fail(
+      `file is ${bytes.byteLength} bytes but its header (${N} frames, ${J} joints) implies ${expected} bytes`,
+      undefined,
+      'header',
+    );
 
   const flags = dv.getUint32(16, true);
   const waistJoint = dv.getInt32(20, true);
@@ -38,23 +51,27 @@ export function readMtn(bytes: Uint8Array): Motion {
   let off = MTN_HEADER_SIZE;
   const joints: JointInfo[] = [];
   for (let j = 0; j < J; j++, off += MTN_SKELETON_ENTRY) {
-    joints.push(makeJoint({
-      parent: dv.getInt32(off, true),
-      mirror: dv.getInt32(off + 4, true),
-      part: dv.getUint32(off + 8, true),
-      reserved: dv.getUint32(off + 12, true),
-      name: '',
-    }));
+    joints.push(
+      makeJoint({
+        parent: dv.getInt32(off, true),
+        mirror: dv.getInt32(off + 4, true),
+        part: dv.getUint32(off + 8, true),
+        reserved: dv.getUint32(off + 12, true),
+        name: '',
+      }),
+    );
   }
   for (let j = 0; j < J; j++, off += MTN_NAME_SIZE) {
     const raw = bytes.subarray(off, off + MTN_NAME_SIZE);
     const end = raw.indexOf(0);
     if (end < 0) fail(`joint ${j} name is not NUL-terminated within 32 bytes`, off, `names joint ${j}`);
     for (let k = end; k < MTN_NAME_SIZE; k++)
-      if (raw[k] !== 0) fail(`joint ${j} name has bytes after its NUL terminator (names are NUL-padded)`, off + k, `names joint ${j}`);
+      if (raw[k] !== 0)
+        fail(`joint ${j} name has bytes after its NUL terminator (names are NUL-padded)`, off + k, `names joint ${j}`);
     let name = '';
     for (let k = 0; k < end; k++) {
-      if (raw[k] < 0x20 || raw[k] > 0x7e) fail(`joint ${j} name has a non-ASCII byte 0x${raw[k].toString(16)}`, off + k, `names joint ${j}`);
+      if (raw[k] < 0x20 || raw[k] > 0x7e)
+        fail(`joint ${j} name has a non-ASCII byte 0x${raw[k].toString(16)}`, off + k, `names joint ${j}`);
       name += String.fromCharCode(raw[k]);
     }
     joints[j].name = name;
@@ -84,7 +101,19 @@ export function readMtn(bytes: Uint8Array): Motion {
   const jointKeyInfo = u32(S * J * 4);
   void MTN_VECTOR;
 
-  const motion = makeMotion({ frameCount: N, flags, waistJoint, fps, headerReserved, joints, translation, rotation, offset, translationKeyInfo, jointKeyInfo });
+  const motion = makeMotion({
+    frameCount: N,
+    flags,
+    waistJoint,
+    fps,
+    headerReserved,
+    joints,
+    translation,
+    rotation,
+    offset,
+    translationKeyInfo,
+    jointKeyInfo,
+  });
   validateMotion(motion);
   return motion;
 }

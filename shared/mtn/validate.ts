@@ -18,9 +18,11 @@ export function validateMotion(m: Motion, options: { samplesChecked?: boolean } 
   const fail = (where: string, detail: string): never => {
     throw new FormatError('MTN', detail, { where });
   };
-  if (!Number.isInteger(N) || N < 1 || N > MTN_MAX_FRAMES) fail('header', `frameCount ${N} outside 1..${MTN_MAX_FRAMES}`);
+  if (!Number.isInteger(N) || N < 1 || N > MTN_MAX_FRAMES)
+    fail('header', `frameCount ${N} outside 1..${MTN_MAX_FRAMES}`);
   if (J < 1 || J > MTN_MAX_JOINTS) fail('header', `jointCount ${J} outside 1..${MTN_MAX_JOINTS}`);
-  if (!(Number.isFinite(m.fps) && m.fps > 0)) fail('header', `frames per second must be a finite number > 0, found ${m.fps}`);
+  if (!(Number.isFinite(m.fps) && m.fps > 0))
+    fail('header', `frames per second must be a finite number > 0, found ${m.fps}`);
   if (m.waistJoint !== -1 && (m.waistJoint < 0 || m.waistJoint >= J || !Number.isInteger(m.waistJoint)))
     fail('header', `waist joint ${m.waistJoint} outside -1..${J - 1}`);
   if (m.flags & MotionFlag.DIRECTION && m.waistJoint < 0)
@@ -40,9 +42,11 @@ export function validateMotion(m: Motion, options: { samplesChecked?: boolean } 
     const jt = m.joints[j];
     const at = `skeleton joint ${j}`;
     if (j === 0 && jt.parent !== -1) fail(at, `joint 0 must have parent -1, found ${jt.parent}`);
-    if (j > 0 && !(jt.parent >= 0 && jt.parent < j)) fail(at, `parent ${jt.parent} must be a joint before it (0..${j - 1})`);
+    if (j > 0 && !(jt.parent >= 0 && jt.parent < j))
+      fail(at, `parent ${jt.parent} must be a joint before it (0..${j - 1})`);
     if (!(jt.mirror >= 0 && jt.mirror < J)) fail(at, `mirror joint ${jt.mirror} outside 0..${J - 1}`);
-    if (!NAME_RE.test(jt.name)) fail(`names joint ${j}`, `name must be printable ASCII of at most 31 characters: ${JSON.stringify(jt.name)}`);
+    if (!NAME_RE.test(jt.name))
+      fail(`names joint ${j}`, `name must be printable ASCII of at most 31 characters: ${JSON.stringify(jt.name)}`);
   }
 
   const checkFinite = (name: string, arr: Float32Array, perFrame: number) => {
@@ -51,7 +55,10 @@ export function validateMotion(m: Motion, options: { samplesChecked?: boolean } 
         const v = Math.floor(i / 4);
         const frame = Math.floor(v / perFrame);
         const joint = v % perFrame;
-        fail(perFrame === 1 ? `${name} frame ${frame}` : `${name} frame ${frame} joint ${joint}`, `value ${arr[i]} is not finite (component ${'xyzw'[i % 4]})`);
+        fail(
+          perFrame === 1 ? `${name} frame ${frame}` : `${name} frame ${frame} joint ${joint}`,
+          `value ${arr[i]} is not finite (component ${'xyzw'[i % 4]})`,
+        );
       }
     }
   };
@@ -61,7 +68,10 @@ export function validateMotion(m: Motion, options: { samplesChecked?: boolean } 
     checkFinite('rotation', m.rotation, J);
     checkFinite('offset', m.offset, J);
     for (let i = 0; i < S * J; i++) {
-      const x = m.rotation[i * 4], y = m.rotation[i * 4 + 1], z = m.rotation[i * 4 + 2], w = m.rotation[i * 4 + 3];
+      const x = m.rotation[i * 4],
+        y = m.rotation[i * 4 + 1],
+        z = m.rotation[i * 4 + 2],
+        w = m.rotation[i * 4 + 3];
       if (x * x + y * y + z * z + w * w < 1e-12)
         fail(`rotation frame ${Math.floor(i / J)} joint ${i % J}`, 'quaternion has zero length');
     }
@@ -71,7 +81,11 @@ export function validateMotion(m: Motion, options: { samplesChecked?: boolean } 
     let locked = -1;
     for (let j = 0; j < J; j++) {
       if (m.jointKeyInfo[(f * J + j) * 4] & KeyFlag.LOCK) {
-        if (locked >= 0) fail(`joint key info frame ${f} joint ${j}`, `two joints locked on one frame (joints ${locked} and ${j}); at most one joint per frame`);
+        if (locked >= 0)
+          fail(
+            `joint key info frame ${f} joint ${j}`,
+            `two joints locked on one frame (joints ${locked} and ${j}); at most one joint per frame`,
+          );
         locked = j;
       }
     }

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { marDataBase } from '../mar/constants';
 import {
-  allocateBudget, BUDGET_TOP_STEP, budgetRatio, budgetScale, marBytesOf, marShare, MAX_BUDGET_SCALE, searchBudget, type BudgetPoint,
+  allocateBudget,
+  BUDGET_TOP_STEP,
+  budgetRatio,
+  budgetScale,
+  marBytesOf,
+  marShare,
+  MAX_BUDGET_SCALE,
+  searchBudget,
+  type BudgetPoint,
 } from './budget';
 
 /** A deterministic pseudo-random source (tests must not depend on Math.random). */
@@ -45,7 +53,10 @@ describe('allocateBudget', () => {
     let compared = 0;
     for (let trial = 0; trial < 200; trial++) {
       const tables = Array.from({ length: 2 + Math.floor(rand() * 3) }, () => table(rand, 2 + Math.floor(rand() * 4)));
-      const most = marBytesOf(tables.length, tables.reduce((s, t) => s + t[0].bytes, 0));
+      const most = marBytesOf(
+        tables.length,
+        tables.reduce((s, t) => s + t[0].bytes, 0),
+      );
       const budget = Math.floor(most * (0.3 + rand() * 0.8));
       const best = bruteForce(tables, budget);
       const a = allocateBudget(tables, tables.length, budget);
@@ -58,7 +69,12 @@ describe('allocateBudget', () => {
       const points = a!.choice.map((i, m) => tables[m][i]);
       expect(a!.ratio).toBe(best);
       expect(Math.max(...points.map((p) => p.ratio))).toBe(best);
-      expect(a!.marBytes).toBe(marBytesOf(tables.length, points.reduce((s, p) => s + p.bytes, 0)));
+      expect(a!.marBytes).toBe(
+        marBytesOf(
+          tables.length,
+          points.reduce((s, p) => s + p.bytes, 0),
+        ),
+      );
       expect(a!.marBytes).toBeLessThanOrEqual(budget);
       expect(points[a!.limiting].ratio).toBe(best);
     }
@@ -68,8 +84,16 @@ describe('allocateBudget', () => {
   it('loosens the motion whose bytes fall fastest and keeps the others tight (the bytes left go to the rest)', () => {
     // Motion 0 halves its size from step 0 to step 1 for a small rise in error; motion 1 barely shrinks.
     const tables: BudgetPoint[][] = [
-      [{ step: 0, bytes: 8000, ratio: 1 }, { step: 1, bytes: 4000, ratio: 1.2 }, { step: 2, bytes: 3800, ratio: 2 }],
-      [{ step: 0, bytes: 4000, ratio: 1 }, { step: 1, bytes: 3900, ratio: 1.2 }, { step: 2, bytes: 3800, ratio: 2 }],
+      [
+        { step: 0, bytes: 8000, ratio: 1 },
+        { step: 1, bytes: 4000, ratio: 1.2 },
+        { step: 2, bytes: 3800, ratio: 2 },
+      ],
+      [
+        { step: 0, bytes: 4000, ratio: 1 },
+        { step: 1, bytes: 3900, ratio: 1.2 },
+        { step: 2, bytes: 3800, ratio: 2 },
+      ],
     ];
     const a = allocateBudget(tables, 2, marDataBase(2) + 8000)!;
     expect(a.choice).toEqual([1, 0]);
@@ -102,13 +126,15 @@ describe('budgetRatio', () => {
 
 describe('searchBudget', () => {
   /** Motions whose bytes fall like 1/scale^rate and whose ratio is the scale times a motion's own factor. */
-  const model = (rates: number[], factors: number[], calls: number[][] = []) => async (steps: readonly number[]) => {
-    calls.push([...steps]);
-    return rates.map((r, m) => {
-      const s = budgetScale(steps[m]);
-      return { bytes: marShare(Math.round(10000 / s ** r), 1), ratio: s * factors[m] };
-    });
-  };
+  const model =
+    (rates: number[], factors: number[], calls: number[][] = []) =>
+    async (steps: readonly number[]) => {
+      calls.push([...steps]);
+      return rates.map((r, m) => {
+        const s = budgetScale(steps[m]);
+        return { bytes: marShare(Math.round(10000 / s ** r), 1), ratio: s * factors[m] };
+      });
+    };
 
   it('keeps the tolerances as set when they fit, after one pass', async () => {
     const calls: number[][] = [];
@@ -128,7 +154,12 @@ describe('searchBudget', () => {
     let uniform = Infinity;
     for (let k = 0; k <= BUDGET_TOP_STEP; k++) {
       const pts = await model(rates, factors)([k, k, k]);
-      if (marBytesOf(3, pts.reduce((s, p) => s + p.bytes, 0)) <= budget) {
+      if (
+        marBytesOf(
+          3,
+          pts.reduce((s, p) => s + p.bytes, 0),
+        ) <= budget
+      ) {
         uniform = Math.max(...pts.map((p) => p.ratio));
         break;
       }
@@ -145,11 +176,13 @@ describe('searchBudget', () => {
   });
 
   it('follows a fixed schedule: the same evaluations and choice on every run', async () => {
-    const runs = await Promise.all([1, 2, 3].map(async () => {
-      const calls: number[][] = [];
-      const r = await searchBudget(3, 4, 25000, model([1.5, 0.5, 1], [1, 0.6, 0.9], calls));
-      return { calls, steps: r.ok ? r.steps : null };
-    }));
+    const runs = await Promise.all(
+      [1, 2, 3].map(async () => {
+        const calls: number[][] = [];
+        const r = await searchBudget(3, 4, 25000, model([1.5, 0.5, 1], [1, 0.6, 0.9], calls));
+        return { calls, steps: r.ok ? r.steps : null };
+      }),
+    );
     expect(runs[1]).toEqual(runs[0]);
     expect(runs[2]).toEqual(runs[0]);
     expect(budgetScale(BUDGET_TOP_STEP)).toBe(MAX_BUDGET_SCALE);

@@ -79,7 +79,9 @@ export interface RatioChannel {
  * error counts against the object tolerance as set, in place of the derived per-joint rotation tolerances.
  */
 export function budgetRatio(
-  channels: readonly RatioChannel[], overrides: Readonly<Record<number, number>>, scale: number,
+  channels: readonly RatioChannel[],
+  overrides: Readonly<Record<number, number>>,
+  scale: number,
   skeleton?: { objectTolerance: number; objectMaxError: number },
 ): number {
   let worst = 0;
@@ -99,7 +101,11 @@ export function budgetRatio(
  * bytes left allow, and so on. Null when even the cheapest point of every motion does not fit. Ties go to fewer
  * bytes, then the lower ratio, then the lower step, so the choice depends on the tables alone.
  */
-export function allocateBudget(tables: readonly (readonly BudgetPoint[])[], entries: number, budgetBytes: number): BudgetAllocation | null {
+export function allocateBudget(
+  tables: readonly (readonly BudgetPoint[])[],
+  entries: number,
+  budgetBytes: number,
+): BudgetAllocation | null {
   const choice = new Array<number>(tables.length).fill(-1);
   let left = budgetBytes - marDataBase(entries);
   let open = tables.map((_, m) => m);
@@ -109,7 +115,12 @@ export function allocateBudget(tables: readonly (readonly BudgetPoint[])[], entr
     tables[m].forEach((p, i) => {
       if (p.ratio > r) return;
       const b = best < 0 ? undefined : tables[m][best];
-      if (!b || p.bytes < b.bytes || (p.bytes === b.bytes && (p.ratio < b.ratio || (p.ratio === b.ratio && p.step < b.step)))) best = i;
+      if (
+        !b ||
+        p.bytes < b.bytes ||
+        (p.bytes === b.bytes && (p.ratio < b.ratio || (p.ratio === b.ratio && p.step < b.step)))
+      )
+        best = i;
     });
     return best;
   };
@@ -151,8 +162,16 @@ export function allocateBudget(tables: readonly (readonly BudgetPoint[])[], entr
   const points = choice.map((i, m) => tables[m][i]);
   const ratio = Math.max(0, ...points.map((p) => p.ratio));
   return {
-    choice, marBytes: marBytesOf(entries, points.reduce((s, p) => s + p.bytes, 0)), ratio,
-    limiting: Math.max(0, points.findIndex((p) => p.ratio === ratio)),
+    choice,
+    marBytes: marBytesOf(
+      entries,
+      points.reduce((s, p) => s + p.bytes, 0),
+    ),
+    ratio,
+    limiting: Math.max(
+      0,
+      points.findIndex((p) => p.ratio === ratio),
+    ),
   };
 }
 
@@ -179,7 +198,10 @@ const REFINE_PROBES = 8;
  * every choice of the schedule depends only on earlier results: the same inputs give the same passes.
  */
 export async function searchBudget(
-  count: number, entries: number, budgetBytes: number, evaluate: (steps: readonly number[]) => Promise<BudgetEvaluation>,
+  count: number,
+  entries: number,
+  budgetBytes: number,
+  evaluate: (steps: readonly number[]) => Promise<BudgetEvaluation>,
 ): Promise<BudgetSearchResult> {
   const tables: BudgetPoint[][] = Array.from({ length: count }, () => []);
   let passes = 0;
@@ -187,15 +209,23 @@ export async function searchBudget(
     const points = await evaluate(steps);
     passes++;
     points.forEach((p, m) => {
-      if (!tables[m].some((q) => q.step === steps[m])) tables[m].push({ step: steps[m], bytes: p.bytes, ratio: p.ratio });
+      if (!tables[m].some((q) => q.step === steps[m]))
+        tables[m].push({ step: steps[m], bytes: p.bytes, ratio: p.ratio });
     });
-    return { marBytes: marBytesOf(entries, points.reduce((s, p) => s + p.bytes, 0)), ratio: Math.max(0, ...points.map((p) => p.ratio)) };
+    return {
+      marBytes: marBytesOf(
+        entries,
+        points.reduce((s, p) => s + p.bytes, 0),
+      ),
+      ratio: Math.max(0, ...points.map((p) => p.ratio)),
+    };
   };
   const all = (step: number) => new Array<number>(count).fill(step);
   const asSet = await probe(all(0));
   if (asSet.marBytes > budgetBytes) {
     const loosest = await probe(all(BUDGET_TOP_STEP));
-    if (loosest.marBytes > budgetBytes) return { ok: false, loosestMarBytes: loosest.marBytes, missingBytes: loosest.marBytes - budgetBytes, passes };
+    if (loosest.marBytes > budgetBytes)
+      return { ok: false, loosestMarBytes: loosest.marBytes, missingBytes: loosest.marBytes - budgetBytes, passes };
     let fits = BUDGET_TOP_STEP / COARSE_STEPS;
     let over = 0;
     let hiRatio = loosest.ratio;

@@ -80,7 +80,12 @@ export function projectDurations(project: ResolvedProject, readFile: ReadFile): 
   return out;
 }
 
-function durationOrProblem(frames: number, fps: number, speed: number, fail: (where: string, detail: string) => void): number | undefined {
+function durationOrProblem(
+  frames: number,
+  fps: number,
+  speed: number,
+  fail: (where: string, detail: string) => void,
+): number | undefined {
   try {
     return effectiveDurationMs(frames, fps, speed);
   } catch (e) {

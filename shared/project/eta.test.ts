@@ -3,7 +3,14 @@ import { BuildEta, formatEta } from './eta';
 
 describe('BuildEta', () => {
   it('projects the time left from the weight done, ignoring motions outside the set', () => {
-    const eta = new BuildEta(new Map([[0, 100], [1, 300], [3, 600]]), 1000);
+    const eta = new BuildEta(
+      new Map([
+        [0, 100],
+        [1, 300],
+        [3, 600],
+      ]),
+      1000,
+    );
     expect(eta.remainingMs(1500)).toBeNull();
     eta.done(1);
     // 300 of 1000 weight in 3000 ms: 700 more take 7000 ms.
@@ -18,7 +25,14 @@ describe('BuildEta', () => {
   });
 
   it('drops a motion found in the cache after the clock started: it weighs nothing, once, and never after it was done', () => {
-    const eta = new BuildEta(new Map([[0, 100], [1, 300], [2, 600]]), 0);
+    const eta = new BuildEta(
+      new Map([
+        [0, 100],
+        [1, 300],
+        [2, 600],
+      ]),
+      0,
+    );
     eta.drop(2);
     eta.drop(2);
     eta.done(1);

@@ -11,7 +11,10 @@ export class BuildEta {
   private readonly counted = new Set<number>();
 
   /** `weights` by archive index of the motions still to compress; `startedMs` when compression began. */
-  constructor(weights: ReadonlyMap<number, number>, private readonly startedMs: number) {
+  constructor(
+    weights: ReadonlyMap<number, number>,
+    private readonly startedMs: number,
+  ) {
     this.weights = [];
     let total = 0;
     for (const [i, w] of weights) {

@@ -5,39 +5,77 @@
  */
 export function findJsonSyntaxError(text: string): { offset: number; expected: string } | undefined {
   let i = 0;
-  class Bad { constructor(readonly offset: number, readonly expected: string) {} }
-  const ws = () => { while (i < text.length && ' \t\r\n'.includes(text[i])) i++; };
-  const expect = (what: string): never => { throw new Bad(i, what); };
+  class Bad {
+    constructor(
+      readonly offset: number,
+      readonly expected: string,
+    ) {}
+  }
+  const ws = () => {
+    while (i < text.length && ' \t\r\n'.includes(text[i])) i++;
+  };
+  const expect = (what: string): never => {
+    throw new Bad(i, what);
+  };
   const value = (): void => {
     ws();
     const c = text[i];
     if (c === '{') {
-      i++; ws();
-      if (text[i] === '}') { i++; return; }
+      i++;
+      ws();
+      if (text[i] === '}') {
+        i++;
+        return;
+      }
       for (;;) {
         ws();
         if (text[i] !== '"') expect('a "quoted" key');
-        string(); ws();
+        string();
+        ws();
         if (text[i] !== ':') expect('`:` after the key');
-        i++; value(); ws();
-        if (text[i] === ',') { i++; continue; }
-        if (text[i] === '}') { i++; return; }
+        i++;
+        value();
+        ws();
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === '}') {
+          i++;
+          return;
+        }
         expect('`,` or `}`');
       }
     }
     if (c === '[') {
-      i++; ws();
-      if (text[i] === ']') { i++; return; }
+      i++;
+      ws();
+      if (text[i] === ']') {
+        i++;
+        return;
+      }
       for (;;) {
-        value(); ws();
-        if (text[i] === ',') { i++; continue; }
-        if (text[i] === ']') { i++; return; }
+        value();
+        ws();
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === ']') {
+          i++;
+          return;
+        }
         expect('`,` or `]`');
       }
     }
     if (c === '"') return string();
-    const lit = /^(?:true|false|null|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)/.exec(text.slice(i, i + 400));
-    if (lit && lit[0]) { i += lit[0].length; return; }
+    const lit = /^(?:true|false|null|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)/.exec(
+      text.slice(i, i + 400),
+    );
+    if (lit && lit[0]) {
+      i += lit[0].length;
+      return;
+    }
     expect('a value (object, array, string, number, true, false or null)');
   };
   const string = () => {
@@ -54,7 +92,8 @@ export function findJsonSyntaxError(text: string): { offset: number; expected: s
     i++;
   };
   try {
-    value(); ws();
+    value();
+    ws();
     if (i < text.length) expect('the end of the file');
     return undefined;
   } catch (e) {

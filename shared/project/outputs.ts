@@ -27,12 +27,18 @@ export function mshOutputFiles(p: Pick<ResolvedProject, 'mshDir' | 'motions' | '
   if (dir === undefined) return [];
   return [...p.motions.map((m) => m.name), ...p.aliases.map((a) => a.name)].flatMap((name) => {
     const f = mshFilesOf(mshPrefixIn(dir, name));
-    return [f.res8, f.res19, f.nodes].map((path) => ({ path, key: 'outputs.msh', role: `outputs.msh ${path.slice(path.lastIndexOf('/') + 1)}` }));
+    return [f.res8, f.res19, f.nodes].map((path) => ({
+      path,
+      key: 'outputs.msh',
+      role: `outputs.msh ${path.slice(path.lastIndexOf('/') + 1)}`,
+    }));
   });
 }
 
 /** Every output of a build, in the order the build writes them. */
-export function projectOutputFiles(p: Pick<ResolvedProject, 'marPath' | 'sarPath' | 'reportPath' | 'mshDir' | 'motions' | 'aliases'>): ProjectOutputFile[] {
+export function projectOutputFiles(
+  p: Pick<ResolvedProject, 'marPath' | 'sarPath' | 'reportPath' | 'mshDir' | 'motions' | 'aliases'>,
+): ProjectOutputFile[] {
   return [
     { path: p.marPath, key: 'outputs.mar', role: 'outputs.mar' },
     { path: p.sarPath, key: 'outputs.sar', role: 'outputs.sar' },

@@ -87,7 +87,8 @@ export interface PreparedBuild {
   warnings: FormatError[];
 }
 
-export type PrepareResult = { ok: true; prepared: PreparedBuild } | { ok: false; errors: FormatError[]; warnings: FormatError[] };
+export type PrepareResult =
+  { ok: true; prepared: PreparedBuild } | { ok: false; errors: FormatError[]; warnings: FormatError[] };
 
 /**
  * What the caller already knows of a motion file it read and validated before (docs/cache.md, "Local
@@ -108,10 +109,15 @@ export interface KnownMotion {
  * the tables). Returns all errors at once, or the prepared build. A motion `known` gives is not read: its
  * header and skeleton stand in for the file, which is read only when its samples are needed.
  */
-export function prepareBuild(project: ResolvedProject, readFile: ReadFile, known?: (mtnPath: string) => KnownMotion | undefined): PrepareResult {
+export function prepareBuild(
+  project: ResolvedProject,
+  readFile: ReadFile,
+  known?: (mtnPath: string) => KnownMotion | undefined,
+): PrepareResult {
   const errors: FormatError[] = [];
   const warnings: FormatError[] = [];
-  const pfail = (where: string, detail: string) => errors.push(new FormatError('PROJECT', detail, { where }, project.projectFile));
+  const pfail = (where: string, detail: string) =>
+    errors.push(new FormatError('PROJECT', detail, { where }, project.projectFile));
   const read = (path: string, where: string): Uint8Array | undefined => {
     try {
       return readFile(path);
@@ -134,7 +140,12 @@ export function prepareBuild(project: ResolvedProject, readFile: ReadFile, known
 
   // SE tables first: SEV names are checked against them below.
   const sources: SeTableReadResult[] = [];
-  const tableInput = (path: string | undefined, key: string, parse: (text: string, file: string) => SeTableReadResult, kind: 'SLS' | 'SE_DEFINE') => {
+  const tableInput = (
+    path: string | undefined,
+    key: string,
+    parse: (text: string, file: string) => SeTableReadResult,
+    kind: 'SLS' | 'SE_DEFINE',
+  ) => {
     if (!path) return;
     const bytes = read(path, key);
     if (!bytes) return;
@@ -168,7 +179,14 @@ export function prepareBuild(project: ResolvedProject, readFile: ReadFile, known
         const stated = parsed.doc.motion;
         if (stated && stated.name !== m.name) {
           const place = stated.loc ? { line: stated.loc.line, column: stated.loc.columns[1] ?? 1 } : {};
-          errors.push(new FormatError('SEV', `this SEV is for motion ${stated.name}, but the project lists it for motion ${m.name} (${where})`, place, m.sevPath));
+          errors.push(
+            new FormatError(
+              'SEV',
+              `this SEV is for motion ${stated.name}, but the project lists it for motion ${m.name} (${where})`,
+              place,
+              m.sevPath,
+            ),
+          );
         } else {
           // The project decides the pairing: the motion name stands in for the file name. A SEV with
           // syntax errors still goes on to the frame, joint and SE-name checks, so one run shows every error.
@@ -184,10 +202,25 @@ export function prepareBuild(project: ResolvedProject, readFile: ReadFile, known
     }
     // A bad override is already an error; the motion still takes part in the SEV checks below.
     const overrides = resolveRotationOverrides(m, motion, pfail) ?? {};
-    const durationMs = durationOf(played!.frameCount, project.fps, m.speed, `motion ${m.name}`, `${where}.speed`, pfail);
+    const durationMs = durationOf(
+      played!.frameCount,
+      project.fps,
+      m.speed,
+      `motion ${m.name}`,
+      `${where}.speed`,
+      pfail,
+    );
     motions.push({
-      resolved: m, get motion() { return played!.motion; }, frameCount: played!.frameCount, joints: motion.joints,
-      resampledFrom: played!.resampledFrom, durationMs, rotationOverridesDeg: overrides, sev,
+      resolved: m,
+      get motion() {
+        return played!.motion;
+      },
+      frameCount: played!.frameCount,
+      joints: motion.joints,
+      resampledFrom: played!.resampledFrom,
+      durationMs,
+      rotationOverridesDeg: overrides,
+      sev,
     });
     if (sev) sevs.push(sev);
   }
@@ -195,19 +228,36 @@ export function prepareBuild(project: ResolvedProject, readFile: ReadFile, known
   let sarEntries: SarEntry[] = [];
   if (allRead && motions.length === project.motions.length) {
     const mar: MarMotionInfo[] = motions.map((p) => ({
-      name: p.resolved.hash, frameCount: p.frameCount, jointCount: p.joints.length, displayName: p.resolved.name,
+      name: p.resolved.hash,
+      frameCount: p.frameCount,
+      jointCount: p.joints.length,
+      displayName: p.resolved.name,
     }));
     const packed = packSarEntries(mar, sevs, merged.table, project.marPath);
     errors.push(...packed.errors);
     // An alias's entry is its target's, SE slots and events included, under the alias's name hash.
-    sarEntries = [...packed.entries, ...project.aliases.map((a) => ({ ...packed.entries[a.targetIndex], name: a.hash }))];
+    sarEntries = [
+      ...packed.entries,
+      ...project.aliases.map((a) => ({ ...packed.entries[a.targetIndex], name: a.hash })),
+    ];
   }
   const aliases: PreparedAlias[] = [];
   for (const a of project.aliases) {
     const target = motions.find((p) => p.resolved.index === a.targetIndex);
     if (!target) continue; // the target's own errors are already reported
     const frameCount = target.frameCount;
-    aliases.push({ resolved: a, frameCount, durationMs: durationOf(frameCount, project.fps, a.speed, `alias ${a.name} (of ${a.target})`, `aliases[${a.aliasIndex}].speed`, pfail) });
+    aliases.push({
+      resolved: a,
+      frameCount,
+      durationMs: durationOf(
+        frameCount,
+        project.fps,
+        a.speed,
+        `alias ${a.name} (of ${a.target})`,
+        `aliases[${a.aliasIndex}].speed`,
+        pfail,
+      ),
+    });
   }
   if (errors.length) return { ok: false, errors, warnings };
   return { ok: true, prepared: { project, motions, aliases, table: merged.table, sarEntries, warnings } };
@@ -221,14 +271,26 @@ export function prepareBuild(project: ResolvedProject, readFile: ReadFile, known
  * frame count, and any error resampling would give, are known at once.
  */
 export function atGameRate(
-  m: ResolvedMotion, motion: Motion | KnownMotion, fps: number,
-  fail: (where: string, detail: string) => void, collect: <T>(fn: () => T) => T | undefined,
+  m: ResolvedMotion,
+  motion: Motion | KnownMotion,
+  fps: number,
+  fail: (where: string, detail: string) => void,
+  collect: <T>(fn: () => T) => T | undefined,
 ): { readonly motion: Motion; frameCount: number; resampledFrom?: { fps: number; frameCount: number } } | undefined {
   let loaded: Motion | undefined;
   const load = (): Motion => (loaded ??= 'load' in motion ? motion.load() : motion);
-  if (motion.fps === fps) return { get motion() { return load(); }, frameCount: motion.frameCount };
+  if (motion.fps === fps)
+    return {
+      get motion() {
+        return load();
+      },
+      frameCount: motion.frameCount,
+    };
   if (!m.resample) {
-    fail(`motions[${m.index}].mtn`, `motion ${m.name}: ${m.mtnPath} is ${formatFps(motion.fps)} fps but the project plays motions at ${formatFps(fps)} fps (an MT3 stores no rate, so it would play at ${Number((fps / motion.fps).toFixed(3))}x speed); set "resample": true on the motion or the project, or re-import it at ${formatFps(fps)} fps`);
+    fail(
+      `motions[${m.index}].mtn`,
+      `motion ${m.name}: ${m.mtnPath} is ${formatFps(motion.fps)} fps but the project plays motions at ${formatFps(fps)} fps (an MT3 stores no rate, so it would play at ${Number((fps / motion.fps).toFixed(3))}x speed); set "resample": true on the motion or the project, or re-import it at ${formatFps(fps)} fps`,
+    );
     return undefined;
   }
   const frameCount = collect(() => inFile(m.mtnPath, () => resampledFrameCount(motion, fps)));
@@ -244,7 +306,14 @@ export function atGameRate(
 }
 
 /** effectiveDurationMs, with a failure reported as a project error naming the motion or alias; 0 when it failed. */
-function durationOf(frames: number, fps: number, speed: number, who: string, where: string, fail: (where: string, detail: string) => void): number {
+function durationOf(
+  frames: number,
+  fps: number,
+  speed: number,
+  who: string,
+  where: string,
+  fail: (where: string, detail: string) => void,
+): number {
   try {
     return effectiveDurationMs(frames, fps, speed);
   } catch (e) {
@@ -254,7 +323,11 @@ function durationOf(frames: number, fps: number, speed: number, who: string, whe
 }
 
 /** Joint index or joint name -> joint index, checked against the skeleton; undefined when any key is bad. */
-function resolveRotationOverrides(m: ResolvedMotion, motion: Pick<Motion, 'joints'>, fail: (where: string, detail: string) => void): Record<number, number> | undefined {
+function resolveRotationOverrides(
+  m: ResolvedMotion,
+  motion: Pick<Motion, 'joints'>,
+  fail: (where: string, detail: string) => void,
+): Record<number, number> | undefined {
   const out: Record<number, number> = {};
   let ok = true;
   const J = motion.joints.length;
@@ -271,7 +344,10 @@ function resolveRotationOverrides(m: ResolvedMotion, motion: Pick<Motion, 'joint
     } else {
       joint = motion.joints.findIndex((j) => j.name === key);
       if (joint < 0) {
-        fail(where, `no joint named ${key} in ${m.mtnPath} (its joints: ${motion.joints.map((j) => j.name).join(', ')})`);
+        fail(
+          where,
+          `no joint named ${key} in ${m.mtnPath} (its joints: ${motion.joints.map((j) => j.name).join(', ')})`,
+        );
         ok = false;
         continue;
       }
@@ -395,7 +471,10 @@ export interface BuildOutput {
  * report and the progress lines need. Structured-clone friendly (it crosses
  * worker threads) and small enough to cache (no per-frame error arrays).
  */
-export interface CompressedMotion extends Pick<CompressResult, 'bytes' | 'totalKeys' | 'mt3Bytes' | 'mtnBytes' | 'ratio' | 'ms' | 'method' | 'skeleton'> {
+export interface CompressedMotion extends Pick<
+  CompressResult,
+  'bytes' | 'totalKeys' | 'mt3Bytes' | 'mtnBytes' | 'ratio' | 'ms' | 'method' | 'skeleton'
+> {
   /** The object-space error without its per-frame array. */
   objectError: Omit<ObjectErrorReport, 'frameMaxError'> | null;
   channels: Pick<ChannelReport, 'kind' | 'joint' | 'tolerance' | 'maxError' | 'maxErrorFrame' | 'met'>[];
@@ -414,11 +493,29 @@ export function compressedMotionOf(r: CompressResult): CompressedMotion {
     method: r.method,
     ...(r.skeleton ? { skeleton: { ...r.skeleton } } : {}),
     objectError: r.objectError && {
-      shell: r.objectError.shell, jointMaxError: r.objectError.jointMaxError.slice(), jointMaxErrorFrame: r.objectError.jointMaxErrorFrame.slice(),
-      maxError: r.objectError.maxError, maxErrorJoint: r.objectError.maxErrorJoint, maxErrorFrame: r.objectError.maxErrorFrame,
+      shell: r.objectError.shell,
+      jointMaxError: r.objectError.jointMaxError.slice(),
+      jointMaxErrorFrame: r.objectError.jointMaxErrorFrame.slice(),
+      maxError: r.objectError.maxError,
+      maxErrorJoint: r.objectError.maxErrorJoint,
+      maxErrorFrame: r.objectError.maxErrorFrame,
     },
-    channels: r.channels.map((c) => ({ kind: c.kind, joint: c.joint, tolerance: c.tolerance, maxError: c.maxError, maxErrorFrame: c.maxErrorFrame, met: c.met })),
-    warnings: r.warnings.map((w) => ({ kind: w.kind, joint: w.joint, frame: w.frame, error: w.error, tolerance: w.tolerance, message: w.message })),
+    channels: r.channels.map((c) => ({
+      kind: c.kind,
+      joint: c.joint,
+      tolerance: c.tolerance,
+      maxError: c.maxError,
+      maxErrorFrame: c.maxErrorFrame,
+      met: c.met,
+    })),
+    warnings: r.warnings.map((w) => ({
+      kind: w.kind,
+      joint: w.joint,
+      frame: w.frame,
+      error: w.error,
+      tolerance: w.tolerance,
+      message: w.message,
+    })),
   };
 }
 
@@ -493,14 +590,23 @@ export function executeBuild(prepared: PreparedBuild, onProgress?: (p: BuildProg
  * so a build is byte-identical however its motions were compressed: serially,
  * by N workers, or from the cache.
  */
-export function assembleBuild(prepared: PreparedBuild, results: readonly CompressedMotion[], budget?: BuildReportBudget): BuildResult {
+export function assembleBuild(
+  prepared: PreparedBuild,
+  results: readonly CompressedMotion[],
+  budget?: BuildReportBudget,
+): BuildResult {
   const { project } = prepared;
   let mar: Uint8Array;
   let sar: Uint8Array;
   try {
     const aliasBlobs = prepared.aliases.map((a) => withMt3Name(results[a.resolved.targetIndex].bytes, a.resolved.hash));
     mar = inFile(project.marPath, () => writeMar([...results.map((r) => r.bytes), ...aliasBlobs]));
-    sar = inFile(project.sarPath, () => writeSar(prepared.sarEntries, [...prepared.motions.map((p) => p.resolved.hash), ...prepared.aliases.map((a) => a.resolved.hash)]));
+    sar = inFile(project.sarPath, () =>
+      writeSar(prepared.sarEntries, [
+        ...prepared.motions.map((p) => p.resolved.hash),
+        ...prepared.aliases.map((a) => a.resolved.hash),
+      ]),
+    );
   } catch (e) {
     if (!(e instanceof FormatError)) throw e;
     return { ok: false, errors: [e], warnings: prepared.warnings };
@@ -519,7 +625,11 @@ export function assembleBuild(prepared: PreparedBuild, results: readonly Compres
       sev: r.sevPath ?? null,
       frameCount: p.frameCount,
       joints: p.joints.length,
-      tolerances: { position: settings.positionTolerance, rotationDeg: settings.rotationToleranceDeg, offset: settings.offsetTolerance },
+      tolerances: {
+        position: settings.positionTolerance,
+        rotationDeg: settings.rotationToleranceDeg,
+        offset: settings.offsetTolerance,
+      },
       rotationOverridesDeg: p.rotationOverridesDeg,
       keys: res.totalKeys,
       mtnBytes: res.mtnBytes,
@@ -558,32 +668,55 @@ export function assembleBuild(prepared: PreparedBuild, results: readonly Compres
     reportVersion: 1,
     project: project.projectFile,
     projectAbsolute: project.projectFileAbsolute,
-    outputs: { mar: { path: project.marPath, bytes: mar.byteLength }, sar: { path: project.sarPath, bytes: sar.byteLength }, report: project.reportPath },
+    outputs: {
+      mar: { path: project.marPath, bytes: mar.byteLength },
+      sar: { path: project.sarPath, bytes: sar.byteLength },
+      report: project.reportPath,
+    },
     fps: project.fps,
     motions,
     aliases,
     ...(budget ? { budget } : {}),
     totals: {
-      motions: motions.length, aliases: aliases.length, keys: sum((m) => m.keys), mtnBytes: sum((m) => m.mtnBytes), mt3Bytes: sum((m) => m.mt3Bytes),
+      motions: motions.length,
+      aliases: aliases.length,
+      keys: sum((m) => m.keys),
+      mtnBytes: sum((m) => m.mtnBytes),
+      mt3Bytes: sum((m) => m.mt3Bytes),
       events: sum((m) => m.events),
     },
     warnings: [
       ...prepared.warnings.map((w) => w.message),
-      ...motions.flatMap((m) => m.resampledFrom ? [`${m.name}: resampled from ${formatFps(m.resampledFrom.fps)} fps (frames 0..${m.resampledFrom.frameCount}) to ${formatFps(m.fps)} fps (frames 0..${m.frameCount})`] : []),
+      ...motions.flatMap((m) =>
+        m.resampledFrom
+          ? [
+              `${m.name}: resampled from ${formatFps(m.resampledFrom.fps)} fps (frames 0..${m.resampledFrom.frameCount}) to ${formatFps(m.fps)} fps (frames 0..${m.frameCount})`,
+            ]
+          : [],
+      ),
       ...motions.flatMap((m) => m.unmetTolerances.map((u) => `${m.name}: ${u}`)),
     ],
   };
   const reportBytes = encodeUtf8(`${JSON.stringify(report, null, 2)}\n`);
   return {
     ok: true,
-    outputs: [{ path: project.marPath, bytes: mar }, { path: project.sarPath, bytes: sar }, { path: project.reportPath, bytes: reportBytes }, ...mshOutputs(prepared)],
+    outputs: [
+      { path: project.marPath, bytes: mar },
+      { path: project.sarPath, bytes: sar },
+      { path: project.reportPath, bytes: reportBytes },
+      ...mshOutputs(prepared),
+    ],
     report,
     warnings: prepared.warnings,
   };
 }
 
 /** prepareBuild then executeBuild: every error before any compression, outputs only when all is well. */
-export function planBuild(project: ResolvedProject, readFile: ReadFile, onProgress?: (p: BuildProgress) => void): BuildResult {
+export function planBuild(
+  project: ResolvedProject,
+  readFile: ReadFile,
+  onProgress?: (p: BuildProgress) => void,
+): BuildResult {
   const prep = prepareBuild(project, readFile);
   if (!prep.ok) return prep;
   return executeBuild(prep.prepared, onProgress);
@@ -606,12 +739,27 @@ function mshOutputs(prepared: PreparedBuild): BuildOutput[] {
 
   const byMotion = prepared.motions.map((p) => {
     const r = p.resolved;
-    const tolerances = { position: r.positionTolerance, rotationDeg: r.rotationToleranceDeg, rotationOverridesDeg: p.rotationOverridesDeg };
-    const result = inFile(r.mtnPath, () => exportMshAnimation(p.motion, { positionTolerance: r.positionTolerance, rotationToleranceDeg: r.rotationToleranceDeg, rotationToleranceOverridesDeg: p.rotationOverridesDeg }));
+    const tolerances = {
+      position: r.positionTolerance,
+      rotationDeg: r.rotationToleranceDeg,
+      rotationOverridesDeg: p.rotationOverridesDeg,
+    };
+    const result = inFile(r.mtnPath, () =>
+      exportMshAnimation(p.motion, {
+        positionTolerance: r.positionTolerance,
+        rotationToleranceDeg: r.rotationToleranceDeg,
+        rotationToleranceOverridesDeg: p.rotationOverridesDeg,
+      }),
+    );
     return { result, resources: writeMshResources(result.animation), tolerances, source: r.mtnPath };
   });
   const files = (name: string, e: (typeof byMotion)[number]): BuildOutput[] => {
-    const json = mshNodesJson(e.result, e.resources, { source: e.source, res8: `${name}.res8`, res19: `${name}.res19` }, e.tolerances);
+    const json = mshNodesJson(
+      e.result,
+      e.resources,
+      { source: e.source, res8: `${name}.res8`, res19: `${name}.res19` },
+      e.tolerances,
+    );
     const paths = mshFilesOf(mshPrefixIn(dir, name));
     return [
       { path: paths.res8, bytes: e.resources.res8.bytes },
@@ -624,4 +772,3 @@ function mshOutputs(prepared: PreparedBuild): BuildOutput[] {
     ...prepared.aliases.map((a) => files(a.resolved.name, byMotion[a.resolved.targetIndex])).flat(),
   ];
 }
-

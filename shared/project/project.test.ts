@@ -15,7 +15,17 @@ vi.mock('../motion/resample', async (importOriginal) => {
   return { ...real, resampleMotion: vi.fn(real.resampleMotion) };
 });
 import { MAX_BUDGET_BYTES } from './budget';
-import { ALIAS_KEYS, BUDGET_KEYS, MAX_PROJECT_ENTRIES, MOTION_KEYS, OUTPUT_KEYS, PROJECT_KEYS, SE_TABLE_KEYS, TOLERANCE_KEYS, parseProject } from './validate';
+import {
+  ALIAS_KEYS,
+  BUDGET_KEYS,
+  MAX_PROJECT_ENTRIES,
+  MOTION_KEYS,
+  OUTPUT_KEYS,
+  PROJECT_KEYS,
+  SE_TABLE_KEYS,
+  TOLERANCE_KEYS,
+  parseProject,
+} from './validate';
 import { MAX_LISTED_PROBLEMS } from '../errors';
 
 describe('project paths', () => {
@@ -37,7 +47,13 @@ describe('project paths', () => {
 const GOOD = {
   version: 1,
   motions: [
-    { name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev', tolerances: { rotationDeg: 0.25 }, rotationOverridesDeg: { '1': 0.1, foot: 0.2 } },
+    {
+      name: 'walk',
+      mtn: 'walk.mtn',
+      sev: 'walk.sev',
+      tolerances: { rotationDeg: 0.25 },
+      rotationOverridesDeg: { '1': 0.1, foot: 0.2 },
+    },
     { name: 'idle', mtn: 'idle.mtn' },
   ],
   seTables: { sls: 'default.sls', seDefine: 'se_define.h' },
@@ -47,23 +63,43 @@ const GOOD = {
 describe('parseProject', () => {
   it('refuses a project of 100,000 motions naming one .mtn by its count, in one message (the CLI ran out of heap)', () => {
     const motions = Array.from({ length: 100_000 }, (_, i) => ({ name: `m${i}`, mtn: 'walk.mtn' }));
-    const r = parseProject(JSON.stringify({ version: 1, motions, outputs: { mar: 'o/s.mar', sar: 'o/s.sar' } }), 'big.actguy.json');
+    const r = parseProject(
+      JSON.stringify({ version: 1, motions, outputs: { mar: 'o/s.mar', sar: 'o/s.sar' } }),
+      'big.actguy.json',
+    );
     expect(r.resolved).toBeUndefined();
     expect(r.errors.map((e) => e.message)).toEqual([
       `big.actguy.json [PROJECT] (motions): lists 100000 motions and 0 aliases; a project holds at most ${MAX_PROJECT_ENTRIES} archive entries (split it into several projects)`,
     ]);
     // Aliases count too: they are archive entries.
     const aliases = Array.from({ length: MAX_PROJECT_ENTRIES }, (_, i) => ({ name: `a${i}`, target: 'm0' }));
-    const both = parseProject(JSON.stringify({ version: 1, motions: motions.slice(0, 1), aliases, outputs: { mar: 'o/s.mar', sar: 'o/s.sar' } }), 'p.json');
-    expect(both.errors.map((e) => e.message)).toEqual([`p.json [PROJECT] (aliases): lists 1 motions and ${MAX_PROJECT_ENTRIES} aliases; a project holds at most ${MAX_PROJECT_ENTRIES} archive entries (split it into several projects)`]);
+    const both = parseProject(
+      JSON.stringify({
+        version: 1,
+        motions: motions.slice(0, 1),
+        aliases,
+        outputs: { mar: 'o/s.mar', sar: 'o/s.sar' },
+      }),
+      'p.json',
+    );
+    expect(both.errors.map((e) => e.message)).toEqual([
+      `p.json [PROJECT] (aliases): lists 1 motions and ${MAX_PROJECT_ENTRIES} aliases; a project holds at most ${MAX_PROJECT_ENTRIES} archive entries (split it into several projects)`,
+    ]);
   });
 
   it('lists the first 100 problems and counts the rest (4,000 duplicate names made 3,999 messages)', () => {
     const motions = Array.from({ length: 4000 }, () => ({ name: 'walk', mtn: 'walk.mtn' }));
-    const r = parseProject(JSON.stringify({ version: 1, motions, outputs: { mar: 'o/s.mar', sar: 'o/s.sar' } }), 'dup.actguy.json');
+    const r = parseProject(
+      JSON.stringify({ version: 1, motions, outputs: { mar: 'o/s.mar', sar: 'o/s.sar' } }),
+      'dup.actguy.json',
+    );
     expect(r.errors).toHaveLength(MAX_LISTED_PROBLEMS + 1);
-    expect(r.errors[0].message).toBe('dup.actguy.json [PROJECT] (motions[1].name): motion walk is listed twice (motions[0] and motions[1])');
-    expect(r.errors[MAX_LISTED_PROBLEMS].message).toBe(`dup.actguy.json [PROJECT] (motions[3999].name): ${3999 - MAX_LISTED_PROBLEMS} more problems not listed (only the first ${MAX_LISTED_PROBLEMS} are)`);
+    expect(r.errors[0].message).toBe(
+      'dup.actguy.json [PROJECT] (motions[1].name): motion walk is listed twice (motions[0] and motions[1])',
+    );
+    expect(r.errors[MAX_LISTED_PROBLEMS].message).toBe(
+      `dup.actguy.json [PROJECT] (motions[3999].name): ${3999 - MAX_LISTED_PROBLEMS} more problems not listed (only the first ${MAX_LISTED_PROBLEMS} are)`,
+    );
   });
 
   it('resolves paths and fills default tolerances', () => {
@@ -77,17 +113,28 @@ describe('parseProject', () => {
       seDefinePath: 'proj/se_define.h',
     });
     expect(r.resolved!.motions[0]).toMatchObject({
-      index: 0, name: 'walk', hash: gvStrCode('walk'), mtnPath: 'proj/walk.mtn', sevPath: 'proj/walk.sev',
-      positionTolerance: 0.5, rotationToleranceDeg: 0.25, offsetTolerance: 0.5, rotationOverridesDeg: { '1': 0.1, foot: 0.2 },
+      index: 0,
+      name: 'walk',
+      hash: gvStrCode('walk'),
+      mtnPath: 'proj/walk.mtn',
+      sevPath: 'proj/walk.sev',
+      positionTolerance: 0.5,
+      rotationToleranceDeg: 0.25,
+      offsetTolerance: 0.5,
+      rotationOverridesDeg: { '1': 0.1, foot: 0.2 },
     });
     expect(r.resolved!.motions[1].sevPath).toBeUndefined();
   });
 
   it('refuses JSON nested too deeply at line:column, valid or not (a stack overflow before)', () => {
     const deep = `{\n  "version": 1,\n  "motions": ${'['.repeat(200)}${']'.repeat(200)}\n}`;
-    expect(parseProject(deep, 'p.json').errors.map((e) => e.message)).toEqual(['p.json:3:141: nested too deeply (more than 128 levels of [ ] or { })']);
+    expect(parseProject(deep, 'p.json').errors.map((e) => e.message)).toEqual([
+      'p.json:3:141: nested too deeply (more than 128 levels of [ ] or { })',
+    ]);
     // Unbalanced: JSON.parse fails and the syntax-error finder would have recursed once per bracket.
-    expect(parseProject('['.repeat(100000), 'p.json').errors.map((e) => e.message)).toEqual(['p.json:1:129: nested too deeply (more than 128 levels of [ ] or { })']);
+    expect(parseProject('['.repeat(100000), 'p.json').errors.map((e) => e.message)).toEqual([
+      'p.json:1:129: nested too deeply (more than 128 levels of [ ] or { })',
+    ]);
     // Brackets inside strings are text, not nesting.
     expect(parseProject(JSON.stringify({ ...GOOD, $schema: '['.repeat(500) }), 'p.json').errors).toEqual([]);
   });
@@ -133,31 +180,48 @@ describe('parseProject', () => {
 
   it('refuses an outputs.msh whose files would overwrite an input or another output', () => {
     // The SE table lies where idle's .res19 would go; the report is walk's .nodes.json.
-    const p = { ...GOOD, seTables: { sls: 'm/idle.res19' }, outputs: { ...GOOD.outputs, report: 'm/walk.nodes.json', msh: 'm' } };
+    const p = {
+      ...GOOD,
+      seTables: { sls: 'm/idle.res19' },
+      outputs: { ...GOOD.outputs, report: 'm/walk.nodes.json', msh: 'm' },
+    };
     expect(parseProject(JSON.stringify(p), 'p.json').errors.map((e) => e.message)).toEqual([
       'p.json [PROJECT] (outputs.msh): m/walk.nodes.json (outputs.msh walk.nodes.json) is also outputs.report; each output needs its own file',
       'p.json [PROJECT] (outputs.msh): m/idle.res19 (outputs.msh idle.res19) is seTables.sls; a build never overwrites its inputs',
     ]);
     // An alias's files count too: its name is its own file's.
-    const alias = { ...GOOD, aliases: [{ name: 'walk2', target: 'walk' }], outputs: { ...GOOD.outputs, mar: 'm/walk2.res8', msh: 'm' } };
+    const alias = {
+      ...GOOD,
+      aliases: [{ name: 'walk2', target: 'walk' }],
+      outputs: { ...GOOD.outputs, mar: 'm/walk2.res8', msh: 'm' },
+    };
     expect(parseProject(JSON.stringify(alias), 'p.json').errors.map((e) => e.message)).toEqual([
       'p.json [PROJECT] (outputs.msh): m/walk2.res8 (outputs.msh walk2.res8) is also outputs.mar; each output needs its own file',
     ]);
     // Apart from the others, the MSH folder is fine.
-    expect(parseProject(JSON.stringify({ ...GOOD, outputs: { ...GOOD.outputs, msh: 'm' } }), 'p.json').errors).toEqual([]);
+    expect(parseProject(JSON.stringify({ ...GOOD, outputs: { ...GOOD.outputs, msh: 'm' } }), 'p.json').errors).toEqual(
+      [],
+    );
   });
 
   it('reads budget.marBytes and refuses anything but a whole number of bytes from 1 to the 32-bit limit, naming the place', () => {
-    expect(parseProject(JSON.stringify({ ...GOOD, budget: { marBytes: 65536 } }), 'p.json').resolved?.budget).toEqual({ marBytes: 65536 });
+    expect(parseProject(JSON.stringify({ ...GOOD, budget: { marBytes: 65536 } }), 'p.json').resolved?.budget).toEqual({
+      marBytes: 65536,
+    });
     expect(parseProject(JSON.stringify(GOOD), 'p.json').resolved?.budget).toBeUndefined();
-    const bad = (budget: unknown) => parseProject(JSON.stringify({ ...GOOD, budget }), 'p.json').errors.map((e) => e.message);
+    const bad = (budget: unknown) =>
+      parseProject(JSON.stringify({ ...GOOD, budget }), 'p.json').errors.map((e) => e.message);
     const range = `must be a whole number of bytes from 1 to ${MAX_BUDGET_BYTES}`;
     expect(bad({ marBytes: 0 })).toEqual([`p.json [PROJECT] (budget.marBytes): ${range}, found 0`]);
     expect(bad({ marBytes: 1.5 })).toEqual([`p.json [PROJECT] (budget.marBytes): ${range}, found 1.5`]);
     expect(bad({ marBytes: '4096' })).toEqual([`p.json [PROJECT] (budget.marBytes): ${range}, found "4096"`]);
-    expect(bad({ marBytes: MAX_BUDGET_BYTES + 1 })).toEqual([`p.json [PROJECT] (budget.marBytes): ${range}, found ${MAX_BUDGET_BYTES + 1}`]);
+    expect(bad({ marBytes: MAX_BUDGET_BYTES + 1 })).toEqual([
+      `p.json [PROJECT] (budget.marBytes): ${range}, found ${MAX_BUDGET_BYTES + 1}`,
+    ]);
     expect(bad({})).toEqual(['p.json [PROJECT] (budget.marBytes): is required: the largest .mar size in bytes']);
-    expect(bad({ marBytes: 9, bytes: 9 })).toEqual(['p.json [PROJECT] (budget.bytes): unknown key "bytes" (expected one of marBytes)']);
+    expect(bad({ marBytes: 9, bytes: 9 })).toEqual([
+      'p.json [PROJECT] (budget.bytes): unknown key "bytes" (expected one of marBytes)',
+    ]);
     expect(bad(100000)).toEqual(['p.json [PROJECT] (budget): must be an object { "marBytes": N }, found 100000']);
   });
 
@@ -165,7 +229,13 @@ describe('parseProject', () => {
     // "aa" = (0x61 << 5) + 0x61 and "bA" = (0x62 << 5) + 0x41 = (0x61 << 5) + 0x61: the shift lets a carry collide
     const pair: [string, string] = ['aa', 'bA'];
     expect(gvStrCode(pair[0])).toBe(gvStrCode(pair[1]));
-    const p = { ...GOOD, motions: [{ name: pair![0], mtn: 'a.mtn' }, { name: pair![1], mtn: 'b.mtn' }] };
+    const p = {
+      ...GOOD,
+      motions: [
+        { name: pair![0], mtn: 'a.mtn' },
+        { name: pair![1], mtn: 'b.mtn' },
+      ],
+    };
     const msgs = parseProject(JSON.stringify(p), 'p.json').errors.map((e) => e.message);
     expect(msgs).toHaveLength(1);
     expect(msgs[0]).toContain(`motions ${pair![0]} (motions[0]) and ${pair![1]} (motions[1]) have the same GV_StrCode`);
@@ -174,7 +244,9 @@ describe('parseProject', () => {
   it('reports JSON syntax errors with line and column', () => {
     const r = parseProject('{\n  "version": 1,\n  "motions": [}\n', 'p.json');
     expect(r.errors).toHaveLength(1);
-    expect(r.errors[0].message).toBe('p.json:3:15: not valid JSON: expected a value (object, array, string, number, true, false or null), found `}`');
+    expect(r.errors[0].message).toBe(
+      'p.json:3:15: not valid JSON: expected a value (object, array, string, number, true, false or null), found `}`',
+    );
     const more = [
       ['{"a": 1,}', 'p.json:1:9: not valid JSON: expected a "quoted" key, found `}`'],
       ['{"a" 1}', 'p.json:1:6: not valid JSON: expected `:` after the key, found `1`'],
@@ -188,7 +260,9 @@ describe('parseProject', () => {
   it('keeps the JSON Schema and the validator in step', () => {
     expect(Object.keys(schema.properties).sort()).toEqual([...PROJECT_KEYS].sort());
     expect(Object.keys(schema.$defs.motion.properties).sort()).toEqual([...MOTION_KEYS].sort());
-    expect(Object.keys(schema.$defs.motion.properties.tolerances.properties).sort()).toEqual([...TOLERANCE_KEYS].sort());
+    expect(Object.keys(schema.$defs.motion.properties.tolerances.properties).sort()).toEqual(
+      [...TOLERANCE_KEYS].sort(),
+    );
     expect(Object.keys(schema.properties.seTables.properties).sort()).toEqual([...SE_TABLE_KEYS].sort());
     expect(Object.keys(schema.properties.outputs.properties).sort()).toEqual([...OUTPUT_KEYS].sort());
     expect(Object.keys(schema.properties.budget.properties).sort()).toEqual([...BUDGET_KEYS].sort());
@@ -203,7 +277,10 @@ describe('parseProject', () => {
 
 /** A small motion whose joints swing, so compression places keys. */
 function swingMotion(frames: number, jointNames: string[]): Motion {
-  const m = emptyMotion(frames, jointNames.map((name, i) => ({ parent: i - 1, mirror: i, part: 0, reserved: 0, name })));
+  const m = emptyMotion(
+    frames,
+    jointNames.map((name, i) => ({ parent: i - 1, mirror: i, part: 0, reserved: 0, name })),
+  );
   const J = jointNames.length;
   for (let f = 0; f <= frames; f++) {
     m.translation[f * 4] = f * 2;
@@ -228,7 +305,8 @@ function memoryFiles(files: Record<string, string | Uint8Array>) {
 
 const SLS = 'SE_STEP 0x100\nSE_SWISH 0x101\n';
 const DEF = '#define SE_STEP_GRASS 0x200\n#define SE_STEP_METAL (SE_STEP_GRASS + 1)\n';
-const WALK_SEV = 'sev 1\nse 0 SE_STEP variants SE_STEP SE_STEP_GRASS SE_STEP SE_STEP_METAL SE_STEP SE_STEP SE_STEP SE_STEP\nse 1 SE_SWISH\nevent 20 0 2\nevent 5 1 -\nevent 20 1 0\n';
+const WALK_SEV =
+  'sev 1\nse 0 SE_STEP variants SE_STEP SE_STEP_GRASS SE_STEP SE_STEP_METAL SE_STEP SE_STEP SE_STEP SE_STEP\nse 1 SE_SWISH\nevent 20 0 2\nevent 5 1 -\nevent 20 1 0\n';
 
 function project(overrides: Record<string, unknown> = {}) {
   const files: Record<string, string | Uint8Array> = {
@@ -250,18 +328,44 @@ describe('planBuild', () => {
     const r = planBuild(resolved, memoryFiles(files), (p) => progress.push(`${p.index + 1}/${p.count} ${p.name}`));
     if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
     expect(progress).toEqual(['1/2 walk', '2/2 idle']);
-    expect(r.outputs.map((o) => o.path)).toEqual(['proj/out/stage.mar', 'proj/out/stage.sar', 'proj/out/stage.report.json']);
+    expect(r.outputs.map((o) => o.path)).toEqual([
+      'proj/out/stage.mar',
+      'proj/out/stage.sar',
+      'proj/out/stage.report.json',
+    ]);
     const mar = readMar(r.outputs[0].bytes);
     const sar = readSar(r.outputs[1].bytes);
     expect(mar.entries.map((e) => e.name)).toEqual([gvStrCode('walk'), gvStrCode('idle')]);
     expect(sar.entries.map((e) => e.name)).toEqual(mar.entries.map((e) => e.name));
     expect(mar.entries.map((e) => e.mt3.numFrames)).toEqual([30, 12]);
-    expect(Array.from(sar.entries[0].seCodes)).toEqual([0x100, 0x200, 0x100, 0x201, 0x100, 0x100, 0x100, 0x100, ...new Array(8).fill(0x101)]);
-    expect(sar.entries[0].events).toEqual([{ frame: 5, se: 1, joint: 0xff }, { frame: 20, se: 0, joint: 2 }, { frame: 20, se: 1, joint: 0 }]);
+    expect(Array.from(sar.entries[0].seCodes)).toEqual([
+      0x100,
+      0x200,
+      0x100,
+      0x201,
+      0x100,
+      0x100,
+      0x100,
+      0x100,
+      ...new Array(8).fill(0x101),
+    ]);
+    expect(sar.entries[0].events).toEqual([
+      { frame: 5, se: 1, joint: 0xff },
+      { frame: 20, se: 0, joint: 2 },
+      { frame: 20, se: 1, joint: 0 },
+    ]);
     expect(sar.entries[1]).toEqual({ name: gvStrCode('idle'), seCodes: new Uint16Array(0), events: [] });
     const report = JSON.parse(String.fromCharCode(...r.outputs[2].bytes));
-    expect(report.motions.map((m: { name: string; events: number; rotationOverridesDeg: object }) => [m.name, m.events, m.rotationOverridesDeg]))
-      .toEqual([['walk', 3, { 1: 0.1, 2: 0.2 }], ['idle', 0, {}]]);
+    expect(
+      report.motions.map((m: { name: string; events: number; rotationOverridesDeg: object }) => [
+        m.name,
+        m.events,
+        m.rotationOverridesDeg,
+      ]),
+    ).toEqual([
+      ['walk', 3, { 1: 0.1, 2: 0.2 }],
+      ['idle', 0, {}],
+    ]);
     expect(report.totals.keys).toBe(report.motions[0].keys + report.motions[1].keys);
     expect(report.totals.mt3Bytes).toBe(mar.entries.reduce((s, e) => s + e.bytes.byteLength, 0));
     expect(report.outputs.sar.bytes).toBe(r.outputs[1].bytes.byteLength);
@@ -277,7 +381,10 @@ describe('planBuild', () => {
       { name: 'idle', mtn: 'idle.mtn', tolerances: { method: 'classic' } },
     ];
     const { resolved, files } = project({ motions });
-    expect(resolved.motions.map((m) => [m.method, m.objectTolerance, m.shell])).toEqual([['refined', 0.8, 4], ['classic', undefined, undefined]]);
+    expect(resolved.motions.map((m) => [m.method, m.objectTolerance, m.shell])).toEqual([
+      ['refined', 0.8, 4],
+      ['classic', undefined, undefined],
+    ]);
     const r = planBuild(resolved, memoryFiles(files));
     if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
     const report = JSON.parse(String.fromCharCode(...r.outputs[2].bytes));
@@ -304,10 +411,11 @@ describe('planBuild', () => {
     const r = planBuild(resolved, memoryFiles(files));
     expect(r.ok).toBe(false);
     expect('outputs' in r).toBe(false);
-    if (!r.ok) expect(r.errors.map((e) => e.message)).toEqual([
-      'proj/walk.sev:3:9: event uses undefined SE index 3',
-      'proj/walk.sev:4:7: event frame must be an integer 0..65535, found `x`',
-    ]);
+    if (!r.ok)
+      expect(r.errors.map((e) => e.message)).toEqual([
+        'proj/walk.sev:3:9: event uses undefined SE index 3',
+        'proj/walk.sev:4:7: event frame must be an integer 0..65535, found `x`',
+      ]);
   });
 
   it('collects missing files, unknown SE names, out-of-range events and bad overrides together', () => {
@@ -316,23 +424,28 @@ describe('planBuild', () => {
     files['proj/walk.sev'] = 'sev 1\nse 0 SE_NOPE\nevent 31 0 3\n';
     let r = planBuild(resolved, memoryFiles(files));
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.errors.map((e) => e.message)).toEqual([
-      'proj/p.actguy.json [PROJECT] (motions[1].mtn): cannot read proj/idle.mtn: no such file or directory',
-    ]);
+    if (!r.ok)
+      expect(r.errors.map((e) => e.message)).toEqual([
+        'proj/p.actguy.json [PROJECT] (motions[1].mtn): cannot read proj/idle.mtn: no such file or directory',
+      ]);
     files['proj/idle.mtn'] = writeMtn(swingMotion(12, ['hips', 'spine']));
     r = planBuild(resolved, memoryFiles(files));
-    if (!r.ok) expect(r.errors.map((e) => e.message)).toEqual([
-      'proj/walk.sev:3:7: event frame 31 is past the end of motion walk (frames 0..30)',
-      'proj/walk.sev:3:12: event joint 3 does not exist in motion walk (joints 0..2)',
-      'proj/walk.sev:2:6: SE name SE_NOPE is not defined in proj/default.sls or proj/se_define.h',
-    ]);
+    if (!r.ok)
+      expect(r.errors.map((e) => e.message)).toEqual([
+        'proj/walk.sev:3:7: event frame 31 is past the end of motion walk (frames 0..30)',
+        'proj/walk.sev:3:12: event joint 3 does not exist in motion walk (joints 0..2)',
+        'proj/walk.sev:2:6: SE name SE_NOPE is not defined in proj/default.sls or proj/se_define.h',
+      ]);
     else throw new Error('expected errors');
-    const withBadOverride = project({ motions: [{ name: 'walk', mtn: 'walk.mtn', rotationOverridesDeg: { toe: 1, '7': 1 } }] });
+    const withBadOverride = project({
+      motions: [{ name: 'walk', mtn: 'walk.mtn', rotationOverridesDeg: { toe: 1, '7': 1 } }],
+    });
     r = planBuild(withBadOverride.resolved, memoryFiles(withBadOverride.files));
-    if (!r.ok) expect(r.errors.map((e) => e.message)).toEqual([
-      'proj/p.actguy.json [PROJECT] (motions[0].rotationOverridesDeg.7): joint 7 does not exist: proj/walk.mtn has joints 0..2',
-      'proj/p.actguy.json [PROJECT] (motions[0].rotationOverridesDeg.toe): no joint named toe in proj/walk.mtn (its joints: hips, leg, foot)',
-    ]);
+    if (!r.ok)
+      expect(r.errors.map((e) => e.message)).toEqual([
+        'proj/p.actguy.json [PROJECT] (motions[0].rotationOverridesDeg.7): joint 7 does not exist: proj/walk.mtn has joints 0..2',
+        'proj/p.actguy.json [PROJECT] (motions[0].rotationOverridesDeg.toe): no joint named toe in proj/walk.mtn (its joints: hips, leg, foot)',
+      ]);
     else throw new Error('expected errors');
   });
 
@@ -340,9 +453,10 @@ describe('planBuild', () => {
     const { resolved, files } = project();
     files['proj/walk.sev'] = 'sev 1\nmotion run\nse 0 SE_STEP\n';
     const r = planBuild(resolved, memoryFiles(files));
-    if (!r.ok) expect(r.errors.map((e) => e.message)).toEqual([
-      'proj/walk.sev:2:8: this SEV is for motion run, but the project lists it for motion walk (motions[0])',
-    ]);
+    if (!r.ok)
+      expect(r.errors.map((e) => e.message)).toEqual([
+        'proj/walk.sev:2:8: this SEV is for motion run, but the project lists it for motion walk (motions[0])',
+      ]);
     else throw new Error('expected errors');
   });
 });
@@ -351,17 +465,33 @@ const errorsOf = (json: object) => parseProject(JSON.stringify(json), 'p.json').
 
 describe('project frame rate, speed and aliases (validation)', () => {
   it('defaults fps to 30, speed to 1 and resample to off; a motion setting wins over the project', () => {
-    const r = parseProject(JSON.stringify({ ...GOOD, resample: true, motions: [{ name: 'walk', mtn: 'w.mtn', speed: 1.5, resample: false }, { name: 'idle', mtn: 'i.mtn' }] }), 'p.json');
+    const r = parseProject(
+      JSON.stringify({
+        ...GOOD,
+        resample: true,
+        motions: [
+          { name: 'walk', mtn: 'w.mtn', speed: 1.5, resample: false },
+          { name: 'idle', mtn: 'i.mtn' },
+        ],
+      }),
+      'p.json',
+    );
     expect(r.resolved!.fps).toBe(30);
     expect(r.resolved!.aliases).toEqual([]);
-    expect(r.resolved!.motions.map((m) => [m.speed, m.resample])).toEqual([[1.5, false], [1, true]]);
+    expect(r.resolved!.motions.map((m) => [m.speed, m.resample])).toEqual([
+      [1.5, false],
+      [1, true],
+    ]);
     expect(parseProject(JSON.stringify({ ...GOOD, fps: 60 }), 'p.json').resolved!.fps).toBe(60);
   });
 
   // 1e400 is the literal a hand-edited project can hold: JSON reads it as Infinity, which must be refused.
   /* eslint-disable no-loss-of-precision */
   it.each([0, -1, 'fast', null, 1e400])('refuses speed %j', (speed) => {
-    const text = JSON.stringify({ ...GOOD, motions: [{ name: 'walk', mtn: 'w.mtn', speed }] }).replace('"speed":null', `"speed":${speed === 1e400 ? '1e400' : 'null'}`);
+    const text = JSON.stringify({ ...GOOD, motions: [{ name: 'walk', mtn: 'w.mtn', speed }] }).replace(
+      '"speed":null',
+      `"speed":${speed === 1e400 ? '1e400' : 'null'}`,
+    );
     expect(parseProject(text, 'p.json').errors.map((e) => e.message)).toEqual([
       `p.json [PROJECT] (motions[0].speed): must be a positive, finite playback factor with a finite reciprocal, found ${JSON.stringify(speed === 1e400 ? null : speed)}`,
     ]);
@@ -369,7 +499,14 @@ describe('project frame rate, speed and aliases (validation)', () => {
   /* eslint-enable no-loss-of-precision */
 
   it('refuses a speed whose reciprocal is not finite (5e-324), fps <= 0 and a non-boolean resample', () => {
-    expect(errorsOf({ ...GOOD, fps: 0, resample: 'yes', motions: [{ name: 'walk', mtn: 'w.mtn', speed: 5e-324, resample: 1 }] })).toEqual([
+    expect(
+      errorsOf({
+        ...GOOD,
+        fps: 0,
+        resample: 'yes',
+        motions: [{ name: 'walk', mtn: 'w.mtn', speed: 5e-324, resample: 1 }],
+      }),
+    ).toEqual([
       'p.json [PROJECT] (fps): must be a number greater than 0, found 0',
       'p.json [PROJECT] (resample): must be true or false, found "yes"',
       'p.json [PROJECT] (motions[0].speed): must be a positive, finite playback factor with a finite reciprocal, found 5e-324',
@@ -378,10 +515,27 @@ describe('project frame rate, speed and aliases (validation)', () => {
   });
 
   it('resolves an alias in one step to a motion, after every motion in archive order', () => {
-    const r = parseProject(JSON.stringify({ ...GOOD, aliases: [{ name: 'walk_slow', target: 'walk', speed: 0.5 }, { name: '131_01', target: 'idle' }] }), 'p.json');
+    const r = parseProject(
+      JSON.stringify({
+        ...GOOD,
+        aliases: [
+          { name: 'walk_slow', target: 'walk', speed: 0.5 },
+          { name: '131_01', target: 'idle' },
+        ],
+      }),
+      'p.json',
+    );
     expect(r.errors).toEqual([]);
     expect(r.resolved!.aliases).toEqual([
-      { aliasIndex: 0, index: 2, name: 'walk_slow', hash: gvStrCode('walk_slow'), target: 'walk', targetIndex: 0, speed: 0.5 },
+      {
+        aliasIndex: 0,
+        index: 2,
+        name: 'walk_slow',
+        hash: gvStrCode('walk_slow'),
+        target: 'walk',
+        targetIndex: 0,
+        speed: 0.5,
+      },
       { aliasIndex: 1, index: 3, name: '131_01', hash: gvStrCode('131_01'), target: 'idle', targetIndex: 1, speed: 1 },
     ]);
   });
@@ -389,20 +543,22 @@ describe('project frame rate, speed and aliases (validation)', () => {
   it('refuses alias -> alias, a missing target, shadowing, duplicates, bad names and hash clashes, naming both sides', () => {
     const [a, b] = ['aaap', 'aac0']; // one GV_StrCode
     expect(gvStrCode(a)).toBe(gvStrCode(b));
-    expect(errorsOf({
-      ...GOOD,
-      motions: [...GOOD.motions, { name: a, mtn: 'a.mtn' }],
-      aliases: [
-        { name: 'slow', target: 'walk' },
-        { name: 'slower', target: 'slow' },
-        { name: 'ghost', target: 'nothing' },
-        { name: 'idle', target: 'walk' },
-        { name: 'slow', target: 'idle' },
-        { name: 'bad name', target: 'walk' },
-        { name: b, target: 'walk' },
-        { name: 'x', target: 'walk', speed: 0, extra: 1 },
-      ],
-    })).toEqual([
+    expect(
+      errorsOf({
+        ...GOOD,
+        motions: [...GOOD.motions, { name: a, mtn: 'a.mtn' }],
+        aliases: [
+          { name: 'slow', target: 'walk' },
+          { name: 'slower', target: 'slow' },
+          { name: 'ghost', target: 'nothing' },
+          { name: 'idle', target: 'walk' },
+          { name: 'slow', target: 'idle' },
+          { name: 'bad name', target: 'walk' },
+          { name: b, target: 'walk' },
+          { name: 'x', target: 'walk', speed: 0, extra: 1 },
+        ],
+      }),
+    ).toEqual([
       'p.json [PROJECT] (aliases[1].target): alias slower points at alias slow (aliases[0]); aliases resolve in one step, so point slower at a motion',
       'p.json [PROJECT] (aliases[2].target): alias ghost points at nothing, which is not a motion of this project',
       'p.json [PROJECT] (aliases[3].name): alias idle shadows motion idle (motions[1]); an alias needs a name of its own',
@@ -412,7 +568,9 @@ describe('project frame rate, speed and aliases (validation)', () => {
       'p.json [PROJECT] (aliases[7].extra): unknown key "extra" (expected one of name, target, speed)',
       'p.json [PROJECT] (aliases[7].speed): must be a positive, finite playback factor with a finite reciprocal, found 0',
     ]);
-    expect(errorsOf({ ...GOOD, aliases: {} })).toEqual(['p.json [PROJECT] (aliases): must be an array of { name, target, speed? }']);
+    expect(errorsOf({ ...GOOD, aliases: {} })).toEqual([
+      'p.json [PROJECT] (aliases): must be an array of { name, target, speed? }',
+    ]);
   });
 });
 
@@ -439,7 +597,13 @@ describe('planBuild: frame rates, durations and aliases', () => {
     for (const json of [{ motions: [{ ...GOOD.motions[0], resample: true }, GOOD.motions[1]] }, { resample: true }]) {
       const r = build(json, { 'proj/walk.mtn': at(60, 60) });
       if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
-      expect(r.report.motions[0]).toMatchObject({ name: 'walk', fps: 30, frameCount: 30, resampledFrom: { fps: 60, frameCount: 60 }, durationMs: 1000 });
+      expect(r.report.motions[0]).toMatchObject({
+        name: 'walk',
+        fps: 30,
+        frameCount: 30,
+        resampledFrom: { fps: 60, frameCount: 60 },
+        durationMs: 1000,
+      });
       expect(r.report.motions[1]).toMatchObject({ name: 'idle', resampledFrom: null });
       expect(r.report.warnings).toContain('walk: resampled from 60 fps (frames 0..60) to 30 fps (frames 0..30)');
       expect(readMar(r.outputs[0].bytes).entries[0].mt3.numFrames).toBe(30);
@@ -458,7 +622,9 @@ describe('planBuild: frame rates, durations and aliases', () => {
     expect(r.report.motions[0].resampledFrom?.fps).toBeCloseTo(29.97, 5);
     expect(r.report.motions[0].resampledFrom?.frameCount).toBe(90);
     expect(r.report.motions[0].fps).toBe(30);
-    expect(r.report.warnings.some((w) => w.startsWith('walk: resampled from 29.969999 fps (frames 0..90) to 30 fps'))).toBe(true);
+    expect(
+      r.report.warnings.some((w) => w.startsWith('walk: resampled from 29.969999 fps (frames 0..90) to 30 fps')),
+    ).toBe(true);
   });
 
   it('prepares a resampled motion without resampling it until its samples are asked for, with the same frame count', () => {
@@ -482,27 +648,51 @@ describe('planBuild: frame rates, durations and aliases', () => {
   });
 
   it('refuses at once a motion that resampling would make too long for an MTN', () => {
-    const r = build({ fps: 240, resample: true }, { 'proj/walk.mtn': at(1, 300), 'proj/idle.mtn': at(240, 24, ['hips', 'spine']) });
+    const r = build(
+      { fps: 240, resample: true },
+      { 'proj/walk.mtn': at(1, 300), 'proj/idle.mtn': at(240, 24, ['hips', 'spine']) },
+    );
     if (r.ok) throw new Error('expected errors');
-    expect(r.errors.map((e) => e.message)).toEqual([expect.stringMatching(/^proj\/walk\.mtn \[MTN\] \(resampling\): 300 frames at 1 fps resampled to 240 fps is 72000 frames; a motion holds at most \d+$/)]);
+    expect(r.errors.map((e) => e.message)).toEqual([
+      expect.stringMatching(
+        /^proj\/walk\.mtn \[MTN\] \(resampling\): 300 frames at 1 fps resampled to 240 fps is 72000 frames; a motion holds at most \d+$/,
+      ),
+    ]);
   });
 
   it('builds for the project rate: a 60 fps project takes 60 fps motions as they are', () => {
     const r = build({ fps: 60 }, { 'proj/walk.mtn': at(60, 60), 'proj/idle.mtn': at(60, 24, ['hips', 'spine']) });
     if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
     expect(r.report.fps).toBe(60);
-    expect(r.report.motions.map((m) => [m.frameCount, m.durationMs, m.resampledFrom])).toEqual([[60, 1000, null], [24, 400, null]]);
+    expect(r.report.motions.map((m) => [m.frameCount, m.durationMs, m.resampledFrom])).toEqual([
+      [60, 1000, null],
+      [24, 400, null],
+    ]);
   });
 
   it('reports effective durations round(frames / fps / speed * 1000) ms', () => {
-    const r = build({ motions: [{ ...GOOD.motions[0], speed: 1.5 }, { ...GOOD.motions[1], speed: 0.7 }] });
+    const r = build({
+      motions: [
+        { ...GOOD.motions[0], speed: 1.5 },
+        { ...GOOD.motions[1], speed: 0.7 },
+      ],
+    });
     if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
     // walk: 30 frames / 30 fps / 1.5 = 666.67 ms; idle: 12 / 30 / 0.7 = 571.43 ms
-    expect(r.report.motions.map((m) => [m.name, m.speed, m.durationMs])).toEqual([['walk', 1.5, 667], ['idle', 0.7, 571]]);
+    expect(r.report.motions.map((m) => [m.name, m.speed, m.durationMs])).toEqual([
+      ['walk', 1.5, 667],
+      ['idle', 0.7, 571],
+    ]);
   });
 
   it('refuses durations that round to 0 or pass the signed 32-bit millisecond range, naming the motion or alias', () => {
-    const r = build({ motions: [{ ...GOOD.motions[0], speed: 1e300 }, { ...GOOD.motions[1], speed: 1e-300 }], aliases: [{ name: 'blink', target: 'walk', speed: 1e6 }] });
+    const r = build({
+      motions: [
+        { ...GOOD.motions[0], speed: 1e300 },
+        { ...GOOD.motions[1], speed: 1e-300 },
+      ],
+      aliases: [{ name: 'blink', target: 'walk', speed: 1e6 }],
+    });
     if (r.ok) throw new Error('expected errors');
     expect(r.errors.map((e) => e.message)).toEqual([
       'proj/p.actguy.json [PROJECT] (motions[0].speed): motion walk: effective duration 30 frames / 30 fps / speed 1e+300 rounds to 0 ms; a motion must last at least 1 ms',
@@ -511,10 +701,12 @@ describe('planBuild: frame rates, durations and aliases', () => {
     ]);
     const big = build({ motions: [{ ...GOOD.motions[0], speed: 1e-7 }, GOOD.motions[1]] });
     if (big.ok) throw new Error('expected errors');
-    expect(big.errors[0].message).toBe('proj/p.actguy.json [PROJECT] (motions[0].speed): motion walk: effective duration 30 frames / 30 fps / speed 1e-7 is 10000000000 ms, past the signed 32-bit millisecond range (2147483647)');
+    expect(big.errors[0].message).toBe(
+      'proj/p.actguy.json [PROJECT] (motions[0].speed): motion walk: effective duration 30 frames / 30 fps / speed 1e-7 is 10000000000 ms, past the signed 32-bit millisecond range (2147483647)',
+    );
   });
 
-  it('adds an alias as its own archive entry: the target\'s streams and SAR entry under the alias name, with its own speed', () => {
+  it("adds an alias as its own archive entry: the target's streams and SAR entry under the alias name, with its own speed", () => {
     const r = build({ aliases: [{ name: 'walk_slow', target: 'walk', speed: 0.5 }] });
     if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
     const mar = readMar(r.outputs[0].bytes);
@@ -525,12 +717,26 @@ describe('planBuild: frame rates, durations and aliases', () => {
     expect(Array.from(mar.entries[2].bytes.subarray(4))).toEqual(Array.from(mar.entries[0].bytes.subarray(4)));
     expect({ ...sar.entries[2], name: 0 }).toEqual({ ...sar.entries[0], name: 0 });
     expect(sar.entries[2].events.length).toBe(3);
-    expect(r.report.aliases).toEqual([{ index: 2, name: 'walk_slow', hash: `0x${gvStrCode('walk_slow').toString(16).padStart(6, '0')}`, target: 'walk', targetIndex: 0, frameCount: 30, speed: 0.5, durationMs: 2000 }]);
+    expect(r.report.aliases).toEqual([
+      {
+        index: 2,
+        name: 'walk_slow',
+        hash: `0x${gvStrCode('walk_slow').toString(16).padStart(6, '0')}`,
+        target: 'walk',
+        targetIndex: 0,
+        frameCount: 30,
+        speed: 0.5,
+        durationMs: 2000,
+      },
+    ]);
     expect(r.report.totals).toMatchObject({ motions: 2, aliases: 1 });
   });
 
   it('pairs a digit-first motion name: 131_01 in the project with `motion 131_01` in its .sev', () => {
-    const r = build({ motions: [{ name: '131_01', mtn: 'walk.mtn', sev: 'walk.sev' }] }, { 'proj/walk.sev': `sev 1\nmotion 131_01\n${WALK_SEV.slice(6)}` });
+    const r = build(
+      { motions: [{ name: '131_01', mtn: 'walk.mtn', sev: 'walk.sev' }] },
+      { 'proj/walk.sev': `sev 1\nmotion 131_01\n${WALK_SEV.slice(6)}` },
+    );
     if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
     expect(readSar(r.outputs[1].bytes).entries[0]).toMatchObject({ name: gvStrCode('131_01') });
     expect(readSar(r.outputs[1].bytes).entries[0].events.length).toBe(3);
@@ -546,11 +752,18 @@ describe('planBuild: MSH as an extra output', () => {
     const r = planBuild(p.resolved, memoryFiles(p.files));
     if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
     const names = ['walk', 'idle', 'walk2'];
-    expect(r.outputs.map((o) => o.path).slice(3)).toEqual(names.flatMap((n) => ['res8', 'res19', 'nodes.json'].map((x) => `proj/out/msh/${n}.${x}`)));
+    expect(r.outputs.map((o) => o.path).slice(3)).toEqual(
+      names.flatMap((n) => ['res8', 'res19', 'nodes.json'].map((x) => `proj/out/msh/${n}.${x}`)),
+    );
     const file = (path: string) => r.outputs.find((o) => o.path === path)!.bytes;
     const nodes = parseMshNodesJson(String.fromCharCode(...file('proj/out/msh/walk2.nodes.json')), 'walk2.nodes.json');
     expect(nodes.res8File).toBe('walk2.res8');
-    const a = readMshAnimation(file('proj/out/msh/walk2.res8'), file('proj/out/msh/walk2.res19'), nodes.attrs, nodes.nodes);
+    const a = readMshAnimation(
+      file('proj/out/msh/walk2.res8'),
+      file('proj/out/msh/walk2.res19'),
+      nodes.attrs,
+      nodes.nodes,
+    );
     expect(a.frameCount).toBe(31);
     expect(a.nodes.map((n) => n.name)).toEqual(['hips', 'leg', 'foot']);
     expect(file('proj/out/msh/walk2.res8')).toEqual(file('proj/out/msh/walk.res8'));

@@ -12,7 +12,17 @@ import { MAX_BUDGET_BYTES } from './budget';
 import type { ActGuyProject, ResolvedAlias, ResolvedMotion, ResolvedProject } from './types';
 
 /** Keys the project format knows at each level (project.schema.json lists the same; a test keeps them equal). */
-export const PROJECT_KEYS = ['$schema', 'version', 'fps', 'resample', 'motions', 'aliases', 'seTables', 'outputs', 'budget'] as const;
+export const PROJECT_KEYS = [
+  '$schema',
+  'version',
+  'fps',
+  'resample',
+  'motions',
+  'aliases',
+  'seTables',
+  'outputs',
+  'budget',
+] as const;
 export const MOTION_KEYS = ['name', 'mtn', 'sev', 'tolerances', 'rotationOverridesDeg', 'speed', 'resample'] as const;
 export const ALIAS_KEYS = ['name', 'target', 'speed'] as const;
 export const TOLERANCE_KEYS = ['position', 'rotationDeg', 'offset', 'object', 'shell', 'method'] as const;
@@ -49,11 +59,22 @@ export function parseProject(text: string, projectFile: string): ProjectParseRes
   const unlisted = { count: 0, lastWhere: '' };
   const result = collectProjectProblems(text, projectFile, unlisted);
   if (unlisted.count)
-    result.errors.push(new FormatError('PROJECT', `${unlisted.count} more problems not listed (only the first ${MAX_LISTED_PROBLEMS} are)`, { where: unlisted.lastWhere }, projectFile));
+    result.errors.push(
+      new FormatError(
+        'PROJECT',
+        `${unlisted.count} more problems not listed (only the first ${MAX_LISTED_PROBLEMS} are)`,
+        { where: unlisted.lastWhere },
+        projectFile,
+      ),
+    );
   return result;
 }
 
-function collectProjectProblems(text: string, projectFile: string, unlisted: { count: number; lastWhere: string }): ProjectParseResult {
+function collectProjectProblems(
+  text: string,
+  projectFile: string,
+  unlisted: { count: number; lastWhere: string },
+): ProjectParseResult {
   const errors: FormatError[] = [];
   const fail = (where: string, detail: string): void => {
     // Past the listed ones only counted: building 200,000 messages nobody reads costs more than the parse.
@@ -65,7 +86,10 @@ function collectProjectProblems(text: string, projectFile: string, unlisted: { c
   };
   let json: unknown;
   const deep = findExcessiveNesting(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  if (deep) return { errors: [new FormatError('PROJECT', nestedTooDeeply(), { line: deep.line, column: deep.column }, projectFile)] };
+  if (deep)
+    return {
+      errors: [new FormatError('PROJECT', nestedTooDeeply(), { line: deep.line, column: deep.column }, projectFile)],
+    };
   try {
     json = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (e) {
@@ -73,12 +97,17 @@ function collectProjectProblems(text: string, projectFile: string, unlisted: { c
     const at = findJsonSyntaxError(body);
     const place = at ? lineColumnAt(body, at.offset) : { line: 1, column: 1 };
     const found = at && at.offset < body.length ? `\`${body[at.offset]}\`` : 'the end of the file';
-    const detail = at ? `not valid JSON: expected ${at.expected}, found ${found}` : `not valid JSON: ${(e as Error).message}`;
+    const detail = at
+      ? `not valid JSON: expected ${at.expected}, found ${found}`
+      : `not valid JSON: ${(e as Error).message}`;
     return { errors: [new FormatError('PROJECT', detail, place, projectFile)] };
   }
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
   const unknownKeys = (obj: Record<string, unknown>, known: readonly string[], where: string) => {
-    for (const k of Object.keys(obj)) if (!known.includes(k)) fail(where ? `${where}.${k}` : k, `unknown key ${quoteJson(k)} (expected one of ${known.join(', ')})`);
+    for (const k of Object.keys(obj))
+      if (!known.includes(k))
+        fail(where ? `${where}.${k}` : k, `unknown key ${quoteJson(k)} (expected one of ${known.join(', ')})`);
   };
   const path = (v: unknown, where: string, required: boolean): string | undefined => {
     if (v === undefined) {
@@ -125,10 +154,13 @@ function collectProjectProblems(text: string, projectFile: string, unlisted: { c
   const projectResample = flag(json.resample, 'resample') ?? false;
 
   const motions: ResolvedMotion[] = [];
-  const entries = (Array.isArray(json.motions) ? json.motions.length : 0) + (Array.isArray(json.aliases) ? json.aliases.length : 0);
+  const entries =
+    (Array.isArray(json.motions) ? json.motions.length : 0) + (Array.isArray(json.aliases) ? json.aliases.length : 0);
   if (entries > MAX_PROJECT_ENTRIES) {
-    fail(Array.isArray(json.motions) && json.motions.length > MAX_PROJECT_ENTRIES ? 'motions' : 'aliases',
-      `lists ${Array.isArray(json.motions) ? json.motions.length : 0} motions and ${Array.isArray(json.aliases) ? json.aliases.length : 0} aliases; a project holds at most ${MAX_PROJECT_ENTRIES} archive entries (split it into several projects)`);
+    fail(
+      Array.isArray(json.motions) && json.motions.length > MAX_PROJECT_ENTRIES ? 'motions' : 'aliases',
+      `lists ${Array.isArray(json.motions) ? json.motions.length : 0} motions and ${Array.isArray(json.aliases) ? json.aliases.length : 0} aliases; a project holds at most ${MAX_PROJECT_ENTRIES} archive entries (split it into several projects)`,
+    );
     return { errors };
   }
   if (!Array.isArray(json.motions) || json.motions.length === 0) {
@@ -146,7 +178,12 @@ function collectProjectProblems(text: string, projectFile: string, unlisted: { c
       let ok = true;
       const name = m.name;
       if (typeof name !== 'string' || !isMotionName(name)) {
-        fail(`${where}.name`, typeof name === 'string' ? motionNameProblem(name)! : `must be a motion name (${MOTION_NAME_RULE}), found ${quoteJson(name)}`);
+        fail(
+          `${where}.name`,
+          typeof name === 'string'
+            ? motionNameProblem(name)!
+            : `must be a motion name (${MOTION_NAME_RULE}), found ${quoteJson(name)}`,
+        );
         ok = false;
       } else {
         const prev = byName.get(name);
@@ -157,7 +194,10 @@ function collectProjectProblems(text: string, projectFile: string, unlisted: { c
           ok = false;
         } else if (clash !== undefined) {
           const other = (json.motions as { name: string }[])[clash].name;
-          fail(`${where}.name`, `motions ${other} (motions[${clash}]) and ${name} (motions[${i}]) have the same GV_StrCode ${formatStrCode(hash)}; rename one`);
+          fail(
+            `${where}.name`,
+            `motions ${other} (motions[${clash}]) and ${name} (motions[${i}]) have the same GV_StrCode ${formatStrCode(hash)}; rename one`,
+          );
           ok = false;
         } else {
           byName.set(name, i);
@@ -183,10 +223,19 @@ function collectProjectProblems(text: string, projectFile: string, unlisted: { c
       const offset = positive(tol.offset, `${where}.tolerances.offset`);
       const object = positive(tol.object, `${where}.tolerances.object`);
       const shell = positive(tol.shell, `${where}.tolerances.shell`);
-      if ((tol.position !== undefined && position === undefined) || (tol.rotationDeg !== undefined && rotationDeg === undefined) || (tol.offset !== undefined && offset === undefined)) ok = false;
-      if ((tol.object !== undefined && object === undefined) || (tol.shell !== undefined && shell === undefined)) ok = false;
+      if (
+        (tol.position !== undefined && position === undefined) ||
+        (tol.rotationDeg !== undefined && rotationDeg === undefined) ||
+        (tol.offset !== undefined && offset === undefined)
+      )
+        ok = false;
+      if ((tol.object !== undefined && object === undefined) || (tol.shell !== undefined && shell === undefined))
+        ok = false;
       if (tol.shell !== undefined && tol.object === undefined) {
-        fail(`${where}.tolerances.shell`, 'needs tolerances.object (the shell is where the object-space error is measured)');
+        fail(
+          `${where}.tolerances.shell`,
+          'needs tolerances.object (the shell is where the object-space error is measured)',
+        );
         ok = false;
       }
       if (tol.method !== undefined && tol.method !== 'classic' && tol.method !== 'refined') {
@@ -284,7 +333,16 @@ function collectProjectProblems(text: string, projectFile: string, unlisted: { c
 
   if (errors.length) return { errors };
   const resolved: ResolvedProject = {
-    projectFile, fps: fps!, motions, aliases: aliases!, slsPath, seDefinePath, marPath: marPath!, sarPath: sarPath!, reportPath: reportPath!, mshDir,
+    projectFile,
+    fps: fps!,
+    motions,
+    aliases: aliases!,
+    slsPath,
+    seDefinePath,
+    marPath: marPath!,
+    sarPath: sarPath!,
+    reportPath: reportPath!,
+    mshDir,
     ...(budget ? { budget } : {}),
   };
   errors.push(...checkOutputPaths(resolved));
@@ -299,7 +357,9 @@ function collectProjectProblems(text: string, projectFile: string, unlisted: { c
  * undefined when any alias is bad (the errors are reported through `fail`).
  */
 function resolveAliases(
-  raw: unknown, rawMotions: unknown, motionCount: number,
+  raw: unknown,
+  rawMotions: unknown,
+  motionCount: number,
   fail: (where: string, detail: string) => void,
   speedOf: (v: unknown, where: string) => number | undefined,
   unknownKeys: (obj: Record<string, unknown>, known: readonly string[], where: string) => void,
@@ -337,17 +397,27 @@ function resolveAliases(
     const { name, target } = a;
     let good = true;
     if (typeof name !== 'string' || !isMotionName(name)) {
-      fail(`${where}.name`, typeof name === 'string' ? motionNameProblem(name)! : `must be a motion name (${MOTION_NAME_RULE}), found ${quoteJson(name)}`);
+      fail(
+        `${where}.name`,
+        typeof name === 'string'
+          ? motionNameProblem(name)!
+          : `must be a motion name (${MOTION_NAME_RULE}), found ${quoteJson(name)}`,
+      );
       good = false;
     } else if (motionIndex.has(name)) {
-      fail(`${where}.name`, `alias ${name} shadows motion ${name} (motions[${motionIndex.get(name)}]); an alias needs a name of its own`);
+      fail(
+        `${where}.name`,
+        `alias ${name} shadows motion ${name} (motions[${motionIndex.get(name)}]); an alias needs a name of its own`,
+      );
       good = false;
     } else if (aliasIndex.get(name) !== k) {
       fail(`${where}.name`, `alias ${name} is listed twice (aliases[${aliasIndex.get(name)}] and aliases[${k}])`);
       good = false;
     } else {
       const hash = gvStrCode(name);
-      const clash = motionByHash.get(hash) ?? (aliasByHash.has(hash) ? (raw[aliasByHash.get(hash)!] as { name: string }).name : undefined);
+      const clash =
+        motionByHash.get(hash) ??
+        (aliasByHash.has(hash) ? (raw[aliasByHash.get(hash)!] as { name: string }).name : undefined);
       if (clash !== undefined) {
         fail(`${where}.name`, `alias ${name} and ${clash} have the same GV_StrCode ${formatStrCode(hash)}; rename one`);
         good = false;
@@ -359,7 +429,10 @@ function resolveAliases(
       good = false;
     } else if (!motionIndex.has(target)) {
       if (aliasIndex.has(target))
-        fail(`${where}.target`, `alias ${shownName} points at alias ${target} (aliases[${aliasIndex.get(target)}]); aliases resolve in one step, so point ${shownName} at a motion`);
+        fail(
+          `${where}.target`,
+          `alias ${shownName} points at alias ${target} (aliases[${aliasIndex.get(target)}]); aliases resolve in one step, so point ${shownName} at a motion`,
+        );
       else fail(`${where}.target`, `alias ${shownName} points at ${target}, which is not a motion of this project`);
       good = false;
     }
@@ -369,7 +442,15 @@ function resolveAliases(
       ok = false;
       return;
     }
-    out.push({ aliasIndex: k, index: motionCount + out.length, name: name as string, hash: gvStrCode(name as string), target: target as string, targetIndex: motionIndex.get(target as string)!, speed: speed! });
+    out.push({
+      aliasIndex: k,
+      index: motionCount + out.length,
+      name: name as string,
+      hash: gvStrCode(name as string),
+      target: target as string,
+      targetIndex: motionIndex.get(target as string)!,
+      speed: speed!,
+    });
   });
   return ok ? out : undefined;
 }
@@ -398,18 +479,41 @@ export function checkOutputPaths(p: ResolvedProject): FormatError[] {
   outs.forEach(({ key, path, role }, k) => {
     const input = inputs.get(path);
     const who = role === key ? '' : ` (${role})`;
-    if (input) errors.push(new FormatError('PROJECT', `${path}${who} is ${input}; a build never overwrites its inputs`, { where: key }, p.projectFile));
+    if (input)
+      errors.push(
+        new FormatError(
+          'PROJECT',
+          `${path}${who} is ${input}; a build never overwrites its inputs`,
+          { where: key },
+          p.projectFile,
+        ),
+      );
     const earlier = outs.slice(0, k).find((o) => o.path === path);
-    if (earlier) errors.push(new FormatError('PROJECT', `${path}${who} is also ${earlier.role}; each output needs its own file`, { where: key }, p.projectFile));
+    if (earlier)
+      errors.push(
+        new FormatError(
+          'PROJECT',
+          `${path}${who} is also ${earlier.role}; each output needs its own file`,
+          { where: key },
+          p.projectFile,
+        ),
+      );
   });
   return errors;
 }
 
 /** Places the outputs in another folder (the CLI's `-o outdir`), keeping their file names. */
-export function withOutputDir(p: ResolvedProject, outDir: string, join: (dir: string, name: string) => string): ResolvedProject {
+export function withOutputDir(
+  p: ResolvedProject,
+  outDir: string,
+  join: (dir: string, name: string) => string,
+): ResolvedProject {
   const name = (x: string) => x.slice(Math.max(x.lastIndexOf('/'), x.lastIndexOf('\\')) + 1);
   return {
-    ...p, marPath: join(outDir, name(p.marPath)), sarPath: join(outDir, name(p.sarPath)), reportPath: join(outDir, name(p.reportPath)),
+    ...p,
+    marPath: join(outDir, name(p.marPath)),
+    sarPath: join(outDir, name(p.sarPath)),
+    reportPath: join(outDir, name(p.reportPath)),
     mshDir: p.mshDir === undefined ? undefined : join(outDir, name(p.mshDir)),
   };
 }

@@ -10,7 +10,12 @@ import type { SarEntry } from './types';
  * 8 times; undefined indices 0xFFFF x 8), events sorted by frame then file
  * order, `-` joints as 0xFF. Every unknown name is an error at its SEV token.
  */
-export function compileSevEntry(doc: SevDocument, table: SeNameTable, name: number, file?: string): { entry: SarEntry; errors: FormatError[] } {
+export function compileSevEntry(
+  doc: SevDocument,
+  table: SeNameTable,
+  name: number,
+  file?: string,
+): { entry: SarEntry; errors: FormatError[] } {
   const errors: FormatError[] = [];
   const S = doc.ses.reduce((m, d) => Math.max(m, d.index + 1), 0);
   const seCodes = new Uint16Array(S * SAR_VARIANTS).fill(SAR_NO_CODE);
@@ -18,7 +23,9 @@ export function compileSevEntry(doc: SevDocument, table: SeNameTable, name: numb
     const resolve = (n: string, token: number): number => {
       const code = seCodeOf(table, n);
       if (code === undefined) {
-        const place = def.loc ? { line: def.loc.line, column: def.loc.columns[token] ?? def.loc.columns[0] } : { where: `se ${def.index}` };
+        const place = def.loc
+          ? { line: def.loc.line, column: def.loc.columns[token] ?? def.loc.columns[0] }
+          : { where: `se ${def.index}` };
         errors.push(new FormatError('SEV', explainUnknownSeName(table, n), place, file));
         return SAR_NO_CODE;
       }

@@ -32,12 +32,16 @@ export function describeSar(bytes: Uint8Array, names: SarDisplayNames = {}): str
     return `${all[0]} (${formatSeCode(c)}${all.length > 1 ? `, also ${all.slice(1).join(', ')}` : ''})`;
   };
   const totalEvents = sar.entries.reduce((s, e) => s + e.events.length, 0);
-  const lines = [`SAR: ${sar.entries.length} entr${sar.entries.length === 1 ? 'y' : 'ies'}, ${totalEvents} events, ${bytes.byteLength} bytes (dataBase ${sar.dataBase})`];
+  const lines = [
+    `SAR: ${sar.entries.length} entr${sar.entries.length === 1 ? 'y' : 'ies'}, ${totalEvents} events, ${bytes.byteLength} bytes (dataBase ${sar.dataBase})`,
+  ];
   sar.entries.forEach((e, i) => {
     const S = e.seCodes.length / SAR_VARIANTS;
     const motion = motionByHash.get(e.name);
     const label = motion ? `${motion} (${formatStrCode(e.name)})` : formatStrCode(e.name);
-    lines.push(`  [${i}] ${label}: ${e.events.length} event${e.events.length === 1 ? '' : 's'}, ${S} SE slot${S === 1 ? '' : 's'}`);
+    lines.push(
+      `  [${i}] ${label}: ${e.events.length} event${e.events.length === 1 ? '' : 's'}, ${S} SE slot${S === 1 ? '' : 's'}`,
+    );
     for (let s = 0; s < S; s++) {
       const slot = Array.from(e.seCodes.subarray(s * SAR_VARIANTS, (s + 1) * SAR_VARIANTS));
       if (slot.every((c) => c === SAR_NO_CODE)) continue;
@@ -48,8 +52,11 @@ export function describeSar(bytes: Uint8Array, names: SarDisplayNames = {}): str
     for (const ev of e.events) {
       const slot = e.seCodes.subarray(ev.se * SAR_VARIANTS, (ev.se + 1) * SAR_VARIANTS);
       const varies = slot.some((c) => c !== slot[0]);
-      const joint = ev.joint === SAR_NO_JOINT ? '-' : joints?.[ev.joint] ? `${ev.joint} (${joints[ev.joint]})` : String(ev.joint);
-      lines.push(`      frame ${String(ev.frame).padStart(5)}  se ${ev.se} ${code(slot[0])}${varies ? ' +7 floor variants' : ''}  joint ${joint}`);
+      const joint =
+        ev.joint === SAR_NO_JOINT ? '-' : joints?.[ev.joint] ? `${ev.joint} (${joints[ev.joint]})` : String(ev.joint);
+      lines.push(
+        `      frame ${String(ev.frame).padStart(5)}  se ${ev.se} ${code(slot[0])}${varies ? ' +7 floor variants' : ''}  joint ${joint}`,
+      );
     }
   });
   return lines.join('\n');

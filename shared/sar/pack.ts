@@ -40,7 +40,12 @@ export interface SarPackResult {
  * joint counts, and compiles the SAR entries in MAR order. A SEV whose motion
  * is not in the MAR, or two SEVs for one motion, is an error naming the files.
  */
-export function packSarEntries(mar: readonly MarMotionInfo[], sevs: readonly SevSource[], table: SeNameTable, marFile: string): SarPackResult {
+export function packSarEntries(
+  mar: readonly MarMotionInfo[],
+  sevs: readonly SevSource[],
+  table: SeNameTable,
+  marFile: string,
+): SarPackResult {
   const errors: FormatError[] = [];
   const indexByName = new Map<number, number>();
   mar.forEach((m, i) => {
@@ -60,12 +65,21 @@ export function packSarEntries(mar: readonly MarMotionInfo[], sevs: readonly Sev
       : { where: `motion name ${motion} from the file name` };
     const at = indexByName.get(code);
     if (at === undefined) {
-      errors.push(new FormatError('SEV', `motion ${motion} (${formatStrCode(code)}) is not in ${marFile}`, place, sev.file));
+      errors.push(
+        new FormatError('SEV', `motion ${motion} (${formatStrCode(code)}) is not in ${marFile}`, place, sev.file),
+      );
       continue;
     }
     const prev = paired[at];
     if (prev) {
-      errors.push(new FormatError('SEV', `${prev.file} and ${sev.file} are both for motion ${motion} (${marFile} entry ${at}); give each motion one .sev`, place, sev.file));
+      errors.push(
+        new FormatError(
+          'SEV',
+          `${prev.file} and ${sev.file} are both for motion ${motion} (${marFile} entry ${at}); give each motion one .sev`,
+          place,
+          sev.file,
+        ),
+      );
       continue;
     }
     paired[at] = sev;
@@ -73,7 +87,11 @@ export function packSarEntries(mar: readonly MarMotionInfo[], sevs: readonly Sev
   const entries = mar.map((m, i) => {
     const sev = paired[i];
     if (!sev) return emptySarEntry(m.name);
-    const shape = { name: m.displayName ?? sevMotionName(sev.doc, sev.baseName), frameCount: m.frameCount, jointCount: m.jointCount };
+    const shape = {
+      name: m.displayName ?? sevMotionName(sev.doc, sev.baseName),
+      frameCount: m.frameCount,
+      jointCount: m.jointCount,
+    };
     errors.push(...checkSevAgainstMotion(sev.doc, shape, sev.file));
     const compiled = compileSevEntry(sev.doc, table, m.name, sev.file);
     errors.push(...compiled.errors);

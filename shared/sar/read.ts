@@ -1,8 +1,17 @@
 import { FormatError } from '../errors';
 import { formatStrCode } from '../strcode';
 import {
-  SAR_ALIGN, SAR_ENTRY_HEADER, SAR_EVENT_SIZE, SAR_HEADER_SIZE, SAR_MAGIC, SAR_MAX_SE, SAR_NO_CODE, SAR_TABLE_ENTRY,
-  SAR_VARIANTS, alignSar, sarEntrySize,
+  SAR_ALIGN,
+  SAR_ENTRY_HEADER,
+  SAR_EVENT_SIZE,
+  SAR_HEADER_SIZE,
+  SAR_MAGIC,
+  SAR_MAX_SE,
+  SAR_NO_CODE,
+  SAR_TABLE_ENTRY,
+  SAR_VARIANTS,
+  alignSar,
+  sarEntrySize,
 } from './constants';
 import type { SarEntry, SarEvent } from './types';
 
@@ -24,7 +33,8 @@ export function readSar(bytes: Uint8Array): SarArchive {
   const fail = (detail: string, offset?: number, where?: string): never => {
     throw new FormatError('SAR', detail, { offset, where });
   };
-  if (bytes.byteLength < SAR_HEADER_SIZE) fail(`file is ${bytes.byteLength} bytes, shorter than the ${SAR_HEADER_SIZE}-byte header`, 0, 'header');
+  if (bytes.byteLength < SAR_HEADER_SIZE)
+    fail(`file is ${bytes.byteLength} bytes, shorter than the ${SAR_HEADER_SIZE}-byte header`, 0, 'header');
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const magic = dv.getUint32(0, true);
   if (magic !== SAR_MAGIC) {
@@ -36,10 +46,17 @@ export function readSar(bytes: Uint8Array): SarArchive {
   const M = dv.getUint32(8, true);
   const dataBase = dv.getUint32(12, true);
   const tableEnd = SAR_HEADER_SIZE + M * SAR_TABLE_ENTRY;
-  if (tableEnd > bytes.byteLength) fail(`entry count ${M} needs a ${M * SAR_TABLE_ENTRY}-byte table, but the file is ${bytes.byteLength} bytes`, 8, 'header');
+  if (tableEnd > bytes.byteLength)
+    fail(
+      `entry count ${M} needs a ${M * SAR_TABLE_ENTRY}-byte table, but the file is ${bytes.byteLength} bytes`,
+      8,
+      'header',
+    );
   if (dataBase % SAR_ALIGN !== 0) fail(`dataBase ${dataBase} is not a multiple of ${SAR_ALIGN}`, 12, 'header');
-  if (dataBase < tableEnd) fail(`dataBase ${dataBase} lies inside the ${M}-entry table (which ends at ${tableEnd})`, 12, 'header');
-  if (dataBase > bytes.byteLength) fail(`dataBase ${dataBase} is past the end of the ${bytes.byteLength}-byte file`, 12, 'header');
+  if (dataBase < tableEnd)
+    fail(`dataBase ${dataBase} lies inside the ${M}-entry table (which ends at ${tableEnd})`, 12, 'header');
+  if (dataBase > bytes.byteLength)
+    fail(`dataBase ${dataBase} is past the end of the ${bytes.byteLength}-byte file`, 12, 'header');
 
   const ranges: { start: number; end: number; index: number }[] = [];
   const entries: SarEntry[] = [];
@@ -53,17 +70,23 @@ export function readSar(bytes: Uint8Array): SarArchive {
     if (offset % SAR_ALIGN !== 0) fail(`offset ${offset} is not a multiple of ${SAR_ALIGN}`, t, where);
     const start = dataBase + offset;
     if (size < SAR_ENTRY_HEADER || start + size > bytes.byteLength)
-      fail(`range ${start}..${start + size} (size ${size}) does not fit in the ${bytes.byteLength}-byte file with an ${SAR_ENTRY_HEADER}-byte entry header`, t, where);
+      fail(
+        `range ${start}..${start + size} (size ${size}) does not fit in the ${bytes.byteLength}-byte file with an ${SAR_ENTRY_HEADER}-byte entry header`,
+        t,
+        where,
+      );
     const name = dv.getUint32(start, true);
     const S = dv.getUint16(start + 4, true);
     const E = dv.getUint16(start + 6, true);
     if (name < 1 || name > 0xffffff) fail(`name ${formatStrCode(name)} is not a 24-bit GV_StrCode`, start, where);
     const prev = nameIndex.get(name);
-    if (prev !== undefined) fail(`entries ${prev} and ${i} have the same motion name ${formatStrCode(name)}`, start, where);
+    if (prev !== undefined)
+      fail(`entries ${prev} and ${i} have the same motion name ${formatStrCode(name)}`, start, where);
     nameIndex.set(name, i);
     if (S > SAR_MAX_SE) fail(`SE count ${S} exceeds ${SAR_MAX_SE} (SE indices are u8)`, start + 4, where);
     const expected = sarEntrySize(S, E);
-    if (size !== expected) fail(`size ${size} differs from the ${expected} bytes its ${S} SEs and ${E} events imply`, t + 4, where);
+    if (size !== expected)
+      fail(`size ${size} differs from the ${expected} bytes its ${S} SEs and ${E} events imply`, t + 4, where);
     ranges.push({ start, end: start + size, index: i });
     implied = Math.max(implied, dataBase + alignSar(offset + size));
 
@@ -76,7 +99,12 @@ export function readSar(bytes: Uint8Array): SarArchive {
       const frame = dv.getUint16(p, true);
       const se = bytes[p + 2];
       const joint = bytes[p + 3];
-      if (frame < lastFrame) fail(`event ${k} at frame ${frame} comes after an event at frame ${lastFrame} (events are sorted by frame)`, p, where);
+      if (frame < lastFrame)
+        fail(
+          `event ${k} at frame ${frame} comes after an event at frame ${lastFrame} (events are sorted by frame)`,
+          p,
+          where,
+        );
       if (se >= S) fail(`event ${k} uses SE index ${se}, but the entry has ${S}`, p + 2, where);
       let defined = false;
       for (let a = 0; a < SAR_VARIANTS; a++) if (seCodes[se * SAR_VARIANTS + a] !== SAR_NO_CODE) defined = true;
@@ -89,9 +117,14 @@ export function readSar(bytes: Uint8Array): SarArchive {
   ranges.sort((a, b) => a.start - b.start);
   for (let k = 1; k < ranges.length; k++) {
     if (ranges[k].start < ranges[k - 1].end)
-      fail(`entries ${ranges[k - 1].index} and ${ranges[k].index} overlap (${ranges[k - 1].start}..${ranges[k - 1].end} and ${ranges[k].start}..${ranges[k].end})`, undefined, 'table');
+      fail(
+        `entries ${ranges[k - 1].index} and ${ranges[k].index} overlap (${ranges[k - 1].start}..${ranges[k - 1].end} and ${ranges[k].start}..${ranges[k].end})`,
+        undefined,
+        'table',
+      );
   }
-  if (bytes.byteLength !== implied) fail(`file is ${bytes.byteLength} bytes but its table implies ${implied} bytes`, undefined, 'table');
+  if (bytes.byteLength !== implied)
+    fail(`file is ${bytes.byteLength} bytes but its table implies ${implied} bytes`, undefined, 'table');
   return { entries, dataBase };
 }
 
@@ -99,11 +132,20 @@ export function readSar(bytes: Uint8Array): SarArchive {
  * Checks that a SAR belongs to a MAR: the same count and, at every index, the
  * same motion name. Returns every mismatch (empty when they pair).
  */
-export function checkSarPairsWithMar(sarNames: readonly number[], marNames: readonly number[], sarFile = 'SAR', marFile = 'MAR'): string[] {
+export function checkSarPairsWithMar(
+  sarNames: readonly number[],
+  marNames: readonly number[],
+  sarFile = 'SAR',
+  marFile = 'MAR',
+): string[] {
   const problems: string[] = [];
-  if (sarNames.length !== marNames.length) problems.push(`${sarFile} has ${sarNames.length} entries but ${marFile} has ${marNames.length}`);
+  if (sarNames.length !== marNames.length)
+    problems.push(`${sarFile} has ${sarNames.length} entries but ${marFile} has ${marNames.length}`);
   const n = Math.min(sarNames.length, marNames.length);
   for (let i = 0; i < n; i++)
-    if (sarNames[i] !== marNames[i]) problems.push(`entry ${i}: ${sarFile} has ${formatStrCode(sarNames[i])}, ${marFile} has ${formatStrCode(marNames[i])}`);
+    if (sarNames[i] !== marNames[i])
+      problems.push(
+        `entry ${i}: ${sarFile} has ${formatStrCode(sarNames[i])}, ${marFile} has ${formatStrCode(marNames[i])}`,
+      );
   return problems;
 }

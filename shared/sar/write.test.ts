@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { SarEntry, SarEvent } from './types';
 import { writeSar } from './write';
 
-const entry = (name: number, indices: number, events: SarEvent[]): SarEntry => ({ name, seCodes: new Uint16Array(indices * 8), events });
+const entry = (name: number, indices: number, events: SarEvent[]): SarEntry => ({
+  name,
+  seCodes: new Uint16Array(indices * 8),
+  events,
+});
 const refuse = (e: SarEntry) => () => writeSar([e], [e.name]);
 
 describe('writeSar refuses entries it cannot store, at the limits', () => {
@@ -16,18 +20,38 @@ describe('writeSar refuses entries it cannot store, at the limits', () => {
 
   it('SE codes: whole groups of 8, at most 256 indices', () => {
     expect(() => writeSar([entry(7, 256, [])], [7])).not.toThrow();
-    expect(refuse(entry(7, 257, []))).toThrow('SAR (entry 0): seCodes has 2056 codes; expected 8 per SE index, at most 256 indices');
-    expect(refuse({ name: 7, seCodes: new Uint16Array(12), events: [] })).toThrow('seCodes has 12 codes; expected 8 per SE index');
+    expect(refuse(entry(7, 257, []))).toThrow(
+      'SAR (entry 0): seCodes has 2056 codes; expected 8 per SE index, at most 256 indices',
+    );
+    expect(refuse({ name: 7, seCodes: new Uint16Array(12), events: [] })).toThrow(
+      'seCodes has 12 codes; expected 8 per SE index',
+    );
   });
 
   it('events: u16 frames, defined SE indices, u8 joints', () => {
-    const ok = entry(7, 2, [{ frame: 0, se: 0, joint: 0 }, { frame: 0xffff, se: 1, joint: 0xff }]);
+    const ok = entry(7, 2, [
+      { frame: 0, se: 0, joint: 0 },
+      { frame: 0xffff, se: 1, joint: 0xff },
+    ]);
     expect(() => writeSar([ok], [7])).not.toThrow();
-    expect(refuse(entry(7, 2, [{ frame: 0x10000, se: 0, joint: 0 }]))).toThrow('SAR (entry 0): event 0 frame 65536 is not a u16');
+    expect(refuse(entry(7, 2, [{ frame: 0x10000, se: 0, joint: 0 }]))).toThrow(
+      'SAR (entry 0): event 0 frame 65536 is not a u16',
+    );
     expect(refuse(entry(7, 2, [{ frame: -1, se: 0, joint: 0 }]))).toThrow('event 0 frame -1 is not a u16');
-    expect(refuse(entry(7, 2, [{ frame: 1, se: 0, joint: 0 }, { frame: 1, se: 2, joint: 0 }]))).toThrow('SAR (entry 0): event 1 uses SE index 2, but the entry defines 2');
-    expect(refuse(entry(7, 2, [{ frame: 1, se: -1, joint: 0 }]))).toThrow('event 0 uses SE index -1, but the entry defines 2');
-    expect(refuse(entry(7, 2, [{ frame: 1, se: 0, joint: 0x100 }]))).toThrow('SAR (entry 0): event 0 joint 256 is not a u8');
+    expect(
+      refuse(
+        entry(7, 2, [
+          { frame: 1, se: 0, joint: 0 },
+          { frame: 1, se: 2, joint: 0 },
+        ]),
+      ),
+    ).toThrow('SAR (entry 0): event 1 uses SE index 2, but the entry defines 2');
+    expect(refuse(entry(7, 2, [{ frame: 1, se: -1, joint: 0 }]))).toThrow(
+      'event 0 uses SE index -1, but the entry defines 2',
+    );
+    expect(refuse(entry(7, 2, [{ frame: 1, se: 0, joint: 0x100 }]))).toThrow(
+      'SAR (entry 0): event 0 joint 256 is not a u8',
+    );
     expect(refuse(entry(7, 2, [{ frame: 1, se: 0, joint: -1 }]))).toThrow('event 0 joint -1 is not a u8');
   });
 });

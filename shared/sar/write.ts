@@ -1,8 +1,15 @@
 import { FormatError } from '../errors';
 import { formatStrCode } from '../strcode';
 import {
-  SAR_EVENT_SIZE, SAR_HEADER_SIZE, SAR_MAGIC, SAR_MAX_SE, SAR_NO_JOINT, SAR_TABLE_ENTRY, SAR_VARIANTS,
-  alignSar, sarEntrySize,
+  SAR_EVENT_SIZE,
+  SAR_HEADER_SIZE,
+  SAR_MAGIC,
+  SAR_MAX_SE,
+  SAR_NO_JOINT,
+  SAR_TABLE_ENTRY,
+  SAR_VARIANTS,
+  alignSar,
+  sarEntrySize,
 } from './constants';
 import type { SarEntry } from './types';
 
@@ -25,7 +32,8 @@ export function writeSar(entries: readonly SarEntry[], marNames: readonly number
     const where = `entry ${i}`;
     if (e.name !== marNames[i])
       fail(`entry ${i} is motion ${formatStrCode(e.name)} but MAR entry ${i} is ${formatStrCode(marNames[i])}`, where);
-    if (!Number.isInteger(e.name) || e.name < 1 || e.name > 0xffffff) fail(`name ${e.name} is not a 24-bit GV_StrCode`, where);
+    if (!Number.isInteger(e.name) || e.name < 1 || e.name > 0xffffff)
+      fail(`name ${e.name} is not a 24-bit GV_StrCode`, where);
     const prev = firstIndex.get(e.name);
     if (prev !== undefined) fail(`entries ${prev} and ${i} have the same motion name ${formatStrCode(e.name)}`, where);
     firstIndex.set(e.name, i);
@@ -34,9 +42,12 @@ export function writeSar(entries: readonly SarEntry[], marNames: readonly number
     const S = e.seCodes.length / SAR_VARIANTS;
     if (e.events.length > 0xffff) fail(`${e.events.length} events; at most 65535 fit`, where);
     e.events.forEach((ev, k) => {
-      if (!Number.isInteger(ev.frame) || ev.frame < 0 || ev.frame > 0xffff) fail(`event ${k} frame ${ev.frame} is not a u16`, where);
-      if (!Number.isInteger(ev.se) || ev.se < 0 || ev.se >= S) fail(`event ${k} uses SE index ${ev.se}, but the entry defines ${S}`, where);
-      if (!Number.isInteger(ev.joint) || ev.joint < 0 || ev.joint > SAR_NO_JOINT) fail(`event ${k} joint ${ev.joint} is not a u8`, where);
+      if (!Number.isInteger(ev.frame) || ev.frame < 0 || ev.frame > 0xffff)
+        fail(`event ${k} frame ${ev.frame} is not a u16`, where);
+      if (!Number.isInteger(ev.se) || ev.se < 0 || ev.se >= S)
+        fail(`event ${k} uses SE index ${ev.se}, but the entry defines ${S}`, where);
+      if (!Number.isInteger(ev.joint) || ev.joint < 0 || ev.joint > SAR_NO_JOINT)
+        fail(`event ${k} joint ${ev.joint} is not a u8`, where);
     });
   });
 

@@ -4,7 +4,8 @@ import { parseSls } from './sls';
 import { explainUnknownSeName, mergeSeTables } from './table';
 
 const msgs = (xs: { message: string }[]) => xs.map((x) => x.message);
-const codes = (r: { entries: { name: string; code: number }[] }) => Object.fromEntries(r.entries.map((e) => [e.name, e.code]));
+const codes = (r: { entries: { name: string; code: number }[] }) =>
+  Object.fromEntries(r.entries.map((e) => [e.name, e.code]));
 const at = (r: { entries: { name: string; place: { line: number; column: number } }[] }, name: string) => {
   const p = r.entries.find((e) => e.name === name)?.place;
   return p && [p.line, p.column];
@@ -28,9 +29,13 @@ describe('parseSeDefine: directives and layout', () => {
   });
 
   it('skips a line that only contains a directive later on, quoting the trimmed line cut at 40 characters', () => {
-    expect(msgs(parseSeDefine('x #define A 1\n', 'x.h').warnings)).toEqual(['x.h:1:1: skipped a line that is not a preprocessor directive: `x #define A 1`']);
+    expect(msgs(parseSeDefine('x #define A 1\n', 'x.h').warnings)).toEqual([
+      'x.h:1:1: skipped a line that is not a preprocessor directive: `x #define A 1`',
+    ]);
     const long = `int ${'x'.repeat(60)};`;
-    expect(msgs(parseSeDefine(`   ${long}\n`, 'x.h').warnings)).toEqual([`x.h:1:4: skipped a line that is not a preprocessor directive: \`${long.slice(0, 40)}\``]);
+    expect(msgs(parseSeDefine(`   ${long}\n`, 'x.h').warnings)).toEqual([
+      `x.h:1:4: skipped a line that is not a preprocessor directive: \`${long.slice(0, 40)}\``,
+    ]);
   });
 
   it('needs a name after #define, separated by blanks', () => {
@@ -41,12 +46,16 @@ describe('parseSeDefine: directives and layout', () => {
   });
 
   it('treats a blank value as no value', () => {
-    expect(msgs(parseSeDefine('#define A   \t\n', 'x.h').warnings)).toEqual(['x.h:1:9: skipped A: it defines no value']);
+    expect(msgs(parseSeDefine('#define A   \t\n', 'x.h').warnings)).toEqual([
+      'x.h:1:9: skipped A: it defines no value',
+    ]);
   });
 
   it('skips an include guard silently however it is spaced, and an #ifndef without a name safely', () => {
     expect(parseSeDefine('#ifndef  GUARD\n#define  GUARD\n#endif\n', 'x.h').warnings).toEqual([]);
-    expect(msgs(parseSeDefine('#ifndef GUARD\n#define GUARD\n#define OTHER\n', 'x.h').warnings)).toEqual(['x.h:3:9: skipped OTHER: it defines no value']);
+    expect(msgs(parseSeDefine('#ifndef GUARD\n#define GUARD\n#define OTHER\n', 'x.h').warnings)).toEqual([
+      'x.h:3:9: skipped OTHER: it defines no value',
+    ]);
     expect(codes(parseSeDefine('#ifndef\n#define A 1\n'))).toEqual({ A: 1 });
   });
 
@@ -76,7 +85,8 @@ describe('parseSeDefine: comments, strings and continuations keep lines and colu
     expect(codes(r)).toEqual({ A: 3, B: 5 });
     expect(msgs(r.warnings)).toEqual(['x.h:3:19: skipped C: not an integer constant expression (unexpected `@`)']);
     expect(at(parseSeDefine('/* xx */ #define A 5\n'), 'A')).toEqual([1, 18]);
-    for (const nl of ['\n', '\r\n', '\r']) expect(at(parseSeDefine(`/* a${nl} b */ #define A 5${nl}#define B 6${nl}`), 'B')).toEqual([3, 9]);
+    for (const nl of ['\n', '\r\n', '\r'])
+      expect(at(parseSeDefine(`/* a${nl} b */ #define A 5${nl}#define B 6${nl}`), 'B')).toEqual([3, 9]);
     expect(at(parseSeDefine('/* a\r b */ #define A 5\n'), 'A')).toEqual([2, 15]);
   });
 
@@ -96,7 +106,10 @@ describe('parseSeDefine: comments, strings and continuations keep lines and colu
 
   it('reads a comment that spans lines inside a #define as one space: the directive goes on after it', () => {
     for (const nl of ['\n', '\r\n', '\r']) {
-      const r = parseSeDefine(`#define A /* the${nl} value */ 5${nl}#define B (1 + /* x${nl}y */ 2) << 1${nl}#define C 7${nl}`, 'x.h');
+      const r = parseSeDefine(
+        `#define A /* the${nl} value */ 5${nl}#define B (1 + /* x${nl}y */ 2) << 1${nl}#define C 7${nl}`,
+        'x.h',
+      );
       expect(codes(r)).toEqual({ A: 5, B: 6, C: 7 });
       expect(msgs(r.warnings)).toEqual([]);
       // Named at the line and column of the name, and the lines after keep their numbers.
@@ -128,12 +141,18 @@ describe('parseSeDefine: comments, strings and continuations keep lines and colu
     expect(codes(parseSeDefine('#define A 1 \\  \n+ 2\n'))).toEqual({ A: 3 });
     expect(codes(parseSeDefine('#define A \\\n\\\n4\n'))).toEqual({ A: 4 });
     // a backslash on the last line of the file continues nothing: it is part of the value
-    expect(msgs(parseSeDefine('#define A 1 \\', 'x.h').warnings)).toEqual(['x.h:1:13: skipped A: not an integer constant expression (unexpected `\\`)']);
+    expect(msgs(parseSeDefine('#define A 1 \\', 'x.h').warnings)).toEqual([
+      'x.h:1:13: skipped A: not an integer constant expression (unexpected `\\`)',
+    ]);
   });
 
   it('places an error on a continued line at its own column, also at the first character of that line', () => {
-    expect(msgs(parseSeDefine('#define A 1 + \\\n  2 + \\\n   @\n', 'x.h').warnings)).toEqual(['x.h:1:4: skipped A: not an integer constant expression (unexpected `@`)']);
-    expect(msgs(parseSeDefine('#define A 1 + \\\n@\n', 'x.h').warnings)).toEqual(['x.h:1:1: skipped A: not an integer constant expression (unexpected `@`)']);
+    expect(msgs(parseSeDefine('#define A 1 + \\\n  2 + \\\n   @\n', 'x.h').warnings)).toEqual([
+      'x.h:1:4: skipped A: not an integer constant expression (unexpected `@`)',
+    ]);
+    expect(msgs(parseSeDefine('#define A 1 + \\\n@\n', 'x.h').warnings)).toEqual([
+      'x.h:1:1: skipped A: not an integer constant expression (unexpected `@`)',
+    ]);
   });
 });
 
@@ -210,12 +229,23 @@ describe('mergeSeTables details', () => {
     const { table, warnings, errors } = mergeSeTables([parseSls('A 1\n', 'a.sls')]);
     expect(warnings).toEqual([]);
     expect(errors).toEqual([]);
-    expect(explainUnknownSeName(mergeSeTables([]).table, 'X')).toBe('SE name X is not defined in the SE tables (none given)');
+    expect(explainUnknownSeName(mergeSeTables([]).table, 'X')).toBe(
+      'SE name X is not defined in the SE tables (none given)',
+    );
     expect(explainUnknownSeName(table, 'X')).toBe('SE name X is not defined in a.sls');
   });
 
   it('reports a conflict with the kind of the file it is in, and explains a rejection by its first file', () => {
-    const sls = { file: 'a.sls', entries: [{ name: 'A', code: 1, place: { file: 'a.sls', line: 1, column: 1 } }, { name: 'A', code: 2, place: { file: 'a.sls', line: 2, column: 1 } }], rejected: [], errors: [], warnings: [] };
+    const sls = {
+      file: 'a.sls',
+      entries: [
+        { name: 'A', code: 1, place: { file: 'a.sls', line: 1, column: 1 } },
+        { name: 'A', code: 2, place: { file: 'a.sls', line: 2, column: 1 } },
+      ],
+      rejected: [],
+      errors: [],
+      warnings: [],
+    };
     const def = parseSeDefine('#define A 3\n#define S "x"\n', 'b.h');
     const def2 = parseSeDefine('#define S 0xFFFF\n', 'c.h');
     const { table, errors } = mergeSeTables([sls, def, def2]);
@@ -223,7 +253,9 @@ describe('mergeSeTables details', () => {
       ['SLS', 'a.sls:2:1: A is 0x0002 here but 0x0001 at a.sls:1'],
       ['SE_DEFINE', 'b.h:1:9: A is 0x0003 here but 0x0001 at a.sls:1'],
     ]);
-    expect(explainUnknownSeName(table, 'S')).toBe('SE name S has no code: b.h:2 skips it (not an integer constant expression (unexpected `"`))');
+    expect(explainUnknownSeName(table, 'S')).toBe(
+      'SE name S has no code: b.h:2 skips it (not an integer constant expression (unexpected `"`))',
+    );
   });
 });
 
@@ -253,6 +285,9 @@ describe('parseSeDefine: size limits', () => {
 
   it('still blanks comments and keeps text between them exactly (the copy works in runs now)', () => {
     const r = parseSeDefine('#define A (1 /* one */ + 2) // three\n#define B "x//y" \n#define C 4/2\n');
-    expect(r.entries.map((e) => [e.name, e.code, e.place.column])).toEqual([['A', 3, 9], ['C', 2, 9]]);
+    expect(r.entries.map((e) => [e.name, e.code, e.place.column])).toEqual([
+      ['A', 3, 9],
+      ['C', 2, 9],
+    ]);
   });
 });

@@ -22,7 +22,11 @@ export function parseSeDefine(text: string, file = 'se_define.h'): SeTableReadRe
   const warn = (line: number, column: number, detail: string) => warnings.add(line, column, detail);
   const err = (line: number, column: number, detail: string) => errors.add(line, column, detail);
   if (text.length > SE_DEFINE_MAX_CHARS) {
-    err(1, 1, `the file is ${text.length} characters long; an se_define.h is read up to ${SE_DEFINE_MAX_CHARS} (a table of every u16 code is about 2 MB)`);
+    err(
+      1,
+      1,
+      `the file is ${text.length} characters long; an se_define.h is read up to ${SE_DEFINE_MAX_CHARS} (a table of every u16 code is about 2 MB)`,
+    );
     result.errors = errors.done('errors');
     return result;
   }
@@ -51,11 +55,16 @@ export function parseSeDefine(text: string, file = 'se_define.h'): SeTableReadRe
     }
     if (directive !== 'define') {
       // #include, #endif, #if, #pragma, #undef ...: the table only holds #define entries.
-      if (directive === 'undef') warn(line, columnOf(d[1].length), '#undef is ignored: names keep the value they were first defined with');
+      if (directive === 'undef')
+        warn(line, columnOf(d[1].length), '#undef is ignored: names keep the value they were first defined with');
       continue;
     }
     if (++defines > SE_DEFINE_MAX_DEFINES) {
-      err(line, columnOf(d[1].length), `more than ${SE_DEFINE_MAX_DEFINES} #define lines; an SE table holds at most ${SE_CODE_MAX + 1} codes, so the rest of the file is not read`);
+      err(
+        line,
+        columnOf(d[1].length),
+        `more than ${SE_DEFINE_MAX_DEFINES} #define lines; an SE table holds at most ${SE_CODE_MAX + 1} codes, so the rest of the file is not read`,
+      );
       break;
     }
     const afterDefine = l.slice(d[0].length);
@@ -80,19 +89,31 @@ export function parseSeDefine(text: string, file = 'se_define.h'): SeTableReadRe
     }
     const evaluated = evaluateIntegerExpression(valueText, values);
     if ('error' in evaluated) {
-      warn(line, columnOf(valueStart + evaluated.at), `skipped ${name}: not an integer constant expression (${evaluated.error})`);
-      result.rejected.push({ name, place: { file, line, column: nameCol }, reason: `not an integer constant expression (${evaluated.error})` });
+      warn(
+        line,
+        columnOf(valueStart + evaluated.at),
+        `skipped ${name}: not an integer constant expression (${evaluated.error})`,
+      );
+      result.rejected.push({
+        name,
+        place: { file, line, column: nameCol },
+        reason: `not an integer constant expression (${evaluated.error})`,
+      });
       continue;
     }
     const value = evaluated.value;
     const prev = values.get(name);
     if (prev) {
-      if (prev.value !== value) err(line, nameCol, `${name} is redefined as ${value}; it was ${prev.value} at ${file}:${prev.line}`);
+      if (prev.value !== value)
+        err(line, nameCol, `${name} is redefined as ${value}; it was ${prev.value} at ${file}:${prev.line}`);
       continue;
     }
     values.set(name, { value, line });
     if (value < 0n || value > BigInt(SE_CODE_MAX)) {
-      const reason = value === BigInt(SE_CODE_NONE) ? 'its value 0xFFFF means "no SE" in a SAR' : `its value ${value} is not a u16 SE code`;
+      const reason =
+        value === BigInt(SE_CODE_NONE)
+          ? 'its value 0xFFFF means "no SE" in a SAR'
+          : `its value ${value} is not a u16 SE code`;
       warn(line, nameCol, `${name} is not an SE entry: ${reason}`);
       result.rejected.push({ name, place: { file, line, column: nameCol }, reason });
       continue;
@@ -128,9 +149,15 @@ function blankComments(text: string): { code: string; unterminated?: { line: num
         if (text[i] === '\\' && (text[i + 1] === '\n' || text[i + 1] === '\r')) {
           out.push(' ');
           i++;
-          if (text[i] === '\r' && text[i + 1] === '\n') { out.push('\r'); i++; }
+          if (text[i] === '\r' && text[i + 1] === '\n') {
+            out.push('\r');
+            i++;
+          }
           out.push(text[i]);
-          if (text[i] === '\n') { line++; lineStart = i + 1; }
+          if (text[i] === '\n') {
+            line++;
+            lineStart = i + 1;
+          }
           i++;
           continue;
         }
@@ -156,9 +183,15 @@ function blankComments(text: string): { code: string; unterminated?: { line: num
         // backslash-newlines (joined by logicalLines), keeping line numbers and columns.
         if (text[i] === '\n' || text[i] === '\r') {
           out.push('\\');
-          if (text[i] === '\r' && text[i + 1] === '\n') { out.push('\r'); i++; }
+          if (text[i] === '\r' && text[i + 1] === '\n') {
+            out.push('\r');
+            i++;
+          }
           out.push(text[i]);
-          if (text[i] === '\n') { line++; lineStart = i + 1; }
+          if (text[i] === '\n') {
+            line++;
+            lineStart = i + 1;
+          }
         } else out.push(' ');
         i++;
       }
@@ -169,14 +202,27 @@ function blankComments(text: string): { code: string; unterminated?: { line: num
       out.push(c);
       i++;
       while (i < text.length && text[i] !== c && text[i] !== '\n') {
-        if (text[i] === '\\' && i + 1 < text.length && text[i + 1] !== '\n') { out.push(text[i], text[i + 1]); i += 2; continue; }
+        if (text[i] === '\\' && i + 1 < text.length && text[i + 1] !== '\n') {
+          out.push(text[i], text[i + 1]);
+          i += 2;
+          continue;
+        }
         out.push(text[i]);
         i++;
       }
-      if (text[i] === c) { out.push(c); i++; }
+      if (text[i] === c) {
+        out.push(c);
+        i++;
+      }
       continue;
     }
-    if (c === '\n') { line++; lineStart = i + 1; out.push(c); i++; continue; }
+    if (c === '\n') {
+      line++;
+      lineStart = i + 1;
+      out.push(c);
+      i++;
+      continue;
+    }
     // A run of plain text in one piece: one array element per character cost 1.8 GB on a 23 MB file.
     let j = i + 1;
     while (j < text.length && !COMMENT_OR_QUOTE_OR_NEWLINE.has(text[j])) j++;
@@ -233,7 +279,8 @@ function logicalLines(code: string): LogicalLine[] {
       line: first + 1,
       columnOf: (index: number) => {
         // The last part that starts at or before index (binary search: a line may have thousands of parts).
-        let lo = 0, hi = starts.length - 1;
+        let lo = 0,
+          hi = starts.length - 1;
         while (lo < hi) {
           const mid = (lo + hi + 1) >> 1;
           if (starts[mid] <= index) lo = mid;
@@ -255,7 +302,8 @@ interface ExprToken {
   value?: bigint;
 }
 
-const INTEGER_LITERAL = /(?:0[xX]([0-9a-fA-F]+)|0([0-7]*)|([1-9][0-9]*))(?:[uU](?:ll|LL|l|L)?|(?:ll|LL|l|L)[uU]?)?(?![A-Za-z0-9_.])/y;
+const INTEGER_LITERAL =
+  /(?:0[xX]([0-9a-fA-F]+)|0([0-7]*)|([1-9][0-9]*))(?:[uU](?:ll|LL|l|L)?|(?:ll|LL|l|L)[uU]?)?(?![A-Za-z0-9_.])/y;
 const BAD_LITERAL = /[0-9A-Za-z_.]+/y;
 const SPACES = /[ \t]+/y;
 const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]*/y;
@@ -272,20 +320,38 @@ function tokenizeExpression(src: string): ExprToken[] | { error: string; at: num
   let i = 0;
   while (i < src.length) {
     const ws = matchAt(SPACES, src, i);
-    if (ws) { i += ws[0].length; continue; }
+    if (ws) {
+      i += ws[0].length;
+      continue;
+    }
     const c = src.charCodeAt(i);
     if (c >= 0x30 && c <= 0x39) {
       const m = matchAt(INTEGER_LITERAL, src, i);
       if (!m) return { error: `\`${matchAt(BAD_LITERAL, src, i)![0].slice(0, 40)}\` is not an integer literal`, at: i };
-      const value = m[1] !== undefined ? BigInt(`0x${m[1]}`) : m[2] !== undefined ? (m[2] ? BigInt(`0o${m[2]}`) : 0n) : BigInt(m[3]);
+      const value =
+        m[1] !== undefined
+          ? BigInt(`0x${m[1]}`)
+          : m[2] !== undefined
+            ? m[2]
+              ? BigInt(`0o${m[2]}`)
+              : 0n
+            : BigInt(m[3]);
       tokens.push({ kind: 'num', text: m[0], at: i, value });
       i += m[0].length;
       continue;
     }
     const id = matchAt(IDENTIFIER, src, i);
-    if (id) { tokens.push({ kind: 'name', text: id[0], at: i }); i += id[0].length; continue; }
+    if (id) {
+      tokens.push({ kind: 'name', text: id[0], at: i });
+      i += id[0].length;
+      continue;
+    }
     const op = matchAt(OPERATOR, src, i);
-    if (op) { tokens.push({ kind: 'op', text: op[0], at: i }); i += op[0].length; continue; }
+    if (op) {
+      tokens.push({ kind: 'op', text: op[0], at: i });
+      i += op[0].length;
+      continue;
+    }
     return { error: `unexpected \`${String.fromCodePoint(src.codePointAt(i)!)}\``, at: i };
   }
   tokens.push({ kind: 'end', text: '', at: src.length });
@@ -311,7 +377,12 @@ export function evaluateIntegerExpression(src: string, names: ReadonlyMap<string
   const toks = tokenizeExpression(src);
   if (!Array.isArray(toks)) return toks;
   let p = 0;
-  class Stop { constructor(readonly error: string, readonly at: number) {} }
+  class Stop {
+    constructor(
+      readonly error: string,
+      readonly at: number,
+    ) {}
+  }
   const peek = () => toks[p];
   const describe = (t: ExprToken) => (t.kind === 'end' ? 'the end of the value' : quoteInput(t.text));
 
@@ -323,7 +394,11 @@ export function evaluateIntegerExpression(src: string, names: ReadonlyMap<string
   const primary = (): bigint => {
     const t = toks[p++];
     if (t.kind === 'op' && (t.text === '(' || t.text === '-' || t.text === '+' || t.text === '~')) {
-      if (++depth > SE_DEFINE_MAX_DEPTH) throw new Stop(`nested too deeply (more than ${SE_DEFINE_MAX_DEPTH} levels of parentheses or unary operators)`, t.at);
+      if (++depth > SE_DEFINE_MAX_DEPTH)
+        throw new Stop(
+          `nested too deeply (more than ${SE_DEFINE_MAX_DEPTH} levels of parentheses or unary operators)`,
+          t.at,
+        );
       try {
         return nested(t);
       } finally {
@@ -343,7 +418,8 @@ export function evaluateIntegerExpression(src: string, names: ReadonlyMap<string
     if (t.text === '(') {
       const v = binary(0);
       const close = toks[p++];
-      if (close.text !== ')' || close.kind !== 'op') throw new Stop(`expected \`)\`, found ${describe(close)}`, close.at);
+      if (close.text !== ')' || close.kind !== 'op')
+        throw new Stop(`expected \`)\`, found ${describe(close)}`, close.at);
       return v;
     }
     const v = primary();
@@ -358,17 +434,31 @@ export function evaluateIntegerExpression(src: string, names: ReadonlyMap<string
       p++;
       const right = binary(level + 1);
       switch (t.text) {
-        case '|': left |= right; break;
-        case '^': left ^= right; break;
-        case '&': left &= right; break;
-        case '<<': case '>>':
+        case '|':
+          left |= right;
+          break;
+        case '^':
+          left ^= right;
+          break;
+        case '&':
+          left &= right;
+          break;
+        case '<<':
+        case '>>':
           if (right < 0n || right > 63n) throw new Stop(`shift count ${right} is outside 0..63`, t.at);
           left = t.text === '<<' ? left << right : left >> right;
           break;
-        case '+': left += right; break;
-        case '-': left -= right; break;
-        case '*': left *= right; break;
-        case '/': case '%':
+        case '+':
+          left += right;
+          break;
+        case '-':
+          left -= right;
+          break;
+        case '*':
+          left *= right;
+          break;
+        case '/':
+        case '%':
           if (right === 0n) throw new Stop('division by zero', t.at);
           left = t.text === '/' ? left / right : left % right;
           break;
@@ -386,4 +476,3 @@ export function evaluateIntegerExpression(src: string, names: ReadonlyMap<string
     throw e;
   }
 }
-

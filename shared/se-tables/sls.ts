@@ -36,7 +36,11 @@ export function parseSls(text: string, file = 'default.sls'): SeTableReadResult 
     const valueToken = second?.text === '=' ? tokens[2] : second;
     if (!valueToken || valueToken.text === '=') {
       const at = valueToken ?? tokens[tokens.length - 1];
-      err(line, at.column + (valueToken ? 0 : at.text.length), `${quoteInput(name)} has no code: expected \`NAME CODE\` or \`NAME = CODE\``);
+      err(
+        line,
+        at.column + (valueToken ? 0 : at.text.length),
+        `${quoteInput(name)} has no code: expected \`NAME CODE\` or \`NAME = CODE\``,
+      );
       continue;
     }
     const extra = tokens[tokens.indexOf(valueToken) + 1];
@@ -46,24 +50,35 @@ export function parseSls(text: string, file = 'default.sls'): SeTableReadResult 
     }
     const valueText = valueToken.text;
     const valueCol = valueToken.column;
-    const value = /^0[xX][0-9a-fA-F]+$/.test(valueText) ? parseInt(valueText.slice(2), 16) : /^[0-9]+$/.test(valueText) ? Number(valueText) : NaN;
+    const value = /^0[xX][0-9a-fA-F]+$/.test(valueText)
+      ? parseInt(valueText.slice(2), 16)
+      : /^[0-9]+$/.test(valueText)
+        ? Number(valueText)
+        : NaN;
     if (Number.isNaN(value)) {
       err(line, valueCol, `code of ${name} must be a decimal or 0x hex integer, found ${quoteInput(valueText)}`);
       continue;
     }
     if (value > SE_CODE_MAX) {
-      err(line, valueCol, value === SE_CODE_NONE
-        ? `code of ${name} is 0xFFFF, which a SAR uses for "no SE"`
-        : `code of ${name} is ${valueText}, outside the u16 SE code range 0..0xFFFE`);
+      err(
+        line,
+        valueCol,
+        value === SE_CODE_NONE
+          ? `code of ${name} is 0xFFFF, which a SAR uses for "no SE"`
+          : `code of ${name} is ${valueText}, outside the u16 SE code range 0..0xFFFE`,
+      );
       continue;
     }
     const entry: SeTableEntry = { name, code: value, place: { file, line, column: nameCol } };
     const prev = seen.get(name);
     if (prev) {
       if (prev.code !== value)
-        err(line, nameCol, `${name} is defined again as ${formatSeCode(value)}; it was ${formatSeCode(prev.code)} at ${file}:${prev.place.line}`);
-      else
-        warnings.add(line, nameCol, `${name} is listed again with the same code (first at line ${prev.place.line})`);
+        err(
+          line,
+          nameCol,
+          `${name} is defined again as ${formatSeCode(value)}; it was ${formatSeCode(prev.code)} at ${file}:${prev.place.line}`,
+        );
+      else warnings.add(line, nameCol, `${name} is listed again with the same code (first at line ${prev.place.line})`);
       continue;
     }
     seen.set(name, entry);

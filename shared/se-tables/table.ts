@@ -21,7 +21,11 @@ export interface SeNameTable {
  * Errors already found while reading each file are passed through, so the
  * caller gets every table problem in one list.
  */
-export function mergeSeTables(sources: SeTableReadResult[]): { table: SeNameTable; errors: FormatError[]; warnings: FormatError[] } {
+export function mergeSeTables(sources: SeTableReadResult[]): {
+  table: SeNameTable;
+  errors: FormatError[];
+  warnings: FormatError[];
+} {
   const byName = new Map<string, SeTableEntry>();
   const byCode = new Map<number, SeTableEntry[]>();
   const rejected = new Map<string, SeTableRejection>();
@@ -34,9 +38,14 @@ export function mergeSeTables(sources: SeTableReadResult[]): { table: SeNameTabl
       const prev = byName.get(e.name);
       if (prev) {
         if (prev.code !== e.code) {
-          errors.push(new FormatError(src === sources[0] ? 'SLS' : 'SE_DEFINE',
-            `${e.name} is ${formatSeCode(e.code)} here but ${formatSeCode(prev.code)} at ${prev.place.file}:${prev.place.line}`,
-            { line: e.place.line, column: e.place.column }, e.place.file));
+          errors.push(
+            new FormatError(
+              src === sources[0] ? 'SLS' : 'SE_DEFINE',
+              `${e.name} is ${formatSeCode(e.code)} here but ${formatSeCode(prev.code)} at ${prev.place.file}:${prev.place.line}`,
+              { line: e.place.line, column: e.place.column },
+              e.place.file,
+            ),
+          );
         }
         continue;
       }

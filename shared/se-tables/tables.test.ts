@@ -4,18 +4,25 @@ import { parseSls } from './sls';
 import { explainUnknownSeName, mergeSeTables, seCodeOf, seNameOf } from './table';
 
 const msgs = (xs: { message: string }[]) => xs.map((x) => x.message);
-const codes = (r: { entries: { name: string; code: number }[] }) => Object.fromEntries(r.entries.map((e) => [e.name, e.code]));
+const codes = (r: { entries: { name: string; code: number }[] }) =>
+  Object.fromEntries(r.entries.map((e) => [e.name, e.code]));
 
 describe('parseSls', () => {
   it('reads NAME CODE and NAME = CODE with every comment style', () => {
-    const r = parseSls('; resident SEs\nSE_A 1\nSE_B = 0x1F  # hex\n  SE_C=300 // c\n\r\n# SE_D 4\nSE_E\t7\n', 'default.sls');
+    const r = parseSls(
+      '; resident SEs\nSE_A 1\nSE_B = 0x1F  # hex\n  SE_C=300 // c\n\r\n# SE_D 4\nSE_E\t7\n',
+      'default.sls',
+    );
     expect(r.errors).toEqual([]);
     expect(codes(r)).toEqual({ SE_A: 1, SE_B: 0x1f, SE_C: 300, SE_E: 7 });
     expect(r.entries[2].place).toEqual({ file: 'default.sls', line: 4, column: 3 });
   });
 
   it('reports every bad line with line:column', () => {
-    const r = parseSls('SE_A 1\n1BAD 2\nSE_B\nSE_C 0x10000\nSE_D 12abc\nSE_E 1 2\nSE_A 3\nSE_F 65535\nSE_A 1\n= 4\nSE_G =\nSE_H = = 1\n', 'default.sls');
+    const r = parseSls(
+      'SE_A 1\n1BAD 2\nSE_B\nSE_C 0x10000\nSE_D 12abc\nSE_E 1 2\nSE_A 3\nSE_F 65535\nSE_A 1\n= 4\nSE_G =\nSE_H = = 1\n',
+      'default.sls',
+    );
     expect(msgs(r.errors)).toEqual([
       'default.sls:2:1: invalid SE name `1BAD`: names match [A-Za-z_][A-Za-z0-9_]*',
       'default.sls:3:5: `SE_B` has no code: expected `NAME CODE` or `NAME = CODE`',
@@ -71,8 +78,18 @@ int not_a_directive;
     const r = parseSeDefine(header, 'se_define.h');
     expect(r.errors).toEqual([]);
     expect(codes(r)).toEqual({
-      SE_BASE: 0x100, SE_DEC: 42, SE_OCT: 15, SE_SUFFIX: 0x20, SE_SUFFIX2: 7, SE_PAREN: 0x204,
-      SE_SHIFT: 16 | 1, SE_AND: 0xf0, SE_NEG_PAREN: 45, SE_CONT: 0x105, SE_COMMENTED: 9, SE_SPACED: 3,
+      SE_BASE: 0x100,
+      SE_DEC: 42,
+      SE_OCT: 15,
+      SE_SUFFIX: 0x20,
+      SE_SUFFIX2: 7,
+      SE_PAREN: 0x204,
+      SE_SHIFT: 16 | 1,
+      SE_AND: 0xf0,
+      SE_NEG_PAREN: 45,
+      SE_CONT: 0x105,
+      SE_COMMENTED: 9,
+      SE_SPACED: 3,
     });
     expect(r.entries.find((e) => e.name === 'SE_CONT')!.place).toEqual({ file: 'se_define.h', line: 17, column: 9 });
   });
@@ -97,7 +114,10 @@ int not_a_directive;
   });
 
   it('refuses nesting deeper than 64 parentheses or unary operators at file:line:column, without overflowing the stack', () => {
-    const r = parseSeDefine(`#define OK ${'('.repeat(60)}1${')'.repeat(60)}\n#define DEEP ${'('.repeat(5000)}1${')'.repeat(5000)}\n#define NEG ${'-'.repeat(100000)}1\n`, 'x.h');
+    const r = parseSeDefine(
+      `#define OK ${'('.repeat(60)}1${')'.repeat(60)}\n#define DEEP ${'('.repeat(5000)}1${')'.repeat(5000)}\n#define NEG ${'-'.repeat(100000)}1\n`,
+      'x.h',
+    );
     expect(codes(r)).toEqual({ OK: 1 });
     expect(msgs(r.warnings)).toEqual([
       'x.h:2:78: skipped DEEP: not an integer constant expression (nested too deeply (more than 64 levels of parentheses or unary operators))',
@@ -117,7 +137,10 @@ int not_a_directive;
       'x.h:5:13: skipped A4: not an integer constant expression (A3 is not an integer defined earlier in this file)',
     ]);
     expect(evaluateIntegerExpression('1 << 63', new Map())).toEqual({ value: 1n << 63n });
-    expect(evaluateIntegerExpression('(1 << 63) * 4', new Map())).toEqual({ error: 'the value does not fit in 64 bits', at: 10 });
+    expect(evaluateIntegerExpression('(1 << 63) * 4', new Map())).toEqual({
+      error: 'the value does not fit in 64 bits',
+      at: 10,
+    });
   });
 
   it('joins thousands of continuation lines into one value and places a late error on its own physical line', () => {
@@ -126,7 +149,9 @@ int not_a_directive;
     const r = parseSeDefine(text, 'x.h');
     expect(r.entries.find((e) => e.name === 'SUM')?.code).toBe(n + 2);
     // The error is at the logical line's first line (C reports it there) and the column on the physical line of the `@`.
-    expect(msgs(r.warnings)).toEqual([`x.h:${n + 3}:5: skipped BAD: not an integer constant expression (unexpected \`@\`)`]);
+    expect(msgs(r.warnings)).toEqual([
+      `x.h:${n + 3}:5: skipped BAD: not an integer constant expression (unexpected \`@\`)`,
+    ]);
   });
 
   it('lists the first 100 problems of a mangled file and counts the rest', () => {
@@ -145,7 +170,9 @@ int not_a_directive;
   });
 
   it('reports an unterminated block comment', () => {
-    expect(msgs(parseSeDefine('#define A 1\n/* open\n#define B 2\n', 'x.h').errors)).toEqual(['x.h:2:1: unterminated /* comment']);
+    expect(msgs(parseSeDefine('#define A 1\n/* open\n#define B 2\n', 'x.h').errors)).toEqual([
+      'x.h:2:1: unterminated /* comment',
+    ]);
   });
 
   it('a value above u16 can still feed later expressions', () => {
@@ -181,15 +208,41 @@ describe('mergeSeTables', () => {
     expect(table.byCode.get(2)!.map((e) => e.name)).toEqual(['SE_B', 'SE_ALIAS']);
     expect(seNameOf(table, 9)).toBeUndefined();
     expect(explainUnknownSeName(table, 'SE_Z')).toBe('SE name SE_Z is not defined in default.sls or se_define.h');
-    expect(explainUnknownSeName(table, 'SE_S')).toBe('SE name SE_S has no code: se_define.h:4 skips it (not an integer constant expression (unexpected `"`))');
+    expect(explainUnknownSeName(table, 'SE_S')).toBe(
+      'SE name SE_S has no code: se_define.h:4 skips it (not an integer constant expression (unexpected `"`))',
+    );
   });
 });
 
 describe('table readers on junk', () => {
   it('never throw, and every error and warning names file, line and column', () => {
-    const pieces = ['#define', ' ', 'SE_A', '0x1', '(', ')', '<<', '|', '/*', '*/', '//', '\n', '\\\n', '"', "'", '=', ';', '#', '08', '1u', 'ul', '\t', 'é'];
+    const pieces = [
+      '#define',
+      ' ',
+      'SE_A',
+      '0x1',
+      '(',
+      ')',
+      '<<',
+      '|',
+      '/*',
+      '*/',
+      '//',
+      '\n',
+      '\\\n',
+      '"',
+      "'",
+      '=',
+      ';',
+      '#',
+      '08',
+      '1u',
+      'ul',
+      '\t',
+      'é',
+    ];
     let seed = 99;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
     for (let k = 0; k < 300; k++) {
       let text = '';
       for (let n = Math.floor(rnd() * 40); n > 0; n--) text += pieces[Math.floor(rnd() * pieces.length)];

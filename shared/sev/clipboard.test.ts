@@ -57,7 +57,11 @@ describe('copy and paste of sound events', () => {
     if (!r.ok) throw new Error(r.problems.join('\n'));
     const pasted = r.doc.events.slice(1);
     // LeftFoot is joint 2 in walk and 4 here; RightFoot 3 and 1.
-    expect(pasted.map((e) => [e.frame, e.joint])).toEqual([[200, 4], [216, 1], [225, null]]);
+    expect(pasted.map((e) => [e.frame, e.joint])).toEqual([
+      [200, 4],
+      [216, 1],
+      [225, null],
+    ]);
     // SE_CLOTH exists here as index 0; SE_FOOT_L's index 0 and SE_FOOT_R's 1 are taken, so they land on 2 and 3.
     const nameOf = (i: number) => r.doc.ses.find((d) => d.index === i)!;
     expect(pasted.map((e) => nameOf(e.se).name)).toEqual(['SE_FOOT_L', 'SE_FOOT_R', 'SE_CLOTH']);
@@ -85,10 +89,17 @@ event 12 0 -
       'event at frame 697 (SE_A on no joint): frame 697 is past the end of cmu (0..688)',
       'with the playhead at frame 676 or earlier they all fit',
     ]);
-    const short = pasteSevEvents(target, copySevEvents(walk, [0, 2], { name: 'walk', jointNames: WALK_JOINTS }), 0, { name: 'tiny', frameCount: 5, jointNames: WALK_JOINTS });
+    const short = pasteSevEvents(target, copySevEvents(walk, [0, 2], { name: 'walk', jointNames: WALK_JOINTS }), 0, {
+      name: 'tiny',
+      frameCount: 5,
+      jointNames: WALK_JOINTS,
+    });
     expect(short).toEqual({
       ok: false,
-      problems: ['event at frame 12 (SE_A on no joint): frame 12 is past the end of tiny (0..5)', 'the copied events span 12 frames, more than tiny has (0..5)'],
+      problems: [
+        'event at frame 12 (SE_A on no joint): frame 12 is past the end of tiny (0..5)',
+        'the copied events span 12 frames, more than tiny has (0..5)',
+      ],
     });
   });
 });
@@ -107,8 +118,12 @@ describe('group edits of events', () => {
     expect(moved.events[0].comments.trailing).toBe(' left heel');
     expect(moved.events[0].loc).toBeUndefined();
     expect(moved.events[1]).toBe(doc.events[1]);
-    expect(() => shiftEvents(doc, [0, 3], -6, 132)).toThrow('the event at frame 5 would move to frame -1, outside 0..132');
-    expect(() => shiftEvents(doc, [0, 3], 1, 38)).toThrow('the event at frame 38 would move to frame 39, outside 0..38');
+    expect(() => shiftEvents(doc, [0, 3], -6, 132)).toThrow(
+      'the event at frame 5 would move to frame -1, outside 0..132',
+    );
+    expect(() => shiftEvents(doc, [0, 3], 1, 38)).toThrow(
+      'the event at frame 38 would move to frame 39, outside 0..38',
+    );
   });
 });
 
@@ -126,11 +141,16 @@ event 26 0 2
     const doc = parseSevStrict(WALK);
     const asked = pasteSevEvents(doc, clip, 100, target);
     expect(asked.ok).toBe(false);
-    expect(!asked.ok && 'differing' in asked && asked.differing).toEqual([{ name: 'SE_FOOT_L', target: { index: 0, variants: ['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'A7'] } }]);
+    expect(!asked.ok && 'differing' in asked && asked.differing).toEqual([
+      { name: 'SE_FOOT_L', target: { index: 0, variants: ['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'A7'] } },
+    ]);
     const reused = pasteSevEvents(doc, clip, 100, target, { sameName: 'reuse' });
     if (!reused.ok) throw new Error('refused');
     expect(reused.doc.ses.map((d) => d.name)).toEqual(['SE_FOOT_L', 'SE_FOOT_R', 'SE_CLOTH']);
-    expect(reused.doc.events.slice(-2).map((e) => [e.frame, e.se])).toEqual([[100, 0], [116, 0]]);
+    expect(reused.doc.events.slice(-2).map((e) => [e.frame, e.se])).toEqual([
+      [100, 0],
+      [116, 0],
+    ]);
     expect(reused.definedSes).toEqual([]);
     const defined = pasteSevEvents(doc, clip, 100, target, { sameName: 'define' });
     if (!defined.ok) throw new Error('refused');
@@ -139,7 +159,9 @@ event 26 0 2
 
   it('reuses a definition with the same name and variants without asking, at any index', () => {
     const clip = copySevEvents(parseSevStrict(WALK), [0], { name: 'walk', jointNames: WALK_JOINTS });
-    const moved = parseSevStrict(WALK.replace('se 0 SE_FOOT_L', 'se 7 SE_FOOT_L').replace(/event (\d+) 0 /g, 'event $1 7 '));
+    const moved = parseSevStrict(
+      WALK.replace('se 0 SE_FOOT_L', 'se 7 SE_FOOT_L').replace(/event (\d+) 0 /g, 'event $1 7 '),
+    );
     const r = pasteSevEvents(moved, clip, 100, target);
     if (!r.ok) throw new Error('refused');
     expect(r.definedSes).toEqual([]);

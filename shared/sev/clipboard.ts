@@ -81,7 +81,11 @@ export interface PasteOptions {
 }
 
 /** Copies the events at `eventIndices` of `doc`, whose motion names its joints `jointNames`. */
-export function copySevEvents(doc: SevDocument, eventIndices: readonly number[], source: { name: string; jointNames: readonly string[] }): SevEventClipboard {
+export function copySevEvents(
+  doc: SevDocument,
+  eventIndices: readonly number[],
+  source: { name: string; jointNames: readonly string[] },
+): SevEventClipboard {
   const picked = [...new Set(eventIndices)]
     .filter((k) => k >= 0 && k < doc.events.length)
     .sort((a, b) => doc.events[a].frame - doc.events[b].frame || a - b);
@@ -89,7 +93,10 @@ export function copySevEvents(doc: SevDocument, eventIndices: readonly number[],
   const events = picked.map((k): CopiedSevEvent => {
     const ev = doc.events[k];
     const def = doc.ses.find((d) => d.index === ev.se);
-    if (!def) throw new FormatError('SEV', `event ${k} (frame ${ev.frame}) uses SE index ${ev.se}, which is not defined`, { where: 'copy' });
+    if (!def)
+      throw new FormatError('SEV', `event ${k} (frame ${ev.frame}) uses SE index ${ev.se}, which is not defined`, {
+        where: 'copy',
+      });
     return {
       offset: ev.frame - first,
       se: { index: def.index, name: def.name, ...(def.variants ? { variants: def.variants.slice() } : {}) },
@@ -107,7 +114,7 @@ function sameSe(def: SevSeDefinition, se: CopiedSevEvent['se']): boolean {
 
 /** Text of one copied event for messages: `+12 SE_FOOT_L on LeftFoot`. */
 function describe(e: CopiedSevEvent): string {
-  const joint = e.joint === null ? 'no joint' : e.joint.name ?? `joint ${e.joint.index}`;
+  const joint = e.joint === null ? 'no joint' : (e.joint.name ?? `joint ${e.joint.index}`);
   return `${e.se.name} on ${joint}`;
 }
 
@@ -118,16 +125,26 @@ function describe(e: CopiedSevEvent): string {
  * variants is reused or defined again as `options.sameName` says, else the paste asks (`differing`).
  * All or nothing (see the file comment).
  */
-export function pasteSevEvents(doc: SevDocument, clip: SevEventClipboard, at: number, target: PasteTarget, options: PasteOptions = {}): PasteResult {
+export function pasteSevEvents(
+  doc: SevDocument,
+  clip: SevEventClipboard,
+  at: number,
+  target: PasteTarget,
+  options: PasteOptions = {},
+): PasteResult {
   if (!clip.events.length) return { ok: false, problems: ['nothing was copied'] };
   const problems: string[] = [];
   const span = Math.max(...clip.events.map((e) => e.offset));
   for (const e of clip.events) {
     const frame = at + e.offset;
     const why: string[] = [];
-    if (frame > target.frameCount) why.push(`frame ${frame} is past the end of ${target.name} (0..${target.frameCount})`);
+    if (frame > target.frameCount)
+      why.push(`frame ${frame} is past the end of ${target.name} (0..${target.frameCount})`);
     if (e.joint !== null) {
-      if (e.joint.name === null) why.push(`its joint ${e.joint.index} does not exist in ${clip.sourceMotion}, so it has no name to find in ${target.name}`);
+      if (e.joint.name === null)
+        why.push(
+          `its joint ${e.joint.index} does not exist in ${clip.sourceMotion}, so it has no name to find in ${target.name}`,
+        );
       else if (!target.jointNames.includes(e.joint.name)) why.push(`${target.name} has no joint named ${e.joint.name}`);
     }
     if (why.length) problems.push(`event at frame ${frame} (${describe(e)}): ${why.join('; ')}`);
@@ -147,10 +164,22 @@ export function pasteSevEvents(doc: SevDocument, clip: SevEventClipboard, at: nu
     for (const e of clip.events) {
       if (doc.ses.some((d) => sameSe(d, e.se)) || differing.some((x) => x.name === e.se.name)) continue;
       const named = doc.ses.find((d) => d.name === e.se.name);
-      if (named) differing.push({ name: e.se.name, target: { index: named.index, ...(named.variants ? { variants: named.variants.slice() } : {}) }, ...(e.se.variants ? { copied: e.se.variants.slice() } : {}) });
+      if (named)
+        differing.push({
+          name: e.se.name,
+          target: { index: named.index, ...(named.variants ? { variants: named.variants.slice() } : {}) },
+          ...(e.se.variants ? { copied: e.se.variants.slice() } : {}),
+        });
     }
     if (differing.length)
-      return { ok: false, differing, problems: differing.map((x) => `${target.name} defines ${x.name} as SE ${x.target.index} with ${x.target.variants?.length ?? 'no'} floor variants; the copied events use ${x.copied?.length ?? 'no'} floor variants`) };
+      return {
+        ok: false,
+        differing,
+        problems: differing.map(
+          (x) =>
+            `${target.name} defines ${x.name} as SE ${x.target.index} with ${x.target.variants?.length ?? 'no'} floor variants; the copied events use ${x.copied?.length ?? 'no'} floor variants`,
+        ),
+      };
   }
 
   let next = doc;
@@ -159,7 +188,8 @@ export function pasteSevEvents(doc: SevDocument, clip: SevEventClipboard, at: nu
   for (const e of clip.events) {
     if (seOf.has(e.se.index)) continue;
     const match =
-      next.ses.find((d) => d.index === e.se.index && sameSe(d, e.se)) ?? next.ses.find((d) => sameSe(d, e.se)) ??
+      next.ses.find((d) => d.index === e.se.index && sameSe(d, e.se)) ??
+      next.ses.find((d) => sameSe(d, e.se)) ??
       (options.sameName === 'reuse' ? next.ses.find((d) => d.name === e.se.name) : undefined);
     if (match) {
       seOf.set(e.se.index, match.index);

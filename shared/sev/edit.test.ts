@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { addEvent, moveEvent, nextFreeSeIndex, removeEvent, removeSeDefinition, setEventComments, setMotionName, setSeDefinition } from './edit';
+import {
+  addEvent,
+  moveEvent,
+  nextFreeSeIndex,
+  removeEvent,
+  removeSeDefinition,
+  setEventComments,
+  setMotionName,
+  setSeDefinition,
+} from './edit';
 import { parseSevStrict } from './parse';
 import { serializeSev } from './serialize';
 
@@ -42,11 +51,15 @@ event 20 0 -  # heel
   it('refuses bad edits with a message and leaves the document alone', () => {
     const doc = parseSevStrict(BASE);
     expect(() => addEvent(doc, { frame: 1, se: 9, joint: null })).toThrow('SE index 9 is not defined');
-    expect(() => addEvent(doc, { frame: -1, se: 0, joint: null })).toThrow('event frame must be an integer 0..65535, got -1');
+    expect(() => addEvent(doc, { frame: -1, se: 0, joint: null })).toThrow(
+      'event frame must be an integer 0..65535, got -1',
+    );
     expect(() => addEvent(doc, { frame: 1, se: 0, joint: 255 })).toThrow('joint must be an integer 0..254, got 255');
     expect(() => moveEvent(doc, 3, { frame: 1 })).toThrow('no event 3 (the document has 1)');
     expect(() => setSeDefinition(doc, { index: 1, name: 'a b' })).toThrow('invalid SE name "a b"');
-    expect(() => setSeDefinition(doc, { index: 1, name: 'X', variants: ['A'] })).toThrow('variants need exactly 8 names, got 1');
+    expect(() => setSeDefinition(doc, { index: 1, name: 'X', variants: ['A'] })).toThrow(
+      'variants need exactly 8 names, got 1',
+    );
     expect(() => removeSeDefinition(doc, 0)).toThrow('SE index 0 is used by 1 event');
     expect(removeSeDefinition(doc, 0, { removeEvents: true }).events).toEqual([]);
     expect(() => setMotionName(doc, '')).toThrow('invalid motion name ""');
@@ -71,21 +84,35 @@ event 30 1 4
 
   it('refuse with a SEV error placed at the edit, at the exact limits', () => {
     const doc = parseSevStrict(TWO);
-    expect(addEvent(doc, { frame: 65535, se: 1, joint: 254 }).events[3]).toEqual({ frame: 65535, se: 1, joint: 254, comments: { leading: [] } });
+    expect(addEvent(doc, { frame: 65535, se: 1, joint: 254 }).events[3]).toEqual({
+      frame: 65535,
+      se: 1,
+      joint: 254,
+      comments: { leading: [] },
+    });
     let error: unknown;
     try {
       addEvent(doc, { frame: 65536, se: 0, joint: null });
     } catch (e) {
       error = e;
     }
-    expect(error).toMatchObject({ kind: 'SEV', message: 'SEV (edit): event frame must be an integer 0..65535, got 65536' });
-    expect(() => addEvent(doc, { frame: 1.5, se: 0, joint: null })).toThrow('event frame must be an integer 0..65535, got 1.5');
-    expect(() => addEvent(doc, { frame: 1, se: 256, joint: null })).toThrow('SE index must be an integer 0..255, got 256');
-    expect(() => addEvent(doc, { frame: 1, se: 2, joint: null })).toThrow('SEV (edit): SE index 2 is not defined');
-    expect(() => setSeDefinition(doc, { index: 256, name: 'X' })).toThrow('SE index must be an integer 0..255, got 256');
-    expect(() => setSeDefinition(doc, { index: 2, name: 'X', variants: ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'h-8'] })).toThrow(
-      'invalid variant SE name "h-8"',
+    expect(error).toMatchObject({
+      kind: 'SEV',
+      message: 'SEV (edit): event frame must be an integer 0..65535, got 65536',
+    });
+    expect(() => addEvent(doc, { frame: 1.5, se: 0, joint: null })).toThrow(
+      'event frame must be an integer 0..65535, got 1.5',
     );
+    expect(() => addEvent(doc, { frame: 1, se: 256, joint: null })).toThrow(
+      'SE index must be an integer 0..255, got 256',
+    );
+    expect(() => addEvent(doc, { frame: 1, se: 2, joint: null })).toThrow('SEV (edit): SE index 2 is not defined');
+    expect(() => setSeDefinition(doc, { index: 256, name: 'X' })).toThrow(
+      'SE index must be an integer 0..255, got 256',
+    );
+    expect(() =>
+      setSeDefinition(doc, { index: 2, name: 'X', variants: ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'h-8'] }),
+    ).toThrow('invalid variant SE name "h-8"');
   });
 
   it('refuse an event index that is negative, fractional or one past the end', () => {
@@ -107,10 +134,17 @@ event 30 1 4
   it('define a new SE after the others, redefine one in place keeping its comments, without variants too', () => {
     const doc = parseSevStrict(TWO);
     const added = setSeDefinition(doc, { index: 5, name: 'NEW' });
-    expect(added.ses.map((d) => [d.index, d.name])).toEqual([[0, 'L'], [1, 'R'], [5, 'NEW']]);
+    expect(added.ses.map((d) => [d.index, d.name])).toEqual([
+      [0, 'L'],
+      [1, 'R'],
+      [5, 'NEW'],
+    ]);
     expect(added.ses[2]).toStrictEqual({ index: 5, name: 'NEW', comments: { leading: [] } });
     const renamed = setSeDefinition(doc, { index: 1, name: 'RIGHT' });
-    expect(renamed.ses.map((d) => [d.index, d.name])).toEqual([[0, 'L'], [1, 'RIGHT']]);
+    expect(renamed.ses.map((d) => [d.index, d.name])).toEqual([
+      [0, 'L'],
+      [1, 'RIGHT'],
+    ]);
     expect(renamed.ses[0]).toBe(doc.ses[0]);
     expect(renamed.ses[1]).toStrictEqual({ index: 1, name: 'RIGHT', comments: { leading: [], trailing: ' right' } });
     const variants = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'];

@@ -7,8 +7,15 @@
  */
 import { FormatError } from '../errors';
 import {
-  SEV_MAX_FRAME, SEV_MAX_JOINT, SEV_MAX_SE_INDEX, SEV_NAME_PATTERN, SEV_VARIANT_COUNT,
-  type SevComments, type SevDocument, type SevEvent, type SevSeDefinition,
+  SEV_MAX_FRAME,
+  SEV_MAX_JOINT,
+  SEV_MAX_SE_INDEX,
+  SEV_NAME_PATTERN,
+  SEV_VARIANT_COUNT,
+  type SevComments,
+  type SevDocument,
+  type SevEvent,
+  type SevSeDefinition,
 } from './types';
 
 function fail(detail: string): never {
@@ -72,11 +79,15 @@ export function removeEvent(doc: SevDocument, eventIndex: number): SevDocument {
  * Defines or redefines SE `index`. Redefining keeps the statement's comments;
  * `variants` must hold exactly 8 names or be omitted (then every attribute plays `name`).
  */
-export function setSeDefinition(doc: SevDocument, def: { index: number; name: string; variants?: string[] }): SevDocument {
+export function setSeDefinition(
+  doc: SevDocument,
+  def: { index: number; name: string; variants?: string[] },
+): SevDocument {
   checkInt(def.index, 'SE index', SEV_MAX_SE_INDEX);
   checkName(def.name, 'SE name');
   if (def.variants !== undefined) {
-    if (def.variants.length !== SEV_VARIANT_COUNT) fail(`variants need exactly ${SEV_VARIANT_COUNT} names, got ${def.variants.length}`);
+    if (def.variants.length !== SEV_VARIANT_COUNT)
+      fail(`variants need exactly ${SEV_VARIANT_COUNT} names, got ${def.variants.length}`);
     def.variants.forEach((v) => checkName(v, 'variant SE name'));
   }
   const old = doc.ses.find((d) => d.index === def.index);
@@ -90,7 +101,11 @@ export function setSeDefinition(doc: SevDocument, def: { index: number; name: st
  * Removes SE `index`. Refuses while events use it unless `removeEvents` is set,
  * in which case those events go too (an event must name a defined SE).
  */
-export function removeSeDefinition(doc: SevDocument, index: number, options: { removeEvents?: boolean } = {}): SevDocument {
+export function removeSeDefinition(
+  doc: SevDocument,
+  index: number,
+  options: { removeEvents?: boolean } = {},
+): SevDocument {
   if (!doc.ses.some((d) => d.index === index)) fail(`SE index ${index} is not defined`);
   const users = doc.events.filter((e) => e.se === index).length;
   if (users && !options.removeEvents) fail(`SE index ${index} is used by ${users} event${users === 1 ? '' : 's'}`);
@@ -108,7 +123,12 @@ export function setMotionName(doc: SevDocument, name: string | undefined): SevDo
 export function setEventComments(doc: SevDocument, eventIndex: number, comments: SevComments): SevDocument {
   checkEventIndex(doc, eventIndex);
   const ev = doc.events[eventIndex];
-  return { ...doc, events: doc.events.map((e, k) => (k === eventIndex ? { ...ev, comments: { ...comments, leading: comments.leading.slice() } } : e)) };
+  return {
+    ...doc,
+    events: doc.events.map((e, k) =>
+      k === eventIndex ? { ...ev, comments: { ...comments, leading: comments.leading.slice() } } : e,
+    ),
+  };
 }
 
 /** The smallest SE index not yet defined (for "add SE" in the editor), or -1 when all 256 are used. */
@@ -129,14 +149,25 @@ export function removeEvents(doc: SevDocument, eventIndices: readonly number[]):
  * Moves the events at `eventIndices` by `delta` frames together (a nudge, a group drag). Refused, with the first
  * event that would leave them, when any would land outside frames 0..`lastFrame`: the group keeps its spacing.
  */
-export function shiftEvents(doc: SevDocument, eventIndices: readonly number[], delta: number, lastFrame: number): SevDocument {
+export function shiftEvents(
+  doc: SevDocument,
+  eventIndices: readonly number[],
+  delta: number,
+  lastFrame: number,
+): SevDocument {
   eventIndices.forEach((k) => checkEventIndex(doc, k));
   if (!Number.isInteger(delta)) fail(`a shift is a whole number of frames, got ${delta}`);
   const moving = new Set(eventIndices);
   for (const k of [...moving].sort((a, b) => doc.events[a].frame - doc.events[b].frame)) {
     const to = doc.events[k].frame + delta;
-    if (to < 0 || to > lastFrame) fail(`the event at frame ${doc.events[k].frame} would move to frame ${to}, outside 0..${lastFrame}`);
+    if (to < 0 || to > lastFrame)
+      fail(`the event at frame ${doc.events[k].frame} would move to frame ${to}, outside 0..${lastFrame}`);
   }
   if (delta === 0 || !moving.size) return doc;
-  return { ...doc, events: doc.events.map((e, k) => (moving.has(k) ? { frame: e.frame + delta, se: e.se, joint: e.joint, comments: e.comments } : e)) };
+  return {
+    ...doc,
+    events: doc.events.map((e, k) =>
+      moving.has(k) ? { frame: e.frame + delta, se: e.se, joint: e.joint, comments: e.comments } : e,
+    ),
+  };
 }

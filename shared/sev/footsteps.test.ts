@@ -22,7 +22,9 @@ function plantedOn(from: number, to: number, frames = 40) {
 describe('footstep suggestions', () => {
   it('a contact of exactly the minimum length is suggested; one frame shorter is not', () => {
     const min = DEFAULT_FOOT_CONTACT_OPTIONS.minContactFrames;
-    expect(detectFootContacts(plantedOn(10, 10 + min - 1))).toEqual([{ side: 'L', frame: 10, endFrame: 10 + min - 1, joint: 1 }]);
+    expect(detectFootContacts(plantedOn(10, 10 + min - 1))).toEqual([
+      { side: 'L', frame: 10, endFrame: 10 + min - 1, joint: 1 },
+    ]);
     expect(detectFootContacts(plantedOn(10, 10 + min - 2))).toEqual([]);
   });
 });

@@ -101,7 +101,8 @@ export function footTracks(motion: Motion, feet: FootJoints): { height: Float64A
     const lo = Math.max(0, f - 1);
     const hi = Math.min(n - 1, f + 1);
     const span = Math.max(1, hi - lo);
-    const v = (a: Float64Array) => Math.hypot(at(a, hi, 0) - at(a, lo, 0), at(a, hi, 1) - at(a, lo, 1), at(a, hi, 2) - at(a, lo, 2)) / span;
+    const v = (a: Float64Array) =>
+      Math.hypot(at(a, hi, 0) - at(a, lo, 0), at(a, hi, 1) - at(a, lo, 1), at(a, hi, 2) - at(a, lo, 2)) / span;
     // A rolling foot plants the heel or the toe: the slower of the two is the planted point.
     speed[f] = feet.toe >= 0 ? Math.min(v(pos), v(toePos)) : v(pos);
   }
@@ -116,8 +117,10 @@ export function contactFrames(height: Float64Array, speed: Float64Array, o: Foot
   const out: boolean[] = new Array(n).fill(false);
   for (let f = 0; f < n; f++) {
     let localMin = Infinity;
-    for (let k = Math.max(0, f - o.windowFrames); k <= Math.min(n - 1, f + o.windowFrames); k++) localMin = Math.min(localMin, height[k]);
-    out[f] = height[f] - localMin <= o.heightTolerance && height[f] - floor <= o.maxHeightAboveFloor && speed[f] <= o.maxSpeed;
+    for (let k = Math.max(0, f - o.windowFrames); k <= Math.min(n - 1, f + o.windowFrames); k++)
+      localMin = Math.min(localMin, height[k]);
+    out[f] =
+      height[f] - localMin <= o.heightTolerance && height[f] - floor <= o.maxHeightAboveFloor && speed[f] <= o.maxSpeed;
   }
   return out;
 }
@@ -127,17 +130,22 @@ export function contactFrames(height: Float64Array, speed: Float64Array, o: Foot
  * landing. A run under way at frame 0 is a foot standing when the motion starts and is left out, unless the
  * foot is still coming down at frame 0 (it lands there).
  */
-export function contactRuns(height: Float64Array, speed: Float64Array, o: FootContactOptions = DEFAULT_FOOT_CONTACT_OPTIONS): { frame: number; endFrame: number }[] {
+export function contactRuns(
+  height: Float64Array,
+  speed: Float64Array,
+  o: FootContactOptions = DEFAULT_FOOT_CONTACT_OPTIONS,
+): { frame: number; endFrame: number }[] {
   const on = contactFrames(height, speed, o);
   const runs: { frame: number; endFrame: number }[] = [];
-  for (let f = 0; f < on.length; ) {
+  for (let f = 0; f < on.length;) {
     if (!on[f]) {
       f++;
       continue;
     }
     let end = f;
     while (end + 1 < on.length && on[end + 1]) end++;
-    if (end - f + 1 >= o.minContactFrames && (f > 0 || landsAtFrameZero(height, o))) runs.push({ frame: f, endFrame: end });
+    if (end - f + 1 >= o.minContactFrames && (f > 0 || landsAtFrameZero(height, o)))
+      runs.push({ frame: f, endFrame: end });
     f = end + 1;
   }
   return runs;
@@ -149,7 +157,8 @@ export function detectFootContacts(motion: Motion, options: Partial<FootContactO
   const out: FootContact[] = [];
   for (const feet of findFootJoints(motion.joints)) {
     const { height, speed } = footTracks(motion, feet);
-    for (const r of contactRuns(height, speed, o)) out.push({ side: feet.side, frame: r.frame, endFrame: r.endFrame, joint: feet.foot });
+    for (const r of contactRuns(height, speed, o))
+      out.push({ side: feet.side, frame: r.frame, endFrame: r.endFrame, joint: feet.foot });
   }
   return out.sort((a, b) => a.frame - b.frame || (a.side === b.side ? 0 : a.side === 'L' ? -1 : 1));
 }
@@ -175,6 +184,8 @@ export function uncoveredContacts(
 ): FootContact[] {
   return contacts.filter((c) => {
     const se = seOf[c.side];
-    return se === null || !events.some((e) => e.se === se && e.joint === c.joint && Math.abs(e.frame - c.frame) <= near);
+    return (
+      se === null || !events.some((e) => e.se === se && e.joint === c.joint && Math.abs(e.frame - c.frame) <= near)
+    );
   });
 }

@@ -35,7 +35,13 @@ describe('parseSev statements', () => {
     ]);
     expect(doc.ses[1].comments.leading).toEqual([' right foot, per surface']);
     expect(doc.events).toMatchObject([
-      { frame: 12, se: 0, joint: 15, comments: { leading: [], trailing: ' left heel strike' }, loc: { line: 7, columns: [1, 7, 10, 12] } },
+      {
+        frame: 12,
+        se: 0,
+        joint: 15,
+        comments: { leading: [], trailing: ' left heel strike' },
+        loc: { line: 7, columns: [1, 7, 10, 12] },
+      },
       { frame: 40, se: 1, joint: null },
     ]);
     expect(doc.trailingComments).toEqual([' end']);
@@ -50,7 +56,9 @@ describe('parseSev statements', () => {
     expect(b.doc.events).toEqual(a.doc.events);
     expect(b.doc.ses[0].loc).toEqual({ line: 2, columns: [1, 4, 6] });
     const cr = parseSev('sev 1\rse 0 X\revent 3 0 x\r');
-    expect(cr.errors.map((e) => e.message)).toEqual(['SEV:3:11: joint must be an integer 0..254 or `-` (no joint), found `x`']);
+    expect(cr.errors.map((e) => e.message)).toEqual([
+      'SEV:3:11: joint must be an integer 0..254 or `-` (no joint), found `x`',
+    ]);
     // a BOM inside bytes is dropped by the decoder too
     const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...Array.from('sev 1\n', (c) => c.charCodeAt(0))]);
     expect(parseSev(decodeUtf8Text(bytes, 'SEV', 'x.sev')).errors).toEqual([]);
@@ -63,11 +71,14 @@ describe('parseSev statements', () => {
     expect(doc.events[0].comments.trailing).toBe('x');
   });
 
-  it.each(['131_01', '9a', 'sna_mugen_bdn1', 'a.b-c', 'a234567890123456789012345678901'])('accepts every motion name of the rule: motion %s', (name) => {
-    const { doc, errors } = parseSev(`sev 1\nmotion ${name}\n`, 'x.sev');
-    expect(errors).toEqual([]);
-    expect(doc.motion?.name).toBe(name);
-  });
+  it.each(['131_01', '9a', 'sna_mugen_bdn1', 'a.b-c', 'a234567890123456789012345678901'])(
+    'accepts every motion name of the rule: motion %s',
+    (name) => {
+      const { doc, errors } = parseSev(`sev 1\nmotion ${name}\n`, 'x.sev');
+      expect(errors).toEqual([]);
+      expect(doc.motion?.name).toBe(name);
+    },
+  );
 
   it('lets events come before the se they use', () => {
     expect(parseSev('sev 1\nevent 1 0 -\nse 0 X\n').errors).toEqual([]);
@@ -84,26 +95,64 @@ describe('parseSev errors carry file:line:column', () => {
     ['sev 1 1\n', ['walk.sev:1:7: unexpected `1` after `sev <version>`']],
     ['sev 1\nsev 1\n', ['walk.sev:2:1: `sev` given twice (first at line 1)']],
     ['sev 1\nmotion a\n  motion b\n', ['walk.sev:3:3: `motion` given twice (first at line 2)']],
-    ['sev 1\nmotion 歩\n', ['walk.sev:2:8: motion name "歩" has the non-ASCII character "歩" (U+6B69); GV_StrCode hashes ASCII bytes (motion names: 1-31 characters from A-Z a-z 0-9 _ . -, not starting with . or -)']],
-    ['sev 1\nmotion -walk\n', ['walk.sev:2:8: motion name "-walk" starts with "-" (motion names: 1-31 characters from A-Z a-z 0-9 _ . -, not starting with . or -)']],
-    ['sev 1\nmotion a2345678901234567890123456789012\n', ['walk.sev:2:8: motion name "a2345678901234567890123456789012" is 32 characters long (motion names: 1-31 characters from A-Z a-z 0-9 _ . -, not starting with . or -)']],
-    ['sev 1\nmotion walk:2\n', ['walk.sev:2:8: motion name "walk:2" has the character ":" (motion names: 1-31 characters from A-Z a-z 0-9 _ . -, not starting with . or -)']],
+    [
+      'sev 1\nmotion 歩\n',
+      [
+        'walk.sev:2:8: motion name "歩" has the non-ASCII character "歩" (U+6B69); GV_StrCode hashes ASCII bytes (motion names: 1-31 characters from A-Z a-z 0-9 _ . -, not starting with . or -)',
+      ],
+    ],
+    [
+      'sev 1\nmotion -walk\n',
+      [
+        'walk.sev:2:8: motion name "-walk" starts with "-" (motion names: 1-31 characters from A-Z a-z 0-9 _ . -, not starting with . or -)',
+      ],
+    ],
+    [
+      'sev 1\nmotion a2345678901234567890123456789012\n',
+      [
+        'walk.sev:2:8: motion name "a2345678901234567890123456789012" is 32 characters long (motion names: 1-31 characters from A-Z a-z 0-9 _ . -, not starting with . or -)',
+      ],
+    ],
+    [
+      'sev 1\nmotion walk:2\n',
+      [
+        'walk.sev:2:8: motion name "walk:2" has the character ":" (motion names: 1-31 characters from A-Z a-z 0-9 _ . -, not starting with . or -)',
+      ],
+    ],
     ['sev 1\nsound 1\n', ['walk.sev:2:1: unknown statement `sound` (expected sev, motion, se or event)']],
     ['sev 1\nse 0\n', ['walk.sev:2:5: `se` needs 2 arguments (se <index> <name>), found 1']],
     ['sev 1\nse 256 X\n', ['walk.sev:2:4: SE index must be an integer 0..255, found `256`']],
     ['sev 1\nse -1 X\n', ['walk.sev:2:4: SE index must be an integer 0..255, found `-1`']],
     ['sev 1\nse 0 X-Y\n', ['walk.sev:2:6: invalid SE name `X-Y`: names match [A-Za-z_][A-Za-z0-9_]*']],
     ['sev 1\nse 0 X\nse 0 Y\n', ['walk.sev:3:4: SE index 0 defined twice (first at line 2)']],
-    ['sev 1\nse 0 X variant A B C D E F G H\n', ['walk.sev:2:8: expected `variants` or the end of the line after the SE name, found `variant`']],
-    ['sev 1\nse 0 X variants A B C\n', ['walk.sev:2:8: `variants` needs exactly 8 names (one per floor/wall attribute 0..7), found 3']],
-    ['sev 1\nse 0 X variants A B C D E F G H I\n', ['walk.sev:2:33: `variants` needs exactly 8 names (one per floor/wall attribute 0..7), found 9']],
-    ['sev 1\nse 0 X variants A B C D E 1F G H\n', ['walk.sev:2:27: invalid variant SE name `1F`: names match [A-Za-z_][A-Za-z0-9_]*']],
-    ['sev 1\nse 0 X\nevent 1 0\n', ['walk.sev:3:10: `event` needs 3 arguments (event <frame> <se index> <joint | ->), found 2']],
+    [
+      'sev 1\nse 0 X variant A B C D E F G H\n',
+      ['walk.sev:2:8: expected `variants` or the end of the line after the SE name, found `variant`'],
+    ],
+    [
+      'sev 1\nse 0 X variants A B C\n',
+      ['walk.sev:2:8: `variants` needs exactly 8 names (one per floor/wall attribute 0..7), found 3'],
+    ],
+    [
+      'sev 1\nse 0 X variants A B C D E F G H I\n',
+      ['walk.sev:2:33: `variants` needs exactly 8 names (one per floor/wall attribute 0..7), found 9'],
+    ],
+    [
+      'sev 1\nse 0 X variants A B C D E 1F G H\n',
+      ['walk.sev:2:27: invalid variant SE name `1F`: names match [A-Za-z_][A-Za-z0-9_]*'],
+    ],
+    [
+      'sev 1\nse 0 X\nevent 1 0\n',
+      ['walk.sev:3:10: `event` needs 3 arguments (event <frame> <se index> <joint | ->), found 2'],
+    ],
     ['sev 1\nse 0 X\nevent 1 0 - 4\n', ['walk.sev:3:13: unexpected `4` after `event <frame> <se index> <joint | ->`']],
     ['sev 1\nse 0 X\nevent 65536 0 -\n', ['walk.sev:3:7: event frame must be an integer 0..65535, found `65536`']],
     ['sev 1\nse 0 X\nevent 1.5 0 -\n', ['walk.sev:3:7: event frame must be an integer 0..65535, found `1.5`']],
     ['sev 1\nse 0 X\nevent 1 x -\n', ['walk.sev:3:9: SE index must be an integer 0..255, found `x`']],
-    ['sev 1\nse 0 X\nevent 1 0 255\n', ['walk.sev:3:11: joint must be an integer 0..254 or `-` (no joint), found `255`']],
+    [
+      'sev 1\nse 0 X\nevent 1 0 255\n',
+      ['walk.sev:3:11: joint must be an integer 0..254 or `-` (no joint), found `255`'],
+    ],
     ['sev 1\nse 0 X\n\nevent 12 3 5\n', ['walk.sev:4:10: event uses undefined SE index 3']],
   ])('%j', (text, expected) => {
     expect(messages(text)).toEqual(expected);
@@ -139,7 +188,9 @@ describe('parseSev errors carry file:line:column', () => {
   });
 
   it('does not report an undefined index for an se line that had another error', () => {
-    expect(messages('sev 1\nse 3 bad-name\nevent 1 3 -\n')).toEqual(['walk.sev:2:6: invalid SE name `bad-name`: names match [A-Za-z_][A-Za-z0-9_]*']);
+    expect(messages('sev 1\nse 3 bad-name\nevent 1 3 -\n')).toEqual([
+      'walk.sev:2:6: invalid SE name `bad-name`: names match [A-Za-z_][A-Za-z0-9_]*',
+    ]);
   });
 
   it('the strict helper throws the first error', () => {
@@ -149,7 +200,9 @@ describe('parseSev errors carry file:line:column', () => {
 
   it('reports bad UTF-8 with its line and column', () => {
     const bytes = new Uint8Array([...Array.from('sev 1\nse 0 ', (c) => c.charCodeAt(0)), 0xc3, 0x28]);
-    expect(() => decodeUtf8Text(bytes, 'SEV', 'w.sev')).toThrow('w.sev:2:6: invalid UTF-8: byte 0x28 is not a continuation byte at byte offset 11');
+    expect(() => decodeUtf8Text(bytes, 'SEV', 'w.sev')).toThrow(
+      'w.sev:2:6: invalid UTF-8: byte 0x28 is not a continuation byte at byte offset 11',
+    );
     expect(decodeUtf8Text(new Uint8Array([0x23, 0xe3, 0x81, 0x82, 0x0a]), 'SEV')).toBe('#\u3042\n');
   });
 });
@@ -230,7 +283,12 @@ describe('parseSev keeps only clean statements in the document', () => {
 
   it('builds statements without keys for what the file does not have', () => {
     const { doc } = parseSev('sev 1\nse 0 X\nse 1 Y variants A B C D E F G H  # v\n');
-    expect(doc.ses[0]).toStrictEqual({ index: 0, name: 'X', comments: { leading: [] }, loc: { line: 2, columns: [1, 4, 6] } });
+    expect(doc.ses[0]).toStrictEqual({
+      index: 0,
+      name: 'X',
+      comments: { leading: [] },
+      loc: { line: 2, columns: [1, 4, 6] },
+    });
     expect(doc.ses[1].comments).toStrictEqual({ leading: [], trailing: ' v' });
     const headless = parseSev('se 0 X\n').doc;
     expect(headless.header).toEqual({ leading: [] });
@@ -254,7 +312,9 @@ describe('parseSev keeps only clean statements in the document', () => {
       'walk.sev:2:7: `se` needs 2 arguments (se <index> <name>), found 1',
       'walk.sev:3:9: event uses undefined SE index 5',
     ]);
-    expect(messages('sev 1\nse 12\nevent 1 12 -\n')).toEqual(['walk.sev:2:6: `se` needs 2 arguments (se <index> <name>), found 1']);
+    expect(messages('sev 1\nse 12\nevent 1 12 -\n')).toEqual([
+      'walk.sev:2:6: `se` needs 2 arguments (se <index> <name>), found 1',
+    ]);
     expect(messages('sev 1\nse 5\nse 5 X\n')).toEqual([
       'walk.sev:2:5: `se` needs 2 arguments (se <index> <name>), found 1',
       'walk.sev:3:4: SE index 5 defined twice (first at line 2)',
@@ -292,7 +352,9 @@ describe('quoted input is clipped', () => {
   it('a 10 MB .sev of NUL bytes gives one short message, its NULs escaped (the whole token was quoted: 20 MB)', () => {
     const text = decodeUtf8Text(new Uint8Array(10_000_000), 'SEV', 'nul.sev');
     const { errors } = parseSev(text, 'nul.sev');
-    expect(errors[0].message).toBe(`nul.sev:1:1: the first statement must be \`sev 1\`, found \`${'\\u0000'.repeat(QUOTED_INPUT_MAX)}…\` (10000000 characters)`);
+    expect(errors[0].message).toBe(
+      `nul.sev:1:1: the first statement must be \`sev 1\`, found \`${'\\u0000'.repeat(QUOTED_INPUT_MAX)}…\` (10000000 characters)`,
+    );
     for (const e of errors) expect(e.message.length).toBeLessThan(400);
   });
 

@@ -2,8 +2,17 @@ import { ProblemList, quoteInput, type FormatError } from '../errors';
 import { motionNameProblem } from '../motionName';
 import { splitLines, trimEndBlanks } from './text';
 import {
-  SEV_MAX_FRAME, SEV_MAX_JOINT, SEV_MAX_SE_INDEX, SEV_NAME_PATTERN, SEV_VARIANT_COUNT, SEV_VERSION,
-  type SevComments, type SevDocument, type SevEvent, type SevLocation, type SevSeDefinition,
+  SEV_MAX_FRAME,
+  SEV_MAX_JOINT,
+  SEV_MAX_SE_INDEX,
+  SEV_NAME_PATTERN,
+  SEV_VARIANT_COUNT,
+  SEV_VERSION,
+  type SevComments,
+  type SevDocument,
+  type SevEvent,
+  type SevLocation,
+  type SevSeDefinition,
 } from './types';
 
 /** The outcome of parsing a SEV: the statements that parsed, and every error in the file. */
@@ -77,8 +86,14 @@ export function parseSev(text: string, file?: string): SevParseResult {
     /** Reports surplus tokens after `n` arguments; true when the count is right. */
     const arity = (n: number, shape: string): boolean => {
       if (args.length < n) {
-        const at = args.length ? args[args.length - 1].column + args[args.length - 1].text.length : kw.column + kw.text.length;
-        err(line, at, `${quoteInput(kw.text)} needs ${n} argument${n === 1 ? '' : 's'} (${shape}), found ${args.length}`);
+        const at = args.length
+          ? args[args.length - 1].column + args[args.length - 1].text.length
+          : kw.column + kw.text.length;
+        err(
+          line,
+          at,
+          `${quoteInput(kw.text)} needs ${n} argument${n === 1 ? '' : 's'} (${shape}), found ${args.length}`,
+        );
         return false;
       }
       if (args.length > n) {
@@ -105,7 +120,11 @@ export function parseSev(text: string, file?: string): SevParseResult {
     switch (kw.text) {
       case 'sev': {
         if (!first) {
-          err(line, kw.column, sevLine ? `\`sev\` given twice (first at line ${sevLine})` : '`sev` must be the first statement');
+          err(
+            line,
+            kw.column,
+            sevLine ? `\`sev\` given twice (first at line ${sevLine})` : '`sev` must be the first statement',
+          );
           break;
         }
         sevLine = line;
@@ -113,7 +132,11 @@ export function parseSev(text: string, file?: string): SevParseResult {
         doc.headerLoc = loc;
         if (!arity(1, 'sev <version>')) break;
         if (args[0].text !== String(SEV_VERSION))
-          err(line, args[0].column, `unsupported SEV version ${quoteInput(args[0].text)} (this tool reads version ${SEV_VERSION})`);
+          err(
+            line,
+            args[0].column,
+            `unsupported SEV version ${quoteInput(args[0].text)} (this tool reads version ${SEV_VERSION})`,
+          );
         break;
       }
       case 'motion': {
@@ -132,7 +155,8 @@ export function parseSev(text: string, file?: string): SevParseResult {
       case 'se': {
         if (args.length < 2) {
           arity(2, 'se <index> <name>');
-          if (args.length === 1 && /^[0-9]+$/.test(args[0].text)) seLines.set(Number(args[0].text), seLines.get(Number(args[0].text)) ?? line);
+          if (args.length === 1 && /^[0-9]+$/.test(args[0].text))
+            seLines.set(Number(args[0].text), seLines.get(Number(args[0].text)) ?? line);
           break;
         }
         const index = int(args[0], 'SE index', SEV_MAX_SE_INDEX);
@@ -149,13 +173,21 @@ export function parseSev(text: string, file?: string): SevParseResult {
         let variants: string[] | undefined;
         if (args.length > 2) {
           if (args[2].text !== 'variants') {
-            err(line, args[2].column, `expected \`variants\` or the end of the line after the SE name, found ${quoteInput(args[2].text)}`);
+            err(
+              line,
+              args[2].column,
+              `expected \`variants\` or the end of the line after the SE name, found ${quoteInput(args[2].text)}`,
+            );
             ok = false;
           } else {
             const names = args.slice(3);
             if (names.length !== SEV_VARIANT_COUNT) {
               const at = names.length > SEV_VARIANT_COUNT ? names[SEV_VARIANT_COUNT].column : args[2].column;
-              err(line, at, `\`variants\` needs exactly ${SEV_VARIANT_COUNT} names (one per floor/wall attribute 0..7), found ${names.length}`);
+              err(
+                line,
+                at,
+                `\`variants\` needs exactly ${SEV_VARIANT_COUNT} names (one per floor/wall attribute 0..7), found ${names.length}`,
+              );
               ok = false;
             }
             variants = [];
@@ -179,8 +211,14 @@ export function parseSev(text: string, file?: string): SevParseResult {
         const se = int(args[1], 'SE index', SEV_MAX_SE_INDEX);
         let joint: number | null | undefined = null;
         if (args[2].text !== '-') {
-          joint = /^[0-9]+$/.test(args[2].text) && Number(args[2].text) <= SEV_MAX_JOINT ? Number(args[2].text) : undefined;
-          if (joint === undefined) err(line, args[2].column, `joint must be an integer 0..${SEV_MAX_JOINT} or \`-\` (no joint), found ${quoteInput(args[2].text)}`);
+          joint =
+            /^[0-9]+$/.test(args[2].text) && Number(args[2].text) <= SEV_MAX_JOINT ? Number(args[2].text) : undefined;
+          if (joint === undefined)
+            err(
+              line,
+              args[2].column,
+              `joint must be an integer 0..${SEV_MAX_JOINT} or \`-\` (no joint), found ${quoteInput(args[2].text)}`,
+            );
         }
         if (se !== undefined) eventRefs.push({ se, line, column: args[1].column });
         if (frame === undefined || se === undefined || joint === undefined) break;
@@ -197,7 +235,9 @@ export function parseSev(text: string, file?: string): SevParseResult {
   for (const r of eventRefs) {
     if (!seLines.has(r.se)) err(r.line, r.column, `event uses undefined SE index ${r.se}`);
   }
-  const errors = problems.done('errors').sort((a, b) => a.place.line! - b.place.line! || a.place.column! - b.place.column!);
+  const errors = problems
+    .done('errors')
+    .sort((a, b) => a.place.line! - b.place.line! || a.place.column! - b.place.column!);
   return { doc, errors };
 }
 

@@ -59,7 +59,10 @@ function canonical(doc: SevDocument): unknown {
   return {
     header: doc.header,
     motion: doc.motion ? strip(doc.motion) : undefined,
-    ses: doc.ses.slice().sort((a, b) => a.index - b.index).map(strip),
+    ses: doc.ses
+      .slice()
+      .sort((a, b) => a.index - b.index)
+      .map(strip),
     events: eventsByFrame(doc.events).map(strip),
     trailingComments: doc.trailingComments,
   };
@@ -78,11 +81,34 @@ describe('SEV random round trips', () => {
   });
 
   it('never throws on random junk, and clean junk serializes idempotently', () => {
-    const pieces = ['sev', '1', 'motion', 'se', 'event', 'variants', '-', '0', '12', '255', '256', 'X', 'A_1', '#', '# c', '\t', ' ', '  ', '\r\n', '\n', 'é'];
+    const pieces = [
+      'sev',
+      '1',
+      'motion',
+      'se',
+      'event',
+      'variants',
+      '-',
+      '0',
+      '12',
+      '255',
+      '256',
+      'X',
+      'A_1',
+      '#',
+      '# c',
+      '\t',
+      ' ',
+      '  ',
+      '\r\n',
+      '\n',
+      'é',
+    ];
     for (let seed = 1; seed <= 300; seed++) {
       const r = seededRandom(seed * 7919);
       let text = 'sev 1\n';
-      for (let k = Math.floor(r() * 60); k > 0; k--) text += pieces[Math.floor(r() * pieces.length)] + (r() < 0.5 ? ' ' : '');
+      for (let k = Math.floor(r() * 60); k > 0; k--)
+        text += pieces[Math.floor(r() * pieces.length)] + (r() < 0.5 ? ' ' : '');
       const { doc, errors } = parseSev(text, 'junk.sev');
       for (const e of errors) expect(e.message).toMatch(/^junk\.sev:\d+:\d+: /);
       if (errors.length === 0) {

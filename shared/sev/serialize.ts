@@ -46,7 +46,10 @@ export function eventsByFrame(events: readonly SevEvent[]): SevEvent[] {
 export function serializeSev(doc: SevDocument): string {
   const head: { code: string; comments: SevComments }[] = [{ code: `sev ${SEV_VERSION}`, comments: doc.header }];
   if (doc.motion) head.push({ code: `motion ${doc.motion.name}`, comments: doc.motion.comments });
-  const ses = doc.ses.slice().sort((a, b) => a.index - b.index).map((d) => ({ code: seCode(d), comments: d.comments }));
+  const ses = doc.ses
+    .slice()
+    .sort((a, b) => a.index - b.index)
+    .map((d) => ({ code: seCode(d), comments: d.comments }));
   const events = eventsByFrame(doc.events).map((e) => ({ code: eventCode(e), comments: e.comments }));
   const sections = [block(head), block(ses), block(events)];
   const tail = doc.trailingComments.flatMap((t) => t.split(/\r\n|\n|\r/)).map((t) => `#${trimEndBlanks(t)}`);

@@ -11,12 +11,20 @@ describe('decodeUtf8Text', () => {
     // a BOM later in the file is a character (U+FEFF), not dropped
     expect(decode([...ascii('a'), 0xef, 0xbb, 0xbf])).toBe('a\uFEFF');
     // two of the three BOM bytes are no BOM: each is decoded (and fails) as UTF-8
-    expect(() => decode([0xef, 0xbb])).toThrow('w.sev:1:1: invalid UTF-8: the file ends inside a multi-byte character at byte offset 0');
+    expect(() => decode([0xef, 0xbb])).toThrow(
+      'w.sev:1:1: invalid UTF-8: the file ends inside a multi-byte character at byte offset 0',
+    );
     expect(() => decode([0xef])).toThrow('the file ends inside a multi-byte character at byte offset 0');
-    expect(() => decode([0x41, 0xbb, 0xbf])).toThrow('w.sev:1:2: invalid UTF-8: byte 0xbb cannot start a character at byte offset 1');
-    expect(() => decode([0xef, 0x41, 0xbf])).toThrow('w.sev:1:1: invalid UTF-8: byte 0x41 is not a continuation byte at byte offset 0');
+    expect(() => decode([0x41, 0xbb, 0xbf])).toThrow(
+      'w.sev:1:2: invalid UTF-8: byte 0xbb cannot start a character at byte offset 1',
+    );
+    expect(() => decode([0xef, 0x41, 0xbf])).toThrow(
+      'w.sev:1:1: invalid UTF-8: byte 0x41 is not a continuation byte at byte offset 0',
+    );
     expect(() => decode([0xef, 0xbb, 0x41])).toThrow('byte 0x41 is not a continuation byte at byte offset 0');
-    expect(() => decode([0x41, 0x42, 0xbf])).toThrow('w.sev:1:3: invalid UTF-8: byte 0xbf cannot start a character at byte offset 2');
+    expect(() => decode([0x41, 0x42, 0xbf])).toThrow(
+      'w.sev:1:3: invalid UTF-8: byte 0xbf cannot start a character at byte offset 2',
+    );
   });
 
   it.each([
@@ -76,9 +84,19 @@ describe('splitLines', () => {
     expect(texts('\n')).toEqual([['', 1]]);
     expect(texts('a')).toEqual([['a', 1]]);
     expect(texts('a\n')).toEqual([['a', 1]]);
-    expect(texts('a\n\n')).toEqual([['a', 1], ['', 2]]);
-    expect(texts('a\r\nb\rc\n')).toEqual([['a', 1], ['b', 2], ['c', 3]]);
-    expect(texts('\uFEFFa\nb')).toEqual([['a', 1], ['b', 2]]);
+    expect(texts('a\n\n')).toEqual([
+      ['a', 1],
+      ['', 2],
+    ]);
+    expect(texts('a\r\nb\rc\n')).toEqual([
+      ['a', 1],
+      ['b', 2],
+      ['c', 3],
+    ]);
+    expect(texts('\uFEFFa\nb')).toEqual([
+      ['a', 1],
+      ['b', 2],
+    ]);
   });
 });
 

@@ -24,10 +24,19 @@ export function decodeUtf8Text(bytes: Uint8Array, kind: FileKind, file?: string)
       len = 1;
     } else {
       let min: number;
-      if (b0 >= 0xc2 && b0 <= 0xdf) { len = 2; cp = b0 & 0x1f; min = 0x80; }
-      else if (b0 >= 0xe0 && b0 <= 0xef) { len = 3; cp = b0 & 0x0f; min = 0x800; }
-      else if (b0 >= 0xf0 && b0 <= 0xf4) { len = 4; cp = b0 & 0x07; min = 0x10000; }
-      else return fail(`byte 0x${b0.toString(16).padStart(2, '0')} cannot start a character`);
+      if (b0 >= 0xc2 && b0 <= 0xdf) {
+        len = 2;
+        cp = b0 & 0x1f;
+        min = 0x80;
+      } else if (b0 >= 0xe0 && b0 <= 0xef) {
+        len = 3;
+        cp = b0 & 0x0f;
+        min = 0x800;
+      } else if (b0 >= 0xf0 && b0 <= 0xf4) {
+        len = 4;
+        cp = b0 & 0x07;
+        min = 0x10000;
+      } else return fail(`byte 0x${b0.toString(16).padStart(2, '0')} cannot start a character`);
       if (i + len > bytes.length) fail('the file ends inside a multi-byte character');
       for (let k = 1; k < len; k++) {
         const b = bytes[i + k];
@@ -35,7 +44,8 @@ export function decodeUtf8Text(bytes: Uint8Array, kind: FileKind, file?: string)
         cp = (cp << 6) | (b & 0x3f);
       }
       if (cp < min) fail('overlong encoding');
-      if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) fail(`code point U+${cp.toString(16).toUpperCase()} is not a character`);
+      if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        fail(`code point U+${cp.toString(16).toUpperCase()} is not a character`);
     }
     chunk.push(cp);
     // Stryker disable next-line EqualityOperator: `>` and `<` only change where chunks are cut (every chunk stays far below the spread-argument limit); the joined text is the same
@@ -43,7 +53,10 @@ export function decodeUtf8Text(bytes: Uint8Array, kind: FileKind, file?: string)
       parts.push(String.fromCodePoint(...chunk));
       chunk = [];
     }
-    if (cp === 0x0a) { line++; column = 1; } else column++;
+    if (cp === 0x0a) {
+      line++;
+      column = 1;
+    } else column++;
     i += len;
   }
   parts.push(String.fromCodePoint(...chunk));

@@ -49,19 +49,27 @@ describe('the motion a SEV belongs to', () => {
 
 describe('sevWarnings', () => {
   it('warns about two SEs of one name and two events of one sound within 2 frames, at the later statement', () => {
-    const doc = parseSevStrict('sev 1\nse 0 SE_FOOT_L variants A B C D E F G H\nse 1 SE_FOOT_R\nse 4 SE_FOOT_L\nevent 397 0 -\nevent 399 4 -\nevent 402 0 -\nevent 404 1 -\nevent 407 1 -\n');
+    const doc = parseSevStrict(
+      'sev 1\nse 0 SE_FOOT_L variants A B C D E F G H\nse 1 SE_FOOT_R\nse 4 SE_FOOT_L\nevent 397 0 -\nevent 399 4 -\nevent 402 0 -\nevent 404 1 -\nevent 407 1 -\n',
+    );
     expect(sevWarnings(doc, 'x.sev').map((w) => w.message)).toEqual([
       'x.sev:4:1: SE 4 SE_FOOT_L has the same name as SE 0 (SE 4: no floor variants, SE 0: 8 floor variants): its events play the one sound through two definitions; keep one',
       'x.sev:6:1: two SE_FOOT_L events 2 frames apart at frame 397 and 399 (SE 0 and SE 4): the sound plays twice',
     ]);
-    expect(sevWarnings(parseSevStrict('sev 1\nse 0 A\nevent 5 0 -\nevent 5 0 -\n'))[0].message).toContain('two A events on frame 5 (SE 0)');
+    expect(sevWarnings(parseSevStrict('sev 1\nse 0 A\nevent 5 0 -\nevent 5 0 -\n'))[0].message).toContain(
+      'two A events on frame 5 (SE 0)',
+    );
   });
 });
 
 describe('droppedOnSave', () => {
   it('names the floor variants a save would drop, and nothing else', () => {
-    const saved = parseSevStrict('sev 1\nse 0 SE_FOOT_L variants A B C D E F G H\nse 1 SE_FOOT_R variants a b c d e f g h\nse 2 X\n');
-    const doc = parseSevStrict('sev 1\nse 0 SE_FOOT_L variants A B C D E F G H\nse 1 SE_FOOT_R\nse 2 X variants v1 v2 v3 v4 v5 v6 v7 v8\n');
+    const saved = parseSevStrict(
+      'sev 1\nse 0 SE_FOOT_L variants A B C D E F G H\nse 1 SE_FOOT_R variants a b c d e f g h\nse 2 X\n',
+    );
+    const doc = parseSevStrict(
+      'sev 1\nse 0 SE_FOOT_L variants A B C D E F G H\nse 1 SE_FOOT_R\nse 2 X variants v1 v2 v3 v4 v5 v6 v7 v8\n',
+    );
     expect(droppedOnSave(saved, doc)).toEqual(['the 8 floor variants of SE 1 SE_FOOT_R (a, b, c, d, e, f, g, h)']);
     expect(droppedOnSave(saved, saved)).toEqual([]);
     expect(droppedOnSave(null, doc)).toEqual([]);

@@ -11,11 +11,27 @@ export function checkSevAgainstMotion(doc: SevDocument, motion: SevMotionShape, 
   const errors: FormatError[] = [];
   doc.events.forEach((ev, k) => {
     const place = (token: number) =>
-      ev.loc ? { line: ev.loc.line, column: ev.loc.columns[token] ?? ev.loc.columns[0] } : { where: `event ${k} (frame ${ev.frame})` };
+      ev.loc
+        ? { line: ev.loc.line, column: ev.loc.columns[token] ?? ev.loc.columns[0] }
+        : { where: `event ${k} (frame ${ev.frame})` };
     if (ev.frame > motion.frameCount)
-      errors.push(new FormatError('SEV', `event frame ${ev.frame} is past the end of motion ${motion.name} (frames 0..${motion.frameCount})`, place(1), file));
+      errors.push(
+        new FormatError(
+          'SEV',
+          `event frame ${ev.frame} is past the end of motion ${motion.name} (frames 0..${motion.frameCount})`,
+          place(1),
+          file,
+        ),
+      );
     if (ev.joint !== null && ev.joint >= motion.jointCount)
-      errors.push(new FormatError('SEV', `event joint ${ev.joint} does not exist in motion ${motion.name} (joints 0..${motion.jointCount - 1})`, place(3), file));
+      errors.push(
+        new FormatError(
+          'SEV',
+          `event joint ${ev.joint} does not exist in motion ${motion.name} (joints 0..${motion.jointCount - 1})`,
+          place(3),
+          file,
+        ),
+      );
   });
   return errors;
 }
@@ -30,7 +46,8 @@ export const SEV_DOUBLE_EVENT_FRAMES = 2;
  */
 export function sevWarnings(doc: SevDocument, file?: string): FormatError[] {
   const warnings: FormatError[] = [];
-  const where = (loc: { line: number; columns: number[] } | undefined, fallback: string) => (loc ? { line: loc.line, column: loc.columns[0] ?? 1 } : { where: fallback });
+  const where = (loc: { line: number; columns: number[] } | undefined, fallback: string) =>
+    loc ? { line: loc.line, column: loc.columns[0] ?? 1 } : { where: fallback };
   const variantsText = (n: number | undefined) => (n ? `${n} floor variants` : 'no floor variants');
   const firstByName = new Map<string, SevDocument['ses'][number]>();
   for (const d of doc.ses) {
@@ -39,7 +56,14 @@ export function sevWarnings(doc: SevDocument, file?: string): FormatError[] {
       firstByName.set(d.name, d);
       continue;
     }
-    warnings.push(new FormatError('SEV', `SE ${d.index} ${d.name} has the same name as SE ${first.index} (SE ${d.index}: ${variantsText(d.variants?.length)}, SE ${first.index}: ${variantsText(first.variants?.length)}): its events play the one sound through two definitions; keep one`, where(d.loc, `se ${d.index}`), file));
+    warnings.push(
+      new FormatError(
+        'SEV',
+        `SE ${d.index} ${d.name} has the same name as SE ${first.index} (SE ${d.index}: ${variantsText(d.variants?.length)}, SE ${first.index}: ${variantsText(first.variants?.length)}): its events play the one sound through two definitions; keep one`,
+        where(d.loc, `se ${d.index}`),
+        file,
+      ),
+    );
   }
   const nameOf = new Map(doc.ses.map((d) => [d.index, d.name]));
   const order = doc.events.map((ev, k) => ({ ev, k })).sort((a, b) => a.ev.frame - b.ev.frame || a.k - b.k);
@@ -51,7 +75,14 @@ export function sevWarnings(doc: SevDocument, file?: string): FormatError[] {
       const b = order[j];
       if (nameOf.get(b.ev.se) !== name) continue;
       const gap = b.ev.frame - a.ev.frame;
-      warnings.push(new FormatError('SEV', `two ${name} events ${gap === 0 ? 'on' : `${gap} frame${gap === 1 ? '' : 's'} apart at`} frame ${a.ev.frame}${gap ? ` and ${b.ev.frame}` : ''} (SE ${a.ev.se}${b.ev.se !== a.ev.se ? ` and SE ${b.ev.se}` : ''}): the sound plays twice`, where(b.ev.loc, `event ${b.k} (frame ${b.ev.frame})`), file));
+      warnings.push(
+        new FormatError(
+          'SEV',
+          `two ${name} events ${gap === 0 ? 'on' : `${gap} frame${gap === 1 ? '' : 's'} apart at`} frame ${a.ev.frame}${gap ? ` and ${b.ev.frame}` : ''} (SE ${a.ev.se}${b.ev.se !== a.ev.se ? ` and SE ${b.ev.se}` : ''}): the sound plays twice`,
+          where(b.ev.loc, `event ${b.k} (frame ${b.ev.frame})`),
+          file,
+        ),
+      );
     }
   }
   return warnings;
@@ -67,11 +98,22 @@ export function sevMotionName(doc: SevDocument, fileBaseName: string): string {
  * comes from a file base name outside the motion-name rule (a `motion`
  * statement was already checked by the parser). Such a name is never hashed.
  */
-export function checkedSevMotionName(doc: SevDocument, fileBaseName: string, file?: string): { name: string } | { error: FormatError } {
+export function checkedSevMotionName(
+  doc: SevDocument,
+  fileBaseName: string,
+  file?: string,
+): { name: string } | { error: FormatError } {
   const name = sevMotionName(doc, fileBaseName);
   const problem = motionNameProblem(name);
   if (!problem) return { name };
-  return { error: new FormatError('SEV', `${problem}; add a \`motion NAME\` line or rename the file`, { where: `motion name from the file name ${fileBaseName}` }, file) };
+  return {
+    error: new FormatError(
+      'SEV',
+      `${problem}; add a \`motion NAME\` line or rename the file`,
+      { where: `motion name from the file name ${fileBaseName}` },
+      file,
+    ),
+  };
 }
 
 /**
@@ -85,7 +127,10 @@ export function droppedOnSave(saved: SevDocument | null, doc: SevDocument): stri
   for (const before of saved.ses) {
     if (!before.variants) continue;
     const now = doc.ses.find((d) => d.index === before.index);
-    if (now && !now.variants) lines.push(`the ${before.variants.length} floor variants of SE ${now.index} ${now.name} (${before.variants.join(', ')})`);
+    if (now && !now.variants)
+      lines.push(
+        `the ${before.variants.length} floor variants of SE ${now.index} ${now.name} (${before.variants.join(', ')})`,
+      );
   }
   return lines;
 }

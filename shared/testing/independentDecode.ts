@@ -31,8 +31,14 @@ export function decodePos(frames: Uint16Array, pos: Uint16Array, vel: Uint16Arra
   if (frames[k] === t) return P(k);
   const d = frames[k + 1] - frames[k];
   const u = (t - frames[k]) / d;
-  const h00 = 2 * u ** 3 - 3 * u ** 2 + 1, h10 = u ** 3 - 2 * u ** 2 + u, h01 = -2 * u ** 3 + 3 * u ** 2, h11 = u ** 3 - u ** 2;
-  const pa = P(k), pb = P(k + 1), va = V(k), vb = V(k + 1);
+  const h00 = 2 * u ** 3 - 3 * u ** 2 + 1,
+    h10 = u ** 3 - 2 * u ** 2 + u,
+    h01 = -2 * u ** 3 + 3 * u ** 2,
+    h11 = u ** 3 - u ** 2;
+  const pa = P(k),
+    pb = P(k + 1),
+    va = V(k),
+    vb = V(k + 1);
   return [0, 1, 2].map((c) => h00 * pa[c] + h10 * d * va[c] + h01 * pb[c] + h11 * d * vb[c]);
 }
 export function decodeRot(m: Mt3Motion, j: number, t: number): number[] {
@@ -41,7 +47,13 @@ export function decodeRot(m: Mt3Motion, j: number, t: number): number[] {
   const Q = (arr: Int16Array, i: number) => normalized([0, 1, 2, 3].map((c) => arr[i * 4 + c] / 2047));
   if (tr.frames[k] === t) return Q(tr.rotation, k);
   const u = (t - tr.frames[k]) / (tr.frames[k + 1] - tr.frames[k]);
-  return normalized(slerp(slerp(Q(tr.rotation, k), Q(tr.rotation, k + 1), u), slerp(Q(tr.inner, k), Q(tr.inner, k + 1), u), 2 * u * (1 - u)));
+  return normalized(
+    slerp(
+      slerp(Q(tr.rotation, k), Q(tr.rotation, k + 1), u),
+      slerp(Q(tr.inner, k), Q(tr.inner, k + 1), u),
+      2 * u * (1 - u),
+    ),
+  );
 }
 function posErr(a: number[], m: Float32Array, i: number): number {
   return Math.sqrt((a[0] - m[i]) ** 2 + (a[1] - m[i + 1]) ** 2 + (a[2] - m[i + 2]) ** 2);
@@ -53,9 +65,13 @@ function rotErr(q: number[], m: Float32Array, i: number): number {
 }
 
 /** Errors of every channel at every frame, decoded independently from the written bytes. */
-export function independentErrors(motion: Motion, bytes: Uint8Array): { mt3: Mt3Motion; root: number[]; rot: number[][]; off: number[][] | null } {
+export function independentErrors(
+  motion: Motion,
+  bytes: Uint8Array,
+): { mt3: Mt3Motion; root: number[]; rot: number[][]; off: number[][] | null } {
   const mt3 = readMt3(bytes);
-  const N = motion.frameCount, J = motion.joints.length;
+  const N = motion.frameCount,
+    J = motion.joints.length;
   const root: number[] = [];
   const rot: number[][] = Array.from({ length: J }, () => []);
   const off: number[][] | null = mt3.offsets ? Array.from({ length: J }, () => []) : null;
@@ -71,4 +87,3 @@ export function independentErrors(motion: Motion, bytes: Uint8Array): { mt3: Mt3
   }
   return { mt3, root, rot, off };
 }
-

@@ -15,14 +15,21 @@ function matFromQuat(q: number[]): Mat3 {
   const l = Math.sqrt(q[0] ** 2 + q[1] ** 2 + q[2] ** 2 + q[3] ** 2);
   const [x, y, z, w] = q.map((c) => c / l);
   return [
-    1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w),
-    2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w),
-    2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y),
+    1 - 2 * (y * y + z * z),
+    2 * (x * y - z * w),
+    2 * (x * z + y * w),
+    2 * (x * y + z * w),
+    1 - 2 * (x * x + z * z),
+    2 * (y * z - x * w),
+    2 * (x * z - y * w),
+    2 * (y * z + x * w),
+    1 - 2 * (x * x + y * y),
   ];
 }
 function matMul(a: Mat3, b: Mat3): Mat3 {
   const o: number[] = [];
-  for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) o.push(a[r * 3] * b[c] + a[r * 3 + 1] * b[3 + c] + a[r * 3 + 2] * b[6 + c]);
+  for (let r = 0; r < 3; r++)
+    for (let c = 0; c < 3; c++) o.push(a[r * 3] * b[c] + a[r * 3 + 1] * b[3 + c] + a[r * 3 + 2] * b[6 + c]);
   return o;
 }
 function apply(m: Mat3, v: number[]): number[] {
@@ -31,7 +38,11 @@ function apply(m: Mat3, v: number[]): number[] {
 
 /** Positions of every joint and of its virtual points (shell along local X, Y, Z): J x 4 points x 3. */
 export function fkPoints(
-  m: Motion, root: number[], rotation: (j: number) => number[], offset: (j: number) => number[], shell: number,
+  m: Motion,
+  root: number[],
+  rotation: (j: number) => number[],
+  offset: (j: number) => number[],
+  shell: number,
 ): number[][][] {
   const J = m.joints.length;
   const pos: number[][] = [];
@@ -72,15 +83,25 @@ export function independentObjectErrors(m: Motion, mt3: Mt3Motion, shell: number
   const off = (f: number, j: number) => [0, 1, 2].map((c) => m.offset[(f * J + j) * 4 + c]);
   for (let t = 0; t <= m.frameCount; t++) {
     const src = fkPoints(
-      m, [0, 1, 2].map((c) => m.translation[t * 4 + c]),
-      (j) => [0, 1, 2, 3].map((c) => m.rotation[(t * J + j) * 4 + c]), (j) => off(t, j), shell,
+      m,
+      [0, 1, 2].map((c) => m.translation[t * 4 + c]),
+      (j) => [0, 1, 2, 3].map((c) => m.rotation[(t * J + j) * 4 + c]),
+      (j) => off(t, j),
+      shell,
     );
     const dec = fkPoints(
-      m, decodePos(mt3.root.frames, mt3.root.position, mt3.root.velocity, t),
+      m,
+      decodePos(mt3.root.frames, mt3.root.position, mt3.root.velocity, t),
       (j) => decodeRot(mt3, j, t),
-      (j) => (mt3.offsets ? decodePos(mt3.offsets[j].frames, mt3.offsets[j].position, mt3.offsets[j].velocity, t) : off(0, j)), shell,
+      (j) =>
+        mt3.offsets ? decodePos(mt3.offsets[j].frames, mt3.offsets[j].position, mt3.offsets[j].velocity, t) : off(0, j),
+      shell,
     );
-    out.push(src.map((pts, j) => Math.max(...pts.map((p, k) => Math.hypot(p[0] - dec[j][k][0], p[1] - dec[j][k][1], p[2] - dec[j][k][2])))));
+    out.push(
+      src.map((pts, j) =>
+        Math.max(...pts.map((p, k) => Math.hypot(p[0] - dec[j][k][0], p[1] - dec[j][k][1], p[2] - dec[j][k][2]))),
+      ),
+    );
   }
   return out;
 }

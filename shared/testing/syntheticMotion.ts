@@ -35,21 +35,30 @@ export function syntheticMotion(o: SyntheticOptions): Motion {
   if (o.offsets) m.flags |= MotionFlag.OFFSETS;
   const noise = o.noise ?? 0;
   const wave = () => {
-    const terms = Array.from({ length: 3 }, () => ({ amp: rnd(), freq: (rnd() * 4 + 0.3) * (2 * Math.PI) / Math.max(30, N), phase: rnd() * 6.28 }));
+    const terms = Array.from({ length: 3 }, () => ({
+      amp: rnd(),
+      freq: ((rnd() * 4 + 0.3) * (2 * Math.PI)) / Math.max(30, N),
+      phase: rnd() * 6.28,
+    }));
     return (f: number) => terms.reduce((s, t) => s + t.amp * Math.sin(t.freq * f + t.phase), 0);
   };
   const speed = rnd() * 10 + 2;
-  const ty = wave(), tx = wave();
+  const ty = wave(),
+    tx = wave();
   for (let f = 0; f <= N; f++) {
     m.translation[f * 4] = 20 * tx(f) + noise * (rnd() - 0.5);
     m.translation[f * 4 + 1] = 900 + 15 * ty(f) + noise * (rnd() - 0.5);
     m.translation[f * 4 + 2] = speed * f + noise * (rnd() - 0.5);
   }
   for (let j = 0; j < J; j++) {
-    const ax = wave(), ay = wave(), az = wave();
+    const ax = wave(),
+      ay = wave(),
+      az = wave();
     const scale = 0.3 + rnd() * 0.9;
     const rest = [rnd() * 40 - 20, rnd() * 80 + 20, rnd() * 40 - 20];
-    const ox = wave(), oy = wave(), oz = wave();
+    const ox = wave(),
+      oy = wave(),
+      oz = wave();
     for (let f = 0; f <= N; f++) {
       // Rotation from a rotation vector (axis * angle), sign left as computed.
       const rx = scale * ax(f) + noise * (rnd() - 0.5);

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../errors';
-import { defaultTuning, parseTuning, sameTuning, serializeTuning, TUNING_MAX_BYTES, tuningPathOf, type MotionTuning } from './sidecar';
+import {
+  defaultTuning,
+  parseTuning,
+  sameTuning,
+  serializeTuning,
+  TUNING_MAX_BYTES,
+  tuningPathOf,
+  type MotionTuning,
+} from './sidecar';
 
 const joints = [{ name: 'Hips' }, { name: 'LeftFoot' }, { name: 'dup' }, { name: 'dup' }];
 const F = '/m/walk.mtn.actguy-tuning.json';
@@ -21,7 +29,15 @@ describe('tuning file', () => {
   });
 
   it('round-trips every setting, overrides by unique joint name or else by index', () => {
-    const t: MotionTuning = { positionTolerance: 0.3, rotationToleranceDeg: 2, offsetTolerance: 0.7, method: 'classic', objectTolerance: 1.5, shell: 12, rotationOverridesDeg: { 1: 0.25, 3: 4 } };
+    const t: MotionTuning = {
+      positionTolerance: 0.3,
+      rotationToleranceDeg: 2,
+      offsetTolerance: 0.7,
+      method: 'classic',
+      objectTolerance: 1.5,
+      shell: 12,
+      rotationOverridesDeg: { 1: 0.25, 3: 4 },
+    };
     const text = serializeTuning(t, joints);
     expect(JSON.parse(text).rotationOverridesDeg).toEqual({ LeftFoot: 0.25, 3: 4 });
     expect(parseTuning(text, F, joints)).toEqual(t);
@@ -31,17 +47,25 @@ describe('tuning file', () => {
   });
 
   it('refuses a bad file with its place: syntax at line:column, a value at its key path', () => {
-    expect(problem('{"version":1,\n "tolerances": {"position": 1,}}')).toMatch(/^\/m\/walk\.mtn\.actguy-tuning\.json:2:/);
+    expect(problem('{"version":1,\n "tolerances": {"position": 1,}}')).toMatch(
+      /^\/m\/walk\.mtn\.actguy-tuning\.json:2:/,
+    );
     expect(problem('[]')).toContain('one JSON object');
     expect(problem('{"version":2}')).toContain('(version): must be 1, found 2');
     expect(problem('{"version":1,"extra":1}')).toContain('unknown key "extra"');
-    expect(problem('{"version":1,"tolerances":{"rotationDeg":-1}}')).toContain('(tolerances.rotationDeg): must be a number greater than 0 and at most 180 degrees, found -1');
+    expect(problem('{"version":1,"tolerances":{"rotationDeg":-1}}')).toContain(
+      '(tolerances.rotationDeg): must be a number greater than 0 and at most 180 degrees, found -1',
+    );
     expect(problem('{"version":1,"tolerances":{"rotationDeg":181}}')).toContain('tolerances.rotationDeg');
     expect(problem('{"version":1,"tolerances":{"position":"1"}}')).toContain('tolerances.position');
     expect(problem('{"version":1,"tolerances":{"method":"fast"}}')).toContain('must be "refined" or "classic"');
     expect(problem('{"version":1,"tolerances":{"shell":3}}')).toContain('needs tolerances.object');
-    expect(problem('{"version":1,"rotationOverridesDeg":{"LeftFut":1}}')).toContain('(rotationOverridesDeg.LeftFut): no joint named "LeftFut"');
-    expect(problem('{"version":1,"rotationOverridesDeg":{"4":1}}')).toContain('joint 4 does not exist: the motion has joints 0..3');
+    expect(problem('{"version":1,"rotationOverridesDeg":{"LeftFut":1}}')).toContain(
+      '(rotationOverridesDeg.LeftFut): no joint named "LeftFut"',
+    );
+    expect(problem('{"version":1,"rotationOverridesDeg":{"4":1}}')).toContain(
+      'joint 4 does not exist: the motion has joints 0..3',
+    );
     expect(problem('{"version":1,"rotationOverridesDeg":{"1":1,"LeftFoot":2}}')).toContain('is given twice');
     expect(problem('{"version":1,"rotationOverridesDeg":{"Hips":null}}')).toContain('rotationOverridesDeg.Hips');
     expect(problem(`{"version":1,"x":"${'a'.repeat(TUNING_MAX_BYTES)}"}`)).toContain('too large for a tuning file');

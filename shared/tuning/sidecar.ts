@@ -56,9 +56,14 @@ export function defaultTuning(): MotionTuning {
 export function sameTuning(a: MotionTuning, b: MotionTuning): boolean {
   const ka = Object.keys(a.rotationOverridesDeg);
   return (
-    a.positionTolerance === b.positionTolerance && a.rotationToleranceDeg === b.rotationToleranceDeg && a.offsetTolerance === b.offsetTolerance &&
-    a.method === b.method && a.objectTolerance === b.objectTolerance && a.shell === b.shell &&
-    ka.length === Object.keys(b.rotationOverridesDeg).length && ka.every((k) => a.rotationOverridesDeg[+k] === b.rotationOverridesDeg[+k])
+    a.positionTolerance === b.positionTolerance &&
+    a.rotationToleranceDeg === b.rotationToleranceDeg &&
+    a.offsetTolerance === b.offsetTolerance &&
+    a.method === b.method &&
+    a.objectTolerance === b.objectTolerance &&
+    a.shell === b.shell &&
+    ka.length === Object.keys(b.rotationOverridesDeg).length &&
+    ka.every((k) => a.rotationOverridesDeg[+k] === b.rotationOverridesDeg[+k])
   );
 }
 
@@ -72,7 +77,8 @@ export function parseTuning(text: string, file: string, joints: readonly { name:
     throw new FormatError('TUNING', detail, { where }, file);
   };
   const bytes = encodeUtf8(text).byteLength;
-  if (bytes > TUNING_MAX_BYTES) fail('(file)', `${bytes} bytes is too large for a tuning file (at most ${TUNING_MAX_BYTES})`);
+  if (bytes > TUNING_MAX_BYTES)
+    fail('(file)', `${bytes} bytes is too large for a tuning file (at most ${TUNING_MAX_BYTES})`);
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const deep = findExcessiveNesting(body);
   if (deep) throw new FormatError('TUNING', nestedTooDeeply(), { line: deep.line, column: deep.column }, file);
@@ -82,33 +88,49 @@ export function parseTuning(text: string, file: string, joints: readonly { name:
   } catch (e) {
     const at = findJsonSyntaxError(body);
     const place = at ? lineColumnAt(body, at.offset) : { line: 1, column: 1 };
-    throw new FormatError('TUNING', at ? `not valid JSON: expected ${at.expected}` : `not valid JSON: ${(e as Error).message}`, place, file);
+    throw new FormatError(
+      'TUNING',
+      at ? `not valid JSON: expected ${at.expected}` : `not valid JSON: ${(e as Error).message}`,
+      place,
+      file,
+    );
   }
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
   const known = (obj: Record<string, unknown>, keys: readonly string[], where: string) => {
-    for (const k of Object.keys(obj)) if (!keys.includes(k)) fail(where ? `${where}.${k}` : k, `unknown key ${JSON.stringify(k)} (expected one of ${keys.join(', ')})`);
+    for (const k of Object.keys(obj))
+      if (!keys.includes(k))
+        fail(where ? `${where}.${k}` : k, `unknown key ${JSON.stringify(k)} (expected one of ${keys.join(', ')})`);
   };
   const inRange = (v: unknown, where: string, max: number, unit: string): number | undefined => {
     if (v === undefined) return undefined;
-    if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0 || v > max) fail(where, `must be a number greater than 0 and at most ${max} ${unit}, found ${JSON.stringify(v)}`);
+    if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0 || v > max)
+      fail(where, `must be a number greater than 0 and at most ${max} ${unit}, found ${JSON.stringify(v)}`);
     return v as number;
   };
 
   if (!isObject(json)) return fail('(top level)', 'a tuning file holds one JSON object');
   known(json, TOP_KEYS, '');
-  if (json.version !== TUNING_VERSION) fail('version', `must be ${TUNING_VERSION}, found ${JSON.stringify(json.version)}`);
+  if (json.version !== TUNING_VERSION)
+    fail('version', `must be ${TUNING_VERSION}, found ${JSON.stringify(json.version)}`);
   const tuning = defaultTuning();
   const tol = json.tolerances ?? {};
-  if (!isObject(tol)) return fail('tolerances', 'must be an object with position, rotationDeg, offset, method, object and/or shell');
+  if (!isObject(tol))
+    return fail('tolerances', 'must be an object with position, rotationDeg, offset, method, object and/or shell');
   known(tol, TOLERANCE_KEYS, 'tolerances');
-  tuning.positionTolerance = inRange(tol.position, 'tolerances.position', TUNING_MAX_UNITS, 'units') ?? tuning.positionTolerance;
-  tuning.rotationToleranceDeg = inRange(tol.rotationDeg, 'tolerances.rotationDeg', TUNING_MAX_DEGREES, 'degrees') ?? tuning.rotationToleranceDeg;
-  tuning.offsetTolerance = inRange(tol.offset, 'tolerances.offset', TUNING_MAX_UNITS, 'units') ?? tuning.offsetTolerance;
-  if (tol.method !== undefined && tol.method !== 'refined' && tol.method !== 'classic') fail('tolerances.method', `must be "refined" or "classic", found ${JSON.stringify(tol.method)}`);
+  tuning.positionTolerance =
+    inRange(tol.position, 'tolerances.position', TUNING_MAX_UNITS, 'units') ?? tuning.positionTolerance;
+  tuning.rotationToleranceDeg =
+    inRange(tol.rotationDeg, 'tolerances.rotationDeg', TUNING_MAX_DEGREES, 'degrees') ?? tuning.rotationToleranceDeg;
+  tuning.offsetTolerance =
+    inRange(tol.offset, 'tolerances.offset', TUNING_MAX_UNITS, 'units') ?? tuning.offsetTolerance;
+  if (tol.method !== undefined && tol.method !== 'refined' && tol.method !== 'classic')
+    fail('tolerances.method', `must be "refined" or "classic", found ${JSON.stringify(tol.method)}`);
   if (tol.method === 'classic') tuning.method = 'classic';
   const object = inRange(tol.object, 'tolerances.object', TUNING_MAX_UNITS, 'units');
   const shell = inRange(tol.shell, 'tolerances.shell', TUNING_MAX_UNITS, 'units');
-  if (shell !== undefined && object === undefined) fail('tolerances.shell', 'needs tolerances.object (the shell is where the object-space error is measured)');
+  if (shell !== undefined && object === undefined)
+    fail('tolerances.shell', 'needs tolerances.object (the shell is where the object-space error is measured)');
   if (object !== undefined) tuning.objectTolerance = object;
   if (shell !== undefined) tuning.shell = shell;
   const overrides = json.rotationOverridesDeg ?? {};
@@ -116,11 +138,17 @@ export function parseTuning(text: string, file: string, joints: readonly { name:
   for (const [key, deg] of Object.entries(overrides)) {
     const where = `rotationOverridesDeg.${key}`;
     const joint = /^[0-9]+$/.test(key) ? Number(key) : joints.findIndex((j) => j.name === key);
-    if (/^[0-9]+$/.test(key) && joint >= joints.length) fail(where, `joint ${joint} does not exist: the motion has joints 0..${joints.length - 1}`);
-    if (joint < 0) fail(where, `no joint named ${JSON.stringify(key)} in the motion (its joints: ${joints.map((j) => j.name).join(', ')})`);
+    if (/^[0-9]+$/.test(key) && joint >= joints.length)
+      fail(where, `joint ${joint} does not exist: the motion has joints 0..${joints.length - 1}`);
+    if (joint < 0)
+      fail(
+        where,
+        `no joint named ${JSON.stringify(key)} in the motion (its joints: ${joints.map((j) => j.name).join(', ')})`,
+      );
     const value = inRange(deg, where, TUNING_MAX_DEGREES, 'degrees');
     if (value === undefined) fail(where, 'must be a number of degrees');
-    if (tuning.rotationOverridesDeg[joint] !== undefined) fail(where, `joint ${joint} (${joints[joint].name}) is given twice`);
+    if (tuning.rotationOverridesDeg[joint] !== undefined)
+      fail(where, `joint ${joint} (${joints[joint].name}) is given twice`);
     tuning.rotationOverridesDeg[joint] = value!;
   }
   return tuning;
@@ -131,11 +159,18 @@ export function parseTuning(text: string, file: string, joints: readonly { name:
  * unique in the skeleton (readable, and stable if joints are added), else by index.
  */
 export function serializeTuning(t: MotionTuning, joints: readonly { name: string }[]): string {
-  const tolerances: Record<string, number | string> = { position: t.positionTolerance, rotationDeg: t.rotationToleranceDeg, offset: t.offsetTolerance, method: t.method };
+  const tolerances: Record<string, number | string> = {
+    position: t.positionTolerance,
+    rotationDeg: t.rotationToleranceDeg,
+    offset: t.offsetTolerance,
+    method: t.method,
+  };
   if (t.objectTolerance !== undefined) tolerances.object = t.objectTolerance;
   if (t.shell !== undefined && t.objectTolerance !== undefined) tolerances.shell = t.shell;
   const overrides: Record<string, number> = {};
-  for (const j of Object.keys(t.rotationOverridesDeg).map(Number).sort((a, b) => a - b)) {
+  for (const j of Object.keys(t.rotationOverridesDeg)
+    .map(Number)
+    .sort((a, b) => a - b)) {
     const name = joints[j]?.name ?? '';
     const unique = /^[A-Za-z_][A-Za-z0-9_.:-]*$/.test(name) && joints.filter((x) => x.name === name).length === 1;
     overrides[unique ? name : String(j)] = t.rotationOverridesDeg[j];

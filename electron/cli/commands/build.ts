@@ -10,24 +10,34 @@ import type { BuildReportBudget } from '../../../shared/project/plan';
 
 export const buildCommand: CliCommand = {
   name: 'build',
-  usage: 'build PROJECT.actguy.json [-o OUTDIR] [--jobs N] [--cache DIR | --no-cache] [--cache-max-mb MB] [--budget BYTES] [--quiet]',
+  usage:
+    'build PROJECT.actguy.json [-o OUTDIR] [--jobs N] [--cache DIR | --no-cache] [--cache-max-mb MB] [--budget BYTES] [--quiet]',
   summary:
     'validate a project, compress every motion (N worker threads, default: the cores; unchanged motions come from the cache, default .actguy-cache/ beside the project) ' +
     'and write the .mar, the .sar and a JSON build report as one unit (nothing is written on any error); ' +
-    '--budget (or the project\'s budget.marBytes) fits the .mar in BYTES by scaling each motion\'s tolerances where it costs least (docs/formats.md#budget)',
+    "--budget (or the project's budget.marBytes) fits the .mar in BYTES by scaling each motion's tolerances where it costs least (docs/formats.md#budget)",
   async run(argv) {
     const args = parseArgs(argv, ['o', 'jobs', 'cache', 'cache-max-mb', 'budget'], ['quiet', 'no-cache'], { out: 'o' });
     const quiet = args.options.has('quiet');
     const jobsText = stringOption(args, 'jobs');
     const jobs = jobsText === undefined ? undefined : Number(jobsText);
-    if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 1 && jobs <= 256)) throw new UsageError(`--jobs needs a whole number from 1 to 256, got ${JSON.stringify(jobsText)}`);
+    if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 1 && jobs <= 256))
+      throw new UsageError(`--jobs needs a whole number from 1 to 256, got ${JSON.stringify(jobsText)}`);
     const cacheOption = stringOption(args, 'cache');
-    if (cacheOption !== undefined && args.options.has('no-cache')) throw new UsageError('--cache and --no-cache contradict each other');
-    const cacheMaxBytes = Math.round(positiveNumberOption(args, 'cache-max-mb', DEFAULT_CACHE_MAX_BYTES / 2 ** 20) * 2 ** 20);
+    if (cacheOption !== undefined && args.options.has('no-cache'))
+      throw new UsageError('--cache and --no-cache contradict each other');
+    const cacheMaxBytes = Math.round(
+      positiveNumberOption(args, 'cache-max-mb', DEFAULT_CACHE_MAX_BYTES / 2 ** 20) * 2 ** 20,
+    );
     const budgetText = stringOption(args, 'budget');
     const budgetBytes = budgetText === undefined ? undefined : Number(budgetText);
-    if (budgetBytes !== undefined && !(/^[0-9]+$/.test(budgetText!) && budgetBytes >= 1 && budgetBytes <= MAX_BUDGET_BYTES))
-      throw new UsageError(`--budget needs a whole number of bytes from 1 to ${MAX_BUDGET_BYTES}, got ${JSON.stringify(budgetText)}`);
+    if (
+      budgetBytes !== undefined &&
+      !(/^[0-9]+$/.test(budgetText!) && budgetBytes >= 1 && budgetBytes <= MAX_BUDGET_BYTES)
+    )
+      throw new UsageError(
+        `--budget needs a whole number of bytes from 1 to ${MAX_BUDGET_BYTES}, got ${JSON.stringify(budgetText)}`,
+      );
     const progress = quiet ? undefined : progressPrinter(Boolean(process.stdout.isTTY));
     const outcome = await buildProject(singlePositional(args, 'project file'), {
       outDir: stringOption(args, 'o'),
@@ -54,7 +64,9 @@ export const buildCommand: CliCommand = {
       console.log(
         `built ${t.motions} motion${t.motions === 1 ? '' : 's'}: ${report.outputs.mar.path} (${report.outputs.mar.bytes} bytes, ${t.keys} keys), ` +
           `${report.outputs.sar.path} (${report.outputs.sar.bytes} bytes, ${t.events} events), report ${report.outputs.report}` +
-          (c && !c.unusable ? `; cache: ${c.hits} reused, ${c.rejected + c.damaged} rejected, ${c.misses} compressed${c.evicted ? `, ${c.evicted} old entries evicted` : ''}` : ''),
+          (c && !c.unusable
+            ? `; cache: ${c.hits} reused, ${c.rejected + c.damaged} rejected, ${c.misses} compressed${c.evicted ? `, ${c.evicted} old entries evicted` : ''}`
+            : ''),
       );
       if (report.budget) for (const line of budgetLines(report.budget)) console.log(line);
     }
@@ -68,8 +80,10 @@ export function budgetLines(b: BuildReportBudget): string[] {
   return [
     `budget: ${b.usedBytes} of ${b.marBytes} bytes (${((b.usedBytes / b.marBytes) * 100).toFixed(1)}%); worst error/tolerance ${b.worstRatio.toFixed(3)}, limited by ${b.limitingMotion}`,
     `  ${'motion'.padEnd(width)}  scale  mt3 bytes  error/tol`,
-    ...b.motions.map((m) =>
-      `  ${m.name.padEnd(width)}  ${m.scale.toFixed(3).padStart(5)}  ${String(m.mt3Bytes).padStart(9)}  ${m.worstRatio.toFixed(3).padStart(9)}${m.name === b.limitingMotion ? '  (limits the stage)' : ''}`),
+    ...b.motions.map(
+      (m) =>
+        `  ${m.name.padEnd(width)}  ${m.scale.toFixed(3).padStart(5)}  ${String(m.mt3Bytes).padStart(9)}  ${m.worstRatio.toFixed(3).padStart(9)}${m.name === b.limitingMotion ? '  (limits the stage)' : ''}`,
+    ),
   ];
 }
 
@@ -77,16 +91,23 @@ export function budgetLines(b: BuildReportBudget): string[] {
  * Per-motion progress with the time left: on a terminal one live line with a
  * bar, redrawn per motion; otherwise (a log, CI) one plain line per motion.
  */
-export function progressPrinter(tty: boolean, write: (s: string) => void = (s) => process.stdout.write(s)): { motion: (m: MotionDone) => void; end: () => void } {
+export function progressPrinter(
+  tty: boolean,
+  write: (s: string) => void = (s) => process.stdout.write(s),
+): { motion: (m: MotionDone) => void; end: () => void } {
   let drawn = false;
   return {
     motion(m) {
       const r = m.result;
-      const what = m.cached ? 'from the cache' : `${r.totalKeys} keys, ${r.mt3Bytes} bytes (ratio ${r.ratio.toFixed(2)}), ${r.ms.toFixed(0)} ms`;
+      const what = m.cached
+        ? 'from the cache'
+        : `${r.totalKeys} keys, ${r.mt3Bytes} bytes (ratio ${r.ratio.toFixed(2)}), ${r.ms.toFixed(0)} ms`;
       if (tty) {
         const width = 24;
         const full = Math.round((m.done / m.count) * width);
-        write(`\r\x1b[K[${'#'.repeat(full)}${'.'.repeat(width - full)}] ${m.done}/${m.count} ${m.name} (${m.cached ? 'cached' : `${r.totalKeys} keys`}), ${formatEta(m.done === m.count ? 0 : m.etaMs)} left`);
+        write(
+          `\r\x1b[K[${'#'.repeat(full)}${'.'.repeat(width - full)}] ${m.done}/${m.count} ${m.name} (${m.cached ? 'cached' : `${r.totalKeys} keys`}), ${formatEta(m.done === m.count ? 0 : m.etaMs)} left`,
+        );
         drawn = true;
       } else {
         write(`[${m.done}/${m.count}] ${m.name}: ${what}; ${formatEta(m.done === m.count ? 0 : m.etaMs)} left\n`);

@@ -11,13 +11,15 @@ import type { CliCommand } from '../command';
 export const checkSevCommand: CliCommand = {
   name: 'check-sev',
   usage: 'check-sev FILE.sev... [--sls default.sls] [--se-define se_define.h] [--mtn MOTION.mtn]',
-  summary: 'check .sev files: syntax, SE indices, SE names against the tables, frames and joints against the motion; every error as FILE:LINE:COL; warns about two SEs of one name and two events of one SE within 2 frames',
+  summary:
+    'check .sev files: syntax, SE indices, SE names against the tables, frames and joints against the motion; every error as FILE:LINE:COL; warns about two SEs of one name and two events of one SE within 2 frames',
   run(argv) {
     const args = parseArgs(argv, ['sls', 'se-define', 'mtn'], ['quiet']);
     const files = args.positionals;
     if (files.length === 0) throw new UsageError('expected at least one .sev file');
     const mtnPath = stringOption(args, 'mtn');
-    if (mtnPath && files.length > 1) throw new UsageError('--mtn checks one .sev against one motion; give a single .sev');
+    if (mtnPath && files.length > 1)
+      throw new UsageError('--mtn checks one .sev against one motion; give a single .sev');
     const slsPath = stringOption(args, 'sls');
     const defPath = stringOption(args, 'se-define');
     const useTables = slsPath !== undefined || defPath !== undefined;
@@ -60,7 +62,9 @@ export const checkSevCommand: CliCommand = {
     }
     if (!args.options.has('quiet')) {
       const checked = [useTables ? 'SE names' : '', motion ? 'frames and joints' : ''].filter(Boolean).join(', ');
-      console.log(`ok: ${files.length} file${files.length === 1 ? '' : 's'}, ${events} event${events === 1 ? '' : 's'}${checked ? ` (checked ${checked})` : ''}`);
+      console.log(
+        `ok: ${files.length} file${files.length === 1 ? '' : 's'}, ${events} event${events === 1 ? '' : 's'}${checked ? ` (checked ${checked})` : ''}`,
+      );
     }
     return 0;
   },

@@ -49,14 +49,20 @@ describe('actguy compress motion names', () => {
   it('refuses a non-ASCII file base name, pointing at --name, and writes nothing', async () => {
     const input = mtnAt('歩.mtn');
     const out = join(dir, 'walk_kanji.mt3');
-    await expect(run([input, '-o', out])).rejects.toThrow(new UsageError(`${input}: the motion name comes from the file name: motion name "歩" has the non-ASCII character "歩" (U+6B69); GV_StrCode hashes ASCII bytes (motion names: 1-31 characters from A-Z a-z 0-9 _ . -, not starting with . or -); pass --name NAME or rename the file`));
+    await expect(run([input, '-o', out])).rejects.toThrow(
+      new UsageError(
+        `${input}: the motion name comes from the file name: motion name "歩" has the non-ASCII character "歩" (U+6B69); GV_StrCode hashes ASCII bytes (motion names: 1-31 characters from A-Z a-z 0-9 _ . -, not starting with . or -); pass --name NAME or rename the file`,
+      ),
+    );
     expect(() => readFileSync(out)).toThrow();
     expect((await run([input, '-o', out, '--name', 'aruku'])).code).toBe(0);
     expect(headerName(out)).toBe(gvStrCode('aruku'));
   });
 
   it.each(['a b', '-x', 'walk:1', 'a2345678901234567890123456789012', ''])('refuses --name %j', async (name) => {
-    await expect(run([mtnAt('ok.mtn'), '-o', join(dir, 'n.mt3'), '--name', name])).rejects.toThrow(/^--name: .*motion name/);
+    await expect(run([mtnAt('ok.mtn'), '-o', join(dir, 'n.mt3'), '--name', name])).rejects.toThrow(
+      /^--name: .*motion name/,
+    );
   });
 });
 
@@ -67,13 +73,17 @@ describe('actguy compress frame rates', () => {
     const input = mtnAt('fast.mtn', 60);
     const r = await run([input, '-o', join(dir, 'fast.mt3')]);
     expect(r.code).toBe(0);
-    expect(warning(r.stderr)).toEqual([`warning: ${input}: the motion is 60 fps but the game plays motions at 30 fps (an MT3 stores no rate), so it would play at 0.5x speed; resample it to 30 fps first`]);
+    expect(warning(r.stderr)).toEqual([
+      `warning: ${input}: the motion is 60 fps but the game plays motions at 30 fps (an MT3 stores no rate), so it would play at 0.5x speed; resample it to 30 fps first`,
+    ]);
   });
 
   it('is quiet when the rates agree, by default and with --fps', async () => {
     expect(warning((await run([mtnAt('thirty.mtn'), '-o', join(dir, 't.mt3')])).stderr)).toEqual([]);
     expect(warning((await run([mtnAt('sixty.mtn', 60), '-o', join(dir, 's.mt3'), '--fps', '60'])).stderr)).toEqual([]);
-    expect(warning((await run([mtnAt('thirty2.mtn'), '-o', join(dir, 't2.mt3'), '--fps', '25'])).stderr)).toHaveLength(1);
+    expect(warning((await run([mtnAt('thirty2.mtn'), '-o', join(dir, 't2.mt3'), '--fps', '25'])).stderr)).toHaveLength(
+      1,
+    );
   });
 });
 
@@ -84,7 +94,10 @@ describe('compress and the tuning file beside the motion', () => {
     await run([input, '-o', out('plain.mt3'), '--quiet']);
     await run([input, '-o', out('flags.mt3'), '--quiet', '--rot-tol', '3', '--joint-rot-tol', '1=0.05']);
     expect(readFileSync(out('flags.mt3'))).not.toEqual(readFileSync(out('plain.mt3')));
-    writeFileSync(`${input}.actguy-tuning.json`, '{"version": 1, "tolerances": {"rotationDeg": 3}, "rotationOverridesDeg": {"1": 0.05}}');
+    writeFileSync(
+      `${input}.actguy-tuning.json`,
+      '{"version": 1, "tolerances": {"rotationDeg": 3}, "rotationOverridesDeg": {"1": 0.05}}',
+    );
     const tuned = await run([input, '-o', out('tuned.mt3')]);
     expect(tuned.stderr.join('\n')).toContain(`using the tuning saved in ${input}.actguy-tuning.json`);
     expect(readFileSync(out('tuned.mt3'))).toEqual(readFileSync(out('flags.mt3')));
@@ -93,7 +106,9 @@ describe('compress and the tuning file beside the motion', () => {
     await run([input, '-o', out('flag-wins.mt3'), '--quiet', '--rot-tol', '0.5', '--joint-rot-tol', '1=0.5']);
     expect(readFileSync(out('flag-wins.mt3'))).toEqual(readFileSync(out('plain.mt3')));
     writeFileSync(`${input}.actguy-tuning.json`, '{"version": 1, "rotationOverridesDeg": {"9": 1}}');
-    await expect(run([input, '-o', out('bad.mt3'), '--quiet'])).rejects.toThrow(/actguy-tuning\.json \[TUNING\] \(rotationOverridesDeg\.9\): joint 9 does not exist/);
+    await expect(run([input, '-o', out('bad.mt3'), '--quiet'])).rejects.toThrow(
+      /actguy-tuning\.json \[TUNING\] \(rotationOverridesDeg\.9\): joint 9 does not exist/,
+    );
   });
 });
 

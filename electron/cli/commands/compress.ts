@@ -6,23 +6,47 @@ import { motionNameProblem } from '../../../shared/motionName';
 import { DEFAULT_GAME_FPS, frameRateMismatch } from '../../../shared/motion/frameRate';
 import { readMtn } from '../../../shared/mtn/read';
 import { decodeUtf8Text } from '../../../shared/sev/text';
-import { defaultTuning, parseTuning, TUNING_MAX_BYTES, tuningPathOf, type MotionTuning } from '../../../shared/tuning/sidecar';
+import {
+  defaultTuning,
+  parseTuning,
+  TUNING_MAX_BYTES,
+  tuningPathOf,
+  type MotionTuning,
+} from '../../../shared/tuning/sidecar';
 import { baseNameOf, readBytes, writeFileAtomic } from '../../fsutil';
-import { numberOption, parseArgs, positiveNumberOption, requiredOption, singlePositional, stringOption, UsageError } from '../args';
+import {
+  numberOption,
+  parseArgs,
+  positiveNumberOption,
+  requiredOption,
+  singlePositional,
+  stringOption,
+  UsageError,
+} from '../args';
 import type { CliCommand } from '../command';
 import { commitOutputs } from '../../build/commit';
 import { refuseOutputClashes } from '../../pathIdentity';
 
 export const compressCommand: CliCommand = {
   name: 'compress',
-  usage: 'compress IN.mtn -o OUT.mt3 [--pos-tol U] [--rot-tol DEG] [--offset-tol U] [--joint-rot-tol J=DEG,...] [--object-tol U [--shell U]] [--classic] [--no-tuning] [--name NAME] [--fps RATE] [--report report.json]',
-  summary: 'compress an .mtn to .mt3: greedy max-error key insertion, then key removal with inner quaternions searched against the source (--classic: the greedy rule alone); the settings saved beside it in IN.mtn.actguy-tuning.json apply unless --no-tuning, and flags given override them',
+  usage:
+    'compress IN.mtn -o OUT.mt3 [--pos-tol U] [--rot-tol DEG] [--offset-tol U] [--joint-rot-tol J=DEG,...] [--object-tol U [--shell U]] [--classic] [--no-tuning] [--name NAME] [--fps RATE] [--report report.json]',
+  summary:
+    'compress an .mtn to .mt3: greedy max-error key insertion, then key removal with inner quaternions searched against the source (--classic: the greedy rule alone); the settings saved beside it in IN.mtn.actguy-tuning.json apply unless --no-tuning, and flags given override them',
   run(argv) {
-    const args = parseArgs(argv, ['o', 'pos-tol', 'rot-tol', 'offset-tol', 'joint-rot-tol', 'name', 'report', 'fps', 'object-tol', 'shell'], ['quiet', 'classic', 'no-tuning'], { out: 'o' });
+    const args = parseArgs(
+      argv,
+      ['o', 'pos-tol', 'rot-tol', 'offset-tol', 'joint-rot-tol', 'name', 'report', 'fps', 'object-tol', 'shell'],
+      ['quiet', 'classic', 'no-tuning'],
+      { out: 'o' },
+    );
     const input = singlePositional(args, 'input .mtn');
     const output = requiredOption(args, 'o', 'OUT.mt3');
     const reportPath = stringOption(args, 'report');
-    refuseOutputClashes([{ path: input, role: 'the input' }], [{ path: output, role: '-o' }, ...(reportPath ? [{ path: reportPath, role: '--report' }] : [])]);
+    refuseOutputClashes(
+      [{ path: input, role: 'the input' }],
+      [{ path: output, role: '-o' }, ...(reportPath ? [{ path: reportPath, role: '--report' }] : [])],
+    );
     const name = mt3MotionName(input, stringOption(args, 'name'));
     const gameFps = positiveNumberOption(args, 'fps', DEFAULT_GAME_FPS);
     const motion = inFile(input, () => readMtn(readBytes(input)));
@@ -35,30 +59,48 @@ export const compressCommand: CliCommand = {
       positionTolerance: tolerance(args, 'pos-tol', saved.positionTolerance),
       rotationToleranceDeg: tolerance(args, 'rot-tol', saved.rotationToleranceDeg),
       offsetTolerance: tolerance(args, 'offset-tol', saved.offsetTolerance),
-      rotationToleranceOverridesDeg: stringOption(args, 'joint-rot-tol') !== undefined ? jointOverrides(stringOption(args, 'joint-rot-tol')) : { ...saved.rotationOverridesDeg },
+      rotationToleranceOverridesDeg:
+        stringOption(args, 'joint-rot-tol') !== undefined
+          ? jointOverrides(stringOption(args, 'joint-rot-tol'))
+          : { ...saved.rotationOverridesDeg },
       name,
-      method: args.options.has('classic') ? 'classic' as const : saved.method,
+      method: args.options.has('classic') ? ('classic' as const) : saved.method,
       objectTolerance: objectGiven ? positiveOption(args, 'object-tol') : saved.objectTolerance,
-      shell: stringOption(args, 'shell') !== undefined ? positiveOption(args, 'shell') : objectGiven ? undefined : saved.shell,
+      shell:
+        stringOption(args, 'shell') !== undefined
+          ? positiveOption(args, 'shell')
+          : objectGiven
+            ? undefined
+            : saved.shell,
       // Shown only in the summary line and the report: not measured when neither is written.
       ...(args.options.has('quiet') && !reportPath && { measureObjectError: false }),
     };
-    if (options.shell !== undefined && options.objectTolerance === undefined) throw new UsageError('--shell needs --object-tol (it sets where the object-space error is measured)');
-    if (useTuning && !args.options.has('quiet')) console.error(`${input}: using the tuning saved in ${tuningPath} (--no-tuning to ignore it)`);
+    if (options.shell !== undefined && options.objectTolerance === undefined)
+      throw new UsageError('--shell needs --object-tol (it sets where the object-space error is measured)');
+    if (useTuning && !args.options.has('quiet'))
+      console.error(`${input}: using the tuning saved in ${tuningPath} (--no-tuning to ignore it)`);
     for (const j of Object.keys(options.rotationToleranceOverridesDeg))
-      if (Number(j) >= motion.joints.length) throw new UsageError(`--joint-rot-tol names joint ${j} but ${input} has ${motion.joints.length} joints`);
+      if (Number(j) >= motion.joints.length)
+        throw new UsageError(`--joint-rot-tol names joint ${j} but ${input} has ${motion.joints.length} joints`);
     const result = inFile(input, () => compressMotion(motion, options));
     // An MT3 carries no frame rate: the game plays it at its one rate, so another rate changes the motion's speed.
     const fpsWarning = frameRateMismatch(motion.fps, gameFps);
     if (reportPath) {
       // The .mt3 and its report go in together or not at all.
-      const report = new TextEncoder().encode(JSON.stringify(compressReport(motion, result, input, output), null, 2) + '\n');
-      commitOutputs([{ path: output, bytes: result.bytes }, { path: reportPath, bytes: report }]);
+      const report = new TextEncoder().encode(
+        JSON.stringify(compressReport(motion, result, input, output), null, 2) + '\n',
+      );
+      commitOutputs([
+        { path: output, bytes: result.bytes },
+        { path: reportPath, bytes: report },
+      ]);
     } else {
       writeFileAtomic(output, result.bytes);
     }
     if (!args.options.has('quiet')) {
-      const worst = result.channels.reduce((w, c) => (c.maxError / (c.tolerance || 1) > w.maxError / (w.tolerance || 1) ? c : w));
+      const worst = result.channels.reduce((w, c) =>
+        c.maxError / (c.tolerance || 1) > w.maxError / (w.tolerance || 1) ? c : w,
+      );
       console.log(
         `${output}: ${result.totalKeys} keys, ${result.mt3Bytes} bytes (MTN ${result.mtnBytes}, ratio ${result.ratio.toFixed(2)}), ` +
           `${result.ms.toFixed(1)} ms, ${result.method}; worst ${describeChannel(worst.kind, worst.joint)} ${worst.maxError.toPrecision(3)} at frame ${worst.maxErrorFrame}`,
@@ -67,7 +109,9 @@ export const compressCommand: CliCommand = {
       if (oe) {
         console.log(
           `object-space error (shell ${oe.shell.toPrecision(3)}): max ${oe.maxError.toPrecision(3)} at joint ${oe.maxErrorJoint} ${motion.joints[oe.maxErrorJoint]?.name ?? ''} frame ${oe.maxErrorFrame}` +
-            (result.skeleton ? ` (bound ${result.skeleton.objectTolerance}, ${result.skeleton.met ? 'met' : 'NOT met'} after ${result.skeleton.rounds} round(s))` : ''),
+            (result.skeleton
+              ? ` (bound ${result.skeleton.objectTolerance}, ${result.skeleton.met ? 'met' : 'NOT met'} after ${result.skeleton.rounds} round(s))`
+              : ''),
         );
       }
     }
@@ -83,13 +127,18 @@ export function mt3MotionName(input: string, given: string | undefined): string 
   const problem = motionNameProblem(name);
   if (!problem) return name;
   if (given !== undefined) throw new UsageError(`--name: ${problem}`);
-  throw new UsageError(`${input}: the motion name comes from the file name: ${problem}; pass --name NAME or rename the file`);
+  throw new UsageError(
+    `${input}: the motion name comes from the file name: ${problem}; pass --name NAME or rename the file`,
+  );
 }
 
 /** Reads a tuning file strictly (size first, then parseTuning): a bad one stops the command with its place. */
 function readTuningFile(path: string, joints: readonly { name: string }[]): MotionTuning {
   const size = statSync(path).size;
-  if (size > TUNING_MAX_BYTES) throw new UsageError(`${path}: ${size} bytes is too large for a tuning file (at most ${TUNING_MAX_BYTES}); fix it or pass --no-tuning`);
+  if (size > TUNING_MAX_BYTES)
+    throw new UsageError(
+      `${path}: ${size} bytes is too large for a tuning file (at most ${TUNING_MAX_BYTES}); fix it or pass --no-tuning`,
+    );
   return parseTuning(decodeUtf8Text(readBytes(path), 'TUNING', path), path, joints);
 }
 
@@ -117,7 +166,8 @@ export function jointOverrides(text: string | undefined): Record<number, number>
   for (const part of text.split(',')) {
     const m = /^\s*(\d+)\s*=\s*([0-9.eE+-]+)\s*$/.exec(part);
     const deg = m ? Number(m[2]) : NaN;
-    if (!m || !Number.isFinite(deg) || deg < 0) throw new UsageError(`--joint-rot-tol entry ${JSON.stringify(part)} is not JOINT=DEGREES`);
+    if (!m || !Number.isFinite(deg) || deg < 0)
+      throw new UsageError(`--joint-rot-tol entry ${JSON.stringify(part)} is not JOINT=DEGREES`);
     out[Number(m[1])] = deg;
   }
   return out;

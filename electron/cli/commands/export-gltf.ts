@@ -13,7 +13,8 @@ import { refuseOutputClashes } from '../../pathIdentity';
 export const exportGltfCommand: CliCommand = {
   name: 'export-gltf',
   usage: 'export-gltf IN.mt3|IN.mtn [--skeleton REF.mtn] -o OUT.glb [--scale S] [--name CLIP] [--no-mesh] [--quiet]',
-  summary: 'write a motion (source .mtn, or an .mt3 decoded with the skeleton .mtn) as a GLB: skeleton nodes, skin, bone mesh, one animation',
+  summary:
+    'write a motion (source .mtn, or an .mt3 decoded with the skeleton .mtn) as a GLB: skeleton nodes, skin, bone mesh, one animation',
   run(argv) {
     const args = parseArgs(argv, ['o', 'skeleton', 'scale', 'name'], ['no-mesh', 'quiet'], { out: 'o' });
     const input = singlePositional(args, 'input .mt3 or .mtn');
@@ -21,7 +22,10 @@ export const exportGltfCommand: CliCommand = {
     const scale = positiveNumberOption(args, 'scale', 1);
     const skeletonPath = stringOption(args, 'skeleton');
     const ext = extname(input).toLowerCase();
-    refuseOutputClashes([{ path: input, role: 'the input' }, ...(skeletonPath ? [{ path: skeletonPath, role: 'the --skeleton' }] : [])], [{ path: output, role: '-o' }]);
+    refuseOutputClashes(
+      [{ path: input, role: 'the input' }, ...(skeletonPath ? [{ path: skeletonPath, role: 'the --skeleton' }] : [])],
+      [{ path: output, role: '-o' }],
+    );
 
     let motion: Motion;
     if (ext === '.mtn') {
@@ -30,14 +34,22 @@ export const exportGltfCommand: CliCommand = {
     } else {
       const mt3 = inFile(input, () => readMt3(readBytes(input)));
       const skeleton = skeletonPath ? inFile(skeletonPath, () => readMtn(readBytes(skeletonPath))) : undefined;
-      const decoded = skeletonPath ? inFile(skeletonPath, () => decompressMt3(mt3, skeleton)) : inFile(input, () => decompressMt3(mt3));
+      const decoded = skeletonPath
+        ? inFile(skeletonPath, () => decompressMt3(mt3, skeleton))
+        : inFile(input, () => decompressMt3(mt3));
       for (const n of decoded.notes) console.error(`note: ${input}: ${n}`);
       motion = decoded.motion;
     }
-    const glb = motionToGlb(motion, { animationName: stringOption(args, 'name') ?? baseNameOf(input), scale, boneMesh: !args.options.has('no-mesh') });
+    const glb = motionToGlb(motion, {
+      animationName: stringOption(args, 'name') ?? baseNameOf(input),
+      scale,
+      boneMesh: !args.options.has('no-mesh'),
+    });
     writeFileAtomic(output, glb);
     if (!args.options.has('quiet'))
-      console.log(`${output}: ${glb.byteLength} bytes, ${motion.joints.length} joints, frames 0..${motion.frameCount} at ${motion.fps} fps from ${input}`);
+      console.log(
+        `${output}: ${glb.byteLength} bytes, ${motion.joints.length} joints, frames 0..${motion.frameCount} at ${motion.fps} fps from ${input}`,
+      );
     return 0;
   },
 };

@@ -15,7 +15,10 @@ const dir = mkdtempSync(join(tmpdir(), 'actguy-msh-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const cmuPath = join(__dirname, '..', '..', '..', 'assets', 'cmu_01_01.mtn');
 
-async function run(cmd: { run(argv: string[]): Promise<number> | number }, argv: string[]): Promise<{ code: number; out: string; err: string }> {
+async function run(
+  cmd: { run(argv: string[]): Promise<number> | number },
+  argv: string[],
+): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
   const e = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
@@ -33,14 +36,21 @@ describe('actguy export-msh', () => {
     const prefix = join(dir, 'cmu');
     const r = await run(exportMshCommand, [cmuPath, '-o', prefix, '--pos-tol', '0.5', '--rot-tol', '0.75']);
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/cmu\.\{res8,res19,nodes\.json\}: \d+ keys \(\d+ bytes\), \d+ map words, 688 frames, \d+ of 31 nodes animated/);
+    expect(r.out).toMatch(
+      /cmu\.\{res8,res19,nodes\.json\}: \d+ keys \(\d+ bytes\), \d+ map words, 688 frames, \d+ of 31 nodes animated/,
+    );
     const nodesText = readFileSync(`${prefix}.nodes.json`, 'utf8');
     const parsed = parseMshNodesJson(nodesText, `${prefix}.nodes.json`);
     expect(parsed.res8File).toBe('cmu.res8');
     expect(parsed.attrs.res8.attr3).toBe(4);
     expect(parsed.attrs.res19).toMatchObject({ attr2: 688, attr3: 2 });
     expect(JSON.parse(nodesText).nodes[0]).toMatchObject({ name: 'Hips', parent: -1, anim_map_start: 0 });
-    const a = readMshAnimation(new Uint8Array(readFileSync(`${prefix}.res8`)), new Uint8Array(readFileSync(`${prefix}.res19`)), parsed.attrs, parsed.nodes);
+    const a = readMshAnimation(
+      new Uint8Array(readFileSync(`${prefix}.res8`)),
+      new Uint8Array(readFileSync(`${prefix}.res19`)),
+      parsed.attrs,
+      parsed.nodes,
+    );
     const m = readMtn(new Uint8Array(readFileSync(cmuPath)));
     const J = m.joints.length;
     let worstPos = 0;
@@ -48,9 +58,13 @@ describe('actguy export-msh', () => {
     for (let j = 0; j < J; j++) {
       for (let f = 0; f <= m.frameCount; f++) {
         const s = sampleMshNode(a, j, f);
-        const p = j === 0 ? m.translation.subarray(f * 4, f * 4 + 3) : m.offset.subarray((f * J + j) * 4, (f * J + j) * 4 + 3);
+        const p =
+          j === 0 ? m.translation.subarray(f * 4, f * 4 + 3) : m.offset.subarray((f * J + j) * 4, (f * J + j) * 4 + 3);
         worstPos = Math.max(worstPos, Math.hypot(s.position[0] - p[0], s.position[1] - p[1], s.position[2] - p[2]));
-        worstRot = Math.max(worstRot, rotationDistanceDeg(s.rotation, m.rotation.subarray((f * J + j) * 4, (f * J + j) * 4 + 4)));
+        worstRot = Math.max(
+          worstRot,
+          rotationDistanceDeg(s.rotation, m.rotation.subarray((f * J + j) * 4, (f * J + j) * 4 + 4)),
+        );
       }
     }
     expect(worstPos).toBeLessThanOrEqual(0.5);
@@ -67,10 +81,23 @@ describe('actguy export-msh', () => {
     const prefix = join(dir, 'broken');
     writeFileSync(`${prefix}.res8`, new Uint8Array(25));
     writeFileSync(`${prefix}.res19`, new Uint8Array(2));
-    writeFileSync(`${prefix}.nodes.json`, JSON.stringify({ format: 'actguy msh-anim nodes', version: 1, res8: { file: 'broken.res8', attr1: 1, attr3: 4 }, res19: { file: 'broken.res19', attr1: 1, attr2: 1, attr3: 2 }, nodes: [] }));
-    await expect(run(infoCommand, [`${prefix}.nodes.json`])).rejects.toThrow(`${prefix}.nodes.json [MSH] (res8): Res8 size 25 is not a multiple of 24`);
+    writeFileSync(
+      `${prefix}.nodes.json`,
+      JSON.stringify({
+        format: 'actguy msh-anim nodes',
+        version: 1,
+        res8: { file: 'broken.res8', attr1: 1, attr3: 4 },
+        res19: { file: 'broken.res19', attr1: 1, attr2: 1, attr3: 2 },
+        nodes: [],
+      }),
+    );
+    await expect(run(infoCommand, [`${prefix}.nodes.json`])).rejects.toThrow(
+      `${prefix}.nodes.json [MSH] (res8): Res8 size 25 is not a multiple of 24`,
+    );
     writeFileSync(`${prefix}.nodes.json`, '{"format": "other"}');
-    await expect(run(infoCommand, [`${prefix}.nodes.json`])).rejects.toThrow(`${prefix}.nodes.json [MSH] (format): not an ActGuy MSH nodes file`);
+    await expect(run(infoCommand, [`${prefix}.nodes.json`])).rejects.toThrow(
+      `${prefix}.nodes.json [MSH] (format): not an ActGuy MSH nodes file`,
+    );
   });
 
   it('refuses an output prefix that would overwrite the input', async () => {

@@ -13,7 +13,8 @@ import { jointOverrides } from './compress';
 export const exportMshCommand: CliCommand = {
   name: 'export-msh',
   usage: 'export-msh IN.mtn -o OUT_PREFIX [--pos-tol U] [--rot-tol DEG] [--joint-rot-tol J=DEG,...] [--quiet]',
-  summary: 'export an .mtn as MSH animation: OUT_PREFIX.res8 (key pool), .res19 (frame map) and .nodes.json (per node: name, parent, anim_map_start, fallback_key; resource attributes)',
+  summary:
+    'export an .mtn as MSH animation: OUT_PREFIX.res8 (key pool), .res19 (frame map) and .nodes.json (per node: name, parent, anim_map_start, fallback_key; resource attributes)',
   run(argv) {
     const args = parseArgs(argv, ['o', 'pos-tol', 'rot-tol', 'joint-rot-tol'], ['quiet'], { out: 'o' });
     const input = singlePositional(args, 'input .mtn');
@@ -27,18 +28,34 @@ export const exportMshCommand: CliCommand = {
     const rotationToleranceDeg = tol('rot-tol', DEFAULT_TOLERANCES.rotationToleranceDeg);
     const overrides = jointOverrides(stringOption(args, 'joint-rot-tol'));
     const files = mshFilesOf(prefix);
-    refuseOutputClashes([{ path: input, role: 'the input' }], [{ path: files.res8, role: 'the .res8' }, { path: files.res19, role: 'the .res19' }, { path: files.nodes, role: 'the .nodes.json' }]);
+    refuseOutputClashes(
+      [{ path: input, role: 'the input' }],
+      [
+        { path: files.res8, role: 'the .res8' },
+        { path: files.res19, role: 'the .res19' },
+        { path: files.nodes, role: 'the .nodes.json' },
+      ],
+    );
     const motion = inFile(input, () => readMtn(readBytes(input)));
     for (const j of Object.keys(overrides))
-      if (Number(j) >= motion.joints.length) throw new UsageError(`--joint-rot-tol names joint ${j} but ${input} has ${motion.joints.length} joints`);
-    const out = inFile(input, () => exportMshFiles(motion, { positionTolerance, rotationToleranceDeg, rotationToleranceOverridesDeg: overrides }, { source: input, baseName: basename(prefix) }));
+      if (Number(j) >= motion.joints.length)
+        throw new UsageError(`--joint-rot-tol names joint ${j} but ${input} has ${motion.joints.length} joints`);
+    const out = inFile(input, () =>
+      exportMshFiles(
+        motion,
+        { positionTolerance, rotationToleranceDeg, rotationToleranceOverridesDeg: overrides },
+        { source: input, baseName: basename(prefix) },
+      ),
+    );
     commitOutputs([
       { path: files.res8, bytes: out.res8 },
       { path: files.res19, bytes: out.res19 },
       { path: files.nodes, bytes: new TextEncoder().encode(out.nodesJson) },
     ]);
     if (!args.options.has('quiet'))
-      console.log(`${join(dirname(prefix), basename(prefix))}.{res8,res19,nodes.json}: ${out.totalKeys} keys (${out.res8.byteLength} bytes), ${out.mapWords} map words, ${out.frameCount} frames, ${out.animatedNodes} of ${out.nodeCount} nodes animated`);
+      console.log(
+        `${join(dirname(prefix), basename(prefix))}.{res8,res19,nodes.json}: ${out.totalKeys} keys (${out.res8.byteLength} bytes), ${out.mapWords} map words, ${out.frameCount} frames, ${out.animatedNodes} of ${out.nodeCount} nodes animated`,
+      );
     for (const w of out.warnings) console.error(`warning: ${input}: ${w}`);
     return 0;
   },

@@ -15,12 +15,15 @@ import { refuseOutputClashes } from '../../pathIdentity';
 
 export const importCommand: CliCommand = {
   name: 'import',
-  usage: 'import IN.bvh|IN.glb|IN.gltf|IN.fbx -o OUT.mtn [--fps 30] [--scale S] [--offsets] [--clip NAME|INDEX] [--quiet]\n  import IN... -o OUTDIR [--project P.actguy.json] [--overwrite] [--fps 30] [--scale S] [--offsets] [--clip NAME|INDEX] [--quiet]',
+  usage:
+    'import IN.bvh|IN.glb|IN.gltf|IN.fbx -o OUT.mtn [--fps 30] [--scale S] [--offsets] [--clip NAME|INDEX] [--quiet]\n  import IN... -o OUTDIR [--project P.actguy.json] [--overwrite] [--fps 30] [--scale S] [--offsets] [--clip NAME|INDEX] [--quiet]',
   summary:
     'convert BVH mocap, a glTF/GLB or an FBX skeletal animation clip to an .mtn, resampled to --fps (default 30); lists the clips when a file has several and no --clip. ' +
     'With several inputs (or a folder as -o, or --project): one .mtn per clip named after its file, each file reported, and with --project the motions are added to the project in the order given, all or nothing',
   async run(argv) {
-    const args = parseArgs(argv, ['o', 'fps', 'scale', 'clip', 'project'], ['offsets', 'quiet', 'overwrite'], { out: 'o' });
+    const args = parseArgs(argv, ['o', 'fps', 'scale', 'clip', 'project'], ['offsets', 'quiet', 'overwrite'], {
+      out: 'o',
+    });
     if (args.positionals.length === 0) throw new UsageError('expected an input file (.bvh, .glb, .gltf or .fbx)');
     const output = requiredOption(args, 'o', 'OUT.mtn (or OUTDIR)');
     const fps = positiveNumberOption(args, 'fps', 30);
@@ -36,17 +39,28 @@ export const importCommand: CliCommand = {
       }
     })();
     if (args.positionals.length > 1 || project !== undefined || isDir) {
-      if (/\.mtn$/i.test(output) && !isDir) throw new UsageError(`-o ${output} looks like a file, but several inputs (or --project) need a folder: -o OUTDIR`);
+      if (/\.mtn$/i.test(output) && !isDir)
+        throw new UsageError(
+          `-o ${output} looks like a file, but several inputs (or --project) need a folder: -o OUTDIR`,
+        );
       const quiet = args.options.has('quiet');
       const progress = quiet ? undefined : importProgressPrinter(Boolean(process.stdout.isTTY));
-      const outcome = await runBatchImport(args.positionals, { fps, scale, offsets, clip, outDir: output, project, parseProject, overwrite: args.options.has('overwrite') }, inProcessImportRunner, progress?.item);
+      const outcome = await runBatchImport(
+        args.positionals,
+        { fps, scale, offsets, clip, outDir: output, project, parseProject, overwrite: args.options.has('overwrite') },
+        inProcessImportRunner,
+        progress?.item,
+      );
       progress?.end();
       for (const item of outcome.items) {
         const what = `${item.input}${item.clip !== null ? ` clip ${JSON.stringify(item.clip)}` : ''}`;
         if (item.error !== undefined) console.error(`FAILED ${what}: ${item.error}`);
         else {
           const snap = item.warnings.find((w) => w.code === 'rate-snapped');
-          if (!quiet) console.log(`ok     ${what} -> ${item.output}: ${item.shape}${snap ? ` (${snap.message})` : ''}${item.summary ? `; ${item.summary}` : ''}`);
+          if (!quiet)
+            console.log(
+              `ok     ${what} -> ${item.output}: ${item.shape}${snap ? ` (${snap.message})` : ''}${item.summary ? `; ${item.summary}` : ''}`,
+            );
           for (const w of item.warnings) if (w !== snap) console.error(`warning: ${item.input}: ${w.message}`);
         }
       }
@@ -65,10 +79,18 @@ export const importCommand: CliCommand = {
     let result: ImportResult;
     try {
       // External buffers of a .gltf: by the same rules as in the app (its own folder, regular files, size cap).
-      result = await importMotionBytes(bytes, input, { fps, scale, offsets, clip, resolveUri: externalBufferReader(input) });
+      result = await importMotionBytes(bytes, input, {
+        fps,
+        scale,
+        offsets,
+        clip,
+        resolveUri: externalBufferReader(input),
+      });
     } catch (e) {
       if (e instanceof ClipChoiceError) {
-        console.error(`actguy import: ${input}: ${clip === undefined ? `${e.clips.length} animation clips; choose one with --clip NAME|INDEX` : `no clip ${JSON.stringify(clip)}`}:`);
+        console.error(
+          `actguy import: ${input}: ${clip === undefined ? `${e.clips.length} animation clips; choose one with --clip NAME|INDEX` : `no clip ${JSON.stringify(clip)}`}:`,
+        );
         for (const c of e.clips) console.error(`  ${c.index}  ${c.name}  (${c.duration.toFixed(2)} s)`);
         return 1;
       }
@@ -80,7 +102,9 @@ export const importCommand: CliCommand = {
     const snap = warnings.find((w) => w.code === 'rate-snapped');
     for (const w of warnings) if (w !== snap) console.error(`warning: ${input}: ${w.message}`);
     if (!args.options.has('quiet'))
-      console.log(`${output}: ${motion.joints.length} joints, frames 0..${motion.frameCount} at ${motion.fps} fps from ${input}${snap ? ` (${snap.message})` : ''}${summary ? `; ${summary}` : ''}`);
+      console.log(
+        `${output}: ${motion.joints.length} joints, frames 0..${motion.frameCount} at ${motion.fps} fps from ${input}${snap ? ` (${snap.message})` : ''}${summary ? `; ${summary}` : ''}`,
+      );
     else if (snap) console.error(`note: ${input}: ${snap.message}`);
     return 0;
   },
@@ -90,7 +114,11 @@ export const importCommand: CliCommand = {
  * Per-file progress with the time left, as `actguy build` shows it: on a
  * terminal one live line with a bar; otherwise (a log, CI) one line per file.
  */
-export function importProgressPrinter(tty: boolean, write: (s: string) => void = (s) => process.stdout.write(s), now: () => number = () => performance.now()): { item: (p: BatchProgress) => void; end: () => void } {
+export function importProgressPrinter(
+  tty: boolean,
+  write: (s: string) => void = (s) => process.stdout.write(s),
+  now: () => number = () => performance.now(),
+): { item: (p: BatchProgress) => void; end: () => void } {
   const start = now();
   let drawn = false;
   return {
@@ -100,7 +128,9 @@ export function importProgressPrinter(tty: boolean, write: (s: string) => void =
       if (tty) {
         const width = 24;
         const full = Math.round((done / count) * width);
-        write(`\r\x1b[K[${'#'.repeat(full)}${'.'.repeat(width - full)}] ${done}/${count} ${what}, ${formatEta(eta)} left`);
+        write(
+          `\r\x1b[K[${'#'.repeat(full)}${'.'.repeat(width - full)}] ${done}/${count} ${what}, ${formatEta(eta)} left`,
+        );
         drawn = true;
       } else {
         write(`[${done}/${count}] ${what}; ${formatEta(eta)} left\n`);

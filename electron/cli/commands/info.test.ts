@@ -15,7 +15,17 @@ import { infoCommand } from './info';
 const ASSETS = join(__dirname, '..', '..', '..', 'assets');
 const dir = mkdtempSync(join(tmpdir(), 'actguy-info-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-for (const f of ['walk.mtn', 'walk_60fps.mtn', 'walk.sev', 'cmu_01_01.mtn', 'cmu_01_01.sev', 'default.sls', 'se_define.h', 'sample.actguy.json']) copyFileSync(join(ASSETS, f), join(dir, f));
+for (const f of [
+  'walk.mtn',
+  'walk_60fps.mtn',
+  'walk.sev',
+  'cmu_01_01.mtn',
+  'cmu_01_01.sev',
+  'default.sls',
+  'se_define.h',
+  'sample.actguy.json',
+])
+  copyFileSync(join(ASSETS, f), join(dir, f));
 
 async function info(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
@@ -46,13 +56,22 @@ describe('actguy info on a project', () => {
     // The build's own numbers (prepareBuild fills the report's durationMs).
     const prep = prepareBuild(parseProject(readFileSync(path, 'utf8'), path).resolved!, readInputFile);
     if (!prep.ok) throw new Error(prep.errors.map((e) => e.message).join('\n'));
-    const expected = [...prep.prepared.motions.map((m) => [m.resolved.name, m.durationMs] as const), ...prep.prepared.aliases.map((a) => [a.resolved.name, a.durationMs] as const)];
+    const expected = [
+      ...prep.prepared.motions.map((m) => [m.resolved.name, m.durationMs] as const),
+      ...prep.prepared.aliases.map((a) => [a.resolved.name, a.durationMs] as const),
+    ];
     expect(expected.map(([name]) => name)).toEqual(['walk', 'cmu_01_01', 'walk_rough', 'walk_60', 'walk_slow']);
-    expected.forEach(([name, ms], i) => expect(entryLine(r.out, i)).toMatch(new RegExp(`^  \\[${i}\\] ${name} .*: ${ms} ms$`)));
+    expected.forEach(([name, ms], i) =>
+      expect(entryLine(r.out, i)).toMatch(new RegExp(`^  \\[${i}\\] ${name} .*: ${ms} ms$`)),
+    );
     // By the rule itself: walk is frames 0..N at 30 fps; cmu_01_01 plays 1.25 times as fast; the alias at half speed; walk_60 resampled.
     const walkFrames = Number(/frames 0\.\.(\d+),/.exec(entryLine(r.out, 0))![1]);
     expect(entryLine(r.out, 0)).toContain(`speed 1: ${Math.round((walkFrames / 30) * 1000)} ms`);
-    expect(entryLine(r.out, 4)).toMatch(new RegExp(`alias of walk, frames 0\\.\\.${walkFrames}, speed 0\\.5: ${Math.round((walkFrames / 30 / 0.5) * 1000)} ms$`));
+    expect(entryLine(r.out, 4)).toMatch(
+      new RegExp(
+        `alias of walk, frames 0\\.\\.${walkFrames}, speed 0\\.5: ${Math.round((walkFrames / 30 / 0.5) * 1000)} ms$`,
+      ),
+    );
     const cmuFrames = Number(/frames 0\.\.(\d+),/.exec(entryLine(r.out, 1))![1]);
     expect(entryLine(r.out, 1)).toContain(`speed 1.25: ${Math.round((cmuFrames / 30 / 1.25) * 1000)} ms`);
     expect(entryLine(r.out, 3)).toMatch(/frames 0\.\.\d+ \(resampled from 60 fps, 0\.\.\d+\), speed 2: \d+ ms$/);
@@ -69,15 +88,26 @@ describe('actguy info on a project', () => {
     expect(r.code).toBe(1);
     expect(entryLine(r.out, 0)).toMatch(/^  \[0\] walk .*speed 1: \d+ ms$/);
     expect(entryLine(r.out, 2)).toMatch(/^  \[2\] walk_rough +speed 1: no duration: cannot read .*missing\.mtn/);
-    expect(entryLine(r.out, 3)).toMatch(/^  \[3\] walk_60 .*no duration: motion walk_60: .*walk_60fps\.mtn is 60 fps but the project plays motions at 30 fps/);
+    expect(entryLine(r.out, 3)).toMatch(
+      /^  \[3\] walk_60 .*no duration: motion walk_60: .*walk_60fps\.mtn is 60 fps but the project plays motions at 30 fps/,
+    );
     expect(entryLine(r.out, 4)).toMatch(/^  \[4\] walk_slow .*speed 0\.5: \d+ ms$/);
-    expect(entryLine(r.out, 5)).toMatch(/^  \[5\] rough_fast +alias of walk_rough, speed 2: no duration: its motion walk_rough has no duration/);
+    expect(entryLine(r.out, 5)).toMatch(
+      /^  \[5\] rough_fast +alias of walk_rough, speed 2: no duration: its motion walk_rough has no duration/,
+    );
     expect(r.err).toContain('3 entries have no effective duration');
   });
 
   it('a project with errors lists them and exits 1', async () => {
     const path = join(dir, 'bad.actguy.json');
-    writeFileSync(path, JSON.stringify({ version: 1, motions: [{ name: 'walk', mtn: 'walk.mtn', speed: 0 }], outputs: { mar: 'o.mar', sar: 'o.sar' } }));
+    writeFileSync(
+      path,
+      JSON.stringify({
+        version: 1,
+        motions: [{ name: 'walk', mtn: 'walk.mtn', speed: 0 }],
+        outputs: { mar: 'o.mar', sar: 'o.sar' },
+      }),
+    );
     const r = await info([path]);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/bad\.actguy\.json \[PROJECT\] \(motions\[0\]\.speed\)/);
@@ -85,12 +115,15 @@ describe('actguy info on a project', () => {
 });
 
 describe('actguy info on a .mar', () => {
-  it('prints each entry\'s duration at 30 fps by default, says why, and takes --fps', async () => {
+  it("prints each entry's duration at 30 fps by default, says why, and takes --fps", async () => {
     const path = join(dir, 'stage.mar');
-    writeFileSync(path, writeMar([
-      writeMt3(randomMt3(1, { numFrames: 30, numJoints: 2, name: gvStrCode('walk') })),
-      writeMt3(randomMt3(2, { numFrames: 10, numJoints: 2, name: gvStrCode('stand') })),
-    ]));
+    writeFileSync(
+      path,
+      writeMar([
+        writeMt3(randomMt3(1, { numFrames: 30, numJoints: 2, name: gvStrCode('walk') })),
+        writeMt3(randomMt3(2, { numFrames: 10, numJoints: 2, name: gvStrCode('stand') })),
+      ]),
+    );
     const r = await info([path]);
     expect(r.code).toBe(0);
     expect(r.out).toContain('durations at 30 fps: an MT3 carries no frame rate');

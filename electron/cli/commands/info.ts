@@ -34,15 +34,18 @@ function kindOf(path: string, bytes: Uint8Array): Kind {
   if (magic === 'MTN\0') return 'mtn';
   if (magic === 'MARa') return 'mar';
   if (magic === 'SARa') return 'sar';
-  throw new UsageError(`${path}: cannot tell the file kind (expected .mtn, .mt3, .mar, .sar or a project .actguy.json)`);
+  throw new UsageError(
+    `${path}: cannot tell the file kind (expected .mtn, .mt3, .mar, .sar or a project .actguy.json)`,
+  );
 }
 
 export const infoCommand: CliCommand = {
   name: 'info',
-  usage: 'info FILE.(mtn|mt3|mar|sar|actguy.json|nodes.json|res8|res19) [--speed S] [--fps F] [--names NAMES.txt] [--skeleton REF.mtn] [--sls default.sls] [--se-define se_define.h] [--project P.actguy.json]',
+  usage:
+    'info FILE.(mtn|mt3|mar|sar|actguy.json|nodes.json|res8|res19) [--speed S] [--fps F] [--names NAMES.txt] [--skeleton REF.mtn] [--sls default.sls] [--se-define se_define.h] [--project P.actguy.json]',
   summary:
     'print a readable summary: MTN skeleton and key info, MT3 header and streams, MAR/SAR entries (motion names from --names; MAR durations at --fps, default 30), ' +
-    'a project\'s motions and aliases with their effective durations, an MSH export (its .nodes.json with the .res8 and .res19 beside it)',
+    "a project's motions and aliases with their effective durations, an MSH export (its .nodes.json with the .res8 and .res19 beside it)",
   run(argv) {
     const args = parseArgs(argv, ['names', 'skeleton', 'sls', 'se-define', 'project', 'speed', 'fps']);
     const speed = numberOption(args, 'speed', 1);
@@ -52,22 +55,32 @@ export const infoCommand: CliCommand = {
     const namesPath = stringOption(args, 'names');
     const names = namesPath ? readMotionNamesFile(namesPath) : undefined;
     const skeletonPath = stringOption(args, 'skeleton');
-    const jointNames = skeletonPath ? inFile(skeletonPath, () => readMtn(readBytes(skeletonPath))).joints.map((j) => j.name) : undefined;
+    const jointNames = skeletonPath
+      ? inFile(skeletonPath, () => readMtn(readBytes(skeletonPath))).joints.map((j) => j.name)
+      : undefined;
     const bytes = readBytes(path);
     const kind = kindOf(path, bytes);
     let text: string;
     if (kind === 'mtn') text = inFile(path, () => describeMtn(readMtn(bytes), bytes.byteLength, speed));
     else if (kind === 'msh') text = describeMshFiles(path);
     else if (kind === 'project') return describeProjectFile(path, bytes);
-    else if (kind === 'mt3') text = inFile(path, () => describeMt3(bytes, names?.get(readMt3Header(bytes).name)?.name, jointNames));
+    else if (kind === 'mt3')
+      text = inFile(path, () => describeMt3(bytes, names?.get(readMt3Header(bytes).name)?.name, jointNames));
     else if (kind === 'mar') text = inFile(path, () => describeMar(bytes, names, { fps }));
     else {
       const motionNames = names ? new Map([...names].map(([h, n]) => [h, n.name])) : undefined;
       // SE codes back to names (--sls/--se-define), motion and joint names (--project): loaded before the SAR so errors name their own file
-      const sources = { sls: stringOption(args, 'sls'), seDefine: stringOption(args, 'se-define'), project: stringOption(args, 'project') };
+      const sources = {
+        sls: stringOption(args, 'sls'),
+        seDefine: stringOption(args, 'se-define'),
+        project: stringOption(args, 'project'),
+      };
       if (!sources.sls && !sources.seDefine && !sources.project) {
         const found = findProjectOfSar(path); // after `actguy build`, its report beside the .sar names the project
-        if (found) { sources.project = found.project; console.error(`(names from ${found.project}, via ${found.report})`); }
+        if (found) {
+          sources.project = found.project;
+          console.error(`(names from ${found.project}, via ${found.report})`);
+        }
       }
       const display = loadSarDisplayNames(sources, motionNames);
       text = inFile(path, () => describeSar(bytes, display));
@@ -100,7 +113,10 @@ function describeProjectFile(path: string, bytes: Uint8Array): number {
   ];
   for (const e of entries) {
     const what = e.target !== undefined ? `alias of ${e.target}, ` : '';
-    const frames = e.frameCount === undefined ? '' : `frames 0..${e.frameCount}${e.resampledFrom ? ` (resampled from ${formatFps(e.resampledFrom.fps)} fps, 0..${e.resampledFrom.frameCount})` : ''}, `;
+    const frames =
+      e.frameCount === undefined
+        ? ''
+        : `frames 0..${e.frameCount}${e.resampledFrom ? ` (resampled from ${formatFps(e.resampledFrom.fps)} fps, 0..${e.resampledFrom.frameCount})` : ''}, `;
     const result = e.durationMs !== undefined ? `${e.durationMs} ms` : `no duration: ${e.problem}`;
     lines.push(`  [${e.index}] ${e.name.padEnd(width)}  ${what}${frames}speed ${e.speed}: ${result}`);
   }
@@ -117,7 +133,9 @@ function describeMshFiles(path: string): string {
   const parsed = parseMshNodesJson(new TextDecoder().decode(readBytes(nodesPath)), nodesPath);
   const res8 = join(dirname(nodesPath), parsed.res8File);
   const res19 = join(dirname(nodesPath), parsed.res19File);
-  const animation = inFile(nodesPath, () => readMshAnimation(readBytes(res8), readBytes(res19), parsed.attrs, parsed.nodes));
+  const animation = inFile(nodesPath, () =>
+    readMshAnimation(readBytes(res8), readBytes(res19), parsed.attrs, parsed.nodes),
+  );
   return `${nodesPath} + ${res8} + ${res19}${parsed.source ? ` (from ${parsed.source})` : ''}\n${describeMshAnimation(animation)}`;
 }
 
@@ -125,7 +143,9 @@ function describeMshFiles(path: string): string {
 export function describeMtn(m: Motion, size: number, speed = 1): string {
   const N = m.frameCount;
   const J = m.joints.length;
-  const flagNames = Object.entries(MotionFlag).filter(([, b]) => m.flags & b).map(([n]) => n);
+  const flagNames = Object.entries(MotionFlag)
+    .filter(([, b]) => m.flags & b)
+    .map(([n]) => n);
   const unknown = m.flags & ~Object.values(MotionFlag).reduce((a, b) => a | b, 0);
   if (unknown) flagNames.push(`0x${(unknown >>> 0).toString(16)}`);
   let transKeys = 0;
@@ -134,7 +154,10 @@ export function describeMtn(m: Motion, size: number, speed = 1): string {
   for (let f = 0; f <= N; f++) {
     const fl = m.translationKeyInfo[f * 4];
     if (fl & KeyFlag.KEY) transKeys++;
-    if (fl & KeyFlag.TRACE) { traceKeys++; traceFrames.push(f); }
+    if (fl & KeyFlag.TRACE) {
+      traceKeys++;
+      traceFrames.push(f);
+    }
   }
   const jointKeys = new Array<number>(J).fill(0);
   let lockFrames = 0;
@@ -157,7 +180,8 @@ export function describeMtn(m: Motion, size: number, speed = 1): string {
       else open = { joint: locked, first: f, last: f };
     }
   }
-  if (open) lockRanges.push(`${open.first === open.last ? open.first : `${open.first}..${open.last}`} joint ${open.joint}`);
+  if (open)
+    lockRanges.push(`${open.first === open.last ? open.first : `${open.first}..${open.last}`} joint ${open.joint}`);
   const lines = [
     `MTN v1: ${size} bytes`,
     `  frames     ${N + 1} samples (0..${N}) at ${m.fps} fps`,
@@ -171,7 +195,9 @@ export function describeMtn(m: Motion, size: number, speed = 1): string {
     'joints (index name, parent, mirror, part, user keys):',
   ];
   m.joints.forEach((j, i) => {
-    lines.push(`  ${String(i).padStart(3)} ${j.name.padEnd(20)} parent ${String(j.parent).padStart(3)}${j.parent >= 0 ? ` (${m.joints[j.parent].name})` : ''}, mirror ${j.mirror}, ${j.part === 1 ? 'upper' : j.part === 0 ? 'lower' : `part ${j.part}`}, ${jointKeys[i]} keys`);
+    lines.push(
+      `  ${String(i).padStart(3)} ${j.name.padEnd(20)} parent ${String(j.parent).padStart(3)}${j.parent >= 0 ? ` (${m.joints[j.parent].name})` : ''}, mirror ${j.mirror}, ${j.part === 1 ? 'upper' : j.part === 0 ? 'lower' : `part ${j.part}`}, ${jointKeys[i]} keys`,
+    );
   });
   return lines.join('\n');
 }

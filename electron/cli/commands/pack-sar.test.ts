@@ -31,7 +31,11 @@ const joints = ['hips', 'leg', 'foot'].map((name, i) => ({ parent: i - 1, mirror
 const f = (name: string) => join(dir, name);
 
 function setup(): void {
-  const mar = writeMar(['idle', 'walk', 'run'].map((name, k) => compressMotion(emptyMotion(10 + k * 10, joints), { ...DEFAULT_TOLERANCES, name }).bytes));
+  const mar = writeMar(
+    ['idle', 'walk', 'run'].map(
+      (name, k) => compressMotion(emptyMotion(10 + k * 10, joints), { ...DEFAULT_TOLERANCES, name }).bytes,
+    ),
+  );
   writeFileSync(f('stage.mar'), mar);
   writeFileSync(f('walk.mtn'), writeMtn(emptyMotion(20, joints)));
   writeFileSync(f('default.sls'), 'SE_STEP 0x100\n');
@@ -43,13 +47,28 @@ function setup(): void {
 describe('pack-sar', () => {
   it('pairs .sev files in any order with the .mar and writes empty entries for the rest', async () => {
     setup();
-    const code = await packSarCommand.run(['-o', f('stage.sar'), '--mar', f('stage.mar'), '--sls', f('default.sls'), '--se-define', f('se_define.h'), f('sprint.sev'), f('walk.sev')]);
-    expect(err).toEqual([`warning: ${f('se_define.h')}:4:17: skipped SE_TEXT: not an integer constant expression (unexpected \`"\`)`]);
+    const code = await packSarCommand.run([
+      '-o',
+      f('stage.sar'),
+      '--mar',
+      f('stage.mar'),
+      '--sls',
+      f('default.sls'),
+      '--se-define',
+      f('se_define.h'),
+      f('sprint.sev'),
+      f('walk.sev'),
+    ]);
+    expect(err).toEqual([
+      `warning: ${f('se_define.h')}:4:17: skipped SE_TEXT: not an integer constant expression (unexpected \`"\`)`,
+    ]);
     expect(code).toBe(0);
     expect(out).toEqual([`${f('stage.sar')}: 3 entries (2 from .sev files, 1 empty), 3 events, 144 bytes`]);
     const sar = readSar(new Uint8Array(readFileSync(f('stage.sar'))));
     expect(sar.entries.map((e) => [e.name, e.events.map((v) => v.frame)])).toEqual([
-      [gvStrCode('idle'), []], [gvStrCode('walk'), [3, 20]], [gvStrCode('run'), [30]],
+      [gvStrCode('idle'), []],
+      [gvStrCode('walk'), [3, 20]],
+      [gvStrCode('run'), [30]],
     ]);
   });
 
@@ -57,7 +76,19 @@ describe('pack-sar', () => {
     setup();
     writeFileSync(f('jump.sev'), 'sev 1\nse 0 SE_STEP\n');
     writeFileSync(f('run.sev'), 'sev 1\nse 0 SE_STEP\nevent 31 0 -\n');
-    const code = await packSarCommand.run(['-o', f('stage.sar'), '--mar', f('stage.mar'), '--sls', f('default.sls'), '--se-define', f('se_define.h'), f('jump.sev'), f('sprint.sev'), f('run.sev')]);
+    const code = await packSarCommand.run([
+      '-o',
+      f('stage.sar'),
+      '--mar',
+      f('stage.mar'),
+      '--sls',
+      f('default.sls'),
+      '--se-define',
+      f('se_define.h'),
+      f('jump.sev'),
+      f('sprint.sev'),
+      f('run.sev'),
+    ]);
     expect(code).toBe(1);
     expect(err.filter((l) => !l.startsWith('warning:'))).toEqual([
       `${f('jump.sev')} [SEV] (motion name jump from the file name): motion jump (0x${gvStrCode('jump').toString(16).padStart(6, '0')}) is not in ${f('stage.mar')}`,
@@ -70,7 +101,15 @@ describe('pack-sar', () => {
   it('checks event frames against the paired motion in the .mar', async () => {
     setup();
     writeFileSync(f('walk.sev'), 'sev 1\nse 0 SE_STEP\nevent 21 0 -\n');
-    const code = await packSarCommand.run(['-o', f('stage.sar'), '--mar', f('stage.mar'), '--sls', f('default.sls'), f('walk.sev')]);
+    const code = await packSarCommand.run([
+      '-o',
+      f('stage.sar'),
+      '--mar',
+      f('stage.mar'),
+      '--sls',
+      f('default.sls'),
+      f('walk.sev'),
+    ]);
     expect(code).toBe(1);
     expect(err).toContain(`${f('walk.sev')}:3:7: event frame 21 is past the end of motion walk (frames 0..20)`);
     expect(existsSync(f('stage.sar'))).toBe(false);
@@ -80,7 +119,15 @@ describe('pack-sar', () => {
 describe('check-sev', () => {
   it('exits 0 on a clean file', async () => {
     setup();
-    const code = await checkSevCommand.run([f('walk.sev'), '--sls', f('default.sls'), '--se-define', f('se_define.h'), '--mtn', f('walk.mtn')]);
+    const code = await checkSevCommand.run([
+      f('walk.sev'),
+      '--sls',
+      f('default.sls'),
+      '--se-define',
+      f('se_define.h'),
+      '--mtn',
+      f('walk.mtn'),
+    ]);
     expect(code).toBe(0);
     expect(out).toEqual(['ok: 1 file, 2 events (checked SE names, frames and joints)']);
   });

@@ -12,7 +12,8 @@ import { refuseOutputClashes } from '../../pathIdentity';
 export const packSarCommand: CliCommand = {
   name: 'pack-sar',
   usage: 'pack-sar -o OUT.sar --mar STAGE.mar [--sls default.sls] [--se-define se_define.h] FILE.sev...',
-  summary: 'compile .sev files into a .sar in the order of the paired .mar (pairing by motion name; motions without a .sev get empty entries)',
+  summary:
+    'compile .sev files into a .sar in the order of the paired .mar (pairing by motion name; motions without a .sev get empty entries)',
   run(argv) {
     const args = parseArgs(argv, ['o', 'mar', 'sls', 'se-define'], ['quiet'], { out: 'o' });
     const out = stringOption(args, 'o');
@@ -22,12 +23,15 @@ export const packSarCommand: CliCommand = {
     const sevPaths = args.positionals;
     const sls = stringOption(args, 'sls');
     const seDefine = stringOption(args, 'se-define');
-    refuseOutputClashes([
-      { path: marPath, role: 'the --mar' },
-      ...(sls ? [{ path: sls, role: 'the --sls' }] : []),
-      ...(seDefine ? [{ path: seDefine, role: 'the --se-define' }] : []),
-      ...sevPaths.map((path) => ({ path, role: 'the input' })),
-    ], [{ path: out, role: '-o' }]);
+    refuseOutputClashes(
+      [
+        { path: marPath, role: 'the --mar' },
+        ...(sls ? [{ path: sls, role: 'the --sls' }] : []),
+        ...(seDefine ? [{ path: seDefine, role: 'the --se-define' }] : []),
+        ...sevPaths.map((path) => ({ path, role: 'the input' })),
+      ],
+      [{ path: out, role: '-o' }],
+    );
 
     const errors: FormatError[] = [];
     const tables = loadSeTables(sls, seDefine);
@@ -46,17 +50,28 @@ export const packSarCommand: CliCommand = {
       if (loaded.source) sevs.push(loaded.source);
     }
     if (mar) {
-      const info = mar.entries.map((e) => ({ name: e.name, frameCount: e.mt3.numFrames, jointCount: e.mt3.rotations.length }));
+      const info = mar.entries.map((e) => ({
+        name: e.name,
+        frameCount: e.mt3.numFrames,
+        jointCount: e.mt3.rotations.length,
+      }));
       const packed = packSarEntries(info, sevs, tables.table, marPath);
       errors.push(...packed.errors);
       if (errors.length === 0) {
-        const bytes = inFile(out, () => writeSar(packed.entries, info.map((m) => m.name)));
+        const bytes = inFile(out, () =>
+          writeSar(
+            packed.entries,
+            info.map((m) => m.name),
+          ),
+        );
         printDiagnostics([], tables.warnings);
         commitOutputs([{ path: out, bytes }]);
         if (!args.options.has('quiet')) {
           const events = packed.entries.reduce((s, e) => s + e.events.length, 0);
           const withSev = packed.paired.filter(Boolean).length;
-          console.log(`${out}: ${packed.entries.length} entries (${withSev} from .sev files, ${packed.entries.length - withSev} empty), ${events} events, ${bytes.byteLength} bytes`);
+          console.log(
+            `${out}: ${packed.entries.length} entries (${withSev} from .sev files, ${packed.entries.length - withSev} empty), ${events} events, ${bytes.byteLength} bytes`,
+          );
         }
         return 0;
       }

@@ -16,7 +16,10 @@ export const packMarCommand: CliCommand = {
     const output = requiredOption(args, 'o', 'OUT.mar');
     if (args.positionals.length === 0) throw new UsageError('expected at least one .mt3');
     const files = args.positionals;
-    refuseOutputClashes(files.map((path) => ({ path, role: 'the input' })), [{ path: output, role: '-o' }]);
+    refuseOutputClashes(
+      files.map((path) => ({ path, role: 'the input' })),
+      [{ path: output, role: '-o' }],
+    );
     const byHash = new Map<number, number>();
     const blobs: Uint8Array[] = [];
     let maxJoint = 0;
@@ -26,14 +29,20 @@ export const packMarCommand: CliCommand = {
       const mt3 = inFile(path, () => readMt3(bytes));
       const prev = byHash.get(mt3.name);
       if (prev !== undefined)
-        throw new FormatError('MAR', `${files[prev]} (entry ${prev}) and ${path} (entry ${i}) have the same name hash ${formatStrCode(mt3.name)}; motion names in one archive must hash differently`, {}, output);
+        throw new FormatError(
+          'MAR',
+          `${files[prev]} (entry ${prev}) and ${path} (entry ${i}) have the same name hash ${formatStrCode(mt3.name)}; motion names in one archive must hash differently`,
+          {},
+          output,
+        );
       byHash.set(mt3.name, i);
       maxJoint = Math.max(maxJoint, mt3.rotations.length);
       blobs.push(bytes);
     });
     const mar = inFile(output, () => writeMar(blobs));
     writeFileAtomic(output, mar);
-    if (!args.options.has('quiet')) console.log(`${output}: ${files.length} motions, maxJoint ${maxJoint}, ${mar.byteLength} bytes`);
+    if (!args.options.has('quiet'))
+      console.log(`${output}: ${files.length} motions, maxJoint ${maxJoint}, ${mar.byteLength} bytes`);
     return 0;
   },
 };

@@ -17,7 +17,8 @@ function entryFileName(hash: number, name: string | undefined): string {
 export const unpackMarCommand: CliCommand = {
   name: 'unpack-mar',
   usage: 'unpack-mar IN.mar -o DIR [--names NAMES.txt] [--quiet]',
-  summary: 'extract every .mt3 of a .mar into DIR as <name>.mt3 (names from --names, else 0x<hash>.mt3) plus index.txt in archive order',
+  summary:
+    'extract every .mt3 of a .mar into DIR as <name>.mt3 (names from --names, else 0x<hash>.mt3) plus index.txt in archive order',
   run(argv) {
     const args = parseArgs(argv, ['o', 'names'], ['quiet'], { out: 'o' });
     const input = singlePositional(args, 'input .mar');
@@ -38,12 +39,16 @@ export const unpackMarCommand: CliCommand = {
     mar.entries.forEach((e, i) => {
       const file = files[i];
       writeFileAtomic(join(dir, file), e.bytes);
-      index.push(`${i}\t${file}\t${formatStrCode(e.name)}\t${e.mt3.rotations.length}\t${e.mt3.numFrames}\t${e.bytes.byteLength}`);
+      index.push(
+        `${i}\t${file}\t${formatStrCode(e.name)}\t${e.mt3.rotations.length}\t${e.mt3.numFrames}\t${e.bytes.byteLength}`,
+      );
     });
     writeFileAtomic(join(dir, 'index.txt'), index.join('\n') + '\n');
     if (!args.options.has('quiet')) {
       const known = names ? mar.entries.filter((e) => names.has(e.name)).length : 0;
-      console.log(`${dir}: ${mar.entries.length} motions from ${input}${names ? ` (${known} named)` : ''}, index in ${join(dir, 'index.txt')}`);
+      console.log(
+        `${dir}: ${mar.entries.length} motions from ${input}${names ? ` (${known} named)` : ''}, index in ${join(dir, 'index.txt')}`,
+      );
     }
     return 0;
   },

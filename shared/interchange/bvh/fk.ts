@@ -11,20 +11,38 @@ type Mat4 = Float64Array; // column-major 4x4
 
 function mul(a: Mat4, b: Mat4): Mat4 {
   const o = new Float64Array(16);
-  for (let c = 0; c < 4; c++) for (let r = 0; r < 4; r++) {
-    let s = 0;
-    for (let k = 0; k < 4; k++) s += a[k * 4 + r] * b[c * 4 + k];
-    o[c * 4 + r] = s;
-  }
+  for (let c = 0; c < 4; c++)
+    for (let r = 0; r < 4; r++) {
+      let s = 0;
+      for (let k = 0; k < 4; k++) s += a[k * 4 + r] * b[c * 4 + k];
+      o[c * 4 + r] = s;
+    }
   return o;
 }
 
 function rotation(axis: 'X' | 'Y' | 'Z', deg: number): Mat4 {
-  const a = (deg * Math.PI) / 180, c = Math.cos(a), s = Math.sin(a);
+  const a = (deg * Math.PI) / 180,
+    c = Math.cos(a),
+    s = Math.sin(a);
   const m = new Float64Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
-  if (axis === 'X') { m[5] = c; m[6] = s; m[9] = -s; m[10] = c; }
-  if (axis === 'Y') { m[0] = c; m[2] = -s; m[8] = s; m[10] = c; }
-  if (axis === 'Z') { m[0] = c; m[1] = s; m[4] = -s; m[5] = c; }
+  if (axis === 'X') {
+    m[5] = c;
+    m[6] = s;
+    m[9] = -s;
+    m[10] = c;
+  }
+  if (axis === 'Y') {
+    m[0] = c;
+    m[2] = -s;
+    m[8] = s;
+    m[10] = c;
+  }
+  if (axis === 'Z') {
+    m[0] = c;
+    m[1] = s;
+    m[4] = -s;
+    m[5] = c;
+  }
   return m;
 }
 
@@ -47,7 +65,9 @@ export function bvhWorldPositions(doc: BvhDocument, frame: number): Float64Array
       if (ch.endsWith('position')) t['XYZ'.indexOf(ch[0])] += x;
       else r = mul(r, rotation(ch[0] as 'X' | 'Y' | 'Z', x));
     });
-    r[12] = t[0]; r[13] = t[1]; r[14] = t[2];
+    r[12] = t[0];
+    r[13] = t[1];
+    r[14] = t[2];
     world[j] = jt.parent < 0 ? r : mul(world[jt.parent], r);
     out.set([world[j][12], world[j][13], world[j][14]], j * 3);
   }

@@ -9,9 +9,18 @@ import { importBvh } from './import';
 import { BVH_MAX_FRAME_TIME, BVH_MIN_FRAME_TIME, parseBvh } from './parse';
 
 /** A small BVH: 4 joints (+1 End Site), root order ZXY with positions, a joint with XYZ order and its own position channels. */
-function sampleBvh(frames: number[][], opts: { rootOrder?: string; childOrder?: string; longName?: boolean; frameTime?: string } = {}): string {
-  const ro = (opts.rootOrder ?? 'ZXY').split('').map((c) => `${c}rotation`).join(' ');
-  const co = (opts.childOrder ?? 'XYZ').split('').map((c) => `${c}rotation`).join(' ');
+function sampleBvh(
+  frames: number[][],
+  opts: { rootOrder?: string; childOrder?: string; longName?: boolean; frameTime?: string } = {},
+): string {
+  const ro = (opts.rootOrder ?? 'ZXY')
+    .split('')
+    .map((c) => `${c}rotation`)
+    .join(' ');
+  const co = (opts.childOrder ?? 'XYZ')
+    .split('')
+    .map((c) => `${c}rotation`)
+    .join(' ');
   const armName = opts.longName ? 'LeftArmWithAVeryLongJointNameThatGoesOn' : 'LeftArm';
   return `HIERARCHY
 ROOT Hips
@@ -54,12 +63,28 @@ function makeFrames(n: number): number[][] {
   const out: number[][] = [];
   for (let f = 0; f < n; f++) {
     const s = (k: number) => Math.sin(0.13 * f * (1 + k * 0.37) + k);
-    out.push([
-      10 * s(0), 5 + s(1), 2 * f, 40 * s(2), 30 * s(3), 60 * s(4), // root
-      25 * s(5), 35 * s(6), 45 * s(7), // Spine
-      0.5 * s(8), 0.2 * s(9), -0.3 * s(10), 50 * s(11), 20 * s(12), 70 * s(13), // LeftArm: positions + rotations
-      80 * s(14), 10 * s(15), 30 * s(16), // RightArm
-    ].map((v) => Number(v.toFixed(6))));
+    out.push(
+      [
+        10 * s(0),
+        5 + s(1),
+        2 * f,
+        40 * s(2),
+        30 * s(3),
+        60 * s(4), // root
+        25 * s(5),
+        35 * s(6),
+        45 * s(7), // Spine
+        0.5 * s(8),
+        0.2 * s(9),
+        -0.3 * s(10),
+        50 * s(11),
+        20 * s(12),
+        70 * s(13), // LeftArm: positions + rotations
+        80 * s(14),
+        10 * s(15),
+        30 * s(16), // RightArm
+      ].map((v) => Number(v.toFixed(6))),
+    );
   }
   return out;
 }
@@ -87,7 +112,9 @@ describe('BVH import', () => {
     expect(m.joints[3].mirror).toBe(2);
     expect(m.joints.map((j) => j.part)).toEqual([0, 1, 1, 1]);
     // Root OFFSET + position channels is the root translation; joint 0's offset is zero.
-    expect(Array.from(m.translation.subarray(0, 3))).toEqual([1 + doc.values[0], 2 + doc.values[1], 3 + doc.values[2]].map(Math.fround));
+    expect(Array.from(m.translation.subarray(0, 3))).toEqual(
+      [1 + doc.values[0], 2 + doc.values[1], 3 + doc.values[2]].map(Math.fround),
+    );
     expect(Array.from(m.offset.subarray(0, 4))).toEqual([0, 0, 0, 0]);
     // The LeftArm offset moves with its position channels.
     expect(m.offset[(5 * 4 + 2) * 4]).toBeCloseTo(5 + doc.values[5 * 18 + 9], 5);
@@ -100,7 +127,8 @@ describe('BVH import', () => {
       const text = sampleBvh(makeFrames(20), { rootOrder: order, childOrder: order.split('').reverse().join('') });
       const doc = parseBvh(text);
       const { motion: m } = importBvh(text, { fps: 30 });
-      for (let f = 0; f <= m.frameCount; f++) expect(maxDiff(worldPose(m, f).positions, bvhWorldPositions(doc, f))).toBeLessThan(1e-4);
+      for (let f = 0; f <= m.frameCount; f++)
+        expect(maxDiff(worldPose(m, f).positions, bvhWorldPositions(doc, f))).toBeLessThan(1e-4);
     }
   });
 
@@ -111,11 +139,16 @@ describe('BVH import', () => {
     const { motion: m } = importBvh(text, { fps: 12 });
     expect(m.fps).toBe(12);
     expect(m.frameCount).toBe(16); // 40 source intervals = 1.333 s -> 16 frames at 12 fps
-    for (let f = 0; f <= m.frameCount; f += 2) expect(maxDiff(worldPose(m, f).positions, bvhWorldPositions(doc, 2.5 * f))).toBeLessThan(1e-4);
+    for (let f = 0; f <= m.frameCount; f += 2)
+      expect(maxDiff(worldPose(m, f).positions, bvhWorldPositions(doc, 2.5 * f))).toBeLessThan(1e-4);
     // Odd frames: halfway between source frames a and a+1; rotations are the slerp of the per-frame Euler rotations.
     const f = 3;
     const a = Math.floor(2.5 * f);
-    const rootRot = (k: number) => quatFromEulerOrder('ZXY', [3, 4, 5].map((c) => (doc.values[k * 18 + c] * Math.PI) / 180));
+    const rootRot = (k: number) =>
+      quatFromEulerOrder(
+        'ZXY',
+        [3, 4, 5].map((c) => (doc.values[k * 18 + c] * Math.PI) / 180),
+      );
     const want = quatSlerpShortest(rootRot(a), rootRot(a + 1), 0.5);
     const got = Array.from(m.rotation.subarray(f * 4 * 4, f * 4 * 4 + 4)); // joint 0 of frame f (4 joints)
     const dot = Math.abs(want.reduce((s, v, i) => s + v * got[i], 0));
@@ -154,11 +187,20 @@ describe('BVH import', () => {
 describe('BVH frame rates', () => {
   it('snaps a frame time within 0.01% of a standard rate and says so in the summary', () => {
     const { motion, warnings } = importBvh(sampleBvh(makeFrames(9), { frameTime: '.0083333' }), { fps: 120 });
-    expect(warnings).toEqual([{ code: 'rate-snapped', message: 'Frame Time 0.0083333 s is 120.00048 fps, within 0.01% of 120 fps: read as exactly 120 fps' }]);
+    expect(warnings).toEqual([
+      {
+        code: 'rate-snapped',
+        message: 'Frame Time 0.0083333 s is 120.00048 fps, within 0.01% of 120 fps: read as exactly 120 fps',
+      },
+    ]);
     expect(motion.frameCount).toBe(8); // 8 intervals of exactly 1/120 s; unsnapped 8 * 120/120.0005 = 7.99997 floors to 7
   });
 
-  it.each([['0.04', 25], ['0.02', 50], ['0.01', 100]])('uses an exact standard frame time %s as is, with no snap reported', (frameTime, rate) => {
+  it.each([
+    ['0.04', 25],
+    ['0.02', 50],
+    ['0.01', 100],
+  ])('uses an exact standard frame time %s as is, with no snap reported', (frameTime, rate) => {
     const { motion, warnings } = importBvh(sampleBvh(makeFrames(5), { frameTime }), { fps: rate });
     expect(warnings).toEqual([]);
     expect(motion.frameCount).toBe(4);
@@ -185,14 +227,24 @@ describe('BVH frame rates', () => {
     const J = 4;
     const DEG = Math.PI / 180;
     const orders = ['ZXY', 'XYZ', 'XYZ', 'YZX'];
-    const rotChannels = [[3, 4, 5], [6, 7, 8], [12, 13, 14], [15, 16, 17]];
+    const rotChannels = [
+      [3, 4, 5],
+      [6, 7, 8],
+      [12, 13, 14],
+      [15, 16, 17],
+    ];
     for (let f = 0; f <= m.frameCount; f++) {
       const s = 4 * f;
       const v = (c: number) => doc.values[s * 18 + c];
       // Root translation: the source sample's position channels plus the root OFFSET, with no blend of neighbours.
-      expect(Array.from(m.translation.subarray(f * 4, f * 4 + 3))).toEqual([1 + v(0), 2 + v(1), 3 + v(2)].map(Math.fround));
+      expect(Array.from(m.translation.subarray(f * 4, f * 4 + 3))).toEqual(
+        [1 + v(0), 2 + v(1), 3 + v(2)].map(Math.fround),
+      );
       for (let j = 0; j < J; j++) {
-        const q = quatFromEulerOrder(orders[j], rotChannels[j].map((c) => v(c) * DEG));
+        const q = quatFromEulerOrder(
+          orders[j],
+          rotChannels[j].map((c) => v(c) * DEG),
+        );
         const got = m.rotation.subarray((f * J + j) * 4, (f * J + j) * 4 + 4);
         const sign = Math.sign(q.reduce((acc, x, k) => acc + x * got[k], 0)) || 1;
         expect(Array.from(got)).toEqual(q.map((x) => Math.fround(sign * x)));
@@ -214,14 +266,18 @@ describe('BVH errors', () => {
   };
 
   it('refuses a frame time that is not a sensible number of seconds at its line:column (1e-320 gave NaN values)', () => {
-    const line = sampleBvh(makeFrames(4)).split('\n').findIndex((l) => l.startsWith('Frame Time:')) + 1;
+    const line =
+      sampleBvh(makeFrames(4))
+        .split('\n')
+        .findIndex((l) => l.startsWith('Frame Time:')) + 1;
     for (const t of ['1e-320', '0.00009', '11', '5e-5']) {
       expect(errorOf(sampleBvh(makeFrames(4), { frameTime: t })).message).toBe(
         `walk.bvh:${line}:13: Frame Time must be a number of seconds from ${BVH_MIN_FRAME_TIME} to ${BVH_MAX_FRAME_TIME} (10,000 to 0.1 frames per second), found "${t}"`,
       );
     }
     // The ends of the range import.
-    for (const t of [String(BVH_MIN_FRAME_TIME), String(BVH_MAX_FRAME_TIME)]) expect(importBvh(sampleBvh(makeFrames(4), { frameTime: t })).motion.frameCount).toBeGreaterThan(0);
+    for (const t of [String(BVH_MIN_FRAME_TIME), String(BVH_MAX_FRAME_TIME)])
+      expect(importBvh(sampleBvh(makeFrames(4), { frameTime: t })).motion.frameCount).toBeGreaterThan(0);
   });
 
   it('reports a truncated hierarchy at the end of the file', () => {
@@ -242,7 +298,9 @@ describe('BVH errors', () => {
 
   it('a huge "Frames:" costs only the lines the file has: a truncation error, not an allocation', () => {
     const huge = good.replace(/Frames:\s*4/, 'Frames: 99999999999999');
-    expect(errorOf(huge).message).toMatch(/^walk\.bvh:\d+:\d+: file ends after 4 of the 99999999999999 frames declared by "Frames:" \(truncated\)$/);
+    expect(errorOf(huge).message).toMatch(
+      /^walk\.bvh:\d+:\d+: file ends after 4 of the 99999999999999 frames declared by "Frames:" \(truncated\)$/,
+    );
     const beyond = good.replace(/Frames:\s*4/, `Frames: ${'9'.repeat(400)}`);
     expect(errorOf(beyond).message).toMatch(/Frames must be a whole number >= 1, found "9{24}\.\.\."$/);
   });
@@ -251,7 +309,12 @@ describe('BVH errors', () => {
     const long = `${'9'.repeat(30000)}.0.0`;
     const e = errorOf(good.replace('OFFSET 1.0 2.0 3.0', `OFFSET ${long} 2.0 3.0`));
     expect(e.message).toBe(`walk.bvh:4:10: expected OFFSET x (a number), found "${'9'.repeat(40)}..."`);
-    const frame = errorOf(good.replace(/\nMOTION\n([^]*?Frame Time: \S+\n)(\S+)/, (_m, head: string, first: string) => `\nMOTION\n${head}${long}${first.slice(1)}`));
+    const frame = errorOf(
+      good.replace(
+        /\nMOTION\n([^]*?Frame Time: \S+\n)(\S+)/,
+        (_m, head: string, first: string) => `\nMOTION\n${head}${long}${first.slice(1)}`,
+      ),
+    );
     expect(frame.message).toMatch(new RegExp(`frame 0 value 1 \\(.*\\) is not a number: "9{40}\\.\\.\\."$`));
   });
 
@@ -281,8 +344,13 @@ describe('BVH errors', () => {
   });
 
   it('reports unknown channels, bad numbers and a missing MOTION', () => {
-    expect(errorOf(good.replace('CHANNELS 3 Yrotation Zrotation Xrotation', 'CHANNELS 3 Yrotation Zrotation Wrotation')).message).toContain('unknown channel "Wrotation"');
-    expect(errorOf(good.replace('OFFSET 0 10 0', 'OFFSET 0 ten 0')).message).toContain('expected OFFSET y (a number), found "ten"');
+    expect(
+      errorOf(good.replace('CHANNELS 3 Yrotation Zrotation Xrotation', 'CHANNELS 3 Yrotation Zrotation Wrotation'))
+        .message,
+    ).toContain('unknown channel "Wrotation"');
+    expect(errorOf(good.replace('OFFSET 0 10 0', 'OFFSET 0 ten 0')).message).toContain(
+      'expected OFFSET y (a number), found "ten"',
+    );
     expect(errorOf(good.replace('MOTION', 'MOTON')).message).toContain('expected MOTION');
     const lines = good.trimEnd().split('\n');
     lines[lines.length - 1] = lines[lines.length - 1].replace(/^\S+/, 'nan');

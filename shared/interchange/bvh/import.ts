@@ -33,18 +33,33 @@ export function bvhToMotion(doc: BvhDocument, options: ImportOptions = {}): Impo
   if (!(Number.isFinite(scale) && scale > 0)) throw new RangeError(`scale must be a number > 0, got ${scale}`);
   const warnings: InterchangeWarning[] = doc.warnings.map((message) => ({ code: 'frames-extra' as const, message }));
   const J = doc.joints.length;
-  if (J > MTN_MAX_JOINTS) throw new FormatError('BVH', `${J} joints; a motion holds at most ${MTN_MAX_JOINTS}`, { line: doc.joints[MTN_MAX_JOINTS].line, column: 1 });
+  if (J > MTN_MAX_JOINTS)
+    throw new FormatError('BVH', `${J} joints; a motion holds at most ${MTN_MAX_JOINTS}`, {
+      line: doc.joints[MTN_MAX_JOINTS].line,
+      column: 1,
+    });
 
   const snapped = bvhSourceRate(doc.frameTime);
   const sourceRate = snapped.rate;
   if (snapped.snappedFrom !== undefined)
-    warnings.push({ code: 'rate-snapped', message: `Frame Time ${doc.frameTime} s is ${formatFps(snapped.snappedFrom)} fps, within 0.01% of ${sourceRate} fps: read as exactly ${sourceRate} fps` });
+    warnings.push({
+      code: 'rate-snapped',
+      message: `Frame Time ${doc.frameTime} s is ${formatFps(snapped.snappedFrom)} fps, within 0.01% of ${sourceRate} fps: read as exactly ${sourceRate} fps`,
+    });
   const F = doc.frameCount;
   const duration = (F - 1) / sourceRate;
   const N = targetFrameCount(duration, fps);
   if (N > MTN_MAX_FRAMES)
-    throw new FormatError('BVH', `${duration.toFixed(2)} s at ${fps} fps is ${N} frames; a motion holds at most ${MTN_MAX_FRAMES} (lower --fps)`, { where: 'MOTION' });
-  if (F === 1) warnings.push({ code: 'frames-clamped', message: 'the BVH has a single frame; it is held for one frame (a motion needs frames 0 and 1)' });
+    throw new FormatError(
+      'BVH',
+      `${duration.toFixed(2)} s at ${fps} fps is ${N} frames; a motion holds at most ${MTN_MAX_FRAMES} (lower --fps)`,
+      { where: 'MOTION' },
+    );
+  if (F === 1)
+    warnings.push({
+      code: 'frames-clamped',
+      message: 'the BVH has a single frame; it is held for one frame (a motion needs frames 0 and 1)',
+    });
 
   // Per source frame: local rotation and local translation of every joint.
   const srcRot = new Float64Array(F * J * 4);
@@ -71,22 +86,33 @@ export function bvhToMotion(doc: BvhDocument, options: ImportOptions = {}): Impo
     }
   }
 
-  const names = sanitizeJointNames(doc.joints.map((j) => j.name), warnings);
+  const names = sanitizeJointNames(
+    doc.joints.map((j) => j.name),
+    warnings,
+  );
   const parents = doc.joints.map((j) => j.parent);
   const mirror = guessMirrorPairs(names);
   const parts = guessBodyParts(names, parents);
-  const joints = copyJoints(names.map((name, j) => ({ name, parent: parents[j], mirror: mirror[j], part: parts[j], reserved: 0 })));
+  const joints = copyJoints(
+    names.map((name, j) => ({ name, parent: parents[j], mirror: mirror[j], part: parts[j], reserved: 0 })),
+  );
 
   const m = emptyMotion(N, joints, fps);
   for (let f = 0; f <= N; f++) {
     const { a, b, u } = sourcePosition(f, fps, sourceRate, F);
     for (let j = 0; j < J; j++) {
-      const ia = (a * J + j) * 4, ib = (b * J + j) * 4;
-      const q = u === 0 ? srcRot.subarray(ia, ia + 4) : quatSlerpShortest(srcRot.subarray(ia, ia + 4), srcRot.subarray(ib, ib + 4), u);
+      const ia = (a * J + j) * 4,
+        ib = (b * J + j) * 4;
+      const q =
+        u === 0
+          ? srcRot.subarray(ia, ia + 4)
+          : quatSlerpShortest(srcRot.subarray(ia, ia + 4), srcRot.subarray(ib, ib + 4), u);
       m.rotation.set(q, (f * J + j) * 4);
-      const pa = (a * J + j) * 3, pb = (b * J + j) * 3;
+      const pa = (a * J + j) * 3,
+        pb = (b * J + j) * 3;
       const p = [0, 1, 2].map((k) => srcPos[pa + k] + (srcPos[pb + k] - srcPos[pa + k]) * u);
-      if (j === 0) m.translation.set([p[0], p[1], p[2], 0], f * 4); // joint 0's offset stays zero
+      if (j === 0)
+        m.translation.set([p[0], p[1], p[2], 0], f * 4); // joint 0's offset stays zero
       else m.offset.set([p[0], p[1], p[2], 0], (f * J + j) * 4);
     }
   }

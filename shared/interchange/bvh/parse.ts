@@ -69,8 +69,12 @@ const BVH_NUMBER = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
 const clip = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}...` : text);
 
 const CHANNEL_NAMES: Record<string, BvhChannel> = {
-  xposition: 'Xposition', yposition: 'Yposition', zposition: 'Zposition',
-  xrotation: 'Xrotation', yrotation: 'Yrotation', zrotation: 'Zrotation',
+  xposition: 'Xposition',
+  yposition: 'Yposition',
+  zposition: 'Zposition',
+  xrotation: 'Xrotation',
+  yrotation: 'Yrotation',
+  zrotation: 'Zrotation',
 };
 
 interface Token {
@@ -129,13 +133,15 @@ export function parseBvh(text: string): BvhDocument {
   };
   const expectWord = (word: string): Token => {
     const t = next(`"${word}"`);
-    if (t.text.toUpperCase() !== word.toUpperCase()) fail(t.line, t.column, `expected "${word}", found ${quoteInput(t.text, '"')}`);
+    if (t.text.toUpperCase() !== word.toUpperCase())
+      fail(t.line, t.column, `expected "${word}", found ${quoteInput(t.text, '"')}`);
     return t;
   };
   const number = (what: string): number => {
     const t = next(what);
     const v = Number(t.text);
-    if (!BVH_NUMBER.test(t.text) || !Number.isFinite(v)) fail(t.line, t.column, `expected ${what} (a number), found "${clip(t.text)}"`);
+    if (!BVH_NUMBER.test(t.text) || !Number.isFinite(v))
+      fail(t.line, t.column, `expected ${what} (a number), found "${clip(t.text)}"`);
     return v;
   };
   /** The rest of the current line after the keyword, up to a '{' (joint names may contain spaces). */
@@ -159,9 +165,17 @@ export function parseBvh(text: string): BvhDocument {
     if (depth > BVH_MAX_DEPTH) fail(kw.line, kw.column, `joints nested too deeply (more than ${BVH_MAX_DEPTH} levels)`);
     const name = nameAfter(kw);
     const open = next('"{"');
-    if (open.text !== '{') fail(open.line, open.column, `expected "{" after ${kw.text} ${name}, found ${quoteInput(open.text, '"')}`);
+    if (open.text !== '{')
+      fail(open.line, open.column, `expected "{" after ${kw.text} ${name}, found ${quoteInput(open.text, '"')}`);
     const index = joints.length;
-    const joint: BvhJoint = { name, parent, offset: [0, 0, 0], channels: [], channelStart: channelCount, line: kw.line };
+    const joint: BvhJoint = {
+      name,
+      parent,
+      offset: [0, 0, 0],
+      channels: [],
+      channelStart: channelCount,
+      line: kw.line,
+    };
     joints.push(joint);
     joint.offset = readOffset();
     let t = peek();
@@ -169,11 +183,21 @@ export function parseBvh(text: string): BvhDocument {
       ti++;
       const countTok = next('the channel count');
       const n = Number(countTok.text);
-      if (!/^\d+$/.test(countTok.text) || n > 6) fail(countTok.line, countTok.column, `CHANNELS count must be an integer 0..6, found ${quoteInput(countTok.text, '"')}`);
+      if (!/^\d+$/.test(countTok.text) || n > 6)
+        fail(
+          countTok.line,
+          countTok.column,
+          `CHANNELS count must be an integer 0..6, found ${quoteInput(countTok.text, '"')}`,
+        );
       for (let c = 0; c < n; c++) {
         const ct = next(`channel ${c + 1} of ${n}`);
         const ch = CHANNEL_NAMES[ct.text.toLowerCase()];
-        if (!ch) fail(ct.line, ct.column, `unknown channel ${quoteInput(ct.text, '"')} (expected one of Xposition Yposition Zposition Xrotation Yrotation Zrotation)`);
+        if (!ch)
+          fail(
+            ct.line,
+            ct.column,
+            `unknown channel ${quoteInput(ct.text, '"')} (expected one of Xposition Yposition Zposition Xrotation Yrotation Zrotation)`,
+          );
         if (joint.channels.includes(ch)) fail(ct.line, ct.column, `channel ${ch} listed twice for joint ${name}`);
         joint.channels.push(ch);
       }
@@ -187,7 +211,8 @@ export function parseBvh(text: string): BvhDocument {
         readJoint(t, index, depth + 1);
       } else if (word === 'END') {
         const site = next('"Site"');
-        if (site.text.toUpperCase() !== 'SITE') fail(site.line, site.column, `expected "End Site", found "End ${site.text}"`);
+        if (site.text.toUpperCase() !== 'SITE')
+          fail(site.line, site.column, `expected "End Site", found "End ${site.text}"`);
         const o = next('"{"');
         if (o.text !== '{') fail(o.line, o.column, `expected "{" after End Site, found ${quoteInput(o.text, '"')}`);
         readOffset();
@@ -202,12 +227,16 @@ export function parseBvh(text: string): BvhDocument {
 
   expectWord('HIERARCHY');
   const root = next('ROOT');
-  if (root.text.toUpperCase() !== 'ROOT') fail(root.line, root.column, `expected ROOT, found ${quoteInput(root.text, '"')}`);
+  if (root.text.toUpperCase() !== 'ROOT')
+    fail(root.line, root.column, `expected ROOT, found ${quoteInput(root.text, '"')}`);
   readJoint(root, -1, 1);
   const motion = next('MOTION');
-  if (motion.text.toUpperCase() === 'ROOT') fail(motion.line, motion.column, 'more than one ROOT: only single-rooted hierarchies can become a motion');
-  if (motion.text.toUpperCase() !== 'MOTION') fail(motion.line, motion.column, `expected MOTION after the hierarchy, found ${quoteInput(motion.text, '"')}`);
-  if (ti < tokens.length) fail(tokens[ti].line, tokens[ti].column, `unexpected ${quoteInput(tokens[ti].text, '"')} after MOTION`);
+  if (motion.text.toUpperCase() === 'ROOT')
+    fail(motion.line, motion.column, 'more than one ROOT: only single-rooted hierarchies can become a motion');
+  if (motion.text.toUpperCase() !== 'MOTION')
+    fail(motion.line, motion.column, `expected MOTION after the hierarchy, found ${quoteInput(motion.text, '"')}`);
+  if (ti < tokens.length)
+    fail(tokens[ti].line, tokens[ti].column, `unexpected ${quoteInput(tokens[ti].text, '"')} after MOTION`);
 
   // "Frames: n" and "Frame Time: t" lines (the colon may be glued or spaced).
   const headerLine = (label: RegExp, what: string): { value: string; line: number; column: number } => {
@@ -223,11 +252,20 @@ export function parseBvh(text: string): BvhDocument {
   };
   const fr = headerLine(/^(\s*Frames\s*:\s*)(\S+)\s*$/i, 'Frames: <count>');
   const frameCount = Number(fr.value);
-  if (!/^\d+$/.test(fr.value) || frameCount < 1 || !Number.isSafeInteger(frameCount)) fail(fr.line, fr.column, `Frames must be a whole number >= 1, found "${fr.value.length > 24 ? `${fr.value.slice(0, 24)}...` : fr.value}"`);
+  if (!/^\d+$/.test(fr.value) || frameCount < 1 || !Number.isSafeInteger(frameCount))
+    fail(
+      fr.line,
+      fr.column,
+      `Frames must be a whole number >= 1, found "${fr.value.length > 24 ? `${fr.value.slice(0, 24)}...` : fr.value}"`,
+    );
   const ft = headerLine(/^(\s*Frame\s+Time\s*:\s*)(\S+)\s*$/i, 'Frame Time: <seconds>');
   const frameTime = Number(ft.value);
   if (!(Number.isFinite(frameTime) && frameTime >= BVH_MIN_FRAME_TIME && frameTime <= BVH_MAX_FRAME_TIME))
-    fail(ft.line, ft.column, `Frame Time must be a number of seconds from ${BVH_MIN_FRAME_TIME} to ${BVH_MAX_FRAME_TIME} (10,000 to 0.1 frames per second), found "${ft.value.slice(0, 40)}"`);
+    fail(
+      ft.line,
+      ft.column,
+      `Frame Time must be a number of seconds from ${BVH_MIN_FRAME_TIME} to ${BVH_MAX_FRAME_TIME} (10,000 to 0.1 frames per second), found "${ft.value.slice(0, 40)}"`,
+    );
 
   // Allocation bounded by the data, not by the count: every frame needs a line of its own, so
   // "Frames: 99999999999" over three lines allocates three frames (and reports the truncation below).
@@ -243,7 +281,9 @@ export function parseBvh(text: string): BvhDocument {
       // holds 3070): the declared count wins, as in other readers, with a warning.
       let extra = 0;
       for (let k = li; k < lines.length; k++) if (lines[k].trim() !== '') extra++;
-      warnings.push(`line ${lineNo}: ${extra} frame line${extra === 1 ? '' : 's'} after the ${frameCount} declared by "Frames:" ignored`);
+      warnings.push(
+        `line ${lineNo}: ${extra} frame line${extra === 1 ? '' : 's'} after the ${frameCount} declared by "Frames:" ignored`,
+      );
       break;
     }
     const re = /\S+/g;
@@ -251,15 +291,27 @@ export function parseBvh(text: string): BvhDocument {
     let k = 0;
     while ((m = re.exec(raw))) {
       if (k >= channelCount)
-        fail(lineNo, m.index + 1, `frame ${frame} has more values than the ${channelCount} channels the hierarchy declares`);
+        fail(
+          lineNo,
+          m.index + 1,
+          `frame ${frame} has more values than the ${channelCount} channels the hierarchy declares`,
+        );
       const v = Number(m[0]);
       if (!Number.isFinite(v) || !BVH_NUMBER.test(m[0]))
-        fail(lineNo, m.index + 1, `frame ${frame} value ${k + 1} (${describeChannel(joints, k)}) is not a number: "${clip(m[0])}"`);
+        fail(
+          lineNo,
+          m.index + 1,
+          `frame ${frame} value ${k + 1} (${describeChannel(joints, k)}) is not a number: "${clip(m[0])}"`,
+        );
       values[frame * channelCount + k] = v;
       k++;
     }
     if (k < channelCount)
-      fail(lineNo, raw.length + 1, `frame ${frame} has ${k} values, the hierarchy declares ${channelCount} channels (missing ${describeChannel(joints, k)})`);
+      fail(
+        lineNo,
+        raw.length + 1,
+        `frame ${frame} has ${k} values, the hierarchy declares ${channelCount} channels (missing ${describeChannel(joints, k)})`,
+      );
     frame++;
   }
   if (frame < frameCount) {
@@ -271,6 +323,8 @@ export function parseBvh(text: string): BvhDocument {
 
 /** "joint Hips channel Zrotation" for the k-th value of a frame line. */
 function describeChannel(joints: BvhJoint[], k: number): string {
-  for (const j of joints) if (k >= j.channelStart && k < j.channelStart + j.channels.length) return `joint ${j.name} channel ${j.channels[k - j.channelStart]}`;
+  for (const j of joints)
+    if (k >= j.channelStart && k < j.channelStart + j.channels.length)
+      return `joint ${j.name} channel ${j.channels[k - j.channelStart]}`;
   return `value ${k + 1}`;
 }

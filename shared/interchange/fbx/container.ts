@@ -60,7 +60,27 @@ const MAX_CURVE_TRAVEL = 1e6;
 const MAX_CURVE_BYTES = 64 * 1024 * 1024;
 
 /** Frame rates of FBX's TimeMode enumeration (index = value; 14 is custom, 0 the application default). */
-const TIME_MODE_RATES = [30, 120, 100, 60, 50, 48, 30, 30, 30000 / 1001, 30000 / 1001, 25, 24, 1000, 24000 / 1001, NaN, 96, 72, 60000 / 1001, 120000 / 1001];
+const TIME_MODE_RATES = [
+  30,
+  120,
+  100,
+  60,
+  50,
+  48,
+  30,
+  30,
+  30000 / 1001,
+  30000 / 1001,
+  25,
+  24,
+  1000,
+  24000 / 1001,
+  NaN,
+  96,
+  72,
+  60000 / 1001,
+  120000 / 1001,
+];
 
 /** Checks and prepares an FBX file for the loader (see the module comment). Errors are FormatError kind 'FBX' with a place. */
 export function readFbxContainer(bytes: Uint8Array): FbxContainer {
@@ -72,30 +92,56 @@ export function readFbxContainer(bytes: Uint8Array): FbxContainer {
 function checkVersion(version: number, place: { offset?: number; line?: number; column?: number }): void {
   if (!(version >= FBX_MIN_VERSION && version <= FBX_MAX_VERSION)) {
     const shown = `${Math.floor(version / 1000)}.${Math.floor((version % 1000) / 100)} (FileVersion ${version})`;
-    throw new FormatError('FBX', `FBX ${shown} is not supported; ActGuy reads FBX 7.1 to 7.7 (FileVersion ${FBX_MIN_VERSION}-${FBX_MAX_VERSION}): export again as FBX 2011 or later (FBX 7.4 is the usual choice)`, place);
+    throw new FormatError(
+      'FBX',
+      `FBX ${shown} is not supported; ActGuy reads FBX 7.1 to 7.7 (FileVersion ${FBX_MIN_VERSION}-${FBX_MAX_VERSION}): export again as FBX 2011 or later (FBX 7.4 is the usual choice)`,
+      place,
+    );
   }
 }
 
 // ---- binary ----
 
-interface Property { type: string; value: number | string | undefined; at: number; length: number }
-interface BinaryNode { name: string; start: number; end: number; props: Property[]; children: BinaryNode[]; nameAt: number }
+interface Property {
+  type: string;
+  value: number | string | undefined;
+  at: number;
+  length: number;
+}
+interface BinaryNode {
+  name: string;
+  start: number;
+  end: number;
+  props: Property[];
+  children: BinaryNode[];
+  nameAt: number;
+}
 
 function prepareBinary(b: Uint8Array): FbxSceneSettings {
   const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  if (b.length < HEADER_BYTES) throw new FormatError('FBX', `the file ends after ${b.length} bytes, inside the ${HEADER_BYTES}-byte header (truncated)`, { offset: b.length });
+  if (b.length < HEADER_BYTES)
+    throw new FormatError(
+      'FBX',
+      `the file ends after ${b.length} bytes, inside the ${HEADER_BYTES}-byte header (truncated)`,
+      { offset: b.length },
+    );
   const version = view.getUint32(23, true);
   checkVersion(version, { offset: 23 });
   const wide = version >= 7500;
   const headerSize = wide ? 25 : 13;
   const truncated = (at: number, what: string): never => {
-    throw new FormatError('FBX', `${what} runs past the end of the file (${b.length} bytes): the file is truncated or damaged`, { offset: at });
+    throw new FormatError(
+      'FBX',
+      `${what} runs past the end of the file (${b.length} bytes): the file is truncated or damaged`,
+      { offset: at },
+    );
   };
   const uint = (at: number): number => {
     if (wide) {
       if (at + 8 > b.length) truncated(at, 'a node header');
       const hi = view.getUint32(at + 4, true);
-      if (hi !== 0) throw new FormatError('FBX', 'a node record claims more than 4 GiB: the file is damaged', { offset: at });
+      if (hi !== 0)
+        throw new FormatError('FBX', 'a node record claims more than 4 GiB: the file is damaged', { offset: at });
       return view.getUint32(at, true);
     }
     if (at + 4 > b.length) truncated(at, 'a node header');
@@ -110,14 +156,28 @@ function prepareBinary(b: Uint8Array): FbxSceneSettings {
     const listLength = uint(at + (wide ? 16 : 8));
     const nameLength = b[at + headerSize - 1];
     if (end === 0) {
-      if (count !== 0 || listLength !== 0 || nameLength !== 0) throw new FormatError('FBX', 'a NULL record (end of a node list) has non-zero fields: the file is damaged', { offset: at });
+      if (count !== 0 || listLength !== 0 || nameLength !== 0)
+        throw new FormatError('FBX', 'a NULL record (end of a node list) has non-zero fields: the file is damaged', {
+          offset: at,
+        });
       return null;
     }
     const nameAt = at + headerSize;
     const propsAt = nameAt + nameLength;
-    if (end > limit) throw new FormatError('FBX', `a node record ends at byte ${end}, past the end of ${limit === b.length ? 'the file' : 'its parent node'} (${limit}): the file is truncated or damaged`, { offset: at });
-    if (propsAt + listLength > end) throw new FormatError('FBX', `a node's properties (${listLength} bytes) run past the node's end (byte ${end}): the file is damaged`, { offset: at });
-    if (depth > MAX_DEPTH) throw new FormatError('FBX', `nodes are nested more than ${MAX_DEPTH} deep: the file is damaged`, { offset: at });
+    if (end > limit)
+      throw new FormatError(
+        'FBX',
+        `a node record ends at byte ${end}, past the end of ${limit === b.length ? 'the file' : 'its parent node'} (${limit}): the file is truncated or damaged`,
+        { offset: at },
+      );
+    if (propsAt + listLength > end)
+      throw new FormatError(
+        'FBX',
+        `a node's properties (${listLength} bytes) run past the node's end (byte ${end}): the file is damaged`,
+        { offset: at },
+      );
+    if (depth > MAX_DEPTH)
+      throw new FormatError('FBX', `nodes are nested more than ${MAX_DEPTH} deep: the file is damaged`, { offset: at });
     const name = String.fromCharCode(...b.subarray(nameAt, propsAt));
     const props: Property[] = [];
     let p = propsAt;
@@ -127,7 +187,12 @@ function prepareBinary(b: Uint8Array): FbxSceneSettings {
       props.push(prop);
       p += prop.length;
     }
-    if (p !== propsEnd) throw new FormatError('FBX', `node ${JSON.stringify(name)} declares ${listLength} bytes of properties but its ${count} properties take ${p - propsAt}: the file is damaged`, { offset: at });
+    if (p !== propsEnd)
+      throw new FormatError(
+        'FBX',
+        `node ${JSON.stringify(name)} declares ${listLength} bytes of properties but its ${count} properties take ${p - propsAt}: the file is damaged`,
+        { offset: at },
+      );
     const children: BinaryNode[] = [];
     let c = propsEnd;
     if (c < end) {
@@ -139,9 +204,19 @@ function prepareBinary(b: Uint8Array): FbxSceneSettings {
         }
         children.push(child);
         c = child.end;
-        if (c >= end) throw new FormatError('FBX', `the children of node ${JSON.stringify(name)} have no NULL record before the node's end: the file is damaged`, { offset: c });
+        if (c >= end)
+          throw new FormatError(
+            'FBX',
+            `the children of node ${JSON.stringify(name)} have no NULL record before the node's end: the file is damaged`,
+            { offset: c },
+          );
       }
-      if (c !== end) throw new FormatError('FBX', `node ${JSON.stringify(name)} ends at byte ${end} but its children end at ${c}: the file is damaged`, { offset: at });
+      if (c !== end)
+        throw new FormatError(
+          'FBX',
+          `node ${JSON.stringify(name)} ends at byte ${end} but its children end at ${c}: the file is damaged`,
+          { offset: at },
+        );
     }
     return { name, start: at, end, props, children, nameAt };
   };
@@ -150,13 +225,29 @@ function prepareBinary(b: Uint8Array): FbxSceneSettings {
     if (at + 1 > limit) truncated(at, 'a property');
     const type = String.fromCharCode(b[at]);
     const need = (n: number) => {
-      if (at + 1 + n > limit) throw new FormatError('FBX', `a property of type ${JSON.stringify(type)} runs past its node's property list: the file is damaged`, { offset: at });
+      if (at + 1 + n > limit)
+        throw new FormatError(
+          'FBX',
+          `a property of type ${JSON.stringify(type)} runs past its node's property list: the file is damaged`,
+          { offset: at },
+        );
     };
     const fixed = { Y: 2, C: 1, I: 4, F: 4, D: 8, L: 8 }[type];
     if (fixed !== undefined) {
       need(fixed);
       const v = at + 1;
-      const value = type === 'Y' ? view.getInt16(v, true) : type === 'C' ? b[v] : type === 'I' ? view.getInt32(v, true) : type === 'F' ? view.getFloat32(v, true) : type === 'D' ? view.getFloat64(v, true) : Number(view.getBigInt64(v, true));
+      const value =
+        type === 'Y'
+          ? view.getInt16(v, true)
+          : type === 'C'
+            ? b[v]
+            : type === 'I'
+              ? view.getInt32(v, true)
+              : type === 'F'
+                ? view.getFloat32(v, true)
+                : type === 'D'
+                  ? view.getFloat64(v, true)
+                  : Number(view.getBigInt64(v, true));
       return { type, value, at, length: 1 + fixed };
     }
     if (type === 'S' || type === 'R') {
@@ -172,12 +263,26 @@ function prepareBinary(b: Uint8Array): FbxSceneSettings {
       const count = view.getUint32(at + 1, true);
       const encoding = view.getUint32(at + 5, true);
       const stored = view.getUint32(at + 9, true);
-      if (encoding !== 0 && encoding !== 1) throw new FormatError('FBX', `an array property has encoding ${encoding} (0 = raw, 1 = zlib): the file is damaged`, { offset: at });
-      if (encoding === 0 && stored !== count * element) throw new FormatError('FBX', `a raw array of ${count} values of ${element} bytes stores ${stored} bytes: the file is damaged`, { offset: at });
+      if (encoding !== 0 && encoding !== 1)
+        throw new FormatError(
+          'FBX',
+          `an array property has encoding ${encoding} (0 = raw, 1 = zlib): the file is damaged`,
+          { offset: at },
+        );
+      if (encoding === 0 && stored !== count * element)
+        throw new FormatError(
+          'FBX',
+          `a raw array of ${count} values of ${element} bytes stores ${stored} bytes: the file is damaged`,
+          { offset: at },
+        );
       need(12 + stored);
       return { type, value: undefined, at, length: 13 + stored };
     }
-    throw new FormatError('FBX', `unknown property type ${JSON.stringify(type)} (byte 0x${b[at].toString(16).padStart(2, '0')}): the file is damaged`, { offset: at });
+    throw new FormatError(
+      'FBX',
+      `unknown property type ${JSON.stringify(type)} (byte 0x${b[at].toString(16).padStart(2, '0')}): the file is damaged`,
+      { offset: at },
+    );
   };
 
   // Top-level records run to the footer (the loader's rule: within 176 bytes of the end, 16-byte aligned when the size is).
@@ -194,7 +299,8 @@ function prepareBinary(b: Uint8Array): FbxSceneSettings {
   // A whole file ends its node list with a NULL record (read above, or just before the footer the loop stopped at).
   if (!ended && !(at + headerSize <= b.length && b.subarray(at, at + headerSize).every((x) => x === 0)))
     throw new FormatError('FBX', 'the node list has no end record and footer: the file is truncated', { offset: at });
-  if (!top.some((n) => n.name === 'Objects')) throw new FormatError('FBX', 'the file has no Objects section: it is truncated, or holds no scene', { offset: at });
+  if (!top.some((n) => n.name === 'Objects'))
+    throw new FormatError('FBX', 'the file has no Objects section: it is truncated, or holds no scene', { offset: at });
   const settings: FbxSceneSettings = { format: 'binary', version, unitScaleFactor: 1 };
   const byName = (list: BinaryNode[], name: string) => list.find((n) => n.name === name);
   const globals = byName(top, 'GlobalSettings');
@@ -226,21 +332,44 @@ function decodeArray(b: Uint8Array, view: DataView, prop: Property): Float64Arra
   const encoding = view.getUint32(prop.at + 5, true);
   const stored = view.getUint32(prop.at + 9, true);
   const size = { f: 4, d: 8, i: 4, l: 8, b: 1 }[prop.type as 'f'] ?? 8;
-  if (count * size > MAX_CURVE_BYTES) throw new FormatError('FBX', `an animation curve has ${count} keys, more than ActGuy reads (${MAX_CURVE_BYTES / size} at most)`, { offset: prop.at });
+  if (count * size > MAX_CURVE_BYTES)
+    throw new FormatError(
+      'FBX',
+      `an animation curve has ${count} keys, more than ActGuy reads (${MAX_CURVE_BYTES / size} at most)`,
+      { offset: prop.at },
+    );
   let data = b.subarray(prop.at + 13, prop.at + 13 + stored);
   if (encoding === 1) {
     try {
       data = unzlibSync(data, { out: new Uint8Array(count * size) });
     } catch (e) {
-      throw new FormatError('FBX', `a compressed key array does not decompress (${e instanceof Error ? e.message : String(e)}): the file is damaged`, { offset: prop.at });
+      throw new FormatError(
+        'FBX',
+        `a compressed key array does not decompress (${e instanceof Error ? e.message : String(e)}): the file is damaged`,
+        { offset: prop.at },
+      );
     }
-    if (data.length !== count * size) throw new FormatError('FBX', `a compressed key array holds ${data.length} bytes, not the ${count * size} its ${count} keys need: the file is damaged`, { offset: prop.at });
+    if (data.length !== count * size)
+      throw new FormatError(
+        'FBX',
+        `a compressed key array holds ${data.length} bytes, not the ${count * size} its ${count} keys need: the file is damaged`,
+        { offset: prop.at },
+      );
   }
   const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const out = new Float64Array(count);
   // As the loader reads each type: floats, doubles, 32- and 64-bit integers, bytes.
   for (let i = 0; i < count; i++)
-    out[i] = prop.type === 'f' ? dv.getFloat32(i * 4, true) : prop.type === 'd' ? dv.getFloat64(i * 8, true) : prop.type === 'i' ? dv.getInt32(i * 4, true) : prop.type === 'l' ? Number(dv.getBigInt64(i * 8, true)) : dv.getUint8(i);
+    out[i] =
+      prop.type === 'f'
+        ? dv.getFloat32(i * 4, true)
+        : prop.type === 'd'
+          ? dv.getFloat64(i * 8, true)
+          : prop.type === 'i'
+            ? dv.getInt32(i * 4, true)
+            : prop.type === 'l'
+              ? Number(dv.getBigInt64(i * 8, true))
+              : dv.getUint8(i);
   return out;
 }
 
@@ -249,15 +378,26 @@ function checkCurve(values: ArrayLike<number>, travel: { sum: number }, place: F
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (Number.isNaN(v)) continue; // the loader skips NaN keys
-    if (!Number.isFinite(v)) throw new FormatError('FBX', `an animation curve has the key value ${v} (key ${i}): key values must be finite numbers`, place);
+    if (!Number.isFinite(v))
+      throw new FormatError(
+        'FBX',
+        `an animation curve has the key value ${v} (key ${i}): key values must be finite numbers`,
+        place,
+      );
     if (i > 0 && Number.isFinite(values[i - 1])) travel.sum += Math.abs(v - values[i - 1]) / 180;
   }
-  if (travel.sum > MAX_CURVE_TRAVEL) throw new FormatError('FBX', `the animation curves jump by more than ${MAX_CURVE_TRAVEL * 180} in all (values like ${Math.max(...Array.from(values, Math.abs)).toExponential(2)}): the file is damaged`, place);
+  if (travel.sum > MAX_CURVE_TRAVEL)
+    throw new FormatError(
+      'FBX',
+      `the animation curves jump by more than ${MAX_CURVE_TRAVEL * 180} in all (values like ${Math.max(...Array.from(values, Math.abs)).toExponential(2)}): the file is damaged`,
+      place,
+    );
 }
 
 /** Overwrites an S property's first byte when its value is one of `values` (the loader then takes the default branch). */
 function renameBinaryString(b: Uint8Array, prop: Property | undefined, values: readonly string[]): void {
-  if (prop?.type === 'S' && typeof prop.value === 'string' && values.includes(prop.value)) b[prop.at + 5] = '_'.charCodeAt(0);
+  if (prop?.type === 'S' && typeof prop.value === 'string' && values.includes(prop.value))
+    b[prop.at + 5] = '_'.charCodeAt(0);
 }
 
 /**
@@ -299,7 +439,12 @@ function finishSettings(s: FbxSceneSettings): void {
     if (rate !== undefined && Number.isFinite(rate) && rate > 0) s.frameRate = rate;
     else delete s.frameRate;
   }
-  if (!(s.unitScaleFactor > 0)) throw new FormatError('FBX', `GlobalSettings UnitScaleFactor is ${s.unitScaleFactor}; it must be a number > 0 (centimetres per unit)`, { where: 'GlobalSettings' });
+  if (!(s.unitScaleFactor > 0))
+    throw new FormatError(
+      'FBX',
+      `GlobalSettings UnitScaleFactor is ${s.unitScaleFactor}; it must be a number > 0 (centimetres per unit)`,
+      { where: 'GlobalSettings' },
+    );
 }
 
 // ---- ASCII ----
@@ -329,21 +474,33 @@ function prepareAscii(b: Uint8Array): { settings: FbxSceneSettings; forLoader: A
   const header = tree.find((n) => n.name === 'FBXHeaderExtension')?.children.find((n) => n.name === 'FBXVersion');
   const version = header ? Number(header.props[0]) : NaN;
   if (!Number.isFinite(version)) {
-    if (!isFbx(b)) throw new FormatError('FBX', 'not an FBX file: no binary FBX header and no ASCII FBX header', { offset: 0 });
-    throw new FormatError('FBX', 'the ASCII FBX has no FBXVersion in its header: the file is truncated or damaged', { line: 1, column: 1 });
+    if (!isFbx(b))
+      throw new FormatError('FBX', 'not an FBX file: no binary FBX header and no ASCII FBX header', { offset: 0 });
+    throw new FormatError('FBX', 'the ASCII FBX has no FBXVersion in its header: the file is truncated or damaged', {
+      line: 1,
+      column: 1,
+    });
   }
   checkVersion(version, lineColumn(text, text.indexOf('FBXVersion')));
   const settings: FbxSceneSettings = { format: 'ascii', version, unitScaleFactor: 1 };
   const globals = tree.find((n) => n.name === 'GlobalSettings')?.children.find((n) => n.name === 'Properties70');
-  for (const p of globals?.children ?? []) if (p.name === 'P' && p.props.length >= 5) readSetting(settings, String(p.props[0]), typeof p.props[4] === 'bigint' ? Number(p.props[4]) : p.props[4]);
+  for (const p of globals?.children ?? [])
+    if (p.name === 'P' && p.props.length >= 5)
+      readSetting(settings, String(p.props[0]), typeof p.props[4] === 'bigint' ? Number(p.props[4]) : p.props[4]);
   finishSettings(settings);
-  if (!tree.some((n) => n.name === 'Objects')) throw new FormatError('FBX', 'the file has no Objects section: it is truncated, or holds no scene', { line: 1, column: 1 });
+  if (!tree.some((n) => n.name === 'Objects'))
+    throw new FormatError('FBX', 'the file has no Objects section: it is truncated, or holds no scene', {
+      line: 1,
+      column: 1,
+    });
   const objects = tree.find((n) => n.name === 'Objects')!;
   objects.children = objects.children.filter((o) => !SKIPPED_OBJECTS.includes(o.name));
   const travel = { sum: 0 };
   for (const o of objects.children) {
-    if (o.name === 'Model' && typeof o.props[2] === 'string' && PLAIN_MODEL_TYPES.includes(o.props[2])) o.props[2] = `_${o.props[2].slice(1)}`;
-    if (o.name === 'AnimationCurveNode' && typeof o.props[1] === 'string') o.props[1] = o.props[1].replace('DeformPercent', 'deformPercent');
+    if (o.name === 'Model' && typeof o.props[2] === 'string' && PLAIN_MODEL_TYPES.includes(o.props[2]))
+      o.props[2] = `_${o.props[2].slice(1)}`;
+    if (o.name === 'AnimationCurveNode' && typeof o.props[1] === 'string')
+      o.props[1] = o.props[1].replace('DeformPercent', 'deformPercent');
     if (o.name === 'AnimationCurve') {
       const keys = o.children.find((c) => c.name === 'KeyValueFloat')?.props[0];
       if (keys instanceof Float64Array) checkCurve(keys, travel, { where: `AnimationCurve ${String(o.props[0])}` });
@@ -360,7 +517,10 @@ export function parseAsciiFbx(text: string): FbxNode[] {
   const stack: FbxNode[] = [];
   const add = (n: FbxNode) => (stack.length ? stack[stack.length - 1].children : root).push(n);
   const fail = (line: number, column: number, detail: string): never => {
-    throw new FormatError('FBX', `${detail}: the file is damaged (ASCII FBX as the FBX SDK writes it is expected)`, { line: line + 1, column });
+    throw new FormatError('FBX', `${detail}: the file is damaged (ASCII FBX as the FBX SDK writes it is expected)`, {
+      line: line + 1,
+      column,
+    });
   };
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i].replace(/\r$/, '');
@@ -392,11 +552,13 @@ export function parseAsciiFbx(text: string): FbxNode[] {
       const values = /^a:(.*)$/.exec(body);
       if (!values && Number(array[1]) > 0) fail(i + 1, 1, `the array ${name} has no "a:" list`);
       const items = values && values[1].trim() !== '' ? values[1].split(',') : [];
-      if (items.length !== Number(array[1])) fail(i, column, `the array ${name} declares ${array[1]} values but holds ${items.length}`);
+      if (items.length !== Number(array[1]))
+        fail(i, column, `the array ${name} declares ${array[1]} values but holds ${items.length}`);
       const numbers = new Float64Array(items.length);
       items.forEach((v, k) => {
         const x = v.trim();
-        if (!NUMBER.test(x)) fail(i + 1, 1, `the array ${name} has the value ${JSON.stringify(x.slice(0, 40))}, which is not a number`);
+        if (!NUMBER.test(x))
+          fail(i + 1, 1, `the array ${name} has the value ${JSON.stringify(x.slice(0, 40))}, which is not a number`);
         numbers[k] = Number(x);
       });
       add({ name, props: [numbers], children: [] });
@@ -410,7 +572,12 @@ export function parseAsciiFbx(text: string): FbxNode[] {
     stack.push(node);
     if (stack.length > MAX_DEPTH) fail(i, column, `nodes are nested more than ${MAX_DEPTH} deep`);
   }
-  if (stack.length) throw new FormatError('FBX', `the file ends inside ${stack.length} open block(s) (the innermost is ${stack[stack.length - 1].name}): the file is truncated`, { line: lines.length, column: 1 });
+  if (stack.length)
+    throw new FormatError(
+      'FBX',
+      `the file ends inside ${stack.length} open block(s) (the innermost is ${stack[stack.length - 1].name}): the file is truncated`,
+      { line: lines.length, column: 1 },
+    );
   return root;
 }
 
@@ -421,7 +588,9 @@ const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
 function parseValues(s: string, fail: (column: number, detail: string) => never): FbxValue[] {
   const out: FbxValue[] = [];
   let i = 0;
-  const skip = () => { while (s[i] === ' ' || s[i] === '\t') i++; };
+  const skip = () => {
+    while (s[i] === ' ' || s[i] === '\t') i++;
+  };
   skip();
   if (i >= s.length) return out;
   for (;;) {
@@ -434,7 +603,8 @@ function parseValues(s: string, fail: (column: number, detail: string) => never)
     } else {
       const end = s.indexOf(',', i);
       const token = s.slice(i, end < 0 ? s.length : end).trim();
-      if (token === '') out.push(''); // `Content: ,` before a value on the next line
+      if (token === '')
+        out.push(''); // `Content: ,` before a value on the next line
       else if (/^[-+]?\d+$/.test(token)) out.push(BigInt(token));
       else if (NUMBER.test(token)) out.push(Number(token));
       else if (/^[A-Za-z_*][\w*]*$/.test(token)) out.push(token);
@@ -452,20 +622,36 @@ function parseValues(s: string, fail: (column: number, detail: string) => never)
 export function writeBinaryFbx(tree: FbxNode[], version = 7400, compress = false): Uint8Array {
   const wide = version >= 7500;
   const out: number[] = [];
-  const push = (bytes: ArrayLike<number>) => { for (let i = 0; i < bytes.length; i++) out.push(bytes[i]); };
-  const u32 = (v: number) => { const x = new Uint8Array(4); new DataView(x.buffer).setUint32(0, v, true); return x; };
+  const push = (bytes: ArrayLike<number>) => {
+    for (let i = 0; i < bytes.length; i++) out.push(bytes[i]);
+  };
+  const u32 = (v: number) => {
+    const x = new Uint8Array(4);
+    new DataView(x.buffer).setUint32(0, v, true);
+    return x;
+  };
   const uint = (v: number) => (wide ? [...u32(v), 0, 0, 0, 0] : [...u32(v)]);
   const latin1 = (s: string) => Array.from(s, (c) => c.charCodeAt(0) & 0xff);
   push(latin1('Kaydara FBX Binary  \0\x1a\0'));
   push(u32(version));
   const prop = (v: FbxValue, ints: boolean): number[] => {
-    if (typeof v === 'string') { const x = latin1(v); return [0x53, ...u32(x.length), ...x]; }
-    if (typeof v === 'bigint') { const x = new Uint8Array(8); new DataView(x.buffer).setBigInt64(0, BigInt.asIntN(64, v), true); return [0x4c, ...x]; }
+    if (typeof v === 'string') {
+      const x = latin1(v);
+      return [0x53, ...u32(x.length), ...x];
+    }
+    if (typeof v === 'bigint') {
+      const x = new Uint8Array(8);
+      new DataView(x.buffer).setBigInt64(0, BigInt.asIntN(64, v), true);
+      return [0x4c, ...x];
+    }
     if (typeof v === 'number') {
       if (ints) return [0x49, ...u32(v >>> 0)];
-      const x = new Uint8Array(8); new DataView(x.buffer).setFloat64(0, v, true); return [0x44, ...x];
+      const x = new Uint8Array(8);
+      new DataView(x.buffer).setFloat64(0, v, true);
+      return [0x44, ...x];
     }
-    const code = v instanceof Float64Array ? 0x64 : v instanceof Float32Array ? 0x66 : v instanceof BigInt64Array ? 0x6c : 0x69;
+    const code =
+      v instanceof Float64Array ? 0x64 : v instanceof Float32Array ? 0x66 : v instanceof BigInt64Array ? 0x6c : 0x69;
     const raw = new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
     const stored = compress ? zlibSync(raw) : raw;
     return [code, ...u32(v.length), ...u32(compress ? 1 : 0), ...u32(stored.length), ...stored];
@@ -473,7 +659,12 @@ export function writeBinaryFbx(tree: FbxNode[], version = 7400, compress = false
   const node = (nd: FbxNode) => {
     const start = out.length;
     const props = nd.props.flatMap((v) => prop(v, nd.ints ?? false));
-    push(uint(0)); push(uint(nd.props.length)); push(uint(props.length)); out.push(nd.name.length); push(latin1(nd.name)); push(props);
+    push(uint(0));
+    push(uint(nd.props.length));
+    push(uint(props.length));
+    out.push(nd.name.length);
+    push(latin1(nd.name));
+    push(props);
     if (nd.children.length) {
       nd.children.forEach(node);
       push(new Array(wide ? 25 : 13).fill(0));
@@ -486,13 +677,18 @@ export function writeBinaryFbx(tree: FbxNode[], version = 7400, compress = false
   // Footer: the loader stops reading nodes within 176 bytes of the end.
   push([0xfa, 0xbc, 0xab, 0x09, 0xd0, 0xc8, 0xd4, 0x66, 0xb1, 0x76, 0xfb, 0x83, 0x1c, 0xf7, 0x26, 0x7e, 0, 0, 0, 0]);
   while (out.length % 16) out.push(0);
-  push(u32(version)); push(new Array(120).fill(0));
+  push(u32(version));
+  push(new Array(120).fill(0));
   push([0xf8, 0x5a, 0x8c, 0x6a, 0xde, 0xf5, 0xd9, 0x7e, 0xec, 0xe9, 0x0c, 0xe3, 0x75, 0x8f, 0x29, 0x0b]);
   return Uint8Array.from(out);
 }
 
 function lineColumn(text: string, index: number): { line: number; column: number } {
-  let line = 1, at = 0;
-  for (let i = text.indexOf('\n'); i >= 0 && i < index; i = text.indexOf('\n', i + 1)) { line++; at = i + 1; }
+  let line = 1,
+    at = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < index; i = text.indexOf('\n', i + 1)) {
+    line++;
+    at = i + 1;
+  }
   return { line, column: index - at + 1 };
 }

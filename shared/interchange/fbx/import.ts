@@ -73,7 +73,12 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
   root.traverse((o: FbxObject) => {
     if (o.isBone && !((o.parent as FbxObject | null)?.isBone && (o.parent as FbxObject).ID === o.ID)) bones.push(o);
   });
-  if (!bones.length) throw new FormatError('FBX', 'the file has no skeleton (no LimbNode bones): only skeletal animation can become a motion', { where: 'Objects' });
+  if (!bones.length)
+    throw new FormatError(
+      'FBX',
+      'the file has no skeleton (no LimbNode bones): only skeletal animation can become a motion',
+      { where: 'Objects' },
+    );
   const isJoint = new Set<Object3D>(bones);
   const jointAncestor = (o: Object3D): Object3D | null => {
     for (let a = o.parent; a; a = a.parent) if (isJoint.has(a)) return a;
@@ -84,18 +89,39 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
   if (roots.length === 1) rootJoint = roots[0];
   else {
     // Several top bones: their lowest common ancestor node in the file becomes the root joint (as an armature is).
-    const chain = (o: Object3D) => { const c: FbxObject[] = []; for (let a = o.parent as FbxObject | null; a; a = a.parent as FbxObject | null) c.push(a); return c; };
+    const chain = (o: Object3D) => {
+      const c: FbxObject[] = [];
+      for (let a = o.parent as FbxObject | null; a; a = a.parent as FbxObject | null) c.push(a);
+      return c;
+    };
     const common = chain(roots[0]).find((a) => a.ID !== undefined && roots.every((r) => chain(r).includes(a)));
-    const shown = roots.slice(0, 8).map((r) => JSON.stringify(nameOf(r))).join(', ') + (roots.length > 8 ? ', ...' : '');
-    if (!common) throw new FormatError('FBX', `the file has ${roots.length} separate skeletons (root bones ${shown}) with no common parent node; export one character per file`, { where: 'Objects' });
-    warnings.push({ code: 'root-added', message: `the skeleton has ${roots.length} root bones (${shown}); their common parent node ${JSON.stringify(nameOf(common))} becomes the root joint` });
+    const shown =
+      roots
+        .slice(0, 8)
+        .map((r) => JSON.stringify(nameOf(r)))
+        .join(', ') + (roots.length > 8 ? ', ...' : '');
+    if (!common)
+      throw new FormatError(
+        'FBX',
+        `the file has ${roots.length} separate skeletons (root bones ${shown}) with no common parent node; export one character per file`,
+        { where: 'Objects' },
+      );
+    warnings.push({
+      code: 'root-added',
+      message: `the skeleton has ${roots.length} root bones (${shown}); their common parent node ${JSON.stringify(nameOf(common))} becomes the root joint`,
+    });
     isJoint.add(common);
     rootJoint = common;
   }
   const order: FbxObject[] = [];
-  rootJoint.traverse((o: FbxObject) => { if (isJoint.has(o)) order.push(o); });
+  rootJoint.traverse((o: FbxObject) => {
+    if (isJoint.has(o)) order.push(o);
+  });
   const J = order.length;
-  if (J > MTN_MAX_JOINTS) throw new FormatError('FBX', `the skeleton has ${J} joints; a motion holds at most ${MTN_MAX_JOINTS}`, { where: 'Objects' });
+  if (J > MTN_MAX_JOINTS)
+    throw new FormatError('FBX', `the skeleton has ${J} joints; a motion holds at most ${MTN_MAX_JOINTS}`, {
+      where: 'Objects',
+    });
   const jointIndex = new Map<Object3D, number>(order.map((o, j) => [o, j]));
   const parents = order.map((o, j) => (j === 0 ? -1 : (jointIndex.get(jointAncestor(o) as Object3D) as number)));
   const names = order.map(nameOf);
@@ -103,7 +129,12 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
 
   // The clip.
   const infos = clipInfos(clips);
-  if (!infos.length) throw new FormatError('FBX', 'the file has no animation (no AnimationStack with curves): there is no clip to import', { where: 'AnimationStack' });
+  if (!infos.length)
+    throw new FormatError(
+      'FBX',
+      'the file has no animation (no AnimationStack with curves): there is no clip to import',
+      { where: 'AnimationStack' },
+    );
   const clipIndex = chooseClip(infos, options.clip, 'FBX', 'AnimationStack');
   const clip = clips[clipIndex];
   const clipName = infos[clipIndex].name;
@@ -113,25 +144,40 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
     for (let a: Object3D | null = o; a; a = a.parent) if (moved.has(a.name)) return true;
     return false;
   });
-  if (!posesJoints) throw new FormatError('FBX', `clip ${JSON.stringify(clipName)} animates none of the skeleton's bones (nor a node above them): it is not a skeletal clip`, { where: `AnimationStack ${JSON.stringify(clipName)}` });
+  if (!posesJoints)
+    throw new FormatError(
+      'FBX',
+      `clip ${JSON.stringify(clipName)} animates none of the skeleton's bones (nor a node above them): it is not a skeletal clip`,
+      { where: `AnimationStack ${JSON.stringify(clipName)}` },
+    );
 
   // Timing: from the clip's first key to its end, at the target rate; target times within 1e-3 frame of a key land on it.
   const keyTimes = [...new Set(clip.tracks.flatMap((t) => Array.from(t.times)))].sort((a, b) => a - b);
   const t0 = keyTimes.length ? keyTimes[0] : 0;
   const t1 = Math.max(t0, clip.duration);
   const N = targetFrameCount(t1 - t0, fps);
-  if (N > MTN_MAX_FRAMES) throw new FormatError('FBX', `${(t1 - t0).toFixed(2)} s at ${fps} fps is ${N} frames; a motion holds at most ${MTN_MAX_FRAMES} (lower --fps)`, { where: `AnimationStack ${JSON.stringify(clipName)}` });
+  if (N > MTN_MAX_FRAMES)
+    throw new FormatError(
+      'FBX',
+      `${(t1 - t0).toFixed(2)} s at ${fps} fps is ${N} frames; a motion holds at most ${MTN_MAX_FRAMES} (lower --fps)`,
+      { where: `AnimationStack ${JSON.stringify(clipName)}` },
+    );
   let sourceRate: number | undefined;
   if (settings.frameRate !== undefined) {
     const snapped = snapFrameRate(settings.frameRate);
     sourceRate = snapped.rate;
     if (snapped.snappedFrom !== undefined)
-      warnings.push({ code: 'rate-snapped', message: `the scene frame rate ${formatFps(snapped.snappedFrom)} fps is within 0.01% of ${sourceRate} fps: read as exactly ${sourceRate} fps` });
+      warnings.push({
+        code: 'rate-snapped',
+        message: `the scene frame rate ${formatFps(snapped.snappedFrom)} fps is within 0.01% of ${sourceRate} fps: read as exactly ${sourceRate} fps`,
+      });
   }
 
   const mirror = guessMirrorPairs(names);
   const parts = guessBodyParts(names, parents);
-  const joints = copyJoints(names.map((name, j) => ({ name, parent: parents[j], mirror: mirror[j], part: parts[j], reserved: 0 })));
+  const joints = copyJoints(
+    names.map((name, j) => ({ name, parent: parents[j], mirror: mirror[j], part: parts[j], reserved: 0 })),
+  );
   const m = emptyMotion(N, joints, fps);
   const unit = settings.unitScaleFactor * scale;
 
@@ -144,7 +190,10 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
   const worldRot = new Float64Array(J * 4);
   const worldScale = new Float64Array(J * 3);
   const firstScale = new Float64Array(J * 3);
-  const p = new Vector3(), q = new Quaternion(), s = new Vector3(), mat = new Matrix4();
+  const p = new Vector3(),
+    q = new Quaternion(),
+    s = new Vector3(),
+    mat = new Matrix4();
   let offsetsMove = false;
   const scaleIssues = new Set<number>();
   for (let f = 0; f <= N; f++) {
@@ -166,33 +215,66 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
         m.rotation.set(quatMul(inv, [q.x, q.y, q.z, q.w]), base);
         const o = quatRotate(inv, [p.x - worldPos[par * 3], p.y - worldPos[par * 3 + 1], p.z - worldPos[par * 3 + 2]]);
         m.offset.set([o[0] * unit, o[1] * unit, o[2] * unit, 0], base);
-        if (f > 0) for (let c = 0; c < 3; c++) if (Math.abs(m.offset[base + c] - m.offset[j * 4 + c]) > 1e-4 * (1 + Math.abs(m.offset[j * 4 + c]))) offsetsMove = true;
+        if (f > 0)
+          for (let c = 0; c < 3; c++)
+            if (Math.abs(m.offset[base + c] - m.offset[j * 4 + c]) > 1e-4 * (1 + Math.abs(m.offset[j * 4 + c])))
+              offsetsMove = true;
       }
       // Motions carry no scale: a joint whose world scale is not uniform, or changes, is reported.
       const [sx, sy, sz] = [s.x, s.y, s.z];
       if (f === 0) firstScale.set([sx, sy, sz], j * 3);
       const off = (a: number, b: number) => Math.abs(a - b) > 1e-4 * Math.max(Math.abs(a), Math.abs(b));
-      if (off(sx, sy) || off(sx, sz) || off(sx, firstScale[j * 3]) || off(sy, firstScale[j * 3 + 1]) || off(sz, firstScale[j * 3 + 2])) scaleIssues.add(j);
+      if (
+        off(sx, sy) ||
+        off(sx, sz) ||
+        off(sx, firstScale[j * 3]) ||
+        off(sy, firstScale[j * 3 + 1]) ||
+        off(sz, firstScale[j * 3 + 2])
+      )
+        scaleIssues.add(j);
     }
   }
   mixer.stopAllAction();
   makeQuatsContinuous(m.rotation, N + 1, J);
   if (offsetsMove || options.offsets) m.flags |= MotionFlag.OFFSETS;
   if (scaleIssues.size) {
-    const listed = [...scaleIssues].slice(0, 6).map((j) => JSON.stringify(names[j])).join(', ') + (scaleIssues.size > 6 ? ', ...' : '');
-    warnings.push({ code: 'scale-unsupported', message: `${scaleIssues.size} joint(s) (${listed}) are scaled unevenly or their scale is animated in clip ${JSON.stringify(clipName)}; motions carry no scale, so positions are kept and the scale is dropped` });
+    const listed =
+      [...scaleIssues]
+        .slice(0, 6)
+        .map((j) => JSON.stringify(names[j]))
+        .join(', ') + (scaleIssues.size > 6 ? ', ...' : '');
+    warnings.push({
+      code: 'scale-unsupported',
+      message: `${scaleIssues.size} joint(s) (${listed}) are scaled unevenly or their scale is animated in clip ${JSON.stringify(clipName)}; motions carry no scale, so positions are kept and the scale is dropped`,
+    });
   }
   // A damaged transform (a NaN in a rest pose, a zero scale) poses a joint nowhere: said per joint, not as a bad MTN.
-  for (const [what, arr, perFrame] of [['rotation', m.rotation, J], ['offset', m.offset, J], ['root translation', m.translation, 1]] as const) {
+  for (const [what, arr, perFrame] of [
+    ['rotation', m.rotation, J],
+    ['offset', m.offset, J],
+    ['root translation', m.translation, 1],
+  ] as const) {
     const i = arr.findIndex((v) => !Number.isFinite(v));
     if (i >= 0) {
-      const f = Math.floor(i / 4 / perFrame), j = perFrame === 1 ? 0 : Math.floor(i / 4) % J;
-      throw new FormatError('FBX', `the ${what} of joint ${JSON.stringify(names[j])} at frame ${f} is not a finite number: the bone's transform in the file is damaged`, { where: `bone ${j} ${JSON.stringify(names[j])}` });
+      const f = Math.floor(i / 4 / perFrame),
+        j = perFrame === 1 ? 0 : Math.floor(i / 4) % J;
+      throw new FormatError(
+        'FBX',
+        `the ${what} of joint ${JSON.stringify(names[j])} at frame ${f} is not a finite number: the bone's transform in the file is damaged`,
+        { where: `bone ${j} ${JSON.stringify(names[j])}` },
+      );
     }
   }
   validateMotion(m);
 
-  const unitWords = settings.unitScaleFactor === 1 ? 'centimetres' : settings.unitScaleFactor === 100 ? 'metres' : settings.unitScaleFactor === 2.54 ? 'inches' : `${settings.unitScaleFactor} cm`;
+  const unitWords =
+    settings.unitScaleFactor === 1
+      ? 'centimetres'
+      : settings.unitScaleFactor === 100
+        ? 'metres'
+        : settings.unitScaleFactor === 2.54
+          ? 'inches'
+          : `${settings.unitScaleFactor} cm`;
   const summary =
     `clip ${JSON.stringify(clipName)} (${clipIndex + 1} of ${infos.length}), ${bones.length} bones, ${(t1 - t0).toFixed(2)} s${sourceRate !== undefined ? ` at ${formatFps(sourceRate)} fps` : ''}; ` +
     `file unit ${unitWords} (UnitScaleFactor ${settings.unitScaleFactor}), positions x ${Number(unit.toPrecision(6))} to centimetres${scale !== 1 ? ` (unit x --scale ${scale})` : ''}`;
@@ -215,17 +297,32 @@ function checkJointNames(names: readonly string[]): void {
   names.forEach((name, j) => {
     const where = { where: `bone ${j} ${JSON.stringify(name)}` };
     const bad = /[^\x20-\x7e]/.exec(name);
-    const fix = (suggestion: string) => `rename the bone in your animation tool (for example to ${JSON.stringify(suggestion)}) and export again`;
-    if (name === '') throw new FormatError('FBX', `bone ${j} has no name; MTN joints need names: ${fix(`joint${j}`)}`, where);
+    const fix = (suggestion: string) =>
+      `rename the bone in your animation tool (for example to ${JSON.stringify(suggestion)}) and export again`;
+    if (name === '')
+      throw new FormatError('FBX', `bone ${j} has no name; MTN joints need names: ${fix(`joint${j}`)}`, where);
     if (bad) {
       const code = name.codePointAt(bad.index)!;
       const suggestion = name.replace(/[^\x20-\x7e]/g, '_').slice(0, MAX_JOINT_NAME);
-      throw new FormatError('FBX', `bone name ${JSON.stringify(name)} has the character ${JSON.stringify(String.fromCodePoint(code))} (U+${code.toString(16).toUpperCase().padStart(4, '0')}); MTN joint names are printable ASCII: ${fix(suggestion)}`, where);
+      throw new FormatError(
+        'FBX',
+        `bone name ${JSON.stringify(name)} has the character ${JSON.stringify(String.fromCodePoint(code))} (U+${code.toString(16).toUpperCase().padStart(4, '0')}); MTN joint names are printable ASCII: ${fix(suggestion)}`,
+        where,
+      );
     }
     if (name.length > MAX_JOINT_NAME)
-      throw new FormatError('FBX', `bone name ${JSON.stringify(name)} is ${name.length} characters; MTN joint names are at most ${MAX_JOINT_NAME}: ${fix(name.slice(0, MAX_JOINT_NAME))}`, where);
+      throw new FormatError(
+        'FBX',
+        `bone name ${JSON.stringify(name)} is ${name.length} characters; MTN joint names are at most ${MAX_JOINT_NAME}: ${fix(name.slice(0, MAX_JOINT_NAME))}`,
+        where,
+      );
     const earlier = seen.get(name);
-    if (earlier !== undefined) throw new FormatError('FBX', `bones ${earlier} and ${j} are both named ${JSON.stringify(name)}; MTN joint names must differ: ${fix(`${name.slice(0, MAX_JOINT_NAME - 2)}_2`)}`, where);
+    if (earlier !== undefined)
+      throw new FormatError(
+        'FBX',
+        `bones ${earlier} and ${j} are both named ${JSON.stringify(name)}; MTN joint names must differ: ${fix(`${name.slice(0, MAX_JOINT_NAME - 2)}_2`)}`,
+        where,
+      );
     seen.set(name, j);
   });
 }
@@ -246,15 +343,20 @@ function loadFbx({ FBXLoader }: ThreeLoaders, bytes: Uint8Array): LoadedFbx {
   const host = globalThis as { console?: { warn: (...a: unknown[]) => void } };
   const notes: string[] = [];
   const warn = host.console?.warn;
-  if (host.console) host.console.warn = (...a: unknown[]) => {
-    const line = `three.js FBXLoader: ${String(a[0]).replace(/^THREE\.FBXLoader:\s*/, '')}`;
-    if (!notes.includes(line) && notes.length < 20) notes.push(line);
-  };
+  if (host.console)
+    host.console.warn = (...a: unknown[]) => {
+      const line = `three.js FBXLoader: ${String(a[0]).replace(/^THREE\.FBXLoader:\s*/, '')}`;
+      if (!notes.includes(line) && notes.length < 20) notes.push(line);
+    };
   try {
     root = new FBXLoader().parse(forLoader, '');
   } catch (e) {
     const detail = e instanceof Error ? e.message : String(e);
-    throw new FormatError('FBX', `three.js FBXLoader could not read the file (${detail.replace(/^THREE\.FBXLoader:\s*/, '')}): it is damaged, or uses something the loader does not support`, { where: 'FBXLoader' });
+    throw new FormatError(
+      'FBX',
+      `three.js FBXLoader could not read the file (${detail.replace(/^THREE\.FBXLoader:\s*/, '')}): it is damaged, or uses something the loader does not support`,
+      { where: 'FBXLoader' },
+    );
   } finally {
     if (host.console && warn) host.console.warn = warn;
   }
@@ -264,9 +366,18 @@ function loadFbx({ FBXLoader }: ThreeLoaders, bytes: Uint8Array): LoadedFbx {
       const where = { where: `AnimationStack ${JSON.stringify(clip.name)}` };
       for (let k = 0; k < t.times.length; k++)
         if (!Number.isFinite(t.times[k]) || (k > 0 && t.times[k] < t.times[k - 1]))
-          throw new FormatError('FBX', `clip ${JSON.stringify(clip.name)} track ${t.name} has key time ${t.times[k]}${k > 0 ? ` after ${t.times[k - 1]}` : ''}: key times must be finite and increasing`, where);
+          throw new FormatError(
+            'FBX',
+            `clip ${JSON.stringify(clip.name)} track ${t.name} has key time ${t.times[k]}${k > 0 ? ` after ${t.times[k - 1]}` : ''}: key times must be finite and increasing`,
+            where,
+          );
       const bad = Array.prototype.findIndex.call(t.values, (v: number) => !Number.isFinite(v));
-      if (bad >= 0) throw new FormatError('FBX', `clip ${JSON.stringify(clip.name)} track ${t.name} has the key value ${t.values[bad]}: key values must be finite numbers`, where);
+      if (bad >= 0)
+        throw new FormatError(
+          'FBX',
+          `clip ${JSON.stringify(clip.name)} track ${t.name} has the key value ${t.values[bad]}: key values must be finite numbers`,
+          where,
+        );
     }
   return { settings, root, clips: root.animations, notes };
 }

@@ -37,8 +37,19 @@ export function fbxScene(o: FbxSceneOptions = {}): FbxNode[] {
   const fps = o.fps ?? 30;
   const frames = o.frames ?? 5;
   const clips = o.clips ?? ['Take 001'];
-  const n = (name: string, props: FbxValue[] = [], children: FbxNode[] = [], ints = false): FbxNode => ({ name, props, children, ints });
-  const p = (name: string, type: string, ...values: (number | bigint)[]) => n('P', [name, type, '', type === 'Lcl Rotation' || type === 'Lcl Translation' ? 'A' : '', ...values], [], type === 'int' || type === 'enum');
+  const n = (name: string, props: FbxValue[] = [], children: FbxNode[] = [], ints = false): FbxNode => ({
+    name,
+    props,
+    children,
+    ints,
+  });
+  const p = (name: string, type: string, ...values: (number | bigint)[]) =>
+    n(
+      'P',
+      [name, type, '', type === 'Lcl Rotation' || type === 'Lcl Translation' ? 'A' : '', ...values],
+      [],
+      type === 'int' || type === 'enum',
+    );
   const objects: FbxNode[] = [];
   const connections: FbxNode[] = [];
   const oo = (child: bigint, parent: bigint) => connections.push(n('C', ['OO', child, parent]));
@@ -52,24 +63,50 @@ export function fbxScene(o: FbxSceneOptions = {}): FbxNode[] {
     const mid = id();
     modelIds.push(mid);
     const isProp = o.propOnly && name === 'Prop';
-    const props = [p('Lcl Translation', 'Lcl Translation', 0, i === 0 ? 100 : 20, 0), p('Lcl Rotation', 'Lcl Rotation', 0, 0, 0)];
-    if (o.preRotation && !isProp) props.push(p('PreRotation', 'Vector3D', ...o.preRotation), p('RotationActive', 'bool', 1));
-    objects.push(n('Model', [mid, `${name}\0\x01Model`, isProp ? 'Null' : 'LimbNode'], [n('Version', [232], [], true), n('Properties70', [], props)]));
+    const props = [
+      p('Lcl Translation', 'Lcl Translation', 0, i === 0 ? 100 : 20, 0),
+      p('Lcl Rotation', 'Lcl Rotation', 0, 0, 0),
+    ];
+    if (o.preRotation && !isProp)
+      props.push(p('PreRotation', 'Vector3D', ...o.preRotation), p('RotationActive', 'bool', 1));
+    objects.push(
+      n(
+        'Model',
+        [mid, `${name}\0\x01Model`, isProp ? 'Null' : 'LimbNode'],
+        [n('Version', [232], [], true), n('Properties70', [], props)],
+      ),
+    );
     oo(mid, i === 0 || isProp ? 0n : modelIds[i - 1]);
   });
 
   clips.forEach((clipName, c) => {
-    const stack = id(), layer = id();
-    const stop = (BigInt(frames - 1) * FBX_TICKS_PER_SECOND) / BigInt(Math.round(fps * 1000)) * 1000n;
-    objects.push(n('AnimationStack', [stack, `${clipName}\0\x01AnimStack`, ''], [n('Properties70', [], [p('LocalStop', 'KTime', stop)])]));
+    const stack = id(),
+      layer = id();
+    const stop = ((BigInt(frames - 1) * FBX_TICKS_PER_SECOND) / BigInt(Math.round(fps * 1000))) * 1000n;
+    objects.push(
+      n(
+        'AnimationStack',
+        [stack, `${clipName}\0\x01AnimStack`, ''],
+        [n('Properties70', [], [p('LocalStop', 'KTime', stop)])],
+      ),
+    );
     objects.push(n('AnimationLayer', [layer, 'BaseLayer\0\x01AnimLayer', ''], []));
     oo(layer, stack);
     const animated = o.propOnly ? [modelIds[modelIds.length - 1]] : modelIds;
     animated.forEach((mid, b) => {
-      for (const [attr, prop] of [['R', 'Lcl Rotation'], ['T', 'Lcl Translation']] as const) {
+      for (const [attr, prop] of [
+        ['R', 'Lcl Rotation'],
+        ['T', 'Lcl Translation'],
+      ] as const) {
         if (attr === 'T' && b > 0) continue;
         const node = id();
-        objects.push(n('AnimationCurveNode', [node, `${attr}\0\x01AnimCurveNode`, ''], [n('Properties70', [], [p('d|X', 'Number', 0), p('d|Y', 'Number', 0), p('d|Z', 'Number', 0)])]));
+        objects.push(
+          n(
+            'AnimationCurveNode',
+            [node, `${attr}\0\x01AnimCurveNode`, ''],
+            [n('Properties70', [], [p('d|X', 'Number', 0), p('d|Y', 'Number', 0), p('d|Z', 'Number', 0)])],
+          ),
+        );
         oo(node, layer);
         op(node, mid, prop);
         ['X', 'Y', 'Z'].forEach((axis, k) => {
@@ -78,12 +115,26 @@ export function fbxScene(o: FbxSceneOptions = {}): FbxNode[] {
           const values = new Float32Array(frames);
           for (let f = 0; f < frames; f++) {
             times[f] = (BigInt(f) * FBX_TICKS_PER_SECOND * 1000n) / BigInt(Math.round(fps * 1000));
-            values[f] = attr === 'R' ? (c + 1) * (10 + 7 * k + 3 * b) * Math.sin(f * 0.7 + k) : (k === 1 ? 100 : 0) + (c + 1) * 5 * f * (k === 2 ? 1 : 0.2);
+            values[f] =
+              attr === 'R'
+                ? (c + 1) * (10 + 7 * k + 3 * b) * Math.sin(f * 0.7 + k)
+                : (k === 1 ? 100 : 0) + (c + 1) * 5 * f * (k === 2 ? 1 : 0.2);
           }
-          objects.push(n('AnimationCurve', [curve, '\0\x01AnimCurve', ''], [
-            n('Default', [0]), n('KeyVer', [4008], [], true), n('KeyTime', [times]), n('KeyValueFloat', [values]),
-            n('KeyAttrFlags', [new Int32Array([24840])]), n('KeyAttrDataFloat', [new Float32Array([0, 0, 0, 0])]), n('KeyAttrRefCount', [new Int32Array([frames])]),
-          ]));
+          objects.push(
+            n(
+              'AnimationCurve',
+              [curve, '\0\x01AnimCurve', ''],
+              [
+                n('Default', [0]),
+                n('KeyVer', [4008], [], true),
+                n('KeyTime', [times]),
+                n('KeyValueFloat', [values]),
+                n('KeyAttrFlags', [new Int32Array([24840])]),
+                n('KeyAttrDataFloat', [new Float32Array([0, 0, 0, 0])]),
+                n('KeyAttrRefCount', [new Int32Array([frames])]),
+              ],
+            ),
+          );
           op(curve, node, `d|${axis}`);
         });
       }
@@ -93,9 +144,23 @@ export function fbxScene(o: FbxSceneOptions = {}): FbxNode[] {
   const mode = TIME_MODES[fps];
   return [
     n('FBXHeaderExtension', [], [n('FBXHeaderVersion', [1003], [], true), n('FBXVersion', [7400], [], true)]),
-    n('GlobalSettings', [], [n('Version', [1000], [], true), n('Properties70', [], [
-      p('UpAxis', 'int', 1), p('UnitScaleFactor', 'double', o.unit ?? 1), p('TimeMode', 'enum', mode ?? 14), p('CustomFrameRate', 'double', mode ? -1 : fps),
-    ])]),
+    n(
+      'GlobalSettings',
+      [],
+      [
+        n('Version', [1000], [], true),
+        n(
+          'Properties70',
+          [],
+          [
+            p('UpAxis', 'int', 1),
+            p('UnitScaleFactor', 'double', o.unit ?? 1),
+            p('TimeMode', 'enum', mode ?? 14),
+            p('CustomFrameRate', 'double', mode ? -1 : fps),
+          ],
+        ),
+      ],
+    ),
     n('Objects', [], objects),
     n('Connections', [], connections),
   ];
@@ -120,12 +185,19 @@ export function writeFbxAscii(tree: FbxNode[], version = 7400): Uint8Array {
     const arrays = nd.props.filter((v) => typeof v === 'object');
     if (arrays.length) {
       const a = arrays[0] as ArrayLike<number | bigint>;
-      lines.push(`${indent}${nd.name}: *${a.length} {`, `${indent}\ta: ${Array.from(a, String).join(',')}`, `${indent}}`);
+      lines.push(
+        `${indent}${nd.name}: *${a.length} {`,
+        `${indent}\ta: ${Array.from(a, String).join(',')}`,
+        `${indent}}`,
+      );
       return;
     }
     // As the FBX SDK writes them: strings after ", ", numbers after "," (`P: "UpAxis", "int", "Integer", "",1`).
     const head = `${indent}${nd.name}: ${nd.props.map((v, i) => (i === 0 ? '' : typeof v === 'string' ? ', ' : ',') + scalar(v)).join('')}`;
-    if (!nd.children.length && nd.name !== 'Properties70' && nd.name !== 'Objects' && nd.name !== 'AnimationLayer') { lines.push(head); return; }
+    if (!nd.children.length && nd.name !== 'Properties70' && nd.name !== 'Objects' && nd.name !== 'AnimationLayer') {
+      lines.push(head);
+      return;
+    }
     lines.push(`${head} {`);
     nd.children.forEach((c) => node(c, `${indent}\t`));
     lines.push(`${indent}}`);

@@ -38,8 +38,12 @@ export interface ActguyGltfExtras {
   jointKeys: [number, number, number][];
 }
 
-const FLOAT = 5126, UNSIGNED_SHORT = 5123, UNSIGNED_INT = 5125, UNSIGNED_BYTE = 5121;
-const ARRAY_BUFFER = 34962, ELEMENT_ARRAY_BUFFER = 34963;
+const FLOAT = 5126,
+  UNSIGNED_SHORT = 5123,
+  UNSIGNED_INT = 5125,
+  UNSIGNED_BYTE = 5121;
+const ARRAY_BUFFER = 34962,
+  ELEMENT_ARRAY_BUFFER = 34963;
 
 /** Builds the GLB bytes for a motion (source MTN or a decoded MT3 with its skeleton). */
 export function motionToGlb(motion: Motion, options: GltfExportOptions = {}): Uint8Array {
@@ -59,15 +63,32 @@ export function motionToGlb(motion: Motion, options: GltfExportOptions = {}): Ui
   const chunks: Uint8Array[] = [];
   let binLength = 0;
   /** Appends typed data as its own bufferView + accessor; returns the accessor index. */
-  const addAccessor = (data: Float32Array | Uint16Array | Uint32Array | Uint8Array, componentType: number, type: string, count: number, extra: { min?: number[]; max?: number[]; target?: number } = {}): number => {
+  const addAccessor = (
+    data: Float32Array | Uint16Array | Uint32Array | Uint8Array,
+    componentType: number,
+    type: string,
+    count: number,
+    extra: { min?: number[]; max?: number[]; target?: number } = {},
+  ): number => {
     const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
     const view = json.bufferViews!.length;
-    json.bufferViews!.push({ buffer: 0, byteOffset: binLength, byteLength: bytes.byteLength, ...(extra.target ? { target: extra.target } : {}) });
+    json.bufferViews!.push({
+      buffer: 0,
+      byteOffset: binLength,
+      byteLength: bytes.byteLength,
+      ...(extra.target ? { target: extra.target } : {}),
+    });
     chunks.push(bytes);
     const padded = align4(bytes.byteLength);
     if (padded > bytes.byteLength) chunks.push(new Uint8Array(padded - bytes.byteLength));
     binLength += padded;
-    json.accessors!.push({ bufferView: view, componentType, count, type, ...(extra.min ? { min: extra.min, max: extra.max } : {}) });
+    json.accessors!.push({
+      bufferView: view,
+      componentType,
+      count,
+      type,
+      ...(extra.min ? { min: extra.min, max: extra.max } : {}),
+    });
     return json.accessors!.length - 1;
   };
 
@@ -75,7 +96,8 @@ export function motionToGlb(motion: Motion, options: GltfExportOptions = {}): Ui
   const rest = worldPose(motion, 0);
   const children: number[][] = motion.joints.map(() => []);
   motion.joints.forEach((jt, j) => jt.parent >= 0 && children[jt.parent].push(j));
-  const rootPos = (f: number) => [0, 1, 2].map((k) => (motion.translation[f * 4 + k] + motion.offset[f * J * 4 + k]) * scale);
+  const rootPos = (f: number) =>
+    [0, 1, 2].map((k) => (motion.translation[f * 4 + k] + motion.offset[f * J * 4 + k]) * scale);
   const offsetOf = (f: number, j: number) => [0, 1, 2].map((k) => motion.offset[(f * J + j) * 4 + k] * scale);
   const rotOf = (f: number, j: number) => quatNormalize(motion.rotation.subarray((f * J + j) * 4, (f * J + j) * 4 + 4));
   motion.joints.forEach((jt, j) => {
@@ -90,10 +112,16 @@ export function motionToGlb(motion: Motion, options: GltfExportOptions = {}): Ui
     const q = rest.rotations.subarray(j * 4, j * 4 + 4);
     const inv: [number, number, number, number] = [-q[0], -q[1], -q[2], q[3]];
     const cols = [quatRotate(inv, [1, 0, 0]), quatRotate(inv, [0, 1, 0]), quatRotate(inv, [0, 0, 1])];
-    const t = quatRotate(inv, [-rest.positions[j * 3] * scale, -rest.positions[j * 3 + 1] * scale, -rest.positions[j * 3 + 2] * scale]);
+    const t = quatRotate(inv, [
+      -rest.positions[j * 3] * scale,
+      -rest.positions[j * 3 + 1] * scale,
+      -rest.positions[j * 3 + 2] * scale,
+    ]);
     ibm.set([...cols[0], 0, ...cols[1], 0, ...cols[2], 0, ...t, 1], j * 16);
   }
-  json.skins = [{ joints: motion.joints.map((_, j) => j), skeleton: 0, inverseBindMatrices: addAccessor(ibm, FLOAT, 'MAT4', J) }];
+  json.skins = [
+    { joints: motion.joints.map((_, j) => j), skeleton: 0, inverseBindMatrices: addAccessor(ibm, FLOAT, 'MAT4', J) },
+  ];
 
   if (options.boneMesh ?? true) addBoneMesh(json, motion, rest.positions, scale, addAccessor);
 
@@ -101,7 +129,12 @@ export function motionToGlb(motion: Motion, options: GltfExportOptions = {}): Ui
   const times = new Float32Array(S);
   for (let f = 0; f < S; f++) times[f] = f / motion.fps;
   const input = addAccessor(times, FLOAT, 'SCALAR', S, { min: [times[0]], max: [times[S - 1]] });
-  const animation = { name: options.animationName ?? 'motion', channels: [] as { sampler: number; target: { node: number; path: string } }[], samplers: [] as { input: number; output: number; interpolation: string }[], extras: {} as Record<string, unknown> };
+  const animation = {
+    name: options.animationName ?? 'motion',
+    channels: [] as { sampler: number; target: { node: number; path: string } }[],
+    samplers: [] as { input: number; output: number; interpolation: string }[],
+    extras: {} as Record<string, unknown>,
+  };
   const addChannel = (node: number, path: 'rotation' | 'translation', values: Float32Array, type: string) => {
     animation.samplers.push({ input, output: addAccessor(values, FLOAT, type, S), interpolation: 'LINEAR' });
     animation.channels.push({ sampler: animation.samplers.length - 1, target: { node, path } });
@@ -151,7 +184,8 @@ export function motionToGlb(motion: Motion, options: GltfExportOptions = {}): Ui
 /** True when some joint offset differs between frames (then offsets are exported as tracks). */
 function offsetsVary(m: Motion): boolean {
   const J = m.joints.length;
-  for (let f = 1; f <= m.frameCount; f++) for (let i = 4; i < J * 4; i++) if (m.offset[f * J * 4 + i] !== m.offset[i]) return true;
+  for (let f = 1; f <= m.frameCount; f++)
+    for (let i = 4; i < J * 4; i++) if (m.offset[f * J * 4 + i] !== m.offset[i]) return true;
   return false;
 }
 
@@ -160,8 +194,17 @@ function offsetsVary(m: Motion): boolean {
  * to the parent joint, so the exported skeleton is visible in any viewer.
  */
 function addBoneMesh(
-  json: GltfJson, motion: Motion, rest: Float64Array, scale: number,
-  addAccessor: (data: Float32Array | Uint16Array | Uint32Array | Uint8Array, componentType: number, type: string, count: number, extra?: { min?: number[]; max?: number[]; target?: number }) => number,
+  json: GltfJson,
+  motion: Motion,
+  rest: Float64Array,
+  scale: number,
+  addAccessor: (
+    data: Float32Array | Uint16Array | Uint32Array | Uint8Array,
+    componentType: number,
+    type: string,
+    count: number,
+    extra?: { min?: number[]; max?: number[]; target?: number },
+  ) => number,
 ): void {
   const positions: number[] = [];
   const joints: number[] = [];
@@ -177,7 +220,11 @@ function addBoneMesh(
     const ax = d.map((v) => v / len);
     // Two unit vectors perpendicular to the bone axis.
     const helper = Math.abs(ax[1]) < 0.9 ? [0, 1, 0] : [1, 0, 0];
-    let u = [ax[1] * helper[2] - ax[2] * helper[1], ax[2] * helper[0] - ax[0] * helper[2], ax[0] * helper[1] - ax[1] * helper[0]];
+    let u = [
+      ax[1] * helper[2] - ax[2] * helper[1],
+      ax[2] * helper[0] - ax[0] * helper[2],
+      ax[0] * helper[1] - ax[1] * helper[0],
+    ];
     const ul = Math.hypot(u[0], u[1], u[2]);
     u = u.map((v) => v / ul);
     const v = [ax[1] * u[2] - ax[2] * u[1], ax[2] * u[0] - ax[0] * u[2], ax[0] * u[1] - ax[1] * u[0]];
@@ -185,32 +232,45 @@ function addBoneMesh(
     const base = positions.length / 3;
     const ring = a.map((c, k) => c + d[k] * 0.2);
     positions.push(...a, ...b);
-    for (const [cu, cv] of [[1, 0], [0, 1], [-1, 0], [0, -1]]) positions.push(...ring.map((c, k) => c + r * (cu * u[k] + cv * v[k])));
+    for (const [cu, cv] of [
+      [1, 0],
+      [0, 1],
+      [-1, 0],
+      [0, -1],
+    ])
+      positions.push(...ring.map((c, k) => c + r * (cu * u[k] + cv * v[k])));
     for (let i = 0; i < 6; i++) joints.push(p, 0, 0, 0);
     for (let i = 0; i < 4; i++) {
-      const r0 = base + 2 + i, r1 = base + 2 + ((i + 1) % 4);
+      const r0 = base + 2 + i,
+        r1 = base + 2 + ((i + 1) % 4);
       indices.push(base, r1, r0, base + 1, r0, r1);
     }
   });
   if (!positions.length) return;
   const count = positions.length / 3;
-  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+  const min = [Infinity, Infinity, Infinity],
+    max = [-Infinity, -Infinity, -Infinity];
   const pos = new Float32Array(positions);
-  for (let i = 0; i < count; i++) for (let k = 0; k < 3; k++) {
-    min[k] = Math.min(min[k], pos[i * 3 + k]);
-    max[k] = Math.max(max[k], pos[i * 3 + k]);
-  }
+  for (let i = 0; i < count; i++)
+    for (let k = 0; k < 3; k++) {
+      min[k] = Math.min(min[k], pos[i * 3 + k]);
+      max[k] = Math.max(max[k], pos[i * 3 + k]);
+    }
   const weights = new Float32Array(count * 4);
   for (let i = 0; i < count; i++) weights[i * 4] = 1;
   const J = motion.joints.length;
   const jointData = J <= 256 ? new Uint8Array(joints) : new Uint16Array(joints);
   const attributes = {
     POSITION: addAccessor(pos, FLOAT, 'VEC3', count, { min, max, target: ARRAY_BUFFER }),
-    JOINTS_0: addAccessor(jointData, J <= 256 ? UNSIGNED_BYTE : UNSIGNED_SHORT, 'VEC4', count, { target: ARRAY_BUFFER }),
+    JOINTS_0: addAccessor(jointData, J <= 256 ? UNSIGNED_BYTE : UNSIGNED_SHORT, 'VEC4', count, {
+      target: ARRAY_BUFFER,
+    }),
     WEIGHTS_0: addAccessor(weights, FLOAT, 'VEC4', count, { target: ARRAY_BUFFER }),
   };
   const idx = count < 65536 ? new Uint16Array(indices) : new Uint32Array(indices);
-  const indicesAccessor = addAccessor(idx, count < 65536 ? UNSIGNED_SHORT : UNSIGNED_INT, 'SCALAR', indices.length, { target: ELEMENT_ARRAY_BUFFER });
+  const indicesAccessor = addAccessor(idx, count < 65536 ? UNSIGNED_SHORT : UNSIGNED_INT, 'SCALAR', indices.length, {
+    target: ELEMENT_ARRAY_BUFFER,
+  });
   json.meshes = [{ name: 'bones', primitives: [{ attributes, indices: indicesAccessor, mode: 4 }] }];
   json.nodes!.push({ name: 'bones', mesh: 0, skin: 0 });
   json.scenes![0].nodes!.push(json.nodes!.length - 1);

@@ -34,7 +34,12 @@ export interface GltfNode {
   extensions?: Record<string, unknown>;
   extras?: unknown;
 }
-export interface GltfSkin { name?: string; joints: number[]; skeleton?: number; inverseBindMatrices?: number }
+export interface GltfSkin {
+  name?: string;
+  joints: number[];
+  skeleton?: number;
+  inverseBindMatrices?: number;
+}
 export interface GltfAnimation {
   name?: string;
   channels: { sampler: number; target: { node?: number; path: string } }[];
@@ -54,8 +59,25 @@ export interface GltfJson {
   images?: unknown[];
   samplers?: unknown[];
   cameras?: unknown[];
-  accessors?: { bufferView?: number; byteOffset?: number; componentType: number; count: number; type: string; normalized?: boolean; min?: number[]; max?: number[]; sparse?: unknown }[];
-  bufferViews?: { buffer: number; byteOffset?: number; byteLength: number; byteStride?: number; target?: number; extensions?: Record<string, unknown> }[];
+  accessors?: {
+    bufferView?: number;
+    byteOffset?: number;
+    componentType: number;
+    count: number;
+    type: string;
+    normalized?: boolean;
+    min?: number[];
+    max?: number[];
+    sparse?: unknown;
+  }[];
+  bufferViews?: {
+    buffer: number;
+    byteOffset?: number;
+    byteLength: number;
+    byteStride?: number;
+    target?: number;
+    extensions?: Record<string, unknown>;
+  }[];
   buffers?: { uri?: string; byteLength: number }[];
   extensionsUsed?: string[];
   extensionsRequired?: string[];
@@ -76,19 +98,22 @@ export function readGltfContainer(bytes: Uint8Array): GltfContainer {
   const fail = (offset: number, detail: string): never => {
     throw new FormatError('GLTF', detail, { offset, where: 'GLB' });
   };
-  if (bytes.byteLength < 20) fail(0, `GLB is ${bytes.byteLength} bytes, shorter than its 12-byte header and first chunk header`);
+  if (bytes.byteLength < 20)
+    fail(0, `GLB is ${bytes.byteLength} bytes, shorter than its 12-byte header and first chunk header`);
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = dv.getUint32(4, true);
   if (version !== GLB_VERSION) fail(4, `GLB version ${version} is not supported (expected 2)`);
   const length = dv.getUint32(8, true);
-  if (length !== bytes.byteLength) fail(8, `GLB header says ${length} bytes but the file has ${bytes.byteLength} (truncated or padded)`);
+  if (length !== bytes.byteLength)
+    fail(8, `GLB header says ${length} bytes but the file has ${bytes.byteLength} (truncated or padded)`);
   let json: GltfJson | undefined;
   let bin: Uint8Array | undefined;
-  for (let off = 12; off < length; ) {
+  for (let off = 12; off < length;) {
     if (off + 8 > length) fail(off, 'chunk header runs past the end of the file');
     const chunkLength = dv.getUint32(off, true);
     const type = dv.getUint32(off + 4, true);
-    if (off + 8 + chunkLength > length) fail(off, `chunk of ${chunkLength} bytes runs past the end of the file (${length} bytes)`);
+    if (off + 8 + chunkLength > length)
+      fail(off, `chunk of ${chunkLength} bytes runs past the end of the file (${length} bytes)`);
     const data = bytes.subarray(off + 8, off + 8 + chunkLength);
     if (off === 12 && type !== CHUNK_JSON) fail(off + 4, 'the first GLB chunk must be JSON');
     if (type === CHUNK_JSON) json = parseJson(decodeUtf8(data), 'the JSON chunk', off + 8);
@@ -102,17 +127,29 @@ export function readGltfContainer(bytes: Uint8Array): GltfContainer {
 function parseJson(text: string, what: string, chunkOffset?: number): GltfJson {
   const offset = chunkOffset ?? 0;
   const deep = findExcessiveNesting(text);
-  if (deep) throw new FormatError('GLTF', `${what} is ${nestedTooDeeply()}`, chunkOffset === undefined ? { line: deep.line, column: deep.column } : { offset: chunkOffset, where: 'JSON chunk' });
+  if (deep)
+    throw new FormatError(
+      'GLTF',
+      `${what} is ${nestedTooDeeply()}`,
+      chunkOffset === undefined
+        ? { line: deep.line, column: deep.column }
+        : { offset: chunkOffset, where: 'JSON chunk' },
+    );
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (e) {
     throw new FormatError('GLTF', `${what} is not valid JSON: ${(e as Error).message}`, { offset });
   }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new FormatError('GLTF', `${what} is not a glTF JSON object`, { offset });
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new FormatError('GLTF', `${what} is not a glTF JSON object`, { offset });
   const asset = (json as GltfJson).asset;
   if (!asset || typeof asset.version !== 'string' || !asset.version.startsWith('2'))
-    throw new FormatError('GLTF', `missing or unsupported asset.version ${JSON.stringify(asset?.version)} (glTF 2.0 expected)`, { where: 'asset' });
+    throw new FormatError(
+      'GLTF',
+      `missing or unsupported asset.version ${JSON.stringify(asset?.version)} (glTF 2.0 expected)`,
+      { where: 'asset' },
+    );
   return json as GltfJson;
 }
 
@@ -157,11 +194,22 @@ export function decodeUtf8(b: Uint8Array): string {
     const c = b[i];
     let cp: number;
     let n: number;
-    if (c < 0x80) { cp = c; n = 1; }
-    else if (c >= 0xc0 && c < 0xe0) { cp = ((c & 31) << 6) | (b[i + 1] & 63); n = 2; }
-    else if (c >= 0xe0 && c < 0xf0) { cp = ((c & 15) << 12) | ((b[i + 1] & 63) << 6) | (b[i + 2] & 63); n = 3; }
-    else if (c >= 0xf0 && c < 0xf8) { cp = ((c & 7) << 18) | ((b[i + 1] & 63) << 12) | ((b[i + 2] & 63) << 6) | (b[i + 3] & 63); n = 4; }
-    else { cp = 0xfffd; n = 1; }
+    if (c < 0x80) {
+      cp = c;
+      n = 1;
+    } else if (c >= 0xc0 && c < 0xe0) {
+      cp = ((c & 31) << 6) | (b[i + 1] & 63);
+      n = 2;
+    } else if (c >= 0xe0 && c < 0xf0) {
+      cp = ((c & 15) << 12) | ((b[i + 1] & 63) << 6) | (b[i + 2] & 63);
+      n = 3;
+    } else if (c >= 0xf0 && c < 0xf8) {
+      cp = ((c & 7) << 18) | ((b[i + 1] & 63) << 12) | ((b[i + 2] & 63) << 6) | (b[i + 3] & 63);
+      n = 4;
+    } else {
+      cp = 0xfffd;
+      n = 1;
+    }
     if (cp >= 0x10000) units.push(0xd800 + ((cp - 0x10000) >> 10), 0xdc00 + ((cp - 0x10000) & 1023));
     else units.push(cp);
     i += n;
@@ -178,7 +226,9 @@ export function decodeDataUri(uri: string): Uint8Array | undefined {
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
   const text = m[1].replace(/[\s=]/g, '');
   const out = new Uint8Array(Math.floor((text.length * 3) / 4));
-  let bits = 0, acc = 0, o = 0;
+  let bits = 0,
+    acc = 0,
+    o = 0;
   for (const ch of text) {
     const v = alphabet.indexOf(ch);
     if (v < 0) return undefined;

@@ -21,11 +21,21 @@ function makeMotion(frames = 40): Motion {
   ];
   const m = emptyMotion(frames, joints, 30);
   const J = joints.length;
-  const rest = [[0, 0, 0], [0, 20, 0], [15, 10, 0], [-15, 10, 0], [8, -5, 0], [-8, -5, 0]];
+  const rest = [
+    [0, 0, 0],
+    [0, 20, 0],
+    [15, 10, 0],
+    [-15, 10, 0],
+    [8, -5, 0],
+    [-8, -5, 0],
+  ];
   for (let f = 0; f <= frames; f++) {
     m.translation.set([Math.sin(f * 0.1) * 3, 90 + Math.cos(f * 0.2), f * 4, 0], f * 4);
     for (let j = 0; j < J; j++) {
-      const q = quatMul(quatFromAxisAngle(1, 0, 0, 0.6 * Math.sin(f * 0.15 + j)), quatFromAxisAngle(0, 0, 1, 0.3 * Math.cos(f * 0.11 * (j + 1))));
+      const q = quatMul(
+        quatFromAxisAngle(1, 0, 0, 0.6 * Math.sin(f * 0.15 + j)),
+        quatFromAxisAngle(0, 0, 1, 0.3 * Math.cos(f * 0.11 * (j + 1))),
+      );
       m.rotation.set(q, (f * J + j) * 4);
       const stretch = j === 2 ? 1 + 0.1 * Math.sin(f * 0.3) : 1; // one animated offset
       m.offset.set([rest[j][0] * stretch, rest[j][1] * stretch, rest[j][2], 0], (f * J + j) * 4);
@@ -80,9 +90,14 @@ describe('glTF export / import', () => {
   it('writes a GLB that three.js loads as a skinned mesh posed like the motion', async () => {
     const m = makeMotion(12);
     const glb = motionToGlb(m);
-    const gltf = await new GLTFLoader().parseAsync(glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength) as ArrayBuffer, '');
+    const gltf = await new GLTFLoader().parseAsync(
+      glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength) as ArrayBuffer,
+      '',
+    );
     let skinned: SkinnedMesh | undefined;
-    gltf.scene.traverse((o: Object3D) => { if ((o as SkinnedMesh).isSkinnedMesh) skinned = o as SkinnedMesh; });
+    gltf.scene.traverse((o: Object3D) => {
+      if ((o as SkinnedMesh).isSkinnedMesh) skinned = o as SkinnedMesh;
+    });
     expect(skinned).toBeDefined();
     expect(skinned!.skeleton.bones.map((b: Bone) => b.name)).toEqual(m.joints.map((j) => j.name));
     const mixer = new AnimationMixer(gltf.scene);
@@ -139,17 +154,28 @@ describe('glTF export / import', () => {
     const m = makeMotion(8);
     const q = quatFromAxisAngle(1, 0, 0, -Math.PI / 2);
     const glb = editGlb(motionToGlb(m, { boneMesh: false }), (json) => {
-      json.nodes!.push({ name: 'Armature', children: [0], rotation: q, scale: [0.01, 0.01, 0.01], translation: [1, 2, 3] });
+      json.nodes!.push({
+        name: 'Armature',
+        children: [0],
+        rotation: q,
+        scale: [0.01, 0.01, 0.01],
+        translation: [1, 2, 3],
+      });
       json.scenes![0].nodes = [json.nodes!.length - 1];
       delete json.animations![0].extras; // plain third-party file
     });
     const { motion: back } = await importGltf(glb);
     for (const f of [0, 4, 8]) {
-      const a = worldPose(m, f).positions, b = worldPose(back, f).positions;
+      const a = worldPose(m, f).positions,
+        b = worldPose(back, f).positions;
       for (let j = 0; j < m.joints.length; j++) {
         const src = [a[j * 3], a[j * 3 + 1], a[j * 3 + 2]];
         // Armature: p -> t + 0.01 * R p
-        const rp = [src[0], src[1] * Math.cos(-Math.PI / 2) - src[2] * Math.sin(-Math.PI / 2), src[1] * Math.sin(-Math.PI / 2) + src[2] * Math.cos(-Math.PI / 2)];
+        const rp = [
+          src[0],
+          src[1] * Math.cos(-Math.PI / 2) - src[2] * Math.sin(-Math.PI / 2),
+          src[1] * Math.sin(-Math.PI / 2) + src[2] * Math.cos(-Math.PI / 2),
+        ];
         const want = [1 + 0.01 * rp[0], 2 + 0.01 * rp[1], 3 + 0.01 * rp[2]];
         expect(maxDiff([b[j * 3], b[j * 3 + 1], b[j * 3 + 2]], want)).toBeLessThan(1e-5);
       }
@@ -184,7 +210,9 @@ describe('glTF errors', () => {
     expect(err).toBeInstanceOf(FormatError);
     expect(err.kind).toBe('GLTF');
     expect(err.place.where).toBe('skins');
-    expect(err.withFile('box.glb').message).toBe('box.glb [GLTF] (skins): the file has no skins: only skinned (skeletal) animation can become a motion');
+    expect(err.withFile('box.glb').message).toBe(
+      'box.glb [GLTF] (skins): the file has no skins: only skinned (skeletal) animation can become a motion',
+    );
   });
 
   it('a truncated GLB names the offset', async () => {

@@ -44,7 +44,10 @@ export type GltfClipInfo = ClipInfo;
 export { ClipChoiceError as GltfClipChoiceError };
 
 /** Lists the animation clips of a glTF/GLB (empty when it has none). */
-export async function listGltfClips(bytes: Uint8Array, options: Pick<GltfImportOptions, 'resolveUri'> = {}): Promise<GltfClipInfo[]> {
+export async function listGltfClips(
+  bytes: Uint8Array,
+  options: Pick<GltfImportOptions, 'resolveUri'> = {},
+): Promise<GltfClipInfo[]> {
   const loaded = await loadWithThree(bytes, options.resolveUri);
   return clipInfos(loaded.json, loaded.clips);
 }
@@ -63,7 +66,10 @@ export async function importGltf(bytes: Uint8Array, options: GltfImportOptions =
   const { json, clips, nodeObjects } = await loadWithThree(bytes, options.resolveUri);
   const warnings: InterchangeWarning[] = [];
   const nodes = json.nodes ?? [];
-  if (!json.skins?.length) throw new FormatError('GLTF', 'the file has no skins: only skinned (skeletal) animation can become a motion', { where: 'skins' });
+  if (!json.skins?.length)
+    throw new FormatError('GLTF', 'the file has no skins: only skinned (skeletal) animation can become a motion', {
+      where: 'skins',
+    });
   const infos = clipInfos(json, clips);
   if (!infos.length) throw new FormatError('GLTF', 'the file has no animations', { where: 'animations' });
   const clipIndex = chooseClip(infos, options.clip, 'GLTF', 'animations');
@@ -80,12 +86,20 @@ export async function importGltf(bytes: Uint8Array, options: GltfImportOptions =
     const dot = track.name.lastIndexOf('.');
     const node = nodeByTarget.get(track.name.slice(0, dot));
     const prop = track.name.slice(dot + 1);
-    if (node === undefined) { otherTracks++; continue; }
+    if (node === undefined) {
+      otherTracks++;
+      continue;
+    }
     const entry = tracksByNode.get(node) ?? {};
     if (prop === 'position') entry.translation = track;
     else if (prop === 'quaternion') entry.rotation = track;
-    else if (prop === 'scale') { scaleTracks++; continue; }
-    else { otherTracks++; continue; }
+    else if (prop === 'scale') {
+      scaleTracks++;
+      continue;
+    } else {
+      otherTracks++;
+      continue;
+    }
     tracksByNode.set(node, entry);
   }
 
@@ -95,7 +109,11 @@ export async function importGltf(bytes: Uint8Array, options: GltfImportOptions =
   const parentOf = new Int32Array(nodes.length).fill(-1);
   nodes.forEach((n, i) => (n.children ?? []).forEach((c) => (parentOf[c] = i)));
   const inSkin = new Set(skin.joints);
-  for (const j of skin.joints) if (j < 0 || j >= nodes.length) throw new FormatError('GLTF', `skin ${skinIndex} names node ${j}, which does not exist`, { where: `skins[${skinIndex}].joints` });
+  for (const j of skin.joints)
+    if (j < 0 || j >= nodes.length)
+      throw new FormatError('GLTF', `skin ${skinIndex} names node ${j}, which does not exist`, {
+        where: `skins[${skinIndex}].joints`,
+      });
   const jointAncestor = (n: number) => {
     for (let a = parentOf[n]; a >= 0; a = parentOf[a]) if (inSkin.has(a)) return a;
     return -1;
@@ -103,10 +121,22 @@ export async function importGltf(bytes: Uint8Array, options: GltfImportOptions =
   let roots = skin.joints.filter((j) => jointAncestor(j) < 0);
   if (roots.length > 1) {
     // Several top joints: their lowest common ancestor node becomes the root joint.
-    const chain = (n: number) => { const c: number[] = []; for (let a = parentOf[n]; a >= 0; a = parentOf[a]) c.push(a); return c; };
+    const chain = (n: number) => {
+      const c: number[] = [];
+      for (let a = parentOf[n]; a >= 0; a = parentOf[a]) c.push(a);
+      return c;
+    };
     const common = chain(roots[0]).find((a) => roots.every((r) => chain(r).includes(a)));
-    if (common === undefined) throw new FormatError('GLTF', `skin ${skinIndex} has ${roots.length} unconnected root joints (${roots.map((r) => JSON.stringify(nodes[r].name ?? `node ${r}`)).join(', ')}) with no common parent node`, { where: `skins[${skinIndex}]` });
-    warnings.push({ code: 'root-added', message: `skin ${skinIndex} has ${roots.length} root joints; their common parent node ${JSON.stringify(nodes[common].name ?? `node ${common}`)} becomes the root joint` });
+    if (common === undefined)
+      throw new FormatError(
+        'GLTF',
+        `skin ${skinIndex} has ${roots.length} unconnected root joints (${roots.map((r) => JSON.stringify(nodes[r].name ?? `node ${r}`)).join(', ')}) with no common parent node`,
+        { where: `skins[${skinIndex}]` },
+      );
+    warnings.push({
+      code: 'root-added',
+      message: `skin ${skinIndex} has ${roots.length} root joints; their common parent node ${JSON.stringify(nodes[common].name ?? `node ${common}`)} becomes the root joint`,
+    });
     inSkin.add(common);
     roots = [common];
   }
@@ -118,16 +148,23 @@ export async function importGltf(bytes: Uint8Array, options: GltfImportOptions =
   };
   visit(roots[0]);
   const J = order.length;
-  if (J > MTN_MAX_JOINTS) throw new FormatError('GLTF', `the skin has ${J} joints; a motion holds at most ${MTN_MAX_JOINTS}`, { where: `skins[${skinIndex}]` });
+  if (J > MTN_MAX_JOINTS)
+    throw new FormatError('GLTF', `the skin has ${J} joints; a motion holds at most ${MTN_MAX_JOINTS}`, {
+      where: `skins[${skinIndex}]`,
+    });
   const jointOfNode = new Map(order.map((n, j) => [n, j]));
-  const parents = order.map((n) => (n === roots[0] ? -1 : jointOfNode.get(jointAncestor(n)) as number));
+  const parents = order.map((n) => (n === roots[0] ? -1 : (jointOfNode.get(jointAncestor(n)) as number)));
 
   // Static transform from each joint's parent-joint frame (the world for the
   // root) down to the joint node's parent node: non-joint nodes in between
   // (an "Armature" above the root, helper nodes between bones) are folded in.
   const rest = (n: number): Rigid => {
     const o = nodeObjects[n];
-    return { t: [o.position.x, o.position.y, o.position.z], q: [o.quaternion.x, o.quaternion.y, o.quaternion.z, o.quaternion.w], s: uniformScale(o, n, warnings) };
+    return {
+      t: [o.position.x, o.position.y, o.position.z],
+      q: [o.quaternion.x, o.quaternion.y, o.quaternion.z, o.quaternion.w],
+      s: uniformScale(o, n, warnings),
+    };
   };
   const animatedNonJoints = new Set<number>();
   const prefix: Rigid[] = order.map((n, j) => {
@@ -140,35 +177,67 @@ export async function importGltf(bytes: Uint8Array, options: GltfImportOptions =
     return m;
   });
   if (animatedNonJoints.size)
-    warnings.push({ code: 'unanimated', message: `the clip animates ${animatedNonJoints.size} node(s) outside the skin that carry joints (${[...animatedNonJoints].map((a) => JSON.stringify(nodes[a].name ?? `node ${a}`)).join(', ')}); their rest transform is used` });
+    warnings.push({
+      code: 'unanimated',
+      message: `the clip animates ${animatedNonJoints.size} node(s) outside the skin that carry joints (${[...animatedNonJoints].map((a) => JSON.stringify(nodes[a].name ?? `node ${a}`)).join(', ')}); their rest transform is used`,
+    });
   // Uniform world scale of every joint's own frame (ancestors, folded nodes and its rest scale).
   const worldScale = new Float64Array(J);
   const parentScale = (j: number) => (parents[j] < 0 ? 1 : worldScale[parents[j]]);
   for (let j = 0; j < J; j++) worldScale[j] = parentScale(j) * prefix[j].s * rest(order[j]).s;
-  if (scaleTracks) warnings.push({ code: 'scale-unsupported', message: `clip ${JSON.stringify(infos[clipIndex].name)} has ${scaleTracks} scale track(s); motions carry no scale, so they are ignored (rest scale used)` });
-  if (otherTracks) warnings.push({ code: 'unanimated', message: `clip ${JSON.stringify(infos[clipIndex].name)} has ${otherTracks} track(s) on nodes or properties other than joint translation/rotation (morph weights, meshes); ignored` });
+  if (scaleTracks)
+    warnings.push({
+      code: 'scale-unsupported',
+      message: `clip ${JSON.stringify(infos[clipIndex].name)} has ${scaleTracks} scale track(s); motions carry no scale, so they are ignored (rest scale used)`,
+    });
+  if (otherTracks)
+    warnings.push({
+      code: 'unanimated',
+      message: `clip ${JSON.stringify(infos[clipIndex].name)} has ${otherTracks} track(s) on nodes or properties other than joint translation/rotation (morph weights, meshes); ignored`,
+    });
   const animatedJoints = order.filter((n) => tracksByNode.has(n)).length;
-  if (animatedJoints === 0) warnings.push({ code: 'unanimated', message: `clip ${JSON.stringify(infos[clipIndex].name)} animates none of the skin's joints; the motion holds the rest pose` });
+  if (animatedJoints === 0)
+    warnings.push({
+      code: 'unanimated',
+      message: `clip ${JSON.stringify(infos[clipIndex].name)} animates none of the skin's joints; the motion holds the rest pose`,
+    });
 
   // Timing.
-  let t0 = Infinity, t1 = -Infinity;
-  for (const { translation, rotation } of tracksByNode.values()) for (const tr of [translation, rotation]) if (tr && tr.times.length) {
-    t0 = Math.min(t0, tr.times[0]);
-    t1 = Math.max(t1, tr.times[tr.times.length - 1]);
+  let t0 = Infinity,
+    t1 = -Infinity;
+  for (const { translation, rotation } of tracksByNode.values())
+    for (const tr of [translation, rotation])
+      if (tr && tr.times.length) {
+        t0 = Math.min(t0, tr.times[0]);
+        t1 = Math.max(t1, tr.times[tr.times.length - 1]);
+      }
+  if (!Number.isFinite(t0)) {
+    t0 = 0;
+    t1 = 0;
   }
-  if (!Number.isFinite(t0)) { t0 = 0; t1 = 0; }
   const N = targetFrameCount(t1 - t0, fps);
-  if (N > MTN_MAX_FRAMES) throw new FormatError('GLTF', `${(t1 - t0).toFixed(2)} s at ${fps} fps is ${N} frames; a motion holds at most ${MTN_MAX_FRAMES} (lower --fps)`, { where: `animations[${clipIndex}]` });
+  if (N > MTN_MAX_FRAMES)
+    throw new FormatError(
+      'GLTF',
+      `${(t1 - t0).toFixed(2)} s at ${fps} fps is ${N} frames; a motion holds at most ${MTN_MAX_FRAMES} (lower --fps)`,
+      { where: `animations[${clipIndex}]` },
+    );
 
-  const names = sanitizeJointNames(order.map((n) => nodes[n].name ?? `node${n}`), warnings);
+  const names = sanitizeJointNames(
+    order.map((n) => nodes[n].name ?? `node${n}`),
+    warnings,
+  );
   const mirror = guessMirrorPairs(names);
   const parts = guessBodyParts(names, parents);
-  const joints = copyJoints(names.map((name, j) => ({ name, parent: parents[j], mirror: mirror[j], part: parts[j], reserved: 0 })));
+  const joints = copyJoints(
+    names.map((name, j) => ({ name, parent: parents[j], mirror: mirror[j], part: parts[j], reserved: 0 })),
+  );
   const m = emptyMotion(N, joints, fps);
 
   // KeyframeTrack.createInterpolant is installed at run time by setInterpolation
   // (GLTFLoader replaces it for CUBICSPLINE); three's typings do not declare it.
-  const interpolantOf = (tr?: KeyframeTrack) => (tr ? (tr as KeyframeTrack & { createInterpolant(): Interpolant }).createInterpolant() : undefined);
+  const interpolantOf = (tr?: KeyframeTrack) =>
+    tr ? (tr as KeyframeTrack & { createInterpolant(): Interpolant }).createInterpolant() : undefined;
   const interpolants = order.map((n) => {
     const e = tracksByNode.get(n);
     return { t: interpolantOf(e?.translation), r: interpolantOf(e?.rotation) };
@@ -191,7 +260,8 @@ export async function importGltf(bytes: Uint8Array, options: GltfImportOptions =
       if (j === 0) m.translation.set([pos[0], pos[1], pos[2], 0], f * 4);
       else {
         m.offset.set([pos[0], pos[1], pos[2], 0], (f * J + j) * 4);
-        if (interpolants[j].t && f > 0) for (let c = 0; c < 3; c++) if (m.offset[(f * J + j) * 4 + c] !== m.offset[j * 4 + c]) offsetsMove = true;
+        if (interpolants[j].t && f > 0)
+          for (let c = 0; c < 3; c++) if (m.offset[(f * J + j) * 4 + c] !== m.offset[j * 4 + c]) offsetsMove = true;
       }
     }
   }
@@ -203,7 +273,11 @@ export async function importGltf(bytes: Uint8Array, options: GltfImportOptions =
 }
 
 /** A rigid transform with uniform scale: p -> t + s * q p. */
-interface Rigid { t: Vec3; q: Quat; s: number }
+interface Rigid {
+  t: Vec3;
+  q: Quat;
+  s: number;
+}
 const identity = (): Rigid => ({ t: [0, 0, 0], q: [0, 0, 0, 1], s: 1 });
 /** a then b as seen from outside: compose(a, b) maps p to a(b(p)). */
 function compose(a: Rigid, b: Rigid): Rigid {
@@ -223,35 +297,53 @@ function uniformScale(o: Object3D, n: number, warnings: InterchangeWarning[]): n
 }
 
 function chooseSkin(json: GltfJson, tracksByNode: Map<number, unknown>): number {
-  let best = 0, bestCount = -1;
+  let best = 0,
+    bestCount = -1;
   json.skins!.forEach((s, i) => {
     const count = s.joints.filter((j) => tracksByNode.has(j)).length;
-    if (count > bestCount) { best = i; bestCount = count; }
+    if (count > bestCount) {
+      best = i;
+      bestCount = count;
+    }
   });
   return best;
 }
 
 function clipInfos(json: GltfJson, clips: AnimationClip[]): GltfClipInfo[] {
   return clips.map((c, i) => {
-    let t0 = Infinity, t1 = -Infinity;
-    for (const tr of c.tracks) if (tr.times.length) { t0 = Math.min(t0, tr.times[0]); t1 = Math.max(t1, tr.times[tr.times.length - 1]); }
-    return { index: i, name: json.animations?.[i]?.name ?? `animation_${i}`, duration: Number.isFinite(t0) ? t1 - t0 : 0 };
+    let t0 = Infinity,
+      t1 = -Infinity;
+    for (const tr of c.tracks)
+      if (tr.times.length) {
+        t0 = Math.min(t0, tr.times[0]);
+        t1 = Math.max(t1, tr.times[tr.times.length - 1]);
+      }
+    return {
+      index: i,
+      name: json.animations?.[i]?.name ?? `animation_${i}`,
+      duration: Number.isFinite(t0) ? t1 - t0 : 0,
+    };
   });
 }
 
 function actguyExtras(json: GltfJson, clip: number): ActguyGltfExtras | undefined {
-  const x = (json.animations?.[clip]?.extras as { actguy?: unknown } | undefined)?.actguy as Partial<ActguyGltfExtras> | undefined;
+  const x = (json.animations?.[clip]?.extras as { actguy?: unknown } | undefined)?.actguy as
+    Partial<ActguyGltfExtras> | undefined;
   if (!x || typeof x !== 'object' || x.version !== 1 || !Array.isArray(x.joints)) return undefined;
   // Written by our exporter, but the file may have been edited: every field is checked before use.
   const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
   const rows = (v: unknown, n: number): number[][] =>
-    Array.isArray(v) ? v.filter((r): r is number[] => Array.isArray(r) && r.length === n && r.every((c) => typeof c === 'number')) : [];
+    Array.isArray(v)
+      ? v.filter((r): r is number[] => Array.isArray(r) && r.length === n && r.every((c) => typeof c === 'number'))
+      : [];
   return {
     version: 1,
     fps: typeof x.fps === 'number' ? x.fps : 0,
     flags: typeof x.flags === 'number' ? x.flags : 0,
     waistJoint: typeof x.waistJoint === 'number' ? x.waistJoint : -1,
-    joints: x.joints.map((j) => (isObj(j) ? { mirror: j.mirror as number, part: j.part as number } : { mirror: NaN, part: NaN })),
+    joints: x.joints.map((j) =>
+      isObj(j) ? { mirror: j.mirror as number, part: j.part as number } : { mirror: NaN, part: NaN },
+    ),
     scale: typeof x.scale === 'number' && Number.isFinite(x.scale) && x.scale > 0 ? x.scale : 1,
     translationKeys: rows(x.translationKeys, 2) as [number, number][],
     jointKeys: rows(x.jointKeys, 3) as [number, number, number][],
@@ -279,10 +371,15 @@ function applyExtras(m: Motion, x: ActguyGltfExtras, warnings: InterchangeWarnin
     else dropped++;
   }
   for (const [f, j, flags] of x.jointKeys ?? []) {
-    if (Number.isInteger(f) && f >= 0 && f <= m.frameCount && Number.isInteger(j) && j >= 0 && j < J) m.jointKeyInfo[(f * J + j) * 4] = flags >>> 0;
+    if (Number.isInteger(f) && f >= 0 && f <= m.frameCount && Number.isInteger(j) && j >= 0 && j < J)
+      m.jointKeyInfo[(f * J + j) * 4] = flags >>> 0;
     else dropped++;
   }
-  if (dropped) warnings.push({ code: 'clip-trimmed', message: `${dropped} key-info entries stored by ActGuy lie outside the imported frames or joints; dropped` });
+  if (dropped)
+    warnings.push({
+      code: 'clip-trimmed',
+      message: `${dropped} key-info entries stored by ActGuy lie outside the imported frames or joints; dropped`,
+    });
 }
 
 interface Loaded {
@@ -310,23 +407,41 @@ async function loadWithThree(bytes: Uint8Array, resolveUri?: (uri: string) => Ui
   buffers.forEach((b, i) => {
     let data: Uint8Array | undefined;
     if (b.uri === undefined) {
-      if (i !== 0 || !bin) throw new FormatError('GLTF', `buffer ${i} has no uri and there is no GLB BIN chunk for it`, { where: `buffers[${i}]` });
+      if (i !== 0 || !bin)
+        throw new FormatError('GLTF', `buffer ${i} has no uri and there is no GLB BIN chunk for it`, {
+          where: `buffers[${i}]`,
+        });
       data = bin;
     } else if (b.uri.startsWith('data:')) {
       data = decodeDataUri(b.uri);
-      if (!data) throw new FormatError('GLTF', `buffer ${i} has a data URI that is not base64`, { where: `buffers[${i}]` });
+      if (!data)
+        throw new FormatError('GLTF', `buffer ${i} has a data URI that is not base64`, { where: `buffers[${i}]` });
     } else {
-      if (!resolveUri) throw new FormatError('GLTF', `buffer ${i} is an external file ${JSON.stringify(b.uri)} that cannot be read here (use a .glb, or open the .gltf from disk)`, { where: `buffers[${i}]` });
+      if (!resolveUri)
+        throw new FormatError(
+          'GLTF',
+          `buffer ${i} is an external file ${JSON.stringify(b.uri)} that cannot be read here (use a .glb, or open the .gltf from disk)`,
+          { where: `buffers[${i}]` },
+        );
       // Decoded here, once: the resolver gets the file name, not the URI.
       let name: string;
       try {
         name = decodeURIComponent(b.uri);
       } catch {
-        throw new FormatError('GLTF', `buffer ${i} has the URI ${JSON.stringify(b.uri)}, whose % escapes are not valid`, { where: `buffers[${i}].uri` });
+        throw new FormatError(
+          'GLTF',
+          `buffer ${i} has the URI ${JSON.stringify(b.uri)}, whose % escapes are not valid`,
+          { where: `buffers[${i}].uri` },
+        );
       }
       data = resolveUri(name);
     }
-    if (data.byteLength < b.byteLength) throw new FormatError('GLTF', `buffer ${i} declares ${b.byteLength} bytes but has ${data.byteLength} (truncated)`, { where: `buffers[${i}]` });
+    if (data.byteLength < b.byteLength)
+      throw new FormatError(
+        'GLTF',
+        `buffer ${i} declares ${b.byteLength} bytes but has ${data.byteLength} (truncated)`,
+        { where: `buffers[${i}]` },
+      );
     bases.push(total);
     parts.push(data.subarray(0, b.byteLength));
     total = align4(total + b.byteLength);
@@ -343,13 +458,25 @@ async function loadWithThree(bytes: Uint8Array, resolveUri?: (uri: string) => Ui
   const { GLTFLoader } = await loadThreeLoaders();
   const loader = new GLTFLoader();
   const gltf = await new Promise<GLTF>((resolve, reject) =>
-    loader.parse(glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength) as ArrayBuffer, '', resolve, (e: unknown) =>
-      reject(new FormatError('GLTF', `three.js GLTFLoader: ${(e as Error)?.message ?? String(e)}`, { where: 'GLTFLoader' })),
+    loader.parse(
+      glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength) as ArrayBuffer,
+      '',
+      resolve,
+      (e: unknown) =>
+        reject(
+          new FormatError('GLTF', `three.js GLTFLoader: ${(e as Error)?.message ?? String(e)}`, {
+            where: 'GLTFLoader',
+          }),
+        ),
     ),
   );
-  const nodeObjects = await Promise.all((json.nodes ?? []).map((_, i) => gltf.parser.getDependency('node', i) as Promise<Object3D>));
+  const nodeObjects = await Promise.all(
+    (json.nodes ?? []).map((_, i) => gltf.parser.getDependency('node', i) as Promise<Object3D>),
+  );
   // Key times are read only now (they live in the buffers); three's interpolants assume them sorted and finite.
-  gltf.animations.forEach((clip, i) => clip.tracks.forEach((t) => checkKeyTimes(t.times, `animations[${i}] track ${t.name}`)));
+  gltf.animations.forEach((clip, i) =>
+    clip.tracks.forEach((t) => checkKeyTimes(t.times, `animations[${i}] track ${t.name}`)),
+  );
   return { json, clips: gltf.animations, nodeObjects };
 }
 
@@ -369,14 +496,25 @@ function reducedForThree(json: GltfJson): GltfJson {
   const reduced: GltfJson = { asset: { version: '2.0' } };
   if (json.scene !== undefined) reduced.scene = json.scene;
   if (json.scenes) reduced.scenes = json.scenes.map((s) => pickKeys(s, ['nodes']));
-  if (json.nodes) reduced.nodes = json.nodes.map((n) => pickKeys(n, ['name', 'children', 'translation', 'rotation', 'scale', 'matrix']));
-  if (json.accessors) reduced.accessors = json.accessors.map((a) => pickKeys(a, ['bufferView', 'byteOffset', 'componentType', 'normalized', 'count', 'type', 'sparse']));
-  if (json.bufferViews) reduced.bufferViews = json.bufferViews.map((v) => pickKeys(v, ['buffer', 'byteOffset', 'byteLength', 'byteStride']));
+  if (json.nodes)
+    reduced.nodes = json.nodes.map((n) =>
+      pickKeys(n, ['name', 'children', 'translation', 'rotation', 'scale', 'matrix']),
+    );
+  if (json.accessors)
+    reduced.accessors = json.accessors.map((a) =>
+      pickKeys(a, ['bufferView', 'byteOffset', 'componentType', 'normalized', 'count', 'type', 'sparse']),
+    );
+  if (json.bufferViews)
+    reduced.bufferViews = json.bufferViews.map((v) =>
+      pickKeys(v, ['buffer', 'byteOffset', 'byteLength', 'byteStride']),
+    );
   if (json.animations)
     reduced.animations = json.animations.map((a) => ({
       name: a.name,
       samplers: a.samplers.map((s) => pickKeys(s, ['input', 'output', 'interpolation'])),
-      channels: a.channels.filter((c) => c.target.path !== 'weights').map((c) => ({ sampler: c.sampler, target: pickKeys(c.target, ['node', 'path']) })),
+      channels: a.channels
+        .filter((c) => c.target.path !== 'weights')
+        .map((c) => ({ sampler: c.sampler, target: pickKeys(c.target, ['node', 'path']) })),
     }));
   // KHR_mesh_quantization allows normalized integer key values; GLTFLoader refuses it unless declared.
   if (json.extensionsUsed?.includes('KHR_mesh_quantization')) reduced.extensionsUsed = ['KHR_mesh_quantization'];

@@ -23,7 +23,10 @@ function glb(edit: (json: GltfJson, bin: Uint8Array, dv: DataView) => void): Uin
 }
 
 async function importError(bytes: Uint8Array, file = 'hostile.glb'): Promise<FormatError> {
-  const e = await importMotionBytes(bytes, file).then(() => undefined, (err: unknown) => err);
+  const e = await importMotionBytes(bytes, file).then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   expect(e).toBeInstanceOf(FormatError);
   expect((e as FormatError).kind).toBe('GLTF');
   expect((e as Error).message.startsWith(`${file} [GLTF]`) || (e as Error).message.startsWith(`${file}:`)).toBe(true);
@@ -38,54 +41,192 @@ function firstTimeOffset(json: GltfJson): number {
 
 describe('glTF JSON shape is checked before three.js sees it', () => {
   it('the sample imports (the edits below are what breaks it)', async () => {
-    await expect(importMotionBytes(glb(() => undefined), 'ok.glb')).resolves.toMatchObject({ motion: { frameCount: 6 } });
+    await expect(
+      importMotionBytes(
+        glb(() => undefined),
+        'ok.glb',
+      ),
+    ).resolves.toMatchObject({ motion: { frameCount: 6 } });
   });
 
   it('a sampler whose output count differs from its input (an endless loop in three before)', async () => {
-    const e = await importError(glb((j) => {
-      const s = j.animations![0].samplers[1];
-      j.accessors![s.output].count -= 1;
-    }));
+    const e = await importError(
+      glb((j) => {
+        const s = j.animations![0].samplers[1];
+        j.accessors![s.output].count -= 1;
+      }),
+    );
     expect(e.message).toMatch(/animations\[0\]\.samplers\[1\] has 7 key times but 6 output values \(expected 7\)/);
   });
 
   it('an output of the wrong type for its path', async () => {
-    const e = await importError(glb((j) => {
-      const rot = j.animations![0].channels.find((c) => c.target.path === 'rotation')!;
-      j.accessors![j.animations![0].samplers[rot.sampler].output].type = 'VEC3';
-    }));
+    const e = await importError(
+      glb((j) => {
+        const rot = j.animations![0].channels.find((c) => c.target.path === 'rotation')!;
+        j.accessors![j.animations![0].samplers[rot.sampler].output].type = 'VEC3';
+      }),
+    );
     expect(e.message).toMatch(/animates rotation, so it must be VEC4, found VEC3/);
   });
 
   it('objects and arrays where the other belongs ("buffers.forEach is not a function" before)', async () => {
-    expect((await importError(glb((j) => { (j as Record<string, unknown>).buffers = 'x'; }))).message).toMatch(/buffers must be an array, found "x"/);
-    expect((await importError(glb((j) => { (j as Record<string, unknown>).bufferViews = {}; }))).message).toMatch(/bufferViews must be an array/);
-    expect((await importError(glb((j) => { (j.nodes as unknown[])[1] = 1.5; }))).message).toMatch(/nodes\[1\] must be an object, found 1.5/);
-    expect((await importError(glb((j) => { (j.nodes![0] as Record<string, unknown>).children = 34962; }))).message).toMatch(/nodes\[0\]\.children must be an array/);
-    expect((await importError(glb((j) => { (j.nodes![1] as Record<string, unknown>).rotation = [0, { length: 3 }, 0, 1]; }))).message).toMatch(/nodes\[1\]\.rotation must be an array of 4 finite numbers/);
+    expect(
+      (
+        await importError(
+          glb((j) => {
+            (j as Record<string, unknown>).buffers = 'x';
+          }),
+        )
+      ).message,
+    ).toMatch(/buffers must be an array, found "x"/);
+    expect(
+      (
+        await importError(
+          glb((j) => {
+            (j as Record<string, unknown>).bufferViews = {};
+          }),
+        )
+      ).message,
+    ).toMatch(/bufferViews must be an array/);
+    expect(
+      (
+        await importError(
+          glb((j) => {
+            (j.nodes as unknown[])[1] = 1.5;
+          }),
+        )
+      ).message,
+    ).toMatch(/nodes\[1\] must be an object, found 1.5/);
+    expect(
+      (
+        await importError(
+          glb((j) => {
+            (j.nodes![0] as Record<string, unknown>).children = 34962;
+          }),
+        )
+      ).message,
+    ).toMatch(/nodes\[0\]\.children must be an array/);
+    expect(
+      (
+        await importError(
+          glb((j) => {
+            (j.nodes![1] as Record<string, unknown>).rotation = [0, { length: 3 }, 0, 1];
+          }),
+        )
+      ).message,
+    ).toMatch(/nodes\[1\]\.rotation must be an array of 4 finite numbers/);
   });
 
   it('indices that are out of range, negative or not integers', async () => {
-    expect((await importError(glb((j) => { j.nodes![0].children = [99]; }))).message).toMatch(/nodes\[0\]\.children\[0\] names node 99, but the file has 3/);
-    expect((await importError(glb((j) => { j.skins![0].joints[1] = 7; }))).message).toMatch(/skins\[0\]\.joints\[1\] names node 7/);
-    expect((await importError(glb((j) => { j.animations![0].channels[0].sampler = -1; }))).message).toMatch(/channels\[0\]\.sampler must be an index \(an integer >= 0\), found -1/);
+    expect(
+      (
+        await importError(
+          glb((j) => {
+            j.nodes![0].children = [99];
+          }),
+        )
+      ).message,
+    ).toMatch(/nodes\[0\]\.children\[0\] names node 99, but the file has 3/);
+    expect(
+      (
+        await importError(
+          glb((j) => {
+            j.skins![0].joints[1] = 7;
+          }),
+        )
+      ).message,
+    ).toMatch(/skins\[0\]\.joints\[1\] names node 7/);
+    expect(
+      (
+        await importError(
+          glb((j) => {
+            j.animations![0].channels[0].sampler = -1;
+          }),
+        )
+      ).message,
+    ).toMatch(/channels\[0\]\.sampler must be an index \(an integer >= 0\), found -1/);
     const input = base.json.animations![0].samplers[0].input;
-    expect((await importError(glb((j) => { j.accessors![input].bufferView = 0.5; }))).message).toMatch(new RegExp(`accessors\\[${input}\\]\\.bufferView must be an index`));
-    expect((await importError(glb((j) => { (j.accessors as unknown[])[0] = null; }))).message).toMatch(/accessors\[0\] must be an object, found null/);
+    expect(
+      (
+        await importError(
+          glb((j) => {
+            j.accessors![input].bufferView = 0.5;
+          }),
+        )
+      ).message,
+    ).toMatch(new RegExp(`accessors\\[${input}\\]\\.bufferView must be an index`));
+    expect(
+      (
+        await importError(
+          glb((j) => {
+            (j.accessors as unknown[])[0] = null;
+          }),
+        )
+      ).message,
+    ).toMatch(/accessors\[0\] must be an object, found null/);
   });
 
   it('byte lengths must be integers >= 1 and accessors must fit their views', async () => {
-    expect((await importError(glb((j) => { j.bufferViews![0].byteLength = 1.5; }))).message).toMatch(/bufferViews\[0\]\.byteLength must be an integer >= 1, found 1.5/);
-    expect((await importError(glb((j) => { j.buffers![0].byteLength = -4; }))).message).toMatch(/buffers\[0\]\.byteLength must be an integer >= 1/);
+    expect(
+      (
+        await importError(
+          glb((j) => {
+            j.bufferViews![0].byteLength = 1.5;
+          }),
+        )
+      ).message,
+    ).toMatch(/bufferViews\[0\]\.byteLength must be an integer >= 1, found 1.5/);
+    expect(
+      (
+        await importError(
+          glb((j) => {
+            j.buffers![0].byteLength = -4;
+          }),
+        )
+      ).message,
+    ).toMatch(/buffers\[0\]\.byteLength must be an integer >= 1/);
     const output = base.json.animations![0].samplers[0].output;
-    expect((await importError(glb((j) => { j.accessors![output].count = 1e6; }))).message).toMatch(new RegExp(`accessors\\[${output}\\] needs bytes up to \\d+ of bufferView`));
-    expect((await importError(glb((j) => { delete j.accessors![output].bufferView; j.accessors![output].count = 1e8; }))).message).toMatch(/declares 100000000 elements without data/);
+    expect(
+      (
+        await importError(
+          glb((j) => {
+            j.accessors![output].count = 1e6;
+          }),
+        )
+      ).message,
+    ).toMatch(new RegExp(`accessors\\[${output}\\] needs bytes up to \\d+ of bufferView`));
+    expect(
+      (
+        await importError(
+          glb((j) => {
+            delete j.accessors![output].bufferView;
+            j.accessors![output].count = 1e8;
+          }),
+        )
+      ).message,
+    ).toMatch(/declares 100000000 elements without data/);
   });
 
   it('a node graph with a cycle, or a node with two parents', async () => {
     // node 0 is the root with child 1; 1 -> 0 closes a loop
-    expect((await importError(glb((j) => { j.nodes![2].children = [0]; }))).message).toMatch(/node \d is its own ancestor|is a child of both/);
-    expect((await importError(glb((j) => { j.nodes![1].children = [...(j.nodes![1].children ?? []), 1]; }))).message).toMatch(/node 1 is (its own ancestor|a child of both)/);
+    expect(
+      (
+        await importError(
+          glb((j) => {
+            j.nodes![2].children = [0];
+          }),
+        )
+      ).message,
+    ).toMatch(/node \d is its own ancestor|is a child of both/);
+    expect(
+      (
+        await importError(
+          glb((j) => {
+            j.nodes![1].children = [...(j.nodes![1].children ?? []), 1];
+          }),
+        )
+      ).message,
+    ).toMatch(/node 1 is (its own ancestor|a child of both)/);
     const two = glb((j) => {
       const child = j.nodes![0].children![0];
       j.nodes![2].children = [...(j.nodes![2].children ?? []).filter((c) => c !== child), child];
@@ -94,10 +235,12 @@ describe('glTF JSON shape is checked before three.js sees it', () => {
   });
 
   it('key times that do not increase, or are not finite', async () => {
-    const same = await importError(glb((j, _b, dv) => {
-      const at = firstTimeOffset(j);
-      dv.setFloat32(at + 4, dv.getFloat32(at, true), true);
-    }));
+    const same = await importError(
+      glb((j, _b, dv) => {
+        const at = firstTimeOffset(j);
+        dv.setFloat32(at + 4, dv.getFloat32(at, true), true);
+      }),
+    );
     expect(same.message).toMatch(/animations\[0\] track .*: key times must increase: key 1 at 0 s follows 0 s/);
     const nan = await importError(glb((j, _b, dv) => dv.setFloat32(firstTimeOffset(j) + 8, NaN, true)));
     expect(nan.message).toMatch(/key time 2 is NaN, not a finite number/);
@@ -106,52 +249,76 @@ describe('glTF JSON shape is checked before three.js sees it', () => {
   it('a % escape that is not valid in an external buffer URI', async () => {
     const json = JSON.parse(JSON.stringify(base.json)) as GltfJson;
     json.buffers![0].uri = 'walk%zz.bin';
-    const e = await importMotionBytes(encodeUtf8(JSON.stringify(json)), 'escape.gltf', { resolveUri: () => base.bin! }).then(() => undefined, (err: unknown) => err);
+    const e = await importMotionBytes(encodeUtf8(JSON.stringify(json)), 'escape.gltf', {
+      resolveUri: () => base.bin!,
+    }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
     expect(e).toBeInstanceOf(FormatError);
-    expect((e as Error).message).toMatch(/^escape\.gltf \[GLTF\] \(buffers\[0\]\.uri\): buffer 0 has the URI "walk%zz\.bin", whose % escapes are not valid$/);
+    expect((e as Error).message).toMatch(
+      /^escape\.gltf \[GLTF\] \(buffers\[0\]\.uri\): buffer 0 has the URI "walk%zz\.bin", whose % escapes are not valid$/,
+    );
   });
 
   it('extras nested thousands deep (a stack overflow before) are refused at line:column', async () => {
     const json = JSON.parse(JSON.stringify(base.json)) as GltfJson;
     json.animations![0].extras = 'DEEP';
     const text = JSON.stringify(json).replace('"DEEP"', `${'['.repeat(20000)}${']'.repeat(20000)}`);
-    const e = await importMotionBytes(encodeUtf8(text), 'deep.gltf').then(() => undefined, (err: unknown) => err);
+    const e = await importMotionBytes(encodeUtf8(text), 'deep.gltf').then(
+      () => undefined,
+      (err: unknown) => err,
+    );
     expect(e).toBeInstanceOf(FormatError);
-    expect((e as Error).message).toMatch(/^deep\.gltf:1:\d+: the file \(neither GLB nor glTF JSON\) is nested too deeply \(more than 128 levels/);
+    expect((e as Error).message).toMatch(
+      /^deep\.gltf:1:\d+: the file \(neither GLB nor glTF JSON\) is nested too deeply \(more than 128 levels/,
+    );
   });
 
-  it('accessors no animation reads (a mesh\'s, say) are not held against the motion', async () => {
-    const r = await importMotionBytes(glb((j) => {
-      j.accessors!.push({ componentType: 5126, count: 1e8, type: 'VEC3' } as never); // a Draco-style accessor: no bufferView
-    }), 'mesh.glb');
+  it("accessors no animation reads (a mesh's, say) are not held against the motion", async () => {
+    const r = await importMotionBytes(
+      glb((j) => {
+        j.accessors!.push({ componentType: 5126, count: 1e8, type: 'VEC3' } as never); // a Draco-style accessor: no bufferView
+      }),
+      'mesh.glb',
+    );
     expect(r.motion.frameCount).toBe(6);
   });
 
   it('ActGuy extras of the wrong shape are ignored, not trusted', async () => {
-    const r = await importMotionBytes(glb((j) => {
-      const x = (j.animations![0].extras as { actguy: Record<string, unknown> }).actguy;
-      x.translationKeys = 34962;
-      x.jointKeys = { for: 1 };
-      x.joints = [1.5, null, 'x'];
-      x.scale = -3;
-    }), 'extras.glb');
+    const r = await importMotionBytes(
+      glb((j) => {
+        const x = (j.animations![0].extras as { actguy: Record<string, unknown> }).actguy;
+        x.translationKeys = 34962;
+        x.jointKeys = { for: 1 };
+        x.joints = [1.5, null, 'x'];
+        x.scale = -3;
+      }),
+      'extras.glb',
+    );
     expect(r.motion.frameCount).toBe(6);
   });
 });
 
 describe('glTF node tree depth', () => {
   it('a node chain 20,000 deep is refused at the first node past the limit (a stack overflow before)', async () => {
-    const e = await importError(glb((j) => {
-      const nodes = j.nodes!;
-      const leaf = nodes.findIndex((n) => !n.children?.length && j.skins![0].joints.includes(nodes.indexOf(n)));
-      let parent = leaf;
-      for (let k = 0; k < 20_000; k++) {
-        nodes.push({ name: `deep${k}` });
-        nodes[parent].children = [nodes.length - 1];
-        parent = nodes.length - 1;
-      }
-    }));
-    expect(e.message).toMatch(new RegExp(`^hostile\\.glb \\[GLTF\\] \\(nodes\\[\\d+\\]\\): nested too deeply: node \\d+ is ${GLTF_MAX_NODE_DEPTH + 1} levels below its root node \\(a node tree is read up to ${GLTF_MAX_NODE_DEPTH} levels\\)$`));
+    const e = await importError(
+      glb((j) => {
+        const nodes = j.nodes!;
+        const leaf = nodes.findIndex((n) => !n.children?.length && j.skins![0].joints.includes(nodes.indexOf(n)));
+        let parent = leaf;
+        for (let k = 0; k < 20_000; k++) {
+          nodes.push({ name: `deep${k}` });
+          nodes[parent].children = [nodes.length - 1];
+          parent = nodes.length - 1;
+        }
+      }),
+    );
+    expect(e.message).toMatch(
+      new RegExp(
+        `^hostile\\.glb \\[GLTF\\] \\(nodes\\[\\d+\\]\\): nested too deeply: node \\d+ is ${GLTF_MAX_NODE_DEPTH + 1} levels below its root node \\(a node tree is read up to ${GLTF_MAX_NODE_DEPTH} levels\\)$`,
+      ),
+    );
   });
 
   it('a chain exactly at the limit is read', async () => {
@@ -175,14 +342,18 @@ describe('glTF bufferView bounds', () => {
   it('a bufferView whose byteLength fits its buffer but whose byteOffset + byteLength does not is refused', async () => {
     let expectedEnd = 0;
     let bufferBytes = 0;
-    const e = await importError(glb((j) => {
-      const view = j.bufferViews![0];
-      bufferBytes = j.buffers![view.buffer].byteLength;
-      expect(view.byteLength).toBeLessThan(bufferBytes);
-      // Moved 4 bytes past where it could still fit: its length alone still fits the buffer.
-      view.byteOffset = bufferBytes - view.byteLength + 4;
-      expectedEnd = view.byteOffset + view.byteLength;
-    }));
-    expect(e.message).toBe(`hostile.glb [GLTF] (bufferViews[0]): bufferView 0 ends at byte ${expectedEnd}, past the end of buffer 0 (${bufferBytes} bytes)`);
+    const e = await importError(
+      glb((j) => {
+        const view = j.bufferViews![0];
+        bufferBytes = j.buffers![view.buffer].byteLength;
+        expect(view.byteLength).toBeLessThan(bufferBytes);
+        // Moved 4 bytes past where it could still fit: its length alone still fits the buffer.
+        view.byteOffset = bufferBytes - view.byteLength + 4;
+        expectedEnd = view.byteOffset + view.byteLength;
+      }),
+    );
+    expect(e.message).toBe(
+      `hostile.glb [GLTF] (bufferViews[0]): bufferView 0 ends at byte ${expectedEnd}, past the end of buffer 0 (${bufferBytes} bytes)`,
+    );
   });
 });

@@ -46,7 +46,8 @@ function object(v: unknown, where: string): Obj {
 }
 
 function index(v: unknown, where: string, count: number, what: string): number {
-  if (!Number.isInteger(v) || (v as number) < 0) fail(where, `${where} must be an index (an integer >= 0), found ${show(v)}`);
+  if (!Number.isInteger(v) || (v as number) < 0)
+    fail(where, `${where} must be an index (an integer >= 0), found ${show(v)}`);
   if ((v as number) >= count) fail(where, `${where} names ${what} ${v as number}, but the file has ${count}`);
   return v as number;
 }
@@ -56,7 +57,8 @@ function optionalIndex(v: unknown, where: string, count: number, what: string): 
 }
 
 function nonNegativeInteger(v: unknown, where: string, min = 0): number {
-  if (!Number.isSafeInteger(v) || (v as number) < min) fail(where, `${where} must be an integer >= ${min}, found ${show(v)}`);
+  if (!Number.isSafeInteger(v) || (v as number) < min)
+    fail(where, `${where} must be an integer >= ${min}, found ${show(v)}`);
   return v as number;
 }
 
@@ -79,7 +81,9 @@ function optionalString(v: unknown, where: string): void {
 export function validateGltfJson(json: GltfJson): GltfJson {
   const root = json as Obj;
   for (const key of ['extensionsUsed', 'extensionsRequired'])
-    array(root, key).forEach((e, i) => { if (typeof e !== 'string') fail(`${key}[${i}]`, `${key}[${i}] must be a string, found ${show(e)}`); });
+    array(root, key).forEach((e, i) => {
+      if (typeof e !== 'string') fail(`${key}[${i}]`, `${key}[${i}] must be a string, found ${show(e)}`);
+    });
 
   const buffers = array(root, 'buffers').map((b, i) => {
     const w = `buffers[${i}]`;
@@ -99,7 +103,10 @@ export function validateGltfJson(json: GltfJson): GltfJson {
       if (s > 252 || s % 4) fail(`${w}.byteStride`, `${w}.byteStride must be a multiple of 4 in 4..252, found ${s}`);
     }
     if (byteOffset + byteLength > buffers[buffer].byteLength)
-      fail(w, `bufferView ${i} ends at byte ${byteOffset + byteLength}, past the end of buffer ${buffer} (${buffers[buffer].byteLength} bytes)`);
+      fail(
+        w,
+        `bufferView ${i} ends at byte ${byteOffset + byteLength}, past the end of buffer ${buffer} (${buffers[buffer].byteLength} bytes)`,
+      );
     return { byteLength, byteStride: o.byteStride as number | undefined };
   });
   // Every accessor must be an object; the ones animations read (the only ones GLTFLoader loads once
@@ -115,23 +122,38 @@ export function validateGltfJson(json: GltfJson): GltfJson {
     const o = accessorList[i] as Obj;
     const componentType = o.componentType as number;
     const componentBytes = COMPONENT_BYTES[componentType];
-    if (!componentBytes) fail(`${w}.componentType`, `${w}.componentType must be one of 5120 5121 5122 5123 5125 5126, found ${show(o.componentType)}`);
+    if (!componentBytes)
+      fail(
+        `${w}.componentType`,
+        `${w}.componentType must be one of 5120 5121 5122 5123 5125 5126, found ${show(o.componentType)}`,
+      );
     const type = o.type as string;
     const components = typeof type === 'string' && Object.hasOwn(TYPE_COMPONENTS, type) ? TYPE_COMPONENTS[type] : 0;
-    if (!components) fail(`${w}.type`, `${w}.type must be one of ${Object.keys(TYPE_COMPONENTS).join(' ')}, found ${show(o.type)}`);
+    if (!components)
+      fail(`${w}.type`, `${w}.type must be one of ${Object.keys(TYPE_COMPONENTS).join(' ')}, found ${show(o.type)}`);
     const count = nonNegativeInteger(o.count, `${w}.count`, 1);
-    if (o.normalized !== undefined && typeof o.normalized !== 'boolean') fail(`${w}.normalized`, `${w}.normalized must be true or false, found ${show(o.normalized)}`);
+    if (o.normalized !== undefined && typeof o.normalized !== 'boolean')
+      fail(`${w}.normalized`, `${w}.normalized must be true or false, found ${show(o.normalized)}`);
     const elementBytes = componentBytes * components;
     const view = optionalIndex(o.bufferView, `${w}.bufferView`, views.length, 'bufferView');
     const byteOffset = o.byteOffset === undefined ? 0 : nonNegativeInteger(o.byteOffset, `${w}.byteOffset`);
     if (view === undefined) {
       if (o.byteOffset !== undefined) fail(`${w}.byteOffset`, `${w} has a byteOffset but no bufferView`);
-      if (count * components > MAX_ZERO_ACCESSOR_ELEMENTS) fail(`${w}.count`, `${w} declares ${count} elements without data (at most ${MAX_ZERO_ACCESSOR_ELEMENTS / components} allowed)`);
+      if (count * components > MAX_ZERO_ACCESSOR_ELEMENTS)
+        fail(
+          `${w}.count`,
+          `${w} declares ${count} elements without data (at most ${MAX_ZERO_ACCESSOR_ELEMENTS / components} allowed)`,
+        );
     } else {
       const stride = views[view].byteStride ?? elementBytes;
-      if (byteOffset % componentBytes) fail(`${w}.byteOffset`, `${w}.byteOffset ${byteOffset} is not a multiple of its component size ${componentBytes}`);
+      if (byteOffset % componentBytes)
+        fail(
+          `${w}.byteOffset`,
+          `${w}.byteOffset ${byteOffset} is not a multiple of its component size ${componentBytes}`,
+        );
       const end = byteOffset + (count - 1) * stride + elementBytes;
-      if (end > views[view].byteLength) fail(w, `${w} needs bytes up to ${end} of bufferView ${view}, which has ${views[view].byteLength}`);
+      if (end > views[view].byteLength)
+        fail(w, `${w} needs bytes up to ${end} of bufferView ${view}, which has ${views[view].byteLength}`);
     }
     if (o.sparse !== undefined) {
       const sw = `${w}.sparse`;
@@ -140,14 +162,26 @@ export function validateGltfJson(json: GltfJson): GltfJson {
       if (sc > count) fail(`${sw}.count`, `${sw}.count ${sc} is more than the accessor's ${count} elements`);
       const ind = object(sp.indices, `${sw}.indices`);
       const indBytes = COMPONENT_BYTES[ind.componentType as number];
-      if (![5121, 5123, 5125].includes(ind.componentType as number)) fail(`${sw}.indices.componentType`, `${sw}.indices.componentType must be 5121, 5123 or 5125, found ${show(ind.componentType)}`);
+      if (![5121, 5123, 5125].includes(ind.componentType as number))
+        fail(
+          `${sw}.indices.componentType`,
+          `${sw}.indices.componentType must be 5121, 5123 or 5125, found ${show(ind.componentType)}`,
+        );
       const val = object(sp.values, `${sw}.values`);
-      for (const [part, bytesEach] of [[ind, indBytes], [val, elementBytes]] as const) {
+      for (const [part, bytesEach] of [
+        [ind, indBytes],
+        [val, elementBytes],
+      ] as const) {
         const pw = part === ind ? `${sw}.indices` : `${sw}.values`;
         const pv = index(part.bufferView, `${pw}.bufferView`, views.length, 'bufferView');
         const po = part.byteOffset === undefined ? 0 : nonNegativeInteger(part.byteOffset, `${pw}.byteOffset`);
-        if (po % (part === ind ? indBytes : componentBytes)) fail(`${pw}.byteOffset`, `${pw}.byteOffset ${po} is not a multiple of its component size`);
-        if (po + sc * bytesEach > views[pv].byteLength) fail(pw, `${pw} needs bytes up to ${po + sc * bytesEach} of bufferView ${pv}, which has ${views[pv].byteLength}`);
+        if (po % (part === ind ? indBytes : componentBytes))
+          fail(`${pw}.byteOffset`, `${pw}.byteOffset ${po} is not a multiple of its component size`);
+        if (po + sc * bytesEach > views[pv].byteLength)
+          fail(
+            pw,
+            `${pw} needs bytes up to ${po + sc * bytesEach} of bufferView ${pv}, which has ${views[pv].byteLength}`,
+          );
       }
     }
     const info = { count, type, componentType };
@@ -169,7 +203,11 @@ export function validateGltfJson(json: GltfJson): GltfJson {
     if (!Array.isArray(o.children)) fail(`${w}.children`, `${w}.children must be an array, found ${show(o.children)}`);
     o.children.forEach((c, k) => {
       const child = index(c, `${w}.children[${k}]`, nodes.length, 'node');
-      if (parentOf[child] >= 0) fail(`${w}.children[${k}]`, `node ${child} is a child of both node ${parentOf[child]} and node ${i} (the nodes must form a tree)`);
+      if (parentOf[child] >= 0)
+        fail(
+          `${w}.children[${k}]`,
+          `node ${child} is a child of both node ${parentOf[child]} and node ${i} (the nodes must form a tree)`,
+        );
       parentOf[child] = i;
     });
   });
@@ -178,8 +216,13 @@ export function validateGltfJson(json: GltfJson): GltfJson {
   for (let i = 0; i < nodes.length; i++) {
     const chain: number[] = [];
     let a = i;
-    while (a >= 0 && state[a] === 0) { state[a] = 1; chain.push(a); a = parentOf[a]; }
-    if (a >= 0 && state[a] === 1) fail(`nodes[${a}]`, `node ${a} is its own ancestor (the children lists form a cycle)`);
+    while (a >= 0 && state[a] === 0) {
+      state[a] = 1;
+      chain.push(a);
+      a = parentOf[a];
+    }
+    if (a >= 0 && state[a] === 1)
+      fail(`nodes[${a}]`, `node ${a} is its own ancestor (the children lists form a cycle)`);
     for (const c of chain) state[c] = 2;
   }
   // Depth, bounded as BVH nesting is: the importer and three.js walk the tree recursively (a 20,000-deep chain
@@ -188,11 +231,18 @@ export function validateGltfJson(json: GltfJson): GltfJson {
   for (let i = 0; i < nodes.length; i++) {
     const chain: number[] = [];
     let a = i;
-    while (a >= 0 && depth[a] < 0) { chain.push(a); a = parentOf[a]; }
+    while (a >= 0 && depth[a] < 0) {
+      chain.push(a);
+      a = parentOf[a];
+    }
     let d = a >= 0 ? depth[a] : -1;
     for (let k = chain.length - 1; k >= 0; k--) {
       depth[chain[k]] = ++d;
-      if (d > GLTF_MAX_NODE_DEPTH) fail(`nodes[${chain[k]}]`, `nested too deeply: node ${chain[k]} is ${d} levels below its root node (a node tree is read up to ${GLTF_MAX_NODE_DEPTH} levels)`);
+      if (d > GLTF_MAX_NODE_DEPTH)
+        fail(
+          `nodes[${chain[k]}]`,
+          `nested too deeply: node ${chain[k]} is ${d} levels below its root node (a node tree is read up to ${GLTF_MAX_NODE_DEPTH} levels)`,
+        );
     }
   }
 
@@ -200,7 +250,8 @@ export function validateGltfJson(json: GltfJson): GltfJson {
   scenes.forEach((s, i) => {
     const o = object(s, `scenes[${i}]`);
     if (o.nodes !== undefined) {
-      if (!Array.isArray(o.nodes)) fail(`scenes[${i}].nodes`, `scenes[${i}].nodes must be an array, found ${show(o.nodes)}`);
+      if (!Array.isArray(o.nodes))
+        fail(`scenes[${i}].nodes`, `scenes[${i}].nodes must be an array, found ${show(o.nodes)}`);
       o.nodes.forEach((n, k) => index(n, `scenes[${i}].nodes[${k}]`, nodes.length, 'node'));
     }
   });
@@ -209,7 +260,8 @@ export function validateGltfJson(json: GltfJson): GltfJson {
   array(root, 'skins').forEach((s, i) => {
     const w = `skins[${i}]`;
     const o = object(s, w);
-    if (!Array.isArray(o.joints) || !o.joints.length) fail(`${w}.joints`, `${w}.joints must be a non-empty array of node indices, found ${show(o.joints)}`);
+    if (!Array.isArray(o.joints) || !o.joints.length)
+      fail(`${w}.joints`, `${w}.joints must be a non-empty array of node indices, found ${show(o.joints)}`);
     const seen = new Set<number>();
     o.joints.forEach((j, k) => {
       const n = index(j, `${w}.joints[${k}]`, nodes.length, 'node');
@@ -233,8 +285,13 @@ export function validateGltfJson(json: GltfJson): GltfJson {
       const input = accessor(index(so.input, `${sw}.input`, accessorList.length, 'accessor'));
       const output = accessor(index(so.output, `${sw}.output`, accessorList.length, 'accessor'));
       const interpolation = so.interpolation === undefined ? 'LINEAR' : (so.interpolation as string);
-      if (!INTERPOLATIONS.includes(interpolation)) fail(`${sw}.interpolation`, `${sw}.interpolation must be LINEAR, STEP or CUBICSPLINE, found ${show(so.interpolation)}`);
-      if (input.type !== 'SCALAR' || input.componentType !== 5126) fail(`${sw}.input`, `${sw}.input must be a float SCALAR accessor (key times), found ${input.type}`);
+      if (!INTERPOLATIONS.includes(interpolation))
+        fail(
+          `${sw}.interpolation`,
+          `${sw}.interpolation must be LINEAR, STEP or CUBICSPLINE, found ${show(so.interpolation)}`,
+        );
+      if (input.type !== 'SCALAR' || input.componentType !== 5126)
+        fail(`${sw}.input`, `${sw}.input must be a float SCALAR accessor (key times), found ${input.type}`);
       const perKey = interpolation === 'CUBICSPLINE' ? 3 : 1;
       return { input, output, perKey, where: sw };
     });
@@ -245,12 +302,23 @@ export function validateGltfJson(json: GltfJson): GltfJson {
       const target = object(co.target, `${cw}.target`);
       optionalIndex(target.node, `${cw}.target.node`, nodes.length, 'node');
       const path = target.path as string;
-      if (typeof path !== 'string' || !Object.hasOwn(PATH_TYPES, path)) fail(`${cw}.target.path`, `${cw}.target.path must be translation, rotation, scale or weights, found ${show(target.path)}`);
+      if (typeof path !== 'string' || !Object.hasOwn(PATH_TYPES, path))
+        fail(
+          `${cw}.target.path`,
+          `${cw}.target.path must be translation, rotation, scale or weights, found ${show(target.path)}`,
+        );
       if (path === 'weights') return; // morph weights are not imported (their count depends on the mesh)
       const { input, output, perKey, where } = sampler;
-      if (output.type !== PATH_TYPES[path]) fail(`${where}.output`, `${where}.output animates ${path}, so it must be ${PATH_TYPES[path]}, found ${output.type}`);
+      if (output.type !== PATH_TYPES[path])
+        fail(
+          `${where}.output`,
+          `${where}.output animates ${path}, so it must be ${PATH_TYPES[path]}, found ${output.type}`,
+        );
       if (output.count !== input.count * perKey)
-        fail(`${where}.output`, `${where} has ${input.count} key times but ${output.count} output values (expected ${input.count * perKey})`);
+        fail(
+          `${where}.output`,
+          `${where} has ${input.count} key times but ${output.count} output values (expected ${input.count * perKey})`,
+        );
     });
   });
   return json;
@@ -260,6 +328,7 @@ export function validateGltfJson(json: GltfJson): GltfJson {
 export function checkKeyTimes(times: ArrayLike<number>, where: string): void {
   for (let k = 0; k < times.length; k++) {
     if (!Number.isFinite(times[k])) fail(where, `key time ${k} is ${times[k]}, not a finite number`);
-    if (k > 0 && !(times[k] > times[k - 1])) fail(where, `key times must increase: key ${k} at ${times[k]} s follows ${times[k - 1]} s`);
+    if (k > 0 && !(times[k] > times[k - 1]))
+      fail(where, `key times must increase: key ${k} at ${times[k]} s follows ${times[k - 1]} s`);
   }
 }
