@@ -86,9 +86,11 @@ describe('openBuildCache', () => {
   it('returns what was stored, byte for byte, as a candidate (its summary unchecked)', () => {
     const cache = openBuildCache(tempDir());
     expect(cache.read(key)).toBeUndefined();
-    const digest = cache.put(key, value);
+    const written = cache.put(key, value)!;
     const back = cache.read(key)!;
-    expect(back.digest).toBe(digest);
+    expect(back.digest).toBe(written.digest);
+    // The stamp put returns is the entry file's own, so a later build can skip hashing it (docs/cache.md).
+    expect(written.stamp).toEqual(back.stamp);
     expect(Buffer.from(back.bytes).equals(Buffer.from(value.bytes))).toBe(true);
     expect({ ...back.claim, bytes: back.bytes }).toEqual({ ...value, bytes: back.bytes });
     cache.accept(back);

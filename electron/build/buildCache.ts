@@ -152,8 +152,12 @@ export interface BuildCache {
   accept(candidate: CacheCandidate): FileStamp | undefined;
   /** Discards a candidate that did not hold (never following a link), and counts it. */
   reject(candidate: CacheCandidate): void;
-  /** Stores a result; returns the digest of the entry written, or undefined when nothing was written. */
-  put(key: string, value: CompressedMotion): string | undefined;
+  /**
+   * Stores a result; returns the digest of the entry written and, when the file now at the entry's path is
+   * provably the one written (same inode and size as the file descriptor that wrote it), its stamp, so the next
+   * build need not hash it again (docs/cache.md). Undefined when nothing was written.
+   */
+  put(key: string, value: CompressedMotion): { digest: string; stamp?: FileStamp } | undefined;
   /** Removes least recently used entries until the folder is under its limit, and orphaned temps. */
   prune(): void;
   readonly stats: CacheStats;
@@ -163,6 +167,16 @@ export type CandidateRead = CacheCandidate | undefined;
 
 function entryPath(dir: string, key: string): string {
   return join(dir, key.slice(0, 2), `${key}.mt3c`);
+}
+
+/** lstat with bigint fields, or undefined; a link is never followed (its own stamp would say nothing of the target). */
+function statNoThrow(path: string): fs.BigIntStats | undefined {
+  try {
+    const st = fs.lstatSync(path, { bigint: true });
+    return st.isFile() ? st : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function encodeEntry(key: string, value: CompressedMotion): Uint8Array {
@@ -357,10 +371,21 @@ export function openBuildCache(dir: string, options: { maxBytes?: number } = {})
       const tmp = ownTempName(path, 'new');
       try {
         // 'wx': a fresh file of our own naming, never one that exists (nor a link planted under that name).
-        fs.writeFileSync(tmp, data, { flag: 'wx' });
+        const fd = fs.openSync(tmp, 'wx');
+        let written: fs.BigIntStats;
+        try {
+          fs.writeFileSync(fd, data);
+          written = fs.fstatSync(fd, { bigint: true });
+        } finally {
+          fs.closeSync(fd);
+        }
         fs.renameSync(tmp, path);
         stats.written++;
-        return Buffer.from(data.subarray(4, 36)).toString('hex');
+        const digest = Buffer.from(data.subarray(4, 36)).toString('hex');
+        // The rename changed the inode's ctime: the stamp is taken after it, and kept only for our own inode.
+        const now = statNoThrow(path);
+        const ours = now && now.ino === written.ino && now.dev === written.dev && now.size === written.size;
+        return ours ? { digest, stamp: stampOf(now) } : { digest };
       } catch {
         discard(tmp);
         // A cache that cannot be written (full disk, read-only share) only costs time; the build goes on.

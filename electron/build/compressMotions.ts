@@ -219,7 +219,7 @@ export async function compressMotions(
             cache.stats.misses++;
             const written = cache.put(key, result);
             // Our own compression: what this build wrote holds by construction.
-            if (written) verdicts.remember(key, written);
+            if (written) verdicts.remember(key, written.digest, written.stamp);
           }
           finish(index, p.resolved.name, result, cached);
         } catch (e) {
