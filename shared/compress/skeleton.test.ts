@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { MotionFlag, type Motion } from '../motion/types';
 import { syntheticMotion } from '../testing/syntheticMotion';
+import { CompressCache } from './cache';
 import { compressMotion, SKELETON_ROUNDS } from './compress';
 import type { CompressOptions, CompressResult } from './types';
 
@@ -108,6 +109,19 @@ describe('skeleton-aware allocation', () => {
     expect(keyedThere.length).toBeGreaterThan(keyedBefore.length);
     // Those keys are the mode's, not the user's.
     for (const c of r.channels) expect(c.userKeyFrames).toEqual([]);
+  });
+
+  it('writes the same bytes with a cache that holds the channels of other runs as without one', () => {
+    const m = syntheticMotion({ frames: 150, joints: 8, seed: 42, noise: 0.02 });
+    const o = { ...base, shell: 10 };
+    const fresh = compressMotion(m, { ...o, objectTolerance: 0.5 });
+    const cache = new CompressCache();
+    compressMotion(m, { ...o, objectTolerance: 0.8 }, cache);
+    compressMotion(m, o, cache);
+    const cached = compressMotion(m, { ...o, objectTolerance: 0.5 }, cache);
+    expect(fresh.skeleton!.rounds).toBeGreaterThan(1);
+    expect(cached.bytes).toEqual(fresh.bytes);
+    expect(cached.skeleton).toEqual(fresh.skeleton);
   });
 
   it(`falls back to the guaranteed allocation when no frame over can take a key (or after ${SKELETON_ROUNDS} rounds), and says when even that does not hold`, () => {
