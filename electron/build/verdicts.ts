@@ -20,7 +20,7 @@ import { MTN_MAX_FRAMES, MTN_MAX_JOINTS } from '../../shared/mtn/constants';
 import { canonicalPath, isInside } from '../pathPolicy';
 import { writeFileAtomic } from '../fsutil';
 import { COMPRESSOR_IDENTITY, makeFolderNoFollow } from './buildCache';
-import { sameStamp, type FileStamp } from './fileStamp';
+import { sameStamp, stampOf, type FileStamp } from './fileStamp';
 
 const TOOL = 'actguy cache verdicts';
 const VERSION = 1;
@@ -58,6 +58,8 @@ export interface MotionHeader {
 export interface VerdictStore {
   /** Where the verdicts are kept (undefined: nowhere, nothing is remembered). */
   readonly file: string | undefined;
+  /** Whether some entry of `key` was verified before (whatever its digest: a build then reads it first). */
+  knows(key: string): boolean;
   /** Whether the entry of `key` with this content digest was verified before. */
   holds(key: string, entryDigest: string): boolean;
   /** The digest remembered for the entry of `key` when its file's stamp is the one recorded with it, else undefined. */
@@ -206,6 +208,7 @@ const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFi
 export function noVerdicts(): VerdictStore {
   return {
     file: undefined,
+    knows: () => false,
     holds: () => false,
     entryDigest: () => undefined,
     remember() {},
@@ -248,10 +251,23 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
   const state = resolve(stateDir);
   if (isInside(real, state) || isInside(real, canonicalPath(state))) return noVerdicts();
   const file = join(state, 'cache-verdicts', `${id.slice(0, 32)}.json`);
-  const load = (): Stored => {
+  /** The stamp the verdict file had when this build read it (undefined: none read, or written since). */
+  let seen: FileStamp | undefined;
+  const stampNow = (): FileStamp | undefined => {
     try {
-      const st = fs.lstatSync(file);
+      const st = fs.lstatSync(file, { bigint: true });
+      return st.isFile() ? stampOf(st) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const load = (): Stored => {
+    seen = undefined;
+    try {
+      const st = fs.lstatSync(file, { bigint: true });
       if (!st.isFile() || st.size > MAX_FILE_BYTES) return { verdicts: new Map(), files: new Map() };
+      // Taken before the read: a file replaced meanwhile has another stamp at save time, and is read again then.
+      seen = stampOf(st);
       return parseVerdicts(fs.readFileSync(file, 'utf8'), id);
     } catch {
       return { verdicts: new Map(), files: new Map() };
@@ -268,6 +284,7 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
   };
   return {
     file,
+    knows: (key) => stored.verdicts.has(key),
     holds(key, digest) {
       const v = stored.verdicts.get(key);
       if (!v || v.digest !== digest) return false;
@@ -316,8 +333,10 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
     },
     save() {
       if (!dirty) return;
-      // Another build may have saved meanwhile: keep its records too (the newer use of each wins).
-      const disk = load();
+      // Another build may have saved meanwhile: keep its records too (the newer use of each wins). A file with the
+      // stamp it had when this build read it holds nothing this build does not have (and is not parsed again).
+      const now = stampNow();
+      const disk: Stored = now && seen && sameStamp(now, seen) ? { verdicts: new Map(), files: new Map() } : load();
       for (const [k, v] of disk.verdicts)
         if (!stored.verdicts.has(k) || stored.verdicts.get(k)!.used < v.used) stored.verdicts.set(k, v);
       for (const [k, v] of disk.files)
@@ -375,6 +394,8 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
         if (makeFolderNoFollow(dirname(file))) return;
         writeFileAtomic(file, JSON.stringify(doc));
         dirty = false;
+        // Another build may replace it right after this one: the next save reads it again.
+        seen = undefined;
       } catch {
         /* a state folder that cannot be written only costs the next build time */
       }
