@@ -408,6 +408,12 @@ describe('local verdicts', () => {
     expect([...s.verdicts.keys()]).toEqual([h]);
     expect([...s.files.keys()]).toEqual(['/a']);
     expect(parseVerdicts('{"tool":"actguy cache verdicts","version":1,"cache":"other"}', 'id').verdicts.size).toBe(0);
+    // The size-limit walk record, [when, bytes written since]: anything else is dropped (the next build walks).
+    const walk = (w: unknown) =>
+      parseVerdicts(JSON.stringify({ tool: 'actguy cache verdicts', version: 1, cache: 'id', walk: w }), 'id').walk;
+    expect(walk([5, 7])).toEqual({ at: 5, written: 7 });
+    for (const w of [[5, -1], [5, 1.5], [-1, 7], [5], [5, 7, 9], '5,7', [5, '7'], null])
+      expect(walk(w), JSON.stringify(w)).toBeUndefined();
   });
 
   it("a verdict a build forgot stays forgotten; another build's records saved meanwhile are kept", () => {

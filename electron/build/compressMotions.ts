@@ -255,8 +255,10 @@ export async function compressMotions(
   }
   for (const { index, key } of known) await lookUp(index, key);
   await Promise.all(running);
-  // Only a build that added entries can have grown the folder past its limit (and a rebuild skips the walk).
-  if (cache && cache.stats.written > 0) cache.prune();
+  // Only a build that added entries can have grown the folder past its limit (and a rebuild skips the walk);
+  // one that added a few walks it only when this user's builds wrote a hundredth of the limit since the last
+  // walk, or a day went by (docs/cache.md, "Limits").
+  if (cache && cache.stats.written > 0 && verdicts.sizeWalkDue(cache.stats.writtenBytes, cache.maxBytes)) cache.prune();
   verdicts.save();
   if (errors.length) return { ok: false, errors: errors.sort((a, b) => a.index - b.index).map((e) => e.error) };
   return { ok: true, results: results as CompressedMotion[] };
