@@ -187,7 +187,9 @@ function compressSkeletonAware(
       if (!keyed) {
         const outcome = { errors: channelErrors, maxError, maxErrorFrame, inserted: 0 };
         const entry = { signature: '', keyFrames, outcome, track: r.mt3.rotations[j] };
-        keyed = new LocalKeys(rotationSource(motion, j), motion.frameCount, start(j), jointUserKeys(motion, j), entry);
+        const source = rotationSource(motion, j);
+        const refine = strategy.method === 'refined';
+        keyed = new LocalKeys(source, motion.frameCount, start(j), jointUserKeys(motion, j), entry, refine);
         local.set(c, keyed);
       }
       keyed.add(fresh);

@@ -92,4 +92,17 @@ describe('LocalKeys', () => {
       expect(result.outcome.maxError).toBe(Math.max(...result.outcome.errors));
     }
   });
+
+  it('without refinement (the classic method) only adds keys', () => {
+    for (const source of sources) {
+      const entry = compressed(source);
+      const local = new LocalKeys(source, N, tolerance, userKeys, entry, false);
+      const added = entry.keyFrames.slice(1).map((b, i) => (entry.keyFrames[i] + b) >> 1);
+      local.add(added.filter((f) => !entry.keyFrames.includes(f)));
+      const result = local.entry('');
+      for (const f of [...entry.keyFrames, ...added]) expect(result.keyFrames).toContain(f);
+      const errors = decodedErrors(result.track, source);
+      for (let t = 0; t <= N; t++) if (!result.keyFrames.includes(t)) expect(errors[t]).toBeLessThanOrEqual(tolerance);
+    }
+  });
 });

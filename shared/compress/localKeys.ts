@@ -33,7 +33,7 @@ export class LocalKeys {
 
   /**
    * Starts from `entry`, the channel compressed from `source` ((N+1) x 4) with `tolerance` (degrees) and the
-   * user's keys `userKeys`.
+   * user's keys `userKeys`. With `refine` false (the classic method, which never removes a key) keys are only added.
    */
   constructor(
     source: Float64Array,
@@ -41,6 +41,7 @@ export class LocalKeys {
     private readonly tolerance: number,
     userKeys: readonly number[],
     entry: CachedChannel<RotationTrack>,
+    private readonly refine = true,
   ) {
     this.fit = new RotationFit(source, N);
     this.search = new InnerSearch(this.fit);
@@ -66,7 +67,7 @@ export class LocalKeys {
   }
 
   /**
-   * Keys the frames `added` (none a key yet), then drops the keys that are no longer needed: the first time
+   * Keys the frames `added` (none a key yet), then (refining) drops the keys that are no longer needed: the first time
    * over the whole channel (as compressing it with the new keys would refine it), then within REMOVAL_REACH
    * keys of each added one.
    */
@@ -76,6 +77,7 @@ export class LocalKeys {
       this.required[f] = 1;
       if (!keys.isKey[f]) this.insert(f);
     }
+    if (!this.refine) return;
     const candidates = new Set<number>();
     if (this.firstRemoval) for (let k = 0; k >= 0; k = keys.next[k]) candidates.add(k);
     this.firstRemoval = false;
