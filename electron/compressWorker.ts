@@ -9,8 +9,14 @@
  * to stop through the shared abort word. Built to
  * dist/electron/compressWorker.cjs.
  */
+import { existsSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { applyCompressRequest, runCompressRequest } from './compress/apply';
+import { applyCompressRequest, compressOptionsOfRequest, runCompressRequest } from './compress/apply';
+import { sharesPay, workerCompressor } from './build/compressPool';
+import { cacheChannelShares, channelsToCompress } from '../shared/compress/compress';
+import type { CompressRequest } from '../shared/compress/request';
+import { writeMtn } from '../shared/mtn/write';
+import { mtnByteSize } from '../shared/mtn/constants';
 import type { CompressWorkerData, FromCompressWorker, ToCompressWorker } from './compress/protocol';
 import { readMtn } from '../shared/mtn/read';
 import type { Motion } from '../shared/motion/types';
@@ -26,6 +32,7 @@ if (!parentPort) throw new Error('compressWorker.cjs must run as a worker thread
 const port = parentPort;
 const abortWord = (workerData as CompressWorkerData | undefined)?.abortWord;
 const abortFlag = abortWord ? new Int32Array(abortWord) : null;
+const pool = (workerData as CompressWorkerData | undefined)?.pool;
 /**
  * Per open document: its motion, its channel cache, and the last answer sent for each method (classic, refined),
  * which a request's knownRevision may name so that the answer goes as a delta (shared/compress/delta.ts).
@@ -52,42 +59,9 @@ port.on('message', (msg: ToCompressWorker) => {
     case 'close':
       documents.delete(msg.documentId);
       return;
-    case 'compress': {
-      let reply: FromCompressWorker;
-      try {
-        const doc = documents.get(msg.request.documentId);
-        if (!doc)
-          throw new Error(`compress: document ${msg.request.documentId} is not open (it was closed or never opened)`);
-        if (!doc.motion)
-          throw new Error(`compress: document ${msg.request.documentId} could not be read: ${doc.openError}`);
-        applyCompressRequest(doc.motion, msg.request);
-        const jobId = msg.jobId;
-        const shouldStop = abortFlag ? () => Atomics.load(abortFlag, 0) === jobId : undefined;
-        const response = runCompressRequest(doc.motion, msg.request, doc.name, doc.cache, shouldStop);
-        // As changes when the caller holds the last answer of this method and it has the same channels (never with
-        // the file bytes: exports; the offsets flag adds or drops channels).
-        const base = doc.sent.get(response.method);
-        const known = msg.request.knownRevision;
-        const delta =
-          known !== undefined &&
-          base &&
-          base.revision === known &&
-          !msg.request.includeBytes &&
-          deltaPossible(base, response)
-            ? diffCompressResponse(base, response)
-            : null;
-        if (!msg.request.includeBytes) doc.sent.set(response.method, response);
-        reply = { type: 'result', jobId, response: delta ?? response };
-      } catch (e) {
-        if (e instanceof CompressAborted) {
-          port.postMessage({ type: 'aborted', jobId: msg.jobId } satisfies FromCompressWorker);
-          return;
-        }
-        reply = { type: 'error', jobId: msg.jobId, error: errorPayload(e) };
-      }
-      port.postMessage(reply);
+    case 'compress':
+      void compressJob(msg);
       return;
-    }
     case 'exportMsh': {
       // Runs in a worker of its own (CompressClient.exportMsh), so it never holds up an edit's recompression.
       try {
@@ -105,6 +79,85 @@ port.on('message', (msg: ToCompressWorker) => {
     }
   }
 });
+
+/**
+ * One compression job of the lane (the client sends the next one only after this one answered). An export of a
+ * long motion whose channels this worker has mostly not compressed yet goes to the build's pool in channel shares
+ * first (exportInShares); the job then finds them in the document's cache, so the bytes are those of one job.
+ */
+async function compressJob(msg: Extract<ToCompressWorker, { type: 'compress' }>): Promise<void> {
+  let reply: FromCompressWorker;
+  try {
+    const doc = documents.get(msg.request.documentId);
+    if (!doc)
+      throw new Error(`compress: document ${msg.request.documentId} is not open (it was closed or never opened)`);
+    if (!doc.motion)
+      throw new Error(`compress: document ${msg.request.documentId} could not be read: ${doc.openError}`);
+    applyCompressRequest(doc.motion, msg.request);
+    const jobId = msg.jobId;
+    const shouldStop = abortFlag ? () => Atomics.load(abortFlag, 0) === jobId : undefined;
+    const shares = msg.request.includeBytes ? await exportInShares(doc.motion, msg.request, doc.name, doc.cache!) : 0;
+    const response = runCompressRequest(doc.motion, msg.request, doc.name, doc.cache, shouldStop);
+    if (shares) response.channelShares = shares;
+    // As changes when the caller holds the last answer of this method and it has the same channels (never with
+    // the file bytes: exports; the offsets flag adds or drops channels).
+    const base = doc.sent.get(response.method);
+    const known = msg.request.knownRevision;
+    const delta =
+      known !== undefined &&
+      base &&
+      base.revision === known &&
+      !msg.request.includeBytes &&
+      deltaPossible(base, response)
+        ? diffCompressResponse(base, response)
+        : null;
+    if (!msg.request.includeBytes) doc.sent.set(response.method, response);
+    reply = { type: 'result', jobId, response: delta ?? response };
+  } catch (e) {
+    if (e instanceof CompressAborted) {
+      port.postMessage({ type: 'aborted', jobId: msg.jobId } satisfies FromCompressWorker);
+      return;
+    }
+    reply = { type: 'error', jobId: msg.jobId, error: errorPayload(e) };
+  }
+  port.postMessage(reply);
+}
+
+/**
+ * Compresses the channels of an export on the build's pool, in one share per job (the same path as a long motion
+ * of `actguy build`), into the document's cache; returns the number of shares, 0 when it left the motion to this
+ * worker: a short motion, the skeleton-aware mode, one job, or a motion whose channels this worker mostly holds
+ * already (an export at the tolerances of the last preview only writes the file). A share that failed leaves the
+ * motion to this worker too, so that its error is the one-job error.
+ */
+async function exportInShares(
+  motion: Motion,
+  request: CompressRequest,
+  name: string,
+  cache: CompressCache,
+): Promise<number> {
+  if (!pool || pool.jobs < 2 || !existsSync(pool.workerPath)) return 0;
+  const options = compressOptionsOfRequest(request, name);
+  if (!sharesPay(mtnByteSize(motion.frameCount, motion.joints.length), options)) return 0;
+  const { toCompress, total } = channelsToCompress(motion, options, cache);
+  if (toCompress * 2 < total) return 0;
+  let mtn: Uint8Array;
+  try {
+    mtn = writeMtn(motion);
+  } catch {
+    return 0; // an edit that breaks the format: compressMotion reports it as it does for one job
+  }
+  const compressor = workerCompressor(pool.workerPath, pool.jobs);
+  try {
+    const shares = await compressor.channelShares(mtn, options);
+    if (!shares) return 0;
+    cacheChannelShares(cache, motion, shares);
+    // Every channel is now the document's own (same tolerances, same user keys), or the job compresses what is not.
+    return channelsToCompress(motion, options, cache).toCompress === 0 ? shares.length : 0;
+  } finally {
+    await compressor.close();
+  }
+}
 
 function errorPayload(e: unknown): IpcErrorPayload {
   return e instanceof FormatError

@@ -90,6 +90,16 @@ export interface MotionCompressor {
   close(): Promise<void>;
 }
 
+/** The pool of worker threads: a MotionCompressor that can also hand back a long motion's channel shares. */
+export interface PoolCompressor extends MotionCompressor {
+  /**
+   * The motion's channels compressed in `jobs` shares, one per worker (compressChannelShare), for the caller to put
+   * together (compressWithShares, cacheChannelShares): the very channels of one compressMotion. Null when a share
+   * failed (compress the motion whole then, so that its error is the one-job error).
+   */
+  channelShares(mtn: Uint8Array, options: CompressOptions, resampleTo?: number): Promise<ChannelShare[] | null>;
+}
+
 /** A request to a pool worker. */
 export interface PoolRequest {
   id: number;
@@ -167,6 +177,11 @@ function wholeOutcome(reply: PoolReply): PoolOutcome {
  */
 export const SHARE_MIN_MTN_BYTES = 512 * 1024;
 
+/** Whether a motion is worth compressing in channel shares (long enough, and not in the skeleton-aware mode). */
+export function sharesPay(mtnBytes: number, options: CompressOptions): boolean {
+  return options.objectTolerance === undefined && mtnBytes >= SHARE_MIN_MTN_BYTES;
+}
+
 function errorOf(reply: Extract<PoolReply, { ok: false }>): Error {
   const f = reply.error.format;
   return f ? new FormatError(f.kind, f.detail, f.place) : new Error(reply.error.message);
@@ -201,7 +216,7 @@ export function defaultPoolWorkerPath(): string {
  * queue and go to the first free worker; a worker that dies fails its request
  * and is replaced.
  */
-export function workerCompressor(workerPath: string, jobs: number): MotionCompressor {
+export function workerCompressor(workerPath: string, jobs: number): PoolCompressor {
   type Pending = { req: PoolRequest; resolve: (r: PoolReply) => void; reject: (e: Error) => void };
   const queue: Pending[] = [];
   const idle: Worker[] = [];
@@ -278,6 +293,23 @@ export function workerCompressor(workerPath: string, jobs: number): MotionCompre
       }),
     );
 
+  /** PoolCompressor.channelShares: one share per job. */
+  const channelShares = async (
+    mtn: Uint8Array,
+    options: CompressOptions,
+    resampleTo?: number,
+  ): Promise<ChannelShare[] | null> => {
+    const resample = resampleTo === undefined ? {} : { resampleTo };
+    try {
+      const replies = await Promise.all(
+        Array.from({ length: jobs }, (_, index) => send({ mtn, options, ...resample, share: { index, count: jobs } })),
+      );
+      return replies.map((r) => (r.ok && 'share' in r ? r.share : []));
+    } catch (e) {
+      if (closed) throw e;
+      return null;
+    }
+  };
   /**
    * A long motion in shares of its channels, one per job, put together on this thread (compressWithShares: the
    * very bytes of one compressMotion, whatever the number of jobs). Null when a share failed: the motion is then
@@ -288,27 +320,15 @@ export function workerCompressor(workerPath: string, jobs: number): MotionCompre
     options: CompressOptions,
     resampleTo: number | undefined,
   ): Promise<CompressedMotion | null> => {
-    const resample = resampleTo === undefined ? {} : { resampleTo };
-    let shares: ChannelShare[];
-    try {
-      const replies = await Promise.all(
-        Array.from({ length: jobs }, (_, index) => send({ mtn, options, ...resample, share: { index, count: jobs } })),
-      );
-      shares = replies.map((r) => (r.ok && 'share' in r ? r.share : []));
-    } catch (e) {
-      if (closed) throw e;
-      return null;
-    }
-    return compressedMotionOf(compressWithShares(motionOf(mtn, resampleTo), options, shares));
+    const shares = await channelShares(mtn, options, resampleTo);
+    return shares && compressedMotionOf(compressWithShares(motionOf(mtn, resampleTo), options, shares));
   };
 
   return {
     jobs,
+    channelShares,
     compress: async (mtn, options, resampleTo) => {
-      const shared =
-        jobs > 1 && options.objectTolerance === undefined && mtn.byteLength >= SHARE_MIN_MTN_BYTES
-          ? await inShares(mtn, options, resampleTo)
-          : null;
+      const shared = jobs > 1 && sharesPay(mtn.byteLength, options) ? await inShares(mtn, options, resampleTo) : null;
       return shared ?? (await run(mtn, options, resampleTo, undefined)).result;
     },
     verifyOrCompress: (mtn, options, resampleTo, candidate) => run(mtn, options, resampleTo, candidate),
