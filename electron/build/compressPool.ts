@@ -24,6 +24,7 @@ import { compressedMotionOf, type CompressedMotion } from '../../shared/project/
 import { verifyCompressed } from '../../shared/compress/verify';
 import type { Motion } from '../../shared/motion/types';
 import { canonicalJson } from './buildCache';
+import type { VerdictStore } from './verdicts';
 
 /**
  * Compresses one motion given as MTN bytes, resampled to `resampleTo` fps first when given (the same code in a
@@ -87,6 +88,11 @@ export interface MotionCompressor {
     resampleTo: number | undefined,
     candidate: PoolCandidate,
   ): Promise<PoolOutcome>;
+  /**
+   * Starts its workers now rather than at the first motion (a cold build: their start-up, loading the compressor's
+   * bundle, then runs while the build's thread reads and checks the inputs). Optional: in-process has none.
+   */
+  start?(): void;
   close(): Promise<void>;
 }
 
@@ -199,6 +205,16 @@ export function inProcessCompressor(): MotionCompressor {
     },
     close: async () => {},
   };
+}
+
+/**
+ * Starts the pool's workers at once when the build is cold: no local verdicts for its cache folder (or no cache),
+ * so every motion goes to the pool, to be compressed or to have its cache entry verified there. Their start-up
+ * then overlaps prepareBuild's reading of the inputs instead of following it (docs/compression.md). A rebuild
+ * this user's builds verified before starts them only if a motion needs them.
+ */
+export function startWhenCold(compressor: MotionCompressor, remembered: VerdictStore | undefined): void {
+  if (!remembered) compressor.start?.();
 }
 
 /** The machine's cores: the default number of jobs. */
@@ -327,6 +343,9 @@ export function workerCompressor(workerPath: string, jobs: number): PoolCompress
   return {
     jobs,
     channelShares,
+    start() {
+      while (!closed && live < jobs) idle.push(spawn());
+    },
     compress: async (mtn, options, resampleTo) => {
       const shared = jobs > 1 && sharesPay(mtn.byteLength, options) ? await inShares(mtn, options, resampleTo) : null;
       return shared ?? (await run(mtn, options, resampleTo, undefined)).result;
