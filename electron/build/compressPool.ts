@@ -344,7 +344,8 @@ export function workerCompressor(workerPath: string, jobs: number): PoolCompress
     jobs,
     channelShares,
     start() {
-      while (!closed && live < jobs) idle.push(spawn());
+      if (closed) return;
+      for (let n = live; n < jobs; n++) idle.push(spawn());
     },
     compress: async (mtn, options, resampleTo) => {
       const shared = jobs > 1 && sharesPay(mtn.byteLength, options) ? await inShares(mtn, options, resampleTo) : null;
