@@ -12,7 +12,7 @@
 import { existsSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { applyCompressRequest, compressOptionsOfRequest, runCompressRequest } from './compress/apply';
-import { sharesPay, workerCompressor } from './build/compressPool';
+import { sharesPay, workerCompressor, type PoolCompressor } from './build/compressPool';
 import { cacheChannelShares, channelsToCompress } from '../shared/compress/compress';
 import type { CompressRequest } from '../shared/compress/request';
 import { writeMtn } from '../shared/mtn/write';
@@ -33,6 +33,19 @@ const port = parentPort;
 const abortWord = (workerData as CompressWorkerData | undefined)?.abortWord;
 const abortFlag = abortWord ? new Int32Array(abortWord) : null;
 const pool = (workerData as CompressWorkerData | undefined)?.pool;
+/**
+ * The pool exports are compressed on, started at the first export that uses it and kept while this worker lives
+ * (its idle threads do not hold the worker up; they end with it): a pool's threads compile the compressor on
+ * their first motion, so a second export on a warm pool is what gains (docs/compression.md).
+ */
+let exportPool: PoolCompressor | undefined;
+/**
+ * The pool is started for an export only when the motion's MTN is at least this large (about 2,600 frames of a
+ * 31-joint capture): its threads then compile the compressor (about half a CPU-second each) and a shorter motion
+ * is exported sooner by this worker alone, whose compressor is compiled already. Once started, every long
+ * export uses it.
+ */
+const COLD_POOL_MIN_MTN_BYTES = 4_000_000;
 /**
  * Per open document: its motion, its channel cache, and the last answer sent for each method (classic, refined),
  * which a request's knownRevision may name so that the answer goes as a delta (shared/compress/delta.ts).
@@ -126,8 +139,9 @@ async function compressJob(msg: Extract<ToCompressWorker, { type: 'compress' }>)
 /**
  * Compresses the channels of an export on the build's pool, in one share per job (the same path as a long motion
  * of `actguy build`), into the document's cache; returns the number of shares, 0 when it left the motion to this
- * worker: a short motion, the skeleton-aware mode, one job, or a motion whose channels this worker mostly holds
- * already (an export at the tolerances of the last preview only writes the file). A share that failed leaves the
+ * worker: a short motion (or one under COLD_POOL_MIN_MTN_BYTES while the pool is not started), the skeleton-aware
+ * mode, one job, or a motion whose channels this worker mostly holds already (an export at the tolerances of the
+ * last preview only writes the file). A share that failed leaves the
  * motion to this worker too, so that its error is the one-job error.
  */
 async function exportInShares(
@@ -138,7 +152,8 @@ async function exportInShares(
 ): Promise<number> {
   if (!pool || pool.jobs < 2 || !existsSync(pool.workerPath)) return 0;
   const options = compressOptionsOfRequest(request, name);
-  if (!sharesPay(mtnByteSize(motion.frameCount, motion.joints.length), options)) return 0;
+  const size = mtnByteSize(motion.frameCount, motion.joints.length);
+  if (!sharesPay(size, options) || (!exportPool && size < COLD_POOL_MIN_MTN_BYTES)) return 0;
   const { toCompress, total } = channelsToCompress(motion, options, cache);
   if (toCompress * 2 < total) return 0;
   let mtn: Uint8Array;
@@ -147,16 +162,12 @@ async function exportInShares(
   } catch {
     return 0; // an edit that breaks the format: compressMotion reports it as it does for one job
   }
-  const compressor = workerCompressor(pool.workerPath, pool.jobs);
-  try {
-    const shares = await compressor.channelShares(mtn, options);
-    if (!shares) return 0;
-    cacheChannelShares(cache, motion, shares);
-    // Every channel is now the document's own (same tolerances, same user keys), or the job compresses what is not.
-    return channelsToCompress(motion, options, cache).toCompress === 0 ? shares.length : 0;
-  } finally {
-    await compressor.close();
-  }
+  exportPool ??= workerCompressor(pool.workerPath, pool.jobs);
+  const shares = await exportPool.channelShares(mtn, options);
+  if (!shares) return 0;
+  cacheChannelShares(cache, motion, shares);
+  // Every channel is now the document's own (same tolerances, same user keys), or the job compresses what is not.
+  return channelsToCompress(motion, options, cache).toCompress === 0 ? shares.length : 0;
 }
 
 function errorPayload(e: unknown): IpcErrorPayload {

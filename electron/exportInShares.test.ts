@@ -2,13 +2,15 @@
  * The app's export of a long motion runs on the build's compression pool, in channel shares (docs/compression.md),
  * and writes the very bytes of a one-job export.
  */
-import { copyFileSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressRequestForMotion } from '../shared/compress/request';
 import type { CompressOutcome, CompressRequest } from '../shared/ipc/compress';
 import { KeyFlag } from '../shared/motion/types';
 import { readMtn } from '../shared/mtn/read';
+import { writeMtn } from '../shared/mtn/write';
+import { resampleMotion } from '../shared/motion/resample';
 import { useBuiltCompressWorker, useBundledWorker } from './compress/buildWorkerForTests';
 import { createCompressClient, type CompressClient } from './compressClient';
 import { tempWorkspace, testHandlers } from './testing/handlerHarness';
@@ -25,6 +27,8 @@ const clients: CompressClient[] = [];
 beforeEach(() => {
   ({ dir, workspace } = tempWorkspace('actguy-export-shares-'));
   copyFileSync(LONG, join(workspace, 'long.mtn'));
+  // The capture at 120 fps (2,749 frames, 4.2 MB): long enough to start the pool for (docs/compression.md).
+  writeFileSync(join(workspace, 'longer.mtn'), writeMtn(resampleMotion(readMtn(readFileSync(LONG)), 120)));
 });
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.dispose()));
@@ -52,9 +56,12 @@ function handlersWithPool(jobs: number) {
   return { handlers, seen };
 }
 
-/** Opens long.mtn and makes an export request with user keys added on joint 3 (an edit the pool must see). */
-async function openLong(handlers: ReturnType<typeof handlersWithPool>['handlers']): Promise<CompressRequest> {
-  const opened = await handlers.openMotion({ path: join(workspace, 'long.mtn') });
+/** Opens a motion and makes an export request with user keys added on joint 3 (an edit the pool must see). */
+async function openLong(
+  handlers: ReturnType<typeof handlersWithPool>['handlers'],
+  file = 'long.mtn',
+): Promise<CompressRequest> {
+  const opened = await handlers.openMotion({ path: join(workspace, file) });
   if (opened.status !== 'opened') throw new Error(`expected opened, got ${opened.status}`);
   const m = readMtn(opened.motion.mtnBytes);
   const req = compressRequestForMotion(m, opened.motion.documentId, 1);
@@ -65,22 +72,33 @@ async function openLong(handlers: ReturnType<typeof handlersWithPool>['handlers'
 describe('export of a long motion', () => {
   it('is compressed in channel shares on the pool and writes the bytes of a one-job export', async () => {
     const one = handlersWithPool(1);
-    const wholeReq = await openLong(one.handlers);
-    await one.handlers.exportMt3({ path: join(workspace, 'one.mt3'), compress: wholeReq });
-    expect(one.seen[0]).toMatchObject({ status: 'done' });
-    expect(one.seen[0]).not.toHaveProperty('channelShares');
+    const two = handlersWithPool(2);
+    const exported = async (h: ReturnType<typeof handlersWithPool>, file: string, out: string) => {
+      await h.handlers.exportMt3({ path: join(workspace, out), compress: await openLong(h.handlers, file) });
+      return readFileSync(join(workspace, out));
+    };
+    // The longer motion starts the pool; the long one (under the start threshold) then uses it too.
+    const longerWhole = await exported(one, 'longer.mtn', 'longer1.mt3');
+    const longWhole = await exported(one, 'long.mtn', 'long1.mt3');
+    expect(one.seen.map((o) => o.status === 'done' && o.channelShares)).toEqual([undefined, undefined]);
+    expect((await exported(two, 'longer.mtn', 'longer2.mt3')).equals(longerWhole)).toBe(true);
+    expect((await exported(two, 'long.mtn', 'long2.mt3')).equals(longWhole)).toBe(true);
+    expect(two.seen.map((o) => o.status === 'done' && o.channelShares)).toEqual([2, 2]);
+  }, 120_000);
 
+  it('is left to the lane when it holds the channels, or when the motion is too short to start the pool for', async () => {
     const two = handlersWithPool(2);
     const req = await openLong(two.handlers);
-    await two.handlers.exportMt3({ path: join(workspace, 'two.mt3'), compress: req });
-    expect(two.seen[0]).toMatchObject({ status: 'done', channelShares: 2 });
-    const whole = readFileSync(join(workspace, 'one.mt3'));
-    expect(readFileSync(join(workspace, 'two.mt3')).equals(whole)).toBe(true);
-
+    await two.handlers.exportMt3({ path: join(workspace, 'a.mt3'), compress: req });
+    expect(two.seen[0]).toMatchObject({ status: 'done' });
+    expect(two.seen[0]).not.toHaveProperty('channelShares');
+    const longer = await openLong(two.handlers, 'longer.mtn');
+    await two.handlers.exportMt3({ path: join(workspace, 'b.mt3'), compress: longer });
+    expect(two.seen[1]).toMatchObject({ status: 'done', channelShares: 2 });
     // Exported again at the same settings: the lane's worker holds every channel now, so it only writes the file.
-    await two.handlers.exportMt3({ path: join(workspace, 'again.mt3'), compress: { ...req, revision: 2 } });
-    expect(two.seen[1]).toMatchObject({ status: 'done' });
-    expect(two.seen[1]).not.toHaveProperty('channelShares');
-    expect(readFileSync(join(workspace, 'again.mt3')).equals(whole)).toBe(true);
-  }, 60_000);
+    await two.handlers.exportMt3({ path: join(workspace, 'c.mt3'), compress: { ...longer, revision: 2 } });
+    expect(two.seen[2]).toMatchObject({ status: 'done' });
+    expect(two.seen[2]).not.toHaveProperty('channelShares');
+    expect(readFileSync(join(workspace, 'c.mt3')).equals(readFileSync(join(workspace, 'b.mt3')))).toBe(true);
+  }, 120_000);
 });
