@@ -2,7 +2,7 @@
  * The app's export of a long motion runs on the build's compression pool, in channel shares (docs/compression.md),
  * and writes the very bytes of a one-job export.
  */
-import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressRequestForMotion } from '../shared/compress/request';
@@ -101,4 +101,34 @@ describe('export of a long motion', () => {
     expect(two.seen[2]).not.toHaveProperty('channelShares');
     expect(readFileSync(join(workspace, 'c.mt3')).equals(readFileSync(join(workspace, 'b.mt3')))).toBe(true);
   }, 120_000);
+
+  it('is cancelled with the client, pool and all, and leaves no file', async () => {
+    const client = createCompressClient({
+      workerPath: workerPath(),
+      pool: { workerPath: poolWorkerPath(), jobs: 2 },
+    });
+    const handlers = testHandlers({
+      app: { workspaceRoot: workspace, startupPath: join(workspace, 'longer.mtn') },
+      compress: client,
+      checkText: inProcessTextChecker,
+    });
+    // A first export starts the lane's worker (the long motion is under the threshold: no pool yet).
+    await handlers.exportMt3({ path: join(workspace, 'first.mt3'), compress: await openLong(handlers) });
+    const tasks = () => readdirSync('/proc/self/task').length;
+    const before = tasks();
+    const req = await openLong(handlers, 'longer.mtn');
+    const state = { settled: false };
+    const exporting = handlers.exportMt3({ path: join(workspace, 'cancelled.mt3'), compress: req });
+    exporting.then(
+      () => (state.settled = true),
+      () => (state.settled = true),
+    );
+    // Wait until the lane's worker has started the pool's two threads (Linux /proc), so the cancel finds it running.
+    while (!state.settled && tasks() < before + 2) await new Promise((r) => setTimeout(r, 5));
+    expect(state.settled).toBe(false);
+    const refused = expect(exporting).rejects.toThrow(/shut down/);
+    await client.dispose();
+    await refused;
+    expect(existsSync(join(workspace, 'cancelled.mt3'))).toBe(false);
+  }, 60_000);
 });
