@@ -217,7 +217,8 @@ export function createCompressClient(options: CompressClientOptions = {}): Compr
       return new Promise<MshExportFiles>((resolve, reject) => {
         let w: Worker;
         try {
-          w = new Worker(workerPath);
+          const workerData: CompressWorkerData = { abortWord: new SharedArrayBuffer(4), pool };
+          w = new Worker(workerPath, { workerData });
         } catch (e) {
           reject(new Error(`the MSH export did not start (${(e as Error).message})`));
           return;

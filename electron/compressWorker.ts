@@ -12,7 +12,8 @@
 import { existsSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { applyCompressRequest, compressOptionsOfRequest, runCompressRequest } from './compress/apply';
-import { sharesPay, workerCompressor, type PoolCompressor } from './build/compressPool';
+import { SHARE_MIN_MTN_BYTES, sharesPay, workerCompressor, type PoolCompressor } from './build/compressPool';
+import type { MshExportOptions, MshNodeFit } from '../shared/msh/export';
 import { cacheChannelShares, channelsToCompress } from '../shared/compress/compress';
 import type { CompressRequest } from '../shared/compress/request';
 import { writeMtn } from '../shared/mtn/write';
@@ -75,21 +76,9 @@ port.on('message', (msg: ToCompressWorker) => {
     case 'compress':
       void compressJob(msg);
       return;
-    case 'exportMsh': {
-      // Runs in a worker of its own (CompressClient.exportMsh), so it never holds up an edit's recompression.
-      try {
-        const doc = documents.get(msg.documentId);
-        if (!doc) throw new Error(`export MSH: document ${msg.documentId} is not open (it was closed or never opened)`);
-        if (!doc.motion) throw new Error(`export MSH: document ${msg.documentId} could not be read: ${doc.openError}`);
-        const files = exportMshFiles(doc.motion, msg.options, msg.names);
-        // Copied, not transferred: a detached buffer would make V8 recompile every typed-array function of this
-        // long-lived worker (see servePoolRequests).
-        port.postMessage({ type: 'msh', jobId: msg.jobId, files } satisfies FromCompressWorker);
-      } catch (e) {
-        port.postMessage({ type: 'error', jobId: msg.jobId, error: errorPayload(e) } satisfies FromCompressWorker);
-      }
+    case 'exportMsh':
+      void exportMshJob(msg);
       return;
-    }
   }
 });
 
@@ -168,6 +157,52 @@ async function exportInShares(
   cacheChannelShares(cache, motion, shares);
   // Every channel is now the document's own (same tolerances, same user keys), or the job compresses what is not.
   return channelsToCompress(motion, options, cache).toCompress === 0 ? shares.length : 0;
+}
+
+/**
+ * An MSH export, in a worker of its own (CompressClient.exportMsh), so it never holds up an edit's recompression.
+ * A long motion's nodes are fitted on the build's pool, one share per job (the fit takes seconds on a long
+ * capture and every node is fitted alone), and put together here: the files of one thread.
+ */
+async function exportMshJob(msg: Extract<ToCompressWorker, { type: 'exportMsh' }>): Promise<void> {
+  try {
+    const doc = documents.get(msg.documentId);
+    if (!doc) throw new Error(`export MSH: document ${msg.documentId} is not open (it was closed or never opened)`);
+    if (!doc.motion) throw new Error(`export MSH: document ${msg.documentId} could not be read: ${doc.openError}`);
+    const fits = await mshFitsOnPool(doc.motion, msg.options);
+    const files = exportMshFiles(doc.motion, msg.options, msg.names, fits ?? undefined);
+    if (fits) files.nodeShares = pool!.jobs;
+    // Copied, not transferred: a detached buffer would make V8 recompile every typed-array function of this
+    // long-lived worker (see servePoolRequests).
+    port.postMessage({ type: 'msh', jobId: msg.jobId, files } satisfies FromCompressWorker);
+  } catch (e) {
+    port.postMessage({ type: 'error', jobId: msg.jobId, error: errorPayload(e) } satisfies FromCompressWorker);
+  }
+}
+
+/**
+ * The node fits of an MSH export from the pool, or null to fit them here: one job, no pool bundle, or a motion
+ * whose MTN is under SHARE_MIN_MTN_BYTES (this export worker is as cold as a pool's, so a long motion gains at
+ * once). A share that failed leaves the export to this worker, whose error is then the one-thread error.
+ */
+async function mshFitsOnPool(motion: Motion, options: MshExportOptions): Promise<MshNodeFit[] | null> {
+  if (!pool || pool.jobs < 2 || !existsSync(pool.workerPath)) return null;
+  if (mtnByteSize(motion.frameCount, motion.joints.length) < SHARE_MIN_MTN_BYTES) return null;
+  let mtn: Uint8Array;
+  try {
+    mtn = writeMtn(motion);
+  } catch {
+    return null;
+  }
+  const compressor = workerCompressor(pool.workerPath, pool.jobs);
+  try {
+    const fits = await compressor.mshNodeFits(mtn, options);
+    // Every node exactly once, or this worker fits them.
+    const J = motion.joints.length;
+    return fits && fits.length === J && new Set(fits.map((f) => f.node)).size === J ? fits : null;
+  } finally {
+    await compressor.close();
+  }
 }
 
 function errorPayload(e: unknown): IpcErrorPayload {

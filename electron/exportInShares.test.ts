@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressRequestForMotion } from '../shared/compress/request';
 import type { CompressOutcome, CompressRequest } from '../shared/ipc/compress';
+import type { MshExportFiles } from '../shared/msh/files';
 import { KeyFlag } from '../shared/motion/types';
 import { readMtn } from '../shared/mtn/read';
 import { writeMtn } from '../shared/mtn/write';
@@ -40,6 +41,7 @@ function handlersWithPool(jobs: number) {
   const client = createCompressClient({ workerPath: workerPath(), pool: { workerPath: poolWorkerPath(), jobs } });
   clients.push(client);
   const seen: CompressOutcome[] = [];
+  const mshSeen: MshExportFiles[] = [];
   const compress: CompressClient = {
     ...client,
     compress: async (req, options) => {
@@ -47,13 +49,18 @@ function handlersWithPool(jobs: number) {
       seen.push(outcome);
       return outcome;
     },
+    exportMsh: async (req) => {
+      const files = await client.exportMsh(req);
+      mshSeen.push(files);
+      return files;
+    },
   };
   const handlers = testHandlers({
     app: { workspaceRoot: workspace, startupPath: join(workspace, 'long.mtn') },
     compress,
     checkText: inProcessTextChecker,
   });
-  return { handlers, seen };
+  return { handlers, seen, mshSeen };
 }
 
 /** Opens a motion and makes an export request with user keys added on joint 3 (an edit the pool must see). */
@@ -131,4 +138,32 @@ describe('export of a long motion', () => {
     await refused;
     expect(existsSync(join(workspace, 'cancelled.mt3'))).toBe(false);
   }, 60_000);
+});
+
+describe('MSH export of a long motion', () => {
+  it('fits its nodes in shares on the pool and writes the files of one thread', async () => {
+    const files = async (jobs: number, prefix: string) => {
+      const h = handlersWithPool(jobs);
+      const opened = await h.handlers.openMotion({ path: join(workspace, 'long.mtn') });
+      if (opened.status !== 'opened') throw new Error(`expected opened, got ${opened.status}`);
+      await h.handlers.exportMsh({
+        documentId: opened.motion.documentId,
+        positionTolerance: 0.5,
+        rotationToleranceDeg: 1,
+        path: join(workspace, `${prefix}.res8`),
+      });
+      return {
+        shares: h.mshSeen[0].nodeShares,
+        bytes: ['res8', 'res19', 'nodes.json'].map((ext) => readFileSync(join(workspace, `${prefix}.${ext}`))),
+      };
+    };
+    const one = await files(1, 'one');
+    const two = await files(2, 'two');
+    expect(one.shares).toBeUndefined();
+    expect(two.shares).toBe(2);
+    // The .nodes.json names its own payloads (one.res8, two.res8): compare it with the prefix replaced.
+    expect(two.bytes[0].equals(one.bytes[0])).toBe(true);
+    expect(two.bytes[1].equals(one.bytes[1])).toBe(true);
+    expect(two.bytes[2].toString().replaceAll('two.', 'one.')).toBe(one.bytes[2].toString());
+  }, 120_000);
 });

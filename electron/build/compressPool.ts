@@ -23,6 +23,7 @@ import { resampleMotion } from '../../shared/motion/resample';
 import { compressedMotionOf, type CompressedMotion } from '../../shared/project/plan';
 import { verifyCompressed } from '../../shared/compress/verify';
 import type { Motion } from '../../shared/motion/types';
+import { fitMshNodes, type MshExportOptions, type MshNodeFit } from '../../shared/msh/export';
 import { canonicalJson } from './buildCache';
 import type { VerdictStore } from './verdicts';
 
@@ -104,6 +105,11 @@ export interface PoolCompressor extends MotionCompressor {
    * failed (compress the motion whole then, so that its error is the one-job error).
    */
   channelShares(mtn: Uint8Array, options: CompressOptions, resampleTo?: number): Promise<ChannelShare[] | null>;
+  /**
+   * The motion's MSH node fits in `jobs` shares, one per worker (fitMshNodes), every node once: what
+   * exportMshAnimation puts together into the very export of one thread. Null when a share failed.
+   */
+  mshNodeFits(mtn: Uint8Array, options: MshExportOptions): Promise<MshNodeFit[] | null>;
 }
 
 /** A request to a pool worker. */
@@ -115,12 +121,15 @@ export interface PoolRequest {
   candidate?: PoolCandidate;
   /** Compress only this share of the motion's channels (compressChannelShare) and answer with it. */
   share?: { index: number; count: number };
+  /** Fit only this share of the motion's MSH nodes (fitMshNodes, every count-th from the index-th) instead. */
+  mshShare?: { options: MshExportOptions; index: number; count: number };
 }
 
 /** A pool worker's answer: the compressed motion, or the error as plain data (a FormatError keeps kind and place). */
 export type PoolReply =
   | ({ id: number; ok: true } & PoolOutcome)
   | { id: number; ok: true; share: ChannelShare }
+  | { id: number; ok: true; mshFits: MshNodeFit[] }
   | {
       id: number;
       ok: false;
@@ -130,6 +139,14 @@ export type PoolReply =
 /** Runs one request (the worker's whole job); never throws. */
 export function answerPoolRequest(req: PoolRequest): PoolReply {
   try {
+    if (req.mshShare) {
+      const { options, index, count } = req.mshShare;
+      return {
+        id: req.id,
+        ok: true,
+        mshFits: fitMshNodes(motionOf(req.mtn, req.resampleTo), options, (node) => node % count === index),
+      };
+    }
     if (req.share)
       return {
         id: req.id,
@@ -172,7 +189,8 @@ export function servePoolRequests(port: PoolPort): void {
 /** The outcome of a reply to a whole-motion request; throws its error. */
 function wholeOutcome(reply: PoolReply): PoolOutcome {
   if (!reply.ok) throw errorOf(reply);
-  if ('share' in reply) throw new Error('a compression worker answered a whole motion with a share');
+  if ('share' in reply || 'mshFits' in reply)
+    throw new Error('a compression worker answered a whole motion with a share');
   return { result: reply.result, candidate: reply.candidate };
 }
 
@@ -326,6 +344,21 @@ export function workerCompressor(workerPath: string, jobs: number): PoolCompress
       return null;
     }
   };
+  /** PoolCompressor.mshNodeFits: one share of the nodes per job. */
+  const mshNodeFits = async (mtn: Uint8Array, options: MshExportOptions): Promise<MshNodeFit[] | null> => {
+    try {
+      const replies = await Promise.all(
+        Array.from({ length: jobs }, (_, index) =>
+          // An MSH share has its own options; the compressor's are not read.
+          send({ mtn, options: {} as CompressOptions, mshShare: { options, index, count: jobs } }),
+        ),
+      );
+      return replies.flatMap((r) => (r.ok && 'mshFits' in r ? r.mshFits : []));
+    } catch (e) {
+      if (closed) throw e;
+      return null;
+    }
+  };
   /**
    * A long motion in shares of its channels, one per job, put together on this thread (compressWithShares: the
    * very bytes of one compressMotion, whatever the number of jobs). Null when a share failed: the motion is then
@@ -343,6 +376,7 @@ export function workerCompressor(workerPath: string, jobs: number): PoolCompress
   return {
     jobs,
     channelShares,
+    mshNodeFits,
     start() {
       if (closed) return;
       for (let n = live; n < jobs; n++) idle.push(spawn());
