@@ -336,7 +336,8 @@ interface ChannelRun {
 /**
  * Compresses the channels of a motion (or reuses them from `cache`), in the order of the MT3: the root
  * translation, each joint's rotation, then each joint's offset with OFFSETS. With `select`, only the channels
- * whose index in that order it accepts are run (a share of a long motion, compressChannelShare). `extraKeys`
+ * whose index in that order it accepts are run (a share of a long motion, compressChannelShare); it is told
+ * whether `cache` holds the channel. `extraKeys`
  * (by index in that order, ascending frames) are kept like user keys but not reported as theirs: the keys the
  * skeleton-aware mode places where the object-space error went over. `prepared` channels (by index) are taken as
  * they are, neither compressed nor cached: the skeleton-aware mode's channels that took keys in place (LocalKeys).
@@ -347,7 +348,7 @@ function runChannels(
   strategy: CompressStrategy,
   cache: CompressCache | undefined,
   shouldStop: (() => boolean) | undefined,
-  select?: (index: number) => boolean,
+  select?: (index: number, cached: boolean) => boolean,
   extraKeys?: readonly (readonly number[])[],
   prepared?: ReadonlyMap<number, CachedChannel<RotationTrack>>,
 ): ChannelRun[] {
@@ -365,13 +366,9 @@ function runChannels(
     tolerance: number,
     compress: (keptKeys: number[]) => Omit<CachedChannel<PositionTrack | RotationTrack>, 'signature'>,
   ): void => {
-    const extra = extraKeys?.[index];
-    if (select && !select(index)) {
-      index++;
-      return;
-    }
-    const given = prepared?.get(index);
-    index++;
+    const at = index++;
+    const extra = extraKeys?.[at];
+    const given = prepared?.get(at);
     if (given) {
       runs.push({ kind, joint, userKeys, tolerance, id: `${method}:${kind}:${joint}`, entry: given });
       return;
@@ -381,6 +378,7 @@ function runChannels(
     const id = `${method}:${kind}:${joint}`;
     const signature = channelSignature(tolerance, keptKeys, method);
     let entry = cache?.get(id, signature);
+    if (select && !select(at, entry !== undefined)) return;
     if (!entry) {
       if (shouldStop?.()) throw new CompressAborted();
       entry = { signature, ...compress(keptKeys) };
@@ -482,9 +480,37 @@ export function compressChannelShare(
 /** compressMotion of a motion whose channels were compressed in shares (compressChannelShare): the same result. */
 export function compressWithShares(motion: Motion, options: CompressOptions, shares: ChannelShare[]): CompressResult {
   const cache = new CompressCache();
+  cacheChannelShares(cache, motion, shares);
+  return compressMotion(motion, options, cache);
+}
+
+/**
+ * Puts compressed shares of `motion`'s channels into `cache`, so that compressMotion(motion, options, cache) with
+ * the options they were compressed with reuses them (the app's export of a long motion: the pool compresses the
+ * shares, the document's own cache then holds them for the next edit).
+ */
+export function cacheChannelShares(cache: CompressCache, motion: Motion, shares: ChannelShare[]): void {
   cache.begin(motion);
   for (const share of shares) for (const [id, entry] of share) cache.set(id, entry);
-  return compressMotion(motion, options, cache);
+}
+
+/**
+ * How many of `motion`'s channels compressMotion(motion, options, cache) would compress, and how many it has:
+ * the others `cache` holds for these tolerances and user keys. Compresses nothing.
+ */
+export function channelsToCompress(
+  motion: Motion,
+  options: CompressOptions,
+  cache: CompressCache | undefined,
+): { toCompress: number; total: number } {
+  let toCompress = 0;
+  let total = 0;
+  runChannels(motion, options, methodStrategy(options.method), cache, undefined, (_, cached) => {
+    total++;
+    if (!cached) toCompress++;
+    return false;
+  });
+  return { toCompress, total };
 }
 
 /** The per-channel compression of one set of tolerances (classic or refined keys). */
