@@ -100,6 +100,12 @@ export class ScalarSquad {
 
   /** Loads keys a (q[ia], A[ja]) and b (q[ib], A[jb]); `sign` -1 negates key b's two quaternions. */
   set(q: ArrayLike<number>, ia: number, ib: number, A: ArrayLike<number>, ja: number, jb: number, sign: number): void {
+    this.setKeys(q, ia, ib, sign);
+    this.setInner(A, ja, jb, sign);
+  }
+
+  /** Loads only the key rotations (as `set` does): keySlerpAt needs nothing else. */
+  setKeys(q: ArrayLike<number>, ia: number, ib: number, sign: number): void {
     const k = this.k;
     for (let c = 0; c < 4; c++) {
       k[c] = q[ia + c];
@@ -107,7 +113,6 @@ export class ScalarSquad {
     }
     k[16] = clampedAcos(k[0] * k[4] + k[1] * k[5] + k[2] * k[6] + k[3] * k[7]);
     k[17] = Math.sin(k[16]);
-    this.setInner(A, ja, jb, sign);
   }
 
   /**
