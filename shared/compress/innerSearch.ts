@@ -21,7 +21,8 @@ const RAD_TO_DEG = 180 / Math.PI;
 /**
  * Half-width, in sine of half the angle, of the band around the bound where a frame's residual length does not
  * decide which side of the bound the reference decoder puts it (residuals): the two measures differ by about
- * 1e-16 / sin(angle / 2) (the acos of a dot product near 1), under 1e-11 down to 0.001 deg.
+ * 1e-16 / sin(angle / 2) (the acos of a dot product near 1), under 1e-11 down to 0.001 deg, plus the series
+ * Squad sample's 1e-14.
  */
 const REFERENCE_BAND = 1e-9;
 
@@ -366,8 +367,9 @@ export class InnerSearch {
   /**
    * Residuals of the chain's segments with the inner quaternions of contA into out (rows as segRow); returns the
    * worst squared residual, and sets referenceMax to the reference decoder's worst error in degrees from the same
-   * samples (with contA holding decoded s12 values, the error of what would be written). A residual's length is
-   * the sine of half the angle that the reference decoder measures as 2 acos(|dot|): the two agree to far below
+   * samples (with contA holding decoded s12 values, the error of what would be written). The samples are
+   * ScalarSquad.atWithKeySlerpNear's (within about 1e-14 of the reference's), and a residual's length is the sine
+   * of half the angle that the reference decoder measures as 2 acos(|dot|): the two agree to far below
    * REFERENCE_BAND, so only a frame whose residual lies within that band of the bound takes the reference's own
    * operations (RotationFit.segmentError's), and a frame outside it is on the same side of the bound under both.
    * It stops early once both are settled for a caller: the worst residual has reached `stopAt` (a linearisation
@@ -393,7 +395,7 @@ export class InnerSearch {
       const span = kb - ka;
       let row = this.segRow[s];
       for (let t = ka + 1; t < kb; t++, row += 3) {
-        seg.atWithKeySlerp(t, ka, span, this.keySlerp, (row / 3) * 4);
+        seg.atWithKeySlerpNear(t, ka, span, this.keySlerp, (row / 3) * 4);
         const dx = o[0],
           dy = o[1],
           dz = o[2],
@@ -416,7 +418,10 @@ export class InnerSearch {
         out[row + 2] = z;
         const m = x * x + y * y + z * z;
         if (m >= lo && m <= hi) {
-          const e = (2 * Math.acos(Math.min(1, Math.abs(dx * sx + dy * sy + dz * sz + dw * sw))) * 180) / Math.PI;
+          // The reference decoder's own operations: its Squad sample and its error.
+          seg.atWithKeySlerp(t, ka, span, this.keySlerp, (row / 3) * 4);
+          const e =
+            (2 * Math.acos(Math.min(1, Math.abs(o[0] * sx + o[1] * sy + o[2] * sz + o[3] * sw))) * 180) / Math.PI;
           if (e > bandMax) bandMax = e;
         }
         if (m > worst) {

@@ -84,6 +84,16 @@ function clampedAcos(v: number): number {
   return Math.acos(v > 1 ? 1 : v < -1 ? -1 : v);
 }
 
+/** Largest inner-slerp angle (radians) that ScalarSquad.atWithKeySlerpNear takes by series. */
+const NEAR_MAX_INNER_ANGLE = 0.5;
+/** Largest sin(theta / 2)^2 of the outer slerp's angle that it takes by series (theta about 0.2 rad). */
+const NEAR_MAX_HALF_CHORD_SQ = 0.01;
+
+/** sin(x) / x as a series in x^2 (x^2 <= 0.25: error under 3e-14). */
+function sincSeries(x2: number): number {
+  return 1 - x2 * (1 / 6 - x2 * (1 / 120 - x2 * (1 / 5040 - x2 * (1 / 362880 - x2 / 39916800))));
+}
+
 /**
  * SquadSegment for the compressor's hot loops: keys loaded from their arrays
  * and each sample computed on scalars into `out`, with the same operations in
@@ -177,6 +187,60 @@ export class ScalarSquad {
     out[o + 1] = s1y;
     out[o + 2] = s1z;
     out[o + 3] = s1w;
+  }
+
+  /**
+   * atWithKeySlerp to within about 1e-14 per component, with the slerps' sines as series instead of calls (the
+   * inner search samples the Squad many times per removal; its reference checks take atWithKeySlerp wherever the
+   * difference could matter). Angles beyond the series' range take atWithKeySlerp itself.
+   */
+  atWithKeySlerpNear(t: number, a: number, d: number, s1: Float64Array, o: number): void {
+    const k = this.k;
+    const thA = k[18];
+    if (thA > NEAR_MAX_INNER_ANGLE) {
+      this.atWithKeySlerp(t, a, d, s1, o);
+      return;
+    }
+    const u = (t - a) / d;
+    const s1x = s1[o],
+      s1y = s1[o + 1],
+      s1z = s1[o + 2],
+      s1w = s1[o + 3];
+    // s2 = slerp(aa, ab, u): sin(x theta) / sin(theta) = x sinc(x theta) / sinc(theta)
+    const th2 = thA * thA;
+    const iA = 1 / sincSeries(th2);
+    const a0 = (1 - u) * sincSeries((1 - u) * (1 - u) * th2) * iA,
+      a1 = u * sincSeries(u * u * th2) * iA;
+    const s2x = a0 * k[8] + a1 * k[12],
+      s2y = a0 * k[9] + a1 * k[13],
+      s2z = a0 * k[10] + a1 * k[14],
+      s2w = a0 * k[11] + a1 * k[15];
+    // out = normalize(slerp(s1, s2, h)): theta^2 from the chord, sin(theta / 2)^2 = |s1 - s2|^2 / 4
+    const cx = s1x - s2x,
+      cy = s1y - s2y,
+      cz = s1z - s2z,
+      cw = s1w - s2w;
+    const q = (cx * cx + cy * cy + cz * cz + cw * cw) / 4;
+    if (q > NEAR_MAX_HALF_CHORD_SQ) {
+      this.atWithKeySlerp(t, a, d, s1, o);
+      return;
+    }
+    // (2 asin(sqrt q))^2
+    const phi = 4 * q * (1 + q * (1 / 3 + q * (8 / 45 + q * (4 / 35 + q * (128 / 1575)))));
+    const h = 2 * u * (1 - u);
+    const iS = 1 / sincSeries(phi);
+    const w0 = (1 - h) * sincSeries((1 - h) * (1 - h) * phi) * iS,
+      w1 = h * sincSeries(h * h * phi) * iS;
+    const ox = w0 * s1x + w1 * s2x,
+      oy = w0 * s1y + w1 * s2y,
+      oz = w0 * s1z + w1 * s2z,
+      ow = w0 * s1w + w1 * s2w;
+    const l = Math.sqrt(ox * ox + oy * oy + oz * oz + ow * ow);
+    const out = this.out;
+    out[0] = ox / l;
+    out[1] = oy / l;
+    out[2] = oz / l;
+    out[3] = ow / l;
   }
 
   /** The rest of `at`, from the key slerp s1 (s1[o..o+3]) that keySlerpAt gave for the same t: out = the Squad. */

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../testing/random';
+import { ScalarSquad } from './squad';
+
+describe('ScalarSquad.atWithKeySlerpNear', () => {
+  it('gives the Squad sample of atWithKeySlerp to within 1e-13, from nearly equal keys to angles past its series', () => {
+    const random = seededRandom(21);
+    const unit = (q: number[]) => {
+      const l = Math.hypot(...q);
+      return q.map((c) => c / l);
+    };
+    const near = (q: number[], spread: number) => unit(q.map((c) => c + (random() - 0.5) * spread));
+    const squad = new ScalarSquad();
+    const keySlerp = new Float64Array(4);
+    const exact = new Float64Array(4);
+    let worst = 0;
+    for (let i = 0; i < 20000; i++) {
+      // Spreads from identical keys to inner and outer angles beyond the series' range (its fallback).
+      const spread = [0, 1e-9, 1e-4, 0.01, 0.1, 0.3, 0.6, 1.2][i % 8];
+      const qa = unit([random() - 0.5, random() - 0.5, random() - 0.5, random() - 0.5]);
+      const qb = near(qa, spread);
+      const q = Float64Array.from([...qa, ...qb]);
+      const inner = Float64Array.from([...near(qa, spread), ...near(qb, spread)]);
+      squad.set(q, 0, 4, inner, 0, 4, 1);
+      const span = 2 + (i % 9);
+      const t = 1 + (i % (span - 1));
+      squad.keySlerpAt(t, 0, span, keySlerp, 0);
+      squad.atWithKeySlerp(t, 0, span, keySlerp, 0);
+      exact.set(squad.out);
+      squad.atWithKeySlerpNear(t, 0, span, keySlerp, 0);
+      for (let c = 0; c < 4; c++) worst = Math.max(worst, Math.abs(squad.out[c] - exact[c]));
+    }
+    expect(worst).toBeLessThan(1e-13);
+  });
+});
