@@ -40,6 +40,12 @@ test('set a budget in the panel, build, and see the scales in the dialog', async
   await expect(page.getByTestId('project-dirty')).toBeVisible();
   await expect(panel.getByTestId('project-budget-limit')).toBeVisible();
   await expect(panel.getByTestId('project-budget-use')).toHaveClass(/bad/); // the default build is over it
+  // The whole use text is readable at 1280x800 (it wraps; nothing is cut off with an ellipsis).
+  const fits = await panel
+    .getByTestId('project-budget-use')
+    .evaluate((e) => e.scrollWidth <= e.clientWidth && e.getBoundingClientRect().right <= window.innerWidth);
+  expect(fits).toBe(true);
+  await expect(panel.getByTestId('project-budget-use')).toContainText('over, a build loosens tolerances to fit');
   // One named undo step: undo clears the field, redo brings it back.
   await page.locator('body').click({ position: { x: 5, y: 790 } });
   await page.getByTestId('menu-edit').click();

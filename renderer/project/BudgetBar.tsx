@@ -78,14 +78,12 @@ export function BudgetBar() {
         >
           Set
         </button>
-        <span
-          className={`small project-budget-use${over ? ' bad' : ''}`}
-          data-testid="project-budget-use"
-          title={useText}
-        >
-          {useText}
-        </span>
       </div>
+      {useText && (
+        <div className={`small project-budget-use${over ? ' bad' : ''}`} data-testid="project-budget-use">
+          {useText}
+        </div>
+      )}
       {error && (
         <div className="bad small" data-testid="project-budget-error">
           {error}
