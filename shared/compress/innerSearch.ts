@@ -390,7 +390,7 @@ export class InnerSearch {
       // Squad on scalars (ScalarSquad): the same bits as SquadSegment, without a boxed double per frame (this
       // loop is most of a refinement). The keys and their slerps were loaded by cacheKeySlerps.
       const seg = this.segs[s];
-      seg.setInner(A, s * 4, (s + 1) * 4, this.segSign[s]);
+      seg.setInnerNear(A, s * 4, (s + 1) * 4, this.segSign[s]);
       const o = seg.out;
       const span = kb - ka;
       let row = this.segRow[s];
@@ -419,7 +419,7 @@ export class InnerSearch {
         const m = x * x + y * y + z * z;
         if (m >= lo && m <= hi) {
           // The reference decoder's own operations: its Squad sample and its error.
-          seg.atWithKeySlerp(t, ka, span, this.keySlerp, (row / 3) * 4);
+          seg.atReference(t, ka, span, this.keySlerp, (row / 3) * 4);
           const e =
             (2 * Math.acos(Math.min(1, Math.abs(o[0] * sx + o[1] * sy + o[2] * sz + o[3] * sw))) * 180) / Math.PI;
           if (e > bandMax) bandMax = e;

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../testing/random';
 import { ScalarSquad } from './squad';
 
-describe('ScalarSquad.atWithKeySlerpNear', () => {
-  it('gives the Squad sample of atWithKeySlerp to within 1e-13, from nearly equal keys to angles past its series', () => {
+describe('ScalarSquad.atWithKeySlerpNear and setInnerNear', () => {
+  it('gives the Squad sample of atWithKeySlerp to within 1e-13 (atReference: exactly), from nearly equal keys to angles past its series', () => {
     const random = seededRandom(21);
     const unit = (q: number[]) => {
       const l = Math.hypot(...q);
@@ -27,8 +27,16 @@ describe('ScalarSquad.atWithKeySlerpNear', () => {
       squad.keySlerpAt(t, 0, span, keySlerp, 0);
       squad.atWithKeySlerp(t, 0, span, keySlerp, 0);
       exact.set(squad.out);
+      // With the inner quaternions loaded for it (setInnerNear: their angle from the chord).
+      squad.setInnerNear(inner, 0, 4, 1);
       squad.atWithKeySlerpNear(t, 0, span, keySlerp, 0);
       for (let c = 0; c < 4; c++) worst = Math.max(worst, Math.abs(squad.out[c] - exact[c]));
+      // atReference after setInnerNear is the reference decoder's sample, bit for bit (other inner quaternions
+      // loaded before, so nothing of theirs may be left over).
+      squad.set(q, 0, 4, Float64Array.from([...near(qb, 0.5), ...near(qa, 0.5)]), 0, 4, 1);
+      squad.setInnerNear(inner, 0, 4, 1);
+      squad.atReference(t, 0, span, keySlerp, 0);
+      expect(Array.from(squad.out)).toEqual(Array.from(exact));
     }
     expect(worst).toBeLessThan(1e-13);
   });

@@ -89,6 +89,11 @@ const NEAR_MAX_INNER_ANGLE = 0.5;
 /** Largest sin(theta / 2)^2 of the outer slerp's angle that it takes by series (theta about 0.2 rad). */
 const NEAR_MAX_HALF_CHORD_SQ = 0.01;
 
+/** theta^2 = (2 asin(sqrt q))^2 of an angle whose sin(theta / 2)^2 is q <= NEAR_MAX_HALF_CHORD_SQ (error under 1e-12 relative). */
+function angleSqFromHalfChordSq(q: number): number {
+  return 4 * q * (1 + q * (1 / 3 + q * (8 / 45 + q * (4 / 35 + q * (128 / 1575)))));
+}
+
 /** sin(x) / x as a series in x^2 (x^2 <= 0.25: error under 3e-14). */
 function sincSeries(x2: number): number {
   return 1 - x2 * (1 / 6 - x2 * (1 / 120 - x2 * (1 / 5040 - x2 * (1 / 362880 - x2 / 39916800))));
@@ -105,7 +110,11 @@ function sincSeries(x2: number): number {
 export class ScalarSquad {
   /** The normalised Squad sample of the last `at` (x, y, z, w). */
   readonly out = new Float64Array(4);
-  private readonly k = new Float64Array(20);
+  /**
+   * Keys (0-7), inner quaternions (8-15), the keys' angle and its sine (16, 17), the inner quaternions' angle and
+   * its sine (18, 19), that angle squared (20), and 1 when 18 and 19 are loaded (21; setInnerNear leaves them).
+   */
+  private readonly k = new Float64Array(22);
   private readonly s1 = new Float64Array(4);
 
   /** Loads keys a (q[ia], A[ja]) and b (q[ib], A[jb]); `sign` -1 negates key b's two quaternions. */
@@ -135,8 +144,45 @@ export class ScalarSquad {
       k[8 + c] = A[ja + c];
       k[12 + c] = sign * A[jb + c];
     }
+    this.exactInnerAngle();
+  }
+
+  /**
+   * setInner for atWithKeySlerpNear alone: the inner quaternions' squared angle from their chord as a series when
+   * it is small (no acos or sine; atReference and the fallbacks load the angle itself when they need it).
+   */
+  setInnerNear(A: ArrayLike<number>, ja: number, jb: number, sign: number): void {
+    const k = this.k;
+    for (let c = 0; c < 4; c++) {
+      k[8 + c] = A[ja + c];
+      k[12 + c] = sign * A[jb + c];
+    }
+    const cx = k[8] - k[12],
+      cy = k[9] - k[13],
+      cz = k[10] - k[14],
+      cw = k[11] - k[15];
+    const q = (cx * cx + cy * cy + cz * cz + cw * cw) / 4;
+    if (q > NEAR_MAX_HALF_CHORD_SQ) {
+      this.exactInnerAngle();
+      return;
+    }
+    k[20] = angleSqFromHalfChordSq(q);
+    k[21] = 0;
+  }
+
+  /** The inner quaternions' angle and its sine as setInner computes them. */
+  private exactInnerAngle(): void {
+    const k = this.k;
     k[18] = clampedAcos(k[8] * k[12] + k[9] * k[13] + k[10] * k[14] + k[11] * k[15]);
     k[19] = Math.sin(k[18]);
+    k[20] = k[18] * k[18];
+    k[21] = 1;
+  }
+
+  /** atWithKeySlerp after setInner or setInnerNear: the reference decoder's very sample. */
+  atReference(t: number, a: number, d: number, s1: Float64Array, o: number): void {
+    if (this.k[21] === 0) this.exactInnerAngle();
+    this.atWithKeySlerp(t, a, d, s1, o);
   }
 
   /** out = the Squad at u = (t - a) / d. */
@@ -196,9 +242,9 @@ export class ScalarSquad {
    */
   atWithKeySlerpNear(t: number, a: number, d: number, s1: Float64Array, o: number): void {
     const k = this.k;
-    const thA = k[18];
-    if (thA > NEAR_MAX_INNER_ANGLE) {
-      this.atWithKeySlerp(t, a, d, s1, o);
+    const th2 = k[20];
+    if (th2 > NEAR_MAX_INNER_ANGLE * NEAR_MAX_INNER_ANGLE) {
+      this.atReference(t, a, d, s1, o);
       return;
     }
     const u = (t - a) / d;
@@ -207,7 +253,6 @@ export class ScalarSquad {
       s1z = s1[o + 2],
       s1w = s1[o + 3];
     // s2 = slerp(aa, ab, u): sin(x theta) / sin(theta) = x sinc(x theta) / sinc(theta)
-    const th2 = thA * thA;
     const iA = 1 / sincSeries(th2);
     const a0 = (1 - u) * sincSeries((1 - u) * (1 - u) * th2) * iA,
       a1 = u * sincSeries(u * u * th2) * iA;
@@ -222,11 +267,10 @@ export class ScalarSquad {
       cw = s1w - s2w;
     const q = (cx * cx + cy * cy + cz * cz + cw * cw) / 4;
     if (q > NEAR_MAX_HALF_CHORD_SQ) {
-      this.atWithKeySlerp(t, a, d, s1, o);
+      this.atReference(t, a, d, s1, o);
       return;
     }
-    // (2 asin(sqrt q))^2
-    const phi = 4 * q * (1 + q * (1 / 3 + q * (8 / 45 + q * (4 / 35 + q * (128 / 1575)))));
+    const phi = angleSqFromHalfChordSq(q);
     const h = 2 * u * (1 - u);
     const iS = 1 / sincSeries(phi);
     const w0 = (1 - h) * sincSeries((1 - h) * (1 - h) * phi) * iS,
