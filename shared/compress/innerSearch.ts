@@ -179,7 +179,8 @@ export class InnerSearch {
       for (let p = 0; p < P; p++) this.tTrial[p] = this.t[p] + this.dSum[p];
       for (let v = 0; v < this.nv; v++) this.setRounded(v, this.tTrial, v * 3);
       this.evaluations++;
-      const e = this.residuals(this.rTrial, emax, exactLimitSq);
+      // The last linearisation's residuals serve only its check: a frame over the limit ends that pass.
+      const e = this.residuals(this.rTrial, lin === LINEARISATIONS - 1 ? 0 : emax, exactLimitSq);
       const ref = this.referenceMax;
       if (ref <= bound) {
         for (let v = 0; v < this.nv; v++) {
