@@ -24,16 +24,16 @@ const RAD_TO_DEG = 180 / Math.PI;
  * 1e-16 / sin(angle / 2) (the acos of a dot product near 1), under 1e-11 down to 0.001 deg, plus the series
  * Squad sample's 1e-14.
  */
-const REFERENCE_BAND = 1e-9;
+export const REFERENCE_BAND = 1e-9;
 
 /** Squared sine of half an angle in degrees: how the search compares a residual's length with an error. */
-function halfSineSq(deg: number): number {
+export function halfSineSq(deg: number): number {
   const s = Math.sin(deg / RAD_TO_DEG / 2);
   return s * s;
 }
 
 /** The angle in degrees whose halfSineSq is m. */
-function halfAngleDeg(m: number): number {
+export function halfAngleDeg(m: number): number {
   return 2 * Math.asin(Math.min(1, Math.sqrt(m))) * RAD_TO_DEG;
 }
 
