@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { CompressOutcome, CompressRequest } from '../shared/ipc/compress';
@@ -49,6 +50,11 @@ export interface CompressClient {
 export interface CompressClientOptions {
   /** The built worker bundle; defaults to compressWorker.cjs beside the running bundle (dist/electron). */
   workerPath?: string;
+  /**
+   * The build's compression pool an export of a long motion is compressed on, in channel shares (docs/compression.md):
+   * its worker bundle (default compressPoolWorker.cjs beside the running bundle) and jobs (default: the cores).
+   */
+  pool?: { workerPath?: string; jobs?: number };
 }
 
 interface Job {
@@ -81,6 +87,10 @@ interface Lane {
 
 export function createCompressClient(options: CompressClientOptions = {}): CompressClient {
   const workerPath = options.workerPath ?? join(__dirname, 'compressWorker.cjs');
+  const pool = {
+    workerPath: options.pool?.workerPath ?? join(__dirname, 'compressPoolWorker.cjs'),
+    jobs: options.pool?.jobs ?? availableParallelism(),
+  };
   const documents = new Map<DocumentId, { name: string; mtnBytes: Uint8Array }>();
   const lanes: Record<Lane['name'], Lane> = {
     interactive: { name: 'interactive', worker: null, waiting: [], running: null, abortWord: new SharedArrayBuffer(4) },
@@ -105,7 +115,7 @@ export function createCompressClient(options: CompressClientOptions = {}): Compr
   };
 
   const startWorker = (lane: Lane): Worker => {
-    const workerData: CompressWorkerData = { abortWord: lane.abortWord };
+    const workerData: CompressWorkerData = { abortWord: lane.abortWord, pool };
     const w = new Worker(workerPath, { workerData });
     w.on('message', (msg: FromCompressWorker) => {
       if (!lane.running || msg.jobId !== lane.running.jobId) return;
@@ -207,7 +217,8 @@ export function createCompressClient(options: CompressClientOptions = {}): Compr
       return new Promise<MshExportFiles>((resolve, reject) => {
         let w: Worker;
         try {
-          w = new Worker(workerPath);
+          const workerData: CompressWorkerData = { abortWord: new SharedArrayBuffer(4), pool };
+          w = new Worker(workerPath, { workerData });
         } catch (e) {
           reject(new Error(`the MSH export did not start (${(e as Error).message})`));
           return;

@@ -22,7 +22,7 @@ import { benchBuild } from './benchBuild';
 import { benchCache } from './benchCache';
 import { benchExtras } from './benchExtras';
 import { benchUi } from './bench-ui';
-import { benchMethods } from './benchMethods';
+import { benchMethods, benchSkeleton } from './benchMethods';
 import { benchCompressor, benchProcess } from './benchCompressor';
 import { benchBudget } from './benchBudget';
 
@@ -70,6 +70,12 @@ export async function main(): Promise<void> {
   if (process.argv.includes('--process-only')) {
     // `npm run bench -- --process-only`: just the CLI process time against the naive greedy (docs/compression.md).
     benchProcess(root);
+    return;
+  }
+  if (process.argv.includes('--skeleton-only')) {
+    // `npm run bench -- --skeleton-only`: the skeleton-aware mode against classic 0.2 deg at the same object-space
+    // error on every bundled capture at 30 and 120 fps (docs/compression.md).
+    benchSkeleton(root);
     return;
   }
   if (process.argv.includes('--methods-only')) {

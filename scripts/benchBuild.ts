@@ -79,7 +79,7 @@ export function generateProject(
  * Writes a project of five long motions into `dir`: the captures whole (at most four), then again at a tighter
  * rotation tolerance. Returns its path and each motion's frame count.
  */
-function longProject(dir: string, captures: [string, Motion][]): { path: string; frames: number[] } {
+export function longProject(dir: string, captures: [string, Motion][]): { path: string; frames: number[] } {
   const motions: object[] = [];
   const frames: number[] = [];
   for (let k = 0; k < 5; k++) {

@@ -104,7 +104,14 @@ for (const name of names) {
     const dir = dirname(outfile);
     for (const c of used) chunksByDir.set(dir, new Set([...(chunksByDir.get(dir) ?? []), c]));
   }
-  for (const [dir, chunks] of chunksByDir) for (const c of chunks) await bundle(c.module, join(dir, c.file), {});
+  // A chunk may reach another (the commands chunk reaches three.js through glTF import): built the same way.
+  for (const [dir, chunks] of chunksByDir) {
+    const built = new Set();
+    for (let c; (c = [...chunks].find((x) => !built.has(x)));) {
+      built.add(c);
+      await bundle(c.module, join(dir, c.file), { plugins: [lazyChunks(chunks)] });
+    }
+  }
 }
 
 async function bundle(entry, outfile, extra) {

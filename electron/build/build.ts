@@ -17,7 +17,7 @@ import { commitOutputs } from './commit';
 import { fileStamp, recordingReader, type MotionDone } from './compressMotions';
 import { compressWithinBudget } from './budgetBuild';
 import { existingVerdicts, openVerdictStore } from './verdicts';
-import { compressorFor, defaultJobs, type MotionCompressor } from './compressPool';
+import { compressorFor, defaultJobs, startWhenCold, type MotionCompressor } from './compressPool';
 import { readInputFile } from './files';
 
 export interface ProjectBuildOptions {
@@ -95,14 +95,17 @@ export async function buildProject(
   // The verdicts of a cache folder that is already there let prepareBuild skip motion files it read before.
   const remembered = cacheDir === null ? undefined : existingVerdicts(cacheDir, options.stateDir);
   const recorded = recordingReader(readFile, fileStamp, remembered);
-  const prep = prepareBuild(project, recorded.read, recorded.known);
-  if (!prep.ok) return prep;
-  const cache = cacheDir === null ? undefined : openBuildCache(cacheDir, { maxBytes: options.cacheMaxBytes });
-  const verdicts =
-    cache && !cache.stats.unusable ? (remembered ?? openVerdictStore(cache.dir, options.stateDir)) : undefined;
   const compressor = options.compressor ?? compressorFor(options.jobs ?? defaultJobs());
   let compressed;
+  let prep;
+  let cache;
   try {
+    startWhenCold(compressor, remembered);
+    prep = prepareBuild(project, recorded.read, recorded.known);
+    if (!prep.ok) return prep;
+    cache = cacheDir === null ? undefined : openBuildCache(cacheDir, { maxBytes: options.cacheMaxBytes });
+    const verdicts =
+      cache && !cache.stats.unusable ? (remembered ?? openVerdictStore(cache.dir, options.stateDir)) : undefined;
     compressed = await compressWithinBudget(prep.prepared, {
       compressor,
       cache,

@@ -1,6 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import {
   copyFileSync,
+  existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -151,6 +153,57 @@ describe('openBuildCache', () => {
 });
 
 describe('build cache in builds', () => {
+  it('a build that wrote a few entries walks the folder for its size limit once this user wrote a hundredth of the limit since the last walk, or a day later', async () => {
+    const dir = tempDir();
+    copyFileSync(join(ASSETS, 'walk.mtn'), join(dir, 'walk.mtn'));
+    const project = join(dir, 'p.actguy.json');
+    const cache = join(dir, 'cache');
+    const stateDir = join(dir, 'state');
+    const limit = 4 * 1024 * 1024;
+    const build = async (rotationDeg: number, cacheMaxBytes = limit) => {
+      writeFileSync(
+        project,
+        JSON.stringify({
+          version: 1,
+          motions: [{ name: 'walk', mtn: 'walk.mtn', tolerances: { rotationDeg } }],
+          outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
+        }),
+      );
+      const r = await buildProject(project, { jobs: 1, cacheDir: cache, stateDir, cacheMaxBytes });
+      if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
+      return r.cache;
+    };
+    expect(await build(1)).toMatchObject({ written: 1, evicted: 0 });
+    const entrySize = statSync(join(cache, entries(cache)[0])).size;
+    // An old entry as large as the limit: any walk evicts it.
+    const planted = join(cache, 'ab', `${'ab'.repeat(32)}.mt3c`);
+    const plant = () => {
+      mkdirSync(join(cache, 'ab'), { recursive: true });
+      writeFileSync(planted, Buffer.alloc(limit));
+      utimesSync(planted, new Date(Date.UTC(2020, 0, 1)), new Date(Date.UTC(2020, 0, 1)));
+    };
+    plant();
+    // One entry of a few kilobytes, far under a hundredth of the limit: no walk.
+    expect(entrySize * 100).toBeLessThan(limit);
+    expect(await build(2)).toMatchObject({ written: 1, evicted: 0 });
+    expect(existsSync(planted)).toBe(true);
+    // Under a limit of 50 entries, one entry is more than a hundredth of it: the folder is walked.
+    expect(await build(3, entrySize * 50)).toMatchObject({ written: 1, evicted: 1 });
+    expect(existsSync(planted)).toBe(false);
+    // A day after the last walk, a build that writes walks the folder whatever it wrote.
+    plant();
+    expect(await build(4)).toMatchObject({ written: 1, evicted: 0 });
+    const verdictFile = join(stateDir, 'cache-verdicts', readdirSync(join(stateDir, 'cache-verdicts'))[0]);
+    const doc = JSON.parse(readFileSync(verdictFile, 'utf8'));
+    // [when, bytes written since]: the one entry build 4 wrote.
+    expect(doc.walk[1]).toBeGreaterThan(0);
+    expect(doc.walk[1]).toBeLessThan(limit / 100);
+    doc.walk[0] -= 25 * 3600 * 1000;
+    writeFileSync(verdictFile, JSON.stringify(doc));
+    expect(await build(5)).toMatchObject({ written: 1, evicted: 1 });
+    expect(existsSync(planted)).toBe(false);
+  }, 60_000);
+
   it('an unchanged rebuild reuses every motion and writes the same bytes; --no-cache writes no cache', async () => {
     const dir = tempDir();
     for (const f of ['walk.mtn', 'walk.sev', 'default.sls', 'se_define.h']) copyFileSync(join(ASSETS, f), join(dir, f));

@@ -120,6 +120,8 @@ export interface CacheStats {
   /** Entries decoded and checked this build (the rest of the hits were remembered from an earlier check). */
   verified: number;
   written: number;
+  /** Bytes of the entries written. */
+  writtenBytes: number;
   /** Entries removed by the size limit. */
   evicted: number;
   /** Why the cache was not used at all (a linked folder, one that cannot be made), else undefined. */
@@ -140,6 +142,8 @@ export interface CacheCandidate {
 
 export interface BuildCache {
   readonly dir: string;
+  /** The size limit in bytes. */
+  readonly maxBytes: number;
   /**
    * The entry of `key`, or undefined: none, or one that is damaged or a link (discarded and counted).
    * `knownDigest` gives the digest remembered for an entry file of this stamp: its body is then not hashed again.
@@ -306,7 +310,16 @@ function discard(path: string): void {
  */
 export function openBuildCache(dir: string, options: { maxBytes?: number } = {}): BuildCache {
   const maxBytes = options.maxBytes ?? DEFAULT_CACHE_MAX_BYTES;
-  const stats: CacheStats = { hits: 0, misses: 0, damaged: 0, rejected: 0, verified: 0, written: 0, evicted: 0 };
+  const stats: CacheStats = {
+    hits: 0,
+    misses: 0,
+    damaged: 0,
+    rejected: 0,
+    verified: 0,
+    written: 0,
+    writtenBytes: 0,
+    evicted: 0,
+  };
   // Made now (one level at a time), so that it has an identity for the local verdicts of this very build.
   stats.unusable = makeFolderNoFollow(dir);
   /** Whether the shard folder of `key` is a real folder (not a link) that we may read and write in. */
@@ -322,6 +335,7 @@ export function openBuildCache(dir: string, options: { maxBytes?: number } = {})
   };
   return {
     dir,
+    maxBytes,
     stats,
     read(key, knownDigest) {
       if (!SHA256_HEX.test(key) || !shardOk(key, false)) return undefined;
@@ -381,6 +395,7 @@ export function openBuildCache(dir: string, options: { maxBytes?: number } = {})
         }
         fs.renameSync(tmp, path);
         stats.written++;
+        stats.writtenBytes += data.byteLength;
         const digest = Buffer.from(data.subarray(4, 36)).toString('hex');
         // The rename changed the inode's ctime: the stamp is taken after it, and kept only for our own inode.
         const now = statNoThrow(path);

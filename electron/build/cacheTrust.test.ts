@@ -26,7 +26,7 @@ import { withMt3Name, writeMt3 } from '../../shared/mt3/write';
 import { gvStrCode } from '../../shared/strcode';
 import { decodeEntry, encodeEntry } from './buildCache';
 import { buildProject, type ProjectBuildOutcome } from './build';
-import { parseVerdicts } from './verdicts';
+import { openVerdictStore, parseVerdicts } from './verdicts';
 
 const root = join(__dirname, '..', '..');
 const ASSETS = join(root, 'assets');
@@ -408,5 +408,36 @@ describe('local verdicts', () => {
     expect([...s.verdicts.keys()]).toEqual([h]);
     expect([...s.files.keys()]).toEqual(['/a']);
     expect(parseVerdicts('{"tool":"actguy cache verdicts","version":1,"cache":"other"}', 'id').verdicts.size).toBe(0);
+    // The size-limit walk record, [when, bytes written since]: anything else is dropped (the next build walks).
+    const walk = (w: unknown) =>
+      parseVerdicts(JSON.stringify({ tool: 'actguy cache verdicts', version: 1, cache: 'id', walk: w }), 'id').walk;
+    expect(walk([5, 7])).toEqual({ at: 5, written: 7 });
+    for (const w of [[5, -1], [5, 1.5], [-1, 7], [5], [5, 7, 9], '5,7', [5, '7'], null])
+      expect(walk(w), JSON.stringify(w)).toBeUndefined();
+  });
+
+  it("a verdict a build forgot stays forgotten; another build's records saved meanwhile are kept", () => {
+    const dir = tempDir();
+    const cache = join(dir, 'cache');
+    const state = join(dir, 'state');
+    mkdirSync(cache);
+    const [k1, k2, k3, d] = ['1', '2', '3', 'd'].map((c) => c.repeat(64));
+    const first = openVerdictStore(cache, state);
+    first.remember(k1, d);
+    first.remember(k2, d);
+    first.save();
+    // The file is as this build read it: nothing to merge back, so the forgotten verdict does not return.
+    const forgetting = openVerdictStore(cache, state);
+    forgetting.forget(k1);
+    forgetting.save();
+    expect([k1, k2].map((k) => openVerdictStore(cache, state).knows(k))).toEqual([false, true]);
+    // Another build saved after this one read the file: its records are merged in.
+    const slow = openVerdictStore(cache, state);
+    slow.remember(k1, d);
+    const other = openVerdictStore(cache, state);
+    other.remember(k3, d);
+    other.save();
+    slow.save();
+    expect([k1, k2, k3].map((k) => openVerdictStore(cache, state).knows(k))).toEqual([true, true, true]);
   });
 });

@@ -155,43 +155,55 @@ export async function compressMotions(
     done++;
     options.onMotion?.({ index, count, name, result, cached, done, etaMs: eta.remainingMs(now()) });
   };
-  for (const { index } of order) {
+  /** What the cache key holds and what the pool compresses, for the motion at `index`. */
+  const inputOf = (index: number) => {
     const p = prepared.motions[index];
-    // The motion's file as read, and the rate it is resampled to: what the cache key holds and what the pool
-    // compresses (it resamples there: the bytes are the same, resampling is deterministic), so a cold build's
-    // main thread neither resamples nor writes each motion out.
-    const settings = compressOptionsFor(p);
     const path = p.resolved.mtnPath;
-    const fileOf = (): Uint8Array => {
-      const bytes = options.inputBytes(path);
-      if (!bytes) throw new Error(`compressMotions: ${path} was not read by this build's reader (recordingReader)`);
-      return bytes;
+    return {
+      p,
+      path,
+      // The motion's file as read, and the rate it is resampled to: the pool resamples (the bytes are the same,
+      // resampling is deterministic), so a cold build's main thread neither resamples nor writes each motion out.
+      settings: compressOptionsFor(p),
+      resampleTo: p.resampledFrom ? prepared.project.fps : undefined,
+      fileOf: (): Uint8Array => {
+        const bytes = options.inputBytes(path);
+        if (!bytes) throw new Error(`compressMotions: ${path} was not read by this build's reader (recordingReader)`);
+        return bytes;
+      },
     };
-    const resampleTo = p.resampledFrom ? prepared.project.fps : undefined;
-    let key: string | undefined;
+  };
+  /** The cache key of a motion (undefined without a cache), or null when its file failed (the error is recorded). */
+  const keyOf = (index: number): string | undefined | null => {
+    const { p, path, settings, resampleTo, fileOf } = inputOf(index);
     try {
-      key =
+      return (
         cache &&
         cacheKeyOfDigest(
           inputDigest(path, fileOf, options.inputStamp, verdicts, headerOf(p, prepared.project.fps)),
           settings,
           undefined,
           { file: 'mtn', resampledTo: resampleTo ?? null },
-        );
+        )
+      );
     } catch (e) {
       if (!(e instanceof FormatError)) throw e;
       errors.push({ index, error: e.withFile(path) });
-      continue;
+      return null;
     }
+  };
+  /** Uses the motion's entry when this machine verified that very entry before; else dispatches it to the pool. */
+  const lookUp = async (index: number, key: string | undefined): Promise<void> => {
+    const { p, path, settings, resampleTo, fileOf } = inputOf(index);
     // An entry file whose stamp is the one remembered with its verdict is not hashed again (docs/cache.md).
-    const candidate = key ? cache!.read(key, (stamp) => verdicts.entryDigest(key!, stamp)) : undefined;
+    const candidate = key ? cache!.read(key, (stamp) => verdicts.entryDigest(key, stamp)) : undefined;
     if (candidate && verdicts.holds(candidate.key, candidate.digest)) {
       const remembered = rememberedValue(candidate);
       if (remembered) {
         const stamp = cache!.accept(candidate);
         if (stamp) verdicts.remember(candidate.key, candidate.digest, stamp);
         finish(index, p.resolved.name, remembered, true);
-        continue;
+        return;
       }
     }
     running.push(
@@ -230,10 +242,23 @@ export async function compressMotions(
     );
     // Let finished workers take their next job while the rest is hashed.
     await new Promise<void>((resolve) => setImmediate(resolve));
+  };
+  // The motions with no verdict on this machine (a changed file, a new motion, an entry never verified here) go to
+  // the pool first, so that their compression, and a worker's start, overlap looking up the rest (on a rebuild
+  // after one file changed, reading and parsing the other entries).
+  const known: { index: number; key: string }[] = [];
+  for (const { index } of order) {
+    const key = keyOf(index);
+    if (key === null) continue;
+    if (key !== undefined && verdicts.knows(key)) known.push({ index, key });
+    else await lookUp(index, key);
   }
+  for (const { index, key } of known) await lookUp(index, key);
   await Promise.all(running);
-  // Only a build that added entries can have grown the folder past its limit (and a rebuild skips the walk).
-  if (cache && cache.stats.written > 0) cache.prune();
+  // Only a build that added entries can have grown the folder past its limit (and a rebuild skips the walk);
+  // one that added a few walks it only when this user's builds wrote a hundredth of the limit since the last
+  // walk, or a day went by (docs/cache.md, "Limits").
+  if (cache && cache.stats.written > 0 && verdicts.sizeWalkDue(cache.stats.writtenBytes, cache.maxBytes)) cache.prune();
   verdicts.save();
   if (errors.length) return { ok: false, errors: errors.sort((a, b) => a.index - b.index).map((e) => e.error) };
   return { ok: true, results: results as CompressedMotion[] };

@@ -23,7 +23,9 @@ import { resampleMotion } from '../../shared/motion/resample';
 import { compressedMotionOf, type CompressedMotion } from '../../shared/project/plan';
 import { verifyCompressed } from '../../shared/compress/verify';
 import type { Motion } from '../../shared/motion/types';
+import { fitMshNodes, type MshExportOptions, type MshNodeFit } from '../../shared/msh/export';
 import { canonicalJson } from './buildCache';
+import type { VerdictStore } from './verdicts';
 
 /**
  * Compresses one motion given as MTN bytes, resampled to `resampleTo` fps first when given (the same code in a
@@ -87,7 +89,27 @@ export interface MotionCompressor {
     resampleTo: number | undefined,
     candidate: PoolCandidate,
   ): Promise<PoolOutcome>;
+  /**
+   * Starts its workers now rather than at the first motion (a cold build: their start-up, loading the compressor's
+   * bundle, then runs while the build's thread reads and checks the inputs). Optional: in-process has none.
+   */
+  start?(): void;
   close(): Promise<void>;
+}
+
+/** The pool of worker threads: a MotionCompressor that can also hand back a long motion's channel shares. */
+export interface PoolCompressor extends MotionCompressor {
+  /**
+   * The motion's channels compressed in `jobs` shares, one per worker (compressChannelShare), for the caller to put
+   * together (compressWithShares, cacheChannelShares): the very channels of one compressMotion. Null when a share
+   * failed (compress the motion whole then, so that its error is the one-job error).
+   */
+  channelShares(mtn: Uint8Array, options: CompressOptions, resampleTo?: number): Promise<ChannelShare[] | null>;
+  /**
+   * The motion's MSH node fits in `jobs` shares, one per worker (fitMshNodes), every node once: what
+   * exportMshAnimation puts together into the very export of one thread. Null when a share failed.
+   */
+  mshNodeFits(mtn: Uint8Array, options: MshExportOptions): Promise<MshNodeFit[] | null>;
 }
 
 /** A request to a pool worker. */
@@ -99,12 +121,15 @@ export interface PoolRequest {
   candidate?: PoolCandidate;
   /** Compress only this share of the motion's channels (compressChannelShare) and answer with it. */
   share?: { index: number; count: number };
+  /** Fit only this share of the motion's MSH nodes (fitMshNodes, every count-th from the index-th) instead. */
+  mshShare?: { options: MshExportOptions; index: number; count: number };
 }
 
 /** A pool worker's answer: the compressed motion, or the error as plain data (a FormatError keeps kind and place). */
 export type PoolReply =
   | ({ id: number; ok: true } & PoolOutcome)
   | { id: number; ok: true; share: ChannelShare }
+  | { id: number; ok: true; mshFits: MshNodeFit[] }
   | {
       id: number;
       ok: false;
@@ -114,6 +139,14 @@ export type PoolReply =
 /** Runs one request (the worker's whole job); never throws. */
 export function answerPoolRequest(req: PoolRequest): PoolReply {
   try {
+    if (req.mshShare) {
+      const { options, index, count } = req.mshShare;
+      return {
+        id: req.id,
+        ok: true,
+        mshFits: fitMshNodes(motionOf(req.mtn, req.resampleTo), options, (node) => node % count === index),
+      };
+    }
     if (req.share)
       return {
         id: req.id,
@@ -156,7 +189,8 @@ export function servePoolRequests(port: PoolPort): void {
 /** The outcome of a reply to a whole-motion request; throws its error. */
 function wholeOutcome(reply: PoolReply): PoolOutcome {
   if (!reply.ok) throw errorOf(reply);
-  if ('share' in reply) throw new Error('a compression worker answered a whole motion with a share');
+  if ('share' in reply || 'mshFits' in reply)
+    throw new Error('a compression worker answered a whole motion with a share');
   return { result: reply.result, candidate: reply.candidate };
 }
 
@@ -166,6 +200,11 @@ function wholeOutcome(reply: PoolReply): PoolOutcome {
  * shares' fixed costs (each reads the motion, and the pool's thread puts them together) outweigh the gain.
  */
 export const SHARE_MIN_MTN_BYTES = 512 * 1024;
+
+/** Whether a motion is worth compressing in channel shares (long enough, and not in the skeleton-aware mode). */
+export function sharesPay(mtnBytes: number, options: CompressOptions): boolean {
+  return options.objectTolerance === undefined && mtnBytes >= SHARE_MIN_MTN_BYTES;
+}
 
 function errorOf(reply: Extract<PoolReply, { ok: false }>): Error {
   const f = reply.error.format;
@@ -186,6 +225,16 @@ export function inProcessCompressor(): MotionCompressor {
   };
 }
 
+/**
+ * Starts the pool's workers at once when the build is cold: no local verdicts for its cache folder (or no cache),
+ * so every motion goes to the pool, to be compressed or to have its cache entry verified there. Their start-up
+ * then overlaps prepareBuild's reading of the inputs instead of following it (docs/compression.md). A rebuild
+ * this user's builds verified before starts them only if a motion needs them.
+ */
+export function startWhenCold(compressor: MotionCompressor, remembered: VerdictStore | undefined): void {
+  if (!remembered) compressor.start?.();
+}
+
 /** The machine's cores: the default number of jobs. */
 export function defaultJobs(): number {
   return Math.max(1, availableParallelism());
@@ -201,7 +250,7 @@ export function defaultPoolWorkerPath(): string {
  * queue and go to the first free worker; a worker that dies fails its request
  * and is replaced.
  */
-export function workerCompressor(workerPath: string, jobs: number): MotionCompressor {
+export function workerCompressor(workerPath: string, jobs: number): PoolCompressor {
   type Pending = { req: PoolRequest; resolve: (r: PoolReply) => void; reject: (e: Error) => void };
   const queue: Pending[] = [];
   const idle: Worker[] = [];
@@ -278,6 +327,38 @@ export function workerCompressor(workerPath: string, jobs: number): MotionCompre
       }),
     );
 
+  /** PoolCompressor.channelShares: one share per job. */
+  const channelShares = async (
+    mtn: Uint8Array,
+    options: CompressOptions,
+    resampleTo?: number,
+  ): Promise<ChannelShare[] | null> => {
+    const resample = resampleTo === undefined ? {} : { resampleTo };
+    try {
+      const replies = await Promise.all(
+        Array.from({ length: jobs }, (_, index) => send({ mtn, options, ...resample, share: { index, count: jobs } })),
+      );
+      return replies.map((r) => (r.ok && 'share' in r ? r.share : []));
+    } catch (e) {
+      if (closed) throw e;
+      return null;
+    }
+  };
+  /** PoolCompressor.mshNodeFits: one share of the nodes per job. */
+  const mshNodeFits = async (mtn: Uint8Array, options: MshExportOptions): Promise<MshNodeFit[] | null> => {
+    try {
+      const replies = await Promise.all(
+        Array.from({ length: jobs }, (_, index) =>
+          // An MSH share has its own options; the compressor's are not read.
+          send({ mtn, options: {} as CompressOptions, mshShare: { options, index, count: jobs } }),
+        ),
+      );
+      return replies.flatMap((r) => (r.ok && 'mshFits' in r ? r.mshFits : []));
+    } catch (e) {
+      if (closed) throw e;
+      return null;
+    }
+  };
   /**
    * A long motion in shares of its channels, one per job, put together on this thread (compressWithShares: the
    * very bytes of one compressMotion, whatever the number of jobs). Null when a share failed: the motion is then
@@ -288,27 +369,20 @@ export function workerCompressor(workerPath: string, jobs: number): MotionCompre
     options: CompressOptions,
     resampleTo: number | undefined,
   ): Promise<CompressedMotion | null> => {
-    const resample = resampleTo === undefined ? {} : { resampleTo };
-    let shares: ChannelShare[];
-    try {
-      const replies = await Promise.all(
-        Array.from({ length: jobs }, (_, index) => send({ mtn, options, ...resample, share: { index, count: jobs } })),
-      );
-      shares = replies.map((r) => (r.ok && 'share' in r ? r.share : []));
-    } catch (e) {
-      if (closed) throw e;
-      return null;
-    }
-    return compressedMotionOf(compressWithShares(motionOf(mtn, resampleTo), options, shares));
+    const shares = await channelShares(mtn, options, resampleTo);
+    return shares && compressedMotionOf(compressWithShares(motionOf(mtn, resampleTo), options, shares));
   };
 
   return {
     jobs,
+    channelShares,
+    mshNodeFits,
+    start() {
+      if (closed) return;
+      for (let n = live; n < jobs; n++) idle.push(spawn());
+    },
     compress: async (mtn, options, resampleTo) => {
-      const shared =
-        jobs > 1 && options.objectTolerance === undefined && mtn.byteLength >= SHARE_MIN_MTN_BYTES
-          ? await inShares(mtn, options, resampleTo)
-          : null;
+      const shared = jobs > 1 && sharesPay(mtn.byteLength, options) ? await inShares(mtn, options, resampleTo) : null;
       return shared ?? (await run(mtn, options, resampleTo, undefined)).result;
     },
     verifyOrCompress: (mtn, options, resampleTo, candidate) => run(mtn, options, resampleTo, candidate),

@@ -26,6 +26,7 @@ import { parseVerdicts } from './verdicts';
 import { COMPRESSOR_IDENTITY, decodeEntry } from './buildCache';
 import { readMt3 } from '../../shared/mt3/read';
 import { gvStrCode } from '../../shared/strcode';
+import { inProcessCompressor, type MotionCompressor } from './compressPool';
 
 const ASSETS = join(__dirname, '..', '..', 'assets');
 const dirs: string[] = [];
@@ -60,7 +61,7 @@ function project() {
   const state = join(dir, 'state');
   const outputs = () => ['stage.mar', 'stage.sar'].map((f) => readFileSync(join(dir, 'out', f)));
   /** A build with the cache; `mtnReads` lists the motion files it read (by file name). */
-  const build = async (o: { onProgress?: () => void } = {}) => {
+  const build = async (o: { onProgress?: () => void; compressor?: MotionCompressor } = {}) => {
     const mtnReads: string[] = [];
     const readFile = (p: string) => {
       if (p.endsWith('.mtn')) mtnReads.push(p.slice(dir.length + 1));
@@ -72,6 +73,7 @@ function project() {
       stateDir: state,
       readFile,
       onProgress: o.onProgress,
+      compressor: o.compressor,
     });
     return { r, mtnReads };
   };
@@ -117,6 +119,27 @@ describe('the motion memo of the local verdicts', () => {
     expect(rebuilt.mtnReads).toEqual(['b.mtn']);
     expect(p.outputs()).toEqual(reference);
     expect((await p.build()).mtnReads).toEqual([]);
+  }, 60_000);
+
+  it("a changed motion goes to the compressor before the unchanged ones' entries are read (the two overlap)", async () => {
+    const p = project();
+    await p.build();
+    // a and b weigh the same and a comes first: b goes first only because a, whose verdict is known, waits.
+    changeMotion(join(p.dir, 'b.mtn'));
+    let finished = 0;
+    const finishedAtCompress: number[] = [];
+    const inner = inProcessCompressor();
+    const compressor: MotionCompressor = {
+      ...inner,
+      compress: (mtn, options, resampleTo) => {
+        finishedAtCompress.push(finished);
+        return inner.compress(mtn, options, resampleTo);
+      },
+    };
+    const rebuilt = await p.build({ compressor, onProgress: () => finished++ });
+    expect(ok(rebuilt.r).cache).toMatchObject({ hits: 1, misses: 1 });
+    expect(finishedAtCompress).toEqual([0]);
+    expect(finished).toBe(2);
   }, 60_000);
 
   it('a memo of another file identity is not used: a file renamed over the motion with its size and mtime is read again', async () => {

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -262,4 +262,43 @@ describe('parallel builds', () => {
       port1.close();
     }
   }, 60000);
+
+  it('a cold build starts the pool before it reads the inputs; a rebuild its builds verified starts it only when needed', async () => {
+    const events: string[] = [];
+    const watched = (): MotionCompressor => ({ ...inProcessCompressor(), start: () => events.push('start') });
+    const readFile = (path: string) => {
+      events.push('read');
+      return new Uint8Array(readFileSync(path));
+    };
+    const cacheDir = join(dir, 'cache-start');
+    const stateDir = join(dir, 'state-start');
+    const build = async () => {
+      events.length = 0;
+      const r = await buildProject(join(dir, 'p.actguy.json'), { compressor: watched(), cacheDir, stateDir, readFile });
+      if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
+      return [...events];
+    };
+    const cold = await build();
+    expect(cold[0]).toBe('start');
+    expect(cold.filter((e) => e === 'start')).toHaveLength(1);
+    // Everything verified by the build above: no motion goes to the pool, so nothing starts it.
+    expect(await build()).not.toContain('start');
+    rmSync(cacheDir, { recursive: true, force: true });
+    rmSync(stateDir, { recursive: true, force: true });
+  }, 60000);
+
+  it('start() spawns the pool threads at once, before any motion is sent', async () => {
+    // A Worker's thread exists as soon as it is constructed, so the process's task count tells (Linux /proc).
+    const threads = () => readdirSync('/proc/self/task').length;
+    const pool = workerCompressor(poolWorker(), 2);
+    try {
+      const before = threads();
+      pool.start!();
+      expect(threads() - before).toBe(2);
+      pool.start!(); // already started: no more
+      expect(threads() - before).toBe(2);
+    } finally {
+      await pool.close();
+    }
+  });
 });

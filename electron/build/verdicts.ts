@@ -20,7 +20,7 @@ import { MTN_MAX_FRAMES, MTN_MAX_JOINTS } from '../../shared/mtn/constants';
 import { canonicalPath, isInside } from '../pathPolicy';
 import { writeFileAtomic } from '../fsutil';
 import { COMPRESSOR_IDENTITY, makeFolderNoFollow } from './buildCache';
-import { sameStamp, type FileStamp } from './fileStamp';
+import { sameStamp, stampOf, type FileStamp } from './fileStamp';
 
 const TOOL = 'actguy cache verdicts';
 const VERSION = 1;
@@ -29,6 +29,8 @@ const MAX_FILE_BYTES = 32 * 1024 * 1024;
 /** Most verdicts and file records kept per cache folder; the least recently used go first. */
 const MAX_RECORDS = 100_000;
 const HEX64 = /^[0-9a-f]{64}$/;
+/** The longest a build that writes entries goes without walking the cache folder for its size limit. */
+const WALK_AT_LEAST_EVERY_MS = 24 * 3600 * 1000;
 /** How fresh a record's last use must be kept (the least recently used go first past MAX_RECORDS). */
 const USE_GRANULARITY_MS = 24 * 3600 * 1000;
 
@@ -58,6 +60,8 @@ export interface MotionHeader {
 export interface VerdictStore {
   /** Where the verdicts are kept (undefined: nowhere, nothing is remembered). */
   readonly file: string | undefined;
+  /** Whether some entry of `key` was verified before (whatever its digest: a build then reads it first). */
+  knows(key: string): boolean;
   /** Whether the entry of `key` with this content digest was verified before. */
   holds(key: string, entryDigest: string): boolean;
   /** The digest remembered for the entry of `key` when its file's stamp is the one recorded with it, else undefined. */
@@ -74,6 +78,12 @@ export interface VerdictStore {
   headerOf(path: string, stamp: FileStamp): MotionHeader | undefined;
   /** Records a file's digest, and the header of the motion it holds when the build read and validated it. */
   recordFile(path: string, stamp: FileStamp, sha256: string, header?: MotionHeader): void;
+  /**
+   * Whether a build that wrote `written` bytes of entries is to walk the cache folder for its size limit
+   * (`maxBytes`): when this user's builds wrote a hundredth of the limit since one of them last walked it, when
+   * that was a day ago, or when no walk is remembered. Counts the bytes when it is not, and the walk when it is.
+   */
+  sizeWalkDue(written: number, maxBytes: number): boolean;
   /** Writes what changed (atomically; a failure only costs the next build time). */
   save(): void;
 }
@@ -81,6 +91,8 @@ export interface VerdictStore {
 interface Stored {
   verdicts: Map<string, { digest: string; used: number; stamp?: FileStamp }>;
   files: Map<string, FileRecord>;
+  /** When this user's builds last walked the cache folder for its size limit, and the bytes they wrote since. */
+  walk?: { at: number; written: number };
 }
 
 interface FileRecord {
@@ -101,6 +113,9 @@ export function parseVerdicts(text: string, cacheId: string): Stored {
     return out;
   }
   if (!isRecord(doc) || doc.tool !== TOOL || doc.version !== VERSION || doc.cache !== cacheId) return out;
+  const walk = doc.walk;
+  if (Array.isArray(walk) && walk.length === 2 && isTime(walk[0]) && Number.isSafeInteger(walk[1]) && walk[1] >= 0)
+    out.walk = { at: walk[0], written: walk[1] };
   if (isRecord(doc.verdicts))
     for (const [key, v] of Object.entries(doc.verdicts)) {
       if (out.verdicts.size >= MAX_RECORDS) break;
@@ -206,6 +221,7 @@ const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFi
 export function noVerdicts(): VerdictStore {
   return {
     file: undefined,
+    knows: () => false,
     holds: () => false,
     entryDigest: () => undefined,
     remember() {},
@@ -213,6 +229,7 @@ export function noVerdicts(): VerdictStore {
     digestOf: () => undefined,
     headerOf: () => undefined,
     recordFile() {},
+    sizeWalkDue: () => true,
     save() {},
   };
 }
@@ -248,10 +265,23 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
   const state = resolve(stateDir);
   if (isInside(real, state) || isInside(real, canonicalPath(state))) return noVerdicts();
   const file = join(state, 'cache-verdicts', `${id.slice(0, 32)}.json`);
-  const load = (): Stored => {
+  /** The stamp the verdict file had when this build read it (undefined: none read, or written since). */
+  let seen: FileStamp | undefined;
+  const stampNow = (): FileStamp | undefined => {
     try {
-      const st = fs.lstatSync(file);
+      const st = fs.lstatSync(file, { bigint: true });
+      return st.isFile() ? stampOf(st) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const load = (): Stored => {
+    seen = undefined;
+    try {
+      const st = fs.lstatSync(file, { bigint: true });
       if (!st.isFile() || st.size > MAX_FILE_BYTES) return { verdicts: new Map(), files: new Map() };
+      // Taken before the read: a file replaced meanwhile has another stamp at save time, and is read again then.
+      seen = stampOf(st);
       return parseVerdicts(fs.readFileSync(file, 'utf8'), id);
     } catch {
       return { verdicts: new Map(), files: new Map() };
@@ -268,6 +298,7 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
   };
   return {
     file,
+    knows: (key) => stored.verdicts.has(key),
     holds(key, digest) {
       const v = stored.verdicts.get(key);
       if (!v || v.digest !== digest) return false;
@@ -314,14 +345,27 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
       });
       dirty = true;
     },
+    sizeWalkDue(written, maxBytes) {
+      const w = stored.walk;
+      const due = !w || now - w.at >= WALK_AT_LEAST_EVERY_MS || w.at > now || w.written + written >= maxBytes / 100;
+      stored.walk = due ? { at: now, written: 0 } : { at: w.at, written: w.written + written };
+      dirty = true;
+      return due;
+    },
     save() {
       if (!dirty) return;
-      // Another build may have saved meanwhile: keep its records too (the newer use of each wins).
-      const disk = load();
+      // Another build may have saved meanwhile: keep its records too (the newer use of each wins). A file with the
+      // stamp it had when this build read it holds nothing this build does not have (and is not parsed again).
+      const now = stampNow();
+      const disk: Stored = now && seen && sameStamp(now, seen) ? { verdicts: new Map(), files: new Map() } : load();
       for (const [k, v] of disk.verdicts)
         if (!stored.verdicts.has(k) || stored.verdicts.get(k)!.used < v.used) stored.verdicts.set(k, v);
       for (const [k, v] of disk.files)
         if (!stored.files.has(k) || stored.files.get(k)!.used < v.used) stored.files.set(k, v);
+      // The later walk holds; of one walk, the larger count of bytes written since.
+      const dw = disk.walk;
+      const sw = stored.walk;
+      if (dw && (!sw || dw.at > sw.at || (dw.at === sw.at && dw.written > sw.written))) stored.walk = dw;
       const skeletons: unknown[][] = [];
       const indexOfText = new Map<string, number>();
       const indexOfArray = new Map<readonly JointInfo[], number>();
@@ -369,12 +413,15 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
           }),
         ),
         skeletons,
+        ...(stored.walk && { walk: [stored.walk.at, stored.walk.written] }),
       };
       try {
         // One level at a time (a recursive mkdir loops under /proc): then writeFileAtomic finds its folder there.
         if (makeFolderNoFollow(dirname(file))) return;
         writeFileAtomic(file, JSON.stringify(doc));
         dirty = false;
+        // Another build may replace it right after this one: the next save reads it again.
+        seen = undefined;
       } catch {
         /* a state folder that cannot be written only costs the next build time */
       }

@@ -2,11 +2,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { version } from '../../package.json';
 import { runCli } from './main';
-import { commands } from './registry';
+import type { CliCommand } from './command';
+import { allCommands } from './registry';
 
 let out: string[];
 let err: string[];
-beforeEach(() => {
+let commands: CliCommand[];
+beforeEach(async () => {
+  commands = await allCommands();
   out = [];
   err = [];
   vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));

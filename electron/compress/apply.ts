@@ -1,5 +1,6 @@
 import type { CompressCache } from '../../shared/compress/cache';
 import { compressMotion } from '../../shared/compress/compress';
+import type { CompressOptions } from '../../shared/compress/types';
 import type { CompressRequest, CompressResponse } from '../../shared/ipc/compress';
 import type { Motion } from '../../shared/motion/types';
 import { motionNameProblem } from '../../shared/motionName';
@@ -39,6 +40,29 @@ function describe(v: unknown): string {
 }
 
 /**
+ * The compressor's options for a request. The file the user exports carries the hash of its motion name, so an
+ * unhashable name stops the export (an Error); a preview returns no bytes, so it compresses under a stand-in name
+ * (the name never changes sizes or errors).
+ */
+export function compressOptionsOfRequest(req: CompressRequest, documentName: string): CompressOptions {
+  const t = req.tolerances;
+  const requested = req.name ?? documentName;
+  const problem = motionNameProblem(requested);
+  if (problem && req.includeBytes)
+    throw new Error(`cannot write the .mt3: ${problem}; rename the .mtn to a valid motion name`);
+  return {
+    positionTolerance: t.positionTolerance,
+    rotationToleranceDeg: t.rotationToleranceDeg,
+    offsetTolerance: t.offsetTolerance,
+    rotationToleranceOverridesDeg: req.rotationToleranceOverridesDeg,
+    name: problem ? PREVIEW_NAME : requested,
+    method: t.method ?? 'refined',
+    ...(t.objectTolerance !== undefined ? { objectTolerance: t.objectTolerance } : {}),
+    ...(t.shell !== undefined ? { shell: t.shell } : {}),
+  };
+}
+
+/**
  * Compresses a motion already updated by applyCompressRequest and shapes the
  * response; with the document's cache, unchanged channels are reused. With
  * `shouldStop`, throws CompressAborted as soon as it answers true (between channels).
@@ -50,28 +74,7 @@ export function runCompressRequest(
   cache?: CompressCache,
   shouldStop?: () => boolean,
 ): CompressResponse {
-  const t = req.tolerances;
-  const requested = req.name ?? documentName;
-  const problem = motionNameProblem(requested);
-  // The file the user exports carries the hash of its motion name, so an unhashable name stops the export;
-  // a preview returns no bytes, so it compresses under a stand-in name (the name never changes sizes or errors).
-  if (problem && req.includeBytes)
-    throw new Error(`cannot write the .mt3: ${problem}; rename the .mtn to a valid motion name`);
-  const result = compressMotion(
-    motion,
-    {
-      positionTolerance: t.positionTolerance,
-      rotationToleranceDeg: t.rotationToleranceDeg,
-      offsetTolerance: t.offsetTolerance,
-      rotationToleranceOverridesDeg: req.rotationToleranceOverridesDeg,
-      name: problem ? PREVIEW_NAME : requested,
-      method: t.method ?? 'refined',
-      ...(t.objectTolerance !== undefined ? { objectTolerance: t.objectTolerance } : {}),
-      ...(t.shell !== undefined ? { shell: t.shell } : {}),
-    },
-    cache,
-    shouldStop,
-  );
+  const result = compressMotion(motion, compressOptionsOfRequest(req, documentName), cache, shouldStop);
   const response: CompressResponse = {
     status: 'done',
     documentId: req.documentId,

@@ -37,4 +37,9 @@ export type FromCompressWorker =
  */
 export interface CompressWorkerData {
   abortWord: SharedArrayBuffer;
+  /**
+   * The build's compression pool (electron/build/compressPool.ts) that an export of a long motion is compressed
+   * on, in channel shares: its worker bundle and its number of jobs (one: exports compress in this worker).
+   */
+  pool?: { workerPath: string; jobs: number };
 }

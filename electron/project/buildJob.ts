@@ -23,7 +23,7 @@ import { openBuildCache } from '../build/buildCache';
 import { fileStamp, recordingReader } from '../build/compressMotions';
 import { compressWithinBudget } from '../build/budgetBuild';
 import { existingVerdicts, openVerdictStore } from '../build/verdicts';
-import { inProcessCompressor, type MotionCompressor } from '../build/compressPool';
+import { inProcessCompressor, startWhenCold, type MotionCompressor } from '../build/compressPool';
 
 /** What the main process sends the worker. */
 export interface BuildJobRequest {
@@ -100,6 +100,8 @@ export async function runBuildJob(
     (path) => (overrides.has(path) ? undefined : fileStamp(path)),
     remembered,
   );
+  const compressor = deps.compressor ?? inProcessCompressor();
+  startWhenCold(compressor, remembered);
   const prep = prepareBuild(parsed.resolved, recorded.read, recorded.known);
   if (!prep.ok) {
     post({ type: 'failed', errors: prep.errors.map(toBuildProblem), warnings: prep.warnings.map((w) => w.message) });
@@ -107,7 +109,6 @@ export async function runBuildJob(
   }
   const { prepared } = prep;
   post({ type: 'start', count: prepared.motions.length, names: prepared.motions.map((m) => m.resolved.name) });
-  const compressor = deps.compressor ?? inProcessCompressor();
   const cache = typeof req.cacheDir === 'string' ? openBuildCache(req.cacheDir) : undefined;
   const verdicts =
     cache && !cache.stats.unusable ? (remembered ?? openVerdictStore(cache.dir, deps.stateDir)) : undefined;

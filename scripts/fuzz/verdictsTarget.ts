@@ -5,7 +5,8 @@
  *
  * Judged: any throw is a crash; every record kept must be of the exact shape a build relies on: verdict and
  * file digests are SHA-256 hex, stamps are whole numbers, and a motion header kept holds to the MTN reader's
- * rules (rate, frame count, skeleton), since a build checks the project against it instead of the file.
+ * rules (rate, frame count, skeleton), since a build checks the project against it instead of the file; a
+ * size-limit walk record kept is a time and a byte count, both whole-number safe and not negative.
  */
 import { parseVerdicts } from '../../electron/build/verdicts';
 import { COMPRESSOR_IDENTITY } from '../../electron/build/buildCache';
@@ -37,6 +38,7 @@ function seed(): string {
       '/p/old.mtn': [...STAMP, HEX, 9],
     },
     skeletons: [skeleton],
+    walk: [1700000000000, 4096],
   });
 }
 
@@ -66,6 +68,12 @@ function run(input: Uint8Array): 'accepted' | 'rejected' {
     throw new FuzzDefect('crash', describeThrown(e));
   }
   let headers = 0;
+  const walk = stored.walk;
+  if (walk)
+    must(
+      Number.isFinite(walk.at) && walk.at >= 0 && Number.isSafeInteger(walk.written) && walk.written >= 0,
+      `kept the size-limit walk ${JSON.stringify(walk)}`,
+    );
   for (const [key, v] of stored.verdicts) {
     must(/^[0-9a-f]{64}$/.test(key) && /^[0-9a-f]{64}$/.test(v.digest), `kept the verdict ${key}`);
     if (v.stamp)

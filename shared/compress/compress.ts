@@ -9,6 +9,7 @@ import { motionNameProblem } from '../motionName';
 import { gvStrCode } from '../strcode';
 import { channelSignature, CompressCache, type CachedChannel } from './cache';
 import { defaultShell, objectSpaceError } from './objectError';
+import { hasKeyFrame } from './keyList';
 import { methodStrategy, type CompressStrategy } from './methods';
 import { PositionFit } from './positionFit';
 import type { TrackOutcome } from './track';
@@ -82,31 +83,42 @@ export function compressMotionWith(
   return result;
 }
 
-/** At most this many compress-and-check rounds in the skeleton-aware mode before the guaranteed allocation. */
-export const SKELETON_ROUNDS = 6;
 /**
- * The skeleton-aware start is this many times the guaranteed allocation:
- * errors of a chain's joints rarely line up, so the first round usually holds
- * with looser tolerances and rounds that do not hold only tighten the chains
- * that went over.
+ * At most this many compress-and-check rounds in the skeleton-aware mode before the guaranteed allocation. Each
+ * round recompresses only the channels that took new keys (a key reshapes its channel's keys nearby, so a few
+ * new peaks can go over; fewer each round); on the bundled captures the mode holds within 4-15 rounds.
  */
-const SKELETON_OPTIMISM = 3;
+export const SKELETON_ROUNDS = 24;
+/**
+ * From this round on, every frame over the bound (not only a peak) takes keys, in as many channels as it takes
+ * for their contributions to reach twice the excess: the last few peaks then go in fewer rounds (CMU 01_01 at
+ * 120 fps: 20 rounds -> 15 for 0.02 % more bytes).
+ */
+const SKELETON_ENDGAME = 8;
+/**
+ * The skeleton-aware start: each joint's rotation tolerance is this fraction of the object tolerance over the
+ * joint's reach (in radians), so a rotation error at that tolerance alone moves the farthest point below it by
+ * this fraction of the bound. Errors of a chain's joints rarely line up at one frame; where they do, a key goes
+ * there instead of a tighter tolerance for the whole motion. Chosen on cmu_01_01 at 30 fps (0.5 and 0.7 give
+ * more bytes there); docs/compression.md has the figures on the other captures.
+ */
+const SKELETON_START = 0.6;
 
 /**
- * Skeleton-aware mode (docs/compression.md): per-joint rotation tolerances derived
- * from the chain so that the object-space error (FK at the joints and their
- * virtual points) stays within `objectTolerance`.
+ * Skeleton-aware mode (docs/compression.md): per-joint rotation tolerances derived from the chain so that the
+ * object-space error (FK at the joints and their virtual points) stays within `objectTolerance`.
  *
- * A rotation error theta at joint j moves a point at distance r from it by at
- * most theta r, and errors along a chain add, so with reach_j (the longest
- * path from j to a descendant's virtual point) and chain_j (the most joints on
- * a root-to-leaf chain through j), theta_j = D_rot / (chain_j reach_j) bounds
- * every point by D_rot (plus the root translation and offset tolerances, which
- * take the rest of D). That bound is pessimistic, so the mode starts at
- * SKELETON_OPTIMISM times it, checks FK, and scales down the joints on the
- * chains of every joint that went over, by how much it went over, until the
- * check holds; after SKELETON_ROUNDS it falls back to the guaranteed
- * allocation.
+ * A rotation error theta at joint j moves a point at distance r from it by at most theta r, and errors along a
+ * chain add. Each joint starts at SKELETON_START objectTolerance / reach_j (reach_j: the longest path from j to
+ * a descendant's virtual point, its lever arm), and the root translation and offsets at their capped
+ * tolerances. After each round the mode measures FK, and at each frame where a joint's error peaks over the
+ * bound it keys the channel that contributes most there (its error at that frame times its lever arm to the
+ * joint: the root translation and the offsets move every point below them one for one), then recompresses the
+ * channels that took keys. A key there costs one key; a tighter tolerance would cost keys all along the motion.
+ * When no over frame can take another key, or after SKELETON_ROUNDS, it falls back to the guaranteed
+ * allocation theta_j = D_rot / (chain_j reach_j) (chain_j: the most joints on a root-to-leaf chain through j),
+ * which bounds every point by the object tolerance however the errors line up (keys placed so far stay: they
+ * only lower errors).
  */
 function compressSkeletonAware(
   motion: Motion,
@@ -119,32 +131,29 @@ function compressSkeletonAware(
 ): CompressResult {
   const J = motion.joints.length;
   const hasOffsets = (motion.flags & MotionFlag.OFFSETS) !== 0;
-  const { reach, chain, depth } = chainGeometry(motion, shell);
+  const geometry = chainGeometry(motion, shell);
+  const { reach, chain, depth } = geometry;
   const maxDepth = Math.max(1, ...depth);
   const { positionTolerance, offsetTolerance } = skeletonPositionTolerances(motion, options, objectTolerance);
   const rotationBudget = objectTolerance - positionTolerance - (hasOffsets ? maxDepth * offsetTolerance : 0);
-  const guaranteed = (j: number) => Math.min(180, (rotationBudget / (chain[j] * reach[j])) * (180 / Math.PI));
+  const degrees = 180 / Math.PI;
+  const guaranteed = (j: number) => Math.min(180, (rotationBudget / (chain[j] * reach[j])) * degrees);
   const userCap = (j: number) => options.rotationToleranceOverridesDeg?.[j] ?? Infinity;
-  const tolerances = Array.from({ length: J }, (_, j) => Math.min(userCap(j), SKELETON_OPTIMISM * guaranteed(j)));
+  const start = (j: number) => Math.min(180, userCap(j), ((SKELETON_START * objectTolerance) / reach[j]) * degrees);
+  const extraKeys: number[][] = Array.from({ length: 1 + J + (hasOffsets ? J : 0) }, () => []);
   const runCache = cache ?? new CompressCache();
-  let rounds = 0;
-  for (;;) {
-    rounds++;
-    const last = rounds > SKELETON_ROUNDS;
-    if (last) for (let j = 0; j < J; j++) tolerances[j] = Math.min(userCap(j), guaranteed(j));
+  let fallback = false;
+  for (let rounds = 1; ; rounds++) {
+    const last = fallback || rounds > SKELETON_ROUNDS;
     const overrides: Record<number, number> = {};
-    tolerances.forEach((t, j) => (overrides[j] = t));
+    for (let j = 0; j < J; j++) overrides[j] = last ? Math.min(userCap(j), guaranteed(j)) : start(j);
     const r = compressChannels(
       motion,
-      {
-        ...options,
-        positionTolerance,
-        offsetTolerance,
-        rotationToleranceOverridesDeg: overrides,
-      },
+      { ...options, positionTolerance, offsetTolerance, rotationToleranceOverridesDeg: overrides },
       strategy,
       runCache,
       shouldStop,
+      extraKeys,
     );
     const oe = objectSpaceError(motion, r.mt3, shell, runCache.objectMemo);
     r.objectError = oe;
@@ -157,15 +166,74 @@ function compressSkeletonAware(
       offsetTolerance,
     };
     if (oe.maxError <= objectTolerance || last) return r;
-    const scale = new Array<number>(J).fill(1);
-    for (let k = 0; k < J; k++) {
-      const e = oe.jointMaxError[k];
-      if (!(e > objectTolerance)) continue;
-      const factor = (0.9 * objectTolerance) / e;
-      for (let j = k; j >= 0; j = motion.joints[j].parent) scale[j] = Math.min(scale[j], factor);
-    }
-    for (let j = 0; j < J; j++) tolerances[j] *= scale[j];
+    const errors = runCache.objectMemo.lastErrors();
+    const endgame = rounds >= SKELETON_ENDGAME;
+    if (keyOverPeaks(motion, r, errors, objectTolerance, geometry, extraKeys, endgame) === 0) fallback = true;
   }
+}
+
+/**
+ * The skeleton-aware mode's keys for one round: at every frame where a joint's object-space error peaks over
+ * `bound` (`errors`: S x J, frame-major), a key in the channel that contributes most to that joint's error
+ * there and is not keyed at that frame: the root translation (its error moves every point), an offset of the
+ * joint or an ancestor (the same), or a rotation of the joint or an ancestor (its error in radians times the
+ * longest path from it to the joint's virtual points). In the `endgame`, every frame over the bound, in the
+ * channels of the largest contributions until they reach twice the excess. Adds them to `extraKeys` (MT3
+ * channel order, ascending) and returns how many it added.
+ */
+function keyOverPeaks(
+  motion: Motion,
+  r: CompressResult,
+  errors: Float64Array,
+  bound: number,
+  geometry: { length: number[] },
+  extraKeys: number[][],
+  endgame = false,
+): number {
+  const J = motion.joints.length;
+  const S = motion.frameCount + 1;
+  const shell = r.objectError!.shell;
+  const radians = Math.PI / 180;
+  const channelOf = (kind: ChannelKind, joint: number) =>
+    kind === 'translation' ? 0 : kind === 'rotation' ? 1 + joint : 1 + J + joint;
+  const isKey = (c: number, f: number) => hasKeyFrame(r.channels[c].keyFrames, f);
+  const added = new Set<number>();
+  const candidates: [channel: number, contribution: number][] = [];
+  let count = 0;
+  for (let k = 0; k < J; k++) {
+    for (let f = 0; f < S; f++) {
+      const e = errors[f * J + k];
+      if (!(e > bound)) continue;
+      // The peak of a run of frames over the bound (the last frame of a flat top).
+      const peak = !((f > 0 && errors[(f - 1) * J + k] > e) || (f + 1 < S && errors[(f + 1) * J + k] >= e));
+      if (!peak && !endgame) continue;
+      candidates.length = 0;
+      const consider = (c: number, contribution: number) => {
+        if (contribution > 0 && !isKey(c, f)) candidates.push([c, contribution]);
+      };
+      consider(0, r.channels[0].errors[f]);
+      let lever = shell;
+      for (let a = k; a >= 0; a = motion.joints[a].parent) {
+        consider(channelOf('rotation', a), r.channels[channelOf('rotation', a)].errors[f] * radians * lever);
+        if (extraKeys.length > 1 + J) consider(channelOf('offset', a), r.channels[channelOf('offset', a)].errors[f]);
+        lever += geometry.length[a];
+      }
+      candidates.sort((x, y) => y[1] - x[1] || x[0] - y[0]);
+      const need = endgame ? 2 * (e - bound) : 0;
+      let removed = 0;
+      for (const [c, contribution] of candidates) {
+        if (!added.has(c * S + f)) {
+          added.add(c * S + f);
+          extraKeys[c].push(f);
+          count++;
+        }
+        removed += contribution;
+        if (removed >= need) break;
+      }
+    }
+  }
+  for (const keys of extraKeys) keys.sort((a, b) => a - b);
+  return count;
 }
 
 /**
@@ -194,11 +262,15 @@ export function skeletonPositionTolerances(
 
 /**
  * Per joint: reach (longest offset path from the joint to a descendant, plus
- * the shell), chain (joints on the longest root-to-leaf chain through it) and
- * depth (joints from the root to it, itself included). Offset lengths are the
- * largest over frames, so the reach bounds every frame.
+ * the shell), chain (joints on the longest root-to-leaf chain through it),
+ * depth (joints from the root to it, itself included) and length (its offset's
+ * length). Offset lengths are the largest over frames, so the reach bounds
+ * every frame.
  */
-function chainGeometry(m: Motion, shell: number): { reach: number[]; chain: number[]; depth: number[] } {
+function chainGeometry(
+  m: Motion,
+  shell: number,
+): { reach: number[]; chain: number[]; depth: number[]; length: number[] } {
   const J = m.joints.length;
   const S = m.frameCount + 1;
   const length = new Array<number>(J).fill(0);
@@ -220,6 +292,7 @@ function chainGeometry(m: Motion, shell: number): { reach: number[]; chain: numb
     reach: below.map((b) => b + shell),
     chain: depth.map((d, j) => d + levelsBelow[j]),
     depth,
+    length,
   };
 }
 
@@ -227,6 +300,7 @@ function chainGeometry(m: Motion, shell: number): { reach: number[]; chain: numb
 interface ChannelRun {
   kind: ChannelKind;
   joint: number;
+  /** The user's keys of the channel (the report marks them; the skeleton-aware mode's extra keys are not). */
   userKeys: number[];
   tolerance: number;
   id: string;
@@ -236,7 +310,10 @@ interface ChannelRun {
 /**
  * Compresses the channels of a motion (or reuses them from `cache`), in the order of the MT3: the root
  * translation, each joint's rotation, then each joint's offset with OFFSETS. With `select`, only the channels
- * whose index in that order it accepts are run (a share of a long motion, compressChannelShare).
+ * whose index in that order it accepts are run (a share of a long motion, compressChannelShare); it is told
+ * whether `cache` holds the channel. `extraKeys`
+ * (by index in that order, ascending frames) are kept like user keys but not reported as theirs: the keys the
+ * skeleton-aware mode places where the object-space error went over.
  */
 function runChannels(
   motion: Motion,
@@ -244,7 +321,8 @@ function runChannels(
   strategy: CompressStrategy,
   cache: CompressCache | undefined,
   shouldStop: (() => boolean) | undefined,
-  select?: (index: number) => boolean,
+  select?: (index: number, cached: boolean) => boolean,
+  extraKeys?: readonly (readonly number[])[],
 ): ChannelRun[] {
   const N = motion.frameCount;
   const J = motion.joints.length;
@@ -258,16 +336,19 @@ function runChannels(
     joint: number,
     userKeys: number[],
     tolerance: number,
-    compress: () => Omit<CachedChannel<PositionTrack | RotationTrack>, 'signature'>,
+    compress: (keptKeys: number[]) => Omit<CachedChannel<PositionTrack | RotationTrack>, 'signature'>,
   ): void => {
-    if (select && !select(index++)) return;
+    const at = index++;
+    const extra = extraKeys?.[at];
+    const keptKeys = extra?.length ? withExtraKeys(userKeys, extra) : userKeys;
     // Classic and refined entries side by side: the app asks for both after every edit.
     const id = `${method}:${kind}:${joint}`;
-    const signature = channelSignature(tolerance, userKeys, method);
+    const signature = channelSignature(tolerance, keptKeys, method);
     let entry = cache?.get(id, signature);
+    if (select && !select(at, entry !== undefined)) return;
     if (!entry) {
       if (shouldStop?.()) throw new CompressAborted();
-      entry = { signature, ...compress() };
+      entry = { signature, ...compress(keptKeys) };
       cache?.set(id, entry);
     }
     runs.push({ kind, joint, userKeys, tolerance, id, entry });
@@ -280,9 +361,9 @@ function runChannels(
     tolerance: number,
     where: string,
   ) =>
-    runChannel(kind, joint, userKeys, tolerance, () => {
+    runChannel(kind, joint, userKeys, tolerance, (keptKeys) => {
       const fit = new PositionFit(source(), N, where);
-      const { keys, outcome } = strategy.positionKeys(fit, userKeys, tolerance);
+      const { keys, outcome } = strategy.positionKeys(fit, keptKeys, tolerance);
       const keyFrames = keys.frames();
       return { keyFrames, outcome, track: positionTrack(fit, keyFrames) };
     });
@@ -298,8 +379,8 @@ function runChannels(
   for (let j = 0; j < J; j++) {
     const tolerance = options.rotationToleranceOverridesDeg?.[j] ?? options.rotationToleranceDeg;
     const userKeys = jointUserKeys(motion, j);
-    runChannel('rotation', j, userKeys, tolerance, () => {
-      const { fit, keys, outcome } = strategy.rotationKeys(rotationSource(motion, j), N, userKeys, tolerance);
+    runChannel('rotation', j, userKeys, tolerance, (keptKeys) => {
+      const { fit, keys, outcome } = strategy.rotationKeys(rotationSource(motion, j), N, keptKeys, tolerance);
       const keyFrames = keys.frames();
       const stored = fit.storedKeys(keyFrames);
       return {
@@ -320,6 +401,18 @@ function runChannels(
         `offset joint ${j}`,
       );
   return runs;
+}
+
+/** The user keys and the extra keys of a channel, ascending, each once. */
+function withExtraKeys(userKeys: readonly number[], extra: readonly number[]): number[] {
+  const out: number[] = [];
+  let i = 0,
+    k = 0;
+  while (i < userKeys.length || k < extra.length) {
+    const f = k >= extra.length || (i < userKeys.length && userKeys[i] <= extra[k]) ? userKeys[i++] : extra[k++];
+    if (out[out.length - 1] !== f) out.push(f);
+  }
+  return out;
 }
 
 /** A share of a motion's channels, compressed: each channel's cache id and entry. */
@@ -354,9 +447,37 @@ export function compressChannelShare(
 /** compressMotion of a motion whose channels were compressed in shares (compressChannelShare): the same result. */
 export function compressWithShares(motion: Motion, options: CompressOptions, shares: ChannelShare[]): CompressResult {
   const cache = new CompressCache();
+  cacheChannelShares(cache, motion, shares);
+  return compressMotion(motion, options, cache);
+}
+
+/**
+ * Puts compressed shares of `motion`'s channels into `cache`, so that compressMotion(motion, options, cache) with
+ * the options they were compressed with reuses them (the app's export of a long motion: the pool compresses the
+ * shares, the document's own cache then holds them for the next edit).
+ */
+export function cacheChannelShares(cache: CompressCache, motion: Motion, shares: ChannelShare[]): void {
   cache.begin(motion);
   for (const share of shares) for (const [id, entry] of share) cache.set(id, entry);
-  return compressMotion(motion, options, cache);
+}
+
+/**
+ * How many of `motion`'s channels compressMotion(motion, options, cache) would compress, and how many it has:
+ * the others `cache` holds for these tolerances and user keys. Compresses nothing.
+ */
+export function channelsToCompress(
+  motion: Motion,
+  options: CompressOptions,
+  cache: CompressCache | undefined,
+): { toCompress: number; total: number } {
+  let toCompress = 0;
+  let total = 0;
+  runChannels(motion, options, methodStrategy(options.method), cache, undefined, (_, cached) => {
+    total++;
+    if (!cached) toCompress++;
+    return false;
+  });
+  return { toCompress, total };
 }
 
 /** The per-channel compression of one set of tolerances (classic or refined keys). */
@@ -366,12 +487,13 @@ function compressChannels(
   strategy: CompressStrategy,
   cache: CompressCache | undefined,
   shouldStop: (() => boolean) | undefined,
+  extraKeys?: readonly (readonly number[])[],
 ): CompressResult {
   const t0 = now();
   const N = motion.frameCount;
   const J = motion.joints.length;
   const warnings: CompressWarning[] = [];
-  const runs = runChannels(motion, options, strategy, cache, shouldStop);
+  const runs = runChannels(motion, options, strategy, cache, shouldStop, undefined, extraKeys);
   const channels: ChannelReport[] = runs.map((r) =>
     report(r.kind, r.joint, r.entry.keyFrames, r.userKeys, r.tolerance, r.entry.outcome, warnings),
   );

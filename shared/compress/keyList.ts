@@ -93,3 +93,16 @@ export function initialKeys(N: number, userKeys: ArrayLike<number>): KeyList {
   }
   return keys;
 }
+
+/** Whether the increasing key frames hold f (binary search). */
+export function hasKeyFrame(frames: ArrayLike<number>, f: number): boolean {
+  let lo = 0;
+  let hi = frames.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (frames[mid] === f) return true;
+    if (frames[mid] < f) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}

@@ -193,6 +193,11 @@ export class ObjectErrorMemo {
     return out;
   }
 
+  /** Each frame's error at each joint (S x J, frame-major) as the last run left it: read it before the next run. */
+  lastErrors(): Float64Array {
+    return this.errors;
+  }
+
   /**
    * Marks the frames where `channels` differ from the previous run's (every
    * frame when there is none), remembers them for the next run, and returns

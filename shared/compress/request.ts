@@ -73,6 +73,11 @@ export interface CompressResponse extends Pick<
   compressMs: number;
   /** The encoded MT3 file, only when `includeBytes` was set. */
   bytes?: Uint8Array;
+  /**
+   * How many channel shares the compression pool compressed the motion in (an export of a long motion, put
+   * together by the worker: the same bytes as one job); absent when the worker compressed it alone.
+   */
+  channelShares?: number;
 }
 
 /** A request that a newer revision of the same document replaced before it ran. */

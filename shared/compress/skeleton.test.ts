@@ -1,14 +1,16 @@
 /**
  * The skeleton-aware mode's allocation (compress.ts, compressSkeletonAware), computed here
- * independently from the skeleton: each joint's rotation tolerance starts at three times its
- * guaranteed share min(180°, D_rot / (chain_j * reach_j)), capped by a user override; the root
- * translation takes min(position tolerance, D / 4), offsets min(offset tolerance, D / (4 depth)),
- * and rounds that go over only tighten the joints on the chains that went over.
+ * independently from the skeleton: each joint's rotation tolerance starts at 0.6 D / reach_j (in
+ * radians), capped by a user override; the root translation takes min(position tolerance, D / 4),
+ * offsets min(offset tolerance, D / (4 depth)); a round that goes over keeps those tolerances and
+ * keys the frames where the error peaked in a channel of the chain that went over; the fallback is the
+ * guaranteed share min(180°, D_rot / (chain_j * reach_j)).
  */
 import { describe, expect, it } from 'vitest';
 import { MotionFlag, type Motion } from '../motion/types';
 import { syntheticMotion } from '../testing/syntheticMotion';
-import { compressMotion } from './compress';
+import { CompressCache } from './cache';
+import { compressMotion, SKELETON_ROUNDS } from './compress';
 import type { CompressOptions, CompressResult } from './types';
 
 const base: CompressOptions = {
@@ -40,8 +42,11 @@ function geometry(m: Motion, shell: number) {
 const rotTol = (r: CompressResult, j: number) =>
   r.channels.find((c) => c.kind === 'rotation' && c.joint === j)!.tolerance;
 
+/** The start of joint j: 0.6 of the object tolerance over its reach, in degrees, at most 180. */
+const startOf = (D: number, reach: number) => Math.min(180, ((0.6 * D) / reach) * (180 / Math.PI));
+
 describe('skeleton-aware allocation', () => {
-  it('starts every joint at three times its guaranteed share of the object tolerance, capped by an override', () => {
+  it('starts every joint at 0.6 of the object tolerance over its reach, capped by an override', () => {
     const m = syntheticMotion({ frames: 90, joints: 7, seed: 12, noise: 0.002 });
     const D = 40;
     const shell = 3;
@@ -49,11 +54,8 @@ describe('skeleton-aware allocation', () => {
     // A generous tolerance: the first round holds.
     expect(r.skeleton).toMatchObject({ objectTolerance: D, shell, rounds: 1, met: true, positionTolerance: 0.5 });
     const g = geometry(m, shell);
-    const dRot = D - 0.5;
-    for (let j = 0; j < m.joints.length; j++) {
-      const guaranteed = Math.min(180, (dRot / (g[j].chain * g[j].reach)) * (180 / Math.PI));
-      expect(rotTol(r, j)).toBeCloseTo(j === 2 ? Math.min(0.05, 3 * guaranteed) : 3 * guaranteed, 10);
-    }
+    for (let j = 0; j < m.joints.length; j++)
+      expect(rotTol(r, j)).toBeCloseTo(j === 2 ? Math.min(0.05, startOf(D, g[j].reach)) : startOf(D, g[j].reach), 10);
     expect(r.channels.find((c) => c.kind === 'translation')!.tolerance).toBe(0.5);
   });
 
@@ -70,42 +72,65 @@ describe('skeleton-aware allocation', () => {
     expect(r.channels.find((c) => c.kind === 'translation')!.tolerance).toBeCloseTo(D / 4, 12);
     for (const c of r.channels.filter((x) => x.kind === 'offset'))
       expect(c.tolerance).toBeCloseTo(Math.min(0.5, D / (4 * maxDepth)), 12);
-    if (r.skeleton!.rounds === 1) {
-      const dRot = D - D / 4 - maxDepth * Math.min(0.5, D / (4 * maxDepth));
-      for (let j = 0; j < m.joints.length; j++)
-        expect(rotTol(r, j)).toBeCloseTo(3 * Math.min(180, (dRot / (g[j].chain * g[j].reach)) * (180 / Math.PI)), 10);
-    }
+    expect(r.skeleton!.met).toBe(true);
+    for (let j = 0; j < m.joints.length; j++) expect(rotTol(r, j)).toBeCloseTo(startOf(D, g[j].reach), 10);
   });
 
-  it('after a round that goes over, tightens only the joints on the chains that went over, and then holds', () => {
+  it('after a round that goes over, keeps the tolerances and keys the worst frame on the chain that went over', () => {
     const m = syntheticMotion({ frames: 150, joints: 8, seed: 42, noise: 0.02 });
     const shell = 10;
-    // Tight enough that the optimistic first round goes over somewhere, loose enough to hold before the fallback.
-    const r = compressMotion(m, { ...base, objectTolerance: 0.6, shell });
+    // Tight enough that the first round goes over somewhere, loose enough to hold before the fallback.
+    const D = 0.5;
+    const r = compressMotion(m, { ...base, objectTolerance: D, shell });
     expect(r.skeleton!.rounds).toBeGreaterThan(1);
-    expect(r.skeleton!.rounds).toBeLessThanOrEqual(6);
-    expect(r!.skeleton!.met).toBe(true);
-    expect(r!.objectError!.maxError).toBeLessThanOrEqual(r!.skeleton!.objectTolerance);
-    const D = r!.skeleton!.objectTolerance;
+    expect(r.skeleton!.rounds).toBeLessThanOrEqual(SKELETON_ROUNDS);
+    expect(r.skeleton!.met).toBe(true);
+    expect(r.objectError!.maxError).toBeLessThanOrEqual(D);
     const g = geometry(m, shell);
-    const dRot = D - Math.min(0.5, D / 4);
-    const start = (j: number) => 3 * Math.min(180, (dRot / (g[j].chain * g[j].reach)) * (180 / Math.PI));
-    // Every joint is at or under its start; some were tightened, and a tightened joint's parent was too.
-    const tightened = m.joints.map((_, j) => rotTol(r!, j) < start(j) - 1e-12);
-    for (let j = 0; j < m.joints.length; j++) expect(rotTol(r!, j)).toBeLessThanOrEqual(start(j) + 1e-12);
-    expect(tightened.some(Boolean)).toBe(true);
-    // A joint on no chain that went over keeps its start.
-    expect(tightened.every(Boolean)).toBe(false);
-    for (let j = 0; j < m.joints.length; j++) if (!tightened[j]) expect(rotTol(r!, j)).toBeCloseTo(start(j), 12);
-    for (let j = 1; j < m.joints.length; j++) if (tightened[j]) expect(tightened[m.joints[j].parent]).toBe(true);
+    for (let j = 0; j < m.joints.length; j++) expect(rotTol(r, j)).toBeCloseTo(startOf(D, g[j].reach), 12);
+    // The first round, compressed here with the same tolerances and no extra keys, goes over at some joint k
+    // and frame f; the result keys f in the root translation or a rotation of k or one of its ancestors.
+    const overrides = Object.fromEntries(m.joints.map((_, j) => [j, startOf(D, g[j].reach)]));
+    const first = compressMotion(m, {
+      ...base,
+      positionTolerance: D / 4,
+      rotationToleranceOverridesDeg: overrides,
+      shell,
+    });
+    expect(first.objectError!.maxError).toBeGreaterThan(D);
+    const k = first.objectError!.maxErrorJoint;
+    const f = first.objectError!.maxErrorFrame;
+    const chainChannels = [r.channels[0]];
+    for (let a = k; a >= 0; a = m.joints[a].parent) chainChannels.push(r.channels[1 + a]);
+    const keyedThere = chainChannels.filter((c) => c.keyFrames.includes(f));
+    const keyedBefore = [first.channels[0], ...chainChannels.slice(1).map((c) => first.channels[1 + c.joint])].filter(
+      (c) => c.keyFrames.includes(f),
+    );
+    expect(keyedThere.length).toBeGreaterThan(keyedBefore.length);
+    // Those keys are the mode's, not the user's.
+    for (const c of r.channels) expect(c.userKeyFrames).toEqual([]);
   });
 
-  it('falls back to the guaranteed allocation after six rounds that go over, and says when even that does not hold', () => {
+  it('writes the same bytes with a cache that holds the channels of other runs as without one', () => {
+    const m = syntheticMotion({ frames: 150, joints: 8, seed: 42, noise: 0.02 });
+    const o = { ...base, shell: 10 };
+    const fresh = compressMotion(m, { ...o, objectTolerance: 0.5 });
+    const cache = new CompressCache();
+    compressMotion(m, { ...o, objectTolerance: 0.8 }, cache);
+    compressMotion(m, o, cache);
+    const cached = compressMotion(m, { ...o, objectTolerance: 0.5 }, cache);
+    expect(fresh.skeleton!.rounds).toBeGreaterThan(1);
+    expect(cached.bytes).toEqual(fresh.bytes);
+    expect(cached.skeleton).toEqual(fresh.skeleton);
+  });
+
+  it(`falls back to the guaranteed allocation when no frame over can take a key (or after ${SKELETON_ROUNDS} rounds), and says when even that does not hold`, () => {
     const m = syntheticMotion({ frames: 150, joints: 8, seed: 42, noise: 0.02 });
     const shell = 10;
     const D = 0.4;
     const r = compressMotion(m, { ...base, objectTolerance: D, shell, rotationToleranceOverridesDeg: { 6: 0.01 } });
-    expect(r.skeleton!.rounds).toBe(7);
+    expect(r.skeleton!.rounds).toBeGreaterThan(1);
+    expect(r.skeleton!.rounds).toBeLessThanOrEqual(SKELETON_ROUNDS + 1);
     const g = geometry(m, shell);
     const dRot = D - Math.min(0.5, D / 4);
     for (let j = 0; j < m.joints.length; j++) {

@@ -24,6 +24,7 @@ import type { CompressedMotion } from '../project/plan';
 import { gvStrCode } from '../strcode';
 import { mt3Frame, skeletonPositionTolerances, SKELETON_ROUNDS, toleranceWarning } from './compress';
 import { defaultShell, objectSpaceError } from './objectError';
+import { hasKeyFrame } from './keyList';
 import { jointUserKeys, offsetSource, rotationSource, translationSource, translationUserKeys } from './sources';
 import type { ChannelKind, CompressOptions, CompressWarning } from './types';
 
@@ -131,12 +132,12 @@ function verifyOrThrow(
     bestAtKey: (f: number) => number,
   ) => {
     const where = kind === 'translation' ? 'root translation' : `${kind} of joint ${joint}`;
-    for (const f of userKeys) if (!hasFrame(frames, f)) fail(`its ${where} drops the user key at frame ${f}`);
+    for (const f of userKeys) if (!hasKeyFrame(frames, f)) fail(`its ${where} drops the user key at frame ${f}`);
     let maxError = -1;
     let maxErrorFrame = 0;
     for (let f = 0; f <= N; f++) {
       const e = errors[f];
-      if (!(e <= tolerance) && !(hasFrame(frames, f) && e <= bestAtKey(f)))
+      if (!(e <= tolerance) && !(hasKeyFrame(frames, f) && e <= bestAtKey(f)))
         fail(`its ${where} is off by ${e.toPrecision(4)} at frame ${f} (tolerance ${tolerance})`);
       if (e > maxError) {
         maxError = e;
@@ -240,19 +241,6 @@ function sameArray(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
-}
-
-/** Whether the increasing key frames hold f (binary search). */
-function hasFrame(frames: Uint16Array, f: number): boolean {
-  let lo = 0;
-  let hi = frames.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (frames[mid] === f) return true;
-    if (frames[mid] < f) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
 }
 
 /** Per frame 0..N: the distance between the decoded track and the source ((N+1) x 3), as the compressor measures it. */

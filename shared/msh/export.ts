@@ -159,14 +159,51 @@ function fitTrack(
   }
 }
 
-/** Compresses a motion to an MSH animation in the writer canon, every node within its tolerances where precision allows. */
-export function exportMshAnimation(motion: Motion, options: MshExportOptions): MshExportResult {
+/** One node's fit: its key frames and the errors they leave (fitTrack). */
+export interface MshNodeFit {
+  node: number;
+  frames: number[];
+  maxPos: number;
+  maxRot: number;
+  unmet: boolean;
+}
+
+function checkMshOptions(options: MshExportOptions): void {
   for (const [name, v] of [
     ['positionTolerance', options.positionTolerance],
     ['rotationToleranceDeg', options.rotationToleranceDeg],
   ] as const)
     if (!(Number.isFinite(v) && v >= 0))
       throw new FormatError('MSH', `${name} must be a finite number >= 0, got ${v}`, { where: 'export options' });
+}
+
+/**
+ * The fits of the nodes whose index `select` accepts (every node by default). Nodes are fitted independently, so
+ * the build's pool fits a long motion's nodes in shares on its workers and exportMshAnimation puts them together.
+ */
+export function fitMshNodes(
+  motion: Motion,
+  options: MshExportOptions,
+  select: (node: number) => boolean = () => true,
+): MshNodeFit[] {
+  checkMshOptions(options);
+  const fits: MshNodeFit[] = [];
+  for (let j = 0; j < motion.joints.length; j++) {
+    if (!select(j)) continue;
+    const rotTol = options.rotationToleranceOverridesDeg?.[j] ?? options.rotationToleranceDeg;
+    fits.push({ node: j, ...fitTrack(motion, j, options.positionTolerance, rotTol) });
+  }
+  return fits;
+}
+
+/**
+ * Compresses a motion to an MSH animation in the writer canon, every node within its tolerances where precision
+ * allows. With `fits` (fitMshNodes of these options, every node once, in any order), the nodes are not fitted
+ * again: the result is the same.
+ */
+export function exportMshAnimation(motion: Motion, options: MshExportOptions, fits?: MshNodeFit[]): MshExportResult {
+  checkMshOptions(options);
+  const byNode = new Map((fits ?? fitMshNodes(motion, options)).map((f) => [f.node, f]));
   const S = motion.frameCount + 1;
   const keys: MshKey[] = [];
   const mapParts: { frames: number[]; base: number; node: number }[] = [];
@@ -175,7 +212,8 @@ export function exportMshAnimation(motion: Motion, options: MshExportOptions): M
   const warnings: string[] = [];
   motion.joints.forEach((joint, j) => {
     const rotTol = options.rotationToleranceOverridesDeg?.[j] ?? options.rotationToleranceDeg;
-    const fit = fitTrack(motion, j, options.positionTolerance, rotTol);
+    const fit = byNode.get(j);
+    if (!fit) throw new Error(`exportMshAnimation: no fit for node ${j}`);
     const base = keys.length;
     for (const f of fit.frames) keys.push(writtenKey(motion, j, f));
     const animated = fit.frames.length > 1;

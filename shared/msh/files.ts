@@ -5,7 +5,7 @@
  * File > Export MSH, so the three never differ in a byte.
  */
 import type { Motion } from '../motion/types';
-import { exportMshAnimation, type MshExportOptions } from './export';
+import { exportMshAnimation, type MshExportOptions, type MshNodeFit } from './export';
 import { mshNodesJson } from './nodesJson';
 import { writeMshResources } from './write';
 import { MSH_NO_MAP } from './constants';
@@ -49,6 +49,8 @@ export interface MshExportFiles {
   animatedNodes: number;
   /** Nodes whose tolerance float32 / s16 precision cannot meet, in words. */
   warnings: string[];
+  /** How many shares the compression pool fitted the nodes in (a long motion); absent when one thread did. */
+  nodeShares?: number;
 }
 
 /**
@@ -60,8 +62,9 @@ export function exportMshFiles(
   motion: Motion,
   options: MshExportOptions,
   names: { source: string; baseName: string },
+  fits?: MshNodeFit[],
 ): MshExportFiles {
-  const result = exportMshAnimation(motion, options);
+  const result = exportMshAnimation(motion, options, fits);
   const resources = writeMshResources(result.animation);
   const overrides = options.rotationToleranceOverridesDeg ?? {};
   const nodes = mshNodesJson(

@@ -67,27 +67,43 @@ export function validateMotion(m: Motion, options: { samplesChecked?: boolean } 
     checkFinite('translation', m.translation, 1);
     checkFinite('rotation', m.rotation, J);
     checkFinite('offset', m.offset, J);
-    for (let i = 0; i < S * J; i++) {
-      const x = m.rotation[i * 4],
-        y = m.rotation[i * 4 + 1],
-        z = m.rotation[i * 4 + 2],
-        w = m.rotation[i * 4 + 3];
-      if (x * x + y * y + z * z + w * w < 1e-12)
-        fail(`rotation frame ${Math.floor(i / J)} joint ${i % J}`, 'quaternion has zero length');
-    }
+    const i = firstZeroQuaternion(m.rotation, S * J);
+    if (i >= 0) fail(`rotation frame ${Math.floor(i / J)} joint ${i % J}`, 'quaternion has zero length');
   }
 
-  for (let f = 0; f < S; f++) {
-    let locked = -1;
-    for (let j = 0; j < J; j++) {
-      if (m.jointKeyInfo[(f * J + j) * 4] & KeyFlag.LOCK) {
-        if (locked >= 0)
-          fail(
-            `joint key info frame ${f} joint ${j}`,
-            `two joints locked on one frame (joints ${locked} and ${j}); at most one joint per frame`,
-          );
-        locked = j;
-      }
-    }
+  const second = secondLockOfAFrame(m.jointKeyInfo, S, J);
+  if (second >= 0) {
+    const f = Math.floor(second / J),
+      j = second % J;
+    let locked = 0;
+    while (!(m.jointKeyInfo[(f * J + locked) * 4] & KeyFlag.LOCK)) locked++;
+    fail(
+      `joint key info frame ${f} joint ${j}`,
+      `two joints locked on one frame (joints ${locked} and ${j}); at most one joint per frame`,
+    );
   }
+}
+
+// The per-sample loops live in small functions of their own: V8 optimises a hot loop by compiling the function
+// around it, and a fresh process (the CLI) would otherwise compile all of validateMotion for them.
+
+/** The index of the first of `count` quaternions (x, y, z, w each) whose length is about zero, or -1. */
+function firstZeroQuaternion(q: Float32Array, count: number): number {
+  for (let i = 0; i < count; i++) {
+    const x = q[i * 4],
+      y = q[i * 4 + 1],
+      z = q[i * 4 + 2],
+      w = q[i * 4 + 3];
+    if (x * x + y * y + z * z + w * w < 1e-12) return i;
+  }
+  return -1;
+}
+
+/** frame * J + joint of the first joint that is the second one locked on its frame, or -1. */
+function secondLockOfAFrame(keyInfo: Uint32Array, S: number, J: number): number {
+  for (let f = 0; f < S; f++) {
+    let locks = 0;
+    for (let j = 0; j < J; j++) if ((keyInfo[(f * J + j) * 4] & KeyFlag.LOCK) !== 0 && ++locks === 2) return f * J + j;
+  }
+  return -1;
 }
