@@ -261,7 +261,7 @@ export class RotationFit implements TrackFit {
       bandMax = -1,
       bandArg = -1;
     for (let t = a + 1; t < b; t++) {
-      seg.keySlerpAt(t, a, d, ks, 0);
+      seg.keySlerpAtNear(t, a, d, ks, 0);
       seg.atWithKeySlerpNear(t, a, d, ks, 0);
       const j = t * 4;
       const sx = src[j],
@@ -278,6 +278,8 @@ export class RotationFit implements TrackFit {
       const z = sw * dz - sx * dy + sy * dx - sz * dw;
       const m = x * x + y * y + z * z;
       if (m >= lo && m <= hi) {
+        // The reference decoder's own sample, from its own key slerp.
+        seg.keySlerpAt(t, a, d, ks, 0);
         seg.atReference(t, a, d, ks, 0);
         const e = (2 * Math.acos(Math.min(1, Math.abs(o[0] * sx + o[1] * sy + o[2] * sz + o[3] * sw))) * 180) / Math.PI;
         if (e > bandMax) {

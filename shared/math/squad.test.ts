@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../testing/random';
 import { ScalarSquad } from './squad';
 
-describe('ScalarSquad.atWithKeySlerpNear and setInnerNear', () => {
+describe('ScalarSquad.atWithKeySlerpNear, keySlerpAtNear and setInnerNear', () => {
   it('gives the Squad sample of atWithKeySlerp to within 1e-13 (atReference: exactly), from nearly equal keys to angles past its series', () => {
     const random = seededRandom(21);
     const unit = (q: number[]) => {
@@ -30,6 +30,11 @@ describe('ScalarSquad.atWithKeySlerpNear and setInnerNear', () => {
       // With the inner quaternions loaded for it (setInnerNear: their angle from the chord).
       squad.setInnerNear(inner, 0, 4, 1);
       squad.atWithKeySlerpNear(t, 0, span, keySlerp, 0);
+      for (let c = 0; c < 4; c++) worst = Math.max(worst, Math.abs(squad.out[c] - exact[c]));
+      // With the key slerp as a series too (keySlerpAtNear).
+      const nearKeySlerp = new Float64Array(4);
+      squad.keySlerpAtNear(t, 0, span, nearKeySlerp, 0);
+      squad.atWithKeySlerpNear(t, 0, span, nearKeySlerp, 0);
       for (let c = 0; c < 4; c++) worst = Math.max(worst, Math.abs(squad.out[c] - exact[c]));
       // atReference after setInnerNear is the reference decoder's sample, bit for bit (other inner quaternions
       // loaded before, so nothing of theirs may be left over).

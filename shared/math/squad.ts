@@ -287,6 +287,28 @@ export class ScalarSquad {
     out[3] = ow / l;
   }
 
+  /**
+   * keySlerpAt to within about 1e-14 per component, its sines as series (keys more than NEAR_MAX_INNER_ANGLE
+   * apart take keySlerpAt itself); for atWithKeySlerpNear, never for atReference.
+   */
+  keySlerpAtNear(t: number, a: number, d: number, out: Float64Array, o: number): void {
+    const k = this.k;
+    const th = k[16];
+    if (th > NEAR_MAX_INNER_ANGLE) {
+      this.keySlerpAt(t, a, d, out, o);
+      return;
+    }
+    const u = (t - a) / d;
+    const th2 = th * th;
+    const iS = 1 / sincSeries(th2);
+    const w0 = (1 - u) * sincSeries((1 - u) * (1 - u) * th2) * iS,
+      w1 = u * sincSeries(u * u * th2) * iS;
+    out[o] = w0 * k[0] + w1 * k[4];
+    out[o + 1] = w0 * k[1] + w1 * k[5];
+    out[o + 2] = w0 * k[2] + w1 * k[6];
+    out[o + 3] = w0 * k[3] + w1 * k[7];
+  }
+
   /** The rest of `at`, from the key slerp s1 (s1[o..o+3]) that keySlerpAt gave for the same t: out = the Squad. */
   atWithKeySlerp(t: number, a: number, d: number, s1: Float64Array, o: number): void {
     const k = this.k;
