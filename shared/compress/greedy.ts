@@ -14,13 +14,14 @@ import { finishOutcome, fitAllKeys, type TrackFit, type TrackOutcome } from './t
  * by inserting a key, so an error left on a key frame is a precision limit
  * and is reported by the caller as a warning.
  */
-export function greedyCompress(fit: TrackFit, keys: KeyList, tolerance: number): TrackOutcome {
+export function greedyCompress(fit: TrackFit, keys: KeyList, tolerance: number, near = false): TrackOutcome {
   const N = fit.N;
   const errors = new Float64Array(N + 1);
+  const maxNear = near && fit.segmentMaxNear !== undefined;
   const heap = new SegmentHeap(N);
   fitAllKeys(fit, keys);
   for (let a = 0; a !== N; a = keys.next[a]) {
-    const e = fit.segmentError(a, keys.next[a], errors);
+    const e = maxNear ? fit.segmentMaxNear!(a, keys.next[a], tolerance) : fit.segmentError(a, keys.next[a], errors);
     heap.set(a, e, fit.argmax);
   }
   let inserted = 0;
@@ -45,10 +46,11 @@ export function greedyCompress(fit: TrackFit, keys: KeyList, tolerance: number):
     // Every segment with a refit key at either end: starts prev(lo)..hi.
     const start = keys.prev[lo] >= 0 ? keys.prev[lo] : lo;
     for (let s = start; s !== -1 && s !== N; s = keys.next[s]) {
-      const e = fit.segmentError(s, keys.next[s], errors);
+      const e = maxNear ? fit.segmentMaxNear!(s, keys.next[s], tolerance) : fit.segmentError(s, keys.next[s], errors);
       heap.set(s, e, fit.argmax);
       if (s === hi) break;
     }
   }
+  if (maxNear) for (let a = 0; a !== N; a = keys.next[a]) fit.segmentError(a, keys.next[a], errors);
   return finishOutcome(fit, keys, errors, inserted);
 }

@@ -1,4 +1,4 @@
-import { encodeS12 } from '../math/s12';
+import { decodeS12, encodeS12 } from '../math/s12';
 import { expQuat, logQuat, mulQuat, normalize4 } from '../math/quat';
 import { ScalarSquad } from '../math/squad';
 import type { RotationFit } from './rotationFit';
@@ -7,17 +7,35 @@ import type { RotationFit } from './rotationFit';
 const MAX_VARIABLE_KEYS = 4;
 /** Most keys in a chain: the variable keys and one fixed key on each side. */
 const MAX_CHAIN = MAX_VARIABLE_KEYS + 2;
-/** Linearisations per search: each is one evaluation of the Squad residuals at the point it found. */
+/** Linearisations per search: each is one evaluation of the Squad residuals at the rounded point it found. */
 const LINEARISATIONS = 2;
-/** Reweighted least-squares steps on one linearisation (they cost no Squad sample). */
+/** Reweighted least-squares steps on one linearisation at most (they cost no Squad sample). */
 const MINIMAX_STEPS = 3;
 /** A search whose linear model cannot get below this many times the bound stops there (a failed removal, usually). */
 const GIVE_UP_PREDICTED = 2;
 /** Worst error over the bound beyond which a search stops before linearisation i. */
 const GIVE_UP_RATIO = [Infinity, 3];
-/** What the continuous search aims at, as a fraction of the bound: room for rounding to s12. */
+/** The linear model's steps stop once its worst residual is within this fraction of the bound (room for rounding to s12 and for the model's error). */
 const GOAL = 0.92;
 const RAD_TO_DEG = 180 / Math.PI;
+/**
+ * Half-width, in sine of half the angle, of the band around the bound where a frame's residual length does not
+ * decide which side of the bound the reference decoder puts it (residuals): the two measures differ by about
+ * 1e-16 / sin(angle / 2) (the acos of a dot product near 1), under 1e-11 down to 0.001 deg, plus the series
+ * Squad sample's 1e-14.
+ */
+export const REFERENCE_BAND = 1e-9;
+
+/** Squared sine of half an angle in degrees: how the search compares a residual's length with an error. */
+export function halfSineSq(deg: number): number {
+  const s = Math.sin(deg / RAD_TO_DEG / 2);
+  return s * s;
+}
+
+/** The angle in degrees whose halfSineSq is m. */
+export function halfAngleDeg(m: number): number {
+  return 2 * Math.asin(Math.min(1, Math.sqrt(m))) * RAD_TO_DEG;
+}
 
 const d = new Float64Array(4);
 const tmp = new Float64Array(4);
@@ -30,11 +48,13 @@ const tmp2 = new Float64Array(4);
  * frames"). Each inner quaternion is a = q exp(t) with t in R^3. The Squad
  * residuals are linearised in t (Jacobian in `solve`), the worst residual of that
  * linear model is minimised by reweighted least squares (an approximate minimax;
- * no Squad sample), and the Squad residuals are evaluated again only where that
- * lands, up to LINEARISATIONS times. The result is rounded to the s12 grid.
+ * no Squad sample), and where that lands, rounded to the s12 grid, the Squad is
+ * sampled again, up to LINEARISATIONS times: those samples are at once the
+ * reference check of what would be written (the search ends at the first
+ * rounded point within the bound) and the residuals of the next linearisation.
  *
  * The answer that counts is always the reference decode of the stored integers
- * (`RotationFit.segmentError`): the continuous model only proposes.
+ * (`RotationFit.segmentError`'s operations): the continuous model only proposes.
  */
 export class InnerSearch {
   /** Residual vectors (vector part of src^-1 * decoded, half-angle sines), 3 per frame of the chain. */
@@ -68,7 +88,12 @@ export class InnerSearch {
   /** Chain positions of the variable keys. */
   private readonly vars = new Int32Array(MAX_VARIABLE_KEYS);
   private nv = 0;
-  private readonly saved = new Int16Array(4 * MAX_VARIABLE_KEYS);
+  /** The s12 integers of the variables' inner quaternions at the last rounded point (setRounded). */
+  private readonly trialInt = new Int16Array(4 * MAX_VARIABLE_KEYS);
+  /** Those of the best rounded point of a failed search, for its nearest miss (storeNearestMiss). */
+  private readonly bestInt = new Int16Array(4 * MAX_VARIABLE_KEYS);
+  /** How many variables bestInt holds: 0 when no rounded point of the last search beat its entry. */
+  private bestFrom = 0;
   /** The normal equations (the same matrix for the three tangent components): diagonal and coupling to the previous variable, by v. */
   private readonly diag = new Float64Array(MAX_VARIABLE_KEYS);
   private readonly off = new Float64Array(MAX_VARIABLE_KEYS);
@@ -77,8 +102,11 @@ export class InnerSearch {
   private readonly delta = new Float64Array(3 * MAX_VARIABLE_KEYS);
   /** Variable index of each chain position, -1 for a fixed key. */
   private readonly varAt = new Int32Array(MAX_CHAIN);
-  /** The worst reference error of the last residuals(..., reference = true). */
+  /** The worst reference error of the last residuals(), in degrees. */
   private referenceMax = 0;
+  /** The band of residuals() around the bound (squared residual lengths): set by optimise. */
+  private bandLo = 0;
+  private bandHi = 0;
   /** Reference evaluations made (for the bench). */
   evaluations = 0;
 
@@ -94,61 +122,16 @@ export class InnerSearch {
   }
 
   /**
-   * Worst error of the stored track over the chain's segments (the reference decoder) when it is <= `limit`;
-   * otherwise some error over `limit` (it stops there: a failed removal needs no more).
-   */
-  private chainErrorUpTo(limit: number): number {
-    let max = 0;
-    this.evaluations++;
-    for (let i = 0; i + 1 < this.n; i++) {
-      const e = this.segmentErrorUpTo(i, limit);
-      if (e > max) max = e;
-      if (max > limit) break;
-    }
-    return max;
-  }
-
-  /**
-   * RotationFit.segmentErrorUpTo of chain segment s with the stored inner quaternions (the same bits: ScalarSquad.at
-   * is keySlerpAt then atWithKeySlerp), from the key slerps of cacheKeySlerps.
-   */
-  private segmentErrorUpTo(s: number, limit: number): number {
-    const fit = this.fit;
-    const ka = this.chain[s],
-      kb = this.chain[s + 1];
-    const seg = this.segs[s];
-    seg.setInner(fit.a, ka * 4, kb * 4, this.segSign[s]);
-    const o = seg.out,
-      src = fit.source,
-      ks = this.keySlerp;
-    const span = kb - ka;
-    let max = -1;
-    for (let t = ka + 1, j = (this.segRow[s] / 3) * 4; t < kb; t++, j += 4) {
-      seg.atWithKeySlerp(t, ka, span, ks, j);
-      const it = t * 4;
-      const e =
-        (2 *
-          Math.acos(
-            Math.min(1, Math.abs(o[0] * src[it] + o[1] * src[it + 1] + o[2] * src[it + 2] + o[3] * src[it + 3])),
-          ) *
-          180) /
-        Math.PI;
-      if (e > limit) return e;
-      if (e > max) max = e;
-    }
-    return max;
-  }
-
-  /**
    * Optimises the inner quaternions of `variable` (two to four consecutive key
    * frames of `keys`, a run of consecutive keys whose first and last entries
    * bound the segments considered) until the worst error there is within
    * `bound`. Returns that worst error under the reference decoder, with the
    * found inner quaternions stored in the fit, when it is within `bound`;
-   * otherwise it restores the entry values and returns some error over
-   * `bound`: the worst error itself when it is within `exactUpTo` times the
-   * bound (a caller may retry a near miss), else only some error past that
-   * (checks stop at the first frame over: the search has failed).
+   * otherwise it leaves the fit as it was and returns some error over `bound`:
+   * the smallest worst error of the points it tried when that is within
+   * `exactUpTo` times the bound (a caller may retry a near miss, from that
+   * point: storeNearestMiss), else only some error past that (checks stop
+   * early: the search has failed).
    */
   optimise(keys: ArrayLike<number>, variable: ArrayLike<number>, bound: number, exactUpTo = 1): number {
     const fit = this.fit;
@@ -160,12 +143,8 @@ export class InnerSearch {
       for (let i = 0; i < this.n; i++) if (keys[i] === variable[v]) pos = i;
       this.vars[v] = pos;
     }
-    this.varAt.fill(-1);
+    for (let i = 0; i < this.n; i++) this.varAt[i] = -1;
     for (let v = 0; v < this.nv; v++) this.varAt[this.vars[v]] = v;
-    // Entry state: the stored integers.
-    const saved = this.saved;
-    for (let v = 0; v < this.nv; v++)
-      for (let c = 0; c < 4; c++) saved[v * 4 + c] = fit.aInt[this.chain[this.vars[v]] * 4 + c];
     let rows = 0;
     for (let i = 0; i + 1 < this.n; i++) {
       this.segRow[i] = rows;
@@ -178,87 +157,102 @@ export class InnerSearch {
     // entry's reference error and the model's residuals in one pass.
     for (let i = 0; i < this.n; i++) for (let c = 0; c < 4; c++) this.contA[i * 4 + c] = fit.a[this.chain[i] * 4 + c];
     this.evaluations++;
-    const emax = this.residuals(this.r, Infinity, true);
+    // Errors in degrees d are compared as squared sines of half the angle (the residuals' squared lengths).
+    const hb = Math.sin(bound / RAD_TO_DEG / 2);
+    this.bandLo = Math.max(0, hb - REFERENCE_BAND) ** 2;
+    this.bandHi = (hb + REFERENCE_BAND) ** 2;
+    const exactLimitSq = Math.max(this.bandHi, halfSineSq(bound * Math.max(1, exactUpTo)));
+    let emax = this.residuals(this.r, Infinity, Infinity);
+    this.bestFrom = 0;
     if (this.referenceMax <= bound) return this.referenceMax;
-    for (let v = 0; v < this.nv; v++) this.tangentOf(this.chain[this.vars[v]], this.t, v * 3);
-    this.minimise(emax, bound);
-
-    // Round to the s12 grid and measure what would be written.
-    for (let v = 0; v < this.nv; v++) {
-      const i = this.vars[v] * 4;
-      const a = this.contA;
-      fit.setInner(
-        this.chain[this.vars[v]],
-        encodeS12(a[i]),
-        encodeS12(a[i + 1]),
-        encodeS12(a[i + 2]),
-        encodeS12(a[i + 3]),
-      );
-    }
-    // Exact up to exactUpTo times the bound; beyond it the removal has failed.
-    const best = this.chainErrorUpTo(bound * Math.max(1, exactUpTo));
-    if (best > bound) {
-      for (let v = 0; v < this.nv; v++) {
-        const o = v * 4;
-        fit.setInner(this.chain[this.vars[v]], saved[o], saved[o + 1], saved[o + 2], saved[o + 3]);
+    let best = this.referenceMax;
+    for (let v = 0; v < this.nv; v++)
+      this.tangentOf(this.contA, this.vars[v] * 4, this.chain[this.vars[v]], this.t, v * 3);
+    const P = 3 * this.nv;
+    const giveUpPredicted = halfSineSq(bound * GIVE_UP_PREDICTED);
+    const goalSq = halfSineSq(bound * GOAL);
+    for (let lin = 0; lin < LINEARISATIONS; lin++) {
+      if (lin > 0 && emax > halfSineSq(bound * GIVE_UP_RATIO[lin])) break;
+      if (this.linearMinimax(emax, goalSq) > giveUpPredicted) break;
+      // Where the linear model lands, rounded to the s12 grid: its Squad samples are the reference check of what
+      // would be written and the residuals of the next linearisation.
+      for (let p = 0; p < P; p++) this.tTrial[p] = this.t[p] + this.dSum[p];
+      for (let v = 0; v < this.nv; v++) this.setRounded(v, this.tTrial, v * 3);
+      this.evaluations++;
+      // The last linearisation's residuals serve only its check: a frame over the limit ends that pass.
+      const e = this.residuals(this.rTrial, lin === LINEARISATIONS - 1 ? 0 : emax, exactLimitSq);
+      const ref = this.referenceMax;
+      if (ref <= bound) {
+        for (let v = 0; v < this.nv; v++) {
+          const o = v * 4;
+          const ints = this.trialInt;
+          fit.setInner(this.chain[this.vars[v]], ints[o], ints[o + 1], ints[o + 2], ints[o + 3]);
+        }
+        return ref;
       }
+      if (ref < best) {
+        best = ref;
+        this.bestInt.set(this.trialInt);
+        this.bestFrom = this.nv;
+      }
+      if (!(e < emax)) break;
+      emax = e;
+      for (let v = 0; v < this.nv; v++)
+        this.tangentOf(this.contA, this.vars[v] * 4, this.chain[this.vars[v]], this.t, v * 3);
+      const taken = this.rTrial;
+      this.rTrial = this.r;
+      this.r = taken;
     }
     return best;
   }
 
   /**
-   * Moves t (and contA) towards the smallest worst residual, from residuals r whose worst is `emax` degrees:
-   * per linearisation, reweighted least-squares steps on the linear model r + J d (each taken only when it
-   * lowers the model's worst residual), then the Squad residuals where they landed, kept when they are better.
-   * It stops at GOAL times the bound, or when a linearisation predicts no success or makes things worse.
+   * Stores the inner quaternions of the last optimise's best rounded point, when it failed and a point beat its
+   * entry state (a wider search then starts from its nearest miss); returns whether it stored anything.
    */
-  private minimise(emax: number, bound: number): void {
+  storeNearestMiss(): boolean {
+    if (this.bestFrom === 0) return false;
+    const ints = this.bestInt;
+    for (let v = 0; v < this.bestFrom; v++)
+      this.fit.setInner(this.chain[this.vars[v]], ints[v * 4], ints[v * 4 + 1], ints[v * 4 + 2], ints[v * 4 + 3]);
+    return true;
+  }
+
+  /**
+   * Reweighted least-squares steps on the linear model r + J d from residuals r whose worst squared length is
+   * `emax` (each step taken only when it lowers the model's worst residual): their sum into dSum. Returns the
+   * model's worst squared residual there.
+   */
+  private linearMinimax(emax: number, goal: number): number {
     const P = 3 * this.nv;
     const rows = this.segRow[this.n - 1];
-    const goal = bound * GOAL;
-    for (let lin = 0; lin < LINEARISATIONS && emax > goal; lin++) {
-      if (lin > 0 && emax > bound * GIVE_UP_RATIO[lin]) break;
-      for (let i = 0; i < rows; i++) this.rLin[i] = this.r[i];
-      this.dSum.fill(0);
-      let model = emax;
-      for (let step = 0; step < MINIMAX_STEPS; step++) {
-        if (!this.solve(this.rLin, model)) break;
-        let improved = false;
-        for (let s = 1; s >= 0.25; s /= 2) {
-          const e = this.linearModel(this.rLin, this.rLinTrial, s);
-          if (e < model) {
-            for (let p = 0; p < P; p++) this.dSum[p] += s * this.delta[p];
-            const taken = this.rLinTrial;
-            this.rLinTrial = this.rLin;
-            this.rLin = taken;
-            // Steps that gain less than this no longer pay for themselves.
-            improved = model - e > 0.002 * model;
-            model = e;
-            break;
-          }
+    for (let i = 0; i < rows; i++) this.rLin[i] = this.r[i];
+    for (let p = 0; p < P; p++) this.dSum[p] = 0;
+    let model = emax;
+    for (let step = 0; step < MINIMAX_STEPS && model > goal; step++) {
+      if (!this.solve(this.rLin, model)) break;
+      let improved = false;
+      for (let s = 1; s >= 0.25; s /= 2) {
+        const e = this.linearModel(this.rLin, this.rLinTrial, s);
+        if (e < model) {
+          for (let p = 0; p < P; p++) this.dSum[p] += s * this.delta[p];
+          const taken = this.rLinTrial;
+          this.rLinTrial = this.rLin;
+          this.rLin = taken;
+          // Steps that gain less than this no longer pay for themselves.
+          improved = model - e > 0.004 * model;
+          model = e;
+          break;
         }
-        if (!improved) break;
       }
-      if (model > bound * GIVE_UP_PREDICTED) break;
-      for (let p = 0; p < P; p++) this.tTrial[p] = this.t[p] + this.dSum[p];
-      for (let v = 0; v < this.nv; v++) this.setContinuous(v, this.tTrial, v * 3);
-      const e = this.residuals(this.rTrial, emax, false);
-      if (!(e < emax)) {
-        // contA back to t's inner quaternions.
-        for (let v = 0; v < this.nv; v++) this.setContinuous(v, this.t, v * 3);
-        break;
-      }
-      emax = e;
-      this.t.set(this.tTrial);
-      const taken = this.rTrial;
-      this.rTrial = this.r;
-      this.r = taken;
+      if (!improved) break;
     }
+    return model;
   }
 
   /**
    * out = rl + s J delta, the linear model after a step s * delta (J as in `solve`); returns its worst
-   * residual in degrees.
+   * squared residual.
    */
   private linearModel(rl: Float64Array, out: Float64Array, s: number): number {
     const { delta, varAt, jStart, jEnd } = this;
@@ -288,23 +282,22 @@ export class InnerSearch {
         if (m > worst) worst = m;
       }
     }
-    return 2 * Math.asin(Math.min(1, Math.sqrt(worst))) * RAD_TO_DEG;
+    return worst;
   }
 
-  /** t = log(q_f^-1 a_f) of the stored key f (a taken in q's hemisphere) into out[o..o+2]. */
-  private tangentOf(f: number, out: Float64Array, o: number): void {
+  /** t = log(q_f^-1 a) of key f with inner quaternion a = A[ia..ia+3] (taken in q's hemisphere) into out[o..o+2]. */
+  private tangentOf(A: Float64Array, ia: number, f: number, out: Float64Array, o: number): void {
     const q = this.fit.q,
-      a = this.fit.a,
       i = f * 4;
-    const sgn = q[i] * a[i] + q[i + 1] * a[i + 1] + q[i + 2] * a[i + 2] + q[i + 3] * a[i + 3] < 0 ? -1 : 1;
+    const sgn = q[i] * A[ia] + q[i + 1] * A[ia + 1] + q[i + 2] * A[ia + 2] + q[i + 3] * A[ia + 3] < 0 ? -1 : 1;
     tmp[0] = -q[i];
     tmp[1] = -q[i + 1];
     tmp[2] = -q[i + 2];
     tmp[3] = q[i + 3];
-    tmp2[0] = sgn * a[i];
-    tmp2[1] = sgn * a[i + 1];
-    tmp2[2] = sgn * a[i + 2];
-    tmp2[3] = sgn * a[i + 3];
+    tmp2[0] = sgn * A[ia];
+    tmp2[1] = sgn * A[ia + 1];
+    tmp2[2] = sgn * A[ia + 2];
+    tmp2[3] = sgn * A[ia + 3];
     mulQuat(d, tmp, tmp2);
     logQuat(tmp, d);
     out[o] = tmp[0];
@@ -332,6 +325,22 @@ export class InnerSearch {
   }
 
   /**
+   * Inner quaternion of variable v at q exp(t), rounded to the s12 grid: the integers into trialInt, and into contA
+   * decoded and normalised as RotationFit.setInner stores them.
+   */
+  private setRounded(v: number, t: Float64Array, o: number): void {
+    this.setContinuous(v, t, o);
+    const i = this.vars[v] * 4;
+    const a = this.contA,
+      ints = this.trialInt;
+    for (let c = 0; c < 4; c++) {
+      ints[v * 4 + c] = encodeS12(a[i + c]);
+      a[i + c] = decodeS12(ints[v * 4 + c]);
+    }
+    normalize4(a, i);
+  }
+
+  /**
    * Fills keySlerp for the chain (the half of every Squad sample that the inner quaternions do not change) and
    * the Jacobian's coefficients jStart and jEnd (solve).
    */
@@ -342,7 +351,8 @@ export class InnerSearch {
         kb = this.chain[s + 1];
       const seg = this.segs[s];
       this.segSign[s] = fit.segmentSign(ka, kb);
-      seg.set(fit.q, ka * 4, kb * 4, fit.a, ka * 4, kb * 4, this.segSign[s]);
+      // The inner quaternions are loaded by each residuals() pass.
+      seg.setKeys(fit.q, ka * 4, kb * 4, this.segSign[s]);
       const span = kb - ka;
       const startVar = this.varAt[s] >= 0,
         endVar = this.varAt[s + 1] >= 0;
@@ -356,31 +366,37 @@ export class InnerSearch {
   }
 
   /**
-   * Residuals of the chain's segments with the continuous inner quaternions
-   * into out (rows as segRow); returns the worst error in degrees. Once that
-   * reaches `stopAt` it returns it without the remaining rows (a linearisation
-   * that is no better is thrown away whole). With `reference`, contA holds the
-   * stored inner quaternions, and referenceMax gets the reference decoder's
-   * worst error from the same samples (RotationFit.segmentError's operations).
+   * Residuals of the chain's segments with the inner quaternions of contA into out (rows as segRow); returns the
+   * worst squared residual, and sets referenceMax to the reference decoder's worst error in degrees from the same
+   * samples (with contA holding decoded s12 values, the error of what would be written). The samples are
+   * ScalarSquad.atWithKeySlerpNear's (within about 1e-14 of the reference's), and a residual's length is the sine
+   * of half the angle that the reference decoder measures as 2 acos(|dot|): the two agree to far below
+   * REFERENCE_BAND, so only a frame whose residual lies within that band of the bound takes the reference's own
+   * operations (RotationFit.segmentError's), and a frame outside it is on the same side of the bound under both.
+   * It stops early once both are settled for a caller: the worst residual has reached `stopAt` (a linearisation
+   * no better than the current one is thrown away) and is over `refLimit` (then referenceMax is some error over
+   * the limit).
    */
-  private residuals(out: Float64Array, stopAt: number, reference: boolean): number {
+  private residuals(out: Float64Array, stopAt: number, refLimit: number): number {
     const fit = this.fit;
     const src = fit.source;
     const A = this.contA;
+    const lo = this.bandLo,
+      hi = this.bandHi;
     let worst = 0;
-    let refMax = -1;
+    let bandMax = -1;
     for (let s = 0; s + 1 < this.n; s++) {
       const ka = this.chain[s],
         kb = this.chain[s + 1];
       // Squad on scalars (ScalarSquad): the same bits as SquadSegment, without a boxed double per frame (this
       // loop is most of a refinement). The keys and their slerps were loaded by cacheKeySlerps.
       const seg = this.segs[s];
-      seg.setInner(A, s * 4, (s + 1) * 4, this.segSign[s]);
+      seg.setInnerNear(A, s * 4, (s + 1) * 4, this.segSign[s]);
       const o = seg.out;
       const span = kb - ka;
       let row = this.segRow[s];
       for (let t = ka + 1; t < kb; t++, row += 3) {
-        seg.atWithKeySlerp(t, ka, span, this.keySlerp, (row / 3) * 4);
+        seg.atWithKeySlerpNear(t, ka, span, this.keySlerp, (row / 3) * 4);
         const dx = o[0],
           dy = o[1],
           dz = o[2],
@@ -390,10 +406,6 @@ export class InnerSearch {
           sy = src[j + 1],
           sz = src[j + 2],
           sw = src[j + 3];
-        if (reference) {
-          const e = (2 * Math.acos(Math.min(1, Math.abs(dx * sx + dy * sy + dz * sz + dw * sw))) * 180) / Math.PI;
-          if (e > refMax) refMax = e;
-        }
         let x = sw * dx - sx * dw - sy * dz + sz * dy;
         let y = sw * dy + sx * dz - sy * dw - sz * dx;
         let z = sw * dz - sx * dy + sy * dx - sz * dw;
@@ -405,18 +417,25 @@ export class InnerSearch {
         out[row] = x;
         out[row + 1] = y;
         out[row + 2] = z;
-        const m = Math.sqrt(x * x + y * y + z * z);
+        const m = x * x + y * y + z * z;
+        if (m >= lo && m <= hi) {
+          // The reference decoder's own operations: its Squad sample and its error.
+          seg.atReference(t, ka, span, this.keySlerp, (row / 3) * 4);
+          const e =
+            (2 * Math.acos(Math.min(1, Math.abs(o[0] * sx + o[1] * sy + o[2] * sz + o[3] * sw))) * 180) / Math.PI;
+          if (e > bandMax) bandMax = e;
+        }
         if (m > worst) {
           worst = m;
-          if (stopAt !== Infinity) {
-            const e = 2 * Math.asin(Math.min(1, worst)) * RAD_TO_DEG;
-            if (e >= stopAt) return e;
+          if (worst >= stopAt && worst > refLimit) {
+            this.referenceMax = halfAngleDeg(worst);
+            return worst;
           }
         }
       }
     }
-    this.referenceMax = refMax;
-    return 2 * Math.asin(Math.min(1, worst)) * RAD_TO_DEG;
+    this.referenceMax = worst >= lo && worst <= hi ? bandMax : halfAngleDeg(worst);
+    return worst;
   }
 
   /**
@@ -436,14 +455,17 @@ export class InnerSearch {
    * variables (variable v shapes segments v-1 and v of the run) with three
    * right-hand sides: one Cholesky, three solves. Returns false when singular.
    */
-  private solve(r: Float64Array, emaxDeg: number): boolean {
+  private solve(r: Float64Array, emax: number): boolean {
     const { diag, off, atb, delta, varAt, jStart, jEnd } = this;
     const nv = this.nv;
-    const rmax = Math.sin(emaxDeg / RAD_TO_DEG / 2) || 1;
-    const inv = 1 / (rmax * rmax);
-    diag.fill(0);
-    off.fill(0);
-    atb.fill(0);
+    const inv = 1 / (emax || 1);
+    for (let v = 0; v < nv; v++) {
+      diag[v] = 0;
+      off[v] = 0;
+      atb[v * 3] = 0;
+      atb[v * 3 + 1] = 0;
+      atb[v * 3 + 2] = 0;
+    }
     for (let s = 0; s + 1 < this.n; s++) {
       const vs = varAt[s],
         ve = varAt[s + 1];
@@ -494,26 +516,46 @@ export class InnerSearch {
     let trace = 0;
     for (let v = 0; v < nv; v++) trace += diag[v];
     const damping = (1e-3 * trace) / nv + 1e-18;
-    // Cholesky L of the tridiagonal matrix (diagonal in diag, sub-diagonal in off).
+    // Cholesky L of the tridiagonal matrix: its sub-diagonal into off, the inverse of its diagonal into diag.
     for (let v = 0; v < nv; v++) {
       let c = diag[v] + damping;
       if (v > 0) {
-        off[v] = off[v] / diag[v - 1];
+        off[v] = off[v] * diag[v - 1];
         c = c - off[v] * off[v];
       }
       if (!(c > 0)) return false;
-      diag[v] = Math.sqrt(c);
+      diag[v] = 1 / Math.sqrt(c);
     }
-    // Per tangent component e: L y = atb, then L^T delta = y.
-    for (let e = 0; e < 3; e++) {
-      for (let v = 0; v < nv; v++) {
-        const p = v * 3 + e;
-        delta[p] = (v > 0 ? atb[p] - off[v] * delta[p - 3] : atb[p]) / diag[v];
-      }
-      for (let v = nv - 1; v >= 0; v--) {
-        const p = v * 3 + e;
-        delta[p] = v < nv - 1 ? (delta[p] - off[v + 1] * delta[p + 3]) / diag[v] : delta[p] / diag[v];
-      }
+    // The three tangent components at once: L y = atb, then L^T delta = y.
+    let px = 0,
+      py = 0,
+      pz = 0;
+    for (let v = 0, p = 0; v < nv; v++, p += 3) {
+      const l = off[v],
+        id = diag[v];
+      px = (atb[p] - l * px) * id;
+      py = (atb[p + 1] - l * py) * id;
+      pz = (atb[p + 2] - l * pz) * id;
+      delta[p] = px;
+      delta[p + 1] = py;
+      delta[p + 2] = pz;
+    }
+    const last = diag[nv - 1];
+    px *= last;
+    py *= last;
+    pz *= last;
+    delta[(nv - 1) * 3] = px;
+    delta[(nv - 1) * 3 + 1] = py;
+    delta[(nv - 1) * 3 + 2] = pz;
+    for (let v = nv - 2, p = v * 3; v >= 0; v--, p -= 3) {
+      const l = off[v + 1],
+        id = diag[v];
+      px = (delta[p] - l * px) * id;
+      py = (delta[p + 1] - l * py) * id;
+      pz = (delta[p + 2] - l * pz) * id;
+      delta[p] = px;
+      delta[p + 1] = py;
+      delta[p + 2] = pz;
     }
     return true;
   }

@@ -59,7 +59,9 @@ export const refinedStrategy: CompressStrategy = {
   rotationKeys(source, N, userKeys, tolerance) {
     const fit = new RotationFit(source, N);
     const keys = initialKeys(N, userKeys);
-    const greedy = greedyCompress(fit, keys, tolerance);
+    // The removal pass measures every segment again, so the greedy start needs only which side of the tolerance
+    // each segment's worst frame is on (RotationFit.segmentMaxNear).
+    const greedy = greedyCompress(fit, keys, tolerance, true);
     return { fit, keys, outcome: refineRotationChannel(fit, keys, tolerance, greedy, userKeys) };
   },
 };

@@ -80,20 +80,21 @@ export function refineRotationChannel(
 }
 
 /**
- * A removal whose two-key search ended within this factor of the bound is tried again with a window of four
- * keys searched together. At 0.5 deg it removes 2-3 % more rotation keys than no retry (CMU 01_01 at 30 fps:
- * 0.497 -> 0.480 of classic's; Boxing_Toes at 120 fps: 0.546 -> 0.516) for about a fifth more refinement
- * time; 1.1 gives half of that gain, retrying every failed removal 0.476 / 0.512 for 70 % more time
- * (docs/compression.md#refinement-speed).
+ * A removal whose two-key search came within this factor of the bound is tried again with a window of four
+ * keys searched together, from the two-key search's nearest miss. At 0.5 deg the retry removes 2-3 % more
+ * rotation keys than none (docs/compression.md#refinement-speed); from the nearest miss instead of the stored
+ * values it needs fewer linearisations, and 1.5 rather than 1.3 keeps every capture's keys at or below those of
+ * compressor version 5.
  */
-const WINDOW_RETRY_WITHIN = 1.3;
+const WINDOW_RETRY_WITHIN = 1.5;
 const windowChain: number[] = [];
 const windowVars: number[] = [];
 const windowSaved = new Int16Array(16);
 
 /**
  * A failed removal tried again with the inner quaternions of four keys searched together (the key before a,
- * a, b and the key after b): the window of a joint re-optimisation. Restores them when it fails too.
+ * a, b and the key after b), starting from the nearest miss of the two-key search just made: the window of a
+ * joint re-optimisation. Restores them when it fails too.
  */
 function retryWindow(
   search: InnerSearch,
@@ -115,6 +116,7 @@ function retryWindow(
   windowChain.push(...windowVars);
   if (nb >= 0 && keys.next[nb] >= 0) windowChain.push(keys.next[nb]);
   windowVars.forEach((f, i) => saveInner(fit, f, windowSaved, i * 4));
+  search.storeNearestMiss();
   const e = search.optimise(windowChain, windowVars, bound);
   if (e > bound) windowVars.forEach((f, i) => restoreInner(fit, f, windowSaved, i * 4));
   return e;

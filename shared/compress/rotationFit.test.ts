@@ -105,6 +105,34 @@ describe('RotationFit.segmentError (inlined Squad)', () => {
   });
 });
 
+describe('RotationFit.segmentMaxNear (the refined greedy pass)', () => {
+  it('is over a tolerance exactly when segmentError is, even a tolerance equal to a frame error, with its frame', () => {
+    const N = 120;
+    const fit = new RotationFit(source(N, 7), N);
+    const keys = [0, 3, 4, 17, 40, 41, 77, 100, 120];
+    fitKeys(fit, keys);
+    const errors = new Float64Array(N + 1);
+    let checked = 0;
+    for (let k = 0; k + 1 < keys.length; k++) {
+      const [a, b] = [keys[k], keys[k + 1]];
+      if (b - a < 2) continue;
+      const max = fit.segmentError(a, b, errors);
+      const frame = fit.argmax;
+      // Tolerances at the worst error itself, one ulp either side, and a few frames' errors of the segment.
+      const tolerances = [max, max * (1 - 1e-16), max * (1 + 1e-15), ...Array.from(errors.subarray(a + 1, b))];
+      for (const tolerance of tolerances) {
+        const near = fit.segmentMaxNear(a, b, tolerance);
+        expect(near > tolerance).toBe(max > tolerance);
+        expect(Math.abs(near - max)).toBeLessThan(1e-9);
+        checked++;
+      }
+      fit.segmentMaxNear(a, b, 0.5);
+      expect(fit.argmax).toBe(frame);
+    }
+    expect(checked).toBeGreaterThan(20);
+  });
+});
+
 /**
  * The inner quaternion of FORMATS/COMPRESSION written with the quaternion
  * helpers, step by step: t = -(dr tl + dl tr) / (2 (dl + dr)) with tl, tr the

@@ -1,6 +1,7 @@
 import { decodeS12, encodeS12 } from '../math/s12';
 import { conjQuat, logQuat, mulQuat, normalize4, rotationErrorDeg } from '../math/quat';
 import { ScalarSquad, SquadSegment } from '../math/squad';
+import { halfAngleDeg, REFERENCE_BAND } from './innerSearch';
 import type { TrackFit } from './track';
 
 const tq = new Float64Array(4);
@@ -48,6 +49,7 @@ export class RotationFit implements TrackFit {
   private readonly qReady: Uint8Array;
   argmax = -1;
   private readonly squad = new ScalarSquad();
+  private readonly keySlerp = new Float64Array(4);
 
   /** @param source (N+1) x 4 unit quaternions, sign-continuous, float64. */
   constructor(
@@ -233,6 +235,69 @@ export class RotationFit implements TrackFit {
     }
     this.argmax = arg;
     return max;
+  }
+
+  /**
+   * The worst interior error of (a, b) and its frame (argmax) for a greedy pass that needs only those (the
+   * refined mode's: its removal pass measures every segment again): the Squad samples of
+   * ScalarSquad.atWithKeySlerpNear, a frame's error from its residual's length (the sine of half the angle), and
+   * the reference decoder's own sample and error for a frame within REFERENCE_BAND of `tolerance` (as the inner
+   * search does), so the result is over `tolerance` exactly when segmentError's is. Writes no errors.
+   */
+  segmentMaxNear(a: number, b: number, tolerance: number): number {
+    const d = b - a;
+    const seg = this.squad;
+    const sign = this.intDot(a, b) < 0 ? -1 : 1;
+    seg.setKeys(this.q, a * 4, b * 4, sign);
+    seg.setInnerNear(this.a, a * 4, b * 4, sign);
+    const hb = Math.sin((tolerance * Math.PI) / 360);
+    const lo = Math.max(0, hb - REFERENCE_BAND) ** 2,
+      hi = (hb + REFERENCE_BAND) ** 2;
+    const o = seg.out,
+      src = this.source,
+      ks = this.keySlerp;
+    let worst = -1,
+      arg = -1,
+      bandMax = -1,
+      bandArg = -1;
+    for (let t = a + 1; t < b; t++) {
+      seg.keySlerpAtNear(t, a, d, ks, 0);
+      seg.atWithKeySlerpNear(t, a, d, ks, 0);
+      const j = t * 4;
+      const sx = src[j],
+        sy = src[j + 1],
+        sz = src[j + 2],
+        sw = src[j + 3];
+      const dx = o[0],
+        dy = o[1],
+        dz = o[2],
+        dw = o[3];
+      // The vector part of src^-1 * decoded: its squared length is sin(error / 2)^2.
+      const x = sw * dx - sx * dw - sy * dz + sz * dy;
+      const y = sw * dy + sx * dz - sy * dw - sz * dx;
+      const z = sw * dz - sx * dy + sy * dx - sz * dw;
+      const m = x * x + y * y + z * z;
+      if (m >= lo && m <= hi) {
+        // The reference decoder's own sample, from its own key slerp.
+        seg.keySlerpAt(t, a, d, ks, 0);
+        seg.atReference(t, a, d, ks, 0);
+        const e = (2 * Math.acos(Math.min(1, Math.abs(o[0] * sx + o[1] * sy + o[2] * sz + o[3] * sw))) * 180) / Math.PI;
+        if (e > bandMax) {
+          bandMax = e;
+          bandArg = t;
+        }
+      }
+      if (m > worst) {
+        worst = m;
+        arg = t;
+      }
+    }
+    if (worst >= lo && worst <= hi) {
+      this.argmax = bandArg;
+      return bandMax;
+    }
+    this.argmax = arg;
+    return arg < 0 ? -1 : halfAngleDeg(worst);
   }
 
   /**

@@ -48,6 +48,12 @@ export interface TrackFit {
    * (it may stop at the first frame over).
    */
   segmentWithin?(a: number, b: number, tolerance: number): boolean;
+  /**
+   * Optional, for a greedy pass whose errors are measured again afterwards: the worst interior error of (a, b)
+   * and its frame (argmax), possibly off by rounding except that it is over `tolerance` exactly when
+   * segmentError's is; writes no errors.
+   */
+  segmentMaxNear?(a: number, b: number, tolerance: number): number;
 }
 
 /** Fits every key of the list (used at start and by the naive reference). */

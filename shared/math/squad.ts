@@ -84,6 +84,21 @@ function clampedAcos(v: number): number {
   return Math.acos(v > 1 ? 1 : v < -1 ? -1 : v);
 }
 
+/** Largest inner-slerp angle (radians) that ScalarSquad.atWithKeySlerpNear takes by series. */
+const NEAR_MAX_INNER_ANGLE = 0.5;
+/** Largest sin(theta / 2)^2 of the outer slerp's angle that it takes by series (theta about 0.2 rad). */
+const NEAR_MAX_HALF_CHORD_SQ = 0.01;
+
+/** theta^2 = (2 asin(sqrt q))^2 of an angle whose sin(theta / 2)^2 is q <= NEAR_MAX_HALF_CHORD_SQ (error under 1e-12 relative). */
+function angleSqFromHalfChordSq(q: number): number {
+  return 4 * q * (1 + q * (1 / 3 + q * (8 / 45 + q * (4 / 35 + q * (128 / 1575)))));
+}
+
+/** sin(x) / x as a series in x^2 (x^2 <= 0.25: error under 3e-14). */
+function sincSeries(x2: number): number {
+  return 1 - x2 * (1 / 6 - x2 * (1 / 120 - x2 * (1 / 5040 - x2 * (1 / 362880 - x2 / 39916800))));
+}
+
 /**
  * SquadSegment for the compressor's hot loops: keys loaded from their arrays
  * and each sample computed on scalars into `out`, with the same operations in
@@ -95,11 +110,21 @@ function clampedAcos(v: number): number {
 export class ScalarSquad {
   /** The normalised Squad sample of the last `at` (x, y, z, w). */
   readonly out = new Float64Array(4);
-  private readonly k = new Float64Array(20);
+  /**
+   * Keys (0-7), inner quaternions (8-15), the keys' angle and its sine (16, 17), the inner quaternions' angle and
+   * its sine (18, 19), that angle squared (20), and 1 when 18 and 19 are loaded (21; setInnerNear leaves them).
+   */
+  private readonly k = new Float64Array(22);
   private readonly s1 = new Float64Array(4);
 
   /** Loads keys a (q[ia], A[ja]) and b (q[ib], A[jb]); `sign` -1 negates key b's two quaternions. */
   set(q: ArrayLike<number>, ia: number, ib: number, A: ArrayLike<number>, ja: number, jb: number, sign: number): void {
+    this.setKeys(q, ia, ib, sign);
+    this.setInner(A, ja, jb, sign);
+  }
+
+  /** Loads only the key rotations (as `set` does): keySlerpAt needs nothing else. */
+  setKeys(q: ArrayLike<number>, ia: number, ib: number, sign: number): void {
     const k = this.k;
     for (let c = 0; c < 4; c++) {
       k[c] = q[ia + c];
@@ -107,7 +132,6 @@ export class ScalarSquad {
     }
     k[16] = clampedAcos(k[0] * k[4] + k[1] * k[5] + k[2] * k[6] + k[3] * k[7]);
     k[17] = Math.sin(k[16]);
-    this.setInner(A, ja, jb, sign);
   }
 
   /**
@@ -120,8 +144,45 @@ export class ScalarSquad {
       k[8 + c] = A[ja + c];
       k[12 + c] = sign * A[jb + c];
     }
+    this.exactInnerAngle();
+  }
+
+  /**
+   * setInner for atWithKeySlerpNear alone: the inner quaternions' squared angle from their chord as a series when
+   * it is small (no acos or sine; atReference and the fallbacks load the angle itself when they need it).
+   */
+  setInnerNear(A: ArrayLike<number>, ja: number, jb: number, sign: number): void {
+    const k = this.k;
+    for (let c = 0; c < 4; c++) {
+      k[8 + c] = A[ja + c];
+      k[12 + c] = sign * A[jb + c];
+    }
+    const cx = k[8] - k[12],
+      cy = k[9] - k[13],
+      cz = k[10] - k[14],
+      cw = k[11] - k[15];
+    const q = (cx * cx + cy * cy + cz * cz + cw * cw) / 4;
+    if (q > NEAR_MAX_HALF_CHORD_SQ) {
+      this.exactInnerAngle();
+      return;
+    }
+    k[20] = angleSqFromHalfChordSq(q);
+    k[21] = 0;
+  }
+
+  /** The inner quaternions' angle and its sine as setInner computes them. */
+  private exactInnerAngle(): void {
+    const k = this.k;
     k[18] = clampedAcos(k[8] * k[12] + k[9] * k[13] + k[10] * k[14] + k[11] * k[15]);
     k[19] = Math.sin(k[18]);
+    k[20] = k[18] * k[18];
+    k[21] = 1;
+  }
+
+  /** atWithKeySlerp after setInner or setInnerNear: the reference decoder's very sample. */
+  atReference(t: number, a: number, d: number, s1: Float64Array, o: number): void {
+    if (this.k[21] === 0) this.exactInnerAngle();
+    this.atWithKeySlerp(t, a, d, s1, o);
   }
 
   /** out = the Squad at u = (t - a) / d. */
@@ -172,6 +233,80 @@ export class ScalarSquad {
     out[o + 1] = s1y;
     out[o + 2] = s1z;
     out[o + 3] = s1w;
+  }
+
+  /**
+   * atWithKeySlerp to within about 1e-14 per component, with the slerps' sines as series instead of calls (the
+   * inner search samples the Squad many times per removal; its reference checks take atWithKeySlerp wherever the
+   * difference could matter). Angles beyond the series' range take atWithKeySlerp itself.
+   */
+  atWithKeySlerpNear(t: number, a: number, d: number, s1: Float64Array, o: number): void {
+    const k = this.k;
+    const th2 = k[20];
+    if (th2 > NEAR_MAX_INNER_ANGLE * NEAR_MAX_INNER_ANGLE) {
+      this.atReference(t, a, d, s1, o);
+      return;
+    }
+    const u = (t - a) / d;
+    const s1x = s1[o],
+      s1y = s1[o + 1],
+      s1z = s1[o + 2],
+      s1w = s1[o + 3];
+    // s2 = slerp(aa, ab, u): sin(x theta) / sin(theta) = x sinc(x theta) / sinc(theta)
+    const iA = 1 / sincSeries(th2);
+    const a0 = (1 - u) * sincSeries((1 - u) * (1 - u) * th2) * iA,
+      a1 = u * sincSeries(u * u * th2) * iA;
+    const s2x = a0 * k[8] + a1 * k[12],
+      s2y = a0 * k[9] + a1 * k[13],
+      s2z = a0 * k[10] + a1 * k[14],
+      s2w = a0 * k[11] + a1 * k[15];
+    // out = normalize(slerp(s1, s2, h)): theta^2 from the chord, sin(theta / 2)^2 = |s1 - s2|^2 / 4
+    const cx = s1x - s2x,
+      cy = s1y - s2y,
+      cz = s1z - s2z,
+      cw = s1w - s2w;
+    const q = (cx * cx + cy * cy + cz * cz + cw * cw) / 4;
+    if (q > NEAR_MAX_HALF_CHORD_SQ) {
+      this.atReference(t, a, d, s1, o);
+      return;
+    }
+    const phi = angleSqFromHalfChordSq(q);
+    const h = 2 * u * (1 - u);
+    const iS = 1 / sincSeries(phi);
+    const w0 = (1 - h) * sincSeries((1 - h) * (1 - h) * phi) * iS,
+      w1 = h * sincSeries(h * h * phi) * iS;
+    const ox = w0 * s1x + w1 * s2x,
+      oy = w0 * s1y + w1 * s2y,
+      oz = w0 * s1z + w1 * s2z,
+      ow = w0 * s1w + w1 * s2w;
+    const l = Math.sqrt(ox * ox + oy * oy + oz * oz + ow * ow);
+    const out = this.out;
+    out[0] = ox / l;
+    out[1] = oy / l;
+    out[2] = oz / l;
+    out[3] = ow / l;
+  }
+
+  /**
+   * keySlerpAt to within about 1e-14 per component, its sines as series (keys more than NEAR_MAX_INNER_ANGLE
+   * apart take keySlerpAt itself); for atWithKeySlerpNear, never for atReference.
+   */
+  keySlerpAtNear(t: number, a: number, d: number, out: Float64Array, o: number): void {
+    const k = this.k;
+    const th = k[16];
+    if (th > NEAR_MAX_INNER_ANGLE) {
+      this.keySlerpAt(t, a, d, out, o);
+      return;
+    }
+    const u = (t - a) / d;
+    const th2 = th * th;
+    const iS = 1 / sincSeries(th2);
+    const w0 = (1 - u) * sincSeries((1 - u) * (1 - u) * th2) * iS,
+      w1 = u * sincSeries(u * u * th2) * iS;
+    out[o] = w0 * k[0] + w1 * k[4];
+    out[o + 1] = w0 * k[1] + w1 * k[5];
+    out[o + 2] = w0 * k[2] + w1 * k[6];
+    out[o + 3] = w0 * k[3] + w1 * k[7];
   }
 
   /** The rest of `at`, from the key slerp s1 (s1[o..o+3]) that keySlerpAt gave for the same t: out = the Squad. */
