@@ -10,6 +10,7 @@ import { gvStrCode } from '../strcode';
 import { channelSignature, CompressCache, type CachedChannel } from './cache';
 import { defaultShell, objectSpaceError } from './objectError';
 import { hasKeyFrame } from './keyList';
+import { LocalKeys } from './localKeys';
 import { methodStrategy, type CompressStrategy } from './methods';
 import { PositionFit } from './positionFit';
 import type { TrackOutcome } from './track';
@@ -142,9 +143,12 @@ function compressSkeletonAware(
   const start = (j: number) => Math.min(180, userCap(j), ((SKELETON_START * objectTolerance) / reach[j]) * degrees);
   const extraKeys: number[][] = Array.from({ length: 1 + J + (hasOffsets ? J : 0) }, () => []);
   const runCache = cache ?? new CompressCache();
+  const local = new Map<number, LocalKeys>();
+  const prepared = new Map<number, CachedChannel<RotationTrack>>();
   let fallback = false;
   for (let rounds = 1; ; rounds++) {
     const last = fallback || rounds > SKELETON_ROUNDS;
+    if (last) prepared.clear();
     const overrides: Record<number, number> = {};
     for (let j = 0; j < J; j++) overrides[j] = last ? Math.min(userCap(j), guaranteed(j)) : start(j);
     const r = compressChannels(
@@ -154,6 +158,7 @@ function compressSkeletonAware(
       runCache,
       shouldStop,
       extraKeys,
+      prepared,
     );
     const oe = objectSpaceError(motion, r.mt3, shell, runCache.objectMemo);
     r.objectError = oe;
@@ -168,7 +173,28 @@ function compressSkeletonAware(
     if (oe.maxError <= objectTolerance || last) return r;
     const errors = runCache.objectMemo.lastErrors();
     const endgame = rounds >= SKELETON_ENDGAME;
-    if (keyOverPeaks(motion, r, errors, objectTolerance, geometry, extraKeys, endgame) === 0) fallback = true;
+    if (keyOverPeaks(motion, r, errors, objectTolerance, geometry, extraKeys, endgame) === 0) {
+      fallback = true;
+      continue;
+    }
+    // The rotation channels take their new keys in place (LocalKeys): only the segments around them change.
+    for (let j = 0; j < J; j++) {
+      const c = 1 + j;
+      const { keyFrames, errors: channelErrors, maxError, maxErrorFrame } = r.channels[c];
+      const fresh = extraKeys[c].filter((f) => !hasKeyFrame(keyFrames, f));
+      if (fresh.length === 0) continue;
+      let keyed = local.get(c);
+      if (!keyed) {
+        const outcome = { errors: channelErrors, maxError, maxErrorFrame, inserted: 0 };
+        const entry = { signature: '', keyFrames, outcome, track: r.mt3.rotations[j] };
+        const source = rotationSource(motion, j);
+        const refine = strategy.method === 'refined';
+        keyed = new LocalKeys(source, motion.frameCount, start(j), jointUserKeys(motion, j), entry, refine);
+        local.set(c, keyed);
+      }
+      keyed.add(fresh);
+      prepared.set(c, keyed.entry(''));
+    }
   }
 }
 
@@ -313,7 +339,8 @@ interface ChannelRun {
  * whose index in that order it accepts are run (a share of a long motion, compressChannelShare); it is told
  * whether `cache` holds the channel. `extraKeys`
  * (by index in that order, ascending frames) are kept like user keys but not reported as theirs: the keys the
- * skeleton-aware mode places where the object-space error went over.
+ * skeleton-aware mode places where the object-space error went over. `prepared` channels (by index) are taken as
+ * they are, neither compressed nor cached: the skeleton-aware mode's channels that took keys in place (LocalKeys).
  */
 function runChannels(
   motion: Motion,
@@ -323,6 +350,7 @@ function runChannels(
   shouldStop: (() => boolean) | undefined,
   select?: (index: number, cached: boolean) => boolean,
   extraKeys?: readonly (readonly number[])[],
+  prepared?: ReadonlyMap<number, CachedChannel<RotationTrack>>,
 ): ChannelRun[] {
   const N = motion.frameCount;
   const J = motion.joints.length;
@@ -340,6 +368,11 @@ function runChannels(
   ): void => {
     const at = index++;
     const extra = extraKeys?.[at];
+    const given = prepared?.get(at);
+    if (given) {
+      runs.push({ kind, joint, userKeys, tolerance, id: `${method}:${kind}:${joint}`, entry: given });
+      return;
+    }
     const keptKeys = extra?.length ? withExtraKeys(userKeys, extra) : userKeys;
     // Classic and refined entries side by side: the app asks for both after every edit.
     const id = `${method}:${kind}:${joint}`;
@@ -488,12 +521,13 @@ function compressChannels(
   cache: CompressCache | undefined,
   shouldStop: (() => boolean) | undefined,
   extraKeys?: readonly (readonly number[])[],
+  prepared?: ReadonlyMap<number, CachedChannel<RotationTrack>>,
 ): CompressResult {
   const t0 = now();
   const N = motion.frameCount;
   const J = motion.joints.length;
   const warnings: CompressWarning[] = [];
-  const runs = runChannels(motion, options, strategy, cache, shouldStop, undefined, extraKeys);
+  const runs = runChannels(motion, options, strategy, cache, shouldStop, undefined, extraKeys, prepared);
   const channels: ChannelReport[] = runs.map((r) =>
     report(r.kind, r.joint, r.entry.keyFrames, r.userKeys, r.tolerance, r.entry.outcome, warnings),
   );
