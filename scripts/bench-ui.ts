@@ -102,7 +102,9 @@ export async function benchUi(options: { root: string; toggles?: number }): Prom
       .waitFor({ timeout: 60_000 });
     await idle();
     // Hips: the root joint, with the most keys of the capture.
-    await page.getByTestId('joint-select').selectOption({ label: '0 Hips' });
+    await page.getByTestId('joint-select').click(); // the joint tree picker: pick joint 0 from its tree
+    await page.locator('[data-testid="joint-select-tree"] [data-testid="joint-tree-item"][data-joint="0"]').click();
+    await page.locator('[data-testid="joint-select"][data-value="0"]').waitFor({ timeout: 10_000 });
     await idle();
     const canvas = page.getByTestId('curve-canvas');
     const box = (await canvas.boundingBox())!;
