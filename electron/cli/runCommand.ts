@@ -1,6 +1,7 @@
 import { FormatError } from '../../shared/errors';
 import { UsageError } from './args';
 import type { CliCommand } from './command';
+import { describeFsError } from '../build/files';
 
 /**
  * Runs one command and turns what it throws into a message on stderr and the exit status (2 for a usage error, 1
@@ -27,21 +28,5 @@ export async function runCommand(cmd: CliCommand, argv: string[]): Promise<numbe
     }
     console.error(`actguy ${cmd.name}: ${err?.message ?? String(e)}`);
     return 1;
-  }
-}
-
-function describeFsError(err: NodeJS.ErrnoException): string {
-  switch (err.code) {
-    case 'ENOENT':
-      return 'no such file or directory';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'EISDIR':
-      return 'is a directory';
-    case 'ENOTDIR':
-      return 'a path component is not a directory';
-    default:
-      return err.message;
   }
 }
