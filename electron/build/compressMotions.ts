@@ -173,9 +173,9 @@ export async function compressMotions(
       },
     };
   };
+  type MotionInput = ReturnType<typeof inputOf>;
   /** The cache key of a motion (undefined without a cache), or null when its file failed (the error is recorded). */
-  const keyOf = (index: number): string | undefined | null => {
-    const { p, path, settings, resampleTo, fileOf } = inputOf(index);
+  const keyOf = (index: number, { p, path, settings, resampleTo, fileOf }: MotionInput): string | undefined | null => {
     try {
       return (
         cache &&
@@ -193,8 +193,11 @@ export async function compressMotions(
     }
   };
   /** Uses the motion's entry when this machine verified that very entry before; else dispatches it to the pool. */
-  const lookUp = async (index: number, key: string | undefined): Promise<void> => {
-    const { p, path, settings, resampleTo, fileOf } = inputOf(index);
+  const lookUp = async (
+    index: number,
+    { p, path, settings, resampleTo, fileOf }: MotionInput,
+    key: string | undefined,
+  ): Promise<void> => {
     // An entry file whose stamp is the one remembered with its verdict is not hashed again (docs/cache.md).
     const candidate = key ? cache!.read(key, (stamp) => verdicts.entryDigest(key, stamp)) : undefined;
     if (candidate && verdicts.holds(candidate.key, candidate.digest)) {
@@ -246,14 +249,15 @@ export async function compressMotions(
   // The motions with no verdict on this machine (a changed file, a new motion, an entry never verified here) go to
   // the pool first, so that their compression, and a worker's start, overlap looking up the rest (on a rebuild
   // after one file changed, reading and parsing the other entries).
-  const known: { index: number; key: string }[] = [];
+  const known: { index: number; input: MotionInput; key: string }[] = [];
   for (const { index } of order) {
-    const key = keyOf(index);
+    const input = inputOf(index);
+    const key = keyOf(index, input);
     if (key === null) continue;
-    if (key !== undefined && verdicts.knows(key)) known.push({ index, key });
-    else await lookUp(index, key);
+    if (key !== undefined && verdicts.knows(key)) known.push({ index, input, key });
+    else await lookUp(index, input, key);
   }
-  for (const { index, key } of known) await lookUp(index, key);
+  for (const { index, input, key } of known) await lookUp(index, input, key);
   await Promise.all(running);
   // Only a build that added entries can have grown the folder past its limit (and a rebuild skips the walk);
   // one that added a few walks it only when this user's builds wrote a hundredth of the limit since the last
