@@ -8,7 +8,7 @@ const REMOVAL_PASSES = 1;
 
 /**
  * Refines a rotation channel that the greedy loop has compressed (`keys` and
- * the fit's stored values are its result): a removal pass drops each non-user
+ * the fit's stored values are its result, after `inserted` insertions): a removal pass drops each non-user
  * key in turn, searches its two neighbours' inner quaternions against the
  * source frames of the three segments they touch (on the s12 grid, starting
  * from their current values), and keeps the drop only while every interior
@@ -25,7 +25,7 @@ export function refineRotationChannel(
   fit: RotationFit,
   keys: KeyList,
   tolerance: number,
-  greedy: TrackOutcome,
+  inserted: number,
   userKeys: ArrayLike<number>,
 ): TrackOutcome {
   const N = fit.N;
@@ -76,7 +76,7 @@ export function refineRotationChannel(
   }
   const errors = new Float64Array(N + 1);
   for (let a = 0; a !== N; a = keys.next[a]) fit.segmentError(a, keys.next[a], errors);
-  return finishOutcome(fit, keys, errors, greedy.inserted - removed);
+  return finishOutcome(fit, keys, errors, inserted - removed);
 }
 
 /**
