@@ -61,16 +61,21 @@ export class InnerSearch {
   private r: Float64Array;
   /** The Squad residuals at a linearisation's result: swapped with r when it is taken (only the chain's rows are in use). */
   private rTrial: Float64Array;
-  /** The linear model's residuals, and its trial's (swapped when a step is taken). */
-  private rLin: Float64Array;
-  private rLinTrial: Float64Array;
+  /** The two buffers of the linear model's residuals after a step and of its trial (linearMinimax). */
+  private readonly rLin: Float64Array;
+  private readonly rLinTrial: Float64Array;
   /** Sum of the steps taken on the current linearisation. */
   private readonly dSum = new Float64Array(3 * MAX_VARIABLE_KEYS);
   /** The Jacobian's coefficients at every frame of the chain (solve): of the segment's start key and of its end key, 0 for a fixed key. */
   private readonly jStart: Float64Array;
   private readonly jEnd: Float64Array;
-  /** The key slerp (ScalarSquad.keySlerpAt) at every frame of the chain, 4 per residual row triple: fixed during a search. */
+  /**
+   * The key slerp (ScalarSquad.keySlerpAt) by frame, 4 each, and the segment (a, b) each was computed for, 2 each
+   * (b = 0: none yet): it depends only on the segment's two key rotations, so it is fixed during a search and
+   * reused by the next searches whose chains share the segment (cacheKeySlerps).
+   */
   private readonly keySlerp: Float64Array;
+  private readonly keySlerpOf: Int32Array;
   private readonly t = new Float64Array(3 * MAX_VARIABLE_KEYS);
   private readonly tTrial = new Float64Array(3 * MAX_VARIABLE_KEYS);
   private readonly contA = new Float64Array(4 * MAX_CHAIN);
@@ -116,7 +121,8 @@ export class InnerSearch {
     this.rTrial = new Float64Array(rows);
     this.rLin = new Float64Array(rows);
     this.rLinTrial = new Float64Array(rows);
-    this.keySlerp = new Float64Array((rows / 3) * 4);
+    this.keySlerp = new Float64Array((fit.N + 1) * 4);
+    this.keySlerpOf = new Int32Array((fit.N + 1) * 2);
     this.jStart = new Float64Array(rows / 3);
     this.jEnd = new Float64Array(rows / 3);
   }
@@ -225,20 +231,21 @@ export class InnerSearch {
    */
   private linearMinimax(emax: number, goal: number): number {
     const P = 3 * this.nv;
-    const rows = this.segRow[this.n - 1];
-    for (let i = 0; i < rows; i++) this.rLin[i] = this.r[i];
     for (let p = 0; p < P; p++) this.dSum[p] = 0;
+    // The model's residuals start as r itself (only read here) and then live in rLin and rLinTrial.
+    let current = this.r,
+      trial = this.rLin;
     let model = emax;
     for (let step = 0; step < MINIMAX_STEPS && model > goal; step++) {
-      if (!this.solve(this.rLin, model)) break;
+      if (!this.solve(current, model)) break;
       let improved = false;
       for (let s = 1; s >= 0.25; s /= 2) {
-        const e = this.linearModel(this.rLin, this.rLinTrial, s);
+        const e = this.linearModel(current, trial, s, model);
         if (e < model) {
           for (let p = 0; p < P; p++) this.dSum[p] += s * this.delta[p];
-          const taken = this.rLinTrial;
-          this.rLinTrial = this.rLin;
-          this.rLin = taken;
+          const taken = trial;
+          trial = current === this.r ? this.rLinTrial : current;
+          current = taken;
           // Steps that gain less than this no longer pay for themselves.
           improved = model - e > 0.004 * model;
           model = e;
@@ -252,9 +259,10 @@ export class InnerSearch {
 
   /**
    * out = rl + s J delta, the linear model after a step s * delta (J as in `solve`); returns its worst
-   * squared residual.
+   * squared residual, or, once that has reached `stopAt` (a step that would not be taken), that far and no
+   * further.
    */
-  private linearModel(rl: Float64Array, out: Float64Array, s: number): number {
+  private linearModel(rl: Float64Array, out: Float64Array, s: number, stopAt: number): number {
     const { delta, varAt, jStart, jEnd } = this;
     let worst = 0;
     for (let g = 0; g + 1 < this.n; g++) {
@@ -279,7 +287,10 @@ export class InnerSearch {
         out[k + 1] = y;
         out[k + 2] = z;
         const m = x * x + y * y + z * z;
-        if (m > worst) worst = m;
+        if (m > worst) {
+          worst = m;
+          if (worst >= stopAt) return worst;
+        }
       }
     }
     return worst;
@@ -341,23 +352,31 @@ export class InnerSearch {
   }
 
   /**
-   * Fills keySlerp for the chain (the half of every Squad sample that the inner quaternions do not change) and
-   * the Jacobian's coefficients jStart and jEnd (solve).
+   * Fills keySlerp for the chain's frames (the half of every Squad sample that the inner quaternions do not
+   * change) where it does not hold them yet, and the Jacobian's coefficients jStart and jEnd (solve).
    */
   private cacheKeySlerps(): void {
     const fit = this.fit;
+    const of = this.keySlerpOf;
     for (let s = 0; s + 1 < this.n; s++) {
       const ka = this.chain[s],
         kb = this.chain[s + 1];
       const seg = this.segs[s];
       this.segSign[s] = fit.segmentSign(ka, kb);
-      // The inner quaternions are loaded by each residuals() pass.
-      seg.setKeys(fit.q, ka * 4, kb * 4, this.segSign[s]);
+      // The inner quaternions are loaded by each residuals() pass; the keys only to compute a key slerp (nothing
+      // else of a search reads them).
+      let keysLoaded = false;
       const span = kb - ka;
       const startVar = this.varAt[s] >= 0,
         endVar = this.varAt[s + 1] >= 0;
       for (let t = ka + 1, f = this.segRow[s] / 3; t < kb; t++, f++) {
-        seg.keySlerpAt(t, ka, span, this.keySlerp, f * 4);
+        if (of[t * 2] !== ka || of[t * 2 + 1] !== kb) {
+          if (!keysLoaded) seg.setKeys(fit.q, ka * 4, kb * 4, this.segSign[s]);
+          keysLoaded = true;
+          seg.keySlerpAt(t, ka, span, this.keySlerp, t * 4);
+          of[t * 2] = ka;
+          of[t * 2 + 1] = kb;
+        }
         const u = (t - ka) / span;
         this.jStart[f] = startVar ? 2 * u * (1 - u) * (1 - u) : 0;
         this.jEnd[f] = endVar ? 2 * u * (1 - u) * u : 0;
@@ -396,7 +415,7 @@ export class InnerSearch {
       const span = kb - ka;
       let row = this.segRow[s];
       for (let t = ka + 1; t < kb; t++, row += 3) {
-        seg.atWithKeySlerpNear(t, ka, span, this.keySlerp, (row / 3) * 4);
+        seg.atWithKeySlerpNear(t, ka, span, this.keySlerp, t * 4);
         const dx = o[0],
           dy = o[1],
           dz = o[2],
@@ -420,7 +439,7 @@ export class InnerSearch {
         const m = x * x + y * y + z * z;
         if (m >= lo && m <= hi) {
           // The reference decoder's own operations: its Squad sample and its error.
-          seg.atReference(t, ka, span, this.keySlerp, (row / 3) * 4);
+          seg.atReference(t, ka, span, this.keySlerp, t * 4);
           const e =
             (2 * Math.acos(Math.min(1, Math.abs(o[0] * sx + o[1] * sy + o[2] * sz + o[3] * sw))) * 180) / Math.PI;
           if (e > bandMax) bandMax = e;
