@@ -109,9 +109,16 @@ export class InnerSearch {
   private readonly varAt = new Int32Array(MAX_CHAIN);
   /** The worst reference error of the last residuals(), in degrees. */
   private referenceMax = 0;
-  /** The band of residuals() around the bound (squared residual lengths): set by optimise. */
+  /** The band of residuals() around the bound (squared residual lengths), and the other limits of setLimits. */
   private bandLo = 0;
   private bandHi = 0;
+  private exactLimitSq = 0;
+  /** By linearisation: a worst squared residual over this before it stops the search (GIVE_UP_RATIO). */
+  private readonly giveUpSq = new Float64Array(LINEARISATIONS);
+  private goalSq = 0;
+  private giveUpPredictedSq = 0;
+  private limitsBound = NaN;
+  private limitsExactUpTo = NaN;
   /** Reference evaluations made (for the bench). */
   evaluations = 0;
 
@@ -163,11 +170,8 @@ export class InnerSearch {
     // entry's reference error and the model's residuals in one pass.
     for (let i = 0; i < this.n; i++) for (let c = 0; c < 4; c++) this.contA[i * 4 + c] = fit.a[this.chain[i] * 4 + c];
     this.evaluations++;
-    // Errors in degrees d are compared as squared sines of half the angle (the residuals' squared lengths).
-    const hb = Math.sin(bound / RAD_TO_DEG / 2);
-    this.bandLo = Math.max(0, hb - REFERENCE_BAND) ** 2;
-    this.bandHi = (hb + REFERENCE_BAND) ** 2;
-    const exactLimitSq = Math.max(this.bandHi, halfSineSq(bound * Math.max(1, exactUpTo)));
+    this.setLimits(bound, exactUpTo);
+    const exactLimitSq = this.exactLimitSq;
     let emax = this.residuals(this.r, Infinity, Infinity);
     this.bestFrom = 0;
     if (this.referenceMax <= bound) return this.referenceMax;
@@ -175,11 +179,9 @@ export class InnerSearch {
     for (let v = 0; v < this.nv; v++)
       this.tangentOf(this.contA, this.vars[v] * 4, this.chain[this.vars[v]], this.t, v * 3);
     const P = 3 * this.nv;
-    const giveUpPredicted = halfSineSq(bound * GIVE_UP_PREDICTED);
-    const goalSq = halfSineSq(bound * GOAL);
     for (let lin = 0; lin < LINEARISATIONS; lin++) {
-      if (lin > 0 && emax > halfSineSq(bound * GIVE_UP_RATIO[lin])) break;
-      if (this.linearMinimax(emax, goalSq) > giveUpPredicted) break;
+      if (emax > this.giveUpSq[lin]) break;
+      if (this.linearMinimax(emax, this.goalSq) > this.giveUpPredictedSq) break;
       // Where the linear model lands, rounded to the s12 grid: its Squad samples are the reference check of what
       // would be written and the residuals of the next linearisation.
       for (let p = 0; p < P; p++) this.tTrial[p] = this.t[p] + this.dSum[p];
@@ -201,7 +203,8 @@ export class InnerSearch {
         this.bestInt.set(this.trialInt);
         this.bestFrom = this.nv;
       }
-      if (!(e < emax)) break;
+      // After the last linearisation only its check counts.
+      if (lin === LINEARISATIONS - 1 || !(e < emax)) break;
       emax = e;
       for (let v = 0; v < this.nv; v++)
         this.tangentOf(this.contA, this.vars[v] * 4, this.chain[this.vars[v]], this.t, v * 3);
@@ -210,6 +213,26 @@ export class InnerSearch {
       this.r = taken;
     }
     return best;
+  }
+
+  /**
+   * The squared half-angle sines that a search with this bound and exactUpTo compares residuals with (bandLo,
+   * bandHi, exactLimitSq, giveUpSq, goalSq, giveUpPredictedSq), computed when either changes (a channel's searches
+   * share its bound).
+   */
+  private setLimits(bound: number, exactUpTo: number): void {
+    if (bound === this.limitsBound && exactUpTo === this.limitsExactUpTo) return;
+    // Errors in degrees d are compared as squared sines of half the angle (the residuals' squared lengths).
+    const hb = Math.sin(bound / RAD_TO_DEG / 2);
+    this.bandLo = Math.max(0, hb - REFERENCE_BAND) ** 2;
+    this.bandHi = (hb + REFERENCE_BAND) ** 2;
+    this.exactLimitSq = Math.max(this.bandHi, halfSineSq(bound * Math.max(1, exactUpTo)));
+    for (let lin = 0; lin < LINEARISATIONS; lin++)
+      this.giveUpSq[lin] = lin > 0 ? halfSineSq(bound * GIVE_UP_RATIO[lin]) : Infinity;
+    this.goalSq = halfSineSq(bound * GOAL);
+    this.giveUpPredictedSq = halfSineSq(bound * GIVE_UP_PREDICTED);
+    this.limitsBound = bound;
+    this.limitsExactUpTo = exactUpTo;
   }
 
   /**

@@ -113,12 +113,12 @@ function retryWindow(
   if (nb >= 0) windowVars.push(nb);
   if (windowVars.length < 3) return Infinity;
   if (pa >= 0 && keys.prev[pa] >= 0) windowChain.push(keys.prev[pa]);
-  windowChain.push(...windowVars);
+  for (let i = 0; i < windowVars.length; i++) windowChain.push(windowVars[i]);
   if (nb >= 0 && keys.next[nb] >= 0) windowChain.push(keys.next[nb]);
-  windowVars.forEach((f, i) => saveInner(fit, f, windowSaved, i * 4));
+  for (let i = 0; i < windowVars.length; i++) saveInner(fit, windowVars[i], windowSaved, i * 4);
   search.storeNearestMiss();
   const e = search.optimise(windowChain, windowVars, bound);
-  if (e > bound) windowVars.forEach((f, i) => restoreInner(fit, f, windowSaved, i * 4));
+  if (e > bound) for (let i = 0; i < windowVars.length; i++) restoreInner(fit, windowVars[i], windowSaved, i * 4);
   return e;
 }
 
