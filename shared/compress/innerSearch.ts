@@ -76,6 +76,8 @@ export class InnerSearch {
    */
   private readonly keySlerp: Float64Array;
   private readonly keySlerpOf: Int32Array;
+  /** With each cached key slerp, the Jacobian's coefficients of its frame for a variable start and end key (2 each). */
+  private readonly keyWeight: Float64Array;
   private readonly t = new Float64Array(3 * MAX_VARIABLE_KEYS);
   private readonly tTrial = new Float64Array(3 * MAX_VARIABLE_KEYS);
   private readonly contA = new Float64Array(4 * MAX_CHAIN);
@@ -130,6 +132,7 @@ export class InnerSearch {
     this.rLinTrial = new Float64Array(rows);
     this.keySlerp = new Float64Array((fit.N + 1) * 4);
     this.keySlerpOf = new Int32Array((fit.N + 1) * 2);
+    this.keyWeight = new Float64Array((fit.N + 1) * 2);
     this.jStart = new Float64Array(rows / 3);
     this.jEnd = new Float64Array(rows / 3);
   }
@@ -355,7 +358,12 @@ export class InnerSearch {
     tmp[3] = q[i + 3];
     mulQuat(d, tmp, tmp2);
     normalize4(d);
-    this.contA.set(d, pos * 4);
+    const a = this.contA,
+      j = pos * 4;
+    a[j] = d[0];
+    a[j + 1] = d[1];
+    a[j + 2] = d[2];
+    a[j + 3] = d[3];
   }
 
   /**
@@ -380,7 +388,8 @@ export class InnerSearch {
    */
   private cacheKeySlerps(): void {
     const fit = this.fit;
-    const of = this.keySlerpOf;
+    const of = this.keySlerpOf,
+      weight = this.keyWeight;
     for (let s = 0; s + 1 < this.n; s++) {
       const ka = this.chain[s],
         kb = this.chain[s + 1];
@@ -397,12 +406,14 @@ export class InnerSearch {
           if (!keysLoaded) seg.setKeys(fit.q, ka * 4, kb * 4, this.segSign[s]);
           keysLoaded = true;
           seg.keySlerpAt(t, ka, span, this.keySlerp, t * 4);
+          const u = (t - ka) / span;
+          weight[t * 2] = 2 * u * (1 - u) * (1 - u);
+          weight[t * 2 + 1] = 2 * u * (1 - u) * u;
           of[t * 2] = ka;
           of[t * 2 + 1] = kb;
         }
-        const u = (t - ka) / span;
-        this.jStart[f] = startVar ? 2 * u * (1 - u) * (1 - u) : 0;
-        this.jEnd[f] = endVar ? 2 * u * (1 - u) * u : 0;
+        this.jStart[f] = startVar ? weight[t * 2] : 0;
+        this.jEnd[f] = endVar ? weight[t * 2 + 1] : 0;
       }
     }
   }
