@@ -1,5 +1,5 @@
 import { decodeS12, encodeS12 } from '../math/s12';
-import { expQuat, logQuat, mulQuat, normalize4 } from '../math/quat';
+import { normalize4 } from '../math/quat';
 import { ScalarSquad } from '../math/squad';
 import type { RotationFit } from './rotationFit';
 
@@ -36,10 +36,6 @@ export function halfSineSq(deg: number): number {
 export function halfAngleDeg(m: number): number {
   return 2 * Math.asin(Math.min(1, Math.sqrt(m))) * RAD_TO_DEG;
 }
-
-const d = new Float64Array(4);
-const tmp = new Float64Array(4);
-const tmp2 = new Float64Array(4);
 
 /**
  * Searches the inner (Squad control) quaternions of two to four consecutive keys
@@ -324,62 +320,83 @@ export class InnerSearch {
 
   /** t = log(q_f^-1 a) of key f with inner quaternion a = A[ia..ia+3] (taken in q's hemisphere) into out[o..o+2]. */
   private tangentOf(A: Float64Array, ia: number, f: number, out: Float64Array, o: number): void {
+    // On scalars, with the operations of mulQuat and logQuat in their order (so the same bits).
     const q = this.fit.q,
       i = f * 4;
     const sgn = q[i] * A[ia] + q[i + 1] * A[ia + 1] + q[i + 2] * A[ia + 2] + q[i + 3] * A[ia + 3] < 0 ? -1 : 1;
-    tmp[0] = -q[i];
-    tmp[1] = -q[i + 1];
-    tmp[2] = -q[i + 2];
-    tmp[3] = q[i + 3];
-    tmp2[0] = sgn * A[ia];
-    tmp2[1] = sgn * A[ia + 1];
-    tmp2[2] = sgn * A[ia + 2];
-    tmp2[3] = sgn * A[ia + 3];
-    mulQuat(d, tmp, tmp2);
-    logQuat(tmp, d);
-    out[o] = tmp[0];
-    out[o + 1] = tmp[1];
-    out[o + 2] = tmp[2];
-  }
-
-  /** Continuous inner quaternion of variable v: q exp(t). */
-  private setContinuous(v: number, t: Float64Array, o: number): void {
-    const pos = this.vars[v];
-    const i = this.chain[pos] * 4;
-    tmp[0] = t[o];
-    tmp[1] = t[o + 1];
-    tmp[2] = t[o + 2];
-    tmp[3] = 0;
-    expQuat(tmp2, tmp);
-    const q = this.fit.q;
-    tmp[0] = q[i];
-    tmp[1] = q[i + 1];
-    tmp[2] = q[i + 2];
-    tmp[3] = q[i + 3];
-    mulQuat(d, tmp, tmp2);
-    normalize4(d);
-    const a = this.contA,
-      j = pos * 4;
-    a[j] = d[0];
-    a[j + 1] = d[1];
-    a[j + 2] = d[2];
-    a[j + 3] = d[3];
+    // (q_f^-1) (sgn A)
+    const ax = -q[i],
+      ay = -q[i + 1],
+      az = -q[i + 2],
+      aw = q[i + 3];
+    const bx = sgn * A[ia],
+      by = sgn * A[ia + 1],
+      bz = sgn * A[ia + 2],
+      bw = sgn * A[ia + 3];
+    const dx = aw * bx + ax * bw + ay * bz - az * by;
+    const dy = aw * by - ax * bz + ay * bw + az * bx;
+    const dz = aw * bz + ax * by - ay * bx + az * bw;
+    const dw = aw * bw - ax * bx - ay * by - az * bz;
+    // its log
+    const vl = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    const w = Math.max(-1, Math.min(1, dw));
+    const theta = Math.atan2(vl, w);
+    const k = vl < 1e-12 ? 1 : theta / vl;
+    out[o] = dx * k;
+    out[o + 1] = dy * k;
+    out[o + 2] = dz * k;
   }
 
   /**
-   * Inner quaternion of variable v at q exp(t), rounded to the s12 grid: the integers into trialInt, and into contA
-   * decoded and normalised as RotationFit.setInner stores them.
+   * Inner quaternion of variable v at q exp(t) (t = t[o..o+2]), rounded to the s12 grid: the integers into
+   * trialInt, and into contA decoded and normalised as RotationFit.setInner stores them. On scalars, with the
+   * operations of expQuat, mulQuat and normalize4 in their order (so the same bits).
    */
   private setRounded(v: number, t: Float64Array, o: number): void {
-    this.setContinuous(v, t, o);
-    const i = this.vars[v] * 4;
-    const a = this.contA,
-      ints = this.trialInt;
-    for (let c = 0; c < 4; c++) {
-      ints[v * 4 + c] = encodeS12(a[i + c]);
-      a[i + c] = decodeS12(ints[v * 4 + c]);
+    const pos = this.vars[v];
+    const i = this.chain[pos] * 4;
+    // exp(t)
+    const tx = t[o],
+      ty = t[o + 1],
+      tz = t[o + 2];
+    const th = Math.sqrt(tx * tx + ty * ty + tz * tz);
+    const k = th < 1e-12 ? 1 : Math.sin(th) / th;
+    const bx = tx * k,
+      by = ty * k,
+      bz = tz * k,
+      bw = Math.cos(th);
+    // q exp(t), normalised
+    const q = this.fit.q;
+    const ax = q[i],
+      ay = q[i + 1],
+      az = q[i + 2],
+      aw = q[i + 3];
+    let x = aw * bx + ax * bw + ay * bz - az * by;
+    let y = aw * by - ax * bz + ay * bw + az * bx;
+    let z = aw * bz + ax * by - ay * bx + az * bw;
+    let w = aw * bw - ax * bx - ay * by - az * bz;
+    const l = Math.sqrt(x * x + y * y + z * z + w * w);
+    if (l === 0) {
+      x = 0;
+      y = 0;
+      z = 0;
+      w = 1;
+    } else {
+      x /= l;
+      y /= l;
+      z /= l;
+      w /= l;
     }
-    normalize4(a, i);
+    const a = this.contA,
+      ints = this.trialInt,
+      j = pos * 4,
+      n = v * 4;
+    ints[n] = encodeS12(x);
+    ints[n + 1] = encodeS12(y);
+    ints[n + 2] = encodeS12(z);
+    ints[n + 3] = encodeS12(w);
+    for (let c = 0; c < 4; c++) a[j + c] = decodeS12(ints[n + c]);
+    normalize4(a, j);
   }
 
   /**
