@@ -1,5 +1,7 @@
 import {
   closeSync,
+  constants,
+  fstatSync,
   fsyncSync,
   mkdirSync,
   openSync,
@@ -13,10 +15,28 @@ import { basename, dirname, extname, resolve } from 'node:path';
 import { systemReason } from './fsErrors';
 import { ownTempName, sweepStaleTemps } from './tempFiles';
 
-/** Reads a whole file as bytes (a Uint8Array view, not a Buffer subclass surprise). */
+/**
+ * Reads a whole file as bytes (a Uint8Array view, not a Buffer subclass surprise). Only a plain file is read:
+ * a FIFO a project names would otherwise hang the read until something writes to it, and a device such as
+ * /dev/zero never ends. The open never waits (O_NONBLOCK), and what is not a plain file is refused with code
+ * ENOTREG (EISDIR for a folder), so callers word it as they word other file-system errors.
+ */
 export function readBytes(path: string): Uint8Array {
-  const b = readFileSync(path);
-  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const st = fstatSync(fd);
+    if (st.isDirectory())
+      throw Object.assign(new Error(`EISDIR: illegal operation on a directory, read '${path}'`), {
+        code: 'EISDIR',
+        path,
+      });
+    if (!st.isFile())
+      throw Object.assign(new Error('it is not a plain file (a pipe, socket or device)'), { code: 'ENOTREG', path });
+    const b = readFileSync(fd);
+    return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**

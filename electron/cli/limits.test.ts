@@ -5,7 +5,7 @@
  * regression fails instead of hanging the suite; no timing is asserted.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,6 +91,37 @@ describe('actguy against hostile sizes', () => {
     expect(r.err.length).toBeLessThan(2000);
     expect(r.err).toContain('nul.sev:1:1: the first statement must be `sev 1`, found `\\u0000');
   });
+
+  it.runIf(process.platform !== 'win32')(
+    'FIFOs named as the .mtn, .sev and SE tables of a project are refused by place (the build waited forever for a writer)',
+    () => {
+      for (const f of ['pipe.mtn', 'pipe.sev', 'pipe.sls']) spawnSync('mkfifo', [join(dir, f)]);
+      writeFileSync(
+        join(dir, 'fifo.actguy.json'),
+        JSON.stringify({
+          version: 1,
+          motions: [
+            { name: 'walk', mtn: 'walk.mtn', sev: 'pipe.sev' },
+            { name: 'pipe', mtn: 'pipe.mtn' },
+          ],
+          seTables: { sls: 'pipe.sls' },
+          outputs: { mar: 'out/f.mar', sar: 'out/f.sar' },
+        }),
+      );
+      const r = run('build', 'fifo.actguy.json', '--no-cache');
+      expect(r.signal).toBeNull();
+      expect(r.rc).toBe(1);
+      for (const [place, file] of [
+        ['motions[0].sev', 'pipe.sev'],
+        ['motions[1].mtn', 'pipe.mtn'],
+        ['seTables.sls', 'pipe.sls'],
+      ])
+        expect(r.err).toContain(
+          `fifo.actguy.json [PROJECT] (${place}): cannot read ${file}: it is not a plain file (a pipe, socket or device)`,
+        );
+      expect(existsSync(join(dir, 'out', 'f.mar'))).toBe(false);
+    },
+  );
 
   it.runIf(process.platform === 'linux')(
     "build -o /proc/x ends with a message naming the folder (Node's recursive mkdir spun at 100 % CPU until killed)",
