@@ -44,6 +44,9 @@ beforeAll(() => {
   for (const f of ['walk.mtn', 'walk.sev', 'default.sls', 'se_define.h'])
     copyFileSync(join(root, 'assets', f), join(dir, f));
   writeFileSync(join(dir, 'x.bvh'), ROOT_ONLY_BVH);
+  // The settings the app saved beside the motion (docs/formats-tuning.md): the user's, read by compress.
+  copyFileSync(join(root, 'assets', 'walk.mtn'), join(dir, 'tuned.mtn'));
+  writeFileSync(join(dir, 'tuned.mtn.actguy-tuning.json'), '{"version": 1}\n');
   if (run('compress', 'walk.mtn', '-o', 'walk.mt3', '--quiet').rc !== 0) throw new Error('setup compress failed');
   if (run('pack-mar', '-o', 'stage.mar', 'walk.mt3', '--quiet').rc !== 0) throw new Error('setup pack-mar failed');
 }, 60000);
@@ -75,6 +78,16 @@ describe('outputs never overwrite inputs', () => {
       'compress with the report on -o',
       ['compress', 'walk.mtn', '-o', 'new.mt3', '--report', './new.mt3'],
       /--report \.\/new\.mt3 is also -o new\.mt3/,
+    ],
+    [
+      'compress onto the tuning file it reads beside its input',
+      ['compress', 'tuned.mtn', '-o', 'tuned.mtn.actguy-tuning.json'],
+      /-o tuned\.mtn\.actguy-tuning\.json is the tuning file tuned\.mtn\.actguy-tuning\.json/,
+    ],
+    [
+      'compress with the report on the tuning file, even with --no-tuning',
+      ['compress', 'tuned.mtn', '-o', 'new.mt3', '--no-tuning', '--report', './tuned.mtn.actguy-tuning.json'],
+      /--report \.\/tuned\.mtn\.actguy-tuning\.json is the tuning file tuned\.mtn\.actguy-tuning\.json/,
     ],
     ['pack-mar onto its input', ['pack-mar', '-o', 'walk.mt3', 'walk.mt3'], /-o walk\.mt3 is the input walk\.mt3/],
     ['import onto its input', ['import', 'x.bvh', '-o', 'x.bvh'], /-o x\.bvh is the input x\.bvh/],
