@@ -449,6 +449,30 @@ describe('planBuild', () => {
     else throw new Error('expected errors');
   });
 
+  it('an override keyed "__proto__" is a joint name like any other, never dropped unread', () => {
+    // A joint may be named __proto__ (a BVH JOINT of that name imports as such); as a plain object key the
+    // override vanished into the prototype, so a build went on without it and without a word.
+    const text = (joints: string[]) => {
+      const json = JSON.stringify({
+        ...GOOD,
+        motions: [{ name: 'walk', mtn: 'walk.mtn', rotationOverridesDeg: { PROTO: 0.1 } }],
+      }).replace('"PROTO"', '"__proto__"');
+      const parsed = parseProject(json, 'proj/p.actguy.json');
+      expect(parsed.errors).toEqual([]);
+      const { files } = project();
+      files['proj/walk.mtn'] = writeMtn(swingMotion(30, joints));
+      return planBuild(parsed.resolved!, memoryFiles(files));
+    };
+    const refused = text(['hips', 'leg', 'foot']);
+    expect(refused.ok ? [] : refused.errors.map((e) => e.message)).toEqual([
+      'proj/p.actguy.json [PROJECT] (motions[0].rotationOverridesDeg.__proto__): no joint named __proto__ in proj/walk.mtn (its joints: hips, leg, foot)',
+    ]);
+    const built = text(['hips', '__proto__', 'foot']);
+    if (!built.ok) throw new Error(built.errors.map((e) => e.message).join('\n'));
+    const report = JSON.parse(String.fromCharCode(...built.outputs[2].bytes));
+    expect(report.motions[0].rotationOverridesDeg).toEqual({ '1': 0.1 });
+  });
+
   it('refuses a SEV whose motion statement names another motion', () => {
     const { resolved, files } = project();
     files['proj/walk.sev'] = 'sev 1\nmotion run\nse 0 SE_STEP\n';

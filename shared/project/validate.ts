@@ -242,7 +242,8 @@ function collectProjectProblems(
         fail(`${where}.tolerances.method`, `must be "refined" or "classic", found ${quoteJson(tol.method)}`);
         ok = false;
       }
-      const overrides: Record<string, number> = {};
+      // No prototype: a joint named "__proto__" is a key like any other (on {} its override vanished unread).
+      const overrides: Record<string, number> = Object.create(null) as Record<string, number>;
       if (m.rotationOverridesDeg !== undefined) {
         if (!isObject(m.rotationOverridesDeg)) {
           fail(`${where}.rotationOverridesDeg`, 'must be an object of joint index or name -> degrees');
