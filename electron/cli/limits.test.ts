@@ -123,6 +123,25 @@ describe('actguy against hostile sizes', () => {
     },
   );
 
+  it('info of a .sar: a report beside it that is a FIFO, or names a project that does not load, costs only the names', () => {
+    expect(run('build', 'one.actguy.json', '-o', 'rep', '--no-cache', '--quiet').rc).toBe(0);
+    const report = join(dir, 'rep', 's.report.json');
+    // A planted report leads to any file on the disk; one that is not a project used to fail `info` outright.
+    writeFileSync(join(dir, 'notes.txt'), 'root:x:0:0\n');
+    writeFileSync(report, JSON.stringify({ tool: 'actguy build', projectAbsolute: join(dir, 'notes.txt') }));
+    let r = run('info', 'rep/s.sar');
+    expect(r.rc).toBe(0);
+    expect(r.out).toContain('SAR: 1 entry, 0 events');
+    expect(r.err).toContain(`(no names: ${join(dir, 'notes.txt')} named by rep/s.report.json does not load:`);
+    if (process.platform === 'win32') return; // mkfifo
+    rmSync(report);
+    spawnSync('mkfifo', [report]);
+    r = run('info', 'rep/s.sar');
+    expect(r.signal).toBeNull();
+    expect(r.rc).toBe(0);
+    expect(r.out).toContain('SAR: 1 entry, 0 events');
+  });
+
   it.runIf(process.platform === 'linux')(
     "build -o /proc/x ends with a message naming the folder (Node's recursive mkdir spun at 100 % CPU until killed)",
     () => {
