@@ -13,6 +13,7 @@ export function systemReason(e: unknown): string {
     EBUSY: 'the file is in use',
     ENOTDIR: 'a file is in the way where a folder should be',
     EEXIST: 'a file is in the way where a folder should be',
+    ENOTREG: 'it is not a plain file (a pipe, socket or device)', // readBytes (fsutil.ts)
   };
   return (code && known[code]) ?? (e instanceof Error ? e.message : String(e));
 }

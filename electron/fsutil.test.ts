@@ -188,8 +188,12 @@ describe('readBytes and baseNameOf', () => {
     // return no bytes instead of hanging the test run (it gives up after 10 s when nothing reads).
     const writer = spawn('timeout', ['10', 'sh', '-c', `sleep 1; : > '${fifo}'`], { stdio: 'ignore' });
     try {
-      expect(() => readBytes(fifo)).toThrow(/not a plain file \(a pipe, socket or device\)/);
-      expect((thrownBy(() => readBytes(fifo)) as NodeJS.ErrnoException).code).toBe('ENOTREG');
+      const e = thrownBy(() => readBytes(fifo)) as NodeJS.ErrnoException;
+      expect([e.code, e.path]).toEqual(['ENOTREG', fifo]);
+      // Worded as any file-system error: by the build, the app, and the CLI (which names the path).
+      expect(describeFsError(e)).toBe('it is not a plain file (a pipe, socket or device)');
+      expect(systemReason(e)).toBe('it is not a plain file (a pipe, socket or device)');
+      expect(e.message).toMatch(/^ENOTREG: /);
     } finally {
       writer.kill();
     }

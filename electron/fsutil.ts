@@ -31,7 +31,10 @@ export function readBytes(path: string): Uint8Array {
         path,
       });
     if (!st.isFile())
-      throw Object.assign(new Error('it is not a plain file (a pipe, socket or device)'), { code: 'ENOTREG', path });
+      throw Object.assign(new Error(`ENOTREG: not a plain file (a pipe, socket or device), open '${path}'`), {
+        code: 'ENOTREG',
+        path,
+      });
     const b = readFileSync(fd);
     return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
   } finally {

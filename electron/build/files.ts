@@ -21,6 +21,8 @@ export function describeFsError(e: unknown): string {
       return 'it already exists';
     case 'EXDEV':
       return 'it is on another disk';
+    case 'ENOTREG': // readBytes (electron/fsutil.ts)
+      return 'it is not a plain file (a pipe, socket or device)';
     // Node appends the path it worked on (`, open '/x/.stage.mar.actguy-new…'`): the caller names the user's path instead.
     default:
       return (err?.message ?? String(e)).replace(/, \w+ '[^']*'( -> '[^']*')?$/, '');

@@ -120,6 +120,14 @@ describe('actguy against hostile sizes', () => {
           `fifo.actguy.json [PROJECT] (${place}): cannot read ${file}: it is not a plain file (a pipe, socket or device)`,
         );
       expect(existsSync(join(dir, 'out', 'f.mar'))).toBe(false);
+      // The tuning file compress reads beside its input: the message names it.
+      spawnSync('mkfifo', [join(dir, 'walk.mtn.actguy-tuning.json')]);
+      const c = run('compress', 'walk.mtn', '-o', 'fifo.mt3');
+      rmSync(join(dir, 'walk.mtn.actguy-tuning.json'));
+      expect(c.signal).toBeNull();
+      expect(c.err.trim()).toBe(
+        'actguy compress: walk.mtn.actguy-tuning.json: it is not a plain file (a pipe, socket or device)',
+      );
     },
   );
 
