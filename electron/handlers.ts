@@ -296,6 +296,15 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
   const withExtension = (path: string, extension: string): string =>
     extname(path).toLowerCase() === `.${extension}` ? path : `${path}.${extension}`;
 
+  /**
+   * Grants the file a save dialog's answer names once its extension is added: the name chosen itself, or, when
+   * the extension made it another name (`walk2` -> `walk2.mtn`), that file only where it really lies in the chosen
+   * folder. The dialog asked about replacing `walk2`, not a `walk2.mtn` that links out of the folder.
+   */
+  const allowCompleted = (chosen: string, path: string): void => {
+    if (path === chosen || linkOutOf(dirname(path), path) === null) policy.allowFile(path);
+  };
+
   const projectHandlers = createProjectHandlers({
     policy,
     dialogs,
@@ -368,7 +377,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       });
       if (!chosen) return { status: 'cancelled' };
       const path = withExtension(chosen, 'mtn');
-      policy.allowFile(path);
+      allowCompleted(chosen, path);
       return saveMotion({
         documentId: req.documentId,
         path,
@@ -396,7 +405,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       });
       if (!chosen) return { status: 'cancelled' };
       const path = withExtension(chosen, 'mt3');
-      policy.allowFile(path);
+      allowCompleted(chosen, path);
       return exportMt3({ compress: compressReq, path });
     },
 

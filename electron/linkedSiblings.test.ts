@@ -8,7 +8,9 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { compressRequestForMotion } from '../shared/compress/request';
 import type { IpcReply } from '../shared/ipc/transport';
+import { readMtn } from '../shared/mtn/read';
 import { useBuiltCompressWorker } from './compress/buildWorkerForTests';
 import { createCompressClient, type CompressClient } from './compressClient';
 import { dispatchInvoke, type ApiHandlers } from './handlers';
@@ -132,6 +134,36 @@ describe('a link beside a chosen motion that leads out of its folder grants noth
     expect(opened.ok).toBe(false);
     if (!opened.ok) expect(opened.error.message).toContain(`it resolves to ${join(outside, 'motion.mtn')}`);
     expectOutsideUntouched();
+  });
+});
+
+describe('a name the app completes with an extension is not the name the user chose', () => {
+  it('Save As "walk2" saves walk2.mtn, which links out: refused, and the file it leads to is unchanged', async () => {
+    const opened = await call('openMotion', { path: join(received, 'walk.mtn') });
+    const documentId = (opened as { value: { motion: { documentId: string } } }).value.motion.documentId;
+    copyFileSync(join(ASSETS, 'walk_60fps.mtn'), join(outside, 'theirs.mtn'));
+    const theirs = readFileSync(join(outside, 'theirs.mtn'));
+    symlinkSync(join(outside, 'theirs.mtn'), join(received, 'walk2.mtn'));
+    dialogs.answers.push(join(received, 'walk2'));
+    const saved = await call('saveMotionAsDialog', { documentId, mtnBytes: new Uint8Array(readFileSync(SAMPLE_MTN)) });
+    const after = readFileSync(join(outside, 'theirs.mtn'));
+    expect(after.equals(theirs)).toBe(true);
+    expect(saved.ok).toBe(false);
+    if (!saved.ok) expect(saved.error.message).toContain(`it resolves to ${join(outside, 'theirs.mtn')}`);
+    expect(readFileSync(join(outside, 'theirs.mtn'))).toEqual(theirs);
+  });
+
+  it('Export "walk2" exports walk2.mt3, which links out: refused the same way', async () => {
+    const opened = await call('openMotion', { path: join(received, 'walk.mtn') });
+    const motion = (opened as { value: { motion: { documentId: string } } }).value.motion;
+    writeFileSync(join(outside, 'theirs.mt3'), SECRET);
+    symlinkSync(join(outside, 'theirs.mt3'), join(received, 'walk2.mt3'));
+    dialogs.answers.push(join(received, 'walk2'));
+    const request = compressRequestForMotion(readMtn(readFileSync(SAMPLE_MTN)), motion.documentId, 1);
+    const exported = await call('exportMt3Dialog', { compress: request });
+    expect(exported.ok).toBe(false);
+    if (!exported.ok) expect(exported.error.message).toContain(`it resolves to ${join(outside, 'theirs.mt3')}`);
+    expect(readFileSync(join(outside, 'theirs.mt3'), 'utf8')).toBe(SECRET);
   });
 });
 
