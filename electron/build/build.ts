@@ -12,6 +12,7 @@ import type { ResolvedProject } from '../../shared/project/types';
 import { checkOutputPaths, parseProject, withOutputDir } from '../../shared/project/validate';
 import { decodeUtf8Text } from '../../shared/sev/text';
 import { findOutputClashes, type RolePath } from '../pathIdentity';
+import { canonicalPath, isInside } from '../pathPolicy';
 import { openBuildCache, type CacheStats } from './buildCache';
 import { commitOutputs } from './commit';
 import { fileStamp, recordingReader, type MotionDone } from './compressMotions';
@@ -79,6 +80,9 @@ export async function buildProject(
     project = withOutputDir(project, normalizePath(options.outDir), (dir, name) => normalizePath(join(dir, name)));
     const clash = checkOutputPaths(project);
     if (clash.length) return { ok: false, errors: clash, warnings: [] };
+  } else {
+    const outside = outputsOutsideFolder(project);
+    if (outside.length) return { ok: false, errors: outside, warnings: [] };
   }
   if (options.budgetBytes !== undefined) project = { ...project, budget: { marBytes: options.budgetBytes } };
   const clashes = outputClashes(project);
@@ -148,6 +152,35 @@ export function outputClashes(project: ResolvedProject): FormatError[] {
   if (project.seDefinePath) inputs.push({ path: project.seDefinePath, role: 'seTables.seDefine' });
   const outputs: RolePath[] = projectOutputFiles(project).map(({ path, role }) => ({ path, role }));
   return findOutputClashes(inputs, outputs).map((m) => new FormatError('PROJECT', m, {}, project.projectFile));
+}
+
+/**
+ * The outputs a project names that lie outside its folder, links resolved (docs/security.md). A project is a file
+ * people receive: one naming `~/.bashrc` as its report, `../x.sar`, or an `out` that is a link out of its folder
+ * would replace whatever is there. Writing elsewhere is the user's choice, made with -o OUTDIR.
+ */
+export function outputsOutsideFolder(project: ResolvedProject): FormatError[] {
+  const named = dirname(resolve(project.projectFile));
+  const folder = canonicalPath(named);
+  return projectOutputFiles(project).flatMap(({ path, key, role }) => {
+    let real: string;
+    try {
+      real = canonicalPath(path);
+    } catch (e) {
+      return [new FormatError('PROJECT', `${path}: ${(e as Error).message}`, { where: key }, project.projectFile)];
+    }
+    if (isInside(folder, real)) return [];
+    const who = role === key ? '' : ` (${role})`;
+    const via = isInside(named, resolve(path)) ? ` (a link leads it to ${real})` : '';
+    return [
+      new FormatError(
+        'PROJECT',
+        `${path}${who} lies outside the project's folder ${folder}${via}; a build writes its outputs there, or in the folder -o OUTDIR names`,
+        { where: key },
+        project.projectFile,
+      ),
+    ];
+  });
 }
 
 /** `.actguy-cache/` in the project's folder. */

@@ -5,6 +5,7 @@ import {
   mkdtempSync,
   readFileSync,
   readdirSync,
+  realpathSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -196,3 +197,40 @@ function snapshotAll(): Record<string, string> {
   }
   return out;
 }
+
+describe('a build writes its outputs only inside its project folder (or where -o names)', () => {
+  // A project is a file people receive: one naming ~/.bashrc as its report, `../x`, or an `out` that is a link
+  // out of its folder, replaced whatever was there with its report (the app refused these; the CLI did not).
+  const write = (proj: string, outputs: Record<string, string>) =>
+    writeFileSync(
+      join(proj, 'p.actguy.json'),
+      JSON.stringify({ version: 1, motions: [{ name: 'walk', mtn: 'walk.mtn' }], outputs }),
+    );
+  it('refuses an absolute path, a ../ path and a linked folder out, naming each place; -o OUTDIR is the way out', () => {
+    const proj = join(dir, 'received');
+    const victims = join(dir, 'victims');
+    mkdirSync(proj);
+    mkdirSync(victims);
+    copyFileSync(join(root, 'assets', 'walk.mtn'), join(proj, 'walk.mtn'));
+    for (const f of ['bashrc', 's.mar', 's.sar', 'x.sar']) writeFileSync(join(victims, f), `precious ${f}\n`);
+    spawnSync('ln', ['-s', victims, join(proj, 'out')]);
+    write(proj, { mar: 'out/s.mar', sar: '../victims/x.sar', report: join(victims, 'bashrc') });
+    const before = snapshotAll();
+    const r = run('build', 'received/p.actguy.json', '--no-cache');
+    expect(r.rc).toBe(1);
+    const folder = realpathSync(proj);
+    for (const [key, path, via] of [
+      ['outputs.mar', 'received/out/s.mar', ` (a link leads it to ${realpathSync(victims)}/s.mar)`],
+      ['outputs.sar', 'victims/x.sar', ''],
+      ['outputs.report', join(victims, 'bashrc'), ''],
+    ])
+      expect(r.err).toContain(
+        `received/p.actguy.json [PROJECT] (${key}): ${path} lies outside the project's folder ${folder}${via}; a build writes its outputs there, or in the folder -o OUTDIR names`,
+      );
+    expect(snapshotAll()).toEqual(before);
+    // Named on the command line, another folder is the user's choice.
+    expect(run('build', 'received/p.actguy.json', '--no-cache', '-o', 'built').rc).toBe(0);
+    expect(readdirSync(join(dir, 'built')).sort()).toEqual(['bashrc', 's.mar', 'x.sar']);
+    expect(snapshotAll()).toMatchObject(before);
+  });
+});
