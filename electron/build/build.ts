@@ -20,6 +20,7 @@ import { compressWithinBudget } from './budgetBuild';
 import { existingVerdicts, openVerdictStore } from './verdicts';
 import { compressorFor, defaultJobs, startWhenCold, type MotionCompressor } from './compressPool';
 import { readInputFile } from './files';
+import { TEXT_LIMIT } from '../fsutil';
 
 export interface ProjectBuildOptions {
   /** Put the outputs in this folder (keeping their file names) instead of the project's paths. */
@@ -64,7 +65,7 @@ export async function buildProject(
   const projectFile = normalizePath(projectPath);
   let text: string;
   try {
-    text = options.projectText ?? decodeUtf8Text(readInputFile(projectFile), 'PROJECT', projectFile);
+    text = options.projectText ?? decodeUtf8Text(readInputFile(projectFile, TEXT_LIMIT), 'PROJECT', projectFile);
   } catch (e) {
     if (e instanceof FormatError) return { ok: false, errors: [e], warnings: [] };
     return {

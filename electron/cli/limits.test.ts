@@ -5,7 +5,7 @@
  * regression fails instead of hanging the suite; no timing is asserted.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -90,6 +90,19 @@ describe('actguy against hostile sizes', () => {
     expect(r.rc).toBe(1);
     expect(r.err.length).toBeLessThan(2000);
     expect(r.err).toContain('nul.sev:1:1: the first statement must be `sev 1`, found `\\u0000');
+  });
+
+  it('a 1.5 GB .sev (a sparse file: an archive carries it in a few bytes) is refused by its size before it is read', () => {
+    // It was read whole and decoded: 40 s and 3 GB, then "Invalid string length".
+    const big = join(dir, 'big.sev');
+    writeFileSync(big, '');
+    truncateSync(big, 1500 * 2 ** 20);
+    const r = run('check-sev', 'big.sev');
+    rmSync(big);
+    expect(r.rc).toBe(1);
+    expect(r.err).toContain(
+      `big.sev [SEV]: cannot read: it is ${1500 * 2 ** 20} bytes, more than the 67108864 ActGuy reads of a text file`,
+    );
   });
 
   it.runIf(process.platform !== 'win32')(

@@ -25,7 +25,8 @@ import type {
 } from './types';
 import { decodeUtf8Text } from '../../shared/sev/text';
 import type { DialogPort, FileFilter } from '../dialogPort';
-import { baseNameOf, readBytes, writeFileAtomic } from '../fsutil';
+import { baseNameOf, readBytes, TEXT_LIMIT, writeFileAtomic } from '../fsutil';
+import { systemReason } from '../fsErrors';
 import { requireObject, requireString } from '../ipcArgs';
 import { inputOverwrittenBy } from '../pathIdentity';
 import { canonicalPath, isInside, linkOutOf, quotePath, type PathPolicy } from '../pathPolicy';
@@ -111,7 +112,8 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
 
   const readText = (path: string): string => {
     try {
-      return decodeUtf8Text(readBytes(path), extname(path).toLowerCase() === '.sev' ? 'SEV' : 'PROJECT', path);
+      const kind = extname(path).toLowerCase() === '.sev' ? 'SEV' : 'PROJECT';
+      return decodeUtf8Text(readBytes(path, TEXT_LIMIT), kind, path);
     } catch (e) {
       if (e instanceof FormatError) throw e;
       throw new Error(`Could not read ${path}: ${reason(e)}`);
@@ -392,5 +394,6 @@ function reason(e: unknown): string {
     EROFS: 'the disk is read-only',
     EISDIR: 'a folder has that name',
   };
-  return (code && known[code]) ?? (e instanceof Error ? e.message : String(e));
+  // Other codes (a FIFO, a file past its size limit: electron/fsutil.ts readBytes) in the app's common words.
+  return (code && known[code]) ?? systemReason(e);
 }
