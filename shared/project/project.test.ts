@@ -793,3 +793,22 @@ describe('planBuild: MSH as an extra output', () => {
     expect(file('proj/out/msh/walk2.res8')).toEqual(file('proj/out/msh/walk.res8'));
   });
 });
+
+describe('paths a project names', () => {
+  it('refuse control characters, quoted escaped: a terminal escape in a path reached the CLI output raw', () => {
+    const errors = errorsOf({
+      ...GOOD,
+      motions: [{ name: 'walk', mtn: 'walk\u0000.mtn', sev: '\u001b]0;owned\u0007.sev' }],
+      seTables: { sls: 'table\u009b2J.sls' },
+      outputs: { mar: 'out/s.mar', sar: 'out/\u007fs.sar' },
+    });
+    expect(errors).toEqual([
+      'p.json [PROJECT] (motions[0].mtn): must not hold control characters (a NUL, a line break, a terminal escape), found "walk\\u0000.mtn"',
+      'p.json [PROJECT] (motions[0].sev): must not hold control characters (a NUL, a line break, a terminal escape), found "\\u001b]0;owned\\u0007.sev"',
+      'p.json [PROJECT] (seTables.sls): must not hold control characters (a NUL, a line break, a terminal escape), found "table\\u009b2J.sls"',
+      'p.json [PROJECT] (outputs.sar): must not hold control characters (a NUL, a line break, a terminal escape), found "out/\\u007fs.sar"',
+    ]);
+    // eslint-disable-next-line no-control-regex
+    for (const e of errors) expect(e).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+  });
+});

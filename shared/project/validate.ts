@@ -118,6 +118,12 @@ function collectProjectProblems(
       fail(where, `must be a non-empty path string, found ${quoteJson(v)}`);
       return undefined;
     }
+    // A path is printed in messages: a NUL or a terminal escape in it would reach the terminal raw.
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f-\u009f]/.test(v)) {
+      fail(where, `must not hold control characters (a NUL, a line break, a terminal escape), found ${quoteJson(v)}`);
+      return undefined;
+    }
     return v;
   };
   const positive = (v: unknown, where: string): number | undefined => {
