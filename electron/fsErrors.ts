@@ -13,6 +13,9 @@ export function systemReason(e: unknown): string {
     EBUSY: 'the file is in use',
     ENOTDIR: 'a file is in the way where a folder should be',
     EEXIST: 'a file is in the way where a folder should be',
+    ENOTREG: 'it is not a plain file (a pipe, socket or device)', // readBytes (fsutil.ts)
   };
+  // readBytes' size refusal carries its numbers in the message ("EFBIG: it is N bytes, more than ...").
+  if (code === 'EFBIG' && e instanceof Error) return e.message.replace(/^EFBIG: /, '').replace(/, \w+ '[^']*'$/, '');
   return (code && known[code]) ?? (e instanceof Error ? e.message : String(e));
 }

@@ -1,3 +1,4 @@
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -177,6 +178,29 @@ describe('readBytes and baseNameOf', () => {
     expect(Array.from(bytes)).toEqual([9, 8, 7, 6]);
   });
 
+  it('readBytes refuses a FIFO without waiting for a writer, and a folder, naming what it is', async () => {
+    if (process.platform === 'win32') return; // mkfifo
+    const dir = mkdtempSync(join(tmpdir(), 'actguy-fsutil-'));
+    dirs.push(dir);
+    const fifo = join(dir, 'walk.sev');
+    execFileSync('mkfifo', [fifo]);
+    // Were the read to wait for a writer, this one comes after a second and closes at once: the read would then
+    // return no bytes instead of hanging the test run (it gives up after 10 s when nothing reads).
+    const writer = spawn('timeout', ['10', 'sh', '-c', `sleep 1; : > '${fifo}'`], { stdio: 'ignore' });
+    try {
+      const e = thrownBy(() => readBytes(fifo)) as NodeJS.ErrnoException;
+      expect([e.code, e.path]).toEqual(['ENOTREG', fifo]);
+      // Worded as any file-system error: by the build, the app, and the CLI (which names the path).
+      expect(describeFsError(e)).toBe('it is not a plain file (a pipe, socket or device)');
+      expect(systemReason(e)).toBe('it is not a plain file (a pipe, socket or device)');
+      expect(e.message).toMatch(/^ENOTREG: /);
+    } finally {
+      writer.kill();
+    }
+    mkdirSync(join(dir, 'folder.mtn'));
+    expect((thrownBy(() => readBytes(join(dir, 'folder.mtn'))) as NodeJS.ErrnoException).code).toBe('EISDIR');
+  });
+
   it('baseNameOf drops the folder and the last extension only', () => {
     expect(baseNameOf('/w/motions/walk_01.mtn')).toBe('walk_01');
     expect(baseNameOf('/w/stage.actguy.json')).toBe('stage.actguy');
@@ -249,3 +273,12 @@ describe('makeFolders: one level at a time, with the real refusal', () => {
     },
   );
 });
+
+function thrownBy(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (e) {
+    return e;
+  }
+  throw new Error('expected an error');
+}

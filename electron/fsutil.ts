@@ -1,5 +1,7 @@
 import {
   closeSync,
+  constants,
+  fstatSync,
   fsyncSync,
   mkdirSync,
   openSync,
@@ -10,13 +12,47 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
+import { TEXT_MAX_BYTES } from '../shared/sev/text';
 import { systemReason } from './fsErrors';
 import { ownTempName, sweepStaleTemps } from './tempFiles';
 
-/** Reads a whole file as bytes (a Uint8Array view, not a Buffer subclass surprise). */
-export function readBytes(path: string): Uint8Array {
-  const b = readFileSync(path);
-  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+/** A text file larger than the decoder takes (shared/sev/text.ts) is refused before it is read. */
+export const TEXT_LIMIT = { bytes: TEXT_MAX_BYTES, of: 'a text file' };
+
+/**
+ * Reads a whole file as bytes (a Uint8Array view, not a Buffer subclass surprise). Only a plain file is read:
+ * a FIFO a project names would otherwise hang the read until something writes to it, and a device such as
+ * /dev/zero never ends. The open never waits (O_NONBLOCK), and what is not a plain file is refused with code
+ * ENOTREG (EISDIR for a folder), so callers word it as they word other file-system errors. With `limit`, a larger
+ * file is refused (EFBIG, in words) before any of it is read.
+ */
+export function readBytes(path: string, limit?: { bytes: number; of: string }): Uint8Array {
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const st = fstatSync(fd);
+    if (st.isDirectory())
+      throw Object.assign(new Error(`EISDIR: illegal operation on a directory, read '${path}'`), {
+        code: 'EISDIR',
+        path,
+      });
+    if (!st.isFile())
+      throw Object.assign(new Error(`ENOTREG: not a plain file (a pipe, socket or device), open '${path}'`), {
+        code: 'ENOTREG',
+        path,
+      });
+    // A file larger than its kind can be is not read at all (a sparse 1.5 GB .sev costs an archive a few bytes).
+    if (limit && st.size > limit.bytes)
+      throw Object.assign(
+        new Error(
+          `EFBIG: it is ${st.size} bytes, more than the ${limit.bytes} ActGuy reads of ${limit.of}, read '${path}'`,
+        ),
+        { code: 'EFBIG', path },
+      );
+    const b = readFileSync(fd);
+    return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**

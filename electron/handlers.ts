@@ -8,7 +8,7 @@
  * path goes through the PathPolicy before anything is read or written.
  */
 import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
-import { dirname, extname, join, relative, sep } from 'node:path';
+import { basename, dirname, extname, join, relative, sep } from 'node:path';
 import { FormatError } from '../shared/errors';
 import { isEventsMenuCommand, type EventsMenuCommand } from '../shared/eventsMenu';
 import type { ActGuyInvokeMember } from '../shared/ipc/api';
@@ -43,7 +43,7 @@ import { systemReason } from './fsErrors';
 import { requireBytes, requireObject, requireString } from './ipcArgs';
 import { loadMotionFile, motionKindOfPath } from './motionFiles';
 import { refuseOverwritingInput } from './pathIdentity';
-import { canonicalPath, isInside, PathNotAllowedError, quotePath, type PathPolicy } from './pathPolicy';
+import { canonicalPath, isInside, linkOutOf, PathNotAllowedError, quotePath, type PathPolicy } from './pathPolicy';
 import type { RecentFilesStore } from './recentFiles';
 import { createProjectHandlers, SOUND_EXTENSIONS } from './project/projectHandlers';
 import { createInterchangeHandlers } from './interchange/interchangeHandlers';
@@ -123,13 +123,15 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
    */
   const allowSiblingSev = (motionPath: string): void => {
     if (extname(motionPath).toLowerCase() !== '.mtn') return;
-    policy.allowFile(join(dirname(motionPath), `${baseNameOf(motionPath)}.sev`), {
-      readOnly: !policy.mayWrite(motionPath),
-    });
+    const folder = dirname(motionPath);
+    const sev = join(folder, `${baseNameOf(motionPath)}.sev`);
+    // A link that leads out of the motion's folder grants nothing (the page's read or save names where it leads).
+    if (linkOutOf(folder, sev) === null) policy.allowFile(sev, { readOnly: !policy.mayWrite(motionPath) });
     // Outside a project the audition sounds are `sounds/` beside the motion (the layout of assets/): sound files only.
-    const sounds = join(dirname(motionPath), 'sounds');
+    const sounds = join(folder, 'sounds');
     try {
-      if (statSync(sounds).isDirectory()) policy.allowTree(sounds, { extensions: SOUND_EXTENSIONS });
+      if (statSync(sounds).isDirectory() && linkOutOf(folder, sounds) === null)
+        policy.allowTree(sounds, { extensions: SOUND_EXTENSIONS });
     } catch {
       // no sounds folder: the editor shows which SEs have no sound
     }
@@ -142,6 +144,12 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
   const readTuningBeside = (motionPath: string): TuningFileRead | null => {
     if (extname(motionPath).toLowerCase() !== '.mtn') return null;
     const path = tuningPathOf(motionPath);
+    const leadsTo = linkOutOf(dirname(motionPath), path);
+    if (leadsTo !== null)
+      return {
+        path,
+        error: `${path}: it is a symbolic link to ${quotePath(leadsTo)}, outside the folder of ${basename(motionPath)}, so ActGuy neither reads nor writes it; the motion opened with the default tolerances`,
+      };
     // Beside a motion that is only read (the start-up sample), its tuning file is only read too.
     policy.allowFile(path, { readOnly: !policy.mayWrite(motionPath) });
     try {
@@ -211,6 +219,11 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       // The tuning file goes with the motion (both or neither), and only a valid one is written.
       if (typeof req.tuningText !== 'string') throw new Error('saveMotion: tuningText must be a string');
       const tuningPath = tuningPathOf(path);
+      const leadsTo = linkOutOf(dirname(path), tuningPath);
+      if (leadsTo !== null)
+        throw new Error(
+          `Could not save ${path}: its tuning file ${tuningPath} is a symbolic link to ${quotePath(leadsTo)}, outside the motion's folder; remove the link (or save a copy with Save As); nothing was written`,
+        );
       try {
         parseTuning(req.tuningText, tuningPath, motion.joints);
       } catch (e) {
@@ -282,6 +295,15 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
 
   const withExtension = (path: string, extension: string): string =>
     extname(path).toLowerCase() === `.${extension}` ? path : `${path}.${extension}`;
+
+  /**
+   * Grants the file a save dialog's answer names once its extension is added: the name chosen itself, or, when
+   * the extension made it another name (`walk2` -> `walk2.mtn`), that file only where it really lies in the chosen
+   * folder. The dialog asked about replacing `walk2`, not a `walk2.mtn` that links out of the folder.
+   */
+  const allowCompleted = (chosen: string, path: string): void => {
+    if (path === chosen || linkOutOf(dirname(path), path) === null) policy.allowFile(path);
+  };
 
   const projectHandlers = createProjectHandlers({
     policy,
@@ -355,7 +377,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       });
       if (!chosen) return { status: 'cancelled' };
       const path = withExtension(chosen, 'mtn');
-      policy.allowFile(path);
+      allowCompleted(chosen, path);
       return saveMotion({
         documentId: req.documentId,
         path,
@@ -383,7 +405,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       });
       if (!chosen) return { status: 'cancelled' };
       const path = withExtension(chosen, 'mt3');
-      policy.allowFile(path);
+      allowCompleted(chosen, path);
       return exportMt3({ compress: compressReq, path });
     },
 

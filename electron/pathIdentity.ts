@@ -79,7 +79,11 @@ export function canonicalFilePath(path: string): string {
   }
 }
 
-function identityOf(path: string): Identity {
+/**
+ * The identity of `path`. `caseFolders` remembers, for one check, which folders ignore case: a build's inputs
+ * mostly share a few folders, and each answer costs two stats.
+ */
+function identityOf(path: string, caseFolders = new Map<string, boolean>()): Identity {
   const canon = canonicalFilePath(path);
   let inode: string | undefined;
   try {
@@ -91,11 +95,16 @@ function identityOf(path: string): Identity {
   let key = canon;
   // A file that does not exist yet: two spellings differing in case still collide where its folder ignores case.
   const parent = dirname(canon);
-  try {
-    if (lstatSync(parent).isDirectory() && folderIgnoresCase(parent)) key = join(parent, basename(canon).toLowerCase());
-  } catch {
-    /* the folder does not exist yet: case-sensitive comparison is all we can do */
+  let ignoresCase = caseFolders.get(parent);
+  if (ignoresCase === undefined) {
+    try {
+      ignoresCase = lstatSync(parent).isDirectory() && folderIgnoresCase(parent);
+    } catch {
+      ignoresCase = false; // the folder does not exist yet: case-sensitive comparison is all we can do
+    }
+    caseFolders.set(parent, ignoresCase);
   }
+  if (ignoresCase) key = join(parent, basename(canon).toLowerCase());
   return { inode, key };
 }
 
@@ -114,8 +123,9 @@ export function sameFile(a: string, b: string): boolean {
  * every output is a file of its own.
  */
 export function findOutputClashes(inputs: readonly RolePath[], outputs: readonly RolePath[]): string[] {
-  const inIds = inputs.map((i) => ({ ...i, id: identityOf(i.path) }));
-  const outIds = outputs.map((o) => ({ ...o, id: identityOf(o.path) }));
+  const caseFolders = new Map<string, boolean>();
+  const inIds = inputs.map((i) => ({ ...i, id: identityOf(i.path, caseFolders) }));
+  const outIds = outputs.map((o) => ({ ...o, id: identityOf(o.path, caseFolders) }));
   const problems: string[] = [];
   outIds.forEach((o, k) => {
     const input = inIds.find((i) => same(i.id, o.id));

@@ -107,6 +107,19 @@ export function isInside(root: string, target: string): boolean {
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }
 
+/**
+ * Where `path` really lies when a symbolic link carries it out of `folder`, else null. A file granted because it
+ * is named beside something the user chose (a motion's .sev or tuning file, the .mtn beside a chosen .sev, what
+ * a picked project names inside its folder) is granted only where it really lies inside that folder: a received
+ * folder cannot hand out `~/.bashrc` as its `walk.sev`. A path named outside the folder on purpose
+ * (`../common/default.sls`) is no link's doing and gives null.
+ */
+export function linkOutOf(folder: string, path: string): string | null {
+  if (!isInside(resolve(folder), resolve(path))) return null;
+  const real = canonicalPath(path);
+  return isInside(canonicalPath(folder), real) ? null : real;
+}
+
 /** Longest path accepted from the renderer (Linux PATH_MAX; Windows long paths are shorter in practice). */
 const MAX_PATH_LENGTH = 4096;
 

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import type { MotionFileKind, RecentFile } from '../shared/ipc/documents';
+import { readSmallFile } from './build/commitJournal';
 import { writeFileAtomic } from './fsutil';
+import { motionKindOfPath } from './motionFiles';
 
 /** How many recent files are kept. */
 export const RECENT_FILES_LIMIT = 10;
@@ -14,16 +15,26 @@ export interface RecentFilesStore {
   clear(): void;
 }
 
-const KINDS: readonly string[] = ['mtn', 'mt3', 'mar'];
+/** Ten entries of paths up to 4096 characters fit well within this; a larger file is not ours. */
+const RECENT_FILE_MAX_BYTES = 1024 * 1024;
+/** Longest path kept (as the path policy accepts from the page). */
+const MAX_PATH_LENGTH = 4096;
 
+/**
+ * Whether `v` is an entry the app could have written: every entry grants the page access at the next start, so
+ * only an absolute path without NUL of a motion whose extension is its kind (not `~/.bashrc` listed as an mtn).
+ */
 function isRecentFile(v: unknown): v is RecentFile {
   const r = v as RecentFile;
   return (
     typeof r === 'object' &&
     r !== null &&
     typeof r.path === 'string' &&
+    r.path.length <= MAX_PATH_LENGTH &&
+    !r.path.includes('\0') &&
+    isAbsolute(r.path) &&
+    motionKindOfPath(r.path) === r.kind &&
     typeof r.name === 'string' &&
-    KINDS.includes(r.kind) &&
     typeof r.openedAt === 'number'
   );
 }
@@ -36,10 +47,16 @@ function isRecentFile(v: unknown): v is RecentFile {
 export function createRecentFilesStore(dir: string | null, now: () => number = Date.now): RecentFilesStore {
   const file = dir ? join(dir, 'recent-files.json') : null;
   let entries: RecentFile[] = [];
-  if (file && existsSync(file)) {
+  // A FIFO in its place must not hold the start-up, nor a huge file fill memory (readSmallFile refuses both).
+  const read = file ? readSmallFile(file, RECENT_FILE_MAX_BYTES) : undefined;
+  if (read && 'text' in read) {
     try {
-      const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
-      if (Array.isArray(parsed)) entries = parsed.filter(isRecentFile).slice(0, RECENT_FILES_LIMIT);
+      const parsed: unknown = JSON.parse(read.text);
+      if (Array.isArray(parsed))
+        entries = parsed
+          .filter(isRecentFile)
+          .filter((e, i, all) => all.findIndex((o) => o.path === e.path) === i)
+          .slice(0, RECENT_FILES_LIMIT);
     } catch {
       entries = [];
     }

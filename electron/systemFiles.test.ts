@@ -1,3 +1,4 @@
+import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -107,6 +108,27 @@ describe('the project of a .sev', () => {
     );
     expect(findProjectListingSev(join(dir, 'sev', 'walk.sev'))).toBe(join(dir, 'c.actguy.json'));
     expect(findProjectListingSev(join(dir, 'run.sev'))).toBe(join(dir, 'c.actguy.json'));
+  });
+
+  it('skips a FIFO named like a project without waiting for a writer (it froze the main process)', () => {
+    if (process.platform === 'win32') return; // mkfifo
+    const dir = join(root, 'fifo');
+    mkdirSync(dir);
+    copyFileSync(join(assets, 'walk.sev'), join(dir, 'walk.sev'));
+    const fifo = join(dir, 'a-pipe.actguy.json');
+    execFileSync('mkfifo', [fifo]);
+    writeFileSync(join(dir, 'b.actguy.json'), JSON.stringify({ version: 1, motions: [{ name: 'walk' }] }));
+    // Were the read to wait, this writer comes after a second and writes a project listing walk.sev: the wrong
+    // project would then be found instead of the test hanging (it gives up after 10 s when nothing reads).
+    const listing = JSON.stringify({ version: 1, motions: [{ name: 'walk' }] });
+    const writer = spawn('timeout', ['10', 'sh', '-c', `sleep 1; printf '%s' '${listing}' > '${fifo}'`], {
+      stdio: 'ignore',
+    });
+    try {
+      expect(findProjectListingSev(join(dir, 'walk.sev'))).toBe(join(dir, 'b.actguy.json'));
+    } finally {
+      writer.kill();
+    }
   });
 
   it('is null when no project lists it', () => {

@@ -8,12 +8,13 @@
  * after `ready` or a second launch during start-up is never sent to a page
  * that is not listening yet.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveFrom } from '../shared/project/paths';
 import { systemFileKindOfPath } from '../shared/systemFiles';
 import { canonicalPath } from './pathPolicy';
+import { readBytes } from './fsutil';
 
 export interface SystemFileQueue {
   /** A file handed over by the OS: delivered at once when the renderer listens, else kept. */
@@ -122,7 +123,9 @@ export function findProjectListingSev(sevPath: string): string | null {
 function projectListsSev(project: string, canonicalSev: string): boolean {
   try {
     if (statSync(project).size > MAX_PROJECT_BYTES) return false;
-    const json = JSON.parse(readFileSync(project, 'utf8').replace(/^\uFEFF/, '')) as { motions?: unknown };
+    // readBytes: a FIFO named like a project must not stop the main process waiting for a writer.
+    const text = new TextDecoder().decode(readBytes(project));
+    const json = JSON.parse(text.replace(/^\uFEFF/, '')) as { motions?: unknown };
     if (!Array.isArray(json.motions)) return false;
     const projectPath = project.replace(/\\/g, '/');
     return json.motions.some((m: unknown) => {

@@ -1,3 +1,4 @@
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,5 +106,32 @@ describe('window-state.json (untrusted input)', () => {
     expect(readWindowState(join(root, 'dir-state'), warn)).toBeNull();
     expect(warnings).toHaveLength(3);
     expect(readFileSync(join(dir, WINDOW_STATE_FILE), 'utf8')).toBe('{"x": 1, "width": ');
+  });
+
+  it('a FIFO or a huge file in its place is set aside with a warning, never waited on or read whole', () => {
+    const warnings: string[] = [];
+    const warn = (m: string) => warnings.push(m);
+    const huge = join(root, 'huge');
+    mkdirSync(huge);
+    writeFileSync(join(huge, WINDOW_STATE_FILE), `${' '.repeat(2 << 20)}{}`);
+    expect(readWindowState(huge, warn)).toBeNull();
+    expect(warnings.pop()).toMatch(/window-state\.json: cannot be read \(it is \d+ bytes, more than the 65536/);
+    if (process.platform === 'win32') return; // mkfifo
+    const fifoDir = join(root, 'fifo');
+    mkdirSync(fifoDir);
+    const fifo = join(fifoDir, WINDOW_STATE_FILE);
+    execFileSync('mkfifo', [fifo]);
+    // Were the read to wait for a writer, this one writes a valid state after a second: the read would then
+    // return it instead of hanging the test run (it gives up after 10 s when nothing reads).
+    const state = '{"x":0,"y":0,"width":1000,"height":700,"maximized":false}';
+    const writer = spawn('timeout', ['10', 'sh', '-c', `sleep 1; printf '%s' '${state}' > '${fifo}'`], {
+      stdio: 'ignore',
+    });
+    try {
+      expect(readWindowState(fifoDir, warn)).toBeNull();
+      expect(warnings.pop()).toMatch(/window-state\.json: cannot be read \(it is not a plain file\)/);
+    } finally {
+      writer.kill();
+    }
   });
 });

@@ -8,8 +8,8 @@
  * the window opens centred on the primary screen, never out of reach. The
  * first window fits the primary screen's work area, down to 1366x768.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readSmallFile } from './build/commitJournal';
 import { writeFileAtomic } from './fsutil';
 
 export interface Rect {
@@ -43,6 +43,8 @@ const MAX_SIDE = 32768;
 const REACHABLE = { width: 120, height: 40 };
 
 export const WINDOW_STATE_FILE = 'window-state.json';
+/** A window state is some 100 bytes; a larger file is not one. */
+const WINDOW_STATE_MAX_BYTES = 64 * 1024;
 
 /** The saved state in `text`, or a reason it is not one. */
 export function parseWindowState(text: string): SavedWindowState | { problem: string } {
@@ -109,15 +111,14 @@ export function initialWindow(
 /** Reads `<dir>/window-state.json`: null when there is none, or (with a warning) when it is not a window state. */
 export function readWindowState(dir: string, warn: (message: string) => void): SavedWindowState | null {
   const file = join(dir, WINDOW_STATE_FILE);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
-      warn(`${file}: cannot be read (${(e as Error).message}); the window opens at its default size`);
+  // Read as a file from a stranger: a FIFO in its place must not hold the start-up, nor a huge file fill memory.
+  const read = readSmallFile(file, WINDOW_STATE_MAX_BYTES);
+  if (read === undefined) return null;
+  if ('problem' in read) {
+    warn(`${file}: cannot be read (${read.problem}); the window opens at its default size`);
     return null;
   }
-  const parsed = parseWindowState(text);
+  const parsed = parseWindowState(read.text);
   if ('problem' in parsed) {
     warn(`${file}: set aside, ${parsed.problem}; the window opens at its default size`);
     return null;

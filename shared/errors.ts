@@ -100,6 +100,11 @@ export class ProblemList {
   }
 }
 
+/** A character as its `\uXXXX` escape. */
+function hex4(c: string): string {
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
 /** Longest piece of a user's file a message quotes, in characters: a 10 MB token must not become a 10 MB message (docs/limits.md). */
 export const QUOTED_INPUT_MAX = 40;
 
@@ -110,7 +115,7 @@ export const QUOTED_INPUT_MAX = 40;
 export function quoteInput(text: string, mark = '`'): string {
   const shown = text.length > QUOTED_INPUT_MAX ? text.slice(0, QUOTED_INPUT_MAX) : text;
   // eslint-disable-next-line no-control-regex
-  const escaped = shown.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const escaped = shown.replace(/[\u0000-\u001f\u007f-\u009f]/g, hex4);
   return text.length > QUOTED_INPUT_MAX
     ? `${mark}${escaped}…${mark} (${text.length} characters)`
     : `${mark}${escaped}${mark}`;
@@ -118,6 +123,7 @@ export function quoteInput(text: string, mark = '`'): string {
 
 /** A JSON value for a message: its JSON text, clipped as quoteInput clips (JSON already escapes control characters). */
 export function quoteJson(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
+  // JSON escapes U+0000..U+001F; DEL and the C1 controls (U+009B is a terminal's CSI) are escaped here too.
+  const text = (JSON.stringify(value) ?? String(value)).replace(/[\u007f-\u009f]/g, hex4);
   return text.length > QUOTED_INPUT_MAX ? `${text.slice(0, QUOTED_INPUT_MAX)}… (${text.length} characters)` : text;
 }

@@ -12,6 +12,7 @@ import type { ResolvedProject } from '../../shared/project/types';
 import { checkOutputPaths, parseProject, withOutputDir } from '../../shared/project/validate';
 import { decodeUtf8Text } from '../../shared/sev/text';
 import { findOutputClashes, type RolePath } from '../pathIdentity';
+import { canonicalPath, isInside } from '../pathPolicy';
 import { openBuildCache, type CacheStats } from './buildCache';
 import { commitOutputs } from './commit';
 import { fileStamp, recordingReader, type MotionDone } from './compressMotions';
@@ -19,6 +20,7 @@ import { compressWithinBudget } from './budgetBuild';
 import { existingVerdicts, openVerdictStore } from './verdicts';
 import { compressorFor, defaultJobs, startWhenCold, type MotionCompressor } from './compressPool';
 import { readInputFile } from './files';
+import { TEXT_LIMIT } from '../fsutil';
 
 export interface ProjectBuildOptions {
   /** Put the outputs in this folder (keeping their file names) instead of the project's paths. */
@@ -63,7 +65,7 @@ export async function buildProject(
   const projectFile = normalizePath(projectPath);
   let text: string;
   try {
-    text = options.projectText ?? decodeUtf8Text(readInputFile(projectFile), 'PROJECT', projectFile);
+    text = options.projectText ?? decodeUtf8Text(readInputFile(projectFile, TEXT_LIMIT), 'PROJECT', projectFile);
   } catch (e) {
     if (e instanceof FormatError) return { ok: false, errors: [e], warnings: [] };
     return {
@@ -79,6 +81,9 @@ export async function buildProject(
     project = withOutputDir(project, normalizePath(options.outDir), (dir, name) => normalizePath(join(dir, name)));
     const clash = checkOutputPaths(project);
     if (clash.length) return { ok: false, errors: clash, warnings: [] };
+  } else {
+    const outside = outputsOutsideFolder(project);
+    if (outside.length) return { ok: false, errors: outside, warnings: [] };
   }
   if (options.budgetBytes !== undefined) project = { ...project, budget: { marBytes: options.budgetBytes } };
   const clashes = outputClashes(project);
@@ -148,6 +153,35 @@ export function outputClashes(project: ResolvedProject): FormatError[] {
   if (project.seDefinePath) inputs.push({ path: project.seDefinePath, role: 'seTables.seDefine' });
   const outputs: RolePath[] = projectOutputFiles(project).map(({ path, role }) => ({ path, role }));
   return findOutputClashes(inputs, outputs).map((m) => new FormatError('PROJECT', m, {}, project.projectFile));
+}
+
+/**
+ * The outputs a project names that lie outside its folder, links resolved (docs/security.md). A project is a file
+ * people receive: one naming `~/.bashrc` as its report, `../x.sar`, or an `out` that is a link out of its folder
+ * would replace whatever is there. Writing elsewhere is the user's choice, made with -o OUTDIR.
+ */
+export function outputsOutsideFolder(project: ResolvedProject): FormatError[] {
+  const named = dirname(resolve(project.projectFile));
+  const folder = canonicalPath(named);
+  return projectOutputFiles(project).flatMap(({ path, key, role }) => {
+    let real: string;
+    try {
+      real = canonicalPath(path);
+    } catch (e) {
+      return [new FormatError('PROJECT', `${path}: ${(e as Error).message}`, { where: key }, project.projectFile)];
+    }
+    if (isInside(folder, real)) return [];
+    const who = role === key ? '' : ` (${role})`;
+    const via = isInside(named, resolve(path)) ? ` (a link leads it to ${real})` : '';
+    return [
+      new FormatError(
+        'PROJECT',
+        `${path}${who} lies outside the project's folder ${folder}${via}; a build writes its outputs there, or in the folder -o OUTDIR names`,
+        { where: key },
+        project.projectFile,
+      ),
+    ];
+  });
 }
 
 /** `.actguy-cache/` in the project's folder. */

@@ -21,6 +21,10 @@ export function describeFsError(e: unknown): string {
       return 'it already exists';
     case 'EXDEV':
       return 'it is on another disk';
+    case 'ENOTREG': // readBytes (electron/fsutil.ts)
+      return 'it is not a plain file (a pipe, socket or device)';
+    case 'EFBIG': // readBytes' limit says how large, in words ("EFBIG: it is N bytes, more than ...")
+      return (err.message ?? '').replace(/^EFBIG: /, '').replace(/, \w+ '[^']*'$/, '');
     // Node appends the path it worked on (`, open '/x/.stage.mar.actguy-new…'`): the caller names the user's path instead.
     default:
       return (err?.message ?? String(e)).replace(/, \w+ '[^']*'( -> '[^']*')?$/, '');
@@ -28,9 +32,9 @@ export function describeFsError(e: unknown): string {
 }
 
 /** Reads a whole file for the pure build core; failures become an Error with a readable message. */
-export function readInputFile(path: string): Uint8Array {
+export function readInputFile(path: string, limit?: { bytes: number; of: string }): Uint8Array {
   try {
-    return readBytes(path);
+    return readBytes(path, limit);
   } catch (e) {
     throw new Error(describeFsError(e));
   }

@@ -8,12 +8,13 @@ import { stemOf } from '../../shared/project/paths';
 import type { SevSource } from '../../shared/sar/pack';
 import { parseSev } from '../../shared/sev/parse';
 import { decodeUtf8Text } from '../../shared/sev/text';
+import { TEXT_LIMIT } from '../fsutil';
 import { readInputFile } from './files';
 
 /** Reads a UTF-8 text file; a read or decode failure becomes a FormatError naming the file. */
 export function readTextFile(path: string, kind: FileKind): { text?: string; error?: FormatError } {
   try {
-    return { text: decodeUtf8Text(readInputFile(path), kind, path) };
+    return { text: decodeUtf8Text(readInputFile(path, TEXT_LIMIT), kind, path) };
   } catch (e) {
     if (e instanceof FormatError) return { error: e };
     return { error: new FormatError(kind, `cannot read: ${(e as Error).message}`, {}, path) };

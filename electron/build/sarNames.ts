@@ -3,7 +3,7 @@
  * through the SE tables, motion hashes back to names and joint numbers back
  * to joint names through a project file. Everything is optional.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { inFile } from '../../shared/errors';
 import { readMtn } from '../../shared/mtn/read';
@@ -55,6 +55,9 @@ export function loadSarDisplayNames(src: SarNameSources, motionNames?: ReadonlyM
   return out;
 }
 
+/** A build report lists each motion in a few hundred bytes; one of 4096 motions stays well within this. */
+const MAX_REPORT_BYTES = 64 * 1024 * 1024;
+
 /**
  * The project a SAR was built from, found through the build report beside it
  * (`stage.sar` -> `stage.report.json`, which records the project's absolute
@@ -64,7 +67,9 @@ export function findProjectOfSar(sarPath: string): { project: string; report: st
   const report = join(dirname(sarPath), `${basename(sarPath, extname(sarPath))}.report.json`);
   if (!existsSync(report)) return undefined;
   try {
-    const r = JSON.parse(readFileSync(report, 'utf8')) as {
+    // A file in an output folder is input too: a FIFO must not hold `info`, nor a huge file be read whole.
+    if (statSync(report).size > MAX_REPORT_BYTES) return undefined;
+    const r = JSON.parse(new TextDecoder().decode(readInputFile(report))) as {
       tool?: string;
       projectAbsolute?: string;
       outputs?: { sar?: { path?: string } };

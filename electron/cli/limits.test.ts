@@ -5,7 +5,7 @@
  * regression fails instead of hanging the suite; no timing is asserted.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -90,6 +90,77 @@ describe('actguy against hostile sizes', () => {
     expect(r.rc).toBe(1);
     expect(r.err.length).toBeLessThan(2000);
     expect(r.err).toContain('nul.sev:1:1: the first statement must be `sev 1`, found `\\u0000');
+  });
+
+  it('a 1.5 GB .sev (a sparse file: an archive carries it in a few bytes) is refused by its size before it is read', () => {
+    // It was read whole and decoded: 40 s and 3 GB, then "Invalid string length".
+    const big = join(dir, 'big.sev');
+    writeFileSync(big, '');
+    truncateSync(big, 1500 * 2 ** 20);
+    const r = run('check-sev', 'big.sev');
+    rmSync(big);
+    expect(r.rc).toBe(1);
+    expect(r.err).toContain(
+      `big.sev [SEV]: cannot read: it is ${1500 * 2 ** 20} bytes, more than the 67108864 ActGuy reads of a text file`,
+    );
+  });
+
+  it.runIf(process.platform !== 'win32')(
+    'FIFOs named as the .mtn, .sev and SE tables of a project are refused by place (the build waited forever for a writer)',
+    () => {
+      for (const f of ['pipe.mtn', 'pipe.sev', 'pipe.sls']) spawnSync('mkfifo', [join(dir, f)]);
+      writeFileSync(
+        join(dir, 'fifo.actguy.json'),
+        JSON.stringify({
+          version: 1,
+          motions: [
+            { name: 'walk', mtn: 'walk.mtn', sev: 'pipe.sev' },
+            { name: 'pipe', mtn: 'pipe.mtn' },
+          ],
+          seTables: { sls: 'pipe.sls' },
+          outputs: { mar: 'out/f.mar', sar: 'out/f.sar' },
+        }),
+      );
+      const r = run('build', 'fifo.actguy.json', '--no-cache');
+      expect(r.signal).toBeNull();
+      expect(r.rc).toBe(1);
+      for (const [place, file] of [
+        ['motions[0].sev', 'pipe.sev'],
+        ['motions[1].mtn', 'pipe.mtn'],
+        ['seTables.sls', 'pipe.sls'],
+      ])
+        expect(r.err).toContain(
+          `fifo.actguy.json [PROJECT] (${place}): cannot read ${file}: it is not a plain file (a pipe, socket or device)`,
+        );
+      expect(existsSync(join(dir, 'out', 'f.mar'))).toBe(false);
+      // The tuning file compress reads beside its input: the message names it.
+      spawnSync('mkfifo', [join(dir, 'walk.mtn.actguy-tuning.json')]);
+      const c = run('compress', 'walk.mtn', '-o', 'fifo.mt3');
+      rmSync(join(dir, 'walk.mtn.actguy-tuning.json'));
+      expect(c.signal).toBeNull();
+      expect(c.err.trim()).toBe(
+        'actguy compress: walk.mtn.actguy-tuning.json: it is not a plain file (a pipe, socket or device)',
+      );
+    },
+  );
+
+  it('info of a .sar: a report beside it that is a FIFO, or names a project that does not load, costs only the names', () => {
+    expect(run('build', 'one.actguy.json', '-o', 'rep', '--no-cache', '--quiet').rc).toBe(0);
+    const report = join(dir, 'rep', 's.report.json');
+    // A planted report leads to any file on the disk; one that is not a project used to fail `info` outright.
+    writeFileSync(join(dir, 'notes.txt'), 'root:x:0:0\n');
+    writeFileSync(report, JSON.stringify({ tool: 'actguy build', projectAbsolute: join(dir, 'notes.txt') }));
+    let r = run('info', 'rep/s.sar');
+    expect(r.rc).toBe(0);
+    expect(r.out).toContain('SAR: 1 entry, 0 events');
+    expect(r.err).toContain(`(no names: ${join(dir, 'notes.txt')} named by rep/s.report.json does not load:`);
+    if (process.platform === 'win32') return; // mkfifo
+    rmSync(report);
+    spawnSync('mkfifo', [report]);
+    r = run('info', 'rep/s.sar');
+    expect(r.signal).toBeNull();
+    expect(r.rc).toBe(0);
+    expect(r.out).toContain('SAR: 1 entry, 0 events');
   });
 
   it.runIf(process.platform === 'linux')(

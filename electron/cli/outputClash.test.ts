@@ -5,6 +5,7 @@ import {
   mkdtempSync,
   readFileSync,
   readdirSync,
+  realpathSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -44,6 +45,9 @@ beforeAll(() => {
   for (const f of ['walk.mtn', 'walk.sev', 'default.sls', 'se_define.h'])
     copyFileSync(join(root, 'assets', f), join(dir, f));
   writeFileSync(join(dir, 'x.bvh'), ROOT_ONLY_BVH);
+  // The settings the app saved beside the motion (docs/formats-tuning.md): the user's, read by compress.
+  copyFileSync(join(root, 'assets', 'walk.mtn'), join(dir, 'tuned.mtn'));
+  writeFileSync(join(dir, 'tuned.mtn.actguy-tuning.json'), '{"version": 1}\n');
   if (run('compress', 'walk.mtn', '-o', 'walk.mt3', '--quiet').rc !== 0) throw new Error('setup compress failed');
   if (run('pack-mar', '-o', 'stage.mar', 'walk.mt3', '--quiet').rc !== 0) throw new Error('setup pack-mar failed');
 }, 60000);
@@ -75,6 +79,16 @@ describe('outputs never overwrite inputs', () => {
       'compress with the report on -o',
       ['compress', 'walk.mtn', '-o', 'new.mt3', '--report', './new.mt3'],
       /--report \.\/new\.mt3 is also -o new\.mt3/,
+    ],
+    [
+      'compress onto the tuning file it reads beside its input',
+      ['compress', 'tuned.mtn', '-o', 'tuned.mtn.actguy-tuning.json'],
+      /-o tuned\.mtn\.actguy-tuning\.json is the tuning file tuned\.mtn\.actguy-tuning\.json/,
+    ],
+    [
+      'compress with the report on the tuning file, even with --no-tuning',
+      ['compress', 'tuned.mtn', '-o', 'new.mt3', '--no-tuning', '--report', './tuned.mtn.actguy-tuning.json'],
+      /--report \.\/tuned\.mtn\.actguy-tuning\.json is the tuning file tuned\.mtn\.actguy-tuning\.json/,
     ],
     ['pack-mar onto its input', ['pack-mar', '-o', 'walk.mt3', 'walk.mt3'], /-o walk\.mt3 is the input walk\.mt3/],
     ['import onto its input', ['import', 'x.bvh', '-o', 'x.bvh'], /-o x\.bvh is the input x\.bvh/],
@@ -183,3 +197,40 @@ function snapshotAll(): Record<string, string> {
   }
   return out;
 }
+
+describe('a build writes its outputs only inside its project folder (or where -o names)', () => {
+  // A project is a file people receive: one naming ~/.bashrc as its report, `../x`, or an `out` that is a link
+  // out of its folder, replaced whatever was there with its report (the app refused these; the CLI did not).
+  const write = (proj: string, outputs: Record<string, string>) =>
+    writeFileSync(
+      join(proj, 'p.actguy.json'),
+      JSON.stringify({ version: 1, motions: [{ name: 'walk', mtn: 'walk.mtn' }], outputs }),
+    );
+  it('refuses an absolute path, a ../ path and a linked folder out, naming each place; -o OUTDIR is the way out', () => {
+    const proj = join(dir, 'received');
+    const victims = join(dir, 'victims');
+    mkdirSync(proj);
+    mkdirSync(victims);
+    copyFileSync(join(root, 'assets', 'walk.mtn'), join(proj, 'walk.mtn'));
+    for (const f of ['bashrc', 's.mar', 's.sar', 'x.sar']) writeFileSync(join(victims, f), `precious ${f}\n`);
+    spawnSync('ln', ['-s', victims, join(proj, 'out')]);
+    write(proj, { mar: 'out/s.mar', sar: '../victims/x.sar', report: join(victims, 'bashrc') });
+    const before = snapshotAll();
+    const r = run('build', 'received/p.actguy.json', '--no-cache');
+    expect(r.rc).toBe(1);
+    const folder = realpathSync(proj);
+    for (const [key, path, via] of [
+      ['outputs.mar', 'received/out/s.mar', ` (a link leads it to ${realpathSync(victims)}/s.mar)`],
+      ['outputs.sar', 'victims/x.sar', ''],
+      ['outputs.report', join(victims, 'bashrc'), ''],
+    ])
+      expect(r.err).toContain(
+        `received/p.actguy.json [PROJECT] (${key}): ${path} lies outside the project's folder ${folder}${via}; a build writes its outputs there, or in the folder -o OUTDIR names`,
+      );
+    expect(snapshotAll()).toEqual(before);
+    // Named on the command line, another folder is the user's choice.
+    expect(run('build', 'received/p.actguy.json', '--no-cache', '-o', 'built').rc).toBe(0);
+    expect(readdirSync(join(dir, 'built')).sort()).toEqual(['bashrc', 's.mar', 'x.sar']);
+    expect(snapshotAll()).toMatchObject(before);
+  });
+});

@@ -173,6 +173,18 @@ describe("actguy import: external buffers of a .gltf follow the app's rules", ()
     );
   });
 
+  it('refuses -o onto the external buffer it read, however spelled, and leaves it as it was (it was overwritten)', async () => {
+    const { gltf, folder, binBytes } = await gltfWithBuffer('own-bin', 'walk.bin', 'walk.bin');
+    const bin = join(folder, 'walk.bin');
+    symlinkSync(bin, join(folder, 'alias.bin'));
+    for (const output of [bin, join(folder, '.', 'walk.bin'), join(folder, 'alias.bin')])
+      await expect(run(importCommand, [gltf, '-o', output])).rejects.toThrow(
+        `-o ${output} is an external buffer of the input ${bin}; an output never overwrites an input`,
+      );
+    expect(new Uint8Array(readFileSync(bin))).toEqual(binBytes);
+    expect((await run(importCommand, [gltf, '-o', join(folder, 'walk.mtn')])).code).toBe(0);
+  });
+
   it('says so when the input is a folder, naming it', async () => {
     const folder = join(dir, 'a_folder.gltf');
     mkdirSync(folder, { recursive: true });

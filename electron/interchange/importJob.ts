@@ -107,7 +107,11 @@ async function importFile({ path, fps, scale, clip, offsets }: ImportJobRequest)
  * worker and `actguy import` both use it. It takes the file name the importer
  * decoded from the URI (decoded once there: `%2525` names `%25`, not `%`).
  */
-export function externalBufferReader(gltfPath: string): (relativeName: string) => Uint8Array {
+export function externalBufferReader(
+  gltfPath: string,
+  /** Told the real path of each buffer read (the CLI keeps its output off them). */
+  onRead?: (path: string) => void,
+): (relativeName: string) => Uint8Array {
   const folder = canonicalPath(dirname(gltfPath));
   return (relativeName) => {
     const refuse = (why: string): never => {
@@ -120,7 +124,9 @@ export function externalBufferReader(gltfPath: string): (relativeName: string) =
     if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel))
       refuse(`lies outside the folder of the .gltf (${folder}); ActGuy reads external buffers only from there`);
     try {
-      return readLimited(target, 'the buffer');
+      const bytes = readLimited(target, 'the buffer');
+      onRead?.(target);
+      return bytes;
     } catch (e) {
       return refuse(`cannot be read: ${(e as Error).message}`);
     }

@@ -142,6 +142,23 @@ describe('File > Export MSH (main process)', () => {
     expect(readdirSync(workspace).length).toBe(7);
   });
 
+  it('a pick grants the .res19 and .nodes.json beside it only where they really lie in its folder (a link out granted its target)', async () => {
+    const doc = await openWalk();
+    const picked = join(dir, 'picked');
+    nodeFs.mkdirSync(picked);
+    nodeFs.writeFileSync(join(outside, 'secret.json'), '{"secret": true}\n');
+    symlinkSync(join(outside, 'secret.json'), join(picked, 'hero.nodes.json'));
+    answers.push(join(picked, 'hero.res8'));
+    const r = await dispatchInvoke(handlers, 'exportMshDialog', { documentId: doc.documentId, ...TOL });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.message).toMatch(/hero\.nodes\.json: it resolves to .*outside.secret\.json/);
+    // Nothing was granted by way of the link: the page cannot read (or write) the file it leads to.
+    const read = await dispatchInvoke(handlers, 'readProjectText', { path: join(outside, 'secret.json') });
+    expect(read.ok).toBe(false);
+    expect(readFileSync(join(outside, 'secret.json'), 'utf8')).toBe('{"secret": true}\n');
+    expect(readdirSync(picked)).toEqual(['hero.nodes.json']);
+  });
+
   it('checks every one of the three paths against the policy: outside the allowed set, nothing is written', async () => {
     const doc = await openWalk();
     const reply = await dispatchInvoke(handlers, 'exportMsh', {

@@ -24,7 +24,7 @@ import type { HandlerDocument } from '../documents';
 import { baseNameOf } from '../fsutil';
 import { requireObject, requireString } from '../ipcArgs';
 import { findOutputClashes, refuseOverwritingInput } from '../pathIdentity';
-import { quotePath, type PathPolicy } from '../pathPolicy';
+import { linkOutOf, quotePath, type PathPolicy } from '../pathPolicy';
 import type { ApiHandlersOf } from '../project/types';
 
 const MSH_FILTERS: FileFilter[] = [
@@ -142,9 +142,11 @@ export function createMshExportHandlers(ctx: MshExportHandlerContext): MshExport
         defaultPath: join(dirname(doc.path), name),
       });
       if (!chosen) return { status: 'cancelled' };
-      // Whichever of the three the user named (or a bare prefix), the prefix it gives names all three: the pick grants them.
+      // Whichever of the three the user named (or a bare prefix), the prefix it gives names all three: the pick grants
+      // them, those beside the one named only where they really lie in its folder (a link out grants nothing).
       const files = mshFilesOf(mshPrefixOf(chosen));
-      for (const path of [files.res8, files.res19, files.nodes]) policy.allowFile(path);
+      for (const path of [files.res8, files.res19, files.nodes])
+        if (path === chosen || linkOutOf(dirname(path), path) === null) policy.allowFile(path);
       const { documentId, positionTolerance, rotationToleranceDeg, rotationToleranceOverridesDeg } = req;
       return exportMsh({
         documentId,

@@ -6,6 +6,7 @@ import {
   readFileSync,
   rmSync,
   symlinkSync,
+  truncateSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -128,6 +129,11 @@ describe('project handlers', () => {
     expect((await h.readProjectText({ path: join(dir, 'default.sls') })).text).toContain('SE_FOOT_L');
     await expect(h.readProjectText({ path: join(dir, 'README.md') })).rejects.toThrow(/not a project text file/);
     expect(policy.isAllowed(join(dir, 'README.md'))).toBe(false);
+    // A 1.5 GB .sev (sparse: a few bytes in an archive) is refused by its size, never read into the main process.
+    truncateSync(join(dir, 'walk.sev'), 1500 * 2 ** 20);
+    await expect(h.readProjectText({ path: join(dir, 'walk.sev') })).rejects.toThrow(
+      `Could not read ${join(dir, 'walk.sev')}: it is ${1500 * 2 ** 20} bytes, more than the 67108864 ActGuy reads of a text file`,
+    );
   });
 
   it('project text the renderer sends never widens access; only a project picked in the dialog and read from disk does', async () => {

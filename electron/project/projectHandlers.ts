@@ -25,10 +25,11 @@ import type {
 } from './types';
 import { decodeUtf8Text } from '../../shared/sev/text';
 import type { DialogPort, FileFilter } from '../dialogPort';
-import { baseNameOf, readBytes, writeFileAtomic } from '../fsutil';
+import { baseNameOf, readBytes, TEXT_LIMIT, writeFileAtomic } from '../fsutil';
+import { systemReason } from '../fsErrors';
 import { requireObject, requireString } from '../ipcArgs';
 import { inputOverwrittenBy } from '../pathIdentity';
-import { canonicalPath, isInside, quotePath, type PathPolicy } from '../pathPolicy';
+import { canonicalPath, isInside, linkOutOf, quotePath, type PathPolicy } from '../pathPolicy';
 import { createBuildRunner, workerLauncher, type BuildJobLauncher, type BuildRunner } from './buildRunner';
 import { workerTextChecker, type TextChecker } from './textCheck';
 
@@ -100,16 +101,19 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
    */
   const grantPickedProject = async (path: string, text: string): Promise<void> => {
     const { named } = await checkText({ kind: 'project', path, text });
-    for (const p of named.inputs) policy.allowFile(p);
-    const sounds = join(dirname(path), 'sounds');
-    if (existsSync(sounds) && statSync(sounds).isDirectory())
+    const folder = dirname(path);
+    // A link inside the project's folder that leads out of it grants nothing (docs/security.md).
+    for (const p of named.inputs) if (linkOutOf(folder, p) === null) policy.allowFile(p);
+    const sounds = join(folder, 'sounds');
+    if (existsSync(sounds) && statSync(sounds).isDirectory() && linkOutOf(folder, sounds) === null)
       policy.allowTree(sounds, { extensions: SOUND_EXTENSIONS });
     pickedProjectFolders.set(canonicalPath(path), canonicalPath(dirname(path)));
   };
 
   const readText = (path: string): string => {
     try {
-      return decodeUtf8Text(readBytes(path), extname(path).toLowerCase() === '.sev' ? 'SEV' : 'PROJECT', path);
+      const kind = extname(path).toLowerCase() === '.sev' ? 'SEV' : 'PROJECT';
+      return decodeUtf8Text(readBytes(path, TEXT_LIMIT), kind, path);
     } catch (e) {
       if (e instanceof FormatError) throw e;
       throw new Error(`Could not read ${path}: ${reason(e)}`);
@@ -168,11 +172,14 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
 
   /** A .sev chosen to edit opens with its motion: `<motion>.mtn` beside it (its `motion` statement, else its own base name). */
   const allowMotionOfSev = (sevPath: string): void => {
-    policy.allowFile(join(dirname(sevPath), `${baseNameOf(sevPath)}.mtn`));
+    const folder = dirname(sevPath);
+    // A link beside the .sev that leads out of its folder grants nothing.
+    const allowBeside = (p: string) => linkOutOf(folder, p) === null && policy.allowFile(p);
+    allowBeside(join(folder, `${baseNameOf(sevPath)}.mtn`));
     try {
       // Only the `motion <name>` statement is needed here (the full parse runs in the renderer).
       const named = /^[ \t]*motion[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?:#.*)?$/m.exec(readText(sevPath))?.[1];
-      if (named) policy.allowFile(join(dirname(sevPath), `${named}.mtn`));
+      if (named) allowBeside(join(folder, `${named}.mtn`));
     } catch {
       // unreadable or broken: the renderer reports it when it reads the file
     }
@@ -282,11 +289,12 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
       if (extname(given).toLowerCase() !== '.sev')
         throw new Error(`Could not save ${quotePath(given)}: a sound-event file name ends in .sev`);
       if (typeof req.text !== 'string') throw new Error('saveSev: text must be a string');
-      // A motion's first .sev is created beside a project the user picked.
+      // A motion's first .sev is created beside a project the user picked (not through a link that leads out).
       if (
         !policy.isAllowed(given) &&
         !given.includes('\0') &&
-        [...pickedProjectFolders.values()].includes(canonicalPath(dirname(given)))
+        [...pickedProjectFolders.values()].includes(canonicalPath(dirname(given))) &&
+        linkOutOf(dirname(given), given) === null
       )
         policy.allowFile(given);
       const path = policy.check(given, 'write');
@@ -386,5 +394,6 @@ function reason(e: unknown): string {
     EROFS: 'the disk is read-only',
     EISDIR: 'a folder has that name',
   };
-  return (code && known[code]) ?? (e instanceof Error ? e.message : String(e));
+  // Other codes (a FIFO, a file past its size limit: electron/fsutil.ts readBytes) in the app's common words.
+  return (code && known[code]) ?? systemReason(e);
 }

@@ -1,7 +1,7 @@
 /** The audition sounds: a folder of sounds named by SE name, the project's own or the one beside the motion. */
 import { dirnameOf } from '../../shared/project/paths';
 import { requireApi } from '../app/appApi';
-import { projectStore } from './projectStore';
+import { projectStore, soundsByName } from './projectStore';
 import { message, notify } from './projectMessages';
 
 const SOUND_FOLDER_KEY = 'actguy.soundFolder:';
@@ -23,9 +23,7 @@ export async function loadSounds(
   try {
     const r = await requireApi().listSounds({ folder });
     if (!stillWanted()) return;
-    const sounds: Record<string, string> = {};
-    for (const s of r.sounds) if (!(s.name in sounds)) sounds[s.name] = s.path;
-    projectStore.getState().setSounds(r.folder, sounds);
+    projectStore.getState().setSounds(r.folder, soundsByName(r.sounds));
   } catch (e) {
     if (!stillWanted()) return;
     projectStore.getState().setSounds(null, {});

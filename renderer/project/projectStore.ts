@@ -239,3 +239,18 @@ export function createProjectStore() {
 }
 
 export const projectStore = createProjectStore();
+
+/**
+ * The sounds of a folder listing by SE name, the first of each name. Without a prototype: an SE may be named
+ * `constructor` or `__proto__`, which a plain object answers (or swallows) itself.
+ */
+export function soundsByName(list: readonly { name: string; path: string }[]): Record<string, string> {
+  const sounds = Object.create(null) as Record<string, string>;
+  for (const s of list) if (!Object.hasOwn(sounds, s.name)) sounds[s.name] = s.path;
+  return sounds;
+}
+
+/** The sound file of an SE name, or null; only the map's own entries count (`constructor` is no sound). */
+export function soundPathOf(sounds: Record<string, string>, name: string): string | null {
+  return Object.hasOwn(sounds, name) ? sounds[name] : null;
+}

@@ -13,6 +13,7 @@ import { playEvent } from './audition';
 import { seColor } from './colors';
 import { WAVEFORM_COLUMNS, requestWaveform, waveformStore } from './waveform';
 import { EVENT_SCOPE_ATTRIBUTE } from '../app/shortcuts';
+import { soundPathOf } from '../project/projectStore';
 
 /** Marker size and vertical step between events stacked on one frame, CSS px. */
 const MARKER = 11;
@@ -91,7 +92,7 @@ export function EventTrack() {
   const soundOf = (index: number): string | null => {
     const ev = doc?.events[index];
     const def = ev ? doc!.ses.find((d) => d.index === ev.se) : undefined;
-    return def ? (sounds[nameOnFloor(def, floor)] ?? null) : null;
+    return def ? soundPathOf(sounds, nameOnFloor(def, floor)) : null;
   };
   const soundPaths = doc
     ? [...new Set(doc.events.map((_, k) => soundOf(k)).filter((p): p is string => p !== null))]

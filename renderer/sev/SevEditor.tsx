@@ -19,7 +19,7 @@ import { saveSev } from './sevFiles';
 import { confirmUnsaved } from '../app/unsaved';
 import { createSevForTuner, followTuner, installSevFollower, openSevDialog, openSevMotion } from './sevMotion';
 import { sevBelongsTo } from './sevBinding';
-import { isProjectDirty, projectStore } from '../project/projectStore';
+import { isProjectDirty, projectStore, soundPathOf } from '../project/projectStore';
 import { seColor } from './colors';
 import './sev.css';
 
@@ -39,7 +39,7 @@ export function SevEditor() {
   const audition = useAudition((a) => a.enabled);
   const lastPlayed = useAudition((a) => a.lastPlayed[a.lastPlayed.length - 1] ?? null);
   // Whether the last SE played has a sound now (a folder loaded since, a project opened): not when it was played.
-  const lastMissing = useProject((p) => (lastPlayed ? !(lastPlayed.name in p.sounds) : false));
+  const lastMissing = useProject((p) => (lastPlayed ? soundPathOf(p.sounds, lastPlayed.name) === null : false));
   const started = useAudition((a) => a.started);
   const motion = useMotionShape();
   const motionName = useDocument((d) => d.name);

@@ -12,7 +12,7 @@
 import { createStore } from 'zustand/vanilla';
 import { getApi } from '../transport';
 import { sessionStore } from '../state/sessionStore';
-import { projectStore } from '../project/projectStore';
+import { projectStore, soundPathOf } from '../project/projectStore';
 import { sevStore } from './sevStore';
 import { nameOnFloor } from './resolve';
 
@@ -80,7 +80,7 @@ function remember(name: string, missing: boolean): void {
 
 /** Plays an SE by name (no-op with a note when the folder has no sound of that name). */
 export async function playSeName(name: string): Promise<void> {
-  const path = projectStore.getState().sounds[name];
+  const path = soundPathOf(projectStore.getState().sounds, name);
   remember(name, !path);
   if (!path) return;
   const ctx = audio();

@@ -449,6 +449,30 @@ describe('planBuild', () => {
     else throw new Error('expected errors');
   });
 
+  it('an override keyed "__proto__" is a joint name like any other, never dropped unread', () => {
+    // A joint may be named __proto__ (a BVH JOINT of that name imports as such); as a plain object key the
+    // override vanished into the prototype, so a build went on without it and without a word.
+    const text = (joints: string[]) => {
+      const json = JSON.stringify({
+        ...GOOD,
+        motions: [{ name: 'walk', mtn: 'walk.mtn', rotationOverridesDeg: { PROTO: 0.1 } }],
+      }).replace('"PROTO"', '"__proto__"');
+      const parsed = parseProject(json, 'proj/p.actguy.json');
+      expect(parsed.errors).toEqual([]);
+      const { files } = project();
+      files['proj/walk.mtn'] = writeMtn(swingMotion(30, joints));
+      return planBuild(parsed.resolved!, memoryFiles(files));
+    };
+    const refused = text(['hips', 'leg', 'foot']);
+    expect(refused.ok ? [] : refused.errors.map((e) => e.message)).toEqual([
+      'proj/p.actguy.json [PROJECT] (motions[0].rotationOverridesDeg.__proto__): no joint named __proto__ in proj/walk.mtn (its joints: hips, leg, foot)',
+    ]);
+    const built = text(['hips', '__proto__', 'foot']);
+    if (!built.ok) throw new Error(built.errors.map((e) => e.message).join('\n'));
+    const report = JSON.parse(String.fromCharCode(...built.outputs[2].bytes));
+    expect(report.motions[0].rotationOverridesDeg).toEqual({ '1': 0.1 });
+  });
+
   it('refuses a SEV whose motion statement names another motion', () => {
     const { resolved, files } = project();
     files['proj/walk.sev'] = 'sev 1\nmotion run\nse 0 SE_STEP\n';
@@ -767,5 +791,24 @@ describe('planBuild: MSH as an extra output', () => {
     expect(a.frameCount).toBe(31);
     expect(a.nodes.map((n) => n.name)).toEqual(['hips', 'leg', 'foot']);
     expect(file('proj/out/msh/walk2.res8')).toEqual(file('proj/out/msh/walk.res8'));
+  });
+});
+
+describe('paths a project names', () => {
+  it('refuse control characters, quoted escaped: a terminal escape in a path reached the CLI output raw', () => {
+    const errors = errorsOf({
+      ...GOOD,
+      motions: [{ name: 'walk', mtn: 'walk\u0000.mtn', sev: '\u001b]0;owned\u0007.sev' }],
+      seTables: { sls: 'table\u009b2J.sls' },
+      outputs: { mar: 'out/s.mar', sar: 'out/\u007fs.sar' },
+    });
+    expect(errors).toEqual([
+      'p.json [PROJECT] (motions[0].mtn): must not hold control characters (a NUL, a line break, a terminal escape), found "walk\\u0000.mtn"',
+      'p.json [PROJECT] (motions[0].sev): must not hold control characters (a NUL, a line break, a terminal escape), found "\\u001b]0;owned\\u0007.sev"',
+      'p.json [PROJECT] (seTables.sls): must not hold control characters (a NUL, a line break, a terminal escape), found "table\\u009b2J.sls"',
+      'p.json [PROJECT] (outputs.sar): must not hold control characters (a NUL, a line break, a terminal escape), found "out/\\u007fs.sar"',
+    ]);
+    // eslint-disable-next-line no-control-regex
+    for (const e of errors) expect(e).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
   });
 });

@@ -118,6 +118,12 @@ function collectProjectProblems(
       fail(where, `must be a non-empty path string, found ${quoteJson(v)}`);
       return undefined;
     }
+    // A path is printed in messages: a NUL or a terminal escape in it would reach the terminal raw.
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f-\u009f]/.test(v)) {
+      fail(where, `must not hold control characters (a NUL, a line break, a terminal escape), found ${quoteJson(v)}`);
+      return undefined;
+    }
     return v;
   };
   const positive = (v: unknown, where: string): number | undefined => {
@@ -242,7 +248,8 @@ function collectProjectProblems(
         fail(`${where}.tolerances.method`, `must be "refined" or "classic", found ${quoteJson(tol.method)}`);
         ok = false;
       }
-      const overrides: Record<string, number> = {};
+      // No prototype: a joint named "__proto__" is a key like any other (on {} its override vanished unread).
+      const overrides: Record<string, number> = Object.create(null) as Record<string, number>;
       if (m.rotationOverridesDeg !== undefined) {
         if (!isObject(m.rotationOverridesDeg)) {
           fail(`${where}.rotationOverridesDeg`, 'must be an object of joint index or name -> degrees');

@@ -3,7 +3,7 @@ import { QUOTED_INPUT_MAX } from '../errors';
 import { parseSev, parseSevStrict } from './parse';
 import { serializeSev } from './serialize';
 import { checkSevAgainstMotion } from './validate';
-import { decodeUtf8Text } from './text';
+import { decodeUtf8Text, TEXT_MAX_BYTES } from './text';
 import { FormatError } from '../errors';
 
 const SAMPLE = `# footsteps for the walk cycle
@@ -204,6 +204,14 @@ describe('parseSev errors carry file:line:column', () => {
       'w.sev:2:6: invalid UTF-8: byte 0x28 is not a continuation byte at byte offset 11',
     );
     expect(decodeUtf8Text(new Uint8Array([0x23, 0xe3, 0x81, 0x82, 0x0a]), 'SEV')).toBe('#\u3042\n');
+  });
+
+  it('refuses a text past TEXT_MAX_BYTES at 1:1 before decoding it (a 1.5 GB .sev took 40 s and 3 GB, then failed)', () => {
+    const bytes = new Uint8Array(TEXT_MAX_BYTES + 1);
+    expect(() => decodeUtf8Text(bytes, 'SEV', 'w.sev')).toThrow(
+      `w.sev:1:1: the file is ${TEXT_MAX_BYTES + 1} bytes; ActGuy reads a text file of up to ${TEXT_MAX_BYTES} bytes (64 MiB)`,
+    );
+    expect(decodeUtf8Text(bytes.subarray(0, 4), 'SEV')).toBe('\0\0\0\0');
   });
 });
 

@@ -1,12 +1,25 @@
 import { FormatError, type FileKind } from '../errors';
 
 /**
+ * The largest text file read (a .sev, an SE table, a project, a tuning file): real ones are kilobytes, and a
+ * project of 4096 entries about a megabyte. Past it the file is refused before it is decoded (docs/limits.md).
+ */
+export const TEXT_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
  * Decodes a UTF-8 text file strictly (the SEV and SE-table formats are UTF-8):
  * a malformed byte sequence is a FormatError at the line:column where it sits,
  * not a silent U+FFFD that later shows up as an "invalid name" somewhere else.
  * A leading byte-order mark is dropped. Pure (no TextDecoder: shared/ has no DOM/Node lib).
  */
 export function decodeUtf8Text(bytes: Uint8Array, kind: FileKind, file?: string): string {
+  if (bytes.length > TEXT_MAX_BYTES)
+    throw new FormatError(
+      kind,
+      `the file is ${bytes.length} bytes; ActGuy reads a text file of up to ${TEXT_MAX_BYTES} bytes (64 MiB)`,
+      { line: 1, column: 1 },
+      file,
+    );
   let i = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   const parts: string[] = [];
   let chunk: number[] = [];

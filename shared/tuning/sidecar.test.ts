@@ -46,6 +46,14 @@ describe('tuning file', () => {
     expect(parseTuning('{"version":1}', F, joints)).toEqual(defaultTuning());
   });
 
+  it('keeps an override of a joint named __proto__ through a save and a read (the save dropped it)', () => {
+    const named = [{ name: 'Hips' }, { name: '__proto__' }];
+    const t: MotionTuning = { ...defaultTuning(), rotationOverridesDeg: { 1: 0.1 } };
+    const text = serializeTuning(t, named);
+    expect(text).toContain('"__proto__": 0.1');
+    expect(parseTuning(text, F, named)).toEqual(t);
+  });
+
   it('refuses a bad file with its place: syntax at line:column, a value at its key path', () => {
     expect(problem('{"version":1,\n "tolerances": {"position": 1,}}')).toMatch(
       /^\/m\/walk\.mtn\.actguy-tuning\.json:2:/,

@@ -167,7 +167,8 @@ export function serializeTuning(t: MotionTuning, joints: readonly { name: string
   };
   if (t.objectTolerance !== undefined) tolerances.object = t.objectTolerance;
   if (t.shell !== undefined && t.objectTolerance !== undefined) tolerances.shell = t.shell;
-  const overrides: Record<string, number> = {};
+  // No prototype: a joint named "__proto__" is a key like any other (on {} its override vanished from the file).
+  const overrides: Record<string, number> = Object.create(null) as Record<string, number>;
   for (const j of Object.keys(t.rotationOverridesDeg)
     .map(Number)
     .sort((a, b) => a - b)) {

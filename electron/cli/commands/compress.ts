@@ -43,8 +43,12 @@ export const compressCommand: CliCommand = {
     const input = singlePositional(args, 'input .mtn');
     const output = requiredOption(args, 'o', 'OUT.mt3');
     const reportPath = stringOption(args, 'report');
+    // The tuning file beside the input is the user's settings: never an output, even under --no-tuning.
     refuseOutputClashes(
-      [{ path: input, role: 'the input' }],
+      [
+        { path: input, role: 'the input' },
+        { path: tuningPathOf(input), role: 'the tuning file' },
+      ],
       [{ path: output, role: '-o' }, ...(reportPath ? [{ path: reportPath, role: '--report' }] : [])],
     );
     const name = mt3MotionName(input, stringOption(args, 'name'));

@@ -77,6 +77,7 @@ export const importCommand: CliCommand = {
     if (kind === 'bvh' && clip !== undefined) throw new UsageError('--clip applies to glTF/GLB and FBX input only');
 
     let result: ImportResult;
+    const buffersRead: string[] = [];
     try {
       // External buffers of a .gltf: by the same rules as in the app (its own folder, regular files, size cap).
       result = await importMotionBytes(bytes, input, {
@@ -84,7 +85,7 @@ export const importCommand: CliCommand = {
         scale,
         offsets,
         clip,
-        resolveUri: externalBufferReader(input),
+        resolveUri: externalBufferReader(input, (path) => buffersRead.push(path)),
       });
     } catch (e) {
       if (e instanceof ClipChoiceError) {
@@ -96,6 +97,11 @@ export const importCommand: CliCommand = {
       }
       throw e;
     }
+    // The .bin files a .gltf names are inputs too: known only once it is read, checked before anything is written.
+    refuseOutputClashes(
+      buffersRead.map((path) => ({ path, role: 'an external buffer of the input' })),
+      [{ path: output, role: '-o' }],
+    );
     const { motion, warnings, summary } = result;
     writeFileAtomic(output, writeMtn(motion));
     // A snapped source rate is not a problem, it is how the frames were read: the summary says it.

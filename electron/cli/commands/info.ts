@@ -15,7 +15,7 @@ import { describeMt3 } from '../../../shared/mt3/describe';
 import { readMt3Header } from '../../../shared/mt3/read';
 import { KeyFlag, MotionFlag, type Motion } from '../../../shared/motion/types';
 import { readMtn } from '../../../shared/mtn/read';
-import { describeSar } from '../../../shared/sar/describe';
+import { describeSar, type SarDisplayNames } from '../../../shared/sar/describe';
 import { readBytes } from '../../fsutil';
 import { numberOption, parseArgs, singlePositional, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
@@ -75,14 +75,23 @@ export const infoCommand: CliCommand = {
         seDefine: stringOption(args, 'se-define'),
         project: stringOption(args, 'project'),
       };
+      let display: SarDisplayNames | undefined;
       if (!sources.sls && !sources.seDefine && !sources.project) {
         const found = findProjectOfSar(path); // after `actguy build`, its report beside the .sar names the project
         if (found) {
-          sources.project = found.project;
-          console.error(`(names from ${found.project}, via ${found.report})`);
+          // Names found by way of a report are a convenience: the report is a file in a folder anyone may have
+          // sent, so a project it names that does not load costs the names, not the listing.
+          try {
+            display = loadSarDisplayNames({ project: found.project }, motionNames);
+            console.error(`(names from ${found.project}, via ${found.report})`);
+          } catch (e) {
+            console.error(
+              `(no names: ${found.project} named by ${found.report} does not load: ${e instanceof Error ? e.message : String(e)})`,
+            );
+          }
         }
       }
-      const display = loadSarDisplayNames(sources, motionNames);
+      display ??= loadSarDisplayNames(sources, motionNames);
       text = inFile(path, () => describeSar(bytes, display));
     }
     console.log(`${path}\n${text}`);
