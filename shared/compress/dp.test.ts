@@ -52,6 +52,36 @@ describe('dpOptimalKeys (segment-independent fits)', () => {
     expect(nontrivial).toBeGreaterThan(5); // the cases exercise real choices, not all-keys or no-keys
   });
 
+  it('chooses the keys of the plain scan over every earlier frame (the skipping scan tries the same frames in the same order)', () => {
+    for (let seed = 1; seed <= 6; seed++) {
+      const N = 400;
+      const source = randomChannel(seed, N);
+      const user = seed % 2 ? [137, 138, 290] : [];
+      for (const tol of [0.5, 2, 6]) {
+        const fit = new PositionFit(source, N, 'test');
+        const frames = dpOptimalKeys(fit, user, tol).keys.frames();
+        // The dynamic programme written plainly: every frame a before b (latest first), ties to the latest a.
+        const best = new Array<number>(N + 1).fill(Infinity);
+        const from = new Array<number>(N + 1).fill(-1);
+        const scratch = new Float64Array(N + 1);
+        best[0] = 1;
+        let lastRequired = 0;
+        for (let b = 1; b <= N; b++) {
+          for (let a = b - 1; a >= Math.max(lastRequired, b - 255); a--) {
+            if (best[a] + 1 >= best[b]) continue;
+            if (b - a > 1 && fit.segmentError(a, b, scratch) > tol) continue;
+            best[b] = best[a] + 1;
+            from[b] = a;
+          }
+          if (user.includes(b)) lastRequired = b;
+        }
+        const plain: number[] = [];
+        for (let f = N; f !== -1; f = from[f]) plain.unshift(f);
+        expect(frames).toEqual(plain);
+      }
+    }
+  });
+
   it('keeps gaps within 255 frames even when one segment would do', () => {
     const N = 600;
     const source = new Float64Array((N + 1) * 3);

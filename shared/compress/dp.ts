@@ -40,17 +40,33 @@ function previousKeys(fit: TrackFit, required: Uint8Array, tolerance: number): I
   const N = fit.N;
   const best = new Int32Array(N + 1).fill(0x7fffffff);
   const from = new Int32Array(N + 1).fill(-1);
+  // below[a]: the latest frame before a with fewer keys on its best path (-1: none). The scan of the a before b
+  // (latest first) needs only the a with best[a] + 1 < best[b]; following below from a frame that has at least
+  // that many keys reaches the next one without visiting the frames in between, which have at least as many
+  // too: the same a are tried, in the same order, as by visiting every frame.
+  const below = new Int32Array(N + 1);
   best[0] = 1;
+  below[0] = -1;
   const scratch = new Float64Array(N + 1);
   let lastRequired = 0;
   for (let b = 1; b <= N; b++) {
     const lo = Math.max(lastRequired, b - MAX_KEY_GAP);
-    for (let a = b - 1; a >= lo; a--) {
-      if (best[a] + 1 >= best[b]) continue;
-      if (b - a > 1 && !segmentWithin(fit, a, b, tolerance, scratch)) continue;
+    for (let a = b - 1; a >= lo;) {
+      if (best[a] + 1 >= best[b]) {
+        a = below[a];
+        continue;
+      }
+      if (b - a > 1 && !segmentWithin(fit, a, b, tolerance, scratch)) {
+        a--;
+        continue;
+      }
       best[b] = best[a] + 1;
       from[b] = a;
+      a = below[a];
     }
+    let j = b - 1;
+    while (j >= 0 && best[j] >= best[b]) j = below[j];
+    below[b] = j;
     if (required[b]) lastRequired = b;
   }
   return from;

@@ -14,14 +14,26 @@ import { finishOutcome, fitAllKeys, type TrackFit, type TrackOutcome } from './t
  * by inserting a key, so an error left on a key frame is a precision limit
  * and is reported by the caller as a warning.
  */
-export function greedyCompress(fit: TrackFit, keys: KeyList, tolerance: number, near = false): TrackOutcome {
+export function greedyCompress(fit: TrackFit, keys: KeyList, tolerance: number): TrackOutcome {
+  const errors = new Float64Array(fit.N + 1);
+  const inserted = greedyInsert(fit, keys, tolerance, errors);
+  return finishOutcome(fit, keys, errors, inserted);
+}
+
+/**
+ * The greedy loop's insertions into `keys` (the fit's stored values are its result); returns how many it made.
+ * With `errors` the segments are measured by segmentError, which writes every interior frame's error there; without,
+ * by segmentMaxNear where the fit has it (for a pass whose errors are measured again afterwards: the refined mode's
+ * removal pass), which leaves no errors but decides exactly as segmentError would.
+ */
+export function greedyInsert(fit: TrackFit, keys: KeyList, tolerance: number, errors?: Float64Array): number {
   const N = fit.N;
-  const errors = new Float64Array(N + 1);
-  const maxNear = near && fit.segmentMaxNear !== undefined;
+  const maxNear = errors === undefined && fit.segmentMaxNear !== undefined;
+  const errs = errors ?? new Float64Array(maxNear ? 0 : N + 1);
   const heap = new SegmentHeap(N);
   fitAllKeys(fit, keys);
   for (let a = 0; a !== N; a = keys.next[a]) {
-    const e = maxNear ? fit.segmentMaxNear!(a, keys.next[a], tolerance) : fit.segmentError(a, keys.next[a], errors);
+    const e = maxNear ? fit.segmentMaxNear!(a, keys.next[a], tolerance) : fit.segmentError(a, keys.next[a], errs);
     heap.set(a, e, fit.argmax);
   }
   let inserted = 0;
@@ -46,11 +58,10 @@ export function greedyCompress(fit: TrackFit, keys: KeyList, tolerance: number, 
     // Every segment with a refit key at either end: starts prev(lo)..hi.
     const start = keys.prev[lo] >= 0 ? keys.prev[lo] : lo;
     for (let s = start; s !== -1 && s !== N; s = keys.next[s]) {
-      const e = maxNear ? fit.segmentMaxNear!(s, keys.next[s], tolerance) : fit.segmentError(s, keys.next[s], errors);
+      const e = maxNear ? fit.segmentMaxNear!(s, keys.next[s], tolerance) : fit.segmentError(s, keys.next[s], errs);
       heap.set(s, e, fit.argmax);
       if (s === hi) break;
     }
   }
-  if (maxNear) for (let a = 0; a !== N; a = keys.next[a]) fit.segmentError(a, keys.next[a], errors);
-  return finishOutcome(fit, keys, errors, inserted);
+  return inserted;
 }

@@ -1,5 +1,5 @@
 import { decodeS12, encodeS12 } from '../math/s12';
-import { expQuat, logQuat, mulQuat, normalize4 } from '../math/quat';
+import { normalize4 } from '../math/quat';
 import { ScalarSquad } from '../math/squad';
 import type { RotationFit } from './rotationFit';
 
@@ -37,10 +37,6 @@ export function halfAngleDeg(m: number): number {
   return 2 * Math.asin(Math.min(1, Math.sqrt(m))) * RAD_TO_DEG;
 }
 
-const d = new Float64Array(4);
-const tmp = new Float64Array(4);
-const tmp2 = new Float64Array(4);
-
 /**
  * Searches the inner (Squad control) quaternions of two to four consecutive keys
  * against the source frames of the segments they touch, minimising the worst
@@ -61,16 +57,23 @@ export class InnerSearch {
   private r: Float64Array;
   /** The Squad residuals at a linearisation's result: swapped with r when it is taken (only the chain's rows are in use). */
   private rTrial: Float64Array;
-  /** The linear model's residuals, and its trial's (swapped when a step is taken). */
-  private rLin: Float64Array;
-  private rLinTrial: Float64Array;
+  /** The two buffers of the linear model's residuals after a step and of its trial (linearMinimax). */
+  private readonly rLin: Float64Array;
+  private readonly rLinTrial: Float64Array;
   /** Sum of the steps taken on the current linearisation. */
   private readonly dSum = new Float64Array(3 * MAX_VARIABLE_KEYS);
   /** The Jacobian's coefficients at every frame of the chain (solve): of the segment's start key and of its end key, 0 for a fixed key. */
   private readonly jStart: Float64Array;
   private readonly jEnd: Float64Array;
-  /** The key slerp (ScalarSquad.keySlerpAt) at every frame of the chain, 4 per residual row triple: fixed during a search. */
+  /**
+   * The key slerp (ScalarSquad.keySlerpAt) by frame, 4 each, and the segment (a, b) each was computed for, 2 each
+   * (b = 0: none yet): it depends only on the segment's two key rotations, so it is fixed during a search and
+   * reused by the next searches whose chains share the segment (cacheKeySlerps).
+   */
   private readonly keySlerp: Float64Array;
+  private readonly keySlerpOf: Int32Array;
+  /** With each cached key slerp, the Jacobian's coefficients of its frame for a variable start and end key (2 each). */
+  private readonly keyWeight: Float64Array;
   private readonly t = new Float64Array(3 * MAX_VARIABLE_KEYS);
   private readonly tTrial = new Float64Array(3 * MAX_VARIABLE_KEYS);
   private readonly contA = new Float64Array(4 * MAX_CHAIN);
@@ -104,9 +107,16 @@ export class InnerSearch {
   private readonly varAt = new Int32Array(MAX_CHAIN);
   /** The worst reference error of the last residuals(), in degrees. */
   private referenceMax = 0;
-  /** The band of residuals() around the bound (squared residual lengths): set by optimise. */
+  /** The band of residuals() around the bound (squared residual lengths), and the other limits of setLimits. */
   private bandLo = 0;
   private bandHi = 0;
+  private exactLimitSq = 0;
+  /** By linearisation: a worst squared residual over this before it stops the search (GIVE_UP_RATIO). */
+  private readonly giveUpSq = new Float64Array(LINEARISATIONS);
+  private goalSq = 0;
+  private giveUpPredictedSq = 0;
+  private limitsBound = NaN;
+  private limitsExactUpTo = NaN;
   /** Reference evaluations made (for the bench). */
   evaluations = 0;
 
@@ -116,7 +126,9 @@ export class InnerSearch {
     this.rTrial = new Float64Array(rows);
     this.rLin = new Float64Array(rows);
     this.rLinTrial = new Float64Array(rows);
-    this.keySlerp = new Float64Array((rows / 3) * 4);
+    this.keySlerp = new Float64Array((fit.N + 1) * 4);
+    this.keySlerpOf = new Int32Array((fit.N + 1) * 2);
+    this.keyWeight = new Float64Array((fit.N + 1) * 2);
     this.jStart = new Float64Array(rows / 3);
     this.jEnd = new Float64Array(rows / 3);
   }
@@ -157,11 +169,8 @@ export class InnerSearch {
     // entry's reference error and the model's residuals in one pass.
     for (let i = 0; i < this.n; i++) for (let c = 0; c < 4; c++) this.contA[i * 4 + c] = fit.a[this.chain[i] * 4 + c];
     this.evaluations++;
-    // Errors in degrees d are compared as squared sines of half the angle (the residuals' squared lengths).
-    const hb = Math.sin(bound / RAD_TO_DEG / 2);
-    this.bandLo = Math.max(0, hb - REFERENCE_BAND) ** 2;
-    this.bandHi = (hb + REFERENCE_BAND) ** 2;
-    const exactLimitSq = Math.max(this.bandHi, halfSineSq(bound * Math.max(1, exactUpTo)));
+    this.setLimits(bound, exactUpTo);
+    const exactLimitSq = this.exactLimitSq;
     let emax = this.residuals(this.r, Infinity, Infinity);
     this.bestFrom = 0;
     if (this.referenceMax <= bound) return this.referenceMax;
@@ -169,11 +178,9 @@ export class InnerSearch {
     for (let v = 0; v < this.nv; v++)
       this.tangentOf(this.contA, this.vars[v] * 4, this.chain[this.vars[v]], this.t, v * 3);
     const P = 3 * this.nv;
-    const giveUpPredicted = halfSineSq(bound * GIVE_UP_PREDICTED);
-    const goalSq = halfSineSq(bound * GOAL);
     for (let lin = 0; lin < LINEARISATIONS; lin++) {
-      if (lin > 0 && emax > halfSineSq(bound * GIVE_UP_RATIO[lin])) break;
-      if (this.linearMinimax(emax, goalSq) > giveUpPredicted) break;
+      if (emax > this.giveUpSq[lin]) break;
+      if (this.linearMinimax(emax, this.goalSq) > this.giveUpPredictedSq) break;
       // Where the linear model lands, rounded to the s12 grid: its Squad samples are the reference check of what
       // would be written and the residuals of the next linearisation.
       for (let p = 0; p < P; p++) this.tTrial[p] = this.t[p] + this.dSum[p];
@@ -195,7 +202,8 @@ export class InnerSearch {
         this.bestInt.set(this.trialInt);
         this.bestFrom = this.nv;
       }
-      if (!(e < emax)) break;
+      // After the last linearisation only its check counts.
+      if (lin === LINEARISATIONS - 1 || !(e < emax)) break;
       emax = e;
       for (let v = 0; v < this.nv; v++)
         this.tangentOf(this.contA, this.vars[v] * 4, this.chain[this.vars[v]], this.t, v * 3);
@@ -204,6 +212,26 @@ export class InnerSearch {
       this.r = taken;
     }
     return best;
+  }
+
+  /**
+   * The squared half-angle sines that a search with this bound and exactUpTo compares residuals with (bandLo,
+   * bandHi, exactLimitSq, giveUpSq, goalSq, giveUpPredictedSq), computed when either changes (a channel's searches
+   * share its bound).
+   */
+  private setLimits(bound: number, exactUpTo: number): void {
+    if (bound === this.limitsBound && exactUpTo === this.limitsExactUpTo) return;
+    // Errors in degrees d are compared as squared sines of half the angle (the residuals' squared lengths).
+    const hb = Math.sin(bound / RAD_TO_DEG / 2);
+    this.bandLo = Math.max(0, hb - REFERENCE_BAND) ** 2;
+    this.bandHi = (hb + REFERENCE_BAND) ** 2;
+    this.exactLimitSq = Math.max(this.bandHi, halfSineSq(bound * Math.max(1, exactUpTo)));
+    for (let lin = 0; lin < LINEARISATIONS; lin++)
+      this.giveUpSq[lin] = lin > 0 ? halfSineSq(bound * GIVE_UP_RATIO[lin]) : Infinity;
+    this.goalSq = halfSineSq(bound * GOAL);
+    this.giveUpPredictedSq = halfSineSq(bound * GIVE_UP_PREDICTED);
+    this.limitsBound = bound;
+    this.limitsExactUpTo = exactUpTo;
   }
 
   /**
@@ -225,20 +253,21 @@ export class InnerSearch {
    */
   private linearMinimax(emax: number, goal: number): number {
     const P = 3 * this.nv;
-    const rows = this.segRow[this.n - 1];
-    for (let i = 0; i < rows; i++) this.rLin[i] = this.r[i];
     for (let p = 0; p < P; p++) this.dSum[p] = 0;
+    // The model's residuals start as r itself (only read here) and then live in rLin and rLinTrial.
+    let current = this.r,
+      trial = this.rLin;
     let model = emax;
     for (let step = 0; step < MINIMAX_STEPS && model > goal; step++) {
-      if (!this.solve(this.rLin, model)) break;
+      if (!this.solve(current, model)) break;
       let improved = false;
       for (let s = 1; s >= 0.25; s /= 2) {
-        const e = this.linearModel(this.rLin, this.rLinTrial, s);
+        const e = this.linearModel(current, trial, s, model);
         if (e < model) {
           for (let p = 0; p < P; p++) this.dSum[p] += s * this.delta[p];
-          const taken = this.rLinTrial;
-          this.rLinTrial = this.rLin;
-          this.rLin = taken;
+          const taken = trial;
+          trial = current === this.r ? this.rLinTrial : current;
+          current = taken;
           // Steps that gain less than this no longer pay for themselves.
           improved = model - e > 0.004 * model;
           model = e;
@@ -252,9 +281,10 @@ export class InnerSearch {
 
   /**
    * out = rl + s J delta, the linear model after a step s * delta (J as in `solve`); returns its worst
-   * squared residual.
+   * squared residual, or, once that has reached `stopAt` (a step that would not be taken), that far and no
+   * further.
    */
-  private linearModel(rl: Float64Array, out: Float64Array, s: number): number {
+  private linearModel(rl: Float64Array, out: Float64Array, s: number, stopAt: number): number {
     const { delta, varAt, jStart, jEnd } = this;
     let worst = 0;
     for (let g = 0; g + 1 < this.n; g++) {
@@ -279,7 +309,10 @@ export class InnerSearch {
         out[k + 1] = y;
         out[k + 2] = z;
         const m = x * x + y * y + z * z;
-        if (m > worst) worst = m;
+        if (m > worst) {
+          worst = m;
+          if (worst >= stopAt) return worst;
+        }
       }
     }
     return worst;
@@ -287,80 +320,117 @@ export class InnerSearch {
 
   /** t = log(q_f^-1 a) of key f with inner quaternion a = A[ia..ia+3] (taken in q's hemisphere) into out[o..o+2]. */
   private tangentOf(A: Float64Array, ia: number, f: number, out: Float64Array, o: number): void {
+    // On scalars, with the operations of mulQuat and logQuat in their order (so the same bits).
     const q = this.fit.q,
       i = f * 4;
     const sgn = q[i] * A[ia] + q[i + 1] * A[ia + 1] + q[i + 2] * A[ia + 2] + q[i + 3] * A[ia + 3] < 0 ? -1 : 1;
-    tmp[0] = -q[i];
-    tmp[1] = -q[i + 1];
-    tmp[2] = -q[i + 2];
-    tmp[3] = q[i + 3];
-    tmp2[0] = sgn * A[ia];
-    tmp2[1] = sgn * A[ia + 1];
-    tmp2[2] = sgn * A[ia + 2];
-    tmp2[3] = sgn * A[ia + 3];
-    mulQuat(d, tmp, tmp2);
-    logQuat(tmp, d);
-    out[o] = tmp[0];
-    out[o + 1] = tmp[1];
-    out[o + 2] = tmp[2];
-  }
-
-  /** Continuous inner quaternion of variable v: q exp(t). */
-  private setContinuous(v: number, t: Float64Array, o: number): void {
-    const pos = this.vars[v];
-    const i = this.chain[pos] * 4;
-    tmp[0] = t[o];
-    tmp[1] = t[o + 1];
-    tmp[2] = t[o + 2];
-    tmp[3] = 0;
-    expQuat(tmp2, tmp);
-    const q = this.fit.q;
-    tmp[0] = q[i];
-    tmp[1] = q[i + 1];
-    tmp[2] = q[i + 2];
-    tmp[3] = q[i + 3];
-    mulQuat(d, tmp, tmp2);
-    normalize4(d);
-    this.contA.set(d, pos * 4);
+    // (q_f^-1) (sgn A)
+    const ax = -q[i],
+      ay = -q[i + 1],
+      az = -q[i + 2],
+      aw = q[i + 3];
+    const bx = sgn * A[ia],
+      by = sgn * A[ia + 1],
+      bz = sgn * A[ia + 2],
+      bw = sgn * A[ia + 3];
+    const dx = aw * bx + ax * bw + ay * bz - az * by;
+    const dy = aw * by - ax * bz + ay * bw + az * bx;
+    const dz = aw * bz + ax * by - ay * bx + az * bw;
+    const dw = aw * bw - ax * bx - ay * by - az * bz;
+    // its log
+    const vl = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    const w = Math.max(-1, Math.min(1, dw));
+    const theta = Math.atan2(vl, w);
+    const k = vl < 1e-12 ? 1 : theta / vl;
+    out[o] = dx * k;
+    out[o + 1] = dy * k;
+    out[o + 2] = dz * k;
   }
 
   /**
-   * Inner quaternion of variable v at q exp(t), rounded to the s12 grid: the integers into trialInt, and into contA
-   * decoded and normalised as RotationFit.setInner stores them.
+   * Inner quaternion of variable v at q exp(t) (t = t[o..o+2]), rounded to the s12 grid: the integers into
+   * trialInt, and into contA decoded and normalised as RotationFit.setInner stores them. On scalars, with the
+   * operations of expQuat, mulQuat and normalize4 in their order (so the same bits).
    */
   private setRounded(v: number, t: Float64Array, o: number): void {
-    this.setContinuous(v, t, o);
-    const i = this.vars[v] * 4;
-    const a = this.contA,
-      ints = this.trialInt;
-    for (let c = 0; c < 4; c++) {
-      ints[v * 4 + c] = encodeS12(a[i + c]);
-      a[i + c] = decodeS12(ints[v * 4 + c]);
+    const pos = this.vars[v];
+    const i = this.chain[pos] * 4;
+    // exp(t)
+    const tx = t[o],
+      ty = t[o + 1],
+      tz = t[o + 2];
+    const th = Math.sqrt(tx * tx + ty * ty + tz * tz);
+    const k = th < 1e-12 ? 1 : Math.sin(th) / th;
+    const bx = tx * k,
+      by = ty * k,
+      bz = tz * k,
+      bw = Math.cos(th);
+    // q exp(t), normalised
+    const q = this.fit.q;
+    const ax = q[i],
+      ay = q[i + 1],
+      az = q[i + 2],
+      aw = q[i + 3];
+    let x = aw * bx + ax * bw + ay * bz - az * by;
+    let y = aw * by - ax * bz + ay * bw + az * bx;
+    let z = aw * bz + ax * by - ay * bx + az * bw;
+    let w = aw * bw - ax * bx - ay * by - az * bz;
+    const l = Math.sqrt(x * x + y * y + z * z + w * w);
+    if (l === 0) {
+      x = 0;
+      y = 0;
+      z = 0;
+      w = 1;
+    } else {
+      x /= l;
+      y /= l;
+      z /= l;
+      w /= l;
     }
-    normalize4(a, i);
+    const a = this.contA,
+      ints = this.trialInt,
+      j = pos * 4,
+      n = v * 4;
+    ints[n] = encodeS12(x);
+    ints[n + 1] = encodeS12(y);
+    ints[n + 2] = encodeS12(z);
+    ints[n + 3] = encodeS12(w);
+    for (let c = 0; c < 4; c++) a[j + c] = decodeS12(ints[n + c]);
+    normalize4(a, j);
   }
 
   /**
-   * Fills keySlerp for the chain (the half of every Squad sample that the inner quaternions do not change) and
-   * the Jacobian's coefficients jStart and jEnd (solve).
+   * Fills keySlerp for the chain's frames (the half of every Squad sample that the inner quaternions do not
+   * change) where it does not hold them yet, and the Jacobian's coefficients jStart and jEnd (solve).
    */
   private cacheKeySlerps(): void {
     const fit = this.fit;
+    const of = this.keySlerpOf,
+      weight = this.keyWeight;
     for (let s = 0; s + 1 < this.n; s++) {
       const ka = this.chain[s],
         kb = this.chain[s + 1];
       const seg = this.segs[s];
       this.segSign[s] = fit.segmentSign(ka, kb);
-      // The inner quaternions are loaded by each residuals() pass.
-      seg.setKeys(fit.q, ka * 4, kb * 4, this.segSign[s]);
+      // The inner quaternions are loaded by each residuals() pass; the keys only to compute a key slerp (nothing
+      // else of a search reads them).
+      let keysLoaded = false;
       const span = kb - ka;
       const startVar = this.varAt[s] >= 0,
         endVar = this.varAt[s + 1] >= 0;
       for (let t = ka + 1, f = this.segRow[s] / 3; t < kb; t++, f++) {
-        seg.keySlerpAt(t, ka, span, this.keySlerp, f * 4);
-        const u = (t - ka) / span;
-        this.jStart[f] = startVar ? 2 * u * (1 - u) * (1 - u) : 0;
-        this.jEnd[f] = endVar ? 2 * u * (1 - u) * u : 0;
+        if (of[t * 2] !== ka || of[t * 2 + 1] !== kb) {
+          if (!keysLoaded) seg.setKeys(fit.q, ka * 4, kb * 4, this.segSign[s]);
+          keysLoaded = true;
+          seg.keySlerpAt(t, ka, span, this.keySlerp, t * 4);
+          const u = (t - ka) / span;
+          weight[t * 2] = 2 * u * (1 - u) * (1 - u);
+          weight[t * 2 + 1] = 2 * u * (1 - u) * u;
+          of[t * 2] = ka;
+          of[t * 2 + 1] = kb;
+        }
+        this.jStart[f] = startVar ? weight[t * 2] : 0;
+        this.jEnd[f] = endVar ? weight[t * 2 + 1] : 0;
       }
     }
   }
@@ -396,7 +466,7 @@ export class InnerSearch {
       const span = kb - ka;
       let row = this.segRow[s];
       for (let t = ka + 1; t < kb; t++, row += 3) {
-        seg.atWithKeySlerpNear(t, ka, span, this.keySlerp, (row / 3) * 4);
+        seg.atWithKeySlerpNear(t, ka, span, this.keySlerp, t * 4);
         const dx = o[0],
           dy = o[1],
           dz = o[2],
@@ -420,7 +490,7 @@ export class InnerSearch {
         const m = x * x + y * y + z * z;
         if (m >= lo && m <= hi) {
           // The reference decoder's own operations: its Squad sample and its error.
-          seg.atReference(t, ka, span, this.keySlerp, (row / 3) * 4);
+          seg.atReference(t, ka, span, this.keySlerp, t * 4);
           const e =
             (2 * Math.acos(Math.min(1, Math.abs(o[0] * sx + o[1] * sy + o[2] * sz + o[3] * sw))) * 180) / Math.PI;
           if (e > bandMax) bandMax = e;

@@ -1,5 +1,5 @@
 import { dpOptimalKeys } from './dp';
-import { greedyCompress } from './greedy';
+import { greedyCompress, greedyInsert } from './greedy';
 import { initialKeys, type KeyList } from './keyList';
 import type { PositionFit } from './positionFit';
 import { refineRotationChannel } from './refine';
@@ -61,8 +61,8 @@ export const refinedStrategy: CompressStrategy = {
     const keys = initialKeys(N, userKeys);
     // The removal pass measures every segment again, so the greedy start needs only which side of the tolerance
     // each segment's worst frame is on (RotationFit.segmentMaxNear).
-    const greedy = greedyCompress(fit, keys, tolerance, true);
-    return { fit, keys, outcome: refineRotationChannel(fit, keys, tolerance, greedy, userKeys) };
+    const inserted = greedyInsert(fit, keys, tolerance);
+    return { fit, keys, outcome: refineRotationChannel(fit, keys, tolerance, inserted, userKeys) };
   },
 };
 

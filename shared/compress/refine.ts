@@ -8,7 +8,7 @@ const REMOVAL_PASSES = 1;
 
 /**
  * Refines a rotation channel that the greedy loop has compressed (`keys` and
- * the fit's stored values are its result): a removal pass drops each non-user
+ * the fit's stored values are its result, after `inserted` insertions): a removal pass drops each non-user
  * key in turn, searches its two neighbours' inner quaternions against the
  * source frames of the three segments they touch (on the s12 grid, starting
  * from their current values), and keeps the drop only while every interior
@@ -25,7 +25,7 @@ export function refineRotationChannel(
   fit: RotationFit,
   keys: KeyList,
   tolerance: number,
-  greedy: TrackOutcome,
+  inserted: number,
   userKeys: ArrayLike<number>,
 ): TrackOutcome {
   const N = fit.N;
@@ -76,7 +76,7 @@ export function refineRotationChannel(
   }
   const errors = new Float64Array(N + 1);
   for (let a = 0; a !== N; a = keys.next[a]) fit.segmentError(a, keys.next[a], errors);
-  return finishOutcome(fit, keys, errors, greedy.inserted - removed);
+  return finishOutcome(fit, keys, errors, inserted - removed);
 }
 
 /**
@@ -113,12 +113,12 @@ function retryWindow(
   if (nb >= 0) windowVars.push(nb);
   if (windowVars.length < 3) return Infinity;
   if (pa >= 0 && keys.prev[pa] >= 0) windowChain.push(keys.prev[pa]);
-  windowChain.push(...windowVars);
+  for (let i = 0; i < windowVars.length; i++) windowChain.push(windowVars[i]);
   if (nb >= 0 && keys.next[nb] >= 0) windowChain.push(keys.next[nb]);
-  windowVars.forEach((f, i) => saveInner(fit, f, windowSaved, i * 4));
+  for (let i = 0; i < windowVars.length; i++) saveInner(fit, windowVars[i], windowSaved, i * 4);
   search.storeNearestMiss();
   const e = search.optimise(windowChain, windowVars, bound);
-  if (e > bound) windowVars.forEach((f, i) => restoreInner(fit, f, windowSaved, i * 4));
+  if (e > bound) for (let i = 0; i < windowVars.length; i++) restoreInner(fit, windowVars[i], windowSaved, i * 4);
   return e;
 }
 

@@ -131,6 +131,39 @@ describe('RotationFit.segmentMaxNear (the refined greedy pass)', () => {
     }
     expect(checked).toBeGreaterThan(20);
   });
+
+  it('gives the values and frame of a fresh fit after other segments were measured (its key slerps are cached by segment)', () => {
+    const N = 90;
+    const src = source(N, 11);
+    const fit = new RotationFit(src, N);
+    const frames = [0, 6, 9, 20, 21, 33, 47, 60, 61, 75, 90];
+    fitKeys(fit, frames);
+    const rnd = seededRandom(5);
+    const pick = () => frames[Math.floor(rnd() * frames.length)];
+    let measured = 0;
+    for (let i = 0; i < 300; i++) {
+      const [a, b] = [pick(), pick()].sort((x, y) => x - y);
+      if (b - a < 2) continue;
+      // Refit a key now and then, as the greedy loop does: the inner quaternions change, the key slerps do not.
+      if (i % 3 === 0) fit.fitKey(a, -1, b);
+      const fresh = new RotationFit(src, N);
+      fresh.fitKey(a, -1, b);
+      fresh.fitKey(b, a, -1);
+      for (const f of [a, b]) {
+        const ints = Array.from(fit.aInt.subarray(f * 4, f * 4 + 4));
+        fresh.setInner(f, ints[0], ints[1], ints[2], ints[3]);
+      }
+      // Every other time the tolerance is the segment's worst error: that frame takes the reference decoder's
+      // sample, from the keys' exact slerp.
+      const tolerance = i % 2 ? fresh.segmentError(a, b, new Float64Array(N + 1)) : [0.5, 2, 10][i % 3];
+      const got = fit.segmentMaxNear(a, b, tolerance);
+      const frame = fit.argmax;
+      expect(got).toBe(fresh.segmentMaxNear(a, b, tolerance));
+      expect(frame).toBe(fresh.argmax);
+      measured++;
+    }
+    expect(measured).toBeGreaterThan(200);
+  });
 });
 
 /**

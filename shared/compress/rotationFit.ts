@@ -50,6 +50,18 @@ export class RotationFit implements TrackFit {
   argmax = -1;
   private readonly squad = new ScalarSquad();
   private readonly keySlerp = new Float64Array(4);
+  /**
+   * segmentMaxNear's key slerps (ScalarSquad.keySlerpAtNear) by frame, 4 each, and the segment (a, b) each was
+   * computed for, 2 each (b = 0: none yet): they depend only on the segment's two key rotations, so a segment
+   * measured again after its inner quaternions changed (every greedy insertion measures two such) reuses them.
+   * Allocated on first use.
+   */
+  private nearKeySlerp = new Float64Array(0);
+  private nearKeySlerpOf = new Int32Array(0);
+  /** segmentMaxNear's tolerance and its reference band (squared half-angle sines), computed once per tolerance. */
+  private nearTolerance = NaN;
+  private nearLo = 0;
+  private nearHi = 0;
 
   /** @param source (N+1) x 4 unit quaternions, sign-continuous, float64. */
   constructor(
@@ -248,11 +260,23 @@ export class RotationFit implements TrackFit {
     const d = b - a;
     const seg = this.squad;
     const sign = this.intDot(a, b) < 0 ? -1 : 1;
-    seg.setKeys(this.q, a * 4, b * 4, sign);
     seg.setInnerNear(this.a, a * 4, b * 4, sign);
-    const hb = Math.sin((tolerance * Math.PI) / 360);
-    const lo = Math.max(0, hb - REFERENCE_BAND) ** 2,
-      hi = (hb + REFERENCE_BAND) ** 2;
+    if (tolerance !== this.nearTolerance) {
+      const hb = Math.sin((tolerance * Math.PI) / 360);
+      this.nearTolerance = tolerance;
+      this.nearLo = Math.max(0, hb - REFERENCE_BAND) ** 2;
+      this.nearHi = (hb + REFERENCE_BAND) ** 2;
+    }
+    const lo = this.nearLo,
+      hi = this.nearHi;
+    if (this.nearKeySlerp.length === 0) {
+      this.nearKeySlerp = new Float64Array((this.N + 1) * 4);
+      this.nearKeySlerpOf = new Int32Array((this.N + 1) * 2);
+    }
+    const cache = this.nearKeySlerp,
+      of = this.nearKeySlerpOf;
+    // The keys' rotations are loaded only for a frame whose key slerp is not cached (or in the reference band).
+    let keysLoaded = false;
     const o = seg.out,
       src = this.source,
       ks = this.keySlerp;
@@ -261,8 +285,14 @@ export class RotationFit implements TrackFit {
       bandMax = -1,
       bandArg = -1;
     for (let t = a + 1; t < b; t++) {
-      seg.keySlerpAtNear(t, a, d, ks, 0);
-      seg.atWithKeySlerpNear(t, a, d, ks, 0);
+      if (of[t * 2] !== a || of[t * 2 + 1] !== b) {
+        if (!keysLoaded) seg.setKeys(this.q, a * 4, b * 4, sign);
+        keysLoaded = true;
+        seg.keySlerpAtNear(t, a, d, cache, t * 4);
+        of[t * 2] = a;
+        of[t * 2 + 1] = b;
+      }
+      seg.atWithKeySlerpNear(t, a, d, cache, t * 4);
       const j = t * 4;
       const sx = src[j],
         sy = src[j + 1],
@@ -279,6 +309,8 @@ export class RotationFit implements TrackFit {
       const m = x * x + y * y + z * z;
       if (m >= lo && m <= hi) {
         // The reference decoder's own sample, from its own key slerp.
+        if (!keysLoaded) seg.setKeys(this.q, a * 4, b * 4, sign);
+        keysLoaded = true;
         seg.keySlerpAt(t, a, d, ks, 0);
         seg.atReference(t, a, d, ks, 0);
         const e = (2 * Math.acos(Math.min(1, Math.abs(o[0] * sx + o[1] * sy + o[2] * sz + o[3] * sw))) * 180) / Math.PI;

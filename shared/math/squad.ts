@@ -112,9 +112,11 @@ export class ScalarSquad {
   readonly out = new Float64Array(4);
   /**
    * Keys (0-7), inner quaternions (8-15), the keys' angle and its sine (16, 17), the inner quaternions' angle and
-   * its sine (18, 19), that angle squared (20), and 1 when 18 and 19 are loaded (21; setInnerNear leaves them).
+   * its sine (18, 19), that angle squared (20), and 1 when 18 and 19 are loaded (21; setInnerNear leaves them);
+   * the series' 1 / sinc of the inner angle (22) and of the keys' angle (23), NaN until a series sample of the
+   * segment needs it (the same value at every frame, so computed once per segment).
    */
-  private readonly k = new Float64Array(22);
+  private readonly k = new Float64Array(24);
   private readonly s1 = new Float64Array(4);
 
   /** Loads keys a (q[ia], A[ja]) and b (q[ib], A[jb]); `sign` -1 negates key b's two quaternions. */
@@ -132,6 +134,7 @@ export class ScalarSquad {
     }
     k[16] = clampedAcos(k[0] * k[4] + k[1] * k[5] + k[2] * k[6] + k[3] * k[7]);
     k[17] = Math.sin(k[16]);
+    k[23] = NaN;
   }
 
   /**
@@ -168,6 +171,7 @@ export class ScalarSquad {
     }
     k[20] = angleSqFromHalfChordSq(q);
     k[21] = 0;
+    k[22] = NaN;
   }
 
   /** The inner quaternions' angle and its sine as setInner computes them. */
@@ -177,6 +181,7 @@ export class ScalarSquad {
     k[19] = Math.sin(k[18]);
     k[20] = k[18] * k[18];
     k[21] = 1;
+    k[22] = NaN;
   }
 
   /** atWithKeySlerp after setInner or setInnerNear: the reference decoder's very sample. */
@@ -253,7 +258,8 @@ export class ScalarSquad {
       s1z = s1[o + 2],
       s1w = s1[o + 3];
     // s2 = slerp(aa, ab, u): sin(x theta) / sin(theta) = x sinc(x theta) / sinc(theta)
-    const iA = 1 / sincSeries(th2);
+    let iA = k[22];
+    if (Number.isNaN(iA)) iA = k[22] = 1 / sincSeries(th2);
     const a0 = (1 - u) * sincSeries((1 - u) * (1 - u) * th2) * iA,
       a1 = u * sincSeries(u * u * th2) * iA;
     const s2x = a0 * k[8] + a1 * k[12],
@@ -300,7 +306,8 @@ export class ScalarSquad {
     }
     const u = (t - a) / d;
     const th2 = th * th;
-    const iS = 1 / sincSeries(th2);
+    let iS = k[23];
+    if (Number.isNaN(iS)) iS = k[23] = 1 / sincSeries(th2);
     const w0 = (1 - u) * sincSeries((1 - u) * (1 - u) * th2) * iS,
       w1 = u * sincSeries(u * u * th2) * iS;
     out[o] = w0 * k[0] + w1 * k[4];

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../testing/random';
+import { InnerSearch } from './innerSearch';
+import { RotationFit } from './rotationFit';
+
+/** (N+1) x 4 sign-continuous unit quaternions: a smooth turn with a little noise. */
+function motion(N: number, seed: number): Float64Array {
+  const rnd = seededRandom(seed);
+  const s = new Float64Array((N + 1) * 4);
+  for (let f = 0; f <= N; f++) {
+    const v = [0.6 * Math.sin(f * 0.05), 0.4 * Math.cos(f * 0.031), 0.01 * f];
+    const th = Math.hypot(...v);
+    const q = [...v.map((c) => (c / th) * Math.sin(th / 2)), Math.cos(th / 2)].map((c) => c + (rnd() - 0.5) * 0.004);
+    const l = Math.hypot(...q);
+    for (let c = 0; c < 4; c++) s[f * 4 + c] = q[c] / l;
+    if (f > 0) {
+      let d = 0;
+      for (let c = 0; c < 4; c++) d += s[f * 4 + c] * s[(f - 1) * 4 + c];
+      if (d < 0) for (let c = 0; c < 4; c++) s[f * 4 + c] = -s[f * 4 + c];
+    }
+  }
+  return s;
+}
+
+function fitted(src: Float64Array, N: number, frames: number[]): RotationFit {
+  const fit = new RotationFit(src, N);
+  frames.forEach((f, k) => fit.fitKey(f, k > 0 ? frames[k - 1] : -1, k + 1 < frames.length ? frames[k + 1] : -1));
+  return fit;
+}
+
+describe('InnerSearch', () => {
+  it('finds what a fresh search finds after other searches on chains that share key frames (its key slerps are cached by segment)', () => {
+    const N = 150;
+    const src = motion(N, 3);
+    const frames = [0, 4, 9, 11, 18, 26, 30, 41, 47, 52, 66, 70, 83, 97, 104, 120, 131, 150];
+    // Two fits in the same state: one searched by a single InnerSearch, the other by a new one each time.
+    const shared = fitted(src, N, frames);
+    const other = fitted(src, N, frames);
+    const search = new InnerSearch(shared);
+    const rnd = seededRandom(9);
+    let found = 0,
+      failed = 0;
+    for (let i = 0; i < 200; i++) {
+      // Four increasing key frames, not always neighbours in `frames` (as after removals): a segment's end frame
+      // is then reached from different starts by different searches.
+      const chain: number[] = [];
+      let at = Math.floor(rnd() * (frames.length - 8));
+      for (let k = 0; k < 4; k++) {
+        at += 1 + Math.floor(rnd() * 2);
+        chain.push(frames[at]);
+      }
+      const variable = [chain[1], chain[2]];
+      const bound = [0.25, 0.5, 1][i % 3];
+      const e = search.optimise(chain, variable, bound);
+      expect(e).toBe(new InnerSearch(other).optimise(chain, variable, bound));
+      expect(Array.from(shared.aInt)).toEqual(Array.from(other.aInt));
+      if (e <= bound) found++;
+      else failed++;
+    }
+    // Both outcomes occur, so successful searches changed the fits between searches.
+    expect(found).toBeGreaterThan(10);
+    expect(failed).toBeGreaterThan(10);
+  });
+});
