@@ -347,6 +347,8 @@ describe('commitOutputs: roll back and the lock', () => {
         /is not an ActGuy lock \(it is 1048576 bytes, more than the 512 it could be\)/,
       ],
       [() => symlinkSync(join(dir, 'out', 'stage.sar'), lock), /is not an ActGuy lock \(it is a symbolic link\)/],
+      // A C1 control (U+009B, a terminal's CSI) is quoted escaped, as C0 is.
+      [() => writeFileSync(lock, 'a\u009b2J\u001b'), /is not an ActGuy lock \("a\\u009b2J\\u001b"; a lock reads/],
     ];
     for (const [plant, why] of cases) {
       rmSync(lock, { force: true });

@@ -6,6 +6,7 @@
  */
 import * as nodeFs from 'node:fs';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
+import { quoteJson } from '../../shared/errors';
 import { describeFsError } from './files';
 
 /** The journal: which temps replace which targets, and the backups of the old files. */
@@ -89,8 +90,9 @@ export function notPlainFile(st: nodeFs.Stats): string | undefined {
 /** A value from a hostile file for a message: a string quoted, anything else as JSON; clipped. */
 export function quoteClipped(value: unknown, max = 120): string {
   const clip = (s: string) => (s.length > max ? `${s.slice(0, max)}…` : s);
-  if (typeof value === 'string') return JSON.stringify(clip(value));
-  if (typeof value !== 'object' || value === null) return clip(String(JSON.stringify(value) ?? 'nothing'));
+  if (typeof value === 'string') return quoteJson(clip(value), Infinity);
+  if (typeof value !== 'object' || value === null)
+    return clip(value === undefined ? 'nothing' : quoteJson(value, Infinity));
   return Array.isArray(value) ? 'a list' : 'an object';
 }
 

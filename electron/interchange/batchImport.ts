@@ -14,6 +14,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
+import { quoteJson } from '../../shared/errors';
 import { motionNameProblem } from '../../shared/motionName';
 import type { InterchangeWarning } from '../../shared/interchange/types';
 import type { ProjectParseResult } from '../../shared/project/validate';
@@ -214,9 +215,9 @@ export async function runBatchImport(
     if (problem)
       item.error = `${problem}; rename the file${clip !== null ? ' (or import one clip with --clip, which keeps the file name)' : ''}`;
     else if (clash)
-      item.error = `the motion name ${JSON.stringify(name)} is already taken by ${clash.input}${clash.clip ? ` clip ${JSON.stringify(clash.clip)}` : ''}`;
+      item.error = `the motion name ${quoteJson(name)} is already taken by ${clash.input}${clash.clip ? ` clip ${quoteJson(clash.clip)}` : ''}`;
     else if (projectNames.has(name))
-      item.error = `the project ${options.project ?? ''}${options.project ? ' ' : ''}already has a motion named ${JSON.stringify(name)}`;
+      item.error = `the project ${options.project ?? ''}${options.project ? ' ' : ''}already has a motion named ${quoteJson(name)}`;
     else if (inputs.some((i) => sameFile(i, output))) item.error = `its output ${output} is one of the inputs`;
     else if (!options.overwrite && existsSync(output))
       item.error = `${output} already exists; ${options.checkOutput ? 'remove or rename it first' : 'pass --overwrite to replace it, or choose another folder'}`;

@@ -7,7 +7,7 @@
  */
 import { statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { FormatError, type FileKind } from '../../shared/errors';
+import { FormatError, quoteJson, type FileKind } from '../../shared/errors';
 import { ClipChoiceError } from '../../shared/interchange/clips';
 import { importMotionBytes, motionSourceKind, type MotionSourceKind } from '../../shared/interchange/importMotion';
 import type { InterchangeWarning } from '../../shared/interchange/types';
@@ -119,7 +119,7 @@ export function externalBufferReader(
   const folder = canonicalPath(dirname(gltfPath));
   return (relativeName) => {
     const refuse = (why: string): never => {
-      throw new FormatError('GLTF', `external buffer ${JSON.stringify(relativeName)} ${why}`, { where: 'buffers' });
+      throw new FormatError('GLTF', `external buffer ${quoteJson(relativeName)} ${why}`, { where: 'buffers' });
     };
     if (/^[a-z][a-z0-9+.-]*:/i.test(relativeName) || isAbsolute(relativeName) || relativeName.startsWith('\\'))
       refuse("is not a file beside the .gltf; ActGuy reads external buffers only from the file's folder");
