@@ -198,4 +198,33 @@ describe('a picked project grants what it names inside its folder only where it 
     const shared = await call('readProjectText', { path: join(dir, 'common', 'default.sls') });
     expect(shared.ok).toBe(true);
   });
+
+  it("the project's sounds folder that links out: its sounds are not granted (a real sounds folder still is)", async () => {
+    const folder = join(dir, 'proj');
+    mkdirSync(folder);
+    copyFileSync(SAMPLE_MTN, join(folder, 'walk.mtn'));
+    mkdirSync(join(outside, 'snd'));
+    writeFileSync(join(outside, 'snd', 'SE_X.wav'), `RIFF${SECRET}WAVE`);
+    symlinkSync(join(outside, 'snd'), join(folder, 'sounds'));
+    const project = join(folder, 'p.actguy.json');
+    writeFileSync(
+      project,
+      JSON.stringify({
+        version: 1,
+        motions: [{ name: 'walk', mtn: 'walk.mtn' }],
+        outputs: { mar: 'out/p.mar', sar: 'out/p.sar' },
+      }),
+    );
+    dialogs.answers.push(project);
+    expect((await call('openProjectDialog', undefined)).ok).toBe(true);
+    const read = await call('readSound', { path: join(folder, 'sounds', 'SE_X.wav') });
+    expect(read.ok).toBe(false);
+    expect(JSON.stringify(read)).not.toContain('SECRET');
+    rmSync(join(folder, 'sounds'));
+    mkdirSync(join(folder, 'sounds'));
+    writeFileSync(join(folder, 'sounds', 'SE_Y.wav'), 'RIFFWAVE');
+    dialogs.answers.push(project);
+    expect((await call('openProjectDialog', undefined)).ok).toBe(true);
+    expect((await call('readSound', { path: join(folder, 'sounds', 'SE_Y.wav') })).ok).toBe(true);
+  });
 });

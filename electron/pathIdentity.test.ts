@@ -66,4 +66,41 @@ describe('findOutputClashes', () => {
       refuseOutputClashes([{ path: join(d, 'a.mtn'), role: 'the input' }], [{ path: join(d, 'b.mt3'), role: '-o' }]),
     ).not.toThrow();
   });
+
+  it('two outputs differing only in case clash where their folder does not exist yet; in an existing case-sensitive folder they do not', () => {
+    const d = tempDir();
+    const fresh = join(d, 'new', 'out');
+    expect(
+      findOutputClashes(
+        [],
+        [
+          { path: join(fresh, 'stage.mar'), role: 'mar' },
+          { path: join(fresh, 'STAGE.mar'), role: 'sar' },
+        ],
+      ),
+    ).toEqual([
+      `sar ${join(fresh, 'STAGE.mar')} and mar ${join(fresh, 'stage.mar')} differ only in letter case, and their folder does not exist yet (where it ignores case they are one file); give the outputs names that differ in more than case`,
+    ]);
+    // This folder exists and is case-sensitive (two files differing in case live in it): two files, no clash.
+    writeFileSync(join(d, 'probe'), 'x');
+    writeFileSync(join(d, 'PROBE'), 'y');
+    expect(
+      findOutputClashes(
+        [],
+        [
+          { path: join(d, 'stage.mar'), role: 'mar' },
+          { path: join(d, 'STAGE.mar'), role: 'sar' },
+        ],
+      ),
+    ).toEqual([]);
+    expect(
+      findOutputClashes(
+        [],
+        [
+          { path: join(fresh, 'stage.mar'), role: 'mar' },
+          { path: join(fresh, 'stage.sar'), role: 'sar' },
+        ],
+      ),
+    ).toEqual([]);
+  });
 });

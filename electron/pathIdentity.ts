@@ -28,6 +28,8 @@ interface Identity {
   inode?: string;
   /** Canonical path of the file (links resolved), folded to lower case where the folder ignores case. */
   key: string;
+  /** Its folder does not exist yet, so whether it ignores case cannot be asked. */
+  caseUnknown: boolean;
 }
 
 /** Whether the folder `dir` (which exists) treats names case-insensitively: its own name in other case resolves to it. */
@@ -83,7 +85,7 @@ export function canonicalFilePath(path: string): string {
  * The identity of `path`. `caseFolders` remembers, for one check, which folders ignore case: a build's inputs
  * mostly share a few folders, and each answer costs two stats.
  */
-function identityOf(path: string, caseFolders = new Map<string, boolean>()): Identity {
+function identityOf(path: string, caseFolders = new Map<string, boolean | null>()): Identity {
   const canon = canonicalFilePath(path);
   let inode: string | undefined;
   try {
@@ -100,12 +102,12 @@ function identityOf(path: string, caseFolders = new Map<string, boolean>()): Ide
     try {
       ignoresCase = lstatSync(parent).isDirectory() && folderIgnoresCase(parent);
     } catch {
-      ignoresCase = false; // the folder does not exist yet: case-sensitive comparison is all we can do
+      ignoresCase = null; // the folder does not exist yet: its case rule cannot be asked
     }
     caseFolders.set(parent, ignoresCase);
   }
   if (ignoresCase) key = join(parent, basename(canon).toLowerCase());
-  return { inode, key };
+  return { inode, key, caseUnknown: ignoresCase === null };
 }
 
 function same(a: Identity, b: Identity): boolean {
@@ -123,7 +125,7 @@ export function sameFile(a: string, b: string): boolean {
  * every output is a file of its own.
  */
 export function findOutputClashes(inputs: readonly RolePath[], outputs: readonly RolePath[]): string[] {
-  const caseFolders = new Map<string, boolean>();
+  const caseFolders = new Map<string, boolean | null>();
   const inIds = inputs.map((i) => ({ ...i, id: identityOf(i.path, caseFolders) }));
   const outIds = outputs.map((o) => ({ ...o, id: identityOf(o.path, caseFolders) }));
   const problems: string[] = [];
@@ -134,8 +136,19 @@ export function findOutputClashes(inputs: readonly RolePath[], outputs: readonly
       return;
     }
     const earlier = outIds.slice(0, k).find((p) => same(p.id, o.id));
-    if (earlier)
+    if (earlier) {
       problems.push(`${o.role} ${o.path} is also ${earlier.role} ${earlier.path}; each output needs a file of its own`);
+      return;
+    }
+    // Where the folder is yet to be made, it may ignore case (macOS, Windows): two names differing only in case are one file there.
+    const unlike = outIds
+      .slice(0, k)
+      .find((p) => (p.id.caseUnknown || o.id.caseUnknown) && p.id.key.toLowerCase() === o.id.key.toLowerCase());
+    if (unlike)
+      problems.push(
+        `${o.role} ${o.path} and ${unlike.role} ${unlike.path} differ only in letter case, and their folder does not exist yet ` +
+          '(where it ignores case they are one file); give the outputs names that differ in more than case',
+      );
   });
   return problems;
 }

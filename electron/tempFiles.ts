@@ -23,6 +23,25 @@ export function ownTempName(target: string, kind: 'new' | 'old' | 'journal'): st
   return join(dirname(target), `${basename(target)}.actguy-${kind}.${host()}.${process.pid}.${rand}.tmp`);
 }
 
+/**
+ * What tells the process now running under `pid` from any earlier or later one
+ * with that id: on Linux the boot's random id and the process's start time
+ * (field 22 of /proc/PID/stat), which a file made elsewhere cannot guess.
+ * Undefined where it cannot be asked (another system, or a process this user
+ * may not see).
+ */
+export function processStart(pid: number): string | undefined {
+  try {
+    const stat = nodeFs.readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // The name (field 2) is in parentheses and may hold spaces; field 3 follows the last ')'.
+    const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[22 - 3];
+    const boot = nodeFs.readFileSync('/proc/sys/kernel/random/boot_id', 'latin1').trim();
+    return /^[0-9]+$/.test(start ?? '') && /^[0-9a-f-]{1,64}$/.test(boot) ? `${boot}.${start}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);

@@ -17,6 +17,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { quoteJson } from '../shared/errors';
 import type { BackupPart, HeldBackups, UnsavedBackup } from '../shared/ipc/backups';
 import type { CompressTolerances } from '../shared/ipc/compress';
 import { readMtn } from '../shared/mtn/read';
@@ -107,8 +108,7 @@ function overrides(v: unknown): Record<number, number> {
   if (entries.length > MAX_OVERRIDES) fail('rotationOverridesDeg', `at most ${MAX_OVERRIDES} joints`);
   const out: Record<number, number> = {};
   for (const [joint, deg] of entries) {
-    if (!/^\d{1,5}$/.test(joint))
-      fail(`rotationOverridesDeg key ${JSON.stringify(joint.slice(0, 16))}`, 'a joint index');
+    if (!/^\d{1,5}$/.test(joint)) fail(`rotationOverridesDeg key ${quoteJson(joint.slice(0, 16))}`, 'a joint index');
     out[Number(joint)] = positive(deg, `rotationOverridesDeg[${joint}]`);
   }
   return out;

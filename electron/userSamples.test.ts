@@ -7,6 +7,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -100,6 +101,31 @@ describe('the sample project on first run', () => {
     expect(none.startupPath).toBe(join(bundled, 'walk.mtn'));
     expect(none.folder).toBeNull();
     expect(none.notice).toMatch(/could not be copied.*file-not-folder.*Save As/s);
+  });
+
+  it("a samples folder that is a symbolic link is not used (it would grant its target for writing): the app's own folder takes the copy, and the user is told why", () => {
+    const h = home('linked');
+    const elsewhere = join(root, 'elsewhere');
+    mkdirSync(elsewhere);
+    writeFileSync(join(elsewhere, 'walk.mtn'), 'not a sample');
+    const link = join(h.documents, SAMPLES_FOLDER_NAME);
+    symlinkSync(elsewhere, link);
+    const r = prepareUserSamples({ bundledDir: bundled, documentsDir: h.documents, fallbackDir: h.userData });
+    expect(r.folder).toBe(join(h.userData, SAMPLES_FOLDER_NAME));
+    expect(r.startupPath).toBe(join(h.userData, SAMPLES_FOLDER_NAME, 'walk.mtn'));
+    expect(r.notice).toContain(`${link} is a symbolic link, and ActGuy opens its samples only from a real folder`);
+    const policy = createPathPolicy();
+    grantUserSamples(policy, r);
+    expect(policy.isAllowed(join(elsewhere, 'walk.mtn'))).toBe(false);
+    // Where the app's folder is a link too, the bundled copy opens read-only, with both reasons.
+    const h2 = home('linked2');
+    mkdirSync(join(h2.userData), { recursive: true });
+    symlinkSync(elsewhere, join(h2.documents, SAMPLES_FOLDER_NAME));
+    symlinkSync(elsewhere, join(h2.userData, SAMPLES_FOLDER_NAME));
+    const none = prepareUserSamples({ bundledDir: bundled, documentsDir: h2.documents, fallbackDir: h2.userData });
+    expect(none).toMatchObject({ startupPath: join(bundled, 'walk.mtn'), folder: null });
+    expect(none.notice).toMatch(/could not be copied.*linked2\/Documents.*symbolic link.*ActGuy.*symbolic link/s);
+    expect(readFileSync(join(elsewhere, 'walk.mtn'), 'utf8')).toBe('not a sample');
   });
 
   it("a copy that fails halfway leaves no folder a later run would take for the user's; a killed run's temp copy is swept", () => {

@@ -43,7 +43,7 @@ export interface UserSamples {
 /**
  * The user's samples folder, copied from the bundle when it does not exist yet:
  * Documents/ActGuy Samples, else `<fallbackDir>/ActGuy Samples`. A folder that
- * exists is used as it is; when it lacks the start-up motion (the user removed
+ * exists is used as it is (one that is a symbolic link is not used at all); when it lacks the start-up motion (the user removed
  * it) the app starts on the bundled one.
  */
 export function prepareUserSamples(o: UserSamplesOptions): UserSamples {
@@ -52,6 +52,11 @@ export function prepareUserSamples(o: UserSamplesOptions): UserSamples {
   for (const parent of [o.documentsDir, o.fallbackDir]) {
     if (!parent) continue;
     const folder = join(parent, SAMPLES_FOLDER_NAME);
+    if (isLink(folder)) {
+      // The whole folder is granted for writing: through a link that could be anywhere (docs/install.md#first-run).
+      errors.push(`${folder} is a symbolic link, and ActGuy opens its samples only from a real folder`);
+      continue;
+    }
     if (existsSync(folder)) {
       const own = join(folder, STARTUP_SAMPLE);
       if (existsSync(own)) return { startupPath: own, folder, notice: null };
@@ -66,7 +71,7 @@ export function prepareUserSamples(o: UserSamplesOptions): UserSamples {
       return {
         startupPath: join(folder, STARTUP_SAMPLE),
         folder,
-        notice: `The sample project was copied to ${folder}: it opens from there, and your changes to it are saved there.`,
+        notice: `The sample project was copied to ${folder}: it opens from there, and your changes to it are saved there.${errors.length ? ` (${errors.join('; ')}.)` : ''}`,
       };
     } catch (e) {
       errors.push(`${folder}: ${e instanceof Error ? e.message : String(e)}`);
@@ -77,6 +82,14 @@ export function prepareUserSamples(o: UserSamplesOptions): UserSamples {
     folder: null,
     notice: `The sample project could not be copied to a folder of yours (${errors.join('; ')}). It opens from the install folder, where it cannot be saved: use Save As.`,
   };
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 /** Copies `from` to a temp folder beside `to`, then renames it to `to`; a `to` that appeared meanwhile is kept. */

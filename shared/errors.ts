@@ -41,7 +41,8 @@ export class FormatError extends Error {
     const head = file ?? kind;
     if (place.line !== undefined) return `${head}:${place.line}:${place.column ?? 1}: ${detail}`;
     const parts: string[] = [];
-    if (place.where) parts.push(place.where);
+    // A place may hold a key or name from the file: its control characters are escaped as quoted input's are.
+    if (place.where) parts.push(escapeControls(place.where));
     if (place.offset !== undefined) parts.push(`offset ${place.offset}`);
     const at = parts.length ? ` (${parts.join(', ')})` : '';
     return `${head}${file ? ` [${kind}]` : ''}${at}: ${detail}`;
@@ -114,16 +115,21 @@ export const QUOTED_INPUT_MAX = 40;
  */
 export function quoteInput(text: string, mark = '`'): string {
   const shown = text.length > QUOTED_INPUT_MAX ? text.slice(0, QUOTED_INPUT_MAX) : text;
-  // eslint-disable-next-line no-control-regex
-  const escaped = shown.replace(/[\u0000-\u001f\u007f-\u009f]/g, hex4);
+  const escaped = escapeControls(shown);
   return text.length > QUOTED_INPUT_MAX
     ? `${mark}${escaped}…${mark} (${text.length} characters)`
     : `${mark}${escaped}${mark}`;
 }
 
-/** A JSON value for a message: its JSON text, clipped as quoteInput clips (JSON already escapes control characters). */
-export function quoteJson(value: unknown): string {
+/** A JSON value for a message: its JSON text, clipped past `max` as quoteInput clips (JSON already escapes control characters). */
+export function quoteJson(value: unknown, max = QUOTED_INPUT_MAX): string {
   // JSON escapes U+0000..U+001F; DEL and the C1 controls (U+009B is a terminal's CSI) are escaped here too.
   const text = (JSON.stringify(value) ?? String(value)).replace(/[\u007f-\u009f]/g, hex4);
-  return text.length > QUOTED_INPUT_MAX ? `${text.slice(0, QUOTED_INPUT_MAX)}… (${text.length} characters)` : text;
+  return text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text;
+}
+
+/** `text` with its control characters (C0, DEL, C1) as `\uXXXX` escapes. */
+export function escapeControls(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, hex4);
 }

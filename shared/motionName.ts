@@ -32,17 +32,17 @@ export function motionNameProblem(name: string): string | undefined {
     const ch = String.fromCodePoint(code);
     const what =
       code > 0x7e
-        ? `the non-ASCII character ${JSON.stringify(ch)} (U+${code.toString(16).toUpperCase().padStart(4, '0')}); GV_StrCode hashes ASCII bytes`
+        ? `the non-ASCII character ${quoteJson(ch)} (U+${code.toString(16).toUpperCase().padStart(4, '0')}); GV_StrCode hashes ASCII bytes`
         : ch === ' ' || ch === '\t'
           ? 'whitespace'
           : code < 0x20 || code === 0x7f
             ? `a control character (0x${code.toString(16).padStart(2, '0')})`
-            : `the character ${JSON.stringify(ch)}`;
+            : `the character ${quoteJson(ch)}`;
     return `motion name ${shown} has ${what} (motion names: ${MOTION_NAME_RULE})`;
   }
   if (name.length > MOTION_NAME_MAX_BYTES)
     return `motion name ${shown} is ${name.length} characters long (motion names: ${MOTION_NAME_RULE})`;
-  return `motion name ${shown} starts with ${JSON.stringify(name[0])} (motion names: ${MOTION_NAME_RULE})`;
+  return `motion name ${shown} starts with ${quoteJson(name[0])} (motion names: ${MOTION_NAME_RULE})`;
 }
 
 /** True when `name` follows the motion-name rule. */

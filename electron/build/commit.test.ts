@@ -1,4 +1,5 @@
 import {
+  existsSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
@@ -14,7 +15,11 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { host, ownTempName, STALE_MS, sweepStaleTemps } from '../tempFiles';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { useBundledWorker } from '../compress/buildWorkerForTests';
+import { host, ownTempName, processStart, STALE_MS, sweepStaleTemps } from '../tempFiles';
 import { commitOutputs, commitStepCount, recoverOutputs, type CommitFs } from './commit';
 import { readSmallFile } from './commitJournal';
 
@@ -216,8 +221,8 @@ describe('commitOutputs: roll back and the lock', () => {
     const dir = tempDir();
     commitOutputs(set(dir, 'old'));
     const lock = join(dir, 'out', 'stage.mar.actguy-lock');
-    // The parent process (the test runner) is alive for the whole test.
-    const held = `${host()} ${process.ppid} ${Date.now()}`;
+    // The parent process (the test runner) is alive for the whole test; the lock names its start, as a holder's does.
+    const held = `${host()} ${process.ppid} ${Date.now()} ${processStart(process.ppid)}`;
     writeFileSync(lock, held);
     expect(() => commitOutputs(set(dir, 'new'))).toThrow(
       new RegExp(
@@ -238,6 +243,54 @@ describe('commitOutputs: roll back and the lock', () => {
       expect(contents(dir)).toEqual(NEW);
       commitOutputs(set(dir, 'old'));
     }
+  });
+
+  it('a lock naming a live process id that is not the process that took it (pid 1, another start, no start) is taken over', () => {
+    const dir = tempDir();
+    commitOutputs(set(dir, 'old'));
+    const lock = join(dir, 'out', 'stage.mar.actguy-lock');
+    expect(processStart(process.ppid)).toMatch(/^[0-9a-f-]+\.[0-9]+$/);
+    const [boot, started] = processStart(process.ppid)!.split('.');
+    const planted = [
+      `${host()} 1 ${Date.now()}`,
+      `${host()} 1 ${Date.now()} ${boot}.0`,
+      `${host()} ${process.ppid} ${Date.now()}`,
+      `${host()} ${process.ppid} ${Date.now()} ${boot}.${Number(started) + 1}`,
+      `${host()} ${process.ppid} ${Date.now()} 00000000-0000-0000-0000-000000000000.${started}`,
+    ];
+    for (const text of planted) {
+      writeFileSync(lock, text);
+      commitOutputs(set(dir, 'new'));
+      expect(contents(dir), text).toEqual(NEW);
+      commitOutputs(set(dir, 'old'));
+    }
+  });
+
+  const holder = useBundledWorker(join(__dirname, 'lockHolderForTests.ts'));
+  it('two real processes committing the same outputs exclude each other: the second is refused while the first holds the lock', async () => {
+    const dir = tempDir();
+    commitOutputs(set(dir, 'old'));
+    const lock = join(dir, 'out', 'stage.mar.actguy-lock');
+    const child = spawn(process.execPath, [holder(), dir], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const exited = once(child, 'exit');
+    try {
+      while (!existsSync(join(dir, 'ready'))) await sleep(20);
+      expect(readFileSync(lock, 'utf8')).toMatch(new RegExp(`^${host()} ${child.pid} [0-9]+ [0-9a-f.-]+$`));
+      expect(() => commitOutputs(set(dir, 'new'))).toThrow(
+        new RegExp(
+          `^another ActGuy run \\(process ${child.pid} on ${host()}, since [0-9T:.-]+Z\\) is writing these outputs now`,
+        ),
+      );
+      expect(contents(dir)['out/stage.mar']).toBe('mar old');
+    } finally {
+      writeFileSync(join(dir, 'go'), '');
+    }
+    expect(await exited).toEqual([0, null]);
+    expect(contents(dir)['out/stage.mar']).toBe('mar other');
+    expect(existsSync(lock)).toBe(false);
+    // Released: the next run takes the lock.
+    commitOutputs(set(dir, 'new'));
+    expect(contents(dir)['out/stage.mar']).toBe('mar new');
   });
 
   it('a lock dated in the future or of another machine blocks only until a day after its file changed, and says whose it is', () => {
@@ -294,6 +347,8 @@ describe('commitOutputs: roll back and the lock', () => {
         /is not an ActGuy lock \(it is 1048576 bytes, more than the 512 it could be\)/,
       ],
       [() => symlinkSync(join(dir, 'out', 'stage.sar'), lock), /is not an ActGuy lock \(it is a symbolic link\)/],
+      // A C1 control (U+009B, a terminal's CSI) is quoted escaped, as C0 is.
+      [() => writeFileSync(lock, 'a\u009b2J\u001b'), /is not an ActGuy lock \("a\\u009b2J\\u001b"; a lock reads/],
     ];
     for (const [plant, why] of cases) {
       rmSync(lock, { force: true });

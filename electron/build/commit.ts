@@ -23,7 +23,7 @@
  */
 import * as nodeFs from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { host, ownTempName, processAlive, STALE_MS, sweepStaleTemps } from '../tempFiles';
+import { host, ownTempName, processAlive, processStart, STALE_MS, sweepStaleTemps } from '../tempFiles';
 import {
   checkJournal,
   journalByteLimit,
@@ -168,12 +168,16 @@ const heldLocks = new Set<string>();
 /**
  * Takes the commit lock of an output set. The lock file is read as untrusted
  * input (commitJournal.ts parseLock). A lock is taken over when its owner on
- * this machine died or it is a day old (counted from its date or its file's
- * change time, whichever is earlier, so a lock dated in the future cannot
- * block for longer); otherwise the refusal says who holds it and how to clear it.
+ * this machine died, or its process id is alive but is not the process that
+ * took it (where the system tells process starts apart, a lock must name its
+ * holder's start: a planted lock naming pid 1 does not block), or it is a day
+ * old (counted from its date or its file's change time, whichever is earlier,
+ * so a lock dated in the future cannot block for longer); otherwise the
+ * refusal says who holds it and how to clear it.
  */
 function takeLock(fs: CommitFs, path: string): () => void {
-  const me = `${host()} ${process.pid} ${Date.now()}`;
+  const myStart = processStart(process.pid);
+  const me = `${host()} ${process.pid} ${Date.now()}${myStart ? ` ${myStart}` : ''}`;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       fs.writeFileSync(path, me, { flag: 'wx' });
@@ -206,6 +210,9 @@ function takeLock(fs: CommitFs, path: string): () => void {
       const dead =
         (local && holder!.pid === process.pid && !heldLocks.has(path)) ||
         (local && !processAlive(holder!.pid)) ||
+        (local &&
+          myStart !== undefined &&
+          (holder!.start === undefined || holder!.start !== processStart(holder!.pid))) ||
         !(now - since < STALE_MS);
       if (!dead) {
         const who = holder ? `process ${holder.pid} on ${holder.host}` : 'a run that has not written its name yet';

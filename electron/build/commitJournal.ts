@@ -6,6 +6,7 @@
  */
 import * as nodeFs from 'node:fs';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
+import { quoteJson } from '../../shared/errors';
 import { describeFsError } from './files';
 
 /** The journal: which temps replace which targets, and the backups of the old files. */
@@ -89,8 +90,9 @@ export function notPlainFile(st: nodeFs.Stats): string | undefined {
 /** A value from a hostile file for a message: a string quoted, anything else as JSON; clipped. */
 export function quoteClipped(value: unknown, max = 120): string {
   const clip = (s: string) => (s.length > max ? `${s.slice(0, max)}…` : s);
-  if (typeof value === 'string') return JSON.stringify(clip(value));
-  if (typeof value !== 'object' || value === null) return clip(String(JSON.stringify(value) ?? 'nothing'));
+  if (typeof value === 'string') return quoteJson(clip(value), Infinity);
+  if (typeof value !== 'object' || value === null)
+    return clip(value === undefined ? 'nothing' : quoteJson(value, Infinity));
   return Array.isArray(value) ? 'a list' : 'an object';
 }
 
@@ -209,10 +211,12 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Who holds a lock, as its file says: `<host> <pid> <milliseconds since 1970>`. */
+/** Who holds a lock, as its file says: `<host> <pid> <milliseconds since 1970> [<process start>]`. */
 export interface LockHolder {
   host: string;
   pid: number;
+  /** The holder's process start (tempFiles.ts processStart), where its system could tell it. */
+  start?: string;
   /** When it was taken: the date it records, or its file's change time when that is earlier (a date in the future is not believed). */
   sinceMs: number;
   /** The recorded date is later than now. */
@@ -220,7 +224,7 @@ export interface LockHolder {
 }
 
 export const LOCK_MAX_BYTES = 512;
-const LOCK_TEXT = /^([A-Za-z0-9-]{1,253}) ([1-9][0-9]{0,9}) ([0-9]{1,16})$/;
+const LOCK_TEXT = /^([A-Za-z0-9-]{1,253}) ([1-9][0-9]{0,9}) ([0-9]{1,16})(?: ([0-9a-f.-]{1,100}))?$/;
 
 /** Parses a lock file's text; undefined for an empty lock (its writer has not written it yet, or died doing so). */
 export function parseLock(text: string, ctimeMs: number, now: number): LockHolder | undefined {
@@ -231,5 +235,11 @@ export function parseLock(text: string, ctimeMs: number, now: number): LockHolde
       `it is not an ActGuy lock (${quoteClipped(text, 60)}; a lock reads "<host> <process id> <time>")`,
     );
   const recorded = Number(m[3]);
-  return { host: m[1], pid: Number(m[2]), sinceMs: Math.min(recorded, ctimeMs), futureDated: recorded > now };
+  return {
+    host: m[1],
+    pid: Number(m[2]),
+    start: m[4],
+    sinceMs: Math.min(recorded, ctimeMs),
+    futureDated: recorded > now,
+  };
 }

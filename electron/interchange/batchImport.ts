@@ -14,6 +14,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
+import { quoteJson } from '../../shared/errors';
 import { motionNameProblem } from '../../shared/motionName';
 import type { InterchangeWarning } from '../../shared/interchange/types';
 import type { ProjectParseResult } from '../../shared/project/validate';
@@ -137,6 +138,11 @@ export async function runBatchImport(
     onProgress?.({ done, count, item });
   };
   const base = { fps: options.fps, scale: options.scale, offsets: options.offsets };
+  /** External buffers read by any import of the batch, with the file that named them: inputs too. */
+  const buffers = new Map<string, string>();
+  const noteBuffers = (paths: readonly string[], input: string) => {
+    for (const b of paths) if (!buffers.has(b)) buffers.set(b, input);
+  };
   for (const input of inputs) {
     if (signal?.aborted) break;
     const first = await run({ path: resolve(input), ...base, clip: options.clip }, signal);
@@ -146,6 +152,7 @@ export async function runBatchImport(
       continue;
     }
     if (first.status === 'imported') {
+      noteBuffers(first.buffers, input);
       // One clip chosen with --clip: named after the file alone (the clip is still reported).
       const item = accept(input, null, first.mtnBytes, first.warnings, first.summary);
       item.clip = options.clip !== undefined ? first.clipName : null;
@@ -158,8 +165,10 @@ export async function runBatchImport(
       if (signal?.aborted) break;
       const r = await run({ path: resolve(input), ...base, clip: c.index }, signal);
       if (r.status === 'cancelled') break;
-      if (r.status === 'imported') report(accept(input, c.name, r.mtnBytes, r.warnings, r.summary));
-      else
+      if (r.status === 'imported') {
+        noteBuffers(r.buffers, input);
+        report(accept(input, c.name, r.mtnBytes, r.warnings, r.summary));
+      } else
         report({
           input,
           clip: c.name,
@@ -172,6 +181,13 @@ export async function runBatchImport(
     }
   }
   const cancelled = signal?.aborted === true;
+  // A .gltf's buffers are known only once it is read, perhaps after the output they clash with was planned.
+  for (const item of planned.values())
+    for (const [buffer, input] of buffers)
+      if (item.mtnBytes && sameFile(buffer, item.output!)) {
+        item.error = `its output ${item.output} is an external buffer of the input ${input}; an output never overwrites an input`;
+        delete item.mtnBytes;
+      }
 
   function outputRefusal(output: string): string | undefined {
     try {
@@ -199,9 +215,9 @@ export async function runBatchImport(
     if (problem)
       item.error = `${problem}; rename the file${clip !== null ? ' (or import one clip with --clip, which keeps the file name)' : ''}`;
     else if (clash)
-      item.error = `the motion name ${JSON.stringify(name)} is already taken by ${clash.input}${clash.clip ? ` clip ${JSON.stringify(clash.clip)}` : ''}`;
+      item.error = `the motion name ${quoteJson(name)} is already taken by ${clash.input}${clash.clip ? ` clip ${quoteJson(clash.clip)}` : ''}`;
     else if (projectNames.has(name))
-      item.error = `the project ${options.project ?? ''}${options.project ? ' ' : ''}already has a motion named ${JSON.stringify(name)}`;
+      item.error = `the project ${options.project ?? ''}${options.project ? ' ' : ''}already has a motion named ${quoteJson(name)}`;
     else if (inputs.some((i) => sameFile(i, output))) item.error = `its output ${output} is one of the inputs`;
     else if (!options.overwrite && existsSync(output))
       item.error = `${output} already exists; ${options.checkOutput ? 'remove or rename it first' : 'pass --overwrite to replace it, or choose another folder'}`;

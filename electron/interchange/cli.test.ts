@@ -185,6 +185,22 @@ describe("actguy import: external buffers of a .gltf follow the app's rules", ()
     expect((await run(importCommand, [gltf, '-o', join(folder, 'walk.mtn')])).code).toBe(0);
   });
 
+  it('a batch import with --overwrite refuses an output that is the external buffer of one of its inputs, and leaves the buffer as it was', async () => {
+    // b.gltf's output, <folder>/b.mtn, is the buffer both files read.
+    const { gltf, folder, binBytes } = await gltfWithBuffer('batch-bin', 'b.mtn', 'b.mtn');
+    const second = join(folder, 'b.gltf');
+    writeFileSync(second, readFileSync(gltf));
+    const buffer = join(folder, 'b.mtn');
+    const r = await run(importCommand, [gltf, second, '-o', folder, '--overwrite']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `FAILED ${second}: its output ${buffer} is an external buffer of the input ${gltf}; an output never overwrites an input`,
+    );
+    expect(new Uint8Array(readFileSync(buffer))).toEqual(binBytes);
+    // The other output is written, as in any batch without a project.
+    expect(existsSync(join(folder, 'batch-bin.mtn'))).toBe(true);
+  });
+
   it('says so when the input is a folder, naming it', async () => {
     const folder = join(dir, 'a_folder.gltf');
     mkdirSync(folder, { recursive: true });

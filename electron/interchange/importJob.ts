@@ -7,7 +7,7 @@
  */
 import { statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { FormatError, type FileKind } from '../../shared/errors';
+import { FormatError, quoteJson, type FileKind } from '../../shared/errors';
 import { ClipChoiceError } from '../../shared/interchange/clips';
 import { importMotionBytes, motionSourceKind, type MotionSourceKind } from '../../shared/interchange/importMotion';
 import type { InterchangeWarning } from '../../shared/interchange/types';
@@ -40,6 +40,8 @@ export type ImportJobResult =
       warnings: InterchangeWarning[];
       clipName: string | null;
       summary: string | null;
+      /** The real paths of the external buffers a .gltf read: inputs too, which no output may replace. */
+      buffers: string[];
     }
   | { status: 'chooseClip'; clips: ImportClipSummary[] }
   /** Stopped by cancelImport before it finished. */
@@ -74,7 +76,8 @@ async function importFile({ path, fps, scale, clip, offsets }: ImportJobRequest)
     );
   if (sourceKind === 'bvh' && clip !== undefined)
     throw new Error(`Could not import ${path}: a clip can be chosen for glTF/GLB and FBX files only`);
-  const resolveUri = externalBufferReader(path);
+  const buffers: string[] = [];
+  const resolveUri = externalBufferReader(path, (p) => buffers.push(p));
   let result;
   try {
     result = await importMotionBytes(bytes, path, { fps, scale, clip, offsets, resolveUri });
@@ -96,6 +99,7 @@ async function importFile({ path, fps, scale, clip, offsets }: ImportJobRequest)
     warnings: result.warnings,
     clipName,
     summary: result.summary ?? null,
+    buffers,
   };
 }
 
@@ -109,13 +113,13 @@ async function importFile({ path, fps, scale, clip, offsets }: ImportJobRequest)
  */
 export function externalBufferReader(
   gltfPath: string,
-  /** Told the real path of each buffer read (the CLI keeps its output off them). */
+  /** Told the real path of each buffer read (outputs are kept off them). */
   onRead?: (path: string) => void,
 ): (relativeName: string) => Uint8Array {
   const folder = canonicalPath(dirname(gltfPath));
   return (relativeName) => {
     const refuse = (why: string): never => {
-      throw new FormatError('GLTF', `external buffer ${JSON.stringify(relativeName)} ${why}`, { where: 'buffers' });
+      throw new FormatError('GLTF', `external buffer ${quoteJson(relativeName)} ${why}`, { where: 'buffers' });
     };
     if (/^[a-z][a-z0-9+.-]*:/i.test(relativeName) || isAbsolute(relativeName) || relativeName.startsWith('\\'))
       refuse("is not a file beside the .gltf; ActGuy reads external buffers only from the file's folder");

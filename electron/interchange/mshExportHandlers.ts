@@ -13,6 +13,7 @@
  * new ones or, on any failure, the old trio as it was and no temp file.
  */
 import { basename, dirname, extname, join } from 'node:path';
+import { quoteJson } from '../../shared/errors';
 import type { DocumentId } from '../../shared/ipc/documents';
 import type { ExportMshDialogRequest, ExportMshOutcome, ExportMshRequest } from '../../shared/ipc/interchange';
 import type { MshExportOptions } from '../../shared/msh/export';
@@ -176,7 +177,7 @@ function requireMshOptions(req: ExportMshDialogRequest, what: string): MshExport
     for (const [joint, deg] of entries) {
       if (!/^(0|[1-9][0-9]{0,4})$/.test(joint))
         throw new Error(
-          `${what}: rotation tolerance override key ${JSON.stringify(joint.slice(0, 40))} is not a joint index`,
+          `${what}: rotation tolerance override key ${quoteJson(joint.slice(0, 40))} is not a joint index`,
         );
       if (!(typeof deg === 'number' && Number.isFinite(deg) && deg >= 0))
         throw new Error(`${what}: rotation tolerance override for joint ${joint} must be a number >= 0`);

@@ -1,5 +1,5 @@
 /** Animation clips of a multi-clip source (glTF, FBX): how they are listed and how one is chosen. */
-import { FormatError, type FileKind } from '../errors';
+import { FormatError, quoteJson, type FileKind } from '../errors';
 
 /** One animation clip of a file, as listed for the user to choose from. */
 export interface ClipInfo {
@@ -26,7 +26,7 @@ export class ClipChoiceError extends FormatError {
 
 /** The clips as one line: `0 "Walk" (1.20 s), 1 "Run" (0.80 s)`. */
 export function clipListing(infos: readonly ClipInfo[]): string {
-  return infos.map((c) => `${c.index} ${JSON.stringify(c.name)} (${c.duration.toFixed(2)} s)`).join(', ');
+  return infos.map((c) => `${c.index} ${quoteJson(c.name)} (${c.duration.toFixed(2)} s)`).join(', ');
 }
 
 /**
@@ -57,7 +57,7 @@ export function chooseClip(
   if (asIndex >= 0 && asIndex < infos.length) return asIndex;
   throw new ClipChoiceError(
     [...infos],
-    `no animation clip ${JSON.stringify(String(choice))}; the file has ${listing}`,
+    `no animation clip ${quoteJson(String(choice))}; the file has ${listing}`,
     kind,
     where,
   );

@@ -1,4 +1,5 @@
 /** Joint-name clean-up shared by the importers (MTN names: printable ASCII, at most 31 bytes). */
+import { quoteJson } from '../errors';
 import type { InterchangeWarning } from './types';
 
 export const MAX_JOINT_NAME = 31;
@@ -15,13 +16,13 @@ export function sanitizeJointNames(names: readonly string[], warnings: Interchan
     if (name !== original)
       warnings.push({
         code: 'name-changed',
-        message: `joint ${j} name ${JSON.stringify(original)} has characters outside printable ASCII; stored as ${JSON.stringify(name)}`,
+        message: `joint ${j} name ${quoteJson(original)} has characters outside printable ASCII; stored as ${quoteJson(name)}`,
       });
     if (name.length > MAX_JOINT_NAME) {
       const cut = name.slice(0, MAX_JOINT_NAME);
       warnings.push({
         code: 'name-truncated',
-        message: `joint ${j} name ${JSON.stringify(name)} is longer than ${MAX_JOINT_NAME} bytes; truncated to ${JSON.stringify(cut)}`,
+        message: `joint ${j} name ${quoteJson(name)} is longer than ${MAX_JOINT_NAME} bytes; truncated to ${quoteJson(cut)}`,
       });
       name = cut;
     }
@@ -35,7 +36,7 @@ export function sanitizeJointNames(names: readonly string[], warnings: Interchan
       } while (used.has(candidate));
       warnings.push({
         code: 'name-duplicate',
-        message: `joint ${j} name ${JSON.stringify(name)} is used by an earlier joint; renamed ${JSON.stringify(candidate)}`,
+        message: `joint ${j} name ${quoteJson(name)} is used by an earlier joint; renamed ${quoteJson(candidate)}`,
       });
       name = candidate;
     }

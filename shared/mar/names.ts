@@ -1,4 +1,4 @@
-import { FormatError } from '../errors';
+import { FormatError, quoteJson } from '../errors';
 import { motionNameProblem } from '../motionName';
 import { formatStrCode, gvStrCode } from '../strcode';
 
@@ -40,7 +40,7 @@ export function parseMotionNames(text: string): Map<number, KnownName> {
       if (prev.name === name) continue;
       throw new FormatError(
         'MAR',
-        `names ${JSON.stringify(prev.name)} (line ${prev.line}) and ${JSON.stringify(name)} (line ${line}) have the same hash ${formatStrCode(code)}`,
+        `names ${quoteJson(prev.name)} (line ${prev.line}) and ${quoteJson(name)} (line ${line}) have the same hash ${formatStrCode(code)}`,
         { line, column },
       );
     }

@@ -4,7 +4,7 @@
  * resources, so `actguy info` (or a tool assembling an NRes container) can
  * read the two payload files back.
  */
-import { FormatError } from '../errors';
+import { FormatError, quoteJson } from '../errors';
 import type { MshResourceAttributes } from './read';
 import type { MshExportResult } from './export';
 import type { MshNode } from './types';
@@ -82,9 +82,9 @@ export function parseMshNodesJson(
   const uint = (v: unknown, where: string): number =>
     Number.isInteger(v) && (v as number) >= 0
       ? (v as number)
-      : fail(where, `must be a non-negative integer, found ${JSON.stringify(v)}`);
+      : fail(where, `must be a non-negative integer, found ${quoteJson(v)}`);
   const str = (v: unknown, where: string): string =>
-    typeof v === 'string' && v !== '' ? v : fail(where, `must be a file name, found ${JSON.stringify(v)}`);
+    typeof v === 'string' && v !== '' ? v : fail(where, `must be a file name, found ${quoteJson(v)}`);
   if (typeof o.res8 !== 'object' || o.res8 === null) fail('res8', 'is required');
   if (typeof o.res19 !== 'object' || o.res19 === null) fail('res19', 'is required');
   if (!Array.isArray(o.nodes)) fail('nodes', 'must be an array');
@@ -93,7 +93,7 @@ export function parseMshNodesJson(
     parent:
       Number.isInteger(n?.parent) && n.parent >= -1
         ? n.parent
-        : fail(`nodes[${i}].parent`, `must be -1 or a node index, found ${JSON.stringify(n?.parent)}`),
+        : fail(`nodes[${i}].parent`, `must be -1 or a node index, found ${quoteJson(n?.parent)}`),
     animMapStart: uint(n?.anim_map_start, `nodes[${i}].anim_map_start`),
     fallbackKey: uint(n?.fallback_key, `nodes[${i}].fallback_key`),
   }));

@@ -1,4 +1,4 @@
-import { FormatError } from '../errors';
+import { FormatError, quoteJson } from '../errors';
 import { KeyFlag, MotionFlag, type Motion } from '../motion/types';
 import { MTN_MAX_FRAMES, MTN_MAX_JOINTS } from './constants';
 
@@ -46,7 +46,7 @@ export function validateMotion(m: Motion, options: { samplesChecked?: boolean } 
       fail(at, `parent ${jt.parent} must be a joint before it (0..${j - 1})`);
     if (!(jt.mirror >= 0 && jt.mirror < J)) fail(at, `mirror joint ${jt.mirror} outside 0..${J - 1}`);
     if (!NAME_RE.test(jt.name))
-      fail(`names joint ${j}`, `name must be printable ASCII of at most 31 characters: ${JSON.stringify(jt.name)}`);
+      fail(`names joint ${j}`, `name must be printable ASCII of at most 31 characters: ${quoteJson(jt.name)}`);
   }
 
   const checkFinite = (name: string, arr: Float32Array, perFrame: number) => {

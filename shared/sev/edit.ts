@@ -5,7 +5,7 @@
  * them); untouched statements keep theirs. Bad arguments throw a FormatError
  * (kind SEV) saying what is wrong, before anything changes.
  */
-import { FormatError } from '../errors';
+import { FormatError, quoteJson } from '../errors';
 import {
   SEV_MAX_FRAME,
   SEV_MAX_JOINT,
@@ -27,7 +27,7 @@ function checkInt(v: number, what: string, max: number): void {
 }
 
 function checkName(n: string, what: string): void {
-  if (!SEV_NAME_PATTERN.test(n)) fail(`invalid ${what} ${JSON.stringify(n)}: names match [A-Za-z_][A-Za-z0-9_]*`);
+  if (!SEV_NAME_PATTERN.test(n)) fail(`invalid ${what} ${quoteJson(n)}: names match [A-Za-z_][A-Za-z0-9_]*`);
 }
 
 function checkEvent(ev: { frame: number; se: number; joint: number | null }, doc: SevDocument): void {

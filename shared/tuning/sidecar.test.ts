@@ -79,4 +79,20 @@ describe('tuning file', () => {
     expect(problem(`{"version":1,"x":"${'a'.repeat(TUNING_MAX_BYTES)}"}`)).toContain('too large for a tuning file');
     expect(problem(`${'['.repeat(200)}${']'.repeat(200)}`)).toContain('nested too deeply');
   });
+
+  it('a key or value from the file reaches the message with every control character escaped (C0, DEL, C1)', () => {
+    // U+009B is a terminal's CSI, U+001B its ESC: raw, "\u009b2J" in a message clears the screen.
+    const cases = [
+      ['{"version":1,"\u009b2J\u007f":1}', '(\\u009b2J\\u007f): unknown key "\\u009b2J\\u007f"'],
+      ['{"version":1,"tolerances":{"\\u001b]0;t\\u0007":1}}', '(tolerances.\\u001b]0;t\\u0007): unknown key'],
+      ['{"version":1,"tolerances":{"method":"\u0085"}}', 'found "\\u0085"'],
+      ['{"version":1,"rotationOverridesDeg":{"\u009b":1}}', '(rotationOverridesDeg.\\u009b): no joint named "\\u009b"'],
+    ];
+    for (const [text, shown] of cases) {
+      const message = problem(text);
+      expect(message).toContain(shown);
+      // eslint-disable-next-line no-control-regex
+      expect(message).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    }
+  });
 });

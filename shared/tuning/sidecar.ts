@@ -12,7 +12,7 @@
  * or key path (the motion itself still opens).
  */
 import { DEFAULT_TOLERANCES, type CompressMethod, type CompressTolerances } from '../compress/types';
-import { FormatError } from '../errors';
+import { FormatError, quoteJson } from '../errors';
 import { findExcessiveNesting, nestedTooDeeply } from '../json/nesting';
 import { findJsonSyntaxError } from '../project/jsonPosition';
 import { lineColumnAt } from '../json/lineColumn';
@@ -100,19 +100,18 @@ export function parseTuning(text: string, file: string, joints: readonly { name:
   const known = (obj: Record<string, unknown>, keys: readonly string[], where: string) => {
     for (const k of Object.keys(obj))
       if (!keys.includes(k))
-        fail(where ? `${where}.${k}` : k, `unknown key ${JSON.stringify(k)} (expected one of ${keys.join(', ')})`);
+        fail(where ? `${where}.${k}` : k, `unknown key ${quoteJson(k)} (expected one of ${keys.join(', ')})`);
   };
   const inRange = (v: unknown, where: string, max: number, unit: string): number | undefined => {
     if (v === undefined) return undefined;
     if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0 || v > max)
-      fail(where, `must be a number greater than 0 and at most ${max} ${unit}, found ${JSON.stringify(v)}`);
+      fail(where, `must be a number greater than 0 and at most ${max} ${unit}, found ${quoteJson(v)}`);
     return v as number;
   };
 
   if (!isObject(json)) return fail('(top level)', 'a tuning file holds one JSON object');
   known(json, TOP_KEYS, '');
-  if (json.version !== TUNING_VERSION)
-    fail('version', `must be ${TUNING_VERSION}, found ${JSON.stringify(json.version)}`);
+  if (json.version !== TUNING_VERSION) fail('version', `must be ${TUNING_VERSION}, found ${quoteJson(json.version)}`);
   const tuning = defaultTuning();
   const tol = json.tolerances ?? {};
   if (!isObject(tol))
@@ -125,7 +124,7 @@ export function parseTuning(text: string, file: string, joints: readonly { name:
   tuning.offsetTolerance =
     inRange(tol.offset, 'tolerances.offset', TUNING_MAX_UNITS, 'units') ?? tuning.offsetTolerance;
   if (tol.method !== undefined && tol.method !== 'refined' && tol.method !== 'classic')
-    fail('tolerances.method', `must be "refined" or "classic", found ${JSON.stringify(tol.method)}`);
+    fail('tolerances.method', `must be "refined" or "classic", found ${quoteJson(tol.method)}`);
   if (tol.method === 'classic') tuning.method = 'classic';
   const object = inRange(tol.object, 'tolerances.object', TUNING_MAX_UNITS, 'units');
   const shell = inRange(tol.shell, 'tolerances.shell', TUNING_MAX_UNITS, 'units');
@@ -143,7 +142,7 @@ export function parseTuning(text: string, file: string, joints: readonly { name:
     if (joint < 0)
       fail(
         where,
-        `no joint named ${JSON.stringify(key)} in the motion (its joints: ${joints.map((j) => j.name).join(', ')})`,
+        `no joint named ${quoteJson(key)} in the motion (its joints: ${joints.map((j) => j.name).join(', ')})`,
       );
     const value = inRange(deg, where, TUNING_MAX_DEGREES, 'degrees');
     if (value === undefined) fail(where, 'must be a number of degrees');

@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { escapeControls, quoteJson } from '../../../shared/errors';
 import { ClipChoiceError } from '../../../shared/interchange/clips';
 import { importMotionBytes, motionSourceKind } from '../../../shared/interchange/importMotion';
 import type { ImportResult } from '../../../shared/interchange/types';
@@ -53,7 +54,7 @@ export const importCommand: CliCommand = {
       );
       progress?.end();
       for (const item of outcome.items) {
-        const what = `${item.input}${item.clip !== null ? ` clip ${JSON.stringify(item.clip)}` : ''}`;
+        const what = `${item.input}${item.clip !== null ? ` clip ${quoteJson(item.clip)}` : ''}`;
         if (item.error !== undefined) console.error(`FAILED ${what}: ${item.error}`);
         else {
           const snap = item.warnings.find((w) => w.code === 'rate-snapped');
@@ -90,9 +91,9 @@ export const importCommand: CliCommand = {
     } catch (e) {
       if (e instanceof ClipChoiceError) {
         console.error(
-          `actguy import: ${input}: ${clip === undefined ? `${e.clips.length} animation clips; choose one with --clip NAME|INDEX` : `no clip ${JSON.stringify(clip)}`}:`,
+          `actguy import: ${input}: ${clip === undefined ? `${e.clips.length} animation clips; choose one with --clip NAME|INDEX` : `no clip ${quoteJson(clip)}`}:`,
         );
-        for (const c of e.clips) console.error(`  ${c.index}  ${c.name}  (${c.duration.toFixed(2)} s)`);
+        for (const c of e.clips) console.error(`  ${c.index}  ${escapeControls(c.name)}  (${c.duration.toFixed(2)} s)`);
         return 1;
       }
       throw e;

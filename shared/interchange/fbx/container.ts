@@ -12,7 +12,7 @@
  * and the renderer alike.
  */
 import { unzlibSync, zlibSync } from 'three/examples/jsm/libs/fflate.module.js';
-import { FormatError, type FormatErrorPlace } from '../../errors';
+import { FormatError, quoteJson, type FormatErrorPlace } from '../../errors';
 import { decodeUtf8 } from '../gltf/glb';
 import { BINARY_MAGIC, isFbx, startsWith } from './magic';
 
@@ -190,7 +190,7 @@ function prepareBinary(b: Uint8Array): FbxSceneSettings {
     if (p !== propsEnd)
       throw new FormatError(
         'FBX',
-        `node ${JSON.stringify(name)} declares ${listLength} bytes of properties but its ${count} properties take ${p - propsAt}: the file is damaged`,
+        `node ${quoteJson(name)} declares ${listLength} bytes of properties but its ${count} properties take ${p - propsAt}: the file is damaged`,
         { offset: at },
       );
     const children: BinaryNode[] = [];
@@ -207,14 +207,14 @@ function prepareBinary(b: Uint8Array): FbxSceneSettings {
         if (c >= end)
           throw new FormatError(
             'FBX',
-            `the children of node ${JSON.stringify(name)} have no NULL record before the node's end: the file is damaged`,
+            `the children of node ${quoteJson(name)} have no NULL record before the node's end: the file is damaged`,
             { offset: c },
           );
       }
       if (c !== end)
         throw new FormatError(
           'FBX',
-          `node ${JSON.stringify(name)} ends at byte ${end} but its children end at ${c}: the file is damaged`,
+          `node ${quoteJson(name)} ends at byte ${end} but its children end at ${c}: the file is damaged`,
           { offset: at },
         );
     }
@@ -228,7 +228,7 @@ function prepareBinary(b: Uint8Array): FbxSceneSettings {
       if (at + 1 + n > limit)
         throw new FormatError(
           'FBX',
-          `a property of type ${JSON.stringify(type)} runs past its node's property list: the file is damaged`,
+          `a property of type ${quoteJson(type)} runs past its node's property list: the file is damaged`,
           { offset: at },
         );
     };
@@ -280,7 +280,7 @@ function prepareBinary(b: Uint8Array): FbxSceneSettings {
     }
     throw new FormatError(
       'FBX',
-      `unknown property type ${JSON.stringify(type)} (byte 0x${b[at].toString(16).padStart(2, '0')}): the file is damaged`,
+      `unknown property type ${quoteJson(type)} (byte 0x${b[at].toString(16).padStart(2, '0')}): the file is damaged`,
       { offset: at },
     );
   };
@@ -558,7 +558,7 @@ export function parseAsciiFbx(text: string): FbxNode[] {
       items.forEach((v, k) => {
         const x = v.trim();
         if (!NUMBER.test(x))
-          fail(i + 1, 1, `the array ${name} has the value ${JSON.stringify(x.slice(0, 40))}, which is not a number`);
+          fail(i + 1, 1, `the array ${name} has the value ${quoteJson(x.slice(0, 40))}, which is not a number`);
         numbers[k] = Number(x);
       });
       add({ name, props: [numbers], children: [] });
@@ -608,12 +608,12 @@ function parseValues(s: string, fail: (column: number, detail: string) => never)
       else if (/^[-+]?\d+$/.test(token)) out.push(BigInt(token));
       else if (NUMBER.test(token)) out.push(Number(token));
       else if (/^[A-Za-z_*][\w*]*$/.test(token)) out.push(token);
-      else fail(i, `the value ${JSON.stringify(token.slice(0, 40))} is neither a "string" nor a number`);
+      else fail(i, `the value ${quoteJson(token.slice(0, 40))} is neither a "string" nor a number`);
       i = end < 0 ? s.length : end;
     }
     skip();
     if (i >= s.length) return out;
-    if (s[i] !== ',') fail(i, `expected a comma after a value, found ${JSON.stringify(s[i])}`);
+    if (s[i] !== ',') fail(i, `expected a comma after a value, found ${quoteJson(s[i])}`);
     i++;
   }
 }

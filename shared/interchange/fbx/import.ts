@@ -15,7 +15,7 @@
  * forward kinematics puts every joint where the loader puts its bone.
  */
 import type { AnimationClip, Object3D } from 'three';
-import { FormatError } from '../../errors';
+import { FormatError, quoteJson } from '../../errors';
 import { formatFps, snapFrameRate } from '../../motion/frameRate';
 import { MotionFlag, copyJoints, emptyMotion } from '../../motion/types';
 import { MTN_MAX_FRAMES, MTN_MAX_JOINTS } from '../../mtn/constants';
@@ -98,7 +98,7 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
     const shown =
       roots
         .slice(0, 8)
-        .map((r) => JSON.stringify(nameOf(r)))
+        .map((r) => quoteJson(nameOf(r)))
         .join(', ') + (roots.length > 8 ? ', ...' : '');
     if (!common)
       throw new FormatError(
@@ -108,7 +108,7 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
       );
     warnings.push({
       code: 'root-added',
-      message: `the skeleton has ${roots.length} root bones (${shown}); their common parent node ${JSON.stringify(nameOf(common))} becomes the root joint`,
+      message: `the skeleton has ${roots.length} root bones (${shown}); their common parent node ${quoteJson(nameOf(common))} becomes the root joint`,
     });
     isJoint.add(common);
     rootJoint = common;
@@ -147,8 +147,8 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
   if (!posesJoints)
     throw new FormatError(
       'FBX',
-      `clip ${JSON.stringify(clipName)} animates none of the skeleton's bones (nor a node above them): it is not a skeletal clip`,
-      { where: `AnimationStack ${JSON.stringify(clipName)}` },
+      `clip ${quoteJson(clipName)} animates none of the skeleton's bones (nor a node above them): it is not a skeletal clip`,
+      { where: `AnimationStack ${quoteJson(clipName)}` },
     );
 
   // Timing: from the clip's first key to its end, at the target rate; target times within 1e-3 frame of a key land on it.
@@ -160,7 +160,7 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
     throw new FormatError(
       'FBX',
       `${(t1 - t0).toFixed(2)} s at ${fps} fps is ${N} frames; a motion holds at most ${MTN_MAX_FRAMES} (lower --fps)`,
-      { where: `AnimationStack ${JSON.stringify(clipName)}` },
+      { where: `AnimationStack ${quoteJson(clipName)}` },
     );
   let sourceRate: number | undefined;
   if (settings.frameRate !== undefined) {
@@ -241,11 +241,11 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
     const listed =
       [...scaleIssues]
         .slice(0, 6)
-        .map((j) => JSON.stringify(names[j]))
+        .map((j) => quoteJson(names[j]))
         .join(', ') + (scaleIssues.size > 6 ? ', ...' : '');
     warnings.push({
       code: 'scale-unsupported',
-      message: `${scaleIssues.size} joint(s) (${listed}) are scaled unevenly or their scale is animated in clip ${JSON.stringify(clipName)}; motions carry no scale, so positions are kept and the scale is dropped`,
+      message: `${scaleIssues.size} joint(s) (${listed}) are scaled unevenly or their scale is animated in clip ${quoteJson(clipName)}; motions carry no scale, so positions are kept and the scale is dropped`,
     });
   }
   // A damaged transform (a NaN in a rest pose, a zero scale) poses a joint nowhere: said per joint, not as a bad MTN.
@@ -260,8 +260,8 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
         j = perFrame === 1 ? 0 : Math.floor(i / 4) % J;
       throw new FormatError(
         'FBX',
-        `the ${what} of joint ${JSON.stringify(names[j])} at frame ${f} is not a finite number: the bone's transform in the file is damaged`,
-        { where: `bone ${j} ${JSON.stringify(names[j])}` },
+        `the ${what} of joint ${quoteJson(names[j])} at frame ${f} is not a finite number: the bone's transform in the file is damaged`,
+        { where: `bone ${j} ${quoteJson(names[j])}` },
       );
     }
   }
@@ -276,7 +276,7 @@ export async function importFbx(bytes: Uint8Array, options: FbxImportOptions = {
           ? 'inches'
           : `${settings.unitScaleFactor} cm`;
   const summary =
-    `clip ${JSON.stringify(clipName)} (${clipIndex + 1} of ${infos.length}), ${bones.length} bones, ${(t1 - t0).toFixed(2)} s${sourceRate !== undefined ? ` at ${formatFps(sourceRate)} fps` : ''}; ` +
+    `clip ${quoteJson(clipName)} (${clipIndex + 1} of ${infos.length}), ${bones.length} bones, ${(t1 - t0).toFixed(2)} s${sourceRate !== undefined ? ` at ${formatFps(sourceRate)} fps` : ''}; ` +
     `file unit ${unitWords} (UnitScaleFactor ${settings.unitScaleFactor}), positions x ${Number(unit.toPrecision(6))} to centimetres${scale !== 1 ? ` (unit x --scale ${scale})` : ''}`;
   return { motion: m, warnings, summary, clip: clipName };
 }
@@ -295,10 +295,10 @@ function nameOf(o: Object3D): string {
 function checkJointNames(names: readonly string[]): void {
   const seen = new Map<string, number>();
   names.forEach((name, j) => {
-    const where = { where: `bone ${j} ${JSON.stringify(name)}` };
+    const where = { where: `bone ${j} ${quoteJson(name)}` };
     const bad = /[^\x20-\x7e]/.exec(name);
     const fix = (suggestion: string) =>
-      `rename the bone in your animation tool (for example to ${JSON.stringify(suggestion)}) and export again`;
+      `rename the bone in your animation tool (for example to ${quoteJson(suggestion)}) and export again`;
     if (name === '')
       throw new FormatError('FBX', `bone ${j} has no name; MTN joints need names: ${fix(`joint${j}`)}`, where);
     if (bad) {
@@ -306,21 +306,21 @@ function checkJointNames(names: readonly string[]): void {
       const suggestion = name.replace(/[^\x20-\x7e]/g, '_').slice(0, MAX_JOINT_NAME);
       throw new FormatError(
         'FBX',
-        `bone name ${JSON.stringify(name)} has the character ${JSON.stringify(String.fromCodePoint(code))} (U+${code.toString(16).toUpperCase().padStart(4, '0')}); MTN joint names are printable ASCII: ${fix(suggestion)}`,
+        `bone name ${quoteJson(name)} has the character ${quoteJson(String.fromCodePoint(code))} (U+${code.toString(16).toUpperCase().padStart(4, '0')}); MTN joint names are printable ASCII: ${fix(suggestion)}`,
         where,
       );
     }
     if (name.length > MAX_JOINT_NAME)
       throw new FormatError(
         'FBX',
-        `bone name ${JSON.stringify(name)} is ${name.length} characters; MTN joint names are at most ${MAX_JOINT_NAME}: ${fix(name.slice(0, MAX_JOINT_NAME))}`,
+        `bone name ${quoteJson(name)} is ${name.length} characters; MTN joint names are at most ${MAX_JOINT_NAME}: ${fix(name.slice(0, MAX_JOINT_NAME))}`,
         where,
       );
     const earlier = seen.get(name);
     if (earlier !== undefined)
       throw new FormatError(
         'FBX',
-        `bones ${earlier} and ${j} are both named ${JSON.stringify(name)}; MTN joint names must differ: ${fix(`${name.slice(0, MAX_JOINT_NAME - 2)}_2`)}`,
+        `bones ${earlier} and ${j} are both named ${quoteJson(name)}; MTN joint names must differ: ${fix(`${name.slice(0, MAX_JOINT_NAME - 2)}_2`)}`,
         where,
       );
     seen.set(name, j);
@@ -363,19 +363,19 @@ function loadFbx({ FBXLoader }: ThreeLoaders, bytes: Uint8Array): LoadedFbx {
   // Key times must be finite and sorted for the mixer's interpolants, and key values finite.
   for (const clip of root.animations)
     for (const t of clip.tracks) {
-      const where = { where: `AnimationStack ${JSON.stringify(clip.name)}` };
+      const where = { where: `AnimationStack ${quoteJson(clip.name)}` };
       for (let k = 0; k < t.times.length; k++)
         if (!Number.isFinite(t.times[k]) || (k > 0 && t.times[k] < t.times[k - 1]))
           throw new FormatError(
             'FBX',
-            `clip ${JSON.stringify(clip.name)} track ${t.name} has key time ${t.times[k]}${k > 0 ? ` after ${t.times[k - 1]}` : ''}: key times must be finite and increasing`,
+            `clip ${quoteJson(clip.name)} track ${t.name} has key time ${t.times[k]}${k > 0 ? ` after ${t.times[k - 1]}` : ''}: key times must be finite and increasing`,
             where,
           );
       const bad = Array.prototype.findIndex.call(t.values, (v: number) => !Number.isFinite(v));
       if (bad >= 0)
         throw new FormatError(
           'FBX',
-          `clip ${JSON.stringify(clip.name)} track ${t.name} has the key value ${t.values[bad]}: key values must be finite numbers`,
+          `clip ${quoteJson(clip.name)} track ${t.name} has the key value ${t.values[bad]}: key values must be finite numbers`,
           where,
         );
     }

@@ -16,7 +16,7 @@
  */
 import type { AnimationClip, Interpolant, KeyframeTrack, Object3D } from 'three';
 import type { GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
-import { FormatError } from '../../errors';
+import { FormatError, quoteJson } from '../../errors';
 import { ClipChoiceError, chooseClip, type ClipInfo } from '../clips';
 import { MotionFlag, copyJoints, emptyMotion, type Motion } from '../../motion/types';
 import { MTN_MAX_FRAMES, MTN_MAX_JOINTS } from '../../mtn/constants';
@@ -130,12 +130,12 @@ export async function importGltf(bytes: Uint8Array, options: GltfImportOptions =
     if (common === undefined)
       throw new FormatError(
         'GLTF',
-        `skin ${skinIndex} has ${roots.length} unconnected root joints (${roots.map((r) => JSON.stringify(nodes[r].name ?? `node ${r}`)).join(', ')}) with no common parent node`,
+        `skin ${skinIndex} has ${roots.length} unconnected root joints (${roots.map((r) => quoteJson(nodes[r].name ?? `node ${r}`)).join(', ')}) with no common parent node`,
         { where: `skins[${skinIndex}]` },
       );
     warnings.push({
       code: 'root-added',
-      message: `skin ${skinIndex} has ${roots.length} root joints; their common parent node ${JSON.stringify(nodes[common].name ?? `node ${common}`)} becomes the root joint`,
+      message: `skin ${skinIndex} has ${roots.length} root joints; their common parent node ${quoteJson(nodes[common].name ?? `node ${common}`)} becomes the root joint`,
     });
     inSkin.add(common);
     roots = [common];
@@ -179,7 +179,7 @@ export async function importGltf(bytes: Uint8Array, options: GltfImportOptions =
   if (animatedNonJoints.size)
     warnings.push({
       code: 'unanimated',
-      message: `the clip animates ${animatedNonJoints.size} node(s) outside the skin that carry joints (${[...animatedNonJoints].map((a) => JSON.stringify(nodes[a].name ?? `node ${a}`)).join(', ')}); their rest transform is used`,
+      message: `the clip animates ${animatedNonJoints.size} node(s) outside the skin that carry joints (${[...animatedNonJoints].map((a) => quoteJson(nodes[a].name ?? `node ${a}`)).join(', ')}); their rest transform is used`,
     });
   // Uniform world scale of every joint's own frame (ancestors, folded nodes and its rest scale).
   const worldScale = new Float64Array(J);
@@ -188,18 +188,18 @@ export async function importGltf(bytes: Uint8Array, options: GltfImportOptions =
   if (scaleTracks)
     warnings.push({
       code: 'scale-unsupported',
-      message: `clip ${JSON.stringify(infos[clipIndex].name)} has ${scaleTracks} scale track(s); motions carry no scale, so they are ignored (rest scale used)`,
+      message: `clip ${quoteJson(infos[clipIndex].name)} has ${scaleTracks} scale track(s); motions carry no scale, so they are ignored (rest scale used)`,
     });
   if (otherTracks)
     warnings.push({
       code: 'unanimated',
-      message: `clip ${JSON.stringify(infos[clipIndex].name)} has ${otherTracks} track(s) on nodes or properties other than joint translation/rotation (morph weights, meshes); ignored`,
+      message: `clip ${quoteJson(infos[clipIndex].name)} has ${otherTracks} track(s) on nodes or properties other than joint translation/rotation (morph weights, meshes); ignored`,
     });
   const animatedJoints = order.filter((n) => tracksByNode.has(n)).length;
   if (animatedJoints === 0)
     warnings.push({
       code: 'unanimated',
-      message: `clip ${JSON.stringify(infos[clipIndex].name)} animates none of the skin's joints; the motion holds the rest pose`,
+      message: `clip ${quoteJson(infos[clipIndex].name)} animates none of the skin's joints; the motion holds the rest pose`,
     });
 
   // Timing.
@@ -289,7 +289,7 @@ function compose(a: Rigid, b: Rigid): Rigid {
 function uniformScale(o: Object3D, n: number, warnings: InterchangeWarning[]): number {
   const { x, y, z } = o.scale;
   if (Math.abs(x - y) > 1e-6 * Math.abs(x) || Math.abs(x - z) > 1e-6 * Math.abs(x)) {
-    const msg = `node ${JSON.stringify(o.name || `node ${n}`)} has non-uniform rest scale (${x}, ${y}, ${z}); motions carry no scale, so its mean is applied to positions`;
+    const msg = `node ${quoteJson(o.name || `node ${n}`)} has non-uniform rest scale (${x}, ${y}, ${z}); motions carry no scale, so its mean is applied to positions`;
     if (!warnings.some((w) => w.message === msg)) warnings.push({ code: 'scale-unsupported', message: msg });
     return (Math.abs(x) + Math.abs(y) + Math.abs(z)) / 3;
   }
@@ -420,7 +420,7 @@ async function loadWithThree(bytes: Uint8Array, resolveUri?: (uri: string) => Ui
       if (!resolveUri)
         throw new FormatError(
           'GLTF',
-          `buffer ${i} is an external file ${JSON.stringify(b.uri)} that cannot be read here (use a .glb, or open the .gltf from disk)`,
+          `buffer ${i} is an external file ${quoteJson(b.uri)} that cannot be read here (use a .glb, or open the .gltf from disk)`,
           { where: `buffers[${i}]` },
         );
       // Decoded here, once: the resolver gets the file name, not the URI.
@@ -428,11 +428,9 @@ async function loadWithThree(bytes: Uint8Array, resolveUri?: (uri: string) => Ui
       try {
         name = decodeURIComponent(b.uri);
       } catch {
-        throw new FormatError(
-          'GLTF',
-          `buffer ${i} has the URI ${JSON.stringify(b.uri)}, whose % escapes are not valid`,
-          { where: `buffers[${i}].uri` },
-        );
+        throw new FormatError('GLTF', `buffer ${i} has the URI ${quoteJson(b.uri)}, whose % escapes are not valid`, {
+          where: `buffers[${i}].uri`,
+        });
       }
       data = resolveUri(name);
     }

@@ -8,7 +8,7 @@
  * the glTF 2.0 schema says, and a failure is a FormatError naming the place
  * (`nodes[3].children[1]`).
  */
-import { FormatError } from '../../errors';
+import { escapeControls, FormatError } from '../../errors';
 import type { GltfJson } from './glb';
 
 const COMPONENT_BYTES: Record<number, number> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
@@ -30,7 +30,7 @@ function fail(where: string, detail: string): never {
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const show = (v: unknown) => {
   const s = JSON.stringify(v);
-  return s === undefined ? String(v) : s.length > 40 ? `${s.slice(0, 40)}...` : s;
+  return s === undefined ? String(v) : escapeControls(s.length > 40 ? `${s.slice(0, 40)}...` : s);
 };
 
 function array(json: Obj, key: string): unknown[] {
