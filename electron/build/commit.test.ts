@@ -20,7 +20,7 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { useBundledWorker } from '../compress/buildWorkerForTests';
 import { host, ownTempName, processStart, STALE_MS, sweepStaleTemps } from '../tempFiles';
-import { commitOutputs, commitStepCount, recoverOutputs, type CommitFs } from './commit';
+import { commitOutputs, commitStepCount, mayHoldLock, recoverOutputs, type CommitFs } from './commit';
 import { readSmallFile } from './commitJournal';
 
 const dirs: string[] = [];
@@ -264,6 +264,17 @@ describe('commitOutputs: roll back and the lock', () => {
       expect(contents(dir), text).toEqual(NEW);
       commitOutputs(set(dir, 'old'));
     }
+  });
+
+  it('a live holder whose start cannot be read (another user, /proc hidden) keeps its lock; a planted or later process does not', () => {
+    // [recorded in the lock, read from the process now, this process's own] -> may hold
+    expect(mayHoldLock('b.5', undefined, 'b.1')).toBe(true);
+    expect(mayHoldLock('b.5', 'b.5', 'b.1')).toBe(true);
+    expect(mayHoldLock('b.5', 'b.6', 'b.1')).toBe(false);
+    expect(mayHoldLock(undefined, 'b.6', 'b.1')).toBe(false);
+    expect(mayHoldLock(undefined, undefined, 'b.1')).toBe(false);
+    // A system that records no starts: liveness alone decides.
+    expect(mayHoldLock(undefined, undefined, undefined)).toBe(true);
   });
 
   const holder = useBundledWorker(join(__dirname, 'lockHolderForTests.ts'));

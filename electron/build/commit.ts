@@ -175,6 +175,23 @@ const heldLocks = new Set<string>();
  * so a lock dated in the future cannot block for longer); otherwise the
  * refusal says who holds it and how to clear it.
  */
+/**
+ * Whether a live process of this machine may be the holder of a lock that recorded `recorded` as its holder's
+ * start, `actual` being that process's start as read now and `mine` this process's own. Where the system records
+ * starts (`mine` known), a lock with none is planted, and one whose start differs names a process that came after
+ * its holder. A start that cannot be read proves nothing: another user's process, where /proc hides them, may
+ * well be a build writing these outputs, so it keeps the lock (until the lock is a day old).
+ */
+export function mayHoldLock(
+  recorded: string | undefined,
+  actual: string | undefined,
+  mine: string | undefined,
+): boolean {
+  if (mine === undefined) return true;
+  if (recorded === undefined) return false;
+  return actual === undefined || actual === recorded;
+}
+
 function takeLock(fs: CommitFs, path: string): () => void {
   const myStart = processStart(process.pid);
   const me = `${host()} ${process.pid} ${Date.now()}${myStart ? ` ${myStart}` : ''}`;
@@ -210,9 +227,7 @@ function takeLock(fs: CommitFs, path: string): () => void {
       const dead =
         (local && holder!.pid === process.pid && !heldLocks.has(path)) ||
         (local && !processAlive(holder!.pid)) ||
-        (local &&
-          myStart !== undefined &&
-          (holder!.start === undefined || holder!.start !== processStart(holder!.pid))) ||
+        (local && !mayHoldLock(holder!.start, processStart(holder!.pid), myStart)) ||
         !(now - since < STALE_MS);
       if (!dead) {
         const who = holder ? `process ${holder.pid} on ${holder.host}` : 'a run that has not written its name yet';
