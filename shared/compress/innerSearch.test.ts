@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../testing/random';
+import { putContinuousQuaternion } from '../testing/syntheticMotion';
 import { InnerSearch } from './innerSearch';
 import { RotationFit } from './rotationFit';
 
@@ -11,13 +12,7 @@ function motion(N: number, seed: number): Float64Array {
     const v = [0.6 * Math.sin(f * 0.05), 0.4 * Math.cos(f * 0.031), 0.01 * f];
     const th = Math.hypot(...v);
     const q = [...v.map((c) => (c / th) * Math.sin(th / 2)), Math.cos(th / 2)].map((c) => c + (rnd() - 0.5) * 0.004);
-    const l = Math.hypot(...q);
-    for (let c = 0; c < 4; c++) s[f * 4 + c] = q[c] / l;
-    if (f > 0) {
-      let d = 0;
-      for (let c = 0; c < 4; c++) d += s[f * 4 + c] * s[(f - 1) * 4 + c];
-      if (d < 0) for (let c = 0; c < 4; c++) s[f * 4 + c] = -s[f * 4 + c];
-    }
+    putContinuousQuaternion(s, f, q);
   }
   return s;
 }

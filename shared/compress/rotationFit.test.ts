@@ -4,6 +4,7 @@ import { conjQuat, expQuat, logQuat, mulQuat, normalize4, rotationErrorDeg } fro
 import { encodeS12 } from '../math/s12';
 import { squadRef } from '../math/squad';
 import { seededRandom } from '../testing/random';
+import { putContinuousQuaternion } from '../testing/syntheticMotion';
 import { RotationFit } from './rotationFit';
 
 /** (N+1) x 4 sign-continuous unit quaternions: a random walk, or a spin about Z by `spin` radians in all. */
@@ -21,13 +22,7 @@ function source(N: number, seed: number, spin?: number): Float64Array {
     } else {
       for (let c = 0; c < 4; c++) q[c] += (rnd() - 0.5) * 0.2;
     }
-    const l = Math.hypot(...q);
-    for (let c = 0; c < 4; c++) s[f * 4 + c] = q[c] / l;
-    if (f > 0) {
-      let d = 0;
-      for (let c = 0; c < 4; c++) d += s[f * 4 + c] * s[(f - 1) * 4 + c];
-      if (d < 0) for (let c = 0; c < 4; c++) s[f * 4 + c] = -s[f * 4 + c];
-    }
+    putContinuousQuaternion(s, f, q);
   }
   return s;
 }

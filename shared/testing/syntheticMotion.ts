@@ -95,3 +95,18 @@ export function syntheticMotion(o: SyntheticOptions): Motion {
   }
   return m;
 }
+
+/**
+ * Stores `q` (x, y, z, w), normalised, as frame `f` of a track of unit quaternions laid out 4 per frame,
+ * negated when that puts it on the other side of frame f - 1 (a sign-continuous track, as the compressor's
+ * sources are).
+ */
+export function putContinuousQuaternion(s: Float64Array, f: number, q: readonly number[]): void {
+  const l = Math.hypot(...q);
+  for (let c = 0; c < 4; c++) s[f * 4 + c] = q[c] / l;
+  if (f > 0) {
+    let d = 0;
+    for (let c = 0; c < 4; c++) d += s[f * 4 + c] * s[(f - 1) * 4 + c];
+    if (d < 0) for (let c = 0; c < 4; c++) s[f * 4 + c] = -s[f * 4 + c];
+  }
+}
