@@ -121,7 +121,7 @@ export function linkOutOf(folder: string, path: string): string | null {
 }
 
 /** Longest path accepted from the renderer (Linux PATH_MAX; Windows long paths are shorter in practice). */
-const MAX_PATH_LENGTH = 4096;
+export const MAX_PATH_LENGTH = 4096;
 
 export function createPathPolicy(): PathPolicy {
   const files = new Set<string>();

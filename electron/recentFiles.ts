@@ -3,6 +3,7 @@ import type { MotionFileKind, RecentFile } from '../shared/ipc/documents';
 import { readSmallFile } from './build/commitJournal';
 import { writeFileAtomic } from './fsutil';
 import { motionKindOfPath } from './motionFiles';
+import { MAX_PATH_LENGTH } from './pathPolicy';
 
 /** How many recent files are kept. */
 export const RECENT_FILES_LIMIT = 10;
@@ -17,8 +18,6 @@ export interface RecentFilesStore {
 
 /** Ten entries of paths up to 4096 characters fit well within this; a larger file is not ours. */
 const RECENT_FILE_MAX_BYTES = 1024 * 1024;
-/** Longest path kept (as the path policy accepts from the page). */
-const MAX_PATH_LENGTH = 4096;
 
 /**
  * Whether `v` is an entry the app could have written: every entry grants the page access at the next start, so
@@ -30,7 +29,7 @@ function isRecentFile(v: unknown): v is RecentFile {
     typeof r === 'object' &&
     r !== null &&
     typeof r.path === 'string' &&
-    r.path.length <= MAX_PATH_LENGTH &&
+    r.path.length <= MAX_PATH_LENGTH && // as the path policy accepts from the page
     !r.path.includes('\0') &&
     isAbsolute(r.path) &&
     motionKindOfPath(r.path) === r.kind &&
@@ -52,11 +51,17 @@ export function createRecentFilesStore(dir: string | null, now: () => number = D
   if (read && 'text' in read) {
     try {
       const parsed: unknown = JSON.parse(read.text);
-      if (Array.isArray(parsed))
-        entries = parsed
-          .filter(isRecentFile)
-          .filter((e, i, all) => all.findIndex((o) => o.path === e.path) === i)
-          .slice(0, RECENT_FILES_LIMIT);
+      if (Array.isArray(parsed)) {
+        // The first RECENT_FILES_LIMIT valid entries, each path once: one pass, however long a planted list is.
+        const seen = new Set<string>();
+        for (const e of parsed) {
+          if (entries.length === RECENT_FILES_LIMIT) break;
+          if (isRecentFile(e) && !seen.has(e.path)) {
+            seen.add(e.path);
+            entries.push(e);
+          }
+        }
+      }
     } catch {
       entries = [];
     }
