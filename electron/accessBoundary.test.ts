@@ -25,14 +25,12 @@ import { compressRequestForMotion } from '../shared/compress/request';
 import { DEFAULT_TOLERANCES } from '../shared/compress/types';
 import type { IpcReply } from '../shared/ipc/transport';
 import { readMtn } from '../shared/mtn/read';
-import { readInputFile } from './build/files';
 import { useBuiltCompressWorker } from './compress/buildWorkerForTests';
 import { createCompressClient, type CompressClient } from './compressClient';
 import { dispatchInvoke, type ApiHandlers } from './handlers';
 import { noDialogs, testHandlers } from './testing/handlerHarness';
+import { inProcessBuild } from './testing/projectHarness';
 import { inProcessImportRunner } from './interchange/importRunner';
-import { runBuildJob } from './project/buildJob';
-import type { BuildJobLauncher } from './project/buildRunner';
 import { inProcessTextChecker } from './project/textCheckJob';
 import { ROOT_ONLY_BVH } from '../shared/testing/bvhFixtures';
 
@@ -41,14 +39,6 @@ const workerPath = useBuiltCompressWorker();
 
 /** Text inside every outside file a reply could carry (the outside .mtn files are the workspace motion's bytes). */
 const MARKER = 'OUTSIDE-CONTENT';
-
-const inProcessBuild: BuildJobLauncher = (req, onMessage) => {
-  let stopped = false;
-  setTimeout(() => runBuildJob(req, readInputFile, (m) => !stopped && onMessage(m)), 0);
-  return () => {
-    stopped = true;
-  };
-};
 
 let dir: string;
 let ws: string;
