@@ -18,7 +18,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressMotion } from '../shared/compress/compress';
 import { compressRequestForMotion } from '../shared/compress/request';
@@ -28,13 +28,12 @@ import { readMtn } from '../shared/mtn/read';
 import { useBuiltCompressWorker } from './compress/buildWorkerForTests';
 import { createCompressClient, type CompressClient } from './compressClient';
 import { dispatchInvoke, type ApiHandlers } from './handlers';
-import { noDialogs, testHandlers } from './testing/handlerHarness';
+import { ASSETS, noDialogs, testHandlers, openedMotion } from './testing/handlerHarness';
 import { inProcessBuild } from './testing/projectHarness';
 import { inProcessImportRunner } from './interchange/importRunner';
 import { inProcessTextChecker } from './project/textCheckJob';
 import { ROOT_ONLY_BVH } from '../shared/testing/bvhFixtures';
 
-const ASSETS = resolve(__dirname, '..', 'assets');
 const workerPath = useBuiltCompressWorker();
 
 /** Text inside every outside file a reply could carry (the outside .mtn files are the workspace motion's bytes). */
@@ -115,11 +114,10 @@ async function call(member: string, arg: unknown): Promise<IpcReply<unknown>> {
 
 /** Opens the workspace motion and returns what the save and export members need. */
 async function openMine(): Promise<{ documentId: string; compress: ReturnType<typeof compressRequestForMotion> }> {
-  const r = await handlers.openMotion({ path: join(ws, 'mine.mtn') });
-  if (r.status !== 'opened') throw new Error('not opened');
+  const { documentId } = await openedMotion(handlers, join(ws, 'mine.mtn'));
   return {
-    documentId: r.motion.documentId,
-    compress: compressRequestForMotion(readMtn(walkBytes), r.motion.documentId, 1),
+    documentId,
+    compress: compressRequestForMotion(readMtn(walkBytes), documentId, 1),
   };
 }
 
@@ -275,9 +273,10 @@ describe('every handler that takes a path enforces the policy', () => {
   });
 
   it('a save or export onto a file the motion was read from is refused, however it is spelled', async () => {
-    const opened = await handlers.openMotion({ path: join(ws, 'walk.mt3'), skeletonPath: join(ws, 'mine.mtn') });
-    if (opened.status !== 'opened') throw new Error('not opened');
-    const { documentId, mtnBytes } = opened.motion;
+    const { documentId, mtnBytes } = await openedMotion(handlers, {
+      path: join(ws, 'walk.mt3'),
+      skeletonPath: join(ws, 'mine.mtn'),
+    });
     const before = [readFileSync(join(ws, 'walk.mt3')), readFileSync(join(ws, 'mine.mtn'))];
     const request = compressRequestForMotion(readMtn(mtnBytes), documentId, 1);
     const exported = await call('exportMt3', { path: `${ws}/./walk.mt3`, compress: request });

@@ -7,7 +7,7 @@
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportMshOutcome } from '../shared/ipc/interchange';
 import { commitOutputs } from './build/commit';
@@ -16,10 +16,9 @@ import { useBuiltCompressWorker } from './compress/buildWorkerForTests';
 import { createCompressClient, type CompressClient } from './compressClient';
 import type { DialogPort } from './dialogPort';
 import { dispatchInvoke } from './handlers';
-import { noDialogs, testHandlers } from './testing/handlerHarness';
+import { ASSETS, noDialogs, testHandlers, openedMotion } from './testing/handlerHarness';
 import { testProjectHandlers } from './testing/projectHarness';
 
-const ASSETS = resolve(__dirname, '..', 'assets');
 const dirs: string[] = [];
 afterEach(() => {
   while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
@@ -121,13 +120,12 @@ describe("the app's Export MSH with a planted journal", () => {
       compress,
       dialogs,
     });
-    const opened = await handlers.openMotion({ path: join(proj, 'walk.mtn') });
-    if (opened.status !== 'opened') throw new Error('not opened');
+    const opened = await openedMotion(handlers, join(proj, 'walk.mtn'));
     const prefix = join(proj, 'walk');
     const outputs = [`${prefix}.res8`, `${prefix}.res19`, `${prefix}.nodes.json`];
     const exportMsh = () =>
       dispatchInvoke(handlers, 'exportMsh', {
-        documentId: opened.motion.documentId,
+        documentId: opened.documentId,
         positionTolerance: 0.5,
         rotationToleranceDeg: 0.5,
         path: outputs[0],

@@ -1,6 +1,6 @@
 import { inProcessTextChecker } from './project/textCheckJob';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressMotion } from '../shared/compress/compress';
 import { compressRequestForMotion } from '../shared/compress/request';
@@ -15,9 +15,15 @@ import { useBuiltCompressWorker } from './compress/buildWorkerForTests';
 import { createCompressClient, type CompressClient } from './compressClient';
 import { atomicWriteIo } from './fsutil';
 import { dispatchInvoke, type ApiHandlers } from './handlers';
-import { scriptedDialogs, tempWorkspace, testHandlers, type ScriptedDialogs } from './testing/handlerHarness';
+import {
+  SAMPLE_MTN,
+  scriptedDialogs,
+  tempWorkspace,
+  testHandlers,
+  type ScriptedDialogs,
+  openedMotion,
+} from './testing/handlerHarness';
 
-const SAMPLE = resolve(__dirname, '..', 'assets', 'walk.mtn');
 const workerPath = useBuiltCompressWorker();
 
 let dir: string;
@@ -32,7 +38,7 @@ function setup(): void {
   compress = createCompressClient({ workerPath: workerPath() });
   dialogs = scriptedDialogs();
   handlers = testHandlers({
-    app: { samplePath: SAMPLE, startupPath: join(workspace, 'walk.mtn'), workspaceRoot: workspace },
+    app: { samplePath: SAMPLE_MTN, startupPath: join(workspace, 'walk.mtn'), workspaceRoot: workspace },
     recentDir: join(dir),
     compress,
     dialogs,
@@ -52,11 +58,7 @@ function requestFor(m: Motion, documentId: string, revision: number, extraKeys: 
   return req;
 }
 
-async function openWalk(path = join(workspace, 'walk.mtn')) {
-  const r = await handlers.openMotion({ path });
-  if (r.status !== 'opened') throw new Error(`expected opened, got ${r.status}`);
-  return r.motion;
-}
+const openWalk = (path = join(workspace, 'walk.mtn')) => openedMotion(handlers, path);
 
 describe('handlers', () => {
   it('handle every invoke member of the API (and nothing else)', async () => {
@@ -74,7 +76,7 @@ describe('handlers', () => {
     expect(m.kind).toBe('mtn');
     expect(m.readOnly).toBe(false);
     expect(m.name).toBe('walk');
-    expect(Buffer.from(m.mtnBytes).equals(readFileSync(SAMPLE))).toBe(true);
+    expect(Buffer.from(m.mtnBytes).equals(readFileSync(SAMPLE_MTN))).toBe(true);
     const recent = await handlers.getRecentFiles(undefined);
     expect(recent[0]).toMatchObject({ name: 'walk', kind: 'mtn' });
     // persisted in the user-data folder
@@ -126,7 +128,7 @@ describe('handlers', () => {
   });
 
   it('a corrupt file gives a readable FormatError message naming the file, over dispatch', async () => {
-    writeFileSync(join(workspace, 'broken.mtn'), readFileSync(SAMPLE).subarray(0, 200));
+    writeFileSync(join(workspace, 'broken.mtn'), readFileSync(SAMPLE_MTN).subarray(0, 200));
     const reply = await dispatchInvoke(handlers, 'openMotion', { path: join(workspace, 'broken.mtn') });
     expect(reply.ok).toBe(false);
     if (!reply.ok) {
@@ -340,7 +342,7 @@ describe('handlers', () => {
     dialogs.answers.push(join(outside, 'copy'));
     const saved = await handlers.saveMotionAsDialog({ documentId: doc.documentId, mtnBytes: doc.mtnBytes });
     expect(saved).toMatchObject({ status: 'saved', file: { name: 'copy' } });
-    expect(readFileSync(join(outside, 'copy.mtn')).equals(readFileSync(SAMPLE))).toBe(true);
+    expect(readFileSync(join(outside, 'copy.mtn')).equals(readFileSync(SAMPLE_MTN))).toBe(true);
     dialogs.answers.push(true);
     expect(await handlers.confirmDiscardChanges({ documentName: 'walk', action: 'open another motion' })).toBe(true);
   });

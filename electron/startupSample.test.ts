@@ -8,7 +8,7 @@
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressRequestForMotion } from '../shared/compress/request';
 import type { OpenMotionOutcome } from '../shared/ipc/documents';
@@ -19,12 +19,11 @@ import { useBuiltCompressWorker } from './compress/buildWorkerForTests';
 import { createCompressClient, type CompressClient } from './compressClient';
 import { loopbackDialogPort, type DialogPort } from './dialogPort';
 import { dispatchInvoke, type ApiHandlers } from './handlers';
-import { testHandlers } from './testing/handlerHarness';
+import { ASSETS, testHandlers } from './testing/handlerHarness';
 import { startLoopbackServer, type LoopbackServer } from './loopback/server';
 import { inProcessTextChecker } from './project/textCheckJob';
 import { createRecentFilesStore, type RecentFilesStore } from './recentFiles';
 
-const ASSETS = resolve(__dirname, '..', 'assets');
 const workerPath = useBuiltCompressWorker();
 
 let dir: string;

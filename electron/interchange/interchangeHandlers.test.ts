@@ -15,12 +15,17 @@ import { readMtn } from '../../shared/mtn/read';
 import { useBuiltCompressWorker, useBundledWorker } from '../compress/buildWorkerForTests';
 import { createCompressClient, type CompressClient } from '../compressClient';
 import { dispatchInvoke, type ApiHandlers } from '../handlers';
-import { scriptedDialogs, tempWorkspace, testHandlers, type ScriptedDialogs } from '../testing/handlerHarness';
+import {
+  SAMPLE_MTN,
+  scriptedDialogs,
+  tempWorkspace,
+  testHandlers,
+  type ScriptedDialogs,
+  openedMotion,
+} from '../testing/handlerHarness';
 import { suggestedName } from './interchangeHandlers';
 import { workerImportRunner } from './importRunner';
 import { SMALL_BVH } from '../../shared/testing/bvhFixtures';
-
-const SAMPLE = resolve(__dirname, '..', '..', 'assets', 'walk.mtn');
 
 const workerPath = useBuiltCompressWorker();
 
@@ -62,7 +67,7 @@ function requestFor(
 
 /** A GLB of the sample with a second clip "Run" (the same tracks, no ActGuy extras). */
 function twoClipGlb(): Uint8Array {
-  const { json, bin } = readGltfContainer(motionToGlb(readMtn(readFileSync(SAMPLE)), { animationName: 'Walk' }));
+  const { json, bin } = readGltfContainer(motionToGlb(readMtn(readFileSync(SAMPLE_MTN)), { animationName: 'Walk' }));
   const run = JSON.parse(JSON.stringify(json.animations![0]));
   run.name = 'Run';
   delete run.extras;
@@ -147,7 +152,7 @@ describe('File > Import', () => {
     expect(r.motion.name).toBe('hero_Run');
     expect(r.motion.clip).toBe('Run');
     expect(r.motion.sourceKind).toBe('gltf');
-    const walk = readMtn(readFileSync(SAMPLE));
+    const walk = readMtn(readFileSync(SAMPLE_MTN));
     const m = readMtn(r.motion.mtnBytes);
     expect(m.joints.length).toBe(walk.joints.length);
     expect(m.frameCount).toBe(walk.frameCount);
@@ -243,7 +248,7 @@ describe('File > Import', () => {
   });
 
   it('reads the external buffer of a .gltf from its folder only', async () => {
-    const { json, bin } = readGltfContainer(motionToGlb(readMtn(readFileSync(SAMPLE))));
+    const { json, bin } = readGltfContainer(motionToGlb(readMtn(readFileSync(SAMPLE_MTN))));
     const gltfWith = (uri: string): string =>
       JSON.stringify({ ...json, buffers: [{ byteLength: bin!.byteLength, uri }] });
     mkdirSync(join(workspace, 'bin'));
@@ -346,13 +351,12 @@ describe('File > Import', () => {
 
 describe('File > Export glTF', () => {
   it('exports the source and the compressed motion as GLBs that import back with the same skeleton and frames', async () => {
-    const opened = await handlers.openMotion({ path: join(workspace, 'walk.mtn') });
-    if (opened.status !== 'opened') throw new Error('sample did not open');
-    const walk = readMtn(opened.motion.mtnBytes);
-    const documentId = opened.motion.documentId;
+    const opened = await openedMotion(handlers, join(workspace, 'walk.mtn'));
+    const walk = readMtn(opened.mtnBytes);
+    const documentId = opened.documentId;
 
     dialogs.answers.push(join(workspace, 'walk_source'));
-    const src = await handlers.exportGltfDialog({ documentId, source: 'source', mtnBytes: opened.motion.mtnBytes });
+    const src = await handlers.exportGltfDialog({ documentId, source: 'source', mtnBytes: opened.mtnBytes });
     expect(dialogs.shown[0].defaultPath).toBe(join(workspace, 'walk.glb'));
     if (src.status !== 'exported') throw new Error('source export cancelled');
     expect(src.file.path).toBe(join(workspace, 'walk_source.glb'));
@@ -368,7 +372,7 @@ describe('File > Export glTF', () => {
     const cmp = await handlers.exportGltfDialog({
       documentId,
       source: 'compressed',
-      mtnBytes: opened.motion.mtnBytes,
+      mtnBytes: opened.mtnBytes,
       compress: requestFor(walk, documentId, tolerances),
     });
     expect(dialogs.shown[1].defaultPath).toBe(join(workspace, 'walk_compressed.glb'));
@@ -387,9 +391,8 @@ describe('File > Export glTF', () => {
   });
 
   it('refuses a path outside the allowed set, a non-.glb name and a missing compress request', async () => {
-    const opened = await handlers.openMotion({ path: join(workspace, 'walk.mtn') });
-    if (opened.status !== 'opened') throw new Error('sample did not open');
-    const base = { documentId: opened.motion.documentId, mtnBytes: opened.motion.mtnBytes };
+    const opened = await openedMotion(handlers, join(workspace, 'walk.mtn'));
+    const base = { documentId: opened.documentId, mtnBytes: opened.mtnBytes };
     const cases: [unknown, RegExp][] = [
       [{ ...base, source: 'source', path: join(outside, 'x.glb') }, /refused to access/],
       [{ ...base, source: 'source', path: join(workspace, 'x.gltf') }, /must end in \.glb/],

@@ -8,7 +8,7 @@
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressRequestForMotion } from '../../shared/compress/request';
 import type { ActGuyApi } from '../../shared/ipc/api';
@@ -20,12 +20,10 @@ import { newDocumentId, type CompressClient } from '../compressClient';
 import { loopbackDialogPort } from '../dialogPort';
 import { MAX_OPEN_DOCUMENTS } from '../documents';
 import { type ApiHandlers } from '../handlers';
-import { testHandlers } from '../testing/handlerHarness';
+import { ASSETS, testHandlers } from '../testing/handlerHarness';
 import { inProcessBuild, settleBuild } from '../testing/projectHarness';
 import { inProcessTextChecker } from '../project/textCheckJob';
 import { MAX_BODY_BYTES, startLoopbackServer, type LoopbackServer, type LoopbackServerOptions } from './server';
-
-const ASSETS = resolve(__dirname, '..', '..', 'assets');
 
 /** A compress client that only records which documents are open (nothing here compresses). */
 function recordingCompress(): CompressClient & { open_: Set<string>; closed: string[] } {

@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressRequestForMotion } from '../../shared/compress/request';
 import { ACTGUY_DIALOG_MEMBERS, ACTGUY_INVOKE_MEMBERS, type ActGuyApi } from '../../shared/ipc/api';
@@ -12,10 +12,9 @@ import { createLoopbackClient, setInAppDialogs } from '../../renderer/transport/
 import { useBuiltCompressWorker } from '../compress/buildWorkerForTests';
 import { createCompressClient, type CompressClient } from '../compressClient';
 import { loopbackDialogPort } from '../dialogPort';
-import { testHandlers } from '../testing/handlerHarness';
+import { SAMPLE_MTN, testHandlers } from '../testing/handlerHarness';
 import { startLoopbackServer, type LoopbackServer } from './server';
 
-const SAMPLE = resolve(__dirname, '..', '..', 'assets', 'walk.mtn');
 const workerPath = useBuiltCompressWorker();
 
 let dir: string;
@@ -36,7 +35,7 @@ beforeEach(async () => {
   );
   writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
   writeFileSync(join(dir, 'secret.txt'), 'secret');
-  copyFileSync(SAMPLE, join(workspace, 'walk.mtn'));
+  copyFileSync(SAMPLE_MTN, join(workspace, 'walk.mtn'));
   compress = createCompressClient({ workerPath: workerPath() });
   const handlers = testHandlers({
     app: { startupPath: join(workspace, 'walk.mtn'), workspaceRoot: workspace },

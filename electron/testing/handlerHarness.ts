@@ -6,7 +6,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { AppInfo } from '../../shared/ipc/documents';
+import type { AppInfo, OpenedMotion, OpenMotionRequest } from '../../shared/ipc/documents';
 import type { DialogPort } from '../dialogPort';
 import { createHandlers, type ApiHandlers, type HandlerContext } from '../handlers';
 import { createPathPolicy } from '../pathPolicy';
@@ -101,4 +101,14 @@ export function tempWorkspace(
   copyFileSync(SAMPLE_MTN, join(workspace, 'walk.mtn'));
   if (options.walkOutside) copyFileSync(SAMPLE_MTN, join(outside, 'walk.mtn'));
   return { dir, workspace, outside };
+}
+
+/** Opens a motion through the handlers (`path`, or the whole request) and returns it; any other outcome fails the test. */
+export async function openedMotion(
+  handlers: Pick<ApiHandlers, 'openMotion'>,
+  request: string | OpenMotionRequest,
+): Promise<OpenedMotion> {
+  const r = await handlers.openMotion(typeof request === 'string' ? { path: request } : request);
+  if (r.status !== 'opened') throw new Error(`expected the motion to open, got ${r.status}`);
+  return r.motion;
 }
