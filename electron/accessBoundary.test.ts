@@ -25,16 +25,14 @@ import { compressRequestForMotion } from '../shared/compress/request';
 import { DEFAULT_TOLERANCES } from '../shared/compress/types';
 import type { IpcReply } from '../shared/ipc/transport';
 import { readMtn } from '../shared/mtn/read';
-import { useBuiltCompressWorker } from './compress/buildWorkerForTests';
-import { createCompressClient, type CompressClient } from './compressClient';
 import { dispatchInvoke, type ApiHandlers } from './handlers';
-import { ASSETS, noDialogs, testHandlers, openedMotion } from './testing/handlerHarness';
+import { ASSETS, noDialogs, testHandlers, openedMotion, useCompressClientPerTest } from './testing/handlerHarness';
 import { inProcessBuild } from './testing/projectHarness';
 import { inProcessImportRunner } from './interchange/importRunner';
 import { inProcessTextChecker } from './project/textCheckJob';
 import { ROOT_ONLY_BVH } from '../shared/testing/bvhFixtures';
 
-const workerPath = useBuiltCompressWorker();
+const compress = useCompressClientPerTest();
 
 /** Text inside every outside file a reply could carry (the outside .mtn files are the workspace motion's bytes). */
 const MARKER = 'OUTSIDE-CONTENT';
@@ -42,7 +40,6 @@ const MARKER = 'OUTSIDE-CONTENT';
 let dir: string;
 let ws: string;
 let out: string;
-let compress: CompressClient;
 let handlers: ApiHandlers;
 let walkBytes: Uint8Array;
 
@@ -94,17 +91,15 @@ beforeEach(() => {
   symlinkSync(out, join(ws, 'linked'));
   for (const name of ['secret.sev', 'secret.json', 'secret.wav', 'secret.bvh', 'secret.mtn', 'p.actguy.json'])
     symlinkSync(join(out, name), join(ws, `link-${name}`));
-  compress = createCompressClient({ workerPath: workerPath() });
   handlers = testHandlers({
     app: { startupPath: join(ws, 'mine.mtn'), workspaceRoot: ws },
-    compress,
+    compress: compress(),
     launchBuild: inProcessBuild,
     runImport: inProcessImportRunner,
     checkText: inProcessTextChecker,
   });
 });
 afterEach(async () => {
-  await compress.dispose();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -344,7 +339,7 @@ describe('every handler that takes a path enforces the policy', () => {
   it('an .mt3 picked in a dialog is decoded with the skeleton beside it only when that skeleton may be read', async () => {
     const picked = testHandlers({
       app: await handlers.getAppInfo(undefined),
-      compress,
+      compress: compress(),
       dialogs: { ...noDialogs, chooseFileToOpen: async () => join(out, 'secret.mt3') },
       checkText: inProcessTextChecker,
     });

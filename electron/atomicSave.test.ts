@@ -14,19 +14,16 @@ import { compressRequestForMotion } from '../shared/compress/request';
 import { KeyFlag } from '../shared/motion/types';
 import { readMtn } from '../shared/mtn/read';
 import { writeMtn } from '../shared/mtn/write';
-import { useBuiltCompressWorker } from './compress/buildWorkerForTests';
-import { createCompressClient, type CompressClient } from './compressClient';
 import { dispatchInvoke, type ApiHandlers } from './handlers';
-import { ASSETS, testHandlers, openedMotion } from './testing/handlerHarness';
+import { ASSETS, testHandlers, openedMotion, useCompressClientPerTest } from './testing/handlerHarness';
 import { atomicWriteIo, writeFileAtomic } from './fsutil';
 import { inProcessImportRunner } from './interchange/importRunner';
 import { inProcessTextChecker } from './project/textCheckJob';
 
-const workerPath = useBuiltCompressWorker();
+const compress = useCompressClientPerTest();
 const realIo = { ...atomicWriteIo };
 
 let ws: string;
-let compress: CompressClient;
 let handlers: ApiHandlers;
 
 /** From now on every write through the seam stores half its bytes, then fails as a full disk does. */
@@ -56,17 +53,15 @@ const tempFiles = (): string[] => readdirSync(ws).filter((n) => n.endsWith('.tmp
 beforeEach(() => {
   ws = mkdtempSync(join(tmpdir(), 'actguy-atomic-'));
   cpSync(ASSETS, ws, { recursive: true });
-  compress = createCompressClient({ workerPath: workerPath() });
   handlers = testHandlers({
     app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws },
-    compress,
+    compress: compress(),
     runImport: inProcessImportRunner,
     checkText: inProcessTextChecker,
   });
 });
 afterEach(async () => {
   restoreIo();
-  await compress.dispose();
   rmSync(ws, { recursive: true, force: true });
 });
 

@@ -11,8 +11,6 @@ import { writeMar } from '../shared/mar/write';
 import { KeyFlag, type Motion } from '../shared/motion/types';
 import { readMtn } from '../shared/mtn/read';
 import { writeMtn } from '../shared/mtn/write';
-import { useBuiltCompressWorker } from './compress/buildWorkerForTests';
-import { createCompressClient, type CompressClient } from './compressClient';
 import { atomicWriteIo } from './fsutil';
 import { dispatchInvoke, type ApiHandlers } from './handlers';
 import {
@@ -22,32 +20,30 @@ import {
   testHandlers,
   type ScriptedDialogs,
   openedMotion,
+  useCompressClientPerTest,
 } from './testing/handlerHarness';
 
-const workerPath = useBuiltCompressWorker();
+const compress = useCompressClientPerTest();
 
 let dir: string;
 let workspace: string;
-let compress: CompressClient;
 let dialogs: ScriptedDialogs;
 let handlers: ApiHandlers;
 let outside: string;
 
 function setup(): void {
   ({ dir, workspace, outside } = tempWorkspace('actguy-handlers-', { walkOutside: true }));
-  compress = createCompressClient({ workerPath: workerPath() });
   dialogs = scriptedDialogs();
   handlers = testHandlers({
     app: { samplePath: SAMPLE_MTN, startupPath: join(workspace, 'walk.mtn'), workspaceRoot: workspace },
     recentDir: join(dir),
-    compress,
+    compress: compress(),
     dialogs,
     checkText: inProcessTextChecker,
   });
 }
 beforeEach(setup);
 afterEach(async () => {
-  await compress.dispose();
   rmSync(dir, { recursive: true, force: true });
 });
 

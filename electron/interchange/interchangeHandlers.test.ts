@@ -12,8 +12,7 @@ import type { CompressRequest, CompressTolerances } from '../../shared/ipc/compr
 import type { Motion } from '../../shared/motion/types';
 import { decodeMt3ToMotion } from '../../shared/mt3/decode';
 import { readMtn } from '../../shared/mtn/read';
-import { useBuiltCompressWorker, useBundledWorker } from '../compress/buildWorkerForTests';
-import { createCompressClient, type CompressClient } from '../compressClient';
+import { useBundledWorker } from '../compress/buildWorkerForTests';
 import { dispatchInvoke, type ApiHandlers } from '../handlers';
 import {
   SAMPLE_MTN,
@@ -22,12 +21,13 @@ import {
   testHandlers,
   type ScriptedDialogs,
   openedMotion,
+  useCompressClientPerTest,
 } from '../testing/handlerHarness';
 import { suggestedName } from './interchangeHandlers';
 import { workerImportRunner } from './importRunner';
 import { SMALL_BVH } from '../../shared/testing/bvhFixtures';
 
-const workerPath = useBuiltCompressWorker();
+const compress = useCompressClientPerTest();
 
 // The import worker bundled as scripts/build.mjs does, so every import here crosses the real worker boundary.
 const importWorkerPath = useBundledWorker(resolve(__dirname, 'importWorker.ts'));
@@ -35,24 +35,21 @@ const importWorkerPath = useBundledWorker(resolve(__dirname, 'importWorker.ts'))
 let dir: string;
 let workspace: string;
 let outside: string;
-let compress: CompressClient;
 let dialogs: ScriptedDialogs;
 let handlers: ApiHandlers;
 
 beforeEach(() => {
   ({ dir, workspace, outside } = tempWorkspace('actguy-interchange-'));
-  compress = createCompressClient({ workerPath: workerPath() });
   dialogs = scriptedDialogs({ confirm: async () => true });
   handlers = testHandlers({
     app: { startupPath: join(workspace, 'walk.mtn'), workspaceRoot: workspace },
     recentDir: dir,
-    compress,
+    compress: compress(),
     dialogs,
     runImport: workerImportRunner(importWorkerPath()),
   });
 });
 afterEach(async () => {
-  await compress.dispose();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -205,7 +202,7 @@ describe('File > Import', () => {
     const h = testHandlers({
       app: { workspaceRoot: workspace },
       recentDir: dir,
-      compress,
+      compress: compress(),
       dialogs: picked,
       runImport: workerImportRunner(importWorkerPath()),
     });
@@ -303,7 +300,7 @@ describe('File > Import', () => {
     const broken = testHandlers({
       app: { workspaceRoot: workspace },
       recentDir: dir,
-      compress,
+      compress: compress(),
       dialogs,
       runImport: workerImportRunner(join(dir, 'no-such-worker.cjs')),
     });
@@ -330,7 +327,7 @@ describe('File > Import', () => {
     const slow = testHandlers({
       app: { workspaceRoot: workspace },
       recentDir: dir,
-      compress,
+      compress: compress(),
       dialogs,
       runImport: workerImportRunner(importWorkerPath(), 1),
     });

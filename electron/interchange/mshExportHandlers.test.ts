@@ -12,8 +12,6 @@ import { parseMshNodesJson } from '../../shared/msh/nodesJson';
 import { readMshAnimation } from '../../shared/msh/read';
 import { readMtn } from '../../shared/mtn/read';
 import type { CommitFs } from '../build/commit';
-import { useBuiltCompressWorker } from '../compress/buildWorkerForTests';
-import { createCompressClient, type CompressClient } from '../compressClient';
 import type { DialogPort } from '../dialogPort';
 import { dispatchInvoke, type ApiHandlers } from '../handlers';
 import {
@@ -23,14 +21,14 @@ import {
   testHandlers,
   type ScriptedDialogs,
   openedMotion,
+  useCompressClientPerTest,
 } from '../testing/handlerHarness';
 
-const workerPath = useBuiltCompressWorker();
+const compress = useCompressClientPerTest();
 
 let dir: string;
 let workspace: string;
 let outside: string;
-let compress: CompressClient;
 let handlers: ApiHandlers;
 /** Save-dialog answers, in order, and the dialogs shown. */
 let answers: ScriptedDialogs['answers'];
@@ -40,7 +38,6 @@ let inject: Partial<CommitFs>;
 
 beforeEach(() => {
   ({ dir, workspace, outside } = tempWorkspace('actguy-msh-export-'));
-  compress = createCompressClient({ workerPath: workerPath() });
   inject = {};
   const scripted = scriptedDialogs({ confirm: async () => true });
   ({ answers, shown } = scripted);
@@ -53,13 +50,12 @@ beforeEach(() => {
   handlers = testHandlers({
     app: { startupPath: join(workspace, 'walk.mtn'), workspaceRoot: workspace },
     recentDir: dir,
-    compress,
+    compress: compress(),
     dialogs,
     mshCommit: { fs: seam },
   });
 });
 afterEach(async () => {
-  await compress.dispose();
   rmSync(dir, { recursive: true, force: true });
 });
 

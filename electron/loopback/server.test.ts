@@ -9,18 +9,15 @@ import type { CompressResponse } from '../../shared/ipc/compress';
 import { decodeIpcFrame, encodeIpcFrame } from '../../shared/ipc/codec';
 import { readMtn } from '../../shared/mtn/read';
 import { createLoopbackClient, setInAppDialogs } from '../../renderer/transport/loopback';
-import { useBuiltCompressWorker } from '../compress/buildWorkerForTests';
-import { createCompressClient, type CompressClient } from '../compressClient';
 import { loopbackDialogPort } from '../dialogPort';
-import { SAMPLE_MTN, testHandlers } from '../testing/handlerHarness';
+import { SAMPLE_MTN, testHandlers, useCompressClientPerTest } from '../testing/handlerHarness';
 import { startLoopbackServer, type LoopbackServer } from './server';
 
-const workerPath = useBuiltCompressWorker();
+const compress = useCompressClientPerTest();
 
 let dir: string;
 let workspace: string;
 let server: LoopbackServer;
-let compress: CompressClient;
 let api: ActGuyApi;
 
 beforeEach(async () => {
@@ -36,10 +33,9 @@ beforeEach(async () => {
   writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
   writeFileSync(join(dir, 'secret.txt'), 'secret');
   copyFileSync(SAMPLE_MTN, join(workspace, 'walk.mtn'));
-  compress = createCompressClient({ workerPath: workerPath() });
   const handlers = testHandlers({
     app: { startupPath: join(workspace, 'walk.mtn'), workspaceRoot: workspace },
-    compress,
+    compress: compress(),
     dialogs: loopbackDialogPort,
   });
   server = await startLoopbackServer({ rendererDir, handlers });
@@ -48,7 +44,6 @@ beforeEach(async () => {
 afterEach(async () => {
   setInAppDialogs(null);
   await server.close();
-  await compress.dispose();
   rmSync(dir, { recursive: true, force: true });
 });
 

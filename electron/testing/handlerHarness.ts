@@ -6,7 +6,10 @@
 import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
 import type { AppInfo, OpenedMotion, OpenMotionRequest } from '../../shared/ipc/documents';
+import { useBuiltCompressWorker } from '../compress/buildWorkerForTests';
+import { createCompressClient, type CompressClient } from '../compressClient';
 import type { DialogPort } from '../dialogPort';
 import { createHandlers, type ApiHandlers, type HandlerContext } from '../handlers';
 import { createPathPolicy } from '../pathPolicy';
@@ -111,4 +114,24 @@ export async function openedMotion(
   const r = await handlers.openMotion(typeof request === 'string' ? { path: request } : request);
   if (r.status !== 'opened') throw new Error(`expected the motion to open, got ${r.status}`);
   return r.motion;
+}
+
+/**
+ * For a test file: a compress client on the bundled compress worker for each test, disposed after it. Call it at
+ * the top of the file, before the file's own beforeEach, which then passes `compress()` to testHandlers.
+ */
+export function useCompressClientPerTest(): () => CompressClient {
+  const workerPath = useBuiltCompressWorker();
+  let client: CompressClient | null = null;
+  beforeEach(() => {
+    client = createCompressClient({ workerPath: workerPath() });
+  });
+  afterEach(async () => {
+    await client?.dispose();
+    client = null;
+  });
+  return () => {
+    if (!client) throw new Error('useCompressClientPerTest: the client exists only while a test runs');
+    return client;
+  };
 }
