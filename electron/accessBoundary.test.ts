@@ -99,9 +99,7 @@ beforeEach(() => {
     checkText: inProcessTextChecker,
   });
 });
-afterEach(async () => {
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 async function call(member: string, arg: unknown): Promise<IpcReply<unknown>> {
   return dispatchInvoke(handlers, member, arg);

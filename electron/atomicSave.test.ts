@@ -60,7 +60,7 @@ beforeEach(() => {
     checkText: inProcessTextChecker,
   });
 });
-afterEach(async () => {
+afterEach(() => {
   restoreIo();
   rmSync(ws, { recursive: true, force: true });
 });

@@ -43,9 +43,7 @@ function setup(): void {
   });
 }
 beforeEach(setup);
-afterEach(async () => {
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A compress request reproducing the motion's own flags, with user keys toggled at `extraKeys` on joint 1. */
 function requestFor(m: Motion, documentId: string, revision: number, extraKeys: number[] = []): CompressRequest {

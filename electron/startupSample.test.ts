@@ -41,9 +41,7 @@ beforeEach(() => {
   mkdirSync(join(dir, 'ws'));
   recent = createRecentFilesStore(null);
 });
-afterEach(async () => {
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 function handlersFor(
   startupPath: string,

@@ -49,9 +49,7 @@ beforeEach(() => {
     runImport: workerImportRunner(importWorkerPath()),
   });
 });
-afterEach(async () => {
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A compress request with the motion's own key flags and flags. */
 function requestFor(

@@ -55,9 +55,7 @@ beforeEach(() => {
     mshCommit: { fs: seam },
   });
 });
-afterEach(async () => {
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const openWalk = (path = join(workspace, 'walk.mtn')) => openedMotion(handlers, path);
 

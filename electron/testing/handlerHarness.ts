@@ -1,7 +1,8 @@
 /**
  * The one setup of the main-process handlers for tests: createHandlers with a fresh path policy, no
  * recent-files folder and dialogs that choose nothing unless a test says otherwise, an AppInfo for the
- * loopback transport, and the temporary workspace most handler tests start from.
+ * loopback transport, the temporary workspace most handler tests start from, a compress client per test,
+ * and a motion opened through the handlers. The project handlers' setup is projectHarness.ts.
  */
 import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
