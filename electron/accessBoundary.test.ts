@@ -18,42 +18,28 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressMotion } from '../shared/compress/compress';
 import { compressRequestForMotion } from '../shared/compress/request';
 import { DEFAULT_TOLERANCES } from '../shared/compress/types';
 import type { IpcReply } from '../shared/ipc/transport';
 import { readMtn } from '../shared/mtn/read';
-import { readInputFile } from './build/files';
-import { useBuiltCompressWorker } from './compress/buildWorkerForTests';
-import { createCompressClient, type CompressClient } from './compressClient';
 import { dispatchInvoke, type ApiHandlers } from './handlers';
-import { noDialogs, testHandlers } from './testing/handlerHarness';
+import { ASSETS, noDialogs, testHandlers, openedMotion, useCompressClientPerTest } from './testing/handlerHarness';
+import { inProcessBuild } from './testing/projectHarness';
 import { inProcessImportRunner } from './interchange/importRunner';
-import { runBuildJob } from './project/buildJob';
-import type { BuildJobLauncher } from './project/buildRunner';
 import { inProcessTextChecker } from './project/textCheckJob';
 import { ROOT_ONLY_BVH } from '../shared/testing/bvhFixtures';
 
-const ASSETS = resolve(__dirname, '..', 'assets');
-const workerPath = useBuiltCompressWorker();
+const compress = useCompressClientPerTest();
 
 /** Text inside every outside file a reply could carry (the outside .mtn files are the workspace motion's bytes). */
 const MARKER = 'OUTSIDE-CONTENT';
 
-const inProcessBuild: BuildJobLauncher = (req, onMessage) => {
-  let stopped = false;
-  setTimeout(() => runBuildJob(req, readInputFile, (m) => !stopped && onMessage(m)), 0);
-  return () => {
-    stopped = true;
-  };
-};
-
 let dir: string;
 let ws: string;
 let out: string;
-let compress: CompressClient;
 let handlers: ApiHandlers;
 let walkBytes: Uint8Array;
 
@@ -105,19 +91,15 @@ beforeEach(() => {
   symlinkSync(out, join(ws, 'linked'));
   for (const name of ['secret.sev', 'secret.json', 'secret.wav', 'secret.bvh', 'secret.mtn', 'p.actguy.json'])
     symlinkSync(join(out, name), join(ws, `link-${name}`));
-  compress = createCompressClient({ workerPath: workerPath() });
   handlers = testHandlers({
     app: { startupPath: join(ws, 'mine.mtn'), workspaceRoot: ws },
-    compress,
+    compress: compress(),
     launchBuild: inProcessBuild,
     runImport: inProcessImportRunner,
     checkText: inProcessTextChecker,
   });
 });
-afterEach(async () => {
-  await compress.dispose();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 async function call(member: string, arg: unknown): Promise<IpcReply<unknown>> {
   return dispatchInvoke(handlers, member, arg);
@@ -125,11 +107,10 @@ async function call(member: string, arg: unknown): Promise<IpcReply<unknown>> {
 
 /** Opens the workspace motion and returns what the save and export members need. */
 async function openMine(): Promise<{ documentId: string; compress: ReturnType<typeof compressRequestForMotion> }> {
-  const r = await handlers.openMotion({ path: join(ws, 'mine.mtn') });
-  if (r.status !== 'opened') throw new Error('not opened');
+  const { documentId } = await openedMotion(handlers, join(ws, 'mine.mtn'));
   return {
-    documentId: r.motion.documentId,
-    compress: compressRequestForMotion(readMtn(walkBytes), r.motion.documentId, 1),
+    documentId,
+    compress: compressRequestForMotion(readMtn(walkBytes), documentId, 1),
   };
 }
 
@@ -285,9 +266,10 @@ describe('every handler that takes a path enforces the policy', () => {
   });
 
   it('a save or export onto a file the motion was read from is refused, however it is spelled', async () => {
-    const opened = await handlers.openMotion({ path: join(ws, 'walk.mt3'), skeletonPath: join(ws, 'mine.mtn') });
-    if (opened.status !== 'opened') throw new Error('not opened');
-    const { documentId, mtnBytes } = opened.motion;
+    const { documentId, mtnBytes } = await openedMotion(handlers, {
+      path: join(ws, 'walk.mt3'),
+      skeletonPath: join(ws, 'mine.mtn'),
+    });
     const before = [readFileSync(join(ws, 'walk.mt3')), readFileSync(join(ws, 'mine.mtn'))];
     const request = compressRequestForMotion(readMtn(mtnBytes), documentId, 1);
     const exported = await call('exportMt3', { path: `${ws}/./walk.mt3`, compress: request });
@@ -355,7 +337,7 @@ describe('every handler that takes a path enforces the policy', () => {
   it('an .mt3 picked in a dialog is decoded with the skeleton beside it only when that skeleton may be read', async () => {
     const picked = testHandlers({
       app: await handlers.getAppInfo(undefined),
-      compress,
+      compress: compress(),
       dialogs: { ...noDialogs, chooseFileToOpen: async () => join(out, 'secret.mt3') },
       checkText: inProcessTextChecker,
     });

@@ -7,25 +7,18 @@
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportMshOutcome } from '../shared/ipc/interchange';
-import type { BuildStatus } from '../shared/ipc/project';
 import { commitOutputs } from './build/commit';
-import { readInputFile } from './build/files';
 import { HOSTILE_JOURNALS, hashTree, journalOf, outsideFolder } from './build/hostileJournalsForTests';
 import { useBuiltCompressWorker } from './compress/buildWorkerForTests';
 import { createCompressClient, type CompressClient } from './compressClient';
 import type { DialogPort } from './dialogPort';
 import { dispatchInvoke } from './handlers';
-import { noDialogs, testHandlers } from './testing/handlerHarness';
-import { createPathPolicy } from './pathPolicy';
-import { runBuildJob } from './project/buildJob';
-import type { BuildJobLauncher } from './project/buildRunner';
-import { createProjectHandlers } from './project/projectHandlers';
-import { inProcessTextChecker } from './project/textCheckJob';
+import { ASSETS, noDialogs, testHandlers, openedMotion } from './testing/handlerHarness';
+import { testProjectHandlers } from './testing/projectHarness';
 
-const ASSETS = resolve(__dirname, '..', 'assets');
 const dirs: string[] = [];
 afterEach(() => {
   while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
@@ -45,23 +38,6 @@ const refusal = (journal: string) => `refused the commit journal ${journal}: `;
 const HOW_TO_CLEAR = 'move the journal aside (rename or delete it) and run again';
 
 describe("the app's Build with a planted journal", () => {
-  /** Runs build jobs in-process, delivering messages asynchronously as the worker would. */
-  const inProcess: BuildJobLauncher = (req, onMessage) => {
-    let stopped = false;
-    setTimeout(() => runBuildJob(req, readInputFile, (m) => !stopped && onMessage(m)), 0);
-    return () => {
-      stopped = true;
-    };
-  };
-  const settle = async (get: () => Promise<BuildStatus>): Promise<BuildStatus> => {
-    for (let i = 0; i < 1000; i++) {
-      const s = await get();
-      if (s.state === 'done' || s.state === 'failed' || s.state === 'cancelled') return s;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    throw new Error('build did not finish');
-  };
-
   /** A one-motion project, opened the way File > Open Project does (picked in the dialog), and a build of it. */
   async function projectBuild(proj: string) {
     const project = join(proj, 'p.actguy.json');
@@ -74,24 +50,9 @@ describe("the app's Build with a planted journal", () => {
         outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
       }),
     );
-    const picks = [project];
-    const dialogs: DialogPort = {
-      chooseFileToOpen: async () => picks.shift() ?? null,
-      chooseFileToSave: async () => null,
-      confirm: async () => false,
-    };
-    const h = createProjectHandlers({
-      policy: createPathPolicy(),
-      dialogs,
-      launchBuild: inProcess,
-      checkText: inProcessTextChecker,
-    });
-    const opened = await h.openProjectDialog(undefined);
-    if (opened.status !== 'opened') throw new Error('not opened');
-    const build = async () => {
-      const started = await h.startBuild({ projectPath: project, projectText: opened.project.text });
-      return settle(async () => h.getBuildStatus({ buildId: started.buildId }));
-    };
+    const { openPicked, build: buildOf } = testProjectHandlers();
+    const text = await openPicked(project);
+    const build = () => buildOf(project, text);
     const outputs = ['stage.mar', 'stage.sar', 'stage.report.json'].map((f) => join(proj, 'out', f));
     return { build, outputs, inputs: [join(proj, 'walk.mtn'), join(proj, 'walk.sev')] };
   }
@@ -159,13 +120,12 @@ describe("the app's Export MSH with a planted journal", () => {
       compress,
       dialogs,
     });
-    const opened = await handlers.openMotion({ path: join(proj, 'walk.mtn') });
-    if (opened.status !== 'opened') throw new Error('not opened');
+    const opened = await openedMotion(handlers, join(proj, 'walk.mtn'));
     const prefix = join(proj, 'walk');
     const outputs = [`${prefix}.res8`, `${prefix}.res19`, `${prefix}.nodes.json`];
     const exportMsh = () =>
       dispatchInvoke(handlers, 'exportMsh', {
-        documentId: opened.motion.documentId,
+        documentId: opened.documentId,
         positionTolerance: 0.5,
         rotationToleranceDeg: 0.5,
         path: outputs[0],

@@ -8,26 +8,22 @@
  */
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeSync as realWriteSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressRequestForMotion } from '../shared/compress/request';
 import { KeyFlag } from '../shared/motion/types';
 import { readMtn } from '../shared/mtn/read';
 import { writeMtn } from '../shared/mtn/write';
-import { useBuiltCompressWorker } from './compress/buildWorkerForTests';
-import { createCompressClient, type CompressClient } from './compressClient';
 import { dispatchInvoke, type ApiHandlers } from './handlers';
-import { testHandlers } from './testing/handlerHarness';
+import { ASSETS, testHandlers, openedMotion, useCompressClientPerTest } from './testing/handlerHarness';
 import { atomicWriteIo, writeFileAtomic } from './fsutil';
 import { inProcessImportRunner } from './interchange/importRunner';
 import { inProcessTextChecker } from './project/textCheckJob';
 
-const ASSETS = resolve(__dirname, '..', 'assets');
-const workerPath = useBuiltCompressWorker();
+const compress = useCompressClientPerTest();
 const realIo = { ...atomicWriteIo };
 
 let ws: string;
-let compress: CompressClient;
 let handlers: ApiHandlers;
 
 /** From now on every write through the seam stores half its bytes, then fails as a full disk does. */
@@ -57,17 +53,15 @@ const tempFiles = (): string[] => readdirSync(ws).filter((n) => n.endsWith('.tmp
 beforeEach(() => {
   ws = mkdtempSync(join(tmpdir(), 'actguy-atomic-'));
   cpSync(ASSETS, ws, { recursive: true });
-  compress = createCompressClient({ workerPath: workerPath() });
   handlers = testHandlers({
     app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws },
-    compress,
+    compress: compress(),
     runImport: inProcessImportRunner,
     checkText: inProcessTextChecker,
   });
 });
-afterEach(async () => {
+afterEach(() => {
   restoreIo();
-  await compress.dispose();
   rmSync(ws, { recursive: true, force: true });
 });
 
@@ -113,15 +107,14 @@ describe('every save and export of the app is atomic', () => {
   it('saveMotion: the disk fills up halfway; the .mtn on disk is intact, the message names it, and the edits save once there is room', async () => {
     const target = join(ws, 'walk.mtn');
     const before = readFileSync(target);
-    const opened = await handlers.openMotion({ path: target });
-    if (opened.status !== 'opened') throw new Error('not opened');
-    const motion = readMtn(opened.motion.mtnBytes);
+    const opened = await openedMotion(handlers, target);
+    const motion = readMtn(opened.mtnBytes);
     const flag = (5 * motion.joints.length + 2) * 4;
     motion.jointKeyInfo[flag] ^= KeyFlag.KEY;
     const edited = writeMtn(motion);
     diskFillsUp();
     const failed = await dispatchInvoke(handlers, 'saveMotion', {
-      documentId: opened.motion.documentId,
+      documentId: opened.documentId,
       path: target,
       mtnBytes: edited,
     });
@@ -135,7 +128,7 @@ describe('every save and export of the app is atomic', () => {
     expect(tempFiles()).toEqual([]);
     // Nothing was lost: the same document saves the same edits once the disk has room.
     restoreIo();
-    const saved = await handlers.saveMotion({ documentId: opened.motion.documentId, path: target, mtnBytes: edited });
+    const saved = await handlers.saveMotion({ documentId: opened.documentId, path: target, mtnBytes: edited });
     expect(saved.status).toBe('saved');
     expect(readMtn(new Uint8Array(readFileSync(target))).jointKeyInfo[flag]).toBe(motion.jointKeyInfo[flag]);
   });
@@ -165,9 +158,7 @@ describe('every save and export of the app is atomic', () => {
   });
 
   it('exportMt3 and exportGltf: an existing export survives a failed overwrite', async () => {
-    const opened = await handlers.openMotion({ path: join(ws, 'walk.mtn') });
-    if (opened.status !== 'opened') throw new Error('not opened');
-    const { documentId, mtnBytes } = opened.motion;
+    const { documentId, mtnBytes } = await openedMotion(handlers, join(ws, 'walk.mtn'));
     const request = compressRequestForMotion(readMtn(mtnBytes), documentId, 1);
     const mt3 = join(ws, 'walk.mt3');
     const glb = join(ws, 'walk.glb');

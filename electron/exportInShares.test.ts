@@ -14,7 +14,7 @@ import { writeMtn } from '../shared/mtn/write';
 import { resampleMotion } from '../shared/motion/resample';
 import { useBuiltCompressWorker, useBundledWorker } from './compress/buildWorkerForTests';
 import { createCompressClient, type CompressClient } from './compressClient';
-import { tempWorkspace, testHandlers } from './testing/handlerHarness';
+import { tempWorkspace, testHandlers, openedMotion } from './testing/handlerHarness';
 import { inProcessTextChecker } from './project/textCheckJob';
 
 const LONG = resolve(__dirname, '..', 'assets', 'cmu_01_01.mtn');
@@ -68,10 +68,9 @@ async function openLong(
   handlers: ReturnType<typeof handlersWithPool>['handlers'],
   file = 'long.mtn',
 ): Promise<CompressRequest> {
-  const opened = await handlers.openMotion({ path: join(workspace, file) });
-  if (opened.status !== 'opened') throw new Error(`expected opened, got ${opened.status}`);
-  const m = readMtn(opened.motion.mtnBytes);
-  const req = compressRequestForMotion(m, opened.motion.documentId, 1);
+  const opened = await openedMotion(handlers, join(workspace, file));
+  const m = readMtn(opened.mtnBytes);
+  const req = compressRequestForMotion(m, opened.documentId, 1);
   for (const f of [100, 101, 350]) req.jointKeyFlags[f * m.joints.length + 3] |= KeyFlag.KEY;
   return req;
 }
@@ -144,10 +143,9 @@ describe('MSH export of a long motion', () => {
   it('fits its nodes in shares on the pool and writes the files of one thread', async () => {
     const files = async (jobs: number, prefix: string) => {
       const h = handlersWithPool(jobs);
-      const opened = await h.handlers.openMotion({ path: join(workspace, 'long.mtn') });
-      if (opened.status !== 'opened') throw new Error(`expected opened, got ${opened.status}`);
+      const opened = await openedMotion(h.handlers, join(workspace, 'long.mtn'));
       await h.handlers.exportMsh({
-        documentId: opened.motion.documentId,
+        documentId: opened.documentId,
         positionTolerance: 0.5,
         rotationToleranceDeg: 1,
         path: join(workspace, `${prefix}.res8`),

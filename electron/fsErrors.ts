@@ -19,3 +19,34 @@ export function systemReason(e: unknown): string {
   if (code === 'EFBIG' && e instanceof Error) return e.message.replace(/^EFBIG: /, '').replace(/, \w+ '[^']*'$/, '');
   return (code && known[code]) ?? (e instanceof Error ? e.message : String(e));
 }
+
+/** Says why a file could not be read or written, in words (ENOENT -> "no such file or directory"). */
+export function describeFsError(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  switch (err?.code) {
+    case 'ENOENT':
+      return 'no such file or directory';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'is a directory, not a file';
+    case 'ENOTDIR':
+      return 'a component of the path is not a directory';
+    case 'ENOSPC':
+      return 'no space left on the device';
+    case 'EROFS':
+      return 'read-only file system';
+    case 'EEXIST':
+      return 'it already exists';
+    case 'EXDEV':
+      return 'it is on another disk';
+    case 'ENOTREG': // readBytes (electron/fsutil.ts)
+      return 'it is not a plain file (a pipe, socket or device)';
+    case 'EFBIG': // readBytes' limit says how large, in words ("EFBIG: it is N bytes, more than ...")
+      return (err.message ?? '').replace(/^EFBIG: /, '').replace(/, \w+ '[^']*'$/, '');
+    // Node appends the path it worked on (`, open '/x/.stage.mar.actguy-new…'`): the caller names the user's path instead.
+    default:
+      return (err?.message ?? String(e)).replace(/, \w+ '[^']*'( -> '[^']*')?$/, '');
+  }
+}

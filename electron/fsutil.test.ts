@@ -1,11 +1,27 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { describeFsError } from './build/files';
-import { atomicWriteIo, baseNameOf, makeFolders, readBytes, writeFileAtomic, type FolderIo } from './fsutil';
-import { systemReason } from './fsErrors';
+import { describeFsError, systemReason } from './fsErrors';
+import {
+  atomicWriteIo,
+  baseNameOf,
+  makeFolders,
+  readBytes,
+  readSmallFile,
+  writeFileAtomic,
+  type FolderIo,
+} from './fsutil';
 
 const realIo = { ...atomicWriteIo };
 import { OWN_TEMP, ownTempName } from './tempFiles';
@@ -205,6 +221,47 @@ describe('readBytes and baseNameOf', () => {
     expect(baseNameOf('/w/motions/walk_01.mtn')).toBe('walk_01');
     expect(baseNameOf('/w/stage.actguy.json')).toBe('stage.actguy');
     expect(baseNameOf('noext')).toBe('noext');
+  });
+});
+
+describe('readSmallFile: a small file that may be hostile (a window state, the recent list, a build journal or lock)', () => {
+  const folder = (): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'actguy-fsutil-'));
+    dirs.push(dir);
+    return dir;
+  };
+
+  it('reads a plain UTF-8 file whole, with its ctime; a file that is not there is undefined', () => {
+    const dir = folder();
+    writeFileSync(join(dir, 'recent.json'), '["/w/ä.mtn"]');
+    const read = readSmallFile(join(dir, 'recent.json'), 64);
+    expect(read).toEqual({ text: '["/w/ä.mtn"]', ctimeMs: statSync(join(dir, 'recent.json')).ctimeMs });
+    expect(readSmallFile(join(dir, 'missing.json'), 64)).toBeUndefined();
+  });
+
+  it('refuses a symbolic link (even to a plain file), a folder and a FIFO without opening them, in words', () => {
+    const dir = folder();
+    writeFileSync(join(dir, 'real.json'), '{}');
+    symlinkSync(join(dir, 'real.json'), join(dir, 'link.json'));
+    mkdirSync(join(dir, 'folder.json'));
+    expect(readSmallFile(join(dir, 'link.json'), 64)).toEqual({ problem: 'it is a symbolic link' });
+    expect(readSmallFile(join(dir, 'folder.json'), 64)).toEqual({ problem: 'it is a folder' });
+    if (process.platform === 'win32') return; // mkfifo
+    // Were the FIFO opened for reading, the open would wait for a writer that never comes and the test time out.
+    execFileSync('mkfifo', [join(dir, 'fifo.json')]);
+    expect(readSmallFile(join(dir, 'fifo.json'), 64)).toEqual({ problem: 'it is not a plain file' });
+  });
+
+  it('refuses a file larger than maxBytes before reading it, and one that is not UTF-8', () => {
+    const dir = folder();
+    writeFileSync(join(dir, 'big.json'), 'x'.repeat(65));
+    writeFileSync(join(dir, 'exact.json'), 'x'.repeat(64));
+    writeFileSync(join(dir, 'latin1.json'), new Uint8Array([0x22, 0xe4, 0x22]));
+    expect(readSmallFile(join(dir, 'big.json'), 64)).toEqual({
+      problem: 'it is 65 bytes, more than the 64 it could be',
+    });
+    expect(readSmallFile(join(dir, 'exact.json'), 64)).toMatchObject({ text: 'x'.repeat(64) });
+    expect(readSmallFile(join(dir, 'latin1.json'), 64)).toEqual({ problem: 'it is not UTF-8 text' });
   });
 });
 

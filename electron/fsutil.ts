@@ -3,17 +3,20 @@ import {
   constants,
   fstatSync,
   fsyncSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readFileSync,
+  readSync,
   renameSync,
   statSync,
   unlinkSync,
   writeSync,
+  type Stats,
 } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { TEXT_MAX_BYTES } from '../shared/sev/text';
-import { systemReason } from './fsErrors';
+import { describeFsError, systemReason } from './fsErrors';
 import { ownTempName, sweepStaleTemps } from './tempFiles';
 
 /** A text file larger than the decoder takes (shared/sev/text.ts) is refused before it is read. */
@@ -53,6 +56,67 @@ export function readBytes(path: string, limit?: { bytes: number; of: string }): 
   } finally {
     closeSync(fd);
   }
+}
+
+/** A small file read without trusting it; `undefined` when it does not exist. */
+export type SmallFile = { text: string; ctimeMs: number } | { problem: string };
+
+/**
+ * Reads a file that may be hostile: only a plain file (not a link, a FIFO or a
+ * device), at most `maxBytes`, UTF-8. What is wrong comes back as a problem in
+ * words, so the caller names the file.
+ */
+export function readSmallFile(path: string, maxBytes: number): SmallFile | undefined {
+  let st: Stats;
+  try {
+    st = lstatSync(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    return { problem: describeFsError(e) };
+  }
+  const kind = notPlainFile(st);
+  if (kind) return { problem: kind };
+  if (st.size > maxBytes) return { problem: `it is ${st.size} bytes, more than the ${maxBytes} it could be` };
+  let fd: number;
+  try {
+    // No link may be followed and no FIFO may block the open, even if the file changed since the lstat.
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    return { problem: code === 'ELOOP' ? 'it is a symbolic link' : describeFsError(e) };
+  }
+  try {
+    const fst = fstatSync(fd);
+    if (!fst.isFile()) return { problem: 'it is not a plain file' };
+    const buf = Buffer.alloc(maxBytes + 1);
+    let n = 0;
+    for (;;) {
+      const got = readSync(fd, buf, n, buf.length - n, null);
+      if (got === 0) break;
+      n += got;
+      if (n > maxBytes) return { problem: `it is more than the ${maxBytes} bytes it could be` };
+    }
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(buf.subarray(0, n));
+    } catch {
+      return { problem: 'it is not UTF-8 text' };
+    }
+    return { text, ctimeMs: fst.ctimeMs };
+  } catch (e) {
+    return { problem: describeFsError(e) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Why an lstat result is not a plain file, or undefined when it is one. */
+export function notPlainFile(st: Stats): string | undefined {
+  if (st.isSymbolicLink()) return 'it is a symbolic link';
+  if (st.isDirectory()) return 'it is a folder';
+  if (!st.isFile()) return 'it is not a plain file';
+  return undefined;
 }
 
 /**

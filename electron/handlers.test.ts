@@ -1,6 +1,6 @@
 import { inProcessTextChecker } from './project/textCheckJob';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressMotion } from '../shared/compress/compress';
 import { compressRequestForMotion } from '../shared/compress/request';
@@ -11,39 +11,39 @@ import { writeMar } from '../shared/mar/write';
 import { KeyFlag, type Motion } from '../shared/motion/types';
 import { readMtn } from '../shared/mtn/read';
 import { writeMtn } from '../shared/mtn/write';
-import { useBuiltCompressWorker } from './compress/buildWorkerForTests';
-import { createCompressClient, type CompressClient } from './compressClient';
 import { atomicWriteIo } from './fsutil';
 import { dispatchInvoke, type ApiHandlers } from './handlers';
-import { scriptedDialogs, tempWorkspace, testHandlers, type ScriptedDialogs } from './testing/handlerHarness';
+import {
+  SAMPLE_MTN,
+  scriptedDialogs,
+  tempWorkspace,
+  testHandlers,
+  type ScriptedDialogs,
+  openedMotion,
+  useCompressClientPerTest,
+} from './testing/handlerHarness';
 
-const SAMPLE = resolve(__dirname, '..', 'assets', 'walk.mtn');
-const workerPath = useBuiltCompressWorker();
+const compress = useCompressClientPerTest();
 
 let dir: string;
 let workspace: string;
-let compress: CompressClient;
 let dialogs: ScriptedDialogs;
 let handlers: ApiHandlers;
 let outside: string;
 
 function setup(): void {
   ({ dir, workspace, outside } = tempWorkspace('actguy-handlers-', { walkOutside: true }));
-  compress = createCompressClient({ workerPath: workerPath() });
   dialogs = scriptedDialogs();
   handlers = testHandlers({
-    app: { samplePath: SAMPLE, startupPath: join(workspace, 'walk.mtn'), workspaceRoot: workspace },
+    app: { samplePath: SAMPLE_MTN, startupPath: join(workspace, 'walk.mtn'), workspaceRoot: workspace },
     recentDir: join(dir),
-    compress,
+    compress: compress(),
     dialogs,
     checkText: inProcessTextChecker,
   });
 }
 beforeEach(setup);
-afterEach(async () => {
-  await compress.dispose();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A compress request reproducing the motion's own flags, with user keys toggled at `extraKeys` on joint 1. */
 function requestFor(m: Motion, documentId: string, revision: number, extraKeys: number[] = []): CompressRequest {
@@ -52,11 +52,7 @@ function requestFor(m: Motion, documentId: string, revision: number, extraKeys: 
   return req;
 }
 
-async function openWalk(path = join(workspace, 'walk.mtn')) {
-  const r = await handlers.openMotion({ path });
-  if (r.status !== 'opened') throw new Error(`expected opened, got ${r.status}`);
-  return r.motion;
-}
+const openWalk = (path = join(workspace, 'walk.mtn')) => openedMotion(handlers, path);
 
 describe('handlers', () => {
   it('handle every invoke member of the API (and nothing else)', async () => {
@@ -74,7 +70,7 @@ describe('handlers', () => {
     expect(m.kind).toBe('mtn');
     expect(m.readOnly).toBe(false);
     expect(m.name).toBe('walk');
-    expect(Buffer.from(m.mtnBytes).equals(readFileSync(SAMPLE))).toBe(true);
+    expect(Buffer.from(m.mtnBytes).equals(readFileSync(SAMPLE_MTN))).toBe(true);
     const recent = await handlers.getRecentFiles(undefined);
     expect(recent[0]).toMatchObject({ name: 'walk', kind: 'mtn' });
     // persisted in the user-data folder
@@ -126,7 +122,7 @@ describe('handlers', () => {
   });
 
   it('a corrupt file gives a readable FormatError message naming the file, over dispatch', async () => {
-    writeFileSync(join(workspace, 'broken.mtn'), readFileSync(SAMPLE).subarray(0, 200));
+    writeFileSync(join(workspace, 'broken.mtn'), readFileSync(SAMPLE_MTN).subarray(0, 200));
     const reply = await dispatchInvoke(handlers, 'openMotion', { path: join(workspace, 'broken.mtn') });
     expect(reply.ok).toBe(false);
     if (!reply.ok) {
@@ -340,7 +336,7 @@ describe('handlers', () => {
     dialogs.answers.push(join(outside, 'copy'));
     const saved = await handlers.saveMotionAsDialog({ documentId: doc.documentId, mtnBytes: doc.mtnBytes });
     expect(saved).toMatchObject({ status: 'saved', file: { name: 'copy' } });
-    expect(readFileSync(join(outside, 'copy.mtn')).equals(readFileSync(SAMPLE))).toBe(true);
+    expect(readFileSync(join(outside, 'copy.mtn')).equals(readFileSync(SAMPLE_MTN))).toBe(true);
     dialogs.answers.push(true);
     expect(await handlers.confirmDiscardChanges({ documentName: 'walk', action: 'open another motion' })).toBe(true);
   });

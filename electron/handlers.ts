@@ -43,7 +43,15 @@ import { systemReason } from './fsErrors';
 import { requireBytes, requireObject, requireString } from './ipcArgs';
 import { loadMotionFile, motionKindOfPath } from './motionFiles';
 import { refuseOverwritingInput } from './pathIdentity';
-import { canonicalPath, isInside, linkOutOf, PathNotAllowedError, quotePath, type PathPolicy } from './pathPolicy';
+import {
+  allowUnlessLinkedOut,
+  canonicalPath,
+  isInside,
+  linkOutOf,
+  PathNotAllowedError,
+  quotePath,
+  type PathPolicy,
+} from './pathPolicy';
 import type { RecentFilesStore } from './recentFiles';
 import { createProjectHandlers, SOUND_EXTENSIONS } from './project/projectHandlers';
 import { createInterchangeHandlers } from './interchange/interchangeHandlers';
@@ -126,12 +134,12 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     const folder = dirname(motionPath);
     const sev = join(folder, `${baseNameOf(motionPath)}.sev`);
     // A link that leads out of the motion's folder grants nothing (the page's read or save names where it leads).
-    if (linkOutOf(folder, sev) === null) policy.allowFile(sev, { readOnly: !policy.mayWrite(motionPath) });
+    allowUnlessLinkedOut(policy, folder, sev, { as: 'file', readOnly: !policy.mayWrite(motionPath) });
     // Outside a project the audition sounds are `sounds/` beside the motion (the layout of assets/): sound files only.
     const sounds = join(folder, 'sounds');
     try {
-      if (statSync(sounds).isDirectory() && linkOutOf(folder, sounds) === null)
-        policy.allowTree(sounds, { extensions: SOUND_EXTENSIONS });
+      if (statSync(sounds).isDirectory())
+        allowUnlessLinkedOut(policy, folder, sounds, { as: 'tree', extensions: SOUND_EXTENSIONS });
     } catch {
       // no sounds folder: the editor shows which SEs have no sound
     }
@@ -302,7 +310,8 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
    * folder. The dialog asked about replacing `walk2`, not a `walk2.mtn` that links out of the folder.
    */
   const allowCompleted = (chosen: string, path: string): void => {
-    if (path === chosen || linkOutOf(dirname(path), path) === null) policy.allowFile(path);
+    if (path === chosen) policy.allowFile(path);
+    else allowUnlessLinkedOut(policy, dirname(path), path);
   };
 
   const projectHandlers = createProjectHandlers({

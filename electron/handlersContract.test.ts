@@ -6,7 +6,7 @@
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FormatError } from '../shared/errors';
 import type { CompressRequest } from '../shared/ipc/compress';
@@ -17,12 +17,10 @@ import { compressRequestForMotion } from '../shared/compress/request';
 import type { CompressClient } from './compressClient';
 import type { DialogPort } from './dialogPort';
 import { dispatchInvoke, type ApiHandlers } from './handlers';
-import { testHandlers } from './testing/handlerHarness';
+import { SAMPLE_MTN, testHandlers, openedMotion } from './testing/handlerHarness';
 import { canonicalPath, createPathPolicy, PathNotAllowedError, type PathPolicy } from './pathPolicy';
 import { inProcessTextChecker } from './project/textCheckJob';
 import { createRecentFilesStore } from './recentFiles';
-
-const SAMPLE = resolve(__dirname, '..', 'assets', 'walk.mtn');
 
 interface FakeCompress extends CompressClient {
   calls: string[];
@@ -88,7 +86,7 @@ let handlers: ApiHandlers;
 function make(overrides: Partial<AppInfo> = {}): ApiHandlers {
   policy = createPathPolicy();
   return testHandlers({
-    app: { version: '1.2.3', samplePath: SAMPLE, startupPath: SAMPLE, workspaceRoot: ws, ...overrides },
+    app: { version: '1.2.3', samplePath: SAMPLE_MTN, startupPath: SAMPLE_MTN, workspaceRoot: ws, ...overrides },
     policy,
     compress,
     dialogs: scripted(answers, asked),
@@ -104,7 +102,7 @@ beforeEach(() => {
   outside = join(dir, 'outside');
   mkdirSync(ws);
   mkdirSync(outside);
-  copyFileSync(SAMPLE, join(ws, 'walk.mtn'));
+  copyFileSync(SAMPLE_MTN, join(ws, 'walk.mtn'));
   compress = fakeCompress();
   answers = [];
   asked = [];
@@ -114,11 +112,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function openWalk(path = join(ws, 'walk.mtn')) {
-  const r = await handlers.openMotion({ path });
-  if (r.status !== 'opened') throw new Error(`expected opened, got ${r.status}`);
-  return r.motion;
-}
+const openWalk = (path = join(ws, 'walk.mtn')) => openedMotion(handlers, path);
 const requestFor = (mtnBytes: Uint8Array, documentId: string): CompressRequest =>
   compressRequestForMotion(readMtn(mtnBytes), documentId, 1);
 const failure = async (member: string, arg: unknown): Promise<string> => {
@@ -240,15 +234,15 @@ describe('what the handlers allow at start', () => {
   it('the sample, the start-up file, the recent files and the workspace, nothing else', async () => {
     const recentDir = join(dir, 'user');
     mkdirSync(recentDir);
-    copyFileSync(SAMPLE, join(outside, 'recent.mtn'));
-    copyFileSync(SAMPLE, join(outside, 'startup.mtn'));
-    copyFileSync(SAMPLE, join(outside, 'other.mtn'));
+    copyFileSync(SAMPLE_MTN, join(outside, 'recent.mtn'));
+    copyFileSync(SAMPLE_MTN, join(outside, 'startup.mtn'));
+    copyFileSync(SAMPLE_MTN, join(outside, 'other.mtn'));
     const recent = createRecentFilesStore(recentDir);
     recent.add({ path: join(outside, 'recent.mtn'), name: 'recent', kind: 'mtn' });
     policy = createPathPolicy();
     testHandlers({
       app: {
-        samplePath: SAMPLE,
+        samplePath: SAMPLE_MTN,
         startupPath: join(outside, 'startup.mtn'),
         transport: 'electron',
         nativeDialogs: true,
@@ -260,7 +254,7 @@ describe('what the handlers allow at start', () => {
       compress,
       dialogs: scripted(answers, asked),
     });
-    expect(policy.isAllowed(SAMPLE)).toBe(true);
+    expect(policy.isAllowed(SAMPLE_MTN)).toBe(true);
     expect(policy.isAllowed(join(outside, 'startup.mtn'))).toBe(true);
     expect(policy.isAllowed(join(outside, 'recent.mtn'))).toBe(true);
     expect(policy.isAllowed(join(outside, 'other.mtn'))).toBe(false);
@@ -302,7 +296,7 @@ describe('opening and saving motions', () => {
   });
 
   it('a motion outside the workspace opened from the dialog makes its own .sev readable, and only that', async () => {
-    copyFileSync(SAMPLE, join(outside, 'run.MTN'));
+    copyFileSync(SAMPLE_MTN, join(outside, 'run.MTN'));
     answers.push(join(outside, 'run.MTN'));
     expect((await handlers.openMotionDialog(undefined)).status).toBe('opened');
     expect(asked[0]).toEqual({
@@ -396,7 +390,7 @@ describe('opening and saving motions', () => {
   });
 
   it('chooseSkeletonDialog asks for an .mtn and allows the one chosen', async () => {
-    copyFileSync(SAMPLE, join(outside, 'skel.mtn'));
+    copyFileSync(SAMPLE_MTN, join(outside, 'skel.mtn'));
     answers.push(null, join(outside, 'skel.mtn'));
     expect(await handlers.chooseSkeletonDialog(undefined)).toEqual({ status: 'cancelled' });
     expect(policy.isAllowed(join(outside, 'skel.mtn'))).toBe(false);

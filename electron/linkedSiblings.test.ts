@@ -11,18 +11,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressRequestForMotion } from '../shared/compress/request';
 import type { IpcReply } from '../shared/ipc/transport';
 import { readMtn } from '../shared/mtn/read';
-import { useBuiltCompressWorker } from './compress/buildWorkerForTests';
-import { createCompressClient, type CompressClient } from './compressClient';
 import { dispatchInvoke, type ApiHandlers } from './handlers';
-import { ASSETS, SAMPLE_MTN, scriptedDialogs, testHandlers } from './testing/handlerHarness';
+import { ASSETS, SAMPLE_MTN, scriptedDialogs, testHandlers, useCompressClientPerTest } from './testing/handlerHarness';
 import { inProcessTextChecker } from './project/textCheckJob';
 
-const workerPath = useBuiltCompressWorker();
+const compress = useCompressClientPerTest();
 
 let dir: string;
 let received: string;
 let outside: string;
-let compress: CompressClient;
 let handlers: ApiHandlers;
 const dialogs = scriptedDialogs();
 const SECRET = 'export SECRET=outside\n';
@@ -35,19 +32,15 @@ beforeEach(() => {
   mkdirSync(outside);
   copyFileSync(SAMPLE_MTN, join(received, 'walk.mtn'));
   for (const f of ['bashrc', 'tuning.json', 'table.sls', 'other.mtn']) writeFileSync(join(outside, f), SECRET);
-  compress = createCompressClient({ workerPath: workerPath() });
   // The motion is the user's (handed over on the command line): its own .sev and tuning file may be written.
   handlers = testHandlers({
     app: { startupPath: join(received, 'walk.mtn'), workspaceRoot: null },
-    compress,
+    compress: compress(),
     dialogs,
     checkText: inProcessTextChecker,
   });
 });
-afterEach(async () => {
-  await compress.dispose();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 async function call(member: string, arg: unknown): Promise<IpcReply<unknown>> {
   return dispatchInvoke(handlers, member, arg);

@@ -1,8 +1,15 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, sep } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { canonicalPath, createPathPolicy, isInside, PathNotAllowedError, quotePath } from './pathPolicy';
+import {
+  allowUnlessLinkedOut,
+  canonicalPath,
+  createPathPolicy,
+  isInside,
+  PathNotAllowedError,
+  quotePath,
+} from './pathPolicy';
 
 let dir: string;
 beforeEach(() => {
@@ -219,5 +226,45 @@ describe('path policy: edges', () => {
     other.allowTree(ws);
     expect(other.trees()).toEqual([ws]);
     expect(other.isAllowed(join(ws, 'sub', 'a.mtn'))).toBe(true);
+  });
+});
+
+describe('allowUnlessLinkedOut: what is named beside a chosen file', () => {
+  it('grants a plain file and a folder inside the folder, and nothing a symbolic link inside it carries out', () => {
+    const folder = join(dir, 'workspace', 'sub');
+    mkdirSync(join(dir, 'outside', 'sounds'));
+    writeFileSync(join(dir, 'outside', 'sounds', 'se.wav'), 'x');
+    symlinkSync(join(dir, 'outside', 'secret.mtn'), join(folder, 'walk.sev'));
+    symlinkSync(join(dir, 'outside', 'sounds'), join(folder, 'sounds'));
+    mkdirSync(join(folder, 'own'));
+    writeFileSync(join(folder, 'own', 'se.wav'), 'x');
+    const policy = createPathPolicy();
+    expect(allowUnlessLinkedOut(policy, folder, join(folder, 'a.mtn'))).toBe(true);
+    expect(allowUnlessLinkedOut(policy, folder, join(folder, 'walk.sev'))).toBe(false);
+    expect(allowUnlessLinkedOut(policy, folder, join(folder, 'sounds'), { as: 'tree', extensions: ['wav'] })).toBe(
+      false,
+    );
+    expect(allowUnlessLinkedOut(policy, folder, join(folder, 'own'), { as: 'tree', extensions: ['wav'] })).toBe(true);
+    expect(policy.check(join(folder, 'a.mtn'), 'write')).toBe(canonicalPath(join(folder, 'a.mtn')));
+    expect(policy.isAllowed(join(folder, 'own', 'se.wav'))).toBe(true);
+    // Neither the link nor where it leads is granted.
+    for (const refused of [
+      join(folder, 'walk.sev'),
+      join(dir, 'outside', 'secret.mtn'),
+      join(folder, 'sounds', 'se.wav'),
+      join(dir, 'outside', 'sounds', 'se.wav'),
+    ])
+      expect(policy.isAllowed(refused)).toBe(false);
+  });
+
+  it('keeps the grant it is asked for: read-only stays read-only, a tree grants only its extensions', () => {
+    const folder = join(dir, 'workspace', 'sub');
+    writeFileSync(join(folder, 'se.txt'), 'x');
+    const policy = createPathPolicy();
+    allowUnlessLinkedOut(policy, folder, join(folder, 'a.mtn'), { as: 'file', readOnly: true });
+    allowUnlessLinkedOut(policy, dirname(folder), folder, { as: 'tree', extensions: ['wav'] });
+    expect(policy.isAllowed(join(folder, 'a.mtn'))).toBe(true);
+    expect(policy.mayWrite(join(folder, 'a.mtn'))).toBe(false);
+    expect(policy.isAllowed(join(folder, 'se.txt'))).toBe(false);
   });
 });

@@ -120,6 +120,26 @@ export function linkOutOf(folder: string, path: string): string | null {
   return isInside(canonicalPath(folder), real) ? null : real;
 }
 
+/** What allowUnlessLinkedOut grants: a file (allowFile's options; the default) or a folder (allowTree's options). */
+export type GrantBeside = { as: 'file'; readOnly?: boolean } | { as: 'tree'; extensions?: readonly string[] };
+
+/**
+ * Grants `path`, named beside something the user chose in `folder`, unless a symbolic link carries it out of that
+ * folder (linkOutOf): the one way every such grant is made, so a received folder's link never reaches the page.
+ * Returns whether it granted. A path named outside the folder on purpose is no link's doing and is granted.
+ */
+export function allowUnlessLinkedOut(
+  policy: PathPolicy,
+  folder: string,
+  path: string,
+  grant: GrantBeside = { as: 'file' },
+): boolean {
+  if (linkOutOf(folder, path) !== null) return false;
+  if (grant.as === 'tree') policy.allowTree(path, { extensions: grant.extensions });
+  else policy.allowFile(path, { readOnly: grant.readOnly });
+  return true;
+}
+
 /** Longest path accepted from the renderer (Linux PATH_MAX; Windows long paths are shorter in practice). */
 export const MAX_PATH_LENGTH = 4096;
 

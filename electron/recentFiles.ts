@@ -1,7 +1,6 @@
 import { isAbsolute, join } from 'node:path';
 import type { MotionFileKind, RecentFile } from '../shared/ipc/documents';
-import { readSmallFile } from './build/commitJournal';
-import { writeFileAtomic } from './fsutil';
+import { readSmallFile, writeFileAtomic } from './fsutil';
 import { motionKindOfPath } from './motionFiles';
 import { MAX_PATH_LENGTH } from './pathPolicy';
 

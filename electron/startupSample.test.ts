@@ -8,31 +8,27 @@
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressRequestForMotion } from '../shared/compress/request';
 import type { OpenMotionOutcome } from '../shared/ipc/documents';
 import type { IpcReply } from '../shared/ipc/transport';
 import { readMtn } from '../shared/mtn/read';
 import { decodeIpcFrame, encodeIpcFrame } from '../shared/ipc/codec';
-import { useBuiltCompressWorker } from './compress/buildWorkerForTests';
-import { createCompressClient, type CompressClient } from './compressClient';
 import { loopbackDialogPort, type DialogPort } from './dialogPort';
 import { dispatchInvoke, type ApiHandlers } from './handlers';
-import { testHandlers } from './testing/handlerHarness';
+import { ASSETS, testHandlers, useCompressClientPerTest } from './testing/handlerHarness';
 import { startLoopbackServer, type LoopbackServer } from './loopback/server';
 import { inProcessTextChecker } from './project/textCheckJob';
 import { createRecentFilesStore, type RecentFilesStore } from './recentFiles';
 
-const ASSETS = resolve(__dirname, '..', 'assets');
-const workerPath = useBuiltCompressWorker();
+const compress = useCompressClientPerTest();
 
 let dir: string;
 /** Where the app's own files sit (resources/assets in a packaged app). */
 let bundled: string;
 let sample: string;
 let sampleSev: string;
-let compress: CompressClient;
 let recent: RecentFilesStore;
 
 beforeEach(() => {
@@ -43,13 +39,9 @@ beforeEach(() => {
   sample = join(bundled, 'walk.mtn');
   sampleSev = join(bundled, 'walk.sev');
   mkdirSync(join(dir, 'ws'));
-  compress = createCompressClient({ workerPath: workerPath() });
   recent = createRecentFilesStore(null);
 });
-afterEach(async () => {
-  await compress.dispose();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 function handlersFor(
   startupPath: string,
@@ -59,7 +51,7 @@ function handlersFor(
   return testHandlers({
     app: { samplePath: sample, startupPath, transport: 'electron', nativeDialogs: true, workspaceRoot },
     recent,
-    compress,
+    compress: compress(),
     dialogs,
     checkText: inProcessTextChecker,
   });

@@ -24,7 +24,7 @@ import { KeyFlag } from '../shared/motion/types';
 import type { CompressClient } from './compressClient';
 import { atomicWriteIo } from './fsutil';
 import { dispatchInvoke, type ApiHandlers } from './handlers';
-import { testHandlers } from './testing/handlerHarness';
+import { SAMPLE_MTN, testHandlers, openedMotion } from './testing/handlerHarness';
 import { canonicalPath } from './pathPolicy';
 import { inProcessTextChecker } from './project/textCheckJob';
 import {
@@ -36,7 +36,6 @@ import {
   type BackupStore,
 } from './unsavedBackups';
 
-const SAMPLE = resolve(__dirname, '..', 'assets', 'walk.mtn');
 const SAMPLE_PROJECT = readFileSync(resolve(__dirname, '..', 'assets', 'sample.actguy.json'), 'utf8');
 const WALK_SEV = readFileSync(resolve(__dirname, '..', 'assets', 'walk.sev'), 'utf8');
 
@@ -66,7 +65,7 @@ function make(): void {
   warnings = [];
   store = createBackupStore(folder, (m) => warnings.push(m));
   handlers = testHandlers({
-    app: { samplePath: SAMPLE, startupPath: SAMPLE, workspaceRoot: ws },
+    app: { samplePath: SAMPLE_MTN, startupPath: SAMPLE_MTN, workspaceRoot: ws },
     compress: fakeCompress(),
     checkText: inProcessTextChecker,
     backups: store,
@@ -78,7 +77,7 @@ beforeEach(() => {
   ws = join(dir, 'ws');
   folder = join(dir, 'userData', BACKUPS_FOLDER);
   mkdirSync(ws);
-  copyFileSync(SAMPLE, join(ws, 'walk.mtn'));
+  copyFileSync(SAMPLE_MTN, join(ws, 'walk.mtn'));
   make();
 });
 afterEach(() => {
@@ -88,16 +87,14 @@ afterEach(() => {
 
 /** The walk motion with a user key set on frame 3 of joint 0: an edit Save would write. */
 function editedWalk(): Uint8Array {
-  const m = readMtn(readFileSync(SAMPLE));
+  const m = readMtn(readFileSync(SAMPLE_MTN));
   const info = m.jointKeyInfo.slice();
   info[3 * m.joints.length * 4] |= KeyFlag.KEY;
   return writeMtn({ ...m, jointKeyInfo: info });
 }
 
 async function openWalk(): Promise<string> {
-  const r = await handlers.openMotion({ path: join(ws, 'walk.mtn') });
-  if (r.status !== 'opened') throw new Error(r.status);
-  return r.motion.documentId;
+  return (await openedMotion(handlers, join(ws, 'walk.mtn'))).documentId;
 }
 
 function motionCopy(documentId: string, over: Partial<UnsavedBackup> = {}): UnsavedBackup {

@@ -9,8 +9,7 @@
  * first window fits the primary screen's work area, down to 1366x768.
  */
 import { join } from 'node:path';
-import { readSmallFile } from './build/commitJournal';
-import { writeFileAtomic } from './fsutil';
+import { readSmallFile, writeFileAtomic } from './fsutil';
 
 export interface Rect {
   x: number;

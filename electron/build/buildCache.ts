@@ -29,7 +29,7 @@ import { COMPRESSOR_VERSION } from '../../shared/compress/version';
 import type { CompressOptions } from '../../shared/compress/types';
 import type { CompressedMotion } from '../../shared/project/plan';
 import { isStaleTemp, ownTempName } from '../tempFiles';
-import { describeFsError } from './files';
+import { describeFsError } from '../fsErrors';
 import { stampOf, type FileStamp } from './fileStamp';
 
 /** The entry layout's version (part of every key). */

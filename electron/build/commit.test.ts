@@ -21,7 +21,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { useBundledWorker } from '../compress/buildWorkerForTests';
 import { host, ownTempName, processStart, STALE_MS, sweepStaleTemps } from '../tempFiles';
 import { commitOutputs, commitStepCount, mayHoldLock, recoverOutputs, type CommitFs } from './commit';
-import { readSmallFile } from './commitJournal';
+import { readSmallFile } from '../fsutil';
 
 const dirs: string[] = [];
 afterEach(() => {

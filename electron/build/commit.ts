@@ -31,13 +31,11 @@ import {
   JOURNAL_VERSION,
   LOCK_MAX_BYTES,
   parseLock,
-  readSmallFile,
   type Journal,
   type LockHolder,
-  type SmallFile,
 } from './commitJournal';
-import { describeFsError } from './files';
-import { makeFolders } from '../fsutil';
+import { describeFsError } from '../fsErrors';
+import { makeFolders, readSmallFile, type SmallFile } from '../fsutil';
 
 /** The file-system calls the commit makes; tests replace some to inject failures (as root, permissions cannot). */
 export interface CommitFs {
@@ -50,7 +48,7 @@ export interface CommitFs {
   mkdirSync(path: string): unknown;
   lstatSync(path: string): nodeFs.Stats;
   readdirSync(path: string): string[];
-  /** Reads a small file that may be hostile (commitJournal.ts readSmallFile); undefined when absent. */
+  /** Reads a small file that may be hostile (fsutil.ts readSmallFile); undefined when absent. */
   readSmallFile(path: string, maxBytes: number): SmallFile | undefined;
 }
 

@@ -7,7 +7,7 @@
 import * as nodeFs from 'node:fs';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { quoteJson } from '../../shared/errors';
-import { describeFsError } from './files';
+import { notPlainFile } from '../fsutil';
 
 /** The journal: which temps replace which targets, and the backups of the old files. */
 export interface Journal {
@@ -22,70 +22,6 @@ export interface Journal {
 }
 
 export const JOURNAL_VERSION = 2;
-
-/** A small file read without trusting it; `undefined` when it does not exist. */
-export type SmallFile = { text: string; ctimeMs: number } | { problem: string };
-
-/**
- * Reads a file that may be hostile: only a plain file (not a link, a FIFO or a
- * device), at most `maxBytes`, UTF-8. What is wrong comes back as a problem in
- * words, so the caller names the file.
- */
-export function readSmallFile(path: string, maxBytes: number): SmallFile | undefined {
-  let st: nodeFs.Stats;
-  try {
-    st = nodeFs.lstatSync(path);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    return { problem: describeFsError(e) };
-  }
-  const kind = notPlainFile(st);
-  if (kind) return { problem: kind };
-  if (st.size > maxBytes) return { problem: `it is ${st.size} bytes, more than the ${maxBytes} it could be` };
-  let fd: number;
-  try {
-    // No link may be followed and no FIFO may block the open, even if the file changed since the lstat.
-    fd = nodeFs.openSync(
-      path,
-      nodeFs.constants.O_RDONLY | (nodeFs.constants.O_NOFOLLOW ?? 0) | (nodeFs.constants.O_NONBLOCK ?? 0),
-    );
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    return { problem: code === 'ELOOP' ? 'it is a symbolic link' : describeFsError(e) };
-  }
-  try {
-    const fst = nodeFs.fstatSync(fd);
-    if (!fst.isFile()) return { problem: 'it is not a plain file' };
-    const buf = Buffer.alloc(maxBytes + 1);
-    let n = 0;
-    for (;;) {
-      const got = nodeFs.readSync(fd, buf, n, buf.length - n, null);
-      if (got === 0) break;
-      n += got;
-      if (n > maxBytes) return { problem: `it is more than the ${maxBytes} bytes it could be` };
-    }
-    let text: string;
-    try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(buf.subarray(0, n));
-    } catch {
-      return { problem: 'it is not UTF-8 text' };
-    }
-    return { text, ctimeMs: fst.ctimeMs };
-  } catch (e) {
-    return { problem: describeFsError(e) };
-  } finally {
-    nodeFs.closeSync(fd);
-  }
-}
-
-/** Why an lstat result is not a plain file, or undefined when it is one. */
-export function notPlainFile(st: nodeFs.Stats): string | undefined {
-  if (st.isSymbolicLink()) return 'it is a symbolic link';
-  if (st.isDirectory()) return 'it is a folder';
-  if (!st.isFile()) return 'it is not a plain file';
-  return undefined;
-}
 
 /** A value from a hostile file for a message: a string quoted, anything else as JSON; clipped. */
 export function quoteClipped(value: unknown, max = 120): string {

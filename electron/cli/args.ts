@@ -1,4 +1,6 @@
 /** Minimal argv parsing for the actguy CLI: positionals plus `--flag value` / `--switch`. */
+import { quoteJson } from '../../shared/errors';
+
 export class UsageError extends Error {}
 
 export interface ParsedArgs {
@@ -44,7 +46,7 @@ export function parseArgs(
         if (value !== undefined) throw new UsageError(`option --${name} takes no value`);
         options.set(name, true);
       } else {
-        throw new UsageError(`unknown option ${a}`);
+        throw new UsageError(`unknown option ${quoteJson(a)}`);
       }
     } else {
       positionals.push(a);
@@ -62,7 +64,7 @@ export function numberOption(args: ParsedArgs, name: string, fallback: number): 
   const v = stringOption(args, name);
   if (v === undefined) return fallback;
   const n = Number(v);
-  if (!Number.isFinite(n)) throw new UsageError(`option --${name} needs a number, got ${JSON.stringify(v)}`);
+  if (!Number.isFinite(n)) throw new UsageError(`option --${name} needs a number, got ${quoteJson(v)}`);
   return n;
 }
 

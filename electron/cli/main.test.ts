@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { version } from '../../package.json';
 import { runCli } from './main';
 import type { CliCommand } from './command';
+import { jointOverrides } from './commands/compress';
 import { allCommands } from './registry';
 
 let out: string[];
@@ -66,8 +67,31 @@ describe('actguy CLI conventions', () => {
     expect(err.join('\n')).toMatch(/unknown command "--versio"/);
     err = [];
     expect(await runCli(['compress', '--nope'])).toBe(2);
-    expect(err.join('\n')).toMatch(/unknown option --nope\nusage: actguy compress/);
+    expect(err.join('\n')).toMatch(/unknown option "--nope"\nusage: actguy compress/);
     expect(await runCli([])).toBe(2);
     expect(await runCli(['help', 'nope'])).toBe(2);
+  });
+
+  it("quotes the user's value in an argument error as the rest of ActGuy does: control characters escaped, clipped", async () => {
+    // U+009B is a terminal's CSI: JSON.stringify leaves it as it is, quoteJson (shared/errors.ts) escapes it.
+    const said = async (argv: string[]): Promise<string> => {
+      err = [];
+      expect(await runCli(argv)).toBe(2);
+      return err.join('\n');
+    };
+    expect(await said(['ver\u009bsion'])).toContain('actguy: unknown command "ver\\u009bsion" (try: actguy help)');
+    expect(await said(['help', 'x\u001b[2J'])).toContain('actguy help: unknown command "x\\u001b[2J"');
+    expect(await said(['compress', '--no\u0007pe\u009b'])).toContain('unknown option "--no\\u0007pe\\u009b"');
+    expect(await said(['build', 'p.actguy.json', '--jobs', 'many\u009b'])).toContain(
+      '--jobs needs a whole number from 1 to 256, got "many\\u009b"',
+    );
+    expect(await said(['build', 'p.actguy.json', '--budget', '1\u009b'])).toContain(
+      '--budget needs a whole number of bytes from 1 to 4294967295, got "1\\u009b"',
+    );
+    // A huge value is clipped, and says how long it was.
+    expect(await said(['info', 'x.mtn', '--fps', `${'9'.repeat(500)}x`])).toContain(
+      `option --fps needs a number, got "${'9'.repeat(39)}… (503 characters)`,
+    );
+    expect(() => jointOverrides('3=0.2,7=\u009b')).toThrow('--joint-rot-tol entry "7=\\u009b" is not JOINT=DEGREES');
   });
 });

@@ -1,4 +1,5 @@
 import { version } from '../../package.json';
+import { quoteJson } from '../../shared/errors';
 import type { CliCommand } from './command';
 import { allCommands, findCommand } from './registry';
 
@@ -35,7 +36,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       const commands = await allCommands();
       const topic = name === 'help' ? commands.find((c) => c.name === rest[0]) : undefined;
       if (name === 'help' && rest[0] && !topic) {
-        console.error(`actguy help: unknown command ${JSON.stringify(rest[0])}`);
+        console.error(`actguy help: unknown command ${quoteJson(rest[0])}`);
         console.log(commandList(commands));
         return 2;
       }
@@ -49,7 +50,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     return 1;
   }
   if (!found) {
-    console.error(`actguy: unknown command ${JSON.stringify(name)} (try: actguy help)`);
+    console.error(`actguy: unknown command ${quoteJson(name)} (try: actguy help)`);
     return 2;
   }
   const { cmd, set } = found;

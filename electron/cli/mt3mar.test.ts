@@ -102,7 +102,14 @@ describe('actguy pack-mar / unpack-mar / info / decompress', () => {
     expect(run('decompress', mar, '--entry', 'walk', '-o', byName, '--quiet').rc).toBe(0);
     expect(readFileSync(byIndex).equals(readFileSync(byName))).toBe(true);
     expect(readMtn(new Uint8Array(readFileSync(byIndex))).frameCount).toBe(30);
-    expect(run('decompress', mar, '--entry', '5', '-o', byIndex).rc).toBe(2);
+    const none = run('decompress', mar, '--entry', '5', '-o', byIndex);
+    expect([none.rc, none.err]).toEqual([2, expect.stringContaining('; --entry "5" names none of them')]);
+    // The name is quoted with its control characters escaped (U+009B is a terminal's CSI).
+    const odd = run('decompress', mar, '--entry', 'wa\u009blk', '-o', byIndex);
+    expect([odd.rc, odd.err]).toEqual([
+      2,
+      expect.stringContaining('--entry "wa\\u009blk": neither an index nor a motion name'),
+    ]);
     expect(run('decompress', mar, '-o', byIndex).rc).toBe(2);
   });
 

@@ -1,7 +1,7 @@
 import { FormatError } from '../../shared/errors';
 import { UsageError } from './args';
 import type { CliCommand } from './command';
-import { describeFsError } from '../build/files';
+import { describeFsError } from '../fsErrors';
 
 /**
  * Runs one command and turns what it throws into a message on stderr and the exit status (2 for a usage error, 1

@@ -12,17 +12,22 @@ import type { CompressRequest, CompressTolerances } from '../../shared/ipc/compr
 import type { Motion } from '../../shared/motion/types';
 import { decodeMt3ToMotion } from '../../shared/mt3/decode';
 import { readMtn } from '../../shared/mtn/read';
-import { useBuiltCompressWorker, useBundledWorker } from '../compress/buildWorkerForTests';
-import { createCompressClient, type CompressClient } from '../compressClient';
+import { useBundledWorker } from '../compress/buildWorkerForTests';
 import { dispatchInvoke, type ApiHandlers } from '../handlers';
-import { scriptedDialogs, tempWorkspace, testHandlers, type ScriptedDialogs } from '../testing/handlerHarness';
+import {
+  SAMPLE_MTN,
+  scriptedDialogs,
+  tempWorkspace,
+  testHandlers,
+  type ScriptedDialogs,
+  openedMotion,
+  useCompressClientPerTest,
+} from '../testing/handlerHarness';
 import { suggestedName } from './interchangeHandlers';
 import { workerImportRunner } from './importRunner';
 import { SMALL_BVH } from '../../shared/testing/bvhFixtures';
 
-const SAMPLE = resolve(__dirname, '..', '..', 'assets', 'walk.mtn');
-
-const workerPath = useBuiltCompressWorker();
+const compress = useCompressClientPerTest();
 
 // The import worker bundled as scripts/build.mjs does, so every import here crosses the real worker boundary.
 const importWorkerPath = useBundledWorker(resolve(__dirname, 'importWorker.ts'));
@@ -30,26 +35,21 @@ const importWorkerPath = useBundledWorker(resolve(__dirname, 'importWorker.ts'))
 let dir: string;
 let workspace: string;
 let outside: string;
-let compress: CompressClient;
 let dialogs: ScriptedDialogs;
 let handlers: ApiHandlers;
 
 beforeEach(() => {
   ({ dir, workspace, outside } = tempWorkspace('actguy-interchange-'));
-  compress = createCompressClient({ workerPath: workerPath() });
   dialogs = scriptedDialogs({ confirm: async () => true });
   handlers = testHandlers({
     app: { startupPath: join(workspace, 'walk.mtn'), workspaceRoot: workspace },
     recentDir: dir,
-    compress,
+    compress: compress(),
     dialogs,
     runImport: workerImportRunner(importWorkerPath()),
   });
 });
-afterEach(async () => {
-  await compress.dispose();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A compress request with the motion's own key flags and flags. */
 function requestFor(
@@ -62,7 +62,7 @@ function requestFor(
 
 /** A GLB of the sample with a second clip "Run" (the same tracks, no ActGuy extras). */
 function twoClipGlb(): Uint8Array {
-  const { json, bin } = readGltfContainer(motionToGlb(readMtn(readFileSync(SAMPLE)), { animationName: 'Walk' }));
+  const { json, bin } = readGltfContainer(motionToGlb(readMtn(readFileSync(SAMPLE_MTN)), { animationName: 'Walk' }));
   const run = JSON.parse(JSON.stringify(json.animations![0]));
   run.name = 'Run';
   delete run.extras;
@@ -147,7 +147,7 @@ describe('File > Import', () => {
     expect(r.motion.name).toBe('hero_Run');
     expect(r.motion.clip).toBe('Run');
     expect(r.motion.sourceKind).toBe('gltf');
-    const walk = readMtn(readFileSync(SAMPLE));
+    const walk = readMtn(readFileSync(SAMPLE_MTN));
     const m = readMtn(r.motion.mtnBytes);
     expect(m.joints.length).toBe(walk.joints.length);
     expect(m.frameCount).toBe(walk.frameCount);
@@ -200,7 +200,7 @@ describe('File > Import', () => {
     const h = testHandlers({
       app: { workspaceRoot: workspace },
       recentDir: dir,
-      compress,
+      compress: compress(),
       dialogs: picked,
       runImport: workerImportRunner(importWorkerPath()),
     });
@@ -243,7 +243,7 @@ describe('File > Import', () => {
   });
 
   it('reads the external buffer of a .gltf from its folder only', async () => {
-    const { json, bin } = readGltfContainer(motionToGlb(readMtn(readFileSync(SAMPLE))));
+    const { json, bin } = readGltfContainer(motionToGlb(readMtn(readFileSync(SAMPLE_MTN))));
     const gltfWith = (uri: string): string =>
       JSON.stringify({ ...json, buffers: [{ byteLength: bin!.byteLength, uri }] });
     mkdirSync(join(workspace, 'bin'));
@@ -298,7 +298,7 @@ describe('File > Import', () => {
     const broken = testHandlers({
       app: { workspaceRoot: workspace },
       recentDir: dir,
-      compress,
+      compress: compress(),
       dialogs,
       runImport: workerImportRunner(join(dir, 'no-such-worker.cjs')),
     });
@@ -325,7 +325,7 @@ describe('File > Import', () => {
     const slow = testHandlers({
       app: { workspaceRoot: workspace },
       recentDir: dir,
-      compress,
+      compress: compress(),
       dialogs,
       runImport: workerImportRunner(importWorkerPath(), 1),
     });
@@ -346,13 +346,12 @@ describe('File > Import', () => {
 
 describe('File > Export glTF', () => {
   it('exports the source and the compressed motion as GLBs that import back with the same skeleton and frames', async () => {
-    const opened = await handlers.openMotion({ path: join(workspace, 'walk.mtn') });
-    if (opened.status !== 'opened') throw new Error('sample did not open');
-    const walk = readMtn(opened.motion.mtnBytes);
-    const documentId = opened.motion.documentId;
+    const opened = await openedMotion(handlers, join(workspace, 'walk.mtn'));
+    const walk = readMtn(opened.mtnBytes);
+    const documentId = opened.documentId;
 
     dialogs.answers.push(join(workspace, 'walk_source'));
-    const src = await handlers.exportGltfDialog({ documentId, source: 'source', mtnBytes: opened.motion.mtnBytes });
+    const src = await handlers.exportGltfDialog({ documentId, source: 'source', mtnBytes: opened.mtnBytes });
     expect(dialogs.shown[0].defaultPath).toBe(join(workspace, 'walk.glb'));
     if (src.status !== 'exported') throw new Error('source export cancelled');
     expect(src.file.path).toBe(join(workspace, 'walk_source.glb'));
@@ -368,7 +367,7 @@ describe('File > Export glTF', () => {
     const cmp = await handlers.exportGltfDialog({
       documentId,
       source: 'compressed',
-      mtnBytes: opened.motion.mtnBytes,
+      mtnBytes: opened.mtnBytes,
       compress: requestFor(walk, documentId, tolerances),
     });
     expect(dialogs.shown[1].defaultPath).toBe(join(workspace, 'walk_compressed.glb'));
@@ -387,9 +386,8 @@ describe('File > Export glTF', () => {
   });
 
   it('refuses a path outside the allowed set, a non-.glb name and a missing compress request', async () => {
-    const opened = await handlers.openMotion({ path: join(workspace, 'walk.mtn') });
-    if (opened.status !== 'opened') throw new Error('sample did not open');
-    const base = { documentId: opened.motion.documentId, mtnBytes: opened.motion.mtnBytes };
+    const opened = await openedMotion(handlers, join(workspace, 'walk.mtn'));
+    const base = { documentId: opened.documentId, mtnBytes: opened.mtnBytes };
     const cases: [unknown, RegExp][] = [
       [{ ...base, source: 'source', path: join(outside, 'x.glb') }, /refused to access/],
       [{ ...base, source: 'source', path: join(workspace, 'x.gltf') }, /must end in \.glb/],

@@ -5,26 +5,30 @@
  */
 import * as nodeFs from 'node:fs';
 import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exportMshFiles } from '../../shared/msh/files';
 import { parseMshNodesJson } from '../../shared/msh/nodesJson';
 import { readMshAnimation } from '../../shared/msh/read';
 import { readMtn } from '../../shared/mtn/read';
 import type { CommitFs } from '../build/commit';
-import { useBuiltCompressWorker } from '../compress/buildWorkerForTests';
-import { createCompressClient, type CompressClient } from '../compressClient';
 import type { DialogPort } from '../dialogPort';
 import { dispatchInvoke, type ApiHandlers } from '../handlers';
-import { scriptedDialogs, tempWorkspace, testHandlers, type ScriptedDialogs } from '../testing/handlerHarness';
+import {
+  SAMPLE_MTN,
+  scriptedDialogs,
+  tempWorkspace,
+  testHandlers,
+  type ScriptedDialogs,
+  openedMotion,
+  useCompressClientPerTest,
+} from '../testing/handlerHarness';
 
-const SAMPLE = resolve(__dirname, '..', '..', 'assets', 'walk.mtn');
-const workerPath = useBuiltCompressWorker();
+const compress = useCompressClientPerTest();
 
 let dir: string;
 let workspace: string;
 let outside: string;
-let compress: CompressClient;
 let handlers: ApiHandlers;
 /** Save-dialog answers, in order, and the dialogs shown. */
 let answers: ScriptedDialogs['answers'];
@@ -34,7 +38,6 @@ let inject: Partial<CommitFs>;
 
 beforeEach(() => {
   ({ dir, workspace, outside } = tempWorkspace('actguy-msh-export-'));
-  compress = createCompressClient({ workerPath: workerPath() });
   inject = {};
   const scripted = scriptedDialogs({ confirm: async () => true });
   ({ answers, shown } = scripted);
@@ -47,21 +50,14 @@ beforeEach(() => {
   handlers = testHandlers({
     app: { startupPath: join(workspace, 'walk.mtn'), workspaceRoot: workspace },
     recentDir: dir,
-    compress,
+    compress: compress(),
     dialogs,
     mshCommit: { fs: seam },
   });
 });
-afterEach(async () => {
-  await compress.dispose();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function openWalk(path = join(workspace, 'walk.mtn')) {
-  const r = await handlers.openMotion({ path });
-  if (r.status !== 'opened') throw new Error(`expected opened, got ${r.status}`);
-  return r.motion;
-}
+const openWalk = (path = join(workspace, 'walk.mtn')) => openedMotion(handlers, path);
 
 const TOL = { positionTolerance: 0.5, rotationToleranceDeg: 0.5 };
 const trio = (prefix: string) => [`${prefix}.res8`, `${prefix}.res19`, `${prefix}.nodes.json`];
@@ -100,7 +96,7 @@ describe('File > Export MSH (main process)', () => {
     const prefix = join(workspace, 'out');
     expect(r.export.files).toEqual({ res8: `${prefix}.res8`, res19: `${prefix}.res19`, nodes: `${prefix}.nodes.json` });
     const expected = exportMshFiles(
-      readMtn(readFileSync(SAMPLE)),
+      readMtn(readFileSync(SAMPLE_MTN)),
       { ...TOL, rotationToleranceOverridesDeg: { 3: 0.25 } },
       { source: 'walk.mtn', baseName: 'out' },
     );
@@ -125,7 +121,7 @@ describe('File > Export MSH (main process)', () => {
       parsed.attrs,
       parsed.nodes,
     );
-    expect(a.nodes.map((n) => n.name)).toEqual(readMtn(readFileSync(SAMPLE)).joints.map((j) => j.name));
+    expect(a.nodes.map((n) => n.name)).toEqual(readMtn(readFileSync(SAMPLE_MTN)).joints.map((j) => j.name));
     // No temp, journal or lock file is left.
     expect(readdirSync(workspace).sort()).toEqual(['out.nodes.json', 'out.res19', 'out.res8', 'walk.mtn']);
   });

@@ -25,7 +25,7 @@ import type { HandlerDocument } from '../documents';
 import { baseNameOf } from '../fsutil';
 import { requireObject, requireString } from '../ipcArgs';
 import { findOutputClashes, refuseOverwritingInput } from '../pathIdentity';
-import { linkOutOf, quotePath, type PathPolicy } from '../pathPolicy';
+import { allowUnlessLinkedOut, quotePath, type PathPolicy } from '../pathPolicy';
 import type { ApiHandlersOf } from '../project/types';
 
 const MSH_FILTERS: FileFilter[] = [
@@ -147,7 +147,8 @@ export function createMshExportHandlers(ctx: MshExportHandlerContext): MshExport
       // them, those beside the one named only where they really lie in its folder (a link out grants nothing).
       const files = mshFilesOf(mshPrefixOf(chosen));
       for (const path of [files.res8, files.res19, files.nodes])
-        if (path === chosen || linkOutOf(dirname(path), path) === null) policy.allowFile(path);
+        if (path === chosen) policy.allowFile(path);
+        else allowUnlessLinkedOut(policy, dirname(path), path);
       const { documentId, positionTolerance, rotationToleranceDeg, rotationToleranceOverridesDeg } = req;
       return exportMsh({
         documentId,

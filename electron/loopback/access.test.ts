@@ -8,27 +8,22 @@
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressRequestForMotion } from '../../shared/compress/request';
 import type { ActGuyApi } from '../../shared/ipc/api';
-import type { BuildStatus } from '../../shared/ipc/project';
 import { readMtn } from '../../shared/mtn/read';
 import { decodeIpcFrame, encodeIpcFrame } from '../../shared/ipc/codec';
 import { sparseBombFrame } from '../../shared/testing/rawIpcFrame';
 import { createLoopbackClient } from '../../renderer/transport/loopback';
-import { readInputFile } from '../build/files';
 import { newDocumentId, type CompressClient } from '../compressClient';
 import { loopbackDialogPort } from '../dialogPort';
 import { MAX_OPEN_DOCUMENTS } from '../documents';
 import { type ApiHandlers } from '../handlers';
-import { testHandlers } from '../testing/handlerHarness';
-import { runBuildJob } from '../project/buildJob';
-import type { BuildJobLauncher } from '../project/buildRunner';
+import { ASSETS, testHandlers } from '../testing/handlerHarness';
+import { inProcessBuild, settleBuild } from '../testing/projectHarness';
 import { inProcessTextChecker } from '../project/textCheckJob';
 import { MAX_BODY_BYTES, startLoopbackServer, type LoopbackServer, type LoopbackServerOptions } from './server';
-
-const ASSETS = resolve(__dirname, '..', '..', 'assets');
 
 /** A compress client that only records which documents are open (nothing here compresses). */
 function recordingCompress(): CompressClient & { open_: Set<string>; closed: string[] } {
@@ -61,14 +56,6 @@ function recordingCompress(): CompressClient & { open_: Set<string>; closed: str
     dispose: async () => {},
   };
 }
-
-const inProcessBuild: BuildJobLauncher = (req, onMessage) => {
-  let stopped = false;
-  setTimeout(() => runBuildJob(req, readInputFile, (m) => !stopped && onMessage(m)), 0);
-  return () => {
-    stopped = true;
-  };
-};
 
 let dir: string;
 let ws: string;
@@ -140,14 +127,6 @@ async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((r) => setTimeout(r, 5));
 }
 
-async function settle(get: () => Promise<BuildStatus>): Promise<BuildStatus> {
-  for (;;) {
-    const s = await get();
-    if (s.state === 'done' || s.state === 'failed' || s.state === 'cancelled') return s;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 describe('loopback: a project saved in the workspace never widens access', () => {
   it('saving a project that names outside files, then opening it and building it, reaches none of them', async () => {
     const project = join(ws, 'sample.actguy.json');
@@ -164,7 +143,7 @@ describe('loopback: a project saved in the workspace never widens access', () =>
       `ActGuy refused to access ${join(out, 'secret.sev')}`,
     );
     const build = await api.startBuild({ projectPath: project, projectText: text });
-    const s = await settle(() => api.getBuildStatus({ buildId: build.buildId }));
+    const s = await settleBuild(() => api.getBuildStatus({ buildId: build.buildId }));
     expect(s.state).toBe('failed');
     expect(s.errors.map((e) => e.message)).toEqual([
       expect.stringMatching(new RegExp(`^ActGuy refused to read ${join(out, 'secret.sev')}: `)),

@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressRequestForMotion } from '../../shared/compress/request';
 import { ACTGUY_DIALOG_MEMBERS, ACTGUY_INVOKE_MEMBERS, type ActGuyApi } from '../../shared/ipc/api';
@@ -9,19 +9,15 @@ import type { CompressResponse } from '../../shared/ipc/compress';
 import { decodeIpcFrame, encodeIpcFrame } from '../../shared/ipc/codec';
 import { readMtn } from '../../shared/mtn/read';
 import { createLoopbackClient, setInAppDialogs } from '../../renderer/transport/loopback';
-import { useBuiltCompressWorker } from '../compress/buildWorkerForTests';
-import { createCompressClient, type CompressClient } from '../compressClient';
 import { loopbackDialogPort } from '../dialogPort';
-import { testHandlers } from '../testing/handlerHarness';
+import { SAMPLE_MTN, testHandlers, useCompressClientPerTest } from '../testing/handlerHarness';
 import { startLoopbackServer, type LoopbackServer } from './server';
 
-const SAMPLE = resolve(__dirname, '..', '..', 'assets', 'walk.mtn');
-const workerPath = useBuiltCompressWorker();
+const compress = useCompressClientPerTest();
 
 let dir: string;
 let workspace: string;
 let server: LoopbackServer;
-let compress: CompressClient;
 let api: ActGuyApi;
 
 beforeEach(async () => {
@@ -36,11 +32,10 @@ beforeEach(async () => {
   );
   writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
   writeFileSync(join(dir, 'secret.txt'), 'secret');
-  copyFileSync(SAMPLE, join(workspace, 'walk.mtn'));
-  compress = createCompressClient({ workerPath: workerPath() });
+  copyFileSync(SAMPLE_MTN, join(workspace, 'walk.mtn'));
   const handlers = testHandlers({
     app: { startupPath: join(workspace, 'walk.mtn'), workspaceRoot: workspace },
-    compress,
+    compress: compress(),
     dialogs: loopbackDialogPort,
   });
   server = await startLoopbackServer({ rendererDir, handlers });
@@ -49,7 +44,6 @@ beforeEach(async () => {
 afterEach(async () => {
   setInAppDialogs(null);
   await server.close();
-  await compress.dispose();
   rmSync(dir, { recursive: true, force: true });
 });
 

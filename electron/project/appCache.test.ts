@@ -5,30 +5,20 @@
  * path outside the workspace (the start-up sample), never through a link.
  */
 import {
-  cpSync,
   existsSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
-  readFileSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BuildStatus } from '../../shared/ipc/project';
-import type { DialogPort } from '../dialogPort';
-import { createPathPolicy } from '../pathPolicy';
-import { readInputFile } from '../build/files';
-import { runBuildJob } from './buildJob';
-import type { BuildJobLauncher } from './buildRunner';
-import { createProjectHandlers } from './projectHandlers';
-import { inProcessTextChecker } from './textCheckJob';
+import { assetsProjectCopy, testProjectHandlers } from '../testing/projectHarness';
 
-const ASSETS = resolve(__dirname, '..', '..', 'assets');
 const dirs: string[] = [];
 afterEach(() => {
   while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
@@ -42,45 +32,9 @@ function tempDir(prefix: string): string {
 
 /** A copy of assets/ (one motion, to stay quick) whose outputs go inside the copy. */
 function projectFolder(): { dir: string; project: string; text: string } {
-  const dir = tempDir('actguy-appcache-');
-  cpSync(ASSETS, dir, { recursive: true });
-  const project = join(dir, 'sample.actguy.json');
-  const json = JSON.parse(readFileSync(project, 'utf8'));
-  json.motions = json.motions.filter((m: { name: string }) => m.name === 'walk');
-  delete json.aliases;
-  json.outputs = { mar: 'out/stage.mar', sar: 'out/stage.sar' };
-  const text = JSON.stringify(json, null, 2);
-  writeFileSync(project, text);
-  return { dir, project, text };
-}
-
-const inProcess: BuildJobLauncher = (req, onMessage) => {
-  setTimeout(() => runBuildJob(req, readInputFile, onMessage), 0);
-  return () => {};
-};
-
-async function settle(get: () => Promise<BuildStatus>): Promise<BuildStatus> {
-  for (let i = 0; i < 1500; i++) {
-    const s = await get();
-    if (s.state === 'done' || s.state === 'failed' || s.state === 'cancelled') return s;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('build did not finish');
-}
-
-function handlers(pickNext: string[] = []) {
-  const policy = createPathPolicy();
-  const dialogs: DialogPort = {
-    chooseFileToOpen: async () => pickNext.shift() ?? null,
-    chooseFileToSave: async () => null,
-    confirm: async () => false,
-  };
-  const h = createProjectHandlers({ policy, dialogs, launchBuild: inProcess, checkText: inProcessTextChecker });
-  const build = async (projectPath: string, projectText: string, dryRun = false) => {
-    const s = await h.startBuild({ projectPath, projectText, dryRun });
-    return settle(() => h.getBuildStatus({ buildId: s.buildId }));
-  };
-  return { policy, h, build };
+  const copy = assetsProjectCopy('actguy-appcache-', { motions: ['walk'] });
+  dirs.push(copy.dir);
+  return copy;
 }
 
 /** Every `.actguy-cache` under a folder. */
@@ -96,8 +50,8 @@ const entryCount = (cache: string) =>
 describe("the app's build cache", () => {
   it('a picked project keeps its cache in its own folder', async () => {
     const { dir, project, text } = projectFolder();
-    const { h, build } = handlers([project]);
-    await h.openProjectDialog(undefined);
+    const { openPicked, build } = testProjectHandlers();
+    await openPicked(project);
     const s = await build(project, text);
     expect(s.state).toBe('done');
     expect(caches(dir)).toEqual(['.actguy-cache']);
@@ -106,7 +60,7 @@ describe("the app's build cache", () => {
 
   it('a project in the workspace keeps its cache in its folder, inside the workspace', async () => {
     const { dir, project, text } = projectFolder();
-    const { policy, build } = handlers();
+    const { policy, build } = testProjectHandlers();
     policy.allowTree(dir);
     expect((await build(project, text, true)).state).toBe('done');
     expect(caches(dir)).toEqual(['.actguy-cache']);
@@ -114,7 +68,7 @@ describe("the app's build cache", () => {
 
   it('a project only opened by path outside the workspace (the start-up sample) writes no cache anywhere', async () => {
     const { dir, project, text } = projectFolder();
-    const { policy, build } = handlers();
+    const { policy, build } = testProjectHandlers();
     for (const f of ['sample.actguy.json', 'walk.mtn', 'walk.sev', 'default.sls', 'se_define.h'])
       policy.allowFile(join(dir, f));
     // A check still compresses (and reports that Build would refuse the outputs, which lie outside what was chosen).
@@ -126,7 +80,7 @@ describe("the app's build cache", () => {
 
   it('a build of a file that is not a project writes no cache beside it', async () => {
     const { dir, text } = projectFolder();
-    const { policy, build } = handlers();
+    const { policy, build } = testProjectHandlers();
     const ws = tempDir('actguy-ws-');
     policy.allowTree(ws);
     policy.allowTree(dir);
@@ -149,8 +103,8 @@ describe("the app's build cache", () => {
     const { dir, project, text } = projectFolder();
     const outside = tempDir('actguy-outside-');
     symlinkSync(outside, join(dir, '.actguy-cache'));
-    const { h, build } = handlers([project]);
-    await h.openProjectDialog(undefined);
+    const { openPicked, build } = testProjectHandlers();
+    await openPicked(project);
     const s = await build(project, text);
     expect(s.state).toBe('done');
     expect(readdirSync(outside)).toEqual([]);

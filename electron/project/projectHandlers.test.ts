@@ -12,20 +12,18 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BuildStatus } from '../../shared/ipc/project';
 import { readMar } from '../../shared/mar/read';
 import { readSar } from '../../shared/sar/read';
 import { gvStrCode } from '../../shared/strcode';
-import type { DialogPort } from '../dialogPort';
-import { canonicalPath, createPathPolicy } from '../pathPolicy';
+import { canonicalPath } from '../pathPolicy';
 import { readInputFile } from '../build/files';
 import { bundleWorkerForTests } from '../compress/buildWorkerForTests';
 import { runBuildJob } from './buildJob';
 import type { BuildJobLauncher } from './buildRunner';
-import { createProjectHandlers, defaultBuildWorkerPath } from './projectHandlers';
-import { inProcessTextChecker } from './textCheckJob';
+import { ASSETS, noDialogs } from '../testing/handlerHarness';
+import { assetsProjectCopy, settleBuild, testProjectHandlers } from '../testing/projectHarness';
+import { defaultBuildWorkerPath } from './projectHandlers';
 
-const ASSETS = resolve(__dirname, '..', '..', 'assets');
 const dirs: string[] = [];
 afterEach(() => {
   while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
@@ -33,76 +31,17 @@ afterEach(() => {
 
 /** A copy of assets/ whose project writes its outputs inside the copy. */
 function workspace(): { dir: string; project: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'actguy-proj-'));
+  const { dir, project } = assetsProjectCopy('actguy-proj-');
   dirs.push(dir);
-  cpSync(ASSETS, dir, { recursive: true });
-  const project = join(dir, 'sample.actguy.json');
-  const json = JSON.parse(readFileSync(project, 'utf8'));
-  json.outputs = { mar: 'out/stage.mar', sar: 'out/stage.sar' };
-  writeFileSync(project, JSON.stringify(json, null, 2));
   return { dir, project };
-}
-
-const noDialogs: DialogPort = {
-  chooseFileToOpen: async () => null,
-  chooseFileToSave: async () => null,
-  confirm: async () => false,
-};
-
-/** Runs jobs in-process, delivering messages asynchronously as a worker would. */
-const inProcess: BuildJobLauncher = (req, onMessage) => {
-  let stopped = false;
-  setTimeout(() => runBuildJob(req, readInputFile, (m) => !stopped && onMessage(m)), 0);
-  return () => {
-    stopped = true;
-  };
-};
-
-async function settle(get: () => Promise<BuildStatus>): Promise<BuildStatus> {
-  for (let i = 0; i < 600; i++) {
-    const s = await get();
-    if (s.state === 'done' || s.state === 'failed' || s.state === 'cancelled') return s;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('build did not finish');
-}
-
-/**
- * Project handlers on a fresh policy. `pick(path)` queues the answer of the
- * next open dialog; `openPicked(project)` opens a project the way File > Open
- * Project does (the user picks it in the dialog), which is what allows the
- * files it names.
- */
-function handlers(launchBuild: BuildJobLauncher = inProcess, dialogs: DialogPort = noDialogs) {
-  const policy = createPathPolicy();
-  const picks: string[] = [];
-  const scripted: DialogPort = {
-    ...dialogs,
-    chooseFileToOpen: async (o) => (picks.length ? picks.shift()! : dialogs.chooseFileToOpen(o)),
-  };
-  const h = createProjectHandlers({ policy, dialogs: scripted, launchBuild, checkText: inProcessTextChecker });
-  const openPicked = async (project: string): Promise<string> => {
-    picks.push(project);
-    const r = await h.openProjectDialog(undefined);
-    if (r.status !== 'opened') throw new Error('not opened');
-    return r.project.text;
-  };
-  return { policy, h, pick: (path: string) => picks.push(path), openPicked };
 }
 
 describe('project handlers', () => {
   it('a project the user chose outside the window (double-click, Open With) is granted like a dialog pick; any other opened by path is only read', async () => {
     const { dir, project } = workspace();
     const other = workspace();
-    const policy = createPathPolicy();
     const chosen = new Set([canonicalPath(project)]);
-    const h = createProjectHandlers({
-      policy,
-      dialogs: noDialogs,
-      launchBuild: inProcess,
-      checkText: inProcessTextChecker,
-      userChoseProject: (p) => chosen.has(p),
-    });
+    const { policy, h } = testProjectHandlers({ userChoseProject: (p) => chosen.has(p) });
     // main allows the handed-over file itself (electron/main.ts deliverSystemFile); the project then grants what it names.
     policy.allowFile(project);
     policy.allowFile(other.project);
@@ -115,7 +54,7 @@ describe('project handlers', () => {
 
   it('a project picked in the open dialog allows exactly the files it lists', async () => {
     const { dir, project } = workspace();
-    const { policy, h, openPicked } = handlers();
+    const { policy, h, openPicked } = testProjectHandlers();
     await expect(h.openProject({ path: project })).rejects.toThrow(/refused/);
     const text = await openPicked(project);
     expect(JSON.parse(text).motions.map((m: { name: string }) => m.name)).toEqual([
@@ -144,7 +83,7 @@ describe('project handlers', () => {
     writeFileSync(join(outside, 'secret.json'), '{"token": "do not read"}');
     cpSync(join(dir, 'walk.mtn'), join(outside, 'walk.mtn'));
     const outsideBefore = readdirSync(outside).sort();
-    const { h, openPicked } = handlers();
+    const { h, openPicked } = testProjectHandlers();
     const original = await openPicked(project);
     // The (compromised) renderer saves the project naming outside files: an SE table, a SEV, a motion and the outputs.
     const json = JSON.parse(original);
@@ -166,7 +105,7 @@ describe('project handlers', () => {
     await h.openProject({ path: project });
     await expect(h.readProjectText({ path: join(outside, 'secret.sev') })).rejects.toThrow(/refused/);
     // A build of that text refuses the outside inputs and outputs, naming each path, and writes nothing.
-    const s = await settle(async () => h.startBuild({ projectPath: project, projectText: hostile }));
+    const s = await settleBuild(async () => h.startBuild({ projectPath: project, projectText: hostile }));
     expect(s.state).toBe('failed');
     const messages = s.errors.map((e) => e.message).join('\n');
     expect(messages).toContain(`refused to read ${join(outside, 'secret.json')}`);
@@ -183,7 +122,7 @@ describe('project handlers', () => {
     await openPicked(project);
     expect((await h.readProjectText({ path: join(outside, 'secret.sev') })).text).toBe('sev 1\n');
     // ...but outputs outside the project's folder stay refused.
-    const again = await settle(async () => h.startBuild({ projectPath: project, projectText: savable }));
+    const again = await settleBuild(async () => h.startBuild({ projectPath: project, projectText: savable }));
     expect(again.errors.map((e) => e.message)).toEqual([
       `ActGuy refused to write ${join(outside, 'x.mar')}: a build writes only inside the project's folder (${dir}) or the workspace`,
       `ActGuy refused to write ${join(outside, 'x.sar')}: a build writes only inside the project's folder (${dir}) or the workspace`,
@@ -197,11 +136,11 @@ describe('project handlers', () => {
     dirs.push(dir);
     cpSync(ASSETS, dir, { recursive: true });
     const project = join(dir, 'sample.actguy.json');
-    const { h, openPicked } = handlers();
+    const { h, openPicked } = testProjectHandlers();
     const text = await openPicked(project);
     const run = async (req: Parameters<typeof h.startBuild>[0]) => {
       const started = await h.startBuild(req);
-      return settle(() => h.getBuildStatus({ buildId: started.buildId }));
+      return settleBuild(() => h.getBuildStatus({ buildId: started.buildId }));
     };
     const built = await run({ projectPath: project, projectText: text });
     expect(built.errors).toEqual([]);
@@ -224,9 +163,9 @@ describe('project handlers', () => {
     const outside = mkdtempSync(join(tmpdir(), 'actguy-outside-'));
     dirs.push(outside);
     symlinkSync(outside, join(dir, 'out'));
-    const { h, openPicked } = handlers();
+    const { h, openPicked } = testProjectHandlers();
     const text = await openPicked(project);
-    const viaLink = await settle(async () => h.startBuild({ projectPath: project, projectText: text }));
+    const viaLink = await settleBuild(async () => h.startBuild({ projectPath: project, projectText: text }));
     expect(viaLink.errors[0].message).toBe(
       `ActGuy refused to write ${join(dir, 'out', 'stage.mar')}: a build writes only inside the project's folder (${dir}) or the workspace`,
     );
@@ -236,7 +175,9 @@ describe('project handlers', () => {
     const before = readFileSync(join(dir, 'walk.mtn'));
     const json = JSON.parse(text);
     json.outputs = { mar: 'stage.mar', sar: 'stage.sar' };
-    const onInput = await settle(async () => h.startBuild({ projectPath: project, projectText: JSON.stringify(json) }));
+    const onInput = await settleBuild(async () =>
+      h.startBuild({ projectPath: project, projectText: JSON.stringify(json) }),
+    );
     expect(onInput.errors.map((e) => e.message)).toEqual([
       `ActGuy refused to write ${join(dir, 'stage.mar')}: it is ${join(dir, 'walk.mtn')}, an input of this build`,
     ]);
@@ -248,10 +189,12 @@ describe('project handlers', () => {
     const outside = mkdtempSync(join(tmpdir(), 'actguy-outside-'));
     dirs.push(outside);
     symlinkSync(outside, join(dir, 'msh-out'));
-    const { h, openPicked } = handlers();
+    const { h, openPicked } = testProjectHandlers();
     const json = JSON.parse(await openPicked(project));
     json.outputs = { ...json.outputs, msh: 'msh-out' };
-    const viaLink = await settle(async () => h.startBuild({ projectPath: project, projectText: JSON.stringify(json) }));
+    const viaLink = await settleBuild(async () =>
+      h.startBuild({ projectPath: project, projectText: JSON.stringify(json) }),
+    );
     const refusedFiles = viaLink.errors.map((e) => e.file);
     expect(refusedFiles).toContain(join(dir, 'msh-out', 'walk.res8'));
     expect(refusedFiles).toContain(join(dir, 'msh-out', 'cmu_01_01.nodes.json'));
@@ -263,7 +206,9 @@ describe('project handlers', () => {
     symlinkSync(join(dir, 'walk.mtn'), join(dir, 'walk.res8'));
     const before = readFileSync(join(dir, 'walk.mtn'));
     json.outputs.msh = '.';
-    const onInput = await settle(async () => h.startBuild({ projectPath: project, projectText: JSON.stringify(json) }));
+    const onInput = await settleBuild(async () =>
+      h.startBuild({ projectPath: project, projectText: JSON.stringify(json) }),
+    );
     expect(onInput.errors.map((e) => e.message)).toEqual([
       `ActGuy refused to write ${join(dir, 'walk.res8')}: it is ${join(dir, 'walk.mtn')}, an input of this build`,
     ]);
@@ -272,7 +217,7 @@ describe('project handlers', () => {
 
   it('saves a SEV atomically and refuses text with errors, leaving the file as it was', async () => {
     const { dir, project } = workspace();
-    const { h, openPicked } = handlers();
+    const { h, openPicked } = testProjectHandlers();
     await openPicked(project);
     const path = join(dir, 'walk.sev');
     const before = readFileSync(path, 'utf8');
@@ -293,7 +238,7 @@ describe('project handlers', () => {
 
   it('refuses to save an invalid project', async () => {
     const { project } = workspace();
-    const { h, openPicked } = handlers();
+    const { h, openPicked } = testProjectHandlers();
     await openPicked(project);
     const before = readFileSync(project, 'utf8');
     await expect(
@@ -308,7 +253,7 @@ describe('project handlers', () => {
     const workerPath = await bundleWorkerForTests(resolve(__dirname, 'buildWorker.ts'), outDir);
     const { workerLauncher } = await import('./buildRunner');
     const { dir, project } = workspace();
-    const { h, openPicked } = handlers(workerLauncher(workerPath));
+    const { h, openPicked } = testProjectHandlers({ launchBuild: workerLauncher(workerPath) });
     const projectText = await openPicked(project);
     // an unsaved SEV edit takes part in the build
     const sevPath = join(dir, 'walk.sev');
@@ -318,7 +263,7 @@ describe('project handlers', () => {
       projectText,
       sevTexts: [{ path: sevPath, text: edited }],
     });
-    const done = await settle(() => h.getBuildStatus({ buildId: started.buildId }));
+    const done = await settleBuild(() => h.getBuildStatus({ buildId: started.buildId }));
     expect(done.errors).toEqual([]);
     expect(done.state).toBe('done');
     expect(done.motions.map((m) => [m.name, m.events])).toEqual([
@@ -343,12 +288,12 @@ describe('project handlers', () => {
 
   it('an unknown SE name refuses the build and writes nothing', async () => {
     const { dir, project } = workspace();
-    const { h, openPicked } = handlers();
+    const { h, openPicked } = testProjectHandlers();
     const projectText = await openPicked(project);
     const sevPath = join(dir, 'walk.sev');
     const text = readFileSync(sevPath, 'utf8').replace('se 2 SE_CLOTH_SWISH', 'se 2 SE_NOT_THERE');
     const started = await h.startBuild({ projectPath: project, projectText, sevTexts: [{ path: sevPath, text }] });
-    const s = await settle(() => h.getBuildStatus({ buildId: started.buildId }));
+    const s = await settleBuild(() => h.getBuildStatus({ buildId: started.buildId }));
     expect(s.state).toBe('failed');
     expect(s.errors).toEqual([
       expect.objectContaining({
@@ -364,7 +309,7 @@ describe('project handlers', () => {
 
   it('a build of paths the opened project does not list is refused before anything is read', async () => {
     const { project } = workspace();
-    const { h, openPicked } = handlers();
+    const { h, openPicked } = testProjectHandlers();
     const text = (await openPicked(project)).replace('"out/stage.mar"', '"/etc/evil.mar"');
     const s = await h.startBuild({ projectPath: project, projectText: text });
     expect(s.state).toBe('failed');
@@ -383,7 +328,7 @@ describe('project handlers', () => {
         stopped = true;
       };
     };
-    const { h, openPicked } = handlers(slow);
+    const { h, openPicked } = testProjectHandlers({ launchBuild: slow });
     const s = await h.startBuild({ projectPath: project, projectText: await openPicked(project) });
     expect(s.state).toBe('checking');
     expect((await h.cancelBuild({ buildId: s.buildId })).state).toBe('cancelled');
@@ -399,9 +344,11 @@ describe('project handlers', () => {
     mkdirSync(mine);
     writeFileSync(join(mine, 'SE_CLOTH_SWISH.wav'), new Uint8Array([1, 2, 3]));
     writeFileSync(join(mine, 'notes.txt'), 'x');
-    const { h, openPicked } = handlers(inProcess, {
-      ...noDialogs,
-      chooseFileToOpen: async () => join(mine, 'SE_CLOTH_SWISH.wav'),
+    const { h, openPicked } = testProjectHandlers({
+      dialogs: {
+        ...noDialogs,
+        chooseFileToOpen: async () => join(mine, 'SE_CLOTH_SWISH.wav'),
+      },
     });
     await expect(h.listSounds({ folder: join(dir, 'sounds') })).rejects.toThrow(/refused/);
     await expect(h.listSounds({ folder: mine })).rejects.toThrow(/refused/);
@@ -427,7 +374,9 @@ describe('project handlers: arguments and refusals', () => {
   it('opening refuses a file that is not a project, and a dialog answered with cancel opens nothing', async () => {
     const { dir } = workspace();
     const asked: unknown[] = [];
-    const { h } = handlers(inProcess, { ...noDialogs, chooseFileToOpen: async (o) => (asked.push(o), null) });
+    const { h } = testProjectHandlers({
+      dialogs: { ...noDialogs, chooseFileToOpen: async (o) => (asked.push(o), null) },
+    });
     await expect(h.openProject({ path: join(dir, 'walk.sev') })).rejects.toThrow(
       `${join(dir, 'walk.sev')}: not a project file (expected *.actguy.json)`,
     );
@@ -440,7 +389,7 @@ describe('project handlers: arguments and refusals', () => {
   it('a project picked in the dialog allows the sound files of its sounds/ folder, not its other files', async () => {
     const { dir, project } = workspace();
     writeFileSync(join(dir, 'sounds', 'notes.txt'), 'x');
-    const { policy, openPicked } = handlers();
+    const { policy, openPicked } = testProjectHandlers();
     await openPicked(project);
     expect(policy.isAllowed(join(dir, 'sounds', 'SE_FOOT_L.wav'))).toBe(true);
     expect(policy.isAllowed(join(dir, 'sounds', 'notes.txt'))).toBe(false);
@@ -451,14 +400,14 @@ describe('project handlers: arguments and refusals', () => {
     const { dir, project } = workspace();
     rmSync(join(dir, 'sounds'), { recursive: true });
     writeFileSync(join(dir, 'sounds'), 'not a folder');
-    const { policy, openPicked } = handlers();
+    const { policy, openPicked } = testProjectHandlers();
     await openPicked(project);
     expect(policy.isAllowed(join(dir, 'sounds'))).toBe(false);
   });
 
   it('saveProject checks the name and the text before anything else', async () => {
     const { dir, project } = workspace();
-    const { h, openPicked } = handlers();
+    const { h, openPicked } = testProjectHandlers();
     await openPicked(project);
     await expect(h.saveProject({ path: join(dir, 'p.txt'), text: '{}' })).rejects.toThrow(
       `Could not save ${join(dir, 'p.txt')}: a project file name ends in .actguy.json`,
@@ -478,9 +427,11 @@ describe('project handlers: arguments and refusals', () => {
     const { dir } = workspace();
     const asked: unknown[] = [];
     const answers: (string | null)[] = [null];
-    const { h, policy } = handlers(inProcess, {
-      ...noDialogs,
-      chooseFileToOpen: async (o) => (asked.push(o), answers.shift() ?? null),
+    const { h, policy } = testProjectHandlers({
+      dialogs: {
+        ...noDialogs,
+        chooseFileToOpen: async (o) => (asked.push(o), answers.shift() ?? null),
+      },
     });
     await expect(h.chooseProjectFileDialog({ purpose: 'exe' as never })).rejects.toThrow(
       'chooseProjectFileDialog: purpose must be one of mtn, sev, sound',
@@ -505,9 +456,11 @@ describe('project handlers: arguments and refusals', () => {
     writeFileSync(join(dir, 'broken.sev'), Buffer.from([0xff, 0xfe, 0x00]));
     const answers = [join(dir, 'steps.sev'), join(dir, 'broken.sev')];
     const asked: unknown[] = [];
-    const { h, policy } = handlers(inProcess, {
-      ...noDialogs,
-      chooseFileToOpen: async (o) => (asked.push(o), answers.shift() ?? null),
+    const { h, policy } = testProjectHandlers({
+      dialogs: {
+        ...noDialogs,
+        chooseFileToOpen: async (o) => (asked.push(o), answers.shift() ?? null),
+      },
     });
     expect(await h.chooseProjectFileDialog({ purpose: 'sev' })).toEqual({
       status: 'chosen',
@@ -531,7 +484,7 @@ describe('project handlers: arguments and refusals', () => {
 
   it('readProjectText: a missing .sev is a new one, any other missing file is an error; a folder says so', async () => {
     const { dir, project } = workspace();
-    const { h, openPicked, policy } = handlers();
+    const { h, openPicked, policy } = testProjectHandlers();
     await openPicked(project);
     policy.allowTree(dir);
     expect(await h.readProjectText({ path: join(dir, 'new.SEV') })).toEqual({ path: join(dir, 'new.SEV'), text: null });
@@ -551,7 +504,7 @@ describe('project handlers: arguments and refusals', () => {
 
   it('saveSev checks the name and the text, and a NUL in the name creates nothing', async () => {
     const { dir, project } = workspace();
-    const { h, openPicked } = handlers();
+    const { h, openPicked } = testProjectHandlers();
     await openPicked(project);
     await expect(h.saveSev({ path: join(dir, 'walk.txt'), text: 'sev 1\n' })).rejects.toThrow(
       `Could not save ${join(dir, 'walk.txt')}: a sound-event file name ends in .sev`,
@@ -566,7 +519,7 @@ describe('project handlers: arguments and refusals', () => {
 
   it('startBuild checks its arguments and names the bad one', async () => {
     const { project } = workspace();
-    const { h, openPicked } = handlers();
+    const { h, openPicked } = testProjectHandlers();
     const text = await openPicked(project);
     await expect(h.startBuild({ projectPath: project, projectText: 3 as unknown as string })).rejects.toThrow(
       'startBuild: projectText must be a string',
@@ -583,7 +536,7 @@ describe('project handlers: arguments and refusals', () => {
 
   it('a dry run starts though its outputs are refused (it reports them when done), and writes nothing', async () => {
     const { dir, project } = workspace();
-    const { h, openPicked } = handlers();
+    const { h, openPicked } = testProjectHandlers();
     const json = JSON.parse(await openPicked(project));
     json.outputs = { mar: '/etc/evil.mar', sar: '/etc/evil.sar' };
     const dry = await h.startBuild({
@@ -610,7 +563,7 @@ describe('project handlers: arguments and refusals', () => {
     writeFileSync(join(mine, 'a.flac'), new Uint8Array(2));
     mkdirSync(join(mine, 'folder.wav'));
     writeFileSync(join(mine, 'c.txt'), 'x');
-    const { h, policy } = handlers();
+    const { h, policy } = testProjectHandlers();
     policy.allowTree(dir);
     const list = await h.listSounds({ folder: mine });
     expect(list.folder).toBe(join(canonicalPath(dir), 'mysounds'));
@@ -626,7 +579,7 @@ describe('project handlers: arguments and refusals', () => {
 
   it('readSound refuses a missing file and one over 16 MiB, naming them', async () => {
     const { dir } = workspace();
-    const { h, policy } = handlers();
+    const { h, policy } = testProjectHandlers();
     policy.allowTree(dir);
     const c = canonicalPath(dir);
     await expect(h.readSound({ path: join(dir, 'gone.mp3') })).rejects.toThrow(
@@ -650,7 +603,7 @@ describe('project handlers: what each refusal says', () => {
   });
 
   it('every handler names itself and the field when the renderer sends a malformed argument', async () => {
-    const { h } = handlers();
+    const { h } = testProjectHandlers();
     const members = [
       'openProject',
       'saveProject',
@@ -682,7 +635,7 @@ describe('project handlers: what each refusal says', () => {
 
   it('openProject answers with the project path and the text read from disk', async () => {
     const { dir, project } = workspace();
-    const { h, policy } = handlers();
+    const { h, policy } = testProjectHandlers();
     policy.allowTree(dir);
     expect(await h.openProject({ path: project })).toEqual({
       status: 'opened',
@@ -692,7 +645,7 @@ describe('project handlers: what each refusal says', () => {
 
   it('a save into a folder that does not exist says so, naming the folder, and creates nothing', async () => {
     const { dir } = workspace();
-    const { h, policy } = handlers();
+    const { h, policy } = testProjectHandlers();
     policy.allowTree(dir);
     const missing = join(canonicalPath(dir), 'missing');
     await expect(
@@ -709,7 +662,7 @@ describe('project handlers: what each refusal says', () => {
 
   it('a text file that is not UTF-8 is reported as a SEV or a project error at its line and column, naming the file', async () => {
     const { dir } = workspace();
-    const { h, policy } = handlers();
+    const { h, policy } = testProjectHandlers();
     policy.allowTree(dir);
     writeFileSync(join(dir, 'bad.SEV'), Buffer.from('sev 1\n\xff', 'latin1'));
     writeFileSync(join(dir, 'bad.json'), Buffer.from('{\n \xff}', 'latin1'));
@@ -726,7 +679,7 @@ describe('project handlers: what each refusal says', () => {
 
   it('a SEV with errors is refused with every error on its own line', async () => {
     const { dir } = workspace();
-    const { h, policy } = handlers();
+    const { h, policy } = testProjectHandlers();
     policy.allowTree(dir);
     const path = join(canonicalPath(dir), 'walk.sev');
     await expect(h.saveSev({ path, text: 'sev 1\nevent 3 9 -\nbogus\n' })).rejects.toThrow(
@@ -741,7 +694,9 @@ describe('project handlers: what each refusal says', () => {
     writeFileSync(join(dir, 'a.sev'), 'sev 1\n# motion secret_a\nmotion \t walk_60\nse 0 SE_A\n');
     writeFileSync(join(dir, 'b.sev'), 'sev 1\n  # see motion secret_b  \n');
     const answers = [join(dir, 'a.sev'), join(dir, 'b.sev')];
-    const { h, policy } = handlers(inProcess, { ...noDialogs, chooseFileToOpen: async () => answers.shift() ?? null });
+    const { h, policy } = testProjectHandlers({
+      dialogs: { ...noDialogs, chooseFileToOpen: async () => answers.shift() ?? null },
+    });
     await h.chooseProjectFileDialog({ purpose: 'sev' });
     expect(policy.isAllowed(join(dir, 'walk_60.mtn'))).toBe(true);
     expect(policy.isAllowed(join(dir, 'secret_a.mtn'))).toBe(false);
@@ -757,7 +712,9 @@ describe('project handlers: what each refusal says', () => {
     const mine = join(dir, 'mine');
     mkdirSync(mine);
     for (const f of ['SE_A.wav', 'SE_B.mp3', 'notes.txt', 'SE_A.mtn', 'SE_A.sev']) writeFileSync(join(mine, f), 'x');
-    const { h, policy } = handlers(inProcess, { ...noDialogs, chooseFileToOpen: async () => join(mine, 'SE_A.wav') });
+    const { h, policy } = testProjectHandlers({
+      dialogs: { ...noDialogs, chooseFileToOpen: async () => join(mine, 'SE_A.wav') },
+    });
     expect(await h.chooseProjectFileDialog({ purpose: 'sound' })).toEqual({
       status: 'chosen',
       path: join(mine, 'SE_A.wav'),
@@ -769,7 +726,7 @@ describe('project handlers: what each refusal says', () => {
   it('a build output behind a symbolic link loop is refused like one outside, and the build reads nothing', async () => {
     const { dir, project } = workspace();
     symlinkSync(join(dir, 'loop'), join(dir, 'loop'));
-    const { h, openPicked } = handlers();
+    const { h, openPicked } = testProjectHandlers();
     const json = JSON.parse(await openPicked(project));
     json.outputs = { mar: 'loop/stage.mar', sar: 'out/stage.sar' };
     const s = await h.startBuild({ projectPath: project, projectText: JSON.stringify(json) });

@@ -29,7 +29,7 @@ import { baseNameOf, readBytes, TEXT_LIMIT, writeFileAtomic } from '../fsutil';
 import { systemReason } from '../fsErrors';
 import { requireObject, requireString } from '../ipcArgs';
 import { inputOverwrittenBy } from '../pathIdentity';
-import { canonicalPath, isInside, linkOutOf, quotePath, type PathPolicy } from '../pathPolicy';
+import { allowUnlessLinkedOut, canonicalPath, isInside, quotePath, type PathPolicy } from '../pathPolicy';
 import { createBuildRunner, workerLauncher, type BuildJobLauncher, type BuildRunner } from './buildRunner';
 import { workerTextChecker, type TextChecker } from './textCheck';
 
@@ -103,10 +103,10 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
     const { named } = await checkText({ kind: 'project', path, text });
     const folder = dirname(path);
     // A link inside the project's folder that leads out of it grants nothing (docs/security.md).
-    for (const p of named.inputs) if (linkOutOf(folder, p) === null) policy.allowFile(p);
+    for (const p of named.inputs) allowUnlessLinkedOut(policy, folder, p);
     const sounds = join(folder, 'sounds');
-    if (existsSync(sounds) && statSync(sounds).isDirectory() && linkOutOf(folder, sounds) === null)
-      policy.allowTree(sounds, { extensions: SOUND_EXTENSIONS });
+    if (existsSync(sounds) && statSync(sounds).isDirectory())
+      allowUnlessLinkedOut(policy, folder, sounds, { as: 'tree', extensions: SOUND_EXTENSIONS });
     pickedProjectFolders.set(canonicalPath(path), canonicalPath(dirname(path)));
   };
 
@@ -174,12 +174,11 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
   const allowMotionOfSev = (sevPath: string): void => {
     const folder = dirname(sevPath);
     // A link beside the .sev that leads out of its folder grants nothing.
-    const allowBeside = (p: string) => linkOutOf(folder, p) === null && policy.allowFile(p);
-    allowBeside(join(folder, `${baseNameOf(sevPath)}.mtn`));
+    allowUnlessLinkedOut(policy, folder, join(folder, `${baseNameOf(sevPath)}.mtn`));
     try {
       // Only the `motion <name>` statement is needed here (the full parse runs in the renderer).
       const named = /^[ \t]*motion[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?:#.*)?$/m.exec(readText(sevPath))?.[1];
-      if (named) allowBeside(join(folder, `${named}.mtn`));
+      if (named) allowUnlessLinkedOut(policy, folder, join(folder, `${named}.mtn`));
     } catch {
       // unreadable or broken: the renderer reports it when it reads the file
     }
@@ -293,10 +292,9 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
       if (
         !policy.isAllowed(given) &&
         !given.includes('\0') &&
-        [...pickedProjectFolders.values()].includes(canonicalPath(dirname(given))) &&
-        linkOutOf(dirname(given), given) === null
+        [...pickedProjectFolders.values()].includes(canonicalPath(dirname(given)))
       )
-        policy.allowFile(given);
+        allowUnlessLinkedOut(policy, dirname(given), given);
       const path = policy.check(given, 'write');
       return saveCheckedText('sev', path, req.text, 'the file on disk is unchanged and your edits are kept');
     },

@@ -1,12 +1,16 @@
 /**
  * The one setup of the main-process handlers for tests: createHandlers with a fresh path policy, no
  * recent-files folder and dialogs that choose nothing unless a test says otherwise, an AppInfo for the
- * loopback transport, and the temporary workspace most handler tests start from.
+ * loopback transport, the temporary workspace most handler tests start from, a compress client per test,
+ * and a motion opened through the handlers. The project handlers' setup is projectHarness.ts.
  */
 import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { AppInfo } from '../../shared/ipc/documents';
+import { afterEach, beforeEach } from 'vitest';
+import type { AppInfo, OpenedMotion, OpenMotionRequest } from '../../shared/ipc/documents';
+import { useBuiltCompressWorker } from '../compress/buildWorkerForTests';
+import { createCompressClient, type CompressClient } from '../compressClient';
 import type { DialogPort } from '../dialogPort';
 import { createHandlers, type ApiHandlers, type HandlerContext } from '../handlers';
 import { createPathPolicy } from '../pathPolicy';
@@ -101,4 +105,34 @@ export function tempWorkspace(
   copyFileSync(SAMPLE_MTN, join(workspace, 'walk.mtn'));
   if (options.walkOutside) copyFileSync(SAMPLE_MTN, join(outside, 'walk.mtn'));
   return { dir, workspace, outside };
+}
+
+/** Opens a motion through the handlers (`path`, or the whole request) and returns it; any other outcome fails the test. */
+export async function openedMotion(
+  handlers: Pick<ApiHandlers, 'openMotion'>,
+  request: string | OpenMotionRequest,
+): Promise<OpenedMotion> {
+  const r = await handlers.openMotion(typeof request === 'string' ? { path: request } : request);
+  if (r.status !== 'opened') throw new Error(`expected the motion to open, got ${r.status}`);
+  return r.motion;
+}
+
+/**
+ * For a test file: a compress client on the bundled compress worker for each test, disposed after it. Call it at
+ * the top of the file, before the file's own beforeEach, which then passes `compress()` to testHandlers.
+ */
+export function useCompressClientPerTest(): () => CompressClient {
+  const workerPath = useBuiltCompressWorker();
+  let client: CompressClient | null = null;
+  beforeEach(() => {
+    client = createCompressClient({ workerPath: workerPath() });
+  });
+  afterEach(async () => {
+    await client?.dispose();
+    client = null;
+  });
+  return () => {
+    if (!client) throw new Error('useCompressClientPerTest: the client exists only while a test runs');
+    return client;
+  };
 }

@@ -2,6 +2,7 @@ import { buildProject } from '../../build/build';
 import { DEFAULT_CACHE_MAX_BYTES } from '../../build/buildCache';
 import type { MotionDone } from '../../build/compressMotions';
 import { printDiagnostics } from '../../build/inputs';
+import { quoteJson } from '../../../shared/errors';
 import { formatEta } from '../../../shared/project/eta';
 import { parseArgs, positiveNumberOption, singlePositional, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
@@ -22,7 +23,7 @@ export const buildCommand: CliCommand = {
     const jobsText = stringOption(args, 'jobs');
     const jobs = jobsText === undefined ? undefined : Number(jobsText);
     if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 1 && jobs <= 256))
-      throw new UsageError(`--jobs needs a whole number from 1 to 256, got ${JSON.stringify(jobsText)}`);
+      throw new UsageError(`--jobs needs a whole number from 1 to 256, got ${quoteJson(jobsText)}`);
     const cacheOption = stringOption(args, 'cache');
     if (cacheOption !== undefined && args.options.has('no-cache'))
       throw new UsageError('--cache and --no-cache contradict each other');
@@ -36,7 +37,7 @@ export const buildCommand: CliCommand = {
       !(/^[0-9]+$/.test(budgetText!) && budgetBytes >= 1 && budgetBytes <= MAX_BUDGET_BYTES)
     )
       throw new UsageError(
-        `--budget needs a whole number of bytes from 1 to ${MAX_BUDGET_BYTES}, got ${JSON.stringify(budgetText)}`,
+        `--budget needs a whole number of bytes from 1 to ${MAX_BUDGET_BYTES}, got ${quoteJson(budgetText)}`,
       );
     const progress = quiet ? undefined : progressPrinter(Boolean(process.stdout.isTTY));
     const outcome = await buildProject(singlePositional(args, 'project file'), {

@@ -1,7 +1,7 @@
 import { compressMotion } from '../../../shared/compress/compress';
 import { compressReport } from '../../../shared/compress/report';
 import { existsSync, statSync } from 'node:fs';
-import { inFile } from '../../../shared/errors';
+import { inFile, quoteJson } from '../../../shared/errors';
 import { motionNameProblem } from '../../../shared/motionName';
 import { DEFAULT_GAME_FPS, frameRateMismatch } from '../../../shared/motion/frameRate';
 import { readMtn } from '../../../shared/mtn/read';
@@ -171,7 +171,7 @@ export function jointOverrides(text: string | undefined): Record<number, number>
     const m = /^\s*(\d+)\s*=\s*([0-9.eE+-]+)\s*$/.exec(part);
     const deg = m ? Number(m[2]) : NaN;
     if (!m || !Number.isFinite(deg) || deg < 0)
-      throw new UsageError(`--joint-rot-tol entry ${JSON.stringify(part)} is not JOINT=DEGREES`);
+      throw new UsageError(`--joint-rot-tol entry ${quoteJson(part)} is not JOINT=DEGREES`);
     out[Number(m[1])] = deg;
   }
   return out;

@@ -1,5 +1,5 @@
 import { extname } from 'node:path';
-import { inFile } from '../../../shared/errors';
+import { inFile, quoteJson } from '../../../shared/errors';
 import { readMar } from '../../../shared/mar/read';
 import { decompressMt3 } from '../../../shared/mt3/decode';
 import { readMt3 } from '../../../shared/mt3/read';
@@ -37,11 +37,11 @@ export const decompressCommand: CliCommand = {
         throw new UsageError(`${input} is an archive: choose a motion with --entry INDEX or --entry NAME`);
       const mar = inFile(input, () => readMar(bytes));
       const problem = /^\d+$/.test(entry) ? undefined : motionNameProblem(entry);
-      if (problem) throw new UsageError(`--entry ${entry}: neither an index nor a motion name: ${problem}`);
+      if (problem) throw new UsageError(`--entry ${quoteJson(entry)}: neither an index nor a motion name: ${problem}`);
       const index = /^\d+$/.test(entry) ? Number(entry) : mar.entries.findIndex((e) => e.name === gvStrCode(entry));
       if (!(index >= 0 && index < mar.entries.length))
         throw new UsageError(
-          `${input} has ${mar.entries.length} entries (0..${mar.entries.length - 1}); --entry ${entry} names none of them`,
+          `${input} has ${mar.entries.length} entries (0..${mar.entries.length - 1}); --entry ${quoteJson(entry)} names none of them`,
         );
       mt3 = mar.entries[index].mt3;
     } else {
