@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -129,6 +129,22 @@ describe('the project of a .sev', () => {
     } finally {
       writer.kill();
     }
+  });
+
+  it('skips a project that is a link leading out of its folder (a received folder cannot hand out an outside project)', () => {
+    const dir = join(root, 'linked');
+    const outside = join(root, 'outside-project');
+    mkdirSync(dir);
+    mkdirSync(outside);
+    copyFileSync(join(assets, 'walk.sev'), join(dir, 'walk.sev'));
+    // An outside project whose motion named walk lists walk.sev beside the link: read through the link, it lists
+    // the .sev the user opened.
+    writeFileSync(join(outside, 'stage.actguy.json'), JSON.stringify({ version: 1, motions: [{ name: 'walk' }] }));
+    symlinkSync(join(outside, 'stage.actguy.json'), join(dir, 'a.actguy.json'));
+    expect(findProjectListingSev(join(dir, 'walk.sev'))).toBeNull();
+    // A plain project beside it is still found.
+    writeFileSync(join(dir, 'b.actguy.json'), JSON.stringify({ version: 1, motions: [{ name: 'walk' }] }));
+    expect(findProjectListingSev(join(dir, 'walk.sev'))).toBe(join(dir, 'b.actguy.json'));
   });
 
   it('is null when no project lists it', () => {

@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveFrom } from '../shared/project/paths';
 import { systemFileKindOfPath } from '../shared/systemFiles';
-import { canonicalPath } from './pathPolicy';
+import { canonicalPath, linkOutOf } from './pathPolicy';
 import { readBytes } from './fsutil';
 
 export interface SystemFileQueue {
@@ -95,8 +95,9 @@ const MAX_PROJECTS_PER_FOLDER = 64;
 /**
  * The project (*.actguy.json) in a .sev's folder or the folder above that
  * lists it (its `sev`, or `<name>.sev` beside the project when it names
- * none), or null. Files that do not read or parse are skipped: this only
- * picks where to open the .sev.
+ * none), or null. Files that do not read or parse are skipped, and so is a
+ * project that is a symbolic link leading out of its folder (the project
+ * found is granted to the page): this only picks where to open the .sev.
  */
 export function findProjectListingSev(sevPath: string): string | null {
   const target = canonicalPath(sevPath);
@@ -113,6 +114,8 @@ export function findProjectListingSev(sevPath: string): string | null {
     }
     for (const name of names) {
       const project = join(dir, name);
+      // Found, not chosen: a project that is a link out of the folder is not opened (nor granted) from here.
+      if (linkOutOf(dir, project) !== null) continue;
       if (projectListsSev(project, target)) return project;
     }
     if (dirname(folder) === folder) break;
