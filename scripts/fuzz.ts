@@ -15,6 +15,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
+import { quoteJson } from '../shared/errors';
 import { emptyTally, formatTable, fuzzInput, targetByName, type Finding, type FormatTally } from './fuzz/harness';
 import { DEFECT_KINDS, TARGETS, type DefectKind } from './fuzz/targets';
 import { SHARED_SLOTS, SLOT, cpuMs, type WorkerJob } from './fuzz/protocol';
@@ -66,7 +67,7 @@ function parseOptions(argv: string[]): Options {
       );
       console.log(`formats: ${TARGETS.map((t) => t.name).join(', ')}`);
       process.exit(0);
-    } else throw new Error(`unknown option ${a} (try --help)`);
+    } else throw new Error(`unknown option ${quoteJson(a)} (try --help)`);
   }
   return o;
 }

@@ -13,6 +13,7 @@ import { createHandlers } from '../handlers';
 import { canonicalPath, createPathPolicy } from '../pathPolicy';
 import { createRecentFilesStore } from '../recentFiles';
 import { findProjectListingSev } from '../systemFiles';
+import { quoteJson } from '../../shared/errors';
 import { systemFileKindOfPath } from '../../shared/systemFiles';
 import type { StartupFile } from '../../shared/ipc/documents';
 import { loopbackDialogPort } from '../dialogPort';
@@ -33,14 +34,14 @@ function parse(argv: string[]): Record<string, string | true> {
   const withValue = new Set(['workspace', 'renderer', 'port', 'open', 'user-data']);
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (!a.startsWith('--')) usageError(`unexpected argument ${a}`);
+    if (!a.startsWith('--')) usageError(`unexpected argument ${quoteJson(a)}`);
     const name = a.slice(2);
     if (withValue.has(name)) {
       const v = argv[++i];
-      if (v === undefined) usageError(`${a} needs a value`);
+      if (v === undefined) usageError(`${quoteJson(a)} needs a value`);
       out[name] = v;
     } else if (name === 'exit-with-stdin') out[name] = true;
-    else usageError(`unknown option ${a}`);
+    else usageError(`unknown option ${quoteJson(a)}`);
   }
   return out;
 }
