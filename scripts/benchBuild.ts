@@ -6,7 +6,7 @@
  * cold with --jobs 1, cold with --jobs 2, and again unchanged from the cache. Printed as times and ratios
  * measured in this one run; nothing here asserts a time.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +34,50 @@ export function sliceMotion(m: Motion, first: number, last: number, step: number
     translationKeyInfo: rows(m.translationKeyInfo),
     jointKeyInfo: rows(m.jointKeyInfo),
   };
+}
+
+/**
+ * CPU seconds (user + system) of this process's waited-for children so far, from /proc/self/stat (Linux; clock
+ * ticks of 1/100 s): the difference around a spawnSync is that child's CPU time, its threads included. Undefined
+ * where /proc is not there.
+ */
+export function childCpuSeconds(): number | undefined {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    // Fields after the command name (which may hold spaces) in parentheses; cutime and cstime are fields 16 and 17.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * How much two busy threads slow each other down on this machine: the same integer loop, in a fresh Node process,
+ * alone and then two at once (medians of 3). On 2 cores that share caches or a physical core (a VM's vCPUs), each
+ * of the two takes longer than one alone: the ratio bounds what any 2-job build can gain here.
+ */
+export async function parallelSlowdown(): Promise<{ alone: number; together: number }> {
+  const loop =
+    'let x=0;const t=process.hrtime.bigint();for(let i=0;i<2e8;i++){x=(x*1103515245+12345)|0}' +
+    'process.stdout.write(String(Number(process.hrtime.bigint()-t)/1e6)+" "+(x&1))';
+  const run = () =>
+    new Promise<number>((resolve, reject) => {
+      const child = spawn(process.execPath, ['-e', loop], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.on('error', reject);
+      child.on('close', () => resolve(Number(out.split(' ')[0])));
+    });
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  const alone: number[] = [];
+  const together: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    alone.push(await run());
+    const [a, b] = await Promise.all([run(), run()]);
+    together.push((a + b) / 2);
+  }
+  return { alone: median(alone), together: median(together) };
 }
 
 /**
@@ -109,10 +153,15 @@ export async function benchBuild(root: string, extraCaptures: [string, Motion][]
     // Each build is `actguy build` in a fresh process, as a user or a CI agent runs it: the same start-up and
     // cold JIT for --jobs 1 (in-process) and --jobs 2 (worker threads), each cold build filling its own cache.
     const cli = join(root, 'dist', 'cli', 'actguy.cjs');
+    /** CPU seconds of each cold build without a cache, by jobs (childCpuSeconds). */
+    const cpu: Record<string, number[]> = { '1': [], '2': [] };
     const time = (label: string, args: string[]): number => {
       const t0 = performance.now();
+      const cpu0 = childCpuSeconds();
       const r = spawnSync(process.execPath, [cli, 'build', project, '--quiet', ...args], { encoding: 'utf8' });
       const ms = performance.now() - t0;
+      const cpu1 = childCpuSeconds();
+      if (cpu0 !== undefined && cpu1 !== undefined && args.includes('--no-cache')) cpu[args[1]]?.push(cpu1 - cpu0);
       if (r.status !== 0)
         throw new Error(
           `${label}: actguy build exited ${r.status}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ')}`,
@@ -167,14 +216,30 @@ export async function benchBuild(root: string, extraCaptures: [string, Motion][]
     const range = (xs: number[], digits: number) =>
       `${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)}`;
     const p = JSON.parse(readFileSync(project, 'utf8'));
+    const slowdown = await parallelSlowdown();
+    const cpuLines: string[] = [];
+    if (cpu['1'].length && cpu['2'].length) {
+      const cpu1 = median(cpu['1']);
+      const cpu2 = median(cpu['2']);
+      // With both cores busy from start to end, the 2-job build would take half its CPU time.
+      cpuLines.push(
+        `  CPU time without a cache (user + system, all threads): --jobs 1 ${cpu1.toFixed(2)} s (${(cpu1 / (bare1 / 1000)).toFixed(2)} cores busy on average), --jobs 2 ${cpu2.toFixed(2)} s (${(cpu2 / cpu1).toFixed(2)}x the work of --jobs 1)`,
+        `    so even with both cores busy throughout, --jobs 2 would take ${(cpu2 / 2 / (bare1 / 1000)).toFixed(3)}x of --jobs 1 here`,
+      );
+    }
+    cpuLines.push(
+      `  this machine: an integer loop takes ${slowdown.alone.toFixed(0)} ms alone and ${slowdown.together.toFixed(0)} ms each with two at once (${(slowdown.together / slowdown.alone).toFixed(2)}x: what two busy threads cost each other here)`,
+    );
     // Five long motions (whole captures; the pool compresses each in shares of its channels, one per job).
     const long = longProject(dir, captures);
     const l1: number[] = [],
       l2: number[] = [],
       longRatio: number[] = [];
+    const longCpu: Record<number, number[]> = { 1: [], 2: [] };
     for (let round = 0; round < 3; round++) {
       const build = (jobs: number) => {
         const t0 = performance.now();
+        const cpu0 = childCpuSeconds();
         const r = spawnSync(
           process.execPath,
           [cli, 'build', long.path, '--quiet', '--no-cache', '--jobs', String(jobs)],
@@ -184,7 +249,10 @@ export async function benchBuild(root: string, extraCaptures: [string, Motion][]
           throw new Error(
             `long motions, jobs ${jobs}: actguy build exited ${r.status}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ')}`,
           );
-        return performance.now() - t0;
+        const ms = performance.now() - t0;
+        const cpu1 = childCpuSeconds();
+        if (cpu0 !== undefined && cpu1 !== undefined) longCpu[jobs].push(cpu1 - cpu0);
+        return ms;
       };
       const [a, b] =
         round % 2 === 0
@@ -207,8 +275,14 @@ export async function benchBuild(root: string, extraCaptures: [string, Motion][]
       `  --no-cache, --jobs 1          ${(bare1 / 1000).toFixed(2)} s`,
       `  --no-cache, --jobs 2          ${(bare2 / 1000).toFixed(2)} s   ratio ${median(bareRatio).toFixed(3)}x of --jobs 1 (no cache written; rounds ${range(bareRatio, 2)})`,
       `  unchanged rebuild (cache)     ${(warm / 1000).toFixed(2)} s   ratio ${median(warmRatio).toFixed(3)}x of the cold build (target <= 0.1x; rounds ${range(warmRatio, 3)})`,
+      ...cpuLines,
       `Long motions: ${long.frames.length} whole captures (${long.frames.join(', ')} frames), --no-cache, 3 rounds (load average ${loadavg()[0].toFixed(1)})`,
       `  --jobs 1 ${(median(l1) / 1000).toFixed(2)} s, --jobs 2 ${(median(l2) / 1000).toFixed(2)} s   ratio ${median(longRatio).toFixed(3)}x (target: towards 0.55x on 2 cores; rounds ${range(longRatio, 2)})`,
+      ...(longCpu[1].length && longCpu[2].length
+        ? [
+            `  CPU time: --jobs 1 ${median(longCpu[1]).toFixed(2)} s, --jobs 2 ${median(longCpu[2]).toFixed(2)} s (${(median(longCpu[2]) / median(longCpu[1])).toFixed(2)}x the work: each worker compiles the compressor again); both cores busy throughout would give ${(median(longCpu[2]) / 2 / (median(l1) / 1000)).toFixed(3)}x`,
+          ]
+        : []),
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });

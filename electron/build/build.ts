@@ -105,8 +105,7 @@ export async function buildProject(
   let prep;
   let cache;
   try {
-    startWhenCold(compressor, remembered);
-    prep = prepareBuild(project, recorded.read, recorded.known);
+    prep = prepareBuild(project, recorded.read, startWhenCold(compressor, remembered, recorded.known));
     if (!prep.ok) return prep;
     cache = cacheDir === null ? undefined : openBuildCache(cacheDir, { maxBytes: options.cacheMaxBytes });
     const verdicts =

@@ -8,6 +8,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
@@ -97,6 +98,21 @@ describe('openBuildCache', () => {
     expect({ ...back.claim, bytes: back.bytes }).toEqual({ ...value, bytes: back.bytes });
     cache.accept(back);
     expect(cache.stats).toMatchObject({ hits: 1, written: 1, damaged: 0 });
+  });
+
+  it('a shard folder swapped for a link during a build is never written through, though it was read before', () => {
+    const dir = tempDir();
+    const outside = tempDir();
+    const cache = openBuildCache(dir);
+    cache.put(key, value);
+    expect(cache.read(key)).toBeDefined(); // the shard is now known to this cache as a folder
+    const shard = join(dir, key.slice(0, 2));
+    rmSync(shard, { recursive: true });
+    symlinkSync(outside, shard);
+    // Another key in the same shard: the write checks the shard again and does not go through the link.
+    const other = key.slice(0, 2) + 'f'.repeat(62);
+    expect(cache.put(other, value)).toBeUndefined();
+    expect(readdirSync(outside)).toEqual([]);
   });
 
   it("a damaged entry (any flipped byte, a truncation, another key's entry) is a miss, is deleted, and is recomputed", () => {

@@ -231,22 +231,27 @@ const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
  * platform has no such flag); undefined when it is absent, a link, not a file, or larger than `max`.
  */
 function readNoFollow(path: string, max: number): Buffer | undefined {
-  return readStampedNoFollow(path, max)?.data;
+  const read = readStampedNoFollow(path, max);
+  return read === 'link' ? undefined : read?.data;
 }
 
-/** readNoFollow, with the stamp of the file read (from the open descriptor). */
-function readStampedNoFollow(path: string, max: number): { data: Buffer; stamp: FileStamp } | undefined {
+/**
+ * readNoFollow, with the stamp of the file read (from the open descriptor); 'link' when `path` is a symbolic link
+ * (where O_NOFOLLOW exists, the open's own ELOOP says so: no lstat before it).
+ */
+function readStampedNoFollow(path: string, max: number): { data: Buffer; stamp: FileStamp } | 'link' | undefined {
   let fd: number;
   try {
-    if (!O_NOFOLLOW && fs.lstatSync(path).isSymbolicLink()) return undefined;
+    if (!O_NOFOLLOW && fs.lstatSync(path).isSymbolicLink()) return 'link';
     fd = fs.openSync(path, fs.constants.O_RDONLY | O_NOFOLLOW);
-  } catch {
-    return undefined;
+  } catch (e) {
+    return O_NOFOLLOW && (e as NodeJS.ErrnoException).code === 'ELOOP' ? 'link' : undefined;
   }
   try {
     const st = fs.fstatSync(fd, { bigint: true });
     if (!st.isFile() || st.size > max) return undefined;
-    const out = Buffer.alloc(Number(st.size));
+    // Every byte is read into it, or the read is refused: no need to zero it first.
+    const out = Buffer.allocUnsafe(Number(st.size));
     let at = 0;
     while (at < out.length) {
       const n = fs.readSync(fd, out, at, out.length - at, at);
@@ -323,11 +328,20 @@ export function openBuildCache(dir: string, options: { maxBytes?: number } = {})
   // Made now (one level at a time), so that it has an identity for the local verdicts of this very build.
   stats.unusable = makeFolderNoFollow(dir);
   /** Whether the shard folder of `key` is a real folder (not a link) that we may read and write in. */
+  /**
+   * Shard folders this build found to be folders (not links), for reading: each is checked once per build, not per
+   * entry (what a read takes is verified anyway). A write checks its shard each time, just before it writes.
+   */
+  const shardsOk = new Set<string>();
   const shardOk = (key: string, create: boolean): boolean => {
     if (stats.unusable) return false;
     const shard = join(dir, key.slice(0, 2));
+    if (!create && shardsOk.has(shard)) return true;
     const kind = kindOf(shard);
-    if (kind === 'dir') return true;
+    if (kind === 'dir') {
+      shardsOk.add(shard);
+      return true;
+    }
     if (kind !== 'none' || !create) return false;
     // Stops writing for the rest of the build on the first folder that cannot be made (/proc, a read-only share).
     stats.unusable = makeFolderNoFollow(shard);
@@ -340,12 +354,12 @@ export function openBuildCache(dir: string, options: { maxBytes?: number } = {})
     read(key, knownDigest) {
       if (!SHA256_HEX.test(key) || !shardOk(key, false)) return undefined;
       const path = entryPath(dir, key);
-      if (kindOf(path) === 'link') {
+      const read = readStampedNoFollow(path, MAX_ENTRY_BYTES);
+      if (read === 'link') {
         stats.damaged++;
         discard(path);
         return undefined;
       }
-      const read = readStampedNoFollow(path, MAX_ENTRY_BYTES);
       if (!read) return undefined;
       const entry = decodeEntry(key, read.data, knownDigest?.(read.stamp));
       if (!entry) {

@@ -20,7 +20,7 @@ import type { CompressOptions } from '../../shared/compress/types';
 import { FormatError, type FileKind, type FormatErrorPlace } from '../../shared/errors';
 import { readMtn } from '../../shared/mtn/read';
 import { resampleMotion } from '../../shared/motion/resample';
-import { compressedMotionOf, type CompressedMotion } from '../../shared/project/plan';
+import { compressedMotionOf, type CompressedMotion, type KnownMotion } from '../../shared/project/plan';
 import { verifyCompressed } from '../../shared/compress/verify';
 import type { Motion } from '../../shared/motion/types';
 import { fitMshNodes, type MshExportOptions, type MshNodeFit } from '../../shared/msh/export';
@@ -91,9 +91,10 @@ export interface MotionCompressor {
   ): Promise<PoolOutcome>;
   /**
    * Starts its workers now rather than at the first motion (a cold build: their start-up, loading the compressor's
-   * bundle, then runs while the build's thread reads and checks the inputs). Optional: in-process has none.
+   * bundle, then runs while the build's thread reads and checks the inputs): `workers` of them at most (default:
+   * all), counting those already started. Optional: in-process has none.
    */
-  start?(): void;
+  start?(workers?: number): void;
   close(): Promise<void>;
 }
 
@@ -228,11 +229,29 @@ export function inProcessCompressor(): MotionCompressor {
 /**
  * Starts the pool's workers at once when the build is cold: no local verdicts for its cache folder (or no cache),
  * so every motion goes to the pool, to be compressed or to have its cache entry verified there. Their start-up
- * then overlaps prepareBuild's reading of the inputs instead of following it (docs/compression.md). A rebuild
- * this user's builds verified before starts them only if a motion needs them.
+ * then overlaps prepareBuild's reading of the inputs instead of following it (docs/compression.md).
+ *
+ * A rebuild this user's builds verified before starts a worker for each motion file the verdicts do not know by
+ * its stamp (a changed or new file: `known`, which prepareBuild asks of every motion, answers nothing), up to the
+ * jobs, as soon as prepareBuild meets it, so that its start-up overlaps the rest of prepareBuild and the lookups of
+ * the unchanged motions (docs/cache.md); a rebuild where nothing changed starts none. Returns the `known` to give
+ * prepareBuild.
  */
-export function startWhenCold(compressor: MotionCompressor, remembered: VerdictStore | undefined): void {
-  if (!remembered) compressor.start?.();
+export function startWhenCold(
+  compressor: MotionCompressor,
+  remembered: VerdictStore | undefined,
+  known: (mtnPath: string) => KnownMotion | undefined,
+): (mtnPath: string) => KnownMotion | undefined {
+  if (!remembered) {
+    compressor.start?.();
+    return known;
+  }
+  let unknown = 0;
+  return (mtnPath) => {
+    const k = known(mtnPath);
+    if (!k) compressor.start?.(++unknown);
+    return k;
+  };
 }
 
 /** The machine's cores: the default number of jobs. */
@@ -377,9 +396,9 @@ export function workerCompressor(workerPath: string, jobs: number): PoolCompress
     jobs,
     channelShares,
     mshNodeFits,
-    start() {
+    start(workers = jobs) {
       if (closed) return;
-      for (let n = live; n < jobs; n++) idle.push(spawn());
+      for (let n = live; n < Math.min(jobs, workers); n++) idle.push(spawn());
     },
     compress: async (mtn, options, resampleTo) => {
       const shared = jobs > 1 && sharesPay(mtn.byteLength, options) ? await inShares(mtn, options, resampleTo) : null;

@@ -1,6 +1,15 @@
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBundledWorker } from '../compress/buildWorkerForTests';
 import { buildProject } from './build';
@@ -265,9 +274,12 @@ describe('parallel builds', () => {
 
   it('a cold build starts the pool before it reads the inputs; a rebuild its builds verified starts it only when needed', async () => {
     const events: string[] = [];
-    const watched = (): MotionCompressor => ({ ...inProcessCompressor(), start: () => events.push('start') });
+    const watched = (): MotionCompressor => ({
+      ...inProcessCompressor(),
+      start: (workers?: number) => events.push(workers === undefined ? 'start' : `start ${workers}`),
+    });
     const readFile = (path: string) => {
-      events.push('read');
+      events.push(basename(path) === 'walk.mtn' ? 'read walk.mtn' : 'read');
       return new Uint8Array(readFileSync(path));
     };
     const cacheDir = join(dir, 'cache-start');
@@ -282,7 +294,19 @@ describe('parallel builds', () => {
     expect(cold[0]).toBe('start');
     expect(cold.filter((e) => e === 'start')).toHaveLength(1);
     // Everything verified by the build above: no motion goes to the pool, so nothing starts it.
-    expect(await build()).not.toContain('start');
+    expect((await build()).filter((e) => e.startsWith('start'))).toEqual([]);
+    // The motion file's stamp changes (same bytes, another time): its motions are no longer known by their stamp,
+    // so a worker starts for each as soon as prepareBuild meets them, before it reads the file.
+    const mtn = join(dir, 'walk.mtn');
+    const { atime, mtime } = statSync(mtn);
+    utimesSync(mtn, new Date(2001, 0, 1), new Date(2001, 0, 1));
+    try {
+      const touched = await build();
+      expect(touched).toContain('start 1');
+      expect(touched.indexOf('start 1')).toBeLessThan(touched.indexOf('read walk.mtn'));
+    } finally {
+      utimesSync(mtn, atime, mtime);
+    }
     rmSync(cacheDir, { recursive: true, force: true });
     rmSync(stateDir, { recursive: true, force: true });
   }, 60000);
@@ -293,8 +317,11 @@ describe('parallel builds', () => {
     const pool = workerCompressor(poolWorker(), 2);
     try {
       const before = threads();
-      pool.start!();
+      pool.start!(1); // a rebuild's first changed motion: one worker
+      expect(threads() - before).toBe(1);
+      pool.start!(5); // never more than the jobs
       expect(threads() - before).toBe(2);
+      pool.start!();
       pool.start!(); // already started: no more
       expect(threads() - before).toBe(2);
     } finally {

@@ -101,8 +101,7 @@ export async function runBuildJob(
     remembered,
   );
   const compressor = deps.compressor ?? inProcessCompressor();
-  startWhenCold(compressor, remembered);
-  const prep = prepareBuild(parsed.resolved, recorded.read, recorded.known);
+  const prep = prepareBuild(parsed.resolved, recorded.read, startWhenCold(compressor, remembered, recorded.known));
   if (!prep.ok) {
     post({ type: 'failed', errors: prep.errors.map(toBuildProblem), warnings: prep.warnings.map((w) => w.message) });
     return;
