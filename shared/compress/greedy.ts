@@ -23,17 +23,19 @@ export function greedyCompress(fit: TrackFit, keys: KeyList, tolerance: number):
 /**
  * The greedy loop's insertions into `keys` (the fit's stored values are its result); returns how many it made.
  * With `errors` the segments are measured by segmentError, which writes every interior frame's error there; without,
- * by segmentMaxNear where the fit has it (for a pass whose errors are measured again afterwards: the refined mode's
- * removal pass), which leaves no errors but decides exactly as segmentError would.
+ * by segmentOverNear where the fit has it (the refined mode's start, whose errors its removal pass measures again),
+ * which leaves no errors and decides exactly as segmentError would whether a segment is over the tolerance, but
+ * may put the key at a frame over it other than the worst (RotationFit.segmentOverNear): its greedy start has
+ * other keys than the classic loop's.
  */
 export function greedyInsert(fit: TrackFit, keys: KeyList, tolerance: number, errors?: Float64Array): number {
   const N = fit.N;
-  const maxNear = errors === undefined && fit.segmentMaxNear !== undefined;
-  const errs = errors ?? new Float64Array(maxNear ? 0 : N + 1);
+  const overNear = errors === undefined && fit.segmentOverNear !== undefined;
+  const errs = errors ?? new Float64Array(overNear ? 0 : N + 1);
   const heap = new SegmentHeap(N);
   fitAllKeys(fit, keys);
   for (let a = 0; a !== N; a = keys.next[a]) {
-    const e = maxNear ? fit.segmentMaxNear!(a, keys.next[a], tolerance) : fit.segmentError(a, keys.next[a], errs);
+    const e = overNear ? fit.segmentOverNear!(a, keys.next[a], tolerance) : fit.segmentError(a, keys.next[a], errs);
     heap.set(a, e, fit.argmax);
   }
   let inserted = 0;
@@ -58,7 +60,7 @@ export function greedyInsert(fit: TrackFit, keys: KeyList, tolerance: number, er
     // Every segment with a refit key at either end: starts prev(lo)..hi.
     const start = keys.prev[lo] >= 0 ? keys.prev[lo] : lo;
     for (let s = start; s !== -1 && s !== N; s = keys.next[s]) {
-      const e = maxNear ? fit.segmentMaxNear!(s, keys.next[s], tolerance) : fit.segmentError(s, keys.next[s], errs);
+      const e = overNear ? fit.segmentOverNear!(s, keys.next[s], tolerance) : fit.segmentError(s, keys.next[s], errs);
       heap.set(s, e, fit.argmax);
       if (s === hi) break;
     }

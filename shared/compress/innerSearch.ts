@@ -15,6 +15,12 @@ const MINIMAX_STEPS = 3;
 const GIVE_UP_PREDICTED = 2;
 /** Worst error over the bound beyond which a search stops before linearisation i. */
 const GIVE_UP_RATIO = [Infinity, 3];
+/**
+ * GIVE_UP_RATIO of a window search (more than two variables: a retry that starts from a two-key search's nearest
+ * miss): its second linearisation succeeded for 10 % of the first rounded points within 1.1 times the bound and
+ * for 1 % of those past it (docs/compression.md#refinement-speed).
+ */
+const GIVE_UP_RATIO_WINDOW = [Infinity, 1.1];
 /** The linear model's steps stop once its worst residual is within this fraction of the bound (room for rounding to s12 and for the model's error). */
 const GOAL = 0.92;
 const RAD_TO_DEG = 180 / Math.PI;
@@ -113,6 +119,8 @@ export class InnerSearch {
   private exactLimitSq = 0;
   /** By linearisation: a worst squared residual over this before it stops the search (GIVE_UP_RATIO). */
   private readonly giveUpSq = new Float64Array(LINEARISATIONS);
+  /** The same for a window search (GIVE_UP_RATIO_WINDOW). */
+  private readonly giveUpWindowSq = new Float64Array(LINEARISATIONS);
   private goalSq = 0;
   private giveUpPredictedSq = 0;
   private limitsBound = NaN;
@@ -179,7 +187,7 @@ export class InnerSearch {
       this.tangentOf(this.contA, this.vars[v] * 4, this.chain[this.vars[v]], this.t, v * 3);
     const P = 3 * this.nv;
     for (let lin = 0; lin < LINEARISATIONS; lin++) {
-      if (emax > this.giveUpSq[lin]) break;
+      if (emax > (this.nv > 2 ? this.giveUpWindowSq[lin] : this.giveUpSq[lin])) break;
       if (this.linearMinimax(emax, this.goalSq) > this.giveUpPredictedSq) break;
       // Where the linear model lands, rounded to the s12 grid: its Squad samples are the reference check of what
       // would be written and the residuals of the next linearisation.
@@ -216,7 +224,7 @@ export class InnerSearch {
 
   /**
    * The squared half-angle sines that a search with this bound and exactUpTo compares residuals with (bandLo,
-   * bandHi, exactLimitSq, giveUpSq, goalSq, giveUpPredictedSq), computed when either changes (a channel's searches
+   * bandHi, exactLimitSq, giveUpSq, giveUpWindowSq, goalSq, giveUpPredictedSq), computed when either changes (a channel's searches
    * share its bound).
    */
   private setLimits(bound: number, exactUpTo: number): void {
@@ -226,8 +234,10 @@ export class InnerSearch {
     this.bandLo = Math.max(0, hb - REFERENCE_BAND) ** 2;
     this.bandHi = (hb + REFERENCE_BAND) ** 2;
     this.exactLimitSq = Math.max(this.bandHi, halfSineSq(bound * Math.max(1, exactUpTo)));
-    for (let lin = 0; lin < LINEARISATIONS; lin++)
+    for (let lin = 0; lin < LINEARISATIONS; lin++) {
       this.giveUpSq[lin] = lin > 0 ? halfSineSq(bound * GIVE_UP_RATIO[lin]) : Infinity;
+      this.giveUpWindowSq[lin] = lin > 0 ? halfSineSq(bound * GIVE_UP_RATIO_WINDOW[lin]) : Infinity;
+    }
     this.goalSq = halfSineSq(bound * GOAL);
     this.giveUpPredictedSq = halfSineSq(bound * GIVE_UP_PREDICTED);
     this.limitsBound = bound;

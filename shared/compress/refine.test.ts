@@ -23,7 +23,7 @@ describe('refined compression', () => {
     { seed: 33, frames: 150, joints: 4, tol: 1, noise: 0.03, offsets: false },
   ];
   for (const c of cases) {
-    it(`seed ${c.seed}: every frame within tolerance (independent decoder), user keys kept, never more keys than classic on any channel`, () => {
+    it(`seed ${c.seed}: every frame within tolerance (independent decoder), user keys kept, no more keys than classic on any channel`, () => {
       const m = syntheticMotion({
         frames: c.frames,
         joints: c.joints,
@@ -51,6 +51,8 @@ describe('refined compression', () => {
         for (let k = 1; k < ch.keyFrames.length; k++)
           expect(ch.keyFrames[k] - ch.keyFrames[k - 1]).toBeLessThanOrEqual(255);
         expect([cl.kind, cl.joint]).toEqual([ch.kind, ch.joint]);
+        // Not guaranteed since the refined greedy start samples long segments coarsely (docs/compression.md: a few
+        // channels of the smooth generated walk end with more keys than classic), but true on these motions.
         expect(ch.keyFrames.length).toBeLessThanOrEqual(cl.keyFrames.length);
       });
       // The refinement does something: fewer rotation keys than classic overall.

@@ -161,6 +161,53 @@ describe('RotationFit.segmentMaxNear (the refined greedy pass)', () => {
   });
 });
 
+describe('RotationFit.segmentOverNear (the refined greedy start)', () => {
+  it('is over a tolerance exactly when segmentError is, at a frame that is over it, from a coarse pass on long segments', () => {
+    const N = 240;
+    let coarse = 0,
+      checked = 0;
+    for (const seed of [3, 8, 21]) {
+      const fit = new RotationFit(source(N, seed), N);
+      const keys = [0, 5, 14, 40, 41, 90, 150, 151, 240];
+      fitKeys(fit, keys);
+      const errors = new Float64Array(N + 1);
+      for (let k = 0; k + 1 < keys.length; k++) {
+        const [a, b] = [keys[k], keys[k + 1]];
+        if (b - a < 2) continue;
+        const max = fit.segmentError(a, b, errors);
+        // The worst error and one ulp either side, each interior frame's error, and a few fixed tolerances.
+        const tolerances = [
+          max,
+          max * (1 - 1e-16),
+          max * (1 + 1e-15),
+          0.5,
+          2,
+          ...Array.from(errors.subarray(a + 1, b)),
+        ];
+        for (const tolerance of tolerances) {
+          const got = fit.segmentOverNear(a, b, tolerance);
+          const frame = fit.argmax;
+          expect(got > tolerance).toBe(max > tolerance);
+          expect(frame > a && frame < b).toBe(true);
+          // The frame's own error, under the same rules as segmentMaxNear's.
+          expect(Math.abs(got - errors[frame])).toBeLessThan(1e-9);
+          if (got <= tolerance) expect(Math.abs(got - max)).toBeLessThan(1e-9);
+          else {
+            // The local worst: uphill from the coarse pass's worst frame.
+            for (const g of [frame - 1, frame + 1])
+              if (g > a && g < b) expect(errors[g]).toBeLessThanOrEqual(errors[frame] + 1e-9);
+            if (errors[frame] < max) coarse++;
+          }
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(300);
+    // The coarse pass did answer with a frame other than the worst on some long segments.
+    expect(coarse).toBeGreaterThan(10);
+  });
+});
+
 /**
  * The inner quaternion of FORMATS/COMPRESSION written with the quaternion
  * helpers, step by step: t = -(dr tl + dl tr) / (2 (dl + dr)) with tl, tr the

@@ -14,6 +14,14 @@ const ominv = new Float64Array(4);
 const orel = new Float64Array(4);
 
 /**
+ * Segments longer than this many frames are first sampled at COARSE_SAMPLES frames by the refined greedy start
+ * (segmentOverNear).
+ */
+const COARSE_SPAN = 8;
+/** How many evenly spaced frames that coarse pass samples (about). */
+const COARSE_SAMPLES = 4;
+
+/**
  * Squad rotation track fit. A key stores s12(source rotation) and an inner
  * quaternion a_i = q_i exp(t_i) computed from the neighbouring keys' quantised
  * rotations, itself stored as s12. With tl = log(q_i^-1 q_i-1),
@@ -257,6 +265,42 @@ export class RotationFit implements TrackFit {
    * search does), so the result is over `tolerance` exactly when segmentError's is. Writes no errors.
    */
   segmentMaxNear(a: number, b: number, tolerance: number): number {
+    return this.sampledMax(a, b, tolerance, a + 1, 1);
+  }
+
+  /**
+   * For the refined mode's greedy start (docs/compression.md#refinement-speed): an interior error of (a, b) over
+   * `tolerance` and its frame (argmax) when there is one, found cheaply, else segmentMaxNear's result. A segment
+   * longer than COARSE_SPAN frames is first sampled at COARSE_SAMPLES evenly spaced frames; when the worst of them
+   * is over the tolerance, the result is the local worst uphill from it (each a true frame error under
+   * segmentMaxNear's rules, so over the tolerance exactly as the reference's). The greedy loop then inserts its key
+   * there rather than at the segment's worst frame; a segment it keeps without a new key was measured whole, so
+   * the greedy start meets the tolerance as before.
+   */
+  segmentOverNear(a: number, b: number, tolerance: number): number {
+    if (b - a > COARSE_SPAN) {
+      const step = Math.floor((b - a) / COARSE_SAMPLES);
+      let e = this.sampledMax(a, b, tolerance, a + step, step);
+      if (e > tolerance) {
+        // Uphill from the worst sampled frame, first towards a, else towards b, to the local worst (within a step).
+        const start = this.argmax;
+        let at = start;
+        for (let dir = -1; dir <= 1 && at === start; dir += 2)
+          for (let t = start + dir; t > a && t < b && Math.abs(t - start) < step; t += dir) {
+            const x = this.sampledMax(a, b, tolerance, t, b - a);
+            if (!(x > e)) break;
+            e = x;
+            at = t;
+          }
+        this.argmax = at;
+        return e;
+      }
+    }
+    return this.sampledMax(a, b, tolerance, a + 1, 1);
+  }
+
+  /** segmentMaxNear over the interior frames first, first + step, ... of (a, b). */
+  private sampledMax(a: number, b: number, tolerance: number, first: number, step: number): number {
     const d = b - a;
     const seg = this.squad;
     const sign = this.intDot(a, b) < 0 ? -1 : 1;
@@ -284,7 +328,7 @@ export class RotationFit implements TrackFit {
       arg = -1,
       bandMax = -1,
       bandArg = -1;
-    for (let t = a + 1; t < b; t++) {
+    for (let t = first; t < b; t += step) {
       if (of[t * 2] !== a || of[t * 2 + 1] !== b) {
         if (!keysLoaded) seg.setKeys(this.q, a * 4, b * 4, sign);
         keysLoaded = true;

@@ -54,6 +54,12 @@ export interface TrackFit {
    * segmentError's is; writes no errors.
    */
   segmentMaxNear?(a: number, b: number, tolerance: number): number;
+  /**
+   * Optional, for a greedy start whose keys are refined afterwards: an interior error of (a, b) over `tolerance`
+   * and its frame (argmax) when some frame is over it, not necessarily the worst; otherwise segmentMaxNear's
+   * result.
+   */
+  segmentOverNear?(a: number, b: number, tolerance: number): number;
 }
 
 /** Fits every key of the list (used at start and by the naive reference). */
