@@ -224,8 +224,6 @@ export class InnerSearch {
           const ints = this.trialInt;
           fit.setInner(this.chain[this.vars[v]], ints[o], ints[o + 1], ints[o + 2], ints[o + 3]);
         }
-        // After a removal the next search's chain starts with the first segment of this one.
-        this.keep(this.rTrial);
         return ref;
       }
       if (ref < best) {
@@ -252,9 +250,8 @@ export class InnerSearch {
 
   /**
    * Keeps the residuals just computed into `from` (with contA and the chain) for a later entry (reuseFrom), when
-   * that pass was complete; else keeps none. The entry, a new best rounded point and a found one are kept: a
-   * window retry starts from the best (storeNearestMiss), or from the entry when no rounded point beat it, and
-   * the search after a removal shares a segment with the found one.
+   * that pass was complete; else keeps none. The entry and a new best rounded point are kept: a window retry
+   * starts from the latter (storeNearestMiss), or from the entry when no rounded point beat it.
    */
   private keep(from: Float64Array): void {
     if (!this.lastComplete) {
