@@ -56,38 +56,4 @@ describe('InnerSearch', () => {
     expect(found).toBeGreaterThan(10);
     expect(failed).toBeGreaterThan(10);
   });
-
-  it("starts a window retry from the two-key search's kept residuals with the result of a fresh search there", () => {
-    // The removal pass's pattern (docs/compression.md#refinement-speed): a two-key search, then a window of four
-    // keys from its nearest miss, whose entry takes the residuals of the three segments the two-key search
-    // sampled last. A fresh InnerSearch on a fit in the same state samples every segment itself.
-    const N = 150;
-    const src = motion(N, 5);
-    const frames = [0, 4, 9, 11, 18, 26, 30, 41, 47, 52, 66, 70, 83, 97, 104, 120, 131, 150];
-    const shared = fitted(src, N, frames);
-    const other = fitted(src, N, frames);
-    const search = new InnerSearch(shared);
-    let windows = 0;
-    for (let i = 1; i + 4 < frames.length; i++) {
-      const [pp, p, a, b, n, nn] = [i - 1, i, i + 1, i + 3, i + 4, i + 5].map(
-        (k) => frames[Math.min(k, frames.length - 1)],
-      );
-      const bound = [0.3, 0.5, 0.8][i % 3];
-      const chain = [p, a, b, n];
-      const e = search.optimise(chain, [a, b], bound, 3);
-      expect(e).toBe(new InnerSearch(other).optimise(chain, [a, b], bound, 3));
-      if (e <= bound) continue;
-      const vars = [p, a, b, n];
-      const windowChain = nn > n ? [pp, ...vars, nn] : [pp, ...vars];
-      search.storeNearestMiss();
-      const fresh = new InnerSearch(other);
-      fresh.optimise(chain, [a, b], bound, 3);
-      fresh.storeNearestMiss();
-      expect(Array.from(shared.aInt)).toEqual(Array.from(other.aInt));
-      expect(search.optimise(windowChain, vars, bound)).toBe(new InnerSearch(other).optimise(windowChain, vars, bound));
-      expect(Array.from(shared.aInt)).toEqual(Array.from(other.aInt));
-      windows++;
-    }
-    expect(windows).toBeGreaterThan(3);
-  });
 });

@@ -80,19 +80,6 @@ export class InnerSearch {
    */
   private readonly keySlerp: Float64Array;
   private readonly keySlerpOf: Int32Array;
-  /**
-   * The residuals of a complete residuals() pass that a later search's entry may take instead of sampling again
-   * (reuseFrom): the buffer that holds them (null: none), the chain they were computed for, its rows and the
-   * inner quaternions they were computed with. A window retry's entry is the two-key search's nearest miss (or its
-   * entry), so three of its five segments come from here.
-   */
-  private keptR: Float64Array | null = null;
-  private readonly keptChain = new Int32Array(MAX_CHAIN);
-  private keptN = 0;
-  private readonly keptSegRow = new Int32Array(MAX_CHAIN + 1);
-  private readonly keptContA = new Float64Array(4 * MAX_CHAIN);
-  /** Whether the last residuals() pass went through every frame (no early stop). */
-  private lastComplete = false;
   /** The reference decoder's own key slerp of a frame in the band of residuals(). */
   private readonly exactKeySlerp = new Float64Array(4);
   /** With each cached key slerp, the Jacobian's coefficients of its frame for a variable start and end key (2 each). */
@@ -196,10 +183,7 @@ export class InnerSearch {
     this.evaluations++;
     this.setLimits(bound, exactUpTo);
     const exactLimitSq = this.exactLimitSq;
-    // The kept residuals may be in r: the entry then writes into the other buffer.
-    if (this.keptR === this.r) this.swapResiduals();
     let emax = this.residuals(this.r, Infinity, Infinity);
-    this.keep(this.r);
     this.bestFrom = 0;
     if (this.referenceMax <= bound) return this.referenceMax;
     let best = this.referenceMax;
@@ -215,7 +199,6 @@ export class InnerSearch {
       for (let v = 0; v < this.nv; v++) this.setRounded(v, this.tTrial, v * 3);
       this.evaluations++;
       // The last linearisation's residuals serve only its check: a frame over the limit ends that pass.
-      if (this.keptR === this.rTrial) this.keptR = null;
       const e = this.residuals(this.rTrial, lin === LINEARISATIONS - 1 ? 0 : emax, exactLimitSq);
       const ref = this.referenceMax;
       if (ref <= bound) {
@@ -230,57 +213,17 @@ export class InnerSearch {
         best = ref;
         this.bestInt.set(this.trialInt);
         this.bestFrom = this.nv;
-        this.keep(this.rTrial);
       }
       // After the last linearisation only its check counts.
       if (lin === LINEARISATIONS - 1 || !(e < emax)) break;
       emax = e;
       for (let v = 0; v < this.nv; v++)
         this.tangentOf(this.contA, this.vars[v] * 4, this.chain[this.vars[v]], this.t, v * 3);
-      this.swapResiduals();
+      const taken = this.rTrial;
+      this.rTrial = this.r;
+      this.r = taken;
     }
     return best;
-  }
-
-  private swapResiduals(): void {
-    const taken = this.rTrial;
-    this.rTrial = this.r;
-    this.r = taken;
-  }
-
-  /**
-   * Keeps the residuals just computed into `from` (with contA and the chain) for a later entry (reuseFrom), when
-   * that pass was complete; else keeps none. The entry and a new best rounded point are kept: a window retry
-   * starts from the latter (storeNearestMiss), or from the entry when no rounded point beat it.
-   */
-  private keep(from: Float64Array): void {
-    if (!this.lastComplete) {
-      if (this.keptR === from) this.keptR = null;
-      return;
-    }
-    this.keptR = from;
-    this.keptN = this.n;
-    for (let i = 0; i < this.n; i++) this.keptChain[i] = this.chain[i];
-    for (let i = 0; i < this.n; i++) this.keptSegRow[i] = this.segRow[i];
-    for (let i = 0; i < this.n * 4; i++) this.keptContA[i] = this.contA[i];
-  }
-
-  /**
-   * The first row of the kept residuals of segment s of the chain, or -1: they are those of the same two keys with
-   * the same inner quaternions (the same operations on the same values, so the same bits as sampling again).
-   */
-  private reuseFrom(s: number): number {
-    if (this.keptR === null) return -1;
-    const ka = this.chain[s],
-      kb = this.chain[s + 1];
-    for (let j = 0; j + 1 < this.keptN; j++) {
-      if (this.keptChain[j] !== ka || this.keptChain[j + 1] !== kb) continue;
-      const A = this.contA,
-        K = this.keptContA;
-      for (let c = 0; c < 8; c++) if (A[s * 4 + c] !== K[j * 4 + c]) return -1;
-      return this.keptSegRow[j];
-    }
-    return -1;
   }
 
   /**
@@ -526,12 +469,9 @@ export class InnerSearch {
       hi = this.bandHi;
     let worst = 0;
     let bandMax = -1;
-    this.lastComplete = false;
     for (let s = 0; s + 1 < this.n; s++) {
       const ka = this.chain[s],
         kb = this.chain[s + 1];
-      // An entry pass (no early stop) takes a segment's kept residuals where it has them.
-      const from = stopAt === Infinity && out !== this.keptR ? this.reuseFrom(s) : -1;
       // Squad on scalars (ScalarSquad): the same bits as SquadSegment, without a boxed double per frame (this
       // loop is most of a refinement). The keys and their slerps were loaded by cacheKeySlerps.
       const seg = this.segs[s];
@@ -539,32 +479,24 @@ export class InnerSearch {
       const o = seg.out;
       const span = kb - ka;
       let row = this.segRow[s];
-      const kept = from >= 0 ? this.keptR! : out;
-      for (let t = ka + 1, k = from; t < kb; t++, row += 3, k += 3) {
+      for (let t = ka + 1; t < kb; t++, row += 3) {
+        seg.atWithKeySlerpNear(t, ka, span, this.keySlerp, t * 4);
+        const dx = o[0],
+          dy = o[1],
+          dz = o[2],
+          dw = o[3];
         const j = t * 4;
         const sx = src[j],
           sy = src[j + 1],
           sz = src[j + 2],
           sw = src[j + 3];
-        let x: number, y: number, z: number;
-        if (from >= 0) {
-          x = kept[k];
-          y = kept[k + 1];
-          z = kept[k + 2];
-        } else {
-          seg.atWithKeySlerpNear(t, ka, span, this.keySlerp, t * 4);
-          const dx = o[0],
-            dy = o[1],
-            dz = o[2],
-            dw = o[3];
-          x = sw * dx - sx * dw - sy * dz + sz * dy;
-          y = sw * dy + sx * dz - sy * dw - sz * dx;
-          z = sw * dz - sx * dy + sy * dx - sz * dw;
-          if (sw * dw + sx * dx + sy * dy + sz * dz < 0) {
-            x = -x;
-            y = -y;
-            z = -z;
-          }
+        let x = sw * dx - sx * dw - sy * dz + sz * dy;
+        let y = sw * dy + sx * dz - sy * dw - sz * dx;
+        let z = sw * dz - sx * dy + sy * dx - sz * dw;
+        if (sw * dw + sx * dx + sy * dy + sz * dz < 0) {
+          x = -x;
+          y = -y;
+          z = -z;
         }
         out[row] = x;
         out[row + 1] = y;
@@ -590,7 +522,6 @@ export class InnerSearch {
       }
     }
     this.referenceMax = worst >= lo && worst <= hi ? bandMax : halfAngleDeg(worst);
-    this.lastComplete = true;
     return worst;
   }
 
