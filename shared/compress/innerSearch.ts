@@ -72,12 +72,16 @@ export class InnerSearch {
   private readonly jStart: Float64Array;
   private readonly jEnd: Float64Array;
   /**
-   * The key slerp (ScalarSquad.keySlerpAt) by frame, 4 each, and the segment (a, b) each was computed for, 2 each
-   * (b = 0: none yet): it depends only on the segment's two key rotations, so it is fixed during a search and
-   * reused by the next searches whose chains share the segment (cacheKeySlerps).
+   * The key slerp by frame (ScalarSquad.keySlerpAtNear: a series, within about 1e-14 of the reference's, for
+   * atWithKeySlerpNear; a frame in the reference band of residuals() takes the reference's own), 4 each, and the
+   * segment (a, b) each was computed for, 2 each (b = 0: none yet): it depends only on the segment's two key
+   * rotations, so it is fixed during a search and reused by the next searches whose chains share the segment
+   * (cacheKeySlerps).
    */
   private readonly keySlerp: Float64Array;
   private readonly keySlerpOf: Int32Array;
+  /** The reference decoder's own key slerp of a frame in the band of residuals(). */
+  private readonly exactKeySlerp = new Float64Array(4);
   /** With each cached key slerp, the Jacobian's coefficients of its frame for a variable start and end key (2 each). */
   private readonly keyWeight: Float64Array;
   private readonly t = new Float64Array(3 * MAX_VARIABLE_KEYS);
@@ -432,7 +436,7 @@ export class InnerSearch {
         if (of[t * 2] !== ka || of[t * 2 + 1] !== kb) {
           if (!keysLoaded) seg.setKeys(fit.q, ka * 4, kb * 4, this.segSign[s]);
           keysLoaded = true;
-          seg.keySlerpAt(t, ka, span, this.keySlerp, t * 4);
+          seg.keySlerpAtNear(t, ka, span, this.keySlerp, t * 4);
           const u = (t - ka) / span;
           weight[t * 2] = 2 * u * (1 - u) * (1 - u);
           weight[t * 2 + 1] = 2 * u * (1 - u) * u;
@@ -499,8 +503,11 @@ export class InnerSearch {
         out[row + 2] = z;
         const m = x * x + y * y + z * z;
         if (m >= lo && m <= hi) {
-          // The reference decoder's own operations: its Squad sample and its error.
-          seg.atReference(t, ka, span, this.keySlerp, t * 4);
+          // The reference decoder's own operations: its key slerp (the cached one is a series), its Squad sample
+          // and its error.
+          seg.setKeys(fit.q, ka * 4, kb * 4, this.segSign[s]);
+          seg.keySlerpAt(t, ka, span, this.exactKeySlerp, 0);
+          seg.atReference(t, ka, span, this.exactKeySlerp, 0);
           const e =
             (2 * Math.acos(Math.min(1, Math.abs(o[0] * sx + o[1] * sy + o[2] * sz + o[3] * sw))) * 180) / Math.PI;
           if (e > bandMax) bandMax = e;
