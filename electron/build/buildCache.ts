@@ -327,12 +327,12 @@ export function openBuildCache(dir: string, options: { maxBytes?: number } = {})
   };
   // Made now (one level at a time), so that it has an identity for the local verdicts of this very build.
   stats.unusable = makeFolderNoFollow(dir);
-  /** Whether the shard folder of `key` is a real folder (not a link) that we may read and write in. */
   /**
    * Shard folders this build found to be folders (not links), for reading: each is checked once per build, not per
    * entry (what a read takes is verified anyway). A write checks its shard each time, just before it writes.
    */
   const shardsOk = new Set<string>();
+  /** Whether the shard folder of `key` is a real folder (not a link) that we may read and write in. */
   const shardOk = (key: string, create: boolean): boolean => {
     if (stats.unusable) return false;
     const shard = join(dir, key.slice(0, 2));
