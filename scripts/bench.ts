@@ -25,15 +25,11 @@ import { benchUi } from './bench-ui';
 import { benchMethods, benchSkeleton } from './benchMethods';
 import { benchCompressor, benchProcess } from './benchCompressor';
 import { benchBudget } from './benchBudget';
+import { median } from './benchStats';
 
 const root = join(__dirname, '..', '..');
 /** The first table times the greedy loop itself (classic) against the naive full-refit reference. */
 const options = { ...DEFAULT_TOLERANCES, name: 'bench', method: 'classic' as const };
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
 
 function timed(m: Motion, strategy: CompressStrategy, runs: number): { r: CompressResult; ms: number } {
   let r = compressMotionWith(strategy, m, options); // warm-up

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { Motion } from '../shared/motion/types';
 import { readMtn } from '../shared/mtn/read';
 import { writeMtn } from '../shared/mtn/write';
+import { median } from './benchStats';
 
 /** Frames first..last (inclusive) of a motion, every `step`-th frame. */
 export function sliceMotion(m: Motion, first: number, last: number, step: number): Motion {
@@ -53,6 +54,23 @@ export function childCpuSeconds(): number | undefined {
 }
 
 /**
+ * `actguy build` of `project` in a fresh process with `args`: its wall-clock ms and its CPU seconds (childCpuSeconds;
+ * undefined without /proc). Throws, naming `label`, when the build fails.
+ */
+function timedBuild(cli: string, project: string, args: string[], label: string): { ms: number; cpu?: number } {
+  const t0 = performance.now();
+  const cpu0 = childCpuSeconds();
+  const r = spawnSync(process.execPath, [cli, 'build', project, '--quiet', ...args], { encoding: 'utf8' });
+  const ms = performance.now() - t0;
+  const cpu1 = childCpuSeconds();
+  if (r.status !== 0)
+    throw new Error(
+      `${label}: actguy build exited ${r.status}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ')}`,
+    );
+  return { ms, cpu: cpu0 !== undefined && cpu1 !== undefined ? cpu1 - cpu0 : undefined };
+}
+
+/**
  * How much two busy threads slow each other down on this machine: the same integer loop, in a fresh Node process,
  * alone and then two at once (medians of 3). On 2 cores that share caches or a physical core (a VM's vCPUs), each
  * of the two takes longer than one alone: the ratio bounds what any 2-job build can gain here.
@@ -69,7 +87,6 @@ export async function parallelSlowdown(): Promise<{ alone: number; together: num
       child.on('error', reject);
       child.on('close', () => resolve(Number(out.split(' ')[0])));
     });
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
   const alone: number[] = [];
   const together: number[] = [];
   for (let i = 0; i < 3; i++) {
@@ -154,25 +171,17 @@ export async function benchBuild(root: string, extraCaptures: [string, Motion][]
     // cold JIT for --jobs 1 (in-process) and --jobs 2 (worker threads), each cold build filling its own cache.
     const cli = join(root, 'dist', 'cli', 'actguy.cjs');
     /** CPU seconds of each cold build without a cache, by jobs (childCpuSeconds). */
-    const cpu: Record<string, number[]> = { '1': [], '2': [] };
-    const time = (label: string, args: string[]): number => {
-      const t0 = performance.now();
-      const cpu0 = childCpuSeconds();
-      const r = spawnSync(process.execPath, [cli, 'build', project, '--quiet', ...args], { encoding: 'utf8' });
-      const ms = performance.now() - t0;
-      const cpu1 = childCpuSeconds();
-      if (cpu0 !== undefined && cpu1 !== undefined && args.includes('--no-cache')) cpu[args[1]]?.push(cpu1 - cpu0);
-      if (r.status !== 0)
-        throw new Error(
-          `${label}: actguy build exited ${r.status}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ')}`,
-        );
-      return ms;
+    const cpu: Record<number, number[]> = { 1: [], 2: [] };
+    const time = (label: string, args: string[]): number => timedBuild(cli, project, args, label).ms;
+    const timeBare = (jobs: 1 | 2): number => {
+      const r = timedBuild(cli, project, ['--jobs', String(jobs), '--no-cache'], `jobs ${jobs} --no-cache`);
+      if (r.cpu !== undefined) cpu[jobs].push(r.cpu);
+      return r.ms;
     };
     // Five rounds, each cold build into a fresh cache. The machine's speed drifts over tens of seconds (shared
     // hosts), so each ratio is taken within one round, between builds run back to back, and the figure is the
     // median of those paired ratios; the order of --jobs 1 and --jobs 2 alternates between rounds.
     const ROUNDS = 5;
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
     const c1: number[] = [],
       c2: number[] = [],
       w: number[] = [],
@@ -191,8 +200,8 @@ export async function benchBuild(root: string, extraCaptures: [string, Motion][]
         return [one(), b];
       };
       const [b1, b2] = pair(
-        () => time('jobs 1 --no-cache', ['--jobs', '1', '--no-cache']),
-        () => time('jobs 2 --no-cache', ['--jobs', '2', '--no-cache']),
+        () => timeBare(1),
+        () => timeBare(2),
       );
       const [k1, k2] = pair(
         () => time('jobs 1', ['--jobs', '1', '--cache', join(dir, `cache-jobs1-${round}`)]),
@@ -218,9 +227,9 @@ export async function benchBuild(root: string, extraCaptures: [string, Motion][]
     const p = JSON.parse(readFileSync(project, 'utf8'));
     const slowdown = await parallelSlowdown();
     const cpuLines: string[] = [];
-    if (cpu['1'].length && cpu['2'].length) {
-      const cpu1 = median(cpu['1']);
-      const cpu2 = median(cpu['2']);
+    if (cpu[1].length && cpu[2].length) {
+      const cpu1 = median(cpu[1]);
+      const cpu2 = median(cpu[2]);
       // With both cores busy from start to end, the 2-job build would take half its CPU time.
       cpuLines.push(
         `  CPU time without a cache (user + system, all threads): --jobs 1 ${cpu1.toFixed(2)} s (${(cpu1 / (bare1 / 1000)).toFixed(2)} cores busy on average), --jobs 2 ${cpu2.toFixed(2)} s (${(cpu2 / cpu1).toFixed(2)}x the work of --jobs 1)`,
@@ -238,21 +247,9 @@ export async function benchBuild(root: string, extraCaptures: [string, Motion][]
     const longCpu: Record<number, number[]> = { 1: [], 2: [] };
     for (let round = 0; round < 3; round++) {
       const build = (jobs: number) => {
-        const t0 = performance.now();
-        const cpu0 = childCpuSeconds();
-        const r = spawnSync(
-          process.execPath,
-          [cli, 'build', long.path, '--quiet', '--no-cache', '--jobs', String(jobs)],
-          { encoding: 'utf8' },
-        );
-        if (r.status !== 0)
-          throw new Error(
-            `long motions, jobs ${jobs}: actguy build exited ${r.status}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ')}`,
-          );
-        const ms = performance.now() - t0;
-        const cpu1 = childCpuSeconds();
-        if (cpu0 !== undefined && cpu1 !== undefined) longCpu[jobs].push(cpu1 - cpu0);
-        return ms;
+        const r = timedBuild(cli, long.path, ['--no-cache', '--jobs', String(jobs)], `long motions, jobs ${jobs}`);
+        if (r.cpu !== undefined) longCpu[jobs].push(r.cpu);
+        return r.ms;
       };
       const [a, b] =
         round % 2 === 0

@@ -24,8 +24,7 @@ import { readMtn } from '../shared/mtn/read';
 import { writeMtn } from '../shared/mtn/write';
 import { compressMtnBytes } from '../electron/build/compressPool';
 import { generateProject } from './benchBuild';
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+import { median } from './benchStats';
 
 export async function benchCache(root: string): Promise<string[]> {
   const cmu = readMtn(new Uint8Array(readFileSync(join(root, 'assets', 'cmu_01_01.mtn'))));

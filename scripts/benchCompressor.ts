@@ -24,6 +24,7 @@ import { makeMotion, type Motion } from '../shared/motion/types';
 import { readMtn } from '../shared/mtn/read';
 import { writeMtn } from '../shared/mtn/write';
 import { listRealBvhSamples } from '../electron/interchange/realBvhSamples';
+import { median } from './benchStats';
 
 const OPTIONS: CompressOptions = {
   positionTolerance: 0.05,
@@ -62,11 +63,6 @@ export function bundledCaptures(root: string): Capture[] {
       out.push({ name: `${s.name}.bvh`, fps, motion: importBvh(text, { fps, scale: s.centimetresPerUnit }).motion });
   }
   return out;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
 }
 
 function cpuMs(f: () => void): number {

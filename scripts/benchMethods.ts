@@ -22,6 +22,7 @@ import type { Motion } from '../shared/motion/types';
 import { resampleMotion } from '../shared/motion/resample';
 import { readMtn } from '../shared/mtn/read';
 import { listRealBvhSamples } from '../electron/interchange/realBvhSamples';
+import { median } from './benchStats';
 
 /** Where the JSON and the chart go (README "Compression methods" shows the chart). */
 export const BENCH_OUTPUT_DIR = join('docs', 'bench');
@@ -185,11 +186,6 @@ function rowOf(
     objectError: r.objectError?.maxError ?? NaN,
     ms: r.ms,
   };
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
 }
 
 /** Runs the comparison, writes the JSON and the chart, and prints as it goes (`print`). */
