@@ -92,7 +92,8 @@ export interface MotionCompressor {
   /**
    * Starts its workers now rather than at the first motion (a cold build: their start-up, loading the compressor's
    * bundle, then runs while the build's thread reads and checks the inputs): `workers` of them at most (default:
-   * all), counting those already started. Optional: in-process has none.
+   * all: `jobs`, or `jobs - 1` when the calling thread is a job), counting those already started. Optional:
+   * in-process has none.
    */
   start?(workers?: number): void;
   close(): Promise<void>;
@@ -268,15 +269,33 @@ export function defaultPoolWorkerPath(): string {
  * A pool of `jobs` worker threads running compressPoolWorker.cjs. Requests
  * queue and go to the first free worker; a worker that dies fails its request
  * and is replaced.
+ *
+ * With `localJob` (the CLI), the calling thread is the jobs-th job and `jobs - 1` workers the others: an idle
+ * worker always gets the next request, and this thread takes one only when no worker is free, answers it with
+ * `localJob` (answerPoolRequest: the code a worker runs, so the bytes are the same), then yields to the event loop
+ * (setImmediate) so that the workers' replies and the next dispatches go first (docs/compression.md, "Jobs").
+ * Never for a thread that must stay responsive (the app's main process or its build worker's progress).
  */
-export function workerCompressor(workerPath: string, jobs: number): PoolCompressor {
+export function workerCompressor(
+  workerPath: string,
+  jobs: number,
+  localJob?: (req: PoolRequest) => PoolReply,
+): PoolCompressor {
   type Pending = { req: PoolRequest; resolve: (r: PoolReply) => void; reject: (e: Error) => void };
   const queue: Pending[] = [];
   const idle: Worker[] = [];
   const busy = new Map<Worker, Pending>();
+  const workers = localJob ? jobs - 1 : jobs;
   let live = 0;
   let nextId = 1;
   let closed = false;
+  /** A turn of the local job is scheduled: it will take the head of the queue. */
+  let localDue = false;
+
+  const settle = (p: Pending, reply: PoolReply) => {
+    if (reply.ok) p.resolve(reply);
+    else p.reject(errorOf(reply));
+  };
 
   const spawn = (): Worker => {
     const w = new Worker(workerPath);
@@ -285,10 +304,7 @@ export function workerCompressor(workerPath: string, jobs: number): PoolCompress
       const p = busy.get(w);
       busy.delete(w);
       idle.push(w);
-      if (p) {
-        if (reply.ok) p.resolve(reply);
-        else p.reject(errorOf(reply));
-      }
+      if (p) settle(p, reply);
       pump();
     });
     const died = (why: string) => {
@@ -308,11 +324,27 @@ export function workerCompressor(workerPath: string, jobs: number): PoolCompress
     return w;
   };
 
+  /** One request on this thread, then the next turn only after the event loop went round (pump schedules it). */
+  const localTurn = () => {
+    localDue = false;
+    const p = queue.shift(); // none after close(), which empties the queue
+    if (!p) return;
+    let reply: PoolReply;
+    try {
+      reply = localJob!(p.req);
+    } catch (e) {
+      reply = { id: p.req.id, ok: false, error: { message: e instanceof Error ? e.message : String(e) } };
+    }
+    settle(p, reply);
+    pump();
+  };
+
   const pump = () => {
     while (queue.length) {
       let w = idle.pop();
       if (!w) {
-        if (live >= jobs) return;
+        // The local job takes the head of the queue at its next turn: a new worker only for what lies beyond it.
+        if (live >= workers || (localJob && queue.length <= 1)) break;
         w = spawn();
       }
       const p = queue.shift()!;
@@ -320,6 +352,10 @@ export function workerCompressor(workerPath: string, jobs: number): PoolCompress
       w.ref();
       // The MTN bytes are the caller's copy: send without transferring, so a caller may still hash them.
       w.postMessage(p.req);
+    }
+    if (localJob && queue.length && !localDue) {
+      localDue = true;
+      setImmediate(localTurn);
     }
     for (const w of idle) w.unref();
   };
@@ -396,9 +432,9 @@ export function workerCompressor(workerPath: string, jobs: number): PoolCompress
     jobs,
     channelShares,
     mshNodeFits,
-    start(workers = jobs) {
+    start(wanted = jobs) {
       if (closed) return;
-      for (let n = live; n < Math.min(jobs, workers); n++) idle.push(spawn());
+      for (let n = live; n < Math.min(workers, wanted); n++) idle.push(spawn());
     },
     compress: async (mtn, options, resampleTo) => {
       const shared = jobs > 1 && sharesPay(mtn.byteLength, options) ? await inShares(mtn, options, resampleTo) : null;
@@ -419,10 +455,15 @@ export function workerCompressor(workerPath: string, jobs: number): PoolCompress
 
 /**
  * The compressor for `jobs` jobs: in-process for 1, else the worker pool when
- * its bundle is there. (Unbundled runs, such as unit tests that do not build
- * the worker, compress in-process: the bytes are the same either way.)
+ * its bundle is there, the calling thread being one of the jobs when `localJob`
+ * (the CLI; workerCompressor). (Unbundled runs, such as unit tests that do not
+ * build the worker, compress in-process: the bytes are the same either way.)
  */
-export function compressorFor(jobs: number, workerPath = defaultPoolWorkerPath()): MotionCompressor {
+export function compressorFor(
+  jobs: number,
+  workerPath = defaultPoolWorkerPath(),
+  { localJob = false } = {},
+): MotionCompressor {
   if (jobs <= 1 || !existsSync(workerPath)) return inProcessCompressor();
-  return workerCompressor(workerPath, jobs);
+  return workerCompressor(workerPath, jobs, localJob ? answerPoolRequest : undefined);
 }
