@@ -381,6 +381,7 @@ describe('the calling thread as one of the jobs', () => {
       fakeWorker,
       `const { parentPort } = require('node:worker_threads');
 parentPort.on('message', (req) => {
+  if (req.options.name === 'die') process.exit(3);
   const gate = req.options.gate;
   if (gate) while (Atomics.load(gate, 0) === 0) Atomics.wait(gate, 0, 0, 20);
   parentPort.postMessage({ id: req.id, ok: true, result: { bytes: new Uint8Array(0), by: 'worker ' + req.options.name } });
@@ -432,6 +433,22 @@ parentPort.on('message', (req) => {
       );
       expect([by(a), by(b), by(c)]).toEqual(['worker a', 'here b', 'worker c']);
       expect(ran).toEqual(['b']);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a worker that dies fails only its own request, and a new worker replaces it when this thread is busy', async () => {
+    const ran: string[] = [];
+    const pool = workerCompressor(fakeWorker, 2, recordingJob(ran));
+    try {
+      pool.start!();
+      expect(by(await pool.compress(walk, request('warm')))).toBe('worker warm');
+      await expect(pool.compress(walk, request('die'))).rejects.toThrow('a compression worker stopped: exit code 3');
+      // x waits for this thread's next turn; y comes before it: a fresh worker takes x, this thread y.
+      const [x, y] = await Promise.all([pool.compress(walk, request('x')), pool.compress(walk, request('y'))]);
+      expect([by(x), by(y)]).toEqual(['worker x', 'here y']);
+      expect(ran).toEqual(['y']);
     } finally {
       await pool.close();
     }
