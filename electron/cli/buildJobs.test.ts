@@ -1,0 +1,87 @@
+/**
+ * `actguy build --jobs N` through the built CLI (docs/cli.md, docs/compression.md "Jobs: the calling thread as one
+ * of them"): the build's own thread is the N-th job, so the CLI starts N-1 worker threads, and the .mar, .sar and
+ * report are the bytes of `--jobs 1` whatever N (short motions whole, a long one in channel shares, a resampled one).
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = join(__dirname, '..', '..');
+const cli = join(root, 'dist', 'cli', 'actguy.cjs');
+let dir: string;
+
+beforeAll(() => {
+  const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  if (b.status !== 0) throw new Error(`CLI build failed: ${b.stderr}`);
+  dir = mkdtempSync(join(tmpdir(), 'actguy-build-jobs-'));
+  for (const f of ['walk.mtn', 'walk_60fps.mtn', 'cmu_01_01.mtn']) copyFileSync(join(root, 'assets', f), join(dir, f));
+  writeFileSync(
+    join(dir, 'p.actguy.json'),
+    JSON.stringify({
+      version: 1,
+      motions: [
+        { name: 'cmu', mtn: 'cmu_01_01.mtn' },
+        { name: 'walk', mtn: 'walk.mtn' },
+        { name: 'walk_2', mtn: 'walk.mtn', tolerances: { rotationDeg: 2 } },
+        { name: 'w60', mtn: 'walk_60fps.mtn', resample: true },
+        { name: 'walk_tight', mtn: 'walk.mtn', tolerances: { rotationDeg: 0.25 } },
+      ],
+      outputs: { mar: 'out/p.mar', sar: 'out/p.sar' },
+    }),
+  );
+  // Preloaded into the CLI: counts the worker threads it starts (the bundle reads Worker off the module at each use).
+  writeFileSync(
+    join(dir, 'countWorkers.cjs'),
+    `const wt = require('node:worker_threads');
+const Base = wt.Worker;
+let started = 0;
+wt.Worker = class extends Base { constructor(...a) { super(...a); started++; } };
+process.on('exit', () => require('node:fs').writeSync(2, 'workers started: ' + started + '\\n'));
+`,
+  );
+}, 60000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Builds with `--jobs N` (no cache); the three outputs and the number of worker threads the CLI started. */
+function build(jobs: number): { files: Buffer[]; workers: number } {
+  const r = spawnSync(
+    process.execPath,
+    [
+      '--require',
+      join(dir, 'countWorkers.cjs'),
+      cli,
+      'build',
+      'p.actguy.json',
+      '--no-cache',
+      '--quiet',
+      '--jobs',
+      String(jobs),
+    ],
+    { cwd: dir, encoding: 'utf8' },
+  );
+  if (r.status !== 0) throw new Error(`actguy build --jobs ${jobs} exited ${r.status}: ${r.stderr}`);
+  const started = /workers started: (\d+)/.exec(r.stderr);
+  if (!started) throw new Error(`no worker count in: ${r.stderr}`);
+  return {
+    files: ['p.mar', 'p.sar', 'p.report.json'].map((f) => readFileSync(join(dir, 'out', f))),
+    workers: Number(started[1]),
+  };
+}
+
+describe('actguy build --jobs', () => {
+  it('starts N-1 worker threads (this thread is the N-th job) and writes the bytes of --jobs 1', () => {
+    const one = build(1);
+    expect(one.workers).toBe(0);
+    for (const jobs of [2, 3]) {
+      const many = build(jobs);
+      expect(many.workers, `--jobs ${jobs}`).toBe(jobs - 1);
+      many.files.forEach((f, k) => expect(f.equals(one.files[k]), `--jobs ${jobs}, file ${k}`).toBe(true));
+    }
+  }, 120000);
+});
