@@ -3,8 +3,9 @@
  * per job) that each take an MTN and the compressor's settings and return the
  * compressed motion. The results are placed by archive index, so the .mar,
  * .sar and report are byte-identical whatever the number of jobs and whatever
- * order the workers finish in. `actguy build --jobs N` and the app's build
- * use the same pool.
+ * order the workers finish in. The app's build uses the pool as it is;
+ * `actguy build --jobs N` uses it with the build's own thread as the N-th job
+ * (workerCompressor's localJob).
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
