@@ -214,6 +214,21 @@ function errorOf(reply: Extract<PoolReply, { ok: false }>): Error {
   return f ? new FormatError(f.kind, f.detail, f.place) : new Error(reply.error.message);
 }
 
+/**
+ * A long motion's MSH node fits from `pool`, one share of the nodes per job (PoolCompressor.mshNodeFits), or null to
+ * fit them on one thread: a share failed, or the fits do not name each of the motion's `nodes` exactly once (the
+ * one-thread fit then reports any error as one thread does).
+ */
+export async function mshFitsInShares(
+  pool: PoolCompressor,
+  mtn: Uint8Array,
+  options: MshExportOptions,
+  nodes: number,
+): Promise<MshNodeFit[] | null> {
+  const fits = await pool.mshNodeFits(mtn, options);
+  return fits && fits.length === nodes && new Set(fits.map((f) => f.node)).size === nodes ? fits : null;
+}
+
 /** Compresses on the calling thread, one motion at a time (--jobs 1, and hosts without the worker bundle). */
 export function inProcessCompressor(): MotionCompressor {
   return {

@@ -1,7 +1,8 @@
 /**
- * `actguy build --jobs N` through the built CLI (docs/cli.md, docs/compression.md "Jobs: the calling thread as one
- * of them"): the build's own thread is the N-th job, so the CLI starts N-1 worker threads, and the .mar, .sar and
- * report are the bytes of `--jobs 1` whatever N (short motions whole, a long one in channel shares, a resampled one).
+ * `actguy build --jobs N` and `actguy export-msh --jobs N` through the built CLI (docs/cli.md, docs/compression.md
+ * "Jobs: the calling thread as one of them"): the CLI's own thread is the N-th job, so it starts N-1 worker threads,
+ * and the files are the bytes of `--jobs 1` whatever N (build: short motions whole, a long one in channel shares, a
+ * resampled one; export-msh: a long motion's nodes in shares).
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -48,30 +49,22 @@ process.on('exit', () => require('node:fs').writeSync(2, 'workers started: ' + s
 }, 60000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Builds with `--jobs N` (no cache); the three outputs and the number of worker threads the CLI started. */
-function build(jobs: number): { files: Buffer[]; workers: number } {
-  const r = spawnSync(
-    process.execPath,
-    [
-      '--require',
-      join(dir, 'countWorkers.cjs'),
-      cli,
-      'build',
-      'p.actguy.json',
-      '--no-cache',
-      '--quiet',
-      '--jobs',
-      String(jobs),
-    ],
-    { cwd: dir, encoding: 'utf8' },
-  );
-  if (r.status !== 0) throw new Error(`actguy build --jobs ${jobs} exited ${r.status}: ${r.stderr}`);
+/** Runs the CLI with `args` and the worker count preloaded; the number of worker threads it started. */
+function workersOf(args: string[]): number {
+  const r = spawnSync(process.execPath, ['--require', join(dir, 'countWorkers.cjs'), cli, ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(`actguy ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   const started = /workers started: (\d+)/.exec(r.stderr);
   if (!started) throw new Error(`no worker count in: ${r.stderr}`);
-  return {
-    files: ['p.mar', 'p.sar', 'p.report.json'].map((f) => readFileSync(join(dir, 'out', f))),
-    workers: Number(started[1]),
-  };
+  return Number(started[1]);
+}
+
+/** Builds with `--jobs N` (no cache); the three outputs and the number of worker threads the CLI started. */
+function build(jobs: number): { files: Buffer[]; workers: number } {
+  const workers = workersOf(['build', 'p.actguy.json', '--no-cache', '--quiet', '--jobs', String(jobs)]);
+  return { files: ['p.mar', 'p.sar', 'p.report.json'].map((f) => readFileSync(join(dir, 'out', f))), workers };
 }
 
 describe('actguy build --jobs', () => {
@@ -83,5 +76,27 @@ describe('actguy build --jobs', () => {
       expect(many.workers, `--jobs ${jobs}`).toBe(jobs - 1);
       many.files.forEach((f, k) => expect(f.equals(one.files[k]), `--jobs ${jobs}, file ${k}`).toBe(true));
     }
+  }, 120000);
+});
+
+describe('actguy export-msh --jobs', () => {
+  it("fits a long motion's nodes on this thread and N-1 workers, writing the files of --jobs 1", () => {
+    const exported = (jobs: number) => {
+      const workers = workersOf(
+        ['export-msh', 'cmu_01_01.mtn', '-o', `msh${jobs}/cmu`, '--rot-tol', '2', '--pos-tol', '2', '--quiet'].concat([
+          '--jobs',
+          String(jobs),
+        ]),
+      );
+      return {
+        workers,
+        files: ['res8', 'res19', 'nodes.json'].map((e) => readFileSync(join(dir, `msh${jobs}`, `cmu.${e}`))),
+      };
+    };
+    const one = exported(1);
+    expect(one.workers).toBe(0);
+    const two = exported(2);
+    expect(two.workers).toBe(1);
+    two.files.forEach((f, k) => expect(f.equals(one.files[k]), `file ${k}`).toBe(true));
   }, 120000);
 });
