@@ -1,4 +1,5 @@
 import {
+  chmodSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -61,6 +62,20 @@ describe('commitOutputs', () => {
     commitOutputs(set(dir, 'new'));
     expect(contents(dir)).toEqual(NEW);
   });
+
+  it.runIf(process.platform !== 'win32')(
+    'each output replaced keeps its permission bits (a 0600 .mar became 0644: its temp had 0666 less the umask)',
+    () => {
+      const dir = tempDir();
+      commitOutputs(set(dir, 'old'));
+      const modes = { 'out/stage.mar': 0o600, 'out/stage.sar': 0o640, 'rep/stage.report.json': 0o664 };
+      for (const [f, m] of Object.entries(modes)) chmodSync(join(dir, f), m);
+      commitOutputs(set(dir, 'new'));
+      expect(contents(dir)).toEqual(NEW);
+      for (const [f, m] of Object.entries(modes))
+        expect((statSync(join(dir, f)).mode & 0o777).toString(8)).toBe(m.toString(8));
+    },
+  );
 
   it('a failure at any step leaves the complete old set (or the complete new one once installed) and no temp file', () => {
     const dir = tempDir();

@@ -35,11 +35,12 @@ import {
   type LockHolder,
 } from './commitJournal';
 import { describeFsError } from '../fsErrors';
-import { makeFolders, readSmallFile, type SmallFile } from '../fsutil';
+import { keepMode, makeFolders, modeToKeep, readSmallFile, type SmallFile } from '../fsutil';
 
 /** The file-system calls the commit makes; tests replace some to inject failures (as root, permissions cannot). */
 export interface CommitFs {
-  writeFileSync(path: string, data: Uint8Array | string, options?: { flag?: string }): void;
+  /** `mode`: the permission bits of the file the temp will replace (fsutil.ts modeToKeep). */
+  writeFileSync(path: string, data: Uint8Array | string, options?: { flag?: string; mode?: number }): void;
   renameSync(from: string, to: string): void;
   linkSync(existing: string, link: string): void;
   copyFileSync(from: string, to: string): void;
@@ -53,7 +54,7 @@ export interface CommitFs {
 }
 
 const realFs: CommitFs = {
-  writeFileSync: (p, d, o) => writeDurably(p, d, o?.flag ?? 'w'),
+  writeFileSync: (p, d, o) => writeDurably(p, d, o?.flag ?? 'w', o?.mode),
   renameSync: nodeFs.renameSync,
   linkSync: nodeFs.linkSync,
   copyFileSync: nodeFs.copyFileSync,
@@ -65,9 +66,10 @@ const realFs: CommitFs = {
 };
 
 /** Writes and fsyncs, so a renamed temp never turns out empty after a power cut. */
-function writeDurably(path: string, data: Uint8Array | string, flag: string): void {
-  const fd = nodeFs.openSync(path, flag);
+function writeDurably(path: string, data: Uint8Array | string, flag: string, mode?: number): void {
+  const fd = nodeFs.openSync(path, flag, mode ?? 0o666);
   try {
+    keepMode(fd, mode);
     nodeFs.writeFileSync(fd, data);
     nodeFs.fsyncSync(fd);
   } finally {
@@ -414,7 +416,8 @@ export function commitOutputs(files: readonly OutputFile[], options: CommitOptio
       files.forEach((f, k) => {
         step(`write ${k + 1}`);
         try {
-          fs.writeFileSync(entries[k].temp, f.bytes, { flag: 'wx' });
+          // An output replaced keeps its permissions (a private file stays private).
+          fs.writeFileSync(entries[k].temp, f.bytes, { flag: 'wx', mode: modeToKeep(entries[k].path) });
         } catch (e) {
           throw new OutputWriteError(
             `cannot write ${shown.get(entries[k].path)}: ${describeFsError(e)}; nothing was written`,
