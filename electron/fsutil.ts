@@ -18,7 +18,7 @@ import {
 import { basename, dirname, extname, resolve } from 'node:path';
 import { TEXT_MAX_BYTES } from '../shared/sev/text';
 import { describeFsError, systemReason } from './fsErrors';
-import { ownTempName, sweepStaleTemps } from './tempFiles';
+import { ownFileNameProblem, ownTempName, sweepStaleTemps } from './tempFiles';
 
 /** A text file larger than the decoder takes (shared/sev/text.ts) is refused before it is read. */
 export const TEXT_LIMIT = { bytes: TEXT_MAX_BYTES, of: 'a text file' };
@@ -165,6 +165,8 @@ export const atomicWriteIo = { openSync, writeSync, fsyncSync, closeSync, rename
  * (tempFiles.ts names them after their writer).
  */
 export function writeFileAtomic(path: string, data: Uint8Array | string): void {
+  const reserved = ownFileNameProblem(path);
+  if (reserved) throw Object.assign(new Error(`${reserved}; choose another name`), { code: 'ERESERVED', path });
   // Stryker disable next-line StringLiteral: node's dirname never returns '' (it gives '.'), so the fallback's value is never used
   const dir = dirname(path) || '.';
   try {

@@ -22,7 +22,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { useBundledWorker } from '../compress/buildWorkerForTests';
 import { host, ownTempName, processStart, STALE_MS, sweepStaleTemps } from '../tempFiles';
 import { commitOutputs, commitStepCount, mayHoldLock, recoverOutputs, type CommitFs } from './commit';
-import { readSmallFile } from '../fsutil';
+import { readSmallFile, writeFileAtomic } from '../fsutil';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -76,6 +76,29 @@ describe('commitOutputs', () => {
         expect((statSync(join(dir, f)).mode & 0o777).toString(8)).toBe(m.toString(8));
     },
   );
+
+  it('an output named as the lock or journal of the first output, or as a temp, is refused and nothing is written (the lock and journal are deleted when the commit ends)', () => {
+    const dir = tempDir();
+    commitOutputs(set(dir, 'old'));
+    const mar = join(dir, 'out/stage.mar');
+    for (const name of [
+      'stage.mar.actguy-lock',
+      'stage.mar.actguy-commit',
+      'Stage.Mar.Actguy-Commit',
+      'stage.mar.actguy-old.h.1.x.tmp',
+    ]) {
+      const files = [
+        { path: mar, bytes: te.encode('mar new') },
+        { path: join(dir, 'out', name), bytes: te.encode('sar new') },
+      ];
+      expect(() => commitOutputs(files), name).toThrow(
+        `cannot write ${join(dir, 'out', name)}: ${name} is a name ActGuy keeps for`,
+      );
+      expect(contents(dir)).toEqual(OLD);
+      expect(() => writeFileAtomic(join(dir, 'out', name), 'x')).toThrow(`${name} is a name ActGuy keeps for`);
+      expect(contents(dir)).toEqual(OLD);
+    }
+  });
 
   it('a failure at any step leaves the complete old set (or the complete new one once installed) and no temp file', () => {
     const dir = tempDir();

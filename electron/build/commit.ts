@@ -23,7 +23,15 @@
  */
 import * as nodeFs from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { host, ownTempName, processAlive, processStart, STALE_MS, sweepStaleTemps } from '../tempFiles';
+import {
+  host,
+  ownFileNameProblem,
+  ownTempName,
+  processAlive,
+  processStart,
+  STALE_MS,
+  sweepStaleTemps,
+} from '../tempFiles';
 import {
   checkJournal,
   journalByteLimit,
@@ -115,6 +123,9 @@ function exists(fs: CommitFs, p: string): boolean {
 
 /** Checks that `target` can be a file: not a folder, and its folder exists or can be created. */
 function prepareTarget(fs: CommitFs, target: string, shown: string): void {
+  const reserved = ownFileNameProblem(target);
+  if (reserved)
+    throw new OutputWriteError(`cannot write ${shown}: ${reserved}; choose another name; nothing was written`);
   let st: nodeFs.Stats | undefined;
   try {
     st = fs.lstatSync(target);
