@@ -75,6 +75,27 @@ describe('project handlers', () => {
     );
   });
 
+  it('a picked project naming a .json outside its folder as an input grants nothing there (the page read it, and overwrote it with Save Project)', async () => {
+    const { dir, project } = workspace();
+    const outside = mkdtempSync(join(tmpdir(), 'actguy-outside-'));
+    dirs.push(outside);
+    const settings = join(outside, 'settings.json');
+    writeFileSync(settings, '{"token": "the user keeps this"}\n');
+    writeFileSync(join(outside, 'tables.sls'), '# an SE table kept beside other projects\n');
+    // As received: the project names another folder's settings.json as its SE table, and a table there as seDefine.
+    const json = JSON.parse(readFileSync(project, 'utf8'));
+    json.seTables = { sls: settings, seDefine: join(outside, 'tables.sls') };
+    writeFileSync(project, JSON.stringify(json, null, 2));
+    const { h, openPicked } = testProjectHandlers();
+    await openPicked(project);
+    await expect(h.readProjectText({ path: settings })).rejects.toThrow(`refused to access ${settings}`);
+    const original = readFileSync(join(dir, 'sample.actguy.json'), 'utf8');
+    await expect(h.saveProject({ path: settings, text: original })).rejects.toThrow(/refused/);
+    expect(readFileSync(settings, 'utf8')).toBe('{"token": "the user keeps this"}\n');
+    // A project's inputs of their own kinds outside its folder (../common/default.sls) are still granted.
+    expect((await h.readProjectText({ path: join(outside, 'tables.sls') })).text).toContain('an SE table');
+  });
+
   it('project text the renderer sends never widens access; only a project picked in the dialog and read from disk does', async () => {
     const { dir, project } = workspace();
     const outside = mkdtempSync(join(tmpdir(), 'actguy-outside-'));

@@ -102,8 +102,10 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
   const grantPickedProject = async (path: string, text: string): Promise<void> => {
     const { named } = await checkText({ kind: 'project', path, text });
     const folder = dirname(path);
-    // A link inside the project's folder that leads out of it grants nothing (docs/security.md).
-    for (const p of named.inputs) allowUnlessLinkedOut(policy, folder, p);
+    // A link inside the project's folder that leads out of it grants nothing (docs/security.md). Nor does a .json:
+    // no input of a project is one (its .mtn, .sev, .sls and .h are not), and granted, a received project naming
+    // ~/.config/x/settings.json as its SE table let the page read that file and replace it with Save Project.
+    for (const p of named.inputs) if (extname(p).toLowerCase() !== '.json') allowUnlessLinkedOut(policy, folder, p);
     const sounds = join(folder, 'sounds');
     if (existsSync(sounds) && statSync(sounds).isDirectory())
       allowUnlessLinkedOut(policy, folder, sounds, { as: 'tree', extensions: SOUND_EXTENSIONS });
