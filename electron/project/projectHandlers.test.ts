@@ -96,6 +96,17 @@ describe('project handlers', () => {
     expect((await h.readProjectText({ path: join(outside, 'tables.sls') })).text).toContain('an SE table');
   });
 
+  it('a picked project that does not validate grants what its first 4096 motions name, no more (each grant costs the main process)', async () => {
+    const { dir } = workspace();
+    const motions = Array.from({ length: 5000 }, (_, i) => ({ name: `m${i}`, mtn: `m${i}.mtn` }));
+    const project = join(dir, 'many.actguy.json');
+    writeFileSync(project, JSON.stringify({ version: 1, motions })); // no outputs: it does not validate
+    const { policy, openPicked } = testProjectHandlers();
+    await openPicked(project);
+    expect(policy.isAllowed(join(dir, 'm4095.mtn'))).toBe(true);
+    expect(policy.isAllowed(join(dir, 'm4096.mtn'))).toBe(false);
+  });
+
   it('project text the renderer sends never widens access; only a project picked in the dialog and read from disk does', async () => {
     const { dir, project } = workspace();
     const outside = mkdtempSync(join(tmpdir(), 'actguy-outside-'));
