@@ -52,6 +52,24 @@ describe('project handlers', () => {
     await expect(h.readProjectText({ path: join(other.dir, 'walk.sev') })).rejects.toThrow(/refused/);
   });
 
+  it('a project found beside a .sev the user handed over grants only what it names inside its folder (it granted outside files like a chosen one)', async () => {
+    const { dir, project } = workspace();
+    const outside = mkdtempSync(join(tmpdir(), 'actguy-outside-'));
+    dirs.push(outside);
+    writeFileSync(join(outside, 'other.sev'), 'sev 1\nmotion other\n');
+    const json = JSON.parse(readFileSync(project, 'utf8'));
+    json.motions.push({ name: 'other', mtn: 'walk.mtn', sev: join(outside, 'other.sev') });
+    writeFileSync(project, JSON.stringify(json, null, 2));
+    const found = canonicalPath(project);
+    const { policy, h } = testProjectHandlers({ userChoseProject: (p) => p === found && 'found' });
+    policy.allowFile(project);
+    await h.openProject({ path: project });
+    expect((await h.readProjectText({ path: join(dir, 'walk.sev') })).text).toContain('walk');
+    await expect(h.readProjectText({ path: join(outside, 'other.sev') })).rejects.toThrow(/refused/);
+    await expect(h.saveSev({ path: join(outside, 'other.sev'), text: 'sev 1\n' })).rejects.toThrow(/refused/);
+    expect(readFileSync(join(outside, 'other.sev'), 'utf8')).toBe('sev 1\nmotion other\n');
+  });
+
   it('a project picked in the open dialog allows exactly the files it lists', async () => {
     const { dir, project } = workspace();
     const { policy, h, openPicked } = testProjectHandlers();
