@@ -101,40 +101,53 @@ export async function buildProject(
   const remembered = cacheDir === null ? undefined : existingVerdicts(cacheDir, options.stateDir);
   const recorded = recordingReader(readFile, fileStamp, remembered);
   const compressor = options.compressor ?? compressorFor(options.jobs ?? defaultJobs());
-  let compressed;
-  let prep;
-  let cache;
+  /** The pool's workers stopping: they tear down on their own threads while this one writes the outputs. */
+  let closing: Promise<void> | undefined;
   try {
-    prep = prepareBuild(project, recorded.read, startWhenCold(compressor, remembered, recorded.known));
-    if (!prep.ok) return prep;
-    cache = cacheDir === null ? undefined : openBuildCache(cacheDir, { maxBytes: options.cacheMaxBytes });
-    const verdicts =
-      cache && !cache.stats.unusable ? (remembered ?? openVerdictStore(cache.dir, options.stateDir)) : undefined;
-    compressed = await compressWithinBudget(prep.prepared, {
-      compressor,
-      cache,
-      verdicts,
-      onMotion: options.onProgress,
-      inputBytes: recorded.bytesOf,
-      inputStamp: recorded.stampOf,
-    });
+    let compressed;
+    let prep;
+    let cache;
+    try {
+      prep = prepareBuild(project, recorded.read, startWhenCold(compressor, remembered, recorded.known));
+      if (!prep.ok) return prep;
+      cache = cacheDir === null ? undefined : openBuildCache(cacheDir, { maxBytes: options.cacheMaxBytes });
+      const verdicts =
+        cache && !cache.stats.unusable ? (remembered ?? openVerdictStore(cache.dir, options.stateDir)) : undefined;
+      compressed = await compressWithinBudget(prep.prepared, {
+        compressor,
+        cache,
+        verdicts,
+        onMotion: options.onProgress,
+        inputBytes: recorded.bytesOf,
+        inputStamp: recorded.stampOf,
+      });
+    } finally {
+      if (!options.compressor) closing = compressor.close();
+    }
+    if (!compressed.ok) return { ok: false, errors: compressed.errors, warnings: prep.prepared.warnings };
+    const result = assembleBuild(compressed.prepared, compressed.results, compressed.budget);
+    if (!result.ok) return result;
+    if (options.dryRun)
+      return {
+        ok: true,
+        report: result.report,
+        written: [],
+        warnings: result.warnings,
+        notes: [],
+        cache: cache?.stats,
+      };
+    const note = commitOutputs(result.outputs);
+    return {
+      ok: true,
+      report: result.report,
+      written: result.outputs.map((o) => o.path),
+      warnings: result.warnings,
+      notes: note ? [note] : [],
+      cache: cache?.stats,
+    };
   } finally {
-    if (!options.compressor) await compressor.close();
+    await closing;
   }
-  if (!compressed.ok) return { ok: false, errors: compressed.errors, warnings: prep.prepared.warnings };
-  const result = assembleBuild(compressed.prepared, compressed.results, compressed.budget);
-  if (!result.ok) return result;
-  if (options.dryRun)
-    return { ok: true, report: result.report, written: [], warnings: result.warnings, notes: [], cache: cache?.stats };
-  const note = commitOutputs(result.outputs);
-  return {
-    ok: true,
-    report: result.report,
-    written: result.outputs.map((o) => o.path),
-    warnings: result.warnings,
-    notes: note ? [note] : [],
-    cache: cache?.stats,
-  };
 }
 
 /**
