@@ -106,15 +106,15 @@ export async function buildProject(
       }
     : readFrom;
   const cacheDir = options.cacheDir === undefined ? defaultCacheDir(projectFile) : options.cacheDir;
-  // The verdicts of a cache folder that is already there let prepareBuild skip motion files it read before.
-  const remembered = cacheDir === null ? undefined : existingVerdicts(cacheDir, options.stateDir);
-  const recorded = recordingReader(readFile, fileStamp, remembered);
-  const compressor = options.compressor ?? compressorFor(options.jobs ?? defaultJobs());
   /** The motions finished so far, and their report parts made while the build waited for the pool. */
   const finished: MotionDone[] = [];
   const early = earlyReportParts();
   /** The pool's workers stopping: they tear down on their own threads while this one writes the outputs. */
   let closing: Promise<void> | undefined;
+  // The verdicts of a cache folder that is already there let prepareBuild skip motion files it read before.
+  const remembered = cacheDir === null ? undefined : existingVerdicts(cacheDir, options.stateDir);
+  const recorded = recordingReader(readFile, fileStamp, remembered);
+  const compressor = options.compressor ?? compressorFor(options.jobs ?? defaultJobs());
   try {
     let compressed;
     let prep;
