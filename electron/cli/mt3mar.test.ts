@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -184,6 +184,22 @@ describe('actguy pack-mar / unpack-mar / info / decompress', () => {
       new RegExp(`offset ${dataBase + off1 + 12}`),
     );
     expectOneLineError(run('info', bad), 1, bad, /entry 1: numFrames 0/);
+  });
+
+  it('unpack-mar writes its .mt3 files and index.txt as one unit: one that cannot be written leaves the folder as it was', () => {
+    const mar = join(dir, 'unit.mar');
+    expect(run('pack-mar', '-o', mar, join(dir, 'stand.mt3'), join(dir, 'walk.mt3')).rc).toBe(0);
+    const out = join(dir, 'unit');
+    // index.txt, the last output, cannot be written: a folder has its name.
+    mkdirSync(join(out, 'index.txt'), { recursive: true });
+    writeFileSync(join(out, 'stand.mt3'), 'the old stand');
+    expectOneLineError(
+      run('unpack-mar', mar, '-o', out, '--names', join(dir, 'names.txt')),
+      1,
+      `cannot write ${join(out, 'index.txt')}: it is a folder, not a file; nothing was written`,
+    );
+    expect(readdirSync(out).sort()).toEqual(['index.txt', 'stand.mt3']);
+    expect(readFileSync(join(out, 'stand.mt3'), 'utf8')).toBe('the old stand');
   });
 
   it('reports usage errors and missing files on one line', () => {
