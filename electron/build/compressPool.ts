@@ -290,6 +290,8 @@ export function defaultPoolWorkerPath(): string {
  * worker always gets the next request, and this thread takes one only when no worker is free, answers it with
  * `localJob` (answerPoolRequest: the code a worker runs, so the bytes are the same), then yields to the event loop
  * (setImmediate) so that the workers' replies and the next dispatches go first (docs/compression.md, "Jobs").
+ * While more is queued than this thread's next request, each worker is also sent its next request in advance, so
+ * that it never waits for this thread to yield.
  * Never for a thread that must stay responsive (the app's main process or its build worker's progress).
  */
 export function workerCompressor(
@@ -300,7 +302,8 @@ export function workerCompressor(
   type Pending = { req: PoolRequest; resolve: (r: PoolReply) => void; reject: (e: Error) => void };
   const queue: Pending[] = [];
   const idle: Worker[] = [];
-  const busy = new Map<Worker, Pending>();
+  /** Each busy worker's requests in the order it answers them (two at most, with a local job: see pump). */
+  const busy = new Map<Worker, Pending[]>();
   const workers = localJob ? jobs - 1 : jobs;
   let live = 0;
   let nextId = 1;
@@ -317,19 +320,22 @@ export function workerCompressor(
     const w = new Worker(workerPath);
     live++;
     w.on('message', (reply: PoolReply) => {
-      const p = busy.get(w);
-      busy.delete(w);
-      idle.push(w);
+      const held = busy.get(w);
+      const p = held?.shift();
+      if (!held?.length) {
+        busy.delete(w);
+        idle.push(w);
+      }
       if (p) settle(p, reply);
       pump();
     });
     const died = (why: string) => {
-      const p = busy.get(w);
+      const held = busy.get(w) ?? [];
       busy.delete(w);
       const i = idle.indexOf(w);
       if (i >= 0) idle.splice(i, 1);
       live--;
-      if (p) p.reject(new Error(`a compression worker stopped: ${why}`));
+      for (const p of held) p.reject(new Error(`a compression worker stopped: ${why}`));
       if (!closed) pump();
     };
     w.on('error', (e) => died(e.message));
@@ -355,6 +361,15 @@ export function workerCompressor(
     pump();
   };
 
+  const dispatch = (w: Worker, p: Pending) => {
+    const held = busy.get(w);
+    if (held) held.push(p);
+    else busy.set(w, [p]);
+    w.ref();
+    // The MTN bytes are the caller's copy: send without transferring, so a caller may still hash them.
+    w.postMessage(p.req);
+  };
+
   const pump = () => {
     while (queue.length) {
       let w = idle.pop();
@@ -363,11 +378,15 @@ export function workerCompressor(
         if (live >= workers || (localJob && queue.length <= 1)) break;
         w = spawn();
       }
-      const p = queue.shift()!;
-      busy.set(w, p);
-      w.ref();
-      // The MTN bytes are the caller's copy: send without transferring, so a caller may still hash them.
-      w.postMessage(p.req);
+      dispatch(w, queue.shift()!);
+    }
+    if (localJob) {
+      // A worker that finishes while this thread runs a request would wait for it to yield: while more than the
+      // local job's next request is queued, each worker holds its next one already (docs/compression.md, "Jobs").
+      for (const [w, held] of busy) {
+        if (queue.length <= 1) break;
+        if (held.length === 1) dispatch(w, queue.shift()!);
+      }
     }
     if (localJob && queue.length && !localDue) {
       localDue = true;
@@ -461,7 +480,7 @@ export function workerCompressor(
       closed = true;
       const all = [...idle, ...busy.keys()];
       idle.length = 0;
-      for (const [, p] of busy) p.reject(new Error('the build was stopped'));
+      for (const [, held] of busy) for (const p of held) p.reject(new Error('the build was stopped'));
       busy.clear();
       for (const p of queue.splice(0)) p.reject(new Error('the build was stopped'));
       await Promise.all(all.map((w) => w.terminate()));

@@ -368,8 +368,8 @@ describe('parallel builds', () => {
 
 /**
  * The CLI's pool (workerCompressor with a local job) against a stand-in worker that answers at once, or once the
- * test opens its gate (an Int32Array on a SharedArrayBuffer sent in the request: [opened, answered]), so that which
- * thread takes which request does not depend on timing.
+ * test opens its gate (an Int32Array on a SharedArrayBuffer sent in the request: [opened, requests answered]), so
+ * that which thread takes which request does not depend on timing.
  */
 describe('the calling thread as one of the jobs', () => {
   let fakeDir = '';
@@ -385,7 +385,7 @@ parentPort.on('message', (req) => {
   const gate = req.options.gate;
   if (gate) while (Atomics.load(gate, 0) === 0) Atomics.wait(gate, 0, 0, 20);
   parentPort.postMessage({ id: req.id, ok: true, result: { bytes: new Uint8Array(0), by: 'worker ' + req.options.name } });
-  if (gate) { Atomics.store(gate, 1, 1); Atomics.notify(gate, 1); }
+  if (gate) { Atomics.add(gate, 1, 1); Atomics.notify(gate, 1); }
 });
 `,
     );
@@ -408,17 +408,16 @@ parentPort.on('message', (req) => {
     return { id: req.id, ok: true as const, result: { by: `here ${req.options.name}` } as never };
   };
 
-  it('takes a request only when no worker is free, and lets a worker that became free take the next', async () => {
+  it('takes a request only when no worker is free; a worker holds its next request and never waits for this thread', async () => {
     const ran: string[] = [];
     const gate = gateOf();
     const pool = workerCompressor(
       fakeWorker,
       2,
-      recordingJob(ran, (req) => {
-        if (req.options.name !== 'b') return;
-        // While b runs here, the worker finishes a; its answer is waiting when this turn ends.
+      recordingJob(ran, () => {
+        // While this runs, the worker answers a and then b, which it was sent in advance.
         open(gate);
-        Atomics.wait(gate, 1, 0, 10000);
+        for (let i = 0, n; i < 2 && (n = Atomics.load(gate, 1)) < 2; i++) Atomics.wait(gate, 1, n, 10000);
       }),
     );
     try {
@@ -427,12 +426,12 @@ parentPort.on('message', (req) => {
       expect(by(await pool.compress(walk, request('warm')))).toBe('worker warm');
       expect(by(await pool.compress(walk, request('alone')))).toBe('worker alone');
       expect(ran).toEqual([]);
-      // a keeps the worker busy: b runs here; by the next turn the worker is free again, so c goes to it.
-      const [a, b, c] = await Promise.all(
-        ['a', 'b', 'c'].map((n) => pool.compress(walk, request(n, n === 'a' ? gate : undefined))),
+      // a keeps the worker busy and b waits in its port; c runs here; the worker, free again by the next turn, gets d.
+      const [a, b, c, d] = await Promise.all(
+        ['a', 'b', 'c', 'd'].map((n) => pool.compress(walk, request(n, n === 'a' || n === 'b' ? gate : undefined))),
       );
-      expect([by(a), by(b), by(c)]).toEqual(['worker a', 'here b', 'worker c']);
-      expect(ran).toEqual(['b']);
+      expect([by(a), by(b), by(c), by(d)]).toEqual(['worker a', 'worker b', 'here c', 'worker d']);
+      expect(ran).toEqual(['c']);
     } finally {
       await pool.close();
     }
@@ -459,18 +458,19 @@ parentPort.on('message', (req) => {
     const pool = workerCompressor(fakeWorker, 2, answerPoolRequest);
     try {
       const a = pool.compress(walk, request('a', gate));
-      // The worker holds a: b and c run here, b on a cut-off file.
-      const b = pool.compress(walk.subarray(0, 40), request('b'));
-      const c = pool.compress(walk, request('c'));
+      const b = pool.compress(walk, request('b', gate));
+      // The worker holds a and b: c and d run here, c on a cut-off file.
+      const c = pool.compress(walk.subarray(0, 40), request('c'));
+      const d = pool.compress(walk, request('d'));
       const expected = (() => {
         try {
-          compressMtnBytes(walk.subarray(0, 40), request('b'));
+          compressMtnBytes(walk.subarray(0, 40), request('c'));
         } catch (e) {
           return e as FormatError;
         }
         throw new Error('a cut-off MTN compressed');
       })();
-      const error = await b.then(
+      const error = await c.then(
         () => undefined,
         (e: unknown) => e,
       );
@@ -479,9 +479,9 @@ parentPort.on('message', (req) => {
         ...expected,
         message: expected.message,
       });
-      expect(Buffer.from((await c).bytes).equals(Buffer.from(compressMtnBytes(walk, request('c')).bytes))).toBe(true);
+      expect(Buffer.from((await d).bytes).equals(Buffer.from(compressMtnBytes(walk, request('d')).bytes))).toBe(true);
       open(gate);
-      expect(by(await a)).toBe('worker a');
+      expect([by(await a), by(await b)]).toEqual(['worker a', 'worker b']);
     } finally {
       await pool.close();
     }
@@ -496,18 +496,18 @@ parentPort.on('message', (req) => {
         (r) => by(r),
         (e: Error) => e.message,
       );
-    const a = settled(pool.compress(walk, request('a', gate)));
-    const b = pool.compress(walk, request('b'));
-    const rest = ['c', 'd'].map((n) => settled(pool.compress(walk, request(n))));
-    // b ran here and its turn ended; the next turn is due: the build is stopped now.
-    expect(by(await b)).toBe('here b');
+    const held = ['a', 'b'].map((n) => settled(pool.compress(walk, request(n, gate))));
+    const c = pool.compress(walk, request('c'));
+    const rest = ['d', 'e'].map((n) => settled(pool.compress(walk, request(n))));
+    // The worker holds a and b; c ran here and its turn ended; the next turn is due: the build is stopped now.
+    expect(by(await c)).toBe('here c');
     open(gate);
     await pool.close();
-    expect(await Promise.all([a, ...rest])).toEqual(Array(3).fill('the build was stopped'));
+    expect(await Promise.all([...held, ...rest])).toEqual(Array(4).fill('the build was stopped'));
     // The turn that was due comes and goes without running anything.
     await new Promise<void>((resolve) => setImmediate(resolve));
     await new Promise<void>((resolve) => setImmediate(resolve));
-    expect(ran).toEqual(['b']);
-    await expect(pool.compress(walk, request('e'))).rejects.toThrow('the compression pool is closed');
+    expect(ran).toEqual(['c']);
+    await expect(pool.compress(walk, request('f'))).rejects.toThrow('the compression pool is closed');
   });
 });
