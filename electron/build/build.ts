@@ -27,13 +27,7 @@ import { commitOutputs } from './commit';
 import { fileStamp, recordingReader, type MotionDone } from './compressMotions';
 import { compressWithinBudget } from './budgetBuild';
 import { existingVerdicts, openVerdictStore } from './verdicts';
-import {
-  compressorFor,
-  defaultJobs,
-  defaultPoolWorkerPath,
-  startWhenCold,
-  type MotionCompressor,
-} from './compressPool';
+import { compressorFor, defaultJobs, startWhenCold, type MotionCompressor } from './compressPool';
 import { readInputFile } from './files';
 import { TEXT_LIMIT } from '../fsutil';
 
@@ -42,7 +36,7 @@ export interface ProjectBuildOptions {
   outDir?: string;
   /** Called after each motion is compressed or found in the cache (for a progress line). */
   onProgress?: (p: MotionDone) => void;
-  /** Motions compressed at once (this thread and jobs - 1 worker threads); default: the machine's cores. */
+  /** Motions compressed at once (worker threads); default: the machine's cores. */
   jobs?: number;
   /** The cache folder; default `.actguy-cache/` beside the project; null: no cache. */
   cacheDir?: string | null;
@@ -120,9 +114,8 @@ export async function buildProject(
   // The verdicts of a cache folder that is already there let prepareBuild skip motion files it read before.
   const remembered = cacheDir === null ? undefined : existingVerdicts(cacheDir, options.stateDir);
   const recorded = recordingReader(readFile, fileStamp, remembered);
-  // The CLI's thread has nothing else to serve while motions compress: it is one of the jobs (docs/compression.md).
-  const compressor =
-    options.compressor ?? compressorFor(options.jobs ?? defaultJobs(), defaultPoolWorkerPath(), { localJob: true });
+  // The pure pool: with this thread as one of the jobs the short clips' build measured slower (docs/compression.md).
+  const compressor = options.compressor ?? compressorFor(options.jobs ?? defaultJobs());
   try {
     let compressed;
     let prep;

@@ -3,9 +3,9 @@
  * per job) that each take an MTN and the compressor's settings and return the
  * compressed motion. The results are placed by archive index, so the .mar,
  * .sar and report are byte-identical whatever the number of jobs and whatever
- * order the workers finish in. The app's build uses the pool as it is;
- * `actguy build --jobs N` uses it with the build's own thread as the N-th job
- * (workerCompressor's localJob).
+ * order the workers finish in. `actguy build --jobs N` and the app's build
+ * use the same pool; `actguy export-msh --jobs N` uses it with the CLI's own
+ * thread as the N-th job (workerCompressor's localJob).
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -286,7 +286,7 @@ export function defaultPoolWorkerPath(): string {
  * queue and go to the first free worker; a worker that dies fails its request
  * and is replaced.
  *
- * With `localJob` (the CLI), the calling thread is the jobs-th job and `jobs - 1` workers the others: an idle
+ * With `localJob` (`actguy export-msh`), the calling thread is the jobs-th job and `jobs - 1` workers the others: an idle
  * worker always gets the next request, and this thread takes one only when no worker is free, answers it with
  * `localJob` (answerPoolRequest: the code a worker runs, so the bytes are the same), then yields to the event loop
  * (setImmediate) so that the workers' replies and the next dispatches go first (docs/compression.md, "Jobs").
@@ -490,15 +490,10 @@ export function workerCompressor(
 
 /**
  * The compressor for `jobs` jobs: in-process for 1, else the worker pool when
- * its bundle is there, the calling thread being one of the jobs when `localJob`
- * (the CLI; workerCompressor). (Unbundled runs, such as unit tests that do not
- * build the worker, compress in-process: the bytes are the same either way.)
+ * its bundle is there. (Unbundled runs, such as unit tests that do not build
+ * the worker, compress in-process: the bytes are the same either way.)
  */
-export function compressorFor(
-  jobs: number,
-  workerPath = defaultPoolWorkerPath(),
-  { localJob = false } = {},
-): MotionCompressor {
+export function compressorFor(jobs: number, workerPath = defaultPoolWorkerPath()): MotionCompressor {
   if (jobs <= 1 || !existsSync(workerPath)) return inProcessCompressor();
-  return workerCompressor(workerPath, jobs, localJob ? answerPoolRequest : undefined);
+  return workerCompressor(workerPath, jobs);
 }

@@ -14,7 +14,7 @@ export const buildCommand: CliCommand = {
   usage:
     'build PROJECT.actguy.json [-o OUTDIR] [--jobs N] [--cache DIR | --no-cache] [--cache-max-mb MB] [--budget BYTES] [--quiet]',
   summary:
-    'validate a project, compress every motion (N jobs: this thread and N-1 worker threads, default: the cores; unchanged motions come from the cache, default .actguy-cache/ beside the project) ' +
+    'validate a project, compress every motion (N worker threads, default: the cores; unchanged motions come from the cache, default .actguy-cache/ beside the project) ' +
     'and write the .mar, the .sar and a JSON build report as one unit (nothing is written on any error); ' +
     "--budget (or the project's budget.marBytes) fits the .mar in BYTES by scaling each motion's tolerances where it costs least (docs/formats.md#budget)",
   async run(argv) {
