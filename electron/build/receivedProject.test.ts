@@ -91,7 +91,7 @@ describe('actguy build of a received project', () => {
   );
 
   // With the build cache on: the refusal comes before any work, so not even the cache folder appears.
-  it('rebuilds over its own report, also one cut short; one overwritten entirely is refused until moved away', () => {
+  it('rebuilds over its own report, also one cut short or empty; one overwritten entirely is refused until moved away', () => {
     const { dir } = downloads({ mar: 'out/s.mar', sar: 'out/s.sar' });
     const report = join(dir, 'out', 's.report.json');
     expect(build(dir, '--no-cache').status).toBe(0);
@@ -100,6 +100,8 @@ describe('actguy build of a received project', () => {
     writeFileSync(report, readFileSync(report).subarray(0, 40));
     expect(build(dir, '--no-cache').status).toBe(0);
     expect(JSON.parse(readFileSync(report, 'utf8')).tool).toBe('actguy build');
+    writeFileSync(report, ''); // an empty file holds nothing to lose
+    expect(build(dir, '--no-cache').status).toBe(0);
     writeFileSync(report, 'damaged');
     const before = hashTree(dir);
     const refused = build(dir, '--no-cache');
