@@ -1,10 +1,13 @@
 /**
  * What a first-time user meets at 1280x800, each seen in a cold walk-through of the app:
  * - with no motion open, every panel says what it is for and how to open one (the timeline was blank), and the
- *   sound-event banner's "Open walk" button shows its name whole (it was squeezed onto two clipped lines).
+ *   sound-event banner's "Open walk" button shows its name whole (it was squeezed onto two clipped lines);
+ * - the SE table shows each SE name whole in its field, beside the project list and in the all-panels layout
+ *   ("SE_CLOTH_SWISH" was cut to "SE_CLOTH_S"), without running off the panel's side.
  */
 import { expect, test } from './fixtures';
-import { waitForDocument } from './ui';
+import { openSampleProject } from './sev-ui';
+import { clippedControls, waitForDocument } from './ui';
 
 test('at 1280x800 with no motion open, the timeline says how to open one and the .sev banner button is whole', async ({
   page,
@@ -30,4 +33,36 @@ test('at 1280x800 with no motion open, the timeline says how to open one and the
   );
   expect(cut, '"Open walk" on one line, not clipped').toBe(false);
   await saveScreenshot('first-use-no-motion-1280x800');
+});
+
+test('at 1280x800 the SE table shows whole SE names, with and without a project', async ({
+  page,
+  workspace,
+  electronApp,
+  saveScreenshot,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const table = page.getByTestId('sev-se-table');
+  const overflows = () => table.evaluate((t) => t.parentElement!.scrollWidth > t.parentElement!.clientWidth + 1);
+  // A field's own scroll width is what it draws (the measured-text check alone missed "SE_CLOTH_SWI").
+  const cutNames = () =>
+    table
+      .getByTestId('sev-se-name')
+      .evaluateAll((els) =>
+        (els as HTMLInputElement[]).filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.value),
+      );
+  // Every panel, no project: no SE tables loaded, so no codes beside the names.
+  await waitForDocument(page);
+  await expect(table.getByTestId('sev-se-name')).toHaveCount(3);
+  expect(await clippedControls(page, '[data-testid="sev-se-table"]')).toEqual([]);
+  expect(await cutNames()).toEqual([]);
+  expect(await overflows()).toBe(false);
+  // Project mode: the editor beside the project list, the tables' codes beside the names.
+  await openSampleProject(page, workspace, electronApp);
+  await page.getByTestId('mode-project').click();
+  await expect(table.getByTestId('sev-se-name-code').first()).toHaveText(/^0x/);
+  expect(await clippedControls(page, '[data-testid="sev-se-table"]')).toEqual([]);
+  expect(await cutNames()).toEqual([]);
+  expect(await overflows()).toBe(false);
+  await saveScreenshot('first-use-se-names-project-1280x800');
 });
