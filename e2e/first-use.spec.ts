@@ -3,7 +3,8 @@
  * - with no motion open, every panel says what it is for and how to open one (the timeline was blank), and the
  *   sound-event banner's "Open walk" button shows its name whole (it was squeezed onto two clipped lines);
  * - the SE table shows each SE name whole in its field, beside the project list and in the all-panels layout
- *   ("SE_CLOTH_SWISH" was cut to "SE_CLOTH_S"), without running off the panel's side.
+ *   ("SE_CLOTH_SWISH" was cut to "SE_CLOTH_S"), without running off the panel's side;
+ * - Tab stays in an open dialog (from the file picker's Cancel it walked into the menu bar behind the backdrop).
  */
 import { expect, test } from './fixtures';
 import { openSampleProject } from './sev-ui';
@@ -65,4 +66,32 @@ test('at 1280x800 the SE table shows whole SE names, with and without a project'
   expect(await cutNames()).toEqual([]);
   expect(await overflows()).toBe(false);
   await saveScreenshot('first-use-se-names-project-1280x800');
+});
+
+test('Tab and Shift+Tab stay inside an open dialog', async ({ page }) => {
+  await waitForDocument(page);
+  const inPicker = () => page.evaluate(() => !!document.activeElement?.closest('[data-testid="file-picker"]'));
+  const focused = () =>
+    page.evaluate(() => {
+      const a = document.activeElement as HTMLElement | null;
+      return a?.dataset.testid ?? a?.className ?? '';
+    });
+  await page.getByTestId('menu-file').click();
+  await page.getByTestId('menu-open').click();
+  const picker = page.getByTestId('file-picker');
+  await expect(picker).toBeVisible();
+  await expect(picker.getByTestId('picker-ok')).toBeDisabled();
+  // Filter, the files, Cancel (Open is disabled until a file is chosen), then round to the filter again.
+  const files = await picker.getByTestId('picker-file').count();
+  for (let i = 0; i < files + 4; i++) {
+    await page.keyboard.press('Tab');
+    expect(await inPicker(), `after ${i + 1} Tab`).toBe(true);
+  }
+  await picker.getByTestId('picker-cancel').focus();
+  await page.keyboard.press('Tab');
+  await expect.poll(focused).toBe('picker-filter'); // the filter field
+  await page.keyboard.press('Shift+Tab');
+  await expect.poll(focused).toBe('picker-cancel');
+  await page.keyboard.press('Escape');
+  await expect(picker).toHaveCount(0);
 });
