@@ -4,6 +4,7 @@
  *   sound-event banner's "Open walk" button shows its name whole (it was squeezed onto two clipped lines);
  * - the SE table shows each SE name whole in its field, beside the project list and in the all-panels layout
  *   ("SE_CLOTH_SWISH" was cut to "SE_CLOTH_S"), without running off the panel's side;
+ * - the project's Budget field shows its hint whole ("none (bytes, (" was all one saw of it);
  * - Tab stays in an open dialog (from the file picker's Cancel it walked into the menu bar behind the backdrop).
  */
 import { expect, test } from './fixtures';
@@ -36,7 +37,7 @@ test('at 1280x800 with no motion open, the timeline says how to open one and the
   await saveScreenshot('first-use-no-motion-1280x800');
 });
 
-test('at 1280x800 the SE table shows whole SE names, with and without a project', async ({
+test('at 1280x800 the SE table shows whole SE names, with and without a project, and the budget field its hint', async ({
   page,
   workspace,
   electronApp,
@@ -65,6 +66,16 @@ test('at 1280x800 the SE table shows whole SE names, with and without a project'
   expect(await clippedControls(page, '[data-testid="sev-se-table"]')).toEqual([]);
   expect(await cutNames()).toEqual([]);
   expect(await overflows()).toBe(false);
+  // The Budget field's hint, beside the SE table in the project column, is whole too.
+  const hintCut = await page.getByTestId('project-budget-input').evaluate((el) => {
+    const input = el as HTMLInputElement;
+    const st = getComputedStyle(input);
+    const ctx = document.createElement('canvas').getContext('2d')!;
+    ctx.font = `${st.fontWeight} ${st.fontSize} ${st.fontFamily}`;
+    const room = input.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight);
+    return ctx.measureText(input.placeholder).width > room + 0.5 ? `${input.placeholder} in ${room} px` : null;
+  });
+  expect(hintCut).toBeNull();
   await saveScreenshot('first-use-se-names-project-1280x800');
 });
 
