@@ -114,9 +114,11 @@ describe("the app's Export MSH with a planted journal", () => {
 
   async function exporter(proj: string) {
     const dialogs: DialogPort = { ...noDialogs, confirm: async () => true };
+    const recentDir = mkdtempSync(join(tmpdir(), 'actguy-recent-'));
+    dirs.push(recentDir);
     const handlers = testHandlers({
       app: { startupPath: join(proj, 'walk.mtn'), workspaceRoot: proj },
-      recentDir: mkdtempSync(join(tmpdir(), 'actguy-recent-')),
+      recentDir,
       compress,
       dialogs,
     });
