@@ -5,6 +5,8 @@
  * - the SE table shows each SE name whole in its field, beside the project list and in the all-panels layout
  *   ("SE_CLOTH_SWISH" was cut to "SE_CLOTH_S"), without running off the panel's side;
  * - the project's Budget field shows its hint whole ("none (bytes, (" was all one saw of it);
+ * - a greyed menu item says what it waits for (Save Project, Build Archives…, Undo, Cut Events were greyed with no
+ *   reason);
  * - Tab stays in an open dialog (from the file picker's Cancel it walked into the menu bar behind the backdrop).
  */
 import { expect, test } from './fixtures';
@@ -105,4 +107,25 @@ test('Tab and Shift+Tab stay inside an open dialog', async ({ page }) => {
   await expect.poll(focused).toBe('picker-cancel');
   await page.keyboard.press('Escape');
   await expect(picker).toHaveCount(0);
+});
+
+test('greyed menu items say what they wait for', async ({ page }) => {
+  await waitForDocument(page);
+  const reason = async (menu: string, item: string) => {
+    await page.getByTestId(menu).click();
+    const entry = page.getByTestId(item);
+    await expect(entry).toBeDisabled();
+    const title = await entry.getAttribute('title');
+    await page.keyboard.press('Escape');
+    return title;
+  };
+  expect(await reason('menu-file', 'menu-save-project')).toBe('Open a project first (File › Open Project…)');
+  expect(await reason('menu-file', 'menu-build')).toBe('Open a project first (File › Open Project…)');
+  expect(await reason('menu-edit', 'menu-undo')).toBe('Nothing to undo yet');
+  expect(await reason('menu-events', 'menu-events-cut')).toMatch(/^Select events first/);
+  // An item that can run has no such note.
+  await page.getByTestId('menu-file').click();
+  await expect(page.getByTestId('menu-open')).toBeEnabled();
+  expect(await page.getByTestId('menu-open').getAttribute('title')).toBeNull();
+  await page.keyboard.press('Escape');
 });
