@@ -7,6 +7,7 @@
  * - the project's Budget field shows its hint whole ("none (bytes, (" was all one saw of it);
  * - a greyed menu item says what it waits for (Save Project, Build Archives…, Undo, Cut Events were greyed with no
  *   reason);
+ * - the file picker's greyed Open says to choose a file first;
  * - Tab stays in an open dialog (from the file picker's Cancel it walked into the menu bar behind the backdrop).
  */
 import { expect, test } from './fixtures';
@@ -81,7 +82,9 @@ test('at 1280x800 the SE table shows whole SE names, with and without a project,
   await saveScreenshot('first-use-se-names-project-1280x800');
 });
 
-test('Tab and Shift+Tab stay inside an open dialog', async ({ page }) => {
+test('Tab and Shift+Tab stay inside an open dialog; its greyed Open button says what it waits for', async ({
+  page,
+}) => {
   await waitForDocument(page);
   const inPicker = () => page.evaluate(() => !!document.activeElement?.closest('[data-testid="file-picker"]'));
   const focused = () =>
@@ -94,6 +97,7 @@ test('Tab and Shift+Tab stay inside an open dialog', async ({ page }) => {
   const picker = page.getByTestId('file-picker');
   await expect(picker).toBeVisible();
   await expect(picker.getByTestId('picker-ok')).toBeDisabled();
+  await expect(picker.getByTestId('picker-ok')).toHaveAttribute('title', 'Choose a file in the list first');
   // Filter, the files, Cancel (Open is disabled until a file is chosen), then round to the filter again.
   const files = await picker.getByTestId('picker-file').count();
   for (let i = 0; i < files + 4; i++) {
@@ -105,6 +109,10 @@ test('Tab and Shift+Tab stay inside an open dialog', async ({ page }) => {
   await expect.poll(focused).toBe('picker-filter'); // the filter field
   await page.keyboard.press('Shift+Tab');
   await expect.poll(focused).toBe('picker-cancel');
+  // Once a file is chosen, Open runs and needs no note.
+  await picker.getByTestId('picker-file').first().click();
+  await expect(picker.getByTestId('picker-ok')).toBeEnabled();
+  await expect(picker.getByTestId('picker-ok')).not.toHaveAttribute('title');
   await page.keyboard.press('Escape');
   await expect(picker).toHaveCount(0);
 });
