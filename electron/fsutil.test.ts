@@ -1,5 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import {
+  chmodSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -48,6 +49,59 @@ describe('writeFileAtomic', () => {
     expect(() => writeFileAtomic(join(dir, 'folder.mtn'), 'bytes')).toThrow();
     expect(readdirSync(dir).sort()).toEqual(['folder.mtn', 'walk.mtn']);
   });
+});
+
+describe('writeFileAtomic: flushing', () => {
+  it('flushes the temp before renaming it over the target, unless told the file is only a cache (durable: false)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'actguy-fsutil-'));
+    dirs.push(dir);
+    const flushed: string[] = [];
+    const real = { ...atomicWriteIo };
+    const names = new Map<number, string>();
+    atomicWriteIo.openSync = ((path: string, flags: string) => {
+      const fd = real.openSync(path, flags);
+      names.set(fd, basename(path));
+      return fd;
+    }) as typeof atomicWriteIo.openSync;
+    atomicWriteIo.fsyncSync = (fd) => {
+      flushed.push(names.get(fd as number)!);
+      real.fsyncSync(fd);
+    };
+    try {
+      writeFileAtomic(join(dir, 'saved.sev'), 'sev');
+      writeFileAtomic(join(dir, 'remembered.json'), '{}', { durable: false });
+    } finally {
+      Object.assign(atomicWriteIo, real);
+    }
+    expect(flushed.map((n) => n.split('.actguy-')[0])).toEqual(['saved.sev']);
+    expect(readFileSync(join(dir, 'remembered.json'), 'utf8')).toBe('{}');
+  });
+});
+
+describe('writeFileAtomic: permissions', () => {
+  it.runIf(process.platform !== 'win32')(
+    'a save keeps the permission bits of the file it replaces (a private file became readable by all: 0600 -> 0644)',
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), 'actguy-fsutil-'));
+      dirs.push(dir);
+      const cases: [string, number][] = [
+        ['private.sev', 0o600],
+        ['shared.sev', 0o664],
+        ['readonly.mtn', 0o444],
+      ];
+      for (const [name, mode] of cases) {
+        writeFileSync(join(dir, name), 'old');
+        chmodSync(join(dir, name), mode);
+        writeFileAtomic(join(dir, name), 'new');
+        expect(readFileSync(join(dir, name), 'utf8')).toBe('new');
+        expect((statSync(join(dir, name)).mode & 0o777).toString(8)).toBe(mode.toString(8));
+      }
+      // A new file gets the usual bits (0666 less the umask), as any file the user makes.
+      writeFileAtomic(join(dir, 'new.sev'), 'x');
+      const umask = process.umask();
+      expect(statSync(join(dir, 'new.sev')).mode & 0o777).toBe(0o666 & ~umask);
+    },
+  );
 });
 
 describe('writeFileAtomic: folders, partial writes and errors', () => {

@@ -1,6 +1,7 @@
 import {
   closeSync,
   constants,
+  fchmodSync,
   fstatSync,
   fsyncSync,
   lstatSync,
@@ -17,7 +18,7 @@ import {
 import { basename, dirname, extname, resolve } from 'node:path';
 import { TEXT_MAX_BYTES } from '../shared/sev/text';
 import { describeFsError, systemReason } from './fsErrors';
-import { ownTempName, sweepStaleTemps } from './tempFiles';
+import { ownFileNameProblem, ownTempName, sweepStaleTemps } from './tempFiles';
 
 /** A text file larger than the decoder takes (shared/sev/text.ts) is refused before it is read. */
 export const TEXT_LIMIT = { bytes: TEXT_MAX_BYTES, of: 'a text file' };
@@ -120,6 +121,34 @@ export function notPlainFile(st: Stats): string | undefined {
 }
 
 /**
+ * The permission bits a new file replacing `path` keeps: those of the plain file there now (a file the user made
+ * private, 0600, stays private; a temp file renamed over it had 0666 less the umask, so a save made it readable
+ * by every user of the machine), or undefined when there is none. Set-id and sticky bits are not carried over.
+ */
+export function modeToKeep(path: string): number | undefined {
+  try {
+    const st = lstatSync(path);
+    return st.isFile() ? st.mode & 0o777 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Gives the open temp file `fd` the permission bits of the file it replaces (modeToKeep). It was created with
+ * them already (less the umask), so it was never more open than the old file; this restores bits the umask took.
+ * A disk that keeps no permissions (FAT, some network shares) refuses, and the save goes on.
+ */
+export function keepMode(fd: number, mode: number | undefined): void {
+  if (mode === undefined) return;
+  try {
+    fchmodSync(fd, mode);
+  } catch {
+    /* a file system without permission bits */
+  }
+}
+
+/**
  * The file-system calls writeFileAtomic makes, as a seam: tests replace one
  * to make a write fail halfway the way a full disk does, which works as root
  * (CI runs as root, where a read-only folder does not stop a write). Never
@@ -133,9 +162,13 @@ export const atomicWriteIo = { openSync, writeSync, fsyncSync, closeSync, rename
  * where a good one was. A failure removes the temp file and throws an error
  * that names `path` (never the temp file) and keeps the system error's code.
  * Temps of this target that a killed run left behind are swept first
- * (tempFiles.ts names them after their writer).
+ * (tempFiles.ts names them after their writer). `durable: false` leaves out the
+ * flush, for a file that is only a cache of something a later run can work out
+ * again and that is checked when read (a power cut may then leave it empty).
  */
-export function writeFileAtomic(path: string, data: Uint8Array | string): void {
+export function writeFileAtomic(path: string, data: Uint8Array | string, options: { durable?: boolean } = {}): void {
+  const reserved = ownFileNameProblem(path);
+  if (reserved) throw Object.assign(new Error(`${reserved}; choose another name`), { code: 'ERESERVED', path });
   // Stryker disable next-line StringLiteral: node's dirname never returns '' (it gives '.'), so the fallback's value is never used
   const dir = dirname(path) || '.';
   try {
@@ -151,11 +184,13 @@ export function writeFileAtomic(path: string, data: Uint8Array | string): void {
   // Stryker disable next-line ConditionalExpression,StringLiteral: Buffer.from copies a Uint8Array whatever the encoding, and '' means utf8 too
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   const io = atomicWriteIo;
+  const mode = modeToKeep(path);
   let fd: number | null = null;
   try {
-    fd = io.openSync(tmp, 'wx');
+    fd = io.openSync(tmp, 'wx', mode ?? 0o666);
+    keepMode(fd, mode);
     for (let at = 0; at < bytes.byteLength;) at += io.writeSync(fd, bytes, at, bytes.byteLength - at);
-    io.fsyncSync(fd);
+    if (options.durable !== false) io.fsyncSync(fd);
     io.closeSync(fd);
     fd = null;
     io.renameSync(tmp, path);

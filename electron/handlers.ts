@@ -82,7 +82,7 @@ export interface HandlerContext {
   /** How SEV and project texts are parsed (tests run it in-process); defaults to the text-check worker beside the bundle. */
   checkText?: TextChecker;
   /** Projects the user chose outside the window (see ProjectHandlerContext.userChoseProject). */
-  userChoseProject?: (canonicalPath: string) => boolean;
+  userChoseProject?: (canonicalPath: string) => boolean | 'found';
   /** How File > Export MSH commits its three files; a test seam (an injected file-system failure). */
   mshCommit?: CommitOptions;
   /** Copies of the window's unsaved work (Electron: also files under userData); an in-memory store when omitted. */

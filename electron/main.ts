@@ -159,7 +159,7 @@ function deliverSystemFile(path: string): void {
     const project = findProjectListingSev(path);
     if (project) {
       policy.allowFile(project);
-      chosenProjects.add(canonicalPath(project));
+      foundProjects.add(canonicalPath(project));
       command.projectPath = project;
     }
   }
@@ -168,6 +168,8 @@ function deliverSystemFile(path: string): void {
 
 /** Projects the user handed over from outside the window: opened, they are granted as if picked in the dialog. */
 const chosenProjects = new Set<string>();
+/** Projects found beside a .sev the user handed over (not chosen themselves): they grant only inside their folder. */
+const foundProjects = new Set<string>();
 
 /** Files from the OS (command line, second launch, macOS open-file), kept until the renderer listens. */
 const systemFiles = createSystemFileQueue(deliverSystemFile);
@@ -228,7 +230,7 @@ async function start(): Promise<void> {
   const handlers = createHandlers({
     backups,
     appInfo,
-    userChoseProject: (canon) => chosenProjects.has(canon),
+    userChoseProject: (canon) => chosenProjects.has(canon) || (foundProjects.has(canon) && 'found'),
     policy,
     recent,
     compress,

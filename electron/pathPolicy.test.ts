@@ -199,6 +199,19 @@ describe('path policy: edges', () => {
     expect(() => policy.check(join(dir, 'workspace', 'b'), 'read')).toThrow(/resolves to .*outside.*deep.*secret\.mtn/);
   });
 
+  it('resolves a missing path 20,000 levels deep, as a project may name one (one level at a time, it overflowed the stack)', () => {
+    const ws = canonicalPath(join(dir, 'workspace'));
+    const deep = `a${sep}`.repeat(20_000);
+    expect(canonicalPath(join(ws, 'sub', deep, 'x.sev'))).toBe(join(ws, 'sub', deep, 'x.sev'));
+    // Under a dangling link deep inside, the link is still followed to where a write would land.
+    symlinkSync(join(dir, 'outside', 'nowhere'), join(ws, 'sub', 'gone'));
+    expect(canonicalPath(join(ws, 'sub', 'gone', deep, 'x.sev'))).toBe(
+      join(canonicalPath(join(dir, 'outside')), 'nowhere', deep, 'x.sev'),
+    );
+    // A file in the way keeps the rest as spelled.
+    expect(canonicalPath(join(ws, 'sub', 'a.mtn', 'x'))).toBe(join(ws, 'sub', 'a.mtn', 'x'));
+  });
+
   it('follows a chain of 40 dangling links and calls a 41st a loop', () => {
     const policy = createPathPolicy();
     const ws = canonicalPath(join(dir, 'workspace'));

@@ -110,6 +110,29 @@ describe('the project of a .sev', () => {
     expect(findProjectListingSev(join(dir, 'run.sev'))).toBe(join(dir, 'c.actguy.json'));
   });
 
+  it('looks at the first 4096 motions of a project, and resolves at most 4096 paths named like the .sev and reads at most 16 MiB of projects in all (every path of a 4 MB project of 190,000 motions was resolved: 12 s each)', () => {
+    const dir = join(root, 'many');
+    mkdirSync(dir);
+    copyFileSync(join(assets, 'walk.sev'), join(dir, 'walk.sev'));
+    const others = Array.from({ length: 4096 }, (_, i) => ({ name: `m${i}`, sev: `m${i}.sev` }));
+    writeFileSync(join(dir, 'a.actguy.json'), JSON.stringify({ version: 1, motions: [...others, { name: 'walk' }] }));
+    expect(findProjectListingSev(join(dir, 'walk.sev'))).toBeNull();
+    writeFileSync(
+      join(dir, 'b.actguy.json'),
+      JSON.stringify({ version: 1, motions: [...others.slice(1), { name: 'walk' }] }),
+    );
+    expect(findProjectListingSev(join(dir, 'walk.sev'))).toBe(join(dir, 'b.actguy.json'));
+    // 4096 paths named walk.sev that lead nowhere spend the search (64 such projects took 22 s): b is not reached.
+    const decoys = Array.from({ length: 4096 }, (_, i) => ({ name: `d${i}`, sev: `d${i}/walk.sev` }));
+    writeFileSync(join(dir, 'a.actguy.json'), JSON.stringify({ version: 1, motions: decoys }));
+    expect(findProjectListingSev(join(dir, 'walk.sev'))).toBeNull();
+    // Five projects of 4 MB spend it too (64 of them, each read and parsed, took 11 s).
+    const big = JSON.stringify({ version: 1, motions: others, padding: ' '.repeat(4 * 1024 * 1024 - 200_000) });
+    for (const p of ['a1', 'a2', 'a3', 'a4', 'a5']) writeFileSync(join(dir, `${p}.actguy.json`), big);
+    writeFileSync(join(dir, 'a.actguy.json'), '{}');
+    expect(findProjectListingSev(join(dir, 'walk.sev'))).toBeNull();
+  });
+
   it('skips a FIFO named like a project without waiting for a writer (it froze the main process)', () => {
     if (process.platform === 'win32') return; // mkfifo
     const dir = join(root, 'fifo');

@@ -10,6 +10,22 @@ import { basename, dirname, join, resolve } from 'node:path';
 
 /** Temp files of our naming: `<target name>.actguy-<kind>.<host>.<pid>.<random>.tmp`. */
 export const OWN_TEMP = /^(.+)\.actguy-(new|old|journal)\.([^.]*)\.(\d+)\.([0-9a-z]+)\.tmp$/;
+/**
+ * Why `path` cannot be an output: its name is one ActGuy gives its own files beside an output (a commit's lock or
+ * journal, docs/safety-journal.md, or a temp file). An output of that name was deleted by the commit that wrote it
+ * (the lock and journal go when the commit ends: `compress -o x.mt3 --report x.mt3.actguy-lock` printed success
+ * and left no report), swept by a later write (a temp), or read back as a journal and refused. Letter case is
+ * ignored, as a disk may ignore it. Undefined for any other name.
+ */
+export function ownFileNameProblem(path: string): string | undefined {
+  const name = basename(path);
+  const own = /\.actguy-(lock|commit)$/i.exec(name);
+  if (own)
+    return `${name} is a name ActGuy keeps for the ${own[1].toLowerCase() === 'lock' ? 'lock' : 'commit journal'} of an output`;
+  if (new RegExp(OWN_TEMP.source, 'i').test(name)) return `${name} is a name ActGuy keeps for its temp files`;
+  return undefined;
+}
+
 /** Temps older than this are stale even when their writer might be alive (another machine on a shared disk). */
 export const STALE_MS = 24 * 3600 * 1000;
 

@@ -1,4 +1,5 @@
 import {
+  chmodSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -21,7 +22,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { useBundledWorker } from '../compress/buildWorkerForTests';
 import { host, ownTempName, processStart, STALE_MS, sweepStaleTemps } from '../tempFiles';
 import { commitOutputs, commitStepCount, mayHoldLock, recoverOutputs, type CommitFs } from './commit';
-import { readSmallFile } from '../fsutil';
+import { readSmallFile, writeFileAtomic } from '../fsutil';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -60,6 +61,43 @@ describe('commitOutputs', () => {
     expect(contents(dir)).toEqual(OLD);
     commitOutputs(set(dir, 'new'));
     expect(contents(dir)).toEqual(NEW);
+  });
+
+  it.runIf(process.platform !== 'win32')(
+    'each output replaced keeps its permission bits (a 0600 .mar became 0644: its temp had 0666 less the umask)',
+    () => {
+      const dir = tempDir();
+      commitOutputs(set(dir, 'old'));
+      const modes = { 'out/stage.mar': 0o600, 'out/stage.sar': 0o640, 'rep/stage.report.json': 0o664 };
+      for (const [f, m] of Object.entries(modes)) chmodSync(join(dir, f), m);
+      commitOutputs(set(dir, 'new'));
+      expect(contents(dir)).toEqual(NEW);
+      for (const [f, m] of Object.entries(modes))
+        expect((statSync(join(dir, f)).mode & 0o777).toString(8)).toBe(m.toString(8));
+    },
+  );
+
+  it('an output named as the lock or journal of the first output, or as a temp, is refused and nothing is written (the lock and journal are deleted when the commit ends)', () => {
+    const dir = tempDir();
+    commitOutputs(set(dir, 'old'));
+    const mar = join(dir, 'out/stage.mar');
+    for (const name of [
+      'stage.mar.actguy-lock',
+      'stage.mar.actguy-commit',
+      'Stage.Mar.Actguy-Commit',
+      'stage.mar.actguy-old.h.1.x.tmp',
+    ]) {
+      const files = [
+        { path: mar, bytes: te.encode('mar new') },
+        { path: join(dir, 'out', name), bytes: te.encode('sar new') },
+      ];
+      expect(() => commitOutputs(files), name).toThrow(
+        `cannot write ${join(dir, 'out', name)}: ${name} is a name ActGuy keeps for`,
+      );
+      expect(contents(dir)).toEqual(OLD);
+      expect(() => writeFileAtomic(join(dir, 'out', name), 'x')).toThrow(`${name} is a name ActGuy keeps for`);
+      expect(contents(dir)).toEqual(OLD);
+    }
   });
 
   it('a failure at any step leaves the complete old set (or the complete new one once installed) and no temp file', () => {

@@ -23,7 +23,15 @@
  */
 import * as nodeFs from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { host, ownTempName, processAlive, processStart, STALE_MS, sweepStaleTemps } from '../tempFiles';
+import {
+  host,
+  ownFileNameProblem,
+  ownTempName,
+  processAlive,
+  processStart,
+  STALE_MS,
+  sweepStaleTemps,
+} from '../tempFiles';
 import {
   checkJournal,
   journalByteLimit,
@@ -35,11 +43,12 @@ import {
   type LockHolder,
 } from './commitJournal';
 import { describeFsError } from '../fsErrors';
-import { makeFolders, readSmallFile, type SmallFile } from '../fsutil';
+import { keepMode, makeFolders, modeToKeep, readSmallFile, type SmallFile } from '../fsutil';
 
 /** The file-system calls the commit makes; tests replace some to inject failures (as root, permissions cannot). */
 export interface CommitFs {
-  writeFileSync(path: string, data: Uint8Array | string, options?: { flag?: string }): void;
+  /** `mode`: the permission bits of the file the temp will replace (fsutil.ts modeToKeep). */
+  writeFileSync(path: string, data: Uint8Array | string, options?: { flag?: string; mode?: number }): void;
   renameSync(from: string, to: string): void;
   linkSync(existing: string, link: string): void;
   copyFileSync(from: string, to: string): void;
@@ -53,7 +62,7 @@ export interface CommitFs {
 }
 
 const realFs: CommitFs = {
-  writeFileSync: (p, d, o) => writeDurably(p, d, o?.flag ?? 'w'),
+  writeFileSync: (p, d, o) => writeDurably(p, d, o?.flag ?? 'w', o?.mode),
   renameSync: nodeFs.renameSync,
   linkSync: nodeFs.linkSync,
   copyFileSync: nodeFs.copyFileSync,
@@ -65,9 +74,10 @@ const realFs: CommitFs = {
 };
 
 /** Writes and fsyncs, so a renamed temp never turns out empty after a power cut. */
-function writeDurably(path: string, data: Uint8Array | string, flag: string): void {
-  const fd = nodeFs.openSync(path, flag);
+function writeDurably(path: string, data: Uint8Array | string, flag: string, mode?: number): void {
+  const fd = nodeFs.openSync(path, flag, mode ?? 0o666);
   try {
+    keepMode(fd, mode);
     nodeFs.writeFileSync(fd, data);
     nodeFs.fsyncSync(fd);
   } finally {
@@ -113,6 +123,9 @@ function exists(fs: CommitFs, p: string): boolean {
 
 /** Checks that `target` can be a file: not a folder, and its folder exists or can be created. */
 function prepareTarget(fs: CommitFs, target: string, shown: string): void {
+  const reserved = ownFileNameProblem(target);
+  if (reserved)
+    throw new OutputWriteError(`cannot write ${shown}: ${reserved}; choose another name; nothing was written`);
   let st: nodeFs.Stats | undefined;
   try {
     st = fs.lstatSync(target);
@@ -414,7 +427,8 @@ export function commitOutputs(files: readonly OutputFile[], options: CommitOptio
       files.forEach((f, k) => {
         step(`write ${k + 1}`);
         try {
-          fs.writeFileSync(entries[k].temp, f.bytes, { flag: 'wx' });
+          // An output replaced keeps its permissions (a private file stays private).
+          fs.writeFileSync(entries[k].temp, f.bytes, { flag: 'wx', mode: modeToKeep(entries[k].path) });
         } catch (e) {
           throw new OutputWriteError(
             `cannot write ${shown.get(entries[k].path)}: ${describeFsError(e)}; nothing was written`,

@@ -5,10 +5,11 @@
  * regression fails instead of hanging the suite; no timing is asserted.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT_ONLY_BVH } from '../../shared/testing/bvhFixtures';
 
 const root = join(__dirname, '..', '..');
 const cli = join(root, 'dist', 'cli', 'actguy.cjs');
@@ -143,6 +144,50 @@ describe('actguy against hostile sizes', () => {
       );
     },
   );
+
+  it.runIf(process.platform !== 'win32')(
+    'a FIFO given as --names or --project is refused at once, naming it (both read with readFileSync and waited forever)',
+    () => {
+      expect(run('compress', 'walk.mtn', '-o', 'n.mt3', '--no-tuning', '--quiet').rc).toBe(0);
+      expect(run('pack-mar', '-o', 'n.mar', 'n.mt3').rc).toBe(0);
+      spawnSync('mkfifo', [join(dir, 'names.pipe')]);
+      for (const args of [
+        ['unpack-mar', 'n.mar', '-o', 'unpacked', '--names', 'names.pipe'],
+        ['info', 'n.mar', '--names', 'names.pipe'],
+      ]) {
+        const r = run(...args);
+        expect(r.signal).toBeNull();
+        expect(r.rc).toBe(1);
+        expect(r.err.trim()).toBe(`actguy ${args[0]}: names.pipe: it is not a plain file (a pipe, socket or device)`);
+      }
+      expect(existsSync(join(dir, 'unpacked'))).toBe(false);
+      writeFileSync(join(dir, 'root.bvh'), ROOT_ONLY_BVH);
+      spawnSync('mkfifo', [join(dir, 'pipe.actguy.json')]);
+      const r = run('import', 'root.bvh', '-o', 'imported', '--project', 'pipe.actguy.json');
+      expect(r.signal).toBeNull();
+      expect(r.rc).toBe(1);
+      expect(r.err).toContain(
+        'cannot read the project pipe.actguy.json: it is not a plain file (a pipe, socket or device)',
+      );
+      expect(existsSync(join(dir, 'imported', 'root.mtn'))).toBe(false);
+    },
+  );
+
+  it('a --project that is not UTF-8 is refused at its line:column, not rewritten with U+FFFD in place of its bytes', () => {
+    const project = join(dir, 'latin1.actguy.json');
+    const before = Buffer.concat([
+      Buffer.from('{"version": 1, "motions": [{"name": "walk", "mtn": "caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('.mtn"}], "outputs": {"mar": "o/s.mar", "sar": "o/s.sar"}}\n'),
+    ]);
+    writeFileSync(project, before);
+    writeFileSync(join(dir, 'root.bvh'), ROOT_ONLY_BVH);
+    const r = run('import', 'root.bvh', '-o', 'imported2', '--project', 'latin1.actguy.json');
+    expectNoCrash(r.err);
+    expect(r.rc).toBe(1);
+    expect(r.err).toContain('cannot read the project latin1.actguy.json: latin1.actguy.json:1:56: invalid UTF-8');
+    expect(readFileSync(project)).toEqual(before);
+  });
 
   it('info of a .sar: a report beside it that is a FIFO, or names a project that does not load, costs only the names', () => {
     expect(run('build', 'one.actguy.json', '-o', 'rep', '--no-cache', '--quiet').rc).toBe(0);

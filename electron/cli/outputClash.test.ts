@@ -234,3 +234,33 @@ describe('a build writes its outputs only inside its project folder (or where -o
     expect(snapshotAll()).toMatchObject(before);
   });
 });
+
+describe('no output takes a name ActGuy keeps for its own files beside an output', () => {
+  it('a report named as the lock or journal of the .mt3, or as a temp, is refused before anything is written (the report was deleted with the lock, after "success")', () => {
+    for (const report of [
+      'x.mt3.actguy-lock',
+      'x.mt3.actguy-commit',
+      'X.MT3.ACTGUY-LOCK',
+      `x.mt3.actguy-new.h.999999999.a.tmp`,
+    ]) {
+      const before = readdirSync(dir).sort();
+      const r = run('compress', 'walk.mtn', '-o', 'x.mt3', '--report', report, '--quiet');
+      expect(r.rc, report).toBe(1);
+      expect(r.err).toContain(`${report} is a name ActGuy keeps for`);
+      expect(r.err).toContain('choose another name; nothing was written');
+      expect(readdirSync(dir).sort()).toEqual(before);
+    }
+    // A build's outputs the same way: the .sar as the .mar's lock.
+    writeFileSync(
+      join(dir, 'own.actguy.json'),
+      JSON.stringify({
+        version: 1,
+        motions: [{ name: 'walk', mtn: 'walk.mtn' }],
+        outputs: { mar: 'own/s.mar', sar: 'own/s.mar.actguy-lock' },
+      }),
+    );
+    const r = run('build', 'own.actguy.json', '--no-cache');
+    expect(r.rc).toBe(1);
+    expect(r.err).toContain('s.mar.actguy-lock is a name ActGuy keeps for the lock of an output');
+  });
+});

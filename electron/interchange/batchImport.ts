@@ -12,16 +12,17 @@
  * - with a project: all the .mtn files and the project, as one unit
  *   (commitOutputs), only when every file imported; otherwise nothing at all.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { quoteJson } from '../../shared/errors';
 import { motionNameProblem } from '../../shared/motionName';
 import type { InterchangeWarning } from '../../shared/interchange/types';
 import type { ProjectParseResult } from '../../shared/project/validate';
 import { readMtn } from '../../shared/mtn/read';
+import { decodeUtf8Text } from '../../shared/sev/text';
 import { commitOutputs, type OutputFile } from '../build/commit';
 import { systemReason } from '../fsErrors';
-import { writeFileAtomic } from '../fsutil';
+import { readBytes, TEXT_LIMIT, writeFileAtomic } from '../fsutil';
 import { sameFile } from '../pathIdentity';
 import type { ImportRunner } from './importRunner';
 
@@ -113,7 +114,9 @@ export async function runBatchImport(
   if (options.project !== undefined) {
     try {
       if (!options.parseProject) throw new Error('a project import needs the project parser');
-      projectText = readFileSync(options.project, 'utf8');
+      // As the project is read everywhere else (docs/limits.md): a plain file only (a FIFO waited for a writer
+      // forever), at most 64 MiB, strict UTF-8 (a malformed byte became U+FFFD and was written back so).
+      projectText = decodeUtf8Text(readBytes(options.project, TEXT_LIMIT), 'PROJECT', options.project);
       const parsed = options.parseProject(projectText, options.project);
       if (parsed.errors.length)
         projectProblem = `the project has ${parsed.errors.length} error(s); fix them first: ${parsed.errors[0].message}`;

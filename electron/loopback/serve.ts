@@ -69,9 +69,11 @@ async function main(): Promise<void> {
   const startupFiles: StartupFile[] = [];
   /** Projects named on the command line are granted as if picked in a dialog (their inputs, sounds and outputs). */
   const chosenProjects = new Set<string>();
+  /** A project found beside a .sev named on the command line grants only inside its folder (electron/main.ts). */
+  const foundProjects = new Set<string>();
   if (opened && openedKind !== 'motion') {
     const projectPath = openedKind === 'project' ? opened : (findProjectListingSev(opened) ?? undefined);
-    if (projectPath) chosenProjects.add(canonicalPath(projectPath));
+    if (projectPath) (openedKind === 'project' ? chosenProjects : foundProjects).add(canonicalPath(projectPath));
     startupFiles.push({ path: opened, ...(openedKind === 'sev' && projectPath ? { projectPath } : {}) });
   }
   let version = '0.0.0';
@@ -85,7 +87,7 @@ async function main(): Promise<void> {
   const policy = createPathPolicy();
   for (const f of startupFiles) for (const p of [f.path, f.projectPath]) if (p) policy.allowFile(p);
   const handlers = createHandlers({
-    userChoseProject: (canon) => chosenProjects.has(canon),
+    userChoseProject: (canon) => chosenProjects.has(canon) || (foundProjects.has(canon) && 'found'),
     appInfo: {
       version,
       samplePath,

@@ -52,6 +52,24 @@ describe('project handlers', () => {
     await expect(h.readProjectText({ path: join(other.dir, 'walk.sev') })).rejects.toThrow(/refused/);
   });
 
+  it('a project found beside a .sev the user handed over grants only what it names inside its folder (it granted outside files like a chosen one)', async () => {
+    const { dir, project } = workspace();
+    const outside = mkdtempSync(join(tmpdir(), 'actguy-outside-'));
+    dirs.push(outside);
+    writeFileSync(join(outside, 'other.sev'), 'sev 1\nmotion other\n');
+    const json = JSON.parse(readFileSync(project, 'utf8'));
+    json.motions.push({ name: 'other', mtn: 'walk.mtn', sev: join(outside, 'other.sev') });
+    writeFileSync(project, JSON.stringify(json, null, 2));
+    const found = canonicalPath(project);
+    const { policy, h } = testProjectHandlers({ userChoseProject: (p) => p === found && 'found' });
+    policy.allowFile(project);
+    await h.openProject({ path: project });
+    expect((await h.readProjectText({ path: join(dir, 'walk.sev') })).text).toContain('walk');
+    await expect(h.readProjectText({ path: join(outside, 'other.sev') })).rejects.toThrow(/refused/);
+    await expect(h.saveSev({ path: join(outside, 'other.sev'), text: 'sev 1\n' })).rejects.toThrow(/refused/);
+    expect(readFileSync(join(outside, 'other.sev'), 'utf8')).toBe('sev 1\nmotion other\n');
+  });
+
   it('a project picked in the open dialog allows exactly the files it lists', async () => {
     const { dir, project } = workspace();
     const { policy, h, openPicked } = testProjectHandlers();
@@ -73,6 +91,38 @@ describe('project handlers', () => {
     await expect(h.readProjectText({ path: join(dir, 'walk.sev') })).rejects.toThrow(
       `Could not read ${join(dir, 'walk.sev')}: it is ${1500 * 2 ** 20} bytes, more than the 67108864 ActGuy reads of a text file`,
     );
+  });
+
+  it('a picked project naming a .json outside its folder as an input grants nothing there (the page read it, and overwrote it with Save Project)', async () => {
+    const { dir, project } = workspace();
+    const outside = mkdtempSync(join(tmpdir(), 'actguy-outside-'));
+    dirs.push(outside);
+    const settings = join(outside, 'settings.json');
+    writeFileSync(settings, '{"token": "the user keeps this"}\n');
+    writeFileSync(join(outside, 'tables.sls'), '# an SE table kept beside other projects\n');
+    // As received: the project names another folder's settings.json as its SE table, and a table there as seDefine.
+    const json = JSON.parse(readFileSync(project, 'utf8'));
+    json.seTables = { sls: settings, seDefine: join(outside, 'tables.sls') };
+    writeFileSync(project, JSON.stringify(json, null, 2));
+    const { h, openPicked } = testProjectHandlers();
+    await openPicked(project);
+    await expect(h.readProjectText({ path: settings })).rejects.toThrow(`refused to access ${settings}`);
+    const original = readFileSync(join(dir, 'sample.actguy.json'), 'utf8');
+    await expect(h.saveProject({ path: settings, text: original })).rejects.toThrow(/refused/);
+    expect(readFileSync(settings, 'utf8')).toBe('{"token": "the user keeps this"}\n');
+    // A project's inputs of their own kinds outside its folder (../common/default.sls) are still granted.
+    expect((await h.readProjectText({ path: join(outside, 'tables.sls') })).text).toContain('an SE table');
+  });
+
+  it('a picked project that does not validate grants what its first 4096 motions name, no more (each grant costs the main process)', async () => {
+    const { dir } = workspace();
+    const motions = Array.from({ length: 5000 }, (_, i) => ({ name: `m${i}`, mtn: `m${i}.mtn` }));
+    const project = join(dir, 'many.actguy.json');
+    writeFileSync(project, JSON.stringify({ version: 1, motions })); // no outputs: it does not validate
+    const { policy, openPicked } = testProjectHandlers();
+    await openPicked(project);
+    expect(policy.isAllowed(join(dir, 'm4095.mtn'))).toBe(true);
+    expect(policy.isAllowed(join(dir, 'm4096.mtn'))).toBe(false);
   });
 
   it('project text the renderer sends never widens access; only a project picked in the dialog and read from disk does', async () => {

@@ -60,9 +60,10 @@ export interface ProjectHandlerContext {
   /**
    * Whether the user chose this project (canonical path) outside the window: a double-click, "Open With"
    * or the command line (electron/main.ts). Opened by path, such a project is granted like one picked in
-   * the dialog; any other project opened by path is only read.
+   * the dialog; any other project opened by path is only read. `'found'`: the user chose a .sev and this is
+   * the project found beside it that lists it (not chosen itself): it grants only what it names inside its folder.
    */
-  userChoseProject?: (canonicalPath: string) => boolean;
+  userChoseProject?: (canonicalPath: string) => boolean | 'found';
 }
 
 export type ProjectHandlers = ApiHandlersOf<
@@ -99,11 +100,16 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
    * what this process read from disk, never what the renderer sent. Outputs
    * are not allowed here: startBuild places them (project folder or workspace).
    */
-  const grantPickedProject = async (path: string, text: string): Promise<void> => {
+  const grantPickedProject = async (path: string, text: string, found = false): Promise<void> => {
     const { named } = await checkText({ kind: 'project', path, text });
     const folder = dirname(path);
-    // A link inside the project's folder that leads out of it grants nothing (docs/security.md).
-    for (const p of named.inputs) allowUnlessLinkedOut(policy, folder, p);
+    // Found beside a chosen .sev, not chosen itself: what it names outside its folder stays as allowed as it was.
+    const inFolder = (p: string) => !found || isInside(canonicalPath(folder), canonicalPath(p));
+    // A link inside the project's folder that leads out of it grants nothing (docs/security.md). Nor does a .json:
+    // no input of a project is one (its .mtn, .sev, .sls and .h are not), and granted, a received project naming
+    // ~/.config/x/settings.json as its SE table let the page read that file and replace it with Save Project.
+    for (const p of named.inputs)
+      if (extname(p).toLowerCase() !== '.json' && inFolder(p)) allowUnlessLinkedOut(policy, folder, p);
     const sounds = join(folder, 'sounds');
     if (existsSync(sounds) && statSync(sounds).isDirectory())
       allowUnlessLinkedOut(policy, folder, sounds, { as: 'tree', extensions: SOUND_EXTENSIONS });
@@ -232,7 +238,8 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
       // A project opened by path (the workspace picker, tests) is only read: what it names must be allowed already.
       const req = requireObject<{ path: string }>(raw, 'openProject');
       const project = readProject(requireString(req.path, 'openProject: path'));
-      if (ctx.userChoseProject?.(project.path)) await grantPickedProject(project.path, project.text);
+      const choice = ctx.userChoseProject?.(project.path);
+      if (choice) await grantPickedProject(project.path, project.text, choice === 'found');
       return { status: 'opened', project };
     },
 

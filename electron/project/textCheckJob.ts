@@ -5,7 +5,7 @@
  */
 import { resolveFrom } from '../../shared/project/paths';
 import { projectOutputFiles } from '../../shared/project/outputs';
-import { parseProject } from '../../shared/project/validate';
+import { MAX_PROJECT_ENTRIES, parseProject } from '../../shared/project/validate';
 import { parseSev } from '../../shared/sev/parse';
 import type { TextChecker, TextCheckRequest, TextCheckResult } from './textCheck';
 
@@ -40,8 +40,11 @@ export function pathsNamedByProject(text: string, projectFile: string): { inputs
     const add = (into: string[], v: unknown) => {
       if (typeof v === 'string' && v) into.push(resolveFrom(projectFile, v));
     };
+    // No more motions than a project may hold: each named path costs the main process a grant (100,000 motions
+    // in an invalid 5 MB project held it for 29 s, and a 64 MiB one could list a million), and the parser
+    // refuses a project past MAX_PROJECT_ENTRIES anyway.
     if (Array.isArray(json.motions))
-      for (const m of json.motions as Record<string, unknown>[])
+      for (const m of (json.motions as Record<string, unknown>[]).slice(0, MAX_PROJECT_ENTRIES))
         if (m && typeof m === 'object') {
           add(inputs, m.mtn);
           add(inputs, m.sev);

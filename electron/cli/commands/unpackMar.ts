@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { inFile } from '../../../shared/errors';
 import { readMar } from '../../../shared/mar/read';
 import { formatStrCode } from '../../../shared/strcode';
-import { readBytes, writeFileAtomic } from '../../fsutil';
+import { commitOutputs } from '../../build/commit';
+import { readBytes } from '../../fsutil';
 import { parseArgs, requiredOption, singlePositional, stringOption } from '../args';
 import type { CliCommand } from '../command';
 import { refuseOutputClashes } from '../../pathIdentity';
@@ -36,14 +37,16 @@ export const unpackMarCommand: CliCommand = {
       [{ path: input, role: 'the input' }, ...(namesPath ? [{ path: namesPath, role: 'the --names file' }] : [])],
       [...files, 'index.txt'].map((f) => ({ path: join(dir, f), role: 'the output' })),
     );
-    mar.entries.forEach((e, i) => {
-      const file = files[i];
-      writeFileAtomic(join(dir, file), e.bytes);
+    mar.entries.forEach((e, i) =>
       index.push(
-        `${i}\t${file}\t${formatStrCode(e.name)}\t${e.mt3.rotations.length}\t${e.mt3.numFrames}\t${e.bytes.byteLength}`,
-      );
-    });
-    writeFileAtomic(join(dir, 'index.txt'), index.join('\n') + '\n');
+        `${i}\t${files[i]}\t${formatStrCode(e.name)}\t${e.mt3.rotations.length}\t${e.mt3.numFrames}\t${e.bytes.byteLength}`,
+      ),
+    );
+    // Every .mt3 and index.txt go in together or not at all (a failure halfway left new files beside an old index).
+    commitOutputs([
+      ...mar.entries.map((e, i) => ({ path: join(dir, files[i]), bytes: e.bytes })),
+      { path: join(dir, 'index.txt'), bytes: new TextEncoder().encode(index.join('\n') + '\n') },
+    ]);
     if (!args.options.has('quiet')) {
       const known = names ? mar.entries.filter((e) => names.has(e.name)).length : 0;
       console.log(
