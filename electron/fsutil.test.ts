@@ -51,6 +51,33 @@ describe('writeFileAtomic', () => {
   });
 });
 
+describe('writeFileAtomic: flushing', () => {
+  it('flushes the temp before renaming it over the target, unless told the file is only a cache (durable: false)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'actguy-fsutil-'));
+    dirs.push(dir);
+    const flushed: string[] = [];
+    const real = { ...atomicWriteIo };
+    const names = new Map<number, string>();
+    atomicWriteIo.openSync = ((path: string, flags: string) => {
+      const fd = real.openSync(path, flags);
+      names.set(fd, basename(path));
+      return fd;
+    }) as typeof atomicWriteIo.openSync;
+    atomicWriteIo.fsyncSync = (fd) => {
+      flushed.push(names.get(fd as number)!);
+      real.fsyncSync(fd);
+    };
+    try {
+      writeFileAtomic(join(dir, 'saved.sev'), 'sev');
+      writeFileAtomic(join(dir, 'remembered.json'), '{}', { durable: false });
+    } finally {
+      Object.assign(atomicWriteIo, real);
+    }
+    expect(flushed.map((n) => n.split('.actguy-')[0])).toEqual(['saved.sev']);
+    expect(readFileSync(join(dir, 'remembered.json'), 'utf8')).toBe('{}');
+  });
+});
+
 describe('writeFileAtomic: permissions', () => {
   it.runIf(process.platform !== 'win32')(
     'a save keeps the permission bits of the file it replaces (a private file became readable by all: 0600 -> 0644)',

@@ -190,9 +190,11 @@ export const atomicWriteIo = { openSync, writeSync, fsyncSync, closeSync, rename
  * where a good one was. A failure removes the temp file and throws an error
  * that names `path` (never the temp file) and keeps the system error's code.
  * Temps of this target that a killed run left behind are swept first
- * (tempFiles.ts names them after their writer).
+ * (tempFiles.ts names them after their writer). `durable: false` leaves out the
+ * flush, for a file that is only a cache of something a later run can work out
+ * again and that is checked when read (a power cut may then leave it empty).
  */
-export function writeFileAtomic(path: string, data: Uint8Array | string): void {
+export function writeFileAtomic(path: string, data: Uint8Array | string, options: { durable?: boolean } = {}): void {
   const reserved = ownFileNameProblem(path);
   if (reserved) throw Object.assign(new Error(`${reserved}; choose another name`), { code: 'ERESERVED', path });
   // Stryker disable next-line StringLiteral: node's dirname never returns '' (it gives '.'), so the fallback's value is never used
@@ -216,7 +218,7 @@ export function writeFileAtomic(path: string, data: Uint8Array | string): void {
     fd = io.openSync(tmp, 'wx', mode ?? 0o666);
     keepMode(fd, mode);
     for (let at = 0; at < bytes.byteLength;) at += io.writeSync(fd, bytes, at, bytes.byteLength - at);
-    io.fsyncSync(fd);
+    if (options.durable !== false) io.fsyncSync(fd);
     io.closeSync(fd);
     fd = null;
     io.renameSync(tmp, path);

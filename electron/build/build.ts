@@ -6,7 +6,16 @@
 import { dirname, join, resolve } from 'node:path';
 import { FormatError } from '../../shared/errors';
 import { normalizePath } from '../../shared/project/paths';
-import { assembleBuild, prepareBuild, type BuildReport, type ReadFile } from '../../shared/project/plan';
+import {
+  assembleBuild,
+  motionReportPart,
+  prepareBuild,
+  type BuildReport,
+  type CompressedMotion,
+  type MotionReportPart,
+  type PreparedBuild,
+  type ReadFile,
+} from '../../shared/project/plan';
 import { projectOutputFiles } from '../../shared/project/outputs';
 import type { ResolvedProject } from '../../shared/project/types';
 import { checkOutputPaths, parseProject, withOutputDir } from '../../shared/project/validate';
@@ -105,45 +114,110 @@ export async function buildProject(
       }
     : readFrom;
   const cacheDir = options.cacheDir === undefined ? defaultCacheDir(projectFile) : options.cacheDir;
+  /** The motions finished so far, and their report parts made while the build waited for the pool. */
+  const finished: MotionDone[] = [];
+  const early = earlyReportParts();
+  /** The pool's workers stopping: they tear down on their own threads while this one writes the outputs. */
+  let closing: Promise<void> | undefined;
   // The verdicts of a cache folder that is already there let prepareBuild skip motion files it read before.
   const remembered = cacheDir === null ? undefined : existingVerdicts(cacheDir, options.stateDir);
   const recorded = recordingReader(readFile, fileStamp, remembered);
   const compressor = options.compressor ?? compressorFor(options.jobs ?? defaultJobs());
-  let compressed;
-  let prep;
-  let cache;
   try {
-    prep = prepareBuild(project, recorded.read, startWhenCold(compressor, remembered, recorded.known));
-    if (!prep.ok) return prep;
-    cache = cacheDir === null ? undefined : openBuildCache(cacheDir, { maxBytes: options.cacheMaxBytes });
-    const verdicts =
-      cache && !cache.stats.unusable ? (remembered ?? openVerdictStore(cache.dir, options.stateDir)) : undefined;
-    compressed = await compressWithinBudget(prep.prepared, {
-      compressor,
-      cache,
-      verdicts,
-      onMotion: options.onProgress,
-      inputBytes: recorded.bytesOf,
-      inputStamp: recorded.stampOf,
-    });
+    let compressed;
+    let prep;
+    let cache;
+    try {
+      prep = prepareBuild(project, recorded.read, startWhenCold(compressor, remembered, recorded.known));
+      if (!prep.ok) return prep;
+      const { prepared } = prep;
+      cache = cacheDir === null ? undefined : openBuildCache(cacheDir, { maxBytes: options.cacheMaxBytes });
+      const verdicts =
+        cache && !cache.stats.unusable ? (remembered ?? openVerdictStore(cache.dir, options.stateDir)) : undefined;
+      compressed = await compressWithinBudget(prepared, {
+        compressor,
+        cache,
+        verdicts,
+        onMotion: (m) => {
+          finished.push(m);
+          options.onProgress?.(m);
+        },
+        // A budget build compresses each motion at several settings: its report parts wait for the chosen ones.
+        whileWaiting: project.budget ? undefined : () => early.make(prepared, finished),
+        inputBytes: recorded.bytesOf,
+        inputStamp: recorded.stampOf,
+      });
+    } finally {
+      if (!options.compressor) closing = compressor.close();
+    }
+    if (!compressed.ok) return { ok: false, errors: compressed.errors, warnings: prep.prepared.warnings };
+    const result = assembleBuild(
+      compressed.prepared,
+      compressed.results,
+      compressed.budget,
+      early.madeParts(compressed.prepared),
+    );
+    if (!result.ok) return result;
+    if (options.dryRun)
+      return {
+        ok: true,
+        report: result.report,
+        written: [],
+        warnings: result.warnings,
+        notes: [],
+        cache: cache?.stats,
+      };
+    const note = commitOutputs(buildOutputFiles(result.outputs, project.reportPath));
+    return {
+      ok: true,
+      report: result.report,
+      written: result.outputs.map((o) => o.path),
+      warnings: result.warnings,
+      notes: note ? [note] : [],
+      cache: cache?.stats,
+    };
   } finally {
-    if (!options.compressor) await compressor.close();
+    await closing;
   }
-  if (!compressed.ok) return { ok: false, errors: compressed.errors, warnings: prep.prepared.warnings };
-  const result = assembleBuild(compressed.prepared, compressed.results, compressed.budget);
-  if (!result.ok) return result;
-  if (options.dryRun)
-    return { ok: true, report: result.report, written: [], warnings: result.warnings, notes: [], cache: cache?.stats };
-  const note = commitOutputs(buildOutputFiles(result.outputs, project.reportPath));
+}
+
+/**
+ * The report parts (motionReportPart) a build's own thread makes while it waits for the pool to compress the
+ * motions that changed (docs/cache.md, "The rebuild's idle time"): on a rebuild, the motions taken from the cache
+ * are done long before, and their part of the report is then not left for after the last compression.
+ */
+function earlyReportParts(): {
+  /** Makes the parts of a few motions of `prepared` that finished (a few ms); false when none is left to make. */
+  make(prepared: PreparedBuild, finished: readonly MotionDone[]): boolean;
+  /** The parts for assembleBuild of `prepared`, when they were made for at least half of its motions (else none). */
+  madeParts(
+    prepared: PreparedBuild,
+  ): ((k: number, result: CompressedMotion) => MotionReportPart | undefined) | undefined;
+} {
+  const made = new Map<number, { result: CompressedMotion; part: MotionReportPart }>();
+  let madeFor: PreparedBuild | undefined;
+  let taken = 0;
   return {
-    ok: true,
-    report: result.report,
-    written: result.outputs.map((o) => o.path),
-    warnings: result.warnings,
-    notes: note ? [note] : [],
-    cache: cache?.stats,
+    make(prepared, finished) {
+      madeFor = prepared;
+      for (const stop = Math.min(finished.length, taken + EARLY_PARTS_PER_CALL); taken < stop; taken++) {
+        const m = finished[taken];
+        made.set(m.index, { result: m.result, part: motionReportPart(prepared, m.index, m.result) });
+      }
+      return taken < finished.length;
+    },
+    madeParts(prepared) {
+      // Serialized one by one, the parts cost more than the whole report at once: worth it only for most motions.
+      if (prepared !== madeFor || made.size * 2 < prepared.motions.length) return undefined;
+      return (k, result) => {
+        const m = made.get(k);
+        return m && m.result === result ? m.part : undefined;
+      };
+    },
   };
 }
+/** Parts made per call while waiting (about 3 ms): the pool's last answer waits at most that long. */
+const EARLY_PARTS_PER_CALL = 50;
 
 /**
  * The project's own check compares paths as written; this one asks the file

@@ -27,6 +27,7 @@ import { gvStrCode } from '../../shared/strcode';
 import { decodeEntry, encodeEntry } from './buildCache';
 import { buildProject, type ProjectBuildOutcome } from './build';
 import { openVerdictStore, parseVerdicts } from './verdicts';
+import { atomicWriteIo } from '../fsutil';
 
 const root = join(__dirname, '..', '..');
 const ASSETS = join(root, 'assets');
@@ -414,6 +415,31 @@ describe('local verdicts', () => {
     expect(walk([5, 7])).toEqual({ at: 5, written: 7 });
     for (const w of [[5, -1], [5, 1.5], [-1, 7], [5], [5, 7, 9], '5,7', [5, '7'], null])
       expect(walk(w), JSON.stringify(w)).toBeUndefined();
+  });
+
+  it('the verdict file is replaced atomically without a flush: one a power cut left short or empty is dropped whole', () => {
+    const dir = tempDir();
+    const cache = join(dir, 'cache');
+    mkdirSync(cache);
+    const store = openVerdictStore(cache, join(dir, 'state'));
+    store.remember('1'.repeat(64), 'd'.repeat(64));
+    const flushed: number[] = [];
+    const fsync = atomicWriteIo.fsyncSync;
+    atomicWriteIo.fsyncSync = (fd) => {
+      flushed.push(fd);
+      fsync(fd);
+    };
+    try {
+      store.save();
+    } finally {
+      atomicWriteIo.fsyncSync = fsync;
+    }
+    expect(flushed).toEqual([]);
+    const text = readFileSync(store.file!, 'utf8');
+    const id = (JSON.parse(text) as { cache: string }).cache;
+    expect(parseVerdicts(text, id).verdicts.size).toBe(1);
+    for (const cut of [0, 1, text.length >> 1, text.length - 1])
+      expect(parseVerdicts(text.slice(0, cut), id).verdicts.size, `cut at ${cut}`).toBe(0);
   });
 
   it("a verdict a build forgot stays forgotten; another build's records saved meanwhile are kept", () => {

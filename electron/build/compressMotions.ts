@@ -42,6 +42,12 @@ export interface CompressMotionsOptions {
   /** What this user's builds already verified in `cache` (verdicts.ts); default: nothing remembered. */
   verdicts?: VerdictStore;
   onMotion?: (m: MotionDone) => void;
+  /**
+   * Work for the build's own thread while it has nothing left but to wait for the pool: called again and again
+   * (the pool's answers are taken between calls) until the pool is done or it returns false (nothing left to do).
+   * Each call should be short (a few ms): the pool's last answer waits for it.
+   */
+  whileWaiting?: () => boolean;
   /** The clock (tests make it step). */
   now?: () => number;
   /**
@@ -258,7 +264,18 @@ export async function compressMotions(
     else await lookUp(index, input, key);
   }
   for (const { index, input, key } of known) await lookUp(index, input, key);
-  await Promise.all(running);
+  const all = Promise.all(running);
+  if (options.whileWaiting && running.length > 0) {
+    const pool = { done: false };
+    const over = () => {
+      pool.done = true;
+    };
+    all.then(over, over);
+    // A turn of the event loop first: answers already there are taken before any of the waiting time is spent.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    while (!pool.done && options.whileWaiting()) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  await all;
   // Only a build that added entries can have grown the folder past its limit (and a rebuild skips the walk);
   // one that added a few walks it only when this user's builds wrote a hundredth of the limit since the last
   // walk, or a day went by (docs/cache.md, "Limits").

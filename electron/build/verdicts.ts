@@ -418,7 +418,8 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
       try {
         // One level at a time (a recursive mkdir loops under /proc): then writeFileAtomic finds its folder there.
         if (makeFolderNoFollow(dirname(file))) return;
-        writeFileAtomic(file, JSON.stringify(doc));
+        // Not flushed: a file a power cut leaves empty or short does not parse, and is dropped (docs/cache.md).
+        writeFileAtomic(file, JSON.stringify(doc), { durable: false });
         dirty = false;
         // Another build may replace it right after this one: the next save reads it again.
         seen = undefined;

@@ -1,9 +1,10 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMar } from '../../shared/mar/read';
+import { writeMar } from '../../shared/mar/write';
 import { rotationErrorDeg } from '../../shared/math/quat';
 import { randomMt3 } from '../../shared/mt3/testFixtures';
 import { writeMt3 } from '../../shared/mt3/write';
@@ -52,6 +53,30 @@ afterAll(() => {
 });
 
 describe('actguy pack-mar / unpack-mar / info / decompress', () => {
+  it('prints the whole of a long answer through a pipe (it exits only once stdout is flushed)', async () => {
+    // 2,000 motions: info's listing is far more than a pipe holds (64 KiB), so a process that exited before the
+    // pipe took it all would cut it short.
+    const count = 2000;
+    const mt3 = Array.from({ length: count }, (_, i) =>
+      writeMt3(randomMt3(i, { numFrames: 2, numJoints: 1, name: i + 1 })),
+    );
+    const mar = join(dir, 'many.mar');
+    writeFileSync(mar, writeMar(mt3));
+    // The pipe is not read until the CLI has exited or a second has gone by: what it had not flushed by its exit is lost.
+    const child = spawn(process.execPath, [cli, 'info', mar], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 1000))]);
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => chunks.push(c));
+    const rc = await new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+    const out = Buffer.concat(chunks).toString('utf8');
+    expect(rc).toBe(0);
+    expect(out.length).toBeGreaterThan(4 * 65536);
+    const listed = out.split('\n').filter((l) => /^\s*\[\d+\] 0x/.test(l));
+    expect(listed.length).toBe(count);
+    expect(listed[count - 1]).toMatch(new RegExp(`^\\s*\\[${count - 1}\\] 0x0007d0:`));
+  });
+
   it('packs in the order given and unpacks with names and an index', () => {
     const mar = join(dir, 'stage.mar');
     const p = run('pack-mar', '-o', mar, join(dir, 'walk.mt3'), join(dir, 'stand.mt3'));

@@ -584,16 +584,113 @@ export function executeBuild(prepared: PreparedBuild, onProgress?: (p: BuildProg
   return assembleBuild(prepared, results);
 }
 
+/** Motion k's entry of the report's `motions` array, for its compressed result `res`. */
+export function motionReportEntry(prepared: PreparedBuild, k: number, res: CompressedMotion): BuildReportMotion {
+  const { project } = prepared;
+  const p = prepared.motions[k];
+  const r = p.resolved;
+  const entry = prepared.sarEntries[k];
+  const settings = compressOptionsFor(p);
+  return {
+    index: r.index,
+    name: r.name,
+    hash: formatStrCode(r.hash),
+    mtn: r.mtnPath,
+    sev: r.sevPath ?? null,
+    frameCount: p.frameCount,
+    joints: p.joints.length,
+    tolerances: {
+      position: settings.positionTolerance,
+      rotationDeg: settings.rotationToleranceDeg,
+      offset: settings.offsetTolerance,
+    },
+    rotationOverridesDeg: p.rotationOverridesDeg,
+    keys: res.totalKeys,
+    mtnBytes: res.mtnBytes,
+    mt3Bytes: res.mt3Bytes,
+    ratio: Number(res.ratio.toFixed(3)),
+    maxError: {
+      translation: worst(res, 'translation'),
+      rotationDeg: worst(res, 'rotation'),
+      offset: worst(res, 'offset'),
+    },
+    unmetTolerances: res.warnings.map((w) => w.message),
+    method: res.method,
+    objectError: objectErrorJson(p, res.objectError),
+    skeleton: res.skeleton ? { ...res.skeleton } : null,
+    seSlots: entry.seCodes.length / 8,
+    events: entry.events.length,
+    fps: project.fps,
+    resampledFrom: p.resampledFrom ?? null,
+    speed: r.speed,
+    durationMs: p.durationMs,
+  };
+}
+
+/**
+ * A motion's entry of the report as the report file holds it, in UTF-8: what JSON.stringify(report, null, 2) writes
+ * for it in the `motions` array, from its opening brace to its closing one (reportFileBytes puts it back there).
+ */
+export function motionReportFragment(entry: BuildReportMotion): Uint8Array {
+  // Serialized at the same depth in an object of the same indentation, so that its lines are indented alike.
+  const text = JSON.stringify({ motions: [entry] }, null, 2);
+  return encodeUtf8(text.slice(FRAGMENT_HEAD.length, text.length - FRAGMENT_TAIL.length));
+}
+const FRAGMENT_HEAD = '{\n  "motions": [\n    ';
+const FRAGMENT_TAIL = '\n  ]\n}';
+
+/** A motion's report entry and its fragment (motionReportFragment), made before the whole report (assembleBuild). */
+export interface MotionReportPart {
+  entry: BuildReportMotion;
+  fragment: Uint8Array;
+}
+
+/** Motion k's report part for its result `res`. */
+export function motionReportPart(prepared: PreparedBuild, k: number, res: CompressedMotion): MotionReportPart {
+  const entry = motionReportEntry(prepared, k, res);
+  return { entry, fragment: motionReportFragment(entry) };
+}
+
+/** Where the motions array sits in the report's text when it is empty (a top-level key: the only one at this indent). */
+const MOTIONS_SLOT = '\n  "motions": []';
+const FRAGMENT_SEPARATOR = encodeUtf8(',\n    ');
+
+/**
+ * The report file, `JSON.stringify(report, null, 2)` and a line break, byte for byte, from each motion's fragment
+ * (motionReportFragment of report.motions[k]) and the rest of the report.
+ */
+export function reportFileBytes(report: BuildReport, fragments: readonly Uint8Array[]): Uint8Array {
+  if (report.motions.length === 0) return encodeUtf8(`${JSON.stringify(report, null, 2)}\n`);
+  const text = JSON.stringify({ ...report, motions: [] }, null, 2);
+  const at = text.indexOf(MOTIONS_SLOT);
+  const parts: Uint8Array[] = [encodeUtf8(`${text.slice(0, at)}\n  "motions": [\n    `)];
+  fragments.forEach((fragment, k) => {
+    if (k > 0) parts.push(FRAGMENT_SEPARATOR);
+    parts.push(fragment);
+  });
+  parts.push(encodeUtf8(`\n  ]${text.slice(at + MOTIONS_SLOT.length)}\n`));
+  const out = new Uint8Array(parts.reduce((n, part) => n + part.byteLength, 0));
+  let o = 0;
+  for (const part of parts) {
+    out.set(part, o);
+    o += part.byteLength;
+  }
+  return out;
+}
+
 /**
  * The .mar, the .sar and the report from every motion's compressed result, in
  * archive order. Depends only on its arguments (no clock, no finishing order),
  * so a build is byte-identical however its motions were compressed: serially,
- * by N workers, or from the cache.
+ * by N workers, or from the cache. `madeParts` gives the report parts made
+ * before (motionReportPart of this very build and result), so that the report
+ * is not serialized again for those motions.
  */
 export function assembleBuild(
   prepared: PreparedBuild,
   results: readonly CompressedMotion[],
   budget?: BuildReportBudget,
+  madeParts?: (k: number, result: CompressedMotion) => MotionReportPart | undefined,
 ): BuildResult {
   const { project } = prepared;
   let mar: Uint8Array;
@@ -612,46 +709,8 @@ export function assembleBuild(
     return { ok: false, errors: [e], warnings: prepared.warnings };
   }
 
-  const motions: BuildReportMotion[] = prepared.motions.map((p, k) => {
-    const r = p.resolved;
-    const res = results[k];
-    const entry = prepared.sarEntries[k];
-    const settings = compressOptionsFor(p);
-    return {
-      index: r.index,
-      name: r.name,
-      hash: formatStrCode(r.hash),
-      mtn: r.mtnPath,
-      sev: r.sevPath ?? null,
-      frameCount: p.frameCount,
-      joints: p.joints.length,
-      tolerances: {
-        position: settings.positionTolerance,
-        rotationDeg: settings.rotationToleranceDeg,
-        offset: settings.offsetTolerance,
-      },
-      rotationOverridesDeg: p.rotationOverridesDeg,
-      keys: res.totalKeys,
-      mtnBytes: res.mtnBytes,
-      mt3Bytes: res.mt3Bytes,
-      ratio: Number(res.ratio.toFixed(3)),
-      maxError: {
-        translation: worst(res, 'translation'),
-        rotationDeg: worst(res, 'rotation'),
-        offset: worst(res, 'offset'),
-      },
-      unmetTolerances: res.warnings.map((w) => w.message),
-      method: res.method,
-      objectError: objectErrorJson(p, res.objectError),
-      skeleton: res.skeleton ? { ...res.skeleton } : null,
-      seSlots: entry.seCodes.length / 8,
-      events: entry.events.length,
-      fps: project.fps,
-      resampledFrom: p.resampledFrom ?? null,
-      speed: r.speed,
-      durationMs: p.durationMs,
-    };
-  });
+  const parts = madeParts && prepared.motions.map((_, k) => madeParts(k, results[k]));
+  const motions = prepared.motions.map((_, k) => parts?.[k]?.entry ?? motionReportEntry(prepared, k, results[k]));
   const aliases: BuildReportAlias[] = prepared.aliases.map((a) => ({
     index: a.resolved.index,
     name: a.resolved.name,
@@ -697,7 +756,12 @@ export function assembleBuild(
       ...motions.flatMap((m) => m.unmetTolerances.map((u) => `${m.name}: ${u}`)),
     ],
   };
-  const reportBytes = encodeUtf8(`${JSON.stringify(report, null, 2)}\n`);
+  const reportBytes = parts
+    ? reportFileBytes(
+        report,
+        parts.map((part, k) => part?.fragment ?? motionReportFragment(motions[k])),
+      )
+    : encodeUtf8(`${JSON.stringify(report, null, 2)}\n`);
   return {
     ok: true,
     outputs: [
