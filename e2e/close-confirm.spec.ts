@@ -26,11 +26,14 @@ test('closing with unsaved changes asks first: cancel keeps, save writes, discar
   await question.getByTestId('confirm-save').click();
   await expect(page.getByTestId('statusbar')).toHaveText('No motion open');
   await expect(page.getByText('No motion open. File › Open… (Ctrl+O)')).toBeVisible();
+  // The timeline is not left blank: it says what it shows and how to open a motion.
+  await expect(page.getByTestId('timeline-empty')).toContainText('File › Open… (Ctrl+O)');
   await expect(page).toHaveTitle('ActGuy');
 
   // Reopen: the saved toggle is there. Toggle back, close, discard: the file keeps the saved state.
   await openThroughPicker(page, 'walk.mtn');
   await waitForDocument(page);
+  await expect(page.getByTestId('timeline-empty')).toHaveCount(0);
   await expect(traceAt0).toHaveCount(hadTrace0 ? 0 : 1);
   await page.keyboard.press('t');
   await expect(traceAt0).toHaveCount(hadTrace0 ? 1 : 0);

@@ -22,6 +22,10 @@ test('a corrupt file gives a readable message and the open document stays', asyn
   const error = page.getByTestId('message-error');
   await expect(error).toContainText('broken.mtn');
   await expect(error).toContainText(/bytes/);
+  // It says what it left and what to do next, not only what is wrong with the file.
+  await expect(error).toContainText(
+    'nothing changed, walk stays open. Choose another file with File › Open… (Ctrl+O).',
+  );
   await saveScreenshot('corrupt-file-message');
 
   // Still the same document, with its edits and stats.

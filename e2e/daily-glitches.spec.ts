@@ -15,7 +15,15 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { chooseFile, markerFrames, openSampleProject, trackX } from './sev-ui';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
-import { dragLockRow, freeRun, openThroughPicker, selectJoint, waitForCompression, waitForDocument } from './ui';
+import {
+  clippedControls,
+  dragLockRow,
+  freeRun,
+  openThroughPicker,
+  selectJoint,
+  waitForCompression,
+  waitForDocument,
+} from './ui';
 
 test('a one-frame event drag at the default zoom moves the event one frame; a sub-frame drag snaps to the nearest frame', async ({
   page,
@@ -153,32 +161,6 @@ test('outside a project the sounds beside the motion play; "(no sound)" goes onc
   await expect(last).toHaveText('♪ SE_FOOT_L_CONC');
   await expect(last).not.toHaveClass(/bad/);
 });
-
-/** Selects (and inputs) under `root` whose shown text does not fit their box: "0 SE_FOOT_I", "RightFoo". */
-async function clippedControls(page: Page, root: string): Promise<string[]> {
-  return page.locator(root).evaluate((el) => {
-    const ctx = document.createElement('canvas').getContext('2d')!;
-    const out: string[] = [];
-    for (const c of Array.from(
-      el.querySelectorAll<HTMLSelectElement | HTMLInputElement>('select, input[type="text"], input:not([type])'),
-    )) {
-      const r = c.getBoundingClientRect();
-      if (r.width === 0) continue;
-      const st = getComputedStyle(c);
-      ctx.font = `${st.fontWeight} ${st.fontSize} ${st.fontFamily}`;
-      const text = c instanceof HTMLSelectElement ? (c.selectedOptions[0]?.text ?? '') : c.value;
-      // A select keeps room for its arrow (about 20 px) besides its padding.
-      const room =
-        c.clientWidth -
-        parseFloat(st.paddingLeft) -
-        parseFloat(st.paddingRight) -
-        (c instanceof HTMLSelectElement ? 18 : 0);
-      if (ctx.measureText(text).width > room + 0.5)
-        out.push(`${text} (${Math.round(ctx.measureText(text).width)} px in ${Math.round(room)} px)`);
-    }
-    return out;
-  });
-}
 
 /** Whether joint `joint`'s timeline row is whole in view (no filter: row = joint + 1), with 5+ rows in view. */
 async function selectedRowWhole(page: Page, joint: number): Promise<boolean> {

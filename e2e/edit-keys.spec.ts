@@ -78,9 +78,11 @@ test('a user key toggled in the curve view recompresses at once; undo and redo r
   await expect(page.getByTestId('status-frame')).toHaveText(String(kFrame));
   await page.keyboard.press('k');
   await expect(keyCount).toHaveText(userText(users + 2));
-  // Edit menu undo names the step.
+  // Edit menu undo names the step: which way the toggle went, on which joint and frame.
   await page.getByTestId('menu-edit').click();
-  await expect(page.getByTestId('menu-undo')).toContainText('Undo Toggle key');
+  await expect(page.getByTestId('menu-undo')).toContainText(
+    `Undo Add user key (${await page.getByTestId('timeline-selected').innerText()}, frame ${kFrame})`,
+  );
   await page.getByTestId('menu-undo').click();
   await expect(keyCount).toHaveText(userText(users + 1));
 });

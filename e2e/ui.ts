@@ -195,3 +195,29 @@ export function freeRun(bytes: Uint8Array, length: number): number {
   }
   throw new Error('the sample has no free frames for a lock');
 }
+
+/** Selects (and inputs) under `root` whose shown text does not fit their box: "0 SE_FOOT_I", "RightFoo". */
+export async function clippedControls(page: Page, root: string): Promise<string[]> {
+  return page.locator(root).evaluate((el) => {
+    const ctx = document.createElement('canvas').getContext('2d')!;
+    const out: string[] = [];
+    for (const c of Array.from(
+      el.querySelectorAll<HTMLSelectElement | HTMLInputElement>('select, input[type="text"], input:not([type])'),
+    )) {
+      const r = c.getBoundingClientRect();
+      if (r.width === 0) continue;
+      const st = getComputedStyle(c);
+      ctx.font = `${st.fontWeight} ${st.fontSize} ${st.fontFamily}`;
+      const text = c instanceof HTMLSelectElement ? (c.selectedOptions[0]?.text ?? '') : c.value;
+      // A select keeps room for its arrow (about 20 px) besides its padding.
+      const room =
+        c.clientWidth -
+        parseFloat(st.paddingLeft) -
+        parseFloat(st.paddingRight) -
+        (c instanceof HTMLSelectElement ? 18 : 0);
+      if (ctx.measureText(text).width > room + 0.5)
+        out.push(`${text} (${Math.round(ctx.measureText(text).width)} px in ${Math.round(room)} px)`);
+    }
+    return out;
+  });
+}

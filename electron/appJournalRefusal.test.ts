@@ -83,7 +83,11 @@ describe("the app's Build with a planted journal", () => {
     let step = 0;
     const interrupted = () =>
       commitOutputs(
-        outputs.map((path) => ({ path, bytes: new TextEncoder().encode('interrupted') })),
+        // The report of a real commit is a report (the build replaces only a build report there).
+        outputs.map((path, k) => ({
+          path,
+          bytes: new TextEncoder().encode(k === 2 ? '{"tool": "actguy build", "interrupted": true}' : 'interrupted'),
+        })),
         {
           onStep: (_, label) => {
             if (label === 'install 1' && step++ === 0)

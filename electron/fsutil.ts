@@ -59,6 +59,34 @@ export function readBytes(path: string, limit?: { bytes: number; of: string }): 
   }
 }
 
+/**
+ * The first `maxBytes` bytes of the file at `path` (links followed), or undefined when there is none. As readBytes,
+ * only a plain file is read (ENOTREG, EISDIR otherwise) and the open never waits on a FIFO.
+ */
+export function readFileHead(path: string, maxBytes: number): Uint8Array | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile())
+      throw Object.assign(new Error(`ENOTREG: not a plain file (a folder, pipe, socket or device), open '${path}'`), {
+        code: st.isDirectory() ? 'EISDIR' : 'ENOTREG',
+        path,
+      });
+    const buf = Buffer.alloc(maxBytes);
+    let n = 0;
+    for (let got = 1; got > 0 && n < maxBytes; n += got) got = readSync(fd, buf, n, maxBytes - n, null);
+    return new Uint8Array(buf.buffer, buf.byteOffset, n);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** A small file read without trusting it; `undefined` when it does not exist. */
 export type SmallFile = { text: string; ctimeMs: number } | { problem: string };
 

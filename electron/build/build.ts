@@ -23,7 +23,7 @@ import { decodeUtf8Text } from '../../shared/sev/text';
 import { findOutputClashes, type RolePath } from '../pathIdentity';
 import { canonicalPath, isInside } from '../pathPolicy';
 import { openBuildCache, type CacheStats } from './buildCache';
-import { commitOutputs } from './commit';
+import { BUILD_REPORT_KIND, buildOutputFiles, commitOutputs, otherKindProblem } from './commit';
 import { fileStamp, recordingReader, type MotionDone } from './compressMotions';
 import { compressWithinBudget } from './budgetBuild';
 import { existingVerdicts, openVerdictStore } from './verdicts';
@@ -97,6 +97,14 @@ export async function buildProject(
   if (options.budgetBytes !== undefined) project = { ...project, budget: { marBytes: options.budgetBytes } };
   const clashes = outputClashes(project);
   if (clashes.length) return { ok: false, errors: clashes, warnings: [] };
+  // Refused before any work (the commit checks again): a received project naming the user's package.json as its report.
+  const notReport = otherKindProblem({ path: project.reportPath, kind: BUILD_REPORT_KIND });
+  if (notReport)
+    return {
+      ok: false,
+      errors: [new FormatError('PROJECT', notReport, { where: 'outputs.report' }, projectFile)],
+      warnings: [],
+    };
   const overrides = options.textOverrides;
   const readFrom = options.readFile ?? readInputFile;
   const readFile = overrides?.size
@@ -160,7 +168,7 @@ export async function buildProject(
         notes: [],
         cache: cache?.stats,
       };
-    const note = commitOutputs(result.outputs);
+    const note = commitOutputs(buildOutputFiles(result.outputs, project.reportPath));
     return {
       ok: true,
       report: result.report,

@@ -43,7 +43,8 @@ import {
   type LockHolder,
 } from './commitJournal';
 import { describeFsError } from '../fsErrors';
-import { keepMode, makeFolders, modeToKeep, readSmallFile, type SmallFile } from '../fsutil';
+import { keepMode, makeFolders, modeToKeep, readFileHead, readSmallFile, type SmallFile } from '../fsutil';
+import { startsAsBuildReport } from '../../shared/project/reportStart';
 
 /** The file-system calls the commit makes; tests replace some to inject failures (as root, permissions cannot). */
 export interface CommitFs {
@@ -94,6 +95,57 @@ export interface CommitOptions {
 export interface OutputFile {
   path: string;
   bytes: Uint8Array;
+  /** When set, a file already at `path` is replaced only if it is of this kind (docs/security.md). */
+  kind?: OutputKind;
+}
+
+/** What a file already at an output's path must be for a commit to replace it, told from its first bytes. */
+export interface OutputKind {
+  /** As a message names it: `an ActGuy build report`. */
+  name: string;
+  /** What it starts with, for the message. */
+  starts: string;
+  /** How many first bytes `accepts` reads. */
+  headBytes: number;
+  accepts(head: Uint8Array): boolean;
+  /** What the user can do instead, for the message. */
+  instead: string;
+}
+
+/**
+ * A build report: its name ends in `.json` (validate.ts), a name people's own files have too (package.json,
+ * settings), so an existing file is replaced only when it starts as every report does. A damaged report that lost
+ * its first line is moved away by the user; an empty file holds nothing to lose.
+ */
+export const BUILD_REPORT_KIND: OutputKind = {
+  name: 'an ActGuy build report',
+  starts: '{"tool": "actguy build"',
+  headBytes: 256,
+  accepts: (head) => startsAsBuildReport(new TextDecoder().decode(head)),
+  instead: "move that file away (a damaged report too) or name another file in the project's outputs.report",
+};
+
+/** A build's outputs, the report marked so that it replaces only a build report. */
+export function buildOutputFiles(outputs: readonly OutputFile[], reportPath: string): OutputFile[] {
+  return outputs.map((o) => (o.path === reportPath ? { ...o, kind: BUILD_REPORT_KIND } : o));
+}
+
+/**
+ * Why the file already at `file.path` may not be replaced (it is not of the output's kind), naming it and saying
+ * what to do; undefined when there is none, it is empty or it is of the kind. A build checks before it starts and
+ * the commit again, under its lock, just before it writes.
+ */
+export function otherKindProblem(file: Pick<OutputFile, 'path' | 'kind'>, at = file.path): string | undefined {
+  const { kind } = file;
+  if (!kind) return undefined;
+  let head: Uint8Array | undefined;
+  try {
+    head = readFileHead(at, kind.headBytes);
+  } catch (e) {
+    return `refused to replace ${file.path}: it is not ${kind.name} (${describeFsError(e)}); ${kind.instead}`;
+  }
+  if (head === undefined || head.length === 0 || kind.accepts(head)) return undefined;
+  return `refused to replace ${file.path}: it is already there and is not ${kind.name} (those start ${kind.starts}); ${kind.instead}`;
 }
 
 function journalPath(first: string): string {
@@ -422,6 +474,10 @@ export function commitOutputs(files: readonly OutputFile[], options: CommitOptio
   };
   try {
     const note = recoverLocked(fs, targets);
+    files.forEach((f, k) => {
+      const problem = otherKindProblem(f, targets[k]);
+      if (problem) throw new OutputWriteError(`${problem}; nothing was written`);
+    });
     const entries: Journal['entries'] = targets.map((t) => ({ path: t, temp: ownTempName(t, 'new'), backup: null }));
     try {
       files.forEach((f, k) => {

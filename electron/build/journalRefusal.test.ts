@@ -155,7 +155,9 @@ describe('actguy build with a planted journal', () => {
     const outputs = ['stage.mar', 'stage.sar', 'stage.report.json'].map((f) => join(proj, 'out', f));
     const good = outputs.map((p) => readFileSync(p));
     writeFileSync(outputs[1], 'damaged');
-    writeFileSync(outputs[2], 'damaged');
+    // A report cut short keeps its first line, so it is a report still; one damaged from its first byte is moved
+    // away first, as the refusal says (receivedProject.test.ts).
+    writeFileSync(outputs[2], readFileSync(outputs[2]).subarray(0, 30));
     HOSTILE_JOURNALS[0].plant({ outputs, inputs: [join(proj, 'walk.mtn')], outside: outsideFolder(dir) });
     const build = () =>
       spawnSync(process.execPath, [cli, 'build', 'p.actguy.json', '--quiet', '--no-cache'], {

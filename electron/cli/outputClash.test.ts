@@ -212,9 +212,9 @@ describe('a build writes its outputs only inside its project folder (or where -o
     mkdirSync(proj);
     mkdirSync(victims);
     copyFileSync(join(root, 'assets', 'walk.mtn'), join(proj, 'walk.mtn'));
-    for (const f of ['bashrc', 's.mar', 's.sar', 'x.sar']) writeFileSync(join(victims, f), `precious ${f}\n`);
+    for (const f of ['notes.json', 's.mar', 's.sar', 'x.sar']) writeFileSync(join(victims, f), `precious ${f}\n`);
     spawnSync('ln', ['-s', victims, join(proj, 'out')]);
-    write(proj, { mar: 'out/s.mar', sar: '../victims/x.sar', report: join(victims, 'bashrc') });
+    write(proj, { mar: 'out/s.mar', sar: '../victims/x.sar', report: join(victims, 'notes.json') });
     const before = snapshotAll();
     const r = run('build', 'received/p.actguy.json', '--no-cache');
     expect(r.rc).toBe(1);
@@ -222,7 +222,7 @@ describe('a build writes its outputs only inside its project folder (or where -o
     for (const [key, path, via] of [
       ['outputs.mar', 'received/out/s.mar', ` (a link leads it to ${realpathSync(victims)}/s.mar)`],
       ['outputs.sar', 'victims/x.sar', ''],
-      ['outputs.report', join(victims, 'bashrc'), ''],
+      ['outputs.report', join(victims, 'notes.json'), ''],
     ])
       expect(r.err).toContain(
         `received/p.actguy.json [PROJECT] (${key}): ${path} lies outside the project's folder ${folder}${via}; a build writes its outputs there, or in the folder -o OUTDIR names`,
@@ -230,7 +230,7 @@ describe('a build writes its outputs only inside its project folder (or where -o
     expect(snapshotAll()).toEqual(before);
     // Named on the command line, another folder is the user's choice.
     expect(run('build', 'received/p.actguy.json', '--no-cache', '-o', 'built').rc).toBe(0);
-    expect(readdirSync(join(dir, 'built')).sort()).toEqual(['bashrc', 's.mar', 'x.sar']);
+    expect(readdirSync(join(dir, 'built')).sort()).toEqual(['notes.json', 's.mar', 'x.sar']);
     expect(snapshotAll()).toMatchObject(before);
   });
 });
@@ -250,7 +250,7 @@ describe('no output takes a name ActGuy keeps for its own files beside an output
       expect(r.err).toContain('choose another name; nothing was written');
       expect(readdirSync(dir).sort()).toEqual(before);
     }
-    // A build's outputs the same way: the .sar as the .mar's lock.
+    // A build's outputs cannot take those names: each must end in its kind's extension (the .sar as the .mar's lock).
     writeFileSync(
       join(dir, 'own.actguy.json'),
       JSON.stringify({
@@ -261,6 +261,8 @@ describe('no output takes a name ActGuy keeps for its own files beside an output
     );
     const r = run('build', 'own.actguy.json', '--no-cache');
     expect(r.rc).toBe(1);
-    expect(r.err).toContain('s.mar.actguy-lock is a name ActGuy keeps for the lock of an output');
+    expect(r.err).toContain(
+      'own.actguy.json [PROJECT] (outputs.sar): must name a .sar file (a build replaces the file it names), found "own/s.mar.actguy-lock"',
+    );
   });
 });

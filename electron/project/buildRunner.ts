@@ -9,7 +9,7 @@
 import { Worker } from 'node:worker_threads';
 import { randomUUID } from 'node:crypto';
 import type { BuildProblem, BuildStatus } from '../../shared/ipc/project';
-import { commitOutputs } from '../build/commit';
+import { buildOutputFiles, commitOutputs, type OutputFile } from '../build/commit';
 import type { BuildJobMessage, BuildJobRequest } from './buildJob';
 
 /** Runs a job and reports its messages; returns a stop function. Tests inject an in-process runner. */
@@ -60,7 +60,7 @@ const KEEP_FINISHED = 20;
 
 export function createBuildRunner(
   launch: BuildJobLauncher,
-  write: (files: { path: string; bytes: Uint8Array }[]) => unknown = commitOutputs,
+  write: (files: OutputFile[]) => unknown = commitOutputs,
 ): BuildRunner {
   const builds = new Map<string, { status: BuildStatus; started: number; stop: () => void }>();
 
@@ -157,7 +157,7 @@ export function createBuildRunner(
               status.state = 'writing';
               try {
                 // A note (an interrupted earlier commit of these outputs was finished first) is shown with the warnings.
-                const note = write(m.outputs);
+                const note = write(buildOutputFiles(m.outputs, m.report.outputs.report));
                 if (typeof note === 'string') status.warnings = [...status.warnings, `note: ${note}`];
                 end({ state: 'done', written: m.outputs.map((o) => o.path) });
               } catch (e) {

@@ -30,6 +30,7 @@ import { systemReason } from '../fsErrors';
 import { requireObject, requireString } from '../ipcArgs';
 import { inputOverwrittenBy } from '../pathIdentity';
 import { allowUnlessLinkedOut, canonicalPath, isInside, quotePath, type PathPolicy } from '../pathPolicy';
+import { BUILD_REPORT_KIND, otherKindProblem } from '../build/commit';
 import { createBuildRunner, workerLauncher, type BuildJobLauncher, type BuildRunner } from './buildRunner';
 import { workerTextChecker, type TextChecker } from './textCheck';
 
@@ -323,6 +324,14 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
       const dryRun = req.dryRun === true;
       const { named } = await checkText({ kind: 'project', path: given, text: req.projectText });
       const refused = refusedBuildPaths(projectPath, named);
+      // A received project naming the user's package.json as its report is refused before any work (the commit
+      // checks again); a report path the policy refuses is not read.
+      const report = named.report;
+      const notReport =
+        report !== undefined &&
+        !refused.writes.some((w) => w.file === report) &&
+        otherKindProblem({ path: report, kind: BUILD_REPORT_KIND });
+      if (notReport) refused.writes.push({ message: notReport, file: report });
       // Nothing is read that the policy refuses; a check (dry run) still compresses and reports the writes a build would refuse.
       if (refused.reads.length || (!dryRun && refused.writes.length))
         return runner.reject([...refused.reads, ...refused.writes], dryRun);

@@ -32,6 +32,7 @@ describe('text check worker', () => {
       named: {
         inputs: ['/p/walk.mtn', '/x/walk.sev'],
         outputs: ['/p/out/a.mar', '/p/out/a.sar', '/p/out/a.report.json'],
+        report: '/p/out/a.report.json',
       },
     });
   });

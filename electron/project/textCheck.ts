@@ -19,7 +19,8 @@ export interface TextCheckRequest {
 /** The parse errors as readable messages (file:line:column: ...), and for a project every path it names. */
 export interface TextCheckResult {
   errors: string[];
-  named: { inputs: string[]; outputs: string[] };
+  /** `report`: the build report's path, when the project is valid (only a build report is replaced there). */
+  named: { inputs: string[]; outputs: string[]; report?: string };
 }
 
 /** Runs one check; rejects with a readable Error when the checker fails or runs past its budget. */

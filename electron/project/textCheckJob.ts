@@ -23,14 +23,14 @@ export function checkText(req: TextCheckRequest): TextCheckResult {
 export const inProcessTextChecker: TextChecker = async (req) => checkText(req);
 
 /** Every path a project text names, resolved (also for a project with validation errors, as far as its JSON goes). */
-export function pathsNamedByProject(text: string, projectFile: string): { inputs: string[]; outputs: string[] } {
+export function pathsNamedByProject(text: string, projectFile: string): TextCheckResult['named'] {
   const parsed = parseProject(text, projectFile);
   if (parsed.resolved) {
     const r = parsed.resolved;
     const inputs = [...r.motions.flatMap((m) => (m.sevPath ? [m.mtnPath, m.sevPath] : [m.mtnPath]))];
     if (r.slsPath) inputs.push(r.slsPath);
     if (r.seDefinePath) inputs.push(r.seDefinePath);
-    return { inputs, outputs: projectOutputFiles(r).map((o) => o.path) };
+    return { inputs, outputs: projectOutputFiles(r).map((o) => o.path), report: r.reportPath };
   }
   // A project with errors still opens (the panel lists them): what its JSON plainly names.
   const inputs: string[] = [];

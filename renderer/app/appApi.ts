@@ -31,13 +31,17 @@ export function notifyError(prefix: string, err: unknown): void {
   sessionStore.getState().notify('error', `${prefix}: ${errorText(err)}`);
 }
 
-/** Runs a file operation with the busy marker and error reporting. */
-export async function busy<T>(what: string, fn: () => Promise<T>): Promise<T | undefined> {
+/**
+ * Runs a file operation with the busy marker and error reporting. `next` (read when it fails) says what the user
+ * can do then, after the reason.
+ */
+export async function busy<T>(what: string, fn: () => Promise<T>, next?: () => string): Promise<T | undefined> {
   sessionStore.getState().setBusy(what);
   try {
     return await fn();
   } catch (err) {
-    notifyError(`${what} failed`, err);
+    if (next) sessionStore.getState().notify('error', `${what} failed: ${errorText(err)} — ${next()}`);
+    else notifyError(`${what} failed`, err);
     return undefined;
   } finally {
     sessionStore.getState().setBusy(null);

@@ -130,16 +130,22 @@ async function followOpen(outcome: OpenMotionOutcome): Promise<void> {
   }
 }
 
+/** What a failed open leaves and what to do next: the message said only what was wrong with the file. */
+function afterFailedOpen(): string {
+  const shown = documentStore.getState().motion ? documentStore.getState().name : null;
+  return `${shown ? `nothing changed, ${shown} stays open. ` : ''}Choose another file with File › Open… (Ctrl+O).`;
+}
+
 /** File > Open: asks for a file (native or in-app dialog) and opens it. */
 export async function openDialog(): Promise<void> {
   if (!(await confirmDiscard('open another motion'))) return;
-  await busy('Open', async () => followOpen(await requireApi().openMotionDialog()));
+  await busy('Open', async () => followOpen(await requireApi().openMotionDialog()), afterFailedOpen);
 }
 
 /** Opens a file by path (start-up, recent files). */
 export async function openPath(path: string, askDiscard = true): Promise<void> {
   if (askDiscard && !(await confirmDiscard('open another motion'))) return;
-  await busy('Open', async () => followOpen(await requireApi().openMotion({ path })));
+  await busy('Open', async () => followOpen(await requireApi().openMotion({ path })), afterFailedOpen);
 }
 
 /** File > Close: asks about unsaved edits, then drops the document here and in main. */

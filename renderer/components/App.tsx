@@ -10,6 +10,7 @@ import { ConfirmDialog, FilePicker } from './Dialogs';
 import { ImportOptionsDialog } from '../interchange/ImportOptionsDialog';
 import { MshExportDialog } from '../interchange/MshExportDialog';
 import { Splitter } from './Splitter';
+import { installModalFocusTrap } from './modalFocus';
 import { LayoutModes, PanelStrip, PanelToggle } from './PanelControls';
 import { usePreferences } from '../state/hooks';
 import { preferencesStore } from '../state/preferencesStore';
@@ -55,6 +56,7 @@ export function App() {
   const sevOpen = useSev((s) => s.file !== null);
   const sevPanel = withProject || sevOpen;
   const win = useWindowSize();
+  useEffect(() => installModalFocusTrap(document), []);
   const states = panelStates(pl);
   // The tuner-only full layout keeps the curve and timeline heights it always had (preferences); a .sev or a
   // work mode has its own (the SEV editor's room must not change the tuner-only layout the user set).

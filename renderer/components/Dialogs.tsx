@@ -143,6 +143,13 @@ export function FilePicker() {
             className="primary"
             data-testid="picker-ok"
             disabled={multiple ? many.length === 0 : req.mode === 'open' ? !chosen : !name.trim() || !req.root}
+            title={
+              (multiple ? many.length === 0 : req.mode === 'open' && !chosen)
+                ? 'Choose a file in the list first'
+                : req.mode === 'save' && !name.trim()
+                  ? 'Type a file name first'
+                  : undefined
+            }
             onClick={accept}
           >
             {multiple

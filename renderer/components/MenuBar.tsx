@@ -15,6 +15,7 @@ import { latestRedoLabel, latestUndoLabel, subscribeUndoOrder } from '../sev/und
 import { useSyncExternalStore } from 'react';
 import { useProject, useSev } from '../sev/hooks';
 import { isEventsMenuCommand } from '../../shared/eventsMenu';
+import { eventsCommandsEnabled } from '../sev/eventsMenu';
 import { MENUS, menuEntriesFor, type MenuCommandItem, type MenuSlot } from '../../shared/menus';
 import { isCommandEnabled } from '../app/commandRegistry';
 import { importOptionsStore } from '../interchange/importOptions';
@@ -26,10 +27,30 @@ interface Item {
   shortcut?: string;
   run: () => void;
   disabled?: boolean;
+  /** Why a disabled item cannot run now and what makes it available (its tooltip). */
+  why?: string;
   checked?: boolean;
   testid?: string;
 }
 type Entry = Item | 'separator';
+
+/** What a greyed command waits for, in the user's terms: a newcomer saw Save Project greyed with no reason. */
+function whyDisabled(id: MenuCommandId, hasMotion: boolean, readOnly: boolean): string {
+  if (id === 'project.save' || id === 'project.build') return 'Open a project first (File › Open Project…)';
+  if (id === 'edit.undo') return 'Nothing to undo yet';
+  if (id === 'edit.redo') return 'Nothing to redo';
+  if (!hasMotion) return 'Open a motion first (File › Open…, Ctrl+O)';
+  if (isEventsMenuCommand(id)) {
+    if (!eventsCommandsEnabled()['events.addSe']) return 'Open the .sev of the motion shown (File › Open .sev…)';
+    if (id === 'events.saveSev') return 'The .sev has no unsaved changes';
+    if (id === 'events.paste') return 'Copy or cut events first';
+    if (id === 'events.addAtPlayhead') return 'Define an SE first (Events › Add SE Definition)';
+    if (id === 'events.selectAll') return 'The .sev has no events yet';
+    return 'Select events first: click a diamond on the event row or a row of the event list';
+  }
+  if (readOnly) return 'A decoded .mt3 / .mar motion is shown, not edited: Save As… writes it as an .mtn you can edit';
+  return 'Not available now';
+}
 
 /** The test ids of the page's command items (Events items are `menu-events-<name>`). */
 const PAGE_TEST_IDS: Partial<Record<MenuCommandId, string>> = {
@@ -231,6 +252,7 @@ export function MenuBar() {
       run: () => projectLayoutStore.getState().setCollapsed(id, panels[id] === 'open'),
       checked: panels[id] === 'open',
       disabled: panels[id] === 'hidden',
+      why: 'This work mode hides the panel: View › Show All Panels shows every panel',
       testid: `menu-panel-${id}`,
     })),
     playbackEnd: [
@@ -261,6 +283,7 @@ export function MenuBar() {
     ...(isEventsMenuCommand(e.command) ? { shortcut: e.key ? eventKey(e.key) : undefined } : {}),
     ...(e.command in checked ? { checked: checked[e.command] } : {}),
     disabled: !isCommandEnabled(e.command),
+    why: isCommandEnabled(e.command) ? undefined : whyDisabled(e.command, hasMotion, readOnly),
     testid:
       PAGE_TEST_IDS[e.command] ?? (isEventsMenuCommand(e.command) ? `menu-${e.command.replace('.', '-')}` : undefined),
   });
@@ -303,6 +326,7 @@ export function MenuBar() {
                     aria-checked={e.checked}
                     className="menu-item"
                     disabled={e.disabled}
+                    title={e.disabled ? (e.why ?? (hasMotion ? undefined : 'Open a motion first')) : undefined}
                     data-testid={e.testid}
                     onClick={() => {
                       setOpen(null);

@@ -98,6 +98,11 @@ export function TimelineView() {
           </div>
         )}
       </div>
+      {!joints && (
+        <div className="timeline-empty" data-testid="timeline-empty">
+          No motion open: its joints&apos; keys, error, locks and trace keys show here. File › Open… (Ctrl+O)
+        </div>
+      )}
       <div className="timeline-scroll" ref={host} />
       {/* Under the rows and wrapping, so narrow windows show all of it (in the header it was cut off). */}
       <div className="hint" data-testid="timeline-hint">

@@ -34,13 +34,13 @@ export function SeTable() {
       <table className="sev-table sev-defs" data-testid="sev-se-table">
         <thead>
           <tr>
-            <th style={{ width: 40 }}>#</th>
+            <th style={{ width: 30 }}>#</th>
             <th>SE name · code</th>
-            <th style={{ width: 50 }} title="Different SEs per floor/wall attribute">
+            <th style={{ width: 42 }} title="Different SEs per floor/wall attribute">
               Floors
             </th>
             <th className="floor">{`Plays on floor ${floor} (${FLOOR_NAMES[floor]})`}</th>
-            <th style={{ width: 40 }}>Uses</th>
+            <th style={{ width: 36 }}>Uses</th>
             <th style={{ width: 28 }} />
           </tr>
         </thead>

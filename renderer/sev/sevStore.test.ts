@@ -66,7 +66,7 @@ describe('SEV store', () => {
     documentStore.getState().keys.toggle(0, 3); // motion edit 1
     sevStore.getState().edit('Add event', (d) => addEvent(d, { frame: 7, se: 0, joint: 1 })); // SEV edit
     documentStore.getState().keys.toggle(1, 4); // motion edit 2
-    expect(latestUndoLabel()).toBe('Toggle key');
+    expect(latestUndoLabel()).toBe('Add user key (j1, frame 4)');
     undoLatest();
     expect(documentStore.getState().past).toHaveLength(1);
     expect(sevStore.getState().file!.doc!.events).toHaveLength(2);
@@ -104,7 +104,7 @@ describe('undo order: a new edit ends every redo', () => {
     redoLatest();
     expect(sevStore.getState().file!.doc!.events).toHaveLength(1);
     expect(documentStore.getState().past).toHaveLength(1);
-    expect(latestUndoLabel()).toBe('Toggle key');
+    expect(latestUndoLabel()).toBe('Add user key (j0, frame 3)');
   });
 });
 
@@ -124,7 +124,7 @@ describe('undo order with undo made elsewhere', () => {
     documentStore.getState().history.undo(); // e.g. a component that calls the store directly
     expect(latestUndoLabel()).toBe('Add event');
     documentStore.getState().history.redo();
-    expect(latestUndoLabel()).toBe('Toggle key');
+    expect(latestUndoLabel()).toBe('Add user key (j0, frame 3)');
     undoLatest();
     undoLatest();
     expect(sevStore.getState().file!.doc!.events).toHaveLength(1);

@@ -430,7 +430,17 @@ describe('document store: keys', () => {
     s.getState().keys.set(2, 6, false);
     s.getState().keys.move(1, [5], 1);
     s.getState().keys.remove(1, [6]);
-    expect(labels(s)).toEqual(['Toggle key', 'Toggle root key', 'Add key', 'Remove key', 'Move key', 'Delete key']);
+    s.getState().keys.toggle(-1, 5);
+    // A toggle says which way it went and where: "Undo Toggle key" left the user guessing.
+    expect(labels(s)).toEqual([
+      'Add user key (footL, frame 5)',
+      'Add user key (root translation, frame 5)',
+      'Add user key (footR, frame 6)',
+      'Remove user key (footR, frame 6)',
+      'Move key',
+      'Delete key',
+      'Remove user key (root translation, frame 5)',
+    ]);
   });
 
   it('set is idempotent, toggle flips, and both keep the other bits of the word', () => {
@@ -547,7 +557,7 @@ describe('document store: locks, trace and flags', () => {
     s.getState().locks.clearRange(0, 3, 3);
     // clamped to 0..N and rounded
     expect(s.getState().locks.setRange(2, 40, -5.2)).toEqual({ ok: true });
-    expect(labels(s)).toEqual(['Lock frame 3', 'Unlock frames 3-3', 'Lock frames 0-20']);
+    expect(labels(s)).toEqual(['Lock hips, frame 3', 'Unlock hips, frame 3', 'Lock footR, frames 0-20']);
     for (let f = 0; f <= 20; f++) expect(lockedJointAt(s.getState().motion!, f)).toBe(2);
     expect(s.getState().locks.setRange(1, 2.4, 2.4).ok).toBe(false);
   });
@@ -564,7 +574,7 @@ describe('document store: locks, trace and flags', () => {
     s.getState().locks.clearRange(1, 7, 5);
     expect([4, 5, 6, 7, 8].map((f) => lockedJointAt(s.getState().motion!, f))).toEqual([1, -1, -1, -1, 1]);
     expect(jointFlagsAt(s.getState().motion!, 5, 1)).toBe(KeyFlag.KEY);
-    expect(labels(s).at(-1)).toBe('Unlock frames 5-7');
+    expect(labels(s).at(-1)).toBe('Unlock footL, frames 5-7');
   });
 
   it('trace toggles only the TRACE bit of frames inside the motion', () => {
@@ -576,7 +586,11 @@ describe('document store: locks, trace and flags', () => {
     expect(translationFlagsAt(s.getState().motion!, 6)).toBe(KeyFlag.KEY);
     s.getState().trace.toggle(21);
     s.getState().trace.toggle(-1);
-    expect(labels(s)).toEqual(['Toggle root key', 'Toggle trace key', 'Toggle trace key']);
+    expect(labels(s)).toEqual([
+      'Add user key (root translation, frame 6)',
+      'Add trace key (frame 6)',
+      'Remove trace key (frame 6)',
+    ]);
   });
 
   it('motion flags set and clear bits; the waist joint takes -1..J-1 only', () => {
@@ -694,18 +708,21 @@ describe('document store: history', () => {
     s.getState().keys.toggle(1, 1);
     s.getState().trace.toggle(2);
     s.getState().history.undo();
-    expect(undoLabel(s.getState())).toBe('Toggle key');
-    expect(redoLabel(s.getState())).toBe('Toggle trace key');
+    expect(undoLabel(s.getState())).toBe('Add user key (footL, frame 1)');
+    expect(redoLabel(s.getState())).toBe('Add trace key (frame 2)');
     const e = s.getState().editId;
     s.getState().history.undo();
     expect(s.getState().editId).toBe(e + 1);
     expect(undoLabel(s.getState())).toBeNull();
-    expect(s.getState().future.map((f) => f.label)).toEqual(['Toggle trace key', 'Toggle key']);
+    expect(s.getState().future.map((f) => f.label)).toEqual([
+      'Add trace key (frame 2)',
+      'Add user key (footL, frame 1)',
+    ]);
     s.getState().history.undo(); // nothing left
     expect(s.getState().editId).toBe(e + 1);
     s.getState().history.redo();
-    expect(labels(s)).toEqual(['Toggle key']);
-    expect(redoLabel(s.getState())).toBe('Toggle trace key');
+    expect(labels(s)).toEqual(['Add user key (footL, frame 1)']);
+    expect(redoLabel(s.getState())).toBe('Add trace key (frame 2)');
     s.getState().history.redo();
     s.getState().history.redo(); // nothing left
     expect(redoLabel(s.getState())).toBeNull();
@@ -722,20 +739,20 @@ describe('document store: history', () => {
     s.getState().keys.toggle(1, 3);
     expect(jointFlagsAt(s.getState().motion!, 3, 1)).toBe(KeyFlag.KEY);
     expect(s.getState().dirty).toBe(true);
-    expect(labels(s)).toEqual(['Toggle key']);
+    expect(labels(s)).toEqual(['Add user key (footL, frame 2)']);
     s.getState().history.undo();
     expect(jointFlagsAt(s.getState().motion!, 2, 1)).toBe(KeyFlag.KEY);
-    expect(labels(s)).toEqual(['Toggle key']);
+    expect(labels(s)).toEqual(['Add user key (footL, frame 2)']);
     s.getState().history.redo();
     expect(jointFlagsAt(s.getState().motion!, 3, 1)).toBe(KeyFlag.KEY);
     expect(jointFlagsAt(s.getState().motion!, 2, 1)).toBe(KeyFlag.KEY);
     expect(s.getState().future).toEqual([]);
     s.getState().history.commit();
-    expect(labels(s)).toEqual(['Toggle key', 'Drag']);
+    expect(labels(s)).toEqual(['Add user key (footL, frame 2)', 'Drag']);
     expect(s.getState().transaction).toBeNull();
     s.getState().history.commit(); // no drag: nothing
     s.getState().history.cancel();
-    expect(labels(s)).toEqual(['Toggle key', 'Drag']);
+    expect(labels(s)).toEqual(['Add user key (footL, frame 2)', 'Drag']);
     expect(jointFlagsAt(s.getState().motion!, 3, 1)).toBe(KeyFlag.KEY);
   });
 

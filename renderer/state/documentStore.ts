@@ -83,7 +83,7 @@ function unpack(s: StoredState): EditableState {
 }
 
 interface HistoryEntry {
-  /** What the step did, for the Edit menu ("Undo Toggle key"). */
+  /** What the step did, for the Edit menu ("Undo Add user key (LeftFoot, frame 30)"). */
   label: string;
   state: StoredState;
 }
@@ -394,6 +394,16 @@ export function createDocumentStore(): StoreApi<DocumentState> {
       return joint < m.joints.length && (cur.jointKeyInfo[jointWord(m, frame, joint)] & KeyFlag.KEY) !== 0;
     }
 
+    /** The undo step of a user key edit names what it did and where: "Add user key (LeftFoot, frame 30)". */
+    function keyLabel(adding: boolean, joint: number, frame: number): string {
+      const name = joint < 0 ? 'root translation' : (get().motion?.joints[joint]?.name ?? `joint ${joint}`);
+      return `${adding ? 'Add' : 'Remove'} user key (${name}, frame ${frame})`;
+    }
+
+    function framesLabel(a: number, b: number): string {
+      return a === b ? `frame ${a}` : `frames ${a}-${b}`;
+    }
+
     function clampRange(m: Motion, first: number, last: number): [number, number] {
       const a = Math.max(0, Math.min(m.frameCount, Math.round(Math.min(first, last))));
       const b = Math.max(0, Math.min(m.frameCount, Math.round(Math.max(first, last))));
@@ -448,10 +458,12 @@ export function createDocumentStore(): StoreApi<DocumentState> {
 
       keys: {
         toggle(joint, frame) {
-          edit(joint < 0 ? 'Toggle root key' : 'Toggle key', (cur) => setKey(cur, joint, frame, 'toggle'));
+          const m = get().motion;
+          const adding = !m || !hasKey(editableOf(get()), m, joint, frame);
+          edit(keyLabel(adding, joint, frame), (cur) => setKey(cur, joint, frame, 'toggle'));
         },
         set(joint, frame, on) {
-          edit(on ? 'Add key' : 'Remove key', (cur) => setKey(cur, joint, frame, on));
+          edit(keyLabel(on, joint, frame), (cur) => setKey(cur, joint, frame, on));
         },
         move(joint, frames, delta) {
           const m = get().motion;
@@ -492,7 +504,7 @@ export function createDocumentStore(): StoreApi<DocumentState> {
           for (let f = a; f <= b; f++) {
             for (let j = 0; j < J; j++) {
               if (j !== joint && info[(f * J + j) * 4] & KeyFlag.LOCK) {
-                const frames = a === b ? `frame ${a}` : `frames ${a}-${b}`;
+                const frames = framesLabel(a, b);
                 return {
                   ok: false,
                   // Why, not only what: the format pins one joint per frame (docs/user-guide.md#locks).
@@ -504,7 +516,7 @@ export function createDocumentStore(): StoreApi<DocumentState> {
               }
             }
           }
-          edit(a === b ? `Lock frame ${a}` : `Lock frames ${a}-${b}`, (cur) => {
+          edit(`Lock ${m.joints[joint].name}, ${framesLabel(a, b)}`, (cur) => {
             const arr = cur.jointKeyInfo.slice();
             for (let f = a; f <= b; f++) arr[(f * J + joint) * 4] |= KeyFlag.LOCK;
             return { ...cur, jointKeyInfo: arr };
@@ -516,7 +528,7 @@ export function createDocumentStore(): StoreApi<DocumentState> {
           if (!m || get().readOnly || joint < 0 || joint >= m.joints.length) return;
           const [a, b] = clampRange(m, first, last);
           const J = m.joints.length;
-          edit(`Move lock to ${m.joints[joint].name} (${a === b ? `frame ${a}` : `frames ${a}-${b}`})`, (cur) => {
+          edit(`Move lock to ${m.joints[joint].name} (${framesLabel(a, b)})`, (cur) => {
             const arr = cur.jointKeyInfo.slice();
             for (let f = a; f <= b; f++)
               for (let j = 0; j < J; j++) {
@@ -531,7 +543,7 @@ export function createDocumentStore(): StoreApi<DocumentState> {
           if (!m || joint < 0 || joint >= m.joints.length) return;
           const [a, b] = clampRange(m, first, last);
           const J = m.joints.length;
-          edit(`Unlock frames ${a}-${b}`, (cur) => {
+          edit(`Unlock ${m.joints[joint].name}, ${framesLabel(a, b)}`, (cur) => {
             const arr = cur.jointKeyInfo.slice();
             for (let f = a; f <= b; f++) arr[(f * J + joint) * 4] &= ~KeyFlag.LOCK;
             return { ...cur, jointKeyInfo: arr };
@@ -543,7 +555,8 @@ export function createDocumentStore(): StoreApi<DocumentState> {
         toggle(frame) {
           const m = get().motion;
           if (!m || !inFrames(m, frame)) return;
-          edit('Toggle trace key', (cur) => {
+          const adding = !(m.translationKeyInfo[frame * 4] & KeyFlag.TRACE);
+          edit(`${adding ? 'Add' : 'Remove'} trace key (frame ${frame})`, (cur) => {
             const arr = cur.translationKeyInfo.slice();
             arr[frame * 4] ^= KeyFlag.TRACE;
             return { ...cur, translationKeyInfo: arr };

@@ -5,6 +5,7 @@
  * side by file identity), the app's write policy and the build itself read
  * this one list, so an MSH file can never slip past them.
  */
+import { quoteJson } from '../errors';
 import { mshFilesOf } from '../msh/files';
 import type { ResolvedProject } from './types';
 
@@ -45,4 +46,19 @@ export function projectOutputFiles(
     { path: p.reportPath, key: 'outputs.report', role: 'outputs.report' },
     ...mshOutputFiles(p),
   ];
+}
+
+/**
+ * The extension each output a project names must end in, letter case aside (docs/security.md): a project is a
+ * file people receive, and one naming `"report": "notes.md"` would have a build replace the user's notes. The
+ * MSH files take theirs from the motion names (`.res8`, `.res19`, `.nodes.json`).
+ */
+export const OUTPUT_EXTENSIONS = { 'outputs.mar': '.mar', 'outputs.sar': '.sar', 'outputs.report': '.json' } as const;
+
+/** Why `path` cannot be the file of output `key`, or undefined when its name ends in the key's extension. */
+export function outputNameProblem(key: keyof typeof OUTPUT_EXTENSIONS, path: string): string | undefined {
+  const ext = OUTPUT_EXTENSIONS[key];
+  const name = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+  if (name.length > ext.length && name.toLowerCase().endsWith(ext)) return undefined;
+  return `must name a ${ext} file (a build replaces the file it names), found ${quoteJson(path)}`;
 }

@@ -26,6 +26,7 @@ import {
   TOLERANCE_KEYS,
   parseProject,
 } from './validate';
+import { OUTPUT_EXTENSIONS, outputNameProblem } from './outputs';
 import { MAX_LISTED_PROBLEMS } from '../errors';
 
 describe('project paths', () => {
@@ -171,11 +172,32 @@ describe('parseProject', () => {
   });
 
   it('refuses outputs that overwrite inputs or each other', () => {
-    const p = { ...GOOD, outputs: { mar: 'walk.mtn', sar: 'x.bin', report: 'x.bin' } };
+    const p = {
+      ...GOOD,
+      motions: [{ name: 'walk', mtn: 'odd/walk.mar' }],
+      outputs: { mar: 'odd/walk.mar', sar: 'x.sar', report: 'p.json' },
+    };
     expect(parseProject(JSON.stringify(p), 'p.json').errors.map((e) => e.message)).toEqual([
-      'p.json [PROJECT] (outputs.mar): walk.mtn is the .mtn of motion walk; a build never overwrites its inputs',
-      'p.json [PROJECT] (outputs.report): x.bin is also outputs.sar; each output needs its own file',
+      'p.json [PROJECT] (outputs.mar): odd/walk.mar is the .mtn of motion walk; a build never overwrites its inputs',
+      'p.json [PROJECT] (outputs.report): p.json is the project file; a build never overwrites its inputs',
     ]);
+  });
+
+  it("refuses an output whose name does not end in its kind's extension, so a received project cannot name the user's files", () => {
+    const bad = (outputs: Record<string, string>) =>
+      parseProject(JSON.stringify({ ...GOOD, outputs }), 'p.json').errors.map((e) => e.message);
+    expect(bad({ mar: 'thesis.docx', sar: 'out/s.sar', report: 'notes.md' })).toEqual([
+      'p.json [PROJECT] (outputs.mar): must name a .mar file (a build replaces the file it names), found "thesis.docx"',
+      'p.json [PROJECT] (outputs.report): must name a .json file (a build replaces the file it names), found "notes.md"',
+    ]);
+    expect(bad({ mar: 'out/s.mar', sar: 'out/.sar', report: 'out/r.json/' })).toEqual([
+      'p.json [PROJECT] (outputs.sar): must name a .sar file (a build replaces the file it names), found "out/.sar"',
+      'p.json [PROJECT] (outputs.report): must name a .json file (a build replaces the file it names), found "out/r.json/"',
+    ]);
+    // Letter case aside; the default report is `<mar stem>.report.json`.
+    const ok = parseProject(JSON.stringify({ ...GOOD, outputs: { mar: 'out/S.MAR', sar: 'out/s.Sar' } }), 'p.json');
+    expect(ok.errors).toEqual([]);
+    expect(ok.resolved?.reportPath).toBe('out/S.report.json');
   });
 
   it('refuses an outputs.msh whose files would overwrite an input or another output', () => {
@@ -193,10 +215,10 @@ describe('parseProject', () => {
     const alias = {
       ...GOOD,
       aliases: [{ name: 'walk2', target: 'walk' }],
-      outputs: { ...GOOD.outputs, mar: 'm/walk2.res8', msh: 'm' },
+      outputs: { ...GOOD.outputs, report: 'm/walk2.nodes.json', msh: 'm' },
     };
     expect(parseProject(JSON.stringify(alias), 'p.json').errors.map((e) => e.message)).toEqual([
-      'p.json [PROJECT] (outputs.msh): m/walk2.res8 (outputs.msh walk2.res8) is also outputs.mar; each output needs its own file',
+      'p.json [PROJECT] (outputs.msh): m/walk2.nodes.json (outputs.msh walk2.nodes.json) is also outputs.report; each output needs its own file',
     ]);
     // Apart from the others, the MSH folder is fine.
     expect(parseProject(JSON.stringify({ ...GOOD, outputs: { ...GOOD.outputs, msh: 'm' } }), 'p.json').errors).toEqual(
@@ -267,6 +289,21 @@ describe('parseProject', () => {
     expect(Object.keys(schema.properties.outputs.properties).sort()).toEqual([...OUTPUT_KEYS].sort());
     expect(Object.keys(schema.properties.budget.properties).sort()).toEqual([...BUDGET_KEYS].sort());
     expect(schema.properties.budget.properties.marBytes.maximum).toBe(MAX_BUDGET_BYTES);
+    for (const key of Object.keys(OUTPUT_EXTENSIONS) as (keyof typeof OUTPUT_EXTENSIONS)[]) {
+      const pattern = new RegExp(schema.properties.outputs.properties[key.slice('outputs.'.length) as 'mar'].pattern);
+      for (const path of [
+        'a.mar',
+        'o/S.MAR',
+        'o/.mar',
+        'b.sar',
+        'a\\x.Sar',
+        'r.json',
+        'notes.md',
+        'r.json/',
+        'a.mar.x',
+      ])
+        expect(pattern.test(path), `${key} ${path}`).toBe(outputNameProblem(key, path) === undefined);
+    }
     expect(Object.keys(schema.$defs.alias.properties).sort()).toEqual([...ALIAS_KEYS].sort());
     expect(schema.$defs.alias.required.sort()).toEqual(['name', 'target']);
     expect(schema.$defs.alias.properties.name.pattern).toBe(schema.$defs.motion.properties.name.pattern);

@@ -6,7 +6,7 @@ import { formatStrCode, gvStrCode } from '../strcode';
 import { findExcessiveNesting, nestedTooDeeply } from '../json/nesting';
 import { findJsonSyntaxError } from './jsonPosition';
 import { resolveFrom } from './paths';
-import { projectOutputFiles } from './outputs';
+import { outputNameProblem, projectOutputFiles } from './outputs';
 import { DEFAULT_GAME_FPS } from '../motion/frameRate';
 import { MAX_BUDGET_BYTES } from './budget';
 import type { ActGuyProject, ResolvedAlias, ResolvedMotion, ResolvedProject } from './types';
@@ -318,6 +318,14 @@ function collectProjectProblems(
     const sar = path(json.outputs.sar, 'outputs.sar', true);
     const report = path(json.outputs.report, 'outputs.report', false);
     const msh = path(json.outputs.msh, 'outputs.msh', false);
+    for (const [key, v] of [
+      ['outputs.mar', mar],
+      ['outputs.sar', sar],
+      ['outputs.report', report],
+    ] as const) {
+      const problem = v === undefined ? undefined : outputNameProblem(key, v);
+      if (problem) fail(key, problem);
+    }
     if (msh !== undefined) mshDir = resolveFrom(projectFile, msh);
     if (mar !== undefined) marPath = resolveFrom(projectFile, mar);
     if (sar !== undefined) sarPath = resolveFrom(projectFile, sar);

@@ -1,0 +1,139 @@
+/**
+ * What a first-time user meets at 1280x800, each seen in a cold walk-through of the app:
+ * - with no motion open, every panel says what it is for and how to open one (the timeline was blank), and the
+ *   sound-event banner's "Open walk" button shows its name whole (it was squeezed onto two clipped lines);
+ * - the SE table shows each SE name whole in its field, beside the project list and in the all-panels layout
+ *   ("SE_CLOTH_SWISH" was cut to "SE_CLOTH_S"), without running off the panel's side;
+ * - the project's Budget field shows its hint whole ("none (bytes, (" was all one saw of it);
+ * - a greyed menu item says what it waits for (Save Project, Build Archives…, Undo, Cut Events were greyed with no
+ *   reason);
+ * - the file picker's greyed Open says to choose a file first;
+ * - Tab stays in an open dialog (from the file picker's Cancel it walked into the menu bar behind the backdrop).
+ */
+import { expect, test } from './fixtures';
+import { openSampleProject } from './sev-ui';
+import { clippedControls, waitForDocument } from './ui';
+
+test('at 1280x800 with no motion open, the timeline says how to open one and the .sev banner button is whole', async ({
+  page,
+  saveScreenshot,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await waitForDocument(page);
+  await expect(page.getByTestId('timeline-empty')).toHaveCount(0);
+  await page.getByTestId('menu-file').click();
+  await page.getByTestId('menu-close').click();
+  await expect(page.getByTestId('statusbar')).toHaveText('No motion open');
+
+  const empty = page.getByTestId('timeline-empty');
+  await expect(empty).toContainText('File › Open… (Ctrl+O)');
+  const panel = (await page.getByTestId('timeline').boundingBox())!;
+  const box = (await empty.boundingBox())!;
+  expect(box.y + box.height, 'inside the timeline panel').toBeLessThanOrEqual(panel.y + panel.height);
+
+  const open = page.getByTestId('sev-mismatch').getByTestId('sev-open-motion');
+  await expect(open).toHaveText('Open walk');
+  const cut = await open.evaluate(
+    (el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1 || el.clientHeight > 24,
+  );
+  expect(cut, '"Open walk" on one line, not clipped').toBe(false);
+  await saveScreenshot('first-use-no-motion-1280x800');
+});
+
+test('at 1280x800 the SE table shows whole SE names, with and without a project, and the budget field its hint', async ({
+  page,
+  workspace,
+  electronApp,
+  saveScreenshot,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const table = page.getByTestId('sev-se-table');
+  const overflows = () => table.evaluate((t) => t.parentElement!.scrollWidth > t.parentElement!.clientWidth + 1);
+  // A field's own scroll width is what it draws (the measured-text check alone missed "SE_CLOTH_SWI").
+  const cutNames = () =>
+    table
+      .getByTestId('sev-se-name')
+      .evaluateAll((els) =>
+        (els as HTMLInputElement[]).filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.value),
+      );
+  // Every panel, no project: no SE tables loaded, so no codes beside the names.
+  await waitForDocument(page);
+  await expect(table.getByTestId('sev-se-name')).toHaveCount(3);
+  expect(await clippedControls(page, '[data-testid="sev-se-table"]')).toEqual([]);
+  expect(await cutNames()).toEqual([]);
+  expect(await overflows()).toBe(false);
+  // Project mode: the editor beside the project list, the tables' codes beside the names.
+  await openSampleProject(page, workspace, electronApp);
+  await page.getByTestId('mode-project').click();
+  await expect(table.getByTestId('sev-se-name-code').first()).toHaveText(/^0x/);
+  expect(await clippedControls(page, '[data-testid="sev-se-table"]')).toEqual([]);
+  expect(await cutNames()).toEqual([]);
+  expect(await overflows()).toBe(false);
+  // The Budget field's hint, beside the SE table in the project column, is whole too.
+  const hintCut = await page.getByTestId('project-budget-input').evaluate((el) => {
+    const input = el as HTMLInputElement;
+    const st = getComputedStyle(input);
+    const ctx = document.createElement('canvas').getContext('2d')!;
+    ctx.font = `${st.fontWeight} ${st.fontSize} ${st.fontFamily}`;
+    const room = input.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight);
+    return ctx.measureText(input.placeholder).width > room + 0.5 ? `${input.placeholder} in ${room} px` : null;
+  });
+  expect(hintCut).toBeNull();
+  await saveScreenshot('first-use-se-names-project-1280x800');
+});
+
+test('Tab and Shift+Tab stay inside an open dialog; its greyed Open button says what it waits for', async ({
+  page,
+}) => {
+  await waitForDocument(page);
+  const inPicker = () => page.evaluate(() => !!document.activeElement?.closest('[data-testid="file-picker"]'));
+  const focused = () =>
+    page.evaluate(() => {
+      const a = document.activeElement as HTMLElement | null;
+      return a?.dataset.testid ?? a?.className ?? '';
+    });
+  await page.getByTestId('menu-file').click();
+  await page.getByTestId('menu-open').click();
+  const picker = page.getByTestId('file-picker');
+  await expect(picker).toBeVisible();
+  await expect(picker.getByTestId('picker-ok')).toBeDisabled();
+  await expect(picker.getByTestId('picker-ok')).toHaveAttribute('title', 'Choose a file in the list first');
+  // Filter, the files, Cancel (Open is disabled until a file is chosen), then round to the filter again.
+  const files = await picker.getByTestId('picker-file').count();
+  for (let i = 0; i < files + 4; i++) {
+    await page.keyboard.press('Tab');
+    expect(await inPicker(), `after ${i + 1} Tab`).toBe(true);
+  }
+  await picker.getByTestId('picker-cancel').focus();
+  await page.keyboard.press('Tab');
+  await expect.poll(focused).toBe('picker-filter'); // the filter field
+  await page.keyboard.press('Shift+Tab');
+  await expect.poll(focused).toBe('picker-cancel');
+  // Once a file is chosen, Open runs and needs no note.
+  await picker.getByTestId('picker-file').first().click();
+  await expect(picker.getByTestId('picker-ok')).toBeEnabled();
+  await expect(picker.getByTestId('picker-ok')).not.toHaveAttribute('title');
+  await page.keyboard.press('Escape');
+  await expect(picker).toHaveCount(0);
+});
+
+test('greyed menu items say what they wait for', async ({ page }) => {
+  await waitForDocument(page);
+  const reason = async (menu: string, item: string) => {
+    await page.getByTestId(menu).click();
+    const entry = page.getByTestId(item);
+    await expect(entry).toBeDisabled();
+    const title = await entry.getAttribute('title');
+    await page.keyboard.press('Escape');
+    return title;
+  };
+  expect(await reason('menu-file', 'menu-save-project')).toBe('Open a project first (File › Open Project…)');
+  expect(await reason('menu-file', 'menu-build')).toBe('Open a project first (File › Open Project…)');
+  expect(await reason('menu-edit', 'menu-undo')).toBe('Nothing to undo yet');
+  expect(await reason('menu-events', 'menu-events-cut')).toMatch(/^Select events first/);
+  // An item that can run has no such note.
+  await page.getByTestId('menu-file').click();
+  await expect(page.getByTestId('menu-open')).toBeEnabled();
+  expect(await page.getByTestId('menu-open').getAttribute('title')).toBeNull();
+  await page.keyboard.press('Escape');
+});

@@ -1,0 +1,180 @@
+/**
+ * A project is a file people receive (docs/security.md): one saved into a folder of the user's files must not
+ * have a build replace them. By name, an output must end in its kind's extension (`"report": "notes.md"`,
+ * `"mar": "thesis.docx"` are refused by validation); by content, an existing `.json` is replaced as the report
+ * only when it is a build report (`"report": "package.json"` is refused at the commit). Both through
+ * `actguy build` and the app's Build, every file byte-identical; the normal rebuild over its own report works.
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { hashTree } from './hostileJournalsForTests';
+import { ASSETS } from '../testing/handlerHarness';
+import { inProcessBuild, testProjectHandlers } from '../testing/projectHarness';
+import { buildProject } from './build';
+
+const root = join(__dirname, '..', '..');
+const cli = join(root, 'dist', 'cli', 'actguy.cjs');
+const dirs: string[] = [];
+afterEach(() => {
+  while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
+});
+
+/** A Downloads folder holding the user's files and a received project naming `outputs`. */
+function downloads(outputs: Record<string, string>): { dir: string; project: string; text: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'actguy-received-'));
+  dirs.push(dir);
+  for (const f of ['walk.mtn', 'walk.sev', 'default.sls', 'se_define.h']) copyFileSync(join(ASSETS, f), join(dir, f));
+  writeFileSync(join(dir, 'notes.md'), '# my notes\n');
+  writeFileSync(join(dir, 'thesis.docx'), new Uint8Array([0x50, 0x4b, 3, 4, 1, 2, 3]));
+  writeFileSync(join(dir, 'package.json'), '{\n  "name": "mine",\n  "tool": "actguy build"\n}\n');
+  writeFileSync(join(dir, 'settings.json'), '// a JSONC settings file\n{ "theme": "dark" }\n');
+  const text = JSON.stringify({
+    version: 1,
+    motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev' }],
+    seTables: { sls: 'default.sls', seDefine: 'se_define.h' },
+    outputs,
+  });
+  const project = join(dir, 'p.actguy.json');
+  writeFileSync(project, text);
+  return { dir, project, text };
+}
+
+const named = (key: string, ext: string, found: string) =>
+  `(${key}): must name a ${ext} file (a build replaces the file it names), found "${found}"`;
+const notReport = (file: string) =>
+  `refused to replace ${file}: it is already there and is not an ActGuy build report (those start {"tool": "actguy build"); ` +
+  "move that file away (a damaged report too) or name another file in the project's outputs.report";
+
+const CASES: [string, Record<string, string>, (dir: string) => string][] = [
+  [
+    '"report": "notes.md"',
+    { mar: 's.mar', sar: 's.sar', report: 'notes.md' },
+    () => named('outputs.report', '.json', 'notes.md'),
+  ],
+  ['"mar": "thesis.docx"', { mar: 'thesis.docx', sar: 's.sar' }, () => named('outputs.mar', '.mar', 'thesis.docx')],
+  ['"report": "package.json"', { mar: 's.mar', sar: 's.sar', report: 'package.json' }, () => notReport('package.json')],
+  [
+    '"report": "settings.json"',
+    { mar: 's.mar', sar: 's.sar', report: 'settings.json' },
+    () => notReport('settings.json'),
+  ],
+];
+
+describe('actguy build of a received project', () => {
+  beforeAll(() => {
+    const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    if (b.status !== 0) throw new Error(`CLI build failed: ${b.stderr}`);
+  }, 60_000);
+  const build = (dir: string, ...more: string[]) =>
+    spawnSync(process.execPath, [cli, 'build', 'p.actguy.json', '--quiet', ...more], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+
+  it.each(CASES)(
+    'naming %s exits 1 saying why, every file byte-identical',
+    (_, outputs, message) => {
+      const { dir } = downloads(outputs);
+      const before = hashTree(dir);
+      const r = build(dir);
+      expect(r.status, r.stderr).toBe(1);
+      expect(r.stderr).toContain(message(dir));
+      expect(hashTree(dir)).toEqual(before);
+    },
+    30_000,
+  );
+
+  // With the build cache on: the refusal comes before any work, so not even the cache folder appears.
+  it('rebuilds over its own report, also one cut short or empty; one overwritten entirely is refused until moved away', () => {
+    const { dir } = downloads({ mar: 'out/s.mar', sar: 'out/s.sar' });
+    const report = join(dir, 'out', 's.report.json');
+    expect(build(dir, '--no-cache').status).toBe(0);
+    const r = build(dir, '--no-cache');
+    expect(r.status, r.stderr).toBe(0);
+    writeFileSync(report, readFileSync(report).subarray(0, 40));
+    expect(build(dir, '--no-cache').status).toBe(0);
+    expect(JSON.parse(readFileSync(report, 'utf8')).tool).toBe('actguy build');
+    writeFileSync(report, ''); // an empty file holds nothing to lose
+    expect(build(dir, '--no-cache').status).toBe(0);
+    writeFileSync(report, 'damaged');
+    const before = hashTree(dir);
+    const refused = build(dir, '--no-cache');
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain(notReport('out/s.report.json'));
+    expect(hashTree(dir)).toEqual(before);
+    renameSync(report, `${report}.old`);
+    expect(build(dir, '--no-cache').status).toBe(0);
+    expect(JSON.parse(readFileSync(report, 'utf8')).tool).toBe('actguy build');
+  }, 60_000);
+});
+
+describe('a file put at the report path while the build runs', () => {
+  // Past the check before the build: the commit checks again, under its lock, before it writes anything.
+  const planted = '{"name": "mine"}\n';
+
+  it('is kept by buildProject (actguy build): the commit refuses, nothing is written', async () => {
+    const { dir, project } = downloads({ mar: 's.mar', sar: 's.sar', report: 'mine.json' });
+    const outcome = buildProject(project, {
+      cacheDir: null,
+      onProgress: () => writeFileSync(join(dir, 'mine.json'), planted),
+    });
+    const refused = join(dir, 'mine.json');
+    await expect(outcome).rejects.toThrow(`${notReport(refused)}; nothing was written`);
+    expect(readFileSync(refused, 'utf8')).toBe(planted);
+    expect(readdirSync(dir).filter((f) => /\.(mar|sar)$/.test(f))).toEqual([]);
+  }, 30_000);
+
+  it("is kept by the app's Build: it fails naming the file, nothing is written", async () => {
+    const { dir, project, text } = downloads({ mar: 's.mar', sar: 's.sar', report: 'mine.json' });
+    const refused = join(dir, 'mine.json');
+    const { openPicked, build } = testProjectHandlers({
+      launchBuild: (req, onMessage, onCrash) => {
+        writeFileSync(refused, planted);
+        return inProcessBuild(req, onMessage, onCrash);
+      },
+    });
+    await openPicked(project);
+    const s = await build(project, text);
+    expect(s.state).toBe('failed');
+    expect(s.errors.map((e) => e.message)).toEqual([`${notReport(refused)}; nothing was written`]);
+    expect(readFileSync(refused, 'utf8')).toBe(planted);
+    expect(readdirSync(dir).filter((f) => /\.(mar|sar)$/.test(f))).toEqual([]);
+  }, 30_000);
+});
+
+describe("the app's Build of a received project", () => {
+  it.each(CASES)(
+    'naming %s fails saying why, every file byte-identical',
+    async (_, outputs, message) => {
+      const { dir, project, text } = downloads(outputs);
+      const before = hashTree(dir);
+      const { openPicked, build } = testProjectHandlers();
+      expect(await openPicked(project)).toBe(text);
+      const s = await build(project, text);
+      expect(s.state).toBe('failed');
+      expect(s.errors.map((e) => e.message).join('\n')).toContain(
+        message(dir).replace(/refused to replace (\S+):/, (_m, f: string) => `refused to replace ${join(dir, f)}:`),
+      );
+      expect(hashTree(dir)).toEqual(before);
+    },
+    30_000,
+  );
+
+  it('rebuilds over its own report', async () => {
+    const { dir, project, text } = downloads({ mar: 'out/s.mar', sar: 's.sar' });
+    const { openPicked, build } = testProjectHandlers();
+    const opened = await openPicked(project);
+    expect(opened).toBe(text);
+    expect((await build(project, text)).state).toBe('done');
+    const again = await build(project, text);
+    expect(again.errors).toEqual([]);
+    expect(again.state).toBe('done');
+    expect(JSON.parse(readFileSync(join(dir, 'out', 's.report.json'), 'utf8')).tool).toBe('actguy build');
+  }, 30_000);
+});

@@ -1,0 +1,34 @@
+/**
+ * Tab and Shift+Tab stay inside an open modal dialog ([aria-modal="true"]): from its last control Tab goes back to
+ * its first, from its first Shift+Tab goes to its last, and focus that has left the dialog is brought back. Without
+ * this, Tab from the file picker's Cancel walked into the menu bar and panels behind the dimmed backdrop.
+ */
+const FOCUSABLE =
+  'button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), a[href], [tabindex]:not([tabindex="-1"])';
+
+/** The controls Tab can reach in `dialog`, in document order (hidden ones left out). */
+function focusables(dialog: Element): HTMLElement[] {
+  return Array.from(dialog.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((e) => e.getClientRects().length > 0);
+}
+
+/** Listens on `doc` for Tab while a modal dialog is open; returns the function that stops listening. */
+export function installModalFocusTrap(doc: Document): () => void {
+  const onKey = (e: KeyboardEvent) => {
+    if (e.key !== 'Tab' || e.ctrlKey || e.altKey || e.metaKey) return;
+    const dialogs = doc.querySelectorAll('[aria-modal="true"]');
+    const dialog = dialogs[dialogs.length - 1];
+    if (!dialog) return;
+    const items = focusables(dialog);
+    if (items.length === 0) return;
+    const active = doc.activeElement;
+    const first = items[0];
+    const last = items[items.length - 1];
+    const inside = active !== null && dialog.contains(active);
+    if (!inside || (e.shiftKey ? active === first : active === last)) {
+      e.preventDefault();
+      (e.shiftKey ? last : first).focus();
+    }
+  };
+  doc.addEventListener('keydown', onKey, true);
+  return () => doc.removeEventListener('keydown', onKey, true);
+}
