@@ -12,7 +12,13 @@
 import { existsSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { applyCompressRequest, compressOptionsOfRequest, runCompressRequest } from './compress/apply';
-import { SHARE_MIN_MTN_BYTES, sharesPay, workerCompressor, type PoolCompressor } from './build/compressPool';
+import {
+  mshFitsInShares,
+  SHARE_MIN_MTN_BYTES,
+  sharesPay,
+  workerCompressor,
+  type PoolCompressor,
+} from './build/compressPool';
 import type { MshExportOptions, MshNodeFit } from '../shared/msh/export';
 import { cacheChannelShares, channelsToCompress } from '../shared/compress/compress';
 import type { CompressRequest } from '../shared/compress/request';
@@ -196,10 +202,7 @@ async function mshFitsOnPool(motion: Motion, options: MshExportOptions): Promise
   }
   const compressor = workerCompressor(pool.workerPath, pool.jobs);
   try {
-    const fits = await compressor.mshNodeFits(mtn, options);
-    // Every node exactly once, or this worker fits them.
-    const J = motion.joints.length;
-    return fits && fits.length === J && new Set(fits.map((f) => f.node)).size === J ? fits : null;
+    return await mshFitsInShares(compressor, mtn, options, motion.joints.length);
   } finally {
     await compressor.close();
   }

@@ -122,6 +122,7 @@ export async function buildProject(
   // The verdicts of a cache folder that is already there let prepareBuild skip motion files it read before.
   const remembered = cacheDir === null ? undefined : existingVerdicts(cacheDir, options.stateDir);
   const recorded = recordingReader(readFile, fileStamp, remembered);
+  // The pure pool: with this thread as one of the jobs the short clips' build measured slower (docs/compression.md).
   const compressor = options.compressor ?? compressorFor(options.jobs ?? defaultJobs());
   try {
     let compressed;

@@ -4,7 +4,8 @@
  * compressed motion. The results are placed by archive index, so the .mar,
  * .sar and report are byte-identical whatever the number of jobs and whatever
  * order the workers finish in. `actguy build --jobs N` and the app's build
- * use the same pool.
+ * use the same pool; `actguy export-msh --jobs N` uses it with the CLI's own
+ * thread as the N-th job (workerCompressor's localJob).
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -92,7 +93,8 @@ export interface MotionCompressor {
   /**
    * Starts its workers now rather than at the first motion (a cold build: their start-up, loading the compressor's
    * bundle, then runs while the build's thread reads and checks the inputs): `workers` of them at most (default:
-   * all), counting those already started. Optional: in-process has none.
+   * all: `jobs`, or `jobs - 1` when the calling thread is a job), counting those already started. Optional:
+   * in-process has none.
    */
   start?(workers?: number): void;
   close(): Promise<void>;
@@ -212,6 +214,21 @@ function errorOf(reply: Extract<PoolReply, { ok: false }>): Error {
   return f ? new FormatError(f.kind, f.detail, f.place) : new Error(reply.error.message);
 }
 
+/**
+ * A long motion's MSH node fits from `pool`, one share of the nodes per job (PoolCompressor.mshNodeFits), or null to
+ * fit them on one thread: a share failed, or the fits do not name each of the motion's `nodes` exactly once (the
+ * one-thread fit then reports any error as one thread does).
+ */
+export async function mshFitsInShares(
+  pool: PoolCompressor,
+  mtn: Uint8Array,
+  options: MshExportOptions,
+  nodes: number,
+): Promise<MshNodeFit[] | null> {
+  const fits = await pool.mshNodeFits(mtn, options);
+  return fits && fits.length === nodes && new Set(fits.map((f) => f.node)).size === nodes ? fits : null;
+}
+
 /** Compresses on the calling thread, one motion at a time (--jobs 1, and hosts without the worker bundle). */
 export function inProcessCompressor(): MotionCompressor {
   return {
@@ -268,36 +285,57 @@ export function defaultPoolWorkerPath(): string {
  * A pool of `jobs` worker threads running compressPoolWorker.cjs. Requests
  * queue and go to the first free worker; a worker that dies fails its request
  * and is replaced.
+ *
+ * With `localJob` (`actguy export-msh`), the calling thread is the jobs-th job and `jobs - 1` workers the others: an idle
+ * worker always gets the next request, and this thread takes one only when no worker is free, answers it with
+ * `localJob` (answerPoolRequest: the code a worker runs, so the bytes are the same), then yields to the event loop
+ * (setImmediate) so that the workers' replies and the next dispatches go first (docs/compression.md, "Jobs").
+ * While more is queued than this thread's next request, each worker is also sent its next request in advance, so
+ * that it never waits for this thread to yield.
+ * Never for a thread that must stay responsive (the app's main process or its build worker's progress).
  */
-export function workerCompressor(workerPath: string, jobs: number): PoolCompressor {
+export function workerCompressor(
+  workerPath: string,
+  jobs: number,
+  localJob?: (req: PoolRequest) => PoolReply,
+): PoolCompressor {
   type Pending = { req: PoolRequest; resolve: (r: PoolReply) => void; reject: (e: Error) => void };
   const queue: Pending[] = [];
   const idle: Worker[] = [];
-  const busy = new Map<Worker, Pending>();
+  /** Each busy worker's requests in the order it answers them (two at most, with a local job: see pump). */
+  const busy = new Map<Worker, Pending[]>();
+  const workers = localJob ? jobs - 1 : jobs;
   let live = 0;
   let nextId = 1;
   let closed = false;
+  /** A turn of the local job is scheduled: it will take the head of the queue. */
+  let localDue = false;
+
+  const settle = (p: Pending, reply: PoolReply) => {
+    if (reply.ok) p.resolve(reply);
+    else p.reject(errorOf(reply));
+  };
 
   const spawn = (): Worker => {
     const w = new Worker(workerPath);
     live++;
     w.on('message', (reply: PoolReply) => {
-      const p = busy.get(w);
-      busy.delete(w);
-      idle.push(w);
-      if (p) {
-        if (reply.ok) p.resolve(reply);
-        else p.reject(errorOf(reply));
+      const held = busy.get(w);
+      const p = held?.shift();
+      if (!held?.length) {
+        busy.delete(w);
+        idle.push(w);
       }
+      if (p) settle(p, reply);
       pump();
     });
     const died = (why: string) => {
-      const p = busy.get(w);
+      const held = busy.get(w) ?? [];
       busy.delete(w);
       const i = idle.indexOf(w);
       if (i >= 0) idle.splice(i, 1);
       live--;
-      if (p) p.reject(new Error(`a compression worker stopped: ${why}`));
+      for (const p of held) p.reject(new Error(`a compression worker stopped: ${why}`));
       if (!closed) pump();
     };
     w.on('error', (e) => died(e.message));
@@ -308,18 +346,51 @@ export function workerCompressor(workerPath: string, jobs: number): PoolCompress
     return w;
   };
 
+  /** One request on this thread, then the next turn only after the event loop went round (pump schedules it). */
+  const localTurn = () => {
+    localDue = false;
+    const p = queue.shift(); // none after close(), which empties the queue
+    if (!p) return;
+    let reply: PoolReply;
+    try {
+      reply = localJob!(p.req);
+    } catch (e) {
+      reply = { id: p.req.id, ok: false, error: { message: e instanceof Error ? e.message : String(e) } };
+    }
+    settle(p, reply);
+    pump();
+  };
+
+  const dispatch = (w: Worker, p: Pending) => {
+    const held = busy.get(w);
+    if (held) held.push(p);
+    else busy.set(w, [p]);
+    w.ref();
+    // The MTN bytes are the caller's copy: send without transferring, so a caller may still hash them.
+    w.postMessage(p.req);
+  };
+
   const pump = () => {
     while (queue.length) {
       let w = idle.pop();
       if (!w) {
-        if (live >= jobs) return;
+        // The local job takes the head of the queue at its next turn: a new worker only for what lies beyond it.
+        if (live >= workers || (localJob && queue.length <= 1)) break;
         w = spawn();
       }
-      const p = queue.shift()!;
-      busy.set(w, p);
-      w.ref();
-      // The MTN bytes are the caller's copy: send without transferring, so a caller may still hash them.
-      w.postMessage(p.req);
+      dispatch(w, queue.shift()!);
+    }
+    if (localJob) {
+      // A worker that finishes while this thread runs a request would wait for it to yield: while more than the
+      // local job's next request is queued, each worker holds its next one already (docs/compression.md, "Jobs").
+      for (const [w, held] of busy) {
+        if (queue.length <= 1) break;
+        if (held.length === 1) dispatch(w, queue.shift()!);
+      }
+    }
+    if (localJob && queue.length && !localDue) {
+      localDue = true;
+      setImmediate(localTurn);
     }
     for (const w of idle) w.unref();
   };
@@ -396,9 +467,9 @@ export function workerCompressor(workerPath: string, jobs: number): PoolCompress
     jobs,
     channelShares,
     mshNodeFits,
-    start(workers = jobs) {
+    start(wanted = jobs) {
       if (closed) return;
-      for (let n = live; n < Math.min(jobs, workers); n++) idle.push(spawn());
+      for (let n = live; n < Math.min(workers, wanted); n++) idle.push(spawn());
     },
     compress: async (mtn, options, resampleTo) => {
       const shared = jobs > 1 && sharesPay(mtn.byteLength, options) ? await inShares(mtn, options, resampleTo) : null;
@@ -409,7 +480,7 @@ export function workerCompressor(workerPath: string, jobs: number): PoolCompress
       closed = true;
       const all = [...idle, ...busy.keys()];
       idle.length = 0;
-      for (const [, p] of busy) p.reject(new Error('the build was stopped'));
+      for (const [, held] of busy) for (const p of held) p.reject(new Error('the build was stopped'));
       busy.clear();
       for (const p of queue.splice(0)) p.reject(new Error('the build was stopped'));
       await Promise.all(all.map((w) => w.terminate()));

@@ -14,7 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBundledWorker } from '../compress/buildWorkerForTests';
 import { buildProject } from './build';
 import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
+import { FormatError } from '../../shared/errors';
 import {
+  answerPoolRequest,
   compressMtnBytes,
   inProcessCompressor,
   servePoolRequests,
@@ -116,6 +118,11 @@ describe('parallel builds', () => {
     for (const jobs of [2, 3]) {
       const many = await buildWith(workerCompressor(poolWorker(), jobs));
       many.files.forEach((f, k) => expect(f.equals(one.files[k]), `jobs ${jobs}, file ${k}`).toBe(true));
+      // The CLI's pool: this thread is one of the jobs.
+      const cli = await buildWith(workerCompressor(poolWorker(), jobs, answerPoolRequest));
+      cli.files.forEach((f, k) =>
+        expect(f.equals(one.files[k]), `jobs ${jobs} with this thread, file ${k}`).toBe(true),
+      );
     }
     // Motions are sent largest first; hold the results back so they finish in reverse, then shuffled.
     for (const order of [
@@ -163,6 +170,16 @@ describe('parallel builds', () => {
       for (const jobs of [2, 3]) {
         const many = await outputs(workerCompressor(poolWorker(), jobs));
         many.forEach((f, k) => expect(f.equals(one[k]), `jobs ${jobs}, file ${k}`).toBe(true));
+        // The CLI's pool: one share of each motion on this thread, the others on jobs - 1 workers.
+        const here: number[] = [];
+        const cli = await outputs(
+          workerCompressor(poolWorker(), jobs, (req) => {
+            if (req.share) here.push(req.share.index);
+            return answerPoolRequest(req);
+          }),
+        );
+        expect(here.length, `jobs ${jobs}: shares answered on this thread`).toBeGreaterThan(0);
+        cli.forEach((f, k) => expect(f.equals(one[k]), `jobs ${jobs} with this thread, file ${k}`).toBe(true));
       }
     } finally {
       rmSync(ldir, { recursive: true, force: true });
@@ -199,7 +216,11 @@ describe('parallel builds', () => {
       const reference = planBuild(parsed.resolved!, (path) => new Uint8Array(readFileSync(path)));
       if (!reference.ok) throw new Error(reference.errors.map((e) => e.message).join('\n'));
       const refMar = reference.outputs.find((o) => o.path.endsWith('r.mar'))!.bytes;
-      for (const compressor of [inProcessCompressor(), workerCompressor(poolWorker(), 2)]) {
+      for (const compressor of [
+        inProcessCompressor(),
+        workerCompressor(poolWorker(), 2),
+        workerCompressor(poolWorker(), 2, answerPoolRequest),
+      ]) {
         try {
           const r = await buildProject(projectPath, { compressor, cacheDir: null });
           if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
@@ -327,5 +348,166 @@ describe('parallel builds', () => {
     } finally {
       await pool.close();
     }
+  });
+
+  it("start() in the CLI's pool spawns jobs - 1 threads: this thread is the other job", async () => {
+    const threads = () => readdirSync('/proc/self/task').length;
+    const pool = workerCompressor(poolWorker(), 3, answerPoolRequest);
+    try {
+      const before = threads();
+      pool.start!(1);
+      expect(threads() - before).toBe(1);
+      pool.start!();
+      pool.start!(5);
+      expect(threads() - before).toBe(2);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+/**
+ * The CLI's pool (workerCompressor with a local job) against a stand-in worker that answers at once, or once the
+ * test opens its gate (an Int32Array on a SharedArrayBuffer sent in the request: [opened, requests answered]), so
+ * that which thread takes which request does not depend on timing.
+ */
+describe('the calling thread as one of the jobs', () => {
+  let fakeDir = '';
+  let fakeWorker = '';
+  beforeAll(() => {
+    fakeDir = mkdtempSync(join(tmpdir(), 'actguy-fake-pool-'));
+    fakeWorker = join(fakeDir, 'fakePoolWorker.cjs');
+    writeFileSync(
+      fakeWorker,
+      `const { parentPort } = require('node:worker_threads');
+parentPort.on('message', (req) => {
+  if (req.options.name === 'die') process.exit(3);
+  const gate = req.options.gate;
+  if (gate) while (Atomics.load(gate, 0) === 0) Atomics.wait(gate, 0, 0, 20);
+  parentPort.postMessage({ id: req.id, ok: true, result: { bytes: new Uint8Array(0), by: 'worker ' + req.options.name } });
+  if (gate) { Atomics.add(gate, 1, 1); Atomics.notify(gate, 1); }
+});
+`,
+    );
+  });
+  afterAll(() => rmSync(fakeDir, { recursive: true, force: true }));
+
+  const walk = new Uint8Array(readFileSync(join(ASSETS, 'walk.mtn')));
+  const gateOf = () => new Int32Array(new SharedArrayBuffer(8));
+  const open = (gate: Int32Array) => {
+    Atomics.store(gate, 0, 1);
+    Atomics.notify(gate, 0);
+  };
+  const request = (name: string, gate?: Int32Array) =>
+    ({ name, positionTolerance: 0.5, rotationToleranceDeg: 1, offsetTolerance: 0.5, gate }) as PoolRequest['options'];
+  const by = (r: unknown) => (r as { by: string }).by;
+  /** A local job that records what it ran and answers with a stand-in (or runs `during` first). */
+  const recordingJob = (ran: string[], during?: (req: PoolRequest) => void) => (req: PoolRequest) => {
+    ran.push(req.options.name);
+    during?.(req);
+    return { id: req.id, ok: true as const, result: { by: `here ${req.options.name}` } as never };
+  };
+
+  it('takes a request only when no worker is free; a worker holds its next request and never waits for this thread', async () => {
+    const ran: string[] = [];
+    const gate = gateOf();
+    const pool = workerCompressor(
+      fakeWorker,
+      2,
+      recordingJob(ran, () => {
+        // While this runs, the worker answers a and then b, which it was sent in advance.
+        open(gate);
+        for (let i = 0, n; i < 2 && (n = Atomics.load(gate, 1)) < 2; i++) Atomics.wait(gate, 1, n, 10000);
+      }),
+    );
+    try {
+      // An idle worker gets the request: nothing runs here.
+      pool.start!();
+      expect(by(await pool.compress(walk, request('warm')))).toBe('worker warm');
+      expect(by(await pool.compress(walk, request('alone')))).toBe('worker alone');
+      expect(ran).toEqual([]);
+      // a keeps the worker busy and b waits in its port; c runs here; the worker, free again by the next turn, gets d.
+      const [a, b, c, d] = await Promise.all(
+        ['a', 'b', 'c', 'd'].map((n) => pool.compress(walk, request(n, n === 'a' || n === 'b' ? gate : undefined))),
+      );
+      expect([by(a), by(b), by(c), by(d)]).toEqual(['worker a', 'worker b', 'here c', 'worker d']);
+      expect(ran).toEqual(['c']);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a worker that dies fails only its own request, and a new worker replaces it when this thread is busy', async () => {
+    const ran: string[] = [];
+    const pool = workerCompressor(fakeWorker, 2, recordingJob(ran));
+    try {
+      pool.start!();
+      expect(by(await pool.compress(walk, request('warm')))).toBe('worker warm');
+      await expect(pool.compress(walk, request('die'))).rejects.toThrow('a compression worker stopped: exit code 3');
+      // x waits for this thread's next turn; y comes before it: a fresh worker takes x, this thread y.
+      const [x, y] = await Promise.all([pool.compress(walk, request('x')), pool.compress(walk, request('y'))]);
+      expect([by(x), by(y)]).toEqual(['worker x', 'here y']);
+      expect(ran).toEqual(['y']);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a failing request on this thread rejects only its own promise, with its FormatError kind and place', async () => {
+    const gate = gateOf();
+    const pool = workerCompressor(fakeWorker, 2, answerPoolRequest);
+    try {
+      const a = pool.compress(walk, request('a', gate));
+      const b = pool.compress(walk, request('b', gate));
+      // The worker holds a and b: c and d run here, c on a cut-off file.
+      const c = pool.compress(walk.subarray(0, 40), request('c'));
+      const d = pool.compress(walk, request('d'));
+      const expected = (() => {
+        try {
+          compressMtnBytes(walk.subarray(0, 40), request('c'));
+        } catch (e) {
+          return e as FormatError;
+        }
+        throw new Error('a cut-off MTN compressed');
+      })();
+      const error = await c.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(FormatError);
+      expect({ ...(error as FormatError), message: (error as Error).message }).toEqual({
+        ...expected,
+        message: expected.message,
+      });
+      expect(Buffer.from((await d).bytes).equals(Buffer.from(compressMtnBytes(walk, request('d')).bytes))).toBe(true);
+      open(gate);
+      expect([by(await a), by(await b)]).toEqual(['worker a', 'worker b']);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('close() between two turns of this thread stops it: what was queued is rejected and nothing more runs here', async () => {
+    const ran: string[] = [];
+    const gate = gateOf();
+    const pool = workerCompressor(fakeWorker, 2, recordingJob(ran));
+    const settled = (p: Promise<unknown>) =>
+      p.then(
+        (r) => by(r),
+        (e: Error) => e.message,
+      );
+    const held = ['a', 'b'].map((n) => settled(pool.compress(walk, request(n, gate))));
+    const c = pool.compress(walk, request('c'));
+    const rest = ['d', 'e'].map((n) => settled(pool.compress(walk, request(n))));
+    // The worker holds a and b; c ran here and its turn ended; the next turn is due: the build is stopped now.
+    expect(by(await c)).toBe('here c');
+    open(gate);
+    await pool.close();
+    expect(await Promise.all([...held, ...rest])).toEqual(Array(4).fill('the build was stopped'));
+    // The turn that was due comes and goes without running anything.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(ran).toEqual(['c']);
+    await expect(pool.compress(walk, request('f'))).rejects.toThrow('the compression pool is closed');
   });
 });

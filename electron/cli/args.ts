@@ -87,3 +87,13 @@ export function positiveNumberOption(args: ParsedArgs, name: string, fallback: n
   if (!(v > 0)) throw new UsageError(`--${name} must be > 0, got ${v}`);
   return v;
 }
+
+/** `--jobs N`: a whole number of jobs from 1 to 256, or undefined when not given (the caller's default: the cores). */
+export function jobsOption(args: ParsedArgs): number | undefined {
+  const text = stringOption(args, 'jobs');
+  if (text === undefined) return undefined;
+  const jobs = Number(text);
+  if (!(Number.isInteger(jobs) && jobs >= 1 && jobs <= 256))
+    throw new UsageError(`--jobs needs a whole number from 1 to 256, got ${quoteJson(text)}`);
+  return jobs;
+}

@@ -4,7 +4,7 @@ import type { MotionDone } from '../../build/compressMotions';
 import { printDiagnostics } from '../../build/inputs';
 import { quoteJson } from '../../../shared/errors';
 import { formatEta } from '../../../shared/project/eta';
-import { parseArgs, positiveNumberOption, singlePositional, stringOption, UsageError } from '../args';
+import { jobsOption, parseArgs, positiveNumberOption, singlePositional, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
 import { MAX_BUDGET_BYTES } from '../../../shared/project/budget';
 import type { BuildReportBudget } from '../../../shared/project/plan';
@@ -20,10 +20,7 @@ export const buildCommand: CliCommand = {
   async run(argv) {
     const args = parseArgs(argv, ['o', 'jobs', 'cache', 'cache-max-mb', 'budget'], ['quiet', 'no-cache'], { out: 'o' });
     const quiet = args.options.has('quiet');
-    const jobsText = stringOption(args, 'jobs');
-    const jobs = jobsText === undefined ? undefined : Number(jobsText);
-    if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 1 && jobs <= 256))
-      throw new UsageError(`--jobs needs a whole number from 1 to 256, got ${quoteJson(jobsText)}`);
+    const jobs = jobsOption(args);
     const cacheOption = stringOption(args, 'cache');
     if (cacheOption !== undefined && args.options.has('no-cache'))
       throw new UsageError('--cache and --no-cache contradict each other');

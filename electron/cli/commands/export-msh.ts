@@ -1,22 +1,42 @@
+import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { DEFAULT_TOLERANCES } from '../../../shared/compress/types';
 import { inFile } from '../../../shared/errors';
 import { exportMshFiles, mshFilesOf } from '../../../shared/msh/files';
+import type { MshExportOptions, MshNodeFit } from '../../../shared/msh/export';
 import { readMtn } from '../../../shared/mtn/read';
 import { commitOutputs } from '../../build/commit';
+import {
+  answerPoolRequest,
+  defaultJobs,
+  defaultPoolWorkerPath,
+  mshFitsInShares,
+  SHARE_MIN_MTN_BYTES,
+  workerCompressor,
+} from '../../build/compressPool';
 import { readBytes } from '../../fsutil';
 import { refuseOutputClashes } from '../../pathIdentity';
-import { numberOption, parseArgs, requiredOption, singlePositional, stringOption, UsageError } from '../args';
+import {
+  jobsOption,
+  numberOption,
+  parseArgs,
+  requiredOption,
+  singlePositional,
+  stringOption,
+  UsageError,
+} from '../args';
 import type { CliCommand } from '../command';
 import { jointOverrides } from './compress';
 
 export const exportMshCommand: CliCommand = {
   name: 'export-msh',
-  usage: 'export-msh IN.mtn -o OUT_PREFIX [--pos-tol U] [--rot-tol DEG] [--joint-rot-tol J=DEG,...] [--quiet]',
+  usage:
+    'export-msh IN.mtn -o OUT_PREFIX [--pos-tol U] [--rot-tol DEG] [--joint-rot-tol J=DEG,...] [--jobs N] [--quiet]',
   summary:
-    'export an .mtn as MSH animation: OUT_PREFIX.res8 (key pool), .res19 (frame map) and .nodes.json (per node: name, parent, anim_map_start, fallback_key; resource attributes)',
-  run(argv) {
-    const args = parseArgs(argv, ['o', 'pos-tol', 'rot-tol', 'joint-rot-tol'], ['quiet'], { out: 'o' });
+    'export an .mtn as MSH animation: OUT_PREFIX.res8 (key pool), .res19 (frame map) and .nodes.json (per node: name, parent, anim_map_start, fallback_key; resource attributes); ' +
+    "a long motion's nodes are fitted in N shares (this thread and N-1 worker threads, default: the cores), the same bytes",
+  async run(argv) {
+    const args = parseArgs(argv, ['o', 'pos-tol', 'rot-tol', 'joint-rot-tol', 'jobs'], ['quiet'], { out: 'o' });
     const input = singlePositional(args, 'input .mtn');
     const prefix = requiredOption(args, 'o', 'OUT_PREFIX');
     const tol = (name: string, fallback: number) => {
@@ -27,6 +47,7 @@ export const exportMshCommand: CliCommand = {
     const positionTolerance = tol('pos-tol', DEFAULT_TOLERANCES.positionTolerance);
     const rotationToleranceDeg = tol('rot-tol', DEFAULT_TOLERANCES.rotationToleranceDeg);
     const overrides = jointOverrides(stringOption(args, 'joint-rot-tol'));
+    const jobs = jobsOption(args) ?? defaultJobs();
     const files = mshFilesOf(prefix);
     refuseOutputClashes(
       [{ path: input, role: 'the input' }],
@@ -36,16 +57,19 @@ export const exportMshCommand: CliCommand = {
         { path: files.nodes, role: 'the .nodes.json' },
       ],
     );
-    const motion = inFile(input, () => readMtn(readBytes(input)));
+    const bytes = readBytes(input);
+    const motion = inFile(input, () => readMtn(bytes));
     for (const j of Object.keys(overrides))
       if (Number(j) >= motion.joints.length)
         throw new UsageError(`--joint-rot-tol names joint ${j} but ${input} has ${motion.joints.length} joints`);
+    const options: MshExportOptions = {
+      positionTolerance,
+      rotationToleranceDeg,
+      rotationToleranceOverridesDeg: overrides,
+    };
+    const fits = await fitsInShares(bytes, options, motion.joints.length, jobs);
     const out = inFile(input, () =>
-      exportMshFiles(
-        motion,
-        { positionTolerance, rotationToleranceDeg, rotationToleranceOverridesDeg: overrides },
-        { source: input, baseName: basename(prefix) },
-      ),
+      exportMshFiles(motion, options, { source: input, baseName: basename(prefix) }, fits ?? undefined),
     );
     commitOutputs([
       { path: files.res8, bytes: out.res8 },
@@ -60,3 +84,26 @@ export const exportMshCommand: CliCommand = {
     return 0;
   },
 };
+
+/**
+ * A long motion's node fits in `jobs` shares, one on this thread and the others on worker threads (the pool of
+ * `actguy build`, docs/compression.md "Jobs"), or null to fit every node here: one job, a motion under
+ * SHARE_MIN_MTN_BYTES, no worker bundle beside the CLI, or a share that failed (whose error the one-thread fit
+ * then reports). The files are those of one thread either way.
+ */
+async function fitsInShares(
+  mtn: Uint8Array,
+  options: MshExportOptions,
+  nodes: number,
+  jobs: number,
+): Promise<MshNodeFit[] | null> {
+  const workerPath = defaultPoolWorkerPath();
+  if (jobs < 2 || mtn.byteLength < SHARE_MIN_MTN_BYTES || !existsSync(workerPath)) return null;
+  const pool = workerCompressor(workerPath, jobs, answerPoolRequest);
+  try {
+    pool.start!();
+    return await mshFitsInShares(pool, mtn, options, nodes);
+  } finally {
+    await pool.close();
+  }
+}
