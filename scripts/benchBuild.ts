@@ -7,9 +7,11 @@
  * measured in this one run; nothing here asserts a time.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { listRealBvhSamples } from '../electron/interchange/realBvhSamples';
+import { importBvh } from '../shared/interchange/bvh/import';
 import type { Motion } from '../shared/motion/types';
 import { readMtn } from '../shared/mtn/read';
 import { writeMtn } from '../shared/mtn/write';
@@ -138,12 +140,14 @@ export function generateProject(
 
 /**
  * Writes a project of five long motions into `dir`: the captures whole (at most four), then again at a tighter
- * rotation tolerance. Returns its path and each motion's frame count.
+ * rotation tolerance; the project's rate is the captures' (all at one rate). Returns its path and each motion's frame
+ * count (none without captures).
  */
 export function longProject(dir: string, captures: [string, Motion][]): { path: string; frames: number[] } {
+  mkdirSync(dir, { recursive: true });
   const motions: object[] = [];
   const frames: number[] = [];
-  for (let k = 0; k < 5; k++) {
+  for (let k = 0; k < 5 && captures.length; k++) {
     const m = captures[k % Math.min(4, captures.length)][1];
     const file = `long_${k}.mtn`;
     writeFileSync(join(dir, file), writeMtn(m));
@@ -153,9 +157,60 @@ export function longProject(dir: string, captures: [string, Motion][]): { path: 
   const path = join(dir, 'long.actguy.json');
   writeFileSync(
     path,
-    JSON.stringify({ version: 1, motions, outputs: { mar: 'out/long.mar', sar: 'out/long.sar' } }, null, 1),
+    JSON.stringify(
+      { version: 1, fps: captures[0]?.[1].fps ?? 30, motions, outputs: { mar: 'out/long.mar', sar: 'out/long.sar' } },
+      null,
+      1,
+    ),
   );
   return { path, frames };
+}
+
+/** The Debian assimp-testmodels BVH captures at their own 120 fps (none where the package is not installed). */
+function realCapturesAt120(): [string, Motion][] {
+  return listRealBvhSamples().map((s) => [
+    s.name,
+    importBvh(readFileSync(s.path, 'utf8'), { fps: 120, scale: s.centimetresPerUnit }).motion,
+  ]);
+}
+
+/**
+ * `actguy build --no-cache` of a long-motion project (longProject) with --jobs 1 and --jobs 2, 3 rounds alternating
+ * the order: the lines that print the times, their ratio and the CPU time of each.
+ */
+function longScaling(cli: string, long: { path: string; frames: number[] }, what: string): string[] {
+  if (long.frames.length === 0) return [];
+  const l1: number[] = [],
+    l2: number[] = [],
+    longRatio: number[] = [];
+  const longCpu: Record<number, number[]> = { 1: [], 2: [] };
+  for (let round = 0; round < 3; round++) {
+    const build = (jobs: number) => {
+      const r = timedBuild(cli, long.path, ['--no-cache', '--jobs', String(jobs)], `long motions, jobs ${jobs}`);
+      if (r.cpu !== undefined) longCpu[jobs].push(r.cpu);
+      return r.ms;
+    };
+    const [a, b] =
+      round % 2 === 0
+        ? [build(1), build(2)]
+        : (() => {
+            const y = build(2);
+            return [build(1), y];
+          })();
+    l1.push(a);
+    l2.push(b);
+    longRatio.push(b / a);
+  }
+  const range = (xs: number[]) => `${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}`;
+  return [
+    `Long motions, ${what}: ${long.frames.length} whole captures (${long.frames.join(', ')} frames), --no-cache, 3 rounds (load average ${loadavg()[0].toFixed(1)})`,
+    `  --jobs 1 ${(median(l1) / 1000).toFixed(2)} s, --jobs 2 ${(median(l2) / 1000).toFixed(2)} s   ratio ${median(longRatio).toFixed(3)}x (target: towards 0.55x on 2 cores; rounds ${range(longRatio)})`,
+    ...(longCpu[1].length && longCpu[2].length
+      ? [
+          `  CPU time: --jobs 1 ${median(longCpu[1]).toFixed(2)} s, --jobs 2 ${median(longCpu[2]).toFixed(2)} s (${(median(longCpu[2]) / median(longCpu[1])).toFixed(2)}x the work: each worker compiles the compressor again); both cores busy throughout would give ${(median(longCpu[2]) / 2 / (median(l1) / 1000)).toFixed(3)}x`,
+        ]
+      : []),
+  ];
 }
 
 export async function benchBuild(root: string, extraCaptures: [string, Motion][]): Promise<string[]> {
@@ -239,29 +294,12 @@ export async function benchBuild(root: string, extraCaptures: [string, Motion][]
     cpuLines.push(
       `  this machine: an integer loop takes ${slowdown.alone.toFixed(0)} ms alone and ${slowdown.together.toFixed(0)} ms each with two at once (${(slowdown.together / slowdown.alone).toFixed(2)}x: what two busy threads cost each other here)`,
     );
-    // Five long motions (whole captures; the pool compresses each in shares of its channels, one per job).
-    const long = longProject(dir, captures);
-    const l1: number[] = [],
-      l2: number[] = [],
-      longRatio: number[] = [];
-    const longCpu: Record<number, number[]> = { 1: [], 2: [] };
-    for (let round = 0; round < 3; round++) {
-      const build = (jobs: number) => {
-        const r = timedBuild(cli, long.path, ['--no-cache', '--jobs', String(jobs)], `long motions, jobs ${jobs}`);
-        if (r.cpu !== undefined) longCpu[jobs].push(r.cpu);
-        return r.ms;
-      };
-      const [a, b] =
-        round % 2 === 0
-          ? [build(1), build(2)]
-          : (() => {
-              const y = build(2);
-              return [build(1), y];
-            })();
-      l1.push(a);
-      l2.push(b);
-      longRatio.push(b / a);
-    }
+    // Five long motions (whole captures; the pool compresses each in shares of its channels, one per job), from
+    // the captures at 30 fps, then from the BVH captures at their own 120 fps (four times the frames).
+    const longLines = [
+      ...longScaling(cli, longProject(join(dir, 'long30'), captures), '30 fps'),
+      ...longScaling(cli, longProject(join(dir, 'long120'), realCapturesAt120()), 'the BVH captures at 120 fps'),
+    ];
     return [
       '',
       `Build scaling: ${p.motions.length} real-capture motions (slices of ${captures.map(([n]) => n).join(', ')}; full and half rate; varied tolerances), ${availableParallelism()} cores here`,
@@ -273,13 +311,7 @@ export async function benchBuild(root: string, extraCaptures: [string, Motion][]
       `  --no-cache, --jobs 2          ${(bare2 / 1000).toFixed(2)} s   ratio ${median(bareRatio).toFixed(3)}x of --jobs 1 (no cache written; rounds ${range(bareRatio, 2)})`,
       `  unchanged rebuild (cache)     ${(warm / 1000).toFixed(2)} s   ratio ${median(warmRatio).toFixed(3)}x of the cold build (target <= 0.1x; rounds ${range(warmRatio, 3)})`,
       ...cpuLines,
-      `Long motions: ${long.frames.length} whole captures (${long.frames.join(', ')} frames), --no-cache, 3 rounds (load average ${loadavg()[0].toFixed(1)})`,
-      `  --jobs 1 ${(median(l1) / 1000).toFixed(2)} s, --jobs 2 ${(median(l2) / 1000).toFixed(2)} s   ratio ${median(longRatio).toFixed(3)}x (target: towards 0.55x on 2 cores; rounds ${range(longRatio, 2)})`,
-      ...(longCpu[1].length && longCpu[2].length
-        ? [
-            `  CPU time: --jobs 1 ${median(longCpu[1]).toFixed(2)} s, --jobs 2 ${median(longCpu[2]).toFixed(2)} s (${(median(longCpu[2]) / median(longCpu[1])).toFixed(2)}x the work: each worker compiles the compressor again); both cores busy throughout would give ${(median(longCpu[2]) / 2 / (median(l1) / 1000)).toFixed(3)}x`,
-          ]
-        : []),
+      ...longLines,
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
