@@ -139,6 +139,66 @@ test('the event track names each event beside its marker', async ({ page, worksp
   await saveScreenshot('event-names-1280x800');
 });
 
+test('events on one frame or close frames keep their names readable; a crowded frame counts its events', async ({
+  page,
+  workspace,
+  electronApp,
+  saveScreenshot,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openSampleProject(page, workspace, electronApp);
+  await page.keyboard.press('Control+2');
+  const addAt = async (frame: number, count: number) => {
+    await page.getByTestId('frame-number').fill(String(frame));
+    await page.getByTestId('frame-number').press('Enter');
+    for (let i = 0; i < count; i++) await page.getByTestId('sev-add-event').click();
+  };
+  // Two events on frame 10 (the step at 21 follows), four on frame 62 (more than three name lines fit).
+  await addAt(10, 2);
+  await addAt(62, 4);
+  await expect(page.locator('[data-testid="sev-marker"][data-frame="62"]')).toHaveCount(4);
+  for (const size of [
+    { width: 1280, height: 800 },
+    { width: 1920, height: 1080 },
+  ]) {
+    await page.setViewportSize(size);
+    const clashes = await page.getByTestId('sev-track').evaluate((track) => {
+      const boxes = (sel: string) =>
+        Array.from(track.querySelectorAll<HTMLElement>(sel)).map((el) => ({
+          index: el.dataset.index,
+          r: el.getBoundingClientRect(),
+        }));
+      const markers = boxes('[data-testid="sev-marker"]');
+      const labels = boxes('[data-testid="sev-marker-label"]');
+      const cross = (a: DOMRect, b: DOMRect) =>
+        a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+      return labels.flatMap((l) => [
+        ...labels
+          .filter((o) => o.index !== l.index && cross(o.r, l.r))
+          .map((o) => `label ${l.index} / label ${o.index}`),
+        ...markers
+          .filter((m) => m.index !== l.index && cross(m.r, l.r))
+          .map((m) => `label ${l.index} / marker ${m.index}`),
+      ]);
+    });
+    expect(clashes, `${size.width}x${size.height}`).toEqual([]);
+    // Both events on frame 10 are named, the crowded frame 62 names one and counts the other three.
+    for (const marker of await page.locator('[data-testid="sev-marker"][data-frame="10"]').all())
+      await expect(
+        page.locator(`[data-testid="sev-marker-label"][data-index="${await marker.getAttribute('data-index')}"]`),
+      ).toBeVisible();
+    const crowdedIndexes = await page
+      .locator('[data-testid="sev-marker"][data-frame="62"]')
+      .evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset.index));
+    const crowdedLabels = page
+      .getByTestId('sev-marker-label')
+      .filter({ hasText: / \+3$/ })
+      .and(page.locator(crowdedIndexes.map((i) => `[data-index="${i}"]`).join(',')));
+    await expect(crowdedLabels).toHaveCount(1);
+    await saveScreenshot(`event-names-stacked-${size.width}x${size.height}`);
+  }
+});
+
 test('timeline: the joint filter and the body chains show only those rows; a click on a row selects its joint', async ({
   page,
   saveScreenshot,

@@ -8,6 +8,10 @@
  * - a greyed menu item says what it waits for (Save Project, Build Archives…, Undo, Cut Events were greyed with no
  *   reason);
  * - the file picker's greyed Open says to choose a file first;
+ * - the tuning panel's lock and trace-key lists are reached without scrolling once the sections above are folded
+ *   (each section header folds it, remembered over a reload);
+ * - in the sound-events work mode (no tuning panel) Edit's tuning items (user key, lock, trace key at the playhead)
+ *   are greyed with the reason and their K / L / T keys change nothing (they were offered and ran unseen);
  * - Tab stays in an open dialog (from the file picker's Cancel it walked into the menu bar behind the backdrop).
  */
 import { expect, test } from './fixtures';
@@ -136,4 +140,69 @@ test('greyed menu items say what they wait for', async ({ page }) => {
   await expect(page.getByTestId('menu-open')).toBeEnabled();
   expect(await page.getByTestId('menu-open').getAttribute('title')).toBeNull();
   await page.keyboard.press('Escape');
+});
+
+test('the sound-events work mode greys the tuning edits with a reason, and K / L / T change nothing there', async ({
+  page,
+  saveScreenshot,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await waitForDocument(page);
+  const items = ['menu-toggle-key', 'menu-toggle-lock', 'menu-toggle-trace'];
+  await page.getByTestId('menu-edit').click();
+  for (const id of items) await expect(page.getByTestId(id)).toBeEnabled();
+  await page.keyboard.press('Escape');
+
+  await page.getByTestId('mode-sev').click();
+  await expect(page.getByTestId('mode-sev')).toHaveAttribute('aria-pressed', 'true');
+  await page.getByTestId('menu-edit').click();
+  for (const id of items) {
+    await expect(page.getByTestId(id)).toBeDisabled();
+    await expect(page.getByTestId(id)).toHaveAttribute('title', /^This work mode hides the tuning panel/);
+  }
+  await saveScreenshot('sev-mode-edit-menu-1280x800');
+  await page.keyboard.press('Escape');
+  for (const key of ['k', 'l', 't']) await page.keyboard.press(key);
+  // Nothing was edited: Undo still has nothing to undo.
+  await page.getByTestId('menu-edit').click();
+  await expect(page.getByTestId('menu-undo')).toBeDisabled();
+  await page.keyboard.press('Escape');
+
+  // Back in the full layout the items and keys work again.
+  await page.getByTestId('mode-sev').click();
+  await expect(page.locator('.app')).toHaveAttribute('data-maximized', 'none');
+  await page.keyboard.press('t');
+  await page.getByTestId('menu-edit').click();
+  for (const id of items) await expect(page.getByTestId(id)).toBeEnabled();
+  await expect(page.getByTestId('menu-undo')).toBeEnabled();
+  await page.keyboard.press('Escape');
+});
+
+test('at 1280x800 folding tuning sections brings the lock and trace-key lists into view, remembered over a reload', async ({
+  page,
+  saveScreenshot,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await waitForDocument(page);
+  // The lock list scrolls inside itself: the whole list box, and the whole trace-key list, come into view.
+  const lockList = page.getByTestId('lock-list');
+  const traceList = page.getByTestId('trace-list');
+  await expect(lockList).not.toBeInViewport({ ratio: 1 });
+  await saveScreenshot('tuning-sections-open-1280x800');
+  for (const id of ['compression', 'override', 'flags']) {
+    await page.getByTestId(`tuning-fold-${id}`).click();
+    await expect(page.getByTestId(`tuning-fold-${id}`)).toHaveAttribute('aria-expanded', 'false');
+  }
+  await expect(page.getByTestId('stat-total-keys')).toHaveCount(0);
+  await expect(lockList).toBeInViewport({ ratio: 1 });
+  await expect(traceList).toBeInViewport({ ratio: 1 });
+  await saveScreenshot('tuning-sections-folded-1280x800');
+  await page.reload();
+  // (waitForDocument reads the Compression section's key count, folded here.)
+  await expect(page.getByTestId('doc-name')).toHaveText('walk', { timeout: 30_000 });
+  await expect(page.getByTestId('tuning-fold-flags')).toHaveAttribute('aria-expanded', 'false');
+  await expect(page.getByTestId('trace-list')).toBeInViewport({ ratio: 1 });
+  // A folded section opens again from its header.
+  await page.getByTestId('tuning-fold-compression').click();
+  await expect(page.getByTestId('stat-total-keys')).toBeVisible();
 });

@@ -8,10 +8,22 @@ import { sessionStore } from '../state/sessionStore';
 import { compressionStore } from '../state/compressionStore';
 import { findChannel, userKeyFramesOf } from '../curves/series';
 import { playheadFrame, revealChannelFrame } from './playhead';
+import { panelStates, projectLayoutStore } from '../project/layout';
+
+/**
+ * Whether the tuning edits at the playhead (user key, lock, trace key) are offered: not in a work mode that hides
+ * the tuning panel (sound events, project), where K / L / T would change keys the user cannot see. The Edit menu
+ * greys them with TUNING_EDITS_HIDDEN_REASON and the keys do nothing there.
+ */
+export function tuningEditsShown(): boolean {
+  return panelStates(projectLayoutStore.getState()).tuning !== 'hidden';
+}
+export const TUNING_EDITS_HIDDEN_REASON =
+  'This work mode hides the tuning panel: View › Maximize Tuning or Show All Panels offers these edits';
 
 export function toggleKeyAtPlayhead(): void {
   const doc = documentStore.getState();
-  if (!doc.motion || doc.readOnly) return;
+  if (!doc.motion || doc.readOnly || !tuningEditsShown()) return;
   doc.keys.toggle(sessionStore.getState().selectedJoint, playheadFrame());
 }
 
@@ -63,7 +75,7 @@ export function selectNeighbourJoint(dir: 1 | -1): void {
 export function toggleLockAtPlayhead(): void {
   const doc = documentStore.getState();
   const m = doc.motion;
-  if (!m || doc.readOnly) return;
+  if (!m || doc.readOnly || !tuningEditsShown()) return;
   const joint = sessionStore.getState().selectedJoint;
   const f = playheadFrame();
   if (joint >= 0 && m.jointKeyInfo[(f * m.joints.length + joint) * 4] & KeyFlag.LOCK) {
@@ -76,6 +88,6 @@ export function toggleLockAtPlayhead(): void {
 
 export function toggleTraceAtPlayhead(): void {
   const doc = documentStore.getState();
-  if (!doc.motion || doc.readOnly) return;
+  if (!doc.motion || doc.readOnly || !tuningEditsShown()) return;
   doc.trace.toggle(playheadFrame());
 }

@@ -5,7 +5,12 @@ import { preferencesStore } from '../state/preferencesStore';
 import { sessionStore } from '../state/sessionStore';
 import { cycleSpeed, zoomTimeToFit } from '../app/playhead';
 import { openPath, closeDocument } from '../app/motionFiles';
-import { toggleKeyAtPlayhead, toggleLockAtPlayhead, toggleTraceAtPlayhead } from '../app/keyEdits';
+import {
+  TUNING_EDITS_HIDDEN_REASON,
+  toggleKeyAtPlayhead,
+  toggleLockAtPlayhead,
+  toggleTraceAtPlayhead,
+} from '../app/keyEdits';
 import { getApi } from '../transport';
 import type { MenuCommandId, RecentFile } from '../../shared/ipc';
 import { acceleratorLabel, eventShortcutLabel, primaryShortcut } from '../../shared/shortcuts';
@@ -169,6 +174,13 @@ export function MenuBar() {
       .catch(() => setRecent([]));
   }, [open, documentId]);
 
+  // The tuning edits at the playhead are greyed, with the reason, where the work mode hides the tuning panel.
+  const tuningShown = panels.tuning !== 'hidden';
+  const tuningEdit = (what: string): Pick<Item, 'disabled' | 'why' | 'testid'> => ({
+    disabled: !editable || !tuningShown,
+    why: !tuningShown ? TUNING_EDITS_HIDDEN_REASON : undefined,
+    testid: `menu-toggle-${what}`,
+  });
   // What only the in-page menu has, in the slots of the one menu model (shared/menus.ts).
   const slots: Record<MenuSlot, Entry[]> = {
     openRecent: [],
@@ -181,9 +193,9 @@ export function MenuBar() {
         .map((r) => ({ label: `${r.name}.${r.kind}`, shortcut: 'recent', run: () => void openPath(r.path) })),
     ],
     editEnd: [
-      { label: 'Toggle user key at playhead', shortcut: 'K', run: toggleKeyAtPlayhead, disabled: !editable },
-      { label: 'Toggle lock at playhead', shortcut: 'L', run: toggleLockAtPlayhead, disabled: !editable },
-      { label: 'Toggle trace key at playhead', shortcut: 'T', run: toggleTraceAtPlayhead, disabled: !editable },
+      { label: 'Toggle user key at playhead', shortcut: 'K', run: toggleKeyAtPlayhead, ...tuningEdit('key') },
+      { label: 'Toggle lock at playhead', shortcut: 'L', run: toggleLockAtPlayhead, ...tuningEdit('lock') },
+      { label: 'Toggle trace key at playhead', shortcut: 'T', run: toggleTraceAtPlayhead, ...tuningEdit('trace') },
     ],
     viewStart: [
       {

@@ -8,7 +8,7 @@ import { documentStore } from '../state/documentStore';
 import { sevStore } from './sevStore';
 import { useProject, useSev } from './hooks';
 import { events, revealEvent } from './sevActions';
-import { nameOnFloor, resolveName, stackEvents } from './resolve';
+import { eventLabelRooms, nameOnFloor, resolveName, stackEvents } from './resolve';
 import { playEvent } from './audition';
 import { seColor } from './colors';
 import { WAVEFORM_COLUMNS, requestWaveform, waveformStore } from './waveform';
@@ -18,6 +18,8 @@ import { soundPathOf } from '../project/projectStore';
 /** Marker size and vertical step between events stacked on one frame, CSS px. */
 const MARKER = 11;
 const TRACK_H = 46;
+/** Height (px) of an event's name line (.sev-marker-label). */
+const LABEL_H = 13;
 
 /**
  * The horizontal span of the timeline's time axis in this element's
@@ -220,22 +222,24 @@ export function EventTrack() {
   const stacked = doc ? stackEvents(doc) : [];
   const perFrame = new Map<number, number>();
   for (const s of stacked) perFrame.set(s.frame, Math.max(perFrame.get(s.frame) ?? 0, s.stack + 1));
-  // Each marker's name runs to the right up to the next marker on its level (UE's notify track): the room it has.
-  const labelRoom = new Map<number, number>();
-  {
-    const byLevel = new Map<number, { index: number; x: number }[]>();
-    for (const st of stacked) {
-      const level = byLevel.get(st.stack) ?? [];
-      level.push({ index: st.index, x: toX(st.frame) });
-      byLevel.set(st.stack, level);
-    }
-    for (const level of byLevel.values()) {
-      level.sort((a, b) => a.x - b.x);
-      level.forEach((e, k) =>
-        labelRoom.set(e.index, (k + 1 < level.length ? level[k + 1].x - MARKER : axis.width) - (e.x + MARKER / 2 + 3)),
-      );
-    }
-  }
+  /** The top of an event's marker: centred alone, stacked from the top when its frame has more. */
+  const markerTop = (frame: number, stack: number) => {
+    const n = perFrame.get(frame) ?? 1;
+    const step = Math.min(MARKER + 2, (TRACK_H - MARKER - 4) / Math.max(1, n - 1));
+    return n > 1 ? 3 + stack * step : (TRACK_H - MARKER) / 2;
+  };
+  /** A frame with more events than whole name lines fit names only its first, with the count of the others. */
+  const crowded = (frame: number) => {
+    const n = perFrame.get(frame) ?? 1;
+    return n > 1 && (TRACK_H - MARKER - 4) / (n - 1) < LABEL_H;
+  };
+  // Each marker's name runs to the right up to the next marker its line would cross (UE's notify track).
+  const labelRoom = eventLabelRooms(
+    stacked.map((st) => ({ index: st.index, x: toX(st.frame), top: markerTop(st.frame, st.stack) - 1 })),
+    MARKER,
+    LABEL_H,
+    axis.width,
+  );
 
   return (
     <div
@@ -319,8 +323,6 @@ export function EventTrack() {
           const def = doc.ses.find((d) => d.index === ev.se);
           const name = def ? nameOnFloor(def, floor) : `SE ${ev.se}?`;
           const r = resolveName(table, name);
-          const n = perFrame.get(frame) ?? 1;
-          const step = Math.min(MARKER + 2, (TRACK_H - MARKER - 4) / Math.max(1, n - 1));
           const x = toX(frame);
           if (x < axis.left - MARKER || x > axis.width) return null;
           const joint =
@@ -344,7 +346,7 @@ export function EventTrack() {
               data-out-of-range={outOfRange || undefined}
               style={{
                 left: x - MARKER / 2,
-                top: n > 1 ? 3 + stack * step : (TRACK_H - MARKER) / 2,
+                top: markerTop(frame, stack),
                 background: seColor(ev.se),
               }}
               title={`frame ${frame} · SE ${ev.se} ${name}${r.codeText ? ` (${r.codeText})` : ''} · ${joint}${ev.comments.trailing ? `\n#${ev.comments.trailing}` : ''}${r.error ? `\n${r.error}` : ''}${outOfRange ? `\n${outOfRange}: the build refuses this event` : ''}\nDrag to move · Ctrl+click: add to the selection · Delete removes · click plays`}
@@ -370,23 +372,23 @@ export function EventTrack() {
           const room = labelRoom.get(index) ?? 0;
           const x = toX(frame);
           if (room < 24 || x < axis.left || x > axis.width) return null;
-          const ev = doc.events[index];
-          const def = doc.ses.find((d) => d.index === ev.se);
-          const n = perFrame.get(frame) ?? 1;
-          const step = Math.min(MARKER + 2, (TRACK_H - MARKER - 4) / Math.max(1, n - 1));
+          const nameOf = (i: number) => {
+            const ev = doc.events[i];
+            const def = doc.ses.find((d) => d.index === ev.se);
+            return def ? nameOnFloor(def, floor) : `SE ${ev.se}?`;
+          };
+          // A crowded frame names its first event and counts the others (each marker's tooltip names its own).
+          const more = crowded(frame) ? (perFrame.get(frame) ?? 1) - 1 : 0;
+          if (more > 0 && stack > 0) return null;
           return (
             <span
               key={`label${index}`}
               className={`sev-marker-label${selection.includes(index) ? ' selected' : ''}`}
               data-testid="sev-marker-label"
               data-index={index}
-              style={{
-                left: x + MARKER / 2 + 3,
-                top: (n > 1 ? 3 + stack * step : (TRACK_H - MARKER) / 2) - 1,
-                maxWidth: room,
-              }}
+              style={{ left: x + MARKER / 2 + 3, top: markerTop(frame, stack) - 1, maxWidth: room }}
             >
-              {def ? nameOnFloor(def, floor) : `SE ${ev.se}?`}
+              {more > 0 ? `${nameOf(index)} +${more}` : nameOf(index)}
             </span>
           );
         })}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSls } from '../../shared/se-tables/sls';
 import { mergeSeTables } from '../../shared/se-tables/table';
 import { parseSevStrict } from '../../shared/sev/parse';
-import { nameOnFloor, resolveName, stackEvents, unknownNames } from './resolve';
+import { eventLabelRooms, nameOnFloor, resolveName, stackEvents, unknownNames } from './resolve';
 
 const table = mergeSeTables([parseSls('SE_A 0x10\nSE_B = 17\nSE_A_WET 0x20\n', 'default.sls')]).table;
 
@@ -30,5 +30,21 @@ describe('SEV editor resolution', () => {
       [4, 1],
       [4, 2],
     ]);
+  });
+
+  it("cuts an event's name at the next marker its line crosses, on any stack level", () => {
+    // A alone at x 100, two events stacked at x 130 (lines at 2 and 15), C alone at x 300 (line at 16).
+    const places = [
+      { index: 0, x: 100, top: 16 },
+      { index: 1, x: 130, top: 2 },
+      { index: 2, x: 130, top: 15 },
+      { index: 3, x: 300, top: 16 },
+    ];
+    const rooms = eventLabelRooms(places, 11, 13, 1000);
+    const start = (x: number) => x + 5.5 + 3;
+    expect(rooms.get(0)).toBe(130 - 11 - start(100)); // stops at the lower stacked marker
+    expect(rooms.get(1)).toBe(1000 - start(130)); // the top line is free to the end
+    expect(rooms.get(2)).toBe(300 - 11 - start(130)); // stops at C, whose line it crosses
+    expect(rooms.get(3)).toBe(1000 - start(300));
   });
 });

@@ -69,3 +69,37 @@ export function stackEvents(doc: SevDocument): { index: number; frame: number; s
     return { index, frame: e.frame, stack };
   });
 }
+
+/** An event's marker on the event row: its centre x and the top of its name's line (px). */
+export interface MarkerPlace {
+  index: number;
+  x: number;
+  top: number;
+}
+
+/**
+ * The room (px) each event's name has to the right of its marker on the event row: up to the next marker whose
+ * line it would cross, on any stack level (a lone event's name sits between the lines of a stacked frame, so a
+ * name cut only at the next marker of its own level ran over the names of the frames after it), else to `width`.
+ */
+export function eventLabelRooms(
+  places: readonly MarkerPlace[],
+  marker: number,
+  lineHeight: number,
+  width: number,
+): Map<number, number> {
+  const sorted = [...places].sort((a, b) => a.x - b.x);
+  const rooms = new Map<number, number>();
+  sorted.forEach((p, k) => {
+    let end = width;
+    for (let j = k + 1; j < sorted.length; j++) {
+      const o = sorted[j];
+      if (o.x > p.x && Math.abs(o.top - p.top) < lineHeight) {
+        end = o.x - marker;
+        break;
+      }
+    }
+    rooms.set(p.index, end - (p.x + marker / 2 + 3));
+  });
+  return rooms;
+}

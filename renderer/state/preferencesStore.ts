@@ -34,6 +34,8 @@ export interface PreferencesState {
   timelineGrouped: boolean;
   /** The chain groups folded to their header row (renderer/timeline/jointFilter.ts CHAIN_GROUPS). */
   timelineFolded: string[];
+  /** The tuning panel's sections folded to their header (renderer/tuner/TuningPanel.tsx TUNING_SECTIONS). */
+  tuningFolded: string[];
   /** Panel sizes in CSS px (resizable splits). */
   layout: { tuningWidth: number; curvesHeight: number; timelineHeight: number };
 
@@ -92,6 +94,7 @@ export function createPreferencesStore() {
         defaultTolerances: { ...DEFAULT_TOLERANCES },
         timelineGrouped: false,
         timelineFolded: [],
+        tuningFolded: [],
         layout: { tuningWidth: 330, curvesHeight: 300, timelineHeight: 260 },
         set(patch) {
           set(patch);

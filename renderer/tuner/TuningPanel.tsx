@@ -1,8 +1,8 @@
 import { JointSelect } from '../components/JointSelect';
-import { useState, useEffect, useRef } from 'react';
+import { useState, useEffect, useRef, type ReactNode } from 'react';
 import { MotionFlag } from '../../shared/motion/types';
 import type { ChannelReport } from '../../shared/compress/types';
-import { useCompression, useDocument, useSession } from '../state/hooks';
+import { useCompression, useDocument, usePreferences, useSession } from '../state/hooks';
 import { documentStore } from '../state/documentStore';
 import { CompressorReadout, CompressorSettings } from './CompressorSettings';
 import { preferencesStore } from '../state/preferencesStore';
@@ -370,6 +370,35 @@ function ChannelTable() {
   );
 }
 
+/**
+ * A section of the tuning panel whose header folds it to that one line, so a short window reaches the sections
+ * below without scrolling; which sections are folded is remembered (preferences).
+ */
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  const folded = usePreferences((p) => p.tuningFolded.includes(id));
+  const toggle = () => {
+    const all = preferencesStore.getState().tuningFolded;
+    preferencesStore.getState().set({ tuningFolded: folded ? all.filter((s) => s !== id) : [...all, id] });
+  };
+  return (
+    <section className="tuning-section" data-testid={`tuning-section-${id}`}>
+      <h3>
+        <button
+          type="button"
+          className="tuning-fold"
+          aria-expanded={!folded}
+          data-testid={`tuning-fold-${id}`}
+          title={folded ? 'Show this section' : 'Fold this section to its header (remembered)'}
+          onClick={toggle}
+        >
+          <span aria-hidden="true">{folded ? '▸' : '▾'}</span> {title}
+        </button>
+      </h3>
+      {!folded && children}
+    </section>
+  );
+}
+
 /** Tolerances, overrides, motion flags and live compression stats. */
 export function TuningPanel() {
   const disabled = useDocument((d) => !d.motion || d.readOnly);
@@ -409,17 +438,22 @@ export function TuningPanel() {
           Use as defaults for new motions
         </button>
         <CompressorSettings disabled={disabled} />
-        <h3>Compression</h3>
-        <Stats />
-        <CompressorReadout />
-        <h3>Rotation override (selected joint)</h3>
-        <OverrideEditor disabled={disabled} />
-        <h3>Motion flags</h3>
-        <FlagsEditor disabled={disabled} />
-        <h3>Locks &amp; trace keys</h3>
-        <LocksList disabled={disabled} />
-        <h3>Channels</h3>
-        <ChannelTable />
+        <Section id="compression" title="Compression">
+          <Stats />
+          <CompressorReadout />
+        </Section>
+        <Section id="override" title="Rotation override (selected joint)">
+          <OverrideEditor disabled={disabled} />
+        </Section>
+        <Section id="flags" title="Motion flags">
+          <FlagsEditor disabled={disabled} />
+        </Section>
+        <Section id="locks" title="Locks & trace keys">
+          <LocksList disabled={disabled} />
+        </Section>
+        <Section id="channels" title="Channels">
+          <ChannelTable />
+        </Section>
       </div>
     </aside>
   );
