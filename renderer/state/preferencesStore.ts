@@ -5,7 +5,7 @@ import { createStore } from 'zustand/vanilla';
 import { persist, createJSONStorage, type StateStorage } from 'zustand/middleware';
 import { DEFAULT_TOLERANCES } from '../../shared/compress/types';
 import type { Tolerances } from './documentStore';
-import type { EulerOrder } from '../math/euler';
+import { EULER_ORDERS, type EulerOrder } from '../math/euler';
 
 export interface PreferencesState {
   /** Playback speed multiplier (1 = the motion's fps). */
@@ -75,6 +75,75 @@ function safeStorage(): StateStorage {
 
 export const PLAYBACK_SPEEDS = [0.1, 0.25, 0.5, 1, 2, 4] as const;
 
+type Preferences = Omit<PreferencesState, 'set'>;
+
+const isFiniteAtLeast = (v: unknown, min: number): v is number =>
+  typeof v === 'number' && Number.isFinite(v) && v >= min;
+
+/** Tolerances as stored, when every value is one the compressor takes (checkTolerances); else undefined. */
+function storedTolerances(v: unknown): Tolerances | undefined {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
+  const t = v as Record<string, unknown>;
+  if (![t.positionTolerance, t.rotationToleranceDeg, t.offsetTolerance].every((x) => isFiniteAtLeast(x, 0)))
+    return undefined;
+  if (t.method !== undefined && t.method !== 'classic' && t.method !== 'refined') return undefined;
+  if ([t.objectTolerance, t.shell].some((x) => x !== undefined && !(isFiniteAtLeast(x, 0) && x > 0))) return undefined;
+  return {
+    positionTolerance: t.positionTolerance as number,
+    rotationToleranceDeg: t.rotationToleranceDeg as number,
+    offsetTolerance: t.offsetTolerance as number,
+    ...(t.method !== undefined ? { method: t.method as Tolerances['method'] } : {}),
+    ...(t.objectTolerance !== undefined ? { objectTolerance: t.objectTolerance as number } : {}),
+    ...(t.shell !== undefined ? { shell: t.shell as number } : {}),
+  };
+}
+
+/**
+ * The preferences read back from storage, each value checked against its kind: what localStorage holds is input
+ * (another version of the app, a hand edit, a damaged profile), and one wrong type there (a `null` list, a string
+ * width) would break every start. A value that does not fit keeps the current (default) one; unknown keys are
+ * dropped.
+ */
+export function mergeStoredPreferences(stored: unknown, current: PreferencesState): PreferencesState {
+  if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return current;
+  const s = stored as Record<string, unknown>;
+  const out: Preferences & { set: PreferencesState['set'] } = { ...current };
+  const booleans = [
+    'loop',
+    'showSource',
+    'showDecoded',
+    'showError',
+    'curveNormalize',
+    'showTrajectory',
+    'showTrace',
+    'showGhost',
+    'showOnionSkin',
+    'followCamera',
+    'timelineGrouped',
+  ] as const;
+  for (const k of booleans) if (typeof s[k] === 'boolean') out[k] = s[k] as boolean;
+  if ((PLAYBACK_SPEEDS as readonly unknown[]).includes(s.playbackSpeed)) out.playbackSpeed = s.playbackSpeed as number;
+  if (s.eulerOrder === 'auto' || (EULER_ORDERS as readonly unknown[]).includes(s.eulerOrder))
+    out.eulerOrder = s.eulerOrder as PreferencesState['eulerOrder'];
+  const tolerances = storedTolerances(s.defaultTolerances);
+  if (tolerances) out.defaultTolerances = tolerances;
+  for (const k of ['timelineFolded', 'tuningFolded'] as const) {
+    const v = s[k];
+    if (Array.isArray(v) && v.length <= 64 && v.every((x) => typeof x === 'string' && x.length <= 64))
+      out[k] = [...new Set(v as string[])];
+  }
+  const layout = s.layout as Record<string, unknown> | null | undefined;
+  if (typeof layout === 'object' && layout !== null) {
+    const size = (v: unknown, fallback: number) => (isFiniteAtLeast(v, 0) && v <= 100_000 ? v : fallback);
+    out.layout = {
+      tuningWidth: size(layout.tuningWidth, current.layout.tuningWidth),
+      curvesHeight: size(layout.curvesHeight, current.layout.curvesHeight),
+      timelineHeight: size(layout.timelineHeight, current.layout.timelineHeight),
+    };
+  }
+  return out;
+}
+
 export function createPreferencesStore() {
   return createStore<PreferencesState>()(
     persist(
@@ -105,6 +174,7 @@ export function createPreferencesStore() {
         version: 1,
         storage: createJSONStorage(safeStorage),
         partialize: ({ set: _set, ...rest }) => rest,
+        merge: mergeStoredPreferences,
       },
     ),
   );

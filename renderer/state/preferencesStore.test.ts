@@ -1,0 +1,107 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createPreferencesStore, mergeStoredPreferences } from './preferencesStore';
+
+/** A localStorage stand-in holding `items`, installed for one store's creation (the store reads it when created). */
+function withStorage(items: Record<string, string>) {
+  const map = new Map(Object.entries(items));
+  (globalThis as { localStorage?: unknown }).localStorage = {
+    getItem: (k: string) => map.get(k) ?? null,
+    setItem: (k: string, v: string) => void map.set(k, v),
+    removeItem: (k: string) => void map.delete(k),
+  };
+  return map;
+}
+
+afterEach(() => {
+  delete (globalThis as { localStorage?: unknown }).localStorage;
+});
+
+describe('preferences read back from storage', () => {
+  const defaults = () => createPreferencesStore().getState();
+
+  it('keeps every stored value of the right kind', () => {
+    withStorage({
+      'actguy.preferences': JSON.stringify({
+        state: {
+          playbackSpeed: 0.25,
+          loop: false,
+          eulerOrder: 'ZYX',
+          tuningFolded: ['flags', 'locks'],
+          timelineFolded: ['arms'],
+          defaultTolerances: {
+            positionTolerance: 0.1,
+            rotationToleranceDeg: 0.2,
+            offsetTolerance: 0.3,
+            method: 'classic',
+          },
+          layout: { tuningWidth: 400, curvesHeight: 250, timelineHeight: 200 },
+        },
+        version: 1,
+      }),
+    });
+    const p = createPreferencesStore().getState();
+    expect(p.playbackSpeed).toBe(0.25);
+    expect(p.loop).toBe(false);
+    expect(p.eulerOrder).toBe('ZYX');
+    expect(p.tuningFolded).toEqual(['flags', 'locks']);
+    expect(p.timelineFolded).toEqual(['arms']);
+    expect(p.defaultTolerances).toEqual({
+      positionTolerance: 0.1,
+      rotationToleranceDeg: 0.2,
+      offsetTolerance: 0.3,
+      method: 'classic',
+    });
+    expect(p.layout).toEqual({ tuningWidth: 400, curvesHeight: 250, timelineHeight: 200 });
+  });
+
+  it('a stored value of the wrong kind keeps the default, so one bad entry cannot break every start', () => {
+    withStorage({
+      'actguy.preferences': JSON.stringify({
+        state: {
+          playbackSpeed: 1e308,
+          loop: 'yes',
+          eulerOrder: 'QQQ',
+          tuningFolded: null,
+          timelineFolded: { 0: 'arms' },
+          defaultTolerances: { positionTolerance: -1, rotationToleranceDeg: 0.5, offsetTolerance: 0.5 },
+          layout: { tuningWidth: 'wide', curvesHeight: null, timelineHeight: 200 },
+          injected: 'x',
+        },
+        version: 1,
+      }),
+    });
+    const d = defaults();
+    const p = createPreferencesStore().getState();
+    expect(p.playbackSpeed).toBe(d.playbackSpeed);
+    expect(p.loop).toBe(d.loop);
+    expect(p.eulerOrder).toBe(d.eulerOrder);
+    expect(p.tuningFolded).toEqual([]);
+    expect(p.timelineFolded).toEqual([]);
+    expect(p.defaultTolerances).toEqual(d.defaultTolerances);
+    expect(p.layout).toEqual({ ...d.layout, timelineHeight: 200 });
+    expect('injected' in p).toBe(false);
+    // The folds the panel then makes work on the default list.
+    p.set({ tuningFolded: [...p.tuningFolded, 'flags'] });
+  });
+
+  it('storage that does not parse keeps every default (the store is still made)', () => {
+    withStorage({ 'actguy.preferences': '{"state": {"loop": fal' });
+    const p = createPreferencesStore().getState();
+    expect(p.loop).toBe(defaults().loop);
+  });
+
+  it('a stored state that is not an object keeps every default', () => {
+    const d = defaults();
+    for (const stored of [null, 7, 'x', [1, 2]]) {
+      const p = mergeStoredPreferences(stored, d);
+      expect(p).toEqual(d);
+    }
+  });
+
+  it('a long or odd folded list is refused, repeats dropped', () => {
+    const d = defaults();
+    expect(mergeStoredPreferences({ tuningFolded: Array(65).fill('a') }, d).tuningFolded).toEqual([]);
+    expect(mergeStoredPreferences({ tuningFolded: ['a', 3] }, d).tuningFolded).toEqual([]);
+    expect(mergeStoredPreferences({ tuningFolded: ['a', 'a', 'b'] }, d).tuningFolded).toEqual(['a', 'b']);
+  });
+});
