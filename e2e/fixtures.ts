@@ -145,10 +145,16 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     rmSync(dir, { recursive: true, force: true });
   },
 
-  server: async ({ appMode, workspace }, use) => {
+  server: async ({ appMode, workspace }, use, testInfo) => {
     if (appMode !== 'loopback') return use(null);
     const { child, handle } = await startLoopbackChild(workspace.dir);
+    // What the server printed (an uncaught error, a crash) goes with a failed test's report.
+    let log = '';
+    child.stderr!.on('data', (c: Buffer) => (log = (log + c.toString()).slice(-64 * 1024)));
+    child.once('exit', (code, signal) => (log += `\n[the loopback server exited: code ${code}, signal ${signal}]\n`));
     await use(handle);
+    if (testInfo.status !== testInfo.expectedStatus && log)
+      await testInfo.attach('loopback-server-stderr', { body: log, contentType: 'text/plain' });
     await stopChild(child);
   },
 
