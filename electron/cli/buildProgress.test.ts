@@ -22,6 +22,7 @@ const motions: MotionDone[] = [
 
 describe('build progress', () => {
   // A fake clock that stands still unless a test moves it: every motion below finishes at the same instant.
+  const clock = () => Date.now();
   beforeEach(() => {
     vi.useFakeTimers();
   });
@@ -43,7 +44,7 @@ describe('build progress', () => {
 
   it('one live line with a bar on a terminal, redrawn per motion and ended with a newline', () => {
     const writes: string[] = [];
-    const p = progressPrinter(true, (s) => writes.push(s));
+    const p = progressPrinter(true, (s) => writes.push(s), clock);
     for (const m of motions) {
       p.motion(m);
       vi.advanceTimersByTime(PROGRESS_FLUSH_MS);
@@ -59,7 +60,7 @@ describe('build progress', () => {
 
   it('plain lines that come at once go out in one write; held lines are written by a timer, and the last motion at once', () => {
     const writes: string[] = [];
-    const p = progressPrinter(false, (s) => writes.push(s));
+    const p = progressPrinter(false, (s) => writes.push(s), clock);
     const many: MotionDone[] = Array.from({ length: 6 }, (_, k) => ({
       ...motions[0],
       index: k,
@@ -88,7 +89,7 @@ describe('build progress', () => {
 
   it('the live line is redrawn at most once an interval, with its latest state; end writes what is held', () => {
     const writes: string[] = [];
-    const p = progressPrinter(true, (s) => writes.push(s));
+    const p = progressPrinter(true, (s) => writes.push(s), clock);
     const four: MotionDone[] = Array.from({ length: 3 }, (_, k) => ({
       ...motions[0],
       index: k,

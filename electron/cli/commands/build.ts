@@ -112,7 +112,8 @@ export function budgetLines(b: BuildReportBudget): string[] {
 export function progressPrinter(
   tty: boolean,
   write: (s: string) => void = (s) => process.stdout.write(s),
-  now: () => number = Date.now,
+  /** A monotonic clock in ms (a wall clock set back would hold the lines until the end). */
+  now: () => number = () => performance.now(),
 ): { motion: (m: MotionDone) => void; end: () => void } {
   let drawn = false;
   /** What is not written yet: plain lines, or the live line's latest state. */
