@@ -81,6 +81,13 @@ export function sortDiagnostics(list: readonly FormatError[]): FormatError[] {
 
 /** Prints warnings, then errors (one per line, sorted by file and place) to stderr, the way compilers do. */
 export function printDiagnostics(errors: readonly FormatError[], warnings: readonly FormatError[] = []): void {
-  for (const w of sortDiagnostics(warnings)) console.error(`warning: ${w.message}`);
-  for (const e of sortDiagnostics(errors)) console.error(e.message);
+  for (const line of diagnosticLines(errors, warnings)) console.error(line);
+}
+
+/** The lines printDiagnostics prints, for a caller that writes them at once. */
+export function diagnosticLines(errors: readonly FormatError[], warnings: readonly FormatError[] = []): string[] {
+  return [
+    ...sortDiagnostics(warnings).map((w) => `warning: ${w.message}`),
+    ...sortDiagnostics(errors).map((e) => e.message),
+  ];
 }

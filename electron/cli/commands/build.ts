@@ -1,7 +1,7 @@
-import { buildProject } from '../../build/build';
+import { buildProject, type ProjectBuildOutcome } from '../../build/build';
 import { DEFAULT_CACHE_MAX_BYTES } from '../../build/buildCache';
 import type { MotionDone } from '../../build/compressMotions';
-import { printDiagnostics } from '../../build/inputs';
+import { diagnosticLines, printDiagnostics } from '../../build/inputs';
 import { quoteJson } from '../../../shared/errors';
 import { formatEta } from '../../../shared/project/eta';
 import { jobsOption, parseArgs, positiveNumberOption, singlePositional, stringOption, UsageError } from '../args';
@@ -37,24 +37,29 @@ export const buildCommand: CliCommand = {
         `--budget needs a whole number of bytes from 1 to ${MAX_BUDGET_BYTES}, got ${quoteJson(budgetText)}`,
       );
     const progress = quiet ? undefined : progressPrinter(Boolean(process.stdout.isTTY));
-    const outcome = await buildProject(singlePositional(args, 'project file'), {
-      outDir: stringOption(args, 'o'),
-      jobs,
-      cacheDir: args.options.has('no-cache') ? null : cacheOption,
-      cacheMaxBytes,
-      onProgress: progress?.motion,
-      budgetBytes,
-    });
-    progress?.end();
+    let outcome;
+    try {
+      outcome = await buildProject(singlePositional(args, 'project file'), {
+        outDir: stringOption(args, 'o'),
+        jobs,
+        cacheDir: args.options.has('no-cache') ? null : cacheOption,
+        cacheMaxBytes,
+        onProgress: progress?.motion,
+        budgetBytes,
+      });
+    } finally {
+      // What the build finished before it stopped is printed whatever stopped it.
+      progress?.end();
+    }
     if (!outcome.ok) {
       printDiagnostics(outcome.errors, outcome.warnings);
       console.error(`${outcome.errors.length} error${outcome.errors.length === 1 ? '' : 's'}; nothing was written`);
       return 1;
     }
-    printDiagnostics([], outcome.warnings);
-    for (const n of outcome.notes) console.error(`note: ${n}`);
-    if (outcome.cache?.unusable) console.error(`note: the build cache was not used: ${outcome.cache.unusable}`);
-    for (const w of outcome.report.warnings.slice(outcome.warnings.length)) console.error(`warning: ${w}`);
+    // One write for all of them: a build that resamples a third of 1,000 motions warns about each, and a write per
+    // line was a few percent of a rebuild's CPU time with stderr a pipe (docs/cache.md).
+    const lines = builtMessages(outcome);
+    if (lines.length) console.error(lines.join('\n'));
     if (!quiet) {
       const { report } = outcome;
       const t = report.totals;
@@ -72,6 +77,16 @@ export const buildCommand: CliCommand = {
   },
 };
 
+/** What a build that succeeded prints to stderr, a line each: its warnings, notes, and the report's own warnings. */
+export function builtMessages(outcome: Extract<ProjectBuildOutcome, { ok: true }>): string[] {
+  return [
+    ...diagnosticLines([], outcome.warnings),
+    ...outcome.notes.map((n) => `note: ${n}`),
+    ...(outcome.cache?.unusable ? [`note: the build cache was not used: ${outcome.cache.unusable}`] : []),
+    ...outcome.report.warnings.slice(outcome.warnings.length).map((w) => `warning: ${w}`),
+  ];
+}
+
 /** The budget fit as the CLI prints it: the total against the budget, then one line per motion, the limiting one marked. */
 export function budgetLines(b: BuildReportBudget): string[] {
   const width = Math.max(6, ...b.motions.map((m) => m.name.length));
@@ -87,13 +102,32 @@ export function budgetLines(b: BuildReportBudget): string[] {
 
 /**
  * Per-motion progress with the time left: on a terminal one live line with a
- * bar, redrawn per motion; otherwise (a log, CI) one plain line per motion.
+ * bar, redrawn; otherwise (a log, CI) one plain line per motion. What is printed
+ * goes out at most every PROGRESS_FLUSH_MS (and at the last motion, and at `end`):
+ * a rebuild takes a thousand motions from the cache in a fraction of a second,
+ * and a write for each line was a tenth of its CPU time (docs/cache.md). Lines
+ * held back are written by a timer when no motion follows them, so a log shows
+ * what finished before a long compression while it runs.
  */
 export function progressPrinter(
   tty: boolean,
   write: (s: string) => void = (s) => process.stdout.write(s),
+  /** A monotonic clock in ms (a wall clock set back would hold the lines until the end). */
+  now: () => number = () => performance.now(),
 ): { motion: (m: MotionDone) => void; end: () => void } {
   let drawn = false;
+  /** What is not written yet: plain lines, or the live line's latest state. */
+  let pending = '';
+  let lastWrite = -Infinity;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    if (pending === '') return;
+    write(pending);
+    pending = '';
+    lastWrite = now();
+  };
   return {
     motion(m) {
       const r = m.result;
@@ -103,17 +137,22 @@ export function progressPrinter(
       if (tty) {
         const width = 24;
         const full = Math.round((m.done / m.count) * width);
-        write(
-          `\r\x1b[K[${'#'.repeat(full)}${'.'.repeat(width - full)}] ${m.done}/${m.count} ${m.name} (${m.cached ? 'cached' : `${r.totalKeys} keys`}), ${formatEta(m.done === m.count ? 0 : m.etaMs)} left`,
-        );
+        pending = `\r\x1b[K[${'#'.repeat(full)}${'.'.repeat(width - full)}] ${m.done}/${m.count} ${m.name} (${m.cached ? 'cached' : `${r.totalKeys} keys`}), ${formatEta(m.done === m.count ? 0 : m.etaMs)} left`;
         drawn = true;
       } else {
-        write(`[${m.done}/${m.count}] ${m.name}: ${what}; ${formatEta(m.done === m.count ? 0 : m.etaMs)} left\n`);
+        pending += `[${m.done}/${m.count}] ${m.name}: ${what}; ${formatEta(m.done === m.count ? 0 : m.etaMs)} left\n`;
       }
+      const wait = lastWrite + PROGRESS_FLUSH_MS - now();
+      if (m.done === m.count || wait <= 0) flush();
+      else timer ??= setTimeout(flush, wait).unref();
     },
     end() {
+      flush();
       if (drawn) write('\n');
       drawn = false;
     },
   };
 }
+
+/** How often the progress is written at most (see progressPrinter). */
+export const PROGRESS_FLUSH_MS = 100;

@@ -1,0 +1,81 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FormatError } from '../../shared/errors';
+import type { MotionDone } from '../build/compressMotions';
+import type { ProjectBuildOptions, ProjectBuildOutcome } from '../build/build';
+
+/** What the mocked buildProject does: report two motions through onProgress, then return this outcome or throw. */
+let behaviour: { outcome?: ProjectBuildOutcome; throws?: Error } = {};
+vi.mock('../build/build', () => ({
+  buildProject: async (_path: string, options: ProjectBuildOptions) => {
+    for (const [done, name] of [
+      [1, 'walk'],
+      [2, 'run'],
+    ] as const)
+      options.onProgress?.({
+        index: done - 1,
+        count: 3,
+        name,
+        result: {} as MotionDone['result'],
+        cached: true,
+        done,
+        etaMs: null,
+      });
+    if (behaviour.throws) throw behaviour.throws;
+    return behaviour.outcome;
+  },
+}));
+
+const { buildCommand } = await import('./commands/build');
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  behaviour = {};
+});
+
+function capture(): { out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => {
+    out.push(String(s));
+    return true;
+  });
+  vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
+  vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(`${a.join(' ')}\n`));
+  return { out, err };
+}
+
+describe('actguy build: what it prints', () => {
+  it("writes a successful build's warnings, notes and report warnings to stderr in one write, a line each, in order", async () => {
+    const { err } = capture();
+    const warning = new FormatError('SEV', 'an unknown SE name', { line: 3, column: 5 }, 'walk.sev');
+    behaviour.outcome = {
+      ok: true,
+      report: {
+        totals: { motions: 2, keys: 10, events: 0 },
+        outputs: { mar: { path: 'a.mar', bytes: 1 }, sar: { path: 'a.sar', bytes: 1 }, report: 'r.json' },
+        warnings: [warning.message, 'walk: resampled from 60 fps', 'run: resampled from 15 fps'],
+      } as never,
+      written: [],
+      warnings: [warning],
+      notes: ['an interrupted build was completed'],
+      cache: { unusable: 'it is a link' } as never,
+    };
+    expect(await buildCommand.run(['p.actguy.json', '--quiet'])).toBe(0);
+    expect(err).toEqual([
+      [
+        `warning: ${warning.message}`,
+        'note: an interrupted build was completed',
+        'note: the build cache was not used: it is a link',
+        'warning: walk: resampled from 60 fps',
+        'warning: run: resampled from 15 fps',
+      ].join('\n'),
+    ]);
+  });
+
+  it('prints the progress a build made before it threw, the lines held back for the next write included', async () => {
+    const { out } = capture();
+    behaviour.throws = new Error('the disk went away');
+    await expect(buildCommand.run(['p.actguy.json'])).rejects.toThrow('the disk went away');
+    expect(out).toEqual(['[1/3] walk: from the cache; … left\n', '[2/3] run: from the cache; … left\n']);
+  });
+});
