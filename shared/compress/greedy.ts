@@ -25,8 +25,9 @@ export function greedyCompress(fit: TrackFit, keys: KeyList, tolerance: number):
  * With `errors` the segments are measured by segmentError, which writes every interior frame's error there; without,
  * by segmentOverNear where the fit has it (the refined mode's start, whose errors its removal pass measures again),
  * which leaves no errors and decides exactly as segmentError would whether a segment is over the tolerance, but
- * may put the key at a frame over it other than the worst (RotationFit.segmentOverNear): its greedy start has
- * other keys than the classic loop's.
+ * may put the key at a frame over it other than the worst (RotationFit.segmentOverNear), and measures the two
+ * segments just outside an insertion's refitted keys lazily (below): its greedy start has other keys than the
+ * classic loop's, and still meets the tolerance on every frame that is not a key.
  */
 export function greedyInsert(fit: TrackFit, keys: KeyList, tolerance: number, errors?: Float64Array): number {
   const N = fit.N;
@@ -39,10 +40,31 @@ export function greedyInsert(fit: TrackFit, keys: KeyList, tolerance: number, er
     heap.set(a, e, fit.argmax);
   }
   let inserted = 0;
+  // The refined start (overNear) measures a segment that an insertion next to it changed only through an inner
+  // quaternion (the segments just outside the refitted keys) when that can matter: when its stale entry reaches
+  // the top of the heap, or once no measured segment is over the tolerance. An insertion elsewhere often changes it
+  // again before then, and every segment is still measured in its final state.
+  const stale = overNear ? new Uint8Array(N + 1) : null;
+  let staleCount = 0;
   for (;;) {
-    if (!heap.peek() || !(heap.topError > tolerance)) break;
-    const f = heap.topFrame;
+    if (!heap.peek() || !(heap.topError > tolerance)) {
+      if (staleCount === 0) break;
+      for (let s = 0; s !== N; s = keys.next[s])
+        if (stale![s]) {
+          stale![s] = 0;
+          heap.set(s, fit.segmentOverNear!(s, keys.next[s], tolerance), fit.argmax);
+        }
+      staleCount = 0;
+      continue;
+    }
     const a = heap.topSegStart;
+    if (stale !== null && stale[a]) {
+      stale[a] = 0;
+      staleCount--;
+      heap.set(a, fit.segmentOverNear!(a, keys.next[a], tolerance), fit.argmax);
+      continue;
+    }
+    const f = heap.topFrame;
     const b = keys.next[a];
     keys.insertBetween(a, f, b);
     inserted++;
@@ -60,6 +82,18 @@ export function greedyInsert(fit: TrackFit, keys: KeyList, tolerance: number, er
     // Every segment with a refit key at either end: starts prev(lo)..hi.
     const start = keys.prev[lo] >= 0 ? keys.prev[lo] : lo;
     for (let s = start; s !== -1 && s !== N; s = keys.next[s]) {
+      if (stale !== null && ((s === start && s !== lo) || s === hi)) {
+        // A segment outside (lo, hi): its keys stayed and only an inner quaternion moved. Measured later (above);
+        // its entry stays in the heap meanwhile.
+        if (!stale[s]) staleCount++;
+        stale[s] = 1;
+        if (s === hi) break;
+        continue;
+      }
+      if (stale !== null && stale[s]) {
+        stale[s] = 0;
+        staleCount--;
+      }
       const e = overNear ? fit.segmentOverNear!(s, keys.next[s], tolerance) : fit.segmentError(s, keys.next[s], errs);
       heap.set(s, e, fit.argmax);
       if (s === hi) break;

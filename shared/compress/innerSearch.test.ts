@@ -56,4 +56,51 @@ describe('InnerSearch', () => {
     expect(found).toBeGreaterThan(10);
     expect(failed).toBeGreaterThan(10);
   });
+
+  it('accepts only a point whose reference errors are within the bound, leaves the fit as it was otherwise, and keeps a near miss to retry from', () => {
+    // A point the linear model puts over the bound at the last linearisation is not sampled (CHECK_PREDICTED_WITHIN):
+    // such a search must fail without touching the fit, and one predicted within exactUpTo times the bound must
+    // still leave a nearest miss for the window retry.
+    const N = 150;
+    const rnd = seededRandom(17);
+    let found = 0,
+      near = 0,
+      far = 0;
+    for (const seed of [3, 5, 8]) {
+      const src = motion(N, seed);
+      const frames = [0];
+      while (frames[frames.length - 1] < N)
+        frames.push(Math.min(N, frames[frames.length - 1] + 2 + Math.floor(rnd() * 5)));
+      for (let i = 0; i < 120; i++) {
+        const fit = fitted(src, N, frames);
+        const at = 1 + Math.floor(rnd() * (frames.length - 5));
+        // A removal: the chain skips frames[at + 1], as refineRotationChannel's does.
+        const chain = [frames[at - 1], frames[at], frames[at + 2], frames[at + 3]];
+        const variable = [chain[1], chain[2]];
+        const bound = [0.25, 0.5, 1][i % 3];
+        const before = Array.from(fit.aInt);
+        const search = new InnerSearch(fit);
+        const e = search.optimise(chain, variable, bound, 1.4);
+        const errors = new Float64Array(N + 1);
+        let worst = 0;
+        for (let k = 0; k + 1 < chain.length; k++)
+          worst = Math.max(worst, fit.segmentError(chain[k], chain[k + 1], errors));
+        if (e <= bound) {
+          found++;
+          // The reference decoder's errors of the stored integers (the search's own figure is within 1e-9 of them).
+          expect(worst).toBeLessThanOrEqual(bound);
+          expect(Math.abs(worst - e)).toBeLessThan(1e-9);
+        } else {
+          expect(Array.from(fit.aInt)).toEqual(before);
+          if (e <= bound * 1.4) {
+            near++;
+            expect(search.storeNearestMiss()).toBe(true);
+          } else far++;
+        }
+      }
+    }
+    expect(found).toBeGreaterThan(20);
+    expect(near).toBeGreaterThan(10);
+    expect(far).toBeGreaterThan(10);
+  });
 });
