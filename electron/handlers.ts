@@ -459,6 +459,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
         throw new Error('backupUnsaved: backup must be a copy of the part named, or null');
       backups.put(req.backup, {
         documentPath: (id) => documents.get(id)?.path,
+        documentInputs: (id) => documents.get(id)?.inputs,
         isAllowed: (p) => policy.isAllowed(p),
       });
     },
@@ -467,16 +468,18 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       const held = backups.held();
       const restored = held.backups.map((b) => {
         if (b.part !== 'motion') return b;
+        // The files the first document was read from (its .mt3 and skeleton, an imported .glb): still never replaced.
+        const inputs = backups.inputsOf('motion');
         // A new document for the copy (like an import): Save writes it through saveMotion, checked as any save.
         const documentId = compress.open({ name: b.name, mtnBytes: b.mtnBytes });
         const folder = ctx.appInfo.workspaceRoot ?? dirname(ctx.appInfo.samplePath);
         documents.set(documentId, {
           path: b.path ?? join(folder, `${b.name.replace(/[:/\\]/g, '_')}.mtn`),
           name: b.name,
-          inputs: [],
+          inputs,
         });
         const copy = { ...b, documentId };
-        backups.put(copy, null);
+        backups.put(copy, null, inputs);
         return copy;
       });
       return { backups: restored, setAside: held.setAside };

@@ -27,6 +27,8 @@ import { dispatchInvoke, type ApiHandlers } from './handlers';
 import { SAMPLE_MTN, testHandlers, openedMotion } from './testing/handlerHarness';
 import { canonicalPath } from './pathPolicy';
 import { inProcessTextChecker } from './project/textCheckJob';
+import { inProcessImportRunner } from './interchange/importRunner';
+import { motionToGlb } from '../shared/interchange/gltf/export';
 import {
   BACKUPS_FOLDER,
   createBackupStore,
@@ -68,6 +70,7 @@ function make(): void {
     app: { samplePath: SAMPLE_MTN, startupPath: SAMPLE_MTN, workspaceRoot: ws },
     compress: fakeCompress(),
     checkText: inProcessTextChecker,
+    runImport: inProcessImportRunner,
     backups: store,
   });
 }
@@ -109,6 +112,14 @@ function motionCopy(documentId: string, over: Partial<UnsavedBackup> = {}): Unsa
     rotationOverridesDeg: { 4: 2 },
     ...over,
   } as UnsavedBackup;
+}
+
+/** A valid motion copy as its backup file holds it (written by a store, then read as text). */
+function toFileCopy(): string {
+  const scratch = join(dir, 'scratch-backups');
+  const id = 'doc-x';
+  createBackupStore(scratch).put(motionCopy(id), null, ['/elsewhere/x.glb']);
+  return readFileSync(join(scratch, 'motion.json'), 'utf8');
 }
 
 const refusal = async (arg: unknown): Promise<string> => {
@@ -256,6 +267,41 @@ describe('restoring', () => {
     expect(new Uint8Array(readFileSync(join(ws, 'walk.mtn')))).toEqual(editedWalk());
     expect(store.held().backups).toEqual([]);
   });
+  it('a restored motion keeps the files it was read from: an export onto its imported .glb is refused, after a reload and after an app crash', async () => {
+    const glb = join(ws, 'hero.glb');
+    writeFileSync(glb, motionToGlb(readMtn(readFileSync(SAMPLE_MTN)), { animationName: 'Walk' }));
+    const glbBefore = readFileSync(glb);
+    const imported = await handlers.importMotion({ path: glb });
+    if (imported.status !== 'imported') throw new Error(`expected an import, got ${imported.status}`);
+    const exportOnto = (documentId: string) =>
+      dispatchInvoke(handlers, 'exportGltf', { documentId, source: 'source', path: glb, mtnBytes: editedWalk() });
+    const refused = {
+      ok: false,
+      error: {
+        message: `Could not export ${glb}: it is ${glb}, a file this motion was read from; choose another name (nothing was written)`,
+      },
+    };
+    expect(await exportOnto(imported.motion.documentId)).toEqual(refused);
+    await handlers.backupUnsaved({
+      part: 'motion',
+      backup: motionCopy(imported.motion.documentId, { name: imported.motion.name, path: null }),
+    });
+    // The page crashed and reloaded: the copy comes back as a new document.
+    const reloaded = (await handlers.restoreBackups(undefined)).backups[0] as Extract<
+      UnsavedBackup,
+      { part: 'motion' }
+    >;
+    expect(await exportOnto(reloaded.documentId)).toEqual(refused);
+    // The app crashed: the next start reads the copy from its file.
+    make();
+    const restarted = (await handlers.restoreBackups(undefined)).backups[0] as Extract<
+      UnsavedBackup,
+      { part: 'motion' }
+    >;
+    expect(restarted.mtnBytes).toEqual(editedWalk());
+    expect(await exportOnto(restarted.documentId)).toEqual(refused);
+    expect(readFileSync(glb)).toEqual(glbBefore);
+  });
 });
 
 describe('backup files read back at start-up', () => {
@@ -294,6 +340,19 @@ describe('backup files read back at start-up', () => {
     writeFileSync(join(folder, 'motion.json'), forged);
     make();
     expect(store.held().setAside[0]).toMatch(/mtnBytes is not a valid MTN file/);
+    // The files a motion was read from: a list of absolute paths, nothing else (a planted list only adds refusals).
+    const valid = JSON.parse(toFileCopy()) as Record<string, unknown>;
+    for (const inputs of ['/x.glb', ['relative.glb'], ['/a\0.glb'], Array(65).fill('/x.glb')]) {
+      writeFileSync(join(folder, 'motion.json'), JSON.stringify({ ...valid, inputs }));
+      make();
+      expect(store.held().backups).toEqual([]);
+      expect(store.held().setAside[0]).toMatch(/motion\.json could not be used \(backup: inputs(\[0\])? must be/);
+    }
+    writeFileSync(join(folder, 'motion.json'), JSON.stringify({ ...valid, inputs: ['/elsewhere/x.glb'] }));
+    make();
+    expect(store.held().backups).toHaveLength(1);
+    expect(store.inputsOf('motion')).toEqual(['/elsewhere/x.glb']);
+    rmSync(join(folder, 'motion.json'));
     // Over the size bound: refused before it is read (a sparse file).
     writeFileSync(join(folder, 'sev.json'), '');
     truncateSync(join(folder, 'sev.json'), MAX_BACKUP_FILE_BYTES + 1);
