@@ -482,7 +482,9 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
         backups.put(copy, null, inputs);
         return copy;
       });
-      return { backups: restored, setAside: held.setAside };
+      // A SEV or project copy this window may not write now (after a restart) keeps its text where a clean close leaves it.
+      const kept = backups.keepUnwritable((path) => policy.mayWrite(path));
+      return { backups: restored, setAside: [...held.setAside, ...kept] };
     },
 
     reportDocumentState: async (raw) => {

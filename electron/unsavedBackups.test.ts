@@ -24,7 +24,13 @@ import { KeyFlag } from '../shared/motion/types';
 import type { CompressClient } from './compressClient';
 import { atomicWriteIo } from './fsutil';
 import { dispatchInvoke, type ApiHandlers } from './handlers';
-import { SAMPLE_MTN, testHandlers, openedMotion } from './testing/handlerHarness';
+import {
+  SAMPLE_MTN,
+  testHandlers,
+  openedMotion,
+  scriptedDialogs,
+  type ScriptedDialogs,
+} from './testing/handlerHarness';
 import { canonicalPath } from './pathPolicy';
 import { inProcessTextChecker } from './project/textCheckJob';
 import { inProcessImportRunner } from './interchange/importRunner';
@@ -63,11 +69,12 @@ let store: BackupStore;
 let handlers: ApiHandlers;
 let warnings: string[];
 
-function make(): void {
+function make(dialogs?: ScriptedDialogs): void {
   warnings = [];
   store = createBackupStore(folder, (m) => warnings.push(m));
   handlers = testHandlers({
     app: { samplePath: SAMPLE_MTN, startupPath: SAMPLE_MTN, workspaceRoot: ws },
+    ...(dialogs ? { dialogs } : {}),
     compress: fakeCompress(),
     checkText: inProcessTextChecker,
     runImport: inProcessImportRunner,
@@ -301,6 +308,63 @@ describe('restoring', () => {
     expect(restarted.mtnBytes).toEqual(editedWalk());
     expect(await exportOnto(restarted.documentId)).toEqual(refused);
     expect(readFileSync(glb)).toEqual(glbBefore);
+  });
+  it('a SEV or project copy the window may no longer open after a restart keeps its text in a file a clean close leaves', async () => {
+    // A project outside the workspace, picked in the dialog, with its .sev: both writable in this run only.
+    const proj = join(dir, 'proj');
+    mkdirSync(proj);
+    for (const f of ['walk.mtn', 'walk.sev', 'default.sls', 'se_define.h'])
+      copyFileSync(resolve(__dirname, '..', 'assets', f), join(proj, f));
+    const projectPath = join(proj, 'stage.actguy.json');
+    writeFileSync(
+      projectPath,
+      JSON.stringify({
+        version: 1,
+        motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev' }],
+        seTables: { sls: 'default.sls', seDefine: 'se_define.h' },
+        outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar', report: 'out/stage.report.json' },
+      }),
+    );
+    const dialogs = scriptedDialogs();
+    make(dialogs);
+    dialogs.answers.push(projectPath);
+    expect((await handlers.openProjectDialog(undefined)).status).toBe('opened');
+    const projectText = `${readFileSync(projectPath, 'utf8')}\n`;
+    const sevText = `${WALK_SEV}# edited after the last save\n`;
+    const sevPath = join(proj, 'walk.sev');
+    await handlers.backupUnsaved({
+      part: 'project',
+      backup: { part: 'project', name: 'stage.actguy.json', path: projectPath, editedAt: 1, text: projectText },
+    });
+    await handlers.backupUnsaved({
+      part: 'sev',
+      backup: { part: 'sev', name: 'walk.sev', path: sevPath, motionName: 'walk', editedAt: 1, text: sevText },
+    });
+    // A reload in the same run restores both as before: nothing is set aside.
+    expect((await handlers.restoreBackups(undefined)).setAside).toEqual([]);
+    // The app crashed: after the restart the window may not open them (a copy's path grants nothing)...
+    make();
+    await expect(handlers.openProject({ path: projectPath })).rejects.toThrow(/refused/);
+    const { setAside } = await handlers.restoreBackups(undefined);
+    // ...so their texts are kept as files, named in the messages the page shows.
+    const kept = join(folder, 'Not restored');
+    const files = readdirSync(kept).sort();
+    expect(files).toHaveLength(2);
+    expect(files[0]).toMatch(/^\d{8}-\d{6}-stage\.actguy\.json$/);
+    expect(files[1]).toMatch(/^\d{8}-\d{6}-walk\.sev$/);
+    expect(readFileSync(join(kept, files[0]), 'utf8')).toBe(projectText);
+    expect(readFileSync(join(kept, files[1]), 'utf8')).toBe(sevText);
+    expect(setAside).toHaveLength(2);
+    expect(setAside[0]).toContain(`The unsaved changes to ${sevPath}`);
+    expect(setAside[0]).toContain(join(kept, files[1]));
+    expect(setAside[1]).toContain(`The unsaved changes to ${projectPath}`);
+    // Asked again (another reload), nothing is kept twice.
+    await handlers.restoreBackups(undefined);
+    expect(readdirSync(kept)).toHaveLength(2);
+    // A clean close drops the copies, not the kept texts.
+    store.clear();
+    expect(readdirSync(kept).sort()).toEqual(files);
+    expect(readFileSync(projectPath, 'utf8')).toBe(projectText.slice(0, -1));
   });
 });
 

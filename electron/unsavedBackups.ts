@@ -16,7 +16,7 @@
  * aside with a message and never used).
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { basename, isAbsolute, join } from 'node:path';
 import { quoteJson } from '../shared/errors';
 import type { BackupPart, HeldBackups, UnsavedBackup } from '../shared/ipc/backups';
 import type { CompressTolerances } from '../shared/ipc/compress';
@@ -25,6 +25,8 @@ import { writeFileAtomic } from './fsutil';
 import { systemReason } from './fsErrors';
 
 export const BACKUPS_FOLDER = 'Backups';
+/** Under the backups folder: the texts of SEV and project copies a restart left without a file the window may write. */
+export const NOT_RESTORED_FOLDER = 'Not restored';
 export const BACKUP_PARTS: readonly BackupPart[] = ['motion', 'sev', 'project'];
 /** Largest motion copy (MTN bytes): a 100-joint MTN of 10,000 frames is about 12 MiB. */
 export const MAX_BACKUP_MTN_BYTES = 32 * 1024 * 1024;
@@ -66,6 +68,12 @@ export interface BackupStore {
   held(): HeldBackups;
   /** Drops every copy (the window closed cleanly). */
   clear(): void;
+  /**
+   * For each SEV or project copy whose file the window may not write now (`mayWrite` false: after a restart a
+   * copy's path grants nothing, so neither reopening nor Save reaches it), keeps its text as a plain file under
+   * `Backups/Not restored/`, once, which no clean close removes; returns a message for each naming both files.
+   */
+  keepUnwritable(mayWrite: (path: string) => boolean): string[];
 }
 
 function fail(what: string, expected: string): never {
@@ -224,6 +232,18 @@ function fromFileText(raw: string): { backup: UnsavedBackup; inputs: string[] } 
   return { backup, inputs: backup.part === 'motion' ? checkInputs((v as { inputs?: unknown }).inputs) : [] };
 }
 
+/** Local time as `YYYYMMDD-HHMMSS`, for the names of kept texts. */
+function stamp(d: Date): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`;
+}
+
+/** A copy's file name (a label read back from disk) as a plain name: letters, digits, `.`, `_`, `-`, at most 100. */
+function safeFileName(name: string): string {
+  const plain = name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100);
+  return /^[A-Za-z0-9]/.test(plain) ? plain : `_${plain}`;
+}
+
 /**
  * A backup store; with `folder` (Electron: `<userData>/Backups`) copies are also files there, and the copies a
  * previous run left are read back now. Without it (the loopback server) they live in memory only.
@@ -233,6 +253,8 @@ export function createBackupStore(
   warn: (message: string) => void = () => undefined,
 ): BackupStore {
   const copies = new Map<BackupPart, UnsavedBackup>();
+  /** Copies whose text keepUnwritable has kept already (one file per copy, however often the page asks). */
+  const keptCopies = new WeakSet<UnsavedBackup>();
   /** The files the motion copy's document was read from (see BackupStore.put). */
   let motionInputs: string[] = [];
   const setAside: string[] = [];
@@ -314,6 +336,29 @@ export function createBackupStore(
     clear() {
       for (const part of BACKUP_PARTS) remove(part);
       setAside.length = 0;
+    },
+    keepUnwritable(mayWrite) {
+      if (!folder) return [];
+      const messages: string[] = [];
+      for (const part of BACKUP_PARTS) {
+        const b = copies.get(part);
+        if (!b || b.part === 'motion' || keptCopies.has(b) || mayWrite(b.path)) continue;
+        keptCopies.add(b);
+        const kept = join(folder, NOT_RESTORED_FOLDER, `${stamp(new Date())}-${safeFileName(basename(b.path))}`);
+        const opens = b.part === 'project' ? 'with File › Open Project…' : 'with its motion or project';
+        let where: string;
+        try {
+          mkdirSync(join(folder, NOT_RESTORED_FOLDER), { recursive: true });
+          writeFileAtomic(kept, b.text);
+          where = `Their text is kept in ${kept}: open the file again ${opens} and copy the text back.`;
+        } catch (e) {
+          where = `Their text could not be kept apart (${systemReason(e)}); it stays in ${fileOf(part)} until the window closes cleanly.`;
+        }
+        messages.push(
+          `The unsaved changes to ${b.path} could not be restored for saving: after the restart this window may not write that file (a backup's path grants nothing). ${where}`,
+        );
+      }
+      return messages;
     },
   };
 }
