@@ -430,18 +430,22 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
         raw === undefined || raw === null ? {} : requireObject<InvokeArg<'listWorkspace'>>(raw, 'listWorkspace');
       const root = ctx.appInfo.workspaceRoot;
       if (!root) return { root: null, files: [] };
-      const wanted = Array.isArray(req.extensions)
-        ? req.extensions.map((e) => String(e).toLowerCase().replace(/^\./, ''))
-        : null;
+      // Checked and bounded: each file is compared with every extension (a million held the main process 27 s).
+      const wanted = req.extensions === undefined || req.extensions === null ? null : fileExtensions(req.extensions);
       return { root, files: listFiles(canonicalPath(root), wanted) };
     },
 
     confirmDiscardChanges: async (raw) => {
       const req = requireObject<InvokeArg<'confirmDiscardChanges'>>(raw, 'confirmDiscardChanges');
+      // The page's words in a native dialog: a name, not megabytes.
+      const clip = (v: unknown): string => {
+        const text = String(v);
+        return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+      };
       return dialogs.confirm({
         title: 'Unsaved changes',
-        message: `${String(req.documentName)} has unsaved changes.`,
-        detail: `Discard them and ${String(req.action)}?`,
+        message: `${clip(req.documentName)} has unsaved changes.`,
+        detail: `Discard them and ${clip(req.action)}?`,
         confirmLabel: 'Discard changes',
         cancelLabel: 'Cancel',
       });
@@ -605,6 +609,13 @@ function listFiles(root: string, extensions: string[] | null): WorkspaceFile[] {
   };
   walk(root, 0);
   return out;
+}
+
+/** The extensions a workspace listing filters by (lower case, no dot): at most 64 strings of at most 16 characters. */
+function fileExtensions(v: unknown): string[] {
+  if (!Array.isArray(v) || v.length > 64 || !v.every((e): e is string => typeof e === 'string' && e.length <= 16))
+    throw new Error('listWorkspace: extensions must be at most 64 file extensions of at most 16 characters');
+  return [...new Set(v.map((e) => e.toLowerCase().replace(/^\./, '')))];
 }
 
 function requireCompressRequest(v: unknown, what: string): CompressRequest {
