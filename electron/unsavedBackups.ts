@@ -355,7 +355,7 @@ export function createBackupStore(
           where = `Their text could not be kept apart (${systemReason(e)}); it stays in ${fileOf(part)} until the window closes cleanly.`;
         }
         messages.push(
-          `The unsaved changes to ${b.path} could not be restored for saving: after the restart this window may not write that file (a backup's path grants nothing). ${where}`,
+          `The unsaved changes to ${b.path} could not be restored for saving: this window may not write that file now (after a restart, a backup's path grants nothing). ${where}`,
         );
       }
       return messages;
