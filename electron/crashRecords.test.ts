@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -35,6 +35,30 @@ describe('crash records', () => {
     expect(names[0]).toBe(paths[3].slice(dir.length + 1));
     expect(names.every((n) => /^2026-01-01T00-00-\d\d-\d{3}Z-render-process-gone\.json$/.test(n))).toBe(true);
     expect(JSON.parse(readFileSync(paths.at(-1)!, 'utf8'))).toEqual(record(MAX_CRASH_RECORDS + 2));
+  });
+});
+
+describe('the cap on crash records', () => {
+  it('never removes the record just written (a clock set back), nor anything not named as a record', () => {
+    const own = mkdtempSync(join(root, 'clock-'));
+    const dir = join(own, CRASH_RECORDS_FOLDER);
+    mkdirSync(dir);
+    // Records dated after this one (written before the clock was set back), a file of the user's, a folder.
+    for (let i = 0; i < MAX_CRASH_RECORDS; i++)
+      writeFileSync(join(dir, `2099-01-01T00-00-${String(i).padStart(2, '0')}-000Z-unresponsive.json`), '{}');
+    writeFileSync(join(dir, '0-notes.json'), 'mine');
+    mkdirSync(join(dir, '2000-01-01T00-00-00-000Z-unresponsive.json'));
+    const path = writeCrashRecord(own, record(0));
+    expect(existsSync(path)).toBe(true);
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual(record(0));
+    const names = readdirSync(dir).sort();
+    expect(names).toContain('0-notes.json');
+    expect(names).toContain('2000-01-01T00-00-00-000Z-unresponsive.json');
+    // The cap still holds for records: the oldest-named of the others went.
+    expect(
+      names.filter((n) => n.endsWith('-unresponsive.json') || n.endsWith('-render-process-gone.json')),
+    ).toHaveLength(MAX_CRASH_RECORDS + 1);
+    expect(names).not.toContain('2099-01-01T00-00-00-000Z-unresponsive.json');
   });
 });
 

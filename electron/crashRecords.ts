@@ -45,21 +45,34 @@ export function writeCrashRecord(userData: string, record: CrashRecord): string 
   const dir = join(userData, CRASH_RECORDS_FOLDER);
   const file = join(dir, `${record.time.replace(/[:.]/g, '-')}-${record.event}.json`);
   writeFileAtomic(file, `${JSON.stringify(record, null, 2)}\n`);
-  pruneCrashRecords(dir);
+  pruneCrashRecords(dir, file);
   return file;
 }
 
-function pruneCrashRecords(dir: string): void {
+/** The names writeCrashRecord gives its records; nothing else in the folder is ever removed. */
+const RECORD_NAME = /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z-(render-process-gone|unresponsive)\.json$/;
+
+/**
+ * Removes the oldest records (by name: their time) past the cap: only plain files of a record's name, and never
+ * `keep`, the record just written, even when others are named later (written before the clock was set back).
+ */
+function pruneCrashRecords(dir: string, keep: string): void {
   let names: string[];
   try {
-    names = readdirSync(dir)
-      .filter((n) => n.endsWith('.json'))
+    names = readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isFile() && RECORD_NAME.test(e.name) && join(dir, e.name) !== keep)
+      .map((e) => e.name)
       .sort();
   } catch {
     return;
   }
-  for (const old of names.slice(0, Math.max(0, names.length - MAX_CRASH_RECORDS)))
-    rmSync(join(dir, old), { force: true });
+  for (const old of names.slice(0, Math.max(0, names.length + 1 - MAX_CRASH_RECORDS))) {
+    try {
+      rmSync(join(dir, old), { force: true });
+    } catch {
+      // gone meanwhile, or not removable: the cap is a courtesy, the record is written
+    }
+  }
 }
 
 /** The native question after a crash or a hang. */

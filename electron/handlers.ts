@@ -430,18 +430,22 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
         raw === undefined || raw === null ? {} : requireObject<InvokeArg<'listWorkspace'>>(raw, 'listWorkspace');
       const root = ctx.appInfo.workspaceRoot;
       if (!root) return { root: null, files: [] };
-      const wanted = Array.isArray(req.extensions)
-        ? req.extensions.map((e) => String(e).toLowerCase().replace(/^\./, ''))
-        : null;
+      // Checked and bounded: each file is compared with every extension (a million held the main process 27 s).
+      const wanted = req.extensions === undefined || req.extensions === null ? null : fileExtensions(req.extensions);
       return { root, files: listFiles(canonicalPath(root), wanted) };
     },
 
     confirmDiscardChanges: async (raw) => {
       const req = requireObject<InvokeArg<'confirmDiscardChanges'>>(raw, 'confirmDiscardChanges');
+      // The page's words in a native dialog: a name, not megabytes.
+      const clip = (v: unknown): string => {
+        const text = String(v);
+        return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+      };
       return dialogs.confirm({
         title: 'Unsaved changes',
-        message: `${String(req.documentName)} has unsaved changes.`,
-        detail: `Discard them and ${String(req.action)}?`,
+        message: `${clip(req.documentName)} has unsaved changes.`,
+        detail: `Discard them and ${clip(req.action)}?`,
         confirmLabel: 'Discard changes',
         cancelLabel: 'Cancel',
       });
@@ -459,6 +463,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
         throw new Error('backupUnsaved: backup must be a copy of the part named, or null');
       backups.put(req.backup, {
         documentPath: (id) => documents.get(id)?.path,
+        documentInputs: (id) => documents.get(id)?.inputs,
         isAllowed: (p) => policy.isAllowed(p),
       });
     },
@@ -467,19 +472,23 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       const held = backups.held();
       const restored = held.backups.map((b) => {
         if (b.part !== 'motion') return b;
+        // The files the first document was read from (its .mt3 and skeleton, an imported .glb): still never replaced.
+        const inputs = backups.inputsOf('motion');
         // A new document for the copy (like an import): Save writes it through saveMotion, checked as any save.
         const documentId = compress.open({ name: b.name, mtnBytes: b.mtnBytes });
         const folder = ctx.appInfo.workspaceRoot ?? dirname(ctx.appInfo.samplePath);
         documents.set(documentId, {
           path: b.path ?? join(folder, `${b.name.replace(/[:/\\]/g, '_')}.mtn`),
           name: b.name,
-          inputs: [],
+          inputs,
         });
         const copy = { ...b, documentId };
-        backups.put(copy, null);
+        backups.put(copy, null, inputs);
         return copy;
       });
-      return { backups: restored, setAside: held.setAside };
+      // A SEV or project copy this window may not write now (after a restart) keeps its text where a clean close leaves it.
+      const kept = backups.keepUnwritable((path) => policy.mayWrite(path));
+      return { backups: restored, setAside: [...held.setAside, ...kept] };
     },
 
     reportDocumentState: async (raw) => {
@@ -600,6 +609,13 @@ function listFiles(root: string, extensions: string[] | null): WorkspaceFile[] {
   };
   walk(root, 0);
   return out;
+}
+
+/** The extensions a workspace listing filters by (lower case, no dot): at most 64 strings of at most 16 characters. */
+function fileExtensions(v: unknown): string[] {
+  if (!Array.isArray(v) || v.length > 64 || !v.every((e): e is string => typeof e === 'string' && e.length <= 16))
+    throw new Error('listWorkspace: extensions must be at most 64 file extensions of at most 16 characters');
+  return [...new Set(v.map((e) => e.toLowerCase().replace(/^\./, '')))];
 }
 
 function requireCompressRequest(v: unknown, what: string): CompressRequest {

@@ -557,6 +557,18 @@ describe('workspace listing', () => {
     ]);
   });
 
+  it('takes at most 64 extensions to filter by, each at most 16 characters (a page sending a million would hold the main process)', async () => {
+    await expect(handlers.listWorkspace({ extensions: Array.from({ length: 65 }, (_, i) => `e${i}`) })).rejects.toThrow(
+      'listWorkspace: extensions must be at most 64 file extensions of at most 16 characters',
+    );
+    await expect(handlers.listWorkspace({ extensions: ['x'.repeat(17)] })).rejects.toThrow(
+      /at most 64 file extensions/,
+    );
+    await expect(handlers.listWorkspace({ extensions: [{}] as never })).rejects.toThrow(/at most 64 file extensions/);
+    const files = (await handlers.listWorkspace({ extensions: Array(64).fill('mtn') })).files;
+    expect(files.map((f) => f.relativePath)).toEqual(['walk.mtn']);
+  });
+
   it('stops at 5000 files', async () => {
     mkdirSync(join(ws, 'many'));
     for (let i = 0; i < 5001; i++) writeFileSync(join(ws, 'many', `f${String(i).padStart(4, '0')}.txt`), '');
@@ -580,6 +592,14 @@ describe('window and document reports', () => {
         cancelLabel: 'Cancel',
       },
     });
+  });
+
+  it('confirmDiscardChanges quotes at most 200 characters of the names the page sends', async () => {
+    answers.push(true);
+    await handlers.confirmDiscardChanges({ documentName: 'w'.repeat(5_000_000), action: 'a'.repeat(300) });
+    const options = (asked[0] as { options: { message: string; detail: string } }).options;
+    expect(options.message).toBe(`${'w'.repeat(200)}… has unsaved changes.`);
+    expect(options.detail).toBe(`Discard them and ${'a'.repeat(200)}…?`);
   });
 
   it('reportDocumentState passes on a cleaned report: strings or null, dirty only when true, at most 8 names of at most 200 characters', async () => {

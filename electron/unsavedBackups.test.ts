@@ -24,9 +24,17 @@ import { KeyFlag } from '../shared/motion/types';
 import type { CompressClient } from './compressClient';
 import { atomicWriteIo } from './fsutil';
 import { dispatchInvoke, type ApiHandlers } from './handlers';
-import { SAMPLE_MTN, testHandlers, openedMotion } from './testing/handlerHarness';
+import {
+  SAMPLE_MTN,
+  testHandlers,
+  openedMotion,
+  scriptedDialogs,
+  type ScriptedDialogs,
+} from './testing/handlerHarness';
 import { canonicalPath } from './pathPolicy';
 import { inProcessTextChecker } from './project/textCheckJob';
+import { inProcessImportRunner } from './interchange/importRunner';
+import { motionToGlb } from '../shared/interchange/gltf/export';
 import {
   BACKUPS_FOLDER,
   createBackupStore,
@@ -61,13 +69,15 @@ let store: BackupStore;
 let handlers: ApiHandlers;
 let warnings: string[];
 
-function make(): void {
+function make(dialogs?: ScriptedDialogs): void {
   warnings = [];
   store = createBackupStore(folder, (m) => warnings.push(m));
   handlers = testHandlers({
     app: { samplePath: SAMPLE_MTN, startupPath: SAMPLE_MTN, workspaceRoot: ws },
+    ...(dialogs ? { dialogs } : {}),
     compress: fakeCompress(),
     checkText: inProcessTextChecker,
+    runImport: inProcessImportRunner,
     backups: store,
   });
 }
@@ -109,6 +119,14 @@ function motionCopy(documentId: string, over: Partial<UnsavedBackup> = {}): Unsa
     rotationOverridesDeg: { 4: 2 },
     ...over,
   } as UnsavedBackup;
+}
+
+/** A valid motion copy as its backup file holds it (written by a store, then read as text). */
+function toFileCopy(): string {
+  const scratch = join(dir, 'scratch-backups');
+  const id = 'doc-x';
+  createBackupStore(scratch).put(motionCopy(id), null, ['/elsewhere/x.glb']);
+  return readFileSync(join(scratch, 'motion.json'), 'utf8');
 }
 
 const refusal = async (arg: unknown): Promise<string> => {
@@ -256,6 +274,98 @@ describe('restoring', () => {
     expect(new Uint8Array(readFileSync(join(ws, 'walk.mtn')))).toEqual(editedWalk());
     expect(store.held().backups).toEqual([]);
   });
+  it('a restored motion keeps the files it was read from: an export onto its imported .glb is refused, after a reload and after an app crash', async () => {
+    const glb = join(ws, 'hero.glb');
+    writeFileSync(glb, motionToGlb(readMtn(readFileSync(SAMPLE_MTN)), { animationName: 'Walk' }));
+    const glbBefore = readFileSync(glb);
+    const imported = await handlers.importMotion({ path: glb });
+    if (imported.status !== 'imported') throw new Error(`expected an import, got ${imported.status}`);
+    const exportOnto = (documentId: string) =>
+      dispatchInvoke(handlers, 'exportGltf', { documentId, source: 'source', path: glb, mtnBytes: editedWalk() });
+    const refused = {
+      ok: false,
+      error: {
+        message: `Could not export ${glb}: it is ${glb}, a file this motion was read from; choose another name (nothing was written)`,
+      },
+    };
+    expect(await exportOnto(imported.motion.documentId)).toEqual(refused);
+    await handlers.backupUnsaved({
+      part: 'motion',
+      backup: motionCopy(imported.motion.documentId, { name: imported.motion.name, path: null }),
+    });
+    // The page crashed and reloaded: the copy comes back as a new document.
+    const reloaded = (await handlers.restoreBackups(undefined)).backups[0] as Extract<
+      UnsavedBackup,
+      { part: 'motion' }
+    >;
+    expect(await exportOnto(reloaded.documentId)).toEqual(refused);
+    // The app crashed: the next start reads the copy from its file.
+    make();
+    const restarted = (await handlers.restoreBackups(undefined)).backups[0] as Extract<
+      UnsavedBackup,
+      { part: 'motion' }
+    >;
+    expect(restarted.mtnBytes).toEqual(editedWalk());
+    expect(await exportOnto(restarted.documentId)).toEqual(refused);
+    expect(readFileSync(glb)).toEqual(glbBefore);
+  });
+  it('a SEV or project copy the window may no longer open after a restart keeps its text in a file a clean close leaves', async () => {
+    // A project outside the workspace, picked in the dialog, with its .sev: both writable in this run only.
+    const proj = join(dir, 'proj');
+    mkdirSync(proj);
+    for (const f of ['walk.mtn', 'walk.sev', 'default.sls', 'se_define.h'])
+      copyFileSync(resolve(__dirname, '..', 'assets', f), join(proj, f));
+    const projectPath = join(proj, 'stage.actguy.json');
+    writeFileSync(
+      projectPath,
+      JSON.stringify({
+        version: 1,
+        motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev' }],
+        seTables: { sls: 'default.sls', seDefine: 'se_define.h' },
+        outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar', report: 'out/stage.report.json' },
+      }),
+    );
+    const dialogs = scriptedDialogs();
+    make(dialogs);
+    dialogs.answers.push(projectPath);
+    expect((await handlers.openProjectDialog(undefined)).status).toBe('opened');
+    const projectText = `${readFileSync(projectPath, 'utf8')}\n`;
+    const sevText = `${WALK_SEV}# edited after the last save\n`;
+    const sevPath = join(proj, 'walk.sev');
+    await handlers.backupUnsaved({
+      part: 'project',
+      backup: { part: 'project', name: 'stage.actguy.json', path: projectPath, editedAt: 1, text: projectText },
+    });
+    await handlers.backupUnsaved({
+      part: 'sev',
+      backup: { part: 'sev', name: 'walk.sev', path: sevPath, motionName: 'walk', editedAt: 1, text: sevText },
+    });
+    // A reload in the same run restores both as before: nothing is set aside.
+    expect((await handlers.restoreBackups(undefined)).setAside).toEqual([]);
+    // The app crashed: after the restart the window may not open them (a copy's path grants nothing)...
+    make();
+    await expect(handlers.openProject({ path: projectPath })).rejects.toThrow(/refused/);
+    const { setAside } = await handlers.restoreBackups(undefined);
+    // ...so their texts are kept as files, named in the messages the page shows.
+    const kept = join(folder, 'Not restored');
+    const files = readdirSync(kept).sort();
+    expect(files).toHaveLength(2);
+    expect(files[0]).toMatch(/^\d{8}-\d{6}-stage\.actguy\.json$/);
+    expect(files[1]).toMatch(/^\d{8}-\d{6}-walk\.sev$/);
+    expect(readFileSync(join(kept, files[0]), 'utf8')).toBe(projectText);
+    expect(readFileSync(join(kept, files[1]), 'utf8')).toBe(sevText);
+    expect(setAside).toHaveLength(2);
+    expect(setAside[0]).toContain(`The unsaved changes to ${sevPath}`);
+    expect(setAside[0]).toContain(join(kept, files[1]));
+    expect(setAside[1]).toContain(`The unsaved changes to ${projectPath}`);
+    // Asked again (another reload), nothing is kept twice.
+    await handlers.restoreBackups(undefined);
+    expect(readdirSync(kept)).toHaveLength(2);
+    // A clean close drops the copies, not the kept texts.
+    store.clear();
+    expect(readdirSync(kept).sort()).toEqual(files);
+    expect(readFileSync(projectPath, 'utf8')).toBe(projectText.slice(0, -1));
+  });
 });
 
 describe('backup files read back at start-up', () => {
@@ -294,6 +404,19 @@ describe('backup files read back at start-up', () => {
     writeFileSync(join(folder, 'motion.json'), forged);
     make();
     expect(store.held().setAside[0]).toMatch(/mtnBytes is not a valid MTN file/);
+    // The files a motion was read from: a list of absolute paths, nothing else (a planted list only adds refusals).
+    const valid = JSON.parse(toFileCopy()) as Record<string, unknown>;
+    for (const inputs of ['/x.glb', ['relative.glb'], ['/a\0.glb'], Array(65).fill('/x.glb')]) {
+      writeFileSync(join(folder, 'motion.json'), JSON.stringify({ ...valid, inputs }));
+      make();
+      expect(store.held().backups).toEqual([]);
+      expect(store.held().setAside[0]).toMatch(/motion\.json could not be used \(backup: inputs(\[0\])? must be/);
+    }
+    writeFileSync(join(folder, 'motion.json'), JSON.stringify({ ...valid, inputs: ['/elsewhere/x.glb'] }));
+    make();
+    expect(store.held().backups).toHaveLength(1);
+    expect(store.inputsOf('motion')).toEqual(['/elsewhere/x.glb']);
+    rmSync(join(folder, 'motion.json'));
     // Over the size bound: refused before it is read (a sparse file).
     writeFileSync(join(folder, 'sev.json'), '');
     truncateSync(join(folder, 'sev.json'), MAX_BACKUP_FILE_BYTES + 1);

@@ -16,7 +16,7 @@
  * aside with a message and never used).
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, isAbsolute, join } from 'node:path';
 import { quoteJson } from '../shared/errors';
 import type { BackupPart, HeldBackups, UnsavedBackup } from '../shared/ipc/backups';
 import type { CompressTolerances } from '../shared/ipc/compress';
@@ -25,6 +25,8 @@ import { writeFileAtomic } from './fsutil';
 import { systemReason } from './fsErrors';
 
 export const BACKUPS_FOLDER = 'Backups';
+/** Under the backups folder: the texts of SEV and project copies a restart left without a file the window may write. */
+export const NOT_RESTORED_FOLDER = 'Not restored';
 export const BACKUP_PARTS: readonly BackupPart[] = ['motion', 'sev', 'project'];
 /** Largest motion copy (MTN bytes): a 100-joint MTN of 10,000 frames is about 12 MiB. */
 export const MAX_BACKUP_MTN_BYTES = 32 * 1024 * 1024;
@@ -36,18 +38,28 @@ export const MAX_BACKUP_FILE_BYTES = Math.ceil((MAX_BACKUP_MTN_BYTES * 4) / 3) +
 const MAX_LABEL_CHARS = 4096;
 /** Per-joint overrides kept at most (a skeleton has far fewer joints). */
 const MAX_OVERRIDES = 4096;
+/** Files a motion was read from, kept at most (an .mt3 and its skeleton, an imported file and its buffers). */
+const MAX_INPUTS = 64;
 
 /** What the store checks a copy against: the documents main has open. */
 export interface BackupContext {
   /** The path main holds for an open motion document, or undefined when it is not open. */
   documentPath(documentId: string): string | undefined;
+  /** The files that document was read from (an .mt3 and its skeleton, an imported .glb): no save or export may replace them. */
+  documentInputs(documentId: string): readonly string[] | undefined;
   /** Whether main already allows the file (a SEV or project path the page names grants nothing). */
   isAllowed(path: string): boolean;
 }
 
 export interface BackupStore {
-  /** Keeps `backup` as the copy (`ctx` null: a copy main made itself) of its part (replacing the previous one); throws, naming the field, when it does not hold up. */
-  put(backup: unknown, ctx: BackupContext | null): void;
+  /**
+   * Keeps `backup` as the copy (`ctx` null: a copy main made itself, read from `inputs`) of its part (replacing the
+   * previous one); throws, naming the field, when it does not hold up. A motion's copy keeps the files its document
+   * was read from (ctx's, else `inputs`), so the document a restore opens refuses outputs onto them as the first did.
+   */
+  put(backup: unknown, ctx: BackupContext | null, inputs?: readonly string[]): void;
+  /** The files the motion copy's document was read from (empty for another part, or a copy without any). */
+  inputsOf(part: BackupPart): string[];
   /** Drops the copy of `part`. */
   remove(part: BackupPart): void;
   /** Drops the copy of `part` when it is about `documentIdOrPath` (a save of that document or file). */
@@ -56,6 +68,12 @@ export interface BackupStore {
   held(): HeldBackups;
   /** Drops every copy (the window closed cleanly). */
   clear(): void;
+  /**
+   * For each SEV or project copy whose file the window may not write now (`mayWrite` false: after a restart a
+   * copy's path grants nothing, so neither reopening nor Save reaches it), keeps its text as a plain file under
+   * `Backups/Not restored/`, once, which no clean close removes; returns a message for each naming both files.
+   */
+  keepUnwritable(mayWrite: (path: string) => boolean): string[];
 }
 
 function fail(what: string, expected: string): never {
@@ -177,12 +195,28 @@ export function checkBackup(raw: unknown, ctx: BackupContext | null): UnsavedBac
   }
 }
 
-/** A copy as its backup file holds it: the MTN bytes as base64. */
-function toFileText(b: UnsavedBackup): string {
-  return JSON.stringify(b.part === 'motion' ? { ...b, mtnBytes: Buffer.from(b.mtnBytes).toString('base64') } : b);
+/**
+ * The files a motion copy was read from, as its backup file lists them. A planted list can only add refusals
+ * (an output onto a listed file is refused), never grant anything; it is still held to its shape.
+ */
+function checkInputs(v: unknown): string[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v) || v.length > MAX_INPUTS) fail('inputs', `a list of at most ${MAX_INPUTS} paths`);
+  return v.map((p, i) => {
+    if (typeof p !== 'string' || p.length === 0 || p.length > MAX_LABEL_CHARS || p.includes('\0') || !isAbsolute(p))
+      fail(`inputs[${i}]`, `an absolute path of 1..${MAX_LABEL_CHARS} characters`);
+    return p;
+  });
 }
 
-function fromFileText(raw: string): UnsavedBackup {
+/** A copy as its backup file holds it: the MTN bytes as base64, and a motion's inputs. */
+function toFileText(b: UnsavedBackup, inputs: readonly string[]): string {
+  return JSON.stringify(
+    b.part === 'motion' ? { ...b, mtnBytes: Buffer.from(b.mtnBytes).toString('base64'), inputs } : b,
+  );
+}
+
+function fromFileText(raw: string): { backup: UnsavedBackup; inputs: string[] } {
   let v: unknown;
   try {
     v = JSON.parse(raw);
@@ -194,7 +228,20 @@ function fromFileText(raw: string): UnsavedBackup {
     if (typeof o.mtnBytes !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(o.mtnBytes)) fail('mtnBytes', 'base64 text');
     o.mtnBytes = new Uint8Array(Buffer.from(o.mtnBytes, 'base64'));
   }
-  return checkBackup(v, null);
+  const backup = checkBackup(v, null);
+  return { backup, inputs: backup.part === 'motion' ? checkInputs((v as { inputs?: unknown }).inputs) : [] };
+}
+
+/** Local time as `YYYYMMDD-HHMMSS`, for the names of kept texts. */
+function stamp(d: Date): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`;
+}
+
+/** A copy's file name (a label read back from disk) as a plain name: letters, digits, `.`, `_`, `-`, at most 100. */
+function safeFileName(name: string): string {
+  const plain = name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100);
+  return /^[A-Za-z0-9]/.test(plain) ? plain : `_${plain}`;
 }
 
 /**
@@ -206,6 +253,10 @@ export function createBackupStore(
   warn: (message: string) => void = () => undefined,
 ): BackupStore {
   const copies = new Map<BackupPart, UnsavedBackup>();
+  /** Copies whose text keepUnwritable has kept already (one file per copy, however often the page asks). */
+  const keptCopies = new WeakSet<UnsavedBackup>();
+  /** The files the motion copy's document was read from (see BackupStore.put). */
+  let motionInputs: string[] = [];
   const setAside: string[] = [];
   const fileOf = (part: BackupPart) => join(folder!, `${part}.json`);
 
@@ -224,9 +275,10 @@ export function createBackupStore(
       if (size < 0) throw new Error('not a readable file');
       if (size > MAX_BACKUP_FILE_BYTES)
         throw new Error(`${size} bytes is more than a backup holds (at most ${MAX_BACKUP_FILE_BYTES})`);
-      const b = fromFileText(readFileSync(file, 'utf8'));
+      const { backup: b, inputs } = fromFileText(readFileSync(file, 'utf8'));
       if (b.part !== part) throw new Error(`it holds a ${b.part} copy`);
       copies.set(part, b);
+      if (part === 'motion') motionInputs = inputs;
     } catch (e) {
       const aside = `${file}.bad-${Date.now()}`;
       let where = `moved to ${aside}`;
@@ -248,7 +300,7 @@ export function createBackupStore(
     if (!folder) return;
     try {
       mkdirSync(folder, { recursive: true });
-      writeFileAtomic(fileOf(b.part), toFileText(b));
+      writeFileAtomic(fileOf(b.part), toFileText(b, b.part === 'motion' ? motionInputs : []));
     } catch (e) {
       // The copy in memory still survives a crashed page; only an app crash would lose it.
       warn(`the backup of ${b.name} was not written: ${systemReason(e)}`);
@@ -257,15 +309,19 @@ export function createBackupStore(
 
   const remove = (part: BackupPart): void => {
     copies.delete(part);
+    if (part === 'motion') motionInputs = [];
     if (folder) rmSync(fileOf(part), { force: true });
   };
 
   return {
-    put(raw, ctx) {
+    put(raw, ctx, inputs) {
       const b = checkBackup(raw, ctx);
+      if (b.part === 'motion')
+        motionInputs = [...((ctx ? ctx.documentInputs(b.documentId) : checkInputs(inputs ?? [])) ?? [])];
       copies.set(b.part, b);
       persist(b);
     },
+    inputsOf: (part) => (part === 'motion' && copies.has('motion') ? motionInputs.slice() : []),
     remove,
     removeSaved(part, key) {
       const b = copies.get(part);
@@ -280,6 +336,29 @@ export function createBackupStore(
     clear() {
       for (const part of BACKUP_PARTS) remove(part);
       setAside.length = 0;
+    },
+    keepUnwritable(mayWrite) {
+      if (!folder) return [];
+      const messages: string[] = [];
+      for (const part of BACKUP_PARTS) {
+        const b = copies.get(part);
+        if (!b || b.part === 'motion' || keptCopies.has(b) || mayWrite(b.path)) continue;
+        keptCopies.add(b);
+        const kept = join(folder, NOT_RESTORED_FOLDER, `${stamp(new Date())}-${safeFileName(basename(b.path))}`);
+        const opens = b.part === 'project' ? 'with File › Open Project…' : 'with its motion or project';
+        let where: string;
+        try {
+          mkdirSync(join(folder, NOT_RESTORED_FOLDER), { recursive: true });
+          writeFileAtomic(kept, b.text);
+          where = `Their text is kept in ${kept}: open the file again ${opens} and copy the text back.`;
+        } catch (e) {
+          where = `Their text could not be kept apart (${systemReason(e)}); it stays in ${fileOf(part)} until the window closes cleanly.`;
+        }
+        messages.push(
+          `The unsaved changes to ${b.path} could not be restored for saving: this window may not write that file now (after a restart, a backup's path grants nothing). ${where}`,
+        );
+      }
+      return messages;
     },
   };
 }

@@ -11,6 +11,8 @@ import { fbxScene, writeFbxBinary } from '../../shared/interchange/fbx/testFixtu
 import { readMtn } from '../../shared/mtn/read';
 import { parseProject } from '../../shared/project/validate';
 import { importCommand, importProgressPrinter } from '../cli/commands/import';
+import { runBatchImport } from './batchImport';
+import { inProcessImportRunner, type ImportRunner } from './importRunner';
 import { spineBvh } from '../../shared/testing/bvhFixtures';
 
 const root = mkdtempSync(join(tmpdir(), 'actguy-batch-'));
@@ -147,6 +149,43 @@ describe('actguy import, many files', () => {
     expect(r.err).toMatch(/2 of 3 failed \(nothing written for them\); the other 1 were written to /);
     expect((await run([join(dir, 'src', 'run.bvh'), '-o', out, '--overwrite'])).code).toBe(0);
     expect(readMtn(new Uint8Array(readFileSync(join(out, 'run.mtn')))).frameCount).toBe(8);
+  });
+
+  it('a file made at an output while later files import is kept: it is checked again just before the write', async () => {
+    for (const mode of ['each', 'allOrNothing', 'project'] as const) {
+      const dir = workspace();
+      const out = join(dir, 'motions');
+      mkdirSync(out);
+      // While run.bvh imports (seconds to minutes for a real batch), walk.mtn appears: the user saved one meanwhile.
+      const runner: ImportRunner = async (req, signal) => {
+        if (req.path.endsWith('run.bvh')) writeFileSync(join(out, 'walk.mtn'), 'saved meanwhile');
+        return inProcessImportRunner(req, signal);
+      };
+      const project = join(dir, 'game.actguy.json');
+      const projectBefore = readFileSync(project, 'utf8');
+      const outcome = await runBatchImport(
+        [join(dir, 'src', 'walk.bvh'), join(dir, 'src', 'run.bvh')],
+        {
+          fps: 30,
+          scale: 1,
+          outDir: out,
+          ...(mode === 'allOrNothing' ? { allOrNothing: true } : {}),
+          ...(mode === 'project' ? { project, parseProject } : {}),
+        },
+        runner,
+      );
+      expect(readFileSync(join(out, 'walk.mtn'), 'utf8')).toBe('saved meanwhile');
+      expect(outcome.items[0].error).toBe(
+        `${join(out, 'walk.mtn')} already exists; pass --overwrite to replace it, or choose another folder`,
+      );
+      if (mode === 'each') expect(readdirSync(out).sort()).toEqual(['run.mtn', 'walk.mtn']);
+      else {
+        expect(readdirSync(out)).toEqual(['walk.mtn']);
+        expect(outcome.written).toEqual([]);
+        expect(outcome.conclusion).toMatch(/1 of 2 failed; nothing was written/);
+      }
+      expect(readFileSync(project, 'utf8')).toBe(projectBefore);
+    }
   });
 
   it('--clip takes that clip from every file, named after the file alone', async () => {

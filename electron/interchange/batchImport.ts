@@ -192,6 +192,19 @@ export async function runBatchImport(
         delete item.mtnBytes;
       }
 
+  // A file may have appeared at an output while later files imported (a long batch takes minutes): checked again
+  // just before the write, so a motion saved meanwhile is not replaced unasked.
+  if (!options.overwrite)
+    for (const item of planned.values())
+      if (item.mtnBytes && existsSync(item.output!)) {
+        item.error = alreadyExists(item.output!);
+        delete item.mtnBytes;
+      }
+
+  function alreadyExists(output: string): string {
+    return `${output} already exists; ${options.checkOutput ? 'remove or rename it first' : 'pass --overwrite to replace it, or choose another folder'}`;
+  }
+
   function outputRefusal(output: string): string | undefined {
     try {
       options.checkOutput?.(output);
@@ -222,8 +235,7 @@ export async function runBatchImport(
     else if (projectNames.has(name))
       item.error = `the project ${options.project ?? ''}${options.project ? ' ' : ''}already has a motion named ${quoteJson(name)}`;
     else if (inputs.some((i) => sameFile(i, output))) item.error = `its output ${output} is one of the inputs`;
-    else if (!options.overwrite && existsSync(output))
-      item.error = `${output} already exists; ${options.checkOutput ? 'remove or rename it first' : 'pass --overwrite to replace it, or choose another folder'}`;
+    else if (!options.overwrite && existsSync(output)) item.error = alreadyExists(output);
     else if (outputRefusal(output)) item.error = outputRefusal(output);
     else {
       item.mtnBytes = mtnBytes;

@@ -275,6 +275,39 @@ describe('File > Import', () => {
     if (!link.ok) expect(link.error.message).toContain('outside the folder');
   });
 
+  it('the external buffer of a .gltf is an input of the motion: Save, Export glTF and Export MSH onto it are refused', async () => {
+    // A received .gltf whose buffer is a file of an output's kind: hero.mtn (Save's default name), take.glb, take.res8.
+    const { json, bin } = readGltfContainer(motionToGlb(readMtn(readFileSync(SAMPLE_MTN))));
+    for (const [buffer, member, arg] of [
+      ['hero.mtn', 'saveMotion', {}],
+      ['take.glb', 'exportGltf', { source: 'source' }],
+      ['take.res8', 'exportMsh', { positionTolerance: 0.5, rotationToleranceDeg: 0.5 }],
+    ] as const) {
+      const bufferPath = join(workspace, buffer);
+      writeFileSync(bufferPath, bin!);
+      writeFileSync(
+        join(workspace, 'hero.gltf'),
+        JSON.stringify({ ...json, buffers: [{ byteLength: bin!.byteLength, uri: buffer }] }),
+      );
+      const imported = await handlers.importMotion({ path: join(workspace, 'hero.gltf') });
+      if (imported.status !== 'imported') throw new Error(`expected an import, got ${imported.status}`);
+      const { documentId, mtnBytes } = imported.motion;
+      const r = await dispatchInvoke(handlers, member, {
+        documentId,
+        path: bufferPath,
+        mtnBytes,
+        ...arg,
+      });
+      expect(r, buffer).toEqual({
+        ok: false,
+        error: {
+          message: `Could not ${member === 'saveMotion' ? 'save' : 'export'} ${bufferPath}: it is ${bufferPath}, a file this motion was read from; choose another name (nothing was written)`,
+        },
+      });
+      expect(new Uint8Array(readFileSync(bufferPath))).toEqual(bin);
+    }
+  });
+
   it('refuses other file types, bad options and broken files with readable messages', async () => {
     writeFileSync(join(workspace, 'notes.txt'), 'HIERARCHY');
     writeFileSync(join(workspace, 'broken.bvh'), SMALL_BVH.replace('0 90 0 0 0 0 0 0 0', '0 90 0 0 0 0 0 0'));

@@ -107,10 +107,11 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
     if (job.status === 'cancelled') return { status: 'cancelled' };
     if (job.status === 'failed') throw new ActGuyApiError({ message: job.message, formatKind: job.formatKind });
     if (job.status === 'chooseClip') return { status: 'chooseClip', path, clips: job.clips };
-    const { sourceKind, mtnBytes, warnings, clipName, summary } = job;
+    const { sourceKind, mtnBytes, warnings, clipName, summary, buffers } = job;
     const name = suggestedName(baseNameOf(path), clipName);
     const documentId = compress.open({ name, mtnBytes });
-    documents.set(documentId, { path: join(dirname(path), `${name}.mtn`), name, inputs: [path] });
+    // A .gltf's external buffers are inputs too: no save or export of this motion may replace them (as in the CLI).
+    documents.set(documentId, { path: join(dirname(path), `${name}.mtn`), name, inputs: [path, ...buffers] });
     return {
       status: 'imported',
       motion: { documentId, name, sourcePath: path, sourceKind, clip: clipName, mtnBytes, warnings, summary },

@@ -8,7 +8,7 @@ import { decodeUtf8 } from '../gltf/glb';
 import { importMotionBytes, listMotionClips, motionSourceKind } from '../importMotion';
 import { readFbxContainer } from './container';
 import { importFbx } from './import';
-import { fbxScene, writeFbxAscii, writeFbxBinary } from './testFixtures';
+import { fbxScene, writeFbxAscii, writeFbxBinary, type FbxNode } from './testFixtures';
 
 const fail = async (bytes: Uint8Array, name = '/m/x.fbx', options = {}) => {
   const e = await importMotionBytes(bytes, name, options).then(
@@ -242,6 +242,29 @@ describe('FBX import', () => {
     expect(latin).toContain('Xeometry');
     expect(latin).toContain('_amera');
     expect((await importFbx(bin)).motion.joints.length).toBe(3);
+  });
+
+  it('refuses compressed arrays that unpack to far more than the file holds (a zlib bomb), before any is unpacked', async () => {
+    // 12 curves of 1,200,000 zero keys: 173 MiB for the loader to unpack and walk from a file of about 0.3 MB
+    // (the CLI's import of 8,000,000 keys per curve, 1.1 MB, took 3.5 minutes and 4.2 GB).
+    const keys = 1_200_000;
+    const times = new BigInt64Array(keys);
+    const values = new Float32Array(keys);
+    const scene = fbxScene();
+    const walk = (n: FbxNode): void => {
+      if (n.name === 'KeyTime') n.props = [times];
+      if (n.name === 'KeyValueFloat') n.props = [values];
+      n.children.forEach(walk);
+    };
+    scene.forEach(walk);
+    const bomb = writeFbxBinary(scene, 7400, true);
+    expect(bomb.byteLength).toBeLessThan(1024 * 1024);
+    expect(() => readFbxContainer(bomb)).toThrow(FormatError);
+    expect(await fail(bomb)).toMatch(
+      /^\/m\/x\.fbx \[FBX\] \(offset \d+\): the compressed arrays of this file unpack to more than 128 MiB \(at most 32 times the file's size, and at least 128 MiB\): it is damaged, or made to exhaust memory; export it again without compression \(or as ASCII FBX\)$/,
+    );
+    // A take of a few compressed keys per curve reads as before.
+    expect((await importMotionBytes(writeFbxBinary(fbxScene(), 7400, true), 'x.fbx')).motion.joints.length).toBe(3);
   });
 
   it('an ASCII file loses its meshes, materials and cameras on the way to the loader', async () => {

@@ -207,6 +207,30 @@ describe('glTF JSON shape is checked before three.js sees it', () => {
     ).toMatch(/declares 100000000 elements without data/);
   });
 
+  it('accessors the loader must fill itself (no bufferView, or sparse) are bounded in all, not only each', async () => {
+    // One shared zero time accessor of 1M keys and a zero rotation output of 1M keys per joint: each accessor within
+    // its own bound, but a 4 MB file of 100 such joints had `actguy import` allocate 2 GB (41 s).
+    const message = (
+      await importError(
+        glb((j) => {
+          const anim = j.animations![0];
+          const input = j.accessors!.length;
+          j.accessors!.push({ componentType: 5126, count: 1 << 20, type: 'SCALAR', min: [0], max: [0] });
+          anim.samplers = [];
+          anim.channels = [];
+          j.nodes!.forEach((_, node) => {
+            j.accessors!.push({ componentType: 5126, count: 1 << 20, type: 'VEC4' });
+            anim.samplers.push({ input, output: j.accessors!.length - 1 });
+            anim.channels.push({ sampler: anim.samplers.length - 1, target: { node, path: 'rotation' } });
+          });
+        }),
+      )
+    ).message;
+    expect(message).toMatch(
+      /\(accessors\[\d+\]\.count\): accessors\[\d+\] brings the elements of accessors without data of their own \(no bufferView, or sparse\) to 9437184, more than the 8388608 a file may have the loader make/,
+    );
+  });
+
   it('a node graph with a cycle, or a node with two parents', async () => {
     // node 0 is the root with child 1; 1 -> 0 closes a loop
     expect(
