@@ -411,9 +411,12 @@ export function objectErrorRows(
   const S = source.frameCount + 1;
   if (!(Number.isInteger(from) && Number.isInteger(to) && 0 <= from && from <= to && to <= S))
     throw new Error(`objectErrorRows: frames ${from}..${to} outside 0..${S}`);
-  const root = samplePositionTrackFrames(decodePositionTrack(mt3.root));
-  const rotations = mt3.rotations.map((t) => sampleRotationTrackFrames(decodeRotationTrack(t)));
-  const offsets = mt3.offsets ? mt3.offsets.map((t) => samplePositionTrackFrames(decodePositionTrack(t))) : null;
+  // The decoded tracks at these frames only (the other frames of each array are left at zero and never read).
+  const root = samplePositionTrackFrames(decodePositionTrack(mt3.root), undefined, from, to);
+  const rotations = mt3.rotations.map((t) => sampleRotationTrackFrames(decodeRotationTrack(t), undefined, from, to));
+  const offsets = mt3.offsets
+    ? mt3.offsets.map((t) => samplePositionTrackFrames(decodePositionTrack(t), undefined, from, to))
+    : null;
   const errors = new Float64Array((to - from) * J);
   const k = new FrameErrorKernel(parentsOf(source), sourcePoints(source, shell, from, to), shell, from);
   if (!offsets) k.sourceOffsets(source);
