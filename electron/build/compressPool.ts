@@ -282,6 +282,15 @@ function wholeOutcome(reply: PoolReply): PoolOutcome {
  */
 export const SHARE_MIN_MTN_BYTES = 512 * 1024;
 
+/**
+ * A motion in channel shares whose MTN is at least this large is also put together and has its object-space error
+ * measured on the workers (PoolRequest.finish), about 1,300 frames of a 31-joint capture; a shorter one on the
+ * pool's thread. Each worker then compiles the writer and the error's code for itself (about 0.3-0.4 CPU-s more on
+ * V8's helper threads in a build), which the captures at 30 fps (690-1,130 frames) did not repay: 14 % more CPU in
+ * all with two jobs, against none more at 120 fps (docs/compression.md, "The last step of a long motion").
+ */
+export const FINISH_MIN_MTN_BYTES = 2 * 1024 * 1024;
+
 /** Whether a motion is worth compressing in channel shares (long enough, and not in the skeleton-aware mode). */
 export function sharesPay(mtnBytes: number, options: CompressOptions): boolean {
   return options.objectTolerance === undefined && mtnBytes >= SHARE_MIN_MTN_BYTES;
@@ -388,6 +397,7 @@ export function workerCompressor(
   workerPath: string,
   jobs: number,
   localJob?: (req: PoolRequest) => PoolReply,
+  finishMinBytes = FINISH_MIN_MTN_BYTES,
 ): PoolCompressor {
   type Pending = { req: PoolRequest; resolve: (r: PoolReply) => void; reject: (e: Error) => void };
   const queue: Pending[] = [];
@@ -593,8 +603,9 @@ export function workerCompressor(
   };
   /**
    * A long motion in shares of its channels, one per job, put together and its object-space error measured in
-   * shares of its frames, one per job (finishInShares): the very bytes and report of one compressMotion, whatever
-   * the number of jobs. Should the last step fail, it is done on this thread; null when a channel share failed:
+   * shares of its frames, one per job (finishInShares, from finishMinBytes: FINISH_MIN_MTN_BYTES): the very bytes
+   * and report of one compressMotion, whatever the number of jobs. A shorter one, or one whose last step fails, is
+   * put together on this thread; null when a channel share failed:
    * the motion is then compressed whole, so that its error is the one a one-job build reports.
    */
   const inShares = async (
@@ -608,7 +619,7 @@ export function workerCompressor(
     const shares = await channelShares(bytes, options, resampleTo, motionKey);
     if (!shares) return null;
     return (
-      (await finishInShares(bytes, options, resampleTo, motionKey, shares)) ??
+      (mtn.byteLength >= finishMinBytes ? await finishInShares(bytes, options, resampleTo, motionKey, shares) : null) ??
       compressedMotionOf(compressWithShares(motionOf(mtn, resampleTo), options, shares))
     );
   };

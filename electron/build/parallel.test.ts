@@ -18,6 +18,7 @@ import { FormatError } from '../../shared/errors';
 import {
   answerPoolRequest,
   compressMtnBytes,
+  FINISH_MIN_MTN_BYTES,
   inProcessCompressor,
   servePoolRequests,
   SHARE_MIN_MTN_BYTES,
@@ -173,12 +174,19 @@ describe('parallel builds', () => {
         const many = await outputs(workerCompressor(poolWorker(), jobs));
         many.forEach((f, k) => expect(f.equals(one[k]), `jobs ${jobs}, file ${k}`).toBe(true));
         // The CLI's pool: one share of each motion on this thread, the others on jobs - 1 workers.
+        // (The capture is 1 MB, under FINISH_MIN_MTN_BYTES: the last step goes to the pool from SHARE_MIN_MTN_BYTES
+        // here, and from the default below.)
         const here: string[] = [];
         const cli = await outputs(
-          workerCompressor(poolWorker(), jobs, (req) => {
-            here.push(req.share ? 'share' : req.finish ? 'finish' : 'whole');
-            return answerPoolRequest(req);
-          }),
+          workerCompressor(
+            poolWorker(),
+            jobs,
+            (req) => {
+              here.push(req.share ? 'share' : req.finish ? 'finish' : 'whole');
+              return answerPoolRequest(req);
+            },
+            SHARE_MIN_MTN_BYTES,
+          ),
         );
         // Both steps of a long motion go to the pool: its channels, then putting it together and measuring its
         // object-space error (in parts of its frames); nothing is compressed whole.
@@ -190,14 +198,33 @@ describe('parallel builds', () => {
         // are not compressed again.
         const failing: string[] = [];
         const fallback = await outputs(
-          workerCompressor(poolWorker(), jobs, (req) => {
-            failing.push(req.share ? 'share' : req.finish ? 'finish' : 'whole');
-            return req.finish ? { id: req.id, ok: false, error: { message: 'a part failed' } } : answerPoolRequest(req);
-          }),
+          workerCompressor(
+            poolWorker(),
+            jobs,
+            (req) => {
+              failing.push(req.share ? 'share' : req.finish ? 'finish' : 'whole');
+              return req.finish
+                ? { id: req.id, ok: false, error: { message: 'a part failed' } }
+                : answerPoolRequest(req);
+            },
+            SHARE_MIN_MTN_BYTES,
+          ),
         );
         expect(failing).toContain('finish');
         expect(failing).not.toContain('whole');
         fallback.forEach((f, k) => expect(f.equals(one[k]), `jobs ${jobs}, failed last step, file ${k}`).toBe(true));
+        // Under FINISH_MIN_MTN_BYTES (the default) the motion is put together on the build's thread.
+        const small: string[] = [];
+        const onThread = await outputs(
+          workerCompressor(poolWorker(), jobs, (req) => {
+            small.push(req.share ? 'share' : req.finish ? 'finish' : 'whole');
+            return answerPoolRequest(req);
+          }),
+        );
+        expect(statSync(join(ldir, 'cmu.mtn')).size).toBeLessThan(FINISH_MIN_MTN_BYTES);
+        expect(small).toContain('share');
+        expect(small).not.toContain('finish');
+        onThread.forEach((f, k) => expect(f.equals(one[k]), `jobs ${jobs}, put together here, file ${k}`).toBe(true));
       }
     } finally {
       rmSync(ldir, { recursive: true, force: true });
