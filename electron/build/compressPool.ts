@@ -525,14 +525,21 @@ export function workerCompressor(
     mtn: Uint8Array,
     options: CompressOptions,
     resampleTo?: number,
-    motionKey = ++lastMotionKey,
+    /** Only when a finish follows (inShares): the workers then keep the motion read for it. */
+    motionKey?: number,
   ): Promise<ChannelShare[] | null> => {
     const resample = resampleTo === undefined ? {} : { resampleTo };
     const bytes = sharedBytes(mtn);
     try {
       const replies = await Promise.all(
         Array.from({ length: jobs }, (_, index) =>
-          send({ mtn: bytes, options, ...resample, motionKey, share: { index, count: jobs } }),
+          send({
+            mtn: bytes,
+            options,
+            ...resample,
+            ...(motionKey === undefined ? {} : { motionKey }),
+            share: { index, count: jobs },
+          }),
         ),
       );
       return replies.map((r) => (r.ok && 'share' in r ? r.share : []));
@@ -613,13 +620,14 @@ export function workerCompressor(
     options: CompressOptions,
     resampleTo: number | undefined,
   ): Promise<CompressedMotion | null> => {
-    // The file in shared memory: the 2 x jobs requests below carry a handle to it, not a copy each.
+    // The file in shared memory: the requests below carry a handle to it, not a copy each.
     const bytes = sharedBytes(mtn);
-    const motionKey = ++lastMotionKey;
+    const finish = mtn.byteLength >= finishMinBytes;
+    const motionKey = finish ? ++lastMotionKey : undefined;
     const shares = await channelShares(bytes, options, resampleTo, motionKey);
     if (!shares) return null;
     return (
-      (mtn.byteLength >= finishMinBytes ? await finishInShares(bytes, options, resampleTo, motionKey, shares) : null) ??
+      (motionKey !== undefined ? await finishInShares(bytes, options, resampleTo, motionKey, shares) : null) ??
       compressedMotionOf(compressWithShares(motionOf(mtn, resampleTo), options, shares))
     );
   };
