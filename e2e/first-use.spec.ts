@@ -13,6 +13,7 @@
  * - in the sound-events work mode (no tuning panel) Edit's tuning items (user key, lock, trace key at the playhead)
  *   are greyed with the reason and their K / L / T keys change nothing (they were offered and ran unseen);
  * - Tab stays in an open dialog (from the file picker's Cancel it walked into the menu bar behind the backdrop).
+ * - the curve hint shows its first controls whole on one line (it ended "drag k…" at 1280, the rest hover-only).
  */
 import { expect, test } from './fixtures';
 import { openSampleProject } from './sev-ui';
@@ -205,4 +206,58 @@ test('at 1280x800 folding tuning sections brings the lock and trace-key lists in
   // A folded section opens again from its header.
   await page.getByTestId('tuning-fold-compression').click();
   await expect(page.getByTestId('stat-total-keys')).toBeVisible();
+});
+
+test('at 1280x800 the curve hint shows its first controls whole on one line, in every layout that shows the curves', async ({
+  page,
+  saveScreenshot,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await waitForDocument(page);
+  const hint = page.getByTestId('curve-hint');
+  // Each phrase's own rectangles (a Range over the hint's text): inside the hint's box, on its one line, never
+  // under a "…" (the whole list was one line ending in "drag k…" at 1280: Home, Del and wheel were hover-only).
+  const shown = (phrases: string[]) =>
+    hint.evaluate((el, list) => {
+      const box = el.getBoundingClientRect();
+      const text = el.textContent ?? '';
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      const nodes: { node: Text; start: number }[] = [];
+      let at = 0;
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        nodes.push({ node: n as Text, start: at });
+        at += (n as Text).length;
+      }
+      const where = (offset: number) => {
+        const hit = nodes.filter((n) => n.start <= offset).pop()!;
+        return { node: hit.node, offset: Math.min(offset - hit.start, hit.node.length) };
+      };
+      const ellipsis = getComputedStyle(el).textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth;
+      return list.map((phrase) => {
+        const i = text.indexOf(phrase);
+        if (i < 0) return `${phrase}: missing`;
+        const range = document.createRange();
+        const a = where(i);
+        const b = where(i + phrase.length);
+        range.setStart(a.node, a.offset);
+        range.setEnd(b.node, b.offset);
+        const r = range.getBoundingClientRect();
+        const inside = r.left >= box.left - 0.5 && r.right <= box.right + 0.5 && r.bottom <= box.bottom + 0.5;
+        return inside && !ellipsis ? 'whole' : `${phrase}: cut (${Math.round(r.right - box.right)} px past)`;
+      });
+    }, phrases);
+  const essential = ['Ctrl+click: add/remove user key', 'click: go to frame', 'drag keys: retime', 'wheel: zoom'];
+  const whole = essential.map(() => 'whole');
+  const heightBefore = (await hint.boundingBox())!.height;
+  expect(heightBefore, 'one line: the curves keep their height').toBeLessThanOrEqual(19);
+  expect(await shown(essential)).toEqual(whole);
+  await saveScreenshot('curve-hint-all-panels-1280x800');
+  await page.getByTestId('mode-tuning').click();
+  await expect(page.getByTestId('mode-tuning')).toHaveAttribute('aria-pressed', 'true');
+  // The tuning mode's wider curves show more of the list.
+  expect(await shown([...essential, 'right-drag: pan', 'Home: fit'])).toEqual([...whole, 'whole', 'whole']);
+  expect((await hint.boundingBox())!.height).toBe(heightBefore);
+  await saveScreenshot('curve-hint-tuner-1280x800');
+  // The whole list stays on the hint's tooltip.
+  await expect(hint).toHaveAttribute('title', /Ctrl\/Shift\+click a timeline label: overlay that joint$/);
 });
