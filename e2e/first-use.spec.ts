@@ -13,7 +13,8 @@
  * - in the sound-events work mode (no tuning panel) Edit's tuning items (user key, lock, trace key at the playhead)
  *   are greyed with the reason and their K / L / T keys change nothing (they were offered and ran unseen);
  * - Tab stays in an open dialog (from the file picker's Cancel it walked into the menu bar behind the backdrop).
- * - the curve hint shows its first controls whole on one line (it ended "drag k…" at 1280, the rest hover-only).
+ * - the curve hint shows its first controls whole on one line (it ended "drag k…" at 1280, the rest hover-only);
+ * - deleting an SE its events use asks first, naming the count, motion and frames (one click deleted them all).
  */
 import { expect, test } from './fixtures';
 import { openSampleProject } from './sev-ui';
@@ -260,4 +261,49 @@ test('at 1280x800 the curve hint shows its first controls whole on one line, in 
   await saveScreenshot('curve-hint-tuner-1280x800');
   // The whole list stays on the hint's tooltip.
   await expect(hint).toHaveAttribute('title', /Ctrl\/Shift\+click a timeline label: overlay that joint$/);
+});
+
+test('deleting an SE with events asks first (count, motion, frames), keyboard only with Tab kept in the dialog; one undo step', async ({
+  page,
+  saveScreenshot,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await waitForDocument(page);
+  const names = page.getByTestId('sev-se-table').getByTestId('sev-se-name');
+  await expect(names).toHaveCount(3);
+  const markers = page.getByTestId('sev-event-row');
+  const eventsBefore = await markers.count();
+  const del = page.getByTestId('sev-se-delete').first();
+  await del.focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByTestId('confirm-dialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('Delete SE_FOOT_L and its events?');
+  await expect(dialog).toContainText(/SE_FOOT_L \(SE 0\) plays 4 events of walk, on frames \d+, \d+, \d+, \d+\./);
+  await saveScreenshot('se-delete-question-1280x800');
+  // Cancel has the focus: Enter now keeps everything.
+  await expect(dialog.getByTestId('confirm-cancel')).toBeFocused();
+  for (let i = 0; i < 5; i++) {
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => !!document.activeElement?.closest('[data-testid="confirm-dialog"]'))).toBe(true);
+  }
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(names).toHaveCount(3);
+  await expect(markers).toHaveCount(eventsBefore);
+  // Confirmed from the keyboard: the SE and its 4 events go as one step, and one Undo brings them back.
+  await del.focus();
+  await page.keyboard.press('Enter');
+  await expect(dialog.getByTestId('confirm-cancel')).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(dialog.getByTestId('confirm-delete')).toBeFocused();
+  await expect(dialog.getByTestId('confirm-delete')).toHaveText('Delete SE and 4 events');
+  await page.keyboard.press('Enter');
+  await expect(names).toHaveCount(2);
+  await expect(markers).toHaveCount(eventsBefore - 4);
+  await page.getByTestId('menu-edit').click();
+  await expect(page.getByTestId('menu-undo')).toContainText('Delete SE and 4 events');
+  await page.getByTestId('menu-undo').click();
+  await expect(names).toHaveCount(3);
+  await expect(markers).toHaveCount(eventsBefore);
 });
