@@ -108,3 +108,28 @@ test('a corrupt .mar, project, .sev and SE table each lead with plain words; the
   await expect(tableProblem).toContainText('se_define.h: it holds bytes that are not text at line 1');
   await saveScreenshot('corrupt-sev-table-1280x800');
 });
+
+test('a .sev that cannot be read is never replaced by an empty one: "Create" refuses and says why', async ({
+  page,
+  workspace,
+  electronApp,
+}) => {
+  await waitForDocument(page);
+  const sev = readFileSync(workspace.path('walk.sev'));
+  // Mostly a good .sev, with a comment in another encoding (bytes that are not UTF-8).
+  const broken = Buffer.concat([sev, Buffer.from('# pas \xe9t\xe9\n', 'latin1')]);
+  writeFileSync(workspace.path('walk.sev'), broken);
+  await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () =>
+    page.getByTestId('project-open').first().click(),
+  );
+  await expect(page.getByTestId('message-error')).toContainText(/^Could not open walk\.sev: it holds bytes/);
+  // The editor offers "Create walk.sev"; it used to start an empty .sev there, and Save SEV wrote it over the file.
+  await page.getByTestId('sev-create').click();
+  await expect(page.getByTestId('message-warning')).toContainText(
+    'walk.sev is already there but cannot be read, so ActGuy does not start an empty one over it',
+  );
+  await expect(page.getByTestId('sev-create')).toBeVisible();
+  await page.keyboard.press('Control+s');
+  await page.waitForTimeout(500);
+  expect(readFileSync(workspace.path('walk.sev')).equals(broken), 'walk.sev as it was').toBe(true);
+});
