@@ -14,7 +14,8 @@
  *   are greyed with the reason and their K / L / T keys change nothing (they were offered and ran unseen);
  * - Tab stays in an open dialog (from the file picker's Cancel it walked into the menu bar behind the backdrop).
  * - the curve hint shows its first controls whole on one line (it ended "drag k…" at 1280, the rest hover-only);
- * - deleting an SE its events use asks first, naming the count, motion and frames (one click deleted them all).
+ * - deleting an SE its events use asks first, naming the count, motion and frames (one click deleted them all);
+ * - with an event selected, the sound-event toolbar keeps "+ Add SE" whole (the note field pushed it off the panel).
  */
 import { expect, test } from './fixtures';
 import { openSampleProject } from './sev-ui';
@@ -306,4 +307,26 @@ test('deleting an SE with events asks first (count, motion, frames), keyboard on
   await page.getByTestId('menu-undo').click();
   await expect(names).toHaveCount(3);
   await expect(markers).toHaveCount(eventsBefore);
+});
+
+test('at 1280x800 with every panel and an event selected, the sound-event toolbar keeps + Add SE whole', async ({
+  page,
+  saveScreenshot,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await waitForDocument(page);
+  // A longer motion's joint name and a selected event (its note field shows) made the toolbar run out of room.
+  await page.getByTestId('sev-event-resolved').nth(1).click();
+  await expect(page.getByTestId('joint-select-tree')).toHaveCount(0);
+  await expect(page.getByTestId('sev-event-note')).toBeVisible();
+  const toolbar = page.locator('.sev-toolbar');
+  const cut = await toolbar.evaluate((bar) => {
+    const edge = bar.getBoundingClientRect().right - parseFloat(getComputedStyle(bar).paddingRight) + 0.5;
+    return Array.from(bar.querySelectorAll('button'))
+      .filter((b) => b.getBoundingClientRect().right > edge)
+      .map((b) => b.textContent);
+  });
+  expect(cut).toEqual([]);
+  await expect(page.getByTestId('sev-add-se-def')).toBeInViewport({ ratio: 1 });
+  await saveScreenshot('sev-toolbar-event-selected-1280x800');
 });
