@@ -15,11 +15,12 @@
  * - Tab stays in an open dialog (from the file picker's Cancel it walked into the menu bar behind the backdrop).
  * - the curve hint shows its first controls whole on one line (it ended "drag k…" at 1280, the rest hover-only);
  * - deleting an SE its events use asks first, naming the count, motion and frames (one click deleted them all);
- * - with an event selected, the sound-event toolbar keeps "+ Add SE" whole (the note field pushed it off the panel).
+ * - with an event selected, the sound-event toolbar keeps "+ Add SE" whole (the note field pushed it off the panel);
+ * - the timeline header stays one line (Group wrapped to a second line, a joint row less, with a longer joint name).
  */
 import { expect, test } from './fixtures';
 import { openSampleProject } from './sev-ui';
-import { clippedControls, waitForDocument } from './ui';
+import { clippedControls, selectJoint, waitForDocument } from './ui';
 
 test('at 1280x800 with no motion open, the timeline says how to open one and the .sev banner button is whole', async ({
   page,
@@ -329,4 +330,35 @@ test('at 1280x800 with every panel and an event selected, the sound-event toolba
   expect(cut).toEqual([]);
   await expect(page.getByTestId('sev-add-se-def')).toBeInViewport({ ratio: 1 });
   await saveScreenshot('sev-toolbar-event-selected-1280x800');
+});
+
+test('at 1280x800 with every panel, the timeline header stays one line whatever joint is selected', async ({
+  page,
+  saveScreenshot,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await waitForDocument(page);
+  const header = page.getByTestId('timeline').locator('.panel-header');
+  const oneLine = async () => {
+    const group = (await page.getByTestId('timeline-group').boundingBox())!;
+    const all = (await page.getByTestId('timeline-chain-all').boundingBox())!;
+    return Math.abs(group.y - all.y) < 2 && (await header.boundingBox())!.height <= 30;
+  };
+  expect(await oneLine(), 'with Hips').toBe(true);
+  // "Group" wrapped onto a second header line (a joint row less) once a longer name was selected.
+  for (const name of ['LeftFoot', 'RightForeArm', 'RightShoulder']) {
+    await selectJoint(page, name);
+    expect(await oneLine(), `with ${name}`).toBe(true);
+  }
+  // The narrowed filter field still shows its hint whole ("Filter jo" was all a 64 px field showed of "Filter joints").
+  const hintCut = await page.getByTestId('timeline-filter').evaluate((el) => {
+    const input = el as HTMLInputElement;
+    const st = getComputedStyle(input);
+    const ctx = document.createElement('canvas').getContext('2d')!;
+    ctx.font = `${st.fontWeight} ${st.fontSize} ${st.fontFamily}`;
+    const room = input.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight);
+    return ctx.measureText(input.placeholder).width > room + 0.5 ? `${input.placeholder} in ${room} px` : null;
+  });
+  expect(hintCut).toBeNull();
+  await saveScreenshot('timeline-header-1280x800');
 });
