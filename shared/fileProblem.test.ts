@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FormatError } from './errors';
 import { plainFileProblem, type PlainFileProblem } from './fileProblem';
@@ -6,9 +5,25 @@ import { readMtn } from './mtn/read';
 import { readMar } from './mar/read';
 import { decodeUtf8Text } from './sev/text';
 import { parseProject } from './project/validate';
+import { writeMtn } from './mtn/write';
+import { syntheticMotion } from './testing/syntheticMotion';
+import { encodeUtf8 } from './utf8';
 
-const WALK = new Uint8Array(readFileSync(new URL('../assets/walk.mtn', import.meta.url)));
-const SAMPLE = readFileSync(new URL('../assets/sample.actguy.json', import.meta.url), 'utf8');
+const WALK = writeMtn(syntheticMotion({ frames: 132, joints: 23, seed: 5 }));
+const SAMPLE = JSON.stringify(
+  {
+    version: 1,
+    fps: 30,
+    motions: [
+      { name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev', tolerances: { position: 0.5, rotationDeg: 0.5 } },
+      { name: 'run', mtn: 'run.mtn', tolerances: { position: 0.5, rotationDeg: 0.75 } },
+    ],
+    seTables: { sls: 'default.sls', seDefine: 'se_define.h' },
+    outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
+  },
+  null,
+  2,
+);
 
 /** The plain problem of what `read` throws (it must throw a FormatError). */
 function plainOf(read: () => unknown, file: string): PlainFileProblem {
@@ -58,14 +73,14 @@ describe('plainFileProblem: a corrupt file in words first', () => {
   });
 
   it('a .sev with bytes that are not UTF-8 points at the line to fix', () => {
-    const bytes = new Uint8Array([...new TextEncoder().encode('sev 1\nmotion walk\n'), 0xff, 0xfe, 0x0a]);
+    const bytes = new Uint8Array([...encodeUtf8('sev 1\nmotion walk\n'), 0xff, 0xfe, 0x0a]);
     const p = plainOf(() => decodeUtf8Text(bytes, 'SEV', '/w/walk.sev'), '/w/walk.sev');
     expect(p.lead).toBe('it holds bytes that are not text at line 3: it is damaged, or not a sound-event file (.sev).');
     expect(p.advice).toBe('Fix it at line 3 in a text editor, then open it again.');
   });
 
   it('a project cut short in its JSON ends too soon at its line', () => {
-    const r = parseProject(SAMPLE.slice(0, 300), '/w/bad.actguy.json');
+    const r = parseProject(SAMPLE.slice(0, 200), '/w/bad.actguy.json');
     const e = r.errors[0];
     const p = plainFileProblem(e.kind, e.detail, e.place, e.file);
     expect(p.lead).toMatch(/^it ends too soon at line \d+: part of its data is missing/);
