@@ -13,10 +13,14 @@
  * - in the sound-events work mode (no tuning panel) Edit's tuning items (user key, lock, trace key at the playhead)
  *   are greyed with the reason and their K / L / T keys change nothing (they were offered and ran unseen);
  * - Tab stays in an open dialog (from the file picker's Cancel it walked into the menu bar behind the backdrop).
+ * - the curve hint shows its first controls whole on one line (it ended "drag k…" at 1280, the rest hover-only);
+ * - deleting an SE its events use asks first, naming the count, motion and frames (one click deleted them all);
+ * - with an event selected, the sound-event toolbar keeps "+ Add SE" whole (the note field pushed it off the panel);
+ * - the timeline header stays one line (Group wrapped to a second line, a joint row less, with a longer joint name).
  */
 import { expect, test } from './fixtures';
 import { openSampleProject } from './sev-ui';
-import { clippedControls, waitForDocument } from './ui';
+import { clippedControls, selectJoint, waitForDocument } from './ui';
 
 test('at 1280x800 with no motion open, the timeline says how to open one and the .sev banner button is whole', async ({
   page,
@@ -205,4 +209,156 @@ test('at 1280x800 folding tuning sections brings the lock and trace-key lists in
   // A folded section opens again from its header.
   await page.getByTestId('tuning-fold-compression').click();
   await expect(page.getByTestId('stat-total-keys')).toBeVisible();
+});
+
+test('at 1280x800 the curve hint shows its first controls whole on one line, in every layout that shows the curves', async ({
+  page,
+  saveScreenshot,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await waitForDocument(page);
+  const hint = page.getByTestId('curve-hint');
+  // Each phrase's own rectangles (a Range over the hint's text): inside the hint's box, on its one line, never
+  // under a "…" (the whole list was one line ending in "drag k…" at 1280: Home, Del and wheel were hover-only).
+  const shown = (phrases: string[]) =>
+    hint.evaluate((el, list) => {
+      const box = el.getBoundingClientRect();
+      const text = el.textContent ?? '';
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      const nodes: { node: Text; start: number }[] = [];
+      let at = 0;
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        nodes.push({ node: n as Text, start: at });
+        at += (n as Text).length;
+      }
+      const where = (offset: number) => {
+        const hit = nodes.filter((n) => n.start <= offset).pop()!;
+        return { node: hit.node, offset: Math.min(offset - hit.start, hit.node.length) };
+      };
+      const ellipsis = getComputedStyle(el).textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth;
+      return list.map((phrase) => {
+        const i = text.indexOf(phrase);
+        if (i < 0) return `${phrase}: missing`;
+        const range = document.createRange();
+        const a = where(i);
+        const b = where(i + phrase.length);
+        range.setStart(a.node, a.offset);
+        range.setEnd(b.node, b.offset);
+        const r = range.getBoundingClientRect();
+        const inside = r.left >= box.left - 0.5 && r.right <= box.right + 0.5 && r.bottom <= box.bottom + 0.5;
+        return inside && !ellipsis ? 'whole' : `${phrase}: cut (${Math.round(r.right - box.right)} px past)`;
+      });
+    }, phrases);
+  const essential = ['Ctrl+click: add/remove user key', 'click: go to frame', 'drag keys: retime', 'wheel: zoom'];
+  const whole = essential.map(() => 'whole');
+  const heightBefore = (await hint.boundingBox())!.height;
+  expect(heightBefore, 'one line: the curves keep their height').toBeLessThanOrEqual(19);
+  expect(await shown(essential)).toEqual(whole);
+  await saveScreenshot('curve-hint-all-panels-1280x800');
+  await page.getByTestId('mode-tuning').click();
+  await expect(page.getByTestId('mode-tuning')).toHaveAttribute('aria-pressed', 'true');
+  // The tuning mode's wider curves show more of the list.
+  expect(await shown([...essential, 'right-drag: pan', 'Home: fit'])).toEqual([...whole, 'whole', 'whole']);
+  expect((await hint.boundingBox())!.height).toBe(heightBefore);
+  await saveScreenshot('curve-hint-tuner-1280x800');
+  // The whole list stays on the hint's tooltip.
+  await expect(hint).toHaveAttribute('title', /Ctrl\/Shift\+click a timeline label: overlay that joint$/);
+});
+
+test('deleting an SE with events asks first (count, motion, frames), keyboard only with Tab kept in the dialog; one undo step', async ({
+  page,
+  saveScreenshot,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await waitForDocument(page);
+  const names = page.getByTestId('sev-se-table').getByTestId('sev-se-name');
+  await expect(names).toHaveCount(3);
+  const markers = page.getByTestId('sev-event-row');
+  const eventsBefore = await markers.count();
+  const del = page.getByTestId('sev-se-delete').first();
+  await del.focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByTestId('confirm-dialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('Delete SE_FOOT_L and its events?');
+  await expect(dialog).toContainText(/SE_FOOT_L \(SE 0\) plays 4 events of walk, on frames \d+, \d+, \d+, \d+\./);
+  await saveScreenshot('se-delete-question-1280x800');
+  // Cancel has the focus: Enter now keeps everything.
+  await expect(dialog.getByTestId('confirm-cancel')).toBeFocused();
+  for (let i = 0; i < 5; i++) {
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => !!document.activeElement?.closest('[data-testid="confirm-dialog"]'))).toBe(true);
+  }
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(names).toHaveCount(3);
+  await expect(markers).toHaveCount(eventsBefore);
+  // Confirmed from the keyboard: the SE and its 4 events go as one step, and one Undo brings them back.
+  await del.focus();
+  await page.keyboard.press('Enter');
+  await expect(dialog.getByTestId('confirm-cancel')).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(dialog.getByTestId('confirm-delete')).toBeFocused();
+  await expect(dialog.getByTestId('confirm-delete')).toHaveText('Delete SE and 4 events');
+  await page.keyboard.press('Enter');
+  await expect(names).toHaveCount(2);
+  await expect(markers).toHaveCount(eventsBefore - 4);
+  await page.getByTestId('menu-edit').click();
+  await expect(page.getByTestId('menu-undo')).toContainText('Delete SE and 4 events');
+  await page.getByTestId('menu-undo').click();
+  await expect(names).toHaveCount(3);
+  await expect(markers).toHaveCount(eventsBefore);
+});
+
+test('at 1280x800 with every panel and an event selected, the sound-event toolbar keeps + Add SE whole', async ({
+  page,
+  saveScreenshot,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await waitForDocument(page);
+  // A longer motion's joint name and a selected event (its note field shows) made the toolbar run out of room.
+  await page.getByTestId('sev-event-resolved').nth(1).click();
+  await expect(page.getByTestId('joint-select-tree')).toHaveCount(0);
+  await expect(page.getByTestId('sev-event-note')).toBeVisible();
+  const toolbar = page.locator('.sev-toolbar');
+  const cut = await toolbar.evaluate((bar) => {
+    const edge = bar.getBoundingClientRect().right - parseFloat(getComputedStyle(bar).paddingRight) + 0.5;
+    return Array.from(bar.querySelectorAll('button'))
+      .filter((b) => b.getBoundingClientRect().right > edge)
+      .map((b) => b.textContent);
+  });
+  expect(cut).toEqual([]);
+  await expect(page.getByTestId('sev-add-se-def')).toBeInViewport({ ratio: 1 });
+  await saveScreenshot('sev-toolbar-event-selected-1280x800');
+});
+
+test('at 1280x800 with every panel, the timeline header stays one line whatever joint is selected', async ({
+  page,
+  saveScreenshot,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await waitForDocument(page);
+  const header = page.getByTestId('timeline').locator('.panel-header');
+  const oneLine = async () => {
+    const group = (await page.getByTestId('timeline-group').boundingBox())!;
+    const all = (await page.getByTestId('timeline-chain-all').boundingBox())!;
+    return Math.abs(group.y - all.y) < 2 && (await header.boundingBox())!.height <= 30;
+  };
+  expect(await oneLine(), 'with Hips').toBe(true);
+  // "Group" wrapped onto a second header line (a joint row less) once a longer name was selected.
+  for (const name of ['LeftFoot', 'RightForeArm', 'RightShoulder']) {
+    await selectJoint(page, name);
+    expect(await oneLine(), `with ${name}`).toBe(true);
+  }
+  // The narrowed filter field still shows its hint whole ("Filter jo" was all a 64 px field showed of "Filter joints").
+  const hintCut = await page.getByTestId('timeline-filter').evaluate((el) => {
+    const input = el as HTMLInputElement;
+    const st = getComputedStyle(input);
+    const ctx = document.createElement('canvas').getContext('2d')!;
+    ctx.font = `${st.fontWeight} ${st.fontSize} ${st.fontFamily}`;
+    const room = input.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight);
+    return ctx.measureText(input.placeholder).width > room + 0.5 ? `${input.placeholder} in ${room} px` : null;
+  });
+  expect(hintCut).toBeNull();
+  await saveScreenshot('timeline-header-1280x800');
 });

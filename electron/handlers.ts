@@ -10,6 +10,7 @@
 import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
 import { FormatError } from '../shared/errors';
+import { plainFileProblem, type PlainFileProblem } from '../shared/fileProblem';
 import { isEventsMenuCommand, type EventsMenuCommand } from '../shared/eventsMenu';
 import type { ActGuyInvokeMember } from '../shared/ipc/api';
 import type { CompressRequest } from '../shared/ipc/compress';
@@ -546,6 +547,12 @@ function replyMessage(e: unknown, member: string, arg: unknown): string {
   return clipMessage(deliberate ? text : `${fileOfArgument(arg) ?? member}: ${text}`);
 }
 
+/** A bad file's problem in plain words (shared/fileProblem.ts), its quoted pieces clipped as the message is. */
+function plainOf(e: FormatError): PlainFileProblem {
+  const p = plainFileProblem(e.kind, e.detail, e.place, e.file);
+  return { file: clipMessage(p.file), lead: clipMessage(p.lead), advice: p.advice };
+}
+
 function clipMessage(message: string): string {
   return message.length <= REPLY_MESSAGE_MAX ? message : `${message.slice(0, REPLY_MESSAGE_MAX)}… (message shortened)`;
 }
@@ -563,9 +570,13 @@ export async function dispatchInvoke(handlers: ApiHandlers, member: string, arg:
       return { ok: false, error: { message: `API member ${member} has no handler in this build` } };
     return { ok: true, value: await handler(arg) };
   } catch (e) {
-    if (e instanceof FormatError) return { ok: false, error: { message: clipMessage(e.message), formatKind: e.kind } };
+    if (e instanceof FormatError)
+      return { ok: false, error: { message: clipMessage(e.message), formatKind: e.kind, plain: plainOf(e) } };
     if (e instanceof ActGuyApiError)
-      return { ok: false, error: { message: clipMessage(e.message), formatKind: e.formatKind } };
+      return {
+        ok: false,
+        error: { message: clipMessage(e.message), formatKind: e.formatKind, ...(e.plain ? { plain: e.plain } : {}) },
+      };
     return { ok: false, error: { message: replyMessage(e, member, arg) } };
   }
 }

@@ -146,9 +146,30 @@ describe('dispatchInvoke', () => {
       },
     } as unknown as ApiHandlers;
     const f = await dispatchInvoke(formatError, 'getAppInfo', undefined);
+    // A bad file also travels in plain words (shared/fileProblem.ts), for the renderer to lead with.
     expect(f).toEqual({
       ok: false,
-      error: { message: new FormatError('MTN', 'bad header', {}, '/w/a.mtn').message, formatKind: 'MTN' },
+      error: {
+        message: new FormatError('MTN', 'bad header', {}, '/w/a.mtn').message,
+        formatKind: 'MTN',
+        plain: {
+          file: 'a.mtn',
+          lead: 'it holds values no valid motion (.mtn) has: it is damaged, or was written by a tool ActGuy does not know.',
+          advice: 'Export it again from the tool that made it.',
+        },
+      },
+    });
+    // An API error relayed from a worker keeps its plain words.
+    const plain = { file: 'b.mt3', lead: 'it ends too soon.', advice: 'Copy it again.' };
+    const relayed = {
+      ...handlers,
+      getAppInfo: async () => {
+        throw new ActGuyApiError({ message: 'b.mt3 [MT3]: short', formatKind: 'MT3', plain });
+      },
+    } as unknown as ApiHandlers;
+    expect(await dispatchInvoke(relayed, 'getAppInfo', undefined)).toEqual({
+      ok: false,
+      error: { message: 'b.mt3 [MT3]: short', formatKind: 'MT3', plain },
     });
     const apiError = {
       ...handlers,

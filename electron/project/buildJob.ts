@@ -9,6 +9,7 @@
  * Pure apart from the injected readFile and the build cache: it runs in the
  * worker thread and, in unit tests, in-process.
  */
+import { plainFileProblem } from '../../shared/fileProblem';
 import { FormatError } from '../../shared/errors';
 import type { BuildMotionResult, BuildProblem } from '../../shared/ipc/project';
 import {
@@ -50,6 +51,7 @@ export function toBuildProblem(e: unknown): BuildProblem {
     if (e.place.line !== undefined) p.line = e.place.line;
     if (e.place.column !== undefined) p.column = e.place.column;
     if (e.place.where !== undefined) p.where = e.place.where;
+    p.plain = plainFileProblem(e.kind, e.detail, e.place, e.file);
     return p;
   }
   return { message: e instanceof Error ? e.message : String(e) };

@@ -4,6 +4,9 @@
  * readable message; the current document stays as it was.
  */
 import type { ActGuyApi } from '../../shared/ipc';
+import { ActGuyApiError } from '../../shared/ipc/transport';
+import { FormatError } from '../../shared/errors';
+import { plainFileProblem, type PlainFileProblem } from '../../shared/fileProblem';
 import { sessionStore } from '../state/sessionStore';
 
 let api: ActGuyApi | null = null;
@@ -27,20 +30,50 @@ export function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** A bad file's problem in plain words, when `err` is one (from main, or a FormatError thrown here). */
+export function plainProblemOf(err: unknown): PlainFileProblem | null {
+  if (err instanceof ActGuyApiError) return err.plain ?? null;
+  if (err instanceof FormatError) return plainFileProblem(err.kind, err.detail, err.place, err.file);
+  return null;
+}
+
+/**
+ * A failed operation as the user reads it. A bad file leads with plain words: "Could not open FILE: what is wrong.",
+ * then `after` (what the failure left: "Nothing was changed; walk stays open."), what to do about the file and
+ * `next`, and last, on its own line, the reader's precise message (kind, place, byte offset) for an expert.
+ * Anything else reads "`what` failed: message — after next".
+ */
+export function failureText(what: string, err: unknown, after = '', next = ''): string {
+  const plain = plainProblemOf(err);
+  if (!plain)
+    return `${what} failed: ${errorText(err)}${after || next ? ` — ${[after, next].filter(Boolean).join(' ')}` : ''}`;
+  const advice = next
+    ? `${plain.advice.replace(/\.$/, '')}; or ${next.charAt(0).toLowerCase()}${next.slice(1)}`
+    : plain.advice;
+  return `Could not ${what.toLowerCase()} ${plain.file}: ${plain.lead}${after ? ` ${after}` : ''} ${advice}\nDetails: ${errorText(err)}`;
+}
+
 export function notifyError(prefix: string, err: unknown): void {
   sessionStore.getState().notify('error', `${prefix}: ${errorText(err)}`);
 }
 
 /**
- * Runs a file operation with the busy marker and error reporting. `next` (read when it fails) says what the user
- * can do then, after the reason.
+ * Runs a file operation with the busy marker and error reporting. `next` (read when it fails) says what the failure
+ * left and what the user can do then (failureText).
  */
-export async function busy<T>(what: string, fn: () => Promise<T>, next?: () => string): Promise<T | undefined> {
+export async function busy<T>(
+  what: string,
+  fn: () => Promise<T>,
+  next?: () => { after: string; next: string },
+): Promise<T | undefined> {
   sessionStore.getState().setBusy(what);
   try {
     return await fn();
   } catch (err) {
-    if (next) sessionStore.getState().notify('error', `${what} failed: ${errorText(err)} — ${next()}`);
+    if (next) {
+      const n = next();
+      sessionStore.getState().notify('error', failureText(what, err, n.after, n.next));
+    } else if (plainProblemOf(err)) sessionStore.getState().notify('error', failureText(what, err));
     else notifyError(`${what} failed`, err);
     return undefined;
   } finally {

@@ -131,9 +131,12 @@ async function followOpen(outcome: OpenMotionOutcome): Promise<void> {
 }
 
 /** What a failed open leaves and what to do next: the message said only what was wrong with the file. */
-function afterFailedOpen(): string {
+function afterFailedOpen(): { after: string; next: string } {
   const shown = documentStore.getState().motion ? documentStore.getState().name : null;
-  return `${shown ? `nothing changed, ${shown} stays open. ` : ''}Choose another file with File › Open… (Ctrl+O).`;
+  return {
+    after: `Nothing was changed${shown ? `; ${shown} stays open` : ''}.`,
+    next: 'Choose another file with File › Open… (Ctrl+O).',
+  };
 }
 
 /** File > Open: asks for a file (native or in-app dialog) and opens it. */

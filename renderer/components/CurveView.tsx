@@ -10,11 +10,28 @@ import { EULER_ORDERS, bestEulerOrder, type EulerOrder } from '../math/euler';
 import { overlayDash } from '../curves/overlay';
 import { COLORS } from '../theme';
 
-const CURVE_HINT =
-  'Click: go to frame · Ctrl+click: add/remove user key · click / Shift+click / drag a box: select keys · drag keys: retime · ' +
-  'Del: delete · ↑/↓: previous/next key · PgUp/PgDn: joint · right-drag: pan time and values · wheel: zoom time · Alt+wheel: zoom values · ' +
-  'Home: frame all · F: frame selected keys · ' +
-  'click an axis label: solo it · Ctrl/Shift+click a timeline label: overlay that joint';
+/**
+ * The curve controls, most needed first. The hint is one line (it never takes height from the curves): an item that
+ * does not fit wraps onto a hidden line, whole, so a narrow panel shows the first items in full instead of a line
+ * cut with "…". The whole list is the hint's tooltip and in docs/user-guide.md.
+ */
+export const CURVE_HINT_ITEMS = [
+  'Ctrl+click: add/remove user key',
+  'click: go to frame',
+  'drag keys: retime',
+  'wheel: zoom',
+  'right-drag: pan',
+  'Home: fit',
+  'drag a box / Shift+click: select keys',
+  'Del: delete',
+  '↑/↓: previous/next key',
+  'PgUp/PgDn: joint',
+  'Alt+wheel: zoom values',
+  'F: frame selected keys',
+  'click an axis label: solo it',
+  'Ctrl/Shift+click a timeline label: overlay that joint',
+];
+const CURVE_HINT = CURVE_HINT_ITEMS.join(' · ');
 
 /** Curves of the selected joint (canvas in CurvePainter) with its header controls. */
 export function CurveView() {
@@ -192,8 +209,13 @@ export function CurveView() {
         </button>
       </div>
       <div className="canvas-host" ref={host} />
-      <div className="hint one-line" data-testid="curve-hint" title={CURVE_HINT}>
-        {CURVE_HINT}
+      <div className="hint first-line-only" data-testid="curve-hint" title={CURVE_HINT}>
+        {CURVE_HINT_ITEMS.map((item, i) => (
+          <span key={item} className="hint-item">
+            {i > 0 && <span className="hint-sep"> · </span>}
+            {item}
+          </span>
+        ))}
       </div>
     </section>
   );

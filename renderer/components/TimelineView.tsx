@@ -47,7 +47,7 @@ export function TimelineView() {
         <input
           type="search"
           className="timeline-filter"
-          placeholder="Filter joints"
+          placeholder="Filter"
           aria-label="Filter the joint rows by name"
           title="Show only the joints whose names contain one of these words (e.g. foot hand)"
           data-testid="timeline-filter"

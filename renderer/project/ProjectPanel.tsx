@@ -297,7 +297,16 @@ export function ProjectPanel() {
                       onClick={() => void revealProblem(p)}
                       data-testid="project-problem"
                     >
-                      {p.message}
+                      {p.plain ? (
+                        <>
+                          <span className="problem-plain" data-testid="project-problem-plain">
+                            {p.plain.file}: {p.plain.lead} {p.plain.advice}
+                          </span>
+                          <span className="problem-detail">{p.message}</span>
+                        </>
+                      ) : (
+                        p.message
+                      )}
                     </button>
                   </li>
                 ))}

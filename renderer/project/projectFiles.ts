@@ -75,7 +75,15 @@ async function adoptProject(
   projectStore.getState().adopt(path, text);
   clearProjectHistory();
   const p = projectStore.getState();
-  if (p.errors.length)
+  const unreadable = !p.json ? p.errors.find((e) => e.plain) : undefined;
+  if (unreadable?.plain)
+    // Not a project at all (cut short, not JSON): say so in words first; the panel keeps the precise place.
+    notify(
+      'error',
+      `Could not read ${basenameOf(path)} as a project: ${unreadable.plain.lead} The file is unchanged; its motions ` +
+        `are not listed until it reads. ${unreadable.plain.advice}\nDetails: ${unreadable.message}`,
+    );
+  else if (p.errors.length)
     notify(
       'warning',
       `${basenameOf(path)} has ${p.errors.length} problem${p.errors.length === 1 ? '' : 's'}; see the project panel.`,

@@ -11,6 +11,8 @@
  */
 import { createStore } from 'zustand/vanilla';
 import type { BuildMotionResult, BuildProblem, BuildStatus } from '../../shared/ipc';
+import { FormatError } from '../../shared/errors';
+import { plainFileProblem } from '../../shared/fileProblem';
 import { parseProject } from '../../shared/project/validate';
 import type { ResolvedProject } from '../../shared/project/types';
 import { resolveFrom } from '../../shared/project/paths';
@@ -100,6 +102,7 @@ export function problemsOf(
     if (e.place.line !== undefined) p.line = e.place.line;
     if (e.place.column !== undefined) p.column = e.place.column;
     if (e.place.where !== undefined) p.where = e.place.where;
+    if (e instanceof FormatError) p.plain = plainFileProblem(e.kind, e.detail, e.place, e.file);
     return p;
   });
 }

@@ -4,7 +4,7 @@ import { parseSeDefine } from '../../shared/se-tables/define';
 import { parseSls } from '../../shared/se-tables/sls';
 import { mergeSeTables } from '../../shared/se-tables/table';
 import type { SeTableReadResult } from '../../shared/se-tables/types';
-import { requireApi } from '../app/appApi';
+import { plainProblemOf, requireApi } from '../app/appApi';
 import { projectStore, type SeTablesState } from './projectStore';
 import { message } from './projectMessages';
 
@@ -22,7 +22,9 @@ export async function loadSeTables(): Promise<void> {
       const r = await requireApi().readProjectText({ path });
       if (r.text !== null) sources.push(parse(r.text, path));
     } catch (e) {
-      errors.push(message(e));
+      // An unreadable table (not text, say) in words first, then the reader's precise message.
+      const plain = plainProblemOf(e);
+      errors.push(plain ? `${plain.file}: ${plain.lead} ${plain.advice}\nDetails: ${message(e)}` : message(e));
     }
   };
   await read(t.sls, parseSls);

@@ -109,7 +109,7 @@ export function SeTable() {
                         : `Delete SE ${d.index}`
                     }
                     data-testid="sev-se-delete"
-                    onClick={() => ses.remove(d.index)}
+                    onClick={() => void ses.remove(d.index)}
                   >
                     ✕
                   </button>

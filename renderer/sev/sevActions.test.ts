@@ -3,7 +3,7 @@ import { emptyMotion } from '../../shared/motion/types';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { sevStore } from './sevStore';
-import { events } from './sevActions';
+import { events, ses, seDeletionText } from './sevActions';
 import { latestUndoLabel, resetUndoOrderForTests, undoLatest } from './undoOrder';
 
 const WALK = `sev 1
@@ -169,5 +169,72 @@ describe('event selection', () => {
     // Undoing a paste drops the pasted events from the selection
     sevStore.getState().selectEvents([9, 2, 2, -1]);
     expect(sevStore.getState().selectedEvents).toEqual([2]);
+  });
+});
+
+describe('deleting an SE its events use', () => {
+  const seNames = () => sevStore.getState().file!.doc!.ses.map((d) => d.name);
+  const question = () => sessionStore.getState().confirm;
+
+  it('asks first, naming the motion, the count and the frames; Cancel (or Escape) changes nothing', async () => {
+    const done = ses.remove(0);
+    await Promise.resolve();
+    const q = question()!;
+    expect(q.title).toBe('Delete SE_FOOT_L and its events?');
+    expect(q.text).toBe(
+      'SE_FOOT_L (SE 0) plays 2 events of walk, on frames 5, 38. Deleting the SE deletes all 2 too. ' +
+        'Edit › Undo (Ctrl+Z) brings them back in one step.',
+    );
+    // Cancel is first: the dialog focuses it, so Enter on the question keeps the work.
+    expect(q.buttons.map((b) => b.id)).toEqual(['cancel', 'delete']);
+    q.resolve('cancel');
+    expect(await done).toBe(false);
+    expect(seNames()).toEqual(['SE_FOOT_L', 'SE_FOOT_R']);
+    expect(frames()).toEqual([5, 21, 38, 54]);
+    expect(latestUndoLabel()).toBeNull();
+  });
+
+  it('deletes the SE and its events as one named undo step once confirmed', async () => {
+    const done = ses.remove(1);
+    await Promise.resolve();
+    expect(question()!.buttons[1].label).toBe('Delete SE and 2 events');
+    question()!.resolve('delete');
+    expect(await done).toBe(true);
+    expect(seNames()).toEqual(['SE_FOOT_L']);
+    expect(frames()).toEqual([5, 38]);
+    expect(latestUndoLabel()).toBe('Delete SE and 2 events');
+    undoLatest();
+    expect(seNames()).toEqual(['SE_FOOT_L', 'SE_FOOT_R']);
+    expect(frames()).toEqual([5, 21, 38, 54]);
+  });
+
+  it('deletes nothing when the .sev changed while the question was open', async () => {
+    const done = ses.remove(0);
+    await Promise.resolve();
+    sevStore.getState().selectEvents([1]);
+    events.removeSelected();
+    question()!.resolve('delete');
+    expect(await done).toBe(false);
+    expect(seNames()).toEqual(['SE_FOOT_L', 'SE_FOOT_R']);
+    expect(frames()).toEqual([5, 38, 54]);
+  });
+
+  it('deletes an SE no event uses without a question', async () => {
+    sevStore.getState().edit('Remove right steps', (d) => ({ ...d, events: d.events.filter((e) => e.se !== 1) }));
+    expect(await ses.remove(1)).toBe(true);
+    expect(question()).toBeNull();
+    expect(seNames()).toEqual(['SE_FOOT_L']);
+    expect(latestUndoLabel()).toBe('Delete SE');
+  });
+
+  it('lists the first 12 frames and counts the rest', () => {
+    const many = Array.from({ length: 15 }, (_, i) => i * 10);
+    expect(seDeletionText('SE_X', 3, 'run', many)).toContain(
+      'on frames 0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110 and 3 more.',
+    );
+    expect(seDeletionText('SE_X', 3, 'run', [7])).toBe(
+      'SE_X (SE 3) plays one event of run, on frame 7. Deleting the SE deletes that event too. ' +
+        'Edit › Undo (Ctrl+Z) brings them back in one step.',
+    );
   });
 });

@@ -302,18 +302,54 @@ export const ses = {
     )
       sevStore.getState().setHiddenVariants(index, null);
   },
-  remove(index: number): void {
-    const doc = sevStore.getState().file?.doc;
-    if (!doc) return;
-    const users = doc.events.filter((e) => e.se === index).length;
-    if (
-      apply(users ? `Delete SE and ${users} event${users === 1 ? '' : 's'}` : 'Delete SE', (d) =>
-        removeSeDefinition(d, index, { removeEvents: true }),
-      )
-    )
-      sevStore.getState().selectEvent(null);
+  /**
+   * Deletes an SE definition. Its events go with it, so when it has any the user is asked first, told how many
+   * events of which motion at which frames would go (Cancel is focused; Escape cancels); the deletion is then one
+   * named undo step. Resolves true when the SE was deleted.
+   */
+  async remove(index: number): Promise<boolean> {
+    const file = sevStore.getState().file;
+    const doc = file?.doc;
+    const def = doc?.ses.find((d) => d.index === index);
+    if (!file || !doc || !def) return false;
+    const frames = doc.events
+      .filter((e) => e.se === index)
+      .map((e) => e.frame)
+      .sort((a, b) => a - b);
+    const users = frames.length;
+    const label = users ? `Delete SE and ${users} event${users === 1 ? '' : 's'}` : 'Delete SE';
+    if (users) {
+      const pick = await askChoice({
+        title: `Delete ${def.name} and its events?`,
+        text: seDeletionText(def.name, index, file.motionName, frames),
+        buttons: [
+          { id: 'cancel', label: 'Cancel' },
+          { id: 'delete', label },
+        ],
+      });
+      // The question names these events: if the .sev changed meanwhile, nothing is deleted.
+      if (pick !== 'delete' || sevStore.getState().file?.doc !== doc) return false;
+    }
+    if (!apply(label, (d) => removeSeDefinition(d, index, { removeEvents: true }))) return false;
+    sevStore.getState().selectEvent(null);
+    return true;
   },
 };
+
+/** Frames a deletion question lists before it counts the rest. */
+const LISTED_FRAMES = 12;
+
+/** What deleting SE `index` takes with it, in words: the motion, how many events, at which frames. */
+export function seDeletionText(name: string, index: number, motionName: string, frames: readonly number[]): string {
+  const n = frames.length;
+  const listed = frames.slice(0, LISTED_FRAMES).join(', ');
+  const more = n > LISTED_FRAMES ? ` and ${n - LISTED_FRAMES} more` : '';
+  return (
+    `${name} (SE ${index}) plays ${n === 1 ? 'one event' : `${n} events`} of ${motionName}, ` +
+    `on frame${n === 1 ? '' : 's'} ${listed}${more}. Deleting the SE deletes ${n === 1 ? 'that event' : `all ${n}`} too. ` +
+    'Edit › Undo (Ctrl+Z) brings them back in one step.'
+  );
+}
 
 /** The SE a footstep of `side` plays: an SE named SE_FOOT_L / SE_FOOT_R (or starting so), else null. */
 function footstepSe(doc: SevDocument, side: FootSide): number | null {

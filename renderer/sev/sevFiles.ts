@@ -5,7 +5,7 @@
 import { basenameOf, dirnameOf } from '../../shared/project/paths';
 import { serializeSev } from '../../shared/sev/serialize';
 import { droppedOnSave } from '../../shared/sev/validate';
-import { requireApi } from '../app/appApi';
+import { failureText, plainProblemOf, requireApi } from '../app/appApi';
 import { askChoice } from '../app/dialogs';
 import { documentStore } from '../state/documentStore';
 import { editProject } from '../project/projectHistory';
@@ -103,7 +103,12 @@ export async function loadSev(path: string, motionName: string): Promise<void> {
     if (now && now.parseErrors.length > 0 !== problems && before?.path !== path) void checkProject();
   } catch (e) {
     sevStore.getState().close();
-    notify('error', `Could not open ${basenameOf(path)}: ${message(e)}`);
+    notify(
+      'error',
+      plainProblemOf(e)
+        ? failureText('Open', e, 'The file is unchanged.')
+        : `Could not open ${basenameOf(path)}: ${message(e)}`,
+    );
   }
 }
 

@@ -113,7 +113,7 @@ export async function createSevForTuner(): Promise<void> {
     const m = p.json.motions[index];
     projectStore.getState().setCurrent(index, d.documentId);
     const path = motionPaths(p, index)?.sev ?? `${dirnameOf(p.path)}/${m.name}.sev`;
-    sevStore.getState().load(path, m.name, null, tunerBinding(d));
+    await startSevAt(path, m.name, d);
     return;
   }
   const sibling = siblingSevPath(d.path);
@@ -126,7 +126,35 @@ export async function createSevForTuner(): Promise<void> {
       );
     return;
   }
-  sevStore.getState().load(sibling, d.name, null, tunerBinding(d));
+  await startSevAt(sibling, d.name, d);
+}
+
+/**
+ * Starts the .sev at `path` for "Create": empty only where no file is. A file already there is never replaced by
+ * an empty one: a readable one opens as it is, and one that cannot be read (not text, say: the editor showed
+ * "no .sev" after saying why) is refused with the reason, so a Save cannot write an empty .sev over it.
+ */
+async function startSevAt(
+  path: string,
+  motionName: string,
+  d: ReturnType<typeof documentStore.getState>,
+): Promise<void> {
+  let text: string | null;
+  try {
+    text = (await requireApi().readProjectText({ path })).text;
+  } catch (e) {
+    sessionStore
+      .getState()
+      .notify(
+        'warning',
+        `${basenameOf(path)} is already there but cannot be read, so ActGuy does not start an empty one over it ` +
+          `(saving that would replace the file). Fix it in a text editor or move it aside, then choose the motion ` +
+          `again.\nDetails: ${e instanceof Error ? e.message : String(e)}`,
+      );
+    return;
+  }
+  if (documentStore.getState().documentId !== d.documentId) return; // the tuner moved on meanwhile
+  sevStore.getState().load(path, motionName, text, tunerBinding(d));
 }
 
 /** Brings the parked .sev's motion back into the tuner (its events show again). */

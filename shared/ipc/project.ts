@@ -4,6 +4,7 @@
  */
 import type { CompressResult } from '../compress/types';
 import type { FileKind } from '../errors';
+import type { PlainFileProblem } from '../fileProblem';
 import type { BuildReport } from '../project/plan';
 
 /**
@@ -71,6 +72,8 @@ export interface BuildProblem {
   column?: number;
   /** A readable place such as `motions[1].sev`. */
   where?: string;
+  /** A bad file's problem in plain words, shown before `message` (shared/fileProblem.ts). */
+  plain?: PlainFileProblem;
 }
 
 /** One motion compressed by a build, in archive order: the compressor's sizes plus what the build measured. */

@@ -3,6 +3,7 @@
  * that a name is a member, and how a failure travels.
  */
 import type { FileKind } from '../errors';
+import type { PlainFileProblem } from '../fileProblem';
 import { ACTGUY_INVOKE_MEMBERS, type ActGuyApi, type ActGuyInvokeMember } from './api';
 
 /** The Electron IPC channel of an invoke member. */
@@ -30,6 +31,8 @@ export interface IpcErrorPayload {
   message: string;
   /** Set when the failure was a FormatError. */
   formatKind?: FileKind;
+  /** Set when the failure was a FormatError: the problem in plain words, read before `message` (shared/fileProblem.ts). */
+  plain?: PlainFileProblem;
 }
 
 /** A transport's reply envelope: handlers never let an exception cross a transport raw. */
@@ -38,9 +41,11 @@ export type IpcReply<T> = { ok: true; value: T } | { ok: false; error: IpcErrorP
 /** The error a transport client rejects with; its message is the handler's message. */
 export class ActGuyApiError extends Error {
   readonly formatKind: FileKind | undefined;
+  readonly plain: PlainFileProblem | undefined;
   constructor(payload: IpcErrorPayload) {
     super(payload.message);
     this.name = 'ActGuyApiError';
     this.formatKind = payload.formatKind;
+    this.plain = payload.plain;
   }
 }

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { FormatError } from './errors';
+import { plainFileProblem, type PlainFileProblem } from './fileProblem';
+import { readMtn } from './mtn/read';
+import { readMar } from './mar/read';
+import { decodeUtf8Text } from './sev/text';
+import { parseProject } from './project/validate';
+import { writeMtn } from './mtn/write';
+import { syntheticMotion } from './testing/syntheticMotion';
+import { encodeUtf8 } from './utf8';
+
+const WALK = writeMtn(syntheticMotion({ frames: 132, joints: 23, seed: 5 }));
+const SAMPLE = JSON.stringify(
+  {
+    version: 1,
+    fps: 30,
+    motions: [
+      { name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev', tolerances: { position: 0.5, rotationDeg: 0.5 } },
+      { name: 'run', mtn: 'run.mtn', tolerances: { position: 0.5, rotationDeg: 0.75 } },
+    ],
+    seTables: { sls: 'default.sls', seDefine: 'se_define.h' },
+    outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
+  },
+  null,
+  2,
+);
+
+/** The plain problem of what `read` throws (it must throw a FormatError). */
+function plainOf(read: () => unknown, file: string): PlainFileProblem {
+  try {
+    read();
+  } catch (e) {
+    if (!(e instanceof FormatError)) throw e;
+    const named = e.file ? e : e.withFile(file);
+    return plainFileProblem(named.kind, named.detail, named.place, named.file);
+  }
+  throw new Error('the reader accepted the corrupt file');
+}
+
+describe('plainFileProblem: a corrupt file in words first', () => {
+  it('a truncated .mtn ends too soon; copy or export it again', () => {
+    const p = plainOf(() => readMtn(WALK.subarray(0, 1000)), '/w/trunc.mtn');
+    expect(p.file).toBe('trunc.mtn');
+    expect(p.lead).toBe('it ends too soon: part of its data is missing (a copy or save that stopped part way?).');
+    expect(p.advice).toBe('Copy it again, or export it again from the tool that made it.');
+    // No format internals in the plain words.
+    expect(`${p.lead} ${p.advice}`).not.toMatch(/offset|header|bytes|magic|\[MTN\]/);
+  });
+
+  it('flipped magic bytes: not a motion', () => {
+    const bytes = WALK.slice();
+    for (let i = 0; i < 4; i++) bytes[i] ^= 0xff;
+    expect(plainOf(() => readMtn(bytes), '/w/flip.mtn').lead).toBe(
+      'it is not a motion (.mtn): its first bytes are not those of one (another kind of file, or damaged at its start).',
+    );
+  });
+
+  it('a NaN float names the place in the motion', () => {
+    const bytes = WALK.slice();
+    const dv = new DataView(bytes.buffer);
+    for (let at = 2000; at < 2040; at += 4) dv.setFloat32(at, NaN, true);
+    const p = plainOf(() => readMtn(bytes), '/w/nan.mtn');
+    expect(p.lead).toMatch(/^it holds a broken number \(NaN or infinity\) at \w+ frame \d+/);
+  });
+
+  it('a .mar cut inside its table ends too soon', () => {
+    const bytes = new Uint8Array(40);
+    const dv = new DataView(bytes.buffer);
+    dv.setUint32(0, 0x6152414d, true); // "MARa"
+    dv.setUint32(8, 10, true); // ten motions: an 80-byte table the 40 bytes do not hold
+    const p = plainOf(() => readMar(bytes), '/w/stage.mar');
+    expect(p.lead).toMatch(/^it ends too soon/);
+  });
+
+  it('a .sev with bytes that are not UTF-8 points at the line to fix', () => {
+    const bytes = new Uint8Array([...encodeUtf8('sev 1\nmotion walk\n'), 0xff, 0xfe, 0x0a]);
+    const p = plainOf(() => decodeUtf8Text(bytes, 'SEV', '/w/walk.sev'), '/w/walk.sev');
+    expect(p.lead).toBe('it holds bytes that are not text at line 3: it is damaged, or not a sound-event file (.sev).');
+    expect(p.advice).toBe('Fix it at line 3 in a text editor, then open it again.');
+  });
+
+  it('a project cut short in its JSON ends too soon at its line', () => {
+    const r = parseProject(SAMPLE.slice(0, 200), '/w/bad.actguy.json');
+    const e = r.errors[0];
+    const p = plainFileProblem(e.kind, e.detail, e.place, e.file);
+    expect(p.lead).toMatch(/^it ends too soon at line \d+: part of its data is missing/);
+    expect(p.file).toBe('bad.actguy.json');
+  });
+
+  it('a project value mistake keeps the reader’s own words, with its place', () => {
+    const r = parseProject(SAMPLE.replace('"version": 1', '"version": 2'), '/w/p.actguy.json');
+    const e = r.errors[0];
+    expect(plainFileProblem(e.kind, e.detail, e.place, e.file).lead).toBe(
+      'it has a mistake in version: must be 1, found 2.',
+    );
+  });
+
+  it('an unrecognised binary problem still leads in words', () => {
+    const p = plainFileProblem(
+      'MT3',
+      'numFrames 1515870942 outside 1..65535',
+      { offset: 12, where: 'header' },
+      '/w/x.mt3',
+    );
+    expect(p.lead).toBe(
+      'it holds values no valid compressed motion (.mt3) has: it is damaged, or was written by a tool ActGuy does not know.',
+    );
+  });
+});
+
+describe('FILE_KIND articles', () => {
+  it('reads "an SE table", "a motion"', () => {
+    expect(plainFileProblem('SE_DEFINE', 'invalid UTF-8: byte 0xff', { line: 1, column: 2 }, 'se_define.h').lead).toBe(
+      'it holds bytes that are not text at line 1: it is damaged, or not an SE table (se_define.h).',
+    );
+    expect(plainFileProblem('MTN', 'bad magic', { offset: 0 }).lead).toMatch(/^it is not a motion \(\.mtn\)/);
+  });
+});

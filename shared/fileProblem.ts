@@ -1,0 +1,113 @@
+/**
+ * A bad file's problem in words an animator reads first: what kind of damage (cut short, not this kind of file,
+ * a broken number, not text, a mistake at a line) and what to do about it. The FormatError's own message (kind,
+ * place, byte offset, the format's field names) stays the precise detail an expert reads after it.
+ */
+import type { FileKind, FormatErrorPlace } from './errors';
+
+export interface PlainFileProblem {
+  /** The file's base name (or "the file" when the error does not name one). */
+  file: string;
+  /** What is wrong, as a clause after "Could not open FILE: " ("it is cut short: ..."). */
+  lead: string;
+  /** What to do about it, one sentence. */
+  advice: string;
+}
+
+/** What a kind of file is, in words. */
+export const FILE_KIND_NOUNS: Record<FileKind, string> = {
+  MTN: 'motion (.mtn)',
+  MT3: 'compressed motion (.mt3)',
+  MAR: 'motion archive (.mar)',
+  SEV: 'sound-event file (.sev)',
+  SLS: 'SE table (.sls)',
+  SE_DEFINE: 'SE table (se_define.h)',
+  SAR: 'sound-event archive (.sar)',
+  PROJECT: 'project file',
+  BVH: 'BVH capture',
+  GLTF: 'glTF file',
+  FBX: 'FBX file',
+  MSH: 'MSH export',
+  TUNING: 'tuning settings file',
+};
+
+/** Kinds that are text: their problems are placed at a line, and fixed in a text editor. */
+const TEXT_KINDS = new Set<FileKind>(['SEV', 'SLS', 'SE_DEFINE', 'PROJECT', 'BVH', 'TUNING']);
+
+/** The noun with its article: "an SE table", "a motion (.mtn)". */
+function aNoun(noun: string): string {
+  return `${/^(SE|MSH|FBX|[aeiou])/i.test(noun) ? 'an' : 'a'} ${noun}`;
+}
+
+/** The last part of a path. */
+function baseName(path: string): string {
+  return path.split(/[\\/]/).pop() || path;
+}
+
+const CUT_SHORT =
+  /shorter than|past the end|runs? out|implies \d+ bytes|but the file is \d+ bytes|end of (the )?(file|data|input|stream)|truncated|ends (early|before|too soon|inside|in the middle)/i;
+const NOT_THIS_KIND = /bad magic|not an? [^ ]+ file|unsupported version/i;
+const NOT_FINITE = /not finite|\bNaN\b|infinit/i;
+const NOT_TEXT = /invalid UTF-8|non-ASCII byte|not (valid )?text/i;
+
+/**
+ * The plain-language problem of a FormatError's parts. The classification reads the detail's wording, so an
+ * unrecognised detail still gets a plain lead ("it is damaged, or not a motion ActGuy can read").
+ */
+export function plainFileProblem(
+  kind: FileKind,
+  detail: string,
+  place: FormatErrorPlace,
+  file?: string,
+): PlainFileProblem {
+  const name = file ? baseName(file) : 'the file';
+  const noun = FILE_KIND_NOUNS[kind];
+  const text = TEXT_KINDS.has(kind);
+  const atLine = place.line !== undefined ? ` at line ${place.line}` : '';
+  const fixText = place.line
+    ? `Fix it at line ${place.line} in a text editor, then open it again.`
+    : 'Fix it in a text editor (the details below say where), then open it again.';
+  if (CUT_SHORT.test(detail))
+    return {
+      file: name,
+      lead: `it ends too soon${text ? atLine : ''}: part of its data is missing (a copy or save that stopped part way?).`,
+      advice: text ? fixText : 'Copy it again, or export it again from the tool that made it.',
+    };
+  if (/unsupported version/i.test(detail))
+    return {
+      file: name,
+      lead: `it is ${aNoun(noun)} of a version ActGuy does not read.`,
+      advice: 'Export it again as the version this ActGuy reads.',
+    };
+  if (NOT_THIS_KIND.test(detail))
+    return {
+      file: name,
+      lead: `it is not ${aNoun(noun)}: its first bytes are not those of one (another kind of file, or damaged at its start).`,
+      advice: 'Check that this is the file you meant, or export it again.',
+    };
+  if (NOT_FINITE.test(detail)) {
+    const where = place.where ? ` at ${place.where}` : atLine;
+    return {
+      file: name,
+      lead: `it holds a broken number (NaN or infinity)${where}, where ${aNoun(noun)} needs a real value.`,
+      advice: 'Export it again from the tool that made it (a broken number there usually means a broken source).',
+    };
+  }
+  if (NOT_TEXT.test(detail))
+    return {
+      file: name,
+      lead: `it holds bytes that are not text${atLine}: it is damaged, or not ${aNoun(noun)}.`,
+      advice: text ? fixText : 'Export it again from the tool that made it.',
+    };
+  if (text)
+    return {
+      file: name,
+      lead: `it has a mistake${atLine}${place.where ? ` in ${place.where}` : ''}: ${detail}.`,
+      advice: fixText,
+    };
+  return {
+    file: name,
+    lead: `it holds values no valid ${noun} has: it is damaged, or was written by a tool ActGuy does not know.`,
+    advice: 'Export it again from the tool that made it.',
+  };
+}
