@@ -109,7 +109,7 @@ test('a corrupt .mar, project, .sev and SE table each lead with plain words; the
   await saveScreenshot('corrupt-sev-table-1280x800');
 });
 
-test('a .sev that cannot be read is never replaced by an empty one: "Create" refuses and says why', async ({
+test('a .sev that cannot be read is never replaced by an empty one: the editor says why and offers no Create', async ({
   page,
   workspace,
   electronApp,
@@ -123,12 +123,13 @@ test('a .sev that cannot be read is never replaced by an empty one: "Create" ref
     page.getByTestId('project-open').first().click(),
   );
   await expect(page.getByTestId('message-error')).toContainText(/^Could not open walk\.sev: it holds bytes/);
-  // The editor offers "Create walk.sev"; it used to start an empty .sev there, and Save SEV wrote it over the file.
-  await page.getByTestId('sev-create').click();
-  await expect(page.getByTestId('message-warning')).toContainText(
-    'walk.sev is already there but cannot be read, so ActGuy does not start an empty one over it',
+  // The editor used to say "walk has no .sev" and offer "Create walk.sev", which started an empty .sev there (and
+  // Save SEV wrote it over the file). It now says the file is there but unreadable, and offers no Create.
+  await expect(page.getByTestId('sev-unreadable')).toContainText(
+    'walk.sev is there but cannot be read, so its events are not shown and nothing will be written over it',
   );
-  await expect(page.getByTestId('sev-create')).toBeVisible();
+  await expect(page.getByTestId('sev-create')).toHaveCount(0);
+  await expect(page.getByTestId('sev-none')).toHaveCount(0);
   await page.keyboard.press('Control+s');
   await page.waitForTimeout(500);
   expect(readFileSync(workspace.path('walk.sev')).equals(broken), 'walk.sev as it was').toBe(true);

@@ -43,6 +43,7 @@ export function SevEditor() {
   const started = useAudition((a) => a.started);
   const motion = useMotionShape();
   const motionName = useDocument((d) => d.name);
+  const unreadable = useSev((s) => s.unreadable);
   const documentId = useDocument((d) => d.documentId);
   const motionPath = useDocument((d) => d.path);
   const selectedJoint = useSession((s) => s.selectedJoint);
@@ -220,7 +221,19 @@ export function SevEditor() {
           )}
         </div>
       )}
-      {!file && motion && (
+      {!file && motion && unreadable && (
+        <div className="sev-none" data-testid="sev-unreadable">
+          <span>
+            <b>{unreadable.path.split(/[\\/]/).pop()}</b> is there but cannot be read, so its events are not shown and
+            nothing will be written over it. Fix it in a text editor or move it aside, then choose the motion again.
+            <span className="dim"> Details: {unreadable.reason}</span>
+          </span>
+          <button type="button" className="tool" data-testid="sev-open" onClick={() => void openSevDialog()}>
+            Open .sev…
+          </button>
+        </div>
+      )}
+      {!file && motion && !unreadable && (
         <div className="sev-none" data-testid="sev-none">
           <span>
             <b>{motionName}</b> has no .sev.

@@ -102,7 +102,8 @@ export async function loadSev(path: string, motionName: string): Promise<void> {
     const problems = projectStore.getState().problems.some((p) => p.file === path);
     if (now && now.parseErrors.length > 0 !== problems && before?.path !== path) void checkProject();
   } catch (e) {
-    sevStore.getState().close();
+    // The editor then says this file is there but cannot be read (not "no .sev"), and offers no Create over it.
+    sevStore.getState().closeUnreadable(path, message(e));
     notify(
       'error',
       plainProblemOf(e)

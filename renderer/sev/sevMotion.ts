@@ -94,8 +94,12 @@ export async function followTuner(): Promise<void> {
         sevStore.getState().load(sibling, d.name, r.text, tunerBinding(d));
         return;
       }
-    } catch {
-      // not readable here (outside what the user opened): the motion has no .sev the editor can show
+    } catch (e) {
+      // There, but not readable (not text, or outside what the user opened): the editor says so and why, rather
+      // than "no .sev", and Create refuses over it (startSevAt).
+      if (documentStore.getState().documentId === d.documentId)
+        sevStore.getState().closeUnreadable(sibling, e instanceof Error ? e.message : String(e));
+      return;
     }
   }
   if (documentStore.getState().documentId === d.documentId) sevStore.getState().close();

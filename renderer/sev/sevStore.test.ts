@@ -738,3 +738,21 @@ describe('SEV store: multi-select', () => {
     expect(s.getState().selectedEvent).toBe(2);
   });
 });
+
+describe('SEV store: a .sev that cannot be read', () => {
+  it('is remembered with its reason until a .sev loads or the editor closes', () => {
+    const s = createSevStore();
+    s.getState().load('/w/walk.sev', 'walk', serializeSev(emptySevDocument('walk')));
+    s.getState().closeUnreadable('/w/walk.sev', 'it holds bytes that are not text at line 3');
+    expect(s.getState().file).toBeNull();
+    expect(s.getState().unreadable).toEqual({
+      path: '/w/walk.sev',
+      reason: 'it holds bytes that are not text at line 3',
+    });
+    s.getState().load('/w/run.sev', 'run', null);
+    expect(s.getState().unreadable).toBeNull();
+    s.getState().closeUnreadable('/w/walk.sev', 'x');
+    s.getState().close();
+    expect(s.getState().unreadable).toBeNull();
+  });
+});

@@ -100,12 +100,19 @@ export interface SevState {
   } | null;
   /** Bumps on every document change (subscribers that only need "something changed"). */
   revision: number;
+  /**
+   * The tuner's motion has a .sev beside it that could not be read (not UTF-8 text, say), with the reason: the
+   * editor says so instead of "no .sev" (docs/sound-events.md). Cleared by load and close.
+   */
+  unreadable: { path: string; reason: string } | null;
 
   /** Shows a SEV: its text (null when the file does not exist yet). Clears the history. */
   load(path: string, motionName: string, text: string | null, motion?: SevMotionBinding): void;
   /** The tuner reopened the SEV's own motion (a new document of the same file): edits go on against it. */
   rebind(motion: SevMotionBinding): void;
   close(): void;
+  /** Closes the editor and says that the .sev at `path` is there but could not be read, and why. */
+  closeUnreadable(path: string, reason: string): void;
   /** Marks the document as not on disk (a restored backup): dirty until saved, even after undoing every edit. */
   markUnsaved(): void;
   /** Records that `doc` is on disk (after a save); variants hidden from SEs saved without them are dropped. */
@@ -174,6 +181,7 @@ export function createSevStore() {
       transaction: null,
       footsteps: null,
       revision: 0,
+      unreadable: null,
 
       load(path, motionName, text, motion = { documentId: null, path: null }) {
         let doc: SevDocument | null;
@@ -211,6 +219,7 @@ export function createSevStore() {
           transaction: null,
           footsteps: null,
           revision: get().revision + 1,
+          unreadable: null,
         });
       },
 
@@ -228,7 +237,13 @@ export function createSevStore() {
           transaction: null,
           footsteps: null,
           revision: get().revision + 1,
+          unreadable: null,
         });
+      },
+
+      closeUnreadable(path, reason) {
+        get().close();
+        set({ unreadable: { path, reason } });
       },
 
       markUnsaved() {
