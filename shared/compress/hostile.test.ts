@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { H16_MAX } from '../math/half';
 import { importBvh } from '../interchange/bvh/import';
-import { emptyMotion, type Motion } from '../motion/types';
+import { KeyFlag, emptyMotion, type Motion } from '../motion/types';
 import { guaranteeViolations, hostileBvhCases, hostileMotionCases } from '../testing/hostileMotions';
 import { compressMotion } from './compress';
 import type { CompressOptions } from './types';
@@ -56,6 +56,21 @@ describe('hostile motions keep the guarantee in every mode', () => {
       },
       120_000,
     );
+});
+
+describe('the check itself', () => {
+  it('finds a frame off its source that is not a key, and a user key that was not written', () => {
+    const m = hostileMotionCases().find((c) => c.name === 'sign-flips')!.motion;
+    const r = compressMotion(m, { ...DEFAULTS, name: 'hostile' });
+    expect(guaranteeViolations(m, r)).toEqual([]);
+    const t = r.channels[0].keyFrames[1] - 1; // a frame of the root translation that is not a key
+    const moved = { ...m, translation: m.translation.slice(), translationKeyInfo: m.translationKeyInfo.slice() };
+    moved.translation[t * 4] += 10;
+    moved.translationKeyInfo[t * 4] |= KeyFlag.KEY;
+    const bad = guaranteeViolations(moved, r);
+    expect(bad).toContain(`translation -1: user key ${t} is not a key of the file`);
+    expect(bad.some((b) => b.startsWith(`translation -1: frame ${t} is not a key and has error`))).toBe(true);
+  });
 });
 
 describe('positions near the h16 limit', () => {
