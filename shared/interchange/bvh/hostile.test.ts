@@ -1,5 +1,5 @@
 /**
- * BVH variants the bundled captures never show (shared/testing/hostileMotions.ts; docs/interchange.md#bvh-variants):
+ * BVH variants the bundled captures never show (shared/testing/hostileMotions.ts; docs/interchange.md#tests-what-they-compare):
  * every rotation order on joints with all six channels, position channels before or after the rotations,
  * CRLF line ends with tabs and runs of whitespace, End Sites, gimbal lock, a half turn in one frame, one and two
  * frames, 240 fps, huge and tiny translations. Each imports to the same world positions as the raw-channel matrix
