@@ -60,10 +60,14 @@ export function stringOption(args: ParsedArgs, name: string): string | undefined
   return typeof v === 'string' ? v : undefined;
 }
 
+/** A decimal number as written on a command line: sign, digits with an optional point, an optional exponent. */
+const DECIMAL = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
+
 export function numberOption(args: ParsedArgs, name: string, fallback: number): number {
   const v = stringOption(args, name);
   if (v === undefined) return fallback;
-  const n = Number(v);
+  // A decimal number only: Number() reads '' and ' ' as 0 (`--pos-tol "$UNSET"` asked for tolerance 0) and '0x10' as 16.
+  const n = DECIMAL.test(v) ? Number(v) : NaN;
   if (!Number.isFinite(n)) throw new UsageError(`option --${name} needs a number, got ${quoteJson(v)}`);
   return n;
 }

@@ -2,6 +2,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { version } from '../../package.json';
 import { runCli } from './main';
+import { numberOption, parseArgs } from './args';
+import { quoteJson } from '../../shared/errors';
 import type { CliCommand } from './command';
 import { jointOverrides } from './commands/compress';
 import { allCommands } from './registry';
@@ -93,5 +95,25 @@ describe('actguy CLI conventions', () => {
       `option --fps needs a number, got "${'9'.repeat(39)}… (503 characters)`,
     );
     expect(() => jointOverrides('3=0.2,7=\u009b')).toThrow('--joint-rot-tol entry "7=\\u009b" is not JOINT=DEGREES');
+  });
+
+  it('a number option is a decimal number: an empty or blank value, or a hex one, is refused, not read as 0 or 16', () => {
+    // Number('') is 0: `--pos-tol "$UNSET"` silently asked for tolerance 0 (a key on every frame).
+    for (const v of ['', ' ', '\t', '0x10', '0b1', '0o7', '1e', '.', '+']) {
+      const args = parseArgs(['--pos-tol', v], ['pos-tol'], []);
+      expect(() => numberOption(args, 'pos-tol', 0.5), JSON.stringify(v)).toThrow(
+        `option --pos-tol needs a number, got ${quoteJson(v)}`,
+      );
+    }
+    for (const [v, n] of [
+      ['0', 0],
+      ['-0.5', -0.5],
+      ['+2', 2],
+      ['.5', 0.5],
+      ['5.', 5],
+      ['1e-3', 0.001],
+      ['2E2', 200],
+    ] as const)
+      expect(numberOption(parseArgs(['--pos-tol', v], ['pos-tol'], []), 'pos-tol', 9)).toBe(n);
   });
 });

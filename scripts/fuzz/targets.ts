@@ -19,6 +19,7 @@ import { FormatError } from '../../shared/errors';
 import { motionToGlb } from '../../shared/interchange/gltf/export';
 import { readGltfContainer, writeGlb } from '../../shared/interchange/gltf/glb';
 import { importMotionBytes } from '../../shared/interchange/importMotion';
+import { hostileBvhCases } from '../../shared/testing/hostileMotions';
 import { parseMotionNames } from '../../shared/mar/names';
 import { readMar } from '../../shared/mar/read';
 import { exportMshAnimation } from '../../shared/msh/export';
@@ -552,7 +553,16 @@ export const TARGETS: FuzzTarget[] = [
   {
     name: 'bvh',
     ext: 'bvh',
-    seeds: () => [utf8(bvhText(4)), utf8(bvhText(1))],
+    // Plus the hostile variants (shared/testing/hostileMotions.ts): every rotation order on six-channel joints, CRLF
+    // and tabs, gimbal lock, half turns, one and two frames, 1e5 and 1e-6 translations (the small ones: a seed's
+    // mutations run under the hang limit).
+    seeds: () => [
+      utf8(bvhText(4)),
+      utf8(bvhText(1)),
+      ...hostileBvhCases()
+        .filter((c) => c.text.length < 50_000)
+        .map((c) => utf8(c.text)),
+    ],
     mutate: textual([
       'HIERARCHY',
       'ROOT',

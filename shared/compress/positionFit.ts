@@ -1,5 +1,5 @@
 import { FormatError } from '../errors';
-import { decodeH16, encodeH16, QuantizeError } from '../math/half';
+import { decodeH16, encodeH16, H16_MAX, QuantizeError } from '../math/half';
 import { hermite } from '../math/hermite';
 import type { TrackFit } from './track';
 
@@ -7,7 +7,8 @@ import type { TrackFit } from './track';
  * Hermite position track fit (root translation or a joint's offsets).
  * A key stores h16(source position) and h16(velocity), where the velocity is
  * the central difference of the source at the key frame (one-sided at 0 and N),
- * in units per frame. Both depend only on the key's own frame (fitRadius 0),
+ * in units per frame, held within what h16 stores (a one-sided difference between two storable positions can
+ * be up to twice that). Both depend only on the key's own frame (fitRadius 0),
  * so an insertion only changes the two segments around the new key.
  */
 export class PositionFit implements TrackFit {
@@ -45,7 +46,7 @@ export class PositionFit implements TrackFit {
     const span = hi - lo;
     for (let c = 0; c < 3; c++) {
       const i = f * 3 + c;
-      const vel = (s[hi * 3 + c] - s[lo * 3 + c]) / span;
+      const vel = Math.min(H16_MAX, Math.max(-H16_MAX, (s[hi * 3 + c] - s[lo * 3 + c]) / span));
       this.pBits[i] = this.quantize(s[i], f, 'position');
       this.vBits[i] = this.quantize(vel, f, 'velocity');
       this.p[i] = decodeH16(this.pBits[i]);

@@ -81,7 +81,17 @@ export function bvhToMotion(doc: BvhDocument, options: ImportOptions = {}): Impo
         }
       });
       srcRot.set(quatFromEulerOrder(order, angles), (f * J + j) * 4);
-      srcPos.set([pos[0] * scale, pos[1] * scale, pos[2] * scale], (f * J + j) * 3);
+      for (let k = 0; k < 3; k++) {
+        const x = pos[k] * scale;
+        // A motion holds 32-bit floats: past them the value became Infinity and the error said "MTN ... not finite".
+        if (!Number.isFinite(Math.fround(x)))
+          throw new FormatError(
+            'BVH',
+            `frame ${f}: joint ${jt.name} position ${'xyz'[k]} is ${x} (OFFSET plus channel, times the scale): beyond what a motion stores (32-bit floats, magnitude below 3.4e38)`,
+            { line: doc.frameLines[f], column: 1 },
+          );
+        srcPos[(f * J + j) * 3 + k] = x;
+      }
       if (j > 0 && jt.channels.some((c) => c.endsWith('position'))) animatedOffsets = true;
     }
   }

@@ -44,6 +44,8 @@ export interface BvhDocument {
   channelCount: number;
   /** frameCount x channelCount values, frame-major; rotations in degrees. */
   values: Float64Array;
+  /** 1-based line of each frame's values (for errors found after parsing, such as a value a motion cannot hold). */
+  frameLines: Uint32Array;
   /** Problems tolerated while reading (e.g. frame lines beyond "Frames:"), one line each. */
   warnings: string[];
 }
@@ -270,6 +272,7 @@ export function parseBvh(text: string): BvhDocument {
   // Allocation bounded by the data, not by the count: every frame needs a line of its own, so
   // "Frames: 99999999999" over three lines allocates three frames (and reports the truncation below).
   const values = new Float64Array(Math.min(frameCount, lines.length - li) * channelCount);
+  const frameLines = new Uint32Array(Math.min(frameCount, lines.length - li));
   const warnings: string[] = [];
   let frame = 0;
   for (; li < lines.length; li++) {
@@ -289,6 +292,7 @@ export function parseBvh(text: string): BvhDocument {
     const re = /\S+/g;
     let m: RegExpExecArray | null;
     let k = 0;
+    frameLines[frame] = lineNo;
     while ((m = re.exec(raw))) {
       if (k >= channelCount)
         fail(
@@ -318,7 +322,7 @@ export function parseBvh(text: string): BvhDocument {
     const [l, c] = eof();
     fail(l, c, `file ends after ${frame} of the ${frameCount} frames declared by "Frames:" (truncated)`);
   }
-  return { joints, endSites, frameCount, frameTime, channelCount, values, warnings };
+  return { joints, endSites, frameCount, frameTime, channelCount, values, frameLines, warnings };
 }
 
 /** "joint Hips channel Zrotation" for the k-th value of a frame line. */
