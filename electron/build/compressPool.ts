@@ -15,22 +15,15 @@ import {
   compressChannelShare,
   compressMotion,
   compressWithShares,
-  tracksOfShares,
   type ChannelShare,
 } from '../../shared/compress/compress';
 import type { CompressOptions } from '../../shared/compress/types';
 import { FormatError, type FileKind, type FormatErrorPlace } from '../../shared/errors';
 import { readMtn } from '../../shared/mtn/read';
 import { resampleMotion } from '../../shared/motion/resample';
-import {
-  compressedMotionOf,
-  objectErrorSummary,
-  type CompressedMotion,
-  type KnownMotion,
-} from '../../shared/project/plan';
+import { compressedMotionOf, type CompressedMotion, type KnownMotion } from '../../shared/project/plan';
 import { verifyCompressed } from '../../shared/compress/verify';
 import type { Motion } from '../../shared/motion/types';
-import { defaultShell, objectErrorOfRows, objectErrorRows } from '../../shared/compress/objectError';
 import { fitMshNodes, type MshExportOptions, type MshNodeFit } from '../../shared/msh/export';
 import { canonicalJson } from './buildCache';
 import type { VerdictStore } from './verdicts';
@@ -133,29 +126,6 @@ export interface PoolRequest {
   share?: { index: number; count: number };
   /** Fit only this share of the motion's MSH nodes (fitMshNodes, every count-th from the index-th) instead. */
   mshShare?: { options: MshExportOptions; index: number; count: number };
-  /**
-   * Finish a long motion from all its channel `shares`: measure its object-space error at the frames of part `part`
-   * of `parts` (objectErrorRows; options.shell or the motion's default shell) and, with `assemble`, put the motion
-   * together (compressWithShares, the error left out), and answer with those instead (PoolFinished).
-   */
-  finish?: { shares: ChannelShare[]; part: number; parts: number; assemble: boolean };
-  /**
-   * Names the motion of a share (unique in the sending process, with the same mtn and resampleTo in each of its
-   * requests): the thread that answers keeps the motion it read for the motion's other requests (motionFor).
-   */
-  motionKey?: number;
-}
-
-/** A share of a long motion's last step (PoolRequest.finish). */
-export interface PoolFinished {
-  /** The motion's frames (0..N) and joints, and the shell its error is measured at. */
-  frames: number;
-  joints: number;
-  shell: number;
-  /** objectErrorRows of the part's frames. */
-  rows: Float64Array;
-  /** With `assemble`: the compressed motion, its objectError null (the caller puts the rows together). */
-  assembled?: CompressedMotion;
 }
 
 /** A pool worker's answer: the compressed motion, or the error as plain data (a FormatError keeps kind and place). */
@@ -163,39 +133,11 @@ export type PoolReply =
   | ({ id: number; ok: true } & PoolOutcome)
   | { id: number; ok: true; share: ChannelShare }
   | { id: number; ok: true; mshFits: MshNodeFit[] }
-  | { id: number; ok: true; finished: PoolFinished }
   | {
       id: number;
       ok: false;
       error: { message: string; format?: { kind: FileKind; detail: string; place: FormatErrorPlace } };
     };
-
-/** How many motions a pool thread keeps read for the next requests that name them (PoolRequest.motionKey). */
-const MOTIONS_KEPT = 3;
-/** The motions this thread read for requests that named them, the most recently used last. */
-const motionsKept = new Map<number, { bytes: number; resampleTo: number | undefined; motion: Motion }>();
-
-/**
- * The motion of a request: the one this thread read for an earlier request with its motionKey (a long motion's
- * channel share, then its share of the object-space error: read and validated once per thread, not per request),
- * else read from its mtn. Nothing changes a motion once read.
- */
-function motionFor(req: PoolRequest): Motion {
-  const key = req.motionKey;
-  if (key === undefined) return motionOf(req.mtn, req.resampleTo);
-  const kept = motionsKept.get(key);
-  motionsKept.delete(key);
-  const motion =
-    kept && kept.bytes === req.mtn.byteLength && kept.resampleTo === req.resampleTo
-      ? kept.motion
-      : motionOf(req.mtn, req.resampleTo);
-  motionsKept.set(key, { bytes: req.mtn.byteLength, resampleTo: req.resampleTo, motion });
-  for (const old of motionsKept.keys()) if (motionsKept.size > MOTIONS_KEPT) motionsKept.delete(old);
-  return motion;
-}
-
-/** A key no other motion sent from this thread had (PoolRequest.motionKey). */
-let lastMotionKey = 0;
 
 /** Runs one request (the worker's whole job); never throws. */
 export function answerPoolRequest(req: PoolRequest): PoolReply {
@@ -208,12 +150,11 @@ export function answerPoolRequest(req: PoolRequest): PoolReply {
         mshFits: fitMshNodes(motionOf(req.mtn, req.resampleTo), options, (node) => node % count === index),
       };
     }
-    if (req.finish) return { id: req.id, ok: true, finished: finishShares(req, req.finish) };
     if (req.share)
       return {
         id: req.id,
         ok: true,
-        share: compressChannelShare(motionFor(req), req.options, req.share.index, req.share.count),
+        share: compressChannelShare(motionOf(req.mtn, req.resampleTo), req.options, req.share.index, req.share.count),
       };
     if (req.candidate)
       return { id: req.id, ok: true, ...verifyOrCompressMtnBytes(req.mtn, req.options, req.resampleTo, req.candidate) };
@@ -227,25 +168,6 @@ export function answerPoolRequest(req: PoolRequest): PoolReply {
       };
     return { id: req.id, ok: false, error: { message: e instanceof Error ? e.message : String(e) } };
   }
-}
-
-/** PoolRequest.finish: this part's rows of the object-space error, and the motion put together with `assemble`. */
-function finishShares(req: PoolRequest, finish: NonNullable<PoolRequest['finish']>): PoolFinished {
-  const { shares, part, parts, assemble } = finish;
-  const motion = motionFor(req);
-  const frames = motion.frameCount + 1;
-  const shell = req.options.shell ?? defaultShell(motion);
-  const assembled = assemble ? compressWithShares(motion, { ...req.options, measureObjectError: false }, shares) : null;
-  const tracks = assembled ? assembled.mt3 : tracksOfShares(motion, req.options, shares);
-  const from = Math.floor((frames * part) / parts);
-  const to = Math.floor((frames * (part + 1)) / parts);
-  return {
-    frames,
-    joints: motion.joints.length,
-    shell,
-    rows: objectErrorRows(motion, tracks, shell, from, to),
-    ...(assembled ? { assembled: compressedMotionOf(assembled) } : {}),
-  };
 }
 
 /** The side of a message port a pool worker answers on (its parentPort). */
@@ -270,7 +192,7 @@ export function servePoolRequests(port: PoolPort): void {
 /** The outcome of a reply to a whole-motion request; throws its error. */
 function wholeOutcome(reply: PoolReply): PoolOutcome {
   if (!reply.ok) throw errorOf(reply);
-  if ('share' in reply || 'mshFits' in reply || 'finished' in reply)
+  if ('share' in reply || 'mshFits' in reply)
     throw new Error('a compression worker answered a whole motion with a share');
   return { result: reply.result, candidate: reply.candidate };
 }
@@ -281,15 +203,6 @@ function wholeOutcome(reply: PoolReply): PoolOutcome {
  * shares' fixed costs (each reads the motion, and the pool's thread puts them together) outweigh the gain.
  */
 export const SHARE_MIN_MTN_BYTES = 512 * 1024;
-
-/**
- * A motion in channel shares whose MTN is at least this large is also put together and has its object-space error
- * measured on the workers (PoolRequest.finish), about 1,300 frames of a 31-joint capture; a shorter one on the
- * pool's thread. Each worker then compiles the writer and the error's code for itself (about 0.3-0.4 CPU-s more on
- * V8's helper threads in a build), which the captures at 30 fps (690-1,130 frames) did not repay: 14 % more CPU in
- * all with two jobs, against none more at 120 fps (docs/compression.md, "The last step of a long motion").
- */
-export const FINISH_MIN_MTN_BYTES = 2 * 1024 * 1024;
 
 /** Whether a motion is worth compressing in channel shares (long enough, and not in the skeleton-aware mode). */
 export function sharesPay(mtnBytes: number, options: CompressOptions): boolean {
@@ -358,18 +271,6 @@ export function startWhenCold(
   };
 }
 
-/**
- * `mtn` in shared memory (as it is when it already is): a request to a worker copies an ArrayBuffer at every
- * postMessage (the sender serialises it, the worker copies it out again), but hands over a SharedArrayBuffer
- * without a copy, so the requests of one motion's shares carry the same bytes. Nothing writes to them.
- */
-function sharedBytes(mtn: Uint8Array): Uint8Array {
-  if (mtn.buffer instanceof SharedArrayBuffer) return mtn;
-  const out = new Uint8Array(new SharedArrayBuffer(mtn.byteLength));
-  out.set(mtn);
-  return out;
-}
-
 /** The machine's cores: the default number of jobs. */
 export function defaultJobs(): number {
   return Math.max(1, availableParallelism());
@@ -397,7 +298,6 @@ export function workerCompressor(
   workerPath: string,
   jobs: number,
   localJob?: (req: PoolRequest) => PoolReply,
-  finishMinBytes = FINISH_MIN_MTN_BYTES,
 ): PoolCompressor {
   type Pending = { req: PoolRequest; resolve: (r: PoolReply) => void; reject: (e: Error) => void };
   const queue: Pending[] = [];
@@ -495,13 +395,10 @@ export function workerCompressor(
     for (const w of idle) w.unref();
   };
 
-  /** Queues a request; `first`: ahead of what is queued (the last step of a motion whose shares are all back). */
-  const send = (req: Omit<PoolRequest, 'id'>, first = false): Promise<PoolReply> => {
+  const send = (req: Omit<PoolRequest, 'id'>): Promise<PoolReply> => {
     if (closed) return Promise.reject(new Error('the compression pool is closed'));
     return new Promise<PoolReply>((resolve, reject) => {
-      const p = { req: { id: nextId++, ...req }, resolve, reject };
-      if (first) queue.unshift(p);
-      else queue.push(p);
+      queue.push({ req: { id: nextId++, ...req }, resolve, reject });
       pump();
     });
   };
@@ -525,22 +422,11 @@ export function workerCompressor(
     mtn: Uint8Array,
     options: CompressOptions,
     resampleTo?: number,
-    /** Only when a finish follows (inShares): the workers then keep the motion read for it. */
-    motionKey?: number,
   ): Promise<ChannelShare[] | null> => {
     const resample = resampleTo === undefined ? {} : { resampleTo };
-    const bytes = sharedBytes(mtn);
     try {
       const replies = await Promise.all(
-        Array.from({ length: jobs }, (_, index) =>
-          send({
-            mtn: bytes,
-            options,
-            ...resample,
-            ...(motionKey === undefined ? {} : { motionKey }),
-            share: { index, count: jobs },
-          }),
-        ),
+        Array.from({ length: jobs }, (_, index) => send({ mtn, options, ...resample, share: { index, count: jobs } })),
       );
       return replies.map((r) => (r.ok && 'share' in r ? r.share : []));
     } catch (e) {
@@ -550,12 +436,11 @@ export function workerCompressor(
   };
   /** PoolCompressor.mshNodeFits: one share of the nodes per job. */
   const mshNodeFits = async (mtn: Uint8Array, options: MshExportOptions): Promise<MshNodeFit[] | null> => {
-    const bytes = sharedBytes(mtn);
     try {
       const replies = await Promise.all(
         Array.from({ length: jobs }, (_, index) =>
           // An MSH share has its own options; the compressor's are not read.
-          send({ mtn: bytes, options: {} as CompressOptions, mshShare: { options, index, count: jobs } }),
+          send({ mtn, options: {} as CompressOptions, mshShare: { options, index, count: jobs } }),
         ),
       );
       return replies.flatMap((r) => (r.ok && 'mshFits' in r ? r.mshFits : []));
@@ -565,71 +450,17 @@ export function workerCompressor(
     }
   };
   /**
-   * A long motion's last step once its channel shares are back, in one part per job (PoolRequest.finish): each
-   * measures the object-space error at its share of the frames, one also puts the motion together, and this thread
-   * only joins the rows (objectErrorOfRows: the report objectSpaceError gives). Null when a part failed.
-   */
-  const finishInShares = async (
-    mtn: Uint8Array,
-    options: CompressOptions,
-    resampleTo: number | undefined,
-    motionKey: number,
-    shares: ChannelShare[],
-  ): Promise<CompressedMotion | null> => {
-    const resample = resampleTo === undefined ? {} : { resampleTo };
-    try {
-      // Ahead of the queue: the threads that just compressed this motion's channels still hold it read
-      // (motionFor), and the motion is done as soon as these are.
-      const replies = await Promise.all(
-        Array.from({ length: jobs }, (_, part) =>
-          send(
-            { mtn, options, ...resample, motionKey, finish: { shares, part, parts: jobs, assemble: part === 0 } },
-            true,
-          ),
-        ),
-      );
-      const parts = replies.flatMap((r) => (r.ok && 'finished' in r ? [r.finished] : []));
-      const whole = parts[0]?.assembled;
-      if (parts.length !== jobs || !whole) return null;
-      const { frames, joints, shell } = parts[0];
-      if (parts.some((p) => p.frames !== frames || p.joints !== joints || p.shell !== shell)) return null;
-      const measured = options.measureObjectError !== false;
-      const report = measured
-        ? objectErrorOfRows(
-            parts.map((p) => p.rows),
-            frames,
-            joints,
-            shell,
-          )
-        : null;
-      return { ...whole, objectError: report && objectErrorSummary(report) };
-    } catch (e) {
-      if (closed) throw e;
-      return null;
-    }
-  };
-  /**
-   * A long motion in shares of its channels, one per job, put together and its object-space error measured in
-   * shares of its frames, one per job (finishInShares, from finishMinBytes: FINISH_MIN_MTN_BYTES): the very bytes
-   * and report of one compressMotion, whatever the number of jobs. A shorter one, or one whose last step fails, is
-   * put together on this thread; null when a channel share failed:
-   * the motion is then compressed whole, so that its error is the one a one-job build reports.
+   * A long motion in shares of its channels, one per job, put together on this thread (compressWithShares: the
+   * very bytes of one compressMotion, whatever the number of jobs). Null when a share failed: the motion is then
+   * compressed whole, so that its error is the one a one-job build reports.
    */
   const inShares = async (
     mtn: Uint8Array,
     options: CompressOptions,
     resampleTo: number | undefined,
   ): Promise<CompressedMotion | null> => {
-    // The file in shared memory: the requests below carry a handle to it, not a copy each.
-    const bytes = sharedBytes(mtn);
-    const finish = mtn.byteLength >= finishMinBytes;
-    const motionKey = finish ? ++lastMotionKey : undefined;
-    const shares = await channelShares(bytes, options, resampleTo, motionKey);
-    if (!shares) return null;
-    return (
-      (motionKey !== undefined ? await finishInShares(bytes, options, resampleTo, motionKey, shares) : null) ??
-      compressedMotionOf(compressWithShares(motionOf(mtn, resampleTo), options, shares))
-    );
+    const shares = await channelShares(mtn, options, resampleTo);
+    return shares && compressedMotionOf(compressWithShares(motionOf(mtn, resampleTo), options, shares));
   };
 
   return {

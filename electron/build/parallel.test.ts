@@ -18,7 +18,6 @@ import { FormatError } from '../../shared/errors';
 import {
   answerPoolRequest,
   compressMtnBytes,
-  FINISH_MIN_MTN_BYTES,
   inProcessCompressor,
   servePoolRequests,
   SHARE_MIN_MTN_BYTES,
@@ -27,9 +26,7 @@ import {
   type PoolReply,
   type PoolRequest,
 } from './compressPool';
-import { objectErrorSummary, planBuild } from '../../shared/project/plan';
-import { objectErrorOfRows } from '../../shared/compress/objectError';
-import { readMtn } from '../../shared/mtn/read';
+import { planBuild } from '../../shared/project/plan';
 import { parseProject } from '../../shared/project/validate';
 
 /**
@@ -174,103 +171,20 @@ describe('parallel builds', () => {
         const many = await outputs(workerCompressor(poolWorker(), jobs));
         many.forEach((f, k) => expect(f.equals(one[k]), `jobs ${jobs}, file ${k}`).toBe(true));
         // The CLI's pool: one share of each motion on this thread, the others on jobs - 1 workers.
-        // (The capture is 1 MB, under FINISH_MIN_MTN_BYTES: the last step goes to the pool from SHARE_MIN_MTN_BYTES
-        // here, and from the default below.)
-        const here: string[] = [];
+        const here: number[] = [];
         const cli = await outputs(
-          workerCompressor(
-            poolWorker(),
-            jobs,
-            (req) => {
-              here.push(req.share ? 'share' : req.finish ? 'finish' : 'whole');
-              return answerPoolRequest(req);
-            },
-            SHARE_MIN_MTN_BYTES,
-          ),
-        );
-        // Both steps of a long motion go to the pool: its channels, then putting it together and measuring its
-        // object-space error (in parts of its frames); nothing is compressed whole.
-        expect(here, `jobs ${jobs}: requests answered on this thread`).toContain('share');
-        expect(here, `jobs ${jobs}: requests answered on this thread`).toContain('finish');
-        expect(here).not.toContain('whole');
-        cli.forEach((f, k) => expect(f.equals(one[k]), `jobs ${jobs} with this thread, file ${k}`).toBe(true));
-        // A last step that fails is done on the build's thread from the shares: the same files, and the channels
-        // are not compressed again.
-        const failing: string[] = [];
-        const fallback = await outputs(
-          workerCompressor(
-            poolWorker(),
-            jobs,
-            (req) => {
-              failing.push(req.share ? 'share' : req.finish ? 'finish' : 'whole');
-              return req.finish
-                ? { id: req.id, ok: false, error: { message: 'a part failed' } }
-                : answerPoolRequest(req);
-            },
-            SHARE_MIN_MTN_BYTES,
-          ),
-        );
-        expect(failing).toContain('finish');
-        expect(failing).not.toContain('whole');
-        fallback.forEach((f, k) => expect(f.equals(one[k]), `jobs ${jobs}, failed last step, file ${k}`).toBe(true));
-        // Under FINISH_MIN_MTN_BYTES (the default) the motion is put together on the build's thread.
-        const small: string[] = [];
-        const onThread = await outputs(
           workerCompressor(poolWorker(), jobs, (req) => {
-            small.push(req.share ? 'share' : req.finish ? 'finish' : 'whole');
+            if (req.share) here.push(req.share.index);
             return answerPoolRequest(req);
           }),
         );
-        expect(statSync(join(ldir, 'cmu.mtn')).size).toBeLessThan(FINISH_MIN_MTN_BYTES);
-        expect(small).toContain('share');
-        expect(small).not.toContain('finish');
-        onThread.forEach((f, k) => expect(f.equals(one[k]), `jobs ${jobs}, put together here, file ${k}`).toBe(true));
+        expect(here.length, `jobs ${jobs}: shares answered on this thread`).toBeGreaterThan(0);
+        cli.forEach((f, k) => expect(f.equals(one[k]), `jobs ${jobs} with this thread, file ${k}`).toBe(true));
       }
     } finally {
       rmSync(ldir, { recursive: true, force: true });
     }
   }, 180000);
-
-  it("a long motion's parts give compressMotion's result; a thread keeps the motion it read only for the same file", () => {
-    const mtn = new Uint8Array(readFileSync(join(ASSETS, 'cmu_01_01.mtn')));
-    const options: PoolRequest['options'] = {
-      name: 'cmu',
-      positionTolerance: 0.5,
-      rotationToleranceDeg: 1,
-      offsetTolerance: 0.5,
-      method: 'classic',
-    };
-    const answer = (req: Omit<PoolRequest, 'id'>) => {
-      const reply = answerPoolRequest({ id: 1, ...req });
-      if (!reply.ok) throw new Error(reply.error.message);
-      return reply;
-    };
-    const finished = (bytes: Uint8Array, motionKey: number) => {
-      const shares = [0, 1].map((index) => {
-        const r = answer({ mtn: bytes, options, motionKey, share: { index, count: 2 } });
-        if (!('share' in r)) throw new Error('not a share');
-        return r.share;
-      });
-      return [0, 1].map((part) => {
-        const r = answer({ mtn: bytes, options, motionKey, finish: { shares, part, parts: 2, assemble: part === 0 } });
-        if (!('finished' in r)) throw new Error('not a part');
-        return r.finished;
-      });
-    };
-    const whole = compressMtnBytes(mtn, options);
-    const [a, b] = finished(mtn, 9001);
-    expect(a.frames * a.joints).toBe(a.rows.length + b.rows.length);
-    expect(Buffer.from(a.assembled!.bytes).equals(Buffer.from(whole.bytes))).toBe(true);
-    expect(b.assembled).toBeUndefined();
-    const report = objectErrorOfRows([a.rows, b.rows], a.frames, a.joints, a.shell);
-    expect({ ...a.assembled, objectError: objectErrorSummary(report), ms: 0 }).toEqual({ ...whole, ms: 0 });
-    // Another file under the same key (a key is never reused by the pool, but a kept motion must be that file's):
-    // read anew.
-    const other = new Uint8Array(readFileSync(join(ASSETS, 'walk.mtn')));
-    const [c] = finished(other, 9001);
-    expect(c.frames).toBe(readMtn(other).frameCount + 1);
-    expect(Buffer.from(c.assembled!.bytes).equals(Buffer.from(compressMtnBytes(other, options).bytes))).toBe(true);
-  }, 60000);
 
   it('the finishing order really varies (the test above is not vacuous)', async () => {
     const a = await buildWith(finishingIn([4, 3, 2, 1, 0]));

@@ -485,27 +485,6 @@ export function compressWithShares(motion: Motion, options: CompressOptions, sha
 }
 
 /**
- * The stored tracks compressWithShares(motion, options, shares) writes (the root translation, the rotations and
- * the offsets or null), without writing the MT3, its reports or its object-space error: what a share of that
- * error (objectErrorRows) needs. A channel the shares lack is compressed here.
- */
-export function tracksOfShares(
-  motion: Motion,
-  options: CompressOptions,
-  shares: ChannelShare[],
-): Pick<Mt3Motion, 'root' | 'rotations' | 'offsets'> {
-  const cache = new CompressCache();
-  cacheChannelShares(cache, motion, shares);
-  const J = motion.joints.length;
-  const runs = runChannels(motion, options, methodStrategy(options.method), cache, undefined);
-  return {
-    root: runs[0].entry.track as PositionTrack,
-    rotations: runs.slice(1, J + 1).map((r) => r.entry.track as RotationTrack),
-    offsets: motion.flags & MotionFlag.OFFSETS ? runs.slice(J + 1).map((r) => r.entry.track as PositionTrack) : null,
-  };
-}
-
-/**
  * Puts compressed shares of `motion`'s channels into `cache`, so that compressMotion(motion, options, cache) with
  * the options they were compressed with reuses them (the app's export of a long motion: the pool compresses the
  * shares, the document's own cache then holds them for the next edit).

@@ -3,7 +3,7 @@ import { KeyFlag, MotionFlag } from '../motion/types';
 import { syntheticMotion } from '../testing/syntheticMotion';
 import { CompressCache } from './cache';
 import { compressMotion } from './compress';
-import { defaultShell, ObjectErrorMemo, objectErrorOfRows, objectErrorRows, objectSpaceError } from './objectError';
+import { defaultShell, ObjectErrorMemo, objectSpaceError } from './objectError';
 
 const options = {
   positionTolerance: 0.3,
@@ -85,42 +85,5 @@ describe('ObjectErrorMemo', () => {
     const edited = compressMotion(m, options, cache);
     expect(cache.objectMemo.recomputedFrames).toBeLessThan(401);
     expect(edited.objectError).toEqual(compressMotion(m, options).objectError);
-  });
-});
-
-describe('objectErrorRows / objectErrorOfRows (a long motion measured in shares of its frames)', () => {
-  for (const offsets of [true, false])
-    it(`give the report of objectSpaceError for any consecutive split of the frames (offset streams: ${offsets})`, () => {
-      const m = syntheticMotion({ frames: 70, joints: 6, seed: 9, offsets, noise: 0.02 });
-      const r = compressMotion(m, { ...options, method: 'refined' });
-      expect(r.mt3.offsets === null).toBe(!offsets);
-      const shell = defaultShell(m);
-      const whole = objectSpaceError(m, r.mt3, shell);
-      expect(whole.maxError).toBeGreaterThan(0);
-      const S = m.frameCount + 1;
-      const J = m.joints.length;
-      // Equal parts as the pool cuts them, uneven ones, an empty part and a part of one frame.
-      for (const cuts of [
-        [],
-        [Math.floor(S / 2)],
-        [Math.floor(S / 3), Math.floor((2 * S) / 3)],
-        [0, 1, 40, 40, S - 1],
-      ]) {
-        const bounds = [0, ...cuts, S];
-        const rows = bounds.slice(1).map((to, k) => objectErrorRows(m, r.mt3, shell, bounds[k], to));
-        expect(objectErrorOfRows(rows, S, J, shell), `cuts ${cuts}`).toEqual(whole);
-      }
-    });
-
-  it('refuse frames outside the motion, and rows that do not cover it exactly', () => {
-    const m = syntheticMotion({ frames: 30, joints: 3, seed: 4 });
-    const r = compressMotion(m, options);
-    const S = m.frameCount + 1;
-    expect(() => objectErrorRows(m, r.mt3, 1, 0, S + 1)).toThrow(/outside/);
-    expect(() => objectErrorRows(m, r.mt3, 1, 5, 4)).toThrow(/outside/);
-    const half = objectErrorRows(m, r.mt3, 1, 0, 15);
-    const rest = objectErrorRows(m, r.mt3, 1, 15, S);
-    expect(() => objectErrorOfRows([half], S, 3, 1)).toThrow(/fewer rows/);
-    expect(() => objectErrorOfRows([half, rest, rest], S, 3, 1)).toThrow(/more rows/);
   });
 });

@@ -233,51 +233,37 @@ export class ObjectErrorMemo {
   }
 }
 
-/** FK of the source at frames from..to-1: each joint's position and its three virtual points ((to - from) x J x 12). */
-function sourcePoints(source: Motion, shell: number, from = 0, to = source.frameCount + 1): Float64Array {
+/** FK of the source at every frame: each joint's position and its three virtual points (S x J x 12). */
+function sourcePoints(source: Motion, shell: number): Float64Array {
   const J = source.joints.length;
-  const out = new Float64Array((to - from) * J * 12);
+  const S = source.frameCount + 1;
+  const out = new Float64Array(S * J * 12);
   const world = new Float64Array(J * 3),
     rot = new Float64Array(J * 4);
   const parents = parentsOf(source);
-  // One call per frame (sourceFrame), not the whole loop here: V8 optimises the per-frame kernel once instead of
-  // compiling this function on the stack, once per motion (docs/performance.md).
-  for (let f = from; f < to; f++) sourceFrame(source, parents, shell, f, out, (f - from) * J * 12, world, rot);
-  return out;
-}
-
-/** sourcePoints of one frame f into out from index o (J x 12). */
-function sourceFrame(
-  source: Motion,
-  parents: Int32Array,
-  shell: number,
-  f: number,
-  out: Float64Array,
-  o0: number,
-  world: Float64Array,
-  rot: Float64Array,
-): void {
-  const J = parents.length;
-  fkFrame(parents, source.translation, f * 4, source.rotation, f * J * 4, 4, source.offset, f * J * 4, 4, world, rot);
-  for (let j = 0; j < J; j++) {
-    const o = o0 + j * 12;
-    out[o] = world[j * 3];
-    out[o + 1] = world[j * 3 + 1];
-    out[o + 2] = world[j * 3 + 2];
-    for (let axis = 0; axis < 3; axis++) {
-      rotateInto(
-        out,
-        o + 3 + axis * 3,
-        rot[j * 4],
-        rot[j * 4 + 1],
-        rot[j * 4 + 2],
-        rot[j * 4 + 3],
-        axis === 0 ? shell : 0,
-        axis === 1 ? shell : 0,
-        axis === 2 ? shell : 0,
-      );
+  for (let f = 0; f < S; f++) {
+    fkFrame(parents, source.translation, f * 4, source.rotation, f * J * 4, 4, source.offset, f * J * 4, 4, world, rot);
+    for (let j = 0; j < J; j++) {
+      const o = (f * J + j) * 12;
+      out[o] = world[j * 3];
+      out[o + 1] = world[j * 3 + 1];
+      out[o + 2] = world[j * 3 + 2];
+      for (let axis = 0; axis < 3; axis++) {
+        rotateInto(
+          out,
+          o + 3 + axis * 3,
+          rot[j * 4],
+          rot[j * 4 + 1],
+          rot[j * 4 + 2],
+          rot[j * 4 + 3],
+          axis === 0 ? shell : 0,
+          axis === 1 ? shell : 0,
+          axis === 2 ? shell : 0,
+        );
+      }
     }
   }
+  return out;
 }
 
 /**
@@ -304,8 +290,8 @@ export function objectSpaceError(
   const offsets = mt3.offsets ? mt3.offsets.map((t) => memo.positionFrames(t)) : null;
   const dirty = new Uint8Array(S);
   const errors = memo.dirtyFrames([root, ...rotations, ...(offsets ?? [null])], S, J, dirty);
-  const k = new FrameErrorKernel(parentsOf(source), src, shell, 0);
-  if (!offsets) k.sourceOffsets(source);
+  const k = new FrameErrorKernel(parentsOf(source), src, shell);
+  if (!offsets) for (let j = 0; j < J; j++) for (let c = 0; c < 3; c++) k.offset[j * 3 + c] = source.offset[j * 4 + c];
   let recomputed = 0;
   // One call per frame, not one loop over all frames here: V8 then optimises the small per-frame kernel once
   // instead of compiling this whole function on the stack (OSR) and again when the loop below first runs.
@@ -330,8 +316,6 @@ class FrameErrorKernel {
     private readonly parents: Int32Array,
     private readonly src: Float64Array,
     private readonly shell: number,
-    /** The frame of src's and the error table's first row. */
-    private readonly first: number,
   ) {
     const J = parents.length;
     this.offset = new Float64Array(J * 3);
@@ -340,13 +324,7 @@ class FrameErrorKernel {
     this.rot = new Float64Array(J * 4);
   }
 
-  /** The source's frame 0 offsets, for an MT3 without offset streams (what decompressMt3 uses). */
-  sourceOffsets(source: Motion): void {
-    const J = this.parents.length;
-    for (let j = 0; j < J; j++) for (let c = 0; c < 3; c++) this.offset[j * 3 + c] = source.offset[j * 4 + c];
-  }
-
-  /** errors[(f - first) * J + j] for every joint j (offsets null: this.offset holds the source's frame 0 offsets). */
+  /** errors[f * J + j] for every joint j (offsets null: this.offset holds the source's frame 0 offsets). */
   frame(
     f: number,
     root: Float64Array,
@@ -363,9 +341,8 @@ class FrameErrorKernel {
     if (offsets) for (let j = 0; j < J; j++) for (let c = 0; c < 3; c++) this.offset[j * 3 + c] = offsets[j][f * 3 + c];
     for (let j = 0; j < J; j++) for (let c = 0; c < 4; c++) this.rotIn[j * 4 + c] = rotations[j][f * 4 + c];
     fkFrame(this.parents, root, f * 3, this.rotIn, 0, 4, this.offset, 0, 3, decWorld, decRot);
-    const row = (f - this.first) * J;
     for (let j = 0; j < J; j++) {
-      const o = (row + j) * 12;
+      const o = (f * J + j) * 12;
       const dx = decWorld[j * 3] - src[o],
         dy = decWorld[j * 3 + 1] - src[o + 1],
         dz = decWorld[j * 3 + 2] - src[o + 2];
@@ -389,60 +366,9 @@ class FrameErrorKernel {
         const a2 = ex * ex + ey * ey + ez * ez;
         if (a2 > e2) e2 = a2;
       }
-      errors[row + j] = Math.sqrt(e2);
+      errors[f * J + j] = Math.sqrt(e2);
     }
   }
-}
-
-/**
- * Rows from..to-1 of objectSpaceError's table of errors (frame-major, J per frame): FK of the source and of the
- * decoded tracks at those frames only, with the very arithmetic of objectSpaceError. A build measures a long
- * motion's error in shares of its frames on its pool's workers with it, and objectErrorOfRows puts them together
- * into the report objectSpaceError gives (docs/compression.md, "Jobs").
- */
-export function objectErrorRows(
-  source: Motion,
-  mt3: Pick<Mt3Motion, 'root' | 'rotations' | 'offsets'>,
-  shell: number,
-  from: number,
-  to: number,
-): Float64Array {
-  const J = source.joints.length;
-  const S = source.frameCount + 1;
-  if (!(Number.isInteger(from) && Number.isInteger(to) && 0 <= from && from <= to && to <= S))
-    throw new Error(`objectErrorRows: frames ${from}..${to} outside 0..${S}`);
-  // The decoded tracks at these frames only (the other frames of each array are left at zero and never read).
-  const root = samplePositionTrackFrames(decodePositionTrack(mt3.root), undefined, from, to);
-  const rotations = mt3.rotations.map((t) => sampleRotationTrackFrames(decodeRotationTrack(t), undefined, from, to));
-  const offsets = mt3.offsets
-    ? mt3.offsets.map((t) => samplePositionTrackFrames(decodePositionTrack(t), undefined, from, to))
-    : null;
-  const errors = new Float64Array((to - from) * J);
-  const k = new FrameErrorKernel(parentsOf(source), sourcePoints(source, shell, from, to), shell, from);
-  if (!offsets) k.sourceOffsets(source);
-  for (let f = from; f < to; f++) k.frame(f, root, rotations, offsets, errors);
-  return errors;
-}
-
-/**
- * The report of objectSpaceError from its table in consecutive shares of rows (objectErrorRows of frames 0..a-1,
- * a..b-1, ..., ..S-1, in that order): the same report, reduced in the same order.
- */
-export function objectErrorOfRows(
-  rows: readonly Float64Array[],
-  S: number,
-  J: number,
-  shell: number,
-): ObjectErrorReport {
-  const errors = new Float64Array(S * J);
-  let at = 0;
-  for (const r of rows) {
-    if (at + r.length > errors.length) throw new Error('objectErrorOfRows: more rows than the motion has frames');
-    errors.set(r, at);
-    at += r.length;
-  }
-  if (at !== errors.length) throw new Error('objectErrorOfRows: fewer rows than the motion has frames');
-  return reportOf(errors, S, J, shell);
 }
 
 /**

@@ -204,17 +204,12 @@ function segmentFrom(frames: Uint16Array, k: number, t: number): Segment {
 }
 
 /**
- * Calls visit(f, segment) for every integer frame f in 0..N (from..to-1 of it), walking the keys
+ * Calls visit(f, segment) for every integer frame f in 0..N, walking the keys
  * with a cursor instead of a binary search per frame.
  */
-function forEachFrameSegment(
-  frames: Uint16Array,
-  visit: (f: number, s: Segment) => void,
-  from = 0,
-  to = Infinity,
-): void {
+function forEachFrameSegment(frames: Uint16Array, visit: (f: number, s: Segment) => void): void {
   const N = frames[frames.length - 1];
-  for (let k = 0, f = from; f <= N && f < to; f++) {
+  for (let k = 0, f = 0; f <= N; f++) {
     while (k + 1 < frames.length - 1 && frames[k + 1] <= f) k++;
     visit(f, segmentFrom(frames, k, f));
   }
@@ -244,20 +239,12 @@ export function sampleTraceTrack(tr: DecodedTraceTrack, t: number, out: Quat, oi
 /**
  * Every integer frame 0..N of a decoded position track into out ((N+1) x 3),
  * walking the keys with a cursor (same arithmetic as samplePositionTrack).
- * With `from` and `to`, only frames from..to-1 are written (the rest of out is left as it is).
  */
 export function samplePositionTrackFrames(
   tr: DecodedPositionTrack,
   out: Float64Array = new Float64Array((lastFrame(tr) + 1) * 3),
-  from = 0,
-  to = Infinity,
 ): Float64Array {
-  forEachFrameSegment(
-    tr.frames,
-    (f, s) => evalPositionSegment(out, 3 * f, tr.p, tr.v, s.ia, s.ib, s.fa, s.fb, s.t),
-    from,
-    to,
-  );
+  forEachFrameSegment(tr.frames, (f, s) => evalPositionSegment(out, 3 * f, tr.p, tr.v, s.ia, s.ib, s.fa, s.fb, s.t));
   return out;
 }
 
@@ -269,36 +256,28 @@ const wholeTrackSquad = new ScalarSquad();
  * error loop uses it too, and shared/compress/rotationFit.test.ts checks them
  * equal): each compression decodes every track once for its object-space
  * error, and this keeps that off the per-run cost. Frames before the first key
- * take the first key, as the per-frame sampler clamps them. With `from` and
- * `to`, only frames from..to-1 are written (the same values; the rest of out
- * is left as it is): a share of a long motion's object-space error.
+ * take the first key, as the per-frame sampler clamps them.
  */
 export function sampleRotationTrackFrames(
   tr: DecodedRotationTrack,
   out: Float64Array = new Float64Array((lastFrame(tr) + 1) * 4),
-  from = 0,
-  to = Infinity,
 ): Float64Array {
   const { frames, q, a } = tr;
   const K = frames.length;
   const seg = wholeTrackSquad;
   const o = seg.out;
-  for (let t = from; t < frames[0] && t < to; t++) for (let c = 0; c < 4; c++) out[4 * t + c] = q[c];
+  for (let t = 0; t < frames[0]; t++) for (let c = 0; c < 4; c++) out[4 * t + c] = q[c];
   for (let k = 0; k < K; k++) {
     const fa = frames[k];
-    if (fa >= to) break;
-    if (fa >= from) {
-      out[4 * fa] = q[4 * k];
-      out[4 * fa + 1] = q[4 * k + 1];
-      out[4 * fa + 2] = q[4 * k + 2];
-      out[4 * fa + 3] = q[4 * k + 3];
-    }
+    out[4 * fa] = q[4 * k];
+    out[4 * fa + 1] = q[4 * k + 1];
+    out[4 * fa + 2] = q[4 * k + 2];
+    out[4 * fa + 3] = q[4 * k + 3];
     if (k + 1 >= K) break;
     const fb = frames[k + 1];
-    if (fb - fa < 2 || fb <= from) continue;
+    if (fb - fa < 2) continue;
     seg.set(q, 4 * k, 4 * (k + 1), a, 4 * k, 4 * (k + 1), 1);
-    const end = fb < to ? fb : to;
-    for (let t = fa + 1 > from ? fa + 1 : from; t < end; t++) {
+    for (let t = fa + 1; t < fb; t++) {
       seg.at(t, fa, fb - fa);
       out[4 * t] = o[0];
       out[4 * t + 1] = o[1];

@@ -481,18 +481,6 @@ export interface CompressedMotion extends Pick<
   warnings: Pick<CompressWarning, 'kind' | 'joint' | 'frame' | 'error' | 'tolerance' | 'message'>[];
 }
 
-/** What a build keeps of an object-space error report (CompressedMotion.objectError): all but the per-frame array. */
-export function objectErrorSummary(e: ObjectErrorReport): CompressedMotion['objectError'] {
-  return {
-    shell: e.shell,
-    jointMaxError: e.jointMaxError.slice(),
-    jointMaxErrorFrame: e.jointMaxErrorFrame.slice(),
-    maxError: e.maxError,
-    maxErrorJoint: e.maxErrorJoint,
-    maxErrorFrame: e.maxErrorFrame,
-  };
-}
-
 /** The summary a build keeps of a CompressResult. */
 export function compressedMotionOf(r: CompressResult): CompressedMotion {
   return {
@@ -504,7 +492,14 @@ export function compressedMotionOf(r: CompressResult): CompressedMotion {
     ms: r.ms,
     method: r.method,
     ...(r.skeleton ? { skeleton: { ...r.skeleton } } : {}),
-    objectError: r.objectError && objectErrorSummary(r.objectError),
+    objectError: r.objectError && {
+      shell: r.objectError.shell,
+      jointMaxError: r.objectError.jointMaxError.slice(),
+      jointMaxErrorFrame: r.objectError.jointMaxErrorFrame.slice(),
+      maxError: r.objectError.maxError,
+      maxErrorJoint: r.objectError.maxErrorJoint,
+      maxErrorFrame: r.objectError.maxErrorFrame,
+    },
     channels: r.channels.map((c) => ({
       kind: c.kind,
       joint: c.joint,
