@@ -169,6 +169,40 @@ describe('searchBudget', () => {
     expect(r.steps[1]).toBeGreaterThan(r.steps[0]);
   });
 
+  it('is never worse than the tightest common step that fits, even where errors do not grow smoothly', async () => {
+    // Errors that jump about from step to step (as real compressions do): a per-motion interpolation can miss the
+    // common step that fits best, so the search also bisects the common step to the last ladder step.
+    for (let seed = 1; seed <= 24; seed++) {
+      const rand = lcg(seed);
+      const count = 2 + (seed % 3);
+      const rates = Array.from({ length: count }, () => 0.5 + rand());
+      const jag = Array.from({ length: count }, () => Array.from({ length: 97 }, () => 1 + 0.05 * rand()));
+      const jagged = async (steps: readonly number[]) =>
+        rates.map((r, m) => {
+          const sc = budgetScale(steps[m]);
+          return { bytes: marShare(Math.round(10000 / sc ** r), 1), ratio: sc * jag[m][steps[m] % 97] };
+        });
+      const budget = marBytesOf(count, count * 10000) * (0.4 + 0.4 * rand());
+      const r = await searchBudget(count, count, budget, jagged);
+      expect(r.ok).toBe(true);
+      if (!r.ok) return;
+      let uniform = Infinity;
+      for (let k = 0; k <= BUDGET_TOP_STEP; k++) {
+        const pts = await jagged(new Array<number>(count).fill(k));
+        if (
+          marBytesOf(
+            count,
+            pts.reduce((t, p) => t + p.bytes, 0),
+          ) <= budget
+        ) {
+          uniform = Math.max(...pts.map((p) => p.ratio));
+          break;
+        }
+      }
+      expect(r.allocation.ratio, `seed ${seed}`).toBeLessThanOrEqual(uniform);
+    }
+  });
+
   it('names the bytes missing at the loosest allowed scale when the budget cannot be met', async () => {
     const r = await searchBudget(2, 2, 100, model([1, 1], [1, 1]));
     const loosest = marBytesOf(2, 2 * marShare(Math.round(10000 / MAX_BUDGET_SCALE), 1));

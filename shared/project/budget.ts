@@ -190,7 +190,8 @@ const REFINE_PROBES = 8;
 /**
  * The fixed search schedule. Every motion at step 0 (the tolerances as set; done when that fits); at
  * BUDGET_TOP_STEP (when that does not fit, the budget cannot be met: the result says by how many bytes); a
- * bisection of one common step over multiples of an eighth of an octave; then REFINE_PROBES probes that bisect the
+ * bisection of one common step over multiples of an eighth of an octave, then over every step between the two it
+ * ends on (so the best uniform step that fits is a probe); then REFINE_PROBES probes that bisect the
  * worst ratio itself: each aims every motion at the target ratio, at the step its own table predicts
  * (interpolated between its points), so a motion whose error grows slowly with its tolerances goes further.
  * Finally allocateBudget over every point gathered: the best probe is one allocation of the tables, so the result
@@ -236,6 +237,18 @@ export async function searchBudget(
         fits = mid;
         hiRatio = at.ratio;
       } else over = mid;
+    }
+    // Then the same bisection over every ladder step between those two: the best common step that fits is one of
+    // the probes, so the allocation below is never worse than any uniform scale of the ladder.
+    let fineFits = fits * COARSE_STEPS;
+    let fineOver = over * COARSE_STEPS;
+    while (fineFits - fineOver > 1) {
+      const mid = (fineFits + fineOver) >> 1;
+      const at = await probe(all(mid));
+      if (at.marBytes <= budgetBytes) {
+        fineFits = mid;
+        hiRatio = Math.min(hiRatio, at.ratio);
+      } else fineOver = mid;
     }
     // The worst ratio that fits lies between what one coarse step less would give and what fits now.
     let loRatio = hiRatio / budgetScale(COARSE_STEPS);
