@@ -20,7 +20,7 @@
  */
 import { expect, test } from './fixtures';
 import { openSampleProject } from './sev-ui';
-import { clippedControls, selectJoint, waitForDocument } from './ui';
+import { clippedControls, placeholderCut, selectJoint, waitForDocument } from './ui';
 
 test('at 1280x800 with no motion open, the timeline says how to open one and the .sev banner button is whole', async ({
   page,
@@ -78,14 +78,7 @@ test('at 1280x800 the SE table shows whole SE names, with and without a project,
   expect(await cutNames()).toEqual([]);
   expect(await overflows()).toBe(false);
   // The Budget field's hint, beside the SE table in the project column, is whole too.
-  const hintCut = await page.getByTestId('project-budget-input').evaluate((el) => {
-    const input = el as HTMLInputElement;
-    const st = getComputedStyle(input);
-    const ctx = document.createElement('canvas').getContext('2d')!;
-    ctx.font = `${st.fontWeight} ${st.fontSize} ${st.fontFamily}`;
-    const room = input.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight);
-    return ctx.measureText(input.placeholder).width > room + 0.5 ? `${input.placeholder} in ${room} px` : null;
-  });
+  const hintCut = await placeholderCut(page.getByTestId('project-budget-input'));
   expect(hintCut).toBeNull();
   await saveScreenshot('first-use-se-names-project-1280x800');
 });
@@ -351,14 +344,7 @@ test('at 1280x800 with every panel, the timeline header stays one line whatever 
     expect(await oneLine(), `with ${name}`).toBe(true);
   }
   // The narrowed filter field still shows its hint whole ("Filter jo" was all a 64 px field showed of "Filter joints").
-  const hintCut = await page.getByTestId('timeline-filter').evaluate((el) => {
-    const input = el as HTMLInputElement;
-    const st = getComputedStyle(input);
-    const ctx = document.createElement('canvas').getContext('2d')!;
-    ctx.font = `${st.fontWeight} ${st.fontSize} ${st.fontFamily}`;
-    const room = input.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight);
-    return ctx.measureText(input.placeholder).width > room + 0.5 ? `${input.placeholder} in ${room} px` : null;
-  });
+  const hintCut = await placeholderCut(page.getByTestId('timeline-filter'));
   expect(hintCut).toBeNull();
   await saveScreenshot('timeline-header-1280x800');
 });

@@ -196,6 +196,18 @@ export function freeRun(bytes: Uint8Array, length: number): number {
   throw new Error('the sample has no free frames for a lock');
 }
 
+/** The input's placeholder and its room when the placeholder does not fit inside its padding box, else null. */
+export async function placeholderCut(input: Locator): Promise<string | null> {
+  return input.evaluate((el) => {
+    const field = el as HTMLInputElement;
+    const st = getComputedStyle(field);
+    const ctx = document.createElement('canvas').getContext('2d')!;
+    ctx.font = `${st.fontWeight} ${st.fontSize} ${st.fontFamily}`;
+    const room = field.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight);
+    return ctx.measureText(field.placeholder).width > room + 0.5 ? `${field.placeholder} in ${room} px` : null;
+  });
+}
+
 /** Selects (and inputs) under `root` whose shown text does not fit their box: "0 SE_FOOT_I", "RightFoo". */
 export async function clippedControls(page: Page, root: string): Promise<string[]> {
   return page.locator(root).evaluate((el) => {
