@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_TOLERANCES } from '../../shared/compress/types';
 import { COMPRESSOR_VERSION } from '../../shared/compress/version';
-import { cacheKey, decodeEntry, encodeEntry, openBuildCache } from './buildCache';
+import { cacheKey, canonicalJson, decodeEntry, encodeEntry, openBuildCache } from './buildCache';
 import { compressMtnBytes } from './compressPool';
 import { buildProject } from './build';
 
@@ -79,6 +79,43 @@ describe('cacheKey', () => {
     ]);
     expect(keys.size).toBe(5);
     expect(cacheKey(walk, { ...options }, undefined, { file: 'mtn', resampledTo: null })).toBe(asFile);
+  });
+});
+
+describe('canonicalJson', () => {
+  /** The array version it replaced: keys, entries already in caches and verdicts were made with its text. */
+  function arrayVersion(value: unknown): string {
+    if (Array.isArray(value)) return `[${value.map(arrayVersion).join(',')}]`;
+    if (value && typeof value === 'object')
+      return `{${Object.keys(value)
+        .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+        .sort()
+        .map((k) => `${JSON.stringify(k)}:${arrayVersion((value as Record<string, unknown>)[k])}`)
+        .join(',')}}`;
+    return JSON.stringify(value);
+  }
+
+  it('writes byte for byte the text of the array version, on settings, summaries and odd values', () => {
+    const summary = compressMtnBytes(walk, options);
+    const { bytes: _bytes, ...claim } = summary;
+    // eslint-disable-next-line no-sparse-arrays
+    const holes = [1, , 3];
+    const values: unknown[] = [
+      options,
+      { ...options, rotationToleranceOverridesDeg: { 10: 0.1, 2: 0.2 }, objectTolerance: undefined },
+      claim,
+      { z: 1, a: [{ y: null, b: 'é"\\\n' }, [], {}], m: { k: undefined }, '': -0, 'a b': [NaN, Infinity, -1e-7] },
+      [undefined, () => 1, null, 'x', holes, [[]]],
+      { f: () => 1, s: Symbol('s'), d: new Date(0), t: new Float64Array([1.5, 2]) },
+      [],
+      {},
+      'text',
+      12.5,
+      null,
+      true,
+    ];
+    for (const v of values) expect(canonicalJson(v)).toBe(arrayVersion(v));
+    expect(canonicalJson([undefined, 1, holes])).toBe('[,1,[1,,3]]');
   });
 });
 
