@@ -137,6 +137,29 @@ describe('openBuildCache', () => {
     expect(cache.stats).toMatchObject({ hits: 1, written: 1, damaged: 0 });
   });
 
+  it('entries read one after another each keep their own MT3 bytes (they are read into one shared buffer)', () => {
+    const cache = openBuildCache(tempDir());
+    const other = compressMtnBytes(walk, { ...options, name: 'walk2', rotationToleranceDeg: 2 });
+    const otherKey = cacheKey(walk, { ...options, name: 'walk2', rotationToleranceDeg: 2 });
+    cache.put(key, value);
+    cache.put(otherKey, other);
+    const first = cache.read(key)!;
+    const firstBytes = Buffer.from(first.bytes);
+    expect(firstBytes.equals(Buffer.from(value.bytes))).toBe(true);
+    const second = cache.read(otherKey)!;
+    expect(Buffer.from(second.bytes).equals(Buffer.from(other.bytes))).toBe(true);
+    expect(Buffer.from(first.bytes).equals(firstBytes)).toBe(true);
+    expect(first.claim).toMatchObject({ totalKeys: value.totalKeys, mt3Bytes: value.mt3Bytes });
+    // A damaged one in between changes neither.
+    const damaged = cacheKey(walk, { ...options, name: 'walk3' });
+    cache.put(damaged, value);
+    const dpath = join(cache.dir, damaged.slice(0, 2), `${damaged}.mt3c`);
+    writeFileSync(dpath, readFileSync(dpath).subarray(0, 100));
+    expect(cache.read(damaged)).toBeUndefined();
+    expect(Buffer.from(first.bytes).equals(firstBytes)).toBe(true);
+    expect(Buffer.from(second.bytes).equals(Buffer.from(other.bytes))).toBe(true);
+  });
+
   it('a shard folder swapped for a link during a build is never written through, though it was read before', () => {
     const dir = tempDir();
     const outside = tempDir();
