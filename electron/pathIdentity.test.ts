@@ -67,6 +67,36 @@ describe('findOutputClashes', () => {
     ).not.toThrow();
   });
 
+  it('where every output exists (a rebuild), an input that is one of them by a link, a hard link or another spelling is still named among many that are not', () => {
+    const d = tempDir();
+    mkdirSync(join(d, 'out'));
+    for (const o of ['a.mar', 'a.sar', 'a.json']) writeFileSync(join(d, 'out', o), o);
+    const inputs = Array.from({ length: 50 }, (_, k) => {
+      writeFileSync(join(d, `m${k}.mtn`), `m${k}`);
+      return { path: join(d, `m${k}.mtn`), role: `motion ${k}` };
+    });
+    symlinkSync(join(d, 'out', 'a.mar'), join(d, 'link.mtn'));
+    linkSync(join(d, 'out', 'a.sar'), join(d, 'hard.sev'));
+    symlinkSync(join(d, 'out'), join(d, 'outLink'));
+    inputs.splice(10, 0, { path: join(d, 'link.mtn'), role: 'the link' });
+    inputs.splice(30, 0, { path: join(d, 'hard.sev'), role: 'the hard link' });
+    inputs.push({ path: join(d, 'outLink', '.', 'a.json'), role: 'the spelling' });
+    inputs.push({ path: join(d, 'missing.mtn'), role: 'the missing input' }, { path: d, role: 'the folder' });
+    const outputs = ['a.mar', 'a.sar', 'a.json'].map((o) => ({ path: join(d, 'out', o), role: o }));
+    expect(findOutputClashes(inputs, outputs)).toEqual([
+      `a.mar ${join(d, 'out', 'a.mar')} is the link ${join(d, 'link.mtn')}; an output never overwrites an input`,
+      `a.sar ${join(d, 'out', 'a.sar')} is the hard link ${join(d, 'hard.sev')}; an output never overwrites an input`,
+      `a.json ${join(d, 'out', 'a.json')} is the spelling ${join(d, 'outLink', '.', 'a.json')}; an output never overwrites an input`,
+    ]);
+    // One output not there yet: every input gets its whole identity, with the same answers for the others.
+    rmSync(join(d, 'out', 'a.json'));
+    expect(findOutputClashes(inputs, outputs)).toEqual([
+      `a.mar ${join(d, 'out', 'a.mar')} is the link ${join(d, 'link.mtn')}; an output never overwrites an input`,
+      `a.sar ${join(d, 'out', 'a.sar')} is the hard link ${join(d, 'hard.sev')}; an output never overwrites an input`,
+      `a.json ${join(d, 'out', 'a.json')} is the spelling ${join(d, 'outLink', '.', 'a.json')}; an output never overwrites an input`,
+    ]);
+  });
+
   it('two outputs differing only in case clash where their folder does not exist yet; in an existing case-sensitive folder they do not', () => {
     const d = tempDir();
     const fresh = join(d, 'new', 'out');

@@ -110,6 +110,16 @@ function identityOf(path: string, caseFolders = new Map<string, boolean | null>(
   return { inode, key, caseUnknown: ignoresCase === null };
 }
 
+/** `dev:ino` of an existing file (links followed) that is not a folder, as identityOf writes it; else undefined. */
+function fileInode(path: string): string | undefined {
+  try {
+    const st = statSync(path);
+    return st.isDirectory() ? undefined : `${st.dev}:${st.ino}`;
+  } catch {
+    return undefined;
+  }
+}
+
 function same(a: Identity, b: Identity): boolean {
   return (a.inode !== undefined && a.inode === b.inode) || a.key === b.key;
 }
@@ -126,8 +136,21 @@ export function sameFile(a: string, b: string): boolean {
  */
 export function findOutputClashes(inputs: readonly RolePath[], outputs: readonly RolePath[]): string[] {
   const caseFolders = new Map<string, boolean | null>();
-  const inIds = inputs.map((i) => ({ ...i, id: identityOf(i.path, caseFolders) }));
   const outIds = outputs.map((o) => ({ ...o, id: identityOf(o.path, caseFolders) }));
+  // Where every output is an existing file (a rebuild), an input that is an existing file of another dev:ino is
+  // none of them: writing an output replaces the file at its path, never that input. Such an input is settled by
+  // one stat; the others (a folder, one not there, one of an output's dev:ino) get their whole identity.
+  const outInodes = new Set<string>();
+  for (const o of outIds) if (o.id.inode !== undefined) outInodes.add(o.id.inode);
+  const settledByStat = outInodes.size > 0 && outIds.every((o) => o.id.inode !== undefined);
+  const inIds: (RolePath & { id: Identity })[] = [];
+  for (const i of inputs) {
+    if (settledByStat) {
+      const inode = fileInode(i.path);
+      if (inode !== undefined && !outInodes.has(inode)) continue;
+    }
+    inIds.push({ ...i, id: identityOf(i.path, caseFolders) });
+  }
   const problems: string[] = [];
   outIds.forEach((o, k) => {
     const input = inIds.find((i) => same(i.id, o.id));

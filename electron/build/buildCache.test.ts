@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_TOLERANCES } from '../../shared/compress/types';
 import { COMPRESSOR_VERSION } from '../../shared/compress/version';
-import { cacheKey, decodeEntry, encodeEntry, openBuildCache } from './buildCache';
+import { cacheKey, canonicalJson, decodeEntry, encodeEntry, openBuildCache } from './buildCache';
 import { compressMtnBytes } from './compressPool';
 import { buildProject } from './build';
 
@@ -82,6 +82,43 @@ describe('cacheKey', () => {
   });
 });
 
+describe('canonicalJson', () => {
+  /** The array version it replaced: keys, entries already in caches and verdicts were made with its text. */
+  function arrayVersion(value: unknown): string {
+    if (Array.isArray(value)) return `[${value.map(arrayVersion).join(',')}]`;
+    if (value && typeof value === 'object')
+      return `{${Object.keys(value)
+        .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+        .sort()
+        .map((k) => `${JSON.stringify(k)}:${arrayVersion((value as Record<string, unknown>)[k])}`)
+        .join(',')}}`;
+    return JSON.stringify(value);
+  }
+
+  it('writes byte for byte the text of the array version, on settings, summaries and odd values', () => {
+    const summary = compressMtnBytes(walk, options);
+    const { bytes: _bytes, ...claim } = summary;
+    // eslint-disable-next-line no-sparse-arrays
+    const holes = [1, , 3];
+    const values: unknown[] = [
+      options,
+      { ...options, rotationToleranceOverridesDeg: { 10: 0.1, 2: 0.2 }, objectTolerance: undefined },
+      claim,
+      { z: 1, a: [{ y: null, b: 'é"\\\n' }, [], {}], m: { k: undefined }, '': -0, 'a b': [NaN, Infinity, -1e-7] },
+      [undefined, () => 1, null, 'x', holes, [[]]],
+      { f: () => 1, s: Symbol('s'), d: new Date(0), t: new Float64Array([1.5, 2]) },
+      [],
+      {},
+      'text',
+      12.5,
+      null,
+      true,
+    ];
+    for (const v of values) expect(canonicalJson(v)).toBe(arrayVersion(v));
+    expect(canonicalJson([undefined, 1, holes])).toBe('[,1,[1,,3]]');
+  });
+});
+
 describe('openBuildCache', () => {
   const value = compressMtnBytes(walk, options);
   const key = cacheKey(walk, options);
@@ -98,6 +135,29 @@ describe('openBuildCache', () => {
     expect({ ...back.claim, bytes: back.bytes }).toEqual({ ...value, bytes: back.bytes });
     cache.accept(back);
     expect(cache.stats).toMatchObject({ hits: 1, written: 1, damaged: 0 });
+  });
+
+  it('entries read one after another each keep their own MT3 bytes (they are read into one shared buffer)', () => {
+    const cache = openBuildCache(tempDir());
+    const other = compressMtnBytes(walk, { ...options, name: 'walk2', rotationToleranceDeg: 2 });
+    const otherKey = cacheKey(walk, { ...options, name: 'walk2', rotationToleranceDeg: 2 });
+    cache.put(key, value);
+    cache.put(otherKey, other);
+    const first = cache.read(key)!;
+    const firstBytes = Buffer.from(first.bytes);
+    expect(firstBytes.equals(Buffer.from(value.bytes))).toBe(true);
+    const second = cache.read(otherKey)!;
+    expect(Buffer.from(second.bytes).equals(Buffer.from(other.bytes))).toBe(true);
+    expect(Buffer.from(first.bytes).equals(firstBytes)).toBe(true);
+    expect(first.claim).toMatchObject({ totalKeys: value.totalKeys, mt3Bytes: value.mt3Bytes });
+    // A damaged one in between changes neither.
+    const damaged = cacheKey(walk, { ...options, name: 'walk3' });
+    cache.put(damaged, value);
+    const dpath = join(cache.dir, damaged.slice(0, 2), `${damaged}.mt3c`);
+    writeFileSync(dpath, readFileSync(dpath).subarray(0, 100));
+    expect(cache.read(damaged)).toBeUndefined();
+    expect(Buffer.from(first.bytes).equals(firstBytes)).toBe(true);
+    expect(Buffer.from(second.bytes).equals(Buffer.from(other.bytes))).toBe(true);
   });
 
   it('a shard folder swapped for a link during a build is never written through, though it was read before', () => {

@@ -56,15 +56,33 @@ const SOURCE_DIGEST = typeof __ACTGUY_COMPRESSOR_DIGEST__ === 'string' ? __ACTGU
 /** The compressor, MTN reader and resampler this build runs, as one string (the local verdicts tag what they checked with it). */
 export const COMPRESSOR_IDENTITY = `${COMPRESSOR_VERSION}:${SOURCE_DIGEST}`;
 
-/** JSON with object keys sorted at every level, so equal settings always hash alike. */
+/**
+ * JSON with object keys sorted at every level, so equal settings always hash alike. Loops and string appends, not
+ * map/filter/join: a rebuild canonicalizes the settings of every motion once, in a fresh process where this code is
+ * cold (half the CPU of the array version for 1,000 keys; docs/cache.md). The text is the array version's, byte for
+ * byte: an array's element that JSON has no text for (undefined, a function, a hole) is empty, as `join` makes it.
+ */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object')
-    return `{${Object.keys(value)
-      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
+  if (Array.isArray(value)) {
+    let s = '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) s += ',';
+      const item = canonicalJson(value[i]) as string | undefined;
+      if (item !== undefined) s += item;
+    }
+    return s + ']';
+  }
+  if (value && typeof value === 'object') {
+    const keys = Object.keys(value).sort();
+    let s = '{';
+    for (const k of keys) {
+      const v = (value as Record<string, unknown>)[k];
+      if (v === undefined) continue;
+      if (s.length > 1) s += ',';
+      s += `${JSON.stringify(k)}:${canonicalJson(v)}`;
+    }
+    return s + '}';
+  }
   return JSON.stringify(value);
 }
 
@@ -220,7 +238,8 @@ export function decodeEntry(
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
   const { key: stated, ...claim } = parsed as Record<string, unknown>;
   if (stated !== key) return undefined;
-  // The checksum, just recomputed, identifies the whole file (the rest is the fixed magic): its digest.
+  // The checksum, just recomputed, identifies the whole file (the rest is the fixed magic): its digest. The MT3 is
+  // copied out: `data` may be the shared buffer the next entry is read into (readStampedNoFollow's `scratch`).
   return { claim, bytes: new Uint8Array(body.subarray(4 + len)), digest: sum.toString('hex') };
 }
 
@@ -239,7 +258,15 @@ function readNoFollow(path: string, max: number): Buffer | undefined {
  * readNoFollow, with the stamp of the file read (from the open descriptor); 'link' when `path` is a symbolic link
  * (where O_NOFOLLOW exists, the open's own ELOOP says so: no lstat before it).
  */
-function readStampedNoFollow(path: string, max: number): { data: Buffer; stamp: FileStamp } | 'link' | undefined {
+function readStampedNoFollow(
+  path: string,
+  max: number,
+  /**
+   * Read into the shared scratch buffer when the file fits it: `data` is then valid only until the next such read
+   * (cache.read decodes it at once, and decodeEntry copies out what it keeps).
+   */
+  scratch = false,
+): { data: Buffer; stamp: FileStamp } | 'link' | undefined {
   let fd: number;
   try {
     if (!O_NOFOLLOW && fs.lstatSync(path).isSymbolicLink()) return 'link';
@@ -251,7 +278,8 @@ function readStampedNoFollow(path: string, max: number): { data: Buffer; stamp: 
     const st = fs.fstatSync(fd, { bigint: true });
     if (!st.isFile() || st.size > max) return undefined;
     // Every byte is read into it, or the read is refused: no need to zero it first.
-    const out = Buffer.allocUnsafe(Number(st.size));
+    const size = Number(st.size);
+    const out = scratch && size <= SCRATCH_BYTES ? scratchOf(size) : Buffer.allocUnsafe(size);
     let at = 0;
     while (at < out.length) {
       const n = fs.readSync(fd, out, at, out.length - at, at);
@@ -264,6 +292,19 @@ function readStampedNoFollow(path: string, max: number): { data: Buffer; stamp: 
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/**
+ * The buffer entries are read into (readStampedNoFollow's `scratch`): a rebuild reads every entry once and keeps
+ * only its summary and MT3, which decodeEntry copies out, so one buffer serves all (not one allocation per entry:
+ * about a tenth of the lookups' CPU on 1,000 entries, docs/cache.md). Larger files get their own.
+ */
+const SCRATCH_BYTES = 1024 * 1024;
+let scratchBuffer: Buffer | undefined;
+function scratchOf(size: number): Buffer {
+  if (!scratchBuffer || scratchBuffer.length < size)
+    scratchBuffer = Buffer.allocUnsafe(Math.min(SCRATCH_BYTES, Math.max(size, 64 * 1024)));
+  return scratchBuffer.subarray(0, size);
 }
 
 /** What is at `path` without following a link: 'dir', 'link', 'other', or 'none'. */
@@ -354,7 +395,7 @@ export function openBuildCache(dir: string, options: { maxBytes?: number } = {})
     read(key, knownDigest) {
       if (!SHA256_HEX.test(key) || !shardOk(key, false)) return undefined;
       const path = entryPath(dir, key);
-      const read = readStampedNoFollow(path, MAX_ENTRY_BYTES);
+      const read = readStampedNoFollow(path, MAX_ENTRY_BYTES, true);
       if (read === 'link') {
         stats.damaged++;
         discard(path);
