@@ -3,7 +3,7 @@
  * its header, toolbar and the last row of actions stay whole above the status bar, and only the part between them
  * scrolls, so each motion row and the budget bar can be scrolled fully into view. (The whole panel scrolled: unscrolled,
  * "Export .mt3… / Tolerances → project" sat under the status bar; scrolled, the header with Open / Save went out of
- * view.)
+ * view.) A finished build dialog closes with Escape (it stayed open).
  */
 import { expect, test } from './fixtures';
 import { openSampleProject } from './sev-ui';
@@ -65,4 +65,19 @@ test('at 1280x800 the project panel keeps its header and last row whole above th
     expect(r.y + r.height, `motion ${i} above the status bar`).toBeLessThanOrEqual(status.y);
   }
   await saveScreenshot('project-panel-fit-scrolled-1280x800');
+});
+
+test('a finished build dialog has focus on Close, and Escape closes it as every other dialog', async ({
+  page,
+  workspace,
+  electronApp,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openSampleProject(page, workspace, electronApp);
+  await page.getByTestId('project-build').click();
+  const dialog = page.getByTestId('build-dialog');
+  await expect(dialog.getByTestId('build-state')).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+  await expect(dialog.getByTestId('build-close')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
 });
