@@ -289,6 +289,25 @@ describe('File > Import', () => {
     ).toHaveLength(2);
   });
 
+  it('a failure that already says "Could not import X" is not prefixed "Import failed:" a second time', async () => {
+    setAppApi(
+      fakeApi({
+        openMotion: async () => ({ status: 'opened', motion: opened('d1') }),
+        importMotionDialog: async () => {
+          throw new Error('Could not import /ws/take.bvh: the importer stopped (exit code 1)');
+        },
+      }),
+    );
+    await openPath('/ws/walk.mtn', false);
+    const done = importMotion();
+    await until(() => importOptionsStore.getState().request !== null);
+    importOptionsStore.getState().request!.resolve({ fps: 30, scale: 1 });
+    await done;
+    expect(sessionStore.getState().messages.at(-1)!.text).toBe(
+      'Could not import /ws/take.bvh: the importer stopped (exit code 1)',
+    );
+  });
+
   it('parses the option fields and says what is wrong', () => {
     expect(parseImportOptions('24', '0.01')).toEqual({ fps: 24, scale: 0.01 });
     expect(parseImportOptions('0', '1')).toHaveProperty('error');
@@ -441,7 +460,7 @@ describe('File > Export MSH', () => {
     mshExportOptionsStore.getState().request!.resolve({ ...MSH_EXPORT_DEFAULTS, useJointOverrides: false });
     await run;
     expect(sessionStore.getState().messages.map((m) => `${m.level}: ${m.text}`)).toEqual([
-      'error: Export MSH failed: Could not export /ws/walk.{res8,res19,nodes.json}: cannot write /ws/walk.res19: no space left on the device; nothing was written',
+      'error: Could not export /ws/walk.{res8,res19,nodes.json}: cannot write /ws/walk.res19: no space left on the device; nothing was written',
     ]);
     expect(documentStore.getState().documentId).toBe('d5');
   });
