@@ -30,6 +30,11 @@ test('at 1280x800 the project panel keeps its header and last row whole above th
   await panel.getByTestId('project-budget-input').fill('60K');
   await panel.getByTestId('project-budget-set').click();
   await expect(panel.getByTestId('project-budget-bar')).toBeVisible();
+  // The field shows the budget as typed (it showed "61440"), and the undo step names it so.
+  await expect(panel.getByTestId('project-budget-input')).toHaveValue('60K');
+  await page.getByTestId('menu-edit').click();
+  await expect(page.getByTestId('menu-undo')).toContainText('Set the memory budget to 60K (61440 bytes)');
+  await page.keyboard.press('Escape');
   await expect(panel.getByTestId('project-aliases')).toBeVisible();
 
   const status = await box(page.getByTestId('statusbar'));
