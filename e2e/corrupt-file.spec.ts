@@ -51,7 +51,7 @@ test('a failed save says why and keeps the edits', async ({ page, workspace }) =
   mkdirSync(workspace.path('walk.mtn'));
   await page.keyboard.press('Control+s');
   const error = page.getByTestId('message-error');
-  await expect(error).toContainText('Save failed');
+  await expect(error).toContainText('Could not save');
   await expect(error).toContainText('walk.mtn');
   await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
   await expect(page.getByTestId('curve-key-count')).toHaveText(userKeys);

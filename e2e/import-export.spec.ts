@@ -244,7 +244,10 @@ test('a glTF with two clips asks which one; a broken BVH is an error and the doc
 
   await importFile(page, electronApp, workspace, 'broken.bvh');
   const error = page.getByTestId('message-error');
-  await expect(error).toContainText('Import failed: ');
+  // Plain words first (what is wrong, what to do), the reader's precise message as Details.
+  await expect(error).toContainText('Could not import broken.bvh: it has a mistake at line');
+  await expect(error).toContainText('in a text editor, then import it again.');
+  await expect(error).toContainText('Details: ');
   await expect(error).toContainText('broken.bvh');
   await expect(page.getByTestId('doc-name')).toHaveText('walk');
   await expect(page.getByTestId('dirty-marker')).toHaveText('saved');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FormatError } from './errors';
-import { plainFileProblem, type PlainFileProblem } from './fileProblem';
+import { plainCompressionProblem, plainFileProblem, type PlainFileProblem } from './fileProblem';
 import { readMtn } from './mtn/read';
 import { readMar } from './mar/read';
 import { decodeUtf8Text } from './sev/text';
@@ -114,5 +114,44 @@ describe('FILE_KIND articles', () => {
       'it holds bytes that are not text at line 1: it is damaged, or not an SE table (se_define.h).',
     );
     expect(plainFileProblem('MTN', 'bad magic', { offset: 0 }).lead).toMatch(/^it is not a motion \(\.mtn\)/);
+  });
+});
+
+describe('plainFileProblem for File > Import', () => {
+  it('a BVH cut short says to import it again, at its line', () => {
+    const p = plainFileProblem(
+      'BVH',
+      'file ends early (truncated): expected channel 2 of 6',
+      { line: 5, column: 22 },
+      '/w/bad.bvh',
+      'import',
+    );
+    expect(p.file).toBe('bad.bvh');
+    expect(p.lead).toBe(
+      'it ends too soon at line 5: part of its data is missing (a copy or save that stopped part way?).',
+    );
+    expect(p.advice).toBe('Fix it at line 5 in a text editor, then import it again.');
+  });
+});
+
+describe('plainCompressionProblem: a failed compression in words first', () => {
+  it('a stopped worker: edits kept, an edit compresses again', () => {
+    const p = plainCompressionProblem('the compressor stopped (exit code 134); the next edit restarts it');
+    expect(p.lead).toBe('the compressor stopped unexpectedly (it may have run out of memory)');
+    expect(p.advice).toMatch(/^Your edits are kept; .*Make any edit, or Undo then Redo, to compress again/);
+  });
+
+  it('a refused motion (a FormatError) says to undo the last edit', () => {
+    const p = plainCompressionProblem('walk [MTN] (frame 12): two joints locked on one frame', true);
+    expect(p.lead).toMatch(/^the compressor refused the motion as it is now edited/);
+    expect(p.advice).toMatch(/Undo the last edit \(Ctrl\+Z\)/);
+  });
+
+  it('a lost document and a shutdown are told apart from anything else', () => {
+    expect(plainCompressionProblem('compress: document d1 is not open (it was closed or never opened)').lead).toBe(
+      'the compressor no longer holds this motion',
+    );
+    expect(plainCompressionProblem('the compressor was shut down').lead).toMatch(/shut down/);
+    expect(plainCompressionProblem('RangeError: offset out of range').lead).toBe('the compressor reported an error');
   });
 });

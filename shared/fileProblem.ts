@@ -52,21 +52,23 @@ const NOT_TEXT = /invalid UTF-8|non-ASCII byte|not (valid )?text/i;
 
 /**
  * The plain-language problem of a FormatError's parts. The classification reads the detail's wording, so an
- * unrecognised detail still gets a plain lead ("it is damaged, or not a motion ActGuy can read").
+ * unrecognised detail still gets a plain lead ("it is damaged, or not a motion ActGuy can read"). `action` is what
+ * the user was doing with the file (File > Import reads "then import it again").
  */
 export function plainFileProblem(
   kind: FileKind,
   detail: string,
   place: FormatErrorPlace,
   file?: string,
+  action: 'open' | 'import' = 'open',
 ): PlainFileProblem {
   const name = file ? baseName(file) : 'the file';
   const noun = FILE_KIND_NOUNS[kind];
   const text = TEXT_KINDS.has(kind);
   const atLine = place.line !== undefined ? ` at line ${place.line}` : '';
   const fixText = place.line
-    ? `Fix it at line ${place.line} in a text editor, then open it again.`
-    : 'Fix it in a text editor (the details below say where), then open it again.';
+    ? `Fix it at line ${place.line} in a text editor, then ${action} it again.`
+    : `Fix it in a text editor (the details below say where), then ${action} it again.`;
   if (CUT_SHORT.test(detail))
     return {
       file: name,
@@ -109,5 +111,43 @@ export function plainFileProblem(
     file: name,
     lead: `it holds values no valid ${noun} has: it is damaged, or was written by a tool ActGuy does not know.`,
     advice: 'Export it again from the tool that made it.',
+  };
+}
+
+/** A failed compression (the compressor's worker, or a motion it refused) in words an animator reads first. */
+export interface PlainCompressionProblem {
+  /** What went wrong, as a clause after "Compression failed: ". */
+  lead: string;
+  /** What the user's work is now and what to do, one or two sentences. */
+  advice: string;
+}
+
+const KEPT = 'Your edits are kept; the figures on screen are from the last compression that worked.';
+
+/**
+ * The plain words of a compression failure. `refused` is set when the compressor refused the motion it was given
+ * (a FormatError: an edit broke a rule of the format); `message` is the compressor's own message, the Details.
+ */
+export function plainCompressionProblem(message: string, refused = false): PlainCompressionProblem {
+  if (refused)
+    return {
+      lead: 'the compressor refused the motion as it is now edited (the details say which rule it breaks)',
+      advice: `${KEPT} Undo the last edit (Ctrl+Z) to go back to a motion it takes.`,
+    };
+  if (/shut down/i.test(message))
+    return { lead: 'the compressor was shut down (ActGuy is closing)', advice: 'Save your work before you close.' };
+  if (/compressor stopped|exit code|did not start|worker/i.test(message))
+    return {
+      lead: 'the compressor stopped unexpectedly (it may have run out of memory)',
+      advice: `${KEPT} Make any edit, or Undo then Redo, to compress again; if it stops again, save and reopen the motion.`,
+    };
+  if (/is not open|could not be read/i.test(message))
+    return {
+      lead: 'the compressor no longer holds this motion',
+      advice: `${KEPT} Save your work, then close the motion and open it again.`,
+    };
+  return {
+    lead: 'the compressor reported an error',
+    advice: `${KEPT} Undo the last edit (Ctrl+Z) and try again; the details say what went wrong.`,
   };
 }

@@ -15,6 +15,7 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { quoteJson } from '../../shared/errors';
+import type { PlainFileProblem } from '../../shared/fileProblem';
 import { motionNameProblem } from '../../shared/motionName';
 import type { InterchangeWarning } from '../../shared/interchange/types';
 import type { ProjectParseResult } from '../../shared/project/validate';
@@ -64,6 +65,8 @@ export interface BatchItem {
   mtnBytes?: Uint8Array;
   /** What went wrong, when it did. */
   error?: string;
+  /** A bad file's problem in plain words, when the error was one (shared/fileProblem.ts). */
+  plain?: PlainFileProblem;
   warnings: InterchangeWarning[];
   summary: string | null;
   /** "31 joints, frames 0..687 at 30 fps" for the report. */
@@ -151,7 +154,16 @@ export async function runBatchImport(
     const first = await run({ path: resolve(input), ...base, clip: options.clip }, signal);
     if (first.status === 'cancelled') break;
     if (first.status === 'failed') {
-      report({ input, clip: null, name: null, output: null, error: first.message, warnings: [], summary: null });
+      report({
+        input,
+        clip: null,
+        name: null,
+        output: null,
+        error: first.message,
+        ...(first.plain ? { plain: first.plain } : {}),
+        warnings: [],
+        summary: null,
+      });
       continue;
     }
     if (first.status === 'imported') {
@@ -178,6 +190,7 @@ export async function runBatchImport(
           name: null,
           output: null,
           error: r.status === 'failed' ? r.message : `clip ${c.index} asked for a clip choice`,
+          ...(r.status === 'failed' && r.plain ? { plain: r.plain } : {}),
           warnings: [],
           summary: null,
         });

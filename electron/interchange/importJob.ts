@@ -8,6 +8,7 @@
 import { statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { FormatError, quoteJson, type FileKind } from '../../shared/errors';
+import { plainFileProblem, type PlainFileProblem } from '../../shared/fileProblem';
 import { ClipChoiceError } from '../../shared/interchange/clips';
 import { importMotionBytes, motionSourceKind, type MotionSourceKind } from '../../shared/interchange/importMotion';
 import type { InterchangeWarning } from '../../shared/interchange/types';
@@ -47,14 +48,20 @@ export type ImportJobResult =
   /** Stopped by cancelImport before it finished. */
   | { status: 'cancelled' }
   /** A failure, as the transports carry it: the message names the file (and the place for a FormatError). */
-  | { status: 'failed'; message: string; formatKind?: FileKind };
+  | { status: 'failed'; message: string; formatKind?: FileKind; plain?: PlainFileProblem };
 
 /** Runs an import job; never throws (failures come back as `failed`, so they cross a worker boundary intact). */
 export async function runImportJob(req: ImportJobRequest): Promise<ImportJobResult> {
   try {
     return await importFile(req);
   } catch (e) {
-    if (e instanceof FormatError) return { status: 'failed', message: e.message, formatKind: e.kind };
+    if (e instanceof FormatError)
+      return {
+        status: 'failed',
+        message: e.message,
+        formatKind: e.kind,
+        plain: plainFileProblem(e.kind, e.detail, e.place, e.file ?? req.path, 'import'),
+      };
     return { status: 'failed', message: e instanceof Error ? e.message : String(e) };
   }
 }

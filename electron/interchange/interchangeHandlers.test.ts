@@ -326,6 +326,17 @@ describe('File > Import', () => {
     }
   });
 
+  it('a broken file comes back from the import worker with its problem in plain words, to import again', async () => {
+    writeFileSync(join(workspace, 'broken.bvh'), SMALL_BVH.replace('0 90 0 0 0 0 0 0 0', '0 90 0 0 0 0 0 0'));
+    const r = await dispatchInvoke(handlers, 'importMotion', { path: join(workspace, 'broken.bvh') });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error.formatKind).toBe('BVH');
+    expect(r.error.plain?.file).toBe('broken.bvh');
+    expect(r.error.plain?.lead).toMatch(/at line \d+/);
+    expect(r.error.plain?.advice).toMatch(/in a text editor, then import it again\.$/);
+  });
+
   it('an import worker that cannot start is a readable error that names the file', async () => {
     writeFileSync(join(workspace, 'take.bvh'), SMALL_BVH);
     const broken = testHandlers({

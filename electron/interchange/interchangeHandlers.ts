@@ -105,7 +105,12 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
       importsInFlight.delete(abort);
     }
     if (job.status === 'cancelled') return { status: 'cancelled' };
-    if (job.status === 'failed') throw new ActGuyApiError({ message: job.message, formatKind: job.formatKind });
+    if (job.status === 'failed')
+      throw new ActGuyApiError({
+        message: job.message,
+        formatKind: job.formatKind,
+        ...(job.plain ? { plain: job.plain } : {}),
+      });
     if (job.status === 'chooseClip') return { status: 'chooseClip', path, clips: job.clips };
     const { sourceKind, mtnBytes, warnings, clipName, summary, buffers } = job;
     const name = suggestedName(baseNameOf(path), clipName);
@@ -245,6 +250,7 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
             name: i.name,
             mtnPath: i.output,
             error: i.error ?? null,
+            plain: i.plain ?? null,
             shape: i.shape ?? null,
             warnings: i.warnings,
           })),

@@ -45,8 +45,12 @@ export function plainProblemOf(err: unknown): PlainFileProblem | null {
  */
 export function failureText(what: string, err: unknown, after = '', next = ''): string {
   const plain = plainProblemOf(err);
-  if (!plain)
-    return `${what} failed: ${errorText(err)}${after || next ? ` — ${[after, next].filter(Boolean).join(' ')}` : ''}`;
+  if (!plain) {
+    const text = errorText(err);
+    // A message that already says it ("Could not import X: the importer stopped") is not prefixed a second time.
+    const said = text.toLowerCase().startsWith(`could not ${what.split(' ')[0].toLowerCase()} `);
+    return `${said ? text : `${what} failed: ${text}`}${after || next ? ` — ${[after, next].filter(Boolean).join(' ')}` : ''}`;
+  }
   const advice = next
     ? `${plain.advice.replace(/\.$/, '')}; or ${next.charAt(0).toLowerCase()}${next.slice(1)}`
     : plain.advice;
@@ -73,8 +77,7 @@ export async function busy<T>(
     if (next) {
       const n = next();
       sessionStore.getState().notify('error', failureText(what, err, n.after, n.next));
-    } else if (plainProblemOf(err)) sessionStore.getState().notify('error', failureText(what, err));
-    else notifyError(`${what} failed`, err);
+    } else sessionStore.getState().notify('error', failureText(what, err));
     return undefined;
   } finally {
     sessionStore.getState().setBusy(null);

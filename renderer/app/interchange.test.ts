@@ -17,6 +17,7 @@ import { openPath, save } from './motionFiles';
 import { setAppApi } from './appApi';
 import { MSH_EXPORT_DEFAULTS, mshExportOptionsStore, parseMshExportOptions } from '../interchange/mshExportOptions';
 import { fakeApi } from './fakeApiForTests';
+import { ActGuyApiError } from '../../shared/ipc/transport';
 
 const joints = [
   { parent: -1, mirror: 0, part: 0, reserved: 0, name: 'Hips' },
@@ -218,6 +219,95 @@ describe('File > Import', () => {
     expect(msg.text).toBe('Import failed: /ws/broken.bvh [BVH] 12:3: expected 9 values, found 8');
   });
 
+  it('a broken file reads in plain words first, its reader message as Details (one import and a batch)', async () => {
+    const plain = {
+      file: 'broken.bvh',
+      lead: 'it ends too soon at line 12: part of its data is missing (a copy or save that stopped part way?).',
+      advice: 'Fix it at line 12 in a text editor, then import it again.',
+    };
+    const detail = '/ws/broken.bvh:12:3: file ends early (truncated): expected channel 2 of 6';
+    setAppApi(
+      fakeApi({
+        openMotion: async () => ({ status: 'opened', motion: opened('d1') }),
+        importMotionDialog: async () => {
+          throw new ActGuyApiError({ message: detail, formatKind: 'BVH', plain });
+        },
+      }),
+    );
+    await openPath('/ws/walk.mtn', false);
+    let done = importMotion();
+    await until(() => importOptionsStore.getState().request !== null);
+    importOptionsStore.getState().request!.resolve({ fps: 30, scale: 1 });
+    await done;
+    expect(sessionStore.getState().messages.at(-1)!.text).toBe(
+      `Could not import broken.bvh: ${plain.lead} ${plain.advice}\nDetails: ${detail}`,
+    );
+
+    setAppApi(
+      fakeApi({
+        importMotionDialog: async () => ({ status: 'chosenMany', paths: ['/ws/broken.bvh', '/ws/run.bvh'] }),
+        importMotionBatch: async () => ({
+          status: 'done',
+          failed: 1,
+          written: [],
+          conclusion: '1 of 2 failed; nothing was written (all or nothing)',
+          items: [
+            {
+              sourcePath: '/ws/broken.bvh',
+              clip: null,
+              name: 'broken',
+              mtnPath: null,
+              error: detail,
+              plain,
+              shape: null,
+              warnings: [],
+            },
+            {
+              sourcePath: '/ws/run.bvh',
+              clip: null,
+              name: 'run',
+              mtnPath: '/ws/run.mtn',
+              error: null,
+              shape: null,
+              warnings: [],
+            },
+          ],
+        }),
+      }),
+    );
+    done = importMotion();
+    await until(() => importOptionsStore.getState().request !== null);
+    importOptionsStore.getState().request!.resolve({ fps: 30, scale: 1 });
+    await done;
+    // The batch's own message for the file, beside the single import's above.
+    expect(
+      sessionStore
+        .getState()
+        .messages.filter(
+          (m) => m.text === `Could not import broken.bvh: ${plain.lead} ${plain.advice}\nDetails: ${detail}`,
+        ),
+    ).toHaveLength(2);
+  });
+
+  it('a failure that already says "Could not import X" is not prefixed "Import failed:" a second time', async () => {
+    setAppApi(
+      fakeApi({
+        openMotion: async () => ({ status: 'opened', motion: opened('d1') }),
+        importMotionDialog: async () => {
+          throw new Error('Could not import /ws/take.bvh: the importer stopped (exit code 1)');
+        },
+      }),
+    );
+    await openPath('/ws/walk.mtn', false);
+    const done = importMotion();
+    await until(() => importOptionsStore.getState().request !== null);
+    importOptionsStore.getState().request!.resolve({ fps: 30, scale: 1 });
+    await done;
+    expect(sessionStore.getState().messages.at(-1)!.text).toBe(
+      'Could not import /ws/take.bvh: the importer stopped (exit code 1)',
+    );
+  });
+
   it('parses the option fields and says what is wrong', () => {
     expect(parseImportOptions('24', '0.01')).toEqual({ fps: 24, scale: 0.01 });
     expect(parseImportOptions('0', '1')).toHaveProperty('error');
@@ -370,7 +460,7 @@ describe('File > Export MSH', () => {
     mshExportOptionsStore.getState().request!.resolve({ ...MSH_EXPORT_DEFAULTS, useJointOverrides: false });
     await run;
     expect(sessionStore.getState().messages.map((m) => `${m.level}: ${m.text}`)).toEqual([
-      'error: Export MSH failed: Could not export /ws/walk.{res8,res19,nodes.json}: cannot write /ws/walk.res19: no space left on the device; nothing was written',
+      'error: Could not export /ws/walk.{res8,res19,nodes.json}: cannot write /ws/walk.res19: no space left on the device; nothing was written',
     ]);
     expect(documentStore.getState().documentId).toBe('d5');
   });

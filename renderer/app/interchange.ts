@@ -89,7 +89,13 @@ function reportBatch(r: ImportMotionBatchOutcome, intoProject: boolean): void {
   const session = sessionStore.getState();
   for (const i of r.items) {
     const what = `${basenameOf(i.sourcePath)}${i.clip !== null ? ` (clip "${i.clip}")` : ''}`;
-    if (i.error !== null) session.notify('error', `Import ${what} failed: ${i.error}`);
+    if (i.error !== null)
+      session.notify(
+        'error',
+        i.plain
+          ? `Could not import ${what}: ${i.plain.lead} ${i.plain.advice}\nDetails: ${i.error}`
+          : `Import ${what} failed: ${i.error}`,
+      );
     for (const w of i.warnings) if (w.code !== 'rate-snapped') session.notify('warning', `${what}: ${w.message}`);
   }
   const done = r.items.filter((i) => i.error === null && r.written.includes(i.mtnPath ?? ''));

@@ -1,5 +1,7 @@
+import { useEffect } from 'react';
 import { cancelImport } from '../app/interchange';
 import { useCompression, useDocument, useSession, useMotionShape } from '../state/hooks';
+import { sessionStore } from '../state/sessionStore';
 
 /** Document name with the dirty marker, frame, selection and compression figures. */
 export function StatusBar() {
@@ -14,6 +16,17 @@ export function StatusBar() {
   const result = useCompression((c) => c.result);
   const pending = useCompression((c) => c.pending);
   const error = useCompression((c) => c.error);
+  const errorPlain = useCompression((c) => c.errorPlain);
+  const errorEdit = useCompression((c) => c.editId);
+  // A failed compression is said once in the message list, in plain words with the compressor's message as Details;
+  // the status bar keeps a short note of it until a compression works again.
+  useEffect(() => {
+    if (!error || !errorPlain) return;
+    const id = sessionStore
+      .getState()
+      .notify('error', `Compression failed: ${errorPlain.lead}. ${errorPlain.advice}\nDetails: ${error}`);
+    return () => sessionStore.getState().dismiss(id);
+  }, [error, errorPlain, errorEdit]);
   const stage = useCompression((c) => c.stage);
   // An import runs in a worker and may take a while on a long take: it can be stopped from here.
   const busyNote = busy && (
@@ -77,7 +90,15 @@ export function StatusBar() {
           compressing…
         </span>
       )}
-      {error && <span className="bad">compression failed: {error}</span>}
+      {error && (
+        <span
+          className="bad"
+          data-testid="compress-error"
+          title={`${errorPlain ? `${errorPlain.lead}. ${errorPlain.advice}\n` : ''}Details: ${error}`}
+        >
+          compression failed (see the message)
+        </span>
+      )}
       <span className="spacer" />
       {busyNote}
     </footer>

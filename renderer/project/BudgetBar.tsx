@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useProject } from '../sev/hooks';
-import { budgetUse, parseBudgetInput, setProjectBudget } from './budget';
+import { budgetFieldText, budgetUse, parseBudgetInput, setProjectBudget } from './budget';
 
 const COLORS = ['#4a86e8', '#e69138', '#6aa84f', '#a64d79', '#3d85c6', '#cc4125', '#45818e', '#bf9000'];
 
@@ -20,11 +20,11 @@ export function BudgetBar() {
   const json = useProject((p) => p.json);
   const status = useProject((p) => p.status);
   const use = budgetUse(json, status);
-  const [text, setText] = useState(use.budget === null ? '' : String(use.budget));
+  const [text, setText] = useState(budgetFieldText(use.budget));
   const [error, setError] = useState<string | null>(null);
   // The field follows the project (undo, redo, another project) unless the user is typing something else.
   useEffect(() => {
-    setText(use.budget === null ? '' : String(use.budget));
+    setText(budgetFieldText(use.budget));
     setError(null);
   }, [use.budget]);
   const apply = () => {
@@ -35,7 +35,7 @@ export function BudgetBar() {
     }
     setError(null);
     setProjectBudget(r.bytes);
-    setText(r.bytes === null ? '' : String(r.bytes));
+    setText(budgetFieldText(r.bytes));
   };
   const scale = Math.max(use.budget ?? 0, use.marBytes ?? 0) || 1;
   const over = use.budget !== null && use.marBytes !== null && use.marBytes > use.budget;

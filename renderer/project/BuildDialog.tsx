@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { useProject } from '../sev/hooks';
 import { cancelBuild, closeBuildDialog } from './projectBuild';
 import { revealProblem } from './projectMotions';
@@ -21,9 +22,26 @@ const STATE_TEXT = {
 /** The build dialog: progress bar, Cancel, per-motion results, and every error (click to go to it). */
 export function BuildDialog() {
   const build = useProject((p) => p.build);
+  const s = build?.status ?? null;
+  const running =
+    !!build && (build.starting || !s || s.state === 'checking' || s.state === 'compressing' || s.state === 'writing');
+  // A finished build closes with Escape as every other dialog does (it stayed open to Escape; a running build is not
+  // cancelled by a stray Escape: its Cancel says what it does).
+  const finished = !!build && !running;
+  const close = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!finished) return;
+    // Focus on the one way out once the build is done: Enter or Escape closes, Tab stays in the dialog.
+    close.current?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      e.preventDefault();
+      closeBuildDialog();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [finished]);
   if (!build) return null;
-  const s = build.status;
-  const running = build.starting || !s || s.state === 'checking' || s.state === 'compressing' || s.state === 'writing';
   // Phases (validate, each motion, write), so the bar is full exactly when the build is done.
   const progress = buildProgress(s);
   return (
@@ -143,7 +161,14 @@ export function BuildDialog() {
               Cancel
             </button>
           ) : (
-            <button type="button" className="primary" onClick={closeBuildDialog} data-testid="build-close">
+            <button
+              type="button"
+              className="primary"
+              onClick={closeBuildDialog}
+              data-testid="build-close"
+              title="Close (Esc)"
+              ref={close}
+            >
               Close
             </button>
           )}

@@ -181,152 +181,155 @@ export function ProjectPanel() {
               {checking ? 'Checking' : 'Check'}
             </button>
           </div>
-          {notShownReason && (
-            <div className="project-elsewhere dim small" data-testid="project-tuner-elsewhere">
-              {notShownReason}
-            </div>
-          )}
-          <ol className="project-motions" data-testid="project-motions" onDragLeave={() => setDropAt(null)}>
-            {(json?.motions ?? []).map((m, i) => {
-              const st = status[m.name];
-              const probs = problemsOf(i);
-              const sel = current === i;
-              const showDirty = sel && sevDirty && sevMotion === m.name;
-              return (
-                <li
-                  key={`${m.name}-${i}`}
-                  className={`project-motion${sel ? ' selected' : ''}${dropAt === i && dragFrom !== null && dragFrom !== i ? ' drop' : ''}${probs.length ? ' has-problems' : ''}`}
-                  data-testid="project-motion"
-                  data-name={m.name}
-                  draggable
-                  onDragStart={(e) => {
-                    dragFromRef.current = i;
-                    setDragFrom(i);
-                    e.dataTransfer.effectAllowed = 'move';
-                    e.dataTransfer.setData('text/plain', String(i));
-                  }}
-                  onDragOver={(e) => {
-                    if (dragFromRef.current === null) return;
-                    e.preventDefault();
-                    setDropAt(i);
-                  }}
-                  onDrop={(e) => {
-                    e.preventDefault();
-                    const from = dragFromRef.current;
-                    endDrag();
-                    if (from !== null) moveMotion(from, i);
-                  }}
-                  onDragEnd={endDrag}
-                  onClick={() => void selectMotion(i)}
-                  title={`${m.mtn}${m.sev ? ` + ${m.sev}` : ' (no .sev)'}\nDrag to reorder the archive`}
-                >
-                  <span className="project-index">{i}</span>
-                  <div className="project-motion-main">
-                    <div className="project-motion-name">
-                      <b>{m.name}</b>
-                      {showDirty && <span className="dirty on"> ●</span>}
-                      <span className="dim small"> {m.sev ? m.sev.split(/[\\/]/).pop() : 'no .sev'}</span>
-                    </div>
-                    <div className="project-motion-stats small" data-testid="project-motion-stats">
-                      {st ? (
-                        <>
-                          <span title="keys">{st.totalKeys} keys</span>
-                          <span title="MT3 bytes">{kb(st.mt3Bytes)}</span>
-                          <span
-                            className={st.maxErrorRatio > 1 ? 'bad' : ''}
-                            title={`largest error: rotation ${st.maxRotationErrorDeg.toFixed(3)}°, position ${st.maxPositionError.toFixed(3)} (${(st.maxErrorRatio * 100).toFixed(1)}% of the tightest tolerance)`}
-                          >
-                            max {st.maxRotationErrorDeg.toFixed(2)}°
-                          </span>
-                          <span title="SEV events" data-testid="project-motion-events">
-                            {st.events} ev
-                          </span>
-                          <span title={durationTitle(st)} data-testid="project-motion-duration">
-                            {formatDurationMs(st.durationMs)}
-                          </span>
-                        </>
-                      ) : (
-                        <span className="dim">{checking ? 'checking…' : probs.length ? 'not built' : '—'}</span>
-                      )}
-                      {probs.length > 0 && (
-                        <span className="bad" data-testid="project-motion-problems">
-                          {probs.length} problem{probs.length === 1 ? '' : 's'}
-                        </span>
-                      )}
-                    </div>
-                  </div>
-                </li>
-              );
-            })}
-          </ol>
-          {aliases.length > 0 && (
-            <div className="project-aliases" data-testid="project-aliases">
-              <div className="sub">
-                Aliases (archive entries {json!.motions.length}..{json!.motions.length + aliases.length - 1}: a motion's
-                data under another name)
+          {/* The one part that scrolls: the header, the toolbar and the actions below stay in view, whatever is open. */}
+          <div className="project-body" data-testid="project-body">
+            {notShownReason && (
+              <div className="project-elsewhere dim small" data-testid="project-tuner-elsewhere">
+                {notShownReason}
               </div>
-              <ul>
-                {aliases.map((a) => (
-                  <li key={a.name} data-testid="project-alias" data-name={a.name}>
-                    <b>{a.name}</b>{' '}
-                    <span className="dim">
-                      → {a.target}
-                      {a.speed !== 1 ? ` ×${a.speed}` : ''}
-                    </span>{' '}
-                    <span
-                      className={a.error ? 'bad small' : 'small'}
-                      title={a.error ?? "effective duration: the target's frames / fps / the alias's speed"}
-                      data-testid="project-alias-duration"
-                    >
-                      {a.error ? 'invalid duration' : a.durationMs === null ? '—' : formatDurationMs(a.durationMs)}
-                    </span>
-                  </li>
-                ))}
-              </ul>
-            </div>
-          )}
-          {allProblems.length > 0 && (
-            <div className="project-problems" data-testid="project-problems">
-              <div className="sub">Problems ({allProblems.length}) — the build is refused until they are fixed</div>
-              <ul>
-                {allProblems.map((p, k) => (
-                  <li key={k}>
-                    <button
-                      type="button"
-                      className="link bad"
-                      onClick={() => void revealProblem(p)}
-                      data-testid="project-problem"
-                    >
-                      {p.plain ? (
-                        <>
-                          <span className="problem-plain" data-testid="project-problem-plain">
-                            {p.plain.file}: {p.plain.lead} {p.plain.advice}
+            )}
+            <ol className="project-motions" data-testid="project-motions" onDragLeave={() => setDropAt(null)}>
+              {(json?.motions ?? []).map((m, i) => {
+                const st = status[m.name];
+                const probs = problemsOf(i);
+                const sel = current === i;
+                const showDirty = sel && sevDirty && sevMotion === m.name;
+                return (
+                  <li
+                    key={`${m.name}-${i}`}
+                    className={`project-motion${sel ? ' selected' : ''}${dropAt === i && dragFrom !== null && dragFrom !== i ? ' drop' : ''}${probs.length ? ' has-problems' : ''}`}
+                    data-testid="project-motion"
+                    data-name={m.name}
+                    draggable
+                    onDragStart={(e) => {
+                      dragFromRef.current = i;
+                      setDragFrom(i);
+                      e.dataTransfer.effectAllowed = 'move';
+                      e.dataTransfer.setData('text/plain', String(i));
+                    }}
+                    onDragOver={(e) => {
+                      if (dragFromRef.current === null) return;
+                      e.preventDefault();
+                      setDropAt(i);
+                    }}
+                    onDrop={(e) => {
+                      e.preventDefault();
+                      const from = dragFromRef.current;
+                      endDrag();
+                      if (from !== null) moveMotion(from, i);
+                    }}
+                    onDragEnd={endDrag}
+                    onClick={() => void selectMotion(i)}
+                    title={`${m.mtn}${m.sev ? ` + ${m.sev}` : ' (no .sev)'}\nDrag to reorder the archive`}
+                  >
+                    <span className="project-index">{i}</span>
+                    <div className="project-motion-main">
+                      <div className="project-motion-name">
+                        <b>{m.name}</b>
+                        {showDirty && <span className="dirty on"> ●</span>}
+                        <span className="dim small"> {m.sev ? m.sev.split(/[\\/]/).pop() : 'no .sev'}</span>
+                      </div>
+                      <div className="project-motion-stats small" data-testid="project-motion-stats">
+                        {st ? (
+                          <>
+                            <span title="keys">{st.totalKeys} keys</span>
+                            <span title="MT3 bytes">{kb(st.mt3Bytes)}</span>
+                            <span
+                              className={st.maxErrorRatio > 1 ? 'bad' : ''}
+                              title={`largest error: rotation ${st.maxRotationErrorDeg.toFixed(3)}°, position ${st.maxPositionError.toFixed(3)} (${(st.maxErrorRatio * 100).toFixed(1)}% of the tightest tolerance)`}
+                            >
+                              max {st.maxRotationErrorDeg.toFixed(2)}°
+                            </span>
+                            <span title="SEV events" data-testid="project-motion-events">
+                              {st.events} ev
+                            </span>
+                            <span title={durationTitle(st)} data-testid="project-motion-duration">
+                              {formatDurationMs(st.durationMs)}
+                            </span>
+                          </>
+                        ) : (
+                          <span className="dim">{checking ? 'checking…' : probs.length ? 'not built' : '—'}</span>
+                        )}
+                        {probs.length > 0 && (
+                          <span className="bad" data-testid="project-motion-problems">
+                            {probs.length} problem{probs.length === 1 ? '' : 's'}
                           </span>
-                          <span className="problem-detail">{p.message}</span>
-                        </>
-                      ) : (
-                        p.message
-                      )}
-                    </button>
+                        )}
+                      </div>
+                    </div>
                   </li>
-                ))}
-              </ul>
-            </div>
-          )}
-          {warnings.length > 0 && (
-            <details className="project-warnings" data-testid="project-warnings">
-              <summary className="sub">Warnings ({warnings.length}): the build goes ahead</summary>
-              <ul>
-                {warnings.map((w, k) => (
-                  <li key={k} className="warn-inline small" data-testid="project-warning">
-                    {w}
-                  </li>
-                ))}
-              </ul>
-            </details>
-          )}
-          <BudgetBar />
-          <div className="project-actions">
+                );
+              })}
+            </ol>
+            {aliases.length > 0 && (
+              <div className="project-aliases" data-testid="project-aliases">
+                <div className="sub">
+                  Aliases (archive entries {json!.motions.length}..{json!.motions.length + aliases.length - 1}: a
+                  motion's data under another name)
+                </div>
+                <ul>
+                  {aliases.map((a) => (
+                    <li key={a.name} data-testid="project-alias" data-name={a.name}>
+                      <b>{a.name}</b>{' '}
+                      <span className="dim">
+                        → {a.target}
+                        {a.speed !== 1 ? ` ×${a.speed}` : ''}
+                      </span>{' '}
+                      <span
+                        className={a.error ? 'bad small' : 'small'}
+                        title={a.error ?? "effective duration: the target's frames / fps / the alias's speed"}
+                        data-testid="project-alias-duration"
+                      >
+                        {a.error ? 'invalid duration' : a.durationMs === null ? '—' : formatDurationMs(a.durationMs)}
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            )}
+            {allProblems.length > 0 && (
+              <div className="project-problems" data-testid="project-problems">
+                <div className="sub">Problems ({allProblems.length}) — the build is refused until they are fixed</div>
+                <ul>
+                  {allProblems.map((p, k) => (
+                    <li key={k}>
+                      <button
+                        type="button"
+                        className="link bad"
+                        onClick={() => void revealProblem(p)}
+                        data-testid="project-problem"
+                      >
+                        {p.plain ? (
+                          <>
+                            <span className="problem-plain" data-testid="project-problem-plain">
+                              {p.plain.file}: {p.plain.lead} {p.plain.advice}
+                            </span>
+                            <span className="problem-detail">{p.message}</span>
+                          </>
+                        ) : (
+                          p.message
+                        )}
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            )}
+            {warnings.length > 0 && (
+              <details className="project-warnings" data-testid="project-warnings">
+                <summary className="sub">Warnings ({warnings.length}): the build goes ahead</summary>
+                <ul>
+                  {warnings.map((w, k) => (
+                    <li key={k} className="warn-inline small" data-testid="project-warning">
+                      {w}
+                    </li>
+                  ))}
+                </ul>
+              </details>
+            )}
+            <BudgetBar />
+          </div>
+          <div className="project-actions" data-testid="project-actions">
             <button
               type="button"
               className="tool primary"

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BuildMotionResult } from '../../shared/ipc';
 import { marDataBase } from '../../shared/mar/constants';
-import { budgetOf, budgetUse, parseBudgetInput } from './budget';
+import { budgetFieldText, budgetOf, budgetUse, parseBudgetInput } from './budget';
 
 const result = (mt3Bytes: number) => ({ mt3Bytes }) as BuildMotionResult;
 
@@ -45,5 +45,16 @@ describe('the budget bar', () => {
     expect(parseBudgetInput('0')).toEqual({ error: 'a budget is 1 to 4294967295 bytes' });
     expect(parseBudgetInput('5G')).toEqual({ error: 'not a size: "5G" (bytes, or with K or M)' });
     expect(parseBudgetInput('-3')).toEqual({ error: 'not a size: "-3" (bytes, or with K or M)' });
+  });
+});
+
+describe('the budget field', () => {
+  it('shows a budget in the units it reads back to the same bytes: 60K, 2M, else bytes', () => {
+    expect(budgetFieldText(null)).toBe('');
+    expect(budgetFieldText(61440)).toBe('60K');
+    expect(budgetFieldText(2 * 1024 * 1024)).toBe('2M');
+    expect(budgetFieldText(50000)).toBe('50000');
+    for (const bytes of [61440, 2 * 1024 * 1024, 50000, 1, 1536])
+      expect(parseBudgetInput(budgetFieldText(bytes))).toEqual({ bytes });
   });
 });

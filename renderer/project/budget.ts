@@ -68,9 +68,26 @@ export function parseBudgetInput(text: string): { bytes: number | null } | { err
   return { bytes };
 }
 
+/**
+ * A budget as the field shows it: in the units it was typed in when it is a whole number of them ("60K", "2M"; the
+ * field showed "61440" for "60K"), else in bytes; '' for none. parseBudgetInput reads it back to the same bytes.
+ */
+export function budgetFieldText(bytes: number | null): string {
+  if (bytes === null) return '';
+  if (bytes % (1024 * 1024) === 0) return `${bytes / 1024 / 1024}M`;
+  if (bytes % 1024 === 0) return `${bytes / 1024}K`;
+  return String(bytes);
+}
+
 /** Sets (or, with null, clears) the project's budget as one undo step; saved with the project file. */
 export function setProjectBudget(bytes: number | null): void {
-  editProject(bytes === null ? 'Clear the memory budget' : `Set the memory budget to ${bytes} bytes`, (json) => {
+  const label =
+    bytes === null
+      ? 'Clear the memory budget'
+      : budgetFieldText(bytes) === String(bytes)
+        ? `Set the memory budget to ${bytes} bytes`
+        : `Set the memory budget to ${budgetFieldText(bytes)} (${bytes} bytes)`;
+  editProject(label, (json) => {
     if (budgetOf(json) === bytes && (bytes !== null || json.budget === undefined)) return json;
     const { budget: _old, ...rest } = json;
     return bytes === null ? (rest as ProjectJson) : { ...rest, budget: { marBytes: bytes } };

@@ -21,6 +21,16 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { compressRequestForMotion } from '../../shared/compress/request';
 import type { CompressOutcome, CompressRequest, CompressResponse } from '../../shared/ipc/compress';
 import type { DocumentState } from './documentStore';
+import { plainCompressionProblem, type PlainCompressionProblem } from '../../shared/fileProblem';
+import { ActGuyApiError } from '../../shared/ipc/transport';
+import { FormatError } from '../../shared/errors';
+
+/** A failed compression as the store keeps it: the message (Details) and its plain words. */
+function failureOf(err: unknown): Pick<CompressionState, 'error' | 'errorPlain'> {
+  const message = err instanceof Error ? err.message : String(err);
+  const refused = err instanceof FormatError || (err instanceof ActGuyApiError && err.formatKind !== undefined);
+  return { error: message, errorPlain: plainCompressionProblem(message, refused) };
+}
 
 export interface CompressionState {
   /** Latest applied result; null before the first, and for read-only documents. */
@@ -29,8 +39,10 @@ export interface CompressionState {
   editId: number;
   /** A request for a newer edit is running. */
   pending: boolean;
-  /** Why the latest compression failed, or null. */
+  /** Why the latest compression failed (the compressor's own message, the Details), or null. */
   error: string | null;
+  /** The same failure in plain words (shared/fileProblem.ts), or null. */
+  errorPlain: PlainCompressionProblem | null;
   /** Milliseconds from request to applied result (worker + transport). */
   roundTripMs: number;
   /**
@@ -56,6 +68,7 @@ export function createCompressionStore(): StoreApi<CompressionState> {
     editId: -1,
     pending: false,
     error: null,
+    errorPlain: null,
     roundTripMs: 0,
     stage: 'final',
     greedyMt3Bytes: null,
@@ -138,6 +151,7 @@ export function connectCompression(
           result: greedy,
           editId,
           error: null,
+          errorPlain: null,
           roundTripMs: now() - started,
           stage: refine ? 'greedy' : 'final',
           greedyMt3Bytes: greedy.mt3Bytes,
@@ -157,7 +171,7 @@ export function connectCompression(
       }
     } catch (err) {
       if (docStore.getState().editId === editId) {
-        out.getState().set({ error: err instanceof Error ? err.message : String(err), editId, awaitingSince: null });
+        out.getState().set({ ...failureOf(err), editId, awaitingSince: null });
       }
     } finally {
       inFlight = false;
@@ -179,7 +193,7 @@ export function connectCompression(
       if (refined.status === 'done' && current() && out.getState().editId === editId)
         out.getState().set({ result: refined, stage: 'final' });
     } catch (err) {
-      if (current()) out.getState().set({ error: err instanceof Error ? err.message : String(err), editId });
+      if (current()) out.getState().set({ ...failureOf(err), editId });
     }
   }
 
@@ -187,13 +201,15 @@ export function connectCompression(
     if (s.editId === prev.editId) return;
     if (s.documentId !== prev.documentId) {
       // A different document: its old result must never be drawn over the new motion (nor waited for).
-      out.getState().set({ result: null, editId: -1, error: null, awaitingSince: null });
+      out.getState().set({ result: null, editId: -1, error: null, errorPlain: null, awaitingSince: null });
     } else if (out.getState().awaitingSince === null && out.getState().result && s.motion && !s.readOnly) {
       // An edit of the motion on screen: its canvases wait a moment for its compression (EDIT_SETTLE_MS).
       out.getState().set({ awaitingSince: now() });
     }
     if (!s.motion || s.readOnly) {
-      out.getState().set({ result: null, editId: s.editId, pending: false, error: null, awaitingSince: null });
+      out
+        .getState()
+        .set({ result: null, editId: s.editId, pending: false, error: null, errorPlain: null, awaitingSince: null });
       lastRequested = s.editId;
       return;
     }

@@ -2,6 +2,7 @@
  * The API family of motion interchange (shared/ipc/api.ts): File > Import (BVH, glTF/GLB, FBX), File > Export
  * glTF and File > Export MSH.
  */
+import type { PlainFileProblem } from '../fileProblem';
 import type { InterchangeWarning } from '../interchange/types';
 import type { MshExportFiles } from '../msh/files';
 import type { CompressRequest } from './compress';
@@ -90,6 +91,8 @@ export interface ImportBatchItem {
   mtnPath: string | null;
   /** Why this file (or clip) failed; null when it imported. */
   error: string | null;
+  /** When the failure was a bad file: its problem in plain words, read before `error` (shared/fileProblem.ts). */
+  plain?: PlainFileProblem | null;
   /** "31 joints, frames 0..687 at 30 fps", when it imported. */
   shape: string | null;
   warnings: InterchangeWarning[];
