@@ -7,17 +7,18 @@
  *   `CONIN$`, `CONOUT$`), with any extension and any letter case: `nul.mt3` is the null device there, so a
  *   build "writes" it and nothing is kept, and `con.mtn` reads the console;
  * - a name ending in `.` or a space: Windows drops them, so `walk.mtn.` is `walk.mtn`, an input;
- * - `:` (an alternate data stream: `walk.mtn:x` is a hidden stream of `walk.mtn`) and `< > " | ? *`;
+ * - `:` (an alternate data stream: `walk.mtn:x` is a hidden stream of `walk.mtn`);
  * - a path starting with two separators: a UNC path (`\\host\share\x.mtn`) makes Windows connect to that
  *   host (and offer it the user's credentials) just to read a file a received project names; `\\?\` and
  *   `\\.\` reach the device namespace.
  *
- * Pure (shared/ has no Node). Control characters are refused elsewhere with their own message.
+ * Pure (shared/ has no Node). Control characters are refused elsewhere with their own message. The other
+ * characters Windows forbids (`< > " | ? *`) are left to it: a name with one fails to open there, saying so,
+ * rather than being another file (and a `"` in a path is what the report's JSON escaping is tested with).
  */
 import { quoteJson } from './errors';
 
 const DEVICE = /^(?:CON|PRN|AUX|NUL|COM[0-9\u00b9\u00b2\u00b3]|LPT[0-9\u00b9\u00b2\u00b3]|CONIN\$|CONOUT\$)$/i;
-const FORBIDDEN = /[<>:"|?*]/;
 
 /** Why one file or folder name is not a name Windows keeps as it is, or undefined when it is. */
 export function windowsNameProblem(name: string): string | undefined {
@@ -26,11 +27,8 @@ export function windowsNameProblem(name: string): string | undefined {
   if (DEVICE.test(stem)) return `${quoteJson(name)} is a Windows device name (${stem.toUpperCase()}), not a file there`;
   if (/[. ]$/.test(name))
     return `${quoteJson(name)} ends in ${name.endsWith('.') ? 'a dot' : 'a space'}, which Windows drops (it would be another file there)`;
-  const bad = FORBIDDEN.exec(name);
-  if (bad)
-    return bad[0] === ':'
-      ? `${quoteJson(name)} holds ":", which on Windows names an alternate data stream of another file`
-      : `${quoteJson(name)} holds ${quoteJson(bad[0])}, which Windows does not allow in a file name`;
+  if (name.includes(':'))
+    return `${quoteJson(name)} holds ":", which on Windows names an alternate data stream of another file`;
   return undefined;
 }
 
