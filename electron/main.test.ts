@@ -326,6 +326,9 @@ describe('electron main', () => {
     expect((await fake.state.protocolHandler!(new Request('actguy://app/..%2f..%2fpackage.json'))).status).toBe(404);
     expect((await fake.state.protocolHandler!(new Request('actguy://app/%2e%2e/package.json'))).status).toBe(404);
     expect((await fake.state.protocolHandler!(new Request('actguy://other/index.html'))).status).toBe(404);
+    // A malformed escape is a missing file, answered (it rejected the handler's promise).
+    for (const bad of ['actguy://app/%E0%A4%A', 'actguy://app/%', 'actguy://app/a%zz.js'])
+      expect((await fake.state.protocolHandler!(new Request(bad))).status, bad).toBe(404);
   });
 
   it('builds a menu whose items send commands to the renderer', () => {

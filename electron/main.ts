@@ -117,7 +117,13 @@ function trustedSender(event: IpcMainInvokeEvent): boolean {
 async function serveRenderer(request: Request): Promise<Response> {
   const url = new URL(request.url);
   if (url.host !== 'app') return new Response('not found', { status: 404 });
-  const rel = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname.slice(1));
+  let rel: string;
+  try {
+    rel = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname.slice(1));
+  } catch {
+    // A malformed escape (`%E0%A4%A`): the handler's promise rejected, unanswered; it is a missing file.
+    return new Response('not found', { status: 404 });
+  }
   const full = normalize(join(rendererDir, rel));
   if (!full.startsWith(rendererDir + sep)) return new Response('not found', { status: 404 });
   try {

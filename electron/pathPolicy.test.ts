@@ -281,3 +281,25 @@ describe('allowUnlessLinkedOut: what is named beside a chosen file', () => {
     expect(policy.isAllowed(join(folder, 'se.txt'))).toBe(false);
   });
 });
+
+describe('network paths (round 6)', () => {
+  it('a network path no grant spells is refused before it is resolved; one chosen, or inside a chosen folder, passes to the usual check', () => {
+    const policy = createPathPolicy();
+    // (`\\\\host\\share` is not an absolute path on Linux or macOS: refused there as relative, before this.)
+    const unc = process.platform === 'win32' ? ['\\\\evil\\share\\walk.mtn', '\\\\?\\C:\\walk.mtn'] : [];
+    for (const p of ['//evil/share/walk.mtn', '//srv/share/ws/../../evil/x.mtn', ...unc]) {
+      expect(() => policy.check(p, 'read'), p).toThrow(/it is a network path that was not chosen/);
+      expect(policy.mayWrite(p), p).toBe(false);
+      expect(policy.isAllowed(p), p).toBe(false);
+    }
+    policy.allowTree('//srv/share/ws');
+    policy.allowFile('\\\\srv\\share\\one.mtn');
+    // Spelled as granted (either separator, any letter case), they reach the usual check, which allows them here.
+    expect(policy.check('//srv/share/ws/a/walk.mtn', 'read')).toBe(canonicalPath('//srv/share/ws/a/walk.mtn'));
+    expect(policy.isAllowed('//srv/share/ws/b.sev')).toBe(true);
+    expect(() => policy.check('//SRV/Share/ws/b.sev', 'read')).not.toThrow(/network path/);
+    expect(() => policy.check('//srv/share/one.mtn', 'read')).not.toThrow(/network path/);
+    expect(() => policy.check('//srv/share/two.mtn', 'read')).toThrow(/it is a network path that was not chosen/);
+    expect(() => policy.check('//srv/share/ws/../other/x.mtn', 'read')).toThrow(/network path that was not chosen/);
+  });
+});

@@ -1,5 +1,6 @@
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname, extname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
+import { normalizePath } from '../shared/project/paths';
 
 /**
  * Which files the renderer may make the main process touch. The renderer is
@@ -173,6 +174,17 @@ export function allowUnlessLinkedOut(
 /** Longest path accepted from the renderer (Linux PATH_MAX; Windows long paths are shorter in practice). */
 export const MAX_PATH_LENGTH = 4096;
 
+/** A path that starts with two separators: a UNC path (`\\host\share`), `\\?\` or `\\.\`, or `//host`. */
+export function isNetworkPath(path: string): boolean {
+  return /^[\\/]{2}/.test(path);
+}
+
+/** The folder of a lexical key (`/`-separated, from normalizePath), or the key itself at the top. */
+function dirnameOfKey(key: string): string {
+  const i = key.lastIndexOf('/');
+  return i <= 0 ? key : key.slice(0, i);
+}
+
 export function createPathPolicy(): PathPolicy {
   const files = new Set<string>();
   /** Files allowed for reading only (opened by the app itself); never also in `files`. */
@@ -186,9 +198,35 @@ export function createPathPolicy(): PathPolicy {
         : canon === root || (isInside(root, canon) && extensions.includes(extname(canon).slice(1).toLowerCase())),
     );
   const allowedCanonical = (canon: string): boolean => readOnlyFiles.has(canon) || writableCanonical(canon);
+  /**
+   * Network paths (`\\host\share\…`, `//host/…`) as granted, spelled as given and as resolved, compared
+   * lexically: resolving a path on a host connects to it (on Windows, offering it the user's credentials), so
+   * one that no grant spells is refused before anything touches it. A file chosen on a share, or inside a
+   * workspace on one, is still checked as any other once it passes.
+   */
+  const networkGrants = new Set<string>();
+  const networkKey = (p: string) => normalizePath(p.replace(/\\/g, '/')).toLowerCase();
+  const noteNetwork = (...paths: string[]) => {
+    for (const p of paths) if (isNetworkPath(p)) networkGrants.add(networkKey(p));
+  };
+  const networkGranted = (path: string): boolean => {
+    const key = networkKey(path);
+    for (let k = key; ; k = dirnameOfKey(k)) {
+      if (networkGrants.has(k)) return true;
+      if (dirnameOfKey(k) === k) return false;
+    }
+  };
+  const refuseUngrantedNetworkPath = (path: string): void => {
+    if (isNetworkPath(path) && !networkGranted(path))
+      throw new PathNotAllowedError(
+        path,
+        'it is a network path that was not chosen (ActGuy does not connect to a host to find out what it is); choose it with Open or Save As',
+      );
+  };
   const policy: PathPolicy = {
     allowFile(path, options) {
       const canon = canonicalPath(path);
+      noteNetwork(path, canon);
       if (options?.readOnly) {
         if (!files.has(canon)) readOnlyFiles.add(canon);
         return;
@@ -198,6 +236,7 @@ export function createPathPolicy(): PathPolicy {
     },
     allowTree(root, options) {
       const canon = canonicalPath(root);
+      noteNetwork(root, canon);
       const extensions = options?.extensions ? options.extensions.map((e) => e.toLowerCase()) : null;
       if (!roots.some((r) => r.root === canon && String(r.extensions) === String(extensions)))
         roots.push({ root: canon, extensions });
@@ -209,6 +248,7 @@ export function createPathPolicy(): PathPolicy {
       if (path.length > MAX_PATH_LENGTH)
         throw new PathNotAllowedError(path, `the path is longer than ${MAX_PATH_LENGTH} characters`);
       if (!isAbsolute(path)) throw new PathNotAllowedError(path, 'only absolute paths are accepted');
+      refuseUngrantedNetworkPath(path);
       const canon = canonicalPath(path);
       if (!allowedCanonical(canon)) {
         throw new PathNotAllowedError(
@@ -245,6 +285,7 @@ export function createPathPolicy(): PathPolicy {
     },
     mayWrite(path) {
       try {
+        refuseUngrantedNetworkPath(path);
         return writableCanonical(canonicalPath(path));
       } catch {
         return false;

@@ -2,7 +2,20 @@ import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+
+/** Every path findProjectListingSev resolves (canonicalPath touches the file system: on Windows, a UNC path's host). */
+const resolvedPaths = vi.hoisted(() => [] as string[]);
+vi.mock('./pathPolicy', async (importOriginal) => {
+  const real = await importOriginal<typeof import('./pathPolicy')>();
+  return {
+    ...real,
+    canonicalPath: (p: string, hops?: number) => {
+      resolvedPaths.push(p);
+      return real.canonicalPath(p, hops);
+    },
+  };
+});
 import { createSystemFileQueue, findProjectListingSev, parseCommandLine } from './systemFiles';
 
 describe('files handed over by the OS', () => {
@@ -179,5 +192,35 @@ describe('the project of a .sev', () => {
       JSON.stringify({ version: 1, motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'other.sev' }] }),
     );
     expect(findProjectListingSev(join(dir, 'walk.sev'))).toBeNull();
+  });
+});
+
+describe('the project beside a .sev opened from the OS (round 6)', () => {
+  it('a project naming a network path for the .sev is never resolved (Windows would connect to that host)', () => {
+    const root = mkdtempSync(join(tmpdir(), 'actguy-sevunc-'));
+    try {
+      writeFileSync(join(root, 'walk.sev'), 'sev 1\n');
+      writeFileSync(
+        join(root, 'a.actguy.json'),
+        JSON.stringify({
+          version: 1,
+          motions: [
+            { name: 'walk', mtn: 'walk.mtn', sev: '\\\\evil\\share\\walk.sev' },
+            { name: 'walk2', mtn: 'walk.mtn', sev: '//evil/share/walk.sev' },
+          ],
+        }),
+      );
+      resolvedPaths.length = 0;
+      expect(findProjectListingSev(join(root, 'walk.sev'))).toBeNull();
+      expect(resolvedPaths.filter((p) => p.includes('evil'))).toEqual([]);
+      // The same project naming the .sev plainly is found (the search itself is unchanged).
+      writeFileSync(
+        join(root, 'b.actguy.json'),
+        JSON.stringify({ version: 1, motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev' }] }),
+      );
+      expect(findProjectListingSev(join(root, 'walk.sev'))).toBe(join(root, 'b.actguy.json'));
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -12,6 +12,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveFrom } from '../shared/project/paths';
+import { windowsPathProblem } from '../shared/windowsNames';
 import { systemFileKindOfPath } from '../shared/systemFiles';
 import { canonicalPath, linkOutOf } from './pathPolicy';
 import { readBytes } from './fsutil';
@@ -158,7 +159,9 @@ function projectListsSev(
       if (!m || typeof m !== 'object') return false;
       const { sev, name } = m as { sev?: unknown; name?: unknown };
       const rel = typeof sev === 'string' ? sev : typeof name === 'string' ? `${name}.sev` : null;
-      if (rel === null) return false;
+      // Not a path a project may name (shared/windowsNames.ts): never resolved, so a planted project naming
+      // `\\host\share\walk.sev` cannot make a double-click on walk.sev connect Windows to that host.
+      if (rel === null || windowsPathProblem(rel)) return false;
       const named = resolveFrom(projectPath, rel);
       if (!names.has(basename(named).toLowerCase()) || budget.resolved >= MAX_RESOLVED_PER_SEARCH) return false;
       budget.resolved++;

@@ -7,6 +7,7 @@
 import * as nodeFs from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { windowsNameProblem } from '../shared/windowsNames';
 
 /** Temp files of our naming: `<target name>.actguy-<kind>.<host>.<pid>.<random>.tmp`. */
 export const OWN_TEMP = /^(.+)\.actguy-(new|old|journal)\.([^.]*)\.(\d+)\.([0-9a-z]+)\.tmp$/;
@@ -15,7 +16,8 @@ export const OWN_TEMP = /^(.+)\.actguy-(new|old|journal)\.([^.]*)\.(\d+)\.([0-9a
  * journal, docs/safety-journal.md, or a temp file). An output of that name was deleted by the commit that wrote it
  * (the lock and journal go when the commit ends: `compress -o x.mt3 --report x.mt3.actguy-lock` printed success
  * and left no report), swept by a later write (a temp), or read back as a journal and refused. Letter case is
- * ignored, as a disk may ignore it. Undefined for any other name.
+ * ignored, as a disk may ignore it. A name Windows takes for something else (a device, a trailing dot) is refused
+ * too. Undefined for any other name.
  */
 export function ownFileNameProblem(path: string): string | undefined {
   const name = basename(path);
@@ -23,6 +25,10 @@ export function ownFileNameProblem(path: string): string | undefined {
   if (own)
     return `${name} is a name ActGuy keeps for the ${own[1].toLowerCase() === 'lock' ? 'lock' : 'commit journal'} of an output`;
   if (new RegExp(OWN_TEMP.source, 'i').test(name)) return `${name} is a name ActGuy keeps for its temp files`;
+  // Outputs are passed to Windows users: a device name (`nul.mt3` from a motion named `nul`) or a trailing dot
+  // is another file there (shared/windowsNames.ts), refused on every platform.
+  const windows = windowsNameProblem(name);
+  if (windows) return `${windows}; ActGuy's outputs must be files on Windows too`;
   return undefined;
 }
 

@@ -41,6 +41,7 @@ import {
   MAX_BACKUP_FILE_BYTES,
   MAX_BACKUP_MTN_BYTES,
   MAX_BACKUP_TEXT_CHARS,
+  MAX_SET_ASIDE_PER_PART,
   type BackupStore,
 } from './unsavedBackups';
 
@@ -423,5 +424,40 @@ describe('backup files read back at start-up', () => {
     make();
     expect(store.held().backups).toEqual([]);
     expect(store.held().setAside.join()).toMatch(/sev\.json could not be used \(\d+ bytes is more than a backup holds/);
+  });
+});
+
+describe('copies set aside are bounded (round 6)', () => {
+  it('a start that sets one aside keeps it and the newest others up to the bound; what is not named as one stays', () => {
+    mkdirSync(folder, { recursive: true });
+    // Twenty earlier starts of a crash loop, some dated in the future (the clock set back since).
+    const times = Array.from({ length: 20 }, (_, k) => (k % 4 === 0 ? 9_000_000_000_000 + k : 1_000 + k));
+    for (const t of times) writeFileSync(join(folder, `motion.json.bad-${t}`), 'x');
+    for (const t of [5, 6]) writeFileSync(join(folder, `sev.json.bad-${t}`), 'x');
+    mkdirSync(join(folder, 'motion.json.bad-1'));
+    writeFileSync(join(folder, 'motion.json.bad-2x'), 'mine');
+    writeFileSync(join(folder, 'notes.json.bad-3'), 'mine');
+    writeFileSync(join(folder, 'motion.json'), 'not json');
+    make();
+    const aside = /moved to (.*)\.$/.exec(store.held().setAside[0])![1];
+    const plain = readdirSync(folder).filter((n) => /^motion\.json\.bad-\d+$/.test(n) && n !== 'motion.json.bad-1');
+    expect(plain).toHaveLength(MAX_SET_ASIDE_PER_PART);
+    expect(plain).toContain(aside.slice(folder.length + 1));
+    // The newest by their time (the future-dated ones), then the one just made.
+    const future = times.filter((t) => t > 1e12).sort((a, b) => b - a);
+    expect(plain.sort()).toEqual(
+      [
+        aside.slice(folder.length + 1),
+        ...future.slice(0, MAX_SET_ASIDE_PER_PART - 1).map((t) => `motion.json.bad-${t}`),
+      ].sort(),
+    );
+    for (const kept of [
+      'motion.json.bad-1',
+      'motion.json.bad-2x',
+      'notes.json.bad-3',
+      'sev.json.bad-5',
+      'sev.json.bad-6',
+    ])
+      expect(existsSync(join(folder, kept)), kept).toBe(true);
   });
 });

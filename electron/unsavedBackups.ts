@@ -15,7 +15,7 @@
  * (read back with the same check; a file that does not hold up is renamed
  * aside with a message and never used).
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join } from 'node:path';
 import { quoteJson } from '../shared/errors';
 import type { BackupPart, HeldBackups, UnsavedBackup } from '../shared/ipc/backups';
@@ -244,6 +244,41 @@ function safeFileName(name: string): string {
   return /^[A-Za-z0-9]/.test(plain) ? plain : `_${plain}`;
 }
 
+/** Copies set aside (`<part>.json.bad-<time>`) kept per part: each may be 44 MB, and a crash loop makes one a start. */
+export const MAX_SET_ASIDE_PER_PART = 5;
+
+/**
+ * Removes the oldest set-aside copies of `part` past MAX_SET_ASIDE_PER_PART (by the time in their name), never
+ * `justMade`, and only plain files named exactly so (a folder or link of that name, or a user's file, stays).
+ * A failure to remove one is not an error: the copy was set aside already.
+ */
+function pruneSetAside(folder: string, part: BackupPart, justMade: string): void {
+  const named = new RegExp(`^${part}\\.json\\.bad-(\\d{1,16})$`);
+  const found: { name: string; time: number }[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = named.exec(name);
+    if (!m || join(folder, name) === justMade) continue;
+    try {
+      if (lstatSync(join(folder, name)).isFile()) found.push({ name, time: Number(m[1]) });
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  found.sort((a, b) => b.time - a.time || (a.name < b.name ? 1 : -1));
+  for (const { name } of found.slice(MAX_SET_ASIDE_PER_PART - 1))
+    try {
+      rmSync(join(folder, name), { force: true });
+    } catch {
+      /* kept: pruning is best effort */
+    }
+}
+
 /**
  * A backup store; with `folder` (Electron: `<userData>/Backups`) copies are also files there, and the copies a
  * previous run left are read back now. Without it (the loopback server) they live in memory only.
@@ -284,6 +319,7 @@ export function createBackupStore(
       let where = `moved to ${aside}`;
       try {
         renameSync(file, aside);
+        pruneSetAside(folder!, part, aside);
       } catch (r) {
         where = `not moved (${systemReason(r)}): it is read again at the next start`;
       }

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -264,5 +265,25 @@ describe('no output takes a name ActGuy keeps for its own files beside an output
     expect(r.err).toContain(
       'own.actguy.json [PROJECT] (outputs.sar): must name a .sar file (a build replaces the file it names), found "own/s.mar.actguy-lock"',
     );
+  });
+});
+
+describe('no output takes a name Windows reads as something else (round 6)', () => {
+  it('compress -o nul.mt3, a report ending in a dot, unpack-mar of a motion named con: refused, nothing written', () => {
+    for (const out of ['nul.mt3', 'AUX.mt3', 'x.mt3.', 'x.mt3:stream']) {
+      const before = readdirSync(dir).sort();
+      const r = run('compress', 'walk.mtn', '-o', out, '--quiet');
+      expect(r.rc, out).toBe(1);
+      expect(r.err).toContain("ActGuy's outputs must be files on Windows too; choose another name");
+      expect(readdirSync(dir).sort()).toEqual(before);
+    }
+    // A motion may be named con (the name is only hashed); unpacking it by name would write con.mt3.
+    expect(run('compress', 'walk.mtn', '-o', 'c0.mt3', '--name', 'con', '--quiet').rc).toBe(0);
+    expect(run('pack-mar', 'c0.mt3', '-o', 'c.mar').rc).toBe(0);
+    writeFileSync(join(dir, 'names.txt'), 'con\n');
+    const r = run('unpack-mar', 'c.mar', '-o', 'unpacked', '--names', 'names.txt');
+    expect(r.rc).toBe(1);
+    expect(r.err).toContain('"con.mt3" is a Windows device name (CON)');
+    expect(existsSync(join(dir, 'unpacked'))).toBe(false);
   });
 });

@@ -101,3 +101,20 @@ describe('text check worker', () => {
     ).toEqual([]);
   });
 });
+
+describe('what a project with errors names (round 6)', () => {
+  it('a network, device or stream path grants nothing: resolving it would make Windows connect to that host', () => {
+    const text = JSON.stringify({
+      version: 1,
+      motions: [
+        { name: 'walk', mtn: '\\\\evil\\share\\walk.mtn', sev: '//evil/share/walk.sev' },
+        { name: 'run', mtn: 'run.mtn', sev: 'run.sev:x' },
+      ],
+      seTables: { sls: '\\\\?\\C:\\default.sls', seDefine: 'se_define.h' },
+      outputs: { mar: 'out/a.mar', sar: 'out/a.sar' },
+    });
+    const r = checkText({ kind: 'project', path: '/p/a.actguy.json', text });
+    expect(r.errors.length).toBeGreaterThan(0);
+    expect(r.named.inputs).toEqual(['/p/run.mtn', '/p/se_define.h']);
+  });
+});

@@ -4,6 +4,7 @@
  * bundle must not contain the parsers (electron/packaging.test.ts checks).
  */
 import { resolveFrom } from '../../shared/project/paths';
+import { windowsPathProblem } from '../../shared/windowsNames';
 import { projectOutputFiles } from '../../shared/project/outputs';
 import { MAX_PROJECT_ENTRIES, parseProject } from '../../shared/project/validate';
 import { parseSev } from '../../shared/sev/parse';
@@ -37,8 +38,10 @@ export function pathsNamedByProject(text: string, projectFile: string): TextChec
   const outputs: string[] = [];
   try {
     const json = JSON.parse(text.replace(/^\uFEFF/, '')) as Record<string, unknown>;
+    // A path the project may not name grants nothing: resolving `\\host\share\x.sev` (the grant canonicalizes it)
+    // makes Windows connect to that host, offering it the user's credentials, when a received project is opened.
     const add = (into: string[], v: unknown) => {
-      if (typeof v === 'string' && v) into.push(resolveFrom(projectFile, v));
+      if (typeof v === 'string' && v && !windowsPathProblem(v)) into.push(resolveFrom(projectFile, v));
     };
     // No more motions than a project may hold: each named path costs the main process a grant (100,000 motions
     // in an invalid 5 MB project held it for 29 s, and a 64 MiB one could list a million), and the parser

@@ -849,3 +849,42 @@ describe('paths a project names', () => {
     for (const e of errors) expect(e).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
   });
 });
+
+describe('a project names no path Windows reads as another file (round 6)', () => {
+  const base = (over: Record<string, unknown>) =>
+    JSON.stringify({
+      version: 1,
+      motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev' }],
+      seTables: { sls: 'default.sls' },
+      outputs: { mar: 'out/s.mar', sar: 'out/s.sar' },
+      ...over,
+    });
+  it('refuses device names, trailing dots, streams and UNC paths in every path key, each at its key', () => {
+    const r = parseProject(
+      base({
+        motions: [{ name: 'walk', mtn: 'walk.mtn.', sev: '\\\\host\\share\\walk.sev' }],
+        seTables: { sls: 'default.sls:x', seDefine: 'aux/se_define.h' },
+        outputs: { mar: 'out/NUL.mar', sar: 'out/s.sar', report: 'out/r.json ', msh: 'com1' },
+      }),
+      'p.actguy.json',
+    );
+    expect(r.resolved).toBeUndefined();
+    const at = (where: string) => r.errors.find((e) => e.place.where === where)?.message ?? '';
+    expect(at('motions[0].mtn')).toContain('ends in a dot, which Windows drops');
+    expect(at('motions[0].sev')).toContain('network (UNC)');
+    expect(at('seTables.sls')).toContain('alternate data stream');
+    expect(at('seTables.seDefine')).toContain('Windows device name (AUX)');
+    expect(at('outputs.mar')).toContain('Windows device name (NUL)');
+    expect(at('outputs.report')).toContain('ends in a space');
+    expect(at('outputs.msh')).toContain('Windows device name (COM1)');
+  });
+  it('refuses an MSH output named after a motion that is a device name', () => {
+    const r = parseProject(
+      base({ motions: [{ name: 'nul', mtn: 'walk.mtn' }], outputs: { mar: 's.mar', sar: 's.sar', msh: 'msh' } }),
+      'p.actguy.json',
+    );
+    expect(r.resolved).toBeUndefined();
+    expect(r.errors.map((e) => e.message).join('\n')).toContain('"nul.res8" is a Windows device name (NUL)');
+    expect(parseProject(base({}), 'p.actguy.json').errors).toEqual([]);
+  });
+});

@@ -6,6 +6,7 @@ import { formatStrCode, gvStrCode } from '../strcode';
 import { findExcessiveNesting, nestedTooDeeply } from '../json/nesting';
 import { findJsonSyntaxError } from './jsonPosition';
 import { resolveFrom } from './paths';
+import { windowsNameProblem, windowsPathProblem } from '../windowsNames';
 import { outputNameProblem, projectOutputFiles } from './outputs';
 import { DEFAULT_GAME_FPS } from '../motion/frameRate';
 import { MAX_BUDGET_BYTES } from './budget';
@@ -122,6 +123,13 @@ function collectProjectProblems(
     // eslint-disable-next-line no-control-regex
     if (/[\u0000-\u001f\u007f-\u009f]/.test(v)) {
       fail(where, `must not hold control characters (a NUL, a line break, a terminal escape), found ${quoteJson(v)}`);
+      return undefined;
+    }
+    // ActGuy ships for Windows and projects travel: a name Windows reads as another file (or a device, or a
+    // network host) is refused on every platform (shared/windowsNames.ts).
+    const windows = windowsPathProblem(v);
+    if (windows) {
+      fail(where, `${windows}; projects are shared with Windows, so rename it`);
       return undefined;
     }
     return v;
@@ -499,6 +507,17 @@ export function checkOutputPaths(p: ResolvedProject): FormatError[] {
         new FormatError(
           'PROJECT',
           `${path}${who} is ${input}; a build never overwrites its inputs`,
+          { where: key },
+          p.projectFile,
+        ),
+      );
+    // An MSH file is named after its motion: a motion `nul` is the null device on Windows (shared/windowsNames.ts).
+    const windows = key === 'outputs.msh' ? windowsNameProblem(path.slice(path.lastIndexOf('/') + 1)) : undefined;
+    if (windows)
+      errors.push(
+        new FormatError(
+          'PROJECT',
+          `${path}${who}: ${windows}; projects are shared with Windows, so rename the motion`,
           { where: key },
           p.projectFile,
         ),
