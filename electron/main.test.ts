@@ -31,6 +31,8 @@ const fake = vi.hoisted(() => {
     permissionHandler: null as null | ((wc: unknown, permission: string, cb: (ok: boolean) => void) => void),
     userData: '',
     crashReporter: [] as unknown[],
+    /** Whether 'window-all-closed' had a listener when the page began to load. */
+    quitHandlerAtLoad: undefined as boolean | undefined,
   };
   type MenuTemplate = {
     label?: string;
@@ -84,6 +86,7 @@ const fake = vi.hoisted(() => {
     }
     async loadURL(url: string) {
       this.loadedUrl = url;
+      state.quitHandlerAtLoad = state.appEvents.has('window-all-closed');
     }
     setDocumentEdited(edited: boolean) {
       this.edited = edited;
@@ -176,7 +179,7 @@ writeFileSync(
   join(fake.state.userData, 'window-state.json'),
   JSON.stringify({ x: 2400, y: 100, width: 1800, height: 1000, maximized: true }),
 );
-await import('./main');
+const { loadPage } = await import('./main');
 await vi.waitFor(() => expect(fake.state.windows[0]?.loadedUrl).toBe('actguy://app/index.html'));
 const win = fake.state.windows[0];
 afterAll(() => rmSync(fake.state.userData, { recursive: true, force: true }));
@@ -253,6 +256,16 @@ describe('electron main', () => {
     expect(o.minHeight).toBeLessThanOrEqual(728);
     win.onceEvents.get('ready-to-show')!();
     expect(win.maximized).toBe(true);
+  });
+
+  it('quits when the window is closed while the page loads, and that closing is not a failed start', async () => {
+    expect(fake.state.quitHandlerAtLoad).toBe(true);
+    const aborted = Object.assign(new Error('ERR_ABORTED (-3) loading actguy://app/index.html'), {
+      code: 'ERR_ABORTED',
+    });
+    const loading = (destroyed: boolean) => ({ loadURL: () => Promise.reject(aborted), isDestroyed: () => destroyed });
+    await expect(loadPage(loading(true), 'actguy://app/index.html')).resolves.toBeUndefined();
+    await expect(loadPage(loading(false), 'actguy://app/index.html')).rejects.toThrow('ERR_ABORTED');
   });
 
   it('registers one IPC handler per invoke member and no other channel', () => {

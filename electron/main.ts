@@ -391,11 +391,24 @@ async function start(): Promise<void> {
   win.on('closed', () => {
     mainWindow = null;
   });
-  await win.loadURL(`${APP_ORIGIN}/index.html`);
-
+  // Before the page loads: a window closed while loading must still quit the app.
   app.on('window-all-closed', () => {
     void compress.dispose().finally(() => app.quit());
   });
+  await loadPage(win, `${APP_ORIGIN}/index.html`);
+}
+
+/**
+ * Loads the page. Closing the window while it loads aborts the load: that is the user's choice, not a failed start
+ * (no "could not start" box); any other failure is one.
+ */
+export async function loadPage(win: Pick<BrowserWindow, 'loadURL' | 'isDestroyed'>, url: string): Promise<void> {
+  try {
+    await win.loadURL(url);
+  } catch (e) {
+    if (win.isDestroyed()) return;
+    throw e;
+  }
 }
 
 // macOS Finder's "Open With" and a double-click: before or after ready, before or after the page listens.
