@@ -32,6 +32,8 @@ test('add an event at the playhead, drag it, change its SE and joint, undo and r
   expect((await markerFrames(page))[10]).toBe(30);
   const row = page.locator('[data-testid="sev-event-row"][data-index="10"]');
   await expect(row.getByTestId('sev-event-se')).toHaveValue('2');
+  // The SE's whole name on hover: the column clips it when every panel shows at 1280x800.
+  await expect(row.getByTestId('sev-event-se')).toHaveAttribute('title', 'SE_CLOTH_SWISH');
   await expect(row.getByTestId('sev-event-joint')).toHaveAttribute('data-value', '10');
   await expect(page.getByTestId('sev-dirty')).toContainText('modified');
 
@@ -43,6 +45,7 @@ test('add an event at the playhead, drag it, change its SE and joint, undo and r
 
   // its SE and joint, from the list
   await row.getByTestId('sev-event-se').selectOption('0');
+  await expect(row.getByTestId('sev-event-se')).toHaveAttribute('title', 'SE_FOOT_L');
   await pickJoint(page, row.getByTestId('sev-event-joint'), 21);
   await expect(row.getByTestId('sev-event-resolved')).toContainText('SE_FOOT_L_CONC');
 

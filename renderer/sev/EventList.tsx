@@ -118,6 +118,8 @@ export function EventList() {
                       value={ev.se}
                       data-testid="sev-event-se"
                       aria-label="Event SE"
+                      // The column is narrow when every panel shows: the whole name on hover.
+                      title={ses.find((d) => d.index === ev.se)?.name ?? `SE ${ev.se}`}
                       onChange={(e) => events.setSe(ev.index, Number(e.target.value))}
                     >
                       {ses.map((d) => (
