@@ -1,6 +1,7 @@
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname, extname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { normalizePath } from '../shared/project/paths';
+import { isNetworkPath } from '../shared/windowsNames';
 
 /**
  * Which files the renderer may make the main process touch. The renderer is
@@ -173,11 +174,6 @@ export function allowUnlessLinkedOut(
 
 /** Longest path accepted from the renderer (Linux PATH_MAX; Windows long paths are shorter in practice). */
 export const MAX_PATH_LENGTH = 4096;
-
-/** A path that starts with two separators: a UNC path (`\\host\share`), `\\?\` or `\\.\`, or `//host`. */
-export function isNetworkPath(path: string): boolean {
-  return /^[\\/]{2}/.test(path);
-}
 
 /** The folder of a lexical key (`/`-separated, from normalizePath), or the key itself at the top. */
 function dirnameOfKey(key: string): string {

@@ -32,12 +32,17 @@ export function windowsNameProblem(name: string): string | undefined {
   return undefined;
 }
 
+/** A path that starts with two separators: a UNC path (`\\host\share`), `\\?\` or `\\.\`, or `//host`. */
+export function isNetworkPath(path: string): boolean {
+  return /^[\\/]{2}/.test(path);
+}
+
 /**
  * Why a path a project names is not one Windows reads as that file, or undefined: a UNC or device-namespace
  * start, or any component that `windowsNameProblem` refuses. A drive (`C:`) at the start is allowed.
  */
 export function windowsPathProblem(path: string): string | undefined {
-  if (/^[\\/]{2}/.test(path))
+  if (isNetworkPath(path))
     return `${quoteJson(path)} starts with two separators: a network (UNC) or device path, which Windows opens by connecting to that host`;
   const body = path.replace(/^[A-Za-z]:(?=[\\/]|$)/, '');
   for (const part of body.split(/[\\/]/)) {
