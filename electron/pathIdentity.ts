@@ -87,13 +87,7 @@ export function canonicalFilePath(path: string): string {
  */
 function identityOf(path: string, caseFolders = new Map<string, boolean | null>()): Identity {
   const canon = canonicalFilePath(path);
-  let inode: string | undefined;
-  try {
-    const st = statSync(canon);
-    if (!st.isDirectory()) inode = `${st.dev}:${st.ino}`;
-  } catch {
-    /* not there yet */
-  }
+  const inode = fileInode(canon);
   let key = canon;
   // A file that does not exist yet: two spellings differing in case still collide where its folder ignores case.
   const parent = dirname(canon);
@@ -110,7 +104,7 @@ function identityOf(path: string, caseFolders = new Map<string, boolean | null>(
   return { inode, key, caseUnknown: ignoresCase === null };
 }
 
-/** `dev:ino` of an existing file (links followed) that is not a folder, as identityOf writes it; else undefined. */
+/** `dev:ino` of an existing file (links followed) that is not a folder; undefined for a folder or one not there yet. */
 function fileInode(path: string): string | undefined {
   try {
     const st = statSync(path);
