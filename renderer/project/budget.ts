@@ -81,12 +81,13 @@ export function budgetFieldText(bytes: number | null): string {
 
 /** Sets (or, with null, clears) the project's budget as one undo step; saved with the project file. */
 export function setProjectBudget(bytes: number | null): void {
+  const shown = budgetFieldText(bytes);
   const label =
     bytes === null
       ? 'Clear the memory budget'
-      : budgetFieldText(bytes) === String(bytes)
+      : shown === String(bytes)
         ? `Set the memory budget to ${bytes} bytes`
-        : `Set the memory budget to ${budgetFieldText(bytes)} (${bytes} bytes)`;
+        : `Set the memory budget to ${shown} (${bytes} bytes)`;
   editProject(label, (json) => {
     if (budgetOf(json) === bytes && (bytes !== null || json.budget === undefined)) return json;
     const { budget: _old, ...rest } = json;
