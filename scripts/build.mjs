@@ -65,6 +65,34 @@ function compressorDigest() {
 const digest = compressorDigest();
 
 /**
+ * A digest of everything that turns compressed motions into a build's outputs (shared/ and electron/build/, and the
+ * package's version): the record of a project's last build (electron/build/lastBuild.ts) holds it, so a build by
+ * other code is never taken for up to date.
+ */
+function buildDigest() {
+  const h = createHash('sha256');
+  h.update(readFileSync(join(root, 'package.json')));
+  const walk = (dir) => {
+    const abs = join(root, dir);
+    if (!existsSync(abs)) return;
+    for (const e of readdirSync(abs, { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    )) {
+      const rel = `${dir}/${e.name}`;
+      if (e.isDirectory()) walk(rel);
+      else if (e.name.endsWith('.ts') && !e.name.endsWith('.test.ts')) {
+        h.update(`${rel}\0`);
+        h.update(readFileSync(join(root, rel)));
+      }
+    }
+  };
+  walk('shared');
+  walk('electron/build');
+  return h.digest('hex').slice(0, 16);
+}
+const outputsDigest = buildDigest();
+
+/**
  * Resolves a lazy chunk's dynamic import (scripts/lazyChunks.mjs) to `require('./<file>')` beside the bundle,
  * and records which chunks the bundle used, so that each is built into that folder: `actguy compress` never
  * parses three.js, and `actguy import x.glb` loads it at the first glTF.
@@ -126,7 +154,10 @@ async function bundle(entry, outfile, extra) {
     supported: { 'dynamic-import': false },
     sourcemap: 'linked',
     logLevel: quiet ? 'error' : 'info',
-    define: { __ACTGUY_COMPRESSOR_DIGEST__: JSON.stringify(digest) },
+    define: {
+      __ACTGUY_COMPRESSOR_DIGEST__: JSON.stringify(digest),
+      __ACTGUY_BUILD_DIGEST__: JSON.stringify(outputsDigest),
+    },
     ...extra,
   });
 }

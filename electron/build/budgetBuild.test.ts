@@ -48,7 +48,7 @@ async function build(
   try {
     const r = await buildProject(file, { compressor, cacheDir });
     if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
-    return { report: r.report, mar: readFileSync(r.report.outputs.mar.path) };
+    return { report: r.report!, mar: readFileSync(r.report!.outputs.mar.path) };
   } finally {
     await compressor.close();
   }

@@ -205,7 +205,7 @@ describe('buildProject', () => {
     const dry = await buildProject(join(dir, 'p.actguy.json'), { projectText, textOverrides, dryRun: true });
     if (!dry.ok) throw new Error(dry.errors.map((e) => e.message).join('\n'));
     expect(dry.written).toEqual([]);
-    expect(dry.report.motions.map((m) => [m.name, m.events])).toEqual([
+    expect(dry.report!.motions.map((m) => [m.name, m.events])).toEqual([
       ['walk', 1],
       ['cmu_01_01', 30],
       ['walk_loose', 0],

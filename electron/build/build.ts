@@ -26,7 +26,15 @@ import { openBuildCache, type CacheStats } from './buildCache';
 import { BUILD_REPORT_KIND, buildOutputFiles, commitOutputs, otherKindProblem } from './commit';
 import { fileStamp, recordingReader, type MotionDone } from './compressMotions';
 import { compressWithinBudget } from './budgetBuild';
-import { existingVerdicts, openVerdictStore } from './verdicts';
+import { defaultStateDir, existingVerdicts, openVerdictStore, type VerdictStore } from './verdicts';
+import {
+  forget,
+  lastBuildPlace,
+  recordLastBuild,
+  upToDate,
+  type BuildSummary,
+  type LastBuildTarget,
+} from './lastBuild';
 import { compressorFor, defaultJobs, startWhenCold, type MotionCompressor } from './compressPool';
 import { readInputFile } from './files';
 import { TEXT_LIMIT } from '../fsutil';
@@ -59,10 +67,27 @@ export interface ProjectBuildOptions {
   dryRun?: boolean;
   /** The .mar's memory budget in bytes, in place of the project's `budget.marBytes` (the CLI's --budget). */
   budgetBytes?: number;
+  /**
+   * Use and keep the record of the project's last build, so that a build with nothing to do does nothing
+   * (lastBuild.ts); default true. Tests of what a rebuild does with the cache turn it off.
+   */
+  lastBuild?: boolean;
 }
 
 export type ProjectBuildOutcome =
-  | { ok: true; report: BuildReport; written: string[]; warnings: FormatError[]; notes: string[]; cache?: CacheStats }
+  | {
+      ok: true;
+      /** The build's report; absent when the outputs were up to date and nothing was built (`upToDate`). */
+      report?: BuildReport;
+      /** What is printed of the build: the report's outputs, totals and warnings (the recorded ones when up to date). */
+      summary: BuildSummary;
+      /** Every input and setting was the last build's and its outputs were untouched: nothing was done (lastBuild.ts). */
+      upToDate: boolean;
+      written: string[];
+      warnings: FormatError[];
+      notes: string[];
+      cache?: CacheStats;
+    }
   | { ok: false; errors: FormatError[]; warnings: FormatError[] };
 
 /** Validates, builds and writes a project; on any error writes nothing and returns every error. */
@@ -122,6 +147,29 @@ export async function buildProject(
   // The verdicts of a cache folder that is already there let prepareBuild skip motion files it read before.
   const remembered = cacheDir === null ? undefined : existingVerdicts(cacheDir, options.stateDir);
   const recorded = recordingReader(readFile, fileStamp, remembered);
+  // The record of this project's last build, kept in the user's state folder (lastBuild.ts, docs/cache.md).
+  const target: LastBuildTarget = {
+    project: resolve(projectFile),
+    outputs: [project.marPath, project.sarPath, project.reportPath].map((p) => resolve(p)),
+  };
+  const lastFile =
+    options.lastBuild !== false &&
+    cacheDir !== null &&
+    !project.budget &&
+    project.mshDir === undefined &&
+    !options.dryRun &&
+    options.projectText === undefined &&
+    !overrides?.size
+      ? lastBuildPlace(options.stateDir ?? defaultStateDir(), target, cacheDir)
+      : undefined;
+  /** The SHA-256 of motion k's file as `verdicts` know it from the file's stamp (lastBuild.ts). */
+  const digestOf = (verdicts: VerdictStore, prepared: PreparedBuild, k: number) => {
+    const path = prepared.motions[k].resolved.mtnPath;
+    const stamp = recorded.stampOf(path);
+    return stamp && verdicts.digestOf(path, stamp);
+  };
+  /** The verdicts the compression used (the record of the build is kept only with them). */
+  let usedVerdicts: VerdictStore | undefined;
   // The pure pool: with this thread as one of the jobs the short clips' build measured slower (docs/compression.md).
   const compressor = options.compressor ?? compressorFor(options.jobs ?? defaultJobs());
   try {
@@ -132,9 +180,17 @@ export async function buildProject(
       prep = prepareBuild(project, recorded.read, startWhenCold(compressor, remembered, recorded.known));
       if (!prep.ok) return prep;
       const { prepared } = prep;
+      if (lastFile && remembered) {
+        const summary = upToDate(lastFile, target, prepared, (k) => digestOf(remembered, prepared, k));
+        if (summary) {
+          remembered.save();
+          return { ok: true, upToDate: true, summary, written: [], warnings: prepared.warnings, notes: [] };
+        }
+      }
       cache = cacheDir === null ? undefined : openBuildCache(cacheDir, { maxBytes: options.cacheMaxBytes });
       const verdicts =
         cache && !cache.stats.unusable ? (remembered ?? openVerdictStore(cache.dir, options.stateDir)) : undefined;
+      usedVerdicts = verdicts;
       compressed = await compressWithinBudget(prepared, {
         compressor,
         cache,
@@ -159,19 +215,35 @@ export async function buildProject(
       early.madeParts(compressed.prepared),
     );
     if (!result.ok) return result;
+    const summary: BuildSummary = {
+      outputs: result.report.outputs,
+      totals: result.report.totals,
+      warnings: result.report.warnings,
+    };
     if (options.dryRun)
       return {
         ok: true,
         report: result.report,
+        summary,
+        upToDate: false,
         written: [],
         warnings: result.warnings,
         notes: [],
         cache: cache?.stats,
       };
     const note = commitOutputs(buildOutputFiles(result.outputs, project.reportPath));
+    if (lastFile) {
+      // Kept only for the three outputs and with the cache's verdicts; else any older record goes.
+      const v = usedVerdicts;
+      if (result.outputs.length === 3 && v)
+        recordLastBuild(lastFile, target, compressed.prepared, (k) => digestOf(v, compressed.prepared, k), summary);
+      else forget(lastFile);
+    }
     return {
       ok: true,
       report: result.report,
+      summary,
+      upToDate: false,
       written: result.outputs.map((o) => o.path),
       warnings: result.warnings,
       notes: note ? [note] : [],

@@ -156,6 +156,22 @@ function lockPath(first: string): string {
   return join(dirname(first), `${basename(first)}.actguy-lock`);
 }
 
+/**
+ * Whether a commit journal or lock lies beside the outputs whose first is `first` (anything at either name, even a
+ * link): a build that finds one must go through commitOutputs, which completes, refuses or waits as the rules say.
+ */
+export function commitLeftovers(first: string): boolean {
+  for (const path of [journalPath(first), lockPath(first)]) {
+    try {
+      realFs.lstatSync(path);
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return true;
+    }
+  }
+  return false;
+}
+
 /** An output problem, in the user's words and naming the user's path (never a temp file). */
 export class OutputWriteError extends Error {
   constructor(message: string) {

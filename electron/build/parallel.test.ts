@@ -224,7 +224,7 @@ describe('parallel builds', () => {
         try {
           const r = await buildProject(projectPath, { compressor, cacheDir: null });
           if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
-          expect(r.report.motions.map((m) => m.resampledFrom?.fps ?? null)).toEqual([60, null, 60]);
+          expect(r.report!.motions.map((m) => m.resampledFrom?.fps ?? null)).toEqual([60, null, 60]);
         } finally {
           await compressor.close();
         }

@@ -48,13 +48,16 @@ describe('actguy build: what it prints', () => {
   it("writes a successful build's warnings, notes and report warnings to stderr in one write, a line each, in order", async () => {
     const { err } = capture();
     const warning = new FormatError('SEV', 'an unknown SE name', { line: 3, column: 5 }, 'walk.sev');
+    const summary = {
+      totals: { motions: 2, keys: 10, events: 0 },
+      outputs: { mar: { path: 'a.mar', bytes: 1 }, sar: { path: 'a.sar', bytes: 1 }, report: 'r.json' },
+      warnings: [warning.message, 'walk: resampled from 60 fps', 'run: resampled from 15 fps'],
+    } as never;
     behaviour.outcome = {
       ok: true,
-      report: {
-        totals: { motions: 2, keys: 10, events: 0 },
-        outputs: { mar: { path: 'a.mar', bytes: 1 }, sar: { path: 'a.sar', bytes: 1 }, report: 'r.json' },
-        warnings: [warning.message, 'walk: resampled from 60 fps', 'run: resampled from 15 fps'],
-      } as never,
+      report: summary,
+      summary,
+      upToDate: false,
       written: [],
       warnings: [warning],
       notes: ['an interrupted build was completed'],

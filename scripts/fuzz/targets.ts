@@ -68,6 +68,7 @@ import { mutateBinary, mutateJson, mutateText, pick, type Rng } from './mutate';
 import { ipcFrameTarget } from './ipcFrameTarget';
 import { cacheEntryTarget } from './cacheEntryTarget';
 import { verdictsTarget } from './verdictsTarget';
+import { lastBuildTarget } from './lastBuildTarget';
 import { FBX_TARGET } from './fbxTarget';
 
 export {
@@ -666,6 +667,7 @@ export const TARGETS: FuzzTarget[] = [
   journalTarget,
   cacheEntryTarget,
   verdictsTarget,
+  lastBuildTarget,
 ];
 
 /**

@@ -61,17 +61,21 @@ export const buildCommand: CliCommand = {
     const lines = builtMessages(outcome);
     if (lines.length) console.error(lines.join('\n'));
     if (!quiet) {
-      const { report } = outcome;
-      const t = report.totals;
+      const { summary } = outcome;
+      const t = summary.totals;
       const c = outcome.cache;
+      const built =
+        `${t.motions} motion${t.motions === 1 ? '' : 's'}: ${summary.outputs.mar.path} (${summary.outputs.mar.bytes} bytes, ${t.keys} keys), ` +
+        `${summary.outputs.sar.path} (${summary.outputs.sar.bytes} bytes, ${t.events} events), report ${summary.outputs.report}`;
       console.log(
-        `built ${t.motions} motion${t.motions === 1 ? '' : 's'}: ${report.outputs.mar.path} (${report.outputs.mar.bytes} bytes, ${t.keys} keys), ` +
-          `${report.outputs.sar.path} (${report.outputs.sar.bytes} bytes, ${t.events} events), report ${report.outputs.report}` +
-          (c && !c.unusable
-            ? `; cache: ${c.hits} reused, ${c.rejected + c.damaged} rejected, ${c.misses} compressed${c.evicted ? `, ${c.evicted} old entries evicted` : ''}`
-            : ''),
+        outcome.upToDate
+          ? `up to date: ${built}; nothing was written: every input and setting is the last build's and its outputs are as it left them (docs/cache.md#up-to-date)`
+          : `built ${built}` +
+              (c && !c.unusable
+                ? `; cache: ${c.hits} reused, ${c.rejected + c.damaged} rejected, ${c.misses} compressed${c.evicted ? `, ${c.evicted} old entries evicted` : ''}`
+                : ''),
       );
-      if (report.budget) for (const line of budgetLines(report.budget)) console.log(line);
+      if (outcome.report?.budget) for (const line of budgetLines(outcome.report.budget)) console.log(line);
     }
     return 0;
   },
@@ -83,7 +87,7 @@ export function builtMessages(outcome: Extract<ProjectBuildOutcome, { ok: true }
     ...diagnosticLines([], outcome.warnings),
     ...outcome.notes.map((n) => `note: ${n}`),
     ...(outcome.cache?.unusable ? [`note: the build cache was not used: ${outcome.cache.unusable}`] : []),
-    ...outcome.report.warnings.slice(outcome.warnings.length).map((w) => `warning: ${w}`),
+    ...outcome.summary.warnings.slice(outcome.warnings.length).map((w) => `warning: ${w}`),
   ];
 }
 

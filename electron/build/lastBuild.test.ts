@@ -1,0 +1,303 @@
+/**
+ * The record of a project's last build (lastBuild.ts, docs/cache.md "Up to date"): a build with nothing to do writes
+ * nothing, and any change to what decides the outputs (a motion file, a setting, a SEV, an SE table, a warning, an
+ * output touched, a commit journal beside them, the record itself) makes the build run in full and write exactly
+ * what a build from nothing writes.
+ */
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+  appendFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readMtn } from '../../shared/mtn/read';
+import { writeMtn } from '../../shared/mtn/write';
+import { buildProject, type ProjectBuildOutcome } from './build';
+import { parseLastBuild } from './lastBuild';
+
+const ASSETS = join(__dirname, '..', '..', 'assets');
+const dirs: string[] = [];
+afterEach(() => {
+  while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
+});
+
+type Ok = Extract<ProjectBuildOutcome, { ok: true }>;
+function ok(r: ProjectBuildOutcome): Ok {
+  if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
+  return r;
+}
+
+const OUTPUTS = ['stage.mar', 'stage.sar', 'stage.report.json'];
+
+/** The sample's walk (with its SEV and the SE tables), a resampled 60 fps walk and an alias, in a fresh folder. */
+function project(settings: { speed?: number; rotationDeg?: number; aliasSpeed?: number } = {}) {
+  const root = mkdtempSync(join(tmpdir(), 'actguy-last-'));
+  dirs.push(root);
+  const dir = join(root, 'project');
+  mkdirSync(dir);
+  for (const f of ['walk.mtn', 'walk.sev', 'walk_60fps.mtn', 'default.sls', 'se_define.h'])
+    copyFileSync(join(ASSETS, f), join(dir, f));
+  const path = join(dir, 'p.actguy.json');
+  const write = (s: { speed?: number; rotationDeg?: number; aliasSpeed?: number }) =>
+    writeFileSync(
+      path,
+      JSON.stringify({
+        version: 1,
+        fps: 30,
+        motions: [
+          { name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev', tolerances: { rotationDeg: s.rotationDeg ?? 0.5 } },
+          { name: 'walk_60', mtn: 'walk_60fps.mtn', resample: true, speed: s.speed ?? 2 },
+        ],
+        aliases: [{ name: 'walk_slow', target: 'walk', speed: s.aliasSpeed ?? 0.5 }],
+        seTables: { sls: 'default.sls', seDefine: 'se_define.h' },
+        outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar', report: 'out/stage.report.json' },
+      }),
+    );
+  write(settings);
+  const cache = join(root, 'cache');
+  const state = join(root, 'state');
+  const out = (f: string) => join(dir, 'out', f);
+  return {
+    root,
+    dir,
+    path,
+    state,
+    out,
+    setProject: write,
+    build: async (o: { stateDir?: string; outDir?: string; cacheDir?: string | null } = {}) =>
+      ok(await buildProject(path, { jobs: 1, cacheDir: cache, stateDir: state, ...o })),
+    outputs: () => OUTPUTS.map((f) => readFileSync(out(f))),
+    stamps: () =>
+      OUTPUTS.map((f) => {
+        const s = statSync(out(f), { bigint: true });
+        return [s.ino, s.mtimeNs, s.ctimeNs];
+      }),
+    records: () => {
+      try {
+        return readdirSync(join(state, 'last-builds')).map((f) => join(state, 'last-builds', f));
+      } catch {
+        return [];
+      }
+    },
+  };
+}
+
+/** What a build from nothing (no cache, no record) writes for the project as it is now, in another folder. */
+async function reference(p: ReturnType<typeof project>): Promise<Buffer[]> {
+  const outDir = join(p.root, `reference-${Math.random().toString(36).slice(2)}`);
+  ok(await buildProject(p.path, { jobs: 1, cacheDir: null, outDir }));
+  const bytes = OUTPUTS.map((f) => readFileSync(join(outDir, f)));
+  rmSync(outDir, { recursive: true, force: true });
+  return bytes;
+}
+
+/** The report with the outputs' folder taken out (a reference build writes elsewhere). */
+function comparable(files: Buffer[]): unknown[] {
+  return files.map((b, k) => {
+    if (k < 2) return b;
+    const r = JSON.parse(b.toString('utf8'));
+    delete r.outputs;
+    return r;
+  });
+}
+
+describe('the record of the last build', () => {
+  it('an unchanged rebuild is up to date: it writes nothing, leaves the outputs as they were and says what they hold', async () => {
+    const p = project();
+    const first = await p.build();
+    expect(first.upToDate).toBe(false);
+    expect(p.records()).toHaveLength(1);
+    const stamps = p.stamps();
+    const bytes = p.outputs();
+    const second = await p.build();
+    expect(second.upToDate).toBe(true);
+    expect(second.written).toEqual([]);
+    expect(second.report).toBeUndefined();
+    expect(second.summary).toEqual(first.summary);
+    expect(p.stamps()).toEqual(stamps);
+    expect(p.outputs()).toEqual(bytes);
+  }, 60_000);
+
+  // Each change below must make the next build run in full and write what a build from nothing writes, and the
+  // build after it is up to date again.
+  const changes: [string, (p: ReturnType<typeof project>) => void][] = [
+    [
+      'a motion file with other content (same size)',
+      (p) => {
+        const m = readMtn(new Uint8Array(readFileSync(join(p.dir, 'walk.mtn'))));
+        m.translation[0] += 0.5;
+        writeFileSync(join(p.dir, 'walk.mtn'), writeMtn(m));
+      },
+    ],
+    ['a compression setting in the project', (p) => p.setProject({ rotationDeg: 1 })],
+    ['a playback speed (only the report changes)', (p) => p.setProject({ speed: 1.5 })],
+    ["an alias's playback speed (only the report's alias line changes)", (p) => p.setProject({ aliasSpeed: 0.25 })],
+    [
+      'a SEV event moved (only the .sar changes)',
+      (p) => {
+        const f = join(p.dir, 'walk.sev');
+        writeFileSync(f, readFileSync(f, 'utf8').replace('event 5 0 17', 'event 6 0 17'));
+      },
+    ],
+    [
+      'an SE code in se_define.h (only the .sar changes)',
+      (p) => {
+        const f = join(p.dir, 'se_define.h');
+        const text = readFileSync(f, 'utf8');
+        const changed = text.replace(/(#define\s+SE_FOOT_L_CONC\s+)0x0200u/, '$10x0300u');
+        expect(changed).not.toBe(text);
+        writeFileSync(f, changed);
+      },
+    ],
+    [
+      'a line of the SE table the build skips (only the warnings change)',
+      (p) => {
+        // A name listed again with its own code: the table is the same, the build warns about the line.
+        const f = join(p.dir, 'default.sls');
+        const line = readFileSync(f, 'utf8')
+          .split('\n')
+          .find((l) => /^[A-Z]/.test(l))!;
+        appendFileSync(f, `\n${line}\n`);
+      },
+    ],
+    [
+      'an output touched (same times set again)',
+      (p) => utimesSync(p.out('stage.sar'), statSync(p.out('stage.sar')).atime, statSync(p.out('stage.sar')).mtime),
+    ],
+    [
+      'an output replaced by other bytes of the same size',
+      (p) => {
+        const b = readFileSync(p.out('stage.mar'));
+        b[b.length - 1] ^= 0xff;
+        writeFileSync(p.out('stage.mar'), b);
+      },
+    ],
+    ['an output removed', (p) => unlinkSync(p.out('stage.report.json'))],
+    [
+      'the record says another plan',
+      (p) => {
+        const [file] = p.records();
+        const doc = JSON.parse(readFileSync(file, 'utf8'));
+        doc.plan = doc.plan.replace(/^./, (c: string) => (c === '0' ? '1' : '0'));
+        writeFileSync(file, JSON.stringify(doc));
+      },
+    ],
+    [
+      'the record was made by other code',
+      (p) => {
+        const [file] = p.records();
+        const doc = JSON.parse(readFileSync(file, 'utf8'));
+        doc.code = `${doc.code}-other`;
+        writeFileSync(file, JSON.stringify(doc));
+      },
+    ],
+    [
+      'the local verdicts know a motion file, by its stamp, as other content',
+      (p) => {
+        const dir = join(p.state, 'cache-verdicts');
+        const file = join(dir, readdirSync(dir)[0]);
+        const doc = JSON.parse(readFileSync(file, 'utf8'));
+        const row =
+          doc.files[join(p.dir, 'walk.mtn')] ?? doc.files[Object.keys(doc.files).find((k) => k.endsWith('walk.mtn'))!];
+        row[5] = row[5].replace(/^./, (c: string) => (c === '0' ? '1' : '0'));
+        writeFileSync(file, JSON.stringify(doc));
+      },
+    ],
+    ['the record cut short', (p) => writeFileSync(p.records()[0], readFileSync(p.records()[0]).subarray(0, 100))],
+  ];
+  for (const [what, change] of changes)
+    it(`${what}: the next build runs in full and writes what a build from nothing writes`, async () => {
+      const p = project();
+      await p.build();
+      expect((await p.build()).upToDate).toBe(true);
+      change(p);
+      const again = await p.build();
+      expect(again.upToDate).toBe(false);
+      expect(again.written).toHaveLength(3);
+      expect(comparable(p.outputs())).toEqual(comparable(await reference(p)));
+      expect((await p.build()).upToDate).toBe(true);
+    }, 60_000);
+
+  it('a commit journal planted beside the outputs is never skipped over: the build goes to the commit, which refuses it', async () => {
+    const p = project();
+    await p.build();
+    const bytes = p.outputs();
+    const journal = `${p.out('stage.mar')}.actguy-commit`;
+    writeFileSync(
+      journal,
+      JSON.stringify({
+        tool: 'actguy commit',
+        version: 1,
+        state: 'back',
+        outputs: [p.out('stage.mar')],
+        entries: [{ path: p.path, temp: null, backup: null }],
+      }),
+    );
+    await expect(buildProject(p.path, { jobs: 1, cacheDir: join(p.root, 'cache'), stateDir: p.state })).rejects.toThrow(
+      `refused the commit journal ${journal}`,
+    );
+    expect(p.outputs()).toEqual(bytes);
+  }, 60_000);
+
+  it('keeps no record in a state folder inside the project folder or the cache folder', async () => {
+    for (const inside of ['project', 'cache'] as const) {
+      const p = project();
+      const stateDir = join(inside === 'project' ? p.dir : join(p.root, 'cache'), 'state');
+      await p.build({ stateDir });
+      const second = await p.build({ stateDir });
+      expect(second.upToDate).toBe(false);
+      expect(second.cache).toMatchObject({ hits: 2 });
+    }
+  }, 60_000);
+
+  it('a build into another folder (-o) or without the cache is not taken for the recorded one', async () => {
+    const p = project();
+    await p.build();
+    const outDir = join(p.root, 'elsewhere');
+    const elsewhere = await p.build({ outDir });
+    expect(elsewhere.upToDate).toBe(false);
+    expect(readFileSync(join(outDir, 'stage.mar'))).toEqual(readFileSync(p.out('stage.mar')));
+    expect((await p.build({ cacheDir: null })).upToDate).toBe(false);
+    // The build without the cache replaced the outputs: the record no longer holds for them.
+    expect((await p.build()).upToDate).toBe(false);
+    expect((await p.build()).upToDate).toBe(true);
+  }, 60_000);
+
+  it('reads a record of any other shape as none, and never throws on one', async () => {
+    const p = project();
+    await p.build();
+    const text = readFileSync(p.records()[0], 'utf8');
+    expect(parseLastBuild(text)).toBeDefined();
+    const doc = JSON.parse(text);
+    const variants: unknown[] = [
+      { ...doc, tool: 'actguy cache verdicts' },
+      { ...doc, version: 2 },
+      { ...doc, inputs: [...doc.inputs, doc.inputs[0]].map((k: string, i: number) => (i === 0 ? k.toUpperCase() : k)) },
+      { ...doc, inputs: doc.inputs.map(() => 7) },
+      { ...doc, outputs: doc.outputs.slice(0, 2) },
+      { ...doc, outputs: doc.outputs.map((o: unknown[]) => [o[0], -1, ...o.slice(2)]) },
+      { ...doc, outputs: doc.outputs.map((o: unknown[]) => [o[0], o[1], 12, ...o.slice(3)]) },
+      { ...doc, summary: { ...doc.summary, totals: { ...doc.summary.totals, keys: 1.5 } } },
+      { ...doc, summary: { ...doc.summary, warnings: [3] } },
+      { ...doc, summary: null },
+      [],
+      null,
+    ];
+    for (const v of variants) expect(parseLastBuild(JSON.stringify(v))).toBeUndefined();
+    // Every byte flipped in turn: parsed or not, never a throw.
+    for (let i = 0; i < text.length; i += 7) {
+      const bad = `${text.slice(0, i)}${String.fromCharCode(text.charCodeAt(i) ^ 0x21)}${text.slice(i + 1)}`;
+      expect(() => parseLastBuild(bad)).not.toThrow();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,281 @@
+/**
+ * The record of a project's last build (docs/cache.md, "Up to date"): a build whose every input and setting is
+ * what the last successful build of the same project and outputs had, and whose outputs are still the very files
+ * that build wrote, has nothing to do, as `make` knows from timestamps. It then writes nothing (no cache lookups,
+ * no assembly, no commit) and says so.
+ *
+ * What decides a build's outputs: the content of every motion file (its SHA-256, as the local verdicts know it from
+ * the file's stamp, verdicts.ts), the project as resolved (every setting, path, name and speed), the .sar's bytes (the
+ * SEV files and SE tables as far as they matter), the warnings the build found while reading its inputs, and the code
+ * (the compressor's and the assembly's; a motion's cache key is made of nothing else). The record holds the motion
+ * files' digests, one digest of the rest (`plan`), and the stamp (size, times, inode, device) of each output as
+ * committed.
+ *
+ * Like the local verdicts it lives in the user's own state folder, never in the project's or the cache's folder,
+ * one file per project and set of outputs (`<state>/last-builds/<id>.json`), and it is read as untrusted input all
+ * the same: anything not of the exact shape is ignored, and the build then runs in full. It can only ever make a
+ * build do less when it matches the build exactly; it never names a file to touch.
+ */
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { BuildReport, PreparedBuild } from '../../shared/project/plan';
+import { writeSar } from '../../shared/sar/write';
+import { FormatError } from '../../shared/errors';
+import { writeFileAtomic } from '../fsutil';
+import { canonicalPath, isInside } from '../pathPolicy';
+import { canonicalJson, COMPRESSOR_IDENTITY, makeFolderNoFollow } from './buildCache';
+import { commitLeftovers } from './commit';
+import { sameStamp, stampOf, type FileStamp } from './fileStamp';
+
+declare const __ACTGUY_BUILD_DIGEST__: string | undefined;
+/**
+ * The code that turns compressed motions into outputs (shared/ and electron/build/, digested by scripts/build.mjs):
+ * a build by another version of ActGuy is never taken for up to date.
+ */
+const BUILD_IDENTITY = `${COMPRESSOR_IDENTITY}:${typeof __ACTGUY_BUILD_DIGEST__ === 'string' ? __ACTGUY_BUILD_DIGEST__ : 'unbundled'}`;
+
+const TOOL = 'actguy last build';
+const VERSION = 1;
+/** A record larger than this is not read (a 65,535-motion project's record is about 6 MB). */
+const MAX_FILE_BYTES = 32 * 1024 * 1024;
+const HEX64 = /^[0-9a-f]{64}$/;
+
+/** What the CLI prints of a build: the report without its per-motion entries. */
+export type BuildSummary = Pick<BuildReport, 'outputs' | 'totals' | 'warnings'>;
+
+/** The paths a record is about: the project file and its three outputs, absolute. */
+export interface LastBuildTarget {
+  project: string;
+  outputs: readonly string[];
+}
+
+interface LastBuildRecord {
+  code: string;
+  plan: string;
+  /** The SHA-256 of each motion's file, in archive order. */
+  inputs: string[];
+  outputs: { path: string; stamp: FileStamp }[];
+  summary: BuildSummary;
+}
+
+/** Where the record of `target` lives in `stateDir` (undefined: no record kept, see lastBuildPlace). */
+function recordFile(stateDir: string, target: LastBuildTarget): string {
+  const id = createHash('sha256')
+    .update([target.project, ...target.outputs].join('\0'))
+    .digest('hex')
+    .slice(0, 32);
+  return join(resolve(stateDir), 'last-builds', `${id}.json`);
+}
+
+/**
+ * Whether a record may be kept for `target` in `stateDir` at all: not when the state folder lies inside the project's
+ * folder or the cache folder (a folder people share must not be able to say a build is up to date).
+ */
+export function lastBuildPlace(stateDir: string, target: LastBuildTarget, cacheDir: string): string | undefined {
+  const state = resolve(stateDir);
+  let realState: string;
+  try {
+    realState = canonicalPath(state);
+  } catch {
+    realState = state;
+  }
+  for (const folder of [dirname(target.project), resolve(cacheDir)]) {
+    let real: string;
+    try {
+      real = canonicalPath(folder);
+    } catch {
+      real = folder;
+    }
+    if (isInside(folder, state) || isInside(real, state) || isInside(real, realState)) return undefined;
+  }
+  return recordFile(stateDir, target);
+}
+
+/** The digest of everything but the compressed results that decides the outputs (see the file comment). */
+export function planDigest(prepared: PreparedBuild): string | undefined {
+  const h = createHash('sha256');
+  h.update(BUILD_IDENTITY);
+  h.update('\0');
+  h.update(canonicalJson(prepared.project));
+  h.update('\0');
+  try {
+    h.update(
+      writeSar(prepared.sarEntries, [
+        ...prepared.motions.map((p) => p.resolved.hash),
+        ...prepared.aliases.map((a) => a.resolved.hash),
+      ]),
+    );
+  } catch (e) {
+    if (e instanceof FormatError) return undefined; // the build itself reports it
+    throw e;
+  }
+  h.update('\0');
+  h.update(JSON.stringify(prepared.warnings.map((w) => w.message)));
+  return h.digest('hex');
+}
+
+/** The stamp of an output as it is now, when it is a plain file (lstat: a link is not an output this tool wrote). */
+function outputStamp(path: string): FileStamp | undefined {
+  try {
+    const st = fs.lstatSync(path, { bigint: true });
+    return st.isFile() ? stampOf(st) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The record in `file`, when it is one of exactly the expected shape, else undefined. */
+export function readLastBuild(file: string): LastBuildRecord | undefined {
+  let text: string;
+  try {
+    const st = fs.lstatSync(file);
+    if (!st.isFile() || st.size > MAX_FILE_BYTES) return undefined;
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  return parseLastBuild(text);
+}
+
+/** Parses a record's text, or undefined for anything not of the exact shape (exported for the tests and the fuzzer). */
+export function parseLastBuild(text: string): LastBuildRecord | undefined {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(doc) || doc.tool !== TOOL || doc.version !== VERSION) return undefined;
+  const { code, plan, inputs, outputs, summary } = doc;
+  if (typeof code !== 'string' || typeof plan !== 'string' || !HEX64.test(plan)) return undefined;
+  if (!Array.isArray(inputs) || !inputs.every((k) => typeof k === 'string' && HEX64.test(k))) return undefined;
+  if (!Array.isArray(outputs) || outputs.length !== 3) return undefined;
+  const stamps: LastBuildRecord['outputs'] = [];
+  for (const o of outputs) {
+    if (!Array.isArray(o) || o.length !== 6 || typeof o[0] !== 'string') return undefined;
+    const [path, size, mtimeNs, ctimeNs, ino, dev] = o as unknown[];
+    if (!(Number.isSafeInteger(size) && (size as number) >= 0)) return undefined;
+    if (![mtimeNs, ctimeNs, ino, dev].every(isDigits)) return undefined;
+    stamps.push({
+      path: path as string,
+      stamp: {
+        size: size as number,
+        mtimeNs: mtimeNs as string,
+        ctimeNs: ctimeNs as string,
+        ino: ino as string,
+        dev: dev as string,
+      },
+    });
+  }
+  const s = parseSummary(summary);
+  if (!s) return undefined;
+  return { code, plan, inputs: inputs as string[], outputs: stamps, summary: s };
+}
+
+function parseSummary(v: unknown): BuildSummary | undefined {
+  if (!isObject(v) || !isObject(v.outputs) || !isObject(v.totals) || !Array.isArray(v.warnings)) return undefined;
+  const { mar, sar, report } = v.outputs;
+  const file = (f: unknown) =>
+    isObject(f) && typeof f.path === 'string' && Number.isSafeInteger(f.bytes) && (f.bytes as number) >= 0;
+  if (!file(mar) || !file(sar) || typeof report !== 'string') return undefined;
+  const t = v.totals;
+  const names = ['motions', 'aliases', 'keys', 'mtnBytes', 'mt3Bytes', 'events'] as const;
+  if (!names.every((n) => Number.isSafeInteger(t[n]) && (t[n] as number) >= 0)) return undefined;
+  if (!v.warnings.every((w) => typeof w === 'string')) return undefined;
+  const f = (x: unknown) => ({ path: (x as { path: string }).path, bytes: (x as { bytes: number }).bytes });
+  return {
+    outputs: { mar: f(mar), sar: f(sar), report },
+    totals: {
+      motions: t.motions as number,
+      aliases: t.aliases as number,
+      keys: t.keys as number,
+      mtnBytes: t.mtnBytes as number,
+      mt3Bytes: t.mt3Bytes as number,
+      events: t.events as number,
+    },
+    warnings: v.warnings as string[],
+  };
+}
+
+/**
+ * Whether the build of `prepared` is the last one recorded in `file`: the same code, the same motion files
+ * (`digestOf(k)`: the SHA-256 of motion k's file as the local verdicts know it from its stamp, undefined when they do
+ * not), the same plan, and the outputs still the files it committed, with no commit journal or lock beside them.
+ * Returns the recorded summary when it is, else undefined.
+ */
+export function upToDate(
+  file: string,
+  target: LastBuildTarget,
+  prepared: PreparedBuild,
+  digestOf: (k: number) => string | undefined,
+): BuildSummary | undefined {
+  const record = readLastBuild(file);
+  if (!record || record.code !== BUILD_IDENTITY || record.inputs.length !== prepared.motions.length) return undefined;
+  for (let k = 0; k < prepared.motions.length; k++) {
+    const digest = digestOf(k);
+    if (digest === undefined || digest !== record.inputs[k]) return undefined;
+  }
+  if (record.outputs.some((o, k) => o.path !== target.outputs[k])) return undefined;
+  if (commitLeftovers(target.outputs[0])) return undefined;
+  for (const o of record.outputs) {
+    const now = outputStamp(o.path);
+    if (!now || !sameStamp(now, o.stamp)) return undefined;
+  }
+  if (planDigest(prepared) !== record.plan) return undefined;
+  return record.summary;
+}
+
+/**
+ * Records a build that has just committed its outputs (`digestOf` as for upToDate, after the build). Written
+ * atomically and not flushed, as the verdicts are: a record a power cut leaves short does not parse, and the next
+ * build runs in full. Any failure here only costs the next build its shortcut.
+ */
+export function recordLastBuild(
+  file: string,
+  target: LastBuildTarget,
+  prepared: PreparedBuild,
+  digestOf: (k: number) => string | undefined,
+  summary: BuildSummary,
+): void {
+  try {
+    const inputs = prepared.motions.map((_, k) => digestOf(k));
+    if (inputs.some((d) => d === undefined)) return forget(file);
+    const plan = planDigest(prepared);
+    if (!plan) return forget(file);
+    const outputs: unknown[] = [];
+    for (const path of target.outputs) {
+      const s = outputStamp(path);
+      if (!s) return forget(file);
+      outputs.push([path, s.size, s.mtimeNs, s.ctimeNs, s.ino, s.dev]);
+    }
+    const doc = {
+      tool: TOOL,
+      version: VERSION,
+      project: target.project,
+      code: BUILD_IDENTITY,
+      plan,
+      inputs,
+      outputs,
+      summary: { outputs: summary.outputs, totals: summary.totals, warnings: summary.warnings },
+    };
+    if (makeFolderNoFollow(dirname(file))) return;
+    writeFileAtomic(file, JSON.stringify(doc), { durable: false });
+  } catch {
+    forget(file);
+  }
+}
+
+/** Removes the record of a build that could not be recorded (so an older one is never taken for it). */
+export function forget(file: string): void {
+  try {
+    if (fs.lstatSync(file).isFile()) fs.unlinkSync(file);
+  } catch {
+    /* none there */
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+const isDigits = (v: unknown): v is string => typeof v === 'string' && /^[0-9]{1,30}$/.test(v);
