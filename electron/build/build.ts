@@ -8,9 +8,11 @@ import { FormatError } from '../../shared/errors';
 import { normalizePath } from '../../shared/project/paths';
 import {
   assembleBuild,
+  motionReportEntry,
   motionReportPart,
   prepareBuild,
   type BuildReport,
+  type BuildReportMotion,
   type CompressedMotion,
   type MotionReportPart,
   type PreparedBuild,
@@ -28,8 +30,10 @@ import { fileStamp, recordingReader, type MotionDone } from './compressMotions';
 import { compressWithinBudget } from './budgetBuild';
 import { defaultStateDir, existingVerdicts, openVerdictStore, type VerdictStore } from './verdicts';
 import {
+  carryFromLastBuild,
   forget,
   lastBuildPlace,
+  type Carried,
   recordLastBuild,
   upToDate,
   type BuildSummary,
@@ -87,6 +91,8 @@ export type ProjectBuildOutcome =
       warnings: FormatError[];
       notes: string[];
       cache?: CacheStats;
+      /** Motions taken from the last build's outputs as they were (lastBuild.ts): neither looked up nor compressed. */
+      carried: number;
     }
   | { ok: false; errors: FormatError[]; warnings: FormatError[] };
 
@@ -176,6 +182,8 @@ export async function buildProject(
     let compressed;
     let prep;
     let cache;
+    /** What this build takes from the last one's outputs (lastBuild.ts). */
+    let carry: Carried | undefined;
     try {
       prep = prepareBuild(project, recorded.read, startWhenCold(compressor, remembered, recorded.known));
       if (!prep.ok) return prep;
@@ -184,8 +192,9 @@ export async function buildProject(
         const summary = upToDate(lastFile, target, prepared, (k) => digestOf(remembered, prepared, k));
         if (summary) {
           remembered.save();
-          return { ok: true, upToDate: true, summary, written: [], warnings: prepared.warnings, notes: [] };
+          return { ok: true, upToDate: true, summary, written: [], warnings: prepared.warnings, notes: [], carried: 0 };
         }
+        carry = carryFromLastBuild(lastFile, target, prepared, (k) => digestOf(remembered, prepared, k));
       }
       cache = cacheDir === null ? undefined : openBuildCache(cacheDir, { maxBytes: options.cacheMaxBytes });
       const verdicts =
@@ -196,29 +205,43 @@ export async function buildProject(
         cache,
         verdicts,
         onMotion: (m) => {
-          finished.push(m);
+          // A carried motion's report entry is the last build's: none is made for it while waiting.
+          if (!carry?.results.has(m.index)) finished.push(m);
           options.onProgress?.(m);
         },
         // A budget build compresses each motion at several settings: its report parts wait for the chosen ones.
         whileWaiting: project.budget ? undefined : () => early.make(prepared, finished),
         inputBytes: recorded.bytesOf,
         inputStamp: recorded.stampOf,
+        carried: carry?.results,
       });
     } finally {
       if (!options.compressor) closing = compressor.close();
     }
     if (!compressed.ok) return { ok: false, errors: compressed.errors, warnings: prep.prepared.warnings };
+    const made = early.madeParts(compressed.prepared);
+    const carried = carry;
     const result = assembleBuild(
       compressed.prepared,
       compressed.results,
       compressed.budget,
-      early.madeParts(compressed.prepared),
+      // A build that keeps its record puts the report together from each motion's entry, so that the record can say
+      // where each lies (the next build carries them); else only when most entries were made while waiting.
+      carried || lastFile
+        ? (k, r) => {
+            const fragment = carried?.fragments.get(k);
+            return fragment && carried?.results.get(k) === r
+              ? { entry: motionReportEntry(compressed.prepared, k, r), fragment }
+              : made?.(k, r);
+          }
+        : made,
     );
     if (!result.ok) return result;
     const summary: BuildSummary = {
       outputs: result.report.outputs,
       totals: result.report.totals,
       warnings: result.report.warnings,
+      ...(result.report.budget ? { budget: result.report.budget } : {}),
     };
     if (options.dryRun)
       return {
@@ -230,16 +253,20 @@ export async function buildProject(
         warnings: result.warnings,
         notes: [],
         cache: cache?.stats,
+        carried: 0,
       };
     const note = commitOutputs(buildOutputFiles(result.outputs, project.reportPath));
     if (lastFile) {
       // Kept only for the three outputs and with the cache's verdicts; else any older record goes.
       const v = usedVerdicts;
       if (result.outputs.length === 3 && v)
-        recordLastBuild(lastFile, target, compressed.prepared, (k) => digestOf(v, compressed.prepared, k), summary);
+        recordLastBuild(lastFile, target, compressed.prepared, (k) => digestOf(v, compressed.prepared, k), summary, {
+          results: compressed.results,
+          fragments: result.reportFragments,
+        });
       else forget(lastFile);
     }
-    return {
+    const outcome: ProjectBuildOutcome = {
       ok: true,
       report: result.report,
       summary,
@@ -248,7 +275,26 @@ export async function buildProject(
       warnings: result.warnings,
       notes: note ? [note] : [],
       cache: cache?.stats,
+      carried: carried?.results.size ?? 0,
     };
+    if (carried?.results.size) {
+      // The report's entries of carried motions were made from their figures alone (for its totals and warnings);
+      // the exact ones are those the report file holds, read from it only if someone asks for the report.
+      const { report } = result;
+      let exact: BuildReport | undefined;
+      Object.defineProperty(outcome, 'report', {
+        enumerable: true,
+        get: () =>
+          (exact ??= {
+            ...report,
+            motions: report.motions.map((m, k) => {
+              const fragment = carried.fragments.get(k);
+              return fragment ? (JSON.parse(new TextDecoder().decode(fragment)) as BuildReportMotion) : m;
+            }),
+          }),
+      });
+    }
+    return outcome;
   } finally {
     await closing;
   }

@@ -58,6 +58,11 @@ export interface CompressMotionsOptions {
   inputBytes: (path: string) => Uint8Array | undefined;
   /** The stamp (size, times, inode) of a file as it was read, when it held still while read (recordingReader). */
   inputStamp?: (path: string) => FileStamp | undefined;
+  /**
+   * Motions whose results are already known, by archive index (taken from the last build's outputs, lastBuild.ts):
+   * reported as finished (from the cache) and neither looked up nor compressed.
+   */
+  carried?: ReadonlyMap<number, CompressedMotion>;
 }
 
 /**
@@ -257,6 +262,11 @@ export async function compressMotions(
   // after one file changed, reading and parsing the other entries).
   const known: { index: number; input: MotionInput; key: string }[] = [];
   for (const { index } of order) {
+    const carried = options.carried?.get(index);
+    if (carried) {
+      finish(index, prepared.motions[index].resolved.name, carried, true);
+      continue;
+    }
     const input = inputOf(index);
     const key = keyOf(index, input);
     if (key === null) continue;

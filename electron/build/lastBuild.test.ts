@@ -39,8 +39,15 @@ function ok(r: ProjectBuildOutcome): Ok {
 
 const OUTPUTS = ['stage.mar', 'stage.sar', 'stage.report.json'];
 
+interface Settings {
+  fps?: number;
+  speed?: number;
+  rotationDeg?: number;
+  aliasSpeed?: number;
+}
+
 /** The sample's walk (with its SEV and the SE tables), a resampled 60 fps walk and an alias, in a fresh folder. */
-function project(settings: { speed?: number; rotationDeg?: number; aliasSpeed?: number } = {}) {
+function project(settings: Settings = {}) {
   const root = mkdtempSync(join(tmpdir(), 'actguy-last-'));
   dirs.push(root);
   const dir = join(root, 'project');
@@ -48,14 +55,20 @@ function project(settings: { speed?: number; rotationDeg?: number; aliasSpeed?: 
   for (const f of ['walk.mtn', 'walk.sev', 'walk_60fps.mtn', 'default.sls', 'se_define.h'])
     copyFileSync(join(ASSETS, f), join(dir, f));
   const path = join(dir, 'p.actguy.json');
-  const write = (s: { speed?: number; rotationDeg?: number; aliasSpeed?: number }) =>
+  const write = (s: Settings) =>
     writeFileSync(
       path,
       JSON.stringify({
         version: 1,
-        fps: 30,
+        fps: s.fps ?? 30,
         motions: [
-          { name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev', tolerances: { rotationDeg: s.rotationDeg ?? 0.5 } },
+          {
+            name: 'walk',
+            mtn: 'walk.mtn',
+            sev: 'walk.sev',
+            resample: true,
+            tolerances: { rotationDeg: s.rotationDeg ?? 0.5 },
+          },
           { name: 'walk_60', mtn: 'walk_60fps.mtn', resample: true, speed: s.speed ?? 2 },
         ],
         aliases: [{ name: 'walk_slow', target: 'walk', speed: s.aliasSpeed ?? 0.5 }],
@@ -130,7 +143,9 @@ describe('the record of the last build', () => {
 
   // Each change below must make the next build run in full and write what a build from nothing writes, and the
   // build after it is up to date again.
-  const changes: [string, (p: ReturnType<typeof project>) => void][] = [
+  // The last number: how many of the two motions the next build carries from the last build's outputs (their own
+  // part of the outputs decided as before), the rest being looked up in the cache or compressed.
+  const changes: [string, (p: ReturnType<typeof project>) => void, number][] = [
     [
       'a motion file with other content (same size)',
       (p) => {
@@ -138,16 +153,29 @@ describe('the record of the last build', () => {
         m.translation[0] += 0.5;
         writeFileSync(join(p.dir, 'walk.mtn'), writeMtn(m));
       },
+      1,
     ],
-    ['a compression setting in the project', (p) => p.setProject({ rotationDeg: 1 })],
-    ['a playback speed (only the report changes)', (p) => p.setProject({ speed: 1.5 })],
-    ["an alias's playback speed (only the report's alias line changes)", (p) => p.setProject({ aliasSpeed: 0.25 })],
+    ['a compression setting in the project', (p) => p.setProject({ rotationDeg: 1 }), 1],
+    ['a playback speed (only the report changes)', (p) => p.setProject({ speed: 1.5 }), 1],
+    ["the project's rate (both motions resampled to it)", (p) => p.setProject({ fps: 60 }), 0],
+    [
+      'a SEV event added (the entry counts one more)',
+      (p) => appendFileSync(join(p.dir, 'walk.sev'), '\nevent 40 2 -\n'),
+      1,
+    ],
+    [
+      'a SE slot added to a SEV (the entry counts one more)',
+      (p) => appendFileSync(join(p.dir, 'walk.sev'), '\nse 3 SE_CLOTH_SWISH\n'),
+      1,
+    ],
+    ["an alias's playback speed (only the report's alias line changes)", (p) => p.setProject({ aliasSpeed: 0.25 }), 2],
     [
       'a SEV event moved (only the .sar changes)',
       (p) => {
         const f = join(p.dir, 'walk.sev');
         writeFileSync(f, readFileSync(f, 'utf8').replace('event 5 0 17', 'event 6 0 17'));
       },
+      2,
     ],
     [
       'an SE code in se_define.h (only the .sar changes)',
@@ -158,6 +186,7 @@ describe('the record of the last build', () => {
         expect(changed).not.toBe(text);
         writeFileSync(f, changed);
       },
+      2,
     ],
     [
       'a line of the SE table the build skips (only the warnings change)',
@@ -169,10 +198,12 @@ describe('the record of the last build', () => {
           .find((l) => /^[A-Z]/.test(l))!;
         appendFileSync(f, `\n${line}\n`);
       },
+      2,
     ],
     [
-      'an output touched (same times set again)',
+      'the .sar touched (same times set again; the .mar and the report still carry)',
       (p) => utimesSync(p.out('stage.sar'), statSync(p.out('stage.sar')).atime, statSync(p.out('stage.sar')).mtime),
+      2,
     ],
     [
       'an output replaced by other bytes of the same size',
@@ -181,8 +212,9 @@ describe('the record of the last build', () => {
         b[b.length - 1] ^= 0xff;
         writeFileSync(p.out('stage.mar'), b);
       },
+      0,
     ],
-    ['an output removed', (p) => unlinkSync(p.out('stage.report.json'))],
+    ['an output removed', (p) => unlinkSync(p.out('stage.report.json')), 0],
     [
       'the record says another plan',
       (p) => {
@@ -191,6 +223,7 @@ describe('the record of the last build', () => {
         doc.plan = doc.plan.replace(/^./, (c: string) => (c === '0' ? '1' : '0'));
         writeFileSync(file, JSON.stringify(doc));
       },
+      2,
     ],
     [
       'the record was made by other code',
@@ -200,6 +233,7 @@ describe('the record of the last build', () => {
         doc.code = `${doc.code}-other`;
         writeFileSync(file, JSON.stringify(doc));
       },
+      0,
     ],
     [
       'the local verdicts know a motion file, by its stamp, as other content',
@@ -212,20 +246,51 @@ describe('the record of the last build', () => {
         row[5] = row[5].replace(/^./, (c: string) => (c === '0' ? '1' : '0'));
         writeFileSync(file, JSON.stringify(doc));
       },
+      1,
     ],
-    ['the record cut short', (p) => writeFileSync(p.records()[0], readFileSync(p.records()[0]).subarray(0, 100))],
+    ['the record cut short', (p) => writeFileSync(p.records()[0], readFileSync(p.records()[0]).subarray(0, 100)), 0],
   ];
-  for (const [what, change] of changes)
-    it(`${what}: the next build runs in full and writes what a build from nothing writes`, async () => {
+  for (const [what, change, carried] of changes)
+    it(`${what}: the next build runs in full (carrying ${carried} motion${carried === 1 ? '' : 's'}) and writes what a build from nothing writes`, async () => {
       const p = project();
       await p.build();
       expect((await p.build()).upToDate).toBe(true);
       change(p);
       const again = await p.build();
       expect(again.upToDate).toBe(false);
+      expect(again.carried).toBe(carried);
       expect(again.written).toHaveLength(3);
-      expect(comparable(p.outputs())).toEqual(comparable(await reference(p)));
+      const expected = await reference(p);
+      expect(comparable(p.outputs())).toEqual(comparable(expected));
+      // The build's report, carried entries included, is the one a build from nothing makes.
+      const { motions, totals, warnings } = JSON.parse(expected[2].toString('utf8'));
+      expect(again.report).toMatchObject({ motions, totals, warnings });
       expect((await p.build()).upToDate).toBe(true);
+    }, 60_000);
+
+  // A record whose parts do not hold for the outputs it names carries nothing: the build takes every motion from the
+  // cache and writes what a build from nothing writes.
+  const wrongParts: [string, (part: unknown[], k: number, all: unknown[][]) => void][] = [
+    ["each motion's entry where the other's lies", (part, k, all) => (part[1] = all[1 - k][1])],
+    ['an entry one byte further', (part) => (part[1] = (part[1] as number) + 1)],
+    ['other key counts', (part) => (part[3] = (part[3] as number) + 1)],
+    ['other motion file sizes', (part) => (part[4] = (part[4] as number) + 2)],
+    ['an unmet tolerance that is not in the report', (part) => (part[5] = ['LeftFoot: not reachable'])],
+  ];
+  for (const [what, wrong] of wrongParts)
+    it(`a record with ${what} carries nothing`, async () => {
+      const p = project({ speed: 1.5 });
+      await p.build();
+      const [file] = p.records();
+      const doc = JSON.parse(readFileSync(file, 'utf8'));
+      const original = doc.parts.map((x: unknown[]) => [...x]);
+      doc.parts.forEach((part: unknown[], k: number) => wrong(part, k, original));
+      writeFileSync(file, JSON.stringify(doc));
+      p.setProject({ speed: 2 }); // not up to date, and both motions as they were: both would be carried
+      const again = await p.build();
+      expect(again.carried).toBe(0);
+      expect(again.cache).toMatchObject({ hits: 2 });
+      expect(comparable(p.outputs())).toEqual(comparable(await reference(p)));
     }, 60_000);
 
   it('a commit journal planted beside the outputs is never skipped over: the build goes to the commit, which refuses it', async () => {
@@ -281,7 +346,10 @@ describe('the record of the last build', () => {
     const doc = JSON.parse(text);
     const variants: unknown[] = [
       { ...doc, tool: 'actguy cache verdicts' },
-      { ...doc, version: 2 },
+      { ...doc, version: 1 },
+      { ...doc, parts: doc.parts.slice(1) },
+      { ...doc, parts: doc.parts.map((x: unknown[]) => [...x.slice(0, 5), [7]]) },
+      { ...doc, parts: doc.parts.map((x: unknown[]) => [x[0], x[1], 1, ...x.slice(3)]) },
       { ...doc, inputs: [...doc.inputs, doc.inputs[0]].map((k: string, i: number) => (i === 0 ? k.toUpperCase() : k)) },
       { ...doc, inputs: doc.inputs.map(() => 7) },
       { ...doc, outputs: doc.outputs.slice(0, 2) },

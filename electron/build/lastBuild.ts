@@ -11,6 +11,12 @@
  * files' digests, one digest of the rest (`plan`), and the stamp (size, times, inode, device) of each output as
  * committed.
  *
+ * A rebuild that is not up to date takes from the last build's outputs what holds for it (`carryFromLastBuild`): a
+ * motion whose own part of the outputs is decided by exactly what decided it then (its file's digest, its resolved
+ * settings, the project's rate, its SEV's slot and event counts, the code) keeps its MT3 from the old .mar and its
+ * entry from the old report, byte for byte, with no cache lookup; the record holds, per motion, that part's digest,
+ * where its entry lies in the report, and the figures the report's totals and warnings need.
+ *
  * Like the local verdicts it lives in the user's own state folder, never in the project's or the cache's folder,
  * one file per project and set of outputs (`<state>/last-builds/<id>.json`), and it is read as untrusted input all
  * the same: anything not of the exact shape is ignored, and the build then runs in full. It can only ever make a
@@ -19,7 +25,16 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { BuildReport, PreparedBuild } from '../../shared/project/plan';
+import { type BuildReport, type CompressedMotion, type PreparedBuild } from '../../shared/project/plan';
+import { formatStrCode } from '../../shared/strcode';
+import {
+  MAR_HDR_DATA_BASE,
+  MAR_HDR_MAGIC,
+  MAR_HDR_NUM_MOTION,
+  MAR_HEADER_SIZE,
+  MAR_MAGIC,
+  MAR_TABLE_ENTRY,
+} from '../../shared/mar/constants';
 import { writeSar } from '../../shared/sar/write';
 import { FormatError } from '../../shared/errors';
 import { writeFileAtomic } from '../fsutil';
@@ -36,13 +51,25 @@ declare const __ACTGUY_BUILD_DIGEST__: string | undefined;
 const BUILD_IDENTITY = `${COMPRESSOR_IDENTITY}:${typeof __ACTGUY_BUILD_DIGEST__ === 'string' ? __ACTGUY_BUILD_DIGEST__ : 'unbundled'}`;
 
 const TOOL = 'actguy last build';
-const VERSION = 1;
+const VERSION = 2;
 /** A record larger than this is not read (a 65,535-motion project's record is about 6 MB). */
 const MAX_FILE_BYTES = 32 * 1024 * 1024;
 const HEX64 = /^[0-9a-f]{64}$/;
 
+/** One motion's part of the recorded outputs (the record's `parts`). */
+export interface MotionPart {
+  /** partDigest of the motion in that build. */
+  digest: string;
+  /** Where its entry lies in the report file: byte offset and length. */
+  fragment: [number, number];
+  totalKeys: number;
+  mtnBytes: number;
+  /** Its unmet tolerances, as the report's warnings give them. */
+  unmet: string[];
+}
+
 /** What the CLI prints of a build: the report without its per-motion entries. */
-export type BuildSummary = Pick<BuildReport, 'outputs' | 'totals' | 'warnings'>;
+export type BuildSummary = Pick<BuildReport, 'outputs' | 'totals' | 'warnings' | 'budget'>;
 
 /** The paths a record is about: the project file and its three outputs, absolute. */
 export interface LastBuildTarget {
@@ -55,6 +82,8 @@ interface LastBuildRecord {
   plan: string;
   /** The SHA-256 of each motion's file, in archive order. */
   inputs: string[];
+  /** Per motion, what lets a later build carry its part of the outputs (null: not recorded). */
+  parts: (MotionPart | null)[];
   outputs: { path: string; stamp: FileStamp }[];
   summary: BuildSummary;
 }
@@ -170,7 +199,33 @@ export function parseLastBuild(text: string): LastBuildRecord | undefined {
   }
   const s = parseSummary(summary);
   if (!s) return undefined;
-  return { code, plan, inputs: inputs as string[], outputs: stamps, summary: s };
+  const parts = parseParts(doc.parts, inputs.length);
+  if (!parts) return undefined;
+  return { code, plan, inputs: inputs as string[], parts, outputs: stamps, summary: s };
+}
+
+function parseParts(v: unknown, count: number): (MotionPart | null)[] | undefined {
+  if (!Array.isArray(v) || v.length !== count) return undefined;
+  const out: (MotionPart | null)[] = [];
+  for (const p of v) {
+    if (p === null) {
+      out.push(null);
+      continue;
+    }
+    if (!Array.isArray(p) || p.length !== 6) return undefined;
+    const [digest, at, length, totalKeys, mtnBytes, unmet] = p as unknown[];
+    if (typeof digest !== 'string' || !HEX64.test(digest)) return undefined;
+    if (![at, length, totalKeys, mtnBytes].every(isCount) || (length as number) < 2) return undefined;
+    if (!Array.isArray(unmet) || !unmet.every((u) => typeof u === 'string')) return undefined;
+    out.push({
+      digest,
+      fragment: [at as number, length as number],
+      totalKeys: totalKeys as number,
+      mtnBytes: mtnBytes as number,
+      unmet: unmet as string[],
+    });
+  }
+  return out;
 }
 
 function parseSummary(v: unknown): BuildSummary | undefined {
@@ -237,10 +292,19 @@ export function recordLastBuild(
   prepared: PreparedBuild,
   digestOf: (k: number) => string | undefined,
   summary: BuildSummary,
+  /** Each motion's result and where its entry lies in the report (assembleBuild's reportFragments), when known. */
+  motions?: { results: readonly CompressedMotion[]; fragments: readonly [number, number][] | undefined },
 ): void {
   try {
     const inputs = prepared.motions.map((_, k) => digestOf(k));
     if (inputs.some((d) => d === undefined)) return forget(file);
+    const parts = prepared.motions.map((_, k) => {
+      const r = motions?.results[k];
+      const at = motions?.fragments?.[k];
+      return r && at
+        ? [partDigest(prepared, k, inputs[k]!), at[0], at[1], r.totalKeys, r.mtnBytes, r.warnings.map((w) => w.message)]
+        : null;
+    });
     const plan = planDigest(prepared);
     if (!plan) return forget(file);
     const outputs: unknown[] = [];
@@ -256,6 +320,7 @@ export function recordLastBuild(
       code: BUILD_IDENTITY,
       plan,
       inputs,
+      parts,
       outputs,
       summary: { outputs: summary.outputs, totals: summary.totals, warnings: summary.warnings },
     };
@@ -279,3 +344,147 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 const isDigits = (v: unknown): v is string => typeof v === 'string' && /^[0-9]{1,30}$/.test(v);
+const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+
+/**
+ * The digest of what decides motion k's own part of the outputs, its MT3 and its entry in the report, given its
+ * file's SHA-256 `digest`: the code, the file, the motion as the project resolves it (index, name, paths, every
+ * compression setting, speed, resampling), the project's rate, and its SEV's slot and event counts. (Its compression
+ * settings are made of the resolved motion and its skeleton, which is in the file.)
+ */
+export function partDigest(prepared: PreparedBuild, k: number, digest: string): string {
+  let memo = partDigests.get(prepared);
+  if (!memo) partDigests.set(prepared, (memo = new Map()));
+  const known = memo.get(k);
+  if (known && known[0] === digest) return known[1];
+  const p = prepared.motions[k];
+  const e = prepared.sarEntries[k];
+  const part = createHash('sha256')
+    .update(
+      [
+        BUILD_IDENTITY,
+        digest,
+        JSON.stringify(p.resolved),
+        String(prepared.project.fps),
+        String(e ? e.seCodes.length : -1),
+        String(e ? e.events.length : -1),
+      ].join('\0'),
+    )
+    .digest('hex');
+  memo.set(k, [digest, part]);
+  return part;
+}
+/** partDigest's, by build and motion (a rebuild works them out to carry motions, and again to record itself). */
+const partDigests = new WeakMap<PreparedBuild, Map<number, [string, string]>>();
+
+/** What a rebuild takes from the last build's outputs: each carried motion's result and its report entry's bytes. */
+export interface Carried {
+  results: Map<number, CompressedMotion>;
+  fragments: Map<number, Uint8Array>;
+}
+
+/**
+ * The motions of `prepared` whose part of the outputs (partDigest) is what it was in the last build recorded in
+ * `file`, taken from that build's .mar and report: only when the record was made by the same code, its outputs are
+ * still the very files it committed (the recorded stamps, unchanged while read; a commit journal beside them is the
+ * commit's to deal with, as in any build), and every piece lies where the record says (in bounds; an entry that opens with the motion's index,
+ * name and hash and states the recorded figures). Undefined when nothing can be carried.
+ */
+export function carryFromLastBuild(
+  file: string,
+  target: LastBuildTarget,
+  prepared: PreparedBuild,
+  digestOf: (k: number) => string | undefined,
+): Carried | undefined {
+  const record = readLastBuild(file);
+  if (!record || record.code !== BUILD_IDENTITY) return undefined;
+  if (record.outputs.some((o, k) => o.path !== target.outputs[k])) return undefined;
+  const wanted: number[] = [];
+  for (let k = 0; k < prepared.motions.length; k++) {
+    const part = record.parts[k];
+    const digest = part && digestOf(k);
+    if (part && digest && part.digest === partDigest(prepared, k, digest)) wanted.push(k);
+  }
+  if (wanted.length === 0) return undefined;
+  const mar = readStamped(record.outputs[0]);
+  const report = mar && readStamped(record.outputs[2]);
+  if (!mar || !report) return undefined;
+  const dv = new DataView(mar.buffer, mar.byteOffset, mar.byteLength);
+  if (mar.byteLength < MAR_HEADER_SIZE || dv.getUint32(MAR_HDR_MAGIC, true) !== MAR_MAGIC) return undefined;
+  const entries = dv.getUint32(MAR_HDR_NUM_MOTION, true);
+  const base = dv.getUint32(MAR_HDR_DATA_BASE, true);
+  if (entries < record.parts.length || MAR_HEADER_SIZE + MAR_TABLE_ENTRY * entries > mar.byteLength) return undefined;
+  const carried: Carried = { results: new Map(), fragments: new Map() };
+  for (const k of wanted) {
+    const part = record.parts[k]!;
+    const offset = dv.getUint32(MAR_HEADER_SIZE + MAR_TABLE_ENTRY * k, true);
+    const size = dv.getUint32(MAR_HEADER_SIZE + MAR_TABLE_ENTRY * k + 4, true);
+    const [at, length] = part.fragment;
+    if (base + offset + size > mar.byteLength || at + length > report.byteLength) return undefined;
+    if (report[at] !== 0x7b || report[at + length - 1] !== 0x7d) return undefined; // { ... }
+    const mt3 = mar.subarray(base + offset, base + offset + size);
+    const fragment = report.subarray(at, at + length);
+    if (!entryHolds(fragment, prepared, k, part, size)) return undefined;
+    carried.results.set(k, {
+      bytes: mt3,
+      totalKeys: part.totalKeys,
+      mt3Bytes: size,
+      mtnBytes: part.mtnBytes,
+      ratio: size > 0 ? part.mtnBytes / size : 0,
+      ms: 0,
+      method: 'refined',
+      objectError: null,
+      channels: [],
+      warnings: part.unmet.map((message) => ({
+        kind: 'rotation',
+        joint: -1,
+        frame: -1,
+        error: 0,
+        tolerance: 0,
+        message,
+      })),
+    });
+    carried.fragments.set(k, fragment);
+  }
+  return carried;
+}
+
+/**
+ * Whether `fragment` is motion k's entry with the figures the record gives for it: it opens with the motion's index,
+ * name and hash, and states the recorded keys, sizes and unmet tolerances (what the new report's totals and warnings
+ * are made from), as the report writes them (JSON.stringify, two spaces, the entry at depth two).
+ */
+function entryHolds(
+  fragment: Uint8Array,
+  prepared: PreparedBuild,
+  k: number,
+  part: MotionPart,
+  mt3Bytes: number,
+): boolean {
+  const r = prepared.motions[k].resolved;
+  // Every byte as one character: a multi-byte character then matches nothing we look for, and the entry is not used.
+  const text = Buffer.from(fragment.buffer, fragment.byteOffset, fragment.byteLength).toString('latin1');
+  const at = (field: string, value: unknown) => `\n      ${JSON.stringify(field)}: ${JSON.stringify(value)}`;
+  const head = `{${at('index', r.index)},${at('name', r.name)},${at('hash', formatStrCode(r.hash))},`;
+  const sizes = `${at('keys', part.totalKeys)},${at('mtnBytes', part.mtnBytes)},${at('mt3Bytes', mt3Bytes)},`;
+  const unmet =
+    part.unmet.length === 0
+      ? `${at('unmetTolerances', [])},`
+      : `${at('unmetTolerances', []).slice(0, -1)}\n${part.unmet.map((u) => `        ${JSON.stringify(u)}`).join(',\n')}\n      ],`;
+  return text.startsWith(head) && text.includes(sizes) && text.includes(unmet) && text.endsWith('\n    }');
+}
+
+/** A recorded output's bytes, when it has the recorded stamp before and after the read. */
+function readStamped(o: { path: string; stamp: FileStamp }): Uint8Array | undefined {
+  const before = outputStamp(o.path);
+  if (!before || !sameStamp(before, o.stamp)) return undefined;
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(o.path);
+  } catch {
+    return undefined;
+  }
+  const after = outputStamp(o.path);
+  if (!after || !sameStamp(after, o.stamp) || bytes.byteLength !== o.stamp.size) return undefined;
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}

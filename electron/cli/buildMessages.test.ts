@@ -58,6 +58,7 @@ describe('actguy build: what it prints', () => {
       report: summary,
       summary,
       upToDate: false,
+      carried: 0,
       written: [],
       warnings: [warning],
       notes: ['an interrupted build was completed'],

@@ -4,8 +4,9 @@
  * written anywhere).
  *
  * Judged: any throw is a crash; a record kept must be of the exact shape a build compares against: a SHA-256 hex
- * plan and motion digests, three outputs each with a whole, non-negative size and stamps of digits, and a summary
- * of whole, non-negative counts and string warnings (it is printed as the build's own).
+ * plan and motion digests, three outputs each with a whole, non-negative size and stamps of digits, a summary
+ * of whole, non-negative counts and string warnings (it is printed as the build's own), and one part per motion,
+ * null or a SHA-256 hex digest with whole, non-negative offsets and counts (what a rebuild carries).
  */
 import { parseLastBuild } from '../../electron/build/lastBuild';
 import { mutateJson, mutateText, pick, type Rng } from './mutate';
@@ -18,11 +19,12 @@ const STAMP = [1024, '1700000000000000000', '1700000000000000000', '42', '2049']
 function seed(): string {
   return JSON.stringify({
     tool: 'actguy last build',
-    version: 1,
+    version: 2,
     project: '/p/stage.actguy.json',
     code: '9:abc:def',
     plan: HEX,
     inputs: [HEX, 'b'.repeat(64)],
+    parts: [[HEX, 400, 5000, 900, 60000, []], null],
     outputs: ['/p/out/stage.mar', '/p/out/stage.sar', '/p/out/stage.report.json'].map((p) => [p, ...STAMP]),
     summary: {
       outputs: { mar: { path: 'out/stage.mar', bytes: 4096 }, sar: { path: 'out/stage.sar', bytes: 48 }, report: 'r' },

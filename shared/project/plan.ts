@@ -530,7 +530,14 @@ export interface BuildProgress {
 }
 
 export type BuildResult =
-  | { ok: true; outputs: BuildOutput[]; report: BuildReport; warnings: FormatError[] }
+  | {
+      ok: true;
+      outputs: BuildOutput[];
+      report: BuildReport;
+      warnings: FormatError[];
+      /** Where each motion's fragment lies in the report file ([offset, length]), when it was put together from them. */
+      reportFragments?: [number, number][];
+    }
   | { ok: false; errors: FormatError[]; warnings: FormatError[] };
 
 /**
@@ -660,13 +667,28 @@ const FRAGMENT_SEPARATOR = encodeUtf8(',\n    ');
  * (motionReportFragment of report.motions[k]) and the rest of the report.
  */
 export function reportFileBytes(report: BuildReport, fragments: readonly Uint8Array[]): Uint8Array {
-  if (report.motions.length === 0) return encodeUtf8(`${JSON.stringify(report, null, 2)}\n`);
+  return reportFileLayout(report, fragments).bytes;
+}
+
+/** reportFileBytes, and where in the file each motion's fragment lies: [byte offset, byte length] by motion. */
+export function reportFileLayout(
+  report: BuildReport,
+  fragments: readonly Uint8Array[],
+): { bytes: Uint8Array; fragments: [number, number][] } {
+  if (report.motions.length === 0) return { bytes: encodeUtf8(`${JSON.stringify(report, null, 2)}\n`), fragments: [] };
   const text = JSON.stringify({ ...report, motions: [] }, null, 2);
   const at = text.indexOf(MOTIONS_SLOT);
   const parts: Uint8Array[] = [encodeUtf8(`${text.slice(0, at)}\n  "motions": [\n    `)];
+  const where: [number, number][] = [];
+  let at0 = parts[0].byteLength;
   fragments.forEach((fragment, k) => {
-    if (k > 0) parts.push(FRAGMENT_SEPARATOR);
+    if (k > 0) {
+      parts.push(FRAGMENT_SEPARATOR);
+      at0 += FRAGMENT_SEPARATOR.byteLength;
+    }
     parts.push(fragment);
+    where.push([at0, fragment.byteLength]);
+    at0 += fragment.byteLength;
   });
   parts.push(encodeUtf8(`\n  ]${text.slice(at + MOTIONS_SLOT.length)}\n`));
   const out = new Uint8Array(parts.reduce((n, part) => n + part.byteLength, 0));
@@ -675,7 +697,7 @@ export function reportFileBytes(report: BuildReport, fragments: readonly Uint8Ar
     out.set(part, o);
     o += part.byteLength;
   }
-  return out;
+  return { bytes: out, fragments: where };
 }
 
 /**
@@ -756,12 +778,13 @@ export function assembleBuild(
       ...motions.flatMap((m) => m.unmetTolerances.map((u) => `${m.name}: ${u}`)),
     ],
   };
-  const reportBytes = parts
-    ? reportFileBytes(
+  const layout = parts
+    ? reportFileLayout(
         report,
         parts.map((part, k) => part?.fragment ?? motionReportFragment(motions[k])),
       )
-    : encodeUtf8(`${JSON.stringify(report, null, 2)}\n`);
+    : undefined;
+  const reportBytes = layout?.bytes ?? encodeUtf8(`${JSON.stringify(report, null, 2)}\n`);
   return {
     ok: true,
     outputs: [
@@ -772,6 +795,7 @@ export function assembleBuild(
     ],
     report,
     warnings: prepared.warnings,
+    ...(layout && layout.fragments.length === motions.length ? { reportFragments: layout.fragments } : {}),
   };
 }
 

@@ -73,9 +73,10 @@ export const buildCommand: CliCommand = {
           : `built ${built}` +
               (c && !c.unusable
                 ? `; cache: ${c.hits} reused, ${c.rejected + c.damaged} rejected, ${c.misses} compressed${c.evicted ? `, ${c.evicted} old entries evicted` : ''}`
-                : ''),
+                : '') +
+              (outcome.carried ? `; ${outcome.carried} unchanged since the last build` : ''),
       );
-      if (outcome.report?.budget) for (const line of budgetLines(outcome.report.budget)) console.log(line);
+      if (summary.budget) for (const line of budgetLines(summary.budget)) console.log(line);
     }
     return 0;
   },
