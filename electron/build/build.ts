@@ -28,11 +28,12 @@ import { openBuildCache, type CacheStats } from './buildCache';
 import { BUILD_REPORT_KIND, buildOutputFiles, commitOutputs, otherKindProblem } from './commit';
 import { fileStamp, recordingReader, type MotionDone } from './compressMotions';
 import { compressWithinBudget } from './budgetBuild';
-import { defaultStateDir, existingVerdicts, openVerdictStore, type VerdictStore } from './verdicts';
+import { defaultStateDir, existingVerdicts, openVerdictStore, type FileStamp, type VerdictStore } from './verdicts';
 import {
   carryFromLastBuild,
   forget,
   lastBuildPlace,
+  outputStamp,
   type Carried,
   recordLastBuild,
   upToDate,
@@ -255,15 +256,28 @@ export async function buildProject(
         cache: cache?.stats,
         carried: 0,
       };
-    const note = commitOutputs(buildOutputFiles(result.outputs, project.reportPath));
+    let installed: (FileStamp | undefined)[] = [];
+    const note = commitOutputs(buildOutputFiles(result.outputs, project.reportPath), {
+      installed: () => {
+        if (lastFile) installed = target.outputs.map(outputStamp);
+      },
+    });
     if (lastFile) {
       // Kept only for the three outputs and with the cache's verdicts; else any older record goes.
       const v = usedVerdicts;
       if (result.outputs.length === 3 && v)
-        recordLastBuild(lastFile, target, compressed.prepared, (k) => digestOf(v, compressed.prepared, k), summary, {
-          results: compressed.results,
-          fragments: result.reportFragments,
-        });
+        recordLastBuild(
+          lastFile,
+          target,
+          compressed.prepared,
+          (k) => digestOf(v, compressed.prepared, k),
+          summary,
+          installed,
+          {
+            results: compressed.results,
+            fragments: result.reportFragments,
+          },
+        );
       else forget(lastFile);
     }
     const outcome: ProjectBuildOutcome = {

@@ -90,6 +90,11 @@ export interface CommitOptions {
   fs?: Partial<CommitFs>;
   /** Called before each numbered step (1-based) with its label; a test seam. */
   onStep?: (step: number, label: string) => void;
+  /**
+   * Called once every output is in place, while the lock is still held: what it sees of the outputs is this
+   * commit's, not another run's that replaced them after (the record of the last build takes their stamps here).
+   */
+  installed?: () => void;
 }
 
 export interface OutputFile {
@@ -551,6 +556,7 @@ export function commitOutputs(files: readonly OutputFile[], options: CommitOptio
       const kept = entries.some((x) => x.backup !== null) ? 'the previous files were kept' : 'nothing was written';
       throw new OutputWriteError(`cannot write ${files.map((f) => f.path).join(', ')}: ${describeFsError(e)}; ${kept}`);
     }
+    options.installed?.();
     return note;
   } finally {
     if (n !== killAt || killAt === 0) release();

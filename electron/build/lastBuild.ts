@@ -145,7 +145,7 @@ export function planDigest(prepared: PreparedBuild): string | undefined {
 }
 
 /** The stamp of an output as it is now, when it is a plain file (lstat: a link is not an output this tool wrote). */
-function outputStamp(path: string): FileStamp | undefined {
+export function outputStamp(path: string): FileStamp | undefined {
   try {
     const st = fs.lstatSync(path, { bigint: true });
     return st.isFile() ? stampOf(st) : undefined;
@@ -282,7 +282,8 @@ export function upToDate(
 }
 
 /**
- * Records a build that has just committed its outputs (`digestOf` as for upToDate, after the build). Written
+ * Records a build that has just committed its outputs (`digestOf` as for upToDate, after the build; `stamps`: each
+ * output's as the commit installed it, commitOutputs' `installed`). Written
  * atomically and not flushed, as the verdicts are: a record a power cut leaves short does not parse, and the next
  * build runs in full. Any failure here only costs the next build its shortcut.
  */
@@ -292,6 +293,7 @@ export function recordLastBuild(
   prepared: PreparedBuild,
   digestOf: (k: number) => string | undefined,
   summary: BuildSummary,
+  stamps: readonly (FileStamp | undefined)[],
   /** Each motion's result and where its entry lies in the report (assembleBuild's reportFragments), when known. */
   motions?: { results: readonly CompressedMotion[]; fragments: readonly [number, number][] | undefined },
 ): void {
@@ -308,8 +310,8 @@ export function recordLastBuild(
     const plan = planDigest(prepared);
     if (!plan) return forget(file);
     const outputs: unknown[] = [];
-    for (const path of target.outputs) {
-      const s = outputStamp(path);
+    for (const [k, path] of target.outputs.entries()) {
+      const s = stamps[k];
       if (!s) return forget(file);
       outputs.push([path, s.size, s.mtimeNs, s.ctimeNs, s.ino, s.dev]);
     }
