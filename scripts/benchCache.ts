@@ -47,7 +47,7 @@ export async function benchCache(root: string): Promise<string[]> {
       throw new Error(
         `actguy build exited ${r.status}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ')}`,
       );
-    return { ms, summary: /cache: [^;\n]*|up to date/.exec(r.stdout)?.[0] ?? '?' };
+    return { ms, summary: /cache: [^\n]*|up to date/.exec(r.stdout)?.[0] ?? '?' };
   };
   try {
     const lines = [
