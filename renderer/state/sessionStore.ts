@@ -38,6 +38,19 @@ export interface AppMessage {
   owner: MessageOwner | null;
   /** An action offered with the message (a refused lock: move it); its button runs it and dismisses the message. */
   action?: MessageAction;
+  /** Set on a refused edit's message (a refused lock): what it was refused on, so it goes once the user moves on. */
+  refusal?: MessageRefusal;
+}
+
+/**
+ * What a refused edit was about: the joint and frames first..last. Its message stays until dismissed (✕, Escape) or
+ * until the user moves on in its motion: the next edit, undo or redo that succeeds, another joint selected, or the
+ * playhead moved from inside those frames to outside them. Never on a timer: it stays as long as it is read.
+ */
+export interface MessageRefusal {
+  joint: number;
+  first: number;
+  last: number;
 }
 
 export interface MessageAction {
@@ -135,6 +148,8 @@ export interface SessionState {
    * another motion is shown); `app` messages show over every motion. Info messages time out in the UI.
    */
   notify(level: MessageLevel, text: string, scope?: MessageScope, action?: MessageAction): number;
+  /** Adds a refused edit's warning about the motion shown (see MessageRefusal for when it goes); returns its id. */
+  refuse(text: string, refusal: MessageRefusal, action?: MessageAction): number;
   dismiss(id: number): void;
   /** Dismisses every message in `ids` (the list's "Dismiss all": the messages shown). */
   dismissMany(ids: readonly number[]): void;
@@ -147,8 +162,19 @@ export interface SessionState {
 
 let nextMessageId = 1;
 
+/** Whether a refusal message `m` is about the document open now (the same document, not its file reopened). */
+function refusalOfOpenDocument(m: AppMessage): m is AppMessage & { refusal: MessageRefusal } {
+  return m.refusal !== undefined && m.owner !== null && m.owner.documentId === documentStore.getState().documentId;
+}
+
+/** `messages` without the open document's refusal messages that `stale` says no longer apply (the same array if none). */
+function withoutStaleRefusals(messages: AppMessage[], stale: (r: MessageRefusal) => boolean): AppMessage[] {
+  const kept = messages.filter((m) => !(refusalOfOpenDocument(m) && stale(m.refusal)));
+  return kept.length === messages.length ? messages : kept;
+}
+
 export function createSessionStore() {
-  return createStore<SessionState>()((set, get) => ({
+  const store = createStore<SessionState>()((set, get) => ({
     selectedJoint: 0,
     curveChannel: 'euler',
     overlayJoints: [],
@@ -168,7 +194,12 @@ export function createSessionStore() {
 
     select(joint) {
       if (joint !== get().selectedJoint)
-        set({ selectedJoint: joint, selectedKeys: [], overlayJoints: get().overlayJoints.filter((j) => j !== joint) });
+        set({
+          selectedJoint: joint,
+          selectedKeys: [],
+          overlayJoints: get().overlayJoints.filter((j) => j !== joint),
+          messages: withoutStaleRefusals(get().messages, (r) => r.joint !== joint),
+        });
     },
     selectKeys(frames) {
       set({ selectedKeys: [...new Set(frames)].sort((a, b) => a - b) });
@@ -193,7 +224,10 @@ export function createSessionStore() {
       set({ soloComponent: get().soloComponent === component ? null : component });
     },
     setPlayhead(frame) {
-      if (Number.isFinite(frame)) set({ playhead: frame });
+      if (!Number.isFinite(frame)) return;
+      const [from, to] = [Math.round(get().playhead), Math.round(frame)];
+      const off = (r: MessageRefusal) => from >= r.first && from <= r.last && (to < r.first || to > r.last);
+      set({ playhead: frame, messages: to === from ? get().messages : withoutStaleRefusals(get().messages, off) });
     },
     setPlaying(on) {
       set({ playing: on });
@@ -218,6 +252,11 @@ export function createSessionStore() {
       set({
         messages: [...get().messages, { id, level, text, owner, ...(action ? { action } : {}) }].slice(-MESSAGE_LIMIT),
       });
+      return id;
+    },
+    refuse(text, refusal, action) {
+      const id = get().notify('warning', text, 'document', action);
+      set({ messages: get().messages.map((m) => (m.id === id ? { ...m, refusal: { ...refusal } } : m)) });
       return id;
     },
     dismiss(id) {
@@ -249,6 +288,15 @@ export function createSessionStore() {
       });
     },
   }));
+  // An edit, undo or redo that succeeds in the motion a refusal was about: the user has moved on from it.
+  documentStore.subscribe((d, before) => {
+    if (d.documentId === null || d.documentId !== before.documentId) return;
+    if (d.past === before.past && d.future === before.future) return;
+    const { messages } = store.getState();
+    const kept = withoutStaleRefusals(messages, () => true);
+    if (kept !== messages) store.setState({ messages: kept });
+  });
+  return store;
 }
 
 export const sessionStore = createSessionStore();
