@@ -8,6 +8,7 @@ import { createStore } from 'zustand/vanilla';
 import type { WorkspaceFile } from '../../shared/ipc/documents';
 import { normalizePath } from '../../shared/project/paths';
 import { documentStore } from './documentStore';
+import { sevStore } from '../sev/sevStore';
 
 /** How the curve view shows the selected joint. */
 export type CurveChannel = 'euler' | 'quat' | 'offset';
@@ -38,20 +39,18 @@ export interface AppMessage {
   owner: MessageOwner | null;
   /** An action offered with the message (a refused lock: move it); its button runs it and dismisses the message. */
   action?: MessageAction;
-  /** Set on a refused edit's message (a refused lock): what it was refused on, so it goes once the user moves on. */
+  /** Set on a refused edit's message (a refused lock, a refused SEV edit), so it goes once the user moves on. */
   refusal?: MessageRefusal;
 }
 
 /**
- * What a refused edit was about: the joint and frames first..last. Its message stays until dismissed (✕, Escape) or
- * until the user moves on in its motion: the next edit, undo or redo that succeeds, another joint selected, or the
- * playhead moved from inside those frames to outside them. Never on a timer: it stays as long as it is read.
+ * What a refused edit was about. Its message stays until dismissed (✕, Escape) or until the user moves on; never on
+ * a timer: it stays as long as it is read.
+ * - `lock`: a lock of `joint` on frames first..last. Goes with the next motion edit, undo or redo that succeeds, with
+ *   another joint selected, or with the playhead moved from inside those frames to outside them.
+ * - `sev`: a SEV edit (move, paste, nudge, copy). Goes with the next SEV edit, undo or redo that succeeds.
  */
-export interface MessageRefusal {
-  joint: number;
-  first: number;
-  last: number;
-}
+export type MessageRefusal = { edit: 'lock'; joint: number; first: number; last: number } | { edit: 'sev' };
 
 export interface MessageAction {
   label: string;
@@ -198,7 +197,7 @@ export function createSessionStore() {
           selectedJoint: joint,
           selectedKeys: [],
           overlayJoints: get().overlayJoints.filter((j) => j !== joint),
-          messages: withoutStaleRefusals(get().messages, (r) => r.joint !== joint),
+          messages: withoutStaleRefusals(get().messages, (r) => r.edit === 'lock' && r.joint !== joint),
         });
     },
     selectKeys(frames) {
@@ -226,7 +225,8 @@ export function createSessionStore() {
     setPlayhead(frame) {
       if (!Number.isFinite(frame)) return;
       const [from, to] = [Math.round(get().playhead), Math.round(frame)];
-      const off = (r: MessageRefusal) => from >= r.first && from <= r.last && (to < r.first || to > r.last);
+      const off = (r: MessageRefusal) =>
+        r.edit === 'lock' && from >= r.first && from <= r.last && (to < r.first || to > r.last);
       set({ playhead: frame, messages: to === from ? get().messages : withoutStaleRefusals(get().messages, off) });
     },
     setPlaying(on) {
@@ -288,13 +288,20 @@ export function createSessionStore() {
       });
     },
   }));
+  const drop = (edit: MessageRefusal['edit']) => {
+    const { messages } = store.getState();
+    const kept = withoutStaleRefusals(messages, (r) => r.edit === edit);
+    if (kept !== messages) store.setState({ messages: kept });
+  };
   // An edit, undo or redo that succeeds in the motion a refusal was about: the user has moved on from it.
   documentStore.subscribe((d, before) => {
     if (d.documentId === null || d.documentId !== before.documentId) return;
-    if (d.past === before.past && d.future === before.future) return;
-    const { messages } = store.getState();
-    const kept = withoutStaleRefusals(messages, () => true);
-    if (kept !== messages) store.setState({ messages: kept });
+    if (d.past !== before.past || d.future !== before.future) drop('lock');
+  });
+  // The same in the .sev open beside it (the same file: not a .sev loaded or closed).
+  sevStore.subscribe(({ file }, { file: was }) => {
+    if (!file || !was || file.path !== was.path) return;
+    if (file.past !== was.past || file.future !== was.future) drop('sev');
   });
   return store;
 }

@@ -751,7 +751,7 @@ export class TimelinePainter {
     }
     const r = doc.locks.setRange(joint, d.anchor, d.current);
     const [first, last] = [Math.min(d.anchor, d.current), Math.max(d.anchor, d.current)];
-    if (!r.ok) sessionStore.getState().refuse(r.message, { joint, first, last }, r.fix);
+    if (!r.ok) sessionStore.getState().refuse(r.message, { edit: 'lock', joint, first, last }, r.fix);
   };
 
   private onWheel = (e: WheelEvent): void => {
