@@ -162,9 +162,7 @@ describe('a refused edit’s warning goes once the user moves on', () => {
 
   it('a refused SEV edit goes with the next SEV edit, undo or redo that works; a motion edit leaves it, and the lock’s', () => {
     const s = refusedOnWalk();
-    sevStore
-      .getState()
-      .load('/w/walk.sev', 'walk', SEV_TEXT, { documentId: 'r1', path: '/w/walk.mtn' });
+    sevStore.getState().load('/w/walk.sev', 'walk', SEV_TEXT, { documentId: 'r1', path: '/w/walk.mtn' });
     expect(sevStore.getState().file?.doc?.events).toHaveLength(1);
     s.getState().refuse('Nudge refused: past the end.', { edit: 'sev' });
     documentStore.getState().trace.toggle(2);
