@@ -11,8 +11,8 @@ import { isModalOpen, isTypingTarget } from '../app/commands';
  * messages stack, newest first, each with its own ✕, and "Dismiss all" clears the ones shown. A message about a motion
  * shows only while the tuner shows that motion (a lock refused on walk is not shown over cmu_01_01, and is back
  * when walk is). Info messages fade after a while; warnings and errors stay until dismissed. A refused edit's warning
- * (a refused lock or SEV edit) also goes once the user moves on (sessionStore's MessageRefusal), and Escape dismisses the newest
- * one shown, as Escape closes a menu or a dialog.
+ * (a refused lock or SEV edit) also goes once the user moves on (sessionStore's MessageRefusal), and Escape dismisses
+ * the newest one shown, as Escape closes a menu or a dialog.
  */
 export function MessageBar() {
   const messages = useSession((s) => s.messages);
