@@ -140,5 +140,19 @@ test('a refused lock’s warning stays while it applies and goes once the user m
   await page.keyboard.press('Escape');
   await expect(warnings).toHaveCount(0);
   await saveScreenshot('lock-refusal-gone-1280x800');
+
+  // A refused SEV edit (a frame past the end) goes the same way; an Escape that cancels a joint pick leaves it.
+  const frameField = page.locator('[data-testid="sev-event-row"][data-frame="5"]').getByTestId('sev-event-frame');
+  await frameField.fill('500');
+  await frameField.press('Enter');
+  const sevRefusal = warnings.filter({ hasText: 'Event frame (walk) 500 is outside' });
+  await expect(sevRefusal).toHaveCount(1);
+  await page.locator('[data-testid="sev-event-row"][data-frame="5"]').getByTestId('sev-pick-joint').click();
+  await expect(page.getByTestId('sev-picking')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('sev-picking')).toHaveCount(0);
+  await expect(sevRefusal).toHaveCount(1);
+  await page.keyboard.press('Escape');
+  await expect(sevRefusal).toHaveCount(0);
   expect(pageErrors).toEqual([]);
 });

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useDocument, useSession, useMotionShape } from '../state/hooks';
 import { messageShownFor, sessionStore } from '../state/sessionStore';
 import { isModalOpen, isTypingTarget } from '../app/commands';
+import { sevStore } from '../sev/sevStore';
 
 /**
  * The message list over the top of the viewport's picture: errors from the main process, refused edits,
@@ -30,8 +31,10 @@ export function MessageBar() {
   useEffect(() => {
     if (newestRefusal === undefined) return undefined;
     const onKey = (e: KeyboardEvent) => {
-      // An open menu takes Escape first (it stops it); a dialog or a text field keeps its own Escape.
+      // An open menu takes Escape first (it stops it); a dialog, a text field and an armed joint pick (which it
+      // cancels, whichever listener runs first) keep their own Escape.
       if (e.key !== 'Escape' || e.defaultPrevented || isModalOpen() || isTypingTarget(e.target)) return;
+      if (sevStore.getState().pickingJoint) return;
       sessionStore.getState().dismiss(newestRefusal);
     };
     window.addEventListener('keydown', onKey);
