@@ -59,7 +59,7 @@ test('several BVH and FBX files import at once: one .mtn per clip beside them, a
   await expect(
     page
       .getByTestId('message-error')
-      .filter({ hasText: 'Import bad take.bvh failed: motion name "bad take" has whitespace' }),
+      .filter({ hasText: 'Could not import bad take.bvh: motion name "bad take" has whitespace' }),
   ).toHaveCount(1, { timeout: 30_000 });
   await expect(
     page.getByTestId('message-error').filter({ hasText: '1 of 2 failed; nothing was written (all or nothing)' }),

@@ -2,12 +2,14 @@
  * Messages belong to their document and stack into a dismissable list: a lock
  * refused on walk is not shown over cmu_01_01 and is back with walk; several
  * messages stack over the top of the viewport's picture without shrinking it;
- * each has its own ✕ and "Dismiss all" clears them.
+ * each has its own ✕ and "Dismiss all" clears them. A refused lock's warning
+ * goes once the user moves on (another frame or joint, an edit that works,
+ * Escape), never by itself.
  */
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { openThroughPicker, selectJoint, waitForDocument } from './ui';
+import { dragLockRow, openThroughPicker, selectJoint, waitForDocument } from './ui';
 import { readMtn } from '../shared/mtn/read';
 import { lockedJointAt } from '../shared/motion/types';
 
@@ -43,7 +45,8 @@ test('a refused lock stays with its motion; messages stack over the picture with
   const warnings = page.getByTestId('message-warning');
   await expect(warnings).toHaveCount(1);
   await expect(warnings).toContainText(`frame ${f1} is already locked by joint`);
-  await lockAt(page, f2);
+  // A second refusal by a drag in the lock row (the playhead stays on frame f1, where the first still applies).
+  await dragLockRow(page, f2, f2);
   await expect(warnings).toHaveCount(2);
   // Newest first, with a count and "Dismiss all".
   await expect(warnings.first()).toContainText(`frame ${f2}`);
@@ -80,5 +83,76 @@ test('a refused lock stays with its motion; messages stack over the picture with
   await expect(warnings).toHaveCount(2);
   await page.getByTestId('message-dismiss-all').click();
   await expect(page.getByTestId('message-list')).toHaveCount(0);
+  expect(pageErrors).toEqual([]);
+});
+
+/** The frames of walk another joint than Neck holds a lock on. */
+function lockedFrames(path: string): number[] {
+  const walk = readMtn(readFileSync(path));
+  return Array.from({ length: walk.frameCount + 1 }, (_, f) => f).filter(
+    (f) => lockedJointAt(walk, f) >= 0 && walk.joints[lockedJointAt(walk, f)].name !== 'Neck',
+  );
+}
+
+test('a refused lock’s warning stays while it applies and goes once the user moves on: another frame, another joint, an edit that works, Escape', async ({
+  page,
+  workspace,
+  pageErrors,
+  saveScreenshot,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await waitForDocument(page);
+  const [f] = lockedFrames(workspace.path('walk.mtn'));
+  const warnings = page.getByTestId('message-warning');
+  const refuse = async () => {
+    await lockAt(page, f);
+    await expect(warnings).toHaveCount(1);
+    await expect(warnings).toContainText(`frame ${f} is already locked by joint`);
+  };
+  await selectJoint(page, 'Neck');
+  await refuse();
+  // Still there while it applies: the same joint picked again, a hover over the timeline.
+  await selectJoint(page, 'Neck');
+  await page.getByTestId('timeline-canvas').hover();
+  await expect(warnings).toHaveCount(1);
+  await saveScreenshot('lock-refused-1280x800');
+
+  // The playhead on another frame: the refusal no longer applies there.
+  await page.getByTestId('frame-number').fill(String(f + 1));
+  await page.getByTestId('frame-number').press('Enter');
+  await expect(warnings).toHaveCount(0);
+
+  // Another joint selected.
+  await refuse();
+  await selectJoint(page, 'RightToeBase');
+  await expect(warnings).toHaveCount(0);
+
+  // The next edit that works (a trace key at the playhead), and its undo leaves no warning behind either.
+  await selectJoint(page, 'Neck');
+  await refuse();
+  await page.keyboard.press('t');
+  await expect(warnings).toHaveCount(0);
+  await page.keyboard.press('Control+z');
+  await expect(page.getByTestId('dirty-marker')).toHaveText('saved');
+
+  // Escape dismisses it, as it closes a menu or a dialog.
+  await refuse();
+  await page.keyboard.press('Escape');
+  await expect(warnings).toHaveCount(0);
+  await saveScreenshot('lock-refusal-gone-1280x800');
+
+  // A refused SEV edit (a frame past the end) goes the same way; an Escape that cancels a joint pick leaves it.
+  const frameField = page.locator('[data-testid="sev-event-row"][data-frame="5"]').getByTestId('sev-event-frame');
+  await frameField.fill('500');
+  await frameField.press('Enter');
+  const sevRefusal = warnings.filter({ hasText: 'Event frame (walk) 500 is outside' });
+  await expect(sevRefusal).toHaveCount(1);
+  await page.locator('[data-testid="sev-event-row"][data-frame="5"]').getByTestId('sev-pick-joint').click();
+  await expect(page.getByTestId('sev-picking')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('sev-picking')).toHaveCount(0);
+  await expect(sevRefusal).toHaveCount(1);
+  await page.keyboard.press('Escape');
+  await expect(sevRefusal).toHaveCount(0);
   expect(pageErrors).toEqual([]);
 });

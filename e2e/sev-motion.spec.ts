@@ -115,6 +115,8 @@ test('out-of-range events are flagged in place, cannot be typed in, and Save nam
   // An edit, then Save: the problems are named and nothing is written on Cancel.
   await page.locator('[data-testid="sev-event-row"][data-frame="0"]').getByTestId('sev-event-frame').fill('1');
   await page.locator('[data-testid="sev-event-row"][data-frame="0"]').getByTestId('sev-event-frame').press('Enter');
+  // The next SEV edit that works: the refusal has had its say and goes (2026-12-02), as a refused lock does.
+  await expect(page.getByTestId('message-warning').filter({ hasText: 'Event frame (walk) 500' })).toHaveCount(0);
   const before = readFileSync(path, 'utf8');
   await page.getByTestId('sev-save').click();
   const dialog = page.getByTestId('confirm-dialog');

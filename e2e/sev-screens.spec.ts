@@ -14,8 +14,15 @@ for (const size of [
   }) => {
     await page.setViewportSize(size);
     await openSampleProject(page, workspace, electronApp);
-    // walk.sev has every step: take one out so there is a suggestion to show.
+    // Selecting an event brings its SE's floor variants into view in their column, heading and all 8 floors whole.
     await page.locator('[data-testid="sev-marker"][data-index="1"]').click();
+    await expect(page.getByTestId('sev-variants').locator('.sev-variants-head')).toBeInViewport({ ratio: 1 });
+    await expect(page.getByTestId('sev-variant')).toHaveCount(8);
+    for (const floor of [0, 7])
+      await expect(page.locator(`[data-testid="sev-variant"][data-floor="${floor}"]`)).toBeInViewport({ ratio: 1 });
+    await expect(page.getByTestId('sev-se-variant-7')).toHaveValue('SE_FOOT_L_GRATE');
+    await saveScreenshot(`sev-variants-${size.width}x${size.height}`);
+    // walk.sev has every step: take one out so there is a suggestion to show.
     await page.keyboard.press('Delete');
     await page.getByTestId('sev-suggest-footsteps').click();
     await expect(page.getByTestId('sev-ghost').first()).toBeVisible();

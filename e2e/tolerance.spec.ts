@@ -1,5 +1,14 @@
 import { expect, test } from './fixtures';
+import type { Page } from '@playwright/test';
 import { selectJoint, waitForCompression, waitForDocument } from './ui';
+
+/** The Edit menu's Undo item as it reads (opened and closed again). */
+async function undoLabel(page: Page): Promise<string> {
+  await page.getByTestId('menu-edit').click();
+  const label = (await page.getByTestId('menu-undo').locator('.menu-label').textContent()) ?? '';
+  await page.getByTestId('menu-edit').click();
+  return label.trim();
+}
 
 test('changing a tolerance changes the MT3 bytes and the error, and undo restores them', async ({ page }) => {
   await waitForDocument(page);
@@ -20,6 +29,8 @@ test('changing a tolerance changes the MT3 bytes and the error, and undo restore
   expect(errLoose).toBeLessThanOrEqual(3);
   // The tuning is saved with the motion (its tuning file or project entry): changing it is an unsaved change.
   await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
+  // The Edit menu names the step by what it set.
+  await expect.poll(() => undoLabel(page)).toBe('Undo Set rotation tolerance to 3°');
 
   await page.getByTestId('curve-canvas').hover();
   await page.keyboard.press('Control+z');
@@ -63,6 +74,7 @@ test('a per-joint rotation override and the offsets flag recompress that joint',
   await override.fill('4');
   await override.press('Enter');
   await expect(page.getByTestId('override-list')).toContainText('LeftUpLeg');
+  await expect.poll(() => undoLabel(page)).toBe('Undo Set rotation override (LeftUpLeg) to 4°');
   await waitForCompression(page);
   await expect.poll(keysOf).toBeLessThan(before);
 
@@ -73,6 +85,7 @@ test('a per-joint rotation override and the offsets flag recompress that joint',
   await waitForCompression(page);
   await expect(keyCount).toHaveText(/^\d+ keys/);
   await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
+  await expect.poll(() => undoLabel(page)).toBe('Undo Turn on Animated offsets');
   await page.getByTestId('channel-euler').click();
   await expect(keyCount).toHaveText(/^\d+ keys/);
 });

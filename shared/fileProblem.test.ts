@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FormatError } from './errors';
-import { plainCompressionProblem, plainFileProblem, type PlainFileProblem } from './fileProblem';
+import { plainCompressionProblem, plainFileProblem, plainImportFailure, type PlainFileProblem } from './fileProblem';
 import { readMtn } from './mtn/read';
 import { readMar } from './mar/read';
 import { decodeUtf8Text } from './sev/text';
@@ -131,6 +131,48 @@ describe('plainFileProblem for File > Import', () => {
       'it ends too soon at line 5: part of its data is missing (a copy or save that stopped part way?).',
     );
     expect(p.advice).toBe('Fix it at line 5 in a text editor, then import it again.');
+  });
+});
+
+describe('plainImportFailure: an import that failed for another reason than a bad file', () => {
+  // The messages the import worker, its runner and the source read give (electron/interchange/importRunner.ts, importJob.ts).
+  const at = 'Could not import /w/mocap/take 01.bvh';
+  const cases: [string, RegExp][] = [
+    [
+      `${at}: the importer stopped (exit code 1)`,
+      /^the importer stopped before it finished \(it may have run out of memory\)/,
+    ],
+    [
+      `${at}: the importer stopped (Worker terminated due to reaching memory limit: JS heap out of memory)`,
+      /^the importer stopped/,
+    ],
+    [`${at}: the import worker did not start (Cannot find module '/app/importWorker.cjs')`, /^the importer stopped/],
+    [
+      `${at}: stopped after 120 s, the most an import may take (the file is damaged, or far larger than a motion)`,
+      /^it took longer than the 120 s an import may take/,
+    ],
+    [`${at}: the file does not exist`, /^the file is not there any more/],
+    [`${at}: permission denied`, /^ActGuy is not allowed to read it/],
+    [`${at}: it is a folder, not a file`, /^it is not a file ActGuy can read/],
+    [`${at}: it is not a regular file (a device, pipe or socket)`, /^it is not a file ActGuy can read/],
+    [`${at}: 600 MiB is more than the 512 MiB an import reads`, /^it is larger than an import reads/],
+    [`${at}: The operation was aborted`, /^reading it was cancelled before it finished/],
+    [`${at}: the file is in use`, /^another program is using it/],
+  ];
+  it.each(cases)('%s', (message, lead) => {
+    const p = plainImportFailure(message, '/w/mocap/take 01.bvh')!;
+    expect(p.file).toBe('take 01.bvh');
+    expect(p.lead).toMatch(lead);
+    expect(p.lead).toMatch(/\.$/);
+    expect(p.advice).toMatch(/^[A-Z].*\.$/);
+    // Plain words: no path, no exit code, no module name (those stay in the Details).
+    expect(`${p.lead} ${p.advice}`).not.toMatch(/\/w\/|exit code|Cannot find|heap|MiB/);
+  });
+
+  it('a message it does not know is left as it is (null)', () => {
+    expect(
+      plainImportFailure('Could not import /w/a.bvh: a clip can be chosen for glTF/GLB and FBX files only', '/w/a.bvh'),
+    ).toBeNull();
   });
 });
 

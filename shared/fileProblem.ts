@@ -114,6 +114,53 @@ export function plainFileProblem(
   };
 }
 
+/**
+ * A File > Import that failed for another reason than a bad file (FormatError: plainFileProblem), in the same plain
+ * words: the source could not be read (gone, not allowed, a folder, too large, the read cancelled), or the importer
+ * stopped or ran past its time. `message` is the technical message (the Details); `file` the source's path. Null for
+ * a message it does not know (that message is then shown as it is).
+ */
+export function plainImportFailure(message: string, file: string): PlainFileProblem | null {
+  const name = baseName(file);
+  const said = (lead: string, advice: string): PlainFileProblem => ({ file: name, lead, advice });
+  const budget = /stopped after ([\d.]+) s/.exec(message);
+  if (budget)
+    return said(
+      `it took longer than the ${budget[1]} s an import may take: it is damaged, or far larger than a motion.`,
+      'Check that it is the take you meant; cut a very long take into parts, then import them.',
+    );
+  if (/importer stopped|import worker did not start/i.test(message))
+    return said(
+      'the importer stopped before it finished (it may have run out of memory). Nothing was changed.',
+      'Import it again; if it stops again, close other programs or import fewer files at once.',
+    );
+  if (/\b(aborted|cancell?ed)\b|ECANCELED|AbortError/i.test(message))
+    return said('reading it was cancelled before it finished. Nothing was changed.', 'Import it again.');
+  if (/does not exist|no such file|ENOENT/i.test(message))
+    return said(
+      'the file is not there any more (moved, renamed or deleted since it was chosen).',
+      'Choose it again where it is now.',
+    );
+  if (/permission denied|not permitted|EACCES|EPERM/i.test(message))
+    return said(
+      'ActGuy is not allowed to read it (permission denied).',
+      'Give yourself read access to it, or copy it to a folder you can read, then import it again.',
+    );
+  if (/is a folder|not a (regular|plain) file|EISDIR/i.test(message))
+    return said(
+      'it is not a file ActGuy can read (a folder, a device, a pipe or a socket).',
+      'Choose the motion file itself.',
+    );
+  if (/more than the \d+ MiB an import reads|EFBIG/i.test(message))
+    return said(
+      'it is larger than an import reads (the details give both sizes).',
+      'Cut the take into parts, or export it without what a motion does not need (meshes, textures), then import it again.',
+    );
+  if (/in use|EBUSY/i.test(message))
+    return said('another program is using it.', 'Close it there, then import it again.');
+  return null;
+}
+
 /** A failed compression (the compressor's worker, or a motion it refused) in words an animator reads first. */
 export interface PlainCompressionProblem {
   /** What went wrong, as a clause after "Compression failed: ". */

@@ -2,6 +2,7 @@
 import { join, sep } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { runImportJob, type ImportJobRequest, type ImportJobResult } from './importJob';
+import { plainImportFailure } from '../../shared/fileProblem';
 
 /** Runs one import; `signal` cancels it (the result is then `cancelled`). */
 export type ImportRunner = (req: ImportJobRequest, signal?: AbortSignal) => Promise<ImportJobResult>;
@@ -75,3 +76,17 @@ export function workerImportRunner(
 /** Runs imports on the calling thread (unit tests); a cancelled signal is honoured before the job starts. */
 export const inProcessImportRunner: ImportRunner = (req, signal) =>
   signal?.aborted ? Promise.resolve({ status: 'cancelled' }) : runImportJob(req);
+
+/**
+ * `run` with every failure said in plain words: a bad file already is (importJob.ts); any other failure (the source
+ * could not be read, the importer stopped or ran past its budget) gets plainImportFailure's words, so a single
+ * import and each file of a batch read alike, their technical message as the Details.
+ */
+export function withPlainFailures(run: ImportRunner): ImportRunner {
+  return async (req, signal) => {
+    const result = await run(req, signal);
+    if (result.status !== 'failed' || result.plain) return result;
+    const plain = plainImportFailure(result.message, req.path);
+    return plain ? { ...result, plain } : result;
+  };
+}

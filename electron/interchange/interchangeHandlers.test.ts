@@ -349,6 +349,28 @@ describe('File > Import', () => {
     const r = await dispatchInvoke(broken, 'importMotion', { path: join(workspace, 'take.bvh') });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.message).toMatch(/^Could not import .*take\.bvh: the import/);
+    // In plain words too, as a bad file is; the message above stays the Details.
+    if (!r.ok)
+      expect(r.error.plain).toMatchObject({ file: 'take.bvh', lead: expect.stringMatching(/^the importer stopped/) });
+  });
+
+  it('each file of a batch that fails to import (not a bad file) is said in plain words too, as a single import is', async () => {
+    writeFileSync(join(workspace, 'take.bvh'), SMALL_BVH);
+    writeFileSync(join(workspace, 'other.bvh'), SMALL_BVH);
+    const broken = testHandlers({
+      app: { workspaceRoot: workspace },
+      recentDir: dir,
+      compress: compress(),
+      dialogs,
+      runImport: workerImportRunner(join(dir, 'no-such-worker.cjs')),
+    });
+    const r = await broken.importMotionBatch({ paths: ['take.bvh', 'other.bvh'].map((f) => join(workspace, f)) });
+    if (r.status !== 'done') throw new Error(r.status);
+    expect(r.items.map((i) => [i.plain?.file, i.plain?.lead.startsWith('the importer stopped')])).toEqual([
+      ['take.bvh', true],
+      ['other.bvh', true],
+    ]);
+    expect(r.items[0].error).toMatch(/^Could not import .*take\.bvh: the import/);
   });
 
   it('cancelImport stops an import in progress: it ends cancelled and opens no document', async () => {
@@ -379,6 +401,7 @@ describe('File > Import', () => {
       expect(r.error.message).toMatch(
         /^Could not import .*take\.bvh: stopped after 0\.001 s, the most an import may take/,
       );
+    if (!r.ok) expect(r.error.plain?.lead).toMatch(/^it took longer than the 0\.001 s an import may take/);
   });
 
   it('suggests names made of letters, digits, _ and -', () => {

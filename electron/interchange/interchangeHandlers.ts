@@ -37,7 +37,7 @@ import { quotePath, type PathPolicy } from '../pathPolicy';
 import { refuseOverwritingInput } from '../pathIdentity';
 import type { ApiHandlersOf } from '../project/types';
 import { runBatchImport } from './batchImport';
-import { workerImportRunner, type ImportRunner } from './importRunner';
+import { withPlainFailures, workerImportRunner, type ImportRunner } from './importRunner';
 
 /** Extensions File > Import takes (lower case, with the dot). */
 export const IMPORT_EXTENSIONS = MOTION_SOURCE_EXTENSIONS;
@@ -74,7 +74,8 @@ export type InterchangeHandlers = ApiHandlersOf<
 
 export function createInterchangeHandlers(ctx: InterchangeHandlerContext): InterchangeHandlers {
   const { policy, dialogs, compress, documents } = ctx;
-  const runImport = ctx.runImport ?? workerImportRunner();
+  // Every failure in plain words first, a bad file's or not (the single import and each file of a batch alike).
+  const runImport = withPlainFailures(ctx.runImport ?? workerImportRunner());
   /** Imports in progress, so cancelImport can stop them. */
   const importsInFlight = new Set<AbortController>();
 

@@ -18,6 +18,7 @@ import { setAppApi } from './appApi';
 import { MSH_EXPORT_DEFAULTS, mshExportOptionsStore, parseMshExportOptions } from '../interchange/mshExportOptions';
 import { fakeApi } from './fakeApiForTests';
 import { ActGuyApiError } from '../../shared/ipc/transport';
+import { plainImportFailure } from '../../shared/fileProblem';
 
 const joints = [
   { parent: -1, mirror: 0, part: 0, reserved: 0, name: 'Hips' },
@@ -306,6 +307,67 @@ describe('File > Import', () => {
     expect(sessionStore.getState().messages.at(-1)!.text).toBe(
       'Could not import /ws/take.bvh: the importer stopped (exit code 1)',
     );
+  });
+
+  it('an import that fails for another reason than a bad file reads alike in a single import and in a batch: plain words, then Details', async () => {
+    // What main sends for an importer that stopped (electron/interchange/importRunner.ts withPlainFailures).
+    const detail = 'Could not import /ws/take.bvh: the importer stopped (exit code 1)';
+    const plain = plainImportFailure(detail, '/ws/take.bvh')!;
+    const clipDetail = 'Could not import /ws/hero.glb: the importer stopped (exit code 134)';
+    const expected = `Could not import take.bvh: ${plain.lead} ${plain.advice}\nDetails: ${detail}`;
+    setAppApi(
+      fakeApi({
+        openMotion: async () => ({ status: 'opened', motion: opened('d1') }),
+        importMotionDialog: async () => {
+          throw new ActGuyApiError({ message: detail, plain });
+        },
+      }),
+    );
+    await openPath('/ws/walk.mtn', false);
+    let done = importMotion();
+    await until(() => importOptionsStore.getState().request !== null);
+    importOptionsStore.getState().request!.resolve({ fps: 30, scale: 1 });
+    await done;
+    expect(sessionStore.getState().messages.at(-1)!.text).toBe(expected);
+
+    sessionStore.setState({ messages: [] });
+    const item = { name: null, mtnPath: null, shape: null, warnings: [] };
+    setAppApi(
+      fakeApi({
+        importMotionDialog: async () => ({
+          status: 'chosenMany',
+          paths: ['/ws/take.bvh', '/ws/hero.glb', '/ws/idle.fbx'],
+        }),
+        importMotionBatch: async () => ({
+          status: 'done',
+          failed: 3,
+          written: [],
+          conclusion: '3 of 3 failed; nothing was written (all or nothing)',
+          items: [
+            { ...item, sourcePath: '/ws/take.bvh', clip: null, error: detail, plain },
+            {
+              ...item,
+              sourcePath: '/ws/hero.glb',
+              clip: 'Run',
+              error: clipDetail,
+              plain: plainImportFailure(clipDetail, '/ws/hero.glb'),
+            },
+            // The batch's own refusal (no plain words of its own): still led by the file it is about.
+            { ...item, sourcePath: '/ws/idle.fbx', clip: null, error: 'the project already has a motion named "idle"' },
+          ],
+        }),
+      }),
+    );
+    done = importMotion();
+    await until(() => importOptionsStore.getState().request !== null);
+    importOptionsStore.getState().request!.resolve({ fps: 30, scale: 1 });
+    await done;
+    const texts = sessionStore.getState().messages.map((m) => m.text);
+    expect(texts.slice(0, 3)).toEqual([
+      expected,
+      `Could not import hero.glb (clip "Run"): ${plain.lead} ${plain.advice}\nDetails: ${clipDetail}`,
+      'Could not import idle.fbx: the project already has a motion named "idle"',
+    ]);
   });
 
   it('parses the option fields and says what is wrong', () => {

@@ -2,7 +2,13 @@
  * Interchange: File > Import (BVH, glTF/GLB, FBX; one file or several into the project), File > Export glTF and
  * File > Export MSH. An imported motion becomes an unsaved document in the tuner.
  */
-import type { ImportMotionOutcome, ImportedMotion, GltfExportSource, ImportMotionBatchOutcome } from '../../shared/ipc';
+import type {
+  ImportBatchItem,
+  ImportMotionOutcome,
+  ImportedMotion,
+  GltfExportSource,
+  ImportMotionBatchOutcome,
+} from '../../shared/ipc';
 import { readMtn } from '../../shared/mtn/read';
 import { writeMtn } from '../../shared/mtn/write';
 import { basenameOf } from '../../shared/project/paths';
@@ -14,7 +20,8 @@ import { askImportOptions, type ImportOptions } from '../interchange/importOptio
 import { askMshExportOptions } from '../interchange/mshExportOptions';
 import { projectStore } from '../project/projectStore';
 import { addImportedMotions, projectMotionNames } from '../project/projectMotions';
-import { busy, notifyError, requireApi } from './appApi';
+import { ActGuyApiError } from '../../shared/ipc/transport';
+import { busy, failureText, notifyError, requireApi } from './appApi';
 import { adoptDocument, confirmDiscard } from './motionFiles';
 
 /** An imported motion becomes an editable document with no file: modified until saved (Save asks for a path). */
@@ -83,19 +90,25 @@ async function followImport(outcome: ImportMotionOutcome, options: ImportOptions
   }
 }
 
+/**
+ * A batch file's failure as the error a single import throws, so both read through failureText alike: its plain
+ * words (named by file and clip), or its message, led by "Could not import FILE" when it does not say so itself.
+ */
+function batchItemError(i: ImportBatchItem, what: string): ActGuyApiError {
+  const error = i.error ?? '';
+  if (i.plain) return new ActGuyApiError({ message: error, plain: { ...i.plain, file: what } });
+  return new ActGuyApiError({
+    message: /^could not import /i.test(error) ? error : `Could not import ${what}: ${error}`,
+  });
+}
+
 /** Says what a batch import did: each file's problem, the warnings, then one line for the whole; adds the motions to the project. */
 function reportBatch(r: ImportMotionBatchOutcome, intoProject: boolean): void {
   if (r.status === 'cancelled') return;
   const session = sessionStore.getState();
   for (const i of r.items) {
     const what = `${basenameOf(i.sourcePath)}${i.clip !== null ? ` (clip "${i.clip}")` : ''}`;
-    if (i.error !== null)
-      session.notify(
-        'error',
-        i.plain
-          ? `Could not import ${what}: ${i.plain.lead} ${i.plain.advice}\nDetails: ${i.error}`
-          : `Import ${what} failed: ${i.error}`,
-      );
+    if (i.error !== null) session.notify('error', failureText('Import', batchItemError(i, what)));
     for (const w of i.warnings) if (w.code !== 'rate-snapped') session.notify('warning', `${what}: ${w.message}`);
   }
   const done = r.items.filter((i) => i.error === null && r.written.includes(i.mtnPath ?? ''));

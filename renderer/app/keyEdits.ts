@@ -83,7 +83,7 @@ export function toggleLockAtPlayhead(): void {
     return;
   }
   const r = doc.locks.setRange(joint, f, f);
-  if (!r.ok) sessionStore.getState().notify('warning', r.message, 'document', r.fix);
+  if (!r.ok) sessionStore.getState().refuse(r.message, { edit: 'lock', joint, first: f, last: f }, r.fix);
 }
 
 export function toggleTraceAtPlayhead(): void {

@@ -1,6 +1,8 @@
 import { useEffect } from 'react';
 import { useDocument, useSession, useMotionShape } from '../state/hooks';
 import { messageShownFor, sessionStore } from '../state/sessionStore';
+import { isModalOpen, isTypingTarget } from '../app/commands';
+import { sevStore } from '../sev/sevStore';
 
 /**
  * The message list over the top of the viewport's picture: errors from the main process, refused edits,
@@ -9,7 +11,9 @@ import { messageShownFor, sessionStore } from '../state/sessionStore';
  * It overlays the picture instead of taking a strip above it, so messages never shrink the 3D view; several
  * messages stack, newest first, each with its own ✕, and "Dismiss all" clears the ones shown. A message about a motion
  * shows only while the tuner shows that motion (a lock refused on walk is not shown over cmu_01_01, and is back
- * when walk is). Info messages fade after a while; warnings and errors stay until dismissed.
+ * when walk is). Info messages fade after a while; warnings and errors stay until dismissed. A refused edit's warning
+ * (a refused lock or SEV edit) also goes once the user moves on (sessionStore's MessageRefusal), and Escape dismisses
+ * the newest one shown, as Escape closes a menu or a dialog.
  */
 export function MessageBar() {
   const messages = useSession((s) => s.messages);
@@ -23,6 +27,19 @@ export function MessageBar() {
       .map((m) => window.setTimeout(() => sessionStore.getState().dismiss(m.id), 6000));
     return () => timers.forEach((t) => window.clearTimeout(t));
   }, [messages]);
+  const newestRefusal = shown.find((m) => m.refusal)?.id;
+  useEffect(() => {
+    if (newestRefusal === undefined) return undefined;
+    const onKey = (e: KeyboardEvent) => {
+      // An open menu takes Escape first (it stops it); a dialog, a text field and an armed joint pick (which it
+      // cancels, whichever listener runs first) keep their own Escape.
+      if (e.key !== 'Escape' || e.defaultPrevented || isModalOpen() || isTypingTarget(e.target)) return;
+      if (sevStore.getState().pickingJoint) return;
+      sessionStore.getState().dismiss(newestRefusal);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [newestRefusal]);
   if (shown.length === 0) return null;
   return (
     <div className="message-bar" role="region" aria-label="Messages" data-testid="message-list">

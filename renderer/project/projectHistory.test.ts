@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { writeMtn } from '../../shared/mtn/write';
 import { readMtn } from '../../shared/mtn/read';
 import { emptyMotion } from '../../shared/motion/types';
@@ -6,7 +6,16 @@ import { documentStore } from '../state/documentStore';
 import { sevStore } from '../sev/sevStore';
 import { latestRedoLabel, latestUndoLabel, redoLatest, resetUndoOrderForTests, undoLatest } from '../sev/undoOrder';
 import { isProjectDirty, projectStore } from './projectStore';
-import { moveMotion, storeTunerTolerances, tunerNotInProjectReason, tunerProjectMotion } from './projectMotions';
+import {
+  moveMotion,
+  removeMotion,
+  storeTunerTolerances,
+  tunerNotInProjectReason,
+  tunerProjectMotion,
+} from './projectMotions';
+import { sessionStore } from '../state/sessionStore';
+import { registerSevCommands } from '../sev/eventsMenu';
+import { isSevDirty } from '../sev/sevStore';
 import { clearProjectHistory } from './projectHistory';
 import walkSevText from '../../assets/walk.sev?raw';
 import sampleProjectText from '../../assets/sample.actguy.json?raw';
@@ -121,5 +130,56 @@ describe('project edits in the window-wide undo order', () => {
     );
     expect(storeTunerTolerances()).toBe(false);
     expect(projectStore.getState().text).toBe(before);
+  });
+});
+
+describe('removing the selected motion never drops its .sev’s unsaved edits unasked', () => {
+  /** Answers the open question with `id` once it shows, and returns its text. */
+  async function answer(id: string): Promise<string> {
+    for (let i = 0; i < 100 && !sessionStore.getState().confirm; i++) await new Promise((r) => setTimeout(r, 1));
+    const q = sessionStore.getState().confirm!;
+    sessionStore.getState().setConfirm(null);
+    q.resolve(id);
+    return q.text;
+  }
+
+  beforeAll(() => registerSevCommands());
+  beforeEach(() => {
+    sessionStore.setState({ confirm: null });
+    sevStore.getState().edit('Move event', (doc) => ({
+      ...doc,
+      events: doc.events.map((e, i) => (i === 0 ? { ...e, frame: e.frame + 2 } : e)),
+    }));
+  });
+
+  it('asks about the .sev after "Remove"; Cancel keeps the motion in the project and the edits', async () => {
+    const done = removeMotion(0);
+    expect(await answer('remove')).toMatch(/^Remove walk from the project\?/);
+    expect(await answer('cancel')).toBe(
+      'walk.sev has unsaved changes. Save it before you remove walk from the project?',
+    );
+    await done;
+    expect(order()).toEqual(['walk', 'cmu_01_01', 'walk_rough', 'walk_60']);
+    expect(isSevDirty(sevStore.getState().file)).toBe(true);
+    expect(latestUndoLabel()).toBe('Move event');
+  });
+
+  it('"Discard changes" removes it as one undo step, and the .sev closes', async () => {
+    const done = removeMotion(0);
+    await answer('remove');
+    await answer('discard');
+    await done;
+    expect(order()).toEqual(['cmu_01_01', 'walk_rough', 'walk_60']);
+    expect(sevStore.getState().file).toBeNull();
+    expect(latestUndoLabel()).toBe('Remove motion walk');
+  });
+
+  it('a .sev with nothing unsaved closes without a second question', async () => {
+    sevStore.getState().undo();
+    const done = removeMotion(0);
+    await answer('remove');
+    await done;
+    expect(order()).toEqual(['cmu_01_01', 'walk_rough', 'walk_60']);
+    expect(sessionStore.getState().confirm).toBeNull();
   });
 });

@@ -265,6 +265,9 @@ export async function removeMotion(index: number): Promise<void> {
   });
   if (choice !== 'remove') return;
   const wasCurrent = p.current === index;
+  // Removing the selected motion closes the .sev open beside it, which no undo step brings back: its unsaved edits
+  // are asked about first (Save, Discard changes, Cancel), as opening another motion asks.
+  if (wasCurrent && !(await confirmUnsaved(`remove ${m.name} from the project`, ['sev']))) return;
   editMotions(`Remove motion ${m.name}`, (ms) => ms.filter((_, k) => k !== index), wasCurrent ? null : currentName());
   if (wasCurrent) {
     projectStore.getState().setCurrent(null);

@@ -105,7 +105,7 @@ export function EventList() {
                       className={pastEnd ? 'bad' : ''}
                       testid="sev-event-frame"
                       what={`Event frame (${motionLabel})`}
-                      onInvalid={(why) => sessionStore.getState().notify('warning', why)}
+                      onInvalid={(why) => sessionStore.getState().refuse(why, { edit: 'sev' })}
                       title={
                         pastEnd ? `frame ${ev.frame} is past the end of the motion (0..${motion!.frameCount})` : 'Frame'
                       }

@@ -1,4 +1,6 @@
+import { useLayoutEffect, useRef } from 'react';
 import { useProject, useSev } from './hooks';
+import { revealScrollTop } from './reveal';
 import { sevStore } from './sevStore';
 import { ses } from './sevActions';
 import { FLOOR_NAMES, nameOnFloor, resolveName } from './resolve';
@@ -11,6 +13,9 @@ const NONE_HIDDEN: Record<number, string[]> = {};
  * The SE definitions: index, name (autocomplete, resolved code or why not),
  * what it plays on the selected floor, and, for the selected SE, its 8
  * floor-attribute variants (each editable and resolved).
+ *
+ * Selecting an event selects its SE, and the variants of that SE are brought into view in their column: below a
+ * long table, in the short column of the all-panels layout at 1280x800, they were out of sight (2026-12-02).
  */
 export function SeTable() {
   const doc = useSev((s) => s.file?.doc ?? null);
@@ -18,6 +23,17 @@ export function SeTable() {
   const selectedSe = useSev((s) => s.selectedSe);
   const hidden = useSev((s) => s.file?.hiddenVariants ?? NONE_HIDDEN);
   const tables = useProject((p) => p.tables);
+  const selectedEvent = useSev((s) => s.selectedEvent);
+  const variantsRef = useRef<HTMLDivElement>(null);
+  // Only when the event selection changes: a click in the table itself never scrolls the table under the pointer.
+  useLayoutEffect(() => {
+    const el = variantsRef.current;
+    const column = el?.closest<HTMLElement>('.sev-col');
+    if (selectedEvent === null || !el || !column) return;
+    const view = column.getBoundingClientRect();
+    const item = el.getBoundingClientRect();
+    column.scrollTop = revealScrollTop({ top: view.top, bottom: view.bottom, scrollTop: column.scrollTop }, item);
+  }, [selectedEvent]);
   const table = tables?.table ?? null;
   if (!doc) return null;
   const defs = doc.ses.slice().sort((a, b) => a.index - b.index);
@@ -127,7 +143,7 @@ export function SeTable() {
         </tbody>
       </table>
       {sel && (
-        <div className="sev-variants" data-testid="sev-variants">
+        <div className="sev-variants" data-testid="sev-variants" ref={variantsRef}>
           <div className="sev-variants-head">
             <span className="sev-swatch" style={{ background: seColor(sel.index) }} />
             <b>SE {sel.index}</b> <span className="dim">floor/wall variants</span>

@@ -82,7 +82,11 @@ export function SevEditor() {
           void (own ? saveProjectAndSev() : saveProjectOnly());
         return;
       }
-      if (e.key === 'Escape' && sevStore.getState().pickingJoint) sevStore.getState().setPickingJoint(false);
+      if (e.key === 'Escape' && sevStore.getState().pickingJoint) {
+        // This Escape cancels the picking only (a refused edit's message keeps its own Escape).
+        e.preventDefault();
+        sevStore.getState().setPickingJoint(false);
+      }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);

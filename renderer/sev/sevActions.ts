@@ -31,9 +31,12 @@ import { projectStore } from '../project/projectStore';
 import { sevStore } from './sevStore';
 import { sevBelongsTo } from './sevBinding';
 
+/** A refused SEV edit's warning goes with the next SEV edit that works (sessionStore's MessageRefusal). */
+const SEV_REFUSAL = { edit: 'sev' } as const;
+
 function apply(label: string, fn: (doc: SevDocument) => SevDocument): boolean {
   const err = sevStore.getState().edit(label, fn);
-  if (err) sessionStore.getState().notify('warning', `${label} refused: ${err}`);
+  if (err) sessionStore.getState().refuse(`${label} refused: ${err}`, SEV_REFUSAL);
   return err === null;
 }
 
@@ -139,7 +142,7 @@ export const events = {
     if (!doc || !s.selectedEvents.length) return false;
     const why = notOwnMotion();
     if (why || !m) {
-      sessionStore.getState().notify('warning', `Copy refused: ${why}.`);
+      sessionStore.getState().refuse(`Copy refused: ${why}.`, SEV_REFUSAL);
       return false;
     }
     const clip = copySevEvents(doc, s.selectedEvents, {
@@ -173,7 +176,7 @@ export const events = {
     if (!clip || !doc) return;
     const why = notOwnMotion();
     const d = documentStore.getState();
-    if (why || !d.motion) return void sessionStore.getState().notify('warning', `Paste refused: ${why}.`);
+    if (why || !d.motion) return void sessionStore.getState().refuse(`Paste refused: ${why}.`, SEV_REFUSAL);
     const at = clampFrame(sessionStore.getState().playhead);
     const r = pasteSevEvents(
       doc,
@@ -186,9 +189,9 @@ export const events = {
     if (!r.ok) {
       sessionStore
         .getState()
-        .notify(
-          'warning',
+        .refuse(
           `Paste refused, nothing pasted: ${count(clip.events.length)} copied from ${clip.sourceMotion} at frame ${at}:\n${r.problems.map((p) => `• ${p}`).join('\n')}`,
+          SEV_REFUSAL,
         );
       return;
     }
@@ -217,7 +220,7 @@ export const events = {
     const sel = sevStore.getState().selectedEvents;
     if (!sel.length) return;
     const why = notOwnMotion();
-    if (why) return void sessionStore.getState().notify('warning', `Nudge refused: ${why}.`);
+    if (why) return void sessionStore.getState().refuse(`Nudge refused: ${why}.`, SEV_REFUSAL);
     if (
       apply(
         `Nudge ${count(sel.length)} ${delta > 0 ? '+' : ''}${delta} frame${Math.abs(delta) === 1 ? '' : 's'}`,

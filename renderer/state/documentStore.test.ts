@@ -57,13 +57,13 @@ describe('document store', () => {
     expect(keysOf(1)).toEqual([17, 20]);
     expect(keysOf(2)).toEqual([8]);
     expect(s.getState().past).toHaveLength(steps + 1);
-    expect(s.getState().past.at(-1)!.label).toBe('Move 2 keys');
+    expect(s.getState().past.at(-1)!.label).toBe('Move 2 keys (footL, +12 frames)');
     s.getState().history.undo();
     expect(keysOf(1)).toEqual([5, 8]);
     expect(s.getState().keys.move(1, [5], -9)).toEqual([0]);
     s.getState().keys.remove(1, [0, 8]);
     expect(keysOf(1)).toEqual([]);
-    expect(s.getState().past.at(-1)!.label).toBe('Delete 2 keys');
+    expect(s.getState().past.at(-1)!.label).toBe('Delete 2 keys (footL)');
     s.getState().history.undo();
     expect(keysOf(1)).toEqual([0, 8]);
     // Root translation keys move the same way.
@@ -437,8 +437,8 @@ describe('document store: keys', () => {
       'Add user key (root translation, frame 5)',
       'Add user key (footR, frame 6)',
       'Remove user key (footR, frame 6)',
-      'Move key',
-      'Delete key',
+      'Move key (footL, frame 5 → 6)',
+      'Delete key (footL, frame 6)',
       'Remove user key (root translation, frame 5)',
     ]);
   });
@@ -604,7 +604,15 @@ describe('document store: locks, trace and flags', () => {
     expect(s.getState().motion!.waistJoint).toBe(2);
     s.getState().motionFlags.setWaistJoint(-1);
     expect(s.getState().motion!.waistJoint).toBe(-1);
-    expect(labels(s)).toEqual(['Change motion flags', 'Change motion flags', 'Set waist joint', 'Set waist joint']);
+    // Each names what it changed, as the tuning panel names it: "Undo Change motion flags" left the user guessing.
+    expect(labels(s)).toEqual([
+      'Turn on Animated offsets, Direction correction',
+      'Turn off Animated offsets',
+      'Set waist joint to footR',
+      'Set waist joint to none',
+    ]);
+    s.getState().motionFlags.set(MotionFlag.MIRROR_UPPER | MotionFlag.MIRROR_LOWER | 0x40, true);
+    expect(labels(s).at(-1)).toBe('Turn on Mirror upper body, Mirror lower body, motion flags 0x40');
   });
 });
 
@@ -618,10 +626,20 @@ describe('document store: tolerances', () => {
     s.getState().tolerancesActions.set({ method: 'classic' } as never);
     s.getState().tolerancesActions.set({ positionTolerance: 2 });
     expect(s.getState().past).toHaveLength(1);
-    expect(labels(s)).toEqual(['Change tolerance']);
+    expect(labels(s)).toEqual(['Set position tolerance to 2']);
     for (const k of ['rotationToleranceDeg', 'offsetTolerance', 'objectTolerance', 'shell'] as const)
       s.getState().tolerancesActions.set({ [k]: 7 });
     expect(s.getState().past).toHaveLength(5);
+    s.getState().tolerancesActions.set({ positionTolerance: 0.3, offsetTolerance: 0.2 });
+    // Each names the value it set: "Undo Change tolerance" did not say which.
+    expect(labels(s)).toEqual([
+      'Set position tolerance to 2',
+      'Set rotation tolerance to 7°',
+      'Set offset tolerance to 7',
+      'Set object-space bound to 7',
+      'Set object-space shell to 7',
+      'Set position tolerance, offset tolerance',
+    ]);
   });
 
   it('setMethod switches between the classic rule and the refined compressor (no method), each an undo step', () => {
@@ -686,10 +704,10 @@ describe('document store: tolerances', () => {
     s.getState().tolerancesActions.setOverride(0, null);
     expect(s.getState().rotationOverridesDeg).toEqual({ 2: 5 });
     expect(labels(s)).toEqual([
-      'Set tolerance override',
-      'Set tolerance override',
-      'Set tolerance override',
-      'Remove tolerance override',
+      'Set rotation override (hips) to 2°',
+      'Set rotation override (footR) to 4°',
+      'Set rotation override (footR) to 5°',
+      'Remove rotation override (hips)',
     ]);
     s.getState().history.undo();
     expect(s.getState().rotationOverridesDeg).toEqual({ 0: 2, 2: 5 });

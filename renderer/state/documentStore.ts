@@ -16,7 +16,7 @@
  * outside React; components use the hook in ./hooks.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { KeyFlag, makeMotion, type Motion } from '../../shared/motion/types';
+import { KeyFlag, MotionFlag, makeMotion, type Motion } from '../../shared/motion/types';
 import { DEFAULT_TOLERANCES, type CompressMethod, type CompressTolerances } from '../../shared/compress/types';
 
 /** The document's compression tolerances: the compressor's own type (shared/compress/types.ts). */
@@ -395,9 +395,12 @@ export function createDocumentStore(): StoreApi<DocumentState> {
     }
 
     /** The undo step of a user key edit names what it did and where: "Add user key (LeftFoot, frame 30)". */
+    function jointName(joint: number): string {
+      return joint < 0 ? 'root translation' : (get().motion?.joints[joint]?.name ?? `joint ${joint}`);
+    }
+
     function keyLabel(adding: boolean, joint: number, frame: number): string {
-      const name = joint < 0 ? 'root translation' : (get().motion?.joints[joint]?.name ?? `joint ${joint}`);
-      return `${adding ? 'Add' : 'Remove'} user key (${name}, frame ${frame})`;
+      return `${adding ? 'Add' : 'Remove'} user key (${jointName(joint)}, frame ${frame})`;
     }
 
     function framesLabel(a: number, b: number): string {
@@ -473,7 +476,8 @@ export function createDocumentStore(): StoreApi<DocumentState> {
           const d = Math.max(-Math.min(...own), Math.min(m.frameCount - Math.max(...own), Math.round(delta)));
           if (d === 0) return [];
           const moved = own.map((f) => f + d);
-          edit(own.length === 1 ? 'Move key' : `Move ${own.length} keys`, (cur) => {
+          const where = own.length === 1 ? `frame ${own[0]} → ${moved[0]}` : `${d > 0 ? '+' : ''}${d} frames`;
+          edit(`Move ${own.length === 1 ? 'key' : `${own.length} keys`} (${jointName(joint)}, ${where})`, (cur) => {
             let e: EditableState | null = cur;
             for (const f of own) e = e && setKey(e, joint, f, false);
             for (const f of moved) e = e && setKey(e, joint, f, true);
@@ -484,7 +488,11 @@ export function createDocumentStore(): StoreApi<DocumentState> {
         remove(joint, frames) {
           const m = get().motion;
           if (!m || frames.length === 0) return;
-          edit(frames.length === 1 ? 'Delete key' : `Delete ${frames.length} keys`, (cur) => {
+          const what =
+            frames.length === 1
+              ? `key (${jointName(joint)}, frame ${frames[0]})`
+              : `${frames.length} keys (${jointName(joint)})`;
+          edit(`Delete ${what}`, (cur) => {
             let e: EditableState | null = cur;
             for (const f of frames) e = e && setKey(e, joint, f, false);
             return e;
@@ -571,7 +579,7 @@ export function createDocumentStore(): StoreApi<DocumentState> {
             if (k === 'method') continue; // setMethod
             if (Number.isFinite(v) && v > 0) (clean as Record<string, number>)[k] = v;
           }
-          edit('Change tolerance', (cur) => ({ ...cur, tolerances: { ...cur.tolerances, ...clean } }));
+          edit(toleranceLabel(clean), (cur) => ({ ...cur, tolerances: { ...cur.tolerances, ...clean } }));
         },
         setMethod(method) {
           edit(method === 'classic' ? 'Use the classic rule' : 'Use the refined compressor', (cur) => {
@@ -599,7 +607,11 @@ export function createDocumentStore(): StoreApi<DocumentState> {
           const m = get().motion;
           if (!m || joint < 0 || joint >= m.joints.length) return;
           if (deg !== null && !(Number.isFinite(deg) && deg > 0)) return;
-          edit(deg === null ? 'Remove tolerance override' : 'Set tolerance override', (cur) => {
+          const label =
+            deg === null
+              ? `Remove rotation override (${m.joints[joint].name})`
+              : `Set rotation override (${m.joints[joint].name}) to ${deg}°`;
+          edit(label, (cur) => {
             const o: Record<number, number> = { ...cur.rotationOverridesDeg };
             if (deg === null) delete o[joint];
             else o[joint] = deg;
@@ -610,12 +622,18 @@ export function createDocumentStore(): StoreApi<DocumentState> {
 
       motionFlags: {
         set(bits, on) {
-          edit('Change motion flags', (cur) => ({ ...cur, flags: on ? cur.flags | bits : cur.flags & ~bits }));
+          edit(`Turn ${on ? 'on' : 'off'} ${flagNames(bits)}`, (cur) => ({
+            ...cur,
+            flags: on ? cur.flags | bits : cur.flags & ~bits,
+          }));
         },
         setWaistJoint(joint) {
           const m = get().motion;
           if (!m || joint < -1 || joint >= m.joints.length) return;
-          edit('Set waist joint', (cur) => ({ ...cur, waistJoint: joint }));
+          edit(`Set waist joint to ${joint < 0 ? 'none' : m.joints[joint].name}`, (cur) => ({
+            ...cur,
+            waistJoint: joint,
+          }));
         },
       },
 
@@ -659,6 +677,39 @@ export function createDocumentStore(): StoreApi<DocumentState> {
 
 /** The app's document. */
 export const documentStore = createDocumentStore();
+
+/** The tuning panel's names of the tolerances, for undo labels ("Set position tolerance to 0.3"). */
+const TOLERANCE_NAMES: Record<string, [string, string]> = {
+  positionTolerance: ['position tolerance', ''],
+  rotationToleranceDeg: ['rotation tolerance', '°'],
+  offsetTolerance: ['offset tolerance', ''],
+  objectTolerance: ['object-space bound', ''],
+  shell: ['object-space shell', ''],
+};
+
+/** What a tolerance edit sets, named: one value with its number, several by name. */
+function toleranceLabel(patch: Partial<Tolerances>): string {
+  const set = Object.entries(patch) as [string, number][];
+  if (set.length === 1) {
+    const [name, unit] = TOLERANCE_NAMES[set[0][0]] ?? [set[0][0], ''];
+    return `Set ${name} to ${set[0][1]}${unit}`;
+  }
+  return `Set ${set.map(([k]) => TOLERANCE_NAMES[k]?.[0] ?? k).join(', ')}`;
+}
+
+/** The tuning panel's names of the motion flags, for undo labels ("Turn on Mirror upper body"). */
+const FLAG_NAMES: [number, string][] = [
+  [MotionFlag.OFFSETS, 'Animated offsets'],
+  [MotionFlag.DIRECTION, 'Direction correction'],
+  [MotionFlag.MIRROR_UPPER, 'Mirror upper body'],
+  [MotionFlag.MIRROR_LOWER, 'Mirror lower body'],
+];
+
+function flagNames(bits: number): string {
+  const named = FLAG_NAMES.filter(([bit]) => bits & bit).map(([, name]) => name);
+  const other = bits & ~FLAG_NAMES.reduce((all, [bit]) => all | bit, 0);
+  return [...named, ...(other ? [`motion flags 0x${other.toString(16)}`] : [])].join(', ');
+}
 
 /** Label of the step Undo would revert, or null. */
 export function undoLabel(s: DocumentState): string | null {

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { emptyMotion } from '../../shared/motion/types';
 import { documentStore } from './documentStore';
+import { sevStore } from '../sev/sevStore';
 import { MESSAGE_LIMIT, createSessionStore, messageShownFor } from './sessionStore';
+
+/** A .sev of walk: one SE, one event. */
+const SEV_TEXT = 'sev 1\nmotion walk\nse 0 SE_FOOT_L\nevent 3 0 -\n';
 
 const joints = [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'hips' }];
 
@@ -98,5 +102,92 @@ describe('curve overlay and solo', () => {
     s.getState().toggleSolo(0);
     s.getState().setCurveChannel('quat');
     expect(s.getState().soloComponent).toBeNull();
+  });
+});
+
+describe('a refused edit’s warning goes once the user moves on', () => {
+  /** walk open with a refused lock of joint 0 on frames 4..6, the playhead at 5; returns the store. */
+  function refusedOnWalk() {
+    const s = createSessionStore();
+    open('r1', 'walk', '/w/walk.mtn');
+    s.getState().select(0);
+    s.getState().setPlayhead(5);
+    s.getState().refuse('Lock refused: frame 5 is already locked', { edit: 'lock', joint: 0, first: 4, last: 6 });
+    s.getState().notify('warning', 'walk: a plain warning');
+    return s;
+  }
+  const texts = (s: ReturnType<typeof createSessionStore>) => s.getState().messages.map((m) => m.text);
+  const plainOnly = ['walk: a plain warning'];
+
+  it('stays while it applies: no timer, the playhead within its frames, its joint selected again', () => {
+    const s = refusedOnWalk();
+    s.getState().setPlayhead(6.4);
+    s.getState().setPlayhead(4);
+    s.getState().select(0);
+    expect(texts(s)).toHaveLength(2);
+    expect(s.getState().messages[0]).toMatchObject({
+      level: 'warning',
+      refusal: { edit: 'lock', joint: 0, first: 4, last: 6 },
+    });
+  });
+
+  it('goes when the playhead leaves its frames', () => {
+    const s = refusedOnWalk();
+    s.getState().setPlayhead(7);
+    expect(texts(s)).toEqual(plainOnly);
+  });
+
+  it('goes when another joint is selected', () => {
+    const s = refusedOnWalk();
+    s.getState().select(-1);
+    expect(texts(s)).toEqual(plainOnly);
+  });
+
+  it('goes when the next edit of its motion succeeds, and with an undo', () => {
+    const s = refusedOnWalk();
+    documentStore.getState().trace.toggle(2);
+    expect(texts(s)).toEqual(plainOnly);
+    s.getState().refuse('Lock refused again', { edit: 'lock', joint: 0, first: 5, last: 5 });
+    documentStore.getState().history.undo();
+    expect(texts(s)).toEqual(plainOnly);
+  });
+
+  it('a refusal made while the playhead is elsewhere stays when the playhead moves elsewhere again', () => {
+    const s = refusedOnWalk();
+    s.getState().setPlayhead(1);
+    s.getState().refuse('Lock refused on 4..6', { edit: 'lock', joint: 0, first: 4, last: 6 });
+    s.getState().setPlayhead(2);
+    expect(texts(s)).toEqual([...plainOnly, 'Lock refused on 4..6']);
+  });
+
+  it('a refused SEV edit goes with the next SEV edit, undo or redo that works; a motion edit leaves it, and the lock’s', () => {
+    const s = refusedOnWalk();
+    sevStore.getState().load('/w/walk.sev', 'walk', SEV_TEXT, { documentId: 'r1', path: '/w/walk.mtn' });
+    expect(sevStore.getState().file?.doc?.events).toHaveLength(1);
+    s.getState().refuse('Nudge refused: past the end.', { edit: 'sev' });
+    documentStore.getState().trace.toggle(2);
+    expect(texts(s)).toEqual([...plainOnly, 'Nudge refused: past the end.']);
+    s.getState().refuse('Lock refused on 5', { edit: 'lock', joint: 0, first: 5, last: 5 });
+    sevStore.getState().edit('Move event', (doc) => ({ ...doc, events: doc.events.map((e) => ({ ...e, frame: 4 })) }));
+    expect(texts(s)).toEqual([...plainOnly, 'Lock refused on 5']);
+    s.getState().refuse('Paste refused: nothing copied.', { edit: 'sev' });
+    sevStore.getState().undo();
+    expect(texts(s)).toEqual([...plainOnly, 'Lock refused on 5']);
+    // Another .sev loaded is no edit of this one.
+    s.getState().refuse('Copy refused: nothing selected.', { edit: 'sev' });
+    sevStore.getState().load('/w/other.sev', 'walk', SEV_TEXT, { documentId: 'r1', path: '/w/walk.mtn' });
+    expect(texts(s)).toEqual([...plainOnly, 'Lock refused on 5', 'Copy refused: nothing selected.']);
+    sevStore.getState().close();
+  });
+
+  it('over another motion, or over its file reopened, it is kept until dismissed', () => {
+    const s = refusedOnWalk();
+    open('r2', 'cmu', '/w/cmu.mtn');
+    s.getState().select(-1);
+    s.getState().setPlayhead(9);
+    open('r3', 'walk', '/w/walk.mtn');
+    s.getState().setPlayhead(0);
+    documentStore.getState().trace.toggle(2);
+    expect(texts(s)).toHaveLength(2);
   });
 });

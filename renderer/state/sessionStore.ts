@@ -8,6 +8,7 @@ import { createStore } from 'zustand/vanilla';
 import type { WorkspaceFile } from '../../shared/ipc/documents';
 import { normalizePath } from '../../shared/project/paths';
 import { documentStore } from './documentStore';
+import { sevStore } from '../sev/sevStore';
 
 /** How the curve view shows the selected joint. */
 export type CurveChannel = 'euler' | 'quat' | 'offset';
@@ -38,7 +39,18 @@ export interface AppMessage {
   owner: MessageOwner | null;
   /** An action offered with the message (a refused lock: move it); its button runs it and dismisses the message. */
   action?: MessageAction;
+  /** Set on a refused edit's message (a refused lock, a refused SEV edit), so it goes once the user moves on. */
+  refusal?: MessageRefusal;
 }
+
+/**
+ * What a refused edit was about. Its message stays until dismissed (✕, Escape) or until the user moves on; never on
+ * a timer: it stays as long as it is read.
+ * - `lock`: a lock of `joint` on frames first..last. Goes with the next motion edit, undo or redo that succeeds, with
+ *   another joint selected, or with the playhead moved from inside those frames to outside them.
+ * - `sev`: a SEV edit (move, paste, nudge, copy). Goes with the next SEV edit, undo or redo that succeeds.
+ */
+export type MessageRefusal = { edit: 'lock'; joint: number; first: number; last: number } | { edit: 'sev' };
 
 export interface MessageAction {
   label: string;
@@ -135,6 +147,8 @@ export interface SessionState {
    * another motion is shown); `app` messages show over every motion. Info messages time out in the UI.
    */
   notify(level: MessageLevel, text: string, scope?: MessageScope, action?: MessageAction): number;
+  /** Adds a refused edit's warning about the motion shown (see MessageRefusal for when it goes); returns its id. */
+  refuse(text: string, refusal: MessageRefusal, action?: MessageAction): number;
   dismiss(id: number): void;
   /** Dismisses every message in `ids` (the list's "Dismiss all": the messages shown). */
   dismissMany(ids: readonly number[]): void;
@@ -147,8 +161,19 @@ export interface SessionState {
 
 let nextMessageId = 1;
 
+/** Whether a refusal message `m` is about the document open now (the same document, not its file reopened). */
+function refusalOfOpenDocument(m: AppMessage): m is AppMessage & { refusal: MessageRefusal } {
+  return m.refusal !== undefined && m.owner !== null && m.owner.documentId === documentStore.getState().documentId;
+}
+
+/** `messages` without the open document's refusal messages that `stale` says no longer apply (the same array if none). */
+function withoutStaleRefusals(messages: AppMessage[], stale: (r: MessageRefusal) => boolean): AppMessage[] {
+  const kept = messages.filter((m) => !(refusalOfOpenDocument(m) && stale(m.refusal)));
+  return kept.length === messages.length ? messages : kept;
+}
+
 export function createSessionStore() {
-  return createStore<SessionState>()((set, get) => ({
+  const store = createStore<SessionState>()((set, get) => ({
     selectedJoint: 0,
     curveChannel: 'euler',
     overlayJoints: [],
@@ -168,7 +193,12 @@ export function createSessionStore() {
 
     select(joint) {
       if (joint !== get().selectedJoint)
-        set({ selectedJoint: joint, selectedKeys: [], overlayJoints: get().overlayJoints.filter((j) => j !== joint) });
+        set({
+          selectedJoint: joint,
+          selectedKeys: [],
+          overlayJoints: get().overlayJoints.filter((j) => j !== joint),
+          messages: withoutStaleRefusals(get().messages, (r) => r.edit === 'lock' && r.joint !== joint),
+        });
     },
     selectKeys(frames) {
       set({ selectedKeys: [...new Set(frames)].sort((a, b) => a - b) });
@@ -193,7 +223,11 @@ export function createSessionStore() {
       set({ soloComponent: get().soloComponent === component ? null : component });
     },
     setPlayhead(frame) {
-      if (Number.isFinite(frame)) set({ playhead: frame });
+      if (!Number.isFinite(frame)) return;
+      const [from, to] = [Math.round(get().playhead), Math.round(frame)];
+      const off = (r: MessageRefusal) =>
+        r.edit === 'lock' && from >= r.first && from <= r.last && (to < r.first || to > r.last);
+      set({ playhead: frame, messages: to === from ? get().messages : withoutStaleRefusals(get().messages, off) });
     },
     setPlaying(on) {
       set({ playing: on });
@@ -218,6 +252,11 @@ export function createSessionStore() {
       set({
         messages: [...get().messages, { id, level, text, owner, ...(action ? { action } : {}) }].slice(-MESSAGE_LIMIT),
       });
+      return id;
+    },
+    refuse(text, refusal, action) {
+      const id = get().notify('warning', text, 'document', action);
+      set({ messages: get().messages.map((m) => (m.id === id ? { ...m, refusal: { ...refusal } } : m)) });
       return id;
     },
     dismiss(id) {
@@ -249,6 +288,22 @@ export function createSessionStore() {
       });
     },
   }));
+  const drop = (edit: MessageRefusal['edit']) => {
+    const { messages } = store.getState();
+    const kept = withoutStaleRefusals(messages, (r) => r.edit === edit);
+    if (kept !== messages) store.setState({ messages: kept });
+  };
+  // An edit, undo or redo that succeeds in the motion a refusal was about: the user has moved on from it.
+  documentStore.subscribe((d, before) => {
+    if (d.documentId === null || d.documentId !== before.documentId) return;
+    if (d.past !== before.past || d.future !== before.future) drop('lock');
+  });
+  // The same in the .sev open beside it (the same file: not a .sev loaded or closed).
+  sevStore.subscribe(({ file }, { file: was }) => {
+    if (!file || !was || file.path !== was.path) return;
+    if (file.past !== was.past || file.future !== was.future) drop('sev');
+  });
+  return store;
 }
 
 export const sessionStore = createSessionStore();

@@ -750,7 +750,8 @@ export class TimelinePainter {
       return;
     }
     const r = doc.locks.setRange(joint, d.anchor, d.current);
-    if (!r.ok) sessionStore.getState().notify('warning', r.message, 'document', r.fix);
+    const [first, last] = [Math.min(d.anchor, d.current), Math.max(d.anchor, d.current)];
+    if (!r.ok) sessionStore.getState().refuse(r.message, { edit: 'lock', joint, first, last }, r.fix);
   };
 
   private onWheel = (e: WheelEvent): void => {

@@ -91,7 +91,7 @@ export interface ImportBatchItem {
   mtnPath: string | null;
   /** Why this file (or clip) failed; null when it imported. */
   error: string | null;
-  /** When the failure was a bad file: its problem in plain words, read before `error` (shared/fileProblem.ts). */
+  /** Its problem in plain words, read before `error` (shared/fileProblem.ts): a bad file, or a read or importer failure. */
   plain?: PlainFileProblem | null;
   /** "31 joints, frames 0..687 at 30 fps", when it imported. */
   shape: string | null;

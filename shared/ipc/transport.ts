@@ -31,7 +31,10 @@ export interface IpcErrorPayload {
   message: string;
   /** Set when the failure was a FormatError. */
   formatKind?: FileKind;
-  /** Set when the failure was a FormatError: the problem in plain words, read before `message` (shared/fileProblem.ts). */
+  /**
+   * The problem in plain words, read before `message` (shared/fileProblem.ts): set when the failure was a FormatError,
+   * and for a File > Import that failed otherwise (plainImportFailure).
+   */
   plain?: PlainFileProblem;
 }
 
