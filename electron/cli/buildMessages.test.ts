@@ -76,6 +76,32 @@ describe('actguy build: what it prints', () => {
     ]);
   });
 
+  it('says a build was up to date, and how many motions a build carried from the last one, on its summary line', async () => {
+    const { out } = capture();
+    const summary = {
+      totals: { motions: 2, aliases: 0, keys: 10, mtnBytes: 100, mt3Bytes: 20, events: 3 },
+      outputs: { mar: { path: 'a.mar', bytes: 64 }, sar: { path: 'a.sar', bytes: 32 }, report: 'r.json' },
+      warnings: [],
+    };
+    const outcome = { ok: true as const, summary, written: [], warnings: [], notes: [] };
+    behaviour.outcome = { ...outcome, upToDate: true, carried: 0 };
+    expect(await buildCommand.run(['p.actguy.json'])).toBe(0);
+    expect(out.join('')).toContain(
+      'up to date: 2 motions: a.mar (64 bytes, 10 keys), a.sar (32 bytes, 3 events), report r.json; nothing was written',
+    );
+    out.length = 0;
+    behaviour.outcome = {
+      ...outcome,
+      upToDate: false,
+      carried: 1,
+      cache: { hits: 0, misses: 1, rejected: 0, damaged: 0, evicted: 0 } as never,
+    };
+    expect(await buildCommand.run(['p.actguy.json'])).toBe(0);
+    expect(out.join('')).toContain(
+      'built 2 motions: a.mar (64 bytes, 10 keys), a.sar (32 bytes, 3 events), report r.json; cache: 0 reused, 0 rejected, 1 compressed; 1 unchanged since the last build\n',
+    );
+  });
+
   it('prints the progress a build made before it threw, the lines held back for the next write included', async () => {
     const { out } = capture();
     behaviour.throws = new Error('the disk went away');
