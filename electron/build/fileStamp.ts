@@ -20,5 +20,23 @@ export function stampOf(st: fs.BigIntStats): FileStamp {
   };
 }
 
+/**
+ * A stamp as a record stores it (size, mtime, ctime, inode, device: a whole byte count and four strings of digits),
+ * when it is exactly of that shape, else undefined: the local verdicts and the record of the last build read theirs
+ * back with it.
+ */
+export function stampFromFields(
+  size: unknown,
+  mtimeNs: unknown,
+  ctimeNs: unknown,
+  ino: unknown,
+  dev: unknown,
+): FileStamp | undefined {
+  if (!(Number.isSafeInteger(size) && (size as number) >= 0)) return undefined;
+  const digits = (v: unknown): v is string => typeof v === 'string' && /^[0-9]{1,30}$/.test(v);
+  if (!(digits(mtimeNs) && digits(ctimeNs) && digits(ino) && digits(dev))) return undefined;
+  return { size: size as number, mtimeNs, ctimeNs, ino, dev };
+}
+
 export const sameStamp = (a: FileStamp, b: FileStamp): boolean =>
   a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs && a.ino === b.ino && a.dev === b.dev;

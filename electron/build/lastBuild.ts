@@ -41,7 +41,7 @@ import { writeFileAtomic } from '../fsutil';
 import { canonicalPath, isInside } from '../pathPolicy';
 import { canonicalJson, COMPRESSOR_IDENTITY, makeFolderNoFollow } from './buildCache';
 import { commitLeftovers } from './commit';
-import { sameStamp, stampOf, type FileStamp } from './fileStamp';
+import { sameStamp, stampFromFields, stampOf, type FileStamp } from './fileStamp';
 
 declare const __ACTGUY_BUILD_DIGEST__: string | undefined;
 /**
@@ -183,19 +183,9 @@ export function parseLastBuild(text: string): LastBuildRecord | undefined {
   const stamps: LastBuildRecord['outputs'] = [];
   for (const o of outputs) {
     if (!Array.isArray(o) || o.length !== 6 || typeof o[0] !== 'string') return undefined;
-    const [path, size, mtimeNs, ctimeNs, ino, dev] = o as unknown[];
-    if (!(Number.isSafeInteger(size) && (size as number) >= 0)) return undefined;
-    if (![mtimeNs, ctimeNs, ino, dev].every(isDigits)) return undefined;
-    stamps.push({
-      path: path as string,
-      stamp: {
-        size: size as number,
-        mtimeNs: mtimeNs as string,
-        ctimeNs: ctimeNs as string,
-        ino: ino as string,
-        dev: dev as string,
-      },
-    });
+    const stamp = stampFromFields(o[1], o[2], o[3], o[4], o[5]);
+    if (!stamp) return undefined;
+    stamps.push({ path: o[0] as string, stamp });
   }
   const s = parseSummary(summary);
   if (!s) return undefined;
@@ -345,7 +335,6 @@ export function forget(file: string): void {
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
-const isDigits = (v: unknown): v is string => typeof v === 'string' && /^[0-9]{1,30}$/.test(v);
 const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 
 /**

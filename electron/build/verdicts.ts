@@ -20,7 +20,7 @@ import { MTN_MAX_FRAMES, MTN_MAX_JOINTS } from '../../shared/mtn/constants';
 import { canonicalPath, isInside } from '../pathPolicy';
 import { writeFileAtomic } from '../fsutil';
 import { COMPRESSOR_IDENTITY, makeFolderNoFollow } from './buildCache';
-import { sameStamp, stampOf, type FileStamp } from './fileStamp';
+import { sameStamp, stampFromFields, stampOf, type FileStamp } from './fileStamp';
 
 const TOOL = 'actguy cache verdicts';
 const VERSION = 1;
@@ -129,14 +129,8 @@ export function parseVerdicts(text: string, cacheId: string): Stored {
       ))
         continue;
       // The entry file's stamp, when recorded: a stamp not exactly of our shape is dropped alone (the entry is then hashed).
-      const [, , size, mtimeNs, ctimeNs, ino, dev] = v;
-      const stamped =
-        v.length === 7 && Number.isSafeInteger(size) && size >= 0 && [mtimeNs, ctimeNs, ino, dev].every(isDigits);
-      out.verdicts.set(key, {
-        digest: v[0],
-        used: v[1],
-        ...(stamped && { stamp: { size, mtimeNs, ctimeNs, ino, dev } }),
-      });
+      const stamp = v.length === 7 ? stampFromFields(v[2], v[3], v[4], v[5], v[6]) : undefined;
+      out.verdicts.set(key, { digest: v[0], used: v[1], ...(stamp && { stamp }) });
     }
   // Motions of one project mostly share a skeleton: each is stored once, and checked once.
   const skeletons = Array.isArray(doc.skeletons) ? doc.skeletons : [];
@@ -152,16 +146,9 @@ export function parseVerdicts(text: string, cacheId: string): Stored {
       if (out.files.size >= MAX_RECORDS) break;
       if (!Array.isArray(v) || (v.length !== 7 && v.length !== 8)) continue;
       const [size, mtimeNs, ctimeNs, ino, dev, sha256, used, header] = v;
-      if (!(
-        Number.isSafeInteger(size) &&
-        size >= 0 &&
-        [mtimeNs, ctimeNs, ino, dev].every(isDigits) &&
-        typeof sha256 === 'string' &&
-        HEX64.test(sha256) &&
-        isTime(used)
-      ))
-        continue;
-      const record: FileRecord = { stamp: { size, mtimeNs, ctimeNs, ino, dev }, sha256, used };
+      const stamp = stampFromFields(size, mtimeNs, ctimeNs, ino, dev);
+      if (!(stamp && typeof sha256 === 'string' && HEX64.test(sha256) && isTime(used))) continue;
+      const record: FileRecord = { stamp, sha256, used };
       // A header not exactly of our shape is dropped alone: the file is then read and checked again.
       const parsed = v.length === 8 ? parseHeader(header, skeletonAt) : undefined;
       if (parsed) record.header = parsed;
@@ -214,7 +201,6 @@ const skeletonJson = (joints: readonly JointInfo[]) =>
 function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
-const isDigits = (v: unknown): v is string => typeof v === 'string' && /^[0-9]{1,30}$/.test(v);
 const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
 /** A store that remembers nothing (no cache, or no usable state folder). */

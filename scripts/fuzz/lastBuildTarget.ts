@@ -9,7 +9,7 @@
  * null or a SHA-256 hex digest with whole, non-negative offsets and counts (what a rebuild carries).
  */
 import { parseLastBuild } from '../../electron/build/lastBuild';
-import { mutateJson, mutateText, pick, type Rng } from './mutate';
+import { mutateJsonDocument, type Rng } from './mutate';
 import { FuzzDefect, describeThrown, type FuzzTarget } from './judge';
 
 const HEX = 'a'.repeat(64);
@@ -34,17 +34,8 @@ function seed(): string {
   });
 }
 
-function mutate(rnd: Rng, input: Uint8Array): Uint8Array {
-  const text = Buffer.from(input).toString('utf8');
-  if (pick(rnd, 2) === 0) return new Uint8Array(Buffer.from(mutateText(rnd, text, TOKENS)));
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    value = {};
-  }
-  return new Uint8Array(Buffer.from(mutateJson(rnd, value, [HEX, 'actguy last build', 'out/stage.mar'])));
-}
+const mutate = (rnd: Rng, input: Uint8Array): Uint8Array =>
+  mutateJsonDocument(rnd, input, TOKENS, [HEX, 'actguy last build', 'out/stage.mar']);
 
 function must(cond: boolean, what: string): void {
   if (!cond) throw new FuzzDefect('invalid', what);

@@ -402,3 +402,24 @@ export function mutateJson(rnd: Rng, value: unknown, extraStrings: readonly stri
   const text = JSON.stringify(root);
   return nested === undefined ? text : text.replace('"\\u0000nested"', () => nested as string);
 }
+
+/**
+ * A JSON document (UTF-8 bytes) mutated half the time as text (mutateText with `tokens`) and half the time as a
+ * tree (mutateJson with `strings`; text that does not parse mutates from `{}`): the files ActGuy keeps for itself.
+ */
+export function mutateJsonDocument(
+  rnd: Rng,
+  input: Uint8Array,
+  tokens: readonly string[],
+  strings: readonly string[],
+): Uint8Array {
+  const text = Buffer.from(input).toString('utf8');
+  if (pick(rnd, 2) === 0) return new Uint8Array(Buffer.from(mutateText(rnd, text, tokens)));
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = {};
+  }
+  return new Uint8Array(Buffer.from(mutateJson(rnd, value, strings)));
+}

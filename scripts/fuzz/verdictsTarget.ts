@@ -11,7 +11,7 @@
 import { parseVerdicts } from '../../electron/build/verdicts';
 import { COMPRESSOR_IDENTITY } from '../../electron/build/buildCache';
 import { MTN_MAX_FRAMES, MTN_MAX_JOINTS } from '../../shared/mtn/constants';
-import { mutateJson, mutateText, pick, type Rng } from './mutate';
+import { mutateJsonDocument, type Rng } from './mutate';
 import { FuzzDefect, describeThrown, type FuzzTarget } from './judge';
 
 const CACHE_ID = 'f'.repeat(64);
@@ -42,17 +42,8 @@ function seed(): string {
   });
 }
 
-function mutate(rnd: Rng, input: Uint8Array): Uint8Array {
-  const text = Buffer.from(input).toString('utf8');
-  if (pick(rnd, 2) === 0) return new Uint8Array(Buffer.from(mutateText(rnd, text, TOKENS)));
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    value = {};
-  }
-  return new Uint8Array(Buffer.from(mutateJson(rnd, value, ['Hips', COMPRESSOR_IDENTITY, HEX, CACHE_ID])));
-}
+const mutate = (rnd: Rng, input: Uint8Array): Uint8Array =>
+  mutateJsonDocument(rnd, input, TOKENS, ['Hips', COMPRESSOR_IDENTITY, HEX, CACHE_ID]);
 
 function must(cond: boolean, what: string): void {
   if (!cond) throw new FuzzDefect('invalid', what);
