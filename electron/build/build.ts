@@ -34,6 +34,7 @@ import {
   forget,
   lastBuildPlace,
   outputStamp,
+  readLastBuild,
   type Carried,
   recordLastBuild,
   upToDate,
@@ -190,12 +191,14 @@ export async function buildProject(
       if (!prep.ok) return prep;
       const { prepared } = prep;
       if (lastFile && remembered) {
-        const summary = upToDate(lastFile, target, prepared, (k) => digestOf(remembered, prepared, k));
+        // Read once: whether the build is up to date, and else what it can carry.
+        const record = readLastBuild(lastFile);
+        const summary = upToDate(record, target, prepared, (k) => digestOf(remembered, prepared, k));
         if (summary) {
           remembered.save();
           return { ok: true, upToDate: true, summary, written: [], warnings: prepared.warnings, notes: [], carried: 0 };
         }
-        carry = carryFromLastBuild(lastFile, target, prepared, (k) => digestOf(remembered, prepared, k));
+        carry = carryFromLastBuild(record, target, prepared, (k) => digestOf(remembered, prepared, k));
       }
       cache = cacheDir === null ? undefined : openBuildCache(cacheDir, { maxBytes: options.cacheMaxBytes });
       const verdicts =

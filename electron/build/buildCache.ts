@@ -258,7 +258,7 @@ function readNoFollow(path: string, max: number): Buffer | undefined {
  * readNoFollow, with the stamp of the file read (from the open descriptor); 'link' when `path` is a symbolic link
  * (where O_NOFOLLOW exists, the open's own ELOOP says so: no lstat before it).
  */
-function readStampedNoFollow(
+export function readStampedNoFollow(
   path: string,
   max: number,
   /**

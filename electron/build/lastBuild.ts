@@ -39,7 +39,7 @@ import { writeSar } from '../../shared/sar/write';
 import { FormatError } from '../../shared/errors';
 import { writeFileAtomic } from '../fsutil';
 import { canonicalPath, isInside } from '../pathPolicy';
-import { canonicalJson, COMPRESSOR_IDENTITY, makeFolderNoFollow } from './buildCache';
+import { canonicalJson, COMPRESSOR_IDENTITY, makeFolderNoFollow, readStampedNoFollow } from './buildCache';
 import { commitLeftovers } from './commit';
 import { sameStamp, stampFromFields, stampOf, type FileStamp } from './fileStamp';
 
@@ -77,7 +77,7 @@ export interface LastBuildTarget {
   outputs: readonly string[];
 }
 
-interface LastBuildRecord {
+export interface LastBuildRecord {
   code: string;
   plan: string;
   /** The SHA-256 of each motion's file, in archive order. */
@@ -250,12 +250,11 @@ function parseSummary(v: unknown): BuildSummary | undefined {
  * Returns the recorded summary when it is, else undefined.
  */
 export function upToDate(
-  file: string,
+  record: LastBuildRecord | undefined,
   target: LastBuildTarget,
   prepared: PreparedBuild,
   digestOf: (k: number) => string | undefined,
 ): BuildSummary | undefined {
-  const record = readLastBuild(file);
   if (!record || record.code !== BUILD_IDENTITY || record.inputs.length !== prepared.motions.length) return undefined;
   for (let k = 0; k < prepared.motions.length; k++) {
     const digest = digestOf(k);
@@ -382,12 +381,11 @@ export interface Carried {
  * name and hash and states the recorded figures). Undefined when nothing can be carried.
  */
 export function carryFromLastBuild(
-  file: string,
+  record: LastBuildRecord | undefined,
   target: LastBuildTarget,
   prepared: PreparedBuild,
   digestOf: (k: number) => string | undefined,
 ): Carried | undefined {
-  const record = readLastBuild(file);
   if (!record || record.code !== BUILD_IDENTITY) return undefined;
   if (record.outputs.some((o, k) => o.path !== target.outputs[k])) return undefined;
   const wanted: number[] = [];
@@ -465,17 +463,14 @@ function entryHolds(
   return text.startsWith(head) && text.includes(sizes) && text.includes(unmet) && text.endsWith('\n    }');
 }
 
-/** A recorded output's bytes, when it has the recorded stamp before and after the read. */
+/**
+ * A recorded output's bytes, when it has the recorded stamp before and after the read: read as the cache reads its
+ * entries (readStampedNoFollow: no link followed, the stamp of the very file opened, nothing past the recorded size).
+ */
 function readStamped(o: { path: string; stamp: FileStamp }): Uint8Array | undefined {
-  const before = outputStamp(o.path);
-  if (!before || !sameStamp(before, o.stamp)) return undefined;
-  let bytes: Buffer;
-  try {
-    bytes = fs.readFileSync(o.path);
-  } catch {
-    return undefined;
-  }
+  const read = readStampedNoFollow(o.path, o.stamp.size);
+  if (read === undefined || read === 'link' || !sameStamp(read.stamp, o.stamp)) return undefined;
   const after = outputStamp(o.path);
-  if (!after || !sameStamp(after, o.stamp) || bytes.byteLength !== o.stamp.size) return undefined;
-  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (!after || !sameStamp(after, o.stamp)) return undefined;
+  return new Uint8Array(read.data.buffer, read.data.byteOffset, read.data.byteLength);
 }
