@@ -26,14 +26,15 @@ import { findOutputClashes, type RolePath } from '../pathIdentity';
 import { canonicalPath, isInside } from '../pathPolicy';
 import { openBuildCache, type CacheStats } from './buildCache';
 import { BUILD_REPORT_KIND, buildOutputFiles, commitOutputs, otherKindProblem } from './commit';
-import { fileStamp, recordingReader, type MotionDone } from './compressMotions';
+import { fileStamp, recordingReader, type CarryFromLastBuild, type MotionDone } from './compressMotions';
 import { compressWithinBudget } from './budgetBuild';
 import { defaultStateDir, existingVerdicts, openVerdictStore, type FileStamp, type VerdictStore } from './verdicts';
 import {
-  carryFromLastBuild,
+  carryCandidates,
   forget,
   lastBuildPlace,
   outputStamp,
+  readCarried,
   readLastBuild,
   type Carried,
   recordLastBuild,
@@ -184,8 +185,9 @@ export async function buildProject(
     let compressed;
     let prep;
     let cache;
-    /** What this build takes from the last one's outputs (lastBuild.ts). */
-    let carry: Carried | undefined;
+    /** What this build may take from the last one's outputs, and what it took (null: nothing) (lastBuild.ts). */
+    let carryPlan: CarryFromLastBuild | undefined;
+    let carry: Carried | null | undefined;
     try {
       prep = prepareBuild(project, recorded.read, startWhenCold(compressor, remembered, recorded.known));
       if (!prep.ok) return prep;
@@ -198,7 +200,13 @@ export async function buildProject(
           remembered.save();
           return { ok: true, upToDate: true, summary, written: [], warnings: prepared.warnings, notes: [], carried: 0 };
         }
-        carry = carryFromLastBuild(record, target, prepared, (k) => digestOf(remembered, prepared, k));
+        const wanted = carryCandidates(record, target, prepared, (k) => digestOf(remembered, prepared, k));
+        // Read only once the motions that changed went to the pool (compressMotions' `carry`).
+        if (record && wanted)
+          carryPlan = {
+            expected: new Set(wanted),
+            take: () => (carry ??= readCarried(record, prepared, wanted) ?? null)?.results,
+          };
       }
       cache = cacheDir === null ? undefined : openBuildCache(cacheDir, { maxBytes: options.cacheMaxBytes });
       const verdicts =
@@ -217,14 +225,14 @@ export async function buildProject(
         whileWaiting: project.budget ? undefined : () => early.make(prepared, finished),
         inputBytes: recorded.bytesOf,
         inputStamp: recorded.stampOf,
-        carried: carry?.results,
+        carry: carryPlan,
       });
     } finally {
       if (!options.compressor) closing = compressor.close();
     }
     if (!compressed.ok) return { ok: false, errors: compressed.errors, warnings: prep.prepared.warnings };
     const made = early.madeParts(compressed.prepared);
-    const carried = carry;
+    const carried = carry ?? undefined;
     const result = assembleBuild(
       compressed.prepared,
       compressed.results,

@@ -58,11 +58,20 @@ export interface CompressMotionsOptions {
   inputBytes: (path: string) => Uint8Array | undefined;
   /** The stamp (size, times, inode) of a file as it was read, when it held still while read (recordingReader). */
   inputStamp?: (path: string) => FileStamp | undefined;
-  /**
-   * Motions whose results are already known, by archive index (taken from the last build's outputs, lastBuild.ts):
-   * reported as finished (from the cache) and neither looked up nor compressed.
-   */
-  carried?: ReadonlyMap<number, CompressedMotion>;
+  /** Motions the last build's outputs may hold (lastBuild.ts): see CarryFromLastBuild. */
+  carry?: CarryFromLastBuild;
+}
+
+/**
+ * Motions whose results the last build's outputs may already hold (lastBuild.ts): `expected`, by archive index, and
+ * `take`, which reads those outputs and gives the results it could take from them. `take` is called once, after
+ * every motion not expected there went to the pool, so that reading the old outputs overlaps compressing what
+ * changed. A motion `take` gives is reported as finished (from the cache) and neither looked up nor compressed; an
+ * expected motion it does not give is looked up and compressed as any other.
+ */
+export interface CarryFromLastBuild {
+  expected: ReadonlySet<number>;
+  take: () => ReadonlyMap<number, CompressedMotion> | undefined;
 }
 
 /**
@@ -261,17 +270,27 @@ export async function compressMotions(
   // the pool first, so that their compression, and a worker's start, overlap looking up the rest (on a rebuild
   // after one file changed, reading and parsing the other entries).
   const known: { index: number; input: MotionInput; key: string }[] = [];
-  for (const { index } of order) {
-    const carried = options.carried?.get(index);
-    if (carried) {
-      finish(index, prepared.motions[index].resolved.name, carried, true);
-      continue;
-    }
+  const place = async (index: number) => {
     const input = inputOf(index);
     const key = keyOf(index, input);
-    if (key === null) continue;
+    if (key === null) return;
     if (key !== undefined && verdicts.knows(key)) known.push({ index, input, key });
     else await lookUp(index, input, key);
+  };
+  // The motions the last build's outputs may hold wait until the others went to the pool, and those outputs are
+  // read while it compresses them (on a rebuild after one file changed, the one compression and the reading).
+  const expected: number[] = [];
+  for (const { index } of order) {
+    if (options.carry?.expected.has(index)) expected.push(index);
+    else await place(index);
+  }
+  if (options.carry && expected.length) {
+    const carried = options.carry.take();
+    for (const index of expected) {
+      const result = carried?.get(index);
+      if (result) finish(index, prepared.motions[index].resolved.name, result, true);
+      else await place(index);
+    }
   }
   for (const { index, input, key } of known) await lookUp(index, input, key);
   const all = Promise.all(running);

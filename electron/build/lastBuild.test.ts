@@ -293,6 +293,45 @@ describe('the record of the last build', () => {
       expect(comparable(p.outputs())).toEqual(comparable(await reference(p)));
     }, 60_000);
 
+  it("a record that swaps the entries of two motions with the same figures carries neither (each entry's head names its motion)", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'actguy-last-twins-'));
+    dirs.push(root);
+    // The state and cache folders outside the project's (a state folder inside it keeps no record).
+    const dir = join(root, 'project');
+    mkdirSync(dir);
+    copyFileSync(join(ASSETS, 'walk.mtn'), join(dir, 'walk.mtn'));
+    const path = join(dir, 'p.actguy.json');
+    const write = (fps: number) =>
+      writeFileSync(
+        path,
+        JSON.stringify({
+          version: 1,
+          fps,
+          // The same file and settings: MT3s of the same size, report entries that differ only in index, name and hash.
+          motions: [
+            { name: 'twin_a', mtn: 'walk.mtn', resample: true },
+            { name: 'twin_b', mtn: 'walk.mtn', resample: true },
+          ],
+          outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar', report: 'out/stage.report.json' },
+        }),
+      );
+    write(30);
+    const options = { jobs: 1, cacheDir: join(root, 'cache'), stateDir: join(root, 'state') };
+    ok(await buildProject(path, options));
+    const [record] = readdirSync(join(root, 'state', 'last-builds')).map((f) => join(root, 'state', 'last-builds', f));
+    const doc = JSON.parse(readFileSync(record, 'utf8'));
+    expect(doc.parts[0].slice(2)).toEqual(doc.parts[1].slice(2));
+    [doc.parts[0][1], doc.parts[1][1]] = [doc.parts[1][1], doc.parts[0][1]];
+    writeFileSync(record, JSON.stringify(doc));
+    // Not up to date (the .sar is not as the record left it), and both motions as they were: both would be carried.
+    utimesSync(join(dir, 'out', 'stage.sar'), new Date(2000, 0, 1), new Date(2000, 0, 1));
+    const again = ok(await buildProject(path, options));
+    expect(again.carried).toBe(0);
+    expect(again.cache).toMatchObject({ hits: 2 });
+    const report = JSON.parse(readFileSync(join(dir, 'out', 'stage.report.json'), 'utf8'));
+    expect(report.motions.map((m: { name: string }) => m.name)).toEqual(['twin_a', 'twin_b']);
+  }, 60_000);
+
   it('a commit journal planted beside the outputs is never skipped over: the build goes to the commit, which refuses it', async () => {
     const p = project();
     await p.build();

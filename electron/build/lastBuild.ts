@@ -375,17 +375,17 @@ export interface Carried {
 
 /**
  * The motions of `prepared` whose part of the outputs (partDigest) is what it was in the last build recorded in
- * `file`, taken from that build's .mar and report: only when the record was made by the same code, its outputs are
- * still the very files it committed (the recorded stamps, unchanged while read; a commit journal beside them is the
- * commit's to deal with, as in any build), and every piece lies where the record says (in bounds; an entry that opens with the motion's index,
- * name and hash and states the recorded figures). Undefined when nothing can be carried.
+ * `record`, by archive index: those the build may take from that build's outputs (readCarried), as long as the
+ * record was made by the same code for these outputs. Works only from the record and the motions' digests (no
+ * output is read), so that the build can send the other motions to the pool first and read the old outputs while
+ * the pool compresses them. Undefined when none.
  */
-export function carryFromLastBuild(
+export function carryCandidates(
   record: LastBuildRecord | undefined,
   target: LastBuildTarget,
   prepared: PreparedBuild,
   digestOf: (k: number) => string | undefined,
-): Carried | undefined {
+): number[] | undefined {
   if (!record || record.code !== BUILD_IDENTITY) return undefined;
   if (record.outputs.some((o, k) => o.path !== target.outputs[k])) return undefined;
   const wanted: number[] = [];
@@ -394,6 +394,21 @@ export function carryFromLastBuild(
     const digest = part && digestOf(k);
     if (part && digest && part.digest === partDigest(prepared, k, digest)) wanted.push(k);
   }
+  return wanted.length ? wanted : undefined;
+}
+
+/**
+ * The motions `wanted` (carryCandidates of this `record`), taken from the last build's .mar and report: only when
+ * its outputs are still the very files it committed (the recorded stamps, unchanged while read; a commit journal
+ * beside them is the commit's to deal with, as in any build), and every piece lies where the record says (in
+ * bounds; an entry that opens with the motion's index, name and hash and states the recorded figures). Undefined
+ * when any of it does not hold: then nothing is carried.
+ */
+export function readCarried(
+  record: LastBuildRecord,
+  prepared: PreparedBuild,
+  wanted: readonly number[],
+): Carried | undefined {
   if (wanted.length === 0) return undefined;
   const mar = readStamped(record.outputs[0]);
   const report = mar && readStamped(record.outputs[2]);
@@ -405,7 +420,8 @@ export function carryFromLastBuild(
   if (entries < record.parts.length || MAR_HEADER_SIZE + MAR_TABLE_ENTRY * entries > mar.byteLength) return undefined;
   const carried: Carried = { results: new Map(), fragments: new Map() };
   for (const k of wanted) {
-    const part = record.parts[k]!;
+    const part = record.parts[k];
+    if (!part) return undefined;
     const offset = dv.getUint32(MAR_HEADER_SIZE + MAR_TABLE_ENTRY * k, true);
     const size = dv.getUint32(MAR_HEADER_SIZE + MAR_TABLE_ENTRY * k + 4, true);
     const [at, length] = part.fragment;
@@ -451,8 +467,19 @@ function entryHolds(
   mt3Bytes: number,
 ): boolean {
   const r = prepared.motions[k].resolved;
-  // Every byte as one character: a multi-byte character then matches nothing we look for, and the entry is not used.
-  const text = Buffer.from(fragment.buffer, fragment.byteOffset, fragment.byteLength).toString('latin1');
+  // Compared as UTF-8 bytes, as the report writes them: the fragment is never decoded (a thousand entries of a few
+  // kilobytes each made into strings cost more than the rest of the check).
+  const bytes = Buffer.from(fragment.buffer, fragment.byteOffset, fragment.byteLength);
+  const startsWith = (text: string) => {
+    const b = Buffer.from(text, 'utf8');
+    return b.byteLength <= bytes.byteLength && bytes.compare(b, 0, b.byteLength, 0, b.byteLength) === 0;
+  };
+  const endsWith = (text: string) => {
+    const b = Buffer.from(text, 'utf8');
+    const from = bytes.byteLength - b.byteLength;
+    return from >= 0 && bytes.compare(b, 0, b.byteLength, from) === 0;
+  };
+  const includes = (text: string) => bytes.indexOf(Buffer.from(text, 'utf8')) >= 0;
   const at = (field: string, value: unknown) => `\n      ${JSON.stringify(field)}: ${JSON.stringify(value)}`;
   const head = `{${at('index', r.index)},${at('name', r.name)},${at('hash', formatStrCode(r.hash))},`;
   const sizes = `${at('keys', part.totalKeys)},${at('mtnBytes', part.mtnBytes)},${at('mt3Bytes', mt3Bytes)},`;
@@ -460,7 +487,7 @@ function entryHolds(
     part.unmet.length === 0
       ? `${at('unmetTolerances', [])},`
       : `${at('unmetTolerances', []).slice(0, -1)}\n${part.unmet.map((u) => `        ${JSON.stringify(u)}`).join(',\n')}\n      ],`;
-  return text.startsWith(head) && text.includes(sizes) && text.includes(unmet) && text.endsWith('\n    }');
+  return startsWith(head) && includes(sizes) && includes(unmet) && endsWith('\n    }');
 }
 
 /**
