@@ -71,6 +71,23 @@ async function expectReadable(page: Page, shot: string, need: Readable): Promise
     console.log(`SIZES ${shot}: event rows ${shown}`);
     expect(shown, `${shot}: event rows in view`).toBeGreaterThanOrEqual(3);
   }
+  // The SE table's sticky header is out of its column's sight, or has an SE row in sight under it: never left alone
+  // at the column's top, cut in half, above the floor variants an event's selection brought into view.
+  const seTable = page.getByTestId('sev-se-table');
+  if (await seTable.isVisible()) {
+    const lone = await seTable.evaluate((table) => {
+      const column = table.closest('.sev-col')!.getBoundingClientRect();
+      // A header cell, not the thead: the cells are what sticks (the thead's own box stays where the table starts).
+      const head = table.querySelector('thead th')!.getBoundingClientRect();
+      const headShown = head.bottom > column.top + 0.5 && head.top < column.bottom - 0.5;
+      const rowShown = [...table.querySelectorAll('tbody tr')].some((r) => {
+        const b = r.getBoundingClientRect();
+        return b.bottom > head.bottom + 0.5 && b.top < column.bottom - 0.5;
+      });
+      return headShown && !rowShown;
+    });
+    expect(lone, `${shot}: the SE table's header alone at its column's top`).toBe(false);
+  }
 }
 
 for (const size of [

@@ -30,9 +30,17 @@ export function SeTable() {
     const el = variantsRef.current;
     const column = el?.closest<HTMLElement>('.sev-col');
     if (selectedEvent === null || !el || !column) return;
+    el.style.marginBottom = '';
     const view = column.getBoundingClientRect();
     const item = el.getBoundingClientRect();
-    column.scrollTop = revealScrollTop({ top: view.top, bottom: view.bottom, scrollTop: column.scrollTop }, item);
+    // Less than the header and one SE row left above the variants: they go to the column's top, so that the sticky
+    // header is not left alone there, cut in half; room below them lets the column scroll that far.
+    const head = column.querySelector('thead')?.getBoundingClientRect().height ?? 0;
+    const row = column.querySelector('tbody tr')?.getBoundingClientRect().height ?? 0;
+    const top = revealScrollTop({ top: view.top, bottom: view.bottom, scrollTop: column.scrollTop }, item, head + row);
+    const room = top - (column.scrollHeight - column.clientHeight);
+    if (room > 0) el.style.marginBottom = `${Math.ceil(room)}px`;
+    column.scrollTop = top;
   }, [selectedEvent]);
   const table = tables?.table ?? null;
   if (!doc) return null;

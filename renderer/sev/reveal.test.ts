@@ -17,4 +17,15 @@ describe('revealScrollTop: the least scroll that shows a block in its column', (
   it('puts the top of a block taller than the column at its top (its heading first)', () => {
     expect(revealScrollTop(view, { top: 760, bottom: 940 })).toBe(170);
   });
+  it('with clearAbove, puts a block below on the top edge when less than that would stay in view above it', () => {
+    // Brought to the bottom edge, 40 px of what precedes it would show above it: under 48, so it goes to the top.
+    expect(revealScrollTop(view, { top: 740, bottom: 840 }, 48)).toBe(150);
+    // 40 px or less to clear: the least scroll, as without.
+    expect(revealScrollTop(view, { top: 740, bottom: 840 }, 40)).toBe(110);
+    expect(revealScrollTop(view, { top: 740, bottom: 840 })).toBe(110);
+    // Whole in view, above, or taller than the column: as without.
+    expect(revealScrollTop(view, { top: 620, bottom: 700 }, 48)).toBe(10);
+    expect(revealScrollTop(view, { top: 560, bottom: 620 }, 48)).toBe(0);
+    expect(revealScrollTop(view, { top: 760, bottom: 940 }, 48)).toBe(170);
+  });
 });
