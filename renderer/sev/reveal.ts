@@ -19,11 +19,7 @@ export interface Extent {
  * the column's top, read as a glitch at 1280x800). The column may need room below the item to scroll
  * that far (SeTable adds it).
  */
-export function revealScrollTop(
-  view: Extent & { scrollTop: number },
-  item: Extent,
-  clearAbove = 0,
-): number {
+export function revealScrollTop(view: Extent & { scrollTop: number }, item: Extent, clearAbove = 0): number {
   const height = view.bottom - view.top;
   if (item.bottom - item.top > height || item.top < view.top)
     return Math.max(0, view.scrollTop + (item.top - view.top));
