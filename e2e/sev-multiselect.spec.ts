@@ -78,7 +78,7 @@ test('select several events, copy, paste at the playhead, nudge, box-select, del
   await expect.poll(() => markerFrames(page)).toEqual([0, 5, 21, 38, 54, 66, 71, 87, 104, 120, 80, 97, 113]);
   expect(await selectedRows(page)).toEqual([80, 97, 113]);
   await expect(page.getByTestId('sev-dirty')).toContainText('modified');
-  expect(await undoLabel(page)).toBe('Undo Paste 3 events');
+  expect(await undoLabel(page)).toBe('Undo Paste 3 events at frame 80');
 
   // Alt+Right nudges the selection one frame.
   await marker(page, 97).click({ modifiers: ['Control'] });
