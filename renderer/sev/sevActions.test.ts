@@ -281,6 +281,14 @@ describe('undo labels name what each edit changed, from the real values', () => 
     events.dragTo(1, 30);
     sevStore.getState().commit();
     expect(undoName()).toBe('Move SE_FOOT_R from frame 21 to 30');
+    // A drag away and back again changes nothing: no step.
+    const doc = sevStore.getState().file!.doc;
+    sevStore.getState().begin('Move event');
+    events.dragTo(1, 35);
+    events.dragTo(1, 30);
+    sevStore.getState().commit();
+    expect(sevStore.getState().file!.doc).toBe(doc);
+    expect(undoName()).toBe('Move SE_FOOT_R from frame 21 to 30');
     sevStore.getState().selectEvents([0, 2]);
     sevStore.getState().begin('Move 2 events');
     events.dragSelectionBy(4);

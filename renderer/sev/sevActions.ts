@@ -295,12 +295,19 @@ export const events = {
   /** During a drag (inside begin/commit): moves without a message per step. */
   dragTo(index: number, frame: number): void {
     const s = sevStore.getState();
-    const doc = s.transaction?.before ?? s.file?.doc;
+    const before = s.transaction?.before;
+    const doc = before ?? s.file?.doc;
     if (!doc) return;
     const to = clampFrame(frame);
     const label = moveLabel(doc, index, to);
-    if (!s.edit(label, (d) => (d.events[index]?.frame === to ? d : moveEvent(d, index, { frame: to }))))
-      s.renameTransaction(label);
+    // Back where the drag began: the document it began with, so the drag makes no (empty) undo step.
+    const move = (d: SevDocument) =>
+      d.events[index]?.frame === to
+        ? d
+        : before?.events[index]?.frame === to
+          ? before
+          : moveEvent(d, index, { frame: to });
+    if (!s.edit(label, move)) s.renameTransaction(label);
   },
 };
 
