@@ -297,7 +297,7 @@ test('deleting an SE with events asks first (count, motion, frames), keyboard on
   await expect(names).toHaveCount(2);
   await expect(markers).toHaveCount(eventsBefore - 4);
   await page.getByTestId('menu-edit').click();
-  await expect(page.getByTestId('menu-undo')).toContainText('Delete SE and 4 events');
+  await expect(page.getByTestId('menu-undo')).toContainText('Undo Delete SE_FOOT_L and 4 events');
   await page.getByTestId('menu-undo').click();
   await expect(names).toHaveCount(3);
   await expect(markers).toHaveCount(eventsBefore);

@@ -42,6 +42,10 @@ test('add an event at the playhead, drag it, change its SE and joint, undo and r
   await expect(page.locator('[data-testid="sev-marker"][data-index="10"]')).toHaveAttribute('data-frame', '47');
   await expect(row.getByTestId('sev-event-frame')).toHaveValue('47');
   await saveScreenshot('sev-editor-event-added');
+  // The whole drag is one step, named after where it ended.
+  await page.getByTestId('menu-edit').click();
+  await expect(page.getByTestId('menu-undo')).toContainText('Undo Move SE_CLOTH_SWISH from frame 30 to 47');
+  await page.keyboard.press('Escape');
 
   // its SE and joint, from the list
   await row.getByTestId('sev-event-se').selectOption('0');

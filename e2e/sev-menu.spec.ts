@@ -80,23 +80,23 @@ test('the Events menu runs the SEV editor actions, greyed out while they cannot 
   await eventsMenu(page, 'addAtPlayhead');
   await expect.poll(() => markerFrames(page)).toEqual([...WALK_FRAMES, 30]);
   await expect(page.getByTestId('sev-dirty')).toContainText('modified');
-  expect(await undoLabel(page)).toBe('Undo Add event');
+  expect(await undoLabel(page)).toBe('Undo Add SE_FOOT_L at frame 30');
   expect(await disabledItems(page)).toEqual(['paste']);
   await eventsMenu(page, 'nudgeLater');
   await eventsMenu(page, 'nudgeLater');
   await eventsMenu(page, 'nudgeEarlier');
   await expect.poll(() => markerFrames(page)).toEqual([...WALK_FRAMES, 31]);
-  expect(await undoLabel(page)).toBe('Undo Nudge 1 event -1 frame');
+  expect(await undoLabel(page)).toBe('Undo Nudge SE_FOOT_L from frame 32 to 31');
 
   // Copy, paste at another frame, delete the pasted one; Undo brings it back.
   await eventsMenu(page, 'copy');
   await gotoFrame(page, 100);
   await eventsMenu(page, 'paste');
   await expect.poll(() => markerFrames(page)).toEqual([...WALK_FRAMES, 31, 100]);
-  expect(await undoLabel(page)).toBe('Undo Paste 1 event');
+  expect(await undoLabel(page)).toBe('Undo Paste SE_FOOT_L at frame 100');
   await eventsMenu(page, 'delete');
   await expect.poll(() => markerFrames(page)).toEqual([...WALK_FRAMES, 31]);
-  expect(await undoLabel(page)).toBe('Undo Delete event');
+  expect(await undoLabel(page)).toBe('Undo Delete SE_FOOT_L at frame 100');
   await undo(page);
   await expect.poll(() => markerFrames(page)).toEqual([...WALK_FRAMES, 31, 100]);
 
@@ -105,7 +105,7 @@ test('the Events menu runs the SEV editor actions, greyed out while they cannot 
   await expect(page.getByTestId('sev-selection')).toHaveText('12 events selected');
   await eventsMenu(page, 'cut');
   await expect.poll(() => markerFrames(page)).toEqual([]);
-  expect(await undoLabel(page)).toBe('Undo Cut 12 events');
+  expect(await undoLabel(page)).toBe('Undo Cut 12 events (frames 0–120)');
   await undo(page);
   await expect.poll(() => markerFrames(page)).toEqual([...WALK_FRAMES, 31, 100]);
 
@@ -115,7 +115,7 @@ test('the Events menu runs the SEV editor actions, greyed out while they cannot 
   await page.getByTestId('sev-footsteps-cancel').click();
   await eventsMenu(page, 'addSe');
   await expect(page.getByTestId('sev-se-row')).toHaveCount(4);
-  expect(await undoLabel(page)).toBe('Undo Add SE');
+  expect(await undoLabel(page)).toMatch(/^Undo Define SE 3 as \w+$/);
 
   // Save .sev writes the edits; after it Save .sev is greyed out until the next edit, which Undo takes back.
   await eventsMenu(page, 'saveSev');

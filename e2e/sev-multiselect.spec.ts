@@ -78,7 +78,7 @@ test('select several events, copy, paste at the playhead, nudge, box-select, del
   await expect.poll(() => markerFrames(page)).toEqual([0, 5, 21, 38, 54, 66, 71, 87, 104, 120, 80, 97, 113]);
   expect(await selectedRows(page)).toEqual([80, 97, 113]);
   await expect(page.getByTestId('sev-dirty')).toContainText('modified');
-  expect(await undoLabel(page)).toBe('Undo Paste 3 events');
+  expect(await undoLabel(page)).toBe('Undo Paste 3 events at frame 80');
 
   // Alt+Right nudges the selection one frame.
   await marker(page, 97).click({ modifiers: ['Control'] });
@@ -119,7 +119,7 @@ test('select several events, copy, paste at the playhead, nudge, box-select, del
   // Delete removes the selection as one step; Ctrl+Z brings both back.
   await page.keyboard.press('Delete');
   await expect(page.getByTestId('sev-marker')).toHaveCount(11);
-  expect(await undoLabel(page)).toBe('Undo Delete 2 events');
+  expect(await undoLabel(page)).toBe('Undo Delete 2 events (frames 126–132)');
   await page.keyboard.press('Control+z');
   await expect(page.getByTestId('sev-marker')).toHaveCount(13);
 
@@ -133,7 +133,11 @@ test('select several events, copy, paste at the playhead, nudge, box-select, del
   await page.mouse.move(await trackX(page, 10), m5.y + m5.height / 2, { steps: 3 });
   await page.mouse.up();
   await expect.poll(() => markerFrames(page)).toEqual([0, 10, 21, 43, 54, 66, 71, 87, 104, 132, 81, 98, 126]);
-  expect(await undoLabel(page)).toBe('Undo Move 2 events');
+  expect(await undoLabel(page)).toBe('Undo Move 2 events +5 frames');
+  // The Edit menu names the drag by how far it went (at 1280x800).
+  await page.getByTestId('menu-edit').click();
+  await saveScreenshot('sev-undo-drag-label-1280x800');
+  await page.getByTestId('menu-edit').click();
   await page.keyboard.press('Control+z');
   await expect.poll(() => markerFrames(page)).toEqual([0, 5, 21, 38, 54, 66, 71, 87, 104, 132, 81, 98, 126]);
 

@@ -1,6 +1,7 @@
 import { expect, test } from './fixtures';
 import type { Page } from '@playwright/test';
 import { selectJoint, waitForCompression, waitForDocument } from './ui';
+import { DEFAULT_TOLERANCES } from '../shared/compress/types';
 
 /** The Edit menu's Undo item as it reads (opened and closed again). */
 async function undoLabel(page: Page): Promise<string> {
@@ -42,6 +43,38 @@ test('changing a tolerance changes the MT3 bytes and the error, and undo restore
   await expect(page.getByTestId('dirty-marker')).toHaveText('saved');
   await page.keyboard.press('Control+y');
   await expect(field).toHaveValue('3');
+});
+
+test('"Use as defaults for new motions" is one named undo step; Undo stores the old defaults again', async ({
+  page,
+  saveScreenshot,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await waitForDocument(page);
+  /** The defaults as the next start reads them. */
+  const stored = () =>
+    page.evaluate(
+      () =>
+        (JSON.parse(localStorage.getItem('actguy.preferences') ?? '{}') as { state?: { defaultTolerances?: unknown } })
+          .state?.defaultTolerances,
+    );
+  const field = page.getByTestId('tol-rotation');
+  await field.fill('3');
+  await field.press('Enter');
+  await page.getByTestId('tol-use-as-defaults').click();
+  await expect.poll(stored).toMatchObject({ rotationToleranceDeg: 3 });
+  const label = 'Undo Use tolerances 0.5, 3°, 0.5 as defaults for new motions';
+  await expect.poll(() => undoLabel(page)).toBe(label);
+  await page.getByTestId('menu-edit').click();
+  await saveScreenshot('undo-use-as-defaults-1280x800');
+  await page.getByTestId('menu-undo').click();
+  // Undo takes the defaults back (stored too) and leaves the motion's own tolerance as set.
+  await expect.poll(stored).toEqual(DEFAULT_TOLERANCES);
+  await expect(field).toHaveValue('3');
+  await expect.poll(() => undoLabel(page)).toBe('Undo Set rotation tolerance to 3°');
+  await page.getByTestId('curve-canvas').hover();
+  await page.keyboard.press('Control+y');
+  await expect.poll(stored).toMatchObject({ rotationToleranceDeg: 3 });
 });
 
 test('an unreachable tolerance gives warnings that jump to the channel and frame', async ({ page }) => {

@@ -91,12 +91,12 @@ describe('Events menu commands run the editor actions, one undo step each', () =
     sessionStore.getState().setPlayhead(30);
     await runEventsCommand('events.addAtPlayhead');
     expect(sevStore.getState().file!.doc!.events.at(-1)).toMatchObject({ frame: 30, se: 0, joint: 1 });
-    expect(latestUndoLabel()).toBe('Add event');
+    expect(latestUndoLabel()).toBe('Add SE_FOOT_L at frame 30');
     await runEventsCommand('events.nudgeEarlier');
     expect(frames()).toEqual([5, 21, 29]);
     await runEventsCommand('events.delete');
     expect(frames()).toEqual([5, 21]);
-    expect(latestUndoLabel()).toBe('Delete event');
+    expect(latestUndoLabel()).toBe('Delete SE_FOOT_L at frame 29');
     undoLatest();
     expect(frames()).toEqual([5, 21, 29]);
   });
@@ -106,16 +106,16 @@ describe('Events menu commands run the editor actions, one undo step each', () =
     expect(sevStore.getState().selectedEvents).toEqual([0, 1]);
     await runEventsCommand('events.cut');
     expect(frames()).toEqual([]);
-    expect(latestUndoLabel()).toBe('Cut 2 events');
+    expect(latestUndoLabel()).toBe('Cut 2 events (frames 5–21)');
     sessionStore.getState().setPlayhead(10);
     await runEventsCommand('events.paste');
     expect(frames()).toEqual([10, 26]);
-    expect(latestUndoLabel()).toBe('Paste 2 events');
+    expect(latestUndoLabel()).toBe('Paste 2 events at frame 10');
   });
 
   it('adds an SE definition', async () => {
     await runEventsCommand('events.addSe');
     expect(sevStore.getState().file!.doc!.ses.map((d) => d.index)).toEqual([0, 1, 2]);
-    expect(latestUndoLabel()).toBe('Add SE');
+    expect(latestUndoLabel()).toBe('Define SE 2 as SE_NEW');
   });
 });

@@ -3,7 +3,7 @@ import { emptyMotion } from '../../shared/motion/types';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { sevStore } from './sevStore';
-import { events, ses, seDeletionText } from './sevActions';
+import { events, footsteps, ses, seDeletionText } from './sevActions';
 import { latestUndoLabel, resetUndoOrderForTests, undoLatest } from './undoOrder';
 
 const WALK = `sev 1
@@ -51,7 +51,7 @@ describe('multi-event edits', () => {
     events.removeSelected();
     expect(frames()).toEqual([21, 54]);
     expect(sevStore.getState().selectedEvents).toEqual([]);
-    expect(latestUndoLabel()).toBe('Delete 2 events');
+    expect(latestUndoLabel()).toBe('Delete 2 events (frames 5–38)');
     undoLatest();
     expect(frames()).toEqual([5, 21, 38, 54]);
   });
@@ -84,7 +84,7 @@ describe('multi-event edits', () => {
     expect(frames()).toEqual([5, 21, 38, 54, 30, 46]);
     expect(sevStore.getState().selectedEvents).toEqual([4, 5]);
     expect(sevStore.getState().file!.doc!.events[4].comments.trailing).toBe(' left heel');
-    expect(latestUndoLabel()).toBe('Paste 2 events');
+    expect(latestUndoLabel()).toBe('Paste 2 events at frame 30');
     undoLatest();
     expect(frames()).toEqual([5, 21, 38, 54]);
     // the pasted events are gone: the selection stays inside the document, on the last event
@@ -95,7 +95,7 @@ describe('multi-event edits', () => {
     sevStore.getState().selectEvents([3]);
     events.cutSelected();
     expect(frames()).toEqual([5, 21, 38]);
-    expect(latestUndoLabel()).toBe('Cut 1 event');
+    expect(latestUndoLabel()).toBe('Cut SE_FOOT_R at frame 54');
     expect(sevStore.getState().clipboard?.events).toHaveLength(1);
   });
 
@@ -130,7 +130,7 @@ describe('multi-event edits', () => {
       [10, 3, 'SE_FOOT_L'],
       [26, 1, 'SE_FOOT_R'],
     ]);
-    expect(latestUndoLabel()).toBe('Paste 2 events');
+    expect(latestUndoLabel()).toBe('Paste 2 events at frame 10');
   });
 
   it('refuses to paste into a .sev the tuner does not show', () => {
@@ -202,7 +202,7 @@ describe('deleting an SE its events use', () => {
     expect(await done).toBe(true);
     expect(seNames()).toEqual(['SE_FOOT_L']);
     expect(frames()).toEqual([5, 38]);
-    expect(latestUndoLabel()).toBe('Delete SE and 2 events');
+    expect(latestUndoLabel()).toBe('Delete SE_FOOT_R and 2 events');
     undoLatest();
     expect(seNames()).toEqual(['SE_FOOT_L', 'SE_FOOT_R']);
     expect(frames()).toEqual([5, 21, 38, 54]);
@@ -224,7 +224,7 @@ describe('deleting an SE its events use', () => {
     expect(await ses.remove(1)).toBe(true);
     expect(question()).toBeNull();
     expect(seNames()).toEqual(['SE_FOOT_L']);
-    expect(latestUndoLabel()).toBe('Delete SE');
+    expect(latestUndoLabel()).toBe('Delete SE_FOOT_R');
   });
 
   it('lists the first 12 frames and counts the rest', () => {
@@ -236,5 +236,110 @@ describe('deleting an SE its events use', () => {
       'SE_X (SE 3) plays one event of run, on frame 7. Deleting the SE deletes that event too. ' +
         'Edit › Undo (Ctrl+Z) brings them back in one step.',
     );
+  });
+});
+
+describe('undo labels name what each edit changed, from the real values', () => {
+  const undoName = () => latestUndoLabel();
+
+  it('an event added at the playhead, moved, given another SE, joint and note', () => {
+    sessionStore.getState().setPlayhead(30);
+    sessionStore.getState().select(2);
+    sevStore.getState().selectSe(1);
+    events.addAtPlayhead();
+    expect(undoName()).toBe('Add SE_FOOT_R at frame 30');
+    events.setFrame(4, 42);
+    expect(undoName()).toBe('Move SE_FOOT_R from frame 30 to 42');
+    events.setSe(4, 0);
+    expect(undoName()).toBe('Change SE_FOOT_R at frame 42 to SE_FOOT_L');
+    events.setJoint(4, 1);
+    expect(undoName()).toBe('Change joint of SE_FOOT_L at frame 42 to LeftFoot');
+    events.setJoint(4, null);
+    expect(undoName()).toBe('Change joint of SE_FOOT_L at frame 42 to none');
+    events.setNote(4, 'toe');
+    expect(undoName()).toBe('Edit note of SE_FOOT_L at frame 42');
+    events.setNote(4, '');
+    expect(undoName()).toBe('Remove note of SE_FOOT_L at frame 42');
+    events.remove(4);
+    expect(undoName()).toBe('Delete SE_FOOT_L at frame 42');
+    // Each is its own step, undone newest first, with the names in order.
+    undoLatest();
+    expect(undoName()).toBe('Remove note of SE_FOOT_L at frame 42');
+  });
+
+  it('a refused edit says what it tried in the message', () => {
+    sevStore.getState().selectEvents([3]);
+    events.nudgeSelected(1);
+    expect(undoName()).toBe('Nudge SE_FOOT_R from frame 54 to 55');
+    events.setSe(0, 9); // SE 9 is not defined
+    expect(lastWarning()).toMatch(/^Change SE_FOOT_L at frame 5 to SE 9 refused: /);
+  });
+
+  it('a drag is one step named after where it ended', () => {
+    sevStore.getState().begin('Move event');
+    events.dragTo(1, 25);
+    events.dragTo(1, 30);
+    sevStore.getState().commit();
+    expect(undoName()).toBe('Move SE_FOOT_R from frame 21 to 30');
+    // A drag away and back again changes nothing: no step.
+    const doc = sevStore.getState().file!.doc;
+    sevStore.getState().begin('Move event');
+    events.dragTo(1, 35);
+    events.dragTo(1, 30);
+    sevStore.getState().commit();
+    expect(sevStore.getState().file!.doc).toBe(doc);
+    expect(undoName()).toBe('Move SE_FOOT_R from frame 21 to 30');
+    sevStore.getState().selectEvents([0, 2]);
+    sevStore.getState().begin('Move 2 events');
+    events.dragSelectionBy(4);
+    events.dragSelectionBy(-2);
+    sevStore.getState().commit();
+    expect(frames()).toEqual([3, 30, 36, 54]);
+    expect(undoName()).toBe('Move 2 events -2 frames');
+    undoLatest();
+    expect(frames()).toEqual([5, 30, 38, 54]);
+    expect(undoName()).toBe('Move SE_FOOT_R from frame 21 to 30');
+  });
+
+  it('SE definitions: add, rename, floor variants on, one variant, off and back', () => {
+    ses.add();
+    expect(undoName()).toBe('Define SE 2 as SE_NEW');
+    ses.rename(2, 'SE_CLOTH');
+    expect(undoName()).toBe('Rename SE_NEW to SE_CLOTH');
+    ses.setVariantsOn(2, true);
+    expect(undoName()).toBe('Add floor variants to SE_CLOTH');
+    ses.setVariant(2, 3, 'SE_CLOTH_METAL');
+    expect(undoName()).toBe('Set SE_CLOTH floor 3 (metal) to SE_CLOTH_METAL');
+    ses.setVariantsOn(2, false);
+    expect(undoName()).toBe('Remove floor variants of SE_CLOTH');
+    ses.setVariantsOn(2, true);
+    expect(undoName()).toBe('Restore floor variants of SE_CLOTH');
+  });
+
+  it('names from files are shown on one line and clipped', () => {
+    ses.rename(0, 'footstep_left_heel_strike_on_wet_concrete_slow');
+    expect(undoName()).toBe('Rename SE_FOOT_L to footstep_left_heel_strike_on_wet_concre…');
+    sevStore.getState().selectEvents([0]);
+    events.nudgeSelected(1);
+    expect(undoName()).toBe('Nudge SE footstep_left_heel_strike_on_wet_concre… from frame 5 to 6');
+    // A joint name from a motion file with a line break and a right-to-left override in it.
+    const m = documentStore.getState().motion!;
+    documentStore.setState({
+      motion: { ...m, joints: m.joints.map((j, k) => (k === 1 ? { ...j, name: 'Left\nFoot\u202e' } : j)) },
+    });
+    events.setJoint(1, 1);
+    expect(undoName()).toBe('Change joint of SE_FOOT_R at frame 21 to Left Foot');
+  });
+
+  it('accepted footsteps say how many and where', () => {
+    sevStore.getState().setFootsteps({
+      contacts: [
+        { side: 'L', frame: 12, endFrame: 14, joint: 1 },
+        { side: 'R', frame: 44, endFrame: 46, joint: 2 },
+      ],
+      accepted: [true, true],
+    });
+    footsteps.accept();
+    expect(undoName()).toBe('Add 2 footsteps (frames 12–44)');
   });
 });

@@ -30,6 +30,17 @@ import { sessionStore } from '../state/sessionStore';
 import { projectStore } from '../project/projectStore';
 import { sevStore } from './sevStore';
 import { sevBelongsTo } from './sevBinding';
+import {
+  countLabel,
+  deltaLabel,
+  eventLabel,
+  eventsLabel,
+  framesLabel,
+  labelName,
+  seLabel,
+  seNameLabel,
+} from './sevLabels';
+import { FLOOR_NAMES } from './resolve';
 
 /** A refused SEV edit's warning goes with the next SEV edit that works (sessionStore's MessageRefusal). */
 const SEV_REFUSAL = { edit: 'sev' } as const;
@@ -63,9 +74,24 @@ export function revealEvent(index: number): void {
     sessionStore.getState().select(ev.joint);
 }
 
-/** "3 events" / "1 event". */
-function count(n: number): string {
-  return `${n} event${n === 1 ? '' : 's'}`;
+const count = countLabel;
+
+/** The name of joint `joint` of the tuner's motion, for a label ("LeftFoot"; "none" for no joint). */
+function jointLabel(joint: number | null): string {
+  if (joint === null) return 'none';
+  const j = documentStore.getState().motion?.joints[joint];
+  return j ? labelName(j.name) : `joint ${joint}`;
+}
+
+/** "Move SE_FOOT_L from frame 40 to 42": event `index` of `doc` moved to frame `to`. */
+function moveLabel(doc: SevDocument, index: number, to: number): string {
+  const ev = doc.events[index];
+  return ev ? `Move ${seLabel(doc, ev.se)} from frame ${ev.frame} to ${to}` : `Move event to frame ${to}`;
+}
+
+/** The open document (labels are built from it before an edit changes it). */
+function openDoc(): SevDocument | null {
+  return sevStore.getState().file?.doc ?? null;
 }
 
 /**
@@ -105,24 +131,34 @@ export const events = {
     const frame = clampFrame(sessionStore.getState().playhead);
     const j = sessionStore.getState().selectedJoint;
     const joint = j >= 0 ? j : null;
-    if (apply('Add event', (d) => addEvent(d, { frame, se: s.selectedSe, joint }))) {
+    if (
+      apply(`Add ${seLabel(doc, s.selectedSe)} at frame ${frame}`, (d) =>
+        addEvent(d, { frame, se: s.selectedSe, joint }),
+      )
+    ) {
       sevStore.getState().selectEvent(sevStore.getState().file!.doc!.events.length - 1);
     }
   },
   remove(index: number): void {
-    if (apply('Delete event', (d) => removeEvent(d, index))) sevStore.getState().selectEvent(null);
+    const doc = openDoc();
+    if (!doc) return;
+    if (apply(`Delete ${eventLabel(doc, index)}`, (d) => removeEvent(d, index))) sevStore.getState().selectEvent(null);
   },
   setFrame(index: number, frame: number): void {
-    if (sevStore.getState().file?.doc?.events[index]?.frame === clampFrame(frame)) return;
-    apply('Move event', (d) => moveEvent(d, index, { frame: clampFrame(frame) }));
+    const doc = openDoc();
+    const to = clampFrame(frame);
+    if (!doc || doc.events[index]?.frame === to) return;
+    apply(moveLabel(doc, index, to), (d) => moveEvent(d, index, { frame: to }));
   },
   setSe(index: number, se: number): void {
-    if (sevStore.getState().file?.doc?.events[index]?.se === se) return;
-    apply('Change event SE', (d) => moveEvent(d, index, { se }));
+    const doc = openDoc();
+    if (!doc || doc.events[index]?.se === se) return;
+    apply(`Change ${eventLabel(doc, index)} to ${seLabel(doc, se)}`, (d) => moveEvent(d, index, { se }));
   },
   setJoint(index: number, joint: number | null): void {
-    if (sevStore.getState().file?.doc?.events[index]?.joint === joint) return;
-    apply('Change event joint', (d) => moveEvent(d, index, { joint }));
+    const doc = openDoc();
+    if (!doc || doc.events[index]?.joint === joint) return;
+    apply(`Change joint of ${eventLabel(doc, index)} to ${jointLabel(joint)}`, (d) => moveEvent(d, index, { joint }));
   },
   /** Sets the comment at the end of the event's line (empty text removes it); the lines above it stay. */
   setNote(index: number, note: string): void {
@@ -130,7 +166,8 @@ export const events = {
     if (!ev) return;
     const text = note.replace(/[\r\n]+/g, ' ').trim();
     if ((ev.comments.trailing ?? '').trim() === text) return;
-    apply('Edit event note', (d) =>
+    const what = `note of ${eventLabel(sevStore.getState().file!.doc!, index)}`;
+    apply(`${text ? 'Edit' : 'Remove'} ${what}`, (d) =>
       setEventComments(d, index, { leading: ev.comments.leading, trailing: text ? ` ${text}` : undefined }),
     );
   },
@@ -161,8 +198,9 @@ export const events = {
   },
   /** Ctrl+X: copies the selected events, then deletes them (one undo step). */
   cutSelected(): void {
-    const n = sevStore.getState().selectedEvents.length;
-    if (events.copySelected()) events.removeSelected(`Cut ${count(n)}`);
+    const s = sevStore.getState();
+    const what = s.file?.doc ? eventsLabel(s.file.doc, s.selectedEvents) : count(s.selectedEvents.length);
+    if (events.copySelected()) events.removeSelected(`Cut ${what}`);
   },
   /**
    * Ctrl+V: pastes the copied events with the earliest at the playhead, keeping their spacing; in another
@@ -195,7 +233,9 @@ export const events = {
         );
       return;
     }
-    if (!apply(`Paste ${count(clip.events.length)}`, () => r.doc)) return;
+    const what =
+      clip.events.length === 1 ? eventLabel(r.doc, r.added[0]) : `${count(clip.events.length)} at frame ${at}`;
+    if (!apply(`Paste ${what}`, () => r.doc)) return;
     sevStore.getState().selectEvents(r.added, r.added[0]);
     sessionStore.getState().setPlayhead(at);
     if (r.definedSes.length)
@@ -209,10 +249,9 @@ export const events = {
   /** Delete: removes every selected event as one undo step. */
   removeSelected(label?: string): void {
     const sel = sevStore.getState().selectedEvents;
-    if (!sel.length) return;
-    if (
-      apply(label ?? (sel.length === 1 ? 'Delete event' : `Delete ${count(sel.length)}`), (d) => removeEvents(d, sel))
-    )
+    const doc = openDoc();
+    if (!sel.length || !doc) return;
+    if (apply(label ?? `Delete ${eventsLabel(doc, sel)}`, (d) => removeEvents(d, sel)))
       sevStore.getState().selectEvent(null);
   },
   /** Alt+Left / Alt+Right: moves the selected events by `delta` frames together; refused if one would leave 0..N. */
@@ -221,12 +260,12 @@ export const events = {
     if (!sel.length) return;
     const why = notOwnMotion();
     if (why) return void sessionStore.getState().refuse(`Nudge refused: ${why}.`, SEV_REFUSAL);
-    if (
-      apply(
-        `Nudge ${count(sel.length)} ${delta > 0 ? '+' : ''}${delta} frame${Math.abs(delta) === 1 ? '' : 's'}`,
-        (d) => shiftEvents(d, sel, delta, lastFrame()),
-      )
-    ) {
+    const doc = openDoc()!;
+    const one = sel.length === 1 ? doc.events[sel[0]] : undefined;
+    const what = one
+      ? `${seLabel(doc, one.se)} from frame ${one.frame} to ${one.frame + delta}`
+      : `${count(sel.length)} ${deltaLabel(delta)}`;
+    if (apply(`Nudge ${what}`, (d) => shiftEvents(d, sel, delta, lastFrame()))) {
       const f = sevStore.getState().file?.doc?.events[sevStore.getState().selectedEvent ?? sel[0]]?.frame;
       if (f !== undefined) sessionStore.getState().setPlayhead(f);
     }
@@ -249,15 +288,26 @@ export const events = {
     const d = Math.max(-Math.min(...frames), Math.min(lastFrame() - Math.max(...frames), Math.round(delta)));
     const now = s.file?.doc?.events[sel[0]]?.frame;
     if (now === frames[0] + d) return;
-    s.edit('Move events', () => shiftEvents(before, sel, d, lastFrame()));
+    // The drag's undo step says where it ends: each move renames it.
+    const label = `Move ${count(sel.length)} ${deltaLabel(d)}`;
+    if (!s.edit(label, () => shiftEvents(before, sel, d, lastFrame()))) s.renameTransaction(label);
   },
   /** During a drag (inside begin/commit): moves without a message per step. */
   dragTo(index: number, frame: number): void {
-    sevStore
-      .getState()
-      .edit('Move event', (d) =>
-        d.events[index]?.frame === clampFrame(frame) ? d : moveEvent(d, index, { frame: clampFrame(frame) }),
-      );
+    const s = sevStore.getState();
+    const before = s.transaction?.before;
+    const doc = before ?? s.file?.doc;
+    if (!doc) return;
+    const to = clampFrame(frame);
+    const label = moveLabel(doc, index, to);
+    // Back where the drag began: the document it began with, so the drag makes no (empty) undo step.
+    const move = (d: SevDocument) =>
+      d.events[index]?.frame === to
+        ? d
+        : before?.events[index]?.frame === to
+          ? before
+          : moveEvent(d, index, { frame: to });
+    if (!s.edit(label, move)) s.renameTransaction(label);
   },
 };
 
@@ -269,18 +319,23 @@ export const ses = {
     const index = nextFreeSeIndex(doc);
     if (index < 0) return void sessionStore.getState().notify('warning', 'All 256 SE indices are defined.');
     const name = projectStore.getState().tables?.names[0] ?? 'SE_NEW';
-    if (apply('Add SE', (d) => setSeDefinition(d, { index, name }))) sevStore.getState().selectSe(index);
+    if (apply(`Define SE ${index} as ${labelName(name)}`, (d) => setSeDefinition(d, { index, name })))
+      sevStore.getState().selectSe(index);
   },
   rename(index: number, name: string): void {
     const def = sevStore.getState().file?.doc?.ses.find((d) => d.index === index);
     if (!def || def.name === name) return;
-    apply('Rename SE', (d) => setSeDefinition(d, { index, name, variants: def.variants }));
+    apply(`Rename ${seNameLabel(def.name)} to ${labelName(name)}`, (d) =>
+      setSeDefinition(d, { index, name, variants: def.variants }),
+    );
   },
   setVariant(index: number, floor: number, name: string): void {
     const def = sevStore.getState().file?.doc?.ses.find((d) => d.index === index);
     if (!def?.variants || def.variants[floor] === name) return;
     const variants = def.variants.map((v, k) => (k === floor ? name : v));
-    apply('Change SE variant', (d) => setSeDefinition(d, { index, name: def.name, variants }));
+    apply(`Set ${seNameLabel(def.name)} floor ${floor} (${FLOOR_NAMES[floor] ?? '?'}) to ${labelName(name)}`, (d) =>
+      setSeDefinition(d, { index, name: def.name, variants }),
+    );
   },
   /**
    * Turns per-floor variants off (they are kept aside, so turning them on again brings them back until the file
@@ -292,14 +347,18 @@ export const ses = {
     if (!file || !def || !!def.variants === on) return;
     if (!on) {
       const hidden = def.variants!;
-      if (apply('Hide SE floor variants', (d) => setSeDefinition(d, { index, name: def.name, variants: undefined })))
+      if (
+        apply(`Remove floor variants of ${seNameLabel(def.name)}`, (d) =>
+          setSeDefinition(d, { index, name: def.name, variants: undefined }),
+        )
+      )
         sevStore.getState().setHiddenVariants(index, hidden);
       return;
     }
     const kept = file.hiddenVariants[index];
     const variants = kept ?? Array.from({ length: SEV_VARIANT_COUNT }, () => def.name);
     if (
-      apply(kept ? 'Restore SE floor variants' : 'Add SE floor variants', (d) =>
+      apply(`${kept ? 'Restore floor variants of' : 'Add floor variants to'} ${seNameLabel(def.name)}`, (d) =>
         setSeDefinition(d, { index, name: def.name, variants }),
       )
     )
@@ -333,7 +392,8 @@ export const ses = {
       // The question names these events: if the .sev changed meanwhile, nothing is deleted.
       if (pick !== 'delete' || sevStore.getState().file?.doc !== doc) return false;
     }
-    if (!apply(label, (d) => removeSeDefinition(d, index, { removeEvents: true }))) return false;
+    const step = `Delete ${seNameLabel(def.name)}${users ? ` and ${count(users)}` : ''}`;
+    if (!apply(step, (d) => removeSeDefinition(d, index, { removeEvents: true }))) return false;
     sevStore.getState().selectEvent(null);
     return true;
   },
@@ -406,7 +466,8 @@ export const footsteps = {
     if (!f || !doc) return;
     const chosen = f.contacts.filter((_, k) => f.accepted[k]);
     if (!chosen.length) return;
-    const ok = apply(`Add ${chosen.length} footstep${chosen.length === 1 ? '' : 's'}`, (d) => {
+    const where = framesLabel(chosen.map((c) => c.frame));
+    const ok = apply(`Add ${chosen.length} footstep${chosen.length === 1 ? '' : 's'} (${where})`, (d) => {
       let next = d;
       const seOf: Record<FootSide, number | null> = { L: footstepSe(next, 'L'), R: footstepSe(next, 'R') };
       for (const side of ['L', 'R'] as const) {

@@ -434,6 +434,21 @@ describe('SEV store: edits, drags and undo', () => {
     expect(latestUndoLabel()).toBe('Drag event');
   });
 
+  it('a drag renamed while open is recorded under its last name; without a drag a rename does nothing', () => {
+    const s = createSevStore();
+    s.getState().load('/p/walk.sev', 'walk', TEXT);
+    s.getState().renameTransaction('Nothing open');
+    expect(s.getState().transaction).toBeNull();
+    const start = s.getState().file!.doc;
+    s.getState().begin('Move event');
+    s.getState().edit('Move event', (d) => moveEvent(d, 0, { frame: 8 }));
+    s.getState().renameTransaction('Move SE_A from frame 5 to 8');
+    expect(s.getState().transaction).toEqual({ label: 'Move SE_A from frame 5 to 8', before: start });
+    s.getState().commit();
+    expect(s.getState().file!.past).toEqual([{ label: 'Move SE_A from frame 5 to 8', doc: start }]);
+    expect(latestUndoLabel()).toBe('Move SE_A from frame 5 to 8');
+  });
+
   it('beginning a drag while one is open commits the open one first', () => {
     const s = createSevStore();
     s.getState().load('/p/walk.sev', 'walk', TEXT);

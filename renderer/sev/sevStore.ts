@@ -125,6 +125,8 @@ export interface SevState {
   /** Applies a pure edit as one undo step (or into the open transaction). Returns the error message when the edit is refused. */
   edit(label: string, fn: (doc: SevDocument) => SevDocument): string | null;
   begin(label: string): void;
+  /** Renames the open transaction's step (a drag's step says where the drag ended); nothing without one. */
+  renameTransaction(label: string): void;
   commit(): void;
   cancel(): void;
   undo(): void;
@@ -319,6 +321,11 @@ export function createSevStore() {
         if (!f?.doc) return;
         if (get().transaction) get().commit();
         set({ transaction: { label, before: f.doc } });
+      },
+
+      renameTransaction(label) {
+        const t = get().transaction;
+        if (t && t.label !== label) set({ transaction: { ...t, label } });
       },
 
       commit() {

@@ -1,7 +1,8 @@
 /**
- * One undo order for motion, SEV and project edits. The motion's history lives
+ * One undo order for motion, SEV, project and settings edits. The motion's history lives
  * in the document store (renderer/state/documentStore.ts), the SEV's in the
- * SEV store, the project's in renderer/project/projectHistory.ts; this journal
+ * SEV store, the project's in renderer/project/projectHistory.ts, the settings'
+ * (the defaults for new motions) in renderer/tuner/defaultTolerances.ts; this journal
  * records which of them made each step, so Ctrl+Z undoes the newest edit
  * whichever it was, and Ctrl+Y redoes in order.
  *
@@ -13,7 +14,11 @@
 import { documentStore, redoLabel, undoLabel, type DocumentState } from '../state/documentStore';
 
 /** Who owns a step's content. */
-export type UndoOwner = { kind: 'motion' } | { kind: 'sev'; label: string } | { kind: 'project'; label: string };
+export type UndoOwner =
+  | { kind: 'motion' }
+  | { kind: 'sev'; label: string }
+  | { kind: 'project'; label: string }
+  | { kind: 'settings'; label: string };
 
 /** Undo/redo of one owner's newest step (the SEV store registers itself). */
 export interface UndoParticipant {
@@ -26,6 +31,7 @@ let future: UndoOwner[] = [];
 let applying = false;
 let sevParticipant: UndoParticipant | null = null;
 let projectParticipant: UndoParticipant | null = null;
+let settingsParticipant: UndoParticipant | null = null;
 const listeners = new Set<() => void>();
 
 function changed(): void {
@@ -56,6 +62,21 @@ export function recordProjectStep(label: string): void {
   changed();
 }
 
+/** The settings history (the defaults for new motions) registers its undo/redo here. */
+export function registerSettingsParticipant(p: UndoParticipant): void {
+  settingsParticipant = p;
+}
+
+/**
+ * Records a new settings step ("Use … as defaults for new motions"); clears the redo side. Settings belong to the
+ * app, not to a motion or project: opening another motion or project keeps their steps.
+ */
+export function recordSettingsStep(label: string): void {
+  past.push({ kind: 'settings', label });
+  future = [];
+  changed();
+}
+
 /** Drops every project step (another project was opened, or it was closed). */
 export function dropProjectSteps(): void {
   past = past.filter((s) => s.kind !== 'project');
@@ -82,9 +103,9 @@ function onDocument(s: DocumentState, prev: DocumentState): void {
   const lastBefore = prev.past[prev.past.length - 1];
   if (s.past.length === 0 && s.future.length === 0) {
     // load/close: the motion's history is gone, and the SEV shown with it changes too; the project stays open,
-    // so its steps stay (a project motion switch must not forget a reorder)
-    past = past.filter((x) => x.kind === 'project');
-    future = future.filter((x) => x.kind === 'project');
+    // so its steps stay (a project motion switch must not forget a reorder), and so do the app's settings steps
+    past = past.filter((x) => x.kind === 'project' || x.kind === 'settings');
+    future = future.filter((x) => x.kind === 'project' || x.kind === 'settings');
   } else if (s.future.length === prev.future.length - 1 && s.past.length === prev.past.length + 1) {
     // a redo made without the journal
     const i = future.findIndex((x) => x.kind === 'motion');
@@ -104,7 +125,7 @@ function onDocument(s: DocumentState, prev: DocumentState): void {
 
 documentStore.subscribe(onDocument);
 
-/** Undoes the newest step, motion or SEV. */
+/** Undoes the newest step, whichever kind it is. */
 export function undoLatest(): void {
   const step = past[past.length - 1];
   if (!step) return;
@@ -112,6 +133,7 @@ export function undoLatest(): void {
   try {
     if (step.kind === 'motion') documentStore.getState().history.undo();
     else if (step.kind === 'project') projectParticipant?.undo();
+    else if (step.kind === 'settings') settingsParticipant?.undo();
     else sevParticipant?.undo();
   } finally {
     applying = false;
@@ -129,6 +151,7 @@ export function redoLatest(): void {
   try {
     if (step.kind === 'motion') documentStore.getState().history.redo();
     else if (step.kind === 'project') projectParticipant?.redo();
+    else if (step.kind === 'settings') settingsParticipant?.redo();
     else sevParticipant?.redo();
   } finally {
     applying = false;

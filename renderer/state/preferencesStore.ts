@@ -42,6 +42,18 @@ export interface PreferencesState {
   set(patch: Partial<Omit<PreferencesState, 'set'>>): void;
 }
 
+/**
+ * Why the last write of the preferences did not reach localStorage (full, blocked), or null when it did (or there
+ * is no localStorage to reach: unit tests). The preferences then live on in memory: callers that must tell the user
+ * their change will not outlast the window (renderer/tuner/defaultTolerances.ts) read this after setting.
+ */
+let lastWriteError: string | null = null;
+
+/** See lastWriteError. */
+export function preferencesWriteError(): string | null {
+  return lastWriteError;
+}
+
 /** Storage that degrades to memory where localStorage is missing (unit tests) or blocked. */
 function safeStorage(): StateStorage {
   const memory = new Map<string, string>();
@@ -58,8 +70,10 @@ function safeStorage(): StateStorage {
       try {
         if (ls) ls.setItem(k, v);
         else memory.set(k, v);
-      } catch {
+        lastWriteError = null;
+      } catch (e) {
         memory.set(k, v);
+        lastWriteError = e instanceof Error ? e.message : String(e);
       }
     },
     removeItem: (k) => {

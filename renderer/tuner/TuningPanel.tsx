@@ -8,6 +8,7 @@ import { CompressorReadout, CompressorSettings } from './CompressorSettings';
 import { preferencesStore } from '../state/preferencesStore';
 import { revealChannelFrame } from '../app/playhead';
 import { LocksList } from './LocksList';
+import { adoptAsDefaults } from './defaultTolerances';
 
 /**
  * A tolerance editor: a slider (a drag is one undo step) and a number field
@@ -430,10 +431,9 @@ export function TuningPanel() {
           type="button"
           className="link small"
           disabled={disabled}
-          title="New motions start with these tolerances"
-          onClick={() =>
-            preferencesStore.getState().set({ defaultTolerances: { ...documentStore.getState().tolerances } })
-          }
+          title="New motions start with these tolerances (one undo step)"
+          data-testid="tol-use-as-defaults"
+          onClick={() => adoptAsDefaults(documentStore.getState().tolerances)}
         >
           Use as defaults for new motions
         </button>

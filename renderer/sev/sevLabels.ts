@@ -1,0 +1,69 @@
+/**
+ * Undo labels of SEV edits, named by what they change, in the tuner's style ("Set rotation tolerance to 3°",
+ * "Move key (LeftFoot, frame 30 → 32)"): "Move SE_FOOT_L at frame 40 to frame 42", "Change joint of SE_FOOT_L at
+ * frame 12 to LeftFoot", "Move SE footstep_l at frame 3 to frame 5" (a name without SE in front gets it). The names come from files (.sev, .mtn), so each is shown on one line and clipped: a label is read in
+ * Edit › Undo and in refusal messages, and one odd name must not fill the menu or break its line.
+ */
+import type { SevDocument } from '../../shared/sev/types';
+
+/** Longest name a label shows, in characters, the ellipsis included. */
+export const LABEL_NAME_MAX = 40;
+
+/**
+ * A name from a file as a label shows it: control, format (bidi overrides, zero-width) and line/paragraph
+ * separator characters become one space, runs of spaces one, and a name longer than LABEL_NAME_MAX characters
+ * (code points) is cut with an ellipsis. An empty result reads "(unnamed)".
+ */
+export function labelName(name: string): string {
+  const clean = name
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (!clean) return '(unnamed)';
+  const chars = [...clean];
+  return chars.length > LABEL_NAME_MAX ? `${chars.slice(0, LABEL_NAME_MAX - 1).join('')}…` : clean;
+}
+
+/** An SE by name: "SE_FOOT_L" as it is (it says SE already), "SE footstep_l" for a name that does not. */
+export function seNameLabel(name: string): string {
+  const shown = labelName(name);
+  return /^SE(_|\b)/i.test(shown) ? shown : `SE ${shown}`;
+}
+
+/** SE `se` of `doc` by its definition's name (seNameLabel), or "SE 7" when the document does not define it. */
+export function seLabel(doc: SevDocument, se: number): string {
+  const def = doc.ses.find((d) => d.index === se);
+  return def ? seNameLabel(def.name) : `SE ${se}`;
+}
+
+/** "SE_FOOT_L at frame 12": the event at `index` in `doc`, or "event" when there is none. */
+export function eventLabel(doc: SevDocument, index: number): string {
+  const ev = doc.events[index];
+  return ev ? `${seLabel(doc, ev.se)} at frame ${ev.frame}` : 'event';
+}
+
+/** "1 event" / "3 events". */
+export function countLabel(n: number): string {
+  return `${n} event${n === 1 ? '' : 's'}`;
+}
+
+/** Where some events are: "frame 12" when all on one frame, else "frames 12–40" (lowest to highest). */
+export function framesLabel(frames: readonly number[]): string {
+  const lo = Math.min(...frames);
+  const hi = Math.max(...frames);
+  return lo === hi ? `frame ${lo}` : `frames ${lo}–${hi}`;
+}
+
+/**
+ * The events at `indices` of `doc`: one reads "SE_FOOT_L at frame 12", several "3 events (frames 12–40)".
+ */
+export function eventsLabel(doc: SevDocument, indices: readonly number[]): string {
+  if (indices.length === 1) return eventLabel(doc, indices[0]);
+  const frames = indices.flatMap((k) => (doc.events[k] ? [doc.events[k].frame] : []));
+  return frames.length ? `${countLabel(indices.length)} (${framesLabel(frames)})` : countLabel(indices.length);
+}
+
+/** "+3 frames" / "-1 frame". */
+export function deltaLabel(delta: number): string {
+  return `${delta > 0 ? '+' : ''}${delta} frame${Math.abs(delta) === 1 ? '' : 's'}`;
+}
