@@ -80,7 +80,7 @@ async function expectReadable(page: Page, shot: string, need: Readable): Promise
       // A header cell, not the thead: the cells are what sticks (the thead's own box stays where the table starts).
       const head = table.querySelector('thead th')!.getBoundingClientRect();
       const headShown = head.bottom > column.top + 0.5 && head.top < column.bottom - 0.5;
-      const rowShown = [...table.querySelectorAll('tbody tr')].some((r) => {
+      const rowShown = Array.from(table.querySelectorAll('tbody tr')).some((r) => {
         const b = r.getBoundingClientRect();
         return b.bottom > head.bottom + 0.5 && b.top < column.bottom - 0.5;
       });
