@@ -11,11 +11,11 @@
  * files' digests, one digest of the rest (`plan`), and the stamp (size, times, inode, device) of each output as
  * committed.
  *
- * A rebuild that is not up to date takes from the last build's outputs what holds for it (`carryFromLastBuild`): a
- * motion whose own part of the outputs is decided by exactly what decided it then (its file's digest, its resolved
- * settings, the project's rate, its SEV's slot and event counts, the code) keeps its MT3 from the old .mar and its
- * entry from the old report, byte for byte, with no cache lookup; the record holds, per motion, that part's digest,
- * where its entry lies in the report, and the figures the report's totals and warnings need.
+ * A rebuild that is not up to date takes from the last build's outputs what holds for it (carryCandidates, then
+ * readCarried): a motion whose own part of the outputs is decided by exactly what decided it then (its file's digest,
+ * its resolved settings, the project's rate, its SEV's slot and event counts, the code) keeps its MT3 from the old
+ * .mar and its entry from the old report, byte for byte, with no cache lookup; the record holds, per motion, that
+ * part's digest, where its entry lies in the report, and the figures the report's totals and warnings need.
  *
  * Like the local verdicts it lives in the user's own state folder, never in the project's or the cache's folder,
  * one file per project and set of outputs (`<state>/last-builds/<id>.json`), and it is read as untrusted input all
