@@ -1,4 +1,9 @@
 export function electronArgs(args: string[], where: { root: string; cwd: string }): string[];
+export const WEB_PORT: number;
+export function webArgs(
+  args: string[],
+  where: { root: string; cwd: string; exists: (path: string) => boolean },
+): string[];
 export const USERNS_RESTRICTION: string;
 export interface SandboxProbe {
   platform: string;

@@ -1,7 +1,7 @@
 // What `npm start` decides before it launches Electron: the arguments it passes, and whether this Linux
 // lets Electron's sandbox start at all. Pure functions plus one probe of the machine, so both are tested.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 
 /**
  * Electron's arguments for `npm start -- [FILE...] [--workspace DIR] [--switch...]`: the app folder, the
@@ -25,6 +25,33 @@ export function electronArgs(args, { root, cwd }) {
   }
   if (files.length === 0) files.push(join(root, 'assets', 'walk.mtn'));
   return [root, ...files, ...options];
+}
+
+/** The port `npm run web` asks for unless told another: the same address every run (webArgs). */
+export const WEB_PORT = 47615;
+
+/**
+ * The loopback server's arguments for `npm run web -- [--workspace DIR] [--port N] [--open FILE] [--user-data DIR]`:
+ * `--open FILE` resolved from where the user typed the command, the bundled samples as the workspace when none is
+ * given, and what keeps one run's settings for the next: the browser keeps the app's preferences per address, so
+ * the server asks for WEB_PORT every time (any free port when another program holds it, with a note), and the
+ * recent files live in the user's state folder (`--keep-recent`). `--port N` (0: any free port) or
+ * `--user-data DIR` given by the user win.
+ * @param {string[]} args what follows `npm run web --`
+ * @param {{ root: string, cwd: string, exists: (path: string) => boolean }} where the repository root, the folder
+ *   relative paths start from, and a check that a file exists
+ * @returns {string[]}
+ */
+export function webArgs(args, { root, cwd, exists }) {
+  const out = [...args];
+  const open = out.indexOf('--open');
+  if (open >= 0 && out[open + 1] && !isAbsolute(out[open + 1]) && exists(resolve(cwd, out[open + 1])))
+    out[open + 1] = resolve(cwd, out[open + 1]);
+  const given = (name) => out.some((a) => a === name || a.startsWith(`${name}=`));
+  if (!given('--workspace')) out.push('--workspace', join(root, 'assets'));
+  if (!given('--port')) out.push('--port', String(WEB_PORT), '--any-port-if-taken');
+  if (!given('--user-data')) out.push('--keep-recent');
+  return out;
 }
 
 /** The sysctl Ubuntu 23.10+ / 24.04 set to 1: unprivileged user namespaces only for programs an AppArmor profile allows. */

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { electronArgs, probeSandbox, sandboxProblem } from './start-support.mjs';
+import { electronArgs, probeSandbox, sandboxProblem, WEB_PORT, webArgs } from './start-support.mjs';
 
 it('npm start without an Electron binary prints one line pointing to npm run web and exits non-zero, no stack trace', () => {
   // Point the electron package at an empty folder: exactly what a blocked binary download leaves behind.
@@ -57,6 +57,43 @@ describe('npm start arguments', () => {
     expect(() => electronArgs(['--workspace'], { root, cwd })).toThrow(
       '--workspace needs a folder: npm start -- --workspace DIR',
     );
+  });
+});
+
+describe('npm run web arguments', () => {
+  const root = resolve('/repo');
+  const cwd = resolve('/home/u/work');
+  const none = () => false;
+  it('the same port every run (any free one if taken) and the recent files kept, so one run leaves its settings to the next', () => {
+    expect(webArgs([], { root, cwd, exists: none })).toEqual([
+      '--workspace',
+      join(root, 'assets'),
+      '--port',
+      String(WEB_PORT),
+      '--any-port-if-taken',
+      '--keep-recent',
+    ]);
+  });
+
+  it("the user's --port, --user-data and --workspace win; --open resolves from where the command was typed", () => {
+    const here = resolve(cwd, 'p.actguy.json');
+    expect(
+      webArgs(['--port', '0', '--user-data', '/u', '--workspace', '/w', '--open', 'p.actguy.json'], {
+        root,
+        cwd,
+        exists: (p) => p === here,
+      }),
+    ).toEqual(['--port', '0', '--user-data', '/u', '--workspace', '/w', '--open', here]);
+    // A name that is not there where the command was typed is left for the server (it resolves it in the workspace).
+    expect(webArgs(['--open', 'x.mtn', '--port', '8123'], { root, cwd, exists: none })).toEqual([
+      '--open',
+      'x.mtn',
+      '--port',
+      '8123',
+      '--workspace',
+      join(root, 'assets'),
+      '--keep-recent',
+    ]);
   });
 });
 

@@ -4,8 +4,9 @@
 // project or a .sev (with the project that lists it) at start, as `npm start -- FILE` does.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { buildApp, root } from './app-build.mjs';
+import { webArgs } from './start-support.mjs';
 
 try {
   if (!(await buildApp())) console.log('ActGuy: nothing changed since the last build: starting at once.');
@@ -13,13 +14,9 @@ try {
   console.error(`ActGuy: ${e instanceof Error ? e.message : e}`);
   process.exit(1);
 }
-const args = process.argv.slice(2);
-// `--open FILE` names a file where the user typed `npm run web` (npm runs scripts in the package folder).
-const open = args.indexOf('--open');
-const cwd = process.env.INIT_CWD || process.cwd();
-if (open >= 0 && args[open + 1] && !isAbsolute(args[open + 1]) && existsSync(resolve(cwd, args[open + 1])))
-  args[open + 1] = resolve(cwd, args[open + 1]);
-if (!args.includes('--workspace')) args.push('--workspace', join(root, 'assets'));
+// The same address every run (the browser keeps the app's preferences per address) and the recent files kept:
+// scripts/start-support.mjs webArgs.
+const args = webArgs(process.argv.slice(2), { root, cwd: process.env.INIT_CWD || process.cwd(), exists: existsSync });
 const child = spawn(process.execPath, [join(root, 'dist', 'electron', 'loopback.cjs'), ...args], { stdio: 'inherit' });
 child.on('exit', (code) => process.exit(code ?? 0));
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));

@@ -1,16 +1,23 @@
 /**
- * `node dist/electron/loopback.cjs [--workspace DIR] [--renderer DIR] [--port N] [--open FILE] [--user-data DIR]`
+ * `node dist/electron/loopback.cjs [--workspace DIR] [--renderer DIR] [--port N] [--any-port-if-taken] [--open FILE]
+ * [--user-data DIR | --keep-recent]`
  *
  * Serves the built renderer and the ActGuyApi handlers on 127.0.0.1 for a
  * plain browser (npm run web, e2e). Prints one line `ActGuy web: <url>` with
  * the per-run token; stops on SIGINT/SIGTERM or when stdin closes with
  * --exit-with-stdin (so a test runner's child never outlives it).
+ *
+ * npm run web asks for the same port every time with --any-port-if-taken (the browser keeps the app's preferences
+ * per address: a new port each run would start each run without them) and keeps the recent files in the user's
+ * state folder with --keep-recent (scripts/start-support.mjs webArgs; docs/tuner.md). Tests give neither.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createCompressClient } from '../compressClient';
 import { createHandlers } from '../handlers';
 import { canonicalPath, createPathPolicy } from '../pathPolicy';
+import { defaultStateDir } from '../build/verdicts';
+import { makeFolders } from '../fsutil';
 import { createRecentFilesStore } from '../recentFiles';
 import { findProjectListingSev } from '../systemFiles';
 import { quoteJson } from '../../shared/errors';
@@ -24,7 +31,7 @@ const repoRoot = resolve(__dirname, '..', '..');
 
 function usageError(message: string): never {
   process.stderr.write(
-    `actguy web: ${message}\nusage: loopback.cjs [--workspace DIR] [--renderer DIR] [--port N] [--open FILE] [--user-data DIR] [--exit-with-stdin]\n`,
+    `actguy web: ${message}\nusage: loopback.cjs [--workspace DIR] [--renderer DIR] [--port N] [--any-port-if-taken] [--open FILE] [--user-data DIR | --keep-recent] [--exit-with-stdin]\n`,
   );
   process.exit(2);
 }
@@ -40,10 +47,30 @@ function parse(argv: string[]): Record<string, string | true> {
       const v = argv[++i];
       if (v === undefined) usageError(`${quoteJson(a)} needs a value`);
       out[name] = v;
-    } else if (name === 'exit-with-stdin') out[name] = true;
+    } else if (name === 'exit-with-stdin' || name === 'any-port-if-taken' || name === 'keep-recent') out[name] = true;
     else usageError(`unknown option ${quoteJson(a)}`);
   }
   return out;
+}
+
+/**
+ * Where the recent files are kept: --user-data DIR; with --keep-recent, `web` in the user's state folder (beside the
+ * build's local verdicts, electron/build/verdicts.ts defaultStateDir); else in memory for this run. A folder that
+ * cannot be made costs only the list: the server starts, and says so.
+ */
+function recentFilesDir(args: Record<string, string | true>): string | null {
+  if (args['user-data']) return resolve(String(args['user-data']));
+  if (!args['keep-recent']) return null;
+  const dir = join(defaultStateDir(), 'web');
+  try {
+    makeFolders(dir);
+    return dir;
+  } catch (e) {
+    process.stderr.write(
+      `actguy web: recent files are kept for this run only: ${dir} cannot be made (${(e as Error).message})\n`,
+    );
+    return null;
+  }
 }
 
 async function main(): Promise<void> {
@@ -99,11 +126,20 @@ async function main(): Promise<void> {
       platform: process.platform,
     },
     policy,
-    recent: createRecentFilesStore(args['user-data'] ? resolve(String(args['user-data'])) : null),
+    recent: createRecentFilesStore(recentFilesDir(args)),
     compress,
     dialogs: loopbackDialogPort,
   });
-  const server = await startLoopbackServer({ rendererDir, handlers, port });
+  const server = await startLoopbackServer({
+    rendererDir,
+    handlers,
+    port,
+    anyPortIfTaken: !!args['any-port-if-taken'],
+  });
+  if (port && server.port !== port)
+    process.stderr.write(
+      `actguy web: port ${port} is in use, so this run serves on port ${server.port}: the browser keeps ActGuy's preferences per address, so this window starts without those saved on port ${port}\n`,
+    );
   process.stdout.write(`ActGuy web: ${server.url}\n`);
 
   let stopping = false;

@@ -193,3 +193,34 @@ describe('loopback server', () => {
     }
   });
 });
+
+describe('the port npm run web asks for', () => {
+  it('is taken when free; when another program holds it, anyPortIfTaken listens on a free one instead of failing', async () => {
+    const rendererDir = join(dir, 'renderer');
+    const handlers = testHandlers({
+      app: { workspaceRoot: workspace },
+      compress: compress(),
+      dialogs: loopbackDialogPort,
+    });
+    // The port the per-test server got is taken now.
+    const taken = server.port;
+    await expect(startLoopbackServer({ rendererDir, handlers, port: taken })).rejects.toMatchObject({
+      code: 'EADDRINUSE',
+    });
+    const other = await startLoopbackServer({ rendererDir, handlers, port: taken, anyPortIfTaken: true });
+    try {
+      expect(other.port).toBeGreaterThan(0);
+      expect(other.port).not.toBe(taken);
+      expect(other.origin).toBe(`http://127.0.0.1:${other.port}`);
+      const res = await fetch(`${other.origin}/`, { headers: { cookie: '' } });
+      expect(res.status).toBe(403); // served, and still asks for its own token
+    } finally {
+      await other.close();
+    }
+    // Free again: the asked-for port is the one it listens on.
+    await server.close();
+    const same = await startLoopbackServer({ rendererDir, handlers, port: taken, anyPortIfTaken: true });
+    server = same; // closed by afterEach
+    expect(same.port).toBe(taken);
+  });
+});

@@ -75,6 +75,11 @@ export interface LoopbackServerOptions {
   token?: string;
   /** 0 (default) picks a free port. */
   port?: number;
+  /**
+   * When `port` is taken, listen on a free port instead of failing (npm run web's usual port: the browser keeps the
+   * app's preferences per address, docs/tuner.md). The server's `port` says which one it got.
+   */
+  anyPortIfTaken?: boolean;
   /** Largest request body (default MAX_BODY_BYTES). */
   maxBodyBytes?: number;
   /** Bytes of bodies held at once across concurrent requests (default BODY_BUDGET_BYTES). */
@@ -298,10 +303,20 @@ export async function startLoopbackServer(options: LoopbackServerOptions): Promi
     });
   });
 
-  await new Promise<void>((ok, fail) => {
-    server.once('error', fail);
-    server.listen(options.port ?? 0, '127.0.0.1', () => ok());
-  });
+  const listen = (at: number) =>
+    new Promise<void>((ok, fail) => {
+      server.once('error', fail);
+      server.listen(at, '127.0.0.1', () => {
+        server.off('error', fail);
+        ok();
+      });
+    });
+  try {
+    await listen(options.port ?? 0);
+  } catch (e) {
+    if (!options.anyPortIfTaken || !options.port || (e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
+    await listen(0);
+  }
   const address = server.address();
   port = typeof address === 'object' && address ? address.port : 0;
   const origin = `http://127.0.0.1:${port}`;

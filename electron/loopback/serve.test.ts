@@ -1,0 +1,170 @@
+/**
+ * The loopback server as `npm run web` starts it (scripts/start-support.mjs webArgs): the same port every run, or any
+ * free one with a note when another program holds it, and the recent files kept in the user's state folder, so that
+ * one run's preferences and recent files are there at the next (docs/tuner.md, "Settings that outlast the run").
+ * Runs serve.ts bundled as dist/electron/loopback.cjs is, in a process of its own.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLoopbackClient } from '../../renderer/transport/loopback';
+import { SAMPLE_MTN } from '../testing/handlerHarness';
+
+const root = join(__dirname, '..', '..');
+let dir: string;
+let bundle: string;
+let workspace: string;
+let rendererDir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'actguy-serve-'));
+  bundle = join(dir, 'dist', 'electron', 'loopback.cjs');
+  await build({
+    entryPoints: [join(root, 'electron', 'loopback', 'serve.ts')],
+    outfile: bundle,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'silent',
+  });
+  workspace = join(dir, 'workspace');
+  mkdirSync(workspace);
+  copyFileSync(SAMPLE_MTN, join(workspace, 'walk.mtn'));
+  rendererDir = join(dir, 'renderer');
+  mkdirSync(rendererDir);
+  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>ActGuy</title>');
+}, 60_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Served {
+  child: ChildProcess;
+  url: URL;
+  stderr: () => string;
+}
+
+/** Starts the bundle with `args` and waits for the `ActGuy web: URL` line. */
+async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<Served> {
+  const child = spawn(
+    process.execPath,
+    [bundle, '--workspace', workspace, '--renderer', rendererDir, '--exit-with-stdin', ...args],
+    { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } },
+  );
+  let stderr = '';
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  const url = await new Promise<string>((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error(`no URL within 15 s: ${stderr}`)), 15_000);
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const m = /^ActGuy web: (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+)$/.exec(line);
+      if (m) {
+        clearTimeout(timer);
+        ok(m[1]);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`exited with ${code}: ${stderr}`));
+    });
+  });
+  return { child, url: new URL(url), stderr: () => stderr };
+}
+
+function stop(s: Served): Promise<void> {
+  if (s.child.exitCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    s.child.once('exit', () => done());
+    s.child.stdin!.end();
+  });
+}
+
+function api(s: Served) {
+  return createLoopbackClient({ baseUrl: s.url.origin, token: s.url.searchParams.get('token')! });
+}
+
+/** A port another program holds until `close`. */
+async function holdPort(): Promise<{ port: number; server: Server }> {
+  const server = createServer();
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
+  return { port: (server.address() as { port: number }).port, server };
+}
+
+describe('npm run web: what one run leaves for the next', () => {
+  it('asks for its port; when another program holds it, serves on a free one and says what that costs', async () => {
+    const held = await holdPort();
+    try {
+      const s = await serve(['--port', String(held.port), '--any-port-if-taken'], {});
+      try {
+        expect(Number(s.url.port)).not.toBe(held.port);
+        expect(s.stderr()).toContain(
+          `actguy web: port ${held.port} is in use, so this run serves on port ${s.url.port}: the browser keeps ActGuy's preferences per address`,
+        );
+      } finally {
+        await stop(s);
+      }
+    } finally {
+      await new Promise<void>((ok) => held.server.close(() => ok()));
+    }
+    // Free now: that very port, and no note.
+    const again = await serve(['--port', String(held.port), '--any-port-if-taken'], {});
+    try {
+      expect(Number(again.url.port)).toBe(held.port);
+      expect(again.stderr()).toBe('');
+    } finally {
+      await stop(again);
+    }
+  });
+
+  it('without --any-port-if-taken a port in use is an error, as before', async () => {
+    const held = await holdPort();
+    try {
+      await expect(serve(['--port', String(held.port)], {})).rejects.toThrow(/exited with 1: .*EADDRINUSE/s);
+    } finally {
+      await new Promise<void>((ok) => held.server.close(() => ok()));
+    }
+  });
+
+  it('--keep-recent keeps the recent files in the state folder: the next run lists the motion this one opened', async () => {
+    const state = join(dir, 'state');
+    const motion = join(workspace, 'walk.mtn');
+    const first = await serve(['--port', '0', '--keep-recent'], { ACTGUY_STATE_DIR: state });
+    try {
+      expect((await api(first).openMotion({ path: motion })).status).toBe('opened');
+    } finally {
+      await stop(first);
+    }
+    expect(existsSync(join(state, 'web', 'recent-files.json'))).toBe(true);
+    const second = await serve(['--port', '0', '--keep-recent'], { ACTGUY_STATE_DIR: state });
+    try {
+      expect((await api(second).getRecentFiles()).map((r) => r.path)).toEqual([motion]);
+    } finally {
+      await stop(second);
+    }
+    // Without it (the tests' servers) nothing is kept: the list starts empty and no file is written.
+    const plain = await serve(['--port', '0'], { ACTGUY_STATE_DIR: join(dir, 'state-plain') });
+    try {
+      await api(plain).openMotion({ path: motion });
+      expect(await api(plain).getRecentFiles()).toHaveLength(1);
+    } finally {
+      await stop(plain);
+    }
+    expect(existsSync(join(dir, 'state-plain'))).toBe(false);
+  });
+
+  it('a state folder that cannot be made costs only the list: the server starts and says so', async () => {
+    const blocker = join(dir, 'not-a-folder');
+    writeFileSync(blocker, 'x');
+    const s = await serve(['--port', '0', '--keep-recent'], { ACTGUY_STATE_DIR: join(blocker, 'state') });
+    try {
+      expect(s.stderr()).toContain('actguy web: recent files are kept for this run only:');
+      expect(await api(s).getRecentFiles()).toEqual([]);
+    } finally {
+      await stop(s);
+    }
+    expect(readFileSync(blocker, 'utf8')).toBe('x');
+  });
+});
