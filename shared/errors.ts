@@ -24,6 +24,7 @@ export class FormatError extends Error {
   file: string | undefined;
 
   constructor(kind: FileKind, detail: string, place: FormatErrorPlace = {}, file?: string) {
+    detail = clipDetail(detail);
     super(FormatError.compose(kind, detail, place, file));
     this.name = 'FormatError';
     this.kind = kind;
@@ -47,6 +48,25 @@ export class FormatError extends Error {
     const at = parts.length ? ` (${parts.join(', ')})` : '';
     return `${head}${file ? ` [${kind}]` : ''}${at}: ${detail}`;
   }
+}
+
+/** The longest message detail, in characters (docs/limits.md): a message is a line a person reads. */
+export const DETAIL_MAX = 1000;
+
+/**
+ * `detail` when it is at most DETAIL_MAX characters, else its start and end with the cut counted. A message quotes
+ * input through quoteInput, which clips; this bounds the rest, such as a name or number from the file that the
+ * message states as it is (an SE name valid but 20 MB long in `default.sls` made a 20 MB message), and keeps the end,
+ * which says what is wrong.
+ */
+export function clipDetail(detail: string): string {
+  if (detail.length <= DETAIL_MAX) return detail;
+  let head = 600;
+  let tail = detail.length - 300;
+  // Never half a surrogate pair at either cut.
+  if (/[\udc00-\udfff]/.test(detail[head])) head--;
+  if (/[\udc00-\udfff]/.test(detail[tail])) tail++;
+  return `${detail.slice(0, head)}… (${tail - head} characters not shown) …${detail.slice(tail)}`;
 }
 
 /** Adds the file name to a FormatError; rethrows anything else unchanged. */
