@@ -361,6 +361,7 @@ const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as nu
  * messages escape them (shared/errors.ts escapeControls), so a record's text that holds one was not written by it, and
  * printing it would let the record drive the terminal.
  */
+// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 const isText = (v: unknown): v is string => typeof v === 'string' && !CONTROL.test(v);
 
