@@ -24,6 +24,7 @@ export class FormatError extends Error {
   file: string | undefined;
 
   constructor(kind: FileKind, detail: string, place: FormatErrorPlace = {}, file?: string) {
+    detail = clipDetail(detail);
     super(FormatError.compose(kind, detail, place, file));
     this.name = 'FormatError';
     this.kind = kind;
@@ -42,11 +43,38 @@ export class FormatError extends Error {
     if (place.line !== undefined) return `${head}:${place.line}:${place.column ?? 1}: ${detail}`;
     const parts: string[] = [];
     // A place may hold a key or name from the file: its control characters are escaped as quoted input's are.
-    if (place.where) parts.push(escapeControls(place.where));
+    // It may hold a key of any length too (a joint name 5 MB long as an override's key): cut as a path is.
+    if (place.where) parts.push(clipMiddle(escapeControls(place.where), PLACE_MAX));
     if (place.offset !== undefined) parts.push(`offset ${place.offset}`);
     const at = parts.length ? ` (${parts.join(', ')})` : '';
     return `${head}${file ? ` [${kind}]` : ''}${at}: ${detail}`;
   }
+}
+
+/** The longest message detail, in characters (docs/limits.md): a message is a line a person reads. */
+export const DETAIL_MAX = 1000;
+/** The longest place (`where`) of a message, in characters: a key path through a file, as paths are cut. */
+export const PLACE_MAX = 300;
+
+/**
+ * `detail` when it is at most DETAIL_MAX characters, else its start and end with the cut counted. A message quotes
+ * input through quoteInput, which clips; this bounds the rest, such as a name or number from the file that the
+ * message states as it is (an SE name valid but 20 MB long in `default.sls` made a 20 MB message), and keeps the end,
+ * which says what is wrong.
+ */
+export function clipDetail(detail: string): string {
+  return clipMiddle(detail, DETAIL_MAX);
+}
+
+/** `text` when it is at most `max` characters, else its first 60 % and last 30 % with the cut counted between. */
+function clipMiddle(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let head = Math.floor(max * 0.6);
+  let tail = text.length - Math.floor(max * 0.3);
+  // Never half a surrogate pair at either cut.
+  if (/[\udc00-\udfff]/.test(text[head])) head--;
+  if (/[\udc00-\udfff]/.test(text[tail])) tail++;
+  return `${text.slice(0, head)}… (${tail - head} characters not shown) …${text.slice(tail)}`;
 }
 
 /** Adds the file name to a FormatError; rethrows anything else unchanged. */

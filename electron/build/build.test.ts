@@ -112,6 +112,30 @@ describe('buildProject', () => {
     expect(findProjectOfSar(join(ASSETS, 'nothing.sar'))).toBeUndefined();
   });
 
+  it('findProjectOfSar takes from a report only the absolute path the tool writes, with no control character (`info` prints it)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'actguy-report-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'stage.sar'), '');
+    const report = (projectAbsolute: string) =>
+      writeFileSync(join(dir, 'stage.report.json'), JSON.stringify({ tool: 'actguy build', projectAbsolute }));
+    // A file of that name sent along with the report: it exists, and its name set the terminal's title when printed.
+    const escaped = join(dir, 'p\u001b]0;owned\u0007\u009b2J.actguy.json');
+    writeFileSync(escaped, '{}');
+    report(escaped);
+    expect(findProjectOfSar(join(dir, 'stage.sar'))).toBeUndefined();
+    // Relative: it was looked for wherever `info` runs (this test runs where package.json is).
+    expect(existsSync('package.json')).toBe(true);
+    report('package.json');
+    expect(findProjectOfSar(join(dir, 'stage.sar'))).toBeUndefined();
+    const plain = join(dir, 'p.actguy.json');
+    writeFileSync(plain, '{}');
+    report(plain);
+    expect(findProjectOfSar(join(dir, 'stage.sar'))).toEqual({
+      project: plain,
+      report: join(dir, 'stage.report.json'),
+    });
+  });
+
   it('a good project writes a .mar and .sar that read back with matching names, counts and events', async () => {
     const dir = sampleCopy();
     const r = await buildProject(join(dir, 'p.actguy.json'));

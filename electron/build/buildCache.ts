@@ -244,10 +244,13 @@ export function decodeEntry(
 }
 
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+/** A FIFO planted as an entry (a received project's `.actguy-cache`) would block a plain open until a writer came. */
+const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
 
 /**
  * Reads a regular file without following a link at its last component (O_NOFOLLOW, and lstat where the
- * platform has no such flag); undefined when it is absent, a link, not a file, or larger than `max`.
+ * platform has no such flag) and without waiting on a FIFO (O_NONBLOCK); undefined when it is absent, a link,
+ * not a file, or larger than `max`.
  */
 function readNoFollow(path: string, max: number): Buffer | undefined {
   const read = readStampedNoFollow(path, max);
@@ -270,7 +273,7 @@ export function readStampedNoFollow(
   let fd: number;
   try {
     if (!O_NOFOLLOW && fs.lstatSync(path).isSymbolicLink()) return 'link';
-    fd = fs.openSync(path, fs.constants.O_RDONLY | O_NOFOLLOW);
+    fd = fs.openSync(path, fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
   } catch (e) {
     return O_NOFOLLOW && (e as NodeJS.ErrnoException).code === 'ELOOP' ? 'link' : undefined;
   }

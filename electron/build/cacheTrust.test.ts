@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
  * recompressed, no entry of any shape fails a build, links are never
  * followed, and verdicts are remembered only in local state.
  */
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import {
   copyFileSync,
   existsSync,
@@ -221,21 +221,8 @@ describe('a shared cache is verified, not trusted', () => {
   }, 120_000);
 
   it('prints the rejection in the build summary', () => {
-    const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], {
-      cwd: root,
-      encoding: 'utf8',
-    });
-    if (b.status !== 0) throw new Error(`CLI build failed: ${b.stderr}`);
     const p = project();
-    const cli = (...args: string[]) =>
-      spawnSync(
-        process.execPath,
-        [join(root, 'dist', 'cli', 'actguy.cjs'), 'build', p.path, '--jobs', '1', '--cache', p.cache, ...args],
-        {
-          encoding: 'utf8',
-          env: { ...process.env, ACTGUY_STATE_DIR: p.state },
-        },
-      );
+    const cli = cliOf(p);
     expect(cli().status).toBe(0);
     const walk = entryOf(p.cache, 'walk');
     writeFileSync(walk.file, encodeEntry(walk.key, { ...walk.claim, channels: null, bytes: walk.bytes } as never));
@@ -243,7 +230,51 @@ describe('a shared cache is verified, not trusted', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/cache: 1 reused, 1 rejected, 1 compressed/);
   }, 60000);
+
+  it.runIf(process.platform !== 'win32')(
+    "an entry that is a FIFO (a received project's .actguy-cache) is not waited on: the build ends and replaces it",
+    () => {
+      const p = project();
+      const cli = cliOf(p);
+      expect(cli().status).toBe(0);
+      const walk = entryOf(p.cache, 'walk');
+      rmSync(walk.file);
+      spawnSync('mkfifo', [walk.file]);
+      // The entry was opened for reading without O_NONBLOCK: the build waited forever for a writer (killed here).
+      const r = cli();
+      expect(r.signal).toBeNull();
+      expect(r.status).toBe(0);
+      expect(r.stdout).toMatch(/cache: 1 reused, 0 rejected, 1 compressed/);
+      expect(lstatSync(walk.file).isFile()).toBe(true);
+    },
+    120000,
+  );
 });
+
+let cliBuilt = false;
+/** `actguy build` of the project `p` with its cache and local state, run as a user would (the CLI built once). */
+function cliOf(p: ReturnType<typeof project>): (...args: string[]) => SpawnSyncReturns<string> {
+  if (!cliBuilt) {
+    const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    if (b.status !== 0) throw new Error(`CLI build failed: ${b.stderr}`);
+    cliBuilt = true;
+  }
+  return (...args) =>
+    spawnSync(
+      process.execPath,
+      [join(root, 'dist', 'cli', 'actguy.cjs'), 'build', p.path, '--jobs', '1', '--cache', p.cache, ...args],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, ACTGUY_STATE_DIR: p.state },
+        // A hang ends here as a failure (signal SIGKILL), not as a test run that never ends.
+        timeout: 60000,
+        killSignal: 'SIGKILL',
+      },
+    );
+}
 
 /** An entry with its checksum right around any JSON text. */
 function rawEntry(key: string, json: string, bytes: Uint8Array): Uint8Array {

@@ -293,6 +293,42 @@ describe('the record of the last build', () => {
       expect(comparable(p.outputs())).toEqual(comparable(await reference(p)));
     }, 60_000);
 
+  it('a record whose summary says what this build does not (other paths, sizes, counts, warnings, control characters) is not up to date', async () => {
+    const p = project();
+    // A line the build skips, with a warning found while reading the inputs (the summary's first).
+    appendFileSync(join(p.dir, 'se_define.h'), '\n#define SE_SKIPPED (1 +\n');
+    const first = await p.build();
+    type Summary = typeof first.summary;
+    // Each lie keeps every digest and stamp of the record as the last build wrote it: only the text an up-to-date
+    // build prints differs.
+    const lies: [string, (s: Summary) => unknown][] = [
+      ['mar path', (s) => ({ ...s, outputs: { ...s.outputs, mar: { ...s.outputs.mar, path: '/etc/passwd' } } })],
+      ['sar bytes', (s) => ({ ...s, outputs: { ...s.outputs, sar: { ...s.outputs.sar, bytes: 1 } } })],
+      ['report path', (s) => ({ ...s, outputs: { ...s.outputs, report: 'elsewhere.json' } })],
+      ['motions', (s) => ({ ...s, totals: { ...s.totals, motions: 1e15 } })],
+      ['aliases', (s) => ({ ...s, totals: { ...s.totals, aliases: 0 } })],
+      ['first warning', (s) => ({ ...s, warnings: ['all is well', ...s.warnings.slice(1)] })],
+      // A terminal's title set, and U+009B (a CSI): the tool escapes every control character it prints.
+      ['escape in a warning', (s) => ({ ...s, warnings: [...s.warnings, '\u001b]0;owned\u0007'] })],
+      ['CSI in a path', (s) => ({ ...s, outputs: { ...s.outputs, report: `${s.outputs.report}\u009b2J` } })],
+    ];
+    expect(first.warnings.length).toBe(1);
+    const upToDate: [string, boolean][] = [];
+    for (const [what, lie] of lies) {
+      expect((await p.build()).upToDate).toBe(true);
+      const [record] = p.records();
+      const doc = JSON.parse(readFileSync(record, 'utf8'));
+      writeFileSync(record, JSON.stringify({ ...doc, summary: lie(doc.summary) }));
+      const r = await p.build();
+      upToDate.push([what, r.upToDate]);
+      expect(r.summary).toEqual(first.summary);
+    }
+    expect(upToDate).toEqual(lies.map(([what]) => [what, false]));
+    const doc = JSON.parse(readFileSync(p.records()[0], 'utf8'));
+    const parts = doc.parts.map((x: unknown[] | null) => x && [...x.slice(0, 5), ['\u001b[2J']]);
+    expect(parseLastBuild(JSON.stringify({ ...doc, parts }))).toBeUndefined();
+  }, 120_000);
+
   it("a record that swaps the entries of two motions with the same figures carries neither (each entry's head names its motion)", async () => {
     const root = mkdtempSync(join(tmpdir(), 'actguy-last-twins-'));
     dirs.push(root);

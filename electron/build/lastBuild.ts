@@ -206,7 +206,7 @@ function parseParts(v: unknown, count: number): (MotionPart | null)[] | undefine
     const [digest, at, length, totalKeys, mtnBytes, unmet] = p as unknown[];
     if (typeof digest !== 'string' || !HEX64.test(digest)) return undefined;
     if (![at, length, totalKeys, mtnBytes].every(isCount) || (length as number) < 2) return undefined;
-    if (!Array.isArray(unmet) || !unmet.every((u) => typeof u === 'string')) return undefined;
+    if (!Array.isArray(unmet) || !unmet.every(isText)) return undefined;
     out.push({
       digest,
       fragment: [at as number, length as number],
@@ -222,12 +222,12 @@ function parseSummary(v: unknown): BuildSummary | undefined {
   if (!isObject(v) || !isObject(v.outputs) || !isObject(v.totals) || !Array.isArray(v.warnings)) return undefined;
   const { mar, sar, report } = v.outputs;
   const file = (f: unknown) =>
-    isObject(f) && typeof f.path === 'string' && Number.isSafeInteger(f.bytes) && (f.bytes as number) >= 0;
-  if (!file(mar) || !file(sar) || typeof report !== 'string') return undefined;
+    isObject(f) && isText(f.path) && Number.isSafeInteger(f.bytes) && (f.bytes as number) >= 0;
+  if (!file(mar) || !file(sar) || !isText(report)) return undefined;
   const t = v.totals;
   const names = ['motions', 'aliases', 'keys', 'mtnBytes', 'mt3Bytes', 'events'] as const;
   if (!names.every((n) => Number.isSafeInteger(t[n]) && (t[n] as number) >= 0)) return undefined;
-  if (!v.warnings.every((w) => typeof w === 'string')) return undefined;
+  if (!v.warnings.every(isText)) return undefined;
   const f = (x: unknown) => ({ path: (x as { path: string }).path, bytes: (x as { bytes: number }).bytes });
   return {
     outputs: { mar: f(mar), sar: f(sar), report },
@@ -267,7 +267,27 @@ export function upToDate(
     if (!now || !sameStamp(now, o.stamp)) return undefined;
   }
   if (planDigest(prepared) !== record.plan) return undefined;
-  return record.summary;
+  return summaryAsBuilt(record, prepared);
+}
+
+/**
+ * The recorded summary, when it says of this build only what this build knows to be so: the outputs' paths as the
+ * project names them, their sizes as the files just checked are, the counts of motions and aliases, and the warnings
+ * found while reading the inputs first. The record is local state, but read as untrusted all the same: an up-to-date
+ * build prints this summary as it stands, so a record that named other files or sizes would be believed on screen.
+ */
+function summaryAsBuilt(record: LastBuildRecord, prepared: PreparedBuild): BuildSummary | undefined {
+  const { summary: s, outputs } = record;
+  const { project } = prepared;
+  const sameOutputs =
+    s.outputs.mar.path === project.marPath &&
+    s.outputs.sar.path === project.sarPath &&
+    s.outputs.report === project.reportPath &&
+    s.outputs.mar.bytes === outputs[0].stamp.size &&
+    s.outputs.sar.bytes === outputs[1].stamp.size;
+  const sameCounts = s.totals.motions === prepared.motions.length && s.totals.aliases === prepared.aliases.length;
+  const sameWarnings = prepared.warnings.every((w, k) => s.warnings[k] === w.message);
+  return sameOutputs && sameCounts && sameWarnings ? s : undefined;
 }
 
 /**
@@ -335,6 +355,15 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+
+/**
+ * A control character other than a tab or a line break (C0, DEL, C1: U+009B is a terminal's CSI). The tool's own
+ * messages escape them (shared/errors.ts escapeControls), so a record's text that holds one was not written by it, and
+ * printing it would let the record drive the terminal.
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+const isText = (v: unknown): v is string => typeof v === 'string' && !CONTROL.test(v);
 
 /**
  * The digest of what decides motion k's own part of the outputs, its MT3 and its entry in the report, given its

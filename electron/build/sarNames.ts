@@ -4,8 +4,8 @@
  * to joint names through a project file. Everything is optional.
  */
 import { existsSync, statSync } from 'node:fs';
-import { basename, dirname, extname, join } from 'node:path';
-import { inFile } from '../../shared/errors';
+import { basename, dirname, extname, isAbsolute, join } from 'node:path';
+import { escapeControls, inFile } from '../../shared/errors';
 import { readMtn } from '../../shared/mtn/read';
 import { parseProject } from '../../shared/project/validate';
 import { normalizePath } from '../../shared/project/paths';
@@ -74,9 +74,13 @@ export function findProjectOfSar(sarPath: string): { project: string; report: st
       projectAbsolute?: string;
       outputs?: { sar?: { path?: string } };
     };
-    if (r.tool !== 'actguy build' || typeof r.projectAbsolute !== 'string' || !existsSync(r.projectAbsolute))
+    const named = r.projectAbsolute;
+    // The tool writes an absolute path, and `info` prints it: a relative one would be looked for wherever `info` runs,
+    // and one holding a control character (a file of that name sent along) would drive the terminal.
+    if (r.tool !== 'actguy build' || typeof named !== 'string' || !isAbsolute(named) || escapeControls(named) !== named)
       return undefined;
-    return { project: r.projectAbsolute, report };
+    if (!existsSync(named)) return undefined;
+    return { project: named, report };
   } catch {
     return undefined; // not our report, or damaged: names are a convenience, so go on without them
   }

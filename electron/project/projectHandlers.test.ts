@@ -22,7 +22,7 @@ import { runBuildJob } from './buildJob';
 import type { BuildJobLauncher } from './buildRunner';
 import { ASSETS, noDialogs } from '../testing/handlerHarness';
 import { assetsProjectCopy, settleBuild, testProjectHandlers } from '../testing/projectHarness';
-import { defaultBuildWorkerPath } from './projectHandlers';
+import { defaultBuildWorkerPath, SOUND_FOLDER_MAX_ENTRIES } from './projectHandlers';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -624,6 +624,22 @@ describe('project handlers: arguments and refusals', () => {
     writeFileSync(join(dir, 'file.wav'), 'x');
     await expect(h.listSounds({ folder: join(dir, 'file.wav') })).rejects.toThrow(
       `Could not list ${join(canonicalPath(dir), 'file.wav')}: `,
+    );
+  });
+
+  it('listSounds refuses a folder of more entries than an audition folder holds, without listing them (200,000 held the main process 6 s)', async () => {
+    const { dir } = workspace();
+    const { mkdirSync, closeSync, openSync } = await import('node:fs');
+    const full = join(dir, 'full');
+    mkdirSync(full);
+    for (let i = 0; i < SOUND_FOLDER_MAX_ENTRIES; i++) closeSync(openSync(join(full, `SE_${i}.wav`), 'w'));
+    const { h, policy } = testProjectHandlers();
+    policy.allowTree(dir);
+    // As many as it may hold: listed.
+    expect((await h.listSounds({ folder: full })).sounds).toHaveLength(SOUND_FOLDER_MAX_ENTRIES);
+    closeSync(openSync(join(full, 'notes.txt'), 'w'));
+    await expect(h.listSounds({ folder: full })).rejects.toThrow(
+      `Could not list ${join(canonicalPath(dir), 'full')}: it holds more than ${SOUND_FOLDER_MAX_ENTRIES} files and folders`,
     );
   });
 

@@ -12,7 +12,7 @@
  * project's folder (of a project picked in a dialog) or the workspace.
  * The texts the renderer sends are parsed in a worker (textCheck.ts).
  */
-import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, opendirSync, statSync } from 'node:fs';
 import { dirname, extname, join, sep } from 'node:path';
 import { FormatError } from '../../shared/errors';
 import type {
@@ -38,6 +38,43 @@ import { workerTextChecker, type TextChecker } from './textCheck';
 export const SOUND_EXTENSIONS = ['wav', 'ogg', 'mp3', 'flac'] as const;
 /** Largest sound file served for audition. */
 export const SOUND_MAX_BYTES = 16 * 1024 * 1024;
+/**
+ * The most entries an audition folder may hold (docs/limits.md): it is listed when a motion beside it opens, each
+ * sound checked against the policy and stat'ed on the main process, and a received folder of 200,000 empty `.wav`
+ * files held it 6 s and sent the page an 81 MB listing. A folder holds a sound per SE name.
+ */
+export const SOUND_FOLDER_MAX_ENTRIES = 16384;
+
+/** The names in `folder`, sorted; more than SOUND_FOLDER_MAX_ENTRIES is refused without reading the rest. */
+function soundFolderNames(folder: string): string[] {
+  let dir;
+  try {
+    dir = opendirSync(folder);
+  } catch (e) {
+    throw new Error(`Could not list ${folder}: ${reason(e)}`);
+  }
+  const names: string[] = [];
+  let tooMany = false;
+  try {
+    for (let entry = dir.readSync(); entry; entry = dir.readSync()) {
+      if (names.length === SOUND_FOLDER_MAX_ENTRIES) {
+        tooMany = true;
+        break;
+      }
+      names.push(entry.name);
+    }
+  } catch (e) {
+    throw new Error(`Could not list ${folder}: ${reason(e)}`);
+  } finally {
+    dir.closeSync();
+  }
+  if (tooMany)
+    throw new Error(
+      `Could not list ${folder}: it holds more than ${SOUND_FOLDER_MAX_ENTRIES} files and folders, more than an audition folder (a sound per SE name) is read for`,
+    );
+  return names.sort();
+}
+
 /** Text files a project holds that the renderer may read. */
 const TEXT_EXTENSIONS = ['.sev', '.sls', '.h', '.json'];
 
@@ -352,12 +389,7 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
     listSounds: async (raw): Promise<SoundFolderListing> => {
       const req = requireObject<{ folder: string }>(raw, 'listSounds');
       const folder = policy.check(requireString(req.folder, 'listSounds: folder'), 'read');
-      let names: string[];
-      try {
-        names = readdirSync(folder).sort();
-      } catch (e) {
-        throw new Error(`Could not list ${folder}: ${reason(e)}`);
-      }
+      const names = soundFolderNames(folder);
       const sounds: SoundFolderListing['sounds'] = [];
       for (const name of names) {
         const extension = extname(name).slice(1).toLowerCase();

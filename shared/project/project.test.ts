@@ -88,6 +88,24 @@ describe('parseProject', () => {
     ]);
   });
 
+  it('cuts a place that holds a key 5 MB long (an override for a joint of that name made a 5 MB message)', () => {
+    const key = 'K'.repeat(5_000_000);
+    const r = parseProject(
+      JSON.stringify({
+        version: 1,
+        motions: [{ name: 'walk', mtn: 'walk.mtn', rotationOverridesDeg: { [key]: 'x' } }],
+        outputs: { mar: 'o/s.mar', sar: 'o/s.sar' },
+      }),
+      'p.json',
+    );
+    expect(r.errors).toHaveLength(1);
+    const [e] = r.errors;
+    expect(e.message.length).toBeLessThan(500);
+    expect(e.message).toMatch(
+      /^p\.json \[PROJECT\] \(motions\[0\]\.rotationOverridesDeg\.K+… \(\d+ characters not shown\) …K+\): must be a number/,
+    );
+  });
+
   it('lists the first 100 problems and counts the rest (4,000 duplicate names made 3,999 messages)', () => {
     const motions = Array.from({ length: 4000 }, () => ({ name: 'walk', mtn: 'walk.mtn' }));
     const r = parseProject(

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluateIntegerExpression, parseSeDefine, SE_DEFINE_MAX_CHARS, SE_DEFINE_MAX_DEFINES } from './define';
 import { parseSls } from './sls';
 import { explainUnknownSeName, mergeSeTables } from './table';
+import { clipDetail, DETAIL_MAX, FormatError } from '../errors';
 
 const msgs = (xs: { message: string }[]) => xs.map((x) => x.message);
 const codes = (r: { entries: { name: string; code: number }[] }) =>
@@ -289,5 +290,42 @@ describe('parseSeDefine: size limits', () => {
       ['A', 3, 9],
       ['C', 2, 9],
     ]);
+  });
+});
+
+describe('messages stay a line a person reads', () => {
+  // A valid name or number of the table is stated in its messages as it is: one 2 MB long made a 2 MB message
+  // (20 MB in a 20 MB `default.sls`, through actguy build and the app alike). Each message is now at most
+  // DETAIL_MAX characters past its place, keeping its start and its end (what is wrong).
+  const long = 'L'.repeat(2_000_000);
+  const digits = '9'.repeat(2_000_000);
+  it('default.sls, se_define.h and an unknown name: each message bounded, start and end kept', () => {
+    const details = [
+      ...parseSls(`${long} zz\n`).errors,
+      ...parseSls(`${long} 1\n${long} 2\n`).errors,
+      ...parseSls(`SE_X ${digits}\n`).errors,
+      ...parseSeDefine(`#define ${long} (1 +\n`).warnings,
+    ].map((e) => e.detail);
+    const { table } = mergeSeTables([parseSls('SE_A 1\n')]);
+    // As a .sev's checks state it (a FormatError of the SEV, at the name's place).
+    details.push(new FormatError('SEV', explainUnknownSeName(table, long), { line: 9, column: 6 }).detail);
+    expect(details).toHaveLength(5);
+    for (const d of details) expect(d.length).toBeLessThanOrEqual(DETAIL_MAX + 60);
+    expect(details[0]).toMatch(
+      /^code of L{500,}… \(\d+ characters not shown\) …L+ must be a decimal or 0x hex integer, found `zz`$/,
+    );
+    expect(details[1]).toMatch(/ is defined again as 0x0002; it was 0x0001 at default\.sls:1$/);
+    expect(details[2]).toMatch(
+      /^code of SE_X is 9+… \(1999\d+ characters not shown\) …9+, outside the u16 SE code range 0\.\.0xFFFE$/,
+    );
+    expect(details[3]).toMatch(/^skipped L+… .*: not an integer constant expression/);
+    expect(details[4]).toMatch(/^SE name L+… .* is not defined in default\.sls$/);
+  });
+
+  it('clipDetail keeps a short detail as it is and never cuts a surrogate pair in half', () => {
+    expect(clipDetail('x'.repeat(DETAIL_MAX))).toBe('x'.repeat(DETAIL_MAX));
+    const clipped = clipDetail('😀'.repeat(DETAIL_MAX));
+    expect(clipped.length).toBeLessThan(DETAIL_MAX);
+    expect(clipped).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
   });
 });
