@@ -4,7 +4,8 @@
  * on their bounding boxes: the viewport's height, the timeline's fully visible joint rows, the event list's fully
  * visible rows, no panel overlapping another or running off the window. Screenshots of every mode go to
  * e2e-output/screenshots/. Panels collapse and restore, the layout is remembered across a reload, and a splitter
- * drag moves the splitter with the pointer.
+ * drag moves the splitter with the pointer. In the sound-events and project modes the floor variants' fields show
+ * their names whole (beside the project list at 1280x800 "SE_FOOT_L_GRASS" read "SE_FOOT_L_GRAS").
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
@@ -142,6 +143,17 @@ async function expectHidden(page: Page, ids: string[], where: string): Promise<v
   for (const id of ids) await expect(page.getByTestId(`area-${id}`), `${where}: ${id} hidden`).toBeHidden();
 }
 
+/** Floor-variant fields whose name runs past their box (the field's own scroll width is what it draws). */
+async function cutVariantNames(page: Page): Promise<string[]> {
+  const fields = page.getByTestId('sev-variants').locator('input');
+  await expect(fields).toHaveCount(8);
+  return fields.evaluateAll((els) =>
+    (els as HTMLInputElement[])
+      .filter((e) => e.scrollWidth > e.clientWidth + 1)
+      .map((e) => `${e.value} (${e.scrollWidth} px in ${e.clientWidth} px)`),
+  );
+}
+
 const SIZES = [
   // Least room each mode must leave at the laptop size; the desktop size must do better. `full`: the full layout
   // with a .sev and every panel open (side by side in the laptop's short window, stacked in the tall one).
@@ -220,6 +232,7 @@ for (const size of SIZES) {
     expect(await wholeEventRows(page), 'sound events: whole event rows').toBeGreaterThanOrEqual(size.events);
     for (const id of ['sev-add-event', 'sev-track', 'sev-se-table', 'sev-variants'])
       await expect(page.getByTestId(id), `sound events: ${id}`).toBeInViewport();
+    expect(await cutVariantNames(page), 'sound events: floor variant names whole').toEqual([]);
     await expectPanelsTile(page, 'sound events');
     await saveScreenshot(`mode-sev-${size.width}x${size.height}`);
 
@@ -240,6 +253,7 @@ for (const size of SIZES) {
       .toBeGreaterThanOrEqual(size.viewport);
     expect(await wholeTimelineRows(page), 'project: whole timeline rows').toBeGreaterThanOrEqual(size.projectRows);
     expect(await wholeEventRows(page), 'project: whole event rows').toBeGreaterThanOrEqual(size.events);
+    expect(await cutVariantNames(page), 'project: floor variant names whole').toEqual([]);
     await expectPanelsTile(page, 'project');
     await saveScreenshot(`mode-project-${size.width}x${size.height}`);
 

@@ -223,6 +223,19 @@ test('a hand-broken .sev shows its errors with line:column, keeps the file, and 
   await expect(page.getByTestId('sev-save')).toBeDisabled();
   expect(readFileSync(workspace.path('walk.sev'), 'utf8')).toBe(broken);
 
+  // Text edited here and still broken is unsaved: Reload from disk asks before dropping it; Cancel keeps it.
+  const edited = `${broken}# checked by hand\n`;
+  await page.getByTestId('sev-source').fill(edited);
+  await expect(page.getByTestId('sev-dirty')).toContainText('modified');
+  await expect(page.getByTestId('sev-save')).toHaveAttribute('title', 'walk.sev does not read: fix its text first');
+  await page.getByTestId('sev-reload').click();
+  await expect(page.getByTestId('confirm-dialog')).toContainText(
+    'walk.sev has unsaved edits here. Reload it from disk and lose them?',
+  );
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('confirm-dialog')).toHaveCount(0);
+  await expect(page.getByTestId('sev-source')).toHaveValue(edited);
+
   // fix it in place: the editor comes back with every event, and Save writes the fixed file
   await page.getByTestId('sev-source').fill(broken.replace('seventeen', '17'));
   await expect(page.getByTestId('sev-marker')).toHaveCount(10);

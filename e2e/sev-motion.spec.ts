@@ -3,7 +3,8 @@
  * editor follows the tuner's motion, hides another motion's unsaved events
  * instead of showing them on the wrong skeleton, opens a .sev with its motion
  * without a project, flags out-of-range events and says what is wrong before
- * saving a file the build would refuse.
+ * saving a file the build would refuse. The header's greyed Save SEV says why (beside "● modified" it gave no
+ * reason while another motion hid the edited .sev).
  */
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
@@ -33,6 +34,13 @@ test('edited walk.sev is hidden, not re-targeted, while another motion is open; 
   await expect(page.getByTestId('sev-event-row')).toHaveCount(0);
   await expect(page.getByTestId('sev-marker')).toHaveCount(0);
   await expect(page.getByTestId('sev-add-event')).toHaveCount(0);
+  // The header's Save SEV is greyed beside "● modified": its title says why and where the save is.
+  await expect(page.getByTestId('sev-save')).toBeDisabled();
+  await expect(page.getByTestId('sev-save')).toHaveAttribute(
+    'title',
+    `walk.sev holds walk's events, hidden while the tuner shows another motion: save it with "Save walk.sev" above the list, or open walk`,
+  );
+  await expect(banner.getByTestId('sev-save-parked')).toHaveText('Save walk.sev');
 
   // Ctrl+S on the CMU motion must not write walk's events.
   await page.getByTestId('curve-canvas').hover();
@@ -49,6 +57,10 @@ test('edited walk.sev is hidden, not re-targeted, while another motion is open; 
     page.locator('[data-testid="sev-event-row"][data-index="10"]').getByTestId('sev-event-joint'),
   ).toHaveAttribute('data-value', '17');
   await expect(page.getByTestId('timeline-selected')).toHaveText('LeftFoot');
+  await expect(page.getByTestId('sev-save')).toBeEnabled();
+  await page.getByTestId('sev-save').click();
+  await expect(page.getByTestId('sev-save')).toBeDisabled();
+  await expect(page.getByTestId('sev-save')).toHaveAttribute('title', 'walk.sev has no unsaved changes');
 });
 
 test('a clean .sev follows the tuner: the motion’s own .sev, or none with Create; File › Open .sev works without a project', async ({

@@ -43,6 +43,21 @@ test('changing a tolerance changes the MT3 bytes and the error, and undo restore
   await expect(page.getByTestId('dirty-marker')).toHaveText('saved');
   await page.keyboard.press('Control+y');
   await expect(field).toHaveValue('3');
+
+  // A slider drag is one step named, as a typed value is, by the value it ended at (it read "Drag rotation").
+  const slider = page.getByTestId('tol-rotation-slider');
+  const box = (await slider.boundingBox())!;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + 10, y);
+  await page.mouse.down();
+  for (let i = 1; i <= 6; i++) await page.mouse.move(box.x + 10 + i * 10, y);
+  await page.mouse.up();
+  const dragged = await field.inputValue();
+  expect(dragged).not.toBe('3');
+  await expect.poll(() => undoLabel(page)).toBe(`Undo Set rotation tolerance to ${dragged}°`);
+  await page.getByTestId('curve-canvas').hover();
+  await page.keyboard.press('Control+z');
+  await expect(field).toHaveValue('3');
 });
 
 test('"Use as defaults for new motions" is one named undo step; Undo stores the old defaults again', async ({

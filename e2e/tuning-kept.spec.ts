@@ -2,10 +2,14 @@
  * The tuner's settings are kept with the motion (docs/formats-tuning.md):
  * outside a project, Save writes them beside the .mtn, reopening restores
  * them, and `actguy compress` on the saved files writes the very .mt3 the app
- * exported. A bad tuning file is reported at its place and the motion still opens.
+ * exported. A bad tuning file is reported at its place and the motion still opens. In a project, Ctrl+S of a
+ * motion whose tuning did not change (with an edited .sev) leaves the project file as it was, says nothing about
+ * its tolerances and adds no undo step (it rewrote the file with its overrides reordered, said "save the project to
+ * keep them", and wrote the project twice at once).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
+import { openSampleProject } from './sev-ui';
 import { openThroughPicker, selectJoint, waitForCompression, waitForDocument } from './ui';
 import { compressCommand } from '../electron/cli/commands/compress';
 
@@ -87,5 +91,31 @@ test('a bad tuning file is reported at its place and the motion opens with the d
     page.getByTestId('message-warning').filter({ hasText: '(rotationOverridesDeg.LeftFut): no joint named "LeftFut"' }),
   ).toHaveCount(1);
   await expect(page.getByTestId('tol-rotation')).toHaveValue('0.5');
+  expect(pageErrors).toEqual([]);
+});
+
+test('Ctrl+S of a project motion whose tuning did not change leaves the project file as it was', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openSampleProject(page, workspace, electronApp);
+  const before = readFileSync(workspace.path('sample.actguy.json'), 'utf8');
+  // An edited .sev: Ctrl+S reaches the tuner's Save and the SEV editor's.
+  await page.getByTestId('sev-add-event').click();
+  await expect(page.getByTestId('sev-dirty')).toContainText('modified');
+  await page.getByTestId('curve-canvas').hover();
+  await page.keyboard.press('Control+s');
+  await expect(page.getByTestId('sev-dirty')).not.toContainText('modified');
+  await expect(page.getByTestId('message-info').filter({ hasText: /walk\.mtn/ })).toHaveCount(1);
+  await expect(page.getByTestId('message-info').filter({ hasText: /walk\.sev/ })).toHaveCount(1);
+  await expect(page.getByTestId('message-info').filter({ hasText: /sample\.actguy\.json|tolerances/ })).toHaveCount(0);
+  expect(readFileSync(workspace.path('sample.actguy.json'), 'utf8')).toBe(before);
+  await expect(page.getByTestId('project-dirty')).toHaveCount(0);
+  await page.getByTestId('menu-edit').click();
+  await expect(page.getByTestId('menu-undo')).toContainText('Undo Add');
+  await page.keyboard.press('Escape');
   expect(pageErrors).toEqual([]);
 });

@@ -131,6 +131,13 @@ describe('handlers', () => {
     }
   });
 
+  it('a missing file is named with a plain reason that holds for a file that never was (a project names it)', async () => {
+    const missing = join(workspace, 'nope.mtn');
+    const reply = await dispatchInvoke(handlers, 'openMotion', { path: missing });
+    expect(reply.ok).toBe(false);
+    if (!reply.ok) expect(reply.error.message).toBe(`Could not read ${missing}: there is no file by that name`);
+  });
+
   it('saves the tuning file with the motion (checked first, both or neither) and hands it back on open', async () => {
     const doc = await openWalk();
     const target = join(workspace, 'walk.mtn');

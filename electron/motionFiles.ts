@@ -108,12 +108,15 @@ export function loadMotionFile(req: LoadRequest): LoadOutcome {
   };
 }
 
-/** readBytes with a message naming the file and a plain reason ("it no longer exists"). */
+/**
+ * readBytes with a message naming the file and a plain reason ("there is no file by that name": true of a recent
+ * file since removed and of a file a project names that never was, where "it no longer exists" misled).
+ */
 function readFileBytes(path: string): Uint8Array {
   try {
     return readBytes(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException)?.code;
-    throw new Error(`Could not read ${path}: ${code === 'ENOENT' ? 'it no longer exists' : systemReason(e)}`);
+    throw new Error(`Could not read ${path}: ${code === 'ENOENT' ? 'there is no file by that name' : systemReason(e)}`);
   }
 }

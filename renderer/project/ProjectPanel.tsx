@@ -352,7 +352,7 @@ export function ProjectPanel() {
             <button
               type="button"
               className="tool"
-              onClick={storeTunerTolerances}
+              onClick={() => storeTunerTolerances()}
               disabled={!hasMotion || current === null}
               data-testid="project-store-tolerances"
               title={

@@ -94,6 +94,53 @@ describe('saving the project through the API', () => {
     expect(messages('error')).toEqual(['Save project failed: /p/game.actguy.json: read-only']);
   });
 
+  it('saves asked for at once (Ctrl+S reaches the tuner and the SEV editor) write the project one after another, once per change', async () => {
+    const log: string[] = [];
+    let release!: () => void;
+    const firstHeld = new Promise<void>((r) => (release = r));
+    setAppApi(
+      fakeApi({
+        saveProject: async (req) => {
+          const n = JSON.parse(req.text).motions.length;
+          log.push(`start ${n}`);
+          if (log.length === 1) await firstHeld;
+          log.push(`end ${n}`);
+          return { path: req.path, name: 'game.actguy.json', byteLength: req.text.length };
+        },
+      }),
+    );
+    editProject();
+    const twice = [saveProject(), saveProject()];
+    release();
+    expect(await Promise.all(twice)).toEqual([true, true]);
+    expect(log).toEqual(['start 2', 'end 2']);
+    expect(messages('info')).toEqual(['Saved /p/game.actguy.json.']);
+    // An edit while a save is on its way: the next save waits for it and writes the newer text after it.
+    log.length = 0;
+    let releaseAgain!: () => void;
+    const held = new Promise<void>((r) => (releaseAgain = r));
+    setAppApi(
+      fakeApi({
+        saveProject: async (req) => {
+          const n = JSON.parse(req.text).motions.length;
+          log.push(`start ${n}`);
+          if (log.length === 1) await held;
+          log.push(`end ${n}`);
+          return { path: req.path, name: 'game.actguy.json', byteLength: req.text.length };
+        },
+      }),
+    );
+    editProject();
+    const a = saveProject();
+    while (log.length === 0) await Promise.resolve(); // its write has started
+    editProject();
+    const b = saveProject();
+    releaseAgain();
+    expect(await Promise.all([a, b])).toEqual([true, true]);
+    expect(log).toEqual(['start 3', 'end 3', 'start 4', 'end 4']);
+    expect(isProjectDirty(projectStore.getState())).toBe(false);
+  });
+
   it('Save Project writes the open .sev first; when that fails the project is not written', async () => {
     const order: string[] = [];
     let sevFails = true;

@@ -27,7 +27,7 @@ export function registerProjectCommands(): void {
   // Save (Ctrl+S) of a project motion keeps the tuner's settings in the project (docs/formats-tuning.md).
   projectTuning.covers = (d) => tunerProjectMotion(projectStore.getState(), d) !== null;
   projectTuning.store = async () => {
-    storeTunerTolerances();
+    storeTunerTolerances('save');
     return saveProject();
   };
 }

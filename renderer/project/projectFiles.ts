@@ -100,8 +100,22 @@ export async function saveProjectAndSev(): Promise<boolean> {
   return saveProject();
 }
 
-/** Saves the project file when it changed. Resolves true when it is on disk. */
-export async function saveProject(): Promise<boolean> {
+/** The project save on its way (or the last one): the next waits for it. */
+let projectSaving: Promise<unknown> = Promise.resolve();
+
+/**
+ * Saves the project file when it changed. Resolves true when it is on disk. Saves run one after another: Ctrl+S
+ * reaches both the tuner's Save (which stores its tuning in the project) and the SEV editor's (which saves the
+ * project after the .sev), and two writes of one file at once could leave the older text on disk while the panel
+ * says saved. Each save reads the project's text when its turn comes, so a second finds nothing left to write.
+ */
+export function saveProject(): Promise<boolean> {
+  const run = projectSaving.then(saveProjectNow, saveProjectNow);
+  projectSaving = run;
+  return run;
+}
+
+async function saveProjectNow(): Promise<boolean> {
   const p = projectStore.getState();
   if (!p.path) return true;
   if (!isProjectDirty(p)) return true;

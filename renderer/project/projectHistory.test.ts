@@ -7,6 +7,7 @@ import { sevStore } from '../sev/sevStore';
 import { latestRedoLabel, latestUndoLabel, redoLatest, resetUndoOrderForTests, undoLatest } from '../sev/undoOrder';
 import { isProjectDirty, projectStore } from './projectStore';
 import {
+  applyProjectTolerances,
   moveMotion,
   removeMotion,
   storeTunerTolerances,
@@ -26,8 +27,15 @@ const selected = () => {
   return p.current === null ? null : p.json!.motions[p.current].name;
 };
 
-function loadMotion(id: string): void {
-  const motion = readMtn(writeMtn(emptyMotion(20, [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'hips' }])));
+function loadMotion(id: string, jointNames: readonly string[] = ['hips']): void {
+  const motion = readMtn(
+    writeMtn(
+      emptyMotion(
+        20,
+        jointNames.map((name, k) => ({ parent: k - 1, mirror: 0, part: 0, reserved: 0, name })),
+      ),
+    ),
+  );
   documentStore.getState().load({
     documentId: id,
     path: `/ws/${id}.mtn`,
@@ -114,6 +122,41 @@ describe('project edits in the window-wide undo order', () => {
     undoLatest();
     expect(projectStore.getState().json!.motions[0].tolerances).toEqual(before);
     expect(isProjectDirty(projectStore.getState())).toBe(false);
+  });
+
+  it('Save of a project motion whose tuning did not change leaves the project as it is (overrides in skeleton order, an entry without offset)', () => {
+    const messages = () => sessionStore.getState().messages.map((m) => m.text);
+    sessionStore.setState({ messages: [] });
+    // walk's entry names its overrides LeftFoot, RightFoot, Hips: the tuner holds them by joint index (Hips first).
+    loadMotion('walk', ['Hips', 'LeftFoot', 'RightFoot']);
+    projectStore.getState().setCurrent(0, 'walk');
+    applyProjectTolerances(0);
+    expect(documentStore.getState().rotationOverridesDeg).toEqual({ 0: 0.3, 1: 0.25, 2: 0.25 });
+    const text = projectStore.getState().text;
+    expect(storeTunerTolerances('save')).toBe(false);
+    expect(projectStore.getState().text).toBe(text);
+    expect(isProjectDirty(projectStore.getState())).toBe(false);
+    expect(latestUndoLabel()).toBeNull();
+    expect(messages()).toEqual([]);
+    // cmu_01_01's entry leaves offset out: the tuner's default offset is what the entry gives too.
+    loadMotion('cmu_01_01', ['Hips']);
+    projectStore.getState().setCurrent(1, 'cmu_01_01');
+    applyProjectTolerances(1);
+    expect(storeTunerTolerances('save')).toBe(false);
+    expect(projectStore.getState().text).toBe(text);
+    expect(messages()).toEqual([]);
+    // The panel's button says so instead of doing nothing unseen.
+    expect(storeTunerTolerances()).toBe(false);
+    expect(messages()).toEqual(["cmu_01_01: the project already has the tuner's tolerances; nothing changed."]);
+    // A changed override is stored, and from Save without asking for the project save that follows.
+    documentStore.setState({ rotationOverridesDeg: { 0: 0.4 } });
+    expect(storeTunerTolerances('save')).toBe(true);
+    expect(projectStore.getState().json!.motions[1].rotationOverridesDeg).toEqual({ Hips: 0.4 });
+    expect(messages().at(-1)).toBe("cmu_01_01: the tuner's tolerances are now the project's.");
+    // As many overrides as the entry has, one of another value: a change too.
+    documentStore.setState({ rotationOverridesDeg: { 0: 0.6 } });
+    expect(storeTunerTolerances('save')).toBe(true);
+    expect(projectStore.getState().json!.motions[1].rotationOverridesDeg).toEqual({ Hips: 0.6 });
   });
 
   it('"Tolerances → project" acts on the motion the tuner shows: with another file in the tuner it changes nothing and says why', () => {

@@ -70,14 +70,13 @@ async function selectMotionNow(index: number, reopen: boolean, asked: boolean): 
 }
 
 /**
- * The tuner compresses an opened project motion with the project's tolerances
- * and per-joint overrides (what the build uses), so its keys and errors match
- * the project panel. Applied as the document's starting state, not as an edit.
+ * The tolerances and per-joint overrides (by joint index) a project entry gives a motion with these joints: what
+ * the build uses, with the defaults where the entry leaves a value out or gives an unusable one.
  */
-export function applyProjectTolerances(index: number): void {
-  const m = projectStore.getState().json?.motions[index];
-  const doc = documentStore.getState();
-  if (!m || !doc.motion || doc.past.length || doc.future.length) return;
+export function projectEntryTuning(
+  m: ProjectMotionJson,
+  joints: readonly { name: string }[],
+): { tolerances: Tolerances; overrides: Record<number, number> } {
   const t = (m.tolerances ?? {}) as {
     position?: number;
     rotationDeg?: number;
@@ -100,11 +99,41 @@ export function applyProjectTolerances(index: number): void {
     if (shell > 0) tolerances.shell = shell;
   }
   const overrides: Record<number, number> = {};
-  const joints = doc.motion.joints;
   for (const [key, deg] of Object.entries((m.rotationOverridesDeg ?? {}) as Record<string, unknown>)) {
     const j = /^[0-9]+$/.test(key) ? Number(key) : joints.findIndex((x) => x.name === key);
     if (j >= 0 && j < joints.length && typeof deg === 'number' && deg > 0) overrides[j] = deg;
   }
+  return { tolerances, overrides };
+}
+
+/** Whether the tuner's tolerances and overrides are what the project entry already gives its motion. */
+function tunerMatchesEntry(m: ProjectMotionJson, doc: DocumentState): boolean {
+  const { tolerances: a, overrides } = projectEntryTuning(m, doc.motion?.joints ?? []);
+  const b = doc.tolerances;
+  const same = (x: number | undefined, y: number | undefined) => (x ?? 0) === (y ?? 0);
+  if (
+    a.positionTolerance !== b.positionTolerance ||
+    a.rotationToleranceDeg !== b.rotationToleranceDeg ||
+    a.offsetTolerance !== b.offsetTolerance ||
+    (a.method === 'classic') !== (b.method === 'classic') ||
+    !same(a.objectTolerance, b.objectTolerance) ||
+    !same(a.objectTolerance === undefined ? undefined : a.shell, b.objectTolerance === undefined ? undefined : b.shell)
+  )
+    return false;
+  const mine = Object.entries(doc.rotationOverridesDeg);
+  return mine.length === Object.keys(overrides).length && mine.every(([j, deg]) => overrides[Number(j)] === deg);
+}
+
+/**
+ * The tuner compresses an opened project motion with the project's tolerances
+ * and per-joint overrides (what the build uses), so its keys and errors match
+ * the project panel. Applied as the document's starting state, not as an edit.
+ */
+export function applyProjectTolerances(index: number): void {
+  const m = projectStore.getState().json?.motions[index];
+  const doc = documentStore.getState();
+  if (!m || !doc.motion || doc.past.length || doc.future.length) return;
+  const { tolerances, overrides } = projectEntryTuning(m, doc.motion.joints);
   documentStore.getState().adoptTuning(tolerances, overrides);
 }
 
@@ -153,8 +182,11 @@ function entryWithTunerTolerances(m: ProjectMotionJson, doc: DocumentState): Pro
 /**
  * Writes the tuner's tolerances and overrides into the project entry of the motion the tuner shows; does nothing
  * (and says why) when the tuner shows a file the project did not open. Returns whether the project changed.
+ * An entry that already gives the motion the tuner's values is left as it is (no edit, no undo step): a Save of a
+ * motion whose tuning did not change leaves the project file byte for byte. `from` "save" (the tuner's Save, which
+ * saves the project next) says nothing when nothing changed and does not ask for a project save.
  */
-export function storeTunerTolerances(): boolean {
+export function storeTunerTolerances(from: 'button' | 'save' = 'button'): boolean {
   const p = projectStore.getState();
   const doc = documentStore.getState();
   const index = tunerProjectMotion(p, doc);
@@ -164,13 +196,20 @@ export function storeTunerTolerances(): boolean {
     return false;
   }
   const name = p.json.motions[index].name;
-  const next = entryWithTunerTolerances(p.json.motions[index], doc);
-  if (JSON.stringify(next) === JSON.stringify(p.json.motions[index])) return false;
+  if (tunerMatchesEntry(p.json.motions[index], doc)) {
+    if (from === 'button') notify('info', `${name}: the project already has the tuner's tolerances; nothing changed.`);
+    return false;
+  }
   editProject(`Tolerances → project (${name})`, (json) => ({
     ...json,
     motions: json.motions.map((m, k) => (k === index ? entryWithTunerTolerances(m, documentStore.getState()) : m)),
   }));
-  notify('info', `${name}: the tuner's tolerances are now the project's (save the project to keep them).`);
+  notify(
+    'info',
+    from === 'save'
+      ? `${name}: the tuner's tolerances are now the project's.`
+      : `${name}: the tuner's tolerances are now the project's (save the project to keep them).`,
+  );
   return true;
 }
 

@@ -3,7 +3,7 @@ import { useDocument, useSession, useMotionShape } from '../state/hooks';
 import { sessionStore } from '../state/sessionStore';
 import { documentStore } from '../state/documentStore';
 import { useAudition, useProject, useSev } from './hooks';
-import { isSevDirty, sevStore } from './sevStore';
+import { isSevDirty, sevStore, type SevFileState } from './sevStore';
 import { auditionStore, clearAuditionCache, startAudition } from './audition';
 import { events, footsteps, ses } from './sevActions';
 import { FootstepPanel } from './FootstepPanel';
@@ -131,7 +131,7 @@ export function SevEditor() {
           disabled={!dirty || !doc}
           onClick={() => void saveSev()}
           data-testid="sev-save"
-          title="Write the .sev (your comments are kept)"
+          title={saveSevTitle(file, dirty, !!doc)}
         >
           Save SEV
         </button>
@@ -358,6 +358,18 @@ export function SevEditor() {
       )}
     </section>
   );
+}
+
+/** What the header's Save SEV does, or why it is greyed (a greyed button with no reason read as broken). */
+function saveSevTitle(file: SevFileState | null, dirty: boolean, shown: boolean): string {
+  if (!file) return 'No .sev is open';
+  const name = file.path.split(/[\\/]/).pop();
+  if (!dirty) return `${name} has no unsaved changes`;
+  if (!shown)
+    return file.doc
+      ? `${name} holds ${file.motionName}'s events, hidden while the tuner shows another motion: save it with "Save ${name}" above the list, or open ${file.motionName}`
+      : `${name} does not read: fix its text first`;
+  return 'Write the .sev (your comments are kept)';
 }
 
 /** Saves the project alone (Ctrl+S while the tuner shows a motion the open .sev does not belong to). */

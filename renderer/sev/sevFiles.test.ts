@@ -122,6 +122,39 @@ describe('reading a .sev through the API', () => {
     expect(read).toEqual(['/p/walk.sev', '/p/walk.sev']);
   });
 
+  it('Reload from disk asks before it drops text fixed here and not saved; Cancel keeps it', async () => {
+    const BROKEN = 'sev 1\nmotion walk\nse 0 SE_FOOT_L\nevent 5 0 1\nbogus one\nbogus two\n';
+    const read: string[] = [];
+    setAppApi(fakeApi({ readProjectText: async ({ path }) => (read.push(path), { path, text: BROKEN }) }));
+    await loadSev('/p/walk.sev', 'walk');
+    expect(sevStore.getState().file!.parseErrors).toHaveLength(2);
+    // Clean: a reload just reads the file again.
+    await reloadSev();
+    expect(read).toHaveLength(2);
+    expect(sessionStore.getState().confirm).toBeNull();
+    // One of the two errors fixed in the editor: still broken, and unsaved.
+    const fixedOne = BROKEN.replace('bogus one\n', '');
+    sevStore.getState().setBrokenText(fixedOne);
+    expect(isSevDirty(sevStore.getState().file)).toBe(true);
+    const answer = async (id: string) => {
+      for (let i = 0; i < 100 && !sessionStore.getState().confirm; i++) await Promise.resolve();
+      const q = sessionStore.getState().confirm!;
+      expect(q.text).toBe('walk.sev has unsaved edits here. Reload it from disk and lose them?');
+      q.resolve(id);
+    };
+    const cancelled = reloadSev();
+    await answer('cancel');
+    await cancelled;
+    expect(read).toHaveLength(2);
+    expect(sevStore.getState().file!.brokenText).toBe(fixedOne);
+    const reloaded = reloadSev();
+    await answer('reload');
+    await reloaded;
+    expect(read).toHaveLength(3);
+    expect(sevStore.getState().file!.brokenText).toBe(BROKEN);
+    expect(isSevDirty(sevStore.getState().file)).toBe(false);
+  });
+
   it('a missing file starts an empty .sev naming its motion; a read that fails closes the editor and says why', async () => {
     setAppApi(fakeApi({ readProjectText: async ({ path }) => ({ path, text: null }) }));
     await loadSev('/p/run.sev', 'run');

@@ -113,8 +113,24 @@ export async function loadSev(path: string, motionName: string): Promise<void> {
   }
 }
 
-/** Re-reads the open SEV from disk (after fixing it in another editor). */
+/**
+ * Re-reads the open SEV from disk (after fixing it in another editor). Text fixed here and not saved yet (a broken
+ * file's edits, which no undo step holds) is lost by a reload: it asks first, Cancel the default.
+ */
 export async function reloadSev(): Promise<void> {
   const f = sevStore.getState().file;
-  if (f) await loadSev(f.path, f.motionName);
+  if (!f) return;
+  if (isSevDirty(f)) {
+    const name = basenameOf(f.path);
+    const choice = await askChoice({
+      title: 'Reload from disk',
+      text: `${name} has unsaved edits here. Reload it from disk and lose them?`,
+      buttons: [
+        { id: 'reload', label: 'Discard edits and reload' },
+        { id: 'cancel', label: 'Cancel', primary: true },
+      ],
+    });
+    if (choice !== 'reload' || sevStore.getState().file?.path !== f.path) return;
+  }
+  await loadSev(f.path, f.motionName);
 }

@@ -1,5 +1,12 @@
 import { describe, it, expect } from 'vitest';
-import { createDocumentStore, HISTORY_LIMIT, redoLabel, sameFileContent, undoLabel } from './documentStore';
+import {
+  createDocumentStore,
+  HISTORY_LIMIT,
+  redoLabel,
+  sameFileContent,
+  toleranceLabel,
+  undoLabel,
+} from './documentStore';
 import { DEFAULT_TOLERANCES } from '../../shared/compress/types';
 import {
   emptyMotion,
@@ -135,6 +142,15 @@ describe('document store', () => {
     expect(s.getState().tolerances.positionTolerance).toBe(start);
     s.getState().history.redo();
     expect(s.getState().tolerances.positionTolerance).toBe(0.9);
+  });
+
+  it('a drag committed with a final label is named by it (the value it ended at)', () => {
+    const s = sample();
+    s.getState().history.begin('Drag rotation');
+    for (const v of [0.6, 1.2]) s.getState().tolerancesActions.set({ rotationToleranceDeg: v });
+    s.getState().history.commit(toleranceLabel({ rotationToleranceDeg: s.getState().tolerances.rotationToleranceDeg }));
+    expect(s.getState().past).toHaveLength(1);
+    expect(s.getState().past[0].label).toBe('Set rotation tolerance to 1.2°');
   });
 
   it('an empty or cancelled transaction leaves no step', () => {

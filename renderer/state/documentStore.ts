@@ -188,7 +188,8 @@ export interface DocumentState {
     redo(): void;
     /** Starts a transaction: edits until commit are one undo step. */
     begin(label: string): void;
-    commit(): void;
+    /** Ends the transaction as one undo step, named `label` when given (what a drag ended at) else begin's label. */
+    commit(label?: string): void;
     /** Drops the transaction's edits. */
     cancel(): void;
   };
@@ -650,10 +651,11 @@ export function createDocumentStore(): StoreApi<DocumentState> {
           if (s.transaction) get().history.commit();
           set({ transaction: { label, before: editableOf(get()) } });
         },
-        commit() {
+        commit(finalLabel) {
           const s = get();
           if (!s.transaction) return;
-          const { label, before } = s.transaction;
+          const { before } = s.transaction;
+          const label = finalLabel ?? s.transaction.label;
           const cur = editableOf(s);
           if (sameEditable(before, cur)) {
             set({ transaction: null });
@@ -688,7 +690,7 @@ const TOLERANCE_NAMES: Record<string, [string, string]> = {
 };
 
 /** What a tolerance edit sets, named: one value with its number, several by name. */
-function toleranceLabel(patch: Partial<Tolerances>): string {
+export function toleranceLabel(patch: Partial<Tolerances>): string {
   const set = Object.entries(patch) as [string, number][];
   if (set.length === 1) {
     const [name, unit] = TOLERANCE_NAMES[set[0][0]] ?? [set[0][0], ''];

@@ -3,7 +3,7 @@ import { useState, useEffect, useRef, type ReactNode } from 'react';
 import { MotionFlag } from '../../shared/motion/types';
 import type { ChannelReport } from '../../shared/compress/types';
 import { useCompression, useDocument, usePreferences, useSession } from '../state/hooks';
-import { documentStore } from '../state/documentStore';
+import { documentStore, toleranceLabel } from '../state/documentStore';
 import { CompressorReadout, CompressorSettings } from './CompressorSettings';
 import { preferencesStore } from '../state/preferencesStore';
 import { revealChannelFrame } from '../app/playhead';
@@ -56,12 +56,14 @@ function ToleranceRow(props: {
         aria-label={`${props.label} slider`}
         data-testid={`${props.testid}-slider`}
         onPointerDown={() => {
-          // The whole drag is one undo step; the release may happen outside the slider.
+          // The whole drag is one undo step, named by the value it ended at as a typed value is ("Set rotation
+          // tolerance to 1.2°", not "Drag rotation"); the release may happen outside the slider.
           documentStore.getState().history.begin(`Drag ${props.label.toLowerCase()}`);
           const end = () => {
             window.removeEventListener('pointerup', end);
             window.removeEventListener('pointercancel', end);
-            documentStore.getState().history.commit();
+            const d = documentStore.getState();
+            d.history.commit(toleranceLabel({ [props.field]: d.tolerances[props.field] }));
           };
           window.addEventListener('pointerup', end);
           window.addEventListener('pointercancel', end);
