@@ -67,7 +67,10 @@ test('Check reports the outputs Build would refuse, by path; Build says it is re
   await expect(build).not.toHaveClass(/\bprimary\b/);
   await expect(build).toHaveAttribute('data-blocked', 'true');
   await expect(build).toHaveText('Build archives… (3 problems to fix)');
-  await expect(build).toHaveAttribute('title', /refused until these 3 problems are fixed: see Problems in the project panel/);
+  await expect(build).toHaveAttribute(
+    'title',
+    /refused until these 3 problems are fixed: see Problems in the project panel/,
+  );
   if (!electronApp) {
     await page.setViewportSize({ width: 1280, height: 800 });
     await expect(build).toBeInViewport({ ratio: 1 });

@@ -55,7 +55,10 @@ test('the Events menu runs the SEV editor actions, greyed out while they cannot 
   page,
   workspace,
   pageErrors,
+  electronApp,
+  saveScreenshot,
 }) => {
+  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
   await waitForDocument(page);
   await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
   await expect.poll(() => markerFrames(page)).toEqual(WALK_FRAMES);
@@ -77,10 +80,17 @@ test('the Events menu runs the SEV editor actions, greyed out while they cannot 
 
   // Add at the playhead (SE 0 on the selected joint, Hips), then nudge it: each one step, named.
   await gotoFrame(page, 30);
+  // The joint it will take (Hips, selected in the curves) is named before the click and after it.
+  await expect(page.getByTestId('sev-add-event')).toHaveAttribute(
+    'title',
+    /^Add SE_FOOT_L at frame 30 on joint 0 Hips: the joint selected in the viewport, curves or timeline/,
+  );
   await eventsMenu(page, 'addAtPlayhead');
+  await expect(page.getByTestId('message-info').last()).toContainText('Added SE_FOOT_L at frame 30 on joint 0 Hips');
+  if (!electronApp) await saveScreenshot('sev-add-names-joint-1280');
   await expect.poll(() => markerFrames(page)).toEqual([...WALK_FRAMES, 30]);
   await expect(page.getByTestId('sev-dirty')).toContainText('modified');
-  expect(await undoLabel(page)).toBe('Undo Add SE_FOOT_L at frame 30');
+  expect(await undoLabel(page)).toBe('Undo Add SE_FOOT_L at frame 30 on joint 0 Hips');
   expect(await disabledItems(page)).toEqual(['paste']);
   await eventsMenu(page, 'nudgeLater');
   await eventsMenu(page, 'nudgeLater');

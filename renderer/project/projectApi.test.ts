@@ -272,8 +272,14 @@ describe('a project that does not open', () => {
     const read: string[] = [];
     setAppApi(
       fakeApi({
-        openProject: async ({ path }) => ({ status: 'opened', project: { path, text: '{ "version": 1, "motions": [' } }),
-        readProjectText: async ({ path }) => (read.push(path), { text: path === '/p/walk.sev' ? WALK_SEV : null }),
+        openProject: async ({ path }) => ({
+          status: 'opened',
+          project: { path, text: '{ "version": 1, "motions": [' },
+        }),
+        readProjectText: async ({ path }) => (
+          read.push(path),
+          { path, text: path === '/p/walk.sev' ? WALK_SEV : null }
+        ),
       }),
     );
     await openProject('/q/broken.actguy.json');
