@@ -63,6 +63,37 @@ test('the Events menu runs the SEV editor actions, greyed out while they cannot 
   await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
   await expect.poll(() => markerFrames(page)).toEqual(WALK_FRAMES);
 
+  // The event rows' buttons and the SE and lock lists' ✕ are hit areas of at least 24 × 24 px, apart from each other.
+  const small = [
+    page.getByTestId('sev-event-floors-toggle').first(),
+    page.getByTestId('sev-event-play').first(),
+    page.getByTestId('sev-pick-joint').first(),
+    page.getByTestId('sev-event-delete').first(),
+    page.getByTestId('sev-se-delete').first(),
+    page
+      .getByTestId('lock-item')
+      .first()
+      .getByRole('button', { name: /^Remove lock of/ }),
+  ];
+  for (const b of small) {
+    const box = (await b.boundingBox())!;
+    expect(box, `${b}`).not.toBeNull();
+    expect(Math.min(box.width, box.height), `${b}`).toBeGreaterThanOrEqual(24);
+  }
+  const rowTools = await page
+    .getByTestId('sev-event-row')
+    .first()
+    .locator('.sev-row-tools button')
+    .evaluateAll((bs) => bs.map((b) => b.getBoundingClientRect()).map((r) => [r.left, r.right]));
+  for (let k = 1; k < rowTools.length; k++) expect(rowTools[k][0]).toBeGreaterThanOrEqual(rowTools[k - 1][1]);
+  const deletes = await page.getByTestId('sev-event-delete').evaluateAll((bs) =>
+    bs
+      .slice(0, 3)
+      .map((b) => b.getBoundingClientRect())
+      .map((r) => [r.top, r.bottom]),
+  );
+  for (let k = 1; k < deletes.length; k++) expect(deletes[k][0]).toBeGreaterThanOrEqual(deletes[k - 1][1]);
+
   // Nothing selected, nothing copied, nothing edited: only the commands on the whole .sev can run.
   expect(await disabledItems(page)).toEqual([
     'cut',
