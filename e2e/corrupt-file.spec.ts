@@ -92,6 +92,10 @@ test('a corrupt .mar, project, .sev and SE table each lead with plain words; the
   await expect(error).toContainText('The file is unchanged');
   await expect(error).toContainText(/Details: .*cut\.actguy\.json:\d+:\d+: not valid JSON/);
   await expect(page.getByTestId('project-problem-plain')).toContainText('cut.actguy.json: it ends too soon');
+  // The tuner keeps walk, and the sound-events panel its walk.sev beside it (it said "walk has no .sev").
+  await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
+  await expect(page.getByTestId('sev-none')).toHaveCount(0);
+  await expect(page.getByTestId('sev-event-row').first()).toBeVisible();
   await saveScreenshot('corrupt-project-1280x800');
   await page.getByTestId('message-dismiss').click();
 

@@ -26,6 +26,8 @@ test('the sample project as shipped checks clean and builds from the app', async
     page.locator('[data-testid="project-motion"][data-name="cmu_01_01"]').getByTestId('project-motion-stats'),
   ).toContainText(/\d+ keys/, { timeout: 30_000 });
   await expect(page.getByTestId('project-problems')).toHaveCount(0);
+  await expect(page.getByTestId('project-build')).toHaveClass(/\bprimary\b/);
+  await expect(page.getByTestId('project-build')).toHaveText('Build archives…');
   await page.getByTestId('project-build').click();
   const dialog = page.getByTestId('build-dialog');
   await expect(dialog.getByTestId('build-state')).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
@@ -36,7 +38,13 @@ test('the sample project as shipped checks clean and builds from the app', async
   expect(pageErrors).toEqual([]);
 });
 
-test('Check reports the outputs Build would refuse, by path', async ({ page, workspace, electronApp, pageErrors }) => {
+test('Check reports the outputs Build would refuse, by path; Build says it is refused and still lists them', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
   const path = workspace.path('sample.actguy.json');
   const json = JSON.parse(readFileSync(path, 'utf8'));
   json.outputs = { mar: '../elsewhere/stage.mar', sar: '../elsewhere/stage.sar' };
@@ -54,5 +62,24 @@ test('Check reports the outputs Build would refuse, by path', async ({ page, wor
   await expect(
     page.locator('[data-testid="project-motion"][data-name="walk"]').getByTestId('project-motion-stats'),
   ).toContainText(/\d+ keys/);
+  // The build would be refused: the button is no longer the blue call to action, it names the count and where to look.
+  const build = page.getByTestId('project-build');
+  await expect(build).not.toHaveClass(/\bprimary\b/);
+  await expect(build).toHaveAttribute('data-blocked', 'true');
+  await expect(build).toHaveText('Build archives… (3 problems to fix)');
+  await expect(build).toHaveAttribute(
+    'title',
+    /refused until these 3 problems are fixed: see Problems in the project panel/,
+  );
+  if (!electronApp) {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect(build).toBeInViewport({ ratio: 1 });
+    await saveScreenshot('build-refused-1280');
+  }
+  // ...and it still runs the build, whose dialog lists the problems.
+  await build.click();
+  const dialog = page.getByTestId('build-dialog');
+  await expect(dialog.getByTestId('build-state')).toHaveAttribute('data-state', 'failed', { timeout: 60_000 });
+  await expect(dialog).toContainText(/elsewhere.stage\.mar/);
   expect(pageErrors).toEqual([]);
 });

@@ -55,10 +55,44 @@ test('the Events menu runs the SEV editor actions, greyed out while they cannot 
   page,
   workspace,
   pageErrors,
+  electronApp,
+  saveScreenshot,
 }) => {
+  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
   await waitForDocument(page);
   await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
   await expect.poll(() => markerFrames(page)).toEqual(WALK_FRAMES);
+
+  // The event rows' buttons and the SE and lock lists' ✕ are hit areas of at least 24 × 24 px, apart from each other.
+  const small = [
+    page.getByTestId('sev-event-floors-toggle').first(),
+    page.getByTestId('sev-event-play').first(),
+    page.getByTestId('sev-pick-joint').first(),
+    page.getByTestId('sev-event-delete').first(),
+    page.getByTestId('sev-se-delete').first(),
+    page
+      .getByTestId('lock-item')
+      .first()
+      .getByRole('button', { name: /^Remove lock of/ }),
+  ];
+  for (const b of small) {
+    const box = (await b.boundingBox())!;
+    expect(box, `${b}`).not.toBeNull();
+    expect(Math.min(box.width, box.height), `${b}`).toBeGreaterThanOrEqual(24);
+  }
+  const rowTools = await page
+    .getByTestId('sev-event-row')
+    .first()
+    .locator('.sev-row-tools button')
+    .evaluateAll((bs) => bs.map((b) => b.getBoundingClientRect()).map((r) => [r.left, r.right]));
+  for (let k = 1; k < rowTools.length; k++) expect(rowTools[k][0]).toBeGreaterThanOrEqual(rowTools[k - 1][1]);
+  const deletes = await page.getByTestId('sev-event-delete').evaluateAll((bs) =>
+    bs
+      .slice(0, 3)
+      .map((b) => b.getBoundingClientRect())
+      .map((r) => [r.top, r.bottom]),
+  );
+  for (let k = 1; k < deletes.length; k++) expect(deletes[k][0]).toBeGreaterThanOrEqual(deletes[k - 1][1]);
 
   // Nothing selected, nothing copied, nothing edited: only the commands on the whole .sev can run.
   expect(await disabledItems(page)).toEqual([
@@ -77,10 +111,17 @@ test('the Events menu runs the SEV editor actions, greyed out while they cannot 
 
   // Add at the playhead (SE 0 on the selected joint, Hips), then nudge it: each one step, named.
   await gotoFrame(page, 30);
+  // The joint it will take (Hips, selected in the curves) is named before the click and after it.
+  await expect(page.getByTestId('sev-add-event')).toHaveAttribute(
+    'title',
+    /^Add SE_FOOT_L at frame 30 on joint 0 Hips: the joint selected in the viewport, curves or timeline/,
+  );
   await eventsMenu(page, 'addAtPlayhead');
+  await expect(page.getByTestId('message-info').last()).toContainText('Added SE_FOOT_L at frame 30 on joint 0 Hips');
+  if (!electronApp) await saveScreenshot('sev-add-names-joint-1280');
   await expect.poll(() => markerFrames(page)).toEqual([...WALK_FRAMES, 30]);
   await expect(page.getByTestId('sev-dirty')).toContainText('modified');
-  expect(await undoLabel(page)).toBe('Undo Add SE_FOOT_L at frame 30');
+  expect(await undoLabel(page)).toBe('Undo Add SE_FOOT_L at frame 30 on joint 0 Hips');
   expect(await disabledItems(page)).toEqual(['paste']);
   await eventsMenu(page, 'nudgeLater');
   await eventsMenu(page, 'nudgeLater');

@@ -13,6 +13,7 @@ import {
   storeTunerTolerances,
 } from './projectMotions';
 import { buildArchives, checkProject } from './projectBuild';
+import { buildButtonLook } from './buildProgress';
 import { openProjectDialog, saveProjectAndSev } from './projectFiles';
 import { aliasRows, durationTitle, formatDurationMs } from './durations';
 import { BudgetBar } from './BudgetBar';
@@ -78,6 +79,7 @@ export function ProjectPanel() {
   const problemsOf = (i: number) => allProblems.filter((p) => motionOfProblem(state, p) === i);
   const title = path ? path.split(/[\\/]/).pop() : null;
   const aliases = aliasRows(json?.aliases, status);
+  const buildLook = buildButtonLook(allProblems.length);
 
   return (
     <section className="panel project-panel" aria-label="Project" data-testid="project-panel">
@@ -332,12 +334,13 @@ export function ProjectPanel() {
           <div className="project-actions" data-testid="project-actions">
             <button
               type="button"
-              className="tool primary"
+              className={buildLook.className}
               onClick={() => void buildArchives()}
               data-testid="project-build"
-              title="Compress every motion and write the .mar and .sar"
+              data-blocked={buildLook.blocked}
+              title={buildLook.title}
             >
-              Build archives…
+              {buildLook.label}
             </button>
             <button
               type="button"

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BuildStatus } from '../../shared/ipc';
-import { buildProgress } from './buildProgress';
+import { buildButtonLook, buildProgress } from './buildProgress';
 
 function status(patch: Partial<BuildStatus>): BuildStatus {
   return {
@@ -51,5 +51,25 @@ describe('buildProgress', () => {
     const c = buildProgress(status({ state: 'cancelled', count: 3, done: 1 }));
     expect(c.step).toBe(2);
     expect(c.fraction).toBeLessThan(1);
+  });
+});
+
+describe('buildButtonLook', () => {
+  it('is the primary button while nothing refuses the build', () => {
+    const b = buildButtonLook(0);
+    expect(b.blocked).toBe(false);
+    expect(b.className.split(' ')).toContain('primary');
+    expect(b.label).toBe('Build archives…');
+  });
+
+  it('while problems refuse the build: not primary, names the count and where the problems are listed', () => {
+    const one = buildButtonLook(1);
+    expect(one.blocked).toBe(true);
+    expect(one.className.split(' ')).not.toContain('primary');
+    expect(one.label).toBe('Build archives… (1 problem to fix)');
+    expect(one.title).toMatch(/refused until this problem is fixed: see Problems in the project panel/);
+    const three = buildButtonLook(3);
+    expect(three.label).toBe('Build archives… (3 problems to fix)');
+    expect(three.title).toMatch(/these 3 problems are fixed/);
   });
 });

@@ -47,3 +47,39 @@ export function buildProgress(s: BuildStatus | null): BuildProgress {
   step = Math.min(step, steps);
   return { step, steps, fraction: s.state === 'done' ? 1 : Math.min(step / steps, 1 - 1e-9), label };
 }
+
+/** How the project panel's Build button looks: primary while a build can run, plainly refused while problems stand. */
+export interface BuildButtonLook {
+  /** Class names of the button. */
+  className: string;
+  /** Its text. */
+  label: string;
+  /** Its tooltip: what the click does, and while refused, how many problems and where they are listed. */
+  title: string;
+  /** Whether the build would be refused (the click still runs it, and its dialog lists the problems). */
+  blocked: boolean;
+}
+
+/**
+ * The Build button for a project with `problems` known problems. While there are some the build is refused, so the
+ * button is not the blue call to action: it names the count and points to the Problems list. It stays clickable:
+ * the build it starts stops at validation and its dialog lists the same problems.
+ */
+export function buildButtonLook(problems: number): BuildButtonLook {
+  if (problems <= 0)
+    return {
+      className: 'tool primary',
+      label: 'Build archives…',
+      title: 'Compress every motion and write the .mar and .sar',
+      blocked: false,
+    };
+  const n = `${problems} problem${problems === 1 ? '' : 's'}`;
+  return {
+    className: 'tool build-blocked',
+    label: `Build archives… (${n} to fix)`,
+    title:
+      `The build is refused until ${problems === 1 ? 'this problem is' : `these ${problems} problems are`} fixed: ` +
+      'see Problems in the project panel above (click one to go to it). Click to run the build anyway and list them.',
+    blocked: true,
+  };
+}

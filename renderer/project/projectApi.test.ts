@@ -7,7 +7,7 @@ import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { isSevDirty, sevStore } from '../sev/sevStore';
 import { isProjectDirty, projectStore } from './projectStore';
-import { saveProject, saveProjectAndSev } from './projectFiles';
+import { openProject, saveProject, saveProjectAndSev } from './projectFiles';
 import { buildArchives, checkProject } from './projectBuild';
 import { loadSounds } from './auditionSounds';
 import { registerFeatures } from '../app/features';
@@ -264,5 +264,31 @@ describe('saving everything (the savable parts)', () => {
     expect(written).toEqual(['/p/walk.sev', '/p/game.actguy.json']);
     expect(projectStore.getState().json!.motions[0].sev).toBe('walk.sev');
     expect(isProjectDirty(projectStore.getState())).toBe(false);
+  });
+});
+
+describe('a project that does not open', () => {
+  it("leaves the SEV editor on the tuner motion's .sev beside it, not 'no .sev'", async () => {
+    const read: string[] = [];
+    setAppApi(
+      fakeApi({
+        openProject: async ({ path }) => ({
+          status: 'opened',
+          project: { path, text: '{ "version": 1, "motions": [' },
+        }),
+        readProjectText: async ({ path }) => (
+          read.push(path),
+          { path, text: path === '/p/walk.sev' ? WALK_SEV : null }
+        ),
+      }),
+    );
+    await openProject('/q/broken.actguy.json');
+    expect(projectStore.getState().json).toBeNull();
+    expect(messages('error').join('\n')).toMatch(/Could not read broken\.actguy\.json as a project/);
+    expect(read).toContain('/p/walk.sev');
+    const f = sevStore.getState().file;
+    expect(f?.path).toBe('/p/walk.sev');
+    expect(f?.motionName).toBe('walk');
+    expect(f?.doc?.events.length).toBe(1);
   });
 });

@@ -14,6 +14,7 @@ import { selectMotion } from './projectMotions';
 import { loadSeTables } from './seTables';
 import { loadSounds, savedSoundFolder } from './auditionSounds';
 import { checkProject } from './projectBuild';
+import { followTuner } from '../sev/sevMotion';
 
 /**
  * Asks before opening another project throws away unsaved work: the project, its open SEV and the motion in the
@@ -90,6 +91,9 @@ async function adoptProject(
     );
   await Promise.all([loadSeTables(), loadSounds(savedSoundFolder(path) ?? `${dirnameOf(path)}/sounds`, true)]);
   if (p.json?.motions.length) await selectMotion(pickMotion(p), false, asked);
+  // No project motion opens (the project did not read, or lists none): the tuner keeps its motion, and the SEV
+  // editor shows that motion's .sev again (closed above for the project), not "no .sev" beside a walk.sev.
+  else await followTuner();
   void checkProject();
 }
 

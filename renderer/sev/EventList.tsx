@@ -146,7 +146,7 @@ export function EventList() {
                     {def?.variants && (
                       <button
                         type="button"
-                        className={`tool small sev-floors-toggle${floorsShown ? ' armed' : ''}`}
+                        className={`tool small hit sev-floors-toggle${floorsShown ? ' armed' : ''}`}
                         data-testid="sev-event-floors-toggle"
                         aria-expanded={floorsShown}
                         title={
@@ -168,7 +168,8 @@ export function EventList() {
                     )}
                     <button
                       type="button"
-                      className="tool small"
+                      className="tool small hit"
+                      data-testid="sev-event-play"
                       title="Play this event's SE (audition)"
                       onClick={() => playEvent(ev.index)}
                     >
@@ -176,7 +177,7 @@ export function EventList() {
                     </button>
                     <button
                       type="button"
-                      className={`tool small${picking && isSel ? ' armed' : ''}`}
+                      className={`tool small hit${picking && isSel ? ' armed' : ''}`}
                       data-testid="sev-pick-joint"
                       title="Pick the joint: the next joint selected in the viewport, curve view or timeline becomes this event's joint"
                       onClick={() => {
@@ -191,7 +192,7 @@ export function EventList() {
                     </button>
                     <button
                       type="button"
-                      className="tool small"
+                      className="tool small hit"
                       data-testid="sev-event-delete"
                       title="Delete this event"
                       onClick={() => events.remove(ev.index)}

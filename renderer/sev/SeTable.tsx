@@ -126,7 +126,7 @@ export function SeTable() {
                 <td>
                   <button
                     type="button"
-                    className="tool small"
+                    className="tool small hit"
                     title={
                       used
                         ? `Delete SE ${d.index} and its ${used} event${used === 1 ? '' : 's'}`

@@ -19,6 +19,7 @@ import { saveSev } from './sevFiles';
 import { confirmUnsaved } from '../app/unsaved';
 import { createSevForTuner, followTuner, installSevFollower, openSevDialog, openSevMotion } from './sevMotion';
 import { sevBelongsTo } from './sevBinding';
+import { addEventTitle, addJointLabel, seLabel } from './sevLabels';
 import { isProjectDirty, projectStore, soundPathOf } from '../project/projectStore';
 import { seColor } from './colors';
 import './sev.css';
@@ -260,7 +261,11 @@ export function SevEditor() {
               data-testid="sev-add-event"
               disabled={!motion || !defs.length}
               onClick={events.addAtPlayhead}
-              title="Add an event for this SE at the playhead, on the selected joint"
+              title={addEventTitle(
+                doc.ses.some((d) => d.index === selectedSe) ? seLabel(doc, selectedSe) : 'an event',
+                Math.max(0, Math.min(motion?.frameCount ?? 65535, Math.round(playhead))),
+                addJointLabel(selectedJoint >= 0 ? selectedJoint : null, motion?.joints[selectedJoint]?.name),
+              )}
             >
               + Add event at playhead
             </button>

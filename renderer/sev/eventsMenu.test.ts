@@ -91,7 +91,7 @@ describe('Events menu commands run the editor actions, one undo step each', () =
     sessionStore.getState().setPlayhead(30);
     await runEventsCommand('events.addAtPlayhead');
     expect(sevStore.getState().file!.doc!.events.at(-1)).toMatchObject({ frame: 30, se: 0, joint: 1 });
-    expect(latestUndoLabel()).toBe('Add SE_FOOT_L at frame 30');
+    expect(latestUndoLabel()).toBe('Add SE_FOOT_L at frame 30 on joint 1 LeftFoot');
     await runEventsCommand('events.nudgeEarlier');
     expect(frames()).toEqual([5, 21, 29]);
     await runEventsCommand('events.delete');

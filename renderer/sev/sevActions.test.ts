@@ -4,6 +4,7 @@ import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { sevStore } from './sevStore';
 import { events, footsteps, ses, seDeletionText } from './sevActions';
+import { addEventTitle, addJointLabel } from './sevLabels';
 import { latestUndoLabel, resetUndoOrderForTests, undoLatest } from './undoOrder';
 
 const WALK = `sev 1
@@ -239,6 +240,36 @@ describe('deleting an SE its events use', () => {
   });
 });
 
+describe('adding at the playhead names the joint it takes from the selection', () => {
+  const lastInfo = () =>
+    sessionStore
+      .getState()
+      .messages.filter((m) => m.level === 'info')
+      .at(-1)?.text ?? '';
+
+  it('the undo step and the message say which joint (Hips when the curves selected it), or no joint', () => {
+    sessionStore.getState().setPlayhead(12);
+    sessionStore.getState().select(0);
+    sevStore.getState().selectSe(0);
+    events.addAtPlayhead();
+    expect(sevStore.getState().file!.doc!.events.at(-1)).toMatchObject({ frame: 12, se: 0, joint: 0 });
+    expect(latestUndoLabel()).toBe('Add SE_FOOT_L at frame 12 on joint 0 Hips');
+    expect(lastInfo()).toMatch(/^Added SE_FOOT_L at frame 12 on joint 0 Hips, the joint selected in the viewport/);
+    sessionStore.getState().select(-1);
+    events.addAtPlayhead();
+    expect(sevStore.getState().file!.doc!.events.at(-1)).toMatchObject({ frame: 12, joint: null });
+    expect(latestUndoLabel()).toBe('Add SE_FOOT_L at frame 12 with no joint');
+  });
+
+  it("the button's tooltip names the SE, frame and joint a click will use", () => {
+    expect(addEventTitle('SE_FOOT_L', 30, addJointLabel(0, 'Hips'))).toMatch(
+      /^Add SE_FOOT_L at frame 30 on joint 0 Hips: the joint selected in the viewport, curves or timeline/,
+    );
+    expect(addJointLabel(null, undefined)).toBe('with no joint');
+    expect(addJointLabel(4, undefined)).toBe('on joint 4');
+  });
+});
+
 describe('undo labels name what each edit changed, from the real values', () => {
   const undoName = () => latestUndoLabel();
 
@@ -247,7 +278,7 @@ describe('undo labels name what each edit changed, from the real values', () => 
     sessionStore.getState().select(2);
     sevStore.getState().selectSe(1);
     events.addAtPlayhead();
-    expect(undoName()).toBe('Add SE_FOOT_R at frame 30');
+    expect(undoName()).toBe('Add SE_FOOT_R at frame 30 on joint 2 RightFoot');
     events.setFrame(4, 42);
     expect(undoName()).toBe('Move SE_FOOT_R from frame 30 to 42');
     events.setSe(4, 0);

@@ -31,6 +31,7 @@ import { projectStore } from '../project/projectStore';
 import { sevStore } from './sevStore';
 import { sevBelongsTo } from './sevBinding';
 import {
+  addJointLabel,
   countLabel,
   deltaLabel,
   eventLabel,
@@ -131,12 +132,20 @@ export const events = {
     const frame = clampFrame(sessionStore.getState().playhead);
     const j = sessionStore.getState().selectedJoint;
     const joint = j >= 0 ? j : null;
-    if (
-      apply(`Add ${seLabel(doc, s.selectedSe)} at frame ${frame}`, (d) =>
-        addEvent(d, { frame, se: s.selectedSe, joint }),
-      )
-    ) {
+    // The joint comes from the selection elsewhere (often Hips, selected in the curves): named in the undo step and
+    // in the message, so adding never silently puts the event on a joint the user did not look at.
+    const on = addJointLabel(joint, joint === null ? undefined : tuner.motion.joints[joint]?.name);
+    const label = `Add ${seLabel(doc, s.selectedSe)} at frame ${frame} ${on}`;
+    if (apply(label, (d) => addEvent(d, { frame, se: s.selectedSe, joint }))) {
       sevStore.getState().selectEvent(sevStore.getState().file!.doc!.events.length - 1);
+      sessionStore
+        .getState()
+        .notify(
+          'info',
+          `Added ${seLabel(doc, s.selectedSe)} at frame ${frame} ${on}` +
+            (joint === null ? ' (none is selected' : ', the joint selected') +
+            " in the viewport, curves or timeline; change it in the new row's Joint column if that is not the one.",
+        );
     }
   },
   remove(index: number): void {

@@ -67,3 +67,20 @@ export function eventsLabel(doc: SevDocument, indices: readonly number[]): strin
 export function deltaLabel(delta: number): string {
   return `${delta > 0 ? '+' : ''}${delta} frame${Math.abs(delta) === 1 ? '' : 's'}`;
 }
+
+/**
+ * The joint an event added at the playhead takes, as the Add button's tooltip, its undo step and its message name
+ * it: "on joint 0 Hips" (the joint selected in the viewport, curves or timeline), or "with no joint" when none is.
+ */
+export function addJointLabel(joint: number | null, name: string | undefined): string {
+  if (joint === null) return 'with no joint';
+  return name === undefined ? `on joint ${joint}` : `on joint ${joint} ${labelName(name)}`;
+}
+
+/** The "+ Add event at playhead" tooltip: which SE, which frame and which joint the click will use. */
+export function addEventTitle(se: string, frame: number, joint: string): string {
+  return (
+    `Add ${se} at frame ${frame} ${joint}: the joint selected in the viewport, curves or timeline ` +
+    "(select another first, or change the new row's Joint)"
+  );
+}

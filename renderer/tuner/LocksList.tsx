@@ -23,7 +23,7 @@ export function LocksList({ disabled }: { disabled: boolean }) {
               </button>
               <button
                 type="button"
-                className="tool small"
+                className="tool small hit"
                 disabled={disabled}
                 aria-label={`Remove lock of ${motion.joints[r.joint].name} at ${r.first}`}
                 onClick={() => documentStore.getState().locks.clearRange(r.joint, r.first, r.last)}
