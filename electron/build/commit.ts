@@ -44,6 +44,8 @@ import {
 } from './commitJournal';
 import { describeFsError } from '../fsErrors';
 import { keepMode, makeFolders, modeToKeep, readFileHead, readSmallFile, type SmallFile } from '../fsutil';
+import { MSH_FILE_SUFFIXES } from '../../shared/msh/files';
+import { MSH_NODES_FORMAT } from '../../shared/msh/nodesJson';
 import { startsAsBuildReport } from '../../shared/project/reportStart';
 
 /** The file-system calls the commit makes; tests replace some to inject failures (as root, permissions cannot). */
@@ -130,9 +132,31 @@ export const BUILD_REPORT_KIND: OutputKind = {
   instead: "move that file away (a damaged report too) or name another file in the project's outputs.report",
 };
 
-/** A build's outputs, the report marked so that it replaces only a build report. */
+/**
+ * An MSH export's `.nodes.json` (outputs.msh): a name a person's own JSON can have too, in a folder a received
+ * project names, so an existing one is replaced only when it starts as every export's does (its `format`).
+ */
+export const MSH_NODES_KIND: OutputKind = {
+  name: 'the node list of an ActGuy MSH export',
+  starts: `{"format": "${MSH_NODES_FORMAT}"`,
+  headBytes: 256,
+  accepts: (head) =>
+    new RegExp(`^\\uFEFF?\\s*\\{\\s*"format"\\s*:\\s*"${MSH_NODES_FORMAT}"`).test(new TextDecoder().decode(head)),
+  instead: "move that file away or name another folder in the project's outputs.msh",
+};
+
+/**
+ * A build's outputs, the report marked so that it replaces only a build report and each MSH `.nodes.json` only an
+ * export's node list.
+ */
 export function buildOutputFiles(outputs: readonly OutputFile[], reportPath: string): OutputFile[] {
-  return outputs.map((o) => (o.path === reportPath ? { ...o, kind: BUILD_REPORT_KIND } : o));
+  return outputs.map((o) =>
+    o.path === reportPath
+      ? { ...o, kind: BUILD_REPORT_KIND }
+      : o.path.endsWith(MSH_FILE_SUFFIXES.nodes)
+        ? { ...o, kind: MSH_NODES_KIND }
+        : o,
+  );
 }
 
 /**
