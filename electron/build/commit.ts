@@ -136,12 +136,12 @@ export const BUILD_REPORT_KIND: OutputKind = {
  * An MSH export's `.nodes.json` (outputs.msh): a name a person's own JSON can have too, in a folder a received
  * project names, so an existing one is replaced only when it starts as every export's does (its `format`).
  */
+const MSH_NODES_START = new RegExp(`^\\uFEFF?\\s*\\{\\s*"format"\\s*:\\s*"${MSH_NODES_FORMAT}"`);
 export const MSH_NODES_KIND: OutputKind = {
   name: 'the node list of an ActGuy MSH export',
   starts: `{"format": "${MSH_NODES_FORMAT}"`,
   headBytes: 256,
-  accepts: (head) =>
-    new RegExp(`^\\uFEFF?\\s*\\{\\s*"format"\\s*:\\s*"${MSH_NODES_FORMAT}"`).test(new TextDecoder().decode(head)),
+  accepts: (head) => MSH_NODES_START.test(new TextDecoder().decode(head)),
   instead: "move that file away or name another folder in the project's outputs.msh",
 };
 

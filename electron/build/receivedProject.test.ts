@@ -112,28 +112,13 @@ describe('actguy build of a received project', () => {
     expect(build(dir, '--no-cache').status).toBe(0);
     expect(JSON.parse(readFileSync(report, 'utf8')).tool).toBe('actguy build');
   }, 60_000);
-});
-
-describe('actguy build of a received project with an MSH output', () => {
-  beforeAll(() => {
-    const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], {
-      cwd: root,
-      encoding: 'utf8',
-    });
-    if (b.status !== 0) throw new Error(`CLI build failed: ${b.stderr}`);
-  }, 60_000);
-  const build = (dir: string) =>
-    spawnSync(process.execPath, [cli, 'build', 'p.actguy.json', '--quiet', '--no-cache'], {
-      cwd: dir,
-      encoding: 'utf8',
-    });
 
   it("replaces a .nodes.json only when it is an export's node list: the user's own JSON of that name is refused", () => {
     // "msh": "." exports walk.res8, walk.res19 and walk.nodes.json into the folder of the user's files.
     const { dir } = downloads({ mar: 'out/s.mar', sar: 'out/s.sar', msh: '.' });
     writeFileSync(join(dir, 'walk.nodes.json'), '{\n  "nodes": ["my rig notes"]\n}\n');
     const before = hashTree(dir);
-    const r = build(dir);
+    const r = build(dir, '--no-cache');
     expect(r.status, r.stderr).toBe(1);
     expect(r.stderr).toContain(
       'walk.nodes.json: it is already there and is not the node list of an ActGuy MSH export (those start {"format": "actguy msh-anim nodes"); ' +
@@ -142,10 +127,10 @@ describe('actguy build of a received project with an MSH output', () => {
     expect(hashTree(dir)).toEqual(before);
     // Moved away, the build writes the export; the next build replaces its own node list.
     renameSync(join(dir, 'walk.nodes.json'), join(dir, 'walk.nodes.json.mine'));
-    expect(build(dir).status).toBe(0);
+    expect(build(dir, '--no-cache').status).toBe(0);
     const first = readFileSync(join(dir, 'walk.nodes.json'), 'utf8');
     expect(JSON.parse(first).format).toBe('actguy msh-anim nodes');
-    const again = build(dir);
+    const again = build(dir, '--no-cache');
     expect(again.status, again.stderr).toBe(0);
     expect(readFileSync(join(dir, 'walk.nodes.json'), 'utf8')).toBe(first);
     expect(readFileSync(join(dir, 'walk.nodes.json.mine'), 'utf8')).toContain('my rig notes');

@@ -96,19 +96,25 @@ describe('saving the project through the API', () => {
 
   it('saves asked for at once (Ctrl+S reaches the tuner and the SEV editor) write the project one after another, once per change', async () => {
     const log: string[] = [];
-    let release!: () => void;
-    const firstHeld = new Promise<void>((r) => (release = r));
-    setAppApi(
-      fakeApi({
-        saveProject: async (req) => {
-          const n = JSON.parse(req.text).motions.length;
-          log.push(`start ${n}`);
-          if (log.length === 1) await firstHeld;
-          log.push(`end ${n}`);
-          return { path: req.path, name: 'game.actguy.json', byteLength: req.text.length };
-        },
-      }),
-    );
+    /** A saveProject that logs each write's start and end (by motion count) and holds the first until released. */
+    const holdFirstWrite = (): (() => void) => {
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      log.length = 0;
+      setAppApi(
+        fakeApi({
+          saveProject: async (req) => {
+            const n = JSON.parse(req.text).motions.length;
+            log.push(`start ${n}`);
+            if (log.length === 1) await held;
+            log.push(`end ${n}`);
+            return { path: req.path, name: 'game.actguy.json', byteLength: req.text.length };
+          },
+        }),
+      );
+      return release;
+    };
+    const release = holdFirstWrite();
     editProject();
     const twice = [saveProject(), saveProject()];
     release();
@@ -116,20 +122,7 @@ describe('saving the project through the API', () => {
     expect(log).toEqual(['start 2', 'end 2']);
     expect(messages('info')).toEqual(['Saved /p/game.actguy.json.']);
     // An edit while a save is on its way: the next save waits for it and writes the newer text after it.
-    log.length = 0;
-    let releaseAgain!: () => void;
-    const held = new Promise<void>((r) => (releaseAgain = r));
-    setAppApi(
-      fakeApi({
-        saveProject: async (req) => {
-          const n = JSON.parse(req.text).motions.length;
-          log.push(`start ${n}`);
-          if (log.length === 1) await held;
-          log.push(`end ${n}`);
-          return { path: req.path, name: 'game.actguy.json', byteLength: req.text.length };
-        },
-      }),
-    );
+    const releaseAgain = holdFirstWrite();
     editProject();
     const a = saveProject();
     while (log.length === 0) await Promise.resolve(); // its write has started
