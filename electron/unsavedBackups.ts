@@ -398,3 +398,27 @@ export function createBackupStore(
     },
   };
 }
+
+/**
+ * A store that hands every call to the store set last: the loopback server (electron/loopback/serve.ts) must give
+ * the handlers a store before it listens, but knows the folder its copies may use only once it holds its port.
+ * `use` is called before the server prints its address, so no page has sent a copy to the store it replaces.
+ */
+export function deferredBackupStore(first: BackupStore): { store: BackupStore; use(next: BackupStore): void } {
+  let inner = first;
+  const store: BackupStore = {
+    put: (backup, ctx, inputs) => inner.put(backup, ctx, inputs),
+    inputsOf: (part) => inner.inputsOf(part),
+    remove: (part) => inner.remove(part),
+    removeSaved: (part, key) => inner.removeSaved(part, key),
+    held: () => inner.held(),
+    clear: () => inner.clear(),
+    keepUnwritable: (mayWrite) => inner.keepUnwritable(mayWrite),
+  };
+  return {
+    store,
+    use(next) {
+      inner = next;
+    },
+  };
+}

@@ -35,8 +35,8 @@ export const WEB_PORT = 47615;
  * `--open FILE` resolved from where the user typed the command, the bundled samples as the workspace when none is
  * given, and what keeps one run's settings for the next: the browser keeps the app's preferences per address, so
  * the server asks for WEB_PORT every time (any free port when another program holds it, with a note), and the
- * recent files live in the user's state folder (`--keep-recent`). `--port N` (0: any free port) or
- * `--user-data DIR` given by the user win.
+ * recent files and the copies of unsaved work live in the user's state folder (`--keep-state`). `--port N` (0: any
+ * free port) or `--user-data DIR` given by the user win.
  * @param {string[]} args what follows `npm run web --`
  * @param {{ root: string, cwd: string, exists: (path: string) => boolean }} where the repository root, the folder
  *   relative paths start from, and a check that a file exists
@@ -50,7 +50,7 @@ export function webArgs(args, { root, cwd, exists }) {
   const given = (name) => out.some((a) => a === name || a.startsWith(`${name}=`));
   if (!given('--workspace')) out.push('--workspace', join(root, 'assets'));
   if (!given('--port')) out.push('--port', String(WEB_PORT), '--any-port-if-taken');
-  if (!given('--user-data')) out.push('--keep-recent');
+  if (!given('--user-data')) out.push('--keep-state');
   return out;
 }
 

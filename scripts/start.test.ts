@@ -71,7 +71,7 @@ describe('npm run web arguments', () => {
       '--port',
       String(WEB_PORT),
       '--any-port-if-taken',
-      '--keep-recent',
+      '--keep-state',
     ]);
   });
 
@@ -92,7 +92,7 @@ describe('npm run web arguments', () => {
       '8123',
       '--workspace',
       join(root, 'assets'),
-      '--keep-recent',
+      '--keep-state',
     ]);
   });
 });

@@ -1,11 +1,20 @@
 /**
  * The loopback server as `npm run web` starts it (scripts/start-support.mjs webArgs): the same port every run, or any
- * free one with a note when another program holds it, and the recent files kept in the user's state folder, so that
- * one run's preferences and recent files are there at the next (docs/tuner.md, "Settings that outlast the run").
+ * free one with a note when another program holds it, and the recent files and copies of unsaved work kept in the
+ * user's state folder, so that one run's preferences, recent files and unsaved edits are there at the next (docs/tuner.md, "Settings that outlast the run").
  * Runs serve.ts bundled as dist/electron/loopback.cjs is, in a process of its own.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -128,17 +137,17 @@ describe('npm run web: what one run leaves for the next', () => {
     }
   });
 
-  it('--keep-recent keeps the recent files in the state folder: the next run lists the motion this one opened', async () => {
+  it('--keep-state keeps the recent files in the state folder: the next run lists the motion this one opened', async () => {
     const state = join(dir, 'state');
     const motion = join(workspace, 'walk.mtn');
-    const first = await serve(['--port', '0', '--keep-recent'], { ACTGUY_STATE_DIR: state });
+    const first = await serve(['--port', '0', '--keep-state'], { ACTGUY_STATE_DIR: state });
     try {
       expect((await api(first).openMotion({ path: motion })).status).toBe('opened');
     } finally {
       await stop(first);
     }
     expect(existsSync(join(state, 'web', 'recent-files.json'))).toBe(true);
-    const second = await serve(['--port', '0', '--keep-recent'], { ACTGUY_STATE_DIR: state });
+    const second = await serve(['--port', '0', '--keep-state'], { ACTGUY_STATE_DIR: state });
     try {
       expect((await api(second).getRecentFiles()).map((r) => r.path)).toEqual([motion]);
     } finally {
@@ -158,13 +167,91 @@ describe('npm run web: what one run leaves for the next', () => {
   it('a state folder that cannot be made costs only the list: the server starts and says so', async () => {
     const blocker = join(dir, 'not-a-folder');
     writeFileSync(blocker, 'x');
-    const s = await serve(['--port', '0', '--keep-recent'], { ACTGUY_STATE_DIR: join(blocker, 'state') });
+    const s = await serve(['--port', '0', '--keep-state'], { ACTGUY_STATE_DIR: join(blocker, 'state') });
     try {
-      expect(s.stderr()).toContain('actguy web: recent files are kept for this run only:');
+      expect(s.stderr()).toContain('actguy web: recent files and copies of unsaved work are kept for this run only:');
       expect(await api(s).getRecentFiles()).toEqual([]);
     } finally {
       await stop(s);
     }
     expect(readFileSync(blocker, 'utf8')).toBe('x');
+  });
+
+  /** A port free a moment ago, for a server that must hold the port it asks for. */
+  async function freePort(): Promise<number> {
+    const held = await holdPort();
+    await new Promise<void>((ok) => held.server.close(() => ok()));
+    return held.port;
+  }
+
+  const sevCopy = (text: string) => ({
+    part: 'sev' as const,
+    name: 'walk.sev',
+    path: join(workspace, 'walk.sev'),
+    motionName: 'walk',
+    editedAt: Date.UTC(2026, 11, 3),
+    text,
+  });
+
+  it('--keep-state on its port keeps the copies of unsaved work: a stopped server loses no edit, the next run offers it', async () => {
+    const state = join(dir, 'state-backups');
+    writeFileSync(join(workspace, 'walk.sev'), '# on disk\n');
+    const port = await freePort();
+    const first = await serve(['--port', String(port), '--keep-state'], { ACTGUY_STATE_DIR: state });
+    try {
+      await api(first).backupUnsaved({ part: 'sev', backup: sevCopy('# edited, not saved\n') });
+    } finally {
+      // The server stops (Ctrl+C, a closed terminal) with the edit unsaved.
+      await stop(first);
+    }
+    expect(existsSync(join(state, 'web', `Backups-${port}`, 'sev.json'))).toBe(true);
+    const second = await serve(['--port', String(port), '--keep-state'], { ACTGUY_STATE_DIR: state });
+    try {
+      const held = await api(second).restoreBackups();
+      expect(held.backups.map((b) => (b.part === 'sev' ? b.text : b.part))).toEqual(['# edited, not saved\n']);
+      // Saved or discarded: the copy goes, and the run after has none.
+      await api(second).backupUnsaved({ part: 'sev', backup: null });
+    } finally {
+      await stop(second);
+    }
+    expect(existsSync(join(state, 'web', `Backups-${port}`, 'sev.json'))).toBe(false);
+    expect(readFileSync(join(workspace, 'walk.sev'), 'utf8')).toBe('# on disk\n');
+  });
+
+  it('copies are on disk only on the port asked for: a run on another port neither reads nor replaces them', async () => {
+    const state = join(dir, 'state-ports');
+    const port = await freePort();
+    const owner = await serve(['--port', String(port), '--keep-state'], { ACTGUY_STATE_DIR: state });
+    try {
+      await api(owner).backupUnsaved({ part: 'sev', backup: sevCopy('# the first run\n') });
+      const copy = join(state, 'web', `Backups-${port}`, 'sev.json');
+      const kept = readFileSync(copy, 'utf8');
+      // A second server asking for the same port serves on another: its copies stay in memory.
+      const other = await serve(['--port', String(port), '--any-port-if-taken', '--keep-state'], {
+        ACTGUY_STATE_DIR: state,
+      });
+      try {
+        expect(other.stderr()).toContain('and copies of unsaved work are kept for this run only');
+        expect((await api(other).restoreBackups()).backups).toEqual([]);
+        await api(other).backupUnsaved({ part: 'sev', backup: sevCopy('# the second run\n') });
+        await api(other).backupUnsaved({ part: 'sev', backup: null });
+      } finally {
+        await stop(other);
+      }
+      expect(readFileSync(copy, 'utf8')).toBe(kept);
+      // Any port (--port 0) keeps them in memory too, and says so.
+      const any = await serve(['--port', '0', '--keep-state'], { ACTGUY_STATE_DIR: state });
+      try {
+        expect(any.stderr()).toContain('actguy web: copies of unsaved work are kept for this run only');
+        await api(any).backupUnsaved({ part: 'sev', backup: sevCopy('# any port\n') });
+      } finally {
+        await stop(any);
+      }
+      expect(readFileSync(copy, 'utf8')).toBe(kept);
+      // Neither left a folder of copies for its own port: the next run there would not be offered them anyway.
+      expect(readdirSync(join(state, 'web')).filter((f) => f.startsWith('Backups'))).toEqual([`Backups-${port}`]);
+    } finally {
+      await stop(owner);
+    }
   });
 });

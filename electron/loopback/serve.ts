@@ -1,6 +1,6 @@
 /**
  * `node dist/electron/loopback.cjs [--workspace DIR] [--renderer DIR] [--port N] [--any-port-if-taken] [--open FILE]
- * [--user-data DIR | --keep-recent]`
+ * [--user-data DIR | --keep-state]`
  *
  * Serves the built renderer and the ActGuyApi handlers on 127.0.0.1 for a
  * plain browser (npm run web, e2e). Prints one line `ActGuy web: <url>` with
@@ -8,8 +8,9 @@
  * --exit-with-stdin (so a test runner's child never outlives it).
  *
  * npm run web asks for the same port every time with --any-port-if-taken (the browser keeps the app's preferences
- * per address: a new port each run would start each run without them) and keeps the recent files in the user's
- * state folder with --keep-recent (scripts/start-support.mjs webArgs; docs/tuner.md). Tests give neither.
+ * per address: a new port each run would start each run without them) and keeps the recent files and the copies
+ * of unsaved work in the user's state folder with --keep-state (scripts/start-support.mjs webArgs; docs/tuner.md).
+ * Tests give neither.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -19,6 +20,7 @@ import { canonicalPath, createPathPolicy } from '../pathPolicy';
 import { defaultStateDir } from '../build/verdicts';
 import { makeFolders } from '../fsutil';
 import { createRecentFilesStore } from '../recentFiles';
+import { BACKUPS_FOLDER, createBackupStore, deferredBackupStore } from '../unsavedBackups';
 import { findProjectListingSev } from '../systemFiles';
 import { quoteJson } from '../../shared/errors';
 import { systemFileKindOfPath } from '../../shared/systemFiles';
@@ -31,7 +33,7 @@ const repoRoot = resolve(__dirname, '..', '..');
 
 function usageError(message: string): never {
   process.stderr.write(
-    `actguy web: ${message}\nusage: loopback.cjs [--workspace DIR] [--renderer DIR] [--port N] [--any-port-if-taken] [--open FILE] [--user-data DIR | --keep-recent] [--exit-with-stdin]\n`,
+    `actguy web: ${message}\nusage: loopback.cjs [--workspace DIR] [--renderer DIR] [--port N] [--any-port-if-taken] [--open FILE] [--user-data DIR | --keep-state] [--exit-with-stdin]\n`,
   );
   process.exit(2);
 }
@@ -47,30 +49,43 @@ function parse(argv: string[]): Record<string, string | true> {
       const v = argv[++i];
       if (v === undefined) usageError(`${quoteJson(a)} needs a value`);
       out[name] = v;
-    } else if (name === 'exit-with-stdin' || name === 'any-port-if-taken' || name === 'keep-recent') out[name] = true;
+    } else if (name === 'exit-with-stdin' || name === 'any-port-if-taken' || name === 'keep-state') out[name] = true;
     else usageError(`unknown option ${quoteJson(a)}`);
   }
   return out;
 }
 
 /**
- * Where the recent files are kept: --user-data DIR; with --keep-recent, `web` in the user's state folder (beside the
- * build's local verdicts, electron/build/verdicts.ts defaultStateDir); else in memory for this run. A folder that
- * cannot be made costs only the list: the server starts, and says so.
+ * Where this run keeps what outlasts it (the recent files; the copies of unsaved work, see below): --user-data DIR;
+ * with --keep-state, `web` in the user's state folder (beside the build's local verdicts, electron/build/verdicts.ts
+ * defaultStateDir); else nowhere: memory, for this run. A folder that cannot be made costs only that: the server
+ * starts, and says so.
  */
-function recentFilesDir(args: Record<string, string | true>): string | null {
+function stateDirOf(args: Record<string, string | true>): string | null {
   if (args['user-data']) return resolve(String(args['user-data']));
-  if (!args['keep-recent']) return null;
+  if (!args['keep-state']) return null;
   const dir = join(defaultStateDir(), 'web');
   try {
     makeFolders(dir);
     return dir;
   } catch (e) {
     process.stderr.write(
-      `actguy web: recent files are kept for this run only: ${dir} cannot be made (${(e as Error).message})\n`,
+      `actguy web: recent files and copies of unsaved work are kept for this run only: ${dir} cannot be made (${(e as Error).message})\n`,
     );
     return null;
   }
+}
+
+/**
+ * The folder of this run's copies of unsaved work (docs/install.md#unsaved-work-after-a-crash), so that work
+ * survives the server stopping (Ctrl+C, a closed terminal, a crash) as it survives an app crash in Electron. The
+ * copies follow the address, as the browser's preferences do: one folder per port, used only when this run holds
+ * the port it asked for, so two servers never read or replace each other's copies (only one process can hold a
+ * port) and a run on another port starts with none. Null: kept in memory for this run.
+ */
+function backupsDirOf(stateDir: string | null, askedPort: number, servedPort: number): string | null {
+  if (!stateDir || askedPort === 0 || servedPort !== askedPort) return null;
+  return join(stateDir, `${BACKUPS_FOLDER}-${servedPort}`);
 }
 
 async function main(): Promise<void> {
@@ -113,7 +128,11 @@ async function main(): Promise<void> {
   const compress = createCompressClient({ workerPath: join(__dirname, 'compressWorker.cjs') });
   const policy = createPathPolicy();
   for (const f of startupFiles) for (const p of [f.path, f.projectPath]) if (p) policy.allowFile(p);
+  const stateDir = stateDirOf(args);
+  // In memory until the server holds its port (backupsDirOf).
+  const backups = deferredBackupStore(createBackupStore(null));
   const handlers = createHandlers({
+    backups: backups.store,
     userChoseProject: (canon) => chosenProjects.has(canon) || (foundProjects.has(canon) && 'found'),
     appInfo: {
       version,
@@ -126,7 +145,7 @@ async function main(): Promise<void> {
       platform: process.platform,
     },
     policy,
-    recent: createRecentFilesStore(recentFilesDir(args)),
+    recent: createRecentFilesStore(stateDir),
     compress,
     dialogs: loopbackDialogPort,
   });
@@ -138,7 +157,13 @@ async function main(): Promise<void> {
   });
   if (port && server.port !== port)
     process.stderr.write(
-      `actguy web: port ${port} is in use, so this run serves on port ${server.port}: the browser keeps ActGuy's preferences per address, so this window starts without those saved on port ${port}\n`,
+      `actguy web: port ${port} is in use, so this run serves on port ${server.port}: the browser keeps ActGuy's preferences per address, so this window starts without those saved on port ${port}${stateDir ? ', and copies of unsaved work are kept for this run only' : ''}\n`,
+    );
+  const backupsDir = backupsDirOf(stateDir, port, server.port);
+  if (backupsDir) backups.use(createBackupStore(backupsDir, (m) => process.stderr.write(`actguy web: ${m}\n`)));
+  else if (stateDir && !port)
+    process.stderr.write(
+      `actguy web: copies of unsaved work are kept for this run only: they are kept on disk for a fixed --port\n`,
     );
   process.stdout.write(`ActGuy web: ${server.url}\n`);
 
