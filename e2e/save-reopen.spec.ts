@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test } from './fixtures';
 import {
   toggleCurveKey,
@@ -129,4 +130,22 @@ test('a .mar entry opens read-only after choosing the entry and a skeleton', asy
   await expect(page.getByTestId('doc-name')).toContainText('(read-only)');
   await selectJoint(page, 'LeftFoot');
   await expect(page.getByTestId('tol-position')).toBeDisabled();
+});
+
+test('the in-app picker says when the workspace listing left files out', async ({ page, workspace, appMode }) => {
+  test.skip(appMode === 'electron', 'in-app picker is the loopback transport');
+  await waitForDocument(page);
+  const deep = workspace.path('1/2/3/4/5/6/7/8/9');
+  mkdirSync(deep, { recursive: true });
+  writeFileSync(join(deep, 'hidden-by-depth.mtn'), '');
+  await page.getByTestId('menu-file').click();
+  await page.getByTestId('menu-open').click();
+  const picker = page.getByTestId('file-picker');
+  await expect(picker.getByTestId('picker-incomplete')).toHaveText(
+    'Folders more than 8 levels below the workspace are not listed.',
+  );
+  await expect(picker.getByTestId('picker-file').filter({ hasText: 'walk.mtn' })).toHaveCount(1);
+  await page.screenshot({ path: test.info().outputPath('picker-incomplete.png') });
+  await page.keyboard.press('Escape');
+  await expect(picker).toHaveCount(0);
 });

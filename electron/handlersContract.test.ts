@@ -16,7 +16,7 @@ import { readMtn } from '../shared/mtn/read';
 import { compressRequestForMotion } from '../shared/compress/request';
 import type { CompressClient } from './compressClient';
 import type { DialogPort } from './dialogPort';
-import { dispatchInvoke, type ApiHandlers } from './handlers';
+import { dispatchInvoke, WORKSPACE_MAX_ENTRIES, WORKSPACE_MAX_FILES, type ApiHandlers } from './handlers';
 import { SAMPLE_MTN, testHandlers, openedMotion } from './testing/handlerHarness';
 import { canonicalPath, createPathPolicy, PathNotAllowedError, type PathPolicy } from './pathPolicy';
 import { inProcessTextChecker } from './project/textCheckJob';
@@ -563,7 +563,10 @@ describe('workspace listing', () => {
       mkdirSync(deep);
       writeFileSync(join(deep, `at${d}.mtn`), 'x');
     }
-    const listed = (await handlers.listWorkspace({ extensions: ['mtn'] })).files.map((f) => f.relativePath);
+    const listing = await handlers.listWorkspace({ extensions: ['mtn'] });
+    // What the picker says under the list: files were left out, and why.
+    expect(listing.incomplete).toBe('Folders more than 8 levels below the workspace are not listed.');
+    const listed = listing.files.map((f) => f.relativePath);
     expect(listed).toEqual([
       'd1/at1.mtn',
       'd1/d2/at2.mtn',
@@ -578,6 +581,49 @@ describe('workspace listing', () => {
     ]);
   });
 
+  it('lists at most 5,000 files, and says so only when more were there', async () => {
+    const many = join(ws, 'many');
+    mkdirSync(many);
+    // walk.mtn is the 5,000th: exactly the limit is a whole listing.
+    for (let i = 0; i < WORKSPACE_MAX_FILES - 1; i++)
+      writeFileSync(join(many, `m${String(i).padStart(5, '0')}.mtn`), '');
+    const whole = await handlers.listWorkspace({ extensions: ['mtn'] });
+    expect(whole.files).toHaveLength(WORKSPACE_MAX_FILES);
+    expect(whole.incomplete).toBeUndefined();
+    writeFileSync(join(ws, 'zz.mtn'), '');
+    const cut = await handlers.listWorkspace({ extensions: ['mtn'] });
+    expect(cut.files).toHaveLength(WORKSPACE_MAX_FILES);
+    expect(cut.files.at(-1)!.relativePath).toBe('walk.mtn');
+    expect(cut.incomplete).toBe(
+      'Only the first 5,000 files are listed (folders in name order): to see the others, serve a smaller workspace (npm run web -- --workspace FOLDER).',
+    );
+    // Files of other kinds do not count: the .sev listing is whole.
+    writeFileSync(join(ws, 'a.sev'), '');
+    expect(await handlers.listWorkspace({ extensions: ['sev'] })).toEqual({
+      root: ws,
+      files: [expect.objectContaining({ relativePath: 'a.sev' })],
+    });
+  });
+
+  it('looks at no more than 50,000 names however few match: a folder of many other files cannot hold the main process', async () => {
+    // The root's names (a-other, walk.mtn, z-later) count 3, a-other's 49,997 and z-later's one: one over.
+    const other = join(ws, 'a-other');
+    mkdirSync(other);
+    for (let i = 0; i < WORKSPACE_MAX_ENTRIES - 3; i++) writeFileSync(join(other, `f${i}.wav`), '');
+    mkdirSync(join(ws, 'z-later'));
+    writeFileSync(join(ws, 'z-later', 'a.mtn'), '');
+    const listing = await handlers.listWorkspace({ extensions: ['mtn'] });
+    // walk.mtn was read before the budget ran out; z-later is never opened.
+    expect(listing.files.map((f) => f.relativePath)).toEqual(['walk.mtn']);
+    expect(listing.incomplete).toBe(
+      'The workspace holds more than 50,000 files and folders: the listing stopped there (folders in name order), so some files are not listed; to see the others, serve a smaller workspace (npm run web -- --workspace FOLDER).',
+    );
+    rmSync(join(other, 'f0.wav')); // exactly the budget: a whole listing
+    const whole = await handlers.listWorkspace({ extensions: ['mtn'] });
+    expect(whole.files.map((f) => f.relativePath)).toEqual(['walk.mtn', 'z-later/a.mtn']);
+    expect(whole.incomplete).toBeUndefined();
+  }, 60_000);
+
   it('takes at most 64 extensions to filter by, each at most 16 characters (a page sending a million would hold the main process)', async () => {
     await expect(handlers.listWorkspace({ extensions: Array.from({ length: 65 }, (_, i) => `e${i}`) })).rejects.toThrow(
       'listWorkspace: extensions must be at most 64 file extensions of at most 16 characters',
@@ -588,14 +634,6 @@ describe('workspace listing', () => {
     await expect(handlers.listWorkspace({ extensions: [{}] as never })).rejects.toThrow(/at most 64 file extensions/);
     const files = (await handlers.listWorkspace({ extensions: Array(64).fill('mtn') })).files;
     expect(files.map((f) => f.relativePath)).toEqual(['walk.mtn']);
-  });
-
-  it('stops at 5000 files', async () => {
-    mkdirSync(join(ws, 'many'));
-    for (let i = 0; i < 5001; i++) writeFileSync(join(ws, 'many', `f${String(i).padStart(4, '0')}.txt`), '');
-    const files = (await handlers.listWorkspace(undefined as never)).files;
-    expect(files).toHaveLength(5000);
-    expect(files.at(-1)!.relativePath).toBe('many/f4999.txt');
   });
 });
 

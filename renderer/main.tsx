@@ -45,9 +45,17 @@ function start(): void {
         defaultName: defaultName ?? '',
         root: listing.root,
         files: listing.files,
+        incomplete: listing.incomplete,
       }),
     pickPaths: ({ title, extensions, listing }) =>
-      pickPathsInApp({ title, extensions, defaultName: '', root: listing.root, files: listing.files }),
+      pickPathsInApp({
+        title,
+        extensions,
+        defaultName: '',
+        root: listing.root,
+        files: listing.files,
+        incomplete: listing.incomplete,
+      }),
     confirm: async ({ title, message, confirmLabel }) =>
       (await askChoice({
         title,

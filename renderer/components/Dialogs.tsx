@@ -137,6 +137,11 @@ export function FilePicker() {
             </li>
           ))}
         </ul>
+        {req.incomplete && (
+          <p className="dim picker-incomplete" data-testid="picker-incomplete">
+            {req.incomplete}
+          </p>
+        )}
         <div className="modal-buttons">
           <button
             type="button"

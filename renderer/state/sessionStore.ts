@@ -83,6 +83,8 @@ export interface PickerRequest {
   /** Workspace root (absolute) new names are placed under; null when none. */
   root: string | null;
   files: WorkspaceFile[];
+  /** What the listing left out (WorkspaceListing.incomplete), said under the list. */
+  incomplete?: string;
   resolve(path: string | null): void;
   /** 'open' with several files: a click toggles a file, Open resolves them all here, in the order chosen. */
   resolveMany?(paths: string[]): void;

@@ -161,6 +161,8 @@ export interface WorkspaceListing {
   /** Absolute workspace root, or null when there is none (Electron without --workspace). */
   root: string | null;
   files: WorkspaceFile[];
+  /** Set when limits left files out (too many, too deep): a sentence saying which, shown in the picker. */
+  incomplete?: string;
 }
 
 export interface WorkspaceFile {
