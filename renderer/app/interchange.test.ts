@@ -11,6 +11,7 @@ import { emptyMotion } from '../../shared/motion/types';
 import { writeMtn } from '../../shared/mtn/write';
 import { importOptionsStore, parseImportOptions } from '../interchange/importOptions';
 import { documentStore } from '../state/documentStore';
+import { preferencesStore } from '../state/preferencesStore';
 import { sessionStore } from '../state/sessionStore';
 import { cancelImport, exportGltf, exportMsh, importMotion } from './interchange';
 import { openPath, save } from './motionFiles';
@@ -64,7 +65,10 @@ async function until(cond: () => boolean): Promise<void> {
 
 beforeEach(() => {
   documentStore.getState().close();
-  importOptionsStore.setState({ request: null, last: { fps: 30, scale: 1 } });
+  importOptionsStore.setState({ request: null });
+  preferencesStore
+    .getState()
+    .set({ importOptions: { fps: 30, scale: 1 }, mshExportOptions: { ...MSH_EXPORT_DEFAULTS } });
   sessionStore.setState({ messages: [], confirm: null, picker: null, selectedJoint: 0, playhead: 0 });
 });
 
@@ -159,7 +163,8 @@ describe('File > Import', () => {
     expect(saveAs[0].defaultName).toBe('take.mtn');
     expect(documentStore.getState().dirty).toBe(false);
     expect(documentStore.getState().path).toBe('/ws/take.mtn');
-    // The next import starts from the options used last.
+    // The next import starts from the options used last, kept in the preferences (so the next window has them too).
+    expect(preferencesStore.getState().importOptions).toEqual({ fps: 60, scale: 0.5 });
     const again = importMotion();
     await until(() => importOptionsStore.getState().request !== null);
     expect(importOptionsStore.getState().request!.initial).toEqual({ fps: 60, scale: 0.5 });
@@ -435,7 +440,7 @@ describe('File > Export glTF', () => {
 describe('File > Export MSH', () => {
   it('asks the tolerances (the CLI defaults, then the last ones), sends them with the overrides when asked, and names the three files', async () => {
     const requests: ExportMshDialogRequest[] = [];
-    mshExportOptionsStore.setState({ request: null, last: { ...MSH_EXPORT_DEFAULTS } });
+    mshExportOptionsStore.setState({ request: null });
     setAppApi(
       fakeApi({
         openMotion: async () => ({ status: 'opened', motion: opened('d4') }),
@@ -504,7 +509,7 @@ describe('File > Export MSH', () => {
   });
 
   it('a failed export is an error message naming the files, and the document stays', async () => {
-    mshExportOptionsStore.setState({ request: null, last: { ...MSH_EXPORT_DEFAULTS } });
+    mshExportOptionsStore.setState({ request: null });
     setAppApi(
       fakeApi({
         openMotion: async () => ({ status: 'opened', motion: opened('d5') }),

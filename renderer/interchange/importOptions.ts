@@ -6,39 +6,39 @@
  */
 import { createStore } from 'zustand/vanilla';
 import type { ImportMotionOptions } from '../../shared/ipc/interchange';
+import { IMPORT_FPS_MAX, preferencesStore } from '../state/preferencesStore';
 
-/** Highest rate offered (main refuses more than 1000). */
-export const IMPORT_FPS_MAX = 1000;
+export { IMPORT_FPS_MAX };
 
 /** The options as the import member takes them, with defaults filled in. */
 export type ImportOptions = Required<ImportMotionOptions>;
 
 /** A pending question. */
 export interface ImportOptionsRequest {
-  /** Starting values: the last import's options in this session, else 30 fps and scale 1. */
+  /** Starting values: the last import's options (kept in the preferences, so they outlast the window), else 30 fps and scale 1. */
   initial: ImportOptions;
   resolve(options: ImportOptions | null): void;
 }
 
 export interface ImportOptionsState {
   request: ImportOptionsRequest | null;
-  /** The options of the last import (kept for the session, so a series of takes imports alike). */
-  last: ImportOptions;
 }
 
-export const importOptionsStore = createStore<ImportOptionsState>()(() => ({
-  request: null,
-  last: { fps: 30, scale: 1 },
-}));
+export const importOptionsStore = createStore<ImportOptionsState>()(() => ({ request: null }));
 
-/** Shows the import options; resolves with the chosen ones (remembered for the next import) or null. */
+/**
+ * Shows the import options; resolves with the chosen ones or null. The chosen ones are the next import's starting
+ * values, in this window and the next (preferencesStore importOptions: a series of takes imports alike, and the
+ * CMU scale typed once stays typed).
+ */
 export function askImportOptions(): Promise<ImportOptions | null> {
   return new Promise((resolve) => {
     importOptionsStore.setState({
       request: {
-        initial: importOptionsStore.getState().last,
+        initial: { ...preferencesStore.getState().importOptions },
         resolve: (options) => {
-          importOptionsStore.setState(options ? { request: null, last: options } : { request: null });
+          if (options) preferencesStore.getState().set({ importOptions: { fps: options.fps, scale: options.scale } });
+          importOptionsStore.setState({ request: null });
           resolve(options);
         },
       },

@@ -6,6 +6,7 @@
  */
 import { createStore } from 'zustand/vanilla';
 import { DEFAULT_TOLERANCES } from '../../shared/compress/types';
+import { preferencesStore } from '../state/preferencesStore';
 
 /** What the export takes from the dialog. */
 export interface MshExportChoice {
@@ -18,7 +19,7 @@ export interface MshExportChoice {
 }
 
 export interface MshExportOptionsRequest {
-  /** Starting values: the last export's options in this session, else the defaults of `actguy export-msh`. */
+  /** Starting values: the last export's options (kept in the preferences), else the defaults of `actguy export-msh`. */
   initial: MshExportChoice;
   /** How many per-joint rotation tolerances the motion has in the tuning panel (0: the choice is not offered). */
   jointOverrideCount: number;
@@ -27,8 +28,6 @@ export interface MshExportOptionsRequest {
 
 export interface MshExportOptionsState {
   request: MshExportOptionsRequest | null;
-  /** The options of the last export (kept for the session, so a series of motions exports alike). */
-  last: MshExportChoice;
 }
 
 /** `actguy export-msh`'s defaults (--pos-tol, --rot-tol). */
@@ -38,20 +37,28 @@ export const MSH_EXPORT_DEFAULTS: MshExportChoice = {
   useJointOverrides: true,
 };
 
-export const mshExportOptionsStore = createStore<MshExportOptionsState>()(() => ({
-  request: null,
-  last: { ...MSH_EXPORT_DEFAULTS },
-}));
+export const mshExportOptionsStore = createStore<MshExportOptionsState>()(() => ({ request: null }));
 
-/** Shows the export options; resolves with the chosen ones (remembered for the next export) or null. */
+/**
+ * Shows the export options; resolves with the chosen ones or null. The chosen ones are the next export's starting
+ * values, in this window and the next (preferencesStore mshExportOptions: a series of motions exports alike).
+ */
 export function askMshExportOptions(jointOverrideCount: number): Promise<MshExportChoice | null> {
   return new Promise((resolve) => {
     mshExportOptionsStore.setState({
       request: {
-        initial: mshExportOptionsStore.getState().last,
+        initial: { ...preferencesStore.getState().mshExportOptions },
         jointOverrideCount,
         resolve: (options) => {
-          mshExportOptionsStore.setState(options ? { request: null, last: options } : { request: null });
+          if (options)
+            preferencesStore.getState().set({
+              mshExportOptions: {
+                positionTolerance: options.positionTolerance,
+                rotationToleranceDeg: options.rotationToleranceDeg,
+                useJointOverrides: options.useJointOverrides,
+              },
+            });
+          mshExportOptionsStore.setState({ request: null });
           resolve(options);
         },
       },

@@ -84,6 +84,35 @@ describe('preferences read back from storage', () => {
     p.set({ tuningFolded: [...p.tuningFolded, 'flags'] });
   });
 
+  it("the import and MSH export dialogs' last values outlast the window, each checked as its dialog checks it", () => {
+    const stored = (importOptions: unknown, mshExportOptions: unknown) => {
+      withStorage({
+        'actguy.preferences': JSON.stringify({ state: { importOptions, mshExportOptions }, version: 1 }),
+      });
+      const p = createPreferencesStore().getState();
+      return [p.importOptions, p.mshExportOptions];
+    };
+    const msh = { positionTolerance: 0.02, rotationToleranceDeg: 0.25, useJointOverrides: false };
+    expect(stored({ fps: 120, scale: 5.644444 }, msh)).toEqual([{ fps: 120, scale: 5.644444 }, msh]);
+    // A written window's values, read back by the next one.
+    const map = withStorage({});
+    createPreferencesStore()
+      .getState()
+      .set({ importOptions: { fps: 60, scale: 0.01 } });
+    withStorage(Object.fromEntries(map));
+    expect(createPreferencesStore().getState().importOptions).toEqual({ fps: 60, scale: 0.01 });
+    withStorage({});
+    const d = defaults();
+    for (const bad of [null, [], { fps: 0, scale: 1 }, { fps: 1001, scale: 1 }, { fps: 30, scale: -1 }, { fps: '30' }])
+      expect(stored(bad, null)).toEqual([d.importOptions, d.mshExportOptions]);
+    for (const bad of [
+      { ...msh, positionTolerance: -0.1 },
+      { ...msh, rotationToleranceDeg: Infinity },
+      { ...msh, useJointOverrides: 'yes' },
+    ])
+      expect(stored(null, bad)[1]).toEqual(d.mshExportOptions);
+  });
+
   it('storage that does not parse keeps every default (the store is still made)', () => {
     withStorage({ 'actguy.preferences': '{"state": {"loop": fal' });
     const p = createPreferencesStore().getState();

@@ -38,6 +38,10 @@ export interface PreferencesState {
   tuningFolded: string[];
   /** Panel sizes in CSS px (resizable splits). */
   layout: { tuningWidth: number; curvesHeight: number; timelineHeight: number };
+  /** File > Import's frame rate and scale as last used: a series of takes, today's and tomorrow's, imports alike. */
+  importOptions: { fps: number; scale: number };
+  /** File > Export MSH's tolerances as last used (renderer/interchange/mshExportOptions.ts). */
+  mshExportOptions: { positionTolerance: number; rotationToleranceDeg: number; useJointOverrides: boolean };
 
   set(patch: Partial<Omit<PreferencesState, 'set'>>): void;
 }
@@ -88,6 +92,9 @@ function safeStorage(): StateStorage {
 }
 
 export const PLAYBACK_SPEEDS = [0.1, 0.25, 0.5, 1, 2, 4] as const;
+
+/** Highest import frame rate (main refuses more than 1000: shared/ipc/interchange.ts). */
+export const IMPORT_FPS_MAX = 1000;
 
 type Preferences = Omit<PreferencesState, 'set'>;
 
@@ -146,6 +153,31 @@ export function mergeStoredPreferences(stored: unknown, current: PreferencesStat
     if (Array.isArray(v) && v.length <= 64 && v.every((x) => typeof x === 'string' && x.length <= 64))
       out[k] = [...new Set(v as string[])];
   }
+  // The dialogs' last values: what their fields accept (importOptions.ts parseImportOptions, mshExportOptions.ts).
+  const imp = s.importOptions as Record<string, unknown> | null | undefined;
+  if (
+    typeof imp === 'object' &&
+    imp !== null &&
+    isFiniteAtLeast(imp.fps, 0) &&
+    imp.fps > 0 &&
+    imp.fps <= IMPORT_FPS_MAX &&
+    isFiniteAtLeast(imp.scale, 0) &&
+    imp.scale > 0
+  )
+    out.importOptions = { fps: imp.fps, scale: imp.scale };
+  const msh = s.mshExportOptions as Record<string, unknown> | null | undefined;
+  if (
+    typeof msh === 'object' &&
+    msh !== null &&
+    isFiniteAtLeast(msh.positionTolerance, 0) &&
+    isFiniteAtLeast(msh.rotationToleranceDeg, 0) &&
+    typeof msh.useJointOverrides === 'boolean'
+  )
+    out.mshExportOptions = {
+      positionTolerance: msh.positionTolerance,
+      rotationToleranceDeg: msh.rotationToleranceDeg,
+      useJointOverrides: msh.useJointOverrides,
+    };
   const layout = s.layout as Record<string, unknown> | null | undefined;
   if (typeof layout === 'object' && layout !== null) {
     const size = (v: unknown, fallback: number) => (isFiniteAtLeast(v, 0) && v <= 100_000 ? v : fallback);
@@ -179,6 +211,12 @@ export function createPreferencesStore() {
         timelineFolded: [],
         tuningFolded: [],
         layout: { tuningWidth: 330, curvesHeight: 300, timelineHeight: 260 },
+        importOptions: { fps: 30, scale: 1 },
+        mshExportOptions: {
+          positionTolerance: DEFAULT_TOLERANCES.positionTolerance,
+          rotationToleranceDeg: DEFAULT_TOLERANCES.rotationToleranceDeg,
+          useJointOverrides: true,
+        },
         set(patch) {
           set(patch);
         },
