@@ -14,7 +14,8 @@ try {
   console.error(`ActGuy: ${e instanceof Error ? e.message : e}`);
   process.exit(1);
 }
-// The same address every run (the browser keeps the app's preferences per address) and the recent files kept:
+// The same address every run (the browser keeps the app's preferences per address) and the recent files and the
+// copies of unsaved work kept:
 // scripts/start-support.mjs webArgs.
 const args = webArgs(process.argv.slice(2), { root, cwd: process.env.INIT_CWD || process.cwd(), exists: existsSync });
 const child = spawn(process.execPath, [join(root, 'dist', 'electron', 'loopback.cjs'), ...args], { stdio: 'inherit' });
