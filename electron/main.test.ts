@@ -26,6 +26,9 @@ const fake = vi.hoisted(() => {
     sent: [] as { channel: string; payload: unknown }[],
     messageBoxes: [] as unknown[],
     messageBoxResponse: 1,
+    /** While set, message boxes stay open until answered here (or taken down by their `signal`). */
+    holdMessageBoxes: false,
+    heldAnswers: [] as ((response: number) => void)[],
     /** Paths the next native open dialogs answer with (the user's picks). */
     openDialogAnswers: [] as string[],
     permissionHandler: null as null | ((wc: unknown, permission: string, cb: (ok: boolean) => void) => void),
@@ -143,9 +146,14 @@ vi.mock('electron', () => ({
     buildFromTemplate: (template: unknown[]) => ({ template }),
   },
   dialog: {
-    showMessageBox: async (_win: unknown, options: unknown) => {
+    showMessageBox: async (_win: unknown, options: { signal?: AbortSignal; cancelId?: number }) => {
       fake.state.messageBoxes.push(options);
-      return { response: fake.state.messageBoxResponse };
+      if (!fake.state.holdMessageBoxes) return { response: fake.state.messageBoxResponse };
+      // As Electron does: an aborted signal closes the box as if cancelled.
+      return new Promise<{ response: number }>((done) => {
+        fake.state.heldAnswers.push((response) => done({ response }));
+        options.signal?.addEventListener('abort', () => done({ response: options.cancelId ?? 0 }));
+      });
     },
     showOpenDialog: async () => {
       const path = fake.state.openDialogAnswers.shift();
@@ -434,6 +442,82 @@ describe('electron main', () => {
     win.events.get('close')!(close);
     expect(close.preventDefault).toHaveBeenCalled();
     await vi.waitFor(() => expect(fake.state.messageBoxes).toHaveLength(asked + 2));
+  });
+
+  it('a hung page that then crashes gets the crash question and its record: "Wait" would leave a dead page', async () => {
+    const report = fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!;
+    await report(trustedEvent, { documentId: 'd', documentName: 'walk', dirty: true, unsaved: ['walk.mtn'] });
+    const records = join(fake.state.userData, 'Crash Records');
+    const crashRecords = () => readdirSync(records).filter((n) => n.endsWith('-render-process-gone.json')).length;
+    const crashesBefore = crashRecords();
+    const reloads = win.reloads;
+    fake.state.holdMessageBoxes = true;
+    fake.state.heldAnswers.length = 0;
+    const asked = fake.state.messageBoxes.length;
+    (win.events.get('unresponsive') as () => void)();
+    expect(fake.state.messageBoxes).toHaveLength(asked + 1);
+    const hang = fake.state.messageBoxes[asked] as { message: string; signal: AbortSignal };
+    expect(hang.message).toBe('The ActGuy window is not responding.');
+    win.webContentsEvents.get('render-process-gone')!({}, { reason: 'crashed', exitCode: 139 });
+    // The hang's question is taken down and the crash's asked, with a record of the crash.
+    expect(hang.signal.aborted).toBe(true);
+    expect(fake.state.messageBoxes).toHaveLength(asked + 2);
+    expect(fake.state.messageBoxes[asked + 1]).toMatchObject({
+      message: 'The ActGuy window crashed.',
+      buttons: ['Reload', 'Quit'],
+    });
+    expect(crashRecords()).toBe(crashesBefore + 1);
+    // The taken-down question answers "Wait" as it closes: that answer is nobody's and does nothing.
+    await new Promise((r) => setTimeout(r, 0));
+    (win.events.get('unresponsive') as () => void)();
+    expect(fake.state.messageBoxes).toHaveLength(asked + 2);
+    fake.state.heldAnswers[1](0); // Reload
+    await vi.waitFor(() => expect(win.reloads).toBe(reloads + 1));
+    fake.state.holdMessageBoxes = false;
+  });
+
+  it('a hung page that answers again takes its question down by itself; a later hang asks again', async () => {
+    fake.state.holdMessageBoxes = true;
+    fake.state.heldAnswers.length = 0;
+    const reloads = win.reloads;
+    const asked = fake.state.messageBoxes.length;
+    (win.events.get('unresponsive') as () => void)();
+    const hang = fake.state.messageBoxes[asked] as { signal: AbortSignal };
+    expect(hang.signal.aborted).toBe(false);
+    (win.events.get('responsive') as () => void)();
+    expect(hang.signal.aborted).toBe(true);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(win.reloads).toBe(reloads);
+    (win.events.get('unresponsive') as () => void)();
+    expect(fake.state.messageBoxes).toHaveLength(asked + 2);
+    fake.state.heldAnswers[1](0); // Wait
+    await new Promise((r) => setTimeout(r, 0));
+    expect(win.reloads).toBe(reloads);
+    fake.state.holdMessageBoxes = false;
+  });
+
+  it('a second close while the close question is on screen (Cmd+Q, the taskbar) asks nothing more', async () => {
+    const report = fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!;
+    await report(trustedEvent, { documentId: 'd', documentName: 'walk', dirty: true, unsaved: ['walk.mtn'] });
+    fake.state.holdMessageBoxes = true;
+    fake.state.heldAnswers.length = 0;
+    const asked = fake.state.messageBoxes.length;
+    const first = { preventDefault: vi.fn() };
+    const second = { preventDefault: vi.fn() };
+    win.events.get('close')!(first);
+    win.events.get('close')!(second);
+    expect(first.preventDefault).toHaveBeenCalled();
+    expect(second.preventDefault).toHaveBeenCalled();
+    expect(fake.state.messageBoxes).toHaveLength(asked + 1);
+    fake.state.heldAnswers[0](2); // Cancel
+    await new Promise((r) => setTimeout(r, 0));
+    // Answered, the question is asked again at the next close.
+    win.events.get('close')!({ preventDefault: vi.fn() });
+    expect(fake.state.messageBoxes).toHaveLength(asked + 2);
+    fake.state.heldAnswers[1](2); // Cancel
+    await new Promise((r) => setTimeout(r, 0));
+    expect(win.closed).toBe(0);
+    fake.state.holdMessageBoxes = false;
   });
 
   it("the close question offers Save like the page's own: the page saves everything and closes the window itself", async () => {

@@ -314,6 +314,8 @@ async function start(): Promise<void> {
   });
   // A page that never asked for the app info (a failed start-up) still gets the files once it has loaded.
   win.webContents.once('did-finish-load', () => systemFiles.rendererListening());
+  /** The close question is on screen: a second close (the title bar again, Cmd+Q, the taskbar) waits for its answer. */
+  let closeAsked = false;
   win.on('close', (event) => {
     if (!documentState.dirty || closeConfirmed) {
       writeWindowState(userData, { ...win.getNormalBounds(), maximized: win.isMaximized() }, warn);
@@ -322,6 +324,8 @@ async function start(): Promise<void> {
       return;
     }
     event.preventDefault();
+    if (closeAsked) return;
+    closeAsked = true;
     const several = (documentState.unsaved ?? []).length > 1;
     // The same three choices as the page's own question (renderer/app/unsaved.ts).
     void dialog
@@ -337,6 +341,7 @@ async function start(): Promise<void> {
         noLink: true,
       })
       .then(({ response }) => {
+        closeAsked = false;
         // Save: the page saves everything, tells main it is clean and closes the window (a failed save keeps it open).
         if (response === 0) sendMenuCommand({ command: 'app.saveAllAndClose' });
         if (response !== 1) return;
@@ -345,10 +350,16 @@ async function start(): Promise<void> {
       });
   });
   // A crashed or hung page: a crash record, then the offer to reload (electron/crashRecords.ts).
-  let recoveryAsked = false;
+  /** The recovery question on screen, and how to take it down (the page answered again, or crashed meanwhile). */
+  let recovery: { event: CrashRecord['event']; dismiss: AbortController } | null = null;
   const pageInTrouble = (event: CrashRecord['event'], details?: Electron.RenderProcessGoneDetails): void => {
-    if (recoveryAsked) return;
-    recoveryAsked = true;
+    if (recovery) {
+      // A hung page that then crashes: "Wait" would leave a dead page, so the crash question replaces the hang's.
+      if (recovery.event !== 'unresponsive' || event !== 'render-process-gone') return;
+      recovery.dismiss.abort();
+    }
+    const asking = { event, dismiss: new AbortController() };
+    recovery = asking;
     const unsaved = documentState.dirty ? (documentState.unsaved ?? [documentState.documentName ?? 'the motion']) : [];
     let recordPath: string | null = null;
     try {
@@ -368,9 +379,16 @@ async function start(): Promise<void> {
     }
     const { question, actions } = recoveryQuestion(event, unsaved, recordPath, backups.held().backups.length > 0);
     void dialog
-      .showMessageBox(win, { type: event === 'unresponsive' ? 'warning' : 'error', noLink: true, ...question })
+      .showMessageBox(win, {
+        type: event === 'unresponsive' ? 'warning' : 'error',
+        noLink: true,
+        ...question,
+        signal: asking.dismiss.signal,
+      })
       .then(({ response }) => {
-        recoveryAsked = false;
+        // Taken down (an aborted box answers its cancel button): nobody chose anything.
+        if (asking.dismiss.signal.aborted) return;
+        recovery = null;
         const action = actions[response] ?? 'wait';
         if (action === 'wait' || win.isDestroyed()) return;
         // What the page had unsaved is held as copies (the reloaded page restores them, and so does the next start
@@ -388,6 +406,12 @@ async function start(): Promise<void> {
     if (details.reason !== 'clean-exit') pageInTrouble('render-process-gone', details);
   });
   win.on('unresponsive', () => pageInTrouble('unresponsive'));
+  // The hung page answers again: its question goes away by itself (its record stays).
+  win.on('responsive', () => {
+    if (recovery?.event !== 'unresponsive') return;
+    recovery.dismiss.abort();
+    recovery = null;
+  });
   win.on('closed', () => {
     mainWindow = null;
   });
