@@ -34,6 +34,8 @@ const fake = vi.hoisted(() => {
     permissionHandler: null as null | ((wc: unknown, permission: string, cb: (ok: boolean) => void) => void),
     userData: '',
     crashReporter: [] as unknown[],
+    /** The profile and crash-reporter calls, in order. */
+    startOrder: [] as string[],
     /** Whether 'window-all-closed' had a listener when the page began to load. */
     quitHandlerAtLoad: undefined as boolean | undefined,
   };
@@ -117,7 +119,7 @@ vi.mock('electron', () => ({
     whenReady: () => Promise.resolve(),
     getAppPath: () => resolve(__dirname, '..'),
     getPath: () => fake.state.userData,
-    setPath: () => {},
+    setPath: (name: string) => fake.state.startOrder.push(`setPath ${name}`),
     getVersion: () => '9.9.9',
     requestSingleInstanceLock: () => true,
     on: (name: string, fn: (...args: unknown[]) => void) => fake.state.appEvents.set(name, fn),
@@ -164,7 +166,12 @@ vi.mock('electron', () => ({
     },
   },
   BrowserWindow: fake.FakeWindow,
-  crashReporter: { start: (o: unknown) => fake.state.crashReporter.push(o) },
+  crashReporter: {
+    start: (o: unknown) => {
+      fake.state.crashReporter.push(o);
+      fake.state.startOrder.push('crashReporter.start');
+    },
+  },
   // A 1366x768 laptop screen with a 40 px taskbar.
   screen: {
     getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1366, height: 728 } }],
@@ -187,7 +194,12 @@ writeFileSync(
   join(fake.state.userData, 'window-state.json'),
   JSON.stringify({ x: 2400, y: 100, width: 1800, height: 1000, maximized: true }),
 );
+// A profile of its own, as the e2e runs give each instance.
+const userDataBefore = process.env.ACTGUY_USER_DATA_DIR;
+process.env.ACTGUY_USER_DATA_DIR = fake.state.userData;
 const { loadPage } = await import('./main');
+if (userDataBefore === undefined) delete process.env.ACTGUY_USER_DATA_DIR;
+else process.env.ACTGUY_USER_DATA_DIR = userDataBefore;
 await vi.waitFor(() => expect(fake.state.windows[0]?.loadedUrl).toBe('actguy://app/index.html'));
 const win = fake.state.windows[0];
 afterAll(() => rmSync(fake.state.userData, { recursive: true, force: true }));
@@ -389,6 +401,8 @@ describe('electron main', () => {
 
   it('a crashed page: a local crash record naming what was unsaved, then the offer to reload (no uploads)', async () => {
     expect(fake.state.crashReporter).toEqual([{ uploadToServer: false }]);
+    // The minidumps go to the profile the instance was given: its folder is fixed when the reporter starts.
+    expect(fake.state.startOrder).toEqual(['setPath userData', 'crashReporter.start']);
     const report = fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!;
     await report(trustedEvent, {
       documentId: 'd',

@@ -49,6 +49,9 @@ const APP_SCHEME = 'actguy';
 const APP_ORIGIN = `${APP_SCHEME}://app`;
 
 applyAppIdentity(app, process.platform);
+// Tests and side-by-side runs give each instance its own profile (recent files, single-instance lock, minidumps).
+// First: the crash reporter fixes its folder (under userData) when it starts.
+if (process.env.ACTGUY_USER_DATA_DIR) app.setPath('userData', resolve(process.env.ACTGUY_USER_DATA_DIR));
 // Native crashes leave a minidump in app.getPath('crashDumps') for a bug report; nothing is ever uploaded.
 crashReporter.start({ uploadToServer: false });
 
@@ -448,9 +451,6 @@ app.on('web-contents-created', (_event, contents) => {
   contents.on('will-redirect', (event) => event.preventDefault());
   contents.on('will-attach-webview', (event) => event.preventDefault());
 });
-
-// Tests and side-by-side runs give each instance its own profile (recent files, single-instance lock).
-if (process.env.ACTGUY_USER_DATA_DIR) app.setPath('userData', resolve(process.env.ACTGUY_USER_DATA_DIR));
 
 // One instance per profile: a second launch focuses the first window.
 if (!app.requestSingleInstanceLock()) {
