@@ -31,6 +31,7 @@ const fake = vi.hoisted(() => {
     heldAnswers: [] as ((response: number) => void)[],
     /** Paths the next native open dialogs answer with (the user's picks). */
     openDialogAnswers: [] as string[],
+    sessionEvents: new Map<string, (event: { preventDefault(): void }) => void>(),
     permissionHandler: null as null | ((wc: unknown, permission: string, cb: (ok: boolean) => void) => void),
     userData: '',
     crashReporter: [] as unknown[],
@@ -138,6 +139,7 @@ vi.mock('electron', () => ({
         fake.state.permissionHandler = fn;
       },
       setPermissionCheckHandler: () => {},
+      on: (name: string, fn: (event: { preventDefault(): void }) => void) => fake.state.sessionEvents.set(name, fn),
     },
   },
   ipcMain: {
@@ -326,7 +328,7 @@ describe('electron main', () => {
     expect(open).toMatchObject({ ok: false, error: { message: expect.stringMatching(/refused to access/) } });
   });
 
-  it('denies new windows, navigation, webviews and permission requests', () => {
+  it('denies new windows, navigation, webviews, permission requests and downloads', () => {
     const handlers = new Map<string, (e: { preventDefault(): void }) => void>();
     let openHandler: (() => { action: string }) | null = null;
     fake.state.appEvents.get('web-contents-created')!(
@@ -345,6 +347,10 @@ describe('electron main', () => {
     const decisions: boolean[] = [];
     fake.state.permissionHandler!({}, 'media', (ok) => decisions.push(ok));
     expect(decisions).toEqual([false]);
+    // A download the page starts (no navigation: `<a download>` on a blob) is cancelled before any dialog.
+    const download = { preventDefault: vi.fn() };
+    fake.state.sessionEvents.get('will-download')!(download);
+    expect(download.preventDefault).toHaveBeenCalled();
     expect(fake.state.privileged).toEqual([
       { scheme: 'actguy', privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } },
     ]);

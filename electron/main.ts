@@ -197,6 +197,9 @@ async function start(): Promise<void> {
   // The app needs no camera, microphone, notifications, geolocation...
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
+  // Nor downloads: the app saves through its own dialogs, so a download (a page's `<a download>` on a blob) would
+  // only ever be a page writing where it was not asked to; Electron would put up a save dialog for it.
+  session.defaultSession.on('will-download', (event) => event.preventDefault());
 
   // Packaged, the worker is unpacked beside app.asar (electron-builder asarUnpack): worker_threads needs a real file.
   const compress = createCompressClient({
