@@ -339,7 +339,8 @@ describe('electron main', () => {
       },
     );
     expect(openHandler!()).toEqual({ action: 'deny' });
-    for (const name of ['will-navigate', 'will-redirect', 'will-attach-webview']) {
+    // will-prevent-unload: a page's cancelling beforeunload never holds the window (main asks about unsaved work).
+    for (const name of ['will-navigate', 'will-redirect', 'will-attach-webview', 'will-prevent-unload']) {
       const prevent = vi.fn();
       handlers.get(name)!({ preventDefault: prevent });
       expect(prevent, name).toHaveBeenCalled();

@@ -447,12 +447,16 @@ app.on('open-file', (event, path) => {
   if (systemFileKindOfPath(path)) systemFiles.offer(path);
 });
 
-// Every web contents (the window and anything it might try to create): no new windows, no navigation, no webviews.
+// Every web contents (the window and anything it might try to create): no new windows, no navigation, no webviews,
+// no page holding its own unload.
 app.on('web-contents-created', (_event, contents) => {
   contents.setWindowOpenHandler(() => ({ action: 'deny' }));
   contents.on('will-navigate', (event) => event.preventDefault());
   contents.on('will-redirect', (event) => event.preventDefault());
   contents.on('will-attach-webview', (event) => event.preventDefault());
+  // Main asks about unsaved work on close (win 'close'): a page's cancelling `beforeunload` would keep the window open
+  // without a word, even after "Discard changes" (and a hostile page could keep it open for good). It is ignored.
+  contents.on('will-prevent-unload', (event) => event.preventDefault());
 });
 
 // One instance per profile: a second launch focuses the first window.
