@@ -106,7 +106,13 @@ const fake = vi.hoisted(() => {
     restore() {}
     focus() {}
     setTitle() {}
-    show() {}
+    visible = false;
+    isVisible() {
+      return this.visible;
+    }
+    show() {
+      this.visible = true;
+    }
     close() {
       this.closed++;
     }
@@ -495,6 +501,23 @@ describe('electron main', () => {
     fake.state.heldAnswers[1](0); // Reload
     await vi.waitFor(() => expect(win.reloads).toBe(reloads + 1));
     fake.state.holdMessageBoxes = false;
+  });
+
+  it('a page that hangs or crashes before its first paint (no ready-to-show) is shown with its question', async () => {
+    fake.state.holdMessageBoxes = true;
+    fake.state.heldAnswers.length = 0;
+    win.visible = false;
+    (win.events.get('unresponsive') as () => void)();
+    expect(win.visible).toBe(true);
+    fake.state.heldAnswers[0](0); // Wait
+    await new Promise((r) => setTimeout(r, 0));
+    win.visible = false;
+    fake.state.messageBoxResponse = 0;
+    fake.state.holdMessageBoxes = false;
+    const reloads = win.reloads;
+    win.webContentsEvents.get('render-process-gone')!({}, { reason: 'crashed', exitCode: 139 });
+    expect(win.visible).toBe(true);
+    await vi.waitFor(() => expect(win.reloads).toBe(reloads + 1)); // Reload
   });
 
   it('a hung page that answers again takes its question down by itself; a later hang asks again', async () => {

@@ -384,6 +384,9 @@ async function start(): Promise<void> {
       warn(`the crash record was not written: ${e instanceof Error ? e.message : String(e)}`);
     }
     const { question, actions } = recoveryQuestion(event, unsaved, recordPath, backups.held().backups.length > 0);
+    // A page that crashes or hangs before its first paint never sends ready-to-show: the window, and a question
+    // attached to it (a macOS sheet), would stay invisible, the app running with nothing on screen.
+    if (!win.isVisible()) win.show();
     void dialog
       .showMessageBox(win, {
         type: event === 'unresponsive' ? 'warning' : 'error',
