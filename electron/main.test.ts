@@ -37,6 +37,8 @@ const fake = vi.hoisted(() => {
     crashReporter: [] as unknown[],
     /** The profile and crash-reporter calls, in order. */
     startOrder: [] as string[],
+    /** Builds stopped (the launcher below never finishes one by itself). */
+    buildsStopped: 0,
     /** Whether 'window-all-closed' had a listener when the page began to load. */
     quitHandlerAtLoad: undefined as boolean | undefined,
   };
@@ -195,6 +197,14 @@ vi.mock('./project/textCheck', async (importOriginal) => {
     workerTextChecker: () => inProcessTextChecker,
   };
 });
+
+// A build runs until it is stopped: the window can be closed while one is in flight.
+vi.mock('./project/buildRunner', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('./project/buildRunner')>()),
+  workerLauncher: () => () => () => {
+    fake.state.buildsStopped++;
+  },
+}));
 
 fake.state.userData = mkdtempSync(join(tmpdir(), 'actguy-main-'));
 // Left by a run on a big monitor that is no longer connected.
@@ -711,6 +721,61 @@ describe('electron main', () => {
     });
     expect(readdirSync(outside).sort()).toEqual(['notes.json', 'secret.sev']);
     expect(readFileSync(join(outside, 'notes.json'), 'utf8')).toBe('{}');
+  });
+
+  it('closing while a build runs asks first and "Stop and close" cancels it; a check (dry run) or a finished build asks nothing', async () => {
+    const ipc = (member: string, arg?: unknown) =>
+      fake.state.ipc.get(ipcInvokeChannel(member as never))!(trustedEvent, arg) as Promise<{
+        ok: boolean;
+        value?: unknown;
+      }>;
+    const dir = join(fake.state.userData, 'build-on-close');
+    cpSync(resolve(__dirname, '..', 'assets'), dir, { recursive: true });
+    const project = join(dir, 'sample.actguy.json');
+    fake.state.openDialogAnswers.push(project);
+    const opened = await ipc('openProjectDialog');
+    const projectText = (opened.value as { project: { text: string } }).project.text;
+    await ipc('reportDocumentState', { documentId: 'd', documentName: 'walk', dirty: false, unsaved: [] });
+    const asked = fake.state.messageBoxes.length;
+    const closedBefore = win.closed;
+    const check = await ipc('startBuild', { projectPath: project, projectText, dryRun: true });
+    expect(check).toMatchObject({ ok: true, value: { state: 'checking', dryRun: true } });
+    const whileChecking = { preventDefault: vi.fn() };
+    win.events.get('close')!(whileChecking);
+    expect(whileChecking.preventDefault).not.toHaveBeenCalled();
+
+    const build = (await ipc('startBuild', { projectPath: project, projectText })) as {
+      value: { buildId: string; state: string };
+    };
+    expect(build.value.state).toBe('checking');
+    fake.state.messageBoxResponse = 1; // Cancel
+    const first = { preventDefault: vi.fn() };
+    win.events.get('close')!(first);
+    expect(first.preventDefault).toHaveBeenCalled();
+    await vi.waitFor(() => expect(fake.state.messageBoxes).toHaveLength(asked + 1));
+    expect(fake.state.messageBoxes[asked]).toMatchObject({
+      message: 'A build is running.',
+      buttons: ['Stop and close', 'Cancel'],
+      defaultId: 1,
+      cancelId: 1,
+    });
+    await new Promise((r) => setTimeout(r, 0));
+    expect([win.closed, fake.state.buildsStopped]).toEqual([closedBefore, 0]);
+
+    fake.state.messageBoxResponse = 0; // Stop and close
+    win.events.get('close')!({ preventDefault: vi.fn() });
+    await vi.waitFor(() => expect(win.closed).toBe(closedBefore + 1));
+    expect(fake.state.buildsStopped).toBe(1);
+    expect(await ipc('getBuildStatus', { buildId: build.value.buildId })).toMatchObject({
+      value: { state: 'cancelled' },
+    });
+    // The close that follows goes ahead, and so does a later one: the stopped build is finished.
+    for (let i = 0; i < 2; i++) {
+      const after = { preventDefault: vi.fn() };
+      win.events.get('close')!(after);
+      expect(after.preventDefault).not.toHaveBeenCalled();
+    }
+    expect(fake.state.messageBoxes).toHaveLength(asked + 2);
   });
 
   // Last: Quit after a crash ends the app in a real run.

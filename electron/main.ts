@@ -31,6 +31,7 @@ import type { MenuCommand } from '../shared/ipc/menu';
 import { ipcInvokeChannel, MENU_COMMAND_CHANNEL } from '../shared/ipc/transport';
 import { systemFileKindOfPath } from '../shared/systemFiles';
 import { APP_NAME, applyAppIdentity } from './appIdentity';
+import { trackBuilds } from './buildsInFlight';
 import { createCompressClient } from './compressClient';
 import { recoveryQuestion, writeCrashRecord, type CrashRecord } from './crashRecords';
 import { createHandlers, dispatchInvoke } from './handlers';
@@ -273,6 +274,7 @@ async function start(): Promise<void> {
     systemFiles.rendererListening();
     return answerAppInfo(arg);
   };
+  const builds = trackBuilds(handlers);
   for (const member of ACTGUY_INVOKE_MEMBERS) {
     ipcMain.handle(ipcInvokeChannel(member), (event, arg: unknown) => {
       if (!trustedSender(event))
@@ -322,8 +324,38 @@ async function start(): Promise<void> {
   win.webContents.once('did-finish-load', () => systemFiles.rendererListening());
   /** The close question is on screen: a second close (the title bar again, Cmd+Q, the taskbar) waits for its answer. */
   let closeAsked = false;
+  /** Whether the close may stop the running builds: asks when one runs; the builds are cancelled on "Stop and close". */
+  const mayStopBuilds = async (): Promise<boolean> => {
+    const running = await builds.running();
+    if (running.length === 0) return true;
+    const { response } = await dialog.showMessageBox(win, {
+      type: 'warning',
+      title: 'Build in progress',
+      message: running.length > 1 ? `${running.length} builds are running.` : 'A build is running.',
+      detail: 'Closing ActGuy stops it before it writes anything: its outputs stay as they are on disk.',
+      buttons: ['Stop and close', 'Cancel'],
+      defaultId: 1,
+      cancelId: 1,
+      noLink: true,
+    });
+    if (response !== 0) return false;
+    await builds.cancel(running);
+    return true;
+  };
   win.on('close', (event) => {
     if (!documentState.dirty || closeConfirmed) {
+      // A build in flight would end with the process without a word: asked first (the runner is asked, so this waits).
+      // Once none runs (or they were stopped), the builds are forgotten and the close that follows goes ahead.
+      if (builds.any) {
+        event.preventDefault();
+        if (closeAsked) return;
+        closeAsked = true;
+        void mayStopBuilds().then((go) => {
+          closeAsked = false;
+          if (go && !win.isDestroyed()) win.close();
+        });
+        return;
+      }
       writeWindowState(userData, { ...win.getNormalBounds(), maximized: win.isMaximized() }, warn);
       // A clean close: everything was saved or discarded, so no copy is kept.
       if (!keepBackups) backups.clear();
