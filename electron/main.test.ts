@@ -761,6 +761,15 @@ describe('electron main', () => {
     });
     await new Promise((r) => setTimeout(r, 0));
     expect([win.closed, fake.state.buildsStopped]).toEqual([closedBefore, 0]);
+    // Kept open with unsaved edits: the close after asks about them, though an earlier close had "Discard changes"
+    // (the test above) and the build question came after it.
+    await ipc('reportDocumentState', { documentId: 'd', documentName: 'walk', dirty: true, unsaved: ['walk.mtn'] });
+    fake.state.messageBoxResponse = 2; // Cancel
+    win.events.get('close')!({ preventDefault: vi.fn() });
+    await vi.waitFor(() => expect(fake.state.messageBoxes).toHaveLength(asked + 2));
+    expect(fake.state.messageBoxes[asked + 1]).toMatchObject({ title: 'Unsaved changes' });
+    await new Promise((r) => setTimeout(r, 0));
+    await ipc('reportDocumentState', { documentId: 'd', documentName: 'walk', dirty: false, unsaved: [] });
 
     fake.state.messageBoxResponse = 0; // Stop and close
     win.events.get('close')!({ preventDefault: vi.fn() });
@@ -775,7 +784,7 @@ describe('electron main', () => {
       win.events.get('close')!(after);
       expect(after.preventDefault).not.toHaveBeenCalled();
     }
-    expect(fake.state.messageBoxes).toHaveLength(asked + 2);
+    expect(fake.state.messageBoxes).toHaveLength(asked + 3);
   });
 
   // Last: Quit after a crash ends the app in a real run.

@@ -352,7 +352,10 @@ async function start(): Promise<void> {
         closeAsked = true;
         void mayStopBuilds().then((go) => {
           closeAsked = false;
-          if (go && !win.isDestroyed()) win.close();
+          // Kept open: a "Discard changes" answered before this question was for that close only; the page still
+          // holds its edits, so the next close asks about them again.
+          if (!go) closeConfirmed = false;
+          else if (!win.isDestroyed()) win.close();
         });
         return;
       }
