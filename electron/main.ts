@@ -1,7 +1,7 @@
 /**
  * The Electron main process: one window running the renderer from the
  * `actguy://app/` scheme, the native menu, the ActGuyApi handlers on IPC, and
- * a close confirmation while the document has unsaved edits.
+ * a close confirmation while the document has unsaved edits or a build runs.
  *
  * Security model: the renderer is sandboxed with context isolation and no Node;
  * it reaches main only through the preload's ActGuyApi (one fixed channel per
