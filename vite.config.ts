@@ -7,7 +7,7 @@ const outDir = fileURLToPath(new URL('./dist/renderer', import.meta.url));
 
 /**
  * The renderer bundle. `base: './'` keeps every asset URL relative so the same
- * build loads from file:// in Electron and from the loopback HTTP server in tests.
+ * build loads from the app's `actguy://app/` scheme in Electron (never file://) and from the loopback HTTP server.
  * No eval-based source maps: the CSP in index.html forbids eval.
  */
 export default defineConfig({

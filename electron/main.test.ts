@@ -26,11 +26,19 @@ const fake = vi.hoisted(() => {
     sent: [] as { channel: string; payload: unknown }[],
     messageBoxes: [] as unknown[],
     messageBoxResponse: 1,
+    /** While set, message boxes stay open until answered here (or taken down by their `signal`). */
+    holdMessageBoxes: false,
+    heldAnswers: [] as ((response: number) => void)[],
     /** Paths the next native open dialogs answer with (the user's picks). */
     openDialogAnswers: [] as string[],
+    sessionEvents: new Map<string, (event: { preventDefault(): void }) => void>(),
     permissionHandler: null as null | ((wc: unknown, permission: string, cb: (ok: boolean) => void) => void),
     userData: '',
     crashReporter: [] as unknown[],
+    /** The profile and crash-reporter calls, in order. */
+    startOrder: [] as string[],
+    /** Builds stopped (the launcher below never finishes one by itself). */
+    buildsStopped: 0,
     /** Whether 'window-all-closed' had a listener when the page began to load. */
     quitHandlerAtLoad: undefined as boolean | undefined,
   };
@@ -100,7 +108,13 @@ const fake = vi.hoisted(() => {
     restore() {}
     focus() {}
     setTitle() {}
-    show() {}
+    visible = false;
+    isVisible() {
+      return this.visible;
+    }
+    show() {
+      this.visible = true;
+    }
     close() {
       this.closed++;
     }
@@ -114,7 +128,7 @@ vi.mock('electron', () => ({
     whenReady: () => Promise.resolve(),
     getAppPath: () => resolve(__dirname, '..'),
     getPath: () => fake.state.userData,
-    setPath: () => {},
+    setPath: (name: string) => fake.state.startOrder.push(`setPath ${name}`),
     getVersion: () => '9.9.9',
     requestSingleInstanceLock: () => true,
     on: (name: string, fn: (...args: unknown[]) => void) => fake.state.appEvents.set(name, fn),
@@ -133,6 +147,7 @@ vi.mock('electron', () => ({
         fake.state.permissionHandler = fn;
       },
       setPermissionCheckHandler: () => {},
+      on: (name: string, fn: (event: { preventDefault(): void }) => void) => fake.state.sessionEvents.set(name, fn),
     },
   },
   ipcMain: {
@@ -143,9 +158,14 @@ vi.mock('electron', () => ({
     buildFromTemplate: (template: unknown[]) => ({ template }),
   },
   dialog: {
-    showMessageBox: async (_win: unknown, options: unknown) => {
+    showMessageBox: async (_win: unknown, options: { signal?: AbortSignal; cancelId?: number }) => {
       fake.state.messageBoxes.push(options);
-      return { response: fake.state.messageBoxResponse };
+      if (!fake.state.holdMessageBoxes) return { response: fake.state.messageBoxResponse };
+      // As Electron does: an aborted signal closes the box as if cancelled.
+      return new Promise<{ response: number }>((done) => {
+        fake.state.heldAnswers.push((response) => done({ response }));
+        options.signal?.addEventListener('abort', () => done({ response: options.cancelId ?? 0 }));
+      });
     },
     showOpenDialog: async () => {
       const path = fake.state.openDialogAnswers.shift();
@@ -156,7 +176,12 @@ vi.mock('electron', () => ({
     },
   },
   BrowserWindow: fake.FakeWindow,
-  crashReporter: { start: (o: unknown) => fake.state.crashReporter.push(o) },
+  crashReporter: {
+    start: (o: unknown) => {
+      fake.state.crashReporter.push(o);
+      fake.state.startOrder.push('crashReporter.start');
+    },
+  },
   // A 1366x768 laptop screen with a 40 px taskbar.
   screen: {
     getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1366, height: 728 } }],
@@ -173,13 +198,26 @@ vi.mock('./project/textCheck', async (importOriginal) => {
   };
 });
 
+// A build runs until it is stopped: the window can be closed while one is in flight.
+vi.mock('./project/buildRunner', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('./project/buildRunner')>()),
+  workerLauncher: () => () => () => {
+    fake.state.buildsStopped++;
+  },
+}));
+
 fake.state.userData = mkdtempSync(join(tmpdir(), 'actguy-main-'));
 // Left by a run on a big monitor that is no longer connected.
 writeFileSync(
   join(fake.state.userData, 'window-state.json'),
   JSON.stringify({ x: 2400, y: 100, width: 1800, height: 1000, maximized: true }),
 );
+// A profile of its own, as the e2e runs give each instance.
+const userDataBefore = process.env.ACTGUY_USER_DATA_DIR;
+process.env.ACTGUY_USER_DATA_DIR = fake.state.userData;
 const { loadPage } = await import('./main');
+if (userDataBefore === undefined) delete process.env.ACTGUY_USER_DATA_DIR;
+else process.env.ACTGUY_USER_DATA_DIR = userDataBefore;
 await vi.waitFor(() => expect(fake.state.windows[0]?.loadedUrl).toBe('actguy://app/index.html'));
 const win = fake.state.windows[0];
 afterAll(() => rmSync(fake.state.userData, { recursive: true, force: true }));
@@ -306,7 +344,7 @@ describe('electron main', () => {
     expect(open).toMatchObject({ ok: false, error: { message: expect.stringMatching(/refused to access/) } });
   });
 
-  it('denies new windows, navigation, webviews and permission requests', () => {
+  it('denies new windows, navigation, webviews, permission requests and downloads', () => {
     const handlers = new Map<string, (e: { preventDefault(): void }) => void>();
     let openHandler: (() => { action: string }) | null = null;
     fake.state.appEvents.get('web-contents-created')!(
@@ -317,7 +355,8 @@ describe('electron main', () => {
       },
     );
     expect(openHandler!()).toEqual({ action: 'deny' });
-    for (const name of ['will-navigate', 'will-redirect', 'will-attach-webview']) {
+    // will-prevent-unload: a page's cancelling beforeunload never holds the window (main asks about unsaved work).
+    for (const name of ['will-navigate', 'will-redirect', 'will-attach-webview', 'will-prevent-unload']) {
       const prevent = vi.fn();
       handlers.get(name)!({ preventDefault: prevent });
       expect(prevent, name).toHaveBeenCalled();
@@ -325,6 +364,10 @@ describe('electron main', () => {
     const decisions: boolean[] = [];
     fake.state.permissionHandler!({}, 'media', (ok) => decisions.push(ok));
     expect(decisions).toEqual([false]);
+    // A download the page starts (no navigation: `<a download>` on a blob) is cancelled before any dialog.
+    const download = { preventDefault: vi.fn() };
+    fake.state.sessionEvents.get('will-download')!(download);
+    expect(download.preventDefault).toHaveBeenCalled();
     expect(fake.state.privileged).toEqual([
       { scheme: 'actguy', privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } },
     ]);
@@ -381,6 +424,8 @@ describe('electron main', () => {
 
   it('a crashed page: a local crash record naming what was unsaved, then the offer to reload (no uploads)', async () => {
     expect(fake.state.crashReporter).toEqual([{ uploadToServer: false }]);
+    // The minidumps go to the profile the instance was given: its folder is fixed when the reporter starts.
+    expect(fake.state.startOrder).toEqual(['setPath userData', 'crashReporter.start']);
     const report = fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!;
     await report(trustedEvent, {
       documentId: 'd',
@@ -434,6 +479,99 @@ describe('electron main', () => {
     win.events.get('close')!(close);
     expect(close.preventDefault).toHaveBeenCalled();
     await vi.waitFor(() => expect(fake.state.messageBoxes).toHaveLength(asked + 2));
+  });
+
+  it('a hung page that then crashes gets the crash question and its record: "Wait" would leave a dead page', async () => {
+    const report = fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!;
+    await report(trustedEvent, { documentId: 'd', documentName: 'walk', dirty: true, unsaved: ['walk.mtn'] });
+    const records = join(fake.state.userData, 'Crash Records');
+    const crashRecords = () => readdirSync(records).filter((n) => n.endsWith('-render-process-gone.json')).length;
+    const crashesBefore = crashRecords();
+    const reloads = win.reloads;
+    fake.state.holdMessageBoxes = true;
+    fake.state.heldAnswers.length = 0;
+    const asked = fake.state.messageBoxes.length;
+    (win.events.get('unresponsive') as () => void)();
+    expect(fake.state.messageBoxes).toHaveLength(asked + 1);
+    const hang = fake.state.messageBoxes[asked] as { message: string; signal: AbortSignal };
+    expect(hang.message).toBe('The ActGuy window is not responding.');
+    win.webContentsEvents.get('render-process-gone')!({}, { reason: 'crashed', exitCode: 139 });
+    // The hang's question is taken down and the crash's asked, with a record of the crash.
+    expect(hang.signal.aborted).toBe(true);
+    expect(fake.state.messageBoxes).toHaveLength(asked + 2);
+    expect(fake.state.messageBoxes[asked + 1]).toMatchObject({
+      message: 'The ActGuy window crashed.',
+      buttons: ['Reload', 'Quit'],
+    });
+    expect(crashRecords()).toBe(crashesBefore + 1);
+    // The taken-down question answers "Wait" as it closes: that answer is nobody's and does nothing.
+    await new Promise((r) => setTimeout(r, 0));
+    (win.events.get('unresponsive') as () => void)();
+    expect(fake.state.messageBoxes).toHaveLength(asked + 2);
+    fake.state.heldAnswers[1](0); // Reload
+    await vi.waitFor(() => expect(win.reloads).toBe(reloads + 1));
+    fake.state.holdMessageBoxes = false;
+  });
+
+  it('a page that hangs or crashes before its first paint (no ready-to-show) is shown with its question', async () => {
+    fake.state.holdMessageBoxes = true;
+    fake.state.heldAnswers.length = 0;
+    win.visible = false;
+    (win.events.get('unresponsive') as () => void)();
+    expect(win.visible).toBe(true);
+    fake.state.heldAnswers[0](0); // Wait
+    await new Promise((r) => setTimeout(r, 0));
+    win.visible = false;
+    fake.state.messageBoxResponse = 0;
+    fake.state.holdMessageBoxes = false;
+    const reloads = win.reloads;
+    win.webContentsEvents.get('render-process-gone')!({}, { reason: 'crashed', exitCode: 139 });
+    expect(win.visible).toBe(true);
+    await vi.waitFor(() => expect(win.reloads).toBe(reloads + 1)); // Reload
+  });
+
+  it('a hung page that answers again takes its question down by itself; a later hang asks again', async () => {
+    fake.state.holdMessageBoxes = true;
+    fake.state.heldAnswers.length = 0;
+    const reloads = win.reloads;
+    const asked = fake.state.messageBoxes.length;
+    (win.events.get('unresponsive') as () => void)();
+    const hang = fake.state.messageBoxes[asked] as { signal: AbortSignal };
+    expect(hang.signal.aborted).toBe(false);
+    (win.events.get('responsive') as () => void)();
+    expect(hang.signal.aborted).toBe(true);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(win.reloads).toBe(reloads);
+    (win.events.get('unresponsive') as () => void)();
+    expect(fake.state.messageBoxes).toHaveLength(asked + 2);
+    fake.state.heldAnswers[1](0); // Wait
+    await new Promise((r) => setTimeout(r, 0));
+    expect(win.reloads).toBe(reloads);
+    fake.state.holdMessageBoxes = false;
+  });
+
+  it('a second close while the close question is on screen (Cmd+Q, the taskbar) asks nothing more', async () => {
+    const report = fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!;
+    await report(trustedEvent, { documentId: 'd', documentName: 'walk', dirty: true, unsaved: ['walk.mtn'] });
+    fake.state.holdMessageBoxes = true;
+    fake.state.heldAnswers.length = 0;
+    const asked = fake.state.messageBoxes.length;
+    const first = { preventDefault: vi.fn() };
+    const second = { preventDefault: vi.fn() };
+    win.events.get('close')!(first);
+    win.events.get('close')!(second);
+    expect(first.preventDefault).toHaveBeenCalled();
+    expect(second.preventDefault).toHaveBeenCalled();
+    expect(fake.state.messageBoxes).toHaveLength(asked + 1);
+    fake.state.heldAnswers[0](2); // Cancel
+    await new Promise((r) => setTimeout(r, 0));
+    // Answered, the question is asked again at the next close.
+    win.events.get('close')!({ preventDefault: vi.fn() });
+    expect(fake.state.messageBoxes).toHaveLength(asked + 2);
+    fake.state.heldAnswers[1](2); // Cancel
+    await new Promise((r) => setTimeout(r, 0));
+    expect(win.closed).toBe(0);
+    fake.state.holdMessageBoxes = false;
   });
 
   it("the close question offers Save like the page's own: the page saves everything and closes the window itself", async () => {
@@ -583,6 +721,70 @@ describe('electron main', () => {
     });
     expect(readdirSync(outside).sort()).toEqual(['notes.json', 'secret.sev']);
     expect(readFileSync(join(outside, 'notes.json'), 'utf8')).toBe('{}');
+  });
+
+  it('closing while a build runs asks first and "Stop and close" cancels it; a check (dry run) or a finished build asks nothing', async () => {
+    const ipc = (member: string, arg?: unknown) =>
+      fake.state.ipc.get(ipcInvokeChannel(member as never))!(trustedEvent, arg) as Promise<{
+        ok: boolean;
+        value?: unknown;
+      }>;
+    const dir = join(fake.state.userData, 'build-on-close');
+    cpSync(resolve(__dirname, '..', 'assets'), dir, { recursive: true });
+    const project = join(dir, 'sample.actguy.json');
+    fake.state.openDialogAnswers.push(project);
+    const opened = await ipc('openProjectDialog');
+    const projectText = (opened.value as { project: { text: string } }).project.text;
+    await ipc('reportDocumentState', { documentId: 'd', documentName: 'walk', dirty: false, unsaved: [] });
+    const asked = fake.state.messageBoxes.length;
+    const closedBefore = win.closed;
+    const check = await ipc('startBuild', { projectPath: project, projectText, dryRun: true });
+    expect(check).toMatchObject({ ok: true, value: { state: 'checking', dryRun: true } });
+    const whileChecking = { preventDefault: vi.fn() };
+    win.events.get('close')!(whileChecking);
+    expect(whileChecking.preventDefault).not.toHaveBeenCalled();
+
+    const build = (await ipc('startBuild', { projectPath: project, projectText })) as {
+      value: { buildId: string; state: string };
+    };
+    expect(build.value.state).toBe('checking');
+    fake.state.messageBoxResponse = 1; // Cancel
+    const first = { preventDefault: vi.fn() };
+    win.events.get('close')!(first);
+    expect(first.preventDefault).toHaveBeenCalled();
+    await vi.waitFor(() => expect(fake.state.messageBoxes).toHaveLength(asked + 1));
+    expect(fake.state.messageBoxes[asked]).toMatchObject({
+      message: 'A build is running.',
+      buttons: ['Stop and close', 'Cancel'],
+      defaultId: 1,
+      cancelId: 1,
+    });
+    await new Promise((r) => setTimeout(r, 0));
+    expect([win.closed, fake.state.buildsStopped]).toEqual([closedBefore, 0]);
+    // Kept open with unsaved edits: the close after asks about them, though an earlier close had "Discard changes"
+    // (the test above) and the build question came after it.
+    await ipc('reportDocumentState', { documentId: 'd', documentName: 'walk', dirty: true, unsaved: ['walk.mtn'] });
+    fake.state.messageBoxResponse = 2; // Cancel
+    win.events.get('close')!({ preventDefault: vi.fn() });
+    await vi.waitFor(() => expect(fake.state.messageBoxes).toHaveLength(asked + 2));
+    expect(fake.state.messageBoxes[asked + 1]).toMatchObject({ title: 'Unsaved changes' });
+    await new Promise((r) => setTimeout(r, 0));
+    await ipc('reportDocumentState', { documentId: 'd', documentName: 'walk', dirty: false, unsaved: [] });
+
+    fake.state.messageBoxResponse = 0; // Stop and close
+    win.events.get('close')!({ preventDefault: vi.fn() });
+    await vi.waitFor(() => expect(win.closed).toBe(closedBefore + 1));
+    expect(fake.state.buildsStopped).toBe(1);
+    expect(await ipc('getBuildStatus', { buildId: build.value.buildId })).toMatchObject({
+      value: { state: 'cancelled' },
+    });
+    // The close that follows goes ahead, and so does a later one: the stopped build is finished.
+    for (let i = 0; i < 2; i++) {
+      const after = { preventDefault: vi.fn() };
+      win.events.get('close')!(after);
+      expect(after.preventDefault).not.toHaveBeenCalled();
+    }
+    expect(fake.state.messageBoxes).toHaveLength(asked + 3);
   });
 
   // Last: Quit after a crash ends the app in a real run.

@@ -1,7 +1,7 @@
 /**
  * The Electron main process: one window running the renderer from the
  * `actguy://app/` scheme, the native menu, the ActGuyApi handlers on IPC, and
- * a close confirmation while the document has unsaved edits.
+ * a close confirmation while the document has unsaved edits or a build runs.
  *
  * Security model: the renderer is sandboxed with context isolation and no Node;
  * it reaches main only through the preload's ActGuyApi (one fixed channel per
@@ -31,6 +31,7 @@ import type { MenuCommand } from '../shared/ipc/menu';
 import { ipcInvokeChannel, MENU_COMMAND_CHANNEL } from '../shared/ipc/transport';
 import { systemFileKindOfPath } from '../shared/systemFiles';
 import { APP_NAME, applyAppIdentity } from './appIdentity';
+import { trackBuilds } from './buildsInFlight';
 import { createCompressClient } from './compressClient';
 import { recoveryQuestion, writeCrashRecord, type CrashRecord } from './crashRecords';
 import { createHandlers, dispatchInvoke } from './handlers';
@@ -49,6 +50,9 @@ const APP_SCHEME = 'actguy';
 const APP_ORIGIN = `${APP_SCHEME}://app`;
 
 applyAppIdentity(app, process.platform);
+// Tests and side-by-side runs give each instance its own profile (recent files, single-instance lock, minidumps).
+// First: the crash reporter fixes its folder (under userData) when it starts.
+if (process.env.ACTGUY_USER_DATA_DIR) app.setPath('userData', resolve(process.env.ACTGUY_USER_DATA_DIR));
 // Native crashes leave a minidump in app.getPath('crashDumps') for a bug report; nothing is ever uploaded.
 crashReporter.start({ uploadToServer: false });
 
@@ -194,6 +198,9 @@ async function start(): Promise<void> {
   // The app needs no camera, microphone, notifications, geolocation...
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
+  // Nor downloads: the app saves through its own dialogs, so a download (a page's `<a download>` on a blob) would
+  // only ever be a page writing where it was not asked to; Electron would put up a save dialog for it.
+  session.defaultSession.on('will-download', (event) => event.preventDefault());
 
   // Packaged, the worker is unpacked beside app.asar (electron-builder asarUnpack): worker_threads needs a real file.
   const compress = createCompressClient({
@@ -267,6 +274,7 @@ async function start(): Promise<void> {
     systemFiles.rendererListening();
     return answerAppInfo(arg);
   };
+  const builds = trackBuilds(handlers);
   for (const member of ACTGUY_INVOKE_MEMBERS) {
     ipcMain.handle(ipcInvokeChannel(member), (event, arg: unknown) => {
       if (!trustedSender(event))
@@ -314,14 +322,51 @@ async function start(): Promise<void> {
   });
   // A page that never asked for the app info (a failed start-up) still gets the files once it has loaded.
   win.webContents.once('did-finish-load', () => systemFiles.rendererListening());
+  /** The close question is on screen: a second close (the title bar again, Cmd+Q, the taskbar) waits for its answer. */
+  let closeAsked = false;
+  /** Whether the close may stop the running builds: asks when one runs; the builds are cancelled on "Stop and close". */
+  const mayStopBuilds = async (): Promise<boolean> => {
+    const running = await builds.running();
+    if (running.length === 0) return true;
+    const { response } = await dialog.showMessageBox(win, {
+      type: 'warning',
+      title: 'Build in progress',
+      message: running.length > 1 ? `${running.length} builds are running.` : 'A build is running.',
+      detail: 'Closing ActGuy stops it before it writes anything: its outputs stay as they are on disk.',
+      buttons: ['Stop and close', 'Cancel'],
+      defaultId: 1,
+      cancelId: 1,
+      noLink: true,
+    });
+    if (response !== 0) return false;
+    await builds.cancel(running);
+    return true;
+  };
   win.on('close', (event) => {
     if (!documentState.dirty || closeConfirmed) {
+      // A build in flight would end with the process without a word: asked first (the runner is asked, so this waits).
+      // Once none runs (or they were stopped), the builds are forgotten and the close that follows goes ahead.
+      if (builds.any) {
+        event.preventDefault();
+        if (closeAsked) return;
+        closeAsked = true;
+        void mayStopBuilds().then((go) => {
+          closeAsked = false;
+          // Kept open: a "Discard changes" answered before this question was for that close only; the page still
+          // holds its edits, so the next close asks about them again.
+          if (!go) closeConfirmed = false;
+          else if (!win.isDestroyed()) win.close();
+        });
+        return;
+      }
       writeWindowState(userData, { ...win.getNormalBounds(), maximized: win.isMaximized() }, warn);
       // A clean close: everything was saved or discarded, so no copy is kept.
       if (!keepBackups) backups.clear();
       return;
     }
     event.preventDefault();
+    if (closeAsked) return;
+    closeAsked = true;
     const several = (documentState.unsaved ?? []).length > 1;
     // The same three choices as the page's own question (renderer/app/unsaved.ts).
     void dialog
@@ -337,6 +382,7 @@ async function start(): Promise<void> {
         noLink: true,
       })
       .then(({ response }) => {
+        closeAsked = false;
         // Save: the page saves everything, tells main it is clean and closes the window (a failed save keeps it open).
         if (response === 0) sendMenuCommand({ command: 'app.saveAllAndClose' });
         if (response !== 1) return;
@@ -345,10 +391,16 @@ async function start(): Promise<void> {
       });
   });
   // A crashed or hung page: a crash record, then the offer to reload (electron/crashRecords.ts).
-  let recoveryAsked = false;
+  /** The recovery question on screen, and how to take it down (the page answered again, or crashed meanwhile). */
+  let recovery: { event: CrashRecord['event']; dismiss: AbortController } | null = null;
   const pageInTrouble = (event: CrashRecord['event'], details?: Electron.RenderProcessGoneDetails): void => {
-    if (recoveryAsked) return;
-    recoveryAsked = true;
+    if (recovery) {
+      // A hung page that then crashes: "Wait" would leave a dead page, so the crash question replaces the hang's.
+      if (recovery.event !== 'unresponsive' || event !== 'render-process-gone') return;
+      recovery.dismiss.abort();
+    }
+    const asking = { event, dismiss: new AbortController() };
+    recovery = asking;
     const unsaved = documentState.dirty ? (documentState.unsaved ?? [documentState.documentName ?? 'the motion']) : [];
     let recordPath: string | null = null;
     try {
@@ -367,10 +419,20 @@ async function start(): Promise<void> {
       warn(`the crash record was not written: ${e instanceof Error ? e.message : String(e)}`);
     }
     const { question, actions } = recoveryQuestion(event, unsaved, recordPath, backups.held().backups.length > 0);
+    // A page that crashes or hangs before its first paint never sends ready-to-show: the window, and a question
+    // attached to it (a macOS sheet), would stay invisible, the app running with nothing on screen.
+    if (!win.isVisible()) win.show();
     void dialog
-      .showMessageBox(win, { type: event === 'unresponsive' ? 'warning' : 'error', noLink: true, ...question })
+      .showMessageBox(win, {
+        type: event === 'unresponsive' ? 'warning' : 'error',
+        noLink: true,
+        ...question,
+        signal: asking.dismiss.signal,
+      })
       .then(({ response }) => {
-        recoveryAsked = false;
+        // Taken down (an aborted box answers its cancel button): nobody chose anything.
+        if (asking.dismiss.signal.aborted) return;
+        recovery = null;
         const action = actions[response] ?? 'wait';
         if (action === 'wait' || win.isDestroyed()) return;
         // What the page had unsaved is held as copies (the reloaded page restores them, and so does the next start
@@ -388,6 +450,12 @@ async function start(): Promise<void> {
     if (details.reason !== 'clean-exit') pageInTrouble('render-process-gone', details);
   });
   win.on('unresponsive', () => pageInTrouble('unresponsive'));
+  // The hung page answers again: its question goes away by itself (its record stays).
+  win.on('responsive', () => {
+    if (recovery?.event !== 'unresponsive') return;
+    recovery.dismiss.abort();
+    recovery = null;
+  });
   win.on('closed', () => {
     mainWindow = null;
   });
@@ -417,16 +485,17 @@ app.on('open-file', (event, path) => {
   if (systemFileKindOfPath(path)) systemFiles.offer(path);
 });
 
-// Every web contents (the window and anything it might try to create): no new windows, no navigation, no webviews.
+// Every web contents (the window and anything it might try to create): no new windows, no navigation, no webviews,
+// no page holding its own unload.
 app.on('web-contents-created', (_event, contents) => {
   contents.setWindowOpenHandler(() => ({ action: 'deny' }));
   contents.on('will-navigate', (event) => event.preventDefault());
   contents.on('will-redirect', (event) => event.preventDefault());
   contents.on('will-attach-webview', (event) => event.preventDefault());
+  // Main asks about unsaved work on close (win 'close'): a page's cancelling `beforeunload` would keep the window open
+  // without a word, even after "Discard changes" (and a hostile page could keep it open for good). It is ignored.
+  contents.on('will-prevent-unload', (event) => event.preventDefault());
 });
-
-// Tests and side-by-side runs give each instance its own profile (recent files, single-instance lock).
-if (process.env.ACTGUY_USER_DATA_DIR) app.setPath('userData', resolve(process.env.ACTGUY_USER_DATA_DIR));
 
 // One instance per profile: a second launch focuses the first window.
 if (!app.requestSingleInstanceLock()) {

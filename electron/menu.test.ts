@@ -8,6 +8,7 @@ import {
   chordOfKeyPress,
   EVENT_SHORTCUTS,
   pageShortcutOf,
+  sameChord,
   SHORTCUTS,
   shortcutsFor,
   type KeyChord,
@@ -36,6 +37,8 @@ function roleAccelerator(role: string, platform: ShortcutPlatform): string | nul
     zoomOut: 'CmdOrCtrl+-',
     togglefullscreen: mac ? 'Ctrl+Cmd+F' : 'F11',
     toggleDevTools: mac ? 'Alt+Cmd+I' : 'Ctrl+Shift+I',
+    // A submenu role: its items (Minimize Cmd+M, Zoom, Bring All to Front) carry the accelerators; see the test below.
+    windowMenu: null,
   };
   if (!(role in table)) throw new Error(`role ${role}: add its default accelerator to this test`);
   return table[role];
@@ -265,6 +268,17 @@ describe('the Events menu', () => {
     const events = template.find((m) => m.label === 'Events');
     return { template, sent, items: (events?.submenu ?? []) as MenuItemConstructorOptions[] };
   };
+
+  it("macOS gets the system's Window menu before Help (Minimize ⌘M, Zoom, Bring All to Front); elsewhere there is none", () => {
+    const mac = build({ isMac: true }).template;
+    expect(mac.slice(-2).map((m) => m.role ?? m.label)).toEqual(['windowMenu', 'Help']);
+    expect(build().template.some((m) => m.role === 'windowMenu')).toBe(false);
+    // Electron's Window menu on macOS registers Cmd+M for Minimize: no command of the app may use it.
+    const cmdM = shortcutsFor('mac').filter((b) =>
+      sameChord(chordOfAccelerator(b.accelerator, 'mac'), chordOfAccelerator('Cmd+M', 'mac')),
+    );
+    expect(cmdM).toEqual([]);
+  });
 
   it('sits between Edit and View with the SEV editor actions in order, each sending its command', () => {
     const { template, sent, items } = build();

@@ -109,6 +109,8 @@ export function appMenuTemplate(o: AppMenuOptions): MenuItemConstructorOptions[]
         (slot) => slots[slot],
       ),
     });
+  // macOS's standard Window menu (Minimize ⌘M, Zoom, Bring All to Front): without it ⌘M does nothing.
+  if (o.isMac) template.push({ role: 'windowMenu' });
   template.push({ label: 'Help', submenu: [{ label: `About ${o.appName}`, click: () => o.showAbout() }] });
   return template;
 }

@@ -1,0 +1,35 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CONTENT_SECURITY_POLICY } from './security';
+
+/** A policy as directive -> sources (order of directives does not matter to a browser). */
+function directives(policy: string): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const part of policy.split(';')) {
+    const [name, ...sources] = part.trim().split(/\s+/);
+    if (name) map.set(name.toLowerCase(), sources.join(' '));
+  }
+  return map;
+}
+
+describe('content security policy', () => {
+  it("renderer/index.html's meta tag carries the header's policy (less frame-ancestors, which a meta tag cannot)", () => {
+    const html = readFileSync(resolve(__dirname, '..', 'renderer', 'index.html'), 'utf8');
+    const meta = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"/i.exec(html);
+    expect(meta, 'index.html has a CSP meta tag').not.toBeNull();
+    const header = directives(CONTENT_SECURITY_POLICY);
+    expect(header.get('frame-ancestors')).toBe("'none'");
+    header.delete('frame-ancestors');
+    expect(directives(meta![1])).toEqual(header);
+  });
+
+  it('allows no eval, no inline script and nothing remote', () => {
+    const policy = directives(CONTENT_SECURITY_POLICY);
+    for (const [name, sources] of policy) {
+      expect(sources, name).not.toMatch(/unsafe-eval|wasm-unsafe-eval|https?:|\*/);
+      if (name === 'script-src' || name === 'default-src') expect(sources, name).not.toContain("'unsafe-inline'");
+    }
+    expect(policy.get('object-src')).toBe("'none'");
+  });
+});
