@@ -3,8 +3,16 @@ import { encodeH16, QuantizeError } from '../math/half';
 import { MotionFlag, type Motion } from '../motion/types';
 import { mtnByteSize } from '../mtn/constants';
 import { validateMotion } from '../mtn/validate';
+import { MT3_MAX_LOCK_RANGES } from '../mt3/constants';
 import { writeMt3 } from '../mt3/write';
-import { Mt3Flag, type Mt3Motion, type PositionTrack, type RotationTrack, type TraceTrack } from '../mt3/types';
+import {
+  Mt3Flag,
+  type LockRange,
+  type Mt3Motion,
+  type PositionTrack,
+  type RotationTrack,
+  type TraceTrack,
+} from '../mt3/types';
 import { motionNameProblem } from '../motionName';
 import { gvStrCode } from '../strcode';
 import { channelSignature, CompressCache, type CachedChannel } from './cache';
@@ -71,6 +79,7 @@ export function compressMotionWith(
   // The sample checks once per motion a cache has seen (an edit changes key info, never samples).
   validateMotion(motion, { samplesChecked: cache?.samplesChecked(motion) });
   checkTolerances(options);
+  storableLockRanges(motion); // before any compression: a motion whose locks cannot be written fails at once
   const shell = options.shell ?? defaultShell(motion);
   let result: CompressResult;
   if (options.objectTolerance === undefined) {
@@ -560,7 +569,7 @@ function compressChannels(
  * frame count, trace, waist joint and locks. The build cache checks an entry's header against it.
  */
 export function mt3Frame(motion: Motion, nameHash: number): Omit<Mt3Motion, 'root' | 'rotations' | 'offsets'> {
-  const locks = lockRanges(motion);
+  const locks = storableLockRanges(motion);
   const direction = (motion.flags & MotionFlag.DIRECTION) !== 0;
   let flags = Mt3Flag.MOVE;
   if (motion.flags & MotionFlag.OFFSETS) flags |= Mt3Flag.ROOT;
@@ -577,6 +586,21 @@ export function mt3Frame(motion: Motion, nameHash: number): Omit<Mt3Motion, 'roo
     turn: direction ? motion.waistJoint : null,
     fix: locks.length > 0 ? locks : null,
   };
+}
+
+/**
+ * The motion's lock ranges, or a FormatError naming the frame where they outgrow the fix stream's u16 count
+ * (MT3_MAX_LOCK_RANGES): only a motion of the full 65,536 frames whose lock changes joint on every frame has more.
+ */
+function storableLockRanges(motion: Motion): LockRange[] {
+  const locks = lockRanges(motion);
+  if (locks.length > MT3_MAX_LOCK_RANGES)
+    throw new FormatError(
+      'MTN',
+      `LOCK flags form ${locks.length} lock ranges (one per run of consecutive frames locking one joint); an MT3's fix stream holds at most ${MT3_MAX_LOCK_RANGES}`,
+      { where: `joint key info frame ${locks[MT3_MAX_LOCK_RANGES].firstFrame}` },
+    );
+  return locks;
 }
 
 function checkTolerances(o: CompressOptions): void {

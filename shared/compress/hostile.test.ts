@@ -6,6 +6,7 @@
  * a warning, nothing NaN), and compressing twice gives the same bytes.
  */
 import { describe, expect, it } from 'vitest';
+import { FormatError } from '../errors';
 import { H16_MAX } from '../math/half';
 import { importBvh } from '../interchange/bvh/import';
 import { KeyFlag, emptyMotion, type Motion } from '../motion/types';
@@ -84,5 +85,26 @@ describe('positions near the h16 limit', () => {
     const r = compressMotion(m, { ...DEFAULTS, name: 'hostile' });
     expect(Math.max(...r.mt3.root.velocity.map((b) => b & 0x7fff))).toBe(0x7bff); // H16_MAX's bits
     expect(H16_MAX).toBeLessThan(16e6);
+  });
+});
+
+describe('locks beyond the fix stream', () => {
+  // The fix stream counts its entries in a u16. A motion of 65,536 frames whose lock changes joint every frame has
+  // 65,536 entries: the compressor wrote a count of 0 (an MT3 that does not read); it refuses the motion instead,
+  // before compressing anything, naming the frame of the first entry that does not fit.
+  it('a lock on another joint every frame of 65,536 frames is refused with its place', () => {
+    const N = 65535;
+    const m = emptyMotion(
+      N,
+      [0, 1].map((j) => ({ parent: j - 1, mirror: j, part: 0, reserved: 0, name: `j${j}` })),
+    );
+    for (let f = 0; f <= N; f++) m.jointKeyInfo[(f * 2 + (f % 2)) * 4] |= KeyFlag.LOCK;
+    for (const method of ['classic', 'refined'] as const) {
+      const run = () => compressMotion(m, { ...DEFAULTS, method, name: 'locks' });
+      expect(run).toThrow(FormatError);
+      expect(run).toThrow(
+        "MTN (joint key info frame 65535): LOCK flags form 65536 lock ranges (one per run of consecutive frames locking one joint); an MT3's fix stream holds at most 65535",
+      );
+    }
   });
 });

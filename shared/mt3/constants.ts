@@ -38,6 +38,12 @@ export const MT3_MAX_JOINTS = 1024;
 export const MT3_MAX_D8_DELTA = 255;
 /** Largest gap between consecutive keys of the move (trace) stream (u16 delta). */
 export const MT3_MAX_U16_DELTA = 65535;
+/**
+ * Most entries of the fix (joint lock) stream: its count is a u16. A motion of 65,536 frames whose lock
+ * alternates between joints every frame has one more, which the writer wrapped to a count of 0 (an MT3 that
+ * does not read) until 2026-12-03.
+ */
+export const MT3_MAX_LOCK_RANGES = 65535;
 
 /** Bit widths of the stream fields (docs/formats.md 2.2-2.4). */
 export const D8_BITS = 8;

@@ -325,6 +325,31 @@ describe('MT3 writer validation', () => {
       expect(() => writeMt3(m)).toThrow(FormatError);
     });
   }
+
+  it('writes the most lock entries a u16 count holds, and refuses one more (it wrapped to a count of 0)', () => {
+    // N = 65535 and the lock changing joint every frame: one entry per frame, 65,536 of them.
+    const N = 65535;
+    const m = randomMt3(4, { numFrames: 1, numJoints: 2, offsets: false, move: false, turn: false, fix: false });
+    // Tracks with as few keys as a d8 stream allows (random ones of 65,535 frames take seconds to write).
+    const frames = Uint16Array.from({ length: Math.ceil(N / 255) + 1 }, (_, k) => Math.min(k * 255, N));
+    const K = frames.length;
+    m.numFrames = N;
+    m.root = { origin: new Uint16Array(3), frames, position: new Uint16Array(K * 3), velocity: new Uint16Array(K * 3) };
+    const still = () => ({
+      frames,
+      rotation: new Int16Array(K * 4).fill(2047),
+      inner: new Int16Array(K * 4).fill(2047),
+    });
+    m.rotations = [still(), still()];
+    const fix = Array.from({ length: N + 1 }, (_, f) => ({ firstFrame: f, lastFrame: f, joint: f % 2 }));
+    m.fix = fix.slice(0, N); // 65,535 entries: frames 0..65534
+    const back = readMt3(writeMt3(m)).fix!;
+    expect(back.length).toBe(N);
+    expect(back[N - 1]).toEqual({ firstFrame: N - 1, lastFrame: N - 1, joint: 0 });
+    m.fix = fix;
+    expect(() => validateMt3(m)).toThrow(/65536 lock entries; the fix stream's u16 count holds at most 65535/);
+    expect(() => writeMt3(m)).toThrow(FormatError);
+  });
 });
 
 /** Expects a FormatError (kind MT3) and nothing else. */

@@ -1,5 +1,5 @@
 import { FormatError } from '../errors';
-import { MT3_MAX_D8_DELTA, MT3_MAX_FRAMES, MT3_MAX_JOINTS, MT3_MAX_U16_DELTA } from './constants';
+import { MT3_MAX_D8_DELTA, MT3_MAX_FRAMES, MT3_MAX_JOINTS, MT3_MAX_LOCK_RANGES, MT3_MAX_U16_DELTA } from './constants';
 import type { LockRange, Mt3Motion, PositionTrack, RotationTrack, TraceTrack } from './types';
 
 const fail = (where: string, detail: string): never => {
@@ -38,6 +38,8 @@ export function validateMt3(m: Mt3Motion): void {
   if (m.move) validateTraceTrack(m.move, N);
   if (m.turn !== null && !(Number.isInteger(m.turn) && m.turn >= 0 && m.turn < J))
     fail('turn', `waist joint ${m.turn} outside 0..${J - 1}`);
+  if (m.fix && m.fix.length > MT3_MAX_LOCK_RANGES)
+    fail('fix', `${m.fix.length} lock entries; the fix stream's u16 count holds at most ${MT3_MAX_LOCK_RANGES}`);
   if (m.fix) validateLockRanges(m.fix, N, J, (i, detail) => fail(`fix entry ${i}`, detail));
 }
 
