@@ -192,6 +192,21 @@ async function expectSeFieldsWhole(page: Page, where: string): Promise<void> {
     await variant.scrollIntoViewIfNeeded();
     await expect(variant, `${where}: floor variant on screen`).toBeInViewport({ ratio: 1 });
   }
+  // The tables' headers one line tall: "Plays on floor 0 (concrete)" wrapped to three lines took two SE rows' room.
+  for (const id of ['sev-event-list', 'sev-se-table']) {
+    const lines = await page
+      .getByTestId(id)
+      .locator('thead th')
+      .evaluateAll((ths) =>
+        Math.max(
+          ...ths.map((th) => {
+            const cs = getComputedStyle(th);
+            return th.getBoundingClientRect().height / (parseFloat(cs.lineHeight) || parseFloat(cs.fontSize) * 1.2);
+          }),
+        ),
+      );
+    expect(lines, `${where}: lines in ${id}'s header`).toBeLessThan(1.5);
+  }
   const sideways = await page
     .locator('.sev-col')
     .evaluateAll((cols) => cols.map((c) => c.scrollWidth - c.clientWidth).filter((d) => d > 0));

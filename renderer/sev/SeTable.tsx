@@ -98,7 +98,10 @@ export function SeTable() {
             <th style={{ width: 42 }} title="Different SEs per floor/wall attribute">
               Floors
             </th>
-            <th className="floor">{`Plays on floor ${floor} (${FLOOR_NAMES[floor]})`}</th>
+            <th className="floor" title={`What each SE plays on floor ${floor} (${FLOOR_NAMES[floor]})`}>
+              <span className="sev-wide-only">{`Plays on floor ${floor} (${FLOOR_NAMES[floor]})`}</span>
+              <span className="sev-narrow-only">{`Floor ${floor}`}</span>
+            </th>
             <th style={{ width: 36 }}>Uses</th>
             <th style={{ width: 28 }} />
           </tr>
