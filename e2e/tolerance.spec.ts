@@ -170,6 +170,11 @@ test('a rotation override that cannot be one says why and puts the field back; E
   await expect(override).toHaveValue('2');
   await expect(page.getByTestId('override-list')).toContainText('2°');
 
+  // Its ✕ in the list is a 24 × 24 px target, as the lock list's (it was 18 px tall).
+  const remove = page.getByRole('button', { name: 'Remove override of LeftUpLeg' });
+  const box = (await remove.boundingBox())!;
+  expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(24);
+
   // Escape puts back what the field showed, applying nothing.
   await override.fill('7');
   await override.press('Escape');

@@ -213,7 +213,8 @@ function OverrideEditor({ disabled }: { disabled: boolean }) {
               <span className="dim">{v}°</span>
               <button
                 type="button"
-                className="tool small"
+                className="tool small hit"
+                title={`Remove the rotation override of ${joints?.[j]?.name ?? `joint ${j}`}: it uses the global tolerance again`}
                 aria-label={`Remove override of ${joints?.[j]?.name ?? j}`}
                 disabled={disabled}
                 onClick={() => documentStore.getState().tolerancesActions.setOverride(j, null)}
