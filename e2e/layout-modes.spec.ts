@@ -8,8 +8,9 @@
  * their names whole (beside the project list at 1280x800 "SE_FOOT_L_GRASS" read "SE_FOOT_L_GRAS").
  */
 import type { Page } from '@playwright/test';
+import config from '../playwright.config';
 import { expect, test } from './fixtures';
-import { chooseFile } from './sev-ui';
+import { chooseFile, openSampleProject } from './sev-ui';
 import { openThroughPicker, waitForDocument } from './ui';
 
 interface Box {
@@ -154,6 +155,68 @@ async function cutVariantNames(page: Page): Promise<string[]> {
   );
 }
 
+/**
+ * The event rows' SE pickers cut short: a picker narrower than it lays out on its own (as wide as its longest SE
+ * name, "2 SE_CLOTH_SWISH"); at 104 px the full layout with a project read "0 SE_FOOT_I".
+ */
+async function cutSePickers(page: Page): Promise<string[]> {
+  const pickers = page.getByTestId('sev-event-se');
+  expect(await pickers.count()).toBeGreaterThan(0);
+  return pickers.evaluateAll((els) =>
+    (els as HTMLSelectElement[])
+      .map((e) => {
+        const free = e.cloneNode(true) as HTMLSelectElement;
+        free.style.cssText = 'position:absolute;visibility:hidden;width:auto;max-width:none;min-width:0';
+        e.parentElement!.appendChild(free);
+        const natural = free.getBoundingClientRect().width;
+        free.remove();
+        const shown = e.getBoundingClientRect().width;
+        return shown + 0.5 < natural
+          ? `${e.selectedOptions[0]?.text} (${Math.round(shown)} px of ${Math.round(natural)} px)`
+          : '';
+      })
+      .filter(Boolean),
+  );
+}
+
+/**
+ * The SE pickers and the floor variants of the selected event's SE whole, and neither column of the editor
+ * scrolling sideways, with the page's scrollbars shown as a real window shows them.
+ */
+async function expectSeFieldsWhole(page: Page, where: string): Promise<void> {
+  await page.locator('[data-testid="sev-marker"][data-index="1"]').click();
+  await expect(page.getByTestId('sev-variant')).toHaveCount(8);
+  expect(await cutSePickers(page), `${where}: SE pickers whole`).toEqual([]);
+  expect(await cutVariantNames(page), `${where}: floor variant names whole`).toEqual([]);
+  for (const variant of await page.getByTestId('sev-variant').all()) {
+    await variant.scrollIntoViewIfNeeded();
+    await expect(variant, `${where}: floor variant on screen`).toBeInViewport({ ratio: 1 });
+  }
+  // The tables' headers one line tall: "Plays on floor 0 (concrete)" wrapped to three lines took two SE rows' room.
+  for (const id of ['sev-event-list', 'sev-se-table']) {
+    const lines = await page
+      .getByTestId(id)
+      .locator('thead th')
+      .evaluateAll((ths) =>
+        Math.max(
+          ...ths.map((th) => {
+            const cs = getComputedStyle(th);
+            return th.getBoundingClientRect().height / (parseFloat(cs.lineHeight) || parseFloat(cs.fontSize) * 1.2);
+          }),
+        ),
+      );
+    expect(lines, `${where}: lines in ${id}'s header`).toBeLessThan(1.5);
+  }
+  const sideways = await page
+    .locator('.sev-col')
+    .evaluateAll((cols) => cols.map((c) => c.scrollWidth - c.clientWidth).filter((d) => d > 0));
+  expect(sideways, `${where}: an editor column scrolls sideways`).toEqual([]);
+}
+
+// Headless Chromium hides scrollbars; a real window shows them, each scrolled column ~15 px narrower: every layout
+// here is measured with them.
+test.use({ launchOptions: { ...config.use?.launchOptions, ignoreDefaultArgs: ['--hide-scrollbars'] } });
+
 const SIZES = [
   // Least room each mode must leave at the laptop size; the desktop size must do better. `full`: the full layout
   // with a .sev and every panel open (side by side in the laptop's short window, stacked in the tall one).
@@ -265,6 +328,32 @@ for (const size of SIZES) {
     expect(pageErrors).toEqual([]);
   });
 }
+
+test.describe('with the scrollbars a window shows', () => {
+  for (const size of SIZES)
+    test(`the SE pickers and floor variants are whole at ${size.width}x${size.height}`, async ({
+      page,
+      workspace,
+      electronApp,
+      pageErrors,
+      saveScreenshot,
+    }) => {
+      test.skip(!!electronApp, 'window size is set through the page viewport in Chromium');
+      await page.setViewportSize({ width: size.width, height: size.height });
+      await openSampleProject(page, workspace, electronApp);
+      // Every panel open with the project's list beside them: the narrowest the editor gets.
+      await expect(page.getByTestId('area-project')).toHaveAttribute('data-state', 'open');
+      await expect(page.locator('.app')).toHaveAttribute('data-maximized', 'none');
+      await expectSeFieldsWhole(page, `full layout with a project at ${size.width}x${size.height}`);
+      await saveScreenshot(`se-fields-all-${size.width}x${size.height}`);
+      await page.getByTestId('mode-project').click();
+      await expectSeFieldsWhole(page, `project mode at ${size.width}x${size.height}`);
+      await saveScreenshot(`se-fields-project-${size.width}x${size.height}`);
+      await page.keyboard.press('Control+2');
+      await expectSeFieldsWhole(page, `sound events at ${size.width}x${size.height}`);
+      expect(pageErrors).toEqual([]);
+    });
+});
 
 test('panels collapse and restore, and the layout is remembered across a reload', async ({
   page,

@@ -54,3 +54,52 @@ test('a lock range is set for one joint, refused on a second joint, and a trace 
   await page.keyboard.press('l');
   await expect(locks.filter({ hasText: `Neck frame ${traceFrame}` })).toHaveCount(0);
 });
+
+test("a trace key chip's ✕ is a 22 px target apart from the other chips, and removes the key as one undo step", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await waitForDocument(page);
+  const frames = [12, 40, 77, 100, 120];
+  for (const f of frames) {
+    await page.getByTestId('frame-number').fill(String(f));
+    await page.getByTestId('frame-number').press('Enter');
+    await page.keyboard.press('t');
+  }
+  const chips = page.getByTestId('trace-item');
+  for (const f of frames) await expect(chips.filter({ hasText: new RegExp(`^${f}\\D`) })).toHaveCount(1);
+  await page.getByTestId('trace-list').scrollIntoViewIfNeeded();
+  // Each ✕ at least 22 × 22 px (it was 18 × 16), overlapping no other chip.
+  const boxes = await chips.evaluateAll((els) =>
+    els.map((chip) => {
+      const r = (e: Element) => {
+        const b = e.getBoundingClientRect();
+        return { left: b.left, right: b.right, top: b.top, bottom: b.bottom };
+      };
+      return { chip: r(chip), remove: r(chip.querySelectorAll('button')[1]) };
+    }),
+  );
+  expect(boxes.length).toBeGreaterThanOrEqual(frames.length);
+  for (const [i, b] of boxes.entries()) {
+    expect(b.remove.right - b.remove.left, `chip ${i}: ✕ width`).toBeGreaterThanOrEqual(22);
+    expect(b.remove.bottom - b.remove.top, `chip ${i}: ✕ height`).toBeGreaterThanOrEqual(22);
+    for (const [j, o] of boxes.entries()) {
+      if (i === j) continue;
+      const apart =
+        b.remove.right <= o.chip.left ||
+        b.remove.left >= o.chip.right ||
+        b.remove.bottom <= o.chip.top ||
+        b.remove.top >= o.chip.bottom;
+      expect(apart, `chip ${i}'s ✕ reaches into chip ${j}`).toBe(true);
+    }
+  }
+  // Its ✕ (near its edge, where a small one was missed) removes the key; Ctrl+Z brings it back.
+  const chip40 = chips.filter({ hasText: /^40\D/ });
+  const remove = chip40.getByRole('button', { name: 'Remove trace key at 40' });
+  const rb = (await remove.boundingBox())!;
+  await page.mouse.click(rb.x + rb.width - 2, rb.y + rb.height - 2);
+  await expect(chip40).toHaveCount(0);
+  await page.keyboard.press('Control+z');
+  await expect(chip40).toHaveCount(1);
+  for (const f of frames) await expect(chips.filter({ hasText: new RegExp(`^${f}\\D`) })).toHaveCount(1);
+});

@@ -137,3 +137,48 @@ test('a per-joint rotation override and the offsets flag recompress that joint',
   await page.getByTestId('channel-euler').click();
   await expect(keyCount).toHaveText(/^\d+ keys/);
 });
+
+test('a rotation override that cannot be one says why and puts the field back; Escape reverts', async ({ page }) => {
+  await waitForDocument(page);
+  await selectJoint(page, 'LeftUpLeg');
+  const override = page.getByTestId('override-input');
+  const error = page.getByTestId('override-input-error');
+  const before = await undoLabel(page);
+
+  // 0 is no tolerance: not applied, the field empty again (the joint keeps the global tolerance), no undo step.
+  await override.fill('0');
+  await override.press('Enter');
+  await expect(error).toHaveText(
+    'The rotation override of LeftUpLeg must be a number greater than 0 (empty removes it); "0" was not applied, it keeps the global 0.5°.',
+  );
+  await expect(override).toHaveValue('');
+  await expect(override).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByTestId('override-list')).toHaveCount(0);
+  expect(await undoLabel(page)).toBe(before);
+
+  // A valid one clears the message and is applied.
+  await override.fill('2');
+  await expect(error).toHaveCount(0);
+  await override.press('Enter');
+  await expect(page.getByTestId('override-list')).toContainText('LeftUpLeg');
+  await expect.poll(() => undoLabel(page)).toBe('Undo Set rotation override (LeftUpLeg) to 2°');
+
+  // A negative one leaves the override as it was, and says so.
+  await override.fill('-3');
+  await override.press('Enter');
+  await expect(error).toContainText('"-3" was not applied, its override stays 2°.');
+  await expect(override).toHaveValue('2');
+  await expect(page.getByTestId('override-list')).toContainText('2°');
+
+  // Its ✕ in the list is a 24 × 24 px target, as the lock list's (it was 18 px tall).
+  const remove = page.getByRole('button', { name: 'Remove override of LeftUpLeg' });
+  const box = (await remove.boundingBox())!;
+  expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(24);
+
+  // Escape puts back what the field showed, applying nothing.
+  await override.fill('7');
+  await override.press('Escape');
+  await expect(override).toHaveValue('2');
+  await expect(page.getByTestId('override-list')).toContainText('2°');
+  await expect.poll(() => undoLabel(page)).toBe('Undo Set rotation override (LeftUpLeg) to 2°');
+});

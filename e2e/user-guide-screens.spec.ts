@@ -88,6 +88,17 @@ async function expectReadable(page: Page, shot: string, need: Readable): Promise
     });
     expect(lone, `${shot}: the SE table's header alone at its column's top`).toBe(false);
   }
+  // The floor variants' heading is whole or out of sight, never cut by its column's top (the sound-events shot
+  // kept the column's scroll from the all-panels layout, and the heading lost 2 px).
+  const variants = page.getByTestId('sev-variants');
+  if (await variants.isVisible()) {
+    const cut = await variants.evaluate((v) => {
+      const column = v.closest('.sev-col')!.getBoundingClientRect();
+      const head = v.querySelector('.sev-variants-head')!.getBoundingClientRect();
+      return head.top < column.top - 0.5 && head.bottom > column.top + 0.5 ? column.top - head.top : 0;
+    });
+    expect(cut, `${shot}: px of the floor variants' heading cut by its column's top`).toBe(0);
+  }
 }
 
 for (const size of [
@@ -109,6 +120,8 @@ for (const size of [
     const mode: Readable = { curveValues: 120, timelineRows: large ? 12 : 6, viewport: 240 };
     const shoot = async (name: string, need: Readable = mode) => {
       await page.mouse.move(1, 1);
+      // The project's check settled: its list shows each motion's figures, not "checking…".
+      await expect(page.getByTestId('project-check')).toHaveText('Check', { timeout: 30_000 });
       await animationFrames(page, 4);
       const path = await saveScreenshot(`${name}-${size.width}x${size.height}`);
       await expectReadable(page, `${name} at ${size.width}x${size.height}`, need);

@@ -57,7 +57,10 @@ export function EventList() {
             <th style={{ width: 62 }}>Frame</th>
             <th>SE</th>
             <th>Joint</th>
-            <th>Plays on floor {floor}</th>
+            <th title={`What each event plays on floor ${floor} (${FLOOR_NAMES[floor]})`}>
+              <span className="sev-wide-only">Plays on floor</span>
+              <span className="sev-narrow-only">Floor</span> {floor}
+            </th>
             <th style={{ width: 100 }} />
           </tr>
         </thead>

@@ -10,6 +10,32 @@ import { NameField } from './NameField';
 const NONE_HIDDEN: Record<number, string[]> = {};
 
 /**
+ * Scrolls the column to `top`, giving the variants `el` (its last block) the room below them that this takes, or
+ * taking back room an earlier call gave that is no longer needed.
+ */
+function scrollColumnTo(el: HTMLElement, column: HTMLElement, top: number): void {
+  const added = parseFloat(el.style.marginBottom) || 0;
+  const room = top - (column.scrollHeight - added - column.clientHeight);
+  el.style.marginBottom = room > 0 ? `${Math.ceil(room)}px` : '';
+  column.scrollTop = Math.max(0, top);
+}
+
+/** Scrolls the column by the least that shows the floor variants `el` (see revealScrollTop). */
+function revealVariants(el: HTMLElement, column: HTMLElement): void {
+  const view = column.getBoundingClientRect();
+  const item = el.getBoundingClientRect();
+  // Less than the header and one SE row left above the variants: they go to the column's top, so that the sticky
+  // header is not left alone there, cut in half; room below them lets the column scroll that far.
+  const head = column.querySelector('thead')?.getBoundingClientRect().height ?? 0;
+  const row = column.querySelector('tbody tr')?.getBoundingClientRect().height ?? 0;
+  scrollColumnTo(
+    el,
+    column,
+    revealScrollTop({ top: view.top, bottom: view.bottom, scrollTop: column.scrollTop }, item, head + row),
+  );
+}
+
+/**
  * The SE definitions: index, name (autocomplete, resolved code or why not),
  * what it plays on the selected floor, and, for the selected SE, its 8
  * floor-attribute variants (each editable and resolved).
@@ -30,17 +56,26 @@ export function SeTable() {
     const el = variantsRef.current;
     const column = el?.closest<HTMLElement>('.sev-col');
     if (selectedEvent === null || !el || !column) return;
-    el.style.marginBottom = '';
-    const view = column.getBoundingClientRect();
-    const item = el.getBoundingClientRect();
-    // Less than the header and one SE row left above the variants: they go to the column's top, so that the sticky
-    // header is not left alone there, cut in half; room below them lets the column scroll that far.
-    const head = column.querySelector('thead')?.getBoundingClientRect().height ?? 0;
-    const row = column.querySelector('tbody tr')?.getBoundingClientRect().height ?? 0;
-    const top = revealScrollTop({ top: view.top, bottom: view.bottom, scrollTop: column.scrollTop }, item, head + row);
-    const room = top - (column.scrollHeight - column.clientHeight);
-    if (room > 0) el.style.marginBottom = `${Math.ceil(room)}px`;
-    column.scrollTop = top;
+    revealVariants(el, column);
+    // The column resized (another work mode, a splitter, the panel shown again) keeps its scroll, and the rows above
+    // the variants change height with its width: the variants' heading, brought to the top, came out cut by the
+    // column's top (the guide's sound-events shot, 2026-12-03). They stay where the reveal put them, as far from the
+    // column's top, through each resize, until the person scrolls or clicks in the column (their scroll is theirs).
+    const anchor = el.getBoundingClientRect().top - column.getBoundingClientRect().top;
+    const observer = new ResizeObserver(() => {
+      const view = column.getBoundingClientRect();
+      if (view.height === 0) return; // hidden: held until it shows again
+      const moved = el.getBoundingClientRect().top - view.top - anchor;
+      if (Math.abs(moved) > 0.5) scrollColumnTo(el, column, column.scrollTop + moved);
+    });
+    const stop = () => observer.disconnect();
+    observer.observe(column);
+    const intents = ['wheel', 'pointerdown', 'keydown', 'touchstart'] as const;
+    for (const t of intents) column.addEventListener(t, stop, { passive: true });
+    return () => {
+      stop();
+      for (const t of intents) column.removeEventListener(t, stop);
+    };
   }, [selectedEvent]);
   const table = tables?.table ?? null;
   if (!doc) return null;
@@ -63,7 +98,10 @@ export function SeTable() {
             <th style={{ width: 42 }} title="Different SEs per floor/wall attribute">
               Floors
             </th>
-            <th className="floor">{`Plays on floor ${floor} (${FLOOR_NAMES[floor]})`}</th>
+            <th className="floor" title={`What each SE plays on floor ${floor} (${FLOOR_NAMES[floor]})`}>
+              <span className="sev-wide-only">{`Plays on floor ${floor} (${FLOOR_NAMES[floor]})`}</span>
+              <span className="sev-narrow-only">{`Floor ${floor}`}</span>
+            </th>
             <th style={{ width: 36 }}>Uses</th>
             <th style={{ width: 28 }} />
           </tr>

@@ -45,8 +45,9 @@ export function LocksList({ disabled }: { disabled: boolean }) {
             </button>
             <button
               type="button"
-              className="tool small"
+              className="tool small chip-remove"
               disabled={disabled}
+              title={`Remove the trace key at frame ${f}`}
               aria-label={`Remove trace key at ${f}`}
               onClick={() => documentStore.getState().trace.toggle(f)}
             >

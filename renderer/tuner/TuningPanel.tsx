@@ -130,14 +130,37 @@ function OverrideEditor({ disabled }: { disabled: boolean }) {
   const global = useDocument((d) => d.tolerances.rotationToleranceDeg);
   const current = joint >= 0 ? overrides[joint] : undefined;
   const [text, setText] = useState(current !== undefined ? String(current) : '');
+  const [invalid, setInvalid] = useState<string | null>(null);
+  const reverting = useRef(false);
   useEffect(() => setText(current !== undefined ? String(current) : ''), [current, joint]);
+  useEffect(() => setInvalid(null), [joint]);
   const entries = Object.entries(overrides)
     .map(([j, v]) => [Number(j), v] as const)
     .sort((a, b) => a[0] - b[0]);
-  const apply = () => {
+  const shown = current !== undefined ? String(current) : '';
+  // A value that cannot be an override says why and puts the field back (it kept "0" while the joint went on with
+  // the global tolerance, and text the number field could not read cleared the override: 2026-12-03).
+  const apply = (field: HTMLInputElement) => {
+    if (reverting.current) {
+      reverting.current = false;
+      return;
+    }
     const v = Number(text);
-    if (text.trim() === '') documentStore.getState().tolerancesActions.setOverride(joint, null);
-    else if (Number.isFinite(v) && v > 0) documentStore.getState().tolerancesActions.setOverride(joint, v);
+    if (!field.validity.badInput && text.trim() === '') {
+      setInvalid(null);
+      documentStore.getState().tolerancesActions.setOverride(joint, null);
+    } else if (!field.validity.badInput && Number.isFinite(v) && v > 0) {
+      setInvalid(null);
+      documentStore.getState().tolerancesActions.setOverride(joint, v);
+    } else {
+      const name = joints?.[joint]?.name ?? `joint ${joint}`;
+      const typed = field.validity.badInput ? 'what was typed' : `"${text.trim()}"`;
+      const stays = current !== undefined ? `its override stays ${current}°` : `it keeps the global ${global}°`;
+      setInvalid(
+        `The rotation override of ${name} must be a number greater than 0 (empty removes it); ${typed} was not applied, ${stays}.`,
+      );
+      setText(shown);
+    }
   };
   return (
     <div className="overrides">
@@ -153,11 +176,34 @@ function OverrideEditor({ disabled }: { disabled: boolean }) {
           value={text}
           disabled={disabled || joint < 0}
           data-testid="override-input"
-          onChange={(e) => setText(e.target.value)}
-          onBlur={apply}
-          onKeyDown={(e) => e.key === 'Enter' && e.currentTarget.blur()}
+          aria-invalid={invalid !== null}
+          aria-describedby={invalid ? 'override-input-error' : undefined}
+          onChange={(e) => {
+            setText(e.target.value);
+            setInvalid(null);
+          }}
+          onBlur={(e) => apply(e.currentTarget)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') e.currentTarget.blur();
+            if (e.key === 'Escape') {
+              reverting.current = true;
+              setText(shown);
+              setInvalid(null);
+              e.currentTarget.blur();
+            }
+          }}
         />
         <span className="unit">°</span>
+        {invalid && (
+          <div
+            className="tol-error bad small"
+            id="override-input-error"
+            role="alert"
+            data-testid="override-input-error"
+          >
+            {invalid}
+          </div>
+        )}
       </div>
       {entries.length > 0 && (
         <ul className="override-list" data-testid="override-list">
@@ -167,7 +213,8 @@ function OverrideEditor({ disabled }: { disabled: boolean }) {
               <span className="dim">{v}°</span>
               <button
                 type="button"
-                className="tool small"
+                className="tool small hit"
+                title={`Remove the rotation override of ${joints?.[j]?.name ?? `joint ${j}`}: it uses the global tolerance again`}
                 aria-label={`Remove override of ${joints?.[j]?.name ?? j}`}
                 disabled={disabled}
                 onClick={() => documentStore.getState().tolerancesActions.setOverride(j, null)}
