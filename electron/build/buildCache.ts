@@ -175,6 +175,12 @@ export interface BuildCache {
   /** Discards a candidate that did not hold (never following a link), and counts it. */
   reject(candidate: CacheCandidate): void;
   /**
+   * Makes the entry of `key` recent, when there is one, without reading it: the entry of a motion a build carried
+   * from the last build's outputs (lastBuild.ts) is in use as much as one it took from the cache. As accept does, at
+   * most once a day per entry (one lstat otherwise), and never through a link.
+   */
+  touch(key: string): void;
+  /**
    * Stores a result; returns the digest of the entry written and, when the file now at the entry's path is
    * provably the one written (same inode and size as the file descriptor that wrote it), its stamp, so the next
    * build need not hash it again (docs/cache.md). Undefined when nothing was written.
@@ -427,6 +433,19 @@ export function openBuildCache(dir: string, options: { maxBytes?: number } = {})
         /* evicted meanwhile: the value in hand is still good */
       }
       return undefined;
+    },
+    touch(key) {
+      if (!SHA256_HEX.test(key) || !shardOk(key, false)) return;
+      const path = entryPath(dir, key);
+      const st = statNoThrow(path);
+      const now = Date.now();
+      if (!st || now - Number(st.mtimeMs) < REFRESH_MS) return;
+      try {
+        // lutimes: a link put in the entry's place since the lstat is touched itself, never its target.
+        fs.lutimesSync(path, now / 1000, now / 1000);
+      } catch {
+        /* evicted meanwhile */
+      }
     },
     reject(candidate) {
       stats.rejected++;
