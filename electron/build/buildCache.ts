@@ -41,7 +41,7 @@ const SHARD = /^[0-9a-f]{2}$/;
 export const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 
 /** How old an entry's mtime may grow before a hit refreshes it (the size limit drops the least recently used first). */
-const REFRESH_MS = 24 * 3600 * 1000;
+export const REFRESH_MS = 24 * 3600 * 1000;
 
 /** Default size limit of a cache folder. */
 export const DEFAULT_CACHE_MAX_BYTES = 512 * 1024 * 1024;

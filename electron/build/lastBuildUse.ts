@@ -13,7 +13,8 @@ import {
   type PreparedBuild,
 } from '../../shared/project/plan';
 import type { ResolvedProject } from '../../shared/project/types';
-import { openBuildCache } from './buildCache';
+import * as fs from 'node:fs';
+import { openBuildCache, REFRESH_MS } from './buildCache';
 import { motionCacheKey, type CarryFromLastBuild } from './compressMotions';
 import type { FileStamp } from './fileStamp';
 import {
@@ -103,7 +104,13 @@ export function lastBuildUse(options: {
       const record = readLastBuild(file);
       const summary = upToDate(record, target, prepared, (k) => digestOf(verdicts, prepared, k));
       if (summary) {
-        touchEntriesOf(prepared, cacheDir, (k) => digestOf(verdicts, prepared, k));
+        // The cache entries of its motions are in use: made recent, as a build that writes makes those of its hits
+        // and carried motions (BuildCache.accept, touch), once the record is a day old; the record's own time then
+        // says when they were (one pass a day, not a key and an lstat per motion at every up-to-date build).
+        if (refreshDue(file)) {
+          touchEntriesOf(prepared, cacheDir, (k) => digestOf(verdicts, prepared, k));
+          refreshed(file);
+        }
         return { upToDate: summary };
       }
       const wanted = carryCandidates(record, target, prepared, (k) => digestOf(verdicts, prepared, k));
@@ -130,6 +137,30 @@ export function lastBuildUse(options: {
       return pendingLastBuild(prepared, (k) => digestOf(verdicts, prepared, k), summary, { results, fragments });
     },
   };
+}
+
+/**
+ * Whether the entries of the motions of the record in `file` are due to be made recent: its file's time (lstat, when
+ * it is a plain file) is the last time they were (its writing, or refreshed), and not within REFRESH_MS. The record is
+ * untrusted, its time too: at worst the entries' order for the size limit is off, never anything read or written.
+ */
+function refreshDue(file: string): boolean {
+  try {
+    const st = fs.lstatSync(file);
+    return st.isFile() && Date.now() - st.mtimeMs >= REFRESH_MS;
+  } catch {
+    return false;
+  }
+}
+
+/** Records that the entries of the record in `file` were made recent now (its time; never through a link). */
+function refreshed(file: string): void {
+  try {
+    const now = Date.now() / 1000;
+    fs.lutimesSync(file, now, now);
+  } catch {
+    /* gone meanwhile: the next build makes them recent again */
+  }
 }
 
 /**
