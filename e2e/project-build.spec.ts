@@ -118,6 +118,14 @@ test('reorder by drag, build the archives with progress, and read the .mar names
   await expect(dialog.getByTestId('build-written')).toContainText('stage.mar');
   await saveScreenshot('project-build-done');
   await dialog.getByTestId('build-close').click();
+  // Nothing changed since: the next Build is up to date (docs/cache.md), compresses and writes nothing, and says so.
+  await page.getByTestId('project-build').click();
+  await expect(dialog.getByTestId('build-state')).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+  await expect(dialog.getByTestId('build-state')).toContainText('Up to date');
+  await expect(bar).toHaveAttribute('data-fraction', '1');
+  await expect(bar).toContainText('up to date');
+  await expect(dialog.getByTestId('build-motions')).toHaveCount(0);
+  await dialog.getByTestId('build-close').click();
 
   const mar = readMar(bytes(workspace.path('out/stage.mar')));
   const sar = readSar(bytes(workspace.path('out/stage.sar')));

@@ -8,7 +8,6 @@ import { FormatError } from '../../shared/errors';
 import { normalizePath } from '../../shared/project/paths';
 import {
   assembleBuild,
-  motionReportEntry,
   motionReportPart,
   prepareBuild,
   type BuildReport,
@@ -28,20 +27,9 @@ import { openBuildCache, type CacheStats } from './buildCache';
 import { BUILD_REPORT_KIND, buildOutputFiles, commitOutputs, otherKindProblem } from './commit';
 import { fileStamp, recordingReader, type CarryFromLastBuild, type MotionDone } from './compressMotions';
 import { compressWithinBudget } from './budgetBuild';
-import { defaultStateDir, existingVerdicts, openVerdictStore, type FileStamp, type VerdictStore } from './verdicts';
-import {
-  carryCandidates,
-  forget,
-  lastBuildPlace,
-  outputStamp,
-  readCarried,
-  readLastBuild,
-  type Carried,
-  recordLastBuild,
-  upToDate,
-  type BuildSummary,
-  type LastBuildTarget,
-} from './lastBuild';
+import { existingVerdicts, openVerdictStore, type FileStamp, type VerdictStore } from './verdicts';
+import { outputStamp, writeLastBuild, type BuildSummary } from './lastBuild';
+import { lastBuildUse } from './lastBuildUse';
 import { compressorFor, defaultJobs, startWhenCold, type MotionCompressor } from './compressPool';
 import { readInputFile } from './files';
 import { TEXT_LIMIT } from '../fsutil';
@@ -156,27 +144,16 @@ export async function buildProject(
   // The verdicts of a cache folder that is already there let prepareBuild skip motion files it read before.
   const remembered = cacheDir === null ? undefined : existingVerdicts(cacheDir, options.stateDir);
   const recorded = recordingReader(readFile, fileStamp, remembered);
-  // The record of this project's last build, kept in the user's state folder (lastBuild.ts, docs/cache.md).
-  const target: LastBuildTarget = {
-    project: resolve(projectFile),
-    outputs: [project.marPath, project.sarPath, project.reportPath].map((p) => resolve(p)),
-  };
-  const lastFile =
-    options.lastBuild !== false &&
-    cacheDir !== null &&
-    !project.budget &&
-    project.mshDir === undefined &&
-    !options.dryRun &&
-    options.projectText === undefined &&
-    !overrides?.size
-      ? lastBuildPlace(options.stateDir ?? defaultStateDir(), target, cacheDir)
-      : undefined;
-  /** The SHA-256 of motion k's file as `verdicts` know it from the file's stamp (lastBuild.ts). */
-  const digestOf = (verdicts: VerdictStore, prepared: PreparedBuild, k: number) => {
-    const path = prepared.motions[k].resolved.mtnPath;
-    const stamp = recorded.stampOf(path);
-    return stamp && verdicts.digestOf(path, stamp);
-  };
+  // The record of this project's last build, kept in the user's state folder (lastBuild.ts, docs/cache.md). Not with
+  // text in place of files: their stamps here are those of the files on disk, not of what the build read.
+  const last = lastBuildUse({
+    projectFile,
+    project,
+    cacheDir,
+    stateDir: options.stateDir,
+    eligible: options.lastBuild !== false && !options.dryRun && options.projectText === undefined && !overrides?.size,
+    stampOf: recorded.stampOf,
+  });
   /** The verdicts the compression used (the record of the build is kept only with them). */
   let usedVerdicts: VerdictStore | undefined;
   // The pure pool: with this thread as one of the jobs the short clips' build measured slower (docs/compression.md).
@@ -185,28 +162,20 @@ export async function buildProject(
     let compressed;
     let prep;
     let cache;
-    /** What this build may take from the last one's outputs, and what it took (null: nothing) (lastBuild.ts). */
+    /** What this build may take from the last one's outputs (lastBuild.ts). */
     let carryPlan: CarryFromLastBuild | undefined;
-    let carry: Carried | null | undefined;
     try {
       prep = prepareBuild(project, recorded.read, startWhenCold(compressor, remembered, recorded.known));
       if (!prep.ok) return prep;
       const { prepared } = prep;
-      if (lastFile && remembered) {
-        // Read once: whether the build is up to date, and else what it can carry.
-        const record = readLastBuild(lastFile);
-        const summary = upToDate(record, target, prepared, (k) => digestOf(remembered, prepared, k));
-        if (summary) {
+      if (last && remembered) {
+        const begun = last.begin(prepared, remembered);
+        if (begun.upToDate) {
           remembered.save();
+          const summary = begun.upToDate;
           return { ok: true, upToDate: true, summary, written: [], warnings: prepared.warnings, notes: [], carried: 0 };
         }
-        const wanted = carryCandidates(record, target, prepared, (k) => digestOf(remembered, prepared, k));
-        // Read only once the motions that changed went to the pool (compressMotions' `carry`).
-        if (record && wanted)
-          carryPlan = {
-            expected: new Set(wanted),
-            take: () => (carry ??= readCarried(record, prepared, wanted) ?? null)?.results,
-          };
+        carryPlan = begun.carry;
       }
       cache = cacheDir === null ? undefined : openBuildCache(cacheDir, { maxBytes: options.cacheMaxBytes });
       const verdicts =
@@ -218,7 +187,7 @@ export async function buildProject(
         verdicts,
         onMotion: (m) => {
           // A carried motion's report entry is the last build's: none is made for it while waiting.
-          if (!carry?.results.has(m.index)) finished.push(m);
+          if (!last?.carried()?.results.has(m.index)) finished.push(m);
           options.onProgress?.(m);
         },
         // A budget build compresses each motion at several settings: its report parts wait for the chosen ones.
@@ -232,21 +201,14 @@ export async function buildProject(
     }
     if (!compressed.ok) return { ok: false, errors: compressed.errors, warnings: prep.prepared.warnings };
     const made = early.madeParts(compressed.prepared);
-    const carried = carry ?? undefined;
+    const carried = last?.carried();
     const result = assembleBuild(
       compressed.prepared,
       compressed.results,
       compressed.budget,
       // A build that keeps its record puts the report together from each motion's entry, so that the record can say
       // where each lies (the next build carries them); else only when most entries were made while waiting.
-      carried || lastFile
-        ? (k, r) => {
-            const fragment = carried?.fragments.get(k);
-            return fragment && carried?.results.get(k) === r
-              ? { entry: motionReportEntry(compressed.prepared, k, r), fragment }
-              : made?.(k, r);
-          }
-        : made,
+      last ? last.parts(compressed.prepared, made) : made,
     );
     if (!result.ok) return result;
     const summary: BuildSummary = {
@@ -270,27 +232,24 @@ export async function buildProject(
     let installed: (FileStamp | undefined)[] = [];
     const note = commitOutputs(buildOutputFiles(result.outputs, project.reportPath), {
       installed: () => {
-        if (lastFile) installed = target.outputs.map(outputStamp);
+        if (last) installed = last.target.outputs.map(outputStamp);
       },
     });
-    if (lastFile) {
-      // Kept only for the three outputs and with the cache's verdicts; else any older record goes.
-      const v = usedVerdicts;
-      if (result.outputs.length === 3 && v)
-        recordLastBuild(
-          lastFile,
-          target,
+    // Kept only for the three outputs and with the cache's verdicts; else any older record goes.
+    if (last)
+      writeLastBuild(
+        last.file,
+        last.target,
+        last.pending(
           compressed.prepared,
-          (k) => digestOf(v, compressed.prepared, k),
+          usedVerdicts,
           summary,
-          installed,
-          {
-            results: compressed.results,
-            fragments: result.reportFragments,
-          },
-        );
-      else forget(lastFile);
-    }
+          result.outputs.length,
+          compressed.results,
+          result.reportFragments,
+        ),
+        installed,
+      );
     const outcome: ProjectBuildOutcome = {
       ok: true,
       report: result.report,

@@ -41,7 +41,7 @@ const SHARD = /^[0-9a-f]{2}$/;
 export const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 
 /** How old an entry's mtime may grow before a hit refreshes it (the size limit drops the least recently used first). */
-const REFRESH_MS = 24 * 3600 * 1000;
+export const REFRESH_MS = 24 * 3600 * 1000;
 
 /** Default size limit of a cache folder. */
 export const DEFAULT_CACHE_MAX_BYTES = 512 * 1024 * 1024;
@@ -174,6 +174,12 @@ export interface BuildCache {
   accept(candidate: CacheCandidate): FileStamp | undefined;
   /** Discards a candidate that did not hold (never following a link), and counts it. */
   reject(candidate: CacheCandidate): void;
+  /**
+   * Makes the entry of `key` recent, when there is one, without reading it: the entry of a motion a build carried
+   * from the last build's outputs (lastBuild.ts) is in use as much as one it took from the cache. As accept does, at
+   * most once a day per entry (one lstat otherwise), and never through a link.
+   */
+  touch(key: string): void;
   /**
    * Stores a result; returns the digest of the entry written and, when the file now at the entry's path is
    * provably the one written (same inode and size as the file descriptor that wrote it), its stamp, so the next
@@ -427,6 +433,19 @@ export function openBuildCache(dir: string, options: { maxBytes?: number } = {})
         /* evicted meanwhile: the value in hand is still good */
       }
       return undefined;
+    },
+    touch(key) {
+      if (!SHA256_HEX.test(key) || !shardOk(key, false)) return;
+      const path = entryPath(dir, key);
+      const st = statNoThrow(path);
+      const now = Date.now();
+      if (!st || now - Number(st.mtimeMs) < REFRESH_MS) return;
+      try {
+        // lutimes: a link put in the entry's place since the lstat is touched itself, never its target.
+        fs.lutimesSync(path, now / 1000, now / 1000);
+      } catch {
+        /* evicted meanwhile */
+      }
     },
     reject(candidate) {
       stats.rejected++;

@@ -6,6 +6,7 @@
  * cache, and report each finished motion with the time left. Results come
  * back in archive order whatever order they finished in.
  */
+import type { CompressOptions } from '../../shared/compress/types';
 import { BuildEta } from '../../shared/project/eta';
 import { FormatError, inFile } from '../../shared/errors';
 import { readMtn } from '../../shared/mtn/read';
@@ -72,6 +73,20 @@ export interface CompressMotionsOptions {
 export interface CarryFromLastBuild {
   expected: ReadonlySet<number>;
   take: () => ReadonlyMap<number, CompressedMotion> | undefined;
+}
+
+/** The cache key of a motion compressed with `settings` from a file of SHA-256 `digest`, resampled to `resampleTo`. */
+function motionKeyOfDigest(digest: string, settings: CompressOptions, resampleTo: number | undefined): string {
+  return cacheKeyOfDigest(digest, settings, undefined, { file: 'mtn', resampledTo: resampleTo ?? null });
+}
+
+/**
+ * The cache key of motion `k` of `prepared`, its file's SHA-256 being `digest`: the key compressMotions looks it up
+ * by (a build that does not look it up, being up to date, still makes its entry recent: touchEntriesOf).
+ */
+export function motionCacheKey(prepared: PreparedBuild, k: number, digest: string): string {
+  const p = prepared.motions[k];
+  return motionKeyOfDigest(digest, compressOptionsFor(p), p.resampledFrom ? prepared.project.fps : undefined);
 }
 
 /**
@@ -199,11 +214,10 @@ export async function compressMotions(
     try {
       return (
         cache &&
-        cacheKeyOfDigest(
+        motionKeyOfDigest(
           inputDigest(path, fileOf, options.inputStamp, verdicts, headerOf(p, prepared.project.fps)),
           settings,
-          undefined,
-          { file: 'mtn', resampledTo: resampleTo ?? null },
+          resampleTo,
         )
       );
     } catch (e) {
@@ -288,8 +302,14 @@ export async function compressMotions(
     const carried = options.carry.take();
     for (const index of expected) {
       const result = carried?.get(index);
-      if (result) finish(index, prepared.motions[index].resolved.name, result, true);
-      else await place(index);
+      if (!result) {
+        await place(index);
+        continue;
+      }
+      finish(index, prepared.motions[index].resolved.name, result, true);
+      // Its entry is in use as much as a hit's: made recent too, or the size limit evicts it first (docs/cache.md).
+      const key = cache && keyOf(index, inputOf(index));
+      if (key) cache!.touch(key);
     }
   }
   for (const { index, input, key } of known) await lookUp(index, input, key);

@@ -306,9 +306,30 @@ export function recordLastBuild(
   /** Each motion's result and where its entry lies in the report (assembleBuild's reportFragments), when known. */
   motions?: { results: readonly CompressedMotion[]; fragments: readonly [number, number][] | undefined },
 ): void {
+  writeLastBuild(file, target, pendingLastBuild(prepared, digestOf, summary, motions), stamps);
+}
+
+/**
+ * The record of a build, all but its outputs' stamps (known only once committed): made where the build ran (the
+ * app's build worker), written with them where the commit ran (writeLastBuild). A plain object (it crosses threads).
+ */
+export interface PendingLastBuild {
+  plan: string;
+  inputs: string[];
+  parts: unknown[];
+  summary: BuildSummary;
+}
+
+/** The record of a build (recordLastBuild's arguments but the stamps), or undefined when it cannot be kept. */
+export function pendingLastBuild(
+  prepared: PreparedBuild,
+  digestOf: (k: number) => string | undefined,
+  summary: BuildSummary,
+  motions?: { results: readonly CompressedMotion[]; fragments: readonly [number, number][] | undefined },
+): PendingLastBuild | undefined {
   try {
     const inputs = prepared.motions.map((_, k) => digestOf(k));
-    if (inputs.some((d) => d === undefined)) return forget(file);
+    if (inputs.some((d) => d === undefined)) return undefined;
     const parts = prepared.motions.map((_, k) => {
       const r = motions?.results[k];
       const at = motions?.fragments?.[k];
@@ -317,7 +338,26 @@ export function recordLastBuild(
         : null;
     });
     const plan = planDigest(prepared);
-    if (!plan) return forget(file);
+    if (!plan) return undefined;
+    const { outputs, totals, warnings } = summary;
+    return { plan, inputs: inputs as string[], parts, summary: { outputs, totals, warnings } };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Writes the record of a build that has just committed its outputs (`pending`, from pendingLastBuild; `stamps`:
+ * each output's as the commit installed it), or removes the old one when there is none to write.
+ */
+export function writeLastBuild(
+  file: string,
+  target: LastBuildTarget,
+  pending: PendingLastBuild | undefined,
+  stamps: readonly (FileStamp | undefined)[],
+): void {
+  try {
+    if (!pending) return forget(file);
     const outputs: unknown[] = [];
     for (const [k, path] of target.outputs.entries()) {
       const s = stamps[k];
@@ -329,11 +369,11 @@ export function recordLastBuild(
       version: VERSION,
       project: target.project,
       code: BUILD_IDENTITY,
-      plan,
-      inputs,
-      parts,
+      plan: pending.plan,
+      inputs: pending.inputs,
+      parts: pending.parts,
       outputs,
-      summary: { outputs: summary.outputs, totals: summary.totals, warnings: summary.warnings },
+      summary: pending.summary,
     };
     if (makeFolderNoFollow(dirname(file))) return;
     writeFileAtomic(file, JSON.stringify(doc), { durable: false });

@@ -16,15 +16,18 @@ import {
   assembleBuild,
   prepareBuild,
   type BuildReport,
+  type BuildReportMotion,
   type CompressedMotion,
   type ReadFile,
 } from '../../shared/project/plan';
 import { parseProject } from '../../shared/project/validate';
 import { openBuildCache } from '../build/buildCache';
-import { fileStamp, recordingReader } from '../build/compressMotions';
+import { fileStamp, recordingReader, type CarryFromLastBuild } from '../build/compressMotions';
 import { compressWithinBudget } from '../build/budgetBuild';
 import { existingVerdicts, openVerdictStore } from '../build/verdicts';
 import { inProcessCompressor, startWhenCold, type MotionCompressor } from '../build/compressPool';
+import type { BuildSummary, LastBuildTarget, PendingLastBuild } from '../build/lastBuild';
+import { lastBuildUse } from '../build/lastBuildUse';
 
 /** What the main process sends the worker. */
 export interface BuildJobRequest {
@@ -34,13 +37,33 @@ export interface BuildJobRequest {
   sevTexts: { path: string; text: string }[];
   /** The build cache folder main chose (projectHandlers: inside the project's folder or the workspace), or null: none. */
   cacheDir?: string | null;
+  /** A check (dry run): nothing is written, and the record of the last build is neither used nor kept. */
+  dryRun?: boolean;
+}
+
+/**
+ * The record of the last build this build keeps (lastBuild.ts): where, for which outputs, and what it says but the
+ * outputs' stamps, which main adds once it committed them (writeLastBuild); `pending` undefined: the old one goes.
+ */
+export interface LastBuildToKeep {
+  file: string;
+  target: LastBuildTarget;
+  pending: PendingLastBuild | undefined;
 }
 
 /** What the worker sends back, in order: start, progress per motion, then one of done/failed. */
 export type BuildJobMessage =
   | { type: 'start'; count: number; names: string[] }
   | { type: 'progress'; motion: BuildMotionResult; etaMs: number | null }
-  | { type: 'done'; outputs: { path: string; bytes: Uint8Array }[]; report: BuildReport; warnings: string[] }
+  | {
+      type: 'done';
+      outputs: { path: string; bytes: Uint8Array }[];
+      report: BuildReport;
+      warnings: string[];
+      lastBuild?: LastBuildToKeep;
+    }
+  /** Every input and setting was the last build's and its outputs are untouched: nothing to write (lastBuild.ts). */
+  | { type: 'upToDate'; summary: BuildSummary; warnings: string[] }
   | { type: 'failed'; errors: BuildProblem[]; warnings: string[] };
 
 /** A FormatError (or any Error) as a problem the renderer can place and click. */
@@ -110,6 +133,26 @@ export async function runBuildJob(
   }
   const { prepared } = prep;
   post({ type: 'start', count: prepared.motions.length, names: prepared.motions.map((m) => m.resolved.name) });
+  // The record of the last build, used and kept as `actguy build` does (lastBuildUse). A file the renderer sent as
+  // unsaved text has no stamp here (recordingReader above): no motion of one is taken for unchanged.
+  const last = lastBuildUse({
+    projectFile: req.projectPath,
+    project: parsed.resolved,
+    cacheDir: req.cacheDir ?? null,
+    stateDir: deps.stateDir,
+    eligible: req.dryRun !== true,
+    stampOf: recorded.stampOf,
+  });
+  let carry: CarryFromLastBuild | undefined;
+  if (last && remembered) {
+    const begun = last.begin(prepared, remembered);
+    if (begun.upToDate) {
+      remembered.save();
+      post({ type: 'upToDate', summary: begun.upToDate, warnings: prepared.warnings.map((w) => w.message) });
+      return;
+    }
+    carry = begun.carry;
+  }
   const cache = typeof req.cacheDir === 'string' ? openBuildCache(req.cacheDir) : undefined;
   const verdicts =
     cache && !cache.stats.unusable ? (remembered ?? openVerdictStore(cache.dir, deps.stateDir)) : undefined;
@@ -122,6 +165,8 @@ export async function runBuildJob(
   }) => {
     const entry = prepared.sarEntries[p.index];
     const motion = prepared.motions[p.index];
+    // A carried motion's figures are its entry in the last build's report (its result holds no channels).
+    const fragment = last?.carried()?.fragments.get(p.index);
     post({
       type: 'progress',
       etaMs: p.etaMs,
@@ -133,7 +178,9 @@ export async function runBuildJob(
         mt3Bytes: p.result.mt3Bytes,
         mtnBytes: p.result.mtnBytes,
         ratio: p.result.ratio,
-        ...errorSummary(p.result),
+        ...((fragment && last?.carried()?.results.get(p.index) === p.result
+          ? reportErrorSummary(fragment, motion.resolved.rotationOverridesDeg)
+          : undefined) ?? errorSummary(p.result)),
         seSlots: entry ? entry.seCodes.length / 8 : 0,
         events: entry ? entry.events.length : 0,
         frameCount: motion.frameCount,
@@ -151,6 +198,7 @@ export async function runBuildJob(
     inputBytes: recorded.bytesOf,
     inputStamp: recorded.stampOf,
     onMotion: postMotion,
+    carry,
   });
   // A budget build's passes ended at some probe: the panel's figures are those of the scales chosen.
   if (compressed.ok && compressed.budget)
@@ -165,7 +213,12 @@ export async function runBuildJob(
     });
     return;
   }
-  const result = assembleBuild(compressed.prepared, compressed.results, compressed.budget);
+  const result = assembleBuild(
+    compressed.prepared,
+    compressed.results,
+    compressed.budget,
+    last?.parts(compressed.prepared),
+  );
   if (!result.ok) {
     post({
       type: 'failed',
@@ -174,5 +227,92 @@ export async function runBuildJob(
     });
     return;
   }
-  post({ type: 'done', outputs: result.outputs, report: result.report, warnings: result.report.warnings });
+  const summary: BuildSummary = {
+    outputs: result.report.outputs,
+    totals: result.report.totals,
+    warnings: result.report.warnings,
+  };
+  post({
+    type: 'done',
+    outputs: result.outputs,
+    report: withCarriedEntries(result.report, last?.carried()?.fragments),
+    warnings: result.report.warnings,
+    ...(last
+      ? {
+          lastBuild: {
+            file: last.file,
+            target: last.target,
+            pending: last.pending(
+              compressed.prepared,
+              verdicts,
+              summary,
+              result.outputs.length,
+              compressed.results,
+              result.reportFragments,
+            ),
+          },
+        }
+      : {}),
+  });
+}
+
+/**
+ * The report with the entries of carried motions as the report file holds them (the last build's, byte for byte):
+ * assembleBuild made them from their figures alone, for its totals and warnings.
+ */
+function withCarriedEntries(report: BuildReport, fragments: ReadonlyMap<number, Uint8Array> | undefined): BuildReport {
+  if (!fragments?.size) return report;
+  const decoder = new TextDecoder();
+  return {
+    ...report,
+    motions: report.motions.map((m, k) => {
+      const fragment = fragments.get(k);
+      try {
+        return fragment ? (JSON.parse(decoder.decode(fragment)) as BuildReportMotion) : m;
+      } catch {
+        return m; // readCarried checked its head, figures and braces, not all of it: the figures' entry then
+      }
+    }),
+  };
+}
+
+/**
+ * errorSummary of a carried motion, from its entry in the last build's report (readCarried checked it is that
+ * motion's, in the file that build committed; undefined when it is not of the report's shape): the largest rotation
+ * and position errors as the entry gives them (4 significant digits), and the ratio as the largest error of each
+ * kind over that kind's tightest tolerance (with a rotation override per joint, a bound of the ratio).
+ */
+export function reportErrorSummary(
+  fragment: Uint8Array,
+  rotationOverridesDeg: Readonly<Record<number, number>>,
+): ReturnType<typeof errorSummary> | undefined {
+  let entry: Partial<BuildReportMotion>;
+  try {
+    entry = JSON.parse(new TextDecoder().decode(fragment)) as Partial<BuildReportMotion>;
+  } catch {
+    return undefined;
+  }
+  const { maxError: e, tolerances: t } = entry;
+  const figures = (o: unknown, names: readonly string[]) =>
+    typeof o === 'object' &&
+    o !== null &&
+    names.every((n) => Number.isFinite((o as Record<string, unknown>)[n]) && (o as Record<string, number>)[n] >= 0);
+  if (
+    !e ||
+    !t ||
+    !figures(e, ['translation', 'rotationDeg', 'offset']) ||
+    !figures(t, ['position', 'rotationDeg', 'offset'])
+  )
+    return undefined;
+  const rotation = Math.min(t.rotationDeg, ...Object.values(rotationOverridesDeg));
+  const ratio = (error: number, tolerance: number) => (tolerance > 0 ? error / tolerance : 0);
+  return {
+    maxErrorRatio: Math.max(
+      ratio(e.translation, t.position),
+      ratio(e.rotationDeg, rotation),
+      ratio(e.offset, t.offset),
+    ),
+    maxRotationErrorDeg: e.rotationDeg,
+    maxPositionError: e.translation,
+  };
 }

@@ -9,7 +9,9 @@
 import { Worker } from 'node:worker_threads';
 import { randomUUID } from 'node:crypto';
 import type { BuildProblem, BuildStatus } from '../../shared/ipc/project';
-import { buildOutputFiles, commitOutputs, type OutputFile } from '../build/commit';
+import { buildOutputFiles, commitOutputs, type CommitOptions, type OutputFile } from '../build/commit';
+import { outputStamp, writeLastBuild } from '../build/lastBuild';
+import type { FileStamp } from '../build/fileStamp';
 import type { BuildJobMessage, BuildJobRequest } from './buildJob';
 
 /** Runs a job and reports its messages; returns a stop function. Tests inject an in-process runner. */
@@ -60,7 +62,7 @@ const KEEP_FINISHED = 20;
 
 export function createBuildRunner(
   launch: BuildJobLauncher,
-  write: (files: OutputFile[]) => unknown = commitOutputs,
+  write: (files: OutputFile[], options?: CommitOptions) => unknown = commitOutputs,
 ): BuildRunner {
   const builds = new Map<string, { status: BuildStatus; started: number; stop: () => void }>();
 
@@ -123,6 +125,7 @@ export function createBuildRunner(
           projectText: req.projectText,
           sevTexts: req.sevTexts,
           cacheDir: req.cacheDir ?? null,
+          dryRun: req.dryRun,
         },
         (m) => {
           if (status.state === 'cancelled') return;
@@ -147,6 +150,11 @@ export function createBuildRunner(
             case 'failed':
               end({ state: 'failed', errors: [...refused, ...m.errors], warnings: m.warnings });
               return;
+            case 'upToDate':
+              // Nothing to write: the outputs are the last build's, as `actguy build` says (lastBuild.ts).
+              status.warnings = m.warnings;
+              end({ state: 'done', upToDate: true });
+              return;
             case 'done':
               status.warnings = m.warnings;
               status.report = m.report;
@@ -157,7 +165,15 @@ export function createBuildRunner(
               status.state = 'writing';
               try {
                 // A note (an interrupted earlier commit of these outputs was finished first) is shown with the warnings.
-                const note = write(buildOutputFiles(m.outputs, m.report.outputs.report));
+                const keep = m.lastBuild;
+                let installed: (FileStamp | undefined)[] = [];
+                const note = write(buildOutputFiles(m.outputs, m.report.outputs.report), {
+                  installed: () => {
+                    if (keep) installed = keep.target.outputs.map(outputStamp);
+                  },
+                });
+                // The record of this build, for the next one (an up-to-date one writes nothing); else the old one goes.
+                if (keep) writeLastBuild(keep.file, keep.target, keep.pending, installed);
                 if (typeof note === 'string') status.warnings = [...status.warnings, `note: ${note}`];
                 end({ state: 'done', written: m.outputs.map((o) => o.path) });
               } catch (e) {

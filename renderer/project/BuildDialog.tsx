@@ -18,6 +18,9 @@ const STATE_TEXT = {
   failed: 'Build refused: nothing was written.',
   cancelled: 'Cancelled: nothing was written.',
 } as const;
+/** A build with nothing to do (docs/cache.md, "Up to date"). */
+const UP_TO_DATE_TEXT =
+  'Up to date: nothing changed since the last build, and its archives are as it wrote them; nothing was written.';
 
 /** The build dialog: progress bar, Cancel, per-motion results, and every error (click to go to it). */
 export function BuildDialog() {
@@ -55,7 +58,7 @@ export function BuildDialog() {
       >
         <h2 id="build-title">Build archives</h2>
         <p data-testid="build-state" data-state={s?.state ?? 'starting'} className={s?.state === 'failed' ? 'bad' : ''}>
-          {s ? STATE_TEXT[s.state] : 'Starting…'}
+          {s ? (s.upToDate ? UP_TO_DATE_TEXT : STATE_TEXT[s.state]) : 'Starting…'}
           {s?.current && running && <span className="dim"> {s.current}</span>}
           {running && s?.state === 'compressing' && s.etaMs !== undefined && s.etaMs !== null && (
             <span className="dim" data-testid="build-eta">

@@ -46,6 +46,12 @@ describe('buildProgress', () => {
     expect(buildProgress(status({ dryRun: true, state: 'done', count: 2, done: 2 })).fraction).toBe(1);
   });
 
+  it('an up-to-date build (nothing compressed) is full and says so rather than 0 of N motions', () => {
+    const p = buildProgress(status({ state: 'done', count: 4, done: 0, upToDate: true }));
+    expect(p.fraction).toBe(1);
+    expect(p.label).toBe('up to date');
+  });
+
   it('a refused or cancelled build keeps what it finished and is never full', () => {
     expect(buildProgress(status({ state: 'failed' })).fraction).toBe(0);
     const c = buildProgress(status({ state: 'cancelled', count: 3, done: 1 }));

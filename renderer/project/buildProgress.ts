@@ -37,7 +37,7 @@ export function buildProgress(s: BuildStatus | null): BuildProgress {
       break;
     case 'done':
       step = steps;
-      label = motions;
+      label = s.upToDate ? 'up to date' : motions;
       break;
     default:
       // failed / cancelled: validation passed once motions were counted.

@@ -95,7 +95,11 @@ export async function buildArchives(): Promise<void> {
     const done = await poll(start, (s) => {
       if (projectStore.getState().build) projectStore.getState().setBuild({ status: s, starting: false });
     });
-    if (done.state === 'done') {
+    if (done.state === 'done' && done.upToDate) {
+      // No motion was compressed: the panel keeps the figures it has (a check, or the build that wrote the archives).
+      notify('info', `Up to date: nothing changed since the last build (${done.count} motions); nothing was written.`);
+      projectStore.getState().setStatus({ problems: [], checkedAt: Date.now() });
+    } else if (done.state === 'done') {
       notify(
         'info',
         `Built ${done.written.map(basenameOf).join(', ')}: ${done.count} motions in ${(done.elapsedMs / 1000).toFixed(1)} s.`,

@@ -124,8 +124,13 @@ export interface BuildStatus {
   warnings: string[];
   /** Files written (state 'done', not dry run): .mar, .sar, report. */
   written: string[];
-  /** The build report (state 'done'). */
+  /** The build report (state 'done'; null when up to date). */
   report: BuildReport | null;
+  /**
+   * State 'done' with nothing done: every input and setting was the last build's and its outputs are still the files
+   * it wrote (docs/cache.md, "Up to date"); nothing was compressed or written, and `motions` is empty.
+   */
+  upToDate?: boolean;
   /** Milliseconds since the build started (or its total once finished). */
   elapsedMs: number;
 }

@@ -1,0 +1,233 @@
+/**
+ * The app's Build uses the record of the last build as `actguy build` does (lastBuildUse.ts, docs/cache.md "Up to
+ * date"): a second Build of an unchanged project compresses nothing, writes nothing and says it is up to date; an
+ * edited motion makes it build again, carrying the motion that did not change; a record that was edited or lies is
+ * checked as the CLI checks it, and the build then runs.
+ */
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readMtn } from '../../shared/mtn/read';
+import { writeMtn } from '../../shared/mtn/write';
+import { buildProject } from '../build/build';
+import { inProcessCompressor, type MotionCompressor } from '../build/compressPool';
+import { readInputFile } from '../build/files';
+import { assetsProjectCopy, testProjectHandlers } from '../testing/projectHarness';
+import { runBuildJob } from './buildJob';
+import type { BuildJobLauncher } from './buildRunner';
+
+const dirs: string[] = [];
+afterEach(() => {
+  while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
+});
+
+const OUTPUTS = ['stage.mar', 'stage.sar', 'stage.report.json'];
+
+/**
+ * The sample project with two motions (walk, and walk_60 resampled), picked in the app, its builds run in this
+ * process with a compressor that counts what it compresses, and the local state in a folder of its own.
+ */
+async function app() {
+  const copy = assetsProjectCopy('actguy-app-last-', { motions: ['walk', 'walk_60'] });
+  dirs.push(copy.dir);
+  const state = mkdtempSync(join(tmpdir(), 'actguy-app-last-state-'));
+  dirs.push(state);
+  const inner = inProcessCompressor();
+  const counted = { compressed: 0 };
+  const compressor: MotionCompressor = {
+    jobs: 1,
+    compress: (...a) => {
+      counted.compressed++;
+      return inner.compress(...a);
+    },
+    verifyOrCompress: (...a) => {
+      counted.compressed++;
+      return inner.verifyOrCompress(...a);
+    },
+    close: () => inner.close(),
+  };
+  const launchBuild: BuildJobLauncher = (req, onMessage) => {
+    setTimeout(() => void runBuildJob(req, readInputFile, onMessage, { compressor, stateDir: state }), 0);
+    return () => {};
+  };
+  const { openPicked, build } = testProjectHandlers({ launchBuild });
+  await openPicked(copy.project);
+  const out = (f: string) => join(copy.dir, 'out', f);
+  return {
+    ...copy,
+    counted,
+    build: () => build(copy.project, copy.text),
+    check: () => build(copy.project, copy.text, true),
+    out,
+    stamps: () =>
+      OUTPUTS.map((f) => {
+        const s = statSync(out(f), { bigint: true });
+        return [s.ino, s.mtimeNs, s.ctimeNs];
+      }),
+    record: () => {
+      const folder = join(state, 'last-builds');
+      const files = readdirSync(folder);
+      expect(files).toHaveLength(1);
+      return join(folder, files[0]);
+    },
+    /** Removes the cache's entries (not the folder: its local verdicts stay), so what is not carried is compressed. */
+    emptyCache: () => {
+      const cache = join(copy.dir, '.actguy-cache');
+      for (const f of readdirSync(cache, { recursive: true }).map(String))
+        if (f.endsWith('.mt3c')) unlinkSync(join(cache, f));
+    },
+    editWalk: () => {
+      const m = readMtn(new Uint8Array(readFileSync(join(copy.dir, 'walk.mtn'))));
+      m.translation[0] += 0.5;
+      writeFileSync(join(copy.dir, 'walk.mtn'), writeMtn(m));
+    },
+  };
+}
+
+/** The .mar and .sar a build from nothing (no cache, no record) writes for the project as it is now. */
+async function reference(a: Awaited<ReturnType<typeof app>>): Promise<Buffer[]> {
+  const outDir = join(a.dir, 'reference');
+  mkdirSync(outDir);
+  const r = await buildProject(a.project, { jobs: 1, cacheDir: null, outDir, lastBuild: false });
+  expect(r.ok).toBe(true);
+  return OUTPUTS.slice(0, 2).map((f) => readFileSync(join(outDir, f)));
+}
+
+describe("the app's Build and the record of the last build", () => {
+  it('a second Build of an unchanged project is up to date: nothing compressed or written, and its status says so', async () => {
+    const a = await app();
+    const first = await a.build();
+    expect(first.state).toBe('done');
+    expect(first.upToDate).toBeUndefined();
+    expect(first.written).toHaveLength(3);
+    expect(a.counted.compressed).toBe(2);
+    const stamps = a.stamps();
+    const second = await a.build();
+    expect(second).toMatchObject({ state: 'done', upToDate: true, written: [], motions: [], report: null, errors: [] });
+    expect(a.counted.compressed).toBe(2);
+    expect(a.stamps()).toEqual(stamps);
+  }, 60_000);
+
+  it('an edited motion makes the next Build run: the other motion is carried with its figures, and the outputs are those of a build from nothing', async () => {
+    const a = await app();
+    const first = await a.build();
+    expect((await a.build()).upToDate).toBe(true);
+    a.editWalk();
+    a.emptyCache();
+    const compressedBefore = a.counted.compressed;
+    const again = await a.build();
+    expect(again.state).toBe('done');
+    expect(again.upToDate).toBeUndefined();
+    expect(again.written).toHaveLength(3);
+    // Only the edited motion was compressed: walk_60 came from the last build's outputs.
+    expect(a.counted.compressed - compressedBefore).toBe(1);
+    const carried = again.motions.find((m) => m.name === 'walk_60')!;
+    const before = first.motions.find((m) => m.name === 'walk_60')!;
+    expect(carried).toMatchObject({
+      cached: true,
+      totalKeys: before.totalKeys,
+      mt3Bytes: before.mt3Bytes,
+      mtnBytes: before.mtnBytes,
+    });
+    // Its errors as its entry in the last build's report gives them (4 significant digits), not zeros.
+    expect(carried.maxRotationErrorDeg).toBeGreaterThan(0);
+    expect(carried.maxRotationErrorDeg).toBeCloseTo(before.maxRotationErrorDeg, 3);
+    expect(carried.maxPositionError).toBeCloseTo(before.maxPositionError, 3);
+    expect(again.report?.motions.find((m) => m.name === 'walk_60')).toEqual(
+      first.report?.motions.find((m) => m.name === 'walk_60'),
+    );
+    expect(OUTPUTS.slice(0, 2).map((f) => readFileSync(a.out(f)))).toEqual(await reference(a));
+    expect((await a.build()).upToDate).toBe(true);
+  }, 60_000);
+
+  // Each edit of the record keeps its digests and stamps: only what it says is changed, as a hostile one would.
+  /** What the tests change in a record (lastBuild.ts writes it). */
+  interface RecordDoc {
+    plan: string;
+    code: string;
+    parts: unknown[];
+    summary: { outputs: { mar: { path: string; bytes: number } }; totals: { motions: number }; warnings: string[] };
+  }
+  /** Another plan: not up to date, so what the record says of each motion decides what is carried. */
+  const otherPlan = (doc: RecordDoc) => (doc.plan = doc.plan.replace(/^./, (c: string) => (c === '0' ? '1' : '0')));
+  const lies: [string, (doc: RecordDoc) => void, number][] = [
+    ['says another plan', otherPlan, 0],
+    ['names other outputs in its summary', (doc) => (doc.summary.outputs.mar.path = '/etc/passwd'), 0],
+    ['gives the .mar another size in its summary', (doc) => (doc.summary.outputs.mar.bytes += 1), 0],
+    ['counts other motions in its summary', (doc) => (doc.summary.totals.motions += 1), 0],
+    ['holds a control character in a warning', (doc) => doc.summary.warnings.push('\u001b[2J'), 2],
+    ['was made by other code', (doc) => (doc.code = `${doc.code}-other`), 2],
+    [
+      "puts each motion's part where the other's lies",
+      (doc) => {
+        otherPlan(doc);
+        doc.parts.reverse();
+      },
+      2,
+    ],
+    [
+      "says a motion's report entry lies a byte further (nothing is carried)",
+      (doc) => {
+        otherPlan(doc);
+        (doc.parts[1] as number[])[1] += 1;
+      },
+      2, // readCarried takes all or nothing
+    ],
+  ];
+  for (const [what, lie, compressed] of lies)
+    it(`a record that ${what} is not taken for this build: the Build runs and writes what a build from nothing writes`, async () => {
+      const a = await app();
+      await a.build();
+      const file = a.record();
+      const doc = JSON.parse(readFileSync(file, 'utf8')) as RecordDoc;
+      lie(doc);
+      writeFileSync(file, JSON.stringify(doc));
+      a.emptyCache();
+      const compressedBefore = a.counted.compressed;
+      const again = await a.build();
+      expect(again.state).toBe('done');
+      expect(again.upToDate).toBeUndefined();
+      expect(again.written).toHaveLength(3);
+      // What is not carried is compressed (the cache was emptied): a record whose parts still hold carries both.
+      expect(a.counted.compressed - compressedBefore).toBe(compressed);
+      expect(OUTPUTS.slice(0, 2).map((f) => readFileSync(a.out(f)))).toEqual(await reference(a));
+      expect((await a.build()).upToDate).toBe(true);
+    }, 60_000);
+
+  it('a record cut short is none: the Build runs, and the next one is up to date', async () => {
+    const a = await app();
+    await a.build();
+    const file = a.record();
+    writeFileSync(file, readFileSync(file).subarray(0, 100));
+    const again = await a.build();
+    expect(again.state).toBe('done');
+    expect(again.upToDate).toBeUndefined();
+    expect(again.written).toHaveLength(3);
+    expect((await a.build()).upToDate).toBe(true);
+  }, 60_000);
+
+  it('a check (dry run) neither takes the record nor replaces it: it reports every motion', async () => {
+    const a = await app();
+    await a.build();
+    const file = a.record();
+    const record = readFileSync(file);
+    const stamp = statSync(file, { bigint: true }).mtimeNs;
+    const check = await a.check();
+    expect(check).toMatchObject({ state: 'done', written: [] });
+    expect(check.upToDate).toBeUndefined();
+    expect(check.motions.map((m) => m.name)).toEqual(['walk', 'walk_60']);
+    expect(readFileSync(file)).toEqual(record);
+    expect(statSync(file, { bigint: true }).mtimeNs).toBe(stamp);
+    expect((await a.build()).upToDate).toBe(true);
+  }, 60_000);
+});
