@@ -101,6 +101,27 @@ describe('actguy export-msh', () => {
     );
   });
 
+  it('info of a received export: node names and source shown escaped, payloads only beside the list', async () => {
+    const prefix = join(dir, 'sent');
+    expect((await run(exportMshCommand, [walkPath, '-o', prefix])).code).toBe(0);
+    const list = JSON.parse(readFileSync(`${prefix}.nodes.json`, 'utf8'));
+    list.nodes[0].name = 'root\u001b]0;owned\u0007\u009b31m';
+    list.source = 'walk\u001b]0;owned\u0007.mtn';
+    writeFileSync(`${prefix}.nodes.json`, JSON.stringify(list));
+    const info = await run(infoCommand, [`${prefix}.res8`]);
+    expect(info.code).toBe(0);
+    expect(info.out).not.toMatch(/[\u001b\u0007\u009b]/);
+    expect(info.out).toContain('(from walk\\u001b]0;owned\\u0007.mtn)');
+    expect(info.out).toContain('    0 root\\u001b]0;owned\\u0007\\u009b31m parent  -1');
+    // A payload named by a path (out of the folder, absolute) or with a control character is not read.
+    for (const file of ['../sent.res8', '/dev/zero', 'sent\u001b[2J.res8', '..']) {
+      writeFileSync(`${prefix}.nodes.json`, JSON.stringify({ ...list, res8: { ...list.res8, file } }));
+      await expect(run(infoCommand, [`${prefix}.nodes.json`])).rejects.toThrow(
+        `${prefix}.nodes.json [MSH] (res8.file): must be the name of a file beside this one, found ${JSON.stringify(file).replace('\u001b', '\\u001b')}`,
+      );
+    }
+  });
+
   it("replaces a file at the prefix's names only when it is that file of an export: another tool's .res8 stays", async () => {
     const prefix = join(dir, 'theirs');
     writeFileSync(`${prefix}.res8`, new Uint8Array(48).fill(7));

@@ -8,6 +8,7 @@ import { readInputFile } from '../../build/files';
 import { printDiagnostics } from '../../build/inputs';
 import { describeMshAnimation } from '../../../shared/msh/describe';
 import { parseMshNodesJson } from '../../../shared/msh/nodesJson';
+import { escapeControls } from '../../../shared/errors';
 import { readMshAnimation } from '../../../shared/msh/read';
 import { inFile } from '../../../shared/errors';
 import { describeMar } from '../../../shared/mar/describe';
@@ -145,7 +146,7 @@ function describeMshFiles(path: string): string {
   const animation = inFile(nodesPath, () =>
     readMshAnimation(readBytes(res8), readBytes(res19), parsed.attrs, parsed.nodes),
   );
-  return `${nodesPath} + ${res8} + ${res19}${parsed.source ? ` (from ${parsed.source})` : ''}\n${describeMshAnimation(animation)}`;
+  return `${nodesPath} + ${res8} + ${res19}${parsed.source ? ` (from ${escapeControls(parsed.source)})` : ''}\n${describeMshAnimation(animation)}`;
 }
 
 /** MTN summary: header, effective duration, joints with parents, and counts of user keys, locks and trace keys. */
