@@ -110,7 +110,7 @@ describe('actguy export-msh', () => {
     writeFileSync(`${prefix}.nodes.json`, JSON.stringify(list));
     const info = await run(infoCommand, [`${prefix}.res8`]);
     expect(info.code).toBe(0);
-    expect(info.out).not.toMatch(/[\u001b\u0007\u009b]/);
+    for (const c of ['\u001b', '\u0007', '\u009b']) expect(info.out).not.toContain(c);
     expect(info.out).toContain('(from walk\\u001b]0;owned\\u0007.mtn)');
     expect(info.out).toContain('    0 root\\u001b]0;owned\\u0007\\u009b31m parent  -1');
     // A payload named by a path (out of the folder, absolute) or with a control character is not read.
