@@ -17,14 +17,15 @@ import {
   type PreparedBuild,
   type ReadFile,
 } from '../../shared/project/plan';
-import { projectOutputFiles } from '../../shared/project/outputs';
+import { mshOutputFiles, projectOutputFiles } from '../../shared/project/outputs';
 import type { ResolvedProject } from '../../shared/project/types';
 import { checkOutputPaths, parseProject, withOutputDir } from '../../shared/project/validate';
 import { decodeUtf8Text } from '../../shared/sev/text';
 import { findOutputClashes, type RolePath } from '../pathIdentity';
 import { canonicalPath, isInside } from '../pathPolicy';
 import { openBuildCache, type CacheStats } from './buildCache';
-import { BUILD_REPORT_KIND, buildOutputFiles, commitOutputs, otherKindProblem } from './commit';
+import { BUILD_REPORT_KIND, buildOutputFiles, commitOutputs, MSH_BUILD_INSTEAD, otherKindProblem } from './commit';
+import { mshOutputKind } from './mshOutputKinds';
 import { fileStamp, recordingReader, type CarryFromLastBuild, type MotionDone } from './compressMotions';
 import { compressWithinBudget } from './budgetBuild';
 import { existingVerdicts, openVerdictStore, type FileStamp, type VerdictStore } from './verdicts';
@@ -125,6 +126,16 @@ export async function buildProject(
     return {
       ok: false,
       errors: [new FormatError('PROJECT', notReport, { where: 'outputs.report' }, projectFile)],
+      warnings: [],
+    };
+  // So is another tool's file at a name of outputs.msh (walk.res8 in a folder of the user's files).
+  const notMsh = mshOutputFiles(project)
+    .map((f) => otherKindProblem({ path: f.path, kind: mshOutputKind(f.path, MSH_BUILD_INSTEAD) }))
+    .filter((problem) => problem !== undefined);
+  if (notMsh.length)
+    return {
+      ok: false,
+      errors: notMsh.map((problem) => new FormatError('PROJECT', problem, { where: 'outputs.msh' }, projectFile)),
       warnings: [],
     };
   const overrides = options.textOverrides;

@@ -44,8 +44,7 @@ import {
 } from './commitJournal';
 import { describeFsError } from '../fsErrors';
 import { keepMode, makeFolders, modeToKeep, readFileHead, readSmallFile, type SmallFile } from '../fsutil';
-import { MSH_FILE_SUFFIXES } from '../../shared/msh/files';
-import { MSH_NODES_FORMAT } from '../../shared/msh/nodesJson';
+import { mshOutputKind } from './mshOutputKinds';
 import { startsAsBuildReport } from '../../shared/project/reportStart';
 
 /** The file-system calls the commit makes; tests replace some to inject failures (as root, permissions cannot). */
@@ -106,15 +105,16 @@ export interface OutputFile {
   kind?: OutputKind;
 }
 
-/** What a file already at an output's path must be for a commit to replace it, told from its first bytes. */
+/** What a file already at an output's path must be for a commit to replace it, told from its first bytes (or beside it). */
 export interface OutputKind {
   /** As a message names it: `an ActGuy build report`. */
   name: string;
-  /** What it starts with, for the message. */
-  starts: string;
+  /** How one is told, for the message: `those start {"tool": "actguy build"`. */
+  told: string;
   /** How many first bytes `accepts` reads. */
   headBytes: number;
-  accepts(head: Uint8Array): boolean;
+  /** `at`: the file's path as the commit resolved it (a kind told by what lies beside it looks there). */
+  accepts(head: Uint8Array, at: string): boolean;
   /** What the user can do instead, for the message. */
   instead: string;
 }
@@ -126,37 +126,25 @@ export interface OutputKind {
  */
 export const BUILD_REPORT_KIND: OutputKind = {
   name: 'an ActGuy build report',
-  starts: '{"tool": "actguy build"',
+  told: 'those start {"tool": "actguy build"',
   headBytes: 256,
   accepts: (head) => startsAsBuildReport(new TextDecoder().decode(head)),
   instead: "move that file away (a damaged report too) or name another file in the project's outputs.report",
 };
 
-/**
- * An MSH export's `.nodes.json` (outputs.msh): a name a person's own JSON can have too, in a folder a received
- * project names, so an existing one is replaced only when it starts as every export's does (its `format`).
- */
-const MSH_NODES_START = new RegExp(`^\\uFEFF?\\s*\\{\\s*"format"\\s*:\\s*"${MSH_NODES_FORMAT}"`);
-export const MSH_NODES_KIND: OutputKind = {
-  name: 'the node list of an ActGuy MSH export',
-  starts: `{"format": "${MSH_NODES_FORMAT}"`,
-  headBytes: 256,
-  accepts: (head) => MSH_NODES_START.test(new TextDecoder().decode(head)),
-  instead: "move that file away or name another folder in the project's outputs.msh",
-};
+/** What a build's refusal to replace a file of `outputs.msh` tells the user to do. */
+export const MSH_BUILD_INSTEAD = "move that file away or name another folder in the project's outputs.msh";
 
 /**
- * A build's outputs, the report marked so that it replaces only a build report and each MSH `.nodes.json` only an
- * export's node list.
+ * A build's outputs, the report marked so that it replaces only a build report and each file of `outputs.msh` only
+ * that file of an MSH export (mshOutputKinds.ts): a received project may name a folder of the user's own files.
  */
 export function buildOutputFiles(outputs: readonly OutputFile[], reportPath: string): OutputFile[] {
-  return outputs.map((o) =>
-    o.path === reportPath
-      ? { ...o, kind: BUILD_REPORT_KIND }
-      : o.path.endsWith(MSH_FILE_SUFFIXES.nodes)
-        ? { ...o, kind: MSH_NODES_KIND }
-        : o,
-  );
+  return outputs.map((o) => {
+    if (o.path === reportPath) return { ...o, kind: BUILD_REPORT_KIND };
+    const kind = mshOutputKind(o.path, MSH_BUILD_INSTEAD);
+    return kind ? { ...o, kind } : o;
+  });
 }
 
 /**
@@ -173,8 +161,8 @@ export function otherKindProblem(file: Pick<OutputFile, 'path' | 'kind'>, at = f
   } catch (e) {
     return `refused to replace ${file.path}: it is not ${kind.name} (${describeFsError(e)}); ${kind.instead}`;
   }
-  if (head === undefined || head.length === 0 || kind.accepts(head)) return undefined;
-  return `refused to replace ${file.path}: it is already there and is not ${kind.name} (those start ${kind.starts}); ${kind.instead}`;
+  if (head === undefined || head.length === 0 || kind.accepts(head, at)) return undefined;
+  return `refused to replace ${file.path}: it is already there and is not ${kind.name} (${kind.told}); ${kind.instead}`;
 }
 
 function journalPath(first: string): string {

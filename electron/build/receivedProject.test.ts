@@ -48,6 +48,10 @@ const notReport = (file: string) =>
   `refused to replace ${file}: it is already there and is not an ActGuy build report (those start {"tool": "actguy build"); ` +
   "move that file away (a damaged report too) or name another file in the project's outputs.report";
 
+const mshRefusal = (file: string, ext: string) =>
+  `refused to replace ${file}: it is already there and is not the ${ext === 'res8' ? 'key pool' : 'frame map'} of an ActGuy MSH export ` +
+  "(an export's .nodes.json beside it names it, with its size); move that file away or name another folder in the project's outputs.msh";
+
 const CASES: [string, Record<string, string>, (dir: string) => string][] = [
   [
     '"report": "notes.md"',
@@ -135,6 +139,38 @@ describe('actguy build of a received project', () => {
     expect(readFileSync(join(dir, 'walk.nodes.json'), 'utf8')).toBe(first);
     expect(readFileSync(join(dir, 'walk.nodes.json.mine'), 'utf8')).toContain('my rig notes');
   }, 60_000);
+
+  it.each(['res8', 'res19'])(
+    "replaces a .%s only when the export's node list beside it names it with its size: another tool's is refused",
+    (ext) => {
+      const { dir } = downloads({ mar: 'out/s.mar', sar: 's.sar', msh: '.' });
+      const mine = join(dir, `walk.${ext}`);
+      // Another tool's payload of that name: 48 bytes (two keys of 24, or 24 words), no node list beside it.
+      writeFileSync(mine, new Uint8Array(48).fill(7));
+      const before = hashTree(dir);
+      // With the build cache on: the refusal comes before any work, so not even the cache folder appears.
+      const r = build(dir);
+      expect(r.status, r.stderr).toBe(1);
+      expect(r.stderr).toContain(mshRefusal(`./walk.${ext}`, ext));
+      expect(hashTree(dir)).toEqual(before);
+      // Moved away, the build writes the export; the next build replaces its own payload.
+      renameSync(mine, `${mine}.mine`);
+      expect(build(dir, '--no-cache').status).toBe(0);
+      const first = readFileSync(mine);
+      const again = build(dir, '--no-cache');
+      expect(again.status, again.stderr).toBe(0);
+      expect(readFileSync(mine)).toEqual(first);
+      // The export's node list beside it, but the payload is not the size it gives (replaced by hand since): refused.
+      writeFileSync(mine, Buffer.concat([first, new Uint8Array(48)]));
+      const edited = hashTree(dir);
+      const refused = build(dir, '--no-cache');
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toContain(mshRefusal(`./walk.${ext}`, ext));
+      expect(hashTree(dir)).toEqual(edited);
+      expect(readFileSync(`${mine}.mine`)).toEqual(Buffer.from(new Uint8Array(48).fill(7)));
+    },
+    60_000,
+  );
 });
 
 describe('a file put at the report path while the build runs', () => {
@@ -188,6 +224,25 @@ describe("the app's Build of a received project", () => {
     },
     30_000,
   );
+
+  it("replaces an outputs.msh .res8 only when it is an export's: another tool's is refused, then its own rebuilt over", async () => {
+    const { dir, project, text } = downloads({ mar: 'out/s.mar', sar: 's.sar', msh: '.' });
+    const mine = join(dir, 'walk.res8');
+    writeFileSync(mine, new Uint8Array(48).fill(7));
+    const before = hashTree(dir);
+    const { openPicked, build } = testProjectHandlers();
+    await openPicked(project);
+    const s = await build(project, text);
+    expect(s.state).toBe('failed');
+    expect(s.errors.map((e) => e.message).join('\n')).toContain(mshRefusal(mine, 'res8'));
+    // Refused before any work: not even the build cache's folder appears.
+    expect(hashTree(dir)).toEqual(before);
+    renameSync(mine, `${mine}.mine`);
+    expect((await build(project, text)).state).toBe('done');
+    const again = await build(project, text);
+    expect(again.errors).toEqual([]);
+    expect(again.state).toBe('done');
+  }, 30_000);
 
   it('rebuilds over its own report', async () => {
     const { dir, project, text } = downloads({ mar: 'out/s.mar', sar: 's.sar' });

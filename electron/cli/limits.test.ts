@@ -106,6 +106,34 @@ describe('actguy against hostile sizes', () => {
     );
   });
 
+  it('info of a received MSH export reads each file only up to what it can be (sparse files), naming the file', () => {
+    // The .nodes.json was read whole and decoded (1.5 GB: 30 s, 3 GB, then a message naming no file); a payload
+    // was read whole whatever size its list gave.
+    expect(run('export-msh', 'walk.mtn', '-o', 'sent').rc).toBe(0);
+    const res19 = join(dir, 'sent.res19');
+    truncateSync(res19, 200 * 2 ** 20);
+    const r = run('info', 'sent.res8');
+    expect(r.rc).toBe(1);
+    expect(r.err).toContain(
+      `sent.res19 [MSH]: cannot read: it is ${200 * 2 ** 20} bytes, more than the 1048576 ActGuy reads of the frame map sent.nodes.json describes`,
+    );
+    const list = join(dir, 'sent.nodes.json');
+    truncateSync(list, 100 * 2 ** 20);
+    for (const named of ['sent.nodes.json', 'sent.res8']) {
+      const big = run('info', named);
+      expect(big.rc).toBe(1);
+      expect(big.err).toContain(
+        `sent.nodes.json [MSH]: cannot read: it is ${100 * 2 ** 20} bytes, more than the 67108864 ActGuy reads of a text file`,
+      );
+    }
+    // Past 2 GiB the whole read itself failed, naming no file: the list is not read whole before it is looked at.
+    truncateSync(list, 3 * 2 ** 30);
+    expect(run('info', 'sent.nodes.json').err).toContain(
+      `sent.nodes.json [MSH]: cannot read: it is ${3 * 2 ** 30} bytes, more than the 67108864 ActGuy reads of a text file`,
+    );
+    for (const f of ['sent.res8', 'sent.res19', 'sent.nodes.json']) rmSync(join(dir, f));
+  });
+
   it.runIf(process.platform !== 'win32')(
     'FIFOs named as the .mtn, .sev and SE tables of a project are refused by place (the build waited forever for a writer)',
     () => {

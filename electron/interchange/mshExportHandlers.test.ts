@@ -4,7 +4,7 @@
  * them, and never onto the motion it was read from.
  */
 import * as nodeFs from 'node:fs';
-import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exportMshFiles } from '../../shared/msh/files';
@@ -124,6 +124,34 @@ describe('File > Export MSH (main process)', () => {
     expect(a.nodes.map((n) => n.name)).toEqual(readMtn(readFileSync(SAMPLE_MTN)).joints.map((j) => j.name));
     // No temp, journal or lock file is left.
     expect(readdirSync(workspace).sort()).toEqual(['out.nodes.json', 'out.res19', 'out.res8', 'walk.mtn']);
+  });
+
+  it("replaces none of the three unless each is that file of an export: another tool's .res19 or JSON beside the pick stays", async () => {
+    const doc = await openWalk();
+    const prefix = join(workspace, 'hero');
+    // The user picks hero.res8 (the dialog asked about that one); hero.res19 and hero.nodes.json are derived.
+    for (const [ext, what, told] of [
+      ['res19', 'the frame map', "an export's .nodes.json beside it names it, with its size"],
+      ['nodes.json', 'the node list', 'those start {"format": "actguy msh-anim nodes"'],
+      ['res8', 'the key pool', "an export's .nodes.json beside it names it, with its size"],
+    ]) {
+      const mine = `${prefix}.${ext}`;
+      writeFileSync(mine, 'another tool made this\n');
+      const before = snapshot(prefix);
+      answers.push(`${prefix}.res8`);
+      await expect(handlers.exportMshDialog({ documentId: doc.documentId, ...TOL })).rejects.toThrow(
+        `Could not export ${prefix}.{res8,res19,nodes.json}: refused to replace ${mine}: it is already there and is not ${what} of an ActGuy MSH export (${told}); move that file away or export under another name; nothing was written`,
+      );
+      expect(snapshot(prefix)).toEqual(before);
+      rmSync(mine);
+    }
+    // Its own export is replaced by the next one.
+    answers.push(`${prefix}.res8`, `${prefix}.res8`);
+    expect((await handlers.exportMshDialog({ documentId: doc.documentId, ...TOL })).status).toBe('exported');
+    const first = snapshot(prefix);
+    expect((await handlers.exportMshDialog({ documentId: doc.documentId, ...TOL })).status).toBe('exported');
+    expect(snapshot(prefix)).toEqual(first);
+    expect(readdirSync(workspace).sort()).toEqual(['hero.nodes.json', 'hero.res19', 'hero.res8', 'walk.mtn']);
   });
 
   it('takes the prefix from whichever of the three the user names, or a bare prefix; a cancelled dialog writes nothing', async () => {

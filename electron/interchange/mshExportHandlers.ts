@@ -19,6 +19,7 @@ import type { ExportMshDialogRequest, ExportMshOutcome, ExportMshRequest } from 
 import type { MshExportOptions } from '../../shared/msh/export';
 import { mshFilesOf, mshPrefixOf, type MshFilePaths } from '../../shared/msh/files';
 import { commitOutputs, type CommitOptions } from '../build/commit';
+import { markMshOutputs } from '../build/mshOutputKinds';
 import type { CompressClient } from '../compressClient';
 import type { DialogPort, FileFilter } from '../dialogPort';
 import type { HandlerDocument } from '../documents';
@@ -96,12 +97,17 @@ export function createMshExportHandlers(ctx: MshExportHandlerContext): MshExport
     const nodesBytes = new TextEncoder().encode(out.nodesJson);
     let note: string | undefined;
     try {
+      // An existing file at a name the page did not pick (and one it did: the page is untrusted) is replaced only
+      // when it is that file of an export: another tool's .res19 beside a picked prefix stays.
       note = commitOutputs(
-        [
-          { path: named.res8, bytes: out.res8 },
-          { path: named.res19, bytes: out.res19 },
-          { path: named.nodes, bytes: nodesBytes },
-        ],
+        markMshOutputs(
+          [
+            { path: named.res8, bytes: out.res8 },
+            { path: named.res19, bytes: out.res19 },
+            { path: named.nodes, bytes: nodesBytes },
+          ],
+          'move that file away or export under another name',
+        ),
         ctx.commit,
       );
     } catch (e) {

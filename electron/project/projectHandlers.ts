@@ -30,7 +30,8 @@ import { systemReason } from '../fsErrors';
 import { requireObject, requireString } from '../ipcArgs';
 import { inputOverwrittenBy } from '../pathIdentity';
 import { allowUnlessLinkedOut, canonicalPath, isInside, quotePath, type PathPolicy } from '../pathPolicy';
-import { BUILD_REPORT_KIND, otherKindProblem } from '../build/commit';
+import { BUILD_REPORT_KIND, MSH_BUILD_INSTEAD, otherKindProblem } from '../build/commit';
+import { mshOutputKind } from '../build/mshOutputKinds';
 import { createBuildRunner, workerLauncher, type BuildJobLauncher, type BuildRunner } from './buildRunner';
 import { workerTextChecker, type TextChecker } from './textCheck';
 
@@ -369,6 +370,12 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
         !refused.writes.some((w) => w.file === report) &&
         otherKindProblem({ path: report, kind: BUILD_REPORT_KIND });
       if (notReport) refused.writes.push({ message: notReport, file: report });
+      // So is another tool's file at a name of outputs.msh (walk.res8 in a folder of the user's files).
+      for (const file of named.outputs) {
+        const kind = file === report ? undefined : mshOutputKind(file, MSH_BUILD_INSTEAD);
+        const notMsh = kind && !refused.writes.some((w) => w.file === file) && otherKindProblem({ path: file, kind });
+        if (notMsh) refused.writes.push({ message: notMsh, file });
+      }
       // Nothing is read that the policy refuses; a check (dry run) still compresses and reports the writes a build would refuse.
       if (refused.reads.length || (!dryRun && refused.writes.length))
         return runner.reject([...refused.reads, ...refused.writes], dryRun);

@@ -83,8 +83,13 @@ export function parseMshNodesJson(
     Number.isInteger(v) && (v as number) >= 0
       ? (v as number)
       : fail(where, `must be a non-negative integer, found ${quoteJson(v)}`);
+  // A payload lies beside the list, named by its file name alone (a path could lead anywhere; a control character
+  // would reach a terminal with the name).
   const str = (v: unknown, where: string): string =>
-    typeof v === 'string' && v !== '' ? v : fail(where, `must be a file name, found ${quoteJson(v)}`);
+    // eslint-disable-next-line no-control-regex
+    typeof v === 'string' && v !== '' && v !== '.' && v !== '..' && !/[\\/\u0000-\u001f\u007f-\u009f]/.test(v)
+      ? v
+      : fail(where, `must be the name of a file beside this one, found ${quoteJson(v)}`);
   if (typeof o.res8 !== 'object' || o.res8 === null) fail('res8', 'is required');
   if (typeof o.res19 !== 'object' || o.res19 === null) fail('res19', 'is required');
   if (!Array.isArray(o.nodes)) fail('nodes', 'must be an array');

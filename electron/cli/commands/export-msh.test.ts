@@ -1,5 +1,5 @@
 /** `actguy export-msh` on the bundled CMU capture, read back by `info` and sampled against the source. */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -14,6 +14,7 @@ import { infoCommand } from './info';
 const dir = mkdtempSync(join(tmpdir(), 'actguy-msh-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const cmuPath = join(__dirname, '..', '..', '..', 'assets', 'cmu_01_01.mtn');
+const walkPath = join(__dirname, '..', '..', '..', 'assets', 'walk.mtn');
 
 async function run(
   cmd: { run(argv: string[]): Promise<number> | number },
@@ -98,6 +99,40 @@ describe('actguy export-msh', () => {
     await expect(run(infoCommand, [`${prefix}.nodes.json`])).rejects.toThrow(
       `${prefix}.nodes.json [MSH] (format): not an ActGuy MSH nodes file`,
     );
+  });
+
+  it('info of a received export: node names and source shown escaped, payloads only beside the list', async () => {
+    const prefix = join(dir, 'sent');
+    expect((await run(exportMshCommand, [walkPath, '-o', prefix])).code).toBe(0);
+    const list = JSON.parse(readFileSync(`${prefix}.nodes.json`, 'utf8'));
+    list.nodes[0].name = 'root\u001b]0;owned\u0007\u009b31m';
+    list.source = 'walk\u001b]0;owned\u0007.mtn';
+    writeFileSync(`${prefix}.nodes.json`, JSON.stringify(list));
+    const info = await run(infoCommand, [`${prefix}.res8`]);
+    expect(info.code).toBe(0);
+    for (const c of ['\u001b', '\u0007', '\u009b']) expect(info.out).not.toContain(c);
+    expect(info.out).toContain('(from walk\\u001b]0;owned\\u0007.mtn)');
+    expect(info.out).toContain('    0 root\\u001b]0;owned\\u0007\\u009b31m parent  -1');
+    // A payload named by a path (out of the folder, absolute) or with a control character is not read.
+    for (const file of ['../sent.res8', '/dev/zero', 'sent\u001b[2J.res8', '..']) {
+      writeFileSync(`${prefix}.nodes.json`, JSON.stringify({ ...list, res8: { ...list.res8, file } }));
+      await expect(run(infoCommand, [`${prefix}.nodes.json`])).rejects.toThrow(
+        `${prefix}.nodes.json [MSH] (res8.file): must be the name of a file beside this one, found ${JSON.stringify(file).replace('\u001b', '\\u001b')}`,
+      );
+    }
+  });
+
+  it("replaces a file at the prefix's names only when it is that file of an export: another tool's .res8 stays", async () => {
+    const prefix = join(dir, 'theirs');
+    writeFileSync(`${prefix}.res8`, new Uint8Array(48).fill(7));
+    await expect(run(exportMshCommand, [walkPath, '-o', prefix])).rejects.toThrow(
+      `refused to replace ${prefix}.res8: it is already there and is not the key pool of an ActGuy MSH export (an export's .nodes.json beside it names it, with its size); move that file away or give another -o prefix; nothing was written`,
+    );
+    expect(readFileSync(`${prefix}.res8`)).toEqual(Buffer.from(new Uint8Array(48).fill(7)));
+    expect(existsSync(`${prefix}.nodes.json`)).toBe(false);
+    rmSync(`${prefix}.res8`);
+    expect((await run(exportMshCommand, [walkPath, '-o', prefix])).code).toBe(0);
+    expect((await run(exportMshCommand, [walkPath, '-o', prefix, '--pos-tol', '2'])).code).toBe(0);
   });
 
   it('refuses an output prefix that would overwrite the input', async () => {

@@ -6,6 +6,7 @@ import { exportMshFiles, mshFilesOf } from '../../../shared/msh/files';
 import type { MshExportOptions, MshNodeFit } from '../../../shared/msh/export';
 import { readMtn } from '../../../shared/mtn/read';
 import { commitOutputs } from '../../build/commit';
+import { markMshOutputs } from '../../build/mshOutputKinds';
 import {
   answerPoolRequest,
   defaultJobs,
@@ -71,11 +72,17 @@ export const exportMshCommand: CliCommand = {
     const out = inFile(input, () =>
       exportMshFiles(motion, options, { source: input, baseName: basename(prefix) }, fits ?? undefined),
     );
-    commitOutputs([
-      { path: files.res8, bytes: out.res8 },
-      { path: files.res19, bytes: out.res19 },
-      { path: files.nodes, bytes: new TextEncoder().encode(out.nodesJson) },
-    ]);
+    // -o names a prefix, not the three files: one of another tool's at those names is not replaced.
+    commitOutputs(
+      markMshOutputs(
+        [
+          { path: files.res8, bytes: out.res8 },
+          { path: files.res19, bytes: out.res19 },
+          { path: files.nodes, bytes: new TextEncoder().encode(out.nodesJson) },
+        ],
+        'move that file away or give another -o prefix',
+      ),
+    );
     if (!args.options.has('quiet'))
       console.log(
         `${join(dirname(prefix), basename(prefix))}.{res8,res19,nodes.json}: ${out.totalKeys} keys (${out.res8.byteLength} bytes), ${out.mapWords} map words, ${out.frameCount} frames, ${out.animatedNodes} of ${out.nodeCount} nodes animated`,

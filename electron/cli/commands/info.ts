@@ -8,6 +8,8 @@ import { readInputFile } from '../../build/files';
 import { printDiagnostics } from '../../build/inputs';
 import { describeMshAnimation } from '../../../shared/msh/describe';
 import { parseMshNodesJson } from '../../../shared/msh/nodesJson';
+import { escapeControls, FormatError } from '../../../shared/errors';
+import { MSH_KEY_BYTES } from '../../../shared/msh/constants';
 import { readMshAnimation } from '../../../shared/msh/read';
 import { inFile } from '../../../shared/errors';
 import { describeMar } from '../../../shared/mar/describe';
@@ -16,7 +18,8 @@ import { readMt3Header } from '../../../shared/mt3/read';
 import { KeyFlag, MotionFlag, type Motion } from '../../../shared/motion/types';
 import { readMtn } from '../../../shared/mtn/read';
 import { describeSar, type SarDisplayNames } from '../../../shared/sar/describe';
-import { readBytes } from '../../fsutil';
+import { readBytes, readFileHead, TEXT_LIMIT } from '../../fsutil';
+import { describeFsError } from '../../fsErrors';
 import { numberOption, parseArgs, singlePositional, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
 import { readMotionNamesFile } from '../motionNames';
@@ -25,12 +28,17 @@ import { findProjectOfSar, loadSarDisplayNames } from '../../build/sarNames';
 type Kind = 'mtn' | 'mt3' | 'mar' | 'sar' | 'msh' | 'project';
 
 /** By extension; an unknown extension falls back to the magic (MT3 has none). */
-function kindOf(path: string, bytes: Uint8Array): Kind {
+/** The kind a file's name says, or undefined when only its first bytes can tell. */
+function kindByName(path: string): Kind | undefined {
   const ext = extname(path).toLowerCase();
   if (ext === '.res8' || ext === '.res19' || /\.nodes\.json$/i.test(path)) return 'msh';
   if (ext === '.json') return 'project';
   if (ext === '.mtn' || ext === '.mt3' || ext === '.mar' || ext === '.sar') return ext.slice(1) as Kind;
-  const magic = String.fromCharCode(...bytes.subarray(0, 4));
+  return undefined;
+}
+
+function kindByMagic(path: string, head: Uint8Array): Kind {
+  const magic = String.fromCharCode(...head.subarray(0, 4));
   if (magic === 'MTN\0') return 'mtn';
   if (magic === 'MARa') return 'mar';
   if (magic === 'SARa') return 'sar';
@@ -58,11 +66,16 @@ export const infoCommand: CliCommand = {
     const jointNames = skeletonPath
       ? inFile(skeletonPath, () => readMtn(readBytes(skeletonPath))).joints.map((j) => j.name)
       : undefined;
-    const bytes = readBytes(path);
-    const kind = kindOf(path, bytes);
+    // An MSH export is read from its .nodes.json, and a project as a text file (up to TEXT_LIMIT): neither is read
+    // whole first (a sparse 1.5 GB .nodes.json took 15 s and 1.5 GB before it was even looked at).
+    const kind = kindByName(path) ?? kindByMagic(path, readFileHead(path, 4) ?? readBytes(path));
+    if (kind === 'msh') {
+      console.log(`${path}\n${describeMshFiles(path)}`);
+      return 0;
+    }
+    const bytes = readBytes(path, kind === 'project' ? TEXT_LIMIT : undefined);
     let text: string;
     if (kind === 'mtn') text = inFile(path, () => describeMtn(readMtn(bytes), bytes.byteLength, speed));
-    else if (kind === 'msh') text = describeMshFiles(path);
     else if (kind === 'project') return describeProjectFile(path, bytes);
     else if (kind === 'mt3')
       text = inFile(path, () => describeMt3(bytes, names?.get(readMt3Header(bytes).name)?.name, jointNames));
@@ -136,16 +149,32 @@ function describeProjectFile(path: string, bytes: Uint8Array): number {
   return 1;
 }
 
+/** How far past the size its .nodes.json gives a payload is still read, to be described as damaged. */
+const MSH_PAYLOAD_SLACK = 1024 * 1024;
+
 /** Reads an MSH export back (the .nodes.json and the two payloads beside it, from any of the three) and describes it. */
 function describeMshFiles(path: string): string {
   const nodesPath = path.replace(/\.(res8|res19|nodes\.json)$/i, '.nodes.json');
-  const parsed = parseMshNodesJson(new TextDecoder().decode(readBytes(nodesPath)), nodesPath);
+  // Every file here may have come with a received folder: each is read only up to what it can be (a sparse 1.5 GB
+  // .nodes.json took 30 s and 3 GB, then failed naming no file), and a failure names the file.
+  const read = (file: string, limit: { bytes: number; of: string }) => {
+    try {
+      return readBytes(file, limit);
+    } catch (e) {
+      throw new FormatError('MSH', `cannot read: ${describeFsError(e)}`, {}, file);
+    }
+  };
+  const parsed = parseMshNodesJson(new TextDecoder().decode(read(nodesPath, TEXT_LIMIT)), nodesPath);
   const res8 = join(dirname(nodesPath), parsed.res8File);
   const res19 = join(dirname(nodesPath), parsed.res19File);
-  const animation = inFile(nodesPath, () =>
-    readMshAnimation(readBytes(res8), readBytes(res19), parsed.attrs, parsed.nodes),
-  );
-  return `${nodesPath} + ${res8} + ${res19}${parsed.source ? ` (from ${parsed.source})` : ''}\n${describeMshAnimation(animation)}`;
+  // A payload is the size its attributes give: one much larger is not read (a small slip is left for
+  // readMshAnimation to name exactly).
+  const { res8: a8, res19: a19 } = parsed.attrs;
+  const upTo = (bytes: number, of: string) => ({ bytes: Math.max(bytes, MSH_PAYLOAD_SLACK), of });
+  const res8Bytes = read(res8, upTo(a8.attr1 * MSH_KEY_BYTES, `the key pool ${nodesPath} describes`));
+  const res19Bytes = read(res19, upTo(a19.attr1 * 2, `the frame map ${nodesPath} describes`));
+  const animation = inFile(nodesPath, () => readMshAnimation(res8Bytes, res19Bytes, parsed.attrs, parsed.nodes));
+  return `${nodesPath} + ${res8} + ${res19}${parsed.source ? ` (from ${escapeControls(parsed.source)})` : ''}\n${describeMshAnimation(animation)}`;
 }
 
 /** MTN summary: header, effective duration, joints with parents, and counts of user keys, locks and trace keys. */
