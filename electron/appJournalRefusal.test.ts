@@ -129,11 +129,11 @@ describe("the app's Export MSH with a planted journal", () => {
     const opened = await openedMotion(handlers, join(proj, 'walk.mtn'));
     const prefix = join(proj, 'walk');
     const outputs = [`${prefix}.res8`, `${prefix}.res19`, `${prefix}.nodes.json`];
-    const exportMsh = () =>
+    const exportMsh = (rotationToleranceDeg = 0.5) =>
       dispatchInvoke(handlers, 'exportMsh', {
         documentId: opened.documentId,
         positionTolerance: 0.5,
-        rotationToleranceDeg: 0.5,
+        rotationToleranceDeg,
         path: outputs[0],
       });
     return { exportMsh, outputs, inputs: [join(proj, 'walk.mtn'), join(proj, 'walk.sev')] };
@@ -164,10 +164,16 @@ describe("the app's Export MSH with a planted journal", () => {
   it('a real interrupted export of these files is finished first, and the reply says so', async () => {
     const { proj } = scratch();
     const { exportMsh, outputs } = await exporter(proj);
+    // What the interrupted export was writing: a real export (of other tolerances, so other sizes), since an
+    // existing .res8/.res19 is replaced only when its node list names it with its size (mshOutputKinds.ts).
+    expect((await exportMsh(2)).ok).toBe(true);
+    const other = outputs.map((path) => readFileSync(path));
     expect((await exportMsh()).ok).toBe(true);
+    const current = outputs.map((path) => readFileSync(path));
+    expect(other[0].length).not.toBe(current[0].length);
     const interrupted = () =>
       commitOutputs(
-        outputs.map((path) => ({ path, bytes: new TextEncoder().encode('interrupted') })),
+        outputs.map((path, k) => ({ path, bytes: new Uint8Array(other[k]) })),
         {
           onStep: (_, label) => {
             if (label === 'install 2') throw Object.assign(new Error('killed'), { name: 'CommitKilled' });
@@ -175,7 +181,9 @@ describe("the app's Export MSH with a planted journal", () => {
         },
       );
     expect(interrupted).toThrow('killed');
-    expect(readFileSync(outputs[0], 'utf8')).toBe('interrupted');
+    // Half installed: the new .res8 beside the old node list.
+    expect(readFileSync(outputs[0])).toEqual(other[0]);
+    expect(readFileSync(outputs[2])).toEqual(current[2]);
     const r = await exportMsh();
     expect(r.ok).toBe(true);
     const value = r.ok ? (r.value as ExportMshOutcome) : undefined;
@@ -183,7 +191,7 @@ describe("the app's Export MSH with a planted journal", () => {
       expect(value.export.warnings).toEqual([
         expect.stringMatching(/^note: an interrupted build was completed: .*walk\.res8.* hold its outputs$/),
       ]);
-    else throw new Error('expected exported');
-    expect(readFileSync(outputs[0], 'utf8')).not.toBe('interrupted');
+    else throw new Error(`expected exported: ${JSON.stringify(r)}`);
+    expect(outputs.map((path) => readFileSync(path))).toEqual(current);
   }, 30_000);
 });
