@@ -106,6 +106,57 @@ describe("the app's Build with a planted journal", () => {
   }, 30_000);
 });
 
+describe("the app's Build of a project with outputs.msh, after an interrupted commit", () => {
+  it("completes a half-installed export of other tolerances first: its new .res8 beside the old node list is not taken for another tool's file", async () => {
+    const { proj } = scratch();
+    const project = join(proj, 'p.actguy.json');
+    const textOf = (rotationDeg: number) =>
+      JSON.stringify({
+        version: 1,
+        motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev', tolerances: { rotationDeg } }],
+        seTables: { sls: 'default.sls', seDefine: 'se_define.h' },
+        outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar', msh: 'out/msh' },
+      });
+    writeFileSync(project, textOf(0.5));
+    const { openPicked, build } = testProjectHandlers();
+    await openPicked(project);
+    const names = [
+      'stage.mar',
+      'stage.sar',
+      'stage.report.json',
+      'msh/walk.res8',
+      'msh/walk.res19',
+      'msh/walk.nodes.json',
+    ];
+    const files = names.map((f) => join(proj, 'out', f));
+    expect((await build(project, textOf(3))).state).toBe('done');
+    const other = files.map((f) => readFileSync(f));
+    expect((await build(project, textOf(0.5))).state).toBe('done');
+    const current = files.map((f) => readFileSync(f));
+    expect(other[3].length).not.toBe(current[3].length);
+    // The 3-degree build's commit, stopped after installing its .res8 (the 4th file) and before the rest.
+    const interrupted = () =>
+      commitOutputs(
+        files.map((path, k) => ({ path, bytes: new Uint8Array(other[k]) })),
+        {
+          onStep: (_, label) => {
+            if (label === 'install 5') throw Object.assign(new Error('killed'), { name: 'CommitKilled' });
+          },
+        },
+      );
+    expect(interrupted).toThrow('killed');
+    expect(readFileSync(files[3])).toEqual(other[3]);
+    expect(readFileSync(files[5])).toEqual(current[5]);
+    const s = await build(project, textOf(0.5));
+    expect(s.state, JSON.stringify(s.errors)).toBe('done');
+    expect(s.warnings).toContainEqual(
+      expect.stringMatching(/^note: an interrupted build was completed: .*stage\.mar.* hold its outputs$/),
+    );
+    // The .mar, .sar and the export are the 0.5-degree build's again (the report carries its own times).
+    for (const k of [0, 1, 3, 4, 5]) expect(readFileSync(files[k]), names[k]).toEqual(current[k]);
+  }, 60_000);
+});
+
 describe("the app's Export MSH with a planted journal", () => {
   const workerPath = useBuiltCompressWorker();
   let compress: CompressClient;

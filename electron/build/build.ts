@@ -24,7 +24,14 @@ import { decodeUtf8Text } from '../../shared/sev/text';
 import { findOutputClashes, type RolePath } from '../pathIdentity';
 import { canonicalPath, isInside } from '../pathPolicy';
 import { openBuildCache, type CacheStats } from './buildCache';
-import { BUILD_REPORT_KIND, buildOutputFiles, commitOutputs, MSH_BUILD_INSTEAD, otherKindProblem } from './commit';
+import {
+  BUILD_REPORT_KIND,
+  buildOutputFiles,
+  commitJournalBeside,
+  commitOutputs,
+  MSH_BUILD_INSTEAD,
+  otherKindProblem,
+} from './commit';
 import { mshOutputKind } from './mshOutputKinds';
 import { fileStamp, recordingReader, type CarryFromLastBuild, type MotionDone } from './compressMotions';
 import { compressWithinBudget } from './budgetBuild';
@@ -128,8 +135,9 @@ export async function buildProject(
       errors: [new FormatError('PROJECT', notReport, { where: 'outputs.report' }, projectFile)],
       warnings: [],
     };
-  // So is another tool's file at a name of outputs.msh (walk.res8 in a folder of the user's files).
-  const notMsh = mshOutputFiles(project)
+  // So is another tool's file at a name of outputs.msh (walk.res8 in a folder of the user's files); after an
+  // interrupted commit the commit checks them, once it has completed it (commitJournalBeside).
+  const notMsh = (commitJournalBeside(project.marPath) ? [] : mshOutputFiles(project))
     .map((f) => otherKindProblem({ path: f.path, kind: mshOutputKind(f.path, MSH_BUILD_INSTEAD) }))
     .filter((problem) => problem !== undefined);
   if (notMsh.length)

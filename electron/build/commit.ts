@@ -165,6 +165,22 @@ export function otherKindProblem(file: Pick<OutputFile, 'path' | 'kind'>, at = f
   return `refused to replace ${file.path}: it is already there and is not ${kind.name} (${kind.told}); ${kind.instead}`;
 }
 
+/**
+ * Whether a commit journal lies beside `firstOutput` (the first file of an output set, where the commit keeps it):
+ * an interrupted commit, which the next commit completes or refuses before anything else. Until then its outputs
+ * may be half the new set -- an MSH export's new `.res8` beside the old node list, which names the old size -- and
+ * a kind check would take that for another tool's file, refusing every build and never reaching the recovery. So
+ * the checks a build makes before its work leave the MSH files to the commit, which checks them after recovery.
+ */
+export function commitJournalBeside(firstOutput: string): boolean {
+  try {
+    nodeFs.lstatSync(journalPath(resolve(firstOutput)));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function journalPath(first: string): string {
   return join(dirname(first), `${basename(first)}.actguy-commit`);
 }

@@ -112,3 +112,41 @@ describe('build killed at every commit step', () => {
     expect(readdirSync(join(dir, 'out')).sort()).toEqual([...OUTS].sort());
   }, 60000);
 });
+
+describe('a build with outputs.msh killed at every commit step', () => {
+  const MSH_OUTS = [...OUTS, 'msh/walk.res8', 'msh/walk.res19', 'msh/walk.nodes.json'];
+  const all = () => Object.fromEntries(MSH_OUTS.map((f) => [f, readFileSync(join(dir, 'out', f)).toString('base64')]));
+  const withMsh = (rotationDeg: number) => {
+    const p = JSON.parse(project(rotationDeg, 'walk.sev'));
+    p.outputs.msh = 'out/msh';
+    return JSON.stringify(p);
+  };
+
+  it("the next build, of other tolerances, completes the set first: a half-installed export is not taken for another tool's files", () => {
+    writeFileSync(join(dir, 'msh-a.actguy.json'), withMsh(0.5));
+    writeFileSync(join(dir, 'msh-b.actguy.json'), withMsh(3));
+    expect(build('msh-a.actguy.json').rc).toBe(0);
+    const A = all();
+    expect(build('msh-b.actguy.json').rc).toBe(0);
+    const B = all();
+    // Other tolerances, other key pools: a new .res8 beside the old node list does not match that list's size.
+    expect(Buffer.from(B['msh/walk.res8'], 'base64').length).not.toBe(Buffer.from(A['msh/walk.res8'], 'base64').length);
+    const steps = commitStepCount(MSH_OUTS.length, MSH_OUTS.length);
+    let halfExports = 0;
+    expect(build('msh-a.actguy.json').rc).toBe(0);
+    // Each round starts from the A set: the previous round's last build wrote it.
+    for (let k = 1; k <= steps; k++) {
+      const r = build('msh-b.actguy.json', k);
+      expect(r.signal, `step ${k}: ${r.err}`).toBe('SIGKILL');
+      const now = readdirSync(join(dir, 'out', 'msh'));
+      const res8 = readFileSync(join(dir, 'out', 'msh', 'walk.res8')).toString('base64');
+      const nodes = readFileSync(join(dir, 'out', 'msh', 'walk.nodes.json')).toString('base64');
+      if (res8 === B['msh/walk.res8'] && nodes === A['msh/walk.nodes.json']) halfExports++;
+      const next = build('msh-a.actguy.json');
+      expect(next.rc, `step ${k}: ${next.err} (left ${now.join(', ')})`).toBe(0);
+      expect(all(), `step ${k}`).toEqual(A);
+    }
+    // The case the early kind checks refused for good before 2026-12-03.
+    expect(halfExports).toBeGreaterThan(0);
+  }, 180000);
+});

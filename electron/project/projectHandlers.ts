@@ -30,7 +30,7 @@ import { systemReason } from '../fsErrors';
 import { requireObject, requireString } from '../ipcArgs';
 import { inputOverwrittenBy } from '../pathIdentity';
 import { allowUnlessLinkedOut, canonicalPath, isInside, quotePath, type PathPolicy } from '../pathPolicy';
-import { BUILD_REPORT_KIND, MSH_BUILD_INSTEAD, otherKindProblem } from '../build/commit';
+import { BUILD_REPORT_KIND, commitJournalBeside, MSH_BUILD_INSTEAD, otherKindProblem } from '../build/commit';
 import { mshOutputKind } from '../build/mshOutputKinds';
 import { createBuildRunner, workerLauncher, type BuildJobLauncher, type BuildRunner } from './buildRunner';
 import { workerTextChecker, type TextChecker } from './textCheck';
@@ -370,8 +370,10 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
         !refused.writes.some((w) => w.file === report) &&
         otherKindProblem({ path: report, kind: BUILD_REPORT_KIND });
       if (notReport) refused.writes.push({ message: notReport, file: report });
-      // So is another tool's file at a name of outputs.msh (walk.res8 in a folder of the user's files).
-      for (const file of named.outputs) {
+      // So is another tool's file at a name of outputs.msh (walk.res8 in a folder of the user's files); after an
+      // interrupted commit the commit checks them, once it has completed it (commitJournalBeside).
+      const interrupted = named.outputs.length > 0 && commitJournalBeside(named.outputs[0]);
+      for (const file of interrupted ? [] : named.outputs) {
         const kind = file === report ? undefined : mshOutputKind(file, MSH_BUILD_INSTEAD);
         const notMsh = kind && !refused.writes.some((w) => w.file === file) && otherKindProblem({ path: file, kind });
         if (notMsh) refused.writes.push({ message: notMsh, file });
