@@ -17,22 +17,14 @@ import {
   type PreparedBuild,
   type ReadFile,
 } from '../../shared/project/plan';
-import { mshOutputFiles, projectOutputFiles } from '../../shared/project/outputs';
+import { projectOutputFiles } from '../../shared/project/outputs';
 import type { ResolvedProject } from '../../shared/project/types';
 import { checkOutputPaths, parseProject, withOutputDir } from '../../shared/project/validate';
 import { decodeUtf8Text } from '../../shared/sev/text';
 import { findOutputClashes, type RolePath } from '../pathIdentity';
 import { canonicalPath, isInside } from '../pathPolicy';
 import { openBuildCache, type CacheStats } from './buildCache';
-import {
-  BUILD_REPORT_KIND,
-  buildOutputFiles,
-  commitJournalBeside,
-  commitOutputs,
-  MSH_BUILD_INSTEAD,
-  otherKindProblem,
-} from './commit';
-import { mshOutputKind } from './mshOutputKinds';
+import { buildOutputFiles, commitOutputs, outputsRefusedBeforeBuild } from './commit';
 import { fileStamp, recordingReader, type CarryFromLastBuild, type MotionDone } from './compressMotions';
 import { compressWithinBudget } from './budgetBuild';
 import { existingVerdicts, openVerdictStore, type FileStamp, type VerdictStore } from './verdicts';
@@ -127,23 +119,26 @@ export async function buildProject(
   if (options.budgetBytes !== undefined) project = { ...project, budget: { marBytes: options.budgetBytes } };
   const clashes = outputClashes(project);
   if (clashes.length) return { ok: false, errors: clashes, warnings: [] };
-  // Refused before any work (the commit checks again): a received project naming the user's package.json as its report.
-  const notReport = otherKindProblem({ path: project.reportPath, kind: BUILD_REPORT_KIND });
-  if (notReport)
+  // Refused before any work (the commit checks again): a received project naming the user's package.json as its
+  // report (that alone is said when it is one), another tool's file at a name of outputs.msh (walk.res8 in a folder
+  // of the user's files).
+  const refused = outputsRefusedBeforeBuild(
+    projectOutputFiles(project).map((f) => f.path),
+    project.reportPath,
+  );
+  const notReport = refused.filter((r) => r.file === project.reportPath);
+  if (refused.length)
     return {
       ok: false,
-      errors: [new FormatError('PROJECT', notReport, { where: 'outputs.report' }, projectFile)],
-      warnings: [],
-    };
-  // So is another tool's file at a name of outputs.msh (walk.res8 in a folder of the user's files); after an
-  // interrupted commit the commit checks them, once it has completed it (commitJournalBeside).
-  const notMsh = (commitJournalBeside(project.marPath) ? [] : mshOutputFiles(project))
-    .map((f) => otherKindProblem({ path: f.path, kind: mshOutputKind(f.path, MSH_BUILD_INSTEAD) }))
-    .filter((problem) => problem !== undefined);
-  if (notMsh.length)
-    return {
-      ok: false,
-      errors: notMsh.map((problem) => new FormatError('PROJECT', problem, { where: 'outputs.msh' }, projectFile)),
+      errors: (notReport.length ? notReport : refused).map(
+        (r) =>
+          new FormatError(
+            'PROJECT',
+            r.problem,
+            { where: r.file === project.reportPath ? 'outputs.report' : 'outputs.msh' },
+            projectFile,
+          ),
+      ),
       warnings: [],
     };
   const overrides = options.textOverrides;

@@ -141,10 +141,36 @@ export const MSH_BUILD_INSTEAD = "move that file away or name another folder in 
  */
 export function buildOutputFiles(outputs: readonly OutputFile[], reportPath: string): OutputFile[] {
   return outputs.map((o) => {
-    if (o.path === reportPath) return { ...o, kind: BUILD_REPORT_KIND };
-    const kind = mshOutputKind(o.path, MSH_BUILD_INSTEAD);
+    const kind = buildOutputKind(o.path, reportPath);
     return kind ? { ...o, kind } : o;
   });
+}
+
+/** The kind the file already at a build's output `path` must be to be replaced (buildOutputFiles). */
+function buildOutputKind(path: string, reportPath: string | undefined): OutputKind | undefined {
+  return path === reportPath ? BUILD_REPORT_KIND : mshOutputKind(path, MSH_BUILD_INSTEAD);
+}
+
+/**
+ * The files already at a build's outputs that it refuses to replace, each with why, checked before any work (the
+ * CLI's build and the app's Build; the commit checks again, under its lock): `paths` in the order the build writes
+ * them (the commit's journal lies beside the first), `mayRead` false for a path not to be read at all (one the
+ * app's policy refuses). While a commit journal lies beside the first, the MSH files are left to the commit, which
+ * checks them once it has completed the interrupted one (commitJournalBeside).
+ */
+export function outputsRefusedBeforeBuild(
+  paths: readonly string[],
+  reportPath: string | undefined,
+  mayRead: (path: string) => boolean = () => true,
+): { file: string; problem: string }[] {
+  const interrupted = paths.length > 0 && commitJournalBeside(paths[0]);
+  const refused: { file: string; problem: string }[] = [];
+  for (const file of paths) {
+    const kind = file === reportPath || !interrupted ? buildOutputKind(file, reportPath) : undefined;
+    const problem = kind && mayRead(file) ? otherKindProblem({ path: file, kind }) : undefined;
+    if (problem) refused.push({ file, problem });
+  }
+  return refused;
 }
 
 /**
@@ -172,7 +198,7 @@ export function otherKindProblem(file: Pick<OutputFile, 'path' | 'kind'>, at = f
  * a kind check would take that for another tool's file, refusing every build and never reaching the recovery. So
  * the checks a build makes before its work leave the MSH files to the commit, which checks them after recovery.
  */
-export function commitJournalBeside(firstOutput: string): boolean {
+function commitJournalBeside(firstOutput: string): boolean {
   try {
     nodeFs.lstatSync(journalPath(resolve(firstOutput)));
     return true;

@@ -30,8 +30,7 @@ import { systemReason } from '../fsErrors';
 import { requireObject, requireString } from '../ipcArgs';
 import { inputOverwrittenBy } from '../pathIdentity';
 import { allowUnlessLinkedOut, canonicalPath, isInside, quotePath, type PathPolicy } from '../pathPolicy';
-import { BUILD_REPORT_KIND, commitJournalBeside, MSH_BUILD_INSTEAD, otherKindProblem } from '../build/commit';
-import { mshOutputKind } from '../build/mshOutputKinds';
+import { outputsRefusedBeforeBuild } from '../build/commit';
 import { createBuildRunner, workerLauncher, type BuildJobLauncher, type BuildRunner } from './buildRunner';
 import { workerTextChecker, type TextChecker } from './textCheck';
 
@@ -362,22 +361,11 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
       const dryRun = req.dryRun === true;
       const { named } = await checkText({ kind: 'project', path: given, text: req.projectText });
       const refused = refusedBuildPaths(projectPath, named);
-      // A received project naming the user's package.json as its report is refused before any work (the commit
-      // checks again); a report path the policy refuses is not read.
-      const report = named.report;
-      const notReport =
-        report !== undefined &&
-        !refused.writes.some((w) => w.file === report) &&
-        otherKindProblem({ path: report, kind: BUILD_REPORT_KIND });
-      if (notReport) refused.writes.push({ message: notReport, file: report });
-      // So is another tool's file at a name of outputs.msh (walk.res8 in a folder of the user's files); after an
-      // interrupted commit the commit checks them, once it has completed it (commitJournalBeside).
-      const interrupted = named.outputs.length > 0 && commitJournalBeside(named.outputs[0]);
-      for (const file of interrupted ? [] : named.outputs) {
-        const kind = file === report ? undefined : mshOutputKind(file, MSH_BUILD_INSTEAD);
-        const notMsh = kind && !refused.writes.some((w) => w.file === file) && otherKindProblem({ path: file, kind });
-        if (notMsh) refused.writes.push({ message: notMsh, file });
-      }
+      // A received project naming the user's package.json as its report, or outputs.msh onto another tool's files,
+      // is refused before any work (the commit checks again); a path the policy refuses is not read.
+      const mayRead = (file: string) => !refused.writes.some((w) => w.file === file);
+      for (const r of outputsRefusedBeforeBuild(named.outputs, named.report, mayRead))
+        refused.writes.push({ message: r.problem, file: r.file });
       // Nothing is read that the policy refuses; a check (dry run) still compresses and reports the writes a build would refuse.
       if (refused.reads.length || (!dryRun && refused.writes.length))
         return runner.reject([...refused.reads, ...refused.writes], dryRun);
