@@ -16,6 +16,8 @@ export default defineConfig({
     ],
     exclude: ['e2e/**/*.spec.ts', 'node_modules/**', 'dist/**'],
     testTimeout: 30000,
+    // The CLI's bundle, built once for every file that runs it (electron/testing/cliGlobalSetup.ts).
+    globalSetup: ['electron/testing/cliGlobalSetup.ts'],
     // The build cache's local verdicts (electron/build/verdicts.ts) go to a scratch folder, never the user's own.
     env: { ACTGUY_STATE_DIR: join(tmpdir(), 'actguy-vitest-state') },
   },

@@ -251,17 +251,8 @@ describe('a shared cache is verified, not trusted', () => {
   );
 });
 
-let cliBuilt = false;
-/** `actguy build` of the project `p` with its cache and local state, run as a user would (the CLI built once). */
+/** `actguy build` of the project `p` with its cache and local state, run as a user would (the CLI built once per run: electron/testing/cliGlobalSetup.ts). */
 function cliOf(p: ReturnType<typeof project>): (...args: string[]) => SpawnSyncReturns<string> {
-  if (!cliBuilt) {
-    const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], {
-      cwd: root,
-      encoding: 'utf8',
-    });
-    if (b.status !== 0) throw new Error(`CLI build failed: ${b.stderr}`);
-    cliBuilt = true;
-  }
   return (...args) =>
     spawnSync(
       process.execPath,

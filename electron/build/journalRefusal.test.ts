@@ -99,11 +99,6 @@ describe('actguy build with a planted journal', () => {
   const cli = join(root, 'dist', 'cli', 'actguy.cjs');
   let template: string;
   beforeAll(() => {
-    const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], {
-      cwd: root,
-      encoding: 'utf8',
-    });
-    if (b.status !== 0) throw new Error(`CLI build failed: ${b.stderr}`);
     template = mkdtempSync(join(tmpdir(), 'actguy-journal-cli-'));
     for (const f of ['walk.mtn', 'walk.sev', 'default.sls', 'se_define.h'])
       copyFileSync(join(root, 'assets', f), join(template, f));

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { hashTree } from './hostileJournalsForTests';
 import { ASSETS } from '../testing/handlerHarness';
 import { inProcessBuild, testProjectHandlers } from '../testing/projectHarness';
@@ -68,13 +68,6 @@ const CASES: [string, Record<string, string>, (dir: string) => string][] = [
 ];
 
 describe('actguy build of a received project', () => {
-  beforeAll(() => {
-    const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], {
-      cwd: root,
-      encoding: 'utf8',
-    });
-    if (b.status !== 0) throw new Error(`CLI build failed: ${b.stderr}`);
-  }, 60_000);
   const build = (dir: string, ...more: string[]) =>
     spawnSync(process.execPath, [cli, 'build', 'p.actguy.json', '--quiet', ...more], {
       cwd: dir,

@@ -24,11 +24,6 @@ function run(...args: string[]): { rc: number; out: string; err: string } {
 }
 
 beforeAll(() => {
-  const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], {
-    cwd: root,
-    encoding: 'utf8',
-  });
-  if (b.status !== 0) throw new Error(`CLI build failed: ${b.stderr}`);
   dir = mkdtempSync(join(tmpdir(), 'actguy-compress-'));
   writeFileSync(join(dir, 'walk.mtn'), writeMtn(motion));
 }, 60000);

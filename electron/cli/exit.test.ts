@@ -16,11 +16,6 @@ const cli = join(root, 'dist', 'cli', 'actguy.cjs');
 let dir: string;
 
 beforeAll(() => {
-  const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], {
-    cwd: root,
-    encoding: 'utf8',
-  });
-  if (b.status !== 0) throw new Error(`CLI build failed: ${b.stderr}`);
   dir = mkdtempSync(join(tmpdir(), 'actguy-exit-'));
   cpSync(join(root, 'assets'), dir, { recursive: true });
 }, 120_000);

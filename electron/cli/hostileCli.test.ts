@@ -26,11 +26,6 @@ function run(...args: string[]): { rc: number; out: string; err: string } {
 const bytesOf = (f: string) => new Uint8Array(readFileSync(join(dir, f)));
 
 beforeAll(() => {
-  const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], {
-    cwd: root,
-    encoding: 'utf8',
-  });
-  if (b.status !== 0) throw new Error(`CLI build failed: ${b.stderr}`);
   dir = mkdtempSync(join(tmpdir(), 'actguy-hostile-'));
 }, 60000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -15,11 +15,6 @@ const cli = join(root, 'dist', 'cli', 'actguy.cjs');
 let dir: string;
 
 beforeAll(() => {
-  const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], {
-    cwd: root,
-    encoding: 'utf8',
-  });
-  if (b.status !== 0) throw new Error(`CLI build failed: ${b.stderr}`);
   dir = mkdtempSync(join(tmpdir(), 'actguy-build-jobs-'));
   for (const f of ['walk.mtn', 'walk_60fps.mtn', 'cmu_01_01.mtn']) copyFileSync(join(root, 'assets', f), join(dir, f));
   writeFileSync(

@@ -27,11 +27,6 @@ function runNode(args: string[]): { rc: number; out: string; err: string } {
 }
 
 beforeAll(() => {
-  const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], {
-    cwd: root,
-    encoding: 'utf8',
-  });
-  if (b.status !== 0) throw new Error(`CLI build failed: ${b.stderr}`);
   dir = mkdtempSync(join(tmpdir(), 'actguy-lazy-'));
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -29,11 +29,6 @@ function expectOneLineError(r: { rc: number; err: string }, rc: number, ...parts
 }
 
 beforeAll(() => {
-  const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], {
-    cwd: root,
-    encoding: 'utf8',
-  });
-  if (b.status !== 0) throw new Error(`CLI build failed: ${b.stderr}`);
   dir = mkdtempSync(join(tmpdir(), 'actguy-mt3mar-'));
   writeFileSync(
     join(dir, 'stand.mt3'),

@@ -37,11 +37,6 @@ function snapshot(): Record<string, string> {
 }
 
 beforeAll(() => {
-  const b = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), 'cli', '--quiet'], {
-    cwd: root,
-    encoding: 'utf8',
-  });
-  if (b.status !== 0) throw new Error(`CLI build failed: ${b.stderr}`);
   dir = mkdtempSync(join(tmpdir(), 'actguy-clash-'));
   for (const f of ['walk.mtn', 'walk.sev', 'default.sls', 'se_define.h'])
     copyFileSync(join(root, 'assets', f), join(dir, f));
