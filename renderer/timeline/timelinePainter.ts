@@ -21,6 +21,7 @@ import {
   drawRuler,
   drawTimeGrid,
   frameToX,
+  gutterName,
   type TimeAxis,
 } from '../canvas/timeAxis';
 import { dragPanView, frameUnder, wheelPanView, wheelZoomView } from '../canvas/timeGestures';
@@ -420,11 +421,17 @@ export class TimelinePainter {
       const isWorst = worst.has(row.joint);
       ctx.fillStyle =
         row.ratio > 1.0001 ? COLORS.tolerance : isWorst ? '#ffb347' : selected ? COLORS.selection : COLORS.text;
+      // The name gets the gutter left of its figures (keys · max error), cut by drawn width where it does not fit.
+      const figures = rep ? `${row.keys} · ${row.maxError.toFixed(2)}` : '';
       ctx.textAlign = 'left';
-      ctx.fillText(name.length > 15 ? `${name.slice(0, 14)}…` : name, 6, y + JOINT_ROW_H / 2);
+      ctx.fillText(
+        gutterName(name, figures, (t) => ctx.measureText(t).width),
+        6,
+        y + JOINT_ROW_H / 2,
+      );
       ctx.textAlign = 'right';
       ctx.fillStyle = isWorst || row.ratio > 1.0001 ? ctx.fillStyle : COLORS.textDim;
-      if (rep) ctx.fillText(`${row.keys} · ${row.maxError.toFixed(2)}`, GUTTER - 6, y + JOINT_ROW_H / 2);
+      if (figures) ctx.fillText(figures, GUTTER - 6, y + JOINT_ROW_H / 2);
       ctx.textAlign = 'left';
     });
 
