@@ -3,6 +3,8 @@
  * - the in-app Save picker replaced an existing file (another motion of the project) without a word: it now asks,
  *   as native save dialogs do, and a second Save (or Enter) replaces;
  * - an empty picker list said "No matching files." where nothing was filtered: it now says why and what to do;
+ * - with no motion open the viewport named menu items ("File › Open… (Ctrl+O)") it could not run: it now offers
+ *   them as buttons;
  * - Build archives read the saved .mtn while the tuner showed unsaved edits of that project motion, so the archives
  *   silently left them out: it now asks (Save and build, Build the saved file, Cancel).
  */
@@ -10,6 +12,44 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { openSampleProject } from './sev-ui';
 import { makeKeyEdit, waitForDocument } from './ui';
+
+test('with no motion open the viewport offers the ways in as buttons that work', async ({
+  page,
+  electronApp,
+  pageErrors,
+}) => {
+  test.skip(electronApp !== null, 'answers the in-app picker of the loopback transport');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await waitForDocument(page);
+  await page.getByTestId('menu-file').click();
+  await page.getByTestId('menu-close').click();
+  await expect(page.getByTestId('statusbar')).toHaveText('No motion open');
+  const empty = page.getByTestId('viewport-empty');
+  await expect(empty.getByRole('button')).toHaveText([
+    /^Open motion… Ctrl\+O$/,
+    /^Open project… Ctrl\+Shift\+O$/,
+    /^Import BVH, glTF, FBX… Ctrl\+I$/,
+  ]);
+  // At 1280x800 they lie whole inside the picture, each at least 24 px tall.
+  const host = (await page.getByTestId('viewport-host').boundingBox())!;
+  for (const b of await empty.getByRole('button').all()) {
+    const box = (await b.boundingBox())!;
+    expect(box.height).toBeGreaterThanOrEqual(24);
+    expect(box.x).toBeGreaterThanOrEqual(host.x);
+    expect(box.x + box.width).toBeLessThanOrEqual(host.x + host.width);
+    expect(box.y + box.height).toBeLessThanOrEqual(host.y + host.height);
+  }
+  await page.getByTestId('empty-import').click();
+  await expect(page.getByTestId('import-options')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await page.getByTestId('empty-open').click();
+  const picker = page.getByTestId('file-picker');
+  await picker.getByTestId('picker-file').filter({ hasText: /^walk\.mtn/ }).click();
+  await picker.getByTestId('picker-ok').click();
+  await waitForDocument(page);
+  await expect(empty).toHaveCount(0);
+  expect(pageErrors).toEqual([]);
+});
 
 test('the in-app Save picker asks before it replaces a file that exists, and says what an empty list means', async ({
   page,

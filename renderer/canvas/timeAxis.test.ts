@@ -1,5 +1,15 @@
 import { describe, it, expect } from 'vitest';
-import { GUTTER, clampView, fitText, frameToX, gutterName, tickStep, xToFrame, zoomView } from './timeAxis';
+import {
+  GUTTER,
+  clampView,
+  fitText,
+  frameToX,
+  gutterName,
+  lockBarLabel,
+  tickStep,
+  xToFrame,
+  zoomView,
+} from './timeAxis';
 
 describe('time axis', () => {
   const axis = { viewStart: 10, viewEnd: 110, left: 100, right: 1100 };
@@ -50,5 +60,19 @@ describe('gutter labels', () => {
     expect(fitText('iiiiiiiiii', 40, wide)).toBe('iiiiiiiiii');
     expect(wide(fitText('WWWWWWWWWW', 40, wide))).toBeLessThanOrEqual(40);
     expect(fitText('abc', 0, measure)).toBe('…');
+  });
+});
+
+describe('lock bar labels', () => {
+  const measure = (s: string) => s.length * 6;
+  it('cut a name the bar is too narrow for with "…" instead of slicing it at the bar’s edge', () => {
+    // A bar of 45 px at 1280x800 showed "LeftFoo" sliced mid-letter.
+    expect(lockBarLabel('LeftFoot', 45, measure)).toBe('LeftFo…');
+    expect(lockBarLabel('LeftFoot', 48, measure)).toBe('LeftFoot');
+  });
+  it('draw nothing where not even three letters and "…" fit', () => {
+    expect(lockBarLabel('LeftFoot', 20, measure)).toBeNull();
+    expect(lockBarLabel('LeftFoot', 24, measure)).toBe('Lef…');
+    expect(lockBarLabel('Hip', 18, measure)).toBe('Hip');
   });
 });

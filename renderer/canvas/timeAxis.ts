@@ -33,6 +33,16 @@ export function gutterName(name: string, figures: string, measure: (s: string) =
   return fitText(name, room, measure);
 }
 
+/**
+ * A lock bar's label in `room` px: the joint's name, cut with "…" where it does not fit, or null where not even its
+ * first three letters and "…" would (a bare "…" or one letter names nothing).
+ */
+export function lockBarLabel(name: string, room: number, measure: (s: string) => number): string | null {
+  const fitted = fitText(name, room, measure);
+  if (fitted === name) return name;
+  return fitted.length - 1 >= Math.min(3, name.length) ? fitted : null;
+}
+
 /** Right padding so frame N's marker is not clipped. */
 export const RIGHT_PAD = 12;
 /** Height of the frame ruler, CSS px. */

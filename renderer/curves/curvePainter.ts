@@ -204,7 +204,7 @@ export class CurvePainter {
     if (!m) {
       ctx.fillStyle = COLORS.textDim;
       ctx.font = '12px system-ui, sans-serif';
-      ctx.fillText('Open a motion (File > Open) to see its curves.', 16, 28);
+      ctx.fillText('No motion open: its curves show here. File › Open… (Ctrl+O)', 16, 28);
       this.layout = null;
       return;
     }

@@ -22,6 +22,7 @@ import {
   drawTimeGrid,
   frameToX,
   gutterName,
+  lockBarLabel,
   type TimeAxis,
 } from '../canvas/timeAxis';
 import { dragPanView, frameUnder, wheelPanView, wheelZoomView } from '../canvas/timeGestures';
@@ -578,13 +579,16 @@ export class TimelinePainter {
       ctx.globalAlpha = 0.75;
       ctx.fillRect(xa, y + 3, Math.max(2, xb - xa), LOCK_ROW_H - 6);
       ctx.globalAlpha = 1;
-      if (xb - xa > 30) {
+      // The joint's name, cut with "…" where the bar is narrower than it (never sliced mid-letter by the bar's edge).
+      const left = Math.max(xa, GUTTER) + 3;
+      const label = lockBarLabel(m.joints[runJoint].name, xb - left - 3, (t) => ctx.measureText(t).width);
+      if (label) {
         ctx.fillStyle = '#111';
         ctx.save();
         ctx.beginPath();
         ctx.rect(xa, y, xb - xa, LOCK_ROW_H);
         ctx.clip();
-        ctx.fillText(m.joints[runJoint].name, Math.max(xa, GUTTER) + 3, y + LOCK_ROW_H / 2);
+        ctx.fillText(label, left, y + LOCK_ROW_H / 2);
         ctx.restore();
       }
     };
