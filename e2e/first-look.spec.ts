@@ -44,7 +44,10 @@ test('with no motion open the viewport offers the ways in as buttons that work',
   await page.keyboard.press('Escape');
   await page.getByTestId('empty-open').click();
   const picker = page.getByTestId('file-picker');
-  await picker.getByTestId('picker-file').filter({ hasText: /^walk\.mtn/ }).click();
+  await picker
+    .getByTestId('picker-file')
+    .filter({ hasText: /^walk\.mtn/ })
+    .click();
   await picker.getByTestId('picker-ok').click();
   await waitForDocument(page);
   await expect(empty).toHaveCount(0);
@@ -94,7 +97,10 @@ test('the in-app Save picker asks before it replaces a file that exists, and say
   // Clicking a listed file and Save asks too; Replace (a second Save) writes it.
   await page.getByTestId('menu-file').click();
   await page.getByTestId('menu-save-as').click();
-  await picker.getByTestId('picker-file').filter({ hasText: /^walk_60fps\.mtn/ }).click();
+  await picker
+    .getByTestId('picker-file')
+    .filter({ hasText: /^walk_60fps\.mtn/ })
+    .click();
   await ok.click();
   await expect(replace).toContainText('walk_60fps.mtn already exists');
   await ok.click();

@@ -46,9 +46,10 @@ export function existingSaveTarget(
   typed: string,
 ): PickerRequest['files'][number] | undefined {
   const lower = typed.toLowerCase();
-  const named = req.extensions.some((e) => lower.endsWith(`.${e}`)) || !req.extensions.length
-    ? typed
-    : `${typed}.${req.extensions[0]}`;
+  const named =
+    req.extensions.some((e) => lower.endsWith(`.${e}`)) || !req.extensions.length
+      ? typed
+      : `${typed}.${req.extensions[0]}`;
   return req.files.find((x) => x.relativePath === named);
 }
 
