@@ -28,7 +28,7 @@ import {
 } from '../canvas/timeAxis';
 import { dragPanView, frameUnder, wheelPanView, wheelZoomView } from '../canvas/timeGestures';
 import { diamondPath } from '../canvas/shapes';
-import { buildSeries, type CurveSeries } from './series';
+import { buildSeries, formatTolerance, type CurveSeries } from './series';
 import { planGutter, thinTickLabels, type ErrorLine } from './gutterLabels';
 import { COLORS } from '../theme';
 import { overlayDash } from './overlay';
@@ -584,7 +584,7 @@ export class CurvePainter {
       header: () => [COLORS.error, 'error'],
       headerValue: () => [COLORS.text, `error ${value}`],
       value: () => [COLORS.text, value],
-      tol: () => [COLORS.tolerance, `tol ${series.tolerance}${unit}`],
+      tol: () => [COLORS.tolerance, `tol ${formatTolerance(series.tolerance!)}${unit}`],
       max: () => [
         series.maxError! > series.tolerance! ? COLORS.tolerance : COLORS.textDim,
         `max ${series.maxError!.toFixed(3)} @${series.maxErrorFrame}`,

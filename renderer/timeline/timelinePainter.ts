@@ -27,7 +27,7 @@ import {
 } from '../canvas/timeAxis';
 import { dragPanView, frameUnder, wheelPanView, wheelZoomView } from '../canvas/timeGestures';
 import { diamondPath } from '../canvas/shapes';
-import { userKeyFramesOf } from '../curves/series';
+import { formatTolerance, userKeyFramesOf } from '../curves/series';
 import { COLORS } from '../theme';
 import { preferencesStore } from '../state/preferencesStore';
 import { rowOfJoint, timelineRows, type ChainGroup, type TimelineRow } from './jointFilter';
@@ -536,7 +536,7 @@ export class TimelinePainter {
     const unit = hp.row < 0 ? ' u' : '°';
     const parts = [`${name} · frame ${frame}`];
     if (row.report) {
-      parts.push(`error ${row.report.errors[frame].toFixed(3)}${unit} / tol ${row.report.tolerance}${unit}`);
+      parts.push(`error ${row.report.errors[frame].toFixed(3)}${unit} / tol ${formatTolerance(row.report.tolerance)}${unit}`);
       const user = userKeyFramesOf(m, hp.row).includes(frame);
       if (user) parts.push('user key');
       else if (row.report.keyFrames.includes(frame)) parts.push('key');
