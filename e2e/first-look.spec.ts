@@ -54,6 +54,19 @@ test('with no motion open the viewport offers the ways in as buttons that work',
   expect(pageErrors).toEqual([]);
 });
 
+test('a browser window at 1280x800 (657 px of page) says what to do about its short window', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 657 });
+  await waitForDocument(page);
+  const note = page.getByTestId('layout-squeezed');
+  // It used to read "Short window: panels shrunk —", a sentence cut off before the mode buttons it meant.
+  await expect(note).toHaveText('Window too short for every panel: try a work mode →');
+  const [n, mode] = [(await note.boundingBox())!, (await page.getByTestId('mode-tuning').boundingBox())!];
+  expect(n.x + n.width).toBeLessThanOrEqual(mode.x);
+  expect(await note.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  await page.getByTestId('mode-tuning').click();
+  await expect(note).toHaveCount(0);
+});
+
 test('the in-app Save picker asks before it replaces a file that exists, and says what an empty list means', async ({
   page,
   workspace,
