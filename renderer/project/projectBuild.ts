@@ -11,7 +11,8 @@ import { savablePart } from '../app/savableParts';
 import { isSevDirty, sevStore } from '../sev/sevStore';
 import { projectStore, projectText } from './projectStore';
 import { message, notify } from './projectMessages';
-import { tunerProjectMotion } from './projectMotions';
+import { projectTuning } from '../tuner/motionTuning';
+import { documentStore } from '../state/documentStore';
 
 /** Unsaved SEV text for a build (the open SEV when it has edits). */
 function sevTextsForBuild(): { path: string; text: string }[] {
@@ -86,7 +87,8 @@ let cancelWhenStarted = false;
  */
 async function settleUnsavedMotion(): Promise<boolean> {
   const motion = savablePart('motion');
-  if (!motion?.isDirty() || tunerProjectMotion() === null) return true;
+  // projectTuning.covers: whether the tuner shows a motion of this project (projectMotions.ts, which imports this file).
+  if (!motion?.isDirty() || !projectTuning.covers(documentStore.getState())) return true;
   const name = motion.name();
   const choice = await askChoice({
     title: 'Unsaved motion',

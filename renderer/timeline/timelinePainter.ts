@@ -536,7 +536,9 @@ export class TimelinePainter {
     const unit = hp.row < 0 ? ' u' : '°';
     const parts = [`${name} · frame ${frame}`];
     if (row.report) {
-      parts.push(`error ${row.report.errors[frame].toFixed(3)}${unit} / tol ${formatTolerance(row.report.tolerance)}${unit}`);
+      parts.push(
+        `error ${row.report.errors[frame].toFixed(3)}${unit} / tol ${formatTolerance(row.report.tolerance)}${unit}`,
+      );
       const user = userKeyFramesOf(m, hp.row).includes(frame);
       if (user) parts.push('user key');
       else if (row.report.keyFrames.includes(frame)) parts.push('key');
