@@ -25,7 +25,7 @@ test('closing with unsaved changes asks first: cancel keeps, save writes, discar
   await close();
   await question.getByTestId('confirm-save').click();
   await expect(page.getByTestId('statusbar')).toHaveText('No motion open');
-  await expect(page.getByText('No motion open. File › Open… (Ctrl+O)')).toBeVisible();
+  await expect(page.getByTestId('viewport-empty')).toContainText('No motion open.');
   // The timeline is not left blank: it says what it shows and how to open a motion.
   await expect(page.getByTestId('timeline-empty')).toContainText('File › Open… (Ctrl+O)');
   await expect(page).toHaveTitle('ActGuy');

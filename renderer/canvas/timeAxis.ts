@@ -7,6 +7,42 @@ import { COLORS } from '../theme';
 
 /** Width of the label gutter left of the time axis, CSS px. */
 export const GUTTER = 168;
+/**
+ * `text` as it fits in `maxWidth` px (`measure` gives a string's drawn width): whole when it fits, else cut with "…"
+ * at the longest prefix that fits. The gutter's labels are cut by their drawn width, not a count of characters, so a
+ * name that fits ("Root translation" beside its figures) is never cut and a wide one never runs into the figures.
+ */
+export function fitText(text: string, maxWidth: number, measure: (s: string) => number): string {
+  if (measure(text) <= maxWidth) return text;
+  let lo = 0;
+  let hi = text.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (measure(`${text.slice(0, mid)}…`) <= maxWidth) lo = mid;
+    else hi = mid - 1;
+  }
+  return `${text.slice(0, lo).trimEnd()}…`;
+}
+
+/**
+ * A gutter row's name as drawn left of its right-aligned `figures` (empty: none): the room between the gutter's 6 px
+ * margins, less the figures and a 6 px gap, filled by fitText.
+ */
+export function gutterName(name: string, figures: string, measure: (s: string) => number): string {
+  const room = GUTTER - 12 - (figures ? measure(figures) + 6 : 0);
+  return fitText(name, room, measure);
+}
+
+/**
+ * A lock bar's label in `room` px: the joint's name, cut with "…" where it does not fit, or null where not even its
+ * first three letters and "…" would (a bare "…" or one letter names nothing).
+ */
+export function lockBarLabel(name: string, room: number, measure: (s: string) => number): string | null {
+  const fitted = fitText(name, room, measure);
+  if (fitted === name) return name;
+  return fitted.length - 1 >= Math.min(3, name.length) ? fitted : null;
+}
+
 /** Right padding so frame N's marker is not clipped. */
 export const RIGHT_PAD = 12;
 /** Height of the frame ruler, CSS px. */

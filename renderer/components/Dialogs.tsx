@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSession } from '../state/hooks';
+import type { PickerRequest } from '../state/sessionStore';
 
 /** The modal question (unsaved changes, archive entry, skeleton). */
 export function ConfirmDialog() {
@@ -36,6 +37,30 @@ function joinPath(root: string, name: string): string {
   return root.endsWith(sep) ? root + name : root + sep + name;
 }
 
+/**
+ * The workspace file a typed save name lands on, or undefined for a new file: the name as typed, or with the first
+ * extension added as the save will add it ("walk" saves walk.mtn).
+ */
+export function existingSaveTarget(
+  req: Pick<PickerRequest, 'files' | 'extensions'>,
+  typed: string,
+): PickerRequest['files'][number] | undefined {
+  const lower = typed.toLowerCase();
+  const named =
+    req.extensions.some((e) => lower.endsWith(`.${e}`)) || !req.extensions.length
+      ? typed
+      : `${typed}.${req.extensions[0]}`;
+  return req.files.find((x) => x.relativePath === named);
+}
+
+/** What the picker's list says when it lists nothing: why, and what to do. */
+export function emptyListText(req: Pick<PickerRequest, 'mode' | 'extensions'>, filter: string): string {
+  const kinds = req.extensions.map((e) => `.${e}`).join(', ');
+  if (req.mode === 'save') return `No ${kinds} file here yet: type a name above and Save writes a new one.`;
+  if (filter.trim()) return `No ${kinds} file name contains "${filter.trim()}": clear the filter to see them all.`;
+  return `No ${kinds} file in this folder: put one in the workspace folder above, then open this again.`;
+}
+
 /** The in-app file picker used where there are no native dialogs (loopback). */
 export function FilePicker() {
   const req = useSession((s) => s.picker);
@@ -44,11 +69,14 @@ export function FilePicker() {
   const [chosen, setChosen] = useState<string | null>(null);
   // Several files ('open' with resolveMany): the ones chosen, in the order clicked.
   const [many, setMany] = useState<string[]>([]);
+  // Save onto a file that exists: the path the picker asked about; a second Save (or Enter) replaces it.
+  const [replacing, setReplacing] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => {
     setFilter('');
     setChosen(null);
     setMany([]);
+    setReplacing(null);
     setName(req?.defaultName ?? '');
     setTimeout(() => input.current?.focus(), 0);
   }, [req]);
@@ -70,10 +98,16 @@ export function FilePicker() {
     }
     const typed = name.trim();
     if (!typed) return;
-    const existing = req.files.find((x) => x.relativePath === typed);
-    if (existing) req.resolve(existing.path);
+    const existing = existingSaveTarget(req, typed);
+    // Native save dialogs ask before replacing a file; so does this one (it once overwrote another motion silently).
+    if (existing && replacing !== existing.path) {
+      setReplacing(existing.path);
+      return;
+    }
+    if (existing && existing.relativePath === typed) req.resolve(existing.path);
     else if (req.root) req.resolve(joinPath(req.root, typed));
   };
+  const replaceTarget = req.mode === 'save' && replacing ? req.files.find((x) => x.path === replacing) : undefined;
   return (
     <div className="modal-backdrop" onKeyDown={(e) => e.key === 'Escape' && req.resolve(null)}>
       <div className="modal picker" role="dialog" aria-modal="true" aria-label={req.title} data-testid="file-picker">
@@ -103,14 +137,21 @@ export function FilePicker() {
             ref={input}
             className="picker-filter"
             value={name}
-            onChange={(e) => setName(e.target.value)}
+            onChange={(e) => {
+              setName(e.target.value);
+              setReplacing(null);
+            }}
             onKeyDown={(e) => e.key === 'Enter' && accept()}
             aria-label="File name"
             data-testid="picker-name"
           />
         )}
         <ul className="picker-list" role="listbox" aria-label="Files">
-          {files.length === 0 && <li className="dim">No matching files.</li>}
+          {files.length === 0 && (
+            <li className="dim" data-testid="picker-empty">
+              {emptyListText(req, filter)}
+            </li>
+          )}
           {files.map((f) => (
             <li key={f.path}>
               <button
@@ -124,7 +165,10 @@ export function FilePicker() {
                 onClick={() => {
                   if (multiple) setMany((m) => (m.includes(f.path) ? m.filter((p) => p !== f.path) : [...m, f.path]));
                   else setChosen(f.path);
-                  if (req.mode === 'save') setName(f.relativePath);
+                  if (req.mode === 'save') {
+                    setName(f.relativePath);
+                    setReplacing(null);
+                  }
                 }}
                 onDoubleClick={() => (multiple ? undefined : req.resolve(f.path))}
               >
@@ -137,6 +181,12 @@ export function FilePicker() {
             </li>
           ))}
         </ul>
+        {replaceTarget && (
+          <p className="picker-replace" role="alert" data-testid="picker-replace">
+            {replaceTarget.relativePath} already exists. Replace it? Its contents are lost; Cancel or type another name
+            to keep it.
+          </p>
+        )}
         {req.incomplete && (
           <p className="dim picker-incomplete" data-testid="picker-incomplete">
             {req.incomplete}
@@ -163,7 +213,9 @@ export function FilePicker() {
                 : 'Open'
               : req.mode === 'open'
                 ? 'Open'
-                : 'Save'}
+                : replaceTarget
+                  ? 'Replace'
+                  : 'Save'}
           </button>
           <button type="button" data-testid="picker-cancel" onClick={() => req.resolve(null)}>
             Cancel

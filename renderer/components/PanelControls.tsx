@@ -81,7 +81,7 @@ export function LayoutModes({ squeezed }: { squeezed: boolean }) {
           data-testid="layout-squeezed"
           title="The window is too short for every panel at its size: a work mode shows fewer panels, bigger; or collapse a panel (the button at the right of its header)."
         >
-          Short window: panels shrunk —
+          Window too short for every panel: try a work mode →
         </span>
       )}
       {WORK_MODES.map((mode) => {

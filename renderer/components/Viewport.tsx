@@ -6,6 +6,42 @@ import { preferencesStore } from '../state/preferencesStore';
 import { sessionStore } from '../state/sessionStore';
 import { COLORS } from '../theme';
 import { MessageBar } from './MessageBar';
+import { shortcutLabel } from './PanelControls';
+import { runCommand } from '../app/commands';
+import type { MenuCommandId } from '../../shared/ipc';
+
+/** What the empty viewport offers: the ways in, as buttons (the text used to name menu items it could not run). */
+const EMPTY_ACTIONS: { command: MenuCommandId; label: string; testId: string }[] = [
+  { command: 'file.open', label: 'Open motion…', testId: 'empty-open' },
+  { command: 'project.open', label: 'Open project…', testId: 'empty-open-project' },
+  { command: 'file.import', label: 'Import BVH, glTF, FBX…', testId: 'empty-import' },
+];
+
+/** The viewport with no motion: what to do, each a button with its shortcut. */
+function ViewportEmpty() {
+  return (
+    <div className="viewport-empty" data-testid="viewport-empty">
+      <p>No motion open. Open a .mtn (or a .mt3 / .mar to view), a project, or import a capture:</p>
+      <div className="viewport-empty-actions">
+        {EMPTY_ACTIONS.map((a) => {
+          const keys = shortcutLabel(a.command);
+          return (
+            <button
+              key={a.command}
+              type="button"
+              data-testid={a.testId}
+              title={keys ? `${a.label} (${keys})` : a.label}
+              onClick={() => void runCommand({ command: a.command })}
+            >
+              {a.label}
+              {keys && <span className="dim"> {keys}</span>}
+            </button>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
 
 /** The 3D viewport panel: the three.js scene lives in ViewportScene, outside React. */
 export function Viewport() {
@@ -130,7 +166,7 @@ export function Viewport() {
             {failure}
           </div>
         )}
-        {!hasMotion && !failure && <div className="viewport-empty">No motion open. File › Open… (Ctrl+O)</div>}
+        {!hasMotion && !failure && <ViewportEmpty />}
       </div>
       <PlaybackBar />
     </section>

@@ -28,7 +28,7 @@ import {
 } from '../canvas/timeAxis';
 import { dragPanView, frameUnder, wheelPanView, wheelZoomView } from '../canvas/timeGestures';
 import { diamondPath } from '../canvas/shapes';
-import { buildSeries, type CurveSeries } from './series';
+import { buildSeries, formatTolerance, type CurveSeries } from './series';
 import { planGutter, thinTickLabels, type ErrorLine } from './gutterLabels';
 import { COLORS } from '../theme';
 import { overlayDash } from './overlay';
@@ -204,7 +204,7 @@ export class CurvePainter {
     if (!m) {
       ctx.fillStyle = COLORS.textDim;
       ctx.font = '12px system-ui, sans-serif';
-      ctx.fillText('Open a motion (File > Open) to see its curves.', 16, 28);
+      ctx.fillText('No motion open: its curves show here. File › Open… (Ctrl+O)', 16, 28);
       this.layout = null;
       return;
     }
@@ -584,7 +584,7 @@ export class CurvePainter {
       header: () => [COLORS.error, 'error'],
       headerValue: () => [COLORS.text, `error ${value}`],
       value: () => [COLORS.text, value],
-      tol: () => [COLORS.tolerance, `tol ${series.tolerance}${unit}`],
+      tol: () => [COLORS.tolerance, `tol ${formatTolerance(series.tolerance!)}${unit}`],
       max: () => [
         series.maxError! > series.tolerance! ? COLORS.tolerance : COLORS.textDim,
         `max ${series.maxError!.toFixed(3)} @${series.maxErrorFrame}`,

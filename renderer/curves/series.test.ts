@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { buildSeries, userKeyFramesOf } from './series';
+import { buildSeries, formatTolerance, userKeyFramesOf } from './series';
 import { compressMotion } from '../../shared/compress/compress';
 import { emptyMotion, KeyFlag } from '../../shared/motion/types';
 
@@ -57,5 +57,19 @@ describe('buildSeries', () => {
     expect(s.keyFrames).toEqual([]);
     expect(s.userKeyFrames).toEqual(userKeyFramesOf(m, 1));
     expect(s.note).toBe('Compressing…');
+  });
+});
+
+describe('formatTolerance', () => {
+  it('shows a derived tolerance with at most three decimals, as the max error beside it', () => {
+    // The object-space bound derives per-channel tolerances: this one was drawn whole in the curve gutter.
+    expect(formatTolerance(0.5002436384161729)).toBe('0.5');
+    expect(formatTolerance(1.2345678)).toBe('1.235');
+  });
+  it('keeps a typed tolerance as typed', () => {
+    expect(formatTolerance(0.5)).toBe('0.5');
+    expect(formatTolerance(0.125)).toBe('0.125');
+    expect(formatTolerance(1.36)).toBe('1.36');
+    expect(formatTolerance(2)).toBe('2');
   });
 });

@@ -56,6 +56,15 @@ export function findChannel(
 }
 
 /** User KEY frames of a channel read from the document's key info. */
+/**
+ * A tolerance as the curve gutter and the timeline's tooltip show it: at most three decimals, trailing zeros dropped
+ * (0.5, 0.125, 1.36). A tolerance the object-space bound derived is any float (0.5002436384161729 was drawn whole
+ * and ran off the gutter).
+ */
+export function formatTolerance(t: number): string {
+  return String(Number(t.toFixed(3)));
+}
+
 export function userKeyFramesOf(m: Motion, joint: number): number[] {
   const out: number[] = [];
   const J = m.joints.length;

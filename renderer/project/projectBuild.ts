@@ -6,9 +6,13 @@ import type { BuildProblem, BuildStatus } from '../../shared/ipc';
 import { basenameOf } from '../../shared/project/paths';
 import { serializeSev } from '../../shared/sev/serialize';
 import { requireApi } from '../app/appApi';
+import { askChoice } from '../app/dialogs';
+import { savablePart } from '../app/savableParts';
 import { isSevDirty, sevStore } from '../sev/sevStore';
 import { projectStore, projectText } from './projectStore';
 import { message, notify } from './projectMessages';
+import { projectTuning } from '../tuner/motionTuning';
+import { documentStore } from '../state/documentStore';
 
 /** Unsaved SEV text for a build (the open SEV when it has edits). */
 function sevTextsForBuild(): { path: string; text: string }[] {
@@ -76,13 +80,40 @@ export async function checkProject(): Promise<void> {
  */
 let cancelWhenStarted = false;
 
+/**
+ * The build reads each motion's saved .mtn (the project and SEV text go with it unsaved; a motion's edits cannot).
+ * When the tuner shows a project motion with unsaved edits, asks first: Save and build, Build without them, or
+ * Cancel. Resolves true to go on with the build.
+ */
+async function settleUnsavedMotion(): Promise<boolean> {
+  const motion = savablePart('motion');
+  // projectTuning.covers: whether the tuner shows a motion of this project (projectMotions.ts, which imports this file).
+  if (!motion?.isDirty() || !projectTuning.covers(documentStore.getState())) return true;
+  const name = motion.name();
+  const choice = await askChoice({
+    title: 'Unsaved motion',
+    text:
+      `${name} has unsaved changes. The build reads the saved ${name}, so the archives would not have them. ` +
+      `Save it before you build?`,
+    buttons: [
+      { id: 'save', label: 'Save and build', primary: true },
+      { id: 'build', label: 'Build the saved file' },
+      { id: 'cancel', label: 'Cancel' },
+    ],
+  });
+  if (choice === 'cancel') return false;
+  return choice === 'build' || motion.save();
+}
+
 /** File > Build Archives…: opens the build dialog and starts the build. */
 export async function buildArchives(): Promise<void> {
-  const p = projectStore.getState();
-  if (!p.path) {
+  if (!projectStore.getState().path) {
     notify('warning', 'Open a project first (File › Open Project…).');
     return;
   }
+  if (!(await settleUnsavedMotion())) return;
+  const p = projectStore.getState();
+  if (!p.path) return;
   p.setBuild({ status: null, starting: true });
   cancelWhenStarted = false;
   try {

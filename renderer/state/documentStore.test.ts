@@ -693,8 +693,8 @@ describe('document store: tolerances', () => {
     expect('objectTolerance' in s.getState().tolerances).toBe(false);
     expect('shell' in s.getState().tolerances).toBe(false);
     expect(labels(s)).toEqual([
-      'Set the object-space bound',
-      'Set the object-space bound',
+      'Set the object-space bound to 2 u, shell 5',
+      'Set the object-space bound to 3 u',
       'Turn off the object-space bound',
     ]);
     expect(s.getState().dirty).toBe(false);

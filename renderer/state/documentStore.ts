@@ -593,7 +593,12 @@ export function createDocumentStore(): StoreApi<DocumentState> {
         setSkeleton(objectTolerance, shell) {
           if (objectTolerance !== null && !(Number.isFinite(objectTolerance) && objectTolerance > 0)) return;
           if (shell !== null && !(Number.isFinite(shell) && shell > 0)) return;
-          edit(objectTolerance === null ? 'Turn off the object-space bound' : 'Set the object-space bound', (cur) => {
+          // Named with its values, as the other tolerance edits are ("Set position tolerance to 0.3").
+          const label =
+            objectTolerance === null
+              ? 'Turn off the object-space bound'
+              : `Set the object-space bound to ${objectTolerance} u${shell !== null ? `, shell ${shell}` : ''}`;
+          edit(label, (cur) => {
             const t = { ...cur.tolerances };
             delete t.objectTolerance;
             delete t.shell;

@@ -21,11 +21,13 @@ import {
   drawRuler,
   drawTimeGrid,
   frameToX,
+  gutterName,
+  lockBarLabel,
   type TimeAxis,
 } from '../canvas/timeAxis';
 import { dragPanView, frameUnder, wheelPanView, wheelZoomView } from '../canvas/timeGestures';
 import { diamondPath } from '../canvas/shapes';
-import { userKeyFramesOf } from '../curves/series';
+import { formatTolerance, userKeyFramesOf } from '../curves/series';
 import { COLORS } from '../theme';
 import { preferencesStore } from '../state/preferencesStore';
 import { rowOfJoint, timelineRows, type ChainGroup, type TimelineRow } from './jointFilter';
@@ -420,11 +422,17 @@ export class TimelinePainter {
       const isWorst = worst.has(row.joint);
       ctx.fillStyle =
         row.ratio > 1.0001 ? COLORS.tolerance : isWorst ? '#ffb347' : selected ? COLORS.selection : COLORS.text;
+      // The name gets the gutter left of its figures (keys · max error), cut by drawn width where it does not fit.
+      const figures = rep ? `${row.keys} · ${row.maxError.toFixed(2)}` : '';
       ctx.textAlign = 'left';
-      ctx.fillText(name.length > 15 ? `${name.slice(0, 14)}…` : name, 6, y + JOINT_ROW_H / 2);
+      ctx.fillText(
+        gutterName(name, figures, (t) => ctx.measureText(t).width),
+        6,
+        y + JOINT_ROW_H / 2,
+      );
       ctx.textAlign = 'right';
       ctx.fillStyle = isWorst || row.ratio > 1.0001 ? ctx.fillStyle : COLORS.textDim;
-      if (rep) ctx.fillText(`${row.keys} · ${row.maxError.toFixed(2)}`, GUTTER - 6, y + JOINT_ROW_H / 2);
+      if (figures) ctx.fillText(figures, GUTTER - 6, y + JOINT_ROW_H / 2);
       ctx.textAlign = 'left';
     });
 
@@ -528,7 +536,9 @@ export class TimelinePainter {
     const unit = hp.row < 0 ? ' u' : '°';
     const parts = [`${name} · frame ${frame}`];
     if (row.report) {
-      parts.push(`error ${row.report.errors[frame].toFixed(3)}${unit} / tol ${row.report.tolerance}${unit}`);
+      parts.push(
+        `error ${row.report.errors[frame].toFixed(3)}${unit} / tol ${formatTolerance(row.report.tolerance)}${unit}`,
+      );
       const user = userKeyFramesOf(m, hp.row).includes(frame);
       if (user) parts.push('user key');
       else if (row.report.keyFrames.includes(frame)) parts.push('key');
@@ -571,13 +581,16 @@ export class TimelinePainter {
       ctx.globalAlpha = 0.75;
       ctx.fillRect(xa, y + 3, Math.max(2, xb - xa), LOCK_ROW_H - 6);
       ctx.globalAlpha = 1;
-      if (xb - xa > 30) {
+      // The joint's name, cut with "…" where the bar is narrower than it (never sliced mid-letter by the bar's edge).
+      const left = Math.max(xa, GUTTER) + 3;
+      const label = lockBarLabel(m.joints[runJoint].name, xb - left - 3, (t) => ctx.measureText(t).width);
+      if (label) {
         ctx.fillStyle = '#111';
         ctx.save();
         ctx.beginPath();
         ctx.rect(xa, y, xb - xa, LOCK_ROW_H);
         ctx.clip();
-        ctx.fillText(m.joints[runJoint].name, Math.max(xa, GUTTER) + 3, y + LOCK_ROW_H / 2);
+        ctx.fillText(label, left, y + LOCK_ROW_H / 2);
         ctx.restore();
       }
     };
