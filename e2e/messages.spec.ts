@@ -4,7 +4,7 @@
  * messages stack over the top of the viewport's picture without shrinking it;
  * each has its own ✕ and "Dismiss all" clears them. A refused lock's warning
  * goes once the user moves on (another frame or joint, an edit that works,
- * Escape), never by itself.
+ * Escape), never by itself. Its "Move lock to ..." is offered only in the document it was refused in.
  */
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
@@ -52,6 +52,7 @@ test('a refused lock stays with its motion; messages stack over the picture with
   await expect(warnings.first()).toContainText(`frame ${f2}`);
   await expect(page.getByTestId('message-count')).toHaveText('2');
   await expect(page.getByTestId('dirty-marker')).toHaveText('saved');
+  await expect(warnings.first().getByTestId('message-action')).toHaveText('Move lock to Neck');
 
   // The list lies over the top of the picture: the picture keeps its size, and the list leaves most of it free.
   const list = (await page.getByTestId('message-list').boundingBox())!;
@@ -72,6 +73,8 @@ test('a refused lock stays with its motion; messages stack over the picture with
   await openThroughPicker(page, 'walk.mtn');
   await waitForDocument(page, 'walk');
   await expect(warnings).toHaveCount(2);
+  // Shown again, but without "Move lock to Neck": it was checked against the walk of before, not this one.
+  await expect(page.getByTestId('message-action')).toHaveCount(0);
 
   // One ✕ dismisses that message only; "Dismiss all" the rest.
   await warnings.first().getByTestId('message-dismiss').click();

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useDocument, useSession, useMotionShape } from '../state/hooks';
-import { messageShownFor, sessionStore } from '../state/sessionStore';
+import { messageActionFor, messageShownFor, sessionStore } from '../state/sessionStore';
 import { isModalOpen, isTypingTarget } from '../app/commands';
 import { sevStore } from '../sev/sevStore';
 
@@ -43,51 +43,54 @@ export function MessageBar() {
   if (shown.length === 0) return null;
   return (
     <div className="message-bar" role="region" aria-label="Messages" data-testid="message-list">
-      {shown.map((m, k) => (
-        <div
-          key={m.id}
-          className={`message ${m.level}`}
-          role={m.level === 'info' ? 'status' : 'alert'}
-          data-testid={`message-${m.level}`}
-          data-owner={m.owner?.name}
-        >
-          <span className="message-text">{m.text}</span>
-          {m.action && (
-            <button
-              type="button"
-              className="tool small"
-              data-testid="message-action"
-              onClick={() => {
-                sessionStore.getState().dismiss(m.id);
-                m.action!.run();
-              }}
-            >
-              {m.action.label}
-            </button>
-          )}
-          {k === 0 && shown.length > 1 && (
-            // On the newest message's line: the list stays one line per message.
-            <button
-              type="button"
-              className="tool small"
-              data-testid="message-dismiss-all"
-              title="Dismiss every message shown"
-              onClick={() => sessionStore.getState().dismissMany(shown.map((x) => x.id))}
-            >
-              Dismiss all <span data-testid="message-count">{shown.length}</span>
-            </button>
-          )}
-          <button
-            type="button"
-            className="tool small"
-            aria-label="Dismiss message"
-            data-testid="message-dismiss"
-            onClick={() => sessionStore.getState().dismiss(m.id)}
+      {shown.map((m, k) => {
+        const action = messageActionFor(m, documentId);
+        return (
+          <div
+            key={m.id}
+            className={`message ${m.level}`}
+            role={m.level === 'info' ? 'status' : 'alert'}
+            data-testid={`message-${m.level}`}
+            data-owner={m.owner?.name}
           >
-            ✕
-          </button>
-        </div>
-      ))}
+            <span className="message-text">{m.text}</span>
+            {action && (
+              <button
+                type="button"
+                className="tool small"
+                data-testid="message-action"
+                onClick={() => {
+                  sessionStore.getState().dismiss(m.id);
+                  action.run();
+                }}
+              >
+                {action.label}
+              </button>
+            )}
+            {k === 0 && shown.length > 1 && (
+              // On the newest message's line: the list stays one line per message.
+              <button
+                type="button"
+                className="tool small"
+                data-testid="message-dismiss-all"
+                title="Dismiss every message shown"
+                onClick={() => sessionStore.getState().dismissMany(shown.map((x) => x.id))}
+              >
+                Dismiss all <span data-testid="message-count">{shown.length}</span>
+              </button>
+            )}
+            <button
+              type="button"
+              className="tool small"
+              aria-label="Dismiss message"
+              data-testid="message-dismiss"
+              onClick={() => sessionStore.getState().dismiss(m.id)}
+            >
+              ✕
+            </button>
+          </div>
+        );
+      })}
     </div>
   );
 }

@@ -557,6 +557,27 @@ describe('document store: locks, trace and flags', () => {
     ]);
   });
 
+  it('a refused lock’s fix does nothing once another document is open (its file reopened, changes discarded)', () => {
+    const s = sample();
+    s.getState().locks.setRange(0, 2, 6);
+    const refused = s.getState().locks.setRange(1, 5, 9);
+    if (refused.ok || !refused.fix) throw new Error('no fix offered');
+    const joints = s.getState().motion!.joints;
+    s.getState().load({
+      documentId: 'd2',
+      kind: 'mtn',
+      readOnly: false,
+      name: 'walk',
+      path: 'walk.mtn',
+      motion: emptyMotion(20, joints),
+    });
+    refused.fix.run();
+    expect(Array.from({ length: 21 }, (_, f) => lockedJointAt(s.getState().motion!, f)).every((j) => j === -1)).toBe(
+      true,
+    );
+    expect(s.getState().past).toHaveLength(0);
+  });
+
   it('refuses a lock on the root or an unknown joint, and labels lock steps by their range', () => {
     const s = sample();
     const msg = 'Select a joint to lock (the root translation cannot be locked).';

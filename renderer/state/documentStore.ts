@@ -510,6 +510,7 @@ export function createDocumentStore(): StoreApi<DocumentState> {
           const [a, b] = clampRange(m, first, last);
           const J = m.joints.length;
           const info = get().motion!.jointKeyInfo;
+          const refusedIn = get().documentId;
           for (let f = a; f <= b; f++) {
             for (let j = 0; j < J; j++) {
               if (j !== joint && info[(f * J + j) * 4] & KeyFlag.LOCK) {
@@ -520,7 +521,14 @@ export function createDocumentStore(): StoreApi<DocumentState> {
                   message:
                     `Lock refused: frame ${f} is already locked by joint ${j} "${m.joints[j].name}". ` +
                     `A frame pins one joint: the game moves the root to hold it still. Move the lock to pin "${m.joints[joint].name}" on ${frames}.`,
-                  fix: { label: `Move lock to ${m.joints[joint].name}`, run: () => get().locks.moveRange(joint, a, b) },
+                  // Only in the document it was refused in: a message over the same file reopened (or after
+                  // Discard changes) must not move locks in a motion it never checked.
+                  fix: {
+                    label: `Move lock to ${m.joints[joint].name}`,
+                    run: () => {
+                      if (get().documentId === refusedIn) get().locks.moveRange(joint, a, b);
+                    },
+                  },
                 };
               }
             }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { emptyMotion } from '../../shared/motion/types';
 import { documentStore } from './documentStore';
 import { sevStore } from '../sev/sevStore';
-import { MESSAGE_LIMIT, createSessionStore, messageShownFor } from './sessionStore';
+import { MESSAGE_LIMIT, createSessionStore, messageActionFor, messageShownFor } from './sessionStore';
 
 /** A .sev of walk: one SE, one event. */
 const SEV_TEXT = 'sev 1\nmotion walk\nse 0 SE_FOOT_L\nevent 3 0 -\n';
@@ -38,6 +38,23 @@ describe('messages belong to their document', () => {
     // walk reopened: a new document of the same file, its message is back and cmu's is hidden
     open('d3', 'walk', '/w//walk.mtn');
     expect(shownNow(s)).toEqual(['walk: frame 5 is already locked', 'project could not be saved']);
+  });
+
+  it('offers a message’s action only over the document it was raised on, not over its file reopened', () => {
+    const s = createSessionStore();
+    open('d1', 'walk', '/w/walk.mtn');
+    const run = () => undefined;
+    s.getState().notify('warning', 'walk: lock refused', 'document', { label: 'Move lock to hips', run });
+    s.getState().notify('error', 'project could not be saved', 'app', { label: 'Retry', run });
+    const [lock, app] = s.getState().messages;
+    expect(messageActionFor(lock, 'd1')?.label).toBe('Move lock to hips');
+    expect(messageActionFor(app, 'd1')?.label).toBe('Retry');
+    // walk reopened (or its changes discarded): the message is shown again, its action is not offered
+    open('d3', 'walk', '/w/walk.mtn');
+    expect(shownNow(s)).toEqual(['walk: lock refused', 'project could not be saved']);
+    expect(messageActionFor(lock, 'd3')).toBeNull();
+    expect(messageActionFor(app, 'd3')?.label).toBe('Retry');
+    expect(messageActionFor({ ...lock, owner: { documentId: null, path: null, name: 'x' } }, null)).toBeNull();
   });
 
   it('an imported motion (no file) owns its messages by document only', () => {

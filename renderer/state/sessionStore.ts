@@ -71,6 +71,17 @@ export function messageShownFor(
   return m.owner.path !== null && d.path !== null && normalizePath(m.owner.path) === normalizePath(d.path);
 }
 
+/**
+ * The action a message offers over document `documentId`, or null. A motion's message also shows over its file
+ * reopened (messageShownFor), but its action ran against the motion it was raised on: it is offered only while that
+ * same document is open (a refused lock's "Move lock to ..." after Discard changes would move locks unchecked).
+ */
+export function messageActionFor(m: AppMessage, documentId: string | null): MessageAction | null {
+  if (!m.action) return null;
+  if (m.owner === null) return m.action;
+  return m.owner.documentId !== null && m.owner.documentId === documentId ? m.action : null;
+}
+
 /** The in-app file picker (loopback mode has no native dialogs). */
 export interface PickerRequest {
   /** 'open' picks an existing file; 'save' picks one or types a new name under `root`. */
