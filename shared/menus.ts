@@ -37,7 +37,7 @@ export const MENUS: readonly MenuModel[] = [
       'separator',
       { command: 'file.save', label: 'Save' },
       { command: 'file.saveAs', label: 'Save As…' },
-      { command: 'file.exportMt3', label: 'Export .mt3…', pageLabel: 'Export MT3…' },
+      { command: 'file.exportMt3', label: 'Export .mt3…' },
       'separator',
       { command: 'file.import', label: 'Import Motion (BVH, glTF, FBX)…' },
       { command: 'file.exportGltfSource', label: 'Export glTF (source)…' },

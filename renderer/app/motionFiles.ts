@@ -225,7 +225,7 @@ export async function saveAs(): Promise<boolean> {
   return ok === true;
 }
 
-/** File > Export MT3: compresses the current state in main and writes the .mt3. */
+/** File > Export .mt3: compresses the current state in main and writes the .mt3. */
 export async function exportMt3(): Promise<void> {
   const doc = documentStore.getState();
   if (!doc.motion || !doc.documentId) return;
