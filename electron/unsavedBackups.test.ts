@@ -38,6 +38,7 @@ import { motionToGlb } from '../shared/interchange/gltf/export';
 import {
   BACKUPS_FOLDER,
   createBackupStore,
+  deferredBackupStore,
   MAX_BACKUP_FILE_BYTES,
   MAX_BACKUP_MTN_BYTES,
   MAX_BACKUP_TEXT_CHARS,
@@ -459,5 +460,34 @@ describe('copies set aside are bounded (round 6)', () => {
       'sev.json.bad-6',
     ])
       expect(existsSync(join(folder, kept)), kept).toBe(true);
+  });
+});
+
+describe('deferredBackupStore (the loopback server: a store before it listens, its folder once it holds its port)', () => {
+  it('hands every call to the store set last, none to the one it replaced', () => {
+    const first = createBackupStore(null);
+    const next = createBackupStore(folder);
+    const deferred = deferredBackupStore(first);
+    deferred.use(next);
+    const s = deferred.store;
+    const sevPath = join(ws, 'walk.sev');
+    const projectPath = join(ws, 'sample.actguy.json');
+    s.put(motionCopy('doc-1'), null, ['/elsewhere/walk.glb']);
+    s.put({ part: 'sev', name: 'walk.sev', path: sevPath, motionName: 'walk', editedAt: 1, text: WALK_SEV }, null);
+    s.put({ part: 'project', name: 'sample', path: projectPath, editedAt: 1, text: SAMPLE_PROJECT }, null);
+    expect(first.held().backups).toEqual([]);
+    expect(next.held().backups.map((b) => b.part)).toEqual(['motion', 'sev', 'project']);
+    expect(s.held()).toEqual(next.held());
+    expect(s.inputsOf('motion')).toEqual(['/elsewhere/walk.glb']);
+    // Only a store with a folder keeps an unwritable copy's text apart: the deferred store's answer is next's.
+    expect(s.keepUnwritable((p) => p !== sevPath)).toEqual([expect.stringContaining(`unsaved changes to ${sevPath}`)]);
+    s.removeSaved('sev', sevPath);
+    expect(next.held().backups.map((b) => b.part)).toEqual(['motion', 'project']);
+    expect(existsSync(join(folder, 'sev.json'))).toBe(false);
+    s.remove('project');
+    expect(existsSync(join(folder, 'project.json'))).toBe(false);
+    s.clear();
+    expect(next.held().backups).toEqual([]);
+    expect(existsSync(join(folder, 'motion.json'))).toBe(false);
   });
 });

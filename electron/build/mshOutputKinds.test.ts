@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exportMshFiles } from '../../shared/msh/files';
+import { MSH_NODES_FORMAT } from '../../shared/msh/nodesJson';
 import { readMtn } from '../../shared/mtn/read';
 import { ASSETS } from '../testing/handlerHarness';
 import { otherKindProblem } from './commit';
@@ -94,5 +95,16 @@ describe('an MSH payload is recognised by the node list beside it', () => {
     rmSync(e.nodes);
     writeFileSync(e.nodes, e.text + ' '.repeat(MSH_NODES_READ_LIMIT));
     expect(namedByNodeList(e.res8, 'res8')).toBe(false);
+  });
+
+  it("a .nodes.json is an export's node list only when the mark starts it, not when a JSON of the user's quotes it", () => {
+    const e = exportAs('walk');
+    const kind = mshOutputKind(e.nodes, 'move it');
+    writeFileSync(e.nodes, `\uFEFF {\n  "format": "${MSH_NODES_FORMAT}", "x": 1}`);
+    expect(otherKindProblem({ path: e.nodes, kind })).toBeUndefined();
+    writeFileSync(e.nodes, `{"notes": "mine", "copied": {"format": "${MSH_NODES_FORMAT}"}}\n`);
+    expect(otherKindProblem({ path: e.nodes, kind })).toBe(
+      `refused to replace ${e.nodes}: it is already there and is not the node list of an ActGuy MSH export (those start {"format": "${MSH_NODES_FORMAT}"); move it`,
+    );
   });
 });

@@ -486,8 +486,12 @@ describe('File > Export MSH', () => {
     await second;
     const third = exportMsh();
     await until(() => mshExportOptionsStore.getState().request !== null);
+    // Without the overrides is remembered too (kept with the preferences), and Cancel forgets nothing.
+    const last = { positionTolerance: 0.25, rotationToleranceDeg: 1, useJointOverrides: false };
+    expect(mshExportOptionsStore.getState().request!.initial).toEqual(last);
     mshExportOptionsStore.getState().request!.resolve(null);
     await third;
+    expect(preferencesStore.getState().mshExportOptions).toEqual(last);
     expect(
       requests.map((r) => [
         r.documentId,

@@ -113,6 +113,28 @@ describe('preferences read back from storage', () => {
       expect(stored(null, bad)[1]).toEqual(d.mshExportOptions);
   });
 
+  it("the dialogs' limits are their fields' limits: 1000 fps and a tolerance of 0 are kept, a scale of 0 is not", () => {
+    const stored = (importOptions: unknown, mshExportOptions: unknown) => {
+      withStorage({
+        'actguy.preferences': JSON.stringify({ state: { importOptions, mshExportOptions }, version: 1 }),
+      });
+      const p = createPreferencesStore().getState();
+      return [p.importOptions, p.mshExportOptions];
+    };
+    withStorage({});
+    const d = defaults();
+    // The import dialog takes 1000 fps (IMPORT_FPS_MAX) and no scale of 0 (parseImportOptions).
+    expect(stored({ fps: 1000, scale: 0.01 }, null)[0]).toEqual({ fps: 1000, scale: 0.01 });
+    expect(stored({ fps: 24, scale: 0 }, null)[0]).toEqual(d.importOptions);
+    // The MSH export dialog takes tolerances of 0 (parseMshExportOptions: "0 or more"), each on its own.
+    const zeroPos = { positionTolerance: 0, rotationToleranceDeg: 0.3, useJointOverrides: false };
+    const zeroRot = { positionTolerance: 0.04, rotationToleranceDeg: 0, useJointOverrides: true };
+    expect(stored(null, zeroPos)[1]).toEqual(zeroPos);
+    expect(stored(null, zeroRot)[1]).toEqual(zeroRot);
+    expect(stored(null, { ...zeroRot, rotationToleranceDeg: -1 })[1]).toEqual(d.mshExportOptions);
+    expect(stored(null, { ...zeroRot, rotationToleranceDeg: '0.5' })[1]).toEqual(d.mshExportOptions);
+  });
+
   it('storage that does not parse keeps every default (the store is still made)', () => {
     withStorage({ 'actguy.preferences': '{"state": {"loop": fal' });
     const p = createPreferencesStore().getState();

@@ -11,7 +11,7 @@ import { H16_MAX } from '../math/half';
 import { importBvh } from '../interchange/bvh/import';
 import { KeyFlag, emptyMotion, type Motion } from '../motion/types';
 import { guaranteeViolations, hostileBvhCases, hostileMotionCases } from '../testing/hostileMotions';
-import { compressMotion } from './compress';
+import { compressMotion, mt3Frame } from './compress';
 import type { CompressOptions } from './types';
 
 const DEFAULTS = { positionTolerance: 0.5, rotationToleranceDeg: 0.5, offsetTolerance: 0.5 };
@@ -106,5 +106,33 @@ describe('locks beyond the fix stream', () => {
         "MTN (joint key info frame 65535): LOCK flags form 65536 lock ranges (one per run of consecutive frames locking one joint); an MT3's fix stream holds at most 65535",
       );
     }
+  });
+
+  it('is refused before any compression: the work is never begun, so never asked to stop', () => {
+    const N = 65535;
+    const m = emptyMotion(
+      N,
+      [0, 1].map((j) => ({ parent: j - 1, mirror: j, part: 0, reserved: 0, name: `j${j}` })),
+    );
+    for (let f = 0; f <= N; f++) m.jointKeyInfo[(f * 2 + (f % 2)) * 4] |= KeyFlag.LOCK;
+    let asked = 0;
+    // A compression that had begun would ask, and stop at once with another error.
+    const stop = () => ++asked > 0;
+    expect(() => compressMotion(m, { ...DEFAULTS, name: 'locks' }, undefined, stop)).toThrow(/65536 lock ranges/);
+    expect(asked).toBe(0);
+    // The frame of a cache entry's header is checked by the same rule (mt3Frame).
+    expect(() => mt3Frame(m, 0)).toThrow(/65536 lock ranges/);
+  });
+
+  it('65,535 lock ranges, the most a u16 count holds, are kept whole', () => {
+    const N = 65534; // 65,535 frames, the lock on another joint every frame: one range per frame
+    const m = emptyMotion(
+      N,
+      [0, 1].map((j) => ({ parent: j - 1, mirror: j, part: 0, reserved: 0, name: `j${j}` })),
+    );
+    for (let f = 0; f <= N; f++) m.jointKeyInfo[(f * 2 + (f % 2)) * 4] |= KeyFlag.LOCK;
+    const fix = mt3Frame(m, 0).fix!;
+    expect(fix).toHaveLength(65535);
+    expect(fix.at(-1)).toEqual({ firstFrame: N, lastFrame: N, joint: 0 });
   });
 });
