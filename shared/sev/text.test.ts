@@ -28,7 +28,14 @@ describe('decodeUtf8Text', () => {
   });
 
   it('decodes long runs of ASCII between other characters in order, and places an error in characters, not bytes', () => {
-    const utf8 = (t: string) => [...new TextEncoder().encode(t)];
+    const utf8 = (t: string) =>
+      Array.from(t).flatMap((c) => {
+        const cp = c.codePointAt(0)!;
+        if (cp < 0x80) return [cp];
+        if (cp < 0x800) return [0xc0 | (cp >> 6), 0x80 | (cp & 0x3f)];
+        if (cp < 0x10000) return [0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f)];
+        return [0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 0x3f), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f)];
+      });
     const text = `${'a'.repeat(5000)}é${'b'.repeat(9000)}\n€ü${'c'.repeat(4096)}\u{1f600}d\n`;
     expect(decode(utf8(text))).toBe(text);
     // Line 2 holds €, ü and x before the bad byte (7 bytes, 3 characters): column 4.
