@@ -83,6 +83,7 @@ describe('carrying motions from the last build', () => {
           log.push('take');
           return fromLastBuild;
         },
+        refresh: true,
       },
       onMotion: (m) => done.push(m.index),
     });
@@ -106,6 +107,7 @@ describe('carrying motions from the last build', () => {
           log.push('take');
           return undefined;
         },
+        refresh: true,
       },
     });
     expect(done.ok).toBe(true);

@@ -108,6 +108,8 @@ describe('carried motions keep their cache entries in use', () => {
     mkdirSync(join(p.cache, 'ff'), { recursive: true });
     writeFileSync(stale, 'x');
     p.age(stale, 2);
+    // The last build made its entries recent three days ago, as its record says.
+    p.age(p.record(), 3);
     // a changes: compressed, its new entry written; b is carried from the last build's outputs.
     p.editA();
     const again = await p.build();
@@ -121,6 +123,38 @@ describe('carried motions keep their cache entries in use', () => {
     expect(existsSync(stale)).toBe(false);
     expect(existsSync(entryB)).toBe(true);
     expect(existsSync(newA)).toBe(true);
+  }, 60_000);
+
+  it("a build that carries motions within a day of the last build's record leaves their entries alone, and its record keeps that time", async () => {
+    const p = project();
+    p.setMotions(['b']);
+    await p.build();
+    const [entryB] = p.entries();
+    p.setMotions(['a', 'b']);
+    await p.build();
+    // The last build made its motions' entries recent half a day ago (b's is older: made recent before that).
+    p.age(p.record(), 0.5);
+    p.age(entryB, 1.5);
+    const bTime = lstatSync(entryB).mtimeMs;
+    const recordTime = lstatSync(p.record()).mtimeMs;
+    p.editA();
+    const carrying = await p.build();
+    expect(carrying.carried).toBe(1);
+    expect(lstatSync(entryB).mtimeMs).toBe(bTime);
+    // The new record says when the entries were last all made recent: the old record's time, not now.
+    expect(Math.abs(lstatSync(p.record()).mtimeMs - recordTime)).toBeLessThan(2);
+    // A day after that, the next carrying build makes b's entry recent, and its record is of now.
+    p.age(p.record(), 1.5);
+    p.editA();
+    expect((await p.build()).carried).toBe(1);
+    expect(recent(entryB)).toBe(true);
+    expect(recent(p.record())).toBe(true);
+    // A record's time in the future is no proof of anything: the entries are made recent.
+    p.age(entryB, 1.5);
+    p.age(p.record(), -2);
+    p.editA();
+    expect((await p.build()).carried).toBe(1);
+    expect(recent(entryB)).toBe(true);
   }, 60_000);
 
   it('an up-to-date build makes the entries of its motions recent once its record is a day old, and marks the record', async () => {

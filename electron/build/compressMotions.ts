@@ -73,6 +73,11 @@ export interface CompressMotionsOptions {
 export interface CarryFromLastBuild {
   expected: ReadonlySet<number>;
   take: () => ReadonlyMap<number, CompressedMotion> | undefined;
+  /**
+   * Whether the cache entries of the motions taken are made recent (BuildCache.touch); false when the record of the
+   * last build says they were within a day (lastBuildUse).
+   */
+  refresh: boolean;
 }
 
 /** The cache key of a motion compressed with `settings` from a file of SHA-256 `digest`, resampled to `resampleTo`. */
@@ -307,8 +312,9 @@ export async function compressMotions(
         continue;
       }
       finish(index, prepared.motions[index].resolved.name, result, true);
-      // Its entry is in use as much as a hit's: made recent too, or the size limit evicts it first (docs/cache.md).
-      const key = cache && keyOf(index, inputOf(index));
+      // Its entry is in use as much as a hit's: made recent too, or the size limit evicts it first (docs/cache.md);
+      // not when the last build's record says it was made recent within a day (lastBuildUse).
+      const key = cache && options.carry.refresh && keyOf(index, inputOf(index));
       if (key) cache!.touch(key);
     }
   }

@@ -318,6 +318,11 @@ export interface PendingLastBuild {
   inputs: string[];
   parts: unknown[];
   summary: BuildSummary;
+  /**
+   * When the cache entries of the build's motions were last all made recent, in ms since the epoch, when that is not
+   * now (motions carried without touching their entries, lastBuildUse): the record's file is given that time.
+   */
+  recentAt?: number;
 }
 
 /** The record of a build (recordLastBuild's arguments but the stamps), or undefined when it cannot be kept. */
@@ -377,6 +382,7 @@ export function writeLastBuild(
     };
     if (makeFolderNoFollow(dirname(file))) return;
     writeFileAtomic(file, JSON.stringify(doc), { durable: false });
+    if (pending.recentAt !== undefined) fs.lutimesSync(file, pending.recentAt / 1000, pending.recentAt / 1000);
   } catch {
     forget(file);
   }

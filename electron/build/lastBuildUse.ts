@@ -96,6 +96,11 @@ export function lastBuildUse(options: {
   };
   /** What was taken (null: nothing could be). */
   let carry: Carried | null | undefined;
+  /**
+   * When the cache entries of the last build's motions were last made recent (its record's time), if that is within
+   * REFRESH_MS, so that carried motions' entries are left as they are (undefined: they are made recent).
+   */
+  let recentAt: number | undefined;
   return {
     file,
     target,
@@ -107,7 +112,7 @@ export function lastBuildUse(options: {
         // The cache entries of its motions are in use: made recent, as a build that writes makes those of its hits
         // and carried motions (BuildCache.accept, touch), once the record is a day old; the record's own time then
         // says when they were (one pass a day, not a key and an lstat per motion at every up-to-date build).
-        if (refreshDue(file)) {
+        if (recentSince(file) === undefined) {
           touchEntriesOf(prepared, cacheDir, (k) => digestOf(verdicts, prepared, k));
           refreshed(file);
         }
@@ -116,10 +121,15 @@ export function lastBuildUse(options: {
       const wanted = carryCandidates(record, target, prepared, (k) => digestOf(verdicts, prepared, k));
       // Read only once the motions that changed went to the pool (compressMotions' `carry`).
       if (!record || !wanted) return {};
+      // The entries of motions carried are in use too, and the record's time says when the last build's were made
+      // recent: within a day they are left alone (a key and an lstat each, a tenth of the one-file rebuild), and the
+      // new record keeps that time (pending), so that the build a day after it makes them recent.
+      recentAt = recentSince(file);
       return {
         carry: {
           expected: new Set(wanted),
           take: () => (carry ??= readCarried(record, prepared, wanted) ?? null)?.results,
+          refresh: recentAt === undefined,
         },
       };
     },
@@ -134,22 +144,27 @@ export function lastBuildUse(options: {
     },
     pending(prepared, verdicts, summary, outputCount, results, fragments) {
       if (outputCount !== 3 || !verdicts) return undefined;
-      return pendingLastBuild(prepared, (k) => digestOf(verdicts, prepared, k), summary, { results, fragments });
+      const made = pendingLastBuild(prepared, (k) => digestOf(verdicts, prepared, k), summary, { results, fragments });
+      // Motions carried and not made recent: the entries of this build are recent as of the last record's time only.
+      return made && recentAt !== undefined && carry?.results.size ? { ...made, recentAt } : made;
     },
   };
 }
 
 /**
- * Whether the entries of the motions of the record in `file` are due to be made recent: its file's time (lstat, when
- * it is a plain file) is the last time they were (its writing, or refreshed), and not within REFRESH_MS. The record is
- * untrusted, its time too: at worst the entries' order for the size limit is off, never anything read or written.
+ * When the cache entries of the motions of the record in `file` were last made recent, if that is within REFRESH_MS
+ * (undefined: they are due to be made recent): its file's time (lstat, when it is a plain file), set by its writing
+ * (writeLastBuild: a build that carried motions without making their entries recent keeps the older time) or when
+ * refreshed. The record is untrusted, its time too: a time in the future is taken as due; at worst the entries'
+ * order for the size limit is off, never anything read or written.
  */
-function refreshDue(file: string): boolean {
+function recentSince(file: string): number | undefined {
   try {
     const st = fs.lstatSync(file);
-    return st.isFile() && Date.now() - st.mtimeMs >= REFRESH_MS;
+    const age = Date.now() - st.mtimeMs;
+    return st.isFile() && age >= 0 && age < REFRESH_MS ? st.mtimeMs : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 

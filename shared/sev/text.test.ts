@@ -27,6 +27,25 @@ describe('decodeUtf8Text', () => {
     );
   });
 
+  it('decodes long runs of ASCII between other characters in order, and places an error in characters, not bytes', () => {
+    const utf8 = (t: string) =>
+      Array.from(t).flatMap((c) => {
+        const cp = c.codePointAt(0)!;
+        if (cp < 0x80) return [cp];
+        if (cp < 0x800) return [0xc0 | (cp >> 6), 0x80 | (cp & 0x3f)];
+        if (cp < 0x10000) return [0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f)];
+        return [0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 0x3f), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f)];
+      });
+    const text = `${'a'.repeat(5000)}é${'b'.repeat(9000)}\n€ü${'c'.repeat(4096)}\u{1f600}d\n`;
+    expect(decode(utf8(text))).toBe(text);
+    // Line 2 holds €, ü and x before the bad byte (7 bytes, 3 characters): column 4.
+    expect(() => decode([...utf8(`${'a'.repeat(5000)}é\n€üx`), 0xff])).toThrow(
+      `w.sev:2:4: invalid UTF-8: byte 0xff cannot start a character at byte offset ${5000 + 2 + 1 + 3 + 2 + 1}`,
+    );
+    // A dropped byte-order mark takes no column.
+    expect(() => decode([0xef, 0xbb, 0xbf, ...utf8('é'), 0xff])).toThrow('w.sev:1:2: invalid UTF-8: byte 0xff');
+  });
+
   it.each([
     [[0x7f], '\u007f'],
     [[0xc2, 0x80], '\u0080'],
