@@ -1,6 +1,6 @@
 import { DEFAULT_TOLERANCES } from '../compress/types';
 import { lineColumnAt } from '../json/lineColumn';
-import { FormatError, MAX_LISTED_PROBLEMS, quoteJson } from '../errors';
+import { BIDI_CONTROL, FormatError, MAX_LISTED_PROBLEMS, quoteJson } from '../errors';
 import { isMotionName, MOTION_NAME_RULE, motionNameProblem } from '../motionName';
 import { formatStrCode, gvStrCode } from '../strcode';
 import { findExcessiveNesting, nestedTooDeeply } from '../json/nesting';
@@ -123,6 +123,15 @@ function collectProjectProblems(
     // eslint-disable-next-line no-control-regex
     if (/[\u0000-\u001f\u007f-\u009f]/.test(v)) {
       fail(where, `must not hold control characters (a NUL, a line break, a terminal escape), found ${quoteJson(v)}`);
+      return undefined;
+    }
+    // A bidirectional override or isolate reorders how the rest of the path displays, in the app and in a
+    // terminal: a received project's `x\u202Elqs.sev` shows as `xves.lqs`, a path posing as another.
+    if (BIDI_CONTROL.test(v)) {
+      fail(
+        where,
+        `must not hold a bidirectional formatting character (it makes a path display as another), found ${quoteJson(v)}`,
+      );
       return undefined;
     }
     // ActGuy ships for Windows and projects travel: a name Windows reads as another file (or a device, or a
