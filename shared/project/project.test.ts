@@ -884,6 +884,20 @@ describe('paths a project names', () => {
     for (const e of errors) expect(e).not.toMatch(/[\u200f\u202e\u2066]/);
   });
 
+  // Round 11. Mutation: drop the PROJECT_PATH_MAX_BYTES check in validate.ts's path(): the output's project
+  // validates, and the build fails at its commit, after compressing every motion, with an 8 KB message.
+  it('refuse a path past 4096 bytes, an output past 4096 less room for its suffix, each clipped at its key', () => {
+    const errors = errorsOf({
+      ...GOOD,
+      motions: [{ name: 'walk', mtn: 'walk.mtn', sev: `${'a/'.repeat(2100)}walk.sev` }],
+      outputs: { mar: `out/${'b/'.repeat(2000)}s.mar`, sar: `out/${'c/'.repeat(1975)}s.sar` },
+    });
+    expect(errors).toEqual([
+      'p.json [PROJECT] (motions[0].sev): is a path of 4208 bytes, "a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a… (4210 characters); a path here may have at most 4096',
+      'p.json [PROJECT] (outputs.mar): is a path of 4009 bytes, "out/b/b/b/b/b/b/b/b/b/b/b/b/b/b/b/b/b/b… (4011 characters); a path here may have at most 3968',
+    ]);
+  });
+
   // Round 11. Mutation: drop the length check in outputNameProblem: the project validates, and the build fails only
   // at its commit, after compressing every motion, with ENAMETOOLONG naming the lock.
   it(`refuse an output whose name is past ${OUTPUT_NAME_MAX_BYTES} bytes (its journal and temps add a suffix)`, () => {

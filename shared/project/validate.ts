@@ -7,7 +7,8 @@ import { findExcessiveNesting, nestedTooDeeply } from '../json/nesting';
 import { findJsonSyntaxError } from './jsonPosition';
 import { resolveFrom } from './paths';
 import { windowsNameProblem, windowsPathProblem } from '../windowsNames';
-import { outputNameProblem, projectOutputFiles } from './outputs';
+import { OUTPUT_NAME_MAX_BYTES, outputNameProblem, projectOutputFiles } from './outputs';
+import { encodeUtf8 } from '../utf8';
 import { DEFAULT_GAME_FPS } from '../motion/frameRate';
 import { MAX_BUDGET_BYTES } from './budget';
 import type { ActGuyProject, ResolvedAlias, ResolvedMotion, ResolvedProject } from './types';
@@ -56,6 +57,9 @@ export const MAX_PROJECT_ENTRIES = 4096;
  * so a user fixes them in one pass, listing the first MAX_LISTED_PROBLEMS and
  * counting the rest. Pure: reads no files.
  */
+/** The longest path a project may name, in UTF-8 bytes: Linux's PATH_MAX (a longer one can never be opened). */
+export const PROJECT_PATH_MAX_BYTES = 4096;
+
 export function parseProject(text: string, projectFile: string): ProjectParseResult {
   const unlisted = { count: 0, lastWhere: '' };
   const result = collectProjectProblems(text, projectFile, unlisted);
@@ -123,6 +127,15 @@ function collectProjectProblems(
     // eslint-disable-next-line no-control-regex
     if (/[\u0000-\u001f\u007f-\u009f]/.test(v)) {
       fail(where, `must not hold control characters (a NUL, a line break, a terminal escape), found ${quoteJson(v)}`);
+      return undefined;
+    }
+    // A path longer than a system opens (PATH_MAX, 4096 bytes on Linux) fails only when it is used: an output's at
+    // the commit, after every motion was compressed, with a message holding the whole path (8 KB of `b/b/…`). An
+    // output also needs room for the suffix of the files a build writes beside it (OUTPUT_NAME_MAX_BYTES).
+    const max = where.startsWith('outputs.') ? PROJECT_PATH_MAX_BYTES - OUTPUT_NAME_MAX_BYTES : PROJECT_PATH_MAX_BYTES;
+    const bytes = encodeUtf8(v).length;
+    if (bytes > max) {
+      fail(where, `is a path of ${bytes} bytes, ${quoteJson(v)}; a path here may have at most ${max}`);
       return undefined;
     }
     // A bidirectional override or isolate reorders how the rest of the path displays, in the app and in a
