@@ -884,6 +884,28 @@ describe('paths a project names', () => {
     for (const e of errors) expect(e).not.toMatch(/[\u200f\u202e\u2066]/);
   });
 
+  // Round 11. Mutation: drop the `folded` check in checkOutputPaths: the project validates, and builds on Linux two
+  // sets of MSH files that are one set on macOS and Windows.
+  it('refuse outputs that differ only in letter case (MSH files of motions walk and Walk), a project being shared', () => {
+    const p = parseProject(
+      JSON.stringify({
+        ...GOOD,
+        motions: [
+          { name: 'walk', mtn: 'walk.mtn' },
+          { name: 'Walk', mtn: 'walk.mtn' },
+        ],
+        outputs: { mar: 'out/s.mar', sar: 'out/s.sar', msh: 'msh' },
+      }),
+      'p.json',
+    );
+    expect(p.errors.map((e) => e.message)).toEqual(
+      ['res8', 'res19', 'nodes.json'].map(
+        (x) =>
+          `p.json [PROJECT] (outputs.msh): msh/Walk.${x} (outputs.msh Walk.${x}) and msh/walk.${x} (outputs.msh walk.${x}) differ only in letter case: one file on macOS and Windows, where projects are shared; rename the motion`,
+      ),
+    );
+  });
+
   // Round 11. Mutation: drop the PROJECT_PATH_MAX_BYTES check in validate.ts's path(): the output's project
   // validates, and the build fails at its commit, after compressing every motion, with an 8 KB message.
   it('refuse a path past 4096 bytes, an output past 4096 less room for its suffix, each clipped at its key', () => {

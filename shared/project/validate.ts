@@ -509,7 +509,7 @@ export function defaultReportPath(marPath: string): string {
  * Outputs (the .mar, .sar, report and every MSH file of `outputs.msh`) must
  * be different files, none of them an input (a build must never overwrite the
  * project, an MTN, a SEV or a table). Paths compare after normalisation,
- * case-sensitively.
+ * case-sensitively; two outputs that differ only in case are refused too (one file where case is ignored).
  */
 export function checkOutputPaths(p: ResolvedProject): FormatError[] {
   const errors: FormatError[] = [];
@@ -550,6 +550,19 @@ export function checkOutputPaths(p: ResolvedProject): FormatError[] {
         new FormatError(
           'PROJECT',
           `${path}${who} is also ${earlier.role}; each output needs its own file`,
+          { where: key },
+          p.projectFile,
+        ),
+      );
+    // A project travels: two outputs whose paths differ only in letter case (the MSH files of motions `walk` and
+    // `Walk`) are two files on Linux and one on macOS and Windows, where one build's file replaces the other's.
+    const folded = earlier ? undefined : outs.slice(0, k).find((o) => o.path.toLowerCase() === path.toLowerCase());
+    if (folded)
+      errors.push(
+        new FormatError(
+          'PROJECT',
+          `${path}${who} and ${folded.path} (${folded.role}) differ only in letter case: one file on macOS and Windows, ` +
+            `where projects are shared; ${key === 'outputs.msh' ? 'rename the motion' : 'rename one'}`,
           { where: key },
           p.projectFile,
         ),
