@@ -56,6 +56,15 @@ export function parseArgs(
   return { positionals, options };
 }
 
+/** The current folder, or undefined where it was removed (`process.cwd()` throws; absolute paths still work). */
+function currentFolder(): string | undefined {
+  try {
+    return process.cwd();
+  } catch {
+    return undefined;
+  }
+}
+
 // Every control character but the tab (whitespace that forges nothing).
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/;
@@ -67,13 +76,13 @@ const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/;
  * named with a line break that a shell's completion typed drove the terminal, or forged a line of `actguy build`'s
  * output (`built 9 motions: …`); a U+202E made a path display as another.
  */
-export function refuseHiddenCharacters(argv: readonly string[], cwd: string = process.cwd()): void {
+export function refuseHiddenCharacters(argv: readonly string[], cwd: string | undefined = currentFolder()): void {
   const bad = (text: string) => CONTROL.test(text) || BIDI_CONTROL.test(text);
   const what =
     'a control character (a line break, a terminal escape) or a bidirectional formatting character, which messages would show as another text';
   for (const a of argv)
     if (bad(a)) throw new UsageError(`argument ${quoteJson(a, 300)} holds ${what}; rename the file or folder`);
-  if (bad(cwd))
+  if (cwd !== undefined && bad(cwd))
     throw new UsageError(`the current folder ${quoteJson(cwd, 300)} holds ${what}; run actguy from another folder`);
 }
 
