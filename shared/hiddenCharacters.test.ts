@@ -9,8 +9,30 @@ import { describe, expect, it } from 'vitest';
 import { BIDI_CONTROL, escapeControls, FormatError, HIDDEN_CHARACTERS, quoteInput, quoteJson } from './errors';
 
 const HIDDEN = [
-  '\u0000', '\n', '\u001b', '\u007f', '\u009b', '\u00ad', '\u061c', '\u180e', '\u200b', '\u200c', '\u200d', '\u200e',
-  '\u200f', '\u2028', '\u2029', '\u202a', '\u202e', '\u2060', '\u2064', '\u2066', '\u2069', '\u206f', '\ufeff', '\ufffb',
+  '\u0000',
+  '\n',
+  '\u001b',
+  '\u007f',
+  '\u009b',
+  '\u00ad',
+  '\u061c',
+  '\u180e',
+  '\u200b',
+  '\u200c',
+  '\u200d',
+  '\u200e',
+  '\u200f',
+  '\u2028',
+  '\u2029',
+  '\u202a',
+  '\u202e',
+  '\u2060',
+  '\u2064',
+  '\u2066',
+  '\u2069',
+  '\u206f',
+  '\ufeff',
+  '\ufffb',
 ];
 
 describe('messages show hidden characters escaped', () => {
@@ -29,7 +51,18 @@ describe('messages show hidden characters escaped', () => {
   });
 
   it('BIDI_CONTROL matches the marks, embeddings, overrides and isolates, nothing else', () => {
-    for (const c of ['\u061c', '\u200e', '\u200f', '\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2069'])
+    for (const c of [
+      '\u061c',
+      '\u200e',
+      '\u200f',
+      '\u202a',
+      '\u202b',
+      '\u202c',
+      '\u202d',
+      '\u202e',
+      '\u2066',
+      '\u2069',
+    ])
       expect(BIDI_CONTROL.test(c)).toBe(true);
     for (const c of ['\u200b', '\u200d', '\u2028', 'a', 'é', '\u0301']) expect(BIDI_CONTROL.test(c)).toBe(false);
   });
