@@ -172,8 +172,8 @@ export const BIDI_CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
  * differing only by one look alike) and the line and paragraph separators (U+2028, U+2029: a line break where text
  * is laid out). docs/security.md, round 11.
  */
-// eslint-disable-next-line no-control-regex
 export const HIDDEN_CHARACTERS =
+  // eslint-disable-next-line no-control-regex
   /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/;
 const HIDDEN_CHARACTERS_ALL = new RegExp(HIDDEN_CHARACTERS.source, 'g');
 
