@@ -362,3 +362,27 @@ describe('key presses', () => {
     expect(acceleratorLabel('Space', 'other')).toBe('Space');
   });
 });
+
+// Round 11 (docs/security.md). Mutation: the Open Recent label without escapeControls: it holds the raw override.
+describe('Open Recent labels', () => {
+  it('show a name or path holding a line break or a bidi override escaped', () => {
+    const template = appMenuTemplate({
+      appName: 'ActGuy',
+      isMac: false,
+      recentFiles: [{ path: '/w/a\u202Entm.klaw.mtn', name: 'walk\nx', kind: 'mtn' }] as never,
+      send: () => {},
+      clearRecentFiles: () => {},
+      showAbout: () => {},
+      allowDevTools: true,
+    });
+    const labels: string[] = [];
+    const walk = (items: MenuItemConstructorOptions[]) => {
+      for (const i of items) {
+        if (typeof i.label === 'string') labels.push(i.label);
+        if (Array.isArray(i.submenu)) walk(i.submenu);
+      }
+    };
+    walk(template);
+    expect(labels).toContain('walk\\u000ax — /w/a\\u202entm.klaw.mtn');
+  });
+});

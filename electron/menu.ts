@@ -1,4 +1,5 @@
 import { Menu, type MenuItemConstructorOptions } from 'electron';
+import { escapeControls } from '../shared/errors';
 import type { RecentFile } from '../shared/ipc/documents';
 import type { MenuCommand, MenuCommandId } from '../shared/ipc/menu';
 import { EVENT_SHORTCUTS, primaryShortcut } from '../shared/shortcuts';
@@ -61,7 +62,7 @@ export function appMenuTemplate(o: AppMenuOptions): MenuItemConstructorOptions[]
       ? [{ label: 'No Recent Files', enabled: false }]
       : [
           ...o.recentFiles.map((f): MenuItemConstructorOptions => ({
-            label: `${f.name} — ${f.path}`,
+            label: escapeControls(`${f.name} — ${f.path}`), // a name or path may hold a line break or a bidi override
             click: () => o.send({ command: 'file.openRecent', path: f.path }),
           })),
           { type: 'separator' },

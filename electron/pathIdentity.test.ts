@@ -134,3 +134,36 @@ describe('findOutputClashes', () => {
     ).toEqual([]);
   });
 });
+
+// Round 11 (docs/security.md). Mutation: the `lookalike` check in findOutputClashes removed: both cases pass
+// unrefused (the project build below then writes its report and an MSH node list to one file on macOS).
+describe('outputs whose names differ only in Unicode form', () => {
+  it('clash in a folder yet to be made and in an existing one, whatever this disk does with them', () => {
+    const d = tempDir();
+    const nfc = 'caf\u00e9';
+    const nfd = 'cafe\u0301';
+    for (const dir of [join(d, 'new'), d]) {
+      const problems = findOutputClashes(
+        [],
+        [
+          { path: join(dir, nfd, 'walk.nodes.json'), role: 'outputs.report' },
+          { path: join(dir, 'x.mar'), role: 'outputs.mar' },
+          { path: join(dir, nfc, 'walk.nodes.json'), role: 'outputs.msh walk.nodes.json' },
+        ],
+      );
+      expect(problems).toEqual([
+        `outputs.msh walk.nodes.json ${join(dir, nfc, 'walk.nodes.json')} and outputs.report ${join(dir, nfd, 'walk.nodes.json')} differ only in the Unicode form of their names (they look alike, and macOS takes them for one file); give the outputs names that differ in more than that`,
+      ]);
+    }
+    // Names of one form that differ in letters are two files.
+    expect(
+      findOutputClashes(
+        [],
+        [
+          { path: join(d, nfc, 'a.json'), role: 'a' },
+          { path: join(d, nfc, 'b.json'), role: 'b' },
+        ],
+      ),
+    ).toEqual([]);
+  });
+});

@@ -100,7 +100,8 @@ function identityOf(path: string, caseFolders = new Map<string, boolean | null>(
     }
     caseFolders.set(parent, ignoresCase);
   }
-  if (ignoresCase) key = join(parent, basename(canon).toLowerCase());
+  // Such a folder (macOS) also takes a name's Unicode forms for one (`é` as one code point or two): NFC first.
+  if (ignoresCase) key = join(parent, basename(canon).normalize('NFC').toLowerCase());
   return { inode, key, caseUnknown: ignoresCase === null };
 }
 
@@ -157,10 +158,21 @@ export function findOutputClashes(inputs: readonly RolePath[], outputs: readonly
       problems.push(`${o.role} ${o.path} is also ${earlier.role} ${earlier.path}; each output needs a file of its own`);
       return;
     }
+    // Two names that differ only in Unicode form (`café` with `é` as one code point or as `e` + U+0301) print alike
+    // and are one file on macOS, whatever this disk does: refused everywhere, as a project travels (round 11).
+    const lookalike = outIds.slice(0, k).find((p) => p.id.key.normalize('NFC') === o.id.key.normalize('NFC'));
+    if (lookalike) {
+      problems.push(
+        `${o.role} ${quotePath(o.path)} and ${lookalike.role} ${quotePath(lookalike.path)} differ only in the Unicode form of their ` +
+          'names (they look alike, and macOS takes them for one file); give the outputs names that differ in more than that',
+      );
+      return;
+    }
     // Where the folder is yet to be made, it may ignore case (macOS, Windows): two names differing only in case are one file there.
+    const fold = (key: string) => key.normalize('NFC').toLowerCase();
     const unlike = outIds
       .slice(0, k)
-      .find((p) => (p.id.caseUnknown || o.id.caseUnknown) && p.id.key.toLowerCase() === o.id.key.toLowerCase());
+      .find((p) => (p.id.caseUnknown || o.id.caseUnknown) && fold(p.id.key) === fold(o.id.key));
     if (unlike)
       problems.push(
         `${o.role} ${o.path} and ${unlike.role} ${unlike.path} differ only in letter case, and their folder does not exist yet ` +

@@ -129,6 +129,14 @@ describe('path policy: edges', () => {
     expect(q).toHaveLength(299);
   });
 
+  // Round 11 (docs/security.md). Mutation: quotePath without escapeControls: the refusal holds the raw line break.
+  it('quotePath escapes control and bidi characters: a folder named with a line break cannot forge a line of a refusal', () => {
+    const p = '/tmp/x\nActGuy allowed /home/me\u202Etxt.sev';
+    expect(quotePath(p)).toBe('/tmp/x\\u000aActGuy allowed /home/me\\u202etxt.sev');
+    expect(quotePath(`/${'a'.repeat(400)}\u001b`)).toMatch(/…a+\\u001b$/);
+    expect(new PathNotAllowedError(p, 'not chosen').message).not.toMatch(/[\n\u202e]/);
+  });
+
   it('its error is a PathNotAllowedError by name and keeps the refused path', () => {
     const policy = createPathPolicy();
     let error: PathNotAllowedError | null = null;

@@ -1,5 +1,6 @@
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname, extname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
+import { escapeControls } from '../shared/errors';
 import { normalizePath } from '../shared/project/paths';
 import { isNetworkPath } from '../shared/windowsNames';
 
@@ -53,11 +54,15 @@ export interface PathPolicy {
 /** Longest piece of a user's path quoted in a message: a hostile 1 MB path must not come back in every reply. */
 const QUOTED_PATH_MAX = 300;
 
-/** A path for a message: as given, but at most QUOTED_PATH_MAX characters (its head and its tail). */
+/**
+ * A path for a message: as given, but at most QUOTED_PATH_MAX characters (its head and its tail), with its control
+ * and hidden characters escaped (`escapeControls`): a folder a received archive made may hold a line break, an ESC
+ * or a bidirectional override.
+ */
 export function quotePath(path: string): string {
-  if (path.length <= QUOTED_PATH_MAX) return path;
+  if (path.length <= QUOTED_PATH_MAX) return escapeControls(path);
   const half = Math.floor((QUOTED_PATH_MAX - 1) / 2);
-  return `${path.slice(0, half)}…${path.slice(-half)}`;
+  return escapeControls(`${path.slice(0, half)}…${path.slice(-half)}`);
 }
 
 /** A path outside the allowed set. The message names the path and says what to do instead. */

@@ -38,6 +38,22 @@ describe('recent-files.json read back', () => {
     expect(store.list().map((e) => e.path)).toEqual([join(root, 'walk.mtn'), join(root, 'run.MT3')]);
   });
 
+  // Round 11 (docs/security.md). Mutation: the name bound or the HIDDEN_CHARACTERS checks in isRecentFile removed:
+  // the planted entries come back, and the Open Recent label reads as another file than the one it opens.
+  it('drops entries whose name or path holds a line break, a bidi override or a zero-width character, or a 1 MB name', () => {
+    const good = { path: join(root, 'walk.mtn'), name: 'walk', kind: 'mtn', openedAt: 2 };
+    const entries = [
+      { ...good, path: join(root, 'a\u202Entm.klaw.mtn') },
+      { ...good, path: join(root, 'b\nwalk.mtn') },
+      { ...good, path: join(root, 'c.mtn'), name: 'walk\u200b' },
+      { ...good, path: join(root, 'd.mtn'), name: 'walk\u001b]0;x\u0007' },
+      { ...good, path: join(root, 'e.mtn'), name: 'w'.repeat(1000) },
+      good,
+    ];
+    const store = createRecentFilesStore(folderWith('hidden', JSON.stringify(entries)));
+    expect(store.list()).toEqual([good]);
+  });
+
   it('a huge file is not read (an empty list), and a FIFO is never waited on', () => {
     const one = JSON.stringify([{ path: join(root, 'w.mtn'), name: 'w', kind: 'mtn', openedAt: 1 }]);
     expect(createRecentFilesStore(folderWith('huge', `${one}${' '.repeat(2 << 20)}`)).list()).toEqual([]);

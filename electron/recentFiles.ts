@@ -1,4 +1,5 @@
 import { isAbsolute, join } from 'node:path';
+import { HIDDEN_CHARACTERS } from '../shared/errors';
 import type { MotionFileKind, RecentFile } from '../shared/ipc/documents';
 import { readSmallFile, writeFileAtomic } from './fsutil';
 import { motionKindOfPath } from './motionFiles';
@@ -33,9 +34,20 @@ function isRecentFile(v: unknown): v is RecentFile {
     isAbsolute(r.path) &&
     motionKindOfPath(r.path) === r.kind &&
     typeof r.name === 'string' &&
+    r.name.length <= RECENT_NAME_MAX &&
+    !HIDDEN_CHARACTERS.test(r.path) &&
+    !HIDDEN_CHARACTERS.test(r.name) &&
     typeof r.openedAt === 'number'
   );
 }
+
+/**
+ * The longest name an entry may have: the app writes a motion's or a file's name there. The Open Recent menu shows
+ * `name — path` as its label, so a planted 1 MB name made a 1 MB menu item, and a path or name holding a line break,
+ * a bidirectional override or a zero-width character (HIDDEN_CHARACTERS) showed a label that reads as another file
+ * than the one the item opens and the start-up grants (docs/security.md, round 11). Such entries are dropped.
+ */
+const RECENT_NAME_MAX = 255;
 
 /**
  * Creates the store. With `dir` the list lives in `<dir>/recent-files.json`

@@ -39,7 +39,8 @@ export class FormatError extends Error {
   }
 
   private static compose(kind: FileKind, detail: string, place: FormatErrorPlace, file?: string): string {
-    const head = file ?? kind;
+    // The file's path is shown escaped too: a folder a received archive made may hold a line break or an ESC.
+    const head = file !== undefined ? escapeControls(file) : kind;
     if (place.line !== undefined) return `${head}:${place.line}:${place.column ?? 1}: ${detail}`;
     const parts: string[] = [];
     // A place may hold a key or name from the file: its control characters are escaped as quoted input's are.
@@ -151,13 +152,35 @@ export function quoteInput(text: string, mark = '`'): string {
 
 /** A JSON value for a message: its JSON text, clipped past `max` as quoteInput clips (JSON already escapes control characters). */
 export function quoteJson(value: unknown, max = QUOTED_INPUT_MAX): string {
-  // JSON escapes U+0000..U+001F; DEL and the C1 controls (U+009B is a terminal's CSI) are escaped here too.
-  const text = (JSON.stringify(value) ?? String(value)).replace(/[\u007f-\u009f]/g, hex4);
+  // JSON escapes U+0000..U+001F; DEL and the C1 controls (U+009B is a terminal's CSI) are escaped here too, and so
+  // are the characters that hide or reorder text (HIDDEN_CHARACTERS).
+  const text = (JSON.stringify(value) ?? String(value)).replace(HIDDEN_CHARACTERS_ALL, hex4);
   return text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text;
 }
 
-/** `text` with its control characters (C0, DEL, C1) as `\uXXXX` escapes. */
-export function escapeControls(text: string): string {
+/**
+ * The bidirectional formatting characters: marks, embeddings, overrides and isolates (U+061C, U+200E, U+200F,
+ * U+202A..U+202E, U+2066..U+2069). They change the order in which the text after them is displayed, so a name
+ * holding one shows as another name: `x\u202Elqs.sev` displays as `xves.lqs`. No file name needs one.
+ */
+export const BIDI_CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * What a message never shows raw: control characters (C0, DEL, C1: a terminal acts on them, a line break forges a
+ * line), the bidirectional formatting characters (BIDI_CONTROL), characters that display as nothing (soft hyphen,
+ * zero-width space, joiners, word joiner, invisible operators, the BOM, interlinear annotation marks: two names
+ * differing only by one look alike) and the line and paragraph separators (U+2028, U+2029: a line break where text
+ * is laid out). docs/security.md, round 11.
+ */
+export const HIDDEN_CHARACTERS =
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, hex4);
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/;
+const HIDDEN_CHARACTERS_ALL = new RegExp(HIDDEN_CHARACTERS.source, 'g');
+
+/**
+ * `text` with its control characters (C0, DEL, C1) and the other characters that hide or reorder text
+ * (HIDDEN_CHARACTERS) as `\uXXXX` escapes, so a message shows every name as the characters it holds.
+ */
+export function escapeControls(text: string): string {
+  return text.replace(HIDDEN_CHARACTERS_ALL, hex4);
 }

@@ -1,3 +1,6 @@
+import { opendirSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { quoteJson } from '../../shared/errors';
 import { readBytes } from '../fsutil';
 import { describeFsError } from '../fsErrors';
 
@@ -6,6 +9,56 @@ export function readInputFile(path: string, limit?: { bytes: number; of: string 
   try {
     return readBytes(path, limit);
   } catch (e) {
-    throw new Error(describeFsError(e));
+    const missing = (e as NodeJS.ErrnoException)?.code === 'ENOENT';
+    const hint = missing ? otherSpellingHint(path) : undefined;
+    throw new Error(hint ? `${describeFsError(e)}; ${hint}` : describeFsError(e));
+  }
+}
+
+/** How many names of a folder otherSpellingHint looks at: the hint is a courtesy, never a cost (docs/limits.md). */
+export const SPELLING_HINT_MAX_ENTRIES = 4096;
+
+/**
+ * For a file that is not there, the name beside it that is the same name in another Unicode form or another letter
+ * case, in words; undefined when there is none (or the folder cannot be listed, or holds more than
+ * SPELLING_HINT_MAX_ENTRIES names). A project written on macOS names `café.sev` with `é` as one code point while
+ * the file, unpacked from the archive, spells it `e` + U+0301 (or the reverse); macOS and Windows open either
+ * spelling, Linux only the one on disk, and both print alike: "no such file" alone left the user looking at a file
+ * of that very name (docs/security.md, round 11).
+ */
+export function otherSpellingHint(path: string): string | undefined {
+  const want = basename(path);
+  const nfc = want.normalize('NFC');
+  const lower = nfc.toLowerCase();
+  let dir: ReturnType<typeof opendirSync> | undefined;
+  try {
+    dir = opendirSync(dirname(path));
+    for (let k = 0; k < SPELLING_HINT_MAX_ENTRIES; k++) {
+      const entry = dir.readSync();
+      if (!entry) return undefined;
+      const name = entry.name;
+      if (name === want) continue;
+      const other = name.normalize('NFC');
+      if (other === nfc)
+        return (
+          `the folder has ${quoteJson(name, 300)}, the same name in another Unicode form ` +
+          `(${name === name.normalize('NFD') ? 'NFD, as macOS writes it' : 'NFC'}); rename the file or the path that names it ` +
+          '(macOS and Windows take either form, Linux only the one on disk)'
+        );
+      if (other.toLowerCase() === lower)
+        return (
+          `the folder has ${quoteJson(name, 300)}, which differs only in letter case; rename the file or the path that names it ` +
+          '(macOS and Windows ignore case, Linux does not)'
+        );
+    }
+    return undefined;
+  } catch {
+    return undefined;
+  } finally {
+    try {
+      dir?.closeSync();
+    } catch {
+      /* closed */
+    }
   }
 }

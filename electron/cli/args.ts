@@ -1,5 +1,5 @@
 /** Minimal argv parsing for the actguy CLI: positionals plus `--flag value` / `--switch`. */
-import { quoteJson } from '../../shared/errors';
+import { BIDI_CONTROL, quoteJson } from '../../shared/errors';
 
 export class UsageError extends Error {}
 
@@ -52,7 +52,38 @@ export function parseArgs(
       positionals.push(a);
     }
   }
+  refuseHiddenCharacters([...positionals, ...[...options.values()].filter((v) => typeof v === 'string')]);
   return { positionals, options };
+}
+
+/** The current folder, or undefined where it was removed (`process.cwd()` throws; absolute paths still work). */
+function currentFolder(): string | undefined {
+  try {
+    return process.cwd();
+  } catch {
+    return undefined;
+  }
+}
+
+// Every control character but the tab (whitespace that forges nothing).
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/;
+
+/**
+ * Refuses a path, name or number given on the command line, or a current folder, holding a control character (C0, DEL, C1) or a bidirectional formatting
+ * character (docs/security.md, round 11). No name, number or path the CLI takes needs one, and every message prints
+ * the paths it was given, or paths beside them, as they are: a received folder `x<ESC>]0;…<BEL>` or a project file
+ * named with a line break that a shell's completion typed drove the terminal, or forged a line of `actguy build`'s
+ * output (`built 9 motions: …`); a U+202E made a path display as another.
+ */
+export function refuseHiddenCharacters(argv: readonly string[], cwd: string | undefined = currentFolder()): void {
+  const bad = (text: string) => CONTROL.test(text) || BIDI_CONTROL.test(text);
+  const what =
+    'a control character (a line break, a terminal escape) or a bidirectional formatting character, which messages would show as another text';
+  for (const a of argv)
+    if (bad(a)) throw new UsageError(`argument ${quoteJson(a, 300)} holds ${what}; rename the file or folder`);
+  if (cwd !== undefined && bad(cwd))
+    throw new UsageError(`the current folder ${quoteJson(cwd, 300)} holds ${what}; run actguy from another folder`);
 }
 
 export function stringOption(args: ParsedArgs, name: string): string | undefined {

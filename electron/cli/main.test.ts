@@ -2,7 +2,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { version } from '../../package.json';
 import { runCli } from './main';
-import { numberOption, parseArgs } from './args';
+import { numberOption, parseArgs, refuseHiddenCharacters } from './args';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { quoteJson } from '../../shared/errors';
 import type { CliCommand } from './command';
 import { jointOverrides } from './commands/compress';
@@ -84,11 +87,12 @@ describe('actguy CLI conventions', () => {
     expect(await said(['ver\u009bsion'])).toContain('actguy: unknown command "ver\\u009bsion" (try: actguy help)');
     expect(await said(['help', 'x\u001b[2J'])).toContain('actguy help: unknown command "x\\u001b[2J"');
     expect(await said(['compress', '--no\u0007pe\u009b'])).toContain('unknown option "--no\\u0007pe\\u009b"');
+    // An option's value holding a control character is refused as such (round 11), quoted escaped.
     expect(await said(['build', 'p.actguy.json', '--jobs', 'many\u009b'])).toContain(
-      '--jobs needs a whole number from 1 to 256, got "many\\u009b"',
+      'argument "many\\u009b" holds a control character',
     );
     expect(await said(['build', 'p.actguy.json', '--budget', '1\u009b'])).toContain(
-      '--budget needs a whole number of bytes from 1 to 4294967295, got "1\\u009b"',
+      'argument "1\\u009b" holds a control character',
     );
     // A huge value is clipped, and says how long it was.
     expect(await said(['info', 'x.mtn', '--fps', `${'9'.repeat(500)}x`])).toContain(
@@ -115,5 +119,59 @@ describe('actguy CLI conventions', () => {
       ['2E2', 200],
     ] as const)
       expect(numberOption(parseArgs(['--pos-tol', v], ['pos-tol'], []), 'pos-tol', 9)).toBe(n);
+  });
+});
+
+// Round 11 (docs/security.md): a received folder or file named with a line break, an ESC sequence or a bidi override.
+// Mutation: the `refuseHiddenCharacters(argv)` call in parseArgs removed: the build runs, and its `built …` line and
+// every message print the folder's name raw (ESC ]0; sets the terminal's title, the line break forges a line).
+describe('arguments and current folder holding hidden characters', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+  const hostileCopy = (folder: string, file: string) => {
+    const top = mkdtempSync(join(tmpdir(), 'actguy-names-'));
+    dirs.push(top);
+    const dir = join(top, folder);
+    mkdirSync(dir);
+    for (const f of ['walk.mtn', 'walk.sev', 'default.sls', 'se_define.h'])
+      copyFileSync(join(__dirname, '..', '..', 'assets', f), join(dir, f));
+    const project = {
+      version: 1,
+      motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev' }],
+      seTables: { sls: 'default.sls', seDefine: 'se_define.h' },
+      outputs: { mar: 'out/s.mar', sar: 'out/s.sar' },
+    };
+    writeFileSync(join(dir, file), JSON.stringify(project));
+    return { dir, project: join(dir, file) };
+  };
+  // eslint-disable-next-line no-control-regex
+  const raw = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/; // every hidden character but the message's own line breaks
+
+  it('refuses a project path through a folder named with ESC and a line break, escaped, before anything runs', async () => {
+    const { dir, project } = hostileCopy('x\u001b]0;owned\u0007\nbuilt 9 motions: ok', 'p.actguy.json');
+    expect(await runCli(['build', project])).toBe(2);
+    const said = err.join('\n');
+    expect(said).toContain('holds a control character');
+    expect(said).toContain('x\\u001b]0;owned\\u0007\\nbuilt 9 motions: ok');
+    expect(said).not.toMatch(raw);
+    expect(said.split('\n').some((l) => l.startsWith('built'))).toBe(false);
+    expect(existsSync(join(dir, 'out'))).toBe(false);
+  });
+
+  it('refuses a file named with a bidi override and any option value holding a control character', async () => {
+    const { project } = hostileCopy('plain', 'p\u202Enosj.yugtca.json');
+    expect(await runCli(['build', project])).toBe(2);
+    expect(await runCli(['compress', 'walk.mtn', '-o', 'a\rb.mt3'])).toBe(2);
+    expect(err.join('\n')).not.toMatch(raw);
+    expect(err.join('\n')).toContain('p\\u202enosj.yugtca.json');
+  });
+
+  it('refuses to run in a current folder holding one (relative paths would print it)', () => {
+    expect(() => refuseHiddenCharacters(['p.actguy.json'], '/tmp/a\u001b[2Jb')).toThrow(
+      /the current folder "\/tmp\/a\\u001b\[2Jb" holds a control character/,
+    );
+    expect(() => refuseHiddenCharacters(['p.actguy.json', '--jobs', '2'], '/tmp/café')).not.toThrow();
   });
 });

@@ -6,6 +6,7 @@
  * this one list, so an MSH file can never slip past them.
  */
 import { quoteJson } from '../errors';
+import { encodeUtf8 } from '../utf8';
 import { mshFilesOf } from '../msh/files';
 import type { ResolvedProject } from './types';
 
@@ -55,10 +56,28 @@ export function projectOutputFiles(
  */
 export const OUTPUT_EXTENSIONS = { 'outputs.mar': '.mar', 'outputs.sar': '.sar', 'outputs.report': '.json' } as const;
 
-/** Why `path` cannot be the file of output `key`, or undefined when its name ends in the key's extension. */
+/**
+ * The longest file name an output a project names may have, in UTF-8 bytes. A build writes files of its own beside
+ * its outputs, named after them (docs/safety-journal.md): the longest, the journal's temp beside the first output,
+ * adds `.actguy-commit.actguy-journal.<host>.<pid>.<random>.tmp`, up to 116 bytes with a host name of 64, and a
+ * file name holds at most 255 bytes on every disk ActGuy runs on. A `.mar` named 251 bytes long was compressed in
+ * full and then refused at the commit with "ENAMETOOLONG" naming the lock, a file the user never named; and the host
+ * name is the machine's, so a project that builds on one machine would fail on a colleague's. Refused by name at
+ * validation instead, before any work (docs/security.md, round 11).
+ */
+export const OUTPUT_NAME_MAX_BYTES = 128;
+
+/** Why `path` cannot be the file of output `key`, or undefined when its name ends in the key's extension and is not too long. */
 export function outputNameProblem(key: keyof typeof OUTPUT_EXTENSIONS, path: string): string | undefined {
   const ext = OUTPUT_EXTENSIONS[key];
   const name = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
-  if (name.length > ext.length && name.toLowerCase().endsWith(ext)) return undefined;
-  return `must name a ${ext} file (a build replaces the file it names), found ${quoteJson(path)}`;
+  if (!(name.length > ext.length && name.toLowerCase().endsWith(ext)))
+    return `must name a ${ext} file (a build replaces the file it names), found ${quoteJson(path)}`;
+  const bytes = encodeUtf8(name).length;
+  if (bytes > OUTPUT_NAME_MAX_BYTES)
+    return (
+      `names a file of ${bytes} bytes, ${quoteJson(name)}; an output's name may have at most ${OUTPUT_NAME_MAX_BYTES} ` +
+      "(a build's journal and temp files beside it add their own suffix to it, and a file name holds 255 bytes)"
+    );
+  return undefined;
 }

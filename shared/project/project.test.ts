@@ -26,7 +26,7 @@ import {
   TOLERANCE_KEYS,
   parseProject,
 } from './validate';
-import { OUTPUT_EXTENSIONS, outputNameProblem } from './outputs';
+import { OUTPUT_EXTENSIONS, OUTPUT_NAME_MAX_BYTES, outputNameProblem } from './outputs';
 import { MAX_LISTED_PROBLEMS } from '../errors';
 
 describe('project paths', () => {
@@ -865,6 +865,75 @@ describe('paths a project names', () => {
     ]);
     // eslint-disable-next-line no-control-regex
     for (const e of errors) expect(e).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+  });
+
+  // Round 11 (names). Mutation: drop the BIDI_CONTROL check in validate.ts's path(): the project validates.
+  it('refuse a bidirectional override or isolate, quoted escaped: `x\u202Elqs.sev` displayed as `xves.lqs`', () => {
+    const errors = errorsOf({
+      ...GOOD,
+      motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'x\u202Elqs.sev' }],
+      seTables: { sls: 'a\u2066b.sls' },
+      outputs: { mar: 'out/s\u200F.mar', sar: 'out/s.sar' },
+    });
+    const why = 'must not hold a bidirectional formatting character (it makes a path display as another), found';
+    expect(errors).toEqual([
+      `p.json [PROJECT] (motions[0].sev): ${why} "x\\u202elqs.sev"`,
+      `p.json [PROJECT] (seTables.sls): ${why} "a\\u2066b.sls"`,
+      `p.json [PROJECT] (outputs.mar): ${why} "out/s\\u200f.mar"`,
+    ]);
+    for (const e of errors) expect(e).not.toMatch(/[\u200f\u202e\u2066]/);
+  });
+
+  // Round 11. Mutation: drop the `folded` check in checkOutputPaths: the project validates, and builds on Linux two
+  // sets of MSH files that are one set on macOS and Windows.
+  it('refuse outputs that differ only in letter case (MSH files of motions walk and Walk), a project being shared', () => {
+    const p = parseProject(
+      JSON.stringify({
+        ...GOOD,
+        motions: [
+          { name: 'walk', mtn: 'walk.mtn' },
+          { name: 'Walk', mtn: 'walk.mtn' },
+        ],
+        outputs: { mar: 'out/s.mar', sar: 'out/s.sar', msh: 'msh' },
+      }),
+      'p.json',
+    );
+    expect(p.errors.map((e) => e.message)).toEqual(
+      ['res8', 'res19', 'nodes.json'].map(
+        (x) =>
+          `p.json [PROJECT] (outputs.msh): msh/Walk.${x} (outputs.msh Walk.${x}) and msh/walk.${x} (outputs.msh walk.${x}) differ only in letter case: one file on macOS and Windows, where projects are shared; rename the motion`,
+      ),
+    );
+  });
+
+  // Round 11. Mutation: drop the PROJECT_PATH_MAX_BYTES check in validate.ts's path(): the output's project
+  // validates, and the build fails at its commit, after compressing every motion, with an 8 KB message.
+  it('refuse a path past 4096 bytes, an output past 4096 less room for its suffix, each clipped at its key', () => {
+    const errors = errorsOf({
+      ...GOOD,
+      motions: [{ name: 'walk', mtn: 'walk.mtn', sev: `${'a/'.repeat(2100)}walk.sev` }],
+      outputs: { mar: `out/${'b/'.repeat(2000)}s.mar`, sar: `out/${'c/'.repeat(1975)}s.sar` },
+    });
+    expect(errors).toEqual([
+      'p.json [PROJECT] (motions[0].sev): is a path of 4208 bytes, "a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a… (4210 characters); a path here may have at most 4096',
+      'p.json [PROJECT] (outputs.mar): is a path of 4009 bytes, "out/b/b/b/b/b/b/b/b/b/b/b/b/b/b/b/b/b/b… (4011 characters); a path here may have at most 3968',
+    ]);
+  });
+
+  // Round 11. Mutation: drop the length check in outputNameProblem: the project validates, and the build fails only
+  // at its commit, after compressing every motion, with ENAMETOOLONG naming the lock.
+  it(`refuse an output whose name is past ${OUTPUT_NAME_MAX_BYTES} bytes (its journal and temps add a suffix)`, () => {
+    const at = (n: number, ext: string) => 'm'.repeat(n - ext.length) + ext;
+    expect(outputNameProblem('outputs.mar', `out/${at(OUTPUT_NAME_MAX_BYTES, '.mar')}`)).toBeUndefined();
+    expect(outputNameProblem('outputs.report', at(OUTPUT_NAME_MAX_BYTES + 1, '.json'))).toMatch(
+      /^names a file of 129 bytes, "m+… \(131 characters\); an output's name may have at most 128 /,
+    );
+    // Bytes, not characters: 43 `é` and `.sar` are 47 characters, 90 bytes; 64 of them are 132 bytes.
+    expect(outputNameProblem('outputs.sar', `${'é'.repeat(43)}.sar`)).toBeUndefined();
+    expect(outputNameProblem('outputs.sar', `${'é'.repeat(64)}.sar`)).toMatch(/^names a file of 132 bytes/);
+    const errors = errorsOf({ ...GOOD, outputs: { mar: `out/${at(251, '.mar')}`, sar: 'out/s.sar' } });
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^p\.json \[PROJECT\] \(outputs\.mar\): names a file of 251 bytes/);
   });
 });
 

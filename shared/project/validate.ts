@@ -1,13 +1,14 @@
 import { DEFAULT_TOLERANCES } from '../compress/types';
 import { lineColumnAt } from '../json/lineColumn';
-import { FormatError, MAX_LISTED_PROBLEMS, quoteJson } from '../errors';
+import { BIDI_CONTROL, FormatError, MAX_LISTED_PROBLEMS, quoteJson } from '../errors';
 import { isMotionName, MOTION_NAME_RULE, motionNameProblem } from '../motionName';
 import { formatStrCode, gvStrCode } from '../strcode';
 import { findExcessiveNesting, nestedTooDeeply } from '../json/nesting';
 import { findJsonSyntaxError } from './jsonPosition';
 import { resolveFrom } from './paths';
 import { windowsNameProblem, windowsPathProblem } from '../windowsNames';
-import { outputNameProblem, projectOutputFiles } from './outputs';
+import { OUTPUT_NAME_MAX_BYTES, outputNameProblem, projectOutputFiles } from './outputs';
+import { encodeUtf8 } from '../utf8';
 import { DEFAULT_GAME_FPS } from '../motion/frameRate';
 import { MAX_BUDGET_BYTES } from './budget';
 import type { ActGuyProject, ResolvedAlias, ResolvedMotion, ResolvedProject } from './types';
@@ -56,6 +57,9 @@ export const MAX_PROJECT_ENTRIES = 4096;
  * so a user fixes them in one pass, listing the first MAX_LISTED_PROBLEMS and
  * counting the rest. Pure: reads no files.
  */
+/** The longest path a project may name, in UTF-8 bytes: Linux's PATH_MAX (a longer one can never be opened). */
+export const PROJECT_PATH_MAX_BYTES = 4096;
+
 export function parseProject(text: string, projectFile: string): ProjectParseResult {
   const unlisted = { count: 0, lastWhere: '' };
   const result = collectProjectProblems(text, projectFile, unlisted);
@@ -123,6 +127,24 @@ function collectProjectProblems(
     // eslint-disable-next-line no-control-regex
     if (/[\u0000-\u001f\u007f-\u009f]/.test(v)) {
       fail(where, `must not hold control characters (a NUL, a line break, a terminal escape), found ${quoteJson(v)}`);
+      return undefined;
+    }
+    // A path longer than a system opens (PATH_MAX, 4096 bytes on Linux) fails only when it is used: an output's at
+    // the commit, after every motion was compressed, with a message holding the whole path (8 KB of `b/b/…`). An
+    // output also needs room for the suffix of the files a build writes beside it (OUTPUT_NAME_MAX_BYTES).
+    const max = where.startsWith('outputs.') ? PROJECT_PATH_MAX_BYTES - OUTPUT_NAME_MAX_BYTES : PROJECT_PATH_MAX_BYTES;
+    const bytes = encodeUtf8(v).length;
+    if (bytes > max) {
+      fail(where, `is a path of ${bytes} bytes, ${quoteJson(v)}; a path here may have at most ${max}`);
+      return undefined;
+    }
+    // A bidirectional override or isolate reorders how the rest of the path displays, in the app and in a
+    // terminal: a received project's `x\u202Elqs.sev` shows as `xves.lqs`, a path posing as another.
+    if (BIDI_CONTROL.test(v)) {
+      fail(
+        where,
+        `must not hold a bidirectional formatting character (it makes a path display as another), found ${quoteJson(v)}`,
+      );
       return undefined;
     }
     // ActGuy ships for Windows and projects travel: a name Windows reads as another file (or a device, or a
@@ -487,7 +509,7 @@ export function defaultReportPath(marPath: string): string {
  * Outputs (the .mar, .sar, report and every MSH file of `outputs.msh`) must
  * be different files, none of them an input (a build must never overwrite the
  * project, an MTN, a SEV or a table). Paths compare after normalisation,
- * case-sensitively.
+ * case-sensitively; two outputs that differ only in case are refused too (one file where case is ignored).
  */
 export function checkOutputPaths(p: ResolvedProject): FormatError[] {
   const errors: FormatError[] = [];
@@ -528,6 +550,19 @@ export function checkOutputPaths(p: ResolvedProject): FormatError[] {
         new FormatError(
           'PROJECT',
           `${path}${who} is also ${earlier.role}; each output needs its own file`,
+          { where: key },
+          p.projectFile,
+        ),
+      );
+    // A project travels: two outputs whose paths differ only in letter case (the MSH files of motions `walk` and
+    // `Walk`) are two files on Linux and one on macOS and Windows, where one build's file replaces the other's.
+    const folded = earlier ? undefined : outs.slice(0, k).find((o) => o.path.toLowerCase() === path.toLowerCase());
+    if (folded)
+      errors.push(
+        new FormatError(
+          'PROJECT',
+          `${path}${who} and ${folded.path} (${folded.role}) differ only in letter case: one file on macOS and Windows, ` +
+            `where projects are shared; ${key === 'outputs.msh' ? 'rename the motion' : 'rename one'}`,
           { where: key },
           p.projectFile,
         ),
