@@ -24,8 +24,11 @@ export interface ImpliedSize {
   disagree(fileSize: number): FormatError;
 }
 
-/** What a header check answers: the header needs `needHead` bytes from the start, or the size it implies. */
-export type HeadVerdict = { needHead: number } | ImpliedSize;
+/**
+ * What a header check answers: the header needs `needHead` bytes from the start, or the size it implies, or
+ * `anySize` for a good header of a format that declares no size of its own (a binary FBX).
+ */
+export type HeadVerdict = { needHead: number } | ImpliedSize | { anySize: true };
 
 /**
  * A format's header check: `head` is the start of a file of `fileSize` bytes (all of it, when a parser calls).

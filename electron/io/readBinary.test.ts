@@ -17,6 +17,7 @@ import { writeMt3 } from '../../shared/mt3/write';
 import { mtnByteSize } from '../../shared/mtn/constants';
 import { writeSar } from '../../shared/sar/write';
 import { readInputFile } from '../build/files';
+import { IMPORT_MAX_BYTES, readImportSource } from '../interchange/importJob';
 import { loadMotionFile } from '../motionFiles';
 import { binaryReadIo, readBinaryFile, readInput } from './readBinary';
 
@@ -236,5 +237,61 @@ describe('every reading site goes through the header check', () => {
       `EFBIG: it is ${BINARY_MAX_BYTES + 1} bytes, more than the ${BINARY_MAX_BYTES} ActGuy reads of an input file, read '${path}'`,
     );
     expect(reads.bytes()).toBeLessThanOrEqual(4);
+  });
+});
+
+describe('import sources: a GLB or a binary FBX has its header checked first', () => {
+  const fbxHead = (version: number) => {
+    const b = new Uint8Array(27);
+    b.set(Array.from('Kaydara FBX Binary  \0\x1a\0', (c) => c.charCodeAt(0)));
+    new DataView(b.buffer).setUint32(23, version, true);
+    return b;
+  };
+
+  // Mutation killed: readImportSource reading with readBytes whole (the 1.5 GB would be read), or dropping the GLB
+  // check from its `check` (the plain path refuses by the 512 MiB limit, without the header's length).
+  it('a sparse 1.5 GB .glb whose header declares 1000 bytes: refused by the declared length, 27 bytes read', () => {
+    const head = new Uint8Array(20);
+    const dv = new DataView(head.buffer);
+    head.set([0x67, 0x6c, 0x54, 0x46]); // glTF
+    dv.setUint32(4, 2, true);
+    dv.setUint32(8, 1000, true);
+    const path = sparse('take.glb', head, SPARSE);
+    const reads = countReads();
+    expect(errorOf(() => readImportSource(path)).message).toBe(
+      `${path} [GLTF] (GLB, offset 8): GLB header says 1000 bytes but the file has ${SPARSE} (truncated or padded): ` +
+        `it is ${SPARSE - 1000} bytes longer than that; nothing past the header was read`,
+    );
+    expect(reads.bytes()).toBeLessThanOrEqual(27);
+  });
+
+  // Mutation killed: dropping the FBX check from readImportSource's `check`.
+  it('a sparse 1.5 GB binary FBX of version 6.1: refused by its version, 27 bytes read', () => {
+    const path = sparse('old.fbx', fbxHead(6100), SPARSE);
+    const reads = countReads();
+    expect(errorOf(() => readImportSource(path)).message).toMatch(
+      new RegExp(`^${path} \\[FBX\\] \\(offset 23\\): FBX 6\\.1 \\(FileVersion 6100\\) is not supported`),
+    );
+    expect(reads.bytes()).toBeLessThanOrEqual(27);
+  });
+
+  // Mutation killed: the `anySize` branch reading without its limit.
+  it('a binary FBX past the import limit: refused by its size once its header is good', () => {
+    const path = sparse('big.fbx', fbxHead(7400), IMPORT_MAX_BYTES + 16);
+    const reads = countReads();
+    expect(errorOf(() => readImportSource(path)).message).toBe(
+      `${path} [FBX] (header): it is ${IMPORT_MAX_BYTES + 16} bytes, more than the ${IMPORT_MAX_BYTES} ActGuy reads of an import source; nothing past the header was read`,
+    );
+    expect(reads.bytes()).toBeLessThanOrEqual(27);
+  });
+
+  it('a FIFO named take.fbx: refused as not a regular file, nothing read', () => {
+    const path = join(dir, 'fifo.fbx');
+    execFileSync('mkfifo', [path]);
+    const reads = countReads();
+    expect(errorOf(() => readImportSource(path)).message).toBe(
+      `Could not import ${path}: it is not a regular file (a device, pipe or socket)`,
+    );
+    expect(reads.bytes()).toBe(0);
   });
 });

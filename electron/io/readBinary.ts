@@ -17,7 +17,7 @@ import {
   type BinaryKind,
   type SizeFromHead,
 } from '../../shared/binarySize';
-import { FormatError } from '../../shared/errors';
+import { FormatError, type FileKind } from '../../shared/errors';
 import { refuseUnlessPlain } from '../fsutil';
 import { marSizeFromHead } from '../../shared/mar/read';
 import { mt3SizeFromHead } from '../../shared/mt3/read';
@@ -27,25 +27,37 @@ import { sarSizeFromHead } from '../../shared/sar/read';
 /** The file-system calls a read makes: tests spy on them (what was read, and how much). */
 export const binaryReadIo = { openSync, fstatSync, readSync, closeSync };
 
-/** Each kind's header check. */
-export const SIZE_FROM_HEAD: Record<BinaryKind, SizeFromHead> = {
-  MTN: mtnSizeFromHead,
-  MT3: mt3SizeFromHead,
-  MAR: marSizeFromHead,
-  SAR: sarSizeFromHead,
-};
+/** A format's header check, its kind for messages, and what a file of it is called in them. */
+export interface HeaderCheck {
+  kind: FileKind;
+  of: string;
+  sizeFromHead: SizeFromHead;
+}
 
-const KIND_WORDS: Record<BinaryKind, string> = { MTN: 'an .mtn', MT3: 'an .mt3', MAR: 'a .mar', SAR: 'a .sar' };
+/** Each binary kind's header check. */
+export const HEADER_CHECKS: Record<BinaryKind, HeaderCheck> = {
+  MTN: { kind: 'MTN', of: 'an .mtn', sizeFromHead: mtnSizeFromHead },
+  MT3: { kind: 'MT3', of: 'an .mt3', sizeFromHead: mt3SizeFromHead },
+  MAR: { kind: 'MAR', of: 'a .mar', sizeFromHead: marSizeFromHead },
+  SAR: { kind: 'SAR', of: 'a .sar', sizeFromHead: sarSizeFromHead },
+};
 
 /** The size of each read past the header: a read of a large file is many calls, not one of its whole size. */
 export const READ_CHUNK_BYTES = 16 * 1024 * 1024;
 
-/** How much a read looks at to tell the kind of a file by its magic (readInput). */
-const MAGIC_BYTES = 4;
-
 export interface BinaryReadOptions {
   /** Largest file read (default BINARY_MAX_BYTES). */
   limit?: number;
+}
+
+/** How to read a file: its header check (chosen from its first `sniff` bytes, undefined: none), and its limit. */
+export interface HeaderFirstRead {
+  /** How many bytes the choice looks at (0: it needs none). */
+  sniff: number;
+  check: (head: Uint8Array) => HeaderCheck | undefined;
+  limit: number;
+  /** Without a header check: the file is read whole if it is at most `bytes`. */
+  plain?: { bytes: number; of: string };
 }
 
 /**
@@ -59,7 +71,11 @@ export function readBinaryFile(
   kind: BinaryKind | ((head: Uint8Array) => BinaryKind),
   options: BinaryReadOptions = {},
 ): Uint8Array {
-  return readHeaderFirst(path, typeof kind === 'function' ? kind : () => kind, options.limit ?? BINARY_MAX_BYTES);
+  return readHeaderFirst(path, {
+    sniff: typeof kind === 'function' ? 4 : 0,
+    check: (head) => HEADER_CHECKS[typeof kind === 'function' ? kind(head) : kind],
+    limit: options.limit ?? BINARY_MAX_BYTES,
+  });
 }
 
 /**
@@ -70,26 +86,33 @@ export function readBinaryFile(
  */
 export function readInput(path: string): Uint8Array {
   const byName = binaryKindOfName(path);
-  return readHeaderFirst(path, (head) => byName ?? binaryKindOfMagic(head), BINARY_MAX_BYTES);
+  return readHeaderFirst(path, {
+    sniff: byName ? 0 : 4,
+    check: (head) => {
+      const kind = byName ?? binaryKindOfMagic(head);
+      return kind && HEADER_CHECKS[kind];
+    },
+    limit: BINARY_MAX_BYTES,
+  });
 }
 
-function readHeaderFirst(
-  path: string,
-  kindOf: (head: Uint8Array) => BinaryKind | undefined,
-  limit: number,
-  plainLimit?: { bytes: number; of: string },
-): Uint8Array {
+/**
+ * The core of every header-first read (see the module comment); import sources (electron/interchange/importJob.ts)
+ * call it with the GLB and binary FBX checks.
+ */
+export function readHeaderFirst(path: string, how: HeaderFirstRead): Uint8Array {
+  const { limit } = how;
   const io = binaryReadIo;
   const fd = io.openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const st = io.fstatSync(fd);
     refuseUnlessPlain(st, path);
     const fileSize = st.size;
-    let head = readAt(fd, new Uint8Array(0), Math.min(MAGIC_BYTES, fileSize), fileSize, path);
-    const kind = kindOf(head);
-    if (!kind) {
+    let head = readAt(fd, new Uint8Array(0), Math.min(how.sniff, fileSize), fileSize, path);
+    const check = how.check(head);
+    if (!check) {
       // Not a binary kind read header first (a text file, a report): read whole, within its limit.
-      const max = plainLimit ?? { bytes: limit, of: 'an input file' };
+      const max = how.plain ?? { bytes: limit, of: 'an input file' };
       if (fileSize > max.bytes)
         throw Object.assign(
           new Error(`EFBIG: it is ${fileSize} bytes, more than the ${max.bytes} ActGuy reads of ${max.of}, read '${path}'`),
@@ -97,17 +120,21 @@ function readHeaderFirst(
         );
       return readRest(fd, head, fileSize, path);
     }
-    const sizeFromHead = SIZE_FROM_HEAD[kind];
+    const { kind, of, sizeFromHead } = check;
     try {
       for (let step = 0; ; step++) {
         const verdict = sizeFromHead(head, fileSize);
+        if ('anySize' in verdict) {
+          if (fileSize > limit) throw overLimit(kind, fileSize, limit, of, false);
+          return readRest(fd, head, fileSize, path);
+        }
         if (!('needHead' in verdict)) {
-          if (verdict.size > limit) throw overLimit(kind, verdict.size, limit, KIND_WORDS[kind], true);
+          if (verdict.size > limit) throw overLimit(kind, verdict.size, limit, of, true);
           if (verdict.size !== fileSize) throw sizeDisagreement(verdict, fileSize);
           return readRest(fd, head, fileSize, path);
         }
         // Past its fixed header (MAR and SAR tables), no more than a file ActGuy reads is read to find the size.
-        if (step > 0 && fileSize > limit) throw overLimit(kind, fileSize, limit, KIND_WORDS[kind], false);
+        if (step > 0 && fileSize > limit) throw overLimit(kind, fileSize, limit, of, false);
         head = readAt(fd, head, Math.min(verdict.needHead, fileSize), fileSize, path);
       }
     } catch (e) {
