@@ -64,13 +64,7 @@ export function sizeDisagreement(implied: ImpliedSize, fileSize: number): Format
 }
 
 /** The refusal of a file larger than `limit` (by its header's word, or its own size), before the rest is read. */
-export function overLimit(
-  kind: FileKind,
-  bytes: number,
-  limit: number,
-  of: string,
-  byHeader: boolean,
-): FormatError {
+export function overLimit(kind: FileKind, bytes: number, limit: number, of: string, byHeader: boolean): FormatError {
   return new FormatError(
     kind,
     `${byHeader ? 'its header implies' : 'it is'} ${bytes} bytes, more than the ${limit} ActGuy reads of ${of}; nothing past the header was read`,

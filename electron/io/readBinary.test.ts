@@ -141,7 +141,9 @@ describe('readBinaryFile: the header first', () => {
     const path = sparse('walk.mt3', mt3, SPARSE);
     const reads = countReads();
     expect(errorOf(() => readBinaryFile(path, 'MT3')).message).toMatch(
-      new RegExp(`^${path} \\[MT3\\] \\(header, offset 20\\): file is ${SPARSE} bytes but its header \\(dataOffset \\d+ \\+ dataSize \\d+\\) implies ${mt3.byteLength} bytes: it is \\d+ bytes longer than that`),
+      new RegExp(
+        `^${path} \\[MT3\\] \\(header, offset 20\\): file is ${SPARSE} bytes but its header \\(dataOffset \\d+ \\+ dataSize \\d+\\) implies ${mt3.byteLength} bytes: it is \\d+ bytes longer than that`,
+      ),
     );
     expect(reads.bytes()).toBeLessThanOrEqual(44);
   });
@@ -202,7 +204,10 @@ describe('every reading site goes through the header check', () => {
     for (const [file, head] of [
       ['big.mtn', mtnHeader(10, 3)],
       ['big.mt3', writeMt3(randomMt3(1, { numJoints: 2, numFrames: 10 }))],
-      ['big.mar', new Uint8Array([0x4d, 0x41, 0x52, 0x61, 1, 0, 0, 0, 1, 0, 0, 0, 32, 0, 0, 0, 0, 0, 0, 0, 16, 0, 0, 0])],
+      [
+        'big.mar',
+        new Uint8Array([0x4d, 0x41, 0x52, 0x61, 1, 0, 0, 0, 1, 0, 0, 0, 32, 0, 0, 0, 0, 0, 0, 0, 16, 0, 0, 0]),
+      ],
     ] as const) {
       const path = sparse(file, head, SPARSE);
       const reads = countReads();
@@ -223,7 +228,9 @@ describe('every reading site goes through the header check', () => {
       const reads = countReads();
       const e = errorOf(() => readInputFile(path));
       expect(e).toBeInstanceOf(FormatError);
-      expect(e.message).toContain(`${path} [MTN] (header): file is ${SPARSE} bytes but its header (10 frames, 3 joints)`);
+      expect(e.message).toContain(
+        `${path} [MTN] (header): file is ${SPARSE} bytes but its header (10 frames, 3 joints)`,
+      );
       expect(reads.bytes()).toBeLessThanOrEqual(32);
       vi.restoreAllMocks();
     }

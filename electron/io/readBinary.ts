@@ -115,7 +115,9 @@ export function readHeaderFirst(path: string, how: HeaderFirstRead): Uint8Array 
       const max = how.plain ?? { bytes: limit, of: 'an input file' };
       if (fileSize > max.bytes)
         throw Object.assign(
-          new Error(`EFBIG: it is ${fileSize} bytes, more than the ${max.bytes} ActGuy reads of ${max.of}, read '${path}'`),
+          new Error(
+            `EFBIG: it is ${fileSize} bytes, more than the ${max.bytes} ActGuy reads of ${max.of}, read '${path}'`,
+          ),
           { code: 'EFBIG', path },
         );
       return readRest(fd, head, fileSize, path);
@@ -166,11 +168,13 @@ function readRest(fd: number, head: Uint8Array, fileSize: number, path: string):
 
 /** Fills `out` from byte `from` on, reading at those positions; a file that ends early changed while it was read. */
 function fill(fd: number, out: Uint8Array, from: number, fileSize: number, path: string): void {
-  for (let n = from; n < out.byteLength; ) {
+  for (let n = from; n < out.byteLength;) {
     const got = binaryReadIo.readSync(fd, out, n, Math.min(READ_CHUNK_BYTES, out.byteLength - n), n);
     if (got === 0)
       throw Object.assign(
-        new Error(`it ended at byte ${n} while it was read, though it was ${fileSize} bytes (it changed meanwhile), read '${path}'`),
+        new Error(
+          `it ended at byte ${n} while it was read, though it was ${fileSize} bytes (it changed meanwhile), read '${path}'`,
+        ),
         { code: 'ECHANGED', path },
       );
     n += got;

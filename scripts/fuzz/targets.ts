@@ -725,13 +725,17 @@ export const SELF_TEST_TARGETS: FuzzTarget[] = [
         parsed = e;
       }
       if (stepped instanceof FormatError) {
-        if (!parsed) throw new FuzzDefect('invalid', `the header check refuses what the parser accepts: ${stepped.message}`);
+        if (!parsed)
+          throw new FuzzDefect('invalid', `the header check refuses what the parser accepts: ${stepped.message}`);
         if (parsed.message !== stepped.message)
           throw new FuzzDefect('invalid', `the header check says ${stepped.message}, the parser ${parsed.message}`);
         return 'rejected';
       }
       if (stepped.size !== b.byteLength && !parsed)
-        throw new FuzzDefect('invalid', `the parser accepts ${b.byteLength} bytes where the header implies ${stepped.size}`);
+        throw new FuzzDefect(
+          'invalid',
+          `the parser accepts ${b.byteLength} bytes where the header implies ${stepped.size}`,
+        );
       return parsed ? 'rejected' : 'accepted';
     },
   },
@@ -783,7 +787,10 @@ function stepHeader(sizeFromHead: SizeFromHead, b: Uint8Array): { size: number }
     if ('anySize' in verdict) return { size: b.byteLength };
     if (!('needHead' in verdict)) return { size: verdict.size };
     if (!(verdict.needHead > head.byteLength && verdict.needHead <= b.byteLength))
-      throw new FuzzDefect('invalid', `the header check asks for ${verdict.needHead} bytes with ${head.byteLength} of ${b.byteLength} read`);
+      throw new FuzzDefect(
+        'invalid',
+        `the header check asks for ${verdict.needHead} bytes with ${head.byteLength} of ${b.byteLength} read`,
+      );
     head = b.subarray(0, verdict.needHead);
   }
   throw new FuzzDefect('invalid', 'the header check asked for more of the head 8 times');

@@ -25,8 +25,7 @@ export function mtnSizeFromHead(head: Uint8Array, fileSize: number): HeadVerdict
   const fail = (detail: string, offset?: number): never => {
     throw new FormatError('MTN', detail, { offset, where: 'header' });
   };
-  if (fileSize < MTN_HEADER_SIZE)
-    fail(`file is ${fileSize} bytes, shorter than the ${MTN_HEADER_SIZE}-byte header`, 0);
+  if (fileSize < MTN_HEADER_SIZE) fail(`file is ${fileSize} bytes, shorter than the ${MTN_HEADER_SIZE}-byte header`, 0);
   if (head.byteLength < MTN_HEADER_SIZE) return { needHead: MTN_HEADER_SIZE };
   const dv = new DataView(head.buffer, head.byteOffset, head.byteLength);
   const magic = dv.getUint32(0, true);

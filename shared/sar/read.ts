@@ -47,16 +47,11 @@ export function sarSizeFromHead(head: Uint8Array, fileSize: number): HeadVerdict
   const dataBase = dv.getUint32(12, true);
   const tableEnd = SAR_HEADER_SIZE + M * SAR_TABLE_ENTRY;
   if (tableEnd > fileSize)
-    fail(
-      `entry count ${M} needs a ${M * SAR_TABLE_ENTRY}-byte table, but the file is ${fileSize} bytes`,
-      8,
-      'header',
-    );
+    fail(`entry count ${M} needs a ${M * SAR_TABLE_ENTRY}-byte table, but the file is ${fileSize} bytes`, 8, 'header');
   if (dataBase % SAR_ALIGN !== 0) fail(`dataBase ${dataBase} is not a multiple of ${SAR_ALIGN}`, 12, 'header');
   if (dataBase < tableEnd)
     fail(`dataBase ${dataBase} lies inside the ${M}-entry table (which ends at ${tableEnd})`, 12, 'header');
-  if (dataBase > fileSize)
-    fail(`dataBase ${dataBase} is past the end of the ${fileSize}-byte file`, 12, 'header');
+  if (dataBase > fileSize) fail(`dataBase ${dataBase} is past the end of the ${fileSize}-byte file`, 12, 'header');
   if (head.byteLength < tableEnd) return { needHead: tableEnd };
   let implied = dataBase;
   for (let i = 0; i < M; i++) {

@@ -51,7 +51,9 @@ export const decompressCommand: CliCommand = {
       if (entry !== undefined) throw new UsageError('--entry applies to a .mar input only');
       mt3 = inFile(input, () => readMt3(bytes));
     }
-    const skeleton = skeletonPath ? inFile(skeletonPath, () => readMtn(readBinaryFile(skeletonPath, 'MTN'))) : undefined;
+    const skeleton = skeletonPath
+      ? inFile(skeletonPath, () => readMtn(readBinaryFile(skeletonPath, 'MTN')))
+      : undefined;
     // A skeleton that does not fit is the skeleton file's problem: name it.
     const { motion, notes } = skeletonPath
       ? inFile(skeletonPath, () => decompressMt3(mt3, skeleton))

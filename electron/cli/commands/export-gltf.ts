@@ -34,7 +34,9 @@ export const exportGltfCommand: CliCommand = {
       motion = inFile(input, () => readMtn(readBinaryFile(input, 'MTN')));
     } else {
       const mt3 = inFile(input, () => readMt3(readBinaryFile(input, 'MT3')));
-      const skeleton = skeletonPath ? inFile(skeletonPath, () => readMtn(readBinaryFile(skeletonPath, 'MTN'))) : undefined;
+      const skeleton = skeletonPath
+        ? inFile(skeletonPath, () => readMtn(readBinaryFile(skeletonPath, 'MTN')))
+        : undefined;
       const decoded = skeletonPath
         ? inFile(skeletonPath, () => decompressMt3(mt3, skeleton))
         : inFile(input, () => decompressMt3(mt3));
