@@ -616,6 +616,46 @@ export const TARGETS: FuzzTarget[] = [
   },
   FBX_TARGET,
   {
+    // The header-first read (electron/io/readBinary.ts): each input's header check, driven as the main process
+    // drives it (a head that grows as the check asks), must agree with the full parser: the same refusal with the
+    // same message, a refusal of every file whose size is not the one the header implies, and never a refusal
+    // of what the parser accepts. Inputs: mutated .mtn, .mt3, .mar, .sar and .glb files.
+    name: 'header-first',
+    ext: 'bin',
+    seeds: () => ['mtn', 'mt3', 'mar', 'sar', 'glb'].flatMap((name) => TARGETS.find((t) => t.name === name)!.seeds()),
+    mutate: binary(3),
+    run: (b) => {
+      const [sizeFromHead, parse] = headerFirstPair(b);
+      let stepped: { size: number } | FormatError;
+      try {
+        stepped = stepHeader(sizeFromHead, b);
+      } catch (e) {
+        if (!(e instanceof FormatError)) throw new FuzzDefect('crash', `header check: ${describeThrown(e)}`);
+        stepped = e;
+      }
+      let parsed: FormatError | undefined;
+      try {
+        parse(b);
+      } catch (e) {
+        if (!(e instanceof FormatError)) throw new FuzzDefect('crash', describeThrown(e));
+        parsed = e;
+      }
+      if (stepped instanceof FormatError) {
+        if (!parsed)
+          throw new FuzzDefect('invalid', `the header check refuses what the parser accepts: ${stepped.message}`);
+        if (parsed.message !== stepped.message)
+          throw new FuzzDefect('invalid', `the header check says ${stepped.message}, the parser ${parsed.message}`);
+        return 'rejected';
+      }
+      if (stepped.size !== b.byteLength && !parsed)
+        throw new FuzzDefect(
+          'invalid',
+          `the parser accepts ${b.byteLength} bytes where the header implies ${stepped.size}`,
+        );
+      return parsed ? 'rejected' : 'accepted';
+    },
+  },
+  {
     // MSH animation as `actguy export-msh` writes it: the .nodes.json, Res8 and Res19, in one envelope
     // of three length-prefixed parts (the lengths are fuzzed too; a part runs to the end when its length lies).
     name: 'msh',
@@ -698,46 +738,6 @@ export const SELF_TEST_TARGETS: FuzzTarget[] = [
         () => b.length,
         (n) => must(n < 0, 'a length is never negative'),
       ),
-  },
-  {
-    // The header-first read (electron/io/readBinary.ts): each input's header check, driven as the main process
-    // drives it (a head that grows as the check asks), must agree with the full parser: the same refusal with the
-    // same message, a refusal of every file whose size is not the one the header implies, and never a refusal
-    // of what the parser accepts. Inputs: mutated .mtn, .mt3, .mar, .sar and .glb files.
-    name: 'header-first',
-    ext: 'bin',
-    seeds: () => ['mtn', 'mt3', 'mar', 'sar', 'glb'].flatMap((name) => TARGETS.find((t) => t.name === name)!.seeds()),
-    mutate: binary(3),
-    run: (b) => {
-      const [sizeFromHead, parse] = headerFirstPair(b);
-      let stepped: { size: number } | FormatError;
-      try {
-        stepped = stepHeader(sizeFromHead, b);
-      } catch (e) {
-        if (!(e instanceof FormatError)) throw new FuzzDefect('crash', `header check: ${describeThrown(e)}`);
-        stepped = e;
-      }
-      let parsed: FormatError | undefined;
-      try {
-        parse(b);
-      } catch (e) {
-        if (!(e instanceof FormatError)) throw new FuzzDefect('crash', describeThrown(e));
-        parsed = e;
-      }
-      if (stepped instanceof FormatError) {
-        if (!parsed)
-          throw new FuzzDefect('invalid', `the header check refuses what the parser accepts: ${stepped.message}`);
-        if (parsed.message !== stepped.message)
-          throw new FuzzDefect('invalid', `the header check says ${stepped.message}, the parser ${parsed.message}`);
-        return 'rejected';
-      }
-      if (stepped.size !== b.byteLength && !parsed)
-        throw new FuzzDefect(
-          'invalid',
-          `the parser accepts ${b.byteLength} bytes where the header implies ${stepped.size}`,
-        );
-      return parsed ? 'rejected' : 'accepted';
-    },
   },
   {
     name: 'selftest-hang',
