@@ -24,6 +24,23 @@ import { ownFileNameProblem, ownTempName, sweepStaleTemps } from './tempFiles';
 export const TEXT_LIMIT = { bytes: TEXT_MAX_BYTES, of: 'a text file' };
 
 /**
+ * Throws unless `st` (an fstat of a file opened without waiting) is a plain file: EISDIR for a folder, ENOTREG
+ * (in words, fsErrors.ts) for a FIFO, socket or device, which a read would wait on forever or never finish.
+ */
+export function refuseUnlessPlain(st: Stats, path: string): void {
+  if (st.isDirectory())
+    throw Object.assign(new Error(`EISDIR: illegal operation on a directory, read '${path}'`), {
+      code: 'EISDIR',
+      path,
+    });
+  if (!st.isFile())
+    throw Object.assign(new Error(`ENOTREG: not a plain file (a pipe, socket or device), open '${path}'`), {
+      code: 'ENOTREG',
+      path,
+    });
+}
+
+/**
  * Reads a whole file as bytes (a Uint8Array view, not a Buffer subclass surprise). Only a plain file is read:
  * a FIFO a project names would otherwise hang the read until something writes to it, and a device such as
  * /dev/zero never ends. The open never waits (O_NONBLOCK), and what is not a plain file is refused with code
@@ -34,16 +51,7 @@ export function readBytes(path: string, limit?: { bytes: number; of: string }): 
   const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const st = fstatSync(fd);
-    if (st.isDirectory())
-      throw Object.assign(new Error(`EISDIR: illegal operation on a directory, read '${path}'`), {
-        code: 'EISDIR',
-        path,
-      });
-    if (!st.isFile())
-      throw Object.assign(new Error(`ENOTREG: not a plain file (a pipe, socket or device), open '${path}'`), {
-        code: 'ENOTREG',
-        path,
-      });
+    refuseUnlessPlain(st, path);
     // A file larger than its kind can be is not read at all (a sparse 1.5 GB .sev costs an archive a few bytes).
     if (limit && st.size > limit.bytes)
       throw Object.assign(

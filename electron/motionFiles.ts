@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
-import { inFile } from '../shared/errors';
+import type { BinaryKind } from '../shared/binarySize';
+import { FormatError, inFile } from '../shared/errors';
 import type {
   MarEntrySummary,
   MotionFileKind,
@@ -17,7 +18,8 @@ import { readMtn } from '../shared/mtn/read';
 import { writeMtn } from '../shared/mtn/write';
 import { formatStrCode } from '../shared/strcode';
 import { systemReason } from './fsErrors';
-import { baseNameOf, readBytes } from './fsutil';
+import { baseNameOf } from './fsutil';
+import { readBinaryFile } from './io/readBinary';
 
 /** The motion kind a path names by its extension, or null for any other file. */
 export function motionKindOfPath(path: string): MotionFileKind | null {
@@ -50,7 +52,7 @@ export function loadMotionFile(req: LoadRequest): LoadOutcome {
   const { path } = req;
   const kind = motionKindOfPath(path);
   if (!kind) throw new Error(`${path}: not a motion file (expected .mtn, .mt3 or .mar)`);
-  const bytes = readFileBytes(path);
+  const bytes = readFileBytes(path, kind === 'mtn' ? 'MTN' : kind === 'mt3' ? 'MT3' : 'MAR');
   const fileBase = baseNameOf(path);
   if (kind === 'mtn') {
     inFile(path, () => readMtn(bytes));
@@ -95,7 +97,7 @@ export function loadMotionFile(req: LoadRequest): LoadOutcome {
     skeletonPath = req.skeletonPath ?? (existsSync(beside) && (req.mayReadBeside?.(beside) ?? true) ? beside : null);
     if (!skeletonPath) return { status: 'needsSkeleton', path, kind, marEntry };
     const sp = skeletonPath;
-    skeleton = inFile(sp, () => readMtn(readFileBytes(sp)));
+    skeleton = inFile(sp, () => readMtn(readFileBytes(sp, 'MTN')));
     if (skeleton.joints.length !== mt3.rotations.length)
       throw new Error(
         `${basename(sp)} has ${skeleton.joints.length} joints but ${basename(path)}${marEntry === null ? '' : ` entry ${marEntry}`} animates ${mt3.rotations.length}; choose the skeleton this motion was made from`,
@@ -109,13 +111,14 @@ export function loadMotionFile(req: LoadRequest): LoadOutcome {
 }
 
 /**
- * readBytes with a message naming the file and a plain reason ("there is no file by that name": true of a recent
+ * readBinaryFile (its header checked before the rest is read) with a message naming the file and a plain reason ("there is no file by that name": true of a recent
  * file since removed and of a file a project names that never was, where "it no longer exists" misled).
  */
-function readFileBytes(path: string): Uint8Array {
+function readFileBytes(path: string, kind: BinaryKind): Uint8Array {
   try {
-    return readBytes(path);
+    return readBinaryFile(path, kind);
   } catch (e) {
+    if (e instanceof FormatError) throw e;
     const code = (e as NodeJS.ErrnoException)?.code;
     throw new Error(`Could not read ${path}: ${code === 'ENOENT' ? 'there is no file by that name' : systemReason(e)}`);
   }

@@ -156,6 +156,10 @@ describe('plainImportFailure: an import that failed for another reason than a ba
     [`${at}: it is a folder, not a file`, /^it is not a file ActGuy can read/],
     [`${at}: it is not a regular file (a device, pipe or socket)`, /^it is not a file ActGuy can read/],
     [`${at}: 600 MiB is more than the 512 MiB an import reads`, /^it is larger than an import reads/],
+    [
+      `${at} [GLTF] (header): it is 629145600 bytes, more than the 536870912 ActGuy reads of an import source; nothing past the header was read`,
+      /^it is larger than an import reads/,
+    ],
     [`${at}: The operation was aborted`, /^reading it was cancelled before it finished/],
     [`${at}: the file is in use`, /^another program is using it/],
   ];

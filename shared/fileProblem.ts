@@ -151,7 +151,7 @@ export function plainImportFailure(message: string, file: string): PlainFileProb
       'it is not a file ActGuy can read (a folder, a device, a pipe or a socket).',
       'Choose the motion file itself.',
     );
-  if (/more than the \d+ MiB an import reads|EFBIG/i.test(message))
+  if (/more than the \d+ MiB an import reads|ActGuy reads of an import source|EFBIG/i.test(message))
     return said(
       'it is larger than an import reads (the details give both sizes).',
       'Cut the take into parts, or export it without what a motion does not need (meshes, textures), then import it again.',

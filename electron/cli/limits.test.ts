@@ -106,6 +106,56 @@ describe('actguy against hostile sizes', () => {
     );
   });
 
+  // Mutation killed: any command reading its .mtn/.mt3/.mar whole again (fsutil readBytes): the refusal comes after
+  // the 1.5 GB read and without "nothing past the header was read"; the bad magic took 15 s before.
+  it('sparse 1.5 GB motions and archives: refused by their header, naming the file, in every command that reads them', () => {
+    const size = 1500 * 2 ** 20;
+    const header = new Uint8Array(32);
+    const dv = new DataView(header.buffer);
+    header.set([0x4d, 0x54, 0x4e, 0]); // MTN\0
+    dv.setUint32(4, 1, true);
+    dv.setUint32(8, 10, true);
+    dv.setUint32(12, 3, true);
+    const made = (name: string, head: Uint8Array) => {
+      writeFileSync(join(dir, name), head);
+      truncateSync(join(dir, name), size);
+    };
+    made('badmagic.mtn', new Uint8Array([0x58, 0x54, 0x4e, 0]));
+    made('absurd.mtn', header);
+    made('absurd.mar', new Uint8Array([0x4d, 0x41, 0x52, 0x61, 1, 0, 0, 0, 1, 0, 0, 0, 32, 0, 0, 0, 0, 0, 0, 0, 16]));
+    writeFileSync(
+      join(dir, 'absurd.actguy.json'),
+      JSON.stringify({
+        version: 1,
+        motions: [{ name: 'walk', mtn: 'absurd.mtn' }],
+        outputs: { mar: 'out/a.mar', sar: 'out/a.sar' },
+      }),
+    );
+    try {
+      const longer = `file is ${size} bytes but its header (10 frames, 3 joints) implies 2112 bytes: it is ${size - 2112} bytes longer than that; nothing past the header was read`;
+      for (const [args, expected] of [
+        [
+          ['info', 'badmagic.mtn'],
+          'badmagic.mtn [MTN] (header, offset 0): bad magic: expected "MTN\\0", found 58 54 4e 00',
+        ],
+        [['compress', 'absurd.mtn', '-o', 'out/x.mt3'], `absurd.mtn [MTN] (header): ${longer}`],
+        [['export-gltf', 'absurd.mtn', '-o', 'out/x.glb'], `absurd.mtn [MTN] (header): ${longer}`],
+        [['build', 'absurd.actguy.json', '--no-cache'], `absurd.mtn [MTN] (header): ${longer}`],
+        [
+          ['unpack-mar', 'absurd.mar', '-o', 'out/u'],
+          `absurd.mar [MAR] (header): it is ${size} bytes, more than the 1073741824 ActGuy reads of a .mar; nothing past the header was read`,
+        ],
+      ] as const) {
+        const r = run(...args);
+        expect(r.rc, args.join(' ')).toBe(1);
+        expectNoCrash(r.err);
+        expect(r.err, args.join(' ')).toContain(expected);
+      }
+    } finally {
+      for (const f of ['badmagic.mtn', 'absurd.mtn', 'absurd.mar']) rmSync(join(dir, f));
+    }
+  });
+
   it('info of a received MSH export reads each file only up to what it can be (sparse files), naming the file', () => {
     // The .nodes.json was read whole and decoded (1.5 GB: 30 s, 3 GB, then a message naming no file); a payload
     // was read whole whatever size its list gave.

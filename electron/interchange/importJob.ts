@@ -15,7 +15,10 @@ import type { InterchangeWarning } from '../../shared/interchange/types';
 import type { ImportClipSummary } from '../../shared/ipc/interchange';
 import { writeMtn } from '../../shared/mtn/write';
 import { systemReason } from '../fsErrors';
+import { BINARY_MAGIC, FBX_HEADER_BYTES, fbxSizeFromHead, startsWith } from '../../shared/interchange/fbx/magic';
+import { glbSizeFromHead, isGlb } from '../../shared/interchange/gltf/glb';
 import { readBytes } from '../fsutil';
+import { readHeaderFirst } from '../io/readBinary';
 import { canonicalPath } from '../pathPolicy';
 
 /** Largest source file (and external buffer) an import reads: a long mocap take is a few tens of MiB. */
@@ -66,9 +69,44 @@ export async function runImportJob(req: ImportJobRequest): Promise<ImportJobResu
   }
 }
 
-/** The bytes of a file to import: a regular file of at most IMPORT_MAX_BYTES (errors name the path). */
+/**
+ * The bytes of a file to import: a regular file of at most IMPORT_MAX_BYTES (errors name the path). A GLB or a
+ * binary FBX has its header checked first (electron/io/readBinary.ts): a bad version, or a GLB whose declared length
+ * is not the file's, is refused before the rest is read. The read runs in the import worker, which a cancel stops.
+ */
 export function readImportSource(path: string): Uint8Array {
-  return readLimited(path, `Could not import ${path}`);
+  try {
+    return readHeaderFirst(path, {
+      sniff: FBX_HEADER_BYTES,
+      check: (head) =>
+        isGlb(head)
+          ? { kind: 'GLTF', of: 'an import source', sizeFromHead: glbSizeFromHead }
+          : startsWith(head, BINARY_MAGIC)
+            ? { kind: 'FBX', of: 'an import source', sizeFromHead: fbxSizeFromHead }
+            : undefined,
+      limit: IMPORT_MAX_BYTES,
+      plain: { bytes: IMPORT_MAX_BYTES, of: 'an import source' },
+    });
+  } catch (e) {
+    if (e instanceof FormatError) throw e;
+    throw new Error(`Could not import ${path}: ${sourceProblem(e, path)}`);
+  }
+}
+
+/** Why a source could not be read, in the words the app's import dialog knows (shared/fileProblem.ts). */
+function sourceProblem(e: unknown, path: string): string {
+  switch ((e as NodeJS.ErrnoException).code) {
+    case 'ENOENT':
+      return 'the file does not exist';
+    case 'EISDIR':
+      return 'it is a folder, not a file';
+    case 'ENOTREG':
+      return 'it is not a regular file (a device, pipe or socket)';
+    case 'EFBIG':
+      return `${(statSync(path).size / 1048576).toFixed(0)} MiB is more than the ${IMPORT_MAX_BYTES / 1048576} MiB an import reads`;
+    default:
+      return systemReason(e);
+  }
 }
 
 async function importFile({ path, fps, scale, clip, offsets }: ImportJobRequest): Promise<ImportJobResult> {

@@ -15,13 +15,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { binaryKindOfMagic, type SizeFromHead } from '../../shared/binarySize';
 import { FormatError } from '../../shared/errors';
 import { motionToGlb } from '../../shared/interchange/gltf/export';
-import { readGltfContainer, writeGlb } from '../../shared/interchange/gltf/glb';
+import { glbSizeFromHead, isGlb, readGltfContainer, writeGlb } from '../../shared/interchange/gltf/glb';
 import { importMotionBytes } from '../../shared/interchange/importMotion';
 import { hostileBvhCases } from '../../shared/testing/hostileMotions';
 import { parseMotionNames } from '../../shared/mar/names';
-import { readMar } from '../../shared/mar/read';
+import { marSizeFromHead, readMar } from '../../shared/mar/read';
 import { exportMshAnimation } from '../../shared/msh/export';
 import { mshNodesJson, parseMshNodesJson } from '../../shared/msh/nodesJson';
 import { readMshAnimation } from '../../shared/msh/read';
@@ -30,15 +31,15 @@ import { writeMshResources } from '../../shared/msh/write';
 import { writeMar } from '../../shared/mar/write';
 import type { Motion } from '../../shared/motion/types';
 import { decodeMt3ToMotion } from '../../shared/mt3/decode';
-import { readMt3 } from '../../shared/mt3/read';
+import { mt3SizeFromHead, readMt3 } from '../../shared/mt3/read';
 import { randomMt3 } from '../../shared/mt3/testFixtures';
 import { validateMt3 } from '../../shared/mt3/validate';
 import { writeMt3 } from '../../shared/mt3/write';
-import { readMtn } from '../../shared/mtn/read';
+import { mtnSizeFromHead, readMtn } from '../../shared/mtn/read';
 import { validateMotion } from '../../shared/mtn/validate';
 import { writeMtn } from '../../shared/mtn/write';
 import { parseProject } from '../../shared/project/validate';
-import { readSar } from '../../shared/sar/read';
+import { readSar, sarSizeFromHead } from '../../shared/sar/read';
 import { writeSar } from '../../shared/sar/write';
 import type { SarEntry } from '../../shared/sar/types';
 import { parseSeDefine } from '../../shared/se-tables/define';
@@ -615,6 +616,46 @@ export const TARGETS: FuzzTarget[] = [
   },
   FBX_TARGET,
   {
+    // The header-first read (electron/io/readBinary.ts): each input's header check, driven as the main process
+    // drives it (a head that grows as the check asks), must agree with the full parser: the same refusal with the
+    // same message, a refusal of every file whose size is not the one the header implies, and never a refusal
+    // of what the parser accepts. Inputs: mutated .mtn, .mt3, .mar, .sar and .glb files.
+    name: 'header-first',
+    ext: 'bin',
+    seeds: () => ['mtn', 'mt3', 'mar', 'sar', 'glb'].flatMap((name) => TARGETS.find((t) => t.name === name)!.seeds()),
+    mutate: binary(3),
+    run: (b) => {
+      const [sizeFromHead, parse] = headerFirstPair(b);
+      let stepped: { size: number } | FormatError;
+      try {
+        stepped = stepHeader(sizeFromHead, b);
+      } catch (e) {
+        if (!(e instanceof FormatError)) throw new FuzzDefect('crash', `header check: ${describeThrown(e)}`);
+        stepped = e;
+      }
+      let parsed: FormatError | undefined;
+      try {
+        parse(b);
+      } catch (e) {
+        if (!(e instanceof FormatError)) throw new FuzzDefect('crash', describeThrown(e));
+        parsed = e;
+      }
+      if (stepped instanceof FormatError) {
+        if (!parsed)
+          throw new FuzzDefect('invalid', `the header check refuses what the parser accepts: ${stepped.message}`);
+        if (parsed.message !== stepped.message)
+          throw new FuzzDefect('invalid', `the header check says ${stepped.message}, the parser ${parsed.message}`);
+        return 'rejected';
+      }
+      if (stepped.size !== b.byteLength && !parsed)
+        throw new FuzzDefect(
+          'invalid',
+          `the parser accepts ${b.byteLength} bytes where the header implies ${stepped.size}`,
+        );
+      return parsed ? 'rejected' : 'accepted';
+    },
+  },
+  {
     // MSH animation as `actguy export-msh` writes it: the .nodes.json, Res8 and Res19, in one envelope
     // of three length-prefixed parts (the lengths are fuzzed too; a part runs to the end when its length lies).
     name: 'msh',
@@ -727,3 +768,30 @@ export const SELF_TEST_TARGETS: FuzzTarget[] = [
       ),
   },
 ];
+
+/** The header check and the parser of a header-first input, by its magic (an MT3 has none). */
+function headerFirstPair(b: Uint8Array): [SizeFromHead, (b: Uint8Array) => unknown] {
+  if (isGlb(b)) return [glbSizeFromHead, readGltfContainer];
+  const kind = binaryKindOfMagic(b);
+  if (kind === 'MTN') return [mtnSizeFromHead, readMtn];
+  if (kind === 'MAR') return [marSizeFromHead, readMar];
+  if (kind === 'SAR') return [sarSizeFromHead, readSar];
+  return [mt3SizeFromHead, readMt3];
+}
+
+/** Runs a header check on a head that grows as it asks; every ask must grow the head and stay inside the file. */
+function stepHeader(sizeFromHead: SizeFromHead, b: Uint8Array): { size: number } {
+  let head = b.subarray(0, 0);
+  for (let step = 0; step < 8; step++) {
+    const verdict = sizeFromHead(head, b.byteLength);
+    if ('anySize' in verdict) return { size: b.byteLength };
+    if (!('needHead' in verdict)) return { size: verdict.size };
+    if (!(verdict.needHead > head.byteLength && verdict.needHead <= b.byteLength))
+      throw new FuzzDefect(
+        'invalid',
+        `the header check asks for ${verdict.needHead} bytes with ${head.byteLength} of ${b.byteLength} read`,
+      );
+    head = b.subarray(0, verdict.needHead);
+  }
+  throw new FuzzDefect('invalid', 'the header check asked for more of the head 8 times');
+}

@@ -1,3 +1,4 @@
+import type { HeadVerdict, ImpliedSize } from '../binarySize';
 import { FormatError } from '../errors';
 import { formatStrCode } from '../strcode';
 import { readMt3 } from '../mt3/read';
@@ -36,26 +37,29 @@ function fail(detail: string, offset?: number, where?: string): never {
   throw new FormatError('MAR', detail, { offset, where });
 }
 
+/** What the header and table of a MAR say: the size they imply and each entry's range in the file. */
+export interface MarLayout extends ImpliedSize {
+  ranges: { index: number; start: number; end: number }[];
+}
+
 /**
- * Reads a MAR (docs/formats.md 3): magic, counts and every range checked against
- * the file size before anything is allocated, entry ranges 16-aligned and not
- * overlapping, the file size equal to the end of the last entry rounded up to
- * 16, every MT3 fully read and checked (errors name the entry index and the
- * archive offset), maxJoint holding for each, and no two names hashing alike.
+ * The MAR header and table check (docs/formats.md 3): magic, count, dataBase, every entry's range against the
+ * file size, and the size the table implies, the end of the last entry rounded up to 16 (shared/binarySize.ts).
+ * It asks for the 16-byte header, then for the table. readMar runs it first; the main process runs it before it
+ * reads the entries.
  */
-export function readMar(bytes: Uint8Array): MarArchive {
-  const size = bytes.byteLength;
+export function marSizeFromHead(head: Uint8Array, size: number): HeadVerdict {
   if (size < MAR_HEADER_SIZE)
     fail(`file is ${size} bytes, shorter than the ${MAR_HEADER_SIZE}-byte header`, 0, 'header');
-  const dv = new DataView(bytes.buffer, bytes.byteOffset, size);
+  if (head.byteLength < MAR_HEADER_SIZE) return { needHead: MAR_HEADER_SIZE };
+  const dv = new DataView(head.buffer, head.byteOffset, head.byteLength);
   const magic = dv.getUint32(0, true);
   if (magic !== MAR_MAGIC) {
-    const found = Array.from(bytes.subarray(0, 4), (b) =>
+    const found = Array.from(head.subarray(0, 4), (b) =>
       b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`,
     ).join('');
     fail(`bad magic: expected "MARa", found "${found}"`, 0, 'header');
   }
-  const maxJoint = dv.getUint32(MAR_HDR_MAX_JOINT, true);
   const M = dv.getUint32(MAR_HDR_NUM_MOTION, true);
   const dataBase = dv.getUint32(MAR_HDR_DATA_BASE, true);
   const tableEnd = MAR_HEADER_SIZE + MAR_TABLE_ENTRY * M;
@@ -75,6 +79,7 @@ export function readMar(bytes: Uint8Array): MarArchive {
     );
   if (dataBase > size)
     fail(`dataBase ${dataBase} is past the end of the ${size}-byte file`, MAR_HDR_DATA_BASE, 'header');
+  if (head.byteLength < tableEnd) return { needHead: tableEnd };
 
   const ranges: { index: number; start: number; end: number }[] = [];
   let dataEnd = dataBase;
@@ -91,6 +96,31 @@ export function readMar(bytes: Uint8Array): MarArchive {
     ranges.push({ index: i, start, end });
     if (end > dataEnd) dataEnd = end;
   }
+  const expected = align16(dataEnd);
+  const layout: MarLayout = {
+    size: expected,
+    ranges,
+    disagree: (actual) =>
+      new FormatError(
+        'MAR',
+        `file is ${actual} bytes but its table implies ${expected} bytes (last entry ends at ${dataEnd}, padded to 16)`,
+        { where: 'table' },
+      ),
+  };
+  return layout;
+}
+
+/**
+ * Reads a MAR (docs/formats.md 3): magic, counts and every range checked against
+ * the file size before anything is allocated, entry ranges 16-aligned and not
+ * overlapping, the file size equal to the end of the last entry rounded up to
+ * 16, every MT3 fully read and checked (errors name the entry index and the
+ * archive offset), maxJoint holding for each, and no two names hashing alike.
+ */
+export function readMar(bytes: Uint8Array): MarArchive {
+  const size = bytes.byteLength;
+  const layout = marSizeFromHead(bytes, size) as MarLayout;
+  const { ranges } = layout;
   const sorted = [...ranges].sort((a, b) => a.start - b.start);
   for (let k = 1; k < sorted.length; k++)
     if (sorted[k].start < sorted[k - 1].end)
@@ -99,13 +129,10 @@ export function readMar(bytes: Uint8Array): MarArchive {
         MAR_HEADER_SIZE + MAR_TABLE_ENTRY * sorted[k].index,
         'table',
       );
-  const expected = align16(dataEnd);
-  if (size !== expected)
-    fail(
-      `file is ${size} bytes but its table implies ${expected} bytes (last entry ends at ${dataEnd}, padded to 16)`,
-      undefined,
-      'table',
-    );
+  if (size !== layout.size) throw layout.disagree(size);
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, size);
+  const maxJoint = dv.getUint32(MAR_HDR_MAX_JOINT, true);
+  const dataBase = dv.getUint32(MAR_HDR_DATA_BASE, true);
 
   const entries: MarEntry[] = [];
   const names = new Map<number, number>();

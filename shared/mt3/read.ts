@@ -1,3 +1,4 @@
+import type { HeadVerdict, ImpliedSize } from '../binarySize';
 import { FormatError } from '../errors';
 import { s12FromBits } from '../math/s12';
 import { BitReader } from './bitstream';
@@ -69,23 +70,19 @@ function failAt(detail: string, offset?: number, where?: string): never {
 }
 
 /**
- * Reads and checks an MT3 header (docs/formats.md 2.1) against the file size:
- * counts in range, dataOffset a multiple of 16 past the header, header padding
- * zero, dataSize even with dataOffset + dataSize = file size, and every stream
- * offset inside the pack in the order the spec fixes. Never allocates from an
- * unchecked field.
+ * The MT3 header check that needs only its fixed 44 bytes (docs/formats.md 2.1): the name, the counts, dataOffset
+ * and dataSize, and the size they imply, dataOffset + dataSize (shared/binarySize.ts). readMt3Header runs it first;
+ * the main process runs it before it reads the rest of a file.
  */
-export function readMt3Header(bytes: Uint8Array): Mt3Header {
-  const size = bytes.byteLength;
+export function mt3SizeFromHead(head: Uint8Array, size: number): HeadVerdict {
   if (size < HEADER_FIXED)
     failAt(`file is ${size} bytes, shorter than the ${HEADER_FIXED}-byte fixed header`, 0, 'header');
-  const dv = new DataView(bytes.buffer, bytes.byteOffset, size);
+  if (head.byteLength < HEADER_FIXED) return { needHead: HEADER_FIXED };
+  const dv = new DataView(head.buffer, head.byteOffset, head.byteLength);
   const u32 = (o: number) => dv.getUint32(o, true);
   const name = u32(MT3_HDR_NAME);
   if (name > 0xffffff)
     failAt(`name must be a 24-bit GV_StrCode (at most 0xffffff), found 0x${name.toString(16)}`, MT3_HDR_NAME, 'header');
-  const flags = u32(MT3_HDR_FLAGS);
-  const baseTick = u32(MT3_HDR_BASE_TICK);
   const numFrames = u32(MT3_HDR_NUM_FRAMES);
   if (numFrames < 1 || numFrames > MT3_MAX_FRAMES)
     failAt(`numFrames ${numFrames} outside 1..${MT3_MAX_FRAMES}`, MT3_HDR_NUM_FRAMES, 'header');
@@ -107,12 +104,39 @@ export function readMt3Header(bytes: Uint8Array): Mt3Header {
     failAt(`dataOffset ${dataOffset} is past the end of the ${size}-byte file`, MT3_HDR_DATA_OFFSET, 'header');
   const dataSize = u32(MT3_HDR_DATA_SIZE);
   if (dataSize % 2 !== 0) failAt(`dataSize ${dataSize} is odd (the pack is 16-bit words)`, MT3_HDR_DATA_SIZE, 'header');
-  if (dataOffset + dataSize !== size)
-    failAt(
-      `file is ${size} bytes but its header (dataOffset ${dataOffset} + dataSize ${dataSize}) implies ${dataOffset + dataSize} bytes`,
-      MT3_HDR_DATA_SIZE,
-      'header',
-    );
+  const implied = dataOffset + dataSize;
+  return {
+    size: implied,
+    disagree: (actual) =>
+      new FormatError(
+        'MT3',
+        `file is ${actual} bytes but its header (dataOffset ${dataOffset} + dataSize ${dataSize}) implies ${implied} bytes`,
+        { offset: MT3_HDR_DATA_SIZE, where: 'header' },
+      ),
+  };
+}
+
+/**
+ * Reads and checks an MT3 header (docs/formats.md 2.1) against the file size:
+ * counts in range, dataOffset a multiple of 16 past the header, header padding
+ * zero, dataSize even with dataOffset + dataSize = file size, and every stream
+ * offset inside the pack in the order the spec fixes. Never allocates from an
+ * unchecked field.
+ */
+export function readMt3Header(bytes: Uint8Array): Mt3Header {
+  const size = bytes.byteLength;
+  const implied = mt3SizeFromHead(bytes, size) as ImpliedSize;
+  if (size !== implied.size) throw implied.disagree(size);
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, size);
+  const u32 = (o: number) => dv.getUint32(o, true);
+  const name = u32(MT3_HDR_NAME);
+  const flags = u32(MT3_HDR_FLAGS);
+  const baseTick = u32(MT3_HDR_BASE_TICK);
+  const numFrames = u32(MT3_HDR_NUM_FRAMES);
+  const numJoints = u32(MT3_HDR_NUM_JOINTS);
+  const headerSize = mt3HeaderSize(numJoints);
+  const dataOffset = u32(MT3_HDR_DATA_OFFSET);
+  const dataSize = u32(MT3_HDR_DATA_SIZE);
   for (let o = headerSize; o < dataOffset; o++)
     if (bytes[o] !== 0)
       failAt(`header padding before dataOffset must be zero, found 0x${bytes[o].toString(16)}`, o, 'header');

@@ -1,3 +1,4 @@
+import type { HeadVerdict, ImpliedSize } from '../binarySize';
 import { FormatError } from '../errors';
 import { makeJoint, makeMotion, type JointInfo, type Motion } from '../motion/types';
 import {
@@ -16,6 +17,38 @@ import { validateMotion } from './validate';
 const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /**
+ * The MTN header check (docs/formats.md 1): magic, version, frame and joint counts, and the size they imply
+ * (shared/binarySize.ts). readMtn runs it first; the main process runs it on the first 32 bytes of a file before
+ * it reads the rest.
+ */
+export function mtnSizeFromHead(head: Uint8Array, fileSize: number): HeadVerdict {
+  const fail = (detail: string, offset?: number): never => {
+    throw new FormatError('MTN', detail, { offset, where: 'header' });
+  };
+  if (fileSize < MTN_HEADER_SIZE) fail(`file is ${fileSize} bytes, shorter than the ${MTN_HEADER_SIZE}-byte header`, 0);
+  if (head.byteLength < MTN_HEADER_SIZE) return { needHead: MTN_HEADER_SIZE };
+  const dv = new DataView(head.buffer, head.byteOffset, head.byteLength);
+  const magic = dv.getUint32(0, true);
+  if (magic !== MTN_MAGIC) fail(`bad magic: expected "MTN\\0", found ${hexBytes(head, 0, 4)}`, 0);
+  const version = dv.getUint32(4, true);
+  if (version !== MTN_VERSION) fail(`unsupported version ${version} (expected ${MTN_VERSION})`, 4);
+  const N = dv.getUint32(8, true);
+  if (N < 1 || N > MTN_MAX_FRAMES) fail(`frameCount ${N} outside 1..${MTN_MAX_FRAMES}`, 8);
+  const J = dv.getUint32(12, true);
+  if (J < 1 || J > MTN_MAX_JOINTS) fail(`jointCount ${J} outside 1..${MTN_MAX_JOINTS}`, 12);
+  const size = mtnByteSize(N, J);
+  return {
+    size,
+    disagree: (actual) =>
+      new FormatError(
+        'MTN',
+        `file is ${actual} bytes but its header (${N} frames, ${J} joints) implies ${size} bytes`,
+        { where: 'header' },
+      ),
+  };
+}
+
+/**
  * Reads an MTN v1 file (docs/formats.md 1). Every count is checked against the file
  * size before anything is allocated; the decoded motion is then validated.
  * Throws FormatError (kind MTN) naming the section, frame, joint or offset.
@@ -24,24 +57,11 @@ export function readMtn(bytes: Uint8Array): Motion {
   const fail = (detail: string, offset?: number, where?: string): never => {
     throw new FormatError('MTN', detail, { offset, where });
   };
-  if (bytes.byteLength < MTN_HEADER_SIZE)
-    fail(`file is ${bytes.byteLength} bytes, shorter than the ${MTN_HEADER_SIZE}-byte header`, 0, 'header');
+  const implied = mtnSizeFromHead(bytes, bytes.byteLength) as ImpliedSize;
+  if (bytes.byteLength !== implied.size) throw implied.disagree(bytes.byteLength);
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const magic = dv.getUint32(0, true);
-  if (magic !== MTN_MAGIC) fail(`bad magic: expected "MTN\\0", found ${hexBytes(bytes, 0, 4)}`, 0, 'header');
-  const version = dv.getUint32(4, true);
-  if (version !== MTN_VERSION) fail(`unsupported version ${version} (expected ${MTN_VERSION})`, 4, 'header');
   const N = dv.getUint32(8, true);
-  if (N < 1 || N > MTN_MAX_FRAMES) fail(`frameCount ${N} outside 1..${MTN_MAX_FRAMES}`, 8, 'header');
   const J = dv.getUint32(12, true);
-  if (J < 1 || J > MTN_MAX_JOINTS) fail(`jointCount ${J} outside 1..${MTN_MAX_JOINTS}`, 12, 'header');
-  const expected = mtnByteSize(N, J);
-  if (bytes.byteLength !== expected)
-    fail(
-      `file is ${bytes.byteLength} bytes but its header (${N} frames, ${J} joints) implies ${expected} bytes`,
-      undefined,
-      'header',
-    );
 
   const flags = dv.getUint32(16, true);
   const waistJoint = dv.getInt32(20, true);

@@ -52,7 +52,8 @@ export function projectDurations(project: ResolvedProject, readFile: ReadFile): 
     try {
       bytes = readFile(m.mtnPath);
     } catch (e) {
-      fail('', `cannot read ${m.mtnPath}: ${(e as Error).message}`);
+      // A file refused by its header before it was read (electron/io/readBinary.ts) names itself and the place.
+      fail('', e instanceof FormatError ? e.message : `cannot read ${m.mtnPath}: ${(e as Error).message}`);
     }
     const asRead = bytes && collect(() => inFile(m.mtnPath, () => readMtn(bytes)));
     const played = asRead && atGameRate(m, asRead, project.fps, fail, collect);

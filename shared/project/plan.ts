@@ -122,7 +122,9 @@ export function prepareBuild(
     try {
       return readFile(path);
     } catch (e) {
-      pfail(where, `cannot read ${path}: ${(e as Error).message}`);
+      // A file refused by its header before it was read (electron/io/readBinary.ts) names itself and the place.
+      if (e instanceof FormatError) errors.push(e);
+      else pfail(where, `cannot read ${path}: ${(e as Error).message}`);
       return undefined;
     }
   };

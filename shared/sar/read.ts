@@ -1,3 +1,4 @@
+import type { HeadVerdict, ImpliedSize } from '../binarySize';
 import { FormatError } from '../errors';
 import { formatStrCode } from '../strcode';
 import {
@@ -22,6 +23,60 @@ export interface SarArchive {
 }
 
 /**
+ * The SAR header and table check (docs/formats.md 6): magic, reserved word, count, dataBase, every entry's range
+ * against the file size, and the size the table implies, the end of the last entry rounded up to 16
+ * (shared/binarySize.ts). It asks for the 16-byte header, then for the table. readSar runs it first; the main
+ * process runs it before it reads the entries.
+ */
+export function sarSizeFromHead(head: Uint8Array, fileSize: number): HeadVerdict {
+  const fail = (detail: string, offset?: number, where?: string): never => {
+    throw new FormatError('SAR', detail, { offset, where });
+  };
+  if (fileSize < SAR_HEADER_SIZE)
+    fail(`file is ${fileSize} bytes, shorter than the ${SAR_HEADER_SIZE}-byte header`, 0, 'header');
+  if (head.byteLength < SAR_HEADER_SIZE) return { needHead: SAR_HEADER_SIZE };
+  const dv = new DataView(head.buffer, head.byteOffset, head.byteLength);
+  const magic = dv.getUint32(0, true);
+  if (magic !== SAR_MAGIC) {
+    const found = Array.from(head.subarray(0, 4), (b) => b.toString(16).padStart(2, '0')).join(' ');
+    fail(`bad magic: expected "SARa" (53 41 52 61), found ${found}`, 0, 'header');
+  }
+  const reserved = dv.getUint32(4, true);
+  if (reserved !== 0) fail(`reserved word is ${reserved}, expected 0`, 4, 'header');
+  const M = dv.getUint32(8, true);
+  const dataBase = dv.getUint32(12, true);
+  const tableEnd = SAR_HEADER_SIZE + M * SAR_TABLE_ENTRY;
+  if (tableEnd > fileSize)
+    fail(`entry count ${M} needs a ${M * SAR_TABLE_ENTRY}-byte table, but the file is ${fileSize} bytes`, 8, 'header');
+  if (dataBase % SAR_ALIGN !== 0) fail(`dataBase ${dataBase} is not a multiple of ${SAR_ALIGN}`, 12, 'header');
+  if (dataBase < tableEnd)
+    fail(`dataBase ${dataBase} lies inside the ${M}-entry table (which ends at ${tableEnd})`, 12, 'header');
+  if (dataBase > fileSize) fail(`dataBase ${dataBase} is past the end of the ${fileSize}-byte file`, 12, 'header');
+  if (head.byteLength < tableEnd) return { needHead: tableEnd };
+  let implied = dataBase;
+  for (let i = 0; i < M; i++) {
+    const where = `entry ${i}`;
+    const t = SAR_HEADER_SIZE + i * SAR_TABLE_ENTRY;
+    const offset = dv.getUint32(t, true);
+    const size = dv.getUint32(t + 4, true);
+    if (offset % SAR_ALIGN !== 0) fail(`offset ${offset} is not a multiple of ${SAR_ALIGN}`, t, where);
+    const start = dataBase + offset;
+    if (size < SAR_ENTRY_HEADER || start + size > fileSize)
+      fail(
+        `range ${start}..${start + size} (size ${size}) does not fit in the ${fileSize}-byte file with an ${SAR_ENTRY_HEADER}-byte entry header`,
+        t,
+        where,
+      );
+    implied = Math.max(implied, dataBase + alignSar(offset + size));
+  }
+  return {
+    size: implied,
+    disagree: (actual) =>
+      new FormatError('SAR', `file is ${actual} bytes but its table implies ${implied} bytes`, { where: 'table' }),
+  };
+}
+
+/**
  * Reads a SAR (docs/formats.md 6). Checks the magic, the reserved word, that the
  * table fits before allocating from its count, every entry range (aligned,
  * inside the file, not overlapping, size equal to what S and E imply), that
@@ -33,35 +88,14 @@ export function readSar(bytes: Uint8Array): SarArchive {
   const fail = (detail: string, offset?: number, where?: string): never => {
     throw new FormatError('SAR', detail, { offset, where });
   };
-  if (bytes.byteLength < SAR_HEADER_SIZE)
-    fail(`file is ${bytes.byteLength} bytes, shorter than the ${SAR_HEADER_SIZE}-byte header`, 0, 'header');
+  const implied = sarSizeFromHead(bytes, bytes.byteLength) as ImpliedSize;
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const magic = dv.getUint32(0, true);
-  if (magic !== SAR_MAGIC) {
-    const found = Array.from(bytes.subarray(0, 4), (b) => b.toString(16).padStart(2, '0')).join(' ');
-    fail(`bad magic: expected "SARa" (53 41 52 61), found ${found}`, 0, 'header');
-  }
-  const reserved = dv.getUint32(4, true);
-  if (reserved !== 0) fail(`reserved word is ${reserved}, expected 0`, 4, 'header');
   const M = dv.getUint32(8, true);
   const dataBase = dv.getUint32(12, true);
-  const tableEnd = SAR_HEADER_SIZE + M * SAR_TABLE_ENTRY;
-  if (tableEnd > bytes.byteLength)
-    fail(
-      `entry count ${M} needs a ${M * SAR_TABLE_ENTRY}-byte table, but the file is ${bytes.byteLength} bytes`,
-      8,
-      'header',
-    );
-  if (dataBase % SAR_ALIGN !== 0) fail(`dataBase ${dataBase} is not a multiple of ${SAR_ALIGN}`, 12, 'header');
-  if (dataBase < tableEnd)
-    fail(`dataBase ${dataBase} lies inside the ${M}-entry table (which ends at ${tableEnd})`, 12, 'header');
-  if (dataBase > bytes.byteLength)
-    fail(`dataBase ${dataBase} is past the end of the ${bytes.byteLength}-byte file`, 12, 'header');
 
   const ranges: { start: number; end: number; index: number }[] = [];
   const entries: SarEntry[] = [];
   const nameIndex = new Map<number, number>();
-  let implied = dataBase;
   for (let i = 0; i < M; i++) {
     const where = `entry ${i}`;
     const t = SAR_HEADER_SIZE + i * SAR_TABLE_ENTRY;
@@ -88,7 +122,6 @@ export function readSar(bytes: Uint8Array): SarArchive {
     if (size !== expected)
       fail(`size ${size} differs from the ${expected} bytes its ${S} SEs and ${E} events imply`, t + 4, where);
     ranges.push({ start, end: start + size, index: i });
-    implied = Math.max(implied, dataBase + alignSar(offset + size));
 
     const seCodes = new Uint16Array(S * SAR_VARIANTS);
     let p = start + SAR_ENTRY_HEADER;
@@ -123,8 +156,7 @@ export function readSar(bytes: Uint8Array): SarArchive {
         'table',
       );
   }
-  if (bytes.byteLength !== implied)
-    fail(`file is ${bytes.byteLength} bytes but its table implies ${implied} bytes`, undefined, 'table');
+  if (bytes.byteLength !== implied.size) throw implied.disagree(bytes.byteLength);
   return { entries, dataBase };
 }
 

@@ -14,6 +14,7 @@ import {
   type MotionTuning,
 } from '../../../shared/tuning/sidecar';
 import { baseNameOf, readBytes, writeFileAtomic } from '../../fsutil';
+import { readBinaryFile } from '../../io/readBinary';
 import {
   numberOption,
   parseArgs,
@@ -53,7 +54,7 @@ export const compressCommand: CliCommand = {
     );
     const name = mt3MotionName(input, stringOption(args, 'name'));
     const gameFps = positiveNumberOption(args, 'fps', DEFAULT_GAME_FPS);
-    const motion = inFile(input, () => readMtn(readBytes(input)));
+    const motion = inFile(input, () => readMtn(readBinaryFile(input, 'MTN')));
     // The settings the app saved with the motion (docs/formats-tuning.md); a flag given on the command line wins.
     const tuningPath = tuningPathOf(input);
     const useTuning = !args.options.has('no-tuning') && existsSync(tuningPath);

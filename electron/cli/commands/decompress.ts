@@ -8,7 +8,9 @@ import { readMtn } from '../../../shared/mtn/read';
 import { writeMtn } from '../../../shared/mtn/write';
 import { motionNameProblem } from '../../../shared/motionName';
 import { gvStrCode } from '../../../shared/strcode';
-import { readBytes, writeFileAtomic } from '../../fsutil';
+import { writeFileAtomic } from '../../fsutil';
+import { readBinaryFile } from '../../io/readBinary';
+import { binaryKindOfMagic } from '../../../shared/binarySize';
 import { parseArgs, requiredOption, singlePositional, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
 import { refuseOutputClashes } from '../../pathIdentity';
@@ -29,8 +31,9 @@ export const decompressCommand: CliCommand = {
       [{ path: input, role: 'the input' }, ...(skeletonPath ? [{ path: skeletonPath, role: 'the --skeleton' }] : [])],
       [{ path: output, role: '-o' }],
     );
-    const bytes = readBytes(input);
-    const isMar = extname(input).toLowerCase() === '.mar' || String.fromCharCode(...bytes.subarray(0, 4)) === 'MARa';
+    const byName = extname(input).toLowerCase() === '.mar';
+    const bytes = readBinaryFile(input, (head) => (byName || binaryKindOfMagic(head) === 'MAR' ? 'MAR' : 'MT3'));
+    const isMar = byName || String.fromCharCode(...bytes.subarray(0, 4)) === 'MARa';
     let mt3: Mt3Motion;
     if (isMar) {
       if (entry === undefined)
@@ -48,7 +51,9 @@ export const decompressCommand: CliCommand = {
       if (entry !== undefined) throw new UsageError('--entry applies to a .mar input only');
       mt3 = inFile(input, () => readMt3(bytes));
     }
-    const skeleton = skeletonPath ? inFile(skeletonPath, () => readMtn(readBytes(skeletonPath))) : undefined;
+    const skeleton = skeletonPath
+      ? inFile(skeletonPath, () => readMtn(readBinaryFile(skeletonPath, 'MTN')))
+      : undefined;
     // A skeleton that does not fit is the skeleton file's problem: name it.
     const { motion, notes } = skeletonPath
       ? inFile(skeletonPath, () => decompressMt3(mt3, skeleton))

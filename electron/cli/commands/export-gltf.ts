@@ -5,7 +5,8 @@ import type { Motion } from '../../../shared/motion/types';
 import { decompressMt3 } from '../../../shared/mt3/decode';
 import { readMt3 } from '../../../shared/mt3/read';
 import { readMtn } from '../../../shared/mtn/read';
-import { baseNameOf, readBytes, writeFileAtomic } from '../../fsutil';
+import { baseNameOf, writeFileAtomic } from '../../fsutil';
+import { readBinaryFile } from '../../io/readBinary';
 import { parseArgs, positiveNumberOption, requiredOption, singlePositional, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
 import { refuseOutputClashes } from '../../pathIdentity';
@@ -30,10 +31,12 @@ export const exportGltfCommand: CliCommand = {
     let motion: Motion;
     if (ext === '.mtn') {
       if (skeletonPath) throw new UsageError('--skeleton applies to .mt3 input only (an .mtn carries its skeleton)');
-      motion = inFile(input, () => readMtn(readBytes(input)));
+      motion = inFile(input, () => readMtn(readBinaryFile(input, 'MTN')));
     } else {
-      const mt3 = inFile(input, () => readMt3(readBytes(input)));
-      const skeleton = skeletonPath ? inFile(skeletonPath, () => readMtn(readBytes(skeletonPath))) : undefined;
+      const mt3 = inFile(input, () => readMt3(readBinaryFile(input, 'MT3')));
+      const skeleton = skeletonPath
+        ? inFile(skeletonPath, () => readMtn(readBinaryFile(skeletonPath, 'MTN')))
+        : undefined;
       const decoded = skeletonPath
         ? inFile(skeletonPath, () => decompressMt3(mt3, skeleton))
         : inFile(input, () => decompressMt3(mt3));

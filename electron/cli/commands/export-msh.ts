@@ -15,7 +15,7 @@ import {
   SHARE_MIN_MTN_BYTES,
   workerCompressor,
 } from '../../build/compressPool';
-import { readBytes } from '../../fsutil';
+import { readBinaryFile } from '../../io/readBinary';
 import { refuseOutputClashes } from '../../pathIdentity';
 import {
   jobsOption,
@@ -58,7 +58,7 @@ export const exportMshCommand: CliCommand = {
         { path: files.nodes, role: 'the .nodes.json' },
       ],
     );
-    const bytes = readBytes(input);
+    const bytes = readBinaryFile(input, 'MTN');
     const motion = inFile(input, () => readMtn(bytes));
     for (const j of Object.keys(overrides))
       if (Number(j) >= motion.joints.length)

@@ -19,6 +19,7 @@ import { KeyFlag, MotionFlag, type Motion } from '../../../shared/motion/types';
 import { readMtn } from '../../../shared/mtn/read';
 import { describeSar, type SarDisplayNames } from '../../../shared/sar/describe';
 import { readBytes, readFileHead, TEXT_LIMIT } from '../../fsutil';
+import { readBinaryFile } from '../../io/readBinary';
 import { describeFsError } from '../../fsErrors';
 import { numberOption, parseArgs, singlePositional, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
@@ -64,7 +65,7 @@ export const infoCommand: CliCommand = {
     const names = namesPath ? readMotionNamesFile(namesPath) : undefined;
     const skeletonPath = stringOption(args, 'skeleton');
     const jointNames = skeletonPath
-      ? inFile(skeletonPath, () => readMtn(readBytes(skeletonPath))).joints.map((j) => j.name)
+      ? inFile(skeletonPath, () => readMtn(readBinaryFile(skeletonPath, 'MTN'))).joints.map((j) => j.name)
       : undefined;
     // An MSH export is read from its .nodes.json, and a project as a text file (up to TEXT_LIMIT): neither is read
     // whole first (a sparse 1.5 GB .nodes.json took 15 s and 1.5 GB before it was even looked at).
@@ -73,7 +74,11 @@ export const infoCommand: CliCommand = {
       console.log(`${path}\n${describeMshFiles(path)}`);
       return 0;
     }
-    const bytes = readBytes(path, kind === 'project' ? TEXT_LIMIT : undefined);
+    // A motion or an archive has its header checked before the rest is read (electron/io/readBinary.ts).
+    const bytes =
+      kind === 'project'
+        ? readBytes(path, TEXT_LIMIT)
+        : readBinaryFile(path, kind === 'mtn' ? 'MTN' : kind === 'mt3' ? 'MT3' : kind === 'mar' ? 'MAR' : 'SAR');
     let text: string;
     if (kind === 'mtn') text = inFile(path, () => describeMtn(readMtn(bytes), bytes.byteLength, speed));
     else if (kind === 'project') return describeProjectFile(path, bytes);

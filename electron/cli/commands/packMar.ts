@@ -2,7 +2,8 @@ import { FormatError, inFile } from '../../../shared/errors';
 import { writeMar } from '../../../shared/mar/write';
 import { readMt3 } from '../../../shared/mt3/read';
 import { formatStrCode } from '../../../shared/strcode';
-import { readBytes, writeFileAtomic } from '../../fsutil';
+import { writeFileAtomic } from '../../fsutil';
+import { readBinaryFile } from '../../io/readBinary';
 import { parseArgs, requiredOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
 import { refuseOutputClashes } from '../../pathIdentity';
@@ -24,7 +25,7 @@ export const packMarCommand: CliCommand = {
     const blobs: Uint8Array[] = [];
     let maxJoint = 0;
     files.forEach((path, i) => {
-      const bytes = readBytes(path);
+      const bytes = readBinaryFile(path, 'MT3');
       // Read fully: an archive must only ever hold MT3s that decode.
       const mt3 = inFile(path, () => readMt3(bytes));
       const prev = byHash.get(mt3.name);

@@ -3,7 +3,7 @@ import { inFile } from '../../../shared/errors';
 import { readMar } from '../../../shared/mar/read';
 import { formatStrCode } from '../../../shared/strcode';
 import { commitOutputs } from '../../build/commit';
-import { readBytes } from '../../fsutil';
+import { readBinaryFile } from '../../io/readBinary';
 import { parseArgs, requiredOption, singlePositional, stringOption } from '../args';
 import type { CliCommand } from '../command';
 import { refuseOutputClashes } from '../../pathIdentity';
@@ -26,7 +26,7 @@ export const unpackMarCommand: CliCommand = {
     const dir = requiredOption(args, 'o', 'DIR');
     const namesPath = stringOption(args, 'names');
     const names = namesPath ? readMotionNamesFile(namesPath) : undefined;
-    const mar = inFile(input, () => readMar(readBytes(input)));
+    const mar = inFile(input, () => readMar(readBinaryFile(input, 'MAR')));
     const index = [
       `# actguy unpack-mar of ${input}: maxJoint ${mar.maxJoint}, ${mar.entries.length} motions`,
       '# motion index, file, name hash, joints, frames, bytes (repack in this order with pack-mar)',

@@ -14,11 +14,9 @@
 import { unzlibSync, zlibSync } from 'three/examples/jsm/libs/fflate.module.js';
 import { FormatError, quoteJson, type FormatErrorPlace } from '../../errors';
 import { decodeUtf8 } from '../gltf/glb';
-import { BINARY_MAGIC, isFbx, startsWith } from './magic';
+import { BINARY_MAGIC, checkVersion, isFbx, startsWith } from './magic';
 
-/** FBX versions read: 7.1 (FBX 2011) to 7.7 (FBX 2020), binary or ASCII, as Blender's importer reads them. */
-export const FBX_MIN_VERSION = 7100;
-export const FBX_MAX_VERSION = 7700;
+export { FBX_MAX_VERSION, FBX_MIN_VERSION } from './magic';
 
 /** Bytes before the first node record: the magic, 0x1a 0x00, the version. */
 const HEADER_BYTES = 27;
@@ -95,17 +93,6 @@ export function readFbxContainer(bytes: Uint8Array): FbxContainer {
   if (!startsWith(bytes, BINARY_MAGIC)) return prepareAscii(bytes);
   const copy = new Uint8Array(bytes);
   return { settings: prepareBinary(copy), forLoader: copy.buffer };
-}
-
-function checkVersion(version: number, place: { offset?: number; line?: number; column?: number }): void {
-  if (!(version >= FBX_MIN_VERSION && version <= FBX_MAX_VERSION)) {
-    const shown = `${Math.floor(version / 1000)}.${Math.floor((version % 1000) / 100)} (FileVersion ${version})`;
-    throw new FormatError(
-      'FBX',
-      `FBX ${shown} is not supported; ActGuy reads FBX 7.1 to 7.7 (FileVersion ${FBX_MIN_VERSION}-${FBX_MAX_VERSION}): export again as FBX 2011 or later (FBX 7.4 is the usual choice)`,
-      place,
-    );
-  }
 }
 
 // ---- binary ----

@@ -4,6 +4,7 @@
  * and shared/ cannot use three's GLTFExporter (it needs Blob/FileReader).
  */
 import { encodeUtf8 } from '../../utf8';
+import type { HeadVerdict, ImpliedSize } from '../../binarySize';
 import { FormatError } from '../../errors';
 import { findExcessiveNesting, nestedTooDeeply } from '../../json/nesting';
 
@@ -90,6 +91,32 @@ export function isGlb(bytes: Uint8Array): boolean {
 }
 
 /**
+ * The GLB header check (shared/binarySize.ts): the magic, the version and the length the 12-byte header declares,
+ * which is the file's size. readGltfContainer makes the same checks with the same messages; the main process runs
+ * this one before it reads the rest of a GLB it imports.
+ */
+export function glbSizeFromHead(head: Uint8Array, fileSize: number): HeadVerdict {
+  const fail = (offset: number, detail: string): never => {
+    throw new FormatError('GLTF', detail, { offset, where: 'GLB' });
+  };
+  if (fileSize < 20) fail(0, `GLB is ${fileSize} bytes, shorter than its 12-byte header and first chunk header`);
+  if (head.byteLength < 12) return { needHead: 12 };
+  if (!isGlb(head)) fail(0, 'not a GLB: it does not start with "glTF"');
+  const dv = new DataView(head.buffer, head.byteOffset, head.byteLength);
+  const version = dv.getUint32(4, true);
+  if (version !== GLB_VERSION) fail(4, `GLB version ${version} is not supported (expected 2)`);
+  const length = dv.getUint32(8, true);
+  return {
+    size: length,
+    disagree: (actual) =>
+      new FormatError('GLTF', `GLB header says ${length} bytes but the file has ${actual} (truncated or padded)`, {
+        offset: 8,
+        where: 'GLB',
+      }),
+  };
+}
+
+/**
  * Reads a GLB or a .gltf (JSON text). Every length is checked against the
  * file size; errors are FormatError kind 'GLTF' with the byte offset.
  */
@@ -98,14 +125,10 @@ export function readGltfContainer(bytes: Uint8Array): GltfContainer {
   const fail = (offset: number, detail: string): never => {
     throw new FormatError('GLTF', detail, { offset, where: 'GLB' });
   };
-  if (bytes.byteLength < 20)
-    fail(0, `GLB is ${bytes.byteLength} bytes, shorter than its 12-byte header and first chunk header`);
+  const implied = glbSizeFromHead(bytes, bytes.byteLength) as ImpliedSize;
+  if (implied.size !== bytes.byteLength) throw implied.disagree(bytes.byteLength);
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const version = dv.getUint32(4, true);
-  if (version !== GLB_VERSION) fail(4, `GLB version ${version} is not supported (expected 2)`);
-  const length = dv.getUint32(8, true);
-  if (length !== bytes.byteLength)
-    fail(8, `GLB header says ${length} bytes but the file has ${bytes.byteLength} (truncated or padded)`);
+  const length = implied.size;
   let json: GltfJson | undefined;
   let bin: Uint8Array | undefined;
   for (let off = 12; off < length;) {
