@@ -18,6 +18,19 @@ export type BinaryKind = 'MTN' | 'MT3' | 'MAR' | 'SAR';
  */
 export const BINARY_MAX_BYTES = 1024 * 1024 * 1024;
 
+/**
+ * Refuses to write a `kind` file of `size` bytes that ActGuy would refuse to read back (over BINARY_MAX_BYTES): an
+ * import or a decompress would otherwise write an `.mtn` no command opens.
+ */
+export function refuseUnreadableSize(kind: BinaryKind, size: number): void {
+  if (size > BINARY_MAX_BYTES)
+    throw new FormatError(
+      kind,
+      `it would be ${size} bytes, over the ${BINARY_MAX_BYTES} bytes (1 GiB) ActGuy reads back; nothing was written (fewer frames or joints, or split the motion)`,
+      { where: 'size' },
+    );
+}
+
 /** The header is good, and the file must be `size` bytes; `disagree` is the parser's error when it is not. */
 export interface ImpliedSize {
   size: number;

@@ -5,6 +5,7 @@ import { MTN_HEADER_SIZE, MTN_MAX_FRAMES, mtnByteSize } from './constants';
 import { readMtn } from './read';
 import { validateMotion } from './validate';
 import { writeMtn } from './write';
+import { BINARY_MAX_BYTES } from '../binarySize';
 
 const joint = (parent: number, mirror: number, name: string): JointInfo => ({
   parent,
@@ -411,5 +412,21 @@ describe('validateMotion', () => {
     expect(
       errorOf(() => validateMotion(cloneMotion({ ...big, joints: [...big.joints, joint(0, 0, 'x')] })))?.message,
     ).toBe('MTN (header): jointCount 1025 outside 1..1024');
+  });
+});
+
+describe('writeMtn: nothing ActGuy would refuse to read back', () => {
+  it('refuses a motion over the 1 GiB read limit from its counts, before looking at its samples', () => {
+    // 1024 joints x 30,000 frames is about 1.5 GB: the counts alone decide; the sample arrays are never touched.
+    const joints = Array.from({ length: 1024 }, (_, j) => joint(j - 1, j, `j${j}`));
+    const big = { ...emptyMotion(1, joints.slice(0, 1)), frameCount: 30_000, joints } as Motion;
+    expect(mtnByteSize(30_000, 1024)).toBeGreaterThan(BINARY_MAX_BYTES);
+    const e = errorOf(() => writeMtn(big));
+    expect(e?.kind).toBe('MTN');
+    expect(e?.message).toMatch(/over the 1073741824 bytes \(1 GiB\) ActGuy reads back; nothing was written/);
+    // The largest a 1024-joint motion may be still has a size readMtn takes.
+    let frames = 1;
+    while (mtnByteSize(frames + 1, 1024) <= BINARY_MAX_BYTES) frames++;
+    expect(frames).toBeGreaterThan(20_000);
   });
 });

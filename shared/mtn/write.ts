@@ -1,13 +1,17 @@
 import type { Motion } from '../motion/types';
 import { MTN_HEADER_SIZE, MTN_MAGIC, MTN_NAME_SIZE, MTN_SKELETON_ENTRY, MTN_VERSION, mtnByteSize } from './constants';
 import { validateMotion } from './validate';
+import { refuseUnreadableSize } from '../binarySize';
 
 /** Writes an MTN v1 file. Validates first, so a bad motion is never written. */
 export function writeMtn(m: Motion): Uint8Array {
+  // Before the samples are checked: a motion too large to read back is refused from its counts alone.
+  refuseUnreadableSize('MTN', mtnByteSize(m.frameCount, m.joints.length));
   validateMotion(m);
   const N = m.frameCount;
   const J = m.joints.length;
-  const out = new Uint8Array(mtnByteSize(N, J));
+  const size = mtnByteSize(N, J);
+  const out = new Uint8Array(size);
   const dv = new DataView(out.buffer);
   dv.setUint32(0, MTN_MAGIC, true);
   dv.setUint32(4, MTN_VERSION, true);
