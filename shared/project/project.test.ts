@@ -906,6 +906,21 @@ describe('paths a project names', () => {
     );
   });
 
+  // Mutation: fold with toLowerCase alone in checkOutputPaths: an MSH folder `Café` (NFC) and a report in
+  // `cafe\u0301/` (NFD) differ in case and in form, and pass both this check and the build's Unicode-form check.
+  it('refuse outputs that differ in letter case and Unicode form at once', () => {
+    const p = parseProject(
+      JSON.stringify({
+        ...GOOD,
+        outputs: { mar: 'out/s.mar', sar: 'out/s.sar', msh: 'Caf\u00e9', report: 'cafe\u0301/walk.nodes.json' },
+      }),
+      'p.json',
+    );
+    expect(p.errors.map((e) => e.message)).toEqual([
+      expect.stringMatching(/differ only in letter case and Unicode form: one file on macOS and Windows/),
+    ]);
+  });
+
   // Round 11. Mutation: drop the PROJECT_PATH_MAX_BYTES check in validate.ts's path(): the output's project
   // validates, and the build fails at its commit, after compressing every motion, with an 8 KB message.
   it('refuse a path past 4096 bytes, an output past 4096 less room for its suffix, each clipped at its key', () => {

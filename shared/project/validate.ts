@@ -556,12 +556,16 @@ export function checkOutputPaths(p: ResolvedProject): FormatError[] {
       );
     // A project travels: two outputs whose paths differ only in letter case (the MSH files of motions `walk` and
     // `Walk`) are two files on Linux and one on macOS and Windows, where one build's file replaces the other's.
-    const folded = earlier ? undefined : outs.slice(0, k).find((o) => o.path.toLowerCase() === path.toLowerCase());
+    // macOS also takes a name's Unicode forms for one (`é` as one code point or as `e` + U+0301): NFC before folding.
+    const fold = (text: string) => text.normalize('NFC').toLowerCase();
+    const folded = earlier ? undefined : outs.slice(0, k).find((o) => fold(o.path) === fold(path));
+    const how =
+      folded && folded.path.toLowerCase() !== path.toLowerCase() ? 'letter case and Unicode form' : 'letter case';
     if (folded)
       errors.push(
         new FormatError(
           'PROJECT',
-          `${path}${who} and ${folded.path} (${folded.role}) differ only in letter case: one file on macOS and Windows, ` +
+          `${path}${who} and ${folded.path} (${folded.role}) differ only in ${how}: one file on macOS and Windows, ` +
             `where projects are shared; ${key === 'outputs.msh' ? 'rename the motion' : 'rename one'}`,
           { where: key },
           p.projectFile,
