@@ -203,7 +203,7 @@ export const atomicWriteIo = { openSync, writeSync, fsyncSync, closeSync, rename
  * again and that is checked when read (a power cut may then leave it empty).
  */
 export function writeFileAtomic(path: string, data: Uint8Array | string, options: { durable?: boolean } = {}): void {
-  const reserved = ownFileNameProblem(path);
+  const reserved = ownFileNameProblem(path, 'single');
   if (reserved) throw Object.assign(new Error(`${reserved}; choose another name`), { code: 'ERESERVED', path });
   // Stryker disable next-line StringLiteral: node's dirname never returns '' (it gives '.'), so the fallback's value is never used
   const dir = dirname(path) || '.';
