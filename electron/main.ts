@@ -206,7 +206,9 @@ async function start(): Promise<void> {
   const compress = createCompressClient({
     workerPath: join(__dirname, 'compressWorker.cjs').replace(`app.asar${sep}`, `app.asar.unpacked${sep}`),
   });
-  const recent = createRecentFilesStore(app.getPath('userData'));
+  const recent = createRecentFilesStore(app.getPath('userData'), Date.now, (message) =>
+    console.warn(`${APP_NAME}: ${message}`),
+  );
   const rebuildMenu = (): void => {
     Menu.setApplicationMenu(
       buildAppMenu({
