@@ -40,6 +40,22 @@ export interface CrashRecord {
   unsaved: string[];
 }
 
+/** The folder of the minidumps of native crashes, in the profile (docs/install.md#where-actguy-keeps-things). */
+export const CRASH_DUMPS_FOLDER = 'Crashpad';
+
+/**
+ * Where Electron's crash reporter is to keep its minidumps: `<userData>/Crashpad`, set explicitly (Electron's default
+ * for `crashDumps` differs by platform and version, and the docs name this folder), or a problem when that folder is
+ * a symbolic link: the reporter's handler would write every dump (a process's memory) where the link leads, so it is
+ * not started then (docs/security.md, round 12).
+ */
+export function crashDumpsFolder(userData: string): { path: string } | { problem: string } {
+  const path = join(userData, CRASH_DUMPS_FOLDER);
+  if (isLink(path))
+    return { problem: `${path} is a symbolic link, not a folder: native crashes leave no minidump this run` };
+  return { path };
+}
+
 /** Writes `record` to a new file in `<userData>/Crash Records` and returns its path; older records past the cap go. */
 export function writeCrashRecord(userData: string, record: CrashRecord): string {
   const dir = join(userData, CRASH_RECORDS_FOLDER);

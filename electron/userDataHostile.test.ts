@@ -26,7 +26,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeCrashRecord } from './crashRecords';
+import { crashDumpsFolder, writeCrashRecord } from './crashRecords';
 import { createRecentFilesStore } from './recentFiles';
 import { createBackupStore } from './unsavedBackups';
 import { readWindowState, WINDOW_STATE_FILE } from './windowState';
@@ -223,5 +223,27 @@ describe('Crash Records', () => {
     rmSync(join(userData, 'Crash Records'));
     const written = writeCrashRecord(userData, record);
     expect(JSON.parse(readFileSync(written, 'utf8')).event).toBe('render-process-gone');
+  });
+});
+
+describe('Crashpad (minidumps of native crashes)', () => {
+  it('is <userData>/Crashpad; a link there is not used (no dump written where it leads), with the reason', () => {
+    expect(crashDumpsFolder(userData)).toEqual({ path: join(userData, 'Crashpad') });
+    symlinkSync(outside, join(userData, 'Crashpad'));
+    expect(crashDumpsFolder(userData)).toEqual({
+      problem: `${join(userData, 'Crashpad')} is a symbolic link, not a folder: native crashes leave no minidump this run`,
+    });
+  });
+
+  it('nothing is uploaded: no main-process file gives a submitURL or turns uploads on', () => {
+    // main.test.ts checks what crashReporter.start is given ({ uploadToServer: false }) and that the folder is set first.
+    const sources = readdirSync(__dirname, { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+    expect(sources.length).toBeGreaterThan(20);
+    for (const f of sources) {
+      const text = readFileSync(join(__dirname, f), 'utf8');
+      expect(text, f).not.toMatch(/submitURL|setUploadToServer|uploadToServer:\s*true/);
+    }
   });
 });
