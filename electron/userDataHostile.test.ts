@@ -99,6 +99,7 @@ describe('window-state.json', () => {
       expect(warnings[0]).toMatch(
         /window-state\.json: (cannot be read|set aside).*; the window opens at its default size$/,
       );
+      // eslint-disable-next-line no-control-regex
       expect(warnings[0]).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
       targetUnchanged(VALID.window);
     });

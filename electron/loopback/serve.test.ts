@@ -293,6 +293,7 @@ describe('npm run web: arguments holding hidden characters', () => {
       expect(r.stderr).toMatch(
         /^actguy web: argument ".*" holds a control character .* or a bidirectional formatting character/,
       );
+      // eslint-disable-next-line no-control-regex
       expect(r.stderr).not.toMatch(/[\u0007\u001b\u202e]/);
     }
   });
