@@ -3,7 +3,7 @@
  * user: `check-sev` prints them (`pack-sar` too) with the file's place and still succeed, and a build (CLI and app) lists
  * those of the project, its .sev files and SE tables among its warnings.
  * Mutations that fail: loadSev's `warnings` left empty (check-sev), plan.ts not pushing parseSev's warnings
- * (build), build.ts not adding the project's own warnings (build), the tables' bidiWarnings calls removed (build).
+ * (build), build.ts or buildJob.ts not adding the project's own warnings (build, app's Build), the tables' bidiWarnings calls removed (build).
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildProject } from '../build/build';
 import { inProcessCompressor } from '../build/compressPool';
+import { runBuildJob, type BuildJobMessage } from '../project/buildJob';
+import { readInputFile } from '../build/files';
 import { checkSevCommand } from './commands/check-sev';
 
 const ASSETS = join(__dirname, '..', '..', 'assets');
@@ -75,5 +77,20 @@ describe('bidirectional characters in comments are reported', () => {
       `${join(dir, 'se_define.h')}:${defLine}:4`,
       `${join(dir, 'walk.sev')}:${sevLine}:3`,
     ]);
+  });
+
+  it("the app's Build lists the project's own, even when its inputs fail", async () => {
+    const project = join(dir, 'sample.actguy.json');
+    rmSync(join(dir, 'walk.mtn'));
+    const text = readFileSync(project, 'utf8').replace('"$schema": "', `"$schema": "${RLO}`);
+    const posted: BuildJobMessage[] = [];
+    await runBuildJob({ projectPath: project, projectText: text, sevTexts: [], cacheDir: null }, readInputFile, (m) =>
+      posted.push(m),
+    );
+    const last = posted.at(-1)!;
+    expect(last.type).toBe('failed');
+    expect(last.type === 'failed' && last.warnings[0]).toMatch(
+      new RegExp(`^${project.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2:15: a bidirectional formatting character`),
+    );
   });
 });
