@@ -14,7 +14,7 @@
  * the page reported). For a hung page the default is to wait, which keeps
  * every edit.
  */
-import { readdirSync, rmSync } from 'node:fs';
+import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './fsutil';
 
@@ -40,13 +40,40 @@ export interface CrashRecord {
   unsaved: string[];
 }
 
+/** The folder of the minidumps of native crashes, in the profile (docs/install.md#where-actguy-keeps-things). */
+export const CRASH_DUMPS_FOLDER = 'Crashpad';
+
+/**
+ * Where Electron's crash reporter is to keep its minidumps: `<userData>/Crashpad`, set explicitly (Electron's default
+ * for `crashDumps` differs by platform and version, and the docs name this folder), or a problem when that folder is
+ * a symbolic link: the reporter's handler would write every dump (a process's memory) where the link leads, so it is
+ * not started then (docs/security.md, round 12).
+ */
+export function crashDumpsFolder(userData: string): { path: string } | { problem: string } {
+  const path = join(userData, CRASH_DUMPS_FOLDER);
+  if (isLink(path))
+    return { problem: `${path} is a symbolic link, not a folder: native crashes leave no minidump this run` };
+  return { path };
+}
+
 /** Writes `record` to a new file in `<userData>/Crash Records` and returns its path; older records past the cap go. */
 export function writeCrashRecord(userData: string, record: CrashRecord): string {
   const dir = join(userData, CRASH_RECORDS_FOLDER);
+  // A `Crash Records` that is a symbolic link leads elsewhere: no record is written (nor an old one pruned) through
+  // it (docs/security.md, round 12). The caller says the record was not written.
+  if (isLink(dir)) throw new Error(`${dir} is a symbolic link, not a folder: no record is written through it`);
   const file = join(dir, `${record.time.replace(/[:.]/g, '-')}-${record.event}.json`);
   writeFileAtomic(file, `${JSON.stringify(record, null, 2)}\n`);
   pruneCrashRecords(dir, file);
   return file;
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 /** The names writeCrashRecord gives its records; nothing else in the folder is ever removed. */

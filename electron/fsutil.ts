@@ -126,13 +126,15 @@ export function readSmallFile(path: string, maxBytes: number): SmallFile | undef
   try {
     const fst = fstatSync(fd);
     if (!fst.isFile()) return { problem: 'it is not a plain file' };
-    const buf = Buffer.alloc(maxBytes + 1);
+    // As large as the file (and one byte more, to see it grow), not as the limit: a backup's limit is 44 MB.
+    const buf = Buffer.alloc(Math.min(maxBytes, fst.size) + 1);
     let n = 0;
     for (;;) {
       const got = readSync(fd, buf, n, buf.length - n, null);
       if (got === 0) break;
       n += got;
       if (n > maxBytes) return { problem: `it is more than the ${maxBytes} bytes it could be` };
+      if (n === buf.length) return { problem: 'it grew while it was read' };
     }
     let text: string;
     try {
@@ -203,7 +205,7 @@ export const atomicWriteIo = { openSync, writeSync, fsyncSync, closeSync, rename
  * again and that is checked when read (a power cut may then leave it empty).
  */
 export function writeFileAtomic(path: string, data: Uint8Array | string, options: { durable?: boolean } = {}): void {
-  const reserved = ownFileNameProblem(path);
+  const reserved = ownFileNameProblem(path, 'single');
   if (reserved) throw Object.assign(new Error(`${reserved}; choose another name`), { code: 'ERESERVED', path });
   // Stryker disable next-line StringLiteral: node's dirname never returns '' (it gives '.'), so the fallback's value is never used
   const dir = dirname(path) || '.';

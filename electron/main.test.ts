@@ -35,6 +35,8 @@ const fake = vi.hoisted(() => {
     permissionHandler: null as null | ((wc: unknown, permission: string, cb: (ok: boolean) => void) => void),
     userData: '',
     crashReporter: [] as unknown[],
+    /** What app.setPath was given, by name. */
+    paths: {} as Record<string, string>,
     /** The profile and crash-reporter calls, in order. */
     startOrder: [] as string[],
     /** Builds stopped (the launcher below never finishes one by itself). */
@@ -128,7 +130,10 @@ vi.mock('electron', () => ({
     whenReady: () => Promise.resolve(),
     getAppPath: () => resolve(__dirname, '..'),
     getPath: () => fake.state.userData,
-    setPath: (name: string) => fake.state.startOrder.push(`setPath ${name}`),
+    setPath: (name: string, value: string) => {
+      fake.state.startOrder.push(`setPath ${name}`);
+      fake.state.paths[name] = value;
+    },
     getVersion: () => '9.9.9',
     requestSingleInstanceLock: () => true,
     on: (name: string, fn: (...args: unknown[]) => void) => fake.state.appEvents.set(name, fn),
@@ -424,8 +429,10 @@ describe('electron main', () => {
 
   it('a crashed page: a local crash record naming what was unsaved, then the offer to reload (no uploads)', async () => {
     expect(fake.state.crashReporter).toEqual([{ uploadToServer: false }]);
-    // The minidumps go to the profile the instance was given: its folder is fixed when the reporter starts.
-    expect(fake.state.startOrder).toEqual(['setPath userData', 'crashReporter.start']);
+    // The minidumps go to the profile the instance was given: its folder is fixed when the reporter starts. It is set
+    // explicitly to <userData>/Crashpad, the folder docs/install.md names (Electron's default differs by platform).
+    expect(fake.state.startOrder).toEqual(['setPath userData', 'setPath crashDumps', 'crashReporter.start']);
+    expect(fake.state.paths.crashDumps).toBe(join(fake.state.userData, 'Crashpad'));
     const report = fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!;
     await report(trustedEvent, {
       documentId: 'd',

@@ -33,7 +33,7 @@ import { systemFileKindOfPath } from '../shared/systemFiles';
 import { APP_NAME, applyAppIdentity } from './appIdentity';
 import { trackBuilds } from './buildsInFlight';
 import { createCompressClient } from './compressClient';
-import { recoveryQuestion, writeCrashRecord, type CrashRecord } from './crashRecords';
+import { crashDumpsFolder, recoveryQuestion, writeCrashRecord, type CrashRecord } from './crashRecords';
 import { createHandlers, dispatchInvoke } from './handlers';
 import { buildAppMenu } from './menu';
 import { createNativeDialogPort } from './nativeDialogs';
@@ -53,8 +53,15 @@ applyAppIdentity(app, process.platform);
 // Tests and side-by-side runs give each instance its own profile (recent files, single-instance lock, minidumps).
 // First: the crash reporter fixes its folder (under userData) when it starts.
 if (process.env.ACTGUY_USER_DATA_DIR) app.setPath('userData', resolve(process.env.ACTGUY_USER_DATA_DIR));
-// Native crashes leave a minidump in app.getPath('crashDumps') for a bug report; nothing is ever uploaded.
-crashReporter.start({ uploadToServer: false });
+// Native crashes leave a minidump in <userData>/Crashpad for a bug report (set here: Electron's default for
+// crashDumps is not the same on every platform and version). Nothing is ever uploaded: uploadToServer is false and
+// no submit URL is given, so even a Crashpad settings file that says uploads are on has nowhere to send a report
+// (docs/install.md#where-actguy-keeps-things, docs/security.md round 12).
+const dumps = crashDumpsFolder(app.getPath('userData'));
+if ('path' in dumps) {
+  app.setPath('crashDumps', dumps.path);
+  crashReporter.start({ uploadToServer: false });
+} else console.warn(`${APP_NAME}: ${dumps.problem}`);
 
 // Must run before 'ready': a standard, secure scheme gets an origin, fetch and module scripts.
 protocol.registerSchemesAsPrivileged([
@@ -206,7 +213,9 @@ async function start(): Promise<void> {
   const compress = createCompressClient({
     workerPath: join(__dirname, 'compressWorker.cjs').replace(`app.asar${sep}`, `app.asar.unpacked${sep}`),
   });
-  const recent = createRecentFilesStore(app.getPath('userData'));
+  const recent = createRecentFilesStore(app.getPath('userData'), Date.now, (message) =>
+    console.warn(`${APP_NAME}: ${message}`),
+  );
   const rebuildMenu = (): void => {
     Menu.setApplicationMenu(
       buildAppMenu({

@@ -8,6 +8,7 @@
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { quotePath } from './pathPolicy';
+import { outputNameLengthProblem } from './tempFiles';
 
 /** A path the user gave, with what it is for ("the input", "-o", "--report"). */
 export interface RolePath {
@@ -130,6 +131,13 @@ export function sameFile(a: string, b: string): boolean {
  * every output is a file of its own.
  */
 export function findOutputClashes(inputs: readonly RolePath[], outputs: readonly RolePath[]): string[] {
+  // A name or path with no room for the files written beside it fails only at the write, after the work, with
+  // ENAMETOOLONG naming a file the user never named: refused here, before any (docs/security.md, round 12).
+  const tooLong = outputs.flatMap((o) => {
+    const problem = outputNameLengthProblem(o.path);
+    return problem ? [`${o.role}: ${problem}; nothing was written`] : [];
+  });
+  if (tooLong.length) return tooLong;
   const caseFolders = new Map<string, boolean | null>();
   const outIds = outputs.map((o) => ({ ...o, id: identityOf(o.path, caseFolders) }));
   // Where every output is an existing file (a rebuild), an input that is an existing file of another dev:ino is

@@ -54,15 +54,24 @@ const RECENT_NAME_MAX = 255;
  * (a damaged file is ignored, not fatal: recent files are a convenience);
  * without it the list lives in memory for this run.
  */
-export function createRecentFilesStore(dir: string | null, now: () => number = Date.now): RecentFilesStore {
+export function createRecentFilesStore(
+  dir: string | null,
+  now: () => number = Date.now,
+  warn: (message: string) => void = () => undefined,
+): RecentFilesStore {
   const file = dir ? join(dir, 'recent-files.json') : null;
   let entries: RecentFile[] = [];
-  // A FIFO in its place must not hold the start-up, nor a huge file fill memory (readSmallFile refuses both).
+  // A FIFO in its place must not hold the start-up, nor a huge file fill memory, nor a link be followed
+  // (readSmallFile refuses all three). A list that cannot be used is said (docs/security.md, round 12): the menu
+  // starts empty, and the next open replaces the file.
   const read = file ? readSmallFile(file, RECENT_FILE_MAX_BYTES) : undefined;
+  const unusable = (why: string) => warn(`${file}: not used (${why}); Open Recent starts empty`);
+  if (read && 'problem' in read) unusable(read.problem);
   if (read && 'text' in read) {
     try {
       const parsed: unknown = JSON.parse(read.text);
-      if (Array.isArray(parsed)) {
+      if (!Array.isArray(parsed)) unusable('not a list');
+      else {
         // The first RECENT_FILES_LIMIT valid entries, each path once: one pass, however long a planted list is.
         const seen = new Set<string>();
         for (const e of parsed) {
@@ -75,6 +84,7 @@ export function createRecentFilesStore(dir: string | null, now: () => number = D
       }
     } catch {
       entries = [];
+      unusable('not JSON');
     }
   }
   const persist = (): void => {

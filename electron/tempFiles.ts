@@ -7,6 +7,7 @@
 import * as nodeFs from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { quoteJson } from '../shared/errors';
 import { windowsNameProblem } from '../shared/windowsNames';
 
 /** Temp files of our naming: `<target name>.actguy-<kind>.<host>.<pid>.<random>.tmp`. */
@@ -19,7 +20,7 @@ export const OWN_TEMP = /^(.+)\.actguy-(new|old|journal)\.([^.]*)\.(\d+)\.([0-9a
  * ignored, as a disk may ignore it. A name Windows takes for something else (a device, a trailing dot) is refused
  * too. Undefined for any other name.
  */
-export function ownFileNameProblem(path: string): string | undefined {
+export function ownFileNameProblem(path: string, write: OwnWrite = 'commit'): string | undefined {
   const name = basename(path);
   const own = /\.actguy-(lock|commit)$/i.exec(name);
   if (own)
@@ -29,6 +30,52 @@ export function ownFileNameProblem(path: string): string | undefined {
   // is another file there (shared/windowsNames.ts), refused on every platform.
   const windows = windowsNameProblem(name);
   if (windows) return `${windows}; ActGuy's outputs must be files on Windows too`;
+  return outputNameLengthProblem(path, write);
+}
+
+/** The longest file name most file systems hold, in bytes (ext4, APFS, NTFS's 255 UTF-16 units at the least). */
+export const FILE_NAME_MAX_BYTES = 255;
+/** The longest path Linux opens, in bytes, its closing NUL aside (PATH_MAX 4096). */
+export const PATH_MAX_BYTES = 4095;
+
+/**
+ * The longest suffix ActGuy adds to an output's name for a file of its own beside it, on this machine and in this
+ * process: the temp of a commit's journal, `<output>.actguy-commit.actguy-journal.<host>.<pid>.<random>.tmp` (the lock,
+ * `.actguy-lock`, the temps `.actguy-new.…` and backups `.actguy-old.…` are shorter); for a file written alone
+ * (writeFileAtomic), its temp `<file>.actguy-new.<host>.<pid>.<random>.tmp`. It holds the host name, so it is longer
+ * on some machines than on others.
+ */
+export function longestOwnSuffixBytes(write: OwnWrite = 'commit'): number {
+  const kind = write === 'commit' ? '.actguy-commit.actguy-journal' : '.actguy-new';
+  return Buffer.byteLength(`${kind}.${host()}.${process.pid}.${'z'.repeat(6)}.tmp`);
+}
+
+/** How a file is written: alone (writeFileAtomic: one temp beside it), or in a commit (a lock, a journal, temps, backups). */
+export type OwnWrite = 'single' | 'commit';
+
+/**
+ * Why ActGuy cannot write `path` as an output here: its name, or its whole path, leaves no room for the files it
+ * writes beside it (longestOwnSuffixBytes). Such a write failed with ENAMETOOLONG naming a file the user never named
+ * (`….mar.actguy-lock`), and only at the commit: `actguy compress -o NAME` compressed first (docs/security.md, round
+ * 12). Undefined when there is room.
+ */
+export function outputNameLengthProblem(path: string, write: OwnWrite = 'commit'): string | undefined {
+  const suffix = longestOwnSuffixBytes(write);
+  const name = basename(path);
+  const nameBytes = Buffer.byteLength(name);
+  const quoted = (text: string) => quoteJson(text, 80);
+  if (nameBytes + suffix > FILE_NAME_MAX_BYTES)
+    return (
+      `the file name ${quoted(name)} is ${nameBytes} bytes long; ActGuy writes its temp, backup and journal files beside ` +
+      `an output under that name plus up to ${suffix} bytes on this machine, and a file name holds ${FILE_NAME_MAX_BYTES}: ` +
+      `give it a name of at most ${FILE_NAME_MAX_BYTES - suffix} bytes`
+    );
+  const full = Buffer.byteLength(resolve(path));
+  if (full + suffix > PATH_MAX_BYTES)
+    return (
+      `the path ${quoted(path)} is ${full} bytes long once absolute; with the up to ${suffix} bytes ActGuy adds for the ` +
+      `files it writes beside an output, it passes the ${PATH_MAX_BYTES} a path may have: choose a shorter folder or name`
+    );
   return undefined;
 }
 

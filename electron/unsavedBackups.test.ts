@@ -424,7 +424,9 @@ describe('backup files read back at start-up', () => {
     truncateSync(join(folder, 'sev.json'), MAX_BACKUP_FILE_BYTES + 1);
     make();
     expect(store.held().backups).toEqual([]);
-    expect(store.held().setAside.join()).toMatch(/sev\.json could not be used \(\d+ bytes is more than a backup holds/);
+    expect(store.held().setAside.join()).toMatch(
+      /sev\.json could not be used \(it is \d+ bytes, more than the \d+ it could be\)/,
+    );
   });
 });
 

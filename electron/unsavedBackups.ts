@@ -15,13 +15,14 @@
  * (read back with the same check; a file that does not hold up is renamed
  * aside with a message and never used).
  */
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, isAbsolute, join } from 'node:path';
 import { quoteJson } from '../shared/errors';
+import { findExcessiveNesting } from '../shared/json/nesting';
 import type { BackupPart, HeldBackups, UnsavedBackup } from '../shared/ipc/backups';
 import type { CompressTolerances } from '../shared/ipc/compress';
 import { readMtn } from '../shared/mtn/read';
-import { writeFileAtomic } from './fsutil';
+import { readSmallFile, writeFileAtomic } from './fsutil';
 import { systemReason } from './fsErrors';
 
 export const BACKUPS_FOLDER = 'Backups';
@@ -217,6 +218,9 @@ function toFileText(b: UnsavedBackup, inputs: readonly string[]): string {
 }
 
 function fromFileText(raw: string): { backup: UnsavedBackup; inputs: string[] } {
+  // A copy nests four levels; 44 MB of `[` would cost JSON.parse seconds and memory for nothing.
+  const deep = findExcessiveNesting(raw);
+  if (deep) throw new Error(`nested too deeply at line ${deep.line}, column ${deep.column}`);
   let v: unknown;
   try {
     v = JSON.parse(raw);
@@ -279,6 +283,15 @@ function pruneSetAside(folder: string, part: BackupPart, justMade: string): void
     }
 }
 
+/** Whether `path` is a symbolic link (to a folder or anything else). */
+function linkedFolder(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A backup store; with `folder` (Electron: `<userData>/Backups`) copies are also files there, and the copies a
  * previous run left are read back now. Without it (the loopback server) they live in memory only.
@@ -297,20 +310,14 @@ export function createBackupStore(
 
   const readBack = (part: BackupPart): void => {
     const file = fileOf(part);
-    let size: number;
+    // Read as a file from a stranger (docs/security.md, round 12): a link is not followed (a copy linked to a file
+    // elsewhere was read, and restored, from there), a FIFO does not hold the start-up, a huge file is not read, and
+    // bytes that are not UTF-8 are refused, not turned into U+FFFD.
+    const read = readSmallFile(file, MAX_BACKUP_FILE_BYTES);
+    if (read === undefined) return;
     try {
-      const st = statSync(file);
-      if (!st.isFile()) throw new Error('not a file');
-      size = st.size;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
-      size = -1;
-    }
-    try {
-      if (size < 0) throw new Error('not a readable file');
-      if (size > MAX_BACKUP_FILE_BYTES)
-        throw new Error(`${size} bytes is more than a backup holds (at most ${MAX_BACKUP_FILE_BYTES})`);
-      const { backup: b, inputs } = fromFileText(readFileSync(file, 'utf8'));
+      if ('problem' in read) throw new Error(read.problem);
+      const { backup: b, inputs } = fromFileText(read.text);
       if (b.part !== part) throw new Error(`it holds a ${b.part} copy`);
       copies.set(part, b);
       if (part === 'motion') motionInputs = inputs;
@@ -329,6 +336,12 @@ export function createBackupStore(
     }
   };
 
+  // A Backups folder that is a symbolic link leads elsewhere: its copies are neither read from nor written there
+  // (the link stays as it is); this run keeps its copies in memory and says so.
+  if (folder && linkedFolder(folder)) {
+    warn(`${folder} is a symbolic link, not a folder: copies of unsaved work are kept for this run only`);
+    folder = null;
+  }
   // (A temporary file of a write the crash interrupted is swept by the next writeFileAtomic of its part.)
   if (folder) for (const part of BACKUP_PARTS) readBack(part);
 

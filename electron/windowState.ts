@@ -9,6 +9,7 @@
  * first window fits the primary screen's work area, down to 1366x768.
  */
 import { join } from 'node:path';
+import { escapeControls } from '../shared/errors';
 import { readSmallFile, writeFileAtomic } from './fsutil';
 
 export interface Rect {
@@ -51,7 +52,8 @@ export function parseWindowState(text: string): SavedWindowState | { problem: st
   try {
     v = JSON.parse(text);
   } catch (e) {
-    return { problem: `not JSON (${e instanceof Error ? e.message : String(e)})` };
+    // The engine's message quotes the text: its control characters are escaped (it is printed to a terminal).
+    return { problem: `not JSON (${escapeControls(e instanceof Error ? e.message : String(e))})` };
   }
   if (!v || typeof v !== 'object' || Array.isArray(v)) return { problem: 'not an object' };
   const o = v as Record<string, unknown>;

@@ -180,6 +180,8 @@ export async function buildProject(
     let carryPlan: CarryFromLastBuild | undefined;
     try {
       prep = prepareBuild(project, recorded.read, startWhenCold(compressor, remembered, recorded.known));
+      // The project text's own warnings lead its inputs' (a bidirectional character in `$schema`).
+      (prep.ok ? prep.prepared.warnings : prep.warnings).unshift(...(parsed.warnings ?? []));
       if (!prep.ok) return prep;
       const { prepared } = prep;
       if (last && remembered) {

@@ -52,11 +52,15 @@ export function loadSeTables(slsPath?: string, seDefinePath?: string): LoadedSeT
  * when others had errors, so callers can still check frames, joints and SE
  * names and report everything wrong with the file in one run.
  */
-export function loadSev(path: string): { source?: SevSource; errors: FormatError[] } {
+export function loadSev(path: string): { source?: SevSource; errors: FormatError[]; warnings: FormatError[] } {
   const r = readTextFile(path, 'SEV');
-  if (r.error) return { errors: [r.error] };
+  if (r.error) return { errors: [r.error], warnings: [] };
   const parsed = parseSev(r.text!, path);
-  return { source: { file: path, baseName: stemOf(path), doc: parsed.doc }, errors: parsed.errors };
+  return {
+    source: { file: path, baseName: stemOf(path), doc: parsed.doc },
+    errors: parsed.errors,
+    warnings: parsed.warnings,
+  };
 }
 
 /**

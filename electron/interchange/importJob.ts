@@ -18,7 +18,7 @@ import { systemReason } from '../fsErrors';
 import { BINARY_MAGIC, FBX_HEADER_BYTES, fbxSizeFromHead, startsWith } from '../../shared/interchange/fbx/magic';
 import { glbSizeFromHead, isGlb } from '../../shared/interchange/gltf/glb';
 import { readBytes } from '../fsutil';
-import { readHeaderFirst } from '../io/readBinary';
+import { readHeaderFirst, readHeaderFirstAsync, type HeaderFirstRead } from '../io/readBinary';
 import { canonicalPath } from '../pathPolicy';
 
 /** Largest source file (and external buffer) an import reads: a long mocap take is a few tens of MiB. */
@@ -54,10 +54,12 @@ export type ImportJobResult =
   | { status: 'failed'; message: string; formatKind?: FileKind; plain?: PlainFileProblem };
 
 /** Runs an import job; never throws (failures come back as `failed`, so they cross a worker boundary intact). */
-export async function runImportJob(req: ImportJobRequest): Promise<ImportJobResult> {
+export async function runImportJob(req: ImportJobRequest, signal?: AbortSignal): Promise<ImportJobResult> {
   try {
-    return await importFile(req);
+    return await importFile(req, signal);
   } catch (e) {
+    // Cancelled while its source was read (readHeaderFirstAsync checks the signal between reads), or just after.
+    if (signal?.aborted) return { status: 'cancelled' };
     if (e instanceof FormatError)
       return {
         status: 'failed',
@@ -76,22 +78,39 @@ export async function runImportJob(req: ImportJobRequest): Promise<ImportJobResu
  */
 export function readImportSource(path: string): Uint8Array {
   try {
-    return readHeaderFirst(path, {
-      sniff: FBX_HEADER_BYTES,
-      check: (head) =>
-        isGlb(head)
-          ? { kind: 'GLTF', of: 'an import source', sizeFromHead: glbSizeFromHead }
-          : startsWith(head, BINARY_MAGIC)
-            ? { kind: 'FBX', of: 'an import source', sizeFromHead: fbxSizeFromHead }
-            : undefined,
-      limit: IMPORT_MAX_BYTES,
-      plain: { bytes: IMPORT_MAX_BYTES, of: 'an import source' },
-    });
+    return readHeaderFirst(path, IMPORT_SOURCE_READ);
   } catch (e) {
     if (e instanceof FormatError) throw e;
     throw new Error(`Could not import ${path}: ${sourceProblem(e, path)}`);
   }
 }
+
+/**
+ * readImportSource with its reads awaited one at a time and `signal` checked between them (readHeaderFirstAsync):
+ * a cancelled import stops reading its source (up to 512 MiB) at the next read. An aborted read rejects with the
+ * AbortError as it is; the job answers `cancelled`.
+ */
+export async function readImportSourceAsync(path: string, signal?: AbortSignal): Promise<Uint8Array> {
+  try {
+    return await readHeaderFirstAsync(path, { ...IMPORT_SOURCE_READ, signal });
+  } catch (e) {
+    if (e instanceof FormatError || (e as Error)?.name === 'AbortError') throw e;
+    throw new Error(`Could not import ${path}: ${sourceProblem(e, path)}`);
+  }
+}
+
+/** How an import source is read: a GLB or a binary FBX header first, anything else whole, up to IMPORT_MAX_BYTES. */
+const IMPORT_SOURCE_READ: HeaderFirstRead = {
+  sniff: FBX_HEADER_BYTES,
+  check: (head) =>
+    isGlb(head)
+      ? { kind: 'GLTF', of: 'an import source', sizeFromHead: glbSizeFromHead }
+      : startsWith(head, BINARY_MAGIC)
+        ? { kind: 'FBX', of: 'an import source', sizeFromHead: fbxSizeFromHead }
+        : undefined,
+  limit: IMPORT_MAX_BYTES,
+  plain: { bytes: IMPORT_MAX_BYTES, of: 'an import source' },
+};
 
 /** Why a source could not be read, in the words the app's import dialog knows (shared/fileProblem.ts). */
 function sourceProblem(e: unknown, path: string): string {
@@ -109,8 +128,11 @@ function sourceProblem(e: unknown, path: string): string {
   }
 }
 
-async function importFile({ path, fps, scale, clip, offsets }: ImportJobRequest): Promise<ImportJobResult> {
-  const bytes = readImportSource(path);
+async function importFile(
+  { path, fps, scale, clip, offsets }: ImportJobRequest,
+  signal?: AbortSignal,
+): Promise<ImportJobResult> {
+  const bytes = await readImportSourceAsync(path, signal);
   const sourceKind = motionSourceKind(bytes, path);
   if (!sourceKind)
     throw new FormatError(

@@ -73,9 +73,12 @@ export function workerImportRunner(
     });
 }
 
-/** Runs imports on the calling thread (unit tests); a cancelled signal is honoured before the job starts. */
+/**
+ * Runs imports on the calling thread (`actguy import`, unit tests). A cancelled signal is honoured before the job
+ * starts and between the reads of its source (readHeaderFirstAsync); the worker runner stops its thread instead.
+ */
 export const inProcessImportRunner: ImportRunner = (req, signal) =>
-  signal?.aborted ? Promise.resolve({ status: 'cancelled' }) : runImportJob(req);
+  signal?.aborted ? Promise.resolve({ status: 'cancelled' }) : runImportJob(req, signal);
 
 /**
  * `run` with every failure said in plain words: a bad file already is (importJob.ts); any other failure (the source

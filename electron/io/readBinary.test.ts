@@ -19,7 +19,16 @@ import { writeSar } from '../../shared/sar/write';
 import { readInputFile } from '../build/files';
 import { IMPORT_MAX_BYTES, readImportSource } from '../interchange/importJob';
 import { loadMotionFile } from '../motionFiles';
-import { binaryReadIo, readBinaryFile, readInput } from './readBinary';
+import { inProcessImportRunner } from '../interchange/importRunner';
+import { FBX_HEADER_BYTES } from '../../shared/interchange/fbx/magic';
+import {
+  binaryReadIo,
+  HEADER_CHECKS,
+  READ_CHUNK_BYTES,
+  readBinaryFile,
+  readHeaderFirstAsync,
+  readInput,
+} from './readBinary';
 
 const root = join(__dirname, '..', '..');
 const SPARSE = 1_572_864_000; // 1.5 GB
@@ -300,5 +309,100 @@ describe('import sources: a GLB or a binary FBX has its header checked first', (
       `Could not import ${path}: it is not a regular file (a device, pipe or socket)`,
     );
     expect(reads.bytes()).toBe(0);
+  });
+});
+
+/**
+ * Round 12 (docs/security.md): the reader takes an AbortSignal, checked before each read. The async reader
+ * (readHeaderFirstAsync) awaits its reads, so an abort lands between two of them; an import run in-process
+ * (`actguy import`, a batch) passes its signal down. Whether the rest was read is asserted by the bytes the reads
+ * returned, never by time. Mutations that fail: the check in readHeaderFirstAsync's loop removed (the first two
+ * tests), the check in readHeaderFirst's loop removed (the sync test), inProcessImportRunner not passing its signal
+ * to runImportJob (the import test).
+ */
+describe('reads that can be cancelled', () => {
+  /** A valid MTN header of a file of about 78 MB (sparse): the rest is five reads of READ_CHUNK_BYTES. */
+  function bigMtn(name: string): { path: string; size: number } {
+    const size = mtnByteSize(40_000, 40);
+    return { path: sparse(name, mtnHeader(40_000, 40), size), size };
+  }
+
+  /** Counts the async reads' bytes and aborts `abort` once `after` bytes were read. */
+  function abortAfter(abort: AbortController, after: number): { bytes: () => number } {
+    let n = 0;
+    const real = binaryReadIo.read;
+    vi.spyOn(binaryReadIo, 'read').mockImplementation(async (...args: Parameters<typeof real>) => {
+      const got = await real(...args);
+      n += got;
+      if (n >= after) abort.abort();
+      return got;
+    });
+    return { bytes: () => n };
+  }
+
+  it('readHeaderFirstAsync stops between reads once its signal is aborted, naming the file', async () => {
+    const { path, size } = bigMtn('big.mtn');
+    expect(size).toBeGreaterThan(3 * READ_CHUNK_BYTES);
+    const abort = new AbortController();
+    const reads = abortAfter(abort, 33);
+    const e = await readHeaderFirstAsync(path, {
+      sniff: 0,
+      check: () => HEADER_CHECKS.MTN,
+      limit: BINARY_MAX_BYTES,
+      signal: abort.signal,
+    }).catch((x: Error) => x);
+    expect(e).toBeInstanceOf(Error);
+    expect((e as Error).name).toBe('AbortError');
+    expect((e as Error).message).toBe(`the read of ${path} was cancelled`);
+    // The header (32 bytes) and at most one chunk: never the whole file.
+    expect(reads.bytes()).toBeLessThanOrEqual(32 + READ_CHUNK_BYTES);
+  });
+
+  it('readHeaderFirstAsync without an abort reads what readBinaryFile reads', async () => {
+    const path = sparse('small.mtn', mtnHeader(10, 3), mtnByteSize(10, 3));
+    const how = {
+      sniff: 0,
+      check: () => HEADER_CHECKS.MTN,
+      limit: BINARY_MAX_BYTES,
+      signal: new AbortController().signal,
+    };
+    expect(await readHeaderFirstAsync(path, how)).toEqual(readBinaryFile(path, 'MTN'));
+    const bad = sparse('bad.mtn', mtnHeader(10, 3, 'XTN\0'), SPARSE);
+    await expect(readHeaderFirstAsync(bad, how)).rejects.toThrow(FormatError);
+  });
+
+  it('readBinaryFile: an aborted signal opens nothing; one aborted during a read stops at the next', () => {
+    const { path } = bigMtn('sync.mtn');
+    const open = vi.spyOn(binaryReadIo, 'openSync');
+    const done = new AbortController();
+    done.abort();
+    expect(errorOf(() => readBinaryFile(path, 'MTN', { signal: done.signal })).name).toBe('AbortError');
+    expect(open).not.toHaveBeenCalled();
+    const abort = new AbortController();
+    let n = 0;
+    const real = binaryReadIo.readSync;
+    vi.spyOn(binaryReadIo, 'readSync').mockImplementation(((...args: Parameters<typeof real>) => {
+      const got = (real as (...a: unknown[]) => number)(...args);
+      n += got;
+      abort.abort();
+      return got;
+    }) as typeof real);
+    expect(errorOf(() => readBinaryFile(path, 'MTN', { signal: abort.signal })).name).toBe('AbortError');
+    expect(n).toBe(32);
+  });
+
+  it('an import run in-process is cancelled while its source is read', async () => {
+    // A text source (a BVH by name) of 64 MiB, read whole in chunks.
+    const path = join(dir, 'take.bvh');
+    writeFileSync(path, 'HIERARCHY\n');
+    truncateSync(path, 4 * READ_CHUNK_BYTES);
+    const abort = new AbortController();
+    const reads = abortAfter(abort, 1);
+    const r = await inProcessImportRunner({ path, fps: 30, scale: 1 }, abort.signal);
+    expect(r).toEqual({ status: 'cancelled' });
+    expect(reads.bytes()).toBeLessThanOrEqual(FBX_HEADER_BYTES + READ_CHUNK_BYTES);
+    // Not aborted: the same file is read whole, and refused as a BVH.
+    const whole = await inProcessImportRunner({ path, fps: 30, scale: 1 }, new AbortController().signal);
+    expect(whole.status).toBe('failed');
   });
 });

@@ -8,6 +8,7 @@
  * 15 s to refuse when files were read whole first.
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { open as openAsync, type FileHandle } from 'node:fs/promises';
 import {
   BINARY_MAX_BYTES,
   binaryKindOfMagic,
@@ -25,7 +26,16 @@ import { mtnSizeFromHead } from '../../shared/mtn/read';
 import { sarSizeFromHead } from '../../shared/sar/read';
 
 /** The file-system calls a read makes: tests spy on them (what was read, and how much). */
-export const binaryReadIo = { openSync, fstatSync, readSync, closeSync };
+export const binaryReadIo = {
+  openSync,
+  fstatSync,
+  readSync,
+  closeSync,
+  /** readHeaderFirstAsync's open and reads. */
+  open: (path: string, flags: number): Promise<FileHandle> => openAsync(path, flags),
+  read: async (fh: FileHandle, out: Uint8Array, offset: number, length: number, position: number): Promise<number> =>
+    (await fh.read(out, offset, length, position)).bytesRead,
+};
 
 /** A format's header check, its kind for messages, and what a file of it is called in them. */
 export interface HeaderCheck {
@@ -48,6 +58,8 @@ export const READ_CHUNK_BYTES = 16 * 1024 * 1024;
 export interface BinaryReadOptions {
   /** Largest file read (default BINARY_MAX_BYTES). */
   limit?: number;
+  /** Checked before each read: an aborted one stops the read (readHeaderFirst). */
+  signal?: AbortSignal;
 }
 
 /** How to read a file: its header check (chosen from its first `sniff` bytes, undefined: none), and its limit. */
@@ -75,6 +87,7 @@ export function readBinaryFile(
     sniff: typeof kind === 'function' ? 4 : 0,
     check: (head) => HEADER_CHECKS[typeof kind === 'function' ? kind(head) : kind],
     limit: options.limit ?? BINARY_MAX_BYTES,
+    signal: options.signal,
   });
 }
 
@@ -96,80 +109,143 @@ export function readInput(path: string): Uint8Array {
   });
 }
 
+/** One read the header-first walk asks for: `length` bytes at `position` of the file, into `out` at `offset`. */
+interface ReadOp {
+  out: Uint8Array;
+  offset: number;
+  length: number;
+  position: number;
+}
+
+/** The walk of a header-first read, as the reads it asks for: one walk, read by the sync and the async reader. */
+type ReadWalk = Generator<ReadOp, Uint8Array, number>;
+
 /**
  * The core of every header-first read (see the module comment); import sources (electron/interchange/importJob.ts)
- * call it with the GLB and binary FBX checks.
+ * call it with the GLB and binary FBX checks. `signal` is checked before each read (and before the open): an aborted
+ * one stops the read with an AbortError naming the file. A synchronous read gives nothing else a turn, so a signal
+ * can be aborted during it only from its own thread; readHeaderFirstAsync lets an abort land between its reads.
  */
-export function readHeaderFirst(path: string, how: HeaderFirstRead): Uint8Array {
-  const { limit } = how;
+export function readHeaderFirst(path: string, how: HeaderFirstRead & { signal?: AbortSignal }): Uint8Array {
   const io = binaryReadIo;
+  throwIfAborted(how.signal, path);
   const fd = io.openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const st = io.fstatSync(fd);
     refuseUnlessPlain(st, path);
-    const fileSize = st.size;
-    let head = readAt(fd, new Uint8Array(0), Math.min(how.sniff, fileSize), fileSize, path);
-    const check = how.check(head);
-    if (!check) {
-      // Not a binary kind read header first (a text file, a report): read whole, within its limit.
-      const max = how.plain ?? { bytes: limit, of: 'an input file' };
-      if (fileSize > max.bytes)
-        throw Object.assign(
-          new Error(
-            `EFBIG: it is ${fileSize} bytes, more than the ${max.bytes} ActGuy reads of ${max.of}, read '${path}'`,
-          ),
-          { code: 'EFBIG', path },
-        );
-      return readRest(fd, head, fileSize, path);
-    }
-    const { kind, of, sizeFromHead } = check;
-    try {
-      for (let step = 0; ; step++) {
-        const verdict = sizeFromHead(head, fileSize);
-        if ('anySize' in verdict) {
-          if (fileSize > limit) throw overLimit(kind, fileSize, limit, of, false);
-          return readRest(fd, head, fileSize, path);
-        }
-        if (!('needHead' in verdict)) {
-          if (verdict.size > limit) throw overLimit(kind, verdict.size, limit, of, true);
-          if (verdict.size !== fileSize) throw sizeDisagreement(verdict, fileSize);
-          return readRest(fd, head, fileSize, path);
-        }
-        // Past its fixed header (MAR and SAR tables), no more than a file ActGuy reads is read to find the size.
-        if (step > 0 && fileSize > limit) throw overLimit(kind, fileSize, limit, of, false);
-        head = readAt(fd, head, Math.min(verdict.needHead, fileSize), fileSize, path);
-      }
-    } catch (e) {
-      throw e instanceof FormatError ? e.withFile(path) : e;
+    const walk = headerFirstWalk(path, st.size, how);
+    for (let step = walk.next(); ;) {
+      if (step.done) return step.value;
+      throwIfAborted(how.signal, path);
+      const op = step.value;
+      step = walk.next(io.readSync(fd, op.out, op.offset, op.length, op.position));
     }
   } finally {
     io.closeSync(fd);
   }
 }
 
+/**
+ * readHeaderFirst with its reads awaited one at a time, so that `signal` (checked before each read, 16 MiB at most
+ * past the header) stops a read of a large file between two of them: an import the user cancels, or one a
+ * batch stops, no longer reads the rest of a 512 MiB source first (docs/security.md, round 12).
+ */
+export async function readHeaderFirstAsync(
+  path: string,
+  how: HeaderFirstRead & { signal?: AbortSignal },
+): Promise<Uint8Array> {
+  const io = binaryReadIo;
+  throwIfAborted(how.signal, path);
+  const fh = await io.open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const st = await fh.stat();
+    refuseUnlessPlain(st, path);
+    const walk = headerFirstWalk(path, st.size, how);
+    for (let step = walk.next(); ;) {
+      if (step.done) return step.value;
+      throwIfAborted(how.signal, path);
+      const op = step.value;
+      const got = await io.read(fh, op.out, op.offset, op.length, op.position);
+      throwIfAborted(how.signal, path);
+      step = walk.next(got);
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Throws an AbortError naming `path` when `signal` is aborted. */
+function throwIfAborted(signal: AbortSignal | undefined, path: string): void {
+  if (signal?.aborted)
+    throw Object.assign(new Error(`the read of ${path} was cancelled`), {
+      name: 'AbortError',
+      code: 'ABORT_ERR',
+      path,
+    });
+}
+
+/** What readHeaderFirst does between the open and the close, as the reads it needs. */
+function* headerFirstWalk(path: string, fileSize: number, how: HeaderFirstRead): ReadWalk {
+  const { limit } = how;
+  let head = yield* readAt(new Uint8Array(0), Math.min(how.sniff, fileSize), fileSize, path);
+  const check = how.check(head);
+  if (!check) {
+    // Not a binary kind read header first (a text file, a report): read whole, within its limit.
+    const max = how.plain ?? { bytes: limit, of: 'an input file' };
+    if (fileSize > max.bytes)
+      throw Object.assign(
+        new Error(
+          `EFBIG: it is ${fileSize} bytes, more than the ${max.bytes} ActGuy reads of ${max.of}, read '${path}'`,
+        ),
+        { code: 'EFBIG', path },
+      );
+    return yield* readRest(head, fileSize, path);
+  }
+  const { kind, of, sizeFromHead } = check;
+  try {
+    for (let step = 0; ; step++) {
+      const verdict = sizeFromHead(head, fileSize);
+      if ('anySize' in verdict) {
+        if (fileSize > limit) throw overLimit(kind, fileSize, limit, of, false);
+        return yield* readRest(head, fileSize, path);
+      }
+      if (!('needHead' in verdict)) {
+        if (verdict.size > limit) throw overLimit(kind, verdict.size, limit, of, true);
+        if (verdict.size !== fileSize) throw sizeDisagreement(verdict, fileSize);
+        return yield* readRest(head, fileSize, path);
+      }
+      // Past its fixed header (MAR and SAR tables), no more than a file ActGuy reads is read to find the size.
+      if (step > 0 && fileSize > limit) throw overLimit(kind, fileSize, limit, of, false);
+      head = yield* readAt(head, Math.min(verdict.needHead, fileSize), fileSize, path);
+    }
+  } catch (e) {
+    throw e instanceof FormatError ? e.withFile(path) : e;
+  }
+}
+
 /** `head` extended to `want` bytes from the start of the file. */
-function readAt(fd: number, head: Uint8Array, want: number, fileSize: number, path: string): Uint8Array {
+function* readAt(head: Uint8Array, want: number, fileSize: number, path: string): ReadWalk {
   if (want <= head.byteLength) return head;
   const out = new Uint8Array(want);
   out.set(head);
-  fill(fd, out, head.byteLength, fileSize, path);
+  yield* fill(out, head.byteLength, fileSize, path);
   return out;
 }
 
 /** The whole file: `head`, then the rest read in chunks. */
-function readRest(fd: number, head: Uint8Array, fileSize: number, path: string): Uint8Array {
+function* readRest(head: Uint8Array, fileSize: number, path: string): ReadWalk {
   if (head.byteLength === fileSize) return head;
   const buf = Buffer.allocUnsafeSlow(fileSize);
   const out = new Uint8Array(buf.buffer, buf.byteOffset, fileSize);
   out.set(head);
-  fill(fd, out, head.byteLength, fileSize, path);
+  yield* fill(out, head.byteLength, fileSize, path);
   return out;
 }
 
 /** Fills `out` from byte `from` on, reading at those positions; a file that ends early changed while it was read. */
-function fill(fd: number, out: Uint8Array, from: number, fileSize: number, path: string): void {
+function* fill(out: Uint8Array, from: number, fileSize: number, path: string): Generator<ReadOp, void, number> {
   for (let n = from; n < out.byteLength;) {
-    const got = binaryReadIo.readSync(fd, out, n, Math.min(READ_CHUNK_BYTES, out.byteLength - n), n);
+    const got: number = yield { out, offset: n, length: Math.min(READ_CHUNK_BYTES, out.byteLength - n), position: n };
     if (got === 0)
       throw Object.assign(
         new Error(

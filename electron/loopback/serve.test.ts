@@ -13,6 +13,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -253,5 +254,58 @@ describe('npm run web: what one run leaves for the next', () => {
     } finally {
       await stop(owner);
     }
+  });
+});
+
+/**
+ * Round 12 (docs/security.md): `npm run web`'s own arguments get the CLI's hidden-character check
+ * (refuseHiddenCharacters in electron/cli/args.ts). Mutation that fails: the check in serve.ts's `parse` removed (the
+ * --open and --port cases), the check of the resolved workspace removed (the linked workspace).
+ */
+describe('npm run web: arguments holding hidden characters', () => {
+  function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const child = spawn(process.execPath, [bundle, '--renderer', rendererDir, '--exit-with-stdin', ...args], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    return new Promise((done) => {
+      child.once('exit', (code) => done({ code, stdout, stderr }));
+      // A server that started anyway stops when its stdin closes.
+      setTimeout(() => child.stdin!.end(), 5_000);
+    });
+  }
+
+  it('refuses --open, --workspace or --port holding a terminal escape or a bidi override, quoted escaped', async () => {
+    const sneaky = join(workspace, `x\u001b]0;owned\u0007.sev`);
+    const reversed = join(workspace, `walk\u202evs.mtn`);
+    for (const args of [
+      ['--workspace', workspace, '--open', sneaky],
+      ['--workspace', workspace, '--open', reversed],
+      ['--workspace', `${workspace}\n`],
+      ['--workspace', workspace, '--port', '0\u202e'],
+    ]) {
+      const r = await run(args);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(
+        /^actguy web: argument ".*" holds a control character .* or a bidirectional formatting character/,
+      );
+      // eslint-disable-next-line no-control-regex
+      expect(r.stderr).not.toMatch(/[\u0007\u001b\u202e]/);
+    }
+  });
+
+  it('refuses a workspace that is a link to a folder whose name holds one', async () => {
+    const target = join(dir, 'ws\u001b[2J');
+    mkdirSync(target, { recursive: true });
+    const link = join(dir, 'plain-ws');
+    symlinkSync(target, link);
+    const r = await run(['--workspace', link]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('ws\\u001b[2J');
+    expect(r.stderr).not.toContain('\u001b');
   });
 });

@@ -23,6 +23,7 @@ import { createRecentFilesStore } from '../recentFiles';
 import { BACKUPS_FOLDER, createBackupStore, deferredBackupStore } from '../unsavedBackups';
 import { findProjectListingSev } from '../systemFiles';
 import { quoteJson } from '../../shared/errors';
+import { refuseHiddenCharacters, UsageError } from '../cli/args';
 import { systemFileKindOfPath } from '../../shared/systemFiles';
 import type { StartupFile } from '../../shared/ipc/documents';
 import { loopbackDialogPort } from '../dialogPort';
@@ -52,7 +53,22 @@ function parse(argv: string[]): Record<string, string | true> {
     } else if (name === 'exit-with-stdin' || name === 'any-port-if-taken' || name === 'keep-state') out[name] = true;
     else usageError(`unknown option ${quoteJson(a)}`);
   }
+  // The CLI's check (docs/security.md, rounds 11 and 12): a path or number holding a control or bidirectional
+  // formatting character is refused, and so is a current folder holding one. Every start-up message prints these
+  // paths (the workspace, --open), so a folder named with an ESC sequence set the terminal's title, one with a line
+  // break forged an `ActGuy web:` line, and a U+202E showed --open's file as another.
+  hidden(() => refuseHiddenCharacters(Object.values(out).filter((v): v is string => typeof v === 'string')));
   return out;
+}
+
+/** Runs a hidden-character check; its refusal is a usage error of this command. */
+function hidden(check: () => void): void {
+  try {
+    check();
+  } catch (e) {
+    if (e instanceof UsageError) usageError(e.message);
+    throw e;
+  }
 }
 
 /**
@@ -91,6 +107,8 @@ function backupsDirOf(stateDir: string | null, askedPort: number, servedPort: nu
 async function main(): Promise<void> {
   const args = parse(process.argv.slice(2));
   const workspace = canonicalPath(resolve(String(args.workspace ?? join(repoRoot, 'assets'))));
+  // A workspace named plainly may be a link to a folder whose name holds one: its resolved path is what is printed.
+  hidden(() => refuseHiddenCharacters([workspace], undefined));
   if (!existsSync(workspace) || !statSync(workspace).isDirectory())
     usageError(`workspace ${workspace} is not a folder`);
   const rendererDir = resolve(String(args.renderer ?? join(repoRoot, 'dist', 'renderer')));

@@ -127,6 +127,8 @@ export async function runBuildJob(
   );
   const compressor = deps.compressor ?? inProcessCompressor();
   const prep = prepareBuild(parsed.resolved, recorded.read, startWhenCold(compressor, remembered, recorded.known));
+  // The project text's own warnings lead its inputs' (a bidirectional character in `$schema`), as `actguy build`'s.
+  (prep.ok ? prep.prepared.warnings : prep.warnings).unshift(...(parsed.warnings ?? []));
   if (!prep.ok) {
     post({ type: 'failed', errors: prep.errors.map(toBuildProblem), warnings: prep.warnings.map((w) => w.message) });
     return;

@@ -178,6 +178,7 @@ export function prepareBuild(
       if (text !== undefined) {
         const parsed = parseSev(text, m.sevPath);
         errors.push(...parsed.errors);
+        warnings.push(...parsed.warnings);
         const stated = parsed.doc.motion;
         if (stated && stated.name !== m.name) {
           const place = stated.loc ? { line: stated.loc.line, column: stated.loc.columns[1] ?? 1 } : {};

@@ -1,5 +1,6 @@
 import { DEFAULT_TOLERANCES } from '../compress/types';
 import { lineColumnAt } from '../json/lineColumn';
+import { bidiWarnings } from '../bidiText';
 import { BIDI_CONTROL, FormatError, MAX_LISTED_PROBLEMS, quoteJson } from '../errors';
 import { isMotionName, MOTION_NAME_RULE, motionNameProblem } from '../motionName';
 import { formatStrCode, gvStrCode } from '../strcode';
@@ -40,6 +41,12 @@ export interface ProjectParseResult {
   resolved?: ResolvedProject;
   /** Every problem in the file at once. */
   errors: FormatError[];
+  /**
+   * What the text allows but hides from a reader: a bidirectional formatting character in a string no check refuses
+   * (`$schema`), which reorders how editors show the rest of its line (bidiWarnings, docs/security.md round 12).
+   * A path or name holding one is an error.
+   */
+  warnings?: FormatError[];
 }
 
 export { lineColumnAt };
@@ -63,6 +70,7 @@ export const PROJECT_PATH_MAX_BYTES = 4096;
 export function parseProject(text: string, projectFile: string): ProjectParseResult {
   const unlisted = { count: 0, lastWhere: '' };
   const result = collectProjectProblems(text, projectFile, unlisted);
+  result.warnings = bidiWarnings(text, 'PROJECT', projectFile);
   if (unlisted.count)
     result.errors.push(
       new FormatError(

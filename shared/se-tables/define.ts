@@ -1,3 +1,4 @@
+import { bidiWarnings } from '../bidiText';
 import { ProblemList, quoteInput } from '../errors';
 import { SE_CODE_MAX, SE_CODE_NONE, type SeTableEntry, type SeTableReadResult } from './types';
 
@@ -122,7 +123,7 @@ export function parseSeDefine(text: string, file = 'se_define.h'): SeTableReadRe
     result.entries.push(entry);
   }
   result.errors = errors.done('errors');
-  result.warnings = warnings.done('warnings');
+  result.warnings = [...warnings.done('warnings'), ...bidiWarnings(text, 'SE_DEFINE', file)];
   return result;
 }
 

@@ -1,3 +1,4 @@
+import { bidiWarnings } from '../bidiText';
 import { ProblemList, quoteInput } from '../errors';
 import { splitLines } from '../sev/text';
 import { SE_CODE_MAX, SE_CODE_NONE, formatSeCode, type SeTableEntry, type SeTableReadResult } from './types';
@@ -85,6 +86,6 @@ export function parseSls(text: string, file = 'default.sls'): SeTableReadResult 
     result.entries.push(entry);
   }
   result.errors = errors.done('errors');
-  result.warnings = warnings.done('warnings');
+  result.warnings = [...warnings.done('warnings'), ...bidiWarnings(text, 'SLS', file)];
   return result;
 }

@@ -1,3 +1,4 @@
+import { bidiWarnings } from '../bidiText';
 import { ProblemList, quoteInput, type FormatError } from '../errors';
 import { motionNameProblem } from '../motionName';
 import { splitLines, trimEndBlanks } from './text';
@@ -21,6 +22,11 @@ export interface SevParseResult {
   doc: SevDocument;
   /** All errors, ordered by line then column; empty when the file is clean. */
   errors: FormatError[];
+  /**
+   * What the file allows but hides from a reader: a bidirectional formatting character (most likely in a comment,
+   * where nothing else checks it), located (bidiWarnings, docs/security.md round 12). A name holding one is an error.
+   */
+  warnings: FormatError[];
 }
 
 interface Token {
@@ -238,7 +244,7 @@ export function parseSev(text: string, file?: string): SevParseResult {
   const errors = problems
     .done('errors')
     .sort((a, b) => a.place.line! - b.place.line! || a.place.column! - b.place.column!);
-  return { doc, errors };
+  return { doc, errors, warnings: bidiWarnings(text, 'SEV', file) };
 }
 
 /** Parses a SEV and throws its first error (for callers that cannot go on with a broken file). */

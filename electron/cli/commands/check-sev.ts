@@ -12,7 +12,7 @@ export const checkSevCommand: CliCommand = {
   name: 'check-sev',
   usage: 'check-sev FILE.sev... [--sls default.sls] [--se-define se_define.h] [--mtn MOTION.mtn]',
   summary:
-    'check .sev files: syntax, SE indices, SE names against the tables, frames and joints against the motion; every error as FILE:LINE:COL; warns about two SEs of one name and two events of one SE within 2 frames',
+    'check .sev files: syntax, SE indices, SE names against the tables, frames and joints against the motion; every error as FILE:LINE:COL; warns about two SEs of one name and two events of one SE within 2 frames, and about bidirectional formatting characters (in comments too)',
   run(argv) {
     const args = parseArgs(argv, ['sls', 'se-define', 'mtn'], ['quiet']);
     const files = args.positionals;
@@ -42,6 +42,7 @@ export const checkSevCommand: CliCommand = {
     for (const file of files) {
       const loaded = loadSev(file);
       errors.push(...loaded.errors);
+      warnings.push(...loaded.warnings);
       const src = loaded.source;
       if (!src) continue;
       events += src.doc.events.length;

@@ -44,9 +44,11 @@ export const packSarCommand: CliCommand = {
       else errors.push(new FormatError('MAR', `cannot read: ${(e as Error).message}`, {}, marPath));
     }
     const sevs: SevSource[] = [];
+    const sevWarnings: FormatError[] = [];
     for (const p of sevPaths) {
       const loaded = loadSev(p);
       errors.push(...loaded.errors);
+      sevWarnings.push(...loaded.warnings);
       if (loaded.source) sevs.push(loaded.source);
     }
     if (mar) {
@@ -64,7 +66,7 @@ export const packSarCommand: CliCommand = {
             info.map((m) => m.name),
           ),
         );
-        printDiagnostics([], tables.warnings);
+        printDiagnostics([], [...tables.warnings, ...sevWarnings]);
         commitOutputs([{ path: out, bytes }]);
         if (!args.options.has('quiet')) {
           const events = packed.entries.reduce((s, e) => s + e.events.length, 0);
@@ -76,7 +78,7 @@ export const packSarCommand: CliCommand = {
         return 0;
       }
     }
-    printDiagnostics(errors, tables.warnings);
+    printDiagnostics(errors, [...tables.warnings, ...sevWarnings]);
     console.error(`${errors.length} error${errors.length === 1 ? '' : 's'}; ${out} was not written`);
     return 1;
   },
