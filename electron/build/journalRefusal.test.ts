@@ -155,7 +155,14 @@ describe('actguy build with a planted journal', () => {
     writeFileSync(join(proj, 'p.actguy.json'), JSON.stringify(project));
     writeFileSync(join(proj, 'walk.res8'), "another tool's key pool\n");
     writeFileSync(join(proj, 'walk.nodes.json'), '{"mine": "my own node list"}\n');
-    const named = ['out/stage.mar', 'out/stage.sar', 'out/stage.report.json', 'walk.res8', 'walk.res19', 'walk.nodes.json'];
+    const named = [
+      'out/stage.mar',
+      'out/stage.sar',
+      'out/stage.report.json',
+      'walk.res8',
+      'walk.res19',
+      'walk.nodes.json',
+    ];
     const spelled = named.map((n) => `/proc/self/cwd/${n}`);
     const journal = join(proj, 'out', 'stage.mar.actguy-commit');
     writeFileSync(
