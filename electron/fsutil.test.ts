@@ -271,6 +271,16 @@ describe('readBytes and baseNameOf', () => {
     expect((thrownBy(() => readBytes(join(dir, 'folder.mtn'))) as NodeJS.ErrnoException).code).toBe('EISDIR');
   });
 
+  it.runIf(process.platform === 'linux')(
+    'readBytes reads no more than the size the open file has: a /proc file of size 0 reads as empty, within any limit',
+    () => {
+      // /proc/self/status holds a kilobyte or so; /proc/self/pagemap, of the same size 0, gives 256 GB of zeros and was
+      // read until memory ran out (a tuning file linked to it; round 13, docs/security.md).
+      expect(readBytes('/proc/self/status').byteLength).toBe(0);
+      expect(readBytes('/proc/self/pagemap', { bytes: 1024, of: 'a text file' }).byteLength).toBe(0);
+    },
+  );
+
   it('baseNameOf drops the folder and the last extension only', () => {
     expect(baseNameOf('/w/motions/walk_01.mtn')).toBe('walk_01');
     expect(baseNameOf('/w/stage.actguy.json')).toBe('stage.actguy');

@@ -7,7 +7,6 @@ import {
   lstatSync,
   mkdirSync,
   openSync,
-  readFileSync,
   readSync,
   renameSync,
   statSync,
@@ -45,7 +44,7 @@ export function refuseUnlessPlain(st: Stats, path: string): void {
  * a FIFO a project names would otherwise hang the read until something writes to it, and a device such as
  * /dev/zero never ends. The open never waits (O_NONBLOCK), and what is not a plain file is refused with code
  * ENOTREG (EISDIR for a folder), so callers word it as they word other file-system errors. With `limit`, a larger
- * file is refused (EFBIG, in words) before any of it is read.
+ * file is refused (EFBIG, in words) before any of it is read. No more than the size the open file has is read.
  */
 export function readBytes(path: string, limit?: { bytes: number; of: string }): Uint8Array {
   const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
@@ -60,8 +59,17 @@ export function readBytes(path: string, limit?: { bytes: number; of: string }): 
         ),
         { code: 'EFBIG', path },
       );
-    const b = readFileSync(fd);
-    return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+    // No more than the size fstat gave is read, as the header-first reader does (io/readBinary.ts): a file that says
+    // 0 bytes and never ends (/proc/self/pagemap gives 256 GB of zeros, reached through a tuning file's link) was
+    // read until memory ran out, past every size check above (docs/security.md, round 13).
+    const out = Buffer.allocUnsafeSlow(st.size);
+    let at = 0;
+    while (at < out.length) {
+      const n = readSync(fd, out, at, out.length - at, at);
+      if (n === 0) break;
+      at += n;
+    }
+    return new Uint8Array(out.buffer, out.byteOffset, at);
   } finally {
     closeSync(fd);
   }

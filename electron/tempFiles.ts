@@ -9,9 +9,9 @@ import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { quoteJson } from '../shared/errors';
 import { windowsNameProblem } from '../shared/windowsNames';
+import { OWN_TEMP, ownFileNameOf } from '../shared/ownFileNames';
 
-/** Temp files of our naming: `<target name>.actguy-<kind>.<host>.<pid>.<random>.tmp`. */
-export const OWN_TEMP = /^(.+)\.actguy-(new|old|journal)\.([^.]*)\.(\d+)\.([0-9a-z]+)\.tmp$/;
+export { OWN_TEMP };
 /**
  * Why `path` cannot be an output: its name is one ActGuy gives its own files beside an output (a commit's lock or
  * journal, docs/safety-journal.md, or a temp file). An output of that name was deleted by the commit that wrote it
@@ -22,10 +22,8 @@ export const OWN_TEMP = /^(.+)\.actguy-(new|old|journal)\.([^.]*)\.(\d+)\.([0-9a
  */
 export function ownFileNameProblem(path: string, write: OwnWrite = 'commit'): string | undefined {
   const name = basename(path);
-  const own = /\.actguy-(lock|commit)$/i.exec(name);
-  if (own)
-    return `${name} is a name ActGuy keeps for the ${own[1].toLowerCase() === 'lock' ? 'lock' : 'commit journal'} of an output`;
-  if (new RegExp(OWN_TEMP.source, 'i').test(name)) return `${name} is a name ActGuy keeps for its temp files`;
+  const own = ownFileNameOf(name);
+  if (own) return own;
   // Outputs are passed to Windows users: a device name (`nul.mt3` from a motion named `nul`) or a trailing dot
   // is another file there (shared/windowsNames.ts), refused on every platform.
   const windows = windowsNameProblem(name);

@@ -31,7 +31,7 @@ import { existingVerdicts, openVerdictStore, type FileStamp, type VerdictStore }
 import { outputStamp, writeLastBuild, type BuildSummary } from './lastBuild';
 import { lastBuildUse } from './lastBuildUse';
 import { compressorFor, defaultJobs, startWhenCold, type MotionCompressor } from './compressPool';
-import { readInputFile } from './files';
+import { readBuildInput, readInputFile } from './files';
 import { TEXT_LIMIT } from '../fsutil';
 
 export interface ProjectBuildOptions {
@@ -47,7 +47,7 @@ export interface ProjectBuildOptions {
   cacheMaxBytes?: number;
   /** The per-user state folder holding the cache's local verdicts (verdicts.ts); default defaultStateDir(). */
   stateDir?: string;
-  /** How input files are read (tests count the reads); default readInputFile. */
+  /** How input files are read (tests count the reads); default readBuildInput. */
   readFile?: ReadFile;
   /** The compressor to use instead of one made for `jobs` (tests). */
   compressor?: MotionCompressor;
@@ -142,11 +142,11 @@ export async function buildProject(
       warnings: [],
     };
   const overrides = options.textOverrides;
-  const readFrom = options.readFile ?? readInputFile;
+  const readFrom = options.readFile ?? readBuildInput;
   const readFile = overrides?.size
-    ? (path: string) => {
+    ? (path: string, as?: 'text') => {
         const t = overrides.get(path);
-        return t === undefined ? readFrom(path) : encodeUtf8(t);
+        return t === undefined ? readFrom(path, as) : encodeUtf8(t);
       }
     : readFrom;
   const cacheDir = options.cacheDir === undefined ? defaultCacheDir(projectFile) : options.cacheDir;

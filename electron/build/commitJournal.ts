@@ -5,7 +5,7 @@
  * blocks only while it is plausibly held. See docs/safety-journal.md.
  */
 import * as nodeFs from 'node:fs';
-import { basename, dirname, isAbsolute, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { quoteJson } from '../../shared/errors';
 import { notPlainFile } from '../fsutil';
 
@@ -58,6 +58,15 @@ function entryIdentity(path: string): string | undefined {
   }
 }
 
+/** `path` spelled from the real path of its folder (links resolved), or undefined when the folder cannot be resolved. */
+function realSpelling(path: string): string | undefined {
+  try {
+    return join(nodeFs.realpathSync(dirname(path)), basename(path));
+  } catch {
+    return undefined;
+  }
+}
+
 /** What is wrong with a journal, in words; the caller says which journal and what to do. */
 export class JournalProblem extends Error {}
 
@@ -91,11 +100,19 @@ export function checkJournal(text: string, outputs: readonly string[]): Journal 
       `it was written for ${listed.length} output(s), and this run writes ${outputs.length}: ${outputs.map((o) => quoteClipped(o)).join(', ')}`,
     );
 
-  // Every output of this run, by identity; each journal output must be one of them, each at most once.
+  // Every output of this run, as this run spells it and as the real path of its folder spells it (how this tool
+  // writes them, whichever run wrote the journal); each journal output must be one of them, each at most once. The
+  // same files by another spelling prove nothing: a link may lead wherever the reader is, so a journal naming
+  // `/proc/self/cwd/out/stage.mar` is about the outputs of whoever builds from the project folder, and its writer
+  // needed to know nothing of where they lie (docs/security.md, round 13).
   const wanted = new Map<string, string>();
+  const identities = new Set<string>();
   for (const o of outputs) {
+    wanted.set(o, o);
+    const real = realSpelling(o);
+    if (real !== undefined) wanted.set(real, o);
     const id = entryIdentity(o);
-    if (id) wanted.set(id, o);
+    if (id) identities.add(id);
   }
   const entries: Journal['entries'] = [];
   const seen = new Set<string>();
@@ -104,11 +121,17 @@ export function checkJournal(text: string, outputs: readonly string[]): Journal 
     if (typeof path !== 'string') throw new JournalProblem(`${where} is ${quoteClipped(path, 40)}, not a path`);
     if (!isAbsolute(path) || resolve(path) !== path)
       throw new JournalProblem(`${where} ${quoteClipped(path)} is not an absolute path as this tool writes them`);
-    const id = entryIdentity(path);
-    if (id === undefined || !wanted.has(id))
-      throw new JournalProblem(`${where} ${quoteClipped(path)} is not one of the outputs of this run`);
-    if (seen.has(id)) throw new JournalProblem(`${where} ${quoteClipped(path)} is listed twice`);
-    seen.add(id);
+    const output = wanted.get(path);
+    if (output === undefined) {
+      const id = entryIdentity(path);
+      throw new JournalProblem(
+        id !== undefined && identities.has(id)
+          ? `${where} ${quoteClipped(path)} names an output of this run by another spelling (through a link); ActGuy acts only on a journal that spells its outputs as it writes them`
+          : `${where} ${quoteClipped(path)} is not one of the outputs of this run`,
+      );
+    }
+    if (seen.has(output)) throw new JournalProblem(`${where} ${quoteClipped(path)} is listed twice`);
+    seen.add(output);
     const e: unknown = (raw.entries as unknown[])[k];
     if (!isObject(e)) throw new JournalProblem(`entry ${k + 1} is not an object`);
     if (e.path !== path)

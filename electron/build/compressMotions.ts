@@ -118,9 +118,9 @@ export function recordingReader(
   const unread = new Set<string>();
   const sameStamp = (a: FileStamp | undefined, b: FileStamp | undefined) =>
     a !== undefined && b !== undefined && JSON.stringify(a) === JSON.stringify(b);
-  const readRecording: ReadFile = (path) => {
+  const readRecording: ReadFile = (path, as) => {
     const before = stat?.(path);
-    const bytes = read(path);
+    const bytes = read(path, as);
     seen.set(path, bytes);
     const after = before && stat?.(path);
     if (sameStamp(before, after)) stamps.set(path, after!);

@@ -1,9 +1,18 @@
 import { opendirSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { FormatError, quoteJson } from '../../shared/errors';
-import { readBytes } from '../fsutil';
+import { readBytes, TEXT_LIMIT } from '../fsutil';
 import { readInput } from '../io/readBinary';
 import { describeFsError } from '../fsErrors';
+
+/**
+ * How a build reads its inputs (shared/project/plan.ts ReadFile): a .sev or SE table within the text limit, refused
+ * by its size before it is read (64 MiB), anything else as readInputFile reads a binary input (up to 1 GiB). A sparse
+ * 200 MB .sev was read whole before the decoder refused it when every input went the binary way (round 13).
+ */
+export function readBuildInput(path: string, as?: 'text'): Uint8Array {
+  return as === 'text' ? readInputFile(path, TEXT_LIMIT) : readInputFile(path);
+}
 
 /**
  * Reads a whole file for the pure build core; failures become an Error with a readable message, or a FormatError

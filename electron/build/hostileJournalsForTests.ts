@@ -211,6 +211,35 @@ export const HOSTILE_JOURNALS: HostileJournal[] = [
     },
   },
   {
+    // The files are the outputs, and a journal naming them so passed the check by identity (folder and name) while
+    // its writer needs to know nothing of where they lie: `/proc/self/cwd/out/stage.mar` is the .mar of whoever
+    // builds from the project folder (round 13, docs/security.md). Rolled back, it deleted every output, an MSH
+    // export's files too, which the build checks are its own before replacing them.
+    name: 'the right outputs, spelled through a link to their folder (state back: deletes them)',
+    plant(s) {
+      const aliases = new Map<string, string>();
+      const spelled = s.outputs.map((o) => {
+        let alias = aliases.get(dirname(o));
+        if (!alias) {
+          alias = join(s.outside, `alias-${aliases.size}`);
+          symlinkSync(dirname(o), alias);
+          aliases.set(dirname(o), alias);
+        }
+        return join(alias, basename(o));
+      });
+      writeFileSync(
+        journalOf(s.outputs),
+        json({
+          tool: 'actguy commit',
+          version: 2,
+          state: 'back',
+          outputs: spelled,
+          entries: spelled.map((path) => ({ path, temp: own(path, 'new'), backup: null })),
+        }),
+      );
+    },
+  },
+  {
     name: 'malformed JSON',
     plant(s) {
       writeFileSync(journalOf(s.outputs), '{"tool": "actguy commit" "state": "forward"}\n');

@@ -143,6 +143,49 @@ describe('actguy build with a planted journal', () => {
     30_000,
   );
 
+  it("a journal naming the outputs as /proc/self/cwd/… (run from the project folder) never reaches the user's MSH files", () => {
+    // Round 13 (docs/security.md): the outputs spelled through the working folder's link are the outputs, by identity,
+    // wherever the user unpacked the folder. State back, no temps: the roll-back deleted the user's own walk.res8 and
+    // walk.nodes.json (which a build replaces only when they are an export's) and the build then wrote its own, exit 0.
+    const dir = tempDir();
+    const proj = join(dir, 'proj');
+    cpSync(template, proj, { recursive: true });
+    const project = JSON.parse(readFileSync(join(proj, 'p.actguy.json'), 'utf8'));
+    project.outputs.msh = '.';
+    writeFileSync(join(proj, 'p.actguy.json'), JSON.stringify(project));
+    writeFileSync(join(proj, 'walk.res8'), "another tool's key pool\n");
+    writeFileSync(join(proj, 'walk.nodes.json'), '{"mine": "my own node list"}\n');
+    const named = [
+      'out/stage.mar',
+      'out/stage.sar',
+      'out/stage.report.json',
+      'walk.res8',
+      'walk.res19',
+      'walk.nodes.json',
+    ];
+    const spelled = named.map((n) => `/proc/self/cwd/${n}`);
+    const journal = join(proj, 'out', 'stage.mar.actguy-commit');
+    writeFileSync(
+      journal,
+      JSON.stringify({
+        tool: 'actguy commit',
+        version: 2,
+        state: 'back',
+        outputs: spelled,
+        entries: spelled.map((path) => ({ path, temp: `${path}.actguy-new.h.1.a.tmp`, backup: null })),
+      }),
+    );
+    const before = hashTree(dir);
+    const r = spawnSync(process.execPath, [cli, 'build', 'p.actguy.json', '--quiet', '--no-cache'], {
+      cwd: proj,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`actguy build: ${refusal(journal)}`);
+    expect(hashTree(dir)).toEqual(before);
+  }, 30_000);
+
   it('after the journal is moved aside, the build runs and rewrites every output', () => {
     const dir = tempDir();
     const proj = join(dir, 'proj');

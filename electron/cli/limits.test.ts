@@ -5,7 +5,16 @@
  * regression fails instead of hanging the suite; no timing is asserted.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -182,6 +191,72 @@ describe('actguy against hostile sizes', () => {
       `sent.nodes.json [MSH]: cannot read: it is ${3 * 2 ** 30} bytes, more than the 67108864 ActGuy reads of a text file`,
     );
     for (const f of ['sent.res8', 'sent.res19', 'sent.nodes.json']) rmSync(join(dir, f));
+  });
+
+  it.runIf(process.platform === 'linux')(
+    'a tuning file linked to /proc/self/pagemap (0 bytes by its size, 256 GB of zeros by its reads) is read as its size says (compress read it until killed)',
+    () => {
+      // Round 13 (docs/security.md): `<motion>.mtn.actguy-tuning.json` follows a link (a tuning file shared between
+      // motions), and text files were read until their end, whatever fstat said: a received folder's link to
+      // pagemap held `actguy compress` for as long as its memory lasted.
+      const tuning = join(dir, 'walk.mtn.actguy-tuning.json');
+      symlinkSync('/proc/self/pagemap', tuning);
+      try {
+        const c = run('compress', 'walk.mtn', '-o', 'pagemap.mt3');
+        expect(c.signal).toBeNull();
+        expectNoCrash(c.err);
+        expect(c.rc).toBe(1);
+        expect(c.err).toContain('walk.mtn.actguy-tuning.json');
+        expect(existsSync(join(dir, 'pagemap.mt3'))).toBe(false);
+      } finally {
+        rmSync(tuning);
+      }
+    },
+  );
+
+  it('a project text input past 64 MiB is refused by its size before it is read (the build read up to 1 GiB of it)', () => {
+    // Round 13 (docs/security.md): the build read every input through the binary reader, whose limit is 1 GiB, so a
+    // sparse 200 MB .sev (a few bytes in an archive) was read whole before the decoder refused it. The bytes read are
+    // counted by a preload that wraps node:fs' reads in the CLI's process.
+    const big = join(dir, 'big.sev');
+    writeFileSync(big, '');
+    truncateSync(big, 200 * 2 ** 20);
+    writeFileSync(
+      join(dir, 'bigsev.actguy.json'),
+      JSON.stringify({
+        version: 1,
+        motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'big.sev' }],
+        outputs: { mar: 'out/b.mar', sar: 'out/b.sar' },
+      }),
+    );
+    const counter = join(dir, 'count-reads.cjs');
+    writeFileSync(
+      counter,
+      `const fs = require('node:fs');
+let total = 0;
+for (const name of ['readSync', 'readFileSync']) {
+  const orig = fs[name];
+  fs[name] = function (...args) {
+    const r = orig.apply(this, args);
+    total += typeof r === 'number' ? r : r && r.length ? r.length : 0;
+    return r;
+  };
+}
+process.on('exit', () => process.stderr.write('\\nbytes read: ' + total + '\\n'));
+`,
+    );
+    const r = spawnSync(process.execPath, ['-r', counter, cli, 'build', 'bigsev.actguy.json', '--no-cache'], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    rmSync(big);
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toContain('big.sev');
+    expect(r.stderr).toContain('67108864');
+    const read = Number(/bytes read: (\d+)/.exec(r.stderr)?.[1]);
+    expect(read).toBeGreaterThan(0);
+    expect(read).toBeLessThan(16 * 2 ** 20);
   });
 
   it.runIf(process.platform !== 'win32')(

@@ -21,7 +21,7 @@ import { readMtn } from '../../shared/mtn/read';
 import { writeMtn } from '../../shared/mtn/write';
 import { buildProject } from '../build/build';
 import { inProcessCompressor, type MotionCompressor } from '../build/compressPool';
-import { readInputFile } from '../build/files';
+import { readBuildInput } from '../build/files';
 import { assetsProjectCopy, testProjectHandlers } from '../testing/projectHarness';
 import { runBuildJob } from './buildJob';
 import type { BuildJobLauncher } from './buildRunner';
@@ -57,7 +57,7 @@ async function app() {
     close: () => inner.close(),
   };
   const launchBuild: BuildJobLauncher = (req, onMessage) => {
-    setTimeout(() => void runBuildJob(req, readInputFile, onMessage, { compressor, stateDir: state }), 0);
+    setTimeout(() => void runBuildJob(req, readBuildInput, onMessage, { compressor, stateDir: state }), 0);
     return () => {};
   };
   const { openPicked, build } = testProjectHandlers({ launchBuild });

@@ -121,7 +121,7 @@ export async function runBuildJob(
   const overrides = new Map(req.sevTexts.map((s) => [s.path, encoder.encode(s.text)]));
   const remembered = typeof req.cacheDir === 'string' ? existingVerdicts(req.cacheDir, deps.stateDir) : undefined;
   const recorded = recordingReader(
-    (path) => overrides.get(path) ?? readFile(path),
+    (path, as) => overrides.get(path) ?? readFile(path, as),
     (path) => (overrides.has(path) ? undefined : fileStamp(path)),
     remembered,
   );

@@ -8,7 +8,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { join } from 'node:path';
 import { compressorFor, defaultJobs } from '../build/compressPool';
-import { readInputFile } from '../build/files';
+import { readBuildInput } from '../build/files';
 import { runBuildJob, type BuildJobMessage, type BuildJobRequest } from './buildJob';
 
 if (!parentPort) throw new Error('buildWorker.cjs must run as a worker thread');
@@ -18,7 +18,7 @@ const req = workerData as BuildJobRequest;
 const compressor = compressorFor(defaultJobs(), join(__dirname, 'compressPoolWorker.cjs'));
 void runBuildJob(
   req,
-  readInputFile,
+  readBuildInput,
   (m: BuildJobMessage) => {
     // The archive bytes move to main without a copy.
     if (m.type === 'done')

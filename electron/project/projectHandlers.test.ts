@@ -16,7 +16,7 @@ import { readMar } from '../../shared/mar/read';
 import { readSar } from '../../shared/sar/read';
 import { gvStrCode } from '../../shared/strcode';
 import { canonicalPath } from '../pathPolicy';
-import { readInputFile } from '../build/files';
+import { readBuildInput } from '../build/files';
 import { bundleWorkerForTests } from '../compress/buildWorkerForTests';
 import { runBuildJob } from './buildJob';
 import type { BuildJobLauncher } from './buildRunner';
@@ -373,7 +373,7 @@ describe('project handlers', () => {
     let deliver: (() => void) | null = null;
     const slow: BuildJobLauncher = (req, onMessage) => {
       let stopped = false;
-      deliver = () => runBuildJob(req, readInputFile, (m) => !stopped && onMessage(m));
+      deliver = () => runBuildJob(req, readBuildInput, (m) => !stopped && onMessage(m));
       return () => {
         stopped = true;
       };

@@ -7,7 +7,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BuildStatus } from '../../shared/ipc/project';
-import { readInputFile } from '../build/files';
+import { readBuildInput } from '../build/files';
 import type { DialogPort } from '../dialogPort';
 import { createPathPolicy } from '../pathPolicy';
 import { runBuildJob } from '../project/buildJob';
@@ -19,7 +19,7 @@ import { ASSETS, noDialogs } from './handlerHarness';
 /** Runs build jobs in this process, delivering their messages asynchronously as the worker would; stoppable. */
 export const inProcessBuild: BuildJobLauncher = (req, onMessage) => {
   let stopped = false;
-  setTimeout(() => runBuildJob(req, readInputFile, (m) => !stopped && onMessage(m)), 0);
+  setTimeout(() => runBuildJob(req, readBuildInput, (m) => !stopped && onMessage(m)), 0);
   return () => {
     stopped = true;
   };

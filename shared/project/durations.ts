@@ -7,6 +7,7 @@
  */
 import { FormatError, inFile } from '../errors';
 import { effectiveDurationMs } from '../motion/frameRate';
+import type { Motion } from '../motion/types';
 import { readMtn } from '../mtn/read';
 import { atGameRate, type ReadFile } from './plan';
 import type { ResolvedProject } from './types';
@@ -33,6 +34,11 @@ export interface EntryDuration {
 export function projectDurations(project: ResolvedProject, readFile: ReadFile): EntryDuration[] {
   const out: EntryDuration[] = [];
   const frames = new Map<number, number>();
+  /**
+   * Each file as read and decoded, or why it could not be, by path: motions that name one file read it once (a
+   * project naming a sparse 750 MiB .mtn 20 times held `actguy info` 309 s; round 13, docs/security.md).
+   */
+  const decoded = new Map<string, { motion?: Motion; problem?: string }>();
   for (const m of project.motions) {
     const entry: EntryDuration = { name: m.name, index: m.index, speed: m.speed };
     let problem: string | undefined;
@@ -48,14 +54,28 @@ export function projectDurations(project: ResolvedProject, readFile: ReadFile): 
         return undefined;
       }
     };
-    let bytes: Uint8Array | undefined;
-    try {
-      bytes = readFile(m.mtnPath);
-    } catch (e) {
-      // A file refused by its header before it was read (electron/io/readBinary.ts) names itself and the place.
-      fail('', e instanceof FormatError ? e.message : `cannot read ${m.mtnPath}: ${(e as Error).message}`);
+    let file = decoded.get(m.mtnPath);
+    if (!file) {
+      file = {};
+      let bytes: Uint8Array | undefined;
+      try {
+        bytes = readFile(m.mtnPath);
+      } catch (e) {
+        // A file refused by its header before it was read (electron/io/readBinary.ts) names itself and the place.
+        file.problem = e instanceof FormatError ? e.message : `cannot read ${m.mtnPath}: ${(e as Error).message}`;
+      }
+      if (bytes) {
+        try {
+          file.motion = inFile(m.mtnPath, () => readMtn(bytes));
+        } catch (e) {
+          if (!(e instanceof FormatError)) throw e;
+          file.problem = e.message;
+        }
+      }
+      decoded.set(m.mtnPath, file);
     }
-    const asRead = bytes && collect(() => inFile(m.mtnPath, () => readMtn(bytes)));
+    if (file.problem !== undefined) fail('', file.problem);
+    const asRead = file.motion;
     const played = asRead && atGameRate(m, asRead, project.fps, fail, collect);
     if (played) {
       entry.frameCount = played.frameCount;

@@ -40,7 +40,11 @@ import { encodeUtf8 } from '../utf8';
  * Node side maps ENOENT etc.); planBuild turns it into a FormatError naming
  * the project key that points at the file.
  */
-export type ReadFile = (path: string) => Uint8Array;
+export type ReadFile = (
+  path: string,
+  /** 'text': a .sev or an SE table, read within the text limit (a text file's size is refused before it is read). */
+  as?: 'text',
+) => Uint8Array;
 
 /** A motion whose inputs all read and validated. */
 export interface PreparedMotion {
@@ -118,9 +122,9 @@ export function prepareBuild(
   const warnings: FormatError[] = [];
   const pfail = (where: string, detail: string) =>
     errors.push(new FormatError('PROJECT', detail, { where }, project.projectFile));
-  const read = (path: string, where: string): Uint8Array | undefined => {
+  const read = (path: string, where: string, as?: 'text'): Uint8Array | undefined => {
     try {
-      return readFile(path);
+      return readFile(path, as);
     } catch (e) {
       // A file refused by its header before it was read (electron/io/readBinary.ts) names itself and the place.
       if (e instanceof FormatError) errors.push(e);
@@ -149,7 +153,7 @@ export function prepareBuild(
     kind: 'SLS' | 'SE_DEFINE',
   ) => {
     if (!path) return;
-    const bytes = read(path, key);
+    const bytes = read(path, key, 'text');
     if (!bytes) return;
     const text = collect(() => decodeUtf8Text(bytes, kind, path));
     if (text !== undefined) sources.push(parse(text, path));
@@ -173,7 +177,7 @@ export function prepareBuild(
     const motion = played && asRead;
     let sev: SevSource | undefined;
     if (m.sevPath) {
-      const sevBytes = read(m.sevPath, `${where}.sev`);
+      const sevBytes = read(m.sevPath, `${where}.sev`, 'text');
       const text = sevBytes ? collect(() => decodeUtf8Text(sevBytes, 'SEV', m.sevPath)) : undefined;
       if (text !== undefined) {
         const parsed = parseSev(text, m.sevPath);

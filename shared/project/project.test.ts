@@ -990,3 +990,27 @@ describe('a project names no path Windows reads as another file (round 6)', () =
     expect(parseProject(base({}), 'p.actguy.json').errors).toEqual([]);
   });
 });
+
+describe('a project names no file by a name ActGuy keeps for its own files (round 13)', () => {
+  // A build sweeps the temps of its naming beside its outputs whose writer is gone, and takes over or deletes a stale
+  // lock: a received project whose .sev was `out/stage.mar.actguy-new.<host>.<pid>.<random>.tmp` built, then lost its
+  // .sev to its own build's sweep (docs/security.md).
+  it('refuses a temp, lock or journal name at each key, any letter case', () => {
+    const r = parseProject(
+      JSON.stringify({
+        version: 1,
+        motions: [{ name: 'walk', mtn: 'walk.mtn.actguy-lock', sev: 'out/stage.mar.actguy-new.box.4242.a1.tmp' }],
+        seTables: { sls: 'out/stage.mar.ACTGUY-COMMIT', seDefine: 'se_define.h.actguy-old.box.7.zz.tmp' },
+        outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
+      }),
+      'p.actguy.json',
+    );
+    expect(r.resolved).toBeUndefined();
+    const at = (where: string) => r.errors.find((e) => e.place.where === where)?.message ?? '';
+    expect(at('motions[0].mtn')).toContain('walk.mtn.actguy-lock is a name ActGuy keeps for the lock of an output');
+    expect(at('motions[0].sev')).toContain('is a name ActGuy keeps for its temp files');
+    expect(at('seTables.sls')).toContain('is a name ActGuy keeps for the commit journal of an output');
+    expect(at('seTables.seDefine')).toContain('is a name ActGuy keeps for its temp files');
+    expect(at('motions[0].sev')).toContain('rename the file');
+  });
+});

@@ -8,6 +8,7 @@ import { findExcessiveNesting, nestedTooDeeply } from '../json/nesting';
 import { findJsonSyntaxError } from './jsonPosition';
 import { resolveFrom } from './paths';
 import { windowsNameProblem, windowsPathProblem } from '../windowsNames';
+import { ownFileNameOf } from '../ownFileNames';
 import { OUTPUT_NAME_MAX_BYTES, outputNameProblem, projectOutputFiles } from './outputs';
 import { encodeUtf8 } from '../utf8';
 import { DEFAULT_GAME_FPS } from '../motion/frameRate';
@@ -160,6 +161,16 @@ function collectProjectProblems(
     const windows = windowsPathProblem(v);
     if (windows) {
       fail(where, `${windows}; projects are shared with Windows, so rename it`);
+      return undefined;
+    }
+    // A build deletes files of its own naming beside its outputs (a stale temp, a stale lock): an input named so was
+    // swept by the very build that read it (docs/security.md, round 13). An output's name must end in its kind's
+    // extension, which no such name does (outputNameProblem says so).
+    const own = where.startsWith('outputs.')
+      ? undefined
+      : ownFileNameOf(v.slice(Math.max(v.lastIndexOf('/'), v.lastIndexOf('\\')) + 1));
+    if (own) {
+      fail(where, `${own} (ActGuy deletes such files as its own); rename the file`);
       return undefined;
     }
     return v;

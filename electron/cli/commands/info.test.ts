@@ -9,7 +9,7 @@ import { writeMt3 } from '../../../shared/mt3/write';
 import { prepareBuild } from '../../../shared/project/plan';
 import { parseProject } from '../../../shared/project/validate';
 import { gvStrCode } from '../../../shared/strcode';
-import { readInputFile } from '../../build/files';
+import { readBuildInput } from '../../build/files';
 import { infoCommand } from './info';
 
 const ASSETS = join(__dirname, '..', '..', '..', 'assets');
@@ -54,7 +54,7 @@ describe('actguy info on a project', () => {
     expect(r.code).toBe(0);
     expect(r.out).toContain('project: 4 motions, 1 alias, played at 30 fps');
     // The build's own numbers (prepareBuild fills the report's durationMs).
-    const prep = prepareBuild(parseProject(readFileSync(path, 'utf8'), path).resolved!, readInputFile);
+    const prep = prepareBuild(parseProject(readFileSync(path, 'utf8'), path).resolved!, readBuildInput);
     if (!prep.ok) throw new Error(prep.errors.map((e) => e.message).join('\n'));
     const expected = [
       ...prep.prepared.motions.map((m) => [m.resolved.name, m.durationMs] as const),

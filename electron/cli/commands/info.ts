@@ -4,7 +4,7 @@ import { projectDurations } from '../../../shared/project/durations';
 import { normalizePath } from '../../../shared/project/paths';
 import { parseProject } from '../../../shared/project/validate';
 import { decodeUtf8Text } from '../../../shared/sev/text';
-import { readInputFile } from '../../build/files';
+import { readBuildInput } from '../../build/files';
 import { printDiagnostics } from '../../build/inputs';
 import { describeMshAnimation } from '../../../shared/msh/describe';
 import { parseMshNodesJson } from '../../../shared/msh/nodesJson';
@@ -131,7 +131,7 @@ function describeProjectFile(path: string, bytes: Uint8Array): number {
     return 1;
   }
   const p = parsed.resolved;
-  const entries = projectDurations(p, readInputFile);
+  const entries = projectDurations(p, readBuildInput);
   const width = Math.max(...entries.map((e) => e.name.length));
   const lines = [
     `${path}`,
