@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildProject } from '../build/build';
 import { inProcessCompressor } from '../build/compressPool';
 import { runBuildJob, type BuildJobMessage } from '../project/buildJob';
-import { readInputFile } from '../build/files';
+import { readBuildInput } from '../build/files';
 import { checkSevCommand } from './commands/check-sev';
 
 const ASSETS = join(__dirname, '..', '..', 'assets');
@@ -84,7 +84,7 @@ describe('bidirectional characters in comments are reported', () => {
     rmSync(join(dir, 'walk.mtn'));
     const text = readFileSync(project, 'utf8').replace('"$schema": "', `"$schema": "${RLO}`);
     const posted: BuildJobMessage[] = [];
-    await runBuildJob({ projectPath: project, projectText: text, sevTexts: [], cacheDir: null }, readInputFile, (m) =>
+    await runBuildJob({ projectPath: project, projectText: text, sevTexts: [], cacheDir: null }, readBuildInput, (m) =>
       posted.push(m),
     );
     const last = posted.at(-1)!;
