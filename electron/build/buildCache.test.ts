@@ -20,7 +20,7 @@ import { COMPRESSOR_VERSION } from '../../shared/compress/version';
 import { cacheKey, canonicalJson, decodeEntry, encodeEntry, openBuildCache } from './buildCache';
 import { compressMtnBytes } from './compressPool';
 import { buildProject } from './build';
-import { parseVerdicts } from './verdicts';
+import { parseVerdicts, stampOf, verdictLogKey } from './verdicts';
 
 const root = join(__dirname, '..', '..');
 const ASSETS = join(root, 'assets');
@@ -275,7 +275,9 @@ describe('build cache in builds', () => {
     const doc = JSON.parse(text);
     // The walk as the file and the log of the saves since say it (a build that wrote one entry appends its records).
     const logFile = verdictFile.replace(/\.json$/, '.log');
-    const walk = parseVerdicts(text, doc.cache, existsSync(logFile) ? readFileSync(logFile, 'utf8') : undefined).walk!;
+    const key = verdictLogKey(stampOf(statSync(verdictFile, { bigint: true })));
+    const log = existsSync(logFile) ? { text: readFileSync(logFile, 'utf8'), key } : undefined;
+    const walk = parseVerdicts(text, doc.cache, log).walk!;
     // [when, bytes written since]: the one entry build 4 wrote.
     expect(walk.written).toBeGreaterThan(0);
     expect(walk.written).toBeLessThan(limit / 100);

@@ -24,7 +24,8 @@ import {
   VERDICT_LOG_MAX_BYTES,
   openVerdictStore,
   parseVerdicts,
-  verdictFileDigest,
+  stampOf,
+  verdictLogKey,
   verdictLogLine,
   type FileStamp,
 } from './verdicts';
@@ -54,7 +55,7 @@ function setup() {
   /** A line checksummed for the verdict file as it is now. */
   const line = (payload: unknown) =>
     verdictLogLine(
-      verdictFileDigest(readFileSync(file, 'utf8')),
+      verdictLogKey(stampOf(statSync(file, { bigint: true }))),
       typeof payload === 'string' ? payload : JSON.stringify(payload),
     );
   return { dir, cache, state, open, file, log, id, line };
@@ -155,14 +156,15 @@ describe('the log of the local verdicts', () => {
         s.line({ verdicts: { [h]: [d1, 5] } }),
     );
     const text = readFileSync(s.file, 'utf8');
-    const stored = parseVerdicts(text, s.id, readFileSync(s.log, 'utf8'));
+    const key = verdictLogKey(stampOf(statSync(s.file, { bigint: true })));
+    const stored = parseVerdicts(text, s.id, { text: readFileSync(s.log, 'utf8'), key });
     expect([...stored.verdicts.keys()].sort()).toEqual([k1, k2]);
     expect([...stored.files.keys()]).toEqual(['/a']);
     expect(stored.walk).toBeUndefined();
     // The line that is not an object stops the log: the line after it is not applied.
     expect(stored.logClean).toBe(false);
     // Of another cache folder's file, nothing: not its lines either.
-    expect(parseVerdicts(text, 'other', readFileSync(s.log, 'utf8')).verdicts.size).toBe(0);
+    expect(parseVerdicts(text, 'other', { text: readFileSync(s.log, 'utf8'), key }).verdicts.size).toBe(0);
   });
 
   it('a log that is not a regular file within its limit is not read, never blocks, and is replaced by the next save', () => {
@@ -236,7 +238,10 @@ describe('the log of the local verdicts', () => {
     other.save();
     appendFileSync(
       s.log,
-      verdictLogLine(verdictFileDigest('not the file'), JSON.stringify({ verdicts: { [k2]: [d1, 5] } })),
+      verdictLogLine(
+        verdictLogKey({ size: 1, mtimeNs: '2', ctimeNs: '3', ino: '4', dev: '5' }),
+        JSON.stringify({ verdicts: { [k2]: [d1, 5] } }),
+      ),
     );
     expect(s.open().knows(k2)).toBe(false);
     // The late build itself finds the file changed since it read it: it merges and rewrites instead of appending.

@@ -112,18 +112,20 @@ interface Stored {
 const emptyStored = (): Stored => ({ verdicts: new Map(), files: new Map(), ours: false, logClean: true });
 
 /**
- * What a log's lines are checksummed with: the SHA-256 of the verdict file's text. A log extends that one file
- * alone: once the file is rewritten (by a build, or by hand), the old log's lines are not its records.
+ * What a log's lines are checksummed with: the stamp of the verdict file they extend (size, mtime, ctime, inode and
+ * device, as read from the descriptor the file was read through). A log extends that one file alone: once the file is
+ * rewritten (by a build, or by hand: its ctime changes, and a build's rename gives it another inode), the old log's
+ * lines are not its records.
  */
-export const verdictFileDigest = (text: string): string => createHash('sha256').update(text).digest('hex');
+export const verdictLogKey = (s: FileStamp): string => `${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.ino}:${s.dev}`;
 
-/** The checksum of a log line's payload: SHA-256 of the verdict file's digest, a line break, and the payload. */
-const lineSum = (fileDigest: string, payload: string): string =>
-  createHash('sha256').update(`${fileDigest}\n${payload}`).digest('hex');
+/** The checksum of a log line's payload: SHA-256 of the log's key (verdictLogKey), a line break, and the payload. */
+const lineSum = (logKey: string, payload: string): string =>
+  createHash('sha256').update(`${logKey}\n${payload}`).digest('hex');
 
 /** A log line as a save appends it: `<checksum> <payload JSON>` and a line break. */
-export function verdictLogLine(fileDigest: string, payload: string): string {
-  return `${lineSum(fileDigest, payload)} ${payload}\n`;
+export function verdictLogLine(logKey: string, payload: string): string {
+  return `${lineSum(logKey, payload)} ${payload}\n`;
 }
 
 interface FileRecord {
@@ -135,12 +137,12 @@ interface FileRecord {
 }
 
 /**
- * The state of a verdict file and of its log (`logText`, the records saved since, one line each), dropping every
- * record that is not exactly of our shape. The log's lines are applied in order up to the first that is not whole,
- * not checksummed for this very file (verdictFileDigest of `text`), or not a JSON object: what follows is dropped
- * (logClean is then false, and the next save rewrites the file).
+ * The state of a verdict file and of its log (`log.text`, the records saved since, one line each, checksummed with
+ * `log.key`, verdictLogKey of the file's stamp), dropping every record that is not exactly of our shape. The log's
+ * lines are applied in order up to the first that is not whole, not checksummed for this very file, or not a JSON
+ * object: what follows is dropped (logClean is then false, and the next save rewrites the file).
  */
-export function parseVerdicts(text: string, cacheId: string, logText?: string): Stored {
+export function parseVerdicts(text: string, cacheId: string, log?: { text: string; key: string }): Stored {
   const out = emptyStored();
   let doc: unknown;
   try {
@@ -151,12 +153,12 @@ export function parseVerdicts(text: string, cacheId: string, logText?: string): 
   if (!isRecord(doc) || doc.tool !== TOOL || doc.version !== VERSION || doc.cache !== cacheId) return out;
   applyRecords(out, doc, false);
   out.ours = true;
-  if (logText !== undefined && logText.length > 0) out.logClean = applyLog(out, logText, verdictFileDigest(text));
+  if (log && log.text.length > 0) out.logClean = applyLog(out, log.text, log.key);
   return out;
 }
 
 /** Applies a log's lines in order (parseVerdicts); false when one was refused (it and the rest are not applied). */
-function applyLog(out: Stored, text: string, fileDigest: string): boolean {
+function applyLog(out: Stored, text: string, logKey: string): boolean {
   for (let at = 0; at < text.length;) {
     const end = text.indexOf('\n', at);
     // A last line without its line break was cut short (a save that did not finish).
@@ -165,7 +167,7 @@ function applyLog(out: Stored, text: string, fileDigest: string): boolean {
     at = end + 1;
     if (line.length < 66 || line[64] !== ' ') return false;
     const payload = line.slice(65);
-    if (lineSum(fileDigest, payload) !== line.slice(0, 64)) return false;
+    if (lineSum(logKey, payload) !== line.slice(0, 64)) return false;
     let doc: unknown;
     try {
       doc = JSON.parse(payload);
@@ -328,9 +330,6 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
   let seen: FileStamp | undefined;
   /** The stamp of the log as this build read or last appended to it (undefined: there was none). */
   let logSeen: FileStamp | undefined;
-  /** The text of the verdict file this build read or wrote, and its digest once needed (what the log extends). */
-  let baseText: string | undefined;
-  let baseDigest: string | undefined;
   const stampNow = (path: string): FileStamp | undefined => {
     try {
       const st = fs.lstatSync(path, { bigint: true });
@@ -351,16 +350,17 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
   const load = (): Stored => {
     seen = undefined;
     try {
-      const st = fs.lstatSync(file, { bigint: true });
-      if (!st.isFile() || st.size > MAX_FILE_BYTES) return emptyStored();
-      // Taken before the read: a file replaced meanwhile has another stamp at save time, and is read again then.
-      seen = stampOf(st);
-      const text = fs.readFileSync(file, 'utf8');
+      // The stamp of the very file read (from its descriptor): a file replaced meanwhile has another at save time.
+      const got = readStampedNoFollow(file, MAX_FILE_BYTES);
+      if (got === undefined || got === 'link') return emptyStored();
+      seen = got.stamp;
       const log = readLog();
-      const out = parseVerdicts(text, id, log ?? undefined);
+      const out = parseVerdicts(
+        got.data.toString('utf8'),
+        id,
+        log ? { text: log, key: verdictLogKey(got.stamp) } : undefined,
+      );
       if (log === null) out.logClean = false;
-      baseText = text;
-      baseDigest = undefined;
       return out;
     } catch {
       return emptyStored();
@@ -417,8 +417,7 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
    */
   const append = (): boolean => {
     const base = stampNow(file);
-    if (!(stored.ours && stored.logClean && baseText !== undefined && seen && base && sameStamp(base, seen)))
-      return false;
+    if (!(stored.ours && stored.logClean && seen && base && sameStamp(base, seen))) return false;
     if (changed.verdicts.size + changed.forgotten.size + changed.files.size > APPEND_MAX_RECORDS) return false;
     const { skeletons, index } = skeletonTable();
     const verdicts: Record<string, unknown> = {};
@@ -438,8 +437,7 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
       forget: [...changed.forgotten],
       ...(changed.walk && stored.walk && { walk: [stored.walk.at, stored.walk.written] }),
     });
-    baseDigest ??= verdictFileDigest(baseText);
-    const line = Buffer.from(verdictLogLine(baseDigest, payload), 'utf8');
+    const line = Buffer.from(verdictLogLine(verdictLogKey(seen), payload), 'utf8');
     let fd: number;
     try {
       fd = fs.openSync(
@@ -575,7 +573,6 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
         // Another build may replace it right after this one: the next save reads it again.
         seen = undefined;
         logSeen = undefined;
-        baseText = undefined;
       } catch {
         /* a state folder that cannot be written only costs the next build time */
         return;
