@@ -9,7 +9,10 @@
  * untrusted input all the same (anything malformed is dropped, never acted on).
  *
  * One JSON file per cache folder, named by the folder's identity (its real
- * path, device and inode): `<state>/cache-verdicts/<id>.json`.
+ * path, device and inode): `<state>/cache-verdicts/<id>.json`, and beside it
+ * `<id>.log`, the records saved since that file was written, one checksummed
+ * line per save (docs/cache.md, "Local verdicts"): a build that changed a few
+ * records appends them instead of rewriting the whole file.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -19,7 +22,7 @@ import { makeJoint, type JointInfo } from '../../shared/motion/types';
 import { MTN_MAX_FRAMES, MTN_MAX_JOINTS } from '../../shared/mtn/constants';
 import { canonicalPath, isInside } from '../pathPolicy';
 import { writeFileAtomic } from '../fsutil';
-import { COMPRESSOR_IDENTITY, makeFolderNoFollow } from './buildCache';
+import { COMPRESSOR_IDENTITY, makeFolderNoFollow, readStampedNoFollow } from './buildCache';
 import { sameStamp, stampFromFields, stampOf, type FileStamp } from './fileStamp';
 
 const TOOL = 'actguy cache verdicts';
@@ -33,6 +36,13 @@ const HEX64 = /^[0-9a-f]{64}$/;
 const WALK_AT_LEAST_EVERY_MS = 24 * 3600 * 1000;
 /** How fresh a record's last use must be kept (the least recently used go first past MAX_RECORDS). */
 const USE_GRANULARITY_MS = 24 * 3600 * 1000;
+/**
+ * The log of saves beside the verdict file is read only up to this size (a larger one is dropped whole, and the next
+ * save rewrites the file and removes it); a save that would take it past this rewrites the file instead.
+ */
+export const VERDICT_LOG_MAX_BYTES = 512 * 1024;
+/** A save that changed more records than this rewrites the verdict file (a day's touch of every record, say). */
+const APPEND_MAX_RECORDS = 256;
 
 /** The per-user state folder: $ACTGUY_STATE_DIR, else the platform's place for a tool's local state. */
 export function defaultStateDir(
@@ -93,6 +103,29 @@ interface Stored {
   files: Map<string, FileRecord>;
   /** When this user's builds last walked the cache folder for its size limit, and the bytes they wrote since. */
   walk?: { at: number; written: number };
+  /** Whether the file was a verdict file of this cache folder (only then may a save append to its log). */
+  ours: boolean;
+  /** Whether every line of the log read was whole and checksummed for this very file (else a save rewrites it). */
+  logClean: boolean;
+}
+
+const emptyStored = (): Stored => ({ verdicts: new Map(), files: new Map(), ours: false, logClean: true });
+
+/**
+ * What a log's lines are checksummed with: the stamp of the verdict file they extend (size, mtime, ctime, inode and
+ * device, as read from the descriptor the file was read through). A log extends that one file alone: once the file is
+ * rewritten (by a build, or by hand: its ctime changes, and a build's rename gives it another inode), the old log's
+ * lines are not its records.
+ */
+export const verdictLogKey = (s: FileStamp): string => `${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.ino}:${s.dev}`;
+
+/** The checksum of a log line's payload: SHA-256 of the log's key (verdictLogKey), a line break, and the payload. */
+const lineSum = (logKey: string, payload: string): string =>
+  createHash('sha256').update(`${logKey}\n${payload}`).digest('hex');
+
+/** A log line as a save appends it: `<checksum> <payload JSON>` and a line break. */
+export function verdictLogLine(logKey: string, payload: string): string {
+  return `${lineSum(logKey, payload)} ${payload}\n`;
 }
 
 interface FileRecord {
@@ -103,9 +136,14 @@ interface FileRecord {
   used: number;
 }
 
-/** The state of a verdict file, dropping every record that is not exactly of our shape. */
-export function parseVerdicts(text: string, cacheId: string): Stored {
-  const out: Stored = { verdicts: new Map(), files: new Map() };
+/**
+ * The state of a verdict file and of its log (`log.text`, the records saved since, one line each, checksummed with
+ * `log.key`, verdictLogKey of the file's stamp), dropping every record that is not exactly of our shape. The log's
+ * lines are applied in order up to the first that is not whole, not checksummed for this very file, or not a JSON
+ * object: what follows is dropped (logClean is then false, and the next save rewrites the file).
+ */
+export function parseVerdicts(text: string, cacheId: string, log?: { text: string; key: string }): Stored {
+  const out = emptyStored();
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -113,12 +151,49 @@ export function parseVerdicts(text: string, cacheId: string): Stored {
     return out;
   }
   if (!isRecord(doc) || doc.tool !== TOOL || doc.version !== VERSION || doc.cache !== cacheId) return out;
+  applyRecords(out, doc, false);
+  out.ours = true;
+  if (log && log.text.length > 0) out.logClean = applyLog(out, log.text, log.key);
+  return out;
+}
+
+/** Applies a log's lines in order (parseVerdicts); false when one was refused (it and the rest are not applied). */
+function applyLog(out: Stored, text: string, logKey: string): boolean {
+  for (let at = 0; at < text.length;) {
+    const end = text.indexOf('\n', at);
+    // A last line without its line break was cut short (a save that did not finish).
+    if (end < 0) return false;
+    const line = text.slice(at, end);
+    at = end + 1;
+    if (line.length < 66 || line[64] !== ' ') return false;
+    const payload = line.slice(65);
+    if (lineSum(logKey, payload) !== line.slice(0, 64)) return false;
+    let doc: unknown;
+    try {
+      doc = JSON.parse(payload);
+    } catch {
+      return false;
+    }
+    if (!isRecord(doc)) return false;
+    applyRecords(out, doc, true);
+  }
+  return true;
+}
+
+/**
+ * Sets the records of `doc` (a verdict file, or one line of its log when `log`: then also its forgotten verdicts) in
+ * `out`, each held to the exact shape a build relies on; one that is not is dropped alone. Past MAX_RECORDS no record
+ * is added (one already there is replaced).
+ */
+function applyRecords(out: Stored, doc: Record<string, unknown>, log: boolean): void {
   const walk = doc.walk;
   if (Array.isArray(walk) && walk.length === 2 && isTime(walk[0]) && Number.isSafeInteger(walk[1]) && walk[1] >= 0)
     out.walk = { at: walk[0], written: walk[1] };
+  if (log && Array.isArray(doc.forget))
+    for (const key of doc.forget.slice(0, MAX_RECORDS)) if (typeof key === 'string') out.verdicts.delete(key);
   if (isRecord(doc.verdicts))
     for (const [key, v] of Object.entries(doc.verdicts)) {
-      if (out.verdicts.size >= MAX_RECORDS) break;
+      if (out.verdicts.size >= MAX_RECORDS && !out.verdicts.has(key)) continue;
       if (!(
         HEX64.test(key) &&
         Array.isArray(v) &&
@@ -143,7 +218,7 @@ export function parseVerdicts(text: string, cacheId: string): Stored {
   };
   if (isRecord(doc.files))
     for (const [path, v] of Object.entries(doc.files)) {
-      if (out.files.size >= MAX_RECORDS) break;
+      if (out.files.size >= MAX_RECORDS && !out.files.has(path)) continue;
       if (!Array.isArray(v) || (v.length !== 7 && v.length !== 8)) continue;
       const [size, mtimeNs, ctimeNs, ino, dev, sha256, used, header] = v;
       const stamp = stampFromFields(size, mtimeNs, ctimeNs, ino, dev);
@@ -154,7 +229,6 @@ export function parseVerdicts(text: string, cacheId: string): Stored {
       if (parsed) record.header = parsed;
       out.files.set(path, record);
     }
-  return out;
 }
 
 /**
@@ -251,36 +325,142 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
   const state = resolve(stateDir);
   if (isInside(real, state) || isInside(real, canonicalPath(state))) return noVerdicts();
   const file = join(state, 'cache-verdicts', `${id.slice(0, 32)}.json`);
+  const logFile = join(state, 'cache-verdicts', `${id.slice(0, 32)}.log`);
   /** The stamp the verdict file had when this build read it (undefined: none read, or written since). */
   let seen: FileStamp | undefined;
-  const stampNow = (): FileStamp | undefined => {
+  /** The stamp of the log as this build read or last appended to it (undefined: there was none). */
+  let logSeen: FileStamp | undefined;
+  const stampNow = (path: string): FileStamp | undefined => {
     try {
-      const st = fs.lstatSync(file, { bigint: true });
+      const st = fs.lstatSync(path, { bigint: true });
       return st.isFile() ? stampOf(st) : undefined;
     } catch {
       return undefined;
     }
   };
+  /** The log's text when it is a regular file within the limit; null when something else is there (dropped whole). */
+  const readLog = (): string | undefined | null => {
+    logSeen = undefined;
+    const got = readStampedNoFollow(logFile, VERDICT_LOG_MAX_BYTES);
+    if (got === 'link') return null;
+    if (got === undefined) return fs.existsSync(logFile) ? null : undefined;
+    logSeen = got.stamp;
+    return got.data.toString('utf8');
+  };
   const load = (): Stored => {
     seen = undefined;
     try {
-      const st = fs.lstatSync(file, { bigint: true });
-      if (!st.isFile() || st.size > MAX_FILE_BYTES) return { verdicts: new Map(), files: new Map() };
-      // Taken before the read: a file replaced meanwhile has another stamp at save time, and is read again then.
-      seen = stampOf(st);
-      return parseVerdicts(fs.readFileSync(file, 'utf8'), id);
+      // The stamp of the very file read (from its descriptor): a file replaced meanwhile has another at save time.
+      const got = readStampedNoFollow(file, MAX_FILE_BYTES);
+      if (got === undefined || got === 'link') return emptyStored();
+      seen = got.stamp;
+      const log = readLog();
+      const out = parseVerdicts(
+        got.data.toString('utf8'),
+        id,
+        log ? { text: log, key: verdictLogKey(got.stamp) } : undefined,
+      );
+      if (log === null) out.logClean = false;
+      return out;
     } catch {
-      return { verdicts: new Map(), files: new Map() };
+      return emptyStored();
     }
   };
   const stored = load();
   const now = Date.now();
-  let dirty = false;
+  /** What this build changed, for a save that appends it to the log. */
+  const changed = { verdicts: new Set<string>(), forgotten: new Set<string>(), files: new Set<string>(), walk: false };
+  const dirty = () => changed.verdicts.size + changed.forgotten.size + changed.files.size > 0 || changed.walk;
   /** Marks a record used now; only a use a day newer is worth a write (an unchanged rebuild then writes nothing). */
-  const touch = (r: { used: number }) => {
+  const touch = (r: { used: number }, set: Set<string>, key: string) => {
     if (now - r.used < USE_GRANULARITY_MS) return;
     r.used = now;
-    dirty = true;
+    set.add(key);
+  };
+  const skeletonTable = () => {
+    const skeletons: unknown[][] = [];
+    const indexOfText = new Map<string, number>();
+    const indexOfArray = new Map<readonly JointInfo[], number>();
+    const index = (joints: readonly JointInfo[]): number => {
+      let i = indexOfArray.get(joints);
+      if (i === undefined) {
+        const json = skeletonJson(joints);
+        const text = JSON.stringify(json);
+        i = indexOfText.get(text);
+        if (i === undefined) {
+          i = skeletons.push(json) - 1;
+          indexOfText.set(text, i);
+        }
+        indexOfArray.set(joints, i);
+      }
+      return i;
+    };
+    return { skeletons, index };
+  };
+  const verdictRow = ({ digest, used, stamp: s }: { digest: string; used: number; stamp?: FileStamp }) =>
+    s ? [digest, used, s.size, s.mtimeNs, s.ctimeNs, s.ino, s.dev] : [digest, used];
+  const fileRow = (v: FileRecord, skeletonIndex: (joints: readonly JointInfo[]) => number) => {
+    const row: unknown[] = [v.stamp.size, v.stamp.mtimeNs, v.stamp.ctimeNs, v.stamp.ino, v.stamp.dev, v.sha256, v.used];
+    const h = v.header;
+    if (h) row.push([h.reader, h.value.fps, h.value.frameCount, skeletonIndex(h.value.joints)]);
+    return row;
+  };
+  const clearChanges = () => {
+    changed.verdicts.clear();
+    changed.forgotten.clear();
+    changed.files.clear();
+    changed.walk = false;
+  };
+  /**
+   * Appends this build's changes to the log as one line, when the verdict file is the one this build read (so the
+   * log extends it) and the log stays within its limit; false when the file is to be rewritten instead.
+   */
+  const append = (): boolean => {
+    const base = stampNow(file);
+    if (!(stored.ours && stored.logClean && seen && base && sameStamp(base, seen))) return false;
+    if (changed.verdicts.size + changed.forgotten.size + changed.files.size > APPEND_MAX_RECORDS) return false;
+    const { skeletons, index } = skeletonTable();
+    const verdicts: Record<string, unknown> = {};
+    for (const k of changed.verdicts) {
+      const v = stored.verdicts.get(k);
+      if (v) verdicts[k] = verdictRow(v);
+    }
+    const files: Record<string, unknown> = {};
+    for (const k of changed.files) {
+      const v = stored.files.get(k);
+      if (v) files[k] = fileRow(v, index);
+    }
+    const payload = JSON.stringify({
+      verdicts,
+      files,
+      skeletons,
+      forget: [...changed.forgotten],
+      ...(changed.walk && stored.walk && { walk: [stored.walk.at, stored.walk.written] }),
+    });
+    const line = Buffer.from(verdictLogLine(verdictLogKey(seen), payload), 'utf8');
+    let fd: number;
+    try {
+      fd = fs.openSync(
+        logFile,
+        fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | O_NOFOLLOW | O_NONBLOCK,
+        0o600,
+      );
+    } catch {
+      return false;
+    }
+    try {
+      const st = fs.fstatSync(fd, { bigint: true });
+      if (!st.isFile() || Number(st.size) + line.byteLength > VERDICT_LOG_MAX_BYTES) return false;
+      // One write: lines that other builds append meanwhile land before or after it, not inside (O_APPEND).
+      for (let at = 0; at < line.byteLength;) at += fs.writeSync(fd, line, at, line.byteLength - at);
+      logSeen = stampOf(fs.fstatSync(fd, { bigint: true }));
+      return true;
+    } catch {
+      // A line cut short fails its checksum: the next build drops it (and what follows) and rewrites the file.
+      return false;
+    } finally {
+      fs.closeSync(fd);
+    }
   };
   return {
     file,
@@ -288,7 +468,7 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
     holds(key, digest) {
       const v = stored.verdicts.get(key);
       if (!v || v.digest !== digest) return false;
-      touch(v);
+      touch(v, changed.verdicts, key);
       return true;
     },
     entryDigest(key, stamp) {
@@ -305,21 +485,24 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
       )
         return;
       stored.verdicts.set(key, { digest, used: now, ...(stamp && { stamp }) });
-      dirty = true;
+      changed.verdicts.add(key);
+      changed.forgotten.delete(key);
     },
     forget(key) {
-      dirty = stored.verdicts.delete(key) || dirty;
+      if (!stored.verdicts.delete(key)) return;
+      changed.verdicts.delete(key);
+      changed.forgotten.add(key);
     },
     digestOf(path, stamp) {
       const r = stored.files.get(path);
       if (!r || !sameStamp(r.stamp, stamp)) return undefined;
-      touch(r);
+      touch(r, changed.files, path);
       return r.sha256;
     },
     headerOf(path, stamp) {
       const r = stored.files.get(path);
       if (!r || !sameStamp(r.stamp, stamp) || r.header?.reader !== COMPRESSOR_IDENTITY) return undefined;
-      touch(r);
+      touch(r, changed.files, path);
       return r.header.value;
     },
     recordFile(path, stamp, sha256, header) {
@@ -329,21 +512,38 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
         used: now,
         ...(header && { header: { reader: COMPRESSOR_IDENTITY, value: header } }),
       });
-      dirty = true;
+      changed.files.add(path);
     },
     sizeWalkDue(written, maxBytes) {
       const w = stored.walk;
       const due = !w || now - w.at >= WALK_AT_LEAST_EVERY_MS || w.at > now || w.written + written >= maxBytes / 100;
       stored.walk = due ? { at: now, written: 0 } : { at: w.at, written: w.written + written };
-      dirty = true;
+      changed.walk = true;
       return due;
     },
     save() {
-      if (!dirty) return;
-      // Another build may have saved meanwhile: keep its records too (the newer use of each wins). A file with the
-      // stamp it had when this build read it holds nothing this build does not have (and is not parsed again).
-      const now = stampNow();
-      const disk: Stored = now && seen && sameStamp(now, seen) ? { verdicts: new Map(), files: new Map() } : load();
+      if (!dirty()) return;
+      try {
+        // One level at a time (a recursive mkdir loops under /proc): then the writes below find their folder there.
+        if (makeFolderNoFollow(dirname(file))) return;
+      } catch {
+        return;
+      }
+      // A few records changed (a rebuild after one motion file changed): one line appended, the file left as it is.
+      if (append()) {
+        clearChanges();
+        return;
+      }
+      // Another build may have saved meanwhile: keep its records too (the newer use of each wins). A file and log with
+      // the stamps they had when this build read them hold nothing this build does not have (and are not parsed again).
+      const base = stampNow(file);
+      const log = stampNow(logFile);
+      const unchanged =
+        base &&
+        seen &&
+        sameStamp(base, seen) &&
+        (log === undefined ? logSeen === undefined : logSeen !== undefined && sameStamp(log, logSeen));
+      const disk: Stored = unchanged ? emptyStored() : load();
       for (const [k, v] of disk.verdicts)
         if (!stored.verdicts.has(k) || stored.verdicts.get(k)!.used < v.used) stored.verdicts.set(k, v);
       for (const [k, v] of disk.files)
@@ -352,23 +552,7 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
       const dw = disk.walk;
       const sw = stored.walk;
       if (dw && (!sw || dw.at > sw.at || (dw.at === sw.at && dw.written > sw.written))) stored.walk = dw;
-      const skeletons: unknown[][] = [];
-      const indexOfText = new Map<string, number>();
-      const indexOfArray = new Map<readonly JointInfo[], number>();
-      const skeletonIndex = (joints: readonly JointInfo[]): number => {
-        let i = indexOfArray.get(joints);
-        if (i === undefined) {
-          const json = skeletonJson(joints);
-          const text = JSON.stringify(json);
-          i = indexOfText.get(text);
-          if (i === undefined) {
-            i = skeletons.push(json) - 1;
-            indexOfText.set(text, i);
-          }
-          indexOfArray.set(joints, i);
-        }
-        return i;
-      };
+      const { skeletons, index } = skeletonTable();
       const newest = <T extends { used: number }>(m: Map<string, T>) =>
         [...m.entries()].sort((a, b) => b[1].used - a[1].used).slice(0, MAX_RECORDS);
       const doc = {
@@ -376,42 +560,32 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
         version: VERSION,
         cache: id,
         cacheDir: real,
-        verdicts: Object.fromEntries(
-          newest(stored.verdicts).map(([k, { digest, used, stamp: s }]) => [
-            k,
-            s ? [digest, used, s.size, s.mtimeNs, s.ctimeNs, s.ino, s.dev] : [digest, used],
-          ]),
-        ),
-        files: Object.fromEntries(
-          newest(stored.files).map(([k, v]) => {
-            const row: unknown[] = [
-              v.stamp.size,
-              v.stamp.mtimeNs,
-              v.stamp.ctimeNs,
-              v.stamp.ino,
-              v.stamp.dev,
-              v.sha256,
-              v.used,
-            ];
-            const h = v.header;
-            if (h) row.push([h.reader, h.value.fps, h.value.frameCount, skeletonIndex(h.value.joints)]);
-            return [k, row];
-          }),
-        ),
+        verdicts: Object.fromEntries(newest(stored.verdicts).map(([k, v]) => [k, verdictRow(v)])),
+        files: Object.fromEntries(newest(stored.files).map(([k, v]) => [k, fileRow(v, index)])),
         skeletons,
         ...(stored.walk && { walk: [stored.walk.at, stored.walk.written] }),
       };
       try {
-        // One level at a time (a recursive mkdir loops under /proc): then writeFileAtomic finds its folder there.
-        if (makeFolderNoFollow(dirname(file))) return;
         // Not flushed: a file a power cut leaves empty or short does not parse, and is dropped (docs/cache.md).
+        // A new file: lines of the old log (and any a build appends to it before it is removed) are not its records.
         writeFileAtomic(file, JSON.stringify(doc), { durable: false });
-        dirty = false;
+        clearChanges();
         // Another build may replace it right after this one: the next save reads it again.
         seen = undefined;
+        logSeen = undefined;
       } catch {
         /* a state folder that cannot be written only costs the next build time */
+        return;
+      }
+      try {
+        fs.unlinkSync(logFile);
+      } catch {
+        /* none there; or not removable, and then never this file's log (its lines were checksummed for another file) */
       }
     },
   };
 }
+
+const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+/** A FIFO in the place of the log would block a plain open for writing until a reader came. */
+const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;

@@ -3,12 +3,15 @@
  * anyone who can write the state folder could leave it. Each input is parsed as a build reads it
  * (parseVerdicts; nothing is written anywhere).
  *
+ * Each input is also applied as a line of the verdict file's log of saves (checksummed for an empty file), which
+ * holds its records to the same rules.
+ *
  * Judged: any throw is a crash; every record kept must be of the exact shape a build relies on: verdict and
  * file digests are SHA-256 hex, stamps are whole numbers, and a motion header kept holds to the MTN reader's
  * rules (rate, frame count, skeleton), since a build checks the project against it instead of the file; a
  * size-limit walk record kept is a time and a byte count, both whole-number safe and not negative.
  */
-import { parseVerdicts } from '../../electron/build/verdicts';
+import { parseVerdicts, verdictLogKey, verdictLogLine } from '../../electron/build/verdicts';
 import { COMPRESSOR_IDENTITY } from '../../electron/build/buildCache';
 import { MTN_MAX_FRAMES, MTN_MAX_JOINTS } from '../../shared/mtn/constants';
 import { mutateJsonDocument, type Rng } from './mutate';
@@ -51,13 +54,30 @@ function must(cond: boolean, what: string): void {
 
 const isDigits = (v: unknown) => typeof v === 'string' && /^[0-9]{1,30}$/.test(v);
 
+/** A verdict file with no records, and the key its log's lines are checksummed with. */
+const EMPTY_BASE = JSON.stringify({ tool: 'actguy cache verdicts', version: 1, cache: CACHE_ID });
+const LOG_KEY = verdictLogKey({ size: EMPTY_BASE.length, mtimeNs: '1', ctimeNs: '2', ino: '3', dev: '4' });
+
 function run(input: Uint8Array): 'accepted' | 'rejected' {
+  const text = Buffer.from(input).toString('utf8');
   let stored: ReturnType<typeof parseVerdicts>;
+  let logged: ReturnType<typeof parseVerdicts>;
   try {
-    stored = parseVerdicts(Buffer.from(input).toString('utf8'), CACHE_ID);
+    stored = parseVerdicts(text, CACHE_ID);
+    // The same document as a line of the log of saves (checksummed, so it is applied): held to the same rules.
+    logged = parseVerdicts(EMPTY_BASE, CACHE_ID, {
+      text: verdictLogLine(LOG_KEY, text.replace(/\n/g, ' ')),
+      key: LOG_KEY,
+    });
   } catch (e) {
     throw new FuzzDefect('crash', describeThrown(e));
   }
+  const fromLog = judge(logged);
+  const fromFile = judge(stored);
+  return fromFile === 'accepted' || fromLog === 'accepted' ? 'accepted' : 'rejected';
+}
+
+function judge(stored: ReturnType<typeof parseVerdicts>): 'accepted' | 'rejected' {
   let headers = 0;
   const walk = stored.walk;
   if (walk)

@@ -1,0 +1,252 @@
+/**
+ * The log of the local verdicts (docs/cache.md, "Local verdicts"): a save that changed a few records appends them as
+ * one checksummed line beside the verdict file instead of rewriting it, and the log is local state read as untrusted
+ * input: bounded, checksummed for the one file it extends, and dropped from the first line that is not whole, not
+ * checksummed for that file, or not of our shape.
+ */
+import { spawnSync } from 'node:child_process';
+import {
+  appendFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  VERDICT_LOG_MAX_BYTES,
+  openVerdictStore,
+  parseVerdicts,
+  stampOf,
+  verdictLogKey,
+  verdictLogLine,
+  type FileStamp,
+} from './verdicts';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const [k1, k2, k3, k4, d1, d2] = ['1', '2', '3', '4', 'd', 'e'].map((c) => c.repeat(64));
+const STAMP: FileStamp = { size: 10, mtimeNs: '1', ctimeNs: '2', ino: '3', dev: '4' };
+
+/** A cache folder and a state folder, with a verdict file saved whole that knows k1. */
+function setup() {
+  const dir = mkdtempSync(join(tmpdir(), 'actguy-vlog-'));
+  dirs.push(dir);
+  const cache = join(dir, 'cache');
+  const state = join(dir, 'state');
+  mkdirSync(cache);
+  const open = () => openVerdictStore(cache, state);
+  const first = open();
+  first.remember(k1, d1);
+  first.save();
+  const file = first.file!;
+  const log = file.replace(/\.json$/, '.log');
+  const id = (JSON.parse(readFileSync(file, 'utf8')) as { cache: string }).cache;
+  /** A line checksummed for the verdict file as it is now. */
+  const line = (payload: unknown) =>
+    verdictLogLine(
+      verdictLogKey(stampOf(statSync(file, { bigint: true }))),
+      typeof payload === 'string' ? payload : JSON.stringify(payload),
+    );
+  return { dir, cache, state, open, file, log, id, line };
+}
+
+const fileId = (path: string) => {
+  const st = statSync(path, { bigint: true });
+  return `${st.ino}:${st.mtimeNs}:${st.ctimeNs}`;
+};
+
+describe('the log of the local verdicts', () => {
+  it('a save that changed a few records appends one line and leaves the verdict file as it was', () => {
+    const s = setup();
+    const before = { id: fileId(s.file), text: readFileSync(s.file, 'utf8') };
+    const store = s.open();
+    store.remember(k2, d2, STAMP);
+    store.recordFile('/p/a.mtn', STAMP, d1, { fps: 30, frameCount: 5, joints: [] as never });
+    store.forget(k1);
+    store.save();
+    expect(fileId(s.file)).toBe(before.id);
+    expect(readFileSync(s.file, 'utf8')).toBe(before.text);
+    expect(readFileSync(s.log, 'utf8').split('\n')).toHaveLength(2);
+    const again = s.open();
+    expect([again.knows(k1), again.knows(k2)]).toEqual([false, true]);
+    expect(again.entryDigest(k2, STAMP)).toBe(d2);
+    expect(again.digestOf('/p/a.mtn', STAMP)).toBe(d1);
+    // A second build's save appends a second line.
+    again.remember(k3, d1);
+    again.save();
+    expect(readFileSync(s.log, 'utf8').split('\n')).toHaveLength(3);
+    expect(fileId(s.file)).toBe(before.id);
+    expect([k1, k2, k3].map((k) => s.open().knows(k))).toEqual([false, true, true]);
+  });
+
+  it('two builds that read the same file both append: the records of each are kept', () => {
+    const s = setup();
+    const a = s.open();
+    const b = s.open();
+    a.remember(k2, d1);
+    b.remember(k3, d1);
+    a.save();
+    b.save();
+    expect([k1, k2, k3].map((k) => s.open().knows(k))).toEqual([true, true, true]);
+  });
+
+  it('a log is read only with the file it extends: once the file is rewritten (by hand or by a build) its lines are not records', () => {
+    const s = setup();
+    const store = s.open();
+    store.remember(k2, d1);
+    store.save();
+    expect(s.open().knows(k2)).toBe(true);
+    // The same records, written again with a space more: another file, so the old log is not its log.
+    writeFileSync(s.file, `${readFileSync(s.file, 'utf8')} `);
+    const reopened = s.open();
+    expect([reopened.knows(k1), reopened.knows(k2)]).toEqual([true, false]);
+    // Its save rewrites the file whole and removes the stale log.
+    reopened.remember(k3, d1);
+    reopened.save();
+    expect(existsSync(s.log)).toBe(false);
+    expect([k1, k2, k3].map((k) => s.open().knows(k))).toEqual([true, false, true]);
+  });
+
+  it('a damaged line and every line after it are dropped; the next save rewrites the file and removes the log', () => {
+    const s = setup();
+    const good = s.line({ verdicts: { [k2]: [d1, 5] } });
+    const flipped = s.line({ verdicts: { [k3]: [d1, 5] } }).replace(/^./, (c) => (c === '0' ? '1' : '0'));
+    const after = s.line({ verdicts: { [k4]: [d1, 5] } });
+    writeFileSync(s.log, good + flipped + after);
+    const store = s.open();
+    expect([k1, k2, k3, k4].map((k) => store.knows(k))).toEqual([true, true, false, false]);
+    // The payload changed under a checksum made for another: refused too.
+    writeFileSync(s.log, good + s.line({ verdicts: { [k3]: [d1, 5] } }).replace(k3, k4) + after);
+    expect([k2, k3, k4].map((k) => s.open().knows(k))).toEqual([true, false, false]);
+    // A last line without its line break (a save cut short) is not applied.
+    writeFileSync(s.log, good + after.slice(0, -1));
+    expect([k2, k4].map((k) => s.open().knows(k))).toEqual([true, false]);
+    // A log with a refused line is not appended to: the save rewrites the file (with what was kept) and removes it.
+    const saving = s.open();
+    saving.remember(k3, d2);
+    saving.save();
+    expect(existsSync(s.log)).toBe(false);
+    expect([k1, k2, k3, k4].map((k) => s.open().knows(k))).toEqual([true, true, true, false]);
+  });
+
+  it('records of a checksummed line are held to the shape the verdict file holds them to, one by one', () => {
+    const s = setup();
+    const h = 'a'.repeat(64);
+    writeFileSync(
+      s.log,
+      s.line({
+        verdicts: { [k2]: [d1, 5], bad: [d1, 5], [k3]: ['x', 5], [k4]: [d1, -1], [h]: { digest: d1 } },
+        files: { '/a': [3, '1', '2', '3', '4', h, 9], '/b': [3, 1, '2', '3', '4', h, 9], '/c': [1, 2] },
+        skeletons: 'none',
+        forget: [5, null, { k: k1 }],
+        walk: [5, -1],
+      }) +
+        s.line([1, 2]) +
+        s.line({ verdicts: { [h]: [d1, 5] } }),
+    );
+    const text = readFileSync(s.file, 'utf8');
+    const key = verdictLogKey(stampOf(statSync(s.file, { bigint: true })));
+    const stored = parseVerdicts(text, s.id, { text: readFileSync(s.log, 'utf8'), key });
+    expect([...stored.verdicts.keys()].sort()).toEqual([k1, k2]);
+    expect([...stored.files.keys()]).toEqual(['/a']);
+    expect(stored.walk).toBeUndefined();
+    // The line that is not an object stops the log: the line after it is not applied.
+    expect(stored.logClean).toBe(false);
+    // Of another cache folder's file, nothing: not its lines either.
+    expect(parseVerdicts(text, 'other', { text: readFileSync(s.log, 'utf8'), key }).verdicts.size).toBe(0);
+  });
+
+  it('a log that is not a regular file within its limit is not read, never blocks, and is replaced by the next save', () => {
+    const s = setup();
+    const cases: [string, () => void][] = [
+      ['a folder', () => mkdirSync(s.log)],
+      [
+        'a link to a log of good lines',
+        () => {
+          const target = join(s.dir, 'elsewhere.log');
+          writeFileSync(target, s.line({ verdicts: { [k2]: [d1, 5] } }));
+          symlinkSync(target, s.log);
+        },
+      ],
+      [
+        'over the limit',
+        () => {
+          const good = s.line({ verdicts: { [k2]: [d1, 5] } });
+          writeFileSync(s.log, good.repeat(Math.ceil((VERDICT_LOG_MAX_BYTES + 1) / good.length)));
+        },
+      ],
+    ];
+    if (process.platform !== 'win32') cases.push(['a FIFO', () => expect(spawnSync('mkfifo', [s.log]).status).toBe(0)]);
+    cases.forEach(([what, plant], i) => {
+      rmSync(s.log, { recursive: true, force: true });
+      plant();
+      const store = s.open();
+      expect(store.knows(k2), what).toBe(false);
+      const digest = String(i).repeat(64);
+      store.remember(k3, digest, STAMP);
+      store.save();
+      // The file was rewritten whole (it holds k3's new digest), and what stood in the log's place is gone but a folder.
+      expect(JSON.parse(readFileSync(s.file, 'utf8')).verdicts[k3][0], what).toBe(digest);
+      expect([s.open().knows(k1), s.open().entryDigest(k3, STAMP)], what).toEqual([true, digest]);
+      if (what !== 'a folder')
+        expect(existsSync(s.log) || lstatSync(s.log, { throwIfNoEntry: false }), what).toBeFalsy();
+    });
+    // The link's target was not written through.
+    expect(readFileSync(join(s.dir, 'elsewhere.log'), 'utf8').split('\n')).toHaveLength(2);
+  });
+
+  it('a save that would take the log past its limit rewrites the file and starts no log', () => {
+    const s = setup();
+    const filler = s.line({ verdicts: {}, pad: 'x'.repeat(VERDICT_LOG_MAX_BYTES - 300) });
+    writeFileSync(s.log, filler);
+    const store = s.open();
+    store.remember(k2, d1, STAMP);
+    store.save();
+    expect(existsSync(s.log)).toBe(false);
+    expect(s.open().entryDigest(k2, STAMP)).toBe(d1);
+  });
+
+  it('a save that changed many records rewrites the file instead of appending', () => {
+    const s = setup();
+    const before = fileId(s.file);
+    const store = s.open();
+    for (let i = 0; i < 300; i++) store.remember(i.toString(16).padStart(64, '0'), d1);
+    store.save();
+    expect(existsSync(s.log)).toBe(false);
+    expect(fileId(s.file)).not.toBe(before);
+    expect(s.open().knows((299).toString(16).padStart(64, '0'))).toBe(true);
+  });
+
+  it('a line appended to a log that a rewrite has since replaced is not read with the new file', () => {
+    const s = setup();
+    const late = s.open();
+    late.remember(k2, d1);
+    // Another build rewrites the file meanwhile (many records), then the late build's line lands in a new log.
+    const other = s.open();
+    for (let i = 0; i < 300; i++) other.remember(i.toString(16).padStart(64, '0'), d1);
+    other.save();
+    appendFileSync(
+      s.log,
+      verdictLogLine(
+        verdictLogKey({ size: 1, mtimeNs: '2', ctimeNs: '3', ino: '4', dev: '5' }),
+        JSON.stringify({ verdicts: { [k2]: [d1, 5] } }),
+      ),
+    );
+    expect(s.open().knows(k2)).toBe(false);
+    // The late build itself finds the file changed since it read it: it merges and rewrites instead of appending.
+    late.save();
+    expect(existsSync(s.log)).toBe(false);
+    expect([k1, k2, (7).toString(16).padStart(64, '0')].map((k) => s.open().knows(k))).toEqual([true, true, true]);
+  });
+});
