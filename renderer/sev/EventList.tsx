@@ -198,7 +198,13 @@ export function EventList() {
                       className="tool small hit"
                       data-testid="sev-event-delete"
                       title="Delete this event"
-                      onClick={() => events.remove(ev.index)}
+                      onClick={() => {
+                        events.remove(ev.index);
+                        // Rows are keyed by event index, so the next event takes over this very row and its ✕ would
+                        // keep the keyboard: a second Enter or Space would delete it too. The list takes the keyboard
+                        // instead (nothing selected, so no key there deletes anything).
+                        wrap.current?.focus({ preventScroll: true });
+                      }}
                     >
                       ✕
                     </button>
