@@ -4,6 +4,7 @@
  * imported files shown with their invisible characters escaped.
  */
 import type { Page } from '@playwright/test';
+import { copyFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { markerFrames } from './sev-ui';
 import { waitForDocument } from './ui';
@@ -87,4 +88,33 @@ test('at 1280x800 and 1920x1080 in the full layout the event row names its event
       `${size.width}x${size.height}: ${names.cut.join(', ')}`,
     ).toBeGreaterThanOrEqual(least);
   }
+});
+
+test('names from inside a received folder show their hidden and bidi characters escaped in the file picker', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+}) => {
+  test.skip(!!electronApp, "the in-app file picker is the browser build's");
+  await waitForDocument(page);
+  // A right-to-left override shows "evil\u202Envm.mtn" as "evilmtn.mvn"; a zero-width space makes two names look alike.
+  // Shown as \uXXXX, as the CLI and the messages show them (shared/errors.ts escapeControls).
+  copyFileSync(workspace.path('walk.mtn'), workspace.path('evil\u202envm.mtn'));
+  copyFileSync(workspace.path('walk.mtn'), workspace.path('wa\u200blk.mtn'));
+  await page.getByTestId('menu-file').click();
+  await page.getByTestId('menu-open').click();
+  const picker = page.getByTestId('file-picker');
+  await expect(picker).toBeVisible();
+  const names = await picker
+    .getByTestId('picker-file')
+    .evaluateAll((els) => els.map((e) => e.firstElementChild!.textContent));
+  expect(names).toContain('evil\\u202envm.mtn');
+  expect(names).toContain('wa\\u200blk.mtn');
+  expect(await picker.evaluate((el) => /[\u202e\u200b]/.test(el.textContent ?? ''))).toBe(false);
+  // The escaped name still opens the file it stands for.
+  await picker.getByTestId('picker-file').filter({ hasText: 'evil\\u202envm.mtn' }).click();
+  await picker.getByTestId('picker-ok').click();
+  await waitForDocument(page, 'evil\u202envm');
+  expect(pageErrors).toEqual([]);
 });
