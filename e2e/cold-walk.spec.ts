@@ -4,9 +4,12 @@
  * imported files shown with their invisible characters escaped.
  */
 import type { Page } from '@playwright/test';
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { readMtn } from '../shared/mtn/read';
+import { motionToGlb } from '../shared/interchange/gltf/export';
+import { readGltfContainer, writeGlb } from '../shared/interchange/gltf/glb';
 import { expect, test } from './fixtures';
-import { markerFrames } from './sev-ui';
+import { chooseFile, markerFrames } from './sev-ui';
 import { waitForDocument } from './ui';
 
 const WALK_FRAMES = [0, 5, 21, 38, 54, 66, 71, 87, 104, 120];
@@ -116,5 +119,36 @@ test('names from inside a received folder show their hidden and bidi characters 
   await picker.getByTestId('picker-file').filter({ hasText: 'evil\\u202envm.mtn' }).click();
   await picker.getByTestId('picker-ok').click();
   await waitForDocument(page, 'evil\u202envm');
+  expect(pageErrors).toEqual([]);
+});
+
+test('clip names from inside an imported glTF show their hidden and bidi characters escaped', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+}) => {
+  await waitForDocument(page);
+  const walk = readMtn(readFileSync(workspace.path('walk.mtn')));
+  const { json, bin } = readGltfContainer(motionToGlb(walk, { animationName: 'Walk' }));
+  const run = JSON.parse(JSON.stringify(json.animations![0]));
+  // "Ru" + RIGHT-TO-LEFT OVERRIDE + "n (9.99 s)": the clip's own name would reverse the label's end.
+  run.name = 'Ru\u202en';
+  delete run.extras;
+  json.animations!.push(run);
+  writeFileSync(workspace.path('hero.glb'), writeGlb(json, bin));
+  await page.getByTestId('menu-file').click();
+  await page.getByTestId('menu-import').click();
+  const dialog = page.getByTestId('import-options');
+  await expect(dialog).toBeVisible();
+  await chooseFile(page, electronApp, workspace, 'hero.glb', 'open', () =>
+    dialog.getByTestId('import-choose-file').click(),
+  );
+  const question = page.getByTestId('confirm-dialog');
+  await expect(question).toContainText('holds 2 animation clips. Which one?');
+  await expect(question.getByTestId('confirm-1')).toContainText('#1 Ru\\u202en');
+  expect(await question.evaluate((el) => /[\u202e]/.test(el.textContent ?? ''))).toBe(false);
+  await question.getByTestId('confirm-1').click();
+  await waitForDocument(page, 'hero_Ru_n');
   expect(pageErrors).toEqual([]);
 });
