@@ -152,3 +152,32 @@ test('clip names from inside an imported glTF show their hidden and bidi charact
   await waitForDocument(page, 'hero_Ru_n');
   expect(pageErrors).toEqual([]);
 });
+
+test("at 1920x1080 in the full layout the selected SE's 8 floor variants show whole, beside the SE table", async ({
+  page,
+  electronApp,
+  saveScreenshot,
+}) => {
+  test.skip(!!electronApp, 'the window size is set through the browser viewport');
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await waitForDocument(page);
+  await expect(page.getByTestId('sev-variant')).toHaveCount(8);
+  // Each variant lies whole inside the SE column as it is shown (under the table they ran past its bottom), its name
+  // whole in its field, and the SE table's rows stay in view beside them.
+  const cut = await page.getByTestId('sev-variant').evaluateAll((els) =>
+    els.flatMap((e) => {
+      const col = e.closest('.sev-col')!.getBoundingClientRect();
+      const b = e.getBoundingClientRect();
+      const input = e.querySelector('input')!;
+      const out = [];
+      if (b.top < col.top - 1 || b.bottom > col.bottom + 1)
+        out.push(`floor ${(e as HTMLElement).dataset.floor} outside`);
+      if (input.scrollWidth > input.clientWidth + 1)
+        out.push(`floor ${(e as HTMLElement).dataset.floor} ${input.value} cut`);
+      return out;
+    }),
+  );
+  expect(cut).toEqual([]);
+  for (const row of await page.getByTestId('sev-se-row').all()) await expect(row).toBeInViewport({ ratio: 1 });
+  await saveScreenshot('cold-variants-1920x1080');
+});
