@@ -181,3 +181,46 @@ test("at 1920x1080 in the full layout the selected SE's 8 floor variants show wh
   for (const row of await page.getByTestId('sev-se-row').all()) await expect(row).toBeInViewport({ ratio: 1 });
   await saveScreenshot('cold-variants-1920x1080');
 });
+
+/** Floor-name cells of the event list and the SE table whose text is cut, with what they show. */
+const cutFloorCells = (page: Page) =>
+  page
+    .locator('[data-testid="sev-event-resolved"], [data-testid="sev-se-on-floor"]')
+    .evaluateAll((els) =>
+      els.filter((td) => td.scrollWidth > td.clientWidth + 1).map((td) => (td as HTMLElement).innerText),
+    );
+
+test('at 1280x800 in the full layout the floor columns show what differs between floors, whole, the full name in their title', async ({
+  page,
+  electronApp,
+  saveScreenshot,
+}) => {
+  test.skip(!!electronApp, 'the window size is set through the browser viewport');
+  for (const size of [
+    { width: 1280, height: 800 },
+    { width: 1920, height: 1080 },
+  ]) {
+    await page.setViewportSize(size);
+    await waitForDocument(page);
+    await expect.poll(() => cutFloorCells(page), `${size.width}x${size.height}`).toEqual([]);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const step = page.locator('[data-testid="sev-event-row"][data-frame="5"]').getByTestId('sev-event-resolved');
+  // "SE_FOOT…" on every floor before: the part after the SE's own name (SE_FOOT_L) is what each floor changes.
+  await expect(step).toHaveText('…_CONC', { useInnerText: true });
+  await expect(step).toHaveAttribute('title', 'plays SE_FOOT_L_CONC on floor 0 (concrete)');
+  const se0 = page.locator('[data-testid="sev-se-row"][data-index="0"]').getByTestId('sev-se-on-floor');
+  await expect(se0).toHaveText('…_CONC', { useInnerText: true });
+  // An SE without floor variants plays its own name on every floor: "same" (it read "SE_CLOT…" in both tables).
+  const cloth = page.locator('[data-testid="sev-se-row"][data-index="2"]').getByTestId('sev-se-on-floor');
+  await expect(cloth).toHaveText('same', { useInnerText: true });
+  await expect(cloth).toHaveAttribute('title', 'SE 2 plays SE_CLOTH_SWISH on floor 0 (concrete)');
+  await expect(se0).toHaveAttribute('title', 'SE 0 plays SE_FOOT_L_CONC on floor 0 (concrete)');
+  await page.getByTestId('sev-floor-3').click();
+  await expect(step).toHaveText('…_METAL', { useInnerText: true });
+  for (let floor = 0; floor < 8; floor++) {
+    await page.getByTestId(`sev-floor-${floor}`).click();
+    expect(await cutFloorCells(page), `floor ${floor}`).toEqual([]);
+  }
+  await saveScreenshot('cold-floor-columns-1280x800');
+});

@@ -5,7 +5,7 @@ import { sessionStore } from '../state/sessionStore';
 import { sevStore } from './sevStore';
 import { useProject, useSev } from './hooks';
 import { events, revealEvent } from './sevActions';
-import { FLOOR_NAMES, nameOnFloor, resolveName } from './resolve';
+import { FLOOR_NAMES, floorNameShort, nameOnFloor, resolveName } from './resolve';
 import { playEvent, playSeName } from './audition';
 import { EVENT_SCOPE_ATTRIBUTE } from '../app/shortcuts';
 import { seColor } from './colors';
@@ -142,8 +142,17 @@ export function EventList() {
                       onPick={(j) => events.setJoint(ev.index, j === NO_JOINT ? null : j)}
                     />
                   </td>
-                  <td className={r.error ? 'bad' : ''} title={r.error ?? r.codeText} data-testid="sev-event-resolved">
-                    {name} <span className="dim">{r.codeText}</span>
+                  <td
+                    className={r.error ? 'bad' : ''}
+                    title={
+                      r.error ??
+                      `plays ${name}${r.codeText && ` ${r.codeText}`} on floor ${floor} (${FLOOR_NAMES[floor]})`
+                    }
+                    data-testid="sev-event-resolved"
+                  >
+                    <span className="sev-wide-only">{name}</span>
+                    <span className="sev-narrow-only">{def ? floorNameShort(def, name) : name}</span>
+                    <span className="dim sev-code"> {r.codeText}</span>
                   </td>
                   <td className="sev-row-tools">
                     {def?.variants && (

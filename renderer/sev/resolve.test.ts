@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSls } from '../../shared/se-tables/sls';
 import { mergeSeTables } from '../../shared/se-tables/table';
 import { parseSevStrict } from '../../shared/sev/parse';
-import { placeEventLabels, nameOnFloor, resolveName, stackEvents, unknownNames } from './resolve';
+import { floorNameShort, placeEventLabels, nameOnFloor, resolveName, stackEvents, unknownNames } from './resolve';
 
 const table = mergeSeTables([parseSls('SE_A 0x10\nSE_B = 17\nSE_A_WET 0x20\n', 'default.sls')]).table;
 
@@ -83,5 +83,18 @@ describe('SEV editor resolution', () => {
     expect(at.get(0)).toEqual({ left: 100 - 5.5, top: 32, room: 1000 - (100 - 5.5) });
     expect(at.get(1)!.top).toBe(2);
     expect(at.get(2)!.top).toBe(15);
+  });
+});
+
+describe('floorNameShort', () => {
+  const foot = { index: 0, name: 'SE_FOOT_L', variants: ['SE_FOOT_L_CONC', 'SE_FOOT_R', 'SE_DRIP', 'SE_FOOT_L_'] };
+  it('shows what a variant adds to its SE name, "same" for an SE without variants, else the whole name', () => {
+    expect(floorNameShort(foot as never, 'SE_FOOT_L_CONC')).toBe('…_CONC');
+    expect(floorNameShort(foot as never, 'SE_DRIP')).toBe('SE_DRIP');
+    // One added character says less than the whole name.
+    expect(floorNameShort(foot as never, 'SE_FOOT_L_')).toBe('SE_FOOT_L_');
+    expect(floorNameShort({ index: 2, name: 'SE_CLOTH_SWISH' } as never, 'SE_CLOTH_SWISH')).toBe('same');
+    // A variant equal to the base name still names it (the SE has variants: "same" would hide which floor differs).
+    expect(floorNameShort(foot as never, 'SE_FOOT_L')).toBe('SE_FOOT_L');
   });
 });

@@ -35,6 +35,17 @@ export function nameOnFloor(def: SevSeDefinition, floor: number): string {
   return def.variants ? def.variants[floor] : def.name;
 }
 
+/**
+ * The floor name as a narrow column shows it beside its SE's own name: "same" for an SE without floor variants (its
+ * name is in the SE column beside), the part after the SE's name for a variant that starts with it
+ * ("SE_FOOT_L_CONC" of SE_FOOT_L: "…_CONC", the part that differs between floors; cut from the end it read
+ * "SE_FOOT…" on every floor), else the whole name.
+ */
+export function floorNameShort(def: SevSeDefinition, name: string): string {
+  if (!def.variants && name === def.name) return 'same';
+  return name.length > def.name.length + 1 && name.startsWith(def.name) ? `…${name.slice(def.name.length)}` : name;
+}
+
 /** Every SE name of the document that no table defines, with the reason, by SE index. */
 export function unknownNames(
   doc: SevDocument,
