@@ -9,7 +9,7 @@ import { readMtn } from '../shared/mtn/read';
 import { motionToGlb } from '../shared/interchange/gltf/export';
 import { readGltfContainer, writeGlb } from '../shared/interchange/gltf/glb';
 import { expect, test } from './fixtures';
-import { chooseFile, markerFrames } from './sev-ui';
+import { chooseFile, markerFrames, openSampleProject } from './sev-ui';
 import { waitForDocument } from './ui';
 
 const WALK_FRAMES = [0, 5, 21, 38, 54, 66, 71, 87, 104, 120];
@@ -192,6 +192,7 @@ const cutFloorCells = (page: Page) =>
 
 test('at 1280x800 in the full layout the floor columns show what differs between floors, whole, the full name in their title', async ({
   page,
+  workspace,
   electronApp,
   saveScreenshot,
 }) => {
@@ -222,5 +223,13 @@ test('at 1280x800 in the full layout the floor columns show what differs between
     await page.getByTestId(`sev-floor-${floor}`).click();
     expect(await cutFloorCells(page), `floor ${floor}`).toEqual([]);
   }
+  // The project mode at 1280x800 (the editor beside the project list, about 1000 px): the same.
+  await openSampleProject(page, workspace, electronApp);
+  await page.getByTestId('mode-project').click();
+  await expect(page.getByTestId('mode-project')).toHaveAttribute('aria-pressed', 'true');
+  await expect.poll(() => cutFloorCells(page), 'project mode').toEqual([]);
+  await page.getByTestId('sev-floor-0').click();
+  await expect(step).toHaveText('…_CONC', { useInnerText: true });
+  expect(await cutFloorCells(page), 'project mode, floor 0').toEqual([]);
   await saveScreenshot('cold-floor-columns-1280x800');
 });
