@@ -269,7 +269,7 @@ export function EventTrack() {
           textWidth: text === undefined || toX(st.frame) < axis.left ? null : labelWidth(text),
         };
       }),
-    { marker: MARKER, lineHeight: LABEL_H, height: TRACK_H, width: axis.width },
+    { marker: MARKER, lineHeight: LABEL_H, height: TRACK_H, width: axis.width, minRoom: 24 },
   );
 
   return (
@@ -402,7 +402,7 @@ export function EventTrack() {
         stacked.map(({ index, frame }) => {
           const place = labelPlaces.get(index);
           const x = toX(frame);
-          if (!place || place.room < 24 || x < axis.left || x > axis.width) return null;
+          if (!place || x < axis.left || x > axis.width) return null;
           return (
             <span
               key={`label${index}`}

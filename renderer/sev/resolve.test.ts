@@ -71,6 +71,15 @@ describe('SEV editor resolution', () => {
     expect(at.size).toBe(1);
   });
 
+  it('leaves out a name with less than the least room', () => {
+    // A crowded frame at x 125 (four unnamed markers) leaves A at x 100 19.5 px over and under the markers, 5.5 beside.
+    const crowd = [3, 13.3, 23.7, 34].map((top, k) => ({ index: k + 1, x: 125, top, stacked: true, textWidth: null }));
+    const places = [{ index: 0, x: 100, top: 17.5, stacked: false, textWidth: 80 }, ...crowd];
+    expect(placeEventLabels(places, G).get(0)).toEqual({ left: 94.5, top: 1, room: 19.5 });
+    expect(placeEventLabels(places, { ...G, minRoom: 24 }).has(0)).toBe(false);
+    expect(placeEventLabels(places, { ...G, minRoom: 19 }).has(0)).toBe(true);
+  });
+
   it('keeps the names of a stacked frame on their own lines, and no name starts inside an earlier one', () => {
     const places = [
       { index: 0, x: 100, top: 17.5, stacked: false, textWidth: 300 },

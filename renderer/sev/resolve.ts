@@ -106,6 +106,8 @@ export interface TrackGeometry {
   lineHeight: number;
   height: number;
   width: number;
+  /** Least room (px) a name is shown with: one with less is left out and keeps no line from the names after it. */
+  minRoom?: number;
 }
 
 /**
@@ -150,7 +152,7 @@ export function placeEventLabels(places: readonly MarkerPlace[], g: TrackGeometr
     let pick = rooms.findIndex((r) => r >= width);
     if (pick < 0) pick = rooms.reduce((best, r, k) => (r > rooms[best] ? k : best), 0);
     const room = rooms[pick];
-    if (room < 0) continue;
+    if (room < Math.max(0, g.minRoom ?? 0)) continue;
     const lane = lanes[pick];
     placed.push({ left: lane.left, right: lane.left + Math.min(room, width), top: lane.top });
     result.set(p.index, { left: lane.left, top: lane.top, room });
