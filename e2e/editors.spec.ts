@@ -119,8 +119,8 @@ test('the event track names each event beside its marker', async ({ page, worksp
   await openSampleProject(page, workspace, electronApp);
   await page.keyboard.press('Control+2');
   const labels = page.getByTestId('sev-marker-label');
-  // Every event with room to the next marker is named (two swishes sit 5 frames before a step: no room there).
-  await expect(labels).toHaveCount(8);
+  // Every event is named (the two swishes 5 frames before a step, over and under the markers).
+  await expect(labels).toHaveCount(10);
   await expect(page.locator('[data-testid="sev-marker-label"][data-index="1"]')).toHaveText('SE_FOOT_L_CONC');
   // On floor 3 (metal) the names follow what plays.
   await page.getByTestId('sev-floor-3').click();

@@ -168,16 +168,16 @@ test('switching the floor attribute shows which SE each event plays; clicking an
   await openSampleProject(page, workspace, electronApp);
   const heel = page.locator('[data-testid="sev-event-row"][data-frame="5"]');
   const cloth = page.locator('[data-testid="sev-event-row"][data-frame="0"]');
-  await expect(heel.getByTestId('sev-event-resolved')).toHaveText('SE_FOOT_L_CONC 0x0200');
+  await expect(heel.getByTestId('sev-event-resolved')).toHaveText('SE_FOOT_L_CONC 0x0200', { useInnerText: true });
   await page.getByTestId('sev-floor-2').click();
   await expect(page.getByTestId('sev-floor-name')).toHaveText('water');
-  await expect(heel.getByTestId('sev-event-resolved')).toHaveText('SE_FOOT_L_WATER 0x0220');
-  await expect(cloth.getByTestId('sev-event-resolved')).toHaveText('SE_CLOTH_SWISH 0x0110');
+  await expect(heel.getByTestId('sev-event-resolved')).toHaveText('SE_FOOT_L_WATER 0x0220', { useInnerText: true });
+  await expect(cloth.getByTestId('sev-event-resolved')).toHaveText('SE_CLOTH_SWISH 0x0110', { useInnerText: true });
   await expect(page.locator('[data-testid="sev-se-row"][data-index="1"]').getByTestId('sev-se-on-floor')).toContainText(
     'SE_FOOT_R_WATER',
   );
   await page.getByTestId('sev-floor-3').click();
-  await expect(heel.getByTestId('sev-event-resolved')).toHaveText('SE_FOOT_L_METAL 0x0230');
+  await expect(heel.getByTestId('sev-event-resolved')).toHaveText('SE_FOOT_L_METAL 0x0230', { useInnerText: true });
 
   // the bundled sounds/ folder is the project's audition folder; clicking an event plays its SE on this floor
   await expect(page.getByTestId('sev-sound-folder')).toHaveText(/Sounds: \d+/);

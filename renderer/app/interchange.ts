@@ -1,3 +1,4 @@
+import { escapeControls } from '../../shared/errors';
 /**
  * Interchange: File > Import (BVH, glTF/GLB, FBX; one file or several into the project), File > Export glTF and
  * File > Export MSH. An imported motion becomes an unsaved document in the tuner.
@@ -60,11 +61,12 @@ async function followImport(outcome: ImportMotionOutcome, options: ImportOptions
       case 'chooseClip': {
         const pick = await askChoice({
           title: 'Import animation clip',
-          text: `${outcome.path} holds ${outcome.clips.length} animation clips. Which one?`,
+          text: `${escapeControls(outcome.path)} holds ${outcome.clips.length} animation clips. Which one?`,
           buttons: [
             ...outcome.clips.map((c) => ({
               id: String(c.index),
-              label: `#${c.index} ${c.name}  (${c.duration.toFixed(2)} s)`,
+              // A clip's name comes from inside the file: a bidi override or a zero-width character in it is shown escaped.
+              label: `#${c.index} ${escapeControls(c.name)}  (${c.duration.toFixed(2)} s)`,
             })),
             { id: 'cancel', label: 'Cancel' },
           ],

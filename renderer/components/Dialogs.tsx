@@ -1,3 +1,4 @@
+import { escapeControls } from '../../shared/errors';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSession } from '../state/hooks';
 import type { PickerRequest } from '../state/sessionStore';
@@ -174,7 +175,8 @@ export function FilePicker() {
               >
                 <span>
                   {multiple && many.includes(f.path) ? `${many.indexOf(f.path) + 1}. ` : ''}
-                  {f.relativePath}
+                  {/* A name from a received folder may hold a bidi override ("x\u202Elqs.sev" shows as "xves.lqs"). */}
+                  {escapeControls(f.relativePath)}
                 </span>
                 <span className="dim">{f.byteLength.toLocaleString()} B</span>
               </button>

@@ -5,7 +5,7 @@ import { sessionStore } from '../state/sessionStore';
 import { sevStore } from './sevStore';
 import { useProject, useSev } from './hooks';
 import { events, revealEvent } from './sevActions';
-import { FLOOR_NAMES, nameOnFloor, resolveName } from './resolve';
+import { FLOOR_NAMES, floorNameShort, nameOnFloor, resolveName } from './resolve';
 import { playEvent, playSeName } from './audition';
 import { EVENT_SCOPE_ATTRIBUTE } from '../app/shortcuts';
 import { seColor } from './colors';
@@ -142,8 +142,17 @@ export function EventList() {
                       onPick={(j) => events.setJoint(ev.index, j === NO_JOINT ? null : j)}
                     />
                   </td>
-                  <td className={r.error ? 'bad' : ''} title={r.error ?? r.codeText} data-testid="sev-event-resolved">
-                    {name} <span className="dim">{r.codeText}</span>
+                  <td
+                    className={r.error ? 'bad' : ''}
+                    title={
+                      r.error ??
+                      `plays ${name}${r.codeText && ` ${r.codeText}`} on floor ${floor} (${FLOOR_NAMES[floor]})`
+                    }
+                    data-testid="sev-event-resolved"
+                  >
+                    <span className="sev-wide-only">{name}</span>
+                    <span className="sev-narrow-only">{def ? floorNameShort(def, name) : name}</span>
+                    <span className="dim sev-code"> {r.codeText}</span>
                   </td>
                   <td className="sev-row-tools">
                     {def?.variants && (
@@ -198,7 +207,13 @@ export function EventList() {
                       className="tool small hit"
                       data-testid="sev-event-delete"
                       title="Delete this event"
-                      onClick={() => events.remove(ev.index)}
+                      onClick={() => {
+                        events.remove(ev.index);
+                        // Rows are keyed by event index, so the next event takes over this very row and its ✕ would
+                        // keep the keyboard: a second Enter or Space would delete it too. The list takes the keyboard
+                        // instead (nothing selected, so no key there deletes anything).
+                        wrap.current?.focus({ preventScroll: true });
+                      }}
                     >
                       ✕
                     </button>

@@ -8,7 +8,7 @@ import { documentStore } from '../state/documentStore';
 import { sevStore } from './sevStore';
 import { useProject, useSev } from './hooks';
 import { events, revealEvent } from './sevActions';
-import { eventLabelRooms, nameOnFloor, resolveName, stackEvents } from './resolve';
+import { nameOnFloor, placeEventLabels, resolveName, stackEvents } from './resolve';
 import { playEvent } from './audition';
 import { seColor } from './colors';
 import { WAVEFORM_COLUMNS, requestWaveform, waveformStore } from './waveform';
@@ -20,6 +20,15 @@ const MARKER = 11;
 const TRACK_H = 46;
 /** Height (px) of an event's name line (.sev-marker-label). */
 const LABEL_H = 13;
+
+let measureContext: CanvasRenderingContext2D | null = null;
+/** Width (px) of a name in the event row's label font (.sev-marker-label: 10px in the page's font). */
+function labelWidth(text: string): number {
+  measureContext ??= document.createElement('canvas').getContext('2d');
+  if (!measureContext) return text.length * 6;
+  measureContext.font = `10px ${getComputedStyle(document.body).fontFamily}`;
+  return Math.ceil(measureContext.measureText(text).width) + 1;
+}
 
 /**
  * The horizontal span of the timeline's time axis in this element's
@@ -233,12 +242,34 @@ export function EventTrack() {
     const n = perFrame.get(frame) ?? 1;
     return n > 1 && (TRACK_H - MARKER - 4) / (n - 1) < LABEL_H;
   };
-  // Each marker's name runs to the right up to the next marker its line would cross (UE's notify track).
-  const labelRoom = eventLabelRooms(
-    stacked.map((st) => ({ index: st.index, x: toX(st.frame), top: markerTop(st.frame, st.stack) - 1 })),
-    MARKER,
-    LABEL_H,
-    axis.width,
+  const nameOf = (i: number) => {
+    const ev = doc!.events[i];
+    const def = doc!.ses.find((d) => d.index === ev.se);
+    return def ? nameOnFloor(def, floor) : `SE ${ev.se}?`;
+  };
+  // A crowded frame names its first event and counts the others (each marker's tooltip names its own).
+  const labelText = new Map<number, string>();
+  for (const { index, frame, stack } of stacked) {
+    const more = crowded(frame) ? (perFrame.get(frame) ?? 1) - 1 : 0;
+    if (more > 0 && stack > 0) continue;
+    labelText.set(index, more > 0 ? `${nameOf(index)} +${more}` : nameOf(index));
+  }
+  // Each marker's name runs to the right up to the next marker its line would cross (UE's notify track); one that
+  // would be cut there moves to the line above or below the markers.
+  const labelPlaces = placeEventLabels(
+    stacked
+      .filter((st) => toX(st.frame) >= axis.left - MARKER && toX(st.frame) <= axis.width + MARKER)
+      .map((st) => {
+        const text = labelText.get(st.index);
+        return {
+          index: st.index,
+          x: toX(st.frame),
+          top: markerTop(st.frame, st.stack),
+          stacked: (perFrame.get(st.frame) ?? 1) > 1,
+          textWidth: text === undefined || toX(st.frame) < axis.left ? null : labelWidth(text),
+        };
+      }),
+    { marker: MARKER, lineHeight: LABEL_H, height: TRACK_H, width: axis.width, minRoom: 24 },
   );
 
   return (
@@ -368,27 +399,19 @@ export function EventTrack() {
           );
         })}
       {doc &&
-        stacked.map(({ index, frame, stack }) => {
-          const room = labelRoom.get(index) ?? 0;
+        stacked.map(({ index, frame }) => {
+          const place = labelPlaces.get(index);
           const x = toX(frame);
-          if (room < 24 || x < axis.left || x > axis.width) return null;
-          const nameOf = (i: number) => {
-            const ev = doc.events[i];
-            const def = doc.ses.find((d) => d.index === ev.se);
-            return def ? nameOnFloor(def, floor) : `SE ${ev.se}?`;
-          };
-          // A crowded frame names its first event and counts the others (each marker's tooltip names its own).
-          const more = crowded(frame) ? (perFrame.get(frame) ?? 1) - 1 : 0;
-          if (more > 0 && stack > 0) return null;
+          if (!place || x < axis.left || x > axis.width) return null;
           return (
             <span
               key={`label${index}`}
               className={`sev-marker-label${selection.includes(index) ? ' selected' : ''}`}
               data-testid="sev-marker-label"
               data-index={index}
-              style={{ left: x + MARKER / 2 + 3, top: markerTop(frame, stack) - 1, maxWidth: room }}
+              style={{ left: place.left, top: place.top, maxWidth: place.room }}
             >
-              {more > 0 ? `${nameOf(index)} +${more}` : nameOf(index)}
+              {labelText.get(index)}
             </span>
           );
         })}

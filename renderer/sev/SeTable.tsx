@@ -3,7 +3,7 @@ import { useProject, useSev } from './hooks';
 import { revealScrollTop } from './reveal';
 import { sevStore } from './sevStore';
 import { ses } from './sevActions';
-import { FLOOR_NAMES, nameOnFloor, resolveName } from './resolve';
+import { FLOOR_NAMES, floorNameShort, nameOnFloor, resolveName } from './resolve';
 import { seColor } from './colors';
 import { NameField } from './NameField';
 
@@ -157,8 +157,17 @@ export function SeTable() {
                     '—'
                   )}
                 </td>
-                <td className={`floor${rf.error ? ' bad' : ''}`} data-testid="sev-se-on-floor" title={rf.error ?? ''}>
-                  {onFloor} <span className="sev-code">{rf.error ? 'unknown' : rf.codeText}</span>
+                <td
+                  className={`floor${rf.error ? ' bad' : ''}`}
+                  data-testid="sev-se-on-floor"
+                  title={
+                    rf.error ??
+                    `SE ${d.index} plays ${onFloor}${rf.codeText && ` ${rf.codeText}`} on floor ${floor} (${FLOOR_NAMES[floor]})`
+                  }
+                >
+                  <span className="sev-wide-only">{onFloor}</span>
+                  <span className="sev-narrow-only">{floorNameShort(d, onFloor)}</span>
+                  <span className="sev-code"> {rf.error ? 'unknown' : rf.codeText}</span>
                 </td>
                 <td className="dim">{used}</td>
                 <td>

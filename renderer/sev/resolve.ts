@@ -35,6 +35,17 @@ export function nameOnFloor(def: SevSeDefinition, floor: number): string {
   return def.variants ? def.variants[floor] : def.name;
 }
 
+/**
+ * The floor name as a narrow column shows it beside its SE's own name: "same" for an SE without floor variants (its
+ * name is in the SE column beside), the part after the SE's name for a variant that starts with it
+ * ("SE_FOOT_L_CONC" of SE_FOOT_L: "…_CONC", the part that differs between floors; cut from the end it read
+ * "SE_FOOT…" on every floor), else the whole name.
+ */
+export function floorNameShort(def: SevSeDefinition, name: string): string {
+  if (!def.variants && name === def.name) return 'same';
+  return name.length > def.name.length + 1 && name.startsWith(def.name) ? `…${name.slice(def.name.length)}` : name;
+}
+
 /** Every SE name of the document that no table defines, with the reason, by SE index. */
 export function unknownNames(
   doc: SevDocument,
@@ -70,36 +81,81 @@ export function stackEvents(doc: SevDocument): { index: number; frame: number; s
   });
 }
 
-/** An event's marker on the event row: its centre x and the top of its name's line (px). */
+/** An event's marker on the event row: its centre x and top (px), whether its frame has other events, its name's width. */
 export interface MarkerPlace {
   index: number;
   x: number;
+  /** Top of the marker. */
   top: number;
+  /** Its frame has more events (stacked markers): the name stays on the marker's own line. */
+  stacked: boolean;
+  /** Width (px) of the name the label shows; null: the marker is not named (a crowded frame names its first only). */
+  textWidth: number | null;
+}
+
+/** Where an event's name goes on the event row, and how wide it may be before it is cut. */
+export interface LabelPlace {
+  left: number;
+  top: number;
+  room: number;
+}
+
+/** Geometry of the event row: marker size, name line height, the row's height and width (px). */
+export interface TrackGeometry {
+  marker: number;
+  lineHeight: number;
+  height: number;
+  width: number;
+  /** Least room (px) a name is shown with: one with less is left out and keeps no line from the names after it. */
+  minRoom?: number;
 }
 
 /**
- * The room (px) each event's name has to the right of its marker on the event row: up to the next marker whose
- * line it would cross, on any stack level (a lone event's name sits between the lines of a stacked frame, so a
- * name cut only at the next marker of its own level ran over the names of the frames after it), else to `width`.
+ * Places each event's name on the event row. A name sits to the right of its marker, up to the next marker or name
+ * its line would cross (on any stack level: a lone event's name sits between the lines of a stacked frame). Where
+ * that cuts it and the event is alone on its frame, the name moves to the line above or below the markers (starting
+ * over its marker), where it reads whole or has more room: at 1280x800 events a few frames apart read "SE..." and
+ * "SE_..." side by side. Names are placed from left to right; one never runs over a marker or an earlier name.
  */
-export function eventLabelRooms(
-  places: readonly MarkerPlace[],
-  marker: number,
-  lineHeight: number,
-  width: number,
-): Map<number, number> {
-  const sorted = [...places].sort((a, b) => a.x - b.x);
-  const rooms = new Map<number, number>();
-  sorted.forEach((p, k) => {
-    let end = width;
-    for (let j = k + 1; j < sorted.length; j++) {
-      const o = sorted[j];
-      if (o.x > p.x && Math.abs(o.top - p.top) < lineHeight) {
-        end = o.x - marker;
-        break;
-      }
+export function placeEventLabels(places: readonly MarkerPlace[], g: TrackGeometry): Map<number, LabelPlace> {
+  const sorted = [...places].sort((a, b) => a.x - b.x || a.top - b.top);
+  const placed: { left: number; right: number; top: number }[] = [];
+  const result = new Map<number, LabelPlace>();
+  const crosses = (a: number, b: number) => Math.abs(a - b) < g.lineHeight;
+  const half = (g.marker * Math.SQRT2) / 2;
+  const reach = half - g.marker / 2;
+  /** Room from `left` on the line at `top`, or -1 where an earlier name already covers `left`. */
+  const roomAt = (self: MarkerPlace, left: number, top: number): number => {
+    let end = g.width;
+    for (const o of sorted) {
+      // Another marker's box (a square turned 45°: half its diagonal each way) against the line [top, top + lineHeight).
+      if (o === self || o.top - reach >= top + g.lineHeight || top >= o.top + g.marker + reach) continue;
+      if (o.x + half <= left) continue;
+      if (o.x - half <= left) return -1;
+      end = Math.min(end, o.x - g.marker);
     }
-    rooms.set(p.index, end - (p.x + marker / 2 + 3));
-  });
-  return rooms;
+    for (const p of placed) {
+      if (!crosses(p.top, top)) continue;
+      if (p.left <= left && p.right > left) return -1;
+      if (p.left > left) end = Math.min(end, p.left - 4);
+    }
+    return end - left;
+  };
+  for (const p of sorted) {
+    if (p.textWidth === null) continue;
+    const width = p.textWidth;
+    const own = { left: p.x + g.marker / 2 + 3, top: p.top - 1 };
+    const lanes = p.stacked
+      ? [own]
+      : [own, { left: p.x - g.marker / 2, top: 1 }, { left: p.x - g.marker / 2, top: g.height - g.lineHeight - 1 }];
+    const rooms = lanes.map((l) => roomAt(p, l.left, l.top));
+    let pick = rooms.findIndex((r) => r >= width);
+    if (pick < 0) pick = rooms.reduce((best, r, k) => (r > rooms[best] ? k : best), 0);
+    const room = rooms[pick];
+    if (room < Math.max(0, g.minRoom ?? 0)) continue;
+    const lane = lanes[pick];
+    placed.push({ left: lane.left, right: lane.left + Math.min(room, width), top: lane.top });
+    result.set(p.index, { left: lane.left, top: lane.top, room });
+  }
+  return result;
 }
