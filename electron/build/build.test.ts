@@ -3,9 +3,13 @@ import {
   existsSync,
   mkdirSync,
   linkSync,
+  lstatSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -22,6 +26,8 @@ import { describeSar } from '../../shared/sar/describe';
 import { buildProject } from './build';
 import { findProjectOfSar, loadSarDisplayNames } from './sarNames';
 import { commitOutputs } from './commit';
+import { readBuildInput } from './files';
+import { runBuildJob, type BuildJobMessage } from '../project/buildJob';
 
 const ASSETS = join(__dirname, '..', '..', 'assets');
 const dirs: string[] = [];
@@ -329,5 +335,78 @@ describe('build outputs never overwrite inputs', () => {
       ),
     ]);
     expect(contents(dir)).toEqual(before);
+  });
+});
+
+describe('project files inside the build cache folder', () => {
+  /** Every file under `dir`, the cache folder included, with its bytes: proves nothing changed or vanished. */
+  function everything(dir: string): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const f of readdirSync(dir, { recursive: true }) as string[]) {
+      const p = join(dir, f);
+      const st = lstatSync(p);
+      if (st.isSymbolicLink()) out[f] = `link to ${readlinkSync(p)}`;
+      else if (!st.isDirectory()) out[f] = readFileSync(p).toString('base64');
+    }
+    return out;
+  }
+
+  /** The sample with walk.sev moved into .actguy-cache/ (named through a link to it) and the report written there. */
+  function projectUsingCacheFolder(): { dir: string; project: string } {
+    const dir = sampleCopy();
+    mkdirSync(join(dir, '.actguy-cache'));
+    renameSync(join(dir, 'walk.sev'), join(dir, '.actguy-cache', 'walk.sev'));
+    symlinkSync(join(dir, '.actguy-cache'), join(dir, 'sounds'));
+    const project = JSON.parse(readFileSync(join(dir, 'p.actguy.json'), 'utf8'));
+    project.motions.find((m: { name: string }) => m.name === 'walk').sev = 'sounds/walk.sev';
+    project.outputs.report = '.actguy-cache/stage.report.json';
+    writeFileSync(join(dir, 'p.actguy.json'), JSON.stringify(project));
+    return { dir, project: join(dir, 'p.actguy.json') };
+  }
+
+  // Mutation: filesInsideCache returning [] lets both builds run (the cache's prune could later delete walk.sev).
+  it('actguy build refuses them, naming each, and writes nothing; without a cache the same project builds', async () => {
+    const { dir, project } = projectUsingCacheFolder();
+    const before = everything(dir);
+    const r = await buildProject(project);
+    if (r.ok) throw new Error('expected the build to be refused');
+    const cache = join(realpathSync(dir), '.actguy-cache');
+    expect(r.errors.map((e) => e.message)).toEqual([
+      expect.stringContaining(
+        `${join(dir, 'sounds', 'walk.sev')} (the .sev of motion walk) lies inside the build cache's folder ${cache}`,
+      ),
+      expect.stringContaining(`${join(dir, '.actguy-cache', 'stage.report.json')} (outputs.report) lies inside`),
+    ]);
+    expect(everything(dir)).toEqual(before);
+    const uncached = await buildProject(project, { cacheDir: null });
+    expect(uncached.ok).toBe(true);
+  });
+
+  it("the app's Build refuses them the same way before reading any input", async () => {
+    const { dir, project } = projectUsingCacheFolder();
+    const before = everything(dir);
+    const posted: BuildJobMessage[] = [];
+    const read: string[] = [];
+    await runBuildJob(
+      {
+        projectPath: project,
+        projectText: readFileSync(project, 'utf8'),
+        sevTexts: [],
+        cacheDir: join(dir, '.actguy-cache'),
+      },
+      (path, as) => {
+        read.push(path);
+        return readBuildInput(path, as);
+      },
+      (m) => posted.push(m),
+    );
+    const last = posted.at(-1)!;
+    if (last.type !== 'failed') throw new Error(`expected a refusal, got ${last.type}`);
+    expect(last.errors.map((e) => e.message)).toEqual([
+      expect.stringContaining('(the .sev of motion walk) lies inside the build cache'),
+      expect.stringContaining('(outputs.report) lies inside the build cache'),
+    ]);
+    expect(read).toEqual([]);
+    expect(everything(dir)).toEqual(before);
   });
 });

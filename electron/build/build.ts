@@ -150,6 +150,8 @@ export async function buildProject(
       }
     : readFrom;
   const cacheDir = options.cacheDir === undefined ? defaultCacheDir(projectFile) : options.cacheDir;
+  const inCache = cacheDir === null ? [] : filesInsideCache(project, cacheDir);
+  if (inCache.length) return { ok: false, errors: inCache, warnings: [] };
   /** The motions finished so far, and their report parts made while the build waited for the pool. */
   const finished: MotionDone[] = [];
   const early = earlyReportParts();
@@ -382,6 +384,45 @@ export function outputsOutsideFolder(project: ResolvedProject): FormatError[] {
       ),
     ];
   });
+}
+
+/**
+ * The project's inputs and outputs that lie inside the build cache's folder, links resolved. The cache prunes its
+ * folder as its own (entries past its size limit, entries that are links, stale temps: docs/cache.md), so a
+ * project file kept there could be deleted by a later build (docs/security.md, round 13). Refused before any work.
+ */
+export function filesInsideCache(project: ResolvedProject, cacheDir: string): FormatError[] {
+  const cache = canonicalPath(cacheDir);
+  const named: { path: string; where: string }[] = [{ path: project.projectFile, where: 'the project file' }];
+  for (const m of project.motions) {
+    named.push({ path: m.mtnPath, where: `the .mtn of motion ${m.name}` });
+    if (m.sevPath) named.push({ path: m.sevPath, where: `the .sev of motion ${m.name}` });
+  }
+  if (project.slsPath) named.push({ path: project.slsPath, where: 'seTables.sls' });
+  if (project.seDefinePath) named.push({ path: project.seDefinePath, where: 'seTables.seDefine' });
+  for (const { path, key } of projectOutputFiles(project)) named.push({ path, where: key });
+  const seen = new Set<string>();
+  const errors: FormatError[] = [];
+  for (const { path, where } of named) {
+    if (seen.has(path)) continue;
+    seen.add(path);
+    let real: string;
+    try {
+      real = canonicalPath(path);
+    } catch {
+      continue; // unresolvable: the read or the write that needs it says why
+    }
+    if (!isInside(cache, real)) continue;
+    errors.push(
+      new FormatError(
+        'PROJECT',
+        `${path} (${where}) lies inside the build cache's folder ${cache}, whose files the cache deletes as its own when it prunes; move it out of that folder`,
+        {},
+        project.projectFile,
+      ),
+    );
+  }
+  return errors;
 }
 
 /** `.actguy-cache/` in the project's folder. */

@@ -21,6 +21,7 @@ import {
   type ReadFile,
 } from '../../shared/project/plan';
 import { parseProject } from '../../shared/project/validate';
+import { filesInsideCache } from '../build/build';
 import { openBuildCache } from '../build/buildCache';
 import { fileStamp, recordingReader, type CarryFromLastBuild } from '../build/compressMotions';
 import { compressWithinBudget } from '../build/budgetBuild';
@@ -116,6 +117,12 @@ export async function runBuildJob(
   const parsed = parseProject(req.projectText, req.projectPath);
   if (!parsed.resolved) {
     post({ type: 'failed', errors: parsed.errors.map(toBuildProblem), warnings: [] });
+    return;
+  }
+  // The same refusal as `actguy build`'s: a project file kept inside the cache's folder could be pruned with it.
+  const inCache = typeof req.cacheDir === 'string' ? filesInsideCache(parsed.resolved, req.cacheDir) : [];
+  if (inCache.length) {
+    post({ type: 'failed', errors: inCache.map(toBuildProblem), warnings: [] });
     return;
   }
   const overrides = new Map(req.sevTexts.map((s) => [s.path, encoder.encode(s.text)]));
