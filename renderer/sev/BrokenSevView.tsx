@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useSev } from './hooks';
 import { sevStore } from './sevStore';
 import { reloadSev } from './sevFiles';
+import { SevTextWarnings } from './SevTextWarnings';
 
 /**
  * A .sev that does not parse: every error with its line:column, and the
@@ -66,6 +67,7 @@ export function BrokenSevView() {
           </li>
         ))}
       </ul>
+      <SevTextWarnings warnings={f.textWarnings} onGoTo={goTo} />
       <div className="sev-source" ref={scroller}>
         <div className="sev-gutter" aria-hidden="true">
           {lines.map((_, i) => (

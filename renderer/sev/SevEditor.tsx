@@ -12,6 +12,7 @@ import { EventTrack } from './EventTrack';
 import { EventList } from './EventList';
 import { SeTable } from './SeTable';
 import { BrokenSevView } from './BrokenSevView';
+import { SevTextWarnings } from './SevTextWarnings';
 import { NoteField } from './NoteField';
 import { chooseSoundFolder } from '../project/auditionSounds';
 import { saveProject, saveProjectAndSev } from '../project/projectFiles';
@@ -349,6 +350,7 @@ export function SevEditor() {
               </span>
             )}
           </div>
+          <SevTextWarnings warnings={file?.textWarnings ?? []} />
           <FootstepPanel />
           <EventTrack />
           <div className="sev-body">

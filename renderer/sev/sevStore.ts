@@ -13,6 +13,7 @@
  */
 import { createStore } from 'zustand/vanilla';
 import type { FormatError } from '../../shared/errors';
+import { bidiWarnings } from '../../shared/bidiText';
 import { parseSev } from '../../shared/sev/parse';
 import { serializeSev } from '../../shared/sev/serialize';
 import { emptySevDocument, type SevDocument } from '../../shared/sev/types';
@@ -62,6 +63,11 @@ export interface SevFileState {
   brokenText: string | null;
   /** Errors of brokenText. */
   parseErrors: SevTextError[];
+  /**
+   * Warnings of the text as last read or written (the file as opened, the text as saved, or brokenText being fixed):
+   * the bidirectional formatting characters (shared/bidiText.ts), placed. They never block editing or saving.
+   */
+  textWarnings: SevTextError[];
   /** Whether brokenText differs from the file on disk. */
   brokenTextEdited: boolean;
   past: Step[];
@@ -188,10 +194,12 @@ export function createSevStore() {
       load(path, motionName, text, motion = { documentId: null, path: null }) {
         let doc: SevDocument | null;
         let parseErrors: SevTextError[] = [];
+        let textWarnings: SevTextError[] = [];
         let brokenText: string | null = null;
         if (text === null) doc = emptySevDocument(motionName);
         else {
           const parsed = parseSev(text, path);
+          textWarnings = errorsOf(parsed.warnings);
           if (parsed.errors.length) {
             doc = null;
             brokenText = text;
@@ -209,6 +217,7 @@ export function createSevStore() {
             isNew: text === null,
             brokenText,
             parseErrors,
+            textWarnings,
             brokenTextEdited: false,
             past: [],
             future: [],
@@ -262,7 +271,9 @@ export function createSevStore() {
         for (const [k, v] of Object.entries(f.hiddenVariants)) {
           if (doc.ses.find((d) => d.index === Number(k))?.variants) hiddenVariants[Number(k)] = v;
         }
-        setFile({ savedDoc: doc, isNew: false, brokenTextEdited: false, hiddenVariants });
+        // The warnings now are those of the text written (serializeSev(doc), as sevFiles.saveSev writes it).
+        const textWarnings = errorsOf(bidiWarnings(serializeSev(doc), 'SEV', f.path));
+        setFile({ savedDoc: doc, isNew: false, brokenTextEdited: false, hiddenVariants, textWarnings });
       },
 
       setHiddenVariants(index, variants) {
@@ -278,8 +289,9 @@ export function createSevStore() {
         const f = get().file;
         if (!f || f.doc) return;
         const parsed = parseSev(text, f.path);
+        const textWarnings = errorsOf(parsed.warnings);
         if (parsed.errors.length) {
-          setFile({ brokenText: text, parseErrors: errorsOf(parsed.errors), brokenTextEdited: true });
+          setFile({ brokenText: text, parseErrors: errorsOf(parsed.errors), textWarnings, brokenTextEdited: true });
           return;
         }
         // Fixed: the text becomes the document, unsaved (the file on disk is still the broken one).
@@ -289,6 +301,7 @@ export function createSevStore() {
           savedDoc: null,
           brokenText: null,
           parseErrors: [],
+          textWarnings,
           brokenTextEdited: false,
           past: [],
           future: [],
