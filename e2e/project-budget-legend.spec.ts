@@ -13,7 +13,7 @@ async function legendLines(page: Page) {
   return page.getByTestId('project-budget-legend-item').evaluateAll((els) =>
     els.map((e) => {
       const li = e as HTMLElement;
-      const parts = [...li.children] as HTMLElement[];
+      const parts = Array.from(li.children) as HTMLElement[];
       const r = li.getBoundingClientRect();
       return {
         name: li.dataset.name,
@@ -57,7 +57,12 @@ test('the budget bar has a readable key of motion, bytes and share in Project mo
     })),
   );
   const total = bySegment.reduce((a, s) => a + s.bytes, 0);
-  const sizes = electronApp ? [null] : [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }];
+  const sizes = electronApp
+    ? [null]
+    : [
+        { width: 1280, height: 800 },
+        { width: 1920, height: 1080 },
+      ];
   for (const size of sizes) {
     if (size) await page.setViewportSize(size);
     const legend = panel.getByTestId('project-budget-legend');
