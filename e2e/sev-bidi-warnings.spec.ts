@@ -91,3 +91,54 @@ test('the SEV editor shows its text bidi warnings by line:column, naming the cha
   await saveScreenshot('sev-bidi-warnings-broken-1280x800');
   expect(pageErrors).toEqual([]);
 });
+
+/**
+ * The warnings follow the document as edited, from the text Save would write: a U+202E typed into an event's note
+ * shows before any save, and undoing the note takes it away. Mutation that fails it: SevEditor.tsx showing
+ * `file.textWarnings` (the file's, recomputed only on open and Save) instead of useSevTextWarnings().
+ */
+test('a bidi character typed into a note shows in the warnings before any save', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openSampleProject(page, workspace, electronApp);
+  const onDisk = readFileSync(workspace.path('walk.sev'), 'utf8');
+  await expect(page.getByTestId('sev-text-warnings')).toHaveCount(0);
+  await page.locator('[data-testid="sev-event-row"][data-frame="38"] td').first().click();
+  const note = page.getByTestId('sev-event-note');
+  await expect(note).toBeVisible();
+  await note.fill('');
+  await note.pressSequentially(`see ${RLO}here`);
+  await note.press('Enter');
+  await expect(page.getByTestId('sev-dirty')).toContainText('modified');
+  const box = page.getByTestId('sev-text-warnings');
+  await expect(box).toBeVisible();
+  await expect(box).toContainText('1 warning');
+  await expect(page.getByTestId('sev-text-warning')).toHaveCount(1);
+  await expect(page.getByTestId('sev-text-warning')).toContainText('U+202E RIGHT-TO-LEFT OVERRIDE');
+  // Nothing was saved: the file is as it was, and the place is that of the text Save would write.
+  expect(readFileSync(workspace.path('walk.sev'), 'utf8')).toBe(onDisk);
+  const before = await shownPlaces(page);
+  await saveScreenshot('sev-bidi-warnings-typed-1280x800');
+
+  // Undo the note: the document is the file's again, and so are its (no) warnings.
+  await page.locator('body').click({ position: { x: 5, y: 790 } });
+  await page.getByTestId('menu-edit').click();
+  await page.getByTestId('menu-undo').click();
+  await expect(page.getByTestId('sev-text-warnings')).toHaveCount(0);
+  // Redo and save: the file written has its warning where the strip showed it before the save.
+  await page.getByTestId('menu-edit').click();
+  await page.getByTestId('menu-redo').click();
+  await expect(page.getByTestId('sev-text-warning')).toHaveCount(1);
+  await page.getByTestId('sev-save').click();
+  await expect(page.getByTestId('sev-dirty')).not.toContainText('modified');
+  const saved = readFileSync(workspace.path('walk.sev'), 'utf8');
+  expect(saved).toContain(`see ${RLO}here`);
+  expect(before).toEqual(bidiWarnings(saved, 'SEV', 'walk.sev').map((w) => `${w.place.line}:${w.place.column}`));
+  expect(await shownPlaces(page)).toEqual(before);
+  expect(pageErrors).toEqual([]);
+});

@@ -12,9 +12,14 @@ function kib(bytes: number): string {
       : `${bytes} B`;
 }
 
+function share(bytes: number, total: number): string {
+  return `${((bytes / Math.max(total, 1)) * 100).toFixed(1)}%`;
+}
+
 /**
  * The project's memory budget: a field to set it (an undo step, saved in the project file) and a bar of the
- * archive's bytes by motion from the last check or build, with the budget marked (docs/formats.md#budget).
+ * archive's bytes by motion from the last check or build, with the budget marked, and under it a key naming each
+ * motion with its bytes and share (docs/formats.md#budget).
  */
 export function BudgetBar() {
   const json = useProject((p) => p.json);
@@ -104,10 +109,8 @@ export function BudgetBar() {
               data-name={s.name}
               data-bytes={s.bytes}
               style={{ width: `${((s.bytes / scale) * 100).toFixed(2)}%`, background: COLORS[k % COLORS.length] }}
-              title={`${s.name}: ${kib(s.bytes)} (${((s.bytes / use.marBytes!) * 100).toFixed(1)}% of the .mar)`}
-            >
-              <span>{s.name}</span>
-            </div>
+              title={`${s.name}: ${kib(s.bytes)} (${share(s.bytes, use.marBytes!)} of the .mar)`}
+            />
           ))}
           {use.budget !== null && (
             <div
@@ -118,6 +121,22 @@ export function BudgetBar() {
             />
           )}
         </div>
+      )}
+      {use.marBytes !== null && use.segments.length > 0 && (
+        // The bar's key, one line a motion: its colour, name, bytes and share. The bar is too narrow for names at
+        // 1280x800 (they were cut to "w…"), so they live here, whole (a long name wraps).
+        <ul className="project-budget-legend small" data-testid="project-budget-legend">
+          {use.segments.map((s, k) => (
+            <li key={s.name} data-testid="project-budget-legend-item" data-name={s.name} data-bytes={s.bytes}>
+              <span className="project-budget-swatch" style={{ background: COLORS[k % COLORS.length] }} />
+              <span className="project-budget-name" data-testid="project-budget-legend-name">
+                {s.name}
+              </span>
+              <span className="project-budget-bytes">{kib(s.bytes)}</span>
+              <span className="project-budget-share dim">{share(s.bytes, use.marBytes!)}</span>
+            </li>
+          ))}
+        </ul>
       )}
     </div>
   );

@@ -13,6 +13,7 @@ import { EventList } from './EventList';
 import { SeTable } from './SeTable';
 import { BrokenSevView } from './BrokenSevView';
 import { SevTextWarnings } from './SevTextWarnings';
+import { useSevTextWarnings } from './useSevTextWarnings';
 import { NoteField } from './NoteField';
 import { chooseSoundFolder } from '../project/auditionSounds';
 import { saveProject, saveProjectAndSev } from '../project/projectFiles';
@@ -50,6 +51,7 @@ export function SevEditor() {
   const motionPath = useDocument((d) => d.path);
   const selectedJoint = useSession((s) => s.selectedJoint);
   const playhead = useSession((s) => s.playhead);
+  const textWarnings = useSevTextWarnings();
 
   useEffect(() => startAudition(), []);
   // The editor follows the tuner's motion (its .sev, or none); see ./sevMotion.ts.
@@ -350,7 +352,7 @@ export function SevEditor() {
               </span>
             )}
           </div>
-          <SevTextWarnings warnings={file?.textWarnings ?? []} />
+          <SevTextWarnings warnings={textWarnings} />
           <FootstepPanel />
           <EventTrack />
           <div className="sev-body">

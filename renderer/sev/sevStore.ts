@@ -156,7 +156,7 @@ export interface SevState {
 /** Undo steps kept per .sev; the oldest step is dropped first. */
 export const HISTORY_LIMIT = 500;
 
-function errorsOf(list: FormatError[]): SevTextError[] {
+export function errorsOf(list: FormatError[]): SevTextError[] {
   return list.map((e) => ({ message: e.detail, line: e.place.line ?? 1, column: e.place.column ?? 1 }));
 }
 
