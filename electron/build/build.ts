@@ -340,12 +340,8 @@ function earlyReportParts(): {
 /** Parts made per call while waiting (about 3 ms): the pool's last answer waits at most that long. */
 const EARLY_PARTS_PER_CALL = 50;
 
-/**
- * The project's own check compares paths as written; this one asks the file
- * system, so `./out/../walk.mtn`, a link to an input or a hard link is caught
- * too (an output never overwrites an input or another output).
- */
-export function outputClashes(project: ResolvedProject): FormatError[] {
+/** Every input file a project names, with the role messages give it. */
+function projectInputFiles(project: ResolvedProject): RolePath[] {
   const inputs: RolePath[] = [{ path: project.projectFile, role: 'the project file' }];
   for (const m of project.motions) {
     inputs.push({ path: m.mtnPath, role: `the .mtn of motion ${m.name}` });
@@ -353,6 +349,16 @@ export function outputClashes(project: ResolvedProject): FormatError[] {
   }
   if (project.slsPath) inputs.push({ path: project.slsPath, role: 'seTables.sls' });
   if (project.seDefinePath) inputs.push({ path: project.seDefinePath, role: 'seTables.seDefine' });
+  return inputs;
+}
+
+/**
+ * The project's own check compares paths as written; this one asks the file
+ * system, so `./out/../walk.mtn`, a link to an input or a hard link is caught
+ * too (an output never overwrites an input or another output).
+ */
+export function outputClashes(project: ResolvedProject): FormatError[] {
+  const inputs = projectInputFiles(project);
   const outputs: RolePath[] = projectOutputFiles(project).map(({ path, role }) => ({ path, role }));
   return findOutputClashes(inputs, outputs).map((m) => new FormatError('PROJECT', m, {}, project.projectFile));
 }
@@ -393,17 +399,13 @@ export function outputsOutsideFolder(project: ResolvedProject): FormatError[] {
  */
 export function filesInsideCache(project: ResolvedProject, cacheDir: string): FormatError[] {
   const cache = canonicalPath(cacheDir);
-  const named: { path: string; where: string }[] = [{ path: project.projectFile, where: 'the project file' }];
-  for (const m of project.motions) {
-    named.push({ path: m.mtnPath, where: `the .mtn of motion ${m.name}` });
-    if (m.sevPath) named.push({ path: m.sevPath, where: `the .sev of motion ${m.name}` });
-  }
-  if (project.slsPath) named.push({ path: project.slsPath, where: 'seTables.sls' });
-  if (project.seDefinePath) named.push({ path: project.seDefinePath, where: 'seTables.seDefine' });
-  for (const { path, key } of projectOutputFiles(project)) named.push({ path, where: key });
+  const named = [
+    ...projectInputFiles(project),
+    ...projectOutputFiles(project).map(({ path, key }) => ({ path, role: key })),
+  ];
   const seen = new Set<string>();
   const errors: FormatError[] = [];
-  for (const { path, where } of named) {
+  for (const { path, role } of named) {
     if (seen.has(path)) continue;
     seen.add(path);
     let real: string;
@@ -416,7 +418,7 @@ export function filesInsideCache(project: ResolvedProject, cacheDir: string): Fo
     errors.push(
       new FormatError(
         'PROJECT',
-        `${path} (${where}) lies inside the build cache's folder ${cache}, whose files the cache deletes as its own when it prunes; move it out of that folder`,
+        `${path} (${role}) lies inside the build cache's folder ${cache}, whose files the cache deletes as its own when it prunes; move it out of that folder`,
         {},
         project.projectFile,
       ),
