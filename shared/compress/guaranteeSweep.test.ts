@@ -13,6 +13,9 @@ import { independentErrors } from '../testing/independentDecode';
 import { SWEEP_CASES, SWEEP_MODES, SWEEP_TOLERANCES, mshViolations } from '../testing/sweepMotions';
 import { compressMotion } from './compress';
 import { squadIllConditionedFrame } from './rotationFit';
+import { verifyCompressed } from './verify';
+import { writeMt3 } from '../mt3/write';
+import { compressedMotionOf } from '../project/plan';
 import type { CompressResult } from './types';
 
 /** Frames whose reported error is not the independent decoder's error of the written bytes. */
@@ -103,5 +106,23 @@ describe('an ill-conditioned Squad is never written', () => {
         expect(guaranteeViolations(m, r), `${method} ${deg}`).toEqual([]);
         expect(reportedMismatches(m, r), `${method} ${deg}`).toEqual([]);
       }
+  });
+
+  it('a cache entry holding such a track is refused by verifyCompressed', () => {
+    const m = spin(179);
+    const options = { positionTolerance: 1e9, rotationToleranceDeg: 1e9, offsetTolerance: 1e9, name: 's' };
+    const value = compressedMotionOf(compressMotion(m, options));
+    const { bytes: _b, ...claim } = value;
+    expect(verifyCompressed(m, options, value.bytes, claim).ok).toBe(true);
+    // What the compressor wrote before the fix: the end keys' inner quaternions opposite to their keys.
+    const mt3 = compressMotion(m, options).mt3;
+    const t = mt3.rotations[0];
+    expect(Array.from(t.frames)).toEqual([0, 60]);
+    t.inner = t.rotation.map((c) => -c);
+    const outcome = verifyCompressed(m, options, writeMt3(mt3), claim);
+    expect(outcome).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/joint 0 has opposite Squad slerps at frame 1\b/),
+    });
   });
 });
