@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { emptyMotion, type Motion } from '../motion/types';
 import { guaranteeViolations } from '../testing/hostileMotions';
 import { independentErrors } from '../testing/independentDecode';
-import { SWEEP_CASES, SWEEP_MODES, SWEEP_TOLERANCES, mshViolations } from '../testing/sweepMotions';
+import { SWEEP_CASES, SWEEP_MODES, SWEEP_TOLERANCES, mshViolations, recipeMotion } from '../testing/sweepMotions';
 import { compressMotion } from './compress';
 import { squadIllConditionedFrame } from './rotationFit';
 import { verifyCompressed } from './verify';
@@ -106,6 +106,18 @@ describe('an ill-conditioned Squad is never written', () => {
         expect(guaranteeViolations(m, r), `${method} ${deg}`).toEqual([]);
         expect(reportedMismatches(m, r), `${method} ${deg}`).toEqual([]);
       }
+  });
+
+  it('the `compress` fuzz findings (seed 1, inputs 20, 42, 94): random rotations at 1e4 deg', () => {
+    for (const recipe of [
+      [4, 30, 0, 4, 1, 14, 14],
+      [0, 124, 0, 4, 1, 14, 14],
+    ]) {
+      const { motion, options } = recipeMotion(Uint8Array.from(recipe));
+      const r = compressMotion(motion, options);
+      for (const t of r.mt3.rotations) expect(squadIllConditionedFrame(t.frames, t.rotation, t.inner)).toBe(-1);
+      expect(guaranteeViolations(motion, r)).toEqual([]);
+    }
   });
 
   it('a cache entry holding such a track is refused by verifyCompressed', () => {

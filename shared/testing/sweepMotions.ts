@@ -214,12 +214,13 @@ export const SWEEP_MODES: readonly (readonly [string, (positionTolerance: number
 /**
  * A motion, mode and tolerances from a few bytes (the `compress` fuzz target): byte 0 the shape, 1 the frame
  * count, 2 the joints, 3-4 the seed, 5 the mode, 6-7 the tolerance exponents, 8 flags (user keys, locks, trace
- * keys, offsets, sign flips), 9 a spin rate. Every byte value gives a valid motion; missing bytes read as 0.
+ * keys, offsets, sign flips), 9 a spin rate. Every byte value gives a valid motion (missing bytes read as 0);
+ * one tolerance byte value in 16 gives a tolerance the compressor must refuse.
  */
 export function recipeMotion(bytes: Uint8Array): { motion: Motion; options: CompressOptions } {
   const b = (i: number) => bytes[i] ?? 0;
-  const N = 1 + (b(1) % 160);
-  const J = 1 + (b(2) % 4);
+  const N = 1 + (b(1) % 64);
+  const J = 1 + (b(2) % 3);
   const r = seededRandom(b(3) | (b(4) << 8));
   const shape = b(0) % 5;
   const m = shape === 0 ? randomWalk(N, J, 1 + r() * 179, b(3)) : shape === 1 ? base(N, J) : emptyMotion(N, chain(J));
@@ -240,7 +241,10 @@ export function recipeMotion(bytes: Uint8Array): { motion: Motion; options: Comp
     if (flags & 32 && f % 2) for (let i = 0; i < J * 4; i++) m.rotation[f * J * 4 + i] *= -1;
   }
   if (b(8) & 16) m.flags |= MotionFlag.OFFSETS;
-  const tol = (e: number, scale: number) => (e % 16 === 0 ? 0 : scale * 10 ** ((e % 16) - 10));
+  // 0, 1e-9 ... 1e4, and one value in 16 that no tolerance may be (negative, NaN, infinite: refused).
+  const bad = [-1, NaN, Infinity, -0.5];
+  const tol = (e: number, scale: number) =>
+    e % 16 === 15 ? bad[(e >> 4) % 4] : e % 16 === 0 ? 0 : scale * 10 ** ((e % 16) - 10);
   const positionTolerance = tol(b(6), 1);
   const rotationToleranceDeg = tol(b(7), 1);
   const mode = b(5) % 3;
