@@ -154,7 +154,9 @@ export function quoteInput(text: string, mark = '`'): string {
 export function quoteJson(value: unknown, max = QUOTED_INPUT_MAX): string {
   // JSON escapes U+0000..U+001F; DEL and the C1 controls (U+009B is a terminal's CSI) are escaped here too, and so
   // are the characters that hide or reorder text (HIDDEN_CHARACTERS).
-  const text = (JSON.stringify(value) ?? String(value)).replace(HIDDEN_CHARACTERS_ALL, hex4);
+  // A number past float64 (1e999 in a JSON file reads as Infinity) shows as Infinity, not as JSON's null.
+  const json = typeof value === 'number' && !Number.isFinite(value) ? String(value) : JSON.stringify(value);
+  const text = (json ?? String(value)).replace(HIDDEN_CHARACTERS_ALL, hex4);
   return text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text;
 }
 

@@ -71,6 +71,7 @@ import { cacheEntryTarget } from './cacheEntryTarget';
 import { verdictsTarget } from './verdictsTarget';
 import { lastBuildTarget } from './lastBuildTarget';
 import { FBX_TARGET } from './fbxTarget';
+import { compressTarget } from './compressTarget';
 
 export {
   DEFECT_KINDS,
@@ -709,6 +710,7 @@ export const TARGETS: FuzzTarget[] = [
   cacheEntryTarget,
   verdictsTarget,
   lastBuildTarget,
+  compressTarget,
 ];
 
 /**

@@ -21,6 +21,7 @@ import { hasKeyFrame } from './keyList';
 import { LocalKeys } from './localKeys';
 import { methodStrategy, type CompressStrategy } from './methods';
 import { PositionFit } from './positionFit';
+import { squadIllConditionedFrame } from './rotationFit';
 import type { TrackOutcome } from './track';
 import {
   jointUserKeys,
@@ -422,14 +423,22 @@ function runChannels(
     const tolerance = options.rotationToleranceOverridesDeg?.[j] ?? options.rotationToleranceDeg;
     const userKeys = jointUserKeys(motion, j);
     runChannel('rotation', j, userKeys, tolerance, (keptKeys) => {
-      const { fit, keys, outcome } = strategy.rotationKeys(rotationSource(motion, j), N, keptKeys, tolerance);
-      const keyFrames = keys.frames();
-      const stored = fit.storedKeys(keyFrames);
-      return {
-        keyFrames,
-        outcome,
-        track: { frames: Uint16Array.from(keyFrames), rotation: stored.rotation, inner: stored.inner },
+      const source = rotationSource(motion, j);
+      const run = (boundEndTangents: boolean) => {
+        const { fit, keys, outcome } = strategy.rotationKeys(source, N, keptKeys, tolerance, boundEndTangents);
+        const keyFrames = keys.frames();
+        const stored = fit.storedKeys(keyFrames);
+        return {
+          keyFrames,
+          outcome,
+          track: { frames: Uint16Array.from(keyFrames), rotation: stored.rotation, inner: stored.inner },
+        };
       };
+      // A track whose Squad would decode to rounding noise somewhere is chosen again with the end keys' inner
+      // quaternions held near their keys (RotationFit's END_TANGENT_MAX); no bundled capture needs it.
+      const first = run(false);
+      const { frames, rotation, inner } = first.track;
+      return squadIllConditionedFrame(frames, rotation, inner) < 0 ? first : run(true);
     });
   }
   if (motion.flags & MotionFlag.OFFSETS)

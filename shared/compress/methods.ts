@@ -24,12 +24,16 @@ export interface CompressStrategy {
   readonly method: CompressResult['method'];
   /** Keys of a position channel (root translation or offset) whose fit is given. */
   positionKeys(fit: PositionFit, userKeys: number[], tolerance: number): ChannelKeys;
-  /** The fit and keys of a rotation channel of `source` (frames 0..N). */
+  /**
+   * The fit and keys of a rotation channel of `source` (frames 0..N); `boundEndTangents` as RotationFit's (the
+   * retry of a channel whose written Squad would be ill-conditioned).
+   */
   rotationKeys(
     source: Float64Array,
     N: number,
     userKeys: number[],
     tolerance: number,
+    boundEndTangents?: boolean,
   ): ChannelKeys & { fit: RotationFit };
 }
 
@@ -41,8 +45,8 @@ export function classicWith(loop: (fit: TrackFit, keys: KeyList, tolerance: numb
       const keys = initialKeys(fit.N, userKeys);
       return { keys, outcome: loop(fit, keys, tolerance) };
     },
-    rotationKeys(source, N, userKeys, tolerance) {
-      const fit = new RotationFit(source, N);
+    rotationKeys(source, N, userKeys, tolerance, boundEndTangents) {
+      const fit = new RotationFit(source, N, boundEndTangents);
       const keys = initialKeys(N, userKeys);
       return { fit, keys, outcome: loop(fit, keys, tolerance) };
     },
@@ -56,8 +60,8 @@ export const classicStrategy: CompressStrategy = classicWith(greedyCompress);
 export const refinedStrategy: CompressStrategy = {
   method: 'refined',
   positionKeys: (fit, userKeys, tolerance) => dpOptimalKeys(fit, userKeys, tolerance),
-  rotationKeys(source, N, userKeys, tolerance) {
-    const fit = new RotationFit(source, N);
+  rotationKeys(source, N, userKeys, tolerance, boundEndTangents) {
+    const fit = new RotationFit(source, N, boundEndTangents);
     const keys = initialKeys(N, userKeys);
     // The removal pass measures every segment again, so the greedy start needs only which side of the tolerance
     // each segment's worst frame is on (RotationFit.segmentMaxNear).

@@ -1,5 +1,5 @@
 import { decodeS12, encodeS12 } from '../math/s12';
-import { conjQuat, logQuat, mulQuat, normalize4, rotationErrorDeg } from '../math/quat';
+import { conjQuat, logQuat, mulQuat, normalize4, rotationErrorDeg, slerpRef } from '../math/quat';
 import { ScalarSquad, SquadSegment } from '../math/squad';
 import { halfAngleDeg, REFERENCE_BAND } from './innerSearch';
 import type { TrackFit } from './track';
@@ -12,6 +12,20 @@ const tout = new Float64Array(4);
 const segment = new SquadSegment();
 const ominv = new Float64Array(4);
 const orel = new Float64Array(4);
+
+/**
+ * With `boundEndTangents`, the largest |t| (a half-angle, radians) of an end key's inner quaternion a = q exp(t).
+ * An interior key's t is a weighted mean of two logs of at most pi/2 (neighbouring stored keys have a
+ * non-negative dot product), so |t| <= pi/4 there; an end key's t extrapolates the source's angular velocity over
+ * its whole segment and has no bound: a 60-frame segment spinning 179 deg per frame wraps exp(t) round to
+ * a = -q at both keys, the Squad's two slerps are then exactly opposite, its outer slerp divides rounding noise
+ * by sin(pi), and the decoded rotation is whatever the rounding gives (identity in shared/mt3/decode.ts, NaN in
+ * another decoder of docs/formats.md 2.7). Held to pi/4, an inner quaternion is within 45 degrees (4-D) of its
+ * key, as every interior one is. The bound is applied only to a channel whose written track would otherwise be
+ * ill-conditioned (squadIllConditionedFrame; compress.ts): the unbounded end tangent is what the bundled
+ * captures' keys were chosen with.
+ */
+export const END_TANGENT_MAX = Math.PI / 4;
 
 /**
  * Segments longer than this many frames are first sampled at COARSE_SAMPLES frames by the refined greedy start
@@ -71,10 +85,14 @@ export class RotationFit implements TrackFit {
   private nearLo = 0;
   private nearHi = 0;
 
-  /** @param source (N+1) x 4 unit quaternions, sign-continuous, float64. */
+  /**
+   * @param source (N+1) x 4 unit quaternions, sign-continuous, float64.
+   * @param boundEndTangents holds the end keys' inner quaternions within END_TANGENT_MAX of their keys.
+   */
   constructor(
     readonly source: Float64Array,
     N: number,
+    readonly boundEndTangents = false,
   ) {
     this.N = N;
     this.qInt = new Int16Array((N + 1) * 4);
@@ -134,6 +152,14 @@ export class RotationFit implements TrackFit {
         tx = (-tl[0] - dl * tq[0]) / 2;
         ty = (-tl[1] - dl * tq[1]) / 2;
         tz = (-tl[2] - dl * tq[2]) / 2;
+      }
+      // Held to the interior control points' bound where asked (see END_TANGENT_MAX).
+      const n = Math.sqrt(tx * tx + ty * ty + tz * tz);
+      if (this.boundEndTangents && n > END_TANGENT_MAX) {
+        const k = END_TANGENT_MAX / n;
+        tx *= k;
+        ty *= k;
+        tz *= k;
       }
     } else {
       // Spacing-corrected control point; equals the textbook -(tl + tr) / 4 when dl = dr.
@@ -431,4 +457,43 @@ export class RotationFit implements TrackFit {
     }
     return { rotation, inner };
   }
+}
+
+/**
+ * The first frame of a written rotation track (docs/formats.md 2.3) at which its Squad is ill-conditioned, or -1:
+ * a frame inside a segment where the two inner slerps, slerp(q_a, q_b, u) and slerp(a_a, a_b, u), are nearly
+ * opposite (4-D dot product of the normalised slerps under ILL_CONDITIONED_DOT, more than 171.9 degrees apart).
+ * The outer slerp divides by the sine of that angle, so there a decoder's rounding is magnified more than 7
+ * times, and at the limit (opposite slerps) the decoded value is rounding noise (END_TANGENT_MAX). Squads of
+ * the sweep's hostile motions come to 121 degrees at most (docs/compression.md#guarantee-sweep-2026-12-03).
+ * Decoded as the reference decoder reads the track.
+ */
+export const ILL_CONDITIONED_DOT = -0.99;
+
+export function squadIllConditionedFrame(frames: ArrayLike<number>, rotation: Int16Array, inner: Int16Array): number {
+  const q = decodeQuats(rotation);
+  const a = decodeQuats(inner);
+  const s1 = new Float64Array(4);
+  const s2 = new Float64Array(4);
+  for (let k = 0; k + 1 < frames.length; k++) {
+    const fa = frames[k],
+      d = frames[k + 1] - fa;
+    for (let t = 1; t < d; t++) {
+      const u = t / d;
+      slerpRef(s1, q, k * 4, q, k * 4 + 4, u);
+      slerpRef(s2, a, k * 4, a, k * 4 + 4, u);
+      const dot = s1[0] * s2[0] + s1[1] * s2[1] + s1[2] * s2[2] + s1[3] * s2[3];
+      const n1 = Math.sqrt(s1[0] * s1[0] + s1[1] * s1[1] + s1[2] * s1[2] + s1[3] * s1[3]);
+      const n2 = Math.sqrt(s2[0] * s2[0] + s2[1] * s2[1] + s2[2] * s2[2] + s2[3] * s2[3]);
+      if (!(dot >= ILL_CONDITIONED_DOT * n1 * n2)) return fa + t;
+    }
+  }
+  return -1;
+}
+
+function decodeQuats(s: Int16Array): Float64Array {
+  const out = new Float64Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = decodeS12(s[i]);
+  for (let i = 0; i < s.length; i += 4) normalize4(out, i);
+  return out;
 }

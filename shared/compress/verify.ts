@@ -25,6 +25,7 @@ import { gvStrCode } from '../strcode';
 import { mt3Frame, skeletonPositionTolerances, SKELETON_ROUNDS, toleranceWarning } from './compress';
 import { defaultShell, objectSpaceError } from './objectError';
 import { hasKeyFrame } from './keyList';
+import { squadIllConditionedFrame } from './rotationFit';
 import { jointUserKeys, offsetSource, rotationSource, translationSource, translationUserKeys } from './sources';
 import type { ChannelKind, CompressOptions, CompressWarning } from './types';
 
@@ -165,6 +166,9 @@ function verifyOrThrow(
   );
   mt3.rotations.forEach((track, j) => {
     const source = rotationSource(motion, j);
+    // The compressor never writes a Squad that decodes to rounding noise (squadIllConditionedFrame).
+    const ill = squadIllConditionedFrame(track.frames, track.rotation, track.inner);
+    if (ill >= 0) fail(`its rotation track of joint ${j} has opposite Squad slerps at frame ${ill}`);
     check(
       'rotation',
       j,

@@ -62,6 +62,14 @@ const GOOD = {
 };
 
 describe('parseProject', () => {
+  it('names a number past float64 as Infinity, not as null (JSON reads 1e999 as Infinity)', () => {
+    const r = parseProject(
+      '{"version": 1e999, "motions": [], "outputs": {"mar": "o/s.mar", "sar": "o/s.sar"}}',
+      'big.actguy.json',
+    );
+    expect(r.errors.map((e) => e.message)).toContain('big.actguy.json [PROJECT] (version): must be 1, found Infinity');
+  });
+
   it('refuses a project of 100,000 motions naming one .mtn by its count, in one message (the CLI ran out of heap)', () => {
     const motions = Array.from({ length: 100_000 }, (_, i) => ({ name: `m${i}`, mtn: 'walk.mtn' }));
     const r = parseProject(
@@ -572,7 +580,7 @@ describe('project frame rate, speed and aliases (validation)', () => {
       `"speed":${speed === 1e400 ? '1e400' : 'null'}`,
     );
     expect(parseProject(text, 'p.json').errors.map((e) => e.message)).toEqual([
-      `p.json [PROJECT] (motions[0].speed): must be a positive, finite playback factor with a finite reciprocal, found ${JSON.stringify(speed === 1e400 ? null : speed)}`,
+      `p.json [PROJECT] (motions[0].speed): must be a positive, finite playback factor with a finite reciprocal, found ${speed === 1e400 ? 'Infinity' : JSON.stringify(speed)}`,
     ]);
   });
   /* eslint-enable no-loss-of-precision */

@@ -280,6 +280,18 @@ describe('BVH errors', () => {
       expect(importBvh(sampleBvh(makeFrames(4), { frameTime: t })).motion.frameCount).toBeGreaterThan(0);
   });
 
+  it('shows a NUL or another control character in a bad header or number escaped, not as nothing', () => {
+    expect(errorOf(good.replace(/Frames:\s*4/, 'Frames:\u00004')).message).toMatch(
+      /: Frames must be a whole number >= 1, found "\\u00004"$/,
+    );
+    expect(errorOf(sampleBvh(makeFrames(4), { frameTime: '0.0\u001b3' })).message).toMatch(
+      /Frame Time .* found "0\.0\\u001b3"$/,
+    );
+    expect(errorOf(good.replace('OFFSET 1.0', 'OFFSET 1\u00000')).message).toBe(
+      'walk.bvh:4:10: expected OFFSET x (a number), found "1\\u00000"',
+    );
+  });
+
   it('reports a truncated hierarchy at the end of the file', () => {
     const cut = good.slice(0, good.indexOf('JOINT RightArm') + 20);
     const e = errorOf(cut);

@@ -11,7 +11,7 @@
  * once), MOTION, "Frames: n", "Frame Time: t", then n lines of numbers, one
  * frame per line, exactly as many values as the hierarchy declares.
  */
-import { FormatError, quoteInput } from '../../errors';
+import { escapeControls, FormatError, quoteInput } from '../../errors';
 
 /** One of the six BVH channel kinds. */
 export type BvhChannel = 'Xposition' | 'Yposition' | 'Zposition' | 'Xrotation' | 'Yrotation' | 'Zrotation';
@@ -68,7 +68,8 @@ export const BVH_MAX_DEPTH = 256;
 const BVH_NUMBER = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
 
 /** A token as quoted in a message: long ones are cut (a message quotes, it does not copy the file). */
-const clip = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}...` : text);
+/** The start of a token for a message, its control and hidden characters escaped (a NUL shows as \u0000). */
+const clip = (text: string) => escapeControls(text.length > 40 ? `${text.slice(0, 40)}...` : text);
 
 const CHANNEL_NAMES: Record<string, BvhChannel> = {
   xposition: 'Xposition',
@@ -258,7 +259,7 @@ export function parseBvh(text: string): BvhDocument {
     fail(
       fr.line,
       fr.column,
-      `Frames must be a whole number >= 1, found "${fr.value.length > 24 ? `${fr.value.slice(0, 24)}...` : fr.value}"`,
+      `Frames must be a whole number >= 1, found "${escapeControls(fr.value.length > 24 ? `${fr.value.slice(0, 24)}...` : fr.value)}"`,
     );
   const ft = headerLine(/^(\s*Frame\s+Time\s*:\s*)(\S+)\s*$/i, 'Frame Time: <seconds>');
   const frameTime = Number(ft.value);
@@ -266,7 +267,7 @@ export function parseBvh(text: string): BvhDocument {
     fail(
       ft.line,
       ft.column,
-      `Frame Time must be a number of seconds from ${BVH_MIN_FRAME_TIME} to ${BVH_MAX_FRAME_TIME} (10,000 to 0.1 frames per second), found "${ft.value.slice(0, 40)}"`,
+      `Frame Time must be a number of seconds from ${BVH_MIN_FRAME_TIME} to ${BVH_MAX_FRAME_TIME} (10,000 to 0.1 frames per second), found "${escapeControls(ft.value.slice(0, 40))}"`,
     );
 
   // Allocation bounded by the data, not by the count: every frame needs a line of its own, so
