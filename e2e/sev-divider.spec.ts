@@ -109,3 +109,18 @@ test('at 1280x800 a name cut on the event row shows whole while its marker is ho
   await marker.blur();
   await expect.poll(() => cut(2)).toEqual({ text: 'SE_FOOT_R_CONC', cut: true });
 });
+
+test("at 1280x800 the selected event's note, cut by its narrow field, is whole in the field's tooltip", async ({
+  page,
+  workspace,
+  electronApp,
+}) => {
+  test.skip(!!electronApp, 'window size is set through the page viewport in Chromium');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openSampleProject(page, workspace, electronApp);
+  await page.locator('[data-testid="sev-marker"][data-index="1"]').click();
+  const note = page.getByTestId('sev-event-note');
+  await expect(note).toHaveValue('left heel strike');
+  expect(await note.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+  await expect(note).toHaveAttribute('title', '# left heel strike');
+});
