@@ -124,3 +124,26 @@ test("at 1280x800 the selected event's note, cut by its narrow field, is whole i
   expect(await note.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
   await expect(note).toHaveAttribute('title', '# left heel strike');
 });
+
+test('a split set in a wide window keeps the SE table its least width in a narrower one, and comes back', async ({
+  page,
+  workspace,
+  electronApp,
+}) => {
+  test.skip(!!electronApp, 'window size is set through the page viewport in Chromium');
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await openSampleProject(page, workspace, electronApp);
+  const divider = page.getByRole('separator', { name: 'Resize event list and SE table' });
+  const grip = (await divider.boundingBox())!;
+  await page.mouse.move(grip.x + 2, grip.y + grip.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(1915, grip.y + grip.height / 2, { steps: 4 });
+  await page.mouse.up();
+  const table = async () => (await page.locator('.sev-col.defs').boundingBox())!.width;
+  await expect.poll(table).toBeLessThanOrEqual(230);
+  const wide = await listWidth(page);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect.poll(table).toBeGreaterThanOrEqual(218);
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await expect.poll(async () => Math.abs((await listWidth(page)) - wide)).toBeLessThanOrEqual(2);
+});

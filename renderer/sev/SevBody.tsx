@@ -37,6 +37,8 @@ export function SevBody(props: { list: ReactNode; table: ReactNode }) {
   const room = Math.max(1, widths.body - DIVIDER);
   const min = Math.round(Math.max(Math.min(SEV_LIST_MIN, room / 2), room * SEV_LIST_SHARE.min));
   const max = Math.round(Math.max(min, Math.min(room - SEV_TABLE_MIN, room * SEV_LIST_SHARE.max)));
+  // A share set in a wider editor keeps both sides their least widths in a narrower one (the saved share stays).
+  const shown = share === null || widths.body === 0 ? share : Math.max(min, Math.min(max, share * room)) / room;
   const resize = (px: number) =>
     projectLayoutStore.getState().set({ sevListShare: Math.max(min, Math.min(max, px)) / room });
   return (
@@ -46,9 +48,9 @@ export function SevBody(props: { list: ReactNode; table: ReactNode }) {
       data-testid="sev-body"
       data-split={share === null ? 'default' : 'user'}
       style={
-        share === null
+        shown === null
           ? undefined
-          : { gridTemplateColumns: `minmax(0, ${share}fr) ${DIVIDER}px minmax(0, ${1 - share}fr)` }
+          : { gridTemplateColumns: `minmax(0, ${shown}fr) ${DIVIDER}px minmax(0, ${1 - shown}fr)` }
       }
     >
       <div className="sev-col events" ref={list}>
