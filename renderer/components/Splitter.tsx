@@ -1,8 +1,9 @@
 import { useRef } from 'react';
 
 /**
- * A drag handle between panels. `onDrag` gets the pointer movement in px since
- * the drag started (positive right/down) and the size at drag start.
+ * A drag handle between panels: dragging, or the arrow keys (Shift: bigger steps) when it has the focus, give
+ * `onResize` the new size in px. `onReset` (double-click, or Enter) goes back to the default size; its `title`
+ * says so.
  */
 export function Splitter(props: {
   orientation: 'vertical' | 'horizontal';
@@ -12,6 +13,9 @@ export function Splitter(props: {
   label: string;
   min: number;
   max: number;
+  onReset?: () => void;
+  title?: string;
+  testid?: string;
 }) {
   const start = useRef<{ pos: number; size: number } | null>(null);
   const vertical = props.orientation === 'vertical';
@@ -25,6 +29,9 @@ export function Splitter(props: {
       aria-valuemin={props.min}
       aria-valuemax={props.max}
       tabIndex={0}
+      title={props.title}
+      data-testid={props.testid}
+      onDoubleClick={props.onReset}
       onPointerDown={(e) => {
         e.currentTarget.setPointerCapture(e.pointerId);
         start.current = { pos: vertical ? e.clientX : e.clientY, size: props.size };
@@ -38,6 +45,12 @@ export function Splitter(props: {
       onPointerUp={() => (start.current = null)}
       onKeyDown={(e) => {
         const step = e.shiftKey ? 40 : 10;
+        if (e.key === 'Enter' && props.onReset) {
+          e.preventDefault();
+          e.stopPropagation();
+          props.onReset();
+          return;
+        }
         const dec = vertical ? 'ArrowLeft' : 'ArrowUp';
         const inc = vertical ? 'ArrowRight' : 'ArrowDown';
         if (e.key !== dec && e.key !== inc) return;

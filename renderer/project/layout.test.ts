@@ -399,6 +399,13 @@ describe('parseLayout', () => {
     expect(parseLayout(JSON.stringify({ ...old, version: 2 })).heights.sev).toEqual(old.heights.sev);
   });
 
+  it("reads the SEV editor's list share within its limits; anything else is the default split (null)", () => {
+    expect(parseLayout(null).sevListShare).toBeNull();
+    expect(parseLayout(JSON.stringify({ sevListShare: 0.62 })).sevListShare).toBe(0.62);
+    for (const bad of [0.05, 0.95, -1, 'half', null, 1e9])
+      expect(parseLayout(JSON.stringify({ sevListShare: bad })).sevListShare).toBeNull();
+  });
+
   it('falls back to the defaults on text that is not JSON', () => {
     expect(parseLayout('{nope').collapsed.all).toEqual([]);
   });

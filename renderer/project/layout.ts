@@ -59,6 +59,11 @@ export interface ProjectLayout {
   collapsed: Record<LayoutKey, PanelId[]>;
   /** The work mode that has the window, or null for the full layout. */
   maximized: WorkMode | null;
+  /**
+   * The SEV editor's event list's share (0..1) of the editor's width beside the SE table, set with the divider
+   * between them; null: the default split for the editor's width (sev.css).
+   */
+  sevListShare: number | null;
 }
 
 const KEY = 'actguy.projectLayout';
@@ -72,8 +77,12 @@ function defaults(): ProjectLayout {
     heights: { all: {}, tuning: {}, sev: {}, project: {} },
     collapsed: { all: [], tuning: [], sev: [], project: [] },
     maximized: null,
+    sevListShare: null,
   };
 }
+
+/** Limits of ProjectLayout.sevListShare: a saved share outside them is read as unset. */
+export const SEV_LIST_SHARE = { min: 0.1, max: 0.9 } as const;
 
 /** The fixed default heights versions before VERSION saved for every layout (read as "not set by the user"). */
 const OLD_DEFAULTS: Record<LayoutKey, RowHeights> = {
@@ -486,6 +495,8 @@ export function parseLayout(text: string | null): ProjectLayout {
   }
   if (typeof v.maximized === 'string' && (WORK_MODES as readonly string[]).includes(v.maximized))
     out.maximized = v.maximized as WorkMode;
+  if (num(v.sevListShare) && v.sevListShare >= SEV_LIST_SHARE.min && v.sevListShare <= SEV_LIST_SHARE.max)
+    out.sevListShare = v.sevListShare;
   return out;
 }
 
@@ -498,7 +509,7 @@ function load(): ProjectLayout {
 }
 
 export interface ProjectLayoutActions {
-  set(patch: Partial<Pick<ProjectLayout, 'projectWidth' | 'sideWidth'>>): void;
+  set(patch: Partial<Pick<ProjectLayout, 'projectWidth' | 'sideWidth' | 'sevListShare'>>): void;
   /** Sets row heights of the layout on screen now. */
   setHeights(patch: Partial<RowHeights>): void;
   /** Collapses or restores a panel in the layout on screen now. */
@@ -513,11 +524,11 @@ export interface ProjectLayoutActions {
 
 export const projectLayoutStore = createStore<ProjectLayout & ProjectLayoutActions>()((set, get) => {
   const save = () => {
-    const { projectWidth, sideWidth, heights, collapsed, maximized } = get();
+    const { projectWidth, sideWidth, heights, collapsed, maximized, sevListShare } = get();
     try {
       localStorage.setItem(
         KEY,
-        JSON.stringify({ version: VERSION, projectWidth, sideWidth, heights, collapsed, maximized }),
+        JSON.stringify({ version: VERSION, projectWidth, sideWidth, heights, collapsed, maximized, sevListShare }),
       );
     } catch {
       // storage unavailable: the layout lasts for this session

@@ -95,6 +95,8 @@ export function EventTrack() {
   /** A box selection over empty row: from x0 to x (host coordinates); `base` is kept (Ctrl/Shift held). */
   const box = useRef<{ x0: number; base: number[]; active: boolean } | null>(null);
   const [boxSpan, setBoxSpan] = useState<{ from: number; to: number } | null>(null);
+  /** The event whose marker is under the pointer or has the focus: its name shows whole (a cut one too). */
+  const [peek, setPeek] = useState<number | null>(null);
   const suggested = useSev((s) => s.footsteps);
   const sounds = useProject((p) => p.sounds);
   const fps = useDocument((d) => d.motion?.fps ?? 30);
@@ -386,6 +388,10 @@ export function EventTrack() {
               data-frame={frame}
               aria-label={`Event at frame ${frame}: ${name}, ${joint}`}
               aria-pressed={selection.includes(index)}
+              onPointerEnter={() => setPeek(index)}
+              onPointerLeave={() => setPeek((p) => (p === index ? null : p))}
+              onFocus={() => setPeek(index)}
+              onBlur={() => setPeek((p) => (p === index ? null : p))}
               onPointerDown={(e) => onMarkerDown(e, index)}
               onPointerMove={onMarkerMove}
               onPointerUp={onMarkerUp}
@@ -400,18 +406,21 @@ export function EventTrack() {
         })}
       {doc &&
         stacked.map(({ index, frame }) => {
-          const place = labelPlaces.get(index);
           const x = toX(frame);
+          // A name cut to the room before the next marker (an ellipsis), or left out where there is none, shows whole
+          // over its neighbours while its marker is hovered or focused (the marker's tooltip has it too).
+          const full = peek === index;
+          const place = labelPlaces.get(index) ?? (full ? { left: x + MARKER / 2 + 2, top: 1, room: 0 } : undefined);
           if (!place || x < axis.left || x > axis.width) return null;
           return (
             <span
               key={`label${index}`}
-              className={`sev-marker-label${selection.includes(index) ? ' selected' : ''}`}
+              className={`sev-marker-label${selection.includes(index) ? ' selected' : ''}${full ? ' full' : ''}`}
               data-testid="sev-marker-label"
               data-index={index}
-              style={{ left: place.left, top: place.top, maxWidth: place.room }}
+              style={{ left: place.left, top: place.top, maxWidth: full ? undefined : place.room }}
             >
-              {labelText.get(index)}
+              {full ? nameOf(index) : labelText.get(index)}
             </span>
           );
         })}

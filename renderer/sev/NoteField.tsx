@@ -26,6 +26,8 @@ export function NoteField() {
         value={text}
         placeholder={`# note for frame ${ev.frame}`}
         data-testid="sev-event-note"
+        // The field is narrow at 1280 px ("left heel str"): the whole note on hover.
+        title={text ? `# ${text}` : undefined}
         spellCheck={false}
         onChange={(e) => setText(e.target.value)}
         onBlur={commit}

@@ -11,6 +11,7 @@ import { FLOOR_NAMES, motionProblems, unknownNames } from './resolve';
 import { EventTrack } from './EventTrack';
 import { EventList } from './EventList';
 import { SeTable } from './SeTable';
+import { SevBody } from './SevBody';
 import { BrokenSevView } from './BrokenSevView';
 import { SevTextWarnings } from './SevTextWarnings';
 import { useSevTextWarnings } from './useSevTextWarnings';
@@ -355,14 +356,7 @@ export function SevEditor() {
           <SevTextWarnings warnings={textWarnings} />
           <FootstepPanel />
           <EventTrack />
-          <div className="sev-body">
-            <div className="sev-col events">
-              <EventList />
-            </div>
-            <div className="sev-col defs">
-              <SeTable />
-            </div>
-          </div>
+          <SevBody list={<EventList />} table={<SeTable />} />
         </>
       )}
     </section>

@@ -28,6 +28,7 @@ import {
 import { dragPanView, frameUnder, wheelPanView, wheelZoomView } from '../canvas/timeGestures';
 import { diamondPath } from '../canvas/shapes';
 import { formatTolerance, userKeyFramesOf } from '../curves/series';
+import { lockRangesOf } from '../state/keyInfo';
 import { COLORS } from '../theme';
 import { preferencesStore } from '../state/preferencesStore';
 import { rowOfJoint, timelineRows, type ChainGroup, type TimelineRow } from './jointFilter';
@@ -117,6 +118,23 @@ interface RowStat {
   ratio: number;
   maxError: number;
   report: ChannelReport | null;
+}
+
+/**
+ * The lock row's tooltip at `frame`: the lock there (its joint and frames, whole: the bar cuts the name to its
+ * width), or what a drag there does.
+ */
+export function lockRowTitle(m: Motion, frame: number, selectedJoint: number): string {
+  const r = lockRangesOf(m).find((l) => l.first <= frame && frame <= l.last);
+  const sel = selectedJoint >= 0 ? m.joints[selectedJoint]?.name : undefined;
+  if (r) {
+    const name = m.joints[r.joint]?.name ?? `joint ${r.joint}`;
+    const span = r.first === r.last ? `frame ${r.first}` : `frames ${r.first}–${r.last}`;
+    return `${name} locked at ${span} · drag over it with ${name} selected to clear`;
+  }
+  return sel
+    ? `Frame ${frame} · drag to lock ${sel} (the selected joint) over the frames dragged`
+    : `Frame ${frame} · select a joint, then drag here to lock it`;
 }
 
 export class TimelinePainter {
@@ -728,6 +746,13 @@ export class TimelinePainter {
     const { x, y } = this.local(e);
     const s = sessionStore.getState();
     const yv = y - this.host.scrollTop;
+    // The lock bars' names are cut to their width ("LeftF…"): the lock under the pointer, whole, in the tooltip.
+    const m0 = documentStore.getState().motion;
+    const title =
+      m0 && x >= GUTTER && yv >= SPECIAL_TOP && yv < SPECIAL_TOP + LOCK_ROW_H
+        ? lockRowTitle(m0, this.frameAt(x), s.selectedJoint)
+        : '';
+    if (this.surface.canvas.title !== title) this.surface.canvas.title = title;
     const row = yv >= JOINTS_TOP ? this.jointAtY(y) : -99;
     const changedRow = (this.hoverPoint?.row ?? -99) !== row;
     this.hoverPoint = row > -99 ? { x, y, row } : null;

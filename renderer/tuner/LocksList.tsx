@@ -18,7 +18,12 @@ export function LocksList({ disabled }: { disabled: boolean }) {
         <ul className="item-list" data-testid="lock-list">
           {locks.map((r) => (
             <li key={`${r.joint}:${r.first}`} data-testid="lock-item">
-              <button type="button" className="link" onClick={() => revealChannelFrame(r.joint, r.first, 'rotation')}>
+              <button
+                type="button"
+                className="link"
+                title={`Go to frame ${r.first} and show ${motion.joints[r.joint].name}'s rotation curves`}
+                onClick={() => revealChannelFrame(r.joint, r.first, 'rotation')}
+              >
                 {motion.joints[r.joint].name} {r.first === r.last ? `frame ${r.first}` : `frames ${r.first}–${r.last}`}
               </button>
               <button
@@ -40,7 +45,7 @@ export function LocksList({ disabled }: { disabled: boolean }) {
         {trace.length === 0 && <span className="dim">no others</span>}
         {trace.map((f) => (
           <span key={f} className="chip" data-testid="trace-item">
-            <button type="button" className="link" onClick={() => gotoFrame(f)}>
+            <button type="button" className="link" title={`Go to frame ${f}`} onClick={() => gotoFrame(f)}>
               {f}
             </button>
             <button

@@ -123,6 +123,13 @@ export function toleranceProblem(label: string, text: string, current: number, u
   return `${label} tolerance ${why}; ${shown} was not applied, it stays ${current}${unit === '°' ? '°' : ` ${unit}`}.`;
 }
 
+/** What the override field sets (it stood unlabelled beside the joint picker: a number with a ° and no name). */
+export function overrideLabel(jointName: string | null, globalDeg: number): string {
+  return jointName === null
+    ? 'Rotation tolerance of the selected joint (°): select a joint first'
+    : `Rotation tolerance of ${jointName} (°), in place of the global ${globalDeg}° (empty: the global one)`;
+}
+
 function OverrideEditor({ disabled }: { disabled: boolean }) {
   const joint = useSession((s) => s.selectedJoint);
   const joints = useDocument((d) => d.motion?.joints);
@@ -176,6 +183,8 @@ function OverrideEditor({ disabled }: { disabled: boolean }) {
           value={text}
           disabled={disabled || joint < 0}
           data-testid="override-input"
+          aria-label={overrideLabel(joint >= 0 ? (joints?.[joint]?.name ?? `joint ${joint}`) : null, global)}
+          title={overrideLabel(joint >= 0 ? (joints?.[joint]?.name ?? `joint ${joint}`) : null, global)}
           aria-invalid={invalid !== null}
           aria-describedby={invalid ? 'override-input-error' : undefined}
           onChange={(e) => {

@@ -1,0 +1,73 @@
+import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useStore } from 'zustand';
+import { Splitter } from '../components/Splitter';
+import { SEV_LIST_SHARE, projectLayoutStore } from '../project/layout';
+
+/** Least widths (px) a drag of the divider leaves the event list (frame, SE, joint, row tools) and the SE table. */
+export const SEV_LIST_MIN = 280;
+export const SEV_TABLE_MIN = 220;
+/** Width (px) of the divider. */
+const DIVIDER = 5;
+
+/**
+ * The SEV editor's lower half: the event list and the SE table side by side, with a divider between them that a
+ * drag, or the arrow keys once it has the focus, moves; double-click or Enter puts back the default split for the
+ * editor's width (sev.css). The list's share of the width is remembered with the window layout
+ * (ProjectLayout.sevListShare), so a window of another size keeps the same proportions.
+ */
+export function SevBody(props: { list: ReactNode; table: ReactNode }) {
+  const share = useStore(projectLayoutStore, (s) => s.sevListShare);
+  const body = useRef<HTMLDivElement>(null);
+  const list = useRef<HTMLDivElement>(null);
+  const [widths, setWidths] = useState({ body: 0, list: 0 });
+  useLayoutEffect(() => {
+    const el = body.current;
+    const col = list.current;
+    if (!el || !col) return;
+    const measure = () => {
+      const next = { body: el.clientWidth, list: Math.round(col.getBoundingClientRect().width) };
+      setWidths((w) => (w.body === next.body && w.list === next.list ? w : next));
+    };
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    ro.observe(col);
+    return () => ro.disconnect();
+  }, []);
+  const room = Math.max(1, widths.body - DIVIDER);
+  const min = Math.round(Math.max(Math.min(SEV_LIST_MIN, room / 2), room * SEV_LIST_SHARE.min));
+  const max = Math.round(Math.max(min, Math.min(room - SEV_TABLE_MIN, room * SEV_LIST_SHARE.max)));
+  // A share set in a wider editor keeps both sides their least widths in a narrower one (the saved share stays).
+  const shown = share === null || widths.body === 0 ? share : Math.max(min, Math.min(max, share * room)) / room;
+  const resize = (px: number) =>
+    projectLayoutStore.getState().set({ sevListShare: Math.max(min, Math.min(max, px)) / room });
+  return (
+    <div
+      className="sev-body"
+      ref={body}
+      data-testid="sev-body"
+      data-split={share === null ? 'default' : 'user'}
+      style={
+        shown === null
+          ? undefined
+          : { gridTemplateColumns: `minmax(0, ${shown}fr) ${DIVIDER}px minmax(0, ${1 - shown}fr)` }
+      }
+    >
+      <div className="sev-col events" ref={list}>
+        {props.list}
+      </div>
+      <Splitter
+        orientation="vertical"
+        label="Resize event list and SE table"
+        title="Drag (or ←/→ when focused) to share the width between the event list and the SE table · double-click or Enter: default split"
+        testid="sev-divider"
+        size={widths.list}
+        min={min}
+        max={max}
+        onResize={resize}
+        onReset={() => projectLayoutStore.getState().set({ sevListShare: null })}
+      />
+      <div className="sev-col defs">{props.table}</div>
+    </div>
+  );
+}
