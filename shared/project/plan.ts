@@ -773,13 +773,18 @@ export function reportFileLayout(
  * so a build is byte-identical however its motions were compressed: serially,
  * by N workers, or from the cache. `madeParts` gives the report parts made
  * before (motionReportPart of this very build and result), so that the report
- * is not serialized again for those motions.
+ * is not serialized again for those motions. `reportWarning` gives the report's text for each input warning.
  */
 export function assembleBuild(
   prepared: PreparedBuild,
   results: readonly CompressedMotion[],
   budget?: BuildReportBudget,
   madeParts?: (k: number, result: CompressedMotion) => MotionReportPart | undefined,
+  /**
+   * The report's text for a warning about an input (its message unless the caller says otherwise): the Node side
+   * keeps only the place of a warning about a file outside the project's folder (electron/build/reportWarnings.ts).
+   */
+  reportWarning: (w: FormatError) => string = (w) => w.message,
 ): BuildResult {
   const { project } = prepared;
   let mar: Uint8Array;
@@ -834,7 +839,7 @@ export function assembleBuild(
       events: sum((m) => m.events),
     },
     warnings: [
-      ...prepared.warnings.map((w) => w.message),
+      ...prepared.warnings.map(reportWarning),
       ...motions.flatMap((m) =>
         m.resampledFrom
           ? [
