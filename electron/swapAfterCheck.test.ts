@@ -1,5 +1,5 @@
 /**
- * A size checked on one file and a read of another (docs/security.md, round 14): four readers stat'ed a path, refused
+ * A size checked on one file and a read of another (docs/security.md, round 14): five readers stat'ed a path, refused
  * it when too large, then read the path again with no limit, so a file swapped in between (a folder shared with the
  * sender: a synced or network folder they can still write) was read whole. Each swap is made here by statSync itself
  * (node:fs's, wrapped: it reports the file that was there), so the race is won every time and nothing is timed. Each test names its mutation:
@@ -44,6 +44,7 @@ function swapIn(path: string, bytes: number | string): void {
 
 const { runCli } = await import('./cli/main');
 const { findProjectOfSar } = await import('./build/sarNames');
+const { externalBufferReader } = await import('./interchange/importJob');
 const { testProjectHandlers } = await import('./testing/projectHarness');
 const { testHandlers, tempWorkspace, scriptedDialogs, useCompressClientPerTest, SAMPLE_MTN } =
   await import('./testing/handlerHarness');
@@ -117,6 +118,18 @@ describe('a file swapped in after its size was checked is not read whole', () =>
       (e: Error) => e.message,
     );
     expect(outcome).toMatch(/33554432 bytes, more than the 16777216/);
+    expect(counted.bytes).toBeLessThan(1024 * 1024);
+  });
+
+  it("import: a .gltf's external buffer", () => {
+    // Mutation killed: readLimited's readBytes without its limit: the 600 MiB swapped in is read.
+    const buffer = join(dir, 'anim.bin');
+    writeFileSync(buffer, new Uint8Array(16));
+    swapIn(buffer, 600 * 1024 * 1024);
+    counted.bytes = 0;
+    expect(() => externalBufferReader(join(dir, 'anim.gltf'))('anim.bin')).toThrow(
+      /629145600 bytes, more than the 536870912 ActGuy reads of an import source/,
+    );
     expect(counted.bytes).toBeLessThan(1024 * 1024);
   });
 
