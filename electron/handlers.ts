@@ -174,7 +174,9 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
           path,
           error: `${path}: ${size} bytes is too large for a tuning file (at most ${TUNING_MAX_BYTES}); the motion opened with the default tolerances`,
         };
-      return { path, text: decodeUtf8Text(readBytes(path), 'TUNING', path) };
+      // The limit holds for the file opened, not only the one stat saw: a file swapped in between was read whole.
+      const bytes = readBytes(path, { bytes: TUNING_MAX_BYTES, of: 'a tuning file' });
+      return { path, text: decodeUtf8Text(bytes, 'TUNING', path) };
     } catch (e) {
       return { path, error: e instanceof FormatError ? e.message : `Could not read ${path}: ${systemReason(e)}` };
     }

@@ -32,6 +32,7 @@ import { outputStamp, writeLastBuild, type BuildSummary } from './lastBuild';
 import { lastBuildUse } from './lastBuildUse';
 import { compressorFor, defaultJobs, startWhenCold, type MotionCompressor } from './compressPool';
 import { readBuildInput, readInputFile } from './files';
+import { reportWarningFor } from './reportWarnings';
 import { TEXT_LIMIT } from '../fsutil';
 
 export interface ProjectBuildOptions {
@@ -227,6 +228,7 @@ export async function buildProject(
       // A build that keeps its record puts the report together from each motion's entry, so that the record can say
       // where each lies (the next build carries them); else only when most entries were made while waiting.
       last ? last.parts(compressed.prepared, made) : made,
+      reportWarningFor(projectFile),
     );
     if (!result.ok) return result;
     const summary: BuildSummary = {

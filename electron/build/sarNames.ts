@@ -69,7 +69,9 @@ export function findProjectOfSar(sarPath: string): { project: string; report: st
   try {
     // A file in an output folder is input too: a FIFO must not hold `info`, nor a huge file be read whole.
     if (statSync(report).size > MAX_REPORT_BYTES) return undefined;
-    const r = JSON.parse(new TextDecoder().decode(readInputFile(report))) as {
+    // The limit holds for the file opened too: one swapped in after the stat was read whole, up to 1 GiB (round 14).
+    const bytes = readInputFile(report, { bytes: MAX_REPORT_BYTES, of: 'a build report' });
+    const r = JSON.parse(new TextDecoder().decode(bytes)) as {
       tool?: string;
       projectAbsolute?: string;
       outputs?: { sar?: { path?: string } };

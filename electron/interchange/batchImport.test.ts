@@ -123,6 +123,21 @@ describe('actguy import, many files', () => {
     );
   });
 
+  it('two files whose names differ only in letter case are refused, as their .mtn files are one where case is ignored (round 14)', async () => {
+    // On macOS or Windows `Walk.mtn` and `walk.mtn` are one file: the second import replaced the first and the report
+    // said both were written. Refused on every system. Mutation killed: the `twin` check removed (both written here).
+    const dir = workspace();
+    mkdirSync(join(dir, 'other'));
+    writeFileSync(join(dir, 'other', 'Walk.bvh'), readFileSync(join(dir, 'src', 'run.bvh')));
+    const out = join(dir, 'motions');
+    const r = await run([join(dir, 'src', 'walk.bvh'), join(dir, 'other', 'Walk.bvh'), '-o', out]);
+    expect(r.code).toBe(1);
+    expect(readdirSync(out)).toEqual(['walk.mtn']);
+    expect(r.err).toContain(
+      `FAILED ${join(dir, 'other', 'Walk.bvh')}: the motion name "Walk" differs only in letter case from "walk" (${join(dir, 'src', 'walk.bvh')}): their .mtn files are one file where the folder ignores case (macOS, Windows); rename one of the files`,
+    );
+  });
+
   it('without a project, the files that import are written and the others reported; a name clash or an existing file is refused per file', async () => {
     const dir = workspace();
     const out = join(dir, 'motions');

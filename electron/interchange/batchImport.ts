@@ -136,6 +136,8 @@ export async function runBatchImport(
 
   // Every file (and clip) imported in memory first: nothing is written before all are known.
   const planned = new Map<string, BatchItem>();
+  /** The same, by the name in lower case. */
+  const plannedFolded = new Map<string, BatchItem>();
   let count = inputs.length;
   let done = 0;
   const report = (item: BatchItem) => {
@@ -241,10 +243,16 @@ export async function runBatchImport(
     item.shape = `${m.joints.length} joints, frames 0..${m.frameCount} at ${m.fps} fps`;
     const problem = motionNameProblem(name);
     const clash = planned.get(name);
+    // `Walk` and `walk` are two motion names but one .mtn file where the folder ignores case (macOS, Windows): the
+    // second import replaced the first there, and the report said both were written (docs/security.md, round 14).
+    // Refused on every system, as the files and the project travel.
+    const twin = clash ? undefined : plannedFolded.get(name.toLowerCase());
     if (problem)
       item.error = `${problem}; rename the file${clip !== null ? ' (or import one clip with --clip, which keeps the file name)' : ''}`;
     else if (clash)
       item.error = `the motion name ${quoteJson(name)} is already taken by ${clash.input}${clash.clip ? ` clip ${quoteJson(clash.clip)}` : ''}`;
+    else if (twin)
+      item.error = `the motion name ${quoteJson(name)} differs only in letter case from ${quoteJson(twin.name!)} (${twin.input}${twin.clip ? ` clip ${quoteJson(twin.clip)}` : ''}): their .mtn files are one file where the folder ignores case (macOS, Windows); rename one of the files`;
     else if (projectNames.has(name))
       item.error = `the project ${options.project ?? ''}${options.project ? ' ' : ''}already has a motion named ${quoteJson(name)}`;
     else if (inputs.some((i) => sameFile(i, output))) item.error = `its output ${output} is one of the inputs`;
@@ -253,6 +261,7 @@ export async function runBatchImport(
     else {
       item.mtnBytes = mtnBytes;
       planned.set(name, item);
+      plannedFolded.set(name.toLowerCase(), item);
     }
     return item;
   }

@@ -216,7 +216,8 @@ function readLimited(path: string, what: string): Uint8Array {
       throw new Error(
         `${(size / 1048576).toFixed(0)} MiB is more than the ${IMPORT_MAX_BYTES / 1048576} MiB an import reads`,
       );
-    return readBytes(path);
+    // The limit holds for the file opened too: one swapped in after the stat was read whole (docs/security.md, round 14).
+    return readBytes(path, { bytes: IMPORT_MAX_BYTES, of: 'an import source' });
   } catch (e) {
     throw new Error(
       `${what}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : systemReason(e)}`,

@@ -29,6 +29,7 @@ import { existingVerdicts, openVerdictStore } from '../build/verdicts';
 import { inProcessCompressor, startWhenCold, type MotionCompressor } from '../build/compressPool';
 import type { BuildSummary, LastBuildTarget, PendingLastBuild } from '../build/lastBuild';
 import { lastBuildUse } from '../build/lastBuildUse';
+import { reportWarningFor } from '../build/reportWarnings';
 
 /** What the main process sends the worker. */
 export interface BuildJobRequest {
@@ -227,6 +228,7 @@ export async function runBuildJob(
     compressed.results,
     compressed.budget,
     last?.parts(compressed.prepared),
+    reportWarningFor(req.projectPath),
   );
   if (!result.ok) {
     post({
@@ -245,7 +247,9 @@ export async function runBuildJob(
     type: 'done',
     outputs: result.outputs,
     report: withCarriedEntries(result.report, last?.carried()?.fragments),
-    warnings: result.report.warnings,
+    // The input warnings whole, as `actguy build` prints them: the report keeps only the place of one about a file
+    // outside the project's folder (reportWarnings.ts); the user who builds sees it all.
+    warnings: [...result.warnings.map((w) => w.message), ...result.report.warnings.slice(result.warnings.length)],
     ...(last
       ? {
           lastBuild: {

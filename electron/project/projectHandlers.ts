@@ -418,7 +418,12 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
       }
       if (size > SOUND_MAX_BYTES)
         throw new Error(`${path}: ${size} bytes is too large for audition (at most ${SOUND_MAX_BYTES})`);
-      return { path: given, bytes: readBytes(path) };
+      // The limit holds for the file opened too: one swapped in after the stat was read whole (round 14).
+      try {
+        return { path: given, bytes: readBytes(path, { bytes: SOUND_MAX_BYTES, of: 'a sound for audition' }) };
+      } catch (e) {
+        throw new Error(`Could not read ${path}: ${reason(e)}`);
+      }
     },
   };
 }

@@ -164,14 +164,50 @@ export function prepareBuild(
   errors.push(...merged.errors);
   warnings.push(...merged.warnings);
 
+  /**
+   * Each motion file as this build found it, by path: read and decoded once however many motions name it (a
+   * project naming one 750 MiB `.mtn` 4096 times read and decoded it 4096 times, docs/security.md round 14). A
+   * failure is kept too, and each motion naming the file reports it at its own key, as when each read it.
+   */
+  const motionFiles = new Map<string, { motion?: Motion | KnownMotion; error?: FormatError; cannotRead?: string }>();
+  const motionFile = (path: string, where: string): Motion | KnownMotion | undefined => {
+    let file = motionFiles.get(path);
+    if (!file) {
+      file = {};
+      const remembered = known?.(path);
+      if (remembered) file.motion = loadOnce(remembered);
+      else {
+        let bytes: Uint8Array | undefined;
+        try {
+          bytes = readFile(path);
+        } catch (e) {
+          // A file refused by its header before it was read (electron/io/readBinary.ts) names itself and the place.
+          if (e instanceof FormatError) file.error = e;
+          else file.cannotRead = (e as Error).message;
+        }
+        if (bytes) {
+          const read = bytes;
+          try {
+            file.motion = inFile(path, () => readMtn(read));
+          } catch (e) {
+            if (!(e instanceof FormatError)) throw e;
+            file.error = e;
+          }
+        }
+      }
+      motionFiles.set(path, file);
+    }
+    if (file.error) errors.push(file.error);
+    if (file.cannotRead !== undefined) pfail(where, `cannot read ${path}: ${file.cannotRead}`);
+    return file.motion;
+  };
+
   const motions: PreparedMotion[] = [];
   const sevs: SevSource[] = [];
   let allRead = true;
   for (const m of project.motions) {
     const where = `motions[${m.index}]`;
-    const remembered = known?.(m.mtnPath);
-    const bytes = remembered ? undefined : read(m.mtnPath, `${where}.mtn`);
-    const asRead = remembered ?? (bytes ? collect(() => inFile(m.mtnPath, () => readMtn(bytes))) : undefined);
+    const asRead = motionFile(m.mtnPath, `${where}.mtn`);
     const played = asRead ? atGameRate(m, asRead, project.fps, pfail, collect) : undefined;
     // The skeleton (joint names for overrides): the same before and after resampling.
     const motion = played && asRead;
@@ -268,6 +304,30 @@ export function prepareBuild(
   }
   if (errors.length) return { ok: false, errors, warnings };
   return { ok: true, prepared: { project, motions, aliases, table: merged.table, sarEntries, warnings } };
+}
+
+/**
+ * A known motion whose file is read and decoded at most once, however many motions name it: the decoded motion,
+ * or the error its reading gave, is kept and given to every caller.
+ */
+function loadOnce(k: KnownMotion): KnownMotion {
+  let outcome: { motion: Motion } | { error: unknown } | undefined;
+  return {
+    fps: k.fps,
+    frameCount: k.frameCount,
+    joints: k.joints,
+    load: () => {
+      if (!outcome) {
+        try {
+          outcome = { motion: k.load() };
+        } catch (e) {
+          outcome = { error: e };
+        }
+      }
+      if ('error' in outcome) throw outcome.error;
+      return outcome.motion;
+    },
+  };
 }
 
 /**
@@ -713,13 +773,18 @@ export function reportFileLayout(
  * so a build is byte-identical however its motions were compressed: serially,
  * by N workers, or from the cache. `madeParts` gives the report parts made
  * before (motionReportPart of this very build and result), so that the report
- * is not serialized again for those motions.
+ * is not serialized again for those motions. `reportWarning` gives the report's text for each input warning.
  */
 export function assembleBuild(
   prepared: PreparedBuild,
   results: readonly CompressedMotion[],
   budget?: BuildReportBudget,
   madeParts?: (k: number, result: CompressedMotion) => MotionReportPart | undefined,
+  /**
+   * The report's text for a warning about an input (its message unless the caller says otherwise): the Node side
+   * keeps only the place of a warning about a file outside the project's folder (electron/build/reportWarnings.ts).
+   */
+  reportWarning: (w: FormatError) => string = (w) => w.message,
 ): BuildResult {
   const { project } = prepared;
   let mar: Uint8Array;
@@ -774,7 +839,7 @@ export function assembleBuild(
       events: sum((m) => m.events),
     },
     warnings: [
-      ...prepared.warnings.map((w) => w.message),
+      ...prepared.warnings.map(reportWarning),
       ...motions.flatMap((m) =>
         m.resampledFrom
           ? [
