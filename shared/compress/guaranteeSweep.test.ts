@@ -138,3 +138,24 @@ describe('an ill-conditioned Squad is never written', () => {
     });
   });
 });
+
+describe('the sweep check itself (guaranteeViolations)', () => {
+  it('accepts a key the warning names whose error is within rounding of a tolerance of 0 (fuzz seed 1, input 3446)', () => {
+    // Offset 1 at tolerance 0: frame 21's stored h16 value is 4.7e-10 off the source, so the compressor names it
+    // over the tolerance while the check, which spares 1e-9 for the independent decoder's rounding, does not.
+    const { motion, options } = recipeMotion(Uint8Array.from([2, 60, 1, 10, 255, 9, 0, 0, 255]));
+    const r = compressMotion(motion, options);
+    const w = r.warnings.find((x) => x.kind === 'offset' && x.joint === 1);
+    expect(w?.keyFrames).toContain(21);
+    expect(guaranteeViolations(motion, r)).toEqual([]);
+  });
+
+  it('still refuses a warning that names a frame which is not over the tolerance', () => {
+    const { motion, options } = recipeMotion(Uint8Array.from([2, 60, 1, 10, 255, 9, 0, 0, 255]));
+    const r = compressMotion(motion, options);
+    const w = r.warnings.find((x) => x.kind === 'rotation' && x.joint === 0)!;
+    const notOver = [0, 18, 36, 54].find((f) => !w.keyFrames.includes(f))!;
+    w.keyFrames = [...w.keyFrames, notOver].sort((a, b) => a - b);
+    expect(guaranteeViolations(motion, r)).toEqual([expect.stringMatching(/^rotation 0: warning names/)]);
+  });
+});
