@@ -49,9 +49,33 @@ function adoptImported(imported: ImportedMotion): void {
   for (const w of imported.warnings) if (w !== snap) session.notify('warning', `${source}: ${w.message}`);
 }
 
+/**
+ * Set by the status bar's Cancel while an import runs (cancelImport): the import ends as cancelled whatever main
+ * answers, so a motion whose import finished just before the cancel reached main is not shown either.
+ */
+let importCancelled = false;
+
+/** Says that an import was cancelled and what stayed as it was. */
+function reportCancelledImport(): void {
+  const shown = documentStore.getState().motion ? documentStore.getState().name : null;
+  sessionStore
+    .getState()
+    .notify('info', `Import cancelled: nothing was imported${shown ? `; ${shown} stays open` : ''}.`);
+}
+
 /** Follows an import through its clip question (a glTF with several clips). */
 async function followImport(outcome: ImportMotionOutcome, options: ImportOptions): Promise<void> {
   for (;;) {
+    if (importCancelled) {
+      if (outcome.status === 'imported')
+        void requireApi()
+          .closeDocument({ documentId: outcome.motion.documentId })
+          .catch(() => undefined);
+      if (outcome.status !== 'chosenMany') {
+        reportCancelledImport();
+        return;
+      }
+    }
     switch (outcome.status) {
       case 'cancelled':
         return;
@@ -106,7 +130,10 @@ function batchItemError(i: ImportBatchItem, what: string): ActGuyApiError {
 
 /** Says what a batch import did: each file's problem, the warnings, then one line for the whole; adds the motions to the project. */
 function reportBatch(r: ImportMotionBatchOutcome, intoProject: boolean): void {
-  if (r.status === 'cancelled') return;
+  if (r.status === 'cancelled') {
+    if (importCancelled) reportCancelledImport();
+    return;
+  }
   const session = sessionStore.getState();
   for (const i of r.items) {
     const what = `${basenameOf(i.sourcePath)}${i.clip !== null ? ` (clip "${i.clip}")` : ''}`;
@@ -127,11 +154,17 @@ export async function importMotion(): Promise<void> {
   if (!(await confirmDiscard('import another motion'))) return;
   const options = await askImportOptions();
   if (!options) return;
-  await busy('Import', async () => followImport(await requireApi().importMotionDialog(options), options));
+  importCancelled = false;
+  try {
+    await busy('Import', async () => followImport(await requireApi().importMotionDialog(options), options));
+  } finally {
+    importCancelled = false;
+  }
 }
 
-/** Stops the import in progress (the status bar's Cancel): it ends as if its dialog had been closed. */
+/** Stops the import in progress (the status bar's Cancel): nothing is imported, and the message says so. */
 export async function cancelImport(): Promise<void> {
+  importCancelled = true;
   try {
     await requireApi().cancelImport();
   } catch (err) {
