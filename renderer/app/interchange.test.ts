@@ -69,7 +69,7 @@ beforeEach(() => {
   importOptionsStore.setState({ request: null });
   preferencesStore
     .getState()
-    .set({ importOptions: { fps: 30, scale: 1 }, mshExportOptions: { ...MSH_EXPORT_DEFAULTS } });
+    .set({ importOptions: { fps: 30, scale: 1 }, mshExportOptions: { ...MSH_EXPORT_DEFAULTS }, gltfExportScale: null });
   sessionStore.setState({ messages: [], confirm: null, picker: null, selectedJoint: 0, playhead: 0 });
 });
 
@@ -450,7 +450,11 @@ describe('File > Export glTF', () => {
       await run;
     };
     await answer(exportGltf('source'), 'metres', 'as-is');
+    // The choice is a preference, kept across restarts (it lived in this module's memory: a past review's finding).
+    // Mutation that fails: askGltfScale not storing it (still null).
+    expect(preferencesStore.getState().gltfExportScale).toBe(1);
     await answer(exportGltf('compressed'), 'as-is', 'metres');
+    expect(preferencesStore.getState().gltfExportScale).toBe(0.01);
     await answer(exportGltf('source'), 'metres', 'cancel');
     expect(requests.map((r) => [r.source, r.defaultName, r.compress === undefined, r.scale])).toEqual([
       ['source', 'walk.glb', true, 1],

@@ -15,6 +15,7 @@ import { writeMtn } from '../../shared/mtn/write';
 import { basenameOf } from '../../shared/project/paths';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
+import { preferencesStore } from '../state/preferencesStore';
 import { compressRequestOf } from '../state/compressionStore';
 import { askChoice } from './dialogs';
 import { askImportOptions, type ImportOptions } from '../interchange/importOptions';
@@ -172,9 +173,6 @@ export async function cancelImport(): Promise<void> {
   }
 }
 
-/** The export scale chosen last in this session (offered first next time); null before the first export. */
-let lastGltfScale: number | null = null;
-
 /**
  * Asks the units of a glTF export: Blender and most viewers read metres, while
  * ActGuy's sample motions are in centimetres. Resolves the scale, or null.
@@ -182,15 +180,17 @@ let lastGltfScale: number | null = null;
 async function askGltfScale(): Promise<number | null> {
   const metres = { id: 'metres', label: 'Centimetres → metres (×0.01)' };
   const asIs = { id: 'as-is', label: 'Keep motion units (×1)' };
-  const first = lastGltfScale === 1 ? [asIs, metres] : [metres, asIs];
+  // The choice made last (a preference, kept across restarts) is offered first.
+  const first = preferencesStore.getState().gltfExportScale === 1 ? [asIs, metres] : [metres, asIs];
   const pick = await askChoice({
     title: 'Export glTF',
     text: "Blender and most glTF viewers read metres. Scale positions by 0.01 when this motion is in centimetres (the samples are); ActGuy's import undoes the scale.",
     buttons: [{ ...first[0], primary: true }, first[1], { id: 'cancel', label: 'Cancel' }],
   });
   if (pick === 'cancel') return null;
-  lastGltfScale = pick === 'metres' ? 0.01 : 1;
-  return lastGltfScale;
+  const scale = pick === 'metres' ? 0.01 : 1;
+  preferencesStore.getState().set({ gltfExportScale: scale });
+  return scale;
 }
 
 /** File > Export glTF: the source motion as edited, or the MT3 the current settings produce, decoded (what the game plays). */
