@@ -182,6 +182,9 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     }
   };
 
+  /** Opens in progress, so cancelOpenMotion can stop them. */
+  const opensInFlight = new Set<AbortController>();
+
   const openMotion = async (raw: OpenMotionRequest): Promise<OpenMotionOutcome> => {
     const req = requireObject<OpenMotionRequest>(raw, 'openMotion');
     const path = policy.check(requireString(req.path, 'openMotion: path'), 'read');
@@ -193,13 +196,28 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     if (req.marEntry !== undefined && !Number.isInteger(req.marEntry))
       throw new Error('openMotion: marEntry must be an integer');
     // The skeleton beside an .mt3 is read only when it is allowed too (else the user is asked to choose it).
-    const loaded = loadMotionFile({
-      path,
-      marEntry: req.marEntry,
-      skeletonPath,
-      withoutSkeleton: req.withoutSkeleton === true,
-      mayReadBeside: (p) => policy.isAllowed(p),
-    });
+    // cancelOpenMotion stops the load between reads and stages: it then answers `cancelled` and opens nothing.
+    const abort = new AbortController();
+    opensInFlight.add(abort);
+    let loaded: Awaited<ReturnType<typeof loadMotionFile>>;
+    try {
+      loaded = await loadMotionFile(
+        {
+          path,
+          marEntry: req.marEntry,
+          skeletonPath,
+          withoutSkeleton: req.withoutSkeleton === true,
+          mayReadBeside: (p) => policy.isAllowed(p),
+        },
+        abort.signal,
+      );
+    } catch (e) {
+      if (abort.signal.aborted) return { status: 'cancelled' };
+      throw e;
+    } finally {
+      opensInFlight.delete(abort);
+    }
+    if (abort.signal.aborted) return { status: 'cancelled' };
     if (loaded.status !== 'loaded') return loaded;
     const m = loaded.motion;
     const documentId = compress.open({ name: m.name, mtnBytes: m.mtnBytes });
@@ -424,6 +442,13 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       const path = withExtension(chosen, 'mt3');
       allowCompleted(chosen, path);
       return exportMt3({ compress: compressReq, path });
+    },
+
+    cancelOpenMotion: async () => {
+      const cancelled = opensInFlight.size;
+      for (const a of opensInFlight) a.abort();
+      opensInFlight.clear();
+      return { cancelled };
     },
 
     getRecentFiles: async () => recent.list(),

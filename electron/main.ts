@@ -242,6 +242,7 @@ async function start(): Promise<void> {
     workspaceRoot: workspace,
     platform: process.platform,
     ...(samples.notice ? { startupNotice: samples.notice } : {}),
+    ...(recent.startupProblem ? { startupWarnings: [recent.startupProblem] } : {}),
   };
   const userData = app.getPath('userData');
   const warn = (message: string) => console.warn(`${APP_NAME}: ${message}`);

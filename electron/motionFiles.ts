@@ -19,7 +19,7 @@ import { writeMtn } from '../shared/mtn/write';
 import { formatStrCode } from '../shared/strcode';
 import { systemReason } from './fsErrors';
 import { baseNameOf } from './fsutil';
-import { readBinaryFile } from './io/readBinary';
+import { readBinaryFileAsync, throwIfAborted } from './io/readBinary';
 
 /** The motion kind a path names by its extension, or null for any other file. */
 export function motionKindOfPath(path: string): MotionFileKind | null {
@@ -47,15 +47,22 @@ export type LoadRequest = OpenMotionRequest & { mayReadBeside?: (path: string) =
  * is; a .mt3/.mar entry is decoded with decodeMt3ToMotion using a skeleton
  * .mtn for joint names and hierarchy. Every bad file throws a FormatError
  * naming the file and the place.
+ *
+ * `signal` cancels it (File > Open's Cancel, the handler's cancelOpenMotion): it is checked before each read of the
+ * file and of its skeleton (readHeaderFirstAsync, 16 MiB a read at most) and between the stages (read, parse,
+ * decode, write back), each of which gives the event loop a turn first so that the cancel request can arrive. A
+ * cancelled load rejects with an AbortError naming the file and has changed nothing.
  */
-export function loadMotionFile(req: LoadRequest): LoadOutcome {
+export async function loadMotionFile(req: LoadRequest, signal?: AbortSignal): Promise<LoadOutcome> {
   const { path } = req;
   const kind = motionKindOfPath(path);
   if (!kind) throw new Error(`${path}: not a motion file (expected .mtn, .mt3 or .mar)`);
-  const bytes = readFileBytes(path, kind === 'mtn' ? 'MTN' : kind === 'mt3' ? 'MT3' : 'MAR');
+  const bytes = await readFileBytes(path, kind === 'mtn' ? 'MTN' : kind === 'mt3' ? 'MT3' : 'MAR', signal);
+  await nextStage(signal, path);
   const fileBase = baseNameOf(path);
   if (kind === 'mtn') {
     inFile(path, () => readMtn(bytes));
+    await nextStage(signal, path);
     return {
       status: 'loaded',
       motion: { path, name: fileBase, kind, readOnly: false, mtnBytes: bytes, skeletonPath: null, marEntry: null },
@@ -67,8 +74,10 @@ export function loadMotionFile(req: LoadRequest): LoadOutcome {
   let marEntry: number | null = null;
   if (kind === 'mt3') {
     mt3 = inFile(path, () => readMt3(bytes));
+    await nextStage(signal, path);
   } else {
     const mar = inFile(path, () => readMar(bytes));
+    await nextStage(signal, path);
     if (req.marEntry === undefined) {
       const entries: MarEntrySummary[] = mar.entries.map((e, index) => ({
         index,
@@ -97,16 +106,21 @@ export function loadMotionFile(req: LoadRequest): LoadOutcome {
     skeletonPath = req.skeletonPath ?? (existsSync(beside) && (req.mayReadBeside?.(beside) ?? true) ? beside : null);
     if (!skeletonPath) return { status: 'needsSkeleton', path, kind, marEntry };
     const sp = skeletonPath;
-    skeleton = inFile(sp, () => readMtn(readFileBytes(sp, 'MTN')));
+    const skeletonBytes = await readFileBytes(sp, 'MTN', signal);
+    skeleton = inFile(sp, () => readMtn(skeletonBytes));
     if (skeleton.joints.length !== mt3.rotations.length)
       throw new Error(
         `${basename(sp)} has ${skeleton.joints.length} joints but ${basename(path)}${marEntry === null ? '' : ` entry ${marEntry}`} animates ${mt3.rotations.length}; choose the skeleton this motion was made from`,
       );
   }
+  await nextStage(signal, path);
   const motion = inFile(path, () => decodeMt3ToMotion(mt3, skeleton));
+  await nextStage(signal, path);
+  const mtnBytes = writeMtn(motion);
+  await nextStage(signal, path);
   return {
     status: 'loaded',
-    motion: { path, name, kind, readOnly: true, mtnBytes: writeMtn(motion), skeletonPath, marEntry },
+    motion: { path, name, kind, readOnly: true, mtnBytes, skeletonPath, marEntry },
   };
 }
 
@@ -114,12 +128,22 @@ export function loadMotionFile(req: LoadRequest): LoadOutcome {
  * readBinaryFile (its header checked before the rest is read) with a message naming the file and a plain reason ("there is no file by that name": true of a recent
  * file since removed and of a file a project names that never was, where "it no longer exists" misled).
  */
-function readFileBytes(path: string, kind: BinaryKind): Uint8Array {
+async function readFileBytes(path: string, kind: BinaryKind, signal?: AbortSignal): Promise<Uint8Array> {
   try {
-    return readBinaryFile(path, kind);
+    return await readBinaryFileAsync(path, kind, { signal });
   } catch (e) {
-    if (e instanceof FormatError) throw e;
+    if (e instanceof FormatError || (e as Error)?.name === 'AbortError') throw e;
     const code = (e as NodeJS.ErrnoException)?.code;
     throw new Error(`Could not read ${path}: ${code === 'ENOENT' ? 'there is no file by that name' : systemReason(e)}`);
   }
+}
+
+/**
+ * Between two stages of a load: a turn of the event loop (a cancel request waiting in the main process's queue is
+ * handled now, not after the whole load), then the AbortError if the load was cancelled meanwhile.
+ */
+async function nextStage(signal: AbortSignal | undefined, path: string): Promise<void> {
+  if (!signal) return;
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  throwIfAborted(signal, path);
 }

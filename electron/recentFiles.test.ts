@@ -34,8 +34,16 @@ describe('recent-files.json read back', () => {
       { path: join(root, 'stage.mar'), name: 'stage', kind: 'mtn', openedAt: 1 },
       { path: join(root, 'run.MT3'), name: 'run', kind: 'mt3', openedAt: 1 },
     ];
-    const store = createRecentFilesStore(folderWith('mixed', JSON.stringify(entries)));
+    const folder = folderWith('mixed', JSON.stringify(entries));
+    const store = createRecentFilesStore(folder);
     expect(store.list().map((e) => e.path)).toEqual([join(root, 'walk.mtn'), join(root, 'run.MT3')]);
+    // Said once to the user: how many were dropped, how many kept, which file (the duplicate is not a problem).
+    // Mutation that fails: the dropped count not kept (startupProblem stays null).
+    expect(store.startupProblem).toBe(
+      `6 entries of the list of recent files could not be used (not the path of a motion ActGuy would list) and were dropped; the other 2 were kept. File: ${join(folder, 'recent-files.json')}`,
+    );
+    expect(createRecentFilesStore(folder).startupProblem).toBeNull();
+    expect(createRecentFilesStore(folder).list()).toEqual(store.list());
   });
 
   // Round 11 (docs/security.md). Mutation: the name bound or the HIDDEN_CHARACTERS checks in isRecentFile removed:

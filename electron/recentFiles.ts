@@ -14,6 +14,12 @@ export interface RecentFilesStore {
   /** Moves (or adds) a file to the front and persists. */
   add(entry: { path: string; name: string; kind: MotionFileKind }): void;
   clear(): void;
+  /**
+   * What the user should be told once about the list read at start-up (it was damaged and reset, or entries were
+   * dropped and the others kept), in the app's words, or null when it was read whole (or there was none). The list
+   * as kept is written back at once, so the next start reads it without a word.
+   */
+  readonly startupProblem: string | null;
 }
 
 /** Ten entries of paths up to 4096 characters fit well within this; a larger file is not ours. */
@@ -65,7 +71,11 @@ export function createRecentFilesStore(
   // (readSmallFile refuses all three). A list that cannot be used is said (docs/security.md, round 12): the menu
   // starts empty, and the next open replaces the file.
   const read = file ? readSmallFile(file, RECENT_FILE_MAX_BYTES) : undefined;
-  const unusable = (why: string) => warn(`${file}: not used (${why}); Open Recent starts empty`);
+  let startupProblem: string | null = null;
+  const unusable = (why: string) => {
+    warn(`${file}: not used (${why}); Open Recent starts empty`);
+    startupProblem = `The list of recent files could not be used (${why}), so it was reset: File › Open Recent starts empty. File: ${file}`;
+  };
   if (read && 'problem' in read) unusable(read.problem);
   if (read && 'text' in read) {
     try {
@@ -74,12 +84,18 @@ export function createRecentFilesStore(
       else {
         // The first RECENT_FILES_LIMIT valid entries, each path once: one pass, however long a planted list is.
         const seen = new Set<string>();
+        let dropped = 0;
         for (const e of parsed) {
           if (entries.length === RECENT_FILES_LIMIT) break;
-          if (isRecentFile(e) && !seen.has(e.path)) {
+          if (!isRecentFile(e)) dropped++;
+          else if (!seen.has(e.path)) {
             seen.add(e.path);
             entries.push(e);
           }
+        }
+        if (dropped > 0) {
+          warn(`${file}: ${dropped} entries dropped (not a motion path ActGuy writes); ${entries.length} kept`);
+          startupProblem = `${dropped} ${dropped === 1 ? 'entry' : 'entries'} of the list of recent files could not be used (not the path of a motion ActGuy would list) and ${dropped === 1 ? 'was' : 'were'} dropped; ${entries.length === 0 ? 'none was left, so File › Open Recent starts empty' : `the other ${entries.length === 1 ? 'one was' : `${entries.length} were`} kept`}. File: ${file}`;
         }
       }
     } catch {
@@ -95,7 +111,10 @@ export function createRecentFilesStore(
       // Losing the recent list must never fail an open or a save.
     }
   };
+  // Said once: the list as kept replaces the damaged file now (a link is replaced, never written through).
+  if (startupProblem) persist();
   return {
+    startupProblem,
     list: () => entries.map((e) => ({ ...e })),
     add({ path, name, kind }) {
       entries = [{ path, name, kind, openedAt: now() }, ...entries.filter((e) => e.path !== path)].slice(

@@ -92,6 +92,8 @@ function start(): void {
   void (async () => {
     try {
       const info = await api.getAppInfo();
+      // What main found damaged in its user-data folder (the recent files) is said at once, before the start-up open.
+      for (const w of info.startupWarnings ?? []) sessionStore.getState().notify('warning', w, 'app');
       if (info.startupPath) await openPath(info.startupPath, false);
       for (const f of info.startupFiles ?? []) await openSystemFile(f.path, f.projectPath);
       if (info.startupNotice) sessionStore.getState().notify('info', info.startupNotice, 'app');

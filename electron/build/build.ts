@@ -88,6 +88,16 @@ export type ProjectBuildOutcome =
     }
   | { ok: false; errors: FormatError[]; warnings: FormatError[] };
 
+/**
+ * The project as a build takes it: `actguy build` and the app's Build (project/buildJob.ts) alike, so that the plan
+ * they digest, and with it the record of the last build (lastBuild.ts planDigest), is the same whoever built. The
+ * app's Build left out the absolute project file, so a project built by the CLI was never up to date in the app, nor
+ * the other way round.
+ */
+export function projectAsBuilt(resolved: ResolvedProject, projectFile: string): ResolvedProject {
+  return { ...resolved, projectFileAbsolute: resolve(projectFile) };
+}
+
 /** Validates, builds and writes a project; on any error writes nothing and returns every error. */
 export async function buildProject(
   projectPath: string,
@@ -108,7 +118,7 @@ export async function buildProject(
   }
   const parsed = parseProject(text, projectFile);
   if (!parsed.resolved) return { ok: false, errors: parsed.errors, warnings: [] };
-  let project: ResolvedProject = { ...parsed.resolved, projectFileAbsolute: resolve(projectFile) };
+  let project: ResolvedProject = projectAsBuilt(parsed.resolved, projectFile);
   if (options.outDir !== undefined) {
     project = withOutputDir(project, normalizePath(options.outDir), (dir, name) => normalizePath(join(dir, name)));
     const clash = checkOutputPaths(project);

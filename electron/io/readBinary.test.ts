@@ -49,7 +49,23 @@ function countReads(): { bytes: () => number } {
     n += got;
     return got;
   }) as typeof real);
+  // The app's open (loadMotionFile) reads with the async reader.
+  const realAsync = binaryReadIo.read;
+  vi.spyOn(binaryReadIo, 'read').mockImplementation(async (...args: Parameters<typeof realAsync>) => {
+    const got = await realAsync(...args);
+    n += got;
+    return got;
+  });
   return { bytes: () => n };
+}
+
+async function rejectionOf(p: Promise<unknown>): Promise<Error> {
+  return p.then(
+    () => {
+      throw new Error('expected a refusal');
+    },
+    (e: unknown) => e as Error,
+  );
 }
 
 function errorOf(fn: () => unknown): Error {
@@ -184,7 +200,7 @@ describe('readBinaryFile: the header first', () => {
 describe('what is not a plain file is refused before any read', () => {
   // Mutation killed: dropping refuseUnlessPlain in readHeaderFirst (the O_NONBLOCK read of an empty FIFO gives 0
   // bytes, read as a 0-byte file: "shorter than the header" instead of naming a pipe; a FIFO with a writer hangs).
-  it('a FIFO named walk.mtn: ENOTREG, and nothing read', () => {
+  it('a FIFO named walk.mtn: ENOTREG, and nothing read', async () => {
     const path = join(dir, 'fifo.mtn');
     execFileSync('mkfifo', [path]);
     const reads = countReads();
@@ -193,7 +209,7 @@ describe('what is not a plain file is refused before any read', () => {
     expect(reads.bytes()).toBe(0);
     expect(binaryReadIo.readSync).not.toHaveBeenCalled();
     // The app's open words it and names the file.
-    expect(errorOf(() => loadMotionFile({ path })).message).toBe(
+    expect((await rejectionOf(loadMotionFile({ path }))).message).toBe(
       `Could not read ${path}: it is not a plain file (a pipe, socket or device)`,
     );
     // And so does a build's read of a project's motion.
@@ -209,7 +225,7 @@ describe('what is not a plain file is refused before any read', () => {
 
 describe('every reading site goes through the header check', () => {
   // Mutation killed: motionFiles.ts reading with fsutil's readBytes again (the 1.5 GB would be read).
-  it("the app's open (loadMotionFile) of a sparse 1.5 GB .mtn, .mt3 or .mar", () => {
+  it("the app's open (loadMotionFile) of a sparse 1.5 GB .mtn, .mt3 or .mar", async () => {
     for (const [file, head] of [
       ['big.mtn', mtnHeader(10, 3)],
       ['big.mt3', writeMt3(randomMt3(1, { numJoints: 2, numFrames: 10 }))],
@@ -220,7 +236,7 @@ describe('every reading site goes through the header check', () => {
     ] as const) {
       const path = sparse(file, head, SPARSE);
       const reads = countReads();
-      const e = errorOf(() => loadMotionFile({ path }));
+      const e = await rejectionOf(loadMotionFile({ path }));
       expect(e).toBeInstanceOf(FormatError);
       expect(e.message.startsWith(`${path} [`)).toBe(true);
       // The .mtn and .mt3 by the size their header implies; the .mar, whose table is read next, by the limit.

@@ -92,6 +92,24 @@ export function readBinaryFile(
 }
 
 /**
+ * readBinaryFile with its reads awaited one at a time (readHeaderFirstAsync): `options.signal` stops the read of a
+ * large file between two reads with an AbortError naming the file. The app's File > Open (electron/motionFiles.ts)
+ * reads this way, so its Cancel really stops the read.
+ */
+export function readBinaryFileAsync(
+  path: string,
+  kind: BinaryKind,
+  options: BinaryReadOptions = {},
+): Promise<Uint8Array> {
+  return readHeaderFirstAsync(path, {
+    sniff: 0,
+    check: () => HEADER_CHECKS[kind],
+    limit: options.limit ?? BINARY_MAX_BYTES,
+    signal: options.signal,
+  });
+}
+
+/**
  * A build input of any kind (electron/build/files.ts): a `.mtn`, `.mt3`, `.mar` or `.sar` by its extension, or a
  * file of another name that starts with the magic of one (a project may name an MTN `walk.motion`), is read header
  * first; anything else is read whole if it is at most BINARY_MAX_BYTES. Text inputs are read with their own limit
@@ -175,7 +193,7 @@ export async function readHeaderFirstAsync(
 }
 
 /** Throws an AbortError naming `path` when `signal` is aborted. */
-function throwIfAborted(signal: AbortSignal | undefined, path: string): void {
+export function throwIfAborted(signal: AbortSignal | undefined, path: string): void {
   if (signal?.aborted)
     throw Object.assign(new Error(`the read of ${path} was cancelled`), {
       name: 'AbortError',

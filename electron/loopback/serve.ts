@@ -147,6 +147,9 @@ async function main(): Promise<void> {
   const policy = createPathPolicy();
   for (const f of startupFiles) for (const p of [f.path, f.projectPath]) if (p) policy.allowFile(p);
   const stateDir = stateDirOf(args);
+  const recent = createRecentFilesStore(stateDir, Date.now, (message) =>
+    process.stderr.write(`actguy web: ${message}\n`),
+  );
   // In memory until the server holds its port (backupsDirOf).
   const backups = deferredBackupStore(createBackupStore(null));
   const handlers = createHandlers({
@@ -161,9 +164,10 @@ async function main(): Promise<void> {
       nativeDialogs: false,
       workspaceRoot: workspace,
       platform: process.platform,
+      ...(recent.startupProblem ? { startupWarnings: [recent.startupProblem] } : {}),
     },
     policy,
-    recent: createRecentFilesStore(stateDir),
+    recent,
     compress,
     dialogs: loopbackDialogPort,
   });

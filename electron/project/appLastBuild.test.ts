@@ -61,11 +61,14 @@ async function app() {
     return () => {};
   };
   const { openPicked, build } = testProjectHandlers({ launchBuild });
+  /** `actguy build` of the same project, with the same state folder and counting compressor (electron/build/build.ts). */
+  const cliBuild = () => buildProject(copy.project, { jobs: 1, stateDir: state, compressor });
   await openPicked(copy.project);
   const out = (f: string) => join(copy.dir, 'out', f);
   return {
     ...copy,
     counted,
+    cliBuild,
     build: () => build(copy.project, copy.text),
     check: () => build(copy.project, copy.text, true),
     out,
@@ -116,6 +119,31 @@ describe("the app's Build and the record of the last build", () => {
     expect(second).toMatchObject({ state: 'done', upToDate: true, written: [], motions: [], report: null, errors: [] });
     expect(a.counted.compressed).toBe(2);
     expect(a.stamps()).toEqual(stamps);
+  }, 60_000);
+
+  // One record, one check (lastBuildUse) for both: a project built by either is up to date for the other.
+  // Both halves failed before 2026-12-03: the app's Build planned the project without its absolute file
+  // (projectFileAbsolute, which the CLI sets), so their plan digests differed. Mutation that fails: buildJob.ts taking
+  // parsed.resolved again instead of projectAsBuilt.
+  it("a project built by `actguy build` is up to date for the app's Build, and one built by the app for `actguy build`", async () => {
+    const a = await app();
+    const cli = await a.cliBuild();
+    expect(cli).toMatchObject({ ok: true, upToDate: false });
+    expect(a.counted.compressed).toBe(2);
+    const stamps = a.stamps();
+    expect(await a.build()).toMatchObject({ state: 'done', upToDate: true, written: [] });
+    expect(a.counted.compressed).toBe(2);
+    expect(a.stamps()).toEqual(stamps);
+
+    a.editWalk();
+    const appBuilt = await a.build();
+    expect(appBuilt.state).toBe('done');
+    expect(appBuilt.upToDate).toBeUndefined();
+    const after = a.stamps();
+    const compressed = a.counted.compressed;
+    expect(await a.cliBuild()).toMatchObject({ ok: true, upToDate: true, written: [] });
+    expect(a.counted.compressed).toBe(compressed);
+    expect(a.stamps()).toEqual(after);
   }, 60_000);
 
   it('an edited motion makes the next Build run: the other motion is carried with its figures, and the outputs are those of a build from nothing', async () => {

@@ -21,7 +21,7 @@ import {
   type ReadFile,
 } from '../../shared/project/plan';
 import { parseProject } from '../../shared/project/validate';
-import { filesInsideCache } from '../build/build';
+import { filesInsideCache, projectAsBuilt } from '../build/build';
 import { openBuildCache } from '../build/buildCache';
 import { fileStamp, recordingReader, type CarryFromLastBuild } from '../build/compressMotions';
 import { compressWithinBudget } from '../build/budgetBuild';
@@ -120,8 +120,10 @@ export async function runBuildJob(
     post({ type: 'failed', errors: parsed.errors.map(toBuildProblem), warnings: [] });
     return;
   }
+  // The project as `actguy build` takes it (projectAsBuilt): the same plan, so one record of the last build serves both.
+  const project = projectAsBuilt(parsed.resolved, req.projectPath);
   // The same refusal as `actguy build`'s: a project file kept inside the cache's folder could be pruned with it.
-  const inCache = typeof req.cacheDir === 'string' ? filesInsideCache(parsed.resolved, req.cacheDir) : [];
+  const inCache = typeof req.cacheDir === 'string' ? filesInsideCache(project, req.cacheDir) : [];
   if (inCache.length) {
     post({ type: 'failed', errors: inCache.map(toBuildProblem), warnings: [] });
     return;
@@ -134,7 +136,7 @@ export async function runBuildJob(
     remembered,
   );
   const compressor = deps.compressor ?? inProcessCompressor();
-  const prep = prepareBuild(parsed.resolved, recorded.read, startWhenCold(compressor, remembered, recorded.known));
+  const prep = prepareBuild(project, recorded.read, startWhenCold(compressor, remembered, recorded.known));
   // The project text's own warnings lead its inputs' (a bidirectional character in `$schema`), as `actguy build`'s.
   (prep.ok ? prep.prepared.warnings : prep.warnings).unshift(...(parsed.warnings ?? []));
   if (!prep.ok) {
@@ -147,7 +149,7 @@ export async function runBuildJob(
   // unsaved text has no stamp here (recordingReader above): no motion of one is taken for unchanged.
   const last = lastBuildUse({
     projectFile: req.projectPath,
-    project: parsed.resolved,
+    project,
     cacheDir: req.cacheDir ?? null,
     stateDir: deps.stateDir,
     eligible: req.dryRun !== true,

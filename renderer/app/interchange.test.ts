@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type {
   ExportGltfDialogRequest,
   ExportMshDialogRequest,
+  ImportMotionOutcome,
   ImportMotionRequest,
   ImportedMotion,
   OpenedMotion,
@@ -68,12 +69,12 @@ beforeEach(() => {
   importOptionsStore.setState({ request: null });
   preferencesStore
     .getState()
-    .set({ importOptions: { fps: 30, scale: 1 }, mshExportOptions: { ...MSH_EXPORT_DEFAULTS } });
+    .set({ importOptions: { fps: 30, scale: 1 }, mshExportOptions: { ...MSH_EXPORT_DEFAULTS }, gltfExportScale: null });
   sessionStore.setState({ messages: [], confirm: null, picker: null, selectedJoint: 0, playhead: 0 });
 });
 
 describe('File > Import', () => {
-  it('is busy "Import" while the main process imports, and Cancel ends it with no document and no error', async () => {
+  it('is busy "Import" while the main process imports, and Cancel ends it with no document and says so', async () => {
     let answer: ((o: { status: 'cancelled' }) => void) | undefined;
     let cancels = 0;
     setAppApi(
@@ -96,7 +97,33 @@ describe('File > Import', () => {
     expect(cancels).toBe(1);
     expect(sessionStore.getState().busy).toBeNull();
     expect(documentStore.getState().motion).toBeNull();
-    expect(sessionStore.getState().messages).toEqual([]);
+    // Mutation that fails: followImport not reporting a Cancel (it ended as a closed dialog does, without a word).
+    expect(sessionStore.getState().messages).toMatchObject([
+      { level: 'info', text: 'Import cancelled: nothing was imported.' },
+    ]);
+  });
+
+  it('a motion main finished importing just before the Cancel reached it is not shown, and is closed in main', async () => {
+    let answer: ((o: ImportMotionOutcome) => void) | undefined;
+    const closed: string[] = [];
+    setAppApi(
+      fakeApi({
+        importMotionDialog: () => new Promise((resolve) => (answer = resolve)),
+        cancelImport: async () => ({ cancelled: 0 }),
+        closeDocument: async ({ documentId }) => void closed.push(documentId),
+      }),
+    );
+    const done = importMotion();
+    await until(() => importOptionsStore.getState().request !== null);
+    importOptionsStore.getState().request!.resolve({ fps: 30, scale: 1 });
+    await until(() => answer !== undefined);
+    await cancelImport();
+    answer!({ status: 'imported', motion: imported('n7', 'late') });
+    await done;
+    // Mutation that fails: followImport not checking importCancelled (the late motion is shown).
+    expect(documentStore.getState().motion).toBeNull();
+    expect(closed).toEqual(['n7']);
+    expect(sessionStore.getState().messages.at(-1)?.text).toBe('Import cancelled: nothing was imported.');
   });
 
   it('puts a snapped BVH frame rate in the import summary, not among the warnings', async () => {
@@ -423,7 +450,11 @@ describe('File > Export glTF', () => {
       await run;
     };
     await answer(exportGltf('source'), 'metres', 'as-is');
+    // The choice is a preference, kept across restarts (it lived in this module's memory: a past review's finding).
+    // Mutation that fails: askGltfScale not storing it (still null).
+    expect(preferencesStore.getState().gltfExportScale).toBe(1);
     await answer(exportGltf('compressed'), 'as-is', 'metres');
+    expect(preferencesStore.getState().gltfExportScale).toBe(0.01);
     await answer(exportGltf('source'), 'metres', 'cancel');
     expect(requests.map((r) => [r.source, r.defaultName, r.compress === undefined, r.scale])).toEqual([
       ['source', 'walk.glb', true, 1],

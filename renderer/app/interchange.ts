@@ -15,6 +15,7 @@ import { writeMtn } from '../../shared/mtn/write';
 import { basenameOf } from '../../shared/project/paths';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
+import { preferencesStore } from '../state/preferencesStore';
 import { compressRequestOf } from '../state/compressionStore';
 import { askChoice } from './dialogs';
 import { askImportOptions, type ImportOptions } from '../interchange/importOptions';
@@ -49,9 +50,33 @@ function adoptImported(imported: ImportedMotion): void {
   for (const w of imported.warnings) if (w !== snap) session.notify('warning', `${source}: ${w.message}`);
 }
 
+/**
+ * Set by the status bar's Cancel while an import runs (cancelImport): the import ends as cancelled whatever main
+ * answers, so a motion whose import finished just before the cancel reached main is not shown either.
+ */
+let importCancelled = false;
+
+/** Says that an import was cancelled and what stayed as it was. */
+function reportCancelledImport(): void {
+  const shown = documentStore.getState().motion ? documentStore.getState().name : null;
+  sessionStore
+    .getState()
+    .notify('info', `Import cancelled: nothing was imported${shown ? `; ${shown} stays open` : ''}.`);
+}
+
 /** Follows an import through its clip question (a glTF with several clips). */
 async function followImport(outcome: ImportMotionOutcome, options: ImportOptions): Promise<void> {
   for (;;) {
+    if (importCancelled) {
+      if (outcome.status === 'imported')
+        void requireApi()
+          .closeDocument({ documentId: outcome.motion.documentId })
+          .catch(() => undefined);
+      if (outcome.status !== 'chosenMany') {
+        reportCancelledImport();
+        return;
+      }
+    }
     switch (outcome.status) {
       case 'cancelled':
         return;
@@ -106,7 +131,10 @@ function batchItemError(i: ImportBatchItem, what: string): ActGuyApiError {
 
 /** Says what a batch import did: each file's problem, the warnings, then one line for the whole; adds the motions to the project. */
 function reportBatch(r: ImportMotionBatchOutcome, intoProject: boolean): void {
-  if (r.status === 'cancelled') return;
+  if (r.status === 'cancelled') {
+    if (importCancelled) reportCancelledImport();
+    return;
+  }
   const session = sessionStore.getState();
   for (const i of r.items) {
     const what = `${basenameOf(i.sourcePath)}${i.clip !== null ? ` (clip "${i.clip}")` : ''}`;
@@ -127,20 +155,23 @@ export async function importMotion(): Promise<void> {
   if (!(await confirmDiscard('import another motion'))) return;
   const options = await askImportOptions();
   if (!options) return;
-  await busy('Import', async () => followImport(await requireApi().importMotionDialog(options), options));
+  importCancelled = false;
+  try {
+    await busy('Import', async () => followImport(await requireApi().importMotionDialog(options), options));
+  } finally {
+    importCancelled = false;
+  }
 }
 
-/** Stops the import in progress (the status bar's Cancel): it ends as if its dialog had been closed. */
+/** Stops the import in progress (the status bar's Cancel): nothing is imported, and the message says so. */
 export async function cancelImport(): Promise<void> {
+  importCancelled = true;
   try {
     await requireApi().cancelImport();
   } catch (err) {
     notifyError('Cancel import failed', err);
   }
 }
-
-/** The export scale chosen last in this session (offered first next time); null before the first export. */
-let lastGltfScale: number | null = null;
 
 /**
  * Asks the units of a glTF export: Blender and most viewers read metres, while
@@ -149,15 +180,17 @@ let lastGltfScale: number | null = null;
 async function askGltfScale(): Promise<number | null> {
   const metres = { id: 'metres', label: 'Centimetres → metres (×0.01)' };
   const asIs = { id: 'as-is', label: 'Keep motion units (×1)' };
-  const first = lastGltfScale === 1 ? [asIs, metres] : [metres, asIs];
+  // The choice made last (a preference, kept across restarts) is offered first.
+  const first = preferencesStore.getState().gltfExportScale === 1 ? [asIs, metres] : [metres, asIs];
   const pick = await askChoice({
     title: 'Export glTF',
     text: "Blender and most glTF viewers read metres. Scale positions by 0.01 when this motion is in centimetres (the samples are); ActGuy's import undoes the scale.",
     buttons: [{ ...first[0], primary: true }, first[1], { id: 'cancel', label: 'Cancel' }],
   });
   if (pick === 'cancel') return null;
-  lastGltfScale = pick === 'metres' ? 0.01 : 1;
-  return lastGltfScale;
+  const scale = pick === 'metres' ? 0.01 : 1;
+  preferencesStore.getState().set({ gltfExportScale: scale });
+  return scale;
 }
 
 /** File > Export glTF: the source motion as edited, or the MT3 the current settings produce, decoded (what the game plays). */

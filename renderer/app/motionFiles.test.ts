@@ -5,7 +5,7 @@ import { readMtn } from '../../shared/mtn/read';
 import { emptyMotion, KeyFlag, jointFlagsAt } from '../../shared/motion/types';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
-import { carryJointSelection, exportMt3, openPath, save } from './motionFiles';
+import { cancelOpen, carryJointSelection, exportMt3, openPath, save } from './motionFiles';
 import { setAppApi } from './appApi';
 import { toggleKeyAtPlayhead, toggleLockAtPlayhead } from './keyEdits';
 import { fakeApi } from './fakeApiForTests';
@@ -31,6 +31,77 @@ function opened(id: string, name: string): OpenedMotion {
 beforeEach(() => {
   documentStore.getState().close();
   sessionStore.setState({ messages: [], confirm: null, picker: null, selectedJoint: 0, playhead: 0 });
+});
+
+/** Waits until `cond` holds (it follows awaited API calls). */
+async function until(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !cond(); i++) await new Promise((r) => setTimeout(r, 1));
+  if (!cond()) throw new Error('condition not reached');
+}
+
+// Mutations that fail: cancelOpen not calling cancelOpenMotion (the first test: the open never ends), followOpen
+// not checking openCancelled (the second: the late motion is shown), StatusBar without its Cancel (e2e/open-cancel).
+describe('Cancel of an open in progress', () => {
+  it('is busy "Open" while main reads; Cancel stops it there, says so, and leaves the document and its edits', async () => {
+    let answer: ((o: { status: 'cancelled' }) => void) | undefined;
+    let cancels = 0;
+    setAppApi(
+      fakeApi({
+        openMotion: async ({ path }) =>
+          path.endsWith('walk.mtn')
+            ? { status: 'opened', motion: opened('d1', 'walk') }
+            : new Promise((resolve) => (answer = resolve)),
+        cancelOpenMotion: async () => {
+          cancels++;
+          answer!({ status: 'cancelled' });
+          return { cancelled: 1 };
+        },
+      }),
+    );
+    await openPath('/ws/walk.mtn', false);
+    documentStore.getState().keys.toggle(1, 5);
+    const done = openPath('/ws/huge.mar', false);
+    await until(() => answer !== undefined);
+    expect(sessionStore.getState().busy).toBe('Open');
+    await cancelOpen();
+    await done;
+    expect(cancels).toBe(1);
+    expect(sessionStore.getState().busy).toBeNull();
+    expect(documentStore.getState().name).toBe('walk');
+    expect(documentStore.getState().dirty).toBe(true);
+    expect(sessionStore.getState().messages.at(-1)).toMatchObject({
+      level: 'info',
+      text: 'Open cancelled: huge.mar was not opened. Nothing was changed; walk stays open.',
+    });
+  });
+
+  it('a motion main finished opening just before the Cancel reached it is not shown, and is closed in main', async () => {
+    let answer: ((o: { status: 'opened'; motion: OpenedMotion }) => void) | undefined;
+    const closed: string[] = [];
+    setAppApi(
+      fakeApi({
+        openMotion: () => new Promise((resolve) => (answer = resolve)),
+        cancelOpenMotion: async () => ({ cancelled: 0 }),
+        closeDocument: async ({ documentId }) => void closed.push(documentId),
+      }),
+    );
+    const done = openPath('/ws/late.mtn', false);
+    await until(() => answer !== undefined);
+    await cancelOpen();
+    answer!({ status: 'opened', motion: opened('d9', 'late') });
+    await done;
+    expect(documentStore.getState().motion).toBeNull();
+    expect(closed).toEqual(['d9']);
+    expect(sessionStore.getState().messages.at(-1)?.text).toBe(
+      'Open cancelled: late.mtn was not opened. Nothing was changed.',
+    );
+    // The next open is not cancelled by the old Cancel.
+    const next = openPath('/ws/next.mtn', false);
+    await until(() => sessionStore.getState().busy === 'Open');
+    answer!({ status: 'opened', motion: opened('d10', 'next') });
+    await next;
+    expect(documentStore.getState().name).toBe('next');
+  });
 });
 
 describe('motion files and edits at the playhead', () => {

@@ -6,6 +6,7 @@
 import type { OpenMotionOutcome, OpenedMotion } from '../../shared/ipc';
 import { readMtn } from '../../shared/mtn/read';
 import { writeMtn } from '../../shared/mtn/write';
+import { basenameOf } from '../../shared/project/paths';
 import { documentStore, type LoadDocument } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { preferencesStore } from '../state/preferencesStore';
@@ -13,7 +14,7 @@ import { compressRequestOf } from '../state/compressionStore';
 import { askChoice } from './dialogs';
 import { adoptTuningFile, markTuningSaved, projectTuning, tuningTextToSave } from '../tuner/motionTuning';
 import { confirmUnsaved } from './unsaved';
-import { busy, connectedApi, requireApi } from './appApi';
+import { busy, connectedApi, notifyError, requireApi } from './appApi';
 
 /**
  * Asks before unsaved motion edits are thrown away (opening another motion or closing it replaces only the tuner's
@@ -79,10 +80,48 @@ function adoptOpened(opened: OpenedMotion): void {
     );
 }
 
-/** Follows an open outcome through its follow-up questions (archive entry, skeleton). */
-async function followOpen(outcome: OpenMotionOutcome): Promise<void> {
+/**
+ * Set by the status bar's Cancel while an open runs (cancelOpen): the open ends as cancelled whatever main answers,
+ * so a motion whose load finished just before the cancel reached main is not shown either.
+ */
+let openCancelled = false;
+
+/** The status bar's Cancel of an open in progress: main stops reading or decoding the file (cancelOpenMotion). */
+export async function cancelOpen(): Promise<void> {
+  openCancelled = true;
+  try {
+    await requireApi().cancelOpenMotion();
+  } catch (err) {
+    notifyError('Cancel open failed', err);
+  }
+}
+
+/** Says that an open was cancelled and what stayed as it was. */
+function reportCancelledOpen(path: string | null): void {
+  const { after } = afterFailedOpen();
+  sessionStore
+    .getState()
+    .notify(
+      'info',
+      `Open cancelled: ${path ? `${basenameOf(path)} was not opened` : 'no motion was opened'}. ${after}`,
+    );
+}
+
+/**
+ * Follows an open outcome through its follow-up questions (archive entry, skeleton). After a Cancel (cancelOpen) it
+ * stops, says so, and shows nothing: a motion main opened meanwhile is closed there again.
+ */
+async function followOpen(outcome: OpenMotionOutcome, path: string | null = null): Promise<void> {
   const a = requireApi();
   for (;;) {
+    if (openCancelled) {
+      if (outcome.status === 'opened')
+        void a.closeDocument({ documentId: outcome.motion.documentId }).catch(() => undefined);
+      reportCancelledOpen(
+        outcome.status === 'cancelled' ? path : outcome.status === 'opened' ? outcome.motion.path : outcome.path,
+      );
+      return;
+    }
     switch (outcome.status) {
       case 'cancelled':
         return;
@@ -139,16 +178,29 @@ function afterFailedOpen(): { after: string; next: string } {
   };
 }
 
-/** File > Open: asks for a file (native or in-app dialog) and opens it. */
+/**
+ * File > Open: asks for a file (native or in-app dialog) and opens it. While main reads it the status bar shows
+ * "Open…" with a Cancel (cancelOpen).
+ */
 export async function openDialog(): Promise<void> {
   if (!(await confirmDiscard('open another motion'))) return;
-  await busy('Open', async () => followOpen(await requireApi().openMotionDialog()), afterFailedOpen);
+  await cancellableOpen(async () => followOpen(await requireApi().openMotionDialog()));
 }
 
-/** Opens a file by path (start-up, recent files). */
+/** Opens a file by path (start-up, recent files, a file the OS handed over); cancellable as openDialog. */
 export async function openPath(path: string, askDiscard = true): Promise<void> {
   if (askDiscard && !(await confirmDiscard('open another motion'))) return;
-  await busy('Open', async () => followOpen(await requireApi().openMotion({ path })), afterFailedOpen);
+  await cancellableOpen(async () => followOpen(await requireApi().openMotion({ path }), path));
+}
+
+/** Runs an open as busy "Open" (the status bar's Cancel is cancelOpen); a Cancel counts for this open only. */
+async function cancellableOpen(open: () => Promise<void>): Promise<void> {
+  openCancelled = false;
+  try {
+    await busy('Open', open, afterFailedOpen);
+  } finally {
+    openCancelled = false;
+  }
 }
 
 /** File > Close: asks about unsaved edits, then drops the document here and in main. */

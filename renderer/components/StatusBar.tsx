@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { cancelImport } from '../app/interchange';
+import { cancelOpen } from '../app/motionFiles';
 import { useCompression, useDocument, useSession, useMotionShape } from '../state/hooks';
 import { sessionStore } from '../state/sessionStore';
 
@@ -28,12 +29,19 @@ export function StatusBar() {
     return () => sessionStore.getState().dismiss(id);
   }, [error, errorPlain, errorEdit]);
   const stage = useCompression((c) => c.stage);
-  // An import runs in a worker and may take a while on a long take: it can be stopped from here.
+  // An import (in a worker) and an open (a large .mar, a slow disk) may take a while: both can be stopped from here.
   const busyNote = busy && (
     <>
-      <span className="dim">{busy}…</span>
+      <span className="dim" data-testid="busy-note">
+        {busy}…
+      </span>
       {busy === 'Import' && (
         <button type="button" className="tool small" data-testid="cancel-import" onClick={() => void cancelImport()}>
+          Cancel
+        </button>
+      )}
+      {busy === 'Open' && (
+        <button type="button" className="tool small" data-testid="cancel-open" onClick={() => void cancelOpen()}>
           Cancel
         </button>
       )}

@@ -1,6 +1,6 @@
-import { useState } from 'react';
-import { DEFAULT_FOOT_CONTACT_OPTIONS, type FootContactOptions } from '../../shared/sev/footsteps';
-import { useDocument } from '../state/hooks';
+import type { FootContactOptions } from '../../shared/sev/footsteps';
+import { useDocument, usePreferences } from '../state/hooks';
+import { preferencesStore } from '../state/preferencesStore';
 import { sessionStore } from '../state/sessionStore';
 import { useSev } from './hooks';
 import { footsteps } from './sevActions';
@@ -36,7 +36,9 @@ const FIELDS: { key: keyof FootContactOptions; label: string; title: string; ste
 export function FootstepPanel() {
   const f = useSev((s) => s.footsteps);
   const joints = useDocument((d) => d.motion?.joints ?? null);
-  const [options, setOptions] = useState<FootContactOptions>(DEFAULT_FOOT_CONTACT_OPTIONS);
+  // The detection settings are a preference: kept across restarts, and used by the next Suggest footsteps too.
+  const options = usePreferences((p) => p.footContactOptions);
+  const setOptions = (o: FootContactOptions) => preferencesStore.getState().set({ footContactOptions: o });
   if (!f) return null;
   const count = f.accepted.filter(Boolean).length;
   return (

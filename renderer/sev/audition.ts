@@ -14,6 +14,7 @@ import { getApi } from '../transport';
 import { sessionStore } from '../state/sessionStore';
 import { projectStore, soundPathOf } from '../project/projectStore';
 import { sevStore } from './sevStore';
+import { preferencesStore } from '../state/preferencesStore';
 import { nameOnFloor } from './resolve';
 
 export interface AuditionState {
@@ -26,12 +27,14 @@ export interface AuditionState {
   setEnabled(on: boolean): void;
 }
 
+/** Audition on or off is a preference (kept across restarts); the rest is this window's. */
 export const auditionStore = createStore<AuditionState>()((set) => ({
-  enabled: true,
+  enabled: preferencesStore.getState().auditionEnabled,
   lastPlayed: [],
   started: 0,
   setEnabled(on) {
     set({ enabled: on });
+    preferencesStore.getState().set({ auditionEnabled: on });
   },
 }));
 

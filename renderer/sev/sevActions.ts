@@ -4,6 +4,7 @@
  * edit (undefined SE, frame past the end) leaves the document as it was and
  * says why in the message bar.
  */
+import { preferencesStore } from '../state/preferencesStore';
 import {
   addEvent,
   moveEvent,
@@ -431,8 +432,11 @@ function footstepSe(doc: SevDocument, side: FootSide): number | null {
 }
 
 export const footsteps = {
-  /** Detects foot contacts in the tuner's motion and shows the ones without their footstep yet as ghost markers, all accepted. */
-  suggest(options: Partial<FootContactOptions> = {}): void {
+  /**
+   * Detects foot contacts in the tuner's motion and shows the ones without their footstep yet as ghost markers, all
+   * accepted. Without `options`: the detection settings as last used (a preference, kept across restarts).
+   */
+  suggest(options: Partial<FootContactOptions> = preferencesStore.getState().footContactOptions): void {
     const m = documentStore.getState().motion;
     if (!m) return;
     // Contacts that already have their footstep (same SE and joint within 2 frames) are not proposed again.

@@ -135,6 +135,49 @@ describe('preferences read back from storage', () => {
     expect(stored(null, { ...zeroRot, rotationToleranceDeg: '0.5' })[1]).toEqual(d.mshExportOptions);
   });
 
+  // The settings that lived only in memory until 2026-12-03 (docs/tuner.md "Which settings persist where").
+  // Mutation that fails: any of them left out of mergeStoredPreferences (its stored value is not read back).
+  it('the glTF units, the channel sort, Audition, the footstep settings, the curve channel and the chain outlast the window', () => {
+    const kept = {
+      gltfExportScale: 1,
+      channelSortByError: false,
+      auditionEnabled: false,
+      footContactOptions: {
+        heightTolerance: 3,
+        maxHeightAboveFloor: 8,
+        maxSpeed: 2,
+        windowFrames: 10,
+        minContactFrames: 4,
+      },
+      curveChannel: 'quat',
+      timelineChain: 'legs',
+    };
+    withStorage({ 'actguy.preferences': JSON.stringify({ state: kept, version: 1 }) });
+    expect(createPreferencesStore().getState()).toMatchObject(kept);
+    // Each checked as its control sets it: anything else keeps the default.
+    withStorage({
+      'actguy.preferences': JSON.stringify({
+        state: {
+          gltfExportScale: 0.5,
+          channelSortByError: 'no',
+          auditionEnabled: 0,
+          footContactOptions: { ...kept.footContactOptions, maxSpeed: -1 },
+          curveChannel: 'euler; x',
+          timelineChain: 'tail',
+        },
+        version: 1,
+      }),
+    });
+    expect(createPreferencesStore().getState()).toMatchObject({
+      gltfExportScale: null,
+      channelSortByError: true,
+      auditionEnabled: true,
+      footContactOptions: defaults().footContactOptions,
+      curveChannel: 'euler',
+      timelineChain: null,
+    });
+  });
+
   it('storage that does not parse keeps every default (the store is still made)', () => {
     withStorage({ 'actguy.preferences': '{"state": {"loop": fal' });
     const p = createPreferencesStore().getState();

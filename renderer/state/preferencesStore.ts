@@ -6,6 +6,7 @@ import { persist, createJSONStorage, type StateStorage } from 'zustand/middlewar
 import { DEFAULT_TOLERANCES } from '../../shared/compress/types';
 import type { Tolerances } from './documentStore';
 import { EULER_ORDERS, type EulerOrder } from '../math/euler';
+import { DEFAULT_FOOT_CONTACT_OPTIONS, type FootContactOptions } from '../../shared/sev/footsteps';
 
 export interface PreferencesState {
   /** Playback speed multiplier (1 = the motion's fps). */
@@ -42,6 +43,18 @@ export interface PreferencesState {
   importOptions: { fps: number; scale: number };
   /** File > Export MSH's tolerances as last used (renderer/interchange/mshExportOptions.ts). */
   mshExportOptions: { positionTolerance: number; rotationToleranceDeg: number; useJointOverrides: boolean };
+  /** File > Export glTF's units as last chosen (0.01: centimetres to metres, 1: as is), offered first; null: none yet. */
+  gltfExportScale: 0.01 | 1 | null;
+  /** The tuning panel's "Keys per channel" table sorted worst first (else in the motion's channel order). */
+  channelSortByError: boolean;
+  /** The SEV editor's Audition: events play their sound during playback. */
+  auditionEnabled: boolean;
+  /** Suggest footsteps' detection settings as last used (renderer/sev/FootstepPanel.tsx). */
+  footContactOptions: FootContactOptions;
+  /** The curve view's channel (Euler, Quat, Offset): the session store starts with it and keeps it here. */
+  curveChannel: 'euler' | 'quat' | 'offset';
+  /** The timeline's chain filter (All: null, Legs, Arms, Spine); its text filter is this window's only. */
+  timelineChain: 'legs' | 'arms' | 'spine' | null;
 
   set(patch: Partial<Omit<PreferencesState, 'set'>>): void;
 }
@@ -90,6 +103,9 @@ function safeStorage(): StateStorage {
     },
   };
 }
+
+/** Largest footstep detection value kept from storage (frames or units; the panel's fields never need more). */
+const FOOT_OPTION_MAX = 100_000;
 
 export const PLAYBACK_SPEEDS = [0.1, 0.25, 0.5, 1, 2, 4] as const;
 
@@ -141,6 +157,8 @@ export function mergeStoredPreferences(stored: unknown, current: PreferencesStat
     'showOnionSkin',
     'followCamera',
     'timelineGrouped',
+    'channelSortByError',
+    'auditionEnabled',
   ] as const;
   for (const k of booleans) if (typeof s[k] === 'boolean') out[k] = s[k] as boolean;
   if ((PLAYBACK_SPEEDS as readonly unknown[]).includes(s.playbackSpeed)) out.playbackSpeed = s.playbackSpeed as number;
@@ -178,6 +196,24 @@ export function mergeStoredPreferences(stored: unknown, current: PreferencesStat
       rotationToleranceDeg: msh.rotationToleranceDeg,
       useJointOverrides: msh.useJointOverrides,
     };
+  if (s.gltfExportScale === 0.01 || s.gltfExportScale === 1) out.gltfExportScale = s.gltfExportScale;
+  if (s.curveChannel === 'euler' || s.curveChannel === 'quat' || s.curveChannel === 'offset')
+    out.curveChannel = s.curveChannel;
+  if (
+    s.timelineChain === null ||
+    s.timelineChain === 'legs' ||
+    s.timelineChain === 'arms' ||
+    s.timelineChain === 'spine'
+  )
+    out.timelineChain = s.timelineChain;
+  const foot = s.footContactOptions as Record<string, unknown> | null | undefined;
+  const footKeys = Object.keys(DEFAULT_FOOT_CONTACT_OPTIONS) as (keyof FootContactOptions)[];
+  if (
+    typeof foot === 'object' &&
+    foot !== null &&
+    footKeys.every((k) => isFiniteAtLeast(foot[k], 0) && (foot[k] as number) <= FOOT_OPTION_MAX)
+  )
+    out.footContactOptions = Object.fromEntries(footKeys.map((k) => [k, foot[k]])) as unknown as FootContactOptions;
   const layout = s.layout as Record<string, unknown> | null | undefined;
   if (typeof layout === 'object' && layout !== null) {
     const size = (v: unknown, fallback: number) => (isFiniteAtLeast(v, 0) && v <= 100_000 ? v : fallback);
@@ -217,6 +253,12 @@ export function createPreferencesStore() {
           rotationToleranceDeg: DEFAULT_TOLERANCES.rotationToleranceDeg,
           useJointOverrides: true,
         },
+        gltfExportScale: null,
+        channelSortByError: true,
+        auditionEnabled: true,
+        footContactOptions: { ...DEFAULT_FOOT_CONTACT_OPTIONS },
+        curveChannel: 'euler',
+        timelineChain: null,
         set(patch) {
           set(patch);
         },

@@ -9,6 +9,7 @@ import type { WorkspaceFile } from '../../shared/ipc/documents';
 import { normalizePath } from '../../shared/project/paths';
 import { documentStore } from './documentStore';
 import { sevStore } from '../sev/sevStore';
+import { preferencesStore } from './preferencesStore';
 
 /** How the curve view shows the selected joint. */
 export type CurveChannel = 'euler' | 'quat' | 'offset';
@@ -188,9 +189,10 @@ function withoutStaleRefusals(messages: AppMessage[], stale: (r: MessageRefusal)
 export function createSessionStore() {
   const store = createStore<SessionState>()((set, get) => ({
     selectedJoint: 0,
-    curveChannel: 'euler',
+    // The curve view's channel and the timeline's chain are view choices: kept across restarts as preferences.
+    curveChannel: preferencesStore.getState().curveChannel,
     overlayJoints: [],
-    timelineFilter: { text: '', chain: null },
+    timelineFilter: { text: '', chain: preferencesStore.getState().timelineChain },
     soloComponent: null,
     playhead: 0,
     playing: false,
@@ -219,6 +221,7 @@ export function createSessionStore() {
     setCurveChannel(c) {
       // X, Y, Z of one channel are not those of another (quaternions have four): show all again.
       if (c !== get().curveChannel) set({ curveChannel: c, soloComponent: null });
+      preferencesStore.getState().set({ curveChannel: c });
     },
     toggleOverlayJoint(joint) {
       const { overlayJoints, selectedJoint } = get();
@@ -247,6 +250,8 @@ export function createSessionStore() {
     },
     setTimelineFilter(filter) {
       set({ timelineFilter: filter });
+      if (filter.chain !== preferencesStore.getState().timelineChain)
+        preferencesStore.getState().set({ timelineChain: filter.chain });
     },
     setHover(frame) {
       if (get().hoverFrame !== frame) set({ hoverFrame: frame });

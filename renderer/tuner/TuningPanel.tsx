@@ -385,7 +385,8 @@ function Stats() {
 function ChannelTable() {
   const result = useCompression((c) => c.result);
   const joints = useDocument((d) => d.motion?.joints);
-  const [sortByError, setSortByError] = useState(true);
+  const sortByError = usePreferences((p) => p.channelSortByError);
+  const setSortByError = (on: boolean) => preferencesStore.getState().set({ channelSortByError: on });
   if (!result) return null;
   const rows = [...result.channels].sort((a, b) =>
     sortByError ? b.maxError / b.tolerance - a.maxError / a.tolerance : 0,

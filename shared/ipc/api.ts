@@ -80,6 +80,12 @@ export interface ActGuyApi {
   openMotion(req: OpenMotionRequest): Promise<OpenMotionOutcome>;
   /** Shows an open dialog (.mtn/.mt3/.mar), then behaves as openMotion on the chosen file. */
   openMotionDialog(): Promise<OpenMotionOutcome>;
+  /**
+   * Stops every open in progress (File > Open's Cancel): each one's openMotion (or openMotionDialog) resolves
+   * `cancelled` and no document is opened; the read of a large file stops at its next read. Resolves with how many
+   * were stopped.
+   */
+  cancelOpenMotion(): Promise<{ cancelled: number }>;
   /** Asks the user for a skeleton .mtn for a .mt3/.mar (the chosen file becomes allowed). */
   chooseSkeletonDialog(): Promise<DialogPathOutcome>;
   /** Drops the main-side cache of a document (call when it is replaced or closed). */
@@ -171,6 +177,7 @@ export interface ActGuyApi {
 export const ACTGUY_INVOKE_MEMBERS = [
   'getAppInfo',
   'openMotion',
+  'cancelOpenMotion',
   'openMotionDialog',
   'chooseSkeletonDialog',
   'closeDocument',

@@ -240,4 +240,9 @@ export interface AppInfo {
   platform: string;
   /** Something the user should read once the start-up file is open (where the sample project was copied), if any. */
   startupNotice?: string;
+  /**
+   * Problems with what main read back from its user-data folder at start-up, each said once as a warning in the
+   * message list (the recent-files list was damaged and reset, or entries were dropped), without holding the start.
+   */
+  startupWarnings?: string[];
 }

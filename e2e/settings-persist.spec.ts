@@ -1,0 +1,35 @@
+/**
+ * The view choices and settings that lived only in memory until 2026-12-03 outlast a reload (docs/tuner.md,
+ * "Which settings persist where"): the curve view's channel, the timeline's chain, the channel table's "worst
+ * first", Audition, and Suggest footsteps' detection settings. Each is changed through its control, the page is
+ * reloaded (the same origin: the same localStorage, as Electron's profile keeps it across restarts), and each comes
+ * back. Mutations that fail: any of them read back from useState / the session store's constant instead of the
+ * preferences, or left out of mergeStoredPreferences.
+ */
+import { expect, test } from './fixtures';
+import { selectJoint, waitForDocument } from './ui';
+
+test('view choices and settings come back after a reload', async ({ page, pageErrors }) => {
+  await waitForDocument(page);
+  await selectJoint(page, 'LeftUpLeg');
+  await page.getByTestId('channel-quat').click();
+  await page.getByTestId('timeline-chain-legs').click();
+  const worstFirst = page.getByLabel('worst first');
+  await worstFirst.uncheck();
+  await page.getByTestId('sev-audition').uncheck();
+  await page.getByTestId('sev-suggest-footsteps').click();
+  await page.getByTestId('sev-footsteps-minContactFrames').fill('4');
+  await expect(page.getByTestId('sev-footsteps-minContactFrames')).toHaveValue('4');
+  await page.getByTestId('sev-footsteps-cancel').click();
+
+  await page.reload();
+  await waitForDocument(page);
+  await selectJoint(page, 'LeftUpLeg');
+  await expect(page.getByTestId('channel-quat')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('timeline-chain-legs')).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByLabel('worst first')).not.toBeChecked();
+  await expect(page.getByTestId('sev-audition')).not.toBeChecked();
+  await page.getByTestId('sev-suggest-footsteps').click();
+  await expect(page.getByTestId('sev-footsteps-minContactFrames')).toHaveValue('4');
+  expect(pageErrors).toEqual([]);
+});
