@@ -315,8 +315,7 @@ export function guaranteeViolations(m: Motion, r: CompressResult): string[] {
       const band = (t: number) => errs[t] > ch.tolerance && errs[t] <= ch.tolerance + 1e-9;
       const missing = over.filter((t) => !named.has(t));
       const extra = w.keyFrames.filter((t) => !over.includes(t) && !(written.has(t) && band(t)));
-      if (missing.length || extra.length)
-        bad.push(`${where}: warning names ${w.keyFrames.join()} not ${over.join()}`);
+      if (missing.length || extra.length) bad.push(`${where}: warning names ${w.keyFrames.join()} not ${over.join()}`);
     }
   }
   return bad;
