@@ -187,7 +187,7 @@ describe('the handlers’ dialogs', () => {
     });
     expect(await handlers.openMotionDialog(undefined)).toEqual({ status: 'cancelled' });
     expect((await handlers.openProjectDialog(undefined)).status).toBe('cancelled');
-    expect((await handlers.importMotionDialog(undefined)).status).toBe('cancelled');
+    expect((await handlers.importMotionDialog({})).status).toBe('cancelled');
     expect(scripted.shown.map((s) => s.defaultPath)).toEqual([undefined, folderA, folderA, folderA]);
 
     // The next run reads it back from userData.
