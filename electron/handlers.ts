@@ -61,6 +61,7 @@ import type { CommitOptions } from './build/commit';
 import type { ImportRunner } from './interchange/importRunner';
 import type { BuildJobLauncher } from './project/buildRunner';
 import type { TextChecker } from './project/textCheck';
+import { createLastFolderStore, withLastFolder, type LastFolderStore } from './lastFolder';
 import { createBackupStore, type BackupStore } from './unsavedBackups';
 
 /** Every invoke member as a function of its one argument. */
@@ -88,6 +89,11 @@ export interface HandlerContext {
   mshCommit?: CommitOptions;
   /** Copies of the window's unsaved work (Electron: also files under userData); an in-memory store when omitted. */
   backups?: BackupStore;
+  /**
+   * The folder of the file last chosen through a dialog, where open dialogs (and saves with no folder of their own)
+   * start (Electron: kept under userData); an in-memory one when omitted. It only seeds the dialogs' defaultPath.
+   */
+  lastFolder?: LastFolderStore;
 }
 
 /**
@@ -107,7 +113,9 @@ const MOTION_FILTERS: FileFilter[] = [
 ];
 
 export function createHandlers(ctx: HandlerContext): ApiHandlers {
-  const { policy, recent, compress, dialogs } = ctx;
+  const { policy, recent, compress } = ctx;
+  // Every dialog of every handler group starts in the last folder chosen and remembers the next pick.
+  const dialogs = withLastFolder(ctx.dialogs, ctx.lastFolder ?? createLastFolderStore(null));
   /** Documents the renderer has open: their file, the name compress defaults to, the inputs a save must not overwrite. */
   const documents = new DocumentTable((id) => compress.close(id));
   const backups = ctx.backups ?? createBackupStore(null);

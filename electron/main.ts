@@ -35,6 +35,7 @@ import { trackBuilds } from './buildsInFlight';
 import { createCompressClient } from './compressClient';
 import { crashDumpsFolder, recoveryQuestion, writeCrashRecord, type CrashRecord } from './crashRecords';
 import { createHandlers, dispatchInvoke } from './handlers';
+import { createLastFolderStore } from './lastFolder';
 import { buildAppMenu } from './menu';
 import { createNativeDialogPort } from './nativeDialogs';
 import { canonicalPath, createPathPolicy } from './pathPolicy';
@@ -258,6 +259,8 @@ async function start(): Promise<void> {
     recent,
     compress,
     dialogs: createNativeDialogPort(() => mainWindow),
+    // Open dialogs start in the folder last chosen, kept in <userData>/last-folder.json (read as hostile input).
+    lastFolder: createLastFolderStore(userData, warn),
     onRecentFilesChanged: rebuildMenu,
     onDocumentState: (report) => {
       // The greyed-out items follow the renderer (an event selected, something copied): rebuilt only on a change.

@@ -1,6 +1,6 @@
 /**
  * Round 12 (docs/security.md): everything the app reads back from its own userData is input. For each file it reads
- * (window-state.json, recent-files.json, Backups/<part>.json) and each hostile form of it (huge, cut short, of the
+ * (window-state.json, recent-files.json, last-folder.json, Backups/<part>.json) and each hostile form of it (huge, cut short, of the
  * wrong types, holding NUL bytes, nested a million deep, a FIFO, a folder, a symbolic link to a valid file elsewhere),
  * the module starts with its default, says so (a warning, or a copy set aside with a message), never reads through
  * the link, never changes the link's target, and never throws. The folders it writes into (Backups, Crash Records)
@@ -27,6 +27,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { crashDumpsFolder, writeCrashRecord } from './crashRecords';
+import { createLastFolderStore, LAST_FOLDER_FILE } from './lastFolder';
 import { createRecentFilesStore } from './recentFiles';
 import { createBackupStore } from './unsavedBackups';
 import { readWindowState, WINDOW_STATE_FILE } from './windowState';
@@ -49,6 +50,8 @@ const SPARSE = 1_572_864_000;
 const VALID = {
   window: JSON.stringify({ x: 10, y: 10, width: 1000, height: 700, maximized: false }),
   recent: JSON.stringify([{ path: '/home/u/walk.mtn', name: 'walk', kind: 'mtn', openedAt: 1 }]),
+  // A folder that exists wherever the test runs: only the hostile form can refuse it.
+  lastFolder: JSON.stringify({ folder: tmpdir() }),
   sev: JSON.stringify({
     part: 'sev',
     name: 'x.sev',
@@ -151,6 +154,36 @@ describe('recent-files.json', () => {
     ).toHaveLength(1);
     expect(warnings).toEqual([]);
     expect(createRecentFilesStore(userData).startupProblem).toBeNull();
+  });
+});
+
+describe('last-folder.json (where open dialogs start)', () => {
+  for (const [name, make] of Object.entries(HOSTILE))
+    it(`${name}: the OS default folder, with a warning; the next pick replaces the file, never a link's target`, () => {
+      const file = join(userData, LAST_FOLDER_FILE);
+      make(file, VALID.lastFolder);
+      const warnings: string[] = [];
+      const store = createLastFolderStore(userData, (m) => warnings.push(m));
+      expect(store.folder()).toBeUndefined();
+      expect(warnings).toEqual([
+        expect.stringMatching(
+          /last-folder\.json: (cannot be read|set aside).*; file dialogs start in the system's default folder$/,
+        ),
+      ]);
+      // eslint-disable-next-line no-control-regex
+      expect(warnings[0]).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+      if (name !== 'folder') {
+        store.rememberFileChosen(join(outside, 'walk.mtn'));
+        expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ folder: outside });
+      }
+      targetUnchanged(VALID.lastFolder);
+    });
+
+  it('a valid file is read without a word', () => {
+    writeFileSync(join(userData, LAST_FOLDER_FILE), VALID.lastFolder);
+    const warnings: string[] = [];
+    expect(createLastFolderStore(userData, (m) => warnings.push(m)).folder()).toBe(tmpdir());
+    expect(warnings).toEqual([]);
   });
 });
 

@@ -1,0 +1,126 @@
+/**
+ * The folder of the file the user last chose through a file dialog, kept between runs in
+ * `<userData>/last-folder.json` (docs/install.md#where-actguy-keeps-things), so that File > Open, Import, Open
+ * Project and the other open dialogs start there (and a save with no document folder too).
+ *
+ * The file is read back as untrusted input (docs/security.md, round 12): bounded, strict UTF-8, never through a
+ * link, a FIFO never waited on. A damaged file (unreadable, not JSON, of the wrong types, or a path the app never
+ * writes: relative, too long, holding control or bidirectional characters) is set aside with a warning, as the other
+ * stores do; a folder that no longer exists (an unplugged drive) is not an error: the dialog starts wherever the OS
+ * puts it. The remembered folder grants nothing: it only seeds the dialog's defaultPath; what the user then picks
+ * is granted by the handlers, as without it.
+ */
+import { statSync } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
+import { HIDDEN_CHARACTERS } from '../shared/errors';
+import type { DialogPort } from './dialogPort';
+import { readSmallFile, writeFileAtomic } from './fsutil';
+import { MAX_PATH_LENGTH } from './pathPolicy';
+
+export const LAST_FOLDER_FILE = 'last-folder.json';
+/** The file holds one path of at most MAX_PATH_LENGTH characters; a larger file is not ours. */
+const LAST_FOLDER_MAX_BYTES = 64 * 1024;
+
+export interface LastFolderStore {
+  /** The remembered folder when it is usable now (an existing folder), else undefined. */
+  folder(): string | undefined;
+  /** Remembers the folder of `chosenFile` (a path a dialog answered) and persists it. */
+  rememberFileChosen(chosenFile: string): void;
+}
+
+/** Why `path` is not a folder the app would remember, or null when it is one (its existence is checked at use). */
+export function lastFolderProblem(path: unknown): string | null {
+  if (typeof path !== 'string') return 'the folder is not a text';
+  if (path.length > MAX_PATH_LENGTH) return `the folder is longer than ${MAX_PATH_LENGTH} characters`;
+  if (HIDDEN_CHARACTERS.test(path)) return 'the folder holds control or invisible characters';
+  if (!isAbsolute(path)) return 'the folder is not an absolute path';
+  return null;
+}
+
+/** The folder held in `text` (the file's contents), or why it holds none. */
+export function parseLastFolder(text: string): { folder: string } | { problem: string } {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    // The engine's message quotes the text (control characters and all): not repeated.
+    return { problem: 'not JSON' };
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return { problem: 'not an object' };
+  const folder = (v as { folder?: unknown }).folder;
+  const problem = lastFolderProblem(folder);
+  return problem ? { problem } : { folder: folder as string };
+}
+
+function isExistingFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Creates the store. With `dir` the folder lives in `<dir>/last-folder.json`; without it, in memory for this run
+ * (the loopback server, tests). A file that cannot be used is warned about and replaced by the next pick.
+ */
+export function createLastFolderStore(
+  dir: string | null,
+  warn: (message: string) => void = () => undefined,
+): LastFolderStore {
+  const file = dir ? join(dir, LAST_FOLDER_FILE) : null;
+  let remembered: string | undefined;
+  const read = file ? readSmallFile(file, LAST_FOLDER_MAX_BYTES) : undefined;
+  if (read && 'problem' in read)
+    warn(`${file}: cannot be read (${read.problem}); file dialogs start in the system's default folder`);
+  if (read && 'text' in read) {
+    const parsed = parseLastFolder(read.text);
+    if ('problem' in parsed)
+      warn(`${file}: set aside, ${parsed.problem}; file dialogs start in the system's default folder`);
+    else remembered = parsed.folder;
+  }
+  return {
+    folder: () => (remembered !== undefined && isExistingFolder(remembered) ? remembered : undefined),
+    rememberFileChosen(chosenFile) {
+      const folder = dirname(chosenFile);
+      if (lastFolderProblem(folder) || folder === remembered) return;
+      remembered = folder;
+      if (!file) return;
+      try {
+        // Atomic: a link in its place is replaced, never written through.
+        writeFileAtomic(file, `${JSON.stringify({ folder }, null, 2)}\n`);
+      } catch (e) {
+        // A convenience: losing it must never fail an open or a save.
+        warn(`the last folder was not saved: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    },
+  };
+}
+
+/**
+ * `port` with the open dialogs started in the remembered folder when the caller gives none, a save with no folder
+ * of its own (no defaultPath, or a bare name) started there too, and every pick remembered. Only the dialog's
+ * starting place changes: the answers are passed on as they are.
+ */
+export function withLastFolder(port: DialogPort, store: LastFolderStore): DialogPort {
+  const openAt = (defaultPath: string | undefined): string | undefined => defaultPath ?? store.folder();
+  const saveAt = (defaultPath: string | undefined): string | undefined => {
+    if (defaultPath !== undefined && isAbsolute(defaultPath)) return defaultPath;
+    const folder = store.folder();
+    if (!folder) return defaultPath;
+    return defaultPath ? join(folder, defaultPath) : folder;
+  };
+  const picked = <T extends string | string[] | null>(answer: T): T => {
+    const first = Array.isArray(answer) ? answer[0] : answer;
+    if (typeof first === 'string' && first) store.rememberFileChosen(first);
+    return answer;
+  };
+  const wrapped: DialogPort = {
+    chooseFileToOpen: async (o) => picked(await port.chooseFileToOpen({ ...o, defaultPath: openAt(o.defaultPath) })),
+    chooseFileToSave: async (o) => picked(await port.chooseFileToSave({ ...o, defaultPath: saveAt(o.defaultPath) })),
+    confirm: (o) => port.confirm(o),
+  };
+  const many = port.chooseFilesToOpen?.bind(port);
+  if (many) wrapped.chooseFilesToOpen = async (o) => picked(await many({ ...o, defaultPath: openAt(o.defaultPath) }));
+  return wrapped;
+}
