@@ -9,6 +9,7 @@
  */
 import type { Page, Request, Route } from '@playwright/test';
 import { writeFileSync } from 'node:fs';
+import { spineBvh } from '../shared/testing/bvhFixtures';
 import { expect, test } from './fixtures';
 import { openThroughPicker, waitForDocument } from './ui';
 
@@ -30,28 +31,7 @@ async function holdCall(page: Page, member: string): Promise<{ held: Promise<voi
   };
 }
 
-const SMALL_BVH = `HIERARCHY
-ROOT Hips
-{
-  OFFSET 0 0 0
-  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation
-  JOINT Spine
-  {
-    OFFSET 0 10 0
-    CHANNELS 3 Zrotation Xrotation Yrotation
-    End Site
-    {
-      OFFSET 0 10 0
-    }
-  }
-}
-MOTION
-Frames: 3
-Frame Time: 0.0333333
-0 90 0 0 0 0 0 0 0
-0 91 0 5 0 0 3 0 0
-0 92 0 10 0 0 6 0 0
-`;
+const SMALL_BVH = spineBvh(['0 90 0 0 0 0 0 0 0', '0 91 0 5 0 0 3 0 0', '0 92 0 10 0 0 6 0 0']);
 
 test('File > Open in progress: Cancel stops it, says so, and the motion open stays', async ({
   page,

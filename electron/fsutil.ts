@@ -318,7 +318,8 @@ function folderExists(path: string, io: FolderIo): boolean {
   }
 }
 
-function isFolder(path: string): boolean {
+/** Whether `path` is an existing folder now (links followed); false when it cannot be stat'ed. */
+export function isFolder(path: string): boolean {
   try {
     return statSync(path).isDirectory();
   } catch {

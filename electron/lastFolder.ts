@@ -10,11 +10,10 @@
  * puts it. The remembered folder grants nothing: it only seeds the dialog's defaultPath; what the user then picks
  * is granted by the handlers, as without it.
  */
-import { statSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { HIDDEN_CHARACTERS } from '../shared/errors';
 import type { DialogPort } from './dialogPort';
-import { readSmallFile, writeFileAtomic } from './fsutil';
+import { isFolder, readSmallFile, writeFileAtomic } from './fsutil';
 import { MAX_PATH_LENGTH } from './pathPolicy';
 
 export const LAST_FOLDER_FILE = 'last-folder.json';
@@ -52,14 +51,6 @@ export function parseLastFolder(text: string): { folder: string } | { problem: s
   return problem ? { problem } : { folder: folder as string };
 }
 
-function isExistingFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Creates the store. With `dir` the folder lives in `<dir>/last-folder.json`; without it, in memory for this run
  * (the loopback server, tests). A file that cannot be used is warned about and replaced by the next pick.
@@ -80,7 +71,7 @@ export function createLastFolderStore(
     else remembered = parsed.folder;
   }
   return {
-    folder: () => (remembered !== undefined && isExistingFolder(remembered) ? remembered : undefined),
+    folder: () => (remembered !== undefined && isFolder(remembered) ? remembered : undefined),
     rememberFileChosen(chosenFile) {
       const folder = dirname(chosenFile);
       if (lastFolderProblem(folder) || folder === remembered) return;

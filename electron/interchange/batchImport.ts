@@ -135,9 +135,8 @@ export async function runBatchImport(
   }
 
   // Every file (and clip) imported in memory first: nothing is written before all are known.
+  /** By the motion name in lower case: names that differ only in case are refused (accept), so one item each. */
   const planned = new Map<string, BatchItem>();
-  /** The same, by the name in lower case. */
-  const plannedFolded = new Map<string, BatchItem>();
   let count = inputs.length;
   let done = 0;
   const report = (item: BatchItem) => {
@@ -242,11 +241,12 @@ export async function runBatchImport(
     const m = readMtn(mtnBytes);
     item.shape = `${m.joints.length} joints, frames 0..${m.frameCount} at ${m.fps} fps`;
     const problem = motionNameProblem(name);
-    const clash = planned.get(name);
+    const known = planned.get(name.toLowerCase());
+    const clash = known?.name === name ? known : undefined;
     // `Walk` and `walk` are two motion names but one .mtn file where the folder ignores case (macOS, Windows): the
     // second import replaced the first there, and the report said both were written (docs/security.md, round 14).
     // Refused on every system, as the files and the project travel.
-    const twin = clash ? undefined : plannedFolded.get(name.toLowerCase());
+    const twin = clash ? undefined : known;
     if (problem)
       item.error = `${problem}; rename the file${clip !== null ? ' (or import one clip with --clip, which keeps the file name)' : ''}`;
     else if (clash)
@@ -260,8 +260,7 @@ export async function runBatchImport(
     else if (outputRefusal(output)) item.error = outputRefusal(output);
     else {
       item.mtnBytes = mtnBytes;
-      planned.set(name, item);
-      plannedFolded.set(name.toLowerCase(), item);
+      planned.set(name.toLowerCase(), item);
     }
     return item;
   }
