@@ -42,7 +42,8 @@ import { parseTuning, TUNING_MAX_BYTES, tuningPathOf } from '../shared/tuning/si
 import { commitOutputs } from './build/commit';
 import { systemReason } from './fsErrors';
 import { requireBytes, requireObject, requireString } from './ipcArgs';
-import { loadMotionFile, motionKindOfPath } from './motionFiles';
+import { motionKindOfPath, type LoadOutcome } from './motionFiles';
+import { defaultMotionLoader, type MotionLoader } from './motionLoad';
 import { refuseOverwritingInput } from './pathIdentity';
 import {
   allowUnlessLinkedOut,
@@ -81,6 +82,8 @@ export interface HandlerContext {
   launchBuild?: BuildJobLauncher;
   /** How File > Import runs (tests run it in-process); defaults to one import worker per import beside the bundle. */
   runImport?: ImportRunner;
+  /** How File > Open reads and decodes a motion; defaults to one worker per open beside the bundle (motionLoad.ts). */
+  loadMotion?: MotionLoader;
   /** How SEV and project texts are parsed (tests run it in-process); defaults to the text-check worker beside the bundle. */
   checkText?: TextChecker;
   /** Projects the user chose outside the window (see ProjectHandlerContext.userChoseProject). */
@@ -190,6 +193,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     }
   };
 
+  const loadMotion = ctx.loadMotion ?? defaultMotionLoader();
   /** Opens in progress, so cancelOpenMotion can stop them. */
   const opensInFlight = new Set<AbortController>();
 
@@ -204,18 +208,20 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     if (req.marEntry !== undefined && !Number.isInteger(req.marEntry))
       throw new Error('openMotion: marEntry must be an integer');
     // The skeleton beside an .mt3 is read only when it is allowed too (else the user is asked to choose it).
-    // cancelOpenMotion stops the load between reads and stages: it then answers `cancelled` and opens nothing.
+    // The load runs in a worker of its own (motionLoad.ts); cancelOpenMotion ends it wherever it is, even inside
+    // the decode of a large archive: it then answers `cancelled` and opens nothing.
+    const beside = join(dirname(path), `${baseNameOf(path)}.mtn`);
     const abort = new AbortController();
     opensInFlight.add(abort);
-    let loaded: Awaited<ReturnType<typeof loadMotionFile>>;
+    let loaded: LoadOutcome;
     try {
-      loaded = await loadMotionFile(
+      loaded = await loadMotion(
         {
           path,
           marEntry: req.marEntry,
           skeletonPath,
           withoutSkeleton: req.withoutSkeleton === true,
-          mayReadBeside: (p) => policy.isAllowed(p),
+          readableBeside: policy.isAllowed(beside) ? beside : null,
         },
         abort.signal,
       );

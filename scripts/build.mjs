@@ -38,6 +38,7 @@ const targets = {
     ['electron/project/buildWorker.ts', 'dist/electron/buildWorker.cjs', {}],
     ['electron/build/compressPoolWorker.ts', 'dist/electron/compressPoolWorker.cjs', {}],
     ['electron/interchange/importWorker.ts', 'dist/electron/importWorker.cjs', {}],
+    ['electron/motionLoadWorker.ts', 'dist/electron/motionLoadWorker.cjs', {}],
     ['electron/project/textCheckWorker.ts', 'dist/electron/textCheckWorker.cjs', {}],
     ['electron/loopback/serve.ts', 'dist/electron/loopback.cjs', {}],
   ],

@@ -1,0 +1,135 @@
+/**
+ * How File > Open reads and decodes a motion (motionFiles.ts loadMotionFile): in a worker thread of its own in the
+ * app, so that decoding a large archive never stalls the main process (its menus, its other requests, the window)
+ * and a Cancel stops the decode itself, not only the stages around it (docs/architecture.md, "Threads").
+ */
+import { existsSync } from 'node:fs';
+import { join, sep } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { FormatError, type FileKind, type FormatErrorPlace } from '../shared/errors';
+import { loadMotionFile, type LoadOutcome } from './motionFiles';
+import type { OpenMotionRequest } from '../shared/ipc/documents';
+
+/**
+ * One open, as the handler hands it over once the path policy has passed `path` and `skeletonPath`: no callback, so
+ * that it can cross to a worker. `readableBeside` is the `<base>.mtn` beside an .mt3/.mar when the policy lets it be
+ * read (the only skeleton the load may take by itself), else null.
+ */
+export interface MotionLoadJob extends OpenMotionRequest {
+  readableBeside: string | null;
+}
+
+/**
+ * Runs one open: resolves as loadMotionFile does, rejects with its error (a FormatError keeps its kind and place),
+ * and with an AbortError when `signal` stops it.
+ */
+export type MotionLoader = (job: MotionLoadJob, signal?: AbortSignal) => Promise<LoadOutcome>;
+
+/** What the worker answers: the outcome, or the error as it can cross the thread boundary. */
+export type MotionLoadReply =
+  | { ok: true; outcome: LoadOutcome }
+  | {
+      ok: false;
+      error: { message: string; format?: { kind: FileKind; detail: string; place: FormatErrorPlace; file?: string } };
+    };
+
+/** Runs `job` on the calling thread; the worker runs the same. Never throws: failures are replies. */
+export async function answerMotionLoad(job: MotionLoadJob, signal?: AbortSignal): Promise<MotionLoadReply> {
+  try {
+    return { ok: true, outcome: await loadMotionFile(asLoadRequest(job), signal) };
+  } catch (e) {
+    if (e instanceof FormatError)
+      return {
+        ok: false,
+        error: { message: e.message, format: { kind: e.kind, detail: e.detail, place: e.place, file: e.file } },
+      };
+    return { ok: false, error: { message: e instanceof Error ? e.message : String(e) } };
+  }
+}
+
+function asLoadRequest(job: MotionLoadJob) {
+  const { readableBeside, ...req } = job;
+  return { ...req, mayReadBeside: (path: string) => path === readableBeside };
+}
+
+/** The outcome of a reply; throws its error as the load threw it. */
+export function outcomeOf(reply: MotionLoadReply): LoadOutcome {
+  if (reply.ok) return reply.outcome;
+  const f = reply.error.format;
+  throw f ? new FormatError(f.kind, f.detail, f.place, f.file) : new Error(reply.error.message);
+}
+
+/**
+ * On the calling thread (tests, and a host without the worker bundle): `signal` is honoured between reads and
+ * stages only, as loadMotionFile checks it.
+ */
+export const inProcessMotionLoader: MotionLoader = (job, signal) => loadMotionFile(asLoadRequest(job), signal);
+
+/** dist/electron/motionLoadWorker.cjs beside the running bundle (unpacked beside app.asar in a packaged app). */
+export function defaultMotionLoadWorkerPath(): string {
+  return join(__dirname, 'motionLoadWorker.cjs').replace(`app.asar${sep}`, `app.asar.unpacked${sep}`);
+}
+
+function abortError(path: string): Error {
+  const e = new Error(`Opening ${path} was cancelled`);
+  e.name = 'AbortError';
+  return e;
+}
+
+/**
+ * Each open in a fresh worker thread, which ends with it: a Cancel terminates the thread wherever the decode is
+ * (a 1 GiB archive decodes for tens of seconds), and a crash of the decoder ends only that thread. `onWorker` is a
+ * test seam: it sees each thread started.
+ */
+export function workerMotionLoader(
+  workerPath: string = defaultMotionLoadWorkerPath(),
+  onWorker?: (worker: Worker) => void,
+): MotionLoader {
+  return (job, signal) =>
+    new Promise<LoadOutcome>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(abortError(job.path));
+        return;
+      }
+      let settled = false;
+      let worker: Worker | undefined;
+      const settle = (run: () => void): void => {
+        if (settled) return;
+        settled = true;
+        signal?.removeEventListener('abort', onAbort);
+        void worker?.terminate();
+        run();
+      };
+      const onAbort = () => settle(() => reject(abortError(job.path)));
+      signal?.addEventListener('abort', onAbort);
+      try {
+        worker = new Worker(workerPath, { workerData: job });
+      } catch (e) {
+        settle(() =>
+          reject(new Error(`Could not open ${job.path}: the reader did not start (${(e as Error).message})`)),
+        );
+        return;
+      }
+      onWorker?.(worker);
+      worker.on('message', (reply: MotionLoadReply) =>
+        settle(() => {
+          try {
+            resolve(outcomeOf(reply));
+          } catch (e) {
+            reject(e);
+          }
+        }),
+      );
+      worker.on('error', (e) =>
+        settle(() => reject(new Error(`Could not open ${job.path}: the reader stopped (${e.message})`))),
+      );
+      worker.on('exit', (code) =>
+        settle(() => reject(new Error(`Could not open ${job.path}: the reader stopped (exit code ${code})`))),
+      );
+    });
+}
+
+/** The worker loader when its bundle lies beside this one (the app, the loopback server), else in-process. */
+export function defaultMotionLoader(workerPath = defaultMotionLoadWorkerPath()): MotionLoader {
+  return existsSync(workerPath) ? workerMotionLoader(workerPath) : inProcessMotionLoader;
+}
