@@ -123,14 +123,6 @@ export function mt3SizeFromHead(head: Uint8Array, size: number): HeadVerdict {
  * offset inside the pack in the order the spec fixes. Never allocates from an
  * unchecked field.
  */
-/** The names of the header's stream offsets after the rotations', by byte offset (readMt3Header's messages). */
-const OFFSET_FIELDS: Record<number, string> = {
-  [MT3_HDR_ROOT_OFFSET]: 'rootOffset',
-  [MT3_HDR_MOVE_OFFSET]: 'moveOffset',
-  [MT3_HDR_TURN_OFFSET]: 'turnOffset',
-  [MT3_HDR_FIX_OFFSET]: 'fixOffset',
-};
-
 export function readMt3Header(bytes: Uint8Array): Mt3Header {
   const size = bytes.byteLength;
   const implied = mt3SizeFromHead(bytes, size) as ImpliedSize;
@@ -153,40 +145,32 @@ export function readMt3Header(bytes: Uint8Array): Mt3Header {
   const quatOffsets: number[] = [];
   // Stream offsets must be non-decreasing in the spec's order and inside the pack.
   let prev = 0;
-  let prevAt = -1;
-  // A field's name is made only for a message: a build's .mar checks a thousand headers of thirty joints each.
-  const labelOf = (at: number) =>
-    at < 0
-      ? 'the root translation stream (word 0)'
-      : at < MT3_HDR_QUAT_OFFSETS + 4 * numJoints && at >= MT3_HDR_QUAT_OFFSETS
-        ? `quatOffset[${(at - MT3_HDR_QUAT_OFFSETS) / 4}]`
-        : OFFSET_FIELDS[at];
-  const checkOffset = (value: number, at: number) => {
-    if (value > packWords)
-      failAt(`${labelOf(at)} ${value} is past the end of the ${packWords}-word pack`, at, 'header');
+  let prevName = 'the root translation stream (word 0)';
+  const checkOffset = (value: number, at: number, label: string) => {
+    if (value > packWords) failAt(`${label} ${value} is past the end of the ${packWords}-word pack`, at, 'header');
     if (value < prev)
       failAt(
-        `${labelOf(at)} ${value} comes before ${labelOf(prevAt)} at word ${prev}; streams lie in the order root translation, rotation 0..J-1, root, move, turn, fix`,
+        `${label} ${value} comes before ${prevName} at word ${prev}; streams lie in the order root translation, rotation 0..J-1, root, move, turn, fix`,
         at,
         'header',
       );
     prev = value;
-    prevAt = at;
+    prevName = label;
   };
   for (let j = 0; j < numJoints; j++) {
     const at = MT3_HDR_QUAT_OFFSETS + 4 * j;
     const v = u32(at);
-    checkOffset(v, at);
+    checkOffset(v, at, `quatOffset[${j}]`);
     quatOffsets.push(v);
   }
   const rootOffset = u32(MT3_HDR_ROOT_OFFSET);
-  checkOffset(rootOffset, MT3_HDR_ROOT_OFFSET);
+  checkOffset(rootOffset, MT3_HDR_ROOT_OFFSET, 'rootOffset');
   const moveOffset = u32(MT3_HDR_MOVE_OFFSET);
-  checkOffset(moveOffset, MT3_HDR_MOVE_OFFSET);
+  checkOffset(moveOffset, MT3_HDR_MOVE_OFFSET, 'moveOffset');
   const turnOffset = u32(MT3_HDR_TURN_OFFSET);
-  checkOffset(turnOffset, MT3_HDR_TURN_OFFSET);
+  checkOffset(turnOffset, MT3_HDR_TURN_OFFSET, 'turnOffset');
   const fixOffset = u32(MT3_HDR_FIX_OFFSET);
-  checkOffset(fixOffset, MT3_HDR_FIX_OFFSET);
+  checkOffset(fixOffset, MT3_HDR_FIX_OFFSET, 'fixOffset');
 
   const absent: [number, string, number, number, number][] = [
     [Mt3Flag.ROOT, 'ROOT (joint offsets)', rootOffset, moveOffset, MT3_HDR_ROOT_OFFSET],
