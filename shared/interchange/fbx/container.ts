@@ -90,9 +90,30 @@ const TIME_MODE_RATES = [
 
 /** Checks and prepares an FBX file for the loader (see the module comment). Errors are FormatError kind 'FBX' with a place. */
 export function readFbxContainer(bytes: Uint8Array): FbxContainer {
-  if (!startsWith(bytes, BINARY_MAGIC)) return prepareAscii(bytes);
+  if (!startsWith(bytes, BINARY_MAGIC)) {
+    refuseAlteredBinaryHeader(bytes);
+    return prepareAscii(bytes);
+  }
   const copy = new Uint8Array(bytes);
   return { settings: prepareBinary(copy), forLoader: copy.buffer };
+}
+
+/**
+ * A binary FBX whose header bytes were changed on the way (sent as text: its NUL replaced by a space or dropped, a
+ * line end added) starts with the binary magic's words but not with its bytes. Said as such, at the first byte that
+ * differs, rather than read as ASCII and refused at line 1 for not being text.
+ */
+function refuseAlteredBinaryHeader(bytes: Uint8Array): void {
+  const words = 'Kaydara FBX Binary';
+  if (!startsWith(bytes, words)) return;
+  let at = words.length;
+  while (at < BINARY_MAGIC.length && bytes[at] === BINARY_MAGIC.charCodeAt(at)) at++;
+  const found = at < bytes.length ? `0x${bytes[at].toString(16).padStart(2, '0')}` : 'the end of the file';
+  throw new FormatError(
+    'FBX',
+    `the file starts as a binary FBX ("${words}") but its header differs at byte ${at} (0x${BINARY_MAGIC.charCodeAt(at).toString(16).padStart(2, '0')} expected, found ${found}): it was changed on the way, as a binary file sent or unpacked as text is; copy or export it again`,
+    { offset: at },
+  );
 }
 
 // ---- binary ----

@@ -151,6 +151,23 @@ describe('FBX import', () => {
     expect(await fail(encodeUtf8(ascii))).toMatch(/^\/m\/x\.fbx:5:2: FBX 6\.1 \(FileVersion 6100\) is not supported/);
   });
 
+  it('a binary FBX whose header was changed on the way (sent as text) is said as such, at the byte that differs', async () => {
+    const bytes = writeFbxBinary(fbxScene());
+    // As assimp's transparentTest.fbx: every NUL became a space.
+    const spaced = bytes.map((b) => (b === 0 ? 0x20 : b));
+    expect(await fail(spaced)).toBe(
+      '/m/x.fbx [FBX] (offset 20): the file starts as a binary FBX ("Kaydara FBX Binary") but its header differs at byte 20 (0x00 expected, found 0x20): it was changed on the way, as a binary file sent or unpacked as text is; copy or export it again',
+    );
+    // A file cut inside the magic says the end of the file.
+    expect(await fail(bytes.subarray(0, 19))).toContain(
+      'differs at byte 19 (0x20 expected, found the end of the file)',
+    );
+    // The words alone in an ASCII file's text are no binary header: an ASCII FBX starts with its comment.
+    expect(await fail(encodeUtf8('Kaydara FBX Binary is not this file\n'))).toContain(
+      'differs at byte 19 (0x20 expected, found 0x69)',
+    );
+  });
+
   it('refuses a truncated file at every cut, with a located FormatError, never a bare exception', async () => {
     for (const bytes of [writeFbxBinary(fbxScene({ frames: 2 })), writeFbxAscii(fbxScene({ frames: 2 }))]) {
       for (let cut = 0; cut < bytes.length - 1; cut += 5) {
