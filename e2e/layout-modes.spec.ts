@@ -420,6 +420,18 @@ test('panels collapse and restore, and the layout is remembered across a reload'
   for (const id of ['project', 'viewport', 'curves', 'timeline', 'sev', 'tuning'])
     await expect(page.getByTestId(`area-${id}`)).toHaveAttribute('data-state', 'open');
   await expect(page.getByTestId('curve-canvas')).toBeVisible();
+
+  // View › Reset Layout: the sound-events mode's collapsed viewport (kept while the full layout showed) is open
+  // again too, and the reset is what the next start reads.
+  await page.getByTestId('mode-sev').click();
+  await expect(page.getByTestId('area-viewport')).toHaveAttribute('data-state', 'collapsed');
+  await page.getByTestId('menu-view').click();
+  await page.getByTestId('menu-reset-layout').click();
+  await expect(page.locator('.app')).toHaveAttribute('data-maximized', 'none');
+  await page.reload();
+  await expect(page.locator('.app')).toHaveAttribute('data-maximized', 'none');
+  await page.getByTestId('mode-sev').click();
+  await expect(page.getByTestId('area-viewport')).toHaveAttribute('data-state', 'open');
 });
 
 test('a splitter follows the pointer: the other panels give way down to their minimums', async ({

@@ -73,6 +73,7 @@ export const MENUS: readonly MenuModel[] = [
       { command: 'view.maximizeSev', label: 'Maximize Sound Events' },
       { command: 'view.maximizeProject', label: 'Maximize Project' },
       { command: 'view.showAllPanels', label: 'Show All Panels' },
+      { command: 'view.resetLayout', label: 'Reset Layout' },
       'separator',
       { slot: 'viewEnd' },
     ],

@@ -64,6 +64,7 @@ export function registerAppCommands(): void {
     { id: 'view.maximizeSev', run: () => projectLayoutStore.getState().toggleMaximized('sev') },
     { id: 'view.maximizeProject', run: () => projectLayoutStore.getState().toggleMaximized('project') },
     { id: 'view.showAllPanels', run: () => projectLayoutStore.getState().showAllPanels() },
+    { id: 'view.resetLayout', run: () => projectLayoutStore.getState().resetLayout() },
     { id: 'playback.togglePlay', run: () => togglePlay(), enabled: hasMotion },
     { id: 'playback.stepForward', run: () => step(1), enabled: hasMotion },
     { id: 'playback.stepBack', run: () => step(-1), enabled: hasMotion },

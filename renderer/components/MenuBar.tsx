@@ -77,6 +77,7 @@ const PAGE_TEST_IDS: Partial<Record<MenuCommandId, string>> = {
   'view.maximizeSev': 'menu-maximize-sev',
   'view.maximizeProject': 'menu-maximize-project',
   'view.showAllPanels': 'menu-show-all-panels',
+  'view.resetLayout': 'menu-reset-layout',
 };
 
 /** A menu command's run and shortcut label (from the one shortcut table, shared/shortcuts.ts). */

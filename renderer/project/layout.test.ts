@@ -445,4 +445,19 @@ describe('projectLayoutStore', () => {
     expect(all.collapsed.all).toEqual([]);
     expect(all.collapsed.sev).toEqual(['viewport']);
   });
+
+  it("Reset Layout brings every mode back to a first start's arrangement (e2e/layout-modes.spec.ts: kept for the next start)", () => {
+    const s = projectLayoutStore.getState();
+    s.set({ projectWidth: 400, sideWidth: 500, sevListShare: 0.7 });
+    s.setCollapsed('curves', true);
+    s.setHeights({ timelineHeight: 333 });
+    s.toggleMaximized('sev');
+    s.setCollapsed('viewport', true);
+    s.setHeights({ timelineHeight: 222 });
+    s.resetLayout();
+    const reset = projectLayoutStore.getState();
+    const first = parseLayout(null);
+    for (const field of ['projectWidth', 'sideWidth', 'heights', 'collapsed', 'maximized', 'sevListShare'] as const)
+      expect(reset[field], field).toEqual(first[field]);
+  });
 });

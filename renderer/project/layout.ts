@@ -520,6 +520,11 @@ export interface ProjectLayoutActions {
   toggleMaximized(mode: WorkMode): void;
   /** The full layout with every panel open (collapsed ones restored). */
   showAllPanels(): void;
+  /**
+   * The arrangement of a first start, in every work mode: panel widths and heights that follow the window, nothing
+   * collapsed, no mode maximized, the SEV editor's default split (View › Reset Layout).
+   */
+  resetLayout(): void;
 }
 
 export const projectLayoutStore = createStore<ProjectLayout & ProjectLayoutActions>()((set, get) => {
@@ -562,6 +567,10 @@ export const projectLayoutStore = createStore<ProjectLayout & ProjectLayoutActio
     },
     showAllPanels() {
       set({ maximized: null, collapsed: { ...get().collapsed, all: [] } });
+      save();
+    },
+    resetLayout() {
+      set(defaults());
       save();
     },
   };

@@ -29,6 +29,8 @@ export type MenuCommandId =
   | 'view.maximizeProject'
   /** Window layout: every panel shown and restored from collapsed, in the full layout. */
   | 'view.showAllPanels'
+  /** Window layout: every mode's panels back to the sizes and states of a first start. */
+  | 'view.resetLayout'
   | 'playback.togglePlay'
   | 'playback.stepForward'
   | 'playback.stepBack'
