@@ -87,6 +87,7 @@ async function followImport(outcome: ImportMotionOutcome, options: ImportOptions
         const pick = await askChoice({
           title: 'Import animation clip',
           text: `${escapeControls(outcome.path)} holds ${outcome.clips.length} animation clips. Which one?`,
+          list: 'clips',
           buttons: [
             ...outcome.clips.map((c) => ({
               id: String(c.index),

@@ -132,6 +132,7 @@ async function followOpen(outcome: OpenMotionOutcome, path: string | null = null
         const pick = await askChoice({
           title: 'Open motion from archive',
           text: `${outcome.path} holds ${outcome.entries.length} motion${outcome.entries.length === 1 ? '' : 's'}. Which one?`,
+          list: 'motions',
           buttons: [
             ...outcome.entries.map((e) => ({
               id: String(e.index),

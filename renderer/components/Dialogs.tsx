@@ -1,32 +1,114 @@
 import { escapeControls } from '../../shared/errors';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSession } from '../state/hooks';
-import type { PickerRequest } from '../state/sessionStore';
+import type { ConfirmRequest, PickerRequest } from '../state/sessionStore';
 
-/** The modal question (unsaved changes, archive entry, skeleton). */
+/** Choices a list shows before it offers a filter. */
+export const LIST_FILTER_FROM = 8;
+
+/** The choices of a list question the filter keeps (its text in the label, any case). */
+export function filterChoices<T extends { label: string }>(choices: readonly T[], filter: string): T[] {
+  const f = filter.trim().toLowerCase();
+  return f ? choices.filter((c) => c.label.toLowerCase().includes(f)) : [...choices];
+}
+
+/**
+ * The modal question (unsaved changes, archive entry, clip, skeleton). A list question (`list`) shows its choices
+ * in a list that scrolls, with a filter past LIST_FILTER_FROM of them; the dialog never grows past the window.
+ */
 export function ConfirmDialog() {
   const req = useSession((s) => s.confirm);
   const first = useRef<HTMLButtonElement>(null);
-  useEffect(() => first.current?.focus(), [req]);
+  const filterInput = useRef<HTMLInputElement>(null);
+  const listRef = useRef<HTMLDivElement>(null);
+  const [filter, setFilter] = useState('');
+  useEffect(() => {
+    setFilter('');
+    (filterInput.current ?? first.current)?.focus();
+  }, [req]);
   if (!req) return null;
+  const choices = req.list !== undefined ? req.buttons.filter((b) => b.id !== 'cancel') : [];
+  const actions = req.list !== undefined ? req.buttons.filter((b) => b.id === 'cancel') : req.buttons;
+  const withFilter = choices.length > LIST_FILTER_FROM;
+  const shown = filterChoices(choices, filter);
+  const listButtons = () => Array.from(listRef.current?.querySelectorAll<HTMLButtonElement>('button') ?? []);
+  // Up and Down move between the list's choices (and from the filter into the list), as in a native list.
+  const onListKey = (e: React.KeyboardEvent) => {
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+    const items = listButtons();
+    const at = items.indexOf(document.activeElement as HTMLButtonElement);
+    const next = e.key === 'ArrowDown' ? at + 1 : at - 1;
+    e.preventDefault();
+    if (next < 0) filterInput.current?.focus();
+    else items[Math.min(next, items.length - 1)]?.focus();
+  };
+  const button = (b: ConfirmRequest['buttons'][number], i: number) => (
+    <button
+      key={b.id}
+      ref={i === 0 && !withFilter ? first : undefined}
+      type="button"
+      className={b.primary ? 'primary' : ''}
+      data-testid={`confirm-${b.id}`}
+      onClick={() => req.resolve(b.id)}
+    >
+      {b.label}
+    </button>
+  );
   return (
     <div className="modal-backdrop" onKeyDown={(e) => e.key === 'Escape' && req.resolve('cancel')}>
-      <div className="modal" role="dialog" aria-modal="true" aria-label={req.title} data-testid="confirm-dialog">
+      <div
+        className={req.list !== undefined ? 'modal modal-with-list' : 'modal'}
+        role="dialog"
+        aria-modal="true"
+        aria-label={req.title}
+        data-testid="confirm-dialog"
+      >
         <h2>{req.title}</h2>
         <p>{req.text}</p>
-        <div className={req.buttons.length > 3 ? 'modal-buttons column' : 'modal-buttons'}>
-          {req.buttons.map((b, i) => (
-            <button
-              key={b.id}
-              ref={i === 0 ? first : undefined}
-              type="button"
-              className={b.primary ? 'primary' : ''}
-              data-testid={`confirm-${b.id}`}
-              onClick={() => req.resolve(b.id)}
+        {req.list !== undefined && (
+          <>
+            {withFilter && (
+              <input
+                ref={filterInput}
+                className="picker-filter"
+                placeholder="Filter…"
+                aria-label={`Filter ${req.list}`}
+                data-testid="confirm-filter"
+                value={filter}
+                onChange={(e) => setFilter(e.target.value)}
+                onKeyDown={(e) => {
+                  // Enter takes the one choice the filter leaves.
+                  if (e.key === 'Enter' && shown.length === 1) req.resolve(shown[0].id);
+                  else onListKey(e);
+                }}
+              />
+            )}
+            <div
+              ref={listRef}
+              className="modal-list"
+              role="group"
+              aria-label={req.list}
+              data-testid="confirm-list"
+              onKeyDown={onListKey}
             >
-              {b.label}
-            </button>
-          ))}
+              {shown.map(button)}
+              {shown.length === 0 && (
+                <div className="dim" data-testid="confirm-list-empty">
+                  Nothing listed contains &quot;{filter.trim()}&quot;: clear the filter to see all {choices.length}.
+                </div>
+              )}
+            </div>
+            {withFilter && (
+              <div className="dim small" data-testid="confirm-list-count">
+                {shown.length === choices.length
+                  ? `${choices.length} listed`
+                  : `${shown.length} of ${choices.length} listed`}
+              </div>
+            )}
+          </>
+        )}
+        <div className={req.list === undefined && req.buttons.length > 3 ? 'modal-buttons column' : 'modal-buttons'}>
+          {actions.map((b, i) => button(b, req.list !== undefined ? i + 1 : i))}
         </div>
       </div>
     </div>

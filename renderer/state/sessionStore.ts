@@ -107,6 +107,12 @@ export interface ConfirmRequest {
   title: string;
   text: string;
   buttons: { id: string; label: string; primary?: boolean }[];
+  /**
+   * The buttons other than `cancel` are a list to choose from (an archive's motions, a file's clips: a thousand of
+   * them in a stage archive): shown in a scrolling list, with a filter once there are more than a few, so that the
+   * question and Cancel stay on screen. The text names the list for the filter's label.
+   */
+  list?: string;
   resolve(id: string): void;
 }
 
