@@ -83,7 +83,11 @@ export function LocksList({ disabled }: { disabled: boolean }) {
               type="button"
               className="tool small chip-remove"
               disabled={disabled}
-              title={`Remove the trace key at frame ${f}`}
+              title={
+                f === 0 || f === motion.frameCount
+                  ? `Remove the trace flag at frame ${f}: the trajectory keeps a key there anyway (the first and last frames always have one)`
+                  : `Remove the trace key at frame ${f}`
+              }
               aria-label={`Remove trace key at ${f}`}
               onClick={() => documentStore.getState().trace.toggle(f)}
             >
