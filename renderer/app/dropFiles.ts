@@ -115,7 +115,15 @@ export function installDropTarget(win: Window): () => void {
   win.addEventListener('dragleave', leave);
   win.addEventListener('drop', drop);
   win.addEventListener('dragend', hide);
+  // No pointer moves during a drag: one means the drag is over (a leave the count missed), so the overlay goes.
+  const moved = () => {
+    if (dropStore.getState().hint) hide();
+  };
+  win.addEventListener('pointermove', moved);
+  win.addEventListener('blur', hide);
   return () => {
+    win.removeEventListener('pointermove', moved);
+    win.removeEventListener('blur', hide);
     win.removeEventListener('dragenter', enter);
     win.removeEventListener('dragover', over);
     win.removeEventListener('dragleave', leave);
