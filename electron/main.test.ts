@@ -12,8 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ACTGUY_INVOKE_MEMBERS } from '../shared/ipc/api';
-import { DROPPED_FILE_CHANNEL } from '../shared/ipc/drop';
-import { ipcInvokeChannel, MENU_COMMAND_CHANNEL } from '../shared/ipc/transport';
+import { DROPPED_FILE_CHANNEL, ipcInvokeChannel, MENU_COMMAND_CHANNEL } from '../shared/ipc/transport';
 
 /** A fake `electron` recording what main.ts sets up. */
 const fake = vi.hoisted(() => {

@@ -1,7 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ACTGUY_API_MEMBERS, type ActGuyApi } from '../shared/ipc/api';
-import { DROPPED_FILE_CHANNEL } from '../shared/ipc/drop';
-import { ipcInvokeChannel, MENU_COMMAND_CHANNEL } from '../shared/ipc/transport';
+import { DROPPED_FILE_CHANNEL, ipcInvokeChannel, MENU_COMMAND_CHANNEL } from '../shared/ipc/transport';
 
 /** What the preload hands to contextBridge and sends over ipcRenderer, captured by a fake `electron`. */
 const bridge = vi.hoisted(() => ({

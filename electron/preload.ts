@@ -10,9 +10,15 @@
  */
 import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
 import { ACTGUY_INVOKE_MEMBERS, type ActGuyApi } from '../shared/ipc/api';
-import { DROPPED_FILE_CHANNEL, type DroppedFileOutcome } from '../shared/ipc/drop';
+import type { DroppedFileOutcome } from '../shared/ipc/drop';
 import type { MenuCommand } from '../shared/ipc/menu';
-import { ActGuyApiError, ipcInvokeChannel, MENU_COMMAND_CHANNEL, type IpcReply } from '../shared/ipc/transport';
+import {
+  ActGuyApiError,
+  DROPPED_FILE_CHANNEL,
+  ipcInvokeChannel,
+  MENU_COMMAND_CHANNEL,
+  type IpcReply,
+} from '../shared/ipc/transport';
 
 const api: Record<string, unknown> = {};
 for (const member of ACTGUY_INVOKE_MEMBERS) {

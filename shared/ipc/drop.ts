@@ -1,7 +1,7 @@
 /**
  * Files dropped onto the window (docs/tuner.md#drag-and-drop). The page never names a path: under Electron it
  * hands the dropped `File` to the preload, which asks Electron where it lies (`webUtils.getPathForFile`) and sends
- * that path to main on its own channel (DROPPED_FILE_CHANNEL); main grants it as a pick. Over loopback the
+ * that path to main on its own channel (DROPPED_FILE_CHANNEL in ./transport); main grants it as a pick. Over loopback the
  * browser tells nobody where a dropped file is, so the client answers `unavailable`.
  */
 import type { DropKind } from '../dropFiles';
@@ -30,6 +30,3 @@ export interface DroppedFileUnavailable {
 }
 
 export type DroppedFileOutcome = DroppedFileGranted | DroppedFileUnavailable;
-
-/** The Electron IPC channel the preload sends a dropped file's path on (never a page's string: see preload.ts). */
-export const DROPPED_FILE_CHANNEL = 'actguy:droppedFile';
