@@ -10,7 +10,7 @@ import { motionToGlb } from '../shared/interchange/gltf/export';
 import { readGltfContainer, writeGlb } from '../shared/interchange/gltf/glb';
 import { expect, test } from './fixtures';
 import { chooseFile, markerFrames, openSampleProject } from './sev-ui';
-import { waitForDocument } from './ui';
+import { placeholderCut, waitForDocument } from './ui';
 
 const WALK_FRAMES = [0, 5, 21, 38, 54, 66, 71, 87, 104, 120];
 
@@ -232,4 +232,27 @@ test('at 1280x800 in the full layout the floor columns show what differs between
   await expect(step).toHaveText('…_CONC', { useInnerText: true });
   expect(await cutFloorCells(page), 'project mode, floor 0').toEqual([]);
   await saveScreenshot('cold-floor-columns-1280x800');
+});
+
+test("at 1280x800 with the sample project open, the selected event's note field says what it is for, whole", async ({
+  page,
+  workspace,
+  electronApp,
+}) => {
+  test.skip(!!electronApp, 'the window size is set through the browser viewport');
+  for (const size of [
+    { width: 1280, height: 800 },
+    { width: 1920, height: 1080 },
+  ]) {
+    await page.setViewportSize(size);
+    if (size.width === 1280) {
+      await openSampleProject(page, workspace, electronApp);
+      await page.getByTestId('sev-add-event').click();
+    }
+    const note = page.getByTestId('sev-event-note');
+    await expect(note).toBeVisible();
+    // It read "# note for fr": the frame it named is shown just before it ("frame 0"), and its words were cut.
+    expect(await placeholderCut(note), `${size.width}x${size.height}`).toBeNull();
+    await expect(note).toHaveAttribute('title', /Comment at the end of this event's line in the \.sev/);
+  }
 });

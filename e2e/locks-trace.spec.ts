@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { readMtn } from '../shared/mtn/read';
+import { lockedJointAt } from '../shared/motion/types';
 import { expect, test } from './fixtures';
 import { clickTraceRow, dragLockRow, freeRun, selectJoint, waitForDocument } from './ui';
 
@@ -102,4 +104,37 @@ test("a trace key chip's ✕ is a 22 px target apart from the other chips, and r
   await page.keyboard.press('Control+z');
   await expect(chip40).toHaveCount(1);
   for (const f of frames) await expect(chips.filter({ hasText: new RegExp(`^${f}\\D`) })).toHaveCount(1);
+});
+
+test('in Tuning mode at 1280x800 a lock made in the timeline shows in the Locks list at once, without scrolling the panel', async ({
+  page,
+  workspace,
+  electronApp,
+}) => {
+  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
+  await waitForDocument(page);
+  await page.getByTestId('mode-tuning').click();
+  // Late in the motion: its entry sorts below the ones the panel shows first (it was off-screen until scrolled to).
+  const m = readMtn(new Uint8Array(readFileSync(workspace.path('walk.mtn'))));
+  let start = 100;
+  while ([0, 1, 2, 3, 4].some((d) => lockedJointAt(m, start - 1 + d) >= 0)) start++;
+  await selectJoint(page, 'LeftFoot');
+  await dragLockRow(page, start, start + 2);
+  const item = page.getByTestId('lock-item').filter({ hasText: `LeftFoot frames ${start}–${start + 2}` });
+  await expect(item).toHaveCount(1);
+  // Whole inside every box that clips it: the list's own scroll, the tuning panel's scroll and the window.
+  const clipped = () =>
+    item.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const out: string[] = [];
+      for (let p = el.parentElement; p; p = p.parentElement) {
+        if (getComputedStyle(p).overflowY === 'visible') continue;
+        const b = p.getBoundingClientRect();
+        if (r.top < b.top - 0.5 || r.bottom > b.bottom + 0.5) out.push(p.className);
+      }
+      if (r.bottom > innerHeight) out.push('window');
+      return out;
+    });
+  await expect.poll(clipped).toEqual([]);
+  await expect(item).toHaveClass(/just-added/);
 });

@@ -25,6 +25,15 @@ test('the rotation override field, the lock ranges and the trace keys say what t
   await expect(trace).toHaveAttribute('title', 'Go to frame 44');
   await trace.click();
   await expect(page.getByTestId('frame-number')).toHaveValue('44');
+  // The first and last frames are always trace keys: their ✕ says that removing the flag keeps the key there.
+  await expect(page.getByRole('button', { name: 'Remove trace key at 0' })).toHaveAttribute(
+    'title',
+    /^Remove the trace flag at frame 0: the trajectory keeps a key there anyway/,
+  );
+  await expect(page.getByRole('button', { name: 'Remove trace key at 44' })).toHaveAttribute(
+    'title',
+    'Remove the trace key at frame 44',
+  );
 });
 
 test("the timeline's lock row names the lock under the pointer whole (its bar cuts the name)", async ({ page }) => {

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ACTGUY_INVOKE_MEMBERS } from '../shared/ipc/api';
-import { ipcInvokeChannel, MENU_COMMAND_CHANNEL } from '../shared/ipc/transport';
+import { DROPPED_FILE_CHANNEL, ipcInvokeChannel, MENU_COMMAND_CHANNEL } from '../shared/ipc/transport';
 
 /** A fake `electron` recording what main.ts sets up. */
 const fake = vi.hoisted(() => {
@@ -311,8 +311,10 @@ describe('electron main', () => {
     await expect(loadPage(loading(false), 'actguy://app/index.html')).rejects.toThrow('ERR_ABORTED');
   });
 
-  it('registers one IPC handler per invoke member and no other channel', () => {
-    expect([...fake.state.ipc.keys()].sort()).toEqual(ACTGUY_INVOKE_MEMBERS.map(ipcInvokeChannel).sort());
+  it("registers one IPC handler per invoke member, the preload's dropped-file channel and no other channel", () => {
+    expect([...fake.state.ipc.keys()].sort()).toEqual(
+      [...ACTGUY_INVOKE_MEMBERS.map(ipcInvokeChannel), DROPPED_FILE_CHANNEL].sort(),
+    );
   });
 
   it('opens a sandboxed, context-isolated window without Node, with the preload', () => {
@@ -660,6 +662,53 @@ describe('electron main', () => {
       payload: { command: 'file.openFromSystem', path: file },
     });
     expect(await open(trustedEvent, { path: file })).toMatchObject({ ok: true, value: { status: 'opened' } });
+  });
+
+  it('a dropped file (its path from the preload) is granted as a pick; a path never dropped or chosen stays refused', async () => {
+    const dir = mkdtempSync(join(fake.state.userData, 'drop-'));
+    for (const f of ['walk.mtn', 'walk.sev', 'sample.actguy.json'])
+      copyFileSync(resolve(__dirname, '..', 'assets', f), join(dir, f));
+    copyFileSync(resolve(__dirname, '..', 'assets', 'walk.mtn'), join(dir, 'other.mtn'));
+    const drop = fake.state.ipc.get(DROPPED_FILE_CHANNEL)!;
+    const open = fake.state.ipc.get(ipcInvokeChannel('openMotion'))!;
+    const motion = join(dir, 'walk.mtn');
+    expect(await open(trustedEvent, { path: motion })).toMatchObject({ ok: false, error: { message: /refused/ } });
+    // Only the app window's own frame may drop: another sender grants nothing.
+    expect(
+      await drop({ sender: win.webContents, senderFrame: { url: 'https://evil.example/' } }, motion),
+    ).toMatchObject({ ok: false, error: { message: /refused/ } });
+    expect(await open(trustedEvent, { path: motion })).toMatchObject({ ok: false });
+    expect(await drop(trustedEvent, motion)).toEqual({
+      ok: true,
+      value: { status: 'granted', path: motion, kind: 'motion' },
+    });
+    expect(await open(trustedEvent, { path: motion })).toMatchObject({ ok: true, value: { status: 'opened' } });
+    // The drop granted that file alone, not its folder.
+    expect(await open(trustedEvent, { path: join(dir, 'other.mtn') })).toMatchObject({
+      ok: false,
+      error: { message: /refused/ },
+    });
+    // A .sev comes with the project beside it that lists it; a project dropped is as chosen (it opens).
+    expect(await drop(trustedEvent, join(dir, 'walk.sev'))).toEqual({
+      ok: true,
+      value: {
+        status: 'granted',
+        path: join(dir, 'walk.sev'),
+        kind: 'sev',
+        projectPath: join(dir, 'sample.actguy.json'),
+      },
+    });
+    expect(await drop(trustedEvent, join(dir, 'sample.actguy.json'))).toMatchObject({ ok: true });
+    const project = await fake.state.ipc.get(ipcInvokeChannel('openProject'))!(trustedEvent, {
+      path: join(dir, 'sample.actguy.json'),
+    });
+    expect(project).toMatchObject({ ok: true });
+    // A kind ActGuy does not open grants nothing.
+    writeFileSync(join(dir, 'notes.txt'), 'x');
+    expect(await drop(trustedEvent, join(dir, 'notes.txt'))).toMatchObject({
+      ok: false,
+      error: { message: /notes\.txt: ActGuy cannot open this kind of file/ },
+    });
   });
 
   it('a .sev given to a second launch is sent with the project beside it that lists it', () => {

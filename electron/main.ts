@@ -28,12 +28,13 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { ACTGUY_INVOKE_MEMBERS } from '../shared/ipc/api';
 import type { AppInfo, DocumentStateReport } from '../shared/ipc/documents';
 import type { MenuCommand } from '../shared/ipc/menu';
-import { ipcInvokeChannel, MENU_COMMAND_CHANNEL } from '../shared/ipc/transport';
+import { DROPPED_FILE_CHANNEL, ipcInvokeChannel, MENU_COMMAND_CHANNEL } from '../shared/ipc/transport';
 import { systemFileKindOfPath } from '../shared/systemFiles';
 import { APP_NAME, applyAppIdentity } from './appIdentity';
 import { trackBuilds } from './buildsInFlight';
 import { createCompressClient } from './compressClient';
 import { crashDumpsFolder, recoveryQuestion, writeCrashRecord, type CrashRecord } from './crashRecords';
+import { grantDroppedFile } from './droppedFiles';
 import { createHandlers, dispatchInvoke } from './handlers';
 import { createLastFolderStore } from './lastFolder';
 import { buildAppMenu } from './menu';
@@ -169,8 +170,15 @@ function showAbout(): void {
  * its own unsaved-changes question. A .sev goes with the project beside it that lists it.
  */
 function deliverSystemFile(path: string): void {
+  sendMenuCommand({ command: 'file.openFromSystem', path, ...grantSystemFile(path) });
+}
+
+/**
+ * Grants a file the user chose outside a dialog (the OS handed it over, or it was dropped on the window) as a
+ * dialog's pick: it becomes allowed, a project counts as chosen, and a .sev brings the project beside it that lists it.
+ */
+function grantSystemFile(path: string): { projectPath?: string } {
   policy.allowFile(path);
-  const command: MenuCommand = { command: 'file.openFromSystem', path };
   const kind = systemFileKindOfPath(path);
   if (kind === 'project') chosenProjects.add(canonicalPath(path));
   if (kind === 'sev') {
@@ -178,10 +186,10 @@ function deliverSystemFile(path: string): void {
     if (project) {
       policy.allowFile(project);
       foundProjects.add(canonicalPath(project));
-      command.projectPath = project;
+      return { projectPath: project };
     }
   }
-  sendMenuCommand(command);
+  return {};
 }
 
 /** Projects the user handed over from outside the window: opened, they are granted as if picked in the dialog. */
@@ -251,6 +259,8 @@ async function start(): Promise<void> {
   const backups = createBackupStore(join(userData, BACKUPS_FOLDER), warn);
   /** Set when the user quits after a crash: the copies stay for the next start. */
   let keepBackups = false;
+  // Open dialogs start in the folder last chosen, kept in <userData>/last-folder.json (read as hostile input).
+  const lastFolder = createLastFolderStore(userData, warn);
   const handlers = createHandlers({
     backups,
     appInfo,
@@ -259,8 +269,7 @@ async function start(): Promise<void> {
     recent,
     compress,
     dialogs: createNativeDialogPort(() => mainWindow),
-    // Open dialogs start in the folder last chosen, kept in <userData>/last-folder.json (read as hostile input).
-    lastFolder: createLastFolderStore(userData, warn),
+    lastFolder,
     onRecentFilesChanged: rebuildMenu,
     onDocumentState: (report) => {
       // The greyed-out items follow the renderer (an event selected, something copied): rebuilt only on a change.
@@ -295,6 +304,22 @@ async function start(): Promise<void> {
       return dispatchInvoke(handlers, member, arg);
     });
   }
+  // A file dropped on the window: its path comes from the preload (webUtils.getPathForFile of a dropped File, never
+  // a string from the page) and is granted as a pick (electron/droppedFiles.ts, docs/security.md).
+  ipcMain.handle(DROPPED_FILE_CHANNEL, async (event, path: unknown) => {
+    if (!trustedSender(event))
+      return { ok: false, error: { message: 'refused: the request did not come from the ActGuy window' } };
+    try {
+      const value = grantDroppedFile(path, {
+        grantChosen: grantSystemFile,
+        grantImport: (p) => policy.allowFile(p),
+        rememberFolder: (p) => lastFolder.rememberFileChosen(p),
+      });
+      return { ok: true, value };
+    } catch (e) {
+      return { ok: false, error: { message: e instanceof Error ? e.message : String(e) } };
+    }
+  });
   rebuildMenu();
 
   // Size, position and maximised state as the user left them (on a screen still connected), else fitted to the primary screen.

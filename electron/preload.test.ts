@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ACTGUY_API_MEMBERS, type ActGuyApi } from '../shared/ipc/api';
-import { ipcInvokeChannel, MENU_COMMAND_CHANNEL } from '../shared/ipc/transport';
+import { DROPPED_FILE_CHANNEL, ipcInvokeChannel, MENU_COMMAND_CHANNEL } from '../shared/ipc/transport';
 
 /** What the preload hands to contextBridge and sends over ipcRenderer, captured by a fake `electron`. */
 const bridge = vi.hoisted(() => ({
@@ -8,9 +8,12 @@ const bridge = vi.hoisted(() => ({
   invoked: [] as { channel: string; arg: unknown }[],
   reply: { ok: true, value: 'v' } as unknown,
   listeners: new Map<string, ((event: unknown, ...args: unknown[]) => void)[]>(),
+  /** Where Electron says each dropped File lies ('' for a File the page made itself, as webUtils answers). */
+  filePaths: new Map<unknown, string>(),
 }));
 
 vi.mock('electron', () => ({
+  webUtils: { getPathForFile: (file: unknown) => bridge.filePaths.get(file) ?? '' },
   contextBridge: { exposeInMainWorld: (key: string, value: unknown) => bridge.exposed.set(key, value) },
   ipcRenderer: {
     invoke: async (channel: string, arg: unknown) => {
@@ -84,5 +87,31 @@ describe('preload', () => {
       { command: 'file.openFromSystem', path: '/p/walk.sev' },
     ]);
     off();
+  });
+
+  it('turns a dropped File into its path itself and sends only that on the drop channel; a path from the page is refused', async () => {
+    const dropped = new File([new Uint8Array(4)], 'walk.mtn');
+    bridge.filePaths.set(dropped, '/home/u/walk.mtn');
+    bridge.reply = { ok: true, value: { status: 'granted', path: '/home/u/walk.mtn', kind: 'motion' } };
+    await expect(api.openDroppedFile(dropped)).resolves.toEqual({
+      status: 'granted',
+      path: '/home/u/walk.mtn',
+      kind: 'motion',
+    });
+    expect(bridge.invoked).toEqual([{ channel: DROPPED_FILE_CHANNEL, arg: '/home/u/walk.mtn' }]);
+    bridge.invoked.length = 0;
+    // What the page might send instead of a dropped File: a path string, a look-alike object, a File it made itself.
+    const made = new File([new Uint8Array(4)], 'passwd.mtn');
+    await expect(api.openDroppedFile('/etc/passwd.mtn' as never)).rejects.toThrow(/takes a file dropped/);
+    await expect(api.openDroppedFile({ name: 'x.mtn', path: '/etc/passwd.mtn' } as never)).rejects.toThrow(
+      /takes a file dropped/,
+    );
+    await expect(api.openDroppedFile(made)).rejects.toThrow(/passwd\.mtn: this dropped file has no place on disk/);
+    expect(bridge.invoked).toEqual([]);
+    // Main's refusal comes back as a readable error.
+    bridge.reply = { ok: false, error: { message: 'notes.txt: ActGuy cannot open this kind of file' } };
+    const notes = new File([], 'notes.txt');
+    bridge.filePaths.set(notes, '/home/u/notes.txt');
+    await expect(api.openDroppedFile(notes)).rejects.toThrow('notes.txt: ActGuy cannot open this kind of file');
   });
 });

@@ -18,6 +18,7 @@ import { registerFeatures } from './app/features';
 import { backupUnsavedOnChange, restoreHeldBackups } from './app/backups';
 import { askChoice, pickPathInApp, pickPathsInApp } from './app/dialogs';
 import { installShortcuts } from './app/shortcuts';
+import { installDropTarget } from './app/dropFiles';
 import { startPlaybackClock } from './app/playback';
 import './styles.css';
 
@@ -27,6 +28,8 @@ function start(): void {
   createRoot(document.getElementById('root')!).render(<App />);
   installShortcuts();
   startPlaybackClock();
+  // Files dragged over the window: the overlay, and a drop opens one (never the browser's own open in place of the app).
+  installDropTarget(window);
 
   let api;
   try {

@@ -164,6 +164,22 @@ export async function importMotion(): Promise<void> {
   }
 }
 
+/**
+ * Imports a file the user chose outside File > Import (dropped on the window, and granted by main as a pick): asks
+ * about unsaved motion edits and the frame rate and scale as File > Import does, then imports it.
+ */
+export async function importPath(path: string): Promise<void> {
+  if (!(await confirmDiscard('import another motion'))) return;
+  const options = await askImportOptions();
+  if (!options) return;
+  importCancelled = false;
+  try {
+    await busy('Import', async () => followImport(await requireApi().importMotion({ path, ...options }), options));
+  } finally {
+    importCancelled = false;
+  }
+}
+
 /** Stops the import in progress (the status bar's Cancel): nothing is imported, and the message says so. */
 export async function cancelImport(): Promise<void> {
   importCancelled = true;

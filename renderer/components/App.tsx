@@ -1,3 +1,4 @@
+import { DropOverlay } from './DropOverlay';
 import { useEffect, useState, type ReactNode } from 'react';
 import { MenuBar } from './MenuBar';
 import { pageDrawsMenuBar } from '../app/shortcuts';
@@ -200,6 +201,7 @@ export function App() {
       <ConfirmDialog />
       <ImportOptionsDialog />
       <MshExportDialog />
+      <DropOverlay />
     </div>
   );
 }

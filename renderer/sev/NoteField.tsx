@@ -24,10 +24,11 @@ export function NoteField() {
       note
       <input
         value={text}
-        placeholder={`# note for frame ${ev.frame}`}
+        // Short enough for the field at 1280 px ("# note for frame 0" read "# note for fr"; the frame shows beside it).
+        placeholder="# comment"
         data-testid="sev-event-note"
-        // The field is narrow at 1280 px ("left heel str"): the whole note on hover.
-        title={text ? `# ${text}` : undefined}
+        // The field is narrow at 1280 px ("left heel str"): the whole note on hover, or what the field is for.
+        title={text ? `# ${text}` : `Comment at the end of this event's line in the .sev (frame ${ev.frame})`}
         spellCheck={false}
         onChange={(e) => setText(e.target.value)}
         onBlur={commit}

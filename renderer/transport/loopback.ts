@@ -7,6 +7,7 @@
  * UI behind it, so they run the in-app dialogs the renderer registered
  * (setInAppDialogs) over the workspace listing.
  */
+import { dropKindOf, menuItemFor, shownName } from '../../shared/dropFiles';
 import { decodeIpcFrame, encodeIpcFrame } from '../../shared/ipc/codec';
 import { mshFilesOf, mshPrefixOf } from '../../shared/msh/files';
 import { ACTGUY_INVOKE_MEMBERS, type ActGuyApi, type ActGuyInvokeMember } from '../../shared/ipc/api';
@@ -215,5 +216,15 @@ export function createLoopbackClient(options: LoopbackClientOptions): ActGuyApi 
   // No native menu over loopback: the page's own menu bar drives the same actions.
   const onMenuCommand: ActGuyApi['onMenuCommand'] = () => () => {};
   api.onMenuCommand = onMenuCommand;
+  // A browser never tells a page where a dropped file lies, and opening goes by path: Open's in-app picker is the
+  // way here (docs/tuner.md#drag-and-drop).
+  const openDroppedFile: ActGuyApi['openDroppedFile'] = async (file) => {
+    const name = String(file?.name ?? '');
+    return {
+      status: 'unavailable',
+      message: `${shownName(name) || 'The dropped file'}: opening a dropped file needs the ActGuy desktop app (in this browser build a page cannot learn where a dropped file is on disk); nothing was opened. Choose it with ${menuItemFor(dropKindOf(name))} instead: it lists the workspace's files.`,
+    };
+  };
+  api.openDroppedFile = openDroppedFile;
   return api as unknown as ActGuyApi;
 }

@@ -1,23 +1,54 @@
+import { useEffect, useRef, useState } from 'react';
 import { useDocument } from '../state/hooks';
 import { documentStore } from '../state/documentStore';
 import { revealChannelFrame, gotoFrame } from '../app/playhead';
 import { lockRangesOf, traceFramesOf } from '../state/keyInfo';
 
+/** The entries of the list by a key each: a lock range by its joint and first frame, a trace key by its frame. */
+const lockKey = (r: { joint: number; first: number }) => `lock:${r.joint}:${r.first}`;
+const traceKey = (f: number) => `trace:${f}`;
+
+/**
+ * The entry just added (a lock pressed with L or dragged in the timeline, a trace key), scrolled into view in the
+ * tuning panel and marked for a moment: in a short window the list sits below the fold, and a lock made elsewhere
+ * showed no sign of landing here. The entries of another document are not "added".
+ */
+function useRevealAdded(documentId: string | null, keys: readonly string[]) {
+  const root = useRef<HTMLDivElement>(null);
+  const seen = useRef<{ documentId: string | null; keys: Set<string> } | null>(null);
+  const [added, setAdded] = useState<string | null>(null);
+  const joined = keys.join(' ');
+  useEffect(() => {
+    const before = seen.current;
+    seen.current = { documentId, keys: new Set(keys) };
+    if (!before || before.documentId !== documentId) return;
+    const fresh = keys.find((k) => !before.keys.has(k));
+    if (!fresh) return;
+    setAdded(fresh);
+    root.current?.querySelector(`[data-key="${fresh}"]`)?.scrollIntoView({ block: 'nearest' });
+    // `keys` is a new array each render: `joined` is its value, what the effect follows.
+  }, [documentId, joined]);
+  return { added, root };
+}
+
 /** Lists lock ranges and trace keys; click to jump, ✕ to remove. */
 export function LocksList({ disabled }: { disabled: boolean }) {
   const motion = useDocument((d) => d.motion);
+  const documentId = useDocument((d) => d.documentId);
+  const locks = motion ? lockRangesOf(motion) : [];
+  const trace = motion ? traceFramesOf(motion) : [];
+  const { added, root } = useRevealAdded(documentId, [...locks.map(lockKey), ...trace.map(traceKey)]);
   if (!motion) return null;
-  const locks = lockRangesOf(motion);
-  const trace = traceFramesOf(motion);
+  const mark = (key: string) => (key === added ? ' just-added' : '');
   return (
-    <div className="locks">
+    <div className="locks" ref={root}>
       <div className="sub">Locks</div>
       {locks.length === 0 ? (
         <div className="dim">None. Drag in the timeline's lock row (or press L) to pin the selected joint.</div>
       ) : (
         <ul className="item-list" data-testid="lock-list">
           {locks.map((r) => (
-            <li key={`${r.joint}:${r.first}`} data-testid="lock-item">
+            <li key={lockKey(r)} data-key={lockKey(r)} className={mark(lockKey(r))} data-testid="lock-item">
               <button
                 type="button"
                 className="link"
@@ -44,7 +75,7 @@ export function LocksList({ disabled }: { disabled: boolean }) {
         <span className="dim">0 and {motion.frameCount} always;</span>
         {trace.length === 0 && <span className="dim">no others</span>}
         {trace.map((f) => (
-          <span key={f} className="chip" data-testid="trace-item">
+          <span key={f} data-key={traceKey(f)} className={`chip${mark(traceKey(f))}`} data-testid="trace-item">
             <button type="button" className="link" title={`Go to frame ${f}`} onClick={() => gotoFrame(f)}>
               {f}
             </button>
@@ -52,7 +83,11 @@ export function LocksList({ disabled }: { disabled: boolean }) {
               type="button"
               className="tool small chip-remove"
               disabled={disabled}
-              title={`Remove the trace key at frame ${f}`}
+              title={
+                f === 0 || f === motion.frameCount
+                  ? `Remove the trace flag at frame ${f}: the trajectory keeps a key there anyway (the first and last frames always have one)`
+                  : `Remove the trace key at frame ${f}`
+              }
               aria-label={`Remove trace key at ${f}`}
               onClick={() => documentStore.getState().trace.toggle(f)}
             >

@@ -8,8 +8,8 @@
  * gets either through `getApi()` in renderer/transport and never knows which.
  *
  * Rules that keep both transports honest:
- * - Every member is listed in `ACTGUY_INVOKE_MEMBERS` (request/response) or
- *   `ACTGUY_EVENT_MEMBERS` (subscriptions). A compile-time check below makes the
+ * - Every member is listed in `ACTGUY_INVOKE_MEMBERS` (request/response),
+ *   `ACTGUY_EVENT_MEMBERS` (subscriptions) or `ACTGUY_LOCAL_MEMBERS` (served by the transport itself). A compile-time check below makes the
  *   lists match the interface exactly, and the transports refuse any other name.
  * - Invoke members take at most one argument (a plain object) and return a
  *   Promise of plain data: numbers, strings, booleans, null, arrays, objects and
@@ -57,6 +57,7 @@ import type {
   ImportMotionOutcome,
   ImportMotionRequest,
 } from './interchange';
+import type { DroppedFileHandle, DroppedFileOutcome } from './drop';
 import type { MenuCommand } from './menu';
 import type {
   BuildStatus,
@@ -171,6 +172,13 @@ export interface ActGuyApi {
 
   /** Native menu commands. Over loopback no native menu exists and the callback never fires. */
   onMenuCommand(callback: (command: MenuCommand) => void): Unsubscribe;
+
+  /**
+   * A file dropped onto the window (a `File` from the drop's DataTransfer, never a path). Under Electron the
+   * preload finds where it lies and main grants it as a pick; a File the page made itself has no place on disk and
+   * is refused. Over loopback the browser hides where a dropped file is: the answer is `unavailable`, with why.
+   */
+  openDroppedFile(file: DroppedFileHandle): Promise<DroppedFileOutcome>;
 }
 
 /** Members that are a request with one response. */
@@ -217,11 +225,22 @@ export const ACTGUY_INVOKE_MEMBERS = [
 /** Members that subscribe to events from main (callback in, unsubscribe out). */
 export const ACTGUY_EVENT_MEMBERS = ['onMenuCommand'] as const;
 
+/**
+ * Members each transport serves itself, never as an invoke of main's handlers: the preload (which alone can ask
+ * Electron where a dropped File lies) and the loopback client (which answers that it cannot).
+ */
+export const ACTGUY_LOCAL_MEMBERS = ['openDroppedFile'] as const;
+
 export type ActGuyInvokeMember = (typeof ACTGUY_INVOKE_MEMBERS)[number];
 export type ActGuyEventMember = (typeof ACTGUY_EVENT_MEMBERS)[number];
+export type ActGuyLocalMember = (typeof ACTGUY_LOCAL_MEMBERS)[number];
 
 /** Every member of ActGuyApi. */
-export const ACTGUY_API_MEMBERS: readonly (keyof ActGuyApi)[] = [...ACTGUY_INVOKE_MEMBERS, ...ACTGUY_EVENT_MEMBERS];
+export const ACTGUY_API_MEMBERS: readonly (keyof ActGuyApi)[] = [
+  ...ACTGUY_INVOKE_MEMBERS,
+  ...ACTGUY_EVENT_MEMBERS,
+  ...ACTGUY_LOCAL_MEMBERS,
+];
 
 /**
  * Members that show a native dialog. Over loopback the renderer-side client
@@ -242,5 +261,5 @@ export const ACTGUY_DIALOG_MEMBERS = [
 
 // Compile-time proof that the lists and the interface agree in both directions.
 type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const membersMatchInterface: Exact<ActGuyInvokeMember | ActGuyEventMember, keyof ActGuyApi> = true;
+const membersMatchInterface: Exact<ActGuyInvokeMember | ActGuyEventMember | ActGuyLocalMember, keyof ActGuyApi> = true;
 void membersMatchInterface;

@@ -6,6 +6,7 @@ export * from './api';
 export * from './backups';
 export * from './compress';
 export * from './documents';
+export * from './drop';
 export * from './interchange';
 export * from './menu';
 export * from './project';

@@ -14,6 +14,12 @@ export function ipcInvokeChannel(member: ActGuyInvokeMember): string {
 /** The Electron IPC channel main sends menu commands on. */
 export const MENU_COMMAND_CHANNEL = 'actguy:event:menuCommand';
 
+/**
+ * The Electron IPC channel the preload sends a dropped file's path on (shared/ipc/drop.ts): only the preload finds
+ * that path (webUtils.getPathForFile of a dropped File), never a string from the page.
+ */
+export const DROPPED_FILE_CHANNEL = 'actguy:droppedFile';
+
 /** Whether a string names an invoke member (transports refuse every other name). */
 export function isInvokeMember(name: string): name is ActGuyInvokeMember {
   return (ACTGUY_INVOKE_MEMBERS as readonly string[]).includes(name);
