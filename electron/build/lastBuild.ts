@@ -26,6 +26,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { type BuildReport, type CompressedMotion, type PreparedBuild } from '../../shared/project/plan';
+import type { ResolvedProject } from '../../shared/project/types';
 import { formatStrCode } from '../../shared/strcode';
 import {
   MAR_HDR_DATA_BASE,
@@ -38,7 +39,7 @@ import {
 import { writeSar } from '../../shared/sar/write';
 import { FormatError } from '../../shared/errors';
 import { writeFileAtomic } from '../fsutil';
-import { canonicalPath, isInside } from '../pathPolicy';
+import { canonicalPath, isInside, keyPath } from '../pathPolicy';
 import { canonicalJson, COMPRESSOR_IDENTITY, makeFolderNoFollow, readStampedNoFollow } from './buildCache';
 import { commitLeftovers } from './commit';
 import { sameStamp, stampFromFields, stampOf, type FileStamp } from './fileStamp';
@@ -88,6 +89,31 @@ export interface LastBuildRecord {
   summary: BuildSummary;
 }
 
+/** The target of a build of `projectFile` with these outputs: the record's key, every path keyPath'd. */
+export function lastBuildTarget(projectFile: string, outputs: readonly string[]): LastBuildTarget {
+  return { project: keyPath(projectFile), outputs: outputs.map(keyPath) };
+}
+
+/**
+ * The project as the plan digests it: every path it holds keyPath'd, so that the plan does not depend on how the
+ * build was given the project's path (the CLI keeps them as the user spelled them, for its messages).
+ */
+function projectAsKeyed(project: ResolvedProject): ResolvedProject {
+  const opt = (p: string | undefined) => (p === undefined ? undefined : keyPath(p));
+  return {
+    ...project,
+    projectFile: keyPath(project.projectFile),
+    projectFileAbsolute: opt(project.projectFileAbsolute),
+    motions: project.motions.map((m) => ({ ...m, mtnPath: keyPath(m.mtnPath), sevPath: opt(m.sevPath) })),
+    slsPath: opt(project.slsPath),
+    seDefinePath: opt(project.seDefinePath),
+    marPath: keyPath(project.marPath),
+    sarPath: keyPath(project.sarPath),
+    reportPath: keyPath(project.reportPath),
+    mshDir: opt(project.mshDir),
+  };
+}
+
 /** Where the record of `target` lives in `stateDir` (undefined: no record kept, see lastBuildPlace). */
 function recordFile(stateDir: string, target: LastBuildTarget): string {
   const id = createHash('sha256')
@@ -126,7 +152,7 @@ export function planDigest(prepared: PreparedBuild): string | undefined {
   const h = createHash('sha256');
   h.update(BUILD_IDENTITY);
   h.update('\0');
-  h.update(canonicalJson(prepared.project));
+  h.update(canonicalJson(projectAsKeyed(prepared.project)));
   h.update('\0');
   try {
     h.update(
@@ -267,27 +293,41 @@ export function upToDate(
     if (!now || !sameStamp(now, o.stamp)) return undefined;
   }
   if (planDigest(prepared) !== record.plan) return undefined;
-  return summaryAsBuilt(record, prepared);
+  return summaryAsBuilt(record, target, prepared);
 }
 
 /**
  * The recorded summary, when it says of this build only what this build knows to be so: the outputs' paths as the
- * project names them, their sizes as the files just checked are, the counts of motions and aliases, and the warnings
- * found while reading the inputs first. The record is local state, but read as untrusted all the same: an up-to-date
- * build prints this summary as it stands, so a record that named other files or sizes would be believed on screen.
+ * target names them (keyPath'd, pendingLastBuild), their sizes as the files just checked are, the counts of motions
+ * and aliases, and the warnings found while reading the inputs first. The record is local state, but read as
+ * untrusted all the same: an up-to-date build prints this summary, so a record that named other files or sizes would
+ * be believed on screen. It is returned with the outputs' paths as this build spells them (a relative path is the
+ * user's working folder's).
  */
-function summaryAsBuilt(record: LastBuildRecord, prepared: PreparedBuild): BuildSummary | undefined {
+function summaryAsBuilt(
+  record: LastBuildRecord,
+  target: LastBuildTarget,
+  prepared: PreparedBuild,
+): BuildSummary | undefined {
   const { summary: s, outputs } = record;
   const { project } = prepared;
   const sameOutputs =
-    s.outputs.mar.path === project.marPath &&
-    s.outputs.sar.path === project.sarPath &&
-    s.outputs.report === project.reportPath &&
+    s.outputs.mar.path === target.outputs[0] &&
+    s.outputs.sar.path === target.outputs[1] &&
+    s.outputs.report === target.outputs[2] &&
     s.outputs.mar.bytes === outputs[0].stamp.size &&
     s.outputs.sar.bytes === outputs[1].stamp.size;
   const sameCounts = s.totals.motions === prepared.motions.length && s.totals.aliases === prepared.aliases.length;
   const sameWarnings = prepared.warnings.every((w, k) => s.warnings[k] === w.message);
-  return sameOutputs && sameCounts && sameWarnings ? s : undefined;
+  if (!sameOutputs || !sameCounts || !sameWarnings) return undefined;
+  return {
+    ...s,
+    outputs: {
+      mar: { ...s.outputs.mar, path: project.marPath },
+      sar: { ...s.outputs.sar, path: project.sarPath },
+      report: project.reportPath,
+    },
+  };
 }
 
 /**
@@ -345,7 +385,13 @@ export function pendingLastBuild(
     const plan = planDigest(prepared);
     if (!plan) return undefined;
     const { outputs, totals, warnings } = summary;
-    return { plan, inputs: inputs as string[], parts, summary: { outputs, totals, warnings } };
+    // The outputs' paths as the target names them (keyPath), whoever spelled them: summaryAsBuilt compares them so.
+    const keyed = {
+      mar: { ...outputs.mar, path: keyPath(outputs.mar.path) },
+      sar: { ...outputs.sar, path: keyPath(outputs.sar.path) },
+      report: keyPath(outputs.report),
+    };
+    return { plan, inputs: inputs as string[], parts, summary: { outputs: keyed, totals, warnings } };
   } catch {
     return undefined;
   }
