@@ -112,7 +112,10 @@ const fake = vi.hoisted(() => {
     }
     restore() {}
     focus() {}
-    setTitle() {}
+    title = '';
+    setTitle(title: string) {
+      this.title = title;
+    }
     visible = false;
     isVisible() {
       return this.visible;
@@ -630,6 +633,32 @@ describe('electron main', () => {
     const close = { preventDefault: vi.fn() };
     win.events.get('close')!(close);
     expect(close.preventDefault).not.toHaveBeenCalled();
+  });
+
+  // Round 16. Mutation that fails: handlers.ts reportDocumentState passing documentName (and the unsaved names) on as
+  // the page sent them, unescaped and unbounded.
+  it("shows the page's document names in the title and the close question with hidden characters escaped, bounded", async () => {
+    const report = fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!;
+    const spoof = 'walk\u202Egpj.mtn';
+    await report(trustedEvent, {
+      documentId: 'd',
+      documentName: spoof + 'x'.repeat(100_000),
+      dirty: true,
+      unsaved: [spoof],
+    });
+    expect(win.title).not.toContain('\u202E');
+    expect(win.title).toContain('walk\\u202egpj.mtn');
+    expect(win.title.length).toBeLessThan(300);
+    const asked = fake.state.messageBoxes.length;
+    const closedBefore = win.closed;
+    fake.state.messageBoxResponse = 2; // Cancel
+    win.events.get('close')!({ preventDefault: vi.fn() });
+    await vi.waitFor(() => expect(fake.state.messageBoxes).toHaveLength(asked + 1));
+    const { message } = fake.state.messageBoxes[asked] as { message: string };
+    expect(message).not.toContain('\u202E');
+    expect(message).toContain('walk\\u202egpj.mtn');
+    expect(win.closed).toBe(closedBefore);
+    await report(trustedEvent, { documentId: 'd', documentName: 'walk', dirty: false, unsaved: [] });
   });
 
   it('asks before closing with unsaved edits, and closes only after "Discard"', async () => {
