@@ -24,7 +24,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { type BuildReport, type CompressedMotion, type PreparedBuild } from '../../shared/project/plan';
 import type { ResolvedProject } from '../../shared/project/types';
 import { formatStrCode } from '../../shared/strcode';
@@ -95,21 +95,27 @@ export function lastBuildTarget(projectFile: string, outputs: readonly string[])
 }
 
 /**
- * The project as the plan digests it: every path it holds keyPath'd, so that the plan does not depend on how the
- * build was given the project's path (the CLI keeps them as the user spelled them, for its messages).
+ * The project as the plan digests it, whatever the spelling of its path (the CLI keeps the paths as the user spelled
+ * them, for its messages; the app's are absolute): each input's path relative to the project's folder, which is how
+ * the project names them, and no project file or output paths, which the target holds as real paths (keyPath). Worked
+ * out from the strings alone, no file-system call per motion: a folder reached through a link may make the same
+ * relative path another file, but then the plan's other parts (the motion files' digests, the .sar's bytes) differ
+ * unless the files are the same bytes, and the same bytes make the same outputs.
  */
 function projectAsKeyed(project: ResolvedProject): ResolvedProject {
-  const opt = (p: string | undefined) => (p === undefined ? undefined : keyPath(p));
+  const dir = dirname(resolve(project.projectFile));
+  const rel = (p: string) => relative(dir, resolve(p));
+  const opt = (p: string | undefined) => (p === undefined ? undefined : rel(p));
   return {
     ...project,
-    projectFile: keyPath(project.projectFile),
-    projectFileAbsolute: opt(project.projectFileAbsolute),
-    motions: project.motions.map((m) => ({ ...m, mtnPath: keyPath(m.mtnPath), sevPath: opt(m.sevPath) })),
+    projectFile: '',
+    projectFileAbsolute: undefined,
+    motions: project.motions.map((m) => ({ ...m, mtnPath: rel(m.mtnPath), sevPath: opt(m.sevPath) })),
     slsPath: opt(project.slsPath),
     seDefinePath: opt(project.seDefinePath),
-    marPath: keyPath(project.marPath),
-    sarPath: keyPath(project.sarPath),
-    reportPath: keyPath(project.reportPath),
+    marPath: '',
+    sarPath: '',
+    reportPath: '',
     mshDir: opt(project.mshDir),
   };
 }
