@@ -17,7 +17,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { makeJoint, type JointInfo } from '../../shared/motion/types';
 import { MTN_MAX_FRAMES, MTN_MAX_JOINTS } from '../../shared/mtn/constants';
 import { canonicalPath, isInside, keyPath } from '../pathPolicy';
@@ -463,14 +463,18 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
     }
   };
   /**
-   * Files are recorded by their real, absolute path (keyPath, worked out once a path per store): `actguy build` with a
-   * relative path and the app's Build, which sends absolute ones, know the same files (docs/cache.md "Up to date").
+   * Files are recorded by their real, absolute path: `actguy build` with a relative path and the app's Build, which
+   * sends absolute ones, know the same files (docs/cache.md "Up to date"). The folder's real path (keyPath) is worked
+   * out once per folder and store, not once per file (a project's motions mostly share one): a file that is itself a
+   * link keeps its own name, and its record is still checked against the stamp of the file it leads to.
    */
-  const keys = new Map<string, string>();
+  const folderKeys = new Map<string, string>();
   const fileKey = (path: string): string => {
-    let key = keys.get(path);
-    if (key === undefined) keys.set(path, (key = keyPath(path)));
-    return key;
+    const abs = resolve(path);
+    const folder = dirname(abs);
+    let key = folderKeys.get(folder);
+    if (key === undefined) folderKeys.set(folder, (key = keyPath(folder)));
+    return join(key, basename(abs));
   };
   return {
     file,
