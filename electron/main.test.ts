@@ -928,7 +928,6 @@ describe('electron main', () => {
   // File > Exit quit without 'window-all-closed', so the workers were never disposed), or with it not disposing.
   it('stops the compression workers when the app quits by Cmd+Q or Exit (no window-all-closed), and records no crash then', () => {
     const disposed = fake.state.compressDisposed;
-    fake.state.appEvents.get('before-quit')!({ preventDefault: vi.fn() });
     fake.state.appEvents.get('will-quit')!({ preventDefault: vi.fn() });
     expect(fake.state.compressDisposed).toBe(disposed + 1);
     const records = join(fake.state.userData, 'Crash Records');

@@ -211,9 +211,14 @@ async function start(): Promise<void> {
   session.defaultSession.on('will-download', (event) => event.preventDefault());
 
   const compress = createCompressClient(compressWorkerPaths(__dirname));
+  /** Set once the quit goes ahead (not at 'before-quit': the close question can still cancel that quit). */
+  let quitting = false;
   // Cmd+Q, File > Exit, the Dock's Quit and app.quit() close the window without 'window-all-closed' (Electron emits it
   // only when the windows close by themselves): the workers are stopped here too, whichever way the app quits.
-  app.on('will-quit', () => void compress.dispose());
+  app.on('will-quit', () => {
+    quitting = true;
+    void compress.dispose();
+  });
   const recent = createRecentFilesStore(app.getPath('userData'), Date.now, (message) =>
     console.warn(`${APP_NAME}: ${message}`),
   );
@@ -475,11 +480,7 @@ async function start(): Promise<void> {
   // Another of Chromium's processes died (the GPU process, a utility such as the audio or network service): Chromium
   // starts it again and the page goes on, but a GPU process that keeps crashing ends in software drawing, and the
   // user's bug report would have nothing to show. A crash record says which, when and why; no question is asked (no
-  // edit is lost). Not while quitting: the processes ending with the app are no crash.
-  let quitting = false;
-  app.on('before-quit', () => {
-    quitting = true;
-  });
+  // edit is lost). Not once the window is gone or the app quits: the processes ending with it are no crash.
   app.on('child-process-gone', (_event, details) => {
     if (quitting || mainWindow === null || details.reason === 'clean-exit') return;
     try {
