@@ -36,6 +36,21 @@ describe('crash records', () => {
     expect(names.every((n) => /^2026-01-01T00-00-\d\d-\d{3}Z-render-process-gone\.json$/.test(n))).toBe(true);
     expect(JSON.parse(readFileSync(paths.at(-1)!, 'utf8'))).toEqual(record(MAX_CRASH_RECORDS + 2));
   });
+
+  // Round 16: a GPU process that crashes again and again writes a record each time (main.ts child-process-gone).
+  // Mutation that fails: RECORD_NAME without child-process-gone (those records then grew without bound).
+  it("records of another process's death (child-process-gone) count toward the cap too", () => {
+    const own = mkdtempSync(join(tmpdir(), 'actguy-crash-child-'));
+    try {
+      for (let i = 0; i < MAX_CRASH_RECORDS + 5; i++)
+        writeCrashRecord(own, { ...record(i), event: 'child-process-gone', process: 'GPU', unsaved: [] });
+      const names = readdirSync(join(own, CRASH_RECORDS_FOLDER));
+      expect(names).toHaveLength(MAX_CRASH_RECORDS);
+      expect(names.every((n) => n.endsWith('Z-child-process-gone.json'))).toBe(true);
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('the cap on crash records', () => {

@@ -24,8 +24,15 @@ export const MAX_CRASH_RECORDS = 20;
 
 /** One crash or hang, as written to its record. */
 export interface CrashRecord {
-  /** 'render-process-gone' (the page crashed or was killed) or 'unresponsive' (the page hangs). */
-  event: 'render-process-gone' | 'unresponsive';
+  /**
+   * 'render-process-gone' (the page crashed or was killed), 'unresponsive' (the page hangs), or 'child-process-gone'
+   * (another of Chromium's processes, the GPU's or a utility's, died: Chromium starts it again and the page goes on, so
+   * only the record is kept, no question is asked).
+   */
+  event: 'render-process-gone' | 'unresponsive' | 'child-process-gone';
+  /** For 'child-process-gone': Electron's process type ('GPU', 'Utility', ...) and its name, when it has one. */
+  process?: string;
+  processName?: string;
   /** ISO 8601 time. */
   time: string;
   /** Electron's reason ('crashed', 'oom', 'killed', ...) for a gone page. */
@@ -77,7 +84,8 @@ function isLink(path: string): boolean {
 }
 
 /** The names writeCrashRecord gives its records; nothing else in the folder is ever removed. */
-const RECORD_NAME = /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z-(render-process-gone|unresponsive)\.json$/;
+const RECORD_NAME =
+  /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z-(render-process-gone|unresponsive|child-process-gone)\.json$/;
 
 /**
  * Removes the oldest records (by name: their time) past the cap: only plain files of a record's name, and never

@@ -9,7 +9,7 @@
  */
 import { existsSync, lstatSync, opendirSync, statSync, type Dir, type Dirent } from 'node:fs';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
-import { FormatError } from '../shared/errors';
+import { escapeControls, FormatError } from '../shared/errors';
 import { plainFileProblem, type PlainFileProblem } from '../shared/fileProblem';
 import { isEventsMenuCommand, type EventsMenuCommand } from '../shared/eventsMenu';
 import type { ActGuyInvokeMember } from '../shared/ipc/api';
@@ -97,6 +97,11 @@ export interface HandlerContext {
    * start (Electron: kept under userData); an in-memory one when omitted. It only seeds the dialogs' defaultPath.
    */
   lastFolder?: LastFolderStore;
+}
+
+/** A name the page reports for main's own windows and records: at most 200 characters, hidden characters escaped. */
+function displayName(name: string): string {
+  return escapeControls(name.slice(0, 200));
 }
 
 /**
@@ -542,15 +547,17 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       const req = requireObject<DocumentStateReport>(raw, 'reportDocumentState');
       ctx.onDocumentState?.({
         documentId: typeof req.documentId === 'string' ? req.documentId : null,
-        documentName: typeof req.documentName === 'string' ? req.documentName : null,
+        // Display names only (the window's title, the close question, a crash record): strings, a handful, each
+        // bounded and with its hidden characters shown (a file named `walk\u202Egpj.mtn` would otherwise reorder
+        // the close question's sentence, as the menu's recent files are escaped for).
+        documentName: typeof req.documentName === 'string' ? displayName(req.documentName) : null,
         dirty: req.dirty === true,
-        // Display names only (shown in the close confirmation): strings, a handful, bounded length.
         ...(Array.isArray(req.unsaved)
           ? {
               unsaved: req.unsaved
                 .filter((n): n is string => typeof n === 'string')
                 .slice(0, 8)
-                .map((n) => n.slice(0, 200)),
+                .map(displayName),
             }
           : {}),
         // The Events menu's commands only (the renderer greys out those it cannot run now), each once.

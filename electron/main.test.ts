@@ -41,6 +41,9 @@ const fake = vi.hoisted(() => {
     startOrder: [] as string[],
     /** Builds stopped (the launcher below never finishes one by itself). */
     buildsStopped: 0,
+    /** The options of each compress client main made, and how many times one was disposed. */
+    compressOptions: [] as unknown[],
+    compressDisposed: 0,
     /** Whether 'window-all-closed' had a listener when the page began to load. */
     quitHandlerAtLoad: undefined as boolean | undefined,
   };
@@ -109,7 +112,10 @@ const fake = vi.hoisted(() => {
     }
     restore() {}
     focus() {}
-    setTitle() {}
+    title = '';
+    setTitle(title: string) {
+      this.title = title;
+    }
     visible = false;
     isVisible() {
       return this.visible;
@@ -203,6 +209,24 @@ vi.mock('./project/textCheck', async (importOriginal) => {
   };
 });
 
+// The compress client main makes, with the options it was given and its disposals counted.
+vi.mock('./compressClient', async (importOriginal) => {
+  const real = await importOriginal<typeof import('./compressClient')>();
+  return {
+    ...real,
+    createCompressClient: (options: Parameters<typeof real.createCompressClient>[0]) => {
+      fake.state.compressOptions.push(options);
+      const client = real.createCompressClient(options);
+      const dispose = client.dispose.bind(client);
+      client.dispose = () => {
+        fake.state.compressDisposed++;
+        return dispose();
+      };
+      return client;
+    },
+  };
+});
+
 // A build runs until it is stopped: the window can be closed while one is in flight.
 vi.mock('./project/buildRunner', async (importOriginal) => ({
   ...(await importOriginal<typeof import('./project/buildRunner')>()),
@@ -220,7 +244,7 @@ writeFileSync(
 // A profile of its own, as the e2e runs give each instance.
 const userDataBefore = process.env.ACTGUY_USER_DATA_DIR;
 process.env.ACTGUY_USER_DATA_DIR = fake.state.userData;
-const { loadPage } = await import('./main');
+const { compressWorkerPaths, loadPage } = await import('./main');
 if (userDataBefore === undefined) delete process.env.ACTGUY_USER_DATA_DIR;
 else process.env.ACTGUY_USER_DATA_DIR = userDataBefore;
 await vi.waitFor(() => expect(fake.state.windows[0]?.loadedUrl).toBe('actguy://app/index.html'));
@@ -613,6 +637,32 @@ describe('electron main', () => {
     expect(close.preventDefault).not.toHaveBeenCalled();
   });
 
+  // Round 16. Mutation that fails: handlers.ts reportDocumentState passing documentName (and the unsaved names) on as
+  // the page sent them, unescaped and unbounded.
+  it("shows the page's document names in the title and the close question with hidden characters escaped, bounded", async () => {
+    const report = fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!;
+    const spoof = 'walk\u202Egpj.mtn';
+    await report(trustedEvent, {
+      documentId: 'd',
+      documentName: spoof + 'x'.repeat(100_000),
+      dirty: true,
+      unsaved: [spoof],
+    });
+    expect(win.title).not.toContain('\u202E');
+    expect(win.title).toContain('walk\\u202egpj.mtn');
+    expect(win.title.length).toBeLessThan(300);
+    const asked = fake.state.messageBoxes.length;
+    const closedBefore = win.closed;
+    fake.state.messageBoxResponse = 2; // Cancel
+    win.events.get('close')!({ preventDefault: vi.fn() });
+    await vi.waitFor(() => expect(fake.state.messageBoxes).toHaveLength(asked + 1));
+    const { message } = fake.state.messageBoxes[asked] as { message: string };
+    expect(message).not.toContain('\u202E');
+    expect(message).toContain('walk\\u202egpj.mtn');
+    expect(win.closed).toBe(closedBefore);
+    await report(trustedEvent, { documentId: 'd', documentName: 'walk', dirty: false, unsaved: [] });
+  });
+
   it('asks before closing with unsaved edits, and closes only after "Discard"', async () => {
     const close = win.events.get('close')!;
     const clean = { preventDefault: vi.fn() };
@@ -888,5 +938,50 @@ describe('electron main', () => {
     );
     win.events.get('close')!({ preventDefault: vi.fn() });
     expect(JSON.parse(readFileSync(backupFile, 'utf8'))).toMatchObject({ part: 'motion', name: 'walk', path });
+  });
+  // Round 16 (docs/security.md). Mutation that fails: main.ts without the child-process-gone listener, or writing the
+  // record for a clean exit too.
+  it('a GPU or utility process that dies leaves a crash record (no question: Chromium starts it again); a clean exit none', () => {
+    const records = join(fake.state.userData, 'Crash Records');
+    const before = readdirSync(records).length;
+    const asked = fake.state.messageBoxes.length;
+    const gone = fake.state.appEvents.get('child-process-gone')!;
+    gone({}, { type: 'Utility', name: 'Audio Service', reason: 'clean-exit', exitCode: 0 });
+    expect(readdirSync(records)).toHaveLength(before);
+    gone({}, { type: 'GPU', reason: 'crashed', exitCode: 11 });
+    const written = readdirSync(records).filter((f) => f.endsWith('-child-process-gone.json'));
+    expect(written).toHaveLength(1);
+    expect(JSON.parse(readFileSync(join(records, written[0]), 'utf8'))).toMatchObject({
+      event: 'child-process-gone',
+      process: 'GPU',
+      reason: 'crashed',
+      exitCode: 11,
+      unsaved: [],
+    });
+    expect(fake.state.messageBoxes).toHaveLength(asked);
+  });
+
+  // Round 16. Mutation that fails: main.ts giving createCompressClient only the compress worker's path (the pool's
+  // then defaulted to one inside app.asar).
+  it("gives the compress client both workers' files from app.asar.unpacked when packaged", () => {
+    expect(fake.state.compressOptions).toEqual([compressWorkerPaths(__dirname)]);
+    const packaged = join('/opt', 'ActGuy', 'resources', 'app.asar', 'dist', 'electron');
+    const unpacked = join('/opt', 'ActGuy', 'resources', 'app.asar.unpacked', 'dist', 'electron');
+    expect(compressWorkerPaths(packaged)).toEqual({
+      workerPath: join(unpacked, 'compressWorker.cjs'),
+      pool: { workerPath: join(unpacked, 'compressPoolWorker.cjs') },
+    });
+  });
+
+  // Last: it stops the compressor. Round 16. Mutation that fails: main.ts without the will-quit listener (Cmd+Q and
+  // File > Exit quit without 'window-all-closed', so the workers were never disposed), or with it not disposing.
+  it('stops the compression workers when the app quits by Cmd+Q or Exit (no window-all-closed), and records no crash then', () => {
+    const disposed = fake.state.compressDisposed;
+    fake.state.appEvents.get('will-quit')!({ preventDefault: vi.fn() });
+    expect(fake.state.compressDisposed).toBe(disposed + 1);
+    const records = join(fake.state.userData, 'Crash Records');
+    const before = readdirSync(records).length;
+    fake.state.appEvents.get('child-process-gone')!({}, { type: 'GPU', reason: 'killed', exitCode: 9 });
+    expect(readdirSync(records)).toHaveLength(before);
   });
 });

@@ -218,9 +218,14 @@ async function start(): Promise<void> {
   // only ever be a page writing where it was not asked to; Electron would put up a save dialog for it.
   session.defaultSession.on('will-download', (event) => event.preventDefault());
 
-  // Packaged, the worker is unpacked beside app.asar (electron-builder asarUnpack): worker_threads needs a real file.
-  const compress = createCompressClient({
-    workerPath: join(__dirname, 'compressWorker.cjs').replace(`app.asar${sep}`, `app.asar.unpacked${sep}`),
+  const compress = createCompressClient(compressWorkerPaths(__dirname));
+  /** Set once the quit goes ahead (not at 'before-quit': the close question can still cancel that quit). */
+  let quitting = false;
+  // Cmd+Q, File > Exit, the Dock's Quit and app.quit() close the window without 'window-all-closed' (Electron emits it
+  // only when the windows close by themselves): the workers are stopped here too, whichever way the app quits.
+  app.on('will-quit', () => {
+    quitting = true;
+    void compress.dispose();
   });
   const recent = createRecentFilesStore(app.getPath('userData'), Date.now, (message) =>
     console.warn(`${APP_NAME}: ${message}`),
@@ -497,11 +502,46 @@ async function start(): Promise<void> {
   win.on('closed', () => {
     mainWindow = null;
   });
+  // Another of Chromium's processes died (the GPU process, a utility such as the audio or network service): Chromium
+  // starts it again and the page goes on, but a GPU process that keeps crashing ends in software drawing, and the
+  // user's bug report would have nothing to show. A crash record says which, when and why; no question is asked (no
+  // edit is lost). Not once the window is gone or the app quits: the processes ending with it are no crash.
+  app.on('child-process-gone', (_event, details) => {
+    if (quitting || mainWindow === null || details.reason === 'clean-exit') return;
+    try {
+      writeCrashRecord(userData, {
+        event: 'child-process-gone',
+        time: new Date().toISOString(),
+        process: details.type,
+        ...(details.name ? { processName: details.name } : {}),
+        reason: details.reason,
+        exitCode: details.exitCode,
+        appVersion: app.getVersion(),
+        versions: { electron: process.versions.electron, chrome: process.versions.chrome, node: process.versions.node },
+        platform: process.platform,
+        arch: process.arch,
+        documentName: documentState.documentName,
+        unsaved: [],
+      });
+    } catch (e) {
+      warn(`the crash record was not written: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  });
   // Before the page loads: a window closed while loading must still quit the app.
   app.on('window-all-closed', () => {
     void compress.dispose().finally(() => app.quit());
   });
   await loadPage(win, `${APP_ORIGIN}/index.html`);
+}
+
+/**
+ * The compression workers' files. Packaged, every worker is unpacked beside app.asar (electron-builder asarUnpack):
+ * worker_threads loads a real file. Both the compress worker and the pool it starts for a long motion's MSH export
+ * (compressClient's `pool`) come from there; the pool's path used to be compressClient's default, inside app.asar.
+ */
+export function compressWorkerPaths(dir: string): { workerPath: string; pool: { workerPath: string } } {
+  const unpacked = (name: string) => join(dir, name).replace(`app.asar${sep}`, `app.asar.unpacked${sep}`);
+  return { workerPath: unpacked('compressWorker.cjs'), pool: { workerPath: unpacked('compressPoolWorker.cjs') } };
 }
 
 /**

@@ -128,6 +128,22 @@ export function canonicalPath(path: string, hops = 0): string {
   return rest.length === 0 ? head : join(head, ...rest);
 }
 
+/**
+ * A path as the local state knows it (the record of a project's last build, lastBuild.ts; the verdicts' file
+ * records, build/verdicts.ts): absolute, with its symbolic links resolved (canonicalPath), so that every spelling
+ * of one file (`actguy build p.actguy.json` in its folder, the absolute path the app's Build sends, a path through a
+ * link to the folder) keys the same record. Only spellings a build was given (the project file, the paths it
+ * resolves), never one read from a record. A path that cannot be resolved (a loop of links) stays as resolve()
+ * makes it: the build itself then reports it.
+ */
+export function keyPath(path: string): string {
+  try {
+    return canonicalPath(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
 function lstatExists(path: string): boolean {
   try {
     lstatSync(path);

@@ -24,8 +24,9 @@
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { type BuildReport, type CompressedMotion, type PreparedBuild } from '../../shared/project/plan';
+import type { ResolvedProject } from '../../shared/project/types';
 import { formatStrCode } from '../../shared/strcode';
 import {
   MAR_HDR_DATA_BASE,
@@ -38,7 +39,7 @@ import {
 import { writeSar } from '../../shared/sar/write';
 import { FormatError } from '../../shared/errors';
 import { writeFileAtomic } from '../fsutil';
-import { canonicalPath, isInside } from '../pathPolicy';
+import { canonicalPath, isInside, keyPath } from '../pathPolicy';
 import { canonicalJson, COMPRESSOR_IDENTITY, makeFolderNoFollow, readStampedNoFollow } from './buildCache';
 import { commitLeftovers } from './commit';
 import { sameStamp, stampFromFields, stampOf, type FileStamp } from './fileStamp';
@@ -88,6 +89,37 @@ export interface LastBuildRecord {
   summary: BuildSummary;
 }
 
+/** The target of a build of `projectFile` with these outputs: the record's key, every path keyPath'd. */
+export function lastBuildTarget(projectFile: string, outputs: readonly string[]): LastBuildTarget {
+  return { project: keyPath(projectFile), outputs: outputs.map(keyPath) };
+}
+
+/**
+ * The project as the plan digests it, whatever the spelling of its path (the CLI keeps the paths as the user spelled
+ * them, for its messages; the app's are absolute): each input's path relative to the project's folder, which is how
+ * the project names them, and no project file or output paths, which the target holds as real paths (keyPath). Worked
+ * out from the strings alone, no file-system call per motion: a folder reached through a link may make the same
+ * relative path another file, but then the plan's other parts (the motion files' digests, the .sar's bytes) differ
+ * unless the files are the same bytes, and the same bytes make the same outputs.
+ */
+function projectAsKeyed(project: ResolvedProject): ResolvedProject {
+  const dir = dirname(resolve(project.projectFile));
+  const rel = (p: string) => relative(dir, resolve(p));
+  const opt = (p: string | undefined) => (p === undefined ? undefined : rel(p));
+  return {
+    ...project,
+    projectFile: '',
+    projectFileAbsolute: undefined,
+    motions: project.motions.map((m) => ({ ...m, mtnPath: rel(m.mtnPath), sevPath: opt(m.sevPath) })),
+    slsPath: opt(project.slsPath),
+    seDefinePath: opt(project.seDefinePath),
+    marPath: '',
+    sarPath: '',
+    reportPath: '',
+    mshDir: opt(project.mshDir),
+  };
+}
+
 /** Where the record of `target` lives in `stateDir` (undefined: no record kept, see lastBuildPlace). */
 function recordFile(stateDir: string, target: LastBuildTarget): string {
   const id = createHash('sha256')
@@ -126,7 +158,7 @@ export function planDigest(prepared: PreparedBuild): string | undefined {
   const h = createHash('sha256');
   h.update(BUILD_IDENTITY);
   h.update('\0');
-  h.update(canonicalJson(prepared.project));
+  h.update(canonicalJson(projectAsKeyed(prepared.project)));
   h.update('\0');
   try {
     h.update(
@@ -267,27 +299,41 @@ export function upToDate(
     if (!now || !sameStamp(now, o.stamp)) return undefined;
   }
   if (planDigest(prepared) !== record.plan) return undefined;
-  return summaryAsBuilt(record, prepared);
+  return summaryAsBuilt(record, target, prepared);
 }
 
 /**
  * The recorded summary, when it says of this build only what this build knows to be so: the outputs' paths as the
- * project names them, their sizes as the files just checked are, the counts of motions and aliases, and the warnings
- * found while reading the inputs first. The record is local state, but read as untrusted all the same: an up-to-date
- * build prints this summary as it stands, so a record that named other files or sizes would be believed on screen.
+ * target names them (keyPath'd, pendingLastBuild), their sizes as the files just checked are, the counts of motions
+ * and aliases, and the warnings found while reading the inputs first. The record is local state, but read as
+ * untrusted all the same: an up-to-date build prints this summary, so a record that named other files or sizes would
+ * be believed on screen. It is returned with the outputs' paths as this build spells them (a relative path is the
+ * user's working folder's).
  */
-function summaryAsBuilt(record: LastBuildRecord, prepared: PreparedBuild): BuildSummary | undefined {
+function summaryAsBuilt(
+  record: LastBuildRecord,
+  target: LastBuildTarget,
+  prepared: PreparedBuild,
+): BuildSummary | undefined {
   const { summary: s, outputs } = record;
   const { project } = prepared;
   const sameOutputs =
-    s.outputs.mar.path === project.marPath &&
-    s.outputs.sar.path === project.sarPath &&
-    s.outputs.report === project.reportPath &&
+    s.outputs.mar.path === target.outputs[0] &&
+    s.outputs.sar.path === target.outputs[1] &&
+    s.outputs.report === target.outputs[2] &&
     s.outputs.mar.bytes === outputs[0].stamp.size &&
     s.outputs.sar.bytes === outputs[1].stamp.size;
   const sameCounts = s.totals.motions === prepared.motions.length && s.totals.aliases === prepared.aliases.length;
   const sameWarnings = prepared.warnings.every((w, k) => s.warnings[k] === w.message);
-  return sameOutputs && sameCounts && sameWarnings ? s : undefined;
+  if (!sameOutputs || !sameCounts || !sameWarnings) return undefined;
+  return {
+    ...s,
+    outputs: {
+      mar: { ...s.outputs.mar, path: project.marPath },
+      sar: { ...s.outputs.sar, path: project.sarPath },
+      report: project.reportPath,
+    },
+  };
 }
 
 /**
@@ -345,7 +391,13 @@ export function pendingLastBuild(
     const plan = planDigest(prepared);
     if (!plan) return undefined;
     const { outputs, totals, warnings } = summary;
-    return { plan, inputs: inputs as string[], parts, summary: { outputs, totals, warnings } };
+    // The outputs' paths as the target names them (keyPath), whoever spelled them: summaryAsBuilt compares them so.
+    const keyed = {
+      mar: { ...outputs.mar, path: keyPath(outputs.mar.path) },
+      sar: { ...outputs.sar, path: keyPath(outputs.sar.path) },
+      report: keyPath(outputs.report),
+    };
+    return { plan, inputs: inputs as string[], parts, summary: { outputs: keyed, totals, warnings } };
   } catch {
     return undefined;
   }

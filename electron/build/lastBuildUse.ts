@@ -5,7 +5,6 @@
  * (readLastBuild, upToDate with summaryAsBuilt, carryCandidates, readCarried) and can only make a build do less when
  * it matches the build exactly.
  */
-import { resolve } from 'node:path';
 import {
   motionReportEntry,
   type CompressedMotion,
@@ -20,6 +19,7 @@ import type { FileStamp } from './fileStamp';
 import {
   carryCandidates,
   lastBuildPlace,
+  lastBuildTarget,
   pendingLastBuild,
   readCarried,
   readLastBuild,
@@ -82,10 +82,9 @@ export function lastBuildUse(options: {
 }): LastBuildUse | undefined {
   const { project, cacheDir, stampOf } = options;
   if (!options.eligible || cacheDir === null || project.budget || project.mshDir !== undefined) return undefined;
-  const target: LastBuildTarget = {
-    project: resolve(options.projectFile),
-    outputs: [project.marPath, project.sarPath, project.reportPath].map((p) => resolve(p)),
-  };
+  // Keyed by the real, absolute paths (keyPath): `actguy build` given a relative path, or one through a link, and the
+  // app's Build of the same project share one record.
+  const target = lastBuildTarget(options.projectFile, [project.marPath, project.sarPath, project.reportPath]);
   const file = lastBuildPlace(options.stateDir ?? defaultStateDir(), target, cacheDir);
   if (file === undefined) return undefined;
   /** The SHA-256 of motion k's file as `verdicts` know it from the file's stamp (lastBuild.ts). */

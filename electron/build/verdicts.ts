@@ -17,10 +17,10 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { makeJoint, type JointInfo } from '../../shared/motion/types';
 import { MTN_MAX_FRAMES, MTN_MAX_JOINTS } from '../../shared/mtn/constants';
-import { canonicalPath, isInside } from '../pathPolicy';
+import { canonicalPath, isInside, keyPath } from '../pathPolicy';
 import { writeFileAtomic } from '../fsutil';
 import { COMPRESSOR_IDENTITY, makeFolderNoFollow, readStampedNoFollow } from './buildCache';
 import { sameStamp, stampFromFields, stampOf, type FileStamp } from './fileStamp';
@@ -462,6 +462,20 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
       fs.closeSync(fd);
     }
   };
+  /**
+   * Files are recorded by their real, absolute path: `actguy build` with a relative path and the app's Build, which
+   * sends absolute ones, know the same files (docs/cache.md "Up to date"). The folder's real path (keyPath) is worked
+   * out once per folder and store, not once per file (a project's motions mostly share one): a file that is itself a
+   * link keeps its own name, and its record is still checked against the stamp of the file it leads to.
+   */
+  const folderKeys = new Map<string, string>();
+  const fileKey = (path: string): string => {
+    const abs = resolve(path);
+    const folder = dirname(abs);
+    let key = folderKeys.get(folder);
+    if (key === undefined) folderKeys.set(folder, (key = keyPath(folder)));
+    return join(key, basename(abs));
+  };
   return {
     file,
     knows: (key) => stored.verdicts.has(key),
@@ -494,25 +508,28 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
       changed.forgotten.add(key);
     },
     digestOf(path, stamp) {
-      const r = stored.files.get(path);
+      const key = fileKey(path);
+      const r = stored.files.get(key);
       if (!r || !sameStamp(r.stamp, stamp)) return undefined;
-      touch(r, changed.files, path);
+      touch(r, changed.files, key);
       return r.sha256;
     },
     headerOf(path, stamp) {
-      const r = stored.files.get(path);
+      const key = fileKey(path);
+      const r = stored.files.get(key);
       if (!r || !sameStamp(r.stamp, stamp) || r.header?.reader !== COMPRESSOR_IDENTITY) return undefined;
-      touch(r, changed.files, path);
+      touch(r, changed.files, key);
       return r.header.value;
     },
     recordFile(path, stamp, sha256, header) {
-      stored.files.set(path, {
+      const key = fileKey(path);
+      stored.files.set(key, {
         stamp,
         sha256,
         used: now,
         ...(header && { header: { reader: COMPRESSOR_IDENTITY, value: header } }),
       });
-      changed.files.add(path);
+      changed.files.add(key);
     },
     sizeWalkDue(written, maxBytes) {
       const w = stored.walk;

@@ -11,11 +11,12 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readMtn } from '../../shared/mtn/read';
 import { writeMtn } from '../../shared/mtn/write';
@@ -67,6 +68,8 @@ async function app() {
   const out = (f: string) => join(copy.dir, 'out', f);
   return {
     ...copy,
+    state,
+    compressor,
     counted,
     cliBuild,
     build: () => build(copy.project, copy.text),
@@ -144,6 +147,50 @@ describe("the app's Build and the record of the last build", () => {
     expect(await a.cliBuild()).toMatchObject({ ok: true, upToDate: true, written: [] });
     expect(a.counted.compressed).toBe(compressed);
     expect(a.stamps()).toEqual(after);
+  }, 60_000);
+
+  // One record whatever the spelling of the project's path: `actguy build` with a path relative to the working folder,
+  // or through a symbolic link to its folder, keys and plans the same build as the absolute path the app's Build
+  // sends. Failed before 2026-12-03 (round 16): the CLI keeps the paths the project names relative to the working
+  // folder (for its messages), and the plan digest and the verdicts' file records held them as spelled, so a relative
+  // build was never up to date for an absolute one nor for the app. Mutations that fail (each run): lastBuild.ts
+  // planDigest digesting prepared.project as is (not projectAsKeyed); lastBuildTarget taking resolve() (not keyPath:
+  // the linked folder); verdicts.ts keying file records by the path as given (fileKey returning it).
+  it("`actguy build` with a relative path, then an absolute one, then the app's Build: one record, the second and third up to date", async () => {
+    const a = await app();
+    const cwd = process.cwd();
+    let relative;
+    try {
+      process.chdir(dirname(a.dir));
+      relative = await buildProject(join(basename(a.dir), basename(a.project)), {
+        jobs: 1,
+        stateDir: a.state,
+        compressor: a.compressor,
+      });
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(relative).toMatchObject({ ok: true, upToDate: false });
+    expect(a.counted.compressed).toBe(2);
+    const stamps = a.stamps();
+    const absolute = await a.cliBuild();
+    expect(absolute).toMatchObject({ ok: true, upToDate: true, written: [] });
+    // The summary it prints names the outputs as this build spells them, not as the relative one did.
+    expect(absolute.ok && absolute.summary.outputs.mar.path).toBe(a.out('stage.mar'));
+    expect(await a.build()).toMatchObject({ state: 'done', upToDate: true, written: [] });
+    expect(a.counted.compressed).toBe(2);
+    expect(a.stamps()).toEqual(stamps);
+    // Through a link to the project's folder: the same project, the same record.
+    const link = join(a.state, 'link-to-project');
+    symlinkSync(a.dir, link, 'dir');
+    const linked = await buildProject(join(link, basename(a.project)), {
+      jobs: 1,
+      stateDir: a.state,
+      compressor: a.compressor,
+    });
+    expect(linked).toMatchObject({ ok: true, upToDate: true, written: [] });
+    expect(a.counted.compressed).toBe(2);
+    a.record();
   }, 60_000);
 
   it('an edited motion makes the next Build run: the other motion is carried with its figures, and the outputs are those of a build from nothing', async () => {
