@@ -17,7 +17,7 @@ import {
 import { basename, dirname, extname, resolve } from 'node:path';
 import { TEXT_MAX_BYTES } from '../shared/sev/text';
 import { describeFsError, systemReason } from './fsErrors';
-import { ownFileNameProblem, ownTempName, sweepStaleTemps } from './tempFiles';
+import { noteInputRead, ownFileNameProblem, ownTempName, sweepStaleTemps } from './tempFiles';
 
 /** A text file larger than the decoder takes (shared/sev/text.ts) is refused before it is read. */
 export const TEXT_LIMIT = { bytes: TEXT_MAX_BYTES, of: 'a text file' };
@@ -51,6 +51,7 @@ export function readBytes(path: string, limit?: { bytes: number; of: string }): 
   try {
     const st = fstatSync(fd);
     refuseUnlessPlain(st, path);
+    noteInputRead(st);
     // A file larger than its kind can be is not read at all (a sparse 1.5 GB .sev costs an archive a few bytes).
     if (limit && st.size > limit.bytes)
       throw Object.assign(
@@ -94,6 +95,7 @@ export function readFileHead(path: string, maxBytes: number): Uint8Array | undef
         code: st.isDirectory() ? 'EISDIR' : 'ENOTREG',
         path,
       });
+    noteInputRead(st);
     const buf = Buffer.alloc(maxBytes);
     let n = 0;
     for (let got = 1; got > 0 && n < maxBytes; n += got) got = readSync(fd, buf, n, maxBytes - n, null);
@@ -134,6 +136,7 @@ export function readSmallFile(path: string, maxBytes: number): SmallFile | undef
   try {
     const fst = fstatSync(fd);
     if (!fst.isFile()) return { problem: 'it is not a plain file' };
+    noteInputRead(fst);
     // As large as the file (and one byte more, to see it grow), not as the limit: a backup's limit is 44 MB.
     const buf = Buffer.alloc(Math.min(maxBytes, fst.size) + 1);
     let n = 0;

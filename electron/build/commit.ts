@@ -96,6 +96,11 @@ export interface CommitOptions {
    * commit's, not another run's that replaced them after (the record of the last build takes their stamps here).
    */
   installed?: () => void;
+  /**
+   * Identities (tempFiles.ts identityOf) of files the sweep must keep whatever their names: the inputs another
+   * thread read for this commit (the app's build worker). What this thread read is kept without it (noteInputRead).
+   */
+  keep?: readonly string[];
 }
 
 export interface OutputFile {
@@ -484,14 +489,14 @@ export function recoverOutputs(paths: readonly string[], options: CommitOptions 
   const targets = paths.map((p) => resolve(p));
   const release = takeLock(fs, lockPath(targets[0]));
   try {
-    return recoverLocked(fs, targets);
+    return recoverLocked(fs, targets, options.keep);
   } finally {
     release();
   }
 }
 
 /** Recovery under the lock; `targets` are the absolute output paths of this run, the first one beside the journal. */
-function recoverLocked(fs: CommitFs, targets: readonly string[]): string | undefined {
+function recoverLocked(fs: CommitFs, targets: readonly string[], keep?: readonly string[]): string | undefined {
   const jpath = journalPath(targets[0]);
   const journal = readJournal(fs, jpath, targets);
   let note: string | undefined;
@@ -508,7 +513,7 @@ function recoverLocked(fs: CommitFs, targets: readonly string[]): string | undef
       }
     }
   }
-  sweepStaleTemps([...targets, jpath], fs);
+  sweepStaleTemps([...targets, jpath], fs, keep);
   return note;
 }
 
@@ -548,7 +553,7 @@ export function commitOutputs(files: readonly OutputFile[], options: CommitOptio
     }
   };
   try {
-    const note = recoverLocked(fs, targets);
+    const note = recoverLocked(fs, targets, options.keep);
     files.forEach((f, k) => {
       const problem = otherKindProblem(f, targets[k]);
       if (problem) throw new OutputWriteError(`${problem}; nothing was written`);

@@ -22,6 +22,7 @@ import { statSync } from 'node:fs';
 import { cacheKeyOfDigest, sha256Hex, type BuildCache, type CacheCandidate } from './buildCache';
 import type { MotionCompressor } from './compressPool';
 import { noVerdicts, stampOf, type FileStamp, type MotionHeader, type VerdictStore } from './verdicts';
+import { noteInputRead } from '../tempFiles';
 
 export interface MotionDone {
   /** Archive index. */
@@ -155,7 +156,10 @@ export function recordingReader(
 /** The stamp of a file from the file system (recordingReader's `stat`), undefined when it cannot be had. */
 export function fileStamp(path: string): FileStamp | undefined {
   try {
-    return stampOf(statSync(path, { bigint: true }));
+    const st = statSync(path, { bigint: true });
+    // A motion the verdicts know is not read: its stamp is what this build took of it, and the sweep keeps it too.
+    noteInputRead(st);
+    return stampOf(st);
   } catch {
     return undefined;
   }

@@ -168,6 +168,7 @@ export function createBuildRunner(
                 const keep = m.lastBuild;
                 let installed: (FileStamp | undefined)[] = [];
                 const note = write(buildOutputFiles(m.outputs, m.report.outputs.report), {
+                  keep: m.inputsRead,
                   installed: () => {
                     if (keep) installed = keep.target.outputs.map(outputStamp);
                   },
