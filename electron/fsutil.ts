@@ -8,6 +8,7 @@ import {
   mkdirSync,
   openSync,
   readSync,
+  realpathSync,
   renameSync,
   statSync,
   unlinkSync,
@@ -215,7 +216,11 @@ export const atomicWriteIo = { openSync, writeSync, fsyncSync, closeSync, rename
  * flush, for a file that is only a cache of something a later run can work out
  * again and that is checked when read (a power cut may then leave it empty).
  */
-export function writeFileAtomic(path: string, data: Uint8Array | string, options: { durable?: boolean } = {}): void {
+export function writeFileAtomic(
+  path: string,
+  data: Uint8Array | string,
+  options: { durable?: boolean; folder?: FolderPin } = {},
+): void {
   const reserved = ownFileNameProblem(path, 'single');
   if (reserved) throw Object.assign(new Error(`${reserved}; choose another name`), { code: 'ERESERVED', path });
   // Stryker disable next-line StringLiteral: node's dirname never returns '' (it gives '.'), so the fallback's value is never used
@@ -228,6 +233,7 @@ export function writeFileAtomic(path: string, data: Uint8Array | string, options
   // Stryker disable next-line StringLiteral: the inner message is never shown (systemReason words EISDIR by its code)
   if (isFolder(path))
     throw userPathError(Object.assign(new Error('EISDIR'), { code: 'EISDIR' }), path, `cannot write ${path}`);
+  if (options.folder) refuseMovedFolder(options.folder, path);
   sweepStaleTemps([path]);
   const tmp = ownTempName(path, 'new');
   // Stryker disable next-line ConditionalExpression,StringLiteral: Buffer.from copies a Uint8Array whatever the encoding, and '' means utf8 too
@@ -242,6 +248,8 @@ export function writeFileAtomic(path: string, data: Uint8Array | string, options
     if (options.durable !== false) io.fsyncSync(fd);
     io.closeSync(fd);
     fd = null;
+    // Checked again last: the window left is this check and the rename, not the seconds of a compression.
+    if (options.folder) refuseMovedFolder(options.folder, path);
     io.renameSync(tmp, path);
   } catch (e) {
     // Stryker disable next-line ConditionalExpression: true only adds closeSync(null), which throws into the empty catch
@@ -258,6 +266,51 @@ export function writeFileAtomic(path: string, data: Uint8Array | string, options
     }
     throw withoutTempPath(e, tmp, path);
   }
+}
+
+/**
+ * A folder as a write was checked there: what it resolved to then (links followed) and its identity. A write that
+ * waits between its check and its write (the app's Export MT3 compresses for seconds, a save checks its text in a
+ * worker) passes it to writeFileAtomic, which refuses to write once the folder resolves elsewhere or is another one:
+ * a folder on the path swapped for a link in that window had the file written where the link led (docs/security.md,
+ * round 15). Node has no write relative to an open folder, so this narrows the window to a check and a rename.
+ */
+export interface FolderPin {
+  dir: string;
+  real: string;
+  dev: number;
+  ino: number;
+}
+
+/** Pins `dir` (see FolderPin); undefined when it cannot be resolved, which the write then meets and words. */
+export function pinFolder(dir: string): FolderPin | undefined {
+  try {
+    const real = realpathSync(dir);
+    const st = statSync(real);
+    return st.isDirectory() ? { dir, real, dev: st.dev, ino: st.ino } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Throws (code EFOLDERMOVED) unless `pin.dir` still resolves to the folder pinned. */
+function refuseMovedFolder(pin: FolderPin, path: string): void {
+  let real: string | undefined;
+  let same = false;
+  try {
+    real = realpathSync(pin.dir);
+    const st = statSync(real);
+    same = real === pin.real && st.isDirectory() && st.dev === pin.dev && st.ino === pin.ino;
+  } catch {
+    // gone or unreadable: not the folder that was checked
+  }
+  if (!same)
+    throw Object.assign(
+      new Error(
+        `its folder ${pin.dir} changed after it was checked (${real === undefined ? 'it is gone' : real === pin.real ? 'another folder is there now' : `it now leads to ${real}`}); nothing was written there`,
+      ),
+      { code: 'EFOLDERMOVED', path },
+    );
 }
 
 /** The calls makeFolders makes; a test replaces them to meet a refusal root cannot meet (EROFS, EACCES). */

@@ -1,0 +1,135 @@
+/**
+ * A write the app checks, then makes seconds later: Export MT3 checks its path and compresses before it writes, a
+ * SEV or project save checks its text in a worker first. A folder on the path swapped for a link in that window (by
+ * whoever can write the folder above it: a synced or network share a colleague also writes) had the file written
+ * where the link led, outside every folder the user chose (docs/security.md, round 14's open item, fixed in round 15).
+ * The folder is pinned at the check (fsutil.ts FolderPin) and checked again before the temp is made and before the
+ * rename; the swap is made inside the very wait, by the compressor or text checker the handlers are given.
+ */
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+  closeSync as realCloseSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { compressRequestForMotion } from '../shared/compress/request';
+import { readMtn } from '../shared/mtn/read';
+import { dispatchInvoke } from './handlers';
+import { ASSETS, openedMotion, testHandlers, useCompressClientPerTest } from './testing/handlerHarness';
+import { atomicWriteIo, pinFolder, writeFileAtomic } from './fsutil';
+import { canonicalPath } from './pathPolicy';
+import { inProcessTextChecker } from './project/textCheckJob';
+import type { CompressClient } from './compressClient';
+
+const compress = useCompressClientPerTest();
+
+let dir: string;
+let ws: string;
+let out: string;
+let victim: string;
+beforeEach(() => {
+  dir = canonicalPath(mkdtempSync(join(tmpdir(), 'actguy-folder-swap-')));
+  ws = join(dir, 'ws');
+  out = join(ws, 'out');
+  victim = join(dir, 'victim');
+  cpSync(ASSETS, ws, { recursive: true });
+  mkdirSync(out);
+  mkdirSync(victim);
+});
+afterEach(() => {
+  Object.assign(atomicWriteIo, { closeSync: realCloseSync });
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The swap: ws/out moves aside and a link to the victim's folder takes its name. */
+function swap(): void {
+  renameSync(out, `${out}-aside`);
+  symlinkSync(victim, out);
+}
+
+const everything = () => [...readdirSync(victim), ...readdirSync(`${out}-aside`)];
+
+describe('a folder swapped for a link while a write waits', () => {
+  it('Export MT3: the compression is the wait; nothing lands where the link leads', async () => {
+    const real = compress();
+    const swapping: CompressClient = {
+      open: (d) => real.open(d),
+      close: (id) => real.close(id),
+      compress: (req, o) => {
+        swap();
+        return real.compress(req, o);
+      },
+      exportMsh: (req) => real.exportMsh(req),
+      dispose: () => real.dispose(),
+    };
+    // A file there of a temp's name, a day old: the sweep before the write would remove it, were it made there.
+    const stale = join(victim, 'walk.mt3.actguy-new.otherhost.1234.abcdef.tmp');
+    writeFileSync(stale, 'theirs');
+    utimesSync(stale, new Date('2020-01-01T00:00:00Z'), new Date('2020-01-01T00:00:00Z'));
+    const handlers = testHandlers({ app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws }, compress: swapping });
+    const { documentId, mtnBytes } = await openedMotion(handlers, join(ws, 'walk.mtn'));
+    const path = join(out, 'walk.mt3');
+    const r = await dispatchInvoke(handlers, 'exportMt3', {
+      path,
+      compress: compressRequestForMotion(readMtn(mtnBytes), documentId, 1),
+    });
+    expect(r).toEqual({
+      ok: false,
+      error: {
+        message:
+          `Could not export ${path}: its folder ${out} changed after it was checked (it now leads to ${victim}); ` +
+          'nothing was written there; the file on disk is unchanged',
+      },
+    });
+    expect(everything()).toEqual(['walk.mt3.actguy-new.otherhost.1234.abcdef.tmp']);
+  }, 20_000);
+
+  it('SEV save: the text check is the wait; nothing lands where the link leads', async () => {
+    const handlers = testHandlers({
+      app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws },
+      compress: compress(),
+      checkText: async (req) => {
+        swap();
+        return inProcessTextChecker(req);
+      },
+    });
+    const path = join(out, 'walk.sev');
+    const r = await dispatchInvoke(handlers, 'saveSev', { path, text: readFileSync(join(ws, 'walk.sev'), 'utf8') });
+    expect(r).toMatchObject({ ok: false });
+    expect((r as { error: { message: string } }).error.message).toBe(
+      `Could not save ${path}: its folder ${out} changed after it was checked (it now leads to ${victim}); ` +
+        'nothing was written there; the file on disk is unchanged and your edits are kept',
+    );
+    expect(everything()).toEqual([]);
+  });
+
+  it('writeFileAtomic: a swap after the temp is written is met before the rename', () => {
+    const folder = pinFolder(out);
+    Object.assign(atomicWriteIo, {
+      closeSync: (fd: number) => {
+        realCloseSync(fd);
+        swap();
+      },
+    });
+    expect(() => writeFileAtomic(join(out, 'x.sev'), 'sev 1\n', { folder })).toThrow(
+      `its folder ${out} changed after it was checked (it now leads to ${victim}); nothing was written there`,
+    );
+    expect(readdirSync(victim)).toEqual([]);
+  });
+
+  it('writeFileAtomic: the folder unchanged, the pinned write goes through', () => {
+    const folder = pinFolder(out);
+    writeFileAtomic(join(out, 'x.sev'), 'sev 1\n', { folder });
+    expect(readFileSync(join(out, 'x.sev'), 'utf8')).toBe('sev 1\n');
+  });
+});
