@@ -29,6 +29,8 @@ import { ASSETS, openedMotion, testHandlers, useCompressClientPerTest } from './
 import { atomicWriteIo, pinFolder, writeFileAtomic } from './fsutil';
 import { canonicalPath } from './pathPolicy';
 import { inProcessTextChecker } from './project/textCheckJob';
+import { inProcessImportRunner } from './interchange/importRunner';
+import { SMALL_BVH } from '../shared/testing/bvhFixtures';
 import type { CompressClient } from './compressClient';
 
 const compress = useCompressClientPerTest();
@@ -92,6 +94,86 @@ describe('a folder swapped for a link while a write waits', () => {
       },
     });
     expect(everything()).toEqual(['walk.mt3.actguy-new.otherhost.1234.abcdef.tmp']);
+  }, 20_000);
+
+  /** A compress client whose compression or MSH export swaps the folder before it starts. */
+  const swappingClient = (): CompressClient => {
+    const real = compress();
+    return {
+      open: (d) => real.open(d),
+      close: (id) => real.close(id),
+      compress: (req, o) => {
+        swap();
+        return real.compress(req, o);
+      },
+      exportMsh: (req) => {
+        swap();
+        return real.exportMsh(req);
+      },
+      dispose: () => real.dispose(),
+    };
+  };
+
+  it('Export glTF of the compressed motion and Export MSH: their waits too', async () => {
+    const handlers = testHandlers({
+      app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws },
+      compress: swappingClient(),
+    });
+    const { documentId, mtnBytes } = await openedMotion(handlers, join(ws, 'walk.mtn'));
+    const glb = join(out, 'walk.glb');
+    const g = await dispatchInvoke(handlers, 'exportGltf', {
+      documentId,
+      source: 'compressed',
+      mtnBytes,
+      path: glb,
+      compress: compressRequestForMotion(readMtn(mtnBytes), documentId, 1),
+    });
+    expect(g).toEqual({
+      ok: false,
+      error: {
+        message:
+          `Could not export ${glb}: its folder ${out} changed after it was checked (it now leads to ${victim}); ` +
+          'nothing was written there; the file on disk is unchanged',
+      },
+    });
+    expect(everything()).toEqual([]);
+    // Back as it was, for the MSH export's own swap.
+    rmSync(out);
+    renameSync(`${out}-aside`, out);
+    const m = await dispatchInvoke(handlers, 'exportMsh', {
+      documentId,
+      positionTolerance: 0.5,
+      rotationToleranceDeg: 1,
+      path: join(out, 'walk.res8'),
+    });
+    expect(m).toMatchObject({ ok: false });
+    expect((m as { error: { message: string } }).error.message).toContain(
+      `its folder ${out} changed after it was checked (it now leads to ${victim}); nothing was written`,
+    );
+    expect(everything()).toEqual([]);
+  }, 20_000);
+
+  it('batch import: a later import is the wait; no .mtn lands where the link leads', async () => {
+    // a.bvh imports and its output is checked; then b.bvh, which fails, takes its time: a.mtn is written after it.
+    const sources = ['a.bvh', 'b.bvh'].map((f) => join(out, f));
+    writeFileSync(sources[0], SMALL_BVH);
+    writeFileSync(sources[1], 'HIERARCHY\nbroken\n');
+    const handlers = testHandlers({
+      app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws },
+      compress: compress(),
+      runImport: (req, signal) => {
+        if (req.path === sources[1]) swap();
+        return inProcessImportRunner(req, signal);
+      },
+    });
+    const r = await dispatchInvoke(handlers, 'importMotionBatch', { paths: sources });
+    expect(r).toMatchObject({ ok: true });
+    const items = (r as { value: { items: { error: string | null }[] } }).value.items;
+    expect(items[0].error).toBe(
+      `cannot write ${join(out, 'a.mtn')}: its folder ${out} changed after it was checked (it now leads to ` +
+        `${victim}); nothing was written there`,
+    );
+    expect(readdirSync(victim)).toEqual([]);
   }, 20_000);
 
   it('SEV save: the text check is the wait; nothing lands where the link leads', async () => {

@@ -293,24 +293,25 @@ export function pinFolder(dir: string): FolderPin | undefined {
   }
 }
 
-/** Throws (code EFOLDERMOVED) unless `pin.dir` still resolves to the folder pinned. */
-function refuseMovedFolder(pin: FolderPin, path: string): void {
+/** Why `pin.dir` is no longer the folder pinned (it resolves elsewhere, another folder has its place, it is gone), in words; undefined while it is. */
+export function movedFolderProblem(pin: FolderPin): string | undefined {
   let real: string | undefined;
-  let same = false;
   try {
     real = realpathSync(pin.dir);
     const st = statSync(real);
-    same = real === pin.real && st.isDirectory() && st.dev === pin.dev && st.ino === pin.ino;
+    if (real === pin.real && st.isDirectory() && st.dev === pin.dev && st.ino === pin.ino) return undefined;
   } catch {
     // gone or unreadable: not the folder that was checked
   }
-  if (!same)
-    throw Object.assign(
-      new Error(
-        `its folder ${pin.dir} changed after it was checked (${real === undefined ? 'it is gone' : real === pin.real ? 'another folder is there now' : `it now leads to ${real}`}); nothing was written there`,
-      ),
-      { code: 'EFOLDERMOVED', path },
-    );
+  const now = real === undefined ? 'it is gone' : real === pin.real ? 'another folder is there now' : `it now leads to ${real}`;
+  return `its folder ${pin.dir} changed after it was checked (${now})`;
+}
+
+/** Throws (code EFOLDERMOVED) unless `pin.dir` still resolves to the folder pinned. */
+function refuseMovedFolder(pin: FolderPin, path: string): void {
+  const problem = movedFolderProblem(pin);
+  if (problem)
+    throw Object.assign(new Error(`${problem}; nothing was written there`), { code: 'EFOLDERMOVED', path });
 }
 
 /** The calls makeFolders makes; a test replaces them to meet a refusal root cannot meet (EROFS, EACCES). */

@@ -43,7 +43,16 @@ import {
   type LockHolder,
 } from './commitJournal';
 import { describeFsError } from '../fsErrors';
-import { keepMode, makeFolders, modeToKeep, readFileHead, readSmallFile, type SmallFile } from '../fsutil';
+import {
+  keepMode,
+  makeFolders,
+  modeToKeep,
+  movedFolderProblem,
+  readFileHead,
+  readSmallFile,
+  type FolderPin,
+  type SmallFile,
+} from '../fsutil';
 import { mshOutputKind } from './mshOutputKinds';
 import { startsAsBuildReport } from '../../shared/project/reportStart';
 
@@ -101,6 +110,11 @@ export interface CommitOptions {
    * thread read for this commit (the app's build worker). What this thread read is kept without it (noteInputRead).
    */
   keep?: readonly string[];
+  /**
+   * The outputs' folders as the caller checked them before a wait (fsutil.ts FolderPin): the commit refuses to start,
+   * and to install, once one resolves elsewhere (an app export that waited on its compression).
+   */
+  folders?: readonly FolderPin[];
 }
 
 export interface OutputFile {
@@ -537,6 +551,14 @@ export function commitOutputs(files: readonly OutputFile[], options: CommitOptio
   const fs = { ...realFs, ...options.fs };
   const targets = files.map((f) => resolve(f.path));
   const shown = new Map(targets.map((t, k) => [t, files[k].path]));
+  const refuseMoved = () => {
+    for (const pin of options.folders ?? []) {
+      const problem = movedFolderProblem(pin);
+      if (problem)
+        throw new OutputWriteError(`cannot write ${files.map((f) => f.path).join(', ')}: ${problem}; nothing was written`);
+    }
+  };
+  refuseMoved();
   targets.forEach((t, k) => prepareTarget(fs, t, files[k].path));
   const first = targets[0];
   const jpath = journalPath(first);
@@ -583,6 +605,8 @@ export function commitOutputs(files: readonly OutputFile[], options: CommitOptio
         }
         e.backup = backup;
       });
+      // Checked again last before anything is installed: what is left of the window is the journal and the renames.
+      refuseMoved();
       step('journal');
       writeJournal(fs, jpath, {
         tool: 'actguy commit',
