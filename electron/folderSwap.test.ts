@@ -27,6 +27,7 @@ import { readMtn } from '../shared/mtn/read';
 import { dispatchInvoke } from './handlers';
 import { ASSETS, openedMotion, testHandlers, useCompressClientPerTest } from './testing/handlerHarness';
 import { atomicWriteIo, pinFolder, writeFileAtomic } from './fsutil';
+import { commitOutputs } from './build/commit';
 import { canonicalPath } from './pathPolicy';
 import { inProcessTextChecker } from './project/textCheckJob';
 import { inProcessImportRunner } from './interchange/importRunner';
@@ -211,6 +212,26 @@ describe('a folder swapped for a link while a write waits', () => {
       `its folder ${out} changed after it was checked (it now leads to ${victim}); nothing was written there`,
     );
     expect(readdirSync(victim)).toEqual([]);
+  });
+
+  it('commitOutputs: a swap after the temps are written is met before anything is installed', () => {
+    const folder = pinFolder(out)!;
+    let swapped = false;
+    const fs = {
+      writeFileSync: (p: string, d: Uint8Array, o: object) => {
+        writeFileSync(p, d, o);
+        if (!swapped) swap();
+        swapped = true;
+      },
+    };
+    const files = ['a.res8', 'a.res19'].map((n) => ({ path: join(out, n), bytes: new Uint8Array([1, 2, 3]) }));
+    expect(() => commitOutputs(files, { fs: fs as never, folders: [folder] })).toThrow(
+      `cannot write ${files.map((f) => f.path).join(', ')}: its folder ${out} changed after it was checked (it now ` +
+        `leads to ${victim}); nothing was written`,
+    );
+    expect(readdirSync(victim)).toEqual([]);
+    // Where the folder went, only the commit's own files (its lock and temps, named after the process, swept later).
+    expect(readdirSync(`${out}-aside`).filter((n) => !n.includes('.actguy-'))).toEqual([]);
   });
 
   it('writeFileAtomic: the folder unchanged, the pinned write goes through', () => {
