@@ -79,7 +79,10 @@ describe('a folder swapped for a link while a write waits', () => {
     const stale = join(victim, 'walk.mt3.actguy-new.otherhost.1234.abcdef.tmp');
     writeFileSync(stale, 'theirs');
     utimesSync(stale, new Date('2020-01-01T00:00:00Z'), new Date('2020-01-01T00:00:00Z'));
-    const handlers = testHandlers({ app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws }, compress: swapping });
+    const handlers = testHandlers({
+      app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws },
+      compress: swapping,
+    });
     const { documentId, mtnBytes } = await openedMotion(handlers, join(ws, 'walk.mtn'));
     const path = join(out, 'walk.mt3');
     const r = await dispatchInvoke(handlers, 'exportMt3', {

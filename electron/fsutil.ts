@@ -303,15 +303,15 @@ export function movedFolderProblem(pin: FolderPin): string | undefined {
   } catch {
     // gone or unreadable: not the folder that was checked
   }
-  const now = real === undefined ? 'it is gone' : real === pin.real ? 'another folder is there now' : `it now leads to ${real}`;
+  const now =
+    real === undefined ? 'it is gone' : real === pin.real ? 'another folder is there now' : `it now leads to ${real}`;
   return `its folder ${pin.dir} changed after it was checked (${now})`;
 }
 
 /** Throws (code EFOLDERMOVED) unless `pin.dir` still resolves to the folder pinned. */
 function refuseMovedFolder(pin: FolderPin, path: string): void {
   const problem = movedFolderProblem(pin);
-  if (problem)
-    throw Object.assign(new Error(`${problem}; nothing was written there`), { code: 'EFOLDERMOVED', path });
+  if (problem) throw Object.assign(new Error(`${problem}; nothing was written there`), { code: 'EFOLDERMOVED', path });
 }
 
 /** The calls makeFolders makes; a test replaces them to meet a refusal root cannot meet (EROFS, EACCES). */

@@ -555,7 +555,9 @@ export function commitOutputs(files: readonly OutputFile[], options: CommitOptio
     for (const pin of options.folders ?? []) {
       const problem = movedFolderProblem(pin);
       if (problem)
-        throw new OutputWriteError(`cannot write ${files.map((f) => f.path).join(', ')}: ${problem}; nothing was written`);
+        throw new OutputWriteError(
+          `cannot write ${files.map((f) => f.path).join(', ')}: ${problem}; nothing was written`,
+        );
     }
   };
   refuseMoved();
