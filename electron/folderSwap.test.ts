@@ -28,6 +28,9 @@ import { dispatchInvoke } from './handlers';
 import { ASSETS, openedMotion, testHandlers, useCompressClientPerTest } from './testing/handlerHarness';
 import { atomicWriteIo, pinFolder, writeFileAtomic } from './fsutil';
 import { commitOutputs } from './build/commit';
+import { buildProject } from './build/build';
+import { readBuildInput } from './build/files';
+import { inProcessBuild, settleBuild, testProjectHandlers } from './testing/projectHarness';
 import { canonicalPath } from './pathPolicy';
 import { inProcessTextChecker } from './project/textCheckJob';
 import { inProcessImportRunner } from './interchange/importRunner';
@@ -216,6 +219,64 @@ describe('a folder swapped for a link while a write waits', () => {
     );
     expect(readdirSync(victim)).toEqual([]);
   });
+
+  /** A project in ws writing out/s.mar, out/s.sar and out/s.report.json; `out` not made yet when `fresh`. */
+  const project = (fresh = false): string => {
+    if (fresh) rmSync(out, { recursive: true });
+    const file = join(ws, 'p.actguy.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev' }],
+        seTables: { sls: 'default.sls', seDefine: 'se_define.h' },
+        outputs: { mar: 'out/s.mar', sar: 'out/s.sar' },
+      }),
+    );
+    return file;
+  };
+  const refusal = () =>
+    `its folder ${out} changed after it was checked (it now leads to ${victim}); nothing was written`;
+
+  it('actguy build: the compression is the wait, for an out/ there or one the commit would make', async () => {
+    for (const fresh of [false, true]) {
+      const file = project(fresh);
+      let swapped = false;
+      const r = buildProject(file, {
+        cacheDir: null,
+        jobs: 1,
+        readFile: (path, as) => {
+          if (!swapped) {
+            swapped = true;
+            // Not made yet: a link takes the name the commit would have made a folder of.
+            if (fresh) symlinkSync(victim, out);
+            else swap();
+          }
+          return readBuildInput(path, as);
+        },
+      });
+      await expect(r).rejects.toThrow(refusal());
+      expect(readdirSync(victim)).toEqual([]);
+      rmSync(out);
+      if (!fresh) renameSync(`${out}-aside`, out);
+    }
+  }, 20_000);
+
+  it("the app's Build: the build is the wait; the commit writes nowhere else", async () => {
+    const file = project();
+    const { h, openPicked } = testProjectHandlers({
+      launchBuild: (req, onMessage, onCrash) => {
+        swap();
+        return inProcessBuild(req, onMessage, onCrash);
+      },
+    });
+    const projectText = await openPicked(file);
+    const started = await h.startBuild({ projectPath: file, projectText });
+    const done = await settleBuild(() => h.getBuildStatus({ buildId: started.buildId }));
+    expect(done.state).toBe('failed');
+    expect(done.errors.map((e) => e.message).join('\n')).toContain(refusal());
+    expect(readdirSync(victim)).toEqual([]);
+  }, 20_000);
 
   it('commitOutputs: a swap after the temps are written is met before anything is installed', () => {
     const folder = pinFolder(out)!;

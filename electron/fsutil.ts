@@ -15,7 +15,7 @@ import {
   writeSync,
   type Stats,
 } from 'node:fs';
-import { basename, dirname, extname, resolve } from 'node:path';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { TEXT_MAX_BYTES } from '../shared/sev/text';
 import { describeFsError, systemReason } from './fsErrors';
 import { noteInputRead, ownFileNameProblem, ownTempName, sweepStaleTemps } from './tempFiles';
@@ -277,35 +277,73 @@ export function writeFileAtomic(
  */
 export interface FolderPin {
   dir: string;
+  /** What `dir` resolved to (for a folder not made yet: its nearest existing folder's real path and the rest). */
   real: string;
+  /** The nearest folder of `dir` that existed (`dir` itself when it did), its real path and identity. */
+  anchor: string;
+  anchorReal: string;
   dev: number;
   ino: number;
 }
 
-/** Pins `dir` (see FolderPin); undefined when it cannot be resolved, which the write then meets and words. */
+/**
+ * Pins `dir` (see FolderPin), also one not made yet (a build's `out/`): its nearest existing folder is pinned, and
+ * `dir` must then resolve to that folder's real path and the rest. Undefined when nothing on the path can be
+ * resolved, which the write then meets and words.
+ */
 export function pinFolder(dir: string): FolderPin | undefined {
-  try {
-    const real = realpathSync(dir);
-    const st = statSync(real);
-    return st.isDirectory() ? { dir, real, dev: st.dev, ino: st.ino } : undefined;
-  } catch {
-    return undefined;
+  const abs = resolve(dir);
+  for (let anchor = abs; ; anchor = dirname(anchor)) {
+    try {
+      const anchorReal = realpathSync(anchor);
+      const st = statSync(anchorReal);
+      if (!st.isDirectory()) return undefined;
+      const real = anchor === abs ? anchorReal : join(anchorReal, relative(anchor, abs));
+      return { dir, real, anchor, anchorReal, dev: st.dev, ino: st.ino };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(anchor) === anchor) return undefined;
+    }
   }
 }
 
-/** Why `pin.dir` is no longer the folder pinned (it resolves elsewhere, another folder has its place, it is gone), in words; undefined while it is. */
+/**
+ * Why `pin.dir` is no longer the folder pinned (it resolves elsewhere, another folder has its place, it is gone), in
+ * words; undefined while it is. A folder not made yet at the pin may be made since, where the pin said it would be.
+ */
 export function movedFolderProblem(pin: FolderPin): string | undefined {
-  let real: string | undefined;
+  const now = (real: string | undefined, what = 'it') =>
+    `its folder ${pin.dir} changed after it was checked (${
+      real === undefined
+        ? `${what} is gone`
+        : real === (what === 'it' ? pin.real : pin.anchorReal)
+          ? `another folder is there now`
+          : `${what} now leads to ${real}`
+    })`;
+  const above = pin.anchor === pin.dir ? 'it' : `the folder above it, ${pin.anchor},`;
+  let anchorReal: string;
+  try {
+    anchorReal = realpathSync(pin.anchor);
+    const st = statSync(anchorReal);
+    if (!(anchorReal === pin.anchorReal && st.isDirectory() && st.dev === pin.dev && st.ino === pin.ino))
+      return now(anchorReal, above);
+  } catch {
+    return now(undefined, above);
+  }
+  if (pin.anchor === pin.dir) return undefined;
+  let real: string;
   try {
     real = realpathSync(pin.dir);
-    const st = statSync(real);
-    if (real === pin.real && st.isDirectory() && st.dev === pin.dev && st.ino === pin.ino) return undefined;
-  } catch {
-    // gone or unreadable: not the folder that was checked
+  } catch (e) {
+    // Not made yet: it will be made under the folder pinned.
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : now(undefined);
   }
-  const now =
-    real === undefined ? 'it is gone' : real === pin.real ? 'another folder is there now' : `it now leads to ${real}`;
-  return `its folder ${pin.dir} changed after it was checked (${now})`;
+  return real === pin.real && isFolder(real) ? undefined : now(real);
+}
+
+/** The folders of `paths`, each pinned once (FolderPin): a build's outputs as it checked them before compressing. */
+export function pinFoldersOf(paths: readonly string[]): FolderPin[] {
+  const dirs = [...new Set(paths.map((p) => dirname(resolve(p))))];
+  return dirs.flatMap((d) => pinFolder(d) ?? []);
 }
 
 /** Throws (code EFOLDERMOVED) unless `pin.dir` still resolves to the folder pinned. */

@@ -25,7 +25,7 @@ import type {
 } from './types';
 import { decodeUtf8Text } from '../../shared/sev/text';
 import type { DialogPort, FileFilter } from '../dialogPort';
-import { baseNameOf, pinFolder, readBytes, TEXT_LIMIT, writeFileAtomic } from '../fsutil';
+import { baseNameOf, pinFolder, pinFoldersOf, readBytes, TEXT_LIMIT, writeFileAtomic } from '../fsutil';
 import { systemReason } from '../fsErrors';
 import { requireObject, requireString } from '../ipcArgs';
 import { inputOverwrittenBy } from '../pathIdentity';
@@ -378,6 +378,8 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
         dryRun,
         refused: refused.writes,
         cacheDir: appCacheDir(projectPath),
+        // The outputs' folders as just checked: the commit, after the build's seconds or minutes, writes nowhere else.
+        folders: pinFoldersOf([...named.outputs, ...(named.report ? [named.report] : [])]),
       });
     },
 
