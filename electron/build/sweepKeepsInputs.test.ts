@@ -97,6 +97,23 @@ describe('the sweep beside an output keeps the inputs it read', () => {
     expect(readFileSync(join(dir, TEMP))).toEqual(sev);
   }, 20_000);
 
+  it("the app's Build of the editor's unsaved SEV: the file on disk, not read, is kept as well", async () => {
+    const { workerLauncher } = await import('../project/buildRunner');
+    const { dir, project, sev } = received();
+    const { h, openPicked } = testProjectHandlers({ launchBuild: workerLauncher(worker()) });
+    const projectText = await openPicked(project);
+    const sevPath = join(dir, 'walk.sev');
+    const started = await h.startBuild({
+      projectPath: project,
+      projectText,
+      sevTexts: [{ path: sevPath, text: sev.toString('utf8') }],
+    });
+    const done = await settleBuild(() => h.getBuildStatus({ buildId: started.buildId }));
+    expect(done.errors).toEqual([]);
+    expect(done.state).toBe('done');
+    expect(readFileSync(join(dir, TEMP))).toEqual(sev);
+  }, 20_000);
+
   it('sweepStaleTemps: a link of a temp name and a file kept by identity stay, a stale plain temp goes', () => {
     const dir = mkdtempSync(join(tmpdir(), 'actguy-sweep-input-'));
     dirs.push(dir);

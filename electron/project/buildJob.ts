@@ -30,7 +30,8 @@ import { inProcessCompressor, startWhenCold, type MotionCompressor } from '../bu
 import type { BuildSummary, LastBuildTarget, PendingLastBuild } from '../build/lastBuild';
 import { lastBuildUse } from '../build/lastBuildUse';
 import { reportWarningFor } from '../build/reportWarnings';
-import { inputsRead } from '../tempFiles';
+import { inputsRead, noteInputRead } from '../tempFiles';
+import { statSync } from 'node:fs';
 
 /** What the main process sends the worker. */
 export interface BuildJobRequest {
@@ -132,6 +133,13 @@ export async function runBuildJob(
     return;
   }
   const overrides = new Map(req.sevTexts.map((s) => [s.path, encoder.encode(s.text)]));
+  // A file built from the editor's text is not read, but it is an input all the same: the commit's sweep keeps it.
+  for (const path of overrides.keys())
+    try {
+      noteInputRead(statSync(path));
+    } catch {
+      // not on disk (yet): nothing to keep
+    }
   const remembered = typeof req.cacheDir === 'string' ? existingVerdicts(req.cacheDir, deps.stateDir) : undefined;
   const recorded = recordingReader(
     (path, as) => overrides.get(path) ?? readFile(path, as),
