@@ -138,12 +138,14 @@ export function isStaleTemp(name: string, mtimeMs: number): boolean {
 export const INPUTS_READ_MAX = 65536;
 const inputsReadSet = new Set<string>();
 
-/** A file's identity as the sweep compares it: device and inode, as a number stat gives them. */
-export function identityOf(st: { dev: number | bigint; ino: number | bigint }): string | undefined {
-  const dev = Number(st.dev);
-  const ino = Number(st.ino);
-  // Some file systems give no inode (0): such a file has no identity to keep, and no temp is kept for it.
-  return ino > 0 ? `${dev}:${ino}` : undefined;
+/**
+ * A file's identity as the sweep compares it: device, inode and the time of its last change (ctime, which no one
+ * can set). The inode alone was not enough: a file read and then deleted frees its number, and a temp made later
+ * (by a build killed at its commit) took it, so a process that had read the first kept the temp from the sweep.
+ * Undefined where the file system gives no inode (0): such a file is not kept by identity.
+ */
+export function identityOf(st: { dev: number; ino: number; ctimeMs: number }): string | undefined {
+  return st.ino > 0 ? `${st.dev}:${st.ino}:${st.ctimeMs}` : undefined;
 }
 
 /**
@@ -152,7 +154,7 @@ export function identityOf(st: { dev: number | bigint; ino: number | bigint }): 
  * read, and the commit's sweep then removed that file as a stale temp: the input was lost (docs/security.md,
  * round 15). The readers of fsutil.ts and io/readBinary.ts call it for every file they read.
  */
-export function noteInputRead(st: { dev: number | bigint; ino: number | bigint }): void {
+export function noteInputRead(st: { dev: number; ino: number; ctimeMs: number }): void {
   const id = identityOf(st);
   if (id === undefined) return;
   inputsReadSet.delete(id);

@@ -156,10 +156,10 @@ export function recordingReader(
 /** The stamp of a file from the file system (recordingReader's `stat`), undefined when it cannot be had. */
 export function fileStamp(path: string): FileStamp | undefined {
   try {
-    const st = statSync(path, { bigint: true });
-    // A motion the verdicts know is not read: its stamp is what this build took of it, and the sweep keeps it too.
-    noteInputRead(st);
-    return stampOf(st);
+    // A motion the verdicts know is not read: its stamp is what this build took of it, and the sweep keeps it too
+    // (by its identity as a plain stat gives it, as the readers note theirs).
+    noteInputRead(statSync(path));
+    return stampOf(statSync(path, { bigint: true }));
   } catch {
     return undefined;
   }

@@ -24,7 +24,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ASSETS } from '../testing/handlerHarness';
 import { settleBuild, testProjectHandlers } from '../testing/projectHarness';
 import { useBundledWorker } from '../compress/buildWorkerForTests';
-import { host, identityOf, sweepStaleTemps } from '../tempFiles';
+import { host, identityOf, noteInputRead, sweepStaleTemps } from '../tempFiles';
 
 const cli = join(__dirname, '..', '..', 'dist', 'cli', 'actguy.cjs');
 const dirs: string[] = [];
@@ -113,6 +113,18 @@ describe('the sweep beside an output keeps the inputs it read', () => {
     expect(done.state).toBe('done');
     expect(readFileSync(join(dir, TEMP))).toEqual(sev);
   }, 20_000);
+
+  it('sweepStaleTemps: a temp that took the inode number of a file read before (and deleted since) still goes', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'actguy-sweep-input-'));
+    dirs.push(dir);
+    const temp = join(dir, 'x.mar.actguy-new.otherhost.7.abcdef.tmp');
+    writeFileSync(temp, 'stale');
+    utimesSync(temp, OLD, OLD);
+    // The file read earlier had this device and inode number, and changed last a minute before this one was made.
+    const st = lstatSync(temp);
+    noteInputRead({ dev: st.dev, ino: st.ino, ctimeMs: st.ctimeMs - 60_000 });
+    expect(sweepStaleTemps([join(dir, 'x.mar')])).toEqual([temp]);
+  });
 
   it('sweepStaleTemps: a link of a temp name and a file kept by identity stay, a stale plain temp goes', () => {
     const dir = mkdtempSync(join(tmpdir(), 'actguy-sweep-input-'));
