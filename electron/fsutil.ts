@@ -8,16 +8,17 @@ import {
   mkdirSync,
   openSync,
   readSync,
+  realpathSync,
   renameSync,
   statSync,
   unlinkSync,
   writeSync,
   type Stats,
 } from 'node:fs';
-import { basename, dirname, extname, resolve } from 'node:path';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { TEXT_MAX_BYTES } from '../shared/sev/text';
 import { describeFsError, systemReason } from './fsErrors';
-import { ownFileNameProblem, ownTempName, sweepStaleTemps } from './tempFiles';
+import { noteInputRead, ownFileNameProblem, ownTempName, sweepStaleTemps } from './tempFiles';
 
 /** A text file larger than the decoder takes (shared/sev/text.ts) is refused before it is read. */
 export const TEXT_LIMIT = { bytes: TEXT_MAX_BYTES, of: 'a text file' };
@@ -51,6 +52,7 @@ export function readBytes(path: string, limit?: { bytes: number; of: string }): 
   try {
     const st = fstatSync(fd);
     refuseUnlessPlain(st, path);
+    noteInputRead(st);
     // A file larger than its kind can be is not read at all (a sparse 1.5 GB .sev costs an archive a few bytes).
     if (limit && st.size > limit.bytes)
       throw Object.assign(
@@ -94,6 +96,7 @@ export function readFileHead(path: string, maxBytes: number): Uint8Array | undef
         code: st.isDirectory() ? 'EISDIR' : 'ENOTREG',
         path,
       });
+    noteInputRead(st);
     const buf = Buffer.alloc(maxBytes);
     let n = 0;
     for (let got = 1; got > 0 && n < maxBytes; n += got) got = readSync(fd, buf, n, maxBytes - n, null);
@@ -134,6 +137,7 @@ export function readSmallFile(path: string, maxBytes: number): SmallFile | undef
   try {
     const fst = fstatSync(fd);
     if (!fst.isFile()) return { problem: 'it is not a plain file' };
+    noteInputRead(fst);
     // As large as the file (and one byte more, to see it grow), not as the limit: a backup's limit is 44 MB.
     const buf = Buffer.alloc(Math.min(maxBytes, fst.size) + 1);
     let n = 0;
@@ -212,7 +216,11 @@ export const atomicWriteIo = { openSync, writeSync, fsyncSync, closeSync, rename
  * flush, for a file that is only a cache of something a later run can work out
  * again and that is checked when read (a power cut may then leave it empty).
  */
-export function writeFileAtomic(path: string, data: Uint8Array | string, options: { durable?: boolean } = {}): void {
+export function writeFileAtomic(
+  path: string,
+  data: Uint8Array | string,
+  options: { durable?: boolean; folder?: FolderPin } = {},
+): void {
   const reserved = ownFileNameProblem(path, 'single');
   if (reserved) throw Object.assign(new Error(`${reserved}; choose another name`), { code: 'ERESERVED', path });
   // Stryker disable next-line StringLiteral: node's dirname never returns '' (it gives '.'), so the fallback's value is never used
@@ -225,6 +233,7 @@ export function writeFileAtomic(path: string, data: Uint8Array | string, options
   // Stryker disable next-line StringLiteral: the inner message is never shown (systemReason words EISDIR by its code)
   if (isFolder(path))
     throw userPathError(Object.assign(new Error('EISDIR'), { code: 'EISDIR' }), path, `cannot write ${path}`);
+  if (options.folder) refuseMovedFolder(options.folder, path);
   sweepStaleTemps([path]);
   const tmp = ownTempName(path, 'new');
   // Stryker disable next-line ConditionalExpression,StringLiteral: Buffer.from copies a Uint8Array whatever the encoding, and '' means utf8 too
@@ -239,6 +248,8 @@ export function writeFileAtomic(path: string, data: Uint8Array | string, options
     if (options.durable !== false) io.fsyncSync(fd);
     io.closeSync(fd);
     fd = null;
+    // Checked again last: the window left is this check and the rename, not the seconds of a compression.
+    if (options.folder) refuseMovedFolder(options.folder, path);
     io.renameSync(tmp, path);
   } catch (e) {
     // Stryker disable next-line ConditionalExpression: true only adds closeSync(null), which throws into the empty catch
@@ -255,6 +266,90 @@ export function writeFileAtomic(path: string, data: Uint8Array | string, options
     }
     throw withoutTempPath(e, tmp, path);
   }
+}
+
+/**
+ * A folder as a write was checked there: what it resolved to then (links followed) and its identity. A write that
+ * waits between its check and its write (the app's Export MT3 compresses for seconds, a save checks its text in a
+ * worker) passes it to writeFileAtomic, which refuses to write once the folder resolves elsewhere or is another one:
+ * a folder on the path swapped for a link in that window had the file written where the link led (docs/security.md,
+ * round 17). Node has no write relative to an open folder, so this narrows the window to a check and a rename.
+ */
+export interface FolderPin {
+  dir: string;
+  /** What `dir` resolved to (for a folder not made yet: its nearest existing folder's real path and the rest). */
+  real: string;
+  /** The nearest folder of `dir` that existed (`dir` itself when it did), its real path and identity. */
+  anchor: string;
+  anchorReal: string;
+  dev: number;
+  ino: number;
+}
+
+/**
+ * Pins `dir` (see FolderPin), also one not made yet (a build's `out/`): its nearest existing folder is pinned, and
+ * `dir` must then resolve to that folder's real path and the rest. Undefined when nothing on the path can be
+ * resolved, which the write then meets and words.
+ */
+export function pinFolder(dir: string): FolderPin | undefined {
+  const abs = resolve(dir);
+  for (let anchor = abs; ; anchor = dirname(anchor)) {
+    try {
+      const anchorReal = realpathSync(anchor);
+      const st = statSync(anchorReal);
+      if (!st.isDirectory()) return undefined;
+      const real = anchor === abs ? anchorReal : join(anchorReal, relative(anchor, abs));
+      return { dir, real, anchor, anchorReal, dev: st.dev, ino: st.ino };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(anchor) === anchor) return undefined;
+    }
+  }
+}
+
+/**
+ * Why `pin.dir` is no longer the folder pinned (it resolves elsewhere, another folder has its place, it is gone), in
+ * words; undefined while it is. A folder not made yet at the pin may be made since, where the pin said it would be.
+ */
+export function movedFolderProblem(pin: FolderPin): string | undefined {
+  const now = (real: string | undefined, what = 'it') =>
+    `its folder ${pin.dir} changed after it was checked (${
+      real === undefined
+        ? `${what} is gone`
+        : real === (what === 'it' ? pin.real : pin.anchorReal)
+          ? `another folder is there now`
+          : `${what} now leads to ${real}`
+    })`;
+  const above = pin.anchor === pin.dir ? 'it' : `the folder above it, ${pin.anchor},`;
+  let anchorReal: string;
+  try {
+    anchorReal = realpathSync(pin.anchor);
+    const st = statSync(anchorReal);
+    if (!(anchorReal === pin.anchorReal && st.isDirectory() && st.dev === pin.dev && st.ino === pin.ino))
+      return now(anchorReal, above);
+  } catch {
+    return now(undefined, above);
+  }
+  if (pin.anchor === pin.dir) return undefined;
+  let real: string;
+  try {
+    real = realpathSync(pin.dir);
+  } catch (e) {
+    // Not made yet: it will be made under the folder pinned.
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : now(undefined);
+  }
+  return real === pin.real && isFolder(real) ? undefined : now(real);
+}
+
+/** The folders of `paths`, each pinned once (FolderPin): a build's outputs as it checked them before compressing. */
+export function pinFoldersOf(paths: readonly string[]): FolderPin[] {
+  const dirs = [...new Set(paths.map((p) => dirname(resolve(p))))];
+  return dirs.flatMap((d) => pinFolder(d) ?? []);
+}
+
+/** Throws (code EFOLDERMOVED) unless `pin.dir` still resolves to the folder pinned. */
+function refuseMovedFolder(pin: FolderPin, path: string): void {
+  const problem = movedFolderProblem(pin);
+  if (problem) throw Object.assign(new Error(`${problem}; nothing was written there`), { code: 'EFOLDERMOVED', path });
 }
 
 /** The calls makeFolders makes; a test replaces them to meet a refusal root cannot meet (EROFS, EACCES). */

@@ -36,7 +36,7 @@ import { readMtn } from '../shared/mtn/read';
 import type { CompressClient } from './compressClient';
 import type { DialogPort, FileFilter } from './dialogPort';
 import { DocumentTable, type HandlerDocument } from './documents';
-import { baseNameOf, readBytes, writeFileAtomic } from './fsutil';
+import { baseNameOf, pinFolder, readBytes, writeFileAtomic } from './fsutil';
 import { decodeUtf8Text } from '../shared/sev/text';
 import { parseTuning, TUNING_MAX_BYTES, tuningPathOf } from '../shared/tuning/sidecar';
 import { commitOutputs } from './build/commit';
@@ -315,11 +315,13 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       throw new Error(`Could not export ${quotePath(given)}: the file name must end in .mt3`);
     const path = policy.check(given, 'write');
     refuseOverwritingInput('export', path, [...(doc.inputs ?? []), doc.path]);
+    // The folder as checked: the compression takes seconds, and the write goes nowhere else (docs/security.md, round 17).
+    const folder = pinFolder(dirname(path));
     const outcome = await compress.compress({ ...compressReq, includeBytes: true }, { coalesce: false });
     if (outcome.status !== 'done' || !outcome.bytes)
       throw new Error(`Could not export ${path}: the compressor returned no file`);
     try {
-      writeFileAtomic(path, outcome.bytes);
+      writeFileAtomic(path, outcome.bytes, { folder });
     } catch (e) {
       throw new Error(`Could not export ${path}: ${systemReason(e)}; the file on disk is unchanged`);
     }

@@ -131,6 +131,42 @@ export function isStaleTemp(name: string, mtimeMs: number): boolean {
   return Date.now() - mtimeMs > STALE_MS;
 }
 
+/**
+ * How many files this thread remembers having read as inputs (inputsRead): an app open for days reads more, and the
+ * oldest are forgotten first; a build's own inputs, read just before its commit, are among the newest.
+ */
+export const INPUTS_READ_MAX = 65536;
+const inputsReadSet = new Set<string>();
+
+/**
+ * A file's identity as the sweep compares it: device, inode and the time of its last change (ctime, which no one
+ * can set). The inode alone was not enough: a file read and then deleted frees its number, and a temp made later
+ * (by a build killed at its commit) took it, so a process that had read the first kept the temp from the sweep.
+ * Undefined where the file system gives no inode (0): such a file is not kept by identity.
+ */
+export function identityOf(st: { dev: number; ino: number; ctimeMs: number }): string | undefined {
+  return st.ino > 0 ? `${st.dev}:${st.ino}:${st.ctimeMs}` : undefined;
+}
+
+/**
+ * Notes that this thread read (or took the stamp of) the file `st` describes, as an input: the sweep never removes
+ * it, whatever name it has. A received project's `walk.sev` that is a link to `out/s.mar.actguy-new.h.1.x.tmp` was
+ * read, and the commit's sweep then removed that file as a stale temp: the input was lost (docs/security.md,
+ * round 17). The readers of fsutil.ts and io/readBinary.ts call it for every file they read.
+ */
+export function noteInputRead(st: { dev: number; ino: number; ctimeMs: number }): void {
+  const id = identityOf(st);
+  if (id === undefined) return;
+  inputsReadSet.delete(id);
+  inputsReadSet.add(id);
+  if (inputsReadSet.size > INPUTS_READ_MAX) inputsReadSet.delete(inputsReadSet.values().next().value as string);
+}
+
+/** The identities noteInputRead kept in this thread, newest last: a build worker hands them to the commit. */
+export function inputsRead(): string[] {
+  return [...inputsReadSet];
+}
+
 /** The file-system calls a sweep makes (tests inject failures through the same seam as the commit). */
 export interface SweepFs {
   readdirSync(path: string): string[];
@@ -141,9 +177,16 @@ export interface SweepFs {
 /**
  * Removes temp files of our own naming beside `targets` that no running
  * process on this machine owns (their writer died), or that are older than a
- * day. Files of other names are never touched.
+ * day. Files of other names are never touched, nor one of such a name that is
+ * not a plain file (a link, a folder: ActGuy's temps are files), nor one this
+ * thread read as an input (noteInputRead) or that `keep` names by identity (the
+ * inputs a build worker read): a name alone never makes a file ActGuy's own.
  */
-export function sweepStaleTemps(targets: readonly string[], fsOverride: Partial<SweepFs> = {}): string[] {
+export function sweepStaleTemps(
+  targets: readonly string[],
+  fsOverride: Partial<SweepFs> = {},
+  keep: readonly string[] = [],
+): string[] {
   const fs: SweepFs = {
     readdirSync: (p) => nodeFs.readdirSync(p),
     lstatSync: (p) => nodeFs.lstatSync(p),
@@ -151,6 +194,7 @@ export function sweepStaleTemps(targets: readonly string[], fsOverride: Partial<
     ...fsOverride,
   };
   const removed: string[] = [];
+  const kept = new Set(keep);
   const byDir = new Map<string, Set<string>>();
   for (const t of targets) {
     const abs = resolve(t);
@@ -170,14 +214,16 @@ export function sweepStaleTemps(targets: readonly string[], fsOverride: Partial<
       if (!m || !names.has(m[1])) continue;
       const pid = Number(m[4]);
       const mine = m[3] === host();
-      let stale = mine ? pid !== process.pid && !processAlive(pid) : false;
-      if (!stale) {
-        try {
-          stale = Date.now() - fs.lstatSync(join(dir, e)).mtimeMs > STALE_MS;
-        } catch {
-          continue;
-        }
+      let st: nodeFs.Stats;
+      try {
+        st = fs.lstatSync(join(dir, e));
+      } catch {
+        continue;
       }
+      if (!st.isFile()) continue;
+      const id = identityOf(st);
+      if (id !== undefined && (inputsReadSet.has(id) || kept.has(id))) continue;
+      const stale = (mine && pid !== process.pid && !processAlive(pid)) || Date.now() - st.mtimeMs > STALE_MS;
       if (!stale) continue;
       try {
         fs.unlinkSync(join(dir, e));

@@ -33,7 +33,7 @@ import { lastBuildUse } from './lastBuildUse';
 import { compressorFor, defaultJobs, startWhenCold, type MotionCompressor } from './compressPool';
 import { readBuildInput, readInputFile } from './files';
 import { reportWarningFor } from './reportWarnings';
-import { TEXT_LIMIT } from '../fsutil';
+import { pinFoldersOf, TEXT_LIMIT } from '../fsutil';
 
 export interface ProjectBuildOptions {
   /** Put the outputs in this folder (keeping their file names) instead of the project's paths. */
@@ -152,6 +152,9 @@ export async function buildProject(
       ),
       warnings: [],
     };
+  // The outputs' folders as just checked (inside the project's folder, links resolved): the commit, after the
+  // compression's seconds or minutes, writes nowhere else (docs/security.md, round 17).
+  const folders = pinFoldersOf(projectOutputFiles(project).map((f) => f.path));
   const overrides = options.textOverrides;
   const readFrom = options.readFile ?? readBuildInput;
   const readFile = overrides?.size
@@ -261,6 +264,7 @@ export async function buildProject(
       };
     let installed: (FileStamp | undefined)[] = [];
     const note = commitOutputs(buildOutputFiles(result.outputs, project.reportPath), {
+      folders,
       installed: () => {
         if (last) installed = last.target.outputs.map(outputStamp);
       },

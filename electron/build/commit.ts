@@ -43,7 +43,16 @@ import {
   type LockHolder,
 } from './commitJournal';
 import { describeFsError } from '../fsErrors';
-import { keepMode, makeFolders, modeToKeep, readFileHead, readSmallFile, type SmallFile } from '../fsutil';
+import {
+  keepMode,
+  makeFolders,
+  modeToKeep,
+  movedFolderProblem,
+  readFileHead,
+  readSmallFile,
+  type FolderPin,
+  type SmallFile,
+} from '../fsutil';
 import { mshOutputKind } from './mshOutputKinds';
 import { startsAsBuildReport } from '../../shared/project/reportStart';
 
@@ -96,6 +105,16 @@ export interface CommitOptions {
    * commit's, not another run's that replaced them after (the record of the last build takes their stamps here).
    */
   installed?: () => void;
+  /**
+   * Identities (tempFiles.ts identityOf) of files the sweep must keep whatever their names: the inputs another
+   * thread read for this commit (the app's build worker). What this thread read is kept without it (noteInputRead).
+   */
+  keep?: readonly string[];
+  /**
+   * The outputs' folders as the caller checked them before a wait (fsutil.ts FolderPin): the commit refuses to start,
+   * and to install, once one resolves elsewhere (an app export that waited on its compression).
+   */
+  folders?: readonly FolderPin[];
 }
 
 export interface OutputFile {
@@ -484,14 +503,14 @@ export function recoverOutputs(paths: readonly string[], options: CommitOptions 
   const targets = paths.map((p) => resolve(p));
   const release = takeLock(fs, lockPath(targets[0]));
   try {
-    return recoverLocked(fs, targets);
+    return recoverLocked(fs, targets, options.keep);
   } finally {
     release();
   }
 }
 
 /** Recovery under the lock; `targets` are the absolute output paths of this run, the first one beside the journal. */
-function recoverLocked(fs: CommitFs, targets: readonly string[]): string | undefined {
+function recoverLocked(fs: CommitFs, targets: readonly string[], keep?: readonly string[]): string | undefined {
   const jpath = journalPath(targets[0]);
   const journal = readJournal(fs, jpath, targets);
   let note: string | undefined;
@@ -508,7 +527,7 @@ function recoverLocked(fs: CommitFs, targets: readonly string[]): string | undef
       }
     }
   }
-  sweepStaleTemps([...targets, jpath], fs);
+  sweepStaleTemps([...targets, jpath], fs, keep);
   return note;
 }
 
@@ -532,6 +551,16 @@ export function commitOutputs(files: readonly OutputFile[], options: CommitOptio
   const fs = { ...realFs, ...options.fs };
   const targets = files.map((f) => resolve(f.path));
   const shown = new Map(targets.map((t, k) => [t, files[k].path]));
+  const refuseMoved = () => {
+    for (const pin of options.folders ?? []) {
+      const problem = movedFolderProblem(pin);
+      if (problem)
+        throw new OutputWriteError(
+          `cannot write ${files.map((f) => f.path).join(', ')}: ${problem}; nothing was written`,
+        );
+    }
+  };
+  refuseMoved();
   targets.forEach((t, k) => prepareTarget(fs, t, files[k].path));
   const first = targets[0];
   const jpath = journalPath(first);
@@ -548,7 +577,7 @@ export function commitOutputs(files: readonly OutputFile[], options: CommitOptio
     }
   };
   try {
-    const note = recoverLocked(fs, targets);
+    const note = recoverLocked(fs, targets, options.keep);
     files.forEach((f, k) => {
       const problem = otherKindProblem(f, targets[k]);
       if (problem) throw new OutputWriteError(`${problem}; nothing was written`);
@@ -578,6 +607,8 @@ export function commitOutputs(files: readonly OutputFile[], options: CommitOptio
         }
         e.backup = backup;
       });
+      // Checked again last before anything is installed: what is left of the window is the journal and the renames.
+      refuseMoved();
       step('journal');
       writeJournal(fs, jpath, {
         tool: 'actguy commit',

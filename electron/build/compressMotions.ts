@@ -22,6 +22,7 @@ import { statSync } from 'node:fs';
 import { cacheKeyOfDigest, sha256Hex, type BuildCache, type CacheCandidate } from './buildCache';
 import type { MotionCompressor } from './compressPool';
 import { noVerdicts, stampOf, type FileStamp, type MotionHeader, type VerdictStore } from './verdicts';
+import { noteInputRead } from '../tempFiles';
 
 export interface MotionDone {
   /** Archive index. */
@@ -155,6 +156,9 @@ export function recordingReader(
 /** The stamp of a file from the file system (recordingReader's `stat`), undefined when it cannot be had. */
 export function fileStamp(path: string): FileStamp | undefined {
   try {
+    // A motion the verdicts know is not read: its stamp is what this build took of it, and the sweep keeps it too
+    // (by its identity as a plain stat gives it, as the readers note theirs).
+    noteInputRead(statSync(path));
     return stampOf(statSync(path, { bigint: true }));
   } catch {
     return undefined;

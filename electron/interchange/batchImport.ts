@@ -23,7 +23,7 @@ import { readMtn } from '../../shared/mtn/read';
 import { decodeUtf8Text } from '../../shared/sev/text';
 import { commitOutputs, type OutputFile } from '../build/commit';
 import { systemReason } from '../fsErrors';
-import { readBytes, TEXT_LIMIT, writeFileAtomic } from '../fsutil';
+import { readBytes, TEXT_LIMIT, writeFileAtomic, type FolderPin } from '../fsutil';
 import { sameFile } from '../pathIdentity';
 import type { ImportRunner } from './importRunner';
 
@@ -51,6 +51,14 @@ export interface BatchImportOptions {
   reservedNames?: readonly string[];
   /** Refuses an output path by throwing (the app's path policy); the message becomes that file's error. */
   checkOutput?: (path: string) => void;
+  /**
+   * `outDir` as the caller checked it before the imports (fsutil.ts FolderPin; the app): a motion written on its own
+   * is not written once it resolves elsewhere. Each output is checked (checkOutput) when its import ends, but one
+   * whose later neighbours failed is written after their imports: a folder swapped for a link meanwhile had it
+   * written where the link led (docs/security.md, round 17). All or nothing writes only when the last import, just
+   * checked, succeeded.
+   */
+  folder?: FolderPin;
 }
 
 /** One motion the batch makes, or one file (or clip) it could not. */
@@ -310,7 +318,7 @@ export async function runBatchImport(
   }
   for (const i of ok) {
     try {
-      writeFileAtomic(i.output!, i.mtnBytes!);
+      writeFileAtomic(i.output!, i.mtnBytes!, { folder: options.folder });
       written.push(i.output!);
     } catch (e) {
       i.error = `cannot write ${i.output}: ${systemReason(e)}`;

@@ -31,7 +31,7 @@ import type { CompressClient } from '../compressClient';
 import type { HandlerDocument } from '../documents';
 import type { DialogPort, FileFilter } from '../dialogPort';
 import { systemReason } from '../fsErrors';
-import { baseNameOf, writeFileAtomic } from '../fsutil';
+import { baseNameOf, pinFolder, writeFileAtomic } from '../fsutil';
 import { requireBytes, requireObject, requireString } from '../ipcArgs';
 import { quotePath, type PathPolicy } from '../pathPolicy';
 import { refuseOverwritingInput } from '../pathIdentity';
@@ -133,6 +133,8 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
       throw new Error(`Could not export ${quotePath(given)}: the file name must end in .glb`);
     const path = policy.check(given, 'write');
     refuseOverwritingInput('export', path, [...(doc.inputs ?? []), doc.path]);
+    // The folder as checked: a compressed export waits on the compressor, and the write goes nowhere else (round 17).
+    const folder = pinFolder(dirname(path));
     const scale = req.scale === undefined ? 1 : req.scale;
     if (!(typeof scale === 'number' && Number.isFinite(scale) && scale > 0))
       throw new Error(`exportGltf: scale must be a number > 0, found ${String(req.scale)}`);
@@ -163,7 +165,7 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
       scale,
     });
     try {
-      writeFileAtomic(path, glb);
+      writeFileAtomic(path, glb, { folder });
     } catch (e) {
       throw new Error(`Could not export ${path}: ${systemReason(e)}; the file on disk is unchanged`);
     }
@@ -233,6 +235,8 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
               ? req.reservedNames.filter((n): n is string => typeof n === 'string')
               : [],
             checkOutput: (out) => void policy.check(out, 'write'),
+            // The folder as the imports began: they take seconds, and the .mtn files go nowhere else (round 17).
+            folder: pinFolder(dirname(paths[0])),
           },
           runImport,
           undefined,

@@ -23,7 +23,7 @@ import { markMshOutputs } from '../build/mshOutputKinds';
 import type { CompressClient } from '../compressClient';
 import type { DialogPort, FileFilter } from '../dialogPort';
 import type { HandlerDocument } from '../documents';
-import { baseNameOf } from '../fsutil';
+import { baseNameOf, pinFolder } from '../fsutil';
 import { requireObject, requireString } from '../ipcArgs';
 import { findOutputClashes, refuseOverwritingInput } from '../pathIdentity';
 import { allowUnlessLinkedOut, quotePath, type PathPolicy } from '../pathPolicy';
@@ -88,6 +88,8 @@ export function createMshExportHandlers(ctx: MshExportHandlerContext): MshExport
       throw new Error(`Could not export ${quotePath(given)}: ${clashes.join('; ')} (nothing was written)`);
 
     const shown = `${quotePath(prefix)}.{res8,res19,nodes.json}`;
+    // The folder as checked: the export takes seconds, and the commit goes nowhere else (docs/security.md, round 17).
+    const folder = pinFolder(dirname(named.res8));
     const out = await compress.exportMsh({
       documentId: req.documentId,
       options,
@@ -108,7 +110,7 @@ export function createMshExportHandlers(ctx: MshExportHandlerContext): MshExport
           ],
           'move that file away or export under another name',
         ),
-        ctx.commit,
+        { ...ctx.commit, folders: folder ? [folder] : [] },
       );
     } catch (e) {
       throw new Error(`Could not export ${shown}: ${(e as Error).message}`);

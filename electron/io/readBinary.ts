@@ -20,6 +20,7 @@ import {
 } from '../../shared/binarySize';
 import { FormatError, type FileKind } from '../../shared/errors';
 import { refuseUnlessPlain } from '../fsutil';
+import { noteInputRead } from '../tempFiles';
 import { marSizeFromHead } from '../../shared/mar/read';
 import { mt3SizeFromHead } from '../../shared/mt3/read';
 import { mtnSizeFromHead } from '../../shared/mtn/read';
@@ -151,6 +152,7 @@ export function readHeaderFirst(path: string, how: HeaderFirstRead & { signal?: 
   try {
     const st = io.fstatSync(fd);
     refuseUnlessPlain(st, path);
+    noteInputRead(st);
     const walk = headerFirstWalk(path, st.size, how);
     for (let step = walk.next(); ;) {
       if (step.done) return step.value;
@@ -178,6 +180,7 @@ export async function readHeaderFirstAsync(
   try {
     const st = await fh.stat();
     refuseUnlessPlain(st, path);
+    noteInputRead(st);
     const walk = headerFirstWalk(path, st.size, how);
     for (let step = walk.next(); ;) {
       if (step.done) return step.value;

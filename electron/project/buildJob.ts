@@ -30,6 +30,8 @@ import { inProcessCompressor, startWhenCold, type MotionCompressor } from '../bu
 import type { BuildSummary, LastBuildTarget, PendingLastBuild } from '../build/lastBuild';
 import { lastBuildUse } from '../build/lastBuildUse';
 import { reportWarningFor } from '../build/reportWarnings';
+import { inputsRead, noteInputRead } from '../tempFiles';
+import { statSync } from 'node:fs';
 
 /** What the main process sends the worker. */
 export interface BuildJobRequest {
@@ -63,6 +65,8 @@ export type BuildJobMessage =
       report: BuildReport;
       warnings: string[];
       lastBuild?: LastBuildToKeep;
+      /** The identities of the files this build read (tempFiles.ts inputsRead): the commit's sweep keeps them. */
+      inputsRead?: string[];
     }
   /** Every input and setting was the last build's and its outputs are untouched: nothing to write (lastBuild.ts). */
   | { type: 'upToDate'; summary: BuildSummary; warnings: string[] }
@@ -129,6 +133,13 @@ export async function runBuildJob(
     return;
   }
   const overrides = new Map(req.sevTexts.map((s) => [s.path, encoder.encode(s.text)]));
+  // A file built from the editor's text is not read, but it is an input all the same: the commit's sweep keeps it.
+  for (const path of overrides.keys())
+    try {
+      noteInputRead(statSync(path));
+    } catch {
+      // not on disk (yet): nothing to keep
+    }
   const remembered = typeof req.cacheDir === 'string' ? existingVerdicts(req.cacheDir, deps.stateDir) : undefined;
   const recorded = recordingReader(
     (path, as) => overrides.get(path) ?? readFile(path, as),
@@ -252,6 +263,8 @@ export async function runBuildJob(
     // The input warnings whole, as `actguy build` prints them: the report keeps only the place of one about a file
     // outside the project's folder (reportWarnings.ts); the user who builds sees it all.
     warnings: [...result.warnings.map((w) => w.message), ...result.report.warnings.slice(result.warnings.length)],
+    // The worker read the inputs, main commits: main's sweep must keep what the worker read (docs/security.md, round 17).
+    inputsRead: inputsRead(),
     ...(last
       ? {
           lastBuild: {

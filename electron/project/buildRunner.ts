@@ -12,6 +12,7 @@ import type { BuildProblem, BuildStatus } from '../../shared/ipc/project';
 import { buildOutputFiles, commitOutputs, type CommitOptions, type OutputFile } from '../build/commit';
 import { outputStamp, writeLastBuild } from '../build/lastBuild';
 import type { FileStamp } from '../build/fileStamp';
+import type { FolderPin } from '../fsutil';
 import type { BuildJobMessage, BuildJobRequest } from './buildJob';
 
 /** Runs a job and reports its messages; returns a stop function. Tests inject an in-process runner. */
@@ -50,7 +51,7 @@ export interface BuildRunner {
    * Starts a build. `refused`: writes the policy refuses, reported by a dry run (Check) as problems of its
    * result, so Check lists exactly what Build would refuse (a build with refused writes is rejected instead).
    */
-  start(req: BuildJobRequest & { dryRun: boolean; refused?: BuildProblem[] }): BuildStatus;
+  start(req: BuildJobRequest & { dryRun: boolean; refused?: BuildProblem[]; folders?: FolderPin[] }): BuildStatus;
   /** Records a build refused before it started (paths the policy does not allow): state 'failed'. */
   reject(errors: BuildProblem[], dryRun: boolean): BuildStatus;
   status(buildId: string): BuildStatus;
@@ -168,6 +169,8 @@ export function createBuildRunner(
                 const keep = m.lastBuild;
                 let installed: (FileStamp | undefined)[] = [];
                 const note = write(buildOutputFiles(m.outputs, m.report.outputs.report), {
+                  keep: m.inputsRead,
+                  folders: req.folders,
                   installed: () => {
                     if (keep) installed = keep.target.outputs.map(outputStamp);
                   },

@@ -25,7 +25,7 @@ import type {
 } from './types';
 import { decodeUtf8Text } from '../../shared/sev/text';
 import type { DialogPort, FileFilter } from '../dialogPort';
-import { baseNameOf, readBytes, TEXT_LIMIT, writeFileAtomic } from '../fsutil';
+import { baseNameOf, pinFolder, pinFoldersOf, readBytes, TEXT_LIMIT, writeFileAtomic } from '../fsutil';
 import { systemReason } from '../fsErrors';
 import { requireObject, requireString } from '../ipcArgs';
 import { inputOverwrittenBy } from '../pathIdentity';
@@ -201,13 +201,15 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
     text: string,
     unchanged: string,
   ): Promise<SavedFile> => {
+    // The folder as checked: the text is checked in a worker first, and the write goes nowhere else (fsutil FolderPin).
+    const folder = pinFolder(dirname(path));
     const { errors } = await checkText({ kind, path, text });
     if (errors.length)
       throw new Error(
         `Could not save ${path}: ${kind === 'project' ? 'the project' : 'the text'} has errors; nothing was written\n${errors.join('\n')}`,
       );
     try {
-      writeFileAtomic(path, text);
+      writeFileAtomic(path, text, { folder });
     } catch (e) {
       throw new Error(`Could not save ${path}: ${reason(e)}; ${unchanged}`);
     }
@@ -376,6 +378,8 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
         dryRun,
         refused: refused.writes,
         cacheDir: appCacheDir(projectPath),
+        // The outputs' folders as just checked: the commit, after the build's seconds or minutes, writes nowhere else.
+        folders: pinFoldersOf([...named.outputs, ...(named.report ? [named.report] : [])]),
       });
     },
 

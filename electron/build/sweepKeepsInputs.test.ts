@@ -1,0 +1,147 @@
+/**
+ * The sweep of stale temps beside an output removes files by their names (tempFiles.ts); a name alone never makes a
+ * file ActGuy's own. A received project whose `walk.sev` is a link to `out/s.mar.actguy-new.otherhost.1234.abcdef.tmp`
+ * (a day old, as an archive keeps its dates) had that file read as the SEV and then removed as a stale temp by the
+ * commit: the next build said the input was missing (docs/security.md, round 14's open item, fixed in round 17).
+ * Through `actguy build`, `actguy compress`, the app's Build in its worker thread, and the sweep itself.
+ */
+import { spawnSync } from 'node:child_process';
+import {
+  copyFileSync,
+  lstatSync,
+  lutimesSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ASSETS } from '../testing/handlerHarness';
+import { settleBuild, testProjectHandlers } from '../testing/projectHarness';
+import { useBundledWorker } from '../compress/buildWorkerForTests';
+import { host, identityOf, noteInputRead, sweepStaleTemps } from '../tempFiles';
+
+const cli = join(__dirname, '..', '..', 'dist', 'cli', 'actguy.cjs');
+const dirs: string[] = [];
+afterEach(() => {
+  while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
+});
+
+const TEMP = 'out/s.mar.actguy-new.otherhost.1234.abcdef.tmp';
+const OLD = new Date('2020-01-01T00:00:00Z');
+
+/** A received folder whose walk.sev is a link to a file named as a stale temp of its `.mar`. */
+function received(): { dir: string; project: string; text: string; sev: Buffer } {
+  const dir = mkdtempSync(join(tmpdir(), 'actguy-sweep-input-'));
+  dirs.push(dir);
+  for (const f of ['walk.mtn', 'default.sls', 'se_define.h']) copyFileSync(join(ASSETS, f), join(dir, f));
+  mkdirSync(join(dir, 'out'));
+  const sev = readFileSync(join(ASSETS, 'walk.sev'));
+  writeFileSync(join(dir, TEMP), sev);
+  utimesSync(join(dir, TEMP), OLD, OLD);
+  symlinkSync(TEMP, join(dir, 'walk.sev'));
+  const text = JSON.stringify({
+    version: 1,
+    motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev' }],
+    seTables: { sls: 'default.sls', seDefine: 'se_define.h' },
+    outputs: { mar: 'out/s.mar', sar: 'out/s.sar' },
+  });
+  const project = join(dir, 'p.actguy.json');
+  writeFileSync(project, text);
+  return { dir, project, text, sev };
+}
+
+const actguy = (dir: string, ...args: string[]) =>
+  spawnSync(process.execPath, [cli, ...args], { cwd: dir, encoding: 'utf8' });
+
+describe('the sweep beside an output keeps the inputs it read', () => {
+  it('actguy build: an input reached through a link to a temp-named file is kept, and builds again', () => {
+    const { dir, sev } = received();
+    const first = actguy(dir, 'build', 'p.actguy.json', '--quiet', '--jobs', '1');
+    expect(first.stderr).toBe('');
+    expect(first.status).toBe(0);
+    expect(readFileSync(join(dir, TEMP))).toEqual(sev);
+    const again = actguy(dir, 'build', 'p.actguy.json', '--quiet', '--jobs', '1');
+    expect(again.stderr).toBe('');
+    expect(again.status).toBe(0);
+  }, 20_000);
+
+  it('actguy compress: the motion read through such a link is kept (the single write sweeps too)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'actguy-sweep-input-'));
+    dirs.push(dir);
+    const temp = `w.mt3.actguy-new.otherhost.1234.abcdef.tmp`;
+    copyFileSync(join(ASSETS, 'walk.mtn'), join(dir, temp));
+    utimesSync(join(dir, temp), OLD, OLD);
+    symlinkSync(temp, join(dir, 'walk.mtn'));
+    const r = actguy(dir, 'compress', 'walk.mtn', '-o', 'w.mt3', '--quiet');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(readFileSync(join(dir, temp))).toEqual(readFileSync(join(ASSETS, 'walk.mtn')));
+  }, 20_000);
+
+  const worker = useBundledWorker(resolve(__dirname, '..', 'project', 'buildWorker.ts'));
+  it("the app's Build: the worker read the input, main's commit keeps it", async () => {
+    const { workerLauncher } = await import('../project/buildRunner');
+    const { dir, project, sev } = received();
+    const { h, openPicked } = testProjectHandlers({ launchBuild: workerLauncher(worker()) });
+    const projectText = await openPicked(project);
+    const started = await h.startBuild({ projectPath: project, projectText });
+    const done = await settleBuild(() => h.getBuildStatus({ buildId: started.buildId }));
+    expect(done.errors).toEqual([]);
+    expect(done.state).toBe('done');
+    expect(readFileSync(join(dir, TEMP))).toEqual(sev);
+  }, 20_000);
+
+  it("the app's Build of the editor's unsaved SEV: the file on disk, not read, is kept as well", async () => {
+    const { workerLauncher } = await import('../project/buildRunner');
+    const { dir, project, sev } = received();
+    const { h, openPicked } = testProjectHandlers({ launchBuild: workerLauncher(worker()) });
+    const projectText = await openPicked(project);
+    const sevPath = join(dir, 'walk.sev');
+    const started = await h.startBuild({
+      projectPath: project,
+      projectText,
+      sevTexts: [{ path: sevPath, text: sev.toString('utf8') }],
+    });
+    const done = await settleBuild(() => h.getBuildStatus({ buildId: started.buildId }));
+    expect(done.errors).toEqual([]);
+    expect(done.state).toBe('done');
+    expect(readFileSync(join(dir, TEMP))).toEqual(sev);
+  }, 20_000);
+
+  it('sweepStaleTemps: a temp that took the inode number of a file read before (and deleted since) still goes', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'actguy-sweep-input-'));
+    dirs.push(dir);
+    const temp = join(dir, 'x.mar.actguy-new.otherhost.7.abcdef.tmp');
+    writeFileSync(temp, 'stale');
+    utimesSync(temp, OLD, OLD);
+    // The file read earlier had this device and inode number, and changed last a minute before this one was made.
+    const st = lstatSync(temp);
+    noteInputRead({ dev: st.dev, ino: st.ino, ctimeMs: st.ctimeMs - 60_000 });
+    expect(sweepStaleTemps([join(dir, 'x.mar')])).toEqual([temp]);
+  });
+
+  it('sweepStaleTemps: a link of a temp name and a file kept by identity stay, a stale plain temp goes', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'actguy-sweep-input-'));
+    dirs.push(dir);
+    const target = join(dir, 'x.mar');
+    const name = (k: number) => join(dir, `x.mar.actguy-new.otherhost.${k}.abcdef.tmp`);
+    writeFileSync(join(dir, 'elsewhere'), 'mine');
+    symlinkSync('elsewhere', name(1));
+    writeFileSync(name(2), 'kept');
+    writeFileSync(name(3), 'stale');
+    for (const k of [2, 3]) utimesSync(name(k), OLD, OLD);
+    // The link's own date is old as well, so only its kind keeps it.
+    lutimesSync(name(1), OLD, OLD);
+    const removed = sweepStaleTemps([target], {}, [identityOf(lstatSync(name(2)))!]);
+    expect(removed).toEqual([name(3)]);
+    expect(lstatSync(name(1)).isSymbolicLink()).toBe(true);
+    expect(readFileSync(name(2), 'utf8')).toBe('kept');
+    expect(host()).not.toBe('otherhost');
+  });
+});

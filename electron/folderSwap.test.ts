@@ -1,0 +1,306 @@
+/**
+ * A write the app checks, then makes seconds later: Export MT3 checks its path and compresses before it writes, a
+ * SEV or project save checks its text in a worker first. A folder on the path swapped for a link in that window (by
+ * whoever can write the folder above it: a synced or network share a colleague also writes) had the file written
+ * where the link led, outside every folder the user chose (docs/security.md, round 14's open item, fixed in round 17).
+ * The folder is pinned at the check (fsutil.ts FolderPin) and checked again before the temp is made and before the
+ * rename; the swap is made inside the very wait, by the compressor or text checker the handlers are given.
+ */
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+  closeSync as realCloseSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { compressRequestForMotion } from '../shared/compress/request';
+import { readMtn } from '../shared/mtn/read';
+import { dispatchInvoke } from './handlers';
+import { ASSETS, openedMotion, testHandlers, useCompressClientPerTest } from './testing/handlerHarness';
+import { atomicWriteIo, pinFolder, writeFileAtomic } from './fsutil';
+import { commitOutputs } from './build/commit';
+import { buildProject } from './build/build';
+import { readBuildInput } from './build/files';
+import { inProcessBuild, settleBuild, testProjectHandlers } from './testing/projectHarness';
+import { canonicalPath } from './pathPolicy';
+import { inProcessTextChecker } from './project/textCheckJob';
+import { inProcessImportRunner } from './interchange/importRunner';
+import { SMALL_BVH } from '../shared/testing/bvhFixtures';
+import type { CompressClient } from './compressClient';
+
+const compress = useCompressClientPerTest();
+
+let dir: string;
+let ws: string;
+let out: string;
+let victim: string;
+beforeEach(() => {
+  dir = canonicalPath(mkdtempSync(join(tmpdir(), 'actguy-folder-swap-')));
+  ws = join(dir, 'ws');
+  out = join(ws, 'out');
+  victim = join(dir, 'victim');
+  cpSync(ASSETS, ws, { recursive: true });
+  mkdirSync(out);
+  mkdirSync(victim);
+});
+afterEach(() => {
+  Object.assign(atomicWriteIo, { closeSync: realCloseSync });
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The swap: ws/out moves aside and a link to the victim's folder takes its name. */
+function swap(): void {
+  renameSync(out, `${out}-aside`);
+  symlinkSync(victim, out);
+}
+
+const everything = () => [...readdirSync(victim), ...readdirSync(`${out}-aside`)];
+
+describe('a folder swapped for a link while a write waits', () => {
+  it('Export MT3: the compression is the wait; nothing lands where the link leads', async () => {
+    const real = compress();
+    const swapping: CompressClient = {
+      open: (d) => real.open(d),
+      close: (id) => real.close(id),
+      compress: (req, o) => {
+        swap();
+        return real.compress(req, o);
+      },
+      exportMsh: (req) => real.exportMsh(req),
+      dispose: () => real.dispose(),
+    };
+    // A file there of a temp's name, a day old: the sweep before the write would remove it, were it made there.
+    const stale = join(victim, 'walk.mt3.actguy-new.otherhost.1234.abcdef.tmp');
+    writeFileSync(stale, 'theirs');
+    utimesSync(stale, new Date('2020-01-01T00:00:00Z'), new Date('2020-01-01T00:00:00Z'));
+    const handlers = testHandlers({
+      app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws },
+      compress: swapping,
+    });
+    const { documentId, mtnBytes } = await openedMotion(handlers, join(ws, 'walk.mtn'));
+    const path = join(out, 'walk.mt3');
+    const r = await dispatchInvoke(handlers, 'exportMt3', {
+      path,
+      compress: compressRequestForMotion(readMtn(mtnBytes), documentId, 1),
+    });
+    expect(r).toEqual({
+      ok: false,
+      error: {
+        message:
+          `Could not export ${path}: its folder ${out} changed after it was checked (it now leads to ${victim}); ` +
+          'nothing was written there; the file on disk is unchanged',
+      },
+    });
+    expect(everything()).toEqual(['walk.mt3.actguy-new.otherhost.1234.abcdef.tmp']);
+  }, 20_000);
+
+  /** A compress client whose compression or MSH export swaps the folder before it starts. */
+  const swappingClient = (): CompressClient => {
+    const real = compress();
+    return {
+      open: (d) => real.open(d),
+      close: (id) => real.close(id),
+      compress: (req, o) => {
+        swap();
+        return real.compress(req, o);
+      },
+      exportMsh: (req) => {
+        swap();
+        return real.exportMsh(req);
+      },
+      dispose: () => real.dispose(),
+    };
+  };
+
+  it('Export glTF of the compressed motion and Export MSH: their waits too', async () => {
+    const handlers = testHandlers({
+      app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws },
+      compress: swappingClient(),
+    });
+    const { documentId, mtnBytes } = await openedMotion(handlers, join(ws, 'walk.mtn'));
+    const glb = join(out, 'walk.glb');
+    const g = await dispatchInvoke(handlers, 'exportGltf', {
+      documentId,
+      source: 'compressed',
+      mtnBytes,
+      path: glb,
+      compress: compressRequestForMotion(readMtn(mtnBytes), documentId, 1),
+    });
+    expect(g).toEqual({
+      ok: false,
+      error: {
+        message:
+          `Could not export ${glb}: its folder ${out} changed after it was checked (it now leads to ${victim}); ` +
+          'nothing was written there; the file on disk is unchanged',
+      },
+    });
+    expect(everything()).toEqual([]);
+    // Back as it was, for the MSH export's own swap; a file of a temp's name there, a day old, which the commit's
+    // sweep would remove were it started there.
+    rmSync(out);
+    renameSync(`${out}-aside`, out);
+    const stale = join(victim, 'walk.res8.actguy-new.otherhost.1234.abcdef.tmp');
+    writeFileSync(stale, 'theirs');
+    utimesSync(stale, new Date('2020-01-01T00:00:00Z'), new Date('2020-01-01T00:00:00Z'));
+    const m = await dispatchInvoke(handlers, 'exportMsh', {
+      documentId,
+      positionTolerance: 0.5,
+      rotationToleranceDeg: 1,
+      path: join(out, 'walk.res8'),
+    });
+    expect(m).toMatchObject({ ok: false });
+    expect((m as { error: { message: string } }).error.message).toContain(
+      `its folder ${out} changed after it was checked (it now leads to ${victim}); nothing was written`,
+    );
+    expect(everything()).toEqual(['walk.res8.actguy-new.otherhost.1234.abcdef.tmp']);
+  }, 20_000);
+
+  it('batch import: a later import is the wait; no .mtn lands where the link leads', async () => {
+    // a.bvh imports and its output is checked; then b.bvh, which fails, takes its time: a.mtn is written after it.
+    const sources = ['a.bvh', 'b.bvh'].map((f) => join(out, f));
+    writeFileSync(sources[0], SMALL_BVH);
+    writeFileSync(sources[1], 'HIERARCHY\nbroken\n');
+    const handlers = testHandlers({
+      app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws },
+      compress: compress(),
+      runImport: (req, signal) => {
+        if (req.path === sources[1]) swap();
+        return inProcessImportRunner(req, signal);
+      },
+    });
+    const r = await dispatchInvoke(handlers, 'importMotionBatch', { paths: sources });
+    expect(r).toMatchObject({ ok: true });
+    const items = (r as { value: { items: { error: string | null }[] } }).value.items;
+    expect(items[0].error).toBe(
+      `cannot write ${join(out, 'a.mtn')}: its folder ${out} changed after it was checked (it now leads to ` +
+        `${victim}); nothing was written there`,
+    );
+    expect(readdirSync(victim)).toEqual([]);
+  }, 20_000);
+
+  it('SEV save: the text check is the wait; nothing lands where the link leads', async () => {
+    const handlers = testHandlers({
+      app: { startupPath: join(ws, 'walk.mtn'), workspaceRoot: ws },
+      compress: compress(),
+      checkText: async (req) => {
+        swap();
+        return inProcessTextChecker(req);
+      },
+    });
+    const path = join(out, 'walk.sev');
+    const r = await dispatchInvoke(handlers, 'saveSev', { path, text: readFileSync(join(ws, 'walk.sev'), 'utf8') });
+    expect(r).toMatchObject({ ok: false });
+    expect((r as { error: { message: string } }).error.message).toBe(
+      `Could not save ${path}: its folder ${out} changed after it was checked (it now leads to ${victim}); ` +
+        'nothing was written there; the file on disk is unchanged and your edits are kept',
+    );
+    expect(everything()).toEqual([]);
+  });
+
+  it('writeFileAtomic: a swap after the temp is written is met before the rename', () => {
+    const folder = pinFolder(out);
+    Object.assign(atomicWriteIo, {
+      closeSync: (fd: number) => {
+        realCloseSync(fd);
+        swap();
+      },
+    });
+    expect(() => writeFileAtomic(join(out, 'x.sev'), 'sev 1\n', { folder })).toThrow(
+      `its folder ${out} changed after it was checked (it now leads to ${victim}); nothing was written there`,
+    );
+    expect(readdirSync(victim)).toEqual([]);
+  });
+
+  /** A project in ws writing out/s.mar, out/s.sar and out/s.report.json; `out` not made yet when `fresh`. */
+  const project = (fresh = false): string => {
+    if (fresh) rmSync(out, { recursive: true });
+    const file = join(ws, 'p.actguy.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev' }],
+        seTables: { sls: 'default.sls', seDefine: 'se_define.h' },
+        outputs: { mar: 'out/s.mar', sar: 'out/s.sar' },
+      }),
+    );
+    return file;
+  };
+  const refusal = () =>
+    `its folder ${out} changed after it was checked (it now leads to ${victim}); nothing was written`;
+
+  it('actguy build: the compression is the wait, for an out/ there or one the commit would make', async () => {
+    for (const fresh of [false, true]) {
+      const file = project(fresh);
+      let swapped = false;
+      const r = buildProject(file, {
+        cacheDir: null,
+        jobs: 1,
+        readFile: (path, as) => {
+          if (!swapped) {
+            swapped = true;
+            // Not made yet: a link takes the name the commit would have made a folder of.
+            if (fresh) symlinkSync(victim, out);
+            else swap();
+          }
+          return readBuildInput(path, as);
+        },
+      });
+      await expect(r).rejects.toThrow(refusal());
+      expect(readdirSync(victim)).toEqual([]);
+      rmSync(out);
+      if (!fresh) renameSync(`${out}-aside`, out);
+    }
+  }, 20_000);
+
+  it("the app's Build: the build is the wait; the commit writes nowhere else", async () => {
+    const file = project();
+    const { h, openPicked } = testProjectHandlers({
+      launchBuild: (req, onMessage, onCrash) => {
+        swap();
+        return inProcessBuild(req, onMessage, onCrash);
+      },
+    });
+    const projectText = await openPicked(file);
+    const started = await h.startBuild({ projectPath: file, projectText });
+    const done = await settleBuild(() => h.getBuildStatus({ buildId: started.buildId }));
+    expect(done.state).toBe('failed');
+    expect(done.errors.map((e) => e.message).join('\n')).toContain(refusal());
+    expect(readdirSync(victim)).toEqual([]);
+  }, 20_000);
+
+  it('commitOutputs: a swap after the temps are written is met before anything is installed', () => {
+    const folder = pinFolder(out)!;
+    let swapped = false;
+    const fs = {
+      writeFileSync: (p: string, d: Uint8Array, o: object) => {
+        writeFileSync(p, d, o);
+        if (!swapped) swap();
+        swapped = true;
+      },
+    };
+    const files = ['a.res8', 'a.res19'].map((n) => ({ path: join(out, n), bytes: new Uint8Array([1, 2, 3]) }));
+    expect(() => commitOutputs(files, { fs: fs as never, folders: [folder] })).toThrow(
+      `cannot write ${files.map((f) => f.path).join(', ')}: its folder ${out} changed after it was checked (it now ` +
+        `leads to ${victim}); nothing was written`,
+    );
+    expect(readdirSync(victim)).toEqual([]);
+    // Where the folder went, only the commit's own files (its lock and temps, named after the process, swept later).
+    expect(readdirSync(`${out}-aside`).filter((n) => !n.includes('.actguy-'))).toEqual([]);
+  });
+
+  it('writeFileAtomic: the folder unchanged, the pinned write goes through', () => {
+    const folder = pinFolder(out);
+    writeFileAtomic(join(out, 'x.sev'), 'sev 1\n', { folder });
+    expect(readFileSync(join(out, 'x.sev'), 'utf8')).toBe('sev 1\n');
+  });
+});
