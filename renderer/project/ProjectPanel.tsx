@@ -28,6 +28,21 @@ function kb(bytes: number): string {
 }
 
 /** The project panel: the motions in archive order with their status, reorder by drag, add/remove, save, check and build. */
+/** Motions a project lists before its panel offers a filter. */
+export const PROJECT_FILTER_FROM = 8;
+
+/** The motions the filter keeps, with their archive index: those whose name or .mtn holds its text (any case). */
+export function listedMotions<M extends { name: string; mtn: string }>(
+  motions: readonly M[],
+  filter: string,
+): { motion: M; index: number }[] {
+  const f = filter.trim().toLowerCase();
+  const all = motions.map((motion, index) => ({ motion, index }));
+  return f
+    ? all.filter(({ motion }) => motion.name.toLowerCase().includes(f) || motion.mtn.toLowerCase().includes(f))
+    : all;
+}
+
 export function ProjectPanel() {
   const path = useProject((p) => p.path);
   const json = useProject((p) => p.json);
@@ -54,6 +69,9 @@ export function ProjectPanel() {
   const hasMotion = useDocument((d) => !!d.motion && !d.readOnly);
   const [dragFrom, setDragFrom] = useState<number | null>(null);
   const [dropAt, setDropAt] = useState<number | null>(null);
+  // A stage of hundreds of motions: the list narrowed to the names (or .mtn files) holding the filter's text.
+  const [filter, setFilter] = useState('');
+  useEffect(() => setFilter(''), [path]);
   // The dragged row, read synchronously by dragover/drop: the first dragover can arrive before React has
   // re-rendered with the new state, and a dragover that does not preventDefault refuses the drop.
   const dragFromRef = useRef<number | null>(null);
@@ -183,6 +201,22 @@ export function ProjectPanel() {
               {checking ? 'Checking' : 'Check'}
             </button>
           </div>
+          {(json?.motions.length ?? 0) > PROJECT_FILTER_FROM && (
+            <div className="project-filter-row">
+              <input
+                className="picker-filter project-filter"
+                placeholder="Filter motions…"
+                aria-label="Filter the project's motions by name or .mtn file"
+                value={filter}
+                onChange={(e) => setFilter(e.target.value)}
+                onKeyDown={(e) => e.key === 'Escape' && setFilter('')}
+                data-testid="project-filter"
+              />
+              <span className="dim small" data-testid="project-filter-count">
+                {listedMotions(json?.motions ?? [], filter).length} of {json?.motions.length}
+              </span>
+            </div>
+          )}
           {/* The one part that scrolls: the header, the toolbar and the actions below stay in view, whatever is open. */}
           <div className="project-body" data-testid="project-body">
             {notShownReason && (
@@ -191,7 +225,7 @@ export function ProjectPanel() {
               </div>
             )}
             <ol className="project-motions" data-testid="project-motions" onDragLeave={() => setDropAt(null)}>
-              {(json?.motions ?? []).map((m, i) => {
+              {listedMotions(json?.motions ?? [], filter).map(({ motion: m, index: i }) => {
                 const st = status[m.name];
                 const probs = problemsOf(i);
                 const sel = current === i;
@@ -263,6 +297,11 @@ export function ProjectPanel() {
                 );
               })}
             </ol>
+            {filter.trim() !== '' && json && listedMotions(json.motions, filter).length === 0 && (
+              <div className="dim small" data-testid="project-filter-empty">
+                No motion&apos;s name or .mtn contains &quot;{filter.trim()}&quot;: Escape clears the filter.
+              </div>
+            )}
             {aliases.length > 0 && (
               <div className="project-aliases" data-testid="project-aliases">
                 <div className="sub">
