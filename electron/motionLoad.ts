@@ -5,9 +5,10 @@
  */
 import { existsSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { FormatError, type FileKind, type FormatErrorPlace } from '../shared/errors';
 import { loadMotionFile, type LoadOutcome } from './motionFiles';
+import { runOneShotWorker } from './oneShotWorker';
 import type { OpenMotionRequest } from '../shared/ipc/documents';
 
 /**
@@ -77,56 +78,28 @@ function abortError(path: string): Error {
 }
 
 /**
- * Each open in a fresh worker thread, which ends with it: a Cancel terminates the thread wherever the decode is
- * (a 1 GiB archive decodes for tens of seconds), and a crash of the decoder ends only that thread. `onWorker` is a
- * test seam: it sees each thread started.
+ * Each open in a fresh worker thread, which ends with it (oneShotWorker.ts): a Cancel terminates the thread wherever
+ * the decode is (a 1 GiB archive decodes for tens of seconds), and a crash of the decoder ends only that thread.
+ * `onWorker` is a test seam: it sees each thread started.
  */
 export function workerMotionLoader(
   workerPath: string = defaultMotionLoadWorkerPath(),
   onWorker?: (worker: Worker) => void,
 ): MotionLoader {
-  return (job, signal) =>
-    new Promise<LoadOutcome>((resolve, reject) => {
-      if (signal?.aborted) {
-        reject(abortError(job.path));
-        return;
-      }
-      let settled = false;
-      let worker: Worker | undefined;
-      const settle = (run: () => void): void => {
-        if (settled) return;
-        settled = true;
-        signal?.removeEventListener('abort', onAbort);
-        void worker?.terminate();
-        run();
-      };
-      const onAbort = () => settle(() => reject(abortError(job.path)));
-      signal?.addEventListener('abort', onAbort);
-      try {
-        worker = new Worker(workerPath, { workerData: job });
-      } catch (e) {
-        settle(() =>
-          reject(new Error(`Could not open ${job.path}: the reader did not start (${(e as Error).message})`)),
+  return async (job, signal) => {
+    const ended = await runOneShotWorker<MotionLoadReply>(workerPath, job, { signal, onWorker });
+    switch (ended.end) {
+      case 'answer':
+        return outcomeOf(ended.value);
+      case 'cancelled':
+      case 'overBudget':
+        throw abortError(job.path);
+      case 'failed':
+        throw new Error(
+          `Could not open ${job.path}: the reader ${ended.started ? 'stopped' : 'did not start'} (${ended.detail})`,
         );
-        return;
-      }
-      onWorker?.(worker);
-      worker.on('message', (reply: MotionLoadReply) =>
-        settle(() => {
-          try {
-            resolve(outcomeOf(reply));
-          } catch (e) {
-            reject(e);
-          }
-        }),
-      );
-      worker.on('error', (e) =>
-        settle(() => reject(new Error(`Could not open ${job.path}: the reader stopped (${e.message})`))),
-      );
-      worker.on('exit', (code) =>
-        settle(() => reject(new Error(`Could not open ${job.path}: the reader stopped (exit code ${code})`))),
-      );
-    });
+    }
+  };
 }
 
 /** The worker loader when its bundle lies beside this one (the app, the loopback server), else in-process. */

@@ -1,6 +1,6 @@
 /** How the handlers run an import job: in the import worker (the app) or in-process (tests that need no bundle). */
 import { join, sep } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { runOneShotWorker } from '../oneShotWorker';
 import { runImportJob, type ImportJobRequest, type ImportJobResult } from './importJob';
 import { plainImportFailure } from '../../shared/fileProblem';
 
@@ -28,49 +28,27 @@ export function workerImportRunner(
   workerPath: string = defaultImportWorkerPath(),
   budgetMs = IMPORT_TIME_BUDGET_MS,
 ): ImportRunner {
-  return (req, signal) =>
-    new Promise<ImportJobResult>((resolve) => {
-      if (signal?.aborted) {
-        resolve({ status: 'cancelled' });
-        return;
-      }
-      let settled = false;
-      let worker: Worker | undefined;
-      const settle = (result: ImportJobResult): void => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(budget);
-        signal?.removeEventListener('abort', onAbort);
-        void worker?.terminate();
-        resolve(result);
-      };
-      const onAbort = () => settle({ status: 'cancelled' });
-      const budget = setTimeout(
-        () =>
-          settle({
-            status: 'failed',
-            message: `Could not import ${req.path}: stopped after ${budgetMs / 1000} s, the most an import may take (the file is damaged, or far larger than a motion)`,
-          }),
-        budgetMs,
-      );
-      signal?.addEventListener('abort', onAbort);
-      try {
-        worker = new Worker(workerPath, { workerData: req });
-      } catch (e) {
-        settle({
+  return async (req, signal) => {
+    const ended = await runOneShotWorker<ImportJobResult>(workerPath, req, { signal, budgetMs });
+    switch (ended.end) {
+      case 'answer':
+        return ended.value;
+      case 'cancelled':
+        return { status: 'cancelled' };
+      case 'overBudget':
+        return {
           status: 'failed',
-          message: `Could not import ${req.path}: the import worker did not start (${(e as Error).message})`,
-        });
-        return;
-      }
-      worker.on('message', (result: ImportJobResult) => settle(result));
-      worker.on('error', (e) =>
-        settle({ status: 'failed', message: `Could not import ${req.path}: the importer stopped (${e.message})` }),
-      );
-      worker.on('exit', (code) =>
-        settle({ status: 'failed', message: `Could not import ${req.path}: the importer stopped (exit code ${code})` }),
-      );
-    });
+          message: `Could not import ${req.path}: stopped after ${budgetMs / 1000} s, the most an import may take (the file is damaged, or far larger than a motion)`,
+        };
+      case 'failed':
+        return {
+          status: 'failed',
+          message: ended.started
+            ? `Could not import ${req.path}: the importer stopped (${ended.detail})`
+            : `Could not import ${req.path}: the import worker did not start (${ended.detail})`,
+        };
+    }
+  };
 }
 
 /**
