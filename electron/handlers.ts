@@ -42,7 +42,7 @@ import { parseTuning, TUNING_MAX_BYTES, tuningPathOf } from '../shared/tuning/si
 import { commitOutputs } from './build/commit';
 import { systemReason } from './fsErrors';
 import { requireBytes, requireObject, requireString } from './ipcArgs';
-import { motionKindOfPath, type LoadOutcome } from './motionFiles';
+import { motionKindOfPath, skeletonBesidePath, type LoadOutcome } from './motionFiles';
 import { defaultMotionLoader, type MotionLoader } from './motionLoad';
 import { refuseOverwritingInput } from './pathIdentity';
 import {
@@ -215,7 +215,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     // The skeleton beside an .mt3 is read only when it is allowed too (else the user is asked to choose it).
     // The load runs in a worker of its own (motionLoad.ts); cancelOpenMotion ends it wherever it is, even inside
     // the decode of a large archive: it then answers `cancelled` and opens nothing.
-    const beside = join(dirname(path), `${baseNameOf(path)}.mtn`);
+    const beside = skeletonBesidePath(path);
     const abort = new AbortController();
     opensInFlight.add(abort);
     let loaded: LoadOutcome;

@@ -27,6 +27,11 @@ export function motionKindOfPath(path: string): MotionFileKind | null {
   return ext === '.mtn' ? 'mtn' : ext === '.mt3' ? 'mt3' : ext === '.mar' ? 'mar' : null;
 }
 
+/** The skeleton an .mt3/.mar takes by itself: `<base>.mtn` beside it (for an .mtn, the file itself). */
+export function skeletonBesidePath(path: string): string {
+  return join(dirname(path), `${baseNameOf(path)}.mtn`);
+}
+
 /** A motion decoded from a file, before the handlers give it a document id. */
 export type LoadedMotion = Omit<OpenedMotion, 'documentId'>;
 
@@ -102,7 +107,7 @@ export async function loadMotionFile(req: LoadRequest, signal?: AbortSignal): Pr
   let skeleton: Motion | undefined;
   let skeletonPath: string | null = null;
   if (!req.withoutSkeleton) {
-    const beside = join(dirname(path), `${fileBase}.mtn`);
+    const beside = skeletonBesidePath(path);
     skeletonPath = req.skeletonPath ?? (existsSync(beside) && (req.mayReadBeside?.(beside) ?? true) ? beside : null);
     if (!skeletonPath) return { status: 'needsSkeleton', path, kind, marEntry };
     const sp = skeletonPath;

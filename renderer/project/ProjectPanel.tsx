@@ -17,6 +17,7 @@ import { buildButtonLook } from './buildProgress';
 import { openProjectDialog, saveProjectAndSev } from './projectFiles';
 import { aliasRows, durationTitle, formatDurationMs } from './durations';
 import { BudgetBar } from './BudgetBar';
+import { LIST_FILTER_FROM } from '../components/Dialogs';
 import './project.css';
 
 function kb(bytes: number): string {
@@ -28,9 +29,6 @@ function kb(bytes: number): string {
 }
 
 /** The project panel: the motions in archive order with their status, reorder by drag, add/remove, save, check and build. */
-/** Motions a project lists before its panel offers a filter. */
-export const PROJECT_FILTER_FROM = 8;
-
 /** The motions the filter keeps, with their archive index: those whose name or .mtn holds its text (any case). */
 export function listedMotions<M extends { name: string; mtn: string }>(
   motions: readonly M[],
@@ -72,6 +70,7 @@ export function ProjectPanel() {
   // A stage of hundreds of motions: the list narrowed to the names (or .mtn files) holding the filter's text.
   const [filter, setFilter] = useState('');
   useEffect(() => setFilter(''), [path]);
+  const listed = listedMotions(json?.motions ?? [], filter);
   // The dragged row, read synchronously by dragover/drop: the first dragover can arrive before React has
   // re-rendered with the new state, and a dragover that does not preventDefault refuses the drop.
   const dragFromRef = useRef<number | null>(null);
@@ -201,7 +200,7 @@ export function ProjectPanel() {
               {checking ? 'Checking' : 'Check'}
             </button>
           </div>
-          {(json?.motions.length ?? 0) > PROJECT_FILTER_FROM && (
+          {(json?.motions.length ?? 0) > LIST_FILTER_FROM && (
             <div className="project-filter-row">
               <input
                 className="picker-filter project-filter"
@@ -213,7 +212,7 @@ export function ProjectPanel() {
                 data-testid="project-filter"
               />
               <span className="dim small" data-testid="project-filter-count">
-                {listedMotions(json?.motions ?? [], filter).length} of {json?.motions.length}
+                {listed.length} of {json?.motions.length}
               </span>
             </div>
           )}
@@ -225,7 +224,7 @@ export function ProjectPanel() {
               </div>
             )}
             <ol className="project-motions" data-testid="project-motions" onDragLeave={() => setDropAt(null)}>
-              {listedMotions(json?.motions ?? [], filter).map(({ motion: m, index: i }) => {
+              {listed.map(({ motion: m, index: i }) => {
                 const st = status[m.name];
                 const probs = problemsOf(i);
                 const sel = current === i;
@@ -297,7 +296,7 @@ export function ProjectPanel() {
                 );
               })}
             </ol>
-            {filter.trim() !== '' && json && listedMotions(json.motions, filter).length === 0 && (
+            {filter.trim() !== '' && listed.length === 0 && (
               <div className="dim small" data-testid="project-filter-empty">
                 No motion&apos;s name or .mtn contains &quot;{filter.trim()}&quot;: Escape clears the filter.
               </div>
