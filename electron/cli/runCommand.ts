@@ -12,21 +12,20 @@ export async function runCommand(cmd: CliCommand, argv: string[]): Promise<numbe
   try {
     return await cmd.run(argv);
   } catch (e) {
-    if (e instanceof UsageError) {
-      console.error(`actguy ${cmd.name}: ${e.message}\nusage: actguy ${cmd.usage}`);
-      return 2;
-    }
-    if (e instanceof FormatError) {
-      console.error(`actguy ${cmd.name}: ${e.message}`);
-      return 1;
-    }
-    const err = e as NodeJS.ErrnoException;
-    // A raw Node error (`ENOENT: ..., open 'x'`) gets words; one of ours (`cannot write x: ...`) already has them.
-    if (err && typeof err.code === 'string' && err.path && err.message.startsWith(`${err.code}:`)) {
-      console.error(`actguy ${cmd.name}: ${err.path}: ${describeFsError(err)}`);
-      return 1;
-    }
-    console.error(`actguy ${cmd.name}: ${err?.message ?? String(e)}`);
-    return 1;
+    const { text, status } = commandError(cmd, e);
+    console.error(text);
+    return status;
   }
+}
+
+/** What runCommand prints for an error a command threw, and the exit status (also `build --watch`'s, per build). */
+export function commandError(cmd: CliCommand, e: unknown): { text: string; status: number } {
+  if (e instanceof UsageError)
+    return { text: `actguy ${cmd.name}: ${e.message}\nusage: actguy ${cmd.usage}`, status: 2 };
+  if (e instanceof FormatError) return { text: `actguy ${cmd.name}: ${e.message}`, status: 1 };
+  const err = e as NodeJS.ErrnoException;
+  // A raw Node error (`ENOENT: ..., open 'x'`) gets words; one of ours (`cannot write x: ...`) already has them.
+  if (err && typeof err.code === 'string' && err.path && err.message.startsWith(`${err.code}:`))
+    return { text: `actguy ${cmd.name}: ${err.path}: ${describeFsError(err)}`, status: 1 };
+  return { text: `actguy ${cmd.name}: ${err?.message ?? String(e)}`, status: 1 };
 }

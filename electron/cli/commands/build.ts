@@ -1,4 +1,7 @@
-import { buildProject, type ProjectBuildOutcome } from '../../build/build';
+import { buildProject, type ProjectBuildOptions, type ProjectBuildOutcome } from '../../build/build';
+import { compressorFor, defaultJobs } from '../../build/compressPool';
+import { watchBuilds } from '../../build/watch';
+import { commandError } from '../runCommand';
 import { DEFAULT_CACHE_MAX_BYTES } from '../../build/buildCache';
 import type { MotionDone } from '../../build/compressMotions';
 import { diagnosticLines, printDiagnostics } from '../../build/inputs';
@@ -12,13 +15,16 @@ import type { BuildReportBudget } from '../../../shared/project/plan';
 export const buildCommand: CliCommand = {
   name: 'build',
   usage:
-    'build PROJECT.actguy.json [-o OUTDIR] [--jobs N] [--cache DIR | --no-cache] [--cache-max-mb MB] [--budget BYTES] [--quiet]',
+    'build PROJECT.actguy.json [-o OUTDIR] [--jobs N] [--cache DIR | --no-cache] [--cache-max-mb MB] [--budget BYTES] [--watch] [--quiet]',
   summary:
     'validate a project, compress every motion (N worker threads, default: the cores; unchanged motions come from the cache, default .actguy-cache/ beside the project) ' +
     'and write the .mar, the .sar and a JSON build report as one unit (nothing is written on any error); ' +
-    "--budget (or the project's budget.marBytes) fits the .mar in BYTES by scaling each motion's tolerances where it costs least (docs/formats.md#budget)",
+    "--budget (or the project's budget.marBytes) fits the .mar in BYTES by scaling each motion's tolerances where it costs least (docs/formats.md#budget); " +
+    '--watch builds again whenever an input of the project changes, in the same process, until Ctrl+C (docs/cli.md#watch)',
   async run(argv) {
-    const args = parseArgs(argv, ['o', 'jobs', 'cache', 'cache-max-mb', 'budget'], ['quiet', 'no-cache'], { out: 'o' });
+    const args = parseArgs(argv, ['o', 'jobs', 'cache', 'cache-max-mb', 'budget'], ['quiet', 'no-cache', 'watch'], {
+      out: 'o',
+    });
     const quiet = args.options.has('quiet');
     const jobs = jobsOption(args);
     const cacheOption = stringOption(args, 'cache');
@@ -36,51 +42,105 @@ export const buildCommand: CliCommand = {
       throw new UsageError(
         `--budget needs a whole number of bytes from 1 to ${MAX_BUDGET_BYTES}, got ${quoteJson(budgetText)}`,
       );
-    const progress = quiet ? undefined : progressPrinter(Boolean(process.stdout.isTTY));
-    let outcome;
-    try {
-      outcome = await buildProject(singlePositional(args, 'project file'), {
-        outDir: stringOption(args, 'o'),
-        jobs,
-        cacheDir: args.options.has('no-cache') ? null : cacheOption,
-        cacheMaxBytes,
-        onProgress: progress?.motion,
-        budgetBytes,
-      });
-    } finally {
-      // What the build finished before it stopped is printed whatever stopped it.
-      progress?.end();
-    }
-    if (!outcome.ok) {
-      printDiagnostics(outcome.errors, outcome.warnings);
-      console.error(`${outcome.errors.length} error${outcome.errors.length === 1 ? '' : 's'}; nothing was written`);
-      return 1;
-    }
-    // One write for all of them: a build that resamples a third of 1,000 motions warns about each, and a write per
-    // line was a few percent of a rebuild's CPU time with stderr a pipe (docs/cache.md).
-    const lines = builtMessages(outcome);
-    if (lines.length) console.error(lines.join('\n'));
-    if (!quiet) {
-      const { summary } = outcome;
-      const t = summary.totals;
-      const c = outcome.cache;
-      const built =
-        `${t.motions} motion${t.motions === 1 ? '' : 's'}: ${summary.outputs.mar.path} (${summary.outputs.mar.bytes} bytes, ${t.keys} keys), ` +
-        `${summary.outputs.sar.path} (${summary.outputs.sar.bytes} bytes, ${t.events} events), report ${summary.outputs.report}`;
-      console.log(
-        outcome.upToDate
-          ? `up to date: ${built}; nothing was written: every input and setting is the last build's and its outputs are as it left them (docs/cache.md#up-to-date)`
-          : `built ${built}` +
-              (c && !c.unusable
-                ? `; cache: ${c.hits} reused, ${c.rejected + c.damaged} rejected, ${c.misses} compressed${c.evicted ? `, ${c.evicted} old entries evicted` : ''}`
-                : '') +
-              (outcome.carried ? `; ${outcome.carried} unchanged since the last build` : ''),
-      );
-      if (summary.budget) for (const line of budgetLines(summary.budget)) console.log(line);
-    }
-    return 0;
+    const projectFile = singlePositional(args, 'project file');
+    const options = {
+      outDir: stringOption(args, 'o'),
+      jobs,
+      cacheDir: args.options.has('no-cache') ? null : cacheOption,
+      cacheMaxBytes,
+      budgetBytes,
+    };
+    if (!args.options.has('watch')) return buildOnce(projectFile, options, quiet);
+    return watchProject(projectFile, options, quiet);
   },
 };
+
+type BuildCommandOptions = Omit<ProjectBuildOptions, 'onProgress'>;
+
+/** One build as `actguy build` prints it; returns the exit status. */
+async function buildOnce(projectFile: string, options: BuildCommandOptions, quiet: boolean): Promise<number> {
+  const progress = quiet ? undefined : progressPrinter(Boolean(process.stdout.isTTY));
+  let outcome;
+  try {
+    outcome = await buildProject(projectFile, { ...options, onProgress: progress?.motion });
+  } finally {
+    // What the build finished before it stopped is printed whatever stopped it.
+    progress?.end();
+  }
+  if (!outcome.ok) {
+    printDiagnostics(outcome.errors, outcome.warnings);
+    console.error(`${outcome.errors.length} error${outcome.errors.length === 1 ? '' : 's'}; nothing was written`);
+    return 1;
+  }
+  // One write for all of them: a build that resamples a third of 1,000 motions warns about each, and a write per
+  // line was a few percent of a rebuild's CPU time with stderr a pipe (docs/cache.md).
+  const lines = builtMessages(outcome);
+  if (lines.length) console.error(lines.join('\n'));
+  if (!quiet) {
+    const { summary } = outcome;
+    const t = summary.totals;
+    const c = outcome.cache;
+    const built =
+      `${t.motions} motion${t.motions === 1 ? '' : 's'}: ${summary.outputs.mar.path} (${summary.outputs.mar.bytes} bytes, ${t.keys} keys), ` +
+      `${summary.outputs.sar.path} (${summary.outputs.sar.bytes} bytes, ${t.events} events), report ${summary.outputs.report}`;
+    console.log(
+      outcome.upToDate
+        ? `up to date: ${built}; nothing was written: every input and setting is the last build's and its outputs are as it left them (docs/cache.md#up-to-date)`
+        : `built ${built}` +
+            (c && !c.unusable
+              ? `; cache: ${c.hits} reused, ${c.rejected + c.damaged} rejected, ${c.misses} compressed${c.evicted ? `, ${c.evicted} old entries evicted` : ''}`
+              : '') +
+            (outcome.carried ? `; ${outcome.carried} unchanged since the last build` : ''),
+    );
+    if (summary.budget) for (const line of budgetLines(summary.budget)) console.log(line);
+  }
+  return 0;
+}
+
+/**
+ * `build --watch` (watch.ts): the first build, then one after each change of an input, each printed as a one-shot
+ * build prints, with one pool of workers for all of them. Ctrl+C (or SIGTERM) ends the watch, after the build in
+ * progress if there is one; a second Ctrl+C ends it at once (as a plain build's Ctrl+C does: an interrupted commit
+ * is completed by the next build, docs/safety-journal.md). Returns the last build's status.
+ */
+async function watchProject(projectFile: string, options: BuildCommandOptions, quiet: boolean): Promise<number> {
+  const compressor = compressorFor(options.jobs ?? defaultJobs());
+  const controller = new AbortController();
+  let building = false;
+  let status = 0;
+  const stop = () => {
+    if (controller.signal.aborted) process.exit(130);
+    controller.abort();
+    if (building) console.error('stopping after the build in progress (Ctrl+C again stops it now)');
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  try {
+    await watchBuilds({
+      projectFile,
+      signal: controller.signal,
+      print: (line) => console.log(line),
+      build: async () => {
+        building = true;
+        try {
+          status = await buildOnce(projectFile, { ...options, compressor }, quiet);
+        } catch (e) {
+          // A build that failed in a way a one-shot build would exit on is said, and the watch goes on.
+          const { text, status: failed } = commandError(buildCommand, e);
+          console.error(text);
+          status = failed;
+        } finally {
+          building = false;
+        }
+      },
+    });
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    await compressor.close();
+  }
+  return status;
+}
 
 /** What a build that succeeded prints to stderr, a line each: its warnings, notes, and the report's own warnings. */
 export function builtMessages(outcome: Extract<ProjectBuildOutcome, { ok: true }>): string[] {

@@ -1,0 +1,188 @@
+import { basename, dirname, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { FileStamp } from './fileStamp';
+import { watchBuilds, type WatchOptions } from './watch';
+
+/**
+ * watchBuilds with everything around it replaced: files are entries of a map whose stamps the test changes, each
+ * folder's watcher is a callback the test fires, the build records what it was told and finishes when the test says.
+ */
+function harness(files: string[], options: Partial<WatchOptions> = {}) {
+  let version = 0;
+  const stamps = new Map<string, FileStamp | undefined>();
+  const touch = (f: string) =>
+    stamps.set(f, { size: 1, mtimeNs: String(++version), ctimeNs: String(version), ino: '1', dev: '1' });
+  for (const f of ['p.actguy.json', ...files]) touch(f);
+  const listeners = new Map<string, (name: string | null) => void>();
+  const closed: string[] = [];
+  const builds: string[][] = [];
+  const printed: string[] = [];
+  const waiting: (() => void)[] = [];
+  let holdBuilds = false;
+  const release: (() => void)[] = [];
+  const controller = new AbortController();
+  let inputs: string[] | undefined = files;
+  const done = watchBuilds({
+    projectFile: 'p.actguy.json',
+    signal: controller.signal,
+    print: (line) => printed.push(line),
+    settleMs: 1,
+    pollMs: 5,
+    stamp: (f) => stamps.get(f),
+    inputsOf: () => inputs,
+    watchFolder: (dir, onEvent) => {
+      listeners.set(dir, onEvent);
+      return { close: () => closed.push(dir) };
+    },
+    build: async (changed) => {
+      builds.push([...changed]);
+      if (holdBuilds) await new Promise<void>((r) => release.push(r));
+      for (const w of waiting.splice(0)) w();
+    },
+    ...options,
+  });
+  /** Resolves once the next build has run. */
+  const nextBuild = () => new Promise<void>((r) => waiting.push(r));
+  return {
+    stamps,
+    touch,
+    listeners,
+    closed,
+    builds,
+    printed,
+    controller,
+    done,
+    nextBuild,
+    setInputs: (i: string[] | undefined) => (inputs = i),
+    hold: (on: boolean) => (holdBuilds = on),
+    release: () => release.splice(0).forEach((r) => r()),
+    /** Fires the watcher of the folder holding `file` with its base name. */
+    event: (file: string) => listeners.get(dirname(resolve(file)))?.(basename(file)),
+  };
+}
+
+const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
+
+describe('build --watch', () => {
+  it('builds once, then again when an input changes, naming what changed', async () => {
+    const h = harness(['w/walk.mtn', 'w/walk.sev']);
+    await tick();
+    expect(h.builds).toEqual([[]]);
+    const built = h.nextBuild();
+    h.touch('w/walk.mtn');
+    h.event('w/walk.mtn');
+    await built;
+    expect(h.builds).toEqual([[], ['w/walk.mtn']]);
+    expect(h.printed.some((l) => /walk\.mtn changed: building again$/.test(l))).toBe(true);
+    expect(h.printed.filter((l) => /watching 3 files for changes/.test(l)).length).toBeGreaterThanOrEqual(1);
+    h.controller.abort();
+    await h.done;
+  });
+
+  it('starts no build for an event that changed no input (another file of the folder, its own outputs)', async () => {
+    const h = harness(['w/walk.mtn'], { pollMs: 60_000 });
+    await tick();
+    h.event('w/out.mar');
+    h.event('w/walk.mtn'); // an event, but the stamp is the one taken before the last build
+    await tick(40);
+    expect(h.builds).toEqual([[]]);
+    h.controller.abort();
+    await h.done;
+  });
+
+  it('sees a change without any event: the poll compares every stamp', async () => {
+    const h = harness(['w/walk.mtn'], { watchFolder: () => null });
+    await tick();
+    const built = h.nextBuild();
+    h.stamps.set('w/walk.mtn', undefined); // deleted: the build then says so
+    await built;
+    expect(h.builds).toEqual([[], ['w/walk.mtn']]);
+    h.controller.abort();
+    await h.done;
+  });
+
+  it('builds again after a build during which an input changed', async () => {
+    const h = harness(['w/walk.mtn', 'w/run.mtn'], { pollMs: 60_000 });
+    await tick();
+    h.hold(true);
+    h.touch('w/walk.mtn');
+    h.event('w/walk.mtn');
+    await tick();
+    expect(h.builds).toEqual([[], ['w/walk.mtn']]);
+    // While it runs: run.mtn is saved.
+    h.touch('w/run.mtn');
+    h.event('w/run.mtn');
+    h.hold(false);
+    const built = h.nextBuild();
+    h.release();
+    await built; // the held build
+    await h.nextBuild();
+    expect(h.builds).toEqual([[], ['w/walk.mtn'], ['w/run.mtn']]);
+    h.controller.abort();
+    await h.done;
+  });
+
+  it('ends when aborted: at once when idle, after the build in progress otherwise, and closes its watchers', async () => {
+    const h = harness(['w/walk.mtn', 'x/run.mtn'], { pollMs: 60_000 });
+    await tick();
+    h.hold(true);
+    h.touch('w/walk.mtn');
+    h.event('w/walk.mtn');
+    await tick();
+    let ended = false;
+    void h.done.then(() => (ended = true));
+    h.controller.abort();
+    await tick();
+    expect(ended).toBe(false); // the build is still running
+    h.release();
+    await h.done;
+    expect(h.builds).toHaveLength(2);
+    expect(h.closed).toHaveLength(3); // the project's folder, w/ and x/
+  });
+
+  it('keeps watching the inputs it had when the project stops parsing, and the project file always', async () => {
+    const h = harness(['w/walk.mtn'], { pollMs: 60_000 });
+    await tick();
+    h.setInputs(undefined);
+    let built = h.nextBuild();
+    h.touch('p.actguy.json');
+    h.event('p.actguy.json');
+    await built;
+    expect(h.builds[1]).toEqual(['p.actguy.json']);
+    built = h.nextBuild();
+    h.touch('w/walk.mtn');
+    h.event('w/walk.mtn');
+    await built;
+    expect(h.builds[2]).toEqual(['w/walk.mtn']);
+    h.controller.abort();
+    await h.done;
+  });
+
+  it('names three changed files at most, with control characters escaped', async () => {
+    const files = ['w/a.mtn', 'w/b.mtn', 'w/c\x1b[2J.mtn', 'w/d.mtn', 'w/e.mtn'];
+    const h = harness(files, { pollMs: 60_000 });
+    await tick();
+    const built = h.nextBuild();
+    for (const f of files) h.touch(f);
+    h.event('w/a.mtn');
+    await built;
+    const line = h.printed.find((l) => l.includes('changed: building again'))!;
+    expect(line).toMatch(/w\/a\.mtn, w\/b\.mtn, w\/c\\u001b\[2J\.mtn and 2 more changed: building again$/);
+    expect(line).not.toContain('\x1b');
+    h.controller.abort();
+    await h.done;
+  });
+
+  it('watches a bounded number of folders and polls the inputs of the others', async () => {
+    const files = Array.from({ length: 10 }, (_, i) => `d${i}/m.mtn`);
+    const h = harness(files, { maxFolders: 4, pollMs: 5 });
+    await tick();
+    expect(h.listeners.size).toBe(4);
+    const built = h.nextBuild();
+    h.touch('d9/m.mtn'); // in a folder without a watcher
+    await built;
+    expect(h.builds[1]).toEqual(['d9/m.mtn']);
+    h.controller.abort();
+    await h.done;
+  });
+});

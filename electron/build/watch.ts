@@ -1,0 +1,249 @@
+/**
+ * `actguy build --watch` (docs/cli.md#watch): build once, then build again
+ * whenever one of the project's inputs changes, in the same process, so that a
+ * rebuild after one edited `.mtn` or `.sev` costs neither Node's start nor a
+ * cold compressor (the pool's workers stay up between builds).
+ *
+ * What is kept between builds is only what carries no data: the worker threads
+ * and, here, the stamps of the watched files. Every build reads the project,
+ * its inputs, the cache, the local verdicts and the record of the last build
+ * again, exactly as a build in a new process does (build.ts), so a watched
+ * build trusts nothing a one-shot build would not.
+ *
+ * A change is seen two ways: fs.watch on each folder that holds an input (the
+ * quick way; an editor's save by rename is an event of the folder), and a poll
+ * of every input's stamp (size, times, inode) that catches what the events
+ * miss (a folder replaced, network file systems, more folders than are
+ * watched). A build starts only when a stamp differs from the one taken before
+ * the last build began, so an event of another file in the folder, or the
+ * build's own outputs, starts nothing.
+ */
+import { statSync, watch, type FSWatcher } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import { escapeControls } from '../../shared/errors';
+import { normalizePath } from '../../shared/project/paths';
+import { parseProject } from '../../shared/project/validate';
+import { decodeUtf8Text } from '../../shared/sev/text';
+import { TEXT_LIMIT } from '../fsutil';
+import { readInputFile } from './files';
+import { stampOf, sameStamp, type FileStamp } from './fileStamp';
+
+export interface WatchOptions {
+  /** The project file, as given on the command line. */
+  projectFile: string;
+  /** One build; `changed` names the inputs whose stamps changed (empty for the first). Resolves when it is over. */
+  build: (changed: readonly string[]) => Promise<void>;
+  /** A line for the user (stdout). */
+  print: (line: string) => void;
+  /** Ends the watch: at once when idle, else after the build in progress. */
+  signal: AbortSignal;
+  /** Quiet time after the last event before a build starts (an editor's save is several events). */
+  settleMs?: number;
+  /** The least time between two polls of every input's stamp (the poll also waits 20x its own duration). */
+  pollMs?: number;
+  /** Folders watched with fs.watch at most; the inputs of any others are polled only. */
+  maxFolders?: number;
+  /** fs.watch of one folder (tests replace it); null when it cannot be watched (then polled only). */
+  watchFolder?: (dir: string, onEvent: (name: string | null) => void) => { close(): void } | null;
+  /** A file's stamp, undefined when it cannot be had (tests replace it). */
+  stamp?: (path: string) => FileStamp | undefined;
+  /** The project's inputs (tests replace it); default: the project file's, parsed again before each build. */
+  inputsOf?: (projectFile: string) => string[] | undefined;
+}
+
+/** Watched folders at most (inotify's default limit is 8192 watches for all of a user's programs). */
+export const WATCH_MAX_FOLDERS = 64;
+/** The changed files a build's first line names; the rest are counted. */
+const NAMED_CHANGES = 3;
+
+/**
+ * Builds the project, then again after every change of its inputs, until `signal` aborts. Resolves when the watch
+ * has ended: the watchers closed, no build running.
+ */
+export async function watchBuilds(options: WatchOptions): Promise<void> {
+  const settleMs = options.settleMs ?? 60;
+  const pollMs = options.pollMs ?? 2000;
+  const maxFolders = options.maxFolders ?? WATCH_MAX_FOLDERS;
+  const watchFolder = options.watchFolder ?? watchWithFs;
+  const stamp = options.stamp ?? statStamp;
+  const inputsOf = options.inputsOf ?? projectInputs;
+  const { signal } = options;
+
+  /** The files watched, as the project names them, and their stamps when the last build began. */
+  let watched: string[] = [];
+  let stamps = new Map<string, FileStamp | undefined>();
+  /** The fs.watch of each folder, by absolute folder, with the base names of the inputs in it. */
+  const folders = new Map<string, { watcher: { close(): void } | null; names: Set<string> }>();
+  let settleTimer: ReturnType<typeof setTimeout> | undefined;
+  let pollTimer: ReturnType<typeof setTimeout> | undefined;
+  let building = false;
+  /** A change was seen while a build ran: check again when it ends. */
+  let again = false;
+  let wake: (() => void) | undefined;
+
+  const changedFiles = (): string[] =>
+    watched.filter((f) => {
+      const before = stamps.get(f);
+      const now = stamp(f);
+      return before === undefined || now === undefined ? before !== now : !sameStamp(before, now);
+    });
+
+  /** Re-points the folder watchers at the folders of `files` (closing those no longer needed). */
+  const arm = (files: readonly string[]) => {
+    const wanted = new Map<string, Set<string>>();
+    for (const f of files) {
+      const dir = dirname(resolve(f));
+      let names = wanted.get(dir);
+      if (!names) {
+        if (wanted.size >= maxFolders) continue; // polled only
+        wanted.set(dir, (names = new Set()));
+      }
+      names.add(basename(f));
+    }
+    for (const [dir, entry] of folders)
+      if (!wanted.has(dir)) {
+        entry.watcher?.close();
+        folders.delete(dir);
+      }
+    for (const [dir, names] of wanted) {
+      const entry = folders.get(dir);
+      if (entry) {
+        entry.names = names;
+        continue;
+      }
+      const fresh: { watcher: { close(): void } | null; names: Set<string> } = { watcher: null, names };
+      fresh.watcher = watchFolder(dir, (name) => {
+        // An event without a name (some platforms) may be any of the folder's files.
+        if (name === null || fresh.names.has(name)) soon(settleMs);
+      });
+      folders.set(dir, fresh);
+    }
+  };
+
+  const disarm = () => {
+    for (const entry of folders.values()) entry.watcher?.close();
+    folders.clear();
+    if (settleTimer !== undefined) clearTimeout(settleTimer);
+    if (pollTimer !== undefined) clearTimeout(pollTimer);
+    settleTimer = pollTimer = undefined;
+  };
+
+  /** A check of the stamps after `ms` of quiet: each new event puts it off again. */
+  const soon = (ms: number) => {
+    if (signal.aborted) return;
+    if (building) {
+      again = true;
+      return;
+    }
+    if (settleTimer !== undefined) clearTimeout(settleTimer);
+    settleTimer = setTimeout(() => {
+      settleTimer = undefined;
+      wake?.();
+    }, ms);
+  };
+
+  const poll = () => {
+    pollTimer = undefined;
+    if (signal.aborted) return;
+    const t0 = performance.now();
+    const changed = !building && changedFiles().length > 0;
+    const took = performance.now() - t0;
+    if (changed) wake?.();
+    pollTimer = setTimeout(poll, Math.max(pollMs, took * 20));
+  };
+
+  const onAbort = () => wake?.();
+  signal.addEventListener('abort', onAbort);
+  try {
+    let changed: string[] = [];
+    let first = true;
+    while (!signal.aborted) {
+      if (!first) {
+        // Wait for an event, a poll that saw a change, or the end.
+        await new Promise<void>((r) => (wake = r));
+        wake = undefined;
+        if (signal.aborted) break;
+        changed = changedFiles();
+        if (!changed.length) continue; // an event of no input's content (another file, the build's own outputs)
+      }
+      first = false;
+      const names = inputsOf(options.projectFile);
+      // A project that does not parse is watched with the inputs it had, so that fixing any of them builds again.
+      watched = [...new Set([normalizePath(options.projectFile), ...(names ?? watched)])];
+      stamps = new Map(watched.map((f) => [f, stamp(f)]));
+      arm(watched);
+      if (changed.length)
+        options.print(
+          `[${clock()}] ${changed
+            .slice(0, NAMED_CHANGES)
+            .map((f) => escapeControls(f))
+            .join(
+              ', ',
+            )}${changed.length > NAMED_CHANGES ? ` and ${changed.length - NAMED_CHANGES} more` : ''} changed: building again`,
+        );
+      building = true;
+      again = false;
+      try {
+        await options.build(changed);
+      } finally {
+        building = false;
+      }
+      if (signal.aborted) break;
+      options.print(
+        `[${clock()}] watching ${watched.length} file${watched.length === 1 ? '' : 's'} for changes (Ctrl+C stops)`,
+      );
+      if (pollTimer === undefined) pollTimer = setTimeout(poll, pollMs);
+      // What changed while the build ran is built now (its stamps differ from those taken before it began).
+      if (again) soon(0);
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    disarm();
+  }
+}
+
+/** The project's input files as it names them (build.ts builds from these), or undefined when it does not parse. */
+export function projectInputs(projectFile: string): string[] | undefined {
+  const file = normalizePath(projectFile);
+  let parsed;
+  try {
+    parsed = parseProject(decodeUtf8Text(readInputFile(file, TEXT_LIMIT), 'PROJECT', file), file);
+  } catch {
+    return undefined;
+  }
+  const p = parsed.resolved;
+  if (!p) return undefined;
+  const files: string[] = [];
+  for (const m of p.motions) {
+    files.push(m.mtnPath);
+    if (m.sevPath) files.push(m.sevPath);
+  }
+  if (p.slsPath) files.push(p.slsPath);
+  if (p.seDefinePath) files.push(p.seDefinePath);
+  return files;
+}
+
+function statStamp(path: string): FileStamp | undefined {
+  try {
+    return stampOf(statSync(path, { bigint: true }));
+  } catch {
+    return undefined;
+  }
+}
+
+/** fs.watch of one folder; null when it cannot be watched (gone, no permission, out of watches): polled only. */
+function watchWithFs(dir: string, onEvent: (name: string | null) => void): { close(): void } | null {
+  let w: FSWatcher;
+  try {
+    w = watch(dir, { persistent: true }, (_event, name) => onEvent(name === null ? null : String(name)));
+  } catch {
+    return null;
+  }
+  // A watcher that fails later (its folder removed) leaves the folder to the poll.
+  w.on('error', () => w.close());
+  return w;
+}
+
+function clock(): string {
+  return new Date().toTimeString().slice(0, 8);
+}

@@ -1,0 +1,131 @@
+/**
+ * `actguy build --watch` through the built CLI, as a user runs it (docs/cli.md#watch): the first build, a rebuild
+ * after an input is saved (byte for byte what a one-shot build of the same inputs writes, from the same warm pool),
+ * a broken project reported while the watch goes on and built again once fixed, and Ctrl+C ending it.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readMtn } from '../../shared/mtn/read';
+import { writeMtn } from '../../shared/mtn/write';
+
+const root = join(__dirname, '..', '..');
+const cli = join(root, 'dist', 'cli', 'actguy.cjs');
+let dir: string;
+
+const project = JSON.stringify({
+  version: 1,
+  motions: [
+    { name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev' },
+    { name: 'w60', mtn: 'walk_60fps.mtn', resample: true },
+  ],
+  seTables: { sls: 'default.sls', seDefine: 'se_define.h' },
+  outputs: { mar: 'out/p.mar', sar: 'out/p.sar' },
+});
+
+function copyProject(to: string): void {
+  mkdirSync(to, { recursive: true });
+  for (const f of ['walk.mtn', 'walk.sev', 'walk_60fps.mtn', 'default.sls', 'se_define.h'])
+    copyFileSync(join(root, 'assets', f), join(to, f));
+  writeFileSync(join(to, 'p.actguy.json'), project);
+}
+
+/** Moves the root of every frame of walk.mtn in `folder` (a save of the motion). */
+function editWalk(folder: string): void {
+  const m = readMtn(new Uint8Array(readFileSync(join(folder, 'walk.mtn'))));
+  for (let f = 0; f < m.frameCount; f++) m.translation[f * 3] += 0.75;
+  writeFileSync(join(folder, 'walk.mtn'), writeMtn(m));
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'actguy-build-watch-'));
+  copyProject(join(dir, 'watched'));
+  copyProject(join(dir, 'once'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The watching CLI's output, and a wait for the next line that matches. */
+function follow(child: ChildProcess) {
+  let out = '';
+  let err = '';
+  let seen = 0;
+  const waiters: { re: RegExp; resolve: () => void }[] = [];
+  const check = () => {
+    for (const w of [...waiters]) {
+      const rest = out.slice(seen);
+      const m = w.re.exec(rest);
+      if (m) {
+        seen += m.index + m[0].length;
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
+    }
+  };
+  child.stdout!.on('data', (d) => {
+    out += d;
+    check();
+  });
+  child.stderr!.on('data', (d) => (err += d));
+  return {
+    out: () => out,
+    err: () => err,
+    next: (re: RegExp) =>
+      new Promise<void>((resolve) => {
+        waiters.push({ re, resolve });
+        check();
+      }),
+  };
+}
+
+describe('actguy build --watch', () => {
+  it('builds, rebuilds what a saved input changed, reports a broken project and goes on, and stops on Ctrl+C', async () => {
+    const watched = join(dir, 'watched');
+    const env = { ...process.env, ACTGUY_STATE_DIR: join(dir, 'state') };
+    const child = spawn(process.execPath, [cli, 'build', 'p.actguy.json', '--watch', '--jobs', '2'], {
+      cwd: watched,
+      env,
+    });
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const io = follow(child);
+    try {
+      await io.next(/^built 2 motions[^\n]*\n[^\n]*watching 6 files for changes \(Ctrl\+C stops\)\n/m);
+      const firstMar = readFileSync(join(watched, 'out', 'p.mar'));
+
+      // A save of walk.mtn: built again, and what a one-shot build of the same files writes.
+      editWalk(watched);
+      await io.next(/walk\.mtn changed: building again\n/);
+      await io.next(/^built 2 motions[^\n]*1 unchanged since the last build\n[^\n]*watching 6 files/m);
+      const once = join(dir, 'once');
+      editWalk(once);
+      const r = spawnSync(process.execPath, [cli, 'build', 'p.actguy.json', '--quiet', '--no-cache'], {
+        cwd: once,
+        env: { ...env, ACTGUY_STATE_DIR: join(dir, 'state-once') },
+        encoding: 'utf8',
+      });
+      expect(r.status, r.stderr).toBe(0);
+      const rebuilt = readFileSync(join(watched, 'out', 'p.mar'));
+      expect(rebuilt.equals(firstMar)).toBe(false);
+      expect(rebuilt.equals(readFileSync(join(once, 'out', 'p.mar')))).toBe(true);
+      expect(readFileSync(join(watched, 'out', 'p.sar')).equals(readFileSync(join(once, 'out', 'p.sar')))).toBe(true);
+
+      // A project saved broken: its error, nothing written, and the watch goes on.
+      writeFileSync(join(watched, 'p.actguy.json'), project.replace('"walk.sev"', '"missing.sev"'));
+      await io.next(/p\.actguy\.json changed: building again\n/);
+      await io.next(/watching 6 files/);
+      expect(io.err()).toMatch(/missing\.sev/);
+      expect(io.err()).toMatch(/1 error; nothing was written/);
+      expect(readFileSync(join(watched, 'out', 'p.mar')).equals(rebuilt)).toBe(true);
+
+      // Fixed: built again (up to date: the outputs are those of the same inputs).
+      writeFileSync(join(watched, 'p.actguy.json'), project);
+      await io.next(/p\.actguy\.json changed: building again\n(up to date|built)[^\n]*\n[^\n]*watching 6 files/);
+
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 120_000);
+});
