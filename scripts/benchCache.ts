@@ -12,7 +12,7 @@
  * - 1,000 short clips (30..89 frames): a cold build, then a rebuild after one .mtn changed.
  * - verify against compress per motion, in-process, on 40 of the clips.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -139,6 +139,20 @@ export async function benchCache(root: string): Promise<string[]> {
       `    unchanged rebuild                 ${(median(same) / 1000).toFixed(2)} s   ratio ${(median(same) / c).toFixed(3)}x of cold (up to date: nothing written)`,
       `    the same without the last build's record ${(median(noRecord) / 1000).toFixed(2)} s   ratio ${(median(noRecord) / c).toFixed(3)}x of cold (every motion from the cache, outputs written)`,
     );
+    // The same rebuild in a `build --watch` process (docs/cli.md#watch): from the save of the file to the end of
+    // the build it started (the settle time after the folder's event included), 3 rounds, another file each.
+    const watched = await watchRebuilds(
+      cli,
+      p1000,
+      cache,
+      state,
+      plainEnv,
+      [files[700], files[701], files[702]],
+      change,
+    );
+    lines.push(
+      `    the same in a \`build --watch\` process, save to built: ${(median(watched) / 1000).toFixed(2)} s   ratio ${(median(watched) / c).toFixed(3)}x of cold (rounds ${watched.map((x) => (x / c).toFixed(3)).join(', ')})`,
+    );
     if (extraCa)
       lines.push(
         `    with this environment's NODE_EXTRA_CA_CERTS (parsed at each start): one changed ${(median(oneCa) / 1000).toFixed(2)} s, ${(median(oneCa) / c).toFixed(3)}x; unchanged ${(median(sameCa) / 1000).toFixed(2)} s, ${(median(sameCa) / c).toFixed(3)}x`,
@@ -189,4 +203,52 @@ export async function benchCache(root: string): Promise<string[]> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Rebuilds in one `actguy build --watch` process: after its first build, each file of `changes` is saved (`change`)
+ * and the time to the end of the build that follows (the next "watching" line) is taken.
+ */
+async function watchRebuilds(
+  cli: string,
+  project: string,
+  cache: string,
+  state: string,
+  env: NodeJS.ProcessEnv,
+  changes: string[],
+  change: (file: string) => void,
+): Promise<number[]> {
+  const child = spawn(
+    process.execPath,
+    [cli, 'build', project, '--watch', '--jobs', '2', '--cache', cache, '--quiet'],
+    {
+      env: { ...env, ACTGUY_STATE_DIR: state },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
+  let pending = '';
+  let next: (() => void) | undefined;
+  child.stdout.on('data', (d) => {
+    pending += d;
+    if (/watching \d+ files/.test(pending)) {
+      pending = '';
+      next?.();
+    }
+  });
+  const built = () => new Promise<void>((r) => (next = r));
+  const times: number[] = [];
+  try {
+    await built();
+    for (const file of changes) {
+      await new Promise((r) => setTimeout(r, 300));
+      const done = built();
+      const t0 = performance.now();
+      change(file);
+      await done;
+      times.push(performance.now() - t0);
+    }
+  } finally {
+    child.kill('SIGINT');
+  }
+  return times;
 }
