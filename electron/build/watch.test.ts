@@ -1,7 +1,9 @@
-import { basename, dirname, resolve } from 'node:path';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FileStamp } from './fileStamp';
-import { watchBuilds, type WatchOptions } from './watch';
+import { projectInputs, watchBuilds, type WatchOptions } from './watch';
 
 /**
  * watchBuilds with everything around it replaced: files are entries of a map whose stamps the test changes, each
@@ -184,5 +186,34 @@ describe('build --watch', () => {
     expect(h.builds[1]).toEqual(['d9/m.mtn']);
     h.controller.abort();
     await h.done;
+  });
+});
+
+describe('the inputs a watch follows (projectInputs)', () => {
+  it("are the files a build reads: each motion's .mtn and .sev and the SE tables; none when the project does not parse", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'actguy-watch-inputs-'));
+    try {
+      const file = join(dir, 'p.actguy.json');
+      writeFileSync(
+        file,
+        JSON.stringify({
+          version: 1,
+          motions: [
+            { name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev' },
+            { name: 'run', mtn: 'm/run.mtn' },
+          ],
+          seTables: { sls: 'default.sls', seDefine: 'se_define.h' },
+          outputs: { mar: 'out/p.mar', sar: 'out/p.sar' },
+        }),
+      );
+      expect(projectInputs(file)).toEqual(
+        ['walk.mtn', 'walk.sev', 'm/run.mtn', 'default.sls', 'se_define.h'].map((f) => join(dir, f)),
+      );
+      writeFileSync(file, '{"version": 1, "motions": [');
+      expect(projectInputs(file)).toBeUndefined();
+      expect(projectInputs(join(dir, 'missing.actguy.json'))).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
