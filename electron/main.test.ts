@@ -46,6 +46,13 @@ const fake = vi.hoisted(() => {
     compressDisposed: 0,
     /** Whether 'window-all-closed' had a listener when the page began to load. */
     quitHandlerAtLoad: undefined as boolean | undefined,
+    /** The power-save blockers started and not stopped, by id, with their type; and the ids handed out. */
+    blockers: new Map<number, string>(),
+    blockerIds: 0,
+    /** How many blockers were on while an import's worker and an MSH export's worker ran (stand-ins below). */
+    blockersDuringImport: [] as number[],
+    blockersDuringMshExport: [] as number[],
+    compressClient: null as null | { exportMsh: (req: never) => Promise<unknown> },
   };
   type MenuTemplate = {
     label?: string;
@@ -146,6 +153,13 @@ vi.mock('electron', () => ({
     quit: () => {},
     exit: () => {},
   },
+  powerSaveBlocker: {
+    start: (type: string) => {
+      fake.state.blockers.set(++fake.state.blockerIds, type);
+      return fake.state.blockerIds;
+    },
+    stop: (id: number) => fake.state.blockers.delete(id),
+  },
   protocol: {
     registerSchemesAsPrivileged: (s: unknown[]) => fake.state.privileged.push(...s),
     handle: (_scheme: string, fn: (req: Request) => Promise<Response>) => {
@@ -217,6 +231,12 @@ vi.mock('./compressClient', async (importOriginal) => {
     createCompressClient: (options: Parameters<typeof real.createCompressClient>[0]) => {
       fake.state.compressOptions.push(options);
       const client = real.createCompressClient(options);
+      // The MSH export's worker: it notes whether the machine is kept awake while it runs, then fails.
+      client.exportMsh = async () => {
+        fake.state.blockersDuringMshExport.push(fake.state.blockers.size);
+        throw new Error('stand-in MSH export');
+      };
+      fake.state.compressClient = client;
       const dispose = client.dispose.bind(client);
       client.dispose = () => {
         fake.state.compressDisposed++;
@@ -226,6 +246,15 @@ vi.mock('./compressClient', async (importOriginal) => {
     },
   };
 });
+
+// An import's worker: it notes whether the machine is kept awake while it runs, and fails.
+vi.mock('./interchange/importRunner', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('./interchange/importRunner')>()),
+  workerImportRunner: () => async () => {
+    fake.state.blockersDuringImport.push(fake.state.blockers.size);
+    return { status: 'failed', message: 'stand-in import' };
+  },
+}));
 
 // A build runs until it is stopped: the window can be closed while one is in flight.
 vi.mock('./project/buildRunner', async (importOriginal) => ({
@@ -387,7 +416,14 @@ describe('electron main', () => {
     );
     expect(openHandler!()).toEqual({ action: 'deny' });
     // will-prevent-unload: a page's cancelling beforeunload never holds the window (main asks about unsaved work).
-    for (const name of ['will-navigate', 'will-redirect', 'will-attach-webview', 'will-prevent-unload']) {
+    // will-frame-navigate: a sub-frame's navigation too (round 20; will-navigate is the main frame's only).
+    for (const name of [
+      'will-navigate',
+      'will-frame-navigate',
+      'will-redirect',
+      'will-attach-webview',
+      'will-prevent-unload',
+    ]) {
       const prevent = vi.fn();
       handlers.get(name)!({ preventDefault: prevent });
       expect(prevent, name).toHaveBeenCalled();
@@ -829,6 +865,23 @@ describe('electron main', () => {
     expect(readFileSync(join(outside, 'notes.json'), 'utf8')).toBe('{}');
   });
 
+  // Round 20. Mutations that fail: main.ts giving the handlers the import runner or the compress client unwrapped.
+  it('keeps the machine awake while an import or an MSH export runs, and lets it sleep once each fails', async () => {
+    // Nothing runs yet: no blocker.
+    expect(fake.state.blockers.size).toBe(0);
+    const bvh = join(fake.state.userData, 'take.bvh');
+    writeFileSync(bvh, 'HIERARCHY\n');
+    fake.state.openDialogAnswers.push(bvh);
+    const imported = await fake.state.ipc.get(ipcInvokeChannel('importMotionDialog'))!(trustedEvent, undefined);
+    expect(imported).toMatchObject({ ok: false, error: { message: 'stand-in import' } });
+    expect(fake.state.blockersDuringImport).toEqual([1]);
+    await expect(
+      fake.state.compressClient!.exportMsh({ documentId: 'd', options: {}, names: {} } as never),
+    ).rejects.toThrow('stand-in MSH export');
+    expect(fake.state.blockersDuringMshExport).toEqual([1]);
+    expect(fake.state.blockers.size).toBe(0);
+  });
+
   it('closing while a build runs asks first and "Stop and close" cancels it; a check (dry run) or a finished build asks nothing', async () => {
     const ipc = (member: string, arg?: unknown) =>
       fake.state.ipc.get(ipcInvokeChannel(member as never))!(trustedEvent, arg) as Promise<{
@@ -844,8 +897,11 @@ describe('electron main', () => {
     await ipc('reportDocumentState', { documentId: 'd', documentName: 'walk', dirty: false, unsaved: [] });
     const asked = fake.state.messageBoxes.length;
     const closedBefore = win.closed;
+    expect([...fake.state.blockers.values()]).toEqual([]);
     const check = await ipc('startBuild', { projectPath: project, projectText, dryRun: true });
     expect(check).toMatchObject({ ok: true, value: { state: 'checking', dryRun: true } });
+    // Round 20: the machine stays awake while a build or a check runs (one blocker; the display may sleep).
+    expect([...fake.state.blockers.values()]).toEqual(['prevent-app-suspension']);
     const whileChecking = { preventDefault: vi.fn() };
     win.events.get('close')!(whileChecking);
     expect(whileChecking.preventDefault).not.toHaveBeenCalled();
@@ -881,6 +937,8 @@ describe('electron main', () => {
     win.events.get('close')!({ preventDefault: vi.fn() });
     await vi.waitFor(() => expect(win.closed).toBe(closedBefore + 1));
     expect(fake.state.buildsStopped).toBe(1);
+    // The check (its stand-in worker never ends by itself) still holds the blocker; quitting releases it (last test).
+    expect(fake.state.blockers.size).toBe(1);
     expect(await ipc('getBuildStatus', { buildId: build.value.buildId })).toMatchObject({
       value: { state: 'cancelled' },
     });
@@ -975,10 +1033,14 @@ describe('electron main', () => {
 
   // Last: it stops the compressor. Round 16. Mutation that fails: main.ts without the will-quit listener (Cmd+Q and
   // File > Exit quit without 'window-all-closed', so the workers were never disposed), or with it not disposing.
+  // Round 20. Mutation that fails: no keepAwake.releaseAll() in the will-quit listener.
   it('stops the compression workers when the app quits by Cmd+Q or Exit (no window-all-closed), and records no crash then', () => {
     const disposed = fake.state.compressDisposed;
+    expect(fake.state.blockers.size).toBe(1);
     fake.state.appEvents.get('will-quit')!({ preventDefault: vi.fn() });
     expect(fake.state.compressDisposed).toBe(disposed + 1);
+    // A build's hold on sleep is released with the app, whatever the page last polled.
+    expect(fake.state.blockers.size).toBe(0);
     const records = join(fake.state.userData, 'Crash Records');
     const before = readdirSync(records).length;
     fake.state.appEvents.get('child-process-gone')!({}, { type: 'GPU', reason: 'killed', exitCode: 9 });
