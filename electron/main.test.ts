@@ -1,6 +1,7 @@
 import {
   copyFileSync,
   cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -76,8 +77,10 @@ const fake = vi.hoisted(() => {
       on: (name: string, fn: (...args: unknown[]) => void) => this.webContentsEvents.set(name, fn),
       reload: () => this.reloads++,
     };
+    /** As Electron's: a destroyed window's methods throw. */
+    destroyed = false;
     isDestroyed() {
-      return false;
+      return this.destroyed;
     }
     menuBarVisible: boolean | undefined;
     loadedUrl = '';
@@ -131,6 +134,7 @@ const fake = vi.hoisted(() => {
       this.visible = true;
     }
     close() {
+      if (this.destroyed) throw new TypeError('Object has been destroyed');
       this.closed++;
     }
   }
@@ -273,7 +277,15 @@ writeFileSync(
 // A profile of its own, as the e2e runs give each instance.
 const userDataBefore = process.env.ACTGUY_USER_DATA_DIR;
 process.env.ACTGUY_USER_DATA_DIR = fake.state.userData;
+// main's process-wide listeners, kept to be called here (and taken off after: the test runner has its own).
+const processOn = vi.spyOn(process, 'on');
 const { compressWorkerPaths, loadPage } = await import('./main');
+const unhandledRejection = processOn.mock.calls.find(([name]) => name === 'unhandledRejection')?.[1] as
+  ((reason: unknown) => void) | undefined;
+processOn.mockRestore();
+afterAll(() => {
+  if (unhandledRejection) process.off('unhandledRejection', unhandledRejection);
+});
 if (userDataBefore === undefined) delete process.env.ACTGUY_USER_DATA_DIR;
 else process.env.ACTGUY_USER_DATA_DIR = userDataBefore;
 await vi.waitFor(() => expect(fake.state.windows[0]?.loadedUrl).toBe('actguy://app/index.html'));
@@ -949,6 +961,55 @@ describe('electron main', () => {
       expect(after.preventDefault).not.toHaveBeenCalled();
     }
     expect(fake.state.messageBoxes).toHaveLength(asked + 3);
+  });
+
+  // Round 20. Mutations that fail: main.ts without the unhandledRejection listener; the close question's Discard
+  // closing the window without looking whether it is gone (its promise then failed with nothing to catch it).
+  it('a main-process promise that fails with nothing to catch it leaves a crash record (no error box); a Discard answered after the window went closes nothing', async () => {
+    const records = join(fake.state.userData, 'Crash Records');
+    const errorRecords = () =>
+      (existsSync(records) ? readdirSync(records) : []).filter((n) => n.endsWith('-main-process-error.json'));
+    expect(unhandledRejection).toBeTypeOf('function');
+    const before = errorRecords().length;
+    const stderr = vi.spyOn(console, 'error').mockImplementation(() => {});
+    unhandledRejection!(new TypeError('Object has been destroyed'));
+    stderr.mockRestore();
+    expect(errorRecords()).toHaveLength(before + 1);
+    const record = JSON.parse(readFileSync(join(records, errorRecords().sort().at(-1)!), 'utf8')) as {
+      event: string;
+      error: string;
+    };
+    expect(record).toMatchObject({ event: 'main-process-error' });
+    expect(record.error).toMatch(/^TypeError: Object has been destroyed\n\s+at /);
+
+    // The close question is open when the window goes (a crash's Quit answered meanwhile); then Discard.
+    await fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!(trustedEvent, {
+      documentId: 'd',
+      documentName: 'walk',
+      dirty: true,
+    });
+    fake.state.holdMessageBoxes = true;
+    const asked = fake.state.heldAnswers.length;
+    win.events.get('close')!({ preventDefault: vi.fn() });
+    await vi.waitFor(() => expect(fake.state.heldAnswers).toHaveLength(asked + 1));
+    win.destroyed = true;
+    const failures: unknown[] = [];
+    const onFailure = (reason: unknown) => failures.push(reason);
+    process.on('unhandledRejection', onFailure);
+    try {
+      fake.state.heldAnswers[asked](1); // Discard changes
+      await new Promise((r) => setTimeout(r, 10));
+    } finally {
+      process.off('unhandledRejection', onFailure);
+      win.destroyed = false;
+      fake.state.holdMessageBoxes = false;
+    }
+    expect(failures).toEqual([]);
+    await fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!(trustedEvent, {
+      documentId: 'd',
+      documentName: 'walk',
+      dirty: false,
+    });
   });
 
   // Last: Quit after a crash ends the app in a real run.

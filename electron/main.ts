@@ -34,7 +34,13 @@ import { systemFileKindOfPath } from '../shared/systemFiles';
 import { APP_NAME, applyAppIdentity } from './appIdentity';
 import { trackBuilds } from './buildsInFlight';
 import { createCompressClient } from './compressClient';
-import { crashDumpsFolder, recoveryQuestion, writeCrashRecord, type CrashRecord } from './crashRecords';
+import {
+  crashDumpsFolder,
+  mainProcessErrorText,
+  recoveryQuestion,
+  writeCrashRecord,
+  type CrashRecord,
+} from './crashRecords';
 import { debugSwitchesRefusal, removeDebugSwitches } from './debugSwitches';
 import { grantDroppedFile } from './droppedFiles';
 import { createHandlers, dispatchInvoke } from './handlers';
@@ -79,6 +85,29 @@ if ('path' in dumps) {
   app.setPath('crashDumps', dumps.path);
   crashReporter.start({ uploadToServer: false });
 } else console.warn(`${APP_NAME}: ${dumps.problem}`);
+
+// A promise of main's that failed with nothing to catch it: Electron would put up "A JavaScript error occurred in the
+// main process" with a stack trace, in the user's face and nowhere in a bug report. A crash record keeps it (the
+// page and its edits go on: no question) and the terminal gets it too.
+process.on('unhandledRejection', (reason) => {
+  const error = mainProcessErrorText(reason);
+  console.error(`${APP_NAME}: an error nothing caught: ${error}`);
+  try {
+    writeCrashRecord(app.getPath('userData'), {
+      event: 'main-process-error',
+      time: new Date().toISOString(),
+      error,
+      appVersion: app.getVersion(),
+      versions: { electron: process.versions.electron, chrome: process.versions.chrome, node: process.versions.node },
+      platform: process.platform,
+      arch: process.arch,
+      documentName: documentState.documentName,
+      unsaved: [],
+    });
+  } catch (e) {
+    console.warn(`${APP_NAME}: the crash record was not written: ${e instanceof Error ? e.message : String(e)}`);
+  }
+});
 
 // Must run before 'ready': a standard, secure scheme gets an origin, fetch and module scripts.
 protocol.registerSchemesAsPrivileged([
@@ -451,7 +480,8 @@ async function start(): Promise<void> {
         if (response === 0) sendMenuCommand({ command: 'app.saveAllAndClose' });
         if (response !== 1) return;
         closeConfirmed = true;
-        win.close();
+        // Gone meanwhile (a crash's Quit while this question was open): closing it again would throw.
+        if (!win.isDestroyed()) win.close();
       });
   });
   // A crashed or hung page: a crash record, then the offer to reload (electron/crashRecords.ts).
