@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   CRASH_RECORDS_FOLDER,
+  MAIN_PROCESS_ERROR_MAX,
+  mainProcessErrorText,
   MAX_CRASH_RECORDS,
   recoveryQuestion,
   writeCrashRecord,
@@ -50,6 +52,35 @@ describe('crash records', () => {
     } finally {
       rmSync(own, { recursive: true, force: true });
     }
+  });
+});
+
+describe("main-process errors nothing caught (round 20, main.ts 'unhandledRejection')", () => {
+  // Mutation that fails: RECORD_NAME without main-process-error (a failure repeated on each edit grew without bound).
+  it('count toward the cap too', () => {
+    const own = mkdtempSync(join(tmpdir(), 'actguy-crash-main-'));
+    try {
+      for (let i = 0; i < MAX_CRASH_RECORDS + 5; i++)
+        writeCrashRecord(own, { ...record(i), event: 'main-process-error', error: 'Error: x', unsaved: [] });
+      const names = readdirSync(join(own, CRASH_RECORDS_FOLDER));
+      expect(names).toHaveLength(MAX_CRASH_RECORDS);
+      expect(names.every((n) => n.endsWith('Z-main-process-error.json'))).toBe(true);
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
+
+  it("are kept as the error's stack, bounded, whatever was thrown", () => {
+    expect(mainProcessErrorText(new RangeError('bad'))).toMatch(/^RangeError: bad\n\s+at /);
+    expect(mainProcessErrorText('a string')).toBe('a string');
+    expect(mainProcessErrorText(new Error('x'.repeat(100_000)))).toHaveLength(MAIN_PROCESS_ERROR_MAX);
+    const hostile = {
+      toString() {
+        throw new Error('no text');
+      },
+    };
+    expect(mainProcessErrorText(hostile)).toBe('a value that cannot be shown as text');
+    expect(mainProcessErrorText(Object.create(null))).toBe('a value that cannot be shown as text');
   });
 });
 

@@ -27,9 +27,12 @@ export interface CrashRecord {
   /**
    * 'render-process-gone' (the page crashed or was killed), 'unresponsive' (the page hangs), or 'child-process-gone'
    * (another of Chromium's processes, the GPU's or a utility's, died: Chromium starts it again and the page goes on, so
-   * only the record is kept, no question is asked).
+   * only the record is kept, no question is asked), or 'main-process-error' (a promise in the main process failed and
+   * nothing caught it: recorded instead of Electron's error box with a stack trace; the app goes on).
    */
-  event: 'render-process-gone' | 'unresponsive' | 'child-process-gone';
+  event: 'render-process-gone' | 'unresponsive' | 'child-process-gone' | 'main-process-error';
+  /** For 'main-process-error': the error's stack, or its message (mainProcessErrorText). */
+  error?: string;
   /** For 'child-process-gone': Electron's process type ('GPU', 'Utility', ...) and its name, when it has one. */
   process?: string;
   processName?: string;
@@ -75,6 +78,20 @@ export function writeCrashRecord(userData: string, record: CrashRecord): string 
   return file;
 }
 
+/** How long the text of a main-process error may be in its record. */
+export const MAIN_PROCESS_ERROR_MAX = 4000;
+
+/** What a record says of a value a main-process promise rejected with: its stack or text, bounded; never throws. */
+export function mainProcessErrorText(reason: unknown): string {
+  let text: string;
+  try {
+    text = reason instanceof Error ? (reason.stack ?? `${reason.name}: ${reason.message}`) : String(reason);
+  } catch {
+    text = 'a value that cannot be shown as text';
+  }
+  return text.slice(0, MAIN_PROCESS_ERROR_MAX);
+}
+
 function isLink(path: string): boolean {
   try {
     return lstatSync(path).isSymbolicLink();
@@ -85,7 +102,7 @@ function isLink(path: string): boolean {
 
 /** The names writeCrashRecord gives its records; nothing else in the folder is ever removed. */
 const RECORD_NAME =
-  /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z-(render-process-gone|unresponsive|child-process-gone)\.json$/;
+  /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z-(render-process-gone|unresponsive|child-process-gone|main-process-error)\.json$/;
 
 /**
  * Removes the oldest records (by name: their time) past the cap: only plain files of a record's name, and never

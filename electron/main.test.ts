@@ -1,6 +1,7 @@
 import {
   copyFileSync,
   cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -46,6 +47,13 @@ const fake = vi.hoisted(() => {
     compressDisposed: 0,
     /** Whether 'window-all-closed' had a listener when the page began to load. */
     quitHandlerAtLoad: undefined as boolean | undefined,
+    /** The power-save blockers started and not stopped, by id, with their type; and the ids handed out. */
+    blockers: new Map<number, string>(),
+    blockerIds: 0,
+    /** How many blockers were on while an import's worker and an MSH export's worker ran (stand-ins below). */
+    blockersDuringImport: [] as number[],
+    blockersDuringMshExport: [] as number[],
+    compressClient: null as null | { exportMsh: (req: never) => Promise<unknown> },
   };
   type MenuTemplate = {
     label?: string;
@@ -69,8 +77,10 @@ const fake = vi.hoisted(() => {
       on: (name: string, fn: (...args: unknown[]) => void) => this.webContentsEvents.set(name, fn),
       reload: () => this.reloads++,
     };
+    /** As Electron's: a destroyed window's methods throw. */
+    destroyed = false;
     isDestroyed() {
-      return false;
+      return this.destroyed;
     }
     menuBarVisible: boolean | undefined;
     loadedUrl = '';
@@ -124,6 +134,7 @@ const fake = vi.hoisted(() => {
       this.visible = true;
     }
     close() {
+      if (this.destroyed) throw new TypeError('Object has been destroyed');
       this.closed++;
     }
   }
@@ -145,6 +156,13 @@ vi.mock('electron', () => ({
     on: (name: string, fn: (...args: unknown[]) => void) => fake.state.appEvents.set(name, fn),
     quit: () => {},
     exit: () => {},
+  },
+  powerSaveBlocker: {
+    start: (type: string) => {
+      fake.state.blockers.set(++fake.state.blockerIds, type);
+      return fake.state.blockerIds;
+    },
+    stop: (id: number) => fake.state.blockers.delete(id),
   },
   protocol: {
     registerSchemesAsPrivileged: (s: unknown[]) => fake.state.privileged.push(...s),
@@ -217,6 +235,12 @@ vi.mock('./compressClient', async (importOriginal) => {
     createCompressClient: (options: Parameters<typeof real.createCompressClient>[0]) => {
       fake.state.compressOptions.push(options);
       const client = real.createCompressClient(options);
+      // The MSH export's worker: it notes whether the machine is kept awake while it runs, then fails.
+      client.exportMsh = async () => {
+        fake.state.blockersDuringMshExport.push(fake.state.blockers.size);
+        throw new Error('stand-in MSH export');
+      };
+      fake.state.compressClient = client;
       const dispose = client.dispose.bind(client);
       client.dispose = () => {
         fake.state.compressDisposed++;
@@ -226,6 +250,15 @@ vi.mock('./compressClient', async (importOriginal) => {
     },
   };
 });
+
+// An import's worker: it notes whether the machine is kept awake while it runs, and fails.
+vi.mock('./interchange/importRunner', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('./interchange/importRunner')>()),
+  workerImportRunner: () => async () => {
+    fake.state.blockersDuringImport.push(fake.state.blockers.size);
+    return { status: 'failed', message: 'stand-in import' };
+  },
+}));
 
 // A build runs until it is stopped: the window can be closed while one is in flight.
 vi.mock('./project/buildRunner', async (importOriginal) => ({
@@ -244,7 +277,15 @@ writeFileSync(
 // A profile of its own, as the e2e runs give each instance.
 const userDataBefore = process.env.ACTGUY_USER_DATA_DIR;
 process.env.ACTGUY_USER_DATA_DIR = fake.state.userData;
+// main's process-wide listeners, kept to be called here (and taken off after: the test runner has its own).
+const processOn = vi.spyOn(process, 'on');
 const { compressWorkerPaths, loadPage } = await import('./main');
+const unhandledRejection = processOn.mock.calls.find(([name]) => name === 'unhandledRejection')?.[1] as
+  ((reason: unknown) => void) | undefined;
+processOn.mockRestore();
+afterAll(() => {
+  if (unhandledRejection) process.off('unhandledRejection', unhandledRejection);
+});
 if (userDataBefore === undefined) delete process.env.ACTGUY_USER_DATA_DIR;
 else process.env.ACTGUY_USER_DATA_DIR = userDataBefore;
 await vi.waitFor(() => expect(fake.state.windows[0]?.loadedUrl).toBe('actguy://app/index.html'));
@@ -387,7 +428,14 @@ describe('electron main', () => {
     );
     expect(openHandler!()).toEqual({ action: 'deny' });
     // will-prevent-unload: a page's cancelling beforeunload never holds the window (main asks about unsaved work).
-    for (const name of ['will-navigate', 'will-redirect', 'will-attach-webview', 'will-prevent-unload']) {
+    // will-frame-navigate: a sub-frame's navigation too (round 20; will-navigate is the main frame's only).
+    for (const name of [
+      'will-navigate',
+      'will-frame-navigate',
+      'will-redirect',
+      'will-attach-webview',
+      'will-prevent-unload',
+    ]) {
       const prevent = vi.fn();
       handlers.get(name)!({ preventDefault: prevent });
       expect(prevent, name).toHaveBeenCalled();
@@ -829,6 +877,23 @@ describe('electron main', () => {
     expect(readFileSync(join(outside, 'notes.json'), 'utf8')).toBe('{}');
   });
 
+  // Round 20. Mutations that fail: main.ts giving the handlers the import runner or the compress client unwrapped.
+  it('keeps the machine awake while an import or an MSH export runs, and lets it sleep once each fails', async () => {
+    // Nothing runs yet: no blocker.
+    expect(fake.state.blockers.size).toBe(0);
+    const bvh = join(fake.state.userData, 'take.bvh');
+    writeFileSync(bvh, 'HIERARCHY\n');
+    fake.state.openDialogAnswers.push(bvh);
+    const imported = await fake.state.ipc.get(ipcInvokeChannel('importMotionDialog'))!(trustedEvent, undefined);
+    expect(imported).toMatchObject({ ok: false, error: { message: 'stand-in import' } });
+    expect(fake.state.blockersDuringImport).toEqual([1]);
+    await expect(
+      fake.state.compressClient!.exportMsh({ documentId: 'd', options: {}, names: {} } as never),
+    ).rejects.toThrow('stand-in MSH export');
+    expect(fake.state.blockersDuringMshExport).toEqual([1]);
+    expect(fake.state.blockers.size).toBe(0);
+  });
+
   it('closing while a build runs asks first and "Stop and close" cancels it; a check (dry run) or a finished build asks nothing', async () => {
     const ipc = (member: string, arg?: unknown) =>
       fake.state.ipc.get(ipcInvokeChannel(member as never))!(trustedEvent, arg) as Promise<{
@@ -844,8 +909,11 @@ describe('electron main', () => {
     await ipc('reportDocumentState', { documentId: 'd', documentName: 'walk', dirty: false, unsaved: [] });
     const asked = fake.state.messageBoxes.length;
     const closedBefore = win.closed;
+    expect([...fake.state.blockers.values()]).toEqual([]);
     const check = await ipc('startBuild', { projectPath: project, projectText, dryRun: true });
     expect(check).toMatchObject({ ok: true, value: { state: 'checking', dryRun: true } });
+    // Round 20: the machine stays awake while a build or a check runs (one blocker; the display may sleep).
+    expect([...fake.state.blockers.values()]).toEqual(['prevent-app-suspension']);
     const whileChecking = { preventDefault: vi.fn() };
     win.events.get('close')!(whileChecking);
     expect(whileChecking.preventDefault).not.toHaveBeenCalled();
@@ -881,6 +949,8 @@ describe('electron main', () => {
     win.events.get('close')!({ preventDefault: vi.fn() });
     await vi.waitFor(() => expect(win.closed).toBe(closedBefore + 1));
     expect(fake.state.buildsStopped).toBe(1);
+    // The check (its stand-in worker never ends by itself) still holds the blocker; quitting releases it (last test).
+    expect(fake.state.blockers.size).toBe(1);
     expect(await ipc('getBuildStatus', { buildId: build.value.buildId })).toMatchObject({
       value: { state: 'cancelled' },
     });
@@ -891,6 +961,55 @@ describe('electron main', () => {
       expect(after.preventDefault).not.toHaveBeenCalled();
     }
     expect(fake.state.messageBoxes).toHaveLength(asked + 3);
+  });
+
+  // Round 20. Mutations that fail: main.ts without the unhandledRejection listener; the close question's Discard
+  // closing the window without looking whether it is gone (its promise then failed with nothing to catch it).
+  it('a main-process promise that fails with nothing to catch it leaves a crash record (no error box); a Discard answered after the window went closes nothing', async () => {
+    const records = join(fake.state.userData, 'Crash Records');
+    const errorRecords = () =>
+      (existsSync(records) ? readdirSync(records) : []).filter((n) => n.endsWith('-main-process-error.json'));
+    expect(unhandledRejection).toBeTypeOf('function');
+    const before = errorRecords().length;
+    const stderr = vi.spyOn(console, 'error').mockImplementation(() => {});
+    unhandledRejection!(new TypeError('Object has been destroyed'));
+    stderr.mockRestore();
+    expect(errorRecords()).toHaveLength(before + 1);
+    const record = JSON.parse(readFileSync(join(records, errorRecords().sort().at(-1)!), 'utf8')) as {
+      event: string;
+      error: string;
+    };
+    expect(record).toMatchObject({ event: 'main-process-error' });
+    expect(record.error).toMatch(/^TypeError: Object has been destroyed\n\s+at /);
+
+    // The close question is open when the window goes (a crash's Quit answered meanwhile); then Discard.
+    await fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!(trustedEvent, {
+      documentId: 'd',
+      documentName: 'walk',
+      dirty: true,
+    });
+    fake.state.holdMessageBoxes = true;
+    const asked = fake.state.heldAnswers.length;
+    win.events.get('close')!({ preventDefault: vi.fn() });
+    await vi.waitFor(() => expect(fake.state.heldAnswers).toHaveLength(asked + 1));
+    win.destroyed = true;
+    const failures: unknown[] = [];
+    const onFailure = (reason: unknown) => failures.push(reason);
+    process.on('unhandledRejection', onFailure);
+    try {
+      fake.state.heldAnswers[asked](1); // Discard changes
+      await new Promise((r) => setTimeout(r, 10));
+    } finally {
+      process.off('unhandledRejection', onFailure);
+      win.destroyed = false;
+      fake.state.holdMessageBoxes = false;
+    }
+    expect(failures).toEqual([]);
+    await fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!(trustedEvent, {
+      documentId: 'd',
+      documentName: 'walk',
+      dirty: false,
+    });
   });
 
   // Last: Quit after a crash ends the app in a real run.
@@ -975,10 +1094,14 @@ describe('electron main', () => {
 
   // Last: it stops the compressor. Round 16. Mutation that fails: main.ts without the will-quit listener (Cmd+Q and
   // File > Exit quit without 'window-all-closed', so the workers were never disposed), or with it not disposing.
+  // Round 20. Mutation that fails: no keepAwake.releaseAll() in the will-quit listener.
   it('stops the compression workers when the app quits by Cmd+Q or Exit (no window-all-closed), and records no crash then', () => {
     const disposed = fake.state.compressDisposed;
+    expect(fake.state.blockers.size).toBe(1);
     fake.state.appEvents.get('will-quit')!({ preventDefault: vi.fn() });
     expect(fake.state.compressDisposed).toBe(disposed + 1);
+    // A build's hold on sleep is released with the app, whatever the page last polled.
+    expect(fake.state.blockers.size).toBe(0);
     const records = join(fake.state.userData, 'Crash Records');
     const before = readdirSync(records).length;
     fake.state.appEvents.get('child-process-gone')!({}, { type: 'GPU', reason: 'killed', exitCode: 9 });

@@ -18,6 +18,7 @@ import {
   dialog,
   ipcMain,
   Menu,
+  powerSaveBlocker,
   protocol,
   screen,
   session,
@@ -33,13 +34,29 @@ import { systemFileKindOfPath } from '../shared/systemFiles';
 import { APP_NAME, applyAppIdentity } from './appIdentity';
 import { trackBuilds } from './buildsInFlight';
 import { createCompressClient } from './compressClient';
-import { crashDumpsFolder, recoveryQuestion, writeCrashRecord, type CrashRecord } from './crashRecords';
+import {
+  crashDumpsFolder,
+  mainProcessErrorText,
+  recoveryQuestion,
+  writeCrashRecord,
+  type CrashRecord,
+} from './crashRecords';
+import { debugSwitchesRefusal, removeDebugSwitches } from './debugSwitches';
 import { grantDroppedFile } from './droppedFiles';
 import { createHandlers, dispatchInvoke } from './handlers';
+import { workerImportRunner } from './interchange/importRunner';
+import {
+  createKeepAwake,
+  keepingAwakeDuringBuilds,
+  keepingAwakeDuringImports,
+  keepingAwakeDuringMshExports,
+} from './keepAwake';
 import { createLastFolderStore } from './lastFolder';
 import { buildAppMenu } from './menu';
 import { createNativeDialogPort } from './nativeDialogs';
 import { canonicalPath, createPathPolicy } from './pathPolicy';
+import { workerLauncher } from './project/buildRunner';
+import { defaultBuildWorkerPath } from './project/projectHandlers';
 import { createRecentFilesStore } from './recentFiles';
 import { CONTENT_SECURITY_POLICY } from './security';
 import { createSystemFileQueue, findProjectListingSev, parseCommandLine } from './systemFiles';
@@ -51,6 +68,10 @@ import { unsavedSentence } from '../shared/unsaved';
 const APP_SCHEME = 'actguy';
 const APP_ORIGIN = `${APP_SCHEME}://app`;
 
+// A packaged app started with a debugging switch (--remote-debugging-port, --inspect...) does not run: the switches
+// are taken off the command line first, before Chromium starts its DevTools server, and the app exits below
+// (electron/debugSwitches.ts).
+const refusedDebugSwitches = app.isPackaged ? removeDebugSwitches(app.commandLine) : [];
 applyAppIdentity(app, process.platform);
 // Tests and side-by-side runs give each instance its own profile (recent files, single-instance lock, minidumps).
 // First: the crash reporter fixes its folder (under userData) when it starts.
@@ -64,6 +85,29 @@ if ('path' in dumps) {
   app.setPath('crashDumps', dumps.path);
   crashReporter.start({ uploadToServer: false });
 } else console.warn(`${APP_NAME}: ${dumps.problem}`);
+
+// A promise of main's that failed with nothing to catch it: Electron would put up "A JavaScript error occurred in the
+// main process" with a stack trace, in the user's face and nowhere in a bug report. A crash record keeps it (the
+// page and its edits go on: no question) and the terminal gets it too.
+process.on('unhandledRejection', (reason) => {
+  const error = mainProcessErrorText(reason);
+  console.error(`${APP_NAME}: an error nothing caught: ${error}`);
+  try {
+    writeCrashRecord(app.getPath('userData'), {
+      event: 'main-process-error',
+      time: new Date().toISOString(),
+      error,
+      appVersion: app.getVersion(),
+      versions: { electron: process.versions.electron, chrome: process.versions.chrome, node: process.versions.node },
+      platform: process.platform,
+      arch: process.arch,
+      documentName: documentState.documentName,
+      unsaved: [],
+    });
+  } catch (e) {
+    console.warn(`${APP_NAME}: the crash record was not written: ${e instanceof Error ? e.message : String(e)}`);
+  }
+});
 
 // Must run before 'ready': a standard, secure scheme gets an origin, fetch and module scripts.
 protocol.registerSchemesAsPrivileged([
@@ -218,13 +262,17 @@ async function start(): Promise<void> {
   // only ever be a page writing where it was not asked to; Electron would put up a save dialog for it.
   session.defaultSession.on('will-download', (event) => event.preventDefault());
 
-  const compress = createCompressClient(compressWorkerPaths(__dirname));
+  // The machine stays awake while a build, an import or an MSH export runs, released by the work's own end
+  // (electron/keepAwake.ts).
+  const keepAwake = createKeepAwake(powerSaveBlocker);
+  const compress = keepingAwakeDuringMshExports(createCompressClient(compressWorkerPaths(__dirname)), keepAwake);
   /** Set once the quit goes ahead (not at 'before-quit': the close question can still cancel that quit). */
   let quitting = false;
   // Cmd+Q, File > Exit, the Dock's Quit and app.quit() close the window without 'window-all-closed' (Electron emits it
   // only when the windows close by themselves): the workers are stopped here too, whichever way the app quits.
   app.on('will-quit', () => {
     quitting = true;
+    keepAwake.releaseAll();
     void compress.dispose();
   });
   const recent = createRecentFilesStore(app.getPath('userData'), Date.now, (message) =>
@@ -273,6 +321,8 @@ async function start(): Promise<void> {
     policy,
     recent,
     compress,
+    launchBuild: keepingAwakeDuringBuilds(workerLauncher(defaultBuildWorkerPath()), keepAwake),
+    runImport: keepingAwakeDuringImports(workerImportRunner(), keepAwake),
     dialogs: createNativeDialogPort(() => mainWindow),
     lastFolder,
     onRecentFilesChanged: rebuildMenu,
@@ -430,7 +480,8 @@ async function start(): Promise<void> {
         if (response === 0) sendMenuCommand({ command: 'app.saveAllAndClose' });
         if (response !== 1) return;
         closeConfirmed = true;
-        win.close();
+        // Gone meanwhile (a crash's Quit while this question was open): closing it again would throw.
+        if (!win.isDestroyed()) win.close();
       });
   });
   // A crashed or hung page: a crash record, then the offer to reload (electron/crashRecords.ts).
@@ -568,6 +619,9 @@ app.on('open-file', (event, path) => {
 app.on('web-contents-created', (_event, contents) => {
   contents.setWindowOpenHandler(() => ({ action: 'deny' }));
   contents.on('will-navigate', (event) => event.preventDefault());
+  // Sub-frames too (will-navigate is the main frame's only): the page has no frames, and one a library or a hostile
+  // page made goes nowhere, whatever the CSP lets it load.
+  contents.on('will-frame-navigate', (event) => event.preventDefault());
   contents.on('will-redirect', (event) => event.preventDefault());
   contents.on('will-attach-webview', (event) => event.preventDefault());
   // Main asks about unsaved work on close (win 'close'): a page's cancelling `beforeunload` would keep the window open
@@ -575,8 +629,13 @@ app.on('web-contents-created', (_event, contents) => {
   contents.on('will-prevent-unload', (event) => event.preventDefault());
 });
 
-// One instance per profile: a second launch focuses the first window.
-if (!app.requestSingleInstanceLock()) {
+if (refusedDebugSwitches.length > 0) {
+  const refusal = debugSwitchesRefusal(APP_NAME, refusedDebugSwitches);
+  console.error(refusal);
+  dialog.showErrorBox(`${APP_NAME} could not start`, refusal);
+  app.exit(1);
+} else if (!app.requestSingleInstanceLock()) {
+  // One instance per profile: a second launch focuses the first window.
   app.quit();
 } else {
   app.on('second-instance', (_event, argv, cwd) => {

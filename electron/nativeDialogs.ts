@@ -1,9 +1,26 @@
 import { dialog, type BrowserWindow } from 'electron';
 import type { DialogPort } from './dialogPort';
 
-/** Native open/save/confirm dialogs, modal to the app window. */
+/**
+ * Native open/save/confirm dialogs, modal to the app window, one at a time. The page asks for each over IPC, and a
+ * second ask can come while one is on screen (⌘O from the menu during a Save As sheet, which macOS still delivers; a
+ * page in a loop): Electron would stack or queue the second, shown the moment the first is answered, for a command
+ * the user gave while a dialog was open. A dialog asked for while one is open is answered as cancelled (nothing is
+ * opened, saved or discarded); main's own questions (close, crash) do not pass here.
+ */
 export function createNativeDialogPort(window: () => BrowserWindow | null): DialogPort {
-  return {
+  let open = false;
+  /** Runs `show` unless a dialog is on screen, in which case the ask is answered `cancelled`. */
+  const oneAtATime = async <T>(cancelled: T, show: () => Promise<T>): Promise<T> => {
+    if (open) return cancelled;
+    open = true;
+    try {
+      return await show();
+    } finally {
+      open = false;
+    }
+  };
+  const port: DialogPort = {
     async chooseFileToOpen({ title, filters, defaultPath }) {
       const win = window();
       const options: Electron.OpenDialogOptions = { title, filters, defaultPath, properties: ['openFile'] };
@@ -47,5 +64,11 @@ export function createNativeDialogPort(window: () => BrowserWindow | null): Dial
       const r = win ? await dialog.showMessageBox(win, options) : await dialog.showMessageBox(options);
       return r.response === 0;
     },
+  };
+  return {
+    chooseFileToOpen: (options) => oneAtATime(null, () => port.chooseFileToOpen(options)),
+    chooseFilesToOpen: (options) => oneAtATime(null, () => port.chooseFilesToOpen!(options)),
+    chooseFileToSave: (options) => oneAtATime(null, () => port.chooseFileToSave(options)),
+    confirm: (options) => oneAtATime(false, () => port.confirm(options)),
   };
 }

@@ -40,7 +40,13 @@ interface BuilderConfig {
   fileAssociations: { ext: string; name: string; mimeType?: string; role: string }[];
   linux: { icon: string; syncDesktopName?: boolean };
   win: { icon: string };
-  mac: { icon: string; target: { target: string; arch: string[] }[]; hardenedRuntime: boolean };
+  mac: {
+    icon: string;
+    target: { target: string; arch: string[] }[];
+    hardenedRuntime: boolean;
+    entitlements?: string;
+    entitlementsInherit?: string;
+  };
 }
 const config = yaml.load(readFileSync(join(root, 'electron-builder.yml'), 'utf8')) as BuilderConfig;
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -106,6 +112,33 @@ describe('electron-builder.yml', () => {
     expect(config.mac.hardenedRuntime).toBe(true);
     expect(config.appId).toBe(APP_ID);
     expect(config.productName).toBe(APP_NAME);
+  });
+
+  // Round 20. Mutations that fail: the entitlements lines out of electron-builder.yml (its template then signs every
+  // process with library validation off); disable-library-validation or allow-unsigned-executable-memory added to
+  // either file.
+  it('macOS: a signed build gives the app and every helper allow-jit alone (library validation stays on)', () => {
+    /** A plist of boolean entitlements as key -> value; anything else in its dict fails. */
+    const entitlements = (file: string): Record<string, boolean> => {
+      const xml = readFileSync(join(root, file), 'utf8').replace(/<!--[\s\S]*?-->/g, '');
+      expect(xml, file).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\s*<!DOCTYPE plist /);
+      const dict = /<plist version="1.0">\s*<dict>([\s\S]*)<\/dict>\s*<\/plist>\s*$/.exec(xml);
+      expect(dict, file).not.toBeNull();
+      const entries: Record<string, boolean> = {};
+      const rest = dict![1].replace(/<key>([^<]+)<\/key>\s*<(true|false)\/>/g, (_m, key: string, value: string) => {
+        entries[key] = value === 'true';
+        return '';
+      });
+      expect(rest.trim(), file).toBe('');
+      return entries;
+    };
+    // Given explicitly (electron-builder would otherwise fall back to its template for a missing file).
+    expect(config.mac.entitlements).toBe('build-resources/entitlements.mac.plist');
+    expect(config.mac.entitlementsInherit).toBe('build-resources/entitlements.mac.inherit.plist');
+    // Worker threads and Node run in the main process: its V8 needs JIT memory; so do the renderer's and the GPU's.
+    for (const file of [config.mac.entitlements!, config.mac.entitlementsInherit!])
+      expect(entitlements(file), file).toEqual({ 'com.apple.security.cs.allow-jit': true });
+    expect(config.mac.hardenedRuntime).toBe(true);
   });
 
   it('associates every kind of file ActGuy opens, each with a MIME type (Linux skips an association without one)', () => {
