@@ -42,6 +42,8 @@ const fake = vi.hoisted(() => {
     startOrder: [] as string[],
     /** Builds stopped (the launcher below never finishes one by itself). */
     buildsStopped: 0,
+    /** How many times the build launcher's warm worker was disposed. */
+    buildWorkerDisposed: 0,
     /** The options of each compress client main made, and how many times one was disposed. */
     compressOptions: [] as unknown[],
     compressDisposed: 0,
@@ -263,9 +265,18 @@ vi.mock('./interchange/importRunner', async (importOriginal) => ({
 // A build runs until it is stopped: the window can be closed while one is in flight.
 vi.mock('./project/buildRunner', async (importOriginal) => ({
   ...(await importOriginal<typeof import('./project/buildRunner')>()),
-  workerLauncher: () => () => () => {
-    fake.state.buildsStopped++;
-  },
+  workerLauncher: () =>
+    Object.assign(
+      () => () => {
+        fake.state.buildsStopped++;
+      },
+      {
+        dispose: async () => {
+          fake.state.buildWorkerDisposed++;
+        },
+        started: 0,
+      },
+    ),
 }));
 
 fake.state.userData = mkdtempSync(join(tmpdir(), 'actguy-main-'));
@@ -1094,12 +1105,15 @@ describe('electron main', () => {
 
   // Last: it stops the compressor. Round 16. Mutation that fails: main.ts without the will-quit listener (Cmd+Q and
   // File > Exit quit without 'window-all-closed', so the workers were never disposed), or with it not disposing.
-  // Round 20. Mutation that fails: no keepAwake.releaseAll() in the will-quit listener.
+  // Round 20. Mutation that fails: no keepAwake.releaseAll() in the will-quit listener. Mutation that fails: no
+  // buildLauncher.dispose() there.
   it('stops the compression workers when the app quits by Cmd+Q or Exit (no window-all-closed), and records no crash then', () => {
     const disposed = fake.state.compressDisposed;
     expect(fake.state.blockers.size).toBe(1);
     fake.state.appEvents.get('will-quit')!({ preventDefault: vi.fn() });
     expect(fake.state.compressDisposed).toBe(disposed + 1);
+    // The build worker kept warm between builds goes too (project/buildRunner.ts workerLauncher).
+    expect(fake.state.buildWorkerDisposed).toBe(1);
     // A build's hold on sleep is released with the app, whatever the page last polled.
     expect(fake.state.blockers.size).toBe(0);
     const records = join(fake.state.userData, 'Crash Records');

@@ -266,6 +266,8 @@ async function start(): Promise<void> {
   // (electron/keepAwake.ts).
   const keepAwake = createKeepAwake(powerSaveBlocker);
   const compress = keepingAwakeDuringMshExports(createCompressClient(compressWorkerPaths(__dirname)), keepAwake);
+  /** Builds run in a worker kept warm between Build clicks (project/buildRunner.ts workerLauncher). */
+  const buildLauncher = workerLauncher(defaultBuildWorkerPath());
   /** Set once the quit goes ahead (not at 'before-quit': the close question can still cancel that quit). */
   let quitting = false;
   // Cmd+Q, File > Exit, the Dock's Quit and app.quit() close the window without 'window-all-closed' (Electron emits it
@@ -274,6 +276,7 @@ async function start(): Promise<void> {
     quitting = true;
     keepAwake.releaseAll();
     void compress.dispose();
+    void buildLauncher.dispose();
   });
   const recent = createRecentFilesStore(app.getPath('userData'), Date.now, (message) =>
     console.warn(`${APP_NAME}: ${message}`),
@@ -321,7 +324,7 @@ async function start(): Promise<void> {
     policy,
     recent,
     compress,
-    launchBuild: keepingAwakeDuringBuilds(workerLauncher(defaultBuildWorkerPath()), keepAwake),
+    launchBuild: keepingAwakeDuringBuilds(buildLauncher, keepAwake),
     runImport: keepingAwakeDuringImports(workerImportRunner(), keepAwake),
     dialogs: createNativeDialogPort(() => mainWindow),
     lastFolder,

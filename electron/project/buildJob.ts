@@ -344,3 +344,12 @@ export function reportErrorSummary(
     maxPositionError: e.translation,
   };
 }
+
+/** The buffers of `views` that each view covers whole and no other view shares: those can be transferred. */
+export function ownBuffers(views: readonly Uint8Array[]): ArrayBuffer[] {
+  const count = new Map<ArrayBufferLike, number>();
+  for (const v of views) count.set(v.buffer, (count.get(v.buffer) ?? 0) + 1);
+  return views
+    .filter((v) => count.get(v.buffer) === 1 && v.byteOffset === 0 && v.byteLength === v.buffer.byteLength)
+    .map((v) => v.buffer as ArrayBuffer);
+}

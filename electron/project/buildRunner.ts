@@ -14,6 +14,7 @@ import { outputStamp, writeLastBuild } from '../build/lastBuild';
 import type { FileStamp } from '../build/fileStamp';
 import type { FolderPin } from '../fsutil';
 import type { BuildJobMessage, BuildJobRequest } from './buildJob';
+import type { BuildWorkerJob } from './buildWorker';
 
 /** Runs a job and reports its messages; returns a stop function. Tests inject an in-process runner. */
 export type BuildJobLauncher = (
@@ -22,28 +23,108 @@ export type BuildJobLauncher = (
   onCrash: (message: string) => void,
 ) => () => void;
 
-/** Starts buildWorker.cjs for one job. */
-export function workerLauncher(workerPath: string): BuildJobLauncher {
-  return (req, onMessage, onCrash) => {
-    const worker = new Worker(workerPath, { workerData: req });
+/** A build launcher that can also stop its warm worker (the app's quit). */
+export interface WarmBuildLauncher extends BuildJobLauncher {
+  /** Ends the worker kept warm between builds, if any (a build in progress is stopped by its own stop function). */
+  dispose(): Promise<void>;
+  /** Build workers started so far (tests: a second build reuses the first one's). */
+  readonly started: number;
+}
+
+/** How long a build worker waits for the next build before it ends (its threads and memory go back). */
+export const BUILD_WORKER_KEEP_MS = 5 * 60_000;
+
+/**
+ * Runs each build in buildWorker.cjs, and keeps the worker of a build that ended on its own (done, up to date or
+ * failed) for the next one, so that a second Build click pays neither a worker's start nor its compression pool's
+ * nor a cold compressor (docs/sound-events.md). The worker keeps no data between builds (buildWorker.ts). A build
+ * stopped (Cancel, the window closing) or crashed ends its worker; one kept is ended after `keepMs` idle or at
+ * dispose(), and never keeps the app from quitting.
+ */
+export function workerLauncher(workerPath: string, keepMs = BUILD_WORKER_KEEP_MS): WarmBuildLauncher {
+  let kept: { worker: Worker; timer: ReturnType<typeof setTimeout> } | undefined;
+  let started = 0;
+  const drop = (w: Worker) => {
+    if (kept?.worker !== w) return;
+    clearTimeout(kept.timer);
+    kept = undefined;
+  };
+  const keep = (w: Worker) => {
+    if (kept) {
+      // Two builds ran at once: one worker is enough to keep.
+      const other = kept.worker;
+      drop(other);
+      void other.terminate();
+    }
+    w.unref();
+    const timer = setTimeout(() => {
+      drop(w);
+      void w.terminate();
+    }, keepMs);
+    timer.unref();
+    kept = { worker: w, timer };
+  };
+  const launch: BuildJobLauncher = (req, onMessage, onCrash) => {
+    let worker: Worker;
+    if (kept) {
+      worker = kept.worker;
+      drop(worker);
+      worker.ref();
+    } else {
+      worker = new Worker(workerPath);
+      started++;
+      // A kept worker that ends by itself is not kept any longer.
+      worker.on('exit', () => drop(worker));
+      worker.on('error', () => drop(worker));
+    }
     let finished = false;
-    worker.on('message', (m: BuildJobMessage) => {
-      if (m.type === 'done' || m.type === 'failed') finished = true;
+    const detach = () => {
+      worker.off('message', message);
+      worker.off('error', error);
+      worker.off('exit', exit);
+    };
+    const message = (m: BuildJobMessage) => {
+      if (m.type === 'done' || m.type === 'failed' || m.type === 'upToDate') {
+        finished = true;
+        detach();
+        keep(worker);
+      }
       onMessage(m);
-    });
-    worker.on('error', (e) => {
+    };
+    const error = (e: Error) => {
+      detach();
       if (!finished) onCrash(`the build worker failed: ${e.message}`);
-      finished = true;
-    });
-    worker.on('exit', (code) => {
-      if (!finished) onCrash(`the build worker stopped unexpectedly (exit code ${code})`);
-      finished = true;
-    });
-    return () => {
       finished = true;
       void worker.terminate();
     };
+    const exit = (code: number) => {
+      detach();
+      if (!finished) onCrash(`the build worker stopped unexpectedly (exit code ${code})`);
+      finished = true;
+    };
+    worker.on('message', message);
+    worker.on('error', error);
+    worker.on('exit', exit);
+    worker.postMessage({ type: 'job', req } satisfies BuildWorkerJob);
+    return () => {
+      // After its end the worker may be serving the next build: only a build still running is stopped.
+      if (finished) return;
+      finished = true;
+      detach();
+      void worker.terminate();
+    };
   };
+  return Object.defineProperties(launch, {
+    dispose: {
+      value: async () => {
+        const w = kept?.worker;
+        if (!w) return;
+        drop(w);
+        await w.terminate();
+      },
+    },
+    started: { get: () => started },
+  }) as WarmBuildLauncher;
 }
 
 export interface BuildRunner {

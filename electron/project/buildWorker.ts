@@ -1,32 +1,60 @@
 /**
- * The build worker (worker_threads): runs one archive build off the main
- * thread, so the window stays responsive while every motion compresses and a
- * Cancel takes effect at once (main terminates the worker). One worker per
- * build; it reads the inputs, posts progress per motion and the outputs in
- * memory, and exits. Built to dist/electron/buildWorker.cjs.
+ * The build worker (worker_threads): runs archive builds off the main thread,
+ * so the window stays responsive while every motion compresses and a Cancel
+ * takes effect at once (main terminates the worker). It reads the inputs,
+ * posts progress per motion and the outputs in memory. Built to
+ * dist/electron/buildWorker.cjs.
+ *
+ * Started with a request as its workerData it runs that one build and exits.
+ * Started without, it runs one build per `{ type: 'job' }` message and stays
+ * for the next (buildRunner.ts workerLauncher keeps it warm between Build
+ * clicks): what it keeps is its compression pool's threads, never data; each
+ * build reads the project, its inputs, the cache and the local state again.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { join } from 'node:path';
 import { compressorFor, defaultJobs } from '../build/compressPool';
 import { readBuildInput } from '../build/files';
-import { runBuildJob, type BuildJobMessage, type BuildJobRequest } from './buildJob';
+import { ownBuffers, runBuildJob, type BuildJobMessage, type BuildJobRequest } from './buildJob';
 
 if (!parentPort) throw new Error('buildWorker.cjs must run as a worker thread');
 const port = parentPort;
-const req = workerData as BuildJobRequest;
 // The same pool as `actguy build`: one compression thread per core (nested worker threads), and the cache main chose.
 const compressor = compressorFor(defaultJobs(), join(__dirname, 'compressPoolWorker.cjs'));
-void runBuildJob(
-  req,
-  readBuildInput,
-  (m: BuildJobMessage) => {
-    // The archive bytes move to main without a copy.
-    if (m.type === 'done')
-      port.postMessage(
-        m,
-        m.outputs.map((o) => o.bytes.buffer as ArrayBuffer),
-      );
-    else port.postMessage(m);
-  },
-  { compressor },
-).finally(() => compressor.close());
+const run = (req: BuildJobRequest): Promise<void> =>
+  runBuildJob(
+    req,
+    readBuildInput,
+    (m: BuildJobMessage) => {
+      // The archive bytes move to main without a copy, each that has a buffer of its own (a view into a shared one,
+      // such as Node's pool of small Buffers, is copied: moving it would take the buffer from this thread's next
+      // builds).
+      if (m.type === 'done') port.postMessage(m, ownBuffers(m.outputs.map((o) => o.bytes)));
+      else port.postMessage(m);
+    },
+    { compressor },
+  );
+
+/** A job for a warm worker (buildRunner.ts workerLauncher). */
+export interface BuildWorkerJob {
+  type: 'job';
+  req: BuildJobRequest;
+}
+
+if (workerData) void run(workerData as BuildJobRequest).finally(() => compressor.close());
+else {
+  /** One build at a time, in the order they came (main sends the next only after the last one's end). */
+  let queue: Promise<void> = Promise.resolve();
+  port.on('message', (m: BuildWorkerJob) => {
+    if (m?.type !== 'job') return;
+    queue = queue.then(() =>
+      run(m.req).catch((e: unknown) => {
+        // A build that throws ends this worker with its error (main reports it and starts a fresh one next time), as
+        // a one-build worker's uncaught error does.
+        setImmediate(() => {
+          throw e;
+        });
+      }),
+    );
+  });
+}

@@ -336,6 +336,48 @@ describe('project handlers', () => {
     expect(sar.entries[0].events.find((e) => e.frame === 70)).toEqual({ frame: 70, se: 2, joint: 3 });
   });
 
+  it("a second Build reuses the first one's worker, warm, and builds from what is on disk and in the editor now", async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'actguy-bw-warm-'));
+    dirs.push(outDir);
+    const workerPath = await bundleWorkerForTests(resolve(__dirname, 'buildWorker.ts'), outDir);
+    const { workerLauncher } = await import('./buildRunner');
+    const launcher = workerLauncher(workerPath);
+    try {
+      const { dir, project } = workspace();
+      const { h, openPicked } = testProjectHandlers({ launchBuild: launcher });
+      const projectText = await openPicked(project);
+      const sevPath = join(dir, 'walk.sev');
+      const build = async (sevTexts: { path: string; text: string }[]) => {
+        const started = await h.startBuild({ projectPath: project, projectText, sevTexts });
+        return settleBuild(() => h.getBuildStatus({ buildId: started.buildId }));
+      };
+      const first = await build([]);
+      expect(first.state).toBe('done');
+      const firstSar = readFileSync(join(dir, 'out/stage.sar'));
+      // An unsaved SEV edit, then a saved motion change: each build sees the inputs of its own moment.
+      const edited = readFileSync(sevPath, 'utf8').replace('event 66 2 -', 'event 66 2 -\nevent 70 2 3');
+      const second = await build([{ path: sevPath, text: edited }]);
+      expect(second.state).toBe('done');
+      expect(second.motions.find((m) => m.name === 'walk')!.events).toBe(11);
+      const sar = readSar(new Uint8Array(readFileSync(join(dir, 'out/stage.sar'))));
+      expect(sar.entries[0].events.find((e) => e.frame === 70)).toEqual({ frame: 70, se: 2, joint: 3 });
+      const third = await build([]);
+      expect(third.state).toBe('done');
+      expect(readFileSync(join(dir, 'out/stage.sar')).equals(firstSar)).toBe(true);
+      expect(launcher.started).toBe(1);
+      // A build that is cancelled ends its worker: the next one starts another.
+      const started = await h.startBuild({
+        projectPath: project,
+        projectText: projectText.replace('"walk_rough"', '"walk_rough2"'),
+      });
+      await h.cancelBuild({ buildId: started.buildId });
+      expect((await build([])).state).toBe('done');
+      expect(launcher.started).toBe(2);
+    } finally {
+      await launcher.dispose();
+    }
+  }, 120_000);
+
   it('an unknown SE name refuses the build and writes nothing', async () => {
     const { dir, project } = workspace();
     const { h, openPicked } = testProjectHandlers();
