@@ -13,7 +13,7 @@
  * - verify against compress per motion, in-process, on 40 of the clips.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -23,6 +23,7 @@ import type { Motion } from '../shared/motion/types';
 import { readMtn } from '../shared/mtn/read';
 import { writeMtn } from '../shared/mtn/write';
 import { compressMtnBytes } from '../electron/build/compressPool';
+import { workerLauncher, type WarmBuildLauncher } from '../electron/project/buildRunner';
 import { generateProject } from './benchBuild';
 import { median } from './benchStats';
 
@@ -158,6 +159,8 @@ export async function benchCache(root: string): Promise<string[]> {
         `    with this environment's NODE_EXTRA_CA_CERTS (parsed at each start): one changed ${(median(oneCa) / 1000).toFixed(2)} s, ${(median(oneCa) / c).toFixed(3)}x; unchanged ${(median(sameCa) / 1000).toFixed(2)} s, ${(median(sameCa) / c).toFixed(3)}x`,
       );
 
+    lines.push(...(await appBuildWorkers(root, dir, plainEnv)));
+
     // Verify against compress, per motion, in-process, on 40 of the 120 clips (each timed as the median of 3).
     const project = JSON.parse(readFileSync(p120, 'utf8'));
     const vt: number[] = [],
@@ -251,4 +254,66 @@ async function watchRebuilds(
     child.kill('SIGINT');
   }
   return times;
+}
+
+/**
+ * The app's Build (electron/project/buildRunner.ts workerLauncher) on a copy of the sample project after one .mtn
+ * changed: in the worker the last Build kept warm, and in a fresh worker as every Build had before; 4 rounds,
+ * alternating, from the job's start to its end message (the commit, done by main, is not included).
+ */
+async function appBuildWorkers(root: string, dir: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+  const workerPath = join(root, 'dist', 'bench', 'buildWorker.cjs');
+  const sample = join(dir, 'app-sample');
+  mkdirSync(sample);
+  for (const f of readdirSync(join(root, 'assets'))) {
+    if (/\.(mtn|sev|sls|h|json)$/.test(f)) writeFileSync(join(sample, f), readFileSync(join(root, 'assets', f)));
+  }
+  const project = join(sample, 'sample.actguy.json');
+  const projectText = readFileSync(project, 'utf8');
+  const stateBefore = process.env.ACTGUY_STATE_DIR;
+  process.env.ACTGUY_STATE_DIR = join(dir, 'app-state');
+  void env;
+  const build = (launch: WarmBuildLauncher) =>
+    new Promise<number>((resolve, reject) => {
+      const t0 = performance.now();
+      launch(
+        { projectPath: project, projectText, sevTexts: [], cacheDir: join(sample, '.actguy-cache'), dryRun: false },
+        (m) => {
+          if (m.type === 'failed') reject(new Error(`bench: the app build failed: ${JSON.stringify(m.errors[0])}`));
+          else if (m.type === 'done' || m.type === 'upToDate') resolve(performance.now() - t0);
+        },
+        (message) => reject(new Error(message)),
+      );
+    });
+  const walk = join(sample, 'walk.mtn');
+  const change = () => {
+    const m = readMtn(new Uint8Array(readFileSync(walk)));
+    m.translation[0] += 0.25;
+    writeFileSync(walk, writeMtn(m));
+  };
+  const warm = workerLauncher(workerPath);
+  const warmMs: number[] = [];
+  const freshMs: number[] = [];
+  try {
+    await build(warm);
+    for (let r = 0; r < 4; r++) {
+      change();
+      warmMs.push(await build(warm));
+      change();
+      const fresh = workerLauncher(workerPath);
+      try {
+        freshMs.push(await build(fresh));
+      } finally {
+        await fresh.dispose();
+      }
+    }
+  } finally {
+    await warm.dispose();
+    if (stateBefore === undefined) delete process.env.ACTGUY_STATE_DIR;
+    else process.env.ACTGUY_STATE_DIR = stateBefore;
+  }
+  return [
+    `  the app's Build of the sample project after walk.mtn changed (3 motions recompressed), job start to end, 4 rounds alternating:`,
+    `    in the worker the last Build kept ${median(warmMs).toFixed(0)} ms, in a fresh worker ${median(freshMs).toFixed(0)} ms: ${(median(warmMs) / median(freshMs)).toFixed(2)}x (rounds ${warmMs.map((w, k) => (w / freshMs[k]).toFixed(2)).join(', ')})`,
+  ];
 }

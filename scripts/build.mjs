@@ -22,6 +22,7 @@ const targets = {
     // Playwright stays a runtime require: the renderer latency section drives Chromium with it.
     ['scripts/bench.ts', 'dist/bench/bench.cjs', { external: ['@playwright/test', 'playwright', 'playwright-core'] }],
     ['electron/build/compressPoolWorker.ts', 'dist/bench/compressPoolWorker.cjs', {}],
+    ['electron/project/buildWorker.ts', 'dist/bench/buildWorker.cjs', {}],
   ],
   fuzz: [
     ['scripts/fuzz.ts', 'dist/fuzz/fuzz.cjs', {}],
