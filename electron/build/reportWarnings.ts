@@ -7,7 +7,8 @@
  * (links resolved) is kept in the report by its place only; the terminal and the app show it whole, to the user.
  */
 import { dirname, resolve } from 'node:path';
-import { FormatError, MAX_LISTED_PROBLEMS } from '../../shared/errors';
+import { FormatError } from '../../shared/errors';
+import { shownWarnings } from '../shownWarnings';
 import { canonicalPath, isInside } from '../pathPolicy';
 
 /** What the report says in place of a warning about a file outside the project's folder. */
@@ -38,16 +39,10 @@ export function reportWarningFor(projectFile: string): (w: FormatError) => strin
 }
 
 /**
- * The warnings of a build that succeeded as the terminal and the app's Build dialog show them: the first
- * MAX_LISTED_PROBLEMS, then one line that counts the rest and names the report, which keeps every one. A project
- * of 1,000 motions that all need resampling (or all miss a tolerance) printed a thousand lines on every build, and
- * as many again on every build that was up to date; the count of lines a text file's problems make is bounded so
- * (docs/limits.md), and a build's warnings are now too.
+ * The warnings of a build that succeeded as the terminal and the app's Build dialog show them (shownWarnings): a
+ * project of 1,000 motions that all need resampling (or all miss a tolerance) printed a thousand lines on every
+ * build, and as many again on every build that was up to date.
  */
 export function shownBuildWarnings(warnings: readonly string[], reportPath: string): string[] {
-  if (warnings.length <= MAX_LISTED_PROBLEMS + 1) return [...warnings];
-  return [
-    ...warnings.slice(0, MAX_LISTED_PROBLEMS),
-    `${warnings.length - MAX_LISTED_PROBLEMS} more warnings not listed (only the first ${MAX_LISTED_PROBLEMS} are; the report ${reportPath} keeps them all)`,
-  ];
+  return shownWarnings(warnings, `the report ${reportPath} keeps them all`);
 }
