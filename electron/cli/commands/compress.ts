@@ -83,8 +83,9 @@ export const compressCommand: CliCommand = {
     };
     if (options.shell !== undefined && options.objectTolerance === undefined)
       throw new UsageError('--shell needs --object-tol (it sets where the object-space error is measured)');
-    if (useTuning && !args.options.has('quiet'))
-      console.error(`${input}: using the tuning saved in ${tuningPath} (--no-tuning to ignore it)`);
+    // Said with --quiet too: the tuning decides the output, and a received folder may hold one beside the motion
+    // (round 18: `walk.mtn.actguy-tuning.json` asking 3 degrees made `compress --quiet` use it without a word).
+    if (useTuning) console.error(`${input}: using the tuning saved in ${tuningPath} (--no-tuning to ignore it)`);
     for (const j of Object.keys(options.rotationToleranceOverridesDeg))
       if (Number(j) >= motion.joints.length)
         throw new UsageError(`--joint-rot-tol names joint ${j} but ${input} has ${motion.joints.length} joints`);
