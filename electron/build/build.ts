@@ -142,13 +142,7 @@ export async function buildProject(
     return {
       ok: false,
       errors: (notReport.length ? notReport : refused).map(
-        (r) =>
-          new FormatError(
-            'PROJECT',
-            r.problem,
-            { where: r.file === project.reportPath ? 'outputs.report' : 'outputs.msh' },
-            projectFile,
-          ),
+        (r) => new FormatError('PROJECT', r.problem, { where: outputKey(project, r.file) }, projectFile),
       ),
       warnings: [],
     };
@@ -377,6 +371,13 @@ export function outputClashes(project: ResolvedProject): FormatError[] {
   const inputs = projectInputFiles(project);
   const outputs: RolePath[] = projectOutputFiles(project).map(({ path, role }) => ({ path, role }));
   return findOutputClashes(inputs, outputs).map((m) => new FormatError('PROJECT', m, {}, project.projectFile));
+}
+
+/** The project's key that names the output `file` (a file of outputs.msh when none of the three). */
+function outputKey(project: ResolvedProject, file: string): string {
+  if (file === project.reportPath) return 'outputs.report';
+  if (file === project.marPath) return 'outputs.mar';
+  return file === project.sarPath ? 'outputs.sar' : 'outputs.msh';
 }
 
 /**

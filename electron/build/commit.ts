@@ -186,7 +186,9 @@ export function outputsRefusedBeforeBuild(
   const refused: { file: string; problem: string }[] = [];
   for (const file of paths) {
     const kind = file === reportPath || !interrupted ? buildOutputKind(file, reportPath) : undefined;
-    const problem = kind && mayRead(file) ? otherKindProblem({ path: file, kind }) : undefined;
+    const problem = mayRead(file)
+      ? (outputFolderProblem(resolve(file), file) ?? (kind ? otherKindProblem({ path: file, kind }) : undefined))
+      : undefined;
     if (problem) refused.push({ file, problem });
   }
   return refused;
@@ -281,30 +283,48 @@ function prepareTarget(fs: CommitFs, target: string, shown: string): void {
   if (st?.isDirectory())
     throw new OutputWriteError(`cannot write ${shown}: it is a folder, not a file; nothing was written`);
   const dir = dirname(target) || '.';
-  // Walk up to the first existing ancestor: it must be a folder.
-  let probe = dir;
-  for (;;) {
-    let pst: nodeFs.Stats | undefined;
-    try {
-      pst = fs.lstatSync(probe);
-    } catch {
-      const up = dirname(probe);
-      if (up === probe) break;
-      probe = up;
-      continue;
-    }
-    if (!pst.isDirectory() && !nodeFs.statSync(probe).isDirectory())
-      throw new OutputWriteError(
-        `cannot write ${shown}: ${relativeLike(probe, target, shown)} is a file, not a folder; nothing was written`,
-      );
-    break;
-  }
+  const problem = outputFolderProblem(target, shown, fs.lstatSync);
+  if (problem) throw new OutputWriteError(`${problem}; nothing was written`);
   try {
     makeFolders(dir, { mkdirSync: fs.mkdirSync, statSync: nodeFs.statSync });
   } catch (e) {
     throw new OutputWriteError(
       `cannot create the folder ${dirname(shown)} for ${shown}: ${describeFsError(e)}; nothing was written`,
     );
+  }
+}
+
+/**
+ * Why no folder can be made for `target` (`shown` as the user spelled it), when its first existing ancestor is not a
+ * folder: a file, or a link that leads nowhere (a link to a folder not made yet, or a loop of links). The commit
+ * cannot make a folder where a link is (mkdir answers EEXIST), and a build reached it only after compressing: a
+ * project whose `out` was a link to `build/out`, not made yet, compressed every motion and then stopped with a bare
+ * `actguy build: …/out: no such file or directory` (round 18). The build asks this before its work as well.
+ */
+export function outputFolderProblem(
+  target: string,
+  shown: string,
+  lstat: (path: string) => nodeFs.Stats = nodeFs.lstatSync,
+): string | undefined {
+  for (let probe = dirname(target) || '.'; ;) {
+    let pst: nodeFs.Stats;
+    try {
+      pst = lstat(probe);
+    } catch {
+      const up = dirname(probe);
+      if (up === probe) return undefined;
+      probe = up;
+      continue;
+    }
+    if (pst.isDirectory()) return undefined;
+    const named = relativeLike(probe, target, shown);
+    let st: nodeFs.Stats;
+    try {
+      st = nodeFs.statSync(probe);
+    } catch (e) {
+      return `cannot write ${shown}: ${named} is a link that leads to no folder (${describeFsError(e)}); make the folder it leads to, or name another folder for the outputs`;
+    }
+    return st.isDirectory() ? undefined : `cannot write ${shown}: ${named} is a file, not a folder`;
   }
 }
 

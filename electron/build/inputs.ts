@@ -1,5 +1,5 @@
 /** Loading SE tables and SEV files from disk for the CLI commands, collecting every error. */
-import { FormatError, type FileKind } from '../../shared/errors';
+import { FormatError, MAX_LISTED_PROBLEMS, type FileKind } from '../../shared/errors';
 import { parseSeDefine } from '../../shared/se-tables/define';
 import { parseSls } from '../../shared/se-tables/sls';
 import { mergeSeTables, type SeNameTable } from '../../shared/se-tables/table';
@@ -83,15 +83,48 @@ export function sortDiagnostics(list: readonly FormatError[]): FormatError[] {
     .map(({ e }) => e);
 }
 
+/**
+ * `list` sorted (sortDiagnostics), with at most MAX_LISTED_PROBLEMS of each file listed and the rest counted in one
+ * more line at the place of the last one, as the text readers list a file's own problems (docs/limits.md, "What
+ * messages quote"). A reader bounds what it finds in its file, but a build finds problems of its own about the files a
+ * project names, and names the project file in each: a project of 1,000 motions whose files were missing listed 2,000
+ * `cannot read` lines of the one project file. A file's reader's own 101 lines (100 and its count) are left whole.
+ */
+export function listedProblems(list: readonly FormatError[]): FormatError[] {
+  const sorted = sortDiagnostics(list);
+  const out: FormatError[] = [];
+  for (let at = 0; at < sorted.length;) {
+    const file = sorted[at].file;
+    let end = at + 1;
+    while (end < sorted.length && sorted[end].file === file) end++;
+    if (end - at <= MAX_LISTED_PROBLEMS + 1) out.push(...sorted.slice(at, end));
+    else {
+      out.push(...sorted.slice(at, at + MAX_LISTED_PROBLEMS));
+      const last = sorted[end - 1];
+      const unlisted = end - at - MAX_LISTED_PROBLEMS;
+      out.push(
+        new FormatError(
+          last.kind,
+          `${unlisted} more problems not listed (only the first ${MAX_LISTED_PROBLEMS} are)`,
+          last.place,
+          file,
+        ),
+      );
+    }
+    at = end;
+  }
+  return out;
+}
+
 /** Prints warnings, then errors (one per line, sorted by file and place) to stderr, the way compilers do. */
 export function printDiagnostics(errors: readonly FormatError[], warnings: readonly FormatError[] = []): void {
   for (const line of diagnosticLines(errors, warnings)) console.error(line);
 }
 
-/** The lines printDiagnostics prints, for a caller that writes them at once. */
+/** The lines printDiagnostics prints (listedProblems of each list), for a caller that writes them at once. */
 export function diagnosticLines(errors: readonly FormatError[], warnings: readonly FormatError[] = []): string[] {
   return [
-    ...sortDiagnostics(warnings).map((w) => `warning: ${w.message}`),
-    ...sortDiagnostics(errors).map((e) => e.message),
+    ...listedProblems(warnings).map((w) => `warning: ${w.message}`),
+    ...listedProblems(errors).map((e) => e.message),
   ];
 }

@@ -8,6 +8,7 @@
  */
 import { dirname, resolve } from 'node:path';
 import { FormatError } from '../../shared/errors';
+import { shownWarnings } from '../shownWarnings';
 import { canonicalPath, isInside } from '../pathPolicy';
 
 /** What the report says in place of a warning about a file outside the project's folder. */
@@ -35,4 +36,13 @@ export function reportWarningFor(projectFile: string): (w: FormatError) => strin
     }
     return ok ? w.message : new FormatError(w.kind, OUTSIDE_WARNING, w.place, w.file).message;
   };
+}
+
+/**
+ * The warnings of a build that succeeded as the terminal and the app's Build dialog show them (shownWarnings): a
+ * project of 1,000 motions that all need resampling (or all miss a tolerance) printed a thousand lines on every
+ * build, and as many again on every build that was up to date.
+ */
+export function shownBuildWarnings(warnings: readonly string[], reportPath: string): string[] {
+  return shownWarnings(warnings, `the report ${reportPath} keeps them all`);
 }

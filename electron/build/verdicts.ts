@@ -323,7 +323,15 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
     return noVerdicts();
   }
   const state = resolve(stateDir);
-  if (isInside(real, state) || isInside(real, canonicalPath(state))) return noVerdicts();
+  let realState: string;
+  try {
+    realState = canonicalPath(state);
+  } catch {
+    // A state folder whose links form a loop: nothing can be kept there, and it only costs this build time. It
+    // stopped every build (round 18: `actguy build: ActGuy refused to access …: its symbolic links form a loop`).
+    return noVerdicts();
+  }
+  if (isInside(real, state) || isInside(real, realState)) return noVerdicts();
   const file = join(state, 'cache-verdicts', `${id.slice(0, 32)}.json`);
   const logFile = join(state, 'cache-verdicts', `${id.slice(0, 32)}.log`);
   /** The stamp the verdict file had when this build read it (undefined: none read, or written since). */

@@ -76,6 +76,39 @@ describe('actguy build: what it prints', () => {
     ]);
   });
 
+  // Round 18 (docs/security.md): a project of 1,000 motions that all need resampling printed 1,000 warning lines on
+  // every build, up to date or not. Mutation that fails: builtMessages without shownBuildWarnings.
+  it("prints at most 100 of a build's warnings, then how many more the report keeps, and every note", async () => {
+    const { err } = capture();
+    const inputWarnings = Array.from(
+      { length: 30 },
+      (_, k) => new FormatError('SEV', `an unknown SE name ${k}`, { line: k + 1, column: 1 }, `s${k}.sev`),
+    );
+    const resampled = Array.from({ length: 1000 }, (_, k) => `m${k}: resampled from 60 fps`);
+    const summary = {
+      totals: { motions: 1000, keys: 10, events: 0 },
+      outputs: { mar: { path: 'a.mar', bytes: 1 }, sar: { path: 'a.sar', bytes: 1 }, report: 'out/r.json' },
+      warnings: [...inputWarnings.map((w) => w.message), ...resampled],
+    } as never;
+    behaviour.outcome = {
+      ok: true,
+      report: summary,
+      summary,
+      upToDate: true,
+      carried: 0,
+      written: [],
+      warnings: inputWarnings,
+      notes: ['an interrupted build was completed'],
+    };
+    expect(await buildCommand.run(['p.actguy.json', '--quiet'])).toBe(0);
+    expect(err.join('\n').split('\n')).toEqual([
+      ...inputWarnings.map((w) => `warning: ${w.message}`),
+      'note: an interrupted build was completed',
+      ...resampled.slice(0, 70).map((w) => `warning: ${w}`),
+      'warning: 930 more warnings not listed (only the first 100 are; the report out/r.json keeps them all)',
+    ]);
+  });
+
   it('says a build was up to date, and how many motions a build carried from the last one, on its summary line', async () => {
     const { out } = capture();
     const summary = {

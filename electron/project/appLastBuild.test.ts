@@ -124,6 +124,19 @@ describe("the app's Build and the record of the last build", () => {
     expect(a.stamps()).toEqual(stamps);
   }, 60_000);
 
+  // Round 18 (docs/security.md): an up-to-date Build showed only the warnings about its inputs, not the motions' own
+  // (walk_60 resampled, unmet tolerances) that the build of its outputs showed and that `actguy build` prints when up
+  // to date. Mutation that fails: buildJob.ts posting prepared.warnings alone with 'upToDate'.
+  it('an up-to-date Build shows the warnings the build of its outputs showed, as `actguy build` prints them', async () => {
+    const a = await app();
+    const first = await a.build();
+    expect(first.state).toBe('done');
+    expect(first.warnings.some((w) => w.startsWith('walk_60: resampled from 60 fps'))).toBe(true);
+    const second = await a.build();
+    expect(second).toMatchObject({ state: 'done', upToDate: true });
+    expect(second.warnings).toEqual(first.warnings);
+  }, 60_000);
+
   // One record, one check (lastBuildUse) for both: a project built by either is up to date for the other.
   // Both halves failed before 2026-12-03: the app's Build planned the project without its absolute file
   // (projectFileAbsolute, which the CLI sets), so their plan digests differed. Mutation that fails: buildJob.ts taking

@@ -29,7 +29,8 @@ import { existingVerdicts, openVerdictStore } from '../build/verdicts';
 import { inProcessCompressor, startWhenCold, type MotionCompressor } from '../build/compressPool';
 import type { BuildSummary, LastBuildTarget, PendingLastBuild } from '../build/lastBuild';
 import { lastBuildUse } from '../build/lastBuildUse';
-import { reportWarningFor } from '../build/reportWarnings';
+import { reportWarningFor, shownBuildWarnings } from '../build/reportWarnings';
+import { listedProblems } from '../build/inputs';
 import { inputsRead, noteInputRead } from '../tempFiles';
 import { statSync } from 'node:fs';
 
@@ -73,6 +74,18 @@ export type BuildJobMessage =
   | { type: 'failed'; errors: BuildProblem[]; warnings: string[] };
 
 /** A FormatError (or any Error) as a problem the renderer can place and click. */
+/** A failed build's problems as the Build dialog lists them: as many of each file as `actguy build` prints. */
+const listedBuildProblems = (list: readonly FormatError[]): BuildProblem[] => listedProblems(list).map(toBuildProblem);
+const listedMessages = (list: readonly FormatError[]): string[] => listedProblems(list).map((w) => w.message);
+
+/**
+ * A successful build's warnings as the Build dialog lists them, as `actguy build` prints them (builtMessages): the
+ * input warnings whole, then the report's own, as many as shownBuildWarnings lists.
+ */
+function builtWarnings(input: readonly FormatError[], report: readonly string[], reportPath: string): string[] {
+  return shownBuildWarnings([...listedMessages(input), ...report.slice(input.length)], reportPath);
+}
+
 export function toBuildProblem(e: unknown): BuildProblem {
   if (e instanceof FormatError) {
     const p: BuildProblem = { message: e.message, kind: e.kind };
@@ -121,7 +134,7 @@ export async function runBuildJob(
 ): Promise<void> {
   const parsed = parseProject(req.projectText, req.projectPath);
   if (!parsed.resolved) {
-    post({ type: 'failed', errors: parsed.errors.map(toBuildProblem), warnings: [] });
+    post({ type: 'failed', errors: listedBuildProblems(parsed.errors), warnings: [] });
     return;
   }
   // The project as `actguy build` takes it (projectAsBuilt): the same plan, so one record of the last build serves both.
@@ -129,7 +142,7 @@ export async function runBuildJob(
   // The same refusal as `actguy build`'s: a project file kept inside the cache's folder could be pruned with it.
   const inCache = typeof req.cacheDir === 'string' ? filesInsideCache(project, req.cacheDir) : [];
   if (inCache.length) {
-    post({ type: 'failed', errors: inCache.map(toBuildProblem), warnings: [] });
+    post({ type: 'failed', errors: listedBuildProblems(inCache), warnings: [] });
     return;
   }
   const overrides = new Map(req.sevTexts.map((s) => [s.path, encoder.encode(s.text)]));
@@ -151,7 +164,7 @@ export async function runBuildJob(
   // The project text's own warnings lead its inputs' (a bidirectional character in `$schema`), as `actguy build`'s.
   (prep.ok ? prep.prepared.warnings : prep.warnings).unshift(...(parsed.warnings ?? []));
   if (!prep.ok) {
-    post({ type: 'failed', errors: prep.errors.map(toBuildProblem), warnings: prep.warnings.map((w) => w.message) });
+    post({ type: 'failed', errors: listedBuildProblems(prep.errors), warnings: listedMessages(prep.warnings) });
     return;
   }
   const { prepared } = prep;
@@ -171,7 +184,13 @@ export async function runBuildJob(
     const begun = last.begin(prepared, remembered);
     if (begun.upToDate) {
       remembered.save();
-      post({ type: 'upToDate', summary: begun.upToDate, warnings: prepared.warnings.map((w) => w.message) });
+      // Every warning the build that made these outputs showed, as `actguy build` prints them when up to date: the
+      // inputs' whole, then the motions' own (resampled, unmet tolerances) from the record, which vouches for them.
+      post({
+        type: 'upToDate',
+        summary: begun.upToDate,
+        warnings: builtWarnings(prepared.warnings, begun.upToDate.warnings, begun.upToDate.outputs.report),
+      });
       return;
     }
     carry = begun.carry;
@@ -231,8 +250,8 @@ export async function runBuildJob(
   if (!compressed.ok) {
     post({
       type: 'failed',
-      errors: compressed.errors.map(toBuildProblem),
-      warnings: prepared.warnings.map((w) => w.message),
+      errors: listedBuildProblems(compressed.errors),
+      warnings: listedMessages(prepared.warnings),
     });
     return;
   }
@@ -246,8 +265,8 @@ export async function runBuildJob(
   if (!result.ok) {
     post({
       type: 'failed',
-      errors: result.errors.map(toBuildProblem),
-      warnings: result.warnings.map((w) => w.message),
+      errors: listedBuildProblems(result.errors),
+      warnings: listedMessages(result.warnings),
     });
     return;
   }
@@ -262,7 +281,7 @@ export async function runBuildJob(
     report: withCarriedEntries(result.report, last?.carried()?.fragments),
     // The input warnings whole, as `actguy build` prints them: the report keeps only the place of one about a file
     // outside the project's folder (reportWarnings.ts); the user who builds sees it all.
-    warnings: [...result.warnings.map((w) => w.message), ...result.report.warnings.slice(result.warnings.length)],
+    warnings: builtWarnings(result.warnings, result.report.warnings, result.report.outputs.report),
     // The worker read the inputs, main commits: main's sweep must keep what the worker read (docs/security.md, round 17).
     inputsRead: inputsRead(),
     ...(last

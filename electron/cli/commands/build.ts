@@ -4,7 +4,8 @@ import { watchBuilds } from '../../build/watch';
 import { commandError } from '../runCommand';
 import { DEFAULT_CACHE_MAX_BYTES } from '../../build/buildCache';
 import type { MotionDone } from '../../build/compressMotions';
-import { diagnosticLines, printDiagnostics } from '../../build/inputs';
+import { listedProblems, printDiagnostics } from '../../build/inputs';
+import { shownBuildWarnings } from '../../build/reportWarnings';
 import { quoteJson } from '../../../shared/errors';
 import { formatEta } from '../../../shared/project/eta';
 import { jobsOption, parseArgs, positiveNumberOption, singlePositional, stringOption, UsageError } from '../args';
@@ -142,13 +143,21 @@ async function watchProject(projectFile: string, options: BuildCommandOptions, q
   return status;
 }
 
-/** What a build that succeeded prints to stderr, a line each: its warnings, notes, and the report's own warnings. */
+/**
+ * What a build that succeeded prints to stderr, a line each: its warnings, notes, and the report's own warnings; of
+ * the warnings, input's and report's together, as many as shownBuildWarnings lists (the report keeps them all).
+ */
 export function builtMessages(outcome: Extract<ProjectBuildOutcome, { ok: true }>): string[] {
+  const input = listedProblems(outcome.warnings).map((w) => w.message);
+  const shown = shownBuildWarnings(
+    [...input, ...outcome.summary.warnings.slice(outcome.warnings.length)],
+    outcome.summary.outputs.report,
+  ).map((w) => `warning: ${w}`);
   return [
-    ...diagnosticLines([], outcome.warnings),
+    ...shown.slice(0, input.length),
     ...outcome.notes.map((n) => `note: ${n}`),
     ...(outcome.cache?.unusable ? [`note: the build cache was not used: ${outcome.cache.unusable}`] : []),
-    ...outcome.summary.warnings.slice(outcome.warnings.length).map((w) => `warning: ${w}`),
+    ...shown.slice(input.length),
   ];
 }
 

@@ -100,6 +100,12 @@ describe('compress and the tuning file beside the motion', () => {
     );
     const tuned = await run([input, '-o', out('tuned.mt3')]);
     expect(tuned.stderr.join('\n')).toContain(`using the tuning saved in ${input}.actguy-tuning.json`);
+    // Said with --quiet too (round 18, docs/security.md): a tuning in a received folder decides the output.
+    // Mutation that fails: compress.ts saying it only without --quiet, as before.
+    const quietTuned = await run([input, '-o', out('tuned-quiet.mt3'), '--quiet']);
+    expect(quietTuned.stderr).toEqual([
+      `${input}: using the tuning saved in ${input}.actguy-tuning.json (--no-tuning to ignore it)`,
+    ]);
     expect(readFileSync(out('tuned.mt3'))).toEqual(readFileSync(out('flags.mt3')));
     await run([input, '-o', out('ignored.mt3'), '--quiet', '--no-tuning']);
     expect(readFileSync(out('ignored.mt3'))).toEqual(readFileSync(out('plain.mt3')));

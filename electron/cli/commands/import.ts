@@ -13,6 +13,7 @@ import { inProcessImportRunner } from '../../interchange/importRunner';
 import { parseArgs, positiveNumberOption, requiredOption, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
 import { refuseOutputClashes } from '../../pathIdentity';
+import { shownWarnings } from '../../shownWarnings';
 
 export const importCommand: CliCommand = {
   name: 'import',
@@ -62,7 +63,7 @@ export const importCommand: CliCommand = {
             console.log(
               `ok     ${what} -> ${item.output}: ${item.shape}${snap ? ` (${snap.message})` : ''}${item.summary ? `; ${item.summary}` : ''}`,
             );
-          for (const w of item.warnings) if (w !== snap) console.error(`warning: ${item.input}: ${w.message}`);
+          for (const w of importWarnings(item.warnings, snap)) console.error(`warning: ${item.input}: ${w}`);
         }
       }
       (outcome.failed ? console.error : console.log)(outcome.conclusion);
@@ -107,7 +108,7 @@ export const importCommand: CliCommand = {
     writeFileAtomic(output, writeMtn(motion));
     // A snapped source rate is not a problem, it is how the frames were read: the summary says it.
     const snap = warnings.find((w) => w.code === 'rate-snapped');
-    for (const w of warnings) if (w !== snap) console.error(`warning: ${input}: ${w.message}`);
+    for (const w of importWarnings(warnings, snap)) console.error(`warning: ${input}: ${w}`);
     if (!args.options.has('quiet'))
       console.log(
         `${output}: ${motion.joints.length} joints, frames 0..${motion.frameCount} at ${motion.fps} fps from ${input}${snap ? ` (${snap.message})` : ''}${summary ? `; ${summary}` : ''}`,
@@ -117,6 +118,13 @@ export const importCommand: CliCommand = {
   },
 };
 
+/**
+ * An import's warnings as the CLI prints them, the snapped rate left to the summary: a received BVH of 1,024 joints
+ * with long, non-ASCII, alike names has three a joint (shared/interchange/names.ts), listed as shownWarnings does.
+ */
+function importWarnings(warnings: readonly { message: string }[], snap: unknown): string[] {
+  return shownWarnings(warnings.filter((w) => w !== snap).map((w) => w.message));
+}
 /**
  * Per-file progress with the time left, as `actguy build` shows it: on a
  * terminal one live line with a bar; otherwise (a log, CI) one line per file.

@@ -1,0 +1,81 @@
+/**
+ * Outputs in a folder reached through a link that leads to no folder (docs/security.md, round 18): a project whose
+ * `out` was a link to `build/out`, not made yet (a checkout that keeps the link and not the folder), compressed every
+ * motion and then stopped with a bare `actguy build: …/out: no such file or directory`, out of the commit's check of
+ * the outputs' folders. It is refused now before any work, in the project's words, by `actguy build` and the app's
+ * Build, and a link that comes to lead nowhere while the build compresses is refused by the commit in its own words.
+ */
+import { mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { assetsProjectCopy, testProjectHandlers } from '../testing/projectHarness';
+import { buildProject } from './build';
+import { commitOutputs, OutputWriteError } from './commit';
+import { inProcessCompressor, type MotionCompressor } from './compressPool';
+
+const dirs: string[] = [];
+afterEach(() => {
+  while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
+});
+
+/** The sample project with one motion, its `out` a link to `build/out`, which is not there. */
+function linkedOut() {
+  const copy = assetsProjectCopy('actguy-dangling-', { motions: ['walk'] });
+  dirs.push(copy.dir);
+  symlinkSync('build/out', join(copy.dir, 'out'));
+  return copy;
+}
+
+const LEADS_NOWHERE =
+  'out is a link that leads to no folder (no such file or directory); make the folder it leads to, or name another folder for the outputs';
+
+describe('outputs in a folder reached through a link that leads nowhere', () => {
+  // Mutation that fails: outputsRefusedBeforeBuild without outputFolderProblem (the build compresses, then the
+  // commit refuses: `compressed` is 1 and the message is the commit's).
+  it('`actguy build` refuses it before compressing anything, naming the project key', async () => {
+    const { dir, project } = linkedOut();
+    const inner = inProcessCompressor();
+    let compressed = 0;
+    const compressor: MotionCompressor = {
+      ...inner,
+      compress: (...a) => (compressed++, inner.compress(...a)),
+      verifyOrCompress: (...a) => (compressed++, inner.verifyOrCompress(...a)),
+    };
+    const r = await buildProject(project, { cacheDir: null, lastBuild: false, compressor });
+    if (r.ok) throw new Error('built');
+    expect(r.errors.map((e) => e.message)).toEqual([
+      `${project} [PROJECT] (outputs.report): cannot write ${join(dir, 'out', 'stage.report.json')}: ${join(dir, LEADS_NOWHERE)}`,
+    ]);
+    expect(compressed).toBe(0);
+    expect(readdirSync(dir)).not.toContain('build');
+  });
+
+  // Mutation that fails: prepareTarget (commit.ts) calling statSync on the link unguarded, as before.
+  it('the commit refuses it in its own words when the link comes to lead nowhere after the check', () => {
+    const { dir } = linkedOut();
+    const mar = join(dir, 'out', 'stage.mar');
+    let thrown: unknown;
+    try {
+      commitOutputs([{ path: mar, bytes: new Uint8Array([1]) }]);
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(OutputWriteError);
+    expect((thrown as Error).message).toBe(`cannot write ${mar}: ${join(dir, LEADS_NOWHERE)}; nothing was written`);
+  });
+
+  it("the app's Build refuses it before any work; made, the folder the link leads to takes the outputs", async () => {
+    const { dir, project, text } = linkedOut();
+    const { openPicked, build } = testProjectHandlers();
+    await openPicked(project);
+    const refused = await build(project, text);
+    expect(refused.state).toBe('failed');
+    expect(refused.errors.map((e) => e.message)).toContain(
+      `cannot write ${join(dir, 'out', 'stage.report.json')}: ${join(dir, LEADS_NOWHERE)}`,
+    );
+    mkdirSync(join(dir, 'build', 'out'), { recursive: true });
+    const built = await build(project, text);
+    expect(built.state).toBe('done');
+    expect(readdirSync(join(dir, 'build', 'out')).sort()).toEqual(['stage.mar', 'stage.report.json', 'stage.sar']);
+  });
+});
