@@ -1,0 +1,40 @@
+/**
+ * Papercuts a first-time user met trying the app cold at 1280x800 (docs/user-guide.md#tried-cold-2026-12-03): the
+ * trace keys every motion has at its first and last frames offered a ✕ that could not take them away.
+ */
+import { expect, test } from './fixtures';
+import { waitForDocument } from './ui';
+
+test.use({ viewport: { width: 1280, height: 800 } });
+
+test('the first and last trace keys read as fixed: no ✕, a tooltip saying why, a click still goes there', async ({
+  page,
+  pageErrors,
+  saveScreenshot,
+}) => {
+  await waitForDocument(page);
+  const list = page.getByTestId('trace-list');
+  await list.scrollIntoViewIfNeeded();
+  const fixed = list.getByTestId('trace-fixed');
+  // walk.mtn: 133 frames (0..132); the file flags 0 and 132 too, and 44 and 88.
+  await expect(fixed).toHaveText(['0first', '132last']);
+  await expect(list.getByTestId('trace-item')).toHaveText(['44✕', '88✕']);
+  for (const chip of await fixed.all()) {
+    await expect(chip.getByRole('button')).toHaveCount(1); // the frame, nothing to remove
+    await expect(chip).toHaveAttribute('title', /cannot be removed/);
+  }
+  await expect(list.getByRole('button', { name: /^Remove trace key at (0|132)$/ })).toHaveCount(0);
+  await saveScreenshot('trace-fixed-chips-1280x800');
+
+  // The frame button goes there.
+  await fixed.filter({ hasText: 'last' }).getByRole('button').click();
+  await expect(page.getByTestId('frame-number')).toHaveValue('132');
+
+  // T at the last frame toggles the file's flag there (one undo step, the file changes), but the chip stays fixed.
+  await page.locator('body').click({ position: { x: 640, y: 795 } });
+  await page.keyboard.press('t');
+  await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
+  await expect(fixed).toHaveText(['0first', '132last']);
+  await expect(list.getByRole('button', { name: /^Remove trace key at (0|132)$/ })).toHaveCount(0);
+  expect(pageErrors).toEqual([]);
+});
