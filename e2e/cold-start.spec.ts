@@ -1,7 +1,10 @@
 /**
  * Papercuts a first-time user met trying the app cold at 1280x800 (docs/user-guide.md#tried-cold-2026-12-03): the
- * trace keys every motion has at its first and last frames offered a ✕ that could not take them away.
+ * trace keys every motion has at its first and last frames offered a ✕ that could not take them away; Open Project
+ * listed a motion's tuning file (walk.mtn.actguy-tuning.json) among the projects, and opening it listed four
+ * "mistakes" to fix in a text editor.
  */
+import { writeFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { waitForDocument } from './ui';
 
@@ -36,5 +39,23 @@ test('the first and last trace keys read as fixed: no ✕, a tooltip saying why,
   await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
   await expect(fixed).toHaveText(['0first', '132last']);
   await expect(list.getByRole('button', { name: /^Remove trace key at (0|132)$/ })).toHaveCount(0);
+  expect(pageErrors).toEqual([]);
+});
+
+test("Open Project does not offer a motion's tuning file among the projects", async ({
+  page,
+  workspace,
+  appMode,
+  pageErrors,
+}) => {
+  test.skip(appMode !== 'loopback', 'the list is the in-app picker (Electron shows its native dialog)');
+  // Saving a motion writes its tuning file beside it; a second project (any name) is listed as one.
+  writeFileSync(workspace.path('walk.mtn.actguy-tuning.json'), '{"version":1,"tolerances":{}}\n');
+  writeFileSync(workspace.path('stage.json'), '{}\n');
+  await waitForDocument(page);
+  await page.getByTestId('menu-file').click();
+  await page.getByTestId('menu-open-project').click();
+  await expect(page.getByTestId('picker-file')).toHaveText([/^sample\.actguy\.json/, /^stage\.json/]);
+  await page.getByTestId('picker-cancel').click();
   expect(pageErrors).toEqual([]);
 });
