@@ -4,8 +4,9 @@
  * listed a motion's tuning file (walk.mtn.actguy-tuning.json) among the projects, and opening it listed four
  * "mistakes" to fix in a text editor.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
+import { chooseFile } from './sev-ui';
 import { waitForDocument } from './ui';
 
 test.use({ viewport: { width: 1280, height: 800 } });
@@ -57,5 +58,56 @@ test("Open Project does not offer a motion's tuning file among the projects", as
   await page.getByTestId('menu-open-project').click();
   await expect(page.getByTestId('picker-file')).toHaveText([/^sample\.actguy\.json/, /^stage\.json/]);
   await page.getByTestId('picker-cancel').click();
+  expect(pageErrors).toEqual([]);
+});
+
+test('at 1280x800 and 1920x1080 the project header keeps one row and a refused build names its problems whole', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
+  test.skip(!!electronApp, 'the window size is set through the browser viewport');
+  // The sample project with a dozen keys it does not know: twelve problems refuse the build.
+  const sample = JSON.parse(readFileSync(workspace.path('sample.actguy.json'), 'utf8')) as Record<string, unknown>;
+  for (let i = 0; i < 12; i++) sample[`stray${i}`] = i;
+  writeFileSync(workspace.path('stage_one.actguy.json'), JSON.stringify(sample, null, 2));
+  await waitForDocument(page);
+  await chooseFile(page, electronApp, workspace, 'stage_one.actguy.json', 'open', () =>
+    page.getByTestId('project-open').first().click(),
+  );
+  const build = page.getByTestId('project-build');
+  await expect(build).toHaveText('Build archives… (12 problems to fix)');
+  const header = page.locator('.project-panel > .panel-header');
+  for (const [width, height] of [
+    [1280, 800],
+    [1920, 1080],
+  ]) {
+    await page.setViewportSize({ width, height });
+    for (const mode of ['all', 'project']) {
+      if (mode === 'project') await page.keyboard.press('Control+3');
+      // The build button's label is not cut: all of it drawn, inside the panel.
+      const cut = await build.evaluate((b) => {
+        const text = document.createRange();
+        text.selectNodeContents(b);
+        const panel = b.closest('.panel')!.getBoundingClientRect();
+        const box = b.getBoundingClientRect();
+        // Past the button's own edge (its text), or past the panel's (the button itself).
+        return Math.max(text.getBoundingClientRect().right - box.right, box.right - panel.right);
+      });
+      expect(cut, `${width}x${height} ${mode}: the build label is cut`).toBeLessThanOrEqual(0);
+      // Title, name, Open… and Save on one row (Save wrapped under the title in the project column).
+      const tops = await header.evaluate((h) =>
+        Array.from(h.children)
+          .filter((c) => !c.classList.contains('spacer'))
+          .map((c) => Math.round(c.getBoundingClientRect().top + c.getBoundingClientRect().height / 2)),
+      );
+      expect(Math.max(...tops) - Math.min(...tops), `${width}x${height} ${mode}: header rows`).toBeLessThanOrEqual(4);
+      await expect(page.getByTestId('project-name')).toHaveText('stage_one');
+      await saveScreenshot(`project-refused-build-${mode}-${width}x${height}`);
+      if (mode === 'project') await page.keyboard.press('Control+3'); // back to every panel
+    }
+  }
   expect(pageErrors).toEqual([]);
 });
