@@ -111,3 +111,12 @@ test('at 1280x800 and 1920x1080 the project header keeps one row and a refused b
   }
   expect(pageErrors).toEqual([]);
 });
+
+test('outside a project the disabled sound-folder button says why it is disabled', async ({ page, pageErrors }) => {
+  await waitForDocument(page);
+  const folder = page.getByTestId('sev-sound-folder');
+  await expect(folder).toBeDisabled();
+  await expect(folder).toHaveText(/^Sounds: \d+$/);
+  await expect(folder).toHaveAttribute('title', /open a project \(File › Open Project…\) to choose another$/);
+  expect(pageErrors).toEqual([]);
+});
