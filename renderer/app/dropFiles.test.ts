@@ -150,7 +150,7 @@ describe('a file dropped on the window', () => {
     for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 1));
     expect(calls).toEqual([]);
     expect(messages()).toEqual([
-      'info: run.mtn opens once ActGuy has finished starting up.',
+      'info: run.mtn was dropped during start-up: it waits until the start-up file has opened.',
       expect.stringMatching(/^error: notes\.txt: ActGuy cannot open this kind of file/),
     ]);
     // Start-up opens its file meanwhile, then says it is done: the dropped file opens after it.

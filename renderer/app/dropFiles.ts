@@ -96,7 +96,11 @@ export function installDropTarget(win: Window, startedUp: Promise<void> = Promis
     }
     sessionStore
       .getState()
-      .notify('info', `${shownName(first.name)} opens once ActGuy has finished starting up.`, 'app');
+      .notify(
+        'info',
+        `${shownName(first.name)} was dropped during start-up: it waits until the start-up file has opened.`,
+        'app',
+      );
     queue = queue
       .then(() => openDroppedFiles(files))
       .catch(
