@@ -29,6 +29,11 @@ test('the first and last trace keys read as fixed: no ✕, a tooltip saying why,
   }
   await expect(list.getByRole('button', { name: /^Remove trace key at (0|132)$/ })).toHaveCount(0);
   await saveScreenshot('trace-fixed-chips-1280x800');
+  // A lock's ✕ says what it removes when hovered, as a trace key's does (it had no tooltip).
+  await expect(page.getByRole('button', { name: 'Remove lock of LeftFoot at 5' })).toHaveAttribute(
+    'title',
+    'Remove the lock of LeftFoot on frames 5–12 (Ctrl+Z brings it back)',
+  );
 
   // The frame button goes there.
   await fixed.filter({ hasText: 'last' }).getByRole('button').click();

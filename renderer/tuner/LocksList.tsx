@@ -76,6 +76,7 @@ export function LocksList({ disabled }: { disabled: boolean }) {
                 className="tool small hit"
                 disabled={disabled}
                 aria-label={`Remove lock of ${motion.joints[r.joint].name} at ${r.first}`}
+                title={`Remove the lock of ${motion.joints[r.joint].name} on ${r.first === r.last ? `frame ${r.first}` : `frames ${r.first}–${r.last}`} (Ctrl+Z brings it back)`}
                 onClick={() => documentStore.getState().locks.clearRange(r.joint, r.first, r.last)}
               >
                 ✕
