@@ -3,10 +3,16 @@ import { openThroughPicker, waitForDocument } from './ui';
 
 test('closing with unsaved changes asks first: cancel keeps, save writes, discard closes', async ({ page }) => {
   await waitForDocument(page);
-  const traceAt0 = page.getByTestId('trace-item').filter({ hasText: /^0/ });
-  const hadTrace0 = (await traceAt0.count()) === 1;
-  await page.keyboard.press('t'); // toggles the trace key at frame 0
-  await expect(traceAt0).toHaveCount(hadTrace0 ? 0 : 1);
+  // Frame 30 (the first and last frames always have a trace key: their chips are fixed, e2e/cold-start.spec.ts).
+  const traceAt30 = page.getByTestId('trace-item').filter({ hasText: /^30\D/ });
+  const toFrame30 = async () => {
+    await page.getByTestId('frame-number').fill('30');
+    await page.getByTestId('frame-number').press('Enter');
+  };
+  const hadTrace30 = (await traceAt30.count()) === 1;
+  await toFrame30();
+  await page.keyboard.press('t'); // toggles the trace key at frame 30
+  await expect(traceAt30).toHaveCount(hadTrace30 ? 0 : 1);
   await expect(page.getByTestId('dirty-marker')).toHaveText('● modified');
   await expect(page).toHaveTitle(/^● walk/);
 
@@ -34,13 +40,14 @@ test('closing with unsaved changes asks first: cancel keeps, save writes, discar
   await openThroughPicker(page, 'walk.mtn');
   await waitForDocument(page);
   await expect(page.getByTestId('timeline-empty')).toHaveCount(0);
-  await expect(traceAt0).toHaveCount(hadTrace0 ? 0 : 1);
+  await expect(traceAt30).toHaveCount(hadTrace30 ? 0 : 1);
+  await toFrame30();
   await page.keyboard.press('t');
-  await expect(traceAt0).toHaveCount(hadTrace0 ? 1 : 0);
+  await expect(traceAt30).toHaveCount(hadTrace30 ? 1 : 0);
   await close();
   await question.getByTestId('confirm-discard').click();
   await expect(page.getByTestId('statusbar')).toHaveText('No motion open');
   await openThroughPicker(page, 'walk.mtn');
   await waitForDocument(page);
-  await expect(traceAt0).toHaveCount(hadTrace0 ? 0 : 1);
+  await expect(traceAt30).toHaveCount(hadTrace30 ? 0 : 1);
 });

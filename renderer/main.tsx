@@ -28,14 +28,19 @@ function start(): void {
   createRoot(document.getElementById('root')!).render(<App />);
   installShortcuts();
   startPlaybackClock();
+  // Native menu commands, files the OS handed to main and files dropped on the window run once the start-up motion
+  // (and any unsaved work brought back) is open, so that one cannot replace them.
+  let startedUp: () => void = () => {};
+  const startup = new Promise<void>((done) => (startedUp = done));
   // Files dragged over the window: the overlay, and a drop opens one (never the browser's own open in place of the app).
-  installDropTarget(window);
+  installDropTarget(window, startup);
 
   let api;
   try {
     api = getApi();
   } catch (err) {
     sessionStore.getState().notify('error', err instanceof Error ? err.message : String(err), 'app');
+    startedUp(); // a drop then says what is missing instead of waiting for ever
     return;
   }
   setAppApi(api);
@@ -77,10 +82,7 @@ function start(): void {
   );
   reportDocumentStateOnChange();
   // Native menu commands and files the OS handed to main (renderer/app/commands.ts: respects an open modal).
-  // Main sends the files it kept during start-up right after the app info below: they run once the start-up
-  // motion is open, so that one cannot replace them.
-  let startedUp: () => void = () => {};
-  const startup = new Promise<void>((done) => (startedUp = done));
+  // Main sends the files it kept during start-up right after the app info below (they wait for `startup` too).
   api.onMenuCommand((cmd) => void startup.then(() => runCommand(cmd)));
 
   // Browser (loopback) mode: the tab itself asks before leaving with unsaved edits. Not under Electron: there

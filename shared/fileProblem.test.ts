@@ -5,6 +5,7 @@ import { readMtn } from './mtn/read';
 import { readMar } from './mar/read';
 import { decodeUtf8Text } from './sev/text';
 import { parseProject } from './project/validate';
+import { defaultTuning, serializeTuning } from './tuning/sidecar';
 import { writeMtn } from './mtn/write';
 import { syntheticMotion } from './testing/syntheticMotion';
 import { encodeUtf8 } from './utf8';
@@ -85,6 +86,20 @@ describe('plainFileProblem: a corrupt file in words first', () => {
     const p = plainFileProblem(e.kind, e.detail, e.place, e.file);
     expect(p.lead).toMatch(/^it ends too soon at line \d+: part of its data is missing/);
     expect(p.file).toBe('bad.actguy.json');
+  });
+
+  it("a motion's tuning file opened as a project is said for what it is, with no mistakes to fix in a text editor", () => {
+    const tuning = serializeTuning(defaultTuning(), []);
+    const r = parseProject(tuning, '/w/walk.mtn.actguy-tuning.json');
+    expect(r.errors).toHaveLength(1);
+    const e = r.errors[0];
+    expect(plainFileProblem(e.kind, e.detail, e.place, e.file)).toEqual({
+      file: 'walk.mtn.actguy-tuning.json',
+      lead: 'it is the tuning file ActGuy keeps beside walk.mtn (its tolerances), not a project.',
+      advice: 'To tune that motion, open walk.mtn with File › Open…; a project is a .actguy.json file.',
+    });
+    // A project whatever its name otherwise: read as one.
+    expect(parseProject(SAMPLE, '/w/tuning.json').errors).toEqual([]);
   });
 
   it('a project value mistake keeps the reader’s own words, with its place', () => {

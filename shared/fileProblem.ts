@@ -4,6 +4,7 @@
  * place, byte offset, the format's field names) stays the precise detail an expert reads after it.
  */
 import type { FileKind, FormatErrorPlace } from './errors';
+import { TUNING_SUFFIX } from './tuning/sidecar';
 
 export interface PlainFileProblem {
   /** The file's base name (or "the file" when the error does not name one). */
@@ -69,6 +70,15 @@ export function plainFileProblem(
   const fixText = place.line
     ? `Fix it at line ${place.line} in a text editor, then ${action} it again.`
     : `Fix it in a text editor (the details below say where), then ${action} it again.`;
+  // A motion's tuning file opened as a project (shared/project/validate.ts): nothing in it to fix.
+  if (kind === 'PROJECT' && name.toLowerCase().endsWith(TUNING_SUFFIX) && /tuning file/.test(detail)) {
+    const motion = name.slice(0, -TUNING_SUFFIX.length);
+    return {
+      file: name,
+      lead: `it is the tuning file ActGuy keeps beside ${motion} (its tolerances), not a project.`,
+      advice: `To tune that motion, open ${motion} with File › Open…; a project is a .actguy.json file.`,
+    };
+  }
   if (CUT_SHORT.test(detail))
     return {
       file: name,

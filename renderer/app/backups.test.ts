@@ -192,6 +192,11 @@ describe('restoring after a crash', () => {
     // Save goes through the normal save path, with the restored bytes.
     expect(await save()).toBe(true);
     expect(saved).toEqual([edited]);
+    // walk.sev is still unsaved: the message stays. Once it is saved too, "not on disk yet" no longer holds: it goes.
+    const restoredShown = () => sessionStore.getState().messages.some((x) => x.id === restoredMessage.id);
+    expect(restoredShown()).toBe(true);
+    sevStore.getState().markSaved(sevStore.getState().file!.doc!);
+    expect(restoredShown()).toBe(false);
   });
 
   it('Discard drops the restored motion: the file is opened again, clean', async () => {

@@ -193,13 +193,49 @@ export async function restoreHeldBackups(api: Pick<ActGuyApi, 'restoreBackups'>)
   // As the unsaved question names them: a motion by its file when it has one.
   const names = restored.map((b) => (b.path ? basenameOf(b.path) : b.name));
   const when = time(Math.max(...restored.map((b) => b.editedAt)));
-  session.notify(
+  const id = session.notify(
     'warning',
     `Restored unsaved changes to ${names.join(', ')} (as of ${when}): ActGuy closed before they were saved. They are not on disk yet: Save writes them, Discard drops them.`,
     'app',
     { label: 'Discard', run: () => void discardRestored(restored) },
   );
+  dismissOnceSettled(id, restored);
   return restored.map((b) => b.part);
+}
+
+/** Whether restored part `b` is still open with unsaved edits (not saved, discarded or replaced since). */
+function stillUnsaved(b: UnsavedBackup): boolean {
+  if (b.part === 'motion') {
+    const d = documentStore.getState();
+    return d.documentId === b.documentId && d.dirty;
+  }
+  if (b.part === 'sev') {
+    const f = sevStore.getState().file;
+    return f?.path === b.path && isSevDirty(f);
+  }
+  const p = projectStore.getState();
+  return p.path === b.path && isProjectDirty(p);
+}
+
+/**
+ * The restore message goes once none of its parts is left unsaved (each saved, discarded or closed): it said "not on
+ * disk yet" and offered Discard after Save had written them, so a first-time user could not tell whether the save had
+ * worked (docs/user-guide.md#tried-cold-2026-12-03).
+ */
+function dismissOnceSettled(id: number, restored: readonly UnsavedBackup[]): void {
+  const check = (): void => {
+    const session = sessionStore.getState();
+    const shown = session.messages.some((m) => m.id === id);
+    if (shown && restored.some(stillUnsaved)) return;
+    offs.forEach((off) => off());
+    if (shown) session.dismiss(id);
+  };
+  const offs = [
+    documentStore.subscribe(check),
+    sevStore.subscribe(check),
+    projectStore.subscribe(check),
+    sessionStore.subscribe(check),
+  ];
 }
 
 /**

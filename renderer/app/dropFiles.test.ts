@@ -6,7 +6,7 @@ import { importOptionsStore } from '../interchange/importOptions';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { setAppApi } from './appApi';
-import { openDroppedFiles } from './dropFiles';
+import { installDropTarget, openDroppedFiles } from './dropFiles';
 import { fakeApi } from './fakeApiForTests';
 import { registerFeatures } from './features';
 import { openPath } from './motionFiles';
@@ -129,5 +129,40 @@ describe('a file dropped on the window', () => {
       expect.stringMatching(/^error: .*run\.mtn: the dropped file is not there any more/),
     ]);
     expect(documentStore.getState()).toMatchObject({ name: 'walk', dirty: true });
+  });
+
+  it('holds a file dropped during start-up until the start-up file has opened, then opens it (the start-up open does not replace it)', async () => {
+    const calls = dropApi(granted);
+    documentStore.getState().close();
+    const win = new EventTarget();
+    let startedUp: () => void = () => {};
+    const stop = installDropTarget(win as unknown as Window, new Promise<void>((done) => (startedUp = done)));
+    const drop = (names: string[]) => {
+      const files = names.map((name) => new File([], name));
+      const e = Object.assign(new Event('drop', { cancelable: true }), {
+        dataTransfer: { types: ['Files'], files, items: files.map(() => ({ kind: 'file' })) },
+      });
+      win.dispatchEvent(e);
+      expect(e.defaultPrevented).toBe(true); // never the browser's own open
+    };
+    drop(['run.mtn']);
+    drop(['notes.txt']); // refused at once, held for nothing
+    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 1));
+    expect(calls).toEqual([]);
+    expect(messages()).toEqual([
+      'info: run.mtn was dropped during start-up: it waits until the start-up file has opened.',
+      expect.stringMatching(/^error: notes\.txt: ActGuy cannot open this kind of file/),
+    ]);
+    // Start-up opens its file meanwhile, then says it is done: the dropped file opens after it.
+    await openPath('/ws/walk.mtn', false);
+    startedUp();
+    for (let i = 0; i < 50 && documentStore.getState().name !== 'run'; i++) await new Promise((r) => setTimeout(r, 1));
+    expect(calls).toEqual(['openMotion /ws/walk.mtn', 'drop run.mtn', 'openMotion /home/u/run.mtn']);
+    expect(documentStore.getState()).toMatchObject({ name: 'run', dirty: false });
+    // After start-up a drop opens at once.
+    drop(['take.mtn']);
+    for (let i = 0; i < 50 && documentStore.getState().name !== 'take'; i++) await new Promise((r) => setTimeout(r, 1));
+    expect(calls.slice(3)).toEqual(['drop take.mtn', 'openMotion /home/u/take.mtn']);
+    stop();
   });
 });

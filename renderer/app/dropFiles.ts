@@ -5,6 +5,8 @@
  * and opens it where its kind belongs, asking about unsaved edits exactly as File > Open, Import or Open Project
  * do. Several files, a kind ActGuy does not open, or a drop while a dialog is open are refused with a message.
  * Every drop is taken from the browser (preventDefault), so a file dropped on the page never replaces it.
+ * A drop during start-up is held until the start-up file (and any unsaved work brought back) has opened, then opened:
+ * opened at once, the start-up open replaced it moments later.
  */
 import { createStore } from 'zustand/vanilla';
 import { dropOverlayText, dropRefusal, shownName } from '../../shared/dropFiles';
@@ -74,10 +76,37 @@ export async function openDroppedFiles(files: readonly File[]): Promise<void> {
 }
 
 /**
- * Listens for drags over `win`: shows the overlay while files are over it and opens a dropped file. Returns a
- * function that stops listening.
+ * Listens for drags over `win`: shows the overlay while files are over it and opens a dropped file. A file dropped
+ * before `startedUp` resolves is held (a message says so) and opened after it, drops in the order they came; a drop
+ * refused outright (several files, an unknown kind) is refused at once. Returns a function that stops listening.
  */
-export function installDropTarget(win: Window): () => void {
+export function installDropTarget(win: Window, startedUp: Promise<void> = Promise.resolve()): () => void {
+  let started = false;
+  // Drops held during start-up open in turn, each after the one before has finished (its questions answered).
+  let queue: Promise<void> = startedUp.then(
+    () => void (started = true),
+    () => void (started = true),
+  );
+  const open = (files: File[]) => {
+    const first = files[0];
+    // After start-up, or refused outright (the message says why nothing opens): at once, as before.
+    if (started || !first || dropRefusal(files.map((f) => f.name))) {
+      void openDroppedFiles(files);
+      return;
+    }
+    sessionStore
+      .getState()
+      .notify(
+        'info',
+        `${shownName(first.name)} was dropped during start-up: it waits until the start-up file has opened.`,
+        'app',
+      );
+    queue = queue
+      .then(() => openDroppedFiles(files))
+      .catch(
+        (err) => void sessionStore.getState().notify('error', failureText(`Open ${shownName(first.name)}`, err), 'app'),
+      );
+  };
   // dragenter and dragleave fire for every element crossed: the overlay goes when the count of entries is back to 0.
   let depth = 0;
   const hide = () => {
@@ -108,7 +137,7 @@ export function installDropTarget(win: Window): () => void {
     if (!carriesFiles(e.dataTransfer)) return;
     e.preventDefault();
     hide();
-    void openDroppedFiles(Array.from(e.dataTransfer.files ?? []));
+    open(Array.from(e.dataTransfer.files ?? []));
   };
   win.addEventListener('dragenter', enter);
   win.addEventListener('dragover', over);

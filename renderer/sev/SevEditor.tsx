@@ -27,6 +27,10 @@ import { isProjectDirty, projectStore, soundPathOf } from '../project/projectSto
 import { seColor } from './colors';
 import './sev.css';
 
+/** Why the sound-folder button is disabled outside a project (docs/sound-events.md). */
+const SOUND_FOLDER_NEEDS_PROJECT =
+  'Outside a project the sounds/ folder beside the motion is used: open a project (File › Open Project…) to choose another';
+
 /** The SEV editor of the current motion: toolbar, the event row under the timeline, the event list and the SE definitions. */
 export function SevEditor() {
   const file = useSev((s) => s.file);
@@ -176,9 +180,11 @@ export function SevEditor() {
           disabled={!projectPath}
           data-testid="sev-sound-folder"
           title={
-            soundFolder
+            (soundFolder
               ? `${soundFolder}: ${soundCount} sounds named by SE name`
-              : 'Choose the folder of sounds named by SE name (pick any sound in it)'
+              : 'Choose the folder of sounds named by SE name (pick any sound in it)') +
+            // Disabled, it said only what it holds: a cold user could not tell why it did not click.
+            (projectPath ? '' : `. ${SOUND_FOLDER_NEEDS_PROJECT}`)
           }
           onClick={() => void chooseSoundFolder().then(clearAuditionCache)}
         >

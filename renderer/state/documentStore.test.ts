@@ -623,10 +623,18 @@ describe('document store: locks, trace and flags', () => {
     expect(translationFlagsAt(s.getState().motion!, 6)).toBe(KeyFlag.KEY);
     s.getState().trace.toggle(21);
     s.getState().trace.toggle(-1);
+    // The first and last frames keep their trace key whatever the flag: the step names the flag, not a key.
+    const last = s.getState().motion!.frameCount;
+    s.getState().trace.toggle(0);
+    s.getState().trace.toggle(last);
+    s.getState().trace.toggle(last);
     expect(labels(s)).toEqual([
       'Add user key (root translation, frame 6)',
       'Add trace key (frame 6)',
       'Remove trace key (frame 6)',
+      'Set trace flag (frame 0, a fixed trace key)',
+      `Set trace flag (frame ${last}, a fixed trace key)`,
+      `Clear trace flag (frame ${last}, a fixed trace key)`,
     ]);
   });
 

@@ -573,7 +573,13 @@ export function createDocumentStore(): StoreApi<DocumentState> {
           const m = get().motion;
           if (!m || !inFrames(m, frame)) return;
           const adding = !(m.translationKeyInfo[frame * 4] & KeyFlag.TRACE);
-          edit(`${adding ? 'Add' : 'Remove'} trace key (frame ${frame})`, (cur) => {
+          // The first and last frames always have a trace key (their chips read as fixed): there only the file's flag
+          // changes, and the step says so rather than "Remove trace key" of a key that stays.
+          const fixed = frame === 0 || frame === m.frameCount;
+          const label = fixed
+            ? `${adding ? 'Set' : 'Clear'} trace flag (frame ${frame}, a fixed trace key)`
+            : `${adding ? 'Add' : 'Remove'} trace key (frame ${frame})`;
+          edit(label, (cur) => {
             const arr = cur.translationKeyInfo.slice();
             arr[frame * 4] ^= KeyFlag.TRACE;
             return { ...cur, translationKeyInfo: arr };

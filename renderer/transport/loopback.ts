@@ -10,6 +10,7 @@
 import { dropKindOf, menuItemFor, shownName } from '../../shared/dropFiles';
 import { decodeIpcFrame, encodeIpcFrame } from '../../shared/ipc/codec';
 import { mshFilesOf, mshPrefixOf } from '../../shared/msh/files';
+import { TUNING_SUFFIX } from '../../shared/tuning/sidecar';
 import { ACTGUY_INVOKE_MEMBERS, type ActGuyApi, type ActGuyInvokeMember } from '../../shared/ipc/api';
 import type { WorkspaceListing } from '../../shared/ipc/documents';
 import { ActGuyApiError, type InvokeArg, type InvokeResult, type IpcReply } from '../../shared/ipc/transport';
@@ -114,9 +115,12 @@ export function createLoopbackClient(options: LoopbackClientOptions): ActGuyApi 
     title: string,
     extensions: string[],
     defaultName?: string,
+    /** Files of those extensions the list leaves out (a motion's tuning file among the projects). */
+    leaveOut?: (path: string) => boolean,
   ): Promise<string | null> => {
     const dialogs = requireDialogs();
-    const listing = await invoke('listWorkspace', { extensions });
+    const listed = await invoke('listWorkspace', { extensions });
+    const listing = leaveOut ? { ...listed, files: listed.files.filter((f) => !leaveOut(f.path)) } : listed;
     return dialogs.pickPath({ mode, title, extensions, defaultName, listing });
   };
 
@@ -162,7 +166,10 @@ export function createLoopbackClient(options: LoopbackClientOptions): ActGuyApi 
     },
     // Projects: the same pattern, over the workspace listing.
     openProjectDialog: async () => {
-      const path = await pick('open', 'Open project', ['json']);
+      // A motion's tuning file (walk.mtn.actguy-tuning.json) is JSON but never a project: not offered.
+      const path = await pick('open', 'Open project', ['json'], undefined, (p) =>
+        p.toLowerCase().endsWith(TUNING_SUFFIX),
+      );
       return path ? invokeByName('openProject', { path }) : { status: 'cancelled' };
     },
     chooseProjectFileDialog: async (req: { purpose: string }) => {

@@ -31,12 +31,26 @@ function useRevealAdded(documentId: string | null, keys: readonly string[]) {
   return { added, root };
 }
 
+/** The chip of a trace key the motion always has (its first or last frame): it goes to the frame, and removes nothing. */
+function FixedTraceChip({ frame, which, mark }: { frame: number; which: 'first' | 'last'; mark: string }) {
+  const why = `frame ${frame} is the ${which} frame: the trace always has a key there, so it cannot be removed`;
+  return (
+    <span data-key={traceKey(frame)} className={`chip fixed${mark}`} data-testid="trace-fixed" title={`Fixed: ${why}`}>
+      <button type="button" className="link" title={`Go to frame ${frame} (${why})`} onClick={() => gotoFrame(frame)}>
+        {frame}
+      </button>
+      <span className="chip-fixed-note">{which}</span>
+    </span>
+  );
+}
+
 /** Lists lock ranges and trace keys; click to jump, ✕ to remove. */
 export function LocksList({ disabled }: { disabled: boolean }) {
   const motion = useDocument((d) => d.motion);
   const documentId = useDocument((d) => d.documentId);
   const locks = motion ? lockRangesOf(motion) : [];
   const trace = motion ? traceFramesOf(motion) : [];
+  const others = motion ? trace.filter((f) => f !== 0 && f !== motion.frameCount) : [];
   const { added, root } = useRevealAdded(documentId, [...locks.map(lockKey), ...trace.map(traceKey)]);
   if (!motion) return null;
   const mark = (key: string) => (key === added ? ' just-added' : '');
@@ -62,6 +76,7 @@ export function LocksList({ disabled }: { disabled: boolean }) {
                 className="tool small hit"
                 disabled={disabled}
                 aria-label={`Remove lock of ${motion.joints[r.joint].name} at ${r.first}`}
+                title={`Remove the lock of ${motion.joints[r.joint].name} on ${r.first === r.last ? `frame ${r.first}` : `frames ${r.first}–${r.last}`} (Ctrl+Z brings it back)`}
                 onClick={() => documentStore.getState().locks.clearRange(r.joint, r.first, r.last)}
               >
                 ✕
@@ -72,9 +87,10 @@ export function LocksList({ disabled }: { disabled: boolean }) {
       )}
       <div className="sub">Trace keys</div>
       <div className="chips" data-testid="trace-list">
-        <span className="dim">0 and {motion.frameCount} always;</span>
-        {trace.length === 0 && <span className="dim">no others</span>}
-        {trace.map((f) => (
+        {/* The first and last frames always carry a trace key: their chips read as fixed, with nothing to remove
+            (docs/tuner.md#tuning-panel-right). A TRACE flag the file sets there changes nothing, so it is not shown. */}
+        <FixedTraceChip frame={0} which="first" mark={mark(traceKey(0))} />
+        {others.map((f) => (
           <span key={f} data-key={traceKey(f)} className={`chip${mark(traceKey(f))}`} data-testid="trace-item">
             <button type="button" className="link" title={`Go to frame ${f}`} onClick={() => gotoFrame(f)}>
               {f}
@@ -83,11 +99,7 @@ export function LocksList({ disabled }: { disabled: boolean }) {
               type="button"
               className="tool small chip-remove"
               disabled={disabled}
-              title={
-                f === 0 || f === motion.frameCount
-                  ? `Remove the trace flag at frame ${f}: the trajectory keeps a key there anyway (the first and last frames always have one)`
-                  : `Remove the trace key at frame ${f}`
-              }
+              title={`Remove the trace key at frame ${f}`}
               aria-label={`Remove trace key at ${f}`}
               onClick={() => documentStore.getState().trace.toggle(f)}
             >
@@ -95,6 +107,8 @@ export function LocksList({ disabled }: { disabled: boolean }) {
             </button>
           </span>
         ))}
+        <FixedTraceChip frame={motion.frameCount} which="last" mark={mark(traceKey(motion.frameCount))} />
+        {others.length === 0 && <span className="dim">no others: T or a click in the trace row adds one</span>}
       </div>
     </div>
   );

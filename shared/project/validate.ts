@@ -7,6 +7,7 @@ import { formatStrCode, gvStrCode } from '../strcode';
 import { findExcessiveNesting, nestedTooDeeply } from '../json/nesting';
 import { findJsonSyntaxError } from './jsonPosition';
 import { resolveFrom } from './paths';
+import { TUNING_SUFFIX } from '../tuning/sidecar';
 import { windowsNameProblem, windowsPathProblem } from '../windowsNames';
 import { ownFileNameOf } from '../ownFileNames';
 import { OUTPUT_NAME_MAX_BYTES, outputNameProblem, projectOutputFiles } from './outputs';
@@ -68,6 +69,10 @@ export const MAX_PROJECT_ENTRIES = 4096;
 /** The longest path a project may name, in UTF-8 bytes: Linux's PATH_MAX (a longer one can never be opened). */
 export const PROJECT_PATH_MAX_BYTES = 4096;
 
+/** The detail of a project opened that is a motion's tuning file (`walk.mtn.actguy-tuning.json`). */
+export const NOT_A_PROJECT_BUT_TUNING =
+  "a motion's tuning file (ActGuy keeps one beside each motion it saves), not a project";
+
 export function parseProject(text: string, projectFile: string): ProjectParseResult {
   const unlisted = { count: 0, lastWhere: '' };
   const result = collectProjectProblems(text, projectFile, unlisted);
@@ -98,6 +103,10 @@ function collectProjectProblems(
       unlisted.lastWhere = where;
     }
   };
+  // ActGuy's own tuning file beside a motion is JSON too, and sits among the projects in an open dialog: said for
+  // what it is, rather than as a project with four mistakes to fix in a text editor.
+  if (projectFile.toLowerCase().endsWith(TUNING_SUFFIX))
+    return { errors: [new FormatError('PROJECT', NOT_A_PROJECT_BUT_TUNING, {}, projectFile)] };
   let json: unknown;
   const deep = findExcessiveNesting(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   if (deep)
