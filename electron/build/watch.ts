@@ -91,6 +91,24 @@ export async function watchBuilds(options: WatchOptions): Promise<void> {
   let again = false;
   let wake: (() => void) | undefined;
 
+  /** The folder the watch began in, by its path: a relative path of the project names a file there. */
+  const startDir = process.cwd();
+  /**
+   * A working folder removed and made again (`rm -r` and an unzip of the project) leaves this process in the removed
+   * one, where every relative path is missing for good, so the watch saw no save again: it moves into the folder now
+   * at that path, where a new `actguy build` would start.
+   */
+  const followStartDir = () => {
+    const there = stamp(startDir);
+    const here = stamp('.');
+    if (!there || (here && here.dev === there.dev && here.ino === there.ino)) return;
+    try {
+      process.chdir(startDir);
+    } catch {
+      // Gone again: the next check tries again.
+    }
+  };
+
   const folderId = (dir: string): string | undefined => {
     const s = stamp(dir);
     return s && `${s.dev}:${s.ino}`;
@@ -167,6 +185,7 @@ export async function watchBuilds(options: WatchOptions): Promise<void> {
     pollTimer = undefined;
     if (signal.aborted) return;
     const t0 = performance.now();
+    followStartDir();
     const changed = !building && changedFiles().length > 0;
     const took = performance.now() - t0;
     if (changed) wake?.();
@@ -184,6 +203,7 @@ export async function watchBuilds(options: WatchOptions): Promise<void> {
         await new Promise<void>((r) => (wake = r));
         wake = undefined;
         if (signal.aborted) break;
+        followStartDir();
         changed = changedFiles();
         if (!changed.length) continue; // an event of no input's content (another file, the build's own outputs)
       }
