@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DETAIL_MAX } from '../../shared/errors';
 import type { FileStamp } from './fileStamp';
 import { projectInputs, watchBuilds, type WatchOptions } from './watch';
 
@@ -173,6 +174,66 @@ describe('build --watch', () => {
     expect(line).not.toContain('\x1b');
     h.controller.abort();
     await h.done;
+  });
+
+  it('bounds the line that names the changed files, however long the names the project gives', async () => {
+    const files = ['a', 'b', 'c', 'd'].map((c) => `w/${c.repeat(2000)}\x01${'\x02'.repeat(1000)}.mtn`);
+    const h = harness(files, { pollMs: 60_000 });
+    await tick();
+    const built = h.nextBuild();
+    for (const f of files) h.touch(f);
+    h.event(files[0]);
+    await built;
+    const line = h.printed.find((l) => l.includes('changed: building again'))!;
+    expect(line.length).toBeLessThan(DETAIL_MAX + 100);
+    expect(line).toMatch(/^\[[0-9:]+\] w\/aaa.*\\u0002\.mtn and 1 more changed: building again$/);
+    h.controller.abort();
+    await h.done;
+  });
+
+  it('watches a folder of inputs again after it was moved away and another put in its place', async () => {
+    // The real fs.watch and stamps, and no poll within the test: only the folders' events can start these builds.
+    const dir = mkdtempSync(join(tmpdir(), 'actguy-watch-replaced-'));
+    const input = join(dir, 'm', 'walk.mtn');
+    mkdirSync(join(dir, 'm'));
+    writeFileSync(input, 'first');
+    writeFileSync(join(dir, 'p.actguy.json'), '{}');
+    const builds: string[][] = [];
+    const waiting: (() => void)[] = [];
+    const nextBuild = () => new Promise<void>((r) => waiting.push(r));
+    const controller = new AbortController();
+    let built = nextBuild();
+    const done = watchBuilds({
+      projectFile: join(dir, 'p.actguy.json'),
+      signal: controller.signal,
+      print: () => {},
+      settleMs: 1,
+      pollMs: 600_000,
+      inputsOf: () => [input],
+      build: async (changed) => {
+        builds.push([...changed]);
+        for (const w of waiting.splice(0)) w();
+      },
+    });
+    try {
+      await built;
+      // A sync tool's replace: the old folder moved aside (its watcher follows it there), a new one in its place.
+      built = nextBuild();
+      renameSync(join(dir, 'm'), join(dir, 'm.old'));
+      mkdirSync(join(dir, 'm'));
+      writeFileSync(input, 'second');
+      await built;
+      expect(builds[1]).toEqual([input]);
+      // A save in the new folder is an event of the new folder's watcher.
+      built = nextBuild();
+      writeFileSync(input, 'third, longer');
+      await built;
+      expect(builds[2]).toEqual([input]);
+    } finally {
+      controller.abort();
+      await done;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('watches a bounded number of folders and polls the inputs of the others', async () => {

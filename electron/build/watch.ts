@@ -20,7 +20,7 @@
  */
 import { statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { escapeControls } from '../../shared/errors';
+import { clipDetail, escapeControls } from '../../shared/errors';
 import { normalizePath } from '../../shared/project/paths';
 import { parseProject } from '../../shared/project/validate';
 import { decodeUtf8Text } from '../../shared/sev/text';
@@ -51,6 +51,13 @@ export interface WatchOptions {
   inputsOf?: (projectFile: string) => string[] | undefined;
 }
 
+interface WatchedFolder {
+  watcher: { close(): void } | null;
+  names: Set<string>;
+  /** `dev:ino` of the folder when its watch began; undefined when it could not be had. */
+  id: string | undefined;
+}
+
 /** Watched folders at most (inotify's default limit is 8192 watches for all of a user's programs). */
 export const WATCH_MAX_FOLDERS = 64;
 /** The changed files a build's first line names; the rest are counted. */
@@ -72,14 +79,40 @@ export async function watchBuilds(options: WatchOptions): Promise<void> {
   /** The files watched, as the project names them, and their stamps when the last build began. */
   let watched: string[] = [];
   let stamps = new Map<string, FileStamp | undefined>();
-  /** The fs.watch of each folder, by absolute folder, with the base names of the inputs in it. */
-  const folders = new Map<string, { watcher: { close(): void } | null; names: Set<string> }>();
+  /**
+   * The fs.watch of each folder, by absolute folder, with the base names of the inputs in it and the folder's identity
+   * (device and inode) when the watch began.
+   */
+  const folders = new Map<string, WatchedFolder>();
   let settleTimer: ReturnType<typeof setTimeout> | undefined;
   let pollTimer: ReturnType<typeof setTimeout> | undefined;
   let building = false;
   /** A change was seen while a build ran: check again when it ends. */
   let again = false;
   let wake: (() => void) | undefined;
+
+  /** The folder the watch began in, by its path: a relative path of the project names a file there. */
+  const startDir = process.cwd();
+  /**
+   * A working folder removed and made again (`rm -r` and an unzip of the project) leaves this process in the removed
+   * one, where every relative path is missing for good, so the watch saw no save again: it moves into the folder now
+   * at that path, where a new `actguy build` would start.
+   */
+  const followStartDir = () => {
+    const there = stamp(startDir);
+    const here = stamp('.');
+    if (!there || (here && here.dev === there.dev && here.ino === there.ino)) return;
+    try {
+      process.chdir(startDir);
+    } catch {
+      // Gone again: the next check tries again.
+    }
+  };
+
+  const folderId = (dir: string): string | undefined => {
+    const s = stamp(dir);
+    return s && `${s.dev}:${s.ino}`;
+  };
 
   const changedFiles = (): string[] =>
     watched.filter((f) => {
@@ -106,15 +139,21 @@ export async function watchBuilds(options: WatchOptions): Promise<void> {
         folders.delete(dir);
       }
     for (const [dir, names] of wanted) {
+      const id = folderId(dir);
       const entry = folders.get(dir);
-      if (entry) {
+      // A folder removed, or replaced by another (`rm -r` and a copy, a sync tool), leaves its watcher on nothing or
+      // on the old folder, wherever it went: it is watched again, or its inputs would be polled only from then on.
+      if (entry?.watcher && entry.id === id) {
         entry.names = names;
         continue;
       }
-      const fresh: { watcher: { close(): void } | null; names: Set<string> } = { watcher: null, names };
+      entry?.watcher?.close();
+      const fresh: WatchedFolder = { watcher: null, names, id };
+      const self = basename(dir);
       fresh.watcher = watchFolder(dir, (name) => {
-        // An event without a name (some platforms) may be any of the folder's files.
-        if (name === null || fresh.names.has(name)) soon(settleMs);
+        // An event without a name (some platforms) may be any of the folder's files; one with the folder's own name
+        // is the folder itself removed or moved away (Linux), which no event of its files says.
+        if (name === null || name === self || fresh.names.has(name)) soon(settleMs);
       });
       folders.set(dir, fresh);
     }
@@ -146,6 +185,7 @@ export async function watchBuilds(options: WatchOptions): Promise<void> {
     pollTimer = undefined;
     if (signal.aborted) return;
     const t0 = performance.now();
+    followStartDir();
     const changed = !building && changedFiles().length > 0;
     const took = performance.now() - t0;
     if (changed) wake?.();
@@ -163,6 +203,7 @@ export async function watchBuilds(options: WatchOptions): Promise<void> {
         await new Promise<void>((r) => (wake = r));
         wake = undefined;
         if (signal.aborted) break;
+        followStartDir();
         changed = changedFiles();
         if (!changed.length) continue; // an event of no input's content (another file, the build's own outputs)
       }
@@ -172,15 +213,18 @@ export async function watchBuilds(options: WatchOptions): Promise<void> {
       watched = [...new Set([normalizePath(options.projectFile), ...(names ?? watched)])];
       stamps = new Map(watched.map((f) => [f, stamp(f)]));
       arm(watched);
-      if (changed.length)
-        options.print(
-          `[${clock()}] ${changed
+      if (changed.length) {
+        // The names are the project's: escaped, and cut as any message's detail (three paths of 4 KB, each control
+        // character six once escaped, made a line of 70,000 characters for every rebuild).
+        const named = clipDetail(
+          changed
             .slice(0, NAMED_CHANGES)
             .map((f) => escapeControls(f))
-            .join(
-              ', ',
-            )}${changed.length > NAMED_CHANGES ? ` and ${changed.length - NAMED_CHANGES} more` : ''} changed: building again`,
+            .join(', '),
         );
+        const more = changed.length > NAMED_CHANGES ? ` and ${changed.length - NAMED_CHANGES} more` : '';
+        options.print(`[${clock()}] ${named}${more} changed: building again`);
+      }
       building = true;
       again = false;
       try {

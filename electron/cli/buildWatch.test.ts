@@ -44,7 +44,12 @@ beforeAll(() => {
   copyProject(join(dir, 'watched'));
   copyProject(join(dir, 'once'));
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+/** Every watch started: a test that times out never reaches its `finally`, and its watch would run on. */
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of children) c.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
 
 /** The watching CLI's output, and a wait for the next line that matches. */
 function follow(child: ChildProcess) {
@@ -87,6 +92,7 @@ describe('actguy build --watch', () => {
       cwd: watched,
       env,
     });
+    children.push(child);
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     const io = follow(child);
     try {
@@ -128,4 +134,30 @@ describe('actguy build --watch', () => {
       child.kill('SIGKILL');
     }
   }, 120_000);
+
+  it('builds the saves made in its folder after the folder was removed and made again', async () => {
+    const folder = join(dir, 'remade');
+    copyProject(folder);
+    const child = spawn(process.execPath, [cli, 'build', 'p.actguy.json', '--watch', '--jobs', '2'], {
+      cwd: folder,
+      env: { ...process.env, ACTGUY_STATE_DIR: join(dir, 'state-remade') },
+    });
+    children.push(child);
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const io = follow(child);
+    try {
+      await io.next(/^built 2 motions[^\n]*\n[^\n]*watching 6 files/m);
+      // The project unzipped again over itself: the folder the watch runs in is removed, then one of its path made.
+      rmSync(folder, { recursive: true });
+      await io.next(/changed: building again\n[^\n]*watching 6 files/);
+      copyProject(folder);
+      editWalk(folder);
+      await io.next(/changed: building again\n(?:[^\n]*\n)*?built 2 motions/);
+      expect(readFileSync(join(folder, 'out', 'p.mar')).length).toBeGreaterThan(0);
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 60_000);
 });
