@@ -3,6 +3,14 @@ import { runCli } from './main';
 /** How long the CLI waits, once its command is done, for Node to exit by itself before it calls process.exit. */
 const EXIT_FALLBACK_MS = 1000;
 
+// A reader that stops reading (`actguy build --watch | head -1`, `actguy info big.mar | less` quit early) ends the
+// command quietly, as other command-line tools end: not with an unhandled EPIPE error and its stack.
+for (const stream of [process.stdout, process.stderr])
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
+
 runCli(process.argv.slice(2)).then((code) => {
   process.exitCode = code;
   // Everything a command does is awaited by now, so the event loop empties and Node exits by itself, tearing the

@@ -160,4 +160,25 @@ describe('actguy build --watch', () => {
       child.kill('SIGKILL');
     }
   }, 60_000);
+
+  it('ends quietly, status 0, when its reader stops reading (`| head -1`), not with an EPIPE error', async () => {
+    const folder = join(dir, 'piped');
+    copyProject(folder);
+    const child = spawn(process.execPath, [cli, 'build', 'p.actguy.json', '--watch', '--quiet'], {
+      cwd: folder,
+      env: { ...process.env, ACTGUY_STATE_DIR: join(dir, 'state-piped') },
+    });
+    children.push(child);
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const io = follow(child);
+    try {
+      await io.next(/watching 6 files/);
+      child.stdout!.destroy(); // the reader is gone
+      editWalk(folder); // the next build's lines find no one to read them
+      expect(await exited).toBe(0);
+      expect(io.err()).not.toMatch(/EPIPE|Error:|at /);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 60_000);
 });
