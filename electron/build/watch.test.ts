@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DETAIL_MAX } from '../../shared/errors';
 import type { FileStamp } from './fileStamp';
 import { projectInputs, watchBuilds, type WatchOptions } from './watch';
@@ -19,6 +19,8 @@ function harness(files: string[], options: Partial<WatchOptions> = {}) {
   const listeners = new Map<string, (name: string | null) => void>();
   const closed: string[] = [];
   const builds: string[][] = [];
+  /** The stamps each build found (what it would have read). */
+  const seen: Map<string, FileStamp | undefined>[] = [];
   const printed: string[] = [];
   const waiting: (() => void)[] = [];
   let holdBuilds = false;
@@ -39,6 +41,7 @@ function harness(files: string[], options: Partial<WatchOptions> = {}) {
     },
     build: async (changed) => {
       builds.push([...changed]);
+      seen.push(new Map(stamps));
       if (holdBuilds) await new Promise<void>((r) => release.push(r));
       for (const w of waiting.splice(0)) w();
     },
@@ -52,6 +55,7 @@ function harness(files: string[], options: Partial<WatchOptions> = {}) {
     listeners,
     closed,
     builds,
+    seen,
     printed,
     controller,
     done,
@@ -233,6 +237,47 @@ describe('build --watch', () => {
       controller.abort();
       await done;
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('builds a save the poll met halfway once it is over, not the half-written file', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const h = harness(['w/walk.mtn'], { watchFolder: () => null, pollMs: 10, settleMs: 100, maxWaitMs: 10_000 });
+      await vi.advanceTimersByTimeAsync(1);
+      expect(h.builds).toEqual([[]]);
+      h.touch('w/walk.mtn'); // the save has begun
+      await vi.advanceTimersByTimeAsync(15); // a poll sees it
+      h.touch('w/walk.mtn'); // the save is over
+      const done = h.stamps.get('w/walk.mtn');
+      await vi.advanceTimersByTimeAsync(300);
+      expect(h.builds).toEqual([[], ['w/walk.mtn']]);
+      expect(h.seen[1].get('w/walk.mtn')).toEqual(done);
+      h.controller.abort();
+      await vi.advanceTimersByTimeAsync(1);
+      await h.done;
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('builds a file rewritten without a pause all the same, once the longest wait is over', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const h = harness(['w/walk.mtn'], { pollMs: 60_000, settleMs: 100, maxWaitMs: 300 });
+      await vi.advanceTimersByTimeAsync(1);
+      // Saved every 50 ms, each an event: the 100 ms of quiet never come.
+      for (let t = 0; t < 600 && h.builds.length < 2; t += 50) {
+        h.touch('w/walk.mtn');
+        h.event('w/walk.mtn');
+        await vi.advanceTimersByTimeAsync(50);
+      }
+      expect(h.builds).toEqual([[], ['w/walk.mtn']]);
+      h.controller.abort();
+      await vi.advanceTimersByTimeAsync(1);
+      await h.done;
+    } finally {
+      vi.useRealTimers();
     }
   });
 

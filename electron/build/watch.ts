@@ -39,6 +39,8 @@ export interface WatchOptions {
   signal: AbortSignal;
   /** Quiet time after the last event before a build starts (an editor's save is several events). */
   settleMs?: number;
+  /** The longest a change waits for quiet before it is built anyway (a file rewritten without a pause). */
+  maxWaitMs?: number;
   /** The least time between two polls of every input's stamp (the poll also waits 20x its own duration). */
   pollMs?: number;
   /** Folders watched with fs.watch at most; the inputs of any others are polled only. */
@@ -69,6 +71,7 @@ const NAMED_CHANGES = 3;
  */
 export async function watchBuilds(options: WatchOptions): Promise<void> {
   const settleMs = options.settleMs ?? 60;
+  const maxWaitMs = options.maxWaitMs ?? 1000;
   const pollMs = options.pollMs ?? 2000;
   const maxFolders = options.maxFolders ?? WATCH_MAX_FOLDERS;
   const watchFolder = options.watchFolder ?? watchWithFs;
@@ -167,28 +170,46 @@ export async function watchBuilds(options: WatchOptions): Promise<void> {
     settleTimer = pollTimer = undefined;
   };
 
-  /** A check of the stamps after `ms` of quiet: each new event puts it off again. */
+  /** When the first change not yet checked was seen (the settle never puts a check off past maxWaitMs from it). */
+  let pendingSince: number | undefined;
+  /**
+   * A check of the stamps after `ms` of quiet: each new event, or a poll that sees the file still changing, puts it
+   * off again, so a build does not read a file half written; but never more than maxWaitMs after the first, so a
+   * file rewritten without a pause is built all the same.
+   */
   const soon = (ms: number) => {
     if (signal.aborted) return;
     if (building) {
       again = true;
       return;
     }
+    const now = performance.now();
+    pendingSince ??= now;
     if (settleTimer !== undefined) clearTimeout(settleTimer);
-    settleTimer = setTimeout(() => {
-      settleTimer = undefined;
-      wake?.();
-    }, ms);
+    settleTimer = setTimeout(
+      () => {
+        settleTimer = undefined;
+        pendingSince = undefined;
+        wake?.();
+      },
+      Math.max(0, Math.min(ms, pendingSince + maxWaitMs - now)),
+    );
   };
 
+  /** The stamps of the changed files as the last poll found them. */
+  let polled: string | undefined;
   const poll = () => {
     pollTimer = undefined;
     if (signal.aborted) return;
     const t0 = performance.now();
     followStartDir();
-    const changed = !building && changedFiles().length > 0;
+    const changed = building ? [] : changedFiles();
+    const now = changed.length ? JSON.stringify(changed.map((f) => [f, stamp(f)])) : undefined;
     const took = performance.now() - t0;
-    if (changed) wake?.();
+    // Checked again after the settle time, so that a save the poll met halfway is read once it is over; put off
+    // again only by a poll that finds the files changed since the last one (still being written).
+    if (now !== undefined && now !== polled) soon(settleMs);
+    polled = now;
     pollTimer = setTimeout(poll, Math.max(pollMs, took * 20));
   };
 
