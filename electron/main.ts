@@ -86,6 +86,20 @@ if ('path' in dumps) {
   crashReporter.start({ uploadToServer: false });
 } else console.warn(`${APP_NAME}: ${dumps.problem}`);
 
+/** What every crash record says besides its event: the app, the machine, the motion shown and the unsaved work. */
+function crashRecordContext(
+  unsaved: string[],
+): Pick<CrashRecord, 'appVersion' | 'versions' | 'platform' | 'arch' | 'documentName' | 'unsaved'> {
+  return {
+    appVersion: app.getVersion(),
+    versions: { electron: process.versions.electron, chrome: process.versions.chrome, node: process.versions.node },
+    platform: process.platform,
+    arch: process.arch,
+    documentName: documentState.documentName,
+    unsaved,
+  };
+}
+
 // A promise of main's that failed with nothing to catch it: Electron would put up "A JavaScript error occurred in the
 // main process" with a stack trace, in the user's face and nowhere in a bug report. A crash record keeps it (the
 // page and its edits go on: no question) and the terminal gets it too.
@@ -97,12 +111,7 @@ process.on('unhandledRejection', (reason) => {
       event: 'main-process-error',
       time: new Date().toISOString(),
       error,
-      appVersion: app.getVersion(),
-      versions: { electron: process.versions.electron, chrome: process.versions.chrome, node: process.versions.node },
-      platform: process.platform,
-      arch: process.arch,
-      documentName: documentState.documentName,
-      unsaved: [],
+      ...crashRecordContext([]),
     });
   } catch (e) {
     console.warn(`${APP_NAME}: the crash record was not written: ${e instanceof Error ? e.message : String(e)}`);
@@ -505,12 +514,7 @@ async function start(): Promise<void> {
         event,
         time: new Date().toISOString(),
         ...(details ? { reason: details.reason, exitCode: details.exitCode } : {}),
-        appVersion: app.getVersion(),
-        versions: { electron: process.versions.electron, chrome: process.versions.chrome, node: process.versions.node },
-        platform: process.platform,
-        arch: process.arch,
-        documentName: documentState.documentName,
-        unsaved,
+        ...crashRecordContext(unsaved),
       });
     } catch (e) {
       warn(`the crash record was not written: ${e instanceof Error ? e.message : String(e)}`);
@@ -570,12 +574,7 @@ async function start(): Promise<void> {
         ...(details.name ? { processName: details.name } : {}),
         reason: details.reason,
         exitCode: details.exitCode,
-        appVersion: app.getVersion(),
-        versions: { electron: process.versions.electron, chrome: process.versions.chrome, node: process.versions.node },
-        platform: process.platform,
-        arch: process.arch,
-        documentName: documentState.documentName,
-        unsaved: [],
+        ...crashRecordContext([]),
       });
     } catch (e) {
       warn(`the crash record was not written: ${e instanceof Error ? e.message : String(e)}`);
