@@ -350,8 +350,8 @@ function earlyReportParts(): {
 /** Parts made per call while waiting (about 3 ms): the pool's last answer waits at most that long. */
 const EARLY_PARTS_PER_CALL = 50;
 
-/** Every input file a project names, with the role messages give it. */
-function projectInputFiles(project: ResolvedProject): RolePath[] {
+/** Every input file a project names, with the role messages give it (`build --watch` watches these, watch.ts). */
+export function projectInputFiles(project: ResolvedProject): RolePath[] {
   const inputs: RolePath[] = [{ path: project.projectFile, role: 'the project file' }];
   for (const m of project.motions) {
     inputs.push({ path: m.mtnPath, role: `the .mtn of motion ${m.name}` });

@@ -25,6 +25,7 @@ import { normalizePath } from '../../shared/project/paths';
 import { parseProject } from '../../shared/project/validate';
 import { decodeUtf8Text } from '../../shared/sev/text';
 import { TEXT_LIMIT } from '../fsutil';
+import { projectInputFiles } from './build';
 import { readInputFile } from './files';
 import { stampOf, sameStamp, type FileStamp } from './fileStamp';
 
@@ -117,12 +118,14 @@ export async function watchBuilds(options: WatchOptions): Promise<void> {
     return s && `${s.dev}:${s.ino}`;
   };
 
-  const changedFiles = (): string[] =>
-    watched.filter((f) => {
-      const before = stamps.get(f);
-      const now = stamp(f);
-      return before === undefined || now === undefined ? before !== now : !sameStamp(before, now);
-    });
+  /** The watched files whose stamps differ from those taken before the last build began, with their stamps now. */
+  const changedFiles = (): [string, FileStamp | undefined][] =>
+    watched
+      .map((f): [string, FileStamp | undefined] => [f, stamp(f)])
+      .filter(([f, now]) => {
+        const before = stamps.get(f);
+        return before === undefined || now === undefined ? before !== now : !sameStamp(before, now);
+      });
 
   /** Re-points the folder watchers at the folders of `files` (closing those no longer needed). */
   const arm = (files: readonly string[]) => {
@@ -204,7 +207,7 @@ export async function watchBuilds(options: WatchOptions): Promise<void> {
     const t0 = performance.now();
     followStartDir();
     const changed = building ? [] : changedFiles();
-    const now = changed.length ? JSON.stringify(changed.map((f) => [f, stamp(f)])) : undefined;
+    const now = changed.length ? JSON.stringify(changed) : undefined;
     const took = performance.now() - t0;
     // Checked again after the settle time, so that a save the poll met halfway is read once it is over; put off
     // again only by a poll that finds the files changed since the last one (still being written).
@@ -225,7 +228,7 @@ export async function watchBuilds(options: WatchOptions): Promise<void> {
         wake = undefined;
         if (signal.aborted) break;
         followStartDir();
-        changed = changedFiles();
+        changed = changedFiles().map(([f]) => f);
         if (!changed.length) continue; // an event of no input's content (another file, the build's own outputs)
       }
       first = false;
@@ -277,15 +280,8 @@ export function projectInputs(projectFile: string): string[] | undefined {
     return undefined;
   }
   const p = parsed.resolved;
-  if (!p) return undefined;
-  const files: string[] = [];
-  for (const m of p.motions) {
-    files.push(m.mtnPath);
-    if (m.sevPath) files.push(m.sevPath);
-  }
-  if (p.slsPath) files.push(p.slsPath);
-  if (p.seDefinePath) files.push(p.seDefinePath);
-  return files;
+  // The project file itself is watched whatever it says (watchBuilds): here, what it names.
+  return p && projectInputFiles(p).flatMap((f) => (f.path === p.projectFile ? [] : [f.path]));
 }
 
 function statStamp(path: string): FileStamp | undefined {
