@@ -159,7 +159,7 @@ export async function benchCache(root: string): Promise<string[]> {
         `    with this environment's NODE_EXTRA_CA_CERTS (parsed at each start): one changed ${(median(oneCa) / 1000).toFixed(2)} s, ${(median(oneCa) / c).toFixed(3)}x; unchanged ${(median(sameCa) / 1000).toFixed(2)} s, ${(median(sameCa) / c).toFixed(3)}x`,
       );
 
-    lines.push(...(await appBuildWorkers(root, dir, plainEnv)));
+    lines.push(...(await appBuildWorkers(root, dir)));
 
     // Verify against compress, per motion, in-process, on 40 of the 120 clips (each timed as the median of 3).
     const project = JSON.parse(readFileSync(p120, 'utf8'));
@@ -261,7 +261,7 @@ async function watchRebuilds(
  * changed: in the worker the last Build kept warm, and in a fresh worker as every Build had before; 4 rounds,
  * alternating, from the job's start to its end message (the commit, done by main, is not included).
  */
-async function appBuildWorkers(root: string, dir: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+async function appBuildWorkers(root: string, dir: string): Promise<string[]> {
   const workerPath = join(root, 'dist', 'bench', 'buildWorker.cjs');
   const sample = join(dir, 'app-sample');
   mkdirSync(sample);
@@ -272,7 +272,7 @@ async function appBuildWorkers(root: string, dir: string, env: NodeJS.ProcessEnv
   const projectText = readFileSync(project, 'utf8');
   const stateBefore = process.env.ACTGUY_STATE_DIR;
   process.env.ACTGUY_STATE_DIR = join(dir, 'app-state');
-  void env;
+
   const build = (launch: WarmBuildLauncher) =>
     new Promise<number>((resolve, reject) => {
       const t0 = performance.now();
