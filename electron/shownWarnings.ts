@@ -4,13 +4,13 @@
  * they all are. A received file or project sets how many there are: a BVH of 1,024 joints whose names are long,
  * not ASCII and alike gave `actguy import` three warnings a joint, and a build one a motion.
  */
-import { MAX_LISTED_PROBLEMS } from '../shared/errors';
+import { MAX_LISTED_PROBLEMS, notListed } from '../shared/errors';
 
 /** `warnings`, the first MAX_LISTED_PROBLEMS of them and a count of the rest, which `keptBy` says where to find. */
 export function shownWarnings(warnings: readonly string[], keptBy?: string): string[] {
   if (warnings.length <= MAX_LISTED_PROBLEMS + 1) return [...warnings];
   return [
     ...warnings.slice(0, MAX_LISTED_PROBLEMS),
-    `${warnings.length - MAX_LISTED_PROBLEMS} more warnings not listed (only the first ${MAX_LISTED_PROBLEMS} are${keptBy ? `; ${keptBy}` : ''})`,
+    notListed(warnings.length - MAX_LISTED_PROBLEMS, 'warnings', MAX_LISTED_PROBLEMS, keptBy),
   ];
 }

@@ -92,6 +92,14 @@ export function inFile<T>(file: string, fn: () => T): T {
 export const MAX_LISTED_PROBLEMS = 100;
 
 /**
+ * The line that stands for the problems past the first `limit` (a reader's, a project's, a build's): `how` adds where
+ * they all are.
+ */
+export function notListed(count: number, what: string, limit = MAX_LISTED_PROBLEMS, how?: string): string {
+  return `${count} more ${what} not listed (only the first ${limit} are${how ? `; ${how}` : ''})`;
+}
+
+/**
  * Collects a text reader's errors or warnings at line:column, keeping the
  * first MAX_LISTED_PROBLEMS and counting the rest, so a mangled file of
  * 100,000 bad lines costs no more than reading it (building each error has a
@@ -119,7 +127,7 @@ export class ProblemList {
       this.listed.push(
         new FormatError(
           this.kind,
-          `${this.unlisted} more ${what} not listed (only the first ${this.limit} are)`,
+          notListed(this.unlisted, what, this.limit),
           { line: last.line, column: last.column },
           this.file,
         ),

@@ -1,5 +1,5 @@
 /** Loading SE tables and SEV files from disk for the CLI commands, collecting every error. */
-import { FormatError, MAX_LISTED_PROBLEMS, type FileKind } from '../../shared/errors';
+import { FormatError, MAX_LISTED_PROBLEMS, notListed, type FileKind } from '../../shared/errors';
 import { parseSeDefine } from '../../shared/se-tables/define';
 import { parseSls } from '../../shared/se-tables/sls';
 import { mergeSeTables, type SeNameTable } from '../../shared/se-tables/table';
@@ -102,14 +102,7 @@ export function listedProblems(list: readonly FormatError[]): FormatError[] {
       out.push(...sorted.slice(at, at + MAX_LISTED_PROBLEMS));
       const last = sorted[end - 1];
       const unlisted = end - at - MAX_LISTED_PROBLEMS;
-      out.push(
-        new FormatError(
-          last.kind,
-          `${unlisted} more problems not listed (only the first ${MAX_LISTED_PROBLEMS} are)`,
-          last.place,
-          file,
-        ),
-      );
+      out.push(new FormatError(last.kind, notListed(unlisted, 'problems'), last.place, file));
     }
     at = end;
   }

@@ -1,7 +1,7 @@
 import { DEFAULT_TOLERANCES } from '../compress/types';
 import { lineColumnAt } from '../json/lineColumn';
 import { bidiWarnings } from '../bidiText';
-import { BIDI_CONTROL, FormatError, MAX_LISTED_PROBLEMS, quoteJson } from '../errors';
+import { BIDI_CONTROL, FormatError, MAX_LISTED_PROBLEMS, notListed, quoteJson } from '../errors';
 import { isMotionName, MOTION_NAME_RULE, motionNameProblem } from '../motionName';
 import { formatStrCode, gvStrCode } from '../strcode';
 import { findExcessiveNesting, nestedTooDeeply } from '../json/nesting';
@@ -79,12 +79,7 @@ export function parseProject(text: string, projectFile: string): ProjectParseRes
   result.warnings = bidiWarnings(text, 'PROJECT', projectFile);
   if (unlisted.count)
     result.errors.push(
-      new FormatError(
-        'PROJECT',
-        `${unlisted.count} more problems not listed (only the first ${MAX_LISTED_PROBLEMS} are)`,
-        { where: unlisted.lastWhere },
-        projectFile,
-      ),
+      new FormatError('PROJECT', notListed(unlisted.count, 'problems'), { where: unlisted.lastWhere }, projectFile),
     );
   return result;
 }
