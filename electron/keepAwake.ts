@@ -11,7 +11,7 @@
  */
 import type { CompressClient } from './compressClient';
 import type { ImportRunner } from './interchange/importRunner';
-import type { BuildJobLauncher } from './project/buildRunner';
+import { endsBuild, type BuildJobLauncher } from './project/buildRunner';
 
 /** Electron's `powerSaveBlocker`, as much of it as this uses (tests count what it was asked). */
 export interface PowerSaveBlockerPort {
@@ -78,7 +78,7 @@ export function keepingAwakeDuringBuilds(launch: BuildJobLauncher, keepAwake: Ke
           try {
             onMessage(m);
           } finally {
-            if (m.type !== 'start' && m.type !== 'progress') release();
+            if (endsBuild(m)) release();
           }
         },
         (message) => {

@@ -23,6 +23,14 @@ export type BuildJobLauncher = (
   onCrash: (message: string) => void,
 ) => () => void;
 
+/**
+ * Whether a build job's message is its last (done, failed, up to date): any but `start` and `progress`, so that an
+ * end added later counts too. The launcher keeps the job's worker from then on, and the sleep blocker lets go.
+ */
+export function endsBuild(m: BuildJobMessage): boolean {
+  return m.type !== 'start' && m.type !== 'progress';
+}
+
 /** A build launcher that can also stop its warm worker (the app's quit). */
 export interface WarmBuildLauncher extends BuildJobLauncher {
   /** Ends the worker kept warm between builds, if any (a build in progress is stopped by its own stop function). */
@@ -84,7 +92,7 @@ export function workerLauncher(workerPath: string, keepMs = BUILD_WORKER_KEEP_MS
       worker.off('exit', exit);
     };
     const message = (m: BuildJobMessage) => {
-      if (m.type === 'done' || m.type === 'failed' || m.type === 'upToDate') {
+      if (endsBuild(m)) {
         finished = true;
         detach();
         keep(worker);
