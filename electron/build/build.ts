@@ -86,7 +86,16 @@ export type ProjectBuildOutcome =
       /** Motions taken from the last build's outputs as they were (lastBuild.ts): neither looked up nor compressed. */
       carried: number;
     }
-  | { ok: false; errors: FormatError[]; warnings: FormatError[] };
+  | {
+      ok: false;
+      errors: FormatError[];
+      warnings: FormatError[];
+      /**
+       * The errors are about what lies at the outputs' paths (a file where a folder must be, another tool's file), not
+       * about the inputs: a fix changes no input (`build --watch` tries again by itself, watch.ts).
+       */
+      atOutputs?: true;
+    };
 
 /**
  * The project as a build takes it: `actguy build` and the app's Build (project/buildJob.ts) alike, so that the plan
@@ -145,6 +154,7 @@ export async function buildProject(
         (r) => new FormatError('PROJECT', r.problem, { where: outputKey(project, r.file) }, projectFile),
       ),
       warnings: [],
+      atOutputs: true,
     };
   // The outputs' folders as just checked (inside the project's folder, links resolved): the commit, after the
   // compression's seconds or minutes, writes nowhere else (docs/security.md, round 17).

@@ -4,13 +4,13 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { DETAIL_MAX } from '../../shared/errors';
 import type { FileStamp } from './fileStamp';
-import { projectInputs, watchBuilds, type WatchOptions } from './watch';
+import { projectInputs, watchBuilds, type WatchBuildEnd, type WatchOptions } from './watch';
 
 /**
  * watchBuilds with everything around it replaced: files are entries of a map whose stamps the test changes, each
  * folder's watcher is a callback the test fires, the build records what it was told and finishes when the test says.
  */
-function harness(files: string[], options: Partial<WatchOptions> = {}) {
+function harness(files: string[], options: Partial<WatchOptions> = {}, ends: WatchBuildEnd[] = []) {
   let version = 0;
   const stamps = new Map<string, FileStamp | undefined>();
   const touch = (f: string) =>
@@ -44,6 +44,7 @@ function harness(files: string[], options: Partial<WatchOptions> = {}) {
       seen.push(new Map(stamps));
       if (holdBuilds) await new Promise<void>((r) => release.push(r));
       for (const w of waiting.splice(0)) w();
+      return ends.shift() ?? 'done';
     },
     ...options,
   });
@@ -217,6 +218,7 @@ describe('build --watch', () => {
       build: async (changed) => {
         builds.push([...changed]);
         for (const w of waiting.splice(0)) w();
+        return 'done';
       },
     });
     try {
@@ -276,6 +278,82 @@ describe('build --watch', () => {
       h.controller.abort();
       await vi.advanceTimersByTimeAsync(1);
       await h.done;
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('tries a build that failed outside the inputs again by itself, waiting longer each time, up to the most', async () => {
+    vi.useFakeTimers();
+    try {
+      // Each build ends as given here, in turn ('done' once these run out).
+      const h = harness(['w/walk.mtn'], { pollMs: 600_000, retryMs: 1000, retryMaxMs: 3000 }, [
+        'retry',
+        'retry',
+        'retry',
+        'retry',
+      ]);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(h.builds).toEqual([[]]);
+      expect(h.printed.at(-1)).toMatch(
+        /watching 2 files for changes \(Ctrl\+C stops\); trying the build again in 1 s$/,
+      );
+      await vi.advanceTimersByTimeAsync(999);
+      expect(h.builds.length).toBe(1);
+      await vi.advanceTimersByTimeAsync(1);
+      // A retry builds with nothing changed, and says so.
+      expect(h.builds).toEqual([[], []]);
+      expect(h.printed).toContainEqual(expect.stringMatching(/trying the build again \(retry 1\)$/));
+      expect(h.printed.at(-1)).toMatch(/trying the build again in 2 s$/);
+      await vi.advanceTimersByTimeAsync(1999);
+      expect(h.builds.length).toBe(2);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(h.builds.length).toBe(3);
+      // 4 s would be next: the most is 3 s.
+      expect(h.printed.at(-1)).toMatch(/trying the build again in 3 s$/);
+      await vi.advanceTimersByTimeAsync(3000);
+      expect(h.builds.length).toBe(4);
+      // The fourth ends 'retry' too; the fifth ('done') ends the retries.
+      await vi.advanceTimersByTimeAsync(3000);
+      expect(h.builds.length).toBe(5);
+      expect(h.printed.at(-1)).toMatch(/for changes \(Ctrl\+C stops\)$/);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(h.builds.length).toBe(5);
+      h.controller.abort();
+      await h.done;
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('builds a change at once whatever retry was due, and starts the waits over after it', async () => {
+    vi.useFakeTimers();
+    try {
+      const h = harness(['w/walk.mtn'], { pollMs: 600_000, retryMs: 1000, retryMaxMs: 30_000 }, [
+        'retry',
+        'retry',
+        'retry',
+        'retry',
+      ]);
+      await vi.advanceTimersByTimeAsync(0);
+      await vi.advanceTimersByTimeAsync(1000); // retry 1, which asks for another in 2 s
+      expect(h.builds).toEqual([[], []]);
+      // An input saved before then is built at once, as a change, not as a retry.
+      h.touch('w/walk.mtn');
+      h.event('w/walk.mtn');
+      await vi.advanceTimersByTimeAsync(5);
+      expect(h.builds).toEqual([[], [], ['w/walk.mtn']]);
+      // The retry that was due is gone; the change's own failure waits 1 s again, not 4.
+      expect(h.printed.at(-1)).toMatch(/trying the build again in 1 s$/);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(h.builds).toEqual([[], [], ['w/walk.mtn'], []]);
+      expect(h.printed).toContainEqual(expect.stringMatching(/\(retry 1\)$/));
+      h.controller.abort();
+      await h.done;
+      // Ended: no timer is left to hold the process, and no retry runs after the end.
+      expect(vi.getTimerCount()).toBe(0);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(h.builds.length).toBe(4);
     } finally {
       vi.useRealTimers();
     }

@@ -17,6 +17,11 @@
  * watched). A build starts only when a stamp differs from the one taken before
  * the last build began, so an event of another file in the folder, or the
  * build's own outputs, starts nothing.
+ *
+ * A build that failed for a reason outside the inputs (another run holds the
+ * outputs' lock, the disk is full, the output folder is read-only, a commit
+ * journal was refused) is tried again by itself, sooner at first and then at
+ * most every 30 s, since what fixes it changes no input the watch could see.
  */
 import { statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
@@ -32,8 +37,12 @@ import { stampOf, sameStamp, type FileStamp } from './fileStamp';
 export interface WatchOptions {
   /** The project file, as given on the command line. */
   projectFile: string;
-  /** One build; `changed` names the inputs whose stamps changed (empty for the first). Resolves when it is over. */
-  build: (changed: readonly string[]) => Promise<void>;
+  /**
+   * One build; `changed` names the inputs whose stamps changed (empty for the first and for a retry). Resolves when
+   * it is over: 'retry' when it failed for a reason outside the inputs (a lock, a full disk, a refused journal), so
+   * that no change of an input may come to build again.
+   */
+  build: (changed: readonly string[]) => Promise<WatchBuildEnd>;
   /** A line for the user (stdout). */
   print: (line: string) => void;
   /** Ends the watch: at once when idle, else after the build in progress. */
@@ -44,6 +53,10 @@ export interface WatchOptions {
   maxWaitMs?: number;
   /** The least time between two polls of every input's stamp (the poll also waits 20x its own duration). */
   pollMs?: number;
+  /** The wait before the first retry of a build that ended 'retry'; it doubles with each retry, up to retryMaxMs. */
+  retryMs?: number;
+  /** The longest wait between two retries. */
+  retryMaxMs?: number;
   /** Folders watched with fs.watch at most; the inputs of any others are polled only. */
   maxFolders?: number;
   /** fs.watch of one folder (tests replace it); null when it cannot be watched (then polled only). */
@@ -53,6 +66,9 @@ export interface WatchOptions {
   /** The project's inputs (tests replace it); default: the project file's, parsed again before each build. */
   inputsOf?: (projectFile: string) => string[] | undefined;
 }
+
+/** How a watched build ended: 'retry' asks for the same build again later, with no input changed (WatchOptions.build). */
+export type WatchBuildEnd = 'done' | 'retry';
 
 interface WatchedFolder {
   watcher: { close(): void } | null;
@@ -74,6 +90,8 @@ export async function watchBuilds(options: WatchOptions): Promise<void> {
   const settleMs = options.settleMs ?? 60;
   const maxWaitMs = options.maxWaitMs ?? 1000;
   const pollMs = options.pollMs ?? 2000;
+  const retryMs = options.retryMs ?? 1000;
+  const retryMaxMs = options.retryMaxMs ?? 30_000;
   const maxFolders = options.maxFolders ?? WATCH_MAX_FOLDERS;
   const watchFolder = options.watchFolder ?? watchWithFs;
   const stamp = options.stamp ?? statStamp;
@@ -94,6 +112,11 @@ export async function watchBuilds(options: WatchOptions): Promise<void> {
   /** A change was seen while a build ran: check again when it ends. */
   let again = false;
   let wake: (() => void) | undefined;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The retry timer went off: build again even though no input changed. */
+  let retryDue = false;
+  /** Retries in a row of the build that last ended 'retry' (0: the last build did not). */
+  let retries = 0;
 
   /** The folder the watch began in, by its path: a relative path of the project names a file there. */
   const startDir = process.cwd();
@@ -170,7 +193,8 @@ export async function watchBuilds(options: WatchOptions): Promise<void> {
     folders.clear();
     if (settleTimer !== undefined) clearTimeout(settleTimer);
     if (pollTimer !== undefined) clearTimeout(pollTimer);
-    settleTimer = pollTimer = undefined;
+    if (retryTimer !== undefined) clearTimeout(retryTimer);
+    settleTimer = pollTimer = retryTimer = undefined;
   };
 
   /** When the first change not yet checked was seen (the settle never puts a check off past maxWaitMs from it). */
@@ -229,7 +253,14 @@ export async function watchBuilds(options: WatchOptions): Promise<void> {
         if (signal.aborted) break;
         followStartDir();
         changed = changedFiles().map(([f]) => f);
-        if (!changed.length) continue; // an event of no input's content (another file, the build's own outputs)
+        const retry = retryDue && !changed.length;
+        retryDue = false;
+        // An event of no input's content (another file, the build's own outputs) builds nothing.
+        if (!changed.length && !retry) continue;
+        if (retryTimer !== undefined) clearTimeout(retryTimer);
+        retryTimer = undefined;
+        if (retry) options.print(`[${clock()}] trying the build again (retry ${retries})`);
+        else retries = 0; // a change of an input is a new build, whatever the last one's end
       }
       first = false;
       const names = inputsOf(options.projectFile);
@@ -251,14 +282,26 @@ export async function watchBuilds(options: WatchOptions): Promise<void> {
       }
       building = true;
       again = false;
+      let end: WatchBuildEnd;
       try {
-        await options.build(changed);
+        end = await options.build(changed);
       } finally {
         building = false;
       }
       if (signal.aborted) break;
+      let retryNote = '';
+      if (end === 'retry') {
+        const wait = Math.min(retryMaxMs, retryMs * 2 ** Math.min(retries, 30));
+        retries++;
+        retryTimer = setTimeout(() => {
+          retryTimer = undefined;
+          retryDue = true;
+          wake?.();
+        }, wait);
+        retryNote = `; trying the build again in ${formatWait(wait)}`;
+      } else retries = 0;
       options.print(
-        `[${clock()}] watching ${watched.length} file${watched.length === 1 ? '' : 's'} for changes (Ctrl+C stops)`,
+        `[${clock()}] watching ${watched.length} file${watched.length === 1 ? '' : 's'} for changes (Ctrl+C stops)${retryNote}`,
       );
       if (pollTimer === undefined) pollTimer = setTimeout(poll, pollMs);
       // What changed while the build ran is built now (its stamps differ from those taken before it began).
@@ -303,6 +346,11 @@ function watchWithFs(dir: string, onEvent: (name: string | null) => void): { clo
   // A watcher that fails later (its folder removed) leaves the folder to the poll.
   w.on('error', () => w.close());
   return w;
+}
+
+/** A wait as the watch's line says it: `1 s`, `2 s`, `30 s` (whole seconds, at least one). */
+function formatWait(ms: number): string {
+  return `${Math.max(1, Math.round(ms / 1000))} s`;
 }
 
 function clock(): string {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMtn } from '../../shared/mtn/read';
 import { writeMtn } from '../../shared/mtn/write';
+import { watchStopper } from './commands/build';
 
 const root = join(__dirname, '..', '..');
 const cli = join(root, 'dist', 'cli', 'actguy.cjs');
@@ -160,6 +161,71 @@ describe('actguy build --watch', () => {
       child.kill('SIGKILL');
     }
   }, 60_000);
+
+  it('tries again by itself a build that failed outside its inputs', async () => {
+    const folder = join(dir, 'blocked');
+    copyProject(folder);
+    // Where the outputs' folder goes lies a file: no input is wrong, and removing it changes none.
+    writeFileSync(join(folder, 'out'), 'not a folder');
+    const child = spawn(process.execPath, [cli, 'build', 'p.actguy.json', '--watch', '--jobs', '2'], {
+      cwd: folder,
+      env: { ...process.env, ACTGUY_STATE_DIR: join(dir, 'state-blocked') },
+    });
+    children.push(child);
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const io = follow(child);
+    try {
+      await io.next(/watching 6 files for changes \(Ctrl\+C stops\); trying the build again in 1 s\n/);
+      expect(io.err()).toMatch(/out is a file, not a folder\n1 error; nothing was written/);
+      await io.next(/trying the build again \(retry 1\)\n[^\n]*trying the build again in 2 s\n/);
+      // The same failure again is said in one line.
+      expect(io.err().match(/out is a file/g)).toHaveLength(1);
+      expect(io.err()).toMatch(/actguy build: failed again, as above/);
+      rmSync(join(folder, 'out'));
+      await io.next(
+        /trying the build again \(retry 2\)\n(?:[^\n]*\n)*?built 2 motions[^\n]*\n[^\n]*for changes \(Ctrl\+C stops\)\n/,
+      );
+      expect(readFileSync(join(folder, 'out', 'p.mar')).length).toBeGreaterThan(0);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 60_000);
+
+  it('ends after the build in progress at the first signal, and at once at a second, with 128 + its number', () => {
+    const run = (signals: NodeJS.Signals[], building: boolean) => {
+      const controller = new AbortController();
+      const said: string[] = [];
+      let status: number | undefined;
+      const stop = watchStopper(
+        controller,
+        () => building,
+        (s) => {
+          status = s;
+          throw new Error('exited');
+        },
+        (line) => said.push(line),
+      );
+      for (const signal of signals) {
+        try {
+          stop(signal);
+        } catch {
+          break;
+        }
+      }
+      return { aborted: controller.signal.aborted, status, said };
+    };
+    expect(run(['SIGINT'], true)).toEqual({
+      aborted: true,
+      status: undefined,
+      said: ['stopping after the build in progress (Ctrl+C again stops it now)'],
+    });
+    expect(run(['SIGTERM'], false)).toEqual({ aborted: true, status: undefined, said: [] });
+    expect(run(['SIGINT', 'SIGINT'], true).status).toBe(130);
+    expect(run(['SIGTERM', 'SIGTERM'], true).status).toBe(143);
+    expect(run(['SIGINT', 'SIGTERM'], true).status).toBe(143);
+  });
 
   it('ends quietly, status 0, when its reader stops reading (`| head -1`), not with an EPIPE error', async () => {
     const folder = join(dir, 'piped');

@@ -4,9 +4,9 @@ import { watchBuilds } from '../../build/watch';
 import { commandError } from '../runCommand';
 import { DEFAULT_CACHE_MAX_BYTES } from '../../build/buildCache';
 import type { MotionDone } from '../../build/compressMotions';
-import { listedProblems, printDiagnostics } from '../../build/inputs';
+import { diagnosticLines, listedProblems } from '../../build/inputs';
 import { shownBuildWarnings } from '../../build/reportWarnings';
-import { quoteJson } from '../../../shared/errors';
+import { FormatError, quoteJson } from '../../../shared/errors';
 import { formatEta } from '../../../shared/project/eta';
 import { jobsOption, parseArgs, positiveNumberOption, singlePositional, stringOption, UsageError } from '../args';
 import type { CliCommand } from '../command';
@@ -58,8 +58,17 @@ export const buildCommand: CliCommand = {
 
 type BuildCommandOptions = Omit<ProjectBuildOptions, 'onProgress'>;
 
-/** One build as `actguy build` prints it; returns the exit status. */
-async function buildOnce(projectFile: string, options: BuildCommandOptions, quiet: boolean): Promise<number> {
+/**
+ * One build as `actguy build` prints it; returns the exit status. `failedAtOutputs` (the watch) is told of a build
+ * that failed for what lies at the outputs' paths rather than for its inputs (ProjectBuildOutcome's `atOutputs`),
+ * and prints its errors itself.
+ */
+async function buildOnce(
+  projectFile: string,
+  options: BuildCommandOptions,
+  quiet: boolean,
+  failedAtOutputs?: (errors: string) => void,
+): Promise<number> {
   const progress = quiet ? undefined : progressPrinter(Boolean(process.stdout.isTTY));
   let outcome;
   try {
@@ -69,8 +78,12 @@ async function buildOnce(projectFile: string, options: BuildCommandOptions, quie
     progress?.end();
   }
   if (!outcome.ok) {
-    printDiagnostics(outcome.errors, outcome.warnings);
-    console.error(`${outcome.errors.length} error${outcome.errors.length === 1 ? '' : 's'}; nothing was written`);
+    const lines = [
+      ...diagnosticLines(outcome.errors, outcome.warnings),
+      `${outcome.errors.length} error${outcome.errors.length === 1 ? '' : 's'}; nothing was written`,
+    ].join('\n');
+    if (outcome.atOutputs && failedAtOutputs) failedAtOutputs(lines);
+    else console.error(lines);
     return 1;
   }
   // One write for all of them: a build that resamples a third of 1,000 motions warns about each, and a write per
@@ -109,11 +122,9 @@ async function watchProject(projectFile: string, options: BuildCommandOptions, q
   const controller = new AbortController();
   let building = false;
   let status = 0;
-  const stop = () => {
-    if (controller.signal.aborted) process.exit(130);
-    controller.abort();
-    if (building) console.error('stopping after the build in progress (Ctrl+C again stops it now)');
-  };
+  /** What the last build that threw printed: the same failure again is said in one line. */
+  let lastFailure: string | undefined;
+  const stop = watchStopper(controller, () => building);
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   try {
@@ -123,13 +134,30 @@ async function watchProject(projectFile: string, options: BuildCommandOptions, q
       print: (line) => console.log(line),
       build: async () => {
         building = true;
+        // A failure outside the inputs (what lies at the outputs' paths, another run's lock, a full disk, a read-only
+        // folder, a refused journal) is tried again by the watch by itself (watch.ts): the same failure again is
+        // said in one line.
+        const outside = (text: string): 'retry' => {
+          console.error(text === lastFailure ? 'actguy build: failed again, as above' : text);
+          lastFailure = text;
+          return 'retry';
+        };
         try {
-          status = await buildOnce(projectFile, { ...options, compressor }, quiet);
+          let atOutputs: string | undefined;
+          status = await buildOnce(projectFile, { ...options, compressor }, quiet, (errors) => (atOutputs = errors));
+          if (atOutputs !== undefined) return outside(atOutputs);
+          lastFailure = undefined;
+          return 'done';
         } catch (e) {
           // A build that failed in a way a one-shot build would exit on is said, and the watch goes on.
           const { text, status: failed } = commandError(buildCommand, e);
-          console.error(text);
           status = failed;
+          if (e instanceof FormatError || e instanceof UsageError) {
+            console.error(text);
+            lastFailure = undefined;
+            return 'done';
+          }
+          return outside(text);
         } finally {
           building = false;
         }
@@ -141,6 +169,23 @@ async function watchProject(projectFile: string, options: BuildCommandOptions, q
     await compressor.close();
   }
   return status;
+}
+
+/**
+ * The watch's SIGINT and SIGTERM handler: the first signal ends the watch after the build in progress, a second one
+ * ends the process at once with 128 + the signal's number (130, 143), as a shell reports a process a signal ended.
+ */
+export function watchStopper(
+  controller: AbortController,
+  building: () => boolean,
+  exit: (status: number) => never = process.exit,
+  say: (line: string) => void = (line) => console.error(line),
+): (signal: NodeJS.Signals) => void {
+  return (signal) => {
+    if (controller.signal.aborted) exit(signal === 'SIGTERM' ? 143 : 130);
+    controller.abort();
+    if (building()) say('stopping after the build in progress (Ctrl+C again stops it now)');
+  };
 }
 
 /**
