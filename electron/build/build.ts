@@ -24,7 +24,7 @@ import { decodeUtf8Text } from '../../shared/sev/text';
 import { findOutputClashes, type RolePath } from '../pathIdentity';
 import { canonicalPath, isInside } from '../pathPolicy';
 import { openBuildCache, type CacheStats } from './buildCache';
-import { buildOutputFiles, commitOutputs, outputsRefusedBeforeBuild } from './commit';
+import { buildOutputFiles, commitOutputs, journalRefusedBeforeBuild, outputsRefusedBeforeBuild } from './commit';
 import { fileStamp, recordingReader, type CarryFromLastBuild, type MotionDone } from './compressMotions';
 import { compressWithinBudget } from './budgetBuild';
 import { existingVerdicts, openVerdictStore, type FileStamp, type VerdictStore } from './verdicts';
@@ -156,6 +156,11 @@ export async function buildProject(
       warnings: [],
       atOutputs: true,
     };
+  // A commit journal the commit would refuse fails the build now, not after its compression (a dry run commits nothing).
+  const journal = options.dryRun
+    ? undefined
+    : journalRefusedBeforeBuild(projectOutputFiles(project).map((f) => f.path));
+  if (journal) throw journal;
   // The outputs' folders as just checked (inside the project's folder, links resolved): the commit, after the
   // compression's seconds or minutes, writes nowhere else (docs/security.md, round 17).
   const folders = pinFoldersOf(projectOutputFiles(project).map((f) => f.path));

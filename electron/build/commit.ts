@@ -195,6 +195,24 @@ export function outputsRefusedBeforeBuild(
 }
 
 /**
+ * The refusal the commit of `paths` (a build's outputs in the order it writes them) would make of the commit journal
+ * beside the first (readJournal, the same check), made before the build's work: a journal that will be refused fails
+ * the build at once, not after minutes of compression, and `build --watch` retries it at once too. Undefined when no
+ * journal lies there or the commit would act on it (the commit checks again, under its lock).
+ */
+export function journalRefusedBeforeBuild(paths: readonly string[]): OutputWriteError | undefined {
+  if (paths.length === 0) return undefined;
+  const targets = paths.map((p) => resolve(p));
+  try {
+    readJournal(realFs, journalPath(targets[0]), targets);
+    return undefined;
+  } catch (e) {
+    // Anything else is left to the commit, which meets it under its lock.
+    return e instanceof OutputWriteError ? e : undefined;
+  }
+}
+
+/**
  * Why the file already at `file.path` may not be replaced (it is not of the output's kind), naming it and saying
  * what to do; undefined when there is none, it is empty or it is of the kind. A build checks before it starts and
  * the commit again, under its lock, just before it writes.

@@ -11,7 +11,9 @@ import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildProject } from './build';
 import { commitOutputs, recoverOutputs } from './commit';
+import { inProcessCompressor, type MotionCompressor } from './compressPool';
 import { HOSTILE_JOURNALS, hashTree, journalOf, outsideFolder, type JournalScene } from './hostileJournalsForTests';
 
 const root = join(__dirname, '..', '..');
@@ -185,6 +187,41 @@ describe('actguy build with a planted journal', () => {
     expect(r.stderr).toContain(`actguy build: ${refusal(journal)}`);
     expect(hashTree(dir)).toEqual(before);
   }, 30_000);
+
+  it('refuses the journal before any work: nothing is compressed first', async () => {
+    const dir = tempDir();
+    const proj = join(dir, 'proj');
+    cpSync(template, proj, { recursive: true });
+    const outputs = ['stage.mar', 'stage.sar', 'stage.report.json'].map((f) => join(proj, 'out', f));
+    HOSTILE_JOURNALS[0].plant({ outputs, inputs: [join(proj, 'walk.mtn')], outside: outsideFolder(dir) });
+    const before = hashTree(dir);
+    let compressed = 0;
+    const compressor: MotionCompressor = {
+      jobs: 1,
+      compress: async () => {
+        compressed++;
+        throw new Error('compressed before the journal was checked');
+      },
+      verifyOrCompress: async () => {
+        compressed++;
+        throw new Error('compressed before the journal was checked');
+      },
+      close: async () => {},
+    };
+    await expect(
+      buildProject(join(proj, 'p.actguy.json'), { compressor, cacheDir: null, stateDir: join(dir, 'state') }),
+    ).rejects.toThrow(refusal(journalOf(outputs)));
+    expect(compressed).toBe(0);
+    expect(hashTree(dir)).toEqual(before);
+    // A dry run commits nothing: the journal is not its business.
+    const dry = await buildProject(join(proj, 'p.actguy.json'), {
+      compressor: inProcessCompressor(),
+      cacheDir: null,
+      stateDir: join(dir, 'state'),
+      dryRun: true,
+    });
+    expect(dry.ok).toBe(true);
+  });
 
   it('after the journal is moved aside, the build runs and rewrites every output', () => {
     const dir = tempDir();
