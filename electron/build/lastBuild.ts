@@ -186,17 +186,15 @@ export function outputStamp(path: string): FileStamp | undefined {
   }
 }
 
-/** The record in `file`, when it is one of exactly the expected shape, else undefined. */
+/**
+ * The record in `file`, when it is one of exactly the expected shape, else undefined. Read as the verdicts are
+ * (readStampedNoFollow): the file opened is the one checked, never through a link, never waited on, never read past
+ * the limit. An lstat then a plain read followed a link or waited on a FIFO put there between the two (round 22).
+ */
 export function readLastBuild(file: string): LastBuildRecord | undefined {
-  let text: string;
-  try {
-    const st = fs.lstatSync(file);
-    if (!st.isFile() || st.size > MAX_FILE_BYTES) return undefined;
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-  return parseLastBuild(text);
+  const got = readStampedNoFollow(file, MAX_FILE_BYTES);
+  if (got === undefined || got === 'link') return undefined;
+  return parseLastBuild(got.data.toString('utf8'));
 }
 
 /** Parses a record's text, or undefined for anything not of the exact shape (exported for the tests and the fuzzer). */
