@@ -599,11 +599,6 @@ function entryHolds(
     const b = Buffer.from(text, 'utf8');
     return b.byteLength <= bytes.byteLength && bytes.compare(b, 0, b.byteLength, 0, b.byteLength) === 0;
   };
-  const endsWith = (text: string) => {
-    const b = Buffer.from(text, 'utf8');
-    const from = bytes.byteLength - b.byteLength;
-    return from >= 0 && bytes.compare(b, 0, b.byteLength, from) === 0;
-  };
   const includes = (text: string) => bytes.indexOf(Buffer.from(text, 'utf8')) >= 0;
   const at = (field: string, value: unknown) => `\n      ${JSON.stringify(field)}: ${JSON.stringify(value)}`;
   const head = `{${at('index', r.index)},${at('name', r.name)},${at('hash', formatStrCode(r.hash))},`;
@@ -612,7 +607,16 @@ function entryHolds(
     part.unmet.length === 0
       ? `${at('unmetTolerances', [])},`
       : `${at('unmetTolerances', []).slice(0, -1)}\n${part.unmet.map((u) => `        ${JSON.stringify(u)}`).join(',\n')}\n      ],`;
-  return startsWith(head) && includes(sizes) && includes(unmet) && endsWith('\n    }');
+  // One entry, whole: its closing brace (the only line of an entry at its depth that closes one) is its last byte.
+  // A fragment stretched over the next entries held all the rest and was carried, those entries and all, into the
+  // new report (round 22).
+  const close = Buffer.from('\n    }', 'utf8');
+  return (
+    startsWith(head) &&
+    includes(sizes) &&
+    includes(unmet) &&
+    bytes.indexOf(close) === bytes.byteLength - close.byteLength
+  );
 }
 
 /**
