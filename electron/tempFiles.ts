@@ -162,6 +162,14 @@ export function noteInputRead(st: { dev: number; ino: number; ctimeMs: number })
   if (inputsReadSet.size > INPUTS_READ_MAX) inputsReadSet.delete(inputsReadSet.values().next().value as string);
 }
 
+/**
+ * Forgets the identities noteInputRead kept in this thread: a build worker kept warm between builds starts each with
+ * none, so that a build hands its commit the files it read and not those of the builds before it (buildWorker.ts).
+ */
+export function forgetInputsRead(): void {
+  inputsReadSet.clear();
+}
+
 /** The identities noteInputRead kept in this thread, newest last: a build worker hands them to the commit. */
 export function inputsRead(): string[] {
   return [...inputsReadSet];

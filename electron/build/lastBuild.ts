@@ -186,17 +186,15 @@ export function outputStamp(path: string): FileStamp | undefined {
   }
 }
 
-/** The record in `file`, when it is one of exactly the expected shape, else undefined. */
+/**
+ * The record in `file`, when it is one of exactly the expected shape, else undefined. Read as the verdicts are
+ * (readStampedNoFollow): the file opened is the one checked, never through a link, never waited on, never read past
+ * the limit. An lstat then a plain read followed a link or waited on a FIFO put there between the two (round 22).
+ */
 export function readLastBuild(file: string): LastBuildRecord | undefined {
-  let text: string;
-  try {
-    const st = fs.lstatSync(file);
-    if (!st.isFile() || st.size > MAX_FILE_BYTES) return undefined;
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-  return parseLastBuild(text);
+  const got = readStampedNoFollow(file, MAX_FILE_BYTES);
+  if (got === undefined || got === 'link') return undefined;
+  return parseLastBuild(got.data.toString('utf8'));
 }
 
 /** Parses a record's text, or undefined for anything not of the exact shape (exported for the tests and the fuzzer). */
@@ -601,11 +599,6 @@ function entryHolds(
     const b = Buffer.from(text, 'utf8');
     return b.byteLength <= bytes.byteLength && bytes.compare(b, 0, b.byteLength, 0, b.byteLength) === 0;
   };
-  const endsWith = (text: string) => {
-    const b = Buffer.from(text, 'utf8');
-    const from = bytes.byteLength - b.byteLength;
-    return from >= 0 && bytes.compare(b, 0, b.byteLength, from) === 0;
-  };
   const includes = (text: string) => bytes.indexOf(Buffer.from(text, 'utf8')) >= 0;
   const at = (field: string, value: unknown) => `\n      ${JSON.stringify(field)}: ${JSON.stringify(value)}`;
   const head = `{${at('index', r.index)},${at('name', r.name)},${at('hash', formatStrCode(r.hash))},`;
@@ -614,7 +607,16 @@ function entryHolds(
     part.unmet.length === 0
       ? `${at('unmetTolerances', [])},`
       : `${at('unmetTolerances', []).slice(0, -1)}\n${part.unmet.map((u) => `        ${JSON.stringify(u)}`).join(',\n')}\n      ],`;
-  return startsWith(head) && includes(sizes) && includes(unmet) && endsWith('\n    }');
+  // One entry, whole: its closing brace (the only line of an entry at its depth that closes one) is its last byte.
+  // A fragment stretched over the next entries held all the rest and was carried, those entries and all, into the
+  // new report (round 22).
+  const close = Buffer.from('\n    }', 'utf8');
+  return (
+    startsWith(head) &&
+    includes(sizes) &&
+    includes(unmet) &&
+    bytes.indexOf(close) === bytes.byteLength - close.byteLength
+  );
 }
 
 /**

@@ -15,6 +15,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { join } from 'node:path';
 import { compressorFor, defaultJobs } from '../build/compressPool';
 import { readBuildInput } from '../build/files';
+import { forgetInputsRead } from '../tempFiles';
 import { ownBuffers, runBuildJob, type BuildJobMessage, type BuildJobRequest } from './buildJob';
 
 if (!parentPort) throw new Error('buildWorker.cjs must run as a worker thread');
@@ -47,14 +48,17 @@ else {
   let queue: Promise<void> = Promise.resolve();
   port.on('message', (m: BuildWorkerJob) => {
     if (m?.type !== 'job') return;
-    queue = queue.then(() =>
-      run(m.req).catch((e: unknown) => {
+    queue = queue.then(() => {
+      // The files the builds before it read are not this build's: its commit keeps only its own (round 22: a warm
+      // worker handed each commit every file any earlier build read, another project's too, up to 65,536).
+      forgetInputsRead();
+      return run(m.req).catch((e: unknown) => {
         // A build that throws ends this worker with its error (main reports it and starts a fresh one next time), as
         // a one-build worker's uncaught error does.
         setImmediate(() => {
           throw e;
         });
-      }),
-    );
+      });
+    });
   });
 }
