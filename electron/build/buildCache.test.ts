@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_TOLERANCES } from '../../shared/compress/types';
 import { COMPRESSOR_VERSION } from '../../shared/compress/version';
-import { cacheKey, canonicalJson, decodeEntry, encodeEntry, openBuildCache } from './buildCache';
+import { cacheKey, canonicalJson, decodeEntry, encodeEntry, entryStampsProve, openBuildCache } from './buildCache';
 import { compressMtnBytes } from './compressPool';
 import { buildProject } from './build';
 import { parseVerdicts, stampOf, verdictLogKey } from './verdicts';
@@ -226,6 +226,38 @@ describe('openBuildCache', () => {
     expect(keys.map((k) => cache.read(k) !== undefined)).toEqual([true, false, false, true, true]);
     const total = entries(dir).reduce((s, f) => s + statSync(join(dir, f)).size, 0);
     expect(total).toBeLessThanOrEqual(size * 3);
+  });
+});
+
+describe('entry stamps stand for an entry only where nobody can set its ctime back', () => {
+  it('holds on the local Linux file systems whose ctime only the kernel sets, nowhere else', () => {
+    const on = (platform: NodeJS.Platform, type: number | undefined) => entryStampsProve('/c', platform, () => type);
+    for (const local of [0xef53, 0x58465342, 0x9123683e, 0x01021994, 0x794c7630]) expect(on('linux', local)).toBe(true);
+    // FAT (ctime is its mtime), exFAT, SMB/CIFS, NFS, FUSE (NTFS through ntfs-3g), or no answer.
+    for (const other of [0x4d44, 0x2011bab0, 0xff534d42, 0xfe534d42, 0x6969, 0x65735546, undefined])
+      expect(on('linux', other)).toBe(false);
+    // Windows lets a program set NTFS's change time; macOS is not told apart from its network mounts.
+    expect(on('win32', 0xef53)).toBe(false);
+    expect(on('darwin', 0xef53)).toBe(false);
+  });
+
+  it('an entry rewritten under its old stamp and checksum is caught by hashing where stamps do not prove it', () => {
+    const value = compressMtnBytes(walk, options);
+    const key = cacheKey(walk, options);
+    const dir = tempDir();
+    const written = openBuildCache(dir).put(key, value)!;
+    // Another writer keeps the 36-byte head (magic and the old checksum) and changes the MT3 at the end; on a file
+    // system that lets it, it then sets the stamp back, so the remembered digest is offered for it.
+    const path = join(dir, key.slice(0, 2), `${key}.mt3c`);
+    const bytes = readFileSync(path);
+    bytes[bytes.length - 1] ^= 0xff;
+    writeFileSync(path, bytes);
+    const remembered = () => written.digest;
+    const trusted = openBuildCache(dir, { stampsProve: () => true }).read(key, remembered);
+    expect(trusted?.bytes.at(-1)).toBe(bytes.at(-1)); // what a stamp that proves nothing would let through
+    const hashed = openBuildCache(dir, { stampsProve: () => false });
+    expect(hashed.read(key, remembered)).toBeUndefined();
+    expect(hashed.stats.damaged).toBe(1);
   });
 });
 

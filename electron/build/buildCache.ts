@@ -164,7 +164,8 @@ export interface BuildCache {
   readonly maxBytes: number;
   /**
    * The entry of `key`, or undefined: none, or one that is damaged or a link (discarded and counted).
-   * `knownDigest` gives the digest remembered for an entry file of this stamp: its body is then not hashed again.
+   * `knownDigest` gives the digest remembered for an entry file of this stamp: its body is then not hashed again,
+   * where stamps prove it (entryStampsProve).
    */
   read(key: string, knownDigest?: (stamp: FileStamp) => string | undefined): CandidateRead;
   /**
@@ -363,7 +364,43 @@ function discard(path: string): void {
  * Opens (creating) a cache folder. A folder that is a symbolic link, or a shard folder that is
  * one, is never used (stats.unusable says why): the cache then only costs nothing.
  */
-export function openBuildCache(dir: string, options: { maxBytes?: number } = {}): BuildCache {
+/**
+ * File systems (statfs types, Linux) whose ctime only the kernel sets: ext2/3/4, XFS, Btrfs, tmpfs, overlayfs, ZFS,
+ * F2FS, bcachefs. On these a rewrite of an entry changes its stamp whatever the writer does afterwards.
+ */
+const CTIME_KEPT_BY_KERNEL = new Set([
+  0xef53, 0x58465342, 0x9123683e, 0x01021994, 0x794c7630, 0x2fc12fc1, 0xf2f52010, 0xca451a4e,
+]);
+
+/**
+ * Whether an entry file's stamp (size, mtime, ctime, inode, device) proves that its bytes are the ones whose digest
+ * was remembered with it (docs/cache.md, "What a stamp cannot see"): only where nobody can set the ctime back, on
+ * Linux, on one of the local file systems above. Windows lets a program set NTFS's change time, FAT's ctime is its
+ * mtime, and a network share's is whatever its server says: there a cache folder others can write to could hold a
+ * rewritten entry with its old stamp, so every entry's body is hashed. `platform` and `fsType` are for tests.
+ */
+export function entryStampsProve(
+  dir: string,
+  platform: NodeJS.Platform = process.platform,
+  fsType: (dir: string) => number | undefined = statfsType,
+): boolean {
+  if (platform !== 'linux') return false;
+  const type = fsType(dir);
+  return type !== undefined && CTIME_KEPT_BY_KERNEL.has(type);
+}
+
+function statfsType(dir: string): number | undefined {
+  try {
+    return fs.statfsSync(dir).type;
+  } catch {
+    return undefined;
+  }
+}
+
+export function openBuildCache(
+  dir: string,
+  options: { maxBytes?: number; stampsProve?: (dir: string) => boolean } = {},
+): BuildCache {
   const maxBytes = options.maxBytes ?? DEFAULT_CACHE_MAX_BYTES;
   const stats: CacheStats = {
     hits: 0,
@@ -377,6 +414,8 @@ export function openBuildCache(dir: string, options: { maxBytes?: number } = {})
   };
   // Made now (one level at a time), so that it has an identity for the local verdicts of this very build.
   stats.unusable = makeFolderNoFollow(dir);
+  /** Whether a remembered digest may stand for an entry file of the same stamp (else every body is hashed). */
+  const stampsProve = !stats.unusable && (options.stampsProve ?? entryStampsProve)(dir);
   /**
    * Shard folders this build found to be folders (not links), for reading: each is checked once per build, not per
    * entry (what a read takes is verified anyway). A write checks its shard each time, just before it writes.
@@ -411,7 +450,7 @@ export function openBuildCache(dir: string, options: { maxBytes?: number } = {})
         return undefined;
       }
       if (!read) return undefined;
-      const entry = decodeEntry(key, read.data, knownDigest?.(read.stamp));
+      const entry = decodeEntry(key, read.data, stampsProve ? knownDigest?.(read.stamp) : undefined);
       if (!entry) {
         stats.damaged++;
         discard(path);
