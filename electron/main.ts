@@ -68,10 +68,10 @@ import { unsavedSentence } from '../shared/unsaved';
 const APP_SCHEME = 'actguy';
 const APP_ORIGIN = `${APP_SCHEME}://app`;
 
-// A packaged app started with a debugging switch (--remote-debugging-port, --inspect...) does not run: the switches
-// are taken off the command line first, before Chromium starts its DevTools server, and the app exits below
-// (electron/debugSwitches.ts).
-const refusedDebugSwitches = app.isPackaged ? removeDebugSwitches(app.commandLine) : [];
+// A packaged app started with a debugging switch (--remote-debugging-port, --inspect, --js-flags...) does not run: the
+// switches are taken off the command line first, before Chromium starts its DevTools server or any child process,
+// and the app exits below (electron/debugSwitches.ts).
+const refusedDebugSwitches = removeDebugSwitches(app.commandLine, app.isPackaged);
 applyAppIdentity(app, process.platform);
 // Tests and side-by-side runs give each instance its own profile (recent files, single-instance lock, minidumps).
 // First: the crash reporter fixes its folder (under userData) when it starts.
