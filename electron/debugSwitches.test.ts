@@ -1,5 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DEBUG_SWITCHES, debugSwitchesRefusal, removeDebugSwitches, type CommandLinePort } from './debugSwitches';
+import { bundleRefusal, startWorkerBundle } from './workerBundles';
 
 /** Chromium's parse of a packaged ActGuy's command line, with what main removes from it. */
 const fake = vi.hoisted(() => {
@@ -127,5 +131,23 @@ describe('debugging switches in a packaged app (round 20)', () => {
     expect(stderr).toHaveBeenCalledWith(expect.stringContaining('--remote-debugging-port'));
     expect(fake.went).toEqual([]);
     stderr.mockRestore();
+  });
+
+  // Mutation that fails: main not calling requireBundleDigests when packaged (the file below runs).
+  it('a packaged main runs no worker bundle but those whose digests it was built with (none, unbundled)', async () => {
+    await import('./main');
+    const dir = mkdtempSync(join(tmpdir(), 'actguy-packaged-'));
+    try {
+      const path = join(dir, 'compressWorker.cjs');
+      writeFileSync(path, `require('node:worker_threads').parentPort.postMessage('ran');\n`);
+      const w = startWorkerBundle(path);
+      const said = await new Promise((done) => {
+        w.once('message', done);
+        w.once('error', (e) => done(e.message));
+      });
+      expect(said).toBe(bundleRefusal(path, 'unknown'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
