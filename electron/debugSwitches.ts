@@ -26,6 +26,7 @@ export const DEBUG_SWITCHES = [
   'inspect',
   'inspect-brk',
   'inspect-port',
+  'inspect-wait',
   'js-flags',
   'renderer-cmd-prefix',
   'utility-cmd-prefix',
