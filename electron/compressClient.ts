@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorkerBundle } from './workerBundles';
 import type { CompressOutcome, CompressRequest } from '../shared/ipc/compress';
 import type { DocumentId } from '../shared/ipc/documents';
 import { ActGuyApiError } from '../shared/ipc/transport';
@@ -116,7 +117,7 @@ export function createCompressClient(options: CompressClientOptions = {}): Compr
 
   const startWorker = (lane: Lane): Worker => {
     const workerData: CompressWorkerData = { abortWord: lane.abortWord, pool };
-    const w = new Worker(workerPath, { workerData });
+    const w = startWorkerBundle(workerPath, { workerData });
     w.on('message', (msg: FromCompressWorker) => {
       if (!lane.running || msg.jobId !== lane.running.jobId) return;
       const { job, supersededBy } = lane.running;
@@ -218,7 +219,7 @@ export function createCompressClient(options: CompressClientOptions = {}): Compr
         let w: Worker;
         try {
           const workerData: CompressWorkerData = { abortWord: new SharedArrayBuffer(4), pool };
-          w = new Worker(workerPath, { workerData });
+          w = startWorkerBundle(workerPath, { workerData });
         } catch (e) {
           reject(new Error(`the MSH export did not start (${(e as Error).message})`));
           return;

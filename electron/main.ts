@@ -63,15 +63,23 @@ import { createSystemFileQueue, findProjectListingSev, parseCommandLine } from '
 import { grantUserSamples, prepareUserSamples, STARTUP_SAMPLE, type UserSamples } from './userSamples';
 import { initialWindow, MIN_SIZE, readWindowState, writeWindowState } from './windowState';
 import { BACKUPS_FOLDER, createBackupStore } from './unsavedBackups';
+import { requireBundleDigests, type BundleDigests } from './workerBundles';
 import { unsavedSentence } from '../shared/unsaved';
 
 const APP_SCHEME = 'actguy';
 const APP_ORIGIN = `${APP_SCHEME}://app`;
 
-// A packaged app started with a debugging switch (--remote-debugging-port, --inspect...) does not run: the switches
-// are taken off the command line first, before Chromium starts its DevTools server, and the app exits below
-// (electron/debugSwitches.ts).
-const refusedDebugSwitches = app.isPackaged ? removeDebugSwitches(app.commandLine) : [];
+// A packaged app started with a debugging switch (--remote-debugging-port, --inspect, --js-flags...) does not run: the
+// switches are taken off the command line first, before Chromium starts its DevTools server or any child process,
+// and the app exits below (electron/debugSwitches.ts).
+const refusedDebugSwitches = removeDebugSwitches(app.commandLine, app.isPackaged);
+
+/** The SHA-256 of each worker bundle beside main.cjs, embedded by scripts/build.mjs (undefined unbundled: tests). */
+declare const __ACTGUY_WORKER_DIGESTS__: BundleDigests | undefined;
+// A packaged app runs only the worker bundles it was built with: app.asar.unpacked is outside the archive's integrity
+// check (electron/workerBundles.ts). One bundled without the digests runs none.
+if (app.isPackaged)
+  requireBundleDigests(typeof __ACTGUY_WORKER_DIGESTS__ === 'object' ? __ACTGUY_WORKER_DIGESTS__ : {});
 applyAppIdentity(app, process.platform);
 // Tests and side-by-side runs give each instance its own profile (recent files, single-instance lock, minidumps).
 // First: the crash reporter fixes its folder (under userData) when it starts.

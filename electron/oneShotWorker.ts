@@ -3,7 +3,8 @@
  * job has an end, whatever the end was, so a cancel or a time budget stops the work wherever it is, and a crash of
  * the code in the thread ends only that thread.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorkerBundle } from './workerBundles';
 
 /** How a one-shot job ended; never an exception, so each caller words its own messages. */
 export type OneShotEnd<T> =
@@ -48,7 +49,7 @@ export function runOneShotWorker<T>(
     const budget = budgetMs === undefined ? undefined : setTimeout(() => settle({ end: 'overBudget' }), budgetMs);
     signal?.addEventListener('abort', onAbort);
     try {
-      worker = new Worker(workerPath, { workerData });
+      worker = startWorkerBundle(workerPath, { workerData });
     } catch (e) {
       settle({ end: 'failed', started: false, detail: (e as Error).message });
       return;

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { build } from 'esbuild';
 import {
   chmodSync,
@@ -17,12 +18,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_FILE_EXTENSIONS } from '../shared/systemFiles';
 import { buildApp } from '../scripts/app-build.mjs';
 import { APP_ID, APP_NAME } from './appIdentity';
+import { workerMotionLoader } from './motionLoad';
+import { requireBundleDigests } from './workerBundles';
 import { LAZY_CHUNKS } from '../scripts/lazyChunks.mjs';
 
 const root = resolve(__dirname, '..');
 const require = createRequire(join(root, 'package.json'));
 const yaml = require('js-yaml') as { load(text: string): unknown };
-const asar = require('@electron/asar') as { listPackage(archive: string, options: { isPack: boolean }): string[] };
+const asar = require('@electron/asar') as {
+  listPackage(archive: string, options: { isPack: boolean }): string[];
+  extractFile(archive: string, filename: string): Buffer;
+};
 const { validateConfiguration } = require('app-builder-lib/out/util/config/config') as {
   validateConfiguration(config: unknown, logger: unknown): Promise<void>;
 };
@@ -333,6 +339,32 @@ describe('packed app and its Linux installers (electron-builder with a stand-in 
     // Every worker the build makes (a new one missing from asarUnpack fails here).
     expect(workers().length).toBeGreaterThanOrEqual(4);
     expect(readdirSync(dir).sort()).toEqual(workers());
+  });
+
+  // Mutations that fail: scripts/build.mjs building main before the workers (old digests), or leaving the lazy chunks
+  // out of the table (threeLoaders.cjs missing).
+  it('main.cjs, inside the checked archive, carries the SHA-256 of every unpacked bundle; a worker checked with them runs', async () => {
+    const dir = join(unpacked, 'resources', 'app.asar.unpacked', 'dist', 'electron');
+    const main = asar.extractFile(join(unpacked, 'resources', 'app.asar'), 'dist/electron/main.cjs').toString('utf8');
+    const table = Object.fromEntries(
+      [...main.matchAll(/"([\w.]+\.cjs)": "([0-9a-f]{64})"/g)].map(([, name, digest]) => [name!, digest!]),
+    );
+    for (const f of readdirSync(dir))
+      expect(table[f], f).toBe(
+        createHash('sha256')
+          .update(readFileSync(join(dir, f)))
+          .digest('hex'),
+      );
+    requireBundleDigests(table);
+    try {
+      const opened = await workerMotionLoader(join(dir, 'motionLoadWorker.cjs'))({
+        path: join(unpacked, 'resources', 'assets', 'walk.mtn'),
+        readableBeside: null,
+      });
+      expect(opened.status).toBe('loaded');
+    } finally {
+      requireBundleDigests(null);
+    }
   });
 
   it('ships the sample project with every file it names, its .sev files, the SE tables and the sounds', () => {

@@ -3,7 +3,7 @@
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LAZY_CHUNKS } from './lazyChunks.mjs';
 
@@ -33,7 +33,8 @@ const targets = {
     ['scripts/make-sample-walk.ts', 'dist/gen/make-sample-walk.cjs', {}],
   ],
   electron: [
-    ['electron/main.ts', 'dist/electron/main.cjs', { external: ['electron'] }],
+    // Built last, with the SHA-256 of every other bundle of the target (workerDigests below).
+    ['electron/main.ts', 'dist/electron/main.cjs', { external: ['electron'], workerDigests: true }],
     ['electron/preload.ts', 'dist/electron/preload.cjs', { external: ['electron'] }],
     ['electron/compressWorker.ts', 'dist/electron/compressWorker.cjs', {}],
     ['electron/project/buildWorker.ts', 'dist/electron/buildWorker.cjs', {}],
@@ -115,6 +116,22 @@ function lazyChunks(used) {
   };
 }
 
+/**
+ * The SHA-256 of each of `files` (output paths), by file name: main.cjs carries them, so that a packaged app runs
+ * only the worker bundles it was built with from app.asar.unpacked, which app.asar's integrity check does not cover
+ * (electron/workerBundles.ts).
+ */
+function bundleDigests(files) {
+  return Object.fromEntries(
+    [...files].sort().map((f) => [
+      basename(f),
+      createHash('sha256')
+        .update(readFileSync(join(root, f)))
+        .digest('hex'),
+    ]),
+  );
+}
+
 const names = wanted.length === 0 || wanted.includes('all') ? Object.keys(targets) : wanted;
 for (const name of names) {
   const list = targets[name];
@@ -124,13 +141,18 @@ for (const name of names) {
   }
   /** Lazy chunks to build, by output folder. */
   const chunksByDir = new Map();
-  for (const [entry, outfile, extra] of list) {
-    if (!existsSync(join(root, entry))) {
-      if (!quiet) console.log(`build: skip ${entry} (not present)`);
-      continue;
-    }
+  /** Every bundle this target wrote (output paths). */
+  const written = new Set();
+  const present = list.filter(([entry]) => {
+    if (existsSync(join(root, entry))) return true;
+    if (!quiet) console.log(`build: skip ${entry} (not present)`);
+    return false;
+  });
+  for (const [entry, outfile, extra] of present) {
+    if (extra.workerDigests) continue;
     const used = new Set();
     await bundle(entry, outfile, { ...extra, plugins: [lazyChunks(used)] });
+    written.add(outfile);
     const dir = dirname(outfile);
     for (const c of used) chunksByDir.set(dir, new Set([...(chunksByDir.get(dir) ?? []), c]));
   }
@@ -140,12 +162,32 @@ for (const name of names) {
     for (let c; (c = [...chunks].find((x) => !built.has(x)));) {
       built.add(c);
       await bundle(c.module, join(dir, c.file), { plugins: [lazyChunks(chunks)] });
+      written.add(join(dir, c.file));
+    }
+  }
+  // Last: the bundles that carry the others' digests. A lazy chunk such a bundle required would be read from beside
+  // it without a check, so it may reach none.
+  for (const [entry, outfile, extra] of present.filter(([, , x]) => x.workerDigests)) {
+    const others = [...written].filter((f) => dirname(f) === dirname(outfile));
+    const { workerDigests, ...options } = extra;
+    const result = await bundle(entry, outfile, {
+      ...options,
+      define: { __ACTGUY_WORKER_DIGESTS__: JSON.stringify(workerDigests && bundleDigests(others)) },
+      plugins: [lazyChunks(new Set())],
+      metafile: true,
+    });
+    const chunk = Object.values(result.metafile.outputs)
+      .flatMap((o) => o.imports)
+      .find((i) => i.external && LAZY_CHUNKS.some((c) => i.path === `./${c.file}`));
+    if (chunk) {
+      console.error(`build: ${outfile} requires the lazy chunk ${chunk.path}, which nothing would check`);
+      process.exit(1);
     }
   }
 }
 
 async function bundle(entry, outfile, extra) {
-  await build({
+  return build({
     entryPoints: [join(root, entry)],
     outfile: join(root, outfile),
     bundle: true,
@@ -156,10 +198,11 @@ async function bundle(entry, outfile, extra) {
     supported: { 'dynamic-import': false },
     sourcemap: 'linked',
     logLevel: quiet ? 'error' : 'info',
+    ...extra,
     define: {
       __ACTGUY_COMPRESSOR_DIGEST__: JSON.stringify(digest),
       __ACTGUY_BUILD_DIGEST__: JSON.stringify(outputsDigest),
+      ...extra.define,
     },
-    ...extra,
   });
 }

@@ -10,7 +10,8 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorkerBundle } from '../workerBundles';
 import {
   compressChannelShare,
   compressMotion,
@@ -317,7 +318,7 @@ export function workerCompressor(
   };
 
   const spawn = (): Worker => {
-    const w = new Worker(workerPath);
+    const w = startWorkerBundle(workerPath);
     live++;
     w.on('message', (reply: PoolReply) => {
       const held = busy.get(w);

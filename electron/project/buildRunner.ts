@@ -6,7 +6,8 @@
  * cancelled, all at once through commitOutputs (staged temps, a journal,
  * renames), so a failed or cancelled build writes nothing.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorkerBundle } from '../workerBundles';
 import { randomUUID } from 'node:crypto';
 import type { BuildProblem, BuildStatus } from '../../shared/ipc/project';
 import { buildOutputFiles, commitOutputs, type CommitOptions, type OutputFile } from '../build/commit';
@@ -79,7 +80,7 @@ export function workerLauncher(workerPath: string, keepMs = BUILD_WORKER_KEEP_MS
       drop(worker);
       worker.ref();
     } else {
-      worker = new Worker(workerPath);
+      worker = startWorkerBundle(workerPath);
       started++;
       // A kept worker that ends by itself is not kept any longer.
       worker.on('exit', () => drop(worker));

@@ -7,7 +7,8 @@
  * parsers themselves live in textCheckJob.ts, which the main bundle never loads.
  */
 import { join, sep } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorkerBundle } from '../workerBundles';
 
 /** A text to check: a .sev or a project (`*.actguy.json`), with the path its messages name. */
 export interface TextCheckRequest {
@@ -76,7 +77,7 @@ export function workerTextChecker(
   };
 
   const start = (): Worker => {
-    const w = new Worker(workerPath);
+    const w = startWorkerBundle(workerPath);
     w.on('message', (m: TextCheckReply) => settle(m.id, m.ok ? { result: m.result } : { why: m.message }));
     w.on('error', (e) => lose(w, `the text checker stopped (${e.message})`));
     w.on('exit', (code) => lose(w, `the text checker stopped (exit code ${code})`));

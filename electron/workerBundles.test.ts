@@ -1,0 +1,153 @@
+import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Worker } from 'node:worker_threads';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bundleRefusal, requireBundleDigests, startWorkerBundle, type BundleDigests } from './workerBundles';
+
+/** Stands for app.asar.unpacked/dist/electron: the bundles a packaged app starts its workers from. */
+const dir = mkdtempSync(join(tmpdir(), 'actguy-bundles-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => requireBundleDigests(null));
+
+const sha256 = (name: string) =>
+  createHash('sha256')
+    .update(readFileSync(join(dir, name)))
+    .digest('hex');
+
+/** What the worker said first, or how it failed: its error's message, or its exit code. */
+function firstWord(w: Worker): Promise<{ message: unknown } | { error: string } | { exit: number }> {
+  return new Promise((done) => {
+    w.once('message', (message: unknown) => {
+      done({ message });
+      void w.terminate();
+    });
+    w.once('error', (e) => done({ error: e.message }));
+    w.once('exit', (exit) => done({ exit }));
+  });
+}
+
+beforeAll(async () => {
+  // A worker as scripts/build.mjs makes one: CommonJS, requiring a lazy chunk from beside itself.
+  writeFileSync(
+    join(dir, 'entry.cjs'),
+    `'use strict';
+const { parentPort, workerData } = require('node:worker_threads');
+const chunk = require('./chunk.cjs');
+parentPort.postMessage({ data: workerData, chunk: chunk.value, dir: __dirname, file: __filename });
+`,
+  );
+  writeFileSync(join(dir, 'chunk.cjs'), `exports.value = 'from the chunk';\n`);
+  writeFileSync(join(dir, 'leaf.cjs'), `require('node:worker_threads').parentPort.postMessage('leaf ran');\n`);
+  // A worker that starts a worker of its own, bundled with this module (as the build worker starts its pool).
+  writeFileSync(
+    join(dir, 'nested.ts'),
+    `import { join } from 'node:path';
+import { parentPort } from 'node:worker_threads';
+import { startWorkerBundle } from ${JSON.stringify(resolve(__dirname, 'workerBundles'))};
+const leaf = startWorkerBundle(join(__dirname, 'leaf.cjs'));
+leaf.once('message', (m) => parentPort!.postMessage(m));
+leaf.once('error', (e) => parentPort!.postMessage('leaf refused: ' + e.message));
+`,
+  );
+  await build({
+    entryPoints: [join(dir, 'nested.ts')],
+    outfile: join(dir, 'nested.cjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    logLevel: 'silent',
+  });
+});
+
+/** Every bundle of `dir` with its digest now. */
+const allDigests = (): Record<string, string> =>
+  Object.fromEntries(
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.cjs'))
+      .map((f) => [f, sha256(f)]),
+  );
+
+describe('worker bundles in a packaged app (round 23)', () => {
+  it('runs a bundle that matches its digest, from its own folder, with its data and the chunk it requires', async () => {
+    requireBundleDigests(allDigests());
+    const said = await firstWord(startWorkerBundle(join(dir, 'entry.cjs'), { workerData: { job: 7 } }));
+    expect(said).toEqual({
+      message: { data: { job: 7 }, chunk: 'from the chunk', dir, file: join(dir, 'entry.cjs') },
+    });
+  });
+
+  // Mutations that fail: the digest compared with itself (no check); the check skipped when digests are required.
+  it('refuses a bundle changed after the build, naming the file; nothing of it runs', async () => {
+    const digests = allDigests();
+    const original = readFileSync(join(dir, 'entry.cjs'));
+    appendFileSync(join(dir, 'entry.cjs'), `require('node:worker_threads').parentPort.postMessage('tampered');\n`);
+    try {
+      requireBundleDigests(digests);
+      expect(await firstWord(startWorkerBundle(join(dir, 'entry.cjs')))).toEqual({
+        error: bundleRefusal(join(dir, 'entry.cjs'), 'changed'),
+      });
+    } finally {
+      writeFileSync(join(dir, 'entry.cjs'), original);
+    }
+  });
+
+  it('refuses a bundle the build did not make', async () => {
+    const { ['entry.cjs']: _left, ...others } = allDigests();
+    requireBundleDigests(others);
+    expect(await firstWord(startWorkerBundle(join(dir, 'entry.cjs')))).toEqual({
+      error: bundleRefusal(join(dir, 'entry.cjs'), 'unknown'),
+    });
+  });
+
+  // Mutation that fails: the loader's require handing a file to Node's own require (unchecked).
+  it('refuses a changed chunk the checked bundle requires from beside itself', async () => {
+    writeFileSync(join(dir, 'chunk.cjs'), `exports.value = 'tampered';\n`);
+    const digests = {
+      ...allDigests(),
+      'chunk.cjs': createHash('sha256').update(`exports.value = 'from the chunk';\n`).digest('hex'),
+    };
+    try {
+      requireBundleDigests(digests);
+      expect(await firstWord(startWorkerBundle(join(dir, 'entry.cjs')))).toEqual({
+        error: bundleRefusal(join(dir, 'chunk.cjs'), 'changed'),
+      });
+    } finally {
+      writeFileSync(join(dir, 'chunk.cjs'), `exports.value = 'from the chunk';\n`);
+    }
+  });
+
+  // Mutations that fail: the loader not passing the digests to the bundle (the nested worker starts unchecked); the
+  // module's table not taken from them.
+  it('a checked worker checks the workers it starts', async () => {
+    const digests: BundleDigests = allDigests();
+    requireBundleDigests(digests);
+    expect(await firstWord(startWorkerBundle(join(dir, 'nested.cjs')))).toEqual({ message: 'leaf ran' });
+    requireBundleDigests({ ...digests, 'leaf.cjs': '0'.repeat(64) });
+    expect(await firstWord(startWorkerBundle(join(dir, 'nested.cjs')))).toEqual({
+      message: `leaf refused: ${bundleRefusal(join(dir, 'leaf.cjs'), 'changed')}`,
+    });
+  });
+
+  it('a checkout requires no digests: the file runs as it is', async () => {
+    writeFileSync(join(dir, 'dev.cjs'), `require('node:worker_threads').parentPort.postMessage('dev');\n`);
+    expect(await firstWord(startWorkerBundle(join(dir, 'dev.cjs')))).toEqual({ message: 'dev' });
+  });
+
+  // Mutation that fails: any of the app's worker threads started with `new Worker` again.
+  it("every worker thread of the app's own code starts through startWorkerBundle", () => {
+    const offenders: string[] = [];
+    const visit = (folder: string) => {
+      for (const e of readdirSync(folder, { withFileTypes: true })) {
+        const path = join(folder, e.name);
+        if (e.isDirectory()) visit(path);
+        else if (/\.ts$/.test(e.name) && !/\.test\.ts$|workerBundles\.ts$/.test(e.name))
+          if (/new Worker\(/.test(readFileSync(path, 'utf8'))) offenders.push(path);
+      }
+    };
+    visit(__dirname);
+    expect(offenders).toEqual([]);
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * Every worker thread of the app starts here, and a packaged app runs only the worker bundles it was built with.
+ *
+ * worker_threads loads a real file, so a packaged app keeps its workers (and the lazy chunks they require, such as
+ * three.js for glTF import) beside app.asar, in app.asar.unpacked (electron-builder.yml `asarUnpack`). The asar
+ * integrity fuse checks the archive only: a worker file changed there would run with everything the OS granted the
+ * app. scripts/build.mjs therefore embeds each bundle's SHA-256 into main.cjs, which lies inside the checked archive,
+ * and a packaged main requires them (`requireBundleDigests`, electron/main.ts). From then on `startWorkerBundle` reads the
+ * file once, checks its digest, and runs those very bytes (Node's `eval` worker, through WORKER_LOADER below): a file
+ * swapped after the check is never the one that runs. The loader checks each file the worker requires from beside
+ * itself the same way, and hands the worker the same table, so a worker that starts workers of its own (the build
+ * worker's compression pool) checks them too. A file that does not match is not run: the worker fails at once with a
+ * message naming the file, as a worker that crashed at start would (docs/security.md, round 23).
+ *
+ * A checkout (`electron .`, the CLI, the loopback server, tests) requires no digests and starts each file as it is.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+
+/** SHA-256 (lower-case hex) of each bundle a worker may load, by file name (`buildWorker.cjs`). */
+export type BundleDigests = Readonly<Record<string, string>>;
+
+/**
+ * Inside a worker that `startWorkerBundle` checked: the table it was checked with, a parameter of the function
+ * WORKER_LOADER wraps the bundle in (so the bundle's code sees it, and nothing outside the worker can set it).
+ * Undeclared anywhere else.
+ */
+declare const __actguyBundleDigests: BundleDigests | undefined;
+
+let required: BundleDigests | null = typeof __actguyBundleDigests === 'undefined' ? null : __actguyBundleDigests;
+
+/** From now on every worker started here must match `digests` (null: none is checked, as in a checkout). */
+export function requireBundleDigests(digests: BundleDigests | null): void {
+  required = digests;
+}
+
+/** Why a bundle is not run; `path` is the file. */
+export function bundleRefusal(path: string, why: 'unknown' | 'changed'): string {
+  return why === 'unknown'
+    ? `${path} is not one of this ActGuy's own files, so it was not run. Reinstall ActGuy.`
+    : `${path} is not the file this ActGuy was built with (its SHA-256 differs), so it was not run. Reinstall ActGuy.`;
+}
+
+/** The file's text, when its SHA-256 is the one `digests` gives its name; throws the refusal otherwise. */
+export function verifiedBundleSource(path: string, digests: BundleDigests): string {
+  const name = basename(path);
+  const expected = Object.hasOwn(digests, name) ? digests[name] : undefined;
+  if (!expected) throw new Error(bundleRefusal(path, 'unknown'));
+  const bytes = readFileSync(path);
+  if (createHash('sha256').update(bytes).digest('hex') !== expected) throw new Error(bundleRefusal(path, 'changed'));
+  return bytes.toString('utf8');
+}
+
+/**
+ * The code an `eval` worker runs to start a checked bundle: it compiles the bundle's text as Node's CommonJS loader
+ * would (the same five parameters, the file's own name in stack traces, `require` resolved from the file's folder),
+ * with the digests as a sixth parameter. A `require` of a file (a path, not a Node module) reads it, checks it and
+ * compiles it the same way; Node's own modules are Node's. `%ARGS%` is the JSON of [file, its text, digests,
+ * refusal for an unknown file, refusal for a changed one] (each refusal with NUL where the file's path goes).
+ */
+const WORKER_LOADER = `'use strict';
+(() => {
+  const { createHash } = require('node:crypto');
+  const { readFileSync } = require('node:fs');
+  const { createRequire } = require('node:module');
+  const { basename, dirname, isAbsolute, resolve } = require('node:path');
+  const { compileFunction } = require('node:vm');
+  const [entry, entrySource, digests, unknown, changed] = %ARGS%;
+  const refuse = (template, path) => new Error(template.split('\\0').join(path));
+  const verified = (path) => {
+    const name = basename(path);
+    const expected = Object.hasOwn(digests, name) ? digests[name] : undefined;
+    if (!expected) throw refuse(unknown, path);
+    const bytes = readFileSync(path);
+    if (createHash('sha256').update(bytes).digest('hex') !== expected) throw refuse(changed, path);
+    return bytes.toString('utf8');
+  };
+  const modules = new Map();
+  const load = (filename, source) => {
+    const module = { exports: {}, id: filename, filename, loaded: false };
+    modules.set(filename, module);
+    const nodeRequire = createRequire(filename);
+    const fileRequire = (request) => {
+      if (!request.startsWith('.') && !isAbsolute(request)) return nodeRequire(request);
+      const path = resolve(dirname(filename), request);
+      const loaded = modules.get(path);
+      return loaded ? loaded.exports : load(path, verified(path)).exports;
+    };
+    const params = ['exports', 'require', 'module', '__filename', '__dirname', '__actguyBundleDigests'];
+    compileFunction(source, params, { filename }).call(
+      module.exports, module.exports, fileRequire, module, filename, dirname(filename), digests,
+    );
+    module.loaded = true;
+    return module;
+  };
+  load(entry, entrySource);
+})();
+`;
+
+/**
+ * Starts the worker bundle at `path`. With digests required, only a file that matches its digest runs (from the
+ * bytes checked); any other gives a worker that fails at once with the refusal, which every caller already reports
+ * as a worker that failed.
+ */
+export function startWorkerBundle(path: string, options: WorkerOptions = {}): Worker {
+  if (!required) return new Worker(path, options);
+  let source: string;
+  try {
+    source = verifiedBundleSource(path, required);
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    return new Worker(`throw new Error(${JSON.stringify(message)});`, { eval: true });
+  }
+  const args = JSON.stringify([path, source, required, bundleRefusal('\0', 'unknown'), bundleRefusal('\0', 'changed')]);
+  // A function as the replacement: a `$` in the bundle's text stays as it is.
+  return new Worker(
+    WORKER_LOADER.replace('%ARGS%', () => args),
+    { ...options, eval: true },
+  );
+}
