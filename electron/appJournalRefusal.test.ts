@@ -17,7 +17,7 @@ import { createCompressClient, type CompressClient } from './compressClient';
 import type { DialogPort } from './dialogPort';
 import { dispatchInvoke } from './handlers';
 import { ASSETS, noDialogs, testHandlers, openedMotion } from './testing/handlerHarness';
-import { testProjectHandlers } from './testing/projectHarness';
+import { inProcessBuild, testProjectHandlers } from './testing/projectHarness';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -74,6 +74,43 @@ describe("the app's Build with a planted journal", () => {
     },
     30_000,
   );
+
+  it('refuses the journal before the build starts: nothing is compressed first', async () => {
+    const { root, proj, outside } = scratch();
+    const project = join(proj, 'p.actguy.json');
+    writeFileSync(
+      project,
+      JSON.stringify({
+        version: 1,
+        motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev' }],
+        seTables: { sls: 'default.sls', seDefine: 'se_define.h' },
+        outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
+      }),
+    );
+    let launched = 0;
+    const { openPicked, build } = testProjectHandlers({
+      launchBuild: (...args: Parameters<typeof inProcessBuild>) => {
+        launched++;
+        return inProcessBuild(...args);
+      },
+    });
+    const text = await openPicked(project);
+    const outputs = ['stage.mar', 'stage.sar', 'stage.report.json'].map((f) => join(proj, 'out', f));
+    mkdirSync(join(proj, 'out'));
+    HOSTILE_JOURNALS[0].plant({ outputs, inputs: [join(proj, 'walk.mtn')], outside });
+    const before = hashTree(root);
+    const s = await build(project, text);
+    expect(s.state).toBe('failed');
+    expect(s.errors.map((e) => e.message)).toEqual([expect.stringContaining(refusal(journalOf(outputs)))]);
+    expect(launched).toBe(0);
+    expect(hashTree(root)).toEqual(before);
+    // A check (dry run) commits nothing: it runs, and every file but its cache entry stays as it is.
+    expect((await build(project, text, true)).state).toBe('done');
+    expect(launched).toBe(1);
+    const after = hashTree(root);
+    for (const f of Object.keys(after)) if (f.includes('.actguy-cache')) delete after[f];
+    expect(after).toEqual(before);
+  }, 30_000);
 
   it('a real interrupted commit of these outputs is finished first, and the build says so', async () => {
     const { proj } = scratch();

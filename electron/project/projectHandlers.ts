@@ -30,7 +30,7 @@ import { systemReason } from '../fsErrors';
 import { requireObject, requireString } from '../ipcArgs';
 import { inputOverwrittenBy } from '../pathIdentity';
 import { allowUnlessLinkedOut, canonicalPath, isInside, quotePath, type PathPolicy } from '../pathPolicy';
-import { outputsRefusedBeforeBuild } from '../build/commit';
+import { journalRefusedBeforeBuild, outputsRefusedBeforeBuild } from '../build/commit';
 import { createBuildRunner, workerLauncher, type BuildJobLauncher, type BuildRunner } from './buildRunner';
 import { workerTextChecker, type TextChecker } from './textCheck';
 
@@ -361,13 +361,20 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
         if (typeof s?.path !== 'string' || typeof s.text !== 'string')
           throw new Error('startBuild: sevTexts must be {path, text} objects');
       const dryRun = req.dryRun === true;
-      const { named } = await checkText({ kind: 'project', path: given, text: req.projectText });
+      const { named, errors } = await checkText({ kind: 'project', path: given, text: req.projectText });
       const refused = refusedBuildPaths(projectPath, named);
       // A received project naming the user's package.json as its report, or outputs.msh onto another tool's files,
       // is refused before any work (the commit checks again); a path the policy refuses is not read.
       const mayRead = (file: string) => !refused.writes.some((w) => w.file === file);
       for (const r of outputsRefusedBeforeBuild(named.outputs, named.report, mayRead))
         refused.writes.push({ message: r.problem, file: r.file });
+      // A commit journal the commit would refuse fails the Build now, not after its compression, as `actguy build`
+      // does (docs/safety-journal.md); only for a project that parses, whose outputs are then named in the order the
+      // build commits them, and whose first output the policy lets it write (the journal lies beside it).
+      if (!dryRun && !refused.writes.length && !errors.length) {
+        const journal = journalRefusedBeforeBuild(named.outputs);
+        if (journal) refused.writes.push({ message: journal.message, file: named.outputs[0] });
+      }
       // Nothing is read that the policy refuses; a check (dry run) still compresses and reports the writes a build would refuse.
       if (refused.reads.length || (!dryRun && refused.writes.length))
         return runner.reject([...refused.reads, ...refused.writes], dryRun);
