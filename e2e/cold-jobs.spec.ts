@@ -1,11 +1,12 @@
 /**
  * What a sound designer and a technical animator trying the app cold met doing their two main jobs at 1280x800 and
  * 1920x1080 (docs/user-guide.md "Tried cold", second round): a BVH of 300 long joint names gave 300 notifications that
- * pushed the import's own summary off the list.
+ * pushed the import's own summary off the list; a frame typed past the motion's end was named only in the message
+ * list, across the window from the field; at 1280 px the SEV toolbar cut "1 problem — the build will refuse this SEV".
  */
 import { writeFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
-import { chooseFile } from './sev-ui';
+import { chooseFile, openSampleProject } from './sev-ui';
 import { waitForDocument } from './ui';
 
 /** A BVH whose root has `count` children, each named past the 31 bytes an MTN name holds (one warning each). */
@@ -79,3 +80,58 @@ for (const [width, height] of [
     expect(pageErrors).toEqual([]);
   });
 }
+
+test('at 1280x800 a frame past the end is refused beside its field, and an unknown SE name is named whole', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
+  test.skip(!!electronApp, 'the window size is set through the browser viewport');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openSampleProject(page, workspace, electronApp);
+  // The last event (frame 120 of walk's 0..132): typed 500, Enter.
+  const field = page.locator('[data-testid="sev-event-row"]').last().getByTestId('sev-event-frame');
+  await field.fill('500');
+  await field.press('Enter');
+  await expect(field).toHaveValue('120');
+  const refusal = page.getByTestId('sev-event-frame-refusal');
+  await expect(refusal).toHaveText('Event frame (walk) 500 is outside 0..132; it stays 120.');
+  await expect(field).toHaveAttribute('aria-describedby', (await refusal.getAttribute('id'))!);
+  // Beside the field: over or under it, starting at its left edge, inside the window.
+  const f = (await field.boundingBox())!;
+  const r = (await refusal.boundingBox())!;
+  expect(Math.min(Math.abs(r.y - (f.y + f.height)), Math.abs(f.y - (r.y + r.height))), 'gap to the field').toBeLessThan(
+    6,
+  );
+  expect(Math.abs(r.x - f.x), 'left edge').toBeLessThan(2);
+  expect(r.x + r.width).toBeLessThanOrEqual(1280);
+  expect(r.y + r.height).toBeLessThanOrEqual(800);
+  await saveScreenshot('sev-frame-refused-beside-1280x800');
+  // The next key takes it away; the message list keeps it until the user moves on.
+  await page.keyboard.press('Shift');
+  await expect(refusal).toHaveCount(0);
+  await expect(page.getByTestId('message-warning')).toContainText('500 is outside 0..132');
+
+  // An SE renamed to a name the tables do not define: its error under the name, and the toolbar's count whole.
+  const name = page.getByTestId('sev-se-name').first();
+  await name.fill('SE_NOPE');
+  await name.press('Enter');
+  await expect(page.getByTestId('sev-se-error').first()).toContainText('SE name SE_NOPE is not defined in');
+  const issues = page.getByTestId('sev-issues');
+  await expect(issues).toHaveText('1 problem — the build will refuse this SEV');
+  const cut = await issues.evaluate((el) => {
+    const bar = el.parentElement!.getBoundingClientRect();
+    const box = el.getBoundingClientRect();
+    return Math.max(box.right - bar.right, box.bottom - bar.bottom, el.scrollWidth - el.clientWidth);
+  });
+  expect(cut, 'the SEV toolbar cuts its problem count').toBeLessThanOrEqual(0);
+  // With an event selected its note field shows too, with room for its label and a few characters (it was
+  // squeezed to "nc").
+  await page.locator('[data-testid="sev-event-row"]').nth(2).getByTestId('sev-event-resolved').click();
+  const note = await page.locator('.sev-note-field').evaluate((el) => el.getBoundingClientRect().width);
+  expect(note).toBeGreaterThanOrEqual(90);
+  await saveScreenshot('sev-unknown-se-1280x800');
+  expect(pageErrors).toEqual([]);
+});
