@@ -350,6 +350,44 @@ describe('File > Import', () => {
     ).toHaveLength(2);
   });
 
+  it("gives a batch's warnings, every file's, as one message naming each file in its list", async () => {
+    const item = (name: string, codes: ('name-truncated' | 'scale-unsupported' | 'rate-snapped')[]) => ({
+      sourcePath: `/ws/${name}.bvh`,
+      clip: null,
+      name,
+      mtnPath: `/ws/${name}.mtn`,
+      error: null,
+      shape: null,
+      warnings: codes.map((code, k) => ({ code, message: `${code} ${k}` })),
+    });
+    setAppApi(
+      fakeApi({
+        importMotionDialog: async () => ({ status: 'chosenMany', paths: ['/ws/a.bvh', '/ws/b.bvh'] }),
+        importMotionBatch: async () => ({
+          status: 'done',
+          failed: 0,
+          written: ['/ws/a.mtn', '/ws/b.mtn'],
+          conclusion: 'wrote 2 motions',
+          items: [item('a', ['name-truncated', 'rate-snapped', 'name-truncated']), item('b', ['scale-unsupported'])],
+        }),
+      }),
+    );
+    const done = importMotion();
+    await until(() => importOptionsStore.getState().request !== null);
+    importOptionsStore.getState().request!.resolve({ fps: 30, scale: 1 });
+    await done;
+    const warnings = sessionStore.getState().messages.filter((m) => m.level === 'warning');
+    expect(warnings.map((m) => m.text)).toEqual([
+      'Import: 3 warnings (2 joint names truncated, 1 scale tracks ignored)',
+    ]);
+    expect(warnings[0]!.details).toEqual([
+      'a.bvh: name-truncated 0',
+      'a.bvh: name-truncated 2',
+      'b.bvh: scale-unsupported 0',
+    ]);
+    expect(sessionStore.getState().messages.at(-1)!.text).toBe('Imported 2 motion(s): wrote 2 motions.');
+  });
+
   it('a failure that already says "Could not import X" is not prefixed "Import failed:" a second time', async () => {
     setAppApi(
       fakeApi({
