@@ -146,6 +146,34 @@ describe('File > Import', () => {
     ]);
   });
 
+  it("gives 300 importer warnings as one message that lists the first hundred, and keeps the import's summary", async () => {
+    const many: ImportedMotion = {
+      ...imported('n10', 'crowd'),
+      warnings: Array.from({ length: 300 }, (_, j) => ({
+        code: j < 200 ? ('name-truncated' as const) : ('name-duplicate' as const),
+        message: `joint ${j} name warning`,
+      })),
+    };
+    sessionStore.getState().notify('error', 'an earlier failure', 'app');
+    setAppApi(fakeApi({ importMotionDialog: async () => ({ status: 'imported', motion: many }) }));
+    const done = importMotion();
+    await until(() => importOptionsStore.getState().request !== null);
+    importOptionsStore.getState().request!.resolve({ fps: 30, scale: 1 });
+    await done;
+    const messages = sessionStore.getState().messages;
+    // The earlier message and the summary are still there: 300 notifications pushed both out of the list.
+    expect(messages.map((m) => `${m.level}: ${m.text}`)).toEqual([
+      'error: an earlier failure',
+      'info: Imported crowd.bvh: 2 joints, frames 0..12 at 30 fps. Not saved yet: Save writes it as an .mtn.',
+      'warning: crowd.bvh: 300 warnings (200 joint names truncated, 100 duplicate joint names renamed)',
+    ]);
+    const details = messages[2]!.details!;
+    expect(details).toHaveLength(101);
+    expect(details[0]).toBe('joint 0 name warning');
+    expect(details[99]).toBe('joint 99 name warning');
+    expect(details[100]).toBe('200 more warnings not listed (only the first 100 are)');
+  });
+
   it('asks fps and scale, imports a new unsaved motion with its warnings, and Save goes through Save As', async () => {
     const calls: unknown[] = [];
     const saveAs: SaveMotionAsRequest[] = [];
@@ -320,6 +348,44 @@ describe('File > Import', () => {
           (m) => m.text === `Could not import broken.bvh: ${plain.lead} ${plain.advice}\nDetails: ${detail}`,
         ),
     ).toHaveLength(2);
+  });
+
+  it("gives a batch's warnings, every file's, as one message naming each file in its list", async () => {
+    const item = (name: string, codes: ('name-truncated' | 'scale-unsupported' | 'rate-snapped')[]) => ({
+      sourcePath: `/ws/${name}.bvh`,
+      clip: null,
+      name,
+      mtnPath: `/ws/${name}.mtn`,
+      error: null,
+      shape: null,
+      warnings: codes.map((code, k) => ({ code, message: `${code} ${k}` })),
+    });
+    setAppApi(
+      fakeApi({
+        importMotionDialog: async () => ({ status: 'chosenMany', paths: ['/ws/a.bvh', '/ws/b.bvh'] }),
+        importMotionBatch: async () => ({
+          status: 'done',
+          failed: 0,
+          written: ['/ws/a.mtn', '/ws/b.mtn'],
+          conclusion: 'wrote 2 motions',
+          items: [item('a', ['name-truncated', 'rate-snapped', 'name-truncated']), item('b', ['scale-unsupported'])],
+        }),
+      }),
+    );
+    const done = importMotion();
+    await until(() => importOptionsStore.getState().request !== null);
+    importOptionsStore.getState().request!.resolve({ fps: 30, scale: 1 });
+    await done;
+    const warnings = sessionStore.getState().messages.filter((m) => m.level === 'warning');
+    expect(warnings.map((m) => m.text)).toEqual([
+      'Import: 3 warnings (2 joint names truncated, 1 scale tracks ignored)',
+    ]);
+    expect(warnings[0]!.details).toEqual([
+      'a.bvh: name-truncated 0',
+      'a.bvh: name-truncated 2',
+      'b.bvh: scale-unsupported 0',
+    ]);
+    expect(sessionStore.getState().messages.at(-1)!.text).toBe('Imported 2 motion(s): wrote 2 motions.');
   });
 
   it('a failure that already says "Could not import X" is not prefixed "Import failed:" a second time', async () => {

@@ -25,6 +25,8 @@ import { addImportedMotions, projectMotionNames } from '../project/projectMotion
 import { ActGuyApiError } from '../../shared/ipc/transport';
 import { busy, failureText, notifyError, requireApi } from './appApi';
 import { adoptDocument, confirmDiscard } from './motionFiles';
+import { warningGroup } from './warningGroup';
+import type { InterchangeWarning } from '../../shared/interchange/types';
 
 /** An imported motion becomes an editable document with no file: modified until saved (Save asks for a path). */
 function adoptImported(imported: ImportedMotion): void {
@@ -46,8 +48,14 @@ function adoptImported(imported: ImportedMotion): void {
     'info',
     `Imported ${source}${imported.clip ? ` (clip "${imported.clip}")` : ''}: ${motion.joints.length} joints, frames 0..${motion.frameCount} at ${motion.fps} fps${snap ? ` (${snap.message})` : ''}${imported.summary ? `; ${imported.summary}` : ''}. Not saved yet: Save writes it as an .mtn.`,
   );
-  // Importer warnings (truncated names, ignored scale tracks, ...) stay until dismissed.
-  for (const w of imported.warnings) if (w !== snap) session.notify('warning', `${source}: ${w.message}`);
+  // Importer warnings (truncated names, ignored scale tracks, ...) stay until dismissed: one message, however many.
+  const warnings = imported.warnings.filter((w) => w !== snap);
+  const group = warningGroup(
+    source,
+    warnings.map((w) => w.message),
+    warnings.map((w) => w.code),
+  );
+  if (group) session.notifyGroup('warning', group);
 }
 
 /**
@@ -137,11 +145,23 @@ function reportBatch(r: ImportMotionBatchOutcome, intoProject: boolean): void {
     return;
   }
   const session = sessionStore.getState();
+  // Every file's warnings as one message (a file's name before each), so they never push the failures out.
+  const warnings: { line: string; code: InterchangeWarning['code'] }[] = [];
   for (const i of r.items) {
     const what = `${basenameOf(i.sourcePath)}${i.clip !== null ? ` (clip "${i.clip}")` : ''}`;
     if (i.error !== null) session.notify('error', failureText('Import', batchItemError(i, what)));
-    for (const w of i.warnings) if (w.code !== 'rate-snapped') session.notify('warning', `${what}: ${w.message}`);
+    for (const w of i.warnings)
+      if (w.code !== 'rate-snapped') warnings.push({ line: `${what}: ${w.message}`, code: w.code });
   }
+  const group =
+    warnings.length === 1
+      ? { text: warnings[0]!.line, details: [] }
+      : warningGroup(
+          'Import',
+          warnings.map((w) => w.line),
+          warnings.map((w) => w.code),
+        );
+  if (group) session.notifyGroup('warning', group);
   const done = r.items.filter((i) => i.error === null && r.written.includes(i.mtnPath ?? ''));
   const added =
     intoProject && r.failed === 0 && addImportedMotions(done.map((i) => ({ name: i.name!, mtnPath: i.mtnPath! })));
@@ -271,6 +291,7 @@ export async function exportMsh(): Promise<void> {
       'info',
       `Exported MSH animation: ${e.files.res8} (${e.totalKeys} keys), ${e.files.res19} (${e.mapWords} map words, ${e.frameCount} frames) and ${e.files.nodes} (${e.animatedNodes} of ${e.nodeCount} nodes animated).`,
     );
-    for (const w of e.warnings) session.notify('warning', `MSH export: ${w}`);
+    const group = warningGroup('MSH export', e.warnings);
+    if (group) session.notifyGroup('warning', group);
   });
 }

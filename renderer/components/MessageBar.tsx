@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useDocument, useSession, useMotionShape } from '../state/hooks';
 import { messageActionFor, messageShownFor, sessionStore } from '../state/sessionStore';
 import { isModalOpen, isTypingTarget } from '../app/commands';
@@ -11,7 +11,8 @@ import { sevStore } from '../sev/sevStore';
  * It overlays the picture instead of taking a strip above it, so messages never shrink the 3D view; several
  * messages stack, newest first, each with its own ✕, and "Dismiss all" clears the ones shown. A message about a motion
  * shows only while the tuner shows that motion (a lock refused on walk is not shown over cmu_01_01, and is back
- * when walk is). Info messages fade after a while; warnings and errors stay until dismissed. A refused edit's warning
+ * when walk is). A message that stands for many lines (an import's warnings) lists them on "Show all", in a box of its
+ * own that scrolls. Info messages fade after a while; warnings and errors stay until dismissed. A refused edit's warning
  * (a refused lock or SEV edit) also goes once the user moves on (sessionStore's MessageRefusal), and Escape dismisses
  * the newest one shown, as Escape closes a menu or a dialog.
  */
@@ -40,7 +41,15 @@ export function MessageBar() {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [newestRefusal]);
+  // Messages whose lines are listed (an import's warnings: "Show all"); this window's view, not kept.
+  const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
   if (shown.length === 0) return null;
+  const toggle = (id: number) =>
+    setExpanded((was) => {
+      const next = new Set(was);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
   return (
     <div className="message-bar" role="region" aria-label="Messages" data-testid="message-list">
       {shown.map((m, k) => {
@@ -54,6 +63,18 @@ export function MessageBar() {
             data-owner={m.owner?.name}
           >
             <span className="message-text">{m.text}</span>
+            {m.details && m.details.length > 0 && (
+              <button
+                type="button"
+                className="tool small"
+                data-testid="message-details-toggle"
+                aria-expanded={expanded.has(m.id)}
+                aria-controls={`message-details-${m.id}`}
+                onClick={() => toggle(m.id)}
+              >
+                {expanded.has(m.id) ? 'Hide list' : `Show all ${m.details.length}`}
+              </button>
+            )}
             {action && (
               <button
                 type="button"
@@ -88,6 +109,14 @@ export function MessageBar() {
             >
               ✕
             </button>
+            {m.details && expanded.has(m.id) && (
+              // Its own scrolling box: a long list never pushes the other messages out of the list.
+              <ol className="message-details" id={`message-details-${m.id}`} data-testid="message-details" tabIndex={0}>
+                {m.details.map((line, i) => (
+                  <li key={i}>{line}</li>
+                ))}
+              </ol>
+            )}
           </div>
         );
       })}

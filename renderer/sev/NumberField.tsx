@@ -1,8 +1,20 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
+
+/** Where the reason bad input gives is drawn: beside the field, in window coordinates (it floats over the list). */
+interface Refusal {
+  text: string;
+  left: number;
+  /** Its top edge under the field, or its bottom edge over it (a field near the window's foot). */
+  top?: number;
+  bottom?: number;
+}
 
 /**
  * An integer field that commits on Enter or blur (one undo step), and reverts on Escape or bad input; bad input
- * says why (`onInvalid` gets the reason: "frame 900 is outside 0..132").
+ * says why (`onInvalid` gets the reason: "frame 900 is outside 0..132"), and the field shows it beside itself until
+ * the next key, click or scroll: the message list is across the window from a field in the event list, and a
+ * first-time user typing a frame past the end looked at the field, which simply went back (docs/user-guide.md
+ * "Tried cold").
  */
 export function NumberField(props: {
   value: number;
@@ -17,9 +29,38 @@ export function NumberField(props: {
   title?: string;
 }) {
   const [text, setText] = useState(String(props.value));
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const refusalId = useId();
   // Escape reverts; the blur it causes must not commit the text typed before it.
   const reverting = useRef(false);
   useEffect(() => setText(String(props.value)), [props.value]);
+  useEffect(() => {
+    if (!refusal) return undefined;
+    // The next thing the user does takes it away (it is also in the message list, until they move on).
+    const clear = () => setRefusal(null);
+    window.addEventListener('pointerdown', clear, true);
+    window.addEventListener('keydown', clear, true);
+    window.addEventListener('scroll', clear, true);
+    window.addEventListener('resize', clear);
+    return () => {
+      window.removeEventListener('pointerdown', clear, true);
+      window.removeEventListener('keydown', clear, true);
+      window.removeEventListener('scroll', clear, true);
+      window.removeEventListener('resize', clear);
+    };
+  }, [refusal]);
+  const refuse = (why: string) => {
+    props.onInvalid?.(why);
+    const box = input.current?.getBoundingClientRect();
+    if (!box) return;
+    const below = box.bottom + 60 < window.innerHeight;
+    setRefusal({
+      text: why,
+      left: Math.max(4, Math.min(box.left, window.innerWidth - 320)),
+      ...(below ? { top: box.bottom + 2 } : { bottom: window.innerHeight - box.top + 2 }),
+    });
+  };
   const commit = () => {
     if (reverting.current) {
       reverting.current = false;
@@ -29,7 +70,7 @@ export function NumberField(props: {
     if (text.trim() === '' || !Number.isInteger(v) || v < props.min || v > props.max) {
       const what = props.what ?? 'value';
       if (text.trim() !== String(props.value)) {
-        props.onInvalid?.(
+        refuse(
           text.trim() === '' || !Number.isInteger(v)
             ? `${what} must be a whole number in ${props.min}..${props.max}; "${text.trim()}" was not applied.`
             : `${what} ${v} is outside ${props.min}..${props.max}; it stays ${props.value}.`,
@@ -41,25 +82,40 @@ export function NumberField(props: {
     if (v !== props.value) props.onCommit(v);
   };
   return (
-    <input
-      className={`num sev-num ${props.className ?? ''}`}
-      inputMode="numeric"
-      value={text}
-      title={props.title}
-      data-testid={props.testid}
-      onChange={(e) => setText(e.target.value)}
-      onBlur={commit}
-      onKeyDown={(e) => {
-        if (e.key === 'Enter') {
-          commit();
-          reverting.current = true; // committed: the blur below must not commit (or complain) a second time
-          (e.target as HTMLInputElement).blur();
-        } else if (e.key === 'Escape') {
-          reverting.current = true;
-          setText(String(props.value));
-          (e.target as HTMLInputElement).blur();
-        }
-      }}
-    />
+    <>
+      <input
+        ref={input}
+        className={`num sev-num ${props.className ?? ''}`}
+        inputMode="numeric"
+        value={text}
+        title={props.title}
+        data-testid={props.testid}
+        aria-describedby={refusal ? refusalId : undefined}
+        onChange={(e) => setText(e.target.value)}
+        onBlur={commit}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') {
+            commit();
+            reverting.current = true; // committed: the blur below must not commit (or complain) a second time
+            (e.target as HTMLInputElement).blur();
+          } else if (e.key === 'Escape') {
+            reverting.current = true;
+            setText(String(props.value));
+            (e.target as HTMLInputElement).blur();
+          }
+        }}
+      />
+      {refusal && (
+        <span
+          id={refusalId}
+          className="field-refusal"
+          role="alert"
+          data-testid={props.testid ? `${props.testid}-refusal` : undefined}
+          style={{ left: refusal.left, top: refusal.top, bottom: refusal.bottom }}
+        >
+          {refusal.text}
+        </span>
+      )}
+    </>
   );
 }

@@ -42,6 +42,8 @@ export interface AppMessage {
   action?: MessageAction;
   /** Set on a refused edit's message (a refused lock, a refused SEV edit), so it goes once the user moves on. */
   refusal?: MessageRefusal;
+  /** Lines the message stands for (an import's warnings, bounded by its sender), listed under it on "Show all". */
+  details?: string[];
 }
 
 /**
@@ -167,6 +169,8 @@ export interface SessionState {
    * another motion is shown); `app` messages show over every motion. Info messages time out in the UI.
    */
   notify(level: MessageLevel, text: string, scope?: MessageScope, action?: MessageAction): number;
+  /** Adds one message that stands for several lines (renderer/app/warningGroup.ts); returns its id. */
+  notifyGroup(level: MessageLevel, group: { text: string; details: string[] }, scope?: MessageScope): number;
   /** Adds a refused edit's warning about the motion shown (see MessageRefusal for when it goes); returns its id. */
   refuse(text: string, refusal: MessageRefusal, action?: MessageAction): number;
   dismiss(id: number): void;
@@ -276,6 +280,12 @@ export function createSessionStore() {
       set({
         messages: [...get().messages, { id, level, text, owner, ...(action ? { action } : {}) }].slice(-MESSAGE_LIMIT),
       });
+      return id;
+    },
+    notifyGroup(level, group, scope = 'document') {
+      const id = get().notify(level, group.text, scope);
+      if (group.details.length > 0)
+        set({ messages: get().messages.map((m) => (m.id === id ? { ...m, details: [...group.details] } : m)) });
       return id;
     },
     refuse(text, refusal, action) {
