@@ -18,7 +18,7 @@ import type { CompressOptions, CompressResult } from './types';
 
 // shared/ has no Node types: the environment is read through globalThis (set only for a sweep by hand).
 const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
-const SEEDS = Number(env.ADVERSARIAL_SEEDS ?? 40);
+const SEEDS = Number(env.ADVERSARIAL_SEEDS ?? 24);
 const FIRST = Number(env.ADVERSARIAL_FIRST ?? 0);
 
 const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -53,52 +53,58 @@ function toggledKey(m: Motion, frame: number, joint: number): Motion {
   return { ...m, jointKeyInfo };
 }
 
+/** Seeds per test: a wide sweep by hand reports as it goes. */
+const CHUNK = 8;
+
 describe('adversarial motions keep the guarantee in every mode', () => {
-  it(`seeds ${FIRST}..${FIRST + SEEDS - 1}`, () => {
-    const failures: string[] = [];
-    for (let seed = FIRST; seed < FIRST + SEEDS; seed++) {
-      const c = adversarialCase(seed);
-      const m = c.motion;
-      c.runs.forEach((run, k) => {
-        const where = `seed ${seed} (${c.shape}), ${run.label}`;
-        let res: CompressResult;
-        try {
-          res = compressMotion(m, run.options);
-        } catch (e) {
-          failures.push(`${where}: threw ${(e as Error).message}`);
-          return;
-        }
-        for (const v of guaranteeViolations(m, res)) failures.push(`${where}: ${v}`);
-        for (const v of toleranceMismatches(m, run.options, res)) failures.push(`${where}: ${v}`);
-        for (const [j, t] of res.mt3.rotations.entries()) {
-          const ill = squadIllConditionedFrame(t.frames, t.rotation, t.inner);
-          if (ill >= 0) failures.push(`${where}: rotation ${j} ill-conditioned at frame ${ill}`);
-        }
-        if (!same(compressMotion(m, run.options).bytes, res.bytes)) failures.push(`${where}: second run differs`);
-        const skeleton = run.options.objectTolerance !== undefined;
-        if (!skeleton && k % 3 === 0)
-          for (const count of [2, 3]) {
-            const shares = Array.from({ length: count }, (_, i) => compressChannelShare(m, run.options, i, count));
-            if (!same(compressWithShares(m, run.options, shares).bytes, res.bytes))
-              failures.push(`${where}: ${count} shares differ`);
+  for (let from = FIRST; from < FIRST + SEEDS; from += CHUNK) {
+    const to = Math.min(FIRST + SEEDS, from + CHUNK);
+    it(`seeds ${from}..${to - 1}`, () => {
+      const failures: string[] = [];
+      for (let seed = from; seed < to; seed++) {
+        const c = adversarialCase(seed);
+        const m = c.motion;
+        c.runs.forEach((run, k) => {
+          const where = `seed ${seed} (${c.shape}), ${run.label}`;
+          let res: CompressResult;
+          try {
+            res = compressMotion(m, run.options);
+          } catch (e) {
+            failures.push(`${where}: threw ${(e as Error).message}`);
+            return;
           }
-        if (k % 3 === 1 || skeleton) {
-          // The app's lane: a cached compression, a key toggled, recompressed with the cache = a fresh compression.
-          const cache = new CompressCache();
-          compressMotion(m, run.options, cache);
-          const f = (seed * 31 + k) % (m.frameCount + 1),
-            j = (seed + k) % m.joints.length;
-          const edited = toggledKey(m, f, j);
-          const cached = compressMotion(edited, run.options, cache);
-          const fresh = compressMotion(edited, run.options);
-          if (!same(cached.bytes, fresh.bytes))
-            failures.push(`${where}: cached recompression after key ${j}@${f} differs`);
-          for (const v of guaranteeViolations(edited, cached)) failures.push(`${where}, key ${j}@${f} toggled: ${v}`);
-        }
-      });
-    }
-    expect(failures).toEqual([]);
-  }, 300_000);
+          for (const v of guaranteeViolations(m, res)) failures.push(`${where}: ${v}`);
+          for (const v of toleranceMismatches(m, run.options, res)) failures.push(`${where}: ${v}`);
+          for (const [j, t] of res.mt3.rotations.entries()) {
+            const ill = squadIllConditionedFrame(t.frames, t.rotation, t.inner);
+            if (ill >= 0) failures.push(`${where}: rotation ${j} ill-conditioned at frame ${ill}`);
+          }
+          if (!same(compressMotion(m, run.options).bytes, res.bytes)) failures.push(`${where}: second run differs`);
+          const skeleton = run.options.objectTolerance !== undefined;
+          if (!skeleton && k % 3 === 0)
+            for (const count of [2, 3]) {
+              const shares = Array.from({ length: count }, (_, i) => compressChannelShare(m, run.options, i, count));
+              if (!same(compressWithShares(m, run.options, shares).bytes, res.bytes))
+                failures.push(`${where}: ${count} shares differ`);
+            }
+          if (k % 3 === 1 || skeleton) {
+            // The app's lane: a cached compression, a key toggled, recompressed with the cache = a fresh compression.
+            const cache = new CompressCache();
+            compressMotion(m, run.options, cache);
+            const f = (seed * 31 + k) % (m.frameCount + 1),
+              j = (seed + k) % m.joints.length;
+            const edited = toggledKey(m, f, j);
+            const cached = compressMotion(edited, run.options, cache);
+            const fresh = compressMotion(edited, run.options);
+            if (!same(cached.bytes, fresh.bytes))
+              failures.push(`${where}: cached recompression after key ${j}@${f} differs`);
+            for (const v of guaranteeViolations(edited, cached)) failures.push(`${where}, key ${j}@${f} toggled: ${v}`);
+          }
+        });
+      }
+      expect(failures).toEqual([]);
+    }, 120_000);
+  }
 });
 
 describe('keys a half turn apart with opposite inner quaternions (harness seed 116)', () => {
@@ -143,17 +149,14 @@ describe('keys a half turn apart with opposite inner quaternions (harness seed 1
     expect(guaranteeViolations(seeded, compressMotion(seeded, options))).toEqual([]);
   });
 
-  it('in the skeleton-aware mode too, where keys are taken in place', () => {
-    const m = halfTurns(76);
-    const r = compressMotion(m, {
-      positionTolerance: 1,
-      rotationToleranceDeg: 1,
-      offsetTolerance: 1,
-      name: 'f',
-      objectTolerance: 50,
-    });
-    const t = r.mt3.rotations[0];
-    expect(squadIllConditionedFrame(t.frames, t.rotation, t.inner)).toBe(-1);
-    expect(guaranteeViolations(m, r)).toEqual([]);
+  it('in the skeleton-aware mode too, where keys are taken in place (harness seed 25)', () => {
+    // Keys taken in place refit their neighbours' tangents unbounded: on this seed (a joint at rest with half turns,
+    // 255 frames) they made such a segment in round 2.
+    const c = adversarialCase(25);
+    const run = c.runs.find((x) => x.options.objectTolerance !== undefined)!;
+    const r = compressMotion(c.motion, run.options);
+    expect(r.skeleton!.rounds).toBeGreaterThan(1);
+    for (const t of r.mt3.rotations) expect(squadIllConditionedFrame(t.frames, t.rotation, t.inner)).toBe(-1);
+    expect(guaranteeViolations(c.motion, r)).toEqual([]);
   });
 });
