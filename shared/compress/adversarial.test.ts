@@ -149,14 +149,16 @@ describe('keys a half turn apart with opposite inner quaternions (harness seed 1
     expect(guaranteeViolations(seeded, compressMotion(seeded, options))).toEqual([]);
   });
 
-  it('in the skeleton-aware mode too, where keys are taken in place (harness seed 25)', () => {
-    // Keys taken in place refit their neighbours' tangents unbounded: on this seed (a joint at rest with half turns,
-    // 255 frames) they made such a segment in round 2.
-    const c = adversarialCase(25);
-    const run = c.runs.find((x) => x.options.objectTolerance !== undefined)!;
-    const r = compressMotion(c.motion, run.options);
-    expect(r.skeleton!.rounds).toBeGreaterThan(1);
-    for (const t of r.mt3.rotations) expect(squadIllConditionedFrame(t.frames, t.rotation, t.inner)).toBe(-1);
-    expect(guaranteeViolations(c.motion, r)).toEqual([]);
+  it('in the skeleton-aware mode too, where keys are taken in place (harness seeds 578 and 704)', () => {
+    // Keys taken in place refit their neighbours' tangents unbounded: without the check of those tracks, these two
+    // seeds (of 4 000) ended with such a segment (joint 1 at frame 6; joints 0, 1 and 4).
+    for (const seed of [578, 704]) {
+      const c = adversarialCase(seed);
+      const run = c.runs.find((x) => x.options.objectTolerance !== undefined)!;
+      const r = compressMotion(c.motion, run.options);
+      for (const t of r.mt3.rotations)
+        expect(squadIllConditionedFrame(t.frames, t.rotation, t.inner), `seed ${seed}`).toBe(-1);
+      expect(guaranteeViolations(c.motion, r), `seed ${seed}`).toEqual([]);
+    }
   });
 });
