@@ -19,9 +19,9 @@ import { channelSignature, CompressCache, type CachedChannel } from './cache';
 import { defaultShell, objectSpaceError } from './objectError';
 import { hasKeyFrame } from './keyList';
 import { LocalKeys } from './localKeys';
-import { methodStrategy, type CompressStrategy } from './methods';
+import { classicStrategy, methodStrategy, type CompressStrategy } from './methods';
 import { PositionFit } from './positionFit';
-import { squadIllConditionedFrame } from './rotationFit';
+import { squadIllConditionedFrame, type TangentBound } from './rotationFit';
 import type { TrackOutcome } from './track';
 import {
   jointUserKeys,
@@ -203,7 +203,15 @@ function compressSkeletonAware(
         local.set(c, keyed);
       }
       keyed.add(fresh);
-      prepared.set(c, keyed.entry(''));
+      const entry = keyed.entry('');
+      const { frames, rotation, inner } = entry.track;
+      if (squadIllConditionedFrame(frames, rotation, inner) < 0) prepared.set(c, entry);
+      else {
+        // Keys taken in place refit their neighbours without the tangent bounds of compressChannels' retries: the
+        // channel is compressed again with its keys, and takes later keys in place from that.
+        prepared.delete(c);
+        local.delete(c);
+      }
     }
   }
 }
@@ -424,8 +432,8 @@ function runChannels(
     const userKeys = jointUserKeys(motion, j);
     runChannel('rotation', j, userKeys, tolerance, (keptKeys) => {
       const source = rotationSource(motion, j);
-      const run = (boundEndTangents: boolean) => {
-        const { fit, keys, outcome } = strategy.rotationKeys(source, N, keptKeys, tolerance, boundEndTangents);
+      const run = (tangents: TangentBound, chooser: CompressStrategy) => {
+        const { fit, keys, outcome } = chooser.rotationKeys(source, N, keptKeys, tolerance, tangents);
         const keyFrames = keys.frames();
         const stored = fit.storedKeys(keyFrames);
         return {
@@ -434,11 +442,16 @@ function runChannels(
           track: { frames: Uint16Array.from(keyFrames), rotation: stored.rotation, inner: stored.inner },
         };
       };
+      const conditioned = (r: ReturnType<typeof run>) =>
+        squadIllConditionedFrame(r.track.frames, r.track.rotation, r.track.inner) < 0;
       // A track whose Squad would decode to rounding noise somewhere is chosen again with the end keys' inner
-      // quaternions held near their keys (RotationFit's END_TANGENT_MAX); no bundled capture needs it.
-      const first = run(false);
-      const { frames, rotation, inner } = first.track;
-      return squadIllConditionedFrame(frames, rotation, inner) < 0 ? first : run(true);
+      // quaternions held near their keys, and failing that (keys a half turn apart with opposite inner
+      // quaternions) as slerps by the classic greedy, which no search moves off them (TangentBound); no bundled
+      // capture needs either.
+      const first = run('free', strategy);
+      if (conditioned(first)) return first;
+      const ends = run('ends', strategy);
+      return conditioned(ends) ? ends : run('zero', classicStrategy);
     });
   }
   if (motion.flags & MotionFlag.OFFSETS)

@@ -3,7 +3,7 @@ import { greedyCompress, greedyInsert } from './greedy';
 import { initialKeys, type KeyList } from './keyList';
 import type { PositionFit } from './positionFit';
 import { refineRotationChannel } from './refine';
-import { RotationFit } from './rotationFit';
+import { RotationFit, type TangentBound } from './rotationFit';
 import type { TrackFit, TrackOutcome } from './track';
 import type { CompressMethod, CompressResult } from './types';
 
@@ -25,15 +25,15 @@ export interface CompressStrategy {
   /** Keys of a position channel (root translation or offset) whose fit is given. */
   positionKeys(fit: PositionFit, userKeys: number[], tolerance: number): ChannelKeys;
   /**
-   * The fit and keys of a rotation channel of `source` (frames 0..N); `boundEndTangents` as RotationFit's (the
-   * retry of a channel whose written Squad would be ill-conditioned).
+   * The fit and keys of a rotation channel of `source` (frames 0..N); `tangents` as RotationFit's (the retries
+   * of a channel whose written Squad would be ill-conditioned).
    */
   rotationKeys(
     source: Float64Array,
     N: number,
     userKeys: number[],
     tolerance: number,
-    boundEndTangents?: boolean,
+    tangents?: TangentBound,
   ): ChannelKeys & { fit: RotationFit };
 }
 
@@ -45,8 +45,8 @@ export function classicWith(loop: (fit: TrackFit, keys: KeyList, tolerance: numb
       const keys = initialKeys(fit.N, userKeys);
       return { keys, outcome: loop(fit, keys, tolerance) };
     },
-    rotationKeys(source, N, userKeys, tolerance, boundEndTangents) {
-      const fit = new RotationFit(source, N, boundEndTangents);
+    rotationKeys(source, N, userKeys, tolerance, tangents) {
+      const fit = new RotationFit(source, N, tangents);
       const keys = initialKeys(N, userKeys);
       return { fit, keys, outcome: loop(fit, keys, tolerance) };
     },
@@ -60,8 +60,8 @@ export const classicStrategy: CompressStrategy = classicWith(greedyCompress);
 export const refinedStrategy: CompressStrategy = {
   method: 'refined',
   positionKeys: (fit, userKeys, tolerance) => dpOptimalKeys(fit, userKeys, tolerance),
-  rotationKeys(source, N, userKeys, tolerance, boundEndTangents) {
-    const fit = new RotationFit(source, N, boundEndTangents);
+  rotationKeys(source, N, userKeys, tolerance, tangents) {
+    const fit = new RotationFit(source, N, tangents);
     const keys = initialKeys(N, userKeys);
     // The removal pass measures every segment again, so the greedy start needs only which side of the tolerance
     // each segment's worst frame is on (RotationFit.segmentMaxNear).

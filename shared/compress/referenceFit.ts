@@ -70,9 +70,9 @@ export class FixedSpanRotationFit extends RotationFit {
 export const dpReferenceStrategy: CompressStrategy = {
   method: 'dp-reference',
   positionKeys: (fit, userKeys, tolerance) => dpOptimalKeys(fit, userKeys, tolerance),
-  rotationKeys(source, N, userKeys, tolerance, boundEndTangents) {
+  rotationKeys(source, N, userKeys, tolerance, tangents) {
     const keys = initialKeys(N, userKeys);
-    greedyCompress(new RotationFit(source, N, boundEndTangents), keys, tolerance);
+    greedyCompress(new RotationFit(source, N, tangents), keys, tolerance);
     const span = Math.max(1, Math.round(N / Math.max(1, keys.count - 1)));
     const fit = new FixedSpanRotationFit(source, N, span);
     return { fit, ...dpOptimalKeys(fit, userKeys, tolerance) };

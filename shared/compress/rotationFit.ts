@@ -14,7 +14,8 @@ const ominv = new Float64Array(4);
 const orel = new Float64Array(4);
 
 /**
- * With `boundEndTangents`, the largest |t| (a half-angle, radians) of an end key's inner quaternion a = q exp(t).
+ * With the 'ends' tangents (TangentBound), the largest |t| (a half-angle, radians) of an end key's inner quaternion
+ * a = q exp(t).
  * An interior key's t is a weighted mean of two logs of at most pi/2 (neighbouring stored keys have a
  * non-negative dot product), so |t| <= pi/4 there; an end key's t extrapolates the source's angular velocity over
  * its whole segment and has no bound: a 60-frame segment spinning 179 deg per frame wraps exp(t) round to
@@ -26,6 +27,19 @@ const orel = new Float64Array(4);
  * captures' keys were chosen with.
  */
 export const END_TANGENT_MAX = Math.PI / 4;
+
+/**
+ * How a RotationFit bounds its keys' tangents t (a = q exp(t)), from the fit the bundled captures' keys were chosen
+ * with to one that cannot be ill-conditioned (compress.ts tries them in this order):
+ * - 'free': none (the spacing-corrected control points, end keys matching the source's angular velocity);
+ * - 'ends': end keys' |t| held to END_TANGENT_MAX;
+ * - 'zero': every t = 0, each inner quaternion its key's rotation, so the Squad is the slerp between the two keys.
+ *   Pi/4 at every key is not enough: two keys a half turn apart (4-D angle pi/2) with their tangents pi/4 each
+ *   pointing away from each other give exactly opposite inner quaternions, and the inner slerp divides by
+ *   sin(pi) (the adversarial harness found it: docs/compression.md#adversarial-harness-2026-12-03). With t = 0
+ *   the inner slerp is the key slerp, at most pi/2, and the two slerps coincide.
+ */
+export type TangentBound = 'free' | 'ends' | 'zero';
 
 /**
  * Segments longer than this many frames are first sampled at COARSE_SAMPLES frames by the refined greedy start
@@ -87,12 +101,12 @@ export class RotationFit implements TrackFit {
 
   /**
    * @param source (N+1) x 4 unit quaternions, sign-continuous, float64.
-   * @param boundEndTangents holds the end keys' inner quaternions within END_TANGENT_MAX of their keys.
+   * @param tangents how the keys' tangents are bounded (TangentBound).
    */
   constructor(
     readonly source: Float64Array,
     N: number,
-    readonly boundEndTangents = false,
+    readonly tangents: TangentBound = 'free',
   ) {
     this.N = N;
     this.qInt = new Int16Array((N + 1) * 4);
@@ -141,7 +155,11 @@ export class RotationFit implements TrackFit {
     if (prev >= 0) this.relLog(tl, prev, f, kx, ky, kz, kw);
     if (next >= 0) this.relLog(tr, next, f, kx, ky, kz, kw);
     let tx: number, ty: number, tz: number;
-    if (prev < 0 || next < 0) {
+    if (this.tangents === 'zero') {
+      tx = 0;
+      ty = 0;
+      tz = 0;
+    } else if (prev < 0 || next < 0) {
       // End key: match the source angular velocity on the one segment there is.
       this.sourceOmega(tq, f);
       if (next >= 0) {
@@ -155,7 +173,7 @@ export class RotationFit implements TrackFit {
       }
       // Held to the interior control points' bound where asked (see END_TANGENT_MAX).
       const n = Math.sqrt(tx * tx + ty * ty + tz * tz);
-      if (this.boundEndTangents && n > END_TANGENT_MAX) {
+      if (this.tangents === 'ends' && n > END_TANGENT_MAX) {
         const k = END_TANGENT_MAX / n;
         tx *= k;
         ty *= k;
@@ -461,12 +479,13 @@ export class RotationFit implements TrackFit {
 
 /**
  * The first frame of a written rotation track (docs/formats.md 2.3) at which its Squad is ill-conditioned, or -1:
- * a frame inside a segment where the two inner slerps, slerp(q_a, q_b, u) and slerp(a_a, a_b, u), are nearly
- * opposite (4-D dot product of the normalised slerps under ILL_CONDITIONED_DOT, more than 171.9 degrees apart).
- * The outer slerp divides by the sine of that angle, so there a decoder's rounding is magnified more than 7
- * times, and at the limit (opposite slerps) the decoded value is rounding noise (END_TANGENT_MAX). Squads of
- * the sweep's hostile motions come to 121 degrees at most (docs/compression.md#guarantee-sweep-2026-12-03).
- * Decoded as the reference decoder reads the track.
+ * a frame inside a segment where one of the three slerps of 2.7 is between nearly opposite quaternions (4-D dot
+ * product of the normalised pair under ILL_CONDITIONED_DOT, more than 171.9 degrees apart): the two keys, the two
+ * inner quaternions, or at that frame the two inner slerps, slerp(q_a, q_b, u) and slerp(a_a, a_b, u). A slerp
+ * divides by the sine of its angle, so there a decoder's rounding is magnified more than 7 times, and at the limit
+ * (opposite quaternions) the decoded value is rounding noise (END_TANGENT_MAX; TangentBound for opposite inner
+ * quaternions). Squads of the sweep's hostile motions come to 121 degrees at most
+ * (docs/compression.md#guarantee-sweep-2026-12-03). Decoded as the reference decoder reads the track.
  */
 export const ILL_CONDITIONED_DOT = -0.99;
 
@@ -475,9 +494,12 @@ export function squadIllConditionedFrame(frames: ArrayLike<number>, rotation: In
   const a = decodeQuats(inner);
   const s1 = new Float64Array(4);
   const s2 = new Float64Array(4);
+  const opposite = (v: Float64Array, i: number, w: Float64Array, j: number) =>
+    !(v[i] * w[j] + v[i + 1] * w[j + 1] + v[i + 2] * w[j + 2] + v[i + 3] * w[j + 3] >= ILL_CONDITIONED_DOT);
   for (let k = 0; k + 1 < frames.length; k++) {
     const fa = frames[k],
       d = frames[k + 1] - fa;
+    if (d > 1 && (opposite(q, k * 4, q, k * 4 + 4) || opposite(a, k * 4, a, k * 4 + 4))) return fa + 1;
     for (let t = 1; t < d; t++) {
       const u = t / d;
       slerpRef(s1, q, k * 4, q, k * 4 + 4, u);
