@@ -102,11 +102,19 @@ export interface ProjectHandlerContext {
    * the project found beside it that lists it (not chosen itself): it grants only what it names inside its folder.
    */
   userChoseProject?: (canonicalPath: string) => boolean | 'found';
+  /**
+   * Whether `path` is, exactly, a project in main's own recent list (electron/recentFiles.ts): only such a path may
+   * be opened with openRecentProject. Without it, openRecentProject refuses every path.
+   */
+  isRecentProject?: (path: string) => boolean;
+  /** Told the project (canonical path) the user just opened by picking it, in the dialog or from Open Recent. */
+  onProjectPicked?: (path: string) => void;
 }
 
 export type ProjectHandlers = ApiHandlersOf<
   | 'openProject'
   | 'openProjectDialog'
+  | 'openRecentProject'
   | 'saveProject'
   | 'chooseProjectFileDialog'
   | 'readProjectText'
@@ -270,6 +278,18 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
     return { reads, writes };
   };
 
+  /**
+   * Opens a project the user picked (in the dialog, or again from Open Recent): the file is read here, from disk,
+   * and what it names is granted as a pick grants it.
+   */
+  const openPicked = async (chosen: string): Promise<OpenProjectOutcome> => {
+    policy.allowFile(chosen);
+    const project = readProject(chosen);
+    await grantPickedProject(project.path, project.text);
+    ctx.onProjectPicked?.(project.path);
+    return { status: 'opened', project };
+  };
+
   const requireBuildId = (raw: unknown, what: string): string =>
     requireString(requireObject<{ buildId: string }>(raw, what).buildId, `${what}: buildId`);
 
@@ -286,10 +306,16 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
     openProjectDialog: async (): Promise<OpenProjectOutcome> => {
       const chosen = await dialogs.chooseFileToOpen({ title: 'Open project', filters: PROJECT_FILTERS });
       if (!chosen) return { status: 'cancelled' };
-      policy.allowFile(chosen);
-      const project = readProject(chosen);
-      await grantPickedProject(project.path, project.text);
-      return { status: 'opened', project };
+      return openPicked(chosen);
+    },
+
+    openRecentProject: async (raw) => {
+      // The page only names the entry: the path must be one main itself listed as a project (docs/security.md).
+      const req = requireObject<{ path: string }>(raw, 'openRecentProject');
+      const given = requireString(req.path, 'openRecentProject: path');
+      if (!ctx.isRecentProject?.(given))
+        throw new Error(`${quotePath(given)}: not a project in File › Open Recent (open it with Open Project)`);
+      return openPicked(given);
     },
 
     saveProject: async (raw) => {
