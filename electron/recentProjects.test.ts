@@ -22,11 +22,12 @@ afterEach(() => {
 });
 
 /** One run of the app: fresh handlers and path policy, the recent list kept in `userData` (a restart re-reads it). */
-function start(userData: string) {
+function start(userData: string, options: { workspace?: string; chosen?: string } = {}) {
   const policy = createPathPolicy();
   const dialogs = scriptedDialogs();
   const h = testHandlers({
-    app: { workspaceRoot: null },
+    app: { workspaceRoot: options.workspace ?? null },
+    userChoseProject: (canon) => canon === options.chosen,
     recentDir: userData,
     policy,
     dialogs,
@@ -138,5 +139,18 @@ describe('recent projects', () => {
     expect((await run.h.getRecentFiles(undefined)).map((f) => f.path)).toEqual([other.project, walk, project]);
     await run.h.openRecentProject({ path: project });
     expect((await run.h.getRecentFiles(undefined)).map((f) => f.path)).toEqual([project, other.project, walk]);
+  }, 60_000);
+
+  // Mutation that fails: openProject listing every project it opens by path (not only one the user chose): a
+  // received project in the workspace would, from the list, open as picked and grant what it names outside it.
+  it('a project opened by path is listed only when the user chose it outside the window', async () => {
+    const { userData, dir, project } = fixture();
+    const other = fixture();
+    const run = start(userData, { workspace: dir, chosen: other.project });
+    expect((await run.h.openProject({ path: project })).status).toBe('opened');
+    expect(await run.h.getRecentFiles(undefined)).toEqual([]);
+    run.policy.allowFile(other.project);
+    expect((await run.h.openProject({ path: other.project })).status).toBe('opened');
+    expect((await run.h.getRecentFiles(undefined)).map((f) => f.path)).toEqual([other.project]);
   }, 60_000);
 });

@@ -107,7 +107,7 @@ export interface ProjectHandlerContext {
    * be opened with openRecentProject. Without it, openRecentProject refuses every path.
    */
   isRecentProject?: (path: string) => boolean;
-  /** Told the project (canonical path) the user just opened by picking it, in the dialog or from Open Recent. */
+  /** Told the project (canonical path) the user just opened as chosen: in the dialog, from Open Recent, or outside the window. */
   onProjectPicked?: (path: string) => void;
 }
 
@@ -300,6 +300,9 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
       const project = readProject(requireString(req.path, 'openProject: path'));
       const choice = ctx.userChoseProject?.(project.path);
       if (choice) await grantPickedProject(project.path, project.text, choice === 'found');
+      // Chosen outside the window, it is listed as a pick is. Only read (or found beside a .sev), it is not: from
+      // the list it would open as picked, granting what it names outside the workspace.
+      if (choice === true) ctx.onProjectPicked?.(project.path);
       return { status: 'opened', project };
     },
 
