@@ -21,6 +21,7 @@ import type {
   ExportMt3Outcome,
   OpenMotionOutcome,
   OpenMotionRequest,
+  RecentFileKind,
   SaveOutcome,
   TuningFileRead,
   WorkspaceFile,
@@ -54,7 +55,7 @@ import {
   quotePath,
   type PathPolicy,
 } from './pathPolicy';
-import type { RecentFilesStore } from './recentFiles';
+import { recentKindOfPath, type RecentFilesStore } from './recentFiles';
 import { createProjectHandlers, SOUND_EXTENSIONS } from './project/projectHandlers';
 import { createInterchangeHandlers } from './interchange/interchangeHandlers';
 import { createMshExportHandlers } from './interchange/mshExportHandlers';
@@ -128,14 +129,15 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
   const documents = new DocumentTable((id) => compress.close(id));
   const backups = ctx.backups ?? createBackupStore(null);
 
-  for (const file of recent.list()) policy.allowFile(file.path);
+  // A recent project grants nothing until the user opens it from Open Recent (openRecentProject).
+  for (const file of recent.list()) if (file.kind !== 'project') policy.allowFile(file.path);
   // The sample the app opens by itself is read, never written: the user did not choose it (docs/limits.md#what-the-page-may-touch).
   const sample = canonicalPath(ctx.appInfo.samplePath);
   policy.allowFile(sample, { readOnly: true });
   policy.allowFile(ctx.appInfo.startupPath, { readOnly: canonicalPath(ctx.appInfo.startupPath) === sample });
   if (ctx.appInfo.workspaceRoot) policy.allowTree(ctx.appInfo.workspaceRoot);
 
-  const remember = (path: string, name: string, kind: 'mtn' | 'mt3' | 'mar'): void => {
+  const remember = (path: string, name: string, kind: RecentFileKind): void => {
     recent.add({ path, name, kind });
     ctx.onRecentFilesChanged?.();
   };
@@ -367,6 +369,12 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     launchBuild: ctx.launchBuild,
     checkText: ctx.checkText,
     userChoseProject: ctx.userChoseProject,
+    isRecentProject: (path) => recent.list().some((e) => e.kind === 'project' && e.path === path),
+    // A project file not named *.actguy.json opens, but is not listed: the list would drop it at the next start.
+    onProjectPicked: (path) => {
+      if (recentKindOfPath(path) === 'project')
+        remember(path, basename(path).replace(/\.actguy\.json$/i, ''), 'project');
+    },
   });
 
   return {

@@ -385,4 +385,24 @@ describe('Open Recent labels', () => {
     walk(template);
     expect(labels).toContain('walk\\u000ax — /w/a\\u202entm.klaw.mtn');
   });
+
+  // Mutation that fails: the label without its project hint, or the click sending anything but the listed path
+  // (main opens a project of Open Recent only when its own list holds that path).
+  it('say which entry is a project, and send its path as listed', () => {
+    const sent: unknown[] = [];
+    const template = appMenuTemplate({
+      appName: 'ActGuy',
+      isMac: false,
+      recentFiles: [{ path: '/p/stage.actguy.json', name: 'stage', kind: 'project', openedAt: 1 }],
+      send: (c) => sent.push(c),
+      clearRecentFiles: () => {},
+      showAbout: () => {},
+      allowDevTools: true,
+    });
+    const file = template.find((m) => m.label === 'File')!.submenu as MenuItemConstructorOptions[];
+    const recent = file.find((m) => m.label === 'Open Recent')!.submenu as MenuItemConstructorOptions[];
+    expect(recent[0].label).toBe('stage (project) — /p/stage.actguy.json');
+    (recent[0].click as () => void)();
+    expect(sent).toEqual([{ command: 'file.openRecent', path: '/p/stage.actguy.json' }]);
+  });
 });

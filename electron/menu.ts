@@ -62,7 +62,8 @@ export function appMenuTemplate(o: AppMenuOptions): MenuItemConstructorOptions[]
       ? [{ label: 'No Recent Files', enabled: false }]
       : [
           ...o.recentFiles.map((f): MenuItemConstructorOptions => ({
-            label: escapeControls(`${f.name} — ${f.path}`), // a name or path may hold a line break or a bidi override
+            // A name or path may hold a line break or a bidi override; a project says it is one.
+            label: escapeControls(`${f.name}${f.kind === 'project' ? ' (project)' : ''} — ${f.path}`),
             click: () => o.send({ command: 'file.openRecent', path: f.path }),
           })),
           { type: 'separator' },

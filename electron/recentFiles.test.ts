@@ -40,10 +40,42 @@ describe('recent-files.json read back', () => {
     // Said once to the user: how many were dropped, how many kept, which file (the duplicate is not a problem).
     // Mutation that fails: the dropped count not kept (startupProblem stays null).
     expect(store.startupProblem).toBe(
-      `6 entries of the list of recent files could not be used (not the path of a motion ActGuy would list) and were dropped; the other 2 were kept. File: ${join(folder, 'recent-files.json')}`,
+      `6 entries of the list of recent files could not be used (not the path of a motion or project ActGuy would list) and were dropped; the other 2 were kept. File: ${join(folder, 'recent-files.json')}`,
     );
     expect(createRecentFilesStore(folder).startupProblem).toBeNull();
     expect(createRecentFilesStore(folder).list()).toEqual(store.list());
+  });
+
+  // A recent project grants what Open Project grants once the user opens it from the list: a planted entry must not
+  // pass as one. Mutation that fails: recentKindOfPath answering 'project' for any .json (or isRecentFile skipping
+  // the kind check for projects); the length, absolute-path or name checks removed.
+  it('keeps a project entry only for an absolute *.actguy.json path with a bounded name', () => {
+    const project = { path: join(root, 'stage.actguy.json'), name: 'stage', kind: 'project', openedAt: 3 };
+    const entries = [
+      { ...project, path: join(root, 'settings.json') },
+      { ...project, path: join(root, '.bashrc') },
+      { ...project, path: join(root, 'walk.mtn') },
+      { ...project, path: join(root, '.actguy.json') },
+      { ...project, path: 'projects/stage.actguy.json' },
+      { ...project, path: `/${'a'.repeat(5000)}.actguy.json` },
+      { ...project, path: join(root, 'big.actguy.json'), name: 'p'.repeat(1_000_000) },
+      { ...project, path: join(root, 'x\u202Enosj.yugtca.actguy.json') },
+      { ...project, path: join(root, 'run.mtn'), kind: 'mtn' },
+      { ...project, path: join(root, 'stage2.actguy.json'), kind: 'mtn' },
+      project,
+    ];
+    const folder = folderWith('projects', JSON.stringify(entries));
+    const store = createRecentFilesStore(folder);
+    expect(store.list().map((e) => [e.path, e.kind])).toEqual([
+      [join(root, 'run.mtn'), 'mtn'],
+      [join(root, 'stage.actguy.json'), 'project'],
+    ]);
+    expect(store.startupProblem).toMatch(/^9 entries of the list of recent files could not be used/);
+    // Bounded with the motions: ten entries in all, the newest first.
+    const many = createRecentFilesStore(join(root, 'projects'));
+    for (let i = 0; i < 15; i++) many.add({ path: join(root, `p${i}.actguy.json`), name: `p${i}`, kind: 'project' });
+    const kept = createRecentFilesStore(join(root, 'projects')).list();
+    expect(kept.map((e) => e.name)).toEqual(['p14', 'p13', 'p12', 'p11', 'p10', 'p9', 'p8', 'p7', 'p6', 'p5']);
   });
 
   // Round 11 (docs/security.md). Mutation: the name bound or the HIDDEN_CHARACTERS checks in isRecentFile removed:

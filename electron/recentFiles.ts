@@ -1,6 +1,7 @@
 import { isAbsolute, join } from 'node:path';
 import { HIDDEN_CHARACTERS } from '../shared/errors';
-import type { MotionFileKind, RecentFile } from '../shared/ipc/documents';
+import { systemFileKindOfPath } from '../shared/systemFiles';
+import type { RecentFile, RecentFileKind } from '../shared/ipc/documents';
 import { readSmallFile, writeFileAtomic } from './fsutil';
 import { motionKindOfPath } from './motionFiles';
 import { MAX_PATH_LENGTH } from './pathPolicy';
@@ -12,7 +13,7 @@ export const RECENT_FILES_LIMIT = 10;
 export interface RecentFilesStore {
   list(): RecentFile[];
   /** Moves (or adds) a file to the front and persists. */
-  add(entry: { path: string; name: string; kind: MotionFileKind }): void;
+  add(entry: { path: string; name: string; kind: RecentFileKind }): void;
   clear(): void;
   /**
    * What the user should be told once about the list read at start-up (it was damaged and reset, or entries were
@@ -25,9 +26,15 @@ export interface RecentFilesStore {
 /** Ten entries of paths up to 4096 characters fit well within this; a larger file is not ours. */
 const RECENT_FILE_MAX_BYTES = 1024 * 1024;
 
+/** The kind a recent entry of `path` has: its motion kind, or `project` for a `*.actguy.json`; null for neither. */
+export function recentKindOfPath(path: string): RecentFileKind | null {
+  return motionKindOfPath(path) ?? (systemFileKindOfPath(path) === 'project' ? 'project' : null);
+}
+
 /**
- * Whether `v` is an entry the app could have written: every entry grants the page access at the next start, so
- * only an absolute path without NUL of a motion whose extension is its kind (not `~/.bashrc` listed as an mtn).
+ * Whether `v` is an entry the app could have written: every motion entry grants the page access at the next start,
+ * and a project entry lets the page ask for what Open Project grants, so only an absolute path without NUL of a
+ * motion or project whose extension is its kind (not `~/.bashrc` listed as an mtn or a project).
  */
 function isRecentFile(v: unknown): v is RecentFile {
   const r = v as RecentFile;
@@ -38,7 +45,7 @@ function isRecentFile(v: unknown): v is RecentFile {
     r.path.length <= MAX_PATH_LENGTH && // as the path policy accepts from the page
     !r.path.includes('\0') &&
     isAbsolute(r.path) &&
-    motionKindOfPath(r.path) === r.kind &&
+    recentKindOfPath(r.path) === r.kind &&
     typeof r.name === 'string' &&
     r.name.length <= RECENT_NAME_MAX &&
     !HIDDEN_CHARACTERS.test(r.path) &&
@@ -94,8 +101,10 @@ export function createRecentFilesStore(
           }
         }
         if (dropped > 0) {
-          warn(`${file}: ${dropped} entries dropped (not a motion path ActGuy writes); ${entries.length} kept`);
-          startupProblem = `${dropped} ${dropped === 1 ? 'entry' : 'entries'} of the list of recent files could not be used (not the path of a motion ActGuy would list) and ${dropped === 1 ? 'was' : 'were'} dropped; ${entries.length === 0 ? 'none was left, so File › Open Recent starts empty' : `the other ${entries.length === 1 ? 'one was' : `${entries.length} were`} kept`}. File: ${file}`;
+          warn(
+            `${file}: ${dropped} entries dropped (not a motion or project path ActGuy writes); ${entries.length} kept`,
+          );
+          startupProblem = `${dropped} ${dropped === 1 ? 'entry' : 'entries'} of the list of recent files could not be used (not the path of a motion or project ActGuy would list) and ${dropped === 1 ? 'was' : 'were'} dropped; ${entries.length === 0 ? 'none was left, so File › Open Recent starts empty' : `the other ${entries.length === 1 ? 'one was' : `${entries.length} were`} kept`}. File: ${file}`;
         }
       }
     } catch {

@@ -102,11 +102,19 @@ export interface ProjectHandlerContext {
    * the project found beside it that lists it (not chosen itself): it grants only what it names inside its folder.
    */
   userChoseProject?: (canonicalPath: string) => boolean | 'found';
+  /**
+   * Whether `path` is, exactly, a project in main's own recent list (electron/recentFiles.ts): only such a path may
+   * be opened with openRecentProject. Without it, openRecentProject refuses every path.
+   */
+  isRecentProject?: (path: string) => boolean;
+  /** Told the project (canonical path) the user just opened as chosen: in the dialog, from Open Recent, or outside the window. */
+  onProjectPicked?: (path: string) => void;
 }
 
 export type ProjectHandlers = ApiHandlersOf<
   | 'openProject'
   | 'openProjectDialog'
+  | 'openRecentProject'
   | 'saveProject'
   | 'chooseProjectFileDialog'
   | 'readProjectText'
@@ -270,6 +278,18 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
     return { reads, writes };
   };
 
+  /**
+   * Opens a project the user picked (in the dialog, or again from Open Recent): the file is read here, from disk,
+   * and what it names is granted as a pick grants it.
+   */
+  const openPicked = async (chosen: string): Promise<OpenProjectOutcome> => {
+    policy.allowFile(chosen);
+    const project = readProject(chosen);
+    await grantPickedProject(project.path, project.text);
+    ctx.onProjectPicked?.(project.path);
+    return { status: 'opened', project };
+  };
+
   const requireBuildId = (raw: unknown, what: string): string =>
     requireString(requireObject<{ buildId: string }>(raw, what).buildId, `${what}: buildId`);
 
@@ -280,16 +300,25 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
       const project = readProject(requireString(req.path, 'openProject: path'));
       const choice = ctx.userChoseProject?.(project.path);
       if (choice) await grantPickedProject(project.path, project.text, choice === 'found');
+      // Chosen outside the window, it is listed as a pick is. Only read (or found beside a .sev), it is not: from
+      // the list it would open as picked, granting what it names outside the workspace.
+      if (choice === true) ctx.onProjectPicked?.(project.path);
       return { status: 'opened', project };
     },
 
     openProjectDialog: async (): Promise<OpenProjectOutcome> => {
       const chosen = await dialogs.chooseFileToOpen({ title: 'Open project', filters: PROJECT_FILTERS });
       if (!chosen) return { status: 'cancelled' };
-      policy.allowFile(chosen);
-      const project = readProject(chosen);
-      await grantPickedProject(project.path, project.text);
-      return { status: 'opened', project };
+      return openPicked(chosen);
+    },
+
+    openRecentProject: async (raw) => {
+      // The page only names the entry: the path must be one main itself listed as a project (docs/security.md).
+      const req = requireObject<{ path: string }>(raw, 'openRecentProject');
+      const given = requireString(req.path, 'openRecentProject: path');
+      if (!ctx.isRecentProject?.(given))
+        throw new Error(`${quotePath(given)}: not a project in File › Open Recent (open it with Open Project)`);
+      return openPicked(given);
     },
 
     saveProject: async (raw) => {

@@ -3,9 +3,11 @@
  * (renderer/app/features.ts). `enabled` is what the in-page menu bar greys out.
  */
 import { basenameOf } from '../../shared/project/paths';
+import { systemFileKindOfPath } from '../../shared/systemFiles';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { projectLayoutStore } from '../project/layout';
+import { openRecentProject } from '../project/projectFiles';
 import { latestRedoLabel, latestUndoLabel, redoLatest, undoLatest } from '../sev/undoOrder';
 import { askChoice } from './dialogs';
 import { requireApi } from './appApi';
@@ -33,10 +35,18 @@ async function showAbout(): Promise<void> {
   });
 }
 
+/**
+ * Opens an entry of File › Open Recent: a project as File › Open Project opens it (main grants it only when its own
+ * recent list holds that project), a motion as File › Open does.
+ */
+export function openRecent(path: string): Promise<void> {
+  return systemFileKindOfPath(path) === 'project' ? openRecentProject(path) : openPath(path);
+}
+
 export function registerAppCommands(): void {
   registerCommands([
     { id: 'file.open', run: () => openDialog() },
-    { id: 'file.openRecent', run: (cmd) => (cmd.path ? openPath(cmd.path) : undefined) },
+    { id: 'file.openRecent', run: (cmd) => (cmd.path ? openRecent(cmd.path) : undefined) },
     { id: 'file.save', run: () => save(), enabled: editable },
     { id: 'file.saveAs', run: () => saveAs(), enabled: hasMotion },
     { id: 'file.exportMt3', run: () => exportMt3(), enabled: editable },

@@ -107,6 +107,38 @@ describe('menu commands and an open modal', () => {
   });
 });
 
+describe('File › Open Recent', () => {
+  // Mutation that fails: file.openRecent opening every path as a motion (openPath), or a project by path
+  // (openProject, which main grants nothing for): the project must go through main's own recent list.
+  it('a recent project opens as File › Open Project opens it (the project panel shows it), a motion as a motion', async () => {
+    const calls: string[] = [];
+    const project = JSON.stringify({ version: 1, fps: 30, motions: [{ name: 'walk', mtn: 'walk.mtn' }] });
+    setAppApi(
+      fakeApi({
+        openRecentProject: async ({ path }) => {
+          calls.push(`openRecentProject ${path}`);
+          return { status: 'opened', project: { path, text: project } };
+        },
+        openMotion: async ({ path }) => {
+          calls.push(`openMotion ${path}`);
+          return opened(path);
+        },
+        readProjectText: async ({ path }) => ({ path, text: null }),
+      }),
+    );
+    await runCommand({ command: 'file.openRecent', path: '/p/game.actguy.json' });
+    await vi.waitFor(() => expect(projectStore.getState().path).toBe('/p/game.actguy.json'));
+    expect(projectStore.getState().json?.motions.map((m) => m.name)).toEqual(['walk']);
+    // Its first motion opens with it, as after a pick in the dialog.
+    await vi.waitFor(() => expect(documentStore.getState().path).toBe('/p/walk.mtn'));
+    expect(calls.slice(0, 2)).toEqual(['openRecentProject /p/game.actguy.json', 'openMotion /p/walk.mtn']);
+    await runCommand({ command: 'file.openRecent', path: '/ws/run.mt3' });
+    await vi.waitFor(() => expect(calls.at(-1)).toBe('openMotion /ws/run.mt3'));
+    expect(calls.filter((c) => c.startsWith('openRecentProject'))).toEqual(['openRecentProject /p/game.actguy.json']);
+    projectStore.getState().close();
+  });
+});
+
 describe('the command registry', () => {
   it('every command of the menu model and of the Events menu has a registered action', () => {
     const ids = MENUS.flatMap((m) =>

@@ -15,6 +15,7 @@ import { getApi } from '../transport';
 import type { MenuCommandId, RecentFile } from '../../shared/ipc';
 import { acceleratorLabel, eventShortcutLabel, primaryShortcut } from '../../shared/shortcuts';
 import { isModalOpen, runCommand } from '../app/commands';
+import { openRecent } from '../app/appCommands';
 import { currentShortcutPlatform } from '../app/shortcuts';
 import { latestRedoLabel, latestUndoLabel, subscribeUndoOrder } from '../sev/undoOrder';
 import { useSyncExternalStore } from 'react';
@@ -191,7 +192,11 @@ export function MenuBar() {
       ...(recent.length ? (['separator'] as Entry[]) : []),
       ...recent
         .slice(0, 8)
-        .map((r) => ({ label: `${r.name}.${r.kind}`, shortcut: 'recent', run: () => void openPath(r.path) })),
+        .map((r) =>
+          r.kind === 'project'
+            ? { label: r.name, shortcut: 'project', run: () => void openRecent(r.path) }
+            : { label: `${r.name}.${r.kind}`, shortcut: 'recent', run: () => void openPath(r.path) },
+        ),
     ],
     editEnd: [
       { label: 'Toggle user key at playhead', shortcut: 'K', run: toggleKeyAtPlayhead, ...tuningEdit('key') },

@@ -3,6 +3,7 @@
  * tables, audition sounds, first motion and a check), and save it with its open SEV.
  */
 import { basenameOf, dirnameOf, normalizePath } from '../../shared/project/paths';
+import type { OpenProjectOutcome } from '../../shared/ipc';
 import { requireApi } from '../app/appApi';
 import { ALL_PARTS, confirmUnsaved } from '../app/unsaved';
 import { sevStore } from '../sev/sevStore';
@@ -26,9 +27,19 @@ async function confirmDiscardProject(action: string): Promise<boolean> {
 
 /** File > Open Project…. */
 export async function openProjectDialog(): Promise<void> {
+  await openPickedProject(() => requireApi().openProjectDialog());
+}
+
+/** A project of File > Open Recent: opened as if picked in the dialog again (main checks it listed the path). */
+export async function openRecentProject(path: string): Promise<void> {
+  await openPickedProject(() => requireApi().openRecentProject({ path }));
+}
+
+/** Opens a project the user picks (in the dialog or from Open Recent), once unsaved work may be let go. */
+async function openPickedProject(open: () => Promise<OpenProjectOutcome>): Promise<void> {
   if (!(await confirmDiscardProject('open another project'))) return;
   try {
-    const r = await requireApi().openProjectDialog();
+    const r = await open();
     // Already asked about the motion too: its first motion opens without a second question.
     if (r.status === 'opened') await adoptProject(r.project.path, r.project.text, true);
   } catch (e) {

@@ -120,6 +120,11 @@ export interface ActGuyApi {
   openProject(req: { path: string }): Promise<OpenProjectOutcome>;
   /** Shows an open dialog (*.actguy.json), then behaves as openProject. */
   openProjectDialog(): Promise<OpenProjectOutcome>;
+  /**
+   * Opens a project of Open Recent as if picked in the dialog again: main grants it only when `path` is, exactly, a
+   * project in its own recent list (a path the page made up is refused).
+   */
+  openRecentProject(req: { path: string }): Promise<OpenProjectOutcome>;
   /** Validates and writes the project file atomically. */
   saveProject(req: SaveProjectRequest): Promise<SavedFile>;
   /** Picks a file for the project (a motion, a SEV, a sound whose folder becomes the audition folder); it becomes allowed. */
@@ -201,6 +206,7 @@ export const ACTGUY_INVOKE_MEMBERS = [
   'reportDocumentState',
   'openProject',
   'openProjectDialog',
+  'openRecentProject',
   'saveProject',
   'chooseProjectFileDialog',
   'readProjectText',

@@ -147,11 +147,14 @@ export type ExportMt3Outcome = { status: 'exported'; file: ExportedMt3 } | { sta
 
 export type DialogPathOutcome = { status: 'chosen'; path: string } | { status: 'cancelled' };
 
+/** What a recent file is: a motion, or a project (`*.actguy.json`) opened with Open Project. */
+export type RecentFileKind = MotionFileKind | 'project';
+
 /** A file the user opened recently (newest first, at most 10, persisted in userData). */
 export interface RecentFile {
   path: string;
   name: string;
-  kind: MotionFileKind;
+  kind: RecentFileKind;
   /** ms since the epoch. */
   openedAt: number;
 }

@@ -1,0 +1,156 @@
+/**
+ * Projects in File › Open Recent (electron/recentFiles.ts, electron/project/projectHandlers.ts openRecentProject).
+ * The list lives in userData and is read as a stranger's file, so a recent project grants nothing at start-up: it
+ * grants what Open Project grants only when the user opens it from the list, and only a path main itself listed.
+ */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { BuildStatus } from '../shared/ipc/project';
+import type { ApiHandlers } from './handlers';
+import { canonicalPath, createPathPolicy, type PathPolicy } from './pathPolicy';
+import { inProcessTextChecker } from './project/textCheckJob';
+import { openedMotion, scriptedDialogs, testHandlers, useCompressClientPerTest } from './testing/handlerHarness';
+import { assetsProjectCopy, inProcessBuild, settleBuild } from './testing/projectHarness';
+
+const compress = useCompressClientPerTest();
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** One run of the app: fresh handlers and path policy, the recent list kept in `userData` (a restart re-reads it). */
+function start(userData: string, options: { workspace?: string; chosen?: string } = {}) {
+  const policy = createPathPolicy();
+  const dialogs = scriptedDialogs();
+  const h = testHandlers({
+    app: { workspaceRoot: options.workspace ?? null },
+    userChoseProject: (canon) => canon === options.chosen,
+    recentDir: userData,
+    policy,
+    dialogs,
+    compress: compress(),
+    checkText: inProcessTextChecker,
+    launchBuild: inProcessBuild,
+  });
+  return { h, policy, dialogs };
+}
+
+/**
+ * What the page may read and write in the project's folder: every file the copy holds at first (a build adds its
+ * cache later), and outputs not made yet.
+ */
+const probes = new Map<string, string[]>();
+function grants(policy: PathPolicy, dir: string): string[] {
+  if (!probes.has(dir))
+    probes.set(
+      dir,
+      [
+        ...readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((p) => join(dir, p)),
+        join(dir, 'out', 'stage.mar'),
+        join(dir, 'new.sev'),
+      ].sort(),
+    );
+  return probes.get(dir)!.map((p) => `${p} ${policy.isAllowed(p) ? 'r' : '-'}${policy.mayWrite(p) ? 'w' : '-'}`);
+}
+
+/** A dry-run build: its errors say whether the project's folder is one a build may write (a picked project's). */
+async function check(h: ApiHandlers, project: string, text: string): Promise<BuildStatus> {
+  const s = await h.startBuild({ projectPath: project, projectText: text, dryRun: true });
+  return settleBuild(() => h.getBuildStatus({ buildId: s.buildId }));
+}
+
+function fixture() {
+  const userData = mkdtempSync(join(tmpdir(), 'actguy-userdata-'));
+  const copy = assetsProjectCopy('actguy-recent-project-', { motions: ['walk'] });
+  dirs.push(userData, copy.dir);
+  return { userData, ...copy, project: canonicalPath(copy.project), walk: canonicalPath(join(copy.dir, 'walk.mtn')) };
+}
+
+describe('recent projects', () => {
+  it('are listed after Open Project, survive a restart, grant nothing at start-up and what a pick grants once opened', async () => {
+    const { userData, dir, project, walk } = fixture();
+
+    // First run: the user picks the project in the dialog.
+    const first = start(userData);
+    first.dialogs.answers.push(project);
+    const picked = await first.h.openProjectDialog(undefined);
+    expect(picked.status).toBe('opened');
+    const pickGrants = grants(first.policy, dir);
+    // Mutation that fails here: onProjectPicked not called (the project never listed).
+    expect(await first.h.getRecentFiles(undefined)).toEqual([
+      expect.objectContaining({ path: project, name: 'sample', kind: 'project' }),
+    ]);
+    const pickCheck = await check(first.h, project, picked.status === 'opened' ? picked.project.text : '');
+    expect(pickCheck.errors).toEqual([]);
+
+    // A restart: the list is read back from userData, and the project's files stay refused until it is opened.
+    const second = start(userData);
+    expect((await second.h.getRecentFiles(undefined)).map((f) => [f.path, f.kind])).toEqual([[project, 'project']]);
+    // Mutation that fails here: the start-up grant of recent files no longer skipping projects.
+    await expect(second.h.openMotion({ path: walk })).rejects.toThrow(/refused/);
+    expect(grants(second.policy, dir).every((g) => g.endsWith(' --'))).toBe(true);
+
+    // Opened from Open Recent: exactly what the pick granted, the folder included (a build may write there).
+    const reopened = await second.h.openRecentProject({ path: project });
+    expect(reopened.status).toBe('opened');
+    expect(grants(second.policy, dir)).toEqual(pickGrants);
+    // Mutation that fails here: openRecentProject granting the named files but not the folder (pickedProjectFolders).
+    const reopenedCheck = await check(second.h, project, reopened.status === 'opened' ? reopened.project.text : '');
+    expect(reopenedCheck.errors).toEqual([]);
+    expect((await openedMotion(second.h, walk)).path).toBe(walk);
+  }, 120_000);
+
+  it('a project the page names that main did not list is refused, and grants nothing', async () => {
+    const { userData, dir, project } = fixture();
+    const other = fixture();
+    const first = start(userData);
+    first.dialogs.answers.push(project);
+    await first.h.openProjectDialog(undefined);
+
+    const second = start(userData);
+    // Mutation that fails here: the isRecentProject check in openRecentProject removed (any path opens as picked).
+    await expect(second.h.openRecentProject({ path: other.project })).rejects.toThrow(
+      /not a project in File › Open Recent/,
+    );
+    // The listed path only, exactly: the same file named another way is not listed.
+    await expect(
+      second.h.openRecentProject({ path: project.replace('sample.actguy.json', '/sample.actguy.json') }),
+    ).rejects.toThrow(/not a project in File › Open Recent/);
+    await expect(second.h.openRecentProject({ path: 7 } as never)).rejects.toThrow(/path/);
+    expect(grants(second.policy, other.dir).every((g) => g.endsWith(' --'))).toBe(true);
+    expect(grants(second.policy, dir).every((g) => g.endsWith(' --'))).toBe(true);
+    // A recent MOTION is no project: its path opens nothing through openRecentProject.
+    const motionList = await second.h.getRecentFiles(undefined);
+    expect(motionList.every((f) => f.kind === 'project')).toBe(true);
+  }, 60_000);
+
+  it('opening a project moves it to the front of the list, with the motions', async () => {
+    const { userData, project, walk } = fixture();
+    const other = fixture();
+    const run = start(userData);
+    run.dialogs.answers.push(project);
+    await run.h.openProjectDialog(undefined);
+    await openedMotion(run.h, walk);
+    run.dialogs.answers.push(other.project);
+    await run.h.openProjectDialog(undefined);
+    expect((await run.h.getRecentFiles(undefined)).map((f) => f.path)).toEqual([other.project, walk, project]);
+    await run.h.openRecentProject({ path: project });
+    expect((await run.h.getRecentFiles(undefined)).map((f) => f.path)).toEqual([project, other.project, walk]);
+  }, 60_000);
+
+  // Mutation that fails: openProject listing every project it opens by path (not only one the user chose): a
+  // received project in the workspace would, from the list, open as picked and grant what it names outside it.
+  it('a project opened by path is listed only when the user chose it outside the window', async () => {
+    const { userData, dir, project } = fixture();
+    const other = fixture();
+    const run = start(userData, { workspace: dir, chosen: other.project });
+    expect((await run.h.openProject({ path: project })).status).toBe('opened');
+    expect(await run.h.getRecentFiles(undefined)).toEqual([]);
+    run.policy.allowFile(other.project);
+    expect((await run.h.openProject({ path: other.project })).status).toBe('opened');
+    expect((await run.h.getRecentFiles(undefined)).map((f) => f.path)).toEqual([other.project]);
+  }, 60_000);
+});
