@@ -142,10 +142,9 @@ export async function buildProject(
   // Refused before any work (the commit checks again): a received project naming the user's package.json as its
   // report (that alone is said when it is one), another tool's file at a name of outputs.msh (walk.res8 in a folder
   // of the user's files).
-  const refused = outputsRefusedBeforeBuild(
-    projectOutputFiles(project).map((f) => f.path),
-    project.reportPath,
-  );
+  /** Every output, in the order the commit writes them (its journal lies beside the first). */
+  const outputPaths = projectOutputFiles(project).map((f) => f.path);
+  const refused = outputsRefusedBeforeBuild(outputPaths, project.reportPath);
   const notReport = refused.filter((r) => r.file === project.reportPath);
   if (refused.length)
     return {
@@ -157,13 +156,11 @@ export async function buildProject(
       atOutputs: true,
     };
   // A commit journal the commit would refuse fails the build now, not after its compression (a dry run commits nothing).
-  const journal = options.dryRun
-    ? undefined
-    : journalRefusedBeforeBuild(projectOutputFiles(project).map((f) => f.path));
+  const journal = options.dryRun ? undefined : journalRefusedBeforeBuild(outputPaths);
   if (journal) throw journal;
   // The outputs' folders as just checked (inside the project's folder, links resolved): the commit, after the
   // compression's seconds or minutes, writes nowhere else (docs/security.md, round 17).
-  const folders = pinFoldersOf(projectOutputFiles(project).map((f) => f.path));
+  const folders = pinFoldersOf(outputPaths);
   const overrides = options.textOverrides;
   const readFrom = options.readFile ?? readBuildInput;
   const readFile = overrides?.size
