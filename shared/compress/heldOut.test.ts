@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { importBvh } from '../interchange/bvh/import';
 import { KeyFlag, MotionFlag, emptyMotion, type JointInfo, type Motion } from '../motion/types';
 import { bvhText, guaranteeViolations, type BvhSpecJoint } from '../testing/hostileMotions';
+import { axisAngle, setRotation } from '../testing/quaternions';
 import { seededRandom } from '../testing/random';
 import { compressMotion } from './compress';
 import type { CompressOptions } from './types';
@@ -42,11 +43,6 @@ function check(m: Motion, levels = LEVELS): void {
 
 const chain = (J: number): JointInfo[] =>
   Array.from({ length: J }, (_, j) => ({ parent: j - 1, mirror: j, part: 0, reserved: 0, name: `joint_${j}` }));
-function axisAngle(ax: number[], deg: number): number[] {
-  const h = (deg * Math.PI) / 360;
-  const l = Math.hypot(ax[0], ax[1], ax[2]);
-  return [(ax[0] / l) * Math.sin(h), (ax[1] / l) * Math.sin(h), (ax[2] / l) * Math.sin(h), Math.cos(h)];
-}
 /** A smooth motion of a J-joint chain with bones `bone` long. */
 function base(N: number, J: number, bone = 10): Motion {
   const m = emptyMotion(N, chain(J));
@@ -59,7 +55,6 @@ function base(N: number, J: number, bone = 10): Motion {
   }
   return m;
 }
-const setQ = (m: Motion, f: number, j: number, q: number[]) => m.rotation.set(q, (f * m.joints.length + j) * 4);
 
 const motions: [string, () => Motion][] = [
   [
@@ -67,9 +62,9 @@ const motions: [string, () => Motion][] = [
     () => {
       const m = base(30, 4);
       for (let f = 0; f <= 30; f++) {
-        setQ(m, f, 1, axisAngle([0, 1, 0], 200 * f));
-        setQ(m, f, 2, axisAngle([0.3, 1, 0], 350 * f));
-        setQ(m, f, 3, axisAngle([0.3, 1, 0], 179.5 * f));
+        setRotation(m, f, 1, axisAngle([0, 1, 0], 200 * f));
+        setRotation(m, f, 2, axisAngle([0.3, 1, 0], 350 * f));
+        setRotation(m, f, 3, axisAngle([0.3, 1, 0], 179.5 * f));
       }
       return m;
     },
@@ -79,8 +74,8 @@ const motions: [string, () => Motion][] = [
     () => {
       const m = base(60, 3);
       for (let f = 0; f <= 60; f++) {
-        setQ(m, f, 1, axisAngle([1, 0.2, 0], 170 + f * 0.4));
-        setQ(m, f, 2, axisAngle([0, 0, 1], 180 * f));
+        setRotation(m, f, 1, axisAngle([1, 0.2, 0], 170 + f * 0.4));
+        setRotation(m, f, 2, axisAngle([0, 0, 1], 180 * f));
       }
       return m;
     },
@@ -101,11 +96,11 @@ const motions: [string, () => Motion][] = [
       const r = seededRandom(9);
       for (let f = 0; f <= 60; f++) {
         m.translation.set([1 + r() * 1e-6, 2, 3 - r() * 1e-7, 0], f * 4);
-        setQ(m, f, 0, axisAngle([1, 1, 0], 10 + r() * 1e-5));
-        setQ(m, f, 1, [0, 0, 0, 1]);
-        setQ(m, f, 2, [0, 0, 0, -1]);
-        setQ(m, f, 3, [0, 0, 0, f % 2 ? -1 : 1]);
-        setQ(m, f, 4, axisAngle([0, 1, 0], 33));
+        setRotation(m, f, 0, axisAngle([1, 1, 0], 10 + r() * 1e-5));
+        setRotation(m, f, 1, [0, 0, 0, 1]);
+        setRotation(m, f, 2, [0, 0, 0, -1]);
+        setRotation(m, f, 3, [0, 0, 0, f % 2 ? -1 : 1]);
+        setRotation(m, f, 4, axisAngle([0, 1, 0], 33));
       }
       return m;
     },
@@ -116,8 +111,8 @@ const motions: [string, () => Motion][] = [
       const m = base(40, 4);
       for (let f = 0; f <= 40; f++) {
         m.translation.set([1e-40, -1e-42, 1e-39 * f, 0], f * 4);
-        setQ(m, f, 1, [1e-40, -1e-41, 1e-39, 1]);
-        setQ(m, f, 2, [1e-40, 1, 1e-41, 1e-40]);
+        setRotation(m, f, 1, [1e-40, -1e-41, 1e-39, 1]);
+        setRotation(m, f, 2, [1e-40, 1, 1e-41, 1e-40]);
         for (let k = 0; k < 4; k++) m.rotation[(f * 4 + 3) * 4 + k] *= f % 2 ? 1e-3 : 1e3;
       }
       return m;

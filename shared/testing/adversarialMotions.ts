@@ -12,6 +12,7 @@ import type { CompressOptions } from '../compress/types';
 import { H16_MAX } from '../math/half';
 import { KeyFlag, MotionFlag, emptyMotion, type JointInfo, type Motion } from '../motion/types';
 import { seededRandom } from './random';
+import { axisAngle, quatProduct } from './quaternions';
 
 export const ADVERSARIAL_FPS = [24, 25, 30, 50, 60, 120, 240] as const;
 
@@ -49,23 +50,6 @@ export interface AdversarialCase {
 
 type Rand = () => number;
 const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
-
-function axisAngle(ax: readonly number[], deg: number): number[] {
-  const h = (deg * Math.PI) / 360;
-  const l = Math.hypot(ax[0], ax[1], ax[2]) || 1;
-  return [(ax[0] / l) * Math.sin(h), (ax[1] / l) * Math.sin(h), (ax[2] / l) * Math.sin(h), Math.cos(h)];
-}
-
-function mul(a: readonly number[], b: readonly number[]): number[] {
-  const [ax, ay, az, aw] = a;
-  const [bx, by, bz, bw] = b;
-  return [
-    aw * bx + ax * bw + ay * bz - az * by,
-    aw * by - ax * bz + ay * bw + az * bx,
-    aw * bz + ax * by - ay * bx + az * bw,
-    aw * bw - ax * bx - ay * by - az * bz,
-  ];
-}
 
 const randomAxis = (r: Rand) => [r() - 0.5, r() - 0.5, r() - 0.5];
 
@@ -114,7 +98,7 @@ function rotationTrack(shape: (typeof ROTATION_SHAPES)[number], N: number, r: Ra
       let q = [0, 0, 0, 1];
       for (let f = 0; f <= N; f++) {
         out.push(q);
-        q = mul(q, axisAngle(f % 2 ? ax : randomAxis(r), pick(r, [179, 179.9, 179.99, 180, 180.01, 180.5])));
+        q = quatProduct(q, axisAngle(f % 2 ? ax : randomAxis(r), pick(r, [179, 179.9, 179.99, 180, 180.01, 180.5])));
       }
       break;
     }
@@ -123,13 +107,13 @@ function rotationTrack(shape: (typeof ROTATION_SHAPES)[number], N: number, r: Ra
       let q = [0, 0, 0, 1];
       for (let f = 0; f <= N; f++) {
         out.push(q);
-        q = mul(q, axisAngle(randomAxis(r), step * r()));
+        q = quatProduct(q, axisAngle(randomAxis(r), step * r()));
       }
       break;
     }
     case 'jitter': {
       const noise = pick(r, [0.01, 0.05, 0.3, 2, 10]);
-      for (let f = 0; f <= N; f++) out.push(mul(smooth(f), axisAngle(randomAxis(r), noise * r())));
+      for (let f = 0; f <= N; f++) out.push(quatProduct(smooth(f), axisAngle(randomAxis(r), noise * r())));
       break;
     }
     case 'teleports': {
@@ -140,7 +124,7 @@ function rotationTrack(shape: (typeof ROTATION_SHAPES)[number], N: number, r: Ra
       jumps.add(j2).add(Math.min(N, j2 + 1));
       for (let f = 0; f <= N; f++) {
         if (jumps.has(f)) offset = axisAngle(randomAxis(r), 90 + r() * 90);
-        out.push(mul(offset, smooth(f)));
+        out.push(quatProduct(offset, smooth(f)));
       }
       break;
     }

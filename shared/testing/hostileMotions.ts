@@ -9,6 +9,7 @@ import { KeyFlag, MotionFlag, emptyMotion, type JointInfo, type Motion } from '.
 import { independentErrors } from './independentDecode';
 import type { CompressResult } from '../compress/types';
 import { seededRandom } from './random';
+import { axisAngle, setRotation } from './quaternions';
 
 /** The six BVH rotation orders. */
 export const BVH_ORDERS = ['XYZ', 'XZY', 'YXZ', 'YZX', 'ZXY', 'ZYX'] as const;
@@ -191,16 +192,6 @@ function joints(J: number): JointInfo[] {
   }));
 }
 
-function setQ(m: Motion, f: number, j: number, q: number[]): void {
-  m.rotation.set(q, (f * m.joints.length + j) * 4);
-}
-
-function axisAngle(ax: number[], deg: number): number[] {
-  const h = (deg * Math.PI) / 360;
-  const l = Math.hypot(ax[0], ax[1], ax[2]);
-  return [(ax[0] / l) * Math.sin(h), (ax[1] / l) * Math.sin(h), (ax[2] / l) * Math.sin(h), Math.cos(h)];
-}
-
 export interface HostileMotion {
   name: string;
   motion: Motion;
@@ -213,7 +204,7 @@ export function hostileMotionCases(): HostileMotion[] {
     const m = emptyMotion(N, joints(J), fps);
     for (let f = 0; f <= N; f++) {
       m.translation.set([Math.sin(f / 10) * 20, 90, f * 2, 0], f * 4);
-      for (let j = 0; j < J; j++) setQ(m, f, j, axisAngle([1, j, 2], 40 * Math.sin(f / 8 + j)));
+      for (let j = 0; j < J; j++) setRotation(m, f, j, axisAngle([1, j, 2], 40 * Math.sin(f / 8 + j)));
     }
     return m;
   };
@@ -227,8 +218,8 @@ export function hostileMotionCases(): HostileMotion[] {
   // A half turn in one frame as quaternions: identity then exactly opposite (w = 0), and back.
   {
     const m = base(40, 3);
-    for (let f = 0; f <= 40; f++) setQ(m, f, 1, f < 20 ? [0, 0, 0, 1] : [0, 1, 0, 0]);
-    for (let f = 0; f <= 40; f++) setQ(m, f, 2, axisAngle([0, 0, 1], f % 2 ? 179.9 : -179.9));
+    for (let f = 0; f <= 40; f++) setRotation(m, f, 1, f < 20 ? [0, 0, 0, 1] : [0, 1, 0, 0]);
+    for (let f = 0; f <= 40; f++) setRotation(m, f, 2, axisAngle([0, 0, 1], f % 2 ? 179.9 : -179.9));
     out.push({ name: 'half-turn-quaternions', motion: m });
   }
   // User keys, locks and trace keys on the first and last frames, offsets animated.

@@ -13,29 +13,10 @@ import { readMshAnimation } from '../msh/read';
 import { sampleMshNode } from '../msh/sample';
 import { writeMshResources } from '../msh/write';
 import { seededRandom } from './random';
+import { axisAngle, quatProduct, setRotation } from './quaternions';
 
 const chain = (J: number): JointInfo[] =>
   Array.from({ length: J }, (_, j) => ({ parent: j - 1, mirror: j, part: 0, reserved: 0, name: `joint_${j}` }));
-
-function axisAngle(ax: readonly number[], deg: number): number[] {
-  const h = (deg * Math.PI) / 360;
-  const l = Math.hypot(ax[0], ax[1], ax[2]) || 1;
-  return [(ax[0] / l) * Math.sin(h), (ax[1] / l) * Math.sin(h), (ax[2] / l) * Math.sin(h), Math.cos(h)];
-}
-
-function mul(a: readonly number[], b: readonly number[]): number[] {
-  const [ax, ay, az, aw] = a;
-  const [bx, by, bz, bw] = b;
-  return [
-    aw * bx + ax * bw + ay * bz - az * by,
-    aw * by - ax * bz + ay * bw + az * bx,
-    aw * bz + ax * by - ay * bx + az * bw,
-    aw * bw - ax * bx - ay * by - az * bz,
-  ];
-}
-
-const setQ = (m: Motion, f: number, j: number, q: readonly number[]) =>
-  m.rotation.set(q, (f * m.joints.length + j) * 4);
 
 /** A smooth motion of a J-joint chain, bones 10 units long. */
 function base(N: number, J: number): Motion {
@@ -43,7 +24,7 @@ function base(N: number, J: number): Motion {
   for (let f = 0; f <= N; f++) {
     m.translation.set([Math.sin(f / 10) * 20, 90, f * 0.5, 0], f * 4);
     for (let j = 0; j < J; j++) {
-      setQ(m, f, j, axisAngle([1, j, 2], 40 * Math.sin(f / 8 + j)));
+      setRotation(m, f, j, axisAngle([1, j, 2], 40 * Math.sin(f / 8 + j)));
       m.offset.set([0, 10, 0, 0], (f * J + j) * 4);
     }
   }
@@ -57,10 +38,10 @@ function randomWalk(N: number, J: number, stepDeg: number, seed: number): Motion
   for (let j = 0; j < J; j++) {
     let q = [0, 0, 0, 1];
     for (let f = 0; f <= N; f++) {
-      q = mul(q, axisAngle([r() - 0.5, r() - 0.5, r() - 0.5], stepDeg * r()));
+      q = quatProduct(q, axisAngle([r() - 0.5, r() - 0.5, r() - 0.5], stepDeg * r()));
       const l = Math.hypot(q[0], q[1], q[2], q[3]);
       q = q.map((x) => x / l);
-      setQ(m, f, j, q);
+      setRotation(m, f, j, q);
     }
   }
   const p = [0, 0, 0];
@@ -75,7 +56,8 @@ function randomWalk(N: number, J: number, stepDeg: number, seed: number): Motion
 function nearHalfTurns(N: number): Motion {
   const m = base(N, 5);
   const degs = [179, 179.9, 180, 180.1, 181];
-  for (let f = 0; f <= N; f++) for (let j = 0; j < 5; j++) setQ(m, f, j, axisAngle([0.2, 1, 0.1 * j], degs[j] * f));
+  for (let f = 0; f <= N; f++)
+    for (let j = 0; j < 5; j++) setRotation(m, f, j, axisAngle([0.2, 1, 0.1 * j], degs[j] * f));
   return m;
 }
 
@@ -89,9 +71,9 @@ export const SWEEP_CASES: readonly (readonly [string, () => Motion])[] = [
     () => {
       const m = base(40, 3);
       for (let f = 0; f <= 40; f++) {
-        setQ(m, f, 0, axisAngle([0, 1, 0], f % 2 ? 89.95 : -89.95));
-        setQ(m, f, 1, axisAngle([0, 1, 0], f % 2 ? 179.99 : 0));
-        setQ(m, f, 2, axisAngle([1, 1, 0], f % 3 === 0 ? 180 : f % 3 === 1 ? 0.01 : -179.99));
+        setRotation(m, f, 0, axisAngle([0, 1, 0], f % 2 ? 89.95 : -89.95));
+        setRotation(m, f, 1, axisAngle([0, 1, 0], f % 2 ? 179.99 : 0));
+        setRotation(m, f, 2, axisAngle([1, 1, 0], f % 3 === 0 ? 180 : f % 3 === 1 ? 0.01 : -179.99));
       }
       return m;
     },
@@ -110,7 +92,7 @@ export const SWEEP_CASES: readonly (readonly [string, () => Motion])[] = [
       const m = base(30, 2);
       for (let f = 0; f <= 30; f++) {
         m.translation.set([1, 2, 3, 0], f * 4);
-        for (let j = 0; j < 2; j++) setQ(m, f, j, axisAngle([1, 2, 3], 77));
+        for (let j = 0; j < 2; j++) setRotation(m, f, j, axisAngle([1, 2, 3], 77));
       }
       return m;
     },
@@ -120,8 +102,8 @@ export const SWEEP_CASES: readonly (readonly [string, () => Motion])[] = [
     'three frames, a half turn and -identity',
     () => {
       const m = base(2, 2);
-      setQ(m, 1, 0, axisAngle([0, 1, 0], 180));
-      setQ(m, 2, 1, [0, 0, 0, -1]);
+      setRotation(m, 1, 0, axisAngle([0, 1, 0], 180));
+      setRotation(m, 2, 1, [0, 0, 0, -1]);
       return m;
     },
   ],
@@ -185,7 +167,7 @@ export const SWEEP_CASES: readonly (readonly [string, () => Motion])[] = [
       m.flags |= MotionFlag.OFFSETS;
       for (let f = 0; f <= 30; f++) {
         m.translation.set([1e-44 * f, 1e-40, -1e-38, 0], f * 4);
-        setQ(m, f, 1, [1e-42, 1e-40 * f, 0, 1]);
+        setRotation(m, f, 1, [1e-42, 1e-40 * f, 0, 1]);
         m.offset.set([1e-41, 1e-45, 0, 0], (f * 3 + 2) * 4);
       }
       return m;
@@ -226,11 +208,11 @@ export function recipeMotion(bytes: Uint8Array): { motion: Motion; options: Comp
   const m = shape === 0 ? randomWalk(N, J, 1 + r() * 179, b(3)) : shape === 1 ? base(N, J) : emptyMotion(N, chain(J));
   const spin = (b(9) / 255) * 400 - 20;
   for (let f = 0; f <= N; f++) {
-    if (shape === 2) for (let j = 0; j < J; j++) setQ(m, f, j, axisAngle([r() - 0.5, 1, r() - 0.5], spin * f));
-    if (shape === 3) for (let j = 0; j < J; j++) setQ(m, f, j, axisAngle([1, j, 0], r() < 0.5 ? 179.9 : -179.9));
+    if (shape === 2) for (let j = 0; j < J; j++) setRotation(m, f, j, axisAngle([r() - 0.5, 1, r() - 0.5], spin * f));
+    if (shape === 3) for (let j = 0; j < J; j++) setRotation(m, f, j, axisAngle([1, j, 0], r() < 0.5 ? 179.9 : -179.9));
     if (shape === 4) {
       m.translation.set([(r() - 0.5) * 1.3e5, (r() - 0.5) * 10, 0, 0], f * 4);
-      for (let j = 0; j < J; j++) setQ(m, f, j, axisAngle([r(), r(), r()], 360 * r()));
+      for (let j = 0; j < J; j++) setRotation(m, f, j, axisAngle([r(), r(), r()], 360 * r()));
     }
     const flags = b(8);
     if (flags & 1 && r() < 0.2) m.translationKeyInfo[f * 4] |= KeyFlag.KEY;
