@@ -25,7 +25,8 @@ import { readMt3 } from '../../shared/mt3/read';
 import { withMt3Name, writeMt3 } from '../../shared/mt3/write';
 import { gvStrCode } from '../../shared/strcode';
 import { decodeEntry, encodeEntry } from './buildCache';
-import { buildProject, type ProjectBuildOutcome } from './build';
+import { buildProject } from './build';
+import { builtOk, type BuiltOk } from '../testing/buildOutcome';
 import { openVerdictStore, parseVerdicts } from './verdicts';
 import { atomicWriteIo } from '../fsutil';
 
@@ -60,11 +61,6 @@ function snapshot(dir: string): Record<string, string> {
   return out;
 }
 
-function ok(r: ProjectBuildOutcome): Extract<ProjectBuildOutcome, { ok: true }> {
-  if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
-  return r;
-}
-
 /**
  * A project of two motions with the same skeleton: walk, and cmu (another capture, another frame count), in
  * `dir`, with its cache at `dir/cache` and its local verdicts at `dir/state`.
@@ -74,7 +70,7 @@ function project(): {
   path: string;
   cache: string;
   state: string;
-  build: (o?: { cacheDir?: string | null; stateDir?: string }) => Promise<Extract<ProjectBuildOutcome, { ok: true }>>;
+  build: (o?: { cacheDir?: string | null; stateDir?: string }) => Promise<BuiltOk>;
   /** The outputs of a build without any cache. */
   reference: () => Promise<Buffer[]>;
 } {
@@ -101,7 +97,7 @@ function project(): {
     cache,
     state,
     build: async (o = {}) =>
-      ok(
+      builtOk(
         await buildProject(path, {
           jobs: 1,
           cacheDir: o.cacheDir === undefined ? cache : o.cacheDir,
@@ -109,7 +105,7 @@ function project(): {
         }),
       ),
     reference: async () => {
-      ok(await buildProject(path, { jobs: 1, cacheDir: null }));
+      builtOk(await buildProject(path, { jobs: 1, cacheDir: null }));
       return outputs(dir);
     },
   };

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { prepareBuild } from '../../shared/project/plan';
 import { parseProject } from '../../shared/project/validate';
-import { buildProject, type ProjectBuildOutcome } from './build';
+import { buildProject } from './build';
+import { builtOk } from '../testing/buildOutcome';
 import { readCarried, readLastBuild } from './lastBuild';
 
 const ASSETS = join(__dirname, '..', '..', 'assets');
@@ -18,11 +19,6 @@ const dirs: string[] = [];
 afterEach(() => {
   while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
 });
-
-function ok(r: ProjectBuildOutcome): Extract<ProjectBuildOutcome, { ok: true }> {
-  if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
-  return r;
-}
 
 /** Two motions (the second resampled and sped up) in a fresh folder, with its cache and state folders beside it. */
 function twoMotions() {
@@ -55,7 +51,7 @@ function twoMotions() {
 describe("a record's report fragments", () => {
   it("a motion's fragment stretched over the next motion's entry carries nothing", async () => {
     const { root, dir, path, write, options, record: recordFile } = twoMotions();
-    ok(await buildProject(path, options));
+    builtOk(await buildProject(path, options));
     const record = recordFile();
     const doc = JSON.parse(readFileSync(record, 'utf8'));
     // walk's entry, stretched to the end of walk_60's: it opens with walk's head, holds walk's figures and ends with
@@ -66,11 +62,11 @@ describe("a record's report fragments", () => {
     writeFileSync(record, JSON.stringify(doc));
     // walk_60's speed: walk's own part is as it was, so it is carried when its fragment holds.
     write(3);
-    const again = ok(await buildProject(path, options));
+    const again = builtOk(await buildProject(path, options));
     expect(again.upToDate).toBe(false);
     expect(again.carried).toBe(0);
     const outDir = join(root, 'reference');
-    ok(await buildProject(path, { jobs: 1, cacheDir: null, outDir }));
+    builtOk(await buildProject(path, { jobs: 1, cacheDir: null, outDir }));
     const comparable = (folder: string) =>
       OUTPUTS.map((f, k) => {
         const bytes = readFileSync(join(folder, f));
@@ -84,7 +80,7 @@ describe("a record's report fragments", () => {
 
   it("of every span of the report from an opening brace to a closing one, only the motion's own entry is carried", async () => {
     const { path, options, record: recordFile } = twoMotions();
-    ok(await buildProject(path, options));
+    builtOk(await buildProject(path, options));
     const record = readLastBuild(recordFile())!;
     const prep = prepareBuild(parseProject(readFileSync(path, 'utf8'), path).resolved!, (p) => readFileSync(p));
     if (!prep.ok) throw new Error(prep.errors.map((e) => e.message).join('\n'));

@@ -21,7 +21,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readMtn } from '../../shared/mtn/read';
 import { writeMtn } from '../../shared/mtn/write';
-import { buildProject, type ProjectBuildOutcome } from './build';
+import { buildProject } from './build';
+import { builtOk } from '../testing/buildOutcome';
 import { openBuildCache } from './buildCache';
 
 const ASSETS = join(__dirname, '..', '..', 'assets');
@@ -30,12 +31,6 @@ const dirs: string[] = [];
 afterEach(() => {
   while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
 });
-
-type Ok = Extract<ProjectBuildOutcome, { ok: true }>;
-function ok(r: ProjectBuildOutcome): Ok {
-  if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
-  return r;
-}
 
 /** Two motions, `a` (walk.mtn) and `b` (walk_60fps.mtn resampled to 30 fps), in a fresh folder. */
 function project() {
@@ -70,7 +65,7 @@ function project() {
     cache,
     setMotions,
     entries,
-    build: async () => ok(await buildProject(path, { jobs: 1, cacheDir: cache, stateDir: join(root, 'state') })),
+    build: async () => builtOk(await buildProject(path, { jobs: 1, cacheDir: cache, stateDir: join(root, 'state') })),
     record: () => {
       const [file, ...more] = readdirSync(join(root, 'state', 'last-builds'));
       expect(more).toEqual([]);

@@ -22,7 +22,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readMtn } from '../../shared/mtn/read';
 import { writeMtn } from '../../shared/mtn/write';
-import { buildProject, type ProjectBuildOutcome } from './build';
+import { buildProject } from './build';
+import { builtOk } from '../testing/buildOutcome';
 import { parseLastBuild } from './lastBuild';
 
 const ASSETS = join(__dirname, '..', '..', 'assets');
@@ -30,12 +31,6 @@ const dirs: string[] = [];
 afterEach(() => {
   while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
 });
-
-type Ok = Extract<ProjectBuildOutcome, { ok: true }>;
-function ok(r: ProjectBuildOutcome): Ok {
-  if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
-  return r;
-}
 
 const OUTPUTS = ['stage.mar', 'stage.sar', 'stage.report.json'];
 
@@ -88,7 +83,7 @@ function project(settings: Settings = {}) {
     out,
     setProject: write,
     build: async (o: { stateDir?: string; outDir?: string; cacheDir?: string | null } = {}) =>
-      ok(await buildProject(path, { jobs: 1, cacheDir: cache, stateDir: state, ...o })),
+      builtOk(await buildProject(path, { jobs: 1, cacheDir: cache, stateDir: state, ...o })),
     outputs: () => OUTPUTS.map((f) => readFileSync(out(f))),
     stamps: () =>
       OUTPUTS.map((f) => {
@@ -108,7 +103,7 @@ function project(settings: Settings = {}) {
 /** What a build from nothing (no cache, no record) writes for the project as it is now, in another folder. */
 async function reference(p: ReturnType<typeof project>): Promise<Buffer[]> {
   const outDir = join(p.root, `reference-${Math.random().toString(36).slice(2)}`);
-  ok(await buildProject(p.path, { jobs: 1, cacheDir: null, outDir }));
+  builtOk(await buildProject(p.path, { jobs: 1, cacheDir: null, outDir }));
   const bytes = OUTPUTS.map((f) => readFileSync(join(outDir, f)));
   rmSync(outDir, { recursive: true, force: true });
   return bytes;
@@ -353,7 +348,7 @@ describe('the record of the last build', () => {
       );
     write(30);
     const options = { jobs: 1, cacheDir: join(root, 'cache'), stateDir: join(root, 'state') };
-    ok(await buildProject(path, options));
+    builtOk(await buildProject(path, options));
     const [record] = readdirSync(join(root, 'state', 'last-builds')).map((f) => join(root, 'state', 'last-builds', f));
     const doc = JSON.parse(readFileSync(record, 'utf8'));
     expect(doc.parts[0].slice(2)).toEqual(doc.parts[1].slice(2));
@@ -361,7 +356,7 @@ describe('the record of the last build', () => {
     writeFileSync(record, JSON.stringify(doc));
     // Not up to date (the .sar is not as the record left it), and both motions as they were: both would be carried.
     utimesSync(join(dir, 'out', 'stage.sar'), new Date(2000, 0, 1), new Date(2000, 0, 1));
-    const again = ok(await buildProject(path, options));
+    const again = builtOk(await buildProject(path, options));
     expect(again.carried).toBe(0);
     expect(again.cache).toMatchObject({ hits: 2 });
     const report = JSON.parse(readFileSync(join(dir, 'out', 'stage.report.json'), 'utf8'));

@@ -20,7 +20,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readMtn } from '../../shared/mtn/read';
 import { writeMtn } from '../../shared/mtn/write';
-import { buildProject, type ProjectBuildOutcome } from './build';
+import { buildProject } from './build';
+import { builtOk } from '../testing/buildOutcome';
 import { readInputFile } from './files';
 import { parseVerdicts } from './verdicts';
 import { COMPRESSOR_IDENTITY, decodeEntry } from './buildCache';
@@ -33,11 +34,6 @@ const dirs: string[] = [];
 afterEach(() => {
   while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
 });
-
-function ok(r: ProjectBuildOutcome): Extract<ProjectBuildOutcome, { ok: true }> {
-  if (!r.ok) throw new Error(r.errors.map((e) => e.message).join('\n'));
-  return r;
-}
 
 /** A project of two copies of walk.mtn (motions a and b), its cache and its local state in a fresh folder. */
 function project() {
@@ -81,7 +77,7 @@ function project() {
     return { r, mtnReads };
   };
   const reference = async () => {
-    ok(await buildProject(path, { jobs: 1, cacheDir: null }));
+    builtOk(await buildProject(path, { jobs: 1, cacheDir: null }));
     return outputs();
   };
   const verdictFile = () => join(state, 'cache-verdicts', readdirSync(join(state, 'cache-verdicts'))[0]);
@@ -99,16 +95,16 @@ describe('the motion memo of the local verdicts', () => {
   it('an unchanged rebuild reads no motion file and writes the same outputs', async () => {
     const p = project();
     const first = await p.build();
-    expect(ok(first.r).cache).toMatchObject({ misses: 2 });
+    expect(builtOk(first.r).cache).toMatchObject({ misses: 2 });
     expect(first.mtnReads.sort()).toEqual(['a.mtn', 'b.mtn']);
     const built = p.outputs();
     const second = await p.build();
-    expect(ok(second.r).cache).toMatchObject({ hits: 2, verified: 0 });
+    expect(builtOk(second.r).cache).toMatchObject({ hits: 2, verified: 0 });
     expect(second.mtnReads).toEqual([]);
     expect(p.outputs()).toEqual(built);
     // The report's figures come from the memo and the entries: the same as the build that read the files.
-    expect(ok(second.r).report!.motions.map((m) => [m.frameCount, m.joints])).toEqual(
-      ok(first.r).report!.motions.map((m) => [m.frameCount, m.joints]),
+    expect(builtOk(second.r).report!.motions.map((m) => [m.frameCount, m.joints])).toEqual(
+      builtOk(first.r).report!.motions.map((m) => [m.frameCount, m.joints]),
     );
   }, 60_000);
 
@@ -118,7 +114,7 @@ describe('the motion memo of the local verdicts', () => {
     changeMotion(join(p.dir, 'b.mtn'));
     const reference = await p.reference();
     const rebuilt = await p.build();
-    expect(ok(rebuilt.r).cache).toMatchObject({ hits: 1, misses: 1 });
+    expect(builtOk(rebuilt.r).cache).toMatchObject({ hits: 1, misses: 1 });
     expect(rebuilt.mtnReads).toEqual(['b.mtn']);
     expect(p.outputs()).toEqual(reference);
     expect((await p.build()).mtnReads).toEqual([]);
@@ -140,7 +136,7 @@ describe('the motion memo of the local verdicts', () => {
       },
     };
     const rebuilt = await p.build({ compressor, onProgress: () => finished++ });
-    expect(ok(rebuilt.r).cache).toMatchObject({ hits: 1, misses: 1 });
+    expect(builtOk(rebuilt.r).cache).toMatchObject({ hits: 1, misses: 1 });
     expect(finishedAtCompress).toEqual([0]);
     expect(finished).toBe(2);
   }, 60_000);
@@ -160,7 +156,7 @@ describe('the motion memo of the local verdicts', () => {
     const reference = await p.reference();
     const rebuilt = await p.build();
     expect(rebuilt.mtnReads).toEqual(['a.mtn']);
-    expect(ok(rebuilt.r).cache).toMatchObject({ hits: 1, misses: 1 });
+    expect(builtOk(rebuilt.r).cache).toMatchObject({ hits: 1, misses: 1 });
     expect(p.outputs()).toEqual(reference);
   }, 60_000);
 
@@ -205,7 +201,7 @@ describe('the motion memo of the local verdicts', () => {
       writeFileSync(p.verdictFile(), text);
       const r = await p.build();
       expect(r.mtnReads, text.slice(-200)).toEqual(['a.mtn']);
-      expect(ok(r.r).cache).toMatchObject({ hits: 2 });
+      expect(builtOk(r.r).cache).toMatchObject({ hits: 2 });
       expect(p.outputs()).toEqual(reference);
     }
     expect(reader).toBe(COMPRESSOR_IDENTITY);
@@ -246,7 +242,7 @@ describe('the motion memo of the local verdicts', () => {
     for (const v of stamped) expect(v).toHaveLength(7);
     const before = statSync(p.verdictFile()).mtimeMs;
     const file = readFileSync(p.verdictFile());
-    expect(ok((await p.build()).r).cache).toMatchObject({ hits: 2, verified: 0, damaged: 0 });
+    expect(builtOk((await p.build()).r).cache).toMatchObject({ hits: 2, verified: 0, damaged: 0 });
     expect(readFileSync(p.verdictFile())).toEqual(file);
     expect(statSync(p.verdictFile()).mtimeMs).toBe(before);
   }, 60_000);
