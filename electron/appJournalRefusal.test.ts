@@ -38,8 +38,11 @@ const refusal = (journal: string) => `refused the commit journal ${journal}: `;
 const HOW_TO_CLEAR = 'move the journal aside (rename or delete it) and run again';
 
 describe("the app's Build with a planted journal", () => {
-  /** A one-motion project, opened the way File > Open Project does (picked in the dialog), and a build of it. */
-  async function projectBuild(proj: string) {
+  /**
+   * A one-motion project, opened the way File > Open Project does (picked in the dialog), and a build of it (a dry
+   * run with `true`); `handlers` as testProjectHandlers takes them.
+   */
+  async function projectBuild(proj: string, handlers: Parameters<typeof testProjectHandlers>[0] = {}) {
     const project = join(proj, 'p.actguy.json');
     writeFileSync(
       project,
@@ -50,9 +53,9 @@ describe("the app's Build with a planted journal", () => {
         outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
       }),
     );
-    const { openPicked, build: buildOf } = testProjectHandlers();
+    const { openPicked, build: buildOf } = testProjectHandlers(handlers);
     const text = await openPicked(project);
-    const build = () => buildOf(project, text);
+    const build = (dryRun = false) => buildOf(project, text, dryRun);
     const outputs = ['stage.mar', 'stage.sar', 'stage.report.json'].map((f) => join(proj, 'out', f));
     return { build, outputs, inputs: [join(proj, 'walk.mtn'), join(proj, 'walk.sev')] };
   }
@@ -77,35 +80,23 @@ describe("the app's Build with a planted journal", () => {
 
   it('refuses the journal before the build starts: nothing is compressed first', async () => {
     const { root, proj, outside } = scratch();
-    const project = join(proj, 'p.actguy.json');
-    writeFileSync(
-      project,
-      JSON.stringify({
-        version: 1,
-        motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev' }],
-        seTables: { sls: 'default.sls', seDefine: 'se_define.h' },
-        outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
-      }),
-    );
     let launched = 0;
-    const { openPicked, build } = testProjectHandlers({
+    const { build, outputs, inputs } = await projectBuild(proj, {
       launchBuild: (...args: Parameters<typeof inProcessBuild>) => {
         launched++;
         return inProcessBuild(...args);
       },
     });
-    const text = await openPicked(project);
-    const outputs = ['stage.mar', 'stage.sar', 'stage.report.json'].map((f) => join(proj, 'out', f));
     mkdirSync(join(proj, 'out'));
-    HOSTILE_JOURNALS[0].plant({ outputs, inputs: [join(proj, 'walk.mtn')], outside });
+    HOSTILE_JOURNALS[0].plant({ outputs, inputs, outside });
     const before = hashTree(root);
-    const s = await build(project, text);
+    const s = await build();
     expect(s.state).toBe('failed');
     expect(s.errors.map((e) => e.message)).toEqual([expect.stringContaining(refusal(journalOf(outputs)))]);
     expect(launched).toBe(0);
     expect(hashTree(root)).toEqual(before);
     // A check (dry run) commits nothing: it runs, and every file but its cache entry stays as it is.
-    expect((await build(project, text, true)).state).toBe('done');
+    expect((await build(true)).state).toBe('done');
     expect(launched).toBe(1);
     const after = hashTree(root);
     for (const f of Object.keys(after)) if (f.includes('.actguy-cache')) delete after[f];
