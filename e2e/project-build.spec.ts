@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { chooseFile, openSampleProject } from './sev-ui';
+import { dragProjectRow } from './ui';
 import { readMar } from '../shared/mar/read';
 import { readSar } from '../shared/sar/read';
 import { readMt3 } from '../shared/mt3/read';
@@ -92,8 +93,7 @@ test('reorder by drag, build the archives with progress, and read the .mar names
 }) => {
   await openSampleProject(page, workspace, electronApp);
   // drag walk_rough above cmu_01_01: the archive order follows the panel
-  const rough = page.locator('[data-testid="project-motion"][data-name="walk_rough"]');
-  await rough.dragTo(page.locator('[data-testid="project-motion"][data-name="cmu_01_01"]'));
+  await dragProjectRow(page, 'walk_rough', 'cmu_01_01');
   const order = () =>
     page.getByTestId('project-motion').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.name));
   await expect.poll(order).toEqual(['walk', 'walk_rough', 'cmu_01_01', 'walk_60']);

@@ -4,6 +4,7 @@
  */
 import { expect, test } from './fixtures';
 import { openSampleProject } from './sev-ui';
+import { dragProjectRow } from './ui';
 
 test('undo and redo a drag-reorder in order with SEV and motion edits', async ({
   page,
@@ -23,9 +24,7 @@ test('undo and redo a drag-reorder in order with SEV and motion edits', async ({
   await page.getByTestId('frame-number').press('Enter');
   await page.keyboard.press('t'); // 1: motion edit (trace key at frame 30)
   await expect(traceAt30).toHaveCount(hadTrace30 ? 0 : 1);
-  await page
-    .locator('[data-testid="project-motion"][data-name="walk_rough"]')
-    .dragTo(page.locator('[data-testid="project-motion"][data-name="walk"]')); // 2: reorder
+  await dragProjectRow(page, 'walk_rough', 'walk'); // 2: reorder
   await expect.poll(order).toEqual(['walk_rough', 'walk', 'cmu_01_01', 'walk_60']);
   await page.getByTestId('sev-add-event').click(); // 3: SEV edit
   await expect(page.getByTestId('sev-marker')).toHaveCount(11);

@@ -90,6 +90,45 @@ export async function dragLockRow(page: Page, from: number, to: number): Promise
   await page.mouse.up();
 }
 
+/**
+ * Drags a project row onto another with the HTML5 drag the panel uses. Chromium fires dragover only on a drag
+ * move that stays over the element the last one entered, and Playwright's dragTo ends on the move that enters the
+ * target, so whether the drop was accepted hung on timing (a CI run lost the gesture that way). Here the pointer
+ * moves once more inside the target, the gesture is held until the target shows it is the drop place (the row's
+ * .drop class, set by its dragover) and only then released; a gesture lost before any dragover is made again, at
+ * most three times, never after one that moved a row. An app whose rows take no dragover still fails here.
+ */
+export async function dragProjectRow(page: Page, from: string, onto: string): Promise<void> {
+  const row = (name: string) => page.locator(`[data-testid="project-motion"][data-name="${name}"]`);
+  const order = () =>
+    page.getByTestId('project-motion').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.name).join());
+  await waitForCompression(page);
+  const before = await order();
+  for (let attempt = 1; ; attempt++) {
+    const a = (await row(from).boundingBox())!;
+    const b = (await row(onto).boundingBox())!;
+    await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2 + 4, { steps: 2 });
+    await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 4 });
+    // Chromium fires dragover only on a move that stays over the element it entered: one more small move.
+    await page.mouse.move(b.x + b.width / 2 + 3, b.y + b.height / 2 + 1, { steps: 2 });
+    try {
+      await expect(row(onto)).toHaveClass(/\bdrop\b/, { timeout: 3_000 });
+    } catch (e) {
+      await page.mouse.up();
+      // A drag that began late may still have dropped on this release: never make a second move (the caller
+      // checks where the row went).
+      await animationFrames(page);
+      if ((await order()) !== before) return;
+      if (attempt === 3) throw e;
+      continue;
+    }
+    await page.mouse.up();
+    return;
+  }
+}
+
 /** Clicks the timeline's trace row at a frame (toggles a TRACE key). */
 export async function clickTraceRow(page: Page, frame: number): Promise<void> {
   const canvas = page.getByTestId('timeline-canvas');
