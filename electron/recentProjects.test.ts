@@ -3,7 +3,7 @@
  * The list lives in userData and is read as a stranger's file, so a recent project grants nothing at start-up: it
  * grants what Open Project grants only when the user opens it from the list, and only a path main itself listed.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -152,5 +152,42 @@ describe('recent projects', () => {
     run.policy.allowFile(other.project);
     expect((await run.h.openProject({ path: other.project })).status).toBe('opened');
     expect((await run.h.getRecentFiles(undefined)).map((f) => f.path)).toEqual([other.project]);
+  }, 60_000);
+  // Mutation that fails: openRecentProject without its link check (the listed path now a link grants its target).
+  it('a listed project that has become a link, or whose folder has, is refused and grants nothing', async () => {
+    const { userData, dir, project } = fixture();
+    const elsewhere = mkdtempSync(join(tmpdir(), 'actguy-recent-elsewhere-'));
+    dirs.push(elsewhere);
+    const secret = join(elsewhere, 'notes.actguy.json');
+    writeFileSync(secret, '{"secret": true}\n');
+    const first = start(userData);
+    first.dialogs.answers.push(project);
+    await first.h.openProjectDialog(undefined);
+
+    // A colleague's sync replaces the listed project by a link to another file of the user's.
+    const moved = `${project}.was`;
+    renameSync(project, moved);
+    symlinkSync(secret, project);
+    const second = start(userData);
+    await expect(second.h.openRecentProject({ path: project })).rejects.toThrow(/leads to .*notes\.actguy\.json/);
+    expect(second.policy.isAllowed(secret)).toBe(false);
+    expect(second.policy.mayWrite(secret)).toBe(false);
+    expect(grants(second.policy, dir).every((g) => g.endsWith(' --'))).toBe(true);
+
+    // The project back, and its folder replaced by a link to another folder holding a project of that name.
+    rmSync(project);
+    renameSync(moved, project);
+    writeFileSync(join(elsewhere, 'sample.actguy.json'), readFileSync(project));
+    renameSync(dir, `${dir}.was`);
+    symlinkSync(elsewhere, dir);
+    try {
+      const third = start(userData);
+      await expect(third.h.openRecentProject({ path: project })).rejects.toThrow(/leads to/);
+      expect(third.policy.isAllowed(join(elsewhere, 'sample.actguy.json'))).toBe(false);
+      expect(third.policy.mayWrite(join(elsewhere, 'out', 'stage.mar'))).toBe(false);
+    } finally {
+      rmSync(dir);
+      renameSync(`${dir}.was`, dir);
+    }
   }, 60_000);
 });
