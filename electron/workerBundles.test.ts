@@ -94,6 +94,24 @@ describe('worker bundles in a packaged app (round 23)', () => {
     }
   });
 
+  // Round 24, a swap right after the check (TOCTOU). Mutation that fails: the loader requiring the entry from disk
+  // (`load(entry, readFileSync(entry, 'utf8'))`) instead of running the text that was checked.
+  it('runs the bytes it checked: a bundle swapped right after the check is not the one that runs', async () => {
+    const digests = allDigests();
+    const original = readFileSync(join(dir, 'entry.cjs'));
+    requireBundleDigests(digests);
+    const w = startWorkerBundle(join(dir, 'entry.cjs'), { workerData: 'checked' });
+    // The worker thread has not started yet: its file is replaced before it could read anything.
+    writeFileSync(join(dir, 'entry.cjs'), `require('node:worker_threads').parentPort.postMessage('swapped in');\n`);
+    try {
+      expect(await firstWord(w)).toEqual({
+        message: expect.objectContaining({ data: 'checked', chunk: 'from the chunk' }),
+      });
+    } finally {
+      writeFileSync(join(dir, 'entry.cjs'), original);
+    }
+  });
+
   it('refuses a bundle the build did not make', async () => {
     const { ['entry.cjs']: _left, ...others } = allDigests();
     requireBundleDigests(others);
