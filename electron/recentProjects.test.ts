@@ -3,7 +3,17 @@
  * The list lives in userData and is read as a stranger's file, so a recent project grants nothing at start-up: it
  * grants what Open Project grants only when the user opens it from the list, and only a path main itself listed.
  */
-import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -189,5 +199,21 @@ describe('recent projects', () => {
       rmSync(dir);
       renameSync(`${dir}.was`, dir);
     }
+  }, 60_000);
+
+  it('a listed project now a FIFO or a 3 GB file is refused at once, without a wait or a read of it', async () => {
+    const { userData, project } = fixture();
+    const first = start(userData);
+    first.dialogs.answers.push(project);
+    await first.h.openProjectDialog(undefined);
+    rmSync(project);
+    const made = spawnSync('mkfifo', [project]);
+    expect(made.status).toBe(0);
+    // A read that waited for a writer would hold the main process here for good (the test would time out).
+    await expect(start(userData).h.openRecentProject({ path: project })).rejects.toThrow(/not a plain file|FIFO/i);
+    rmSync(project);
+    writeFileSync(project, '');
+    truncateSync(project, 3 * 2 ** 30);
+    await expect(start(userData).h.openRecentProject({ path: project })).rejects.toThrow(/bytes/);
   }, 60_000);
 });
