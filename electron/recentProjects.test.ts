@@ -217,3 +217,30 @@ describe('recent projects', () => {
     await expect(start(userData).h.openRecentProject({ path: project })).rejects.toThrow(/bytes/);
   }, 60_000);
 });
+
+describe('recent motions', () => {
+  // Mutation that fails: the start-up grant of recent motions without its link check (the target granted).
+  it('a listed motion that has become a link is not granted at start-up, nor its target; the others are', async () => {
+    const { userData, dir, walk } = fixture();
+    const elsewhere = mkdtempSync(join(tmpdir(), 'actguy-recent-elsewhere-'));
+    dirs.push(elsewhere);
+    const secret = join(elsewhere, 'notes.txt');
+    writeFileSync(secret, "the user's own notes\n");
+    const first = start(userData);
+    first.policy.allowFile(walk);
+    await openedMotion(first.h, walk);
+    expect((await first.h.getRecentFiles(undefined)).map((f) => f.path)).toEqual([walk]);
+
+    // Unchanged, it is granted at the next start as before.
+    expect(start(userData).policy.mayWrite(walk)).toBe(true);
+
+    // A colleague's sync replaces it by a link to another file of the user's.
+    renameSync(walk, `${walk}.was`);
+    symlinkSync(secret, walk);
+    const second = start(userData);
+    expect(second.policy.isAllowed(secret)).toBe(false);
+    expect(second.policy.mayWrite(secret)).toBe(false);
+    await expect(second.h.openMotion({ path: walk })).rejects.toThrow(/refused|not allowed|resolves to/);
+    expect(grants(second.policy, dir).every((g) => g.endsWith(' --'))).toBe(true);
+  }, 60_000);
+});
