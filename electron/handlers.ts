@@ -129,8 +129,11 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
   const documents = new DocumentTable((id) => compress.close(id));
   const backups = ctx.backups ?? createBackupStore(null);
 
-  // A recent project grants nothing until the user opens it from Open Recent (openRecentProject).
-  for (const file of recent.list()) if (file.kind !== 'project') policy.allowFile(file.path);
+  // A recent project grants nothing until the user opens it from Open Recent (openRecentProject). A recent motion is
+  // listed as its path resolved when the user chose it: one that now leads elsewhere through a link (put there since by
+  // a sync or a colleague) would grant a file the user never chose, so it is not granted (docs/security.md, round 24).
+  for (const file of recent.list())
+    if (file.kind !== 'project' && canonicalPath(file.path) === file.path) policy.allowFile(file.path);
   // The sample the app opens by itself is read, never written: the user did not choose it (docs/limits.md#what-the-page-may-touch).
   const sample = canonicalPath(ctx.appInfo.samplePath);
   policy.allowFile(sample, { readOnly: true });

@@ -3,7 +3,17 @@
  * The list lives in userData and is read as a stranger's file, so a recent project grants nothing at start-up: it
  * grants what Open Project grants only when the user opens it from the list, and only a path main itself listed.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -152,5 +162,85 @@ describe('recent projects', () => {
     run.policy.allowFile(other.project);
     expect((await run.h.openProject({ path: other.project })).status).toBe('opened');
     expect((await run.h.getRecentFiles(undefined)).map((f) => f.path)).toEqual([other.project]);
+  }, 60_000);
+  // Mutation that fails: openRecentProject without its link check (the listed path now a link grants its target).
+  it('a listed project that has become a link, or whose folder has, is refused and grants nothing', async () => {
+    const { userData, dir, project } = fixture();
+    const elsewhere = mkdtempSync(join(tmpdir(), 'actguy-recent-elsewhere-'));
+    dirs.push(elsewhere);
+    const secret = join(elsewhere, 'notes.actguy.json');
+    writeFileSync(secret, '{"secret": true}\n');
+    const first = start(userData);
+    first.dialogs.answers.push(project);
+    await first.h.openProjectDialog(undefined);
+
+    // A colleague's sync replaces the listed project by a link to another file of the user's.
+    const moved = `${project}.was`;
+    renameSync(project, moved);
+    symlinkSync(secret, project);
+    const second = start(userData);
+    await expect(second.h.openRecentProject({ path: project })).rejects.toThrow(/leads to .*notes\.actguy\.json/);
+    expect(second.policy.isAllowed(secret)).toBe(false);
+    expect(second.policy.mayWrite(secret)).toBe(false);
+    expect(grants(second.policy, dir).every((g) => g.endsWith(' --'))).toBe(true);
+
+    // The project back, and its folder replaced by a link to another folder holding a project of that name.
+    rmSync(project);
+    renameSync(moved, project);
+    writeFileSync(join(elsewhere, 'sample.actguy.json'), readFileSync(project));
+    renameSync(dir, `${dir}.was`);
+    symlinkSync(elsewhere, dir);
+    try {
+      const third = start(userData);
+      await expect(third.h.openRecentProject({ path: project })).rejects.toThrow(/leads to/);
+      expect(third.policy.isAllowed(join(elsewhere, 'sample.actguy.json'))).toBe(false);
+      expect(third.policy.mayWrite(join(elsewhere, 'out', 'stage.mar'))).toBe(false);
+    } finally {
+      rmSync(dir);
+      renameSync(`${dir}.was`, dir);
+    }
+  }, 60_000);
+
+  it('a listed project now a FIFO or a 3 GB file is refused at once, without a wait or a read of it', async () => {
+    const { userData, project } = fixture();
+    const first = start(userData);
+    first.dialogs.answers.push(project);
+    await first.h.openProjectDialog(undefined);
+    rmSync(project);
+    const made = spawnSync('mkfifo', [project]);
+    expect(made.status).toBe(0);
+    // A read that waited for a writer would hold the main process here for good (the test would time out).
+    await expect(start(userData).h.openRecentProject({ path: project })).rejects.toThrow(/not a plain file|FIFO/i);
+    rmSync(project);
+    writeFileSync(project, '');
+    truncateSync(project, 3 * 2 ** 30);
+    await expect(start(userData).h.openRecentProject({ path: project })).rejects.toThrow(/bytes/);
+  }, 60_000);
+});
+
+describe('recent motions', () => {
+  // Mutation that fails: the start-up grant of recent motions without its link check (the target granted).
+  it('a listed motion that has become a link is not granted at start-up, nor its target; the others are', async () => {
+    const { userData, dir, walk } = fixture();
+    const elsewhere = mkdtempSync(join(tmpdir(), 'actguy-recent-elsewhere-'));
+    dirs.push(elsewhere);
+    const secret = join(elsewhere, 'notes.txt');
+    writeFileSync(secret, "the user's own notes\n");
+    const first = start(userData);
+    first.policy.allowFile(walk);
+    await openedMotion(first.h, walk);
+    expect((await first.h.getRecentFiles(undefined)).map((f) => f.path)).toEqual([walk]);
+
+    // Unchanged, it is granted at the next start as before.
+    expect(start(userData).policy.mayWrite(walk)).toBe(true);
+
+    // A colleague's sync replaces it by a link to another file of the user's.
+    renameSync(walk, `${walk}.was`);
+    symlinkSync(secret, walk);
+    const second = start(userData);
+    expect(second.policy.isAllowed(secret)).toBe(false);
+    expect(second.policy.mayWrite(secret)).toBe(false);
+    await expect(second.h.openMotion({ path: walk })).rejects.toThrow(/refused|not allowed|resolves to/);
+    expect(grants(second.policy, dir).every((g) => g.endsWith(' --'))).toBe(true);
   }, 60_000);
 });

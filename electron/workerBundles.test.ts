@@ -1,6 +1,7 @@
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Worker } from 'node:worker_threads';
@@ -94,6 +95,24 @@ describe('worker bundles in a packaged app (round 23)', () => {
     }
   });
 
+  // Round 24, a swap right after the check (TOCTOU). Mutation that fails: the loader requiring the entry from disk
+  // (`load(entry, readFileSync(entry, 'utf8'))`) instead of running the text that was checked.
+  it('runs the bytes it checked: a bundle swapped right after the check is not the one that runs', async () => {
+    const digests = allDigests();
+    const original = readFileSync(join(dir, 'entry.cjs'));
+    requireBundleDigests(digests);
+    const w = startWorkerBundle(join(dir, 'entry.cjs'), { workerData: 'checked' });
+    // The worker thread has not started yet: its file is replaced before it could read anything.
+    writeFileSync(join(dir, 'entry.cjs'), `require('node:worker_threads').parentPort.postMessage('swapped in');\n`);
+    try {
+      expect(await firstWord(w)).toEqual({
+        message: expect.objectContaining({ data: 'checked', chunk: 'from the chunk' }),
+      });
+    } finally {
+      writeFileSync(join(dir, 'entry.cjs'), original);
+    }
+  });
+
   it('refuses a bundle the build did not make', async () => {
     const { ['entry.cjs']: _left, ...others } = allDigests();
     requireBundleDigests(others);
@@ -129,6 +148,56 @@ describe('worker bundles in a packaged app (round 23)', () => {
     expect(await firstWord(startWorkerBundle(join(dir, 'nested.cjs')))).toEqual({
       message: `leaf refused: ${bundleRefusal(join(dir, 'leaf.cjs'), 'changed')}`,
     });
+  });
+
+  // Round 24. Mutation that fails: the bundle read without O_NONBLOCK (the main process waits on the FIFO for good).
+  it("a FIFO in a bundle's place is refused at once, not waited on", async () => {
+    const digests = allDigests();
+    const original = readFileSync(join(dir, 'entry.cjs'));
+    rmSync(join(dir, 'entry.cjs'));
+    expect(spawnSync('mkfifo', [join(dir, 'entry.cjs')]).status).toBe(0);
+    try {
+      requireBundleDigests(digests);
+      expect(await firstWord(startWorkerBundle(join(dir, 'entry.cjs')))).toEqual({
+        error: bundleRefusal(join(dir, 'entry.cjs'), 'changed'),
+      });
+    } finally {
+      rmSync(join(dir, 'entry.cjs'));
+      writeFileSync(join(dir, 'entry.cjs'), original);
+    }
+    // The chunk it requires, read by the loader in the worker (mutation: the loader's read without O_NONBLOCK).
+    const chunk = readFileSync(join(dir, 'chunk.cjs'));
+    rmSync(join(dir, 'chunk.cjs'));
+    expect(spawnSync('mkfifo', [join(dir, 'chunk.cjs')]).status).toBe(0);
+    try {
+      expect(await firstWord(startWorkerBundle(join(dir, 'entry.cjs')))).toEqual({
+        error: bundleRefusal(join(dir, 'chunk.cjs'), 'changed'),
+      });
+    } finally {
+      rmSync(join(dir, 'chunk.cjs'));
+      writeFileSync(join(dir, 'chunk.cjs'), chunk);
+    }
+  });
+
+  // Round 24. Mutation that fails: the loader handing a bare name to Node's require, which finds a package in any
+  // node_modules from the bundle's folder up (app.asar.unpacked/node_modules, Resources/node_modules, ...), unchecked.
+  it("a checked bundle requires Node's own modules only: a package by name is refused, not found and run", async () => {
+    const planted = join(dir, 'node_modules', 'planted');
+    mkdirSync(planted, { recursive: true });
+    writeFileSync(join(planted, 'index.js'), `module.exports = 'planted package ran';\n`);
+    writeFileSync(
+      join(dir, 'bare.cjs'),
+      `require('node:worker_threads').parentPort.postMessage(require('planted'));\n`,
+    );
+    try {
+      requireBundleDigests(allDigests());
+      expect(await firstWord(startWorkerBundle(join(dir, 'bare.cjs')))).toEqual({
+        error: bundleRefusal('planted', 'unknown'),
+      });
+    } finally {
+      rmSync(join(dir, 'node_modules'), { recursive: true, force: true });
+      rmSync(join(dir, 'bare.cjs'));
+    }
   });
 
   it('a checkout requires no digests: the file runs as it is', async () => {

@@ -15,7 +15,7 @@
  * A checkout (`electron .`, the CLI, the loopback server, tests) requires no digests and starts each file as it is.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
@@ -48,7 +48,14 @@ export function verifiedBundleSource(path: string, digests: BundleDigests): stri
   const name = basename(path);
   const expected = Object.hasOwn(digests, name) ? digests[name] : undefined;
   if (!expected) throw new Error(bundleRefusal(path, 'unknown'));
-  const bytes = readFileSync(path);
+  // Never waiting: a FIFO in a bundle's place held the main process for good at the first worker (it reads as empty).
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
   if (createHash('sha256').update(bytes).digest('hex') !== expected) throw new Error(bundleRefusal(path, 'changed'));
   return bytes.toString('utf8');
 }
@@ -57,14 +64,14 @@ export function verifiedBundleSource(path: string, digests: BundleDigests): stri
  * The code an `eval` worker runs to start a checked bundle: it compiles the bundle's text as Node's CommonJS loader
  * would (the same five parameters, the file's own name in stack traces, `require` resolved from the file's folder),
  * with the digests as a sixth parameter. A `require` of a file (a path, not a Node module) reads it, checks it and
- * compiles it the same way; Node's own modules are Node's. `%ARGS%` is the JSON of [file, its text, digests,
+ * compiles it the same way; Node's own modules are Node's, and any other name (a package) is refused. `%ARGS%` is the JSON of [file, its text, digests,
  * refusal for an unknown file, refusal for a changed one] (each refusal with NUL where the file's path goes).
  */
 const WORKER_LOADER = `'use strict';
 (() => {
   const { createHash } = require('node:crypto');
-  const { readFileSync } = require('node:fs');
-  const { createRequire } = require('node:module');
+  const { closeSync, constants, openSync, readFileSync } = require('node:fs');
+  const { createRequire, isBuiltin } = require('node:module');
   const { basename, dirname, isAbsolute, resolve } = require('node:path');
   const { compileFunction } = require('node:vm');
   const [entry, entrySource, digests, unknown, changed] = %ARGS%;
@@ -73,7 +80,13 @@ const WORKER_LOADER = `'use strict';
     const name = basename(path);
     const expected = Object.hasOwn(digests, name) ? digests[name] : undefined;
     if (!expected) throw refuse(unknown, path);
-    const bytes = readFileSync(path);
+    const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    let bytes;
+    try {
+      bytes = readFileSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     if (createHash('sha256').update(bytes).digest('hex') !== expected) throw refuse(changed, path);
     return bytes.toString('utf8');
   };
@@ -83,7 +96,11 @@ const WORKER_LOADER = `'use strict';
     modules.set(filename, module);
     const nodeRequire = createRequire(filename);
     const fileRequire = (request) => {
-      if (!request.startsWith('.') && !isAbsolute(request)) return nodeRequire(request);
+      // Node's own modules only: a package by name would be found in any node_modules from here up, unchecked.
+      if (!request.startsWith('.') && !isAbsolute(request)) {
+        if (!isBuiltin(request)) throw refuse(unknown, request);
+        return nodeRequire(request);
+      }
       const path = resolve(dirname(filename), request);
       const loaded = modules.get(path);
       return loaded ? loaded.exports : load(path, verified(path)).exports;

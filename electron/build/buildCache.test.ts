@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   copyFileSync,
   existsSync,
@@ -20,7 +20,7 @@ import { COMPRESSOR_VERSION } from '../../shared/compress/version';
 import { cacheKey, canonicalJson, decodeEntry, encodeEntry, entryStampsProve, openBuildCache } from './buildCache';
 import { compressMtnBytes } from './compressPool';
 import { buildProject } from './build';
-import { parseVerdicts, stampOf, verdictLogKey } from './verdicts';
+import { openVerdictStore, parseVerdicts, stampOf, verdictLogKey } from './verdicts';
 
 const root = join(__dirname, '..', '..');
 const ASSETS = join(root, 'assets');
@@ -258,6 +258,32 @@ describe('entry stamps stand for an entry only where nobody can set its ctime ba
     const hashed = openBuildCache(dir, { stampsProve: () => false });
     expect(hashed.read(key, remembered)).toBeUndefined();
     expect(hashed.stats.damaged).toBe(1);
+  });
+});
+
+describe('entry stamps where they stand for an entry (round 24, held)', () => {
+  // Mutation that fails: sameStamp without its ctime (size, mtime, inode and device only).
+  it('an entry rewritten in place, its size and mtime kept, is hashed and found damaged, not taken on its stamp', () => {
+    const value = compressMtnBytes(walk, options);
+    const key = cacheKey(walk, options);
+    const dir = tempDir();
+    const written = openBuildCache(dir).put(key, value)!;
+    expect(written.stamp).toBeDefined();
+    const verdicts = openVerdictStore(dir, join(tempDir(), 'state'));
+    verdicts.remember(key, written.digest, written.stamp);
+    const path = join(dir, key.slice(0, 2), `${key}.mt3c`);
+    // The mtime to the nanosecond, as `touch -r` sets it back (utimes through a Date keeps only milliseconds).
+    const reference = join(dir, 'reference');
+    copyFileSync(path, reference);
+    expect(spawnSync('touch', ['-m', '-r', path, reference]).status).toBe(0);
+    const bytes = readFileSync(path);
+    bytes[bytes.length - 1] ^= 0xff;
+    writeFileSync(path, bytes); // the same inode, the same size
+    expect(spawnSync('touch', ['-m', '-r', reference, path]).status).toBe(0); // the mtime set back, as any user may
+    expect(String(statSync(path, { bigint: true }).mtimeNs)).toBe(written.stamp!.mtimeNs);
+    const cache = openBuildCache(dir, { stampsProve: () => true });
+    expect(cache.read(key, (stamp) => verdicts.entryDigest(key, stamp))).toBeUndefined();
+    expect(cache.stats.damaged).toBe(1);
   });
 });
 

@@ -223,6 +223,33 @@ describe('actguy build with a planted journal', () => {
     expect(dry.ok).toBe(true);
   });
 
+  // Round 24: the check before the work is not what protects the outputs; the commit's own check under its lock is.
+  // Mutation that fails: the commit's recoverLocked skipped (the journal under the lock not read), the build then ok.
+  it('a journal planted after the check before the work, while the motions compress, is refused at the commit', async () => {
+    const dir = tempDir();
+    const proj = join(dir, 'proj');
+    cpSync(template, proj, { recursive: true });
+    const outputs = ['stage.mar', 'stage.sar', 'stage.report.json'].map((f) => join(proj, 'out', f));
+    const before = outputs.map((p) => readFileSync(p));
+    const real = inProcessCompressor();
+    let planted = false;
+    const plantOnce = () => {
+      if (planted) return;
+      planted = true;
+      HOSTILE_JOURNALS[0].plant({ outputs, inputs: [join(proj, 'walk.mtn')], outside: outsideFolder(dir) });
+    };
+    const compressor: MotionCompressor = {
+      ...real,
+      compress: (...a) => (plantOnce(), real.compress(...a)),
+      verifyOrCompress: (...a) => (plantOnce(), real.verifyOrCompress(...a)),
+    };
+    await expect(
+      buildProject(join(proj, 'p.actguy.json'), { compressor, cacheDir: null, stateDir: join(dir, 'state') }),
+    ).rejects.toThrow(refusal(journalOf(outputs)));
+    expect(planted).toBe(true);
+    expect(outputs.map((p) => readFileSync(p))).toEqual(before);
+  });
+
   it('after the journal is moved aside, the build runs and rewrites every output', () => {
     const dir = tempDir();
     const proj = join(dir, 'proj');

@@ -318,6 +318,14 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
       const given = requireString(req.path, 'openRecentProject: path');
       if (!ctx.isRecentProject?.(given))
         throw new Error(`${quotePath(given)}: not a project in File › Open Recent (open it with Open Project)`);
+      // The list holds the path as it resolved when the user chose it. A link put there since (the file, or a folder
+      // above it, replaced by a sync or a colleague) leads to a file the user never chose, which a pick would grant
+      // to be read and written: refused before any grant (docs/security.md, round 24).
+      const now = canonicalPath(given);
+      if (now !== given)
+        throw new Error(
+          `${quotePath(given)} now leads to ${quotePath(now)} through a link, so it was not opened (open it with Open Project)`,
+        );
       return openPicked(given);
     },
 
