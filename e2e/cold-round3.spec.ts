@@ -3,12 +3,12 @@
  * 1280x800 and 1920x1080 (docs/user-guide.md "Tried cold", third round): Ctrl+S with a typed value still in its field
  * saved the value before it and said "Saved"; a refused tolerance kept saying "it stays 1°" beside a field that had
  * moved on; a .sev that defines no SE told the user to "pick an SE" from an empty picker, and outside a project the SE
- * table did not say where SE names come from.
+ * table did not say where SE names come from; a motion added to the project landed below the rows shown.
  */
 import type { Page } from '@playwright/test';
 import { existsSync, readFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
-import { openSampleProject } from './sev-ui';
+import { chooseFile, openSampleProject } from './sev-ui';
 import { waitForCompression, waitForDocument } from './ui';
 
 async function undoLabel(page: Page): Promise<string> {
@@ -158,3 +158,47 @@ for (const [width, height] of [
     expect(pageErrors).toEqual([]);
   });
 }
+
+test('at 1280x800 a motion added to the project is scrolled into the list, and so is one Undo brings back', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
+  test.skip(!!electronApp, 'the window size is set through the browser viewport');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openSampleProject(page, workspace, electronApp);
+  const body = page.getByTestId('project-body');
+  const inView = (name: string) =>
+    body.evaluate((list, n) => {
+      const row = list.querySelector(`[data-testid="project-motion"][data-name="${n}"]`);
+      if (!row) return false;
+      const a = list.getBoundingClientRect();
+      const b = row.getBoundingClientRect();
+      return b.top >= a.top - 0.5 && b.bottom <= a.bottom + 0.5;
+    }, name);
+  // Four motions in a list that shows about three: the fourth starts below the fold.
+  expect(await inView('walk_60')).toBe(false);
+
+  await chooseFile(page, electronApp, workspace, 'walk_60fps.mtn', 'open', () =>
+    page.getByTestId('project-add-motion').click(),
+  );
+  await expect(page.getByTestId('project-motion')).toHaveCount(5);
+  await expect.poll(() => inView('walk_60fps')).toBe(true);
+  await saveScreenshot('project-added-in-view-1280x800');
+  expect(await undoLabel(page)).toBe('Undo Add motion walk_60fps');
+
+  // Removed with the list scrolled to the top, then Undo: the row that comes back is shown.
+  await page.locator('[data-testid="project-motion"][data-name="walk_60fps"]').click();
+  await waitForDocument(page, 'walk_60fps');
+  await page.getByTestId('project-remove-motion').click();
+  await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Remove' }).click();
+  await expect(page.getByTestId('project-motion')).toHaveCount(4);
+  await body.evaluate((list) => (list.scrollTop = 0));
+  expect(await inView('walk_60')).toBe(false);
+  await page.keyboard.press('Control+z');
+  await expect(page.getByTestId('project-motion')).toHaveCount(5);
+  await expect.poll(() => inView('walk_60fps')).toBe(true);
+  expect(pageErrors).toEqual([]);
+});
