@@ -31,6 +31,18 @@ export function isTypingTarget(target: EventTarget | null): boolean {
   return false;
 }
 
+/**
+ * Commits a value still being typed: the fields take what was typed on blur (or Enter), so a command run from the
+ * keyboard while one has the focus (Ctrl+S, Ctrl+E, Ctrl+B: no click moved the focus away) worked on the value before
+ * it, said "Saved", and the typed value became an edit after the save (tried cold, round 3). A select holds nothing
+ * uncommitted and keeps the focus.
+ */
+export function commitFieldBeingTyped(): void {
+  if (typeof document === 'undefined') return;
+  const active = document.activeElement;
+  if (active instanceof HTMLElement && active.tagName !== 'SELECT' && isTypingTarget(active)) active.blur();
+}
+
 /** Whether an in-app modal dialog is open (its keys and answers come first). */
 export function isModalOpen(): boolean {
   const s = sessionStore.getState();
@@ -114,5 +126,6 @@ export async function runCommand(cmd: MenuCommand): Promise<void> {
     if (cmd.command === 'file.openFromSystem') openWhenModalCloses(cmd);
     return;
   }
+  commitFieldBeingTyped();
   await runRegisteredCommand(cmd);
 }

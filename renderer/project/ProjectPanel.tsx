@@ -71,6 +71,23 @@ export function ProjectPanel() {
   const [filter, setFilter] = useState('');
   useEffect(() => setFilter(''), [path]);
   const listed = listedMotions(json?.motions ?? [], filter);
+  const motionList = useRef<HTMLOListElement>(null);
+  // A row that appears in the open project (+ Add, an import, Undo of a removal) is scrolled into view: at 1280x800
+  // the list shows three rows, and "+ Add" put the new one below them with only a message to say so (tried cold,
+  // round 3). Opening a project reveals nothing.
+  const shownNames = useRef<{ path: string | null; names: Set<string> }>({ path: null, names: new Set() });
+  useEffect(() => {
+    const names = new Set((json?.motions ?? []).map((m) => m.name));
+    const before = shownNames.current;
+    shownNames.current = { path, names };
+    if (before.path !== path) return;
+    const added = [...names].filter((n) => !before.names.has(n));
+    if (added.length !== 1) return;
+    const row = Array.from(
+      motionList.current?.querySelectorAll<HTMLElement>('[data-testid="project-motion"]') ?? [],
+    ).find((r) => r.dataset.name === added[0]);
+    row?.scrollIntoView({ block: 'nearest' });
+  }, [json, path]);
   // The dragged row, read synchronously by dragover/drop: the first dragover can arrive before React has
   // re-rendered with the new state, and a dragover that does not preventDefault refuses the drop.
   const dragFromRef = useRef<number | null>(null);
@@ -223,7 +240,12 @@ export function ProjectPanel() {
                 {notShownReason}
               </div>
             )}
-            <ol className="project-motions" data-testid="project-motions" onDragLeave={() => setDropAt(null)}>
+            <ol
+              className="project-motions"
+              data-testid="project-motions"
+              ref={motionList}
+              onDragLeave={() => setDropAt(null)}
+            >
               {listed.map(({ motion: m, index: i }) => {
                 const st = status[m.name];
                 const probs = problemsOf(i);

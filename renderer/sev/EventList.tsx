@@ -10,6 +10,7 @@ import { playEvent, playSeName } from './audition';
 import { EVENT_SCOPE_ATTRIBUTE } from '../app/shortcuts';
 import { seColor } from './colors';
 import { NumberField } from './NumberField';
+import { NO_SE_DEFINED_YET } from './sevLabels';
 import { JointTreePicker } from '../components/JointTreePicker';
 
 /** The picker's value for an event without a joint. */
@@ -263,8 +264,10 @@ export function EventList() {
           })}
           {!order.length && (
             <tr>
-              <td colSpan={5} className="dim">
-                No events. Move the playhead, pick an SE and a joint, then “Add event at playhead”.
+              <td colSpan={5} className="dim sev-empty" data-testid="sev-events-empty">
+                {ses.length
+                  ? 'No events. Move the playhead, pick an SE and a joint, then “Add event at playhead”.'
+                  : `No events. ${NO_SE_DEFINED_YET}`}
               </td>
             </tr>
           )}

@@ -190,7 +190,7 @@ export function SeTable() {
           })}
           {!defs.length && (
             <tr>
-              <td colSpan={6} className="dim">
+              <td colSpan={6} className="dim sev-empty">
                 No SEs defined. “Add SE” defines one; events refer to SEs by index.
               </td>
             </tr>
@@ -262,7 +262,13 @@ export function SeTable() {
           )}
         </div>
       )}
-      {!tables && <div className="dim small sev-note">SE tables not loaded: names are not checked.</div>}
+      {!tables && (
+        // It said what was missing, not where the tables come from: outside a project the name fields offer nothing.
+        <div className="dim small sev-note" data-testid="sev-tables-missing">
+          SE tables not loaded: names are neither offered nor checked. They come with a project: File › Open Project…
+          opens one whose default.sls and se_define.h define them.
+        </div>
+      )}
       {tables && tables.errors.length > 0 && (
         <ul className="warnings small">
           {tables.errors.map((e, i) => (

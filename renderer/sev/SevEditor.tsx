@@ -22,7 +22,7 @@ import { saveSev } from './sevFiles';
 import { confirmUnsaved } from '../app/unsaved';
 import { createSevForTuner, followTuner, installSevFollower, openSevDialog, openSevMotion } from './sevMotion';
 import { sevBelongsTo } from './sevBinding';
-import { addEventTitle, addJointLabel, seLabel } from './sevLabels';
+import { NO_SE_DEFINED_YET, addEventTitle, addJointLabel, seLabel } from './sevLabels';
 import { isProjectDirty, projectStore, soundPathOf } from '../project/projectStore';
 import { seColor } from './colors';
 import './sev.css';
@@ -271,11 +271,15 @@ export function SevEditor() {
               data-testid="sev-add-event"
               disabled={!motion || !defs.length}
               onClick={events.addAtPlayhead}
-              title={addEventTitle(
-                doc.ses.some((d) => d.index === selectedSe) ? seLabel(doc, selectedSe) : 'an event',
-                Math.max(0, Math.min(motion?.frameCount ?? 65535, Math.round(playhead))),
-                addJointLabel(selectedJoint >= 0 ? selectedJoint : null, motion?.joints[selectedJoint]?.name),
-              )}
+              title={
+                defs.length
+                  ? addEventTitle(
+                      doc.ses.some((d) => d.index === selectedSe) ? seLabel(doc, selectedSe) : 'an event',
+                      Math.max(0, Math.min(motion?.frameCount ?? 65535, Math.round(playhead))),
+                      addJointLabel(selectedJoint >= 0 ? selectedJoint : null, motion?.joints[selectedJoint]?.name),
+                    )
+                  : NO_SE_DEFINED_YET
+              }
             >
               + Add event at playhead
             </button>

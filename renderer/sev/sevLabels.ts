@@ -77,6 +77,13 @@ export function addJointLabel(joint: number | null, name: string | undefined): s
   return name === undefined ? `on joint ${joint}` : `on joint ${joint} ${labelName(name)}`;
 }
 
+/**
+ * Why "+ Add event at playhead" is off in a .sev that defines no SE, and what to do (its tooltip and the empty event
+ * list say it): the list said "pick an SE", and the SE picker beside the button was an empty, 20 px select.
+ */
+export const NO_SE_DEFINED_YET =
+  'This .sev defines no SE yet: “+ Add SE” (at the right) defines one, then “Add event at playhead” places it.';
+
 /** The "+ Add event at playhead" tooltip: which SE, which frame and which joint the click will use. */
 export function addEventTitle(se: string, frame: number, joint: string): string {
   return (

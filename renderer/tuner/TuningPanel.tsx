@@ -23,11 +23,17 @@ function ToleranceRow(props: {
   disabled: boolean;
 }) {
   const value = useDocument((d) => d.tolerances[props.field]);
+  const documentId = useDocument((d) => d.documentId);
   const [text, setText] = useState(String(value));
   const [invalid, setInvalid] = useState<string | null>(null);
   // Escape reverts: the blur it causes must not commit the text typed before it (the handler still sees that text).
   const reverting = useRef(false);
-  useEffect(() => setText(String(value)), [value]);
+  // A value set elsewhere (the slider, Undo, a project opened) or another motion answers the refusal: it said "it
+  // stays 1°" beside a field that read 1.02 or 0.5 (tried cold, round 3).
+  useEffect(() => {
+    setText(String(value));
+    setInvalid(null);
+  }, [value, documentId]);
   const commitText = () => {
     if (reverting.current) {
       reverting.current = false;
@@ -140,7 +146,7 @@ function OverrideEditor({ disabled }: { disabled: boolean }) {
   const [invalid, setInvalid] = useState<string | null>(null);
   const reverting = useRef(false);
   useEffect(() => setText(current !== undefined ? String(current) : ''), [current, joint]);
-  useEffect(() => setInvalid(null), [joint]);
+  useEffect(() => setInvalid(null), [joint, current]);
   const entries = Object.entries(overrides)
     .map(([j, v]) => [Number(j), v] as const)
     .sort((a, b) => a[0] - b[0]);
