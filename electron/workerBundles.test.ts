@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BUNDLE_REFUSED } from '../shared/errors';
 import { bundleRefusal, requireBundleDigests, startWorkerBundle, type BundleDigests } from './workerBundles';
 
 /** Stands for app.asar.unpacked/dist/electron: the bundles a packaged app starts its workers from. */
@@ -17,14 +18,14 @@ const sha256 = (name: string) =>
     .update(readFileSync(join(dir, name)))
     .digest('hex');
 
-/** What the worker said first, or how it failed: its error's message, or its exit code. */
-function firstWord(w: Worker): Promise<{ message: unknown } | { error: string } | { exit: number }> {
+/** What the worker said first, or how it failed: its error's message and code, or its exit code. */
+function firstWord(w: Worker): Promise<{ message: unknown } | { error: string; code: unknown } | { exit: number }> {
   return new Promise((done) => {
     w.once('message', (message: unknown) => {
       done({ message });
       void w.terminate();
     });
-    w.once('error', (e) => done({ error: e.message }));
+    w.once('error', (e) => done({ error: e.message, code: (e as { code?: unknown }).code }));
     w.once('exit', (exit) => done({ exit }));
   });
 }
@@ -88,6 +89,7 @@ describe('worker bundles in a packaged app (round 23)', () => {
       requireBundleDigests(digests);
       expect(await firstWord(startWorkerBundle(join(dir, 'entry.cjs')))).toEqual({
         error: bundleRefusal(join(dir, 'entry.cjs'), 'changed'),
+        code: BUNDLE_REFUSED,
       });
     } finally {
       writeFileSync(join(dir, 'entry.cjs'), original);
@@ -99,10 +101,12 @@ describe('worker bundles in a packaged app (round 23)', () => {
     requireBundleDigests(others);
     expect(await firstWord(startWorkerBundle(join(dir, 'entry.cjs')))).toEqual({
       error: bundleRefusal(join(dir, 'entry.cjs'), 'unknown'),
+      code: BUNDLE_REFUSED,
     });
   });
 
-  // Mutation that fails: the loader's require handing a file to Node's own require (unchecked).
+  // Mutations that fail: the loader's require handing a file to Node's own require (unchecked); its refusal without
+  // BUNDLE_REFUSED (the import would then report three.js's chunk as the glTF's defect, round 25).
   it('refuses a changed chunk the checked bundle requires from beside itself', async () => {
     writeFileSync(join(dir, 'chunk.cjs'), `exports.value = 'tampered';\n`);
     const digests = {
@@ -113,6 +117,7 @@ describe('worker bundles in a packaged app (round 23)', () => {
       requireBundleDigests(digests);
       expect(await firstWord(startWorkerBundle(join(dir, 'entry.cjs')))).toEqual({
         error: bundleRefusal(join(dir, 'chunk.cjs'), 'changed'),
+        code: BUNDLE_REFUSED,
       });
     } finally {
       writeFileSync(join(dir, 'chunk.cjs'), `exports.value = 'from the chunk';\n`);
