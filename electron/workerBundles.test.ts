@@ -105,6 +105,31 @@ describe('worker bundles in a packaged app (round 23)', () => {
     });
   });
 
+  // Mutations that fail: a missing bundle, or a missing chunk it requires, failing with Node's ENOENT (each caller then
+  // words it as its own job's failure) instead of the damaged installation.
+  it('refuses a bundle, or a chunk it requires, that the table names but that cannot be read', async () => {
+    const digests = { ...allDigests(), 'gone.cjs': '0'.repeat(64) };
+    requireBundleDigests(digests);
+    expect(await firstWord(startWorkerBundle(join(dir, 'gone.cjs')))).toEqual({
+      error: bundleRefusal(join(dir, 'gone.cjs'), 'unreadable'),
+      code: BUNDLE_REFUSED,
+    });
+    writeFileSync(
+      join(dir, 'needsGone.cjs'),
+      `require('./gone.cjs');
+`,
+    );
+    try {
+      requireBundleDigests({ ...digests, 'needsGone.cjs': sha256('needsGone.cjs') });
+      expect(await firstWord(startWorkerBundle(join(dir, 'needsGone.cjs')))).toEqual({
+        error: bundleRefusal(join(dir, 'gone.cjs'), 'unreadable'),
+        code: BUNDLE_REFUSED,
+      });
+    } finally {
+      rmSync(join(dir, 'needsGone.cjs'));
+    }
+  });
+
   // Mutations that fail: the loader's require handing a file to Node's own require (unchecked); its refusal without
   // BUNDLE_REFUSED (the import would then report three.js's chunk as the glTF's defect, round 25).
   it('refuses a changed chunk the checked bundle requires from beside itself', async () => {

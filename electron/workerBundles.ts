@@ -38,10 +38,23 @@ export function requireBundleDigests(digests: BundleDigests | null): void {
 }
 
 /** Why a bundle is not run; `path` is the file. The whole of what the user is told: no caller adds to it. */
-export function bundleRefusal(path: string, why: 'unknown' | 'changed'): string {
-  return why === 'unknown'
-    ? `ActGuy's installation is damaged: ${path} is not one of its own files, so it was not run. Reinstall ActGuy.`
-    : `ActGuy's installation is damaged: ${path} is not the file this ActGuy was built with (its SHA-256 differs), so it was not run. Reinstall ActGuy.`;
+export function bundleRefusal(path: string, why: 'unknown' | 'unreadable' | 'changed'): string {
+  const what =
+    why === 'unknown'
+      ? 'is not one of its own files'
+      : why === 'unreadable'
+        ? 'cannot be read (missing, or not allowed)'
+        : 'is not the file this ActGuy was built with (its SHA-256 differs)';
+  return `ActGuy's installation is damaged: ${path} ${what}, so it was not run. Reinstall ActGuy.`;
+}
+
+/** The bytes of a bundle the table names; one that cannot be read is refused as a damaged installation too. */
+function bundleBytes(path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch {
+    throw bundleRefusedError(bundleRefusal(path, 'unreadable'));
+  }
 }
 
 /** The file's text, when its SHA-256 is the one `digests` gives its name; throws the refusal otherwise. */
@@ -49,7 +62,7 @@ export function verifiedBundleSource(path: string, digests: BundleDigests): stri
   const name = basename(path);
   const expected = Object.hasOwn(digests, name) ? digests[name] : undefined;
   if (!expected) throw bundleRefusedError(bundleRefusal(path, 'unknown'));
-  const bytes = readFileSync(path);
+  const bytes = bundleBytes(path);
   if (createHash('sha256').update(bytes).digest('hex') !== expected)
     throw bundleRefusedError(bundleRefusal(path, 'changed'));
   return bytes.toString('utf8');
@@ -60,7 +73,7 @@ export function verifiedBundleSource(path: string, digests: BundleDigests): stri
  * would (the same five parameters, the file's own name in stack traces, `require` resolved from the file's folder),
  * with the digests as a sixth parameter. A `require` of a file (a path, not a Node module) reads it, checks it and
  * compiles it the same way; Node's own modules are Node's. `%ARGS%` is the JSON of [file, its text, digests,
- * refusal for an unknown file, refusal for a changed one (each with NUL where the file's path goes), BUNDLE_REFUSED].
+ * refusals for an unknown, an unreadable and a changed file (each with NUL where the file's path goes), BUNDLE_REFUSED].
  */
 const WORKER_LOADER = `'use strict';
 (() => {
@@ -69,13 +82,18 @@ const WORKER_LOADER = `'use strict';
   const { createRequire } = require('node:module');
   const { basename, dirname, isAbsolute, resolve } = require('node:path');
   const { compileFunction } = require('node:vm');
-  const [entry, entrySource, digests, unknown, changed, code] = %ARGS%;
+  const [entry, entrySource, digests, unknown, unreadable, changed, code] = %ARGS%;
   const refuse = (template, path) => Object.assign(new Error(template.split('\\0').join(path)), { code });
   const verified = (path) => {
     const name = basename(path);
     const expected = Object.hasOwn(digests, name) ? digests[name] : undefined;
     if (!expected) throw refuse(unknown, path);
-    const bytes = readFileSync(path);
+    let bytes;
+    try {
+      bytes = readFileSync(path);
+    } catch {
+      throw refuse(unreadable, path);
+    }
     if (createHash('sha256').update(bytes).digest('hex') !== expected) throw refuse(changed, path);
     return bytes.toString('utf8');
   };
@@ -126,6 +144,7 @@ export function startWorkerBundle(path: string, options: WorkerOptions = {}): Wo
     source,
     required,
     bundleRefusal('\0', 'unknown'),
+    bundleRefusal('\0', 'unreadable'),
     bundleRefusal('\0', 'changed'),
     BUNDLE_REFUSED,
   ]);
