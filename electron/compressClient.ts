@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { startWorkerBundle } from './workerBundles';
+import { isBundleRefusal } from '../shared/errors';
 import type { CompressOutcome, CompressRequest } from '../shared/ipc/compress';
 import type { DocumentId } from '../shared/ipc/documents';
 import { ActGuyApiError } from '../shared/ipc/transport';
@@ -130,13 +131,14 @@ export function createCompressClient(options: CompressClientOptions = {}): Compr
       else job.reject(new Error(`the compressor answered a compression with ${msg.type}`));
       pump(lane);
     });
-    const lost = (why: string): void => {
+    const lost = (why: string, refused?: Error): void => {
       if (lane.worker !== w) return;
       lane.worker = null;
-      failRunning(lane, new Error(`the compressor stopped (${why}); the next edit restarts it`));
+      // A refused bundle would be refused again at the next edit: the damaged installation is said as it is.
+      failRunning(lane, refused ?? new Error(`the compressor stopped (${why}); the next edit restarts it`));
       if (!disposed) pump(lane);
     };
-    w.on('error', (e) => lost(e.message));
+    w.on('error', (e) => lost(e.message, isBundleRefusal(e) ? e : undefined));
     w.on('exit', (code) => lost(`exit code ${code}`));
     lane.worker = w;
     // A fresh worker knows no documents: replay the open ones.
@@ -237,7 +239,9 @@ export function createCompressClient(options: CompressClientOptions = {}): Compr
           if (msg.type === 'msh') settle(() => resolve(msg.files));
           else if (msg.type === 'error') settle(() => reject(new ActGuyApiError(msg.error)));
         });
-        w.on('error', (e) => settle(() => reject(new Error(`the MSH export stopped (${e.message})`))));
+        w.on('error', (e) =>
+          settle(() => reject(isBundleRefusal(e) ? e : new Error(`the MSH export stopped (${e.message})`))),
+        );
         w.on('exit', (code) => settle(() => reject(new Error(`the MSH export stopped (exit code ${code})`))));
         const jobId = nextJobId++;
         const send = (msg: ToCompressWorker) => w.postMessage(msg);

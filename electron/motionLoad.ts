@@ -98,6 +98,9 @@ export function workerMotionLoader(
         throw new Error(
           `Could not open ${job.path}: the reader ${ended.started ? 'stopped' : 'did not start'} (${ended.detail})`,
         );
+      case 'refused':
+        // A damaged installation, not the file's fault: said as it is (docs/security.md, round 25).
+        throw new Error(ended.message);
     }
   };
 }

@@ -5,6 +5,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { startWorkerBundle } from './workerBundles';
+import { isBundleRefusal } from '../shared/errors';
 
 /** How a one-shot job ended; never an exception, so each caller words its own messages. */
 export type OneShotEnd<T> =
@@ -12,7 +13,9 @@ export type OneShotEnd<T> =
   | { end: 'cancelled' }
   | { end: 'overBudget' }
   /** The thread did not start (`started` false) or stopped without answering: `detail` says how. */
-  | { end: 'failed'; started: boolean; detail: string };
+  | { end: 'failed'; started: boolean; detail: string }
+  /** The worker's bundle, or a file it requires, was refused (workerBundles.ts): `message` is all there is to say. */
+  | { end: 'refused'; message: string };
 
 export interface OneShotOptions {
   /** Ends the job as `cancelled` (also before the thread starts, if it is already aborted). */
@@ -56,7 +59,13 @@ export function runOneShotWorker<T>(
     }
     onWorker?.(worker);
     worker.on('message', (value: T) => settle({ end: 'answer', value }));
-    worker.on('error', (e) => settle({ end: 'failed', started: true, detail: e.message }));
+    worker.on('error', (e) =>
+      settle(
+        isBundleRefusal(e)
+          ? { end: 'refused', message: e.message }
+          : { end: 'failed', started: true, detail: e.message },
+      ),
+    );
     worker.on('exit', (code) => settle({ end: 'failed', started: true, detail: `exit code ${code}` }));
   });
 }

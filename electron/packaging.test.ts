@@ -95,8 +95,20 @@ describe('electron-builder.yml', () => {
       enableEmbeddedAsarIntegrityValidation: true,
       onlyLoadAppFromAsar: true,
       grantFileProtocolExtraPrivileges: false,
+      loadBrowserProcessSpecificV8Snapshot: false,
       resetAdHocDarwinSignature: true,
     });
+  });
+
+  // A fuse left out keeps Electron's stock value, whatever it is in the Electron of the day: each is decided here.
+  it('sets every fuse @electron/fuses knows, by the name electron-builder maps to it', () => {
+    const { FuseV1Options } = require('@electron/fuses') as { FuseV1Options: Record<string, string | number> };
+    const fuses = Object.keys(FuseV1Options).filter((k) => Number.isNaN(Number(k)));
+    expect(fuses.length).toBeGreaterThanOrEqual(8);
+    for (const fuse of fuses) {
+      const key = fuse[0].toLowerCase() + fuse.slice(1);
+      expect(typeof config.electronFuses[key], key).toBe('boolean');
+    }
   });
 
   it('names the app ActGuy with a homepage (the deb needs one), and links its Linux window to the launcher entry', () => {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BUNDLE_REFUSED } from '../shared/errors';
 import { bundleRefusal, requireBundleDigests, startWorkerBundle, type BundleDigests } from './workerBundles';
 
 /** Stands for app.asar.unpacked/dist/electron: the bundles a packaged app starts its workers from. */
@@ -18,14 +19,14 @@ const sha256 = (name: string) =>
     .update(readFileSync(join(dir, name)))
     .digest('hex');
 
-/** What the worker said first, or how it failed: its error's message, or its exit code. */
-function firstWord(w: Worker): Promise<{ message: unknown } | { error: string } | { exit: number }> {
+/** What the worker said first, or how it failed: its error's message and code, or its exit code. */
+function firstWord(w: Worker): Promise<{ message: unknown } | { error: string; code: unknown } | { exit: number }> {
   return new Promise((done) => {
     w.once('message', (message: unknown) => {
       done({ message });
       void w.terminate();
     });
-    w.once('error', (e) => done({ error: e.message }));
+    w.once('error', (e) => done({ error: e.message, code: (e as { code?: unknown }).code }));
     w.once('exit', (exit) => done({ exit }));
   });
 }
@@ -89,6 +90,7 @@ describe('worker bundles in a packaged app (round 23)', () => {
       requireBundleDigests(digests);
       expect(await firstWord(startWorkerBundle(join(dir, 'entry.cjs')))).toEqual({
         error: bundleRefusal(join(dir, 'entry.cjs'), 'changed'),
+        code: BUNDLE_REFUSED,
       });
     } finally {
       writeFileSync(join(dir, 'entry.cjs'), original);
@@ -118,10 +120,37 @@ describe('worker bundles in a packaged app (round 23)', () => {
     requireBundleDigests(others);
     expect(await firstWord(startWorkerBundle(join(dir, 'entry.cjs')))).toEqual({
       error: bundleRefusal(join(dir, 'entry.cjs'), 'unknown'),
+      code: BUNDLE_REFUSED,
     });
   });
 
-  // Mutation that fails: the loader's require handing a file to Node's own require (unchecked).
+  // Mutations that fail: a missing bundle, or a missing chunk it requires, failing with Node's ENOENT (each caller then
+  // words it as its own job's failure) instead of the damaged installation.
+  it('refuses a bundle, or a chunk it requires, that the table names but that cannot be read', async () => {
+    const digests = { ...allDigests(), 'gone.cjs': '0'.repeat(64) };
+    requireBundleDigests(digests);
+    expect(await firstWord(startWorkerBundle(join(dir, 'gone.cjs')))).toEqual({
+      error: bundleRefusal(join(dir, 'gone.cjs'), 'unreadable'),
+      code: BUNDLE_REFUSED,
+    });
+    writeFileSync(
+      join(dir, 'needsGone.cjs'),
+      `require('./gone.cjs');
+`,
+    );
+    try {
+      requireBundleDigests({ ...digests, 'needsGone.cjs': sha256('needsGone.cjs') });
+      expect(await firstWord(startWorkerBundle(join(dir, 'needsGone.cjs')))).toEqual({
+        error: bundleRefusal(join(dir, 'gone.cjs'), 'unreadable'),
+        code: BUNDLE_REFUSED,
+      });
+    } finally {
+      rmSync(join(dir, 'needsGone.cjs'));
+    }
+  });
+
+  // Mutations that fail: the loader's require handing a file to Node's own require (unchecked); its refusal without
+  // BUNDLE_REFUSED (the import would then report three.js's chunk as the glTF's defect, round 25).
   it('refuses a changed chunk the checked bundle requires from beside itself', async () => {
     writeFileSync(join(dir, 'chunk.cjs'), `exports.value = 'tampered';\n`);
     const digests = {
@@ -132,6 +161,7 @@ describe('worker bundles in a packaged app (round 23)', () => {
       requireBundleDigests(digests);
       expect(await firstWord(startWorkerBundle(join(dir, 'entry.cjs')))).toEqual({
         error: bundleRefusal(join(dir, 'chunk.cjs'), 'changed'),
+        code: BUNDLE_REFUSED,
       });
     } finally {
       writeFileSync(join(dir, 'chunk.cjs'), `exports.value = 'from the chunk';\n`);
@@ -160,6 +190,7 @@ describe('worker bundles in a packaged app (round 23)', () => {
       requireBundleDigests(digests);
       expect(await firstWord(startWorkerBundle(join(dir, 'entry.cjs')))).toEqual({
         error: bundleRefusal(join(dir, 'entry.cjs'), 'changed'),
+        code: BUNDLE_REFUSED,
       });
     } finally {
       rmSync(join(dir, 'entry.cjs'));
@@ -172,6 +203,7 @@ describe('worker bundles in a packaged app (round 23)', () => {
     try {
       expect(await firstWord(startWorkerBundle(join(dir, 'entry.cjs')))).toEqual({
         error: bundleRefusal(join(dir, 'chunk.cjs'), 'changed'),
+        code: BUNDLE_REFUSED,
       });
     } finally {
       rmSync(join(dir, 'chunk.cjs'));
@@ -193,6 +225,7 @@ describe('worker bundles in a packaged app (round 23)', () => {
       requireBundleDigests(allDigests());
       expect(await firstWord(startWorkerBundle(join(dir, 'bare.cjs')))).toEqual({
         error: bundleRefusal('planted', 'unknown'),
+        code: BUNDLE_REFUSED,
       });
     } finally {
       rmSync(join(dir, 'node_modules'), { recursive: true, force: true });

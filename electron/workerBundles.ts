@@ -10,7 +10,7 @@
  * swapped after the check is never the one that runs. The loader checks each file the worker requires from beside
  * itself the same way, and hands the worker the same table, so a worker that starts workers of its own (the build
  * worker's compression pool) checks them too. A file that does not match is not run: the worker fails at once with a
- * message naming the file, as a worker that crashed at start would (docs/security.md, round 23).
+ * message naming the file and saying the installation is damaged (docs/security.md, rounds 23 and 25).
  *
  * A checkout (`electron .`, the CLI, the loopback server, tests) requires no digests and starts each file as it is.
  */
@@ -18,6 +18,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, constants, openSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { BUNDLE_REFUSED, bundleRefusedError, isBundleRefusal } from '../shared/errors';
 
 /** SHA-256 (lower-case hex) of each bundle a worker may load, by file name (`buildWorker.cjs`). */
 export type BundleDigests = Readonly<Record<string, string>>;
@@ -36,27 +37,40 @@ export function requireBundleDigests(digests: BundleDigests | null): void {
   required = digests;
 }
 
-/** Why a bundle is not run; `path` is the file. */
-export function bundleRefusal(path: string, why: 'unknown' | 'changed'): string {
-  return why === 'unknown'
-    ? `${path} is not one of this ActGuy's own files, so it was not run. Reinstall ActGuy.`
-    : `${path} is not the file this ActGuy was built with (its SHA-256 differs), so it was not run. Reinstall ActGuy.`;
+/** Why a bundle is not run; `path` is the file. The whole of what the user is told: no caller adds to it. */
+export function bundleRefusal(path: string, why: 'unknown' | 'unreadable' | 'changed'): string {
+  const what =
+    why === 'unknown'
+      ? 'is not one of its own files'
+      : why === 'unreadable'
+        ? 'cannot be read (missing, or not allowed)'
+        : 'is not the file this ActGuy was built with (its SHA-256 differs)';
+  return `ActGuy's installation is damaged: ${path} ${what}, so it was not run. Reinstall ActGuy.`;
+}
+
+/** The bytes of a bundle the table names; one that cannot be read is refused as a damaged installation too. */
+function bundleBytes(path: string): Buffer {
+  try {
+    // Never waiting: a FIFO in a bundle's place held the main process for good at the first worker (it reads as empty).
+    const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    try {
+      return readFileSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    throw bundleRefusedError(bundleRefusal(path, 'unreadable'));
+  }
 }
 
 /** The file's text, when its SHA-256 is the one `digests` gives its name; throws the refusal otherwise. */
 export function verifiedBundleSource(path: string, digests: BundleDigests): string {
   const name = basename(path);
   const expected = Object.hasOwn(digests, name) ? digests[name] : undefined;
-  if (!expected) throw new Error(bundleRefusal(path, 'unknown'));
-  // Never waiting: a FIFO in a bundle's place held the main process for good at the first worker (it reads as empty).
-  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  if (createHash('sha256').update(bytes).digest('hex') !== expected) throw new Error(bundleRefusal(path, 'changed'));
+  if (!expected) throw bundleRefusedError(bundleRefusal(path, 'unknown'));
+  const bytes = bundleBytes(path);
+  if (createHash('sha256').update(bytes).digest('hex') !== expected)
+    throw bundleRefusedError(bundleRefusal(path, 'changed'));
   return bytes.toString('utf8');
 }
 
@@ -64,8 +78,9 @@ export function verifiedBundleSource(path: string, digests: BundleDigests): stri
  * The code an `eval` worker runs to start a checked bundle: it compiles the bundle's text as Node's CommonJS loader
  * would (the same five parameters, the file's own name in stack traces, `require` resolved from the file's folder),
  * with the digests as a sixth parameter. A `require` of a file (a path, not a Node module) reads it, checks it and
- * compiles it the same way; Node's own modules are Node's, and any other name (a package) is refused. `%ARGS%` is the JSON of [file, its text, digests,
- * refusal for an unknown file, refusal for a changed one] (each refusal with NUL where the file's path goes).
+ * compiles it the same way; Node's own modules are Node's, and any other name (a package) is refused. `%ARGS%` is the
+ * JSON of [file, its text, digests, refusals for an unknown, an unreadable and a changed file (each with NUL where the
+ * file's path goes), BUNDLE_REFUSED].
  */
 const WORKER_LOADER = `'use strict';
 (() => {
@@ -74,18 +89,22 @@ const WORKER_LOADER = `'use strict';
   const { createRequire, isBuiltin } = require('node:module');
   const { basename, dirname, isAbsolute, resolve } = require('node:path');
   const { compileFunction } = require('node:vm');
-  const [entry, entrySource, digests, unknown, changed] = %ARGS%;
-  const refuse = (template, path) => new Error(template.split('\\0').join(path));
+  const [entry, entrySource, digests, unknown, unreadable, changed, code] = %ARGS%;
+  const refuse = (template, path) => Object.assign(new Error(template.split('\\0').join(path)), { code });
   const verified = (path) => {
     const name = basename(path);
     const expected = Object.hasOwn(digests, name) ? digests[name] : undefined;
     if (!expected) throw refuse(unknown, path);
-    const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     let bytes;
     try {
-      bytes = readFileSync(fd);
-    } finally {
-      closeSync(fd);
+      const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+      try {
+        bytes = readFileSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      throw refuse(unreadable, path);
     }
     if (createHash('sha256').update(bytes).digest('hex') !== expected) throw refuse(changed, path);
     return bytes.toString('utf8');
@@ -118,8 +137,8 @@ const WORKER_LOADER = `'use strict';
 
 /**
  * Starts the worker bundle at `path`. With digests required, only a file that matches its digest runs (from the
- * bytes checked); any other gives a worker that fails at once with the refusal, which every caller already reports
- * as a worker that failed.
+ * bytes checked); any other gives a worker that fails at once with the refusal (an error whose `code` is
+ * BUNDLE_REFUSED), which each caller reports as it is, once, and not as the failure of the job it was given.
  */
 export function startWorkerBundle(path: string, options: WorkerOptions = {}): Worker {
   if (!required) return new Worker(path, options);
@@ -128,9 +147,23 @@ export function startWorkerBundle(path: string, options: WorkerOptions = {}): Wo
     source = verifiedBundleSource(path, required);
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
-    return new Worker(`throw new Error(${JSON.stringify(message)});`, { eval: true });
+    const code = isBundleRefusal(e) ? BUNDLE_REFUSED : undefined;
+    return new Worker(
+      `throw Object.assign(new Error(${JSON.stringify(message)}), { code: ${JSON.stringify(code)} });`,
+      {
+        eval: true,
+      },
+    );
   }
-  const args = JSON.stringify([path, source, required, bundleRefusal('\0', 'unknown'), bundleRefusal('\0', 'changed')]);
+  const args = JSON.stringify([
+    path,
+    source,
+    required,
+    bundleRefusal('\0', 'unknown'),
+    bundleRefusal('\0', 'unreadable'),
+    bundleRefusal('\0', 'changed'),
+    BUNDLE_REFUSED,
+  ]);
   // A function as the replacement: a `$` in the bundle's text stays as it is.
   return new Worker(
     WORKER_LOADER.replace('%ARGS%', () => args),

@@ -194,3 +194,21 @@ const HIDDEN_CHARACTERS_ALL = new RegExp(HIDDEN_CHARACTERS.source, 'g');
 export function escapeControls(text: string): string {
   return text.replace(HIDDEN_CHARACTERS_ALL, hex4);
 }
+
+/**
+ * The `code` of the error a packaged app's refused worker bundle fails with (electron/workerBundles.ts: a file of the
+ * installation that is not the one this ActGuy was built with). It survives a worker's error event (Node copies an
+ * error's own properties across the thread), so every caller, a thread or two up, tells a damaged installation from
+ * a file's problem or a crashed worker, and says it as it is, once (docs/security.md, round 25).
+ */
+export const BUNDLE_REFUSED = 'ACTGUY_BUNDLE_REFUSED';
+
+/** A refusal as an error this thread throws, or passes on from a worker's error event. */
+export function bundleRefusedError(message: string): Error {
+  return Object.assign(new Error(message), { code: BUNDLE_REFUSED });
+}
+
+/** Whether `e` is a worker bundle's refusal (thrown in this thread, or in a worker it started). */
+export function isBundleRefusal(e: unknown): boolean {
+  return e instanceof Error && (e as { code?: unknown }).code === BUNDLE_REFUSED;
+}

@@ -133,6 +133,12 @@ export function plainFileProblem(
 export function plainImportFailure(message: string, file: string): PlainFileProblem | null {
   const name = baseName(file);
   const said = (lead: string, advice: string): PlainFileProblem => ({ file: name, lead, advice });
+  // A refused worker bundle (electron/workerBundles.ts bundleRefusal's words): the installation, not the file.
+  if (message.startsWith("ActGuy's installation is damaged"))
+    return said(
+      "ActGuy's installation is damaged (one of its own files is not the one it was built with), so the import did not run. The file is not to blame.",
+      'Reinstall ActGuy, then import it again.',
+    );
   const budget = /stopped after ([\d.]+) s/.exec(message);
   if (budget)
     return said(

@@ -8,7 +8,7 @@
  */
 import type { CompressOptions } from '../../shared/compress/types';
 import { BuildEta } from '../../shared/project/eta';
-import { FormatError, inFile } from '../../shared/errors';
+import { FormatError, inFile, isBundleRefusal } from '../../shared/errors';
 import { readMtn } from '../../shared/mtn/read';
 import {
   compressOptionsFor,
@@ -181,6 +181,8 @@ export async function compressMotions(
   const count = prepared.motions.length;
   const results: (CompressedMotion | undefined)[] = new Array(count);
   const errors: { index: number; error: FormatError }[] = [];
+  /** The pool's worker bundle was refused: the installation is damaged, which no motion's file is to blame for. */
+  let refusal: Error | undefined;
   const cache = options.cache;
   const verdicts = options.verdicts ?? noVerdicts();
   let done = 0;
@@ -281,7 +283,8 @@ export async function compressMotions(
           }
           finish(index, p.resolved.name, result, cached);
         } catch (e) {
-          if (e instanceof FormatError) errors.push({ index, error: e.withFile(path) });
+          if (isBundleRefusal(e)) refusal ??= e as Error;
+          else if (e instanceof FormatError) errors.push({ index, error: e.withFile(path) });
           else errors.push({ index, error: inFileError(path, e) });
         }
       })(),
@@ -335,6 +338,8 @@ export async function compressMotions(
     while (!pool.done && options.whileWaiting()) await new Promise<void>((resolve) => setImmediate(resolve));
   }
   await all;
+  // Thrown, once, as it is: `actguy build` prints it and the app's build worker reports it (buildJob.ts).
+  if (refusal) throw refusal;
   // Only a build that added entries can have grown the folder past its limit (and a rebuild skips the walk);
   // one that added a few walks it only when this user's builds wrote a hundredth of the limit since the last
   // walk, or a day went by (docs/cache.md, "Limits").

@@ -19,7 +19,7 @@ import {
   type ChannelShare,
 } from '../../shared/compress/compress';
 import type { CompressOptions } from '../../shared/compress/types';
-import { FormatError, type FileKind, type FormatErrorPlace } from '../../shared/errors';
+import { FormatError, isBundleRefusal, type FileKind, type FormatErrorPlace } from '../../shared/errors';
 import { readMtn } from '../../shared/mtn/read';
 import { resampleMotion } from '../../shared/motion/resample';
 import { compressedMotionOf, type CompressedMotion, type KnownMotion } from '../../shared/project/plan';
@@ -285,7 +285,9 @@ export function defaultPoolWorkerPath(): string {
 /**
  * A pool of `jobs` worker threads running compressPoolWorker.cjs. Requests
  * queue and go to the first free worker; a worker that dies fails its request
- * and is replaced.
+ * and is replaced. A worker whose bundle is refused (a damaged installation,
+ * workerBundles.ts) fails its request with the refusal as it is, which the
+ * build reports once, not as each motion's failure (compressMotions).
  *
  * With `localJob` (`actguy export-msh`), the calling thread is the jobs-th job and `jobs - 1` workers the others: an idle
  * worker always gets the next request, and this thread takes one only when no worker is free, answers it with
@@ -330,16 +332,17 @@ export function workerCompressor(
       if (p) settle(p, reply);
       pump();
     });
-    const died = (why: string) => {
+    /** `refusal`: the bundle was refused (a damaged installation): what the held requests fail with, as it is. */
+    const died = (why: string, refusal?: Error) => {
       const held = busy.get(w) ?? [];
       busy.delete(w);
       const i = idle.indexOf(w);
       if (i >= 0) idle.splice(i, 1);
       live--;
-      for (const p of held) p.reject(new Error(`a compression worker stopped: ${why}`));
+      for (const p of held) p.reject(refusal ?? new Error(`a compression worker stopped: ${why}`));
       if (!closed) pump();
     };
-    w.on('error', (e) => died(e.message));
+    w.on('error', (e) => died(e.message, isBundleRefusal(e) ? e : undefined));
     w.on('exit', (code) => {
       if (busy.has(w) || idle.includes(w)) died(`exit code ${code}`);
     });
@@ -431,7 +434,7 @@ export function workerCompressor(
       );
       return replies.map((r) => (r.ok && 'share' in r ? r.share : []));
     } catch (e) {
-      if (closed) throw e;
+      if (closed || isBundleRefusal(e)) throw e;
       return null;
     }
   };
@@ -446,7 +449,7 @@ export function workerCompressor(
       );
       return replies.flatMap((r) => (r.ok && 'mshFits' in r ? r.mshFits : []));
     } catch (e) {
-      if (closed) throw e;
+      if (closed || isBundleRefusal(e)) throw e;
       return null;
     }
   };

@@ -47,6 +47,9 @@ export function workerImportRunner(
             ? `Could not import ${req.path}: the importer stopped (${ended.detail})`
             : `Could not import ${req.path}: the import worker did not start (${ended.detail})`,
         };
+      case 'refused':
+        // A damaged installation, not the file's fault: said as it is (docs/security.md, round 25).
+        return { status: 'failed', message: ended.message };
     }
   };
 }

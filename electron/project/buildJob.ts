@@ -233,6 +233,8 @@ export async function runBuildJob(
       },
     });
   };
+  // A refused pool worker (a damaged installation) throws out of here, once: the worker's crash, which main reports as
+  // it is (buildRunner.ts workerLauncher).
   const compressed = await compressWithinBudget(prepared, {
     compressor,
     cache,

@@ -8,6 +8,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { startWorkerBundle } from '../workerBundles';
+import { isBundleRefusal } from '../../shared/errors';
 import { randomUUID } from 'node:crypto';
 import type { BuildProblem, BuildStatus } from '../../shared/ipc/project';
 import { buildOutputFiles, commitOutputs, type CommitOptions, type OutputFile } from '../build/commit';
@@ -102,7 +103,8 @@ export function workerLauncher(workerPath: string, keepMs = BUILD_WORKER_KEEP_MS
     };
     const error = (e: Error) => {
       detach();
-      if (!finished) onCrash(`the build worker failed: ${e.message}`);
+      // A refused bundle's message is the whole of it (a damaged installation, not a build that went wrong).
+      if (!finished) onCrash(isBundleRefusal(e) ? e.message : `the build worker failed: ${e.message}`);
       finished = true;
       void worker.terminate();
     };

@@ -9,6 +9,7 @@
 import { join, sep } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { startWorkerBundle } from '../workerBundles';
+import { isBundleRefusal } from '../../shared/errors';
 
 /** A text to check: a .sev or a project (`*.actguy.json`), with the path its messages name. */
 export interface TextCheckRequest {
@@ -60,26 +61,28 @@ export function workerTextChecker(
     { req: TextCheckRequest; resolve: (r: TextCheckResult) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }
   >();
 
-  const settle = (id: number, outcome: { result: TextCheckResult } | { why: string }): void => {
+  const settle = (id: number, outcome: { result: TextCheckResult } | { why: string } | { refused: Error }): void => {
     const job = pending.get(id);
     if (!job) return;
     pending.delete(id);
     clearTimeout(job.timer);
     if ('result' in outcome) job.resolve(outcome.result);
+    else if ('refused' in outcome) job.reject(outcome.refused);
     else job.reject(new Error(`${job.req.path}: ${outcome.why}`));
   };
 
-  const lose = (w: Worker, why: string): void => {
+  const lose = (w: Worker, why: string, refused?: Error): void => {
     if (worker !== w) return;
     worker = null;
     void w.terminate();
-    for (const id of [...pending.keys()]) settle(id, { why });
+    for (const id of [...pending.keys()]) settle(id, refused ? { refused } : { why });
   };
 
   const start = (): Worker => {
     const w = startWorkerBundle(workerPath);
     w.on('message', (m: TextCheckReply) => settle(m.id, m.ok ? { result: m.result } : { why: m.message }));
-    w.on('error', (e) => lose(w, `the text checker stopped (${e.message})`));
+    // A refused bundle is a damaged installation, said as it is: not a problem of the file being checked (round 25).
+    w.on('error', (e) => lose(w, `the text checker stopped (${e.message})`, isBundleRefusal(e) ? e : undefined));
     w.on('exit', (code) => lose(w, `the text checker stopped (exit code ${code})`));
     // After the listeners (a 'message' listener refs the port again): an idle checker never keeps the process alive.
     w.unref();

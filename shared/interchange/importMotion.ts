@@ -7,7 +7,7 @@
  * ClipChoiceError, whose `clips` a UI can offer. The FBX importer (three.js's
  * FBXLoader) is loaded only when an FBX file is imported.
  */
-import { FormatError, type FileKind } from '../errors';
+import { FormatError, isBundleRefusal, type FileKind } from '../errors';
 import { ClipChoiceError, type ClipInfo } from './clips';
 import { isFbx } from './fbx/magic';
 import { decodeUtf8, isGlb } from './gltf/glb';
@@ -80,6 +80,8 @@ export async function listMotionClips(
 /** An importer's error naming the file; anything but a FormatError is a bug of ours, still reported with the file. */
 function located(e: unknown, kind: MotionSourceKind, fileName: string): unknown {
   if (e instanceof FormatError) return e.file ? e : e.withFile(fileName);
+  // three.js's chunk refused (a damaged installation): not the file's fault, nor a defect to report with it.
+  if (isBundleRefusal(e)) return e;
   // The fuzz harness hunts these; the user still sees which file and why, not a bare JS message.
   const detail = e instanceof Error ? e.message : String(e);
   return new FormatError(
