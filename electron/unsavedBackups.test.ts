@@ -395,7 +395,7 @@ describe('backup files read back at start-up', () => {
     expect(set).toHaveLength(3);
     expect(set[0]).toMatch(
       new RegExp(
-        `${join(folder, 'motion.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} could not be used \\(not JSON\\); moved to .*motion\\.json\\.bad-\\d+`,
+        `${join(folder, 'motion.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} could not be used \\(not JSON at line 1, column 29: expected a value \\(object, array, string, number, true, false or null\\)\\); moved to .*motion\\.json\\.bad-\\d+`,
       ),
     );
     expect(set[1]).toMatch(/sev\.json could not be used \(it holds a project copy\)/);

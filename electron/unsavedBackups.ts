@@ -19,6 +19,7 @@ import { lstatSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, isAbsolute, join } from 'node:path';
 import { quoteJson } from '../shared/errors';
 import { findExcessiveNesting } from '../shared/json/nesting';
+import { jsonSyntaxPlace } from '../shared/project/jsonPosition';
 import type { BackupPart, HeldBackups, UnsavedBackup } from '../shared/ipc/backups';
 import type { CompressTolerances } from '../shared/ipc/compress';
 import { readMtn } from '../shared/mtn/read';
@@ -225,7 +226,7 @@ function fromFileText(raw: string): { backup: UnsavedBackup; inputs: string[] } 
   try {
     v = JSON.parse(raw);
   } catch {
-    throw new Error('not JSON');
+    throw new Error(`not JSON ${jsonSyntaxPlace(raw)}`);
   }
   if (typeof v === 'object' && v !== null && (v as { part?: unknown }).part === 'motion') {
     const o = v as Record<string, unknown>;

@@ -72,6 +72,10 @@ import { verdictsTarget } from './verdictsTarget';
 import { lastBuildTarget } from './lastBuildTarget';
 import { FBX_TARGET } from './fbxTarget';
 import { compressTarget } from './compressTarget';
+import { recentFilesTarget } from './recentFilesTarget';
+import { windowStateTarget } from './windowStateTarget';
+import { lastFolderTarget } from './lastFolderTarget';
+import { tuningTarget } from './tuningTarget';
 
 export {
   DEFECT_KINDS,
@@ -711,6 +715,10 @@ export const TARGETS: FuzzTarget[] = [
   verdictsTarget,
   lastBuildTarget,
   compressTarget,
+  recentFilesTarget,
+  windowStateTarget,
+  lastFolderTarget,
+  tuningTarget,
 ];
 
 /**

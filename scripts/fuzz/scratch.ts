@@ -1,0 +1,50 @@
+/**
+ * A scratch folder per input for the targets that drive a real store on its own folder (the user-profile files:
+ * recent files, window state, last folder, unsaved-work backups). Each input gets a fresh folder under the OS temp
+ * folder, removed after it; the folder holds `state/` (the store's own folder) and `outside/` (a sentinel beside
+ * it that no store may touch), so a target can judge that nothing was written outside the store's folder.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FuzzDefect } from './judge';
+
+export interface Scratch {
+  /** The store's folder (Electron's userData, or its Backups folder). */
+  state: string;
+  /** A sentinel folder beside it, holding one file that must stay as it is. */
+  outside: string;
+}
+
+const SENTINEL = 'sentinel.txt';
+const SENTINEL_TEXT = 'no store writes here\n';
+
+/** Runs `fn` in a fresh scratch folder, then checks the sentinel and removes the folder. */
+export function withScratch<T>(prefix: string, fn: (s: Scratch) => T): T {
+  const root = mkdtempSync(join(tmpdir(), `actguy-fuzz-${prefix}-`));
+  try {
+    const s = { state: join(root, 'state'), outside: join(root, 'outside') };
+    mkdirSync(s.state);
+    mkdirSync(s.outside);
+    writeFileSync(join(s.outside, SENTINEL), SENTINEL_TEXT);
+    const out = fn(s);
+    const names = readdirSync(root).sort();
+    if (names.join() !== 'outside,state')
+      throw new FuzzDefect('invalid', `a file was made beside the store's folder: ${names.join(', ')}`);
+    const left = readdirSync(s.outside);
+    if (left.join() !== SENTINEL || readFileSync(join(s.outside, SENTINEL), 'utf8') !== SENTINEL_TEXT)
+      throw new FuzzDefect('invalid', `the folder beside the store's changed: ${left.join(', ')}`);
+    return out;
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** The names in `dir`, sorted. */
+export const namesIn = (dir: string): string[] => readdirSync(dir).sort();
+
+/** A refusal of text that is not JSON must say where it goes wrong (line and column), not only that it does. */
+export function mustLocate(message: string): void {
+  if (/not JSON/.test(message) && !/line \d+, column \d+/.test(message))
+    throw new FuzzDefect('unnamed', `says "not JSON" without a place: ${message.slice(0, 200)}`);
+}
