@@ -89,6 +89,18 @@ function label(v: unknown, what: string, nullable = false): string {
   return v;
 }
 
+/**
+ * A copy's path: the file main holds for it, so an absolute path without NUL. A copy read back from disk naming
+ * `walk.sev` or `../x` was restored naming a file relative to wherever the app started (found by the backup fuzz
+ * target).
+ */
+function pathLabel(v: unknown, nullable = false): string {
+  const path = label(v, 'path', nullable);
+  if (path !== null && (!isAbsolute(path) || path.includes('\0')))
+    fail('path', `an absolute path without NUL${nullable ? ' or null' : ''}`);
+  return path;
+}
+
 function editedAt(v: unknown): number {
   if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) fail('editedAt', 'a time in ms since the epoch');
   return v;
@@ -157,7 +169,7 @@ export function checkBackup(raw: unknown, ctx: BackupContext | null): UnsavedBac
   switch (b.part) {
     case 'motion': {
       const documentId = label(b.documentId, 'documentId');
-      const path = label(b.path, 'path', true);
+      const path = pathLabel(b.path, true);
       if (ctx) {
         const own = ctx.documentPath(documentId);
         if (own === undefined) throw new Error(`backup: document ${documentId.slice(0, 64)} is not open`);
@@ -177,7 +189,7 @@ export function checkBackup(raw: unknown, ctx: BackupContext | null): UnsavedBac
     }
     case 'sev':
     case 'project': {
-      const path = label(b.path, 'path');
+      const path = pathLabel(b.path);
       if (ctx && !ctx.isAllowed(path))
         throw new Error(`backup: ${b.part === 'sev' ? 'the .sev' : 'the project'} is not a file this window has open`);
       const name = label(b.name, 'name');

@@ -76,6 +76,7 @@ import { recentFilesTarget } from './recentFilesTarget';
 import { windowStateTarget } from './windowStateTarget';
 import { lastFolderTarget } from './lastFolderTarget';
 import { tuningTarget } from './tuningTarget';
+import { backupTarget } from './backupTarget';
 
 export {
   DEFECT_KINDS,
@@ -719,6 +720,7 @@ export const TARGETS: FuzzTarget[] = [
   windowStateTarget,
   lastFolderTarget,
   tuningTarget,
+  backupTarget,
 ];
 
 /**
