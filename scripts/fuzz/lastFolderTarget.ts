@@ -57,7 +57,8 @@ function runIn(dir: string, outside: string, input: Uint8Array): Outcome {
   let outcome: Outcome;
   try {
     const store = createLastFolderStore(dir, (m) => warnings.push(m));
-    const text = Buffer.from(input).toString('utf8');
+    // Decoded as the store decodes it (a byte order mark dropped).
+    const text = new TextDecoder().decode(input);
     const parsed = parseLastFolder(text);
     if (warnings.length) {
       must(warnings.length === 1, `${warnings.length} warnings`);

@@ -77,6 +77,8 @@ import { windowStateTarget } from './windowStateTarget';
 import { lastFolderTarget } from './lastFolderTarget';
 import { tuningTarget } from './tuningTarget';
 import { backupTarget } from './backupTarget';
+import { preferencesTarget } from './preferencesTarget';
+import { layoutTarget } from './layoutTarget';
 
 export {
   DEFECT_KINDS,
@@ -721,6 +723,8 @@ export const TARGETS: FuzzTarget[] = [
   lastFolderTarget,
   tuningTarget,
   backupTarget,
+  preferencesTarget,
+  layoutTarget,
 ];
 
 /**
