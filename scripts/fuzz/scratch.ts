@@ -44,9 +44,39 @@ function isWritableFolder(path: string): boolean {
 const SENTINEL = 'sentinel.txt';
 const SENTINEL_TEXT = 'no store writes here\n';
 
+const OWN_NAME = /^actguy-fuzz-store-(\d+)-/;
+let swept = false;
+
+/**
+ * Removes the scratch folders no running target uses: those of processes that are gone, and this process's earlier
+ * ones (a worker stopped by the watchdog mid-input cannot remove its own; workers run one at a time).
+ */
+function sweepOldScratch(): void {
+  swept = true;
+  let names: string[];
+  try {
+    names = readdirSync(SCRATCH_BASE);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = OWN_NAME.exec(name);
+    if (!m) continue;
+    let gone = Number(m[1]) === process.pid;
+    if (!gone)
+      try {
+        process.kill(Number(m[1]), 0);
+      } catch (e) {
+        gone = (e as NodeJS.ErrnoException).code === 'ESRCH';
+      }
+    if (gone) rmSync(join(SCRATCH_BASE, name), { recursive: true, force: true });
+  }
+}
+
 /** Runs `fn` in a fresh scratch folder, then checks the sentinel and removes the folder. */
 export function withScratch<T>(prefix: string, fn: (s: Scratch) => T): T {
-  const root = mkdtempSync(join(SCRATCH_BASE, `actguy-fuzz-${prefix}-`));
+  if (!swept) sweepOldScratch();
+  const root = mkdtempSync(join(SCRATCH_BASE, `actguy-fuzz-store-${process.pid}-${prefix}-`));
   try {
     const s = { state: join(root, 'state'), outside: join(root, 'outside') };
     mkdirSync(s.state);
