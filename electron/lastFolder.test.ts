@@ -82,6 +82,15 @@ describe('last-folder.json', () => {
       expect(warnings[0]).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u202e]/);
     });
 
+  it('text that is not JSON: the warning says where it goes wrong (line, column), never the text itself', () => {
+    const { warnings } = storeFrom('{"folder": "/home/u",\n  "x": \u001b[2J}');
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /last-folder\.json: set aside, not JSON at line 2, column 8: expected a value .*; file dialogs/,
+      ),
+    ]);
+  });
+
   it('a relative path that names an existing folder (from the working directory) is still refused', () => {
     const cwd = process.cwd();
     process.chdir(dir);

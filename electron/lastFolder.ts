@@ -12,6 +12,7 @@
  */
 import { dirname, isAbsolute, join } from 'node:path';
 import { HIDDEN_CHARACTERS } from '../shared/errors';
+import { jsonSyntaxPlace } from '../shared/project/jsonPosition';
 import type { DialogPort } from './dialogPort';
 import { isFolder, readSmallFile, writeFileAtomic } from './fsutil';
 import { MAX_PATH_LENGTH } from './pathPolicy';
@@ -42,8 +43,8 @@ export function parseLastFolder(text: string): { folder: string } | { problem: s
   try {
     v = JSON.parse(text);
   } catch {
-    // The engine's message quotes the text (control characters and all): not repeated.
-    return { problem: 'not JSON' };
+    // The engine's message quotes the text (control characters and all): not repeated; the place is said instead.
+    return { problem: `not JSON ${jsonSyntaxPlace(text)}` };
   }
   if (!v || typeof v !== 'object' || Array.isArray(v)) return { problem: 'not an object' };
   const folder = (v as { folder?: unknown }).folder;

@@ -35,7 +35,10 @@ describe('recent-files.json read back', () => {
       { path: join(root, 'run.MT3'), name: 'run', kind: 'mt3', openedAt: 1 },
     ];
     const folder = folderWith('mixed', JSON.stringify(entries));
-    const store = createRecentFilesStore(folder);
+    const warnings: string[] = [];
+    const store = createRecentFilesStore(folder, Date.now, (m) => warnings.push(m));
+    // The log says which entries (counting from 0), the first five of them.
+    expect(warnings).toEqual([expect.stringContaining('writes: entries 2, 3, 4, 5, 6, …, counting from 0); 2 kept')]);
     expect(store.list().map((e) => e.path)).toEqual([join(root, 'walk.mtn'), join(root, 'run.MT3')]);
     // Said once to the user: how many were dropped, how many kept, which file (the duplicate is not a problem).
     // Mutation that fails: the dropped count not kept (startupProblem stays null).
@@ -92,6 +95,29 @@ describe('recent-files.json read back', () => {
     ];
     const store = createRecentFilesStore(folderWith('hidden', JSON.stringify(entries)));
     expect(store.list()).toEqual([good]);
+  });
+
+  it('drops an entry whose time is 1e309 (Infinity once parsed): written back it became null and was dropped at the next start', () => {
+    // Found by `npm run fuzz -- --format recent-files`: the list kept did not read back as itself.
+    const good = { path: join(root, 'walk.mtn'), name: 'walk', kind: 'mtn', openedAt: 2 };
+    const text = `[${JSON.stringify({ ...good, path: join(root, 'far.mtn') }).replace('"openedAt":2', '"openedAt":1e309')},${JSON.stringify(good)}]`;
+    const folder = folderWith('infinite-time', text);
+    const store = createRecentFilesStore(folder);
+    expect(store.list()).toEqual([good]);
+    expect(store.startupProblem).toMatch(/^1 entry of the list of recent files could not be used/);
+    expect(createRecentFilesStore(folder).startupProblem).toBeNull();
+  });
+
+  it('a list that is not JSON: the log says where it goes wrong, the user that it was reset', () => {
+    const folder = folderWith('not-json', '[{"path": "/p/walk.mtn",\n  "name": walk}]');
+    const warnings: string[] = [];
+    const store = createRecentFilesStore(folder, Date.now, (m) => warnings.push(m));
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /: not used \(not JSON at line 2, column 11: expected a value .*\); Open Recent starts empty$/,
+      ),
+    ]);
+    expect(store.startupProblem).toMatch(/^The list of recent files could not be used \(not JSON\), so it was reset/);
   });
 
   it('a huge file is not read (an empty list), and a FIFO is never waited on', () => {

@@ -1,5 +1,6 @@
 import { isAbsolute, join } from 'node:path';
 import { HIDDEN_CHARACTERS } from '../shared/errors';
+import { jsonSyntaxPlace } from '../shared/project/jsonPosition';
 import { systemFileKindOfPath } from '../shared/systemFiles';
 import type { RecentFile, RecentFileKind } from '../shared/ipc/documents';
 import { readSmallFile, writeFileAtomic } from './fsutil';
@@ -50,7 +51,7 @@ function isRecentFile(v: unknown): v is RecentFile {
     r.name.length <= RECENT_NAME_MAX &&
     !HIDDEN_CHARACTERS.test(r.path) &&
     !HIDDEN_CHARACTERS.test(r.name) &&
-    typeof r.openedAt === 'number'
+    Number.isFinite(r.openedAt) // 1e309 parses to Infinity, which JSON writes back as null
   );
 }
 
@@ -79,8 +80,8 @@ export function createRecentFilesStore(
   // starts empty, and the next open replaces the file.
   const read = file ? readSmallFile(file, RECENT_FILE_MAX_BYTES) : undefined;
   let startupProblem: string | null = null;
-  const unusable = (why: string) => {
-    warn(`${file}: not used (${why}); Open Recent starts empty`);
+  const unusable = (why: string, place = '') => {
+    warn(`${file}: not used (${why}${place}); Open Recent starts empty`);
     startupProblem = `The list of recent files could not be used (${why}), so it was reset: File › Open Recent starts empty. File: ${file}`;
   };
   if (read && 'problem' in read) unusable(read.problem);
@@ -92,24 +93,27 @@ export function createRecentFilesStore(
         // The first RECENT_FILES_LIMIT valid entries, each path once: one pass, however long a planted list is.
         const seen = new Set<string>();
         let dropped = 0;
-        for (const e of parsed) {
+        const droppedAt: number[] = [];
+        for (const [i, e] of (parsed as unknown[]).entries()) {
           if (entries.length === RECENT_FILES_LIMIT) break;
-          if (!isRecentFile(e)) dropped++;
-          else if (!seen.has(e.path)) {
+          if (!isRecentFile(e)) {
+            if (++dropped <= 5) droppedAt.push(i);
+          } else if (!seen.has(e.path)) {
             seen.add(e.path);
             entries.push(e);
           }
         }
         if (dropped > 0) {
           warn(
-            `${file}: ${dropped} entries dropped (not a motion or project path ActGuy writes); ${entries.length} kept`,
+            `${file}: ${dropped} entries dropped (not a motion or project path ActGuy writes: entries ${droppedAt.join(', ')}${dropped > droppedAt.length ? ', …' : ''}, counting from 0); ${entries.length} kept`,
           );
           startupProblem = `${dropped} ${dropped === 1 ? 'entry' : 'entries'} of the list of recent files could not be used (not the path of a motion or project ActGuy would list) and ${dropped === 1 ? 'was' : 'were'} dropped; ${entries.length === 0 ? 'none was left, so File › Open Recent starts empty' : `the other ${entries.length === 1 ? 'one was' : `${entries.length} were`} kept`}. File: ${file}`;
         }
       }
     } catch {
       entries = [];
-      unusable('not JSON');
+      // The place goes to the log; the user is told the list was reset.
+      unusable('not JSON', ` ${jsonSyntaxPlace(read.text)}`);
     }
   }
   const persist = (): void => {

@@ -395,7 +395,7 @@ describe('backup files read back at start-up', () => {
     expect(set).toHaveLength(3);
     expect(set[0]).toMatch(
       new RegExp(
-        `${join(folder, 'motion.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} could not be used \\(not JSON\\); moved to .*motion\\.json\\.bad-\\d+`,
+        `${join(folder, 'motion.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} could not be used \\(not JSON at line 1, column 29: expected a value \\(object, array, string, number, true, false or null\\)\\); moved to .*motion\\.json\\.bad-\\d+`,
       ),
     );
     expect(set[1]).toMatch(/sev\.json could not be used \(it holds a project copy\)/);
@@ -414,6 +414,24 @@ describe('backup files read back at start-up', () => {
       expect(store.held().backups).toEqual([]);
       expect(store.held().setAside[0]).toMatch(/motion\.json could not be used \(backup: inputs(\[0\])? must be/);
     }
+    // A copy's path is the file main holds: absolute, without NUL (found by `npm run fuzz -- --format backup`: a
+    // relative one was restored naming a file relative to wherever the app started).
+    for (const path of ['walk.mtn', '../outside/x.mtn', '/p/wa\0lk.mtn']) {
+      writeFileSync(join(folder, 'motion.json'), JSON.stringify({ ...valid, path }));
+      make();
+      expect(store.held().backups).toEqual([]);
+      expect(store.held().setAside[0]).toMatch(
+        /motion\.json could not be used \(backup: path must be an absolute path without NUL or null\)/,
+      );
+    }
+    writeFileSync(
+      join(folder, 'project.json'),
+      JSON.stringify({ part: 'project', name: 'p', path: 'stage.actguy.json', editedAt: 1, text: '{}' }),
+    );
+    make();
+    expect(store.held().setAside[0]).toMatch(
+      /project\.json could not be used \(backup: path must be an absolute path without NUL\)/,
+    );
     writeFileSync(join(folder, 'motion.json'), JSON.stringify({ ...valid, inputs: ['/elsewhere/x.glb'] }));
     make();
     expect(store.held().backups).toHaveLength(1);

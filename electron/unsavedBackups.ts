@@ -19,6 +19,7 @@ import { lstatSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, isAbsolute, join } from 'node:path';
 import { quoteJson } from '../shared/errors';
 import { findExcessiveNesting } from '../shared/json/nesting';
+import { jsonSyntaxPlace } from '../shared/project/jsonPosition';
 import type { BackupPart, HeldBackups, UnsavedBackup } from '../shared/ipc/backups';
 import type { CompressTolerances } from '../shared/ipc/compress';
 import { readMtn } from '../shared/mtn/read';
@@ -86,6 +87,18 @@ function label(v: unknown, what: string, nullable = false): string {
   if (typeof v !== 'string' || v.length === 0 || v.length > MAX_LABEL_CHARS)
     fail(what, `a string of 1..${MAX_LABEL_CHARS} characters${nullable ? ' or null' : ''}`);
   return v;
+}
+
+/**
+ * A copy's path: the file main holds for it, so an absolute path without NUL. A copy read back from disk naming
+ * `walk.sev` or `../x` was restored naming a file relative to wherever the app started (found by the backup fuzz
+ * target).
+ */
+function pathLabel(v: unknown, nullable = false): string {
+  const path = label(v, 'path', nullable);
+  if (path !== null && (!isAbsolute(path) || path.includes('\0')))
+    fail('path', `an absolute path without NUL${nullable ? ' or null' : ''}`);
+  return path;
 }
 
 function editedAt(v: unknown): number {
@@ -156,7 +169,7 @@ export function checkBackup(raw: unknown, ctx: BackupContext | null): UnsavedBac
   switch (b.part) {
     case 'motion': {
       const documentId = label(b.documentId, 'documentId');
-      const path = label(b.path, 'path', true);
+      const path = pathLabel(b.path, true);
       if (ctx) {
         const own = ctx.documentPath(documentId);
         if (own === undefined) throw new Error(`backup: document ${documentId.slice(0, 64)} is not open`);
@@ -176,7 +189,7 @@ export function checkBackup(raw: unknown, ctx: BackupContext | null): UnsavedBac
     }
     case 'sev':
     case 'project': {
-      const path = label(b.path, 'path');
+      const path = pathLabel(b.path);
       if (ctx && !ctx.isAllowed(path))
         throw new Error(`backup: ${b.part === 'sev' ? 'the .sev' : 'the project'} is not a file this window has open`);
       const name = label(b.name, 'name');
@@ -225,7 +238,7 @@ function fromFileText(raw: string): { backup: UnsavedBackup; inputs: string[] } 
   try {
     v = JSON.parse(raw);
   } catch {
-    throw new Error('not JSON');
+    throw new Error(`not JSON ${jsonSyntaxPlace(raw)}`);
   }
   if (typeof v === 'object' && v !== null && (v as { part?: unknown }).part === 'motion') {
     const o = v as Record<string, unknown>;

@@ -9,7 +9,7 @@
  * first window fits the primary screen's work area, down to 1366x768.
  */
 import { join } from 'node:path';
-import { escapeControls } from '../shared/errors';
+import { jsonSyntaxPlace } from '../shared/project/jsonPosition';
 import { readSmallFile, writeFileAtomic } from './fsutil';
 
 export interface Rect {
@@ -51,9 +51,9 @@ export function parseWindowState(text: string): SavedWindowState | { problem: st
   let v: unknown;
   try {
     v = JSON.parse(text);
-  } catch (e) {
-    // The engine's message quotes the text: its control characters are escaped (it is printed to a terminal).
-    return { problem: `not JSON (${escapeControls(e instanceof Error ? e.message : String(e))})` };
+  } catch {
+    // Not the engine's message: it quotes the text, and some engines give no place.
+    return { problem: `not JSON ${jsonSyntaxPlace(text)}` };
   }
   if (!v || typeof v !== 'object' || Array.isArray(v)) return { problem: 'not an object' };
   const o = v as Record<string, unknown>;

@@ -72,6 +72,13 @@ import { verdictsTarget } from './verdictsTarget';
 import { lastBuildTarget } from './lastBuildTarget';
 import { FBX_TARGET } from './fbxTarget';
 import { compressTarget } from './compressTarget';
+import { recentFilesTarget } from './recentFilesTarget';
+import { windowStateTarget } from './windowStateTarget';
+import { lastFolderTarget } from './lastFolderTarget';
+import { tuningTarget } from './tuningTarget';
+import { backupTarget } from './backupTarget';
+import { preferencesTarget } from './preferencesTarget';
+import { layoutTarget } from './layoutTarget';
 
 export {
   DEFECT_KINDS,
@@ -711,6 +718,13 @@ export const TARGETS: FuzzTarget[] = [
   verdictsTarget,
   lastBuildTarget,
   compressTarget,
+  recentFilesTarget,
+  windowStateTarget,
+  lastFolderTarget,
+  tuningTarget,
+  backupTarget,
+  preferencesTarget,
+  layoutTarget,
 ];
 
 /**

@@ -3,6 +3,9 @@
  * expected there. JSON.parse's messages differ between engines and some give
  * no position at all; a project-file error must still point at a line and column.
  */
+import { findExcessiveNesting, nestedTooDeeply } from '../json/nesting';
+import { lineColumnAt } from '../json/lineColumn';
+
 export function findJsonSyntaxError(text: string): { offset: number; expected: string } | undefined {
   let i = 0;
   class Bad {
@@ -100,4 +103,17 @@ export function findJsonSyntaxError(text: string): { offset: number; expected: s
     if (e instanceof Bad) return { offset: e.offset, expected: e.expected };
     throw e;
   }
+}
+
+/**
+ * Where text that JSON.parse refused goes wrong, in words for a message: `at line L, column C: expected X`, or where
+ * it nests too deeply (checked first: findJsonSyntaxError recurses once per level). For the files ActGuy keeps for
+ * itself, whose readers once said only "not JSON" (docs/testing.md, the user-profile fuzz targets).
+ */
+export function jsonSyntaxPlace(text: string): string {
+  const deep = findExcessiveNesting(text);
+  if (deep) return `at line ${deep.line}, column ${deep.column}: ${nestedTooDeeply()}`;
+  const at = findJsonSyntaxError(text);
+  const { line, column } = at ? lineColumnAt(text, at.offset) : { line: 1, column: 1 };
+  return `at line ${line}, column ${column}${at ? `: expected ${at.expected}` : ''}`;
 }
