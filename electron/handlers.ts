@@ -55,7 +55,7 @@ import {
   quotePath,
   type PathPolicy,
 } from './pathPolicy';
-import { recentKindOfPath, type RecentFilesStore } from './recentFiles';
+import { recentKindOfPath, recentOwnerProblem, type RecentFilesStore } from './recentFiles';
 import { createProjectHandlers, SOUND_EXTENSIONS } from './project/projectHandlers';
 import { createInterchangeHandlers } from './interchange/interchangeHandlers';
 import { createMshExportHandlers } from './interchange/mshExportHandlers';
@@ -131,9 +131,11 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
 
   // A recent project grants nothing until the user opens it from Open Recent (openRecentProject). A recent motion is
   // listed as its path resolved when the user chose it: one that now leads elsewhere through a link (put there since by
-  // a sync or a colleague) would grant a file the user never chose, so it is not granted (docs/security.md, round 24).
+  // a sync or a colleague) would grant a file the user never chose, so it is not granted (docs/security.md, round 24);
+  // nor one that another user owns, or whose folder another user owns (made at that path since, under /tmp).
   for (const file of recent.list())
-    if (file.kind !== 'project' && canonicalPath(file.path) === file.path) policy.allowFile(file.path);
+    if (file.kind !== 'project' && canonicalPath(file.path) === file.path && !recentOwnerProblem(file.path))
+      policy.allowFile(file.path);
   // The sample the app opens by itself is read, never written: the user did not choose it (docs/limits.md#what-the-page-may-touch).
   const sample = canonicalPath(ctx.appInfo.samplePath);
   policy.allowFile(sample, { readOnly: true });

@@ -1,4 +1,5 @@
-import { isAbsolute, join } from 'node:path';
+import { lstatSync } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
 import { HIDDEN_CHARACTERS } from '../shared/errors';
 import { jsonSyntaxPlace } from '../shared/project/jsonPosition';
 import { systemFileKindOfPath } from '../shared/systemFiles';
@@ -53,6 +54,31 @@ function isRecentFile(v: unknown): v is RecentFile {
     !HIDDEN_CHARACTERS.test(r.name) &&
     Number.isFinite(r.openedAt) // 1e309 parses to Infinity, which JSON writes back as null
   );
+}
+
+/**
+ * Why a listed file (canonical, as the list holds it) is not to be granted or opened as listed: it, or its folder, is
+ * owned by a user other than this one and root. The list names a path; after a restart another user may have made
+ * a folder and a file at that path (`/tmp/...`), which the user never chose (docs/security.md, after round 24).
+ * Undefined when both are the user's or root's, when either cannot be seen (the open says why), and on a system
+ * without user ids (Windows).
+ */
+export function recentOwnerProblem(path: string, uid: number | undefined = process.getuid?.()): string | undefined {
+  if (uid === undefined) return undefined;
+  for (const [at, what] of [
+    [path, 'it'],
+    [dirname(path), 'its folder'],
+  ] as const) {
+    let owner: number;
+    try {
+      owner = lstatSync(at).uid;
+    } catch {
+      return undefined;
+    }
+    if (owner !== uid && owner !== 0)
+      return `${what} belongs to another user (user id ${owner}), who may have made it there since it was listed`;
+  }
+  return undefined;
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import {
+  chownSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -216,6 +217,38 @@ describe('recent projects', () => {
     truncateSync(project, 3 * 2 ** 30);
     await expect(start(userData).h.openRecentProject({ path: project })).rejects.toThrow(/bytes/);
   }, 60_000);
+
+  // After round 24. Run as root (as CI runs), the only user who can make a file another user owns; the check compares
+  // with process.getuid(), so as root it still refuses user 65534's file. Mutation that fails: openRecentProject
+  // without its owner check (the project opens and grants its folder).
+  it.skipIf(process.getuid?.() !== 0)(
+    'a listed project that another user owns, or whose folder another user owns, is refused and grants nothing',
+    async () => {
+      const { userData, dir, project } = fixture();
+      const first = start(userData);
+      first.dialogs.answers.push(project);
+      await first.h.openProjectDialog(undefined);
+      // Another user made the file at the listed path since (after a restart, under /tmp).
+      chownSync(project, 65534, 65534);
+      const second = start(userData);
+      await expect(second.h.openRecentProject({ path: project })).rejects.toThrow(
+        `${project}: it belongs to another user (user id 65534), who may have made it there since it was listed, so it was not opened`,
+      );
+      expect(grants(second.policy, dir).every((g) => g.endsWith(' --'))).toBe(true);
+      // The file the user's, its folder another user's.
+      chownSync(project, 0, 0);
+      chownSync(dir, 65534, 65534);
+      const third = start(userData);
+      await expect(third.h.openRecentProject({ path: project })).rejects.toThrow(
+        /: its folder belongs to another user/,
+      );
+      expect(grants(third.policy, dir).every((g) => g.endsWith(' --'))).toBe(true);
+      // Both the user's again: it opens.
+      chownSync(dir, 0, 0);
+      expect((await start(userData).h.openRecentProject({ path: project })).status).toBe('opened');
+    },
+    60_000,
+  );
 });
 
 describe('recent motions', () => {
@@ -243,4 +276,24 @@ describe('recent motions', () => {
     await expect(second.h.openMotion({ path: walk })).rejects.toThrow(/refused|not allowed|resolves to/);
     expect(grants(second.policy, dir).every((g) => g.endsWith(' --'))).toBe(true);
   }, 60_000);
+
+  // After round 24 (root only, as above). Mutation that fails: the start-up grant without its owner check.
+  it.skipIf(process.getuid?.() !== 0)(
+    'a listed motion that another user owns, or whose folder another user owns, is not granted at start-up',
+    async () => {
+      const { userData, dir, walk } = fixture();
+      const first = start(userData);
+      first.policy.allowFile(walk);
+      await openedMotion(first.h, walk);
+      expect(start(userData).policy.mayWrite(walk)).toBe(true);
+      chownSync(walk, 65534, 65534);
+      expect(start(userData).policy.isAllowed(walk)).toBe(false);
+      chownSync(walk, 0, 0);
+      chownSync(dir, 65534, 65534);
+      expect(start(userData).policy.isAllowed(walk)).toBe(false);
+      chownSync(dir, 0, 0);
+      expect(start(userData).policy.mayWrite(walk)).toBe(true);
+    },
+    60_000,
+  );
 });

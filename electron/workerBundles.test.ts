@@ -1,13 +1,28 @@
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_REFUSED } from '../shared/errors';
-import { bundleRefusal, requireBundleDigests, startWorkerBundle, type BundleDigests } from './workerBundles';
+import {
+  BUNDLE_MAX_BYTES,
+  bundleRefusal,
+  requireBundleDigests,
+  startWorkerBundle,
+  type BundleDigests,
+} from './workerBundles';
 
 /** Stands for app.asar.unpacked/dist/electron: the bundles a packaged app starts its workers from. */
 const dir = mkdtempSync(join(tmpdir(), 'actguy-bundles-'));
@@ -230,6 +245,36 @@ describe('worker bundles in a packaged app (round 23)', () => {
     } finally {
       rmSync(join(dir, 'node_modules'), { recursive: true, force: true });
       rmSync(join(dir, 'bare.cjs'));
+    }
+  });
+
+  // After round 24. Mutations that fail: bundleBytes without the size check (the big bundle, its digest the table's,
+  // runs; the 5 GB one is refused as unreadable); the loader's read without it (the big chunk runs).
+  it('a bundle, or a chunk it requires, larger than any the build makes is refused from its size, not read', async () => {
+    // Sparse: a worker that runs, then a comment of NULs up to one byte past the most.
+    const big = join(dir, 'big.cjs');
+    const head = `require('node:worker_threads').parentPort.postMessage('big ran');\n//`;
+    writeFileSync(big, head);
+    truncateSync(big, BUNDLE_MAX_BYTES + 1);
+    writeFileSync(join(dir, 'needsBig.cjs'), `require('./big.cjs');\n`);
+    // The table names each file's real digest: only its size keeps it from running.
+    requireBundleDigests({ ...allDigests(), 'huge.cjs': '0'.repeat(64) });
+    // 5 GB, more than Node reads into one buffer: the code before had refused it as unreadable.
+    const huge = join(dir, 'huge.cjs');
+    writeFileSync(huge, head);
+    truncateSync(huge, 5 * 1024 ** 3);
+    try {
+      for (const [start, refused] of [
+        [big, big],
+        [join(dir, 'needsBig.cjs'), big],
+        [huge, huge],
+      ])
+        expect(await firstWord(startWorkerBundle(start))).toEqual({
+          error: bundleRefusal(refused, 'changed'),
+          code: BUNDLE_REFUSED,
+        });
+    } finally {
+      for (const f of [big, huge, join(dir, 'needsBig.cjs')]) rmSync(f);
     }
   });
 

@@ -15,7 +15,7 @@
  * A checkout (`electron .`, the CLI, the loopback server, tests) requires no digests and starts each file as it is.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, constants, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { BUNDLE_REFUSED, bundleRefusedError, isBundleRefusal } from '../shared/errors';
@@ -48,13 +48,28 @@ export function bundleRefusal(path: string, why: 'unknown' | 'unreadable' | 'cha
   return `ActGuy's installation is damaged: ${path} ${what}, so it was not run. Reinstall ActGuy.`;
 }
 
-/** The bytes of a bundle the table names; one that cannot be read is refused as a damaged installation too. */
-function bundleBytes(path: string): Buffer {
+/**
+ * The most bytes a bundle may have: the largest the build makes (the three.js chunk) is about 1 MB, and a file of
+ * more is not one it made. Refused from the open file's size, before a read and a hash of what could be gigabytes
+ * (docs/security.md, after round 24). scripts/build.mjs refuses to embed the digest of a larger bundle.
+ */
+export const BUNDLE_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The bytes of a bundle the table names; one that cannot be read is refused as a damaged installation too, and one
+ * larger than BUNDLE_MAX_BYTES as changed (undefined).
+ */
+function bundleBytes(path: string): Buffer | undefined {
   try {
     // Never waiting: a FIFO in a bundle's place held the main process for good at the first worker (it reads as empty).
     const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     try {
-      return readFileSync(fd);
+      // The size of the file opened, not of the path, and no more than that is read (a file growing meanwhile).
+      const size = fstatSync(fd).size;
+      if (size > BUNDLE_MAX_BYTES) return undefined;
+      const bytes = Buffer.alloc(size);
+      for (let n = 0, got = 1; n < size && got > 0; n += got) got = readSync(fd, bytes, n, size - n, null);
+      return bytes;
     } finally {
       closeSync(fd);
     }
@@ -69,7 +84,7 @@ export function verifiedBundleSource(path: string, digests: BundleDigests): stri
   const expected = Object.hasOwn(digests, name) ? digests[name] : undefined;
   if (!expected) throw bundleRefusedError(bundleRefusal(path, 'unknown'));
   const bytes = bundleBytes(path);
-  if (createHash('sha256').update(bytes).digest('hex') !== expected)
+  if (!bytes || createHash('sha256').update(bytes).digest('hex') !== expected)
     throw bundleRefusedError(bundleRefusal(path, 'changed'));
   return bytes.toString('utf8');
 }
@@ -80,16 +95,16 @@ export function verifiedBundleSource(path: string, digests: BundleDigests): stri
  * with the digests as a sixth parameter. A `require` of a file (a path, not a Node module) reads it, checks it and
  * compiles it the same way; Node's own modules are Node's, and any other name (a package) is refused. `%ARGS%` is the
  * JSON of [file, its text, digests, refusals for an unknown, an unreadable and a changed file (each with NUL where the
- * file's path goes), BUNDLE_REFUSED].
+ * file's path goes), BUNDLE_REFUSED, BUNDLE_MAX_BYTES].
  */
 const WORKER_LOADER = `'use strict';
 (() => {
   const { createHash } = require('node:crypto');
-  const { closeSync, constants, openSync, readFileSync } = require('node:fs');
+  const { closeSync, constants, fstatSync, openSync, readSync } = require('node:fs');
   const { createRequire, isBuiltin } = require('node:module');
   const { basename, dirname, isAbsolute, resolve } = require('node:path');
   const { compileFunction } = require('node:vm');
-  const [entry, entrySource, digests, unknown, unreadable, changed, code] = %ARGS%;
+  const [entry, entrySource, digests, unknown, unreadable, changed, code, maxBytes] = %ARGS%;
   const refuse = (template, path) => Object.assign(new Error(template.split('\\0').join(path)), { code });
   const verified = (path) => {
     const name = basename(path);
@@ -99,14 +114,18 @@ const WORKER_LOADER = `'use strict';
     try {
       const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
       try {
-        bytes = readFileSync(fd);
+        const size = fstatSync(fd).size;
+        if (size <= maxBytes) {
+          bytes = Buffer.alloc(size);
+          for (let n = 0, got = 1; n < size && got > 0; n += got) got = readSync(fd, bytes, n, size - n, null);
+        }
       } finally {
         closeSync(fd);
       }
     } catch {
       throw refuse(unreadable, path);
     }
-    if (createHash('sha256').update(bytes).digest('hex') !== expected) throw refuse(changed, path);
+    if (!bytes || createHash('sha256').update(bytes).digest('hex') !== expected) throw refuse(changed, path);
     return bytes.toString('utf8');
   };
   const modules = new Map();
@@ -163,6 +182,7 @@ export function startWorkerBundle(path: string, options: WorkerOptions = {}): Wo
     bundleRefusal('\0', 'unreadable'),
     bundleRefusal('\0', 'changed'),
     BUNDLE_REFUSED,
+    BUNDLE_MAX_BYTES,
   ]);
   // A function as the replacement: a `$` in the bundle's text stays as it is.
   return new Worker(

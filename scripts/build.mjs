@@ -123,12 +123,13 @@ function lazyChunks(used) {
  */
 function bundleDigests(files) {
   return Object.fromEntries(
-    [...files].sort().map((f) => [
-      basename(f),
-      createHash('sha256')
-        .update(readFileSync(join(root, f)))
-        .digest('hex'),
-    ]),
+    [...files].sort().map((f) => {
+      const bytes = readFileSync(join(root, f));
+      // electron/workerBundles.ts BUNDLE_MAX_BYTES: a packaged app refuses a larger bundle unread.
+      if (bytes.length > 64 * 1024 * 1024)
+        throw new Error(`build: ${f} is larger than a worker bundle may be (64 MiB)`);
+      return [basename(f), createHash('sha256').update(bytes).digest('hex')];
+    }),
   );
 }
 

@@ -24,7 +24,13 @@ import { decodeUtf8Text } from '../../shared/sev/text';
 import { findOutputClashes, type RolePath } from '../pathIdentity';
 import { canonicalPath, isInside } from '../pathPolicy';
 import { openBuildCache, type CacheStats } from './buildCache';
-import { buildOutputFiles, commitOutputs, journalRefusedBeforeBuild, outputsRefusedBeforeBuild } from './commit';
+import {
+  buildOutputFiles,
+  commitOutputs,
+  journalRefusedBeforeBuild,
+  lockRefusedBeforeBuild,
+  outputsRefusedBeforeBuild,
+} from './commit';
 import { fileStamp, recordingReader, type CarryFromLastBuild, type MotionDone } from './compressMotions';
 import { compressWithinBudget } from './budgetBuild';
 import { existingVerdicts, openVerdictStore, type FileStamp, type VerdictStore } from './verdicts';
@@ -158,6 +164,10 @@ export async function buildProject(
   // A commit journal the commit would refuse fails the build now, not after its compression (a dry run commits nothing).
   const journal = options.dryRun ? undefined : journalRefusedBeforeBuild(outputPaths);
   if (journal) throw journal;
+  // So is a lock another live run holds: `build --watch` retries it, and each retry would compress every motion
+  // (under --no-cache) before meeting the lock at the commit. The commit taking the lock is what keeps runs apart.
+  const lock = options.dryRun ? undefined : lockRefusedBeforeBuild(outputPaths);
+  if (lock) throw lock;
   // The outputs' folders as just checked (inside the project's folder, links resolved): the commit, after the
   // compression's seconds or minutes, writes nowhere else (docs/security.md, round 17).
   const folders = pinFoldersOf(outputPaths);

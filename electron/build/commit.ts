@@ -406,32 +406,8 @@ function takeLock(fs: CommitFs, path: string): () => void {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const read = fs.readSmallFile(path, LOCK_MAX_BYTES);
       if (read === undefined) continue; // released meanwhile
-      const clear = `if no ActGuy run is writing these outputs, delete ${path} and try again`;
-      if ('problem' in read)
-        throw new OutputWriteError(`${path} is not an ActGuy lock (${read.problem}); nothing was changed; ${clear}`);
-      const now = Date.now();
-      let holder: LockHolder | undefined;
-      try {
-        holder = parseLock(read.text, read.ctimeMs, now);
-      } catch (p) {
-        if (!(p instanceof JournalProblem)) throw p;
-        throw new OutputWriteError(`${path}: ${p.message}; nothing was changed; ${clear}`);
-      }
-      const since = holder?.sinceMs ?? read.ctimeMs;
-      const local = holder?.host === host();
-      const dead =
-        (local && holder!.pid === process.pid && !heldLocks.has(path)) ||
-        (local && !processAlive(holder!.pid)) ||
-        (local && !mayHoldLock(holder!.start, processStart(holder!.pid), myStart)) ||
-        !(now - since < STALE_MS);
-      if (!dead) {
-        const who = holder ? `process ${holder.pid} on ${holder.host}` : 'a run that has not written its name yet';
-        const dated = holder?.futureDated ? ', its date is in the future' : '';
-        throw new OutputWriteError(
-          `another ActGuy run (${who}, since ${new Date(since).toISOString()}${dated}) is writing these outputs now (lock ${path}); ` +
-            `try again when it has finished; ${clear}${local ? '' : holder ? ' (a lock of another machine lapses a day after it was taken)' : ' (an empty lock lapses a day after it was made)'}`,
-        );
-      }
+      const refusal = lockRefusal(path, read, myStart);
+      if (refusal) throw refusal;
       try {
         fs.unlinkSync(path);
       } catch {
@@ -440,6 +416,58 @@ function takeLock(fs: CommitFs, path: string): () => void {
     }
   }
   throw new OutputWriteError(`cannot take the lock ${path}`);
+}
+
+/**
+ * Why the lock at `path`, read as `read`, keeps this process from taking it (it is not an ActGuy lock, or its holder
+ * may be alive and it is less than a day old), naming who holds it and how to clear it; undefined when it may be
+ * taken over (takeLock's rules).
+ */
+function lockRefusal(path: string, read: SmallFile, myStart: string | undefined): OutputWriteError | undefined {
+  const clear = `if no ActGuy run is writing these outputs, delete ${path} and try again`;
+  if ('problem' in read)
+    return new OutputWriteError(`${path} is not an ActGuy lock (${read.problem}); nothing was changed; ${clear}`);
+  const now = Date.now();
+  let holder: LockHolder | undefined;
+  try {
+    holder = parseLock(read.text, read.ctimeMs, now);
+  } catch (p) {
+    if (!(p instanceof JournalProblem)) throw p;
+    return new OutputWriteError(`${path}: ${p.message}; nothing was changed; ${clear}`);
+  }
+  const since = holder?.sinceMs ?? read.ctimeMs;
+  const local = holder?.host === host();
+  const dead =
+    (local && holder!.pid === process.pid && !heldLocks.has(path)) ||
+    (local && !processAlive(holder!.pid)) ||
+    (local && !mayHoldLock(holder!.start, processStart(holder!.pid), myStart)) ||
+    !(now - since < STALE_MS);
+  if (dead) return undefined;
+  const who = holder ? `process ${holder.pid} on ${holder.host}` : 'a run that has not written its name yet';
+  const dated = holder?.futureDated ? ', its date is in the future' : '';
+  return new OutputWriteError(
+    `another ActGuy run (${who}, since ${new Date(since).toISOString()}${dated}) is writing these outputs now (lock ${path}); ` +
+      `try again when it has finished; ${clear}${local ? '' : holder ? ' (a lock of another machine lapses a day after it was taken)' : ' (an empty lock lapses a day after it was made)'}`,
+  );
+}
+
+/**
+ * The refusal the commit of `paths` (a build's outputs in the order it writes them) would make of the lock beside
+ * the first now (lockRefusal, the same rules), made before the build's work: while another run holds the outputs,
+ * `build --watch` retries every 30 s at most, and each retry under `--no-cache` compressed every motion again before
+ * it met the lock at the commit (docs/security.md, round 24). Undefined when no lock lies there or it may be taken
+ * over; the commit takes the lock itself, and that is what keeps two runs apart.
+ */
+export function lockRefusedBeforeBuild(paths: readonly string[]): OutputWriteError | undefined {
+  if (paths.length === 0) return undefined;
+  const path = lockPath(resolve(paths[0]));
+  let read: SmallFile | undefined;
+  try {
+    read = realFs.readSmallFile(path, LOCK_MAX_BYTES);
+  } catch {
+    return undefined; // anything else is left to the commit, which meets it taking the lock
+  }
+  return read === undefined ? undefined : lockRefusal(path, read, processStart(process.pid));
 }
 
 function writeJournal(fs: CommitFs, path: string, journal: Journal): void {

@@ -31,6 +31,7 @@ import { requireObject, requireString } from '../ipcArgs';
 import { inputOverwrittenBy } from '../pathIdentity';
 import { allowUnlessLinkedOut, canonicalPath, isInside, quotePath, type PathPolicy } from '../pathPolicy';
 import { journalRefusedBeforeBuild, outputsRefusedBeforeBuild } from '../build/commit';
+import { recentOwnerProblem } from '../recentFiles';
 import { createBuildRunner, workerLauncher, type BuildJobLauncher, type BuildRunner } from './buildRunner';
 import { workerTextChecker, type TextChecker } from './textCheck';
 
@@ -326,6 +327,9 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
         throw new Error(
           `${quotePath(given)} now leads to ${quotePath(now)} through a link, so it was not opened (open it with Open Project)`,
         );
+      // Nor one another user made at the listed path since (a folder under /tmp after a restart).
+      const owner = recentOwnerProblem(given);
+      if (owner) throw new Error(`${quotePath(given)}: ${owner}, so it was not opened (open it with Open Project)`);
       return openPicked(given);
     },
 
