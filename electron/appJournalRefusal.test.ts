@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportMshOutcome } from '../shared/ipc/interchange';
 import { commitOutputs } from './build/commit';
+import { host, processStart } from './tempFiles';
 import { HOSTILE_JOURNALS, hashTree, journalOf, outsideFolder } from './build/hostileJournalsForTests';
 import { useBuiltCompressWorker } from './compress/buildWorkerForTests';
 import { createCompressClient, type CompressClient } from './compressClient';
@@ -101,6 +102,31 @@ describe("the app's Build with a planted journal", () => {
     const after = hashTree(root);
     for (const f of Object.keys(after)) if (f.includes('.actguy-cache')) delete after[f];
     expect(after).toEqual(before);
+  }, 30_000);
+
+  it('refuses a lock another live run holds before the build starts: nothing is compressed, the lock is left', async () => {
+    const { root, proj } = scratch();
+    let launched = 0;
+    const { build, outputs } = await projectBuild(proj, {
+      launchBuild: (...args: Parameters<typeof inProcessBuild>) => {
+        launched++;
+        return inProcessBuild(...args);
+      },
+    });
+    mkdirSync(join(proj, 'out'));
+    // Held by the test runner's parent, alive: a lock naming this process would be one it left earlier.
+    const lock = `${outputs[0]}.actguy-lock`;
+    writeFileSync(lock, `${host()} ${process.ppid} ${Date.now()} ${processStart(process.ppid)}`);
+    const before = hashTree(root);
+    const s = await build();
+    expect(s.state).toBe('failed');
+    expect(s.errors.map((e) => e.message)).toEqual([expect.stringContaining(lock)]);
+    expect(launched).toBe(0);
+    expect(hashTree(root)).toEqual(before);
+    // Once the other run is done (its lock gone), the same Build runs.
+    rmSync(lock);
+    expect((await build()).state).toBe('done');
+    expect(launched).toBe(1);
   }, 30_000);
 
   it('a real interrupted commit of these outputs is finished first, and the build says so', async () => {

@@ -30,7 +30,7 @@ import { systemReason } from '../fsErrors';
 import { requireObject, requireString } from '../ipcArgs';
 import { inputOverwrittenBy } from '../pathIdentity';
 import { allowUnlessLinkedOut, canonicalPath, isInside, quotePath, type PathPolicy } from '../pathPolicy';
-import { journalRefusedBeforeBuild, outputsRefusedBeforeBuild } from '../build/commit';
+import { journalRefusedBeforeBuild, lockRefusedBeforeBuild, outputsRefusedBeforeBuild } from '../build/commit';
 import { recentOwnerProblem } from '../recentFiles';
 import { createBuildRunner, workerLauncher, type BuildJobLauncher, type BuildRunner } from './buildRunner';
 import { workerTextChecker, type TextChecker } from './textCheck';
@@ -412,9 +412,12 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
       // A commit journal the commit would refuse fails the Build now, not after its compression, as `actguy build`
       // does (docs/safety-journal.md); only for a project that parses, whose outputs are then named in the order the
       // build commits them, and whose first output the policy lets it write (the journal lies beside it).
+      // A lock another live run holds beside them is met the same way before the work (the commit's, under the
+      // lock, is still what keeps two runs apart; docs/security.md, round 24).
       if (!dryRun && !refused.writes.length && !errors.length) {
         const journal = journalRefusedBeforeBuild(named.outputs);
-        if (journal) refused.writes.push({ message: journal.message, file: named.outputs[0] });
+        const lock = journal ? undefined : lockRefusedBeforeBuild(named.outputs);
+        for (const e of [journal, lock]) if (e) refused.writes.push({ message: e.message, file: named.outputs[0] });
       }
       // Nothing is read that the policy refuses; a check (dry run) still compresses and reports the writes a build would refuse.
       if (refused.reads.length || (!dryRun && refused.writes.length))
