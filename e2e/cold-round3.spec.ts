@@ -3,10 +3,12 @@
  * 1280x800 and 1920x1080 (docs/user-guide.md "Tried cold", third round): Ctrl+S with a typed value still in its field
  * saved the value before it and said "Saved"; a refused tolerance kept saying "it stays 1°" beside a field that had
  * moved on; a .sev that defines no SE told the user to "pick an SE" from an empty picker, and outside a project the SE
- * table did not say where SE names come from; a motion added to the project landed below the rows shown.
+ * table did not say where SE names come from; a motion added to the project landed below the rows shown. Left after
+ * that round and done since: a project replaced the values of a motion's tuning file without a word, and the last SE
+ * played stayed in the SEV header after switching motion, wrapping it at 1280 px.
  */
 import type { Page } from '@playwright/test';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { chooseFile, openSampleProject } from './sev-ui';
 import { waitForCompression, waitForDocument } from './ui';
@@ -202,3 +204,93 @@ test('at 1280x800 a motion added to the project is scrolled into the list, and s
   await expect.poll(() => inView('walk_60fps')).toBe(true);
   expect(pageErrors).toEqual([]);
 });
+
+test('opening a project over a motion whose tuning file says otherwise names what the project replaced', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
+  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
+  await waitForDocument(page);
+  // walk.mtn was tuned on its own (rotation 1.02°); the sample project gives walk 0.5° and three overrides.
+  const tuning = workspace.path('walk.mtn.actguy-tuning.json');
+  writeFileSync(tuning, JSON.stringify({ version: 1, tolerances: { rotationDeg: 1.02 } }));
+  await openSampleProject(page, workspace, electronApp);
+  await expect(page.getByTestId('tol-rotation')).toHaveValue('0.5');
+  const notice = page.getByTestId('message-info').filter({ hasText: "the project's tolerances replace" });
+  await expect(notice.locator('.message-text')).toHaveText(
+    "walk: the project's tolerances replace those of walk.mtn.actguy-tuning.json (rotation 1.02° → 0.5°, Hips " +
+      'override none → 0.3°, LeftFoot override none → 0.25°, RightFoot override none → 0.25°); in a project its ' +
+      'entry holds them.',
+  );
+  await saveScreenshot('project-replaced-tuning-1280x800');
+  await notice.getByTestId('message-dismiss').click();
+  await expect(notice).toHaveCount(0);
+
+  // A tuning file that says what the project says: walk opens again without a word. The file is left as it is.
+  const same = {
+    version: 1,
+    tolerances: { position: 0.5, rotationDeg: 0.5, offset: 0.5 },
+    rotationOverridesDeg: { Hips: 0.3, LeftFoot: 0.25, RightFoot: 0.25 },
+  };
+  writeFileSync(tuning, JSON.stringify(same));
+  await page.locator('[data-testid="project-motion"][data-name="cmu_01_01"]').click();
+  await waitForDocument(page, 'cmu_01_01');
+  await page.locator('[data-testid="project-motion"][data-name="walk"]').click();
+  await waitForDocument(page, 'walk');
+  await expect(page.getByTestId('tol-rotation')).toHaveValue('0.5');
+  // Counted once, not waited for: an info notice fades after a while, so waiting for none would pass anyway. The
+  // notice comes with the tolerances, before the compression waitForDocument waited for.
+  expect(await notice.count(), 'a notice for a tuning file that agrees').toBe(0);
+  expect(JSON.parse(readFileSync(tuning, 'utf8'))).toEqual(same);
+  expect(pageErrors).toEqual([]);
+});
+
+for (const [width, height] of [
+  [1280, 800],
+  [1920, 1080],
+] as const) {
+  test(`at ${width}x${height} the last SE played stays on the SEV header's line and goes with its motion`, async ({
+    page,
+    workspace,
+    electronApp,
+    pageErrors,
+    saveScreenshot,
+  }) => {
+    test.skip(!!electronApp, 'the window size is set through the browser viewport');
+    await page.setViewportSize({ width, height });
+    await openSampleProject(page, workspace, electronApp);
+    // The water floor: a click on the left foot's event plays SE_FOOT_L_WATER.
+    await page.getByTestId('sev-floor-2').click();
+    await page.locator('[data-testid="sev-marker"][data-index="1"]').click();
+    const last = page.getByTestId('sev-last-played');
+    await expect(last).toHaveText('♪ SE_FOOT_L_WATER');
+    await expect(last).toHaveAttribute('title', /^SE_FOOT_L_WATER: played$/);
+    // An edit marks the .sev modified: the header's file name grows by " ● modified".
+    const note = page.getByTestId('sev-event-note');
+    await note.fill('left heel, water');
+    await note.press('Enter');
+    await expect(page.getByTestId('sev-dirty')).toContainText('modified');
+    // Every item of the header sits on one line: the label is cut (its title keeps the name), never wrapped.
+    const lines = await page.locator('.sev-panel > .panel-header').evaluate((bar) => {
+      const centres = Array.from(bar.children, (c) => {
+        const r = c.getBoundingClientRect();
+        return Math.round((r.top + r.bottom) / 2);
+      });
+      return Math.max(...centres) - Math.min(...centres);
+    });
+    expect(lines, 'the SEV header took a second line').toBeLessThanOrEqual(4);
+    await saveScreenshot(`sev-last-played-${width}x${height}`);
+
+    // Another motion: the label named an SE of walk's .sev, and goes (walk.sev's edit is kept aside).
+    await page.getByTestId('sev-save').click();
+    await expect(page.getByTestId('sev-dirty')).not.toContainText('modified');
+    await page.locator('[data-testid="project-motion"][data-name="cmu_01_01"]').click();
+    await waitForDocument(page, 'cmu_01_01');
+    await expect(page.getByTestId('sev-file')).toContainText('cmu_01_01.sev');
+    await expect(last).toHaveCount(0);
+    expect(pageErrors).toEqual([]);
+  });
+}

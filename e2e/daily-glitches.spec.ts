@@ -152,12 +152,16 @@ test('outside a project the sounds beside the motion play; "(no sound)" goes onc
   await page.locator('[data-testid="sev-marker"][data-index="1"]').click();
   await expect(last).toHaveText('♪ SE_FOOT_L_CONC (no sound)');
   await expect(last).toHaveClass(/bad/);
-  // The sample project has its sounds: the label no longer says the SE has none.
+  // The sample project has its sounds: the SE played again there has one.
   await page.getByTestId('mode-project').click();
   await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () =>
     page.getByTestId('project-open').first().click(),
   );
   await expect(page.getByTestId('project-motion')).toHaveCount(4);
+  // The project opened walk.mtn and walk.sev of its own folder: the label of the other copy's SE went with them.
+  await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
+  await expect(last).toHaveCount(0);
+  await page.locator('[data-testid="sev-marker"][data-index="1"]').click();
   await expect(last).toHaveText('♪ SE_FOOT_L_CONC');
   await expect(last).not.toHaveClass(/bad/);
 });

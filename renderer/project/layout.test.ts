@@ -8,9 +8,11 @@ import {
   defaultHeights,
   rowHeights,
   COLLAPSED_ROW,
+  COLUMN_MAX,
   COLUMN_MIN,
   MODE_PANELS,
   PANEL_MIN,
+  ROW_HEIGHT_MAX,
   SIDE_MAX,
   SIDE_MIN,
   SIDE_TIMELINE_MIN,
@@ -404,6 +406,50 @@ describe('parseLayout', () => {
     expect(parseLayout(JSON.stringify({ sevListShare: 0.62 })).sevListShare).toBe(0.62);
     for (const bad of [0.05, 0.95, -1, 'half', null, 1e9])
       expect(parseLayout(JSON.stringify({ sevListShare: bad })).sevListShare).toBeNull();
+  });
+
+  it('brings hostile stored sizes (negative, 1e308, fractions) within what the splitters can set', () => {
+    const hostile = {
+      version: 2,
+      projectWidth: -1e308,
+      sideWidth: 1e308,
+      curvesHeight: 1e308,
+      heights: {
+        all: { curvesHeight: 1e308, timelineHeight: -40, sevHeight: 0.5 },
+        sev: { curvesHeight: 1e17, timelineHeight: Number.MAX_VALUE, sevHeight: -Number.MAX_VALUE },
+        tuning: { curvesHeight: 300.4, timelineHeight: 9e15 },
+      },
+    };
+    const l = parseLayout(JSON.stringify(hostile));
+    expect(l.projectWidth).toBe(COLUMN_MIN.project);
+    expect(l.sideWidth).toBe(SIDE_MAX);
+    expect(l.heights.all).toEqual({
+      curvesHeight: ROW_HEIGHT_MAX,
+      timelineHeight: PANEL_MIN.timeline,
+      sevHeight: PANEL_MIN.sev,
+    });
+    expect(l.heights.sev).toEqual({
+      curvesHeight: ROW_HEIGHT_MAX,
+      timelineHeight: ROW_HEIGHT_MAX,
+      sevHeight: PANEL_MIN.sev,
+    });
+    expect(l.heights.tuning).toEqual({ curvesHeight: 300, timelineHeight: ROW_HEIGHT_MAX });
+    expect(parseLayout(JSON.stringify({ projectWidth: 1e9 })).projectWidth).toBe(COLUMN_MAX.project);
+    expect(parseLayout(JSON.stringify({ sideWidth: -3 })).sideWidth).toBe(SIDE_MIN);
+    // Applied, every row stays at or above its minimum and the viewport keeps its own in a 1280x800 window
+    // (the stored 1e308 curve height planned a 0 px curve row).
+    for (const key of ['all', 'sev'] as const) {
+      const h = rowHeights(l, key, 800);
+      const plan = planRows(800, {
+        viewport: { state: 'open', wanted: 0, min: 0 },
+        curves: { state: 'open', wanted: h.curvesHeight, min: PANEL_MIN.curves },
+        timeline: { state: 'open', wanted: h.timelineHeight, min: PANEL_MIN.timeline },
+        sev: { state: 'open', wanted: h.sevHeight, min: PANEL_MIN.sev },
+      });
+      expect(plan.curves.height).toBeGreaterThanOrEqual(PANEL_MIN.curves);
+      expect(plan.timeline.height).toBeGreaterThanOrEqual(PANEL_MIN.timeline);
+      expect(plan.sev.height).toBeGreaterThanOrEqual(PANEL_MIN.sev);
+    }
   });
 
   it('falls back to the defaults on text that is not JSON', () => {

@@ -458,6 +458,22 @@ export function panelStates(layout: Pick<ProjectLayout, 'collapsed' | 'maximized
   return out;
 }
 
+/** Height (px) no row can be given: taller than an 8K screen, and a splitter never gives a row more than its window. */
+export const ROW_HEIGHT_MAX = 4320;
+
+/**
+ * The range (px) parseLayout brings each stored size within: what the splitters can set, a row never below its
+ * minimum (PANEL_MIN) nor taller than any screen, a column within its limits (COLUMN_MIN..COLUMN_MAX, the
+ * side-by-side left column SIDE_MIN..SIDE_MAX). The window then fits them (planRows, planColumns).
+ */
+export const STORED_SIZE_LIMITS = {
+  projectWidth: [COLUMN_MIN.project, COLUMN_MAX.project],
+  sideWidth: [SIDE_MIN, SIDE_MAX],
+  curvesHeight: [PANEL_MIN.curves, ROW_HEIGHT_MAX],
+  timelineHeight: [PANEL_MIN.timeline, ROW_HEIGHT_MAX],
+  sevHeight: [PANEL_MIN.sev, ROW_HEIGHT_MAX],
+} as const satisfies Record<string, readonly [number, number]>;
+
 function isPanel(v: unknown): v is PanelId {
   return typeof v === 'string' && (PANELS as readonly string[]).includes(v);
 }
@@ -473,10 +489,14 @@ export function parseLayout(text: string | null): ProjectLayout {
   }
   if (!v || typeof v !== 'object') return out;
   const num = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
-  if (num(v.projectWidth)) out.projectWidth = v.projectWidth;
-  if (num(v.sideWidth)) out.sideWidth = v.sideWidth;
+  // Stored sizes are input like any other: a width or height is brought within what the splitters can set (a
+  // stored 1e308 curve height planned a 0 px row, below its minimum). See STORED_SIZE_LIMITS.
+  const within = (x: number, [lo, hi]: readonly [number, number]) => Math.min(hi, Math.max(lo, Math.round(x)));
+  if (num(v.projectWidth)) out.projectWidth = within(v.projectWidth, STORED_SIZE_LIMITS.projectWidth);
+  if (num(v.sideWidth)) out.sideWidth = within(v.sideWidth, STORED_SIZE_LIMITS.sideWidth);
   // The first version saved the full layout's heights at the top level.
-  for (const k of ['curvesHeight', 'timelineHeight', 'sevHeight'] as const) if (num(v[k])) out.heights.all[k] = v[k];
+  for (const k of ['curvesHeight', 'timelineHeight', 'sevHeight'] as const)
+    if (num(v[k])) out.heights.all[k] = within(v[k], STORED_SIZE_LIMITS[k]);
   const heights = v.heights as Record<string, Record<string, unknown>> | undefined;
   const collapsed = v.collapsed as Record<string, unknown> | undefined;
   for (const key of ['all', ...WORK_MODES] as LayoutKey[]) {
@@ -488,7 +508,7 @@ export function parseLayout(text: string | null): ProjectLayout {
         (['curvesHeight', 'timelineHeight', 'sevHeight'] as const).every((k) => h[k] === OLD_DEFAULTS[key][k]);
       if (!old)
         for (const k of ['curvesHeight', 'timelineHeight', 'sevHeight'] as const)
-          if (num(h[k])) out.heights[key][k] = h[k];
+          if (num(h[k])) out.heights[key][k] = within(h[k], STORED_SIZE_LIMITS[k]);
     }
     const c = collapsed?.[key];
     if (Array.isArray(c)) out.collapsed[key] = [...new Set(c.filter(isPanel))];

@@ -18,6 +18,7 @@ import { sessionStore } from '../state/sessionStore';
 import { registerSevCommands } from '../sev/eventsMenu';
 import { isSevDirty } from '../sev/sevStore';
 import { clearProjectHistory } from './projectHistory';
+import { adoptTuningFile } from '../tuner/motionTuning';
 import walkSevText from '../../assets/walk.sev?raw';
 import sampleProjectText from '../../assets/sample.actguy.json?raw';
 
@@ -157,6 +158,65 @@ describe('project edits in the window-wide undo order', () => {
     documentStore.setState({ rotationOverridesDeg: { 0: 0.6 } });
     expect(storeTunerTolerances('save')).toBe(true);
     expect(projectStore.getState().json!.motions[1].rotationOverridesDeg).toEqual({ Hips: 0.6 });
+  });
+
+  it("says which of the motion's tuning file values the project's tolerances replace, and nothing when they are the same", () => {
+    const messages = () => sessionStore.getState().messages.map((m) => m.text);
+    sessionStore.setState({ messages: [] });
+    const openWithTuning = (id: string, tuning: object | null) => {
+      loadMotion(id, ['Hips', 'LeftFoot', 'RightFoot']);
+      adoptTuningFile(
+        {
+          documentId: id,
+          tuning: tuning && {
+            path: `/ws/${id}.mtn.actguy-tuning.json`,
+            text: JSON.stringify({ version: 1, ...tuning }),
+          },
+        },
+        documentStore.getState().motion!,
+      );
+      projectStore.getState().setCurrent(0, id);
+      applyProjectTolerances(0);
+    };
+    // walk's entry: rotation 0.5°, overrides Hips 0.3°, LeftFoot and RightFoot 0.25°.
+    openWithTuning('walk-tuned', { tolerances: { rotationDeg: 1.02 } });
+    expect(documentStore.getState().tolerances.rotationToleranceDeg).toBe(0.5);
+    expect(messages()).toEqual([
+      "walk: the project's tolerances replace those of walk-tuned.mtn.actguy-tuning.json (rotation 1.02° → 0.5°, " +
+        'Hips override none → 0.3°, LeftFoot override none → 0.25°, RightFoot override none → 0.25°); in a project ' +
+        'its entry holds them.',
+    ]);
+    const notice = sessionStore.getState().messages[0];
+    expect(notice.level).toBe('info');
+    expect(notice.owner?.documentId).toBe('walk-tuned');
+    // Adopted again (the SEV editor following the tuner): the tuner already has the project's values.
+    applyProjectTolerances(0);
+    expect(messages()).toHaveLength(1);
+    // Another entry of the same file (walk_rough) replaces the project's values, not the file's: no notice says so.
+    projectStore.getState().setCurrent(2, 'walk-tuned');
+    applyProjectTolerances(2);
+    expect(documentStore.getState().tolerances.rotationToleranceDeg).toBe(2);
+    expect(messages()).toHaveLength(1);
+    // More than four changes: three and how many more.
+    sessionStore.setState({ messages: [] });
+    openWithTuning('walk-far', {
+      tolerances: { position: 2, rotationDeg: 3, offset: 4, method: 'classic' },
+      rotationOverridesDeg: { Hips: 1 },
+    });
+    expect(messages()).toEqual([
+      "walk: the project's tolerances replace those of walk-far.mtn.actguy-tuning.json (position 2 → 0.5, " +
+        'rotation 3° → 0.5°, offset 4 → 0.5, 4 more); in a project its entry holds them.',
+    ]);
+    // A tuning file that says what the project says, no tuning file, or a bad one: nothing to tell.
+    sessionStore.setState({ messages: [] });
+    openWithTuning('walk-same', {
+      tolerances: { rotationDeg: 0.5 },
+      rotationOverridesDeg: { RightFoot: 0.25, Hips: 0.3, LeftFoot: 0.25 },
+    });
+    openWithTuning('walk-plain', null);
+    openWithTuning('walk-bad', { tolerances: { rotationDeg: -1 } });
+    expect(messages()).toEqual([]);
+    expect(documentStore.getState().rotationOverridesDeg).toEqual({ 0: 0.3, 1: 0.25, 2: 0.25 });
   });
 
   it('"Tolerances → project" acts on the motion the tuner shows: with another file in the tuner it changes nothing and says why', () => {

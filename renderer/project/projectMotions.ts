@@ -10,7 +10,9 @@ import { requireApi } from '../app/appApi';
 import { askChoice } from '../app/dialogs';
 import { openPath } from '../app/motionFiles';
 import { confirmUnsaved } from '../app/unsaved';
+import { sameTuning } from '../../shared/tuning/sidecar';
 import { documentStore, type DocumentState, type Tolerances } from '../state/documentStore';
+import { appliedTuningFile, tuningChanges, tuningOfDocument } from '../tuner/motionTuning';
 import { sessionStore } from '../state/sessionStore';
 import { sevStore } from '../sev/sevStore';
 import { tunerBinding, withoutFollowing } from '../sev/sevBinding';
@@ -128,13 +130,30 @@ function tunerMatchesEntry(m: ProjectMotionJson, doc: DocumentState): boolean {
  * The tuner compresses an opened project motion with the project's tolerances
  * and per-joint overrides (what the build uses), so its keys and errors match
  * the project panel. Applied as the document's starting state, not as an edit.
+ * In a project the entry holds them (docs/formats-tuning.md): when they replace
+ * other values the motion's tuning file gave it, a notice over the motion names
+ * what changed, so the file's values do not go unseen.
  */
 export function applyProjectTolerances(index: number): void {
   const m = projectStore.getState().json?.motions[index];
   const doc = documentStore.getState();
   if (!m || !doc.motion || doc.past.length || doc.future.length) return;
   const { tolerances, overrides } = projectEntryTuning(m, doc.motion.joints);
+  const before = tuningOfDocument(doc);
   documentStore.getState().adoptTuning(tolerances, overrides);
+  const file = appliedTuningFile(doc.documentId);
+  // Only while the tuner still shows the file's values: adopting the project's again says nothing twice.
+  if (!file || !sameTuning(before, file.tuning)) return;
+  const changes = tuningChanges(before, tuningOfDocument(documentStore.getState()), doc.motion.joints);
+  if (changes.length === 0) return;
+  const shown = changes.length > 4 ? [...changes.slice(0, 3), `${changes.length - 3} more`] : changes;
+  sessionStore
+    .getState()
+    .notify(
+      'info',
+      `${m.name}: the project's tolerances replace those of ${basenameOf(file.path)} (${shown.join(', ')}); ` +
+        'in a project its entry holds them.',
+    );
 }
 
 /**

@@ -192,11 +192,15 @@ export function SevEditor() {
         </button>
         {lastPlayed && (
           <span
-            className={`small ${lastMissing ? 'bad' : 'dim'}`}
+            className={`small sev-last-played ${lastMissing ? 'bad' : 'dim'}`}
             data-testid="sev-last-played"
             data-missing={lastMissing}
             data-started={started}
-            title={lastMissing ? 'no sound file with this SE name in the audition folder' : 'played'}
+            title={
+              lastMissing
+                ? `${lastPlayed.name}: no sound file with this SE name in the audition folder`
+                : `${lastPlayed.name}: played`
+            }
           >
             ♪ {lastPlayed.name}
             {lastMissing ? ' (no sound)' : ''}

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { eventsCrossed, eventsScrubbed } from './audition';
+import { emptyMotion } from '../../shared/motion/types';
+import { documentStore } from '../state/documentStore';
+import { sessionStore } from '../state/sessionStore';
+import { auditionStore, eventsCrossed, eventsScrubbed, playSeName, startAudition } from './audition';
+import { sevStore } from './sevStore';
+import walkSevText from '../../assets/walk.sev?raw';
 
 const events = [{ frame: 0 }, { frame: 5 }, { frame: 5 }, { frame: 20 }, { frame: 132 }];
 
@@ -24,5 +29,49 @@ describe('audition timing', () => {
     expect(eventsScrubbed(events, f, f)).toEqual([]);
     expect(eventsScrubbed(events, f - 30, f)).toEqual([]);
     expect(eventsScrubbed(events, f, f + 1)).not.toContain(1);
+  });
+});
+
+describe('the last SE played', () => {
+  const open = (id: string) =>
+    documentStore.getState().load({
+      documentId: id,
+      path: `/ws/${id}.mtn`,
+      name: id,
+      kind: 'mtn',
+      readOnly: false,
+      motion: emptyMotion(20, [{ parent: -1, mirror: 0, part: 0, reserved: 0, name: 'Hips' }]),
+      tolerances: { positionTolerance: 0.5, rotationToleranceDeg: 0.5, offsetTolerance: 0.5 },
+    });
+  const played = () => auditionStore.getState().lastPlayed.map((p) => p.name);
+
+  it('is forgotten when the motion or the .sev changes, and kept while the playhead moves', async () => {
+    open('walk');
+    sevStore.getState().load('/ws/walk.sev', 'walk', walkSevText);
+    const stop = startAudition();
+    try {
+      // No sound folder: the SE is remembered as played without a sound.
+      await playSeName('SE_FOOT_L_WATER');
+      expect(played()).toEqual(['SE_FOOT_L_WATER']);
+      sessionStore.getState().setPlayhead(7);
+      expect(played()).toEqual(['SE_FOOT_L_WATER']);
+      // Another motion in the tuner.
+      open('run');
+      expect(played()).toEqual([]);
+      // Another .sev in the editor, the motion staying.
+      await playSeName('SE_FOOT_R_WATER');
+      sevStore.getState().load('/ws/run.sev', 'run', walkSevText);
+      expect(played()).toEqual([]);
+      // The .sev closed.
+      await playSeName('SE_FOOT_R_WATER');
+      sevStore.getState().close();
+      expect(played()).toEqual([]);
+    } finally {
+      stop();
+    }
+    // Once stopped (the editor gone) nothing is watched.
+    await playSeName('SE_FOOT_L_WATER');
+    open('walk');
+    expect(played()).toEqual(['SE_FOOT_L_WATER']);
   });
 });

@@ -11,6 +11,7 @@
  */
 import { createStore } from 'zustand/vanilla';
 import { getApi } from '../transport';
+import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { projectStore, soundPathOf } from '../project/projectStore';
 import { sevStore } from './sevStore';
@@ -113,8 +114,30 @@ export function playEvent(index: number): void {
   if (name) void playSeName(name);
 }
 
-/** Watches the playhead and plays the events it crosses while playing. Returns the unsubscribe. */
+/**
+ * Watches the playhead and plays the events it crosses while playing, and forgets the SEs played once the tuner's
+ * motion or the open .sev changes (the toolbar's "♪ SE_FOOT_L_WATER" named an SE of the motion before, and
+ * stayed there after switching). Returns the unsubscribe.
+ */
 export function startAudition(): () => void {
+  const forget = () => {
+    if (auditionStore.getState().lastPlayed.length) auditionStore.setState({ lastPlayed: [] });
+  };
+  const stopMotion = documentStore.subscribe((d, prev) => {
+    if (d.documentId !== prev.documentId) forget();
+  });
+  const stopSev = sevStore.subscribe((s, prev) => {
+    if (s.file?.path !== prev.file?.path || s.file?.motionName !== prev.file?.motionName) forget();
+  });
+  const stopPlayhead = watchPlayhead();
+  return () => {
+    stopMotion();
+    stopSev();
+    stopPlayhead();
+  };
+}
+
+function watchPlayhead(): () => void {
   let last = sessionStore.getState().playhead;
   return sessionStore.subscribe((s, prev) => {
     const now = s.playhead;

@@ -19,6 +19,37 @@ import { documentStore, type DocumentState, type Tolerances } from '../state/doc
 /** Documents whose motion file has a tuning file beside it (read on open, or written by a save). */
 const onDisk = new Set<string>();
 
+/** The tuning file each document took its starting settings from on open: the file's path and its settings. */
+const appliedFiles = new Map<string, { path: string; tuning: MotionTuning }>();
+
+/** The tuning file document `documentId` took its settings from when it opened, or null (none, or a bad one). */
+export function appliedTuningFile(documentId: string | null): { path: string; tuning: MotionTuning } | null {
+  return (documentId !== null && appliedFiles.get(documentId)) || null;
+}
+
+/**
+ * What changes from tuning `from` to `to`, one item per setting ("rotation 1.02° → 0.5°", "Hips override none →
+ * 0.3°"), in the tuner's order: position, rotation, offset, method, object bound, shell, then the per-joint
+ * overrides by joint index (named after `joints`). Empty when they compress alike.
+ */
+export function tuningChanges(from: MotionTuning, to: MotionTuning, joints: readonly { name: string }[]): string[] {
+  const out: string[] = [];
+  const value = (v: number | undefined, unit = '') => (v === undefined ? 'none' : `${v}${unit}`);
+  const item = (label: string, a: number | undefined, b: number | undefined, unit = '') => {
+    if (a !== b) out.push(`${label} ${value(a, unit)} → ${value(b, unit)}`);
+  };
+  item('position', from.positionTolerance, to.positionTolerance);
+  item('rotation', from.rotationToleranceDeg, to.rotationToleranceDeg, '°');
+  item('offset', from.offsetTolerance, to.offsetTolerance);
+  if (from.method !== to.method) out.push(`method ${from.method} → ${to.method}`);
+  item('object bound', from.objectTolerance, to.objectTolerance);
+  item('shell', from.shell, to.shell);
+  const indices = new Set([...Object.keys(from.rotationOverridesDeg), ...Object.keys(to.rotationOverridesDeg)]);
+  for (const j of [...indices].map(Number).sort((a, b) => a - b))
+    item(`${joints[j]?.name || `joint ${j}`} override`, from.rotationOverridesDeg[j], to.rotationOverridesDeg[j], '°');
+  return out;
+}
+
 /** The tuner's settings of a document as a tuning. */
 export function tuningOfDocument(d: Pick<DocumentState, 'tolerances' | 'rotationOverridesDeg'>): MotionTuning {
   const t = d.tolerances;
@@ -59,7 +90,9 @@ export function adoptTuningFile(opened: Pick<OpenedMotion, 'documentId' | 'tunin
   onDisk.add(opened.documentId);
   if ('error' in file) return file.error;
   try {
-    applyTuning(parseTuning(file.text, file.path, motion.joints));
+    const tuning = parseTuning(file.text, file.path, motion.joints);
+    applyTuning(tuning);
+    appliedFiles.set(opened.documentId, { path: file.path, tuning });
     return null;
   } catch (e) {
     return `${e instanceof Error ? e.message : String(e)} (the motion opened with the default tolerances; Save rewrites the file with the tuner's settings)`;

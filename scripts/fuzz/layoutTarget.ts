@@ -15,6 +15,7 @@ import {
   parseLayout,
   rowHeights,
   SEV_LIST_SHARE,
+  STORED_SIZE_LIMITS,
   WORK_MODES,
   type LayoutKey,
   type ProjectLayout,
@@ -56,8 +57,18 @@ function must(cond: boolean, what: string): void {
   if (!cond) throw new FuzzDefect('invalid', what);
 }
 
+/** Whether `v` lies in `[lo, hi]` (STORED_SIZE_LIMITS: what the splitters can set). */
+const inRange = (v: number, [lo, hi]: readonly [number, number]) => v >= lo && v <= hi;
+
 function check(l: ProjectLayout): void {
   must(Number.isFinite(l.projectWidth) && Number.isFinite(l.sideWidth), `widths ${l.projectWidth}, ${l.sideWidth}`);
+  must(
+    inRange(l.projectWidth, STORED_SIZE_LIMITS.projectWidth) && inRange(l.sideWidth, STORED_SIZE_LIMITS.sideWidth),
+    `widths ${l.projectWidth}, ${l.sideWidth} outside what the splitters set`,
+  );
+  for (const key of KEYS)
+    for (const [k, v] of Object.entries(l.heights[key]) as [keyof typeof STORED_SIZE_LIMITS, number][])
+      must(inRange(v, STORED_SIZE_LIMITS[k]), `${key} ${k} ${v} outside what the splitters set`);
   for (const key of KEYS) {
     const c = l.collapsed[key];
     must(Array.isArray(c) && c.every((p) => PANELS.includes(p)) && new Set(c).size === c.length, `collapsed ${key}`);
