@@ -287,6 +287,35 @@ describe('entry stamps where they stand for an entry (round 24, held)', () => {
   });
 });
 
+describe('entry stamps in a shard folder of another file system', () => {
+  // Mutation that fails: read() asking only whether stamps prove entries in the cache folder, not in the shard's.
+  it('a shard folder where stamps prove nothing (a mount over it) has its entries hashed, even where the cache folder proves', () => {
+    const value = compressMtnBytes(walk, options);
+    const key = cacheKey(walk, options);
+    const dir = tempDir();
+    const written = openBuildCache(dir).put(key, value)!;
+    const path = join(dir, key.slice(0, 2), `${key}.mt3c`);
+    const bytes = readFileSync(path);
+    bytes[bytes.length - 1] ^= 0xff;
+    writeFileSync(path, bytes);
+    const remembered = () => written.digest;
+    const asked: string[] = [];
+    const cache = openBuildCache(dir, {
+      stampsProve: (d) => {
+        asked.push(d);
+        return d === dir; // the cache folder's file system proves; the shard is another one mounted there
+      },
+    });
+    expect(cache.read(key, remembered)).toBeUndefined();
+    expect(cache.stats.damaged).toBe(1);
+    expect(asked).toEqual([dir, join(dir, key.slice(0, 2))]);
+    // Asked once per shard and build: a read of the entry written again asks nothing more (and hashes it: it holds).
+    cache.put(key, value);
+    expect(cache.read(key, remembered)?.bytes).toEqual(value.bytes);
+    expect(asked).toHaveLength(2);
+  });
+});
+
 describe('build cache in builds', () => {
   it('a build that wrote a few entries walks the folder for its size limit once this user wrote a hundredth of the limit since the last walk, or a day later', async () => {
     const dir = tempDir();

@@ -415,7 +415,19 @@ export function openBuildCache(
   // Made now (one level at a time), so that it has an identity for the local verdicts of this very build.
   stats.unusable = makeFolderNoFollow(dir);
   /** Whether a remembered digest may stand for an entry file of the same stamp (else every body is hashed). */
-  const stampsProve = !stats.unusable && (options.stampsProve ?? entryStampsProve)(dir);
+  const proves = options.stampsProve ?? entryStampsProve;
+  const stampsProve = !stats.unusable && proves(dir);
+  /**
+   * Whether stamps prove entries in each shard folder, asked once per build: a shard may be another file system
+   * mounted over it (a FUSE or network mount), whose ctime proves nothing even where the cache folder's does.
+   */
+  const shardProves = new Map<string, boolean>();
+  const stampsProveIn = (shard: string): boolean => {
+    if (!stampsProve) return false;
+    let known = shardProves.get(shard);
+    if (known === undefined) shardProves.set(shard, (known = proves(shard)));
+    return known;
+  };
   /**
    * Shard folders this build found to be folders (not links), for reading: each is checked once per build, not per
    * entry (what a read takes is verified anyway). A write checks its shard each time, just before it writes.
@@ -450,7 +462,8 @@ export function openBuildCache(
         return undefined;
       }
       if (!read) return undefined;
-      const entry = decodeEntry(key, read.data, stampsProve ? knownDigest?.(read.stamp) : undefined);
+      const proven = stampsProveIn(join(dir, key.slice(0, 2)));
+      const entry = decodeEntry(key, read.data, proven ? knownDigest?.(read.stamp) : undefined);
       if (!entry) {
         stats.damaged++;
         discard(path);
