@@ -135,6 +135,23 @@ function storedTolerances(v: unknown): Tolerances | undefined {
   };
 }
 
+/** The on/off preferences, each read back only as a boolean. */
+export const PREFERENCE_BOOLEANS = [
+  'loop',
+  'showSource',
+  'showDecoded',
+  'showError',
+  'curveNormalize',
+  'showTrajectory',
+  'showTrace',
+  'showGhost',
+  'showOnionSkin',
+  'followCamera',
+  'timelineGrouped',
+  'channelSortByError',
+  'auditionEnabled',
+] as const;
+
 /**
  * The preferences read back from storage, each value checked against its kind: what localStorage holds is input
  * (another version of the app, a hand edit, a damaged profile), and one wrong type there (a `null` list, a string
@@ -145,22 +162,7 @@ export function mergeStoredPreferences(stored: unknown, current: PreferencesStat
   if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return current;
   const s = stored as Record<string, unknown>;
   const out: Preferences & { set: PreferencesState['set'] } = { ...current };
-  const booleans = [
-    'loop',
-    'showSource',
-    'showDecoded',
-    'showError',
-    'curveNormalize',
-    'showTrajectory',
-    'showTrace',
-    'showGhost',
-    'showOnionSkin',
-    'followCamera',
-    'timelineGrouped',
-    'channelSortByError',
-    'auditionEnabled',
-  ] as const;
-  for (const k of booleans) if (typeof s[k] === 'boolean') out[k] = s[k] as boolean;
+  for (const k of PREFERENCE_BOOLEANS) if (typeof s[k] === 'boolean') out[k] = s[k] as boolean;
   if ((PLAYBACK_SPEEDS as readonly unknown[]).includes(s.playbackSpeed)) out.playbackSpeed = s.playbackSpeed as number;
   if (s.eulerOrder === 'auto' || (EULER_ORDERS as readonly unknown[]).includes(s.eulerOrder))
     out.eulerOrder = s.eulerOrder as PreferencesState['eulerOrder'];

@@ -11,7 +11,12 @@
  * falls back to the default without a word (preferences are not a document; nothing is lost but a setting), so an
  * input is accepted when some stored value was kept, rejected when the store starts with its defaults.
  */
-import { createPreferencesStore, IMPORT_FPS_MAX, PLAYBACK_SPEEDS } from '../../renderer/state/preferencesStore';
+import {
+  createPreferencesStore,
+  IMPORT_FPS_MAX,
+  PLAYBACK_SPEEDS,
+  PREFERENCE_BOOLEANS,
+} from '../../renderer/state/preferencesStore';
 import { mutateJsonDocument, type Rng } from './mutate';
 import { FuzzDefect, describeThrown, type FuzzTarget, type Outcome } from './judge';
 
@@ -30,22 +35,6 @@ const STRINGS = [
   '__proto__',
   'x'.repeat(65),
 ];
-
-const BOOLEANS = [
-  'loop',
-  'showSource',
-  'showDecoded',
-  'showError',
-  'curveNormalize',
-  'showTrajectory',
-  'showTrace',
-  'showGhost',
-  'showOnionSkin',
-  'followCamera',
-  'timelineGrouped',
-  'channelSortByError',
-  'auditionEnabled',
-] as const;
 
 type Prefs = ReturnType<ReturnType<typeof createPreferencesStore>['getState']>;
 
@@ -105,7 +94,7 @@ function must(cond: boolean, what: string): void {
 const finiteAtLeast = (v: unknown, min: number) => typeof v === 'number' && Number.isFinite(v) && v >= min;
 
 function check(s: Prefs): void {
-  for (const k of BOOLEANS) must(typeof s[k] === 'boolean', `${k} is ${String(s[k])}`);
+  for (const k of PREFERENCE_BOOLEANS) must(typeof s[k] === 'boolean', `${k} is ${String(s[k])}`);
   must((PLAYBACK_SPEEDS as readonly number[]).includes(s.playbackSpeed), `playbackSpeed ${s.playbackSpeed}`);
   must(typeof s.eulerOrder === 'string' && /^(auto|[XYZ]{3})$/.test(s.eulerOrder), `eulerOrder ${s.eulerOrder}`);
   const t = s.defaultTolerances;
