@@ -7,13 +7,14 @@
  * are in commit.test.ts and commitKill.test.ts.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildProject } from './build';
 import { commitOutputs, recoverOutputs } from './commit';
 import { inProcessCompressor, type MotionCompressor } from './compressPool';
+import { writeBuiltWalkProject } from '../testing/builtProject';
 import { HOSTILE_JOURNALS, hashTree, journalOf, outsideFolder, type JournalScene } from './hostileJournalsForTests';
 
 const root = join(__dirname, '..', '..');
@@ -102,22 +103,7 @@ describe('actguy build with a planted journal', () => {
   let template: string;
   beforeAll(() => {
     template = mkdtempSync(join(tmpdir(), 'actguy-journal-cli-'));
-    for (const f of ['walk.mtn', 'walk.sev', 'default.sls', 'se_define.h'])
-      copyFileSync(join(root, 'assets', f), join(template, f));
-    writeFileSync(
-      join(template, 'p.actguy.json'),
-      JSON.stringify({
-        version: 1,
-        motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev' }],
-        seTables: { sls: 'default.sls', seDefine: 'se_define.h' },
-        outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
-      }),
-    );
-    const first = spawnSync(process.execPath, [cli, 'build', 'p.actguy.json', '--quiet', '--no-cache'], {
-      cwd: template,
-      encoding: 'utf8',
-    });
-    if (first.status !== 0) throw new Error(`first build failed: ${first.stderr}`);
+    writeBuiltWalkProject(template);
   }, 60_000);
   afterAll(() => rmSync(template, { recursive: true, force: true }));
 

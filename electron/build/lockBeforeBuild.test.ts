@@ -5,12 +5,13 @@
  * lock (commit.test.ts) is still what keeps two runs apart.
  * Mutation that fails these tests: build.ts without `if (lock) throw lock`.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { host, processStart } from '../tempFiles';
+import { writeBuiltWalkProject } from '../testing/builtProject';
 import { buildProject } from './build';
 import { inProcessCompressor, type MotionCompressor } from './compressPool';
 
@@ -23,22 +24,7 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'actguy-lock-before-'));
   template = join(dir, 'template');
   mkdirSync(template);
-  for (const f of ['walk.mtn', 'walk.sev', 'default.sls', 'se_define.h'])
-    copyFileSync(join(root, 'assets', f), join(template, f));
-  writeFileSync(
-    join(template, 'p.actguy.json'),
-    JSON.stringify({
-      version: 1,
-      motions: [{ name: 'walk', mtn: 'walk.mtn', sev: 'walk.sev' }],
-      seTables: { sls: 'default.sls', seDefine: 'se_define.h' },
-      outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' },
-    }),
-  );
-  const first = spawnSync(process.execPath, [cli, 'build', 'p.actguy.json', '--quiet', '--no-cache'], {
-    cwd: template,
-    encoding: 'utf8',
-  });
-  if (first.status !== 0) throw new Error(`first build failed: ${first.stderr}`);
+  writeBuiltWalkProject(template);
 }, 60_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
