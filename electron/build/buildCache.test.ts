@@ -242,17 +242,8 @@ describe('entry stamps stand for an entry only where nobody can set its ctime ba
   });
 
   it('an entry rewritten under its old stamp and checksum is caught by hashing where stamps do not prove it', () => {
-    const value = compressMtnBytes(walk, options);
-    const key = cacheKey(walk, options);
-    const dir = tempDir();
-    const written = openBuildCache(dir).put(key, value)!;
-    // Another writer keeps the 36-byte head (magic and the old checksum) and changes the MT3 at the end; on a file
-    // system that lets it, it then sets the stamp back, so the remembered digest is offered for it.
-    const path = join(dir, key.slice(0, 2), `${key}.mt3c`);
-    const bytes = readFileSync(path);
-    bytes[bytes.length - 1] ^= 0xff;
-    writeFileSync(path, bytes);
-    const remembered = () => written.digest;
+    // On a file system that lets it, the other writer then sets the stamp back, so the remembered digest is offered.
+    const { key, dir, bytes, remembered } = entryRewritten();
     const trusted = openBuildCache(dir, { stampsProve: () => true }).read(key, remembered);
     expect(trusted?.bytes.at(-1)).toBe(bytes.at(-1)); // what a stamp that proves nothing would let through
     const hashed = openBuildCache(dir, { stampsProve: () => false });
@@ -287,18 +278,26 @@ describe('entry stamps where they stand for an entry (round 24, held)', () => {
   });
 });
 
+/**
+ * walk's entry written to a new cache folder, then rewritten by another writer who keeps the 36-byte head (magic
+ * and the old checksum) and changes the MT3 at the end; `remembered` offers the digest the write gave.
+ */
+function entryRewritten() {
+  const value = compressMtnBytes(walk, options);
+  const key = cacheKey(walk, options);
+  const dir = tempDir();
+  const written = openBuildCache(dir).put(key, value)!;
+  const path = join(dir, key.slice(0, 2), `${key}.mt3c`);
+  const bytes = readFileSync(path);
+  bytes[bytes.length - 1] ^= 0xff;
+  writeFileSync(path, bytes);
+  return { value, key, dir, bytes, remembered: () => written.digest };
+}
+
 describe('entry stamps in a shard folder of another file system', () => {
   // Mutation that fails: read() asking only whether stamps prove entries in the cache folder, not in the shard's.
   it('a shard folder where stamps prove nothing (a mount over it) has its entries hashed, even where the cache folder proves', () => {
-    const value = compressMtnBytes(walk, options);
-    const key = cacheKey(walk, options);
-    const dir = tempDir();
-    const written = openBuildCache(dir).put(key, value)!;
-    const path = join(dir, key.slice(0, 2), `${key}.mt3c`);
-    const bytes = readFileSync(path);
-    bytes[bytes.length - 1] ^= 0xff;
-    writeFileSync(path, bytes);
-    const remembered = () => written.digest;
+    const { value, key, dir, remembered } = entryRewritten();
     const asked: string[] = [];
     const cache = openBuildCache(dir, {
       stampsProve: (d) => {
