@@ -4,7 +4,7 @@ import { HIDDEN_CHARACTERS } from '../shared/errors';
 import { jsonSyntaxPlace } from '../shared/project/jsonPosition';
 import { systemFileKindOfPath } from '../shared/systemFiles';
 import type { RecentFile, RecentFileKind } from '../shared/ipc/documents';
-import { readSmallFile, writeFileAtomic } from './fsutil';
+import { anotherUsers, readSmallFile, writeFileAtomic } from './fsutil';
 import { motionKindOfPath } from './motionFiles';
 import { canonicalPath, MAX_PATH_LENGTH, quotePath } from './pathPolicy';
 import { describeFsError } from './fsErrors';
@@ -77,7 +77,7 @@ export function recentPathProblem(path: string, uid: number | undefined = proces
   const now = canonicalPath(path);
   if (now !== path) return `it now leads to ${quotePath(now)} through a link`;
   if (uid === undefined) return undefined;
-  const others = (id: number) => id !== uid && id !== 0;
+  const others = (id: number) => anotherUsers(id, uid);
   if (others(owner)) return `it ${ANOTHER_USERS(owner)}`;
   try {
     owner = lstatSync(dirname(path)).uid;
