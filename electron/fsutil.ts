@@ -24,6 +24,16 @@ import { noteInputRead, ownFileNameProblem, ownTempName, sweepStaleTemps } from 
 export const TEXT_LIMIT = { bytes: TEXT_MAX_BYTES, of: 'a text file' };
 
 /**
+ * Whether a file or folder whose owner is `owner` (a user id) belongs to another user: neither this process's user
+ * nor root. What another user owns in the user's own state (a recent file's path, a verdict, a record of a build)
+ * is theirs to have made and to change at any time (docs/security.md, rounds 24 and 26). False on a system without
+ * user ids (Windows).
+ */
+export function anotherUsers(owner: number | bigint, me: number | undefined = process.getuid?.()): boolean {
+  return me !== undefined && Number(owner) !== me && Number(owner) !== 0;
+}
+
+/**
  * Throws unless `st` (an fstat of a file opened without waiting) is a plain file: EISDIR for a folder, ENOTREG
  * (in words, fsErrors.ts) for a FIFO, socket or device, which a read would wait on forever or never finish.
  */

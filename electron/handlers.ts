@@ -55,7 +55,7 @@ import {
   quotePath,
   type PathPolicy,
 } from './pathPolicy';
-import { recentKindOfPath, recentOwnerProblem, type RecentFilesStore } from './recentFiles';
+import { recentKindOfPath, recentPathProblem, type RecentFilesStore } from './recentFiles';
 import { createProjectHandlers, SOUND_EXTENSIONS } from './project/projectHandlers';
 import { createInterchangeHandlers } from './interchange/interchangeHandlers';
 import { createMshExportHandlers } from './interchange/mshExportHandlers';
@@ -132,10 +132,10 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
   // A recent project grants nothing until the user opens it from Open Recent (openRecentProject). A recent motion is
   // listed as its path resolved when the user chose it: one that now leads elsewhere through a link (put there since by
   // a sync or a colleague) would grant a file the user never chose, so it is not granted (docs/security.md, round 24);
-  // nor one that another user owns, or whose folder another user owns (made at that path since, under /tmp).
+  // nor one that another user owns, or whose folder another user owns (made at that path since, under /tmp); nor one
+  // that is not there, which another user could make after this grant (round 26). Those are judged again when opened.
   for (const file of recent.list())
-    if (file.kind !== 'project' && canonicalPath(file.path) === file.path && !recentOwnerProblem(file.path))
-      policy.allowFile(file.path);
+    if (file.kind !== 'project' && !recentPathProblem(file.path)) policy.allowFile(file.path);
   // The sample the app opens by itself is read, never written: the user did not choose it (docs/limits.md#what-the-page-may-touch).
   const sample = canonicalPath(ctx.appInfo.samplePath);
   policy.allowFile(sample, { readOnly: true });
@@ -211,7 +211,15 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
 
   const openMotion = async (raw: OpenMotionRequest): Promise<OpenMotionOutcome> => {
     const req = requireObject<OpenMotionRequest>(raw, 'openMotion');
-    const path = policy.check(requireString(req.path, 'openMotion: path'), 'read');
+    const given = requireString(req.path, 'openMotion: path');
+    // A listed motion not granted at start-up (not there then, a link, another user's) is judged as it is now, when
+    // the user opens it from the list: granted as the start-up would, or refused naming why (docs/security.md, round 26).
+    if (!policy.isAllowed(given) && recent.list().some((e) => e.kind !== 'project' && e.path === given)) {
+      const problem = recentPathProblem(given);
+      if (problem) throw new Error(`${quotePath(given)}: ${problem}, so it was not opened (open it with File › Open)`);
+      policy.allowFile(given);
+    }
+    const path = policy.check(given, 'read');
     if (!motionKindOfPath(path)) throw new Error(`${path}: not a motion file (expected .mtn, .mt3 or .mar)`);
     const skeletonPath =
       req.skeletonPath === undefined

@@ -8,13 +8,16 @@
  * writes: relative, too long, holding control or bidirectional characters) is set aside with a warning, as the other
  * stores do; a folder that no longer exists (an unplugged drive) is not an error: the dialog starts wherever the OS
  * puts it. The remembered folder grants nothing: it only seeds the dialog's defaultPath; what the user then picks
- * is granted by the handlers, as without it.
+ * is granted by the handlers, as without it. Its owner is kept with it (a user id, where the system has them): a
+ * folder another user has made at that path since (under /tmp after a restart) is not offered, so a Save As with no
+ * folder of its own does not start there; a colleague's folder the user chose is (docs/security.md, round 26).
  */
+import { statSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { HIDDEN_CHARACTERS } from '../shared/errors';
 import { jsonSyntaxPlace } from '../shared/project/jsonPosition';
 import type { DialogPort } from './dialogPort';
-import { isFolder, readSmallFile, writeFileAtomic } from './fsutil';
+import { readSmallFile, writeFileAtomic } from './fsutil';
 import { MAX_PATH_LENGTH } from './pathPolicy';
 
 export const LAST_FOLDER_FILE = 'last-folder.json';
@@ -37,8 +40,14 @@ export function lastFolderProblem(path: unknown): string | null {
   return null;
 }
 
+/** A remembered folder: its path, and the user id that owned it when it was chosen (none where ids are not kept). */
+export interface LastFolder {
+  folder: string;
+  owner?: number;
+}
+
 /** The folder held in `text` (the file's contents), or why it holds none. */
-export function parseLastFolder(text: string): { folder: string } | { problem: string } {
+export function parseLastFolder(text: string): LastFolder | { problem: string } {
   let v: unknown;
   try {
     v = JSON.parse(text);
@@ -49,7 +58,22 @@ export function parseLastFolder(text: string): { folder: string } | { problem: s
   if (!v || typeof v !== 'object' || Array.isArray(v)) return { problem: 'not an object' };
   const folder = (v as { folder?: unknown }).folder;
   const problem = lastFolderProblem(folder);
-  return problem ? { problem } : { folder: folder as string };
+  if (problem) return { problem };
+  // Files of before 2026-12-04 hold none: their folder is offered as it was.
+  const owner = (v as { owner?: unknown }).owner;
+  if (owner === undefined) return { folder: folder as string };
+  if (!Number.isSafeInteger(owner) || (owner as number) < 0) return { problem: 'the owner is not a user id' };
+  return { folder: folder as string, owner: owner as number };
+}
+
+/** The owner (user id) of the folder at `path` (links followed) when it is a folder now; null when it is not. */
+function folderOwner(path: string): number | null {
+  try {
+    const st = statSync(path);
+    return st.isDirectory() ? st.uid : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -61,7 +85,7 @@ export function createLastFolderStore(
   warn: (message: string) => void = () => undefined,
 ): LastFolderStore {
   const file = dir ? join(dir, LAST_FOLDER_FILE) : null;
-  let remembered: string | undefined;
+  let remembered: LastFolder | undefined;
   const read = file ? readSmallFile(file, LAST_FOLDER_MAX_BYTES) : undefined;
   if (read && 'problem' in read)
     warn(`${file}: cannot be read (${read.problem}); file dialogs start in the system's default folder`);
@@ -69,18 +93,25 @@ export function createLastFolderStore(
     const parsed = parseLastFolder(read.text);
     if ('problem' in parsed)
       warn(`${file}: set aside, ${parsed.problem}; file dialogs start in the system's default folder`);
-    else remembered = parsed.folder;
+    else remembered = parsed;
   }
   return {
-    folder: () => (remembered !== undefined && isFolder(remembered) ? remembered : undefined),
+    folder: () => {
+      if (remembered === undefined) return undefined;
+      const owner = folderOwner(remembered.folder);
+      if (owner === null || (remembered.owner !== undefined && owner !== remembered.owner)) return undefined;
+      return remembered.folder;
+    },
     rememberFileChosen(chosenFile) {
       const folder = dirname(chosenFile);
-      if (lastFolderProblem(folder) || folder === remembered) return;
-      remembered = folder;
+      if (lastFolderProblem(folder)) return;
+      const owner = process.getuid ? (folderOwner(folder) ?? undefined) : undefined;
+      if (folder === remembered?.folder && owner === remembered.owner) return;
+      remembered = owner === undefined ? { folder } : { folder, owner };
       if (!file) return;
       try {
         // Atomic: a link in its place is replaced, never written through.
-        writeFileAtomic(file, `${JSON.stringify({ folder }, null, 2)}\n`);
+        writeFileAtomic(file, `${JSON.stringify(remembered, null, 2)}\n`);
       } catch (e) {
         // A convenience: losing it must never fail an open or a save.
         warn(`the last folder was not saved: ${e instanceof Error ? e.message : String(e)}`);

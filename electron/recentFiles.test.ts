@@ -8,7 +8,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRecentFilesStore } from './recentFiles';
+import { MAX_PATH_LENGTH } from './pathPolicy';
+import { createRecentFilesStore, RECENT_FILES_LIMIT } from './recentFiles';
 
 const root = mkdtempSync(join(tmpdir(), 'actguy-recent-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -106,6 +107,29 @@ describe('recent-files.json read back', () => {
     expect(store.list()).toEqual([good]);
     expect(store.startupProblem).toMatch(/^1 entry of the list of recent files could not be used/);
     expect(createRecentFilesStore(folder).startupProblem).toBeNull();
+  });
+
+  // Round 26, held: each limit of an entry and of the list, and one past it.
+  it('keeps an entry and a list at each limit, and drops what is one past it', () => {
+    const entry = (i: number, over: Partial<{ path: string; name: string }> = {}) => ({
+      path: join(root, `${i}.mtn`),
+      name: 'w',
+      kind: 'mtn',
+      openedAt: i,
+      ...over,
+    });
+    const longPath = (n: number) => `/${'p'.repeat(n - 5)}.mtn`;
+    expect(longPath(MAX_PATH_LENGTH)).toHaveLength(MAX_PATH_LENGTH);
+    const atLimit = [entry(1, { path: longPath(MAX_PATH_LENGTH) }), entry(2, { name: 'n'.repeat(255) })];
+    const past = [entry(3, { path: longPath(MAX_PATH_LENGTH + 1) }), entry(4, { name: 'n'.repeat(256) })];
+    const more = Array.from({ length: RECENT_FILES_LIMIT }, (_, i) => entry(10 + i));
+    const kept = createRecentFilesStore(folderWith('limits', JSON.stringify([...past, ...atLimit, ...more]))).list();
+    expect(kept).toEqual([...atLimit, ...more].slice(0, RECENT_FILES_LIMIT));
+    // The file at its 1 MiB limit is read; one byte more is not.
+    const one = JSON.stringify([entry(1)]);
+    const sized = (n: number) => `${one}${' '.repeat(n - one.length)}`;
+    expect(createRecentFilesStore(folderWith('at-1mib', sized(1024 * 1024))).list()).toEqual([entry(1)]);
+    expect(createRecentFilesStore(folderWith('past-1mib', sized(1024 * 1024 + 1))).list()).toEqual([]);
   });
 
   it('a list that is not JSON: the log says where it goes wrong, the user that it was reset', () => {

@@ -4,9 +4,10 @@ import { HIDDEN_CHARACTERS } from '../shared/errors';
 import { jsonSyntaxPlace } from '../shared/project/jsonPosition';
 import { systemFileKindOfPath } from '../shared/systemFiles';
 import type { RecentFile, RecentFileKind } from '../shared/ipc/documents';
-import { readSmallFile, writeFileAtomic } from './fsutil';
+import { anotherUsers, readSmallFile, writeFileAtomic } from './fsutil';
 import { motionKindOfPath } from './motionFiles';
-import { MAX_PATH_LENGTH } from './pathPolicy';
+import { canonicalPath, MAX_PATH_LENGTH, quotePath } from './pathPolicy';
+import { describeFsError } from './fsErrors';
 
 /** How many recent files are kept. */
 export const RECENT_FILES_LIMIT = 10;
@@ -57,29 +58,37 @@ function isRecentFile(v: unknown): v is RecentFile {
 }
 
 /**
- * Why a listed file (canonical, as the list holds it) is not to be granted or opened as listed: it, or its folder, is
- * owned by a user other than this one and root. The list names a path; after a restart another user may have made
- * a folder and a file at that path (`/tmp/...`), which the user never chose (docs/security.md, after round 24).
- * Undefined when both are the user's or root's, when either cannot be seen (the open says why), and on a system
- * without user ids (Windows).
+ * Why a listed file (canonical, as the list holds it) is not to be granted or opened as listed now, or undefined:
+ * - it is not there: a grant of a path nobody holds goes to whoever makes the file first (docs/security.md, round 26);
+ * - it now leads elsewhere through a link, the file or a folder above it (round 24);
+ * - it, or its folder, is owned by a user other than this one and root: after a restart another user may have made
+ *   a folder and a file at that path (`/tmp/...`), which the user never chose (after round 24). The file's owner is
+ *   the one seen by the first look, so a file removed meanwhile is not passed as "cannot be seen". Not asked on a
+ *   system without user ids (Windows).
+ * Asked at start-up, and again when a motion not granted then is opened from the list (handlers.ts openMotion).
  */
-export function recentOwnerProblem(path: string, uid: number | undefined = process.getuid?.()): string | undefined {
-  if (uid === undefined) return undefined;
-  for (const [at, what] of [
-    [path, 'it'],
-    [dirname(path), 'its folder'],
-  ] as const) {
-    let owner: number;
-    try {
-      owner = lstatSync(at).uid;
-    } catch {
-      return undefined;
-    }
-    if (owner !== uid && owner !== 0)
-      return `${what} belongs to another user (user id ${owner}), who may have made it there since it was listed`;
+export function recentPathProblem(path: string, uid: number | undefined = process.getuid?.()): string | undefined {
+  let owner: number;
+  try {
+    owner = lstatSync(path).uid;
+  } catch (e) {
+    return `it is not there now (${describeFsError(e)})`;
   }
-  return undefined;
+  const now = canonicalPath(path);
+  if (now !== path) return `it now leads to ${quotePath(now)} through a link`;
+  if (uid === undefined) return undefined;
+  const others = (id: number) => anotherUsers(id, uid);
+  if (others(owner)) return `it ${ANOTHER_USERS(owner)}`;
+  try {
+    owner = lstatSync(dirname(path)).uid;
+  } catch (e) {
+    return `its folder cannot be seen (${describeFsError(e)})`;
+  }
+  return others(owner) ? `its folder ${ANOTHER_USERS(owner)}` : undefined;
 }
+
+const ANOTHER_USERS = (owner: number) =>
+  `belongs to another user (user id ${owner}), who may have made it there since it was listed`;
 
 /**
  * The longest name an entry may have: the app writes a motion's or a file's name there. The Open Recent menu shows

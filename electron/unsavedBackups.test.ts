@@ -484,6 +484,18 @@ describe('copies set aside are bounded (round 6)', () => {
 });
 
 describe('deferredBackupStore (the loopback server: a store before it listens, its folder once it holds its port)', () => {
+  // Round 26. A copy's path is read back from the Backups folder (local state, read as a stranger's), and it went
+  // into the message whole: a line break or a bidirectional override in it showed another file's name than the one
+  // the copy is of. Mutation that fails: the message without quotePath.
+  it("names an unwritable copy's path with its hidden characters escaped", () => {
+    const s = createBackupStore(folder);
+    const sevPath = join(ws, 'walk\u202everbs.sev\nThe unsaved changes to notes.sev');
+    s.put({ part: 'sev', name: 'walk.sev', path: sevPath, motionName: 'walk', editedAt: 1, text: WALK_SEV }, null);
+    const [message] = createBackupStore(folder).keepUnwritable(() => false);
+    expect(message).toContain(`The unsaved changes to ${join(ws, 'walk\\u202everbs.sev\\u000aThe unsaved changes')}`);
+    expect(message).not.toMatch(/[\u202e\n]/);
+  });
+
   it('hands every call to the store set last, none to the one it replaced', () => {
     const first = createBackupStore(null);
     const next = createBackupStore(folder);

@@ -25,6 +25,7 @@ import type { CompressTolerances } from '../shared/ipc/compress';
 import { readMtn } from '../shared/mtn/read';
 import { readSmallFile, writeFileAtomic } from './fsutil';
 import { systemReason } from './fsErrors';
+import { quotePath } from './pathPolicy';
 
 export const BACKUPS_FOLDER = 'Backups';
 /** Under the backups folder: the texts of SEV and project copies a restart left without a file the window may write. */
@@ -417,7 +418,7 @@ export function createBackupStore(
           where = `Their text could not be kept apart (${systemReason(e)}); it stays in ${fileOf(part)} until the window closes cleanly.`;
         }
         messages.push(
-          `The unsaved changes to ${b.path} could not be restored for saving: this window may not write that file now (after a restart, a backup's path grants nothing). ${where}`,
+          `The unsaved changes to ${quotePath(b.path)} could not be restored for saving: this window may not write that file now (after a restart, a backup's path grants nothing). ${where}`,
         );
       }
       return messages;

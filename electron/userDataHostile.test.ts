@@ -174,7 +174,7 @@ describe('last-folder.json (where open dialogs start)', () => {
       expect(warnings[0]).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
       if (name !== 'folder') {
         store.rememberFileChosen(join(outside, 'walk.mtn'));
-        expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ folder: outside });
+        expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ folder: outside, owner: process.getuid?.() });
       }
       targetUnchanged(VALID.lastFolder);
     });

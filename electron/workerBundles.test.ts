@@ -21,6 +21,7 @@ import {
   bundleRefusal,
   requireBundleDigests,
   startWorkerBundle,
+  verifiedBundleSource,
   type BundleDigests,
 } from './workerBundles';
 
@@ -275,6 +276,22 @@ describe('worker bundles in a packaged app (round 23)', () => {
         });
     } finally {
       for (const f of [big, huge, join(dir, 'needsBig.cjs')]) rmSync(f);
+    }
+  });
+
+  // Round 26, held: the limit is the largest size taken, not the first refused. Mutation that fails: bundleBytes
+  // refusing a file of exactly BUNDLE_MAX_BYTES (`>=`).
+  it('a bundle of exactly the most bytes is read and checked; one byte more is refused', () => {
+    const edge = join(dir, 'edge.cjs');
+    writeFileSync(edge, '//');
+    truncateSync(edge, BUNDLE_MAX_BYTES);
+    try {
+      const digests = { 'edge.cjs': sha256('edge.cjs') };
+      expect(verifiedBundleSource(edge, digests)).toHaveLength(BUNDLE_MAX_BYTES);
+      truncateSync(edge, BUNDLE_MAX_BYTES + 1);
+      expect(() => verifiedBundleSource(edge, digests)).toThrow(bundleRefusal(edge, 'changed'));
+    } finally {
+      rmSync(edge);
     }
   });
 

@@ -30,6 +30,7 @@ import type { CompressOptions } from '../../shared/compress/types';
 import type { CompressedMotion } from '../../shared/project/plan';
 import { isStaleTemp, ownTempName } from '../tempFiles';
 import { describeFsError } from '../fsErrors';
+import { anotherUsers } from '../fsutil';
 import { stampOf, type FileStamp } from './fileStamp';
 
 /** The entry layout's version (part of every key). */
@@ -276,6 +277,11 @@ export function readStampedNoFollow(
    * (cache.read decodes it at once, and decodeEntry copies out what it keeps).
    */
   scratch = false,
+  /**
+   * Local state: a file another user owns (anotherUsers) is not read. The user's state is theirs; another user who
+   * could put a file there (a state folder under /tmp) must not be able to say what a build may trust.
+   */
+  usersOwn = false,
 ): { data: Buffer; stamp: FileStamp } | 'link' | undefined {
   let fd: number;
   try {
@@ -286,7 +292,7 @@ export function readStampedNoFollow(
   }
   try {
     const st = fs.fstatSync(fd, { bigint: true });
-    if (!st.isFile() || st.size > max) return undefined;
+    if (!st.isFile() || st.size > max || (usersOwn && anotherUsers(st.uid))) return undefined;
     // Every byte is read into it, or the read is refused: no need to zero it first.
     const size = Number(st.size);
     const out = scratch && size <= SCRATCH_BYTES ? scratchOf(size) : Buffer.allocUnsafe(size);
@@ -349,6 +355,23 @@ export function makeFolderNoFollow(dir: string): string | undefined {
   }
   // Made by us or by a concurrent build: it must be a folder, not a link planted meanwhile.
   return kindOf(dir) === 'dir' ? undefined : `${dir} is not a folder`;
+}
+
+/**
+ * makeFolderNoFollow for a folder of the user's local state (the verdicts', the records of last builds), refusing
+ * one that another user owns (anotherUsers): what the user writes there (their files' paths and digests) would be
+ * theirs to read, and whatever they left there is not read (readStampedNoFollow `usersOwn`; docs/security.md,
+ * round 26).
+ */
+export function makeStateFolder(dir: string): string | undefined {
+  const why = makeFolderNoFollow(dir);
+  if (why) return why;
+  try {
+    const owner = fs.lstatSync(dir).uid;
+    return anotherUsers(owner) ? `${dir} belongs to another user (user id ${owner})` : undefined;
+  } catch (e) {
+    return `${dir}: ${describeFsError(e)}`;
+  }
 }
 
 /** Removes a file of the cache (a link itself, never what it points to). */

@@ -5,7 +5,9 @@
  * what a build from nothing writes.
  */
 import {
+  chownSync,
   copyFileSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -18,7 +20,7 @@ import {
   appendFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readMtn } from '../../shared/mtn/read';
 import { writeMtn } from '../../shared/mtn/write';
@@ -394,6 +396,29 @@ describe('the record of the last build', () => {
       expect(second.cache).toMatchObject({ hits: 2 });
     }
   }, 60_000);
+
+  // Round 26 (root only, as CI runs: only root can give a file to another user). A state folder all may write
+  // (ACTGUY_STATE_DIR under /tmp) let another user leave a record that says a build is up to date. Mutations that
+  // fail: readLastBuild without `usersOwn` (the third build is up to date); makeStateFolder without its owner check
+  // (a record is written into the other user's folder).
+  it.skipIf(process.getuid?.() !== 0)(
+    "a record another user owns is not read, and none is written into another user's folder",
+    async () => {
+      const p = project();
+      await p.build();
+      expect((await p.build()).upToDate).toBe(true);
+      const [record] = p.records();
+      chownSync(record, 65534, 65534);
+      expect((await p.build()).upToDate).toBe(false);
+      // That build wrote the user's own record in its place.
+      expect(lstatSync(record).uid).toBe(0);
+      rmSync(record);
+      chownSync(dirname(record), 65534, 65534);
+      expect((await p.build()).upToDate).toBe(false);
+      expect(p.records()).toEqual([]);
+    },
+    60_000,
+  );
 
   it('a build into another folder (-o) or without the cache is not taken for the recorded one', async () => {
     const p = project();

@@ -40,7 +40,7 @@ import { writeSar } from '../../shared/sar/write';
 import { FormatError } from '../../shared/errors';
 import { writeFileAtomic } from '../fsutil';
 import { canonicalPath, isInside, keyPath } from '../pathPolicy';
-import { canonicalJson, COMPRESSOR_IDENTITY, makeFolderNoFollow, readStampedNoFollow } from './buildCache';
+import { canonicalJson, COMPRESSOR_IDENTITY, makeStateFolder, readStampedNoFollow } from './buildCache';
 import { commitLeftovers } from './commit';
 import { sameStamp, stampFromFields, stampOf, type FileStamp } from './fileStamp';
 
@@ -192,7 +192,7 @@ export function outputStamp(path: string): FileStamp | undefined {
  * the limit. An lstat then a plain read followed a link or waited on a FIFO put there between the two (round 22).
  */
 export function readLastBuild(file: string): LastBuildRecord | undefined {
-  const got = readStampedNoFollow(file, MAX_FILE_BYTES);
+  const got = readStampedNoFollow(file, MAX_FILE_BYTES, false, true);
   if (got === undefined || got === 'link') return undefined;
   return parseLastBuild(got.data.toString('utf8'));
 }
@@ -430,7 +430,7 @@ export function writeLastBuild(
       outputs,
       summary: pending.summary,
     };
-    if (makeFolderNoFollow(dirname(file))) return;
+    if (makeStateFolder(dirname(file))) return;
     writeFileAtomic(file, JSON.stringify(doc), { durable: false });
     if (pending.recentAt !== undefined) fs.lutimesSync(file, pending.recentAt / 1000, pending.recentAt / 1000);
   } catch {

@@ -5,8 +5,8 @@
  * lock (commit.test.ts) is still what keeps two runs apart.
  * Mutation that fails these tests: build.ts without `if (lock) throw lock`.
  */
-import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -89,6 +89,27 @@ describe('a lock another live run holds, before the build', () => {
       expect(readFileSync(join(proj, 'out', 'stage.mar'))).toEqual(mar);
     },
   );
+
+  // Round 26, held. A stranger's lock that is a FIFO (a read would wait for a writer), a 3 GB sparse file or a folder
+  // fails the build at once, before any motion is compressed, naming it. Mutation that fails: lockRefusedBeforeBuild
+  // passing a lock it cannot read as a lock (the commit then refuses it, after the compression).
+  it('a lock that is a FIFO, a 3 GB sparse file or a folder fails the build at once, before its work', async () => {
+    const proj = project();
+    const lock = join(proj, 'out', 'stage.mar.actguy-lock');
+    for (const [plant, why] of [
+      [() => expect(spawnSync('mkfifo', [lock]).status).toBe(0), 'it is not a plain file'],
+      [() => (writeFileSync(lock, ''), truncateSync(lock, 3 * 2 ** 30)), 'it is 3221225472 bytes, more than the 512'],
+      [() => mkdirSync(lock), 'it is a folder'],
+    ] as const) {
+      plant();
+      const { compressor, count } = countingCompressor();
+      await expect(
+        buildProject(join(proj, 'p.actguy.json'), { compressor, cacheDir: null, stateDir: join(proj, 'state') }),
+      ).rejects.toThrow(`${lock} is not an ActGuy lock (${why}`);
+      expect(count()).toBe(0);
+      rmSync(lock, { recursive: true });
+    }
+  });
 
   it('a lock whose holder is gone is no refusal: the commit takes it over and the build writes', async () => {
     const proj = project();

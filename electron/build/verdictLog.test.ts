@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import {
   appendFileSync,
+  chownSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -18,7 +19,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   VERDICT_LOG_MAX_BYTES,
@@ -249,4 +250,38 @@ describe('the log of the local verdicts', () => {
     expect(existsSync(s.log)).toBe(false);
     expect([k1, k2, (7).toString(16).padStart(64, '0')].map((k) => s.open().knows(k))).toEqual([true, true, true]);
   });
+
+  // Round 26 (root only, as CI runs: only root can give a file to another user). A state folder all may write
+  // (ACTGUY_STATE_DIR under /tmp) let another user leave verdicts, which make a build take a rewritten cache entry on
+  // its stamp, unverified. Mutations that fail: the verdict file's or the log's read without `usersOwn` (their records
+  // are known); makeStateFolder without its owner check (the save writes into the other user's folder).
+  it.skipIf(process.getuid?.() !== 0)(
+    "a verdict file or log another user owns is not read, and nothing is written into another user's folder",
+    () => {
+      const s = setup();
+      expect(s.open().knows(k1)).toBe(true);
+      chownSync(s.file, 65534, 65534);
+      const a = s.open();
+      expect(a.knows(k1)).toBe(false);
+      // The user's next save puts their own file in its place.
+      a.remember(k2, d1);
+      a.save();
+      expect(lstatSync(s.file).uid).toBe(0);
+      expect(s.open().knows(k2)).toBe(true);
+
+      appendFileSync(s.log, `${s.line({ verdicts: { [k3]: [d1, 1] } })}\n`);
+      expect(s.open().knows(k3)).toBe(true);
+      chownSync(s.log, 65534, 65534);
+      expect(s.open().knows(k3)).toBe(false);
+      rmSync(s.log);
+
+      chownSync(dirname(s.file), 65534, 65534);
+      const before = fileId(s.file);
+      const b = s.open();
+      b.remember(k4, d1);
+      b.save();
+      expect(fileId(s.file)).toBe(before);
+      expect(existsSync(s.log)).toBe(false);
+    },
+  );
 });

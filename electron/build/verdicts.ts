@@ -22,7 +22,7 @@ import { makeJoint, type JointInfo } from '../../shared/motion/types';
 import { MTN_MAX_FRAMES, MTN_MAX_JOINTS } from '../../shared/mtn/constants';
 import { canonicalPath, isInside, keyPath } from '../pathPolicy';
 import { writeFileAtomic } from '../fsutil';
-import { COMPRESSOR_IDENTITY, makeFolderNoFollow, readStampedNoFollow } from './buildCache';
+import { COMPRESSOR_IDENTITY, makeStateFolder, readStampedNoFollow } from './buildCache';
 import { sameStamp, stampFromFields, stampOf, type FileStamp } from './fileStamp';
 
 const TOOL = 'actguy cache verdicts';
@@ -349,7 +349,7 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
   /** The log's text when it is a regular file within the limit; null when something else is there (dropped whole). */
   const readLog = (): string | undefined | null => {
     logSeen = undefined;
-    const got = readStampedNoFollow(logFile, VERDICT_LOG_MAX_BYTES);
+    const got = readStampedNoFollow(logFile, VERDICT_LOG_MAX_BYTES, false, true);
     if (got === 'link') return null;
     if (got === undefined) return fs.existsSync(logFile) ? null : undefined;
     logSeen = got.stamp;
@@ -359,7 +359,7 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
     seen = undefined;
     try {
       // The stamp of the very file read (from its descriptor): a file replaced meanwhile has another at save time.
-      const got = readStampedNoFollow(file, MAX_FILE_BYTES);
+      const got = readStampedNoFollow(file, MAX_FILE_BYTES, false, true);
       if (got === undefined || got === 'link') return emptyStored();
       seen = got.stamp;
       const log = readLog();
@@ -550,7 +550,7 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
       if (!dirty()) return;
       try {
         // One level at a time (a recursive mkdir loops under /proc): then the writes below find their folder there.
-        if (makeFolderNoFollow(dirname(file))) return;
+        if (makeStateFolder(dirname(file))) return;
       } catch {
         return;
       }

@@ -31,7 +31,7 @@ import { requireObject, requireString } from '../ipcArgs';
 import { inputOverwrittenBy } from '../pathIdentity';
 import { allowUnlessLinkedOut, canonicalPath, isInside, quotePath, type PathPolicy } from '../pathPolicy';
 import { journalRefusedBeforeBuild, lockRefusedBeforeBuild, outputsRefusedBeforeBuild } from '../build/commit';
-import { recentOwnerProblem } from '../recentFiles';
+import { recentPathProblem } from '../recentFiles';
 import { createBuildRunner, workerLauncher, type BuildJobLauncher, type BuildRunner } from './buildRunner';
 import { workerTextChecker, type TextChecker } from './textCheck';
 
@@ -321,15 +321,11 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
         throw new Error(`${quotePath(given)}: not a project in File › Open Recent (open it with Open Project)`);
       // The list holds the path as it resolved when the user chose it. A link put there since (the file, or a folder
       // above it, replaced by a sync or a colleague) leads to a file the user never chose, which a pick would grant
-      // to be read and written: refused before any grant (docs/security.md, round 24).
-      const now = canonicalPath(given);
-      if (now !== given)
-        throw new Error(
-          `${quotePath(given)} now leads to ${quotePath(now)} through a link, so it was not opened (open it with Open Project)`,
-        );
-      // Nor one another user made at the listed path since (a folder under /tmp after a restart).
-      const owner = recentOwnerProblem(given);
-      if (owner) throw new Error(`${quotePath(given)}: ${owner}, so it was not opened (open it with Open Project)`);
+      // to be read and written: refused before any grant (docs/security.md, round 24). Nor one another user made at
+      // the listed path since (a folder under /tmp after a restart), nor one not there at this check, which another
+      // user could make before the read below (round 26).
+      const problem = recentPathProblem(given);
+      if (problem) throw new Error(`${quotePath(given)}: ${problem}, so it was not opened (open it with Open Project)`);
       return openPicked(given);
     },
 

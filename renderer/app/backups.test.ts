@@ -224,6 +224,22 @@ describe('restoring after a crash', () => {
     expect(opened).toEqual(['/ws/walk.mtn', '/ws/walk.mtn']);
   });
 
+  // Round 26. Mutation that fails: the restored message naming the copies without escapeControls.
+  it('names a restored copy whose name or path holds a line break or a bidirectional override escaped', async () => {
+    const sevCopy: UnsavedBackup = {
+      part: 'sev',
+      name: 'walk.sev',
+      path: '/ws/walk\u202everbs.sev',
+      motionName: 'walk',
+      editedAt: 1,
+      text: walkSevText,
+    };
+    await restoreHeldBackups({ restoreBackups: async () => ({ backups: [sevCopy], setAside: [] }) });
+    const text = sessionStore.getState().messages.find((x) => x.text.startsWith('Restored'))!.text;
+    expect(text).toContain('Restored unsaved changes to walk\\u202everbs.sev (as of');
+    expect(text).not.toContain('\u202e');
+  });
+
   it('says nothing when main holds no copy', async () => {
     expect(await restoreHeldBackups({ restoreBackups: async () => ({ backups: [], setAside: [] }) })).toEqual([]);
     expect(sessionStore.getState().messages).toEqual([]);

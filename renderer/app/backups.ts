@@ -9,6 +9,7 @@
  * writes them through the normal save path, and the message's Discard drops
  * them (the files on disk are read again).
  */
+import { escapeControls } from '../../shared/errors';
 import type { ActGuyApi, BackupPart, UnsavedBackup } from '../../shared/ipc';
 import { readMtn } from '../../shared/mtn/read';
 import { writeMtn } from '../../shared/mtn/write';
@@ -154,7 +155,11 @@ export async function restoreHeldBackups(api: Pick<ActGuyApi, 'restoreBackups'>)
       clearProjectHistory();
       restored.push(project);
     } catch (e) {
-      session.notify('error', `The unsaved copy of ${project.name} was not restored: ${errorText(e)}`, 'app');
+      session.notify(
+        'error',
+        `The unsaved copy of ${escapeControls(project.name)} was not restored: ${errorText(e)}`,
+        'app',
+      );
     }
   }
 
@@ -178,7 +183,11 @@ export async function restoreHeldBackups(api: Pick<ActGuyApi, 'restoreBackups'>)
       if (index >= 0) p.setCurrent(index, motion.documentId);
       restored.push(motion);
     } catch (e) {
-      session.notify('error', `The unsaved copy of ${motion.name} was not restored: ${errorText(e)}`, 'app');
+      session.notify(
+        'error',
+        `The unsaved copy of ${escapeControls(motion.name)} was not restored: ${errorText(e)}`,
+        'app',
+      );
     }
   }
 
@@ -190,8 +199,10 @@ export async function restoreHeldBackups(api: Pick<ActGuyApi, 'restoreBackups'>)
   }
 
   if (restored.length === 0) return [];
-  // As the unsaved question names them: a motion by its file when it has one.
-  const names = restored.map((b) => (b.path ? basenameOf(b.path) : b.name));
+  // As the unsaved question names them: a motion by its file when it has one. A copy's name and path come from the
+  // Backups folder, read back as a stranger's file: a line break or a bidirectional override in one is shown escaped,
+  // not as another file's name (docs/security.md, round 26).
+  const names = restored.map((b) => escapeControls(b.path ? basenameOf(b.path) : b.name));
   const when = time(Math.max(...restored.map((b) => b.editedAt)));
   const id = session.notify(
     'warning',
