@@ -2,8 +2,11 @@
  * What a first-time user met following docs/user-guide.md, docs/tuner.md and docs/sound-events.md step by step at
  * 1280x800 (docs/user-guide.md "Tried cold", fourth round).
  */
-import { expect, test } from './fixtures';
-import { waitForDocument } from './ui';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { expect, startLoopbackChild, stopChild, test } from './fixtures';
+import { screenshotOf, waitForDocument } from './ui';
 
 test('Suggest footsteps keeps All, None, Add and Cancel together on one line at 1280x800', async ({
   page,
@@ -39,4 +42,45 @@ test('Suggest footsteps keeps All, None, Add and Cancel together on one line at 
     `middles of All, None, Add, Cancel: ${middles.join(', ')}`,
   ).toBeLessThan(2);
   expect(pageErrors).toEqual([]);
+});
+
+test('two recent files of one name read apart in the File menu, each with its path', async ({
+  appMode,
+  loopbackBrowser,
+  workspace,
+}, testInfo) => {
+  // The browser build keeps its recent list in --user-data as Electron keeps it in userData (e2e/recent-project.spec.ts).
+  test.skip(appMode !== 'loopback', "--user-data is the loopback server's");
+  const userData = mkdtempSync(join(tmpdir(), 'actguy-e2e-recent-names-'));
+  const other = join(workspace.dir, 'takes');
+  mkdirSync(other);
+  copyFileSync(workspace.path('walk.mtn'), join(other, 'walk.mtn'));
+  const paths = [join(other, 'walk.mtn'), workspace.path('walk.mtn')];
+  writeFileSync(
+    join(userData, 'recent-files.json'),
+    JSON.stringify(paths.map((path, i) => ({ path, name: 'walk', kind: 'mtn', openedAt: 2 - i }))),
+  );
+  const { child, handle } = await startLoopbackChild(workspace.dir, ['--user-data', userData]);
+  try {
+    const context = await loopbackBrowser!.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(handle.url);
+    await waitForDocument(page);
+    await page.getByTestId('menu-file').click();
+    // The first open (walk.mtn of the workspace) moved that entry to the top; each names its folder and its path.
+    const entries = page.getByRole('menu', { name: 'File' }).getByRole('menuitem', { name: /recent$/ });
+    await expect(entries).toHaveCount(2);
+    await screenshotOf(page.locator('body'), testInfo.project.name, 'recent-same-name-1280x800');
+    const shown = await entries.evaluateAll((els) =>
+      els.map((e) => ({ label: e.querySelector('.menu-label')!.textContent, title: e.getAttribute('title') })),
+    );
+    expect(shown).toEqual([
+      { label: `walk.mtn — ${basename(workspace.dir)}`, title: workspace.path('walk.mtn') },
+      { label: 'walk.mtn — takes', title: join(other, 'walk.mtn') },
+    ]);
+    await context.close();
+  } finally {
+    await stopChild(child);
+    rmSync(userData, { recursive: true, force: true });
+  }
 });
