@@ -6,6 +6,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { expect, startLoopbackChild, stopChild, test } from './fixtures';
+import { openSampleProject } from './sev-ui';
 import { screenshotOf, waitForDocument } from './ui';
 
 test('Suggest footsteps keeps All, None, Add and Cancel together on one line at 1280x800', async ({
@@ -83,4 +84,46 @@ test('two recent files of one name read apart in the File menu, each with its pa
     await stopChild(child);
     rmSync(userData, { recursive: true, force: true });
   }
+});
+
+test('an SE renamed to a name no table defines turns the Build button, as the SEV toolbar says, before any Check', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
+  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
+  await openSampleProject(page, workspace, electronApp);
+  await page.keyboard.press('Control+3');
+  const build = page.getByTestId('project-build');
+  await expect(page.getByTestId('project-check')).toHaveText('Check', { timeout: 30_000 });
+  await expect(build).toHaveText('Build archives…');
+  // docs/sound-events.md "SE definitions": a name no table defines is red, and the toolbar says the build refuses.
+  const name = page.getByTestId('sev-se-name').first();
+  await name.fill('SE_NOT_IN_ANY_TABLE');
+  await name.press('Enter');
+  await expect(page.getByTestId('sev-issues')).toHaveText('1 problem — the build will refuse this SEV');
+  // The project's check ran before the edit (it runs on open, save and Check): the button still counts the problem.
+  await expect(build).toHaveText('Build archives… (1 problem to fix)');
+  await expect(build).toHaveAttribute(
+    'title',
+    /fixed: it is in the \.sev being edited, named in the Sound events toolbar/,
+  );
+  await saveScreenshot('build-counts-sev-problem-1280x800');
+  // Once a check lists it, it is counted once.
+  await page.getByTestId('project-check').click();
+  await expect(page.getByTestId('project-problems')).toContainText('SE_NOT_IN_ANY_TABLE');
+  await expect(page.getByTestId('project-check')).toHaveText('Check', { timeout: 30_000 });
+  await expect(build).toHaveText('Build archives… (1 problem to fix)');
+  await expect(build).not.toHaveAttribute('title', /being edited/);
+  // The rename is one undo step; undone and checked again, the button is the blue one.
+  await page.getByTestId('menu-edit').click();
+  await expect(page.getByTestId('menu-undo')).toContainText('Undo Rename SE_FOOT_L to SE_NOT_IN_ANY_TABLE');
+  await page.getByTestId('menu-undo').click();
+  await expect(page.getByTestId('sev-issues')).toHaveCount(0);
+  await page.getByTestId('project-check').click();
+  await expect(page.getByTestId('project-problems')).toHaveCount(0, { timeout: 30_000 });
+  await expect(build).toHaveText('Build archives…');
+  expect(pageErrors).toEqual([]);
 });
