@@ -1,6 +1,11 @@
 /**
  * What a first-time user met following docs/user-guide.md, docs/tuner.md and docs/sound-events.md step by step at
- * 1280x800 (docs/user-guide.md "Tried cold", fourth round).
+ * 1280x800 (docs/user-guide.md "Tried cold", fourth round): Suggest footsteps' All and None split across two lines;
+ * two recent files of one name that read the same; the Build button left blue while the SEV toolbar said the build
+ * would refuse the .sev; the Discard of restored .sev changes asking about a "Reload from disk".
+ * Mutations that fail: the actions group laid out as before (display: contents); recent labels without their folder;
+ * the Build button not counting the shown .sev's problems, or counting them twice once a check lists them; the
+ * restored .sev discarded through the reload question.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
