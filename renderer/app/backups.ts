@@ -21,7 +21,7 @@ import { tunerBinding } from '../sev/sevBinding';
 import { isProjectDirty, projectStore, type ProjectJson } from '../project/projectStore';
 import { clearProjectHistory } from '../project/projectHistory';
 import { openProject } from '../project/projectFiles';
-import { reloadSev } from '../sev/sevFiles';
+import { reloadSev, type ReloadQuestion } from '../sev/sevFiles';
 import { adoptDocument, openPath } from './motionFiles';
 
 /** How long after the last edit a copy is sent: a typing burst or a drag sends one copy, not one per change. */
@@ -250,6 +250,19 @@ function dismissOnceSettled(id: number, restored: readonly UnsavedBackup[]): voi
 }
 
 /**
+ * The question before a restored `.sev`'s copy is dropped: it still asks (edits made since the restore go too), named
+ * for the Discard that was clicked; it read "Reload from disk … Discard edits and reload", a step the user never asked
+ * for (tried cold, round 4).
+ */
+export function discardRestoredSevQuestion(name: string): ReloadQuestion {
+  return {
+    title: 'Discard restored changes',
+    text: `Discard the restored changes to ${name}, and any edits made to it since, and read it from disk again?`,
+    drop: 'Discard changes',
+  };
+}
+
+/**
  * Drops restored copies: each part is read again from its file (a motion that never had one is closed), the SEV
  * first and the project last (reopening the project opens its first motion, asking nothing once the rest is clean).
  */
@@ -262,7 +275,7 @@ async function discardRestored(restored: readonly UnsavedBackup[]): Promise<void
       if (b.path) await openPath(b.path, false);
       else documentStore.getState().close();
     } else if (b.part === 'sev') {
-      if (sevStore.getState().file?.path === b.path) await reloadSev();
+      if (sevStore.getState().file?.path === b.path) await reloadSev(discardRestoredSevQuestion);
     } else if (projectStore.getState().path === b.path) {
       await openProject(b.path);
     }

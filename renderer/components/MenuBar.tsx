@@ -16,6 +16,7 @@ import type { MenuCommandId, RecentFile } from '../../shared/ipc';
 import { acceleratorLabel, eventShortcutLabel, primaryShortcut } from '../../shared/shortcuts';
 import { isModalOpen, runCommand } from '../app/commands';
 import { openRecent } from '../app/appCommands';
+import { recentLabels } from '../app/recentLabels';
 import { currentShortcutPlatform } from '../app/shortcuts';
 import { latestRedoLabel, latestUndoLabel, subscribeUndoOrder } from '../sev/undoOrder';
 import { useSyncExternalStore } from 'react';
@@ -37,6 +38,8 @@ interface Item {
   why?: string;
   checked?: boolean;
   testid?: string;
+  /** The tooltip of an item that can run (a recent file: its whole path). */
+  title?: string;
 }
 type Entry = Item | 'separator';
 
@@ -190,13 +193,13 @@ export function MenuBar() {
       { label: 'Close', run: () => void closeDocument(), disabled: !hasMotion, testid: 'menu-close' },
       // Recent files go last: they arrive asynchronously and must not shift the items above while the menu is open.
       ...(recent.length ? (['separator'] as Entry[]) : []),
-      ...recent
-        .slice(0, 8)
-        .map((r) =>
-          r.kind === 'project'
-            ? { label: r.name, shortcut: 'project', run: () => void openRecent(r.path) }
-            : { label: `${r.name}.${r.kind}`, shortcut: 'recent', run: () => void openPath(r.path) },
-        ),
+      // Two of one name are told apart by their folders; each names its whole path in its tooltip.
+      ...recentLabels(recent.slice(0, 8)).map(({ label, title }, i) => {
+        const r = recent[i];
+        return r.kind === 'project'
+          ? { label, title, shortcut: 'project', run: () => void openRecent(r.path) }
+          : { label, title, shortcut: 'recent', run: () => void openPath(r.path) };
+      }),
     ],
     editEnd: [
       { label: 'Toggle user key at playhead', shortcut: 'K', run: toggleKeyAtPlayhead, ...tuningEdit('key') },
@@ -344,7 +347,7 @@ export function MenuBar() {
                     aria-checked={e.checked}
                     className="menu-item"
                     disabled={e.disabled}
-                    title={e.disabled ? (e.why ?? (hasMotion ? undefined : 'Open a motion first')) : undefined}
+                    title={e.disabled ? (e.why ?? (hasMotion ? undefined : 'Open a motion first')) : e.title}
                     data-testid={e.testid}
                     onClick={() => {
                       setOpen(null);

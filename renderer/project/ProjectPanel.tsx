@@ -3,6 +3,7 @@ import { useDocument } from '../state/hooks';
 import { exportMt3 } from '../app/motionFiles';
 import { useProject, useSev } from '../sev/hooks';
 import { isSevDirty, sevStore } from '../sev/sevStore';
+import { useShownSevProblems } from '../sev/sevProblems';
 import { isProjectDirty, motionOfProblem, projectStore } from './projectStore';
 import {
   addMotion,
@@ -113,7 +114,13 @@ export function ProjectPanel() {
   const problemsOf = (i: number) => allProblems.filter((p) => motionOfProblem(state, p) === i);
   const title = path ? path.split(/[\\/]/).pop() : null;
   const aliases = aliasRows(json?.aliases, status);
-  const buildLook = buildButtonLook(allProblems.length);
+  // The check runs on open, on save and on Check; the .sev being edited is checked as it changes (its toolbar counts
+  // it). Its problems count here until a check lists that file: the button stayed blue while the toolbar said "the
+  // build will refuse this SEV" (tried cold, round 4).
+  const shownSev = useShownSevProblems();
+  const sevLive = shownSev.unknown.length + shownSev.outside.length;
+  const sevUnchecked = path && sevLive > 0 && !allProblems.some((p) => p.file === shownSev.path) ? sevLive : 0;
+  const buildLook = buildButtonLook(allProblems.length + sevUnchecked, sevUnchecked);
 
   return (
     <section className="panel project-panel" aria-label="Project" data-testid="project-panel">

@@ -78,4 +78,15 @@ describe('buildButtonLook', () => {
     expect(three.label).toBe('Build archives… (3 problems to fix)');
     expect(three.title).toMatch(/these 3 problems are fixed/);
   });
+
+  it('says where problems found live in the .sev being edited are listed (not yet in Problems)', () => {
+    expect(buildButtonLook(1, 1).title).toBe(
+      'The build is refused until this problem is fixed: it is in the .sev being edited, named in the Sound events ' +
+        'toolbar (Check lists them under Problems). Click to run the build anyway and list them.',
+    );
+    expect(buildButtonLook(3, 2).title).toMatch(
+      /above \(click one to go to it\); 2 of them are in the \.sev being edited/,
+    );
+    expect(buildButtonLook(3).title).not.toMatch(/being edited/);
+  });
 });

@@ -61,11 +61,12 @@ export interface BuildButtonLook {
 }
 
 /**
- * The Build button for a project with `problems` known problems. While there are some the build is refused, so the
+ * The Build button for a project with `problems` known problems, `inShownSev` of them found live in the `.sev` being
+ * edited (not yet in the last check's Problems list). While there are some the build is refused, so the
  * button is not the blue call to action: it names the count and points to the Problems list. It stays clickable:
  * the build it starts stops at validation and its dialog lists the same problems.
  */
-export function buildButtonLook(problems: number): BuildButtonLook {
+export function buildButtonLook(problems: number, inShownSev = 0): BuildButtonLook {
   if (problems <= 0)
     return {
       className: 'tool primary',
@@ -74,12 +75,20 @@ export function buildButtonLook(problems: number): BuildButtonLook {
       blocked: false,
     };
   const n = `${problems} problem${problems === 1 ? '' : 's'}`;
+  const listed = problems - inShownSev;
+  const where = [
+    listed > 0 ? 'see Problems in the project panel above (click one to go to it)' : '',
+    inShownSev > 0
+      ? `${listed > 0 ? `${inShownSev} of them are` : problems === 1 ? 'it is' : 'they are'} in the .sev being edited, ` +
+        'named in the Sound events toolbar (Check lists them under Problems)'
+      : '',
+  ].filter((w) => w !== '');
   return {
     className: 'tool build-blocked',
     label: `Build archives… (${n} to fix)`,
     title:
       `The build is refused until ${problems === 1 ? 'this problem is' : `these ${problems} problems are`} fixed: ` +
-      'see Problems in the project panel above (click one to go to it). Click to run the build anyway and list them.',
+      `${where.join('; ')}. Click to run the build anyway and list them.`,
     blocked: true,
   };
 }

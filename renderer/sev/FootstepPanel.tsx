@@ -70,25 +70,27 @@ export function FootstepPanel() {
         >
           Detect again
         </button>
-        <span className="spacer" />
-        <button type="button" className="tool small" onClick={() => footsteps.setAll(true)}>
-          All
-        </button>
-        <button type="button" className="tool small" onClick={() => footsteps.setAll(false)}>
-          None
-        </button>
-        <button
-          type="button"
-          className="tool primary"
-          data-testid="sev-footsteps-accept"
-          disabled={!count}
-          onClick={footsteps.accept}
-        >
-          Add {count} footstep{count === 1 ? '' : 's'}
-        </button>
-        <button type="button" className="tool" data-testid="sev-footsteps-cancel" onClick={footsteps.close}>
-          Cancel
-        </button>
+        {/* One group that wraps whole: at 1280 px All ended the first line and None began the second. */}
+        <span className="sev-footsteps-actions">
+          <button type="button" className="tool small" onClick={() => footsteps.setAll(true)}>
+            All
+          </button>
+          <button type="button" className="tool small" onClick={() => footsteps.setAll(false)}>
+            None
+          </button>
+          <button
+            type="button"
+            className="tool primary"
+            data-testid="sev-footsteps-accept"
+            disabled={!count}
+            onClick={footsteps.accept}
+          >
+            Add {count} footstep{count === 1 ? '' : 's'}
+          </button>
+          <button type="button" className="tool" data-testid="sev-footsteps-cancel" onClick={footsteps.close}>
+            Cancel
+          </button>
+        </span>
       </div>
       <ul className="sev-footsteps-list">
         {f.contacts.map((c, k) => (

@@ -7,7 +7,8 @@ import { isSevDirty, sevStore, type SevFileState } from './sevStore';
 import { auditionStore, clearAuditionCache, startAudition } from './audition';
 import { events, footsteps, ses } from './sevActions';
 import { FootstepPanel } from './FootstepPanel';
-import { FLOOR_NAMES, motionProblems, unknownNames } from './resolve';
+import { FLOOR_NAMES } from './resolve';
+import { useShownSevProblems } from './sevProblems';
 import { EventTrack } from './EventTrack';
 import { EventList } from './EventList';
 import { SeTable } from './SeTable';
@@ -41,7 +42,6 @@ export function SevEditor() {
   const selectionCount = useSev((s) => s.selectedEvents.length);
   const clipboard = useSev((s) => s.clipboard);
   const projectPath = useProject((p) => p.path);
-  const tables = useProject((p) => p.tables);
   const soundFolder = useProject((p) => p.soundFolder);
   const soundCount = useProject((p) => Object.keys(p.sounds).length);
   const audition = useAudition((a) => a.enabled);
@@ -105,11 +105,8 @@ export function SevEditor() {
   // Another motion's .sev is never shown against this skeleton: its events stay hidden until its motion is back.
   const doc = belongs ? (file?.doc ?? null) : null;
   const dirty = isSevDirty(file);
-  const unknown = doc ? unknownNames(doc, tables?.table ?? null) : [];
-  const outside =
-    doc && motion
-      ? motionProblems(doc, { name: motionName, frameCount: motion.frameCount, jointCount: motion.joints.length })
-      : [];
+  // The same count the project panel's Build button takes until a check lists this file.
+  const { unknown, outside } = useShownSevProblems();
   const defs = doc ? doc.ses.slice().sort((a, b) => a.index - b.index) : [];
   const jointLabel = selectedJoint >= 0 ? `${selectedJoint} ${motion?.joints[selectedJoint]?.name ?? ''}` : 'no joint';
 

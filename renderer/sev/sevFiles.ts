@@ -113,20 +113,36 @@ export async function loadSev(path: string, motionName: string): Promise<void> {
   }
 }
 
+/** The question a reload asks over unsaved edits, for the file named `name`. */
+export interface ReloadQuestion {
+  title: string;
+  text: string;
+  /** The label of the button that drops the edits (Cancel, the default, keeps them). */
+  drop: string;
+}
+
+/** Reload from disk (the broken-file view's button): the edits go so that the file's text comes back. */
+const RELOAD_QUESTION = (name: string): ReloadQuestion => ({
+  title: 'Reload from disk',
+  text: `${name} has unsaved edits here. Reload it from disk and lose them?`,
+  drop: 'Discard edits and reload',
+});
+
 /**
  * Re-reads the open SEV from disk (after fixing it in another editor). Text fixed here and not saved yet (a broken
- * file's edits, which no undo step holds) is lost by a reload: it asks first, Cancel the default.
+ * file's edits, which no undo step holds) is lost by a reload: it asks first, Cancel the default. `question` words
+ * it for the caller: the Discard of restored changes asks about discarding them, not about a reload it never named.
  */
-export async function reloadSev(): Promise<void> {
+export async function reloadSev(question: (name: string) => ReloadQuestion = RELOAD_QUESTION): Promise<void> {
   const f = sevStore.getState().file;
   if (!f) return;
   if (isSevDirty(f)) {
-    const name = basenameOf(f.path);
+    const q = question(basenameOf(f.path));
     const choice = await askChoice({
-      title: 'Reload from disk',
-      text: `${name} has unsaved edits here. Reload it from disk and lose them?`,
+      title: q.title,
+      text: q.text,
       buttons: [
-        { id: 'reload', label: 'Discard edits and reload' },
+        { id: 'reload', label: q.drop },
         { id: 'cancel', label: 'Cancel', primary: true },
       ],
     });
