@@ -239,7 +239,14 @@ export async function buildProject(
           options.onProgress?.(m);
         },
         // A budget build compresses each motion at several settings: its report parts wait for the chosen ones.
-        whileWaiting: project.budget ? undefined : () => early.make(prepared, finished),
+        whileWaiting: project.budget
+          ? undefined
+          : () => {
+              if (early.make(prepared, finished)) return true;
+              // Then what the record of this build needs once its outputs are assembled, made now and not after.
+              last?.idle(prepared);
+              return false;
+            },
         inputBytes: recorded.bytesOf,
         inputStamp: recorded.stampOf,
         carry: carryPlan,

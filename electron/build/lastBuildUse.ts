@@ -24,6 +24,7 @@ import {
   readCarried,
   readLastBuild,
   upToDate,
+  warmPlanDigest,
   type BuildSummary,
   type Carried,
   type LastBuildTarget,
@@ -44,6 +45,11 @@ export interface LastBuildUse {
   begin(prepared: PreparedBuild, verdicts: VerdictStore): { upToDate?: BuildSummary; carry?: CarryFromLastBuild };
   /** What the build took from the last build's outputs, once compressMotions is done (undefined: nothing). */
   carried(): Carried | undefined;
+  /**
+   * Work for the build's idle time while the pool compresses the motions that changed: the costly parts of the plan's
+   * digest (warmPlanDigest), which the record of this build needs once its outputs are assembled.
+   */
+  idle(prepared: PreparedBuild): void;
   /**
    * assembleBuild's report parts: a carried motion's entry is the last build's, byte for byte; any other's is
    * `made`'s (the parts made while waiting), else one made now, so that the record can say where each lies.
@@ -133,6 +139,7 @@ export function lastBuildUse(options: {
       };
     },
     carried: () => carry ?? undefined,
+    idle: warmPlanDigest,
     parts(prepared, made) {
       return (k, r) => {
         const fragment = carry?.fragments.get(k);
