@@ -265,6 +265,8 @@ export async function buildProject(
       // where each lies (the next build carries them); else only when most entries were made while waiting.
       last ? last.parts(compressed.prepared, made) : made,
       reportWarningFor(projectFile),
+      // The .mar and the report are written as their pieces (mostly a rebuild's carried bytes), never joined first.
+      { pieces: true },
     );
     if (!result.ok) return result;
     const summary: BuildSummary = {
