@@ -243,9 +243,8 @@ export async function buildProject(
           ? undefined
           : () => {
               if (early.make(prepared, finished)) return true;
-              // Then what the record of this build needs once its outputs are assembled, made now and not after.
-              last?.idle(prepared);
-              return false;
+              // Then what the assembly and the record of this build need (lastBuildUse's idle), made now and not after.
+              return last?.idle(prepared) ?? false;
             },
         inputBytes: recorded.bytesOf,
         inputStamp: recorded.stampOf,
