@@ -149,6 +149,23 @@ export function identityOf(st: { dev: number; ino: number; ctimeMs: number }): s
 }
 
 /**
+ * What identityOf needs of a file, from a stat taken with `bigint: true`: the very numbers a plain stat of the same
+ * file gives (Node makes a plain stat's ctimeMs as seconds * 1e3 + nanoseconds / 1e6, in doubles; the same sums
+ * here), so that a reader that takes only the exact stat notes the identity the sweep compares (the sweep's stats
+ * are plain). Undefined for a ctime before 1970, which this does not split as Node does: take a plain stat then.
+ */
+export function plainIdentityFields(st: {
+  dev: bigint;
+  ino: bigint;
+  ctimeNs: bigint;
+}): { dev: number; ino: number; ctimeMs: number } | undefined {
+  if (st.ctimeNs < 0n) return undefined;
+  const seconds = st.ctimeNs / 1_000_000_000n;
+  const nanoseconds = st.ctimeNs % 1_000_000_000n;
+  return { dev: Number(st.dev), ino: Number(st.ino), ctimeMs: Number(seconds) * 1e3 + Number(nanoseconds) / 1e6 };
+}
+
+/**
  * Notes that this thread read (or took the stamp of) the file `st` describes, as an input: the sweep never removes
  * it, whatever name it has. A received project's `walk.sev` that is a link to `out/s.mar.actguy-new.h.1.x.tmp` was
  * read, and the commit's sweep then removed that file as a stale temp: the input was lost (docs/security.md,

@@ -239,7 +239,13 @@ export async function buildProject(
           options.onProgress?.(m);
         },
         // A budget build compresses each motion at several settings: its report parts wait for the chosen ones.
-        whileWaiting: project.budget ? undefined : () => early.make(prepared, finished),
+        whileWaiting: project.budget
+          ? undefined
+          : () => {
+              if (early.make(prepared, finished)) return true;
+              // Then what the assembly and the record of this build need (lastBuildUse's idle), made now and not after.
+              return last?.idle(prepared) ?? false;
+            },
         inputBytes: recorded.bytesOf,
         inputStamp: recorded.stampOf,
         carry: carryPlan,
@@ -258,6 +264,8 @@ export async function buildProject(
       // where each lies (the next build carries them); else only when most entries were made while waiting.
       last ? last.parts(compressed.prepared, made) : made,
       reportWarningFor(projectFile),
+      // The .mar and the report are written as their pieces (mostly a rebuild's carried bytes), never joined first.
+      { pieces: true },
     );
     if (!result.ok) return result;
     const summary: BuildSummary = {

@@ -60,6 +60,8 @@ import { startsAsBuildReport } from '../../shared/project/reportStart';
 export interface CommitFs {
   /** `mode`: the permission bits of the file the temp will replace (fsutil.ts modeToKeep). */
   writeFileSync(path: string, data: Uint8Array | string, options?: { flag?: string; mode?: number }): void;
+  /** writeFileSync of a file given as pieces (BuildOutput.pieces): written in order, as if joined. */
+  writePiecesSync(path: string, pieces: readonly Uint8Array[], options?: { flag?: string; mode?: number }): void;
   renameSync(from: string, to: string): void;
   linkSync(existing: string, link: string): void;
   copyFileSync(from: string, to: string): void;
@@ -74,6 +76,7 @@ export interface CommitFs {
 
 const realFs: CommitFs = {
   writeFileSync: (p, d, o) => writeDurably(p, d, o?.flag ?? 'w', o?.mode),
+  writePiecesSync: (p, d, o) => writeDurably(p, d, o?.flag ?? 'w', o?.mode),
   renameSync: nodeFs.renameSync,
   linkSync: nodeFs.linkSync,
   copyFileSync: nodeFs.copyFileSync,
@@ -84,17 +87,55 @@ const realFs: CommitFs = {
   readSmallFile,
 };
 
-/** Writes and fsyncs, so a renamed temp never turns out empty after a power cut. */
-function writeDurably(path: string, data: Uint8Array | string, flag: string, mode?: number): void {
+/**
+ * Writes and fsyncs, so a renamed temp never turns out empty after a power cut. `data` as pieces (an output's
+ * BuildOutput.pieces) is written piece after piece, as if joined.
+ */
+function writeDurably(
+  path: string,
+  data: Uint8Array | string | readonly Uint8Array[],
+  flag: string,
+  mode?: number,
+): void {
   const fd = nodeFs.openSync(path, flag, mode ?? 0o666);
   try {
     keepMode(fd, mode);
-    nodeFs.writeFileSync(fd, data);
+    if (typeof data === 'string' || data instanceof Uint8Array) nodeFs.writeFileSync(fd, data);
+    else writePieces(fd, data);
     nodeFs.fsyncSync(fd);
   } finally {
     nodeFs.closeSync(fd);
   }
 }
+
+/**
+ * Writes `pieces` at the file's current position, in order, whole: writev takes a bounded number of buffers per call
+ * (IOV_MAX, 1024 on Linux) and may write fewer bytes than asked, so a short write goes on from where it stopped.
+ */
+function writePieces(fd: number, pieces: readonly Uint8Array[]): void {
+  for (let at = 0; at < pieces.length;) {
+    const batch = pieces.slice(at, at + PIECES_PER_WRITE);
+    at += batch.length;
+    let left = batch.reduce((n, piece) => n + piece.byteLength, 0);
+    let written = nodeFs.writevSync(fd, batch as Uint8Array[]);
+    left -= written;
+    for (let k = 0; left > 0; k++) {
+      const piece = batch[k];
+      if (written >= piece.byteLength) {
+        written -= piece.byteLength;
+        continue;
+      }
+      // The rest of this piece (and of the batch after it), a plain write at a time.
+      for (let o = written; o < piece.byteLength;) {
+        const n = nodeFs.writeSync(fd, piece, o, piece.byteLength - o);
+        o += n;
+        left -= n;
+      }
+      written = 0;
+    }
+  }
+}
+const PIECES_PER_WRITE = 512;
 
 export interface CommitOptions {
   fs?: Partial<CommitFs>;
@@ -120,6 +161,8 @@ export interface CommitOptions {
 export interface OutputFile {
   path: string;
   bytes: Uint8Array;
+  /** The file as pieces, written as they are when set (`bytes` is then their join: BuildOutput.pieces). */
+  pieces?: readonly Uint8Array[];
   /** When set, a file already at `path` is replaced only if it is of this kind (docs/security.md). */
   kind?: OutputKind;
 }
@@ -161,7 +204,16 @@ export const MSH_BUILD_INSTEAD = "move that file away or name another folder in 
 export function buildOutputFiles(outputs: readonly OutputFile[], reportPath: string): OutputFile[] {
   return outputs.map((o) => {
     const kind = buildOutputKind(o.path, reportPath);
-    return kind ? { ...o, kind } : o;
+    if (!kind) return o;
+    // Not spread: a pieced output's `bytes` joins its pieces when read (BuildOutput.pieces), and the commit never does.
+    return {
+      path: o.path,
+      kind,
+      ...(o.pieces && { pieces: o.pieces }),
+      get bytes() {
+        return o.bytes;
+      },
+    };
   });
 }
 
@@ -654,7 +706,9 @@ export function commitOutputs(files: readonly OutputFile[], options: CommitOptio
         step(`write ${k + 1}`);
         try {
           // An output replaced keeps its permissions (a private file stays private).
-          fs.writeFileSync(entries[k].temp, f.bytes, { flag: 'wx', mode: modeToKeep(entries[k].path) });
+          const options = { flag: 'wx', mode: modeToKeep(entries[k].path) };
+          if (f.pieces) fs.writePiecesSync(entries[k].temp, f.pieces, options);
+          else fs.writeFileSync(entries[k].temp, f.bytes, options);
         } catch (e) {
           throw new OutputWriteError(
             `cannot write ${shown.get(entries[k].path)}: ${describeFsError(e)}; nothing was written`,

@@ -136,4 +136,32 @@ describe("the rebuild's idle time", () => {
     expect(answered.at).toHaveLength(1);
     expect(report()).toEqual(cold);
   }, 60_000);
+
+  it('a rebuild that carries motions while the pool is busy makes their entries then, and writes the report of a cold build', async () => {
+    // The first motion changed: the other two are carried from the last build, and their report entries (the
+    // report's totals and warnings: c's resampling) are made while the pool holds the build (lastBuildUse's idle).
+    const p = project();
+    const cache = join(p.dir, 'cache');
+    // Outside the project's folder: a state folder inside it keeps no record of the last build (docs/cache.md).
+    const state = mkdtempSync(join(tmpdir(), 'actguy-early-state-'));
+    dirs.push(state);
+    const report = () => readFileSync(join(p.dir, 'out', 'stage.report.json'));
+    expect((await buildProject(p.path, { jobs: 1, cacheDir: cache, stateDir: state })).ok).toBe(true);
+    const m = readMtn(new Uint8Array(readFileSync(join(p.dir, 'a.mtn'))));
+    m.translation[0] += 0.5;
+    writeFileSync(join(p.dir, 'a.mtn'), writeMtn(m));
+    const answered = { at: [] as number[] };
+    const r = await buildProject(p.path, {
+      compressor: slowCompressor(50, answered, () => 0),
+      cacheDir: cache,
+      stateDir: state,
+    });
+    expect(r.ok && r.carried).toBe(2);
+    expect(answered.at).toHaveLength(1);
+    const carried = report();
+    const summary = r.ok ? r.summary : undefined;
+    const cold = await buildProject(p.path, { jobs: 1, cacheDir: null });
+    expect(cold.ok && cold.summary).toEqual(summary);
+    expect(report()).toEqual(carried);
+  }, 60_000);
 });

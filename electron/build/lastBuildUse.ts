@@ -7,6 +7,7 @@
  */
 import {
   motionReportEntry,
+  type BuildReportMotion,
   type CompressedMotion,
   type MotionReportPart,
   type PreparedBuild,
@@ -24,6 +25,7 @@ import {
   readCarried,
   readLastBuild,
   upToDate,
+  warmPlanDigest,
   type BuildSummary,
   type Carried,
   type LastBuildTarget,
@@ -44,6 +46,13 @@ export interface LastBuildUse {
   begin(prepared: PreparedBuild, verdicts: VerdictStore): { upToDate?: BuildSummary; carry?: CarryFromLastBuild };
   /** What the build took from the last build's outputs, once compressMotions is done (undefined: nothing). */
   carried(): Carried | undefined;
+  /**
+   * Work for the build's idle time while the pool compresses the motions that changed, a few ms a call; false when
+   * none is left: the costly parts of the plan's digest (warmPlanDigest), which the record of this build needs, then
+   * the report entries of the carried motions (made from their figures, for the report's totals and warnings), which
+   * the assembly needs. Both were made after the pool's last answer before.
+   */
+  idle(prepared: PreparedBuild): boolean;
   /**
    * assembleBuild's report parts: a carried motion's entry is the last build's, byte for byte; any other's is
    * `made`'s (the parts made while waiting), else one made now, so that the record can say where each lies.
@@ -95,6 +104,13 @@ export function lastBuildUse(options: {
   };
   /** What was taken (null: nothing could be). */
   let carry: Carried | null | undefined;
+  /** The report entries of carried motions made while the build waited (idle), by motion, with what they were made of. */
+  const madeEntries = new Map<
+    number,
+    { prepared: PreparedBuild; result: CompressedMotion; entry: BuildReportMotion }
+  >();
+  let planWarmed = false;
+  let toMake: Iterator<[number, CompressedMotion]> | undefined;
   /**
    * When the cache entries of the last build's motions were last made recent (its record's time), if that is within
    * REFRESH_MS, so that carried motions' entries are left as they are (undefined: they are made recent).
@@ -133,12 +149,30 @@ export function lastBuildUse(options: {
       };
     },
     carried: () => carry ?? undefined,
+    idle(prepared) {
+      if (!planWarmed) {
+        warmPlanDigest(prepared);
+        planWarmed = true;
+        return true;
+      }
+      if (!carry) return false;
+      toMake ??= carry.results.entries();
+      for (let n = 0; n < IDLE_ENTRIES_PER_CALL; n++) {
+        const next = toMake.next();
+        if (next.done) return false;
+        const [k, result] = next.value;
+        madeEntries.set(k, { prepared, result, entry: motionReportEntry(prepared, k, result) });
+      }
+      return true;
+    },
     parts(prepared, made) {
       return (k, r) => {
         const fragment = carry?.fragments.get(k);
-        return fragment && carry?.results.get(k) === r
-          ? { entry: motionReportEntry(prepared, k, r), fragment }
-          : made?.(k, r);
+        if (!fragment || carry?.results.get(k) !== r) return made?.(k, r);
+        const early = madeEntries.get(k);
+        const entry =
+          early && early.prepared === prepared && early.result === r ? early.entry : motionReportEntry(prepared, k, r);
+        return { entry, fragment };
       };
     },
     pending(prepared, verdicts, summary, outputCount, results, fragments) {
@@ -149,6 +183,9 @@ export function lastBuildUse(options: {
     },
   };
 }
+
+/** Carried motions' report entries made per idle call (about as long as one of compressMotions' `whileWaiting` turns). */
+const IDLE_ENTRIES_PER_CALL = 100;
 
 /**
  * When the cache entries of the motions of the record in `file` were last made recent, if that is within REFRESH_MS

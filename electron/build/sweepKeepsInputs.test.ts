@@ -19,7 +19,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ASSETS } from '../testing/handlerHarness';
 import { settleBuild, testProjectHandlers } from '../testing/projectHarness';
@@ -69,6 +69,43 @@ describe('the sweep beside an output keeps the inputs it read', () => {
     const again = actguy(dir, 'build', 'p.actguy.json', '--quiet', '--jobs', '1');
     expect(again.stderr).toBe('');
     expect(again.status).toBe(0);
+  }, 20_000);
+
+  it('actguy build: a motion the local verdicts know (its stamp taken, not read) through such a link is kept', () => {
+    // The second build takes the motion file's stamp alone (compressMotions.ts fileStamp) and notes its identity from
+    // that one exact stat: it must be the identity the sweep makes of the file with a plain stat.
+    const dir = mkdtempSync(join(tmpdir(), 'actguy-sweep-input-'));
+    dirs.push(dir);
+    mkdirSync(join(dir, 'out'));
+    const temp = 'out/s.mar.actguy-new.otherhost.1234.abcdef.tmp';
+    const mtn = readFileSync(join(ASSETS, 'walk.mtn'));
+    writeFileSync(join(dir, temp), mtn);
+    utimesSync(join(dir, temp), OLD, OLD);
+    symlinkSync(temp, join(dir, 'walk.mtn'));
+    writeFileSync(
+      join(dir, 'p.actguy.json'),
+      JSON.stringify({
+        version: 1,
+        motions: [{ name: 'walk', mtn: 'walk.mtn' }],
+        outputs: { mar: 'out/s.mar', sar: 'out/s.sar' },
+      }),
+    );
+    const build = () =>
+      spawnSync(process.execPath, [cli, 'build', 'p.actguy.json', '--jobs', '1', '--cache', 'cache'], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, ACTGUY_STATE_DIR: join(dir, '..', `${basename(dir)}-state`) },
+      });
+    dirs.push(join(dir, '..', `${basename(dir)}-state`));
+    expect(build().status).toBe(0);
+    // An output touched: the next build runs and commits (and sweeps), its motion known from the verdicts.
+    const now = new Date();
+    utimesSync(join(dir, 'out', 's.mar'), now, now);
+    const again = build();
+    expect(again.stderr).toBe('');
+    expect(again.status).toBe(0);
+    expect(again.stdout).toMatch(/cache: 1 reused/);
+    expect(readFileSync(join(dir, temp))).toEqual(mtn);
   }, 20_000);
 
   it('actguy compress: the motion read through such a link is kept (the single write sweeps too)', () => {

@@ -477,12 +477,19 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
    * link keeps its own name, and its record is still checked against the stamp of the file it leads to.
    */
   const folderKeys = new Map<string, string>();
+  // And each path's key once per store: a build asks about each motion file several times (its stamp, its header, its
+  // digest for the record of the build and for what it carries), a resolve and a join each time before.
+  const fileKeys = new Map<string, string>();
   const fileKey = (path: string): string => {
+    const known = fileKeys.get(path);
+    if (known !== undefined) return known;
     const abs = resolve(path);
     const folder = dirname(abs);
     let key = folderKeys.get(folder);
     if (key === undefined) folderKeys.set(folder, (key = keyPath(folder)));
-    return join(key, basename(abs));
+    const made = join(key, basename(abs));
+    fileKeys.set(path, made);
+    return made;
   };
   return {
     file,

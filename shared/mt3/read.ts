@@ -79,20 +79,19 @@ export function mt3SizeFromHead(head: Uint8Array, size: number): HeadVerdict {
     failAt(`file is ${size} bytes, shorter than the ${HEADER_FIXED}-byte fixed header`, 0, 'header');
   if (head.byteLength < HEADER_FIXED) return { needHead: HEADER_FIXED };
   const dv = new DataView(head.buffer, head.byteOffset, head.byteLength);
-  const u32 = (o: number) => dv.getUint32(o, true);
-  const name = u32(MT3_HDR_NAME);
+  const name = dv.getUint32(MT3_HDR_NAME, true);
   if (name > 0xffffff)
     failAt(`name must be a 24-bit GV_StrCode (at most 0xffffff), found 0x${name.toString(16)}`, MT3_HDR_NAME, 'header');
-  const numFrames = u32(MT3_HDR_NUM_FRAMES);
+  const numFrames = dv.getUint32(MT3_HDR_NUM_FRAMES, true);
   if (numFrames < 1 || numFrames > MT3_MAX_FRAMES)
     failAt(`numFrames ${numFrames} outside 1..${MT3_MAX_FRAMES}`, MT3_HDR_NUM_FRAMES, 'header');
-  const numJoints = u32(MT3_HDR_NUM_JOINTS);
+  const numJoints = dv.getUint32(MT3_HDR_NUM_JOINTS, true);
   if (numJoints < 1 || numJoints > MT3_MAX_JOINTS)
     failAt(`numJoints ${numJoints} outside 1..${MT3_MAX_JOINTS}`, MT3_HDR_NUM_JOINTS, 'header');
   const headerSize = mt3HeaderSize(numJoints);
   if (size < headerSize)
     failAt(`file is ${size} bytes, shorter than the ${headerSize}-byte header of ${numJoints} joints`, 0, 'header');
-  const dataOffset = u32(MT3_HDR_DATA_OFFSET);
+  const dataOffset = dv.getUint32(MT3_HDR_DATA_OFFSET, true);
   if (dataOffset % 16 !== 0) failAt(`dataOffset ${dataOffset} is not a multiple of 16`, MT3_HDR_DATA_OFFSET, 'header');
   if (dataOffset < headerSize)
     failAt(
@@ -102,7 +101,7 @@ export function mt3SizeFromHead(head: Uint8Array, size: number): HeadVerdict {
     );
   if (dataOffset > size)
     failAt(`dataOffset ${dataOffset} is past the end of the ${size}-byte file`, MT3_HDR_DATA_OFFSET, 'header');
-  const dataSize = u32(MT3_HDR_DATA_SIZE);
+  const dataSize = dv.getUint32(MT3_HDR_DATA_SIZE, true);
   if (dataSize % 2 !== 0) failAt(`dataSize ${dataSize} is odd (the pack is 16-bit words)`, MT3_HDR_DATA_SIZE, 'header');
   const implied = dataOffset + dataSize;
   return {
@@ -127,66 +126,58 @@ export function readMt3Header(bytes: Uint8Array): Mt3Header {
   const size = bytes.byteLength;
   const implied = mt3SizeFromHead(bytes, size) as ImpliedSize;
   if (size !== implied.size) throw implied.disagree(size);
+  // Read without a closure per field or a label per stream: a rebuild's .mar checks the header of every motion in
+  // it (a thousand here), and the labels are made only for a message (streamLabel).
   const dv = new DataView(bytes.buffer, bytes.byteOffset, size);
-  const u32 = (o: number) => dv.getUint32(o, true);
-  const name = u32(MT3_HDR_NAME);
-  const flags = u32(MT3_HDR_FLAGS);
-  const baseTick = u32(MT3_HDR_BASE_TICK);
-  const numFrames = u32(MT3_HDR_NUM_FRAMES);
-  const numJoints = u32(MT3_HDR_NUM_JOINTS);
+  const name = dv.getUint32(MT3_HDR_NAME, true);
+  const flags = dv.getUint32(MT3_HDR_FLAGS, true);
+  const baseTick = dv.getUint32(MT3_HDR_BASE_TICK, true);
+  const numFrames = dv.getUint32(MT3_HDR_NUM_FRAMES, true);
+  const numJoints = dv.getUint32(MT3_HDR_NUM_JOINTS, true);
   const headerSize = mt3HeaderSize(numJoints);
-  const dataOffset = u32(MT3_HDR_DATA_OFFSET);
-  const dataSize = u32(MT3_HDR_DATA_SIZE);
+  const dataOffset = dv.getUint32(MT3_HDR_DATA_OFFSET, true);
+  const dataSize = dv.getUint32(MT3_HDR_DATA_SIZE, true);
   for (let o = headerSize; o < dataOffset; o++)
     if (bytes[o] !== 0)
       failAt(`header padding before dataOffset must be zero, found 0x${bytes[o].toString(16)}`, o, 'header');
 
   const packWords = dataSize / 2;
   const quatOffsets: number[] = [];
-  // Stream offsets must be non-decreasing in the spec's order and inside the pack.
+  // Stream offsets must be non-decreasing in the spec's order and inside the pack: stream s is quatOffset[s] for
+  // s < numJoints, then the root, move, turn and fix offsets; -1 is the root translation stream (word 0).
   let prev = 0;
-  let prevName = 'the root translation stream (word 0)';
-  const checkOffset = (value: number, at: number, label: string) => {
-    if (value > packWords) failAt(`${label} ${value} is past the end of the ${packWords}-word pack`, at, 'header');
+  let prevStream = -1;
+  const checkOffset = (value: number, at: number, stream: number) => {
+    if (value > packWords)
+      failAt(`${streamLabel(stream, numJoints)} ${value} is past the end of the ${packWords}-word pack`, at, 'header');
     if (value < prev)
       failAt(
-        `${label} ${value} comes before ${prevName} at word ${prev}; streams lie in the order root translation, rotation 0..J-1, root, move, turn, fix`,
+        `${streamLabel(stream, numJoints)} ${value} comes before ${streamLabel(prevStream, numJoints)} at word ${prev}; streams lie in the order root translation, rotation 0..J-1, root, move, turn, fix`,
         at,
         'header',
       );
     prev = value;
-    prevName = label;
+    prevStream = stream;
   };
   for (let j = 0; j < numJoints; j++) {
     const at = MT3_HDR_QUAT_OFFSETS + 4 * j;
-    const v = u32(at);
-    checkOffset(v, at, `quatOffset[${j}]`);
+    const v = dv.getUint32(at, true);
+    checkOffset(v, at, j);
     quatOffsets.push(v);
   }
-  const rootOffset = u32(MT3_HDR_ROOT_OFFSET);
-  checkOffset(rootOffset, MT3_HDR_ROOT_OFFSET, 'rootOffset');
-  const moveOffset = u32(MT3_HDR_MOVE_OFFSET);
-  checkOffset(moveOffset, MT3_HDR_MOVE_OFFSET, 'moveOffset');
-  const turnOffset = u32(MT3_HDR_TURN_OFFSET);
-  checkOffset(turnOffset, MT3_HDR_TURN_OFFSET, 'turnOffset');
-  const fixOffset = u32(MT3_HDR_FIX_OFFSET);
-  checkOffset(fixOffset, MT3_HDR_FIX_OFFSET, 'fixOffset');
+  const rootOffset = dv.getUint32(MT3_HDR_ROOT_OFFSET, true);
+  checkOffset(rootOffset, MT3_HDR_ROOT_OFFSET, numJoints);
+  const moveOffset = dv.getUint32(MT3_HDR_MOVE_OFFSET, true);
+  checkOffset(moveOffset, MT3_HDR_MOVE_OFFSET, numJoints + 1);
+  const turnOffset = dv.getUint32(MT3_HDR_TURN_OFFSET, true);
+  checkOffset(turnOffset, MT3_HDR_TURN_OFFSET, numJoints + 2);
+  const fixOffset = dv.getUint32(MT3_HDR_FIX_OFFSET, true);
+  checkOffset(fixOffset, MT3_HDR_FIX_OFFSET, numJoints + 3);
 
-  const absent: [number, string, number, number, number][] = [
-    [Mt3Flag.ROOT, 'ROOT (joint offsets)', rootOffset, moveOffset, MT3_HDR_ROOT_OFFSET],
-    [Mt3Flag.MOVE, 'MOVE (trace)', moveOffset, turnOffset, MT3_HDR_MOVE_OFFSET],
-    [Mt3Flag.TURN, 'TURN', turnOffset, fixOffset, MT3_HDR_TURN_OFFSET],
-    [Mt3Flag.FIX, 'FIX', fixOffset, packWords, MT3_HDR_FIX_OFFSET],
-  ];
-  for (const [bit, label, start, end, at] of absent) {
-    if (!(flags & bit) && end !== start)
-      failAt(
-        `the ${label} flag is clear but its stream has ${end - start} words (an absent stream has length 0)`,
-        at,
-        'header',
-      );
-    if (flags & bit && end === start) failAt(`the ${label} flag is set but its stream is empty`, at, 'header');
-  }
+  checkPresence(flags, Mt3Flag.ROOT, 'ROOT (joint offsets)', rootOffset, moveOffset, MT3_HDR_ROOT_OFFSET);
+  checkPresence(flags, Mt3Flag.MOVE, 'MOVE (trace)', moveOffset, turnOffset, MT3_HDR_MOVE_OFFSET);
+  checkPresence(flags, Mt3Flag.TURN, 'TURN', turnOffset, fixOffset, MT3_HDR_TURN_OFFSET);
+  checkPresence(flags, Mt3Flag.FIX, 'FIX', fixOffset, packWords, MT3_HDR_FIX_OFFSET);
   return {
     name,
     flags,
@@ -201,6 +192,24 @@ export function readMt3Header(bytes: Uint8Array): Mt3Header {
     fixOffset,
     quatOffsets,
   };
+}
+
+/** The name a message gives stream `stream` of readMt3Header's order (-1: the root translation stream). */
+function streamLabel(stream: number, numJoints: number): string {
+  if (stream < 0) return 'the root translation stream (word 0)';
+  if (stream < numJoints) return `quatOffset[${stream}]`;
+  return ['rootOffset', 'moveOffset', 'turnOffset', 'fixOffset'][stream - numJoints];
+}
+
+/** A flagged stream holds words and an unflagged one none (its length is `end - start`). */
+function checkPresence(flags: number, bit: number, label: string, start: number, end: number, at: number): void {
+  if (!(flags & bit) && end !== start)
+    failAt(
+      `the ${label} flag is clear but its stream has ${end - start} words (an absent stream has length 0)`,
+      at,
+      'header',
+    );
+  if (flags & bit && end === start) failAt(`the ${label} flag is set but its stream is empty`, at, 'header');
 }
 
 /** The word spans of every stream, in pack order (for `info` and messages). */

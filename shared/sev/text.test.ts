@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeUtf8Text, splitLines, trimEndBlanks } from './text';
+import { decodeUtf8ByHand, decodeUtf8Text, splitLines, trimEndBlanks } from './text';
 
 const ascii = (s: string) => Array.from(s, (c) => c.charCodeAt(0));
 const decode = (bytes: number[]) => decodeUtf8Text(new Uint8Array(bytes), 'SEV', 'w.sev');
@@ -87,6 +87,31 @@ describe('decodeUtf8Text', () => {
     expect(() => decode([0xc3, 0xa9, 0x0a, 0xe2, 0x82, 0xac, 0x78, 0x80])).toThrow(
       'w.sev:2:3: invalid UTF-8: byte 0x80 cannot start a character at byte offset 7',
     );
+  });
+
+  it('takes the platform decoder only for what its own decoder takes, to the same text', () => {
+    // Sequences near UTF-8's edges: lead bytes, continuations, the bytes that make overlong forms and surrogates.
+    const edges = [0x00, 0x0a, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed];
+    edges.push(0xee, 0xef, 0xbb, 0xf0, 0xf4, 0xf5, 0xff);
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) >>> 0) >>> 16;
+    let refused = 0;
+    for (let n = 0; n < 20_000; n++) {
+      const bytes = new Uint8Array(1 + (next() % 6)).map(() => edges[next() % edges.length]);
+      const outcome = (f: typeof decodeUtf8Text) => {
+        try {
+          return f(bytes, 'SEV', 'w.sev');
+        } catch (e) {
+          return `refused: ${(e as Error).message}`;
+        }
+      };
+      const byHand = outcome(decodeUtf8ByHand);
+      if (byHand.startsWith('refused')) refused++;
+      expect(outcome(decodeUtf8Text), `${Array.from(bytes)}`).toBe(byHand);
+    }
+    // Both kinds were drawn.
+    expect(refused).toBeGreaterThan(1000);
+    expect(refused).toBeLessThan(19_000);
   });
 
   it('decodes long files exactly, across its internal chunks, without exhausting the stack', () => {

@@ -10,7 +10,7 @@ export const TEXT_MAX_BYTES = 64 * 1024 * 1024;
  * Decodes a UTF-8 text file strictly (the SEV and SE-table formats are UTF-8):
  * a malformed byte sequence is a FormatError at the line:column where it sits,
  * not a silent U+FFFD that later shows up as an "invalid name" somewhere else.
- * A leading byte-order mark is dropped. Pure (no TextDecoder: shared/ has no DOM/Node lib).
+ * A leading byte-order mark is dropped. Pure: TextDecoder only where the platform has one (decodeUtf8ByHand else).
  */
 export function decodeUtf8Text(bytes: Uint8Array, kind: FileKind, file?: string): string {
   if (bytes.length > TEXT_MAX_BYTES)
@@ -20,6 +20,22 @@ export function decodeUtf8Text(bytes: Uint8Array, kind: FileKind, file?: string)
       { line: 1, column: 1 },
       file,
     );
+  // The platform's strict decoder, where there is one, accepts exactly the UTF-8 the loop below accepts (WHATWG's
+  // decoder refuses the same lead bytes, overlong forms, surrogates and code points past U+10FFFF, and drops a leading
+  // byte-order mark alike) and decodes it to the same text, several times faster (a 140 KB project took about 10 ms
+  // the other way, before every motion of a rebuild). What it refuses goes through the loop, which says where.
+  if (strictDecoder) {
+    try {
+      return strictDecoder.decode(bytes);
+    } catch {
+      /* not UTF-8: the loop names the place */
+    }
+  }
+  return decodeUtf8ByHand(bytes, kind, file);
+}
+
+/** decodeUtf8Text's own decoder (below the size check), exported for the test that holds the two to one another. */
+export function decodeUtf8ByHand(bytes: Uint8Array, kind: FileKind, file?: string): string {
   const start = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   let i = start;
   const parts: string[] = [];
@@ -88,6 +104,23 @@ export function decodeUtf8Text(bytes: Uint8Array, kind: FileKind, file?: string)
   flush();
   return parts.join('');
 }
+/**
+ * TextDecoder exists in Node, browsers and workers, but not in shared/'s ES2022 lib typings; `fatal` makes it throw on
+ * malformed input instead of putting U+FFFD in its place.
+ */
+const strictDecoder = (() => {
+  const TD = (
+    globalThis as {
+      TextDecoder?: new (label: string, options: { fatal: boolean }) => { decode(bytes: Uint8Array): string };
+    }
+  ).TextDecoder;
+  try {
+    return TD ? new TD('utf-8', { fatal: true }) : undefined;
+  } catch {
+    return undefined;
+  }
+})();
+
 /** The longest run of ASCII bytes made a string at once (a spread's arguments stay far below the engine's limit). */
 const ASCII_RUN = 4096;
 
