@@ -3,8 +3,11 @@
  * the desktop window (title bar, taskbar) and 1280x650 in a maximised browser (docs/user-guide.md "Short windows").
  * - In the Sound events mode with Suggest footsteps open, the footsteps panel took the SEV editor's room and the
  *   event list got none: not one event row could be seen or reached (at 1280x650; two rows at 1280x720).
+ * - In the Sound events mode at 1280x650 the timeline and the SEV editor shared the shortage: three event rows, the
+ *   fourth cut at the status bar; the SEV editor now keeps its height until the timeline is at its least (four).
  * Mutations that fail: the SEV editor's list without its least height (sev.css .sev-body min-height), or the
- * editor's content not scrolling below its header (sev.css .sev-panel overflow-y).
+ * editor's content not scrolling below its header (sev.css .sev-panel overflow-y hidden); the SEV row not kept in
+ * the sound-events mode (App.tsx keep: false, or layout.ts fitSizes ignoring keep).
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
@@ -71,3 +74,27 @@ for (const size of [
     expect(pageErrors).toEqual([]);
   });
 }
+
+test('Sound events mode at 1280x650 shows four whole event rows without scrolling, the timeline giving up its room first', async ({
+  page,
+  workspace,
+  electronApp,
+  pageErrors,
+  saveScreenshot,
+}) => {
+  test.skip(electronApp !== null, 'sets the page size, which the Electron window does not follow');
+  await openSampleProject(page, workspace);
+  await page.setViewportSize({ width: 1280, height: 650 });
+  await page.keyboard.press('Control+2');
+  await expect(page.getByTestId('mode-sev')).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('sev-event-row')).toHaveCount(10);
+  await page.getByTestId('sev-body').evaluate((body) => {
+    for (const col of Array.from(body.querySelectorAll('.sev-col'))) col.scrollTop = 0;
+  });
+  await saveScreenshot('short-sev-mode-1280x650');
+  // The timeline and the SEV editor used to share the shortage: three event rows, the fourth cut at the status bar.
+  // The timeline keeps its least height (two whole joint rows, its lock and trace rows).
+  await expect.poll(() => wholeEventRows(page)).toBeGreaterThanOrEqual(4);
+  await expect(page.getByTestId('sev-editor')).toHaveJSProperty('scrollTop', 0);
+  expect(pageErrors).toEqual([]);
+});
