@@ -71,6 +71,8 @@ export function App() {
       state: states.sev,
       wanted: heights.sevHeight,
       min: PANEL_MIN.sev,
+      // The sound-events mode is for the event list: a short window (1280x650) takes the timeline's room first.
+      keep: pl.maximized === 'sev',
       ...(sevPanel ? {} : { autoHeight: SEV_HEADER_ONLY }),
     },
   };

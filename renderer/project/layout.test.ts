@@ -71,6 +71,48 @@ describe('fitPanelHeights', () => {
   });
 });
 
+describe('a kept row (the SEV editor in the sound-events mode)', () => {
+  const mode = (keep: boolean): Record<RowId, RowInput> => ({
+    viewport: { state: 'open', wanted: 0, min: 0 },
+    curves: { state: 'hidden', wanted: 0, min: PANEL_MIN.curves },
+    timeline: { state: 'open', wanted: DEFAULT_HEIGHTS.sev.timelineHeight, min: PANEL_MIN.timeline },
+    sev: { state: 'open', wanted: DEFAULT_HEIGHTS.sev.sevHeight, min: PANEL_MIN.sev, keep },
+  });
+
+  it('keeps its height in a 1280x650 browser page while the timeline gives up its room above its minimum', () => {
+    const kept = planRows(650, mode(true));
+    expect(kept.timeline.height).toBe(PANEL_MIN.timeline);
+    // the timeline's room was not enough: the SEV editor gave up only the rest, and the viewport keeps its minimum
+    expect(kept.sev.height).toBe(650 - WINDOW_CHROME - VIEWPORT_MIN - PANEL_MIN.timeline);
+    const shared = planRows(650, mode(false));
+    expect(kept.sev.height!).toBeGreaterThan(shared.sev.height! + 25);
+  });
+
+  it('changes nothing where the rows fit (1280x720 and taller) and shares the same as before without one', () => {
+    for (const h of [720, 800, 1080]) {
+      const kept = planRows(h, mode(true));
+      const shared = planRows(h, mode(false));
+      expect([kept.timeline.height, kept.sev.height]).toEqual([shared.timeline.height, shared.sev.height]);
+    }
+    expect(fitPanelHeights(800, panels(230, 150, 260))).toEqual(
+      fitPanelHeights(
+        800,
+        panels(230, 150, 260).map((p) => ({ ...p, keep: false })),
+      ),
+    );
+  });
+
+  it('gives up its own room once the others are at their minimum, never below its own', () => {
+    const [t, s] = fitPanelHeights(600, [
+      { wanted: 208, min: PANEL_MIN.timeline },
+      { wanted: 240, min: PANEL_MIN.sev, keep: true },
+    ]);
+    expect(t).toBe(PANEL_MIN.timeline);
+    expect(s).toBe(600 - WINDOW_CHROME - VIEWPORT_MIN - PANEL_MIN.timeline);
+    expect(s).toBeGreaterThanOrEqual(PANEL_MIN.sev);
+  });
+});
+
 describe('resizeWithin (a splitter drag)', () => {
   const three = [
     { wanted: 230, min: 220 },

@@ -196,22 +196,31 @@ export function isSideBySide(
 /**
  * Sizes `panels` into `available` px, leaving `flexMin` for the flexible neighbour. Each wanted size is raised to
  * its minimum (sizes saved by older versions may be smaller), then, when the panels and `flexMin` do not fit,
- * every panel gives up room in proportion to what it has above its minimum. When even the minimums do not fit,
- * the minimums are returned.
+ * the panels not marked `keep` give up room in proportion to what they have above their minimum, and only when
+ * they are all at their minimum do the kept ones give up theirs (a work mode's own panel: the SEV editor in the
+ * sound-events mode). When even the minimums do not fit, the minimums are returned.
  */
 export function fitSizes(
   available: number,
-  panels: readonly { wanted: number; min: number }[],
+  panels: readonly { wanted: number; min: number; keep?: boolean }[],
   flexMin: number,
 ): number[] {
-  const wanted = panels.map((p) => Math.max(p.min, Math.round(p.wanted)));
-  const excess = wanted.reduce((a, b) => a + b, 0) - (available - flexMin);
-  if (excess <= 0) return wanted;
-  const slack = wanted.map((w, i) => w - panels[i].min);
-  const totalSlack = slack.reduce((a, b) => a + b, 0);
-  if (totalSlack <= 0) return wanted;
-  const share = Math.min(1, excess / totalSlack);
-  return wanted.map((w, i) => Math.floor(w - slack[i] * share));
+  const out = panels.map((p) => Math.max(p.min, Math.round(p.wanted)));
+  let excess = out.reduce((a, b) => a + b, 0) - (available - flexMin);
+  for (const kept of [false, true]) {
+    if (excess <= 0) break;
+    const group = panels.flatMap((p, i) => ((p.keep ?? false) === kept ? [i] : []));
+    const slack = group.map((i) => out[i] - panels[i].min);
+    const totalSlack = slack.reduce((a, b) => a + b, 0);
+    if (totalSlack <= 0) continue;
+    const share = Math.min(1, excess / totalSlack);
+    group.forEach((i, k) => {
+      const size = Math.floor(out[i] - slack[k] * share);
+      excess -= out[i] - size;
+      out[i] = size;
+    });
+  }
+  return out;
 }
 
 /**
@@ -221,7 +230,7 @@ export function fitSizes(
  */
 export function fitPanelHeights(
   windowHeight: number,
-  panels: readonly { wanted: number; min: number }[],
+  panels: readonly { wanted: number; min: number; keep?: boolean }[],
   fixed = 0,
   flexMin = VIEWPORT_MIN,
 ): number[] {
@@ -236,7 +245,7 @@ export function fitPanelHeights(
  */
 export function resizeWithin(
   available: number,
-  panels: readonly { wanted: number; min: number }[],
+  panels: readonly { wanted: number; min: number; keep?: boolean }[],
   index: number,
   size: number,
   flexMin: number,
@@ -289,6 +298,11 @@ export interface RowInput {
   /** Saved height (ignored for the viewport). */
   wanted: number;
   min: number;
+  /**
+   * The row keeps its height in a short window until the other sized rows are at their minimum (fitSizes): the
+   * SEV editor in the sound-events mode, whose list is what that mode is for.
+   */
+  keep?: boolean;
   /** A row sized by its content whatever its state (the SEV header without a .sev): `height` px estimated. */
   autoHeight?: number;
 }
@@ -351,7 +365,7 @@ export function planRows(
   sideBySide = false,
 ): Record<RowId, RowPlan> {
   const { flex, sized, fixed, flexMin } = stackOf(rows, sideBySide);
-  const inputs = sized.map((id) => ({ wanted: rows[id].wanted, min: rows[id].min }));
+  const inputs = sized.map((id) => ({ wanted: rows[id].wanted, min: rows[id].min, keep: rows[id].keep }));
   const heights = fitPanelHeights(windowHeight, inputs, fixed, flexMin);
   const available = windowHeight - WINDOW_CHROME - fixed;
   const out = {} as Record<RowId, RowPlan>;
@@ -390,7 +404,7 @@ export function resizeRow(
   if (i < 0) return {};
   const next = resizeWithin(
     windowHeight - WINDOW_CHROME - fixed,
-    sized.map((r) => ({ wanted: rows[r].wanted, min: rows[r].min })),
+    sized.map((r) => ({ wanted: rows[r].wanted, min: rows[r].min, keep: rows[r].keep })),
     i,
     size,
     flexMin,
