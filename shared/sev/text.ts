@@ -1,4 +1,5 @@
 import { FormatError, type FileKind } from '../errors';
+import { decodeUtf8Runtime } from '../utf8';
 
 /**
  * The largest text file read (a .sev, an SE table, a project, a tuning file): real ones are kilobytes, and a
@@ -10,7 +11,8 @@ export const TEXT_MAX_BYTES = 64 * 1024 * 1024;
  * Decodes a UTF-8 text file strictly (the SEV and SE-table formats are UTF-8):
  * a malformed byte sequence is a FormatError at the line:column where it sits,
  * not a silent U+FFFD that later shows up as an "invalid name" somewhere else.
- * A leading byte-order mark is dropped. Pure: TextDecoder only where the platform has one (decodeUtf8ByHand else).
+ * A leading byte-order mark is dropped. Pure: the runtime's TextDecoder only where there is one (decodeUtf8Runtime,
+ * shared/utf8.ts; decodeUtf8ByHand else).
  */
 export function decodeUtf8Text(bytes: Uint8Array, kind: FileKind, file?: string): string {
   if (bytes.length > TEXT_MAX_BYTES)
@@ -24,13 +26,8 @@ export function decodeUtf8Text(bytes: Uint8Array, kind: FileKind, file?: string)
   // decoder refuses the same lead bytes, overlong forms, surrogates and code points past U+10FFFF, and drops a leading
   // byte-order mark alike) and decodes it to the same text, several times faster (a 140 KB project took about 10 ms
   // the other way, before every motion of a rebuild). What it refuses goes through the loop, which says where.
-  if (strictDecoder) {
-    try {
-      return strictDecoder.decode(bytes);
-    } catch {
-      /* not UTF-8: the loop names the place */
-    }
-  }
+  const decoded = decodeUtf8Runtime(bytes);
+  if (decoded !== undefined) return decoded;
   return decodeUtf8ByHand(bytes, kind, file);
 }
 
@@ -104,22 +101,6 @@ export function decodeUtf8ByHand(bytes: Uint8Array, kind: FileKind, file?: strin
   flush();
   return parts.join('');
 }
-/**
- * TextDecoder exists in Node, browsers and workers, but not in shared/'s ES2022 lib typings; `fatal` makes it throw on
- * malformed input instead of putting U+FFFD in its place.
- */
-const strictDecoder = (() => {
-  const TD = (
-    globalThis as {
-      TextDecoder?: new (label: string, options: { fatal: boolean }) => { decode(bytes: Uint8Array): string };
-    }
-  ).TextDecoder;
-  try {
-    return TD ? new TD('utf-8', { fatal: true }) : undefined;
-  } catch {
-    return undefined;
-  }
-})();
 
 /** The longest run of ASCII bytes made a string at once (a spread's arguments stay far below the engine's limit). */
 const ASCII_RUN = 4096;
