@@ -193,6 +193,13 @@ export function isSideBySide(
   return win.height < stacked && win.width >= SIDE_MIN + CENTER_MIN + COLUMN_MIN.tuning + 2 * SPLITTER;
 }
 
+/** A sized panel as fitSizes takes it: its wanted size, its minimum, and whether it gives up room last (`keep`). */
+export interface PanelSize {
+  wanted: number;
+  min: number;
+  keep?: boolean;
+}
+
 /**
  * Sizes `panels` into `available` px, leaving `flexMin` for the flexible neighbour. Each wanted size is raised to
  * its minimum (sizes saved by older versions may be smaller), then, when the panels and `flexMin` do not fit,
@@ -200,11 +207,7 @@ export function isSideBySide(
  * they are all at their minimum do the kept ones give up theirs (a work mode's own panel: the SEV editor in the
  * sound-events mode). When even the minimums do not fit, the minimums are returned.
  */
-export function fitSizes(
-  available: number,
-  panels: readonly { wanted: number; min: number; keep?: boolean }[],
-  flexMin: number,
-): number[] {
+export function fitSizes(available: number, panels: readonly PanelSize[], flexMin: number): number[] {
   const out = panels.map((p) => Math.max(p.min, Math.round(p.wanted)));
   let excess = out.reduce((a, b) => a + b, 0) - (available - flexMin);
   for (const kept of [false, true]) {
@@ -230,7 +233,7 @@ export function fitSizes(
  */
 export function fitPanelHeights(
   windowHeight: number,
-  panels: readonly { wanted: number; min: number; keep?: boolean }[],
+  panels: readonly PanelSize[],
   fixed = 0,
   flexMin = VIEWPORT_MIN,
 ): number[] {
@@ -245,7 +248,7 @@ export function fitPanelHeights(
  */
 export function resizeWithin(
   available: number,
-  panels: readonly { wanted: number; min: number; keep?: boolean }[],
+  panels: readonly PanelSize[],
   index: number,
   size: number,
   flexMin: number,
