@@ -76,6 +76,11 @@ test('set a budget in the panel, build, and see the scales in the dialog', async
   // The bar now shows the built sizes under the budget.
   await expect(panel.getByTestId('project-budget-use')).not.toHaveClass(/bad/);
   await expect(panel.getByTestId('project-budget-use')).toContainText('%');
+  // Each motion the budget loosened says so in the list, whose figures are the build's, not the tuner's.
+  const chips = page.getByTestId('project-motion-scale');
+  await expect(chips).toHaveCount(scales.filter((s) => s !== 1).length);
+  await expect(chips.first()).toHaveText(`tol ×${scales.find((s) => s !== 1)!.toFixed(2)}`);
+  await expect(chips.first()).toHaveAttribute('title', /tuner shows the motion at its own tolerances/);
   await saveScreenshot('project-budget-1280');
   await page.getByTestId('mode-project').click(); // the layout with the whole left column for the project
   await expect(panel.getByTestId('project-budget-bar')).toBeVisible();

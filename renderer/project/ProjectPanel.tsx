@@ -58,6 +58,7 @@ export function ProjectPanel() {
         : 'No motion is open: select one in the list.'
       : null;
   const status = useProject((p) => p.status);
+  const scales = useProject((p) => p.scales);
   const problems = useProject((p) => p.problems);
   const warnings = useProject((p) => p.warnings);
   const errors = useProject((p) => p.errors);
@@ -255,6 +256,7 @@ export function ProjectPanel() {
             >
               {listed.map(({ motion: m, index: i }) => {
                 const st = status[m.name];
+                const scale = Object.hasOwn(scales, m.name) ? scales[m.name] : undefined;
                 const probs = problemsOf(i);
                 const sel = current === i;
                 const showDirty = sel && sevDirty && sevMotion === m.name;
@@ -304,6 +306,15 @@ export function ProjectPanel() {
                             >
                               max {st.maxRotationErrorDeg.toFixed(2)}°
                             </span>
+                            {scale !== undefined && (
+                              <span
+                                className="project-motion-scale"
+                                data-testid="project-motion-scale"
+                                title={`To fit the memory budget, the build loosened this motion's tolerances ×${scale.toFixed(3)}: these keys, bytes and error are at that scale. The tuner shows the motion at its own tolerances.`}
+                              >
+                                tol ×{scale.toFixed(2)}
+                              </span>
+                            )}
                             <span title="SEV events" data-testid="project-motion-events">
                               {st.events} ev
                             </span>

@@ -200,6 +200,62 @@ describe('checks and builds through the API', () => {
     expect(projectStore.getState().problems).toEqual([{ message: 'worker gone' }]);
     expect(projectStore.getState().checking).toBe(false);
   });
+
+  it('keeps the tolerance scales a memory budget applied beside the figures, only those other than 1', async () => {
+    const motion = (name: string) => ({
+      index: 0,
+      name,
+      totalKeys: 10,
+      mt3Bytes: 400,
+      mtnBytes: 4000,
+      ratio: 0.1,
+      maxErrorRatio: 0.9,
+      maxRotationErrorDeg: 0.45,
+      maxPositionError: 0.01,
+      seSlots: 1,
+      events: 1,
+      frameCount: 30,
+      fps: 30,
+      resampledFromFps: null,
+      speed: 1,
+      durationMs: 1000,
+    });
+    const budget = (scales: Record<string, number>) => ({
+      marBytes: 1000,
+      usedBytes: 900,
+      maxScale: 4,
+      worstRatio: 1.5,
+      limitingMotion: 'walk',
+      passes: 3,
+      motions: Object.entries(scales).map(([name, scale]) => ({
+        name,
+        scale,
+        mt3Bytes: 400,
+        marBytes: 416,
+        worstRatio: 1,
+      })),
+    });
+    const report = (scales: Record<string, number>) =>
+      ({ budget: budget(scales) }) as unknown as NonNullable<BuildStatus['report']>;
+    let next = status({
+      dryRun: true,
+      motions: [motion('walk'), motion('constructor')],
+      report: report({ walk: 1.5, constructor: 1 }),
+    });
+    setAppApi(fakeApi({ startBuild: async () => next }));
+    await checkProject();
+    expect(projectStore.getState().scales).toEqual({ walk: 1.5 });
+    expect(Object.keys(projectStore.getState().status)).toEqual(['walk', 'constructor']);
+    // A check without a budget forgets the scales; so does another project.
+    next = status({ dryRun: true, motions: [motion('walk')], report: null });
+    await checkProject();
+    expect(projectStore.getState().scales).toEqual({});
+    next = status({ dryRun: true, motions: [motion('walk')], report: report({ walk: 2 }) });
+    await checkProject();
+    expect(projectStore.getState().scales).toEqual({ walk: 2 });
+    projectStore.getState().adopt('/p/other.actguy.json', PROJECT);
+    expect(projectStore.getState().scales).toEqual({});
+  });
 });
 
 describe('audition sounds through the API', () => {

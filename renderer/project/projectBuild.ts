@@ -9,7 +9,7 @@ import { requireApi } from '../app/appApi';
 import { askChoice } from '../app/dialogs';
 import { savablePart } from '../app/savableParts';
 import { isSevDirty, sevStore } from '../sev/sevStore';
-import { projectStore, projectText } from './projectStore';
+import { projectStore, projectText, type ProjectState } from './projectStore';
 import { message, notify } from './projectMessages';
 import { projectTuning } from '../tuner/motionTuning';
 import { documentStore } from '../state/documentStore';
@@ -45,6 +45,16 @@ async function poll(status: BuildStatus, onUpdate: (s: BuildStatus) => void): Pr
   return s;
 }
 
+/**
+ * A finished build's or check's figures for the project panel: each motion's result, and the tolerance scales a memory
+ * budget made it apply (only those other than 1).
+ */
+export function figuresOf(done: Pick<BuildStatus, 'motions' | 'report'>): Pick<ProjectState, 'status' | 'scales'> {
+  const status = Object.fromEntries(done.motions.map((m) => [m.name, m]));
+  const scaled = (done.report?.budget?.motions ?? []).filter((m) => m.scale !== 1);
+  return { status, scales: Object.fromEntries(scaled.map((m) => [m.name, m.scale])) };
+}
+
 let checkSerial = 0;
 
 /** Dry-run build: keys, bytes, max error and events of every motion, and every problem. */
@@ -62,10 +72,13 @@ export async function checkProject(): Promise<void> {
     });
     const done = await poll(start, () => undefined);
     if (serial !== checkSerial) return;
-    const status = Object.fromEntries(done.motions.map((m) => [m.name, m]));
-    projectStore
-      .getState()
-      .setStatus({ status, problems: done.errors, warnings: done.warnings, checking: false, checkedAt: Date.now() });
+    projectStore.getState().setStatus({
+      ...figuresOf(done),
+      problems: done.errors,
+      warnings: done.warnings,
+      checking: false,
+      checkedAt: Date.now(),
+    });
   } catch (e) {
     if (serial === checkSerial)
       projectStore
@@ -135,8 +148,7 @@ export async function buildArchives(): Promise<void> {
         'info',
         `Built ${done.written.map(basenameOf).join(', ')}: ${done.count} motions in ${(done.elapsedMs / 1000).toFixed(1)} s.`,
       );
-      const status = Object.fromEntries(done.motions.map((m) => [m.name, m]));
-      projectStore.getState().setStatus({ status, problems: [], checkedAt: Date.now() });
+      projectStore.getState().setStatus({ ...figuresOf(done), problems: [], checkedAt: Date.now() });
     } else if (done.state === 'failed') {
       projectStore.getState().setStatus({ problems: done.errors, checkedAt: Date.now() });
     }

@@ -62,6 +62,12 @@ export interface ProjectState {
   tables: SeTablesState | null;
   /** Results of the last dry run by motion name, and its problems. */
   status: Record<string, BuildMotionResult>;
+  /**
+   * By motion name, the factor the same build or check applied to the motion's tolerances to fit the stage's memory
+   * budget (docs/formats.md#budget); a motion it left as set is not listed. The tuner shows a motion at its own
+   * tolerances, so its keys and error differ from `status` by this much.
+   */
+  scales: Record<string, number>;
   problems: BuildProblem[];
   /** Warnings of the last check (the build goes ahead; e.g. two SEs of one name in a .sev). */
   warnings: string[];
@@ -82,7 +88,9 @@ export interface ProjectState {
   markSaved(text: string): void;
   setCurrent(index: number | null, documentId?: string | null): void;
   setTables(t: SeTablesState | null): void;
-  setStatus(patch: Partial<Pick<ProjectState, 'status' | 'problems' | 'warnings' | 'checking' | 'checkedAt'>>): void;
+  setStatus(
+    patch: Partial<Pick<ProjectState, 'status' | 'scales' | 'problems' | 'warnings' | 'checking' | 'checkedAt'>>,
+  ): void;
   setBuild(b: ProjectState['build']): void;
   setSounds(folder: string | null, sounds: Record<string, string>): void;
 }
@@ -169,6 +177,7 @@ export function createProjectStore() {
     currentDocumentId: null,
     tables: null,
     status: {},
+    scales: {},
     problems: [],
     warnings: [],
     checking: false,
@@ -187,6 +196,7 @@ export function createProjectStore() {
         current: null,
         tables: null,
         status: {},
+        scales: {},
         problems: [],
         warnings: [],
         checking: false,
@@ -207,6 +217,7 @@ export function createProjectStore() {
         current: null,
         tables: null,
         status: {},
+        scales: {},
         problems: [],
         warnings: [],
         build: null,
