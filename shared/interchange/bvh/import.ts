@@ -72,7 +72,7 @@ export function bvhToMotion(doc: BvhDocument, options: ImportOptions = {}): Impo
     warnings.push({
       code: 'positions-local',
       message:
-        'the position channels of the joints below the root repeat their OFFSETs at the first frame (as LAFAN1 and MotionBuilder write them): read as each joint\'s local position, replacing its OFFSET rather than added to it',
+        "the position channels of the joints below the root repeat their OFFSETs at the first frame (as LAFAN1 and MotionBuilder write them): read as each joint's local position, replacing its OFFSET rather than added to it",
     });
   for (let f = 0; f < F; f++) {
     const v = doc.values.subarray(f * doc.channelCount, (f + 1) * doc.channelCount);
