@@ -24,6 +24,7 @@ const KIND_NAMES: Record<InterchangeWarning['code'], string> = {
   'root-added': 'roots added',
   unanimated: 'unanimated',
   'rate-snapped': 'frame rates snapped',
+  'positions-local': 'position channels read as local positions',
   loader: 'from the loader',
 };
 

@@ -18,6 +18,7 @@ export interface InterchangeWarning {
     | 'root-added'
     | 'unanimated'
     | 'rate-snapped'
+    | 'positions-local'
     | 'loader';
   /** One line a user can act on. */
   message: string;

@@ -70,4 +70,24 @@ describe('values a motion cannot hold', () => {
     // With --scale: the scaled value is what must fit.
     expect(() => importBvh(spec(1e37), { scale: 100 })).toThrow(/joint Hips position y is 1e\+39/);
   });
+
+  it('a rotation past half a million turns (1e308 degrees) is refused at its value, not read as an arbitrary turn', () => {
+    const turn = (deg: number) =>
+      bvhText({
+        joints: [{ name: 'Hips', parent: -1, offset: [0, 0, 0], channels: ['Xposition', 'Zrotation'], endSite: true }],
+        frames: 3,
+        frameTime: 1 / 30,
+        value: (f, j, c) => (f === 2 && c === 1 ? deg : 0),
+      });
+    const text = turn(1e308);
+    const line = text.split('\n').findIndex((l) => l.startsWith('0 1e+308')) + 1;
+    expect(line).toBeGreaterThan(0);
+    expect(errorOf(text)).toBe(
+      `big.bvh:${line}:3: frame 2 value 2 (joint Hips channel Zrotation) is 1e+308 degrees: a rotation is read up to +-180000000 degrees (half a million turns)`,
+    );
+    expect(errorOf(turn(-2e8))).toMatch(/is -200000000 degrees/);
+    // Unwrapped angles of a long spin, and the limit itself, import.
+    expect(importBvh(turn(180_000_000)).motion.frameCount).toBe(2);
+    expect(importBvh(turn(-36_000_000)).motion.frameCount).toBe(2);
+  });
 });

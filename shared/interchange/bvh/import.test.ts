@@ -122,6 +122,31 @@ describe('BVH import', () => {
     expect(readMtn(writeMtn(m)).joints).toEqual(m.joints);
   });
 
+  it('reads position channels that repeat their OFFSETs at the first frame as local positions (LAFAN1), others add', () => {
+    // Hips (OFFSET 1 2 3) has positions; LeftArm (OFFSET 5 2 0) too. Frame 1 moves the arm's channel y by 1.
+    const rows = (arm0: number[]) => [
+      [0, 0, 0, 0, 0, 0, 0, 0, 0, ...arm0, 0, 0, 0, 0, 0, 0],
+      [0, 0, 0, 0, 0, 0, 0, 0, 0, arm0[0], arm0[1] + 1, arm0[2], 0, 0, 0, 0, 0, 0],
+    ];
+    const local = importBvh(sampleBvh(rows([5, 2, 0])), { fps: 30 });
+    expect(local.warnings.map((w) => w.code)).toContain('positions-local');
+    // Every joint with position channels takes them as its position: the root at 0, the arm 5 3 0 from the spine.
+    expect(Array.from(worldPose(local.motion, 1).positions.subarray(0, 9))).toEqual([0, 0, 0, 0, 10, 0, 5, 13, 0]);
+    // Within printed digits of the OFFSET still reads as local; zeros, or one joint off by 1 %, add as before.
+    expect(importBvh(sampleBvh(rows([5.000004, 1.999996, 0])), { fps: 30 }).warnings.map((w) => w.code)).toContain(
+      'positions-local',
+    );
+    for (const arm0 of [
+      [0, 0, 0],
+      [5, 2.06, 0],
+    ]) {
+      const text = sampleBvh(rows(arm0));
+      const added = importBvh(text, { fps: 30 });
+      expect(added.warnings.map((w) => w.code)).not.toContain('positions-local');
+      expect(maxDiff(worldPose(added.motion, 1).positions, bvhWorldPositions(parseBvh(text), 1))).toBeLessThan(1e-5);
+    }
+  });
+
   it('matches the BVH forward kinematics at every frame for every channel order', () => {
     for (const order of ['XYZ', 'XZY', 'YXZ', 'YZX', 'ZXY', 'ZYX']) {
       const text = sampleBvh(makeFrames(20), { rootOrder: order, childOrder: order.split('').reverse().join('') });

@@ -2,7 +2,9 @@
  * BVH -> Motion. Rotations come from the channel values in file order
  * (intrinsic Euler, degrees); the root's position channels (added to its
  * OFFSET) become the root translation; non-root position channels animate that
- * joint's offset and set MotionFlag.OFFSETS. End Sites are dropped. The motion
+ * joint's offset and set MotionFlag.OFFSETS. A file whose non-root position
+ * channels repeat their joints' OFFSETs holds local positions instead (see
+ * bvhPositionsAreLocal). End Sites are dropped. The motion
  * is resampled to the target rate: slerp (shorter arc) for rotations, linear
  * for positions. Mirror pairs and body parts are guessed from the names.
  */
@@ -65,11 +67,20 @@ export function bvhToMotion(doc: BvhDocument, options: ImportOptions = {}): Impo
   const srcRot = new Float64Array(F * J * 4);
   const srcPos = new Float64Array(F * J * 3);
   let animatedOffsets = false;
+  const localPositions = bvhPositionsAreLocal(doc);
+  if (localPositions)
+    warnings.push({
+      code: 'positions-local',
+      message:
+        "the position channels of the joints below the root repeat their OFFSETs at the first frame (as LAFAN1 and MotionBuilder write them): read as each joint's local position, replacing its OFFSET rather than added to it",
+    });
   for (let f = 0; f < F; f++) {
     const v = doc.values.subarray(f * doc.channelCount, (f + 1) * doc.channelCount);
     for (let j = 0; j < J; j++) {
       const jt = doc.joints[j];
       const pos = [jt.offset[0], jt.offset[1], jt.offset[2]];
+      // Local positions replace the OFFSET on the axes the joint has channels for.
+      if (localPositions) for (const ch of jt.channels) if (ch.endsWith('position')) pos['XYZ'.indexOf(ch[0])] = 0;
       let order = '';
       const angles: number[] = [];
       jt.channels.forEach((ch, k) => {
@@ -130,4 +141,40 @@ export function bvhToMotion(doc: BvhDocument, options: ImportOptions = {}): Impo
   if (animatedOffsets || options.offsets) m.flags |= MotionFlag.OFFSETS;
   validateMotion(m);
   return { motion: m, warnings };
+}
+
+/** Below this length (file units) an OFFSET reads the same either way and decides nothing. */
+const DECISIVE_OFFSET = 1e-3;
+
+/**
+ * Whether the file's position channels hold each joint's whole local position
+ * rather than a displacement added to its OFFSET. The BVH description adds the
+ * root's channels to its OFFSET (three.js's BVHLoader adds them on every joint),
+ * but LAFAN1 (Ubisoft) and MotionBuilder's all-translations export put position
+ * channels on every joint that repeat the joint's OFFSET; added, every bone
+ * came out twice its length. True when at least one joint below the root has
+ * position channels and an OFFSET longer than DECISIVE_OFFSET on those axes,
+ * and every such joint's channel values at the first frame equal its OFFSET
+ * (within 1e-3 of its length plus 1e-5 for printed digits): a displacement equal
+ * to the OFFSET itself would be a bone doubled on purpose. Files whose channels
+ * are displacements (zero at rest, as CMU writes the root's) are never affected.
+ */
+export function bvhPositionsAreLocal(doc: BvhDocument): boolean {
+  let decided = false;
+  for (const jt of doc.joints) {
+    if (jt.parent < 0) continue;
+    let offsetSq = 0,
+      differenceSq = 0;
+    jt.channels.forEach((ch, k) => {
+      if (!ch.endsWith('position')) return;
+      const o = jt.offset['XYZ'.indexOf(ch[0])];
+      offsetSq += o * o;
+      differenceSq += (doc.values[jt.channelStart + k] - o) ** 2;
+    });
+    const length = Math.sqrt(offsetSq);
+    if (length <= DECISIVE_OFFSET) continue;
+    if (!(Math.sqrt(differenceSq) <= 1e-3 * length + 1e-5)) return false;
+    decided = true;
+  }
+  return decided;
 }

@@ -57,6 +57,13 @@ export interface BvhDocument {
 export const BVH_MIN_FRAME_TIME = 0.0001;
 export const BVH_MAX_FRAME_TIME = 10;
 
+/**
+ * Largest rotation channel value read, in degrees (half a million turns; the FBX reader refuses curves that turn
+ * further in all). Past it a double no longer holds the angle to a useful fraction of a degree (at 1e308 not at all),
+ * and such a value imported as an arbitrary rotation without a word.
+ */
+export const BVH_MAX_ANGLE_DEG = 180_000_000;
+
 /** Deepest joint nesting read (a motion holds at most 1024 joints; real skeletons nest about 10 deep). */
 export const BVH_MAX_DEPTH = 256;
 
@@ -273,6 +280,9 @@ export function parseBvh(text: string): BvhDocument {
   // Allocation bounded by the data, not by the count: every frame needs a line of its own, so
   // "Frames: 99999999999" over three lines allocates three frames (and reports the truncation below).
   const values = new Float64Array(Math.min(frameCount, lines.length - li) * channelCount);
+  const isRotation = new Uint8Array(channelCount);
+  for (const j of joints)
+    j.channels.forEach((ch, k) => (isRotation[j.channelStart + k] = ch.endsWith('rotation') ? 1 : 0));
   const frameLines = new Uint32Array(Math.min(frameCount, lines.length - li));
   const warnings: string[] = [];
   let frame = 0;
@@ -307,6 +317,12 @@ export function parseBvh(text: string): BvhDocument {
           lineNo,
           m.index + 1,
           `frame ${frame} value ${k + 1} (${describeChannel(joints, k)}) is not a number: "${clip(m[0])}"`,
+        );
+      if (isRotation[k] && Math.abs(v) > BVH_MAX_ANGLE_DEG)
+        fail(
+          lineNo,
+          m.index + 1,
+          `frame ${frame} value ${k + 1} (${describeChannel(joints, k)}) is ${clip(m[0])} degrees: a rotation is read up to +-${BVH_MAX_ANGLE_DEG} degrees (half a million turns)`,
         );
       values[frame * channelCount + k] = v;
       k++;
