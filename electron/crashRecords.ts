@@ -72,7 +72,11 @@ export function writeCrashRecord(userData: string, record: CrashRecord): string 
   // A `Crash Records` that is a symbolic link leads elsewhere: no record is written (nor an old one pruned) through
   // it (docs/security.md, round 12). The caller says the record was not written.
   if (isLink(dir)) throw new Error(`${dir} is a symbolic link, not a folder: no record is written through it`);
-  const file = join(dir, `${record.time.replace(/[:.]/g, '-')}-${record.event}.json`);
+  // Named by the time to the millisecond; two events in one millisecond (a GPU and a utility process that die
+  // together) are two records: the second is `…-2.json`, never a rename over the first.
+  const stamp = `${record.time.replace(/[:.]/g, '-')}-${record.event}`;
+  let file = join(dir, `${stamp}.json`);
+  for (let n = 2; n <= MAX_CRASH_RECORDS && isTaken(file); n++) file = join(dir, `${stamp}-${n}.json`);
   writeFileAtomic(file, `${JSON.stringify(record, null, 2)}\n`);
   pruneCrashRecords(dir, file);
   return file;
@@ -92,6 +96,16 @@ export function mainProcessErrorText(reason: unknown): string {
   return text.slice(0, MAIN_PROCESS_ERROR_MAX);
 }
 
+/** Whether anything (a record, a link, a folder) has that name. */
+function isTaken(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function isLink(path: string): boolean {
   try {
     return lstatSync(path).isSymbolicLink();
@@ -102,7 +116,7 @@ function isLink(path: string): boolean {
 
 /** The names writeCrashRecord gives its records; nothing else in the folder is ever removed. */
 const RECORD_NAME =
-  /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z-(render-process-gone|unresponsive|child-process-gone|main-process-error)\.json$/;
+  /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z-(render-process-gone|unresponsive|child-process-gone|main-process-error)(-\d+)?\.json$/;
 
 /**
  * Removes the oldest records (by name: their time) past the cap: only plain files of a record's name, and never
