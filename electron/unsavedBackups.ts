@@ -373,7 +373,17 @@ export function createBackupStore(
   const remove = (part: BackupPart): void => {
     copies.delete(part);
     if (part === 'motion') motionInputs = [];
-    if (folder) rmSync(fileOf(part), { force: true });
+    if (!folder) return;
+    // A copy no longer needed that stays on disk (Windows: a scanner or an indexer holds it open) fails nothing: not
+    // the save that made it unneeded (the file is written), nor main's clean close. At worst the next start offers it
+    // back as unsaved work, which the user can discard.
+    try {
+      rmSync(fileOf(part), { force: true });
+    } catch (e) {
+      warn(
+        `${fileOf(part)} could not be removed (${systemReason(e)}): if it is still there at the next start, it comes back as unsaved work`,
+      );
+    }
   };
 
   return {
