@@ -14,9 +14,10 @@
  * the page reported). For a hung page the default is to wait, which keeps
  * every edit.
  */
-import { lstatSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './fsutil';
+import { isSymbolicLink, lstatExists } from './pathPolicy';
 
 export const CRASH_RECORDS_FOLDER = 'Crash Records';
 /** Older records beyond this many are removed when a new one is written. */
@@ -61,7 +62,7 @@ export const CRASH_DUMPS_FOLDER = 'Crashpad';
  */
 export function crashDumpsFolder(userData: string): { path: string } | { problem: string } {
   const path = join(userData, CRASH_DUMPS_FOLDER);
-  if (isLink(path))
+  if (isSymbolicLink(path))
     return { problem: `${path} is a symbolic link, not a folder: native crashes leave no minidump this run` };
   return { path };
 }
@@ -71,12 +72,12 @@ export function writeCrashRecord(userData: string, record: CrashRecord): string 
   const dir = join(userData, CRASH_RECORDS_FOLDER);
   // A `Crash Records` that is a symbolic link leads elsewhere: no record is written (nor an old one pruned) through
   // it (docs/security.md, round 12). The caller says the record was not written.
-  if (isLink(dir)) throw new Error(`${dir} is a symbolic link, not a folder: no record is written through it`);
+  if (isSymbolicLink(dir)) throw new Error(`${dir} is a symbolic link, not a folder: no record is written through it`);
   // Named by the time to the millisecond; two events in one millisecond (a GPU and a utility process that die
   // together) are two records: the second is `…-2.json`, never a rename over the first.
   const stamp = `${record.time.replace(/[:.]/g, '-')}-${record.event}`;
   let file = join(dir, `${stamp}.json`);
-  for (let n = 2; n <= MAX_CRASH_RECORDS && isTaken(file); n++) file = join(dir, `${stamp}-${n}.json`);
+  for (let n = 2; n <= MAX_CRASH_RECORDS && lstatExists(file); n++) file = join(dir, `${stamp}-${n}.json`);
   writeFileAtomic(file, `${JSON.stringify(record, null, 2)}\n`);
   pruneCrashRecords(dir, file);
   return file;
@@ -94,24 +95,6 @@ export function mainProcessErrorText(reason: unknown): string {
     text = 'a value that cannot be shown as text';
   }
   return text.slice(0, MAIN_PROCESS_ERROR_MAX);
-}
-
-/** Whether anything (a record, a link, a folder) has that name. */
-function isTaken(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function isLink(path: string): boolean {
-  try {
-    return lstatSync(path).isSymbolicLink();
-  } catch {
-    return false;
-  }
 }
 
 /** The names writeCrashRecord gives its records; nothing else in the folder is ever removed. */
