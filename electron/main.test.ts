@@ -134,7 +134,10 @@ const fake = vi.hoisted(() => {
       return false;
     }
     restore() {}
-    focus() {}
+    focused = 0;
+    focus() {
+      this.focused++;
+    }
     title = '';
     setTitle(title: string) {
       this.title = title;
@@ -334,6 +337,8 @@ describe('electron main', () => {
     );
     fake.state.appEvents.get('open-file')!({ preventDefault: vi.fn() }, join(dir, 'sample.actguy.json'));
     expect(fake.state.sent.length).toBe(sentBefore);
+    // Before its first paint the window stays hidden: ready-to-show shows and focuses it (round 16 left this open).
+    expect(fake.state.windows[0].focused).toBe(0);
 
     const info = (await fake.state.ipc.get(ipcInvokeChannel('getAppInfo'))!(trustedEvent, undefined)) as {
       value: { startupPath: string };
@@ -386,6 +391,9 @@ describe('electron main', () => {
     expect(o.minHeight).toBeLessThanOrEqual(728);
     win.onceEvents.get('ready-to-show')!();
     expect(win.maximized).toBe(true);
+    // Shown: a second launch now brings the window to the front.
+    fake.state.appEvents.get('second-instance')!({}, ['/usr/bin/actguy'], '/');
+    expect(win.focused).toBe(1);
   });
 
   it('quits when the window is closed while the page loads, and that closing is not a failed start', async () => {
@@ -816,7 +824,10 @@ describe('electron main', () => {
       ok: false,
       error: { message: expect.stringMatching(/refused/) },
     });
+    const focused = win.focused;
     fake.state.appEvents.get('second-instance')!({}, ['/usr/bin/actguy', '--some-switch', file], '/');
+    // Shown by now: a second launch brings it to the front.
+    expect(win.focused).toBe(focused + 1);
     expect(fake.state.sent.at(-1)).toEqual({
       channel: MENU_COMMAND_CHANNEL,
       payload: { command: 'file.openFromSystem', path: file },

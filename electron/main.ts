@@ -167,6 +167,8 @@ function startupSamples(): UserSamples {
 }
 
 let mainWindow: BrowserWindow | null = null;
+/** The window has been shown (it opens hidden, until its first paint: `ready-to-show`). */
+let windowShown = false;
 /** Files the user allowed from outside the window: command line, a second launch, Finder's "Open With". */
 const policy = createPathPolicy();
 let documentState: DocumentStateReport = { documentId: null, documentName: null, dirty: false };
@@ -434,6 +436,7 @@ async function start(): Promise<void> {
   if (process.platform !== 'darwin') win.setMenuBarVisibility(false);
   win.once('ready-to-show', () => {
     if (placement.maximized) win.maximize();
+    windowShown = true;
     win.show();
   });
   // A page that never asked for the app info (a failed start-up) still gets the files once it has loaded; so does
@@ -534,7 +537,10 @@ async function start(): Promise<void> {
     const { question, actions } = recoveryQuestion(event, unsaved, recordPath, backups.held().backups.length > 0);
     // A page that crashes or hangs before its first paint never sends ready-to-show: the window, and a question
     // attached to it (a macOS sheet), would stay invisible, the app running with nothing on screen.
-    if (!win.isVisible()) win.show();
+    if (!win.isVisible()) {
+      windowShown = true;
+      win.show();
+    }
     void dialog
       .showMessageBox(win, {
         type: event === 'unresponsive' ? 'warning' : 'error',
@@ -661,7 +667,9 @@ if (refusedDebugSwitches.length > 0) {
 } else {
   app.on('second-instance', (_event, argv, cwd) => {
     for (const file of parseCommandLine(argv, cwd).files) systemFiles.offer(file);
-    if (mainWindow) {
+    // Not before the first paint: ready-to-show shows and focuses the window then, and focusing a hidden window shows
+    // it (macOS does), empty, and unmaximised until ready-to-show maximises it.
+    if (mainWindow && windowShown) {
       if (mainWindow.isMinimized()) mainWindow.restore();
       mainWindow.focus();
     }
