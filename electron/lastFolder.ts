@@ -50,12 +50,10 @@ export interface LastFolder {
 export function parseLastFolder(text: string): LastFolder | { problem: string } {
   const parsed = parseJsonObject(text);
   if ('problem' in parsed) return parsed;
-  const v = parsed.object;
-  const folder = v.folder;
+  const { folder, owner } = parsed.object;
   const problem = lastFolderProblem(folder);
   if (problem) return { problem };
   // Files of before 2026-12-04 hold none: their folder is offered as it was.
-  const owner = v.owner;
   if (owner === undefined) return { folder: folder as string };
   if (!Number.isSafeInteger(owner) || (owner as number) < 0) return { problem: 'the owner is not a user id' };
   return { folder: folder as string, owner: owner as number };
