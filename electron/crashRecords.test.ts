@@ -55,6 +55,31 @@ describe('crash records', () => {
   });
 });
 
+describe('two events in one millisecond', () => {
+  // Mutation that fails: the record named by its time alone (the second replaced the first).
+  it('are two records, and such records count toward the cap too', () => {
+    const own = mkdtempSync(join(tmpdir(), 'actguy-crash-same-'));
+    try {
+      const gpu = { ...record(0), event: 'child-process-gone' as const, process: 'GPU', unsaved: [] };
+      const audio = { ...gpu, process: 'Utility', processName: 'Audio Service' };
+      const first = writeCrashRecord(own, gpu);
+      const second = writeCrashRecord(own, audio);
+      expect(second).not.toBe(first);
+      expect(JSON.parse(readFileSync(first, 'utf8'))).toEqual(gpu);
+      expect(JSON.parse(readFileSync(second, 'utf8'))).toEqual(audio);
+      // Mutation that fails: RECORD_NAME without the `-N` (those records then grew past the cap).
+      for (let i = 1; i < MAX_CRASH_RECORDS; i++) {
+        const time = record(i).time;
+        writeCrashRecord(own, { ...gpu, time });
+        writeCrashRecord(own, { ...audio, time });
+      }
+      expect(readdirSync(join(own, CRASH_RECORDS_FOLDER))).toHaveLength(MAX_CRASH_RECORDS);
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("main-process errors nothing caught (round 20, main.ts 'unhandledRejection')", () => {
   // Mutation that fails: RECORD_NAME without main-process-error (a failure repeated on each edit grew without bound).
   it('count toward the cap too', () => {

@@ -14,9 +14,10 @@
  * the page reported). For a hung page the default is to wait, which keeps
  * every edit.
  */
-import { lstatSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './fsutil';
+import { isSymbolicLink, lstatExists } from './pathPolicy';
 
 export const CRASH_RECORDS_FOLDER = 'Crash Records';
 /** Older records beyond this many are removed when a new one is written. */
@@ -61,7 +62,7 @@ export const CRASH_DUMPS_FOLDER = 'Crashpad';
  */
 export function crashDumpsFolder(userData: string): { path: string } | { problem: string } {
   const path = join(userData, CRASH_DUMPS_FOLDER);
-  if (isLink(path))
+  if (isSymbolicLink(path))
     return { problem: `${path} is a symbolic link, not a folder: native crashes leave no minidump this run` };
   return { path };
 }
@@ -71,8 +72,12 @@ export function writeCrashRecord(userData: string, record: CrashRecord): string 
   const dir = join(userData, CRASH_RECORDS_FOLDER);
   // A `Crash Records` that is a symbolic link leads elsewhere: no record is written (nor an old one pruned) through
   // it (docs/security.md, round 12). The caller says the record was not written.
-  if (isLink(dir)) throw new Error(`${dir} is a symbolic link, not a folder: no record is written through it`);
-  const file = join(dir, `${record.time.replace(/[:.]/g, '-')}-${record.event}.json`);
+  if (isSymbolicLink(dir)) throw new Error(`${dir} is a symbolic link, not a folder: no record is written through it`);
+  // Named by the time to the millisecond; two events in one millisecond (a GPU and a utility process that die
+  // together) are two records: the second is `…-2.json`, never a rename over the first.
+  const stamp = `${record.time.replace(/[:.]/g, '-')}-${record.event}`;
+  let file = join(dir, `${stamp}.json`);
+  for (let n = 2; n <= MAX_CRASH_RECORDS && lstatExists(file); n++) file = join(dir, `${stamp}-${n}.json`);
   writeFileAtomic(file, `${JSON.stringify(record, null, 2)}\n`);
   pruneCrashRecords(dir, file);
   return file;
@@ -92,17 +97,9 @@ export function mainProcessErrorText(reason: unknown): string {
   return text.slice(0, MAIN_PROCESS_ERROR_MAX);
 }
 
-function isLink(path: string): boolean {
-  try {
-    return lstatSync(path).isSymbolicLink();
-  } catch {
-    return false;
-  }
-}
-
 /** The names writeCrashRecord gives its records; nothing else in the folder is ever removed. */
 const RECORD_NAME =
-  /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z-(render-process-gone|unresponsive|child-process-gone|main-process-error)\.json$/;
+  /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z-(render-process-gone|unresponsive|child-process-gone|main-process-error)(-\d+)?\.json$/;
 
 /**
  * Removes the oldest records (by name: their time) past the cap: only plain files of a record's name, and never

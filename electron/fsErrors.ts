@@ -1,6 +1,9 @@
 /** Turns file-system errors into short reasons a user can act on. */
 
-/** A file-system error as a short reason ("permission denied", "no space left on device"). */
+/**
+ * A file-system error as a short reason ("permission denied", "no space left on the disk"), for a read or a write:
+ * the app's handlers say it after "Could not read X:" or "Could not save X:".
+ */
 export function systemReason(e: unknown): string {
   const code = (e as NodeJS.ErrnoException)?.code;
   const known: Record<string, string> = {
@@ -8,7 +11,7 @@ export function systemReason(e: unknown): string {
     EPERM: 'the operation is not permitted',
     ENOSPC: 'no space left on the disk',
     EROFS: 'the disk is read-only',
-    ENOENT: 'the folder does not exist',
+    ENOENT: 'no such file or folder',
     EISDIR: 'a folder has that name',
     EBUSY: 'the file is in use',
     ENOTDIR: 'a file is in the way where a folder should be',

@@ -100,9 +100,13 @@ export interface HandlerContext {
   lastFolder?: LastFolderStore;
 }
 
-/** A name the page reports for main's own windows and records: at most 200 characters, hidden characters escaped. */
+/**
+ * Words of the page's that main shows in its own windows and records (a document name, the action of the discard
+ * question): at most 200 characters (`…` says it was cut), hidden characters shown as `\uXXXX`, so a file named
+ * `walk\u202Egpj.mtn` cannot reorder the sentence it stands in.
+ */
 function displayName(name: string): string {
-  return escapeControls(name.slice(0, 200));
+  return escapeControls(name.length > 200 ? `${name.slice(0, 200)}…` : name);
 }
 
 /**
@@ -512,15 +516,13 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
 
     confirmDiscardChanges: async (raw) => {
       const req = requireObject<InvokeArg<'confirmDiscardChanges'>>(raw, 'confirmDiscardChanges');
-      // The page's words in a native dialog: a name, not megabytes.
-      const clip = (v: unknown): string => {
-        const text = String(v);
-        return text.length > 200 ? `${text.slice(0, 200)}…` : text;
-      };
+      if (typeof req.documentName !== 'string' || typeof req.action !== 'string')
+        throw new Error('confirmDiscardChanges: documentName and action must be strings');
+      // The page's words in a native dialog: a name, not megabytes, and no hidden characters.
       return dialogs.confirm({
         title: 'Unsaved changes',
-        message: `${clip(req.documentName)} has unsaved changes.`,
-        detail: `Discard them and ${clip(req.action)}?`,
+        message: `${displayName(req.documentName)} has unsaved changes.`,
+        detail: `Discard them and ${displayName(req.action)}?`,
         confirmLabel: 'Discard changes',
         cancelLabel: 'Cancel',
       });

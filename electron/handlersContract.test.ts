@@ -661,6 +661,20 @@ describe('window and document reports', () => {
     expect(options.detail).toBe(`Discard them and ${'a'.repeat(200)}…?`);
   });
 
+  it("confirmDiscardChanges shows the page's hidden characters as \\uXXXX and takes strings only", async () => {
+    answers.push(false);
+    await handlers.confirmDiscardChanges({ documentName: 'walk\u202Egpj.mtn', action: 'open\nanother' });
+    const options = (asked[0] as { options: { message: string; detail: string } }).options;
+    expect(options.message).toBe('walk\\u202egpj.mtn has unsaved changes.');
+    expect(options.detail).toBe('Discard them and open\\u000aanother?');
+    // Nothing to ask about: no "undefined has unsaved changes" question is put up.
+    for (const bad of [{}, { documentName: 'walk' }, { documentName: { toString: 'x' }, action: 'close' }])
+      await expect(handlers.confirmDiscardChanges(bad as never)).rejects.toThrow(
+        'confirmDiscardChanges: documentName and action must be strings',
+      );
+    expect(asked).toHaveLength(1);
+  });
+
   it('reportDocumentState passes on a cleaned report: strings or null, dirty only when true, at most 8 names of at most 200 characters', async () => {
     await handlers.reportDocumentState({
       documentId: 'd1',
@@ -674,7 +688,7 @@ describe('window and document reports', () => {
         documentId: 'd1',
         documentName: 'walk',
         dirty: true,
-        unsaved: ['walk.sev', 'x'.repeat(200), 'a', 'b', 'c', 'd', 'e', 'f'],
+        unsaved: ['walk.sev', `${'x'.repeat(200)}…`, 'a', 'b', 'c', 'd', 'e', 'f'],
       },
       { documentId: null, documentName: null, dirty: false },
     ]);

@@ -15,7 +15,7 @@
 import { statSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { HIDDEN_CHARACTERS } from '../shared/errors';
-import { jsonSyntaxPlace } from '../shared/project/jsonPosition';
+import { parseJsonObject } from '../shared/project/jsonPosition';
 import type { DialogPort } from './dialogPort';
 import { readSmallFile, writeFileAtomic } from './fsutil';
 import { MAX_PATH_LENGTH } from './pathPolicy';
@@ -48,19 +48,12 @@ export interface LastFolder {
 
 /** The folder held in `text` (the file's contents), or why it holds none. */
 export function parseLastFolder(text: string): LastFolder | { problem: string } {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch {
-    // The engine's message quotes the text (control characters and all): not repeated; the place is said instead.
-    return { problem: `not JSON ${jsonSyntaxPlace(text)}` };
-  }
-  if (!v || typeof v !== 'object' || Array.isArray(v)) return { problem: 'not an object' };
-  const folder = (v as { folder?: unknown }).folder;
+  const parsed = parseJsonObject(text);
+  if ('problem' in parsed) return parsed;
+  const { folder, owner } = parsed.object;
   const problem = lastFolderProblem(folder);
   if (problem) return { problem };
   // Files of before 2026-12-04 hold none: their folder is offered as it was.
-  const owner = (v as { owner?: unknown }).owner;
   if (owner === undefined) return { folder: folder as string };
   if (!Number.isSafeInteger(owner) || (owner as number) < 0) return { problem: 'the owner is not a user id' };
   return { folder: folder as string, owner: owner as number };

@@ -30,6 +30,8 @@ const fake = vi.hoisted(() => {
     /** While set, message boxes stay open until answered here (or taken down by their `signal`). */
     holdMessageBoxes: false,
     heldAnswers: [] as ((response: number) => void)[],
+    /** While set, a reloaded page does not finish loading until the test says so ('did-finish-load'). */
+    holdLoads: false,
     /** Paths the next native open dialogs answer with (the user's picks). */
     openDialogAnswers: [] as string[],
     sessionEvents: new Map<string, (event: { preventDefault(): void }) => void>(),
@@ -75,9 +77,18 @@ const fake = vi.hoisted(() => {
     webContents = {
       mainFrame: this.mainFrame,
       send: (channel: string, payload: unknown) => state.sent.push({ channel, payload }),
-      once: (name: string, fn: () => void) => this.webContentsEvents.set(name, fn),
+      // As Electron's: a `once` listener is gone after its first call (a reloaded page loads again).
+      once: (name: string, fn: () => void) =>
+        this.webContentsEvents.set(name, () => {
+          this.webContentsEvents.delete(name);
+          fn();
+        }),
       on: (name: string, fn: (...args: unknown[]) => void) => this.webContentsEvents.set(name, fn),
-      reload: () => this.reloads++,
+      // A reloaded page loads again by itself, unless a test holds the load to act while it reloads.
+      reload: () => {
+        this.reloads++;
+        if (!state.holdLoads) setTimeout(() => this.webContentsEvents.get('did-finish-load')?.(), 0);
+      },
     };
     /** As Electron's: a destroyed window's methods throw. */
     destroyed = false;
@@ -123,7 +134,10 @@ const fake = vi.hoisted(() => {
       return false;
     }
     restore() {}
-    focus() {}
+    focused = 0;
+    focus() {
+      this.focused++;
+    }
     title = '';
     setTitle(title: string) {
       this.title = title;
@@ -323,6 +337,8 @@ describe('electron main', () => {
     );
     fake.state.appEvents.get('open-file')!({ preventDefault: vi.fn() }, join(dir, 'sample.actguy.json'));
     expect(fake.state.sent.length).toBe(sentBefore);
+    // Before its first paint the window stays hidden: ready-to-show shows and focuses it (round 16 left this open).
+    expect(fake.state.windows[0].focused).toBe(0);
 
     const info = (await fake.state.ipc.get(ipcInvokeChannel('getAppInfo'))!(trustedEvent, undefined)) as {
       value: { startupPath: string };
@@ -375,6 +391,9 @@ describe('electron main', () => {
     expect(o.minHeight).toBeLessThanOrEqual(728);
     win.onceEvents.get('ready-to-show')!();
     expect(win.maximized).toBe(true);
+    // Shown: a second launch now brings the window to the front.
+    fake.state.appEvents.get('second-instance')!({}, ['/usr/bin/actguy'], '/');
+    expect(win.focused).toBe(1);
   });
 
   it('quits when the window is closed while the page loads, and that closing is not a failed start', async () => {
@@ -642,6 +661,46 @@ describe('electron main', () => {
     fake.state.holdMessageBoxes = false;
   });
 
+  it('a file the OS hands over while the page is crashed or reloading waits for the reloaded page, then opens', async () => {
+    const dir = mkdtempSync(join(fake.state.userData, 'gone-'));
+    for (const f of ['crashed.mtn', 'reloading.mtn', 'hung.mtn'])
+      copyFileSync(resolve(__dirname, '..', 'assets', 'walk.mtn'), join(dir, f));
+    const opened = (since: number) =>
+      fake.state.sent
+        .slice(since)
+        .filter((s) => s.channel === MENU_COMMAND_CHANNEL)
+        .map((s) => (s.payload as { path?: string }).path);
+    fake.state.holdMessageBoxes = true;
+    fake.state.heldAnswers.length = 0;
+    fake.state.holdLoads = true;
+    const sentBefore = fake.state.sent.length;
+    const reloads = win.reloads;
+    win.webContentsEvents.get('render-process-gone')!({}, { reason: 'crashed', exitCode: 139 });
+    // A double-click while the crash question is up: the dead page cannot open it.
+    fake.state.appEvents.get('second-instance')!({}, ['/usr/bin/actguy', join(dir, 'crashed.mtn')], '/');
+    expect(opened(sentBefore)).toEqual([]);
+    fake.state.heldAnswers[0](0); // Reload
+    await vi.waitFor(() => expect(win.reloads).toBe(reloads + 1));
+    fake.state.appEvents.get('open-file')!({ preventDefault: vi.fn() }, join(dir, 'reloading.mtn'));
+    expect(opened(sentBefore)).toEqual([]);
+    // The reloaded page has loaded: both files open, in the order they came.
+    win.webContentsEvents.get('did-finish-load')!();
+    expect(opened(sentBefore)).toEqual([join(dir, 'crashed.mtn'), join(dir, 'reloading.mtn')]);
+
+    // A hung page the user reloads: a file handed over while it reloads waits for it too.
+    const hungBefore = fake.state.sent.length;
+    (win.events.get('unresponsive') as () => void)();
+    fake.state.heldAnswers[1](1); // Reload
+    await vi.waitFor(() => expect(win.reloads).toBe(reloads + 2));
+    fake.state.appEvents.get('second-instance')!({}, ['/usr/bin/actguy', join(dir, 'hung.mtn')], '/');
+    expect(opened(hungBefore)).toEqual([]);
+    // The reloaded page asks for the app info as it starts: it listens now.
+    await fake.state.ipc.get(ipcInvokeChannel('getAppInfo'))!(trustedEvent, undefined);
+    expect(opened(hungBefore)).toEqual([join(dir, 'hung.mtn')]);
+    fake.state.holdLoads = false;
+    fake.state.holdMessageBoxes = false;
+  });
+
   it('a second close while the close question is on screen (Cmd+Q, the taskbar) asks nothing more', async () => {
     const report = fake.state.ipc.get(ipcInvokeChannel('reportDocumentState'))!;
     await report(trustedEvent, { documentId: 'd', documentName: 'walk', dirty: true, unsaved: ['walk.mtn'] });
@@ -765,7 +824,10 @@ describe('electron main', () => {
       ok: false,
       error: { message: expect.stringMatching(/refused/) },
     });
+    const focused = win.focused;
     fake.state.appEvents.get('second-instance')!({}, ['/usr/bin/actguy', '--some-switch', file], '/');
+    // Shown by now: a second launch brings it to the front.
+    expect(win.focused).toBe(focused + 1);
     expect(fake.state.sent.at(-1)).toEqual({
       channel: MENU_COMMAND_CHANNEL,
       payload: { command: 'file.openFromSystem', path: file },

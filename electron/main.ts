@@ -167,6 +167,8 @@ function startupSamples(): UserSamples {
 }
 
 let mainWindow: BrowserWindow | null = null;
+/** The window has been shown (it opens hidden, until its first paint: `ready-to-show`). */
+let windowShown = false;
 /** Files the user allowed from outside the window: command line, a second launch, Finder's "Open With". */
 const policy = createPathPolicy();
 let documentState: DocumentStateReport = { documentId: null, documentName: null, dirty: false };
@@ -360,14 +362,17 @@ async function start(): Promise<void> {
   // The renderer asks for the app info right after subscribing to menu commands: it listens now. A motion the
   // OS handed over before (macOS open-file at launch) becomes the start-up file; the other files follow it.
   const answerAppInfo = handlers.getAppInfo;
+  /** The first page has asked: a page reloaded later gets the files kept meanwhile as files to open, not a start-up motion. */
+  let firstAskDone = false;
   handlers.getAppInfo = async (arg) => {
-    if (!argMotion) {
+    if (!argMotion && !firstAskDone) {
       const motion = systemFiles.take((f) => systemFileKindOfPath(f) === 'motion');
       if (motion) {
         policy.allowFile(motion);
         appInfo.startupPath = motion;
       }
     }
+    firstAskDone = true;
     systemFiles.rendererListening();
     return answerAppInfo(arg);
   };
@@ -431,10 +436,12 @@ async function start(): Promise<void> {
   if (process.platform !== 'darwin') win.setMenuBarVisibility(false);
   win.once('ready-to-show', () => {
     if (placement.maximized) win.maximize();
+    windowShown = true;
     win.show();
   });
-  // A page that never asked for the app info (a failed start-up) still gets the files once it has loaded.
-  win.webContents.once('did-finish-load', () => systemFiles.rendererListening());
+  // A page that never asked for the app info (a failed start-up) still gets the files once it has loaded; so does
+  // each page reloaded after a crash or a hang.
+  win.webContents.on('did-finish-load', () => systemFiles.rendererListening());
   /** The close question is on screen: a second close (the title bar again, Cmd+Q, the taskbar) waits for its answer. */
   let closeAsked = false;
   /** Whether the close may stop the running builds: asks when one runs; the builds are cancelled on "Stop and close". */
@@ -530,7 +537,10 @@ async function start(): Promise<void> {
     const { question, actions } = recoveryQuestion(event, unsaved, recordPath, backups.held().backups.length > 0);
     // A page that crashes or hangs before its first paint never sends ready-to-show: the window, and a question
     // attached to it (a macOS sheet), would stay invisible, the app running with nothing on screen.
-    if (!win.isVisible()) win.show();
+    if (!win.isVisible()) {
+      windowShown = true;
+      win.show();
+    }
     void dialog
       .showMessageBox(win, {
         type: event === 'unresponsive' ? 'warning' : 'error',
@@ -548,15 +558,22 @@ async function start(): Promise<void> {
         // after Quit): nothing left to ask about on close.
         documentState = { documentId: null, documentName: null, dirty: false };
         win.setDocumentEdited(false);
-        if (action === 'reload') win.webContents.reload();
-        else {
+        if (action === 'reload') {
+          // Until the reloaded page listens, a file the OS hands over waits for it (the old page is going).
+          systemFiles.rendererGone();
+          win.webContents.reload();
+        } else {
           keepBackups = true;
           win.close();
         }
       });
   };
   win.webContents.on('render-process-gone', (_event, details) => {
-    if (details.reason !== 'clean-exit') pageInTrouble('render-process-gone', details);
+    if (details.reason === 'clean-exit') return;
+    // A dead page opens nothing: a file the OS hands over now (a double-click, a second launch) waits for the page
+    // the recovery question reloads, instead of being granted and sent to no one.
+    systemFiles.rendererGone();
+    pageInTrouble('render-process-gone', details);
   });
   win.on('unresponsive', () => pageInTrouble('unresponsive'));
   // The hung page answers again: its question goes away by itself (its record stays).
@@ -650,7 +667,9 @@ if (refusedDebugSwitches.length > 0) {
 } else {
   app.on('second-instance', (_event, argv, cwd) => {
     for (const file of parseCommandLine(argv, cwd).files) systemFiles.offer(file);
-    if (mainWindow) {
+    // Not before the first paint: ready-to-show shows and focuses the window then, and focusing a hidden window shows
+    // it (macOS does), empty, and unmaximised until ready-to-show maximises it.
+    if (mainWindow && windowShown) {
       if (mainWindow.isMinimized()) mainWindow.restore();
       mainWindow.focus();
     }

@@ -144,10 +144,20 @@ export function keyPath(path: string): string {
   }
 }
 
-function lstatExists(path: string): boolean {
+/** Whether anything (a file, a folder, a link, even a dangling one) has that name. */
+export function lstatExists(path: string): boolean {
   try {
     lstatSync(path);
     return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `path` is a symbolic link (to a folder, a file or nothing); false when nothing is there. */
+export function isSymbolicLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
   } catch {
     return false;
   }

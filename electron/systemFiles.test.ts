@@ -34,6 +34,17 @@ describe('files handed over by the OS', () => {
     expect(delivered).toEqual(['/b.sev', '/c.mtn', '/d.actguy.json']);
     expect(q.pending()).toEqual([]);
   });
+
+  it('are kept again while the page is gone (crashed, reloading), until the next page listens', () => {
+    const delivered: string[] = [];
+    const q = createSystemFileQueue((p) => delivered.push(p));
+    q.rendererListening();
+    q.rendererGone();
+    q.offer('/a.mtn');
+    expect(delivered).toEqual([]);
+    q.rendererListening();
+    expect(delivered).toEqual(['/a.mtn']);
+  });
 });
 
 describe('command line', () => {

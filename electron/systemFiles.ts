@@ -6,7 +6,9 @@
  * is listening by asking for the app info (or, failing that, when the page
  * has loaded). Until then every file is kept, in order: a macOS `open-file`
  * after `ready` or a second launch during start-up is never sent to a page
- * that is not listening yet.
+ * that is not listening yet. The same holds again once the page is gone (it
+ * crashed, or main reloads it): a file handed over then waits for the page
+ * that loads next, instead of going to a page that cannot open it.
  */
 import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -24,6 +26,8 @@ export interface SystemFileQueue {
   take(wanted: (path: string) => boolean): string | null;
   /** The renderer listens: the kept files are delivered in order; later files go straight through. */
   rendererListening(): void;
+  /** The page is gone (crashed, or being reloaded): files are kept again until the next page listens. */
+  rendererGone(): void;
   /** Files kept so far (for tests and diagnostics). */
   pending(): readonly string[];
 }
@@ -44,6 +48,9 @@ export function createSystemFileQueue(deliver: (path: string) => void): SystemFi
       if (listening) return;
       listening = true;
       for (const path of kept.splice(0)) deliver(path);
+    },
+    rendererGone() {
+      listening = false;
     },
     pending: () => kept.slice(),
   };

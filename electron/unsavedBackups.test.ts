@@ -257,6 +257,30 @@ describe('when copies go', () => {
   });
 });
 
+describe('a copy that cannot be removed', () => {
+  // On Windows an indexer or a virus scanner holds a file open for a moment; here, where root may remove any file, a
+  // folder stands in its place. Mutation that fails: remove() without its try (the save threw after writing, and a
+  // clean close threw out of main's close handler, Electron's error box with a stack).
+  it('fails nothing: the save is saved, a clean close goes ahead, and a warning names the file', async () => {
+    const id = await openWalk();
+    await handlers.backupUnsaved({ part: 'motion', backup: motionCopy(id) });
+    const copyFile = join(folder, 'motion.json');
+    rmSync(copyFile);
+    mkdirSync(join(copyFile, 'held'), { recursive: true });
+    const saved = await dispatchInvoke(handlers, 'saveMotion', {
+      documentId: id,
+      path: join(ws, 'walk.mtn'),
+      mtnBytes: editedWalk(),
+    });
+    expect(saved).toMatchObject({ ok: true, value: { status: 'saved' } });
+    expect(store.held().backups).toEqual([]);
+    expect(warnings.join('\n')).toContain(`${copyFile} could not be removed`);
+    await handlers.backupUnsaved({ part: 'motion', backup: motionCopy(id) });
+    expect(() => store.clear()).not.toThrow();
+    expect(store.held().backups).toEqual([]);
+  });
+});
+
 describe('restoring', () => {
   it('opens a new document for the motion copy (never writing the file), re-keys the copy to it, and Save goes through saveMotion', async () => {
     const id = await openWalk();

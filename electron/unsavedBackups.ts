@@ -25,7 +25,7 @@ import type { CompressTolerances } from '../shared/ipc/compress';
 import { readMtn } from '../shared/mtn/read';
 import { readSmallFile, writeFileAtomic } from './fsutil';
 import { systemReason } from './fsErrors';
-import { quotePath } from './pathPolicy';
+import { isSymbolicLink, quotePath } from './pathPolicy';
 
 export const BACKUPS_FOLDER = 'Backups';
 /** Under the backups folder: the texts of SEV and project copies a restart left without a file the window may write. */
@@ -297,15 +297,6 @@ function pruneSetAside(folder: string, part: BackupPart, justMade: string): void
     }
 }
 
-/** Whether `path` is a symbolic link (to a folder or anything else). */
-function linkedFolder(path: string): boolean {
-  try {
-    return lstatSync(path).isSymbolicLink();
-  } catch {
-    return false;
-  }
-}
-
 /**
  * A backup store; with `folder` (Electron: `<userData>/Backups`) copies are also files there, and the copies a
  * previous run left are read back now. Without it (the loopback server) they live in memory only.
@@ -352,7 +343,7 @@ export function createBackupStore(
 
   // A Backups folder that is a symbolic link leads elsewhere: its copies are neither read from nor written there
   // (the link stays as it is); this run keeps its copies in memory and says so.
-  if (folder && linkedFolder(folder)) {
+  if (folder && isSymbolicLink(folder)) {
     warn(`${folder} is a symbolic link, not a folder: copies of unsaved work are kept for this run only`);
     folder = null;
   }
@@ -373,7 +364,17 @@ export function createBackupStore(
   const remove = (part: BackupPart): void => {
     copies.delete(part);
     if (part === 'motion') motionInputs = [];
-    if (folder) rmSync(fileOf(part), { force: true });
+    if (!folder) return;
+    // A copy no longer needed that stays on disk (Windows: a scanner or an indexer holds it open) fails nothing: not
+    // the save that made it unneeded (the file is written), nor main's clean close. At worst the next start offers it
+    // back as unsaved work, which the user can discard.
+    try {
+      rmSync(fileOf(part), { force: true });
+    } catch (e) {
+      warn(
+        `${fileOf(part)} could not be removed (${systemReason(e)}): if it is still there at the next start, it comes back as unsaved work`,
+      );
+    }
   };
 
   return {

@@ -14,7 +14,7 @@
  */
 import { cpSync, existsSync, lstatSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { PathPolicy } from './pathPolicy';
+import { isSymbolicLink, type PathPolicy } from './pathPolicy';
 import { isStaleTemp, ownTempName } from './tempFiles';
 
 /** The folder name under Documents. */
@@ -52,7 +52,7 @@ export function prepareUserSamples(o: UserSamplesOptions): UserSamples {
   for (const parent of [o.documentsDir, o.fallbackDir]) {
     if (!parent) continue;
     const folder = join(parent, SAMPLES_FOLDER_NAME);
-    if (isLink(folder)) {
+    if (isSymbolicLink(folder)) {
       // The whole folder is granted for writing: through a link that could be anywhere (docs/install.md#first-run).
       errors.push(`${folder} is a symbolic link, and ActGuy opens its samples only from a real folder`);
       continue;
@@ -82,14 +82,6 @@ export function prepareUserSamples(o: UserSamplesOptions): UserSamples {
     folder: null,
     notice: `The sample project could not be copied to a folder of yours (${errors.join('; ')}). It opens from the install folder, where it cannot be saved: use Save As.`,
   };
-}
-
-function isLink(path: string): boolean {
-  try {
-    return lstatSync(path).isSymbolicLink();
-  } catch {
-    return false;
-  }
 }
 
 /** Copies `from` to a temp folder beside `to`, then renames it to `to`; a `to` that appeared meanwhile is kept. */

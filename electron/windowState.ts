@@ -9,7 +9,7 @@
  * first window fits the primary screen's work area, down to 1366x768.
  */
 import { join } from 'node:path';
-import { jsonSyntaxPlace } from '../shared/project/jsonPosition';
+import { parseJsonObject } from '../shared/project/jsonPosition';
 import { readSmallFile, writeFileAtomic } from './fsutil';
 
 export interface Rect {
@@ -48,15 +48,9 @@ const WINDOW_STATE_MAX_BYTES = 64 * 1024;
 
 /** The saved state in `text`, or a reason it is not one. */
 export function parseWindowState(text: string): SavedWindowState | { problem: string } {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch {
-    // Not the engine's message: it quotes the text, and some engines give no place.
-    return { problem: `not JSON ${jsonSyntaxPlace(text)}` };
-  }
-  if (!v || typeof v !== 'object' || Array.isArray(v)) return { problem: 'not an object' };
-  const o = v as Record<string, unknown>;
+  const parsed = parseJsonObject(text);
+  if ('problem' in parsed) return parsed;
+  const o = parsed.object;
   for (const k of ['x', 'y', 'width', 'height'] as const) {
     if (typeof o[k] !== 'number' || !Number.isInteger(o[k]) || Math.abs(o[k] as number) > MAX_SIDE)
       return { problem: `${k} is not a whole number of pixels within ±${MAX_SIDE}` };

@@ -52,7 +52,7 @@ function soundFolderNames(folder: string): string[] {
   try {
     dir = opendirSync(folder);
   } catch (e) {
-    throw new Error(`Could not list ${folder}: ${reason(e)}`);
+    throw new Error(`Could not list ${folder}: ${systemReason(e)}`);
   }
   const names: string[] = [];
   let tooMany = false;
@@ -65,7 +65,7 @@ function soundFolderNames(folder: string): string[] {
       names.push(entry.name);
     }
   } catch (e) {
-    throw new Error(`Could not list ${folder}: ${reason(e)}`);
+    throw new Error(`Could not list ${folder}: ${systemReason(e)}`);
   } finally {
     dir.closeSync();
   }
@@ -169,7 +169,7 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
       return decodeUtf8Text(readBytes(path, TEXT_LIMIT), kind, path);
     } catch (e) {
       if (e instanceof FormatError) throw e;
-      throw new Error(`Could not read ${path}: ${reason(e)}`);
+      throw new Error(`Could not read ${path}: ${systemReason(e)}`);
     }
   };
 
@@ -220,7 +220,7 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
     try {
       writeFileAtomic(path, text, { folder });
     } catch (e) {
-      throw new Error(`Could not save ${path}: ${reason(e)}; ${unchanged}`);
+      throw new Error(`Could not save ${path}: ${systemReason(e)}; ${unchanged}`);
     }
     return saved(path, Buffer.byteLength(text));
   };
@@ -465,7 +465,7 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
       try {
         size = statSync(path).size;
       } catch (e) {
-        throw new Error(`Could not read ${path}: ${reason(e)}`);
+        throw new Error(`Could not read ${path}: ${systemReason(e)}`);
       }
       if (size > SOUND_MAX_BYTES)
         throw new Error(`${path}: ${size} bytes is too large for audition (at most ${SOUND_MAX_BYTES})`);
@@ -473,7 +473,7 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
       try {
         return { path: given, bytes: readBytes(path, { bytes: SOUND_MAX_BYTES, of: 'a sound for audition' }) };
       } catch (e) {
-        throw new Error(`Could not read ${path}: ${reason(e)}`);
+        throw new Error(`Could not read ${path}: ${systemReason(e)}`);
       }
     },
   };
@@ -481,18 +481,4 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
 
 function saved(path: string, byteLength: number): SavedFile {
   return { path, name: baseNameOf(path), byteLength };
-}
-
-function reason(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException)?.code;
-  const known: Record<string, string> = {
-    ENOENT: 'no such file or folder',
-    EACCES: 'permission denied',
-    EPERM: 'the operation is not permitted',
-    ENOSPC: 'no space left on the disk',
-    EROFS: 'the disk is read-only',
-    EISDIR: 'a folder has that name',
-  };
-  // Other codes (a FIFO, a file past its size limit: electron/fsutil.ts readBytes) in the app's common words.
-  return (code && known[code]) ?? systemReason(e);
 }

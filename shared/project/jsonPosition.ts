@@ -117,3 +117,19 @@ export function jsonSyntaxPlace(text: string): string {
   const { line, column } = at ? lineColumnAt(text, at.offset) : { line: 1, column: 1 };
   return `at line ${line}, column ${column}${at ? `: expected ${at.expected}` : ''}`;
 }
+
+/**
+ * The object a file ActGuy keeps for itself holds (the window state, the last folder), or why it holds none: `not
+ * JSON at line L, column C: …` (not the engine's message, which quotes the text and some engines give no place),
+ * or `not an object` (an array, a string, null).
+ */
+export function parseJsonObject(text: string): { object: Record<string, unknown> } | { problem: string } {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return { problem: `not JSON ${jsonSyntaxPlace(text)}` };
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return { problem: 'not an object' };
+  return { object: v as Record<string, unknown> };
+}
