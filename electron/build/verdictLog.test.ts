@@ -9,6 +9,7 @@ import {
   appendFileSync,
   chownSync,
   existsSync,
+  linkSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
@@ -282,6 +283,30 @@ describe('the log of the local verdicts', () => {
       b.save();
       expect(fileId(s.file)).toBe(before);
       expect(existsSync(s.log)).toBe(false);
+    },
+  );
+
+  // Round 27 (root only, as above). The read refused another user's log, but the append did not look: a log another
+  // user made after the build read the state (the folder let them: made under a umask of 0, or given mode 777) got
+  // the user's records appended, their paths and digests, for the whole length of the build. Mutation that fails:
+  // append() without its owner check (the planted log holds the user's line).
+  it.skipIf(process.getuid?.() !== 0)(
+    'a log another user makes after the verdicts were read is not appended to; the save rewrites the file instead',
+    () => {
+      const s = setup();
+      const store = s.open();
+      expect(existsSync(s.log)).toBe(false);
+      writeFileSync(s.log, '', { mode: 0o666 });
+      chownSync(s.log, 65534, 65534);
+      // A second name for the planted file, to see what it holds once the save has removed the log.
+      const planted = join(s.dir, 'planted.log');
+      linkSync(s.log, planted);
+      store.remember(k2, d2, STAMP);
+      store.save();
+      expect(readFileSync(planted, 'utf8')).toBe('');
+      expect(existsSync(s.log)).toBe(false);
+      expect(s.open().entryDigest(k2, STAMP)).toBe(d2);
+      expect(lstatSync(s.file).uid).toBe(0);
     },
   );
 });
