@@ -286,6 +286,35 @@ describe('the log of the local verdicts', () => {
     },
   );
 
+  // Round 27: the state folders ActGuy makes are the user's alone (0700, as Chromium makes a profile's folder):
+  // made with the process's umask, under a umask of 0 (some CI runners, containers) they were 0777, and another user
+  // could plant a log in them, or read the verdicts' paths and digests. Mutation that fails: makeStateFolder
+  // making its folders without the mode (all three are 0777 here).
+  it.runIf(process.platform !== 'win32')(
+    'makes the state folders it needs for the user alone, whatever the umask',
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), 'actguy-vmode-'));
+      dirs.push(dir);
+      const cache = join(dir, 'cache');
+      mkdirSync(cache);
+      const state = join(dir, 'state', 'actguy');
+      const umask = process.umask(0);
+      try {
+        const store = openVerdictStore(cache, state);
+        store.remember(k1, d1);
+        store.save();
+        const again = openVerdictStore(cache, state);
+        again.remember(k2, d1);
+        again.save();
+        expect(existsSync(again.file!.replace(/\.json$/, '.log'))).toBe(true);
+      } finally {
+        process.umask(umask);
+      }
+      for (const folder of [join(dir, 'state'), state, join(state, 'cache-verdicts')])
+        expect((statSync(folder).mode & 0o777).toString(8), folder).toBe('700');
+    },
+  );
+
   // Round 27 (root only, as above). The read refused another user's log, but the append did not look: a log another
   // user made after the build read the state (the folder let them: made under a umask of 0, or given mode 777) got
   // the user's records appended, their paths and digests, for the whole length of the build. Mutation that fails:
