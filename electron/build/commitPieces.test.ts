@@ -20,7 +20,7 @@ const seam = vi.hoisted(() => ({
 
 vi.mock('node:fs', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs')>();
-  const writevSync = (fd: number, buffers: ArrayBufferView[], position?: number | null): number => {
+  const writevSync = (fd: number, buffers: NodeJS.ArrayBufferView[], position?: number | null): number => {
     seam.writevCalls++;
     if (seam.most === undefined) return fs.writevSync(fd, buffers, position ?? undefined);
     // Writes the first `most` bytes of the buffers, as a short writev does.
