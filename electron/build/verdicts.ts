@@ -458,8 +458,8 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
     }
     try {
       const st = fs.fstatSync(fd, { bigint: true });
-      // Another user's log is not the user's to write to, as it is not theirs to read (readLog): one made after this
-      // build read the state (a folder others may write) was given the user's records (docs/security.md, round 27).
+      // A log another user owns is neither read (readLog) nor written: one they made after this build read the state
+      // (in a folder others may write) was given the user's records (docs/security.md, round 27).
       if (!st.isFile() || anotherUsers(st.uid) || Number(st.size) + line.byteLength > VERDICT_LOG_MAX_BYTES)
         return false;
       // One write: lines that other builds append meanwhile land before or after it, not inside (O_APPEND).
