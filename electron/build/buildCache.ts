@@ -338,18 +338,22 @@ function kindOf(path: string): 'dir' | 'link' | 'other' | 'none' {
  * some special file systems), refusing when `dir` itself is a link or not a folder. Folders above it that
  * exist are the user's (they may be links: the user named the path). Returns why it cannot, or undefined.
  */
-export function makeFolderNoFollow(dir: string): string | undefined {
+export function makeFolderNoFollow(
+  dir: string,
+  /** The permission bits of each folder it makes (less the umask); undefined: 0777 less the umask. */
+  mode?: number,
+): string | undefined {
   const kind = kindOf(dir);
   if (kind === 'link') return `${dir} is a symbolic link (a cache folder is never followed through a link)`;
   if (kind === 'dir') return undefined;
   if (kind === 'other') return `${dir} is not a folder`;
   const parent = join(dir, '..');
   if (parent !== dir && kindOf(parent) === 'none') {
-    const why = makeFolderNoFollow(parent);
+    const why = makeFolderNoFollow(parent, mode);
     if (why) return why;
   }
   try {
-    fs.mkdirSync(dir);
+    fs.mkdirSync(dir, mode);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return `cannot create ${dir}: ${describeFsError(e)}`;
   }
@@ -364,7 +368,10 @@ export function makeFolderNoFollow(dir: string): string | undefined {
  * round 26).
  */
 export function makeStateFolder(dir: string): string | undefined {
-  const why = makeFolderNoFollow(dir);
+  // Made for the user alone, whatever the umask (0 in some containers and CI runners): another user could plant a
+  // log in a folder all may write, and read the paths and digests kept there (docs/security.md, round 27). A folder
+  // that is there already is left as it is (the user may have chosen to share it).
+  const why = makeFolderNoFollow(dir, 0o700);
   if (why) return why;
   try {
     const owner = fs.lstatSync(dir).uid;

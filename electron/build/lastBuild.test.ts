@@ -7,18 +7,23 @@
 import {
   chownSync,
   copyFileSync,
+  existsSync,
+  linkSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
+  symlinkSync,
   unlinkSync,
   utimesSync,
   writeFileSync,
   appendFileSync,
 } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -100,6 +105,39 @@ function project(settings: Settings = {}) {
       }
     },
   };
+}
+
+/**
+ * Changes a byte of `file` (a motion: its first translation) and sets its size and times back exactly as they were
+ * (`touch -r` from a copy of its times, to the nanosecond), in place or by a rename over it: only the ctime, or the
+ * inode, says it changed.
+ */
+function rewriteKeepingTimes(file: string, how: 'in place' | 'renamed over'): void {
+  const before = statSync(file, { bigint: true });
+  const times = `${file}.times`;
+  writeFileSync(times, '');
+  expect(spawnSync('touch', ['-r', file, times]).status).toBe(0);
+  const bytes = readFileSync(file);
+  let changed: Uint8Array;
+  if (file.endsWith('.mtn')) {
+    const m = readMtn(new Uint8Array(bytes));
+    m.translation[0] += 0.5;
+    changed = writeMtn(m);
+  } else {
+    changed = Buffer.from(bytes);
+    changed[changed.length - 1] ^= 0xff;
+  }
+  if (how === 'in place') writeFileSync(file, changed);
+  else {
+    writeFileSync(`${file}.new`, changed);
+    renameSync(`${file}.new`, file);
+  }
+  expect(spawnSync('touch', ['-r', times, file]).status).toBe(0);
+  rmSync(times);
+  const after = statSync(file, { bigint: true });
+  // What a check of size and mtime alone sees: nothing.
+  expect([after.size, after.mtimeNs]).toEqual([before.size, before.mtimeNs]);
+  expect(readFileSync(file).equals(bytes)).toBe(false);
 }
 
 /** What a build from nothing (no cache, no record) writes for the project as it is now, in another folder. */
@@ -212,6 +250,24 @@ describe('the record of the last build', () => {
       0,
     ],
     ['an output removed', (p) => unlinkSync(p.out('stage.report.json')), 0],
+    // Round 27: a rewrite whose size and mtime are set back (`touch -r`, as `touch -d` would) still changes the file's
+    // ctime, or its inode when renamed over it; both are in the stamp. Mutations that fail: sameStamp without the ctime
+    // (the first and third are taken as up to date), without the ctime and the inode (the second too).
+    [
+      'a motion file rewritten in place with its size and mtime set back',
+      (p) => rewriteKeepingTimes(join(p.dir, 'walk.mtn'), 'in place'),
+      1,
+    ],
+    [
+      'a motion file replaced by a rename with its size and mtime set back',
+      (p) => rewriteKeepingTimes(join(p.dir, 'walk.mtn'), 'renamed over'),
+      1,
+    ],
+    [
+      'the .mar rewritten in place with its size and mtime set back',
+      (p) => rewriteKeepingTimes(p.out('stage.mar'), 'in place'),
+      0,
+    ],
     [
       'the record says another plan',
       (p) => {
@@ -418,6 +474,62 @@ describe('the record of the last build', () => {
       expect(p.records()).toEqual([]);
     },
     60_000,
+  );
+
+  // Round 27: what may stand in the record's place. Each is not read (not a plain file within 32 MiB, or a link), never
+  // blocks the build (a FIFO is opened without waiting), and the build's own record replaces it by a rename: the file a
+  // link or a hard link leads to keeps its bytes. Mutations that fail: writeLastBuild writing the record in place
+  // (writeFileSync: the hard link's other name and the link's target are overwritten); readLastBuild without its limit
+  // (a good record padded past 32 MiB is read and the build taken as up to date); readStampedNoFollow opening without
+  // O_NOFOLLOW (the link to a good record is followed, up to date). The FIFO goes last: written in place, it blocks.
+  it.runIf(process.platform !== 'win32')(
+    'a record that is a FIFO, a link, a hard link or past its limit is not read, never blocks, and is replaced, not written through',
+    async () => {
+      const p = project();
+      await p.build();
+      const [record] = p.records();
+      /** The record as the last build left it: the one a build that read it would take as up to date. */
+      let good = readFileSync(record);
+      const elsewhere = join(p.root, 'elsewhere.json');
+      const plants: [string, () => void][] = [
+        [
+          'a link to a good record',
+          () => {
+            writeFileSync(elsewhere, good);
+            symlinkSync(elsewhere, record);
+          },
+        ],
+        [
+          'a hard link of a file elsewhere',
+          () => {
+            writeFileSync(elsewhere, 'the user’s own file');
+            linkSync(elsewhere, record);
+          },
+        ],
+        [
+          'a good record padded past 32 MiB',
+          () => {
+            // JSON.parse takes trailing white space: what keeps it unread is its size alone.
+            writeFileSync(record, Buffer.concat([good, Buffer.alloc(32 * 1024 * 1024 + 1 - good.length, 0x20)]));
+          },
+        ],
+        ['a FIFO', () => expect(spawnSync('mkfifo', [record]).status).toBe(0)],
+      ];
+      for (const [what, plant] of plants) {
+        good = readFileSync(record);
+        rmSync(record, { force: true });
+        rmSync(elsewhere, { force: true });
+        plant();
+        const held = existsSync(elsewhere) ? readFileSync(elsewhere) : undefined;
+        const again = await p.build();
+        expect(again.upToDate, what).toBe(false);
+        expect(lstatSync(record).isFile(), what).toBe(true);
+        expect(lstatSync(record).nlink, what).toBe(1);
+        if (held) expect(readFileSync(elsewhere).equals(held), what).toBe(true);
+        expect((await p.build()).upToDate, what).toBe(true);
+      }
+    },
+    120_000,
   );
 
   it('a build into another folder (-o) or without the cache is not taken for the recorded one', async () => {

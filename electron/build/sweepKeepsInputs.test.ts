@@ -14,6 +14,7 @@ import {
   mkdtempSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   utimesSync,
   writeFileSync,
@@ -24,7 +25,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ASSETS } from '../testing/handlerHarness';
 import { settleBuild, testProjectHandlers } from '../testing/projectHarness';
 import { useBundledWorker } from '../compress/buildWorkerForTests';
-import { host, identityOf, noteInputRead, sweepStaleTemps } from '../tempFiles';
+import { host, identityOf, noteInputRead, plainIdentityFields, sweepStaleTemps } from '../tempFiles';
 
 const cli = join(__dirname, '..', '..', 'dist', 'cli', 'actguy.cjs');
 const dirs: string[] = [];
@@ -180,5 +181,31 @@ describe('the sweep beside an output keeps the inputs it read', () => {
     expect(lstatSync(name(1)).isSymbolicLink()).toBe(true);
     expect(readFileSync(name(2), 'utf8')).toBe('kept');
     expect(host()).not.toBe('otherhost');
+  });
+
+  // Round 27: fileStamp notes a motion's identity from its one exact stat (plainIdentityFields), and the sweep
+  // compares it with the identity a plain stat gives. Had the two differed by a rounding, a motion the verdicts know,
+  // named as a stale temp, would be removed (the test above through `actguy build` needs the CLI built to see it).
+  // Mutation that fails: plainIdentityFields making ctimeMs as Number(ctimeNs) / 1e6 (a quarter of nanosecond ctimes
+  // round otherwise; seen where the kernel gives fine-grained ctimes, Linux 6.13 on, as here).
+  it('sweepStaleTemps: a file noted from its exact stat alone is kept, as one noted from a plain stat', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'actguy-sweep-input-'));
+    dirs.push(dir);
+    const names = Array.from({ length: 40 }, (_, k) => join(dir, `x.mar.actguy-new.otherhost.${k + 10}.abcdef.tmp`));
+    for (const [k, name] of names.entries()) {
+      writeFileSync(name, `input ${k}`);
+      // A look before the change: a kernel with fine-grained timestamps then gives the change a ctime to the
+      // nanosecond (untouched between looks, ctimes take the coarse clock's, whose fractions repeat).
+      statSync(name);
+      utimesSync(name, OLD, OLD);
+    }
+    for (const name of names) {
+      const exact = plainIdentityFields(statSync(name, { bigint: true }))!;
+      expect(identityOf(exact), name).toBe(identityOf(statSync(name)));
+      noteInputRead(exact);
+    }
+    expect(sweepStaleTemps([join(dir, 'x.mar')])).toEqual([]);
+    // Before 1970 it gives none, and the reader takes a plain stat instead.
+    expect(plainIdentityFields({ dev: 1n, ino: 2n, ctimeNs: -1n })).toBeUndefined();
   });
 });

@@ -9,6 +9,7 @@ import {
   appendFileSync,
   chownSync,
   existsSync,
+  linkSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
@@ -282,6 +283,59 @@ describe('the log of the local verdicts', () => {
       b.save();
       expect(fileId(s.file)).toBe(before);
       expect(existsSync(s.log)).toBe(false);
+    },
+  );
+
+  // Round 27: the state folders ActGuy makes are the user's alone (0700, as Chromium makes a profile's folder):
+  // made with the process's umask, under a umask of 0 (some CI runners, containers) they were 0777, and another user
+  // could plant a log in them, or read the verdicts' paths and digests. Mutation that fails: makeStateFolder
+  // making its folders without the mode (all three are 0777 here).
+  it.runIf(process.platform !== 'win32')(
+    'makes the state folders it needs for the user alone, whatever the umask',
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), 'actguy-vmode-'));
+      dirs.push(dir);
+      const cache = join(dir, 'cache');
+      mkdirSync(cache);
+      const state = join(dir, 'state', 'actguy');
+      const umask = process.umask(0);
+      try {
+        const store = openVerdictStore(cache, state);
+        store.remember(k1, d1);
+        store.save();
+        const again = openVerdictStore(cache, state);
+        again.remember(k2, d1);
+        again.save();
+        expect(existsSync(again.file!.replace(/\.json$/, '.log'))).toBe(true);
+      } finally {
+        process.umask(umask);
+      }
+      for (const folder of [join(dir, 'state'), state, join(state, 'cache-verdicts')])
+        expect((statSync(folder).mode & 0o777).toString(8), folder).toBe('700');
+    },
+  );
+
+  // Round 27 (root only, as above). The read refused another user's log, but the append did not look: a log another
+  // user made after the build read the state (the folder let them: made under a umask of 0, or given mode 777) got
+  // the user's records appended, their paths and digests, for the whole length of the build. Mutation that fails:
+  // append() without its owner check (the planted log holds the user's line).
+  it.skipIf(process.getuid?.() !== 0)(
+    'a log another user makes after the verdicts were read is not appended to; the save rewrites the file instead',
+    () => {
+      const s = setup();
+      const store = s.open();
+      expect(existsSync(s.log)).toBe(false);
+      writeFileSync(s.log, '', { mode: 0o666 });
+      chownSync(s.log, 65534, 65534);
+      // A second name for the planted file, to see what it holds once the save has removed the log.
+      const planted = join(s.dir, 'planted.log');
+      linkSync(s.log, planted);
+      store.remember(k2, d2, STAMP);
+      store.save();
+      expect(readFileSync(planted, 'utf8')).toBe('');
+      expect(existsSync(s.log)).toBe(false);
+      expect(s.open().entryDigest(k2, STAMP)).toBe(d2);
+      expect(lstatSync(s.file).uid).toBe(0);
     },
   );
 });

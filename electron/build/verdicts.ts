@@ -21,7 +21,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { makeJoint, type JointInfo } from '../../shared/motion/types';
 import { MTN_MAX_FRAMES, MTN_MAX_JOINTS } from '../../shared/mtn/constants';
 import { canonicalPath, isInside, keyPath } from '../pathPolicy';
-import { writeFileAtomic } from '../fsutil';
+import { anotherUsers, writeFileAtomic } from '../fsutil';
 import { COMPRESSOR_IDENTITY, makeStateFolder, readStampedNoFollow } from './buildCache';
 import { sameStamp, stampFromFields, stampOf, type FileStamp } from './fileStamp';
 
@@ -458,7 +458,10 @@ export function openVerdictStore(cacheDir: string, stateDir: string = defaultSta
     }
     try {
       const st = fs.fstatSync(fd, { bigint: true });
-      if (!st.isFile() || Number(st.size) + line.byteLength > VERDICT_LOG_MAX_BYTES) return false;
+      // A log another user owns is neither read (readLog) nor written: one they made after this build read the state
+      // (in a folder others may write) was given the user's records (docs/security.md, round 27).
+      if (!st.isFile() || anotherUsers(st.uid) || Number(st.size) + line.byteLength > VERDICT_LOG_MAX_BYTES)
+        return false;
       // One write: lines that other builds append meanwhile land before or after it, not inside (O_APPEND).
       for (let at = 0; at < line.byteLength;) at += fs.writeSync(fd, line, at, line.byteLength - at);
       logSeen = stampOf(fs.fstatSync(fd, { bigint: true }));

@@ -39,4 +39,29 @@ describe('recentLabels', () => {
     expect(labels[0].label).toBe('walk.mtn — ev\\u202eil');
     expect(labels[0].title).toBe('/a/ev\\u202eil/walk.mtn');
   });
+
+  // Round 27: the fallback named the last folders whole, which read the same for both. Mutation that fails: the last
+  // line of recentLabels back to `mine.join('/')` (each pair below gets one label twice).
+  it('labels two entries no run of last folders tells apart by their whole paths, so no two read the same', () => {
+    const entry = (path: string, name: string, kind: RecentFile['kind']): RecentFile => ({
+      path,
+      name,
+      kind,
+      openedAt: 1,
+    });
+    const pairs = [
+      [entry('/x/walk.mtn', 'walk', 'mtn'), entry('/x/walk.MTN', 'walk', 'mtn')],
+      [entry('/t/a\\b/walk.mtn', 'walk', 'mtn'), entry('/t/a/b/walk.mtn', 'walk', 'mtn')],
+      [entry('/p/a.actguy.json', 'a', 'project'), entry('/p/a.ACTGUY.json', 'a', 'project')],
+    ];
+    for (const pair of pairs) {
+      const labels = recentLabels(pair).map((l) => l.label);
+      expect(new Set(labels).size, labels.join(' | ')).toBe(2);
+    }
+    expect(recentLabels(pairs[0]).map((l) => l.label)).toEqual(['walk.mtn — /x/walk.mtn', 'walk.mtn — /x/walk.MTN']);
+    // Entries told apart by a folder keep the short label.
+    expect(recentLabels([...pairs[0], entry('/y/walk.mtn', 'walk', 'mtn')]).map((l) => l.label)[2]).toBe(
+      'walk.mtn — y',
+    );
+  });
 });

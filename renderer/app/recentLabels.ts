@@ -34,6 +34,9 @@ export function recentLabels(recent: readonly RecentFile[]): RecentLabel[] {
       if (others.every((o) => o.slice(-n).join('/') !== tail))
         return { label: `${base[i]} — ${escapeControls(tail)}`, title };
     }
-    return { label: `${base[i]} — ${escapeControls(mine.join('/') || '/')}`, title };
+    // No run of last folders tells them apart: names that differ only in the case of their extension (`walk.mtn`,
+    // `walk.MTN`: both kind mtn, name walk) or a POSIX folder named `a\b` beside `a/b`. The whole path then, so that no
+    // two entries ever read the same (docs/security.md, round 27).
+    return { label: `${base[i]} — ${title}`, title };
   });
 }
