@@ -263,23 +263,28 @@ describe('readMt3 names the stream, the key and the offset', () => {
     expect(() => readMt3(bytes)).toThrow(message);
   });
 
-  it('an s12 of -2048 names the component and the stream', () => {
+  // docs/formats.md 2.2 decodes every 12-bit value (s / 2047, then normalised); only the encoder clamps to +-2047.
+  it('an s12 of -2048 (0x800, which ActGuy never writes) reads as written and re-writes byte for byte', () => {
     // rotation 0, key 0: delta bits 0..7, rotation x bits 8..19 (word 16 bits 8..15, word 17 bits 0..3)
     const b = patched((dv) => {
       dv.setUint16(DATA + 2 * 16, 0, true);
       dv.setUint16(DATA + 2 * 17, (dv.getUint16(DATA + 2 * 17, true) & 0xfff0) | 0x8, true);
     });
-    expect(() => readMt3(b)).toThrow(
-      'MT3 (rotation stream of joint 0, offset 96): key 0 rotation x is -2048, outside the s12 range -2047..2047',
-    );
+    const m = readMt3(b);
+    expect(m.rotations[0].rotation[0]).toBe(-2048);
+    expect(Array.from(writeMt3(m))).toEqual(Array.from(b));
+    // Decoded at its key as the spec says: the stored vector over 2047, normalised.
+    const stored = Array.from(m.rotations[0].rotation.subarray(0, 4), (v) => v / 2047);
+    const len = Math.hypot(...stored);
+    const q = sampleRotation(m, 0, 0, [0, 0, 0, 0]);
+    stored.forEach((v, i) => expect(q[i]).toBeCloseTo(v / len, 12));
     // inner control w of key 0: bits 92..103 (word 21 bits 12..15, word 22 bits 0..7)
     const c = patched((dv) => {
       dv.setUint16(DATA + 2 * 21, dv.getUint16(DATA + 2 * 21, true) & 0x0fff, true);
       dv.setUint16(DATA + 2 * 22, (dv.getUint16(DATA + 2 * 22, true) & 0xff00) | 0x80, true);
     });
-    expect(() => readMt3(c)).toThrow(
-      'MT3 (rotation stream of joint 0, offset 106): key 0 inner control w is -2048, outside the s12 range -2047..2047',
-    );
+    expect(readMt3(c).rotations[0].inner[3]).toBe(-2048);
+    expect(Array.from(writeMt3(readMt3(c)))).toEqual(Array.from(c));
   });
 });
 
@@ -371,14 +376,9 @@ describe('validateMt3 (the writer checks it first) names the part and the key', 
       'MT3 (rotation joint 0): expected 12 inner control values for 3 keys, found 13',
     ],
     [
-      'an s12 of -2048',
-      (m) => (m.rotations[1].inner[9] = -2048),
-      'MT3 (rotation joint 1 key 2): inner control component y = -2048 outside the s12 range -2047..2047',
-    ],
-    [
       'an s12 of 2048',
       (m) => (m.rotations[0].rotation[3] = 2048),
-      'MT3 (rotation joint 0 key 0): rotation component w = 2048 outside the s12 range -2047..2047',
+      'MT3 (rotation joint 0 key 0): rotation component w = 2048 outside the s12 range -2048..2047',
     ],
     [
       'one offset track for two joints',

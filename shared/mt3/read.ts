@@ -232,7 +232,7 @@ export function mt3StreamSpans(h: Mt3Header): Mt3StreamSpan[] {
 /**
  * Reads an MT3 (docs/formats.md 2) into stored values. Every bad input (truncated,
  * inconsistent header, a stream that runs past its end or never reaches N, a
- * key past N, a zero delta, NaN/inf h16, out-of-range s12, bad lock ranges)
+ * key past N, a zero delta, NaN/inf h16, bad lock ranges)
  * throws FormatError kind MT3 with the byte offset and what was expected.
  * Reading never allocates more than the file size implies and always ends.
  */
@@ -404,11 +404,12 @@ function readPositionStream(r: BitReader, N: number, name: string): PositionTrac
   return { origin, frames, position: position.slice(0, 3 * K), velocity: velocity.slice(0, 3 * K) };
 }
 
-function readS12(r: BitReader, name: string, what: string): number {
-  const at = r.fileOffset;
-  const s = s12FromBits(r.read(S12_BITS));
-  if (s === -2048) failAt(`${what} is -2048, outside the s12 range -2047..2047`, at, name);
-  return s;
+/**
+ * Every 12-bit value is a stored s12, -2048 included: docs/formats.md 2.2 decodes any `s / 2047` (the vector is
+ * normalised) and only the encoder clamps to +-2047, so another tool's file holding 0x800 is read as written.
+ */
+function readS12(r: BitReader): number {
+  return s12FromBits(r.read(S12_BITS));
 }
 
 function readRotationStream(r: BitReader, N: number, name: string): RotationTrack {
@@ -425,8 +426,8 @@ function readRotationStream(r: BitReader, N: number, name: string): RotationTrac
       inner = new Int16Array(4 * n);
     },
     (k) => {
-      for (let c = 0; c < 4; c++) rotation[4 * k + c] = readS12(r, name, `key ${k} rotation ${'xyzw'[c]}`);
-      for (let c = 0; c < 4; c++) inner[4 * k + c] = readS12(r, name, `key ${k} inner control ${'xyzw'[c]}`);
+      for (let c = 0; c < 4; c++) rotation[4 * k + c] = readS12(r);
+      for (let c = 0; c < 4; c++) inner[4 * k + c] = readS12(r);
     },
   );
   const K = frames.length;

@@ -32,7 +32,7 @@ export interface PositionTrack {
 /** A Squad rotation track. K keys; frames as for PositionTrack. */
 export interface RotationTrack {
   frames: Uint16Array;
-  /** Key rotations, s12 integers (-2047..2047), K x 4 (x, y, z, w). */
+  /** Key rotations, s12 integers (-2048..2047; ActGuy's encoder writes -2047..2047), K x 4 (x, y, z, w). */
   rotation: Int16Array;
   /** Inner Squad control quaternions, s12 integers, K x 4. */
   inner: Int16Array;

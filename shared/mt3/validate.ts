@@ -98,10 +98,10 @@ export function validateRotationTrack(t: RotationTrack, N: number, where: string
     [t.inner, 'inner control'],
   ] as const)
     for (let i = 0; i < arr.length; i++)
-      if (!(Number.isInteger(arr[i]) && arr[i] >= -2047 && arr[i] <= 2047))
+      if (!(Number.isInteger(arr[i]) && arr[i] >= -2048 && arr[i] <= 2047))
         fail(
           `${where} key ${i >> 2}`,
-          `${what} component ${'xyzw'[i & 3]} = ${arr[i]} outside the s12 range -2047..2047`,
+          `${what} component ${'xyzw'[i & 3]} = ${arr[i]} outside the s12 range -2048..2047`,
         );
 }
 
