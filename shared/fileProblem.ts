@@ -86,11 +86,10 @@ export function plainFileProblem(
   const missing = kind === 'PROJECT' ? MISSING_FILE.exec(detail) : null;
   if (missing) {
     const at = place.where ? ` (${place.where})` : '';
-    const motion = place.where?.startsWith('motions[') ? ', or select that motion in the list and press Remove' : '';
     return {
       file: name,
       lead: `it names ${baseName(missing[1])}${at}, which is not there.`,
-      advice: `Put ${baseName(missing[1])} back, or change the name in a text editor${motion}; then press Check.`,
+      advice: `Put ${baseName(missing[1])} back, or change the name in a text editor; then press Check.`,
     };
   }
   // A project of no motions (a new stage): the app's + Add fixes it, not a text editor.

@@ -482,7 +482,7 @@ describe('planBuild', () => {
       ]);
   });
 
-  it('a motion file that is not there reads as missing, with Remove offered, not as a mistake to fix in a text editor', () => {
+  it('a motion file that is not there reads as missing, not as a mistake in the project to fix', () => {
     const { resolved, files } = project();
     delete files['proj/idle.mtn'];
     const r = planBuild(resolved, memoryFiles(files));
@@ -492,8 +492,7 @@ describe('planBuild', () => {
     expect(plainFileProblem(e.kind, e.detail, e.place, e.file)).toEqual({
       file: 'p.actguy.json',
       lead: 'it names idle.mtn (motions[1].mtn), which is not there.',
-      advice:
-        'Put idle.mtn back, or change the name in a text editor, or select that motion in the list and press Remove; then press Check.',
+      advice: 'Put idle.mtn back, or change the name in a text editor; then press Check.',
     });
   });
 
