@@ -1,12 +1,14 @@
 /**
  * What two first-time users met in the browser build at 1280x800, keyboard first, with bad files, empty states and
- * long names (docs/user-guide.md "Tried cold", fifth round): the menu bar took only the mouse; a project's motions
- * could not be opened without a pointer, and a long name was cut with nothing to say it whole; a project of no
- * motions, or naming a file that is not there, sent the user to a text editor; a long SE name pushed the event list's
- * and the SE table's buttons behind a sideways scroll.
- * Mutations that fail: the menu titles without their key handler, or the Escape not giving the focus back; the
- * project rows without tabIndex or their Enter; the row's tooltip without the name; the empty project's hint removed;
- * the missing-file wording of shared/fileProblem.ts removed; the floor cells' max-width removed.
+ * long names (docs/user-guide.md "Tried cold", fifth round): the menu bar took only the mouse; Escape from a dialog and
+ * an event's joint picked with Enter left the keyboard at the page's start; a project's motions could not be opened
+ * without a pointer, and a long name was cut with nothing to say it whole; a project of no motions, or naming a file
+ * that is not there, sent the user to a text editor; a long SE name pushed the event list's and the SE table's
+ * buttons behind a sideways scroll.
+ * Mutations that fail: the menu titles without their key handler; the Escape not giving the focus back; the focus not
+ * returned when a dialog closes; the joint picker blurring its button after Enter; the project rows without tabIndex
+ * or their Enter; the row's tooltip without the name; the empty project's hint removed; the floor cells' max-width,
+ * the SE error's or the variants line's wrap removed.
  */
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect, test, type Workspace } from './fixtures';
@@ -89,6 +91,32 @@ test('the menu bar works from the keyboard: Enter opens, arrows move, Escape giv
   await expect(page.getByRole('menu')).toHaveCount(0);
   expect(pageErrors).toEqual([]);
   void workspace;
+});
+
+test("an event's joint picked with the keyboard leaves the keyboard on its button, one named undo step", async ({
+  page,
+  electronApp,
+  pageErrors,
+}) => {
+  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
+  await waitForDocument(page);
+  await page.keyboard.press('Control+2');
+  const joint = page.getByTestId('sev-event-joint').nth(1);
+  await expect(joint).toHaveText(/17 LeftFoot/);
+  await joint.focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => focused(page)).toBe('sev-event-joint-filter');
+  await page.keyboard.type('RightArm');
+  await page.keyboard.press('Enter');
+  await expect(joint).toHaveText(/12 RightArm/);
+  // Enter left the keyboard at the page's start; it stays on the button, where it was before the list opened.
+  await expect(joint).toBeFocused();
+  await page.keyboard.press('Control+z');
+  await expect(joint).toHaveText(/17 LeftFoot/);
+  await page.getByTestId('menu-edit').click();
+  await expect(page.getByTestId('menu-redo')).toContainText('Redo Change joint of SE_FOOT_L at frame 5 to RightArm');
+  await page.keyboard.press('Escape');
+  expect(pageErrors).toEqual([]);
 });
 
 test("a project's motions open from the keyboard, and a long name cut in Project mode is whole in its tooltip", async ({
