@@ -89,6 +89,18 @@ test('the menu bar works from the keyboard: Enter opens, arrows move, Escape giv
   await expect(file).toBeVisible();
   await page.keyboard.press('Tab');
   await expect(page.getByRole('menu')).toHaveCount(0);
+  // In Sound events mode nothing in Edit can run (the tuning edits are greyed, nothing to undo): the keyboard stays on
+  // its title, and → opens Events in its place.
+  await page.keyboard.press('Control+2');
+  await page.getByTestId('menu-edit').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('menu', { name: 'Edit' })).toBeVisible();
+  await expect.poll(() => focused(page)).toBe('menu-edit');
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('menu', { name: 'Events' })).toBeVisible();
+  await expect(page.getByRole('menu', { name: 'Edit' })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('menu')).toHaveCount(0);
   expect(pageErrors).toEqual([]);
   void workspace;
 });

@@ -343,8 +343,12 @@ export function MenuBar() {
     const next = (step: number) => names[(at + step + names.length) % names.length];
     if (e.key === 'Enter' || e.key === ' ' || e.key === 'ArrowDown') openFromKeyboard(name, 'first');
     else if (e.key === 'ArrowUp') openFromKeyboard(name, 'last');
-    else if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') titleOf(next(e.key === 'ArrowRight' ? 1 : -1))?.focus();
-    else return;
+    else if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+      const to = next(e.key === 'ArrowRight' ? 1 : -1);
+      titleOf(to)?.focus();
+      // An open menu with no item that can run keeps the focus on its title: the neighbour opens in its place.
+      if (open !== null) openFromKeyboard(to, 'first');
+    } else return;
     e.preventDefault();
     e.stopPropagation(); // not also a page shortcut (Space plays, the arrows step frames)
   };
