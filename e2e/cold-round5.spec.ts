@@ -4,11 +4,13 @@
  * an event's joint picked with Enter left the keyboard at the page's start; a project's motions could not be opened
  * without a pointer, and a long name was cut with nothing to say it whole; a project of no motions, or naming a file
  * that is not there, sent the user to a text editor; a long SE name pushed the event list's and the SE table's
- * buttons behind a sideways scroll.
+ * buttons behind a sideways scroll; unsaved .sev edits parked behind another motion came back after the page died
+ * as that motion's events, or were replaced by its own .sev.
  * Mutations that fail: the menu titles without their key handler; the Escape not giving the focus back; the focus not
  * returned when a dialog closes; the joint picker blurring its button after Enter; the project rows without tabIndex
  * or their Enter; the row's tooltip without the name; the empty project's hint removed; the floor cells' max-width,
- * the SE error's or the variants line's wrap removed.
+ * the SE error's or the variants line's wrap removed; the restored .sev bound to the tuner's motion; followTuner
+ * without its check for edits that arrived while it read.
  */
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect, test, type Workspace } from './fixtures';
