@@ -110,6 +110,16 @@ describe('plainFileProblem: a corrupt file in words first', () => {
     );
   });
 
+  it('a project of no motions points to + Add, not to a text editor', () => {
+    const r = parseProject(SAMPLE.replace(/"motions": \[[\s\S]*?\n  \],/, '"motions": [],'), '/w/p.actguy.json');
+    const e = r.errors.find((x) => x.place.where === 'motions')!;
+    expect(plainFileProblem(e.kind, e.detail, e.place, e.file)).toEqual({
+      file: 'p.actguy.json',
+      lead: 'it lists no motions yet: an archive needs at least one.',
+      advice: 'Add one with + Add in the project panel (or File › Import Motion…), then save the project.',
+    });
+  });
+
   it('an unrecognised binary problem still leads in words', () => {
     const p = plainFileProblem(
       'MT3',

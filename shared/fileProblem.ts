@@ -47,6 +47,7 @@ function baseName(path: string): string {
 
 const CUT_SHORT =
   /shorter than|past the end|runs? out|implies \d+ bytes|but the file is \d+ bytes|end of (the )?(file|data|input|stream)|truncated|ends (early|before|too soon|inside|in the middle)/i;
+const MISSING_FILE = /^cannot read (.+): (?:ENOENT\b|no such file)/i;
 const NOT_THIS_KIND = /bad magic|not an? [^ ]+ file|unsupported version/i;
 const NOT_FINITE = /not finite|\bNaN\b|infinit/i;
 const NOT_TEXT = /invalid UTF-8|non-ASCII byte|not (valid )?text/i;
@@ -79,6 +80,25 @@ export function plainFileProblem(
       advice: `To tune that motion, open ${motion} with File › Open…; a project is a .actguy.json file.`,
     };
   }
+  // A project naming a file that is not there (shared/project/plan.ts "cannot read PATH: REASON"): the project has no
+  // mistake to fix in a text editor, the file is gone or misnamed (tried cold, round 5: "it has a mistake in
+  // motions[1].mtn … Fix it in a text editor").
+  const missing = kind === 'PROJECT' ? MISSING_FILE.exec(detail) : null;
+  if (missing) {
+    const at = place.where ? ` (${place.where})` : '';
+    return {
+      file: name,
+      lead: `it names ${baseName(missing[1])}${at}, which is not there.`,
+      advice: `Put ${baseName(missing[1])} back, or change the name in a text editor; then press Check.`,
+    };
+  }
+  // A project of no motions (a new stage): the app's + Add fixes it, not a text editor.
+  if (kind === 'PROJECT' && place.where === 'motions' && /non-empty/.test(detail))
+    return {
+      file: name,
+      lead: 'it lists no motions yet: an archive needs at least one.',
+      advice: 'Add one with + Add in the project panel (or File › Import Motion…), then save the project.',
+    };
   if (CUT_SHORT.test(detail))
     return {
       file: name,

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isMotionName, MOTION_NAME_PATTERN, motionNameProblem, suggestMotionName } from './motionName';
+import {
+  isMotionName,
+  MOTION_NAME_PATTERN,
+  MOTION_NAME_RULE,
+  motionNameProblem,
+  suggestMotionName,
+} from './motionName';
 import schema from './project/project.schema.json';
 import { gvStrCode, gvStrCodeBytes } from './strcode';
 
@@ -26,6 +32,13 @@ describe('motion names (docs/formats.md 2.6)', () => {
   ])('refuses %j: %s', (name, why) => {
     expect(isMotionName(name)).toBe(false);
     expect(motionNameProblem(name)).toContain(why);
+  });
+
+  it('counts a long name once, in its own characters', () => {
+    const name = 'walk_with_a_very_long_motion_name_for_the_cutscene_take_0042';
+    expect(motionNameProblem(name)).toBe(
+      `motion name "walk_with_a_very_long_motion_nam"… is 60 characters long (motion names: ${MOTION_NAME_RULE})`,
+    );
   });
 
   it('is the pattern the project schema gives motion names', () => {

@@ -40,8 +40,12 @@ export function motionNameProblem(name: string): string | undefined {
             : `the character ${quoteJson(ch)}`;
     return `motion name ${shown} has ${what} (motion names: ${MOTION_NAME_RULE})`;
   }
-  if (name.length > MOTION_NAME_MAX_BYTES)
-    return `motion name ${shown} is ${name.length} characters long (motion names: ${MOTION_NAME_RULE})`;
+  if (name.length > MOTION_NAME_MAX_BYTES) {
+    // Its first 32 characters, then the count once: quoteJson's own count is of the JSON text, quotes included, and
+    // read "… (62 characters) is 60 characters long" (tried cold, round 5).
+    const head = name.length > 32 ? `${quoteJson(name.slice(0, 32))}…` : shown;
+    return `motion name ${head} is ${name.length} characters long (motion names: ${MOTION_NAME_RULE})`;
+  }
   return `motion name ${shown} starts with ${quoteJson(name[0])} (motion names: ${MOTION_NAME_RULE})`;
 }
 

@@ -7,6 +7,7 @@ import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
 import { isSevDirty, sevStore } from '../sev/sevStore';
 import { projectStore } from '../project/projectStore';
+import { sevBelongsTo } from '../sev/sevBinding';
 import { openPath, save } from './motionFiles';
 import { setAppApi } from './appApi';
 import { BACKUP_DELAY_MS, backupUnsavedOnChange, restoreHeldBackups } from './backups';
@@ -238,6 +239,40 @@ describe('restoring after a crash', () => {
     const text = sessionStore.getState().messages.find((x) => x.text.startsWith('Restored'))!.text;
     expect(text).toContain('Restored unsaved changes to walk\\u202everbs.sev (as of');
     expect(text).not.toContain('\u202e');
+  });
+
+  // Tried cold, round 5. Mutation that fails: the restored .sev bound to the tuner's motion, whatever it is.
+  it('keeps a restored .sev with its own motion, hidden while the tuner shows another (an imported capture)', async () => {
+    await openWalk();
+    // walk.sev had unsaved edits, parked while an imported capture (no file yet) was in the tuner; both come back.
+    const captureCopy: UnsavedBackup = {
+      part: 'motion',
+      documentId: 'd7',
+      name: '01_03',
+      path: null,
+      editedAt: 1,
+      mtnBytes: writeMtn(emptyMotion(20, joints)),
+      tolerances: { positionTolerance: 1, rotationToleranceDeg: 1, offsetTolerance: 1 },
+      rotationOverridesDeg: {},
+    };
+    const sevCopy: UnsavedBackup = {
+      part: 'sev',
+      name: 'walk.sev',
+      path: '/ws/walk.sev',
+      motionName: 'walk',
+      editedAt: 1,
+      text: walkSevText,
+    };
+    await restoreHeldBackups({ restoreBackups: async () => ({ backups: [captureCopy, sevCopy], setAside: [] }) });
+    const d = documentStore.getState();
+    expect(d.documentId).toBe('d7');
+    const f = sevStore.getState().file!;
+    expect(isSevDirty(f)).toBe(true);
+    expect(f.motion).toEqual({ documentId: null, path: '/ws/walk.mtn' });
+    expect(sevBelongsTo(f, d)).toBe(false);
+    // walk.mtn in the tuner again: the .sev is its own.
+    await openWalk();
+    expect(sevBelongsTo(sevStore.getState().file, documentStore.getState())).toBe(true);
   });
 
   it('says nothing when main holds no copy', async () => {

@@ -13,10 +13,10 @@ import { escapeControls } from '../../shared/errors';
 import type { ActGuyApi, BackupPart, UnsavedBackup } from '../../shared/ipc';
 import { readMtn } from '../../shared/mtn/read';
 import { writeMtn } from '../../shared/mtn/write';
-import { basenameOf } from '../../shared/project/paths';
+import { basenameOf, dirnameOf, normalizePath } from '../../shared/project/paths';
 import { documentStore } from '../state/documentStore';
 import { sessionStore } from '../state/sessionStore';
-import { isSevDirty, sevStore, sevTextToSave } from '../sev/sevStore';
+import { isSevDirty, sevStore, sevTextToSave, type SevMotionBinding } from '../sev/sevStore';
 import { tunerBinding } from '../sev/sevBinding';
 import { isProjectDirty, projectStore, type ProjectJson } from '../project/projectStore';
 import { clearProjectHistory } from '../project/projectHistory';
@@ -136,6 +136,21 @@ function errorText(e: unknown): string {
  * file, then given the copy's text), then the motion, then the SEV (edited against the motion now shown).
  * A message names what came back and from when, with a Discard button. Resolves the parts restored.
  */
+/**
+ * The motion a restored `.sev` belongs to. It is the tuner's only when the tuner shows that motion's file (the
+ * project's entry of that name, else `<motion>.mtn` beside the `.sev`); else the `.sev` stays hidden behind its banner
+ * (docs/sound-events.md, "Unsaved edits are never dropped"). Bound to whatever the tuner showed, walk.sev's unsaved
+ * edits, kept while an imported capture was open, came back as that capture's events, their joints read against its
+ * skeleton (tried cold, round 5).
+ */
+function restoredSevBinding(sevPath: string, motionName: string): SevMotionBinding {
+  const project = projectStore.getState().resolved?.motions.find((m) => m.name === motionName);
+  const path = project?.mtnPath ?? `${dirnameOf(sevPath)}/${motionName}.mtn`;
+  const d = documentStore.getState();
+  if (d.motion && d.path !== null && normalizePath(d.path) === normalizePath(path)) return tunerBinding(d);
+  return { documentId: null, path };
+}
+
 export async function restoreHeldBackups(api: Pick<ActGuyApi, 'restoreBackups'>): Promise<BackupPart[]> {
   const { backups, setAside } = await api.restoreBackups();
   const session = sessionStore.getState();
@@ -193,7 +208,7 @@ export async function restoreHeldBackups(api: Pick<ActGuyApi, 'restoreBackups'>)
 
   const sev = byPart('sev');
   if (sev?.part === 'sev') {
-    sevStore.getState().load(sev.path, sev.motionName, sev.text, tunerBinding());
+    sevStore.getState().load(sev.path, sev.motionName, sev.text, restoredSevBinding(sev.path, sev.motionName));
     sevStore.getState().markUnsaved();
     restored.push(sev);
   }

@@ -11,7 +11,7 @@ import { ConfirmDialog, FilePicker } from './Dialogs';
 import { ImportOptionsDialog } from '../interchange/ImportOptionsDialog';
 import { MshExportDialog } from '../interchange/MshExportDialog';
 import { Splitter } from './Splitter';
-import { installModalFocusTrap } from './modalFocus';
+import { installModalFocusReturn, installModalFocusTrap } from './modalFocus';
 import { LayoutModes, PanelStrip, PanelToggle } from './PanelControls';
 import { usePreferences } from '../state/hooks';
 import { preferencesStore } from '../state/preferencesStore';
@@ -58,6 +58,7 @@ export function App() {
   const sevPanel = withProject || sevOpen;
   const win = useWindowSize();
   useEffect(() => installModalFocusTrap(document), []);
+  useEffect(() => installModalFocusReturn(document), []);
   const states = panelStates(pl);
   // The tuner-only full layout keeps the curve and timeline heights it always had (preferences); a .sev or a
   // work mode has its own (the SEV editor's room must not change the tuner-only layout the user set).

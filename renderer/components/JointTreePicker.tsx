@@ -91,11 +91,13 @@ export function JointTreePicker(props: {
     setOpen(false);
     if (refocus) button.current?.focus();
   };
-  const pick = (v: number) => {
-    close(false);
+  const pick = (v: number, fromKeyboard = false) => {
+    close(fromKeyboard);
     props.onPick(v);
-    // Hand the keyboard back to the app (K / L / T act on the joint just chosen).
-    button.current?.blur();
+    // A click hands the keyboard back to the app (K / L / T act on the joint just chosen). Enter leaves it on the
+    // button, where the keyboard was before the list opened (they act there too): blurred, it went to the page's
+    // start, far from the next event row's joint (tried cold, round 5).
+    if (!fromKeyboard) button.current?.blur();
   };
 
   // Opening (or filtering) makes the chosen joint, or the first match, the active row.
@@ -121,7 +123,7 @@ export function JointTreePicker(props: {
     const it = items[active];
     if (e.key === 'Escape') close(true);
     else if (e.key === 'Enter') {
-      if (it) pick(it.value);
+      if (it) pick(it.value, true);
     } else if (e.key === 'ArrowRight' && it?.row) {
       if (it.row.hasChildren && !it.row.open && !filter.trim()) setFold(it.row.joint, false);
       else if (it.row.open) setActive(Math.min(items.length - 1, active + 1));

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { useDocument, usePreferences, useSession } from '../state/hooks';
 import { undoLabel, redoLabel } from '../state/documentStore';
 import { preferencesStore } from '../state/preferencesStore';
@@ -102,6 +102,8 @@ export function MenuBar() {
   const [open, setOpen] = useState<string | null>(null);
   const [recent, setRecent] = useState<RecentFile[]>([]);
   const bar = useRef<HTMLDivElement>(null);
+  // A menu opened from the keyboard puts the focus on its first item (a click leaves the focus where it was).
+  const focusOnOpen = useRef<'first' | 'last' | null>(null);
   const hasMotion = useDocument((d) => !!d.motion);
   const readOnly = useDocument((d) => d.readOnly);
   // Undo/Redo follow one order over motion and SEV edits (renderer/sev/undoOrder.ts).
@@ -139,6 +141,8 @@ export function MenuBar() {
       if (e.key !== 'Escape') return;
       e.preventDefault();
       e.stopPropagation();
+      // From the keyboard, the focus goes back to the menu's title, not to the page's start.
+      if (bar.current?.contains(document.activeElement)) titleOf(open)?.focus();
       setOpen(null);
     };
     const closeUnderModal = () => {
@@ -162,6 +166,13 @@ export function MenuBar() {
       stops.forEach((stop) => stop());
       modals.disconnect();
     };
+  }, [open]);
+  useEffect(() => {
+    const where = focusOnOpen.current;
+    focusOnOpen.current = null;
+    if (open === null || where === null) return;
+    const items = itemsOf(open);
+    (where === 'first' ? items[0] : items[items.length - 1])?.focus();
   }, [open]);
   const documentId = useDocument((d) => d.documentId);
   useEffect(() => {
@@ -315,6 +326,54 @@ export function MenuBar() {
     ]),
   );
 
+  const titleOf = (name: string | null) =>
+    name === null ? null : bar.current?.querySelector<HTMLButtonElement>(`[data-testid="menu-${name.toLowerCase()}"]`);
+  /** The items of the open menu that can run (a greyed one takes no focus, as in a native menu). */
+  const itemsOf = (name: string) =>
+    Array.from(titleOf(name)?.parentElement?.querySelectorAll<HTMLButtonElement>('.menu-item:not(:disabled)') ?? []);
+  const names = Object.keys(menus);
+  const openFromKeyboard = (name: string, where: 'first' | 'last') => {
+    focusOnOpen.current = where;
+    setOpen(name);
+  };
+  // The browser build has no other menu: without these keys a keyboard reached the titles with Tab but Enter opened
+  // nothing, so Export MSH, Open .sev… and Close had no way in (tried cold, round 5). Keys as in a native menu bar.
+  const onTitleKey = (e: ReactKeyboardEvent, name: string) => {
+    const at = names.indexOf(name);
+    const next = (step: number) => names[(at + step + names.length) % names.length];
+    if (e.key === 'Enter' || e.key === ' ' || e.key === 'ArrowDown') openFromKeyboard(name, 'first');
+    else if (e.key === 'ArrowUp') openFromKeyboard(name, 'last');
+    else if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+      const to = next(e.key === 'ArrowRight' ? 1 : -1);
+      titleOf(to)?.focus();
+      // An open menu with no item that can run keeps the focus on its title: the neighbour opens in its place.
+      if (open !== null) openFromKeyboard(to, 'first');
+    } else return;
+    e.preventDefault();
+    e.stopPropagation(); // not also a page shortcut (Space plays, the arrows step frames)
+  };
+  const onMenuKey = (e: ReactKeyboardEvent, name: string) => {
+    const items = itemsOf(name);
+    const at = items.indexOf(document.activeElement as HTMLButtonElement);
+    const neighbour = names[(names.indexOf(name) + (e.key === 'ArrowRight' ? 1 : -1) + names.length) % names.length];
+    if (e.key === 'ArrowDown') items[(at + 1) % items.length]?.focus();
+    else if (e.key === 'ArrowUp') items[(at - 1 + items.length) % items.length]?.focus();
+    else if (e.key === 'Home') items[0]?.focus();
+    else if (e.key === 'End') items[items.length - 1]?.focus();
+    else if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+      titleOf(neighbour)?.focus();
+      openFromKeyboard(neighbour, 'first');
+    } else if (e.key === 'Tab') {
+      setOpen(null); // Tab leaves the menu and goes on from its title
+      titleOf(name)?.focus();
+      return;
+    } else if (e.key === ' ' || e.key === 'Enter') {
+      (document.activeElement as HTMLButtonElement | null)?.click();
+    } else return;
+    e.preventDefault();
+    e.stopPropagation();
+  };
+
   return (
     <div className="menubar" role="menubar" ref={bar} aria-label="Main menu">
       {Object.entries(menus).map(([name, entries]) => (
@@ -331,11 +390,12 @@ export function MenuBar() {
               setOpen(open === name ? null : name);
             }}
             onMouseEnter={() => open && setOpen(name)}
+            onKeyDown={(e) => onTitleKey(e, name)}
           >
             {name}
           </button>
           {open === name && (
-            <div className="menu-dropdown" role="menu" aria-label={name}>
+            <div className="menu-dropdown" role="menu" aria-label={name} onKeyDown={(e) => onMenuKey(e, name)}>
               {entries.map((e, i) =>
                 e === 'separator' ? (
                   <div key={i} className="menu-sep" role="separator" />
@@ -349,7 +409,10 @@ export function MenuBar() {
                     disabled={e.disabled}
                     title={e.disabled ? (e.why ?? (hasMotion ? undefined : 'Open a motion first')) : e.title}
                     data-testid={e.testid}
-                    onClick={() => {
+                    onClick={(click) => {
+                      // From the keyboard (no pointer: detail 0) the focus goes back to the title, not to the page's
+                      // start, when the item goes; a dialog the command opens takes it from there.
+                      if (click.detail === 0) titleOf(name)?.focus();
                       setOpen(null);
                       e.run();
                     }}

@@ -32,3 +32,32 @@ export function installModalFocusTrap(doc: Document): () => void {
   doc.addEventListener('keydown', onKey, true);
   return () => doc.removeEventListener('keydown', onKey, true);
 }
+
+/**
+ * When the last modal dialog closes and the focus is nowhere (the dialog took it with it), the focus goes back to the
+ * control that had it before the dialog opened, if that is still on the page: Escape from the file picker that
+ * File › Open .sev… opened left the keyboard at the page's start, some 25 Tab stops from the menu (tried cold, round
+ * 5). A dialog that hands the focus on itself (a deleted row's ✕ gives it to the event list) is left alone. Returns
+ * the function that stops watching.
+ */
+export function installModalFocusReturn(doc: Document): () => void {
+  const inModal = (e: Element | null) => !!e?.closest('[aria-modal="true"]');
+  let before: HTMLElement | null = null;
+  const onFocus = (e: FocusEvent) => {
+    if (e.target instanceof HTMLElement && !inModal(e.target)) before = e.target;
+  };
+  let open = false;
+  const watch = new MutationObserver(() => {
+    const nowOpen = doc.querySelector('[aria-modal="true"]') !== null;
+    const closed = open && !nowOpen;
+    open = nowOpen;
+    const nowhere = doc.activeElement === null || doc.activeElement === doc.body;
+    if (closed && nowhere && before?.isConnected) before.focus({ preventScroll: true });
+  });
+  doc.addEventListener('focusin', onFocus, true);
+  watch.observe(doc.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['aria-modal'] });
+  return () => {
+    doc.removeEventListener('focusin', onFocus, true);
+    watch.disconnect();
+  };
+}

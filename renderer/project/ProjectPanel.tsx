@@ -243,10 +243,19 @@ export function ProjectPanel() {
           )}
           {/* The one part that scrolls: the header, the toolbar and the actions below stay in view, whatever is open. */}
           <div className="project-body" data-testid="project-body">
-            {notShownReason && (
-              <div className="project-elsewhere dim small" data-testid="project-tuner-elsewhere">
-                {notShownReason}
+            {/* A project of no motions said only "select a motion in the list" over an empty list, and its problem
+                sent the user to a text editor (tried cold, round 5). */}
+            {path && json?.motions.length === 0 ? (
+              <div className="project-elsewhere dim small" data-testid="project-empty">
+                This project has no motions yet: <b>+ Add</b> puts a motion (.mtn) in its archive, and File › Import
+                Motion… brings in a BVH, glTF or FBX capture.
               </div>
+            ) : (
+              notShownReason && (
+                <div className="project-elsewhere dim small" data-testid="project-tuner-elsewhere">
+                  {notShownReason}
+                </div>
+              )
             )}
             <ol
               className="project-motions"
@@ -286,7 +295,22 @@ export function ProjectPanel() {
                     }}
                     onDragEnd={endDrag}
                     onClick={() => void selectMotion(i)}
-                    title={`${m.mtn}${m.sev ? ` + ${m.sev}` : ' (no .sev)'}\nDrag to reorder the archive`}
+                    // A keyboard reaches each motion with Tab (↑ / ↓ from row to row) and opens it with Enter: a row
+                    // took only clicks, so a motion of the project could not be opened without a pointer (tried
+                    // cold, round 5).
+                    tabIndex={0}
+                    onKeyDown={(e) => {
+                      const row = e.currentTarget;
+                      if (e.target !== row) return;
+                      if (e.key === 'Enter' || e.key === ' ') void selectMotion(i);
+                      else if (e.key === 'ArrowDown') (row.nextElementSibling as HTMLElement | null)?.focus();
+                      else if (e.key === 'ArrowUp') (row.previousElementSibling as HTMLElement | null)?.focus();
+                      else return;
+                      e.preventDefault();
+                      e.stopPropagation(); // not also a page shortcut (Space plays, ↑ / ↓ pick joints)
+                    }}
+                    // The name leads the tooltip: a long one is cut with "…" in the 250 px column of Project mode.
+                    title={`${m.name}: ${m.mtn}${m.sev ? ` + ${m.sev}` : ' (no .sev)'}\nDrag to reorder the archive`}
                   >
                     <span className="project-index">{i}</span>
                     <div className="project-motion-main">

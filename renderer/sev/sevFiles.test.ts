@@ -122,6 +122,33 @@ describe('reading a .sev through the API', () => {
     expect(read).toEqual(['/p/walk.sev', '/p/walk.sev']);
   });
 
+  // Tried cold, round 5. Mutation that fails: loadSev without its sevWasEditedSince check on return.
+  it('never replaces edits that arrived while the file was read (a copy restored after a crash)', async () => {
+    let answer: (text: string) => void = () => undefined;
+    setAppApi(
+      fakeApi({
+        readProjectText: ({ path }) => new Promise((done) => (answer = (text) => done({ path, text }))),
+      }),
+    );
+    sevStore.getState().close();
+    const loading = loadSev('/p/cmu.sev', 'cmu');
+    // Meanwhile the unsaved copy of walk.sev comes back (renderer/app/backups.ts restoreHeldBackups).
+    sevStore.getState().load('/p/walk.sev', 'walk', WALK.replace('event 21', 'event 23'), BINDING);
+    sevStore.getState().markUnsaved();
+    answer('sev 1\nmotion cmu\n');
+    await loading;
+    const f = sevStore.getState().file!;
+    expect(f.path).toBe('/p/walk.sev');
+    expect(isSevDirty(f)).toBe(true);
+    expect(f.doc!.events.map((e) => e.frame)).toEqual([5, 23]);
+    // Nothing arrived meanwhile: the file read replaces a clean one, as before.
+    sevStore.getState().markSaved(f.doc!);
+    const again = loadSev('/p/cmu.sev', 'cmu');
+    answer('sev 1\nmotion cmu\n');
+    await again;
+    expect(sevStore.getState().file!.path).toBe('/p/cmu.sev');
+  });
+
   it('Reload from disk asks before it drops text fixed here and not saved; Cancel keeps it', async () => {
     const BROKEN = 'sev 1\nmotion walk\nse 0 SE_FOOT_L\nevent 5 0 1\nbogus one\nbogus two\n';
     const read: string[] = [];

@@ -13,7 +13,7 @@ import { projectStore } from '../project/projectStore';
 import { message, notify } from '../project/projectMessages';
 import { checkProject } from '../project/projectBuild';
 import { sevBelongsTo, sevProblemLines, tunerBinding } from './sevBinding';
-import { isSevDirty, sevStore } from './sevStore';
+import { isSevDirty, sevStore, type SevFileState } from './sevStore';
 
 /** Writes the open SEV (atomic). A motion's first SEV is created beside the project and recorded in it. */
 export async function saveSev(): Promise<boolean> {
@@ -91,8 +91,12 @@ function ensureSevListed(sevPath: string, motionName: string): void {
 
 /** Reads a SEV into the editor (a missing file starts an empty one). */
 export async function loadSev(path: string, motionName: string): Promise<void> {
+  const asked = sevStore.getState().file;
   try {
     const r = await requireApi().readProjectText({ path });
+    // Edits that arrived while the file was read (typed, or restored after a crash) are never replaced: they were not
+    // asked about (tried cold, round 5: a restored walk.sev gave way to the tuner's cmu_01_01.sev read meanwhile).
+    if (sevWasEditedSince(asked)) return;
     // A missing file starts as an empty SEV that names its motion (so a renamed file still pairs with it).
     const before = sevStore.getState().file;
     // Edited against the motion the tuner shows now (selectMotion opened it just before).
@@ -111,6 +115,12 @@ export async function loadSev(path: string, motionName: string): Promise<void> {
         : `Could not open ${basenameOf(path)}: ${message(e)}`,
     );
   }
+}
+
+/** Whether the editor's .sev has unsaved edits it did not have as `asked` (another file, or edited since). */
+export function sevWasEditedSince(asked: SevFileState | null): boolean {
+  const now = sevStore.getState().file;
+  return isSevDirty(now) && (now?.path !== asked?.path || now?.doc !== asked?.doc);
 }
 
 /** The question a reload asks over unsaved edits, for the file named `name`. */

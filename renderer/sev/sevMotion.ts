@@ -23,7 +23,7 @@ import { sessionStore } from '../state/sessionStore';
 import { applyProjectTolerances } from '../project/projectMotions';
 import { loadSoundsBesideMotion } from '../project/auditionSounds';
 import { motionPaths, projectStore } from '../project/projectStore';
-import { loadSev } from './sevFiles';
+import { loadSev, sevWasEditedSince } from './sevFiles';
 import {
   isFollowingPaused,
   projectMotionOfPath,
@@ -90,6 +90,7 @@ export async function followTuner(): Promise<void> {
     try {
       const r = await requireApi().readProjectText({ path: sibling });
       if (documentStore.getState().documentId !== d.documentId) return; // the tuner moved on meanwhile
+      if (sevWasEditedSince(f)) return; // edits that arrived meanwhile (a restored copy) stay: loadSev's rule
       if (r.text !== null) {
         sevStore.getState().load(sibling, d.name, r.text, tunerBinding(d));
         return;
@@ -97,7 +98,7 @@ export async function followTuner(): Promise<void> {
     } catch (e) {
       // There, but not readable (not text, or outside what the user opened): the editor says so and why, rather
       // than "no .sev", and Create refuses over it (startSevAt).
-      if (documentStore.getState().documentId === d.documentId)
+      if (documentStore.getState().documentId === d.documentId && !sevWasEditedSince(f))
         sevStore.getState().closeUnreadable(sibling, e instanceof Error ? e.message : String(e));
       return;
     }

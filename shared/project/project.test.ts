@@ -28,6 +28,7 @@ import {
 } from './validate';
 import { OUTPUT_EXTENSIONS, OUTPUT_NAME_MAX_BYTES, outputNameProblem } from './outputs';
 import { MAX_LISTED_PROBLEMS } from '../errors';
+import { plainFileProblem } from '../fileProblem';
 
 describe('project paths', () => {
   it('resolve relative paths against the project folder, keep absolute ones', () => {
@@ -479,6 +480,20 @@ describe('planBuild', () => {
         'proj/walk.sev:3:9: event uses undefined SE index 3',
         'proj/walk.sev:4:7: event frame must be an integer 0..65535, found `x`',
       ]);
+  });
+
+  it('a motion file that is not there reads as missing, not as a mistake in the project to fix', () => {
+    const { resolved, files } = project();
+    delete files['proj/idle.mtn'];
+    const r = planBuild(resolved, memoryFiles(files));
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    const e = r.errors[0];
+    expect(plainFileProblem(e.kind, e.detail, e.place, e.file)).toEqual({
+      file: 'p.actguy.json',
+      lead: 'it names idle.mtn (motions[1].mtn), which is not there.',
+      advice: 'Put idle.mtn back, or change the name in a text editor; then press Check.',
+    });
   });
 
   it('collects missing files, unknown SE names, out-of-range events and bad overrides together', () => {
