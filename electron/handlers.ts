@@ -231,7 +231,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       if ('problem' in opened)
         throw new Error(`${quotePath(given)}: ${opened.problem}, so it was not opened (open it with File › Open)`);
       judged = opened.fd;
-      policy.allowFile(given);
+      policy.allowFile(given, { asJudged: true });
     }
     try {
       return await openMotionAt(given, req, judged);

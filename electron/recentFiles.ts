@@ -65,7 +65,7 @@ function isRecentFile(v: unknown): v is RecentFile {
  *   a folder and a file at that path (`/tmp/...`), which the user never chose (after round 24). The file's owner is
  *   the one seen by the first look, so a file removed meanwhile is not passed as "cannot be seen". Not asked on a
  *   system without user ids (Windows).
- * Asked at start-up, and again when a motion not granted then is opened from the list (handlers.ts openMotion).
+ * Asked at start-up for the grants; an open from the list asks openRecentFile, which judges the file it opened.
  */
 export function recentPathProblem(path: string, uid: number | undefined = process.getuid?.()): string | undefined {
   let owner: number;

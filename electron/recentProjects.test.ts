@@ -396,6 +396,39 @@ describe('a listed file swapped after it was judged', () => {
     expect(opened.status === 'opened' && opened.project.text).toBe(mine);
   }, 60_000);
 
+  // Mutation that fails: the grant after the judgement resolving the path again (allowFile without `asJudged`): the
+  // link swapped in is followed and the file it leads to is granted to the page.
+  it('a link swapped in after the judgement grants nothing where it leads', async () => {
+    const { userData, project, walk } = fixture();
+    const elsewhere = mkdtempSync(join(tmpdir(), 'actguy-recent-elsewhere-'));
+    dirs.push(elsewhere);
+    const first = start(userData);
+    first.dialogs.answers.push(project);
+    await first.h.openProjectDialog(undefined);
+    first.policy.allowFile(walk);
+    await openedMotion(first.h, walk);
+    const toLink = (path: string) => {
+      const target = canonicalPath(join(elsewhere, `secret${path.slice(path.lastIndexOf('.'))}`));
+      copyFileSync(path, target);
+      renameSync(path, `${path}.judged`);
+      symlinkSync(target, path);
+      return target;
+    };
+    let secret = '';
+    recentOpenSeam.judged = (path) => void (secret = toLink(path));
+    const second = start(userData);
+    expect((await second.h.openRecentProject({ path: project })).status).toBe('opened');
+    expect(second.policy.isAllowed(secret)).toBe(false);
+    // The motion, not there at the start so judged when opened.
+    recentOpenSeam.judged = () => undefined;
+    renameSync(walk, `${walk}.away`);
+    const third = start(userData);
+    renameSync(`${walk}.away`, walk);
+    recentOpenSeam.judged = (path) => void (secret = toLink(path));
+    expect((await third.h.openMotion({ path: walk })).status).toBe('opened');
+    expect(third.policy.isAllowed(secret)).toBe(false);
+  }, 60_000);
+
   it('a motion: the motion opened is the file judged, not the one swapped in', async () => {
     const { userData, walk } = fixture();
     const first = start(userData);

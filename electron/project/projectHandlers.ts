@@ -178,7 +178,8 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
   const readProject = (given: string, fd?: number): { path: string; text: string } => {
     if (!given.toLowerCase().endsWith('.json'))
       throw new Error(`${quotePath(given)}: not a project file (expected *.actguy.json)`);
-    const path = policy.check(given, 'read');
+    // A judged project keeps the path judged (canonical then): a link swapped in since names no other file here.
+    const path = fd === undefined ? policy.check(given, 'read') : given;
     return { path, text: readText(path, fd) };
   };
 
@@ -286,7 +287,8 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
    * and what it names is granted as a pick grants it.
    */
   const openPicked = async (chosen: string, fd?: number): Promise<OpenProjectOutcome> => {
-    policy.allowFile(chosen);
+    // A listed project judged on its descriptor is granted as the path judged (not resolved again: round 29).
+    policy.allowFile(chosen, { asJudged: fd !== undefined });
     const project = readProject(chosen, fd);
     await grantPickedProject(project.path, project.text);
     ctx.onProjectPicked?.(project.path);
