@@ -60,31 +60,39 @@ export function refuseUnlessPlain(st: Stats, path: string): void {
 export function readBytes(path: string, limit?: { bytes: number; of: string }): Uint8Array {
   const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
-    const st = fstatSync(fd);
-    refuseUnlessPlain(st, path);
-    noteInputRead(st);
-    // A file larger than its kind can be is not read at all (a sparse 1.5 GB .sev costs an archive a few bytes).
-    if (limit && st.size > limit.bytes)
-      throw Object.assign(
-        new Error(
-          `EFBIG: it is ${st.size} bytes, more than the ${limit.bytes} ActGuy reads of ${limit.of}, read '${path}'`,
-        ),
-        { code: 'EFBIG', path },
-      );
-    // No more than the size fstat gave is read, as the header-first reader does (io/readBinary.ts): a file that says
-    // 0 bytes and never ends (/proc/self/pagemap gives 256 GB of zeros, reached through a tuning file's link) was
-    // read until memory ran out, past every size check above (docs/security.md, round 13).
-    const out = Buffer.allocUnsafeSlow(st.size);
-    let at = 0;
-    while (at < out.length) {
-      const n = readSync(fd, out, at, out.length - at, at);
-      if (n === 0) break;
-      at += n;
-    }
-    return new Uint8Array(out.buffer, out.byteOffset, at);
+    return readBytesOf(fd, path, limit);
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * readBytes of a file already open as `fd` (left open: the caller closes it), named `path` in messages: a file judged
+ * on its descriptor is read through that descriptor, never opened again by name (recentFiles.ts openRecentFile).
+ */
+export function readBytesOf(fd: number, path: string, limit?: { bytes: number; of: string }): Uint8Array {
+  const st = fstatSync(fd);
+  refuseUnlessPlain(st, path);
+  noteInputRead(st);
+  // A file larger than its kind can be is not read at all (a sparse 1.5 GB .sev costs an archive a few bytes).
+  if (limit && st.size > limit.bytes)
+    throw Object.assign(
+      new Error(
+        `EFBIG: it is ${st.size} bytes, more than the ${limit.bytes} ActGuy reads of ${limit.of}, read '${path}'`,
+      ),
+      { code: 'EFBIG', path },
+    );
+  // No more than the size fstat gave is read, as the header-first reader does (io/readBinary.ts): a file that says
+  // 0 bytes and never ends (/proc/self/pagemap gives 256 GB of zeros, reached through a tuning file's link) was
+  // read until memory ran out, past every size check above (docs/security.md, round 13).
+  const out = Buffer.allocUnsafeSlow(st.size);
+  let at = 0;
+  while (at < out.length) {
+    const n = readSync(fd, out, at, out.length - at, at);
+    if (n === 0) break;
+    at += n;
+  }
+  return new Uint8Array(out.buffer, out.byteOffset, at);
 }
 
 /**

@@ -7,7 +7,7 @@
  * The renderer is untrusted: every argument is checked for shape, and every
  * path goes through the PathPolicy before anything is read or written.
  */
-import { existsSync, lstatSync, opendirSync, statSync, type Dir, type Dirent } from 'node:fs';
+import { closeSync, existsSync, lstatSync, opendirSync, statSync, type Dir, type Dirent } from 'node:fs';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
 import { escapeControls, FormatError } from '../shared/errors';
 import { plainFileProblem, type PlainFileProblem } from '../shared/fileProblem';
@@ -55,7 +55,7 @@ import {
   quotePath,
   type PathPolicy,
 } from './pathPolicy';
-import { recentKindOfPath, recentPathProblem, type RecentFilesStore } from './recentFiles';
+import { openRecentFile, recentKindOfPath, recentPathProblem, type RecentFilesStore } from './recentFiles';
 import { createProjectHandlers, SOUND_EXTENSIONS } from './project/projectHandlers';
 import { createInterchangeHandlers } from './interchange/interchangeHandlers';
 import { createMshExportHandlers } from './interchange/mshExportHandlers';
@@ -218,12 +218,32 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     const given = requireString(req.path, 'openMotion: path');
     // A listed motion not granted at start-up (not there then, a link, another user's) is judged as it is now, when
     // the user opens it from the list: granted as the start-up would, or refused naming why (docs/security.md, round 26).
+    // The file judged is the file read: opened once, judged on its descriptor, and the load reads that descriptor,
+    // so a file swapped in at the path after the look is not what opens (round 29).
+    let judged: number | undefined;
     if (!policy.isAllowed(given) && recent.list().some((e) => e.kind !== 'project' && e.path === given)) {
-      const problem = recentPathProblem(given);
-      if (problem) throw new Error(`${quotePath(given)}: ${problem}, so it was not opened (open it with File › Open)`);
-      policy.allowFile(given);
+      let opened: { fd: number } | { problem: string };
+      try {
+        opened = openRecentFile(given);
+      } catch (e) {
+        throw new Error(`Could not read ${given}: ${systemReason(e)}`);
+      }
+      if ('problem' in opened)
+        throw new Error(`${quotePath(given)}: ${opened.problem}, so it was not opened (open it with File › Open)`);
+      judged = opened.fd;
+      policy.allowFile(given, { asJudged: true });
     }
-    const path = policy.check(given, 'read');
+    try {
+      return await openMotionAt(given, req, judged);
+    } finally {
+      if (judged !== undefined) closeSync(judged);
+    }
+  };
+
+  /** openMotion past the judgement of a listed motion: `fd`, when given, is the judged file, read instead of `given`. */
+  const openMotionAt = async (given: string, req: OpenMotionRequest, fd?: number): Promise<OpenMotionOutcome> => {
+    // A judged motion keeps the path judged (canonical then): a link swapped in since names no other file here.
+    const path = fd === undefined ? policy.check(given, 'read') : given;
     if (!motionKindOfPath(path)) throw new Error(`${path}: not a motion file (expected .mtn, .mt3 or .mar)`);
     const skeletonPath =
       req.skeletonPath === undefined
@@ -242,6 +262,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       loaded = await loadMotion(
         {
           path,
+          ...(fd === undefined ? {} : { fd }),
           marEntry: req.marEntry,
           skeletonPath,
           withoutSkeleton: req.withoutSkeleton === true,

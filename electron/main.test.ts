@@ -1,4 +1,5 @@
 import {
+  chownSync,
   copyFileSync,
   cpSync,
   existsSync,
@@ -7,6 +8,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -833,6 +835,46 @@ describe('electron main', () => {
       payload: { command: 'file.openFromSystem', path: file },
     });
     expect(await open(trustedEvent, { path: file })).toMatchObject({ ok: true, value: { status: 'opened' } });
+  });
+
+  // Round 29. A file from the command line (a second launch; the first launch's and macOS open-file go the same way)
+  // was granted without a look on disk, unlike a drop. Now it is looked at before any grant and refused saying why.
+  // Mutation that fails: deliverSystemFile without refusedHandedOver (each is granted and sent to the page).
+  it("a file a second launch hands over is looked at first: not there, a link or another user's is refused, saying why", async () => {
+    const dir = mkdtempSync(join(fake.state.userData, 'handed-'));
+    const mine = join(dir, 'mine.mtn');
+    copyFileSync(resolve(__dirname, '..', 'assets', 'walk.mtn'), mine);
+    const link = join(dir, 'link.mtn');
+    symlinkSync(mine, link);
+    const theirs = join(dir, 'theirs.mtn');
+    copyFileSync(mine, theirs);
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) chownSync(theirs, 65534, 65534);
+    const missing = join(dir, 'missing.mtn');
+    const open = fake.state.ipc.get(ipcInvokeChannel('openMotion'))!;
+    const cases: [string, RegExp][] = [
+      [missing, /missing\.mtn: it is not there \(no such file or directory\)\. Nothing was opened\./],
+      [link, /link\.mtn: it is a symbolic link to .*mine\.mtn; open that file itself\. Nothing was opened\./],
+      ...(asRoot ? [[theirs, /theirs\.mtn: it belongs to another user \(user id 65534\)/] as [string, RegExp]] : []),
+    ];
+    for (const [file, why] of cases) {
+      const sent = fake.state.sent.length;
+      const boxes = fake.state.messageBoxes.length;
+      fake.state.appEvents.get('second-instance')!({}, ['/usr/bin/actguy', file], '/');
+      expect(fake.state.sent.length).toBe(sent);
+      expect(fake.state.messageBoxes.slice(boxes)).toEqual([
+        expect.objectContaining({ detail: expect.stringMatching(why) }),
+      ]);
+      expect(await open(trustedEvent, { path: file })).toMatchObject({ ok: false, error: { message: /refused/ } });
+    }
+    // The link's target was not granted through it either; named itself, it is.
+    expect(await open(trustedEvent, { path: mine })).toMatchObject({ ok: false, error: { message: /refused/ } });
+    fake.state.appEvents.get('open-file')!({ preventDefault: vi.fn() }, mine);
+    expect(fake.state.sent.at(-1)).toEqual({
+      channel: MENU_COMMAND_CHANNEL,
+      payload: { command: 'file.openFromSystem', path: mine },
+    });
+    expect(await open(trustedEvent, { path: mine })).toMatchObject({ ok: true, value: { status: 'opened' } });
   });
 
   it('a dropped file (its path from the preload) is granted as a pick; a path never dropped or chosen stays refused', async () => {

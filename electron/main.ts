@@ -59,7 +59,13 @@ import { workerLauncher } from './project/buildRunner';
 import { defaultBuildWorkerPath } from './project/projectHandlers';
 import { createRecentFilesStore } from './recentFiles';
 import { CONTENT_SECURITY_POLICY } from './security';
-import { createSystemFileQueue, findProjectListingSev, parseCommandLine } from './systemFiles';
+import {
+  createSystemFileQueue,
+  findProjectListingSev,
+  handedOverProblem,
+  handedOverRefusal,
+  parseCommandLine,
+} from './systemFiles';
 import { grantUserSamples, prepareUserSamples, STARTUP_SAMPLE, type UserSamples } from './userSamples';
 import { initialWindow, MIN_SIZE, readWindowState, writeWindowState } from './windowState';
 import { BACKUPS_FOLDER, createBackupStore } from './unsavedBackups';
@@ -233,8 +239,34 @@ function showAbout(): void {
  * its own unsaved-changes question. A .sev goes with the project beside it that lists it.
  */
 function deliverSystemFile(path: string): void {
+  if (refusedHandedOver(path)) return;
   sendMenuCommand({ command: 'file.openFromSystem', path, ...grantSystemFile(path) });
 }
+
+/**
+ * Whether a file the OS handed over is refused: looked at on disk before any grant, as a drop is (systemFiles.ts
+ * handedOverProblem; docs/security.md, round 29). Why is said: in a message box over the window, or, before there is
+ * one (the first launch's own arguments), among the start-up warnings the page shows.
+ */
+function refusedHandedOver(path: string): boolean {
+  const problem = handedOverProblem(path);
+  if (!problem) return false;
+  const detail = handedOverRefusal(path, problem);
+  console.warn(`${APP_NAME}: ${detail}`);
+  if (!mainWindow) refusedAtStart.push(detail);
+  else
+    void dialog.showMessageBox(mainWindow, {
+      type: 'warning',
+      title: APP_NAME,
+      message: 'A file handed to ActGuy was not opened',
+      detail,
+      buttons: ['OK'],
+    });
+  return true;
+}
+
+/** Refusals of the first launch's own files, said by the page once it starts (AppInfo.startupWarnings). */
+const refusedAtStart: string[] = [];
 
 /**
  * Grants a file the user chose outside a dialog (the OS handed it over, or it was dropped on the window) as a
@@ -267,7 +299,7 @@ async function start(): Promise<void> {
   await app.whenReady();
   const { files, workspace } = parseCommandLine(process.argv, process.cwd());
   // The first motion on the command line opens at start-up; the rest (a project, a .sev, more motions) follow it.
-  const argMotion = files.find((f) => systemFileKindOfPath(f) === 'motion') ?? null;
+  const argMotion = files.find((f) => systemFileKindOfPath(f) === 'motion' && !refusedHandedOver(f)) ?? null;
   for (const f of files) if (f !== argMotion) systemFiles.offer(f);
   const samples = startupSamples();
   const sample = samples.startupPath;
@@ -326,7 +358,9 @@ async function start(): Promise<void> {
     workspaceRoot: workspace,
     platform: process.platform,
     ...(samples.notice ? { startupNotice: samples.notice } : {}),
-    ...(recent.startupProblem ? { startupWarnings: [recent.startupProblem] } : {}),
+    ...(recent.startupProblem || refusedAtStart.length > 0
+      ? { startupWarnings: [...(recent.startupProblem ? [recent.startupProblem] : []), ...refusedAtStart] }
+      : {}),
   };
   const userData = app.getPath('userData');
   const warn = (message: string) => console.warn(`${APP_NAME}: ${message}`);
@@ -366,11 +400,14 @@ async function start(): Promise<void> {
   let firstAskDone = false;
   handlers.getAppInfo = async (arg) => {
     if (!argMotion && !firstAskDone) {
-      const motion = systemFiles.take((f) => systemFileKindOfPath(f) === 'motion');
-      if (motion) {
-        policy.allowFile(motion);
-        appInfo.startupPath = motion;
-      }
+      // The first kept motion that passes the look on disk; those refused are said, and taken out of the queue.
+      const isMotion = (f: string) => systemFileKindOfPath(f) === 'motion';
+      for (let motion = systemFiles.take(isMotion); motion; motion = systemFiles.take(isMotion))
+        if (!refusedHandedOver(motion)) {
+          policy.allowFile(motion);
+          appInfo.startupPath = motion;
+          break;
+        }
     }
     firstAskDone = true;
     systemFiles.rendererListening();

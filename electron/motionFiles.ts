@@ -45,7 +45,7 @@ export type LoadOutcome =
  * a skeletonPath, `<base>.mtn` beside the file is used when present and
  * `mayReadBeside` allows it: the handler lets it read only an allowed file).
  */
-export type LoadRequest = OpenMotionRequest & { mayReadBeside?: (path: string) => boolean };
+export type LoadRequest = OpenMotionRequest & { mayReadBeside?: (path: string) => boolean; fd?: number };
 
 /**
  * Reads a .mtn, .mt3 or .mar into MTN bytes. A .mtn is read and validated as
@@ -62,7 +62,7 @@ export async function loadMotionFile(req: LoadRequest, signal?: AbortSignal): Pr
   const { path } = req;
   const kind = motionKindOfPath(path);
   if (!kind) throw new Error(`${path}: not a motion file (expected .mtn, .mt3 or .mar)`);
-  const bytes = await readFileBytes(path, kind === 'mtn' ? 'MTN' : kind === 'mt3' ? 'MT3' : 'MAR', signal);
+  const bytes = await readFileBytes(path, kind === 'mtn' ? 'MTN' : kind === 'mt3' ? 'MT3' : 'MAR', signal, req.fd);
   await nextStage(signal, path);
   const fileBase = baseNameOf(path);
   if (kind === 'mtn') {
@@ -133,9 +133,9 @@ export async function loadMotionFile(req: LoadRequest, signal?: AbortSignal): Pr
  * readBinaryFile (its header checked before the rest is read) with a message naming the file and a plain reason ("there is no file by that name": true of a recent
  * file since removed and of a file a project names that never was, where "it no longer exists" misled).
  */
-async function readFileBytes(path: string, kind: BinaryKind, signal?: AbortSignal): Promise<Uint8Array> {
+async function readFileBytes(path: string, kind: BinaryKind, signal?: AbortSignal, fd?: number): Promise<Uint8Array> {
   try {
-    return await readBinaryFileAsync(path, kind, { signal });
+    return await readBinaryFileAsync(path, kind, { signal, fd });
   } catch (e) {
     if (e instanceof FormatError || (e as Error)?.name === 'AbortError') throw e;
     const code = (e as NodeJS.ErrnoException)?.code;

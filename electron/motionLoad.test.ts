@@ -6,7 +6,17 @@
  * ends by itself after its answer: exit code 0, not 1), a FormatError crossing as a plain Error (kind and place
  * lost), the handler not using its loader (the handler test opens the archive instead of cancelling).
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  fstatSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Worker } from 'node:worker_threads';
@@ -88,6 +98,26 @@ describe('the open worker', () => {
       kinds.map((k) => (k as { status?: string }).status ?? ('formatError' in (k as object) ? 'bad' : 'error')),
     ).toEqual(['loaded', 'chooseMarEntry', 'loaded', 'needsSkeleton', 'needsSkeleton', 'bad', 'error']);
     expect(kinds[5]).toMatchObject({ formatError: true, kind: 'MTN' });
+  });
+
+  // Round 29: Open Recent's judged motion is read through the descriptor main opened and judged, in the worker too
+  // (descriptors are the process's). Mutation that fails: readFileBytes without the job's `fd` (the path is read).
+  it('reads the descriptor the job gives, not what its path names now, and leaves it open for main to close', async () => {
+    const judged = join(dir, 'judged.mtn');
+    copyFileSync(SAMPLE_MTN, judged);
+    const fd = openSync(judged, 'r');
+    try {
+      // Swapped at the path after the judgement: another motion there now.
+      renameSync(judged, `${judged}.was`);
+      copyFileSync(resolve(__dirname, '..', 'assets', 'cmu_01_01.mtn'), judged);
+      for (const loader of [workerMotionLoader(workerPath()), inProcessMotionLoader]) {
+        const got = await loader(job(judged, { fd }));
+        expect(got.status === 'loaded' && Buffer.from(got.motion.mtnBytes).equals(readFileSync(SAMPLE_MTN))).toBe(true);
+      }
+      expect(fstatSync(fd).isFile()).toBe(true);
+    } finally {
+      closeSync(fd);
+    }
   });
 
   it('a cancel ends the thread wherever it is: the load rejects with an AbortError and the thread is terminated', async () => {

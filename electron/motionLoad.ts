@@ -18,6 +18,12 @@ import type { OpenMotionRequest } from '../shared/ipc/documents';
  */
 export interface MotionLoadJob extends OpenMotionRequest {
   readableBeside: string | null;
+  /**
+   * The motion already open (a listed file judged on its descriptor, recentFiles.ts openRecentFile): read through
+   * it, never opened again by name. Descriptors are the process's, so a worker thread reads it too; the handler
+   * closes it once the load has ended.
+   */
+  fd?: number;
 }
 
 /**

@@ -29,8 +29,11 @@ export interface PathPolicy {
   /**
    * Allows one file (chosen in a dialog, named by a picked project, a recent file). With `readOnly` (a file the
    * user did not choose: the sample opened at start-up) it may be read but not written; a later full grant wins.
+   * With `asJudged`, `path` is canonical as a look just made found it (Open Recent's judgement of a listed file,
+   * recentFiles.ts openRecentFile) and is granted as it is, not resolved again: a link swapped in at the path since
+   * that look grants nothing where it leads (docs/security.md, round 29).
    */
-  allowFile(path: string, options?: { readOnly?: boolean }): void;
+  allowFile(path: string, options?: { readOnly?: boolean; asJudged?: boolean }): void;
   /**
    * Allows every file under a directory: the workspace root, or with
    * `extensions` (lower case, no dot) only files of those types plus the
@@ -252,7 +255,7 @@ export function createPathPolicy(): PathPolicy {
   };
   const policy: PathPolicy = {
     allowFile(path, options) {
-      const canon = canonicalPath(path);
+      const canon = options?.asJudged ? resolve(path) : canonicalPath(path);
       noteNetwork(path, canon);
       if (options?.readOnly) {
         if (!files.has(canon)) readOnlyFiles.add(canon);

@@ -1,4 +1,4 @@
-import { lstatSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { HIDDEN_CHARACTERS } from '../shared/errors';
 import { jsonSyntaxPlace } from '../shared/project/jsonPosition';
@@ -65,26 +65,88 @@ function isRecentFile(v: unknown): v is RecentFile {
  *   a folder and a file at that path (`/tmp/...`), which the user never chose (after round 24). The file's owner is
  *   the one seen by the first look, so a file removed meanwhile is not passed as "cannot be seen". Not asked on a
  *   system without user ids (Windows).
- * Asked at start-up, and again when a motion not granted then is opened from the list (handlers.ts openMotion).
+ * Asked at start-up for the grants; an open from the list asks openRecentFile, which judges the file it opened.
  */
 export function recentPathProblem(path: string, uid: number | undefined = process.getuid?.()): string | undefined {
   let owner: number;
   try {
     owner = lstatSync(path).uid;
   } catch (e) {
-    return `it is not there now (${describeFsError(e)})`;
+    return notThere(e);
   }
+  return placeProblem(path, owner, uid);
+}
+
+const notThere = (e: unknown) => `it is not there now (${describeFsError(e)})`;
+
+/** recentPathProblem past its look at the file: the path through a link, the file's owner, its folder's owner. */
+function placeProblem(path: string, owner: number, uid: number | undefined): string | undefined {
   const now = canonicalPath(path);
   if (now !== path) return `it now leads to ${quotePath(now)} through a link`;
   if (uid === undefined) return undefined;
   const others = (id: number) => anotherUsers(id, uid);
   if (others(owner)) return `it ${ANOTHER_USERS(owner)}`;
+  let folderOwner: number;
   try {
-    owner = lstatSync(dirname(path)).uid;
+    folderOwner = lstatSync(dirname(path)).uid;
   } catch (e) {
     return `its folder cannot be seen (${describeFsError(e)})`;
   }
-  return others(owner) ? `its folder ${ANOTHER_USERS(owner)}` : undefined;
+  return others(folderOwner) ? `its folder ${ANOTHER_USERS(folderOwner)}` : undefined;
+}
+
+/**
+ * A test seam: called once a listed file has been opened and judged, before anything reads it. Tests swap the file
+ * there, as a colleague could in a shared folder, to see that what is read is what was judged. A no-op otherwise.
+ */
+export const recentOpenSeam = { judged: (_path: string): void => undefined };
+
+/**
+ * Opens a listed file (canonical, as the list holds it) to be read from Open Recent, judged as recentPathProblem
+ * judges it but on the very file opened (docs/security.md, round 29): opened once, never through a link at its
+ * name (O_NOFOLLOW) and never waiting on a FIFO; its owner read from the descriptor; the path, looked at again by
+ * name for a link above it and for its folder's owner, must still name that same file (device and inode). The
+ * reader then reads the descriptor, so a file swapped at the path after this look (a folder a colleague may write
+ * that is not sticky) is not what is read. Answers the descriptor, which the caller closes, or the problem in
+ * recentPathProblem's words. What is not a plain file is left to the reader, which refuses it in its own words.
+ * A file that is there and fine by name but cannot be opened (EACCES) throws the open's error, for the caller to word.
+ */
+export function openRecentFile(
+  path: string,
+  uid: number | undefined = process.getuid?.(),
+): { fd: number } | { problem: string } {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch (e) {
+    // A link at the name (ELOOP), a file gone: said as the look by name says it.
+    const problem = recentPathProblem(path, uid);
+    if (problem) return { problem };
+    throw e;
+  }
+  try {
+    const opened = fstatSync(fd);
+    let named;
+    try {
+      named = lstatSync(path);
+    } catch (e) {
+      closeSync(fd);
+      return { problem: notThere(e) };
+    }
+    const problem =
+      named.dev !== opened.dev || named.ino !== opened.ino
+        ? 'it is not there now (another file took its place)'
+        : placeProblem(path, opened.uid, uid);
+    if (problem) {
+      closeSync(fd);
+      return { problem };
+    }
+    recentOpenSeam.judged(path);
+    return { fd };
+  } catch (e) {
+    closeSync(fd);
+    throw e;
+  }
 }
 
 const ANOTHER_USERS = (owner: number) =>

@@ -23,6 +23,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { BuildStatus } from '../shared/ipc/project';
 import type { ApiHandlers } from './handlers';
 import { canonicalPath, createPathPolicy, type PathPolicy } from './pathPolicy';
+import { recentOpenSeam } from './recentFiles';
 import { inProcessTextChecker } from './project/textCheckJob';
 import { openedMotion, scriptedDialogs, testHandlers, useCompressClientPerTest } from './testing/handlerHarness';
 import { assetsProjectCopy, inProcessBuild, settleBuild } from './testing/projectHarness';
@@ -31,6 +32,7 @@ const compress = useCompressClientPerTest();
 
 const dirs: string[] = [];
 afterEach(() => {
+  recentOpenSeam.judged = () => undefined;
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
@@ -365,4 +367,86 @@ describe('recent motions', () => {
     },
     60_000,
   );
+});
+
+// Round 29. The look at a listed file (recentPathProblem) and the read were two walks of its name: in a folder a
+// colleague may write that is not sticky (a team's group-writable share), the file could be swapped between them, and
+// the swapped-in file was read as the one judged. The swap is made by the seam the open calls once it has judged the
+// file, so the race is won every time and nothing is timed. Another user's file (65534) is what a colleague can put
+// there; as root the test chowns it so. Mutations that fail: openRecentProject reading the project by name
+// (`openPicked(given)`), openMotion's load without the judged descriptor (the job without `fd`).
+describe('a listed file swapped after it was judged', () => {
+  /** Swaps `path` for `bytes` in a file of user 65534 where it can (root), as a colleague's file. */
+  const swapFor = (path: string, bytes: string | Buffer) => {
+    renameSync(path, `${path}.judged`);
+    writeFileSync(path, bytes);
+    if (process.getuid?.() === 0) chownSync(path, 65534, 65534);
+  };
+
+  it('a project: the text read is the file judged, not the one swapped in', async () => {
+    const { userData, project } = fixture();
+    const first = start(userData);
+    first.dialogs.answers.push(project);
+    await first.h.openProjectDialog(undefined);
+    const mine = readFileSync(project, 'utf8');
+    const theirs = mine.replace('"version"', '"version"   ');
+    expect(theirs).not.toBe(mine);
+    recentOpenSeam.judged = (path) => swapFor(path, theirs);
+    const opened = await start(userData).h.openRecentProject({ path: project });
+    expect(opened.status === 'opened' && opened.project.text).toBe(mine);
+  }, 60_000);
+
+  // Mutation that fails: the grant after the judgement resolving the path again (allowFile without `asJudged`): the
+  // link swapped in is followed and the file it leads to is granted to the page.
+  it('a link swapped in after the judgement grants nothing where it leads', async () => {
+    const { userData, project, walk } = fixture();
+    const elsewhere = mkdtempSync(join(tmpdir(), 'actguy-recent-elsewhere-'));
+    dirs.push(elsewhere);
+    const first = start(userData);
+    first.dialogs.answers.push(project);
+    await first.h.openProjectDialog(undefined);
+    first.policy.allowFile(walk);
+    await openedMotion(first.h, walk);
+    const toLink = (path: string) => {
+      const target = canonicalPath(join(elsewhere, `secret${path.slice(path.lastIndexOf('.'))}`));
+      copyFileSync(path, target);
+      renameSync(path, `${path}.judged`);
+      symlinkSync(target, path);
+      return target;
+    };
+    let secret = '';
+    recentOpenSeam.judged = (path) => void (secret = toLink(path));
+    const second = start(userData);
+    expect((await second.h.openRecentProject({ path: project })).status).toBe('opened');
+    expect(second.policy.isAllowed(secret)).toBe(false);
+    // The motion, not there at the start so judged when opened.
+    recentOpenSeam.judged = () => undefined;
+    renameSync(walk, `${walk}.away`);
+    const third = start(userData);
+    renameSync(`${walk}.away`, walk);
+    recentOpenSeam.judged = (path) => void (secret = toLink(path));
+    expect((await third.h.openMotion({ path: walk })).status).toBe('opened');
+    expect(third.policy.isAllowed(secret)).toBe(false);
+  }, 60_000);
+
+  it('a motion: the motion opened is the file judged, not the one swapped in', async () => {
+    const { userData, walk } = fixture();
+    const first = start(userData);
+    first.policy.allowFile(walk);
+    await openedMotion(first.h, walk);
+    // Not there at the next start, so not granted then: judged when opened from the list.
+    renameSync(walk, `${walk}.away`);
+    const second = start(userData);
+    renameSync(`${walk}.away`, walk);
+    expect(second.policy.isAllowed(walk)).toBe(false);
+    const mine = readFileSync(walk);
+    const theirs = readFileSync(join(__dirname, '..', 'assets', 'cmu_01_01.mtn'));
+    expect(theirs.equals(mine)).toBe(false);
+    recentOpenSeam.judged = (path) => swapFor(path, theirs);
+    const opened = await second.h.openMotion({ path: walk });
+    expect(opened.status).toBe('opened');
+    if (opened.status !== 'opened') return;
+    expect(Buffer.from(opened.motion.mtnBytes).equals(mine)).toBe(true);
+    expect(opened.motion.path).toBe(walk);
+  }, 60_000);
 });

@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chownSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -16,7 +16,7 @@ vi.mock('./pathPolicy', async (importOriginal) => {
     },
   };
 });
-import { createSystemFileQueue, findProjectListingSev, parseCommandLine } from './systemFiles';
+import { createSystemFileQueue, findProjectListingSev, handedOverProblem, parseCommandLine } from './systemFiles';
 
 describe('files handed over by the OS', () => {
   it('are kept until the renderer listens, then delivered in order; later ones go straight through', () => {
@@ -233,5 +233,42 @@ describe('the project beside a .sev opened from the OS (round 6)', () => {
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
+  });
+});
+
+// Round 29: a file the OS hands over is looked at on disk before any grant, as a drop is. Root (as CI runs) gives a
+// file to user 65534 for "another user's". Mutations that fail: each refusal removed in turn (the link one lets the
+// link through as its target, a plain file; the owner one passes 65534's file).
+describe('a file handed over, looked at before any grant (round 29)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'actguy-handed-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  it("refuses what is not there, a folder, a FIFO, a link and another user's file; passes the user's and root's own", () => {
+    const mine = join(dir, 'mine.mtn');
+    writeFileSync(mine, 'x');
+    expect(handedOverProblem(mine)).toBeUndefined();
+    expect(handedOverProblem(join(dir, 'gone.mtn'))).toBe('it is not there (no such file or directory)');
+    mkdirSync(join(dir, 'folder.mtn'));
+    expect(handedOverProblem(join(dir, 'folder.mtn'))).toBe('a folder, not a file');
+    execFileSync('mkfifo', [join(dir, 'fifo.mtn')]);
+    expect(handedOverProblem(join(dir, 'fifo.mtn'))).toBe('it is not a plain file (a pipe, socket or device)');
+    symlinkSync(mine, join(dir, 'link.mtn'));
+    expect(handedOverProblem(join(dir, 'link.mtn'))).toMatch(
+      /^it is a symbolic link to .*mine\.mtn; open that file itself$/,
+    );
+    // Owners: as root (CI) the file goes to user 65534; as another user, it is judged against another user id.
+    const uid = process.getuid?.();
+    if (uid === undefined) return;
+    if (uid !== 0) {
+      expect(handedOverProblem(mine, uid + 1)).toBe(
+        `it belongs to another user (user id ${uid}); copy it to a folder of yours to open it`,
+      );
+      return;
+    }
+    chownSync(mine, 65534, 65534);
+    expect(handedOverProblem(mine)).toBe(
+      'it belongs to another user (user id 65534); copy it to a folder of yours to open it',
+    );
+    chownSync(mine, 0, 0);
+    expect(handedOverProblem(mine, 1000)).toBeUndefined();
   });
 });

@@ -10,14 +10,15 @@
  * crashed, or main reloads it): a file handed over then waits for the page
  * that loads next, instead of going to a page that cannot open it.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveFrom } from '../shared/project/paths';
 import { windowsPathProblem } from '../shared/windowsNames';
 import { systemFileKindOfPath } from '../shared/systemFiles';
-import { canonicalPath, linkOutOf } from './pathPolicy';
-import { readBytes } from './fsutil';
+import { canonicalPath, linkOutOf, quotePath } from './pathPolicy';
+import { anotherUsers, readBytes } from './fsutil';
+import { describeFsError } from './fsErrors';
 
 export interface SystemFileQueue {
   /** A file handed over by the OS: delivered at once when the renderer listens, else kept. */
@@ -54,6 +55,35 @@ export function createSystemFileQueue(deliver: (path: string) => void): SystemFi
     },
     pending: () => kept.slice(),
   };
+}
+
+/**
+ * Why a file the OS handed over (a launch's or a second launch's command line, macOS `open-file`) is not granted,
+ * in words, or undefined when it may be: looked at on disk before any grant, as a dropped file is
+ * (droppedFiles.ts; docs/security.md, round 29). Refused: a path with nothing there (a grant of a path nobody holds
+ * goes to whoever makes the file first, round 26), a folder or what is not a plain file (a FIFO a read would wait
+ * on), a symbolic link (the grant would be of wherever it leads when granted, which whoever may change the link
+ * chooses; the file it leads to opens when named itself), and a file another user owns (anotherUsers: in a folder
+ * others may write, another user may have put it there, or swap it later; not asked where there are no user ids).
+ */
+export function handedOverProblem(path: string, uid: number | undefined = process.getuid?.()): string | undefined {
+  let st;
+  try {
+    st = lstatSync(path);
+  } catch (e) {
+    return `it is not there (${describeFsError(e)})`;
+  }
+  if (st.isSymbolicLink()) return `it is a symbolic link to ${quotePath(canonicalPath(path))}; open that file itself`;
+  if (st.isDirectory()) return 'a folder, not a file';
+  if (!st.isFile()) return 'it is not a plain file (a pipe, socket or device)';
+  if (anotherUsers(st.uid, uid))
+    return `it belongs to another user (user id ${st.uid}); copy it to a folder of yours to open it`;
+  return undefined;
+}
+
+/** The refusal of a file the OS handed over, naming it, as a refused drop is worded. */
+export function handedOverRefusal(path: string, problem: string): string {
+  return `${quotePath(path)}: ${problem}. Nothing was opened.`;
 }
 
 /**

@@ -7,7 +7,8 @@
  * the rest read, in chunks, into one buffer of the file's size. A sparse 1.5 GB `walk.mtn` with a bad magic took
  * 15 s to refuse when files were read whole first.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstat, fstatSync, openSync, read, readSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { open as openAsync, type FileHandle } from 'node:fs/promises';
 import {
   BINARY_MAX_BYTES,
@@ -61,6 +62,8 @@ export interface BinaryReadOptions {
   limit?: number;
   /** Checked before each read: an aborted one stops the read (readHeaderFirst). */
   signal?: AbortSignal;
+  /** The file already open (readBinaryFileAsync): read through this descriptor, left open, never opened by name. */
+  fd?: number;
 }
 
 /** How to read a file: its header check (chosen from its first `sniff` bytes, undefined: none), and its limit. */
@@ -107,6 +110,7 @@ export function readBinaryFileAsync(
     check: () => HEADER_CHECKS[kind],
     limit: options.limit ?? BINARY_MAX_BYTES,
     signal: options.signal,
+    fd: options.fd,
   });
 }
 
@@ -172,11 +176,12 @@ export function readHeaderFirst(path: string, how: HeaderFirstRead & { signal?: 
  */
 export async function readHeaderFirstAsync(
   path: string,
-  how: HeaderFirstRead & { signal?: AbortSignal },
+  how: HeaderFirstRead & { signal?: AbortSignal; fd?: number },
 ): Promise<Uint8Array> {
   const io = binaryReadIo;
   throwIfAborted(how.signal, path);
-  const fh = await io.open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  const fh =
+    how.fd === undefined ? await io.open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)) : handleOf(how.fd);
   try {
     const st = await fh.stat();
     refuseUnlessPlain(st, path);
@@ -193,6 +198,22 @@ export async function readHeaderFirstAsync(
   } finally {
     await fh.close();
   }
+}
+
+/**
+ * A descriptor the caller opened, as the part of a FileHandle readHeaderFirstAsync uses; its close leaves it open
+ * (the caller closes it).
+ */
+function handleOf(fd: number): FileHandle {
+  const handle = {
+    stat: () => promisify(fstat)(fd),
+    read: (out: Uint8Array, offset: number, length: number, position: number) =>
+      new Promise<{ bytesRead: number }>((resolve, reject) =>
+        read(fd, out, offset, length, position, (e, bytesRead) => (e ? reject(e) : resolve({ bytesRead }))),
+      ),
+    close: async () => undefined,
+  };
+  return handle as unknown as FileHandle;
 }
 
 /** Throws an AbortError naming `path` when `signal` is aborted. */

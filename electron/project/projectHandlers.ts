@@ -12,7 +12,7 @@
  * project's folder (of a project picked in a dialog) or the workspace.
  * The texts the renderer sends are parsed in a worker (textCheck.ts).
  */
-import { existsSync, lstatSync, opendirSync, statSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, opendirSync, statSync } from 'node:fs';
 import { dirname, extname, join, sep } from 'node:path';
 import { FormatError } from '../../shared/errors';
 import type {
@@ -25,13 +25,13 @@ import type {
 } from './types';
 import { decodeUtf8Text } from '../../shared/sev/text';
 import type { DialogPort, FileFilter } from '../dialogPort';
-import { baseNameOf, pinFolder, pinFoldersOf, readBytes, TEXT_LIMIT, writeFileAtomic } from '../fsutil';
+import { baseNameOf, pinFolder, pinFoldersOf, readBytes, readBytesOf, TEXT_LIMIT, writeFileAtomic } from '../fsutil';
 import { systemReason } from '../fsErrors';
 import { requireObject, requireString } from '../ipcArgs';
 import { inputOverwrittenBy } from '../pathIdentity';
 import { allowUnlessLinkedOut, canonicalPath, isInside, quotePath, type PathPolicy } from '../pathPolicy';
 import { journalRefusedBeforeBuild, lockRefusedBeforeBuild, outputsRefusedBeforeBuild } from '../build/commit';
-import { recentPathProblem } from '../recentFiles';
+import { openRecentFile } from '../recentFiles';
 import { createBuildRunner, workerLauncher, type BuildJobLauncher, type BuildRunner } from './buildRunner';
 import { workerTextChecker, type TextChecker } from './textCheck';
 
@@ -163,21 +163,24 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
     pickedProjectFolders.set(canonicalPath(path), canonicalPath(dirname(path)));
   };
 
-  const readText = (path: string): string => {
+  /** The text at `path`, read through `fd` when the file was opened and judged already (openRecentFile). */
+  const readText = (path: string, fd?: number): string => {
     try {
       const kind = extname(path).toLowerCase() === '.sev' ? 'SEV' : 'PROJECT';
-      return decodeUtf8Text(readBytes(path, TEXT_LIMIT), kind, path);
+      const bytes = fd === undefined ? readBytes(path, TEXT_LIMIT) : readBytesOf(fd, path, TEXT_LIMIT);
+      return decodeUtf8Text(bytes, kind, path);
     } catch (e) {
       if (e instanceof FormatError) throw e;
       throw new Error(`Could not read ${path}: ${systemReason(e)}`);
     }
   };
 
-  const readProject = (given: string): { path: string; text: string } => {
+  const readProject = (given: string, fd?: number): { path: string; text: string } => {
     if (!given.toLowerCase().endsWith('.json'))
       throw new Error(`${quotePath(given)}: not a project file (expected *.actguy.json)`);
-    const path = policy.check(given, 'read');
-    return { path, text: readText(path) };
+    // A judged project keeps the path judged (canonical then): a link swapped in since names no other file here.
+    const path = fd === undefined ? policy.check(given, 'read') : given;
+    return { path, text: readText(path, fd) };
   };
 
   /** Whether `canon` may be written by a build of `projectPath`: inside the folder of a picked project, or the workspace. */
@@ -283,9 +286,10 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
    * Opens a project the user picked (in the dialog, or again from Open Recent): the file is read here, from disk,
    * and what it names is granted as a pick grants it.
    */
-  const openPicked = async (chosen: string): Promise<OpenProjectOutcome> => {
-    policy.allowFile(chosen);
-    const project = readProject(chosen);
+  const openPicked = async (chosen: string, fd?: number): Promise<OpenProjectOutcome> => {
+    // A listed project judged on its descriptor is granted as the path judged (not resolved again: round 29).
+    policy.allowFile(chosen, { asJudged: fd !== undefined });
+    const project = readProject(chosen, fd);
     await grantPickedProject(project.path, project.text);
     ctx.onProjectPicked?.(project.path);
     return { status: 'opened', project };
@@ -323,10 +327,21 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
       // above it, replaced by a sync or a colleague) leads to a file the user never chose, which a pick would grant
       // to be read and written: refused before any grant (docs/security.md, round 24). Nor one another user made at
       // the listed path since (a folder under /tmp after a restart), nor one not there at this check, which another
-      // user could make before the read below (round 26).
-      const problem = recentPathProblem(given);
-      if (problem) throw new Error(`${quotePath(given)}: ${problem}, so it was not opened (open it with Open Project)`);
-      return openPicked(given);
+      // user could make before the read below (round 26). The file judged is the file read: opened once, judged on
+      // its descriptor and read through it, so a file swapped in after the look is not read (round 29).
+      let opened: { fd: number } | { problem: string };
+      try {
+        opened = openRecentFile(given);
+      } catch (e) {
+        throw new Error(`Could not read ${given}: ${systemReason(e)}`);
+      }
+      if ('problem' in opened)
+        throw new Error(`${quotePath(given)}: ${opened.problem}, so it was not opened (open it with Open Project)`);
+      try {
+        return await openPicked(given, opened.fd);
+      } finally {
+        closeSync(opened.fd);
+      }
     },
 
     saveProject: async (raw) => {
