@@ -55,7 +55,7 @@ import {
   quotePath,
   type PathPolicy,
 } from './pathPolicy';
-import { openRecentFile, recentKindOfPath, recentPathProblem, type RecentFilesStore } from './recentFiles';
+import { openRecentFileOrRefuse, recentKindOfPath, recentPathProblem, type RecentFilesStore } from './recentFiles';
 import { createProjectHandlers, SOUND_EXTENSIONS } from './project/projectHandlers';
 import { createInterchangeHandlers } from './interchange/interchangeHandlers';
 import { createMshExportHandlers } from './interchange/mshExportHandlers';
@@ -222,15 +222,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     // so a file swapped in at the path after the look is not what opens (round 29).
     let judged: number | undefined;
     if (!policy.isAllowed(given) && recent.list().some((e) => e.kind !== 'project' && e.path === given)) {
-      let opened: { fd: number } | { problem: string };
-      try {
-        opened = openRecentFile(given);
-      } catch (e) {
-        throw new Error(`Could not read ${given}: ${systemReason(e)}`);
-      }
-      if ('problem' in opened)
-        throw new Error(`${quotePath(given)}: ${opened.problem}, so it was not opened (open it with File › Open)`);
-      judged = opened.fd;
+      judged = openRecentFileOrRefuse(given, 'File › Open');
       policy.allowFile(given, { asJudged: true });
     }
     try {

@@ -7,7 +7,7 @@ import type { RecentFile, RecentFileKind } from '../shared/ipc/documents';
 import { anotherUsers, readSmallFile, writeFileAtomic } from './fsutil';
 import { motionKindOfPath } from './motionFiles';
 import { canonicalPath, MAX_PATH_LENGTH, quotePath } from './pathPolicy';
-import { describeFsError } from './fsErrors';
+import { describeFsError, systemReason } from './fsErrors';
 
 /** How many recent files are kept. */
 export const RECENT_FILES_LIMIT = 10;
@@ -147,6 +147,22 @@ export function openRecentFile(
     closeSync(fd);
     throw e;
   }
+}
+
+/**
+ * openRecentFile for an open from the list (a motion or a project): the judged file's descriptor, which the caller
+ * closes, or an error that says why it was not opened and where else the user can open it (`openWith`).
+ */
+export function openRecentFileOrRefuse(path: string, openWith: string): number {
+  let opened: { fd: number } | { problem: string };
+  try {
+    opened = openRecentFile(path);
+  } catch (e) {
+    throw new Error(`Could not read ${path}: ${systemReason(e)}`);
+  }
+  if ('problem' in opened)
+    throw new Error(`${quotePath(path)}: ${opened.problem}, so it was not opened (open it with ${openWith})`);
+  return opened.fd;
 }
 
 const ANOTHER_USERS = (owner: number) =>

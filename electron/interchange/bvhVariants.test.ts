@@ -20,6 +20,7 @@ import { importBvh } from '../../shared/interchange/bvh/import';
 import type { Motion } from '../../shared/motion/types';
 import { readMtn } from '../../shared/mtn/read';
 import { guaranteeViolations } from '../../shared/testing/hostileMotions';
+import { matApply, matFromQuat, matMul, type Mat3 } from '../../shared/testing/independentFk';
 
 interface VJoint {
   name: string;
@@ -35,11 +36,6 @@ interface Capture {
   frameTime: string;
 }
 
-type Mat3 = number[]; // row-major
-const mul = (a: Mat3, b: Mat3): Mat3 =>
-  [0, 1, 2].flatMap((r) => [0, 1, 2].map((c) => a[r * 3] * b[c] + a[r * 3 + 1] * b[3 + c] + a[r * 3 + 2] * b[6 + c]));
-const apply = (m: Mat3, v: number[]) =>
-  [0, 1, 2].map((r) => m[r * 3] * v[0] + m[r * 3 + 1] * v[1] + m[r * 3 + 2] * v[2]);
 function axisRotation(axis: string, deg: number): Mat3 {
   const a = (deg * Math.PI) / 180,
     c = Math.cos(a),
@@ -48,22 +44,6 @@ function axisRotation(axis: string, deg: number): Mat3 {
   if (axis === 'Y') return [c, 0, s, 0, 1, 0, -s, 0, c];
   return [c, -s, 0, s, c, 0, 0, 0, 1];
 }
-function quatMatrix(q: ArrayLike<number>): Mat3 {
-  const l = Math.hypot(q[0], q[1], q[2], q[3]);
-  const [x, y, z, w] = [q[0] / l, q[1] / l, q[2] / l, q[3] / l];
-  return [
-    1 - 2 * (y * y + z * z),
-    2 * (x * y - z * w),
-    2 * (x * z + y * w),
-    2 * (x * y + z * w),
-    1 - 2 * (x * x + z * z),
-    2 * (y * z - x * w),
-    2 * (x * z - y * w),
-    2 * (y * z + x * w),
-    1 - 2 * (x * x + y * y),
-  ];
-}
-
 /** Intrinsic Z, then Y, then X angles (degrees) of a rotation matrix: R = Rz Ry Rx. */
 function zyxDegrees(m: Mat3): number[] {
   const deg = 180 / Math.PI;
@@ -88,7 +68,7 @@ function bundledCapture(frames: number): Capture {
     out.push(
       joints.map((_, j) => [
         ...(j === 0 ? Array.from(m.translation.subarray(f * 4, f * 4 + 3)) : []),
-        ...zyxDegrees(quatMatrix(m.rotation.subarray((f * J + j) * 4, (f * J + j) * 4 + 4))),
+        ...zyxDegrees(matFromQuat(m.rotation.subarray((f * J + j) * 4, (f * J + j) * 4 + 4))),
       ]),
     );
   return { joints, frames: out, frameTime: '0.033333' };
@@ -162,12 +142,12 @@ function textWorldPositions(text: string, f: number, local: boolean, scale: numb
     for (const ch of jt.channels) {
       const x = Number(tok[v++]);
       if (ch.endsWith('position')) t['XYZ'.indexOf(ch[0])] += x;
-      else r = mul(r, axisRotation(ch[0], x));
+      else r = matMul(r, axisRotation(ch[0], x));
     }
     const p = jt.parent;
     const ts = t.map((x) => x * scale);
-    pos[j] = p < 0 ? ts : apply(rot[p], ts).map((x, k) => x + pos[p][k]);
-    rot[j] = p < 0 ? r : mul(rot[p], r);
+    pos[j] = p < 0 ? ts : matApply(rot[p], ts).map((x, k) => x + pos[p][k]);
+    rot[j] = p < 0 ? r : matMul(rot[p], r);
   });
   return pos;
 }
@@ -178,11 +158,12 @@ function motionWorldPositions(m: Motion, f: number): number[][] {
   const pos: number[][] = [],
     rot: Mat3[] = [];
   for (let j = 0; j < J; j++) {
-    const r = quatMatrix(m.rotation.subarray((f * J + j) * 4, (f * J + j) * 4 + 4));
+    const r = matFromQuat(m.rotation.subarray((f * J + j) * 4, (f * J + j) * 4 + 4));
     const off = Array.from(m.offset.subarray((f * J + j) * 4, (f * J + j) * 4 + 3));
     const p = m.joints[j].parent;
-    pos[j] = p < 0 ? off.map((x, k) => x + m.translation[f * 4 + k]) : apply(rot[p], off).map((x, k) => x + pos[p][k]);
-    rot[j] = p < 0 ? r : mul(rot[p], r);
+    pos[j] =
+      p < 0 ? off.map((x, k) => x + m.translation[f * 4 + k]) : matApply(rot[p], off).map((x, k) => x + pos[p][k]);
+    rot[j] = p < 0 ? r : matMul(rot[p], r);
   }
   return pos;
 }

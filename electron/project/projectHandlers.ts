@@ -31,7 +31,7 @@ import { requireObject, requireString } from '../ipcArgs';
 import { inputOverwrittenBy } from '../pathIdentity';
 import { allowUnlessLinkedOut, canonicalPath, isInside, quotePath, type PathPolicy } from '../pathPolicy';
 import { journalRefusedBeforeBuild, lockRefusedBeforeBuild, outputsRefusedBeforeBuild } from '../build/commit';
-import { openRecentFile } from '../recentFiles';
+import { openRecentFileOrRefuse } from '../recentFiles';
 import { createBuildRunner, workerLauncher, type BuildJobLauncher, type BuildRunner } from './buildRunner';
 import { workerTextChecker, type TextChecker } from './textCheck';
 
@@ -329,18 +329,11 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
       // the listed path since (a folder under /tmp after a restart), nor one not there at this check, which another
       // user could make before the read below (round 26). The file judged is the file read: opened once, judged on
       // its descriptor and read through it, so a file swapped in after the look is not read (round 29).
-      let opened: { fd: number } | { problem: string };
+      const fd = openRecentFileOrRefuse(given, 'Open Project');
       try {
-        opened = openRecentFile(given);
-      } catch (e) {
-        throw new Error(`Could not read ${given}: ${systemReason(e)}`);
-      }
-      if ('problem' in opened)
-        throw new Error(`${quotePath(given)}: ${opened.problem}, so it was not opened (open it with Open Project)`);
-      try {
-        return await openPicked(given, opened.fd);
+        return await openPicked(given, fd);
       } finally {
-        closeSync(opened.fd);
+        closeSync(fd);
       }
     },
 

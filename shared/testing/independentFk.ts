@@ -9,11 +9,13 @@ import type { Motion } from '../motion/types';
 import type { Mt3Motion } from '../mt3/types';
 import { decodePos, decodeRot } from './independentDecode';
 
-type Mat3 = number[]; // row-major
+/** A 3x3 matrix, row-major (exported with its three operations for other tests' own kinematics). */
+export type Mat3 = number[];
 
-function matFromQuat(q: number[]): Mat3 {
+/** The rotation matrix of a quaternion x, y, z, w (normalised first). */
+export function matFromQuat(q: ArrayLike<number>): Mat3 {
   const l = Math.sqrt(q[0] ** 2 + q[1] ** 2 + q[2] ** 2 + q[3] ** 2);
-  const [x, y, z, w] = q.map((c) => c / l);
+  const [x, y, z, w] = [q[0] / l, q[1] / l, q[2] / l, q[3] / l];
   return [
     1 - 2 * (y * y + z * z),
     2 * (x * y - z * w),
@@ -26,13 +28,13 @@ function matFromQuat(q: number[]): Mat3 {
     1 - 2 * (x * x + y * y),
   ];
 }
-function matMul(a: Mat3, b: Mat3): Mat3 {
+export function matMul(a: Mat3, b: Mat3): Mat3 {
   const o: number[] = [];
   for (let r = 0; r < 3; r++)
     for (let c = 0; c < 3; c++) o.push(a[r * 3] * b[c] + a[r * 3 + 1] * b[3 + c] + a[r * 3 + 2] * b[6 + c]);
   return o;
 }
-function apply(m: Mat3, v: number[]): number[] {
+export function matApply(m: Mat3, v: number[]): number[] {
   return [0, 1, 2].map((r) => m[r * 3] * v[0] + m[r * 3 + 1] * v[1] + m[r * 3 + 2] * v[2]);
 }
 
@@ -55,7 +57,7 @@ export function fkPoints(
       pos[j] = offset(j).map((o, c) => o + root[c]);
       mat[j] = local;
     } else {
-      const o = apply(mat[p], offset(j));
+      const o = matApply(mat[p], offset(j));
       pos[j] = o.map((v, c) => v + pos[p][c]);
       mat[j] = matMul(mat[p], local);
     }
@@ -63,7 +65,7 @@ export function fkPoints(
     for (let axis = 0; axis < 3; axis++) {
       const e = [0, 0, 0];
       e[axis] = shell;
-      pts.push(apply(mat[j], e).map((v, c) => v + pos[j][c]));
+      pts.push(matApply(mat[j], e).map((v, c) => v + pos[j][c]));
     }
     out.push(pts);
   }
