@@ -349,6 +349,7 @@ async function start(): Promise<void> {
       }),
     );
   };
+  const startupWarnings = [...(recent.startupProblem ? [recent.startupProblem] : []), ...refusedAtStart];
   const appInfo: AppInfo = {
     version: app.getVersion(),
     samplePath: sample,
@@ -358,9 +359,7 @@ async function start(): Promise<void> {
     workspaceRoot: workspace,
     platform: process.platform,
     ...(samples.notice ? { startupNotice: samples.notice } : {}),
-    ...(recent.startupProblem || refusedAtStart.length > 0
-      ? { startupWarnings: [...(recent.startupProblem ? [recent.startupProblem] : []), ...refusedAtStart] }
-      : {}),
+    ...(startupWarnings.length > 0 ? { startupWarnings } : {}),
   };
   const userData = app.getPath('userData');
   const warn = (message: string) => console.warn(`${APP_NAME}: ${message}`);
