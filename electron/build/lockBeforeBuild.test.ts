@@ -135,10 +135,12 @@ describe('a lock another live run holds, before the build', () => {
     });
     let out = '';
     let err = '';
-    const waiters: { re: RegExp; resolve: () => void }[] = [];
+    // Standard output and error are two pipes: what the CLI wrote to one before the other may arrive after it, so
+    // each wait names the stream it reads.
+    const waiters: { re: RegExp; on: 'out' | 'err'; resolve: () => void }[] = [];
     const check = () => {
       for (const w of [...waiters])
-        if (w.re.test(out)) {
+        if (w.re.test(w.on === 'out' ? out : err)) {
           waiters.splice(waiters.indexOf(w), 1);
           w.resolve();
         }
@@ -147,15 +149,19 @@ describe('a lock another live run holds, before the build', () => {
       out += d;
       check();
     });
-    child.stderr.on('data', (d) => (err += d));
-    const seen = (re: RegExp) =>
+    child.stderr.on('data', (d) => {
+      err += d;
+      check();
+    });
+    const seen = (re: RegExp, on: 'out' | 'err' = 'out') =>
       new Promise<void>((resolve) => {
-        waiters.push({ resolve, re });
+        waiters.push({ resolve, re, on });
         check();
       });
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     try {
       await seen(/trying the build again \(retry 1\)\n(?:[^\n]*\n)*?[^\n]*trying the build again in 2 s\n/);
+      await seen(/actguy build: failed again, as above/, 'err');
       expect(err).toContain(`another ActGuy run (process ${process.pid} on ${host()}, since `);
       expect(err).toContain('actguy build: failed again, as above');
       // Not-a-TTY progress prints a line per motion compressed: none was.
