@@ -10,7 +10,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { expect, startLoopbackChild, stopChild, test } from './fixtures';
+import { expect, openLoopbackPage, startLoopbackChild, stopChild, test } from './fixtures';
 import { openSampleProject } from './sev-ui';
 import { screenshotOf, waitForDocument } from './ui';
 
@@ -68,9 +68,7 @@ test('two recent files of one name read apart in the File menu, each with its pa
   );
   const { child, handle } = await startLoopbackChild(workspace.dir, ['--user-data', userData]);
   try {
-    const context = await loopbackBrowser!.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    await page.goto(handle.url);
+    const { context, page } = await openLoopbackPage(loopbackBrowser!, handle);
     await waitForDocument(page);
     await page.getByTestId('menu-file').click();
     // The first open (walk.mtn of the workspace) moved that entry to the top; each names its folder and its path.

@@ -14,9 +14,9 @@
  */
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect, test, type Workspace } from './fixtures';
-import { chooseFile, openSampleProject } from './sev-ui';
+import { chooseFile, openProject, openSampleProject } from './sev-ui';
 import { screenshotOf, waitForDocument } from './ui';
-import type { ElectronApplication, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 
 /** The element that has the keyboard, by test id (or its text when it has none). */
 function focused(page: Page): Promise<string> {
@@ -37,11 +37,6 @@ function writeProject(workspace: Workspace, name: string, edit: (p: { motions: R
   delete project.$schema;
   edit(project);
   writeFileSync(workspace.path(name), JSON.stringify(project, null, 2));
-}
-
-async function openProject(page: Page, electronApp: ElectronApplication | null, workspace: Workspace, name: string) {
-  await chooseFile(page, electronApp, workspace, name, 'open', () => page.getByTestId('project-open').first().click());
-  await expect(page.getByTestId('project-name')).toHaveText(name.replace(/\.actguy\.json$/, ''));
 }
 
 test('the menu bar works from the keyboard: Enter opens, arrows move, Escape gives the focus back', async ({
@@ -149,6 +144,7 @@ test("a project's motions open from the keyboard, and a long name cut in Project
   });
   await waitForDocument(page);
   await openProject(page, electronApp, workspace, 'long.actguy.json');
+  await expect(page.getByTestId('project-name')).toHaveText('long');
   await page.keyboard.press('Control+3');
   const rows = page.getByTestId('project-motion');
   await expect(rows).toHaveCount(4);
@@ -185,6 +181,7 @@ test('a project of no motions says to + Add one; a project naming a missing file
   });
   await waitForDocument(page);
   await openProject(page, electronApp, workspace, 'empty.actguy.json');
+  await expect(page.getByTestId('project-name')).toHaveText('empty');
   await page.keyboard.press('Control+3');
   // The empty list said "select a motion in the list", and the problem "fix it in a text editor".
   await expect(page.getByTestId('project-empty')).toContainText('This project has no motions yet: + Add puts');
@@ -196,6 +193,7 @@ test('a project of no motions says to + Add one; a project naming a missing file
   await saveScreenshot('project-empty-1280x800');
 
   await openProject(page, electronApp, workspace, 'missing.actguy.json');
+  await expect(page.getByTestId('project-name')).toHaveText('missing');
   await expect(problems).toContainText(
     'missing.actguy.json: it names missing_take.mtn (motions[1].mtn), which is not there. Put missing_take.mtn back, ' +
       'or change the name in a text editor; then press Check.',

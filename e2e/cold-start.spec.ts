@@ -6,7 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
-import { chooseFile } from './sev-ui';
+import { openProject } from './sev-ui';
 import { waitForDocument } from './ui';
 
 test.use({ viewport: { width: 1280, height: 800 } });
@@ -79,9 +79,7 @@ test('at 1280x800 and 1920x1080 the project header keeps one row and a refused b
   for (let i = 0; i < 12; i++) sample[`stray${i}`] = i;
   writeFileSync(workspace.path('stage_one.actguy.json'), JSON.stringify(sample, null, 2));
   await waitForDocument(page);
-  await chooseFile(page, electronApp, workspace, 'stage_one.actguy.json', 'open', () =>
-    page.getByTestId('project-open').first().click(),
-  );
+  await openProject(page, electronApp, workspace, 'stage_one.actguy.json');
   const build = page.getByTestId('project-build');
   await expect(build).toHaveText('Build archives… (12 problems to fix)');
   const header = page.locator('.project-panel > .panel-header');

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
-import { chooseFile } from './sev-ui';
+import { openProject } from './sev-ui';
 import { makeKeyEdit, openThroughPicker, waitForDocument } from './ui';
 
 test('a corrupt file gives a readable message and the open document stays', async ({
@@ -83,9 +83,7 @@ test('a corrupt .mar, project, .sev and SE table each lead with plain words; the
     workspace.path('cut.actguy.json'),
     readFileSync(workspace.path('sample.actguy.json'), 'utf8').slice(0, 300),
   );
-  await chooseFile(page, electronApp, workspace, 'cut.actguy.json', 'open', () =>
-    page.getByTestId('project-open').first().click(),
-  );
+  await openProject(page, electronApp, workspace, 'cut.actguy.json');
   await expect(error).toContainText(
     /^Could not read cut\.actguy\.json as a project: it ends too soon at line \d+: part of its data is missing/,
   );
@@ -103,9 +101,7 @@ test('a corrupt .mar, project, .sev and SE table each lead with plain words; the
   const sev = readFileSync(workspace.path('walk.sev'));
   writeFileSync(workspace.path('walk.sev'), Buffer.concat([sev.subarray(0, 40), Buffer.from([0xff, 0xfe, 0x0a])]));
   writeFileSync(workspace.path('se_define.h'), Buffer.from([0x23, 0xff, 0x00, 0x0a]));
-  await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () =>
-    page.getByTestId('project-open').first().click(),
-  );
+  await openProject(page, electronApp, workspace, 'sample.actguy.json');
   await expect(error).toContainText(/^Could not open walk\.sev: it holds bytes that are not text at line \d+/);
   await expect(error).toContainText('The file is unchanged.');
   const tableProblem = page.getByTestId('project-problem').filter({ hasText: 'se_define.h' }).first();
@@ -123,9 +119,7 @@ test('a .sev that cannot be read is never replaced by an empty one: the editor s
   // Mostly a good .sev, with a comment in another encoding (bytes that are not UTF-8).
   const broken = Buffer.concat([sev, Buffer.from('# pas \xe9t\xe9\n', 'latin1')]);
   writeFileSync(workspace.path('walk.sev'), broken);
-  await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () =>
-    page.getByTestId('project-open').first().click(),
-  );
+  await openProject(page, electronApp, workspace, 'sample.actguy.json');
   await expect(page.getByTestId('message-error')).toContainText(/^Could not open walk\.sev: it holds bytes/);
   // The editor used to say "walk has no .sev" and offer "Create walk.sev", which started an empty .sev there (and
   // Save SEV wrote it over the file). It now says the file is there but unreadable, and offers no Create.

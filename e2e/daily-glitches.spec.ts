@@ -13,7 +13,7 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { chooseFile, markerFrames, openSampleProject, trackX } from './sev-ui';
+import { markerFrames, openProject, openSampleProject, trackX } from './sev-ui';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import {
   clippedControls,
@@ -158,9 +158,7 @@ test('outside a project the sounds beside the motion play; "(no sound)" goes onc
   await expect(last).toHaveClass(/bad/);
   // The sample project has its sounds: the SE played again there has one.
   await page.getByTestId('mode-project').click();
-  await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () =>
-    page.getByTestId('project-open').first().click(),
-  );
+  await openProject(page, electronApp, workspace, 'sample.actguy.json');
   await expect(page.getByTestId('project-motion')).toHaveCount(4);
   // The project opened walk.mtn and walk.sev of its own folder: the label of the other copy's SE went with them.
   await expect(page.getByTestId('sev-file')).toContainText('walk.sev');

@@ -15,7 +15,15 @@
  * - `pageErrors`: uncaught page errors and console errors collected during the test.
  * - `saveScreenshot(name)`: saves e2e-output/screenshots/<project>-<name>.png and returns its path.
  */
-import { _electron, expect, test as base, type Browser, type ElectronApplication, type Page } from '@playwright/test';
+import {
+  _electron,
+  expect,
+  test as base,
+  type Browser,
+  type BrowserContext,
+  type ElectronApplication,
+  type Page,
+} from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -115,6 +123,20 @@ export function stopChild(child: ChildProcess): Promise<void> {
     });
     child.kill('SIGTERM');
   });
+}
+
+/**
+ * Loads a loopback server that a scenario started itself (startLoopbackChild) in a 1280x800 page of a context of
+ * its own, which the caller closes. It waits only for the page to load: each caller waits for what it expects.
+ */
+export async function openLoopbackPage(
+  browser: Browser,
+  handle: LoopbackHandle,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(handle.url);
+  return { context, page };
 }
 
 function collectErrors(page: Page, into: string[]): void {

@@ -10,7 +10,7 @@
 import type { Page } from '@playwright/test';
 import config from '../playwright.config';
 import { expect, test } from './fixtures';
-import { chooseFile, openSampleProject } from './sev-ui';
+import { chooseFile, openProject, openSampleProject } from './sev-ui';
 import { openThroughPicker, waitForDocument } from './ui';
 
 interface Box {
@@ -442,9 +442,7 @@ test('a splitter follows the pointer: the other panels give way down to their mi
   test.skip(!!electronApp, 'window size is set through the page viewport in Chromium');
   await page.setViewportSize({ width: 1280, height: 800 });
   await waitForDocument(page);
-  await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () =>
-    page.getByTestId('project-open').first().click(),
-  );
+  await openProject(page, electronApp, workspace, 'sample.actguy.json');
   await expect(page.getByTestId('project-motion')).toHaveCount(4);
   await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
   await page.getByTestId('panel-toggle-curves').click();

@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
-import { chooseFile } from './sev-ui';
+import { openProject } from './sev-ui';
 import { waitForDocument } from './ui';
 
 test('a project of 12 motions: the filter narrows the list, rows keep their archive index, Escape clears', async ({
@@ -26,9 +26,7 @@ test('a project of 12 motions: the filter narrows the list, rows keep their arch
     workspace.path('stage.actguy.json'),
     JSON.stringify({ version: 1, fps: 30, motions, outputs: { mar: 'out/stage.mar', sar: 'out/stage.sar' } }, null, 2),
   );
-  await chooseFile(page, electronApp, workspace, 'stage.actguy.json', 'open', () =>
-    page.getByTestId('project-open').first().click(),
-  );
+  await openProject(page, electronApp, workspace, 'stage.actguy.json');
   const rows = page.getByTestId('project-motion');
   await expect(rows).toHaveCount(12);
   await expect(page.getByTestId('project-filter-count')).toHaveText('12 of 12');

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, startLoopbackChild, stopChild } from './fixtures';
+import { expect, test, openLoopbackPage, startLoopbackChild, stopChild } from './fixtures';
 import { waitForDocument } from './ui';
 
 test('a damaged recent-files list is said once, in the message list, without holding the start', async ({
@@ -27,9 +27,7 @@ test('a damaged recent-files list is said once, in the message list, without hol
     for (const run of ['damaged', 'after the reset'] as const) {
       const { child, handle } = await startLoopbackChild(workspace.dir, ['--user-data', userData]);
       try {
-        const context = await loopbackBrowser!.newContext({ viewport: { width: 1280, height: 800 } });
-        const page = await context.newPage();
-        await page.goto(handle.url);
+        const { context, page } = await openLoopbackPage(loopbackBrowser!, handle);
         await waitForDocument(page);
         const warning = page.getByTestId('message-warning').filter({ hasText: 'recent files' });
         if (run === 'damaged') {

@@ -10,7 +10,7 @@ import { cpSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from './electron-binary';
-import { expect, test, startLoopbackChild, stopChild } from './fixtures';
+import { expect, test, openLoopbackPage, startLoopbackChild, stopChild } from './fixtures';
 import { screenshotOf, waitForDocument } from './ui';
 
 test('a recent project opens from the File menu as Open Project opens it', async ({
@@ -29,9 +29,7 @@ test('a recent project opens from the File menu as Open Project opens it', async
   );
   const { child, handle } = await startLoopbackChild(workspace.dir, ['--user-data', userData]);
   try {
-    const context = await loopbackBrowser!.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    await page.goto(handle.url);
+    const { context, page } = await openLoopbackPage(loopbackBrowser!, handle);
     await waitForDocument(page);
     await page.getByTestId('menu-file').click();
     const entry = page.getByRole('menuitem', { name: /^sample\s*project$/ });

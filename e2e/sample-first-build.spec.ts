@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
-import { chooseFile } from './sev-ui';
+import { openProject } from './sev-ui';
 import { waitForDocument } from './ui';
 
 test('the sample project as shipped checks clean and builds from the app', async ({
@@ -18,9 +18,7 @@ test('the sample project as shipped checks clean and builds from the app', async
   test.skip(!!electronApp, 'window size is set through the page viewport in Chromium');
   await page.setViewportSize({ width: 1280, height: 800 });
   await waitForDocument(page);
-  await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () =>
-    page.getByTestId('project-open').first().click(),
-  );
+  await openProject(page, electronApp, workspace, 'sample.actguy.json');
   await expect(page.getByTestId('project-motion')).toHaveCount(4);
   await expect(
     page.locator('[data-testid="project-motion"][data-name="cmu_01_01"]').getByTestId('project-motion-stats'),
@@ -50,9 +48,7 @@ test('Check reports the outputs Build would refuse, by path; Build says it is re
   json.outputs = { mar: '../elsewhere/stage.mar', sar: '../elsewhere/stage.sar' };
   writeFileSync(path, `${JSON.stringify(json, null, 2)}\n`);
   await waitForDocument(page);
-  await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () =>
-    page.getByTestId('project-open').first().click(),
-  );
+  await openProject(page, electronApp, workspace, 'sample.actguy.json');
   const problems = page.getByTestId('project-problem');
   await expect(problems).toHaveCount(3, { timeout: 30_000 });
   await expect(problems.first()).toContainText(

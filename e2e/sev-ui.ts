@@ -41,6 +41,22 @@ export async function chooseFile(
   await expect(picker).toHaveCount(0);
 }
 
+/**
+ * Opens the workspace's project file `relative` with the project panel's Open button. It waits only for the
+ * file dialog to close: a project may open whole, with problems, or not at all, so each caller waits for what
+ * it expects to see.
+ */
+export async function openProject(
+  page: Page,
+  electronApp: ElectronApplication | null,
+  workspace: Workspace,
+  relative: string,
+): Promise<void> {
+  await chooseFile(page, electronApp, workspace, relative, 'open', () =>
+    page.getByTestId('project-open').first().click(),
+  );
+}
+
 /** Opens sample.actguy.json through the project panel and waits for walk + walk.sev. */
 export async function openSampleProject(
   page: Page,
@@ -48,9 +64,7 @@ export async function openSampleProject(
   electronApp: ElectronApplication | null = null,
 ): Promise<void> {
   await waitForDocument(page);
-  await chooseFile(page, electronApp, workspace, 'sample.actguy.json', 'open', () =>
-    page.getByTestId('project-open').first().click(),
-  );
+  await openProject(page, electronApp, workspace, 'sample.actguy.json');
   await expect(page.getByTestId('project-motion')).toHaveCount(4);
   await expect(page.getByTestId('sev-file')).toContainText('walk.sev');
   await waitForDocument(page);
