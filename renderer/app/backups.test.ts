@@ -200,7 +200,8 @@ describe('restoring after a crash', () => {
     expect(restoredShown()).toBe(false);
   });
 
-  it('Discard drops the restored motion: the file is opened again, clean', async () => {
+  // Mutation that fails: discardRestored without its question (the motion went at the click, tried cold round 6).
+  it('Discard asks first, then drops the restored motion: Cancel keeps it, Discard changes opens the file again', async () => {
     await openWalk();
     const m = emptyMotion(20, joints);
     m.translationKeyInfo[4 * 4] |= KeyFlag.KEY;
@@ -216,10 +217,19 @@ describe('restoring after a crash', () => {
     };
     await restoreHeldBackups({ restoreBackups: async () => ({ backups: [copy], setAside: [] }) });
     expect(documentStore.getState().dirty).toBe(true);
-    sessionStore
-      .getState()
-      .messages.find((x) => x.text.startsWith('Restored'))!
-      .action!.run();
+    const discard = sessionStore.getState().messages.find((x) => x.text.startsWith('Restored'))!.action!;
+    discard.run();
+    await vi.waitFor(() => expect(sessionStore.getState().confirm).not.toBeNull());
+    expect(sessionStore.getState().confirm!.text).toBe(
+      'Discard the restored changes to walk.mtn, and any edits made to it since, and read it from disk again?',
+    );
+    sessionStore.getState().confirm!.resolve('cancel');
+    await vi.waitFor(() => expect(sessionStore.getState().confirm).toBeNull());
+    expect(documentStore.getState().documentId).toBe('d9');
+    expect(documentStore.getState().dirty).toBe(true);
+    discard.run();
+    await vi.waitFor(() => expect(sessionStore.getState().confirm).not.toBeNull());
+    sessionStore.getState().confirm!.resolve('reload');
     await vi.waitFor(() => expect(documentStore.getState().documentId).toBe('d1'));
     expect(documentStore.getState().dirty).toBe(false);
     expect(opened).toEqual(['/ws/walk.mtn', '/ws/walk.mtn']);

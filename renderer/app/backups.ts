@@ -21,7 +21,8 @@ import { tunerBinding } from '../sev/sevBinding';
 import { isProjectDirty, projectStore, type ProjectJson } from '../project/projectStore';
 import { clearProjectHistory } from '../project/projectHistory';
 import { openProject } from '../project/projectFiles';
-import { reloadSev, type ReloadQuestion } from '../sev/sevFiles';
+import { loadSev, type ReloadQuestion } from '../sev/sevFiles';
+import { askChoice } from './dialogs';
 import { adoptDocument, openPath } from './motionFiles';
 
 /** How long after the last edit a copy is sent: a typing burst or a drag sends one copy, not one per change. */
@@ -265,23 +266,39 @@ function dismissOnceSettled(id: number, restored: readonly UnsavedBackup[]): voi
 }
 
 /**
- * The question before a restored `.sev`'s copy is dropped: it still asks (edits made since the restore go too), named
- * for the Discard that was clicked; it read "Reload from disk … Discard edits and reload", a step the user never asked
- * for (tried cold, round 4).
+ * The question before restored copies are dropped: each part still unsaved goes, with the edits made to it since. It
+ * asked only about a `.sev` ("Reload from disk … Discard edits and reload" until round 4), and a restored motion, with
+ * whatever had been done to it since, went at the click with no question and no undo (tried cold, round 6).
  */
-export function discardRestoredSevQuestion(name: string): ReloadQuestion {
+export function discardRestoredQuestion(names: readonly string[]): ReloadQuestion {
+  const one = names.length === 1;
+  const list = one ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
   return {
     title: 'Discard restored changes',
-    text: `Discard the restored changes to ${name}, and any edits made to it since, and read it from disk again?`,
+    text: `Discard the restored changes to ${list}, and any edits made to ${one ? 'it' : 'them'} since, and read ${one ? 'it' : 'them'} from disk again?`,
     drop: 'Discard changes',
   };
 }
 
 /**
- * Drops restored copies: each part is read again from its file (a motion that never had one is closed), the SEV
- * first and the project last (reopening the project opens its first motion, asking nothing once the rest is clean).
+ * Drops restored copies once the user has said so: each part is read again from its file (a motion that never had
+ * one is closed), the SEV first and the project last (reopening the project opens its first motion, asking nothing
+ * once the rest is clean).
  */
 async function discardRestored(restored: readonly UnsavedBackup[]): Promise<void> {
+  const unsaved = restored.filter(stillUnsaved);
+  if (unsaved.length) {
+    const q = discardRestoredQuestion(unsaved.map((b) => escapeControls(b.path ? basenameOf(b.path) : b.name)));
+    const choice = await askChoice({
+      title: q.title,
+      text: q.text,
+      buttons: [
+        { id: 'reload', label: q.drop },
+        { id: 'cancel', label: 'Cancel', primary: true },
+      ],
+    });
+    if (choice !== 'reload') return;
+  }
   const order: BackupPart[] = ['sev', 'motion', 'project'];
   for (const b of [...restored].sort((x, y) => order.indexOf(x.part) - order.indexOf(y.part))) {
     if (b.part === 'motion') {
@@ -290,7 +307,8 @@ async function discardRestored(restored: readonly UnsavedBackup[]): Promise<void
       if (b.path) await openPath(b.path, false);
       else documentStore.getState().close();
     } else if (b.part === 'sev') {
-      if (sevStore.getState().file?.path === b.path) await reloadSev(discardRestoredSevQuestion);
+      const f = sevStore.getState().file;
+      if (f?.path === b.path) await loadSev(f.path, f.motionName);
     } else if (projectStore.getState().path === b.path) {
       await openProject(b.path);
     }
