@@ -217,8 +217,14 @@ describe('restoring after a crash', () => {
     };
     await restoreHeldBackups({ restoreBackups: async () => ({ backups: [copy], setAside: [] }) });
     expect(documentStore.getState().dirty).toBe(true);
-    const discard = sessionStore.getState().messages.find((x) => x.text.startsWith('Restored'))!.action!;
-    discard.run();
+    const restoredMessage = () => sessionStore.getState().messages.find((x) => x.text.startsWith('Restored'));
+    // As the message's button does: the click takes the message away, then runs its action.
+    const clickDiscard = () => {
+      const m = restoredMessage()!;
+      sessionStore.getState().dismiss(m.id);
+      m.action!.run();
+    };
+    clickDiscard();
     await vi.waitFor(() => expect(sessionStore.getState().confirm).not.toBeNull());
     expect(sessionStore.getState().confirm!.text).toBe(
       'Discard the restored changes to walk.mtn, and any edits made to it since, and read it from disk again?',
@@ -227,7 +233,9 @@ describe('restoring after a crash', () => {
     await vi.waitFor(() => expect(sessionStore.getState().confirm).toBeNull());
     expect(documentStore.getState().documentId).toBe('d9');
     expect(documentStore.getState().dirty).toBe(true);
-    discard.run();
+    // Cancelled, the message is back with its Discard.
+    expect(restoredMessage()?.action?.label).toBe('Discard');
+    clickDiscard();
     await vi.waitFor(() => expect(sessionStore.getState().confirm).not.toBeNull());
     sessionStore.getState().confirm!.resolve('reload');
     await vi.waitFor(() => expect(documentStore.getState().documentId).toBe('d1'));

@@ -220,13 +220,19 @@ export async function restoreHeldBackups(api: Pick<ActGuyApi, 'restoreBackups'>)
   // not as another file's name (docs/security.md, round 26).
   const names = restored.map((b) => escapeControls(b.path ? basenameOf(b.path) : b.name));
   const when = time(Math.max(...restored.map((b) => b.editedAt)));
-  const id = session.notify(
-    'warning',
-    `Restored unsaved changes to ${names.join(', ')} (as of ${when}): ActGuy closed before they were saved. They are not on disk yet: Save writes them, Discard drops them.`,
-    'app',
-    { label: 'Discard', run: () => void discardRestored(restored) },
-  );
-  dismissOnceSettled(id, restored);
+  // Shown again when the question its Discard asks is cancelled (the click took the message away).
+  const show = (): void => {
+    const id = sessionStore
+      .getState()
+      .notify(
+        'warning',
+        `Restored unsaved changes to ${names.join(', ')} (as of ${when}): ActGuy closed before they were saved. They are not on disk yet: Save writes them, Discard drops them.`,
+        'app',
+        { label: 'Discard', run: () => void discardRestored(restored, show) },
+      );
+    dismissOnceSettled(id, restored);
+  };
+  show();
   return restored.map((b) => b.part);
 }
 
@@ -281,11 +287,11 @@ export function discardRestoredQuestion(names: readonly string[]): ReloadQuestio
 }
 
 /**
- * Drops restored copies once the user has said so: each part is read again from its file (a motion that never had
+ * Drops restored copies once the user has said so (Cancel shows their message again): each part is read again from its file (a motion that never had
  * one is closed), the SEV first and the project last (reopening the project opens its first motion, asking nothing
  * once the rest is clean).
  */
-async function discardRestored(restored: readonly UnsavedBackup[]): Promise<void> {
+async function discardRestored(restored: readonly UnsavedBackup[], showAgain: () => void): Promise<void> {
   const unsaved = restored.filter(stillUnsaved);
   if (unsaved.length) {
     const q = discardRestoredQuestion(unsaved.map((b) => escapeControls(b.path ? basenameOf(b.path) : b.name)));
@@ -297,7 +303,7 @@ async function discardRestored(restored: readonly UnsavedBackup[]): Promise<void
         { id: 'cancel', label: 'Cancel', primary: true },
       ],
     });
-    if (choice !== 'reload') return;
+    if (choice !== 'reload') return showAgain();
   }
   const order: BackupPart[] = ['sev', 'motion', 'project'];
   for (const b of [...restored].sort((x, y) => order.indexOf(x.part) - order.indexOf(y.part))) {
