@@ -196,6 +196,10 @@ describe('restoring after a crash', () => {
     // walk.sev is still unsaved: the message stays. Once it is saved too, "not on disk yet" no longer holds: it goes.
     const restoredShown = () => sessionStore.getState().messages.some((x) => x.id === restoredMessage.id);
     expect(restoredShown()).toBe(true);
+    // It names only what is left (mutation that fails: dismissOnceSettled without its text update).
+    expect(sessionStore.getState().messages.find((x) => x.id === restoredMessage.id)!.text).toMatch(
+      /^Restored unsaved changes to walk\.sev \(as of/,
+    );
     sevStore.getState().markSaved(sevStore.getState().file!.doc!);
     expect(restoredShown()).toBe(false);
   });

@@ -215,25 +215,29 @@ export async function restoreHeldBackups(api: Pick<ActGuyApi, 'restoreBackups'>)
   }
 
   if (restored.length === 0) return [];
-  // As the unsaved question names them: a motion by its file when it has one. A copy's name and path come from the
-  // Backups folder, read back as a stranger's file: a line break or a bidirectional override in one is shown escaped,
-  // not as another file's name (docs/security.md, round 26).
-  const names = restored.map((b) => escapeControls(b.path ? basenameOf(b.path) : b.name));
   const when = time(Math.max(...restored.map((b) => b.editedAt)));
-  // Shown again when the question its Discard asks is cancelled (the click took the message away).
-  const show = (): void => {
-    const id = sessionStore
-      .getState()
-      .notify(
-        'warning',
-        `Restored unsaved changes to ${names.join(', ')} (as of ${when}): ActGuy closed before they were saved. They are not on disk yet: Save writes them, Discard drops them.`,
-        'app',
-        { label: 'Discard', run: () => void discardRestored(restored, show) },
-      );
-    dismissOnceSettled(id, restored);
+  const textOf = (parts: readonly UnsavedBackup[]): string =>
+    `Restored unsaved changes to ${parts.map(backupName).join(', ')} (as of ${when}): ActGuy closed before they were saved. They are not on disk yet: Save writes them, Discard drops them.`;
+  // Shown again, naming what is still unsaved, when the question its Discard asks is cancelled (the click took the
+  // message away).
+  const show = (parts: readonly UnsavedBackup[]): void => {
+    const id = sessionStore.getState().notify('warning', textOf(parts), 'app', {
+      label: 'Discard',
+      run: () => void discardRestored(parts, () => show(parts.filter(stillUnsaved))),
+    });
+    dismissOnceSettled(id, parts, textOf);
   };
-  show();
+  show(restored);
   return restored.map((b) => b.part);
+}
+
+/**
+ * A restored part as the unsaved question names it: a motion by its file when it has one. A copy's name and path come
+ * from the Backups folder, read back as a stranger's file: a line break or a bidirectional override in one is shown
+ * escaped, not as another file's name (docs/security.md, round 26).
+ */
+function backupName(b: UnsavedBackup): string {
+  return escapeControls(b.path ? basenameOf(b.path) : b.name);
 }
 
 /** Whether restored part `b` is still open with unsaved edits (not saved, discarded or replaced since). */
@@ -253,13 +257,25 @@ function stillUnsaved(b: UnsavedBackup): boolean {
 /**
  * The restore message goes once none of its parts is left unsaved (each saved, discarded or closed): it said "not on
  * disk yet" and offered Discard after Save had written them, so a first-time user could not tell whether the save had
- * worked (docs/user-guide.md#tried-cold-2026-12-03).
+ * worked (docs/user-guide.md#tried-cold-2026-12-03). Until then it names only the parts still unsaved.
  */
-function dismissOnceSettled(id: number, restored: readonly UnsavedBackup[]): void {
+function dismissOnceSettled(
+  id: number,
+  restored: readonly UnsavedBackup[],
+  textOf: (parts: readonly UnsavedBackup[]) => string,
+): void {
   const check = (): void => {
     const session = sessionStore.getState();
-    const shown = session.messages.some((m) => m.id === id);
-    if (shown && restored.some(stillUnsaved)) return;
+    const message = session.messages.find((m) => m.id === id);
+    const left = restored.filter(stillUnsaved);
+    if (message && left.length) {
+      // Until then it names only what is left: walk.sev saved, it still said walk.sev was "not on disk yet".
+      const text = textOf(left);
+      if (message.text !== text)
+        sessionStore.setState({ messages: session.messages.map((m) => (m.id === id ? { ...m, text } : m)) });
+      return;
+    }
+    const shown = message !== undefined;
     offs.forEach((off) => off());
     if (shown) session.dismiss(id);
   };
@@ -294,7 +310,7 @@ export function discardRestoredQuestion(names: readonly string[]): ReloadQuestio
 async function discardRestored(restored: readonly UnsavedBackup[], showAgain: () => void): Promise<void> {
   const unsaved = restored.filter(stillUnsaved);
   if (unsaved.length) {
-    const q = discardRestoredQuestion(unsaved.map((b) => escapeControls(b.path ? basenameOf(b.path) : b.name)));
+    const q = discardRestoredQuestion(unsaved.map(backupName));
     const choice = await askChoice({
       title: q.title,
       text: q.text,
