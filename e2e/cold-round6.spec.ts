@@ -186,3 +186,14 @@ test('File › Close leaves no frame behind, and its question says the .sev keep
   await expect(page.getByTestId('sev-mismatch')).toBeVisible();
   expect(pageErrors).toEqual([]);
 });
+
+test('an export the disk refuses says what to do', async ({ page, workspace, electronApp, pageErrors }) => {
+  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
+  await waitForDocument(page);
+  mkdirSync(workspace.path('walk.mt3'));
+  await chooseFile(page, electronApp, workspace, 'walk.mt3', 'save', () => page.keyboard.press('Control+e'));
+  const failed = page.getByTestId('message-list').locator('.message').filter({ hasText: 'Could not export' });
+  await expect(failed).toContainText('a folder has that name; the file on disk is unchanged.');
+  await expect(failed).toContainText('Export again under another name or folder, or put that right');
+  expect(pageErrors).toEqual([]);
+});

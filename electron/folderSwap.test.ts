@@ -25,7 +25,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressRequestForMotion } from '../shared/compress/request';
 import { readMtn } from '../shared/mtn/read';
 import { dispatchInvoke } from './handlers';
-import { saveAgainNext } from './fsErrors';
+import { EXPORT_AGAIN_NEXT, saveAgainNext } from './fsErrors';
 import { ASSETS, openedMotion, testHandlers, useCompressClientPerTest } from './testing/handlerHarness';
 import { atomicWriteIo, pinFolder, writeFileAtomic } from './fsutil';
 import { commitOutputs } from './build/commit';
@@ -98,7 +98,7 @@ describe('a folder swapped for a link while a write waits', () => {
       error: {
         message:
           `Could not export ${path}: its folder ${out} changed after it was checked (it now leads to ${victim}); ` +
-          'nothing was written there; the file on disk is unchanged',
+          `nothing was written there; the file on disk is unchanged. ${EXPORT_AGAIN_NEXT}`,
       },
     });
     expect(everything()).toEqual(['walk.mt3.actguy-new.otherhost.1234.abcdef.tmp']);
@@ -141,7 +141,7 @@ describe('a folder swapped for a link while a write waits', () => {
       error: {
         message:
           `Could not export ${glb}: its folder ${out} changed after it was checked (it now leads to ${victim}); ` +
-          'nothing was written there; the file on disk is unchanged',
+          `nothing was written there; the file on disk is unchanged. ${EXPORT_AGAIN_NEXT}`,
       },
     });
     expect(everything()).toEqual([]);

@@ -66,3 +66,7 @@ export function saveAgainNext(button: string): string {
 /** As saveAgainNext for a motion, which can also go to another file with Save As. */
 export const SAVE_MOTION_NEXT =
   'Save them under another name or folder with File › Save As… (Ctrl+Shift+S), or put that right and press Save again.';
+
+/** As saveAgainNext for an export (.mt3, glTF), which any name or folder may take. */
+export const EXPORT_AGAIN_NEXT =
+  'Export again under another name or folder, or put that right (move the folder or file in the way, free some space, or allow writing there) and export again.';
