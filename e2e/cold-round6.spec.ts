@@ -197,3 +197,25 @@ test('an export the disk refuses says what to do', async ({ page, workspace, ele
   await expect(failed).toContainText('Export again under another name or folder, or put that right');
   expect(pageErrors).toEqual([]);
 });
+
+test("an SE's removed floor variants say what is hidden and how they come back", async ({
+  page,
+  electronApp,
+  pageErrors,
+}) => {
+  if (!electronApp) await page.setViewportSize({ width: 1280, height: 800 });
+  await waitForDocument(page);
+  await page.keyboard.press('Control+2');
+  await page.getByTestId('sev-se-name').first().click();
+  await page.getByTestId('sev-variants-remove').click();
+  const floors = page.getByTestId('sev-se-floors').first();
+  await expect(floors).toHaveText('8 hidden');
+  // It read "Hidden, not saved: SE_FOOT_L_CONC …" with nothing on how to get them back.
+  await expect(floors).toHaveAttribute(
+    'title',
+    /^8 floor variants hidden by Remove floor variants \(SE_FOOT_L_CONC .*\): every floor plays SE_FOOT_L now\. Save asks before it drops them; select the SE and “Restore the 8 hidden floor variants” brings them back\.$/,
+  );
+  await page.getByTestId('sev-variants-add').click();
+  await expect(floors).toHaveText('8');
+  expect(pageErrors).toEqual([]);
+});
