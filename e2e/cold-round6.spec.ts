@@ -1,11 +1,13 @@
 /**
  * What a technical animator met trying to lose work in the browser build at 1280x800 (docs/user-guide.md "Tried cold",
- * sixth round): a save the disk refused said what went wrong but not what to do, and its message stayed over the file
- * reopened from disk saying "your edits are kept"; Discard on the restored-changes message dropped a restored motion
- * and every edit made since without a question; File › Close left the frame field at "50 / 0"; the unsaved question
- * named the motion only while the .sev had unsaved edits too.
- * Mutations that fail: SAVE_MOTION_NEXT left out of the save's message; dismissOnceSaveSettles not subscribed;
- * discardRestored without its question; the session's reset on close removed; confirmUnsaved without its kept note.
+ * sixth round): a save or an export the disk refused said what went wrong but not what to do, and a failed save's
+ * message stayed over the file reopened from disk saying "your edits are kept"; Discard on the restored-changes
+ * message dropped a restored motion and every edit made since without a question; File › Close left the frame field
+ * at "50 / 0" and its question named the motion only while the .sev had unsaved edits too; an SE's removed floor
+ * variants read "Hidden, not saved".
+ * Mutations that fail: SAVE_MOTION_NEXT or EXPORT_AGAIN_NEXT emptied; dismissOnceSaveSettles not subscribed;
+ * discardRestored without its question; the session's reset on close removed; confirmUnsaved without its kept note;
+ * the floors tooltip as before.
  */
 import { mkdirSync, renameSync, rmdirSync } from 'node:fs';
 import { expect, test } from './fixtures';
