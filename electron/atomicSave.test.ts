@@ -15,6 +15,7 @@ import { KeyFlag } from '../shared/motion/types';
 import { readMtn } from '../shared/mtn/read';
 import { writeMtn } from '../shared/mtn/write';
 import { dispatchInvoke, type ApiHandlers } from './handlers';
+import { EXPORT_AGAIN_NEXT, SAVE_MOTION_NEXT } from './fsErrors';
 import { ASSETS, testHandlers, openedMotion, useCompressClientPerTest } from './testing/handlerHarness';
 import { atomicWriteIo, writeFileAtomic } from './fsutil';
 import { inProcessImportRunner } from './interchange/importRunner';
@@ -121,7 +122,7 @@ describe('every save and export of the app is atomic', () => {
     expect(failed).toEqual({
       ok: false,
       error: {
-        message: `Could not save ${target}: no space left on the disk; the file on disk is unchanged and your edits are kept`,
+        message: `Could not save ${target}: no space left on the disk; the file on disk is unchanged and your edits are kept. ${SAVE_MOTION_NEXT}`,
       },
     });
     expect(readFileSync(target).equals(before)).toBe(true);
@@ -170,11 +171,15 @@ describe('every save and export of the app is atomic', () => {
     const b = await dispatchInvoke(handlers, 'exportGltf', { documentId, source: 'source', mtnBytes, path: glb });
     expect(a).toEqual({
       ok: false,
-      error: { message: `Could not export ${mt3}: no space left on the disk; the file on disk is unchanged` },
+      error: {
+        message: `Could not export ${mt3}: no space left on the disk; the file on disk is unchanged. ${EXPORT_AGAIN_NEXT}`,
+      },
     });
     expect(b).toEqual({
       ok: false,
-      error: { message: `Could not export ${glb}: no space left on the disk; the file on disk is unchanged` },
+      error: {
+        message: `Could not export ${glb}: no space left on the disk; the file on disk is unchanged. ${EXPORT_AGAIN_NEXT}`,
+      },
     });
     expect(readFileSync(mt3).equals(before[0])).toBe(true);
     expect(readFileSync(glb).equals(before[1])).toBe(true);

@@ -25,6 +25,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compressRequestForMotion } from '../shared/compress/request';
 import { readMtn } from '../shared/mtn/read';
 import { dispatchInvoke } from './handlers';
+import { EXPORT_AGAIN_NEXT, saveAgainNext } from './fsErrors';
 import { ASSETS, openedMotion, testHandlers, useCompressClientPerTest } from './testing/handlerHarness';
 import { atomicWriteIo, pinFolder, writeFileAtomic } from './fsutil';
 import { commitOutputs } from './build/commit';
@@ -97,7 +98,7 @@ describe('a folder swapped for a link while a write waits', () => {
       error: {
         message:
           `Could not export ${path}: its folder ${out} changed after it was checked (it now leads to ${victim}); ` +
-          'nothing was written there; the file on disk is unchanged',
+          `nothing was written there; the file on disk is unchanged. ${EXPORT_AGAIN_NEXT}`,
       },
     });
     expect(everything()).toEqual(['walk.mt3.actguy-new.otherhost.1234.abcdef.tmp']);
@@ -140,7 +141,7 @@ describe('a folder swapped for a link while a write waits', () => {
       error: {
         message:
           `Could not export ${glb}: its folder ${out} changed after it was checked (it now leads to ${victim}); ` +
-          'nothing was written there; the file on disk is unchanged',
+          `nothing was written there; the file on disk is unchanged. ${EXPORT_AGAIN_NEXT}`,
       },
     });
     expect(everything()).toEqual([]);
@@ -201,7 +202,7 @@ describe('a folder swapped for a link while a write waits', () => {
     expect(r).toMatchObject({ ok: false });
     expect((r as { error: { message: string } }).error.message).toBe(
       `Could not save ${path}: its folder ${out} changed after it was checked (it now leads to ${victim}); ` +
-        'nothing was written there; the file on disk is unchanged and your edits are kept',
+        `nothing was written there; the file on disk is unchanged and your edits are kept. ${saveAgainNext('Save SEV')}`,
     );
     expect(everything()).toEqual([]);
   });

@@ -53,3 +53,20 @@ export function describeFsError(e: unknown): string {
       return (err?.message ?? String(e)).replace(/, \w+ '[^']*'( -> '[^']*')?$/, '');
   }
 }
+
+/**
+ * What to do after a save the file system refused (a folder of that name, permission denied, a full disk): the
+ * message said only what went wrong, and a first-time user could not tell how to get the edits onto disk
+ * (docs/user-guide.md, "Tried cold", sixth round). `button` is the command that saves that file again.
+ */
+export function saveAgainNext(button: string): string {
+  return `Put that right (move the folder or file in the way, free some space, or allow writing there) and press ${button} again.`;
+}
+
+/** As saveAgainNext for a motion, which can also go to another file with Save As. */
+export const SAVE_MOTION_NEXT =
+  'Save them under another name or folder with File › Save As… (Ctrl+Shift+S), or put that right and press Save again.';
+
+/** As saveAgainNext for an export (.mt3, glTF), which any name or folder may take. */
+export const EXPORT_AGAIN_NEXT =
+  'Export again under another name or folder, or put that right (move the folder or file in the way, free some space, or allow writing there) and export again.';

@@ -13,6 +13,7 @@ import { readMtn } from '../shared/mtn/read';
 import { writeMtn } from '../shared/mtn/write';
 import { atomicWriteIo } from './fsutil';
 import { dispatchInvoke, type ApiHandlers } from './handlers';
+import { SAVE_MOTION_NEXT } from './fsErrors';
 import {
   SAMPLE_MTN,
   scriptedDialogs,
@@ -225,7 +226,7 @@ describe('handlers', () => {
     expect(failed).toEqual({
       ok: false,
       error: {
-        message: `Could not save ${target}: permission denied; the file on disk is unchanged and your edits are kept`,
+        message: `Could not save ${target}: permission denied; the file on disk is unchanged and your edits are kept. ${SAVE_MOTION_NEXT}`,
       },
     });
     expect(readFileSync(target).equals(before)).toBe(true);

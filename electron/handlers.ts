@@ -41,7 +41,7 @@ import { baseNameOf, pinFolder, readBytes, writeFileAtomic } from './fsutil';
 import { decodeUtf8Text } from '../shared/sev/text';
 import { parseTuning, TUNING_MAX_BYTES, tuningPathOf } from '../shared/tuning/sidecar';
 import { commitOutputs } from './build/commit';
-import { systemReason } from './fsErrors';
+import { EXPORT_AGAIN_NEXT, SAVE_MOTION_NEXT, systemReason } from './fsErrors';
 import { requireBytes, requireObject, requireString } from './ipcArgs';
 import { motionKindOfPath, skeletonBesidePath, type LoadOutcome } from './motionFiles';
 import { defaultMotionLoader, type MotionLoader } from './motionLoad';
@@ -324,7 +324,7 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
       else commitOutputs(files);
     } catch (e) {
       throw new Error(
-        `Could not save ${path}: ${systemReason(e)}; the file on disk is unchanged and your edits are kept`,
+        `Could not save ${path}: ${systemReason(e)}; the file on disk is unchanged and your edits are kept. ${SAVE_MOTION_NEXT}`,
       );
     }
     const name = baseNameOf(path);
@@ -355,7 +355,9 @@ export function createHandlers(ctx: HandlerContext): ApiHandlers {
     try {
       writeFileAtomic(path, outcome.bytes, { folder });
     } catch (e) {
-      throw new Error(`Could not export ${path}: ${systemReason(e)}; the file on disk is unchanged`);
+      throw new Error(
+        `Could not export ${path}: ${systemReason(e)}; the file on disk is unchanged. ${EXPORT_AGAIN_NEXT}`,
+      );
     }
     policy.allowFile(path);
     return {

@@ -30,7 +30,7 @@ import { readMtn } from '../../shared/mtn/read';
 import type { CompressClient } from '../compressClient';
 import type { HandlerDocument } from '../documents';
 import type { DialogPort, FileFilter } from '../dialogPort';
-import { systemReason } from '../fsErrors';
+import { EXPORT_AGAIN_NEXT, systemReason } from '../fsErrors';
 import { baseNameOf, pinFolder, writeFileAtomic } from '../fsutil';
 import { requireBytes, requireObject, requireString } from '../ipcArgs';
 import { quotePath, type PathPolicy } from '../pathPolicy';
@@ -167,7 +167,9 @@ export function createInterchangeHandlers(ctx: InterchangeHandlerContext): Inter
     try {
       writeFileAtomic(path, glb, { folder });
     } catch (e) {
-      throw new Error(`Could not export ${path}: ${systemReason(e)}; the file on disk is unchanged`);
+      throw new Error(
+        `Could not export ${path}: ${systemReason(e)}; the file on disk is unchanged. ${EXPORT_AGAIN_NEXT}`,
+      );
     }
     policy.allowFile(path);
     return {

@@ -26,7 +26,7 @@ import type {
 import { decodeUtf8Text } from '../../shared/sev/text';
 import type { DialogPort, FileFilter } from '../dialogPort';
 import { baseNameOf, pinFolder, pinFoldersOf, readBytes, readBytesOf, TEXT_LIMIT, writeFileAtomic } from '../fsutil';
-import { systemReason } from '../fsErrors';
+import { saveAgainNext, systemReason } from '../fsErrors';
 import { requireObject, requireString } from '../ipcArgs';
 import { inputOverwrittenBy } from '../pathIdentity';
 import { allowUnlessLinkedOut, canonicalPath, isInside, quotePath, type PathPolicy } from '../pathPolicy';
@@ -345,7 +345,12 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
       if (typeof req.text !== 'string') throw new Error('saveProject: text must be a string');
       const path = policy.check(given, 'write');
       // The text is written, never trusted: the files it names stay as allowed (or not) as they were.
-      return saveCheckedText('project', path, req.text, 'the file on disk is unchanged');
+      return saveCheckedText(
+        'project',
+        path,
+        req.text,
+        `the file on disk is unchanged and your edits are kept. ${saveAgainNext('Save')}`,
+      );
     },
 
     chooseProjectFileDialog: async (raw) => {
@@ -388,7 +393,12 @@ export function createProjectHandlers(ctx: ProjectHandlerContext): ProjectHandle
       )
         allowUnlessLinkedOut(policy, dirname(given), given);
       const path = policy.check(given, 'write');
-      return saveCheckedText('sev', path, req.text, 'the file on disk is unchanged and your edits are kept');
+      return saveCheckedText(
+        'sev',
+        path,
+        req.text,
+        `the file on disk is unchanged and your edits are kept. ${saveAgainNext('Save SEV')}`,
+      );
     },
 
     startBuild: async (raw) => {

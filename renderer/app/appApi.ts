@@ -63,21 +63,21 @@ export function notifyError(prefix: string, err: unknown): void {
 
 /**
  * Runs a file operation with the busy marker and error reporting. `next` (read when it fails) says what the failure
- * left and what the user can do then (failureText).
+ * left and what the user can do then (failureText); `failed` gets the failure message's id.
  */
 export async function busy<T>(
   what: string,
   fn: () => Promise<T>,
   next?: () => { after: string; next: string },
+  failed?: (messageId: number) => void,
 ): Promise<T | undefined> {
   sessionStore.getState().setBusy(what);
   try {
     return await fn();
   } catch (err) {
-    if (next) {
-      const n = next();
-      sessionStore.getState().notify('error', failureText(what, err, n.after, n.next));
-    } else sessionStore.getState().notify('error', failureText(what, err));
+    const n = next?.();
+    const id = sessionStore.getState().notify('error', failureText(what, err, n?.after, n?.next));
+    failed?.(id);
     return undefined;
   } finally {
     sessionStore.getState().setBusy(null);

@@ -196,11 +196,16 @@ describe('restoring after a crash', () => {
     // walk.sev is still unsaved: the message stays. Once it is saved too, "not on disk yet" no longer holds: it goes.
     const restoredShown = () => sessionStore.getState().messages.some((x) => x.id === restoredMessage.id);
     expect(restoredShown()).toBe(true);
+    // It names only what is left (mutation that fails: dismissOnceSettled without its text update).
+    expect(sessionStore.getState().messages.find((x) => x.id === restoredMessage.id)!.text).toMatch(
+      /^Restored unsaved changes to walk\.sev \(as of/,
+    );
     sevStore.getState().markSaved(sevStore.getState().file!.doc!);
     expect(restoredShown()).toBe(false);
   });
 
-  it('Discard drops the restored motion: the file is opened again, clean', async () => {
+  // Mutation that fails: discardRestored without its question (the motion went at the click, tried cold round 6).
+  it('Discard asks first, then drops the restored motion: Cancel keeps it, Discard changes opens the file again', async () => {
     await openWalk();
     const m = emptyMotion(20, joints);
     m.translationKeyInfo[4 * 4] |= KeyFlag.KEY;
@@ -216,10 +221,27 @@ describe('restoring after a crash', () => {
     };
     await restoreHeldBackups({ restoreBackups: async () => ({ backups: [copy], setAside: [] }) });
     expect(documentStore.getState().dirty).toBe(true);
-    sessionStore
-      .getState()
-      .messages.find((x) => x.text.startsWith('Restored'))!
-      .action!.run();
+    const restoredMessage = () => sessionStore.getState().messages.find((x) => x.text.startsWith('Restored'));
+    // As the message's button does: the click takes the message away, then runs its action.
+    const clickDiscard = () => {
+      const m = restoredMessage()!;
+      sessionStore.getState().dismiss(m.id);
+      m.action!.run();
+    };
+    clickDiscard();
+    await vi.waitFor(() => expect(sessionStore.getState().confirm).not.toBeNull());
+    expect(sessionStore.getState().confirm!.text).toBe(
+      'Discard the restored changes to walk.mtn, and any edits made to it since, and read it from disk again?',
+    );
+    sessionStore.getState().confirm!.resolve('cancel');
+    await vi.waitFor(() => expect(sessionStore.getState().confirm).toBeNull());
+    expect(documentStore.getState().documentId).toBe('d9');
+    expect(documentStore.getState().dirty).toBe(true);
+    // Cancelled, the message is back with its Discard.
+    expect(restoredMessage()?.action?.label).toBe('Discard');
+    clickDiscard();
+    await vi.waitFor(() => expect(sessionStore.getState().confirm).not.toBeNull());
+    sessionStore.getState().confirm!.resolve('reload');
     await vi.waitFor(() => expect(documentStore.getState().documentId).toBe('d1'));
     expect(documentStore.getState().dirty).toBe(false);
     expect(opened).toEqual(['/ws/walk.mtn', '/ws/walk.mtn']);

@@ -21,7 +21,8 @@ import { tunerBinding } from '../sev/sevBinding';
 import { isProjectDirty, projectStore, type ProjectJson } from '../project/projectStore';
 import { clearProjectHistory } from '../project/projectHistory';
 import { openProject } from '../project/projectFiles';
-import { reloadSev, type ReloadQuestion } from '../sev/sevFiles';
+import { loadSev, type ReloadQuestion } from '../sev/sevFiles';
+import { askChoice } from './dialogs';
 import { adoptDocument, openPath } from './motionFiles';
 
 /** How long after the last edit a copy is sent: a typing burst or a drag sends one copy, not one per change. */
@@ -214,19 +215,29 @@ export async function restoreHeldBackups(api: Pick<ActGuyApi, 'restoreBackups'>)
   }
 
   if (restored.length === 0) return [];
-  // As the unsaved question names them: a motion by its file when it has one. A copy's name and path come from the
-  // Backups folder, read back as a stranger's file: a line break or a bidirectional override in one is shown escaped,
-  // not as another file's name (docs/security.md, round 26).
-  const names = restored.map((b) => escapeControls(b.path ? basenameOf(b.path) : b.name));
   const when = time(Math.max(...restored.map((b) => b.editedAt)));
-  const id = session.notify(
-    'warning',
-    `Restored unsaved changes to ${names.join(', ')} (as of ${when}): ActGuy closed before they were saved. They are not on disk yet: Save writes them, Discard drops them.`,
-    'app',
-    { label: 'Discard', run: () => void discardRestored(restored) },
-  );
-  dismissOnceSettled(id, restored);
+  const textOf = (parts: readonly UnsavedBackup[]): string =>
+    `Restored unsaved changes to ${parts.map(backupName).join(', ')} (as of ${when}): ActGuy closed before they were saved. They are not on disk yet: Save writes them, Discard drops them.`;
+  // Shown again, naming what is still unsaved, when the question its Discard asks is cancelled (the click took the
+  // message away).
+  const show = (parts: readonly UnsavedBackup[]): void => {
+    const id = sessionStore.getState().notify('warning', textOf(parts), 'app', {
+      label: 'Discard',
+      run: () => void discardRestored(parts, () => show(parts.filter(stillUnsaved))),
+    });
+    dismissOnceSettled(id, parts, textOf);
+  };
+  show(restored);
   return restored.map((b) => b.part);
+}
+
+/**
+ * A restored part as the unsaved question names it: a motion by its file when it has one. A copy's name and path come
+ * from the Backups folder, read back as a stranger's file: a line break or a bidirectional override in one is shown
+ * escaped, not as another file's name (docs/security.md, round 26).
+ */
+function backupName(b: UnsavedBackup): string {
+  return escapeControls(b.path ? basenameOf(b.path) : b.name);
 }
 
 /** Whether restored part `b` is still open with unsaved edits (not saved, discarded or replaced since). */
@@ -246,13 +257,25 @@ function stillUnsaved(b: UnsavedBackup): boolean {
 /**
  * The restore message goes once none of its parts is left unsaved (each saved, discarded or closed): it said "not on
  * disk yet" and offered Discard after Save had written them, so a first-time user could not tell whether the save had
- * worked (docs/user-guide.md#tried-cold-2026-12-03).
+ * worked (docs/user-guide.md#tried-cold-2026-12-03). Until then it names only the parts still unsaved.
  */
-function dismissOnceSettled(id: number, restored: readonly UnsavedBackup[]): void {
+function dismissOnceSettled(
+  id: number,
+  restored: readonly UnsavedBackup[],
+  textOf: (parts: readonly UnsavedBackup[]) => string,
+): void {
   const check = (): void => {
     const session = sessionStore.getState();
-    const shown = session.messages.some((m) => m.id === id);
-    if (shown && restored.some(stillUnsaved)) return;
+    const message = session.messages.find((m) => m.id === id);
+    const left = restored.filter(stillUnsaved);
+    if (message && left.length) {
+      // Until then it names only what is left: walk.sev saved, it still said walk.sev was "not on disk yet".
+      const text = textOf(left);
+      if (message.text !== text)
+        sessionStore.setState({ messages: session.messages.map((m) => (m.id === id ? { ...m, text } : m)) });
+      return;
+    }
+    const shown = message !== undefined;
     offs.forEach((off) => off());
     if (shown) session.dismiss(id);
   };
@@ -265,23 +288,39 @@ function dismissOnceSettled(id: number, restored: readonly UnsavedBackup[]): voi
 }
 
 /**
- * The question before a restored `.sev`'s copy is dropped: it still asks (edits made since the restore go too), named
- * for the Discard that was clicked; it read "Reload from disk … Discard edits and reload", a step the user never asked
- * for (tried cold, round 4).
+ * The question before restored copies are dropped: each part still unsaved goes, with the edits made to it since. It
+ * asked only about a `.sev` ("Reload from disk … Discard edits and reload" until round 4), and a restored motion, with
+ * whatever had been done to it since, went at the click with no question and no undo (tried cold, round 6).
  */
-export function discardRestoredSevQuestion(name: string): ReloadQuestion {
+export function discardRestoredQuestion(names: readonly string[]): ReloadQuestion {
+  const one = names.length === 1;
+  const list = one ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
   return {
     title: 'Discard restored changes',
-    text: `Discard the restored changes to ${name}, and any edits made to it since, and read it from disk again?`,
+    text: `Discard the restored changes to ${list}, and any edits made to ${one ? 'it' : 'them'} since, and read ${one ? 'it' : 'them'} from disk again?`,
     drop: 'Discard changes',
   };
 }
 
 /**
- * Drops restored copies: each part is read again from its file (a motion that never had one is closed), the SEV
- * first and the project last (reopening the project opens its first motion, asking nothing once the rest is clean).
+ * Drops restored copies once the user has said so (Cancel shows their message again): each part is read again from its file (a motion that never had
+ * one is closed), the SEV first and the project last (reopening the project opens its first motion, asking nothing
+ * once the rest is clean).
  */
-async function discardRestored(restored: readonly UnsavedBackup[]): Promise<void> {
+async function discardRestored(restored: readonly UnsavedBackup[], showAgain: () => void): Promise<void> {
+  const unsaved = restored.filter(stillUnsaved);
+  if (unsaved.length) {
+    const q = discardRestoredQuestion(unsaved.map(backupName));
+    const choice = await askChoice({
+      title: q.title,
+      text: q.text,
+      buttons: [
+        { id: 'reload', label: q.drop },
+        { id: 'cancel', label: 'Cancel', primary: true },
+      ],
+    });
+    if (choice !== 'reload') return showAgain();
+  }
   const order: BackupPart[] = ['sev', 'motion', 'project'];
   for (const b of [...restored].sort((x, y) => order.indexOf(x.part) - order.indexOf(y.part))) {
     if (b.part === 'motion') {
@@ -290,7 +329,8 @@ async function discardRestored(restored: readonly UnsavedBackup[]): Promise<void
       if (b.path) await openPath(b.path, false);
       else documentStore.getState().close();
     } else if (b.part === 'sev') {
-      if (sevStore.getState().file?.path === b.path) await reloadSev(discardRestoredSevQuestion);
+      const f = sevStore.getState().file;
+      if (f?.path === b.path) await loadSev(f.path, f.motionName);
     } else if (projectStore.getState().path === b.path) {
       await openProject(b.path);
     }

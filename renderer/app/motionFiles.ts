@@ -228,27 +228,45 @@ export async function save(): Promise<boolean> {
   // The tuner's settings go with the motion: into the project when it holds this motion, else beside the .mtn.
   const inProject = projectTuning.covers(doc);
   const tuningText = inProject ? undefined : tuningTextToSave(doc);
-  const ok = await busy('Save', async () => {
-    const r = await requireApi().saveMotion({
-      documentId,
-      path: doc.path!,
-      mtnBytes: writeMtn(motion),
-      ...(tuningText !== undefined ? { tuningText } : {}),
-    });
-    if (r.status === 'cancelled') return false;
-    if (tuningText !== undefined) markTuningSaved(documentId);
-    // Only the revision that was written counts as saved; edits made meanwhile stay dirty.
-    if (documentStore.getState().motion === motion) documentStore.getState().markSaved(r.file.path, r.file.name);
-    sessionStore
-      .getState()
-      .notify(
-        'info',
-        `Saved ${r.file.path} (${r.file.byteLength} bytes${tuningText !== undefined ? ', with its tuning' : ''}).`,
-      );
-    return true;
-  });
+  const ok = await busy(
+    'Save',
+    async () => {
+      const r = await requireApi().saveMotion({
+        documentId,
+        path: doc.path!,
+        mtnBytes: writeMtn(motion),
+        ...(tuningText !== undefined ? { tuningText } : {}),
+      });
+      if (r.status === 'cancelled') return false;
+      if (tuningText !== undefined) markTuningSaved(documentId);
+      // Only the revision that was written counts as saved; edits made meanwhile stay dirty.
+      if (documentStore.getState().motion === motion) documentStore.getState().markSaved(r.file.path, r.file.name);
+      sessionStore
+        .getState()
+        .notify(
+          'info',
+          `Saved ${r.file.path} (${r.file.byteLength} bytes${tuningText !== undefined ? ', with its tuning' : ''}).`,
+        );
+      return true;
+    },
+    undefined,
+    (id) => dismissOnceSaveSettles(id, documentId),
+  );
   if (ok === true && inProject) return projectTuning.store();
   return ok === true;
+}
+
+/**
+ * A failed save's message ("… your edits are kept. Save them … with Save As …") goes once those edits are saved after
+ * all or are no longer open (discarded, closed, another motion opened): it stayed over the file reopened from disk,
+ * saying the edits were kept when they were gone (docs/user-guide.md, "Tried cold", sixth round).
+ */
+function dismissOnceSaveSettles(messageId: number, documentId: string): void {
+  const off = documentStore.subscribe((d) => {
+    if (d.documentId === documentId && d.dirty) return;
+    off();
+    sessionStore.getState().dismiss(messageId);
+  });
 }
 
 /** File > Save As: a new .mtn; read-only documents are converted and reopened as editable. */
@@ -256,25 +274,30 @@ export async function saveAs(): Promise<boolean> {
   const doc = documentStore.getState();
   if (!doc.motion || !doc.documentId) return false;
   const motion = doc.motion;
-  const ok = await busy('Save As', async () => {
-    const a = requireApi();
-    const tuningText = doc.readOnly ? undefined : tuningTextToSave(doc);
-    const r = await a.saveMotionAsDialog({
-      documentId: doc.documentId!,
-      mtnBytes: writeMtn(motion),
-      defaultName: `${doc.name.replace(/[:/\\]/g, '_')}.mtn`,
-      ...(tuningText !== undefined ? { tuningText } : {}),
-    });
-    if (r.status === 'cancelled') return false;
-    if (tuningText !== undefined) markTuningSaved(doc.documentId!);
-    sessionStore.getState().notify('info', `Saved ${r.file.path} (${r.file.byteLength} bytes).`);
-    if (doc.readOnly) {
-      await followOpen(await a.openMotion({ path: r.file.path }));
-    } else if (documentStore.getState().motion === motion) {
-      documentStore.getState().markSaved(r.file.path, r.file.name);
-    }
-    return true;
-  });
+  const ok = await busy(
+    'Save As',
+    async () => {
+      const a = requireApi();
+      const tuningText = doc.readOnly ? undefined : tuningTextToSave(doc);
+      const r = await a.saveMotionAsDialog({
+        documentId: doc.documentId!,
+        mtnBytes: writeMtn(motion),
+        defaultName: `${doc.name.replace(/[:/\\]/g, '_')}.mtn`,
+        ...(tuningText !== undefined ? { tuningText } : {}),
+      });
+      if (r.status === 'cancelled') return false;
+      if (tuningText !== undefined) markTuningSaved(doc.documentId!);
+      sessionStore.getState().notify('info', `Saved ${r.file.path} (${r.file.byteLength} bytes).`);
+      if (doc.readOnly) {
+        await followOpen(await a.openMotion({ path: r.file.path }));
+      } else if (documentStore.getState().motion === motion) {
+        documentStore.getState().markSaved(r.file.path, r.file.name);
+      }
+      return true;
+    },
+    undefined,
+    (id) => dismissOnceSaveSettles(id, doc.documentId!),
+  );
   return ok === true;
 }
 

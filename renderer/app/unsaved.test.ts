@@ -119,7 +119,10 @@ describe('unsaved work across the motion, the SEV and the project', () => {
     expect(sessionStore.getState().confirm).toBeNull();
     documentStore.getState().keys.toggle(1, 5);
     const opening = openPath('/ws/walk.mtn');
-    expect(await answer('cancel')).toBe('walk.mtn has unsaved changes. Save it before you open another motion?');
+    expect(await answer('cancel')).toBe(
+      'walk.mtn has unsaved changes. Save it before you open another motion? (walk.sev keeps its unsaved changes: it ' +
+        'stays open, and this question neither saves nor discards it.)',
+    );
     await opening;
     expect(documentStore.getState().dirty).toBe(true);
   });

@@ -6,7 +6,7 @@
  */
 import type { ActGuyApi, DocumentStateReport } from '../../shared/ipc';
 import { EVENTS_MENU_COMMANDS } from '../../shared/eventsMenu';
-import { unsavedSentence } from '../../shared/unsaved';
+import { joinNames, unsavedSentence } from '../../shared/unsaved';
 import { documentStore } from '../state/documentStore';
 import { sevStore } from '../sev/sevStore';
 import { projectStore } from '../project/projectStore';
@@ -46,9 +46,15 @@ async function saveParts(parts: readonly UnsavedPart[]): Promise<boolean> {
 export async function confirmUnsaved(action: string, parts: readonly UnsavedPart[]): Promise<boolean> {
   const names = unsavedNames(parts);
   if (!names.length) return true;
+  // What this action leaves open is said too: "walk.mtn has unsaved changes" alone, while walk.sev had some as well,
+  // left the user unsure whether Discard or Save touched them (tried cold, round 6).
+  const kept = unsavedNames(ALL_PARTS.filter((p) => !parts.includes(p)));
+  const keptNote = kept.length
+    ? ` (${joinNames(kept)} ${kept.length > 1 ? 'keep their' : 'keeps its'} unsaved changes: ${kept.length > 1 ? 'they stay' : 'it stays'} open, and this question neither saves nor discards ${kept.length > 1 ? 'them' : 'it'}.)`
+    : '';
   const choice = await askChoice({
     title: 'Unsaved changes',
-    text: `${unsavedSentence(names)} Save ${names.length > 1 ? 'them' : 'it'} before you ${action}?`,
+    text: `${unsavedSentence(names)} Save ${names.length > 1 ? 'them' : 'it'} before you ${action}?${keptNote}`,
     buttons: [
       { id: 'save', label: names.length > 1 ? 'Save all' : 'Save', primary: true },
       { id: 'discard', label: 'Discard changes' },

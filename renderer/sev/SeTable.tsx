@@ -145,7 +145,8 @@ export function SeTable() {
                     d.variants
                       ? `${d.variants.length} floor variants: select the SE to edit or remove them below`
                       : hidden[d.index]
-                        ? `Hidden, not saved: ${hidden[d.index].join(' ')}`
+                        ? // "Hidden, not saved" left a first-time user unsure what was hidden and how to get it back.
+                          `${hidden[d.index].length} floor variants hidden by Remove floor variants (${hidden[d.index].join(' ')}): every floor plays ${d.name} now. Save asks before it drops them; select the SE and “Restore the ${hidden[d.index].length} hidden floor variants” brings them back.`
                         : 'One SE on every floor'
                   }
                 >

@@ -329,6 +329,9 @@ export function createSessionStore() {
   };
   // An edit, undo or redo that succeeds in the motion a refusal was about: the user has moved on from it.
   documentStore.subscribe((d, before) => {
+    // A motion closed (File › Close, Discard of an unsaved capture) leaves no frame to stand on: the frame field read
+    // "50 / 0" with nothing open (tried cold, round 6).
+    if (d.motion === null && before.motion !== null) store.getState().resetForDocument(0);
     if (d.documentId === null || d.documentId !== before.documentId) return;
     if (d.past !== before.past || d.future !== before.future) drop('lock');
   });
