@@ -922,6 +922,18 @@ describe('electron main', () => {
       ok: false,
       error: { message: /notes\.txt: ActGuy cannot open this kind of file/ },
     });
+    // Round 30: a link dropped is refused as a link handed over by the OS is, in the same words, and grants nothing,
+    // neither itself nor where it leads (mutation that fails: grantDroppedFile back on statSync).
+    const link = join(dir, 'link.mtn');
+    symlinkSync(join(dir, 'other.mtn'), link);
+    expect(await drop(trustedEvent, link)).toEqual({
+      ok: false,
+      error: {
+        message: `${link}: it is a symbolic link to ${join(dir, 'other.mtn')}; open that file itself. Nothing was opened.`,
+      },
+    });
+    for (const path of [link, join(dir, 'other.mtn')])
+      expect(await open(trustedEvent, { path })).toMatchObject({ ok: false, error: { message: /refused/ } });
   });
 
   it('a .sev given to a second launch is sent with the project beside it that lists it', () => {
