@@ -86,6 +86,44 @@ export function handedOverRefusal(path: string, problem: string): string {
   return `${quotePath(path)}: ${problem}. Nothing was opened.`;
 }
 
+/** What the first launch's own command line asks for (firstLaunchFiles). */
+export interface FirstLaunchFiles {
+  /** The first motion that passed the look on disk: opened at start-up, granted as a pick. */
+  startupMotion: string | null;
+  /** The other files, in order, kept until the page listens and looked at when delivered (as a second launch's). */
+  kept: string[];
+  /** The refusals of the motions looked at before the start-up one (handedOverRefusal), said by the page at start. */
+  refusals: string[];
+  workspace: string | null;
+}
+
+/**
+ * The first launch's command line (process.argv, read once when main starts): the start-up motion is the first
+ * motion named that passes the look a file the OS hands over gets (handedOverProblem); each motion refused before it
+ * is said once, among the start-up warnings, and not kept (kept, it was looked at again when delivered and said a
+ * second time in a message box); the other files are kept in order for the page. Pure but for the look on disk, so
+ * the first launch's refusals can be tested without starting main (docs/security.md, round 30).
+ */
+export function firstLaunchFiles(
+  argv: readonly string[],
+  cwd: string,
+  problemOf: (path: string) => string | undefined = handedOverProblem,
+): FirstLaunchFiles {
+  const { files, workspace } = parseCommandLine(argv, cwd);
+  let startupMotion: string | null = null;
+  const kept: string[] = [];
+  const refusals: string[] = [];
+  for (const file of files) {
+    if (startupMotion !== null || systemFileKindOfPath(file) !== 'motion') kept.push(file);
+    else {
+      const problem = problemOf(file);
+      if (problem) refusals.push(handedOverRefusal(file, problem));
+      else startupMotion = file;
+    }
+  }
+  return { startupMotion, kept, refusals, workspace };
+}
+
 /**
  * The files ActGuy opens among command-line arguments, and the workspace
  * option. argv[0] is the executable; Electron's and Chromium's switches, the
