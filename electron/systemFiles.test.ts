@@ -1,5 +1,14 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { chownSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -183,6 +192,32 @@ describe('the project of a .sev', () => {
       writer.kill();
     }
   });
+
+  // Round 30 (root only, as CI runs: only root can give a file to another user). A project found beside a .sev the
+  // user opened, or one folder up, is opened with it and granted inside its folder, though the user never chose it:
+  // one another user planted (in /tmp above the user's /tmp/work/walk.sev, or in a shared folder) became the user's
+  // project, and a Build of it wrote where it says. Mutation that fails: projectListsSev without its owner check.
+  it.skipIf(process.getuid?.() !== 0)(
+    "skips a project another user owns: found, not chosen, it is not the user's",
+    () => {
+      const shared = join(root, 'shared');
+      mkdirSync(join(shared, 'work'), { recursive: true });
+      chmodSync(shared, 0o1777);
+      copyFileSync(join(assets, 'walk.sev'), join(shared, 'work', 'walk.sev'));
+      const planted = join(shared, 'planted.actguy.json');
+      writeFileSync(planted, JSON.stringify({ version: 1, motions: [{ name: 'walk', sev: 'work/walk.sev' }] }));
+      expect(findProjectListingSev(join(shared, 'work', 'walk.sev'))).toBe(planted);
+      chownSync(planted, 65534, 65534);
+      expect(findProjectListingSev(join(shared, 'work', 'walk.sev'))).toBeNull();
+      // Beside it, the same.
+      const beside = join(shared, 'work', 'beside.actguy.json');
+      writeFileSync(beside, JSON.stringify({ version: 1, motions: [{ name: 'walk' }] }));
+      chownSync(beside, 65534, 65534);
+      expect(findProjectListingSev(join(shared, 'work', 'walk.sev'))).toBeNull();
+      chownSync(beside, 0, 0);
+      expect(findProjectListingSev(join(shared, 'work', 'walk.sev'))).toBe(beside);
+    },
+  );
 
   it('skips a project that is a link leading out of its folder (a received folder cannot hand out an outside project)', () => {
     const dir = join(root, 'linked');

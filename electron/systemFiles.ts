@@ -177,9 +177,10 @@ const MAX_BYTES_PER_SEARCH = 16 * 1024 * 1024;
 /**
  * The project (*.actguy.json) in a .sev's folder or the folder above that
  * lists it (its `sev`, or `<name>.sev` beside the project when it names
- * none), or null. Files that do not read or parse are skipped, and so is a
- * project that is a symbolic link leading out of its folder (the project
- * found is granted to the page): this only picks where to open the .sev.
+ * none), or null. Files that do not read or parse are skipped, and so are a
+ * project that is a symbolic link leading out of its folder and one another
+ * user owns (the project found is granted to the page): this only picks
+ * where to open the .sev.
  */
 export function findProjectListingSev(sevPath: string): string | null {
   const target = canonicalPath(sevPath);
@@ -222,8 +223,11 @@ function projectListsSev(
 ): boolean {
   const names = new Set([basename(canonicalSev).toLowerCase(), basename(openedSev).toLowerCase()]);
   try {
-    const size = statSync(project).size;
+    const { size, uid } = statSync(project);
     if (size > MAX_PROJECT_BYTES) return false;
+    // Found, not chosen: one another user owns (planted in /tmp above the user's folder, or in a shared one) is not
+    // the user's project, and is not opened or granted with the .sev (docs/security.md, round 30).
+    if (anotherUsers(uid)) return false;
     budget.bytes += size;
     // readBytes: a FIFO named like a project must not stop the main process waiting for a writer.
     const text = new TextDecoder().decode(readBytes(project, { bytes: MAX_PROJECT_BYTES, of: 'a project' }));
