@@ -16,6 +16,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ACTGUY_INVOKE_MEMBERS } from '../shared/ipc/api';
 import { DROPPED_FILE_CHANNEL, ipcInvokeChannel, MENU_COMMAND_CHANNEL } from '../shared/ipc/transport';
+import { handedOverSeam as systemFilesSeam } from './systemFiles';
 
 /** A fake `electron` recording what main.ts sets up. */
 const fake = vi.hoisted(() => {
@@ -382,7 +383,10 @@ describe('electron main', () => {
     expect(fake.state.messageBoxes.length).toBe(boxesBefore);
     const openFirst = fake.state.ipc.get(ipcInvokeChannel('openMotion'))!;
     for (const path of [...Object.values(firstLaunchArgs), join(firstLaunch, 'mine.mtn')])
-      expect(await openFirst(trustedEvent, { path })).toMatchObject({ ok: false, error: { message: /refused/ } });
+      expect(await openFirst(trustedEvent, { path })).toMatchObject({
+        ok: false,
+        error: { message: expect.stringMatching(/refused/) },
+      });
     expect(fake.state.sent.slice(sentBefore)).toEqual([
       // The .sev opens in the project beside it that lists it.
       {
@@ -902,10 +906,16 @@ describe('electron main', () => {
       expect(fake.state.messageBoxes.slice(boxes)).toEqual([
         expect.objectContaining({ detail: expect.stringMatching(why) }),
       ]);
-      expect(await open(trustedEvent, { path: file })).toMatchObject({ ok: false, error: { message: /refused/ } });
+      expect(await open(trustedEvent, { path: file })).toMatchObject({
+        ok: false,
+        error: { message: expect.stringMatching(/refused/) },
+      });
     }
     // The link's target was not granted through it either; named itself, it is.
-    expect(await open(trustedEvent, { path: mine })).toMatchObject({ ok: false, error: { message: /refused/ } });
+    expect(await open(trustedEvent, { path: mine })).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/refused/) },
+    });
     fake.state.appEvents.get('open-file')!({ preventDefault: vi.fn() }, mine);
     expect(fake.state.sent.at(-1)).toEqual({
       channel: MENU_COMMAND_CHANNEL,
@@ -922,11 +932,14 @@ describe('electron main', () => {
     const drop = fake.state.ipc.get(DROPPED_FILE_CHANNEL)!;
     const open = fake.state.ipc.get(ipcInvokeChannel('openMotion'))!;
     const motion = join(dir, 'walk.mtn');
-    expect(await open(trustedEvent, { path: motion })).toMatchObject({ ok: false, error: { message: /refused/ } });
+    expect(await open(trustedEvent, { path: motion })).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/refused/) },
+    });
     // Only the app window's own frame may drop: another sender grants nothing.
     expect(
       await drop({ sender: win.webContents, senderFrame: { url: 'https://evil.example/' } }, motion),
-    ).toMatchObject({ ok: false, error: { message: /refused/ } });
+    ).toMatchObject({ ok: false, error: { message: expect.stringMatching(/refused/) } });
     expect(await open(trustedEvent, { path: motion })).toMatchObject({ ok: false });
     expect(await drop(trustedEvent, motion)).toEqual({
       ok: true,
@@ -936,7 +949,7 @@ describe('electron main', () => {
     // The drop granted that file alone, not its folder.
     expect(await open(trustedEvent, { path: join(dir, 'other.mtn') })).toMatchObject({
       ok: false,
-      error: { message: /refused/ },
+      error: { message: expect.stringMatching(/refused/) },
     });
     // A .sev comes with the project beside it that lists it; a project dropped is as chosen (it opens).
     expect(await drop(trustedEvent, join(dir, 'walk.sev'))).toEqual({
@@ -957,7 +970,7 @@ describe('electron main', () => {
     writeFileSync(join(dir, 'notes.txt'), 'x');
     expect(await drop(trustedEvent, join(dir, 'notes.txt'))).toMatchObject({
       ok: false,
-      error: { message: /notes\.txt: ActGuy cannot open this kind of file/ },
+      error: { message: expect.stringMatching(/notes\.txt: ActGuy cannot open this kind of file/) },
     });
     // Round 30: a link dropped is refused as a link handed over by the OS is, in the same words, and grants nothing,
     // neither itself nor where it leads (mutation that fails: grantDroppedFile back on statSync).
@@ -970,7 +983,59 @@ describe('electron main', () => {
       },
     });
     for (const path of [link, join(dir, 'other.mtn')])
-      expect(await open(trustedEvent, { path })).toMatchObject({ ok: false, error: { message: /refused/ } });
+      expect(await open(trustedEvent, { path })).toMatchObject({
+        ok: false,
+        error: { message: expect.stringMatching(/refused/) },
+      });
+  });
+
+  // Round 30. The look before a grant (handedOverProblem) and the grant (allowFile, which resolved the path again)
+  // were two walks of the name: a link swapped in between granted where it led. Each grant is now of the file as
+  // looked at (lookedAtPath, asJudged). The swap is made by the seam the look calls once it has passed the file.
+  // Mutations that fail: grantSystemFile granting `path` resolved again (a drop and a second launch grant the secret);
+  // the drop's import grant so (the .bvh case).
+  it('a link swapped in after the look at a dropped or handed-over file grants nothing where it leads', async () => {
+    const dir = mkdtempSync(join(fake.state.userData, 'looked-'));
+    const secret = join(dir, 'secret');
+    mkdirSync(secret);
+    const drop = fake.state.ipc.get(DROPPED_FILE_CHANNEL)!;
+    const open = fake.state.ipc.get(ipcInvokeChannel('openMotion'))!;
+    /** The file at `path` becomes a link to a file of the same name in `secret/` once it has been looked at. */
+    const swapAfterLook = (path: string) => {
+      const target = join(secret, path.slice(dir.length + 1));
+      copyFileSync(path, target);
+      systemFilesSeam.looked = (p) => {
+        systemFilesSeam.looked = () => undefined;
+        rmSync(p);
+        symlinkSync(target, p);
+      };
+      return target;
+    };
+    try {
+      for (const [name, hand] of [
+        ['dropped.mtn', (p: string) => drop(trustedEvent, p)],
+        ['launched.mtn', (p: string) => fake.state.appEvents.get('second-instance')!({}, ['/usr/bin/actguy', p], '/')],
+        ['take.bvh', (p: string) => drop(trustedEvent, p)],
+      ] as const) {
+        const path = join(dir, name);
+        copyFileSync(resolve(__dirname, '..', 'assets', 'walk.mtn'), path);
+        const target = swapAfterLook(path);
+        await hand(path);
+        if (name.endsWith('.mtn'))
+          expect(await open(trustedEvent, { path: target })).toMatchObject({
+            ok: false,
+            error: { message: expect.stringMatching(/refused/) },
+          });
+        const read = fake.state.ipc.get(ipcInvokeChannel('importMotion'))!;
+        if (name.endsWith('.bvh'))
+          expect(await read(trustedEvent, { path: target })).toMatchObject({
+            ok: false,
+            error: { message: expect.stringMatching(/refused/) },
+          });
+      }
+    } finally {
+      systemFilesSeam.looked = () => undefined;
+    }
   });
 
   it('a .sev given to a second launch is sent with the project beside it that lists it', () => {

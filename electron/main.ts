@@ -65,6 +65,7 @@ import {
   firstLaunchFiles,
   handedOverProblem,
   handedOverRefusal,
+  lookedAtPath,
   parseCommandLine,
 } from './systemFiles';
 import { grantUserSamples, prepareUserSamples, STARTUP_SAMPLE, type UserSamples } from './userSamples';
@@ -270,9 +271,11 @@ function refusedHandedOver(path: string): boolean {
  * dialog's pick: it becomes allowed, a project counts as chosen, and a .sev brings the project beside it that lists it.
  */
 function grantSystemFile(path: string): { projectPath?: string } {
-  policy.allowFile(path);
+  // As looked at (handedOverProblem, before this grant): a link swapped in at its name since grants nothing.
+  const looked = lookedAtPath(path);
+  policy.allowFile(looked, { asJudged: true });
   const kind = systemFileKindOfPath(path);
-  if (kind === 'project') chosenProjects.add(canonicalPath(path));
+  if (kind === 'project') chosenProjects.add(looked);
   if (kind === 'sev') {
     const project = findProjectListingSev(path);
     if (project) {
@@ -403,7 +406,7 @@ async function start(): Promise<void> {
       const isMotion = (f: string) => systemFileKindOfPath(f) === 'motion';
       for (let motion = systemFiles.take(isMotion); motion; motion = systemFiles.take(isMotion))
         if (!refusedHandedOver(motion)) {
-          policy.allowFile(motion);
+          policy.allowFile(lookedAtPath(motion), { asJudged: true });
           appInfo.startupPath = motion;
           break;
         }
@@ -428,7 +431,7 @@ async function start(): Promise<void> {
     try {
       const value = grantDroppedFile(path, {
         grantChosen: grantSystemFile,
-        grantImport: (p) => policy.allowFile(p),
+        grantImport: (p) => policy.allowFile(lookedAtPath(p), { asJudged: true }),
         rememberFolder: (p) => lastFolder.rememberFileChosen(p),
       });
       return { ok: true, value };

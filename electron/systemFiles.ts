@@ -78,7 +78,23 @@ export function handedOverProblem(path: string, uid: number | undefined = proces
   if (!st.isFile()) return 'it is not a plain file (a pipe, socket or device)';
   if (anotherUsers(st.uid, uid))
     return `it belongs to another user (user id ${st.uid}); copy it to a folder of yours to open it`;
+  handedOverSeam.looked(path);
   return undefined;
+}
+
+/**
+ * Called when handedOverProblem has passed a file, before its grant: tests swap the file there, to show that what is
+ * granted is the file looked at, not where a link swapped in since leads (docs/security.md, round 30).
+ */
+export const handedOverSeam = { looked: (_path: string): void => undefined };
+
+/**
+ * The path to grant for a file handedOverProblem passed: its folder resolved (the user named it, links and all), its
+ * name as looked at (a plain file, not a link), for `allowFile(…, { asJudged: true })`. A grant that resolved the
+ * whole path again would follow a link swapped in at the name since the look, granting where it leads.
+ */
+export function lookedAtPath(path: string): string {
+  return join(canonicalPath(dirname(path)), basename(path));
 }
 
 /** The refusal of a file the OS handed over, naming it, as a refused drop is worded. */
